@@ -1,0 +1,89 @@
+"""The physical contract between an engine and the daemon.
+
+A *site* is one place on the physical board with one sensor and one LED. The daemon knows a game
+only through these values: which sites exist, which should be occupied, what a move changes by the
+player's own hand (a :class:`Realisation`) and what the rules require afterwards (its
+:class:`FollowUp` steps).
+
+>>> r = Realisation(emptied=frozenset({"c3"}), filled=frozenset({"e3"}),
+...                 follow_ups=(FollowUp("remove", frozenset({"d3"})),))
+>>> sorted(r.board_after(frozenset({"c3", "d3"})))
+['d3', 'e3']
+>>> sorted(r.board_after(frozenset({"c3", "d3"}), done=1))
+['e3']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Follow-up actions. ``remove`` and ``twin`` are checked by the sensors (sites must empty / fill);
+#: ``pick`` chooses one of the sites (a tap on the board or the buttons) and tells apart moves
+#: whose hand changes are equal; ``flip`` turns tokens over, which only a board that senses
+#: polarity can check (see :meth:`GameState.faces`), so other boards ask for an OK press.
+ACTIONS = ("remove", "twin", "pick", "flip")
+
+
+@dataclass(frozen=True)
+class Site:
+    """A physical site: its label (the game's notation for it) and where to draw it.
+
+    ``x``/``y`` is the centre in board units (y grows upwards); ``shape`` optionally gives the
+    outline (a polygon) or, with two points, the segment of the piece the site holds.
+    """
+
+    label: str
+    x: float
+    y: float
+    shape: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """One step the rules require after a move: ``action`` (see :data:`ACTIONS`) on ``sites``."""
+
+    action: str
+    sites: frozenset[str]
+
+    def __post_init__(self) -> None:
+        if self.action not in ACTIONS:
+            raise ValueError(f"unknown follow-up action {self.action!r}")
+
+    @property
+    def sensed(self) -> bool:
+        """True when occupancy sensors alone can tell that the step is done."""
+        return self.action in ("remove", "twin")
+
+    def apply(self, board: frozenset[str]) -> frozenset[str]:
+        """The occupancy after this step (unchanged for steps that occupancy cannot show)."""
+        if self.action == "remove":
+            return board - self.sites
+        if self.action == "twin":
+            return board | self.sites
+        return board
+
+
+@dataclass(frozen=True)
+class Realisation:
+    """One way a move is made on the board: what the player's own hand empties and fills,
+    then the follow-up steps in order."""
+
+    emptied: frozenset[str]
+    filled: frozenset[str]
+    follow_ups: tuple[FollowUp, ...] = ()
+
+    def board_after(self, board: frozenset[str], done: int = 0) -> frozenset[str]:
+        """Occupancy after the hand change and the first ``done`` follow-up steps."""
+        board = (board - self.emptied) | self.filled
+        for step in self.follow_ups[:done]:
+            board = step.apply(board)
+        return board
+
+    def sensed_prefix(self) -> int:
+        """How many leading follow-ups the sensors can check (a pick or flip stops the run)."""
+        n = 0
+        for step in self.follow_ups:
+            if not step.sensed:
+                break
+            n += 1
+        return n

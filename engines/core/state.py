@@ -1,0 +1,192 @@
+"""The shape every game state has: rules, outcome, notation and the physical contract.
+
+A state is an immutable value (a frozen dataclass in each game). ``play`` returns a new state and
+never changes the old one. Moves are small values whose ``str()`` is their canonical notation.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from engines.core.contract import Realisation, Site
+
+
+class IllegalMove(ValueError):
+    """A move that cannot be read or is not allowed; ``reason`` fits a 128x64 OLED."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class OptionError(ValueError):
+    """A size or variant a game does not offer."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``winner`` is a side name or ``"draw"``; ``result`` a short reason
+    ("connection", "ring", "forfeit", ...); ``score`` the match-play category where the game has
+    one; ``sites`` the winning chain or ring to light."""
+
+    winner: str
+    result: str
+    score: int | None = None
+    sites: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What ``reedboard games`` shows and the CLI validates.
+
+    ``sizes`` are the sizes offered in menus (empty: one size, ``--size`` ignored); ``size_range``
+    an optional (low, high) of further sizes accepted."""
+
+    name: str
+    title: str
+    sizes: tuple[int, ...]
+    default_size: int | None
+    size_range: tuple[int, int] | None
+    variants: tuple[str, ...]
+    default_variant: str
+    size_help: str = ""
+    notes: str = ""
+
+    def check_options(self, size: int | None, variant: str | None) -> tuple[int | None, str]:
+        """The size and variant to use, defaults filled in; OptionError for unknown ones."""
+        variant = variant or self.default_variant
+        if variant not in self.variants:
+            raise OptionError(
+                f"{self.name} has no variant {variant!r} (choose from {', '.join(self.variants)})"
+            )
+        if size is None or not self.sizes:
+            return self.default_size, variant
+        low, high = self.size_range or (0, -1)
+        if size not in self.sizes and not low <= size <= high:
+            offered = ", ".join(map(str, self.sizes))
+            raise OptionError(f"{self.name} has no size {size} (sizes: {offered})")
+        return size, variant
+
+
+class GameState(ABC):
+    """Base class of every game's state. Subclasses are frozen dataclasses."""
+
+    # ----------------------------------------------------------------- rules
+    @property
+    @abstractmethod
+    def to_move(self) -> str | None:
+        """The side to move, or None when the game is over."""
+
+    @property
+    @abstractmethod
+    def ply(self) -> int:
+        """Moves played since the start."""
+
+    @property
+    def phase(self) -> int | None:
+        """The game's phase where it has phases (Antipalos 1/2), else None."""
+        return None
+
+    @abstractmethod
+    def legal_moves(self) -> tuple[Any, ...]:
+        """All legal moves of the side to move (empty when the game is over)."""
+
+    def legal_count(self) -> int:
+        return len(self.legal_moves())
+
+    @abstractmethod
+    def check(self, move: Any) -> None:
+        """Raise :class:`IllegalMove` with a readable reason unless ``move`` is legal here."""
+
+    @abstractmethod
+    def apply(self, move: Any) -> "GameState":
+        """The state after a move already known to be legal."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result, or None while the game goes on."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Any:
+        """Read a move in any accepted notation; IllegalMove when it cannot be read."""
+
+    def play(self, move: Any) -> "GameState":
+        """The state after ``move`` (a move value or its notation); IllegalMove if not legal."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if self.outcome() is not None:
+            raise IllegalMove("The game is over")
+        self.check(move)
+        return self.apply(move)
+
+    def notation(self, move: Any) -> str:
+        """Canonical notation of ``move`` (its ``str``)."""
+        return str(move)
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """Side names in turn order."""
+        raise NotImplementedError
+
+    def diagram(self) -> str:
+        """A text drawing of the position for terminals."""
+        return ""
+
+    def status_lines(self) -> list[str]:
+        """Short game-specific status (supplies left, captures); shown on the OLED."""
+        return []
+
+    # --------------------------------------------------- the physical contract
+    @abstractmethod
+    def sites(self) -> tuple[Site, ...]:
+        """Every site of this game and size, in a stable order."""
+
+    @abstractmethod
+    def occupied(self) -> frozenset[str]:
+        """Sites that hold a piece in this state."""
+
+    def faces(self) -> Mapping[str, str]:
+        """For games with two-faced tokens: site -> face up (a side name); else empty.
+        Boards with polarity sensors compare this with what they read."""
+        return {}
+
+    @abstractmethod
+    def realisations(self, move: Any) -> tuple[Realisation, ...]:
+        """The ways ``move`` is made on the board (usually one)."""
+
+    def ok_move(self) -> Any | None:
+        """A move the OK button plays here (e.g. ending a capture chain), or None."""
+        return None
+
+    def moves_for_change(
+        self, emptied: frozenset[str], filled: frozenset[str]
+    ) -> list[tuple[Any, Realisation, int]]:
+        """Legal moves that explain a settled board differing from :meth:`occupied` by
+        ``emptied``/``filled``: (move, realisation, sensed follow-ups already done).
+
+        The default tries every legal move; games with many moves override it."""
+        board = self.occupied()
+        sensed = (board - emptied) | filled
+        found = []
+        for move in self.legal_moves():
+            for real in self.realisations(move):
+                for done in range(real.sensed_prefix() + 1):
+                    if real.board_after(board, done) == sensed:
+                        found.append((move, real, done))
+                        break
+        return found
+
+    def targets(self, site: str) -> frozenset[str]:
+        """Sites that would complete a legal move after lifting the piece on ``site``."""
+        out: set[str] = set()
+        for move in self.legal_moves():
+            for real in self.realisations(move):
+                if site in real.emptied:
+                    out |= real.filled - real.emptied
+        return frozenset(out)
+
+
+def labels(sites: Iterable[Site]) -> tuple[str, ...]:
+    return tuple(s.label for s in sites)
