@@ -1,0 +1,46 @@
+"""The service unit passes systemd's own checks: verify, and a security exposure of 2.5 or better."""
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+UNIT = Path(__file__).resolve().parents[2] / "systemd" / "reedboard.service"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed (.ci/run installs it)"
+)
+
+
+def test_unit_verifies(tmp_path):
+    # verify checks that ExecStart exists: point it at this checkout's installed command.
+    reedboard = Path(sys.executable).with_name("reedboard")
+    text = UNIT.read_text().replace("/opt/reedboard/venv/bin/reedboard", str(reedboard))
+    unit = tmp_path / "reedboard.service"
+    unit.write_text(text)
+    result = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_security_exposure_is_low():
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(UNIT)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    match = re.search(r"Overall exposure level for reedboard.service: (\d+\.\d+)", result.stdout)
+    assert match, result.stdout + result.stderr
+    assert float(match.group(1)) <= 2.5
+
+
+def test_unit_is_a_watched_notify_service():
+    text = UNIT.read_text()
+    for line in ("Type=notify", "Restart=on-failure", "StateDirectory=reedboard", "User=reedboard"):
+        assert line in text
+    assert re.search(r"^WatchdogSec=\d+", text, re.M)
