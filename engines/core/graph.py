@@ -82,6 +82,18 @@ class UnionFind:
             a = parent[a]
         return a
 
+    def copy(self) -> "UnionFind":
+        """An independent copy (for immutable states that extend their parent's sets).
+
+        >>> uf = UnionFind(3); twin = uf.copy(); _ = twin.union(0, 2)
+        >>> uf.find(2), twin.find(2)
+        (2, 0)
+        """
+        twin = UnionFind.__new__(UnionFind)
+        twin.parent = self.parent[:]
+        twin.size = self.size[:]
+        return twin
+
     def union(self, a: int, b: int) -> int:
         ra, rb = self.find(a), self.find(b)
         if ra == rb:

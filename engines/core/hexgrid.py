@@ -15,6 +15,7 @@ Neighbours of (i, c): (i, c±1), (i-1, c-1), (i-1, c), (i+1, c), (i+1, c+1).
 
 from __future__ import annotations
 
+import math
 import re
 
 #: The six straight directions as (row step, column step).
@@ -59,3 +60,16 @@ def cell_xy(r: int, i: int, c: int) -> tuple[float, float]:
     x = c - 1 - 0.5 * i + 0.5 * (r - 1)
     y = (2 * r - 2 - i) * 0.8660254037844386
     return x, y
+
+
+def hex_outline(x: float, y: float) -> tuple[tuple[float, float], ...]:
+    """Outline of a pointy-top cell of unit width centred on (x, y) (for :class:`Site` shapes).
+
+    >>> hex_outline(0, 0)[:2]
+    ((0.5, 0.2887), (0.0, 0.5774))
+    """
+    r = 1 / math.sqrt(3)
+    return tuple(
+        (round(x + r * math.cos(math.radians(a)), 4), round(y + r * math.sin(math.radians(a)), 4))
+        for a in range(30, 360, 60)
+    )
