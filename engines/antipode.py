@@ -1,0 +1,475 @@
+"""Antipode (Shane Hendrickson, 2011) on the 61-cell hexagon, as fixed by RULINGS.md §2.
+
+A turn places a token of the mover's colour on an empty cell (its neighbours flip, except tokens
+under a pawn), then moves the mover's pawn in a straight line onto a token of its own colour,
+flipping the tokens it passes. A chain of one colour joining a corner to the opposite corner
+wins, checked after the whole turn (mover first). Canonical notation ``c4:e3``; ``:e3`` when the
+board is full (house rule). Cells and turns are held as 61-bit masks for speed.
+
+>>> s = new()
+>>> s.to_move, s.legal_count(), str(s.legal_moves()[0])
+('blue', 19, 'a2:a1')
+>>> s = s.play("e5:e5")
+>>> s.to_move, sorted(s.occupied())
+('red', ['a1', 'a5', 'e1', 'e5', 'e9', 'i5', 'i9'])
+>>> s.faces()["e5"]
+'blue'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable, Iterator
+
+from engines.core import FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site
+from engines.core.graph import Graph
+from engines.core.hexgrid import DIRECTIONS, cell_name, cell_xy, hex_cells, on_board, parse_cell
+from engines.core.history import History
+
+SIDE = 5
+SIDES = ("blue", "red")
+
+# ------------------------------------------------------------------ board tables (bit i = cell i)
+CELLS = tuple(hex_cells(SIDE))
+NAMES = tuple(cell_name(i, c) for i, c in CELLS)
+INDEX = {name: n for n, name in enumerate(NAMES)}
+FULL = (1 << len(CELLS)) - 1
+GRAPH = Graph(
+    NAMES,
+    tuple(
+        tuple(INDEX[cell_name(i + di, c + dc)] for di, dc in DIRECTIONS if on_board(SIDE, i + di, c + dc))
+        for i, c in CELLS
+    ),
+)
+#: Neighbour mask of each cell.
+NEIGHBOURS = tuple(sum(1 << m for m in ns) for ns in GRAPH.neighbours)
+
+
+def _ray(n: int, di: int, dc: int) -> tuple[int, ...]:
+    i, c = CELLS[n]
+    out = []
+    while on_board(SIDE, i + di, c + dc):
+        i, c = i + di, c + dc
+        out.append(INDEX[cell_name(i, c)])
+    return tuple(out)
+
+
+#: The cells along each of the six directions from each cell, nearest first.
+RAYS = tuple(tuple(r for r in (_ray(n, di, dc) for di, dc in DIRECTIONS) if r) for n in range(len(CELLS)))
+#: BETWEEN[a][b]: mask of the cells strictly between a and b when they share a line (else absent).
+BETWEEN: tuple[dict[int, int], ...] = tuple(
+    {ray[k]: sum(1 << m for m in ray[:k]) for ray in RAYS[n] for k in range(len(ray))}
+    for n in range(len(CELLS))
+)
+#: Corner pairs, in the order a win is reported when several exist.
+CORNER_PAIRS = tuple((INDEX[a], INDEX[b]) for a, b in (("a1", "i9"), ("a5", "i5"), ("e1", "e9")))
+START_BLUE = ("e1", "a5", "i9")
+START_RED = ("a1", "e9", "i5")
+START_PAWNS = ("e1", "e9")
+
+
+def _bit(name: str) -> int:
+    return 1 << INDEX[name]
+
+
+def _mask(names: Iterable[str]) -> int:
+    return sum(_bit(n) for n in set(names))
+
+
+def _indices(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _names(mask: int) -> frozenset[str]:
+    return frozenset(NAMES[n] for n in _indices(mask))
+
+
+def _component(start: int, colour: int) -> int:
+    """Mask of the cells of ``colour`` connected to cell ``start`` (0 if it is not that colour)."""
+    reached = (1 << start) & colour
+    frontier = reached
+    while frontier:
+        grown = 0
+        for n in _indices(frontier):
+            grown |= NEIGHBOURS[n]
+        frontier = grown & colour & ~reached
+        reached |= frontier
+    return reached
+
+
+def connection(colour: int) -> tuple[int, int] | None:
+    """The first corner pair joined by a chain within the ``colour`` mask, or None.
+
+    >>> connection(_mask(["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9"]))
+    (0, 60)
+    >>> connection(_mask(["a1", "b2", "c3", "d4", "f6", "g7", "h8", "i9"])) is None
+    True
+    """
+    for a, b in CORNER_PAIRS:
+        if colour >> a & 1 and colour >> b & 1 and _component(a, colour) >> b & 1:
+            return a, b
+    return None
+
+
+# ------------------------------------------------------------------------------------ values
+@dataclass(frozen=True)
+class Turn:
+    """A turn: the cell placed on (None for the full-board pawn-only turn) and the pawn's landing.
+
+    >>> str(Turn("c4", "e3")), str(Turn(None, "e3"))
+    ('c4:e3', ':e3')
+    """
+
+    place: str | None
+    land: str
+
+    def __str__(self) -> str:
+        return f"{self.place or ''}:{self.land}"
+
+
+#: Every possible turn, interned: _TURNS[place index or PASS][landing index].
+PASS = len(CELLS)
+_TURNS = tuple(tuple(Turn(NAMES[p] if p < PASS else None, land) for land in NAMES) for p in range(PASS + 1))
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """The two house rules of RULINGS §2 (both on by default)."""
+
+    full_board_turn: bool = True  #: on a full board a turn is the pawn move alone
+    repetition_draw: bool = True  #: the third occurrence of a position is a draw
+
+
+VARIANTS = {
+    "standard": HouseRules(),
+    "no-full-board-turn": HouseRules(full_board_turn=False),
+    "no-repetition-draw": HouseRules(repetition_draw=False),
+    "rulebook": HouseRules(full_board_turn=False, repetition_draw=False),
+}
+
+INFO = GameInfo(
+    name="antipode",
+    title="Antipode (61-cell hexagon; Blue first)",
+    sizes=(),
+    default_size=None,
+    size_range=None,
+    variants=tuple(VARIANTS),
+    default_variant="standard",
+    notes="house rules: full-board pawn-only turn, third-repetition draw "
+    "(variants turn them off; 'rulebook' = neither)",
+)
+
+
+def new(size: int | None = None, variant: str = "standard") -> "AntipodeState":
+    """The starting position; ``variant`` names the house rules in force (see VARIANTS)."""
+    return AntipodeState.setup(START_BLUE, START_RED, START_PAWNS, rules=VARIANTS[variant])
+
+
+def _hexagon(x: float, y: float) -> tuple[tuple[float, float], ...]:
+    """Outline of a pointy-top cell of unit width centred on (x, y)."""
+    r = 1 / math.sqrt(3)
+    return tuple(
+        (round(x + r * math.cos(math.radians(a)), 4), round(y + r * math.sin(math.radians(a)), 4))
+        for a in range(30, 360, 60)
+    )
+
+
+SITES = tuple(
+    Site(name, *(xy := cell_xy(SIDE, i, c)), shape=_hexagon(*xy)) for name, (i, c) in zip(NAMES, CELLS)
+)
+
+
+# ------------------------------------------------------------------------------------- state
+@dataclass(frozen=True)
+class AntipodeState(GameState):
+    """A position: token and blue-face masks, both pawns' cells, the side to move, the house
+    rules and (once the board is full) the history of full-board positions for repetition."""
+
+    tokens: int
+    blue: int
+    pawns: tuple[int, int]
+    mover: int = 0
+    turns: int = 0
+    rules: HouseRules = HouseRules()
+    history: History = field(default_factory=History, compare=False, repr=False)
+
+    @classmethod
+    def setup(
+        cls,
+        blue: Iterable[str],
+        red: Iterable[str],
+        pawns: tuple[str, str] = START_PAWNS,
+        to_move: str = "blue",
+        ply: int = 0,
+        rules: HouseRules = HouseRules(),
+    ) -> "AntipodeState":
+        """A position from cell names (for tests, puzzles and resuming). ValueError when a cell
+        is unknown or doubly used, or a pawn does not stand on a token of its own colour.
+
+        >>> AntipodeState.setup(["e1"], ["e9"], to_move="red").diagram().splitlines()[4]
+        ' e1 B . . . . . . . R'
+        >>> AntipodeState.setup(["e1"], ["e8"])
+        Traceback (most recent call last):
+        ValueError: each pawn must stand on a token of its own colour
+        """
+        blue, red = list(blue), list(red)
+        unknown = [n for n in blue + red + list(pawns) if n not in INDEX]
+        if unknown:
+            raise ValueError(f"no cell {unknown[0]}")
+        blue_mask, red_mask = _mask(blue), _mask(red)
+        if blue_mask & red_mask:
+            raise ValueError(f"{sorted(_names(blue_mask & red_mask))[0]} is both blue and red")
+        if pawns[0] == pawns[1] or not (_bit(pawns[0]) & blue_mask and _bit(pawns[1]) & red_mask):
+            raise ValueError("each pawn must stand on a token of its own colour")
+        return cls._make(
+            blue_mask | red_mask,
+            blue_mask,
+            (INDEX[pawns[0]], INDEX[pawns[1]]),
+            SIDES.index(to_move),
+            ply,
+            rules,
+            History(),
+        )
+
+    @classmethod
+    def _make(cls, tokens, blue, pawns, mover, turns, rules, previous: History) -> "AntipodeState":
+        """A state whose history extends ``previous``. Only full-board positions can recur
+        (every other turn adds a token), so the history restarts until the board is full."""
+        history = previous.push((blue, pawns, mover)) if tokens == FULL else History()
+        return cls(tokens, blue, pawns, mover, turns, rules, history)
+
+    # ----------------------------------------------------------------- helpers
+    def _key(self) -> tuple:
+        return self.blue, self.pawns, self.mover
+
+    @property
+    def full(self) -> bool:
+        return self.tokens == FULL
+
+    def _own(self, side: int) -> int:
+        return self.blue if side == 0 else self.tokens & ~self.blue
+
+    @cached_property
+    def _reach(self) -> int:
+        """Cells the mover's pawn can reach in one straight move (the other pawn stops a line)."""
+        start, other = self.pawns[self.mover], self.pawns[1 - self.mover]
+        reach = 0
+        for ray in RAYS[start]:
+            for n in ray:
+                if n == other:
+                    break
+                reach |= 1 << n
+        return reach
+
+    def _placement_flips(self, p: int) -> int:
+        return NEIGHBOURS[p] & self.tokens & ~((1 << self.pawns[0]) | (1 << self.pawns[1]))
+
+    def _landings(self, p: int) -> int:
+        """Mask of legal landing cells after placing on ``p`` (PASS: no placement)."""
+        own = self._own(self.mover)
+        if p == PASS:
+            return self._reach & own
+        return self._reach & ((own ^ self._placement_flips(p)) | 1 << p)
+
+    def _placements(self) -> Iterator[int]:
+        if not self.full:
+            yield from _indices(FULL & ~self.tokens)
+        elif self.rules.full_board_turn:
+            yield PASS
+
+    # ------------------------------------------------------------------- rules
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return SIDES
+
+    @property
+    def to_move(self) -> str | None:
+        return None if self.outcome() else SIDES[self.mover]
+
+    @property
+    def ply(self) -> int:
+        return self.turns
+
+    def legal_moves(self) -> tuple[Turn, ...]:
+        if self.outcome():
+            return ()
+        return self._legal_turns()
+
+    def _legal_turns(self) -> tuple[Turn, ...]:
+        return tuple(
+            _TURNS[p][land] for p in self._placements() for land in _indices(self._landings(p))
+        )
+
+    def legal_count(self) -> int:
+        return 0 if self.outcome() else self._count()
+
+    def _count(self) -> int:
+        return sum(self._landings(p).bit_count() for p in self._placements())
+
+    def check(self, move: Turn) -> None:
+        if move.place is None:
+            if not self.full:
+                raise IllegalMove("Place a token first")
+            if not self.rules.full_board_turn:
+                raise IllegalMove("No pawn-only turns")
+            p = PASS
+        else:
+            p = INDEX[move.place]
+            if self.tokens >> p & 1:
+                raise IllegalMove(f"{move.place} already holds a token")
+        land = INDEX[move.land]
+        if not self._landings(p) >> land & 1:
+            if not self._landings(p):
+                where = move.place or "The full board"
+                raise IllegalMove(f"{where} leaves the pawn no move")
+            raise IllegalMove(self._landing_problem(p, land))
+
+    def _landing_problem(self, p: int, land: int) -> str:
+        name, start = NAMES[land], self.pawns[self.mover]
+        if land == start:
+            return "The pawn must move"
+        if land not in BETWEEN[start]:
+            return f"{name} is not in line with the pawn"
+        if not self._reach >> land & 1:
+            return f"{SIDES[1 - self.mover].capitalize()}'s pawn blocks the way"
+        if not self.tokens >> land & 1 and land != p:
+            return f"{name} is empty"
+        return f"{name} is not {SIDES[self.mover]}"
+
+    def _after(self, move: Turn) -> tuple[int, int, int, int]:
+        """(tokens, blue mask, placement flips, path flips) after ``move``."""
+        tokens, blue, flips = self.tokens, self.blue, 0
+        if move.place is not None:
+            p = INDEX[move.place]
+            flips = self._placement_flips(p)
+            tokens |= 1 << p
+            blue ^= flips
+            if self.mover == 0:
+                blue |= 1 << p
+        path = BETWEEN[self.pawns[self.mover]][INDEX[move.land]] & tokens
+        return tokens, blue ^ path, flips, path
+
+    def apply(self, move: Turn) -> "AntipodeState":
+        tokens, blue, _, _ = self._after(move)
+        pawns = list(self.pawns)
+        pawns[self.mover] = INDEX[move.land]
+        return self._make(
+            tokens, blue, tuple(pawns), 1 - self.mover, self.turns + 1, self.rules, self.history
+        )
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @cached_property
+    def _outcome(self) -> Outcome | None:
+        last = 1 - self.mover  # the side that made the last turn is checked first
+        for side in (last, self.mover):
+            pair = connection(self._own(side))
+            if pair:
+                return Outcome(SIDES[side], "connection", sites=self.chain(side, pair))
+        if self.rules.repetition_draw and self.full and self.history.count(self._key()) >= 3:
+            return Outcome("draw", "repetition")
+        if self._count() == 0:
+            return Outcome(SIDES[last], "forfeit")
+        return None
+
+    def chain(self, side: int, pair: tuple[int, int]) -> tuple[str, ...]:
+        """A shortest chain of ``side``'s tokens joining the corner ``pair``, corner to corner."""
+        own = self._own(side)
+        path = GRAPH.path(pair[0], pair[1], set(_indices(own)))
+        return tuple(NAMES[n] for n in path or ())
+
+    # ---------------------------------------------------------------- notation
+    def parse_move(self, text: str) -> Turn:
+        """Read ``c4:e3`` or ``:e3`` (any case, spaces around the parts ignored).
+
+        >>> new().parse_move(" C4 : E3 ")
+        Turn(place='c4', land='e3')
+        """
+        place, sep, land = text.partition(":")
+        if not sep:
+            raise IllegalMove(f"Cannot read '{text.strip()}'")
+        return Turn(_cell(place, text) if place.strip() else None, _cell(land, text))
+
+    def diagram(self) -> str:
+        """Rows a..i as on the board: b/r tokens, B/R a pawn on its token, '.' empty."""
+        lines = []
+        for i in range(2 * SIDE - 1):
+            row = [n for n, (ri, _) in enumerate(CELLS) if ri == i]
+            marks = " ".join(self._mark(n) for n in row)
+            lines.append(" " * abs(SIDE - 1 - i) + f"{NAMES[row[0]]:>3} {marks}")
+        return "\n".join(lines)
+
+    def _mark(self, n: int) -> str:
+        if not self.tokens >> n & 1:
+            return "."
+        mark = "b" if self.blue >> n & 1 else "r"
+        return mark.upper() if n in self.pawns else mark
+
+    def status_lines(self) -> list[str]:
+        return [
+            f"Pawns: blue {NAMES[self.pawns[0]]}, red {NAMES[self.pawns[1]]}",
+            f"Pool: {len(CELLS) - self.tokens.bit_count()} tokens",
+        ]
+
+    # ---------------------------------------------------------- physical contract
+    def sites(self) -> tuple[Site, ...]:
+        return SITES
+
+    def occupied(self) -> frozenset[str]:
+        return _names(self.tokens)
+
+    def faces(self) -> dict[str, str]:
+        return {NAMES[n]: "blue" if self.blue >> n & 1 else "red" for n in _indices(self.tokens)}
+
+    def flips(self, move: Turn) -> frozenset[str]:
+        """Cells to turn over after the hand has placed the token face up: placement and path
+        flips together, a cell flipped twice left out."""
+        _, _, placed, path = self._after(move)
+        return _names(placed ^ path)
+
+    def realisations(self, move: Turn) -> tuple[Realisation, ...]:
+        """The hand places the token; the player then picks the landing token (tap or buttons)
+        and flips the listed tokens. Flips are not sensed by reed switches (FollowUp.sensed)."""
+        steps = [FollowUp("pick", frozenset({move.land}))]
+        flips = self.flips(move)
+        if flips:
+            steps.append(FollowUp("flip", flips))
+        filled = frozenset({move.place}) if move.place else frozenset()
+        return (Realisation(frozenset(), filled, tuple(steps)),)
+
+    def moves_for_change(
+        self, emptied: frozenset[str], filled: frozenset[str]
+    ) -> list[tuple[Turn, Realisation, int]]:
+        """Turns whose hand change leaves the sensed board: one new token on a legal placement
+        cell (all its landings), or no change at all on a full board (all pawn-only turns)."""
+        board = self.occupied()
+        sensed = (board - emptied) | filled
+        if self.outcome() or not board <= sensed:
+            return []
+        added = sensed - board
+        if len(added) > 1 or (not added and not self.full):
+            return []
+        p = INDEX[next(iter(added))] if added else PASS
+        if p == PASS and not self.rules.full_board_turn:
+            return []
+        turns = (_TURNS[p][land] for land in _indices(self._landings(p)))
+        return [(t, self.realisations(t)[0], 0) for t in turns]
+
+    def targets(self, site: str) -> frozenset[str]:
+        """No turn lifts a token, so a lift never completes a turn."""
+        return frozenset()
+
+
+def _cell(part: str, text: str) -> str:
+    cell = parse_cell(part)
+    if cell is None:
+        raise IllegalMove(f"Cannot read '{text.strip()}'")
+    if not on_board(SIDE, *cell):
+        raise IllegalMove(f"No cell {part.strip().lower()}")
+    return cell_name(*cell)
