@@ -9,28 +9,69 @@ clock; the simulator page drives it on the wall clock.
 [5]
 >>> board.buttons.press("ok"); board.buttons.events()
 [ButtonEvent(button='ok', long=False)]
+
+``place``/``lift``/``flip`` change the board at once. Realistic noise comes on request, timed
+by the board's clock and reproducible from a seed: contact bounce around every change
+(:class:`Noise`), a piece slid across several sites (:meth:`SimBoard.slide`), a hand hovering
+(:meth:`SimBoard.hover`, or at random), a missed read, and ghosting on a diode-less matrix:
+
+>>> from hardware.clock import VirtualClock
+>>> clock = VirtualClock()
+>>> board = SimBoard(channels=16, clock=clock, columns=4, diodes=False)
+>>> for ch in (0, 1, 4):
+...     board.place(ch)
+>>> scan = board.scan()
+>>> sorted(scan.ambiguous), sorted(scan.closed)
+([0, 1, 4, 5], [])
+>>> board.lift(4); board.slide([0, 2, 3], step=0.02)
+>>> readings = []
+>>> for _ in range(4):
+...     clock.advance(0.01); readings.append(sorted(board.scan().closed))
+>>> readings
+[[0, 1], [1, 2], [1, 2], [1, 3]]
 """
 
 from __future__ import annotations
 
-from typing import Mapping
+import heapq
+import itertools
+import random
+import threading
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
 
 from PIL import Image
 
-from hardware.base import ButtonEvent, Led, Scan
+from hardware import patterns
+from hardware.base import ButtonEvent, BUTTONS, Led, Scan
+from hardware.clock import Clock, wall_clock
+from hardware.ghost import ghosted, matrix_scan, to_cells, to_channels
 
 
 class SimLeds:
-    """An LED sink that keeps the last frame it was given."""
+    """An LED sink that keeps the last frame it was given, and a short history of frames."""
 
-    def __init__(self, channels: int) -> None:
+    def __init__(self, channels: int, clock: Clock = wall_clock, history: int = 256) -> None:
         self.channels = channels
+        self.clock = clock
         self.frame: dict[int, Led] = {}
         self.frames_shown = 0
+        #: (time, frame) of the most recent frames shown.
+        self.history: deque[tuple[float, dict[int, Led]]] = deque(maxlen=history)
 
     def show(self, frame: Mapping[int, Led]) -> None:
+        for channel, led in frame.items():
+            if not 0 <= channel < self.channels:
+                raise ValueError(f"no LED channel {channel} (board has {self.channels})")
+            patterns.check_pattern(led.pattern)
         self.frame = dict(frame)
         self.frames_shown += 1
+        self.history.append((self.clock(), self.frame))
+
+    def rendered(self, t: float | None = None) -> dict[int, tuple[int, int, int]]:
+        """Channel -> colour a real chain would show now (blinks and pulses applied)."""
+        return patterns.render(self.frame, self.clock() if t is None else t)
 
     def close(self) -> None:
         self.frame = {}
@@ -58,51 +99,210 @@ class SimButtons:
 
     def __init__(self) -> None:
         self._pending: list[ButtonEvent] = []
+        self._lock = threading.Lock()
 
     def press(self, button: str, long: bool = False) -> None:
-        self._pending.append(ButtonEvent(button, long))
+        if button not in BUTTONS:
+            raise ValueError(f"no button {button!r} (one of {', '.join(BUTTONS)})")
+        with self._lock:
+            self._pending.append(ButtonEvent(button, long))
 
     def events(self) -> list[ButtonEvent]:
-        events, self._pending = self._pending, []
+        with self._lock:
+            events, self._pending = self._pending, []
         return events
 
     def close(self) -> None:
         pass
 
 
+@dataclass(frozen=True)
+class Noise:
+    """Noise the simulated sensors add, reproducible from ``seed``.
+
+    ``bounce``: (shortest, longest) chatter in seconds around each place/lift, or None.
+    ``missed_read``: chance that one scan drops one closed channel.
+    ``hover_rate``: random hand hovers per second over empty sites, each ``hover_time`` long.
+    """
+
+    bounce: tuple[float, float] | None = (0.0005, 0.001)
+    missed_read: float = 0.0
+    hover_rate: float = 0.0
+    hover_time: float = 0.03
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class _Blip:
+    """For ``start <= t < end`` the sensor of ``channel`` reads ``closed``."""
+
+    start: float
+    end: float
+    channel: int
+    closed: bool
+
+
 class SimBoard:
     """Which sensor channels are closed (and, optionally, which face is up), plus simulated
-    LEDs, display and buttons. Implements the Scanner interface itself."""
+    LEDs, display and buttons. Implements the Scanner interface itself.
 
-    def __init__(self, channels: int, senses_polarity: bool = False) -> None:
+    ``clock`` times noise and scheduled actions (the wall clock by default). ``noise`` adds
+    :class:`Noise`. ``columns`` and ``diodes=False`` model a diode-less matrix of that many
+    columns (channel = row * columns + column), which ghosts.
+    """
+
+    def __init__(
+        self,
+        channels: int,
+        senses_polarity: bool = False,
+        *,
+        clock: Clock = wall_clock,
+        noise: Noise | None = None,
+        columns: int | None = None,
+        diodes: bool = True,
+        leds: int | None = None,
+    ) -> None:
+        if not diodes and not columns:
+            raise ValueError("a diode-less matrix needs its number of columns")
         self.channels = channels
         self.senses_polarity = senses_polarity
+        self.clock = clock
+        self.noise = noise
+        self.columns = columns
+        self.diodes = diodes
         self.closed: set[int] = set()
         self.north: dict[int, bool] = {}
-        self.leds = SimLeds(channels)
+        self.leds = SimLeds(channels if leds is None else leds, clock)
         self.display = SimDisplay()
         self.buttons = SimButtons()
+        self.scans = 0
+        self._rng = random.Random(noise.seed if noise else 0)
+        self._blips: list[_Blip] = []
+        self._schedule: list[tuple[float, int, Callable[[], object]]] = []
+        self._order = itertools.count()
+        self._cached: Scan | None = None
+        self._last_scan_time: float | None = None
+        self._lock = threading.RLock()
+
+    # -- the instantaneous API ------------------------------------------------------------
 
     def place(self, channel: int, north: bool = True) -> None:
         self._check(channel)
-        self.closed.add(channel)
-        self.north[channel] = north
+        with self._lock:
+            self._bounce(channel, was_closed=channel in self.closed)
+            self.closed.add(channel)
+            self.north[channel] = north
+            self._cached = None
 
     def lift(self, channel: int) -> None:
         self._check(channel)
-        self.closed.discard(channel)
-        self.north.pop(channel, None)
+        with self._lock:
+            self._bounce(channel, was_closed=channel in self.closed)
+            self.closed.discard(channel)
+            self.north.pop(channel, None)
+            self._cached = None
 
     def flip(self, channel: int) -> None:
-        if channel in self.closed:
-            self.north[channel] = not self.north[channel]
+        with self._lock:
+            if channel in self.closed:
+                self.north[channel] = not self.north[channel]
+                self._cached = None
+
+    # -- timed helpers --------------------------------------------------------------------
+
+    def slide(self, path: Sequence[int], step: float = 0.03) -> None:
+        """Slide the piece on ``path[0]`` along ``path`` to ``path[-1]``, taking ``step``
+        seconds per site; neighbouring sites overlap briefly, as a magnet closes two reeds."""
+        for channel in path:
+            self._check(channel)
+        if len(path) < 2 or path[0] not in self.closed:
+            raise ValueError("a slide needs a path of two or more sites from an occupied one")
+        with self._lock:
+            now, overlap = self.clock(), step / 4
+            north = self.north[path[0]]
+            self.closed.discard(path[0])
+            self.north.pop(path[0], None)
+            self.closed.add(path[-1])
+            self.north[path[-1]] = north
+            self._blips.append(_Blip(now, now + step, path[0], True))
+            for i, channel in enumerate(path[1:-1], start=1):
+                self._blips.append(_Blip(now + i * step - overlap, now + (i + 1) * step, channel, True))
+            arrival = now + (len(path) - 1) * step - overlap
+            self._blips.append(_Blip(now, arrival, path[-1], False))
+            self._cached = None
+
+    def hover(self, channel: int, duration: float = 0.03) -> None:
+        """A hand (holding a piece) passes over ``channel``: it reads closed for ``duration``."""
+        self._check(channel)
+        with self._lock:
+            now = self.clock()
+            self._blips.append(_Blip(now, now + duration, channel, True))
+
+    def schedule(self, delay: float, action: Callable[[], object]) -> None:
+        """Run ``action`` (e.g. ``lambda: board.place(3)``) at the first scan ``delay`` seconds
+        or more from now."""
+        with self._lock:
+            heapq.heappush(self._schedule, (self.clock() + delay, next(self._order), action))
+
+    # -- the Scanner interface ------------------------------------------------------------
 
     def scan(self) -> Scan:
-        polarity = {c: self.north[c] for c in self.closed} if self.senses_polarity else None
-        return Scan(frozenset(self.closed), polarity=polarity)
+        with self._lock:
+            self.scans += 1
+            if not (self._blips or self._schedule or self._random_noise()):
+                if self._cached is None:
+                    self._cached = self._reading(self.closed)
+                return self._cached
+            return self._noisy_scan(self.clock())
 
     def close(self) -> None:
         pass
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _random_noise(self) -> bool:
+        return bool(self.noise and (self.noise.missed_read or self.noise.hover_rate))
+
+    def _noisy_scan(self, now: float) -> Scan:
+        while self._schedule and self._schedule[0][0] <= now:
+            heapq.heappop(self._schedule)[2]()
+        self._random_hover(now)
+        self._blips = [b for b in self._blips if b.end > now]
+        sensed = set(self.closed)
+        for blip in self._blips:
+            if blip.start <= now:
+                (sensed.add if blip.closed else sensed.discard)(blip.channel)
+        if self.noise and sensed and self._rng.random() < self.noise.missed_read:
+            sensed.discard(self._rng.choice(sorted(sensed)))
+        return self._reading(sensed)
+
+    def _random_hover(self, now: float) -> None:
+        last, self._last_scan_time = self._last_scan_time, now
+        if not (self.noise and self.noise.hover_rate) or last is None:
+            return
+        if self._rng.random() < self.noise.hover_rate * (now - last):
+            channel = self._rng.randrange(self.channels)
+            self._blips.append(_Blip(now, now + self.noise.hover_time, channel, True))
+
+    def _bounce(self, channel: int, was_closed: bool) -> None:
+        """Chatter: within a short window after the change the old state flickers back."""
+        if not (self.noise and self.noise.bounce):
+            return
+        now = self.clock()
+        window = self._rng.uniform(*self.noise.bounce)
+        cuts = sorted(self._rng.uniform(0, window) for _ in range(2 * self._rng.randint(1, 3)))
+        for start, end in zip(cuts[::2], cuts[1::2]):
+            self._blips.append(_Blip(now + start, now + end, channel, was_closed))
+
+    def _reading(self, sensed: set[int]) -> Scan:
+        polarity = None
+        if self.senses_polarity:
+            polarity = {c: self.north.get(c, True) for c in sensed}
+        if self.diodes:
+            return Scan(frozenset(sensed), polarity=polarity)
+        assert self.columns
+        reading = to_channels(ghosted(to_cells(sensed, self.columns)), self.columns)
+        return matrix_scan(reading, self.columns, diodes=False, polarity=polarity)
 
     def _check(self, channel: int) -> None:
         if not 0 <= channel < self.channels:
