@@ -1,0 +1,384 @@
+"""The Antipalos game state: Phase One (placing) and Phase Two (moving), the win, match-play
+scores, the repetition draw, and the physical contract.
+
+>>> s = new(4, supply=2).play("B2*").play("*A4").play("C3*")
+>>> s.to_move, s.phase, s.legal_count()
+('black', 1, 26)
+>>> s = s.play("*D1")
+>>> s.phase, s.legal_count(), str(s.legal_moves()[0])
+(2, 50, 'B2* - A1*')
+>>> sorted(s.targets("B2*"))[:3], s.targets("*A4")
+(['*A1', '*A2', '*A3'], frozenset())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engines.antipalos.board import (
+    EAST,
+    NORTH,
+    SOUTH,
+    WEST,
+    Geometry,
+    Move,
+    Place,
+    Shift,
+    Spot,
+    geometry,
+    parse_move,
+    rotate,
+    spots,
+)
+from engines.core import GameState, IllegalMove, OptionError, Outcome, Realisation, Site
+from engines.core.history import History
+
+COLOURS = ("white", "black", "red", "blue")
+#: Variant -> (seat names in clockwise turn order, side index of each seat, seat view turns).
+VARIANTS = {
+    "two": (("white", "black"), (0, 1), (0, 2)),
+    "team": (("A1", "B1", "A2", "B2"), (0, 1, 0, 1), (0, 1, 2, 3)),
+    "cut-throat-3": (("white", "black", "red"), (0, 1, 2), (0, 1, 2)),
+    "cut-throat-4": (("white", "black", "red", "blue"), (0, 1, 2, 3), (0, 1, 2, 3)),
+}
+MARKS = {"white": "w", "black": "b", "red": "r", "blue": "u"}
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What stays fixed during one game: board, variant, supply, who begins, options."""
+
+    size: int
+    variant: str
+    supply: int
+    start: int = 0
+    repetition_draw: bool = True
+
+    @property
+    def geo(self) -> Geometry:
+        return geometry(self.size)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return VARIANTS[self.variant][0]
+
+    @property
+    def seat_sides(self) -> tuple[int, ...]:
+        return VARIANTS[self.variant][1]
+
+    @property
+    def side_count(self) -> int:
+        return len(set(self.seat_sides))
+
+    def view_turns(self, view: str) -> int:
+        """Quarter turns from the board frame to a seat's (or a side's first seat's) view."""
+        seats, seat_sides, turns = VARIANTS[self.variant]
+        if view in seats:
+            return turns[seats.index(view)]
+        if view in COLOURS[: self.side_count]:
+            return turns[seat_sides.index(COLOURS.index(view))]
+        names = ", ".join(dict.fromkeys(seats + COLOURS[: self.side_count]))
+        raise OptionError(f"no point of view {view!r} (choose from {names})")
+
+
+def default_supply(size: int, sides: int) -> int:
+    """3N/2 per side, fewer only when the board is too small to hold them all."""
+    return min(3 * size // 2, size * size // sides)
+
+
+def new(
+    size: int = 12,
+    variant: str = "two",
+    supply: int | None = None,
+    first: str | None = None,
+    repetition_draw: bool = True,
+) -> "AntipalosState":
+    """A new game. ``supply``: Trirods per side (3N/2 or an equal smaller number); ``first``:
+    the side that begins (the loser of the previous game in a match); ``repetition_draw``: the
+    house rule that a third repetition in Phase Two is a draw."""
+    if not 3 <= size <= 26:
+        raise OptionError(f"antipalos has no size {size} (3 to 26)")
+    if variant not in VARIANTS:
+        raise OptionError(f"antipalos has no variant {variant!r} (choose from {', '.join(VARIANTS)})")
+    setup = Setup(size, variant, 0, 0, repetition_draw)
+    sides = setup.side_count
+    most = default_supply(size, sides)
+    supply = most if supply is None else supply
+    if not 1 <= supply <= most:
+        raise OptionError(f"supply must be 1 to {most} Trirods per side on {size}x{size}")
+    start = 0
+    if first is not None:
+        if first not in COLOURS[:sides]:
+            raise OptionError(f"no side {first!r} in {variant} (sides: {', '.join(COLOURS[:sides])})")
+        start = setup.seat_sides.index(COLOURS.index(first))
+    setup = replace(setup, supply=supply, start=start)
+    return AntipalosState(setup, (0,) * (size * size), (supply,) * sides, 0)
+
+
+@dataclass(frozen=True)
+class AntipalosState(GameState):
+    """A position. ``cells[r*N + c]`` is 0 (empty) or ``2*side + diag + 1``; ``left`` the
+    supply left per side; ``history`` the Phase Two positions (for the repetition draw)."""
+
+    setup: Setup
+    cells: tuple[int, ...]
+    left: tuple[int, ...]
+    turn: int
+    history: History | None = field(default=None, repr=False)
+    result: Outcome | None = None
+
+    # ---------------------------------------------------------------- who and when
+    @property
+    def ply(self) -> int:
+        return self.turn
+
+    @property
+    def seat(self) -> int:
+        return (self.setup.start + self.turn) % len(self.setup.seats)
+
+    @property
+    def side(self) -> int:
+        """Index (in :data:`COLOURS`) of the side to move, even when the game is over."""
+        return self.setup.seat_sides[self.seat]
+
+    @property
+    def to_move(self) -> str | None:
+        return None if self.result else COLOURS[self.side]
+
+    @property
+    def player(self) -> str:
+        """The seat to move: the side, or in Team play the player (A1, B1, A2, B2)."""
+        return self.setup.seats[self.seat]
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        seats = self.setup.seat_sides
+        order = [seats[(self.setup.start + i) % len(seats)] for i in range(len(seats))]
+        return tuple(COLOURS[s] for s in dict.fromkeys(order))
+
+    @property
+    def phase(self) -> int:
+        return 1 if any(self.left) else 2
+
+    # ---------------------------------------------------------------- rules
+    def trirods(self, side: str) -> tuple[Spot, ...]:
+        """The spots of ``side``'s Trirods on the board."""
+        code = COLOURS.index(side) * 2 + 1
+        spots_ = self.setup.geo.spots
+        return tuple(spots_[sq * 2 + v - code] for sq, v in enumerate(self.cells) if 0 <= v - code <= 1)
+
+    def empty_squares(self) -> list[int]:
+        return [sq for sq, v in enumerate(self.cells) if not v]
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        if self.result:
+            return ()
+        spots_ = self.setup.geo.spots
+        targets = [spots_[sq * 2 + d] for sq in self.empty_squares() for d in (0, 1)]
+        if self.phase == 1:
+            return tuple(Place(t) for t in targets)
+        return tuple(
+            Shift(src, to) for src in self.trirods(COLOURS[self.side]) for to in (*targets, src.turned)
+        )
+
+    def legal_count(self) -> int:
+        if self.result:
+            return 0
+        setup = self.setup
+        squares = setup.size * setup.size
+        if self.phase == 1:
+            return 2 * (squares - setup.side_count * setup.supply + sum(self.left))
+        return setup.supply * (2 * (squares - setup.side_count * setup.supply) + 1)
+
+    def check(self, move: Any) -> None:
+        if not isinstance(move, (Place, Shift)):
+            raise IllegalMove("Not an Antipalos move")
+        geo = self.setup.geo
+        for spot in spots(move):
+            if not geo.on_board(spot):
+                raise IllegalMove(f"No square {spot.square} on this board")
+        if self.phase == 1 and isinstance(move, Shift):
+            raise IllegalMove("Phase One: place a Trirod, do not move one")
+        if self.phase == 2 and isinstance(move, Place):
+            raise IllegalMove(f"Phase Two: move a Trirod ({move.to} - ...)")
+        if isinstance(move, Shift):
+            self._check_source(move)
+            if move.to.col == move.src.col and move.to.row == move.src.row:
+                return
+        if self.cells[geo.site_of(move.to) >> 1]:
+            raise IllegalMove(f"{move.to.square} already holds a Trirod")
+
+    def _check_source(self, move: Shift) -> None:
+        src = move.src
+        code = self.cells[self.setup.geo.site_of(src) >> 1]
+        if not code:
+            raise IllegalMove(f"No Trirod on {src.square}")
+        owner = (code - 1) >> 1
+        if owner != self.side:
+            raise IllegalMove(f"{src.square} holds {COLOURS[owner]}'s Trirod, not {COLOURS[self.side]}'s")
+        if (code - 1) & 1 != src.diag:
+            raise IllegalMove(f"The Trirod on {src.square} lies {src.turned}")
+        if move.to == src:
+            raise IllegalMove(f"{move} moves nothing")
+
+    def apply(self, move: Move) -> "AntipalosState":
+        geo, side = self.setup.geo, self.side
+        site = geo.site_of(move.to)
+        cells = list(self.cells)
+        left = self.left
+        if isinstance(move, Place):
+            left = left[:side] + (left[side] - 1,) + left[side + 1 :]
+        else:
+            cells[geo.site_of(move.src) >> 1] = 0
+        cells[site >> 1] = 2 * side + (site & 1) + 1
+        after = AntipalosState(self.setup, tuple(cells), left, self.turn + 1)
+        won = after.winning_component(site)
+        if won is not None:
+            return replace(after, result=after.win_outcome(won, isinstance(move, Place)))
+        if any(left) or not self.setup.repetition_draw:
+            return after
+        key = (hash(after.cells), after.cells, after.side)
+        history = (self.history or History()).push(key)
+        draw = Outcome("draw", "repetition") if history.count(key) >= 3 else None
+        return replace(after, history=history, result=draw)
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    # ---------------------------------------------------------------- the win
+    def component(self, site: int) -> set[int]:
+        """The sites of the connected Trirods of one colour containing the one on ``site``."""
+        cells, neighbours = self.cells, self.setup.geo.neighbours
+        base = cells[site >> 1] - (site & 1)
+        seen, stack = {site}, [site]
+        while stack:
+            for n in neighbours[stack.pop()]:
+                if n not in seen and cells[n >> 1] == base + (n & 1):
+                    seen.add(n)
+                    stack.append(n)
+        return seen
+
+    def winning_component(self, site: int) -> set[int] | None:
+        """The component through ``site`` if it joins West-East or South-North, else None.
+
+        Only the mover's pieces change and a game stops at its first win, so a new win always
+        runs through the Trirod just placed or moved: one flood from it is the whole check
+        (also when a move splits the component it left)."""
+        found = self.component(site)
+        borders = self.setup.geo.borders
+        bits = 0
+        for s in found:
+            bits |= borders[s]
+        joined = (bits & (WEST | EAST)) == WEST | EAST or (bits & (SOUTH | NORTH)) == SOUTH | NORTH
+        return found if joined else None
+
+    def win_outcome(self, won: set[int], phase_one: bool) -> Outcome:
+        """The mover's win with its match-play category (Chart A)."""
+        geo = self.setup.geo
+        n = self.setup.size
+        squares = {s >> 1 for s in won}
+        corners = ({0, n * n - 1} <= squares) or ({n - 1, n * (n - 1)} <= squares)
+        bits = 0
+        for s in won:
+            bits |= geo.borders[s]
+        three = bin(bits).count("1") >= 3
+        score = 5 if corners else (4 if three else 3) if phase_one else (2 if three else 1)
+        labels = tuple(geo.labels[s] for s in sorted(won))
+        return Outcome(COLOURS[self.side_of(min(won))], "connection", score, labels)
+
+    def side_of(self, site: int) -> int:
+        return (self.cells[site >> 1] - 1) >> 1
+
+    # ---------------------------------------------------------------- notation
+    def parse_move(self, text: str, view: str | None = None) -> Move:
+        """Read a move; ``view``: the seat or side whose point of view the text uses."""
+        move = parse_move(text, self.setup.size)
+        return self.from_view(move, view) if view else move
+
+    def to_view(self, move: Move, view: str) -> Move:
+        """``move`` (board frame) as the player ``view`` names it (180° for the opponent)."""
+        return rotate(move, self.setup.view_turns(view), self.setup.size)
+
+    def from_view(self, move: Move, view: str) -> Move:
+        """``move`` named from ``view`` in the board frame."""
+        return rotate(move, -self.setup.view_turns(view), self.setup.size)
+
+    def notation(self, move: Move, view: str | None = None) -> str:
+        return str(self.to_view(move, view) if view else move)
+
+    # ---------------------------------------------------------------- display
+    def diagram(self) -> str:
+        n = self.setup.size
+        letters = " ".join(f" {chr(65 + c)}" for c in range(n))
+        lines = [f"    {letters}"]
+        for r in range(n - 1, -1, -1):
+            cells = self.cells[r * n : (r + 1) * n]
+            row = " ".join(self._mark(v) for v in cells)
+            lines.append(f"{r + 1:>2}  {row}  {r + 1}")
+        lines.append(lines[0])
+        legend = "  ".join(f"{MARKS[s]}/ {MARKS[s]}\\ {s}" for s in COLOURS[: self.setup.side_count])
+        lines.append(f"    {legend}")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _mark(code: int) -> str:
+        if not code:
+            return " ."
+        return MARKS[COLOURS[(code - 1) >> 1]] + "/\\"[(code - 1) & 1]
+
+    def status_lines(self) -> list[str]:
+        lines = []
+        if self.phase == 1:
+            left = ", ".join(f"{COLOURS[i]} {n}" for i, n in enumerate(self.left))
+            lines.append(f"Phase One; supply left: {left}")
+        else:
+            lines.append("Phase Two: move or turn a Trirod")
+            if not self.setup.repetition_draw:
+                lines.append("Third repetition draw: off")
+        if self.setup.variant == "team" and not self.result:
+            lines.append(f"Player {self.player} ({COLOURS[self.side]} team) to move")
+        return lines
+
+    # ---------------------------------------------------------------- physical contract
+    def sites(self) -> tuple[Site, ...]:
+        return self.setup.geo.sites
+
+    def occupied(self) -> frozenset[str]:
+        labels = self.setup.geo.labels
+        return frozenset(labels[sq * 2 + ((v - 1) & 1)] for sq, v in enumerate(self.cells) if v)
+
+    def realisations(self, move: Move) -> tuple[Realisation, ...]:
+        emptied = frozenset({str(move.src)}) if isinstance(move, Shift) else frozenset()
+        return (Realisation(emptied=emptied, filled=frozenset({str(move.to)})),)
+
+    def moves_for_change(
+        self, emptied: frozenset[str], filled: frozenset[str]
+    ) -> list[tuple[Any, Realisation, int]]:
+        """Phase One: one filled site; Phase Two: one emptied own Trirod and one filled site."""
+        if self.result or len(filled) != 1 or len(emptied) != (self.phase == 2):
+            return []
+        index, spots_ = self.setup.geo.index, self.setup.geo.spots
+        try:
+            to = spots_[index[next(iter(filled))]]
+            move: Move = Shift(spots_[index[next(iter(emptied))]], to) if emptied else Place(to)
+            self.check(move)
+        except (KeyError, IllegalMove):
+            return []
+        return [(move, self.realisations(move)[0], 0)]
+
+    def targets(self, site: str) -> frozenset[str]:
+        """Phase Two, a lifted Trirod of the side to move: both sites of every empty square and
+        the other diagonal of its own square. Otherwise nothing."""
+        geo = self.setup.geo
+        index = geo.index.get(site)
+        if self.result or self.phase == 1 or index is None:
+            return frozenset()
+        if self.cells[index >> 1] != 2 * self.side + (index & 1) + 1:
+            return frozenset()
+        labels = geo.labels
+        out = {labels[index ^ 1]}
+        for sq in self.empty_squares():
+            out.add(labels[2 * sq])
+            out.add(labels[2 * sq + 1])
+        return frozenset(out)
