@@ -1,0 +1,487 @@
+"""Antipod (Cameron Browne, 2003): Hex on a sphere, as fixed by RULINGS.md §3.
+
+Two hexagonal boards of radius r are the two halves of a sphere. Their 6(r-1) edge points are the
+equator: each is ONE point with two names (column c on the left board, c+2r-1 on the right) whose
+neighbours are the union of both boards' neighbours, so the six corners have 4. Black starts on
+both centres, White on the six corners; White moves first. Black wins with a chain of black stones
+joining the centres ("connection"); White wins when no path of black-or-empty points joins them
+("ring").
+
+Both win tests are incremental, on one union-find over two nodes per point:
+
+* Black joins node ``2p`` to ``2q`` for black neighbours; Black has won when the centres' nodes
+  meet.
+* For White, a fixed curve runs from one centre to the other through the triangles of the sphere;
+  each edge gets a bit: does the curve cross it? A White cycle separates the centres exactly when
+  it crosses the curve an odd number of times. White joins ``2p+a`` to ``2q+(a^bit)`` (a parity
+  union-find), so an odd cycle shows as ``2p`` and ``2p+1`` meeting.
+
+>>> s = new(6)
+>>> s.to_move, s.legal_count(), len(s.sites())
+('white', 144, 182)
+>>> str(s.parse_move("a12+")), str(s.parse_move("f14"))
+('a1', 'f14')
+>>> t = s.play("a3"); t.to_move, sorted(t.occupied() - s.occupied())
+('black', ['a14', 'a3'])
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+import re
+
+from engines.core import FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site
+from engines.core.graph import Graph, UnionFind
+from engines.core.hexgrid import cell_name, cell_xy, hex_cells, hex_neighbours, hex_outline
+from engines.core.hexgrid import on_board, parse_cell, row_range
+
+SIDES = ("white", "black")
+EMPTY, WHITE, BLACK = 0, 1, 2
+STONE = {EMPTY: ".", WHITE: "o", BLACK: "x"}
+COLOUR = {mark: colour for colour, mark in STONE.items()}
+
+INFO = GameInfo(
+    name="antipod",
+    title="Antipod (two hexagons as a sphere; White first)",
+    sizes=(4, 5, 6, 7, 8, 9, 10),
+    default_size=6,
+    size_range=(4, 10),
+    variants=("standard",),
+    default_variant="standard",
+    size_help="radius r",
+)
+
+
+@dataclass(frozen=True)
+class Place:
+    """A move: a stone on the point named ``point`` (canonical: the left-board name)."""
+
+    point: str
+
+    def __str__(self) -> str:
+        return self.point
+
+
+def new(size: int | None = 6, variant: str = "standard") -> "AntipodState":
+    """The starting position at radius ``size``: Black on both centres, White on the corners."""
+    sphere = sphere_of(size or INFO.default_size)
+    board = bytearray(len(sphere.graph.labels))
+    for p in sphere.corners:
+        board[p] = WHITE
+    for p in sphere.centres:
+        board[p] = BLACK
+    return AntipodState(sphere.radius, bytes(board))
+
+
+# ------------------------------------------------------------------------------ the sphere
+def is_edge(r: int, i: int, c: int) -> bool:
+    """True for the boundary cells of a radius-``r`` hexagon (the equator points)."""
+    cols = row_range(r, i)
+    return i in (0, 2 * r - 2) or c in (cols[0], cols[-1])
+
+
+@dataclass(frozen=True, eq=False)
+class Sphere:
+    """The point graph of one radius, built once (see :func:`sphere_of`).
+
+    Points 0.. are the left board's cells in reading order, then the right board's interior.
+    ``names`` maps every accepted name (both names of an edge point) to its point; ``site_names``
+    gives each point's physical sites (two for an edge point: left, right); ``faces`` are the
+    triangles of the sphere; ``links[p]`` pairs each neighbour of p with its crossing bit.
+    """
+
+    radius: int
+    graph: Graph
+    names: dict[str, int]
+    site_names: tuple[tuple[str, ...], ...]
+    faces: tuple[tuple[int, int, int], ...]
+    links: tuple[tuple[tuple[int, int], ...], ...]
+    centres: tuple[int, int]
+    corners: tuple[int, ...]
+    sites: tuple[Site, ...]
+    moves: tuple[Place, ...]
+
+    def point(self, name: str) -> int | None:
+        return self.names.get(name)
+
+
+@lru_cache(maxsize=None)
+def sphere_of(r: int) -> Sphere:
+    """The sphere of radius ``r``.
+
+    >>> s = sphere_of(6)
+    >>> len(s.graph.labels), s.graph.labels[s.centres[1]], s.site_names[s.names["a12"]]
+    (152, 'f17', ('a1', 'a12'))
+    >>> sorted(s.graph.labels[q] for q in s.graph.neighbours[s.names["a1"]])
+    ['a2', 'b1', 'b13', 'b2']
+    """
+    cells = hex_cells(r)
+    shift = 2 * r - 1
+    point: dict[tuple[int, int, int], int] = {}
+    labels: list[str] = []
+    sites: dict[int, list[str]] = defaultdict(list)
+    for board in (0, 1):
+        for i, c in cells:
+            name = cell_name(i, c + board * shift)
+            if board and is_edge(r, i, c):
+                point[board, i, c] = point[0, i, c]
+            else:
+                point[board, i, c] = len(labels)
+                labels.append(name)
+            sites[point[board, i, c]].append(name)
+    edges = [
+        (labels[point[b, i, c]], labels[point[(b, *n)]])
+        for b in (0, 1)
+        for i, c in cells
+        for n in hex_neighbours(r, i, c)
+    ]
+    graph = Graph.from_edges(labels, edges)
+    faces = _faces(r, point)
+    names = {name: p for p, names in sites.items() for name in names}
+    centres = (names[cell_name(r - 1, r)], names[cell_name(r - 1, r + shift)])
+    cut = _crossed_edges(faces, *centres)
+    return Sphere(
+        radius=r,
+        graph=graph,
+        names=names,
+        site_names=tuple(tuple(sites[p]) for p in range(len(labels))),
+        faces=faces,
+        links=tuple(
+            tuple((q, int(frozenset((p, q)) in cut)) for q in graph.neighbours[p])
+            for p in range(len(labels))
+        ),
+        centres=centres,
+        corners=tuple(names[cell_name(i, c)] for i, c in _corner_cells(r)),
+        sites=_sites(r, cells, shift),
+        moves=tuple(Place(label) for label in labels),
+    )
+
+
+def _corner_cells(r: int) -> tuple[tuple[int, int], ...]:
+    last = 2 * r - 2
+    return ((0, 1), (0, r), (r - 1, 1), (r - 1, last + 1), (last, r), (last, last + 1))
+
+
+def _faces(r: int, point: dict[tuple[int, int, int], int]) -> tuple[tuple[int, int, int], ...]:
+    """The triangles of both boards (each board has 6(r-1)² of them)."""
+    out = []
+    for b in (0, 1):
+        for i, c in hex_cells(r):
+            for tri in (((i, c), (i, c + 1), (i + 1, c + 1)), ((i, c), (i + 1, c), (i + 1, c + 1))):
+                if all(on_board(r, *cell) for cell in tri):
+                    out.append(tuple(point[(b, *cell)] for cell in tri))
+    return tuple(out)
+
+
+def _crossed_edges(faces, start: int, goal: int) -> set[frozenset[int]]:
+    """The edges a curve from point ``start`` to point ``goal`` crosses, walking from triangle
+    to neighbouring triangle (a shortest walk in the dual graph)."""
+    by_edge = defaultdict(list)
+    for f, (a, b, c) in enumerate(faces):
+        for edge in ((a, b), (b, c), (a, c)):
+            by_edge[frozenset(edge)].append(f)
+    came: dict[int, tuple[int, frozenset[int]] | None] = {
+        f: None for f, tri in enumerate(faces) if start in tri
+    }
+    frontier = list(came)
+    while frontier:
+        f = frontier.pop(0)
+        if goal in faces[f]:
+            break
+        a, b, c = faces[f]
+        for edge in map(frozenset, ((a, b), (b, c), (a, c))):
+            for g in by_edge[edge]:
+                if g not in came:
+                    came[g] = (f, edge)
+                    frontier.append(g)
+    crossed: set[frozenset[int]] = set()
+    while came[f] is not None:
+        f, edge = came[f]
+        crossed ^= {edge}
+    return crossed
+
+
+def _sites(r: int, cells, shift: int) -> tuple[Site, ...]:
+    """Both boards side by side: the right board is drawn 2r units to the right."""
+    out = []
+    for board in (0, 1):
+        for i, c in cells:
+            x, y = cell_xy(r, i, c)
+            x += board * 2 * r
+            out.append(Site(cell_name(i, c + board * shift), x, y, hex_outline(x, y)))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------------- state
+@dataclass(frozen=True)
+class AntipodState(GameState):
+    """A position: the radius, one byte per point (0 empty, 1 white, 2 black) and the number of
+    moves played. ``links``/``winner`` are derived (built in ``__post_init__`` when absent)."""
+
+    radius: int
+    board: bytes
+    plies: int = 0
+    links: UnionFind | None = field(default=None, compare=False, repr=False)
+    winner: str | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.links is None:
+            object.__setattr__(self, "links", _links_from_scratch(self.sphere, self.board))
+            black, white = self.win_flags()
+            object.__setattr__(self, "winner", "black" if black else "white" if white else None)
+
+    @property
+    def sphere(self) -> Sphere:
+        return sphere_of(self.radius)
+
+    # ----------------------------------------------------------------------- rules
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return SIDES
+
+    @property
+    def ply(self) -> int:
+        return self.plies
+
+    @property
+    def to_move(self) -> str | None:
+        return None if self.winner else SIDES[self.plies % 2]
+
+    def legal_moves(self) -> tuple[Place, ...]:
+        if self.winner:
+            return ()
+        moves = self.sphere.moves
+        return tuple(moves[p] for p, v in enumerate(self.board) if v == EMPTY)
+
+    def legal_count(self) -> int:
+        return 0 if self.winner else self.board.count(EMPTY)
+
+    def check(self, move: Place) -> None:
+        if self.winner:
+            raise IllegalMove("The game is over")
+        if not isinstance(move, Place):
+            raise IllegalMove(f"Cannot read '{move}'")
+        p = self.sphere.point(move.point)
+        if p is None:
+            raise IllegalMove(f"{move.point} is off the board")
+        if self.board[p] != EMPTY:
+            raise IllegalMove(f"{self.sphere.graph.labels[p]} is already taken")
+
+    def apply(self, move: Place) -> "AntipodState":
+        sphere = self.sphere
+        p = sphere.names[move.point]
+        colour = BLACK if self.plies % 2 else WHITE
+        board = self.board[:p] + bytes((colour,)) + self.board[p + 1 :]
+        links = self.links.copy()
+        _join(links, sphere, board, p)
+        winner = _winner_after(links, sphere, p, colour)
+        return AntipodState(self.radius, board, self.plies + 1, links, winner)
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome if self.winner else None
+
+    @cached_property
+    def _outcome(self) -> Outcome:
+        if self.winner == "black":
+            return Outcome("black", "connection", None, self.black_chain())
+        return Outcome("white", "ring", None, self.white_ring())
+
+    def win_flags(self) -> tuple[bool, bool]:
+        """(Black's centres are joined, White has a separating ring), read from the links
+        without a search; at most one holds, and on a full board exactly one."""
+        sphere, board = self.sphere, self.board
+        black = _winner_after(self.links, sphere, sphere.centres[0], BLACK) is not None
+        white = any(v == WHITE and _winner_after(self.links, sphere, p, WHITE) for p, v in enumerate(board))
+        return black, white
+
+    def black_chain(self) -> tuple[str, ...]:
+        """A shortest chain of black stones from the left centre to the right one (or ())."""
+        sphere = self.sphere
+        black = {p for p, v in enumerate(self.board) if v == BLACK}
+        path = sphere.graph.path(*sphere.centres, black) or ()
+        return tuple(sphere.graph.labels[p] for p in path)
+
+    def white_ring(self) -> tuple[str, ...]:
+        """A minimal set of White stones cutting the centres apart, in point order (or ()).
+
+        R = the black-or-empty points reachable from the left centre; C = the points reachable
+        from the right centre without crossing R's White neighbours; the ring is C's
+        neighbourhood. Every ring stone touches both R and C, so lifting any one of them
+        reconnects the centres: the set is minimal.
+        """
+        graph, (left, right) = self.sphere.graph, self.sphere.centres
+        everywhere = range(len(self.board))
+        region = graph.flood([left], {p for p in everywhere if self.board[p] != WHITE})
+        if right in region:
+            return ()
+        fence = _boundary(graph, region)
+        far = graph.flood([right], set(everywhere) - fence)
+        return tuple(graph.labels[p] for p in sorted(_boundary(graph, far)))
+
+    # -------------------------------------------------------------------- notation
+    def parse_move(self, text: str) -> Place:
+        """A point by either board's name; '+' is accepted and ignored.
+
+        >>> s = new(6)
+        >>> s.parse_move("F6"), s.parse_move(" a14+ "), s.parse_move("k17")
+        (Place(point='f6'), Place(point='a3'), Place(point='k6'))
+        """
+        name = str(text).replace("+", "").strip().lower()
+        cell = parse_cell(name)
+        if cell is None:
+            raise IllegalMove(f"Cannot read '{text}'")
+        p = self.sphere.point(cell_name(*cell))
+        if p is None:
+            raise IllegalMove(f"{name} is off the board")
+        return self.sphere.moves[p]
+
+    def diagram(self) -> str:
+        """Both boards side by side, pbmserv style (o White, x Black, . empty); readable back by
+        :meth:`from_diagram`."""
+        r, sphere = self.radius, self.sphere
+        shift, width = 2 * r - 1, 5 * r
+        lines = []
+        for i in range(2 * r - 1):
+            indent = " " * abs(i - (r - 1))
+            cols = row_range(r, i)
+            halves = [
+                indent + " ".join(STONE[self.board[sphere.names[cell_name(i, c + b * shift)]]] for c in cols)
+                for b in (0, 1)
+            ]
+            letter = chr(ord("a") + i)
+            ranges = f"{letter}{cols[0]}-{cols[-1]}  {letter}{cols[0] + shift}-{cols[-1] + shift}"
+            lines.append(f"{letter}  {halves[0]:<{width}}{halves[1]:<{width}}{ranges}")
+        return "\n".join(lines)
+
+    @classmethod
+    def from_diagram(cls, text: str) -> "AntipodState":
+        """The position drawn in ``text``: lines of a row letter followed by that row's points on
+        both boards (o, x or .; other tokens are ignored), as in :meth:`diagram` or the pbmserv
+        help. Moves played are inferred from the stone counts (White moves first)."""
+        rows = _diagram_rows(text)
+        r = (len(rows) + 1) // 2
+        if len(rows) % 2 == 0 or not 2 <= r <= 13:
+            raise ValueError(f"a diagram needs 2r-1 rows a, b, ...; found {len(rows)}")
+        sphere = sphere_of(r)
+        board = bytearray(len(sphere.graph.labels))
+        shift = 2 * r - 1
+        for i, tokens in enumerate(rows):
+            cols = row_range(r, i)
+            if len(tokens) != 2 * len(cols):
+                raise ValueError(f"row {chr(ord('a') + i)} needs {2 * len(cols)} points")
+            for b in (0, 1):
+                for c, token in zip(cols, tokens[b * len(cols) :]):
+                    p = sphere.names[cell_name(i, c + b * shift)]
+                    colour = COLOUR[token]
+                    if b and is_edge(r, i, c) and board[p] != colour:
+                        raise ValueError(f"edge point {cell_name(i, c)} differs on the two boards")
+                    board[p] = colour
+        return cls(r, bytes(board), _plies(sphere, board))
+
+    def status_lines(self) -> list[str]:
+        return [
+            f"White {self.board.count(WHITE)} Black {self.board.count(BLACK)}",
+            f"{self.board.count(EMPTY)} empty points",
+        ]
+
+    # ---------------------------------------------------------- the physical contract
+    def sites(self) -> tuple[Site, ...]:
+        return self.sphere.sites
+
+    def occupied(self) -> frozenset[str]:
+        names = self.sphere.site_names
+        return frozenset(s for p, v in enumerate(self.board) if v for s in names[p])
+
+    def realisations(self, move: Place) -> tuple[Realisation, ...]:
+        """Interior point: its one site. Edge point: either site by hand, then its twin."""
+        sites = self.sphere.site_names[self.sphere.names[move.point]]
+        if len(sites) == 1:
+            return (Realisation(frozenset(), frozenset(sites)),)
+        return tuple(
+            Realisation(frozenset(), frozenset({hand}), (FollowUp("twin", frozenset({twin})),))
+            for hand, twin in (sites, sites[::-1])
+        )
+
+    def moves_for_change(self, emptied: frozenset[str], filled: frozenset[str]):
+        """As the default, but only the points of the filled sites are candidates."""
+        board = self.occupied()
+        sensed = (board - emptied) | filled
+        points = {self.sphere.point(site) for site in filled} - {None}
+        found = []
+        for p in sorted(points):
+            move = self.sphere.moves[p]
+            if self.winner or self.board[p] != EMPTY:
+                continue
+            for real in self.realisations(move):
+                for done in range(real.sensed_prefix() + 1):
+                    if real.board_after(board, done) == sensed:
+                        found.append((move, real, done))
+                        break
+        return found
+
+    def targets(self, site: str) -> frozenset[str]:
+        """Stones are never lifted in Antipod: no site has targets."""
+        return frozenset()
+
+
+# ------------------------------------------------------------------------------- helpers
+def _join(links: UnionFind, sphere: Sphere, board: bytes, p: int) -> None:
+    """Join the stone on point ``p`` to its same-coloured neighbours."""
+    colour = board[p]
+    for q, bit in sphere.links[p]:
+        if board[q] == colour:
+            if colour == BLACK:
+                links.union(2 * p, 2 * q)
+            else:
+                links.union(2 * p, 2 * q + bit)
+                links.union(2 * p + 1, 2 * q + 1 - bit)
+
+
+def _winner_after(links: UnionFind, sphere: Sphere, p: int, colour: int) -> str | None:
+    """The winner once the stone on ``p`` (of ``colour``) has been joined."""
+    if colour == BLACK:
+        left, right = sphere.centres
+        return "black" if links.find(2 * left) == links.find(2 * right) else None
+    return "white" if links.find(2 * p) == links.find(2 * p + 1) else None
+
+
+def _links_from_scratch(sphere: Sphere, board: bytes) -> UnionFind:
+    if len(board) != len(sphere.graph.labels) or max(board, default=0) > BLACK:
+        raise ValueError(f"a radius-{sphere.radius} board has {len(sphere.graph.labels)} points")
+    links = UnionFind(2 * len(board))
+    for p, colour in enumerate(board):
+        if colour:
+            _join(links, sphere, board, p)
+    return links
+
+
+def _boundary(graph: Graph, region: set[int]) -> set[int]:
+    """The points outside ``region`` next to it."""
+    return {q for p in region for q in graph.neighbours[p] if q not in region}
+
+
+_ROW = re.compile(r"^\s*([a-z])\s+(.*)$")
+
+
+def _diagram_rows(text: str) -> list[list[str]]:
+    rows = []
+    for line in text.splitlines():
+        m = _ROW.match(line)
+        tokens = [t for t in m.group(2).split() if t in ("o", "x", ".")] if m else []
+        if tokens:
+            if ord(m.group(1)) - ord("a") != len(rows):
+                raise ValueError(f"row {m.group(1)} out of order")
+            rows.append(tokens)
+    return rows
+
+
+def _plies(sphere: Sphere, board: bytearray) -> int:
+    """Moves played to reach ``board`` from the set-up (White first), from the stone counts."""
+    white = board.count(WHITE) - len(sphere.corners)
+    black = board.count(BLACK) - len(sphere.centres)
+    setup = all(board[p] == WHITE for p in sphere.corners) and all(board[p] == BLACK for p in sphere.centres)
+    if not setup or white - black not in (0, 1):
+        raise ValueError(f"not reachable from the set-up: {white} White and {black} Black moves")
+    return white + black
