@@ -1,0 +1,109 @@
+"""Two-layer debounce of sensor scans, on a clock the caller supplies (milliseconds).
+
+Layer one: a channel's debounced state changes only after it has read the new value in ``scans``
+consecutive sound scans. Layer two: the board is *settled* when no reading has changed for
+``settle_ms``, no channel is half-way through its debounce and nothing is ambiguous.
+
+Channels a scan marks ambiguous (a ghosting matrix) are never trusted: they keep their last sound
+state, their debounce count starts again, and the board does not settle while any remain.
+
+>>> from hardware.base import Scan
+>>> d = Debouncer(scans=3, settle_ms=100)
+>>> d.feed(0, Scan(frozenset())).settled
+False
+>>> [sorted(d.feed(t, Scan(frozenset({7}))).closed) for t in (10, 20, 30)]
+[[], [], [7]]
+>>> d.feed(120, Scan(frozenset({7}))).settled, d.feed(130, Scan(frozenset({7}))).settled
+(True, False)
+>>> sorted(d.stable), d.quiet(130)
+([7], True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hardware.base import Scan
+
+_NONE: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one scan changed: channels that became closed and opened after debouncing, and
+    ``settled`` on the one scan at which the board became settled."""
+
+    closed: frozenset[int] = _NONE
+    opened: frozenset[int] = _NONE
+    settled: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.closed or self.opened or self.settled)
+
+
+NOTHING = Change()
+
+
+class Debouncer:
+    """Per-channel debounce and board settle detection. Pure: time is passed in (ms)."""
+
+    def __init__(
+        self, scans: int = 3, settle_ms: float = 300, initial: frozenset[int] | None = None
+    ) -> None:
+        if scans < 1:
+            raise ValueError("scans must be at least 1")
+        self.scans = scans
+        self.settle_ms = settle_ms
+        #: The debounced closed channels.
+        self.stable: frozenset[int] = initial if initial is not None else _NONE
+        self._started = initial is not None
+        self._counts: dict[int, int] = {}
+        self._raw: frozenset[int] | None = None
+        self._ambiguous: frozenset[int] = _NONE
+        self._activity = 0.0
+        self._settled = False
+
+    def quiet(self, now: float) -> bool:
+        """True when the board is settled at ``now``."""
+        return (
+            self._started
+            and not self._counts
+            and not self._ambiguous
+            and now - self._activity >= self.settle_ms
+        )
+
+    def feed(self, now: float, scan: Scan) -> Change:
+        """Take one scan read at ``now``; the debounced changes it completes."""
+        raw, ambiguous = scan.closed, scan.ambiguous
+        if not self._started:
+            self._started = True
+            self.stable = raw - ambiguous
+            self._raw, self._ambiguous, self._activity = raw, ambiguous, now
+            return NOTHING
+        if raw != self._raw or ambiguous or self._ambiguous:
+            self._raw, self._ambiguous, self._activity = raw, ambiguous, now
+            self._settled = False
+        elif not self._counts:
+            return self._settle(now)
+        return self._count(raw, ambiguous, now)
+
+    def _count(self, raw: frozenset[int], ambiguous: frozenset[int], now: float) -> Change:
+        differing = (raw ^ self.stable) - ambiguous
+        counts = {ch: self._counts.get(ch, 0) + 1 for ch in differing}
+        done = {ch for ch, n in counts.items() if n >= self.scans}
+        for ch in done:
+            del counts[ch]
+        self._counts = counts
+        if not done:
+            return self._settle(now)
+        closed = frozenset(done & raw)
+        opened = frozenset(done - raw)
+        self.stable = (self.stable | closed) - opened
+        settle = self._settle(now)
+        return Change(closed, opened, settle.settled)
+
+    def _settle(self, now: float) -> Change:
+        if self._settled or not self.quiet(now):
+            return NOTHING
+        self._settled = True
+        return Change(settled=True)
