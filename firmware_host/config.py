@@ -5,8 +5,15 @@ Every problem is a :class:`ConfigError` whose text is one line naming the file a
 
 from __future__ import annotations
 
+import os
+import sys
 import tomllib
-from typing import Any
+from dataclasses import Field, dataclass, field, fields, is_dataclass, replace
+from typing import Any, Iterator, Mapping, get_args, get_type_hints
+
+from engines import GAME_NAMES, game_info, new_game
+from engines.core import OptionError
+from engines.core.contract import Site
 
 
 class ConfigError(Exception):
@@ -40,3 +47,244 @@ def describe(value: Any) -> str:
     """A short quote of a bad value for a message."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+# ------------------------------------------------------------------------------- the schema
+def option(default: Any, low: float | None = None, high: float | None = None, path: bool = False):
+    """A config key with its default, an optional range and whether it is a file path."""
+    return field(default=default, metadata={"low": low, "high": high, "path": path})
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How the sensors are read and how long the board must be quiet."""
+
+    scan_hz: int = option(100, 1, 1000)
+    debounce_scans: int = option(3, 1, 50)
+    settle_ms: int = option(300, 0, 5000)
+    tap_ms: int = option(1500, 100, 10000)
+    long_press_ms: int = option(1000, 100, 10000)
+
+
+@dataclass(frozen=True)
+class Kiosk:
+    enabled: bool = option(False)
+    idle_minutes: int = option(10, 1, 1440)
+
+
+@dataclass(frozen=True)
+class Web:
+    host: str = option("127.0.0.1")
+    port: int = option(8080, 1, 65535)
+
+
+def _backend(**options: Any):
+    return field(default_factory=lambda: {"backend": "sim", **options})
+
+
+def default_storage(environ: Mapping[str, str] = os.environ) -> str:
+    """Where games are saved: systemd's StateDirectory (``/var/lib/reedboard`` for the service),
+    else ``$XDG_STATE_HOME/reedboard`` (``~/.local/state/reedboard``)."""
+    if environ.get("STATE_DIRECTORY"):
+        # systemd may pass several directories separated by ':'; the unit declares only one.
+        return os.path.join(environ["STATE_DIRECTORY"].split(":")[0], "games.db")
+    state = environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
+    return os.path.join(state, "reedboard", "games.db")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the daemon is told. Backend tables are plain dicts (``backend`` + options)
+    handed to ``hardware.backends``; paths are absolute."""
+
+    game: str = option("antipalos")
+    size: int | None = option(None)
+    variant: str | None = option(None)
+    takebacks: bool = option(True)
+    layout: str | None = option(None, path=True)
+    storage: str = field(default_factory=default_storage, metadata={"path": True})
+    timing: Timing = field(default_factory=Timing)
+    sensors: dict[str, Any] = _backend()
+    leds: dict[str, Any] = _backend(brightness=0.5)
+    display: dict[str, Any] = _backend()
+    buttons: dict[str, Any] = _backend()
+    kiosk: Kiosk = field(default_factory=Kiosk)
+    web: Web = field(default_factory=Web)
+    #: The file this came from (None: built-in defaults).
+    source: str | None = field(default=None, compare=False)
+
+    def simulated(self) -> "Config":
+        """This config on the simulated board (``reedboard run --sim``)."""
+        brightness = self.leds.get("brightness", 0.5)
+        return replace(
+            self,
+            sensors={"backend": "sim"},
+            leds={"backend": "sim", "brightness": brightness},
+            display={"backend": "sim"},
+            buttons={"backend": "sim"},
+        )
+
+
+#: The tables handed to the hardware factories.
+BACKEND_TABLES = ("sensors", "leds", "display", "buttons")
+#: The config file the service reads when none is named.
+SYSTEM_CONFIG = "/etc/reedboard/config.toml"
+
+
+# ---------------------------------------------------------------------------------- loading
+def load_config(path: str | None = None) -> Config:
+    """Read and validate a config file; ``None`` means :data:`SYSTEM_CONFIG` when it exists,
+    else the defaults (a laptop needs no file). ConfigError for any problem."""
+    if path is None:
+        if not os.path.exists(SYSTEM_CONFIG):
+            return _checked(Config(), "built-in defaults")
+        path = SYSTEM_CONFIG
+    data = read_toml(path)
+    values = _table(path, None, Config, data, base=os.path.dirname(os.path.abspath(path)))
+    return _checked(Config(**values, source=path), path)
+
+
+def load_config_or_exit(path: str | None = None) -> Config:
+    """:func:`load_config` for the CLI: a problem is printed as one line and exits with 2."""
+    try:
+        return load_config(path)
+    except ConfigError as e:
+        print(f"reedboard: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _table(path: str, section: str | None, cls: type, data: Any, base: str) -> dict[str, Any]:
+    """The values of one table of ``cls``'s keys, checked; defaults are left to ``cls``."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: [{section}] must be a table (got {describe(data)})")
+    known = {f.name: f for f in fields(cls) if f.init and f.name != "source"}
+    for key in data:
+        if key not in known:
+            where = f"in [{section}]" if section else "at the top level"
+            raise ConfigError(
+                f"{path}: unknown key {key!r} {where} (known: {', '.join(known)})"
+            )
+    hints = get_type_hints(cls)
+    return {
+        key: _value(path, section, known[key], hints[key], value, base)
+        for key, value in data.items()
+    }
+
+
+def _value(path: str, section: str | None, f: Field, hint: Any, value: Any, base: str) -> Any:
+    name = f.name
+    if is_dataclass(hint):
+        return hint(**_table(path, name, hint, value, base))
+    if name in BACKEND_TABLES:
+        return _backend_table(path, name, value, f.default_factory())
+    kind = next(t for t in (bool, int, float, str) if t in _types(hint))
+    if not _is(value, kind):
+        raise ConfigError(
+            f"{path}: {key_name(section, name)} must be {_KIND_NAMES[kind]} (got {describe(value)})"
+        )
+    low, high = f.metadata.get("low"), f.metadata.get("high")
+    if low is not None and not low <= value <= high:
+        raise ConfigError(
+            f"{path}: {key_name(section, name)} must be between {low} and {high} "
+            f"(got {describe(value)})"
+        )
+    if f.metadata.get("path"):
+        return os.path.join(base, os.path.expanduser(value))
+    return value
+
+
+_KIND_NAMES = {
+    bool: "true or false",
+    int: "an integer",
+    float: "a number",
+    str: "a non-empty string",
+}
+
+
+def _types(hint: Any) -> tuple[type, ...]:
+    return get_args(hint) if get_args(hint) else (hint,)
+
+
+def _is(value: Any, kind: type) -> bool:
+    """TOML's types as the schema means them: booleans are not numbers, ints are numbers."""
+    if kind is bool or isinstance(value, bool):
+        return kind is bool and isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, (int, float))
+    if kind is str:
+        return isinstance(value, str) and value != ""
+    return isinstance(value, kind)
+
+
+# -------------------------------------------------------------------------- backend tables
+#: Options of a backend table that the daemon itself uses: (low, high) of a number.
+_DAEMON_OPTIONS = {"leds": {"brightness": (0.0, 1.0)}}
+
+
+def _backend_table(path: str, name: str, value: Any, defaults: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: [{name}] must be a table (got {describe(value)})")
+    table = {**defaults, **value}
+    if not _is(table["backend"], str):
+        raise ConfigError(
+            f"{path}: [{name}] backend must be {_KIND_NAMES[str]} (got {describe(table['backend'])})"
+        )
+    for key, (low, high) in _DAEMON_OPTIONS.get(name, {}).items():
+        number = table[key]
+        if not _is(number, float) or not low <= number <= high:
+            raise ConfigError(
+                f"{path}: [{name}] {key} must be a number from {low} to {high} "
+                f"(got {describe(number)})"
+            )
+    return table
+
+
+def _pins(path: str, name: str, table: dict[str, Any]) -> Iterator[tuple[int, str]]:
+    """(GPIO pin, key) for each pin a backend table names: by convention the keys ``pin``,
+    ``pins`` and those ending in ``_pin`` or ``_pins``, holding a number or a list of them."""
+    for key, value in table.items():
+        if not (key in ("pin", "pins") or key.endswith(("_pin", "_pins"))):
+            continue
+        for pin in value if isinstance(value, list) else [value]:
+            if isinstance(pin, bool) or not isinstance(pin, int) or pin < 0:
+                raise ConfigError(
+                    f"{path}: [{name}] {key} must be a GPIO pin number or a list of them "
+                    f"(got {describe(value)})"
+                )
+            yield pin, f"[{name}] {key}"
+
+
+# --------------------------------------------------------------------- whole-config checks
+def _checked(config: Config, path: str) -> Config:
+    """``config`` once the checks that span keys pass: pins, game options and the layout."""
+    owners: dict[int, str] = {}
+    for name in BACKEND_TABLES:
+        for pin, where in _pins(path, name, getattr(config, name)):
+            if pin in owners:
+                other = "another entry there" if owners[pin] == where else owners[pin]
+                raise ConfigError(f"{path}: {where}: GPIO pin {pin} is also used by {other}")
+            owners[pin] = where
+    sites = _game_sites(path, config)
+    if config.layout is not None:
+        from firmware_host.layout import load_layout  # layout.py imports this module
+
+        load_layout(config.layout, sites)
+    return config
+
+
+def _game_sites(path: str, config: Config) -> tuple[Site, ...]:
+    """The sites of the configured game; ConfigError naming the key for a bad game option."""
+    if config.game not in GAME_NAMES:
+        raise ConfigError(
+            f"{path}: game {config.game!r} is not a game (choose from {', '.join(GAME_NAMES)})"
+        )
+    try:
+        info = game_info(config.game)
+        for key, size in (("variant", None), ("size", config.size)):
+            try:
+                info.check_options(size, config.variant)
+            except OptionError as e:
+                raise ConfigError(f"{path}: {key}: {e}") from None
+        return new_game(config.game, config.size, config.variant).sites()
+    except ImportError:
+        raise ConfigError(f"{path}: game {config.game!r} is not installed") from None

@@ -40,5 +40,12 @@ def toml_value(value: Any) -> str:
 
 
 def toml_table(name: str | None, entries: dict[str, Any]) -> str:
-    head = f"[{name}]\n" if name else ""
+    head = f"[{toml_key(name)}]\n" if name else ""
     return head + "".join(f"{toml_key(k)} = {toml_value(v)}\n" for k, v in entries.items())
+
+
+def toml_document(data: dict[str, Any]) -> str:
+    """A TOML document: top-level keys first, then one table per dict value."""
+    scalars = {k: v for k, v in data.items() if not isinstance(v, dict)}
+    tables = "".join("\n" + toml_table(k, v) for k, v in data.items() if isinstance(v, dict))
+    return toml_table(None, scalars) + tables

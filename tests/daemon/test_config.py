@@ -1,0 +1,228 @@
+"""The config file: defaults, the example, every kind of mistake, and fuzzing."""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from firmware_host import config as config_module
+from firmware_host.config import Config, ConfigError, default_storage, load_config, load_config_or_exit
+from firmware_host.layout import default_layout, layout_toml
+from test_layout import LANDED
+from toml_fuzz import VALUES, toml_document
+
+import engines
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+EXAMPLE = DOCS / "config.example.toml"
+#: A game whose engine is in the tree and has sizes, so game options can be checked.
+GAME = next(g for g in LANDED if engines.game_info(g).sizes)
+
+
+def write(tmp_path, text: str, name: str = "config.toml") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def config_of(tmp_path, text: str) -> Config:
+    return load_config(write(tmp_path, f'game = "{GAME}"\n' + text))
+
+
+def error_of(path: str) -> str:
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"{path}: ")
+    return message
+
+
+def test_no_file_gives_the_defaults(monkeypatch, tmp_path):
+    monkeypatch.setattr(config_module, "SYSTEM_CONFIG", str(tmp_path / "absent.toml"))
+    monkeypatch.setattr(config_module.Config.__dataclass_fields__["game"], "default", GAME)
+    assert load_config(None) == Config(game=GAME)
+
+
+def test_system_config_is_read_when_present(monkeypatch, tmp_path):
+    path = write(tmp_path, f'game = "{GAME}"\n[web]\nport = 9000\n')
+    monkeypatch.setattr(config_module, "SYSTEM_CONFIG", path)
+    config = load_config(None)
+    assert config.web.port == 9000 and config.source == path
+
+
+def test_defaults():
+    config = Config()
+    assert (config.game, config.size, config.variant, config.takebacks) == (
+        "antipalos", None, None, True)
+    assert config.timing == config_module.Timing(100, 3, 300, 1500, 1000)
+    assert config.sensors == config.display == config.buttons == {"backend": "sim"}
+    assert config.leds == {"backend": "sim", "brightness": 0.5}
+    assert (config.kiosk.enabled, config.kiosk.idle_minutes) == (False, 10)
+    assert (config.web.host, config.web.port, config.layout) == ("127.0.0.1", 8080, None)
+
+
+def test_example_config_loads_with_the_documented_values():
+    config = load_config(str(EXAMPLE))
+    assert (config.game, config.size) == ("antipalos", 12)
+    assert config.timing == Config().timing and config.leds["brightness"] == 0.5
+
+
+def test_docs_name_every_key_with_its_default():
+    text = (DOCS / "config.md").read_text(encoding="utf-8")
+    for section, cls in [(None, Config), ("timing", config_module.Timing),
+                         ("kiosk", config_module.Kiosk), ("web", config_module.Web)]:
+        if section:
+            assert f"[{section}]" in text
+        for f in fields(cls):
+            if f.name != "source" and f.name not in config_module.BACKEND_TABLES:
+                assert f"`{f.name}`" in text, f.name
+    for name in config_module.BACKEND_TABLES:
+        assert f"[{name}]" in text
+
+
+def test_storage_default_follows_systemd_then_xdg():
+    assert default_storage({"STATE_DIRECTORY": "/var/lib/reedboard"}) == "/var/lib/reedboard/games.db"
+    assert default_storage({"XDG_STATE_HOME": "/x/state"}) == "/x/state/reedboard/games.db"
+    assert default_storage({}) == os.path.expanduser("~/.local/state/reedboard/games.db")
+
+
+def test_relative_paths_are_relative_to_the_config_file(tmp_path):
+    sites = engines.new_game(GAME).sites()
+    write(tmp_path, layout_toml(default_layout(sites), GAME, None, None), "layout.toml")
+    config = config_of(tmp_path, 'layout = "layout.toml"\nstorage = "games/games.db"\n')
+    assert config.layout == str(tmp_path / "layout.toml")
+    assert config.storage == str(tmp_path / "games" / "games.db")
+    home = config_of(tmp_path, 'storage = "~/g.db"\n')
+    assert home.storage == os.path.expanduser("~/g.db")
+
+
+def test_backend_options_pass_through_and_merge_with_defaults(tmp_path):
+    config = config_of(tmp_path, '[leds]\nbrightness = 1\n[sensors]\nbackend = "x"\nrows_pins = [5, 6]\nport = "/dev/ttyACM0"\n')
+    assert config.leds == {"backend": "sim", "brightness": 1}
+    assert config.sensors == {"backend": "x", "rows_pins": [5, 6], "port": "/dev/ttyACM0"}
+
+
+def test_simulated_replaces_every_backend_and_keeps_brightness(tmp_path):
+    config = config_of(tmp_path, '[leds]\nbackend = "x"\nbrightness = 0.2\nled_pin = 18\n[buttons]\nbackend = "y"\n')
+    sim = config.simulated()
+    assert sim.leds == {"backend": "sim", "brightness": 0.2} and sim.buttons == {"backend": "sim"}
+    assert sim.game == config.game and sim.timing == config.timing
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("colour = 1\n", "unknown key 'colour' at the top level (known: game, size, variant,"),
+        ("[timing]\nfast = 1\n", "unknown key 'fast' in [timing] (known: scan_hz,"),
+        ("[gpio]\nx = 1\n", "unknown key 'gpio' at the top level"),
+        ('[timing]\nsettle_ms = "fast"\n', "[timing] settle_ms must be an integer (got 'fast')"),
+        ("[timing]\nsettle_ms = 2.5\n", "[timing] settle_ms must be an integer (got 2.5)"),
+        ("[timing]\nscan_hz = true\n", "[timing] scan_hz must be an integer (got True)"),
+        ("[timing]\nscan_hz = 0\n", "[timing] scan_hz must be between 1 and 1000 (got 0)"),
+        ("[timing]\ndebounce_scans = 99\n", "[timing] debounce_scans must be between 1 and 50"),
+        ("timing = 3\n", "[timing] must be a table (got 3)"),
+        ("takebacks = 1\n", "takebacks must be true or false (got 1)"),
+        ("[kiosk]\nenabled = 'yes'\n", "[kiosk] enabled must be true or false (got 'yes')"),
+        ("[web]\nport = 70000\n", "[web] port must be between 1 and 65535 (got 70000)"),
+        ('[web]\nhost = ""\n', "[web] host must be a non-empty string (got '')"),
+        ('storage = ""\n', "storage must be a non-empty string (got '')"),
+        ("[leds]\nbrightness = 1.5\n", "[leds] brightness must be a number from 0.0 to 1.0 (got 1.5)"),
+        ("[leds]\nbrightness = nan\n", "[leds] brightness must be a number from 0.0 to 1.0 (got nan)"),
+        ("[leds]\nbrightness = 'dim'\n", "[leds] brightness must be a number from 0.0 to 1.0"),
+        ("[display]\nbackend = 3\n", "[display] backend must be a non-empty string (got 3)"),
+        ("sensors = 'gpio'\n", "[sensors] must be a table (got 'gpio')"),
+        ("[buttons]\nok_pin = -1\n", "[buttons] ok_pin must be a GPIO pin number or a list of them"),
+        ("[buttons]\npins = [1, 'x']\n", "[buttons] pins must be a GPIO pin number or a list of them"),
+        ("[sensors]\nrow_pins = [5, 6]\n[buttons]\nok_pin = 6\n",
+         "[buttons] ok_pin: GPIO pin 6 is also used by [sensors] row_pins"),
+        ("[sensors]\nrow_pins = [5, 6, 5]\n", "[sensors] row_pins: GPIO pin 5 is also used by another entry there"),
+        ("[leds]\npin = 18\n[display]\nreset_pin = 18\n", "[display] reset_pin: GPIO pin 18 is also used by [leds] pin"),
+        ('variant = "nonesuch"\n', "variant: "),
+        ("size = 1\n", "size: "),
+        ("size = 'big'\n", "size must be an integer (got 'big')"),
+        ('layout = "missing.toml"\n', "missing.toml: cannot read (No such file or directory)"),
+        ("[timing\n", "not valid TOML ("),
+    ],
+)
+def test_mistakes_are_one_line_naming_file_and_key(tmp_path, text, expected):
+    path = write(tmp_path, f'game = "{GAME}"\n' + text)
+    if expected.startswith("missing.toml"):
+        with pytest.raises(ConfigError, match=re.escape(str(tmp_path / expected))):
+            load_config(path)
+        return
+    assert expected in error_of(path)
+
+
+def test_unknown_game(tmp_path):
+    message = error_of(write(tmp_path, 'game = "chess"\n'))
+    assert message.endswith("game 'chess' is not a game (choose from " + ", ".join(engines.GAME_NAMES) + ")")
+
+
+def test_layout_that_misses_a_site_names_the_layout_file(tmp_path):
+    sites = engines.new_game(GAME).sites()
+    text = layout_toml(default_layout(sites[1:]), GAME, None, None)
+    layout = write(tmp_path, text, "layout.toml")
+    with pytest.raises(ConfigError) as info:
+        config_of(tmp_path, 'layout = "layout.toml"\n')
+    assert str(info.value) == f'{layout}: [sites] "{sites[0].label}" is missing'
+
+
+def test_cli_helper_prints_one_line_and_exits_2(tmp_path, capsys):
+    path = write(tmp_path, "[web]\nport = 0\n")
+    with pytest.raises(SystemExit) as info:
+        load_config_or_exit(path)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err == f"reedboard: {path}: [web] port must be between 1 and 65535 (got 0)\n"
+
+
+@given(st.binary(max_size=400))
+def test_random_bytes_never_raise_anything_but_config_error(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("fuzz") / "config.toml"
+    path.write_bytes(data)
+    try:
+        load_config(str(path))
+    except ConfigError as e:
+        assert str(e).startswith(f"{path}: ") and "\n" not in str(e)
+
+
+def _mutations():
+    example = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
+    example["game"] = GAME
+    del example["size"]
+    keys = [(k,) for k in example] + [(k, sub) for k, v in example.items() if isinstance(v, dict) for sub in v]
+    return example, st.lists(
+        st.tuples(st.sampled_from(keys + [("extra",), ("timing", "extra")]), st.one_of(VALUES, st.none())),
+        max_size=4,
+    )
+
+
+EXAMPLE_DATA, MUTATIONS = _mutations()
+
+
+@given(MUTATIONS)
+def test_mutated_configs_load_or_raise_config_error(tmp_path_factory, mutations):
+    data = {k: dict(v) if isinstance(v, dict) else v for k, v in EXAMPLE_DATA.items()}
+    for key, value in mutations:
+        table = data if len(key) == 1 else data.setdefault(key[0], {})
+        if not isinstance(table, dict):
+            continue
+        if value is None:
+            table.pop(key[-1], None)
+        else:
+            table[key[-1]] = value
+    path = tmp_path_factory.mktemp("fuzz") / "config.toml"
+    path.write_text(toml_document(data), encoding="utf-8")
+    try:
+        config = load_config(str(path))
+    except ConfigError as e:
+        assert str(e).startswith(f"{path}: ") and "\n" not in str(e)
+    else:
+        assert isinstance(config.timing.scan_hz, int) and 1 <= config.timing.scan_hz <= 1000
