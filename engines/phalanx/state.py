@@ -1,0 +1,527 @@
+"""Phalanx rules: pieces, moves, capture by phalanx, the forced removal, outcomes, notation and
+the physical contract (RULINGS.md §5).
+
+A move names the moving piece's anchor triangle and the anchor triangle it ends on: ``c1se-c3se``.
+The anchor is the piece's triangle in its lowest rank (leftmost there), the lower half when the
+piece fills that square. After a self-phalanx the opponent's whole turn is removing those pieces:
+``xd4se`` (several: ``xd4se,e4sw``; ``x`` alone is read as "the pending removal").
+
+>>> s = new()
+>>> s.to_move, s.legal_count(), len(s.pieces)
+('green', 88, 30)
+>>> s = s.play("A1SE - A2SW")
+>>> s.to_move, str(s.parse_move("h8 nw-h7ne"))
+('red', 'h8se-h7ne')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable, Iterator, NamedTuple
+
+from engines.core import FollowUp, GameState, IllegalMove, Outcome, Realisation, Site
+from engines.core.history import History
+from engines.phalanx.geometry import (
+    DIRECTIONS,
+    FILES,
+    INDEX,
+    NAMES,
+    POINTS,
+    SHAPES,
+    SIZE,
+    PLACEMENTS,
+    TABLES,
+    Rest,
+    half_of,
+    polygon,
+    turned,
+)
+
+SIDES = ("green", "red")
+PIECES_PER_SIDE = 15
+#: Captures that win the game (14 of the opponent's 15).
+WINNING_CAPTURES = 14
+_TRIANGLE = r"[a-h][1-8](?:nw|ne|se|sw)"
+_MOVE_RE = re.compile(rf"({_TRIANGLE})[-\u2013]({_TRIANGLE})")
+_REMOVAL_RE = re.compile(rf"x((?:[,+]?{_TRIANGLE})*)")
+#: Letters in the diagram (Green upper case, Red lower case).
+LETTERS = {"Syntagma": "S", "Hoplite": "H", "Archer": "A", "Auxiliary": "X"}
+
+
+class Piece(NamedTuple):
+    """A piece: its side (0 Green, 1 Red), shape (index into SHAPES) and origin (8 * rank + file)."""
+
+    side: int
+    shape: int
+    origin: int
+
+    @property
+    def rest(self) -> Rest:
+        return TABLES[self.shape].rests[self.origin]
+
+    @property
+    def kind(self) -> str:
+        return SHAPES[self.shape].kind
+
+    @property
+    def anchor(self) -> str:
+        return NAMES[self.rest.anchor]
+
+    @property
+    def sites(self) -> frozenset[str]:
+        return frozenset(NAMES[t] for t in self.rest.triangles)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move the piece anchored on ``frm`` so that its anchor lands on ``to``.
+
+    >>> str(Move("c1se", "c3se"))
+    'c1se-c3se'
+    """
+
+    frm: str
+    to: str
+
+    def __str__(self) -> str:
+        return f"{self.frm}-{self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """The forced turn after a self-phalanx: remove the opponent's pieces anchored on ``anchors``.
+
+    >>> str(Removal(("d4se", "e4sw")))
+    'xd4se,e4sw'
+    """
+
+    anchors: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "x" + ",".join(self.anchors)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """House rules (RULINGS §5), both on by default: the third repetition and ``quiet_plies``
+    plies without a capture (None: no limit) end the game, decided by points."""
+
+    repetition: bool = True
+    quiet_plies: int | None = 200
+
+
+@dataclass(frozen=True)
+class PhalanxState(GameState):
+    """A Phalanx position. ``pending``: pieces of the side that just moved that phalanxed
+    themselves; the side to move must remove them. ``taken``: pieces each side has captured."""
+
+    pieces: tuple[Piece, ...]
+    turn: int = 0
+    moves_played: int = 0
+    taken: tuple[int, int] = (0, 0)
+    pending: tuple[Piece, ...] = ()
+    quiet: int = 0
+    rules: Rules = Rules()
+    history: History = field(default=History(), repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.history.size:
+            object.__setattr__(self, "history", History().push(self._key))
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def _key(self) -> tuple:
+        return self.pieces, self.turn, self.pending
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return SIDES
+
+    @property
+    def to_move(self) -> str | None:
+        return None if self.outcome() else SIDES[self.turn]
+
+    @property
+    def ply(self) -> int:
+        return self.moves_played
+
+    @cached_property
+    def _owner(self) -> list[int]:
+        """Triangle -> index of the piece covering it, or -1."""
+        owner = [-1] * len(NAMES)
+        for i, piece in enumerate(self.pieces):
+            for t in piece.rest.triangles:
+                owner[t] = i
+        return owner
+
+    @cached_property
+    def _mask(self) -> int:
+        """Quarters covered by any piece."""
+        mask = 0
+        for piece in self.pieces:
+            mask |= piece.rest.mask
+        return mask
+
+    def piece_on(self, name: str) -> Piece | None:
+        """The piece covering triangle ``name`` (None if empty or not a triangle)."""
+        t = INDEX.get(name, -1)
+        return self.pieces[self._owner[t]] if t >= 0 and self._owner[t] >= 0 else None
+
+    def points(self) -> dict[str, int]:
+        """Points on the board per side: Syntagma 20, Hoplite 15, Archer 10, Auxiliary 5."""
+        totals = dict.fromkeys(SIDES, 0)
+        for piece in self.pieces:
+            totals[SIDES[piece.side]] += POINTS[piece.kind]
+        return totals
+
+    def by_points(self, result: str) -> Outcome:
+        """The game decided by points (a drawn or timed-out game): more points wins, equal draws."""
+        green, red = self.points().values()
+        winner = "draw" if green == red else SIDES[0 if green > red else 1]
+        return Outcome(winner, result)
+
+    # ------------------------------------------------------------------ moves
+    def _piece_moves(self, index: int) -> Iterator[tuple[int, int]]:
+        """(destination origin, anchor triangle there) of every legal move of piece ``index``."""
+        piece = self.pieces[index]
+        table = TABLES[piece.shape]
+        others = self._mask ^ piece.rest.mask
+        for ray in table.rays[piece.origin]:
+            for mask, dest in ray:
+                if mask & others:
+                    break
+                if dest >= 0:
+                    yield dest, table.rests[dest].anchor
+
+    def _moves(self) -> Iterator[Move | Removal]:
+        if self.pending:
+            yield Removal(tuple(p.anchor for p in self.pending))
+            return
+        for i, piece in enumerate(self.pieces):
+            if piece.side == self.turn:
+                src = piece.anchor
+                for _, anchor in self._piece_moves(i):
+                    yield Move(src, NAMES[anchor])
+
+    def legal_moves(self) -> tuple[Move | Removal, ...]:
+        return () if self.outcome() else tuple(self._moves())
+
+    def check(self, move: Move | Removal) -> None:
+        if isinstance(move, Removal):
+            self._check_removal(move)
+        elif isinstance(move, Move):
+            self._destination(move)
+        else:
+            raise IllegalMove(f"Cannot read {move!r}")
+
+    def _check_removal(self, move: Removal) -> None:
+        due = [p.anchor for p in self.pending]
+        if not due:
+            raise IllegalMove("Nothing to remove")
+        if sorted(move.anchors) != sorted(due):
+            raise IllegalMove("Must remove " + ",".join(due))
+
+    def _destination(self, move: Move) -> tuple[int, int]:
+        """(index of the moving piece, its destination origin) of a legal move; IllegalMove."""
+        if self.pending:
+            raise IllegalMove("First remove " + ",".join(p.anchor for p in self.pending))
+        for name in (move.frm, move.to):
+            if name not in INDEX:
+                raise IllegalMove(f"No triangle {name}")
+        index = self._owner[INDEX[move.frm]]
+        if index < 0:
+            raise IllegalMove(f"No piece on {move.frm}")
+        piece = self.pieces[index]
+        if piece.side != self.turn:
+            raise IllegalMove(f"{move.frm} is {SIDES[piece.side]}'s")
+        if piece.anchor != move.frm:
+            raise IllegalMove(f"Name it by {piece.anchor}")
+        table = TABLES[piece.shape]
+        dest = table.by_anchor.get(INDEX[move.to])
+        if dest is None:
+            raise IllegalMove(f"{piece.kind} can't go to {move.to}")
+        self._walk(piece, dest)
+        return index, dest
+
+    def _walk(self, piece: Piece, dest: int) -> None:
+        """Raise IllegalMove unless ``piece`` can slide straight to ``dest`` one unit at a time."""
+        df, dr = dest % SIZE - piece.origin % SIZE, dest // SIZE - piece.origin // SIZE
+        if (df, dr) == (0, 0):
+            raise IllegalMove("It is already there")
+        if df and dr and abs(df) != abs(dr):
+            raise IllegalMove("Not a straight line")
+        steps = max(abs(df), abs(dr))
+        step = (df > 0) - (df < 0) + SIZE * ((dr > 0) - (dr < 0))
+        others = self._mask ^ piece.rest.mask
+        masks = TABLES[piece.shape].masks
+        for k in range(1, steps + 1):
+            if masks[piece.origin + k * step] & others:
+                raise IllegalMove("Target is occupied" if k == steps else "The way is blocked")
+
+    # ------------------------------------------------------------------ applying
+    def _after(self, move: Move | Removal) -> tuple["PhalanxState", tuple[Piece, ...]]:
+        """The next state and the pieces the move captures (``move`` known legal)."""
+        if isinstance(move, Removal):
+            kept = tuple(p for p in self.pieces if p not in self.pending)
+            return self._next(kept, (), self.pending), ()
+        index, dest = self._destination(move)
+        pieces = list(self.pieces)
+        pieces[index] = pieces[index]._replace(origin=dest)
+        owner = _side_map(pieces)
+        captured = tuple(p for p in pieces if p.side != self.turn and _phalanxed(p, owner))
+        for piece in captured:
+            for t in piece.rest.triangles:
+                owner[t] = -1
+        kept = tuple(sorted(p for p in pieces if p not in captured))
+        own = tuple(p for p in kept if p.side == self.turn and _phalanxed(p, owner))
+        return self._next(kept, own, captured), captured
+
+    def _next(self, pieces, pending, removed) -> "PhalanxState":
+        taken = list(self.taken)
+        taken[self.turn] += len(removed)
+        turn, pending = 1 - self.turn, tuple(pending)
+        history = (History() if removed else self.history).push((pieces, turn, pending))
+        return PhalanxState(
+            pieces, turn, self.moves_played + 1, tuple(taken), pending,
+            0 if removed else self.quiet + 1, self.rules, history,
+        )
+
+    def apply(self, move: Move | Removal) -> "PhalanxState":
+        return self._after(move)[0]
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @cached_property
+    def _outcome(self) -> Outcome | None:
+        for side in (0, 1):
+            if self.taken[side] >= WINNING_CAPTURES:
+                return Outcome(SIDES[side], "captures")
+        if self.pending:
+            return None
+        if self.rules.repetition and self.history.count(self._key) >= 3:
+            return self.by_points("repetition")
+        if self.rules.quiet_plies is not None and self.quiet >= self.rules.quiet_plies:
+            return self.by_points("no-captures")
+        if next(self._moves(), None) is None:
+            return self.by_points("no-moves")
+        return None
+
+    # ------------------------------------------------------------------ notation
+    def parse_move(self, text: str) -> Move | Removal:
+        """Read ``c1se-c3se`` or a removal ``xd4se[,e4sw]`` / ``x``; case and spaces are free.
+        The first triangle may be any triangle of the moving piece, the second any triangle that
+        only one of its legal destinations covers."""
+        compact = "".join(text.split()).lower()
+        match = _MOVE_RE.fullmatch(compact)
+        if match:
+            frm, to = (_triangle_name(name) for name in match.groups())
+            piece = self.piece_on(frm)
+            return Move(piece.anchor, self._target(piece, to)) if piece else Move(frm, to)
+        match = _REMOVAL_RE.fullmatch(compact)
+        if match:
+            names = [_triangle_name(n) for n in re.findall(_TRIANGLE, match.group(1))]
+            if not names:
+                return Removal(tuple(p.anchor for p in self.pending))
+            pieces = [self.piece_on(name) for name in names]
+            anchors = {p.anchor if p else n for p, n in zip(pieces, names)}
+            return Removal(tuple(sorted(anchors, key=INDEX.__getitem__)))
+        raise IllegalMove(f"Cannot read '{text}'")
+
+    def _target(self, piece: Piece, name: str) -> str:
+        """The anchor of ``piece``'s destination named by ``name``: the anchor itself, or any
+        triangle that exactly one legal destination of the piece covers."""
+        table = TABLES[piece.shape]
+        t = INDEX[name]
+        if t in table.by_anchor:
+            return name
+        index = self.pieces.index(piece)
+        covering = [a for dest, a in self._piece_moves(index) if t in table.rests[dest].triangles]
+        return NAMES[covering[0]] if len(covering) == 1 else name
+
+    # ------------------------------------------------------------------ display
+    def diagram(self) -> str:
+        """Ranks 8..1, each square as ``left/right`` or ``left\\right`` halves; letters S H A X
+        (Syntagma, Hoplite, Archer, Auxiliary), Green upper case, Red lower case, ``.`` empty."""
+        def letter(t: int) -> str:
+            i = self._owner[t]
+            if i < 0:
+                return "."
+            piece = self.pieces[i]
+            char = LETTERS[piece.kind]
+            return char if piece.side == 0 else char.lower()
+
+        lines = []
+        for r in reversed(range(SIZE)):
+            cells = []
+            for f in range(SIZE):
+                upper, lower = 2 * (SIZE * r + f), 2 * (SIZE * r + f) + 1
+                if (f + r) % 2 == 0:
+                    cells.append(f"{letter(upper)}/{letter(lower)}")
+                else:
+                    cells.append(f"{letter(lower)}\\{letter(upper)}")
+            lines.append(f"{r + 1} " + " ".join(cells))
+        lines.append("  " + "".join(f" {c}  " for c in FILES).rstrip())
+        return "\n".join(lines)
+
+    def status_lines(self) -> list[str]:
+        points = self.points()
+        lines = [
+            f"{side.capitalize()}: {sum(p.side == s for p in self.pieces)} pieces, "
+            f"{points[side]} pts, took {self.taken[s]}"
+            for s, side in enumerate(SIDES)
+        ]
+        if self.pending:
+            lines.append(f"{SIDES[self.turn].capitalize()} removes "
+                         + ",".join(p.anchor for p in self.pending))
+        return lines
+
+    # ------------------------------------------------------------------ physical contract
+    def sites(self) -> tuple[Site, ...]:
+        return SITES
+
+    def occupied(self) -> frozenset[str]:
+        return frozenset(NAMES[t] for t, i in enumerate(self._owner) if i >= 0)
+
+    def realisations(self, move: Move | Removal) -> tuple[Realisation, ...]:
+        if isinstance(move, Removal):
+            gone = frozenset().union(*(p.sites for p in self.pending))
+            return (Realisation(emptied=gone, filled=frozenset()),)
+        index, dest = self._destination(move)
+        old = self.pieces[index].sites
+        new = self.pieces[index]._replace(origin=dest).sites
+        captured = self._after(move)[1]
+        follow = (FollowUp("remove", frozenset().union(*(p.sites for p in captured))),)
+        return (Realisation(old - new, new - old, follow if captured else ()),)
+
+    def moves_for_change(self, emptied, filled):
+        """Only moves of pieces the change touches are tried (or the pending removal)."""
+        if self.outcome():
+            return []
+        if self.pending:
+            candidates: Iterable = self._moves()
+        else:
+            touched = {self._owner[INDEX[s]] for s in emptied if s in INDEX} - {-1}
+            candidates = (
+                Move(self.pieces[i].anchor, NAMES[anchor])
+                for i in sorted(touched)
+                if self.pieces[i].side == self.turn
+                for _, anchor in self._piece_moves(i)
+            )
+        board = self.occupied()
+        sensed = (board - emptied) | filled
+        found = []
+        for move in candidates:
+            for real in self.realisations(move):
+                done = next((d for d in range(real.sensed_prefix() + 1)
+                             if real.board_after(board, d) == sensed), None)
+                if done is not None:
+                    found.append((move, real, done))
+        return found
+
+    def targets(self, site: str) -> frozenset[str]:
+        """The sites the lifted piece on ``site`` would newly cover at its legal destinations."""
+        piece = self.piece_on(site)
+        if piece is None or piece.side != self.turn or self.pending or self.outcome():
+            return frozenset()
+        index = self.pieces.index(piece)
+        out: set[str] = set()
+        for dest, _ in self._piece_moves(index):
+            out |= piece._replace(origin=dest).sites
+        return frozenset(out - piece.sites)
+
+
+def _side_map(pieces: Iterable[Piece]) -> list[int]:
+    """Triangle -> side covering it, or -1."""
+    owner = [-1] * len(NAMES)
+    for piece in pieces:
+        for t in piece.rest.triangles:
+            owner[t] = piece.side
+    return owner
+
+
+def _phalanxed(piece: Piece, owner: list[int]) -> bool:
+    """True when two of the piece's sides are each bordered along every unit by enemy pieces."""
+    enemy = 1 - piece.side
+    bordered = 0
+    for side in piece.rest.sides:
+        if all(owner[t] == enemy for t in side):
+            bordered += 1
+    return bordered >= 2
+
+
+def _triangle_name(name: str) -> str:
+    if name not in INDEX:
+        raise IllegalMove(f"{name[:2]} has no {name[2:]} half")
+    return name
+
+
+SITES = tuple(
+    Site(name, sum(x for x, _ in polygon(t)) / 3, sum(y for _, y in polygon(t)) / 3, polygon(t))
+    for t, name in enumerate(NAMES)
+)
+
+#: Green's set-up (RULINGS §5 house rule): (kind, anchor). Red's is the same turned 180 degrees.
+GREEN_SETUP = (
+    ("archer", "a1se"), ("archer", "b1sw"), ("archer", "g1se"), ("archer", "h1sw"),
+    ("hoplite-left", "c1se"), ("hoplite-right", "f1sw"),
+    ("auxiliary", "d1sw"), ("auxiliary", "d1ne"), ("auxiliary", "e1nw"), ("auxiliary", "e1se"),
+    ("syntagma", "d2se"),
+    ("auxiliary", "c2ne"), ("auxiliary", "d2nw"), ("auxiliary", "e2ne"), ("auxiliary", "f2nw"),
+)
+
+
+def make_piece(side: str, kind: str, anchor: str) -> Piece:
+    """A piece from its side, kind (``auxiliary``, ``archer``, ``hoplite-left``,
+    ``hoplite-right``, ``syntagma``; handedness as its owner sees it) and anchor triangle.
+
+    >>> make_piece("red", "syntagma", "d7ne").sites == {"d7ne", "e7nw"}
+    True
+    """
+    s = SIDES.index(side)
+    name = f"auxiliary-{half_of(INDEX[anchor])}" if kind == "auxiliary" else kind
+    for shape_index, shape in enumerate(SHAPES):
+        if shape.name == name and shape.side in (None, s):
+            origin = TABLES[shape_index].by_anchor.get(INDEX[anchor])
+            if origin is None:
+                raise ValueError(f"a {kind} cannot rest on {anchor}")
+            return Piece(s, shape_index, origin)
+    raise ValueError(f"unknown piece kind {kind!r}")
+
+
+def _turned(piece: Piece) -> Piece:
+    """The piece on the other side of the board turned 180 degrees (Red's counterpart)."""
+    return Piece(1 - piece.side, *PLACEMENTS[frozenset(turned(t) for t in piece.rest.triangles)])
+
+
+def position(
+    pieces: Iterable[tuple[str, str, str]], to_move: str = "green", rules: Rules = Rules()
+) -> PhalanxState:
+    """A position from (side, kind, anchor) triples; ValueError when pieces overlap.
+
+    >>> position([("green", "archer", "d4se"), ("red", "archer", "e4sw")]).legal_count()
+    23
+    """
+    made = sorted(make_piece(*spec) for spec in pieces)
+    covered: set[str] = set()
+    for piece in made:
+        if covered & piece.sites:
+            raise ValueError(f"pieces overlap on {','.join(sorted(covered & piece.sites))}")
+        covered |= piece.sites
+    return PhalanxState(tuple(made), SIDES.index(to_move), rules=rules)
+
+
+def start(rules: Rules = Rules()) -> PhalanxState:
+    """The set-up: Green's 15 pieces on ranks 1-2, Red's the same turned 180 degrees."""
+    green = [make_piece("green", kind, anchor) for kind, anchor in GREEN_SETUP]
+    return PhalanxState(tuple(sorted(green + [_turned(p) for p in green])), rules=rules)
+
+
+def new(
+    size: int | None = None, variant: str = "standard", *,
+    repetition: bool = True, quiet_plies: int | None = 200,
+) -> PhalanxState:
+    """The starting position. ``size`` is ignored (one board); house rules as in :class:`Rules`."""
+    return start(Rules(repetition, quiet_plies))
