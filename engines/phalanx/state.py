@@ -11,7 +11,7 @@ piece fills that square. After a self-phalanx the opponent's whole turn is remov
 ('green', 88, 30)
 >>> s = s.play("A1SE - A2SW")
 >>> s.to_move, str(s.parse_move("h8 nw-h7ne"))
-('red', 'h8se-h7ne')
+('red', 'h8se-h7sw')
 """
 
 from __future__ import annotations
