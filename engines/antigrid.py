@@ -209,14 +209,14 @@ class AntiGridState(GameState):
     def captures(self, move: Move) -> tuple[int, ...]:
         """Enemy pawns the (legal) move removes: on every line through the destination, each
         run of adjacent enemy pawns closed by a pawn of the mover. Only the mover captures."""
-        board, src, dst = self.board, move.src, move.dst
-        colour = board[src]
+        board = self.board
+        colour = board[move.src]
         enemy = 3 - colour
         taken: list[int] = []
-        for ray in self.grid.capture_rays[dst]:
+        for ray in self.grid.capture_rays[move.dst]:
             run: list[int] = []
             for q in ray:
-                v = EMPTY if q == src else board[q]
+                v = board[q]  # the from-point needs no care: only empty points lie between
                 if v == enemy:
                     run.append(q)
                     continue
