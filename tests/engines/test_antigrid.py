@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from engines import new_game
@@ -10,6 +16,7 @@ from engines.antigrid_grid import (
     BLUE, RED, SHARED, grid, parse_point, point_kind, point_name,
 )
 from engines.core import FollowUp, IllegalMove, Outcome
+from firmware_host.referee import play
 
 
 def pos(red: str, blue: str, **kw) -> AntiGridState:
@@ -320,3 +327,85 @@ def test_registry_and_diagram():
     text = new(6).diagram().splitlines()
     assert text[0].startswith("12") and text[-1].split() == list("abcdefghijkl")
     assert text[-2] == " 1 R   R   R   R   R   R"
+
+
+# ---------------------------------------------------------------- referee
+KEYS = ["game", "ply", "to_move", "phase", "legal_moves", "winner", "result", "score", "chain"]
+
+
+def referee(*args: str, **kw) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = play("anti-grid", *args, out=out, err=err, **kw)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("size, legal", [(6, 100), (8, 196)])
+def test_referee_json_start(size, legal):
+    code, out, _ = referee(size, None, "", as_json=True)
+    assert code == 0
+    summary = json.loads(out)
+    assert list(summary) == KEYS
+    assert summary == {"game": "anti-grid", "ply": 0, "to_move": "red", "phase": None,
+                       "legal_moves": legal, "winner": None, "result": None, "score": None,
+                       "chain": []}
+
+
+CHAIN_RECORD = "a7-j7; l4-h4; k1-k8; j12-j8xk8"  # blue captures and may capture again
+
+
+@pytest.mark.parametrize(
+    "tail, ply, to_move, legal",
+    [
+        ("", 4, "blue", ["l6-j6", "ok"]),  # the chain: a capturing move or OK
+        ("; ok", 5, "red", None),
+        ("; a5-b5", 5, "blue", None),  # red moves: the chain ended implicitly
+        ("; l6-j6xj7", 5, "red", None),  # no capture left: the turn passes
+    ],
+)
+def test_referee_chain_variant(tail, ply, to_move, legal):
+    code, out, err = referee(6, "chain", CHAIN_RECORD + tail, as_json=True, legal=True)
+    assert code == 0, err
+    summary = json.loads(out)
+    assert (summary["ply"], summary["to_move"]) == (ply, to_move)
+    assert summary["legal_moves"] == len(summary["legal"])
+    if legal:
+        assert summary["legal"] == legal
+
+
+def test_referee_chain_refuses_a_quiet_move_of_the_capturer():
+    code, out, err = referee(6, "chain", CHAIN_RECORD + "; l6-l4", as_json=True)
+    assert code == 1
+    assert json.loads(out) == {"error": "l6-l4 captures nothing: press OK", "ply": 4,
+                               "move": "l6-l4"}
+
+
+def test_referee_illegal_move():
+    code, out, err = referee(6, None, "a3-e3; l10-h10; h10-h8", as_json=True)
+    assert code == 1
+    assert json.loads(out.splitlines()[-1]) == {"error": "h10 is blue's pawn", "ply": 2,
+                                                "move": "h10-h8"}
+    assert "move 3 (h10-h8)" in err
+    code, out, _ = referee(6, None, "a3-e3; nonsense", as_json=True)
+    assert code == 1 and json.loads(out)["error"] == "Cannot read 'nonsense'"
+
+
+def test_referee_trace_and_text():
+    code, out, _ = referee(6, None, "a3-e3; l10-h10", trace=True)
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["ply"] for line in lines] == [0, 1, 2]
+    assert lines[1] == {"ply": 1, "to_move": "blue", "legal_moves": 97, "winner": None}
+    code, out, _ = referee(6, None, "a3-e3")
+    assert code == 0 and "blue to move" in out and "Red 11  Blue 11" in out
+
+
+@pytest.mark.parametrize("args", [["--size", "6"], ["--size", "8", "--variant", "chain"]])
+def test_reedboard_play_subprocess(args):
+    exe = Path(sys.executable).with_name("reedboard")
+    ok = subprocess.run([exe, "play", "anti-grid", *args, "--json", "--moves", "a3-e3"],
+                        capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and list(json.loads(ok.stdout)) == KEYS
+    assert json.loads(ok.stdout)["to_move"] == "blue"
+    bad = subprocess.run([exe, "play", "anti-grid", *args, "--json", "--moves", "a3-e3; e3-e5"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1
+    assert json.loads(bad.stdout) == {"error": "e3 is red's pawn", "ply": 1, "move": "e3-e5"}
