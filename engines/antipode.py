@@ -18,14 +18,22 @@ board is full (house rule). Cells and turns are held as 61-bit masks for speed.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Iterator
 
 from engines.core import FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site
 from engines.core.graph import Graph
-from engines.core.hexgrid import DIRECTIONS, cell_name, cell_xy, hex_cells, on_board, parse_cell
+from engines.core.hexgrid import (
+    DIRECTIONS,
+    cell_name,
+    cell_xy,
+    hex_cells,
+    hex_neighbours,
+    hex_outline,
+    on_board,
+    parse_cell,
+)
 from engines.core.history import History
 
 SIDE = 5
@@ -37,11 +45,7 @@ NAMES = tuple(cell_name(i, c) for i, c in CELLS)
 INDEX = {name: n for n, name in enumerate(NAMES)}
 FULL = (1 << len(CELLS)) - 1
 GRAPH = Graph(
-    NAMES,
-    tuple(
-        tuple(INDEX[cell_name(i + di, c + dc)] for di, dc in DIRECTIONS if on_board(SIDE, i + di, c + dc))
-        for i, c in CELLS
-    ),
+    NAMES, tuple(tuple(INDEX[cell_name(*m)] for m in hex_neighbours(SIDE, *cell)) for cell in CELLS)
 )
 #: Neighbour mask of each cell.
 NEIGHBOURS = tuple(sum(1 << m for m in ns) for ns in GRAPH.neighbours)
@@ -57,7 +61,9 @@ def _ray(n: int, di: int, dc: int) -> tuple[int, ...]:
 
 
 #: The cells along each of the six directions from each cell, nearest first.
-RAYS = tuple(tuple(r for r in (_ray(n, di, dc) for di, dc in DIRECTIONS) if r) for n in range(len(CELLS)))
+RAYS = tuple(
+    tuple(ray for ray in (_ray(n, *step) for step in DIRECTIONS) if ray) for n in range(len(CELLS))
+)
 #: BETWEEN[a][b]: mask of the cells strictly between a and b when they share a line (else absent).
 BETWEEN: tuple[dict[int, int], ...] = tuple(
     {ray[k]: sum(1 << m for m in ray[:k]) for ray in RAYS[n] for k in range(len(ray))}
@@ -134,7 +140,9 @@ class Turn:
 
 #: Every possible turn, interned: _TURNS[place index or PASS][landing index].
 PASS = len(CELLS)
-_TURNS = tuple(tuple(Turn(NAMES[p] if p < PASS else None, land) for land in NAMES) for p in range(PASS + 1))
+_TURNS = tuple(
+    tuple(Turn(NAMES[p] if p < PASS else None, land) for land in NAMES) for p in range(PASS + 1)
+)
 
 
 @dataclass(frozen=True)
@@ -170,17 +178,9 @@ def new(size: int | None = None, variant: str = "standard") -> "AntipodeState":
     return AntipodeState.setup(START_BLUE, START_RED, START_PAWNS, rules=VARIANTS[variant])
 
 
-def _hexagon(x: float, y: float) -> tuple[tuple[float, float], ...]:
-    """Outline of a pointy-top cell of unit width centred on (x, y)."""
-    r = 1 / math.sqrt(3)
-    return tuple(
-        (round(x + r * math.cos(math.radians(a)), 4), round(y + r * math.sin(math.radians(a)), 4))
-        for a in range(30, 360, 60)
-    )
-
-
 SITES = tuple(
-    Site(name, *(xy := cell_xy(SIDE, i, c)), shape=_hexagon(*xy)) for name, (i, c) in zip(NAMES, CELLS)
+    Site(name, *xy, shape=hex_outline(*xy))
+    for name, xy in zip(NAMES, (cell_xy(SIDE, *cell) for cell in CELLS))
 )
 
 
@@ -250,6 +250,10 @@ class AntipodeState(GameState):
     @property
     def full(self) -> bool:
         return self.tokens == FULL
+
+    def pawn(self, side: str) -> str:
+        """The cell under ``side``'s pawn."""
+        return NAMES[self.pawns[SIDES.index(side)]]
 
     def _own(self, side: int) -> int:
         return self.blue if side == 0 else self.tokens & ~self.blue
@@ -413,7 +417,7 @@ class AntipodeState(GameState):
 
     def status_lines(self) -> list[str]:
         return [
-            f"Pawns: blue {NAMES[self.pawns[0]]}, red {NAMES[self.pawns[1]]}",
+            f"Pawns: blue {self.pawn('blue')}, red {self.pawn('red')}",
             f"Pool: {len(CELLS) - self.tokens.bit_count()} tokens",
         ]
 
