@@ -32,6 +32,16 @@ def check_pattern(pattern: str) -> None:
         raise ValueError(f"unknown LED pattern {pattern!r} (one of {', '.join(PATTERNS)})")
 
 
+def check_frame(frame: Mapping[int, Led], channels: int) -> None:
+    """ValueError naming the first LED a sink with ``channels`` LEDs cannot show."""
+    for channel, led in frame.items():
+        if not 0 <= channel < channels:
+            raise ValueError(f"no LED channel {channel} (this sink has {channels})")
+        check_pattern(led.pattern)
+        if len(led.colour) != 3 or not all(0 <= v <= 255 for v in led.colour):
+            raise ValueError(f"LED {channel}: colour {led.colour!r} is not three values 0-255")
+
+
 def level(pattern: str, t: float) -> float:
     """Brightness factor 0..1 of ``pattern`` at time ``t``."""
     if pattern == "steady":

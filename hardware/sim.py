@@ -61,10 +61,7 @@ class SimLeds:
         self.history: deque[tuple[float, dict[int, Led]]] = deque(maxlen=history)
 
     def show(self, frame: Mapping[int, Led]) -> None:
-        for channel, led in frame.items():
-            if not 0 <= channel < self.channels:
-                raise ValueError(f"no LED channel {channel} (board has {self.channels})")
-            patterns.check_pattern(led.pattern)
+        patterns.check_frame(frame, self.channels)
         self.frame = dict(frame)
         self.frames_shown += 1
         self.history.append((self.clock(), self.frame))

@@ -1,0 +1,253 @@
+"""The host end of the serial link (docs/serial-protocol.md) and the scanner and LED sink on it.
+
+One :class:`SerialLink` per port, polled from the daemon's loop (no thread of its own): each
+``poll`` reads what has arrived, keeps the board's state, and reopens the port when a
+USB cable comes back. The host's view (closed channels, the LED frame to show) survives a
+disconnect: the scanner keeps reporting the last state, and after the handshake the board's
+full state replaces it and the LED frame is sent again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from typing import Callable, Mapping
+
+import serial
+
+from hardware import protocol as p
+from hardware.base import Led, Scan
+from hardware.clock import Clock, wall_clock
+from hardware.patterns import check_frame
+
+Opener = Callable[[str], serial.SerialBase]
+
+
+def open_port(url: str, baudrate: int = 115200) -> serial.SerialBase:
+    """A real tty, a pty or any pyserial URL (``loop://``), non-blocking reads."""
+    return serial.serial_for_url(url, baudrate=baudrate, timeout=0, write_timeout=1.0)
+
+
+class SerialLink:
+    """The host side of the protocol. ``channels``/``leds``: what the configuration expects;
+    a board that reports otherwise (or another protocol version) is refused, with ``error``
+    saying why. ``stats`` counts frames, drops, resyncs and reconnects."""
+
+    def __init__(
+        self,
+        url: str,
+        channels: int,
+        leds: int = 0,
+        *,
+        baudrate: int = 115200,
+        clock: Clock = wall_clock,
+        reopen_interval: float = 0.5,
+        stale_after: float = 3.0,
+        opener: Opener | None = None,
+    ) -> None:
+        self.url = url
+        self.channels, self.leds = channels, leds
+        self.clock = clock
+        self.reopen_interval, self.stale_after = reopen_interval, stale_after
+        self._open = opener or (lambda u: open_port(u, baudrate))
+        self.stats: Counter[str] = Counter()
+        self.error: str | None = None
+        self.info: p.BoardInfo | None = None
+        self.senses_polarity = False
+        self._port: serial.SerialBase | None = None
+        self._reader = p.FrameReader()
+        self._lock = threading.RLock()
+        self._seq = 0
+        self._expect: int | None = None  # next board seq; None until a full state arrived
+        self._closed: frozenset[int] = frozenset()
+        self._north: dict[int, bool] = {}
+        self._scan = Scan(frozenset())
+        self._leds: dict[int, Led] = {}
+        self._led_id = 0
+        self._last_heard = self._last_attempt = -float("inf")
+        self.poll()
+
+    @property
+    def led_frame(self) -> dict[int, Led]:
+        """The LED frame the board should be showing."""
+        return self._leds
+
+    @property
+    def connected(self) -> bool:
+        """Whether the port is open and the board answered the handshake."""
+        return self._port is not None and self.info is not None and self.error is None
+
+    # -- the daemon side ------------------------------------------------------------------
+
+    def scan(self) -> Scan:
+        self.poll()
+        return self._scan
+
+    def show(self, frame: Mapping[int, Led]) -> None:
+        """Send an LED frame (resent by itself after a reconnect)."""
+        with self._lock:
+            self._leds = dict(frame)
+            self._led_id = self._led_id % 255 + 1
+            self._send_leds()
+
+    def poll(self) -> None:
+        with self._lock:
+            now = self.clock()
+            if self._port is None:
+                if now - self._last_attempt >= self.reopen_interval:
+                    self._connect(now)
+                return
+            try:
+                waiting = self._port.in_waiting
+                data = self._port.read(waiting) if waiting else b""
+            except (OSError, serial.SerialException):
+                self._disconnect("read")
+                return
+            if data:
+                self._last_heard = now
+                for frame in self._reader.feed(data):
+                    self._handle(frame)
+            elif now - self._last_heard > self.stale_after:
+                self._disconnect("stale")
+
+    def close(self) -> None:
+        with self._lock:
+            if self._port is not None:
+                self._port.close()
+                self._port = None
+
+    def counters(self) -> Counter[str]:
+        """Link events plus the frame reader's counts (frames, bad_crc, oversized, ...)."""
+        return self.stats + self._reader.stats
+
+    # -- connection -----------------------------------------------------------------------
+
+    def _connect(self, now: float) -> None:
+        self._last_attempt = now
+        try:
+            self._port = self._open(self.url)
+        except (OSError, ValueError, serial.SerialException):
+            return
+        self.stats["opened"] += 1
+        self.info, self.error, self._expect = None, None, None
+        self._reader.reset()
+        self._last_heard = now
+        self._send(p.HELLO, bytes((p.VERSION,)))
+
+    def _disconnect(self, why: str) -> None:
+        self.stats[f"lost_{why}"] += 1
+        port, self._port, self.info = self._port, None, None
+        self._last_attempt = self.clock()
+        try:
+            port.close()
+        except (OSError, serial.SerialException):
+            pass
+
+    def _send(self, kind: int, body: bytes = b"") -> None:
+        if self._port is None:
+            return
+        self._seq = (self._seq + 1) & 0xFF
+        try:
+            self._port.write(p.encode(p.Frame(kind, self._seq, body)))
+        except (OSError, serial.SerialException):
+            self._disconnect("write")
+
+    def _send_leds(self) -> None:
+        if self.connected:
+            for body in p.encode_leds(self._leds, self._led_id):
+                self._send(p.LEDS, body)
+
+    # -- frames from the board ------------------------------------------------------------
+
+    def _handle(self, frame: p.Frame) -> None:
+        try:
+            if frame.kind == p.INFO:
+                self._on_info(p.decode_info(frame.body))
+            elif self.info is None or self.error:
+                self.stats["before_handshake"] += 1
+            elif frame.kind == p.STATE:
+                self._on_state(frame)
+            elif frame.kind == p.CHANGE:
+                self._on_change(frame)
+            else:
+                self.stats["unexpected_kind"] += 1
+        except p.FrameError as error:
+            self.stats[error.reason] += 1
+
+    def _on_info(self, info: p.BoardInfo) -> None:
+        self.info, self.senses_polarity = info, info.senses_polarity
+        if info.version != p.VERSION:
+            self.error = f"board speaks serial protocol v{info.version}, this host v{p.VERSION}"
+        elif info.channels != self.channels:
+            self.error = f"board reports {info.channels} sensor channels, config says {self.channels}"
+        elif info.leds < self.leds:
+            self.error = f"board reports {info.leds} LEDs, config says {self.leds}"
+        else:
+            self.error = None
+
+    def _on_state(self, frame: p.Frame) -> None:
+        closed, north, led_id = p.decode_state(frame.body, self.channels, self.senses_polarity)
+        self._expect = (frame.seq + 1) & 0xFF
+        self._set(closed, north or {})
+        if led_id != self._led_id:
+            self._send_leds()
+
+    def _on_change(self, frame: p.Frame) -> None:
+        changes = p.decode_changes(frame.body)
+        if frame.seq != self._expect or max(changes, default=0) >= self.channels:
+            self.stats["resyncs"] += 1
+            self._expect = None
+            self._send(p.REQUEST_STATE)
+            return
+        self._expect = (frame.seq + 1) & 0xFF
+        closed, north = set(self._closed), dict(self._north)
+        for channel, (is_closed, up) in changes.items():
+            if is_closed:
+                closed.add(channel)
+                north[channel] = up
+            else:
+                closed.discard(channel)
+                north.pop(channel, None)
+        self._set(frozenset(closed), north)
+
+    def _set(self, closed: frozenset[int], north: dict[int, bool]) -> None:
+        if closed != self._closed or (self.senses_polarity and north != self._north):
+            self._closed, self._north = closed, north
+            polarity = dict(north) if self.senses_polarity else None
+            self._scan = Scan(closed, polarity=polarity)
+
+
+class SerialScanner:
+    """The Scanner interface over a :class:`SerialLink`: the last state the board reported."""
+
+    def __init__(self, link: SerialLink) -> None:
+        self.link = link
+        self.channels = link.channels
+
+    @property
+    def senses_polarity(self) -> bool:
+        return self.link.senses_polarity
+
+    def scan(self) -> Scan:
+        return self.link.scan()
+
+    def close(self) -> None:
+        self.link.close()
+
+
+class SerialLeds:
+    """The LedSink interface over a :class:`SerialLink`: the microcontroller animates the
+    patterns, so a frame crosses the link only when it changes."""
+
+    def __init__(self, link: SerialLink) -> None:
+        self.link = link
+        self.channels = link.leds
+
+    def show(self, frame: Mapping[int, Led]) -> None:
+        check_frame(frame, self.channels)
+        if dict(frame) != self.link.led_frame:
+            self.link.show(frame)
+        self.link.poll()
+
+    def close(self) -> None:
+        self.link.close()

@@ -1,0 +1,178 @@
+"""The serial link over a pty pair with the simulated microcontroller on the other end."""
+
+import time
+
+import pytest
+
+from hardware import protocol as p
+from hardware.base import Led
+from hardware.mcu_sim import SimMcu
+from hardware.serial_link import SerialLeds, SerialLink, SerialScanner
+from hardware.sim import SimBoard
+
+
+def wait_for(predicate, timeout=5.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.002)
+    return False
+
+
+@pytest.fixture
+def rig(tmp_path):
+    board = SimBoard(64, senses_polarity=True, leds=300)
+    mcu = SimMcu(board, str(tmp_path / "board"), heartbeat=0.2)
+    link = SerialLink(str(tmp_path / "board"), 64, 300, reopen_interval=0.02, stale_after=1.0)
+    scanner, leds = SerialScanner(link), SerialLeds(link)
+    assert wait_for(lambda: scanner.scan() is not None and link.connected)
+    yield board, mcu, link, scanner, leds
+    link.close()
+    mcu.close()
+
+
+def sees(scanner, closed):
+    return wait_for(lambda: scanner.scan().closed == frozenset(closed))
+
+
+def test_handshake_state_and_changes(rig):
+    board, mcu, link, scanner, _ = rig
+    assert link.info == p.BoardInfo(p.VERSION, 64, 300, True) and scanner.senses_polarity
+    board.place(5, north=False)
+    board.place(63)
+    assert sees(scanner, {5, 63})
+    board.flip(5)
+    assert wait_for(lambda: scanner.scan().polarity == {5: True, 63: True})
+    board.lift(63)
+    assert sees(scanner, {5})
+
+
+def test_led_frames_reach_the_board_in_chunks(rig):
+    board, _, _, _, leds = rig
+    frame = {ch: Led((ch % 256, 1, 2), "pulse") for ch in range(300)}
+    leds.show(frame)
+    assert wait_for(lambda: board.leds.frame == frame)
+    leds.show({})
+    assert wait_for(lambda: board.leds.frame == {})
+
+
+def test_led_sink_refuses_bad_frames(rig):
+    _, _, link, _, leds = rig
+    with pytest.raises(ValueError, match="no LED channel 300"):
+        leds.show({300: Led()})
+    with pytest.raises(ValueError, match="colour"):
+        leds.show({3: Led((256, 0, 0))})
+    assert link.led_frame == {}
+
+
+def test_garbage_bytes_are_dropped(rig):
+    board, mcu, link, scanner, _ = rig
+    mcu.send_raw(bytes(range(1, 256)) * 3 + b"\0\0\x07\x00")
+    board.place(9)
+    assert sees(scanner, {9})
+    assert link.counters()["bad_cobs"] + link.counters()["short"] >= 1
+
+
+def test_truncated_frame_is_dropped_and_the_next_one_read(rig):
+    board, mcu, link, scanner, _ = rig
+    wire = p.encode(p.Frame(p.CHANGE, 0, p.encode_changes({40: (True, True)})))
+    mcu.send_raw(wire[:-3])
+    board.place(12)
+    assert sees(scanner, {12})
+    assert link.counters().total() - link.counters()["frames"] >= 1
+    assert 40 not in scanner.scan().closed
+
+
+def test_bad_crc_is_dropped_and_counted(rig):
+    board, mcu, link, scanner, _ = rig
+    wire = bytearray(p.encode(p.Frame(p.CHANGE, 0, p.encode_changes({40: (True, True)}))))
+    wire[-2] ^= 0x01 if wire[-2] != 1 else 0x03
+    mcu.send_raw(bytes(wire))
+    assert wait_for(lambda: link.poll() or link.counters()["bad_crc"] + link.counters()["bad_cobs"] == 1), link.counters()
+    board.place(3)
+    assert sees(scanner, {3})
+
+
+def test_oversized_frame_is_dropped(rig):
+    board, mcu, link, scanner, _ = rig
+    mcu.send_raw(b"\x01" * 5000 + b"\0")
+    assert wait_for(lambda: link.poll() or link.counters()["oversized"] == 1), link.counters()
+    board.place(4)
+    assert sees(scanner, {4})
+
+
+def test_a_lost_change_triggers_a_resync(rig):
+    board, mcu, link, scanner, _ = rig
+    with mcu._lock:
+        mcu._seq += 3  # three frames "lost" on the wire
+        board.place(20)
+    assert sees(scanner, {20})
+    assert link.counters()["resyncs"] >= 1
+
+
+def test_unplug_keeps_host_state_and_reconnects(rig):
+    board, mcu, link, scanner, leds = rig
+    board.place(7)
+    frame = {2: Led((0, 255, 0), "slow")}
+    leds.show(frame)
+    assert sees(scanner, {7}) and wait_for(lambda: board.leds.frame == frame)
+    mcu.unplug()
+    assert wait_for(lambda: scanner.scan() is not None and not link.connected)
+    assert scanner.scan().closed == {7}  # last known state while away
+    assert board.leds.frame == {}        # the board lost power
+    board.lift(7)
+    board.place(8)
+    mcu.plug()
+    assert sees(scanner, {8}) and link.connected
+    assert wait_for(lambda: board.leds.frame == frame)  # resent without the daemon asking
+    assert link.counters()["opened"] == 2 and link.counters()["lost_read"] == 1
+
+
+def test_a_port_that_appears_later_is_opened(tmp_path):
+    path = str(tmp_path / "late")
+    link = SerialLink(path, 8, reopen_interval=0.02)
+    assert not link.connected and link.scan().closed == frozenset()
+    board = SimBoard(8)
+    board.place(1)
+    mcu = SimMcu(board, path, heartbeat=0.2)
+    try:
+        assert sees(SerialScanner(link), {1})
+    finally:
+        link.close()
+        mcu.close()
+
+
+def test_a_silent_board_is_reopened(tmp_path):
+    board = SimBoard(8)
+    mcu = SimMcu(board, str(tmp_path / "b"), heartbeat=10)
+    link = SerialLink(str(tmp_path / "b"), 8, reopen_interval=0.02, stale_after=0.2)
+    try:
+        assert wait_for(lambda: link.scan() is not None and link.counters()["lost_stale"] >= 1)
+    finally:
+        link.close()
+        mcu.close()
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [({"version": 2}, "board speaks serial protocol v2, this host v1"),
+     ({}, "board reports 8 sensor channels, config says 9")],
+)
+def test_mismatched_board_is_refused(tmp_path, kwargs, message):
+    mcu = SimMcu(SimBoard(8), str(tmp_path / "b"), **kwargs)
+    channels = 8 if kwargs else 9
+    link = SerialLink(str(tmp_path / "b"), channels, reopen_interval=0.02)
+    try:
+        assert wait_for(lambda: link.scan() is not None and link.error == message)
+        assert not link.connected
+    finally:
+        link.close()
+        mcu.close()
+
+
+def test_loopback_url_hears_only_itself():
+    link = SerialLink("loop://", 8)
+    link.poll()
+    assert not link.connected and link.counters()["before_handshake"] == 1
+    link.close()
