@@ -1,0 +1,190 @@
+"""OLED screens: their text, and what they look like, checked on luma's real dummy device."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from luma.core.device import dummy
+from PIL import Image
+
+from firmware_host import screens
+from firmware_host.screens import Screen, message_screen, status_screen
+
+WIDTH, HEIGHT = screens.SIZE
+
+
+def status(**changes) -> Screen:
+    fields = dict(game_title="Antipalos 12", variant=None, to_move="white", side_colour=None,
+                  phase=None, status_lines=(), instruction=None, error=None, result=None,
+                  match_score=None)
+    return status_screen(**{**fields, **changes})
+
+
+def lit_rows(image: Image.Image, left: int = 0, right: int = WIDTH) -> list[int]:
+    """The rows with at least one lit pixel between ``left`` and ``right``."""
+    return [y for y in range(image.height)
+            if any(image.getpixel((x, y)) for x in range(left, right))]
+
+
+def lit_fraction(image: Image.Image, box: tuple[int, int, int, int]) -> float:
+    region = image.crop(box)
+    return region.histogram()[255] / (region.width * region.height)
+
+
+def layout(screen: Screen) -> list[tuple[str, int]]:
+    """(text, font size) of each row as laid out on the 128x64 screen."""
+    return [(row.text, row.font.font.size) for row in screens._layout(screen, WIDTH, HEIGHT)]
+
+
+def ink_runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Consecutive runs of rows: each run is one line of text (first row, last row)."""
+    runs: list[tuple[int, int]] = []
+    for y in rows:
+        if runs and y == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], y)
+        else:
+            runs.append((y, y))
+    return runs
+
+
+# --------------------------------------------------------------------------- the text
+def test_whose_turn_with_phase_and_supply():
+    screen = status(phase=1, status_lines=["14 left", "3 captured"],
+                    instruction="Flip the 4 lit tokens, then OK")
+    assert screen.text_lines() == ("Antipalos 12", "White to move",
+                                   "Flip the 4 lit tokens, then OK", "Phase 1 · 14 left",
+                                   "3 captured")
+    assert not screen.invert_title and screen.large
+
+
+def test_side_colour_is_named_when_it_differs_from_the_side():
+    assert status(to_move="north", side_colour="red").lines[0] == "North (red) to move"
+    assert status(to_move="blue", side_colour="Blue").lines[0] == "Blue to move"
+
+
+def test_error_comes_first_and_lights_the_title():
+    screen = status(error="Square B4 already holds a Trirod", instruction="Place a Trirod",
+                    variant="team", match_score="2-1")
+    assert screen.text_lines() == ("Antipalos 12 · team", "White to move",
+                                   "Square B4 already holds a Trirod", "Place a Trirod",
+                                   "Match 2-1")
+    assert screen.invert_title
+
+
+def test_result_replaces_whose_turn():
+    screen = status(to_move=None, result="Black wins (ring)", phase=2)
+    assert screen.text_lines() == ("Antipalos 12", "Black wins (ring)", "Phase 2")
+    assert status(to_move=None).lines[0] == "Game over"
+
+
+def test_message_screen():
+    screen = message_screen("IP address", ["192.168.1.20", "reedboard.local"])
+    assert screen.text_lines() == ("IP address", "192.168.1.20", "reedboard.local")
+    assert screen.invert_title and screen.large
+
+
+def test_menu_text_marks_the_selected_line():
+    screen = Screen("Menu", ("New game", "Take back"), invert_title=True, selected=1)
+    assert screen.text_lines() == ("Menu", "New game", "> Take back")
+
+
+# --------------------------------------------------------------------------- the drawing
+def test_renders_on_a_luma_dummy_device_and_returns_the_same_image():
+    device = dummy(WIDTH, HEIGHT, mode="1")
+    image = status(phase=1).render(device)
+    assert image.mode == "1" and image.size == (WIDTH, HEIGHT)
+    assert device.image.tobytes() == image.tobytes()
+    assert status(phase=1).render().tobytes() == image.tobytes()
+
+
+def test_renders_on_a_colour_device_too():
+    device = dummy(WIDTH, HEIGHT, mode="RGB")
+    status().render(device)
+    assert device.image.mode == "RGB" and device.image.getbbox() is not None
+
+
+def test_main_line_is_large_for_arm_s_length():
+    image = status(phase=1, status_lines=["14 left"]).render()
+    runs = ink_runs(lit_rows(image))
+    title, main, small = runs[0], runs[1], runs[2]
+    height = lambda run: run[1] - run[0] + 1
+    assert height(main) >= 13 and height(main) > height(small) + 3  # no descenders in either
+    assert title[0] <= 2 and small[1] < HEIGHT
+    assert [size for _, size in layout(status(phase=1))] == [screens.SMALL_SIZE, 18, screens.SMALL_SIZE]
+
+
+def test_an_error_lights_the_title_bar_and_normal_play_does_not():
+    assert lit_fraction(status(error="Square B4 is empty").render(), (0, 0, WIDTH, 10)) > 0.5
+    assert lit_fraction(status().render(), (0, 0, WIDTH, 10)) < 0.3
+
+
+def test_long_lines_wrap_and_what_does_not_fit_ends_in_an_ellipsis():
+    error = "Square B4 already holds a Trirod of the other side, lift it first"
+    screen = status(error=error, instruction="Then place your Trirod", phase=1)
+    assert layout(screen) == [
+        ("Antipalos 12", screens.SMALL_SIZE), ("White to move", 18),
+        ("Square B4 already", screens.SMALL_SIZE), ("holds a Trirod of the", screens.SMALL_SIZE),
+        ("other side, lift it first…", screens.SMALL_SIZE),  # the instruction did not fit
+    ]
+    assert layout(status(error="Square B4 is empty")) == [
+        ("Antipalos 12", screens.SMALL_SIZE), ("White to move", 18),
+        ("Square B4 is empty", screens.SMALL_SIZE),
+    ]
+    for row in screens._layout(screen, WIDTH, HEIGHT):
+        assert row.font.width(row.text) <= WIDTH and row.bottom < HEIGHT
+
+
+def test_a_long_main_line_shrinks_before_it_wraps():
+    large = screens._font(screens.LARGE_SIZES[0])
+    assert large.width("White to move") <= WIDTH
+    assert screens._large_font("Black wins (ring)", WIDTH) is screens._font(screens.LARGE_SIZES[1])
+    assert screens._large_font("Phalanx: Vertical wins by blockade", WIDTH) is None
+
+
+def test_a_word_wider_than_the_screen_is_broken():
+    font = screens._font(screens.SMALL_SIZE)
+    rows = screens._wrap("Antidisestablishmentarianism-of-boards", font, WIDTH)
+    assert len(rows) == 2 and "".join(rows) == "Antidisestablishmentarianism-of-boards"
+    assert all(font.width(row) <= WIDTH for row in rows)
+
+
+def test_menu_highlights_the_selected_item_and_scrolls_to_it():
+    items = tuple(f"Item {i}" for i in range(10))
+    top = Screen("Menu", items, selected=0).render()
+    bottom = Screen("Menu", items, selected=9).render()
+    bar = lambda image: [y for y in range(HEIGHT) if lit_fraction(image, (0, y, WIDTH, y + 1)) > 0.6]
+    assert bar(top) and bar(top)[0] < 25
+    assert bar(bottom) and bar(bottom)[-1] > 50
+    shown = layout(Screen("Menu", items, selected=9))
+    assert shown[0][0] == "Menu" and shown[-1][0] == "Item 9" and len(shown) == 5
+
+
+def test_typographic_characters_the_font_lacks_are_drawn_plainly():
+    assert screens._plain("Match 2–1 — “ok”") == 'Match 2-1 - "ok"'
+
+
+@given(
+    st.text(max_size=60),
+    st.lists(st.text(max_size=80), max_size=6),
+    st.booleans(),
+    st.one_of(st.none(), st.integers(-2, 8)),
+)
+def test_any_text_renders_within_the_screen(title, lines, large, selected):
+    image = Screen(title, tuple(lines), large=large, selected=selected).render()
+    assert image.size == (WIDTH, HEIGHT) and image.mode == "1"
+
+
+@given(st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=120))
+def test_wrapped_rows_fit_the_width_and_keep_every_word(text):
+    font = screens._font(screens.SMALL_SIZE)
+    plain = screens._plain(text)
+    rows = screens._wrap(plain, font, WIDTH)
+    assert all(font.width(row) <= WIDTH or len(row) == 1 for row in rows)
+    assert "".join(rows).replace(" ", "") == plain.replace(" ", "")
+
+
+@pytest.mark.parametrize("size", [(128, 64), (128, 32), (96, 96)])
+def test_other_panel_sizes(size):
+    image = status(error="Square B4 already holds a Trirod", phase=1).render(size)
+    assert image.size == size and image.getbbox() is not None
