@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from engines import GAME_NAMES, game_info
-from firmware_host import referee
+from firmware_host import daemon_cli, referee
 
 
 def _games(_: argparse.Namespace) -> int:
@@ -56,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--trace", action="store_true", help="one JSON line per position")
     play.add_argument("--legal", action="store_true", help="also list the legal moves")
     play.set_defaults(func=_play)
+
+    daemon_cli.add_commands(sub)
     return parser
 
 

@@ -56,7 +56,8 @@ class Debouncer:
         self.settle_ms = settle_ms
         #: The debounced closed channels.
         self.stable: frozenset[int] = initial if initial is not None else _NONE
-        self._started = initial is not None
+        #: False until the first scan (or an ``initial`` set) is known.
+        self.started = initial is not None
         self._counts: dict[int, int] = {}
         self._raw: frozenset[int] | None = None
         self._ambiguous: frozenset[int] = _NONE
@@ -66,7 +67,7 @@ class Debouncer:
     def quiet(self, now: float) -> bool:
         """True when the board is settled at ``now``."""
         return (
-            self._started
+            self.started
             and not self._counts
             and not self._ambiguous
             and now - self._activity >= self.settle_ms
@@ -75,8 +76,8 @@ class Debouncer:
     def feed(self, now: float, scan: Scan) -> Change:
         """Take one scan read at ``now``; the debounced changes it completes."""
         raw, ambiguous = scan.closed, scan.ambiguous
-        if not self._started:
-            self._started = True
+        if not self.started:
+            self.started = True
             self.stable = raw - ambiguous
             self._raw, self._ambiguous, self._activity = raw, ambiguous, now
             return NOTHING

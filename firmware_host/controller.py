@@ -1,0 +1,637 @@
+"""The game-agnostic state machine: debounced scans and button presses in; events, an LED frame
+and a screen out. It knows a game only through the GameState interface and the physical
+contract (``engines/core/contract.py``), and time only through the ``now`` (ms) it is given.
+
+How a turn goes (docs/daemon.md has the whole story):
+
+- A debounced lift of a piece the side to move may move lights its targets at once.
+- When the board settles it is judged against the expected occupancy: equal -> nothing; the
+  hand change of legal moves -> accept (several: they differ by a pick, which a tap or the
+  buttons settle); an earlier position -> takeback (when allowed); anything else -> out of
+  sync, with the missing and extra sites lit and, if it looks like an attempted move, the
+  engine's reason on the screen.
+- An accepted move is saved, then announced, then its follow-ups run in order: remove and
+  twin are checked by the sensors, flips by polarity sensors or an OK press.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from engines import game_info, new_game
+from engines.core import FollowUp, GameState, Outcome
+from firmware_host import recognise
+from firmware_host.config import Timing
+from firmware_host.debounce import Debouncer
+from firmware_host.layout import Layout
+from firmware_host.recognise import Candidate
+from firmware_host.screens import Screen, status_screen
+from firmware_host.storage import Storage, StorageError
+from hardware.base import ButtonEvent, Led, Scan
+
+# What the LEDs show. "Take this off" is red, "put one here" is amber or blue.
+LIGHTS = {
+    "target": Led((0, 255, 0), "steady"),
+    "remove": Led((255, 0, 0), "fast"),
+    "twin": Led((0, 80, 255), "slow"),
+    "pick": Led((255, 160, 0), "slow"),
+    "picked": Led((255, 160, 0), "fast"),
+    "flip": Led((0, 255, 255), "slow"),
+    "missing": Led((255, 120, 0), "pulse"),
+    "extra": Led((255, 0, 0), "fast"),
+    "win": Led((255, 255, 255), "pulse"),
+}
+
+INSTRUCTIONS = {
+    "remove": "Remove the {n} lit pieces",
+    "twin": "Place the twin on the lit site",
+    "flip": "Flip the {n} lit tokens, then OK",
+    "flip-sensed": "Flip the {n} lit tokens",
+}
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Game:
+    """Which game is played: its name (opaque here), size and variant."""
+
+    name: str
+    size: int | None = None
+    variant: str | None = None
+
+    @classmethod
+    def of(cls, name: str, size: int | None = None, variant: str | None = None) -> "Game":
+        """The game with its defaults filled in; OptionError for a bad game or option."""
+        return cls(name, *game_info(name).check_options(size, variant))
+
+    def new(self) -> GameState:
+        return new_game(self.name, self.size, self.variant)
+
+
+@dataclass
+class Turn:
+    """An accepted move whose follow-ups are running: ``step`` of them are done."""
+
+    cand: Candidate
+    before: frozenset[str]
+    step: int
+    announced: int = -1
+
+    @property
+    def current(self) -> FollowUp | None:
+        steps = self.cand.real.follow_ups
+        return steps[self.step] if self.step < len(steps) else None
+
+    def board(self, step: int | None = None) -> frozenset[str]:
+        """The occupancy once ``step`` (default: the done) follow-ups are done."""
+        return self.cand.real.board_after(self.before, self.step if step is None else step)
+
+    def sensed_run(self) -> range:
+        """The steps the sensors alone can carry the turn to from here."""
+        steps = self.cand.real.follow_ups
+        end = self.step
+        while end < len(steps) and steps[end].sensed:
+            end += 1
+        return range(self.step, end + 1)
+
+
+@dataclass
+class Sync:
+    """The board differs from the game: what the players were told at the settle."""
+
+    missing: frozenset[str]
+    extra: frozenset[str]
+    reason: str | None = None
+
+
+@dataclass
+class Choice:
+    """Several moves explain the board; a tap on a pick site or the buttons choose."""
+
+    cands: list[Candidate]
+    board: frozenset[str]
+    highlight: int = 0
+
+    @property
+    def sites(self) -> frozenset[str]:
+        return recognise.pick_sites(self.cands)
+
+
+@dataclass
+class _Cache:
+    """Per-position answers of the engine (cleared when the position changes)."""
+
+    targets: dict[str, frozenset[str]] = field(default_factory=dict)
+
+
+class Controller:
+    """One board's game: ``step(now, scan, buttons)`` -> events; :meth:`frame`, :meth:`screen`.
+
+    ``storage`` holds the game (a new one is started unless ``resume`` gives the stored record's
+    id and moves); ``layouts`` gives the layout for a game's state (a new game may change it).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        layouts: Callable[[GameState], Layout],
+        timing: Timing,
+        storage: Storage,
+        *,
+        takebacks: bool = True,
+        resume: tuple[int, Iterable[str]] | None = None,
+        brightness: float = 1.0,
+    ) -> None:
+        self.timing = timing
+        self.takebacks = takebacks
+        self.storage = storage
+        self.brightness = brightness
+        self._layouts = layouts
+        self._events: list[Event] = []
+        self._now: float = 0.0
+        self._polarity: Mapping[int, bool] | None = None
+        self._frame: dict[int, Led] = {}
+        self._lines: tuple[str, ...] = ()
+        self._dirty = True
+        self.frame_version = 0
+        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms)
+        self._start(game, resume)
+
+    # ------------------------------------------------------------------ set-up
+    def _start(self, game: Game, resume: tuple[int, Iterable[str]] | None) -> None:
+        self.game = game
+        state = game.new()
+        self.layout = self._layouts(state)
+        self._order = {s.label: i for i, s in enumerate(state.sites())}
+        self._title = _title(game)
+        self.states: list[GameState] = [state]
+        self.boards: list[frozenset[str]] = [state.occupied()]
+        self.moves: list[str] = []
+        if resume is None:
+            self.game_id = self.storage.start(game.name, game.size, game.variant)
+        else:
+            self.game_id, played = resume
+            for text in played:
+                self._push(self.state.play(text), self.state.notation(self.state.parse_move(text)))
+        self.board = self.layout.sites_of(self.debouncer.stable)
+        self.mode = "move"
+        self.turn: Turn | None = None
+        self.choice: Choice | None = None
+        self.sync: Sync | None = None
+        self.targets: frozenset[str] = frozenset()
+        self.message: str | None = None
+        self._toggles: dict[str, float] = {}
+        self._evaluated: frozenset[str] | None = None
+        self._cache = _Cache()
+        outcome = self.state.outcome()
+        if outcome:
+            self._game_over(outcome)
+        else:
+            self._begin_turn()
+
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    @property
+    def expected(self) -> frozenset[str]:
+        """The occupancy the board should show now."""
+        return self.turn.board() if self.turn else self.boards[-1]
+
+    # ------------------------------------------------------------------- input
+    def step(self, now: float, scan: Scan, buttons: Iterable[ButtonEvent] = ()) -> list[Event]:
+        """Take one scan (and the button presses since the last) at ``now`` ms; the events."""
+        self._now = now
+        if scan.polarity is not None:
+            self._polarity = scan.polarity
+        fresh = not self.debouncer.started
+        change = self.debouncer.feed(now, scan)
+        if fresh or change.closed or change.opened:
+            self.board = self.layout.sites_of(self.debouncer.stable)
+            if not fresh:
+                self._on_change(self.layout.sites_of(change.closed | change.opened))
+        for press in buttons:
+            self._on_button(press)
+        if change.settled:
+            self._on_settle()
+        if self._dirty:
+            self._refresh()
+        events, self._events = self._events, []
+        return events
+
+    def _emit(self, event: str, **fields: Any) -> None:
+        self._events.append({"t": self._now, "event": event, **fields})
+        self._dirty = True
+
+    def _sorted(self, sites: Iterable[str]) -> list[str]:
+        return sorted(sites, key=lambda s: self._order.get(s, len(self._order)))
+
+    # -------------------------------------------------- debounced sensor changes
+    def _on_change(self, changed: frozenset[str]) -> None:
+        taps = self._taps(changed)
+        self._dirty = True
+        if self.mode == "choose":
+            for site in taps & self.choice.sites:
+                self._choose_site(site)
+                if self.mode != "choose":
+                    break
+        elif self.mode == "follow":
+            self._follow_progress()
+        elif self.mode == "move" and not self.sync:
+            self._light_targets()
+
+    def _taps(self, changed: frozenset[str]) -> frozenset[str]:
+        """Sites set back within tap_ms of being lifted (or lifted again after a placing)."""
+        taps = set()
+        for site in changed:
+            began = self._toggles.pop(site, None)
+            if began is not None and self._now - began <= self.timing.tap_ms:
+                taps.add(site)
+            else:
+                self._toggles[site] = self._now
+        return frozenset(taps)
+
+    def _light_targets(self) -> None:
+        lifted = self.boards[-1] - self.board
+        cache = self._cache.targets
+        targets: set[str] = set()
+        for site in lifted:
+            if site not in cache:
+                cache[site] = self.state.targets(site)
+            targets |= cache[site]
+        if targets != self.targets:
+            self.targets = frozenset(targets)
+            self._emit("targets", sites=self._sorted(targets))
+
+    # -------------------------------------------------------- the settled board
+    def _on_settle(self) -> None:
+        if self.board == self._evaluated:
+            return
+        self._evaluated = self.board
+        self._judge(self.board)
+
+    def _rejudge(self) -> None:
+        """Judge the board again now (the game changed under it), if it is settled."""
+        self._evaluated = None
+        if self.debouncer.quiet(self._now):
+            self._on_settle()
+
+    def _judge(self, board: frozenset[str]) -> None:
+        if self.mode == "follow":
+            self._judge_follow(board)
+        elif self.mode == "over":
+            self._judge_over(board)
+        else:
+            self._judge_move(board)
+
+    def _judge_move(self, board: frozenset[str]) -> None:
+        cancelled = False
+        if self.choice:
+            if board == self.choice.board:
+                return self._in_sync()
+            if board ^ self.choice.board <= self.choice.sites:
+                return  # a tap in progress
+            self.choice, self.mode, cancelled = None, "move", True
+        state = self.state
+        if board == self.boards[-1]:
+            self._in_sync()
+            self._clear_targets()
+            if cancelled:
+                self._begin_turn()
+            return
+        found = recognise.candidates(state, board)
+        if found:
+            self._in_sync()
+            return self._take(found, board)
+        if self._ok_then_move(board):
+            return
+        if recognise.lifting(state, board):
+            self._in_sync()  # a piece in the hand: its targets stay lit
+            return self._light_targets()
+        if self._takeback_to(board):
+            return
+        self._out_of_sync(board)
+
+    def _ok_then_move(self, board: frozenset[str]) -> bool:
+        """The board shows a move that follows the OK move (e.g. the opponent starting after a
+        capture chain): play both."""
+        ok = self.state.ok_move()
+        if ok is None or not recognise.candidates(self.state.apply(ok), board):
+            return False
+        self._in_sync()
+        self._accept(Candidate(ok, self.state.realisations(ok)[0]))
+        if self.mode == "move":
+            self._judge_move(board)
+        return True
+
+    def _judge_follow(self, board: frozenset[str]) -> None:
+        turn = self.turn
+        for step in turn.sensed_run():
+            if board == turn.board(step):
+                self._in_sync()
+                if step > turn.step:
+                    turn.step = step
+                    self._follow()
+                return
+        current = turn.current
+        if current is not None and board ^ turn.board() <= current.sites:
+            return self._in_sync()  # part-way through this step
+        if not self._takeback_to(board):
+            self._out_of_sync(board)
+
+    def _judge_over(self, board: frozenset[str]) -> None:
+        if board == self.boards[0] and board != self.boards[-1]:
+            self._new_game(self.game)
+
+    def _takeback_to(self, board: frozenset[str]) -> bool:
+        if not self.takebacks:
+            return False
+        index = recognise.earlier(self.boards, board)
+        if index is None:
+            return False
+        self._in_sync()
+        self._take_back(index)
+        return True
+
+    def _out_of_sync(self, board: frozenset[str]) -> None:
+        expected = self.expected
+        missing, extra = expected - board, board - expected
+        reason = None
+        if self.mode == "move":
+            reason = recognise.attempt_reason(self.state, missing, extra)
+        sync = Sync(missing, extra, reason)
+        if sync == self.sync:
+            return
+        self.sync = sync
+        self._clear_targets()
+        self._emit("out_of_sync", missing=self._sorted(missing), extra=self._sorted(extra))
+        if reason:
+            self._emit("illegal", reason=reason, sites=self._sorted(missing | extra))
+
+    def _in_sync(self) -> None:
+        if self.sync:
+            self.sync = None
+            self._emit("in_sync")
+
+    def _clear_targets(self) -> None:
+        self.targets = frozenset()
+        self._dirty = True
+
+    # ------------------------------------------------------------------ moves
+    def _take(self, found: list[Candidate], board: frozenset[str]) -> None:
+        if len(found) == 1:
+            return self._accept(found[0])
+        self._offer(found, board)
+
+    def _offer(self, found: list[Candidate], board: frozenset[str]) -> None:
+        """Let the players pick among moves: taps count from now."""
+        self.mode = "choose"
+        self.choice = Choice(found, board)
+        self._toggles.clear()
+        self._clear_targets()
+        self._emit("guide", action="pick", sites=self._sorted(self.choice.sites))
+
+    def _choose_site(self, site: str) -> None:
+        chosen = recognise.choose(self.choice.cands, site)
+        if len(chosen) == 1:
+            self._accept(chosen[0])
+        elif chosen:
+            self.choice = Choice(chosen, self.choice.board)
+            self._emit("guide", action="pick", sites=self._sorted(self.choice.sites))
+
+    def _accept(self, cand: Candidate) -> None:
+        """Save the move, then announce it and start its follow-ups."""
+        state = self.state
+        text, side = state.notation(cand.move), state.to_move
+        before = self.boards[-1]
+        try:
+            self.storage.add_move(self.game_id, len(self.moves) + 1, text)
+        except StorageError as exc:
+            self.message = str(exc)
+            self._dirty = True
+            return
+        self.message = None
+        self._push(state.apply(cand.move), text)
+        self.choice = None
+        self._clear_targets()
+        self._emit("move", move=text, side=side)
+        self.mode = "follow"
+        self.turn = Turn(cand, before, cand.done)
+        self._follow()
+
+    def _push(self, state: GameState, text: str) -> None:
+        self.states.append(state)
+        self.boards.append(state.occupied())
+        self.moves.append(text)
+        self._cache = _Cache()
+
+    # -------------------------------------------------------------- follow-ups
+    def _follow(self) -> None:
+        """Run the accepted move's follow-ups from the current one until one must wait."""
+        turn = self.turn
+        while (step := turn.current) is not None:
+            if step.action == "pick" or self._step_done(step):
+                turn.step += 1  # the move is known, so its pick is made
+                continue
+            if turn.announced != turn.step:
+                turn.announced = turn.step
+                self._emit("guide", action=step.action, sites=self._sorted(step.sites))
+            return
+        self.turn = None
+        outcome = self.state.outcome()
+        if outcome:
+            self._game_over(outcome)
+        else:
+            self._begin_turn()
+
+    def _step_done(self, step: FollowUp) -> bool:
+        if step.action == "remove":
+            return not step.sites & self.board
+        if step.action == "twin":
+            return step.sites <= self.board
+        return self._faces_shown(step.sites)
+
+    def _faces_shown(self, sites: frozenset[str]) -> bool:
+        """True when polarity sensors read the face the game expects on every site."""
+        if self._polarity is None:
+            return False
+        north = self.state.sides[0]
+        faces = self.state.faces()
+        for site in sites:
+            reading = self._polarity.get(self.layout.sensor[site])
+            if reading is None or reading != (faces.get(site) == north):
+                return False
+        return True
+
+    def _follow_progress(self) -> None:
+        step = self.turn.current
+        if step is not None and step.action != "pick" and self._step_done(step):
+            self._follow()
+
+    def _begin_turn(self) -> None:
+        self.mode = "move"
+        offered = recognise.offered(self.state)
+        if offered:
+            self._offer(offered, self.boards[-1])
+        elif self.state.ok_move() is not None:
+            self._emit("guide", action="confirm", sites=[])
+
+    def _game_over(self, outcome: Outcome) -> None:
+        self.mode = "over"
+        self.choice = None
+        self.storage.finish(self.game_id, result_text(outcome))
+        self._emit(
+            "game_over",
+            winner=outcome.winner,
+            result=outcome.result,
+            sites=self._sorted(outcome.sites),
+        )
+
+    def _take_back(self, index: int) -> None:
+        undone = self.moves[index:]
+        self.storage.truncate(self.game_id, index)
+        del self.states[index + 1 :], self.boards[index + 1 :], self.moves[index:]
+        self._cache = _Cache()
+        self.turn = self.choice = None
+        self._clear_targets()
+        for text in reversed(undone):
+            self._emit("takeback", move=text)
+        self._begin_turn()
+
+    def _new_game(self, game: Game) -> None:
+        if self.mode != "over":
+            self.storage.finish(self.game_id, "abandoned")
+        self._start(game, None)
+        self._dirty = True
+        self._rejudge()
+
+    # ----------------------------------------------------------------- buttons
+    def _on_button(self, press: ButtonEvent) -> None:
+        if press.button == "ok":
+            self._ok()
+        elif press.button == "back" and self.choice:
+            self.choice.highlight = (self.choice.highlight + 1) % len(self.choice.cands)
+            self._dirty = True
+
+    def _ok(self) -> None:
+        if self.choice:
+            cand = self.choice.cands[self.choice.highlight]
+            done = cand.done + 1 if cand.pick is not None else cand.done
+            self._accept(Candidate(cand.move, cand.real, done))
+        elif self.turn and self.turn.current and not self.turn.current.sensed:
+            self.turn.step += 1
+            self._follow()
+        elif self.mode == "move" and not self.sync and self.board == self.boards[-1]:
+            ok = self.state.ok_move()
+            if ok is not None:
+                self._accept(Candidate(ok, self.state.realisations(ok)[0]))
+
+    # ----------------------------------------------------------------- output
+    def _refresh(self) -> None:
+        self._dirty = False
+        frame = self._build_frame()
+        if frame != self._frame:
+            self._frame = frame
+            self.frame_version += 1
+        lines = self.screen().text_lines()
+        if lines != self._lines:
+            self._lines = lines
+            self._events.append({"t": self._now, "event": "display", "lines": list(lines)})
+
+    def frame(self) -> dict[int, Led]:
+        """LED channel -> what it shows now."""
+        return self._frame
+
+    def _build_frame(self) -> dict[int, Led]:
+        lit: dict[str, str] = {}
+        if self.mode == "over":
+            outcome = self.state.outcome()
+            lit.update(dict.fromkeys(outcome.sites if outcome else (), "win"))
+        lit.update(dict.fromkeys(self.targets, "target"))
+        if self.choice:
+            lit.update(dict.fromkeys(self.choice.sites, "pick"))
+            picked = self.choice.cands[self.choice.highlight].pick or frozenset()
+            lit.update(dict.fromkeys(picked, "picked"))
+        step = self.turn.current if self.turn else None
+        if step is not None:
+            lit.update(dict.fromkeys(self._step_left(step), step.action))
+        if self.sync:
+            lit.update(dict.fromkeys(self.expected - self.board, "missing"))
+            lit.update(dict.fromkeys(self.board - self.expected, "extra"))
+        return {self.layout.led[site]: self._light(kind) for site, kind in lit.items()}
+
+    def _step_left(self, step: FollowUp) -> frozenset[str]:
+        if step.action == "remove":
+            return step.sites & self.board
+        if step.action == "twin":
+            return step.sites - self.board
+        return step.sites
+
+    def _light(self, kind: str) -> Led:
+        led = LIGHTS[kind]
+        if self.brightness >= 1:
+            return led
+        colour = tuple(round(c * self.brightness) for c in led.colour)
+        return Led(colour, led.pattern)
+
+    def screen(self) -> Screen:
+        """What the OLED shows now."""
+        state = self.state
+        outcome = state.outcome()
+        variant = self.game.variant
+        return status_screen(
+            game_title=self._title,
+            variant=None if variant == game_info(self.game.name).default_variant else variant,
+            to_move=None if outcome else state.to_move,
+            side_colour=None,
+            phase=state.phase,
+            status_lines=state.status_lines(),
+            instruction=self._instruction(),
+            error=self.message or self._error(),
+            result=result_text(outcome) if outcome else None,
+            match_score=None,
+        )
+
+    def _instruction(self) -> str | None:
+        if self.mode == "over":
+            return "Set up a new game, or MENU"
+        if self.choice:
+            cand = self.choice.cands[self.choice.highlight]
+            move = self.state.notation(cand.move)
+            return f"Tap a lit site, or BACK/OK: {move}"
+        step = self.turn.current if self.turn else None
+        if step is not None:
+            key = "flip-sensed" if step.action == "flip" and self._polarity else step.action
+            return INSTRUCTIONS.get(key, "").format(n=len(step.sites)) or None
+        if self.targets:
+            return "Put it on a lit site"
+        if self.state.ok_move() is not None:
+            return "OK ends the turn"
+        return None
+
+    def _error(self) -> str | None:
+        if not self.sync:
+            return None
+        if self.sync.reason:
+            return self.sync.reason
+        missing, extra = self.sync.missing, self.sync.extra
+        parts = []
+        if missing:
+            parts.append(f"put back {len(missing)}")
+        if extra:
+            parts.append(f"take off {len(extra)}")
+        return "Board differs: " + ", ".join(parts)
+
+
+def _title(game: Game) -> str:
+    title = game_info(game.name).title
+    return f"{title} {game.size}" if game.size else title
+
+
+def result_text(outcome: Outcome) -> str:
+    """A result in words: "white wins by connection", "draw by repetition"."""
+    if outcome.winner == "draw":
+        return f"draw by {outcome.result}"
+    return f"{outcome.winner} wins by {outcome.result}"

@@ -1,0 +1,94 @@
+"""The daemon's subcommands of ``reedboard``: run, replay, export."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from engines import GAME_NAMES
+from engines.core import OptionError
+from firmware_host.config import ConfigError, load_config
+from firmware_host.storage import Storage, StorageError
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    run = sub.add_parser("run", help="run the daemon (the simulated board if no hardware)")
+    run.add_argument("--config", help="config file (default /etc/reedboard/config.toml)")
+    run.add_argument("--sim", action="store_true", help="use the simulated board")
+    run.set_defaults(func=_run)
+
+    replay = sub.add_parser("replay", help="replay a JSON-lines sensor stream on the simulator")
+    replay.add_argument("events", metavar="EVENTS", help="JSON-lines file ('-' for stdin)")
+    replay.add_argument("--game", choices=GAME_NAMES, metavar="G", help=" | ".join(GAME_NAMES))
+    replay.add_argument("--size", type=int, help="board size (game-specific)")
+    replay.add_argument("--variant", help="game variant")
+    replay.add_argument("--config", help="config file (timings, takebacks, layout)")
+    replay.set_defaults(func=_replay)
+
+    export = sub.add_parser("export", help="print stored games as text records")
+    export.add_argument("--config", help="config file (where the games are stored)")
+    export.add_argument("--game-id", type=int, help="only this game")
+    export.add_argument("--view", metavar="SIDE", help="name moves from this player's view")
+    export.set_defaults(func=_export)
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"reedboard {command}: {message}", file=sys.stderr)
+    return 2
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from firmware_host.replay import replay
+    from firmware_host.session import configured_game
+
+    try:
+        config = load_config(args.config)
+        game = configured_game(config, args.game, args.size, args.variant)
+        if args.events == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            with open(args.events, encoding="utf-8") as fp:
+                lines = fp.read().splitlines()
+    except (ConfigError, OptionError) as exc:
+        return _fail("replay", str(exc))
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail("replay", f"cannot read {args.events}: {getattr(exc, 'strerror', exc)}")
+    return replay(lines, config, game)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from firmware_host.export import export
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        return _fail("export", str(exc))
+    if not os.path.exists(config.storage):
+        print(f"reedboard export: no games stored yet ({config.storage})", file=sys.stderr)
+        return 0 if args.game_id is None else 2
+    try:
+        storage = Storage(config.storage, read_only=True)
+    except StorageError as exc:
+        return _fail("export", str(exc))
+    try:
+        records = storage.games(args.game_id)
+        if args.game_id is not None and not records:
+            return _fail("export", f"no game {args.game_id} in {config.storage}")
+        text = export(records, args.view)
+    except (StorageError, OptionError) as exc:
+        return _fail("export", str(exc))
+    finally:
+        storage.close()
+    sys.stdout.write(text)
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from firmware_host.daemon import run
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        return _fail("run", str(exc))
+    return run(config, sim=args.sim)

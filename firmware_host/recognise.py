@@ -1,0 +1,121 @@
+"""What a settled board means, asked of the engine through the physical contract only.
+
+Sites are labels; a board is the frozenset of occupied labels. Nothing here knows a game.
+
+>>> from engines import new_game
+>>> state = new_game("antipalos", 12)
+>>> [str(c.move) for c in candidates(state, frozenset({"B4*"}))]
+['B4*']
+>>> attempt_reason(state.play("B4*"), frozenset(), frozenset({"*B4"}))
+'B4 already holds a Trirod'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from engines.core import FollowUp, GameState, IllegalMove, Realisation
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A legal move explaining the board: its realisation and how many follow-ups are done."""
+
+    move: Any
+    real: Realisation
+    done: int = 0
+
+    @property
+    def next_step(self) -> FollowUp | None:
+        steps = self.real.follow_ups
+        return steps[self.done] if self.done < len(steps) else None
+
+    @property
+    def pick(self) -> frozenset[str] | None:
+        """The sites of the pick this move waits for next, or None."""
+        step = self.next_step
+        return step.sites if step is not None and step.action == "pick" else None
+
+
+def candidates(state: GameState, board: frozenset[str]) -> list[Candidate]:
+    """Legal moves whose own-hand change (plus any sensed follow-ups done) leaves ``board``;
+    one entry per distinct move."""
+    expected = state.occupied()
+    found: dict[str, Candidate] = {}
+    for move, real, done in state.moves_for_change(expected - board, board - expected):
+        found.setdefault(state.notation(move), Candidate(move, real, done))
+    return list(found.values())
+
+
+def offered(state: GameState) -> list[Candidate]:
+    """Moves with no hand change at all that wait for a pick (offered as soon as a turn
+    begins), e.g. a turn that only moves an unsensed pawn."""
+    return [c for c in candidates(state, state.occupied()) if c.pick is not None]
+
+
+def pick_sites(cands: Iterable[Candidate]) -> frozenset[str]:
+    """The union of the sites the candidates' next picks choose among."""
+    out: set[str] = set()
+    for c in cands:
+        out |= c.pick or frozenset()
+    return frozenset(out)
+
+
+def choose(cands: Sequence[Candidate], site: str) -> list[Candidate]:
+    """The candidates a tap on ``site`` selects (those picking exactly it, if any), with the
+    pick marked done."""
+    hits = [c for c in cands if c.pick is not None and site in c.pick]
+    exact = [c for c in hits if c.pick == {site}]
+    return [Candidate(c.move, c.real, c.done + 1) for c in exact or hits]
+
+
+def lift_targets(state: GameState, lifted: Iterable[str]) -> frozenset[str]:
+    """Sites that would complete a legal move of a piece lifted from any of ``lifted``."""
+    out: set[str] = set()
+    for site in lifted:
+        out |= state.targets(site)
+    return frozenset(out)
+
+
+def lifting(state: GameState, board: frozenset[str]) -> bool:
+    """True when ``board`` is the position with only pieces the side to move may move lifted:
+    a move in progress, not a mistake."""
+    expected = state.occupied()
+    lifted = expected - board
+    return bool(lifted) and board <= expected and all(state.targets(s) for s in lifted)
+
+
+def earlier(boards: Sequence[frozenset[str]], board: frozenset[str]) -> int | None:
+    """The index of the most recent of ``boards`` (all but the last, the current position)
+    equal to ``board``, or None."""
+    for index in range(len(boards) - 2, -1, -1):
+        if boards[index] == board:
+            return index
+    return None
+
+
+def attempt_texts(emptied: frozenset[str], filled: frozenset[str]) -> list[str]:
+    """Notations a diff would have if it were an attempted placement or from-to move."""
+    if len(filled) != 1 or len(emptied) > 1:
+        return []
+    (to,) = filled
+    if not emptied:
+        return [to]
+    (src,) = emptied
+    return [f"{src}-{to}", f"{src} - {to}"]
+
+
+def attempt_reason(state: GameState, emptied: frozenset[str], filled: frozenset[str]) -> str | None:
+    """The engine's reason why the move this diff looks like is illegal, when it looks like one."""
+    for text in attempt_texts(emptied, filled):
+        try:
+            move = state.parse_move(text)
+        except IllegalMove:
+            continue
+        try:
+            state.check(move)
+        except IllegalMove as exc:
+            return exc.reason
+        return None
+    return None

@@ -1,0 +1,165 @@
+"""``reedboard replay``: the daemon's controller on the simulated board and a virtual clock,
+fed from a JSON-lines file of sensor and button events; one JSON line out per daemon event.
+
+Input lines (``t`` in ms, never decreasing)::
+
+    {"setup": "start"}                    optional first line ("start" default, or "empty")
+    {"t": 120, "site": "B4*", "on": true} a site's switch closes (true) or opens (false)
+    {"t": 900, "button": "ok"}            ok | back | menu
+    {"t": 5000}                           time passes
+
+Scans run every 1000/scan_hz ms from t=0; an input at ``t`` is seen by the scans at ``t`` and
+later. The last output line is ``{"event": "end", "moves": [...], "position": {...}}``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from typing import IO, Any, Iterable, Iterator
+
+from firmware_host.config import Config
+from firmware_host.controller import Controller, Game
+from firmware_host.referee import position_summary
+from firmware_host.session import open_controller
+from firmware_host.storage import Storage
+from hardware.base import BUTTONS
+from hardware.sim import SimBoard
+
+SETUPS = ("start", "empty")
+
+
+class ReplayError(Exception):
+    """A malformed input line; ``str()`` names the line."""
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input line: at ``t`` ms, a site change, a button press, or only time passing."""
+
+    line: int
+    t: float
+    site: str | None = None
+    on: bool = False
+    button: str | None = None
+
+
+def parse(lines: Iterable[str], sites: Iterable[str]) -> Iterator[Input | str]:
+    """The setup (a str, first) and the inputs; ReplayError naming the first bad line."""
+    known = frozenset(sites)
+    last = 0.0
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        item = _parse_line(number, text, known, last)
+        if isinstance(item, Input):
+            last = item.t
+        elif number != 1:
+            raise ReplayError(f"line {number}: setup is only allowed on the first line")
+        yield item
+
+
+def _parse_line(number: int, text: str, sites: frozenset[str], last: float) -> Input | str:
+    def bad(why: str) -> ReplayError:
+        return ReplayError(f"line {number}: {why}")
+
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise bad(f"not JSON ({exc.msg})") from None
+    if not isinstance(obj, dict):
+        raise bad("expected a JSON object")
+    if "setup" in obj:
+        if set(obj) != {"setup"} or obj["setup"] not in SETUPS:
+            raise bad('setup must be {"setup": "start"} or {"setup": "empty"}')
+        return obj["setup"]
+    t = obj.get("t")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < 1e12:
+        raise bad("needs a time 't' in ms (a number, 0 or more)")
+    if t < last:
+        raise bad(f"time goes back ({t} after {last})")
+    keys = set(obj) - {"t"}
+    if keys == {"site", "on"}:
+        if obj["site"] not in sites:
+            raise bad(f"unknown site {obj['site']!r}")
+        if not isinstance(obj["on"], bool):
+            raise bad("'on' must be true or false")
+        return Input(number, t, site=obj["site"], on=obj["on"])
+    if keys == {"button"}:
+        if obj["button"] not in BUTTONS:
+            raise bad(f"unknown button {obj['button']!r} (one of {', '.join(BUTTONS)})")
+        return Input(number, t, button=obj["button"])
+    if keys:
+        raise bad(f"unexpected keys {', '.join(sorted(keys))} (site+on, button, or only t)")
+    return Input(number, t)
+
+
+class Replayer:
+    """Runs a controller on a simulated board, stepping scans on a virtual clock."""
+
+    def __init__(self, controller: Controller, scan_hz: int, out: IO[str]) -> None:
+        self.controller = controller
+        self.period = 1000 / scan_hz
+        self.out = out
+        self.scans = 0
+        layout = controller.layout
+        self.board = SimBoard(max(layout.sensor_channels, 1), leds=max(layout.led_channels, 1))
+        self._frame_version = -1
+
+    def setup(self, kind: str) -> None:
+        if kind == "start":
+            for site in self.controller.boards[0]:
+                self.board.place(self.controller.layout.sensor[site])
+
+    def apply(self, item: Input) -> None:
+        self.run_until(item.t, inclusive=False)
+        if item.button:
+            self.board.buttons.press(item.button)
+        elif item.site is not None:
+            channel = self.controller.layout.sensor[item.site]
+            (self.board.place if item.on else self.board.lift)(channel)
+
+    def run_until(self, t: float, inclusive: bool = True) -> None:
+        """Scan at every scan time before ``t`` (and at ``t`` if ``inclusive``)."""
+        while (now := self.scans * self.period) < t or (inclusive and now == t):
+            self.scans += 1
+            events = self.controller.step(now, self.board.scan(), self.board.buttons.events())
+            if self.controller.frame_version != self._frame_version:
+                self._frame_version = self.controller.frame_version
+                self.board.leds.show(self.controller.frame())
+            for event in events:
+                self.emit({**event, "t": _ms(event["t"])})
+
+    def emit(self, obj: dict[str, Any]) -> None:
+        print(json.dumps(obj), file=self.out, flush=True)
+
+    def end(self) -> None:
+        c = self.controller
+        position = position_summary(c.state, c.game.name)
+        self.emit({"event": "end", "moves": list(c.moves), "position": position})
+
+
+def _ms(t: float) -> float | int:
+    t = round(t, 3)
+    return int(t) if t == int(t) else t
+
+
+def replay(lines: Iterable[str], config: Config, game: Game, out: IO[str] = sys.stdout) -> int:
+    """Replay ``lines``; exit status 0, or 2 (message on stderr, nothing on ``out``) for a
+    malformed line. Sites are those of the game the replay starts with."""
+    controller = open_controller(config, Storage(":memory:"), game)
+    labels = [s.label for s in controller.state.sites()]
+    try:
+        items = list(parse(lines, labels))
+    except ReplayError as exc:
+        print(f"reedboard replay: {exc}", file=sys.stderr)
+        return 2
+    replayer = Replayer(controller, config.timing.scan_hz, out)
+    setup = items.pop(0) if items and isinstance(items[0], str) else "start"
+    replayer.setup(setup)
+    for item in items:
+        replayer.apply(item)
+    replayer.run_until(items[-1].t if items else 0)
+    replayer.end()
+    return 0

@@ -1,0 +1,152 @@
+"""Games and their moves in SQLite (WAL): every accepted move is committed before the daemon
+acknowledges it, so a power cut loses nothing the players were shown.
+
+>>> db = Storage(":memory:")
+>>> game = db.start("antipalos", 12, "two")
+>>> db.add_move(game, 1, "B4*"); db.add_move(game, 2, "*C3"); db.truncate(game, 1)
+>>> record = db.unfinished()
+>>> record.game, record.moves
+('antipalos', ('B4*',))
+>>> db.finish(game, "white wins by connection"); db.unfinished() is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id       INTEGER PRIMARY KEY,
+    game     TEXT NOT NULL,
+    size     INTEGER,
+    variant  TEXT,
+    started  TEXT NOT NULL,
+    finished TEXT,
+    result   TEXT
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply      INTEGER NOT NULL,
+    notation TEXT NOT NULL,
+    time     TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+"""
+
+
+class StorageError(Exception):
+    """The database cannot be opened or written; ``str()`` is one line."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A stored game; ``moves`` in canonical notation, ply 1 first."""
+
+    id: int
+    game: str
+    size: int | None
+    variant: str | None
+    started: str
+    finished: str | None
+    result: str | None
+    moves: tuple[str, ...] = ()
+
+
+def now_text() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class Storage:
+    """The games database at ``path`` (":memory:" for a throw-away one)."""
+
+    def __init__(self, path: str, read_only: bool = False) -> None:
+        self.path = path
+        try:
+            if read_only:
+                uri = Path(path).absolute().as_uri() + "?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True)
+            else:
+                if path != ":memory:":
+                    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+                self._db = sqlite3.connect(path)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._db.executescript(SCHEMA)
+            self._db.execute("PRAGMA foreign_keys=ON")
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageError(f"{path}: cannot open the games database ({exc})") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _write(self, sql: str, args: tuple, *more: tuple[str, tuple]) -> sqlite3.Cursor:
+        """Run the statements in one committed transaction."""
+        try:
+            with self._db:
+                cur = self._db.execute(sql, args)
+                for other, other_args in more:
+                    self._db.execute(other, other_args)
+                return cur
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: cannot save ({exc})") from None
+
+    def start(self, game: str, size: int | None, variant: str | None) -> int:
+        """A new running game; its id."""
+        cur = self._write(
+            "INSERT INTO games (game, size, variant, started) VALUES (?, ?, ?, ?)",
+            (game, size, variant, now_text()),
+        )
+        return int(cur.lastrowid)
+
+    def add_move(self, game_id: int, ply: int, notation: str) -> None:
+        """Commit move number ``ply`` (1 = the first) before anyone is told of it."""
+        self._write(
+            "INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
+            (game_id, ply, notation, now_text()),
+        )
+
+    def truncate(self, game_id: int, plies: int) -> None:
+        """Keep only the first ``plies`` moves (a takeback); the game runs again."""
+        self._write(
+            "DELETE FROM moves WHERE game_id = ? AND ply > ?",
+            (game_id, plies),
+            ("UPDATE games SET finished = NULL, result = NULL WHERE id = ?", (game_id,)),
+        )
+
+    def finish(self, game_id: int, result: str) -> None:
+        self._write(
+            "UPDATE games SET finished = ?, result = ? WHERE id = ?", (now_text(), result, game_id)
+        )
+
+    def unfinished(self) -> GameRecord | None:
+        """The most recent game still running, with its moves."""
+        games = self.games(running=True)
+        return games[-1] if games else None
+
+    def games(self, game_id: int | None = None, running: bool = False) -> list[GameRecord]:
+        """Stored games, oldest first (one, by id; or only the running ones)."""
+        sql = "SELECT id, game, size, variant, started, finished, result FROM games"
+        where, args = [], []
+        if game_id is not None:
+            where.append("id = ?")
+            args.append(game_id)
+        if running:
+            where.append("finished IS NULL")
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        try:
+            rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
+            return [GameRecord(*row, moves=self._moves(row[0])) for row in rows]
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: cannot read the games ({exc})") from None
+
+    def _moves(self, game_id: int) -> tuple[str, ...]:
+        rows = self._db.execute(
+            "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        )
+        return tuple(n for (n,) in rows)
