@@ -155,7 +155,8 @@ def test_the_installed_command():
         capture_output=True, text=True, timeout=60,
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
-    assert bad.stderr.strip() == "reedboard play: antipalos has no size 30 (sizes: 12, 14, 16, 18, 20)"
+    message = "reedboard play: antipalos has no size 30 (sizes: 12, 14, 16, 18, 20)"
+    assert bad.stderr.strip() == message
     illegal = subprocess.run(
         [str(REEDBOARD), "play", "antipalos", "--trace", "--moves", "F2*; F2*"],
         capture_output=True, text=True, timeout=60,

@@ -100,7 +100,8 @@ def new(
     if not 3 <= size <= 26:
         raise OptionError(f"antipalos has no size {size} (3 to 26)")
     if variant not in VARIANTS:
-        raise OptionError(f"antipalos has no variant {variant!r} (choose from {', '.join(VARIANTS)})")
+        names = ", ".join(VARIANTS)
+        raise OptionError(f"antipalos has no variant {variant!r} (choose from {names})")
     setup = Setup(size, variant, 0, 0, repetition_draw)
     sides = setup.side_count
     most = default_supply(size, sides)
@@ -110,7 +111,8 @@ def new(
     start = 0
     if first is not None:
         if first not in COLOURS[:sides]:
-            raise OptionError(f"no side {first!r} in {variant} (sides: {', '.join(COLOURS[:sides])})")
+            names = ", ".join(COLOURS[:sides])
+            raise OptionError(f"no side {first!r} in {variant} (sides: {names})")
         start = setup.seat_sides.index(COLOURS.index(first))
     setup = replace(setup, supply=supply, start=start)
     return AntipalosState(setup, (0,) * (size * size), (supply,) * sides, 0)
@@ -165,8 +167,8 @@ class AntipalosState(GameState):
     def trirods(self, side: str) -> tuple[Spot, ...]:
         """The spots of ``side``'s Trirods on the board."""
         code = COLOURS.index(side) * 2 + 1
-        spots_ = self.setup.geo.spots
-        return tuple(spots_[sq * 2 + v - code] for sq, v in enumerate(self.cells) if 0 <= v - code <= 1)
+        at = self.setup.geo.spots
+        return tuple(at[sq * 2 + v - code] for sq, v in enumerate(self.cells) if 0 <= v - code <= 1)
 
     def empty_squares(self) -> list[int]:
         return [sq for sq, v in enumerate(self.cells) if not v]
@@ -178,9 +180,8 @@ class AntipalosState(GameState):
         targets = [spots_[sq * 2 + d] for sq in self.empty_squares() for d in (0, 1)]
         if self.phase == 1:
             return tuple(Place(t) for t in targets)
-        return tuple(
-            Shift(src, to) for src in self.trirods(COLOURS[self.side]) for to in (*targets, src.turned)
-        )
+        own = self.trirods(COLOURS[self.side])
+        return tuple(Shift(src, to) for src in own for to in (*targets, src.turned))
 
     def legal_count(self) -> int:
         if self.result:
@@ -216,7 +217,7 @@ class AntipalosState(GameState):
             raise IllegalMove(f"No Trirod on {src.square}")
         owner = (code - 1) >> 1
         if owner != self.side:
-            raise IllegalMove(f"{src.square} holds {COLOURS[owner]}'s Trirod, not {COLOURS[self.side]}'s")
+            raise IllegalMove(f"{src.square} holds {COLOURS[owner]}'s Trirod")
         if (code - 1) & 1 != src.diag:
             raise IllegalMove(f"The Trirod on {src.square} lies {src.turned}")
         if move.to == src:
@@ -317,7 +318,8 @@ class AntipalosState(GameState):
             row = " ".join(self._mark(v) for v in cells)
             lines.append(f"{r + 1:>2}  {row}  {r + 1}")
         lines.append(lines[0])
-        legend = "  ".join(f"{MARKS[s]}/ {MARKS[s]}\\ {s}" for s in COLOURS[: self.setup.side_count])
+        sides = COLOURS[: self.setup.side_count]
+        legend = "  ".join(f"{MARKS[s]}/ {MARKS[s]}\\ {s}" for s in sides)
         lines.append(f"    {legend}")
         return "\n".join(lines)
 
