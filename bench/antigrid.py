@@ -2,8 +2,8 @@
 
 For every position it times ``play`` of a random legal move and then the first ``legal_moves()``
 call on the fresh state (which runs the win check, then generates the moves: both need the same
-generation); it reports moves per second over whole games and the p50/p99/max of each timing. Random play seldom ends a game,
-so each game stops after --plies plies.
+generation); it reports moves per second over whole games and the p50/p99/max of each timing.
+Random play seldom ends a game, so each game stops after --plies plies.
 
     .venv/bin/python bench/antigrid.py [--quick] [--games N] [--plies N] [--seed S]
 

@@ -388,12 +388,14 @@ class AntiGridState(GameState):
         return frozenset(point_name(m.dst) for m in moves)
 
 
-def new(size: int | None = 6, variant: str = "plain", trapped_rule: bool = True) -> AntiGridState:
+def new(size: int | None = None, variant: str | None = None,
+        trapped_rule: bool = True) -> AntiGridState:
     """The start: Red on its points with X = 0 or Y = 0, Blue on its points with X or Y = 2n-1.
 
     ``trapped_rule`` is the house rule of RULINGS §4 (40 plies without capture), on by default.
+    OptionError for a size or variant the game does not offer.
     """
-    n = size or INFO.default_size or 6
+    n, variant = INFO.check_options(size, variant)
     g = grid(n)
     board = bytearray(STRIDE * STRIDE)
     for colour in (RED, BLUE):

@@ -15,7 +15,7 @@ from engines.antigrid import OK, QUIET_LIMIT, AntiGridState, Move, new
 from engines.antigrid_grid import (
     BLUE, RED, SHARED, grid, parse_point, point_kind, point_name,
 )
-from engines.core import FollowUp, IllegalMove, Outcome
+from engines.core import FollowUp, IllegalMove, OptionError, Outcome
 from firmware_host.referee import play
 
 
@@ -409,3 +409,11 @@ def test_reedboard_play_subprocess(args):
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1
     assert json.loads(bad.stdout) == {"error": "e3 is red's pawn", "ply": 1, "move": "e3-e5"}
+
+
+def test_options_are_checked():
+    with pytest.raises(OptionError):
+        new(7)
+    with pytest.raises(OptionError):
+        new(6, "blitz")
+    assert new().n == 6 and new().variant == "plain"
