@@ -27,15 +27,23 @@ Both win tests are incremental, on one union-find over two nodes per point:
 
 from __future__ import annotations
 
-from collections import defaultdict
+import re
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-import re
 
 from engines.core import FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site
 from engines.core.graph import Graph, UnionFind
-from engines.core.hexgrid import cell_name, cell_xy, hex_cells, hex_neighbours, hex_outline
-from engines.core.hexgrid import on_board, parse_cell, row_range
+from engines.core.hexgrid import (
+    cell_name,
+    cell_xy,
+    hex_cells,
+    hex_neighbours,
+    hex_outline,
+    on_board,
+    parse_cell,
+    row_range,
+)
 
 SIDES = ("white", "black")
 EMPTY, WHITE, BLACK = 0, 1, 2
@@ -185,9 +193,9 @@ def _crossed_edges(faces, start: int, goal: int) -> set[frozenset[int]]:
     came: dict[int, tuple[int, frozenset[int]] | None] = {
         f: None for f, tri in enumerate(faces) if start in tri
     }
-    frontier = list(came)
+    frontier = deque(came)
     while frontier:
-        f = frontier.pop(0)
+        f = frontier.popleft()
         if goal in faces[f]:
             break
         a, b, c = faces[f]
@@ -293,7 +301,9 @@ class AntipodState(GameState):
         without a search; at most one holds, and on a full board exactly one."""
         sphere, board = self.sphere, self.board
         black = _winner_after(self.links, sphere, sphere.centres[0], BLACK) is not None
-        white = any(v == WHITE and _winner_after(self.links, sphere, p, WHITE) for p, v in enumerate(board))
+        white = any(
+            v == WHITE and _winner_after(self.links, sphere, p, WHITE) for p, v in enumerate(board)
+        )
         return black, white
 
     def black_chain(self) -> tuple[str, ...]:
@@ -347,13 +357,16 @@ class AntipodState(GameState):
             indent = " " * abs(i - (r - 1))
             cols = row_range(r, i)
             halves = [
-                indent + " ".join(STONE[self.board[sphere.names[cell_name(i, c + b * shift)]]] for c in cols)
+                indent + " ".join(self._mark(cell_name(i, c + b * shift)) for c in cols)
                 for b in (0, 1)
             ]
             letter = chr(ord("a") + i)
             ranges = f"{letter}{cols[0]}-{cols[-1]}  {letter}{cols[0] + shift}-{cols[-1] + shift}"
             lines.append(f"{letter}  {halves[0]:<{width}}{halves[1]:<{width}}{ranges}")
         return "\n".join(lines)
+
+    def _mark(self, name: str) -> str:
+        return STONE[self.board[self.sphere.names[name]]]
 
     @classmethod
     def from_diagram(cls, text: str) -> "AntipodState":
@@ -481,7 +494,8 @@ def _plies(sphere: Sphere, board: bytearray) -> int:
     """Moves played to reach ``board`` from the set-up (White first), from the stone counts."""
     white = board.count(WHITE) - len(sphere.corners)
     black = board.count(BLACK) - len(sphere.centres)
-    setup = all(board[p] == WHITE for p in sphere.corners) and all(board[p] == BLACK for p in sphere.centres)
+    setup = all(board[p] == WHITE for p in sphere.corners)
+    setup = setup and all(board[p] == BLACK for p in sphere.centres)
     if not setup or white - black not in (0, 1):
         raise ValueError(f"not reachable from the set-up: {white} White and {black} Black moves")
     return white + black

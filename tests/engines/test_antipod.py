@@ -249,7 +249,8 @@ def test_ring_across_the_equator():
 
 
 def test_ring_stones_exclude_stray_white_stones():
-    s = with_stones(6, white=[index(new(6), n) for n in ("f5", "e5", "e6", "f7", "g7", "g6", "b2", "k20")])
+    stray = ("f5", "e5", "e6", "f7", "g7", "g6", "b2", "k20")
+    s = with_stones(6, white=[index(new(6), name) for name in stray])
     assert s.outcome().winner == "white"
     assert sorted(s.outcome().sites) == ["e5", "e6", "f5", "f7", "g6", "g7"]
 
@@ -288,7 +289,8 @@ def test_unreachable_diagrams_are_refused():
     with pytest.raises(ValueError, match="differs"):
         AntipodState.from_diagram(PBMSERV_WIN.replace("o o . x . o   / 9", "o . . x . o   / 9"))
     with pytest.raises(ValueError, match="reachable"):
-        AntipodState.from_diagram(with_stones(4, white=[index(new(4), "b2"), index(new(4), "c3")]).diagram())
+        two_white_moves = with_stones(4, white=[index(new(4), "b2"), index(new(4), "c3")])
+        AntipodState.from_diagram(two_white_moves.diagram())
 
 
 # ------------------------------------------------------------------ the physical contract
@@ -343,7 +345,8 @@ def test_referee_json():
         "winner": None, "result": None, "score": None, "chain": [],
         "legal": summary["legal"],
     }
-    assert len(summary["legal"]) == 142 and "a3" not in summary["legal"] and "a4" in summary["legal"]
+    assert len(summary["legal"]) == 142
+    assert "a3" not in summary["legal"] and "a4" in summary["legal"]
 
 
 def test_referee_reports_the_ring():
@@ -351,7 +354,8 @@ def test_referee_reports_the_ring():
     ring = [label(s, q) for q in s.sphere.graph.neighbours[s.sphere.centres[0]]]
     moves = [m for pair in zip(ring, ["a14", "k20", "c18", "h21", "j19", ""]) for m in pair if m]
     code, (summary,), _ = run_referee(*moves, as_json=True)
-    assert (code, summary["winner"], summary["result"], summary["to_move"]) == (0, "white", "ring", None)
+    assert code == 0
+    assert (summary["winner"], summary["result"], summary["to_move"]) == ("white", "ring", None)
     assert sorted(summary["chain"]) == sorted(ring) and summary["legal_moves"] == 0
 
 
@@ -376,9 +380,11 @@ def test_reedboard_play_subprocess():
         capture_output=True, text=True, timeout=60,
     )
     assert bad.returncode == 1
-    assert json.loads(bad.stdout.splitlines()[-1]) == {"error": "a2 is already taken", "ply": 1, "move": "a9"}
+    error = {"error": "a2 is already taken", "ply": 1, "move": "a9"}
+    assert json.loads(bad.stdout.splitlines()[-1]) == error
     text = subprocess.run(
-        [str(REEDBOARD), "play", "antipod", "--size", "4"], capture_output=True, text=True, timeout=60
+        [str(REEDBOARD), "play", "antipod", "--size", "4"],
+        capture_output=True, text=True, timeout=60,
     )
     assert text.returncode == 0 and "white to move" in text.stdout
 
@@ -405,7 +411,9 @@ def test_full_boards_have_exactly_one_winner(r, rnd):
 @given(radii, st.randoms(use_true_random=False), st.floats(0.1, 0.9))
 def test_partial_boards_agree_with_search(r, rnd, fill):
     start = new(r)
-    board = bytes(v or (rnd.random() < fill and rnd.choice((WHITE, BLACK))) or EMPTY for v in start.board)
+    board = bytes(
+        v or (rnd.choice((WHITE, BLACK)) if rnd.random() < fill else EMPTY) for v in start.board
+    )
     s = AntipodState(r, board)
     assert s.win_flags() == brute_flags(s)
 
