@@ -397,7 +397,8 @@ class PhalanxState(GameState):
         return (Realisation(old - new, new - old, follow if captured else ()),)
 
     def moves_for_change(self, emptied, filled):
-        """Only moves of pieces the change touches are tried (or the pending removal)."""
+        """Only moves of pieces whose sites emptied are tried, and only those whose own new
+        sites are the filled ones get a full realisation (with captures); or the due removal."""
         if self.outcome():
             return []
         if self.pending:
@@ -405,10 +406,11 @@ class PhalanxState(GameState):
         else:
             touched = {self._owner[INDEX[s]] for s in emptied if s in INDEX} - {-1}
             candidates = (
-                Move(self.pieces[i].anchor, NAMES[anchor])
-                for i in sorted(touched)
-                if self.pieces[i].side == self.turn
-                for _, anchor in self._piece_moves(i)
+                Move(piece.anchor, NAMES[anchor])
+                for piece, i in ((self.pieces[i], i) for i in sorted(touched))
+                if piece.side == self.turn
+                for dest, anchor in self._piece_moves(i)
+                if piece._replace(origin=dest).sites - piece.sites == filled
             )
         board = self.occupied()
         sensed = (board - emptied) | filled
