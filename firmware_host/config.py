@@ -266,9 +266,9 @@ def _checked(config: Config, path: str) -> Config:
             owners[pin] = where
     sites = _game_sites(path, config)
     if config.layout is not None:
-        from firmware_host.layout import load_layout  # layout.py imports this module
+        from firmware_host.layout import layout_for  # layout.py imports this module
 
-        load_layout(config.layout, sites)
+        layout_for(config.layout, sites)
     return config
 
 

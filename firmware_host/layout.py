@@ -64,6 +64,14 @@ class Layout:
         """True when every one of ``sites`` has a channel in this layout."""
         return all(s.label in self.sensor for s in sites)
 
+    def restricted(self, sites: Iterable[Site]) -> "Layout":
+        """The part of this layout for ``sites`` (all covered), in their order."""
+        labels = [s.label for s in sites]
+        return Layout(
+            {label: self.sensor[label] for label in labels},
+            {label: self.led[label] for label in labels},
+        )
+
 
 def default_layout(sites: Sequence[Site]) -> Layout:
     """Sensor channel = LED channel = the site's index in the engine's order."""
@@ -72,8 +80,18 @@ def default_layout(sites: Sequence[Site]) -> Layout:
 
 
 def load_layout(path: str, sites: Sequence[Site]) -> Layout:
-    """Read a layout file for ``sites``; ConfigError naming the file and the site for an unknown
-    or missing site, a channel used twice or a value of the wrong type."""
+    """The layout of exactly ``sites`` from a layout file; ConfigError naming the file and the
+    site for an unknown or missing site, a channel used twice or a value of the wrong type."""
+    layout = read_layout(path)
+    labels = {s.label for s in sites}
+    for label in layout.sensor:
+        if label not in labels:
+            raise ConfigError(f"{path}: [sites] {_quote(label)} is not a site of this game")
+    return _restricted(path, layout, sites)
+
+
+def read_layout(path: str) -> Layout:
+    """Every site a layout file lists, whatever the game (a board may serve several games)."""
     data = read_toml(path)
     unknown = sorted(set(data) - {"sites"})
     if unknown:
@@ -81,16 +99,10 @@ def load_layout(path: str, sites: Sequence[Site]) -> Layout:
     table = data.get("sites")
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [sites] is missing (one line per site: sensor and led)")
-    labels = [s.label for s in sites]
-    for label in table:
-        if label not in labels:
-            raise ConfigError(f"{path}: [sites] {_quote(label)} is not a site of this game")
     channels: dict[str, dict[str, int]] = {kind: {} for kind in KINDS}
     owners: dict[str, dict[int, str]] = {kind: {} for kind in KINDS}
-    for label in labels:
-        if label not in table:
-            raise ConfigError(f"{path}: [sites] {_quote(label)} is missing")
-        for kind, channel in _site_channels(path, label, table[label]).items():
+    for label, entry in table.items():
+        for kind, channel in _site_channels(path, label, entry).items():
             other = owners[kind].setdefault(channel, label)
             if other != label:
                 raise ConfigError(
@@ -99,6 +111,19 @@ def load_layout(path: str, sites: Sequence[Site]) -> Layout:
                 )
             channels[kind][label] = channel
     return Layout(sensor=channels["sensor"], led=channels["led"])
+
+
+def _restricted(path: str, layout: Layout, sites: Sequence[Site]) -> Layout:
+    missing = [s.label for s in sites if s.label not in layout.sensor]
+    if missing:
+        raise ConfigError(f"{path}: [sites] {_quote(missing[0])} is missing")
+    return layout.restricted(sites)
+
+
+def layout_for(path: str | None, sites: Sequence[Site]) -> Layout:
+    """The layout a game uses on this board: the default one without a file, else the file's
+    channels of ``sites`` (the file may list more sites, for other games)."""
+    return default_layout(sites) if path is None else _restricted(path, read_layout(path), sites)
 
 
 def _site_channels(path: str, label: str, entry: Any) -> dict[str, int]:

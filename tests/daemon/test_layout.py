@@ -11,10 +11,13 @@ from hypothesis import strategies as st
 import engines
 from engines.core.contract import Site
 from firmware_host.config import ConfigError
-from firmware_host.layout import Layout, default_layout, layout_toml, load_layout
+from firmware_host.layout import (
+    Layout, default_layout, layout_for, layout_toml, load_layout, read_layout,
+)
 from toml_fuzz import VALUES, toml_table
 
 SITES = (Site("a1", 0, 0), Site("b1", 1, 0), Site("B4*", 1, 1), Site('q"x', 2, 2))
+TWO_SITES = SITES[:2]
 
 
 def landed(game: str) -> bool:
@@ -78,12 +81,24 @@ def test_edited_layout_keeps_its_channels(tmp_path):
     assert layout.sensor_channels == 41 and layout.site_of_sensor(40) == "a1"
 
 
+def test_a_board_layout_can_serve_a_game_with_fewer_sites(tmp_path):
+    path = write(tmp_path, layout_toml(default_layout(SITES), "big", None, None))
+    assert read_layout(path) == default_layout(SITES)
+    small = layout_for(path, TWO_SITES)
+    assert small == Layout(sensor={"a1": 0, "b1": 1}, led={"a1": 0, "b1": 1})
+    assert layout_for(None, TWO_SITES) == default_layout(TWO_SITES)
+    assert read_layout(path).restricted(SITES[2:]).sensor == {"B4*": 2, 'q"x': 3}
+    with pytest.raises(ConfigError, match='"c1" is missing'):
+        layout_for(path, (Site("c1", 0, 0),))
+    with pytest.raises(ConfigError, match='"B4\\*" is not a site of this game'):
+        load_layout(path, TWO_SITES)
+
+
 def lines(**entries: str) -> str:
     return "[sites]\n" + "".join(f'"{k}" = {v}\n' for k, v in entries.items())
 
 
 GOOD = {"a1": "{ sensor = 0, led = 0 }", "b1": "{ sensor = 1, led = 1 }"}
-TWO = SITES[:2]
 
 
 @pytest.mark.parametrize(
@@ -112,7 +127,7 @@ TWO = SITES[:2]
     ],
 )
 def test_bad_layout_names_file_and_site(tmp_path, text, expected):
-    assert expected in error_of(write(tmp_path, text), TWO)
+    assert expected in error_of(write(tmp_path, text), TWO_SITES)
 
 
 def test_unreadable_layout(tmp_path):
