@@ -34,7 +34,7 @@ from engines.core.hexgrid import (
     on_board,
     parse_cell,
 )
-from engines.core.history import History
+from engines.core.tally import Tally
 
 SIDE = 5
 SIDES = ("blue", "red")
@@ -187,8 +187,9 @@ SITES = tuple(
 # ------------------------------------------------------------------------------------- state
 @dataclass(frozen=True)
 class AntipodeState(GameState):
-    """A position: token and blue-face masks, both pawns' cells, the side to move, the house
-    rules and (once the board is full) the history of full-board positions for repetition."""
+    """A position: token and blue-face masks (bit n = cell NAMES[n]), both pawns' cells, the
+    side to move, the house rules and (once the board is full) the tally of full-board positions
+    for the repetition draw. States compare by position and ply; the tally is not compared."""
 
     tokens: int
     blue: int
@@ -196,7 +197,7 @@ class AntipodeState(GameState):
     mover: int = 0
     turns: int = 0
     rules: HouseRules = HouseRules()
-    history: History = field(default_factory=History, compare=False, repr=False)
+    history: Tally = field(default_factory=Tally, compare=False, repr=False)
 
     @classmethod
     def setup(
@@ -233,14 +234,14 @@ class AntipodeState(GameState):
             SIDES.index(to_move),
             ply,
             rules,
-            History(),
+            Tally(),
         )
 
     @classmethod
-    def _make(cls, tokens, blue, pawns, mover, turns, rules, previous: History) -> "AntipodeState":
+    def _make(cls, tokens, blue, pawns, mover, turns, rules, previous: Tally) -> "AntipodeState":
         """A state whose history extends ``previous``. Only full-board positions can recur
         (every other turn adds a token), so the history restarts until the board is full."""
-        history = previous.push((blue, pawns, mover)) if tokens == FULL else History()
+        history = previous.push((blue, pawns, mover)) if tokens == FULL else Tally()
         return cls(tokens, blue, pawns, mover, turns, rules, history)
 
     # ----------------------------------------------------------------- helpers
