@@ -188,15 +188,19 @@ class AntiGridState(GameState):
         """Moves of the pawn on p: along its lines through empty points, stopping before an
         occupied point and after a blockaded shared point."""
         board, colour = self.board, self.board[p]
-        guards, enemy = self.grid.guards[colour], 3 - colour
         for ray in self.grid.move_rays[colour][p]:
             for q in ray:
                 if board[q]:
                     break
                 yield Move(p, q)
-                pair = guards[q]
-                if pair and board[pair[0]] == enemy and board[pair[1]] == enemy:
+                if self._blockaded(q, colour):
                     break
+
+    def _blockaded(self, q: int, colour: int) -> bool:
+        """True when enemy pawns hold both guards of shared point q, so that a travelling pawn
+        of ``colour`` may stop on q but not pass it."""
+        pair = self.grid.guards[colour][q]
+        return pair is not None and self.board[pair[0]] == self.board[pair[1]] == 3 - colour
 
     @cached_property
     def _pawn_moves(self) -> list[Move]:
@@ -228,7 +232,6 @@ class AntiGridState(GameState):
     def _path_problem(self, move: Move) -> str | None:
         """Why the pawn cannot travel src -> dst, or None."""
         board, colour, dst = self.board, self.board[move.src], move.dst
-        guards, enemy = self.grid.guards[colour], 3 - colour
         for ray in self.grid.move_rays[colour][move.src]:
             if dst not in ray:
                 continue
@@ -237,8 +240,7 @@ class AntiGridState(GameState):
             for q in ray[:ray.index(dst)]:
                 if board[q]:
                     return f"{point_name(q)} is in the way"
-                pair = guards[q]
-                if pair and board[pair[0]] == enemy and board[pair[1]] == enemy:
+                if self._blockaded(q, colour):
                     return f"Blockade at {point_name(q)}"
             return None
         return f"{move} is not along a {COLOUR_NAMES[colour]} line"
