@@ -407,6 +407,14 @@ class AntipodState(GameState):
         names = self.sphere.site_names
         return frozenset(s for p, v in enumerate(self.board) if v for s in names[p])
 
+    def sites_of(self, name: str) -> tuple[str, ...]:
+        """Both sites of an edge point, else the point's one site.
+
+        >>> new(6, "standard").sites_of("a1")
+        ('a1', 'a12')
+        """
+        return self.sphere.site_names[self.sphere.names[name]]
+
     def realisations(self, move: Place) -> tuple[Realisation, ...]:
         """Interior point: its one site. Edge point: either site by hand, then its twin."""
         sites = self.sphere.site_names[self.sphere.names[move.point]]

@@ -156,6 +156,11 @@ class GameState(ABC):
     def realisations(self, move: Any) -> tuple[Realisation, ...]:
         """The ways ``move`` is made on the board (usually one)."""
 
+    def sites_of(self, name: str) -> tuple[str, ...]:
+        """The sites that show a point named in notation or in :attr:`Outcome.sites` (more than
+        one where a point has several sites, like an Antipod edge point)."""
+        return (name,)
+
     def ok_move(self) -> Any | None:
         """A move the OK button plays here (e.g. ending a capture chain), or None."""
         return None
