@@ -251,6 +251,11 @@ def _to_move(side: str, colour: str | None) -> str:
     return f"{name[:1].upper()}{name[1:]} to move"
 
 
+def menu_screen(title: str, items: Sequence[str], selected: int) -> Screen:
+    """A menu page: the title lit, one item per row, the selected one lit."""
+    return Screen(title, tuple(items), invert_title=True, selected=selected)
+
+
 def message_screen(title: str, lines: Sequence[str] = ()) -> Screen:
     """A message: the title lit, then the lines (the first one large)."""
     return Screen(title, tuple(lines), invert_title=True, large=True)

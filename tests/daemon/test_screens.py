@@ -9,7 +9,7 @@ from luma.core.device import dummy
 from PIL import Image
 
 from firmware_host import screens
-from firmware_host.screens import Screen, message_screen, status_screen
+from firmware_host.screens import Screen, menu_screen, message_screen, status_screen
 
 WIDTH, HEIGHT = screens.SIZE
 
@@ -85,7 +85,8 @@ def test_message_screen():
 
 
 def test_menu_text_marks_the_selected_line():
-    screen = Screen("Menu", ("New game", "Take back"), invert_title=True, selected=1)
+    screen = menu_screen("Menu", ["New game", "Take back"], 1)
+    assert screen == Screen("Menu", ("New game", "Take back"), invert_title=True, selected=1)
     assert screen.text_lines() == ("Menu", "New game", "> Take back")
 
 

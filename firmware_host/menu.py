@@ -1,0 +1,213 @@
+"""The MENU/OK/BACK menu: a pure state machine. Button presses in, actions out.
+
+Closed, only a short MENU press concerns the menu (it opens it); OK and BACK belong to the game
+then. Open: MENU moves to the next item, OK chooses it, BACK goes up a level (and closes the menu
+from the top). A long MENU press is reserved for power-off and ignored here.
+
+>>> menu = Menu([Choice("antipalos", 12, "standard", "Antipalos")],
+...             current=Choice("antipalos", 12, "standard", "Antipalos"))
+>>> menu.press(ButtonEvent("menu")), menu.screen().text_lines()[:2]
+(None, ('Menu', '> New game'))
+>>> menu.press(ButtonEvent("ok")), menu.is_open
+(NewGame(game='antipalos', size=12, variant='standard'), False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import engines
+from firmware_host.layout import Layout
+from firmware_host.screens import Screen, menu_screen
+from hardware.base import ButtonEvent
+
+#: LED brightness levels the menu steps through.
+BRIGHTNESS_LEVELS = (0.1, 0.25, 0.5, 0.75, 1.0)
+
+
+# -------------------------------------------------------------------------------- actions
+@dataclass(frozen=True)
+class NewGame:
+    game: str
+    size: int | None
+    variant: str
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    pass
+
+
+@dataclass(frozen=True)
+class SetBrightness:
+    level: float
+
+
+@dataclass(frozen=True)
+class ShowIP:
+    pass
+
+
+Action = NewGame | TakeBack | SetBrightness | ShowIP
+
+
+# -------------------------------------------------------------------------------- choices
+@dataclass(frozen=True)
+class Choice:
+    """A game, size and variant the board can play; ``title`` is the game's short title."""
+
+    game: str
+    size: int | None
+    variant: str
+    title: str
+
+    def new_game(self) -> NewGame:
+        return NewGame(self.game, self.size, self.variant)
+
+
+def game_choices(layout: Layout | None = None) -> tuple[Choice, ...]:
+    """Every game, menu size and variant whose sites ``layout`` covers (None: the default
+    layouts, so every one)."""
+    out = []
+    for game in engines.GAME_NAMES:
+        info = engines.game_info(game)
+        title = info.title.split(" (")[0]
+        for size in info.sizes or (info.default_size,):
+            for variant in info.variants:
+                sites = engines.new_game(game, size, variant).sites()
+                if layout is None or layout.covers(sites):
+                    out.append(Choice(game, size, variant, title))
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------------- menu
+@dataclass(frozen=True)
+class _Item:
+    label: str
+    #: What OK on the item does: an action (the menu closes), a page (opened), or None (closes).
+    choose: Callable[[], "Action | _Page | None"]
+    keeps_open: bool = False
+
+
+@dataclass
+class _Page:
+    title: str
+    items: tuple[_Item, ...]
+    cursor: int = 0
+
+
+class Menu:
+    """The menu over ``choices`` (see :func:`game_choices`). ``kiosk``: only picking a game and
+    starting a new one. ``brightness``: the LED level now (snapped to a menu level)."""
+
+    def __init__(
+        self,
+        choices: Sequence[Choice],
+        current: Choice,
+        takebacks: bool = True,
+        kiosk: bool = False,
+        brightness: float = 0.5,
+    ) -> None:
+        self.choices = tuple(choices)
+        self.current = current
+        self.takebacks = takebacks
+        self.kiosk = kiosk
+        self.brightness = min(BRIGHTNESS_LEVELS, key=lambda level: abs(level - brightness))
+        self._pages: list[_Page] = []
+
+    @property
+    def is_open(self) -> bool:
+        return bool(self._pages)
+
+    def press(self, event: ButtonEvent) -> Action | None:
+        """Handle a button press; the action for the controller to carry out, if any."""
+        if event.long:
+            return None
+        if not self._pages:
+            if event.button == "menu":
+                self._pages = [self._main()]
+            return None
+        page = self._pages[-1]
+        if event.button == "menu":
+            page.cursor = (page.cursor + 1) % len(page.items)
+        elif event.button == "back":
+            self._pages.pop()
+        elif event.button == "ok":
+            return self._choose(page.items[page.cursor])
+        return None
+
+    def close(self) -> None:
+        self._pages = []
+
+    def screen(self) -> Screen:
+        """The open menu's screen (the top level when closed)."""
+        page = self._pages[-1] if self._pages else self._main()
+        return menu_screen(page.title, [item.label for item in page.items], page.cursor)
+
+    # ---------------------------------------------------------------------- internals
+    def _choose(self, item: _Item) -> Action | None:
+        outcome = item.choose()
+        if isinstance(outcome, _Page):
+            self._pages.append(outcome)
+            return None
+        if item.keeps_open:
+            self._pages[-1] = self._main(cursor=self._pages[-1].cursor)
+        else:
+            self.close()
+        return outcome
+
+    def _main(self, cursor: int = 0) -> _Page:
+        items = [_Item("New game", lambda: self._start(self.current))]
+        if len(self.choices) > 1:
+            items.append(_Item("Choose game", self._games_page))
+        if not self.kiosk:
+            if self.takebacks:
+                items.append(_Item("Take back", TakeBack))
+            items += [
+                _Item(f"Brightness {round(self.brightness * 100)}%", self._brighter, True),
+                _Item("Show IP address", ShowIP),
+            ]
+        items.append(_Item("Exit", lambda: None))
+        return _Page("Menu", tuple(items), cursor)
+
+    def _brighter(self) -> SetBrightness:
+        index = BRIGHTNESS_LEVELS.index(self.brightness)
+        self.brightness = BRIGHTNESS_LEVELS[(index + 1) % len(BRIGHTNESS_LEVELS)]
+        return SetBrightness(self.brightness)
+
+    def _games_page(self) -> _Page:
+        games = list(dict.fromkeys((c.game, c.title) for c in self.choices))
+        items = tuple(
+            _Item(title, lambda game=game: self._narrow(lambda c: c.game == game))
+            for game, title in games
+        )
+        return _Page("Game", items, _index([g for g, _ in games], self.current.game))
+
+    def _narrow(self, keep: Callable[[Choice], bool]) -> Action | _Page:
+        """The choices ``keep`` selects: a new game when one is left, else a page to pick the
+        size (when they differ in size) or the variant, the current game's under the cursor."""
+        left = [c for c in self.choices if keep(c)]
+        if len(left) == 1:
+            return self._start(left[0])
+        current = self.current if self.current.game == left[0].game else None
+        sizes = list(dict.fromkeys(c.size for c in left))
+        if len(sizes) > 1:
+            items = tuple(
+                _Item(f"Size {size}",
+                      lambda size=size: self._narrow(lambda c: keep(c) and c.size == size))
+                for size in sizes
+            )
+            return _Page(f"{left[0].title} size", items, _index(sizes, current and current.size))
+        variants = [c.variant for c in left]
+        items = tuple(_Item(c.variant, lambda c=c: self._start(c)) for c in left)
+        cursor = _index(variants, current and current.variant)
+        return _Page(f"{left[0].title} variant", items, cursor)
+
+    def _start(self, choice: Choice) -> NewGame:
+        self.current = choice
+        return choice.new_game()
+
+
+def _index(values: list, value) -> int:
+    return values.index(value) if value in values else 0

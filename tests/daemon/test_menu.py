@@ -1,0 +1,171 @@
+"""The menu, driven by pressing its buttons."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import engines
+from engines.core.contract import Site
+from firmware_host.layout import Layout, default_layout
+from firmware_host.menu import (
+    BRIGHTNESS_LEVELS, Choice, Menu, NewGame, SetBrightness, ShowIP, TakeBack, game_choices,
+)
+from hardware.base import BUTTONS, ButtonEvent
+
+CHOICES = (
+    Choice("alpha", 8, "plain", "Alpha"),
+    Choice("alpha", 8, "chain", "Alpha"),
+    Choice("alpha", 10, "plain", "Alpha"),
+    Choice("alpha", 10, "chain", "Alpha"),
+    Choice("beta", None, "standard", "Beta"),
+    Choice("gamma", None, "one", "Gamma"),
+    Choice("gamma", None, "two", "Gamma"),
+)
+CURRENT = CHOICES[1]
+
+
+def press(menu: Menu, *buttons: str):
+    """Press the buttons in turn; the actions that came out (Nones left out)."""
+    actions = [menu.press(ButtonEvent(b)) for b in buttons]
+    return [a for a in actions if a is not None]
+
+
+def shown(menu: Menu) -> tuple[str, ...]:
+    return menu.screen().text_lines()
+
+
+def test_menu_opens_with_menu_and_lists_everything():
+    menu = Menu(CHOICES, CURRENT)
+    assert not menu.is_open
+    assert press(menu, "menu") == [] and menu.is_open
+    assert shown(menu) == ("Menu", "> New game", "Choose game", "Take back", "Brightness 50%",
+                           "Show IP address", "Exit")
+
+
+def test_ok_and_back_belong_to_the_game_while_the_menu_is_closed():
+    menu = Menu(CHOICES, CURRENT)
+    assert press(menu, "ok", "back") == [] and not menu.is_open
+
+
+def test_new_game_restarts_the_current_game():
+    menu = Menu(CHOICES, CURRENT)
+    assert press(menu, "menu", "ok") == [NewGame("alpha", 8, "chain")]
+    assert not menu.is_open
+
+
+def test_menu_moves_down_and_wraps_around():
+    menu = Menu(CHOICES, CURRENT)
+    press(menu, "menu", *["menu"] * 6)
+    assert shown(menu)[1] == "> New game"
+    press(menu, "menu", "menu")
+    assert shown(menu)[3] == "> Take back"
+    assert press(menu, "ok") == [TakeBack()] and not menu.is_open
+
+
+def test_show_ip():
+    menu = Menu(CHOICES, CURRENT)
+    assert press(menu, "menu", "menu", "menu", "menu", "menu", "ok") == [ShowIP()]
+
+
+def test_brightness_cycles_levels_and_the_menu_stays_open():
+    menu = Menu(CHOICES, CURRENT, brightness=0.3)
+    press(menu, "menu", "menu", "menu", "menu")
+    assert shown(menu)[4] == "> Brightness 25%"
+    assert press(menu, "ok", "ok") == [SetBrightness(0.5), SetBrightness(0.75)]
+    assert menu.is_open and shown(menu)[4] == "> Brightness 75%"
+    assert press(menu, "ok", "ok") == [SetBrightness(1.0), SetBrightness(BRIGHTNESS_LEVELS[0])]
+
+
+def test_exit_and_back_close_the_menu():
+    menu = Menu(CHOICES, CURRENT)
+    press(menu, "menu", *["menu"] * 5)
+    assert shown(menu)[-1] == "> Exit"
+    assert press(menu, "ok") == [] and not menu.is_open
+    press(menu, "menu", "back")
+    assert not menu.is_open
+
+
+def test_choose_game_then_size_then_variant_with_the_current_one_preselected():
+    menu = Menu(CHOICES, CURRENT)
+    press(menu, "menu", "menu", "ok")
+    assert shown(menu) == ("Game", "> Alpha", "Beta", "Gamma")
+    press(menu, "ok")
+    assert shown(menu) == ("Alpha size", "> Size 8", "Size 10")
+    press(menu, "menu", "ok")
+    assert shown(menu) == ("Alpha variant", "plain", "> chain")
+    assert press(menu, "menu", "ok") == [NewGame("alpha", 10, "plain")]
+    assert menu.current == CHOICES[2] and not menu.is_open
+    assert press(menu, "menu", "ok") == [NewGame("alpha", 10, "plain")]
+
+
+def test_a_game_with_one_choice_starts_at_once_and_back_goes_up_a_level():
+    menu = Menu(CHOICES, CURRENT)
+    press(menu, "menu", "menu", "ok", "menu", "menu", "ok")
+    assert shown(menu) == ("Gamma variant", "> one", "two")
+    press(menu, "back")
+    assert shown(menu)[0] == "Game"
+    assert press(menu, "back", "back") == [] and not menu.is_open
+    assert press(menu, "menu", "menu", "ok", "menu", "ok") == [NewGame("beta", None, "standard")]
+
+
+def test_kiosk_offers_only_games():
+    menu = Menu(CHOICES, CURRENT, kiosk=True)
+    press(menu, "menu")
+    assert shown(menu) == ("Menu", "> New game", "Choose game", "Exit")
+
+
+def test_without_takebacks_or_other_games_those_items_are_gone():
+    menu = Menu(CHOICES[:1], CHOICES[0], takebacks=False)
+    press(menu, "menu")
+    assert shown(menu) == ("Menu", "> New game", "Brightness 50%", "Show IP address", "Exit")
+
+
+def test_long_menu_press_is_reserved():
+    menu = Menu(CHOICES, CURRENT)
+    assert menu.press(ButtonEvent("menu", long=True)) is None and not menu.is_open
+    press(menu, "menu")
+    assert menu.press(ButtonEvent("menu", long=True)) is None and shown(menu)[1] == "> New game"
+
+
+def test_current_game_outside_the_choices_can_still_restart():
+    odd = Choice("delta", 3, "x", "Delta")
+    assert press(Menu(CHOICES, odd), "menu", "ok") == [NewGame("delta", 3, "x")]
+
+
+@given(st.lists(st.tuples(st.sampled_from(BUTTONS), st.booleans()), max_size=40))
+def test_any_presses_give_only_offered_actions_and_a_screen(presses):
+    menu = Menu(CHOICES, CURRENT, takebacks=False)
+    for button, long in presses:
+        action = menu.press(ButtonEvent(button, long))
+        assert action is None or isinstance(action, (NewGame, SetBrightness, ShowIP))
+        if isinstance(action, NewGame):
+            assert Choice(action.game, action.size, action.variant, menu.current.title) in CHOICES
+        lines = menu.screen().text_lines()
+        assert sum(line.startswith("> ") for line in lines) == 1
+
+
+# ---------------------------------------------------------------- choices from the engines
+def test_default_layouts_offer_every_game_size_and_variant():
+    choices = game_choices()
+    for game in engines.GAME_NAMES:
+        info = engines.game_info(game)
+        offered = {(c.size, c.variant) for c in choices if c.game == game}
+        sizes = info.sizes or (info.default_size,)
+        assert offered == {(s, v) for s in sizes for v in info.variants}
+
+
+def test_a_board_layout_offers_only_what_it_covers():
+    game = next(g for g in engines.GAME_NAMES if len(engines.game_info(g).sizes) > 1)
+    info = engines.game_info(game)
+    smallest, larger = info.sizes[0], info.sizes[1]
+    layout = default_layout(engines.new_game(game, larger).sites())
+    offered = {(c.game, c.size) for c in game_choices(layout)}
+    assert (game, larger) in offered and (game, smallest) in offered
+    assert all(g == game for g, _ in offered)
+    assert {c.size for c in game_choices(layout)} <= set(info.sizes[:2])
+
+
+def test_a_layout_of_unknown_sites_offers_nothing():
+    assert game_choices(Layout({"zz": 0}, {"zz": 0})) == ()
