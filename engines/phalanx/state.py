@@ -367,10 +367,10 @@ class PhalanxState(GameState):
         return "\n".join(lines)
 
     def status_lines(self) -> list[str]:
+        """Pieces and points per side (short enough for the OLED), and a removal that is due."""
         points = self.points()
         lines = [
-            f"{side.capitalize()}: {sum(p.side == s for p in self.pieces)} pieces, "
-            f"{points[side]} pts, took {self.taken[s]}"
+            f"{side.capitalize()} {sum(p.side == s for p in self.pieces)} pcs {points[side]} pts"
             for s, side in enumerate(SIDES)
         ]
         if self.pending:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 from dataclasses import replace
@@ -379,25 +380,48 @@ def _random_game(picks):
     return seen, state
 
 
-@given(st.lists(st.integers(min_value=0, max_value=10**6), max_size=60))
+def _check_step(state, move):
+    """Every per-move rule and contract property; returns the next state."""
+    before = (hash(state), state.occupied(), state.pieces, state.taken)
+    after = state.play(str(move))
+    assert (hash(state), state.occupied(), state.pieces, state.taken) == before  # no mutation
+    covered = [t for p in after.pieces for t in p.rest.triangles]
+    assert len(covered) == len(set(covered))  # pieces never overlap
+    mask = 0
+    for p in after.pieces:
+        assert not mask & p.rest.mask
+        mask |= p.rest.mask
+    assert len(after.pieces) <= len(state.pieces)  # the number of pieces only falls
+    assert sum(after.taken) - sum(state.taken) == len(state.pieces) - len(after.pieces)
+    assert state.parse_move(str(move)) == move
+    (real,) = state.realisations(move)
+    assert real.board_after(state.occupied(), len(real.follow_ups)) == after.occupied()
+    assert [m for m, _, _ in state.moves_for_change(real.emptied, real.filled)] == [move]
+    if isinstance(move, Move):
+        assert real.filled <= state.targets(move.frm)
+    return after
+
+
+@given(st.lists(st.integers(min_value=0, max_value=10**6), max_size=200))
 def test_random_games_keep_every_rule(picks):
     seen, _ = _random_game(picks)
     for state, move in seen:
-        before = (hash(state), state.occupied(), state.pieces, state.taken)
-        after = state.play(str(move))
-        assert (hash(state), state.occupied(), state.pieces, state.taken) == before  # no mutation
-        covered = [t for p in after.pieces for t in p.rest.triangles]
-        assert len(covered) == len(set(covered))  # pieces never overlap
-        mask = 0
-        for p in after.pieces:
-            assert not mask & p.rest.mask
-            mask |= p.rest.mask
-        assert len(after.pieces) <= len(state.pieces)  # the number of pieces only falls
-        assert sum(after.taken) - sum(state.taken) == len(state.pieces) - len(after.pieces)
-        assert state.parse_move(str(move)) == move
-        (real,) = state.realisations(move)
-        assert real.board_after(state.occupied(), len(real.follow_ups)) == after.occupied()
-        assert [m for m, _, _ in state.moves_for_change(real.emptied, real.filled)] == [move]
+        _check_step(state, move)
+
+
+def test_whole_random_games_capture_self_phalanx_and_end():
+    rng = random.Random(6)
+    kinds = set()
+    for _ in range(2):
+        state = new()
+        while state.outcome() is None:
+            move = rng.choice(state.legal_moves())
+            after = _check_step(state, move)
+            kinds.add("removal" if isinstance(move, Removal) else
+                      "capture" if len(after.pieces) < len(state.pieces) else "move")
+            state = after
+        assert state.outcome().result in ("captures", "no-captures", "repetition", "no-moves")
+    assert kinds == {"move", "capture", "removal"}
 
 
 @given(st.lists(st.integers(min_value=0, max_value=10**6), max_size=40),
