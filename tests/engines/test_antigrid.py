@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -187,6 +188,11 @@ def test_no_passive_capture():
     state = pos("c1 a1 e1", "b3 d3 l12")
     after = state.play("c1-c3")
     assert after.board[parse_point("c3")] == RED and len(after.pawns(RED)) == 3
+    # red stops on shared c2 between blue b2 and d2 on blue's row (a blockade too): safe
+    state = pos("c1 a1 e1", "b2 d2 l12")
+    assert "c1-c3" not in moves_of(state)
+    after = state.play("c1-c2")
+    assert after.board[parse_point("c2")] == RED and len(after.pawns(RED)) == 3
 
 
 # -------------------------------------------------------------------- wins
@@ -201,6 +207,8 @@ def test_win_by_captures():
 
 def test_win_when_the_side_to_move_has_no_move():
     state = pos("c2 e2 b3 g3 a1", "b2 d2")
+    before = moves_of(replace(state, mover=BLUE))  # before red closes d3: only d2 moves, up
+    assert "d2-d3" in before and {m[:3] for m in before} == {"d2-"}
     after = state.play("g3-d3")
     assert len(after.pawns(BLUE)) == 2
     assert after.outcome() == Outcome("red", "no-moves")
