@@ -66,7 +66,8 @@ class GameInfo:
         low, high = self.size_range or (0, -1)
         if size not in self.sizes and not low <= size <= high:
             offered = ", ".join(map(str, self.sizes))
-            raise OptionError(f"{self.name} has no size {size} (sizes: {offered})")
+            also = f"; any of {low}..{high} also works" if self.size_range else ""
+            raise OptionError(f"{self.name} has no size {size} (sizes: {offered}{also})")
         return size, variant
 
 
