@@ -6,7 +6,9 @@ import argparse
 import sys
 
 from engines import GAME_NAMES, game_info
+from engines.core import OptionError
 from firmware_host import daemon_cli, referee
+from firmware_host.layout import default_layout_toml
 
 
 def _games(_: argparse.Namespace) -> int:
@@ -37,6 +39,16 @@ def _play(args: argparse.Namespace) -> int:
     )
 
 
+def _layout(args: argparse.Namespace) -> int:
+    try:
+        text = default_layout_toml(args.game, args.size, args.variant)
+    except OptionError as exc:
+        print(f"reedboard layout: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reedboard", description="Controller for sensor-equipped tabletop game boards."
@@ -56,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--trace", action="store_true", help="one JSON line per position")
     play.add_argument("--legal", action="store_true", help="also list the legal moves")
     play.set_defaults(func=_play)
+
+    layout = sub.add_parser("layout", help="print a game's default layout file (TOML)")
+    layout.add_argument("game", choices=GAME_NAMES, metavar="GAME", help=" | ".join(GAME_NAMES))
+    layout.add_argument("--size", type=int, help="board size (game-specific)")
+    layout.add_argument("--variant", help="game variant")
+    layout.set_defaults(func=_layout)
 
     daemon_cli.add_commands(sub)
     return parser

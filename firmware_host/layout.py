@@ -9,7 +9,8 @@ file, best started from ``reedboard layout GAME`` and edited::
     "a1" = { sensor = 0, led = 0 }
     "b1" = { sensor = 1, led = 7 }
 
->>> from engines.core.contract import Site
+>>> import engines
+from engines.core.contract import Site
 >>> layout = default_layout([Site("a1", 0, 0), Site("b1", 1, 0)])
 >>> layout.site_of_sensor(1), layout.sensor_channels, layout.led["a1"]
 ('b1', 2, 0)
@@ -23,6 +24,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+import engines
 from engines.core.contract import Site
 from firmware_host.config import ConfigError, describe, read_toml
 
@@ -161,6 +163,13 @@ def layout_toml(layout: Layout, game: str, size: int | None, variant: str | None
     for label, sensor in layout.sensor.items():
         lines.append(f"{_quote(label)} = {{ sensor = {sensor}, led = {layout.led[label]} }}")
     return "\n".join(lines) + "\n"
+
+
+def default_layout_toml(game: str, size: int | None, variant: str | None) -> str:
+    """What ``reedboard layout GAME`` prints; OptionError for an unknown game, size or variant."""
+    size, variant = engines.game_info(game).check_options(size, variant)
+    sites = engines.new_game(game, size, variant).sites()
+    return layout_toml(default_layout(sites), game, size, variant)
 
 
 def _quote(label: str) -> str:
