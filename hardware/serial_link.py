@@ -29,14 +29,15 @@ def open_port(url: str, baudrate: int = 115200) -> serial.SerialBase:
 
 
 class SerialLink:
-    """The host side of the protocol. ``channels``/``leds``: what the configuration expects;
-    a board that reports otherwise (or another protocol version) is refused, with ``error``
-    saying why. ``stats`` counts frames, drops, resyncs and reconnects."""
+    """The host side of the protocol. ``channels``/``leds``: what the configuration expects
+    (None: whatever the board reports); a board that reports otherwise (or another protocol
+    version) is refused, with ``error`` saying why. ``counters()``: frames, drops, resyncs,
+    reconnects."""
 
     def __init__(
         self,
         url: str,
-        channels: int,
+        channels: int | None,
         leds: int = 0,
         *,
         baudrate: int = 115200,
@@ -51,6 +52,8 @@ class SerialLink:
         self.reopen_interval, self.stale_after = reopen_interval, stale_after
         self._open = opener or (lambda u: open_port(u, baudrate))
         self.stats: Counter[str] = Counter()
+        #: True once closed by :meth:`close` (a lost port is reopened; a closed link is not).
+        self.shut = False
         self.error: str | None = None
         self.info: p.BoardInfo | None = None
         self.senses_polarity = False
@@ -92,6 +95,8 @@ class SerialLink:
 
     def poll(self) -> None:
         with self._lock:
+            if self.shut:
+                return
             now = self.clock()
             if self._port is None:
                 if now - self._last_attempt >= self.reopen_interval:
@@ -112,6 +117,7 @@ class SerialLink:
 
     def close(self) -> None:
         with self._lock:
+            self.shut = True
             if self._port is not None:
                 self._port.close()
                 self._port = None
@@ -178,12 +184,13 @@ class SerialLink:
         self.info, self.senses_polarity = info, info.senses_polarity
         if info.version != p.VERSION:
             self.error = f"board speaks serial protocol v{info.version}, this host v{p.VERSION}"
-        elif info.channels != self.channels:
+        elif self.channels is not None and info.channels != self.channels:
             self.error = f"board reports {info.channels} sensor channels, config says {self.channels}"
         elif info.leds < self.leds:
             self.error = f"board reports {info.leds} LEDs, config says {self.leds}"
         else:
             self.error = None
+            self.channels = info.channels
 
     def _on_state(self, frame: p.Frame) -> None:
         closed, north, led_id = p.decode_state(frame.body, self.channels, self.senses_polarity)
@@ -221,6 +228,8 @@ class SerialScanner:
     """The Scanner interface over a :class:`SerialLink`: the last state the board reported."""
 
     def __init__(self, link: SerialLink) -> None:
+        if link.channels is None:
+            raise ValueError("a serial scanner needs the number of sensor channels")
         self.link = link
         self.channels = link.channels
 
