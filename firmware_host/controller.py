@@ -43,11 +43,12 @@ LIGHTS = {
     "win": Led((255, 255, 255), "pulse"),
 }
 
+#: What a follow-up asks of the players: (one site, several sites).
 INSTRUCTIONS = {
-    "remove": "Remove the {n} lit pieces",
-    "twin": "Place the twin on the lit site",
-    "flip": "Flip the {n} lit tokens, then OK",
-    "flip-sensed": "Flip the {n} lit tokens",
+    "remove": ("Remove the lit piece", "Remove the {n} lit pieces"),
+    "twin": ("Place the twin on the lit site", "Place the twins on the {n} lit sites"),
+    "flip": ("Flip the lit token, then OK", "Flip the {n} lit tokens, then OK"),
+    "flip-sensed": ("Flip the lit token", "Flip the {n} lit tokens"),
 }
 
 Event = dict[str, Any]
@@ -77,6 +78,7 @@ class Turn:
     cand: Candidate
     before: frozenset[str]
     step: int
+    side: str | None = None
     announced: int = -1
 
     @property
@@ -418,7 +420,7 @@ class Controller:
         self._clear_targets()
         self._emit("move", move=text, side=side)
         self.mode = "follow"
-        self.turn = Turn(cand, before, cand.done)
+        self.turn = Turn(cand, before, cand.done, side)
         self._follow()
 
     def _push(self, state: GameState, text: str) -> None:
@@ -440,6 +442,7 @@ class Controller:
                 self._emit("guide", action=step.action, sites=self._sorted(step.sites))
             return
         self.turn = None
+        self._dirty = True
         outcome = self.state.outcome()
         if outcome:
             self._game_over(outcome)
@@ -509,11 +512,11 @@ class Controller:
 
     # ----------------------------------------------------------------- buttons
     def _on_button(self, press: ButtonEvent) -> None:
+        self._dirty = True
         if press.button == "ok":
             self._ok()
         elif press.button == "back" and self.choice:
             self.choice.highlight = (self.choice.highlight + 1) % len(self.choice.cands)
-            self._dirty = True
 
     def _ok(self) -> None:
         if self.choice:
@@ -584,7 +587,7 @@ class Controller:
         return status_screen(
             game_title=self._title,
             variant=None if variant == game_info(self.game.name).default_variant else variant,
-            to_move=None if outcome else state.to_move,
+            to_move=self.turn.side if self.turn else None if outcome else state.to_move,
             side_colour=None,
             phase=state.phase,
             status_lines=state.status_lines(),
@@ -604,7 +607,9 @@ class Controller:
         step = self.turn.current if self.turn else None
         if step is not None:
             key = "flip-sensed" if step.action == "flip" and self._polarity else step.action
-            return INSTRUCTIONS.get(key, "").format(n=len(step.sites)) or None
+            one, several = INSTRUCTIONS[key]
+            n = len(step.sites)
+            return one if n == 1 else several.format(n=n)
         if self.targets:
             return "Put it on a lit site"
         if self.state.ok_move() is not None:

@@ -1,0 +1,94 @@
+"""Helpers for the replayed sensor streams: build them, run them, read the events."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from firmware_host.config import Config
+from firmware_host.replay import replay
+from firmware_host.session import configured_game
+
+STREAMS = Path(__file__).with_name("streams")
+#: Enough quiet after a change for the board to settle at the default timing.
+SETTLE = 500
+
+
+@dataclass
+class Stream:
+    """A sensor stream written as a player would act; ``t`` in ms."""
+
+    setup: str | None = None
+    t: int = 0
+    lines: list[dict[str, Any]] = field(default_factory=list)
+
+    def wait(self, ms: int) -> "Stream":
+        self.t += ms
+        return self
+
+    def switch(self, site: str, on: bool, after: int = 100) -> "Stream":
+        self.t += after
+        self.lines.append({"t": self.t, "site": site, "on": on})
+        return self
+
+    def place(self, *sites: str, after: int = 100) -> "Stream":
+        for site in sites:
+            self.switch(site, True, after)
+        return self
+
+    def lift(self, *sites: str, after: int = 100) -> "Stream":
+        for site in sites:
+            self.switch(site, False, after)
+        return self
+
+    def press(self, button: str, after: int = 100) -> "Stream":
+        self.t += after
+        self.lines.append({"t": self.t, "button": button})
+        return self
+
+    def move(self, emptied: Iterable[str] = (), filled: Iterable[str] = ()) -> "Stream":
+        """Lift then place by hand, then let the board settle."""
+        self.lift(*sorted(emptied))
+        self.place(*sorted(filled))
+        return self.settle()
+
+    def settle(self) -> "Stream":
+        self.t += SETTLE
+        self.lines.append({"t": self.t})
+        return self
+
+    def text(self) -> str:
+        head = [{"setup": self.setup}] if self.setup else []
+        return "".join(json.dumps(obj) + "\n" for obj in head + self.lines)
+
+
+def run(lines: str | Iterable[str], game: str, size=None, variant=None, config=None):
+    """Replay ``lines`` (text or lines); the output events as dicts."""
+    config = config or Config()
+    if isinstance(lines, str):
+        lines = lines.splitlines()
+    out = io.StringIO()
+    status = replay(list(lines), config, configured_game(config, game, size, variant), out)
+    assert status == 0
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def run_file(name: str, game: str, size=None, variant=None, config=None):
+    return run((STREAMS / name).read_text(), game, size, variant, config)
+
+
+def moves(events) -> list[str]:
+    return [e["move"] for e in events if e["event"] == "move"]
+
+
+def of(events, kind: str) -> list[dict[str, Any]]:
+    """Events of one kind without their time."""
+    return [{k: v for k, v in e.items() if k not in ("t", "event")} for e in events if e["event"] == kind]
+
+
+def kinds(events) -> list[str]:
+    """The event names in order, display events left out."""
+    return [e["event"] for e in events if e["event"] != "display"]

@@ -1,0 +1,112 @@
+"""Replayed sensor streams (tests/daemon/streams/*.jsonl) for every game, with the events the
+daemon must answer them with."""
+
+from stream_tools import kinds, moves, of, run_file
+
+
+def test_antipalos_whole_game_then_a_new_one_by_clearing_the_board():
+    events = run_file("antipalos_game.jsonl", "antipalos", 3)
+    assert moves(events) == ["A1*", "A3*", "B2*", "C1*", "C3*", "B2*"]
+    assert of(events, "game_over") == [
+        {"winner": "white", "result": "connection", "sites": ["A1*", "B2*", "C3*"]}
+    ]
+    assert of(events, "move")[:2] == [
+        {"move": "A1*", "side": "white"},
+        {"move": "A3*", "side": "black"},
+    ]
+    end = events[-1]
+    assert end["event"] == "end" and end["moves"] == ["B2*"]
+    assert end["position"]["ply"] == 1 and end["position"]["to_move"] == "black"
+    assert "out_of_sync" not in kinds(events)
+
+
+def test_antipalos_slides_across_three_sites_make_one_move_each():
+    events = run_file("antipalos_slide.jsonl", "antipalos", 3)
+    assert moves(events)[0] == "*A2"
+    assert moves(events)[-1] == "*A2 - C2*"
+    assert len(moves(events)) == 9
+    lifted = of(events, "targets")
+    assert lifted == [{"sites": ["A2*", "C2*", "*C2"]}]
+    assert "out_of_sync" not in kinds(events)
+    assert events[-1]["position"]["phase"] == 2
+    assert events[-1]["position"]["winner"] == "white"
+
+
+def test_antipalos_bumped_neighbour_comes_back_or_is_put_back():
+    events = run_file("antipalos_bump.jsonl", "antipalos", 3)
+    assert moves(events) == ["B2*", "A1*", "C3*"]
+    assert of(events, "out_of_sync") == [{"missing": ["B2*"], "extra": ["*B2", "C3*"]}]
+    assert kinds(events)[-3:] == ["in_sync", "move", "end"]
+
+
+def test_antipalos_bouncing_contact():
+    events = run_file("antipalos_bounce.jsonl", "antipalos", 3)
+    assert moves(events) == ["B2*"]
+    assert kinds(events) == ["move", "end"]
+
+
+def test_antipalos_illegal_placement_and_recovery():
+    events = run_file("antipalos_illegal.jsonl", "antipalos", 3)
+    assert kinds(events) == ["move", "out_of_sync", "illegal", "in_sync", "move", "end"]
+    assert of(events, "illegal") == [{"reason": "B2 already holds a Trirod", "sites": ["*B2"]}]
+    assert of(events, "out_of_sync") == [{"missing": [], "extra": ["*B2"]}]
+    shown = [e["lines"] for e in events if e["event"] == "display"]
+    assert any("B2 already holds a Trirod" in lines for lines in shown)
+    assert moves(events) == ["B2*", "A1*"]
+
+
+def test_antipalos_takebacks_of_one_and_two_moves():
+    events = run_file("antipalos_takeback.jsonl", "antipalos", 3)
+    assert kinds(events) == [
+        "move", "move", "takeback", "move", "move", "takeback", "takeback", "end",
+    ]  # fmt: skip
+    assert of(events, "takeback") == [{"move": "A1*"}, {"move": "A3*"}, {"move": "C1*"}]
+    assert events[-1]["moves"] == ["B2*"]
+
+
+def test_antipode_pick_by_tap_and_by_buttons_then_flips_and_ok():
+    events = run_file("antipode_pick.jsonl", "antipode")
+    assert kinds(events) == ["guide", "move", "guide", "guide", "move", "guide", "end"]
+    assert of(events, "guide") == [
+        {"action": "pick", "sites": ["a1", "b1"]},
+        {"action": "flip", "sites": ["a1", "b1"]},
+        {"action": "pick", "sites": ["h9", "i9"]},
+        {"action": "flip", "sites": ["h9", "i9"]},
+    ]
+    assert moves(events) == ["b1:a1", "h9:i9"]
+    shown = [e["lines"] for e in events if e["event"] == "display"]
+    assert any("Flip the 2 lit tokens, then OK" in lines for lines in shown)
+    assert events[-1]["position"]["to_move"] == "blue"
+
+
+def test_antipod_twin_is_lit_until_filled():
+    events = run_file("antipod_twin.jsonl", "antipod")
+    assert kinds(events) == ["move", "guide", "move", "end"]
+    assert of(events, "guide") == [{"action": "twin", "sites": ["k19"]}]
+    assert moves(events) == ["k8", "f4"]
+
+
+def test_antigrid_capture_pawn_moved_first():
+    events = run_file("antigrid_capture_move_first.jsonl", "anti-grid")
+    assert moves(events) == ["a9-c9", "l2-e2", "a3-e3"]
+    assert of(events, "guide") == [{"action": "remove", "sites": ["e2"]}]
+    assert "out_of_sync" not in kinds(events)
+    shown = [e["lines"] for e in events if e["event"] == "display"]
+    assert any("Remove the lit piece" in lines for lines in shown)
+    assert shown[-1][1] == "Blue to move"
+
+
+def test_antigrid_capture_captured_pawn_lifted_first():
+    events = run_file("antigrid_capture_remove_first.jsonl", "anti-grid")
+    assert moves(events) == ["a9-c9", "l2-e2", "a3-e3"]
+    assert of(events, "out_of_sync") == [{"missing": ["e2"], "extra": []}]
+    assert "guide" not in kinds(events)
+    assert kinds(events)[-3:] == ["in_sync", "move", "end"]
+
+
+def test_phalanx_two_site_piece_and_its_removal():
+    events = run_file("phalanx_capture.jsonl", "phalanx")
+    assert moves(events) == ["d2nw-b4nw", "f7ne-h5ne", "c2ne-g6ne", "h8se-g7se"]
+    assert of(events, "guide") == [{"action": "remove", "sites": ["g6ne"]}]
+    assert "out_of_sync" not in kinds(events)
+    assert events[-1]["position"]["to_move"] == "green"
