@@ -155,7 +155,9 @@ def test_the_installed_command():
         capture_output=True, text=True, timeout=60,
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
-    message = "reedboard play: antipalos has no size 30 (sizes: 12, 14, 16, 18, 20)"
+    message = (
+        "reedboard play: antipalos has no size 30 (sizes: 12, 14, 16, 18, 20; any of 3..26 also works)"
+    )
     assert bad.stderr.strip() == message
     illegal = subprocess.run(
         [str(REEDBOARD), "play", "antipalos", "--trace", "--moves", "F2*; F2*"],
