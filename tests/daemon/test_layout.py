@@ -179,3 +179,27 @@ def test_every_landed_game_round_trips_its_default_layout(tmp_path, game):
         assert layout.sensor_channels == len(sites) == len(set(layout.sensor))
         text = layout_toml(layout, game, size, None)
         assert load_layout(write(tmp_path, text, f"{game}{size}.toml"), sites) == layout
+
+
+def test_cli_prints_a_layout_that_loads_back(tmp_path, capsys):
+    from firmware_host.cli import main
+
+    game = LANDED[0]
+    assert main(["layout", game]) == 0
+    text = capsys.readouterr().out
+    info = engines.game_info(game)
+    size, variant = info.check_options(None, None)
+    sites = engines.new_game(game, size, variant).sites()
+    assert text.startswith(f"# reedboard layout for {game}")
+    assert load_layout(write(tmp_path, text), sites) == default_layout(sites)
+
+
+def test_cli_bad_option_is_one_line_and_status_2(capsys):
+    from firmware_host.cli import main
+
+    game = LANDED[0]
+    assert main(["layout", game, "--variant", "nonesuch"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"reedboard layout: {game} has no variant 'nonesuch'")
+    assert captured.err.count("\n") == 1
