@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Install everything the test suite needs on a fresh Debian machine, then run it.
+# System packages: systemd-analyze (unit checks). Python packages: a venv in .venv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v systemd-analyze >/dev/null || need+=(systemd)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+python3 -m venv .venv
+.venv/bin/pip install -q -e '.[test]'
+exec .venv/bin/python -m pytest -q "$@"
