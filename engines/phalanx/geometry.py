@@ -50,7 +50,7 @@ def on_board(f: int, r: int) -> bool:
 
 
 def triangle(f: int, r: int, half: str) -> int:
-    """Index of the triangle ``half`` of square (f, r); ValueError if the square has no such half."""
+    """Index of triangle ``half`` of square (f, r); ValueError if the square has no such half."""
     return 2 * (SIZE * r + f) + halves(f, r).index(half)
 
 
@@ -88,28 +88,32 @@ def polygon(t: int) -> tuple[tuple[float, float], ...]:
     return tuple((f + x, r + y) for x, y in CORNERS[half_of(t)])
 
 
-def _edges(t: int) -> tuple[tuple[tuple[tuple[int, int], tuple[int, int]], int | None], ...]:
-    """The triangle's three unit edges (endpoints, lower first) with the triangle across each
-    (None beyond the board edge)."""
+#: The square edges each half touches; the edge facing each edge and the step to its square.
+TOUCHES = {"nw": ("top", "left"), "se": ("bottom", "right"),
+           "ne": ("top", "right"), "sw": ("bottom", "left")}
+FACING = {"top": ("bottom", 0, 1), "bottom": ("top", 0, -1),
+          "left": ("right", -1, 0), "right": ("left", 1, 0)}
+SEGMENT = {"top": ((0, 1), (1, 1)), "bottom": ((0, 0), (1, 0)),
+           "left": ((0, 0), (0, 1)), "right": ((1, 0), (1, 1))}
+
+Segment = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _edges(t: int) -> tuple[tuple[Segment, int | None], ...]:
+    """The triangle's three unit edges (endpoints, lower-left first) with the triangle across
+    each (None beyond the board edge)."""
     f, r = square_of(t)
-    half = half_of(t)
-    upper, lower = 0, 1
-
-    def across(g: int, s: int, part: int | str) -> int | None:
-        if not on_board(g, s):
-            return None
-        return 2 * (SIZE * s + g) + (part if isinstance(part, int) else halves(g, s).index(part))
-
-    grid = {
-        "top": (((f, r + 1), (f + 1, r + 1)), across(f, r + 1, lower)),
-        "bottom": (((f, r), (f + 1, r)), across(f, r - 1, upper)),
-        "left": (((f, r), (f, r + 1)), across(f - 1, r, "se" if slash(f - 1, r) else "ne")),
-        "right": (((f + 1, r), (f + 1, r + 1)), across(f + 1, r, "nw" if slash(f + 1, r) else "sw")),
-    }
-    touching = {"nw": ("top", "left"), "se": ("bottom", "right"),
-                "ne": ("top", "right"), "sw": ("bottom", "left")}[half]
+    out = []
+    for edge in TOUCHES[half_of(t)]:
+        facing, df, dr = FACING[edge]
+        g, s = f + df, r + dr
+        other = None
+        if on_board(g, s):
+            other = triangle(g, s, next(h for h in halves(g, s) if facing in TOUCHES[h]))
+        (x0, y0), (x1, y1) = SEGMENT[edge]
+        out.append((((f + x0, r + y0), (f + x1, r + y1)), other))
     diagonal = ((f, r), (f + 1, r + 1)) if slash(f, r) else ((f, r + 1), (f + 1, r))
-    return tuple(grid[name] for name in touching) + ((diagonal, t ^ 1),)
+    return (*out, (diagonal, t ^ 1))
 
 
 EDGES = tuple(_edges(t) for t in range(len(NAMES)))
@@ -132,7 +136,8 @@ class Shape:
         cells = [(-dx, -dy, OPPOSITE[part]) for dx, dy, part in self.cells]
         low = min(dy for _, dy, _ in cells)
         left = min(dx for dx, dy, _ in cells if dy == low)
-        return Shape(name, self.kind, side, tuple(sorted((dx - left, dy - low, p) for dx, dy, p in cells)))
+        cells = sorted((dx - left, dy - low, part) for dx, dy, part in cells)
+        return Shape(name, self.kind, side, tuple(cells))
 
 
 _AUXILIARIES = tuple(Shape(f"auxiliary-{h}", "Auxiliary", None, ((0, 0, h),)) for h in CORNERS)
@@ -203,7 +208,7 @@ def _anchor(cells: list[tuple[int, int, str]]) -> int:
     return triangle(g, s, halves(g, s)[1] if part == "full" else part)
 
 
-def _line(segment: tuple[tuple[int, int], tuple[int, int]]) -> tuple[tuple[int, int], int]:
+def _line(segment: Segment) -> tuple[tuple[int, int], int]:
     (x0, y0), (x1, y1) = segment
     step = (x1 - x0, y1 - y0)
     key = {(1, 0): y0, (0, 1): x0, (1, 1): y0 - x0, (1, -1): x0 + y0}[step]

@@ -24,7 +24,6 @@ from typing import Iterable, Iterator, NamedTuple
 from engines.core import FollowUp, GameState, IllegalMove, Outcome, Realisation, Site
 from engines.core.history import History
 from engines.phalanx.geometry import (
-    DIRECTIONS,
     FILES,
     INDEX,
     NAMES,
@@ -51,7 +50,7 @@ LETTERS = {"Syntagma": "S", "Hoplite": "H", "Archer": "A", "Auxiliary": "X"}
 
 
 class Piece(NamedTuple):
-    """A piece: its side (0 Green, 1 Red), shape (index into SHAPES) and origin (8 * rank + file)."""
+    """A piece: side (0 Green, 1 Red), shape (index into SHAPES), origin (8 * rank + file)."""
 
     side: int
     shape: int
@@ -195,9 +194,13 @@ class PhalanxState(GameState):
                 if dest >= 0:
                     yield dest, table.rests[dest].anchor
 
+    def _due(self) -> Removal:
+        """The removal the side to move owes (anchors in board order; empty when none)."""
+        return Removal(tuple(sorted((p.anchor for p in self.pending), key=INDEX.__getitem__)))
+
     def _moves(self) -> Iterator[Move | Removal]:
         if self.pending:
-            yield Removal(tuple(p.anchor for p in self.pending))
+            yield self._due()
             return
         for i, piece in enumerate(self.pieces):
             if piece.side == self.turn:
@@ -217,16 +220,16 @@ class PhalanxState(GameState):
             raise IllegalMove(f"Cannot read {move!r}")
 
     def _check_removal(self, move: Removal) -> None:
-        due = [p.anchor for p in self.pending]
-        if not due:
+        due = self._due()
+        if not due.anchors:
             raise IllegalMove("Nothing to remove")
-        if sorted(move.anchors) != sorted(due):
-            raise IllegalMove("Must remove " + ",".join(due))
+        if sorted(move.anchors) != sorted(due.anchors):
+            raise IllegalMove("Must remove " + ",".join(due.anchors))
 
     def _destination(self, move: Move) -> tuple[int, int]:
         """(index of the moving piece, its destination origin) of a legal move; IllegalMove."""
         if self.pending:
-            raise IllegalMove("First remove " + ",".join(p.anchor for p in self.pending))
+            raise IllegalMove("First remove " + ",".join(self._due().anchors))
         for name in (move.frm, move.to):
             if name not in INDEX:
                 raise IllegalMove(f"No triangle {name}")
@@ -324,7 +327,7 @@ class PhalanxState(GameState):
         if match:
             names = [_triangle_name(n) for n in re.findall(_TRIANGLE, match.group(1))]
             if not names:
-                return Removal(tuple(p.anchor for p in self.pending))
+                return self._due()
             pieces = [self.piece_on(name) for name in names]
             anchors = {p.anchor if p else n for p, n in zip(pieces, names)}
             return Removal(tuple(sorted(anchors, key=INDEX.__getitem__)))
@@ -374,8 +377,7 @@ class PhalanxState(GameState):
             for s, side in enumerate(SIDES)
         ]
         if self.pending:
-            lines.append(f"{SIDES[self.turn].capitalize()} removes "
-                         + ",".join(p.anchor for p in self.pending))
+            lines.append(f"{SIDES[self.turn].capitalize()} removes {','.join(self._due().anchors)}")
         return lines
 
     # ------------------------------------------------------------------ physical contract

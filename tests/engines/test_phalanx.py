@@ -318,6 +318,16 @@ def test_notation_is_tolerant_and_round_trips():
     assert str(Removal(("d4se", "e4sw"))) == "xd4se,e4sw"
 
 
+def test_a_removal_of_several_pieces_round_trips():
+    s = position([("green", "archer", "e4sw"), ("green", "auxiliary", "d4se"),
+                  ("red", "archer", "h8se")], to_move="red")
+    s = replace(s, pending=tuple(p for p in s.pieces if p.side == 0))
+    (due,) = s.legal_moves()
+    assert str(due) == "xd4se,e4sw" == str(s.parse_move(str(due)))
+    assert s.parse_move(" X E4NE + D4SE ") == due == s.parse_move("x")
+    assert s.play("xe4sw,d4se").pieces == tuple(p for p in s.pieces if p.side == 1)
+
+
 @pytest.mark.parametrize("text, reason", [
     ("zz", "Cannot read 'zz'"),
     ("a1se a3se", "Cannot read 'a1se a3se'"),
