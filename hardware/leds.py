@@ -101,9 +101,10 @@ class LumaLeds:
             full = sum(pixels) / 255 * self.ma_per_channel * scale
             if full > self.max_current_ma:
                 scale *= self.max_current_ma / full
+        image = Image.frombytes("RGB", self.device.size, bytes(pixels))
         if scale < 1:
-            pixels = bytearray(math.floor(v * scale) for v in pixels)
-        return Image.frombytes("RGB", self.device.size, bytes(pixels))
+            image = image.point([math.floor(v * scale) for v in range(256)] * 3)
+        return image
 
     def _run(self) -> None:
         while not self._stop:

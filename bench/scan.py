@@ -1,0 +1,148 @@
+"""Scan and LED-frame costs for an 800-channel board: the simulated board, the serial link over
+a pty with the simulated microcontroller, and LED frame encoding.
+
+    .venv/bin/python bench/scan.py [--quick]
+
+Prints a table, then one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from hardware import protocol as p  # noqa: E402
+from hardware.base import PATTERNS, Led  # noqa: E402
+from hardware.leds import LumaLeds  # noqa: E402
+from hardware.mcu_sim import SimMcu  # noqa: E402
+from hardware.serial_link import SerialLink  # noqa: E402
+from hardware.sim import SimBoard  # noqa: E402
+
+CHANNELS = 800
+
+
+def per_call_us(fn, n):
+    """Median of five runs of ``n`` calls, in microseconds per call."""
+    runs = []
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        runs.append((time.perf_counter() - start) / n * 1e6)
+    return statistics.median(runs)
+
+
+def timed_us(setup, fn, n):
+    """Median microseconds of ``fn`` alone, ``setup`` run untimed before each call."""
+    samples = []
+    for _ in range(n):
+        setup()
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1e6)
+    return statistics.median(samples)
+
+
+def sim_board():
+    board = SimBoard(CHANNELS)
+    for ch in range(0, CHANNELS, 8):
+        board.place(ch)
+    return board
+
+
+def bench_sim(n):
+    board = sim_board()
+    idle = per_call_us(board.scan, n)
+    flip = iter(range(10 ** 9))
+    changed = timed_us(lambda: (board.lift if next(flip) % 2 else board.place)(5), board.scan, n)
+    return idle, changed
+
+
+def bench_serial(n):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "board")
+        board = sim_board()
+        mcu = SimMcu(board, path, heartbeat=5.0)
+        link = SerialLink(path, CHANNELS, CHANNELS)
+        end = time.monotonic() + 5
+        while not link.connected and time.monotonic() < end:
+            link.poll()
+            time.sleep(0.001)
+        assert link.connected, "the simulated microcontroller did not answer"
+        idle = per_call_us(link.scan, n)
+        host, latency = [], []
+        for i in range(max(20, n // 200)):
+            (board.lift if i % 2 else board.place)(5)
+            start = time.perf_counter()
+            while not link._port.in_waiting:
+                time.sleep(0.0001)
+            latency.append((time.perf_counter() - start) * 1e3)
+            time.sleep(0.0005)  # let the whole frame arrive
+            t0 = time.perf_counter()
+            scan = link.scan()
+            host.append((time.perf_counter() - t0) * 1e6)
+            assert (5 in scan.closed) == (i % 2 == 0)
+        link.close()
+        mcu.close()
+    return idle, statistics.median(host), statistics.median(latency)
+
+
+class NullDevice:
+    """A 800-pixel RGB luma-like device that drops what it is shown (to time our rendering)."""
+
+    mode, width, height, size = "RGB", CHANNELS, 1, (CHANNELS, 1)
+
+    def contrast(self, value):
+        pass
+
+    def display(self, image):
+        pass
+
+
+def bench_leds(n):
+    frame = {ch: Led((ch % 256, 80, 200), PATTERNS[ch % 4]) for ch in range(CHANNELS)}
+    encode = per_call_us(lambda: [p.encode(p.Frame(p.LEDS, 1, b)) for b in p.encode_leds(frame, 1)],
+                         max(10, n // 100))
+    sink = LumaLeds(NullDevice(), thread=False)
+    sink.show(frame)
+    clock = iter(range(10 ** 9))
+    render = per_call_us(lambda: sink.tick(next(clock) * 0.02), max(10, n // 100))
+    return encode, render
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    n = 2000 if parser.parse_args().quick else 20000
+    sim_idle, sim_changed = bench_sim(n)
+    ser_idle, ser_host, ser_latency = bench_serial(n)
+    led_encode, led_render = bench_leds(n)
+    rows = [
+        ("sim: idle scan, 800 channels", sim_idle, "µs"),
+        ("sim: scan after a change", sim_changed, "µs"),
+        ("serial/pty: idle scan", ser_idle, "µs"),
+        ("serial/pty: scan reading one change frame", ser_host, "µs"),
+        ("serial/pty: change -> bytes at host (sim MCU polls 1 ms)", ser_latency, "ms"),
+        ("LED frame encode, 800 LEDs (serial frames)", led_encode, "µs"),
+        ("LED frame render, 800 LEDs (ws2812 image)", led_render, "µs"),
+    ]
+    for name, value, unit in rows:
+        print(f"{name:<58} {value:>10.2f} {unit}")
+    print(json.dumps({
+        "bench": "scan", "channels": CHANNELS,
+        "sim_idle_scan_us": round(sim_idle, 3), "sim_changed_scan_us": round(sim_changed, 3),
+        "serial_idle_scan_us": round(ser_idle, 3), "serial_changed_scan_us": round(ser_host, 3),
+        "serial_change_latency_ms": round(ser_latency, 3),
+        "led_encode_800_us": round(led_encode, 1), "led_render_800_us": round(led_render, 1),
+    }))
+
+
+if __name__ == "__main__":
+    main()
