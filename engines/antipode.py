@@ -246,6 +246,7 @@ class AntipodeState(GameState):
 
     # ----------------------------------------------------------------- helpers
     def _key(self) -> tuple:
+        """The position as :meth:`_make` tallies it."""
         return self.blue, self.pawns, self.mover
 
     @property
@@ -303,9 +304,6 @@ class AntipodeState(GameState):
     def legal_moves(self) -> tuple[Turn, ...]:
         if self.outcome():
             return ()
-        return self._legal_turns()
-
-    def _legal_turns(self) -> tuple[Turn, ...]:
         return tuple(
             _TURNS[p][land] for p in self._placements() for land in _indices(self._landings(p))
         )
@@ -317,6 +315,9 @@ class AntipodeState(GameState):
         return sum(self._landings(p).bit_count() for p in self._placements())
 
     def check(self, move: Turn) -> None:
+        for name in (move.place, move.land):
+            if name is not None and name not in INDEX:
+                raise IllegalMove(f"No cell {name}")
         if move.place is None:
             if not self.full:
                 raise IllegalMove("Place a token first")

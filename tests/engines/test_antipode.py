@@ -438,6 +438,13 @@ def test_notation_errors(text, reason):
     assert err.value.reason == reason
 
 
+def test_turn_values_with_unknown_cells_are_refused():
+    with pytest.raises(IllegalMove, match="No cell z9"):
+        new().play(Turn("z9", "e2"))
+    with pytest.raises(IllegalMove, match="No cell E2"):
+        new().play(Turn("e2", "E2"))
+
+
 def test_occupied_cell_is_refused():
     with pytest.raises(IllegalMove, match="a1 already holds a token"):
         new().play("a1:a1")
