@@ -113,6 +113,14 @@ class Config:
     #: The file this came from (None: built-in defaults).
     source: str | None = field(default=None, compare=False)
 
+    def hardware(self, name: str) -> dict[str, Any]:
+        """The options of backend table ``name`` for the hardware factory: without the keys
+        the daemon itself uses (the LED brightness, which the controller applies)."""
+        table = dict(getattr(self, name))
+        for key in _DAEMON_OPTIONS.get(name, {}):
+            table.pop(key, None)
+        return table
+
     def simulated(self) -> "Config":
         """This config on the simulated board (``reedboard run --sim``)."""
         brightness = self.leds.get("brightness", 0.5)
@@ -239,19 +247,25 @@ def _backend_table(path: str, name: str, value: Any, defaults: dict[str, Any]) -
     return table
 
 
-def _pins(path: str, name: str, table: dict[str, Any]) -> Iterator[tuple[int, str]]:
-    """(GPIO pin, key) for each pin a backend table names: by convention the keys ``pin``,
-    ``pins`` and those ending in ``_pin`` or ``_pins``, holding a number or a list of them."""
-    for key, value in table.items():
-        if not (key in ("pin", "pins") or key.endswith(("_pin", "_pins"))):
-            continue
+#: The backend options that name GPIO pins, per table and backend: hardware.backends' vocabulary
+#: (docs/hardware.md), kept in this one place so a pin used twice is caught before anything opens.
+PIN_OPTIONS = {
+    ("sensors", "gpio-matrix"): ("rows", "columns"),
+    ("buttons", "gpio"): ("ok", "back", "menu"),
+}
+
+
+def _pins(table_name: str, table: dict[str, Any]) -> Iterator[tuple[int | str, str]]:
+    """(pin, where) for each GPIO pin a backend table names. A pin is a BCM number or a name;
+    "GPIO17" and "BCM17" are read as 17. Values of the wrong type are left to the backend."""
+    for key in PIN_OPTIONS.get((table_name, table["backend"]), ()):
+        value = table.get(key)
         for pin in value if isinstance(value, list) else [value]:
-            if isinstance(pin, bool) or not isinstance(pin, int) or pin < 0:
-                raise ConfigError(
-                    f"{path}: [{name}] {key} must be a GPIO pin number or a list of them "
-                    f"(got {describe(value)})"
-                )
-            yield pin, f"[{name}] {key}"
+            if isinstance(pin, str):
+                number = pin.upper().removeprefix("GPIO").removeprefix("BCM")
+                pin = int(number) if number.isdecimal() else pin.upper()
+            if isinstance(pin, (int, str)) and not isinstance(pin, bool):
+                yield pin, f"[{table_name}] {key}"
 
 
 # --------------------------------------------------------------------- whole-config checks
@@ -259,7 +273,7 @@ def _checked(config: Config, path: str) -> Config:
     """``config`` once the checks that span keys pass: pins, game options and the layout."""
     owners: dict[int, str] = {}
     for name in BACKEND_TABLES:
-        for pin, where in _pins(path, name, getattr(config, name)):
+        for pin, where in _pins(name, getattr(config, name)):
             if pin in owners:
                 other = "another entry there" if owners[pin] == where else owners[pin]
                 raise ConfigError(f"{path}: {where}: GPIO pin {pin} is also used by {other}")

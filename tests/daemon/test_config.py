@@ -104,16 +104,33 @@ def test_relative_paths_are_relative_to_the_config_file(tmp_path):
 
 
 def test_backend_options_pass_through_and_merge_with_defaults(tmp_path):
-    config = config_of(tmp_path, '[leds]\nbrightness = 1\n[sensors]\nbackend = "x"\nrows_pins = [5, 6]\nport = "/dev/ttyACM0"\n')
+    config = config_of(tmp_path, '[leds]\nbrightness = 1\n[sensors]\nbackend = "serial"\nport = "/dev/ttyACM0"\n')
     assert config.leds == {"backend": "sim", "brightness": 1}
-    assert config.sensors == {"backend": "x", "rows_pins": [5, 6], "port": "/dev/ttyACM0"}
+    assert config.sensors == {"backend": "serial", "port": "/dev/ttyACM0"}
 
 
 def test_simulated_replaces_every_backend_and_keeps_brightness(tmp_path):
-    config = config_of(tmp_path, '[leds]\nbackend = "x"\nbrightness = 0.2\nled_pin = 18\n[buttons]\nbackend = "y"\n')
+    config = config_of(tmp_path, '[leds]\nbackend = "ws2812"\nbrightness = 0.2\ncount = 9\n' + BUTTONS.format(ok=5))
     sim = config.simulated()
     assert sim.leds == {"backend": "sim", "brightness": 0.2} and sim.buttons == {"backend": "sim"}
     assert sim.game == config.game and sim.timing == config.timing
+
+
+MATRIX = '[sensors]\nbackend = "gpio-matrix"\nrows = [5, 6]\ncolumns = [13, 19]\n'
+BUTTONS = '[buttons]\nbackend = "gpio"\nok = {ok}\nback = 20\nmenu = 21\n'
+
+
+def test_pins_are_told_apart_and_counts_are_not_pins(tmp_path):
+    config = config_of(tmp_path, MATRIX + BUTTONS.format(ok=26))
+    assert config.buttons == {"backend": "gpio", "ok": 26, "back": 20, "menu": 21}
+    sim = config_of(tmp_path, '[sensors]\ncolumns = 20\nchannels = 64\n' + BUTTONS.format(ok=26))
+    assert sim.sensors["columns"] == 20
+
+
+def test_hardware_options_leave_out_what_the_daemon_uses(tmp_path):
+    config = config_of(tmp_path, '[leds]\nbackend = "ws2812"\ncount = 64\nbrightness = 0.25\n')
+    assert config.hardware("leds") == {"backend": "ws2812", "count": 64}
+    assert config.leds["brightness"] == 0.25 and config.hardware("display") == {"backend": "sim"}
 
 
 @pytest.mark.parametrize(
@@ -138,12 +155,16 @@ def test_simulated_replaces_every_backend_and_keeps_brightness(tmp_path):
         ("[leds]\nbrightness = 'dim'\n", "[leds] brightness must be a number from 0.0 to 1.0"),
         ("[display]\nbackend = 3\n", "[display] backend must be a non-empty string (got 3)"),
         ("sensors = 'gpio'\n", "[sensors] must be a table (got 'gpio')"),
-        ("[buttons]\nok_pin = -1\n", "[buttons] ok_pin must be a GPIO pin number or a list of them"),
-        ("[buttons]\npins = [1, 'x']\n", "[buttons] pins must be a GPIO pin number or a list of them"),
-        ("[sensors]\nrow_pins = [5, 6]\n[buttons]\nok_pin = 6\n",
-         "[buttons] ok_pin: GPIO pin 6 is also used by [sensors] row_pins"),
-        ("[sensors]\nrow_pins = [5, 6, 5]\n", "[sensors] row_pins: GPIO pin 5 is also used by another entry there"),
-        ("[leds]\npin = 18\n[display]\nreset_pin = 18\n", "[display] reset_pin: GPIO pin 18 is also used by [leds] pin"),
+        (MATRIX + BUTTONS.format(ok=6),
+         "[buttons] ok: GPIO pin 6 is also used by [sensors] rows"),
+        (MATRIX + BUTTONS.format(ok='"GPIO13"'),
+         "[buttons] ok: GPIO pin 13 is also used by [sensors] columns"),
+        ('[sensors]\nbackend = "gpio-matrix"\nrows = [5, 6, 5]\ncolumns = [7]\n',
+         "[sensors] rows: GPIO pin 5 is also used by another entry there"),
+        ('[sensors]\nbackend = "gpio-matrix"\nrows = ["BCM4"]\ncolumns = ["gpio4"]\n',
+         "[sensors] columns: GPIO pin 4 is also used by [sensors] rows"),
+        (BUTTONS.format(ok='"J8:11"').replace("back = 20", 'back = "j8:11"'),
+         "[buttons] back: GPIO pin J8:11 is also used by [buttons] ok"),
         ('variant = "nonesuch"\n', "variant: "),
         ("size = 1\n", "size: "),
         ("size = 'big'\n", "size must be an integer (got 'big')"),
@@ -226,3 +247,14 @@ def test_mutated_configs_load_or_raise_config_error(tmp_path_factory, mutations)
         assert str(e).startswith(f"{path}: ") and "\n" not in str(e)
     else:
         assert isinstance(config.timing.scan_hz, int) and 1 <= config.timing.scan_hz <= 1000
+
+
+def test_config_examples_in_the_docs_load(tmp_path):
+    text = (DOCS / "config.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```toml\n")[1:]]
+    configs = [b for b in blocks if "[sites]" not in b]
+    assert len(configs) >= 2
+    sites = engines.new_game("antipalos", 12).sites()
+    write(tmp_path, layout_toml(default_layout(sites), "antipalos", 12, None), "layout.toml")
+    for block in configs:
+        load_config(write(tmp_path, block))
