@@ -49,6 +49,13 @@ def _layout(args: argparse.Namespace) -> int:
     return 0
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    from firmware_host.config import load_config_or_exit
+    from firmware_host.doctor import doctor
+
+    return doctor(load_config_or_exit(args.config))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reedboard", description="Controller for sensor-equipped tabletop game boards."
@@ -74,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     layout.add_argument("--size", type=int, help="board size (game-specific)")
     layout.add_argument("--variant", help="game variant")
     layout.set_defaults(func=_layout)
+
+    doctor = sub.add_parser("doctor", help="check the hardware and files the config names")
+    doctor.add_argument("--config", help="config file (default /etc/reedboard/config.toml)")
+    doctor.set_defaults(func=_doctor)
 
     daemon_cli.add_commands(sub)
     return parser

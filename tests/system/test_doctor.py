@@ -1,0 +1,90 @@
+"""`reedboard doctor` on the simulated board, on a simulated microcontroller over a real pty,
+and against devices that are missing."""
+
+import os
+
+import pytest
+
+from firmware_host.cli import main
+from hardware.mcu_sim import SimMcu
+from hardware.sim import SimBoard
+
+
+def write_config(tmp_path, body: str) -> str:
+    path = tmp_path / "config.toml"
+    path.write_text(f'storage = "{tmp_path}/state/games.db"\n' + body)
+    return str(path)
+
+
+def test_simulated_board_passes(tmp_path, capsys):
+    assert main(["doctor", "--config", write_config(tmp_path, "")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["OK"] * 6
+    assert any("storage" in line and "writable" in line for line in lines)
+    assert (tmp_path / "state").is_dir()
+
+
+def test_missing_devices_fail_with_a_fix(tmp_path, capsys):
+    config = write_config(tmp_path, """
+[sensors]
+backend = "serial"
+port = "/dev/ttyREEDBOARD-missing"
+channels = 288
+
+[display]
+backend = "ssd1306"
+port = 97
+address = 0x3C
+""")
+    assert main(["doctor", "--config", config]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  sensors port: /dev/ttyREEDBOARD-missing does not exist -> plug in" in out
+    assert "FAIL  display: /dev/i2c-97 does not exist -> enable I2C" in out
+    assert "Traceback" not in out
+
+
+def test_unwritable_storage_fails(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    config = tmp_path / "config.toml"
+    config.write_text(f'storage = "{blocker}/games.db"\n')
+    assert main(["doctor", "--config", str(config)]) == 1
+    assert "FAIL  storage: cannot write" in capsys.readouterr().out
+
+
+@pytest.fixture
+def mcu(tmp_path):
+    board = SimBoard(channels=16)
+    board.place(3)
+    device = SimMcu(board, str(tmp_path / "ttyBOARD"), heartbeat=0.2)
+    yield device
+    device.close()
+
+
+def test_serial_board_handshake_over_a_pty(tmp_path, capsys, mcu):
+    config = write_config(tmp_path, f"""
+[sensors]
+backend = "serial"
+port = "{mcu.path}"
+channels = 16
+""")
+    assert os.path.exists(mcu.path)
+    assert main(["doctor", "--config", config]) == 0
+    out = capsys.readouterr().out
+    assert f"OK    sensors: board on {mcu.path} answered" in out
+
+
+def test_silent_serial_port_fails(tmp_path, capsys):
+    master, slave = os.openpty()
+    try:
+        config = write_config(tmp_path, f"""
+[sensors]
+backend = "serial"
+port = "{os.ttyname(slave)}"
+channels = 16
+""")
+        assert main(["doctor", "--config", config]) == 1
+        assert "no handshake from the board" in capsys.readouterr().out
+    finally:
+        os.close(master)
+        os.close(slave)
