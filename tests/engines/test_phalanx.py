@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parents[2]
 FILES = "abcdefgh"
 
 
-def sq(name: str) -> tuple[int, int]:
-    return FILES.index(name[0]), int(name[1]) - 1
+def pos(*pieces: str, to_move: str = "green"):
+    """A position from "side kind anchor" strings."""
+    return position([tuple(piece.split()) for piece in pieces], to_move=to_move)
 
 
 # ------------------------------------------------------------------------------ set-up
@@ -45,7 +46,7 @@ def test_setup_has_fifteen_pieces_a_side_without_overlap():
 def test_setup_matches_the_rulings():
     s = new()
     green = {site for p in s.pieces if p.side == 0 for site in p.sites}
-    rank1 = {f"{f}1{h}" for f in FILES for h in (("nw", "se") if FILES.index(f) % 2 == 0 else ("ne", "sw"))}
+    rank1 = {f"{f}1{h}" for n, f in enumerate(FILES) for h in ("nw ne se sw".split()[n % 2::2])}
     assert green == rank1 | {"c2ne", "c2sw", "d2nw", "d2se", "e2ne", "e2sw", "f2nw", "f2se"}
     assert s.piece_on("c2sw").kind == "Hoplite" and s.piece_on("c1nw") == s.piece_on("c2sw")
     assert s.piece_on("f2se") == s.piece_on("f1ne")
@@ -126,9 +127,9 @@ def test_resting_places_match_an_independent_outline_check(index):
 def test_a_lone_piece_reaches_every_resting_place_along_its_eight_lines(index):
     rests = _resting(_outline(index))
     side = "red" if SHAPES[index].side == 1 else "green"
-    kind = SHAPES[index].name.split("-")[0] if SHAPES[index].kind == "Auxiliary" else SHAPES[index].name
+    kind = "auxiliary" if SHAPES[index].kind == "Auxiliary" else SHAPES[index].name
     for o, rest in TABLES[index].rests.items():
-        s = position([(side, kind, NAMES[rest.anchor])], to_move=side)
+        s = pos(f"{side} {kind} {NAMES[rest.anchor]}", to_move=side)
         f, r = o % 8, o // 8
         expected = sum(
             (f + k * a, r + k * b) in rests
@@ -139,13 +140,13 @@ def test_a_lone_piece_reaches_every_resting_place_along_its_eight_lines(index):
 
 
 def test_hand_counted_moves_on_an_empty_board():
-    assert position([("green", "archer", "d4se")]).legal_count() == 27
-    assert position([("green", "auxiliary", "a1nw")]).legal_count() == 13  # c1 e1 g1, a3 a5 a7, b2..h8
-    assert position([("green", "syntagma", "a1se")]).legal_count() == 12  # c1 e1 g1, a3 a5 a7, b2..g7
+    assert pos("green archer d4se").legal_count() == 27
+    assert pos("green auxiliary a1nw").legal_count() == 13  # c1 e1 g1, a3 a5 a7, b2..h8
+    assert pos("green syntagma a1se").legal_count() == 12  # c1 e1 g1, a3 a5 a7, b2..g7
 
 
 def test_pieces_never_rotate():
-    aux = position([("green", "auxiliary", "a1nw")])
+    aux = pos("green auxiliary a1nw")
     assert all(m.to.endswith("nw") for m in aux.legal_moves())
     with pytest.raises(ValueError):
         make_piece("green", "syntagma", "d7ne")  # Red's orientation only
@@ -153,7 +154,7 @@ def test_pieces_never_rotate():
 
 # ------------------------------------------------------------------------------ moves
 def test_a_move_is_blocked_part_way():
-    s = position([("green", "archer", "a1se"), ("red", "auxiliary", "a3se")])
+    s = pos("green archer a1se", "red auxiliary a3se")
     with pytest.raises(IllegalMove, match="The way is blocked"):
         s.play("a1se-a5se")
     with pytest.raises(IllegalMove, match="Target is occupied"):
@@ -165,16 +166,16 @@ def test_a_step_between_resting_places_is_checked_too():
     # The nw Auxiliary on a1 going to c1 passes b1 (a '\' square) as an nw-shaped step: it
     # overlaps either half there.
     for blocker in ("b1ne", "b1sw"):
-        s = position([("green", "auxiliary", "a1nw"), ("red", "auxiliary", blocker)])
+        s = pos("green auxiliary a1nw", f"red auxiliary {blocker}")
         assert "a1nw-c1nw" not in {str(m) for m in s.legal_moves()}
         with pytest.raises(IllegalMove, match="blocked"):
             s.play("a1nw-c1nw")
-    clear = position([("green", "auxiliary", "a1nw"), ("red", "auxiliary", "c1se")])
+    clear = pos("green auxiliary a1nw", "red auxiliary c1se")
     assert str(clear.play("a1nw-c1nw").piece_on("c1nw").anchor) == "c1nw"
 
 
 def test_moves_only_in_eight_directions_and_to_resting_places():
-    s = position([("green", "archer", "a1se"), ("green", "syntagma", "d2se")])
+    s = pos("green archer a1se", "green syntagma d2se")
     with pytest.raises(IllegalMove, match="Not a straight line"):
         s.play("a1se-b3sw")
     with pytest.raises(IllegalMove, match="Syntagma can't go to d6nw"):
@@ -185,45 +186,45 @@ def test_moves_only_in_eight_directions_and_to_resting_places():
 
 # ------------------------------------------------------------------------------ captures
 def test_capture_on_two_sides():
-    s = position([("green", "archer", "c4sw"), ("red", "archer", "d4se"), ("green", "archer", "d1sw"),
-                  ("red", "archer", "h8se")])
+    s = pos("green archer c4sw", "red archer d4se", "green archer d1sw",
+                  "red archer h8se")
     move = s.parse_move("d1sw-d3sw")
     (real,) = s.realisations(move)
     assert real.follow_ups[0].action == "remove" and real.follow_ups[0].sites == {"d4nw", "d4se"}
     after = s.play(move)
     assert after.piece_on("d4se") is None and after.taken == (1, 0) and after.quiet == 0
-    one_side = position([("red", "archer", "d4se"), ("green", "archer", "d1sw"), ("red", "archer", "h8se")])
+    one_side = pos("red archer d4se", "green archer d1sw", "red archer h8se")
     assert one_side.play("d1sw-d3sw").piece_on("d4se") is not None
 
 
 def test_a_side_bordered_by_two_different_enemy_pieces():
     # Green's left Hoplite c3+c4sw: its left side (two units) borders b3ne and b4se.
-    base = [("green", "hoplite-left", "c3se"), ("red", "archer", "c1se"), ("green", "archer", "h1sw")]
-    s = position(base + [("red", "archer", "b3sw"), ("red", "auxiliary", "b4se")], to_move="red")
+    base = ["green hoplite-left c3se", "red archer c1se", "green archer h1sw"]
+    s = pos(*base, "red archer b3sw", "red auxiliary b4se", to_move="red")
     after = s.play("c1se-c2sw")  # the Archer borders the bottom side
     assert after.piece_on("c3se") is None and after.taken == (0, 1)
-    half = position(base + [("red", "archer", "b3sw")], to_move="red")
+    half = pos(*base, "red archer b3sw", to_move="red")
     assert half.play("c1se-c2sw").piece_on("c3se") is not None
 
 
 def test_the_board_edge_does_not_count():
-    s = position([("red", "archer", "a4sw"), ("green", "archer", "c4sw"), ("green", "archer", "h1sw")])
+    s = pos("red archer a4sw", "green archer c4sw", "green archer h1sw")
     assert s.play("c4sw-b4se").piece_on("a4sw") is not None  # edge + one enemy side
-    corner = position([("red", "archer", "a1se"), ("green", "archer", "b1sw"), ("green", "archer", "c2sw")])
+    corner = pos("red archer a1se", "green archer b1sw", "green archer c2sw")
     assert corner.play("c2sw-a2sw").piece_on("a1se") is None  # right + top bordered
     # Red's Syntagma with its base on the top edge falls to its two slanted sides.
-    top = position([("red", "syntagma", "c8ne"), ("green", "auxiliary", "c8sw"),
-                    ("green", "auxiliary", "f8se"), ("red", "archer", "a1se")])
+    top = pos("red syntagma c8ne", "green auxiliary c8sw",
+                    "green auxiliary f8se", "red archer a1se")
     assert top.piece_on("c8ne").sites == {"c8ne", "d8nw"}
     assert top.play("f8se-d8se").piece_on("c8ne") is None
 
 
 def test_a_double_phalanx_removes_both_and_saves_the_mover():
-    s = position([
-        ("red", "archer", "c4sw"), ("red", "archer", "e4sw"),
-        ("green", "archer", "c3se"), ("green", "archer", "e3se"), ("green", "archer", "d1sw"),
-        ("red", "archer", "h8se"),
-    ])
+    s = pos(
+        "red archer c4sw", "red archer e4sw",
+        "green archer c3se", "green archer e3se", "green archer d1sw",
+        "red archer h8se",
+    )
     move = s.parse_move("d1sw-d4se")
     (real,) = s.realisations(move)
     assert real.follow_ups[0].sites == {"c4ne", "c4sw", "e4ne", "e4sw"}
@@ -233,8 +234,8 @@ def test_a_double_phalanx_removes_both_and_saves_the_mover():
 
 
 def test_a_self_phalanx_is_removed_on_the_opponents_turn():
-    s = position([("red", "archer", "c4sw"), ("red", "archer", "e4sw"), ("green", "archer", "d1sw"),
-                  ("green", "archer", "h1sw")])
+    s = pos("red archer c4sw", "red archer e4sw", "green archer d1sw",
+                  "green archer h1sw")
     after = s.play("d1sw-d4se")
     assert after.to_move == "red" and [p.anchor for p in after.pending] == ["d4se"]
     assert [str(m) for m in after.legal_moves()] == ["xd4se"]
@@ -253,8 +254,8 @@ def test_a_self_phalanx_is_removed_on_the_opponents_turn():
 
 
 def test_fourteen_captures_win():
-    s = position([("red", "archer", "d4se"), ("green", "archer", "c4sw"), ("green", "archer", "d1sw"),
-                  ("red", "archer", "h8se")])
+    s = pos("red archer d4se", "green archer c4sw", "green archer d1sw",
+                  "red archer h8se")
     s = replace(s, taken=(13, 0))
     won = s.play("d1sw-d3sw")
     assert won.outcome().winner == "green" and won.outcome().result == "captures"
@@ -272,15 +273,15 @@ def shuffle(state, moves, times):
 
 
 def test_points_count():
-    s = position([("green", "syntagma", "a1se"), ("green", "hoplite-left", "a3se"),
-                  ("red", "archer", "h8se"), ("red", "auxiliary", "h6nw"), ("red", "auxiliary", "g6sw")])
+    s = pos("green syntagma a1se", "green hoplite-left a3se",
+                  "red archer h8se", "red auxiliary h6nw", "red auxiliary g6sw")
     assert s.points() == {"green": 35, "red": 20}
     assert s.by_points("time").winner == "green"
     assert new().by_points("time").winner == "draw"
 
 
 def test_third_repetition_is_decided_by_points():
-    s = position([("green", "archer", "a1se"), ("green", "auxiliary", "c1se"), ("red", "archer", "h8se")])
+    s = pos("green archer a1se", "green auxiliary c1se", "red archer h8se")
     moves = ["a1se-a2sw", "h8se-h7sw", "a2sw-a1se", "h7sw-h8se"]
     twice = shuffle(s, moves, 1)
     assert twice.outcome() is None
@@ -302,8 +303,8 @@ def test_two_hundred_quiet_plies_are_decided_by_points():
 
 
 def test_no_legal_move_is_decided_by_points():
-    s = position([("green", "auxiliary", "a1nw"), ("red", "auxiliary", "a1se"), ("red", "archer", "a2sw"),
-                  ("red", "archer", "b2se"), ("red", "archer", "b1sw")])
+    s = pos("green auxiliary a1nw", "red auxiliary a1se", "red archer a2sw",
+                  "red archer b2se", "red archer b1sw")
     assert s.outcome().result == "no-moves" and s.outcome().winner == "red"
 
 
@@ -319,8 +320,8 @@ def test_notation_is_tolerant_and_round_trips():
 
 
 def test_a_removal_of_several_pieces_round_trips():
-    s = position([("green", "archer", "e4sw"), ("green", "auxiliary", "d4se"),
-                  ("red", "archer", "h8se")], to_move="red")
+    s = pos("green archer e4sw", "green auxiliary d4se",
+                  "red archer h8se", to_move="red")
     s = replace(s, pending=tuple(p for p in s.pieces if p.side == 0))
     (due,) = s.legal_moves()
     assert str(due) == "xd4se,e4sw" == str(s.parse_move(str(due)))
@@ -370,8 +371,8 @@ def test_realisation_and_targets_of_a_lifted_piece():
 
 
 def test_a_capture_is_recognised_before_and_after_the_removal():
-    s = position([("green", "archer", "c4sw"), ("red", "archer", "d4se"), ("green", "archer", "d1sw"),
-                  ("red", "archer", "h8se")])
+    s = pos("green archer c4sw", "red archer d4se", "green archer d1sw",
+                  "red archer h8se")
     (real,) = s.realisations(s.parse_move("d1sw-d3sw"))
     assert [d for _, _, d in s.moves_for_change(real.emptied, real.filled)] == [0]
     gone = real.emptied | {"d4nw", "d4se"}
@@ -455,17 +456,20 @@ KEYS = ["game", "ply", "to_move", "phase", "legal_moves", "winner", "result", "s
 
 def test_referee_json():
     out, err = io.StringIO(), io.StringIO()
-    assert referee.play("phalanx", moves="a1se-a2sw; h8se-h7sw", as_json=True, out=out, err=err) == 0
+    moves = "a1se-a2sw; h8se-h7sw"
+    assert referee.play("phalanx", moves=moves, as_json=True, out=out, err=err) == 0
     summary = json.loads(out.getvalue())
+    after = new_game("phalanx").play("a1se-a2sw").play("h8se-h7sw")
     assert list(summary) == KEYS
     assert summary == {"game": "phalanx", "ply": 2, "to_move": "green", "phase": None,
-                       "legal_moves": new_game("phalanx").play("a1se-a2sw").play("h8se-h7sw").legal_count(),
+                       "legal_moves": after.legal_count(),
                        "winner": None, "result": None, "score": None, "chain": []}
 
 
 def test_referee_stops_at_an_illegal_move():
     out, err = io.StringIO(), io.StringIO()
-    assert referee.play("phalanx", moves="a1se-a2sw; a2sw-a3se", as_json=True, out=out, err=err) == 1
+    moves = "a1se-a2sw; a2sw-a3se"
+    assert referee.play("phalanx", moves=moves, as_json=True, out=out, err=err) == 1
     assert json.loads(out.getvalue().splitlines()[-1]) == {
         "error": "a2sw is green's", "ply": 1, "move": "a2sw-a3se"}
     assert "move 2" in err.getvalue()
