@@ -25,8 +25,9 @@ from firmware_host import recognise
 from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
 from firmware_host.layout import Layout
+from firmware_host.menu import Menu, NewGame, SetBrightness, ShowIP, TakeBack
 from firmware_host.recognise import Candidate
-from firmware_host.screens import Screen, status_screen
+from firmware_host.screens import Screen, message_screen, status_screen
 from firmware_host.storage import Storage, StorageError
 from hardware.base import ButtonEvent, Led, Scan
 
@@ -69,6 +70,17 @@ class Game:
 
     def new(self) -> GameState:
         return new_game(self.name, self.size, self.variant)
+
+    @property
+    def title(self) -> str:
+        """The short title, with the size: "Antipalos 12"."""
+        title = game_info(self.name).title.split(" (")[0]
+        return f"{title} {self.size}" if self.size else title
+
+    @property
+    def shown_variant(self) -> str | None:
+        """The variant when it is not the default one."""
+        return None if self.variant == game_info(self.name).default_variant else self.variant
 
 
 @dataclass
@@ -145,11 +157,16 @@ class Controller:
         takebacks: bool = True,
         resume: tuple[int, Iterable[str]] | None = None,
         brightness: float = 1.0,
+        menu: Menu | None = None,
+        address: Callable[[], str] = lambda: "unknown",
     ) -> None:
         self.timing = timing
         self.takebacks = takebacks
         self.storage = storage
         self.brightness = brightness
+        self.menu = menu
+        self._address = address
+        self._notice: Screen | None = None
         self._layouts = layouts
         self._events: list[Event] = []
         self._now: float = 0.0
@@ -167,7 +184,6 @@ class Controller:
         state = game.new()
         self.layout = self._layouts(state)
         self._order = {s.label: i for i, s in enumerate(state.sites())}
-        self._title = _title(game)
         self.states: list[GameState] = [state]
         self.boards: list[frozenset[str]] = [state.occupied()]
         self.moves: list[str] = []
@@ -186,6 +202,7 @@ class Controller:
         self.message: str | None = None
         self._toggles: dict[str, float] = {}
         self._evaluated: frozenset[str] | None = None
+        self._check_only = True  # until a piece moves, a settled board is only compared
         self._cache = _Cache()
         outcome = self.state.outcome()
         if outcome:
@@ -234,6 +251,7 @@ class Controller:
     def _on_change(self, changed: frozenset[str]) -> None:
         taps = self._taps(changed)
         self._dirty = True
+        self._check_only = False  # someone is playing
         if self.mode == "choose":
             for site in taps & self.choice.sites:
                 self._choose_site(site)
@@ -281,7 +299,13 @@ class Controller:
             self._on_settle()
 
     def _judge(self, board: frozenset[str]) -> None:
-        if self.mode == "follow":
+        if self._check_only:
+            self._check_only = False
+            if board == self.expected:
+                self._in_sync()
+            else:
+                self._out_of_sync(board)
+        elif self.mode == "follow":
             self._judge_follow(board)
         elif self.mode == "over":
             self._judge_over(board)
@@ -513,10 +537,29 @@ class Controller:
     # ----------------------------------------------------------------- buttons
     def _on_button(self, press: ButtonEvent) -> None:
         self._dirty = True
-        if press.button == "ok":
+        if self._notice is not None:
+            self._notice = None  # any button closes a notice
+        elif self.menu and (self.menu.is_open or press.button == "menu"):
+            self._do(self.menu.press(press))
+        elif press.long:
+            return
+        elif press.button == "ok":
             self._ok()
         elif press.button == "back" and self.choice:
             self.choice.highlight = (self.choice.highlight + 1) % len(self.choice.cands)
+
+    def _do(self, action: NewGame | TakeBack | SetBrightness | ShowIP | None) -> None:
+        """Carry out what the menu asks."""
+        if isinstance(action, NewGame):
+            self._new_game(Game(action.game, action.size, action.variant))
+        elif isinstance(action, TakeBack) and self.moves:
+            self._take_back(len(self.moves) - 1)
+            self._check_only = True  # the move is still on the board: guide its undoing
+            self._rejudge()
+        elif isinstance(action, SetBrightness):
+            self.brightness = action.level
+        elif isinstance(action, ShowIP):
+            self._notice = message_screen("IP address", [self._address()])
 
     def _ok(self) -> None:
         if self.choice:
@@ -580,13 +623,16 @@ class Controller:
         return Led(colour, led.pattern)
 
     def screen(self) -> Screen:
-        """What the OLED shows now."""
+        """What the OLED shows now: a notice, the open menu, or the game's status."""
+        if self._notice is not None:
+            return self._notice
+        if self.menu and self.menu.is_open:
+            return self.menu.screen()
         state = self.state
         outcome = state.outcome()
-        variant = self.game.variant
         return status_screen(
-            game_title=self._title,
-            variant=None if variant == game_info(self.game.name).default_variant else variant,
+            game_title=self.game.title,
+            variant=self.game.shown_variant,
             to_move=self.turn.side if self.turn else None if outcome else state.to_move,
             side_colour=None,
             phase=state.phase,
@@ -628,11 +674,6 @@ class Controller:
         if extra:
             parts.append(f"take off {len(extra)}")
         return "Board differs: " + ", ".join(parts)
-
-
-def _title(game: Game) -> str:
-    title = game_info(game.name).title
-    return f"{title} {game.size}" if game.size else title
 
 
 def result_text(outcome: Outcome) -> str:

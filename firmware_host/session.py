@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
+from engines import game_info
 from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.config import Config, ConfigError
 from firmware_host.controller import Controller, Game
 from firmware_host.layout import Layout, default_layout, load_layout
+from firmware_host.menu import Choice, Menu, game_choices
 from firmware_host.storage import Storage
 
 
@@ -31,18 +34,50 @@ def configured_game(
     return Game.of(name, size, variant)
 
 
-def open_controller(config: Config, storage: Storage, game: Game) -> Controller:
+def open_controller(
+    config: Config, storage: Storage, game: Game, address: Callable[[], str] = lambda: "unknown"
+) -> Controller:
     """A controller on the unfinished game in ``storage`` if it can still be played and laid
     out, else on a new ``game`` (the unplayable one is closed as abandoned)."""
-    options = dict(takebacks=config.takebacks, brightness=config.leds.get("brightness", 1.0))
-    layouts = layouts_for(config)
     record = storage.unfinished()
     if record is not None:
         saved = Game(record.game, record.size, record.variant)
         try:
-            return Controller(
-                saved, layouts, config.timing, storage, resume=(record.id, record.moves), **options
-            )
+            return _controller(config, storage, saved, address, (record.id, record.moves))
         except (IllegalMove, OptionError, ConfigError, ImportError):
             storage.finish(record.id, "abandoned")
-    return Controller(game, layouts, config.timing, storage, **options)
+    return _controller(config, storage, game, address, None)
+
+
+def _controller(config, storage, game, address, resume) -> Controller:
+    brightness = config.leds.get("brightness", 1.0)
+    menu = Menu(
+        menu_choices(config, game),
+        current=Choice(game.name, game.size, game.variant or "", game_info(game.name).title),
+        takebacks=config.takebacks,
+        kiosk=config.kiosk.enabled,
+        brightness=brightness,
+    )
+    return Controller(
+        game,
+        layouts_for(config),
+        config.timing,
+        storage,
+        takebacks=config.takebacks,
+        resume=resume,
+        brightness=brightness,
+        menu=menu,
+        address=address,
+    )
+
+
+def menu_choices(config: Config, game: Game) -> tuple[Choice, ...]:
+    """The games, sizes and variants the board's layout can play (all, with default layouts)."""
+    if not config.layout:
+        return _every_choice()
+    return game_choices(layouts_for(config)(game.new()))
+
+
+@lru_cache(maxsize=1)
+def _every_choice() -> tuple[Choice, ...]:
+    return game_choices(None)
