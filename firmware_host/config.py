@@ -78,6 +78,10 @@ class Web:
     port: int = option(8080, 1, 65535)
 
 
+#: The LED brightness when the config names none.
+DEFAULT_BRIGHTNESS = 0.5
+
+
 def _backend(**options: Any):
     return field(default_factory=lambda: {"backend": "sim", **options})
 
@@ -105,7 +109,7 @@ class Config:
     storage: str = field(default_factory=default_storage, metadata={"path": True})
     timing: Timing = field(default_factory=Timing)
     sensors: dict[str, Any] = _backend()
-    leds: dict[str, Any] = _backend(brightness=0.5)
+    leds: dict[str, Any] = _backend(brightness=DEFAULT_BRIGHTNESS)
     display: dict[str, Any] = _backend()
     buttons: dict[str, Any] = _backend()
     kiosk: Kiosk = field(default_factory=Kiosk)
@@ -123,7 +127,7 @@ class Config:
 
     def simulated(self) -> "Config":
         """This config on the simulated board (``reedboard run --sim``)."""
-        brightness = self.leds.get("brightness", 0.5)
+        brightness = self.leds.get("brightness", DEFAULT_BRIGHTNESS)
         return replace(
             self,
             sensors={"backend": "sim"},
@@ -233,9 +237,10 @@ def _backend_table(path: str, name: str, value: Any, defaults: dict[str, Any]) -
     if not isinstance(value, dict):
         raise ConfigError(f"{path}: [{name}] must be a table (got {describe(value)})")
     table = {**defaults, **value}
-    if not _is(table["backend"], str):
+    backend = table["backend"]
+    if not _is(backend, str):
         raise ConfigError(
-            f"{path}: [{name}] backend must be {_KIND_NAMES[str]} (got {describe(table['backend'])})"
+            f"{path}: [{name}] backend must be {_KIND_NAMES[str]} (got {describe(backend)})"
         )
     for key, (low, high) in _DAEMON_OPTIONS.get(name, {}).items():
         number = table[key]
