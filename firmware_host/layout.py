@@ -9,8 +9,7 @@ file, best started from ``reedboard layout GAME`` and edited::
     "a1" = { sensor = 0, led = 0 }
     "b1" = { sensor = 1, led = 7 }
 
->>> import engines
-from engines.core.contract import Site
+>>> from engines.core.contract import Site
 >>> layout = default_layout([Site("a1", 0, 0), Site("b1", 1, 0)])
 >>> layout.site_of_sensor(1), layout.sensor_channels, layout.led["a1"]
 ('b1', 2, 0)
