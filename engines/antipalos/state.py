@@ -32,7 +32,7 @@ from engines.antipalos.board import (
     spots,
 )
 from engines.core import GameState, IllegalMove, OptionError, Outcome, Realisation, Site
-from engines.core.history import History
+from engines.core.tally import Tally
 
 COLOURS = ("white", "black", "red", "blue")
 #: Variant -> (seat names in clockwise turn order, side index of each seat, seat view turns).
@@ -127,7 +127,7 @@ class AntipalosState(GameState):
     cells: tuple[int, ...]
     left: tuple[int, ...]
     turn: int
-    history: History | None = field(default=None, repr=False)
+    history: Tally | None = field(default=None, repr=False)
     result: Outcome | None = None
 
     # ---------------------------------------------------------------- who and when
@@ -240,7 +240,7 @@ class AntipalosState(GameState):
         if any(left) or not self.setup.repetition_draw:
             return after
         key = (hash(after.cells), after.cells, after.side)
-        history = (self.history or History()).push(key)
+        history = (self.history or Tally()).push(key)
         draw = Outcome("draw", "repetition") if history.count(key) >= 3 else None
         return replace(after, history=history, result=draw)
 

@@ -1,7 +1,6 @@
 """A persistent tally of position keys for repetition rules: O(1) push, O(log n) count.
 
-:class:`engines.core.history.History` walks its whole chain to count, which grows costly in long
-games (thousands of moves). A Tally keeps an append-only log shared by the states of one line of
+A Tally keeps an append-only log shared by the states of one line of
 play, with the indices where each key occurs. Pushing onto the newest Tally of a log appends to
 it; pushing onto an older one (a takeback, or two moves tried from one state) first copies that
 Tally's prefix, so a Tally never changes once made. Not for pushes from several threads at once.

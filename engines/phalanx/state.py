@@ -22,7 +22,7 @@ from functools import cached_property
 from typing import Iterable, Iterator, NamedTuple
 
 from engines.core import FollowUp, GameState, IllegalMove, Outcome, Realisation, Site
-from engines.core.history import History
+from engines.core.tally import Tally
 from engines.phalanx.geometry import (
     FILES,
     INDEX,
@@ -123,11 +123,11 @@ class PhalanxState(GameState):
     pending: tuple[Piece, ...] = ()
     quiet: int = 0
     rules: Rules = Rules()
-    history: History = field(default=History(), repr=False)
+    history: Tally = field(default_factory=Tally, repr=False)
 
     def __post_init__(self) -> None:
-        if not self.history.size:
-            object.__setattr__(self, "history", History().push(self._key))
+        if not len(self.history):
+            object.__setattr__(self, "history", Tally().push(self._key))
 
     # ------------------------------------------------------------------ basics
     @property
@@ -285,7 +285,7 @@ class PhalanxState(GameState):
         taken = list(self.taken)
         taken[self.turn] += len(removed)
         turn, pending = 1 - self.turn, tuple(pending)
-        history = (History() if removed else self.history).push((pieces, turn, pending))
+        history = (Tally() if removed else self.history).push((pieces, turn, pending))
         return PhalanxState(
             pieces, turn, self.moves_played + 1, tuple(taken), pending,
             0 if removed else self.quiet + 1, self.rules, history,
