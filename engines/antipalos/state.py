@@ -332,14 +332,14 @@ class AntipalosState(GameState):
     def status_lines(self) -> list[str]:
         lines = []
         if self.phase == 1:
-            left = ", ".join(f"{COLOURS[i]} {n}" for i, n in enumerate(self.left))
-            lines.append(f"Phase One; supply left: {left}")
+            left = " ".join(f"{COLOURS[i].capitalize()} {n}" for i, n in enumerate(self.left))
+            lines.append(f"Left: {left}")
         else:
-            lines.append("Phase Two: move or turn a Trirod")
+            lines.append("Move or turn a Trirod")
             if not self.setup.repetition_draw:
-                lines.append("Third repetition draw: off")
+                lines.append("No repetition draw")
         if self.setup.variant == "team" and not self.result:
-            lines.append(f"Player {self.player} ({COLOURS[self.side]} team) to move")
+            lines.append(f"Player {self.player} to move")
         return lines
 
     # ---------------------------------------------------------------- physical contract
