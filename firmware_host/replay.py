@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
-from typing import IO, Any, Iterable, Iterator
+from typing import IO, Any, Container, Iterable, Iterator
 
 from firmware_host.config import Config
 from firmware_host.controller import Controller, Game
@@ -52,7 +52,7 @@ def parse(lines: Iterable[str], sites: Iterable[str]) -> Iterator[Input | str]:
     for number, text in enumerate(lines, 1):
         if not text.strip():
             continue
-        item = _parse_line(number, text, known, last)
+        item = parse_line(number, text, known, last)
         if isinstance(item, Input):
             last = item.t
         elif number != 1:
@@ -60,7 +60,11 @@ def parse(lines: Iterable[str], sites: Iterable[str]) -> Iterator[Input | str]:
         yield item
 
 
-def _parse_line(number: int, text: str, sites: frozenset[str], last: float) -> Input | str:
+def parse_line(
+    number: int, text: str, sites: Container[str], last: float = 0.0, timed: bool = True
+) -> Input | str:
+    """One line: a setup name or an Input. ``timed=False``: ``t`` is optional (and ignored)."""
+
     def bad(why: str) -> ReplayError:
         return ReplayError(f"line {number}: {why}")
 
@@ -74,14 +78,14 @@ def _parse_line(number: int, text: str, sites: frozenset[str], last: float) -> I
         if set(obj) != {"setup"} or obj["setup"] not in SETUPS:
             raise bad('setup must be {"setup": "start"} or {"setup": "empty"}')
         return obj["setup"]
-    t = obj.get("t")
+    t = obj.pop("t", None if timed else last)
     if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < 1e12:
         raise bad("needs a time 't' in ms (a number, 0 or more)")
-    if t < last:
+    if t < last and timed:
         raise bad(f"time goes back ({t} after {last})")
-    keys = set(obj) - {"t"}
+    keys = set(obj)
     if keys == {"site", "on"}:
-        if obj["site"] not in sites:
+        if not isinstance(obj["site"], str) or obj["site"] not in sites:
             raise bad(f"unknown site {obj['site']!r}")
         if not isinstance(obj["on"], bool):
             raise bad("'on' must be true or false")

@@ -1,0 +1,190 @@
+"""``reedboard run``: the wall-clock loop. Scans the sensors at scan_hz, steps the controller,
+sends an LED frame or a screen image only when they change, logs every event as a JSON line on
+stdout, and keeps systemd's watchdog fed. SIGTERM/SIGINT end it cleanly (moves are already
+saved: each is committed before it is shown).
+
+On the simulated board (``--sim``, or when the configured hardware is missing) JSON lines on
+stdin move pieces and press buttons, in the replay format (``t`` is ignored: a line acts when it
+arrives): ``{"site": "B4*", "on": true}``, ``{"button": "ok"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from firmware_host.config import Config
+from firmware_host.controller import Controller
+from firmware_host.notify import Notifier
+from firmware_host.replay import ReplayError, parse_line
+from firmware_host.session import configured_game, open_controller
+from firmware_host.storage import Storage, StorageError
+from hardware import backends
+from hardware.sim import SimBoard
+
+#: Sensor and LED channels of the simulated board: enough for every game the menu offers.
+SIM_CHANNELS = 1024
+
+
+@dataclass
+class Hardware:
+    scanner: Any
+    leds: Any
+    display: Any
+    buttons: Any
+
+    @property
+    def sim(self) -> SimBoard | None:
+        return self.scanner if isinstance(self.scanner, SimBoard) else None
+
+    def close(self) -> None:
+        for part in (self.leds, self.display, self.buttons, self.scanner):
+            part.close()
+
+
+def open_hardware(config: Config, channels: int) -> Hardware:
+    """The configured backends (HardwareUnavailable / backends.OptionError on failure)."""
+    sensors = dict(config.sensors)
+    if sensors["backend"] == "sim":
+        sensors.setdefault("channels", max(channels, SIM_CHANNELS))
+    scanner = backends.make_scanner(sensors)
+    sim = scanner if isinstance(scanner, SimBoard) else None
+    # The daemon dims the LEDs itself (the menu changes the level), so the sink gets colours.
+    leds = {k: v for k, v in config.leds.items() if k != "brightness"}
+    return Hardware(
+        scanner,
+        backends.make_leds(leds, sim=sim),
+        backends.make_display(config.display, sim=sim),
+        backends.make_buttons(config.buttons, sim=sim),
+    )
+
+
+def host_address() -> str:
+    """This machine's address on the network it would use to go out (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            return probe.getsockname()[0]
+        except OSError:
+            return "no network"
+
+
+class Daemon:
+    """The loop over one controller and its hardware."""
+
+    def __init__(self, controller: Controller, hardware: Hardware, scan_hz: int,
+                 log: TextIO = sys.stdout) -> None:
+        self.controller = controller
+        self.hardware = hardware
+        self.period = 1.0 / scan_hz
+        self.log = log
+        self.stop = threading.Event()
+        self.notifier = Notifier()
+        self._frame_version = -1
+
+    def run(self) -> None:
+        start = time.monotonic()
+        watchdog = self.notifier.watchdog_seconds
+        next_ping = start
+        self.notifier.ready(f"playing {self.controller.game.title}")
+        tick = start
+        while not self.stop.is_set():
+            now = time.monotonic()
+            self.step((now - start) * 1000.0)
+            if watchdog and now >= next_ping:
+                self.notifier.watchdog()
+                next_ping = now + watchdog / 2
+            tick += self.period
+            if tick < now:  # fell behind (a slow move): skip, do not rush to catch up
+                tick = now + self.period
+            self.stop.wait(tick - time.monotonic())
+
+    def step(self, now_ms: float) -> None:
+        hw, controller = self.hardware, self.controller
+        events = controller.step(now_ms, hw.scanner.scan(), hw.buttons.events())
+        if controller.frame_version != self._frame_version:
+            self._frame_version = controller.frame_version
+            hw.leds.show(controller.frame())
+        for event in events:
+            if event["event"] == "display":
+                hw.display.show(controller.screen().render(hw.display.size))
+            print(json.dumps({**event, "t": round(event["t"])}), file=self.log, flush=True)
+
+    def close(self) -> None:
+        self.notifier.stopping()
+        self.hardware.leds.show({})
+        self.hardware.close()
+        self.controller.storage.close()
+        self.notifier.close()
+
+
+def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
+    """Apply replay-format lines from ``stream`` to the simulated board until it ends."""
+    for number, text in enumerate(stream, 1):
+        if not text.strip():
+            continue
+        try:
+            item = parse_line(number, text, controller.layout.sensor, timed=False)
+        except ReplayError as exc:
+            print(f"reedboard run: stdin {exc}", file=sys.stderr)
+            continue
+        if isinstance(item, str):
+            continue
+        if item.button:
+            board.buttons.press(item.button)
+        elif item.site is not None:
+            channel = controller.layout.sensor[item.site]
+            (board.place if item.on else board.lift)(channel)
+
+
+def run(config: Config, sim: bool = False) -> int:
+    """Run until SIGTERM/SIGINT; the exit status."""
+    if sim:
+        config = config.simulated()
+    try:
+        storage = Storage(config.storage)
+        controller = open_controller(config, storage, configured_game(config), host_address)
+    except StorageError as exc:
+        print(f"reedboard run: {exc}", file=sys.stderr)
+        return 2
+    try:
+        hardware = open_hardware(config, controller.layout.sensor_channels)
+    except backends.OptionError as exc:
+        print(f"reedboard run: {exc}", file=sys.stderr)
+        return 2
+    except backends.HardwareUnavailable as exc:
+        print(f"reedboard run: {exc}; using the simulated board", file=sys.stderr)
+        config = config.simulated()
+        hardware = open_hardware(config, controller.layout.sensor_channels)
+    daemon = Daemon(controller, hardware, config.timing.scan_hz)
+    if hardware.sim is not None:
+        _start_sim(hardware.sim, controller)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: daemon.stop.set())
+    try:
+        daemon.run()
+    finally:
+        daemon.close()
+    return 0
+
+
+def _start_sim(board: SimBoard, controller: Controller) -> None:
+    """The simulated board holds the game's position; stdin (if not a terminal) moves pieces."""
+    for site in controller.boards[-1]:
+        board.place(controller.layout.sensor[site])
+    print(
+        f"reedboard: the simulated board is running ({controller.game.title}); "
+        "stop it with Ctrl-C or SIGTERM",
+        file=sys.stderr,
+    )
+    if not sys.stdin.isatty():
+        reader = threading.Thread(
+            target=feed_stdin, args=(board, controller, sys.stdin), daemon=True, name="stdin"
+        )
+        reader.start()
