@@ -1,0 +1,36 @@
+"""What the robustness scripts share: the repository on ``sys.path``, the table and JSON report,
+and a parallel map over seeds."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Callable, Iterable, Sequence
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+def report(title: str, rows: Sequence[tuple[str, Any]], figures: dict[str, Any]) -> None:
+    """Print a readable table, then ``figures`` as one JSON line (the last line)."""
+    width = max((len(name) for name, _ in rows), default=0)
+    print(title)
+    for name, value in rows:
+        print(f"  {name:<{width}}  {value}")
+    print(json.dumps(figures), flush=True)
+
+
+def parallel_map(fn: Callable[[Any], Any], items: Iterable[Any], workers: int, chunk: int = 16) -> list:
+    """``[fn(x) for x in items]``, over ``workers`` processes when more than one."""
+    items = list(items)
+    if workers <= 1:
+        return [fn(x) for x in items]
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(fn, items, chunksize=chunk))
+
+
+def workers_default() -> int:
+    return len(os.sched_getaffinity(0))

@@ -1,0 +1,276 @@
+"""Noisy sensors: random legal games of every game, played on the simulated board with noise
+(contact bounce, slides, hovering hands, bumps, missed reads, diode-less ghosting), through the
+real controller on a virtual clock at 100 Hz.
+
+Figures: false moves accepted, spurious takebacks and true moves missed once the board settles
+(all must be 0). A failing stream is written as a ``reedboard replay`` file (the scans the
+controller saw) to ``--failures``.
+
+    .venv/bin/python bench/robust/noisy.py [--quick] [--streams N] [--seed S] [--workers W]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from bench.robust.common import parallel_map, report, workers_default  # noqa: E402
+from bench.robust.player import KINDS, Plan, Player, Segment  # noqa: E402
+from firmware_host.config import Config  # noqa: E402
+from firmware_host.controller import Controller, Game  # noqa: E402
+from firmware_host.session import open_controller  # noqa: E402
+from firmware_host.storage import Storage  # noqa: E402
+from hardware.clock import VirtualClock  # noqa: E402
+from hardware.ghost import ambiguous_cells, ghosted, to_cells  # noqa: E402
+from hardware.sim import Noise, SimBoard  # noqa: E402
+
+#: Game name -> the (size, variant)s streams are drawn from.
+GAMES = {
+    "antipalos": [(3, "two"), (4, "two"), (5, "team"), (6, "cut-throat-3"), (12, "two")],
+    "antipode": [(None, "standard"), (None, "rulebook")],
+    "antipod": [(4, None), (6, None)],
+    "anti-grid": [(6, "plain"), (6, "chain"), (8, "plain")],
+    "phalanx": [(None, None)],
+}
+#: Longest time the player waits for the board to settle after a segment (virtual seconds).
+PATIENCE = 15.0
+
+
+@dataclass
+class Result:
+    game: str
+    kinds: tuple[str, ...]
+    intended: int = 0
+    accepted: int = 0
+    false: int = 0
+    takebacks: int = 0
+    missed: int = 0
+    unsettled: int = 0
+    cut_short: bool = False
+    scans: int = 0
+    failure: str | None = None  # the replay file of a failing stream
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.false or self.takebacks or self.missed or self.unsettled)
+
+
+@dataclass
+class Run:
+    """One stream: the board, the controller, and what the controller saw and said."""
+
+    controller: Controller
+    board: SimBoard
+    clock: VirtualClock
+    period: float
+    scans: int = 0
+    events: list[dict] = field(default_factory=list)
+    seen: list[dict] = field(default_factory=list)  # replay lines of what the scans read
+    _last: frozenset[int] | None = None
+
+    @property
+    def now(self) -> float:
+        return self.scans * self.period
+
+    def scan(self) -> None:
+        now = self.now
+        self.clock.advance(now - self.clock())
+        reading, buttons = self.board.scan(), self.board.buttons.events()
+        self._record(now, reading.closed, buttons)
+        self.events += self.controller.step(now * 1000, reading, buttons)
+        self.scans += 1
+
+    def until(self, t: float) -> None:
+        """Scan at every scan time before ``t``, then move the clock to ``t``."""
+        while self.now < t:
+            self.scan()
+        self.clock.advance(max(0.0, t - self.clock()))
+
+    def settle(self, after: float) -> bool:
+        """Scan until the board has settled (at ``after`` or later); False if it never does."""
+        settle_s = self.controller.timing.settle_ms / 1000
+        limit = after + PATIENCE
+        while self.now < limit:
+            self.scan()
+            if self.now - self.period >= after + settle_s and self.controller.debouncer.quiet(
+                (self.now - self.period) * 1000
+            ):
+                return True
+        return False
+
+    def _record(self, now: float, closed: frozenset[int], buttons) -> None:
+        t = round(now * 1000)
+        sites = self.controller.layout.site_of_sensor
+        if closed != self._last:
+            old = self._last or frozenset()
+            for ch in sorted(closed ^ old):
+                self.seen.append({"t": t, "site": sites(ch), "on": ch in closed})
+            self._last = closed
+        for press in buttons:
+            self.seen.append({"t": t, "button": press.button})
+
+
+def spec(seed: int) -> tuple[str, int | None, str | None, frozenset[str], random.Random]:
+    rng = random.Random(seed)
+    name = sorted(GAMES)[seed % len(GAMES)]
+    size, variant = rng.choice(GAMES[name])
+    kinds = frozenset(k for k in KINDS if rng.random() < (0.25 if k == "ghost" else 0.5))
+    return name, size, variant, kinds, rng
+
+
+def run_stream(seed: int, plies: tuple[int, int] = (3, 12)) -> Result:
+    """Play one seeded stream; its figures."""
+    name, size, variant, kinds, rng = spec(seed)
+    controller = open_controller(Config(), Storage(":memory:"), Game.of(name, size, variant))
+    layout = controller.layout
+    channels = layout.sensor_channels
+    columns = math.ceil(math.sqrt(channels))
+
+    def readable(board: frozenset[str]) -> bool:
+        return not ambiguous_cells(ghosted(to_cells((layout.sensor[s] for s in board), columns)))
+
+    start = controller.boards[0]
+    if "ghost" in kinds and not readable(start):
+        kinds = kinds - {"ghost"}  # a diode-less matrix cannot read this game's start position
+    player = Player(rng, [s.label for s in controller.state.sites()], kinds,
+                    readable if "ghost" in kinds else (lambda b: True))
+    plan = player.plan(controller.state, rng.randint(*plies))
+    noise = Noise(
+        bounce=rng.choice([(0.0005, 0.001), (0.001, 0.005), (0.005, 0.025)]),
+        missed_read=rng.uniform(0.0005, 0.003) if "missed" in kinds else 0.0,
+        hover_rate=rng.uniform(0.05, 0.5) if "hover" in kinds else 0.0,
+        seed=seed,
+    )
+    clock = VirtualClock()
+    board = SimBoard(channels, clock=clock, noise=noise, columns=columns,
+                     diodes="ghost" not in kinds, leds=layout.led_channels)
+    for site in start:
+        board.place(layout.sensor[site])
+    run = Run(controller, board, clock, 1 / controller.timing.scan_hz)
+    result = Result(name if size is None else f"{name} {size}", tuple(sorted(kinds)),
+                    intended=len(plan.moves), cut_short=plan.cut_short)
+    if not run.settle(0.0):
+        result.unsettled += 1
+    for segment in plan.segments:
+        if not play(run, segment, rng):
+            result.unsettled += 1
+    run.until(run.now + 1.0)
+    judge(result, plan, run.events)
+    result.scans = run.scans
+    if result.failed:
+        result.failure = replay_text(run.seen)
+    return result
+
+
+def play(run: Run, segment: Segment, rng: random.Random) -> bool:
+    """Make a segment's actions on the board, then wait for the board to settle."""
+    begin = run.now + rng.uniform(0.05, 0.3)
+    board, sensor = run.board, run.controller.layout.sensor
+    for action in segment.actions:
+        run.until(begin + action.dt)
+        chans = [sensor[s] for s in action.sites]
+        if action.kind == "place":
+            board.place(chans[0])
+        elif action.kind == "lift":
+            board.lift(chans[0])
+        elif action.kind == "flip":
+            board.flip(chans[0])
+        elif action.kind == "hover":
+            board.hover(chans[0], action.length)
+        elif action.kind == "slide":
+            board.slide(chans, step=action.length / (len(chans) - 1))
+        elif action.kind == "press":
+            board.buttons.press(action.button)
+    return run.settle(begin + segment.end)
+
+
+def judge(result: Result, plan: Plan, events: list[dict]) -> None:
+    """Compare the accepted moves with the intended ones."""
+    matched = 0
+    for event in events:
+        if event["event"] == "move":
+            if matched < len(plan.moves) and event["move"] == plan.moves[matched]:
+                matched += 1
+            else:
+                result.false += 1
+        elif event["event"] == "takeback":
+            result.takebacks += 1
+    result.accepted = matched
+    result.missed = len(plan.moves) - matched
+
+
+def replay_text(seen: list[dict]) -> str:
+    return "".join(json.dumps(line) + "\n" for line in [{"setup": "empty"}, *seen])
+
+
+def _stream(args: tuple[int, tuple[int, int]]) -> Result:
+    return run_stream(*args)
+
+
+def run_all(streams: int, seed: int, workers: int, plies=(3, 12)) -> list[Result]:
+    return parallel_map(_stream, [(seed * 1_000_003 + i, plies) for i in range(streams)], workers)
+
+
+def summarise(results: list[Result], seconds: float) -> dict:
+    by_game: Counter[str] = Counter()
+    moves: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    for r in results:
+        by_game[r.game.split()[0]] += 1
+        moves[r.game.split()[0]] += r.intended
+        kinds.update(r.kinds)
+    return {
+        "bench": "robust_noisy",
+        "streams": len(results),
+        "moves": sum(r.intended for r in results),
+        "false_moves_accepted": sum(r.false for r in results),
+        "spurious_takebacks": sum(r.takebacks for r in results),
+        "true_moves_missed": sum(r.missed for r in results),
+        "never_settled": sum(r.unsettled for r in results),
+        "failed_streams": sum(r.failed for r in results),
+        "ghost_streams_cut_short": sum(r.cut_short for r in results),
+        "scans": sum(r.scans for r in results),
+        "streams_by_game": dict(sorted(by_game.items())),
+        "moves_by_game": dict(sorted(moves.items())),
+        "streams_with_noise": dict(sorted(kinds.items())),
+        "seconds": round(seconds, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="100 streams")
+    parser.add_argument("--streams", type=int, help="number of streams (default 10000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=workers_default())
+    parser.add_argument("--failures", default="noisy-failures", help="where failing streams go")
+    args = parser.parse_args(argv)
+    streams = args.streams or (100 if args.quick else 10_000)
+    began = time.perf_counter()
+    results = run_all(streams, args.seed, args.workers)
+    figures = summarise(results, time.perf_counter() - began)
+    failing = [r for r in results if r.failed]
+    if failing:
+        os.makedirs(args.failures, exist_ok=True)
+        for i, r in enumerate(failing[:20]):
+            path = os.path.join(args.failures, f"{r.game.replace(' ', '-')}-{i}.jsonl")
+            with open(path, "w", encoding="utf-8") as fp:
+                fp.write(r.failure or "")
+        figures["failures_written"] = args.failures
+    rows = [(k.replace("_", " "), v) for k, v in figures.items() if k != "bench"]
+    report(f"Noisy sensors: {streams} streams, seed {args.seed}", rows, figures)
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

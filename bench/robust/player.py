@@ -1,0 +1,207 @@
+"""A seeded player: a random legal game turned into timed board actions by the physical contract.
+
+A move is made as a player would: the realisation's emptied sites lifted and filled sites placed
+(in a random order, sometimes slid across other sites, sometimes paused with the piece in the
+hand), then its follow-ups (remove, twin; a tap on a pick site when the board cannot tell the
+move from others; flips confirmed with OK). Noise rides along: hands hovering over empty sites,
+neighbours bumped and falling back. The actions come in *segments*; the player waits for the
+board to settle after each segment (a real player waits for the lights).
+
+Nothing here runs the daemon; :mod:`bench.robust.noisy` plays the segments on a simulated board.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from engines.core import FollowUp, GameState
+from firmware_host import recognise
+
+#: Noise kinds a stream may carry besides contact bounce (always on).
+KINDS = ("slide", "hover", "bump", "missed", "ghost", "order", "pause")
+
+
+@dataclass(frozen=True)
+class Action:
+    """At ``dt`` seconds into its segment: place | lift | flip a site, slide along sites, hover
+    over a site for ``length`` seconds, or press a button."""
+
+    dt: float
+    kind: str
+    sites: tuple[str, ...] = ()
+    length: float = 0.0
+    button: str = ""
+
+
+@dataclass
+class Segment:
+    """Actions made without waiting; the board settles after the last one."""
+
+    actions: list[Action] = field(default_factory=list)
+    t: float = 0.0  # the hand's clock within the segment
+
+    def add(self, kind: str, *sites: str, gap: float = 0.0, **kw) -> None:
+        self.t += gap
+        self.actions.append(Action(self.t, kind, sites, **kw))
+
+    @property
+    def end(self) -> float:
+        return max((a.dt + a.length for a in self.actions), default=0.0)
+
+
+@dataclass
+class Plan:
+    """The intended moves (canonical notation) and the segments that make them."""
+
+    moves: list[str] = field(default_factory=list)
+    segments: list[Segment] = field(default_factory=list)
+    #: Stopped early: the next move would leave a board a diode-less matrix cannot read.
+    cut_short: bool = False
+
+
+class Player:
+    """Plans ``plies`` random legal moves from ``state`` with the noise ``kinds``.
+
+    ``readable(board)`` says whether the sensors can read a settled board (a diode-less matrix
+    cannot read some); the game stops before a move that would need an unreadable one.
+    """
+
+    def __init__(
+        self,
+        rng: random.Random,
+        sites: Iterable[str],
+        kinds: frozenset[str],
+        readable: Callable[[frozenset[str]], bool] = lambda board: True,
+    ) -> None:
+        self.rng = rng
+        self.sites = tuple(sites)
+        self.kinds = kinds
+        self.readable = readable
+
+    def plan(self, state: GameState, plies: int) -> Plan:
+        plan = Plan()
+        occ = state.occupied()
+        for _ in range(plies):
+            if state.outcome() is not None:
+                break
+            move = self.rng.choice(state.legal_moves())
+            segments, boards, after = self._move(state, move, occ)
+            if not all(map(self.readable, boards)):
+                plan.cut_short = True
+                break
+            plan.moves.append(state.notation(move))
+            plan.segments += segments
+            state = state.apply(move)
+            occ = after
+            assert occ == state.occupied(), "the contract's changes do not give the new position"
+        return plan
+
+    # -- one move -------------------------------------------------------------------------
+    def _move(self, state: GameState, move, occ: frozenset[str]):
+        """The segments of ``move``, the settled boards between them, and the board after."""
+        rng = self.rng
+        ok = state.ok_move()
+        if ok is not None and state.notation(ok) == state.notation(move):
+            seg = Segment()
+            seg.add("press", gap=rng.uniform(0.05, 0.4), button="ok")
+            return [seg], [occ], occ
+        real = rng.choice(state.realisations(move))
+        steps = list(real.follow_ups)
+        seg = Segment()
+        board = occ
+        early = []
+        if "order" in self.kinds and steps and steps[0].action == "remove" and rng.random() < 0.5:
+            early.append(steps.pop(0))  # the captured piece lifted before the move is made
+            board = self._step(seg, early[0], board)
+        touched = real.emptied | real.filled | frozenset().union(*(s.sites for s in real.follow_ups))
+        start = seg.t
+        board = self._hand(seg, real.emptied, real.filled, board)
+        self._noise(seg, start, board, occ, touched)
+        segments, boards = [seg], []
+        done = len(early)
+        # sensed steps may be done in the same breath as the move
+        while steps and steps[0].sensed and rng.random() < 0.5:
+            board = self._step(seg, steps.pop(0), board)
+            done += 1
+        boards.append(board)
+        for step in steps:
+            seg = Segment()
+            if step.action == "pick":
+                if not self._pick(seg, state, move, real, done, board):
+                    done += 1
+                    continue
+            elif step.action == "flip":
+                for site in sorted(step.sites):
+                    seg.add("flip", site, gap=rng.uniform(0.05, 0.3))
+                seg.add("press", gap=rng.uniform(0.1, 0.6), button="ok")
+            else:
+                board = self._step(seg, step, board)
+            done += 1
+            segments.append(seg)
+            boards.append(board)
+        return segments, boards, board
+
+    def _hand(self, seg: Segment, emptied, filled, board: frozenset[str]) -> frozenset[str]:
+        rng = self.rng
+        lifts, places = sorted(emptied), sorted(filled)
+        rng.shuffle(lifts)
+        rng.shuffle(places)
+        if "slide" in self.kinds and len(lifts) == len(places) == 1 and rng.random() < 0.6:
+            via = rng.sample(self.sites, rng.randint(1, 3))
+            path = (lifts[0], *[s for s in via if s not in (lifts[0], places[0])], places[0])
+            step = rng.uniform(0.02, 0.06)
+            seg.add("slide", *path, gap=rng.uniform(0.05, 0.3), length=step * (len(path) - 1))
+            seg.t += step * len(path)
+            return (board - emptied) | filled
+        for site in lifts:
+            seg.add("lift", site, gap=rng.uniform(0.03, 0.25))
+        if lifts and "pause" in self.kinds and rng.random() < 0.3:
+            seg.t += rng.uniform(0.4, 1.5)  # the piece held in the hand while the player thinks
+        for site in places:
+            seg.add("place", site, gap=rng.uniform(0.03, 0.25))
+        return (board - emptied) | filled
+
+    def _step(self, seg: Segment, step: FollowUp, board: frozenset[str]) -> frozenset[str]:
+        kind = "lift" if step.action == "remove" else "place"
+        for site in sorted(step.sites):
+            seg.add(kind, site, gap=self.rng.uniform(0.05, 0.25))
+        return step.apply(board)
+
+    def _pick(self, seg, state, move, real, done, board) -> bool:
+        """Taps on the move's pick sites while the board cannot tell it from other moves (as
+        the daemon offers them); False when no tap is needed."""
+        text = state.notation(move)
+        hand = real.emptied | real.filled
+        cands = recognise.candidates(state, board) if hand else recognise.offered(state)
+        if len(cands) <= 1:
+            return False
+        for site in sorted(real.follow_ups[done].sites):
+            self._tap(seg, site, board)
+            cands = recognise.choose(cands, site)
+            if len(cands) <= 1:
+                break
+        return True
+
+    def _tap(self, seg: Segment, site: str, board: frozenset[str]) -> None:
+        first, second = ("lift", "place") if site in board else ("place", "lift")
+        seg.add(first, site, gap=self.rng.uniform(0.1, 0.4))
+        seg.add(second, site, gap=self.rng.uniform(0.08, 0.8))
+
+    # -- noise ----------------------------------------------------------------------------
+    def _noise(self, seg, start, board, before, touched) -> None:
+        """Hovers over empty sites and bumps of untouched pieces while the hand moves."""
+        rng = self.rng
+        end = max(seg.t, start + 0.1)
+        if "hover" in self.kinds:
+            empty = [s for s in self.sites if s not in board and s not in before and s not in touched]
+            for site in rng.sample(empty, min(len(empty), rng.randint(0, 4))):
+                seg.actions.append(Action(rng.uniform(start, end), "hover", (site,), rng.uniform(0.005, 0.08)))
+        if "bump" in self.kinds:
+            still = sorted((board & before) - touched)
+            for site in rng.sample(still, min(len(still), rng.randint(0, 2))):
+                t = rng.uniform(start, end)
+                back = t + rng.uniform(0.01, 0.15)
+                seg.actions += [Action(t, "lift", (site,)), Action(back, "place", (site,))]
+        seg.actions.sort(key=lambda a: a.dt)

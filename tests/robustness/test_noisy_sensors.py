@@ -1,0 +1,20 @@
+"""Short run of bench/robust/noisy.py: noise around random legal games of every game never
+makes a false move, a spurious takeback, or loses a true move once the board settles."""
+
+from bench.robust.noisy import run_all, run_stream, summarise
+
+
+def test_noisy_streams_of_every_game_accept_exactly_the_moves_played():
+    results = run_all(streams=150, seed=11, workers=1)
+    figures = summarise(results, 0.0)
+    assert set(figures["streams_by_game"]) == {"antipalos", "antipode", "antipod", "anti-grid", "phalanx"}
+    assert figures["moves"] > 800
+    assert figures["false_moves_accepted"] == 0
+    assert figures["spurious_takebacks"] == 0
+    assert figures["true_moves_missed"] == 0
+    assert figures["never_settled"] == 0
+
+
+def test_streams_are_repeatable():
+    a, b = run_stream(4242), run_stream(4242)
+    assert (a.intended, a.accepted, a.scans, a.kinds) == (b.intended, b.accepted, b.scans, b.kinds)
