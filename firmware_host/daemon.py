@@ -103,7 +103,7 @@ class Daemon:
             tick += self.period
             if tick < now:  # fell behind (a slow move): skip, do not rush to catch up
                 tick = now + self.period
-            self.stop.wait(tick - time.monotonic())
+            time.sleep(max(0.0, tick - time.monotonic()))  # a signal sets stop meanwhile
 
     def step(self, now_ms: float) -> None:
         hw, controller = self.hardware, self.controller

@@ -81,7 +81,7 @@ class Debouncer:
             self.stable = raw - ambiguous
             self._raw, self._ambiguous, self._activity = raw, ambiguous, now
             return NOTHING
-        if raw != self._raw or ambiguous or self._ambiguous:
+        if (raw is not self._raw and raw != self._raw) or ambiguous or self._ambiguous:
             self._raw, self._ambiguous, self._activity = raw, ambiguous, now
             self._settled = False
         elif not self._counts:

@@ -1,0 +1,184 @@
+"""Daemon benchmark on a 20×20 Antipalos board (800 sensor channels).
+
+- lift -> frame: the controller step in which a lifted Trirod's debounce completes, up to the LED
+  frame lighting its targets (the time beyond the debounce itself);
+- settle -> move: the step in which the board settles, up to the accepted move (saved to SQLite
+  in WAL mode with synchronous=FULL on this machine's disk, announced, frame and screen built);
+- idle CPU and resident memory of ``reedboard run --sim`` at 100 Hz, from /proc.
+
+Usage: .venv/bin/python bench/daemon.py [--quick] [--seconds S] [--seed N]
+The last line is a JSON object of the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from engines import new_game
+from firmware_host.config import Timing
+from firmware_host.controller import Controller, Game
+from firmware_host.layout import default_layout
+from firmware_host.storage import Storage
+from hardware.sim import SimBoard
+
+SIZE = 20
+PERIOD_MS = 10
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Bench:
+    """A controller on a simulated 800-channel board, stepped on a virtual clock."""
+
+    def __init__(self, db: str, moves: list[str]) -> None:
+        storage = Storage(db)
+        game_id = storage.start("antipalos", SIZE, "two")
+        for ply, move in enumerate(moves, 1):
+            storage.add_move(game_id, ply, move)
+        self.ctl = Controller(
+            Game.of("antipalos", SIZE), lambda s: default_layout(s.sites()), Timing(), storage,
+            resume=(game_id, moves),
+        )
+        self.board = SimBoard(self.ctl.layout.sensor_channels)
+        for site in self.ctl.boards[-1]:
+            self.board.place(self.ctl.layout.sensor[site])
+        self.t = 0.0
+        self.run(500)
+
+    def step(self) -> tuple[list[dict], float]:
+        scan = self.board.scan()
+        start = time.perf_counter_ns()
+        events = self.ctl.step(self.t, scan)
+        self.ctl.frame()
+        elapsed = (time.perf_counter_ns() - start) / 1e6
+        self.t += PERIOD_MS
+        return events, elapsed
+
+    def run(self, ms: float) -> None:
+        for _ in range(int(ms // PERIOD_MS)):
+            self.step()
+
+    def until(self, kind: str, limit_ms: float = 2000) -> float:
+        """Step until an event of ``kind``; the duration of that step in ms."""
+        for _ in range(int(limit_ms // PERIOD_MS)):
+            events, elapsed = self.step()
+            if any(e["event"] == kind for e in events):
+                return elapsed
+        raise RuntimeError(f"no {kind} event")
+
+    def channel(self, site: str) -> int:
+        return self.ctl.layout.sensor[site]
+
+
+def phase_two_start(rng: random.Random) -> list[str]:
+    """A random Phase One with no winner: the moves that lead to Phase Two."""
+    while True:
+        state, moves = new_game("antipalos", SIZE), []
+        while state.phase == 1 and not state.outcome():
+            move = rng.choice(state.legal_moves())
+            moves.append(str(move))
+            state = state.apply(move)
+        if not state.outcome():
+            return moves
+
+
+def measure_moves(bench: Bench, rng: random.Random, count: int) -> tuple[list[float], list[float]]:
+    """Random Phase Two moves made by hand; (lift -> frame, settle -> move) times in ms."""
+    lift_ms, settle_ms = [], []
+    for _ in range(count):
+        state = bench.ctl.state
+        if state.outcome():
+            break
+        move = rng.choice(state.legal_moves())
+        real = state.realisations(move)[0]
+        (src,), (dst,) = real.emptied, real.filled
+        bench.board.lift(bench.channel(src))
+        lift_ms.append(bench.until("targets"))
+        bench.run(100)
+        bench.board.place(bench.channel(dst))
+        settle_ms.append(bench.until("move"))
+        bench.run(100)
+    return lift_ms, settle_ms
+
+
+def idle_daemon(seconds: float, tmp: Path) -> tuple[float, float]:
+    """(CPU % of one core, RSS in MB) of ``reedboard run --sim`` left idle."""
+    config = tmp / "config.toml"
+    config.write_text(f'game = "antipalos"\nsize = {SIZE}\nstorage = "{tmp / "idle.db"}"\n')
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "firmware_host.cli", "run", "--sim", "--config", str(config)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        proc.stdout.readline()  # the first display event: started
+        time.sleep(1.0)
+        ticks, start = _cpu_ticks(proc.pid), time.monotonic()
+        time.sleep(seconds)
+        used = (_cpu_ticks(proc.pid) - ticks) / os.sysconf("SC_CLK_TCK")
+        elapsed = time.monotonic() - start
+        rss = _rss_mb(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=5)
+    return 100 * used / elapsed, rss
+
+
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer moves, a shorter idle run")
+    parser.add_argument("--seconds", type=float, help="idle measurement time (default 10)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    count = 30 if args.quick else 200
+    seconds = args.seconds or (3.0 if args.quick else 10.0)
+    with tempfile.TemporaryDirectory(dir=os.getcwd(), prefix=".bench-daemon-") as tmp:
+        bench = Bench(str(Path(tmp) / "bench.db"), phase_two_start(rng))
+        lift_ms, settle_ms = measure_moves(bench, rng, count)
+        cpu, rss = idle_daemon(seconds, Path(tmp))
+    figures = {
+        "bench": "daemon",
+        "channels": SIZE * SIZE * 2,
+        "moves": len(settle_ms),
+        "lift_to_frame_p99_ms": round(percentile(lift_ms, 0.99), 3),
+        "lift_to_frame_median_ms": round(percentile(lift_ms, 0.5), 3),
+        "settle_to_move_p99_ms": round(percentile(settle_ms, 0.99), 3),
+        "settle_to_move_median_ms": round(percentile(settle_ms, 0.5), 3),
+        "idle_cpu_percent": round(cpu, 2),
+        "idle_seconds": seconds,
+        "rss_mb": round(rss, 1),
+    }
+    print(f"{'figure':<28}{'value':>10}  goal")
+    goals = {"lift_to_frame_p99_ms": "< 5", "settle_to_move_p99_ms": "< 5",
+             "idle_cpu_percent": "< 1", "rss_mb": "< 60"}
+    for key, value in figures.items():
+        if key != "bench":
+            print(f"{key:<28}{value:>10}  {goals.get(key, '')}")
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
