@@ -110,3 +110,15 @@ def test_phalanx_two_site_piece_and_its_removal():
     assert of(events, "guide") == [{"action": "remove", "sites": ["g6ne"]}]
     assert "out_of_sync" not in kinds(events)
     assert events[-1]["position"]["to_move"] == "green"
+
+
+def test_antigrid_chain_capture_guided_then_ok_ends_the_chain():
+    events = run_file("antigrid_chain_ok.jsonl", "anti-grid", variant="chain")
+    assert moves(events)[-2:] == ["a9-f9", "ok"]
+    assert of(events, "guide") == [
+        {"action": "remove", "sites": ["f8"]},
+        {"action": "confirm", "sites": []},
+    ]
+    shown = [e["lines"] for e in events if e["event"] == "display"]
+    assert any("OK ends the turn" in lines for lines in shown)
+    assert events[-1]["position"]["to_move"] == "blue"
