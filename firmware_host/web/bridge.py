@@ -1,0 +1,339 @@
+"""The daemon loop's side of the simulator page.
+
+:class:`Hub` is the thread-safe meeting point of the wall-clock loop and the web server: the
+server submits checked commands and reads the latest state; the loop calls
+:meth:`WebBoard.sync` after every controller step, which applies the commands that are due to
+the simulated board (or the controller) and publishes what changed. When nothing happens a sync
+costs a few comparisons.
+
+Published state (the page merges partial updates into it):
+``game`` {name, title, size, variant, sides}, ``sites`` [{label, x, y, shape}], ``drawing``
+{lines, kinds}, ``pieces`` [labels the sensors see], ``leds`` {label: [#rrggbb, pattern]},
+``oled`` (PNG, base64), ``status`` {to_move, result, winner, moves, last, lines}, ``noise``,
+and ``events`` (new daemon events only; the hub keeps a bounded log for new pages).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+import threading
+from collections import deque
+from dataclasses import asdict
+from typing import Any, Callable, Iterable
+
+from engines.core.drawing import drawing_of
+from firmware_host.controller import Controller, result_text
+from firmware_host.web.commands import Command, Drag, NewGame, Press, SetNoise, SetUp, SiteChange
+from hardware.sim import Noise, SimBoard
+
+#: The noise the page's switch turns on: contact bounce, and a hand hovering now and then.
+NOISE = Noise(bounce=(0.002, 0.008), hover_rate=0.5, hover_time=0.02, seed=9)
+#: Seconds a slid piece takes per site.
+SLIDE_STEP = 0.04
+
+Update = dict[str, Any]
+
+
+class Hub:
+    """Commands from the page to the loop; state from the loop to the pages."""
+
+    def __init__(self, log_size: int = 2000) -> None:
+        self._lock = threading.Lock()
+        self._commands: deque[Command] = deque()
+        self._state: Update = {}
+        self._log: deque[dict[str, Any]] = deque(maxlen=log_size)
+        self._listeners: list[Callable[[Update], None]] = []
+        self.recording = Recorder()
+        #: The current board's site labels (replaced whole, so readable from any thread).
+        self.labels: frozenset[str] = frozenset()
+
+    # -- the web server's side
+    def submit(self, command: Command) -> None:
+        with self._lock:
+            self._commands.append(command)
+
+    def current(self) -> Update:
+        """The whole state, with the event log, for a page that has just connected."""
+        with self._lock:
+            return {**self._state, "events": list(self._log)}
+
+    def listen(self, listener: Callable[[Update], None]) -> None:
+        """Call ``listener(update)`` (from the loop's thread) on every publish."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    # -- the loop's side
+    def take(self) -> list[Command]:
+        with self._lock:
+            commands = list(self._commands)
+            self._commands.clear()
+        return commands
+
+    def publish(self, update: Update) -> None:
+        with self._lock:
+            if "sites" in update:
+                self._log.clear()
+            self._log.extend(update.get("events", ()))
+            self._state.update({k: v for k, v in update.items() if k != "events"})
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(update)
+
+
+class Recorder:
+    """The session as a replay input file (``reedboard replay``): a setup line, then site
+    changes and button presses with ``t`` in ms from the start of the game."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._head: list[dict[str, Any]] = []
+        self._items: list[dict[str, Any]] = []
+        self.t0 = 0.0
+        self.game: dict[str, Any] = {}
+
+    def restart(self, t0: float, game: dict[str, Any], start: bool, pieces: Iterable[str]) -> None:
+        """Begin a new recording; the board shows the start position, or ``pieces``."""
+        head = [{"setup": "start"}] if start else [{"setup": "empty"}]
+        if not start:
+            head += [{"t": 0, "site": site, "on": True} for site in pieces]
+        with self._lock:
+            self.t0, self.game, self._head, self._items = t0, game, head, []
+
+    def add(self, now: float, **fields: Any) -> None:
+        with self._lock:
+            self._items.append({"t": self.ms(now), **fields})
+
+    def ms(self, now: float) -> int:
+        return max(0, round(now - self.t0))
+
+    def text(self) -> str:
+        with self._lock:
+            items = sorted(self._items, key=lambda item: item["t"])  # stable: slides interleave
+            lines = self._head + items
+        return "".join(f"{_json(line)}\n" for line in lines)
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, separators=(", ", ": "))
+
+
+class WebBoard:
+    """Applies the page's commands to ``board`` and a controller, publishes to ``hub``."""
+
+    def __init__(self, board: SimBoard, hub: Hub, gap_ms: float = 60.0) -> None:
+        self.board = board
+        self.hub = hub
+        #: Changes of one site are spaced at least this far apart, so that the debouncer sees
+        #: each (a quick click-click is a lift and a placing, i.e. a tap).
+        self.gap_ms = gap_ms
+        self._pending: deque[Command] = deque()
+        self._changed: dict[str, float] = {}
+        self._now = 0.0
+        self._game_id: Any = object()
+        self._shown: dict[str, Any] = {}
+        self._geometry: _Geometry | None = None
+        self._led_sites: dict[int, list[str]] = {}
+
+    # ------------------------------------------------------------------ the loop calls
+    def sync(self, now: float, controller: Controller, events: Iterable[dict[str, Any]]) -> None:
+        """After a controller step at ``now`` ms: apply the due commands, publish changes."""
+        self._now = now
+        self._pending.extend(self.hub.take())
+        while self._pending and self._due(self._pending[0]):
+            self._apply(self._pending.popleft(), controller)
+        self._publish(controller, list(events))
+
+    # ------------------------------------------------------------------ commands
+    def _due(self, command: Command) -> bool:
+        sites = _sites_of(command)
+        return all(self._now - self._changed.get(s, -math.inf) >= self.gap_ms for s in sites)
+
+    def _apply(self, command: Command, controller: Controller) -> None:
+        if isinstance(command, SiteChange):
+            on = command.action == "place"
+            if command.action == "toggle":
+                on = not self._occupied(controller, command.site)
+            self._set(controller, command.site, on)
+        elif isinstance(command, Drag):
+            self._drag(controller, command)
+        elif isinstance(command, Press):
+            self.board.buttons.press(command.button)
+            self.hub.recording.add(self._now, button=command.button)
+        elif isinstance(command, NewGame):
+            controller.new_game(command.game)
+            self._set_board(controller, controller.boards[0])
+        elif isinstance(command, SetUp):
+            self._set_board(controller, controller.expected if command.board == "expected" else ())
+        elif isinstance(command, SetNoise):
+            self.board.noise = NOISE if command.on else None
+
+    def _occupied(self, controller: Controller, site: str) -> bool:
+        channel = controller.layout.sensor.get(site)
+        return channel in self.board.closed
+
+    def _set(self, controller: Controller, site: str, on: bool) -> None:
+        """Place (``on``) or lift the piece of ``site``, if that changes anything."""
+        channel = controller.layout.sensor.get(site)
+        if channel is None or on == (channel in self.board.closed):
+            return  # the game changed since the page sent it, or nothing to do
+        (self.board.place if on else self.board.lift)(channel)
+        self._changed[site] = self._now
+        self.hub.recording.add(self._now, site=site, on=on)
+
+    def _set_board(self, controller: Controller, sites: Iterable[str]) -> None:
+        wanted = frozenset(sites)
+        for site in sorted(controller.layout.sites_of(self.board.closed) - wanted):
+            self._set(controller, site, False)
+        for site in sorted(wanted):
+            self._set(controller, site, True)
+
+    def _drag(self, controller: Controller, drag: Drag) -> None:
+        if not self._occupied(controller, drag.source):
+            return
+        path = self._geometry.between(drag.source, drag.target) if self.board.noise else []
+        if not path:
+            self._set(controller, drag.source, False)
+            return self._set(controller, drag.target, True)
+        sensor = controller.layout.sensor
+        self.board.slide([sensor[s] for s in path], step=SLIDE_STEP)
+        self._record_slide(controller, path)
+
+    def _record_slide(self, controller: Controller, path: list[str]) -> None:
+        """The changes a slide makes, as SimBoard.slide times them (sites already holding a
+        piece do not change)."""
+        step, overlap = SLIDE_STEP * 1000, SLIDE_STEP * 250
+        record, now = self.hub.recording.add, self._now
+        record(now + step, site=path[0], on=False)
+        occupied = controller.layout.sites_of(self.board.closed)
+        for i, site in enumerate(path[1:-1], start=1):
+            if site not in occupied:
+                record(now + i * step - overlap, site=site, on=True)
+                record(now + (i + 1) * step, site=site, on=False)
+        record(now + (len(path) - 1) * step - overlap, site=path[-1], on=True)
+        for site in path:
+            self._changed[site] = now + len(path) * step
+
+    # ------------------------------------------------------------------ publishing
+    def _publish(self, controller: Controller, events: list[dict[str, Any]]) -> None:
+        update: dict[str, Any] = {}
+        fresh = controller.game_id != self._game_id
+        if fresh:
+            update.update(self._new_game(controller))
+        self._put(update, "pieces", self._pieces(controller))
+        leds = self.board.leds
+        if fresh or leds.frames_shown != self._shown.get("frames"):
+            self._shown["frames"] = leds.frames_shown
+            self._put(update, "leds", self._leds(leds.frame))
+        display = self.board.display
+        if fresh or display.images_shown != self._shown.get("images"):
+            self._shown["images"] = display.images_shown
+            self._put(update, "oled", _png(display.image))
+        if fresh or events:
+            self._put(update, "status", _status(controller))
+        self._put(update, "noise", self.board.noise is not None)
+        if events:
+            rec = self.hub.recording
+            update["events"] = [{**e, "t": rec.ms(e["t"])} for e in events]
+        if update:
+            self.hub.publish(update)
+
+    def _put(self, update: dict[str, Any], key: str, value: Any) -> None:
+        if self._shown.get(key) != value:
+            self._shown[key] = update[key] = value
+
+    def _new_game(self, controller: Controller) -> dict[str, Any]:
+        self._game_id = controller.game_id
+        self._shown = {}
+        state, game, layout = controller.state, controller.game, controller.layout
+        sites = state.sites()
+        self._geometry = _Geometry(sites)
+        self._led_sites = {}
+        for site in sites:
+            self._led_sites.setdefault(layout.led[site.label], []).append(site.label)
+        self.hub.labels = frozenset(s.label for s in sites)
+        info = {"name": game.name, "title": game.title, "size": game.size,
+                "variant": game.variant, "shown_variant": game.shown_variant,
+                "sides": list(state.sides)}
+        pieces = self._pieces(controller)
+        self.hub.recording.restart(self._now, info, set(pieces) == controller.boards[0], pieces)
+        drawing = drawing_of(state)
+        return {
+            "game": info,
+            "sites": [{"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in sites],
+            "drawing": {"lines": [asdict(line) for line in drawing.lines],
+                        "kinds": dict(drawing.kinds)},
+        }
+
+    def _pieces(self, controller: Controller) -> list[str]:
+        return sorted(controller.layout.sites_of(self.board.closed))
+
+    def _leds(self, frame: dict) -> dict[str, list[str]]:
+        lit = {}
+        for channel, led in frame.items():
+            for site in self._led_sites.get(channel, ()):
+                lit[site] = ["#%02x%02x%02x" % tuple(led.colour), led.pattern]
+        return lit
+
+
+def _sites_of(command: Command) -> tuple[str, ...]:
+    if isinstance(command, SiteChange):
+        return (command.site,)
+    if isinstance(command, Drag):
+        return (command.source, command.target)
+    return ()
+
+
+def _status(controller: Controller) -> dict[str, Any]:
+    state = controller.state
+    outcome = state.outcome()
+    return {
+        "to_move": state.to_move,
+        "result": result_text(outcome) if outcome else None,
+        "winner": outcome.winner if outcome else None,
+        "moves": len(controller.moves),
+        "last": controller.moves[-1] if controller.moves else None,
+        "lines": list(controller.screen().text_lines()),
+    }
+
+
+def _png(image) -> str:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+class _Geometry:
+    """Where the sites are, to find the sites a slid piece crosses."""
+
+    def __init__(self, sites) -> None:
+        self.centre = {s.label: (s.x, s.y) for s in sites}
+        points = sorted(set(self.centre.values()))
+        self.spacing = _spacing(points)
+
+    def between(self, source: str, target: str) -> list[str]:
+        """``source``, the sites whose centres lie on the way to ``target``, and ``target``."""
+        (ax, ay), (bx, by) = self.centre[source], self.centre[target]
+        length2 = (bx - ax) ** 2 + (by - ay) ** 2
+        if length2 == 0:
+            return [source, target]
+        near = self.spacing * 0.45
+        crossed: dict[tuple[float, float], tuple[float, str]] = {}
+        for label, (x, y) in self.centre.items():
+            u = ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / length2
+            if not 0 < u < 1 or (x, y) in crossed or (x, y) in (self.centre[source], self.centre[target]):
+                continue
+            if math.dist((x, y), (ax + u * (bx - ax), ay + u * (by - ay))) <= near:
+                crossed[(x, y)] = (u, label)
+        return [source, *(label for _, label in sorted(crossed.values())), target]
+
+
+def _spacing(points: list[tuple[float, float]]) -> float:
+    """The typical distance between neighbouring site centres (the median nearest one)."""
+    if len(points) < 2:
+        return 1.0
+    sample = points[:: max(1, len(points) // 64)]
+    nearest = sorted(min(math.dist(p, q) for q in points if q != p) for p in sample)
+    return nearest[len(nearest) // 2]

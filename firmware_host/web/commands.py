@@ -1,0 +1,183 @@
+"""What the simulator page may ask, checked before anything happens.
+
+Every websocket message is a JSON object with a ``type``; :func:`parse` turns a valid one into
+a small command value and anything else into :class:`CommandError` with a one-line message the
+page shows (and nothing changes).
+
+>>> parse('{"type": "toggle", "site": "a1"}', {"a1"})
+SiteChange(site='a1', action='toggle')
+>>> parse('{"type": "button", "button": "ok"}', {"a1"})
+Press(button='ok')
+>>> parse('{"type": "toggle", "site": "z9"}', {"a1"})
+Traceback (most recent call last):
+...
+firmware_host.web.commands.CommandError: no site 'z9' on this board
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Collection
+
+from engines import GAME_NAMES
+from engines.core import OptionError
+from firmware_host.controller import Game
+from hardware.base import BUTTONS
+
+#: How the board can be set at once: to what the game expects now, or emptied.
+SETUPS = ("expected", "empty")
+
+
+class CommandError(ValueError):
+    """A message the page should not have sent; ``str()`` is one line."""
+
+
+@dataclass(frozen=True)
+class SiteChange:
+    """Put a piece on ``site`` (place), take it off (lift), or whichever applies (toggle)."""
+
+    site: str
+    action: str
+
+
+@dataclass(frozen=True)
+class Drag:
+    """Move the piece on ``source`` to ``target`` (slid across the sites between, with noise)."""
+
+    source: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Press:
+    button: str
+
+
+@dataclass(frozen=True)
+class NewGame:
+    game: Game
+
+
+@dataclass(frozen=True)
+class SetUp:
+    board: str
+
+
+@dataclass(frozen=True)
+class SetNoise:
+    on: bool
+
+
+Command = SiteChange | Drag | Press | NewGame | SetUp | SetNoise
+
+
+def parse(text: str | bytes, sites: Collection[str]) -> Command:
+    """The command in a websocket message; ``sites`` are the current board's labels."""
+    try:
+        obj = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise CommandError("not a JSON message") from None
+    if not isinstance(obj, dict):
+        raise CommandError("expected a JSON object")
+    kind = obj.get("type")
+    reader = _READERS.get(kind) if isinstance(kind, str) else None
+    if reader is None:
+        raise CommandError(f"unknown message type {kind!r} (one of {', '.join(_READERS)})")
+    return reader(_Fields(obj, kind), sites)
+
+
+class _Fields:
+    """Typed access to a message's fields; unknown fields are an error."""
+
+    def __init__(self, obj: dict[str, Any], kind: str) -> None:
+        self.obj, self.kind = obj, kind
+        self.used = {"type"}
+
+    def get(self, name: str, kinds: tuple[type, ...], optional: bool = False) -> Any:
+        self.used.add(name)
+        if name not in self.obj:
+            if optional:
+                return None
+            raise CommandError(f"{self.kind}: missing {name!r}")
+        value = self.obj[name]
+        if value is None and optional:
+            return None
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            raise CommandError(f"{self.kind}: bad {name!r} ({json.dumps(value)[:40]})")
+        return value
+
+    def site(self, name: str, sites: Collection[str]) -> str:
+        label = self.get(name, (str,))
+        if label not in sites:
+            raise CommandError(f"no site {label[:40]!r} on this board")
+        return label
+
+    def done(self) -> None:
+        extra = sorted(set(self.obj) - self.used)
+        if extra:
+            raise CommandError(f"{self.kind}: unexpected field {extra[0][:40]!r}")
+
+
+def _site_change(action: str):
+    def read(f: _Fields, sites: Collection[str]) -> SiteChange:
+        site = f.site("site", sites)
+        f.done()
+        return SiteChange(site, action)
+
+    return read
+
+
+def _drag(f: _Fields, sites: Collection[str]) -> Drag:
+    source, target = f.site("from", sites), f.site("to", sites)
+    f.done()
+    if source == target:
+        raise CommandError("drag: 'from' and 'to' are the same site")
+    return Drag(source, target)
+
+
+def _press(f: _Fields, _: Collection[str]) -> Press:
+    button = f.get("button", (str,))
+    f.done()
+    if button not in BUTTONS:
+        raise CommandError(f"no button {button[:20]!r} (one of {', '.join(BUTTONS)})")
+    return Press(button)
+
+
+def _new_game(f: _Fields, _: Collection[str]) -> NewGame:
+    name = f.get("game", (str,))
+    size = f.get("size", (int,), optional=True)
+    variant = f.get("variant", (str,), optional=True)
+    f.done()
+    if name not in GAME_NAMES:
+        raise CommandError(f"no game {name[:40]!r} (one of {', '.join(GAME_NAMES)})")
+    try:
+        return NewGame(Game.of(name, size, variant or None))
+    except OptionError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _set_up(f: _Fields, _: Collection[str]) -> SetUp:
+    board = f.get("board", (str,))
+    f.done()
+    if board not in SETUPS:
+        raise CommandError(f"setup: 'board' must be one of {', '.join(SETUPS)}")
+    return SetUp(board)
+
+
+def _noise(f: _Fields, _: Collection[str]) -> SetNoise:
+    on = f.get("on", (bool,))
+    f.done()
+    return SetNoise(on)
+
+
+_READERS = {
+    "toggle": _site_change("toggle"),
+    "place": _site_change("place"),
+    "lift": _site_change("lift"),
+    "drag": _drag,
+    "button": _press,
+    "new_game": _new_game,
+    "setup": _set_up,
+    "noise": _noise,
+}

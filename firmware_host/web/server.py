@@ -1,0 +1,237 @@
+"""The simulator page's web server: aiohttp with a websocket, in a thread of its own.
+
+Routes: ``/`` the board with its controls, ``/watch`` the read-only spectator view (the same
+page), ``/static/...`` its script and style, ``/ws`` the controls' websocket, ``/ws/watch`` the
+spectator's, ``/replay.jsonl`` the session as a replay input file.
+
+Safe by default: it binds 127.0.0.1. Bound elsewhere, the controls (``/ws``, ``/replay.jsonl``)
+need the token (``?token=...``); the spectator view never does and never accepts commands.
+A websocket from another site's page (an ``Origin`` not this server's) is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import json
+import secrets
+import threading
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from engines import GAME_NAMES, game_info
+from firmware_host.web.bridge import Hub, Update
+from firmware_host.web.commands import CommandError, parse
+
+STATIC = Path(__file__).with_name("static")
+#: Messages waiting for a slow page before it is dropped (it reconnects and starts afresh).
+BACKLOG = 256
+MAX_MESSAGE = 4096
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+def is_loopback(host: str) -> bool:
+    """True for addresses only this machine can reach (127.0.0.1, ::1, localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def games() -> list[dict[str, Any]]:
+    """The game picker's choices: every game with its sizes and variants."""
+    choices = []
+    for name in GAME_NAMES:
+        info = game_info(name)
+        choices.append({
+            "name": name, "title": info.title.split(" (")[0], "sizes": list(info.sizes),
+            "size_range": list(info.size_range) if info.size_range else None,
+            "default_size": info.default_size, "variants": list(info.variants),
+            "default_variant": info.default_variant,
+        })
+    return choices
+
+
+class Pages:
+    """The pages connected to one hub, and the handlers serving them."""
+
+    def __init__(self, hub: Hub, token: str | None = None) -> None:
+        self.hub = hub
+        self.token = token
+        self.queues: set[asyncio.Queue] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[_headers])
+        app.router.add_get("/", self.page)
+        app.router.add_get("/watch", self.page)
+        app.router.add_get("/ws", self.controls)
+        app.router.add_get("/ws/watch", self.watch)
+        app.router.add_get("/replay.jsonl", self.replay)
+        app.router.add_static("/static", STATIC)
+        app.on_startup.append(self._started)
+        return app
+
+    async def _started(self, _: web.Application) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.hub.listen(self._from_loop)
+
+    # ------------------------------------------------------------------ handlers
+    async def page(self, _: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def replay(self, request: web.Request) -> web.Response:
+        self._authorise(request)
+        rec = self.hub.recording
+        name = "-".join(str(v) for v in (rec.game.get("name", "game"), rec.game.get("size"),
+                                          rec.game.get("variant")) if v)
+        return web.Response(
+            text=rec.text(), content_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="{name}.replay.jsonl"'},
+        )
+
+    async def controls(self, request: web.Request) -> web.WebSocketResponse:
+        self._authorise(request)
+        return await self._socket(request, controls=True)
+
+    async def watch(self, request: web.Request) -> web.WebSocketResponse:
+        return await self._socket(request, controls=False)
+
+    # ------------------------------------------------------------------ websockets
+    async def _socket(self, request: web.Request, controls: bool) -> web.WebSocketResponse:
+        _same_origin(request)
+        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+        await ws.prepare(request)
+        queue: asyncio.Queue = asyncio.Queue(BACKLOG)
+        hello = {"type": "hello", "controls": controls, "games": games() if controls else []}
+        queue.put_nowait(hello)
+        queue.put_nowait({"type": "update", **self.hub.current()})
+        self.queues.add(queue)
+        sender = asyncio.create_task(_send_all(ws, queue))
+        try:
+            async for msg in ws:
+                reply = self._answer(msg, controls)
+                if reply and not queue.full():
+                    queue.put_nowait(reply)
+        finally:
+            self.queues.discard(queue)
+            sender.cancel()
+        return ws
+
+    def _answer(self, msg: Any, controls: bool) -> dict[str, str] | None:
+        """Submit the command in ``msg``; an error message for the page when it is bad."""
+        if not controls:
+            return _error("this view is read-only")
+        if msg.type != WSMsgType.TEXT:
+            return _error("expected a text message")
+        try:
+            self.hub.submit(parse(msg.data, self.hub.labels))
+        except CommandError as exc:
+            return _error(str(exc))
+        return None
+
+    def _from_loop(self, update: Update) -> None:
+        """Called in the loop's thread: hand the update to every page."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._fan_out, {"type": "update", **update})
+
+    def _fan_out(self, message: dict[str, Any]) -> None:
+        for queue in list(self.queues):
+            if queue.full():  # a page that cannot keep up starts again from the full state
+                self.queues.discard(queue)
+                queue.put_nowait(None)
+            else:
+                queue.put_nowait(message)
+
+    def _authorise(self, request: web.Request) -> None:
+        if self.token is None:
+            return
+        given = request.query.get("token", "")
+        if not hmac.compare_digest(given.encode(), self.token.encode()):
+            raise web.HTTPForbidden(text="the controls need the token printed by reedboard run\n")
+
+
+def _error(text: str) -> dict[str, str]:
+    return {"type": "error", "error": text}
+
+
+async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue) -> None:
+    """Send the queued messages in order; ``None`` closes the socket."""
+    while (message := await queue.get()) is not None:
+        await ws.send_str(json.dumps(message, separators=(",", ":")))
+    await ws.close()
+
+
+def _same_origin(request: web.Request) -> None:
+    """Refuse websockets opened by another site's page (browsers always send Origin)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.split("://", 1)[-1] != request.host:
+        raise web.HTTPForbidden(text="websocket from another origin\n")
+
+
+@web.middleware
+async def _headers(request: web.Request, handler) -> web.StreamResponse:
+    try:
+        response = await handler(request)
+    except web.HTTPException as exc:
+        exc.headers.update(HEADERS)
+        raise
+    if not isinstance(response, web.WebSocketResponse):
+        response.headers.update(HEADERS)
+    return response
+
+
+class WebServer:
+    """Serves ``pages`` on ``host``:``port`` from a thread of its own until :meth:`stop`."""
+
+    def __init__(self, pages: Pages, host: str, port: int) -> None:
+        self.pages, self.host, self.port = pages, host, port
+        self._loop = asyncio.new_event_loop()
+        self._runner: web.AppRunner | None = None
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="web")
+
+    def start(self) -> None:
+        """Bind and start serving; OSError when the address is taken or not ours."""
+        self._runner = web.AppRunner(self.pages.app(), access_log=None)
+        try:
+            self._loop.run_until_complete(self._bind())
+        except BaseException:
+            self._loop.run_until_complete(self._runner.cleanup())
+            self._loop.close()
+            raise
+        self._thread.start()
+
+    async def _bind(self) -> None:
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.host, self.port).start()
+        if self.port == 0:  # the OS chose one (tests): say which
+            self.port = self._runner.addresses[0][1]
+
+    def stop(self) -> None:
+        if not self._thread.is_alive():
+            return
+        future = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
+        future.result(timeout=5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+        self._loop.close()
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"

@@ -1,0 +1,432 @@
+// The simulated board: draws the board from the engine's sites, shows what the daemon drives
+// (pieces the sensors see, LEDs, the OLED image) and sends clicks, drags and buttons back.
+// /watch is the same page, read-only. Plain JS, no build step.
+"use strict";
+
+const NS = "http://www.w3.org/2000/svg";
+const WATCH = location.pathname.replace(/\/+$/, "") === "/watch";
+const TOKEN = new URLSearchParams(location.search).get("token");
+const LOG_MAX = 500;
+const DRAG_PX = 6;
+const PALETTE = ["#d9a441", "#5aa9e6", "#e36464", "#7bc47f", "#b48ade", "#e0e0e0"];
+
+const $ = (id) => document.getElementById(id);
+const view = {
+  sites: new Map(),      // label -> {site, led, piece}
+  pieces: new Set(),
+  leds: {},
+  sides: [],
+  controls: false,
+  games: [],
+};
+let socket = null;
+let retry = 500;
+let refused = false;   // the controls' socket was refused (no token): fall back to watching
+
+// ------------------------------------------------------------------------------ connection
+function connect() {
+  const readOnly = WATCH || refused;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = !readOnly && TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws${readOnly ? "/watch" : ""}${query}`);
+  let opened = false;
+  socket = ws;
+  ws.onopen = () => { opened = true; retry = 500; setConn("live", "live"); };
+  ws.onmessage = (e) => receive(JSON.parse(e.data));
+  ws.onclose = () => {
+    if (!opened && !readOnly) {
+      refused = true;
+      notice("Read-only: the controls need the address with the token that reedboard run printed.");
+    }
+    setConn("reconnecting…", "down");
+    setTimeout(connect, opened || readOnly ? retry : 0);
+    retry = Math.min(retry * 2, 8000);
+  };
+}
+
+function send(message) {
+  if (view.controls && socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+  }
+}
+
+function setConn(text, state) {
+  const conn = $("conn");
+  conn.textContent = text;
+  conn.dataset.state = state;
+}
+
+function receive(message) {
+  if (message.type === "hello") {
+    view.controls = message.controls;
+    view.games = message.games;
+    for (const el of document.querySelectorAll(".control")) el.hidden = !view.controls;
+    document.body.classList.toggle("controls", view.controls);
+    if (view.controls) fillPicker();
+  } else if (message.type === "update") {
+    update(message);
+  } else if (message.type === "error") {
+    notice(message.error);
+  }
+}
+
+let noticeTimer = null;
+function notice(text) {
+  $("notice").textContent = text;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { $("notice").textContent = ""; }, 6000);
+}
+
+// ------------------------------------------------------------------------------ updates
+function update(u) {
+  if (u.game) showGame(u.game);
+  if (u.sites) buildBoard(u.sites, u.drawing || { lines: [], kinds: {} });
+  if (u.pieces) showPieces(u.pieces);
+  if (u.leds) showLeds(u.leds);
+  if (u.oled) $("oled").src = "data:image/png;base64," + u.oled;
+  if (u.status) showStatus(u.status);
+  if ("noise" in u) $("noise").checked = u.noise;
+  if (u.events) logEvents(u.events, Boolean(u.sites));
+}
+
+function showGame(game) {
+  $("title").textContent = game.title;
+  $("variant").textContent = game.shown_variant || "";
+  view.sides = game.sides;
+  view.game = game;
+  if (view.controls) fillPicker();
+  document.title = `${game.title} · reedboard${WATCH ? " (watch)" : ""}`;
+  const link = $("download");
+  link.href = "/replay.jsonl" + (TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "");
+}
+
+function showStatus(status) {
+  const turn = $("turn");
+  turn.textContent = status.result ? capital(status.result)
+    : status.to_move ? `${capital(status.to_move)} to move` : "";
+  turn.dataset.side = status.to_move || "";
+  turn.style.setProperty("--side", sideColour(status.to_move));
+  const result = $("result");
+  result.hidden = !status.result;
+  result.textContent = status.result ? capital(status.result) : "";
+  $("oled").title = status.lines.join("\n");
+  $("oled").alt = status.lines.join(" / ");
+  document.body.dataset.over = status.result ? "yes" : "no";
+}
+
+function logEvents(events, fresh) {
+  const log = $("log");
+  if (fresh) log.replaceChildren();
+  for (const event of events) {
+    const item = document.createElement("li");
+    item.textContent = JSON.stringify(event);
+    item.dataset.event = event.event;
+    log.append(item);
+  }
+  while (log.childElementCount > LOG_MAX) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : "";
+}
+
+function sideColour(name) {
+  if (!name) return "transparent";
+  if (CSS.supports("color", name)) return name;
+  const i = view.sides.indexOf(name);
+  return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
+}
+
+// ------------------------------------------------------------------------------ drawing
+function el(name, attrs, parent) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.append(node);
+  return node;
+}
+
+const pt = ([x, y]) => `${x},${-y}`;   // engines have y upwards, SVG downwards
+
+function buildBoard(sites, drawing) {
+  const svg = $("board");
+  svg.replaceChildren();
+  view.sites.clear();
+  view.pieces = new Set();
+  const spacing = typicalSpacing(sites);
+  const points = sites.flatMap((s) => (s.shape.length ? s.shape : [[s.x, s.y]]));
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => -p[1]);
+  const margin = spacing * 0.6;
+  const [x0, y0] = [Math.min(...xs) - margin, Math.min(...ys) - margin];
+  const [w, h] = [Math.max(...xs) - x0 + margin, Math.max(...ys) - y0 + margin];
+  svg.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
+  svg.style.setProperty("--unit", String(spacing));
+  el("rect", { x: x0, y: y0, width: w, height: h, rx: spacing * 0.3, class: "table" }, svg);
+  const layers = {};
+  for (const name of ["cells", "lines", "leds", "pieces", "hits"]) {
+    layers[name] = el("g", { class: name }, svg);
+  }
+  const kinds = kindColours(drawing);
+  for (const line of drawing.lines) {
+    el("polyline", { points: line.points.map(pt).join(" "), class: "guide",
+                     stroke: kinds.get(line.kind) }, layers.lines);
+  }
+  const squares = new Set();
+  for (const site of sites) {
+    const draw = site.shape.length >= 3 ? drawCell : site.shape.length === 2 ? drawSegment : drawDot;
+    const parts = draw(site, layers, spacing, squares);
+    const kind = drawing.kinds[site.label];
+    if (kind !== undefined && parts.cell) parts.cell.style.fill = kinds.get(kind);
+    const title = el("title", {}, parts.hit);
+    title.textContent = site.label;
+    parts.hit.dataset.site = site.label;
+    view.sites.set(site.label, parts);
+  }
+  ghost = el("circle", { r: spacing * 0.28, class: "ghost", visibility: "hidden" }, svg);
+}
+
+function kindColours(drawing) {
+  const colours = new Map();
+  const kinds = [...drawing.lines.map((l) => l.kind), ...Object.values(drawing.kinds)];
+  for (const kind of kinds) {
+    if (!colours.has(kind)) {
+      colours.set(kind, CSS.supports("color", kind) ? kind : PALETTE[colours.size % PALETTE.length]);
+    }
+  }
+  return colours;
+}
+
+function drawCell(site, layers, spacing) {
+  const points = site.shape.map(pt).join(" ");
+  const inner = Math.min(...site.shape.map(([x, y]) => Math.hypot(x - site.x, y - site.y)));
+  return {
+    cell: el("polygon", { points, class: "cell" }, layers.cells),
+    led: el("polygon", { points, class: "led" }, layers.leds),
+    piece: el("circle", { cx: site.x, cy: -site.y, r: Math.min(inner * 0.62, spacing * 0.42),
+                          class: "piece" }, layers.pieces),
+    hit: el("polygon", { points, class: "hit" }, layers.hits),
+  };
+}
+
+function drawSegment(site, layers, spacing, squares) {
+  const [[ax, ay], [bx, by]] = site.shape;
+  const along = (u) => [ax + u * (bx - ax), -(ay + u * (by - ay))];
+  const line = (u0, u1, cls, parent) => {
+    const [[x1, y1], [x2, y2]] = [along(u0), along(u1)];
+    return el("line", { x1, y1, x2, y2, class: cls }, parent);
+  };
+  // A diagonal segment's bounding box is its square: shade it once as the cell.
+  const key = [Math.min(ax, bx), Math.max(ax, bx), Math.min(ay, by), Math.max(ay, by)].join();
+  let cell = null;
+  if (ax !== bx && ay !== by && !squares.has(key)) {
+    squares.add(key);
+    cell = el("rect", { x: Math.min(ax, bx), y: -Math.max(ay, by), width: Math.abs(bx - ax),
+                        height: Math.abs(by - ay), class: "cell square" }, layers.cells);
+  }
+  line(0, 1, "track", layers.cells);
+  // The hit area leaves out the middle, where another segment may cross this one.
+  const hit = el("g", { class: "hit" }, layers.hits);
+  line(0.06, 0.4, "", hit);
+  line(0.6, 0.94, "", hit);
+  return {
+    cell,
+    led: line(0.04, 0.96, "led", layers.leds),
+    piece: line(0.14, 0.86, "piece rod", layers.pieces),
+    hit,
+  };
+}
+
+function drawDot(site, layers, spacing) {
+  const at = { cx: site.x, cy: -site.y };
+  return {
+    cell: el("circle", { ...at, r: spacing * 0.12, class: "cell" }, layers.cells),
+    led: el("circle", { ...at, r: spacing * 0.42, class: "led" }, layers.leds),
+    piece: el("circle", { ...at, r: spacing * 0.3, class: "piece" }, layers.pieces),
+    hit: el("circle", { ...at, r: spacing * 0.45, class: "hit" }, layers.hits),
+  };
+}
+
+function typicalSpacing(sites) {
+  const centres = [...new Map(sites.map((s) => [`${s.x},${s.y}`, [s.x, s.y]])).values()];
+  if (centres.length < 2) return 1;
+  const step = Math.max(1, Math.floor(centres.length / 48));
+  const nearest = [];
+  for (let i = 0; i < centres.length; i += step) {
+    const [x, y] = centres[i];
+    let best = Infinity;
+    for (const [u, v] of centres) {
+      const d = Math.hypot(u - x, v - y);
+      if (d > 0 && d < best) best = d;
+    }
+    nearest.push(best);
+  }
+  nearest.sort((a, b) => a - b);
+  return nearest[Math.floor(nearest.length / 2)];
+}
+
+function showPieces(pieces) {
+  view.pieces = new Set(pieces);
+  for (const [label, parts] of view.sites) {
+    parts.piece.classList.toggle("on", view.pieces.has(label));
+  }
+}
+
+function showLeds(leds) {
+  for (const [label, parts] of view.sites) {
+    const led = leds[label];
+    const node = parts.led;
+    node.setAttribute("class", led ? `led lit ${led[1]}` : "led");
+    node.style.setProperty("--led", led ? full(led[0]) : "transparent");
+    node.style.setProperty("--dim", led ? String(dimness(led[0])) : "1");
+    if (led) node.dataset.colour = led[0]; else delete node.dataset.colour;
+  }
+  view.leds = leds;
+}
+
+// The daemon dims colours by its brightness setting: show the hue at full strength and the
+// brightness as opacity, so that a dimmed LED still reads on a screen.
+function full(hex) {
+  const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const top = Math.max(...rgb, 1);
+  return `rgb(${rgb.map((c) => Math.round((c * 255) / top)).join(",")})`;
+}
+
+function dimness(hex) {
+  const top = Math.max(...[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
+  return 0.45 + 0.55 * (top / 255);
+}
+
+// ------------------------------------------------------------------------------ input
+let ghost = null;
+let press = null;   // {site, x, y, dragging}
+
+function siteAt(x, y) {
+  const hit = document.elementFromPoint(x, y);
+  const node = hit && hit.closest("[data-site]");
+  return node ? node.dataset.site : null;
+}
+
+function boardPoint(e) {
+  const svg = $("board");
+  const p = svg.createSVGPoint();
+  p.x = e.clientX;
+  p.y = e.clientY;
+  return p.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+function onPointerDown(e) {
+  if (!view.controls || e.button !== 0) return;
+  const node = e.target.closest("[data-site]");
+  if (!node) return;
+  e.preventDefault();
+  press = { site: node.dataset.site, x: e.clientX, y: e.clientY, dragging: false };
+}
+
+function onPointerMove(e) {
+  if (!press) return;
+  if (!press.dragging) {
+    if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < DRAG_PX) return;
+    if (!view.pieces.has(press.site)) { press = null; return; }
+    press.dragging = true;
+    document.body.classList.add("dragging");
+    // Without noise the piece leaves the board at once, so its targets light while it moves.
+    if (!$("noise").checked) send({ type: "lift", site: press.site });
+  }
+  const p = boardPoint(e);
+  ghost.setAttribute("cx", p.x);
+  ghost.setAttribute("cy", p.y);
+  ghost.setAttribute("visibility", "visible");
+}
+
+function onPointerUp(e) {
+  if (!press) return;
+  const { site, dragging } = press;
+  press = null;
+  if (!dragging) {
+    send({ type: "toggle", site });
+    return;
+  }
+  ghost.setAttribute("visibility", "hidden");
+  document.body.classList.remove("dragging");
+  const target = siteAt(e.clientX, e.clientY);
+  if ($("noise").checked) {
+    if (target && target !== site) send({ type: "drag", from: site, to: target });
+  } else if (target) {
+    send({ type: "place", site: target });
+  }
+}
+
+function onKey(e) {
+  if (!view.controls || e.target.closest("select, input, textarea, button")) return;
+  const button = { Enter: "ok", Backspace: "back", Escape: "back", m: "menu", M: "menu" }[e.key];
+  if (!button || e.ctrlKey || e.metaKey || e.altKey) return;
+  e.preventDefault();
+  pressButton(button);
+}
+
+function pressButton(button) {
+  send({ type: "button", button });
+  const node = document.querySelector(`[data-button="${button}"]`);
+  node.classList.add("pressed");
+  setTimeout(() => node.classList.remove("pressed"), 150);
+}
+
+// ------------------------------------------------------------------------------ picker
+function fillPicker() {
+  const game = $("pick-game");
+  game.replaceChildren(...view.games.map((g) => new Option(g.title, g.name)));
+  if (!view.game) return fillOptions();
+  game.value = view.game.name;
+  fillOptions();
+  if (view.game.size) $("pick-size").value = view.game.size;
+  $("pick-variant").value = view.game.variant;
+}
+
+function fillOptions() {
+  const info = view.games.find((g) => g.name === $("pick-game").value);
+  const sizes = new Set(info.sizes);
+  if (info.size_range) {
+    for (let n = info.size_range[0]; n <= info.size_range[1]; n++) sizes.add(n);
+  }
+  const size = $("pick-size");
+  size.replaceChildren(...[...sizes].sort((a, b) => a - b).map((n) => new Option(n, n)));
+  if (info.default_size) size.value = info.default_size;
+  $("pick-size-label").hidden = sizes.size === 0;
+  const variant = $("pick-variant");
+  variant.replaceChildren(...info.variants.map((v) => new Option(v, v)));
+  variant.value = info.default_variant;
+  $("pick-variant-label").hidden = info.variants.length < 2;
+}
+
+function newGame(e) {
+  e.preventDefault();
+  const sizeHidden = $("pick-size-label").hidden;
+  send({
+    type: "new_game",
+    game: $("pick-game").value,
+    size: sizeHidden ? null : Number($("pick-size").value),
+    variant: $("pick-variant").value,
+  });
+}
+
+// ------------------------------------------------------------------------------ start
+function start() {
+  document.body.classList.toggle("watch", WATCH);
+  const svg = $("board");
+  svg.addEventListener("pointerdown", onPointerDown);
+  window.addEventListener("pointermove", onPointerMove);
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("keydown", onKey);
+  for (const node of document.querySelectorAll("[data-button]")) {
+    node.addEventListener("click", () => { node.blur(); pressButton(node.dataset.button); });
+  }
+  $("pick-game").addEventListener("change", fillOptions);
+  $("picker").addEventListener("submit", newGame);
+  $("noise").addEventListener("change", (e) => send({ type: "noise", on: e.target.checked }));
+  $("set-up").addEventListener("click", () => send({ type: "setup", board: "expected" }));
+  $("clear").addEventListener("click", () => send({ type: "setup", board: "empty" }));
+  connect();
+}
+
+start();
