@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -44,10 +45,20 @@ class Running:
         raise AssertionError(f"no {kind} event; stderr: {self.proc.stderr.read()}")
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
+    """A config with its own games file (and its own port for the simulator page)."""
     path = tmp_path / "config.toml"
-    path.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n')
+    path.write_text(
+        f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
+        f"[web]\nport = {free_port()}\n"
+    )
     return path
 
 
