@@ -527,6 +527,10 @@ class Controller:
             self._emit("takeback", move=text)
         self._begin_turn()
 
+    def new_game(self, game: Game) -> None:
+        """Start ``game`` at once, as the menu's choice does (the simulator page's picker)."""
+        self._new_game(game)
+
     def _new_game(self, game: Game) -> None:
         if self.mode != "over":
             self.storage.finish(self.game_id, "abandoned")

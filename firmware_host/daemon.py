@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from firmware_host.config import Config
 from firmware_host.controller import Controller
@@ -81,6 +81,8 @@ class Daemon:
     def __init__(self, controller: Controller, hardware: Hardware, scan_hz: int,
                  log: TextIO = sys.stdout) -> None:
         self.controller = controller
+        #: Called as ``observer(now_ms, controller, events)`` after every step (the page).
+        self.observers: list[Callable[[float, Controller, list], None]] = []
         self.hardware = hardware
         self.period = 1.0 / scan_hz
         self.log = log
@@ -115,6 +117,8 @@ class Daemon:
             if event["event"] == "display":
                 hw.display.show(controller.screen().render(hw.display.size))
             print(json.dumps({**event, "t": round(event["t"])}), file=self.log, flush=True)
+        for observer in self.observers:
+            observer(now_ms, controller, events)
 
     def close(self) -> None:
         self.notifier.stopping()
@@ -143,8 +147,10 @@ def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
             (board.place if item.on else board.lift)(channel)
 
 
-def run(config: Config, sim: bool = False) -> int:
-    """Run until SIGTERM/SIGINT; the exit status."""
+def run(config: Config, sim: bool = False, host: str | None = None, port: int | None = None,
+        token: str | None = None) -> int:
+    """Run until SIGTERM/SIGINT; the exit status. On the simulated board the page is served
+    at ``host``:``port`` (default: the config's [web] table; docs/simulator.md)."""
     if sim:
         config = config.simulated()
     try:
@@ -163,15 +169,35 @@ def run(config: Config, sim: bool = False) -> int:
         config = config.simulated()
         hardware = open_hardware(config, controller.layout.sensor_channels)
     daemon = Daemon(controller, hardware, config.timing.scan_hz)
+    page = None
     if hardware.sim is not None:
         _start_sim(hardware.sim, controller)
+        page = _serve(hardware.sim, config, host or config.web.host, port or config.web.port, token)
+        if page is None:
+            daemon.close()
+            return 2
+        daemon.observers.append(page.sync)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: daemon.stop.set())
     try:
         daemon.run()
     finally:
+        if page is not None:
+            page.stop()
         daemon.close()
     return 0
+
+
+def _serve(board: SimBoard, config: Config, host: str, port: int, token: str | None):
+    """The simulator page for ``board`` (None, said why, if the address cannot be used)."""
+    from firmware_host import web
+
+    try:
+        return web.start(board, config.timing, host, port, token)
+    except OSError as exc:
+        print(f"reedboard run: cannot serve the page on {host}:{port}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        return None
 
 
 def _start_sim(board: SimBoard, controller: Controller) -> None:

@@ -16,6 +16,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     run = sub.add_parser("run", help="run the daemon (the simulated board if no hardware)")
     run.add_argument("--config", help="config file (default /etc/reedboard/config.toml)")
     run.add_argument("--sim", action="store_true", help="use the simulated board")
+    run.add_argument("--host", help="serve the simulator page on this address "
+                     "(default 127.0.0.1; elsewhere the controls need a token)")
+    run.add_argument("--port", type=int, help="the simulator page's port (default 8080)")
+    run.add_argument("--token", help="token the page's controls need (generated off loopback)")
     run.set_defaults(func=_run)
 
     replay = sub.add_parser("replay", help="replay a JSON-lines sensor stream on the simulator")
@@ -91,4 +95,6 @@ def _run(args: argparse.Namespace) -> int:
         config = load_config(args.config)
     except ConfigError as exc:
         return _fail("run", str(exc))
-    return run(config, sim=args.sim)
+    if args.port is not None and not 1 <= args.port <= 65535:
+        return _fail("run", f"--port must be 1..65535 (got {args.port})")
+    return run(config, sim=args.sim, host=args.host, port=args.port, token=args.token)
