@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 import tempfile
@@ -38,11 +39,22 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+class TimedStorage(Storage):
+    """Storage that remembers how long each durable commit of a move took (ms)."""
+
+    commits: list[float] = []
+
+    def add_move(self, game_id: int, ply: int, notation: str) -> None:
+        start = time.perf_counter_ns()
+        super().add_move(game_id, ply, notation)
+        self.commits.append((time.perf_counter_ns() - start) / 1e6)
+
+
 class Bench:
     """A controller on a simulated 800-channel board, stepped on a virtual clock."""
 
     def __init__(self, db: str, moves: list[str]) -> None:
-        storage = Storage(db)
+        storage = TimedStorage(db)
         game_id = storage.start("antipalos", SIZE, "two")
         for ply, move in enumerate(moves, 1):
             storage.add_move(game_id, ply, move)
@@ -115,7 +127,12 @@ def measure_moves(bench: Bench, rng: random.Random, count: int) -> tuple[list[fl
 def idle_daemon(seconds: float, tmp: Path) -> tuple[float, float]:
     """(CPU % of one core, RSS in MB) of ``reedboard run --sim`` left idle."""
     config = tmp / "config.toml"
-    config.write_text(f'game = "antipalos"\nsize = {SIZE}\nstorage = "{tmp / "idle.db"}"\n')
+    with socket.socket() as probe:  # a free port for the simulator page
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config.write_text(
+        f'game = "antipalos"\nsize = {SIZE}\nstorage = "{tmp / "idle.db"}"\n[web]\nport = {port}\n'
+    )
     proc = subprocess.Popen(
         [sys.executable, "-m", "firmware_host.cli", "run", "--sim", "--config", str(config)],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -157,7 +174,9 @@ def main() -> None:
     seconds = args.seconds or (3.0 if args.quick else 10.0)
     with tempfile.TemporaryDirectory(dir=os.getcwd(), prefix=".bench-daemon-") as tmp:
         bench = Bench(str(Path(tmp) / "bench.db"), phase_two_start(rng))
+        TimedStorage.commits.clear()
         lift_ms, settle_ms = measure_moves(bench, rng, count)
+        commits = list(TimedStorage.commits)
         cpu, rss = idle_daemon(seconds, Path(tmp))
     figures = {
         "bench": "daemon",
@@ -167,6 +186,10 @@ def main() -> None:
         "lift_to_frame_median_ms": round(percentile(lift_ms, 0.5), 3),
         "settle_to_move_p99_ms": round(percentile(settle_ms, 0.99), 3),
         "settle_to_move_median_ms": round(percentile(settle_ms, 0.5), 3),
+        "of_which_commit_p99_ms": round(percentile(commits, 0.99), 3),
+        "settle_to_move_without_commit_p99_ms": round(
+            percentile([s - c for s, c in zip(settle_ms, commits)], 0.99), 3
+        ),
         "idle_cpu_percent": round(cpu, 2),
         "idle_seconds": seconds,
         "rss_mb": round(rss, 1),
