@@ -48,6 +48,7 @@ PATIENCE = 15.0
 
 @dataclass
 class Result:
+    seed: int
     game: str
     kinds: tuple[str, ...]
     intended: int = 0
@@ -67,27 +68,30 @@ class Result:
 
 @dataclass
 class Run:
-    """One stream: the board, the controller, and what the controller saw and said."""
+    """One stream: the board, the controller, and what the controller saw and said. Scans
+    happen every ``period_ms`` from 0, at exactly the times ``reedboard replay`` uses."""
 
     controller: Controller
     board: SimBoard
     clock: VirtualClock
-    period: float
+    period_ms: float
     scans: int = 0
+    last_ms: float = 0.0
     events: list[dict] = field(default_factory=list)
     seen: list[dict] = field(default_factory=list)  # replay lines of what the scans read
     _last: frozenset[int] | None = None
 
     @property
     def now(self) -> float:
-        return self.scans * self.period
+        """The time of the next scan, in seconds."""
+        return self.scans * self.period_ms / 1000
 
     def scan(self) -> None:
-        now = self.now
-        self.clock.advance(now - self.clock())
+        self.last_ms = now_ms = self.scans * self.period_ms
+        self.clock.advance(now_ms / 1000 - self.clock())
         reading, buttons = self.board.scan(), self.board.buttons.events()
-        self._record(now, reading.closed, buttons)
-        self.events += self.controller.step(now * 1000, reading, buttons)
+        self._record(now_ms, reading.closed, buttons)
+        self.events += self.controller.step(now_ms, reading, buttons)
         self.scans += 1
 
     def until(self, t: float) -> None:
@@ -98,26 +102,24 @@ class Run:
 
     def settle(self, after: float) -> bool:
         """Scan until the board has settled (at ``after`` or later); False if it never does."""
-        settle_s = self.controller.timing.settle_ms / 1000
+        settle_ms = self.controller.timing.settle_ms
         limit = after + PATIENCE
         while self.now < limit:
             self.scan()
-            if self.now - self.period >= after + settle_s and self.controller.debouncer.quiet(
-                (self.now - self.period) * 1000
-            ):
+            ready = self.last_ms >= after * 1000 + settle_ms
+            if ready and self.controller.debouncer.quiet(self.last_ms):
                 return True
         return False
 
-    def _record(self, now: float, closed: frozenset[int], buttons) -> None:
-        t = round(now * 1000)
+    def _record(self, now_ms: float, closed: frozenset[int], buttons) -> None:
         sites = self.controller.layout.site_of_sensor
         if closed != self._last:
             old = self._last or frozenset()
             for ch in sorted(closed ^ old):
-                self.seen.append({"t": t, "site": sites(ch), "on": ch in closed})
+                self.seen.append({"t": now_ms, "site": sites(ch), "on": ch in closed})
             self._last = closed
         for press in buttons:
-            self.seen.append({"t": t, "button": press.button})
+            self.seen.append({"t": now_ms, "button": press.button})
 
 
 def spec(seed: int) -> tuple[str, int | None, str | None, frozenset[str], random.Random]:
@@ -156,8 +158,8 @@ def run_stream(seed: int, plies: tuple[int, int] = (3, 12)) -> Result:
                      diodes="ghost" not in kinds, leds=layout.led_channels)
     for site in start:
         board.place(layout.sensor[site])
-    run = Run(controller, board, clock, 1 / controller.timing.scan_hz)
-    result = Result(name if size is None else f"{name} {size}", tuple(sorted(kinds)),
+    run = Run(controller, board, clock, 1000 / controller.timing.scan_hz)
+    result = Result(seed, name if size is None else f"{name} {size}", tuple(sorted(kinds)),
                     intended=len(plan.moves), cut_short=plan.cut_short)
     if not run.settle(0.0):
         result.unsettled += 1
@@ -262,8 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     failing = [r for r in results if r.failed]
     if failing:
         os.makedirs(args.failures, exist_ok=True)
-        for i, r in enumerate(failing[:20]):
-            path = os.path.join(args.failures, f"{r.game.replace(' ', '-')}-{i}.jsonl")
+        for r in failing[:20]:
+            path = os.path.join(args.failures, f"{r.game.replace(' ', '-')}-seed{r.seed}.jsonl")
             with open(path, "w", encoding="utf-8") as fp:
                 fp.write(r.failure or "")
         figures["failures_written"] = args.failures

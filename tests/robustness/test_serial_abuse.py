@@ -1,0 +1,15 @@
+"""Short run of bench/robust/serial_abuse.py: bad frames of every sort and cable pulls through
+the pty link never crash the host, never give it a state the board did not have, and every
+board change after the garbage reaches the host."""
+
+from bench.robust.serial_abuse import Garbage, run
+
+
+def test_bad_frames_and_disconnects_through_the_pty_link():
+    figures = run(frames=1_500, seed=5, disconnects=4)
+    assert set(figures["by_sort"]) == set(Garbage.SORTS)
+    assert figures["crashes"] == 0
+    assert figures["corrupt_accepted"] == 0
+    assert figures["changes_never_seen"] == 0
+    assert figures["led_frames_after_reconnect"] == "4/4"
+    assert figures["host_counters"]["bad_crc"] > 0 and figures["host_counters"]["oversized"] > 0
