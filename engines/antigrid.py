@@ -359,21 +359,16 @@ class AntiGridState(GameState):
         if self.outcome() or len(filled) != 1:
             return []
         dst = self.grid.index.get(next(iter(filled)))
-        board = self.occupied()
-        sensed = (board - emptied) | filled
-        found: list[tuple[AnyMove, Realisation, int]] = []
-        for name in sorted(emptied):
-            move = Move(self.grid.index.get(name, -1), -1 if dst is None else dst)
-            try:
-                self.check(move)
-            except IllegalMove:
-                continue
-            (real,) = self.realisations(move)
-            for done in range(real.sensed_prefix() + 1):
-                if real.board_after(board, done) == sensed:
-                    found.append((move, real, done))
-                    break
-        return found
+        moves = [Move(self.grid.index.get(name, -1), -1 if dst is None else dst)
+                 for name in sorted(emptied)]
+        return self.explain([m for m in moves if self._legal(m)], emptied, filled)
+
+    def _legal(self, move: Move) -> bool:
+        try:
+            self.check(move)
+        except IllegalMove:
+            return False
+        return True
 
     def targets(self, site: str) -> frozenset[str]:
         """Destinations of the pawn on ``site`` (during a chain: capturing ones, or any for an

@@ -350,7 +350,7 @@ class AntipodState(GameState):
     def diagram(self) -> str:
         """Both boards side by side, pbmserv style (o White, x Black, . empty); readable back by
         :meth:`from_diagram`."""
-        r, sphere = self.radius, self.sphere
+        r = self.radius
         shift, width = 2 * r - 1, 5 * r
         lines = []
         for i in range(2 * r - 1):
@@ -427,20 +427,11 @@ class AntipodState(GameState):
 
     def moves_for_change(self, emptied: frozenset[str], filled: frozenset[str]):
         """As the default, but only the points of the filled sites are candidates."""
-        board = self.occupied()
-        sensed = (board - emptied) | filled
+        if self.winner:
+            return []
         points = {self.sphere.point(site) for site in filled} - {None}
-        found = []
-        for p in sorted(points):
-            move = self.sphere.moves[p]
-            if self.winner or self.board[p] != EMPTY:
-                continue
-            for real in self.realisations(move):
-                for done in range(real.sensed_prefix() + 1):
-                    if real.board_after(board, done) == sensed:
-                        found.append((move, real, done))
-                        break
-        return found
+        moves = (self.sphere.moves[p] for p in sorted(points) if self.board[p] == EMPTY)
+        return self.explain(moves, emptied, filled)
 
     def targets(self, site: str) -> frozenset[str]:
         """Stones are never lifted in Antipod: no site has targets."""

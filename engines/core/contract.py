@@ -79,6 +79,21 @@ class Realisation:
             board = step.apply(board)
         return board
 
+    def reaches(self, board: frozenset[str], sensed: frozenset[str]) -> int | None:
+        """How many follow-ups, all sensed, lead from ``board`` to ``sensed`` (None: no count
+        does).
+
+        >>> r = Realisation(frozenset(), frozenset({"a1"}), (FollowUp("twin", frozenset({"a12"})),))
+        >>> r.reaches(frozenset(), frozenset({"a1"})), r.reaches(frozenset(), frozenset({"a1", "a12"}))
+        (0, 1)
+        >>> r.reaches(frozenset(), frozenset({"b2"})) is None
+        True
+        """
+        for done in range(self.sensed_prefix() + 1):
+            if self.board_after(board, done) == sensed:
+                return done
+        return None
+
     def sensed_prefix(self) -> int:
         """How many leading follow-ups the sensors can check (a pick or flip stops the run)."""
         n = 0

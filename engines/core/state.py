@@ -172,16 +172,23 @@ class GameState(ABC):
         """Legal moves that explain a settled board differing from :meth:`occupied` by
         ``emptied``/``filled``: (move, realisation, sensed follow-ups already done).
 
-        The default tries every legal move; games with many moves override it."""
+        The default tries every legal move; games with many moves override it, usually by
+        passing :meth:`explain` only the moves the change can belong to."""
+        return self.explain(self.legal_moves(), emptied, filled)
+
+    def explain(
+        self, moves: Iterable[Any], emptied: frozenset[str], filled: frozenset[str]
+    ) -> list[tuple[Any, Realisation, int]]:
+        """Those of ``moves`` (legal ones) that explain the change, as :meth:`moves_for_change`
+        returns them."""
         board = self.occupied()
         sensed = (board - emptied) | filled
         found = []
-        for move in self.legal_moves():
+        for move in moves:
             for real in self.realisations(move):
-                for done in range(real.sensed_prefix() + 1):
-                    if real.board_after(board, done) == sensed:
-                        found.append((move, real, done))
-                        break
+                done = real.reaches(board, sensed)
+                if done is not None:
+                    found.append((move, real, done))
         return found
 
     def targets(self, site: str) -> frozenset[str]:

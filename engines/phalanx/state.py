@@ -414,16 +414,7 @@ class PhalanxState(GameState):
                 for dest, anchor in self._piece_moves(i)
                 if piece._replace(origin=dest).sites - piece.sites == filled
             )
-        board = self.occupied()
-        sensed = (board - emptied) | filled
-        found = []
-        for move in candidates:
-            for real in self.realisations(move):
-                done = next((d for d in range(real.sensed_prefix() + 1)
-                             if real.board_after(board, d) == sensed), None)
-                if done is not None:
-                    found.append((move, real, done))
-        return found
+        return self.explain(candidates, emptied, filled)
 
     def targets(self, site: str) -> frozenset[str]:
         """The sites the lifted piece on ``site`` would newly cover at its legal destinations."""

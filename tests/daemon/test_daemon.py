@@ -4,7 +4,6 @@ SQLite file; SIGTERM), replay, export."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import engines
-from engines.core.contract import Site
 from firmware_host.layout import Layout, default_layout
 from firmware_host.menu import (
     BRIGHTNESS_LEVELS, Choice, Menu, NewGame, SetBrightness, ShowIP, TakeBack, game_choices,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import subprocess
 import sys
 from collections import Counter
