@@ -68,8 +68,12 @@ class Timing:
 
 @dataclass(frozen=True)
 class Kiosk:
+    """A board nobody administers (docs/config.md, docs/raspberry-pi.md)."""
+
     enabled: bool = option(False)
     idle_minutes: int = option(10, 1, 1440)
+    #: A long MENU press offers power-off in kiosk mode too (outside kiosk mode it always does).
+    power_off: bool = option(True)
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,8 @@ class Config:
     takebacks: bool = option(True)
     layout: str | None = option(None, path=True)
     storage: str = field(default_factory=default_storage, metadata={"path": True})
+    #: What the confirmed long MENU press runs (logind powers off; see docs/raspberry-pi.md).
+    poweroff_command: tuple[str, ...] = option(("systemctl", "poweroff"))
     timing: Timing = field(default_factory=Timing)
     sensors: dict[str, Any] = _backend()
     leds: dict[str, Any] = _backend(brightness=DEFAULT_BRIGHTNESS)
@@ -189,6 +195,8 @@ def _value(path: str, section: str | None, f: Field, hint: Any, value: Any, base
         return hint(**_table(path, name, hint, value, base))
     if name in BACKEND_TABLES:
         return _backend_table(path, name, value, f.default_factory())
+    if hint == tuple[str, ...]:
+        return _strings(path, key_name(section, name), value)
     kind = next(t for t in (bool, int, float, str) if t in _types(hint))
     if not _is(value, kind):
         raise ConfigError(
@@ -203,6 +211,16 @@ def _value(path: str, section: str | None, f: Field, hint: Any, value: Any, base
     if f.metadata.get("path"):
         return os.path.join(base, os.path.expanduser(value))
     return value
+
+
+def _strings(path: str, name: str, value: Any) -> tuple[str, ...]:
+    """A non-empty list of non-empty strings (a command and its arguments)."""
+    if not isinstance(value, list) or not value or not all(_is(v, str) for v in value):
+        raise ConfigError(
+            f"{path}: {name} must be a list of non-empty strings, e.g. [\"systemctl\", "
+            f"\"poweroff\"] (got {describe(value)})"
+        )
+    return tuple(value)
 
 
 _KIND_NAMES = {
