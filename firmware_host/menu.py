@@ -2,7 +2,8 @@
 
 Closed, only a short MENU press concerns the menu (it opens it); OK and BACK belong to the game
 then. Open: MENU moves to the next item, OK chooses it, BACK goes up a level (and closes the menu
-from the top). A long MENU press is reserved for power-off and ignored here.
+from the top). A long MENU press offers power-off (when ``power_off``): a confirm page where OK
+powers off and BACK cancels.
 
 >>> menu = Menu([Choice("antipalos", 12, "standard", "Antipalos")],
 ...             current=Choice("antipalos", 12, "standard", "Antipalos"))
@@ -49,7 +50,17 @@ class ShowIP:
     pass
 
 
-Action = NewGame | TakeBack | SetBrightness | ShowIP
+@dataclass(frozen=True)
+class ShowToday:
+    pass
+
+
+@dataclass(frozen=True)
+class PowerOff:
+    pass
+
+
+Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff
 
 
 # -------------------------------------------------------------------------------- choices
@@ -99,7 +110,8 @@ class _Page:
 
 class Menu:
     """The menu over ``choices`` (see :func:`game_choices`). ``kiosk``: only picking a game and
-    starting a new one. ``brightness``: the LED level now (snapped to a menu level)."""
+    starting a new one. ``brightness``: the LED level now (snapped to a menu level).
+    ``today``: offer today's games; ``power_off``: a long MENU press offers power-off."""
 
     def __init__(
         self,
@@ -108,8 +120,12 @@ class Menu:
         takebacks: bool = True,
         kiosk: bool = False,
         brightness: float = 0.5,
+        today: bool = False,
+        power_off: bool = False,
     ) -> None:
         self.choices = tuple(choices)
+        self.today = today
+        self.power_off = power_off
         self.current = current
         self.takebacks = takebacks
         self.kiosk = kiosk
@@ -123,6 +139,9 @@ class Menu:
     def press(self, event: ButtonEvent) -> Action | None:
         """Handle a button press; the action for the controller to carry out, if any."""
         if event.long:
+            if event.button == "menu" and self.power_off:
+                self._pages = [_Page("Power off?", (_Item("Power off now", PowerOff),
+                                                    _Item("Cancel", lambda: None)))]
             return None
         if not self._pages:
             if event.button == "menu":
@@ -161,6 +180,8 @@ class Menu:
         items = [_Item("New game", lambda: self._start(self.current))]
         if len(self.choices) > 1:
             items.append(_Item("Choose game", self._games_page))
+        if self.today:
+            items.append(_Item("Today", ShowToday))
         if not self.kiosk:
             if self.takebacks:
                 items.append(_Item("Take back", TakeBack))
