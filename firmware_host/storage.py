@@ -57,8 +57,10 @@ class GameRecord:
     moves: tuple[str, ...] = ()
 
 
-def now_text() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+def now_text(when: datetime | None = None) -> str:
+    """``when`` (default: now) in UTC as stored: "2025-05-01T18:30:00Z"."""
+    when = datetime.now(timezone.utc) if when is None else when.astimezone(timezone.utc)
+    return when.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 class Storage:
@@ -128,8 +130,11 @@ class Storage:
         games = self.games(running=True)
         return games[-1] if games else None
 
-    def games(self, game_id: int | None = None, running: bool = False) -> list[GameRecord]:
-        """Stored games, oldest first (one, by id; or only the running ones)."""
+    def games(
+        self, game_id: int | None = None, running: bool = False, since: str | None = None
+    ) -> list[GameRecord]:
+        """Stored games, oldest first (one, by id; only the running ones; or those started at
+        or after ``since``, a time as :func:`now_text` writes it)."""
         sql = "SELECT id, game, size, variant, started, finished, result FROM games"
         where, args = [], []
         if game_id is not None:
@@ -137,6 +142,9 @@ class Storage:
             args.append(game_id)
         if running:
             where.append("finished IS NULL")
+        if since is not None:
+            where.append("started >= ?")
+            args.append(since)
         if where:
             sql += " WHERE " + " AND ".join(where)
         try:
