@@ -85,13 +85,16 @@ class Hub:
 
 class Recorder:
     """The session as a replay input file (``reedboard replay``): a setup line, then site
-    changes and button presses with ``t`` in ms from the start of the game."""
+    changes and button presses with ``t`` in ms from the start of the game, then the time the
+    session has reached."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._head: list[dict[str, Any]] = []
         self._items: list[dict[str, Any]] = []
         self.t0 = 0.0
+        #: The loop's latest time: the file ends there, so a replay runs as long as the session.
+        self.now = 0.0
         self.game: dict[str, Any] = {}
 
     def restart(self, t0: float, game: dict[str, Any], start: bool, pieces: Iterable[str]) -> None:
@@ -112,7 +115,7 @@ class Recorder:
     def text(self) -> str:
         with self._lock:
             items = sorted(self._items, key=lambda item: item["t"])  # stable: slides interleave
-            lines = self._head + items
+            lines = self._head + items + [{"t": self.ms(self.now)}]
         return "".join(f"{_json(line)}\n" for line in lines)
 
 
@@ -140,7 +143,7 @@ class WebBoard:
     # ------------------------------------------------------------------ the loop calls
     def sync(self, now: float, controller: Controller, events: Iterable[dict[str, Any]]) -> None:
         """After a controller step at ``now`` ms: apply the due commands, publish changes."""
-        self._now = now
+        self._now = self.hub.recording.now = now
         self._pending.extend(self.hub.take())
         while self._pending and self._due(self._pending[0]):
             self._apply(self._pending.popleft(), controller)

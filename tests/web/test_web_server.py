@@ -1,0 +1,159 @@
+"""The simulator page's server and bridge without a browser: message checks, the token, the
+origin check, and a session recorded by the bridge that replays to the same moves."""
+
+from __future__ import annotations
+
+import asyncio
+import doctest
+import io
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from firmware_host.config import Config
+from firmware_host.controller import Game
+from firmware_host.replay import replay
+from firmware_host.session import open_controller
+from firmware_host.storage import Storage
+from firmware_host.web import commands
+from firmware_host.web.bridge import Hub, WebBoard
+from firmware_host.web.commands import CommandError, parse
+from firmware_host.web.server import Pages, is_loopback
+from hardware.sim import SimBoard
+
+SITES = {"a1", "b1"}
+
+
+def test_command_doctests():
+    assert doctest.testmod(commands).failed == 0
+
+
+@pytest.mark.parametrize("text, why", [
+    ("nonsense", "not a JSON message"),
+    ("[1]", "expected a JSON object"),
+    ('{"type": "launch"}', "unknown message type 'launch'"),
+    ('{"type": "toggle"}', "toggle: missing 'site'"),
+    ('{"type": "toggle", "site": 3}', "toggle: bad 'site' (3)"),
+    ('{"type": "toggle", "site": "a1", "x": 1}', "toggle: unexpected field 'x'"),
+    ('{"type": "drag", "from": "a1", "to": "a1"}', "same site"),
+    ('{"type": "button", "button": "power"}', "no button 'power'"),
+    ('{"type": "new_game", "game": "chess"}', "no game 'chess'"),
+    ('{"type": "new_game", "game": "antipalos", "size": 99}', "size"),
+    ('{"type": "new_game", "game": "antipalos", "size": true}', "bad 'size'"),
+    ('{"type": "noise", "on": "yes"}', "bad 'on'"),
+    ('{"type": "setup", "board": "chess"}', "setup: 'board' must be one of"),
+])
+def test_bad_messages_are_refused_with_one_line(text, why):
+    with pytest.raises(CommandError) as error:
+        parse(text, SITES)
+    assert why in str(error.value) and "\n" not in str(error.value)
+
+
+def test_loopback():
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
+
+
+def _client_test(token, check):
+    async def main():
+        hub = Hub()
+        hub.labels = frozenset(SITES)
+        hub.publish({"game": {"name": "g"}, "pieces": ["a1"]})
+        async with TestClient(TestServer(Pages(hub, token).app())) as client:
+            await check(client, hub)
+
+    # In a thread of its own: the browser tests' Playwright runs an event loop in this one.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()
+
+
+async def _hello_and_state(ws):
+    hello, state = await ws.receive_json(), await ws.receive_json()
+    assert hello["type"] == "hello" and state["type"] == "update"
+    return hello, state
+
+
+def test_bad_websocket_messages_get_an_error_and_change_nothing():
+    async def check(client, hub):
+        async with client.ws_connect("/ws") as ws:
+            hello, state = await _hello_and_state(ws)
+            assert hello["controls"] and hello["games"] and state["pieces"] == ["a1"]
+            for bad in ('{"type": "toggle", "site": "zz"}', "{", '{"type": 1}'):
+                await ws.send_str(bad)
+                reply = await ws.receive_json()
+                assert reply["type"] == "error" and "Traceback" not in reply["error"]
+            await ws.send_bytes(b"\x00")
+            assert (await ws.receive_json())["error"] == "expected a text message"
+            await ws.send_str('{"type": "toggle", "site": "b1"}')
+            await ws.send_str('{"type": "button", "button": "ok"}')
+            await ws.send_str('{"type": "toggle", "site": "a1", "x": 1}')
+            assert (await ws.receive_json())["type"] == "error"
+        assert [type(c).__name__ for c in hub.take()] == ["SiteChange", "Press"]
+
+    _client_test(None, check)
+
+
+def test_token_guards_the_controls_not_the_spectators():
+    async def check(client, hub):
+        for path in ("/ws", "/ws?token=wrong", "/replay.jsonl"):
+            assert (await client.get(path)).status == 403
+        assert (await client.get("/replay.jsonl?token=t0k")).status == 200
+        async with client.ws_connect("/ws?token=t0k") as ws:
+            hello, _ = await _hello_and_state(ws)
+            assert hello["controls"]
+        async with client.ws_connect("/ws/watch") as ws:
+            hello, _ = await _hello_and_state(ws)
+            assert not hello["controls"] and not hello["games"]
+            await ws.send_str('{"type": "toggle", "site": "b1"}')
+            assert (await ws.receive_json())["error"] == "this view is read-only"
+        assert hub.take() == []
+        for path in ("/", "/watch", "/static/app.js"):
+            response = await client.get(path)
+            assert response.status == 200 and "default-src 'self'" in response.headers[
+                "Content-Security-Policy"]
+
+    _client_test("t0k", check)
+
+
+def test_websocket_from_another_site_is_refused():
+    async def check(client, hub):
+        response = await client.get("/ws/watch", headers={"Origin": "http://evil.example"})
+        assert response.status == 403
+
+    _client_test(None, check)
+
+
+def test_a_session_recorded_by_the_bridge_replays_to_the_same_moves():
+    """Clicks through the bridge on a virtual clock; the recording, replayed, gives the same
+    moves and events as the session."""
+    config = Config()
+    game = Game.of("antipalos", 3)
+    controller = open_controller(config, Storage(":memory:"), game)
+    board = SimBoard(controller.layout.sensor_channels)
+    hub = Hub()
+    published = []
+    hub.listen(published.append)
+    bridge = WebBoard(board, hub, gap_ms=60)
+    # Three moves, an illegal placement (C1 holds a Trirod) taken back off, a fourth move.
+    clicks = {100: "*C1", 600: "*B1", 1100: "B3*", 1600: "C1*", 2100: "C1*", 2500: "*C2"}
+    for tick in range(320):
+        now = tick * 10.0
+        if now in clicks:
+            hub.submit(parse(json.dumps({"type": "toggle", "site": clicks[now]}), hub.labels))
+        events = controller.step(now, board.scan(), board.buttons.events())
+        bridge.sync(now, controller, events)
+    assert controller.moves == ["*C1", "*B1", "B3*", "*C2"]
+    session = [e for u in published for e in u.get("events", ()) if e["event"] != "display"]
+    out = io.StringIO()
+    assert replay(hub.recording.text().splitlines(), config, game, out) == 0
+    replayed = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert replayed[-1]["moves"] == controller.moves
+    again = [e for e in replayed[:-1] if e["event"] != "display"]
+    untimed = lambda events: [{k: v for k, v in e.items() if k != "t"} for e in events]  # noqa: E731
+    assert untimed(again) == untimed(session)
+    # The page's changes are applied after a step, so the live daemon sees them one scan later.
+    assert all(0 <= b["t"] - a["t"] <= 10 for a, b in zip(again, session))
+    assert {"out_of_sync", "illegal", "in_sync"} <= {e["event"] for e in session}
+    assert published[0]["sites"] and hub.current()["pieces"] == ["*B1", "*C1", "*C2", "B3*"]
