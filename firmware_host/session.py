@@ -9,20 +9,15 @@ from engines import game_info
 from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.config import Config, ConfigError
 from firmware_host.controller import Controller, Game
-from firmware_host.layout import Layout, default_layout, load_layout
+from firmware_host.layout import Layout, layout_for
 from firmware_host.menu import Choice, Menu, game_choices
 from firmware_host.storage import Storage
 
 
 def layouts_for(config: Config) -> Callable[[GameState], Layout]:
-    """The layout of a game's sites: the config's layout file, else the default numbering."""
-
-    def layout(state: GameState) -> Layout:
-        if config.layout:
-            return load_layout(config.layout, state.sites())
-        return default_layout(state.sites())
-
-    return layout
+    """The layout of a game's sites: the config's layout file (which may list the sites of
+    several games, so the menu can switch between them), else the default numbering."""
+    return lambda state: layout_for(config.layout, state.sites())
 
 
 def configured_game(
