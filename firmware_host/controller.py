@@ -24,10 +24,12 @@ from engines.core import FollowUp, GameState, Outcome
 from firmware_host import recognise
 from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
+from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout
-from firmware_host.menu import Menu, NewGame, SetBrightness, ShowIP, TakeBack
+from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
 from firmware_host.recognise import Candidate
 from firmware_host.screens import Screen, message_screen, status_screen
+from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
 from hardware.base import ButtonEvent, Led, Scan
 
@@ -145,6 +147,7 @@ class Controller:
 
     ``storage`` holds the game (a new one is started unless ``resume`` gives the stored record's
     id and moves); ``layouts`` gives the layout for a game's state (a new game may change it).
+    ``idle``: kiosk mode's idle spells (docs/daemon.md).
     """
 
     def __init__(
@@ -159,8 +162,10 @@ class Controller:
         brightness: float = 1.0,
         menu: Menu | None = None,
         address: Callable[[], str] = lambda: "unknown",
+        idle: Idle | None = None,
     ) -> None:
         self.timing = timing
+        self.idle = idle
         self.takebacks = takebacks
         self.storage = storage
         self.brightness = brightness
@@ -230,11 +235,15 @@ class Controller:
         if fresh or change.closed or change.opened:
             self.board = self.layout.sites_of(self.debouncer.stable)
             if not fresh:
+                self._wake()
                 self._on_change(self.layout.sites_of(change.closed | change.opened))
         for press in buttons:
-            self._on_button(press)
+            if not self._wake():  # a press that wakes the board does nothing else
+                self._on_button(press)
         if change.settled:
             self._on_settle()
+        if self.idle:
+            self._idle_tick()
         if self._dirty:
             self._refresh()
         events, self._events = self._events, []
@@ -299,6 +308,8 @@ class Controller:
             self._on_settle()
 
     def _judge(self, board: frozenset[str]) -> None:
+        if self.idle and self.idle.stale and board == self.boards[0] != self.boards[-1]:
+            return self._new_game(self.game)  # put back for the next table after an idle spell
         if self._check_only:
             self._check_only = False
             if board == self.expected:
@@ -535,7 +546,7 @@ class Controller:
         if self.mode != "over":
             self.storage.finish(self.game_id, "abandoned")
         self._start(game, None)
-        self._dirty = True
+        self._emit("new_game", game=game.name, size=game.size, variant=game.variant)
         self._rejudge()
 
     # ----------------------------------------------------------------- buttons
@@ -564,6 +575,34 @@ class Controller:
             self.brightness = action.level
         elif isinstance(action, ShowIP):
             self._notice = message_screen("IP address", [self._address()])
+        elif isinstance(action, ShowToday):
+            self._notice = today_screen(self.storage)
+        elif isinstance(action, PowerOff):
+            self._notice = message_screen("Powering off", ["Wait for the screen to go dark"])
+            self._emit("power_off")  # the daemon runs the configured command
+
+    def notice(self, screen: Screen) -> None:
+        """Show ``screen`` until a button is pressed (the daemon's messages)."""
+        self._notice = screen
+        self._dirty = True
+
+    # -------------------------------------------------------------- idle spells
+    def _wake(self) -> bool:
+        """Someone is at the board: end an idle spell; True if one ended."""
+        if self.idle is None or not self.idle.activity(self._now):
+            return False
+        self._emit("wake")
+        return True
+
+    def _idle_tick(self) -> None:
+        what = self.idle.tick(self._now, self._events)
+        if what == "attract":
+            self._notice = None
+            if self.menu:
+                self.menu.close()
+            self._emit("attract")
+        elif what == "frame":
+            self._dirty = True
 
     def _ok(self) -> None:
         if self.choice:
@@ -595,6 +634,8 @@ class Controller:
         return self._frame
 
     def _build_frame(self) -> dict[int, Led]:
+        if self.idle and self.idle.attracting:
+            return self.idle.frame(self._now, self.state.sites(), self.layout.led, self.brightness)
         lit: dict[str, str] = {}
         if self.mode == "over":
             outcome = self.state.outcome()
@@ -627,7 +668,10 @@ class Controller:
         return Led(colour, led.pattern)
 
     def screen(self) -> Screen:
-        """What the OLED shows now: a notice, the open menu, or the game's status."""
+        """What the OLED shows now: an idle spell's, a notice, the open menu, or the game's
+        status."""
+        if self.idle and self.idle.attracting:
+            return self.idle.screen
         if self._notice is not None:
             return self._notice
         if self.menu and self.menu.is_open:

@@ -1,0 +1,104 @@
+"""Kiosk mode's idle spells. After ``idle_minutes`` with no change on the board and no button
+pressed, the board dims: its lights give way to a slow, dim pulse wave rolling across the sites
+and the screen shows today's games; the game is kept. Any board change or button ends the spell
+at once and the game's lights come back (a button that wakes the board does nothing else).
+
+Until a move is played after a spell the game counts as *stale*: a board put back in the start
+position then starts a new game of the same kind, where it would otherwise take moves back or be
+out of sync. The controller asks :class:`Idle` at each step; no clock of its own.
+
+>>> idle = Idle(60_000, lambda: message_screen("Today"))
+>>> idle.tick(0, []), idle.tick(59_990, []), idle.tick(60_000, []), idle.stale
+(None, None, 'attract', True)
+>>> idle.tick(60_050, []), idle.tick(60_100, [])
+(None, 'frame')
+>>> idle.activity(60_120), idle.attracting, idle.stale
+(True, False, True)
+>>> idle.tick(61_000, [{"event": "move"}]), idle.stale
+(None, False)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Mapping, Sequence
+
+from engines.core import Site
+from firmware_host.screens import Screen, message_screen
+from hardware.base import Led
+
+#: One pulse passes each site every WAVE_MS; the wave spans the board once.
+WAVE_MS = 6000
+#: A new animation frame every FRAME_MS (the LED sink animates nothing itself here).
+FRAME_MS = 100
+#: The wave's brightest point, as a share of the board's LED brightness, and its colour.
+PEAK = 0.3
+COLOUR = (255, 170, 70)
+#: Brightness steps of the wave: few, so most frames repeat what most LEDs already show.
+STEPS = 12
+
+#: Events after which the game is no longer stale (someone is playing it again).
+PLAYING = frozenset({"move", "takeback", "new_game"})
+
+
+class Idle:
+    """Idle tracking for one board: ``idle_ms`` without activity starts the attract animation.
+    ``screen`` gives what the OLED shows during a spell (built when the spell begins)."""
+
+    def __init__(self, idle_ms: float, screen: Callable[[], Screen]) -> None:
+        self.idle_ms = idle_ms
+        self.attracting = False
+        self.stale = False
+        self.screen: Screen | None = None
+        self._make_screen = screen
+        self._last: float | None = None
+        self._frame_at = 0.0
+        self._phases: tuple[object, dict[int, float]] | None = None
+
+    def activity(self, now: float) -> bool:
+        """A board change or a button press at ``now``; True if it ended an idle spell."""
+        self._last = now
+        woke, self.attracting = self.attracting, False
+        return woke
+
+    def tick(self, now: float, events: Sequence[Mapping]) -> str | None:
+        """One controller step at ``now`` with the events it produced so far: "attract" when an
+        idle spell begins, "frame" when its animation moves on, else None."""
+        if any(event["event"] in PLAYING for event in events):
+            self.stale = False
+        if self._last is None:
+            self._last = now
+        if self.attracting:
+            if now - self._frame_at < FRAME_MS:
+                return None
+            self._frame_at = now
+            return "frame"
+        if now - self._last < self.idle_ms:
+            return None
+        self.attracting = self.stale = True
+        self._frame_at = now
+        self.screen = self._make_screen()
+        return "attract"
+
+    def frame(
+        self, now: float, sites: Sequence[Site], led: Mapping[str, int], brightness: float
+    ) -> dict[int, Led]:
+        """The attract animation at ``now``: a dim pulse wave rolling diagonally over the sites
+        (LED channel -> colour; dark channels left out)."""
+        frame = {}
+        for channel, phase in self._site_phases(sites, led).items():
+            wave = 0.5 - 0.5 * math.cos(2 * math.pi * (now / WAVE_MS - phase))
+            level = round(wave * STEPS) / STEPS * PEAK * brightness
+            colour = tuple(round(c * level) for c in COLOUR)
+            if any(colour):
+                frame[channel] = Led(colour)
+        return frame
+
+    def _site_phases(self, sites: Sequence[Site], led: Mapping[str, int]) -> dict[int, float]:
+        """LED channel -> where its site lies along the wave (0..1), cached per layout."""
+        if self._phases is None or self._phases[0] is not led:
+            spots = {led[s.label]: s.x + s.y for s in sites if s.label in led}
+            low, high = min(spots.values(), default=0), max(spots.values(), default=0)
+            span = (high - low) or 1
+            self._phases = (led, {ch: (d - low) / span for ch, d in spots.items()})
+        return self._phases[1]
