@@ -9,8 +9,10 @@ from engines import game_info
 from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.config import Config, ConfigError
 from firmware_host.controller import Controller, Game
+from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout, layout_for
 from firmware_host.menu import Choice, Menu, game_choices
+from firmware_host.stats import today_screen
 from firmware_host.storage import Storage
 
 
@@ -46,13 +48,19 @@ def open_controller(
 
 def _controller(config, storage, game, address, resume) -> Controller:
     brightness = config.leds.get("brightness", 1.0)
+    kiosk = config.kiosk
     menu = Menu(
         menu_choices(config, game),
         current=Choice(game.name, game.size, game.variant or "", game_info(game.name).title),
         takebacks=config.takebacks,
-        kiosk=config.kiosk.enabled,
+        kiosk=kiosk.enabled,
         brightness=brightness,
+        today=True,
+        power_off=kiosk.power_off or not kiosk.enabled,
     )
+    idle = None
+    if kiosk.enabled:
+        idle = Idle(kiosk.idle_minutes * 60_000, lambda: today_screen(storage))
     return Controller(
         game,
         layouts_for(config),
@@ -63,6 +71,7 @@ def _controller(config, storage, game, address, resume) -> Controller:
         brightness=brightness,
         menu=menu,
         address=address,
+        idle=idle,
     )
 
 
