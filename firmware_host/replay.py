@@ -5,7 +5,7 @@ Input lines (``t`` in ms, never decreasing)::
 
     {"setup": "start"}                    optional first line ("start" default, or "empty")
     {"t": 120, "site": "B4*", "on": true} a site's switch closes (true) or opens (false)
-    {"t": 900, "button": "ok"}            ok | back | menu
+    {"t": 900, "button": "ok"}            ok | back | menu (add "long": true for a long press)
     {"t": 5000}                           time passes
 
 Scans run every 1000/scan_hz ms from t=0; an input at ``t`` is seen by the scans at ``t`` and
@@ -43,6 +43,7 @@ class Input:
     site: str | None = None
     on: bool = False
     button: str | None = None
+    long: bool = False
 
 
 def parse(lines: Iterable[str], sites: Iterable[str]) -> Iterator[Input | str]:
@@ -90,10 +91,12 @@ def parse_line(
         if not isinstance(obj["on"], bool):
             raise bad("'on' must be true or false")
         return Input(number, t, site=obj["site"], on=obj["on"])
-    if keys == {"button"}:
+    if keys in ({"button"}, {"button", "long"}):
         if obj["button"] not in BUTTONS:
             raise bad(f"unknown button {obj['button']!r} (one of {', '.join(BUTTONS)})")
-        return Input(number, t, button=obj["button"])
+        if not isinstance(obj.get("long", False), bool):
+            raise bad("'long' must be true or false")
+        return Input(number, t, button=obj["button"], long=obj.get("long", False))
     if keys:
         raise bad(f"unexpected keys {', '.join(sorted(keys))} (site+on, button, or only t)")
     return Input(number, t)
@@ -119,7 +122,7 @@ class Replayer:
     def apply(self, item: Input) -> None:
         self.run_until(item.t, inclusive=False)
         if item.button:
-            self.board.buttons.press(item.button)
+            self.board.buttons.press(item.button, item.long)
         elif item.site is not None:
             channel = self.controller.layout.sensor[item.site]
             (self.board.place if item.on else self.board.lift)(channel)
