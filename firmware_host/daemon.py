@@ -1,7 +1,10 @@
 """``reedboard run``: the wall-clock loop. Scans the sensors at scan_hz, steps the controller,
 sends an LED frame or a screen image only when they change, logs every event as a JSON line on
-stdout, and keeps systemd's watchdog fed. SIGTERM/SIGINT end it cleanly (moves are already
-saved: each is committed before it is shown).
+stdout, and speaks to systemd (docs/daemon.md): READY once the first scan worked (the hardware
+is up, the game resumed), STATUS= whenever the game or the side to move changes, and a watchdog
+ping only after a scan that worked, so a scan that fails or hangs gets the service restarted.
+SIGTERM/SIGINT end it cleanly: moves are already saved (each is committed before it is shown),
+and a board still settling (a piece just set down) is judged first, for at most DRAIN_SECONDS.
 
 On the simulated board (``--sim``, or when the configured hardware is missing) JSON lines on
 stdin move pieces and press buttons, in the replay format (``t`` is ignored: a line acts when it
@@ -23,6 +26,8 @@ from firmware_host.config import Config
 from firmware_host.controller import Controller
 from firmware_host.notify import Notifier
 from firmware_host.replay import ReplayError, parse_line
+from firmware_host.screens import message_screen
+from firmware_host.service import PowerOff, status_text
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage, StorageError
 from hardware import backends
@@ -30,6 +35,10 @@ from hardware.sim import SimBoard
 
 #: Sensor and LED channels of the simulated board: enough for every game the menu offers.
 SIM_CHANNELS = 1024
+#: After SIGTERM the loop goes on at most this long for a board that is still settling.
+DRAIN_SECONDS = 1.2
+#: A scan that keeps failing this long ends the daemon with status 1 (systemd restarts it).
+FAILING_SECONDS = 10.0
 
 
 @dataclass
@@ -88,37 +97,98 @@ class Daemon:
         self.log = log
         self.stop = threading.Event()
         self.notifier = Notifier()
+        #: What a confirmed power-off runs (None: power-off does nothing but say so).
+        self.power_off: PowerOff | None = None
         self._frame_version = -1
+        self._status: str | None = None
+        self._scan_error: str | None = None
 
-    def run(self) -> None:
-        start = time.monotonic()
+    def run(self) -> int:
+        """Loop until stopped (0) or until the scan has failed for FAILING_SECONDS (1)."""
+        start = tick = next_ping = time.monotonic()
         watchdog = self.notifier.watchdog_seconds
-        next_ping = start
-        self.notifier.ready(f"playing {self.controller.game.title}")
-        tick = start
-        while not self.stop.is_set():
+        failing_since = stop_by = None
+        while True:
             now = time.monotonic()
-            self.step((now - start) * 1000.0)
-            if watchdog and now >= next_ping:
-                self.notifier.watchdog()
-                next_ping = now + watchdog / 2
+            now_ms = (now - start) * 1000.0
+            if self.step(now_ms):
+                failing_since = None
+                if watchdog and now >= next_ping:
+                    self.notifier.watchdog()
+                    next_ping = now + watchdog / 2
+            elif failing_since is None:
+                failing_since = now
+            elif now - failing_since >= FAILING_SECONDS:
+                print(f"reedboard run: the scan failed for {FAILING_SECONDS:g} s; stopping",
+                      file=sys.stderr)
+                return 1
+            if self.stop.is_set():
+                stop_by = stop_by or now + DRAIN_SECONDS
+                if self.controller.debouncer.quiet(now_ms) or now >= stop_by:
+                    return 0
             tick += self.period
             if tick < now:  # fell behind (a slow move): skip, do not rush to catch up
                 tick = now + self.period
             time.sleep(max(0.0, tick - time.monotonic()))  # a signal sets stop meanwhile
 
-    def step(self, now_ms: float) -> None:
+    def step(self, now_ms: float) -> bool:
+        """One scan and controller step; False (nothing else done) when the scan raised."""
         hw, controller = self.hardware, self.controller
-        events = controller.step(now_ms, hw.scanner.scan(), hw.buttons.events())
+        try:
+            scan = hw.scanner.scan()
+        except Exception as exc:  # any driver's failure: reported once, the pings stop
+            self._scan_failed(exc)
+            return False
+        if self._scan_error is not None:
+            print("reedboard run: the scan works again", file=sys.stderr)
+            self._scan_error = None
+        events = controller.step(now_ms, scan, hw.buttons.events())
         if controller.frame_version != self._frame_version:
             self._frame_version = controller.frame_version
             hw.leds.show(controller.frame())
         for event in events:
             if event["event"] == "display":
                 hw.display.show(controller.screen().render(hw.display.size))
+            elif event["event"] == "power_off":
+                self._power_off()
             print(json.dumps({**event, "t": round(event["t"])}), file=self.log, flush=True)
         for observer in self.observers:
             observer(now_ms, controller, events)
+        self._tell_systemd(events)
+        if self.power_off and (why := self.power_off.failure()):
+            self._power_off_failed(why)
+        return True
+
+    def _tell_systemd(self, events: list) -> None:
+        """READY after the first good step, then STATUS= whenever the status line changes;
+        it can only change when something happened (an event)."""
+        if self._status is not None and not events:
+            return
+        status = status_text(self.controller)
+        if self._status is None:
+            self.notifier.ready(status)
+        elif status != self._status:
+            self.notifier.status(status)
+        self._status = status
+
+    def _scan_failed(self, exc: Exception) -> None:
+        error = f"{type(exc).__name__}: {exc}"
+        if error != self._scan_error:
+            print(f"reedboard run: the scan failed ({error}); no watchdog pings until it works",
+                  file=sys.stderr)
+            self._scan_error = error
+
+    def _power_off(self) -> None:
+        if self.power_off is None:
+            return self._power_off_failed("not available here")
+        print(f"reedboard run: powering off ({' '.join(self.power_off.command)})",
+              file=sys.stderr)
+        if why := self.power_off.start():
+            self._power_off_failed(why)
+
+    def _power_off_failed(self, why: str) -> None:
+        print(f"reedboard run: cannot power off: {why}", file=sys.stderr)
+        self.controller.notice(message_screen("Cannot power off", [why]))
 
     def close(self) -> None:
         self.notifier.stopping()
@@ -141,7 +211,7 @@ def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
         if isinstance(item, str):
             continue
         if item.button:
-            board.buttons.press(item.button)
+            board.buttons.press(item.button, item.long)
         elif item.site is not None:
             channel = controller.layout.sensor[item.site]
             (board.place if item.on else board.lift)(channel)
@@ -169,6 +239,7 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         config = config.simulated()
         hardware = open_hardware(config, controller.layout.sensor_channels)
     daemon = Daemon(controller, hardware, config.timing.scan_hz)
+    daemon.power_off = PowerOff(config.poweroff_command)
     page = None
     if hardware.sim is not None:
         _start_sim(hardware.sim, controller)
@@ -180,12 +251,11 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: daemon.stop.set())
     try:
-        daemon.run()
+        return daemon.run()
     finally:
         if page is not None:
             page.stop()
         daemon.close()
-    return 0
 
 
 def _serve(board: SimBoard, config: Config, host: str, port: int, token: str | None):
