@@ -32,6 +32,7 @@ from engines.antigrid_grid import (
 from engines.core import (
     FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site,
 )
+from engines.core.drawing import Drawing, Line
 
 __all__ = ["INFO", "OK", "AntiGridState", "EndTurn", "Move", "new", "point_kind"]
 
@@ -337,6 +338,20 @@ class AntiGridState(GameState):
     def sites(self) -> tuple[Site, ...]:
         """One site per point, labelled by its name, at its doubled coordinates."""
         return self.grid.sites
+
+    def drawing(self) -> Drawing:
+        """Every line of both grids, coloured by its grid, and each point's kind (red, blue
+        or shared) so a drawer tells the points apart.
+
+        >>> d = new(6, "plain").drawing()
+        >>> len(d.lines), d.lines[0].kind, d.kinds["a1"], d.kinds["c2"]
+        (24, 'red', 'red', 'shared')
+        """
+        lines = tuple(
+            Line(COLOUR_NAMES[colour], tuple((p % STRIDE, p // STRIDE) for p in (ps[0], ps[-1])))
+            for colour, ps in self.grid.lines
+        )
+        return Drawing(lines, {site.label: point_kind(site.label) for site in self.grid.sites})
 
     def occupied(self) -> frozenset[str]:
         board = self.board

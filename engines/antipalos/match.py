@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from engines.antipalos.board import Move, Place, Spot
+from engines.antipalos.board import Move, Place, Spot  # noqa: F401 (the doctests use them)
 from engines.antipalos.state import COLOURS, AntipalosState, new
 from engines.core import IllegalMove, OptionError, Outcome
 

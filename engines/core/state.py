@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from engines.core.contract import Realisation, Site
+from engines.core.drawing import Drawing
 
 
 class IllegalMove(ValueError):
@@ -134,6 +135,10 @@ class GameState(ABC):
     def diagram(self) -> str:
         """A text drawing of the position for terminals."""
         return ""
+
+    def drawing(self) -> Drawing:
+        """Marks the board has besides its sites (grid lines, point colours), for drawing."""
+        return Drawing()
 
     def status_lines(self) -> list[str]:
         """Short game-specific status (supplies left, captures); shown on the OLED."""

@@ -24,7 +24,6 @@ from collections import deque
 from dataclasses import asdict
 from typing import Any, Callable, Iterable
 
-from engines.core.drawing import drawing_of
 from firmware_host.controller import Controller, result_text
 from firmware_host.web.commands import Command, Drag, NewGame, Press, SetNoise, SetUp, SiteChange
 from hardware.sim import Noise, SimBoard
@@ -262,7 +261,7 @@ class WebBoard:
                 "sides": list(state.sides)}
         pieces = self._pieces(controller)
         self.hub.recording.restart(self._now, info, set(pieces) == controller.boards[0], pieces)
-        drawing = drawing_of(state)
+        drawing = state.drawing()
         return {
             "game": info,
             "sites": [{"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in sites],
