@@ -27,8 +27,10 @@ from engines.core import Site
 from firmware_host.screens import Screen, message_screen
 from hardware.base import Led
 
-#: One pulse passes each site every WAVE_MS; the wave spans the board once.
+#: One pulse passes each site every WAVE_MS; corner to corner is SPREAD of a wavelength, so a
+#: single bright band rolls across the board.
 WAVE_MS = 6000
+SPREAD = 0.8
 #: A new animation frame every FRAME_MS (the LED sink animates nothing itself here).
 FRAME_MS = 100
 #: The wave's brightest point, as a share of the board's LED brightness, and its colour.
@@ -100,5 +102,5 @@ class Idle:
             spots = {led[s.label]: s.x + s.y for s in sites if s.label in led}
             low, high = min(spots.values(), default=0), max(spots.values(), default=0)
             span = (high - low) or 1
-            self._phases = (led, {ch: (d - low) / span for ch, d in spots.items()})
+            self._phases = (led, {ch: SPREAD * (d - low) / span for ch, d in spots.items()})
         return self._phases[1]
