@@ -8,6 +8,8 @@ const WATCH = location.pathname.replace(/\/+$/, "") === "/watch";
 const TOKEN = new URLSearchParams(location.search).get("token");
 const LOG_MAX = 500;
 const DRAG_PX = 6;
+// Kinds that are no colour name (e.g. Anti-Grid's shared points): light, neutral first.
+const KIND_PALETTE = ["#e8e8e8", "#d9a441", "#7bc47f", "#b48ade"];
 const PALETTE = ["#d9a441", "#5aa9e6", "#e36464", "#7bc47f", "#b48ade", "#e0e0e0"];
 
 const $ = (id) => document.getElementById(id);
@@ -177,7 +179,10 @@ function buildBoard(sites, drawing) {
     const draw = site.shape.length >= 3 ? drawCell : site.shape.length === 2 ? drawSegment : drawDot;
     const parts = draw(site, layers, spacing, squares);
     const kind = drawing.kinds[site.label];
-    if (kind !== undefined && parts.cell) parts.cell.style.fill = kinds.get(kind);
+    if (kind !== undefined && parts.cell) {
+      parts.cell.classList.add("kind");
+      parts.cell.style.stroke = kinds.get(kind);
+    }
     const title = el("title", {}, parts.hit);
     title.textContent = site.label;
     parts.hit.dataset.site = site.label;
@@ -191,7 +196,8 @@ function kindColours(drawing) {
   const kinds = [...drawing.lines.map((l) => l.kind), ...Object.values(drawing.kinds)];
   for (const kind of kinds) {
     if (!colours.has(kind)) {
-      colours.set(kind, CSS.supports("color", kind) ? kind : PALETTE[colours.size % PALETTE.length]);
+      const other = [...colours.keys()].filter((k) => !CSS.supports("color", k)).length;
+      colours.set(kind, CSS.supports("color", kind) ? kind : KIND_PALETTE[other % KIND_PALETTE.length]);
     }
   }
   return colours;
