@@ -1,0 +1,232 @@
+"""The run loop as systemd sees it: sd_notify datagrams from a real ``reedboard run --sim`` on a
+real AF_UNIX socket, watchdog pings that stop while the scan hangs or fails, SIGTERM during a move,
+and the power-off command."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware_host.config import Config
+from firmware_host.daemon import Daemon, Hardware
+from firmware_host.notify import Notifier
+from firmware_host.session import configured_game, open_controller
+from firmware_host.storage import Storage
+from hardware.sim import SimBoard
+
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
+
+
+@pytest.fixture
+def notify_socket():
+    """A bound AF_UNIX datagram socket, as systemd's NOTIFY_SOCKET (short path: 108 bytes max)."""
+    folder = tempfile.mkdtemp(prefix="rb-")
+    path = os.path.join(folder, "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    yield path, sock
+    sock.close()
+    os.unlink(path)
+    os.rmdir(folder)
+
+
+def receive(sock: socket.socket, timeout: float) -> list[str]:
+    """The datagrams that arrive within ``timeout`` s."""
+    got, deadline = [], time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        sock.settimeout(left)
+        try:
+            got.append(sock.recv(4096).decode())
+        except TimeoutError:
+            break
+    return got
+
+
+def wait_for(sock: socket.socket, wanted: str, timeout: float = 15) -> list[str]:
+    """Datagrams until one starting with ``wanted`` (included); fails after ``timeout`` s."""
+    got, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            got.append(sock.recv(4096).decode())
+        except TimeoutError:
+            break
+        if got[-1].startswith(wanted):
+            return got
+    raise AssertionError(f"no {wanted!r} among {got}")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def write_config(tmp_path: Path, extra: str = "") -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
+                    f"{extra}\n[web]\nport = {free_port()}\n")
+    return path
+
+
+def start(config: Path, **env: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [*REEDBOARD, "run", "--sim", "--config", str(config)], env={**os.environ, **env},
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def send(proc: subprocess.Popen, **line) -> None:
+    proc.stdin.write(json.dumps(line) + "\n")
+    proc.stdin.flush()
+
+
+def events(proc: subprocess.Popen) -> list[dict]:
+    return [json.loads(line) for line in proc.stdout.read().splitlines()]
+
+
+# ------------------------------------------------------------------- a real run --sim
+def test_ready_status_watchdog_and_stopping_from_run_sim(tmp_path, notify_socket):
+    path, sock = notify_socket
+    proc = start(write_config(tmp_path), NOTIFY_SOCKET=path, WATCHDOG_USEC="200000")
+    try:
+        first = wait_for(sock, "READY=1")
+        assert first == ["READY=1\nSTATUS=Antipalos 5: white to move"]  # nothing before READY
+        pings = receive(sock, 0.6)
+        assert 2 <= pings.count("WATCHDOG=1") <= 9  # every 0.1 s (half the interval)
+        send(proc, site="B2*", on=True)
+        got = wait_for(sock, "STATUS=")
+        assert got[-1] == "STATUS=Antipalos 5: black to move"
+        time.sleep(0.3)
+        send(proc, site="B2*", on=False)  # taken back: white to move again
+        assert wait_for(sock, "STATUS=")[-1] == "STATUS=Antipalos 5: white to move"
+        statuses = [m for m in receive(sock, 0.5) if m.startswith("STATUS=")]
+        assert statuses == []  # only on change, not every tick
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=2) == 0
+        assert receive(sock, 0.2)[-1] == "STOPPING=1"
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_sigterm_during_a_move_keeps_the_move(tmp_path):
+    config = write_config(tmp_path, "[timing]\nsettle_ms = 1000")
+    proc = start(config)
+    try:
+        proc.stdout.readline()  # the first screen: the loop is scanning
+        send(proc, site="C3*", on=True)
+        time.sleep(0.3)  # the piece is down, the board not yet settled
+        signalled = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=2) == 0
+        assert time.monotonic() - signalled < 2
+        moved = [e for e in events(proc) if e["event"] == "move"]
+        assert [e["move"] for e in moved] == ["C3*"]
+        assert Storage(str(tmp_path / "games.db")).unfinished().moves == ("C3*",)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.parametrize("command, works", [(["touch", "{flag}"], True), (["false"], False)])
+def test_long_menu_press_then_ok_runs_the_power_off_command(tmp_path, command, works):
+    flag = tmp_path / "powered-off"
+    argv = json.dumps([arg.format(flag=flag) for arg in command])
+    proc = start(write_config(tmp_path, f"poweroff_command = {argv}"))
+    try:
+        proc.stdout.readline()
+        send(proc, button="menu", long=True)
+        send(proc, button="ok")
+        deadline = time.monotonic() + 10
+        while works and not flag.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=2) == 0
+        out = events(proc)
+        assert [e for e in out if e["event"] == "power_off"]
+        shown = [e["lines"][0] for e in out if e["event"] == "display"]
+        assert flag.exists() == works
+        assert shown[-1] == ("Powering off" if works else "Cannot power off")
+        assert ("cannot power off" in proc.stderr.read()) != works
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+# ------------------------------------------------------------- in-process: a hung scan
+class Gate:
+    """A simulated board whose scan blocks while the gate is shut, or raises when broken."""
+
+    def __init__(self, board: SimBoard) -> None:
+        self.board = board
+        self.channels = board.channels
+        self.senses_polarity = False
+        self.open = threading.Event()
+        self.open.set()
+        self.broken = False
+
+    def scan(self):
+        self.open.wait()
+        if self.broken:
+            raise OSError(5, "Input/output error")
+        return self.board.scan()
+
+    def close(self) -> None:
+        self.open.set()
+
+
+@pytest.fixture
+def running(notify_socket):
+    """A Daemon in a thread on a gated board, its notifications on the test's socket with a
+    0.1 s watchdog (a ping every 0.05 s)."""
+    path, sock = notify_socket
+    config = Config(game="antipalos", size=3)
+    controller = open_controller(config, Storage(":memory:"), configured_game(config))
+    board = SimBoard(32)
+    gate = Gate(board)
+    daemon = Daemon(controller, Hardware(gate, board.leds, board.display, board.buttons), 100,
+                    log=io.StringIO())
+    daemon.notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "100000"})
+    thread = threading.Thread(target=daemon.run)
+    thread.start()
+    wait_for(sock, "READY=1")
+    yield gate, sock
+    gate.open.set()
+    daemon.stop.set()
+    thread.join(timeout=5)
+    assert not thread.is_alive()
+
+
+def test_a_hung_scan_stops_the_watchdog_pings_until_it_returns(running):
+    gate, sock = running
+    assert receive(sock, 0.3).count("WATCHDOG=1") >= 3
+    gate.open.clear()
+    receive(sock, 0.05)  # a ping already on its way
+    assert receive(sock, 0.5) == []
+    gate.open.set()
+    assert wait_for(sock, "WATCHDOG=1", timeout=1)
+
+
+def test_a_failing_scan_stops_the_pings_and_says_so(running, capsys):
+    gate, sock = running
+    gate.broken = True
+    receive(sock, 0.05)
+    assert receive(sock, 0.5) == []
+    gate.broken = False
+    assert wait_for(sock, "WATCHDOG=1", timeout=1)
+    err = capsys.readouterr().err
+    assert err.count("the scan failed (OSError: [Errno 5] Input/output error)") == 1
+    assert "the scan works again" in err
