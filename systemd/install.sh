@@ -2,15 +2,30 @@
 # Install reedboard as a service on Raspberry Pi OS Bookworm. Run as root from a checkout:
 #   sudo systemd/install.sh
 # Idempotent: running it again upgrades the package and keeps the config and the saved games.
+#   sudo systemd/install.sh --uninstall
+# removes the service, the program and the polkit rule, keeping /etc/reedboard and the games in
+# /var/lib/reedboard (docs/raspberry-pi.md says how to remove those too).
 set -euo pipefail
 
 prefix=/opt/reedboard
+rule=/etc/polkit-1/rules.d/50-reedboard-poweroff.rules
 src=$(cd "$(dirname "$0")/.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "install.sh: run as root (sudo $0)" >&2; exit 1; }
 
+if [ "${1:-}" = "--uninstall" ]; then
+  systemctl disable --now reedboard.service 2>/dev/null || true
+  rm -f /etc/systemd/system/reedboard.service "$rule"
+  rm -rf /etc/systemd/system/reedboard.service.d "$prefix"
+  systemctl daemon-reload
+  echo "reedboard removed; kept /etc/reedboard, /var/lib/reedboard and the user reedboard."
+  exit 0
+elif [ $# -gt 0 ]; then
+  echo "usage: $0 [--uninstall]" >&2; exit 2
+fi
+
 echo "== system packages"
 apt-get update -qq
-apt-get install -y -qq python3-venv python3-lgpio python3-rpi.gpio i2c-tools
+apt-get install -y -qq python3-venv python3-lgpio python3-rpi.gpio i2c-tools polkitd
 
 if command -v raspi-config >/dev/null; then
   echo "== enabling I2C, SPI and the serial port (no login console on it)"
@@ -40,6 +55,9 @@ if [ ! -f /etc/reedboard/config.toml ]; then
   install -m 0640 -g reedboard "$src/docs/config.example.toml" /etc/reedboard/config.toml
   echo "   wrote /etc/reedboard/config.toml: edit the [sensors], [leds], [display] and [buttons] sections"
 fi
+
+echo "== polkit: the service may power the board off (long MENU press, then OK)"
+install -m 0644 "$src/systemd/50-reedboard-poweroff.rules" "$rule"
 
 echo "== service"
 install -m 0644 "$src/systemd/reedboard.service" /etc/systemd/system/reedboard.service
