@@ -123,7 +123,8 @@ class Target:
 
 
 def one_line(message: str) -> bool:
-    return bool(message.strip()) and "\n" not in message.strip() and "Traceback" not in message
+    text = message.strip()
+    return bool(text) and "\n" not in text and "Traceback (most recent call last)" not in text
 
 
 class Fuzz:
