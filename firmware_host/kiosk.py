@@ -21,6 +21,7 @@ out of sync. The controller asks :class:`Idle` at each step; no clock of its own
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
 from engines.core import Site
@@ -87,13 +88,13 @@ class Idle:
     ) -> dict[int, Led]:
         """The attract animation at ``now``: a dim pulse wave rolling diagonally over the sites
         (LED channel -> colour; dark channels left out)."""
+        lights = _lights(brightness)
         frame = {}
         for channel, phase in self._site_phases(sites, led).items():
             wave = 0.5 - 0.5 * math.cos(2 * math.pi * (now / WAVE_MS - phase))
-            level = round(wave * STEPS) / STEPS * PEAK * brightness
-            colour = tuple(round(c * level) for c in COLOUR)
-            if any(colour):
-                frame[channel] = Led(colour)
+            light = lights[round(wave * STEPS)]
+            if light is not None:
+                frame[channel] = light
         return frame
 
     def _site_phases(self, sites: Sequence[Site], led: Mapping[str, int]) -> dict[int, float]:
@@ -104,3 +105,14 @@ class Idle:
             span = (high - low) or 1
             self._phases = (led, {ch: SPREAD * (d - low) / span for ch, d in spots.items()})
         return self._phases[1]
+
+
+@lru_cache(maxsize=4)
+def _lights(brightness: float) -> tuple[Led | None, ...]:
+    """The wave's light at each of its STEPS + 1 levels (None: dark)."""
+    lights = []
+    for step in range(STEPS + 1):
+        level = step / STEPS * PEAK * brightness
+        colour = tuple(round(c * level) for c in COLOUR)
+        lights.append(Led(colour) if any(colour) else None)
+    return tuple(lights)
