@@ -10,9 +10,9 @@ out of sync. The controller asks :class:`Idle` at each step; no clock of its own
 >>> idle = Idle(60_000, lambda: message_screen("Today"))
 >>> idle.tick(0, []), idle.tick(59_990, []), idle.tick(60_000, []), idle.stale
 (None, None, 'attract', True)
->>> idle.tick(60_050, []), idle.tick(60_100, [])
+>>> idle.tick(60_150, []), idle.tick(60_200, [])
 (None, 'frame')
->>> idle.activity(60_120), idle.attracting, idle.stale
+>>> idle.activity(60_220), idle.attracting, idle.stale
 (True, False, True)
 >>> idle.tick(61_000, [{"event": "move"}]), idle.stale
 (None, False)
@@ -32,13 +32,16 @@ from hardware.base import Led
 #: single bright band rolls across the board.
 WAVE_MS = 6000
 SPREAD = 0.8
-#: A new animation frame every FRAME_MS (the LED sink animates nothing itself here).
-FRAME_MS = 100
+#: A new animation frame every FRAME_MS (the LED sink animates nothing itself here). With only
+#: the crest lit (half the sites) an 800-site board sends ~10 kB/s over a serial LED link.
+FRAME_MS = 200
 #: The wave's brightest point, as a share of the board's LED brightness, and its colour.
 PEAK = 0.3
 COLOUR = (255, 170, 70)
-#: Brightness steps of the wave: few, so most frames repeat what most LEDs already show.
+#: Brightness steps of the wave: few, so most frames repeat what most LEDs already show. Only
+#: the upper half of them light: a band rolls across a dark board.
 STEPS = 12
+DARK_BELOW = STEPS // 2
 
 #: Events after which the game is no longer stale (someone is playing it again).
 PLAYING = frozenset({"move", "takeback", "new_game"})
@@ -112,7 +115,7 @@ def _lights(brightness: float) -> tuple[Led | None, ...]:
     """The wave's light at each of its STEPS + 1 levels (None: dark)."""
     lights = []
     for step in range(STEPS + 1):
-        level = step / STEPS * PEAK * brightness
+        level = (step - DARK_BELOW) / (STEPS - DARK_BELOW) * PEAK * brightness
         colour = tuple(round(c * level) for c in COLOUR)
-        lights.append(Led(colour) if any(colour) else None)
+        lights.append(Led(colour) if step > DARK_BELOW and any(colour) else None)
     return tuple(lights)
