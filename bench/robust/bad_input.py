@@ -156,8 +156,8 @@ class Fuzz:
             def body() -> bool:
                 try:
                     load_config(path)
-                except ConfigError as exc:
-                    assert one_line(str(exc)) and path in str(exc), str(exc)
+                except ConfigError as exc:  # names the config or a file it points to
+                    assert one_line(str(exc)) and self.dir in str(exc), str(exc)
                     return True
                 return False
 
