@@ -136,7 +136,7 @@ class Daemon:
         hw, controller = self.hardware, self.controller
         try:
             scan = hw.scanner.scan()
-        except Exception as exc:  # any driver's failure: reported once, the pings stop
+        except Exception as exc:  # noqa: BLE001 - any driver's failure: logged once, pings stop
             self._scan_failed(exc)
             return False
         if self._scan_error is not None:

@@ -7,6 +7,7 @@ Until a move is played after a spell the game counts as *stale*: a board put bac
 position then starts a new game of the same kind, where it would otherwise take moves back or be
 out of sync. The controller asks :class:`Idle` at each step; no clock of its own.
 
+>>> from firmware_host.screens import message_screen
 >>> idle = Idle(60_000, lambda: message_screen("Today"))
 >>> idle.tick(0, []), idle.tick(59_990, []), idle.tick(60_000, []), idle.stale
 (None, None, 'attract', True)
@@ -25,7 +26,7 @@ from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
 from engines.core import Site
-from firmware_host.screens import Screen, message_screen
+from firmware_host.screens import Screen
 from hardware.base import Led
 
 #: One pulse passes each site every WAVE_MS; corner to corner is SPREAD of a wavelength, so a

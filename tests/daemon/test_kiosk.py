@@ -11,12 +11,13 @@ import sys
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from stream_tools import STREAMS, Stream, kinds, moves, of, run
+
 from firmware_host.config import Config, Kiosk
 from firmware_host.replay import Replayer, parse
 from firmware_host.session import configured_game, open_controller
 from firmware_host.stats import Day, day_screen, today
 from firmware_host.storage import Storage
-from stream_tools import STREAMS, Stream, kinds, moves, of, run
 
 GAME, SIZE = "antipalos", 3
 MINUTE = 60_000
