@@ -1,0 +1,191 @@
+"""Checks of the hardware a config names, one :class:`Check` each, for ``reedboard doctor``.
+
+Each says OK, or FAIL with the fix: the device node exists and is accessible, the device
+answers (an I2C address, the board's handshake on a serial port), the driver opens.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from hardware import backends
+
+_I2C_SLAVE = 0x0703  # ioctl: set the address of the device to talk to (linux/i2c-dev.h)
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+    def line(self) -> str:
+        if self.ok:
+            return f"OK    {self.name}: {self.detail}"
+        return f"FAIL  {self.name}: {self.detail}" + (f" -> {self.fix}" if self.fix else "")
+
+
+def hardware_checks(tables: dict[str, dict], handshake_seconds: float = 3.0) -> list[Check]:
+    """The checks of the backend tables ``sensors``, ``leds``, ``display`` and ``buttons``."""
+    return [
+        *_sensors(tables["sensors"], handshake_seconds),
+        *_leds(tables["leds"], handshake_seconds),
+        *_display(tables["display"]),
+        *_buttons(tables["buttons"]),
+    ]
+
+
+def _device(name: str, path: str, enable: str, group: str) -> Check:
+    """A device node exists and this user may read and write it."""
+    if not os.path.exists(path):
+        return Check(name, False, f"{path} does not exist", enable)
+    if not os.access(path, os.R_OK | os.W_OK):
+        user = os.environ.get("USER", "this user")
+        return Check(name, False, f"no access to {path}", f"sudo usermod -aG {group} {user}")
+    return Check(name, True, f"{path} is accessible")
+
+
+def _attempt(name: str, build: Callable[[], object], detail: Callable[[object], str]) -> Check:
+    """Build a driver with the hardware factory and describe it; a failure becomes FAIL."""
+    try:
+        driver = build()
+    except (backends.OptionError, backends.HardwareUnavailable) as exc:
+        return Check(name, False, str(exc), "see docs/hardware.md for this backend's options")
+    try:
+        return Check(name, True, detail(driver))
+    finally:
+        close = getattr(driver, "close", None)
+        if close:
+            close()
+
+
+def _gpio() -> Check:
+    return _device(
+        "gpio", "/dev/gpiochip0", "this is not a Raspberry Pi, or the kernel lacks gpiochip",
+        "gpio",
+    )
+
+
+# ------------------------------------------------------------------------------ sensors
+def _sensors(options: dict, handshake_seconds: float) -> Iterator[Check]:
+    backend = options.get("backend")
+    if backend == "sim":
+        yield Check("sensors", True, "simulated board")
+        return
+    if backend == "gpio-matrix":
+        gpio = _gpio()
+        yield gpio
+        if gpio.ok:
+            yield _attempt("sensors", lambda: backends.make_scanner(options), _describe_scan)
+        return
+    yield from _serial("sensors", options, handshake_seconds)
+
+
+def _describe_scan(scanner) -> str:
+    scan = scanner.scan()
+    ghost = f", ambiguous reading on {len(scan.ambiguous)} channels" if scan.ambiguous else ""
+    return f"{scanner.channels} channels read, {len(scan.closed)} closed{ghost}"
+
+
+def _serial(name: str, options: dict, handshake_seconds: float) -> Iterator[Check]:
+    port = str(options.get("port", ""))
+    if port.startswith("/dev/"):
+        node = _device(f"{name} port", port, "plug in the board's USB cable (or check the port "
+                       "name: ls /dev/serial/by-id/)", "dialout")
+        yield node
+        if not node.ok:
+            return
+    yield _attempt(name, lambda: _connected(name, options, handshake_seconds), lambda d: d)
+
+
+def _connected(name: str, options: dict, seconds: float) -> str:
+    """Open the link and wait for the board's handshake; the description of the board."""
+    from hardware.serial_link import SerialLink
+
+    link = SerialLink(options["port"], None, baudrate=options.get("baudrate", 115200))
+    try:
+        deadline = time.monotonic() + seconds
+        while not link.connected and link.error is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+            link.poll()
+        if link.error:
+            raise backends.HardwareUnavailable(f"{name}: the board refused: {link.error}")
+        if not link.connected:
+            raise backends.HardwareUnavailable(
+                f"{name}: no handshake from the board on {options['port']} within {seconds:g} s"
+            )
+        return f"board on {options['port']} answered: {link.info}"
+    finally:
+        link.close()
+
+
+# -------------------------------------------------------------------- LEDs, display, buttons
+def _leds(options: dict, handshake_seconds: float) -> Iterator[Check]:
+    backend = options.get("backend")
+    if backend == "sim":
+        yield Check("leds", True, "simulated board")
+    elif backend == "serial":
+        yield from _serial("leds", options, handshake_seconds)
+    elif backend == "max7219":
+        spi = f"/dev/spidev{options.get('spi_port', 0)}.{options.get('spi_device', 0)}"
+        node = _device("leds", spi, "enable SPI: sudo raspi-config nonint do_spi 0, then reboot",
+                       "spi")
+        yield node
+        if node.ok:
+            yield _attempt("leds", lambda: backends.make_leds(options), lambda d: "MAX7219 ready")
+    else:
+        yield _attempt("leds", lambda: backends.make_leds(options), lambda d: f"{backend} ready")
+
+
+def _display(options: dict) -> Iterator[Check]:
+    backend = options.get("backend")
+    if backend in ("sim", "dummy"):
+        yield Check("display", True, f"{backend} display (no panel)")
+        return
+    port, address = options.get("port", 1), options.get("address", 0x3C)
+    bus = f"/dev/i2c-{port}"
+    node = _device("display", bus, "enable I2C: sudo raspi-config nonint do_i2c 0, then reboot",
+                   "i2c")
+    yield node
+    if not node.ok:
+        return
+    if not _i2c_answers(bus, address):
+        yield Check(
+            "display", False, f"no device answers at {address:#04x} on {bus}",
+            f"check the wiring and the address (i2cdetect -y {port})",
+        )
+        return
+    yield _attempt("display", lambda: backends.make_display(options),
+                   lambda d: f"{backend} at {address:#04x} on {bus}")
+
+
+def _i2c_answers(bus: str, address: int) -> bool:
+    """Whether a device acknowledges a one-byte read at ``address``."""
+    try:
+        fd = os.open(bus, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.ioctl(fd, _I2C_SLAVE, address)
+        os.read(fd, 1)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _buttons(options: dict) -> Iterator[Check]:
+    if options.get("backend") == "sim":
+        yield Check("buttons", True, "simulated buttons")
+        return
+    gpio = _gpio()
+    yield gpio
+    if gpio.ok:
+        yield _attempt("buttons", lambda: backends.make_buttons(options),
+                       lambda d: "OK, BACK and MENU ready")
