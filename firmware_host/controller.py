@@ -519,7 +519,7 @@ class Controller:
     def _game_over(self, outcome: Outcome) -> None:
         self.mode = "over"
         self.choice = None
-        self.storage.finish(self.game_id, result_text(outcome))
+        self.storage.finish(self.game_id, result_text(outcome), outcome.winner)
         self._emit(
             "game_over",
             winner=outcome.winner,

@@ -4,7 +4,8 @@ while the board waits, and the menu's "Today" item anywhere).
 >>> from firmware_host.storage import Storage
 >>> db = Storage(":memory:")
 >>> for result in ("white wins by connection", "black wins by ring", "white wins by ring"):
-...     game = db.start("antipalos", 5, "two"); db.add_move(game, 1, "A1*"); db.finish(game, result)
+...     game = db.start("antipalos", 5, "two"); db.add_move(game, 1, "A1*")
+...     db.finish(game, result, result.split()[0])
 >>> running = db.start("antipalos", 5, "two"); db.add_move(running, 1, "B2*")
 >>> day_screen(today(db)).text_lines()
 ('Today', '4 games', 'white 2 · black 1 · 1 playing', 'Last: white wins by ring')
@@ -12,17 +13,12 @@ while the board waits, and the menu's "Today" item anywhere).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
 from firmware_host.screens import Screen, message_screen
 from firmware_host.storage import Storage, StorageError, now_text
-
-#: How the controller words a finished game's result (controller.result_text).
-_RESULT = re.compile(r"^(?:(?P<winner>.+) wins|(?P<draw>draw)) by ")
-
 
 @dataclass(frozen=True)
 class Day:
@@ -44,9 +40,8 @@ def today(storage: Storage, now: datetime | None = None) -> Day:
     results: Counter[str] = Counter()
     last = None
     for game in games:
-        match = _RESULT.match(game.result or "")
-        if match:
-            results[match["winner"] or "draw"] += 1
+        if game.winner:
+            results[game.winner] += 1
             last = game.result
     running = sum(game.finished is None for game in games)
     return Day(len(games), dict(results), running, last)

@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS games (
     variant  TEXT,
     started  TEXT NOT NULL,
     finished TEXT,
-    result   TEXT
+    result   TEXT,
+    winner   TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -54,6 +55,7 @@ class GameRecord:
     started: str
     finished: str | None
     result: str | None
+    winner: str | None = None
     moves: tuple[str, ...] = ()
 
 
@@ -79,9 +81,17 @@ class Storage:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(SCHEMA)
+                self._add_winner_column()
             self._db.execute("PRAGMA foreign_keys=ON")
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"{path}: cannot open the games database ({exc})") from None
+
+    def _add_winner_column(self) -> None:
+        """Databases written before games had a winner column get one (empty)."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "winner" not in columns:
+            with self._db:
+                self._db.execute("ALTER TABLE games ADD COLUMN winner TEXT")
 
     def close(self) -> None:
         self._db.close()
@@ -117,12 +127,16 @@ class Storage:
         self._write(
             "DELETE FROM moves WHERE game_id = ? AND ply > ?",
             (game_id, plies),
-            ("UPDATE games SET finished = NULL, result = NULL WHERE id = ?", (game_id,)),
+            ("UPDATE games SET finished = NULL, result = NULL, winner = NULL WHERE id = ?",
+             (game_id,)),
         )
 
-    def finish(self, game_id: int, result: str) -> None:
+    def finish(self, game_id: int, result: str, winner: str | None = None) -> None:
+        """The game is over: ``result`` in words, ``winner`` a side or "draw" (None when the
+        game was abandoned)."""
         self._write(
-            "UPDATE games SET finished = ?, result = ? WHERE id = ?", (now_text(), result, game_id)
+            "UPDATE games SET finished = ?, result = ?, winner = ? WHERE id = ?",
+            (now_text(), result, winner, game_id),
         )
 
     def unfinished(self) -> GameRecord | None:
@@ -135,7 +149,7 @@ class Storage:
     ) -> list[GameRecord]:
         """Stored games, oldest first (one, by id; only the running ones; or those started at
         or after ``since``, a time as :func:`now_text` writes it)."""
-        sql = "SELECT id, game, size, variant, started, finished, result FROM games"
+        sql = "SELECT id, game, size, variant, started, finished, result, winner FROM games"
         where, args = [], []
         if game_id is not None:
             where.append("id = ?")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 import subprocess
 import sys
 from dataclasses import replace
@@ -151,7 +152,7 @@ def test_today_counts_only_the_day_s_games_with_moves():
     db.finish(empty, "abandoned")
     draw = db.start(GAME, SIZE, "two")
     db.add_move(draw, 1, "B2*")
-    db.finish(draw, "draw by repetition")
+    db.finish(draw, "draw by repetition", "draw")
     assert today(db) == Day(1, {"draw": 1}, 0, "draw by repetition")
     assert today(db, datetime.now() + timedelta(days=1)).played == 0
     assert day_screen(today(db)).text_lines()[1:3] == ("1 game", "draw 1")
@@ -167,3 +168,19 @@ def test_reedboard_replay_with_a_kiosk_config(tmp_path):
     )
     events = [json.loads(line) for line in done.stdout.splitlines()]
     assert kinds(events) == ["move", "move", "attract", "wake", "new_game", "end"]
+
+
+def test_a_database_from_before_the_winner_column_is_upgraded(tmp_path):
+    path = str(tmp_path / "old.db")
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, size INTEGER,"
+        " variant TEXT, started TEXT NOT NULL, finished TEXT, result TEXT);"
+    )
+    old.close()
+    db = Storage(path)
+    game = db.start(GAME, SIZE, "two")
+    db.add_move(game, 1, "B2*")
+    db.finish(game, "white wins by connection", "white")
+    assert today(db).results == {"white": 1}
+    db.close()
