@@ -305,6 +305,8 @@ def _checked(config: Config, path: str) -> Config:
     if config.layout is not None:
         from firmware_host.layout import layout_for  # layout.py imports this module
 
+        if not os.path.isfile(config.layout):
+            raise ConfigError(f"{path}: layout: there is no file {config.layout}")
         layout_for(config.layout, sites)
     return config
 

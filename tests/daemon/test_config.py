@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 from dataclasses import fields
 from pathlib import Path
@@ -168,16 +167,12 @@ def test_hardware_options_leave_out_what_the_daemon_uses(tmp_path):
         ('variant = "nonesuch"\n', "variant: "),
         ("size = 1\n", "size: "),
         ("size = 'big'\n", "size must be an integer (got 'big')"),
-        ('layout = "missing.toml"\n', "missing.toml: cannot read (No such file or directory)"),
+        ('layout = "missing.toml"\n', "layout: there is no file "),
         ("[timing\n", "not valid TOML ("),
     ],
 )
 def test_mistakes_are_one_line_naming_file_and_key(tmp_path, text, expected):
     path = write(tmp_path, f'game = "{GAME}"\n' + text)
-    if expected.startswith("missing.toml"):
-        with pytest.raises(ConfigError, match=re.escape(str(tmp_path / expected))):
-            load_config(path)
-        return
     assert expected in error_of(path)
 
 
