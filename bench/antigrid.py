@@ -20,11 +20,8 @@ import statistics
 import time
 
 from engines.antigrid import new
+from timing import percentile
 
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def run_game(rng: random.Random, variant: str, plies: int, timings: dict[str, list[float]]) -> int:

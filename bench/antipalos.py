@@ -16,6 +16,7 @@ import statistics
 import time
 
 from engines.antipalos import COLOURS, Place, Shift, new
+from timing import percentile
 
 SIZE, PHASE_TWO_MOVES = 20, 200
 
@@ -32,10 +33,6 @@ def random_move(state, rng: random.Random):
         to = src.turned
     return Shift(src, to)
 
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def run(games: int, seed: int) -> dict[str, float]:

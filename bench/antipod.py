@@ -17,13 +17,10 @@ import statistics
 import time
 
 from engines.antipod import new
+from timing import percentile
 
 RADII = (6, 10)
 
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def run(radius: int, games: int, rng: random.Random) -> dict[str, float]:

@@ -17,13 +17,10 @@ import time
 from collections import Counter
 
 from engines.antipode import AntipodeState, new
+from timing import percentile
 
 MAX_TURNS = 5000  # random full-board play can wander long before a third repetition
 
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
 def play_game(rng: random.Random, times: dict[str, list[float]]) -> AntipodeState:

@@ -29,14 +29,11 @@ from firmware_host.controller import Controller, Game
 from firmware_host.layout import default_layout
 from firmware_host.storage import Storage
 from hardware.sim import SimBoard
+from timing import percentile
 
 SIZE = 20
 PERIOD_MS = 10
 
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 class TimedStorage(Storage):

@@ -21,14 +21,11 @@ from collections import Counter
 from dataclasses import replace
 
 from engines.phalanx import Move, PhalanxState, new
+from timing import percentile
 
 CROWDED_PIECES = 24
 CROWDED_FROM_PLY = 20
 
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
 def timed_legal(state: PhalanxState, times: dict[str, list[float]], key: str) -> None:
