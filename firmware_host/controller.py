@@ -524,8 +524,12 @@ class Controller:
             "game_over",
             winner=outcome.winner,
             result=outcome.result,
-            sites=self._sorted(outcome.sites),
+            sites=self._sorted(self._win_sites(outcome)),
         )
+
+    def _win_sites(self, outcome: Outcome) -> set[str]:
+        """The sites that show the win (a point may have several, e.g. an Antipod edge point)."""
+        return {site for name in outcome.sites for site in self.state.sites_of(name)}
 
     def _take_back(self, index: int) -> None:
         undone = self.moves[index:]
@@ -639,7 +643,7 @@ class Controller:
         lit: dict[str, str] = {}
         if self.mode == "over":
             outcome = self.state.outcome()
-            lit.update(dict.fromkeys(outcome.sites if outcome else (), "win"))
+            lit.update(dict.fromkeys(self._win_sites(outcome) if outcome else (), "win"))
         lit.update(dict.fromkeys(self.targets, "target"))
         if self.choice:
             lit.update(dict.fromkeys(self.choice.sites, "pick"))

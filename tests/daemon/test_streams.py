@@ -122,3 +122,30 @@ def test_antigrid_chain_capture_guided_then_ok_ends_the_chain():
     shown = [e["lines"] for e in events if e["event"] == "display"]
     assert any("OK ends the turn" in lines for lines in shown)
     assert events[-1]["position"]["to_move"] == "blue"
+
+
+def test_antipod_win_lights_both_sites_of_every_edge_point_in_the_chain():
+    from engines import new_game
+    from stream_tools import Stream, run
+
+    state = new_game("antipod", 4)
+    sphere = state.sphere
+    centres = set(sphere.centres)
+    free = {p for p, label in enumerate(sphere.graph.labels) if label not in state.occupied()}
+    path = sphere.graph.path(*sphere.centres, allowed=free | centres)
+    black = [sphere.graph.labels[p] for p in path if p not in centres]
+    stream = Stream()
+    for point in black:
+        spare = next(str(m) for m in state.legal_moves() if str(m) not in black)
+        for move in (spare, point):
+            real = state.realisations(state.parse_move(move))[0]
+            stream.place(*real.filled)
+            for step in real.follow_ups:
+                stream.place(*step.sites)
+            stream.settle()
+            state = state.play(move)
+    events = run(stream.text(), "antipod", 4)
+    (over,) = of(events, "game_over")
+    assert over["winner"] == "black" and over["result"] == "connection"
+    edge = [p for p in black if len(state.sites_of(p)) == 2]
+    assert edge and all(set(state.sites_of(p)) <= set(over["sites"]) for p in edge)
