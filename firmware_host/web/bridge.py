@@ -162,8 +162,9 @@ class WebBoard:
         elif isinstance(command, Drag):
             self._drag(controller, command)
         elif isinstance(command, Press):
-            self.board.buttons.press(command.button)
-            self.hub.recording.add(self._now, button=command.button)
+            self.board.buttons.press(command.button, command.long)
+            held = {"long": True} if command.long else {}
+            self.hub.recording.add(self._now, button=command.button, **held)
         elif isinstance(command, NewGame):
             controller.new_game(command.game)
             self._set_board(controller, controller.boards[0])

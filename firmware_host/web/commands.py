@@ -6,8 +6,8 @@ page shows (and nothing changes).
 
 >>> parse('{"type": "toggle", "site": "a1"}', {"a1"})
 SiteChange(site='a1', action='toggle')
->>> parse('{"type": "button", "button": "ok"}', {"a1"})
-Press(button='ok')
+>>> parse('{"type": "button", "button": "menu", "long": true}', {"a1"})
+Press(button='menu', long=True)
 >>> parse('{"type": "toggle", "site": "z9"}', {"a1"})
 Traceback (most recent call last):
 ...
@@ -52,6 +52,7 @@ class Drag:
 @dataclass(frozen=True)
 class Press:
     button: str
+    long: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,10 +139,11 @@ def _drag(f: _Fields, sites: Collection[str]) -> Drag:
 
 def _press(f: _Fields, _: Collection[str]) -> Press:
     button = f.get("button", (str,))
+    long = f.get("long", (bool,), optional=True) or False
     f.done()
     if button not in BUTTONS:
         raise CommandError(f"no button {button[:20]!r} (one of {', '.join(BUTTONS)})")
-    return Press(button)
+    return Press(button, long)
 
 
 def _new_game(f: _Fields, _: Collection[str]) -> NewGame:

@@ -160,3 +160,25 @@ def test_board_screenshots(serve, page, game):
     screenshot(page, f"board-{game}")
     count = page.locator("[data-site]").count()
     assert count == len(served.daemon.controller.state.sites())
+
+
+def test_buttons_short_and_long_presses(serve, page):
+    served = serve("antipalos", 3)
+    page.goto(served.url)
+    page.wait_for_selector('[data-site="A1*"]')
+    oled = "(text) => document.getElementById('oled').alt.includes(text)"
+    page.locator('[data-button="menu"]').click()
+    page.wait_for_function(oled, arg="New game")
+    page.keyboard.press("Escape")  # BACK closes the menu
+    page.wait_for_function(oled, arg="White to move")
+    menu = page.locator('[data-button="menu"]')
+    menu.hover()
+    page.mouse.down()
+    page.wait_for_function(oled, arg="Power off")  # held: a long press, before the release
+    page.mouse.up()
+    page.keyboard.press("Escape")
+    page.wait_for_function(oled, arg="White to move")
+    page.keyboard.press("Shift+M")
+    page.wait_for_function(oled, arg="Power off")
+    replay = page.request.get(served.url + "replay.jsonl").text()
+    assert '"button": "menu", "long": true' in replay or '"button":"menu","long":true' in replay

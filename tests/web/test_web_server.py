@@ -4,7 +4,6 @@ origin check, and a session recorded by the bridge that replays to the same move
 from __future__ import annotations
 
 import asyncio
-import doctest
 import io
 import json
 from concurrent.futures import ThreadPoolExecutor
@@ -17,17 +16,12 @@ from firmware_host.controller import Game
 from firmware_host.replay import replay
 from firmware_host.session import open_controller
 from firmware_host.storage import Storage
-from firmware_host.web import commands
 from firmware_host.web.bridge import Hub, WebBoard
 from firmware_host.web.commands import CommandError, parse
 from firmware_host.web.server import Pages, is_loopback
 from hardware.sim import SimBoard
 
 SITES = {"a1", "b1"}
-
-
-def test_command_doctests():
-    assert doctest.testmod(commands).failed == 0
 
 
 @pytest.mark.parametrize("text, why", [

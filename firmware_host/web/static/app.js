@@ -368,11 +368,33 @@ function onKey(e) {
   const button = { Enter: "ok", Backspace: "back", Escape: "back", m: "menu", M: "menu" }[e.key];
   if (!button || e.ctrlKey || e.metaKey || e.altKey) return;
   e.preventDefault();
-  pressButton(button);
+  pressButton(button, e.shiftKey);  // Shift: a long press (Shift+M offers power-off)
 }
 
-function pressButton(button) {
-  send({ type: "button", button });
+// A button held this long is a long press, as on the board.
+const LONG_PRESS_MS = 1000;
+
+function holdable(node) {
+  let timer = null;
+  node.addEventListener("pointerdown", () => {
+    timer = setTimeout(() => { timer = null; pressButton(node.dataset.button, true); },
+                       LONG_PRESS_MS);
+  });
+  const release = () => {
+    if (timer === null) return;
+    clearTimeout(timer);
+    timer = null;
+    pressButton(node.dataset.button, false);
+  };
+  node.addEventListener("pointerup", () => { node.blur(); release(); });
+  node.addEventListener("pointerleave", () => { if (timer !== null) { clearTimeout(timer); timer = null; } });
+  node.addEventListener("keydown", (e) => {  // the keyboard's Enter/Space on a focused button
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pressButton(node.dataset.button, false); }
+  });
+}
+
+function pressButton(button, long = false) {
+  send(long ? { type: "button", button, long } : { type: "button", button });
   const node = document.querySelector(`[data-button="${button}"]`);
   node.classList.add("pressed");
   setTimeout(() => node.classList.remove("pressed"), 150);
@@ -424,9 +446,7 @@ function start() {
   window.addEventListener("pointermove", onPointerMove);
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("keydown", onKey);
-  for (const node of document.querySelectorAll("[data-button]")) {
-    node.addEventListener("click", () => { node.blur(); pressButton(node.dataset.button); });
-  }
+  for (const node of document.querySelectorAll("[data-button]")) holdable(node);
   $("pick-game").addEventListener("change", fillOptions);
   $("picker").addEventListener("submit", newGame);
   $("noise").addEventListener("change", (e) => send({ type: "noise", on: e.target.checked }));
