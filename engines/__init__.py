@@ -3,15 +3,19 @@
 >>> state = new_game("antipalos", size=12)
 >>> state.to_move, state.legal_count()
 ('white', 288)
+>>> match = new_match("antipalos", size=12, target=9)
+>>> match.target, match.totals, match.new_game().to_move
+(9, {'white': 0, 'black': 0}, 'white')
 """
 
 from __future__ import annotations
 
 import importlib
 
-from engines.core import GameInfo, GameState, OptionError
+from engines.core import GameInfo, GameState, MatchPlay, OptionError
 
-#: Game name -> module. Each module has ``INFO`` (a GameInfo) and ``new(size, variant)``.
+#: Game name -> module. Each module has ``INFO`` (a GameInfo) and ``new(size, variant)``; one
+#: whose ``INFO.match_targets`` is not empty also has ``new_match(size, variant, target)``.
 MODULES = {
     "antipalos": "engines.antipalos",
     "antipode": "engines.antipode",
@@ -38,3 +42,16 @@ def new_game(name: str, size: int | None = None, variant: str | None = None) -> 
     module = _module(name)
     size, variant = module.INFO.check_options(size, variant)
     return module.new(size=size, variant=variant)
+
+
+def new_match(
+    name: str, size: int | None = None, variant: str | None = None, target: int | None = None
+) -> MatchPlay:
+    """A match of a game to ``target`` points (default: the lowest the game offers);
+    OptionError for an unknown game or option, a game without match play or a target it does
+    not offer."""
+    module = _module(name)
+    size, variant = module.INFO.check_options(size, variant)
+    targets = module.INFO.match_targets
+    target = module.INFO.check_match(targets[0] if target is None and targets else target)
+    return module.new_match(size=size, variant=variant, target=target)

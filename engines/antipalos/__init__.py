@@ -8,7 +8,7 @@
 """
 
 from engines.antipalos.board import Move, Place, Shift, Spot, rotate, rotate_spot
-from engines.antipalos.match import Match, Record, read_record, write_record
+from engines.antipalos.match import TARGETS, Match, Record, read_record, write_record
 from engines.antipalos.state import COLOURS, AntipalosState, Setup, new
 from engines.core import GameInfo
 
@@ -22,7 +22,17 @@ INFO = GameInfo(
     default_variant="two",
     size_help="board N×N",
     notes="3N/2 Trirods per side; white begins; moves 'B4*', '*B4', Phase Two 'B2* - B3*'",
+    match_targets=TARGETS,
 )
+
+
+def new_match(size: int = 12, variant: str = "two", target: int = TARGETS[0]) -> Match:
+    """A match (RULINGS §1, Chart A) to ``target`` points; the loser of a game begins the next.
+
+    >>> new_match(4, target=15).new_game().to_move
+    'white'
+    """
+    return Match(target=target, size=size, variant=variant)
 
 __all__ = [
     "COLOURS",
@@ -36,6 +46,7 @@ __all__ = [
     "Shift",
     "Spot",
     "new",
+    "new_match",
     "read_record",
     "rotate",
     "rotate_spot",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Protocol
 
 from engines.core.contract import Realisation, Site
 from engines.core.drawing import Drawing
@@ -43,7 +43,8 @@ class GameInfo:
     """What ``reedboard games`` shows and the CLI validates.
 
     ``sizes`` are the sizes offered in menus (empty: one size, ``--size`` ignored); ``size_range``
-    an optional (low, high) of further sizes accepted."""
+    an optional (low, high) of further sizes accepted; ``match_targets`` the points a match can
+    go to (empty: the game has no match play)."""
 
     name: str
     title: str
@@ -54,6 +55,7 @@ class GameInfo:
     default_variant: str
     size_help: str = ""
     notes: str = ""
+    match_targets: tuple[int, ...] = ()
 
     def check_options(self, size: int | None, variant: str | None) -> tuple[int | None, str]:
         """The size and variant to use, defaults filled in; OptionError for unknown ones."""
@@ -70,6 +72,49 @@ class GameInfo:
             also = f"; any of {low}..{high} also works" if self.size_range else ""
             raise OptionError(f"{self.name} has no size {size} (sizes: {offered}{also})")
         return size, variant
+
+    def check_match(self, target: int) -> int:
+        """``target`` if a match can go to it; OptionError otherwise.
+
+        >>> info = GameInfo("demo", "Demo", (), None, None, ("one",), "one", match_targets=(5, 7))
+        >>> info.check_match(7)
+        7
+        >>> info.check_match(6)
+        Traceback (most recent call last):
+        engines.core.state.OptionError: demo matches go to 5 or 7 points, not 6
+        """
+        if not self.match_targets:
+            raise OptionError(f"{self.name} has no match play")
+        if target not in self.match_targets:
+            *most, last = map(str, self.match_targets)
+            offered = f"{', '.join(most)} or {last}" if most else last
+            raise OptionError(f"{self.name} matches go to {offered} points, not {target}")
+        return target
+
+
+class MatchPlay(Protocol):
+    """A match (for games whose :attr:`GameInfo.match_targets` is not empty): games until a side
+    reaches :attr:`target` points. An immutable value: :meth:`record` returns the match after a
+    game, so keeping the value from before undoes the recording."""
+
+    @property
+    def target(self) -> int:
+        """The points that win the match."""
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Points so far per side, in the sides' turn order."""
+
+    @property
+    def winner(self) -> str | None:
+        """The side that has won the match, or None while it goes on."""
+
+    def new_game(self) -> "GameState":
+        """The start of the match's next game (its rules decide who begins)."""
+
+    def record(self, game: "GameState") -> "MatchPlay":
+        """The match after ``game``, a finished game begun by :meth:`new_game`; OptionError
+        for an unfinished game, one this match did not begin, or a match already won."""
 
 
 class GameState(ABC):
