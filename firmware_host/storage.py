@@ -9,6 +9,13 @@ acknowledges it, so a power cut loses nothing the players were shown.
 ('antipalos', ('B4*',))
 >>> db.finish(game, "white wins by connection"); db.unfinished() is None
 True
+
+A match's games share ``match_of``, the id of its first game:
+
+>>> first = db.start("antipalos", 3, "two", match_target=6)
+>>> second = db.start("antipalos", 3, "two", match_of=first, match_target=6)
+>>> [(g.id, g.match_of, g.match_target) for g in db.match_games(first)]
+[(2, 2, 6), (3, 2, 6)]
 """
 
 from __future__ import annotations
@@ -28,7 +35,9 @@ CREATE TABLE IF NOT EXISTS games (
     started  TEXT NOT NULL,
     finished TEXT,
     result   TEXT,
-    winner   TEXT
+    winner   TEXT,
+    match_of INTEGER,
+    match_target INTEGER
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -40,13 +49,19 @@ CREATE TABLE IF NOT EXISTS moves (
 """
 
 
+#: Columns of ``games`` added after the first release: databases written before get them, empty.
+ADDED_COLUMNS = {"winner": "TEXT", "match_of": "INTEGER", "match_target": "INTEGER"}
+
+
 class StorageError(Exception):
     """The database cannot be opened or written; ``str()`` is one line."""
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A stored game; ``moves`` in canonical notation, ply 1 first."""
+    """A stored game; ``moves`` in canonical notation, ply 1 first. ``match_of``: the id of
+    the first game of the match it belongs to (None for a single game), ``match_target`` the
+    points that match goes to."""
 
     id: int
     game: str
@@ -56,6 +71,8 @@ class GameRecord:
     finished: str | None
     result: str | None
     winner: str | None = None
+    match_of: int | None = None
+    match_target: int | None = None
     moves: tuple[str, ...] = ()
 
 
@@ -81,17 +98,18 @@ class Storage:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(SCHEMA)
-                self._add_winner_column()
+                self._add_missing_columns()
             self._db.execute("PRAGMA foreign_keys=ON")
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"{path}: cannot open the games database ({exc})") from None
 
-    def _add_winner_column(self) -> None:
-        """Databases written before games had a winner column get one (empty)."""
+    def _add_missing_columns(self) -> None:
+        """Databases written before some :data:`ADDED_COLUMNS` existed get them (empty)."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-        if "winner" not in columns:
-            with self._db:
-                self._db.execute("ALTER TABLE games ADD COLUMN winner TEXT")
+        with self._db:
+            for name, kind in ADDED_COLUMNS.items():
+                if name not in columns:
+                    self._db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
 
     def close(self) -> None:
         self._db.close()
@@ -107,11 +125,24 @@ class Storage:
         except sqlite3.Error as exc:
             raise StorageError(f"{self.path}: cannot save ({exc})") from None
 
-    def start(self, game: str, size: int | None, variant: str | None) -> int:
-        """A new running game; its id."""
+    def start(
+        self,
+        game: str,
+        size: int | None,
+        variant: str | None,
+        match_of: int | None = None,
+        match_target: int | None = None,
+    ) -> int:
+        """A new running game; its id. In a match (``match_target`` given) ``match_of`` is the
+        id of the match's first game; None: this game begins the match (it gets its own id)."""
+        if match_target is not None and match_of is None:
+            match_of = -1  # set to the new id in the same transaction
         cur = self._write(
-            "INSERT INTO games (game, size, variant, started) VALUES (?, ?, ?, ?)",
-            (game, size, variant, now_text()),
+            "INSERT INTO games (game, size, variant, started, match_of, match_target)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game, size, variant, now_text(), match_of, match_target),
+            ("UPDATE games SET match_of = id WHERE id = last_insert_rowid() AND match_of = -1",
+             ()),
         )
         return int(cur.lastrowid)
 
@@ -144,16 +175,28 @@ class Storage:
         games = self.games(running=True)
         return games[-1] if games else None
 
+    def match_games(self, match_of: int) -> list[GameRecord]:
+        """The games of the match whose first game is ``match_of``, in the order played."""
+        return self.games(match_of=match_of)
+
     def games(
-        self, game_id: int | None = None, running: bool = False, since: str | None = None
+        self,
+        game_id: int | None = None,
+        running: bool = False,
+        since: str | None = None,
+        match_of: int | None = None,
     ) -> list[GameRecord]:
-        """Stored games, oldest first (one, by id; only the running ones; or those started at
-        or after ``since``, a time as :func:`now_text` writes it)."""
-        sql = "SELECT id, game, size, variant, started, finished, result, winner FROM games"
+        """Stored games, oldest first (one, by id; only the running ones; those started at
+        or after ``since``, a time as :func:`now_text` writes it; or a match's)."""
+        sql = (
+            "SELECT id, game, size, variant, started, finished, result, winner, match_of,"
+            " match_target FROM games"
+        )
         where, args = [], []
-        if game_id is not None:
-            where.append("id = ?")
-            args.append(game_id)
+        for column, value in (("id", game_id), ("match_of", match_of)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
         if running:
             where.append("finished IS NULL")
         if since is not None:
