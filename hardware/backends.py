@@ -132,8 +132,8 @@ def _link(port: str, baudrate: int):
 
 
 def make_scanner(options: Options, *, pin_factory=None):
-    """A Scanner: ``sim``, ``gpio-matrix`` or ``serial``."""
-    opt = _Reader("scanner", options, ("sim", "gpio-matrix", "serial"))
+    """A Scanner: ``sim``, ``gpio-matrix``, ``74hc165`` or ``serial``."""
+    opt = _Reader("scanner", options, ("sim", "gpio-matrix", "74hc165", "serial"))
     if opt.backend == "sim":
         channels, polarity = opt.int("channels", lo=1, hi=1 << 14), opt.bool("senses_polarity", False)
         noise = _noise(opt, opt._get("noise", None))
@@ -154,6 +154,8 @@ def make_scanner(options: Options, *, pin_factory=None):
             raise OptionError("scanner.gpio-matrix: the row and column pins must all differ")
         return _opening("gpio-matrix", lambda: GpioMatrix(
             rows, columns, diodes=diodes, settle=settle, pin_factory=pin_factory))
+    if opt.backend == "74hc165":
+        return _shift_registers(opt, pin_factory)
     from hardware.serial_link import SerialScanner
 
     port, channels = opt.str("port"), opt.int("channels", lo=1, hi=1 << 14)
@@ -162,6 +164,34 @@ def make_scanner(options: Options, *, pin_factory=None):
     link = _link(port, baudrate)
     link.channels = channels
     return SerialScanner(link)
+
+
+#: The software-SPI pin options of the 74hc165 scanner and gpiozero's names for them.
+_SPI_PINS = {"clock": "clock_pin", "miso": "miso_pin", "select": "select_pin"}
+
+
+def _shift_registers(opt: _Reader, pin_factory):
+    from hardware.shift_register import ShiftRegisterChain
+
+    registers, latch = opt.int("registers", lo=1, hi=2048), opt.pin("latch")
+    order = opt._get("bit_order", "a-first")
+    if order not in ("a-first", "h-first"):
+        raise opt.fail("bit_order", "'a-first' or 'h-first'", order)
+    active_low = opt.bool("active_low", True)
+    speed = opt.int("speed_hz", 1_000_000, lo=10_000, hi=32_000_000)
+    device = opt.int("spi_device", None, hi=1)
+    pins = {name: opt.pin(name) for name in _SPI_PINS if name in opt.options}
+    opt.done()
+    if pins and (device is not None or len(pins) < len(_SPI_PINS)):
+        raise OptionError(f"{opt.where}: give either 'spi_device' (hardware SPI0) or all of "
+                          "'clock', 'miso' and 'select' (any GPIO pins), not a mix")
+    if len({latch, *pins.values()}) != 1 + len(pins):
+        raise OptionError(f"{opt.where}: the latch, clock, miso and select pins must all differ")
+    spi = ({_SPI_PINS[name]: pin for name, pin in pins.items()} | {"mosi_pin": None}
+           if pins else {"port": 0, "device": device or 0})
+    return _opening("74hc165", lambda: ShiftRegisterChain(
+        registers, latch, spi, active_low=active_low, a_first=order == "a-first",
+        speed_hz=speed, pin_factory=pin_factory))
 
 
 def _noise(opt: _Reader, noise: Any) -> Noise | None:

@@ -50,6 +50,11 @@ def _device(name: str, path: str, enable: str, group: str) -> Check:
     return Check(name, True, f"{path} is accessible")
 
 
+def _spi(name: str, path: str) -> Check:
+    return _device(name, path,
+                   "enable SPI: sudo raspi-config nonint do_spi 0, then reboot", "spi")
+
+
 def _attempt(name: str, build: Callable[[], object], detail: Callable[[object], str]) -> Check:
     """Build a driver with the hardware factory and describe it; a failure becomes FAIL."""
     try:
@@ -83,7 +88,25 @@ def _sensors(options: dict, handshake_seconds: float) -> Iterator[Check]:
         if gpio.ok:
             yield _attempt("sensors", lambda: backends.make_scanner(options), _describe_scan)
         return
+    if backend == "74hc165":
+        yield from _shift_registers(options)
+        return
     yield from _serial("sensors", options, handshake_seconds)
+
+
+def _shift_registers(options: dict) -> Iterator[Check]:
+    """GPIO for the latch, the SPI device node unless the pins are given, then a read."""
+    checks = [_gpio()]
+    if not any(pin in options for pin in ("clock", "miso", "select")):
+        checks.append(_spi("sensors spi", f"/dev/spidev0.{options.get('spi_device', 0)}"))
+    yield from checks
+    if all(check.ok for check in checks):
+        yield _attempt("sensors", lambda: backends.make_scanner(options), _describe_chain)
+
+
+def _describe_chain(scanner) -> str:
+    slow = f" ({scanner.fallback})" if scanner.fallback else ""
+    return f"{_describe_scan(scanner)} over {scanner.interface}{slow}"
 
 
 def _describe_scan(scanner) -> str:
@@ -132,9 +155,7 @@ def _leds(options: dict, handshake_seconds: float) -> Iterator[Check]:
     elif backend == "serial":
         yield from _serial("leds", options, handshake_seconds)
     elif backend == "max7219":
-        spi = f"/dev/spidev{options.get('spi_port', 0)}.{options.get('spi_device', 0)}"
-        node = _device("leds", spi, "enable SPI: sudo raspi-config nonint do_spi 0, then reboot",
-                       "spi")
+        node = _spi("leds", f"/dev/spidev{options.get('spi_port', 0)}.{options.get('spi_device', 0)}")
         yield node
         if node.ok:
             yield _attempt("leds", lambda: backends.make_leds(options), lambda d: "MAX7219 ready")
