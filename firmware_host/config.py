@@ -108,6 +108,8 @@ class Config:
     game: str = option("antipalos")
     size: int | None = option(None)
     variant: str | None = option(None)
+    #: The points a match goes to (0: single games); one of the game's match targets.
+    match: int = option(0)
     takebacks: bool = option(True)
     layout: str | None = option(None, path=True)
     storage: str = field(default_factory=default_storage, metadata={"path": True})
@@ -324,6 +326,11 @@ def _game_sites(path: str, config: Config) -> tuple[Site, ...]:
                 info.check_options(size, config.variant)
             except OptionError as e:
                 raise ConfigError(f"{path}: {key}: {e}") from None
+        if config.match:
+            try:
+                info.check_match(config.match)
+            except OptionError as e:
+                raise ConfigError(f"{path}: match: {e} (0: single games)") from None
         return new_game(config.game, config.size, config.variant).sites()
     except ImportError:
         raise ConfigError(f"{path}: game {config.game!r} is not installed") from None

@@ -26,6 +26,7 @@ from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout
+from firmware_host.matchplay import Tally
 from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
 from firmware_host.recognise import Candidate
 from firmware_host.screens import Screen, message_screen, status_screen
@@ -59,19 +60,29 @@ Event = dict[str, Any]
 
 @dataclass(frozen=True)
 class Game:
-    """Which game is played: its name (opaque here), size and variant."""
+    """Which game is played: its name (opaque here), size and variant, and ``match`` the
+    points a match goes to (0: single games)."""
 
     name: str
     size: int | None = None
     variant: str | None = None
+    match: int = 0
 
     @classmethod
-    def of(cls, name: str, size: int | None = None, variant: str | None = None) -> "Game":
-        """The game with its defaults filled in; OptionError for a bad game or option."""
-        return cls(name, *game_info(name).check_options(size, variant))
+    def of(
+        cls, name: str, size: int | None = None, variant: str | None = None, match: int = 0
+    ) -> "Game":
+        """The game with its defaults filled in; OptionError for a bad game, option or match
+        target."""
+        info = game_info(name)
+        return cls(name, *info.check_options(size, variant), match and info.check_match(match))
 
     def new(self) -> GameState:
         return new_game(self.name, self.size, self.variant)
+
+    def new_match(self) -> Tally | None:
+        """A new match of this game (None for single games)."""
+        return Tally.begin(self.name, self.size, self.variant, self.match) if self.match else None
 
     @property
     def title(self) -> str:
@@ -147,6 +158,7 @@ class Controller:
 
     ``storage`` holds the game (a new one is started unless ``resume`` gives the stored record's
     id and moves); ``layouts`` gives the layout for a game's state (a new game may change it).
+    ``match``: the match a resumed game belongs to (default: a new one when ``game.match``).
     ``idle``: kiosk mode's idle spells (docs/daemon.md).
     """
 
@@ -163,6 +175,7 @@ class Controller:
         menu: Menu | None = None,
         address: Callable[[], str] = lambda: "unknown",
         idle: Idle | None = None,
+        match: Tally | None = None,
     ) -> None:
         self.timing = timing
         self.idle = idle
@@ -181,19 +194,22 @@ class Controller:
         self._dirty = True
         self.frame_version = 0
         self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms)
+        self.match = match or game.new_match()
         self._start(game, resume)
 
     # ------------------------------------------------------------------ set-up
     def _start(self, game: Game, resume: tuple[int, Iterable[str]] | None) -> None:
         self.game = game
-        state = game.new()
+        if self.menu:
+            self.menu.match = game.match
+        state = self.match.next_game() if self.match else game.new()
         self.layout = self._layouts(state)
         self._order = {s.label: i for i, s in enumerate(state.sites())}
         self.states: list[GameState] = [state]
         self.boards: list[frozenset[str]] = [state.occupied()]
         self.moves: list[str] = []
         if resume is None:
-            self.game_id = self.storage.start(game.name, game.size, game.variant)
+            self.game_id = self._store_start(game)
         else:
             self.game_id, played = resume
             for text in played:
@@ -214,6 +230,15 @@ class Controller:
             self._game_over(outcome)
         else:
             self._begin_turn()
+
+    def _store_start(self, game: Game) -> int:
+        """Store the new game (with its match, which it may begin); its id."""
+        match = self.match
+        first, target = (match.first_id, match.target) if match else (None, None)
+        game_id = self.storage.start(game.name, game.size, game.variant, first, target)
+        if match and match.first_id is None:
+            match.first_id = game_id
+        return game_id
 
     @property
     def state(self) -> GameState:
@@ -526,12 +551,16 @@ class Controller:
             result=outcome.result,
             sites=self._sorted(self._win_sites(outcome)),
         )
+        if self.match:
+            self.match.record(self.state)
+            self._emit("match", **self.match.event())
 
     def _win_sites(self, outcome: Outcome) -> set[str]:
         """The sites that show the win (a point may have several, e.g. an Antipod edge point)."""
         return {site for name in outcome.sites for site in self.state.sites_of(name)}
 
     def _take_back(self, index: int) -> None:
+        unscore = self.mode == "over" and self.match is not None
         undone = self.moves[index:]
         self.storage.truncate(self.game_id, index)
         del self.states[index + 1 :], self.boards[index + 1 :], self.moves[index:]
@@ -540,6 +569,9 @@ class Controller:
         self._clear_targets()
         for text in reversed(undone):
             self._emit("takeback", move=text)
+        if unscore:
+            self.match.unrecord()
+            self._emit("match", **self.match.event())
         self._begin_turn()
 
     def new_game(self, game: Game) -> None:
@@ -547,8 +579,12 @@ class Controller:
         self._new_game(game)
 
     def _new_game(self, game: Game) -> None:
+        """Start ``game``: the next game of the match when it continues the one being played
+        (an unfinished game is abandoned unscored), else a new match or a single game."""
         if self.mode != "over":
             self.storage.finish(self.game_id, "abandoned")
+        if not (self.match and game == self.game and not self.match.won):
+            self.match = game.new_match()
         self._start(game, None)
         self._emit("new_game", game=game.name, size=game.size, variant=game.variant)
         self._rejudge()
@@ -570,7 +606,7 @@ class Controller:
     def _do(self, action: NewGame | TakeBack | SetBrightness | ShowIP | None) -> None:
         """Carry out what the menu asks."""
         if isinstance(action, NewGame):
-            self._new_game(Game(action.game, action.size, action.variant))
+            self._new_game(Game(action.game, action.size, action.variant, action.match))
         elif isinstance(action, TakeBack) and self.moves:
             self._take_back(len(self.moves) - 1)
             self._check_only = True  # the move is still on the board: guide its undoing
@@ -682,6 +718,7 @@ class Controller:
             return self.menu.screen()
         state = self.state
         outcome = state.outcome()
+        result, score = self._results(outcome)
         return status_screen(
             game_title=self.game.title,
             variant=self.game.shown_variant,
@@ -691,9 +728,16 @@ class Controller:
             status_lines=state.status_lines(),
             instruction=self._instruction(),
             error=self.message or self._error(),
-            result=result_text(outcome) if outcome else None,
-            match_score=None,
+            result=result,
+            match_score=score,
         )
+
+    def _results(self, outcome: Outcome | None) -> tuple[str | None, str | None]:
+        """The result line and the match score line: a won match's result replaces both."""
+        result = result_text(outcome) if outcome else None
+        if self.match is None:
+            return result, None
+        return (self.match.result, None) if self.match.won else (result, self.match.score)
 
     def _instruction(self) -> str | None:
         if self.mode == "over":

@@ -10,7 +10,7 @@ powers off and BACK cancels.
 >>> menu.press(ButtonEvent("menu")), menu.screen().text_lines()[:2]
 (None, ('Menu', '> New game'))
 >>> menu.press(ButtonEvent("ok")), menu.is_open
-(NewGame(game='antipalos', size=12, variant='standard'), False)
+(NewGame(game='antipalos', size=12, variant='standard', match=0), False)
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ class NewGame:
     game: str
     size: int | None
     variant: str
+    #: The points a match goes to (0: single games).
+    match: int = 0
 
 
 @dataclass(frozen=True)
@@ -66,15 +68,20 @@ Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff
 # -------------------------------------------------------------------------------- choices
 @dataclass(frozen=True)
 class Choice:
-    """A game, size and variant the board can play; ``title`` is the game's short title."""
+    """A game, size and variant the board can play; ``title`` is the game's short title,
+    ``match_targets`` the points its matches can go to (none: no match play)."""
 
     game: str
     size: int | None
     variant: str
     title: str
+    match_targets: tuple[int, ...] = ()
 
-    def new_game(self) -> NewGame:
-        return NewGame(self.game, self.size, self.variant)
+    @classmethod
+    def of(cls, game: str, size: int | None, variant: str) -> "Choice":
+        """The choice of a registered game, its title and match targets from the engine."""
+        info = engines.game_info(game)
+        return cls(game, size, variant, info.title.split(" (")[0], info.match_targets)
 
 
 def game_choices(layout: Layout | None = None) -> tuple[Choice, ...]:
@@ -83,12 +90,11 @@ def game_choices(layout: Layout | None = None) -> tuple[Choice, ...]:
     out = []
     for game in engines.GAME_NAMES:
         info = engines.game_info(game)
-        title = info.title.split(" (")[0]
         for size in info.sizes or (info.default_size,):
             for variant in info.variants:
                 sites = engines.new_game(game, size, variant).sites()
                 if layout is None or layout.covers(sites):
-                    out.append(Choice(game, size, variant, title))
+                    out.append(Choice.of(game, size, variant))
     return tuple(out)
 
 
@@ -109,8 +115,9 @@ class _Page:
 
 
 class Menu:
-    """The menu over ``choices`` (see :func:`game_choices`). ``kiosk``: only picking a game and
-    starting a new one. ``brightness``: the LED level now (snapped to a menu level).
+    """The menu over ``choices`` (see :func:`game_choices`). ``match``: the points the current
+    match goes to (0: single games; the controller keeps it up to date). ``kiosk``: only picking
+    a game and starting a new one. ``brightness``: the LED level now (snapped to a menu level).
     ``today``: offer today's games; ``power_off``: a long MENU press offers power-off."""
 
     def __init__(
@@ -122,8 +129,10 @@ class Menu:
         brightness: float = 0.5,
         today: bool = False,
         power_off: bool = False,
+        match: int = 0,
     ) -> None:
         self.choices = tuple(choices)
+        self.match = match
         self.today = today
         self.power_off = power_off
         self.current = current
@@ -180,6 +189,8 @@ class Menu:
         items = [_Item("New game", lambda: self._start(self.current))]
         if len(self.choices) > 1:
             items.append(_Item("Choose game", self._games_page))
+        if self.current.match_targets and not self.kiosk:
+            items.append(_Item("Match play", self._matches_page))
         if self.today:
             items.append(_Item("Today", ShowToday))
         if not self.kiosk:
@@ -225,9 +236,22 @@ class Menu:
         cursor = _index(variants, current and current.variant)
         return _Page(f"{left[0].title} variant", items, cursor)
 
-    def _start(self, choice: Choice) -> NewGame:
-        self.current = choice
-        return choice.new_game()
+    def _matches_page(self) -> _Page:
+        targets = [0, *self.current.match_targets]
+        items = tuple(
+            _Item(f"Match to {target}" if target else "Single games",
+                  lambda target=target: self._start(self.current, target))
+            for target in targets
+        )
+        return _Page("Match play", items, _index(targets, self.match))
+
+    def _start(self, choice: Choice, match: int | None = None) -> NewGame:
+        """A new game of ``choice``: a match to ``match`` points (default: the current target
+        for the same game, single games for another game)."""
+        if match is None:
+            match = self.match if choice.game == self.current.game else 0
+        self.current, self.match = choice, match
+        return NewGame(choice.game, choice.size, choice.variant, match)
 
 
 def _index(values: list, value) -> int:

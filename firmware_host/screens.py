@@ -235,14 +235,16 @@ def status_screen(
     """The screen during a game. The main line is the result once there is one, else who is to
     move (with the side's colour where it differs from its name). Below it, most urgent first:
     the error (and the title bar lights up), the instruction, the phase with the game's own
-    status lines, the match score."""
+    status lines, the match score (once there is a result, the score comes before the
+    instruction: it is the news then)."""
     title = " · ".join(filter(None, (game_title, variant)))
     main = result or (_to_move(to_move, side_colour) if to_move else "Game over")
     status = list(status_lines)
     if phase is not None:
         status[:1] = [" · ".join([f"Phase {phase}", *status[:1]])]
-    match = [f"Match {match_score}"] if match_score else []
-    lines = [main, *filter(None, (error, instruction)), *status, *match]
+    match = f"Match {match_score}" if match_score else None
+    after = [match, instruction, *status] if result else [instruction, *status, match]
+    lines = [main, *filter(None, [error, *after])]
     return Screen(title, tuple(lines), invert_title=bool(error), large=True)
 
 

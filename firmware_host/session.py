@@ -11,9 +11,10 @@ from firmware_host.config import Config, ConfigError
 from firmware_host.controller import Controller, Game
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout, layout_for
+from firmware_host.matchplay import Tally
 from firmware_host.menu import Choice, Menu, game_choices
 from firmware_host.stats import today_screen
-from firmware_host.storage import Storage
+from firmware_host.storage import GameRecord, Storage
 
 
 def layouts_for(config: Config) -> Callable[[GameState], Layout]:
@@ -25,10 +26,12 @@ def layouts_for(config: Config) -> Callable[[GameState], Layout]:
 def configured_game(
     config: Config, name: str | None = None, size: int | None = None, variant: str | None = None
 ) -> Game:
-    """The game named on the command line (else the config's), defaults filled in."""
+    """The game named on the command line (else the config's), defaults filled in; matches
+    go to the config's ``match`` points if that game offers them (else: single games)."""
     if name is None:
         name, size, variant = config.game, size or config.size, variant or config.variant
-    return Game.of(name, size, variant)
+    match = config.match if config.match in game_info(name).match_targets else 0
+    return Game.of(name, size, variant, match)
 
 
 def open_controller(
@@ -38,20 +41,39 @@ def open_controller(
     out, else on a new ``game`` (the unplayable one is closed as abandoned)."""
     record = storage.unfinished()
     if record is not None:
-        saved = Game(record.game, record.size, record.variant)
+        saved = Game(record.game, record.size, record.variant, record.match_target or 0)
         try:
-            return _controller(config, storage, saved, address, (record.id, record.moves))
+            match = resumed_match(storage, record)
+            return _controller(config, storage, saved, address, (record.id, record.moves), match)
         except (IllegalMove, OptionError, ConfigError, ImportError):
             storage.finish(record.id, "abandoned")
     return _controller(config, storage, game, address, None)
 
 
-def _controller(config, storage, game, address, resume) -> Controller:
+def resumed_match(storage: Storage, record: GameRecord) -> Tally | None:
+    """The match the unfinished ``record`` belongs to, its earlier finished games replayed
+    (abandoned ones do not count); None for a single game. IllegalMove or OptionError when a
+    stored game no longer replays."""
+    if record.match_of is None or not record.match_target:
+        return None
+    tally = Tally.begin(record.game, record.size, record.variant, record.match_target)
+    tally.first_id = record.match_of
+    for game in storage.match_games(record.match_of):
+        if game.id < record.id and game.winner is not None:
+            state = tally.next_game()
+            for move in game.moves:
+                state = state.play(move)
+            tally.record(state)
+    return tally
+
+
+def _controller(config, storage, game, address, resume, match=None) -> Controller:
     brightness = config.leds.get("brightness", 1.0)
     kiosk = config.kiosk
     menu = Menu(
         menu_choices(config, game),
-        current=Choice(game.name, game.size, game.variant or "", game_info(game.name).title),
+        current=Choice.of(game.name, game.size, game.variant or ""),
+        match=game.match,
         takebacks=config.takebacks,
         kiosk=kiosk.enabled,
         brightness=brightness,
@@ -72,6 +94,7 @@ def _controller(config, storage, game, address, resume) -> Controller:
         menu=menu,
         address=address,
         idle=idle,
+        match=match,
     )
 
 
