@@ -214,6 +214,8 @@ class Controller:
             self.game_id, played = resume
             for text in played:
                 self._push(self.state.play(text), self.state.notation(self.state.parse_move(text)))
+        if self.match and self.match.first_id is None:
+            self.match.first_id = self.game_id  # this game begins the match
         self.board = self.layout.sites_of(self.debouncer.stable)
         self.mode = "move"
         self.turn: Turn | None = None
@@ -233,12 +235,8 @@ class Controller:
 
     def _store_start(self, game: Game) -> int:
         """Store the new game (with its match, which it may begin); its id."""
-        match = self.match
-        first, target = (match.first_id, match.target) if match else (None, None)
-        game_id = self.storage.start(game.name, game.size, game.variant, first, target)
-        if match and match.first_id is None:
-            match.first_id = game_id
-        return game_id
+        first, target = (self.match.first_id, self.match.target) if self.match else (None, None)
+        return self.storage.start(game.name, game.size, game.variant, first, target)
 
     @property
     def state(self) -> GameState:

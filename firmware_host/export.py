@@ -34,6 +34,8 @@ def record_text(record: GameRecord, view: str | None = None) -> str:
         ("Started", record.started),
         ("Finished", record.finished),
         ("Result", record.result or ("running" if record.finished is None else None)),
+        ("Match", record.match_of),
+        ("MatchTarget", record.match_target),
         ("View", view),
     ]
     lines = [f'[{name} "{value}"]' for name, value in tags if value is not None] + [""]

@@ -11,6 +11,7 @@ import pytest
 from engines.core import OptionError
 from firmware_host.config import Config, ConfigError, load_config
 from firmware_host.controller import Game
+from firmware_host.export import record_text
 from firmware_host.menu import Choice, Menu, NewGame
 from firmware_host.replay import Replayer, parse
 from firmware_host.session import configured_game, open_controller
@@ -171,6 +172,16 @@ def test_resume_in_game_2_rebuilds_the_score_without_abandoned_games(tmp_path):
         {"totals": {"white": 6, "black": 0}, "target": 6, "winner": "white"}]
     assert [g.result for g in db.games()] == [
         "white wins by connection", "abandoned", "white wins by connection"]
+
+
+def test_export_names_the_match_of_a_match_game(tmp_path):
+    db = Storage(str(tmp_path / "games.db"))
+    Board(db).run(play(clear(play(Stream(), GAME_1), GAME_1), GAME_2[:1]))
+    first, second = db.games()
+    assert '[Match "1"]\n[MatchTarget "6"]' in record_text(second)
+    assert second.moves == ("A1*",) and first.match_of == second.match_of == first.id
+    single = Storage(":memory:")
+    assert "Match" not in record_text(single.games(single.start("antipalos", 3, "two"))[0])
 
 
 def test_a_single_game_is_resumed_without_a_match(tmp_path):
