@@ -210,7 +210,8 @@ def config_file(tmp_path, text: str) -> str:
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("match = 7\n", "match: antipalos matches go to 6, 9 or 15 points, not 7 (0: single games)"),
+        ("match = 7\n",
+         "match: antipalos matches go to 6, 9 or 15 points, not 7 (0: single games)"),
         ('game = "phalanx"\nmatch = 6\n', "match: phalanx has no match play (0: single games)"),
         ('match = "6"\n', "match must be an integer (got '6')"),
         ("match = true\n", "match must be an integer (got True)"),
