@@ -27,6 +27,7 @@ from firmware_host.debounce import Debouncer
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout
 from firmware_host.matchplay import Tally
+from firmware_host import menu as menus
 from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
 from firmware_host.recognise import Candidate
 from firmware_host.screens import Screen, message_screen, status_screen
@@ -200,7 +201,8 @@ class Controller:
     # ------------------------------------------------------------------ set-up
     def _start(self, game: Game, resume: tuple[int, Iterable[str]] | None) -> None:
         self.game = game
-        if self.menu:
+        if self.menu:  # the menu's "New game" means this game from now on
+            self.menu.current = menus.Choice.of(game.name, game.size, game.variant or "")
             self.menu.match = game.match
         state = self.match.next_game() if self.match else game.new()
         self.layout = self._layouts(state)

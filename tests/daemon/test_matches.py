@@ -269,3 +269,10 @@ def test_menu_has_no_match_play_in_kiosk_mode_or_for_games_without_it():
     assert "Match play" not in Menu((ANTIPALOS,), ANTIPALOS, kiosk=True).screen().text_lines()
     phalanx = OTHERS[1]
     assert "Match play" not in Menu((phalanx,), phalanx).screen().text_lines()
+
+
+def test_menu_new_game_follows_a_game_started_elsewhere(tmp_path):
+    board = Board(Storage(str(tmp_path / "games.db")), Config())
+    board.ctl.new_game(Game.of("antipod", 4))  # as the simulator page's picker does
+    events = board.run(Stream().press("menu").press("ok"))
+    assert of(events, "new_game")[-1] == {"game": "antipod", "size": 4, "variant": "standard"}
