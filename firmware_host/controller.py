@@ -741,7 +741,7 @@ class Controller:
 
     def _instruction(self) -> str | None:
         if self.mode == "over":
-            return "Set up a new game, or MENU"
+            return "Set up to play again"
         if self.choice:
             cand = self.choice.cands[self.choice.highlight]
             move = self.state.notation(cand.move)

@@ -116,7 +116,7 @@ def test_a_match_to_6_scored_on_the_screen_the_loser_begins_the_next_game():
     assert shown(events)[6][1:2] == ["Black to move"] and "Match 3-0 (to 6)" in shown(events)[6]
     assert of(events, "move")[5] == {"move": "A1*", "side": "black"}
     assert shown(events)[-1][:3] == ["Antipalos 3", "White wins the match 6-0",
-                                     "Set up a new game, or MENU"]
+                                     "Set up to play again"]
     assert not any(line.startswith("Match") for line in shown(events)[-1])
     assert events[-1]["position"]["winner"] == "white"
 
