@@ -3,6 +3,9 @@ with the same frame code as the host. It scans a :class:`~hardware.sim.SimBoard`
 changes at once and the full state every ``heartbeat`` seconds, and shows LED frames on the
 board's simulated LEDs.
 
+``read_rate`` (bytes a second) makes it read slowly, like a busy microcontroller behind a
+slow UART, so the host's output backs up.
+
 Its port appears at ``path``, a symlink to the pty (like a udev ``/dev/serial/by-id`` name), so
 :meth:`unplug` and :meth:`plug` model a USB cable pulled and put back: the pty vanishes and
 a new one appears under the same name. Tests also use :meth:`send_raw` to inject noise.
@@ -30,9 +33,12 @@ class SimMcu:
         heartbeat: float = 1.0,
         interval: float = 0.001,
         version: int = p.VERSION,
+        read_rate: float | None = None,
     ) -> None:
         self.board, self.path = board, path
         self.heartbeat, self.interval, self.version = heartbeat, interval, version
+        self.read_rate = read_rate
+        self._budget, self._budget_at = 0.0, time.monotonic()
         self.reader = p.FrameReader()
         self.led_frame_id = 0
         self.dropped_writes = 0
@@ -98,7 +104,11 @@ class SimMcu:
                 time.sleep(self.interval)
                 continue
             try:
-                ready, _, _ = select.select([master], [], [], self.interval)
+                if self.read_rate:  # take what the rate allows, whether or not more is there
+                    time.sleep(self.interval)
+                    ready = True
+                else:
+                    ready, _, _ = select.select([master], [], [], self.interval)
             except (OSError, ValueError):
                 continue
             with self._lock:
@@ -109,10 +119,14 @@ class SimMcu:
                 self._report()
 
     def _receive(self) -> None:
+        size = self._allowance()
+        if not size:
+            return
         try:
-            data = os.read(self._master, 4096)
+            data = os.read(self._master, size)
         except (BlockingIOError, OSError):
             return  # nobody has the port open (EIO) or nothing yet
+        self._budget -= len(data)
         for frame in self.reader.feed(data):
             if frame.kind == p.HELLO:
                 info = p.BoardInfo(
@@ -125,6 +139,15 @@ class SimMcu:
                 self._send_state()
             elif frame.kind == p.LEDS:
                 self._on_leds(frame.body)
+
+    def _allowance(self) -> int:
+        """How many bytes to read now: 4096, or what ``read_rate`` allows since last time."""
+        if not self.read_rate:
+            return 4096
+        now = time.monotonic()
+        self._budget = min(4096.0, self._budget + (now - self._budget_at) * self.read_rate)
+        self._budget_at = now
+        return int(self._budget)
 
     def _on_leds(self, body: bytes) -> None:
         try:

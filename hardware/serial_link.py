@@ -5,12 +5,19 @@ One :class:`SerialLink` per port, polled from the daemon's loop (no thread of it
 USB cable comes back. The host's view (closed channels, the LED frame to show) survives a
 disconnect: the scanner keeps reporting the last state, and after the handshake the board's
 full state replaces it and the LED frame is sent again.
+
+Writing never blocks the daemon: frames wait in the link's own queue and go to the port only
+as far as it takes them at once (a writable tty, and at most :data:`QUEUE_LIMIT` bytes in the
+OS output queue, pyserial's ``out_waiting``). LED frames coalesce: a frame is encoded only when
+the one before has left the queue, so on a slow link the frames shown in between are dropped
+(``leds_stale``) and the board gets the newest.
 """
 
 from __future__ import annotations
 
+import select
 import threading
-from collections import Counter
+from collections import Counter, deque
 from typing import Callable, Mapping
 
 import serial
@@ -22,17 +29,35 @@ from hardware.patterns import check_frame
 
 Opener = Callable[[str], serial.SerialBase]
 
+#: Bytes the link lets wait in the OS output queue: ~90 ms at 115200 baud, so a new LED frame
+#: never queues behind much older ones.
+QUEUE_LIMIT = 1024
+
 
 def open_port(url: str, baudrate: int = 115200) -> serial.SerialBase:
-    """A real tty, a pty or any pyserial URL (``loop://``), non-blocking reads."""
-    return serial.serial_for_url(url, baudrate=baudrate, timeout=0, write_timeout=1.0)
+    """A real tty, a pty or any pyserial URL (``loop://``), non-blocking reads and writes:
+    ``write_timeout=0`` makes pyserial's write on a tty return what the OS took. Ports without
+    a file descriptor (``loop://``: an unbounded queue) keep their default, blocking writes."""
+    port = serial.serial_for_url(url, baudrate=baudrate, timeout=0)
+    if _fileno(port) is not None:
+        port.write_timeout = 0
+    return port
+
+
+def _fileno(port: serial.SerialBase) -> int | None:
+    try:
+        return port.fileno()
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both
+        return None
 
 
 class SerialLink:
     """The host side of the protocol. ``channels``/``leds``: what the configuration expects
     (None: whatever the board reports); a board that reports otherwise (or another protocol
     version) is refused, with ``error`` saying why. ``counters()``: frames, drops, resyncs,
-    reconnects."""
+    reconnects, LED frames sent, dropped as stale and resent. ``resend_after``: seconds after
+    an LED frame left the host before a STATE naming another frame makes the host send it
+    again (the board may simply not have read it yet)."""
 
     def __init__(
         self,
@@ -44,12 +69,14 @@ class SerialLink:
         clock: Clock = wall_clock,
         reopen_interval: float = 0.5,
         stale_after: float = 3.0,
+        resend_after: float = 1.0,
         opener: Opener | None = None,
     ) -> None:
         self.url = url
         self.channels, self.leds = channels, leds
         self.clock = clock
         self.reopen_interval, self.stale_after = reopen_interval, stale_after
+        self.resend_after = resend_after
         self._open = opener or (lambda u: open_port(u, baudrate))
         self.stats: Counter[str] = Counter()
         #: True once closed by :meth:`close` (a lost port is reopened; a closed link is not).
@@ -67,6 +94,11 @@ class SerialLink:
         self._scan = Scan(frozenset())
         self._leds: dict[int, Led] = {}
         self._led_id = 0
+        #: Why the frame in _leds still has to be queued: "new" (shown), "resend", or None.
+        self._led_pending: str | None = None
+        self._out: deque[tuple[int, bytearray]] = deque()  # (kind, wire bytes); head may be part-sent
+        self._led_chunks = 0  # LEDS frames in _out
+        self._led_left = -float("inf")  # when the last LED frame had all left _out
         self._last_heard = self._last_attempt = -float("inf")
         self.poll()
 
@@ -87,11 +119,15 @@ class SerialLink:
         return self._scan
 
     def show(self, frame: Mapping[int, Led]) -> None:
-        """Send an LED frame (resent by itself after a reconnect)."""
+        """Send an LED frame (resent by itself after a reconnect) as soon as the link has room;
+        a newer one replaces it until then. Never blocks."""
         with self._lock:
             self._leds = dict(frame)
             self._led_id = self._led_id % 255 + 1
-            self._send_leds()
+            if self._led_pending == "new":
+                self.stats["leds_stale"] += 1
+            self._led_pending = "new"
+            self._flush()
 
     def poll(self) -> None:
         with self._lock:
@@ -114,6 +150,7 @@ class SerialLink:
                     self._handle(frame)
             elif now - self._last_heard > self.stale_after:
                 self._disconnect("stale")
+            self._flush()
 
     def close(self) -> None:
         with self._lock:
@@ -137,6 +174,8 @@ class SerialLink:
         self.stats["opened"] += 1
         self.info, self.error, self._expect = None, None, None
         self._reader.reset()
+        self._out.clear()
+        self._led_chunks, self._led_left = 0, -float("inf")
         self._last_heard = now
         self._send(p.HELLO, bytes((p.VERSION,)))
 
@@ -149,19 +188,54 @@ class SerialLink:
         except (OSError, serial.SerialException):
             pass
 
+    # -- sending ----------------------------------------------------------------------------
+
     def _send(self, kind: int, body: bytes = b"") -> None:
+        if self._port is not None:
+            self._queue(kind, body)
+            self._flush()
+
+    def _queue(self, kind: int, body: bytes) -> None:
+        self._seq = (self._seq + 1) & 0xFF
+        self._out.append((kind, bytearray(p.encode(p.Frame(kind, self._seq, body)))))
+        self._led_chunks += kind == p.LEDS
+
+    def _flush(self) -> None:
+        """Write what the port takes without blocking; queue the LED frame once the last one
+        has left."""
         if self._port is None:
             return
-        self._seq = (self._seq + 1) & 0xFF
         try:
-            self._port.write(p.encode(p.Frame(kind, self._seq, body)))
+            self._write_some()
+            if self._led_pending and not self._led_chunks and self.connected:
+                self.stats["leds_sent" if self._led_pending == "new" else "leds_resent"] += 1
+                self._led_pending = None
+                for body in p.encode_leds(self._leds, self._led_id):
+                    self._queue(p.LEDS, body)
+                self._write_some()
         except (OSError, serial.SerialException):
             self._disconnect("write")
 
-    def _send_leds(self) -> None:
-        if self.connected:
-            for body in p.encode_leds(self._leds, self._led_id):
-                self._send(p.LEDS, body)
+    def _write_some(self) -> None:
+        room = QUEUE_LIMIT - self._port.out_waiting if self._out else 0
+        while self._out and room > 0 and self._writable():
+            kind, data = self._out[0]
+            written = self._port.write(data[:room]) or 0
+            room -= written
+            if written < len(data):
+                del data[:written]
+                continue
+            self._out.popleft()
+            if kind == p.LEDS:
+                self._led_chunks -= 1
+                if not self._led_chunks:
+                    self._led_left = self.clock()
+
+    def _writable(self) -> bool:
+        """Whether the port takes at least a byte now. Ask before every write: on a full tty,
+        pyserial's non-blocking write retries EAGAIN until there is room (a busy wait)."""
+        fd = _fileno(self._port)
+        return fd is None or bool(select.select([], [fd], [], 0)[1])
 
     # -- frames from the board ------------------------------------------------------------
 
@@ -196,8 +270,9 @@ class SerialLink:
         closed, north, led_id = p.decode_state(frame.body, self.channels, self.senses_polarity)
         self._expect = (frame.seq + 1) & 0xFF
         self._set(closed, north or {})
-        if led_id != self._led_id:
-            self._send_leds()
+        settled = not self._led_chunks and self.clock() - self._led_left > self.resend_after
+        if led_id != self._led_id and settled and not self._led_pending:
+            self._led_pending = "resend"
 
     def _on_change(self, frame: p.Frame) -> None:
         changes = p.decode_changes(frame.body)

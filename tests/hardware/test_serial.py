@@ -176,3 +176,51 @@ def test_loopback_url_hears_only_itself():
     link.poll()
     assert not link.connected and link.counters()["before_handshake"] == 1
     link.close()
+
+
+def animation(frames, leds=800):
+    """Full 800-LED frames, each different (~4 kB on the wire)."""
+    return [{ch: Led((i % 256, ch % 256, 7), "steady") for ch in range(leds)} for i in range(frames)]
+
+
+def test_led_frames_coalesce_on_a_slow_link_and_show_never_blocks(tmp_path):
+    board = SimBoard(64, leds=800)
+    mcu = SimMcu(board, str(tmp_path / "b"), heartbeat=0.1, read_rate=20_000)  # 5 frames/s
+    link = SerialLink(str(tmp_path / "b"), 64, 800, reopen_interval=0.02, stale_after=1.0)
+    leds = SerialLeds(link)
+    try:
+        assert wait_for(lambda: link.scan() is not None and link.connected)
+        frames, slowest = animation(120), 0.0
+        began = time.perf_counter()
+        for frame in frames:  # 120 frames x 4 kB = 480 kB: 24 s at the board's pace
+            start = time.perf_counter()
+            leds.show(frame)
+            slowest = max(slowest, time.perf_counter() - start)
+            time.sleep(0.002)
+        # Writing whole frames would wait for the board: 0.2 s a frame once the pty is full.
+        assert time.perf_counter() - began < 3 and slowest < 0.15
+        assert wait_for(lambda: link.poll() or board.leds.frame == frames[-1], timeout=8)
+        counters = link.counters()
+        assert counters["leds_stale"] > 60
+        assert counters["leds_sent"] + counters["leds_stale"] == len(frames)
+        sent = counters["leds_sent"]
+        assert sent <= board.leds.frames_shown <= sent + counters["leds_resent"]
+        assert link.connected and counters["lost_write"] == 0
+    finally:
+        link.close()
+        mcu.close()
+
+
+def test_a_frame_not_yet_read_is_not_resent_by_every_heartbeat(tmp_path):
+    board = SimBoard(8, leds=800)
+    mcu = SimMcu(board, str(tmp_path / "b"), heartbeat=0.05, read_rate=8_000)  # 0.5 s a frame
+    link = SerialLink(str(tmp_path / "b"), 8, 800, reopen_interval=0.02, stale_after=1.0)
+    try:
+        assert wait_for(lambda: link.scan() is not None and link.connected)
+        frame = animation(1)[0]
+        link.show(frame)
+        assert wait_for(lambda: link.poll() or board.leds.frame == frame)
+        assert link.counters()["leds_resent"] == 0 and board.leds.frames_shown == 1
+    finally:
+        link.close()
+        mcu.close()
