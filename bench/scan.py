@@ -76,11 +76,7 @@ def bench_serial(n):
         board = sim_board()
         mcu = SimMcu(board, path, heartbeat=5.0)
         link = SerialLink(path, CHANNELS, CHANNELS)
-        end = time.monotonic() + 5
-        while not link.connected and time.monotonic() < end:
-            link.poll()
-            time.sleep(0.001)
-        assert link.connected, "the simulated microcontroller did not answer"
+        wait(lambda: link.poll() or link.connected)
         idle = per_call_us(link.scan, n)
         host, latency = [], []
         for i in range(max(20, n // 200)):
@@ -97,6 +93,40 @@ def bench_serial(n):
         link.close()
         mcu.close()
     return idle, statistics.median(host), statistics.median(latency)
+
+
+def bench_slow_leds(frames):
+    """``frames`` different 800-LED frames shown 2 ms apart to a board reading 20 kB/s: the
+    cost of show() (median, worst), frames sent and dropped as stale, seconds until the board
+    shows the newest."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "board")
+        board = SimBoard(8, leds=CHANNELS)
+        mcu = SimMcu(board, path, heartbeat=0.2, read_rate=20_000)
+        link = SerialLink(path, 8, CHANNELS)
+        wait(lambda: link.poll() or link.connected)
+        shown, times = [], []
+        began = time.perf_counter()
+        for i in range(frames):
+            shown.append({ch: Led((i % 256, ch % 256, 7)) for ch in range(CHANNELS)})
+            start = time.perf_counter()
+            link.show(shown[-1])
+            times.append((time.perf_counter() - start) * 1e3)
+            time.sleep(0.002)
+        wait(lambda: link.poll() or board.leds.frame == shown[-1], timeout=30)
+        settled = time.perf_counter() - began
+        counters = link.counters()
+        link.close()
+        mcu.close()
+    return statistics.median(times), max(times), counters["leds_sent"], counters["leds_stale"], settled
+
+
+def wait(predicate, timeout=5.0):
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise SystemExit("bench/scan.py: the simulated microcontroller did not answer")
+        time.sleep(0.001)
 
 
 def bench_chain(n):
@@ -145,12 +175,16 @@ def main() -> None:
     ser_idle, ser_host, ser_latency = bench_serial(n)
     led_encode, led_render = bench_leds(n)
     chain_ms, chain_decode = bench_chain(n)
+    show_p50, show_max, sent, stale, settled = bench_slow_leds(120)
     rows = [
         ("sim: idle scan, 800 channels", sim_idle, "µs"),
         ("sim: scan after a change", sim_changed, "µs"),
         ("serial/pty: idle scan", ser_idle, "µs"),
         ("serial/pty: scan reading one change frame", ser_host, "µs"),
         ("serial/pty: change -> bytes at host (sim MCU polls 1 ms)", ser_latency, "ms"),
+        ("slow link (board reads 20 kB/s), 120 LED frames: show()", show_p50, "ms"),
+        ("  ... slowest show()", show_max, "ms"),
+        (f"  ... {sent} sent, {stale} stale; newest shown after", settled, "s"),
         ("74HC165 x100: one read through gpiozero's mock SPI", chain_ms, "ms"),
         ("74HC165 x100: 800 bits on a Pi's hardware SPI at 1 MHz", 800 / 1e6 * 1e3, "ms"),
         ("74HC165 x100: 100 bytes read -> closed channels", chain_decode, "µs"),
@@ -164,7 +198,10 @@ def main() -> None:
         "sim_idle_scan_us": round(sim_idle, 3), "sim_changed_scan_us": round(sim_changed, 3),
         "serial_idle_scan_us": round(ser_idle, 3), "serial_changed_scan_us": round(ser_host, 3),
         "serial_change_latency_ms": round(ser_latency, 3),
-        "chain_mock_spi_read_ms": round(chain_ms, 2), "chain_1mhz_wire_ms": 0.8,
+"slow_link_show_p50_ms": round(show_p50, 3), "slow_link_show_max_ms": round(show_max, 3),
+        "slow_link_leds_sent": sent, "slow_link_leds_stale": stale,
+        "slow_link_settled_s": round(settled, 2),
+                "chain_mock_spi_read_ms": round(chain_ms, 2), "chain_1mhz_wire_ms": 0.8,
         "chain_decode_us": round(chain_decode, 2),
         "led_encode_800_us": round(led_encode, 1), "led_render_800_us": round(led_render, 1),
     }))
