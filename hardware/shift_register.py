@@ -47,7 +47,8 @@ def closed_channels(data: bytes) -> frozenset[int]:
 
 
 def _describe(interface, spi: dict) -> str:
-    """Which SPI ``interface`` is: hardware (spidev) or bit-banged, on which pins."""
+    """Which SPI ``interface`` is: hardware (spidev) or bit-banged, on which pins. (gpiozero
+    2.0's own repr of a software SPI without a MOSI pin raises AttributeError.)"""
     if not isinstance(interface, SPISoftware):
         return repr(interface)  # e.g. SPI(port=0, device=0)
     pins = ", ".join(f"{k.removesuffix('_pin')} {v}" for k, v in spi.items() if v is not None)
@@ -83,12 +84,13 @@ class ShiftRegisterChain:
         self._last: tuple[bytes, Scan] | None = None
         # SH/LD idles high (shift); on() pulls it low (load).
         self._latch = DigitalOutputDevice(latch, active_high=False, pin_factory=pin_factory)
+        spi = spi or {"port": 0, "device": 0}
         try:
-            self._spi, self.fallback = self._open(spi or {"port": 0, "device": 0})
+            self._spi, self.fallback = self._open(spi)
             self._spi.clock_mode = 0  # QH is valid before the first rising edge: sample on it
             if not isinstance(self._spi, SPISoftware):  # bit-banging has no rate control
                 self._spi.rate = speed_hz
-            self.interface = _describe(self._spi, spi or {"port": 0, "device": 0})
+            self.interface = _describe(self._spi, spi)
         except Exception:
             self.close()
             raise
