@@ -9,11 +9,12 @@ import os
 import sys
 import tomllib
 from dataclasses import Field, dataclass, field, fields, is_dataclass, replace
-from typing import Any, Iterator, Mapping, get_args, get_type_hints
+from typing import Any, Mapping, get_args, get_type_hints
 
 from engines import GAME_NAMES, game_info, new_game
 from engines.core import OptionError
 from engines.core.contract import Site
+from hardware.pins import gpio_pins
 
 
 class ConfigError(Exception):
@@ -272,37 +273,19 @@ def _backend_table(path: str, name: str, value: Any, defaults: dict[str, Any]) -
     return table
 
 
-#: The backend options that name GPIO pins, per table and backend: hardware.backends' vocabulary
-#: (docs/hardware.md), kept in this one place so a pin used twice is caught before anything opens.
-PIN_OPTIONS = {
-    ("sensors", "gpio-matrix"): ("rows", "columns"),
-    ("buttons", "gpio"): ("ok", "back", "menu"),
-}
-
-
-def _pins(table_name: str, table: dict[str, Any]) -> Iterator[tuple[int | str, str]]:
-    """(pin, where) for each GPIO pin a backend table names. A pin is a BCM number or a name;
-    "GPIO17" and "BCM17" are read as 17. Values of the wrong type are left to the backend."""
-    for key in PIN_OPTIONS.get((table_name, table["backend"]), ()):
-        value = table.get(key)
-        for pin in value if isinstance(value, list) else [value]:
-            if isinstance(pin, str):
-                number = pin.upper().removeprefix("GPIO").removeprefix("BCM")
-                pin = int(number) if number.isdecimal() else pin.upper()
-            if isinstance(pin, (int, str)) and not isinstance(pin, bool):
-                yield pin, f"[{table_name}] {key}"
-
-
 # --------------------------------------------------------------------- whole-config checks
 def _checked(config: Config, path: str) -> Config:
     """``config`` once the checks that span keys pass: pins, game options and the layout."""
-    owners: dict[int, str] = {}
+    owners: dict[int | str, tuple[str, str | None]] = {}
     for name in BACKEND_TABLES:
-        for pin, where in _pins(name, getattr(config, name)):
-            if pin in owners:
-                other = "another entry there" if owners[pin] == where else owners[pin]
+        kind = "scanner" if name == "sensors" else name
+        for pin, what, bus in gpio_pins(kind, getattr(config, name)):
+            where = f"[{name}] {what}"
+            if pin in owners and (bus is None or owners[pin][1] != bus):
+                other = owners[pin][0]
+                other = "another entry there" if other == where else other
                 raise ConfigError(f"{path}: {where}: GPIO pin {pin} is also used by {other}")
-            owners[pin] = where
+            owners[pin] = (where, bus)
     sites = _game_sites(path, config)
     if config.layout is not None:
         from firmware_host.layout import layout_for  # layout.py imports this module

@@ -253,3 +253,28 @@ def test_config_examples_in_the_docs_load(tmp_path):
     write(tmp_path, layout_toml(default_layout(sites), "antipalos", 12, None), "layout.toml")
     for block in configs:
         load_config(write(tmp_path, block))
+
+
+SHIFT = '[sensors]\nbackend = "74hc165"\nregisters = 100\nlatch = 25\n'
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (SHIFT + BUTTONS.format(ok=8), "[buttons] ok: GPIO pin 8 is also used by [sensors] SPI0 CE0"),
+        ('[leds]\nbackend = "ws2812"\ncount = 64\n' + BUTTONS.format(ok=18),
+         "[buttons] ok: GPIO pin 18 is also used by [leds] WS2812 data (PWM0)"),
+        ('[display]\nbackend = "ssd1306"\n' + BUTTONS.format(ok='"GPIO3"'),
+         "[buttons] ok: GPIO pin 3 is also used by [display] I2C1 SCL"),
+        (SHIFT + '[leds]\nbackend = "max7219"\n',
+         "[leds] SPI0 CE0: GPIO pin 8 is also used by [sensors] SPI0 CE0"),
+    ],
+)
+def test_pins_taken_by_buses_count_too(tmp_path, text, expected):
+    assert expected in error_of(write(tmp_path, text))
+
+
+def test_devices_on_one_bus_share_its_lines(tmp_path):
+    both = SHIFT + '[leds]\nbackend = "max7219"\nspi_device = 1\n'
+    config = config_of(tmp_path, both + '[display]\nbackend = "sh1106"\n' + BUTTONS.format(ok=26))
+    assert config.leds["spi_device"] == 1 and config.sensors["latch"] == 25
