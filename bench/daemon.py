@@ -148,6 +148,38 @@ def idle_daemon(seconds: float, tmp: Path) -> tuple[float, float]:
     return 100 * used / elapsed, rss
 
 
+#: A Python loop that only sleeps at the daemon's rate: the floor any 100 Hz poller pays here.
+BARE_LOOP = """
+import time
+period, tick = 0.01, time.monotonic()
+while True:
+    tick += period
+    time.sleep(max(0.0, tick - time.monotonic()))
+"""
+
+
+def idle_floor(seconds: float) -> float:
+    """CPU % of one core of :data:`BARE_LOOP` (the wake-ups alone, no work)."""
+    proc = subprocess.Popen([sys.executable, "-c", BARE_LOOP])
+    try:
+        time.sleep(0.5)
+        ticks, start = _cpu_ticks(proc.pid), time.monotonic()
+        time.sleep(seconds)
+        used = (_cpu_ticks(proc.pid) - ticks) / os.sysconf("SC_CLK_TCK")
+        return 100 * used / (time.monotonic() - start)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=5)
+
+
+def idle_step_us(bench: "Bench", steps: int = 5000) -> float:
+    """Mean time of one scan + controller step with nothing happening on the board."""
+    start = time.perf_counter()
+    for _ in range(steps):
+        bench.step()
+    return (time.perf_counter() - start) / steps * 1e6
+
+
 def _cpu_ticks(pid: int) -> int:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])  # utime + stime
@@ -174,7 +206,9 @@ def main() -> None:
         TimedStorage.commits.clear()
         lift_ms, settle_ms = measure_moves(bench, rng, count)
         commits = list(TimedStorage.commits)
+        step_us = idle_step_us(bench)
         cpu, rss = idle_daemon(seconds, Path(tmp))
+        floor = idle_floor(seconds)
     figures = {
         "bench": "daemon",
         "channels": SIZE * SIZE * 2,
@@ -188,6 +222,8 @@ def main() -> None:
             percentile([s - c for s, c in zip(settle_ms, commits)], 0.99), 3
         ),
         "idle_cpu_percent": round(cpu, 2),
+        "idle_floor_cpu_percent": round(floor, 2),
+        "idle_step_us": round(step_us, 2),
         "idle_seconds": seconds,
         "rss_mb": round(rss, 1),
     }
