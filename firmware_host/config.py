@@ -64,7 +64,6 @@ class Timing:
     debounce_scans: int = option(3, 1, 50)
     settle_ms: int = option(300, 0, 5000)
     tap_ms: int = option(1500, 100, 10000)
-    long_press_ms: int = option(1000, 100, 10000)
 
 
 @dataclass(frozen=True)

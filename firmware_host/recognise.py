@@ -70,14 +70,6 @@ def choose(cands: Sequence[Candidate], site: str) -> list[Candidate]:
     return [Candidate(c.move, c.real, c.done + 1) for c in exact or hits]
 
 
-def lift_targets(state: GameState, lifted: Iterable[str]) -> frozenset[str]:
-    """Sites that would complete a legal move of a piece lifted from any of ``lifted``."""
-    out: set[str] = set()
-    for site in lifted:
-        out |= state.targets(site)
-    return frozenset(out)
-
-
 def lifting(state: GameState, board: frozenset[str]) -> bool:
     """True when ``board`` is the position with only pieces the side to move may move lifted:
     a move in progress, not a mistake."""

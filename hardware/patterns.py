@@ -60,11 +60,6 @@ def on(pattern: str, t: float) -> bool:
     return level(pattern, t) > 0.5
 
 
-def animated(frame: Mapping[int, Led]) -> bool:
-    """Whether anything in ``frame`` changes over time."""
-    return any(led.pattern != "steady" for led in frame.values())
-
-
 def render(frame: Mapping[int, Led], t: float) -> dict[int, Rgb]:
     """Channel -> colour actually shown at time ``t`` (dark channels left out)."""
     out: dict[int, Rgb] = {}

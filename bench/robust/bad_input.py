@@ -50,7 +50,7 @@ VALUES = st.recursive(
 )
 CONFIG_KEYS = {
     None: ["game", "size", "variant", "takebacks", "layout", "storage", "bogus"],
-    "timing": ["scan_hz", "debounce_scans", "settle_ms", "tap_ms", "long_press_ms", "bogus"],
+    "timing": ["scan_hz", "debounce_scans", "settle_ms", "tap_ms", "bogus"],
     "sensors": ["backend", "rows", "columns", "port", "channels", "diodes", "bogus"],
     "leds": ["backend", "brightness", "count", "pin", "bogus"],
     "display": ["backend", "port", "address", "rotate", "bogus"],

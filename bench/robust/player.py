@@ -172,7 +172,6 @@ class Player:
     def _pick(self, seg, state, move, real, done, board) -> bool:
         """Taps on the move's pick sites while the board cannot tell it from other moves (as
         the daemon offers them); False when no tap is needed."""
-        text = state.notation(move)
         hand = real.emptied | real.filled
         cands = recognise.candidates(state, board) if hand else recognise.offered(state)
         if len(cands) <= 1:

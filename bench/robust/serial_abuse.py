@@ -15,7 +15,6 @@ import argparse
 import binascii
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time

@@ -66,10 +66,6 @@ NAMES = tuple(
     f"{FILES[f]}{r + 1}{half}" for r in range(SIZE) for f in range(SIZE) for half in halves(f, r)
 )
 INDEX = {name: t for t, name in enumerate(NAMES)}
-#: Quarter bitmask of each triangle.
-TRIANGLE_MASK = tuple(
-    sum(1 << (4 * (t >> 1) + q) for q in PART_QUARTERS[half_of(t)]) for t in range(len(NAMES))
-)
 
 
 def turned(t: int) -> int:

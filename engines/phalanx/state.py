@@ -39,7 +39,6 @@ from engines.phalanx.geometry import (
 )
 
 SIDES = ("green", "red")
-PIECES_PER_SIDE = 15
 #: Captures that win the game (14 of the opponent's 15).
 WINNING_CAPTURES = 14
 _TRIANGLE = r"[a-h][1-8](?:nw|ne|se|sw)"

@@ -60,7 +60,7 @@ def test_defaults():
     config = Config()
     assert (config.game, config.size, config.variant, config.takebacks) == (
         "antipalos", None, None, True)
-    assert config.timing == config_module.Timing(100, 3, 300, 1500, 1000)
+    assert config.timing == config_module.Timing(100, 3, 300, 1500)
     assert config.sensors == config.display == config.buttons == {"backend": "sim"}
     assert config.leds == {"backend": "sim", "brightness": 0.5}
     assert (config.kiosk.enabled, config.kiosk.idle_minutes) == (False, 10)
