@@ -66,6 +66,7 @@ class Player:
 
     ``readable(board)`` says whether the sensors can read a settled board (a diode-less matrix
     cannot read some); the game stops before a move that would need an unreadable one.
+    ``choose(state, rng)`` picks each move (default: any legal move, uniformly).
     """
 
     def __init__(
@@ -74,11 +75,13 @@ class Player:
         sites: Iterable[str],
         kinds: frozenset[str],
         readable: Callable[[frozenset[str]], bool] = lambda board: True,
+        choose: Callable[[GameState, random.Random], object] | None = None,
     ) -> None:
         self.rng = rng
         self.sites = tuple(sites)
         self.kinds = kinds
         self.readable = readable
+        self.choose = choose or (lambda state, rng: rng.choice(state.legal_moves()))
 
     def plan(self, state: GameState, plies: int) -> Plan:
         plan = Plan()
@@ -86,7 +89,7 @@ class Player:
         for _ in range(plies):
             if state.outcome() is not None:
                 break
-            move = self.rng.choice(state.legal_moves())
+            move = self.choose(state, self.rng)
             segments, boards, after = self._move(state, move, occ)
             if not all(map(self.readable, boards)):
                 plan.cut_short = True
