@@ -12,12 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import time
 from collections import Counter
 
 from engines.antipode import AntipodeState, new
-from timing import percentile
+from timing import percentile, print_timings
 
 MAX_TURNS = 5000  # random full-board play can wander long before a third repetition
 
@@ -70,13 +69,7 @@ def main() -> None:
 
     print(f"Antipode: {games} random games, {turns} turns, {elapsed:.2f} s")
     print("endings: " + ", ".join(f"{k}: {v}" for k, v in sorted(endings.items())))
-    print(f"{'step':<16}{'n':>8}{'mean ms':>10}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
-    for key, samples in times.items():
-        ms = [s * 1e3 for s in samples] or [0.0]
-        print(
-            f"{key:<16}{len(samples):>8}{statistics.fmean(ms):>10.3f}{percentile(ms, 0.5):>10.3f}"
-            f"{percentile(ms, 0.99):>10.3f}{max(ms):>10.3f}"
-        )
+    print_timings(times)
     figures = {
         "bench": "antipode",
         "games": games,

@@ -15,13 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import time
 from collections import Counter
 from dataclasses import replace
 
 from engines.phalanx import Move, PhalanxState, new
-from timing import percentile
+from timing import percentile, print_timings
 
 CROWDED_PIECES = 24
 CROWDED_FROM_PLY = 20
@@ -92,13 +91,7 @@ def main() -> None:
 
     print(f"Phalanx: {games} random games, {moves} moves, {elapsed:.2f} s")
     print("endings: " + ", ".join(f"{k}: {v}" for k, v in sorted(endings.items())))
-    print(f"{'step':<20}{'n':>8}{'mean ms':>10}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
-    for key, samples in times.items():
-        ms = [s * 1e3 for s in samples] or [0.0]
-        print(
-            f"{key:<20}{len(samples):>8}{statistics.fmean(ms):>10.3f}{percentile(ms, 0.5):>10.3f}"
-            f"{percentile(ms, 0.99):>10.3f}{max(ms):>10.3f}"
-        )
+    print_timings(times)
     figures = {
         "bench": "phalanx",
         "games": games,
