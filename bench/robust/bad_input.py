@@ -25,6 +25,7 @@ from typing import Any, Callable
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
+import tomli_w  # noqa: E402
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -60,31 +61,15 @@ CONFIG_KEYS = {
 }
 
 
-def toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return {"nan": "nan", "inf": "inf", "-inf": "-inf"}.get(repr(value), repr(value))
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(map(toml_value, value)) + "]"
-    return json.dumps(value)
-
-
 @st.composite
 def config_text(draw) -> str:
-    lines = []
+    data: dict[str, Any] = {}
     for section, keys in CONFIG_KEYS.items():
         chosen = draw(st.lists(st.sampled_from(keys), max_size=3, unique=True))
-        if section and (chosen or draw(st.booleans())):
-            lines.append(f"[{section}]")
+        table = data.setdefault(section, {}) if section else data
         for key in chosen:
-            value = draw(VALUES | st.sampled_from(list(GAME_NAMES)) | st.sampled_from([3, 12, 100, 300]))
-            lines.append(f"{key} = {toml_value(value)}")
-    return mutate(draw, "\n".join(lines) + "\n")
+            table[key] = draw(VALUES | st.sampled_from(list(GAME_NAMES)) | st.sampled_from([3, 12, 100, 300]))
+    return mutate(draw, tomli_w.dumps(data))
 
 
 def mutate(draw, text: str) -> str:

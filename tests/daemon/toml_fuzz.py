@@ -1,10 +1,10 @@
-"""Hypothesis strategies for fuzzing the TOML loaders (config and layout), and a tiny writer."""
+"""Hypothesis strategies for fuzzing the TOML loaders (config and layout), written with tomli-w."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import tomli_w
 from hypothesis import strategies as st
 
 #: Scalar TOML values of every kind a loader might be handed where it expects another.
@@ -22,30 +22,11 @@ VALUES = st.recursive(
 )
 
 
-def toml_key(key: str) -> str:
-    return json.dumps(key)
-
-
-def toml_value(value: Any) -> str:
-    """``value`` as an inline TOML value (floats in Python's repr, which TOML reads)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(map(toml_value, value)) + "]"
-    return json.dumps(value)
-
-
 def toml_table(name: str | None, entries: dict[str, Any]) -> str:
-    head = f"[{toml_key(name)}]\n" if name else ""
-    return head + "".join(f"{toml_key(k)} = {toml_value(v)}\n" for k, v in entries.items())
+    """``entries`` as a TOML table ``name`` (top-level keys when None)."""
+    return tomli_w.dumps({name: entries} if name else entries)
 
 
 def toml_document(data: dict[str, Any]) -> str:
-    """A TOML document: top-level keys first, then one table per dict value."""
-    scalars = {k: v for k, v in data.items() if not isinstance(v, dict)}
-    tables = "".join("\n" + toml_table(k, v) for k, v in data.items() if isinstance(v, dict))
-    return toml_table(None, scalars) + tables
+    """A TOML document of ``data`` (dict values become tables)."""
+    return tomli_w.dumps(data)
