@@ -99,6 +99,8 @@ class Daemon:
         self.notifier = Notifier()
         #: What a confirmed power-off runs (None: power-off does nothing but say so).
         self.power_off: PowerOff | None = None
+        #: Said after the status line, e.g. that the configured hardware was missing.
+        self.note: str | None = None
         self._frame_version = -1
         self._status: str | None = None
         self._scan_error: str | None = None
@@ -165,6 +167,8 @@ class Daemon:
         if self._status is not None and not events:
             return
         status = status_text(self.controller)
+        if self.note:
+            status += f" ({self.note})"
         if self._status is None:
             self.notifier.ready(status)
         elif status != self._status:
@@ -238,7 +242,11 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         print(f"reedboard run: {exc}; using the simulated board", file=sys.stderr)
         config = config.simulated()
         hardware = open_hardware(config, controller.layout.sensor_channels)
+        missing = "simulated board: the configured hardware is missing, see reedboard doctor"
+    else:
+        missing = None
     daemon = Daemon(controller, hardware, config.timing.scan_hz)
+    daemon.note = missing
     daemon.power_off = PowerOff(config.poweroff_command)
     page = None
     if hardware.sim is not None:

@@ -121,6 +121,25 @@ def test_ready_status_watchdog_and_stopping_from_run_sim(tmp_path, notify_socket
         proc.wait()
 
 
+def test_missing_hardware_falls_back_to_the_simulated_board_and_says_so(tmp_path, notify_socket):
+    path, sock = notify_socket
+    config = write_config(tmp_path, '[display]\nbackend = "ssd1306"\nport = 97')
+    proc = subprocess.Popen(
+        [*REEDBOARD, "run", "--config", str(config)], env={**os.environ, "NOTIFY_SOCKET": path},
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        ready = wait_for(sock, "READY=1")[-1]
+        assert ready == ("READY=1\nSTATUS=Antipalos 5: white to move (simulated board: the "
+                         "configured hardware is missing, see reedboard doctor)")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=2) == 0
+        assert "i2c bus 97" in proc.stderr.read().lower()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def test_sigterm_during_a_move_keeps_the_move(tmp_path):
     config = write_config(tmp_path, "[timing]\nsettle_ms = 1000")
     proc = start(config)
