@@ -20,7 +20,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from engines import GAME_NAMES, game_info
 from firmware_host.web.bridge import Hub, Update
@@ -74,6 +74,7 @@ class Pages:
         self.hub = hub
         self.token = token
         self.queues: set[asyncio.Queue] = set()
+        self.sockets: set[web.WebSocketResponse] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def app(self) -> web.Application:
@@ -85,11 +86,17 @@ class Pages:
         app.router.add_get("/replay.jsonl", self.replay)
         app.router.add_static("/static", STATIC)
         app.on_startup.append(self._started)
+        app.on_shutdown.append(self._close_sockets)
         return app
 
     async def _started(self, _: web.Application) -> None:
         self.loop = asyncio.get_running_loop()
         self.hub.listen(self._from_loop)
+
+    async def _close_sockets(self, _: web.Application) -> None:
+        """The daemon stops: tell every open page, so that none holds the server up."""
+        for ws in list(self.sockets):
+            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"reedboard stopped")
 
     # ------------------------------------------------------------------ handlers
     async def page(self, _: web.Request) -> web.FileResponse:
@@ -122,6 +129,7 @@ class Pages:
         queue.put_nowait(hello)
         queue.put_nowait({"type": "update", **self.hub.current()})
         self.queues.add(queue)
+        self.sockets.add(ws)
         sender = asyncio.create_task(_send_all(ws, queue))
         try:
             async for msg in ws:
@@ -130,6 +138,7 @@ class Pages:
                     queue.put_nowait(reply)
         finally:
             self.queues.discard(queue)
+            self.sockets.discard(ws)
             sender.cancel()
         return ws
 

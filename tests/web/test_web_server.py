@@ -6,12 +6,16 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 
+import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from firmware_host.config import Config
+from firmware_host import web
+from firmware_host.config import Config, Timing
 from firmware_host.controller import Game
 from firmware_host.replay import replay
 from firmware_host.session import open_controller
@@ -151,3 +155,22 @@ def test_a_session_recorded_by_the_bridge_replays_to_the_same_moves():
     assert all(0 <= b["t"] - a["t"] <= 10 for a, b in zip(again, session))
     assert {"out_of_sync", "illegal", "in_sync"} <= {e["event"] for e in session}
     assert published[0]["sites"] and hub.current()["pieces"] == ["*B1", "*C1", "*C2", "B3*"]
+
+
+def test_stopping_with_pages_open_closes_them_at_once():
+    board = SimBoard(16)
+    simulator = web.start(board, Timing(), "127.0.0.1", 0, out=open(os.devnull, "w"))
+    url = simulator.server.url.replace("http", "ws") + "ws"
+
+    async def watch():
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url) as ws:
+                await _hello_and_state(ws)
+                began = time.monotonic()
+                await asyncio.get_running_loop().run_in_executor(None, simulator.stop)
+                closed = await ws.receive()
+                return time.monotonic() - began, closed.type
+
+    with ThreadPoolExecutor(1) as pool:
+        seconds, kind = pool.submit(asyncio.run, watch()).result()
+    assert seconds < 2 and kind.name in ("CLOSE", "CLOSED", "CLOSING")

@@ -163,7 +163,7 @@ function buildBoard(sites, drawing) {
   const [x0, y0] = [Math.min(...xs) - margin, Math.min(...ys) - margin];
   const [w, h] = [Math.max(...xs) - x0 + margin, Math.max(...ys) - y0 + margin];
   svg.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
-  svg.style.setProperty("--unit", String(spacing));
+  svg.style.setProperty("--unit", `${spacing}px`);  // a length: Firefox wants one in calc()
   el("rect", { x: x0, y: y0, width: w, height: h, rx: spacing * 0.3, class: "table" }, svg);
   const layers = {};
   for (const name of ["cells", "lines", "leds", "pieces", "hits"]) {

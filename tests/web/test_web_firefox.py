@@ -1,0 +1,92 @@
+"""The simulator page in Debian's Firefox ESR, driven through Firefox's own Marionette protocol
+(marionette-driver; no downloaded browser or driver): a short Antipalos game by clicks, the
+winning chain lit. The Chromium tests cover the page in depth; this one shows it works in
+Firefox too."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+from conftest import OUTPUT
+
+FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
+#: Where a click on a site lands, in viewport pixels: the centre of its hit area's first part
+#: (a segment's first stub, away from the middle where another segment crosses it).
+CLICK_POINT = """
+const hit = document.querySelector(`.hits [data-site="${arguments[0]}"]`);
+if (hit.tagName !== "g") {
+  const box = hit.getBoundingClientRect();
+  return [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)];
+}
+const line = hit.firstElementChild, at = (name) => line[name].baseVal.value;
+const middle = new DOMPoint((at("x1") + at("x2")) / 2, (at("y1") + at("y2")) / 2);
+const p = middle.matrixTransform(line.getScreenCTM());
+return [Math.round(p.x), Math.round(p.y)];
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def firefox(tmp_path_factory):
+    marionette = pytest.importorskip("marionette_driver.marionette")
+    if FIREFOX is None:
+        pytest.skip("Firefox is missing (tests/run.sh installs Debian's firefox-esr)")
+    profile, port = tmp_path_factory.mktemp("firefox"), free_port()
+    (profile / "user.js").write_text(f'user_pref("marionette.port", {port});\n')
+    process = subprocess.Popen(
+        [FIREFOX, "--headless", "--marionette", "--no-remote", "--profile", str(profile)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    client = marionette.Marionette(host="127.0.0.1", port=port, startup_timeout=60)
+    try:
+        client.start_session()
+        client.set_window_rect(width=1280, height=800)
+        yield client
+        client.delete_session()
+    finally:
+        process.kill()
+        process.wait()
+
+
+def wait_until(client, script: str, *args, seconds: float = 10):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = client.execute_script(script, script_args=args)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"not true within {seconds} s: {script}")
+
+
+def click(client, label: str) -> None:
+    x, y = client.execute_script(CLICK_POINT, script_args=[label])
+    print(label, x, y, client.execute_script("const h = document.querySelector(`.hits [data-site='${arguments[0]}']`); return [h.outerHTML.slice(0, 300), JSON.stringify(h.firstElementChild.getScreenCTM())]", script_args=[label]))
+    pointer = client.actions.sequence("pointer", "mouse", {"pointerType": "mouse"})
+    pointer.pointer_move(x, y).pointer_down().pause(30).pointer_up().perform()
+
+
+def test_antipalos_game_by_clicks_in_firefox(serve, firefox):
+    served = serve("antipalos", 3)
+    firefox.navigate(served.url)
+    wait_until(firefox, "return document.querySelectorAll('[data-site]').length === 18")
+    for n, label in enumerate(["A1*", "A3*", "B2*", "C1*", "C3*"], 1):
+        click(firefox, label)
+        wait_until(firefox, "return document.querySelectorAll("
+                   "`#log li[data-event='move']`).length >= arguments[0]", n)
+    over = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='game_over']`);"
+                      " return li && li.textContent")
+    assert '"winner":"white"' in over.replace(" ", "")
+    lit = firefox.execute_script("return document.querySelectorAll('.leds .lit').length")
+    assert lit == 3  # the winning chain A1* B2* C3*
+    assert firefox.execute_script("return document.getElementById('turn').textContent") != ""
+    OUTPUT.mkdir(exist_ok=True)
+    (OUTPUT / "firefox-antipalos-won.png").write_bytes(firefox.screenshot(format="binary"))
