@@ -158,11 +158,8 @@ def test_a_session_recorded_by_the_bridge_replays_to_the_same_moves():
 
 
 def test_stopping_with_pages_open_closes_them_at_once():
-    board = SimBoard(16)
-    simulator = web.start(board, Timing(), "127.0.0.1", 0, out=open(os.devnull, "w"))
-    url = simulator.server.url.replace("http", "ws") + "ws"
-
-    async def watch():
+    async def watch(simulator):
+        url = simulator.server.url.replace("http", "ws") + "ws"
         async with aiohttp.ClientSession() as session:
             async with session.ws_connect(url) as ws:
                 await _hello_and_state(ws)
@@ -171,6 +168,11 @@ def test_stopping_with_pages_open_closes_them_at_once():
                 closed = await ws.receive()
                 return time.monotonic() - began, closed.type
 
+    def scenario():
+        simulator = web.start(SimBoard(16), Timing(), "127.0.0.1", 0, out=open(os.devnull, "w"))
+        return asyncio.run(watch(simulator))
+
+    # In a thread of its own, as above: no other event loop may run where the server starts.
     with ThreadPoolExecutor(1) as pool:
-        seconds, kind = pool.submit(asyncio.run, watch()).result()
+        seconds, kind = pool.submit(scenario).result()
     assert seconds < 2 and kind.name in ("CLOSE", "CLOSED", "CLOSING")
