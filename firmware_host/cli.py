@@ -21,6 +21,9 @@ def _games(_: argparse.Namespace) -> int:
             print(f"  --size: {info.size_help} {sizes}{extra}; default {info.default_size}")
         if len(info.variants) > 1:
             print(f"  --variant: {', '.join(info.variants)}; default {info.default_variant}")
+        if info.match_targets:
+            targets = ", ".join(map(str, info.match_targets))
+            print(f"  match play: to {targets} points (config key match)")
         if info.notes:
             print(f"  {info.notes}")
     return 0
