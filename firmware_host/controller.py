@@ -26,7 +26,7 @@ from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout
-from firmware_host.matchplay import Tally
+from firmware_host.matchplay import OngoingMatch
 from firmware_host import menu as menus
 from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
 from firmware_host.recognise import Candidate
@@ -81,9 +81,9 @@ class Game:
     def new(self) -> GameState:
         return new_game(self.name, self.size, self.variant)
 
-    def new_match(self) -> Tally | None:
+    def new_match(self) -> OngoingMatch | None:
         """A new match of this game (None for single games)."""
-        return Tally.begin(self.name, self.size, self.variant, self.match) if self.match else None
+        return OngoingMatch.begin(self.name, self.size, self.variant, self.match) if self.match else None
 
     @property
     def title(self) -> str:
@@ -176,7 +176,7 @@ class Controller:
         menu: Menu | None = None,
         address: Callable[[], str] = lambda: "unknown",
         idle: Idle | None = None,
-        match: Tally | None = None,
+        match: OngoingMatch | None = None,
     ) -> None:
         self.timing = timing
         self.idle = idle

@@ -2,7 +2,7 @@
 score and who begins the next game), the stored id of the match's first game, and the value
 before the last game was recorded, so a takeback after game over can undo the recording.
 
->>> tally = Tally.begin("antipalos", 3, "two", 6)
+>>> tally = OngoingMatch.begin("antipalos", 3, "two", 6)
 >>> tally.score, tally.result
 ('0-0 (to 6)', None)
 >>> state = tally.next_game()
@@ -24,7 +24,7 @@ from engines.core import GameState, MatchPlay
 
 
 @dataclass
-class Tally:
+class OngoingMatch:
     """A match being played: ``match`` now, ``first_id`` the stored id of its first game (None
     until it is stored), ``before`` the match before the last :meth:`record`."""
 
@@ -33,7 +33,7 @@ class Tally:
     before: MatchPlay | None = None
 
     @classmethod
-    def begin(cls, game: str, size: int | None, variant: str | None, target: int) -> "Tally":
+    def begin(cls, game: str, size: int | None, variant: str | None, target: int) -> "OngoingMatch":
         """A new match; OptionError for a game or target without match play."""
         return cls(engines.new_match(game, size, variant, target))
 

@@ -11,7 +11,7 @@ from firmware_host.config import Config, ConfigError
 from firmware_host.controller import Controller, Game
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout, layout_for
-from firmware_host.matchplay import Tally
+from firmware_host.matchplay import OngoingMatch
 from firmware_host.menu import Choice, Menu, game_choices
 from firmware_host.stats import today_screen
 from firmware_host.storage import GameRecord, Storage
@@ -50,13 +50,13 @@ def open_controller(
     return _controller(config, storage, game, address, None)
 
 
-def resumed_match(storage: Storage, record: GameRecord) -> Tally | None:
+def resumed_match(storage: Storage, record: GameRecord) -> OngoingMatch | None:
     """The match the unfinished ``record`` belongs to, its earlier finished games replayed
     (abandoned ones do not count); None for a single game. IllegalMove or OptionError when a
     stored game no longer replays."""
     if record.match_of is None or not record.match_target:
         return None
-    tally = Tally.begin(record.game, record.size, record.variant, record.match_target)
+    tally = OngoingMatch.begin(record.game, record.size, record.variant, record.match_target)
     tally.first_id = record.match_of
     for game in storage.match_games(record.match_of):
         if game.id < record.id and game.winner is not None:
