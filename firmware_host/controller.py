@@ -83,7 +83,9 @@ class Game:
 
     def new_match(self) -> OngoingMatch | None:
         """A new match of this game (None for single games)."""
-        return OngoingMatch.begin(self.name, self.size, self.variant, self.match) if self.match else None
+        if not self.match:
+            return None
+        return OngoingMatch.begin(self.name, self.size, self.variant, self.match)
 
     @property
     def title(self) -> str:
