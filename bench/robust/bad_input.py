@@ -46,7 +46,8 @@ SCALARS = st.one_of(
     st.sampled_from(["sim", "serial", "gpio-matrix", "ws2812", "ssd1306", "/dev/null", "", "~"]),
 )
 VALUES = st.recursive(
-    SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=6,
 )
 CONFIG_KEYS = {
@@ -161,7 +162,8 @@ class Fuzz:
             if data.draw(st.booleans()):  # a channel used twice, a bad value, a stray key
                 text += data.draw(st.sampled_from(
                     ['"A1*" = { sensor = 1, led = 0 }\n', "x = 1\n", '"zz" = 3\n',
-                     '"a1" = { sensor = -1, led = 2 }\n', "[sites]\n", '"c3" = { sensor = true, led = 1 }\n']))
+                     '"a1" = { sensor = -1, led = 2 }\n', "[sites]\n",
+                     '"c3" = { sensor = true, led = 1 }\n']))
             path = self.write("layout.toml", text)
             sites = new_game(game, SMALL.get(game), None).sites()
 
@@ -202,7 +204,9 @@ class Fuzz:
                 bad = draw(st.one_of(
                     st.text(max_size=20), VALUES.map(json.dumps),
                     st.fixed_dictionaries({"t": SCALARS}).map(json.dumps),
-                    st.fixed_dictionaries({"t": st.integers(0, 10**6), "site": SCALARS, "on": SCALARS}).map(json.dumps),
+                    st.fixed_dictionaries(
+                        {"t": st.integers(0, 10**6), "site": SCALARS, "on": SCALARS}
+                    ).map(json.dumps),
                     st.fixed_dictionaries({"t": st.integers(0, 10**6), "button": SCALARS}).map(json.dumps),
                     st.just('{"setup": "start"}'), st.just('{"t": -1}'), st.just('{"t": 1e400}'),
                 ))

@@ -199,7 +199,8 @@ class Player:
         if "hover" in self.kinds:
             empty = [s for s in self.sites if s not in board and s not in before and s not in touched]
             for site in rng.sample(empty, min(len(empty), rng.randint(0, 4))):
-                seg.actions.append(Action(rng.uniform(start, end), "hover", (site,), rng.uniform(0.005, 0.08)))
+                hover = Action(rng.uniform(start, end), "hover", (site,), rng.uniform(0.005, 0.08))
+                seg.actions.append(hover)
         if "bump" in self.kinds:
             still = sorted((board & before) - touched)
             for site in rng.sample(still, min(len(still), rng.randint(0, 2))):

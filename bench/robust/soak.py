@@ -138,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     hours = args.hours or (1.0 if args.quick else 24.0)
-    figures = run(hours, Game.of(args.game, args.size if args.game in ("antipalos", "antipod", "anti-grid") else None), args.seed)
+    sized = args.game in ("antipalos", "antipod", "anti-grid")
+    figures = run(hours, Game.of(args.game, args.size if sized else None), args.seed)
     rows = [(k.replace("_", " "), v) for k, v in figures.items() if k != "bench"]
     report(f"Soak: {hours} virtual hours of {figures['game']}, seed {args.seed}", rows, figures)
     grew = figures["fds_end"] != figures["fds_start"] or figures["rss_end_kb"] > 1.2 * figures["rss_start_kb"]

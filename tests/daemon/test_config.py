@@ -103,13 +103,15 @@ def test_relative_paths_are_relative_to_the_config_file(tmp_path):
 
 
 def test_backend_options_pass_through_and_merge_with_defaults(tmp_path):
-    config = config_of(tmp_path, '[leds]\nbrightness = 1\n[sensors]\nbackend = "serial"\nport = "/dev/ttyACM0"\n')
+    serial = '[sensors]\nbackend = "serial"\nport = "/dev/ttyACM0"\n'
+    config = config_of(tmp_path, "[leds]\nbrightness = 1\n" + serial)
     assert config.leds == {"backend": "sim", "brightness": 1}
     assert config.sensors == {"backend": "serial", "port": "/dev/ttyACM0"}
 
 
 def test_simulated_replaces_every_backend_and_keeps_brightness(tmp_path):
-    config = config_of(tmp_path, '[leds]\nbackend = "ws2812"\nbrightness = 0.2\ncount = 9\n' + BUTTONS.format(ok=5))
+    leds = '[leds]\nbackend = "ws2812"\nbrightness = 0.2\ncount = 9\n'
+    config = config_of(tmp_path, leds + BUTTONS.format(ok=5))
     sim = config.simulated()
     assert sim.leds == {"backend": "sim", "brightness": 0.2} and sim.buttons == {"backend": "sim"}
     assert sim.game == config.game and sim.timing == config.timing
@@ -213,7 +215,8 @@ def _mutations():
     example = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
     example["game"] = GAME
     del example["size"]
-    keys = [(k,) for k in example] + [(k, sub) for k, v in example.items() if isinstance(v, dict) for sub in v]
+    keys = [(k,) for k in example]
+    keys += [(k, sub) for k, v in example.items() if isinstance(v, dict) for sub in v]
     return example, st.lists(
         st.tuples(st.sampled_from(keys + [("extra",), ("timing", "extra")]), st.one_of(VALUES, st.none())),
         max_size=4,

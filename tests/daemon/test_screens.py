@@ -109,7 +109,8 @@ def test_main_line_is_large_for_arm_s_length():
     image = status(phase=1, status_lines=["14 left"]).render()
     runs = ink_runs(lit_rows(image))
     title, main, small = runs[0], runs[1], runs[2]
-    height = lambda run: run[1] - run[0] + 1
+    def height(run):
+        return run[1] - run[0] + 1
     assert height(main) >= 13 and height(main) > height(small) + 3  # no descenders in either
     assert title[0] <= 2 and small[1] < HEIGHT
     assert [size for _, size in layout(status(phase=1))] == [screens.SMALL_SIZE, 18, screens.SMALL_SIZE]
@@ -154,7 +155,8 @@ def test_menu_highlights_the_selected_item_and_scrolls_to_it():
     items = tuple(f"Item {i}" for i in range(10))
     top = Screen("Menu", items, selected=0).render()
     bottom = Screen("Menu", items, selected=9).render()
-    bar = lambda image: [y for y in range(HEIGHT) if lit_fraction(image, (0, y, WIDTH, y + 1)) > 0.6]
+    def bar(image):
+        return [y for y in range(HEIGHT) if lit_fraction(image, (0, y, WIDTH, y + 1)) > 0.6]
     assert bar(top) and bar(top)[0] < 25
     assert bar(bottom) and bar(bottom)[-1] > 50
     shown = layout(Screen("Menu", items, selected=9))

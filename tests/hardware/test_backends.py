@@ -75,7 +75,8 @@ def test_serial_scanner_and_leds_share_one_link(tmp_path):
 
 
 @pytest.mark.parametrize("make, options, message", [
-    (make_scanner, {"backend": "magic"}, "scanner: 'backend' must be one of sim, gpio-matrix, 74hc165, serial, not 'magic'"),
+    (make_scanner, {"backend": "magic"},
+     "scanner: 'backend' must be one of sim, gpio-matrix, 74hc165, serial, not 'magic'"),
     (make_scanner, {"channels": 8}, "scanner: 'backend' must be one of"),
     (make_scanner, {"backend": "sim"}, "scanner.sim: missing option 'channels'"),
     (make_scanner, {"backend": "sim", "channels": 8, "colour": 1}, "scanner.sim: unknown option 'colour'"),
@@ -84,11 +85,14 @@ def test_serial_scanner_and_leds_share_one_link(tmp_path):
     (make_scanner, {"backend": "sim", "channels": 8, "noise": {"gust": 1}}, "unknown option 'gust'"),
     (make_scanner, {"backend": "gpio-matrix", "rows": [5, 6], "columns": "13"}, "'columns' must be a list"),
     (make_scanner, {"backend": "gpio-matrix", "rows": [5], "columns": [5]}, "must all differ"),
-    (make_scanner, {"backend": "gpio-matrix", "rows": [5], "columns": [6], "diodes": "no"}, "'diodes' must be true or false, not 'no'"),
+    (make_scanner, {"backend": "gpio-matrix", "rows": [5], "columns": [6], "diodes": "no"},
+     "'diodes' must be true or false, not 'no'"),
     (make_scanner, {"backend": "serial", "channels": 8}, "scanner.serial: missing option 'port'"),
-    (make_leds, {"backend": "ws2812", "count": 0}, "leds.ws2812: 'count' must be a whole number from 1 to 4096, not 0"),
+    (make_leds, {"backend": "ws2812", "count": 0},
+     "leds.ws2812: 'count' must be a whole number from 1 to 4096, not 0"),
     (make_leds, {"backend": "ws2812", "count": 4, "mapping": [0, 1]}, "'mapping' must be a reordering"),
-    (make_leds, {"backend": "max7219", "block_orientation": 45}, "'block_orientation' must be 0, 90, -90 or 180"),
+    (make_leds, {"backend": "max7219", "block_orientation": 45},
+     "'block_orientation' must be 0, 90, -90 or 180"),
     (make_leds, {"backend": "sim"}, "leds.sim: missing option 'count'"),
     (make_display, {"backend": "ssd1306", "address": 0x100}, "display.ssd1306: 'address' must be"),
     (make_display, {"backend": "sh1106", "rotate": 4}, "'rotate' must be a whole number from 0 to 3"),

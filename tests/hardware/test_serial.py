@@ -89,7 +89,10 @@ def test_bad_crc_is_dropped_and_counted(rig):
     wire = bytearray(p.encode(p.Frame(p.CHANGE, 0, p.encode_changes({40: (True, True)}))))
     wire[-2] ^= 0x01 if wire[-2] != 1 else 0x03
     mcu.send_raw(bytes(wire))
-    assert wait_for(lambda: link.poll() or link.counters()["bad_crc"] + link.counters()["bad_cobs"] == 1), link.counters()
+    def dropped() -> int:
+        return link.counters()["bad_crc"] + link.counters()["bad_cobs"]
+
+    assert wait_for(lambda: link.poll() or dropped() == 1), link.counters()
     board.place(3)
     assert sees(scanner, {3})
 

@@ -69,7 +69,6 @@ def wait_until(client, script: str, *args, seconds: float = 10):
 
 def click(client, label: str) -> None:
     x, y = client.execute_script(CLICK_POINT, script_args=[label])
-    print(label, x, y, client.execute_script("const h = document.querySelector(`.hits [data-site='${arguments[0]}']`); return [h.outerHTML.slice(0, 300), JSON.stringify(h.firstElementChild.getScreenCTM())]", script_args=[label]))
     pointer = client.actions.sequence("pointer", "mouse", {"pointerType": "mouse"})
     pointer.pointer_move(x, y).pointer_down().pause(30).pointer_up().perform()
 
