@@ -238,9 +238,10 @@ class Controller:
             self._begin_turn()
 
     def _store_start(self, game: Game) -> int:
-        """Store the new game (with its match, which it may begin); its id."""
-        first, target = (self.match.first_id, self.match.target) if self.match else (None, None)
-        return self.storage.start(game.name, game.size, game.variant, first, target)
+        """Store the new game (with its match, which it may begin, and who begins); its id."""
+        match_of, target = (self.match.first_id, self.match.target) if self.match else (None, None)
+        return self.storage.start(game.name, game.size, game.variant, match_of, target,
+                                  first=self.state.to_move)
 
     @property
     def state(self) -> GameState:

@@ -34,6 +34,7 @@ def record_text(record: GameRecord, view: str | None = None) -> str:
         ("Started", record.started),
         ("Finished", record.finished),
         ("Result", record.result or ("running" if record.finished is None else None)),
+        ("First", record.first),
         ("Match", record.match_of),
         ("MatchTarget", record.match_target),
         ("View", view),

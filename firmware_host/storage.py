@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS games (
     result   TEXT,
     winner   TEXT,
     match_of INTEGER,
-    match_target INTEGER
+    match_target INTEGER,
+    first    TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -50,7 +51,9 @@ CREATE TABLE IF NOT EXISTS moves (
 
 
 #: Columns of ``games`` added after the first release: databases written before get them, empty.
-ADDED_COLUMNS = {"winner": "TEXT", "match_of": "INTEGER", "match_target": "INTEGER"}
+ADDED_COLUMNS = {
+    "winner": "TEXT", "match_of": "INTEGER", "match_target": "INTEGER", "first": "TEXT",
+}
 
 
 class StorageError(Exception):
@@ -61,7 +64,8 @@ class StorageError(Exception):
 class GameRecord:
     """A stored game; ``moves`` in canonical notation, ply 1 first. ``match_of``: the id of
     the first game of the match it belongs to (None for a single game), ``match_target`` the
-    points that match goes to."""
+    points that match goes to; ``first`` the side that began (a match's loser begins the next
+    game)."""
 
     id: int
     game: str
@@ -73,6 +77,7 @@ class GameRecord:
     winner: str | None = None
     match_of: int | None = None
     match_target: int | None = None
+    first: str | None = None
     moves: tuple[str, ...] = ()
 
 
@@ -132,15 +137,16 @@ class Storage:
         variant: str | None,
         match_of: int | None = None,
         match_target: int | None = None,
+        first: str | None = None,
     ) -> int:
         """A new running game; its id. In a match (``match_target`` given) ``match_of`` is the
         id of the match's first game; None: this game begins the match (it gets its own id)."""
         if match_target is not None and match_of is None:
             match_of = -1  # set to the new id in the same transaction
         cur = self._write(
-            "INSERT INTO games (game, size, variant, started, match_of, match_target)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (game, size, variant, now_text(), match_of, match_target),
+            "INSERT INTO games (game, size, variant, started, match_of, match_target, first)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game, size, variant, now_text(), match_of, match_target, first),
             ("UPDATE games SET match_of = id WHERE id = last_insert_rowid() AND match_of = -1",
              ()),
         )
@@ -190,7 +196,7 @@ class Storage:
         or after ``since``, a time as :func:`now_text` writes it; or a match's)."""
         sql = (
             "SELECT id, game, size, variant, started, finished, result, winner, match_of,"
-            " match_target FROM games"
+            " match_target, first FROM games"
         )
         where, args = [], []
         for column, value in (("id", game_id), ("match_of", match_of)):

@@ -178,7 +178,8 @@ def test_export_names_the_match_of_a_match_game(tmp_path):
     db = Storage(str(tmp_path / "games.db"))
     Board(db).run(play(clear(play(Stream(), GAME_1), GAME_1), GAME_2[:1]))
     first, second = db.games()
-    assert '[Match "1"]\n[MatchTarget "6"]' in record_text(second)
+    assert '[First "black"]\n[Match "1"]\n[MatchTarget "6"]' in record_text(second)
+    assert '[First "white"]' in record_text(first)
     assert second.moves == ("A1*",) and first.match_of == second.match_of == first.id
     single = Storage(":memory:")
     assert "Match" not in record_text(single.games(single.start("antipalos", 3, "two"))[0])
