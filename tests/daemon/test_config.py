@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from firmware_host import config as config_module
 from firmware_host.config import Config, ConfigError, default_storage, load_config, load_config_or_exit
 from firmware_host.layout import default_layout, layout_toml
-from test_layout import LANDED
-from toml_fuzz import VALUES, toml_document
+from tests.daemon.test_layout import LANDED
+from tests.daemon.toml_fuzz import VALUES, toml_document
 
 import engines
 

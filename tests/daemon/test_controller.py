@@ -12,7 +12,7 @@ from firmware_host.menu import Choice, Menu, game_choices
 from firmware_host.storage import Storage, StorageError
 from hardware.base import Scan
 from hardware.sim import SimBoard
-from toy_game import ToyGame, move
+from tests.daemon.toy_game import ToyGame, move
 
 
 class Drive:

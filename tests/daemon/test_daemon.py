@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.storage import Storage
-from stream_tools import STREAMS
+from tests.daemon.stream_tools import STREAMS
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
 

@@ -12,7 +12,7 @@ import sys
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from stream_tools import STREAMS, Stream, kinds, moves, of, run
+from tests.daemon.stream_tools import STREAMS, Stream, kinds, moves, of, run
 
 from firmware_host.config import Config, Kiosk
 from firmware_host.replay import Replayer, parse

@@ -14,7 +14,7 @@ from firmware_host.config import ConfigError
 from firmware_host.layout import (
     Layout, default_layout, layout_for, layout_toml, load_layout, read_layout,
 )
-from toml_fuzz import VALUES, toml_table
+from tests.daemon.toml_fuzz import VALUES, toml_table
 
 SITES = (Site("a1", 0, 0), Site("b1", 1, 0), Site("B4*", 1, 1), Site('q"x', 2, 2))
 TWO_SITES = SITES[:2]

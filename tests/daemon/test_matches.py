@@ -17,7 +17,7 @@ from firmware_host.replay import Replayer, parse
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import ADDED_COLUMNS, Storage
 from hardware.base import ButtonEvent
-from stream_tools import SETTLE, Stream, kinds, of, run
+from tests.daemon.stream_tools import SETTLE, Stream, kinds, of, run
 
 
 # -------------------------------------------------------------------------------- storage

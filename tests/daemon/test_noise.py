@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines import new_game
-from stream_tools import moves, run
+from tests.daemon.stream_tools import moves, run
 
 SIZE = 4
 GAP = 1500  # ms between the starts of two moves; noise ends within 400 ms of a move's start

@@ -1,7 +1,7 @@
 """Replayed sensor streams (tests/daemon/streams/*.jsonl) for every game, with the events the
 daemon must answer them with."""
 
-from stream_tools import kinds, moves, of, run_file
+from tests.daemon.stream_tools import kinds, moves, of, run_file
 
 
 def test_antipalos_whole_game_then_a_new_one_by_clearing_the_board():
@@ -126,7 +126,7 @@ def test_antigrid_chain_capture_guided_then_ok_ends_the_chain():
 
 def test_antipod_win_lights_both_sites_of_every_edge_point_in_the_chain():
     from engines import new_game
-    from stream_tools import Stream, run
+    from tests.daemon.stream_tools import Stream, run
 
     state = new_game("antipod", 4)
     sphere = state.sphere

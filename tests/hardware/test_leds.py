@@ -8,7 +8,7 @@ from luma.led_matrix.device import max7219, ws2812
 from hardware.base import Led
 from hardware.clock import VirtualClock
 from hardware.leds import LumaLeds
-from hw_recorders import RecordingSerial, RecordingWs281x
+from tests.hardware.hw_recorders import RecordingSerial, RecordingWs281x
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 

@@ -9,7 +9,7 @@ from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
 from hardware.oled import LumaDisplay
-from hw_recorders import RecordingSerial
+from tests.hardware.hw_recorders import RecordingSerial
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 

@@ -18,7 +18,6 @@ from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 
 CHROMIUM = "/usr/bin/chromium"
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 #: A shorter settle time than the default keeps the browser tests quick.
 TIMING = Timing(settle_ms=150)
 
@@ -109,8 +108,3 @@ def page(browser):
     yield page
     context.close()
     assert not errors, f"errors in the page: {errors}"
-
-
-def screenshot(page, name: str) -> None:
-    OUTPUT.mkdir(exist_ok=True)
-    page.screenshot(path=str(OUTPUT / f"{name}.png"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import screenshot
+from tests.web.web_tools import screenshot
 
 from engines import GAME_NAMES
 

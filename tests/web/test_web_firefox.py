@@ -11,7 +11,7 @@ import subprocess
 import time
 
 import pytest
-from conftest import OUTPUT
+from tests.web.web_tools import OUTPUT
 
 FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
 #: Where a click on a site lands, in viewport pixels: the centre of its hit area's first part
