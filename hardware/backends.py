@@ -128,6 +128,15 @@ def _link(port: str, baudrate: int):
     return link
 
 
+def _serial(opt: "_Reader", count: str) -> tuple[Any, int]:
+    """A serial backend's options (``port``, the channel ``count``, ``baudrate``): the link its
+    port shares with the other serial backend, and the count."""
+    port, channels = opt.str("port"), opt.int(count, lo=1, hi=1 << 14)
+    baudrate = opt.int("baudrate", 115200, lo=1200, hi=1 << 24)
+    opt.done()
+    return _link(port, baudrate), channels
+
+
 # -- scanners --------------------------------------------------------------------------------
 
 
@@ -158,10 +167,7 @@ def make_scanner(options: Options, *, pin_factory=None):
         return _shift_registers(opt, pin_factory)
     from hardware.serial_link import SerialScanner
 
-    port, channels = opt.str("port"), opt.int("channels", lo=1, hi=1 << 14)
-    baudrate = opt.int("baudrate", 115200, lo=1200, hi=1 << 24)
-    opt.done()
-    link = _link(port, baudrate)
+    link, channels = _serial(opt, "channels")
     link.channels = channels
     return SerialScanner(link)
 
@@ -237,10 +243,7 @@ def make_leds(options: Options, *, sim: SimBoard | None = None, device=None):
     if opt.backend == "serial":
         from hardware.serial_link import SerialLeds
 
-        port, count = opt.str("port"), opt.int("count", lo=1, hi=1 << 14)
-        baudrate = opt.int("baudrate", 115200, lo=1200, hi=1 << 24)
-        opt.done()
-        link = _link(port, baudrate)
+        link, count = _serial(opt, "count")
         link.leds = count
         return SerialLeds(link)
     return _luma_leds(opt, device)
