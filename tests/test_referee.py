@@ -143,7 +143,6 @@ def test_variants_through_the_referee():
     assert "Player A2 to move" in out
 
 
-@pytest.mark.skipif(not REEDBOARD.exists(), reason="reedboard command not installed")
 def test_the_installed_command():
     done = subprocess.run(
         [str(REEDBOARD), "play", "antipalos", "--json", "--moves", SEVEN],

@@ -8,14 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.tools import require
+
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "reedboard.service"
 DOC = (ROOT / "docs" / "raspberry-pi.md").read_text(encoding="utf-8")
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("systemd-analyze") is None,
-    reason="systemd-analyze not installed (tests/run.sh installs it)",
-)
+
+@pytest.fixture(autouse=True)
+def systemd_analyze():
+    require(shutil.which("systemd-analyze") is not None, "systemd-analyze (Debian's systemd)")
 
 
 def exposure(unit: Path) -> float:

@@ -8,11 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.tools import require
+
 UNIT = Path(__file__).resolve().parents[2] / "systemd" / "reedboard.service"
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed (.ci/run installs it)"
-)
+
+@pytest.fixture(autouse=True)
+def systemd_analyze():
+    require(shutil.which("systemd-analyze") is not None, "systemd-analyze (Debian's systemd)")
 
 
 def test_unit_verifies(tmp_path):

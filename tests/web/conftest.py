@@ -16,6 +16,7 @@ from firmware_host.config import Config, Timing
 from firmware_host.daemon import Daemon, open_hardware
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
+from tests.tools import require
 
 CHROMIUM = "/usr/bin/chromium"
 #: A shorter settle time than the default keeps the browser tests quick.
@@ -85,9 +86,12 @@ def serve(tmp_path):
 
 @pytest.fixture(scope="session")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing (tests/run.sh installs Debian's chromium)")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        sync_api = None
+    require(sync_api is not None, "playwright (the [test] extra)")
+    require(shutil.which(CHROMIUM) is not None, f"Debian's chromium ({CHROMIUM})")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM,

@@ -11,6 +11,7 @@ import subprocess
 import time
 
 import pytest
+from tests.tools import require
 from tests.web.web_tools import OUTPUT
 
 FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
@@ -37,9 +38,12 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def firefox(tmp_path_factory):
-    marionette = pytest.importorskip("marionette_driver.marionette")
-    if FIREFOX is None:
-        pytest.skip("Firefox is missing (tests/run.sh installs Debian's firefox-esr)")
+    try:
+        from marionette_driver import marionette
+    except ImportError:
+        marionette = None
+    require(marionette is not None, "marionette-driver (the [test] extra)")
+    require(FIREFOX is not None, "Debian's firefox-esr")
     profile, port = tmp_path_factory.mktemp("firefox"), free_port()
     (profile / "user.js").write_text(f'user_pref("marionette.port", {port});\n')
     process = subprocess.Popen(

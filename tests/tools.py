@@ -1,0 +1,18 @@
+"""Helpers the test packages share."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def require(present: bool, what: str) -> None:
+    """Skip a test whose tool is missing on a developer's machine, but fail it under CI, where
+    tests/run.sh installs the tool: a broken install must not hide behind skips."""
+    if present:
+        return
+    message = f"{what} is missing (tests/run.sh installs it)"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
