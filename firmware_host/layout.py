@@ -88,7 +88,7 @@ def load_layout(path: str, sites: Sequence[Site]) -> Layout:
     for label in layout.sensor:
         if label not in labels:
             raise ConfigError(f"{path}: [sites] {_quote(label)} is not a site of this game")
-    return _restricted(path, layout, sites)
+    return game_layout(path, layout, sites)
 
 
 def read_layout(path: str) -> Layout:
@@ -114,7 +114,9 @@ def read_layout(path: str) -> Layout:
     return Layout(sensor=channels["sensor"], led=channels["led"])
 
 
-def _restricted(path: str, layout: Layout, sites: Sequence[Site]) -> Layout:
+def game_layout(path: str, layout: Layout, sites: Sequence[Site]) -> Layout:
+    """The part of a board's ``layout`` (read from ``path``) that ``sites`` use; ConfigError
+    when it misses one."""
     missing = [s.label for s in sites if s.label not in layout.sensor]
     if missing:
         raise ConfigError(f"{path}: [sites] {_quote(missing[0])} is missing")
@@ -124,7 +126,7 @@ def _restricted(path: str, layout: Layout, sites: Sequence[Site]) -> Layout:
 def layout_for(path: str | None, sites: Sequence[Site]) -> Layout:
     """The layout a game uses on this board: the default one without a file, else the file's
     channels of ``sites`` (the file may list more sites, for other games)."""
-    return default_layout(sites) if path is None else _restricted(path, read_layout(path), sites)
+    return default_layout(sites) if path is None else game_layout(path, read_layout(path), sites)
 
 
 def _site_channels(path: str, label: str, entry: Any) -> dict[str, int]:

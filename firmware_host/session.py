@@ -10,7 +10,7 @@ from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.config import Config, ConfigError
 from firmware_host.controller import Controller, Game
 from firmware_host.kiosk import Idle
-from firmware_host.layout import Layout, layout_for
+from firmware_host.layout import Layout, default_layout, game_layout, read_layout
 from firmware_host.matchplay import OngoingMatch
 from firmware_host.menu import Choice, Menu, game_choices
 from firmware_host.stats import today_screen
@@ -19,8 +19,12 @@ from firmware_host.storage import GameRecord, Storage
 
 def layouts_for(config: Config) -> Callable[[GameState], Layout]:
     """The layout of a game's sites: the config's layout file (which may list the sites of
-    several games, so the menu can switch between them), else the default numbering."""
-    return lambda state: layout_for(config.layout, state.sites())
+    several games, so the menu can switch between them; read once), else the default
+    numbering."""
+    if not config.layout:
+        return lambda state: default_layout(state.sites())
+    board = read_layout(config.layout)
+    return lambda state: game_layout(config.layout, board, state.sites())
 
 
 def configured_game(
@@ -71,7 +75,7 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
     brightness = config.leds.get("brightness", 1.0)
     kiosk = config.kiosk
     menu = Menu(
-        menu_choices(config, game),
+        menu_choices(config),
         current=Choice.of(game.name, game.size, game.variant or ""),
         match=game.match,
         takebacks=config.takebacks,
@@ -98,11 +102,11 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
     )
 
 
-def menu_choices(config: Config, game: Game) -> tuple[Choice, ...]:
+def menu_choices(config: Config) -> tuple[Choice, ...]:
     """The games, sizes and variants the board's layout can play (all, with default layouts)."""
     if not config.layout:
         return _every_choice()
-    return game_choices(layouts_for(config)(game.new()))
+    return game_choices(read_layout(config.layout))
 
 
 @lru_cache(maxsize=1)

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from firmware_host import config as config_module
 from firmware_host.config import Config, ConfigError, default_storage, load_config, load_config_or_exit
 from firmware_host.layout import default_layout, layout_toml
-from tests.daemon.test_layout import LANDED
 from tests.daemon.toml_fuzz import VALUES, toml_document
 
 import engines
@@ -22,7 +21,7 @@ import engines
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 EXAMPLE = DOCS / "config.example.toml"
 #: A game whose engine is in the tree and has sizes, so game options can be checked.
-GAME = next(g for g in LANDED if engines.game_info(g).sizes)
+GAME = next(g for g in engines.GAME_NAMES if engines.game_info(g).sizes)
 
 
 def write(tmp_path, text: str, name: str = "config.toml") -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,17 +16,6 @@ from tests.daemon.toml_fuzz import VALUES, toml_table
 
 SITES = (Site("a1", 0, 0), Site("b1", 1, 0), Site("B4*", 1, 1), Site('q"x', 2, 2))
 TWO_SITES = SITES[:2]
-
-
-def landed(game: str) -> bool:
-    """True once a game's engine is in the tree (engines land one by one)."""
-    try:
-        return callable(importlib.import_module(engines.MODULES[game]).new)
-    except (ImportError, AttributeError):
-        return False
-
-
-LANDED = [game for game in engines.GAME_NAMES if landed(game)]
 
 
 def write(tmp_path, text: str, name: str = "layout.toml") -> str:
@@ -170,8 +157,8 @@ def test_mutated_layouts_load_or_raise_config_error(tmp_path_factory, entries):
         assert len(set(layout.sensor.values())) == len(SITES) == len(set(layout.led.values()))
 
 
-@pytest.mark.parametrize("game", LANDED)
-def test_every_landed_game_round_trips_its_default_layout(tmp_path, game):
+@pytest.mark.parametrize("game", engines.GAME_NAMES)
+def test_every_game_round_trips_its_default_layout(tmp_path, game):
     info = engines.game_info(game)
     for size in info.sizes or (None,):
         sites = engines.new_game(game, size).sites()
@@ -184,7 +171,7 @@ def test_every_landed_game_round_trips_its_default_layout(tmp_path, game):
 def test_cli_prints_a_layout_that_loads_back(tmp_path, capsys):
     from firmware_host.cli import main
 
-    game = LANDED[0]
+    game = engines.GAME_NAMES[0]
     assert main(["layout", game]) == 0
     text = capsys.readouterr().out
     info = engines.game_info(game)
@@ -197,9 +184,24 @@ def test_cli_prints_a_layout_that_loads_back(tmp_path, capsys):
 def test_cli_bad_option_is_one_line_and_status_2(capsys):
     from firmware_host.cli import main
 
-    game = LANDED[0]
+    game = engines.GAME_NAMES[0]
     assert main(["layout", game, "--variant", "nonesuch"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith(f"reedboard layout: {game} has no variant 'nonesuch'")
     assert captured.err.count("\n") == 1
+
+
+def test_a_board_layout_for_several_games_offers_them_all(tmp_path):
+    from firmware_host.config import Config
+    from firmware_host.session import menu_choices
+
+    antipod, phalanx = engines.new_game("antipod", 4).sites(), engines.new_game("phalanx").sites()
+    board = Layout(
+        sensor={s.label: i for i, s in enumerate([*antipod, *phalanx])},
+        led={s.label: i for i, s in enumerate([*antipod, *phalanx])},
+    )
+    path = tmp_path / "board.toml"
+    path.write_text(layout_toml(board, "antipod", 4, None), encoding="utf-8")
+    offered = {(c.game, c.size) for c in menu_choices(Config(layout=str(path)))}
+    assert offered == {("antipod", 4), ("phalanx", None)}
