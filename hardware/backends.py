@@ -253,7 +253,7 @@ def _luma_leds(opt: _Reader, device):
     from hardware.leds import LumaLeds
 
     common = {
-        "brightness": opt.number("brightness", 0.3, hi=1),
+        "brightness": opt.number("brightness", 1.0, hi=1),
         "fps": opt.number("fps", 50, lo=1, hi=200),
     }
     if opt.backend == "ws2812":

@@ -32,7 +32,7 @@ class LumaLeds:
         self,
         device,
         *,
-        brightness: float = 0.3,
+        brightness: float = 1.0,
         max_current_ma: float | None = 2000,
         ma_per_channel: float = 20.0,
         fps: float = 50,

@@ -71,7 +71,7 @@ def test_steady_frame_needs_no_animation():
 
 
 def test_bad_frames_are_refused_and_change_nothing():
-    sink, dma, _ = chain()
+    sink, dma, _ = chain(brightness=0.3)
     sink.show({1: Led(RED)})
     for frame, message in [({10: Led()}, "no LED channel 10"),
                            ({1: Led(RED, "strobe")}, "strobe"),
@@ -83,7 +83,7 @@ def test_bad_frames_are_refused_and_change_nothing():
 
 def test_animator_thread_blinks_by_itself():
     dma = RecordingWs281x()
-    sink = LumaLeds(ws2812(dma_interface=dma, cascaded=4), fps=50)
+    sink = LumaLeds(ws2812(dma_interface=dma, cascaded=4), fps=50, brightness=0.3)
     try:
         sink.show({0: Led(RED, "fast")})
         seen = set()
@@ -129,3 +129,9 @@ def test_max7219_pulse_is_a_double_flash():
         seen.append(5 in max7219_lit(serial))
         clock.advance(0.1)
     assert seen == [True, False, True] + [False] * 7
+
+
+def test_full_brightness_by_default_the_daemon_dims_by_the_menu_level():
+    sink, dma, _ = chain()
+    sink.show({1: Led(RED), 2: Led((128, 0, 0))})
+    assert dma.leds[1] == RED and dma.leds[2] == (128, 0, 0)
