@@ -180,6 +180,8 @@ class SimBoard:
         self._cached: Scan | None = None
         self._last_scan_time: float | None = None
         self._lock = threading.RLock()
+        #: Counts changes to which pieces stand where (for watchers that redraw on change).
+        self.changes = 0
 
     # -- the instantaneous API ------------------------------------------------------------
 
@@ -189,7 +191,7 @@ class SimBoard:
             self._bounce(channel, was_closed=channel in self.closed)
             self.closed.add(channel)
             self.north[channel] = north
-            self._cached = None
+            self._changed()
 
     def lift(self, channel: int) -> None:
         self._check(channel)
@@ -197,13 +199,13 @@ class SimBoard:
             self._bounce(channel, was_closed=channel in self.closed)
             self.closed.discard(channel)
             self.north.pop(channel, None)
-            self._cached = None
+            self._changed()
 
     def flip(self, channel: int) -> None:
         with self._lock:
             if channel in self.closed:
                 self.north[channel] = not self.north[channel]
-                self._cached = None
+                self._changed()
 
     # -- timed helpers --------------------------------------------------------------------
 
@@ -226,7 +228,7 @@ class SimBoard:
                 self._blips.append(_Blip(now + i * step - overlap, now + (i + 1) * step, channel, True))
             arrival = now + (len(path) - 1) * step - overlap
             self._blips.append(_Blip(now, arrival, path[-1], False))
-            self._cached = None
+            self._changed()
 
     def hover(self, channel: int, duration: float = 0.03) -> None:
         """A hand (holding a piece) passes over ``channel``: it reads closed for ``duration``."""
@@ -240,6 +242,15 @@ class SimBoard:
         or more from now."""
         with self._lock:
             heapq.heappush(self._schedule, (self.clock() + delay, next(self._order), action))
+
+    def pieces(self) -> frozenset[int]:
+        """The channels that hold a piece (not what a noisy scan reads), safe from any thread."""
+        with self._lock:
+            return frozenset(self.closed)
+
+    def _changed(self) -> None:
+        self._cached = None
+        self.changes += 1
 
     # -- the Scanner interface ------------------------------------------------------------
 

@@ -188,7 +188,7 @@ class WebBoard:
 
     def _set_board(self, controller: Controller, sites: Iterable[str]) -> None:
         wanted = frozenset(sites)
-        for site in sorted(controller.layout.sites_of(self.board.closed) - wanted):
+        for site in sorted(controller.layout.sites_of(self.board.pieces()) - wanted):
             self._set(controller, site, False)
         for site in sorted(wanted):
             self._set(controller, site, True)
@@ -210,7 +210,7 @@ class WebBoard:
         step, overlap = SLIDE_STEP * 1000, SLIDE_STEP * 250
         record, now = self.hub.recording.add, self._now
         record(now + step, site=path[0], on=False)
-        occupied = controller.layout.sites_of(self.board.closed)
+        occupied = controller.layout.sites_of(self.board.pieces())
         for i, site in enumerate(path[1:-1], start=1):
             if site not in occupied:
                 record(now + i * step - overlap, site=site, on=True)
@@ -225,7 +225,9 @@ class WebBoard:
         fresh = controller.game_id != self._game_id
         if fresh:
             update.update(self._new_game(controller))
-        self._put(update, "pieces", self._pieces(controller))
+        if fresh or self.board.changes != self._shown.get("changes"):  # not every scan
+            self._shown["changes"] = self.board.changes
+            self._put(update, "pieces", self._pieces(controller))
         leds = self.board.leds
         if fresh or leds.frames_shown != self._shown.get("frames"):
             self._shown["frames"] = leds.frames_shown
@@ -271,7 +273,7 @@ class WebBoard:
         }
 
     def _pieces(self, controller: Controller) -> list[str]:
-        return sorted(controller.layout.sites_of(self.board.closed))
+        return sorted(controller.layout.sites_of(self.board.pieces()))
 
     def _leds(self, frame: dict) -> dict[str, list[str]]:
         lit = {}

@@ -169,3 +169,16 @@ def test_buttons_refuse_unknown_names():
         board.buttons.press("start")
     board.buttons.press("menu", long=True)
     assert [e.long for e in board.buttons.events()] == [True]
+
+
+def test_changes_count_moves_of_pieces_not_scans():
+    board = SimBoard(channels=8)
+    board.place(1)
+    board.place(2)
+    board.scan()
+    board.scan()
+    assert board.changes == 2 and board.pieces() == {1, 2}
+    board.flip(1)
+    board.lift(2)
+    board.hover(3)
+    assert board.changes == 4 and board.pieces() == {1}
