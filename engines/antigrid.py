@@ -179,8 +179,13 @@ class AntiGridState(GameState):
         """Who moves the pawn on ``src``: self, or (during a chain, for an opponent's pawn) the
         state after the implicit end of the turn."""
         if self.continuing and 0 <= src < len(self.board) and self.board[src] == 3 - self.mover:
-            return self._end_turn(count=False)
+            return self._ended
         return self
+
+    @cached_property
+    def _ended(self) -> "AntiGridState":
+        """This state with the capture chain ended by the opponent's move (made once)."""
+        return self._end_turn(count=False)
 
     def _end_turn(self, count: bool = True) -> "AntiGridState":
         return replace(self, mover=3 - self.mover, continuing=False, plies=self.plies + count)

@@ -309,9 +309,11 @@ class AntipodeState(GameState):
         )
 
     def legal_count(self) -> int:
-        return 0 if self.outcome() else self._count()
+        return 0 if self.outcome() else self._count
 
+    @cached_property
     def _count(self) -> int:
+        """Legal turns, counted once per state (outcome() needs it too)."""
         return sum(self._landings(p).bit_count() for p in self._placements())
 
     def check(self, move: Turn) -> None:
@@ -380,7 +382,7 @@ class AntipodeState(GameState):
                 return Outcome(SIDES[side], "connection", sites=self.chain(side, pair))
         if self.rules.repetition_draw and self.full and self.history.count(self._key()) >= 3:
             return Outcome("draw", "repetition")
-        if self._count() == 0:
+        if self._count == 0:
             return Outcome(SIDES[last], "forfeit")
         return None
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from engines.antipalos.board import Move, Place, Spot  # noqa: F401 (the doctests use them)
 from engines.antipalos.state import COLOURS, AntipalosState, new
 from engines.core import IllegalMove, OptionError, Outcome
+from engines.core.notation import split_moves
 
 _TAG = re.compile(r'^\[(\w+)\s+"([^"]*)"\]$')
 _NUMBER = re.compile(r"^\d+\.\s*")
@@ -100,7 +101,7 @@ def read_record(text: str) -> Record:
         elif line.startswith("["):
             raise OptionError(f"cannot read record tag {line}")
         elif line:
-            body.extend(part.strip() for part in _NUMBER.sub("", line).split(";") if part.strip())
+            body.extend(split_moves(_NUMBER.sub("", line)))
     try:
         size = int(tags.get("Size", "12"))
         supply = int(tags["Supply"]) if "Supply" in tags else None

@@ -239,7 +239,7 @@ class AntipalosState(GameState):
             return replace(after, result=after.win_outcome(won, isinstance(move, Place)))
         if any(left) or not self.setup.repetition_draw:
             return after
-        key = (hash(after.cells), after.cells, after.side)
+        key = (after.cells, after.side)
         history = (self.history or Tally()).push(key)
         draw = Outcome("draw", "repetition") if history.count(key) >= 3 else None
         return replace(after, history=history, result=draw)
