@@ -37,9 +37,6 @@ class Change:
     opened: frozenset[int] = _NONE
     settled: bool = False
 
-    def __bool__(self) -> bool:
-        return bool(self.closed or self.opened or self.settled)
-
 
 NOTHING = Change()
 

@@ -26,9 +26,6 @@ class VirtualClock:
     def __call__(self) -> float:
         return self._now
 
-    def now(self) -> float:
-        return self._now
-
     def advance(self, dt: float) -> None:
         if dt < 0:
             raise ValueError(f"a clock cannot go back ({dt} s)")

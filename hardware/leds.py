@@ -82,10 +82,6 @@ class LumaLeds:
             self.writes += 1
         return patterns.next_change(frame, now, self.fps)
 
-    def current_ma(self, image: Image.Image) -> float:
-        """Estimated current of the chain showing ``image``."""
-        return sum(image.tobytes()) / 255 * self.ma_per_channel
-
     def _render(self, frame: Mapping[int, Led], now: float) -> Image.Image:
         width = self.device.width
         if not self.colour:

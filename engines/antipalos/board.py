@@ -143,7 +143,6 @@ class Geometry:
     labels: tuple[str, ...]
     index: dict[str, int]
     spots: tuple[Spot, ...]
-    ends: tuple[tuple[tuple[int, int], tuple[int, int]], ...]
     neighbours: tuple[tuple[int, ...], ...]
     borders: tuple[int, ...]
     sites: tuple[Site, ...]
@@ -191,7 +190,6 @@ def geometry(size: int) -> Geometry:
         labels=labels,
         index={label: i for i, label in enumerate(labels)},
         spots=all_spots,
-        ends=ends,
         neighbours=neighbours,
         borders=tuple(border_bits(pair, size) for pair in ends),
         sites=sites,

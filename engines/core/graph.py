@@ -29,10 +29,6 @@ class Graph:
             adj[index[b]].add(index[a])
         return cls(tuple(labels), tuple(tuple(sorted(s)) for s in adj))
 
-    @property
-    def index(self) -> dict[str, int]:
-        return {label: i for i, label in enumerate(self.labels)}
-
     def flood(self, start: Iterable[int], allowed: Container[int]) -> set[int]:
         """All nodes reachable from ``start`` through ``allowed`` nodes (start nodes included
         only when allowed)."""

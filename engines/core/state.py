@@ -249,7 +249,3 @@ class GameState(ABC):
                 if site in real.emptied:
                     out |= real.filled - real.emptied
         return frozenset(out)
-
-
-def labels(sites: Iterable[Site]) -> tuple[str, ...]:
-    return tuple(s.label for s in sites)
