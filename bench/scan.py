@@ -27,7 +27,8 @@ from hardware.gpio_mock import ShiftRegisterChainMock, default_factory  # noqa: 
 from hardware.leds import LumaLeds  # noqa: E402
 from hardware.mcu_sim import SimMcu  # noqa: E402
 from hardware.serial_link import SerialLink  # noqa: E402
-from hardware.shift_register import ShiftRegisterChain, closed_channels  # noqa: E402
+from hardware.protocol import closed_channels  # noqa: E402
+from hardware.shift_register import ShiftRegisterChain  # noqa: E402
 from hardware.sim import SimBoard  # noqa: E402
 
 CHANNELS = 800

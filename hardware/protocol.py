@@ -164,14 +164,18 @@ def _mask(channels: Iterable[int], size: int) -> bytes:
     return bits.to_bytes(size, "little")
 
 
-def _unmask(data: bytes) -> frozenset[int]:
-    bits = int.from_bytes(data, "little")
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return frozenset(out)
+#: The set bits of each byte value, lowest first.
+_BITS = [tuple(b for b in range(8) if value >> b & 1) for value in range(256)]
+
+
+def closed_channels(data: bytes) -> frozenset[int]:
+    """The set bits of ``data``, byte k holding channels 8k..8k+7 (bit i = channel 8k+i): the
+    mask layout of state reports and of a 74HC165 chain's bytes.
+
+    >>> sorted(closed_channels(bytes([0b101, 0, 0x80])))
+    [0, 2, 23]
+    """
+    return frozenset(8 * k + b for k, byte in enumerate(data) if byte for b in _BITS[byte])
 
 
 def encode_state(
@@ -192,12 +196,12 @@ def decode_state(
     size = (channels + 7) // 8
     if len(body) != 1 + size * (2 if polarity else 1):
         raise FrameError("malformed")
-    closed = _unmask(body[1:1 + size])
+    closed = closed_channels(body[1:1 + size])
     if max(closed, default=-1) >= channels:
         raise FrameError("malformed")
     north = None
     if polarity:
-        up = _unmask(body[1 + size:])
+        up = closed_channels(body[1 + size:])
         north = {c: c in up for c in closed}
     return closed, north, body[0]
 

@@ -21,12 +21,9 @@ from gpiozero.exc import SPISoftwareFallback
 from gpiozero.pins.spi import SPISoftware
 
 from hardware.base import Scan
+from hardware.protocol import closed_channels
 
 Pin = int | str
-
-#: The set bits of each byte value, lowest first.
-_BITS = [tuple(b for b in range(8) if value >> b & 1) for value in range(256)]
-
 
 def _table(active_low: bool, a_first: bool) -> bytes:
     """byte as read (input H in bit 7) -> byte with channel i of the register in bit i, set
@@ -35,15 +32,6 @@ def _table(active_low: bool, a_first: bool) -> bytes:
         value = value ^ 0xFF if active_low else value
         return value if a_first else int(f"{value:08b}"[::-1], 2)
     return bytes(convert(v) for v in range(256))
-
-
-def closed_channels(data: bytes) -> frozenset[int]:
-    """The set bits of ``data``, byte k holding channels 8k..8k+7 (bit i = channel 8k+i).
-
-    >>> sorted(closed_channels(bytes([0b101, 0, 0x80])))
-    [0, 2, 23]
-    """
-    return frozenset(8 * k + b for k, byte in enumerate(data) if byte for b in _BITS[byte])
 
 
 def _describe(interface, spi: dict) -> str:
