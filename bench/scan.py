@@ -27,7 +27,6 @@ from hardware.gpio_mock import ShiftRegisterChainMock, default_factory  # noqa: 
 from hardware.leds import LumaLeds  # noqa: E402
 from hardware.mcu_sim import SimMcu  # noqa: E402
 from hardware.serial_link import SerialLink  # noqa: E402
-from hardware.protocol import closed_channels  # noqa: E402
 from hardware.shift_register import ShiftRegisterChain  # noqa: E402
 from hardware.sim import SimBoard  # noqa: E402
 
@@ -141,7 +140,7 @@ def bench_chain(n):
         raw = scanner.read()
         scanner.close()
         model.close()
-    decode_us = per_call_us(lambda: closed_channels(raw.translate(bytes(range(255, -1, -1)))), n)
+    decode_us = per_call_us(lambda: p.closed_channels(raw.translate(bytes(range(255, -1, -1)))), n)
     return read_ms, decode_us
 
 
