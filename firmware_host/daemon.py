@@ -59,18 +59,17 @@ class Hardware:
 
 def open_hardware(config: Config, channels: int) -> Hardware:
     """The configured backends (HardwareUnavailable / backends.OptionError on failure)."""
-    sensors = dict(config.sensors)
+    sensors = config.hardware("sensors")
     if sensors["backend"] == "sim":
         sensors.setdefault("channels", max(channels, SIM_CHANNELS))
     scanner = backends.make_scanner(sensors)
     sim = scanner if isinstance(scanner, SimBoard) else None
     # The daemon dims the LEDs itself (the menu changes the level), so the sink gets colours.
-    leds = {k: v for k, v in config.leds.items() if k != "brightness"}
     return Hardware(
         scanner,
-        backends.make_leds(leds, sim=sim),
-        backends.make_display(config.display, sim=sim),
-        backends.make_buttons(config.buttons, sim=sim),
+        backends.make_leds(config.hardware("leds"), sim=sim),
+        backends.make_display(config.hardware("display"), sim=sim),
+        backends.make_buttons(config.hardware("buttons"), sim=sim),
     )
 
 
@@ -212,13 +211,8 @@ def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
         except ReplayError as exc:
             print(f"reedboard run: stdin {exc}", file=sys.stderr)
             continue
-        if isinstance(item, str):
-            continue
-        if item.button:
-            board.buttons.press(item.button, item.long)
-        elif item.site is not None:
-            channel = controller.layout.sensor[item.site]
-            (board.place if item.on else board.lift)(channel)
+        if not isinstance(item, str):
+            item.apply_to(board, controller.layout.sensor)
 
 
 def run(config: Config, sim: bool = False, host: str | None = None, port: int | None = None,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
-from typing import IO, Any, Container, Iterable, Iterator
+from typing import IO, Any, Container, Iterable, Iterator, Mapping
 
 from firmware_host.config import Config
 from firmware_host.controller import Controller, Game
@@ -44,6 +44,13 @@ class Input:
     on: bool = False
     button: str | None = None
     long: bool = False
+
+    def apply_to(self, board: SimBoard, sensor: Mapping[str, int]) -> None:
+        """Do it on the simulated ``board`` (``sensor``: site -> sensor channel)."""
+        if self.button:
+            board.buttons.press(self.button, self.long)
+        elif self.site is not None:
+            (board.place if self.on else board.lift)(sensor[self.site])
 
 
 def parse(lines: Iterable[str], sites: Iterable[str]) -> Iterator[Input | str]:
@@ -121,11 +128,7 @@ class Replayer:
 
     def apply(self, item: Input) -> None:
         self.run_until(item.t, inclusive=False)
-        if item.button:
-            self.board.buttons.press(item.button, item.long)
-        elif item.site is not None:
-            channel = self.controller.layout.sensor[item.site]
-            (self.board.place if item.on else self.board.lift)(channel)
+        item.apply_to(self.board, self.controller.layout.sensor)
 
     def run_until(self, t: float, inclusive: bool = True) -> None:
         """Scan at every scan time before ``t`` (and at ``t`` if ``inclusive``)."""
