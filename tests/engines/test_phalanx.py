@@ -496,4 +496,4 @@ def test_reedboard_play_phalanx_subprocess():
     assert bad.returncode == 1
     assert json.loads(bad.stdout.splitlines()[-1]) == {
         "error": "Not a straight line", "ply": 0, "move": "a1se-b3sw"}
-    assert bad.stderr.strip()
+    assert bad.stderr.strip() == "reedboard play: move 1 (a1se-b3sw): Not a straight line"

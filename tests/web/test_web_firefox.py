@@ -90,6 +90,7 @@ def test_antipalos_game_by_clicks_in_firefox(serve, firefox):
     assert '"winner":"white"' in over.replace(" ", "")
     lit = firefox.execute_script("return document.querySelectorAll('.leds .lit').length")
     assert lit == 3  # the winning chain A1* B2* C3*
-    assert firefox.execute_script("return document.getElementById('turn').textContent") != ""
+    turn = firefox.execute_script("return document.getElementById('turn').textContent")
+    assert turn == "White wins by connection"
     OUTPUT.mkdir(exist_ok=True)
     (OUTPUT / "firefox-antipalos-won.png").write_bytes(firefox.screenshot(format="binary"))
