@@ -196,10 +196,16 @@ class Gate:
         self.open = threading.Event()
         self.open.set()
         self.broken = False
+        #: Set when a scan is held at the shut gate, or has failed: every ping of a good scan
+        #: (which follows it in the loop) was sent before.
+        self.held = threading.Event()
 
     def scan(self):
+        if not self.open.is_set():
+            self.held.set()
         self.open.wait()
         if self.broken:
+            self.held.set()
             raise OSError(5, "Input/output error")
         return self.board.scan()
 
@@ -232,7 +238,9 @@ def running(notify_socket):
 def test_a_hung_scan_stops_the_watchdog_pings_until_it_returns(running):
     gate, sock = running
     assert receive(sock, 0.3).count("WATCHDOG=1") >= 3
+    gate.held.clear()
     gate.open.clear()
+    assert gate.held.wait(2)  # a scan hangs at the gate
     receive(sock, 0.05)  # a ping already on its way
     assert receive(sock, 0.5) == []
     gate.open.set()
@@ -241,7 +249,9 @@ def test_a_hung_scan_stops_the_watchdog_pings_until_it_returns(running):
 
 def test_a_failing_scan_stops_the_pings_and_says_so(running, capsys):
     gate, sock = running
+    gate.held.clear()
     gate.broken = True
+    assert gate.held.wait(2)  # a scan has failed
     receive(sock, 0.05)
     assert receive(sock, 0.5) == []
     gate.broken = False
