@@ -513,10 +513,8 @@ class Controller:
             self._begin_turn()
 
     def _step_done(self, step: FollowUp) -> bool:
-        if step.action == "remove":
-            return not step.sites & self.board
-        if step.action == "twin":
-            return step.sites <= self.board
+        if step.sensed:
+            return not self._step_left(step)
         return self._faces_shown(step.sites)
 
     def _faces_shown(self, sites: frozenset[str]) -> bool:
@@ -697,10 +695,10 @@ class Controller:
         return {self.layout.led[site]: self._light(kind) for site, kind in lit.items()}
 
     def _step_left(self, step: FollowUp) -> frozenset[str]:
-        if step.action == "remove":
-            return step.sites & self.board
-        if step.action == "twin":
-            return step.sites - self.board
+        """The sites a step still needs: for a sensed step, those the board does not show
+        done yet (FollowUp.apply says what done is)."""
+        if step.sensed:
+            return step.apply(self.board) ^ self.board
         return step.sites
 
     def _light(self, kind: str) -> Led:

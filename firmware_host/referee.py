@@ -60,7 +60,8 @@ def read_moves(moves: str | None, moves_file: str | None) -> list[str]:
 def describe(state: GameState, game: str) -> str:
     """The readable board diagram and status for a terminal."""
     summary = position_summary(state, game)
-    lines = [state.diagram().rstrip(), ""] if state.diagram() else []
+    diagram = state.diagram().rstrip()
+    lines = [diagram, ""] if diagram else []
     if summary["winner"]:
         won = "Draw" if summary["winner"] == "draw" else f"{summary['winner'].capitalize()} wins"
         lines.append(f"{won} by {summary['result']} after {state.ply} moves.")
