@@ -16,7 +16,7 @@ How a turn goes (docs/daemon.md has the whole story):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from engines import game_info, new_game
@@ -149,13 +149,6 @@ class Choice:
         return recognise.pick_sites(self.cands)
 
 
-@dataclass
-class _Cache:
-    """Per-position answers of the engine (cleared when the position changes)."""
-
-    targets: dict[str, frozenset[str]] = field(default_factory=dict)
-
-
 class Controller:
     """One board's game: ``step(now, scan, buttons)`` -> events; :meth:`frame`, :meth:`screen`.
 
@@ -230,7 +223,7 @@ class Controller:
         self._toggles: dict[str, float] = {}
         self._evaluated: frozenset[str] | None = None
         self._check_only = True  # until a piece moves, a settled board is only compared
-        self._cache = _Cache()
+        self._targets: dict[str, frozenset[str]] = {}
         outcome = self.state.outcome()
         if outcome:
             self._game_over(outcome)
@@ -310,14 +303,16 @@ class Controller:
                 self._toggles[site] = self._now
         return frozenset(taps)
 
+    def _targets_of(self, site: str) -> frozenset[str]:
+        """The engine's targets of a piece lifted from ``site``, asked once per position."""
+        if site not in self._targets:
+            self._targets[site] = self.state.targets(site)
+        return self._targets[site]
+
     def _light_targets(self) -> None:
-        lifted = self.boards[-1] - self.board
-        cache = self._cache.targets
         targets: set[str] = set()
-        for site in lifted:
-            if site not in cache:
-                cache[site] = self.state.targets(site)
-            targets |= cache[site]
+        for site in self.boards[-1] - self.board:
+            targets |= self._targets_of(site)
         if targets != self.targets:
             self.targets = frozenset(targets)
             self._emit("targets", sites=self._sorted(targets))
@@ -372,7 +367,7 @@ class Controller:
             return self._take(found, board)
         if self._ok_then_move(board):
             return
-        if recognise.lifting(state, board):
+        if recognise.lifting(state, board, self._targets_of):
             self._in_sync()  # a piece in the hand: its targets stay lit
             return self._light_targets()
         if self._takeback_to(board):
@@ -490,7 +485,7 @@ class Controller:
         self.states.append(state)
         self.boards.append(state.occupied())
         self.moves.append(text)
-        self._cache = _Cache()
+        self._targets = {}
 
     # -------------------------------------------------------------- follow-ups
     def _follow(self) -> None:
@@ -565,7 +560,7 @@ class Controller:
         undone = self.moves[index:]
         self.storage.truncate(self.game_id, index)
         del self.states[index + 1 :], self.boards[index + 1 :], self.moves[index:]
-        self._cache = _Cache()
+        self._targets = {}
         self.turn = self.choice = None
         self._clear_targets()
         for text in reversed(undone):

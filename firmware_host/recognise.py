@@ -13,7 +13,7 @@ Sites are labels; a board is the frozenset of occupied labels. Nothing here know
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from engines.core import FollowUp, GameState, IllegalMove, Realisation
 
@@ -70,12 +70,15 @@ def choose(cands: Sequence[Candidate], site: str) -> list[Candidate]:
     return [Candidate(c.move, c.real, c.done + 1) for c in exact or hits]
 
 
-def lifting(state: GameState, board: frozenset[str]) -> bool:
+def lifting(
+    state: GameState, board: frozenset[str], targets: Callable[[str], frozenset[str]] | None = None
+) -> bool:
     """True when ``board`` is the position with only pieces the side to move may move lifted:
-    a move in progress, not a mistake."""
+    a move in progress, not a mistake. ``targets``: ``state.targets`` or a cache of it."""
     expected = state.occupied()
     lifted = expected - board
-    return bool(lifted) and board <= expected and all(state.targets(s) for s in lifted)
+    targets = targets or state.targets
+    return bool(lifted) and board <= expected and all(targets(s) for s in lifted)
 
 
 def earlier(boards: Sequence[frozenset[str]], board: frozenset[str]) -> int | None:
