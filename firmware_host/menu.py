@@ -92,8 +92,7 @@ def game_choices(layout: Layout | None = None) -> tuple[Choice, ...]:
         info = engines.game_info(game)
         for size in info.sizes or (info.default_size,):
             for variant in info.variants:
-                sites = engines.new_game(game, size, variant).sites()
-                if layout is None or layout.covers(sites):
+                if layout is None or layout.covers(engines.new_game(game, size, variant).sites()):
                     out.append(Choice.of(game, size, variant))
     return tuple(out)
 
