@@ -6,10 +6,10 @@ creates the state directory when it can (as the daemon would).
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from firmware_host.config import BACKEND_TABLES, Config
+from firmware_host.storage import Storage, StorageError
 from hardware.diagnose import Check, hardware_checks
 
 
@@ -38,12 +38,12 @@ def _storage(path: str) -> Check:
         probe = folder / ".reedboard-doctor"
         probe.write_text("ok")
         probe.unlink()
-        db = sqlite3.connect(path)
-        db.execute("PRAGMA journal_mode=WAL").fetchone()
-        db.close()
-    except (OSError, sqlite3.Error) as exc:
+        Storage(path).close()  # opens it as the daemon does: WAL, the tables
+    except OSError as exc:
         return Check(
             "storage", False, f"cannot write {path}: {exc}",
             f"give the daemon's user write access to {folder} (the service's StateDirectory)",
         )
+    except StorageError as exc:
+        return Check("storage", False, str(exc), f"move {path} aside; the daemon starts a new one")
     return Check("storage", True, f"{path} is writable (SQLite WAL)")

@@ -88,3 +88,11 @@ channels = 16
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_a_file_that_is_no_database_fails_with_its_fix(tmp_path, capsys):
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "games.db").write_bytes(b"not sqlite " * 400)
+    assert main(["doctor", "--config", write_config(tmp_path, "")]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  storage:" in out and "file is not a database" in out and "move " in out
