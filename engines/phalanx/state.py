@@ -268,7 +268,10 @@ class PhalanxState(GameState):
         if isinstance(move, Removal):
             kept = tuple(p for p in self.pieces if p not in self.pending)
             return self._next(kept, (), self.pending), ()
-        index, dest = self._destination(move)
+        return self._moved(*self._destination(move))
+
+    def _moved(self, index: int, dest: int) -> tuple["PhalanxState", tuple[Piece, ...]]:
+        """:meth:`_after` for piece ``index`` moved to its resting place ``dest``."""
         pieces = list(self.pieces)
         pieces[index] = pieces[index]._replace(origin=dest)
         owner = _side_map(pieces)
@@ -393,7 +396,7 @@ class PhalanxState(GameState):
         index, dest = self._destination(move)
         old = self.pieces[index].sites
         new = self.pieces[index]._replace(origin=dest).sites
-        captured = self._after(move)[1]
+        captured = self._moved(index, dest)[1]
         follow = (FollowUp("remove", frozenset().union(*(p.sites for p in captured))),)
         return (Realisation(old - new, new - old, follow if captured else ()),)
 
