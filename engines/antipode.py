@@ -184,6 +184,11 @@ SITES = tuple(
 )
 
 
+def _position(blue, pawns, mover) -> tuple:
+    """What the repetition rule compares on a full board: faces, pawns, side to move."""
+    return blue, pawns, mover
+
+
 # ------------------------------------------------------------------------------------- state
 @dataclass(frozen=True)
 class AntipodeState(GameState):
@@ -241,13 +246,13 @@ class AntipodeState(GameState):
     def _make(cls, tokens, blue, pawns, mover, turns, rules, previous: Tally) -> "AntipodeState":
         """A state whose history extends ``previous``. Only full-board positions can recur
         (every other turn adds a token), so the history restarts until the board is full."""
-        history = previous.push((blue, pawns, mover)) if tokens == FULL else Tally()
+        history = previous.push(_position(blue, pawns, mover)) if tokens == FULL else Tally()
         return cls(tokens, blue, pawns, mover, turns, rules, history)
 
     # ----------------------------------------------------------------- helpers
     def _key(self) -> tuple:
         """The position as :meth:`_make` tallies it."""
-        return self.blue, self.pawns, self.mover
+        return _position(self.blue, self.pawns, self.mover)
 
     @property
     def full(self) -> bool:

@@ -110,6 +110,11 @@ class Rules:
     quiet_plies: int | None = 200
 
 
+def _position(pieces, turn, pending) -> tuple:
+    """What the repetition rule compares: the pieces, the side to move, a removal due."""
+    return pieces, turn, pending
+
+
 @dataclass(frozen=True)
 class PhalanxState(GameState):
     """A Phalanx position. ``pending``: pieces of the side that just moved that phalanxed
@@ -131,7 +136,7 @@ class PhalanxState(GameState):
     # ------------------------------------------------------------------ basics
     @property
     def _key(self) -> tuple:
-        return self.pieces, self.turn, self.pending
+        return _position(self.pieces, self.turn, self.pending)
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -287,7 +292,7 @@ class PhalanxState(GameState):
         taken = list(self.taken)
         taken[self.turn] += len(removed)
         turn, pending = 1 - self.turn, tuple(pending)
-        history = (Tally() if removed else self.history).push((pieces, turn, pending))
+        history = (Tally() if removed else self.history).push(_position(pieces, turn, pending))
         return PhalanxState(
             pieces, turn, self.moves_played + 1, tuple(taken), pending,
             0 if removed else self.quiet + 1, self.rules, history,
