@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ import pytest
 
 from firmware_host.storage import Storage
 from tests.daemon.stream_tools import STREAMS
+from tests.tools import free_port
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
 
@@ -42,12 +42,6 @@ class Running:
             if event["event"] == kind:
                 return event
         raise AssertionError(f"no {kind} event; stderr: {self.proc.stderr.read()}")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from firmware_host.notify import Notifier
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 from hardware.sim import SimBoard
+from tests.tools import free_port
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
 
@@ -65,12 +66,6 @@ def wait_for(sock: socket.socket, wanted: str, timeout: float = 15) -> list[str]
         if got[-1].startswith(wanted):
             return got
     raise AssertionError(f"no {wanted!r} among {got}")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def write_config(tmp_path: Path, extra: str = "") -> Path:

@@ -6,12 +6,11 @@ Firefox too."""
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import time
 
 import pytest
-from tests.tools import require
+from tests.tools import free_port, require
 from tests.web.web_tools import OUTPUT
 
 FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
@@ -28,12 +27,6 @@ const middle = new DOMPoint((at("x1") + at("x2")) / 2, (at("y1") + at("y2")) / 2
 const p = middle.matrixTransform(line.getScreenCTM());
 return [Math.round(p.x), Math.round(p.y)];
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
