@@ -244,11 +244,11 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     daemon.power_off = PowerOff(config.poweroff_command)
     page = None
     if hardware.sim is not None:
-        _start_sim(hardware.sim, controller)
         page = _serve(hardware.sim, config, host or config.web.host, port or config.web.port, token)
         if page is None:
             daemon.close()
             return 2
+        _start_sim(hardware.sim, controller)
         daemon.observers.append(page.sync)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: daemon.stop.set())
