@@ -1,6 +1,6 @@
 """Anti-Grid (David McCord, 2009): two offset grids, custodial capture (RULINGS §4).
 
-Geometry and point names are in :mod:`engines.antigrid_grid`. Red moves first. A move is
+Geometry and point names are in :mod:`engines.antigrid.grid`. Red moves first. A move is
 ``a3-e3``; a capture suffix (``a3-e3xc3``) is accepted and ignored on input.
 
 >>> state = new(6, "plain")
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterator, Union
 
-from engines.antigrid_grid import (
+from engines.antigrid.grid import (
     BLUE, COLOUR_NAMES, EMPTY, RED, STRIDE, Grid, grid, parse_point, point_kind, point_name,
 )
 from engines.core import (
@@ -58,7 +58,7 @@ _MOVE = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A pawn move from point ``src`` to point ``dst`` (point ids, see antigrid_grid)."""
+    """A pawn move from point ``src`` to point ``dst`` (point ids, see engines.antigrid.grid)."""
 
     src: int
     dst: int
