@@ -13,9 +13,10 @@ Menus show their position ("Menu 3/8") and a small arrow where more items follow
 ('Antipalos 12', 'White to move', 'Phase 1 · 14 left')
 >>> screen.render().size
 (128, 64)
->>> fits(status_screen("Antipode", None, "blue", None, None, ["Pawns: blue e1, red e9"],
-...                    "Flip the 2 lit tokens, then OK", "Board differs: put back 1", None))
-True
+>>> long = status_screen("Antipode", None, "blue", None, None, ["Pawns: blue e1, red e9"],
+...                       "Flip the 2 lit tokens, then OK", "Board differs: put back 1", None)
+>>> [fits(page) for page in long.pages()]
+[True, True]
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from PIL import Image, ImageDraw, ImageFont
 SIZE = (128, 64)
 #: Pixels kept clear at the left and right ends of every row.
 MARGIN = 2
+#: Pixels a row's ink may reach beyond the font's measured advance (hinting at small sizes).
+SLACK = 0
 #: Font sizes in pixels: the large main line (shrunk to the next size when it does not fit),
 #: and everything else.
 LARGE_SIZES = (18, 15, 13)
@@ -110,11 +113,11 @@ class _Font:
         return self.cap + self.descent
 
     def width(self, text: str) -> float:
-        return self.font.getlength(text.replace(" ", self.space))
+        return self.font.getlength(text.replace(" ", self.space), mode="1")  # as the panel draws
 
     def box(self, x: int, baseline: int, text: str) -> tuple[int, int, int, int]:
         """The pixels ``text`` drawn at ``x``, ``baseline`` can touch (left, top, right, bottom)."""
-        box = self.font.getbbox(text.replace(" ", self.space) or " ", anchor="ls")
+        box = self.font.getbbox(text.replace(" ", self.space) or " ", mode="1", anchor="ls")
         return (x + box[0], baseline + box[1], x + box[2], baseline + box[3])
 
     def draw(self, draw: ImageDraw.ImageDraw, x: int, baseline: int, text: str, fill: str) -> None:
@@ -161,7 +164,7 @@ def _draw(screen: Screen, draw: ImageDraw.ImageDraw, width: int, height: int) ->
         row.font.draw(draw, row.x, row.baseline, row.text, "black" if row.lit else "white")
     if screen.marker and rows:
         font = _marker_font()
-        font.draw(draw, width - MARGIN - round(font.width(screen.marker)),
+        font.draw(draw, width - MARGIN - SLACK - round(font.width(screen.marker)),
                   rows[0].top + 1 + font.cap, screen.marker, "white")
     for row, up in more:  # small arrows at the right end: more items above / below
         x, mid = width - MARGIN - 3, (row.top + row.bottom) // 2
@@ -199,7 +202,7 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
     ...                      ["Green 15 pcs 130 pts", "Red 13 pcs 115 pts", "Green removes g2sw"],
     ...                      "Remove the 2 lit pieces", "Board differs: put back 12", None)
     >>> [page.text_lines()[0] for page in long.pages()]
-    ['Phalanx 1/2', 'Phalanx 2/2']
+    ['Phalanx 1/3', 'Phalanx 2/3', 'Phalanx 3/3']
     >>> all(fits(page) for page in long.pages())
     True
     """
@@ -258,7 +261,7 @@ def _chunks(screen: Screen, fixed: tuple[str, ...], rest: tuple[str, ...], style
 
 def _marker_clear(screen: Screen, rows: list[Row], width: int) -> bool:
     """True when the first row leaves room at its right end for the page marker."""
-    return not screen.marker or rows[0].box()[2] + 4 <= width - MARGIN - _marker_font().width(
+    return not screen.marker or rows[0].box()[2] + 4 <= width - MARGIN - SLACK - _marker_font().width(
         screen.marker)
 
 
@@ -281,10 +284,18 @@ def fits(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> bool:
     if screen.selected is not None:  # a menu shows some items, each whole
         items = {_plain(item) for item in screen.lines}
         shown, whole = "", "".join(row.text for row in rows[1:] if row.text not in items)
-    return shown == whole and all(
-        0 <= left and 0 <= top and right <= width and bottom <= height
-        for left, top, right, bottom in (row.box() for row in rows)
-    )
+    return shown == whole and _clear_margins(screen, rows, width, height)
+
+
+def _clear_margins(screen: Screen, rows: list[Row], width: int, height: int) -> bool:
+    """True when the drawn screen has no ink in the side margins (but for lit bars) and every
+    row lies on the panel: measured on the pixels, not the font's metrics."""
+    if any(row.top < 0 or row.bottom >= height for row in rows):
+        return False
+    image = screen.render((width, height))
+    bars = {y for row in rows if row.lit for y in range(row.top, row.bottom + 1)}
+    edges = [*range(MARGIN - 1), *range(width - MARGIN + 1, width)]
+    return not any(image.getpixel((x, y)) for y in range(height) if y not in bars for x in edges)
 
 
 def _text_layout(screen: Screen, style: tuple[int, int], width: int) -> list[Row]:
@@ -292,7 +303,7 @@ def _text_layout(screen: Screen, style: tuple[int, int], width: int) -> list[Row
     top, whether or not they fit."""
     main_size, small_size = style
     small = _font(small_size)
-    inner = width - 2 * MARGIN
+    inner = width - 2 * MARGIN - SLACK
     rows: list[Row] = []
     top = 0
     if screen.title:

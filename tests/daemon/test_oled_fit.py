@@ -79,19 +79,26 @@ def reasons(states, rng):
     return [r for r in found if r]
 
 
-def follow_up_counts(states):
-    """The most sites any follow-up of a sampled legal move has."""
-    return max([len(step.sites) for s in states[:: max(1, len(states) // 8)]
-                for m in s.legal_moves()[:60] for real in s.realisations(m)
-                for step in real.follow_ups] or [1])
+def follow_ups(states):
+    """action -> the most sites a follow-up of that action has, over sampled legal moves."""
+    most: dict[str, int] = {}
+    for s in states[:: max(1, len(states) // 8)]:
+        for m in s.legal_moves()[:60]:
+            for real in s.realisations(m):
+                for step in real.follow_ups:
+                    most[step.action] = max(most.get(step.action, 0), len(step.sites))
+    return most
 
 
 def instructions(states):
-    """The follow-up instructions with the largest count the game has; the short instructions
-    of a move; the prompt of a choice between moves (with the longest moves)."""
-    n = follow_up_counts(states)
-    steps = [text for one, several in control.INSTRUCTIONS.values()
-             for text in (one, several.format(n=n))]
+    """The follow-up instructions the game needs, with its largest counts; the short
+    instructions of a move; the prompt of a choice between moves (with the longest moves)."""
+    steps = []
+    for action, n in follow_ups(states).items():
+        for key in (action, f"{action}-sensed"):
+            if key in control.INSTRUCTIONS:
+                one, several = control.INSTRUCTIONS[key]
+                steps += [one, several.format(n=max(n, 2))]
     notations = [s.notation(m) for s in states[:: max(1, len(states) // 4)]
                  for m in s.legal_moves()[:50]]
     prompts = [f"Tap a lit site, or BACK/OK: {move}" for move in widest(notations, 2)]

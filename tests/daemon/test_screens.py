@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -124,12 +126,11 @@ def test_an_error_lights_the_title_bar_and_normal_play_does_not():
 
 
 def test_long_lines_wrap_and_smaller_type_makes_room_before_anything_is_cut():
-    error = "Square B4 already holds a Trirod of the other side"
-    screen = status(error=error, instruction="Then place your Trirod", phase=1)
+    screen = status(error="Square B4 already holds a Trirod", instruction="Place it", phase=1)
     rows = layout(screen)
     assert [text for text, _ in rows][:2] == ["Antipalos 12", "White to move"]
     assert rows[1][1] < 18 and screens.fits(screen)  # the main line gave way first
-    assert " ".join(text for text, _ in rows[2:]) == f"{error} Then place your Trirod Phase 1"
+    assert " ".join(text for text, _ in rows[2:]) == "Square B4 already holds a Trirod Place it Phase 1"
     assert layout(status(error="Square B4 is empty")) == [
         ("Antipalos 12", screens.SMALL_SIZE), ("White to move", 18),
         ("Square B4 is empty", screens.SMALL_SIZE),
@@ -138,6 +139,19 @@ def test_long_lines_wrap_and_smaller_type_makes_room_before_anything_is_cut():
         left, top, right, bottom = row.box()
         # (a "T" overhangs its start by a pixel)
         assert left >= screens.MARGIN - 1 and right <= WIDTH - screens.MARGIN and bottom <= HEIGHT
+
+
+def test_a_screen_too_long_for_the_panel_is_shown_as_pages_each_with_the_instruction():
+    screen = status(error="Square B4 already holds a Trirod of the other side",
+                    instruction="Then place your Trirod", phase=1, match_score="2-1 (to 6)")
+    pages = screen.pages()
+    assert len(pages) > 1 and all(screens.fits(page) for page in pages)
+    assert all(page.lines[:3] == screen.lines[:3] for page in pages)
+    assert {"Phase 1", "Match 2-1 (to 6)"} <= {line for page in pages for line in page.lines}
+    first = pages[0].text_lines()
+    assert first[0].endswith(f"1/{len(pages)}") or first[-1] == f"1/{len(pages)}"
+    assert screen.text_lines() == pages[0].text_lines()
+    assert replace(screen, page=1).text_lines() == pages[1].text_lines()
 
 
 def test_a_text_too_long_for_any_style_ends_in_an_ellipsis():

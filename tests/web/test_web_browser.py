@@ -22,7 +22,8 @@ def site(page, label):
 
 
 def events(page, kind):
-    return [json.loads(t) for t in page.locator(f'#log li[data-event="{kind}"]').all_text_contents()]
+    items = page.locator(f'#log li[data-event="{kind}"]')
+    return [json.loads(t) for t in items.evaluate_all("(items) => items.map((i) => i.dataset.json)")]
 
 
 def wait_event(page, kind, count=1):
@@ -130,10 +131,11 @@ def test_spectator_follows_and_cannot_play(serve, page, browser):
     site(page, "B2*").click()
     wait_event(page, "move")
     watcher.wait_for_function("() => document.getElementById('turn').textContent === 'Black to move'")
-    watcher.wait_for_selector(".pieces .on")
+    watcher.wait_for_selector(".figures .figure:not(.missing)")
     site(watcher, "A1*").click()  # nothing happens
     screenshot(watcher, "watch")
-    assert watcher.locator(".pieces .on").count() == 1
+    assert watcher.locator(".figures .figure").count() == 1
+    assert watcher.locator(".pieces .on").count() == 0  # every reading is a piece of the game
     watcher.close()
 
 

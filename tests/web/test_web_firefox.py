@@ -79,11 +79,11 @@ def test_antipalos_game_by_clicks_in_firefox(serve, firefox):
         wait_until(firefox, "return document.querySelectorAll("
                    "`#log li[data-event='move']`).length >= arguments[0]", n)
     over = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='game_over']`);"
-                      " return li && li.textContent")
+                      " return li && li.dataset.json")
     assert '"winner":"white"' in over.replace(" ", "")
     lit = firefox.execute_script("return document.querySelectorAll('.leds .lit').length")
     assert lit == 3  # the winning chain A1* B2* C3*
     turn = firefox.execute_script("return document.getElementById('turn').textContent")
-    assert turn == "White wins by connection"
+    assert turn == "White wins: connection"
     OUTPUT.mkdir(exist_ok=True)
     (OUTPUT / "firefox-antipalos-won.png").write_bytes(firefox.screenshot(format="binary"))
