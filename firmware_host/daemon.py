@@ -96,7 +96,7 @@ class Daemon:
         self.log = log
         self.stop = threading.Event()
         self.notifier = Notifier()
-        #: What a confirmed power-off runs (None: power-off does nothing but say so).
+        #: What a confirmed power-off runs (None, the simulated board: only shown).
         self.power_off: PowerOff | None = None
         #: Said after the status line, e.g. that the configured hardware was missing.
         self.note: str | None = None
@@ -182,8 +182,11 @@ class Daemon:
             self._scan_error = error
 
     def _power_off(self) -> None:
-        if self.power_off is None:
-            return self._power_off_failed("not available here")
+        if self.power_off is None:  # the simulated board: never this machine
+            print("reedboard run: power-off on the simulated board: shown, the host is not "
+                  "powered off", file=sys.stderr)
+            self.controller.notice(message_screen("Powered off", ["(simulated)", "Any button: back"]))
+            return None
         print(f"reedboard run: powering off ({' '.join(self.power_off.command)})",
               file=sys.stderr)
         if why := self.power_off.start():
@@ -241,7 +244,8 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         missing = None
     daemon = Daemon(controller, hardware, config.timing.scan_hz)
     daemon.note = missing
-    daemon.power_off = PowerOff(config.poweroff_command)
+    if hardware.sim is None:  # only a real board powers off the machine it runs on
+        daemon.power_off = PowerOff(config.poweroff_command)
     page = None
     if hardware.sim is not None:
         page = _serve(hardware.sim, config, host or config.web.host, port or config.web.port, token)
