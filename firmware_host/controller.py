@@ -324,6 +324,11 @@ class Controller:
         self._evaluated = self.board
         self._judge(self.board)
 
+    def rejudge(self) -> None:
+        """Judge the board again now, if it is settled (a move the storage refused is tried
+        again)."""
+        self._rejudge()
+
     def _rejudge(self) -> None:
         """Judge the board again now (the game changed under it), if it is settled."""
         self._evaluated = None
@@ -617,8 +622,8 @@ class Controller:
             self._notice = message_screen("Powering off", ["Wait for the screen to go dark"])
             self._emit("power_off")  # the daemon runs the configured command
 
-    def notice(self, screen: Screen) -> None:
-        """Show ``screen`` until a button is pressed (the daemon's messages)."""
+    def notice(self, screen: Screen | None) -> None:
+        """Show ``screen`` until a button is pressed (the daemon's messages); None: no more."""
         self._notice = screen
         self._dirty = True
 

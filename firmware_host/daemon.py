@@ -29,7 +29,7 @@ from firmware_host.replay import ReplayError, parse_line
 from firmware_host.screens import message_screen
 from firmware_host.service import PowerOff, status_text
 from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import Storage, StorageError
+from firmware_host.storage import BUSY_MS, Storage, StorageError
 from hardware import backends
 from hardware.sim import SimBoard
 
@@ -39,6 +39,9 @@ SIM_CHANNELS = 1024
 DRAIN_SECONDS = 1.2
 #: A scan that keeps failing this long ends the daemon with status 1 (systemd restarts it).
 FAILING_SECONDS = 10.0
+#: While the games cannot be saved, the waiting writes (and a refused move) are tried again
+#: this often.
+RETRY_SECONDS = 1.0
 
 
 @dataclass
@@ -89,6 +92,8 @@ class Daemon:
     def __init__(self, controller: Controller, hardware: Hardware, scan_hz: int,
                  log: TextIO = sys.stdout) -> None:
         self.controller = controller
+        # A write waits for another process's lock a scan period or two, then is kept for later.
+        controller.storage.set_busy_ms(min(BUSY_MS, 2000 / scan_hz))
         #: Called as ``observer(now_ms, controller, events)`` after every step (the page).
         self.observers: list[Callable[[float, Controller, list], None]] = []
         self.hardware = hardware
@@ -103,6 +108,9 @@ class Daemon:
         self._frame_version = -1
         self._status: str | None = None
         self._scan_error: str | None = None
+        #: Why the games cannot be saved, as last said (None: they can).
+        self._save_error: str | None = None
+        self._retry_at = 0.0
 
     def run(self) -> int:
         """Loop until stopped (0) or until the scan has failed for FAILING_SECONDS (1)."""
@@ -143,7 +151,12 @@ class Daemon:
         if self._scan_error is not None:
             print("reedboard run: the scan works again", file=sys.stderr)
             self._scan_error = None
-        events = controller.step(now_ms, scan, hw.buttons.events())
+        try:
+            events = controller.step(now_ms, scan, hw.buttons.events())
+        except StorageError as exc:  # a read that failed; every write is kept or refused
+            events = []
+            self._storage_changed(exc.reason)
+        self._watch_storage(now_ms / 1000)
         if controller.frame_version != self._frame_version:
             self._frame_version = controller.frame_version
             hw.leds.show(controller.frame())
@@ -160,14 +173,40 @@ class Daemon:
             self._power_off_failed(why)
         return True
 
+    def _watch_storage(self, now: float) -> None:
+        """Try the writes that failed again now and then (a refused move too: its events come
+        with the next step); say when saving fails or works again."""
+        storage = self.controller.storage
+        if storage.failure is not None and now >= self._retry_at:
+            self._retry_at = now + RETRY_SECONDS
+            if storage.flush():
+                self.controller.rejudge()
+        if storage.failure != self._save_error:
+            self._storage_changed(storage.failure)
+
+    def _storage_changed(self, why: str | None) -> None:
+        storage = self.controller.storage
+        if why is None:
+            print("reedboard run: the games can be saved again", file=sys.stderr)
+            self.controller.notice(None)
+        else:
+            print(f"reedboard run: cannot save the games in {storage.path} ({why}); "
+                  f"{len(storage.pending)} waiting, trying again every {RETRY_SECONDS:g} s",
+                  file=sys.stderr)
+            self.controller.notice(message_screen("Cannot save", [why, "Trying again"]))
+        self._save_error = why
+        self._status = self._status and ""  # STATUS= says it at the next step
+
     def _tell_systemd(self, events: list) -> None:
         """READY after the first good step, then STATUS= whenever the status line changes;
         it can only change when something happened (an event)."""
-        if self._status is not None and not events:
+        if self._status and not events:
             return
         status = status_text(self.controller)
         if self.note:
             status += f" ({self.note})"
+        if self._save_error:
+            status += f" (cannot save: {self._save_error})"
         if self._status is None:
             self.notifier.ready(status)
         elif status != self._status:

@@ -16,12 +16,19 @@ A match's games share ``match_of``, the id of its first game:
 >>> second = db.start("antipalos", 3, "two", match_of=first, match_target=6)
 >>> [(g.id, g.match_of, g.match_target) for g in db.match_games(first)]
 [(2, 2, 6), (3, 2, 6)]
+
+A move is saved before it is acknowledged, so :meth:`Storage.add_move` raises
+:class:`StorageError` when it cannot be. Every other write (a game begun, ended, a takeback)
+that fails is kept in order and tried again (:meth:`Storage.flush`, and before any later
+write), so the file always holds a prefix of what happened, and ``failure`` says why meanwhile.
+A game's id is chosen here (the next one), so a new game can begin while its row waits.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -57,7 +64,19 @@ ADDED_COLUMNS = {
 
 
 class StorageError(Exception):
-    """The database cannot be opened or written; ``str()`` is one line."""
+    """The database cannot be opened or written; ``str()`` is one line; ``reason`` is SQLite's
+    (or the OS's) own words, e.g. "database is locked"."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
+
+
+#: How long a write waits for a lock another process holds, by default (the daemon shortens
+#: it to a scan period or two, :meth:`Storage.set_busy_ms`).
+BUSY_MS = 2000
+
+Write = tuple[str, tuple]
 
 
 @dataclass(frozen=True)
@@ -92,21 +111,39 @@ class Storage:
 
     def __init__(self, path: str, read_only: bool = False) -> None:
         self.path = path
+        #: Writes that failed, in order, to be tried again before any other.
+        self.pending: deque[tuple[Write, ...]] = deque()
+        #: Why the last write failed, until one works again (None: all saved).
+        self.failure: str | None = None
         try:
             if read_only:
                 uri = Path(path).absolute().as_uri() + "?mode=ro"
-                self._db = sqlite3.connect(uri, uri=True)
+                self._db = sqlite3.connect(uri, uri=True, timeout=BUSY_MS / 1000)
             else:
                 if path != ":memory:":
                     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-                self._db = sqlite3.connect(path)
+                self._db = sqlite3.connect(path, timeout=BUSY_MS / 1000)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(SCHEMA)
                 self._add_missing_columns()
+                self._check_writable()
             self._db.execute("PRAGMA foreign_keys=ON")
+            self._last_id = self._db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
         except (OSError, sqlite3.Error) as exc:
-            raise StorageError(f"{path}: cannot open the games database ({exc})") from None
+            raise StorageError(f"{path}: cannot open the games database ({exc})", str(exc)) from None
+
+    def _check_writable(self) -> None:
+        """Raise sqlite3.Error unless a row could be written (nothing is)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("INSERT INTO games (game, started) VALUES ('', '')")
+        finally:
+            self._db.execute("ROLLBACK")
+
+    def set_busy_ms(self, ms: int) -> None:
+        """Wait at most ``ms`` for a lock another process holds before a write fails."""
+        self._db.execute(f"PRAGMA busy_timeout = {int(ms)}")
 
     def _add_missing_columns(self) -> None:
         """Databases written before some :data:`ADDED_COLUMNS` existed get them (empty)."""
@@ -119,16 +156,43 @@ class Storage:
     def close(self) -> None:
         self._db.close()
 
-    def _write(self, sql: str, args: tuple, *more: tuple[str, tuple]) -> sqlite3.Cursor:
-        """Run the statements in one committed transaction."""
+    def _write(self, *statements: Write, keep: bool = True) -> None:
+        """Run the statements in one committed transaction, after the writes still pending.
+        When that fails: ``keep`` them for later (a write nobody waits on), else raise
+        StorageError (a move, which is not acknowledged unless saved)."""
+        try:
+            self._flush()
+            self._commit(statements)
+        except StorageError:
+            if not keep:
+                raise
+            self.pending.append(statements)
+
+    def _commit(self, statements: tuple[Write, ...]) -> None:
         try:
             with self._db:
-                cur = self._db.execute(sql, args)
-                for other, other_args in more:
-                    self._db.execute(other, other_args)
-                return cur
+                for sql, args in statements:
+                    self._db.execute(sql, args)
         except sqlite3.Error as exc:
-            raise StorageError(f"{self.path}: cannot save ({exc})") from None
+            self.failure = str(exc)
+            raise StorageError(f"{self.path}: cannot save ({exc})", str(exc)) from None
+        self.failure = None
+
+    def _flush(self) -> None:
+        while self.pending:
+            self._commit(self.pending[0])
+            self.pending.popleft()
+
+    def flush(self) -> bool:
+        """Try the pending writes again, in order; True when none is left (``failure`` is
+        then cleared: a move refused meanwhile is its caller's to try again)."""
+        if not self.pending:
+            self.failure = None
+        try:
+            self._flush()
+        except StorageError:
+            return False
+        return True
 
     def start(
         self,
@@ -141,29 +205,28 @@ class Storage:
     ) -> int:
         """A new running game; its id. In a match (``match_target`` given) ``match_of`` is the
         id of the match's first game; None: this game begins the match (it gets its own id)."""
+        self._last_id += 1
+        game_id = self._last_id
         if match_target is not None and match_of is None:
-            match_of = -1  # set to the new id in the same transaction
-        cur = self._write(
-            "INSERT INTO games (game, size, variant, started, match_of, match_target, first)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game, size, variant, now_text(), match_of, match_target, first),
-            ("UPDATE games SET match_of = id WHERE id = last_insert_rowid() AND match_of = -1",
-             ()),
-        )
-        return int(cur.lastrowid)
+            match_of = game_id
+        self._write((
+            "INSERT INTO games (id, game, size, variant, started, match_of, match_target, first)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, game, size, variant, now_text(), match_of, match_target, first),
+        ))
+        return game_id
 
     def add_move(self, game_id: int, ply: int, notation: str) -> None:
         """Commit move number ``ply`` (1 = the first) before anyone is told of it."""
-        self._write(
+        self._write((
             "INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
             (game_id, ply, notation, now_text()),
-        )
+        ), keep=False)
 
     def truncate(self, game_id: int, plies: int) -> None:
         """Keep only the first ``plies`` moves (a takeback); the game runs again."""
         self._write(
-            "DELETE FROM moves WHERE game_id = ? AND ply > ?",
-            (game_id, plies),
+            ("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, plies)),
             ("UPDATE games SET finished = NULL, result = NULL, winner = NULL WHERE id = ?",
              (game_id,)),
         )
@@ -171,10 +234,10 @@ class Storage:
     def finish(self, game_id: int, result: str, winner: str | None = None) -> None:
         """The game is over: ``result`` in words, ``winner`` a side or "draw" (None when the
         game was abandoned)."""
-        self._write(
+        self._write((
             "UPDATE games SET finished = ?, result = ?, winner = ? WHERE id = ?",
             (now_text(), result, winner, game_id),
-        )
+        ))
 
     def unfinished(self) -> GameRecord | None:
         """The most recent game still running, with its moves."""
