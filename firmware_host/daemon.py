@@ -29,7 +29,7 @@ from firmware_host.replay import ReplayError, parse_line
 from firmware_host.screens import message_screen
 from firmware_host.service import PowerOff, status_text
 from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import BUSY_MS, Storage, StorageError
+from firmware_host.storage import BUSY_MS, DatabaseLock, Storage, StorageError
 from hardware import backends
 from hardware.sim import SimBoard
 
@@ -264,6 +264,7 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     if sim:
         config = config.simulated()
     try:
+        lock = DatabaseLock(config.storage) if config.storage != ":memory:" else None
         storage = Storage(config.storage)
         controller = open_controller(config, storage, configured_game(config), host_address)
     except StorageError as exc:
@@ -301,6 +302,8 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         if page is not None:
             page.stop()
         daemon.close()
+        if lock is not None:
+            lock.close()
 
 
 def _serve(board: SimBoard, config: Config, host: str, port: int, token: str | None):

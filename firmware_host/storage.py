@@ -26,6 +26,7 @@ A game's id is chosen here (the next one), so a new game can begin while its row
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 from collections import deque
@@ -98,6 +99,35 @@ class GameRecord:
     match_target: int | None = None
     first: str | None = None
     moves: tuple[str, ...] = ()
+
+
+class DatabaseLock:
+    """One daemon per database: an OS lock (``flock``) on ``PATH.lock`` beside it, held until
+    :meth:`close` or the process ends (even by SIGKILL), the holder's PID written in it.
+    StorageError, naming the file and the PID holding it, when another process holds it.
+    Readers (``reedboard export``) take no lock."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path + ".lock"
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise StorageError(f"{self.path}: cannot lock the games database "
+                               f"({exc.strerror or exc})") from None
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            pid = os.read(self._fd, 16).decode("ascii", "replace").strip()
+            os.close(self._fd)
+            holder = f" (PID {pid})" if pid.isdigit() else ""
+            raise StorageError(f"{path} is in use by another reedboard run{holder}; one daemon "
+                               "per database") from None
+        os.ftruncate(self._fd, 0)
+        os.write(self._fd, f"{os.getpid()}\n".encode())
+
+    def close(self) -> None:
+        os.close(self._fd)
 
 
 def now_text(when: datetime | None = None) -> str:
