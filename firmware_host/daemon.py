@@ -39,6 +39,9 @@ SIM_CHANNELS = 1024
 DRAIN_SECONDS = 1.2
 #: A scan that keeps failing this long ends the daemon with status 1 (systemd restarts it).
 FAILING_SECONDS = 10.0
+#: A board that has not answered this long (a serial board absent, unplugged, or refusing the
+#: handshake) is said to be not connected; one whose scan raises, at once.
+SILENT_SECONDS = 2.0
 #: While the games cannot be saved, the waiting writes (and a refused move) are tried again
 #: this often.
 RETRY_SECONDS = 1.0
@@ -111,6 +114,9 @@ class Daemon:
         #: Why the games cannot be saved, as last said (None: they can).
         self._save_error: str | None = None
         self._retry_at = 0.0
+        #: Why the board does not answer, as said (None: it answers); since when it is silent.
+        self._board_problem: str | None = None
+        self._silent_since: float | None = None
 
     def run(self) -> int:
         """Loop until stopped (0) or until the scan has failed for FAILING_SECONDS (1)."""
@@ -157,6 +163,8 @@ class Daemon:
             events = []
             self._storage_changed(exc.reason)
         self._watch_storage(now_ms / 1000)
+        # After the step: a board back is judged once its state has been seen (debounced).
+        self._check_board(now_ms / 1000, getattr(hw.scanner, "problem", None))
         if controller.frame_version != self._frame_version:
             self._frame_version = controller.frame_version
             hw.leds.show(controller.frame())
@@ -197,6 +205,25 @@ class Daemon:
         self._save_error = why
         self._status = self._status and ""  # STATUS= says it at the next step
 
+    def _check_board(self, now: float, problem: str | None) -> None:
+        """While the board does not answer nothing it shows is judged (the OLED says "Board
+        not connected" at once); once it has been silent SILENT_SECONDS the journal and
+        STATUS say so too, and again when it is back."""
+        self.controller.set_connected(problem is None)
+        if problem is None:
+            self._silent_since = None
+            if self._board_problem is not None:
+                print("reedboard run: the board is connected again", file=sys.stderr)
+                self._board_problem = None
+                self._status = self._status and ""  # STATUS= says it at the next step
+            return
+        if self._silent_since is None:
+            self._silent_since = now
+        if self._board_problem is None and now - self._silent_since >= SILENT_SECONDS:
+            print(f"reedboard run: Board not connected ({problem})", file=sys.stderr)
+            self._board_problem = problem
+            self._status = self._status and ""
+
     def _tell_systemd(self, events: list) -> None:
         """READY after the first good step, then STATUS= whenever the status line changes;
         it can only change when something happened (an event)."""
@@ -205,6 +232,8 @@ class Daemon:
         status = status_text(self.controller)
         if self.note:
             status += f" ({self.note})"
+        if self._board_problem:
+            status += f" (Board not connected: {self._board_problem})"
         if self._save_error:
             status += f" (cannot save: {self._save_error})"
         if self._status is None:
@@ -214,11 +243,19 @@ class Daemon:
         self._status = status
 
     def _scan_failed(self, exc: Exception) -> None:
+        """Said once; the OLED and STATUS say the board is not connected (the loop, which
+        would refresh them, stops at the scan)."""
         error = f"{type(exc).__name__}: {exc}"
-        if error != self._scan_error:
-            print(f"reedboard run: the scan failed ({error}); no watchdog pings until it works",
-                  file=sys.stderr)
-            self._scan_error = error
+        if error == self._scan_error:
+            return
+        print(f"reedboard run: Board not connected: the scan failed ({error}); no watchdog "
+              "pings until it works", file=sys.stderr)
+        self._scan_error = self._board_problem = error
+        self.controller.set_connected(False)
+        self.hardware.display.show(self.controller.screen().render(self.hardware.display.size))
+        if self._status is not None:
+            self._status = ""
+            self._tell_systemd([])
 
     def _power_off(self) -> None:
         if self.power_off is None:  # the simulated board: never this machine

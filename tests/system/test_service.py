@@ -269,10 +269,14 @@ def test_a_failing_scan_stops_the_pings_and_says_so(running, capsys):
     gate.held.clear()
     gate.broken = True
     assert gate.held.wait(2)  # a scan has failed
-    receive(sock, 0.05)
+    status = wait_for(sock, "STATUS=", timeout=1)[-1]
+    assert status == ("STATUS=Antipalos 3: white to move (Board not connected: OSError: [Errno 5]"
+                      " Input/output error)")
     assert receive(sock, 0.5) == []
     gate.broken = False
-    assert wait_for(sock, "WATCHDOG=1", timeout=1)
+    back = wait_for(sock, "WATCHDOG=1", timeout=1)  # STATUS= comes with the good step before
+    assert back == ["STATUS=Antipalos 3: white to move", "WATCHDOG=1"]
     err = capsys.readouterr().err
-    assert err.count("the scan failed (OSError: [Errno 5] Input/output error)") == 1
-    assert "the scan works again" in err
+    assert err.count("Board not connected: the scan failed (OSError: [Errno 5] Input/output "
+                     "error)") == 1
+    assert "the scan works again" in err and "the board is connected again" in err
