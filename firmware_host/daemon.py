@@ -302,11 +302,14 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         config = config.simulated()
     try:
         lock = DatabaseLock(config.storage) if config.storage != ":memory:" else None
-        storage = Storage(config.storage)
+        storage, aside = open_storage(config.storage)
         controller = open_controller(config, storage, configured_game(config), host_address)
     except StorageError as exc:
         print(f"reedboard run: {exc}", file=sys.stderr)
         return 2
+    if aside:
+        controller.notice(message_screen("Games set aside", ["The file was damaged",
+                                                             "It is kept aside"]))
     try:
         hardware = open_hardware(config, controller.layout.sensor_channels)
     except backends.OptionError as exc:
@@ -341,6 +344,21 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         daemon.close()
         if lock is not None:
             lock.close()
+
+
+def open_storage(path: str) -> tuple[Storage, str | None]:
+    """The games database; a damaged one (not a database, malformed) is moved aside, never
+    deleted, said in one line, and a new one begun: the storage and where the old one went."""
+    try:
+        return Storage(path), None
+    except StorageError as exc:
+        if not exc.corrupt:
+            raise
+        why = exc.reason
+    aside = Storage.set_aside(path)
+    print(f"reedboard run: {path} is damaged ({why}); it is kept as {aside} and a new "
+          "database begun", file=sys.stderr)
+    return Storage(path), aside
 
 
 def _serve(board: SimBoard, config: Config, host: str, port: int, token: str | None):

@@ -82,7 +82,8 @@ def _export(args: argparse.Namespace) -> int:
         records = storage.games(args.game_id)
         if args.game_id is not None and not records:
             return _fail("export", f"no game {args.game_id} in {config.storage}")
-        text = export(records, args.view)
+        text = export(records, args.view,
+                      lambda why: print(f"reedboard export: {why}", file=sys.stderr))
     except (StorageError, OptionError) as exc:
         return _fail("export", str(exc))
     finally:

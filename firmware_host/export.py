@@ -8,7 +8,7 @@ seat whose point of view the names use) can be exported from any player's view.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from engines import new_game
 from engines.core import GameState, IllegalMove, OptionError
@@ -21,8 +21,14 @@ def has_views(state: GameState) -> bool:
 
 
 def record_text(record: GameRecord, view: str | None = None) -> str:
-    """One game as text; OptionError for a view the game does not have."""
-    state = new_game(record.game, record.size, record.variant)
+    """One game as text; OptionError for a view the game does not have (or a stored game
+    that cannot be read: its ``problem``, an unknown game or size)."""
+    if record.problem:
+        raise OptionError(record.problem)
+    try:
+        state = new_game(record.game, record.size, record.variant)
+    except (TypeError, ValueError, ImportError) as exc:
+        raise OptionError(" ".join(str(exc).split())[:120]) from None
     if view is not None and not has_views(state):
         raise OptionError(f"{record.game} names moves one way only (no --view)")
     names = [_name(state, text, view) for text in record.moves]
@@ -57,5 +63,15 @@ def _name(state: GameState, text: str, view: str | None) -> str:
         return text
 
 
-def export(records: Iterable[GameRecord], view: str | None = None) -> str:
-    return "\n".join(record_text(r, view) for r in records)
+def export(records: Iterable[GameRecord], view: str | None = None,
+           warn: Callable[[str], None] = lambda text: None) -> str:
+    """The records as text; a game that cannot be read is left out and ``warn`` says why."""
+    texts = []
+    for record in records:
+        try:
+            texts.append(record_text(record, view))
+        except OptionError as exc:
+            if view is not None and not record.problem and "--view" in str(exc):
+                raise
+            warn(f"game {record.id} left out: {exc}")
+    return "\n".join(texts)

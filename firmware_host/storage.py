@@ -68,9 +68,11 @@ class StorageError(Exception):
     """The database cannot be opened or written; ``str()`` is one line; ``reason`` is SQLite's
     (or the OS's) own words, e.g. "database is locked"."""
 
-    def __init__(self, message: str, reason: str = "") -> None:
+    def __init__(self, message: str, reason: str = "", corrupt: bool = False) -> None:
         super().__init__(message)
         self.reason = reason or message
+        #: The file is damaged (not a database, malformed), not merely locked or unwritable.
+        self.corrupt = corrupt
 
 
 #: How long a write waits for a lock another process holds, by default (the daemon shortens
@@ -99,6 +101,8 @@ class GameRecord:
     match_target: int | None = None
     first: str | None = None
     moves: tuple[str, ...] = ()
+    #: What is wrong with the stored row (a column of the wrong type), if anything.
+    problem: str | None = None
 
 
 class DatabaseLock:
@@ -161,7 +165,19 @@ class Storage:
             self._db.execute("PRAGMA foreign_keys=ON")
             self._last_id = self._db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
         except (OSError, sqlite3.Error) as exc:
-            raise StorageError(f"{path}: cannot open the games database ({exc})", str(exc)) from None
+            corrupt = isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+                exc, sqlite3.OperationalError)
+            raise StorageError(f"{path}: cannot open the games database ({exc})", str(exc),
+                               corrupt) from None
+
+    @staticmethod
+    def set_aside(path: str) -> str:
+        """Move a damaged database (and its WAL) aside, never deleting it; the new name."""
+        aside = f"{path}.damaged-{now_text().replace(':', '')}"
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.replace(path + suffix, aside + suffix)
+        return aside
 
     def _check_writable(self) -> None:
         """Raise sqlite3.Error unless a row could be written (nothing is)."""
@@ -305,12 +321,40 @@ class Storage:
             sql += " WHERE " + " AND ".join(where)
         try:
             rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
-            return [GameRecord(*row, moves=self._moves(row[0])) for row in rows]
+            return [_record(row, self._moves(row[0])) for row in rows]
         except sqlite3.Error as exc:
             raise StorageError(f"{self.path}: cannot read the games ({exc})") from None
 
-    def _moves(self, game_id: int) -> tuple[str, ...]:
+    def _moves(self, game_id: int) -> tuple:
         rows = self._db.execute(
             "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
         )
         return tuple(n for (n,) in rows)
+
+
+#: The type each column of a stored game must have (None is allowed but for id, game, started).
+_TYPES = {"id": int, "game": str, "size": int, "variant": str, "started": str, "finished": str,
+          "result": str, "winner": str, "match_of": int, "match_target": int, "first": str}
+
+
+def _record(row: tuple, moves: tuple) -> GameRecord:
+    """A stored row as a record; one whose columns have the wrong types says so in
+    ``problem`` (a damaged or hand-edited file), the bad values left out.
+
+    >>> _record((3, "antipalos", "big", None, "", None, None, None, None, None, None), ()).problem
+    "size 'big' is not a whole number"
+    """
+    values, problems = dict(zip(_TYPES, row)), []
+    for name, kind in _TYPES.items():
+        value = values[name]
+        if (value is None and name not in ("id", "game", "started")) or (
+                isinstance(value, kind) and not isinstance(value, bool)):
+            continue
+        what = "a whole number" if kind is int else "text"
+        problems.append(f"{name} {str(value)[:20]!r} is not {what}")
+        values[name] = None if name not in ("game", "started") else str(value)
+    bad = [n for n, text in enumerate(moves, 1) if not isinstance(text, str)]
+    if bad:
+        problems.append(f"move {bad[0]} is not text")
+        moves = tuple(str(m) for m in moves)
+    return GameRecord(**values, moves=moves, problem="; ".join(problems) or None)
