@@ -204,8 +204,12 @@ class Storage:
 
     def _write(self, *statements: Write, keep: bool = True) -> None:
         """Run the statements in one committed transaction, after the writes still pending.
-        When that fails: ``keep`` them for later (a write nobody waits on), else raise
-        StorageError (a move, which is not acknowledged unless saved)."""
+        When that fails: ``keep`` them for later (a write nobody waits on; while others wait,
+        it waits behind them untried, so a failing file costs a step one busy timeout at
+        most), else raise StorageError (a move, which is not acknowledged unless saved)."""
+        if keep and self.pending:  # behind the others: flush() tries them all again
+            self.pending.append(statements)
+            return
         try:
             self._flush()
             self._commit(statements)
