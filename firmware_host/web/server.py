@@ -68,10 +68,14 @@ def host_name(header: str) -> str:
 
     >>> host_name("LocalHost.:8080"), host_name("[::1]:80"), host_name("10.0.0.2")
     ('localhost', '::1', '10.0.0.2')
+    >>> host_name("[::1].evil.test:80")
+    '[::1].evil.test:80'
+
     """
     header = header.strip().lower()
-    if header.startswith("["):
-        return header[1:].split("]", 1)[0]
+    if header.startswith("["):  # an IPv6 address, then only a port may follow
+        inside, _, rest = header[1:].partition("]")
+        return inside if rest == "" or (rest[:1] == ":" and rest[1:].isdigit()) else header
     return header.rsplit(":", 1)[0].rstrip(".") if header.count(":") == 1 else header.rstrip(".")
 
 

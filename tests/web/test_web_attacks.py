@@ -44,7 +44,8 @@ def test_a_rebound_name_is_refused_on_every_route(served, path):
     port = served.server.port
     upgrade = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
                "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="} if path.startswith("/ws") else {}
-    for evil in (f"evil.test:{port}", "evil.test", f"127.0.0.1.evil.test:{port}", ""):
+    for evil in (f"evil.test:{port}", "evil.test", f"127.0.0.1.evil.test:{port}", "",
+                 f"[::1].evil.test:{port}", "[::1]:x"):
         assert get(port, path, evil, **upgrade) == 421
     origin = {"Origin": f"http://evil.test:{port}"}
     assert get(port, path, f"evil.test:{port}", **origin, **upgrade) == 421
