@@ -1,8 +1,9 @@
 """Web floods against the simulator page: the real daemon loop (a thread, 100 Hz, an SQLite
 file) serving the page on loopback, attacked through real sockets. Figures: messages a second
 the attacker got through, the longest loop step during each flood (beside the longest step of
-the same loop left alone: the baseline), new games applied, how long one site's command waited
-behind 500 toggles of another, connections refused past the cap, open file descriptors, tracebacks.
+the same loop left alone: the baseline), new games applied, how long one site's command (from
+a second page) waited behind 500 toggles of another, connections refused past the cap, open
+file descriptors, log lines and tracebacks for malformed requests.
 
     .venv/bin/python bench/robust/web_flood.py [--quick]
 """
@@ -108,14 +109,15 @@ def flood(loop: Loop, messages: list[str], settle: float = 1.0) -> dict:
 
 
 def busy_site(loop: Loop, toggles: int) -> float:
-    """Seconds until a command for one site lands while ``toggles`` of another wait."""
+    """Seconds until a command for one site, sent from a second page, lands while ``toggles``
+    of another site sent by a first page wait (as many as its rate allows)."""
     hub = loop.page.board.hub
     labels = sorted(hub.labels)
     busy, other = labels[0], labels[-1]
-    messages = [json.dumps({"type": "toggle", "site": busy})] * toggles
-    messages.append(json.dumps({"type": "place", "site": other}))
+    url = loop.url.replace("http", "ws") + "ws"
+    asyncio.run(send_all(url, [json.dumps({"type": "toggle", "site": busy})] * toggles))
     began = time.perf_counter()
-    asyncio.run(send_all(loop.url.replace("http", "ws") + "ws", messages))
+    asyncio.run(send_all(url, [json.dumps({"type": "place", "site": other})]))
     while other not in hub.current().get("pieces", ()) and time.perf_counter() - began < 60:
         time.sleep(0.002)
     return time.perf_counter() - began
