@@ -36,7 +36,7 @@ SLIDE_STEP = 0.04
 #: one loop step at most: a flood of them never holds a scan up.
 MAX_WAITING, PER_STEP = 256, 16
 #: Lines a session recording keeps at most (then it stops growing, and says so).
-MAX_RECORDED = 100_000
+MAX_RECORDED = 20_000
 
 Update = dict[str, Any]
 
