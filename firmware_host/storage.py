@@ -133,6 +133,20 @@ class DatabaseLock:
     def close(self) -> None:
         os.close(self._fd)
 
+    @staticmethod
+    def holder(path: str) -> int | None:
+        """The PID of the ``reedboard run`` using ``path``, if one seems to (its PID in the
+        lock file names a live process running reedboard); takes no lock."""
+        try:
+            with open(path + ".lock", encoding="ascii", errors="replace") as fp:
+                pid = int(fp.read(16).strip())
+            with open(f"/proc/{pid}/cmdline", "rb") as fp:
+                command = fp.read()
+            running = b"reedboard" in command or b"firmware_host" in command
+        except (OSError, ValueError):
+            return None
+        return pid if running else None
+
 
 def now_text(when: datetime | None = None) -> str:
     """``when`` (default: now) in UTC as stored: "2025-05-01T18:30:00Z"."""

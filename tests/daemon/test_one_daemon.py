@@ -32,6 +32,9 @@ def test_a_second_daemon_on_the_same_database_exits_2_naming_the_holder(tmp_path
         export = subprocess.run([*REEDBOARD, "export", "--config", str(config)],
                                 capture_output=True, text=True, timeout=30)
         assert export.returncode == 0 and '[Result "running"]' in export.stdout
+        doctor = subprocess.run([*REEDBOARD, "doctor", "--config", str(config)],
+                                capture_output=True, text=True, timeout=60)
+        assert f"; reedboard run (PID {first.pid}) uses it" in doctor.stdout
     finally:
         first.send_signal(signal.SIGTERM)
         assert first.wait(5) == 0
