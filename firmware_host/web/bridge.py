@@ -123,10 +123,6 @@ class Recorder:
             elif self.cut == float("inf"):  # full: the file ends where it stopped
                 self.cut = self.now
 
-    @property
-    def full(self) -> bool:
-        return len(self._items) >= MAX_RECORDED
-
     def ms(self, now: float) -> int:
         return max(0, round(now - self.t0))
 
