@@ -1,13 +1,13 @@
 """Anti-Grid (David McCord, 2009): two offset grids, custodial capture (RULINGS §4).
 
 Geometry and point names are in :mod:`engines.antigrid.grid`. Red moves first. A move is
-``a3-e3``; a capture suffix (``a3-e3xc3``) is accepted and ignored on input.
+``a3-e3``; a capture suffix (``a3-e3xc3``) is optional on input and checked when given.
 
 >>> state = new(6, "plain")
 >>> state.to_move, state.legal_count(), len(state.sites())
 ('red', 100, 122)
 >>> state = state.play("a3-b3").play("l10-k10")
->>> str(state.parse_move("c1 - c2 x d3")), state.to_move
+>>> str(state.parse_move("C1 - c2")), state.to_move
 ('c1-c2', 'red')
 
 **Chain variant.** After a capturing move the mover may go on while each further move captures.
@@ -153,13 +153,31 @@ class AntiGridState(GameState):
         return self._outcome
 
     def parse_move(self, text: str) -> AnyMove:
-        """``a3-e3`` (spaces around ``-`` allowed, any case, ``xc3`` suffixes ignored) or ``ok``."""
+        """``a3-e3`` (spaces around ``-`` allowed, any case) or ``ok``. Capture suffixes
+        (``a3-e3xc3``) are optional; given, they must name exactly the pawns the move captures.
+
+        >>> s = new(6, "plain")
+        >>> s.parse_move("a3-b3xk11")
+        Traceback (most recent call last):
+        engines.core.state.IllegalMove: a3-b3 captures nothing, not k11
+        """
         if text.strip().lower() == "ok":
             return OK
         m = _MOVE.fullmatch(text.strip())
         if not m:
             raise IllegalMove(f"Cannot read '{text}'")
-        return Move(self._point(m[1]), self._point(m[2]))
+        move = Move(self._point(m[1]), self._point(m[2]))
+        if m[3]:
+            self._check_suffix(move, re.findall(r"[a-z]\d{1,2}", m[3].lower()))
+        return move
+
+    def _check_suffix(self, move: Move, named: list[str]) -> None:
+        """IllegalMove unless ``named`` are exactly the pawns ``move`` captures."""
+        self.check(move)
+        taken = sorted(point_name(p) for p in self.captures(move))
+        if sorted(named) != taken:
+            said = " ".join(taken) if taken else "nothing"
+            raise IllegalMove(f"{move} captures {said}, not {' '.join(named)}")
 
     def ok_move(self) -> EndTurn | None:
         return OK if self.continuing and not self.outcome() else None

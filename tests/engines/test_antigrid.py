@@ -294,9 +294,16 @@ def test_chain_capture_can_win():
 # --------------------------------------------------------------- notation
 def test_notation_with_capture_suffix():
     state = pos("a3 c1 a1", "b3 l12 j12")
-    for text in ("c1-c3xb3", "C1 - C3 x B3", "c1-c3xb3xd3", " c1-c3 "):
+    for text in ("c1-c3xb3", "C1 - C3 x B3", " c1-c3 "):
         assert state.parse_move(text) == Move(parse_point("c1"), parse_point("c3"))
     assert str(state.parse_move("c1-c3xb3")) == "c1-c3"
+    # RULINGS: a capture suffix is never required, but one given must name the captures
+    for wrong, reason in [("c1-c3xb3xd3", "c1-c3 captures b3, not b3 d3"),
+                          ("c1-c3xk11", "c1-c3 captures b3, not k11"),
+                          ("a3-a5xb3", "a3-a5 captures nothing, not b3")]:
+        with pytest.raises(IllegalMove) as info:
+            state.parse_move(wrong)
+        assert info.value.reason == reason
     assert state.parse_move("OK") is OK and str(OK) == "ok"
     for bad, reason in [("c1c3", "Cannot read 'c1c3'"), ("b1-c1", "b1 is not a point"),
                         ("c1-z30", "z30 is not a point"), ("m1-a1", "m1 is not a point")]:
