@@ -172,6 +172,10 @@ class GameState(ABC):
         """Canonical notation of ``move`` (its ``str``)."""
         return str(move)
 
+    def record_notation(self, move: Any) -> str:
+        """``move`` as game records write it (default: its canonical notation)."""
+        return self.notation(move)
+
     @property
     def sides(self) -> tuple[str, ...]:
         """Side names in turn order."""
