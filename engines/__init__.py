@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any, Mapping
 
 from engines.core import GameInfo, GameState, MatchPlay, OptionError
 
@@ -37,11 +38,15 @@ def game_info(name: str) -> GameInfo:
     return _module(name).INFO
 
 
-def new_game(name: str, size: int | None = None, variant: str | None = None) -> GameState:
-    """The starting state of a game; OptionError for an unknown game, size or variant."""
+def new_game(
+    name: str, size: int | None = None, variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> GameState:
+    """The starting state of a game; ``options`` its named options (house rules) by name.
+    OptionError for an unknown game, size, variant or option."""
     module = _module(name)
     size, variant = module.INFO.check_options(size, variant)
-    return module.new(size=size, variant=variant)
+    return module.new(size=size, variant=variant, **module.INFO.check_game_options(options))
 
 
 def new_match(

@@ -33,6 +33,7 @@ from engines.core import (
     FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site,
 )
 from engines.core.drawing import Drawing, Line
+from engines.core.options import GameOption
 
 __all__ = ["INFO", "OK", "AntiGridState", "EndTurn", "Move", "new", "point_kind"]
 
@@ -45,7 +46,12 @@ INFO = GameInfo(
     variants=("plain", "chain"),
     default_variant="plain",
     size_help="points per grid side n:",
-    notes="Red moves first. House rule 'trapped' after 40 plies without capture (on).",
+    notes="moves 'a3-e3' (a capture suffix 'xc3' is checked when given); 'ok' ends a chain",
+    options=(
+        GameOption("first", "red", "the side that begins", choices=("red", "blue")),
+        GameOption("trapped", True, "after 40 plies without a capture, a side whose pawns can "
+                   "never be flanked loses", param="trapped_rule"),
+    ),
 )
 
 #: Plies (pawn moves) without a capture after which the trapped rule applies.
@@ -424,10 +430,11 @@ class AntiGridState(GameState):
 
 
 def new(size: int | None = None, variant: str | None = None,
-        trapped_rule: bool = True) -> AntiGridState:
+        trapped_rule: bool = True, first: str = "red") -> AntiGridState:
     """The start: Red on its points with X = 0 or Y = 0, Blue on its points with X or Y = 2n-1.
 
-    ``trapped_rule`` is the house rule of RULINGS §4 (40 plies without capture), on by default.
+    ``trapped_rule`` is the house rule of RULINGS §4 (40 plies without capture), on by default;
+    ``first`` the side that begins (house rule: red).
     OptionError for a size or variant the game does not offer.
     """
     n, variant = INFO.check_options(size, variant)
@@ -436,4 +443,5 @@ def new(size: int | None = None, variant: str | None = None,
     for colour in (RED, BLUE):
         for p in g.start_points(colour):
             board[p] = colour
-    return AntiGridState(n, variant, bytes(board), trapped_rule=trapped_rule, grid=g)
+    mover = COLOUR_NAMES.index(first) if first in COLOUR_NAMES else RED
+    return AntiGridState(n, variant, bytes(board), mover=mover, trapped_rule=trapped_rule, grid=g)
