@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from typing import Any, Mapping
 
@@ -28,10 +29,25 @@ MODULES = {
 GAME_NAMES = tuple(MODULES)
 
 
+def game_name(text: str) -> str:
+    """The game ``text`` names, in any case; OptionError with a suggestion for a near miss.
+
+    >>> game_name("Antipalos"), game_name("ANTI-GRID")
+    ('antipalos', 'anti-grid')
+    >>> game_name("antigrid")
+    Traceback (most recent call last):
+    engines.core.state.OptionError: unknown game 'antigrid': did you mean anti-grid?
+    """
+    name = text.strip().lower()
+    if name in MODULES:
+        return name
+    near = difflib.get_close_matches(name, GAME_NAMES, n=1, cutoff=0.6)
+    hint = f": did you mean {near[0]}?" if near else f" (choose from {', '.join(GAME_NAMES)})"
+    raise OptionError(f"unknown game {text!r}{hint}")
+
+
 def _module(name: str):
-    if name not in MODULES:
-        raise OptionError(f"unknown game {name!r} (choose from {', '.join(GAME_NAMES)})")
-    return importlib.import_module(MODULES[name])
+    return importlib.import_module(MODULES[game_name(name)])
 
 
 def game_info(name: str) -> GameInfo:

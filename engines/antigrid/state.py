@@ -353,6 +353,7 @@ class AntiGridState(GameState):
                 cells.append("RB"[pawn - 1] if pawn else marks.get(self.grid.kind[p], " "))
             rows.append(f"{y + 1:>2} " + " ".join(cells).rstrip())
         rows.append("   " + " ".join(chr(ord("a") + x) for x in range(side)))
+        rows.append("R red pawn, B blue pawn; empty: + red point, x blue point, o shared point")
         return "\n".join(rows)
 
     def status_lines(self) -> list[str]:

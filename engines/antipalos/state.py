@@ -337,7 +337,7 @@ class AntipalosState(GameState):
         if self.phase == 1:
             left = " ".join(f"{COLOURS[i].capitalize()} {n}" for i, n in enumerate(self.left))
             lines.append(f"Left: {left}")
-        else:
+        elif not self.result:
             lines.append("Move or turn a Trirod")
             if not self.setup.repetition_draw:
                 lines.append("No repetition draw")

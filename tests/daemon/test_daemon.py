@@ -147,5 +147,7 @@ def test_export_both_views_and_unknown_game(config: Path, tmp_path: Path):
     assert black.returncode == 0 and "1. E5*; A1*\n2. *D4" in black.stdout
     assert '[View "black"]' in black.stdout
     assert export("--game-id", "99").returncode == 2
-    no_views = export("--game-id", str(second), "--view", "red")
-    assert no_views.returncode == 2 and "one way only" in no_views.stderr
+    no_views = export("--view", "black")  # Anti-Grid has no views: written as is, with a note
+    assert no_views.returncode == 0 and "1. E5*; A1*\n2. *D4" in no_views.stdout
+    assert '[Note "anti-grid names moves one way only: --view does not apply"]' in no_views.stdout
+    assert "1. a9-c9" in no_views.stdout
