@@ -131,10 +131,11 @@ def play(
     trace: bool = False,
     legal: bool = False,
     options: dict[str, Any] | None = None,
-    out: TextIO = sys.stdout,
-    err: TextIO = sys.stderr,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
 ) -> int:
     """Run the referee; returns the exit status."""
+    out, err = out or sys.stdout, err or sys.stderr
     try:
         game = game_name(game)
         tags, record = read_moves(moves, moves_file)

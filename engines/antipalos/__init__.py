@@ -25,8 +25,9 @@ INFO = GameInfo(
     notes="3N/2 Trirods per side; white begins; moves 'B4*', '*B4', Phase Two 'B2* - B3*'",
     match_targets=TARGETS,
     options=(
-        GameOption("supply", None, "Trirods per side: 3N/2, or an equal smaller number"),
-        GameOption("first", None, "the side that begins (white by default)", choices=COLOURS),
+        GameOption("supply", None, "Trirods per side, 3N/2 or an equal smaller number",
+                   default_text="3N/2"),
+        GameOption("first", "white", "the side that begins", choices=COLOURS),
         GameOption("repetition-draw", True, "the third repetition in Phase Two is a draw"),
     ),
 )

@@ -30,7 +30,7 @@ class GameOption:
     """An option: its ``name``, ``default`` (its type tells how values are read: bool, int or
     str), a short ``help``, the words a text option takes (``choices``), the lowest whole
     number (``low``) and the engine's ``new()`` keyword when it differs (``param``). ``None`` as
-    a default means "the game decides" (an int option)."""
+    a default means "the game decides", shown as ``default_text``."""
 
     name: str
     default: Value | None
@@ -38,6 +38,7 @@ class GameOption:
     choices: tuple[str, ...] = ()
     low: int = 1
     param: str = ""
+    default_text: str = "the game's own"
 
     @property
     def keyword(self) -> str:
@@ -71,7 +72,7 @@ class GameOption:
         """A value as ``reedboard games`` and records show it."""
         if isinstance(value, bool):
             return "yes" if value else "no"
-        return "the game's own" if value is None else str(value)
+        return self.default_text if value is None else str(value)
 
 
 def options_from(options: tuple[GameOption, ...], given: Mapping[str, Value]) -> dict[str, Value]:

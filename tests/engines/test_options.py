@@ -19,7 +19,7 @@ def play(state, moves):
 
 def test_every_game_lists_its_options_with_defaults():
     named = {name: {o.name: o.default for o in game_info(name).options} for name in GAME_NAMES}
-    assert named["antipalos"] == {"supply": None, "first": None, "repetition-draw": True}
+    assert named["antipalos"] == {"supply": None, "first": "white", "repetition-draw": True}
     assert named["anti-grid"] == {"first": "red", "trapped": True}
     assert named["phalanx"] == {"repetition-draw": True, "quiet-plies": 200}
     assert named["antipode"] == {} and named["antipod"] == {}  # Antipode's are variants
