@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -151,3 +152,16 @@ def test_export_both_views_and_unknown_game(config: Path, tmp_path: Path):
     assert no_views.returncode == 0 and "1. E5*; A1*\n2. *D4" in no_views.stdout
     assert '[Note "anti-grid names moves one way only: --view does not apply"]' in no_views.stdout
     assert "1. a9-c9" in no_views.stdout
+
+
+def test_a_taken_port_is_said_with_the_fix(config: Path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([*REEDBOARD, "run", "--sim", "--config", str(config),
+                               "--port", str(port)], capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"cannot serve the page on 127.0.0.1:{port}" in done.stderr
+    assert f"try --port {port + 1}" in done.stderr
