@@ -340,8 +340,9 @@ def test_registry_and_diagram():
     state = new_game("anti-grid", 8, "chain")
     assert state.n == 8 and state.variant == "chain" and state.legal_count() == 196
     text = new(6).diagram().splitlines()
-    assert text[0].startswith("12") and text[-1].split() == list("abcdefghijkl")
-    assert text[-2] == " 1 R   R   R   R   R   R"
+    assert text[0].startswith("12") and text[-2].split() == list("abcdefghijkl")
+    assert text[-3] == " 1 R   R   R   R   R   R"
+    assert text[-1] == "R red pawn, B blue pawn; empty: + red point, x blue point, o shared point"
 
 
 # ---------------------------------------------------------------- referee
@@ -408,7 +409,8 @@ def test_referee_trace_and_text():
     code, out, _ = referee(6, None, "a3-e3; l10-h10", trace=True)
     lines = [json.loads(line) for line in out.splitlines()]
     assert [line["ply"] for line in lines] == [0, 1, 2]
-    assert lines[1] == {"ply": 1, "to_move": "blue", "legal_moves": 97, "winner": None}
+    assert lines[1] == {"ply": 1, "move": "a3-e3", "to_move": "blue", "legal_moves": 97,
+                        "winner": None}
     code, out, _ = referee(6, None, "a3-e3")
     assert code == 0 and "blue to move" in out and "Red 11  Blue 11" in out
 
