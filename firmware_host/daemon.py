@@ -13,6 +13,7 @@ arrives): ``{"site": "B4*", "on": true}``, ``{"button": "ok"}``.
 
 from __future__ import annotations
 
+import errno
 import json
 import signal
 import socket
@@ -368,8 +369,10 @@ def _serve(board: SimBoard, config: Config, host: str, port: int, token: str | N
     try:
         return web.start(board, config.timing, host, port, token)
     except OSError as exc:
+        taken = exc.errno == errno.EADDRINUSE
+        hint = f" (another program uses it: try --port {port + 1})" if taken else ""
         print(f"reedboard run: cannot serve the page on {host}:{port}: "
-              f"{exc.strerror or exc}", file=sys.stderr)
+              f"{exc.strerror or exc}{hint}", file=sys.stderr)
         return None
 
 
