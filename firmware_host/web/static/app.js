@@ -376,7 +376,7 @@ function drawOne(g, site, kind) {
   }
   const inner = site.shape.length >= 3
     ? Math.min(...site.shape.map(([x, y]) => Math.hypot(x - site.x, y - site.y))) : s * 0.5;
-  const r = Math.min(inner * 0.66, s * 0.42);
+  const r = kind === "pawn" ? Math.min(inner * 0.95, s * 0.45) : Math.min(inner * 0.66, s * 0.42);
   const [cx, cy] = [site.x, -site.y];
   if (kind === "pawn") {   // a pawn: a base and a head, standing on whatever holds the site
     el("ellipse", { cx, cy: cy + r * 0.35, rx: r * 0.62, ry: r * 0.3, class: "body" }, g);
@@ -532,22 +532,20 @@ function pieceSites(label) {
   return figure.sites.every((s) => view.pieces.has(s)) ? figure.sites : [label];
 }
 
-// ``group`` moved as ``from`` moved to ``to``: each site shifted by the same offset, when
-// every shifted place is a site; else null.
+// ``group`` moved as ``from`` moved to ``to``: each site shifted by the same offset, to the
+// nearest site there (squares whose diagonals alternate turn a piece's triangles), when every
+// shifted place has a site of its own; else null.
 function shifted(group, from, to) {
   const a = view.sites.get(from).site, b = view.sites.get(to).site;
   const [dx, dy] = [b.x - a.x, b.y - a.y];
-  const near = view.spacing * 0.2;
-  const out = [];
+  const out = [to];
   for (const label of group) {
+    if (label === from) continue;
     const s = view.sites.get(label).site;
-    let found = null;
+    let found = null, best = view.spacing * 0.6;
     for (const [other, parts] of view.sites) {
-      const o = parts.site;
-      if (Math.hypot(o.x - s.x - dx, o.y - s.y - dy) < near && o.shape.length === s.shape.length) {
-        found = other;
-        break;
-      }
+      const d = Math.hypot(parts.site.x - s.x - dx, parts.site.y - s.y - dy);
+      if (d < best && !out.includes(other)) { best = d; found = other; }
     }
     if (!found) return null;
     out.push(found);
