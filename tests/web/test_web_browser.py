@@ -4,8 +4,10 @@ token. Each waits for what the page shows, never for a fixed time."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+from tests.tools import require
 from tests.web.web_tools import screenshot
 
 from engines import GAME_NAMES
@@ -294,3 +296,27 @@ def test_phone_shows_board_oled_and_buttons_without_scrolling(serve, page, game)
     screenshot(page, f"phone-{game}")
     page.set_viewport_size({"width": 1280, "height": 800})
     screenshot(page, f"desktop-{game}")
+
+
+#: axe-core, installed by tests/run.sh with npm into a git-ignored folder, given to the test
+#: page from this machine (never from elsewhere).
+AXE = Path(__file__).resolve().parents[2] / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize("path", ["", "watch"])
+def test_no_serious_accessibility_violations(serve, browser, path):
+    require(AXE.exists(), f"axe-core in {AXE.parent} (tests/run.sh installs it with npm)")
+    served = serve("antipode")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        page.goto(served.url + path)
+        page.wait_for_selector("[data-site]")
+        page.wait_for_selector("#oled[src^='data:image/png']")
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate("""async () => (await axe.run(document)).violations
+            .filter((v) => ['serious', 'critical'].includes(v.impact))
+            .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0].target})`)""")
+        assert found == []
+    finally:
+        context.close()
