@@ -100,7 +100,7 @@ def main() -> int:
     figures: dict = {"bench": "ai", "games_per_pairing": games, "load": os.getloadavg()[0]}
     with ProcessPoolExecutor(args.jobs) as pool:
         duels = {(g, s, a, b): pool.submit(pairing, g, s, a, b, games)
-                 for g, s in boards for a, b in pairings(args.quick)}
+                 for a, b in pairings(args.quick) for g, s in boards}
         for game, size in boards:
             name = f"{game}_{size}" if size else game
             figures[name] = {} if args.no_speed else speed(game, size, args.quick)

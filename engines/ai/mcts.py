@@ -20,6 +20,8 @@ REF = 40
 BIAS = 1e-4
 #: A node lists at most this many moves (drawn at random beyond; Antipalos Phase Two).
 WIDTH = 400
+#: Root moves tried, best first, for one that leaves no immediate loss.
+SAFETY_TRIES = 12
 #: Plies a playout runs before it is scored as a draw.
 PLAYOUT_PLIES = 250
 
@@ -100,8 +102,24 @@ def search(
     while spent < budget and not (playouts & 15 == 0 and playouts and stop()):
         spent += iterate(root, rng)
         playouts += 1
-    best = max(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)))
-    return best, playouts, spent
+    ranked = sorted(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)),
+                    reverse=True)
+    best, checked = safe(state, ranked, rng)
+    return best, playouts, spent + checked
+
+
+def safe(state: GameState, ranked: list[Any], rng: random.Random) -> tuple[Any, int]:
+    """The first of ``ranked`` after which the opponent cannot win at once (the first move if
+    none is), and the positions made to find out. Few playouts can miss a one-move loss; this
+    check cannot (within the :data:`WIDTH` replies a wide position lists)."""
+    made = 0
+    for move in ranked[:SAFETY_TRIES]:
+        child = state.apply(move)
+        replies = candidate_moves(child, rng) if child.to_move else []
+        made += 1 + len(replies)
+        if child.to_move == state.to_move or immediate_win(child, replies) is None:
+            return move, made
+    return ranked[0], made
 
 
 def iterate(root: Node, rng: random.Random) -> int:
