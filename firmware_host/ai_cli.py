@@ -12,10 +12,10 @@ import sys
 import time
 from typing import TextIO
 
-from engines import GAME_NAMES, new_game
+from engines import GAME_NAMES, game_name
 from engines.ai import LEVELS, SECONDS, choose
 from engines.core import IllegalMove, OptionError
-from firmware_host.referee import read_moves
+from firmware_host.referee import parse_options, read_moves, start_position
 
 #: The wall-clock safety net: this many times the level's CPU seconds, plus a margin for slow
 #: machines (a Pi Zero 2 W is ~20x slower than the machine the levels were calibrated on).
@@ -24,11 +24,13 @@ CAP_FACTOR, CAP_MARGIN = 30.0, 5.0
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     ai = sub.add_parser("ai", help="print the computer's move after a game record")
-    ai.add_argument("game", choices=GAME_NAMES, metavar="GAME", help=" | ".join(GAME_NAMES))
+    ai.add_argument("game", metavar="GAME", help=" | ".join(GAME_NAMES))
     ai.add_argument("--size", type=int, help="board size (game-specific)")
     ai.add_argument("--variant", help="game variant")
+    ai.add_argument("--option", action="append", metavar="NAME=VALUE",
+                    help="a house rule or setting (see `reedboard games`); repeatable")
     ai.add_argument("--moves", help="moves separated by ';' or newlines")
-    ai.add_argument("--moves-file", help="a file of moves")
+    ai.add_argument("--moves-file", help="a file of moves, or a record from `reedboard export`")
     ai.add_argument("--level", type=int, choices=LEVELS, default=3, help="1 (gentle) to 5")
     ai.add_argument("--seed", type=int, default=0, help="search seed (same seed, same move)")
     ai.add_argument("--json", action="store_true", help="print one JSON object")
@@ -38,8 +40,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
     try:
-        state = new_game(args.game, args.size, args.variant)
-        record = read_moves(args.moves, args.moves_file)
+        game = game_name(args.game)
+        tags, record = read_moves(args.moves, args.moves_file)
+        state, view = start_position(game, args.size, args.variant, parse_options(args.option),
+                                     tags)
     except OptionError as exc:
         print(f"reedboard ai: {exc}", file=err)
         return 2
@@ -53,7 +57,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
 
     for index, text in enumerate(record):
         try:
-            state = state.play(text)
+            state = state.play(state.parse_move(text, view=view) if view else text)
         except IllegalMove as exc:
             return fail(exc.reason, index, text)
     if state.outcome() is not None:
@@ -62,7 +66,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     started = time.process_time()
     choice = choose(state, args.level, args.seed, stop=lambda: time.monotonic() > deadline)
     spent = time.process_time() - started
-    move = state.notation(choice.move)
+    move = state.notation(choice.move, view=view) if view else state.notation(choice.move)
     if args.json:
         report = {"move": move, "level": choice.level, choice.kind: choice.count,
                   "time": round(spent, 3)}
