@@ -22,6 +22,9 @@ BIAS = 1e-4
 WIDTH = 400
 #: Root moves tried, best first, for one that leaves no immediate loss.
 SAFETY_TRIES = 12
+#: Work counted per move a selection weighs, in tenths of a position made (the scan of a wide
+#: node costs as much as a cheap playout's plies).
+SELECT_COST = 2
 #: Plies a playout runs before it is scored as a draw.
 PLAYOUT_PLIES = 250
 
@@ -123,7 +126,8 @@ def safe(state: GameState, ranked: list[Any], rng: random.Random) -> tuple[Any, 
 
 
 def iterate(root: Node, rng: random.Random) -> int:
-    """One descent, expansion, playout and update; returns the positions made."""
+    """One descent, expansion, playout and update; returns the work done (positions made, plus
+    the selections' scans)."""
     path: list[Node] = []
     played: list[tuple[str, Any]] = []
     node, ref = root, root
@@ -135,6 +139,7 @@ def iterate(root: Node, rng: random.Random) -> int:
         if node.visits > REF:
             ref = node
         move = select(node, ref)
+        made += len(node.moves) * SELECT_COST // 10
         played.append((node.side, move))
         child = node.children.get(move)
         if child is None:
@@ -144,16 +149,14 @@ def iterate(root: Node, rng: random.Random) -> int:
             path.append(node)
             break
         node = child
-    state = node.state
-    plies = 0
-    while state.outcome() is None and plies < PLAYOUT_PLIES:
-        move = state.random_move(rng)
-        played.append((state.to_move, move))
-        state = state.apply(move)
-        plies += 1
-    outcome = state.outcome()
-    update(path, played, outcome.winner if outcome else None)
-    return made + plies
+    outcome = node.state.outcome()
+    if outcome is not None:
+        update(path, played, outcome.winner)
+        return made
+    winner, tail = node.state.playout(rng, PLAYOUT_PLIES)
+    played += tail
+    update(path, played, winner)
+    return made + len(tail)
 
 
 def update(path: list[Node], played: list[tuple[str, Any]], winner: str | None) -> None:

@@ -129,7 +129,7 @@ class AntipalosState(GameState):
     turn: int
     history: Tally | None = field(default=None, repr=False)
     result: Outcome | None = None
-    AI_RATE = 18000
+    AI_RATE = 15000
 
     # ---------------------------------------------------------------- who and when
     @property

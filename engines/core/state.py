@@ -189,6 +189,18 @@ class GameState(ABC):
         moves override it to draw one without listing them all."""
         return rng.choice(self.legal_moves())
 
+    def playout(self, rng: Any, limit: int) -> tuple[str | None, list[tuple[str, Any]]]:
+        """A random game from here: the winner (a side, "draw", or None when ``limit`` plies
+        passed first) and the (side, move) pairs played. Games whose random game can be found
+        faster than move by move override it (Antipod fills the board)."""
+        state, played = self, []
+        while state.outcome() is None and len(played) < limit:
+            move = state.random_move(rng)
+            played.append((state.to_move, move))
+            state = state.apply(move)
+        outcome = state.outcome()
+        return (outcome.winner if outcome else None), played
+
     def material(self) -> dict[str, float]:
         """Material on the board per side, for searches that evaluate positions (empty: the
         game has none)."""
