@@ -78,5 +78,5 @@ def test_level_1_never_loses_to_random_play_on_small_boards():
 
 
 def test_level_3_beats_the_one_ply_baseline_in_short_games():
-    result = duel(lambda: new_game("antipod", size=4), level_player(3), one_ply, games=4)
-    assert result.wins == 4, result
+    result = duel(lambda: new_game("antipod", size=4), level_player(3), one_ply, games=2)
+    assert result.wins == 2, result
