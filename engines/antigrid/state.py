@@ -101,7 +101,7 @@ class AntiGridState(GameState):
     trapped_rule: bool = True
     grid: Grid = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
     AI_SEARCH = "alphabeta"
-    AI_RATE = 9000
+    AI_RATE = 6500
 
     def __post_init__(self) -> None:
         if self.grid is None:
