@@ -21,12 +21,10 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from engines import new_game  # noqa: E402
-from engines.ai import LEVELS, SECONDS, choose  # noqa: E402
-from engines.ai.arena import duel, level_player  # noqa: E402
-from engines.ai.baseline import one_ply, random_player  # noqa: E402
+from engines import new_game
+from engines.ai import LEVELS, SECONDS, choose
+from engines.ai.arena import duel, level_player
+from engines.ai.baseline import one_ply, random_player
 
 #: Game -> (small size, standard size); None for games of one size.
 SIZES = {
