@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from luma.core.device import device as LumaDevice
-from luma.core.device import dummy
-from luma.core.render import canvas
-from PIL import Image, ImageDraw, ImageFont
+if TYPE_CHECKING:  # Pillow and luma load when the first screen is drawn, not at start-up
+    from luma.core.device import device as LumaDevice
+    from PIL import Image, ImageDraw, ImageFont
 
 SIZE = (128, 64)
 #: Font sizes in pixels: the large main line (shrunk to the next size when it does not fit),
@@ -57,6 +56,9 @@ class Screen:
     def render(self, target: LumaDevice | tuple[int, int] = SIZE) -> Image.Image:
         """Draw on a luma device (which then shows it) or on a dummy device of a size; returns
         the image (mode "1")."""
+        from luma.core.device import dummy
+        from luma.core.render import canvas
+
         device = dummy(*target, mode="1") if isinstance(target, tuple) else target
         drawing = canvas(device)
         with drawing as draw:
@@ -88,6 +90,8 @@ class _Font:
 
 @lru_cache(maxsize=None)
 def _font(size: int) -> _Font:
+    from PIL import ImageFont
+
     font = ImageFont.load_default(size)
     cap = -font.getbbox("A", anchor="ls")[1]
     descent = font.getbbox("gjpqy", anchor="ls")[3]

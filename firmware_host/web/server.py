@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import ipaddress
 import json
-import secrets
+import socket
 import threading
 from pathlib import Path
 from typing import Any
@@ -37,20 +36,6 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
-
-
-def is_loopback(host: str) -> bool:
-    """True for addresses only this machine can reach (127.0.0.1, ::1, localhost)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(16)
 
 
 def games() -> list[dict[str, Any]]:
@@ -208,8 +193,11 @@ async def _headers(request: web.Request, handler) -> web.StreamResponse:
 class WebServer:
     """Serves ``pages`` on ``host``:``port`` from a thread of its own until :meth:`stop`."""
 
-    def __init__(self, pages: Pages, host: str, port: int) -> None:
+    def __init__(self, pages: Pages, host: str, port: int,
+                 sock: socket.socket | None = None) -> None:
         self.pages, self.host, self.port = pages, host, port
+        #: A socket already listening on host:port (serve there rather than bind anew).
+        self.sock = sock
         self._loop = asyncio.new_event_loop()
         self._runner: web.AppRunner | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="web")
@@ -227,7 +215,10 @@ class WebServer:
 
     async def _bind(self) -> None:
         await self._runner.setup()
-        await web.TCPSite(self._runner, self.host, self.port).start()
+        if self.sock is not None:
+            await web.SockSite(self._runner, self.sock).start()
+        else:
+            await web.TCPSite(self._runner, self.host, self.port).start()
         if self.port == 0:  # the OS chose one (tests): say which
             self.port = self._runner.addresses[0][1]
 
