@@ -106,6 +106,8 @@ class Daemon:
         self._wakeable = _wakes(hardware.scanner, self.waker) & _wakes(hardware.buttons, self.waker)
         self._pages: list[Any] = []
         self._had_events = True
+        #: True while the loop waits for a wake-up (the board settled, nothing in progress).
+        self.waiting = False
         #: Run once, right after READY (e.g. start serving the simulator page).
         self.when_ready: list[Callable[[], None]] = []
         self.notifier = Notifier()
@@ -145,7 +147,9 @@ class Daemon:
                 tick = now + self.period
             if worked and self._can_wait(now_ms):
                 until = min(now + IDLE_WAIT, next_ping) if watchdog else now + IDLE_WAIT
+                self.waiting = True
                 self.waker.wait(min(until, now + self._kiosk_due(now_ms)) - time.monotonic())
+                self.waiting = False
                 tick = time.monotonic()  # woken (or due): scan at once
             else:  # scans keep their pace: a wake-up must not hurry the debounce count
                 time.sleep(max(0.0, tick - time.monotonic()))  # a signal sets stop meanwhile
