@@ -30,28 +30,33 @@ class Simulator:
         self.board, self.host, self.token, self.out = board, host, token, out
         self.sock = listen(host, port)
         self.server: Any = None
-        self._starting: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._stopped = False
 
-    def serve(self) -> None:
-        """Start the web server on the bound address and say where."""
-        from firmware_host.web.server import Pages, WebServer
+    def serve(self) -> bool:
+        """Start the web server on the bound address and say where; False if stopped first."""
+        from firmware_host.web.server import Pages, WebServer  # the slow part: aiohttp
 
-        self.server = WebServer(Pages(self.board.hub, self.token), self.host,
-                                self.sock.getsockname()[1], sock=self.sock)
-        self.server.start()
+        with self._lock:
+            if self._stopped:
+                return False
+            self.server = WebServer(Pages(self.board.hub, self.token), self.host,
+                                    self.sock.getsockname()[1], sock=self.sock)
+            self.server.start()
         query = f"?token={self.token}" if self.token else ""
         url = self.server.url
         print(f"reedboard: the simulated board is at {url}{query} (spectators: {url}watch)",
               file=self.out, flush=True)
+        return True
 
     def serve_soon(self, then: Callable[[], None] = lambda: None) -> None:
-        """:meth:`serve`, then ``then()``, in a thread of its own: the loop scans meanwhile."""
+        """:meth:`serve`, then ``then()``, in a thread of its own: the loop scans meanwhile.
+        A stop before it is served ends it unserved (no wait for the libraries to load)."""
         def serve() -> None:
-            self.serve()
-            then()
+            if self.serve():
+                then()
 
-        self._starting = threading.Thread(target=serve, daemon=True, name="web-start")
-        self._starting.start()
+        threading.Thread(target=serve, daemon=True, name="web-start").start()
 
     def wakes(self, waker: Waker) -> None:
         """Set ``waker`` whenever the page sends a command."""
@@ -66,10 +71,10 @@ class Simulator:
         self.board.sync(now, controller, events)
 
     def stop(self) -> None:
-        if self._starting is not None:
-            self._starting.join(timeout=30)
-        if self.server is not None:
-            self.server.stop()
+        with self._lock:
+            self._stopped = True
+            if self.server is not None:
+                self.server.stop()
         self.sock.close()
 
 
