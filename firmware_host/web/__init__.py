@@ -40,7 +40,7 @@ class Simulator:
         with self._lock:
             if self._stopped:
                 return False
-            self.server = WebServer(Pages(self.board.hub, self.token), self.host,
+            self.server = WebServer(Pages(self.board.hub, self.token, self.host), self.host,
                                     self.sock.getsockname()[1], sock=self.sock)
             self.server.start()
         query = f"?token={self.token}" if self.token else ""
