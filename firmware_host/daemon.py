@@ -49,7 +49,7 @@ SILENT_SECONDS = 2.0
 RETRY_SECONDS = 1.0
 #: Longest wait for a wake-up on a settled board whose parts wake the loop themselves (the
 #: power-off command's end and the like are noticed by then).
-IDLE_WAIT = 1.0
+IDLE_WAIT = 0.5
 
 
 @dataclass
