@@ -26,12 +26,27 @@ def until(predicate, timeout=10.0) -> bool:
     return False
 
 
+class Polled:
+    """The simulated board's scans only, with no way to wake a loop."""
+
+    def __init__(self, board: SimBoard) -> None:
+        self.board, self.channels, self.senses_polarity = board, board.channels, False
+
+    def scan(self):
+        return self.board.scan()
+
+    def close(self) -> None:
+        pass
+
+
 class Loop:
     """A Daemon in a thread on a simulated 3×3 Antipalos board; its events as dicts."""
 
-    def __init__(self, timing: Timing = Timing(settle_ms=100)) -> None:
+    def __init__(self, timing: Timing = Timing(settle_ms=100), polled: bool = False) -> None:
         self.config = Config(game="antipalos", size=3, timing=timing)
         self.board = SimBoard(32)
+        #: A scanner that cannot wake the loop (as a GPIO matrix): it must be polled.
+        self.scanner = Polled(self.board) if polled else self.board
         self.log = io.StringIO()
         self.built = threading.Event()
         self.thread = threading.Thread(target=self._run)
@@ -41,8 +56,9 @@ class Loop:
     def _run(self) -> None:  # sqlite wants the thread that uses it to open it
         board, config = self.board, self.config
         self.controller = open_controller(config, Storage(":memory:"), configured_game(config))
-        self.daemon = Daemon(self.controller, Hardware(board, board.leds, board.display,
-                                                       board.buttons), 100, log=self.log)
+        self.daemon = Daemon(self.controller, Hardware(self.scanner, board.leds, board.display,
+                                                       board.buttons), 100, log=self.log,
+                             idle_scan_hz=config.timing.idle_scan_hz)
         self.built.set()
         self.daemon.run()
         self.saved = self.controller.storage.unfinished().moves
@@ -103,3 +119,16 @@ def test_a_board_in_motion_is_scanned_at_the_scan_rate(loop):
     loop.board.hover(loop.controller.layout.sensor["A2*"], duration=0.3)
     assert until(lambda: not loop.daemon.waiting)
     assert not loop.daemon._can_wait(loop.controller._now)  # the hover is still in progress
+
+
+def test_a_polled_scanner_never_waits_and_its_slower_idle_rate_loses_nothing():
+    loop = Loop(Timing(settle_ms=100, idle_scan_hz=10), polled=True)
+    try:
+        assert until(lambda: loop.controller.debouncer.quiet(loop.controller._now))
+        for count, site in enumerate(("B2*", "A1*"), 1):
+            loop.place(site)
+            assert until(lambda: sum(e["event"] == "move" for e in loop.events()) == count)
+            assert not loop.daemon.waiting
+    finally:
+        loop.stop()
+    assert loop.saved == ("B2*", "A1*")
