@@ -95,11 +95,13 @@ def complete(
     >>> complete(state, frozenset({"B4*"}), state.targets), complete(state, frozenset(), state.targets)
     (True, False)
     """
+    expected = state.occupied()
+    left, now = expected - board, board - expected
+    if not now:  # only lifted: a move in progress (a move that only empties waits in full)
+        return False
     found = candidates(state, board)
     if len(found) != 1 or found[0].pick is not None:
         return False
-    expected = state.occupied()
-    left, now = expected - board, board - expected
     others = frozenset().union(*map(targets, left)) - now
     return not (others and _further_on(state, left, now, others))
 
