@@ -192,7 +192,8 @@ class Controller:
         self._pages = self._page = 0
         self._dirty = True
         self.frame_version = 0
-        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms)
+        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms,
+                                   quick_ms=timing.quick_settle_ms)
         #: False while the board does not answer (the daemon says): nothing is judged.
         self.connected = True
         self.match = match or game.new_match()
@@ -298,6 +299,9 @@ class Controller:
             self._follow_progress()
         elif self.mode == "move" and not self.sync:
             self._light_targets()
+        # the settle policy: a board showing one whole legal move is judged sooner
+        self.debouncer.complete = (self.mode == "move" and not self.choice
+                                   and recognise.complete(self.state, self.board, self._targets_of))
 
     def _taps(self, changed: frozenset[str]) -> frozenset[str]:
         """Sites set back within tap_ms of being lifted (or lifted again after a placing)."""

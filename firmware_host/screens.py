@@ -23,12 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from luma.core.device import device as LumaDevice
-from luma.core.device import dummy
-from luma.core.render import canvas
-from PIL import Image, ImageDraw, ImageFont
+if TYPE_CHECKING:  # Pillow and luma load when the first screen is drawn, not at start-up
+    from luma.core.device import device as LumaDevice
+    from PIL import Image, ImageDraw, ImageFont
 
 SIZE = (128, 64)
 #: Pixels kept clear at the left and right ends of every row.
@@ -88,6 +87,9 @@ class Screen:
     def render(self, target: LumaDevice | tuple[int, int] = SIZE) -> Image.Image:
         """Draw on a luma device (which then shows it) or on a dummy device of a size; returns
         the image (mode "1")."""
+        from luma.core.device import dummy
+        from luma.core.render import canvas
+
         device = dummy(*target, mode="1") if isinstance(target, tuple) else target
         drawing = canvas(device)
         with drawing as draw:
@@ -128,6 +130,8 @@ class _Font:
 
 @lru_cache(maxsize=None)
 def _font(size: int) -> _Font:
+    from PIL import ImageFont
+
     font = ImageFont.load_default(size)
     cap = -font.getbbox("Abdfhklt", anchor="ls")[1]  # the tallest letters
     descent = font.getbbox("gjpqy", anchor="ls")[3]

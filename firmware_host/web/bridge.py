@@ -55,6 +55,8 @@ class Hub:
         self.recording = Recorder()
         #: The current board's site labels (replaced whole, so readable from any thread).
         self.labels: frozenset[str] = frozenset()
+        #: Called (from the server's thread) after each command: wakes the loop.
+        self.on_submit: Callable[[], None] | None = None
 
     # -- the web server's side
     def submit(self, command: Command) -> bool:
@@ -63,7 +65,9 @@ class Hub:
             if len(self._commands) >= MAX_WAITING:
                 return False
             self._commands.append(command)
-            return True
+        if self.on_submit:
+            self.on_submit()
+        return True
 
     def current(self) -> Update:
         """The whole state, with the event log, for a page that has just connected."""
@@ -76,6 +80,10 @@ class Hub:
             self._listeners.append(listener)
 
     # -- the loop's side
+    @property
+    def pending(self) -> bool:
+        return bool(self._commands)
+
     def take(self, most: int = MAX_WAITING) -> list[Command]:
         """The oldest ``most`` commands waiting."""
         with self._lock:
@@ -157,6 +165,11 @@ class WebBoard:
         self._led_sites: dict[int, list[str]] = {}
 
     # ------------------------------------------------------------------ the loop calls
+    @property
+    def quiet(self) -> bool:
+        """True when no command waits: none submitted and none held back by ``gap_ms``."""
+        return not self._pending and not self.hub.pending
+
     def sync(self, now: float, controller: Controller, events: Iterable[dict[str, Any]]) -> None:
         """After a controller step at ``now`` ms: apply the due commands, publish changes."""
         self._now = self.hub.recording.now = now
