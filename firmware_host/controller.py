@@ -31,30 +31,10 @@ from firmware_host import menu as menus
 from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
 from firmware_host.recognise import Candidate
 from firmware_host.screens import Screen, message_screen, status_screen
+from firmware_host.turn import LIGHTS, STEPS, Choice, Sync, Turn, words
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
 from hardware.base import ButtonEvent, Led, Scan
-
-# What the LEDs show. "Take this off" is red, "put one here" is amber or blue.
-LIGHTS = {
-    "target": Led((0, 255, 0), "steady"),
-    "remove": Led((255, 0, 0), "fast"),
-    "twin": Led((0, 80, 255), "slow"),
-    "pick": Led((255, 160, 0), "slow"),
-    "picked": Led((255, 160, 0), "fast"),
-    "flip": Led((0, 255, 255), "slow"),
-    "missing": Led((255, 120, 0), "pulse"),
-    "extra": Led((255, 0, 0), "fast"),
-    "win": Led((255, 255, 255), "pulse"),
-}
-
-#: What a follow-up asks of the players: (one site, several sites).
-INSTRUCTIONS = {
-    "remove": ("Remove the lit piece", "Remove the {n} lit pieces"),
-    "twin": ("Place the twin on the lit site", "Place the twins on the {n} lit sites"),
-    "flip": ("Flip the lit token, then OK", "Flip the {n} lit tokens, then OK"),
-    "flip-sensed": ("Flip the lit token", "Flip the {n} lit tokens"),
-}
 
 Event = dict[str, Any]
 
@@ -97,56 +77,6 @@ class Game:
     def shown_variant(self) -> str | None:
         """The variant when it is not the default one."""
         return None if self.variant == game_info(self.name).default_variant else self.variant
-
-
-@dataclass
-class Turn:
-    """An accepted move whose follow-ups are running: ``step`` of them are done."""
-
-    cand: Candidate
-    before: frozenset[str]
-    step: int
-    side: str | None = None
-    announced: int = -1
-
-    @property
-    def current(self) -> FollowUp | None:
-        steps = self.cand.real.follow_ups
-        return steps[self.step] if self.step < len(steps) else None
-
-    def board(self, step: int | None = None) -> frozenset[str]:
-        """The occupancy once ``step`` (default: the done) follow-ups are done."""
-        return self.cand.real.board_after(self.before, self.step if step is None else step)
-
-    def sensed_run(self) -> range:
-        """The steps the sensors alone can carry the turn to from here."""
-        steps = self.cand.real.follow_ups
-        end = self.step
-        while end < len(steps) and steps[end].sensed:
-            end += 1
-        return range(self.step, end + 1)
-
-
-@dataclass
-class Sync:
-    """The board differs from the game: what the players were told at the settle."""
-
-    missing: frozenset[str]
-    extra: frozenset[str]
-    reason: str | None = None
-
-
-@dataclass
-class Choice:
-    """Several moves explain the board; a tap on a pick site or the buttons choose."""
-
-    cands: list[Candidate]
-    board: frozenset[str]
-    highlight: int = 0
-
-    @property
-    def sites(self) -> frozenset[str]:
-        return recognise.pick_sites(self.cands)
 
 
 class Controller:
@@ -283,14 +213,30 @@ class Controller:
         self._dirty = True
         self._check_only = False  # someone is playing
         if self.mode == "choose":
-            for site in taps & self.choice.sites:
-                self._choose_site(site)
-                if self.mode != "choose":
-                    break
+            self._choice_change(taps)
         elif self.mode == "follow":
+            if self.turn.touches is not None:
+                self.turn.touches.see(self.board)
             self._follow_progress()
         elif self.mode == "move" and not self.sync:
             self._light_targets()
+
+    def _choice_change(self, taps: frozenset[str]) -> None:
+        """A shared flip is tracked by its lifts (never read as taps); then taps choose."""
+        touches = self.choice.touches
+        if touches is not None:
+            if touches.see(self.board) and not touches.left:
+                self._choice_advance()
+            return
+        for site in taps & self.choice.sites:
+            self._choose_site(site)
+            if self.mode != "choose":
+                break
+
+    def _choice_advance(self) -> None:
+        self.choice.advance()
+        self._toggles.clear()
+        self._emit("guide", action=self.choice.action, sites=self._sorted(self.choice.sites))
 
     def _taps(self, changed: frozenset[str]) -> frozenset[str]:
         """Sites set back within tap_ms of being lifted (or lifted again after a placing)."""
@@ -398,8 +344,23 @@ class Controller:
         current = turn.current
         if current is not None and board ^ turn.board() <= current.sites:
             return self._in_sync()  # part-way through this step
-        if not self._takeback_to(board):
-            self._out_of_sync(board)
+        if self._takeback_to(board) or self._next_side_began(board):
+            return
+        self._out_of_sync(board)
+
+    def _next_side_began(self, board: frozenset[str]) -> bool:
+        """The next side acts while only unsensed steps (flips) are left: they are taken as done
+        and the board is judged as the next move."""
+        state = self.state
+        if not self.turn.only_unsensed_left():
+            return False
+        if not (recognise.candidates(state, board) or recognise.lifting(state, board, self._targets_of)):
+            return False
+        self.turn.step = len(self.turn.steps)
+        self._follow()
+        if self.mode == "move":
+            self._judge_move(board)
+        return True
 
     def _judge_over(self, board: frozenset[str]) -> None:
         if board == self.boards[0] and board != self.boards[-1]:
@@ -451,7 +412,7 @@ class Controller:
         self.choice = Choice(found, board)
         self._toggles.clear()
         self._clear_targets()
-        self._emit("guide", action="pick", sites=self._sorted(self.choice.sites))
+        self._emit("guide", action=self.choice.action, sites=self._sorted(self.choice.sites))
 
     def _choose_site(self, site: str) -> None:
         chosen = recognise.choose(self.choice.cands, site)
@@ -495,8 +456,9 @@ class Controller:
             if step.action == "pick" or self._step_done(step):
                 turn.step += 1  # the move is known, so its pick is made
                 continue
-            if turn.announced != turn.step:
-                turn.announced = turn.step
+            if turn.announce():
+                if turn.touches is not None:
+                    turn.touches.see(self.board)
                 self._emit("guide", action=step.action, sites=self._sorted(step.sites))
             return
         self.turn = None
@@ -510,7 +472,9 @@ class Controller:
     def _step_done(self, step: FollowUp) -> bool:
         if step.sensed:
             return not self._step_left(step)
-        return self._faces_shown(step.sites)
+        if self._polarity is not None and self.turn.last_flip():
+            return self._faces_shown(step.sites)
+        return self.turn.announced == self.turn.step and not self._step_left(step)
 
     def _faces_shown(self, sites: frozenset[str]) -> bool:
         """True when polarity sensors read the face the game expects on every site."""
@@ -641,7 +605,9 @@ class Controller:
             self._dirty = True
 
     def _ok(self) -> None:
-        if self.choice:
+        if self.choice and self.choice.touches is not None:
+            self._choice_advance()  # a flip made without lifting
+        elif self.choice:
             cand = self.choice.cands[self.choice.highlight]
             done = cand.done + 1 if cand.pick is not None else cand.done
             self._accept(Candidate(cand.move, cand.real, done))
@@ -673,11 +639,15 @@ class Controller:
         if self.idle and self.idle.attracting:
             return self.idle.frame(self._now, self.state.sites(), self.layout.led, self.brightness)
         lit: dict[str, str] = {}
+        if self.mode != "over":
+            lit.update(dict.fromkeys(self.state.markers(), "marker"))
         if self.mode == "over":
             outcome = self.state.outcome()
             lit.update(dict.fromkeys(self._win_sites(outcome) if outcome else (), "win"))
         lit.update(dict.fromkeys(self.targets, "target"))
-        if self.choice:
+        if self.choice and self.choice.touches is not None:
+            lit.update(dict.fromkeys(self.choice.touches.left, "flip"))
+        elif self.choice:
             lit.update(dict.fromkeys(self.choice.sites, "pick"))
             picked = self.choice.cands[self.choice.highlight].pick or frozenset()
             lit.update(dict.fromkeys(picked, "picked"))
@@ -694,7 +664,8 @@ class Controller:
         done yet (FollowUp.apply says what done is)."""
         if step.sensed:
             return step.apply(self.board) ^ self.board
-        return step.sites
+        touches = self.turn.touches if self.turn else None
+        return touches.left if touches is not None and touches.sites == step.sites else step.sites
 
     def _light(self, kind: str) -> Led:
         led = LIGHTS[kind]
@@ -738,16 +709,16 @@ class Controller:
     def _instruction(self) -> str | None:
         if self.mode == "over":
             return "Set up to play again"
+        if self.choice and self.choice.touches is not None:
+            return STEPS["flip"].words(len(self.choice.touches.left))
         if self.choice:
             cand = self.choice.cands[self.choice.highlight]
             move = self.state.notation(cand.move)
-            return f"Tap a lit site, or BACK/OK: {move}"
+            step = cand.next_step
+            return f"{step.prompt if step and step.prompt else 'Tap a lit site'}, or BACK/OK: {move}"
         step = self.turn.current if self.turn else None
         if step is not None:
-            key = "flip-sensed" if step.action == "flip" and self._polarity else step.action
-            one, several = INSTRUCTIONS[key]
-            n = len(step.sites)
-            return one if n == 1 else several.format(n=n)
+            return words(step, len(self._step_left(step)))
         if self.targets:
             return "Put it on a lit site"
         if self.state.ok_move() is not None:

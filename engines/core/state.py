@@ -203,6 +203,11 @@ class GameState(ABC):
         Boards with polarity sensors compare this with what they read."""
         return {}
 
+    def markers(self) -> Mapping[str, str]:
+        """Sites holding a piece the sensors cannot see (e.g. a pawn standing on a token):
+        site -> its side. The board lights them so the players know where they are."""
+        return {}
+
     @abstractmethod
     def realisations(self, move: Any) -> tuple[Realisation, ...]:
         """The ways ``move`` is made on the board (usually one)."""

@@ -64,20 +64,56 @@ def test_antipalos_takebacks_of_one_and_two_moves():
     assert events[-1]["moves"] == ["B2*"]
 
 
-def test_antipode_pick_by_tap_and_by_buttons_then_flips_and_ok():
+def test_antipode_flips_by_lifting_then_a_tap_then_picks_by_buttons():
     events = run_file("antipode_pick.jsonl", "antipode")
-    assert kinds(events) == ["guide", "move", "guide", "guide", "move", "guide", "end"]
     assert of(events, "guide") == [
+        {"action": "flip", "sites": ["a1"]},  # the placement's neighbour, lifted and set back
         {"action": "pick", "sites": ["a1", "b1"]},
-        {"action": "flip", "sites": ["a1", "b1"]},
-        {"action": "pick", "sites": ["h9", "i9"]},
-        {"action": "flip", "sites": ["h9", "i9"]},
+        {"action": "flip", "sites": ["b1"]},  # the token the pawn passed
+        {"action": "flip", "sites": ["i9"]},
+        {"action": "pick", "sites": ["h9", "i9"]},  # OK stood in for a flip without lifting
+        {"action": "flip", "sites": ["h9"]},
     ]
     assert moves(events) == ["b1:a1", "h9:i9"]
     shown = [e["lines"] for e in events if e["event"] == "display"]
-    assert any("Flip the 2 lit tokens, then OK" in lines for lines in shown)
+    assert any("Tap the token your pawn lands on, or BACK/OK: b1:a1" in lines for lines in shown)
+    assert any("Flip the lit token" in lines for lines in shown)
     assert events[-1]["position"]["to_move"] == "blue"
 
+
+def test_antipode_in_the_rules_order_without_ok():
+    """Blue places b1, flips its neighbour a1 by lifting it, taps the landing b1; Red places h9,
+    flips i9, taps i9, flips h9 which the pawn passed. No button is pressed."""
+    events = run_file("antipode_natural.jsonl", "antipode")
+    assert [(e["event"], e.get("move") or e.get("sites")) for e in events
+            if e["event"] in ("guide", "move")] == [
+        ("guide", ["a1"]), ("guide", ["a1", "b1"]), ("move", "b1:b1"),
+        ("guide", ["i9"]), ("guide", ["h9", "i9"]), ("move", "h9:i9"), ("guide", ["h9"]),
+    ]  # fmt: skip
+    assert of(events, "move")[1] == {"move": "h9:i9", "side": "red"}
+    assert "out_of_sync" not in kinds(events)
+    assert events[-1]["position"]["to_move"] == "blue"
+    assert events[-2]["lines"][1] == "Blue to move"
+
+
+def test_antipode_next_side_begins_before_the_path_flip():
+    """Blue lands on a1 and should flip b1; Red places h9 at once: the flip is taken as done."""
+    events = run_file("antipode_next_side.jsonl", "antipode")
+    assert moves(events) == ["b1:a1"]
+    assert of(events, "guide")[-3:] == [
+        {"action": "flip", "sites": ["b1"]},
+        {"action": "flip", "sites": ["i9"]},
+        {"action": "pick", "sites": ["h9", "i9"]},
+    ]
+    assert "out_of_sync" not in kinds(events)
+    assert events[-1]["position"]["to_move"] == "red"
+
+
+def test_antipode_ok_stands_in_for_flips_made_without_lifting():
+    events = run_file("antipode_ok_fallback.jsonl", "antipode")
+    assert moves(events) == ["b1:a1"]
+    assert [g["action"] for g in of(events, "guide")] == ["flip", "pick", "flip"]
+    assert events[-1]["position"]["to_move"] == "red"
 
 def test_antipod_twin_is_lit_until_filled():
     events = run_file("antipod_twin.jsonl", "antipod")
