@@ -228,7 +228,7 @@ class Controller:
             if touches.see(self.board) and not touches.left:
                 self._choice_advance()
             return
-        for site in taps & self.choice.sites:
+        for site in taps & self.choice.sites if self.choice.armed else ():
             self._choose_site(site)
             if self.mode != "choose":
                 break
@@ -265,6 +265,8 @@ class Controller:
 
     # -------------------------------------------------------- the settled board
     def _on_settle(self) -> None:
+        if self.choice:
+            self.choice.armed = True
         if self.board == self._evaluated:
             return
         self._evaluated = self.board

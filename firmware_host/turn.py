@@ -158,6 +158,9 @@ class Choice:
     board: frozenset[str]
     highlight: int = 0
     touches: Touches | None = None
+    #: Taps count once the board has settled since the shared step ended (a token's bounce as it
+    #: is set back is no tap).
+    armed: bool = True
 
     def __post_init__(self) -> None:
         self.touches = touches_for(self.shared)
@@ -175,6 +178,7 @@ class Choice:
         """The shared step is done."""
         self.cands = [Candidate(c.move, c.real, c.done + 1) for c in self.cands]
         self.touches = touches_for(self.shared)
+        self.armed = False
 
     @property
     def sites(self) -> frozenset[str]:

@@ -3,7 +3,7 @@
 A move is made as a player would: the realisation's emptied sites lifted and filled sites placed
 (in a random order, sometimes slid across other sites, sometimes paused with the piece in the
 hand), then its follow-ups (remove, twin; a tap on a pick site when the board cannot tell the
-move from others; flips confirmed with OK). Noise rides along: hands hovering over empty sites,
+move from others; each flipped token lifted and set back, no OK). Noise rides along: hands hovering over empty sites,
 neighbours bumped and falling back. The actions come in *segments*; the player waits for the
 board to settle after each segment (a real player waits for the lights).
 
@@ -136,9 +136,7 @@ class Player:
                     done += 1
                     continue
             elif step.action == "flip":
-                for site in sorted(step.sites):
-                    seg.add("flip", site, gap=rng.uniform(0.05, 0.3))
-                seg.add("press", gap=rng.uniform(0.1, 0.6), button="ok")
+                self._flip(seg, step.sites)
             else:
                 board = self._step(seg, step, board)
             done += 1
@@ -177,6 +175,8 @@ class Player:
         the daemon offers them); False when no tap is needed."""
         hand = real.emptied | real.filled
         cands = recognise.candidates(state, board) if hand else recognise.offered(state)
+        flipped = sum(step.action == "flip" for step in real.follow_ups[:done])  # shared, before
+        cands = [recognise.Candidate(c.move, c.real, c.done + flipped) for c in cands]
         if len(cands) <= 1:
             return False
         for site in sorted(real.follow_ups[done].sites):
@@ -185,6 +185,14 @@ class Player:
             if len(cands) <= 1:
                 break
         return True
+
+    def _flip(self, seg: Segment, sites: frozenset[str]) -> None:
+        """Each token lifted, turned over and set back, in any order: the sensors see the lift."""
+        order = sorted(sites)
+        self.rng.shuffle(order)
+        for site in order:
+            seg.add("lift", site, gap=self.rng.uniform(0.05, 0.3))
+            seg.add("place", site, gap=self.rng.uniform(0.1, 0.9))
 
     def _tap(self, seg: Segment, site: str, board: frozenset[str]) -> None:
         first, second = ("lift", "place") if site in board else ("place", "lift")
