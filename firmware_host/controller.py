@@ -38,6 +38,9 @@ from hardware.base import ButtonEvent, Led, Scan
 
 Event = dict[str, Any]
 
+#: How long a passing message ("Corrected to E5*") stays unless the board changes first.
+FLASH_MS = 4000
+
 
 @dataclass(frozen=True)
 class Game:
@@ -153,6 +156,8 @@ class Controller:
         self._toggles: dict[str, float] = {}
         self._evaluated: frozenset[str] | None = None
         self._check_only = True  # until a piece moves, a settled board is only compared
+        self._correctable = False
+        self._flashed: tuple[str, float] | None = None
         self._targets: dict[str, frozenset[str]] = {}
         outcome = self.state.outcome()
         if outcome:
@@ -195,6 +200,9 @@ class Controller:
             self._on_settle()
         if self.idle:
             self._idle_tick()
+        if self._flashed and now >= self._flashed[1]:
+            self._flashed = None
+            self._dirty = True
         if self._dirty:
             self._refresh()
         events, self._events = self._events, []
@@ -211,6 +219,7 @@ class Controller:
     def _on_change(self, changed: frozenset[str]) -> None:
         taps = self._taps(changed)
         self._dirty = True
+        self._flashed = None
         self._check_only = False  # someone is playing
         if self.mode == "choose":
             self._choice_change(taps)
@@ -317,8 +326,9 @@ class Controller:
             return
         if recognise.lifting(state, board, self._targets_of):
             self._in_sync()  # a piece in the hand: its targets stay lit
+            self._correctable = False  # the next side has begun
             return self._light_targets()
-        if self._takeback_to(board):
+        if self._takeback_to(board) or self._correct(board):
             return
         self._out_of_sync(board)
 
@@ -346,7 +356,7 @@ class Controller:
         current = turn.current
         if current is not None and board ^ turn.board() <= current.sites:
             return self._in_sync()  # part-way through this step
-        if self._takeback_to(board) or self._next_side_began(board):
+        if self._takeback_to(board) or self._next_side_began(board) or self._correct(board):
             return
         self._out_of_sync(board)
 
@@ -424,22 +434,34 @@ class Controller:
             self.choice = Choice(chosen, self.choice.board)
             self._emit("guide", action="pick", sites=self._sorted(self.choice.sites))
 
-    def _accept(self, cand: Candidate) -> None:
-        """Save the move, then announce it and start its follow-ups."""
-        state = self.state
+    def _accept(self, cand: Candidate, replaces: str | None = None) -> None:
+        """Save the move (or, ``replaces`` given, the correction of the last move), then announce
+        it and start its follow-ups."""
+        state = self.states[-2] if replaces else self.state
         text, side = state.notation(cand.move), state.to_move
-        before = self.boards[-1]
+        ply = len(self.moves) + (0 if replaces else 1)
         try:
-            self.storage.add_move(self.game_id, len(self.moves) + 1, text)
+            if replaces:
+                self.storage.correct(self.game_id, ply, text, replaces)
+            else:
+                self.storage.add_move(self.game_id, ply, text)
         except StorageError as exc:
             self.message = str(exc)
             self._dirty = True
             return
         self.message = None
+        if replaces:
+            del self.states[-1], self.boards[-1], self.moves[-1]
+        before = self.boards[-1]
         self._push(state.apply(cand.move), text)
         self.choice = None
         self._clear_targets()
-        self._emit("move", move=text, side=side)
+        if replaces:
+            self._emit("correction", move=text, replaces=replaces, side=side)
+            self._flash(f"Corrected to {text}")
+        else:
+            self._emit("move", move=text, side=side)
+        self._correctable = True
         self.mode = "follow"
         self.turn = Turn(cand, before, cand.done, side)
         self._follow()
@@ -521,7 +543,27 @@ class Controller:
         """The sites that show the win (a point may have several, e.g. an Antipod edge point)."""
         return {site for name in outcome.sites for site in self.state.sites_of(name)}
 
+    def _correct(self, board: frozenset[str]) -> bool:
+        """Before the next side begins, a board showing the position before the last move changed
+        by one different legal move (a piece slid on after resting; a change of mind): that move
+        replaces the last one."""
+        if not (self.moves and self._correctable):
+            return False
+        before, last = self.states[-2], self.moves[-1]
+        found = [c for c in recognise.candidates(before, board) if before.notation(c.move) != last]
+        if len(found) != 1:
+            return False
+        self._in_sync()
+        self.turn = None
+        self._accept(found[0], replaces=last)
+        return True
+
+    def _flash(self, text: str) -> None:
+        """Show ``text`` briefly: until the next board change or a few seconds pass."""
+        self._flashed = (text, self._now + FLASH_MS)
+
     def _take_back(self, index: int) -> None:
+        self._correctable = False
         unscore = self.mode == "over" and self.match is not None
         undone = self.moves[index:]
         self.storage.truncate(self.game_id, index)
@@ -696,7 +738,7 @@ class Controller:
             phase=state.phase,
             status_lines=state.status_lines(),
             instruction=self._instruction(),
-            error=self.message or self._error(),
+            error=self.message or self._error() or (self._flashed and self._flashed[0]),
             result=result,
             match_score=score,
         )

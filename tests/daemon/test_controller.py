@@ -281,3 +281,14 @@ def test_either_lifting_order_for_a_two_site_piece(order):
     d.place("s3").run(30).place("s2").run(500)
     assert d.kinds() == ["targets", "move", "game_over"]
     assert d.last("game_over")["sites"] == ["s2", "s3"] and d.lit("s2") == LIGHTS["win"]
+
+
+def test_a_correction_keeps_the_final_move_and_logs_the_mis_read_one(tmp_path):
+    storage = Storage(str(tmp_path / "games.db"))
+    d = Drive(Game.of("antipalos", 3), storage=storage)
+    d.run(100).place("A1*").run(500).lift("A1*").run(50).place("A2*").run(500)
+    assert [e["event"] for e in d.events if e["event"] in ("move", "correction")] == ["move", "correction"]
+    assert storage.unfinished().moves == ("A2*",)
+    assert storage.corrections(d.ctl.game_id) == [(1, "A1*", "A2*")]
+    d.run(4000)
+    assert "Corrected to A2*" not in d.ctl.screen().text_lines()  # the message passes

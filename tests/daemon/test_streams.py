@@ -185,3 +185,29 @@ def test_antipod_win_lights_both_sites_of_every_edge_point_in_the_chain():
     assert over["winner"] == "black" and over["result"] == "connection"
     edge = [p for p in black if len(state.sites_of(p)) == 2]
     assert edge and all(set(state.sites_of(p)) <= set(over["sites"]) for p in edge)
+
+
+def test_antipalos_a_trirod_slid_on_after_resting_corrects_the_last_move_until_the_next_side_moves():
+    """White's Trirod rests on A1* (read as a move), then goes on to A2*: corrected. Black changes
+    its mind from C3* to C2*: corrected. White then moving A2* is refused: Black has moved."""
+    events = run_file("antipalos_correction.jsonl", "antipalos", 3)
+    assert [e["event"] for e in events if e["event"] in ("move", "correction")] == [
+        "move", "correction", "move", "correction"]
+    assert of(events, "correction") == [
+        {"move": "A2*", "replaces": "A1*", "side": "white"},
+        {"move": "C2*", "replaces": "C3*", "side": "black"},
+    ]
+    shown = [e["lines"] for e in events if e["event"] == "display"]
+    assert ["Antipalos 3", "Black to move", "Corrected to A2*", "Phase 1 · Left: White 3 Black 4"] in shown
+    assert shown[shown.index(["Antipalos 3", "Black to move", "Corrected to A2*",
+                              "Phase 1 · Left: White 3 Black 4"]) + 1][2] != "Corrected to A2*"
+    assert of(events, "out_of_sync") == [{"missing": ["A2*"], "extra": ["B1*"]}]
+    assert events[-1]["moves"] == ["A2*", "C2*"]
+
+
+def test_antigrid_a_pawn_paused_on_the_way_is_corrected_when_it_goes_on():
+    events = run_file("antigrid_correction.jsonl", "anti-grid", 6)
+    assert moves(events) == ["c1-c3"]
+    assert of(events, "correction") == [{"move": "c1-c5", "replaces": "c1-c3", "side": "red"}]
+    assert events[-1]["moves"] == ["c1-c5"]
+    assert "out_of_sync" not in kinds(events)
