@@ -16,14 +16,13 @@ How a turn goes (docs/daemon.md has the whole story):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from engines import game_info, new_game
 from engines.core import FollowUp, GameState, Outcome
 from firmware_host import recognise
 from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
+from firmware_host.game import Game, result_text
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout
 from firmware_host.matchplay import OngoingMatch
@@ -40,46 +39,6 @@ Event = dict[str, Any]
 
 #: How long a passing message ("Corrected to E5*") stays unless the board changes first.
 FLASH_MS = 4000
-
-
-@dataclass(frozen=True)
-class Game:
-    """Which game is played: its name (opaque here), size and variant, and ``match`` the
-    points a match goes to (0: single games)."""
-
-    name: str
-    size: int | None = None
-    variant: str | None = None
-    match: int = 0
-
-    @classmethod
-    def of(
-        cls, name: str, size: int | None = None, variant: str | None = None, match: int = 0
-    ) -> "Game":
-        """The game with its defaults filled in; OptionError for a bad game, option or match
-        target."""
-        info = game_info(name)
-        return cls(name, *info.check_options(size, variant), match and info.check_match(match))
-
-    def new(self) -> GameState:
-        return new_game(self.name, self.size, self.variant)
-
-    def new_match(self) -> OngoingMatch | None:
-        """A new match of this game (None for single games)."""
-        if not self.match:
-            return None
-        return OngoingMatch.begin(self.name, self.size, self.variant, self.match)
-
-    @property
-    def title(self) -> str:
-        """The short title, with the size: "Antipalos 12"."""
-        title = game_info(self.name).title.split(" (")[0]
-        return f"{title} {self.size}" if self.size else title
-
-    @property
-    def shown_variant(self) -> str | None:
-        """The variant when it is not the default one."""
-        return None if self.variant == game_info(self.name).default_variant else self.variant
 
 
 class Controller:
@@ -781,10 +740,3 @@ class Controller:
         if extra:
             parts.append(f"take off {len(extra)}")
         return "Board differs: " + ", ".join(parts)
-
-
-def result_text(outcome: Outcome) -> str:
-    """A result in words: "white wins by connection", "draw by repetition"."""
-    if outcome.winner == "draw":
-        return f"draw by {outcome.result}"
-    return f"{outcome.winner} wins by {outcome.result}"
