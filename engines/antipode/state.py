@@ -463,6 +463,20 @@ class AntipodeState(GameState):
         filled = frozenset({move.place}) if move.place else frozenset()
         return (Realisation(frozenset(), filled, tuple(steps)),)
 
+    def refusal(self, emptied: frozenset[str], filled: frozenset[str]) -> str | None:
+        """A token placed where no pawn move follows.
+
+        >>> s = new()
+        >>> s.refusal(frozenset(), frozenset({"c3"}))
+        'c3 leaves the pawn no move'
+        """
+        if emptied or len(filled) != 1 or self.outcome():
+            return None
+        (name,) = filled
+        if name in INDEX and not self.tokens >> INDEX[name] & 1 and not self._landings(INDEX[name]):
+            return f"{name} leaves the pawn no move"
+        return None
+
     def markers(self) -> dict[str, str]:
         """The tokens the two pawns stand on (pawns are never sensed): site -> side."""
         return {NAMES[n]: side for n, side in zip(self.pawns, SIDES)}

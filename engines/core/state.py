@@ -203,6 +203,12 @@ class GameState(ABC):
         Boards with polarity sensors compare this with what they read."""
         return {}
 
+    def refusal(self, emptied: frozenset[str], filled: frozenset[str]) -> str | None:
+        """Why a board differing from :meth:`occupied` by ``emptied``/``filled`` is no legal
+        move, for changes the game's notation cannot name (None: ask no further; the daemon
+        then tries the change as a placement or from-to move)."""
+        return None
+
     def markers(self) -> Mapping[str, str]:
         """Sites holding a piece the sensors cannot see (e.g. a pawn standing on a token):
         site -> its side. The board lights them so the players know where they are."""

@@ -211,3 +211,13 @@ def test_antigrid_a_pawn_paused_on_the_way_is_corrected_when_it_goes_on():
     assert of(events, "correction") == [{"move": "c1-c5", "replaces": "c1-c3", "side": "red"}]
     assert events[-1]["moves"] == ["c1-c5"]
     assert "out_of_sync" not in kinds(events)
+
+
+def test_antipode_a_placement_without_a_pawn_move_is_refused_with_the_engines_reason():
+    events = run_file("antipode_illegal.jsonl", "antipode")
+    assert kinds(events) == ["out_of_sync", "illegal", "in_sync", "guide", "end"]
+    assert of(events, "illegal") == [{"reason": "c3 leaves the pawn no move", "sites": ["c3"]}]
+    shown = [e["lines"] for e in events if e["event"] == "display"]
+    assert ["Antipode", "Blue to move", "c3 leaves the pawn no move", "Pawns: blue e1, red e9",
+            "Pool: 55 tokens"] in shown
+    assert of(events, "guide") == [{"action": "flip", "sites": ["a1"]}]
