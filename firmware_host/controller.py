@@ -397,7 +397,7 @@ class Controller:
         """Save the move (or, ``replaces`` given, the correction of the last move), then announce
         it and start its follow-ups."""
         state = self.states[-2] if replaces else self.state
-        text, side = state.notation(cand.move), state.to_move
+        text, side = state.notation(cand.move), state.maker(cand.move)
         ply = len(self.moves) + (0 if replaces else 1)
         try:
             if replaces:

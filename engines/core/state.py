@@ -203,6 +203,11 @@ class GameState(ABC):
         Boards with polarity sensors compare this with what they read."""
         return {}
 
+    def maker(self, move: Any) -> str | None:
+        """The side that makes ``move`` (usually :attr:`to_move`; a game where the other side
+        may act first, like an Anti-Grid capture chain ended by the opponent, says otherwise)."""
+        return self.to_move
+
     def refusal(self, emptied: frozenset[str], filled: frozenset[str]) -> str | None:
         """Why a board differing from :meth:`occupied` by ``emptied``/``filled`` is no legal
         move, for changes the game's notation cannot name (None: ask no further; the daemon

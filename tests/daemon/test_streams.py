@@ -221,3 +221,14 @@ def test_antipode_a_placement_without_a_pawn_move_is_refused_with_the_engines_re
     assert ["Antipode", "Blue to move", "c3 leaves the pawn no move", "Pawns: blue e1, red e9",
             "Pool: 55 tokens"] in shown
     assert of(events, "guide") == [{"action": "flip", "sites": ["a1"]}]
+
+
+def test_antigrid_the_opponents_move_ending_a_capture_chain_names_its_own_side():
+    """Red captures and could go on; Blue moves instead (ending the chain): the move is Blue's."""
+    events = run_file("antigrid_chain_ended_by_opponent.jsonl", "anti-grid", variant="chain")
+    assert of(events, "move")[-2:] == [
+        {"move": "a9-f9", "side": "red"},
+        {"move": "j2-j3", "side": "blue"},
+    ]
+    assert "out_of_sync" not in kinds(events)
+    assert events[-1]["position"]["to_move"] == "red"
