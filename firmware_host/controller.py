@@ -16,6 +16,8 @@ How a turn goes (docs/daemon.md has the whole story):
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Any, Callable, Iterable, Mapping
 
 from engines.core import FollowUp, GameState, Outcome
@@ -39,6 +41,8 @@ Event = dict[str, Any]
 
 #: How long a passing message ("Corrected to E5*") stays unless the board changes first.
 FLASH_MS = 4000
+#: How long a passing notice (IP address, today's games) stays unless the board changes first.
+NOTICE_MS = 8000
 
 
 class Controller:
@@ -73,6 +77,7 @@ class Controller:
         self.menu = menu
         self._address = address
         self._notice: Screen | None = None
+        self._notice_until: float | None = None  # a passing notice's end
         self._layouts = layouts
         self._events: list[Event] = []
         self._now: float = 0.0
@@ -162,6 +167,9 @@ class Controller:
         if self._flashed and now >= self._flashed[1]:
             self._flashed = None
             self._dirty = True
+        if self._notice_until is not None and now >= self._notice_until:
+            self._notice = self._notice_until = None
+            self._dirty = True
         if self._dirty:
             self._refresh()
         events, self._events = self._events, []
@@ -179,6 +187,8 @@ class Controller:
         taps = self._taps(changed)
         self._dirty = True
         self._flashed = None
+        if self._notice_until is not None:
+            self._notice = self._notice_until = None
         self._check_only = False  # someone is playing
         if self.mode == "choose":
             self._choice_change(taps)
@@ -556,7 +566,7 @@ class Controller:
     def _on_button(self, press: ButtonEvent) -> None:
         self._dirty = True
         if self._notice is not None:
-            self._notice = None  # any button closes a notice
+            self._notice = self._notice_until = None  # any button closes a notice
         elif self.menu and (self.menu.is_open or press.button == "menu"):
             self._do(self.menu.press(press))
         elif press.long:
@@ -577,16 +587,20 @@ class Controller:
         elif isinstance(action, SetBrightness):
             self.brightness = action.level
         elif isinstance(action, ShowIP):
-            self._notice = message_screen("IP address", [self._address()])
+            self._pass(message_screen("IP address", [self._address()]))
         elif isinstance(action, ShowToday):
-            self._notice = today_screen(self.storage)
+            self._pass(today_screen(self.storage))
         elif isinstance(action, PowerOff):
             self._notice = message_screen("Powering off", ["Wait for the screen to go dark"])
             self._emit("power_off")  # the daemon runs the configured command
 
+    def _pass(self, screen: Screen) -> None:
+        """Show a passing notice: until a button, the next board change or NOTICE_MS."""
+        self._notice, self._notice_until = screen, self._now + NOTICE_MS
+
     def notice(self, screen: Screen) -> None:
         """Show ``screen`` until a button is pressed (the daemon's messages)."""
-        self._notice = screen
+        self._notice, self._notice_until = screen, None
         self._dirty = True
 
     # -------------------------------------------------------------- idle spells
@@ -685,7 +699,9 @@ class Controller:
         if self._notice is not None:
             return self._notice
         if self.menu and self.menu.is_open:
-            return self.menu.screen()
+            screen = self.menu.screen()
+            needs = self.sync or self.turn or self.choice
+            return replace(screen, title="Board: see the lights") if needs else screen
         state = self.state
         outcome = state.outcome()
         result, score = self._results(outcome)

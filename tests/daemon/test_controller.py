@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.config import Timing
-from firmware_host.controller import LIGHTS, Controller, Game
+from firmware_host.controller import LIGHTS, NOTICE_MS, Controller, Game
 from firmware_host.layout import default_layout
 from firmware_host.menu import Choice, Menu, game_choices
 from firmware_host.storage import Storage, StorageError
@@ -292,3 +292,25 @@ def test_a_correction_keeps_the_final_move_and_logs_the_mis_read_one(tmp_path):
     assert storage.corrections(d.ctl.game_id) == [(1, "A1*", "A2*")]
     d.run(4000)
     assert "Corrected to A2*" not in d.ctl.screen().text_lines()  # the message passes
+
+
+def test_a_passing_notice_ends_on_a_board_change_or_after_a_few_seconds_and_the_menu_flags_the_board():
+    current = Choice("antipalos", 4, "two", "Antipalos")
+    menu = Menu([current, *game_choices(None)[:3]], current)
+    d = Drive(Game.of("antipalos", 4), menu=menu)
+    labels = [line.lstrip("> ") for line in menu.screen().text_lines()[1:]]
+    for wait in ("board", "time"):
+        d.run(50).press("menu")
+        for _ in range(labels.index("Show IP address")):
+            d.press("menu")
+        d.press("ok")
+        assert d.ctl.screen().text_lines() == ("IP address", "192.0.2.7")
+        if wait == "board":
+            d.place("*C3").run(100)  # the board changed: the notice gives way
+        else:
+            d.run(NOTICE_MS)
+        assert d.ctl.screen().text_lines()[0] == "Antipalos 4"
+    d.place("C3*").run(500)  # a second Trirod on C3: out of sync
+    assert "C3 already holds a Trirod" in d.ctl.screen().text_lines()
+    d.press("menu")
+    assert d.ctl.screen().text_lines()[0] == "Board: see the lights"
