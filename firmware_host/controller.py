@@ -32,7 +32,7 @@ from firmware_host import menu as menus
 from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
 from firmware_host.recognise import Candidate
 from firmware_host.screens import Screen, message_screen, status_screen
-from firmware_host.turn import LIGHTS, STEPS, Choice, Sync, Turn, words
+from firmware_host.turn import LIGHTS, STEPS, Choice, Pending, Sync, Turn, words
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
 from hardware.base import ButtonEvent, Led, Scan
@@ -114,6 +114,7 @@ class Controller:
         self.mode = "move"
         self.turn: Turn | None = None
         self.choice: Choice | None = None
+        self.pending: Pending | None = None
         self.sync: Sync | None = None
         self.targets: frozenset[str] = frozenset()
         self.message: str | None = None
@@ -273,6 +274,8 @@ class Controller:
             self._judge_move(board)
 
     def _judge_move(self, board: frozenset[str]) -> None:
+        if self.pending is not None:
+            return self._judge_pending(board)
         cancelled = False
         if self.choice:
             if board == self.choice.board:
@@ -300,6 +303,36 @@ class Controller:
         if self._takeback_to(board) or self._correct(board):
             return
         self._out_of_sync(board)
+
+    # ------------------------------------------------------ moves chosen elsewhere
+    def expect(self, move_text: str, say: str) -> None:
+        """Have the players carry out ``move_text`` (chosen by a computer or a remote board):
+        its sites to empty and to fill are lit, ``say`` is shown ("Computer plays E5*: move
+        it"), and only a board that shows this move is accepted. IllegalMove for a bad move."""
+        state = self.state
+        move = state.parse_move(move_text)
+        state.check(move)
+        self.pending = Pending(move, state.notation(move), state.realisations(move)[0], say)
+        self.choice = None
+        self._rejudge()
+        self._dirty = True
+
+    @property
+    def to_act(self) -> str | None:
+        """The side who must act now: during a follow-up the side whose step it is."""
+        return self.turn.side if self.turn else self.state.to_move
+
+    def _judge_pending(self, board: frozenset[str]) -> None:
+        pending, before = self.pending, self.boards[-1]
+        done = pending.done(before, board)
+        if done is not None:
+            self._in_sync()
+            self.pending = None
+            return self._accept(Candidate(pending.move, pending.real, done))
+        missing, extra = pending.stray(before, board)
+        if missing or extra:
+            return self._out_of_sync(board)
+        self._in_sync()  # part-way through the move
 
     def _ok_then_move(self, board: frozenset[str]) -> bool:
         """The board shows a move that follows the OK move (e.g. the opponent starting after a
@@ -538,7 +571,7 @@ class Controller:
         self.storage.truncate(self.game_id, index)
         del self.states[index + 1 :], self.boards[index + 1 :], self.moves[index:]
         self._targets = {}
-        self.turn = self.choice = None
+        self.turn = self.choice = self.pending = None
         self._clear_targets()
         for text in reversed(undone):
             self._emit("takeback", move=text)
@@ -662,6 +695,9 @@ class Controller:
             outcome = self.state.outcome()
             lit.update(dict.fromkeys(self._win_sites(outcome) if outcome else (), "win"))
         lit.update(dict.fromkeys(self.targets, "target"))
+        if self.pending:
+            lit.update(dict.fromkeys(self.pending.real.emptied & self.board, "empty"))
+            lit.update(dict.fromkeys(self.pending.real.filled - self.board, "fill"))
         if self.choice and self.choice.touches is not None:
             lit.update(dict.fromkeys(self.choice.touches.left, "flip"))
         elif self.choice:
@@ -728,6 +764,8 @@ class Controller:
     def _instruction(self) -> str | None:
         if self.mode == "over":
             return "Set up to play again"
+        if self.pending:
+            return self.pending.say
         if self.choice and self.choice.touches is not None:
             return STEPS["flip"].words(len(self.choice.touches.left))
         if self.choice:

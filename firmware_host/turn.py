@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engines.core import FollowUp
+from engines.core import FollowUp, Realisation
 from firmware_host import recognise
 from firmware_host.recognise import Candidate
 from hardware.base import Led
@@ -28,6 +28,8 @@ LIGHTS = {
     "picked": Led((255, 160, 0), "fast"),
     "flip": Led((0, 255, 255), "slow"),
     "marker": Led((160, 0, 255), "steady"),
+    "empty": Led((255, 0, 255), "slow"),
+    "fill": Led((0, 255, 0), "pulse"),
     "missing": Led((255, 120, 0), "pulse"),
     "extra": Led((255, 0, 0), "fast"),
     "win": Led((255, 255, 255), "pulse"),
@@ -190,3 +192,31 @@ class Choice:
     def action(self) -> str:
         shared = self.shared
         return shared.action if shared is not None else "pick"
+
+
+@dataclass
+class Pending:
+    """A move chosen elsewhere (a computer, a remote board) that the players carry out: the
+    sites to empty and to fill are lit, ``say`` is shown, and only a board that shows it counts.
+
+    >>> from engines.core import Realisation
+    >>> p = Pending(None, "B2*", Realisation(frozenset(), frozenset({"B2*"})), "Computer plays B2*")
+    >>> p.done(frozenset(), frozenset({"B2*"})), p.done(frozenset(), frozenset())
+    (0, None)
+    >>> p.stray(frozenset(), frozenset({"A1*"}))
+    (frozenset(), frozenset({'A1*'}))
+    """
+
+    move: object
+    text: str
+    real: Realisation
+    say: str
+
+    def done(self, before: frozenset[str], board: frozenset[str]) -> int | None:
+        """How many sensed follow-ups are done when ``board`` shows the move (None: it does not)."""
+        return self.real.reaches(before, board)
+
+    def stray(self, before: frozenset[str], board: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+        """(missing, extra): the changes that are no part of the move (both empty: in progress)."""
+        after = self.real.board_after(before)
+        return (before & after) - board, board - (before | after)

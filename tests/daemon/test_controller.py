@@ -314,3 +314,34 @@ def test_a_passing_notice_ends_on_a_board_change_or_after_a_few_seconds_and_the_
     assert "C3 already holds a Trirod" in d.ctl.screen().text_lines()
     d.press("menu")
     assert d.ctl.screen().text_lines()[0] == "Board: see the lights"
+
+
+def test_a_move_chosen_elsewhere_is_carried_out_under_guidance_and_only_that_move_counts():
+    d = Drive(Game.of("antipalos", 4))
+    d.run(100)
+    d.ctl.expect("B2*", "Computer plays B2*: move it")
+    d.run(50)
+    assert d.lit("B2*") == LIGHTS["fill"] and "Computer plays B2*: move it" in d.ctl.screen().text_lines()
+    assert d.ctl.to_act == "white"
+    d.place("A1*").run(500)  # a legal move, but not the one to carry out
+    assert "move" not in d.kinds() and d.last("out_of_sync") == {
+        "t": d.last("out_of_sync")["t"], "event": "out_of_sync", "missing": [], "extra": ["A1*"]}
+    d.lift("A1*").run(500).place("B2*").run(500)
+    assert d.last("move") == {"t": d.last("move")["t"], "event": "move", "move": "B2*", "side": "white"}
+    assert d.ctl.pending is None and d.ctl.to_act == "black" and d.ctl.frame() == {}
+
+
+def test_a_move_chosen_elsewhere_runs_its_follow_ups_in_order():
+    d = Drive(Game.of("antipode"))
+    d.run(100)
+    d.ctl.expect("b1:a1", "Blue plays b1:a1 remotely: move it")
+    d.run(50)
+    assert d.lit("b1") == LIGHTS["fill"] and d.lit("e1") == LIGHTS["marker"]
+    d.place("b1").run(500)
+    assert d.last("move")["move"] == "b1:a1" and d.last("guide")["sites"] == ["a1"]
+    assert d.ctl.to_act == "blue" and "Flip the lit token" in d.ctl.screen().text_lines()
+    d.lift("a1").run(300).place("a1").run(500)
+    assert d.last("guide") == {"t": d.last("guide")["t"], "event": "guide", "action": "flip", "sites": ["b1"]}
+    d.lift("b1").run(300).place("b1").run(500)
+    assert d.ctl.mode == "move" and d.ctl.to_act == "red"
+    assert "out_of_sync" not in d.kinds()
