@@ -6,7 +6,11 @@ spectator's, ``/replay.jsonl`` the session as a replay input file.
 
 Safe by default: it binds 127.0.0.1. Bound elsewhere, the controls (``/ws``, ``/replay.jsonl``)
 need the token (``?token=...``); the spectator view never does and never accepts commands.
-A websocket from another site's page (an ``Origin`` not this server's) is refused.
+A websocket from another site's page (an ``Origin`` not this server's) is refused, and so is
+every request whose ``Host`` is not a loopback name or address nor the address the server was
+told to use (DNS rebinding: a page at ``http://evil.test:8080`` whose name is made to resolve to
+127.0.0.1 sends ``Host: evil.test:8080``); bound to every interface (0.0.0.0, ::), an IP address
+and this machine's own name are accepted too.
 """
 
 from __future__ import annotations
@@ -15,8 +19,12 @@ import asyncio
 import hmac
 import ipaddress
 import json
+import logging
 import secrets
+import socket
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +32,18 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from engines import GAME_NAMES, game_info
 from firmware_host.web.bridge import Hub, Update
-from firmware_host.web.commands import CommandError, parse
+from firmware_host.web.commands import CommandError, NewGame, parse
 
 STATIC = Path(__file__).with_name("static")
 #: Messages waiting for a slow page before it is dropped (it reconnects and starts afresh).
 BACKLOG = 256
 MAX_MESSAGE = 4096
+#: Commands one page may send: RATE a second on average, BURST at once; a new game (which
+#: rebuilds the board) once every NEW_GAME_SECONDS, from all pages together.
+RATE, BURST, NEW_GAME_SECONDS = 50.0, 100.0, 1.0
+#: Open connections at most (more are answered 503 and closed), and the seconds a connection
+#: may stay open without a whole request (a slow or idle client; websockets are not idle).
+MAX_CONNECTIONS, IDLE_SECONDS = 64, 10.0
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; frame-ancestors 'none'",
@@ -47,6 +61,45 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def host_name(header: str) -> str:
+    """The name in a ``Host`` header, without the port: "[::1]:8080" -> "::1".
+
+    >>> host_name("LocalHost.:8080"), host_name("[::1]:80"), host_name("10.0.0.2")
+    ('localhost', '::1', '10.0.0.2')
+    >>> host_name("[::1].evil.test:80")
+    '[::1].evil.test:80'
+
+    """
+    header = header.strip().lower()
+    if header.startswith("["):  # an IPv6 address, then only a port may follow
+        inside, _, rest = header[1:].partition("]")
+        return inside if rest == "" or (rest[:1] == ":" and rest[1:].isdigit()) else header
+    return header.rsplit(":", 1)[0].rstrip(".") if header.count(":") == 1 else header.rstrip(".")
+
+
+def host_allowed(header: str, bound: str) -> bool:
+    """May a request naming ``header`` as its Host reach a server bound to ``bound``?
+
+    >>> host_allowed("localhost:8080", "127.0.0.1"), host_allowed("evil.test:8080", "127.0.0.1")
+    (True, False)
+    >>> host_allowed("192.168.1.9:8080", "0.0.0.0"), host_allowed("evil.test", "0.0.0.0")
+    (True, False)
+    """
+    name = host_name(header)
+    if not name:
+        return False
+    if is_loopback(name) or name.endswith(".localhost") or name == host_name(bound):
+        return True
+    if bound in ("0.0.0.0", "::", ""):
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            machine = socket.gethostname().lower()
+            return name in (machine, f"{machine}.local")
+    return False
 
 
 def new_token() -> str:
@@ -70,15 +123,18 @@ def games() -> list[dict[str, Any]]:
 class Pages:
     """The pages connected to one hub, and the handlers serving them."""
 
-    def __init__(self, hub: Hub, token: str | None = None) -> None:
+    def __init__(self, hub: Hub, token: str | None = None, host: str = "127.0.0.1") -> None:
         self.hub = hub
         self.token = token
+        self._new_game_at = -NEW_GAME_SECONDS
+        #: The address the server is bound to: Host headers must name it (or loopback).
+        self.host = host
         self.queues: set[asyncio.Queue] = set()
         self.sockets: set[web.WebSocketResponse] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[_headers])
+        app = web.Application(middlewares=[_headers, self._check_host])
         app.router.add_get("/", self.page)
         app.router.add_get("/watch", self.page)
         app.router.add_get("/ws", self.controls)
@@ -97,6 +153,13 @@ class Pages:
         """The daemon stops: tell every open page, so that none holds the server up."""
         for ws in list(self.sockets):
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"reedboard stopped")
+
+    @web.middleware
+    async def _check_host(self, request: web.Request, handler) -> web.StreamResponse:
+        """Refuse a Host this server is not (DNS rebinding), before anything else."""
+        if not host_allowed(request.headers.get("Host", ""), self.host):
+            raise web.HTTPMisdirectedRequest(text="this board answers only to its own address\n")
+        return await handler(request)
 
     # ------------------------------------------------------------------ handlers
     async def page(self, _: web.Request) -> web.FileResponse:
@@ -125,6 +188,7 @@ class Pages:
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         queue: asyncio.Queue = asyncio.Queue(BACKLOG)
+        bucket = Bucket(RATE, BURST)
         hello = {"type": "hello", "controls": controls, "games": games() if controls else []}
         queue.put_nowait(hello)
         queue.put_nowait({"type": "update", **self.hub.current()})
@@ -133,7 +197,7 @@ class Pages:
         sender = asyncio.create_task(_send_all(ws, queue))
         try:
             async for msg in ws:
-                reply = self._answer(msg, controls)
+                reply = self._answer(msg, controls, bucket)
                 if reply and not queue.full():
                     queue.put_nowait(reply)
         finally:
@@ -142,16 +206,26 @@ class Pages:
             sender.cancel()
         return ws
 
-    def _answer(self, msg: Any, controls: bool) -> dict[str, str] | None:
-        """Submit the command in ``msg``; an error message for the page when it is bad."""
+    def _answer(self, msg: Any, controls: bool, bucket: "Bucket") -> dict[str, str] | None:
+        """Submit the command in ``msg``; an error message for the page when it is bad, too
+        many, or the board has too many waiting."""
         if not controls:
             return _error("this view is read-only")
         if msg.type != WSMsgType.TEXT:
             return _error("expected a text message")
+        if not bucket.take():
+            return _error(f"too many messages (at most {RATE:g} a second)")
         try:
-            self.hub.submit(parse(msg.data, self.hub.labels))
+            command = parse(msg.data, self.hub.labels)
         except CommandError as exc:
             return _error(str(exc))
+        if isinstance(command, NewGame):
+            now = time.monotonic()
+            if now - self._new_game_at < NEW_GAME_SECONDS:
+                return _error(f"one new game every {NEW_GAME_SECONDS:g} s at most")
+            self._new_game_at = now
+        if not self.hub.submit(command):
+            return _error("the board is busy: too many commands waiting")
         return None
 
     def _from_loop(self, update: Update) -> None:
@@ -163,6 +237,8 @@ class Pages:
         for queue in list(self.queues):
             if queue.full():  # a page that cannot keep up starts again from the full state
                 self.queues.discard(queue)
+                while not queue.empty():
+                    queue.get_nowait()
                 queue.put_nowait(None)
             else:
                 queue.put_nowait(message)
@@ -173,6 +249,95 @@ class Pages:
         given = request.query.get("token", "")
         if not hmac.compare_digest(given.encode(), self.token.encode()):
             raise web.HTTPForbidden(text="the controls need the token printed by reedboard run\n")
+
+
+class Bucket:
+    """A token bucket: :meth:`take` is True at most ``burst`` times at once and ``rate`` times
+    a second on average.
+
+    >>> bucket = Bucket(rate=1, burst=2)
+    >>> [bucket.take() for _ in range(3)]
+    [True, True, False]
+    """
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class OneLine(logging.Handler):
+    """The web server's errors (a malformed request, a handler that failed) as one line on
+    stderr each, never a traceback; the same line at most once a second."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self._last: tuple[str, float] = ("", 0.0)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage().splitlines()[0] if record.getMessage() else "error"
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            text += f": {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        now = time.monotonic()
+        if self._last[0] == text and now - self._last[1] < 1:
+            return
+        self._last = (text, now)
+        print(f"reedboard run: web: {text}", file=sys.stderr)
+
+
+#: The logger the server's connections report to.
+LOG = logging.getLogger("reedboard.web")
+LOG.addHandler(OneLine())
+LOG.propagate = False
+
+
+class _Refused(asyncio.Protocol):
+    """A connection past MAX_CONNECTIONS: answered 503 and closed."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                        b"Connection: close\r\n\r\n")
+        transport.close()
+
+
+class CappedSite(web.TCPSite):
+    """A TCP site that serves at most ``limit`` connections at once (counting those accepted
+    whose handler has not started yet: a burst is accepted before any starts)."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, limit: int) -> None:
+        super().__init__(runner, host, port)
+        self.limit = limit
+        self.starting = 0
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)
+        server = self._runner.server
+        made = server.connection_made
+
+        def connection_made(handler, transport) -> None:
+            self.starting = max(0, self.starting - 1)
+            made(handler, transport)
+
+        def factory() -> asyncio.Protocol:
+            if len(server.connections) + self.starting >= self.limit:
+                return _Refused()
+            self.starting += 1
+            return server()
+
+        server.connection_made = connection_made
+        self._server = await asyncio.get_running_loop().create_server(
+            factory, self._host, self._port, backlog=self._backlog,
+            reuse_address=self._reuse_address)
+        self._bound_port = self._server.sockets[0].getsockname()[1]
 
 
 def _error(text: str) -> dict[str, str]:
@@ -216,7 +381,8 @@ class WebServer:
 
     def start(self) -> None:
         """Bind and start serving; OSError when the address is taken or not ours."""
-        self._runner = web.AppRunner(self.pages.app(), access_log=None)
+        self._runner = web.AppRunner(self.pages.app(), access_log=None, logger=LOG,
+                                     keepalive_timeout=IDLE_SECONDS)
         try:
             self._loop.run_until_complete(self._bind())
         except BaseException:
@@ -227,9 +393,10 @@ class WebServer:
 
     async def _bind(self) -> None:
         await self._runner.setup()
-        await web.TCPSite(self._runner, self.host, self.port).start()
+        site = CappedSite(self._runner, self.host, self.port, MAX_CONNECTIONS)
+        await site.start()
         if self.port == 0:  # the OS chose one (tests): say which
-            self.port = self._runner.addresses[0][1]
+            self.port = site._bound_port
 
     def stop(self) -> None:
         if not self._thread.is_alive():
