@@ -20,11 +20,11 @@ from dataclasses import replace
 
 from typing import Any, Callable, Iterable, Mapping
 
-from engines.core import FollowUp, GameState, Outcome
+from engines.core import GameState, Outcome
 from firmware_host import recognise
 from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
-from firmware_host.game import Game, result_text
+from firmware_host.game import Game, result_lines, result_text
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout
 from firmware_host.matchplay import OngoingMatch
@@ -32,7 +32,7 @@ from firmware_host import menu as menus
 from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
 from firmware_host.recognise import Candidate
 from firmware_host.screens import Screen, message_screen, status_screen
-from firmware_host.turn import LIGHTS, STEPS, Choice, Pending, Sync, Turn, words
+from firmware_host.turn import LIGHTS, Choice, Pending, Sync, Turn, words
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
 from hardware.base import ButtonEvent, Led, Scan
@@ -499,7 +499,7 @@ class Controller:
         """Run the accepted move's follow-ups from the current one until one must wait."""
         turn = self.turn
         while (step := turn.current) is not None:
-            if step.action == "pick" or self._step_done(step):
+            if step.action == "pick" or self._step_done():
                 turn.step += 1  # the move is known, so its pick is made
                 continue
             if turn.announce():
@@ -515,29 +515,19 @@ class Controller:
         else:
             self._begin_turn()
 
-    def _step_done(self, step: FollowUp) -> bool:
-        if step.sensed:
-            return not self._step_left(step)
-        if self._polarity is not None and self.turn.last_flip():
-            return self._faces_shown(step.sites)
-        return self.turn.announced == self.turn.step and not self._step_left(step)
-
     def _faces_shown(self, sites: frozenset[str]) -> bool:
         """True when polarity sensors read the face the game expects on every site."""
-        if self._polarity is None:
-            return False
-        north = self.state.sides[0]
-        faces = self.state.faces()
-        for site in sites:
-            reading = self._polarity.get(self.layout.sensor[site])
-            if reading is None or reading != (faces.get(site) == north):
-                return False
-        return True
+        north, faces = self.state.sides[0], self.state.faces()
+        readings = [self._polarity.get(self.layout.sensor[site]) for site in sites]
+        return all(r is not None and r == (faces.get(s) == north) for s, r in zip(sites, readings))
 
     def _follow_progress(self) -> None:
         step = self.turn.current
-        if step is not None and step.action != "pick" and self._step_done(step):
+        if step is not None and step.action != "pick" and self._step_done():
             self._follow()
+
+    def _step_done(self) -> bool:
+        return self.turn.step_done(self.board, self._faces_shown if self._polarity is not None else None)
 
     def _begin_turn(self) -> None:
         self.mode = "move"
@@ -715,30 +705,14 @@ class Controller:
             outcome = self.state.outcome()
             lit.update(dict.fromkeys(self._win_sites(outcome) if outcome else (), "win"))
         lit.update(dict.fromkeys(self.targets, "target"))
-        if self.pending:
-            lit.update(dict.fromkeys(self.pending.real.emptied & self.board, "empty"))
-            lit.update(dict.fromkeys(self.pending.real.filled - self.board, "fill"))
-        if self.choice and self.choice.touches is not None:
-            lit.update(dict.fromkeys(self.choice.touches.left, "flip"))
-        elif self.choice:
-            lit.update(dict.fromkeys(self.choice.sites, "pick"))
-            picked = self.choice.cands[self.choice.highlight].pick or frozenset()
-            lit.update(dict.fromkeys(picked, "picked"))
-        step = self.turn.current if self.turn else None
-        if step is not None:
-            lit.update(dict.fromkeys(self._step_left(step), step.action))
+        lit.update(self.pending.lights(self.board) if self.pending else {})
+        lit.update(self.choice.lights() if self.choice else {})
+        if self.turn and self.turn.current:
+            lit.update(dict.fromkeys(self.turn.left(self.board), self.turn.current.action))
         if self.sync:
             lit.update(dict.fromkeys(self.expected - self.board, "missing"))
             lit.update(dict.fromkeys(self.board - self.expected, "extra"))
         return {self.layout.led[site]: self._light(kind) for site, kind in lit.items()}
-
-    def _step_left(self, step: FollowUp) -> frozenset[str]:
-        """The sites a step still needs: for a sensed step, those the board does not show
-        done yet (FollowUp.apply says what done is)."""
-        if step.sensed:
-            return step.apply(self.board) ^ self.board
-        touches = self.turn.touches if self.turn else None
-        return touches.left if touches is not None and touches.sites == step.sites else step.sites
 
     def _light(self, kind: str) -> Led:
         led = LIGHTS[kind]
@@ -760,11 +734,11 @@ class Controller:
             return replace(screen, title="Board: see the lights") if needs else screen
         state = self.state
         outcome = state.outcome()
-        result, score = self._results(outcome)
+        result, score = result_lines(outcome, self.match)
         return status_screen(
             game_title=self.game.title,
             variant=self.game.shown_variant,
-            to_move=self.turn.side if self.turn else None if outcome else state.to_move,
+            to_move=None if outcome and not self.turn else self.to_act,
             side_colour=None,
             phase=state.phase,
             status_lines=state.status_lines(),
@@ -774,28 +748,16 @@ class Controller:
             match_score=score,
         )
 
-    def _results(self, outcome: Outcome | None) -> tuple[str | None, str | None]:
-        """The result line and the match score line: a won match's result replaces both."""
-        result = result_text(outcome) if outcome else None
-        if self.match is None:
-            return result, None
-        return (self.match.result, None) if self.match.won else (result, self.match.score)
-
     def _instruction(self) -> str | None:
         if self.mode == "over":
             return "Set up to play again"
         if self.pending:
             return self.pending.say
-        if self.choice and self.choice.touches is not None:
-            return STEPS["flip"].words(len(self.choice.touches.left))
         if self.choice:
-            cand = self.choice.cands[self.choice.highlight]
-            move = self.state.notation(cand.move)
-            step = cand.next_step
-            return f"{step.prompt if step and step.prompt else 'Tap a lit site'}, or BACK/OK: {move}"
+            return self.choice.instruction(self.state.notation)
         step = self.turn.current if self.turn else None
         if step is not None:
-            return words(step, len(self._step_left(step)))
+            return words(step, len(self.turn.left(self.board)))
         if self.targets:
             return "Put it on a lit site"
         if self.state.ok_move() is not None:
@@ -805,14 +767,4 @@ class Controller:
     def _error(self) -> str | None:
         if not self.connected:
             return "Board not connected"
-        if not self.sync:
-            return None
-        if self.sync.reason:
-            return self.sync.reason
-        missing, extra = self.sync.missing, self.sync.extra
-        parts = []
-        if missing:
-            parts.append(f"put back {len(missing)}")
-        if extra:
-            parts.append(f"take off {len(extra)}")
-        return "Board differs: " + ", ".join(parts)
+        return self.sync.words() if self.sync else None

@@ -58,3 +58,11 @@ def result_text(outcome: Outcome) -> str:
     if outcome.winner == "draw":
         return f"draw by {outcome.result}"
     return f"{outcome.winner} wins by {outcome.result}"
+
+
+def result_lines(outcome: Outcome | None, match: OngoingMatch | None) -> tuple[str | None, str | None]:
+    """The result line and the match score line: a won match's result replaces both."""
+    result = result_text(outcome) if outcome else None
+    if match is None:
+        return result, None
+    return (match.result, None) if match.won else (result, match.score)

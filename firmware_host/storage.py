@@ -298,10 +298,11 @@ class Storage:
         """Move ``ply`` was mis-read as ``replaced``: keep ``notation`` and log the correction."""
         when = now_text()
         self._write(
-            "INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
-            (game_id, ply, notation, when),
+            ("INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
+             (game_id, ply, notation, when)),
             ("INSERT INTO corrections (game_id, ply, replaced, notation, time) VALUES (?, ?, ?, ?, ?)",
              (game_id, ply, replaced, notation, when)),
+            keep=False,
         )
 
     def corrections(self, game_id: int) -> list[tuple[int, str, str]]:

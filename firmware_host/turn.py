@@ -13,6 +13,7 @@ polarity sensors as the faces the game expects; a ``pick`` is a tap on one of it
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from engines.core import FollowUp, Realisation
 from firmware_host import recognise
@@ -133,6 +134,27 @@ class Turn:
         """True when the current step is the move's last flip (polarity checks final faces)."""
         return all(s.action != "flip" for s in self.steps[self.step + 1 :])
 
+    def left(self, board: frozenset[str]) -> frozenset[str]:
+        """The sites the current step still needs: for a sensed step those the board does not
+        show done yet (FollowUp.apply says what done is), for a flip those not yet lifted."""
+        step = self.current
+        if step is None:
+            return frozenset()
+        if step.sensed:
+            return step.apply(board) ^ board
+        touches = self.touches
+        return touches.left if touches is not None and touches.sites == step.sites else step.sites
+
+    def step_done(self, board: frozenset[str], faces_shown: Callable[[frozenset[str]], bool] | None) -> bool:
+        """True when the current step is done; ``faces_shown``: a polarity board's face check,
+        which decides the move's last flip."""
+        step = self.current
+        if step.sensed:
+            return not self.left(board)
+        if faces_shown is not None and self.last_flip():
+            return faces_shown(step.sites)
+        return self.announced == self.step and not self.left(board)
+
     def announce(self) -> bool:
         """Start tracking the current step; True the first time for it."""
         if self.announced == self.step:
@@ -149,6 +171,14 @@ class Sync:
     missing: frozenset[str]
     extra: frozenset[str]
     reason: str | None = None
+
+    def words(self) -> str:
+        """The engine's reason, else what to put back and take off."""
+        if self.reason:
+            return self.reason
+        parts = [f"put back {len(self.missing)}"] if self.missing else []
+        parts += [f"take off {len(self.extra)}"] if self.extra else []
+        return "Board differs: " + ", ".join(parts)
 
 
 @dataclass
@@ -193,6 +223,22 @@ class Choice:
         shared = self.shared
         return shared.action if shared is not None else "pick"
 
+    def lights(self) -> dict[str, str]:
+        """Site -> light kind: the shared flip's tokens left, else the picks (the shown one fast)."""
+        if self.touches is not None:
+            return dict.fromkeys(self.touches.left, "flip")
+        lit = dict.fromkeys(self.sites, "pick")
+        lit.update(dict.fromkeys(self.cands[self.highlight].pick or (), "picked"))
+        return lit
+
+    def instruction(self, notation: Callable[[object], str]) -> str:
+        if self.touches is not None:
+            return STEPS["flip"].words(len(self.touches.left))
+        cand = self.cands[self.highlight]
+        step = cand.next_step
+        prompt = step.prompt if step is not None and step.prompt else "Tap a lit site"
+        return f"{prompt}, or BACK/OK: {notation(cand.move)}"
+
 
 @dataclass
 class Pending:
@@ -215,6 +261,11 @@ class Pending:
     def done(self, before: frozenset[str], board: frozenset[str]) -> int | None:
         """How many sensed follow-ups are done when ``board`` shows the move (None: it does not)."""
         return self.real.reaches(before, board)
+
+    def lights(self, board: frozenset[str]) -> dict[str, str]:
+        """Site -> light kind: the sites still to empty and to fill."""
+        return {**dict.fromkeys(self.real.emptied & board, "empty"),
+                **dict.fromkeys(self.real.filled - board, "fill")}
 
     def stray(self, before: frozenset[str], board: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
         """(missing, extra): the changes that are no part of the move (both empty: in progress)."""
