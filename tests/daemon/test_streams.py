@@ -146,6 +146,8 @@ def test_phalanx_two_site_piece_and_its_removal():
     assert of(events, "guide") == [{"action": "remove", "sites": ["g6ne"]}]
     assert "out_of_sync" not in kinds(events)
     assert events[-1]["position"]["to_move"] == "green"
+    shown = [e["lines"] for e in events if e["event"] == "display"]
+    assert any("Remove the lit Auxiliary" in lines for lines in shown)  # pieces, not triangles
 
 
 def test_antigrid_chain_capture_guided_then_ok_ends_the_chain():
