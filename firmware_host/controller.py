@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from typing import Any, Callable, Iterable, Mapping
 
-from engines.core import GameState, Outcome
+from engines.core import FollowUp, GameState, Outcome
 from firmware_host import recognise
 from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
@@ -117,6 +117,7 @@ class Controller:
         self.turn: Turn | None = None
         self.choice: Choice | None = None
         self.pending: Pending | None = None
+        self.due: FollowUp | None = None  # a step that is the whole turn
         self.sync: Sync | None = None
         self.targets: frozenset[str] = frozenset()
         self.message: str | None = None
@@ -484,7 +485,7 @@ class Controller:
         else:
             self._emit("move", move=text, side=side)
         self._correctable = True
-        self.mode = "follow"
+        self.mode, self.due = "follow", None
         self.turn = Turn(cand, before, cand.done, side)
         self._follow()
 
@@ -532,7 +533,10 @@ class Controller:
     def _begin_turn(self) -> None:
         self.mode = "move"
         offered = recognise.offered(self.state)
-        if offered:
+        self.due = self.state.due()
+        if self.due is not None:
+            self._emit("guide", action=self.due.action, sites=self._sorted(self.due.sites))
+        elif offered:
             self._offer(offered, self.boards[-1])
         elif self.state.ok_move() is not None:
             self._emit("guide", action="confirm", sites=[])
@@ -706,6 +710,8 @@ class Controller:
             lit.update(dict.fromkeys(self._win_sites(outcome) if outcome else (), "win"))
         lit.update(dict.fromkeys(self.targets, "target"))
         lit.update(self.pending.lights(self.board) if self.pending else {})
+        if self.due is not None and self.mode == "move":
+            lit.update(dict.fromkeys(self.due.sites & self.board, self.due.action))
         lit.update(self.choice.lights() if self.choice else {})
         if self.turn and self.turn.current:
             lit.update(dict.fromkeys(self.turn.left(self.board), self.turn.current.action))
@@ -755,6 +761,8 @@ class Controller:
             return self.pending.say
         if self.choice:
             return self.choice.instruction(self.state.notation)
+        if self.due is not None and self.mode == "move":
+            return words(self.due, len(self.due.sites & self.board))
         step = self.turn.current if self.turn else None
         if step is not None:
             return words(step, len(self.turn.left(self.board)))

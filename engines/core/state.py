@@ -214,6 +214,11 @@ class GameState(ABC):
         Boards with polarity sensors compare this with what they read."""
         return {}
 
+    def due(self) -> Any | None:
+        """A :class:`FollowUp` that is the side to move's whole turn (a Phalanx self-phalanx's
+        removal), lit and guided as one; None usually."""
+        return None
+
     def maker(self, move: Any) -> str | None:
         """The side that makes ``move`` (usually :attr:`to_move`; a game where the other side
         may act first, like an Anti-Grid capture chain ended by the opponent, says otherwise)."""

@@ -396,6 +396,13 @@ class PhalanxState(GameState):
     def occupied(self) -> frozenset[str]:
         return frozenset(NAMES[t] for t, i in enumerate(self._owner) if i >= 0)
 
+    def due(self) -> FollowUp | None:
+        """After a self-phalanx, the removal of the phalanxed pieces is the whole turn."""
+        if not self.pending or self.outcome():
+            return None
+        return FollowUp("remove", frozenset().union(*(p.sites for p in self.pending)),
+                        removal_words(self.pending))
+
     def realisations(self, move: Move | Removal) -> tuple[Realisation, ...]:
         if isinstance(move, Removal):
             gone = frozenset().union(*(p.sites for p in self.pending))

@@ -345,3 +345,33 @@ def test_a_move_chosen_elsewhere_runs_its_follow_ups_in_order():
     d.lift("b1").run(300).place("b1").run(500)
     assert d.ctl.mode == "move" and d.ctl.to_act == "red"
     assert "out_of_sync" not in d.kinds()
+
+
+SELF_PHALANX = ["e2ne-e6ne", "f7ne-h5ne", "g1se-h2se", "e7se-a3se", "a1se-d4se", "h5ne-g6ne", "h2se-e5se",
+                "d7ne-a4ne", "f2nw-g3nw", "a4ne-b3ne", "d2nw-e3nw", "b8se-a7se", "b1sw-a2sw", "c7nw-a5nw",
+                "e6ne-d5ne", "d8se-h4se", "f1sw-f3sw", "a5nw-c5nw", "f3sw-h5sw", "g6ne-f5ne"]
+
+
+def test_a_self_phalanxed_piece_is_lit_and_guided_like_any_removal():
+    storage = Storage(":memory:")
+    game_id = storage.start("phalanx", None, None)
+    d = Drive(Game.of("phalanx"), storage=storage, resume=(game_id, SELF_PHALANX))
+    d.run(500)
+    move = d.ctl.state.parse_move("e5se-e7se")
+    (real,) = d.ctl.state.realisations(move)
+    for site in sorted(real.emptied):
+        d.lift(site)
+    for site in sorted(real.filled):
+        d.place(site)
+    d.run(500)
+    assert d.last("move")["move"] == "e5se-e7se"
+    due = d.ctl.state.due()
+    assert d.last("guide") == {"t": d.last("guide")["t"], "event": "guide", "action": "remove",
+                               "sites": d.ctl._sorted(due.sites)}
+    assert all(d.lit(site) == LIGHTS["remove"] for site in due.sites)
+    assert due.prompt in d.ctl.screen().text_lines() and "triangle" not in due.prompt
+    for site in due.sites:
+        d.lift(site)
+    d.run(500)
+    assert d.last("move")["move"].startswith("x") and d.ctl.state.due() is None
+    assert "out_of_sync" not in d.kinds()
