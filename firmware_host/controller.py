@@ -32,7 +32,7 @@ from firmware_host import menu as menus
 from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
 from firmware_host.recognise import Candidate
 from firmware_host.screens import Screen, message_screen, status_screen
-from firmware_host.turn import LIGHTS, Choice, Pending, Sync, Turn, words
+from firmware_host.turn import LIGHTS, Choice, Pending, Sync, Turn, taps_in, words
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
 from hardware.base import ButtonEvent, Led, Scan
@@ -188,7 +188,7 @@ class Controller:
 
     # -------------------------------------------------- debounced sensor changes
     def _on_change(self, changed: frozenset[str]) -> None:
-        taps = self._taps(changed)
+        taps = taps_in(self._toggles, changed, self._now, self.timing.tap_ms)
         self._dirty = True
         self._flashed = None
         if self._notice_until is not None:
@@ -219,17 +219,6 @@ class Controller:
         self.choice.advance()
         self._toggles.clear()
         self._emit("guide", action=self.choice.action, sites=self._sorted(self.choice.sites))
-
-    def _taps(self, changed: frozenset[str]) -> frozenset[str]:
-        """Sites set back within tap_ms of being lifted (or lifted again after a placing)."""
-        taps = set()
-        for site in changed:
-            began = self._toggles.pop(site, None)
-            if began is not None and self._now - began <= self.timing.tap_ms:
-                taps.add(site)
-            else:
-                self._toggles[site] = self._now
-        return frozenset(taps)
 
     def _targets_of(self, site: str) -> frozenset[str]:
         """The engine's targets of a piece lifted from ``site``, asked once per position."""

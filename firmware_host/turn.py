@@ -90,6 +90,24 @@ class Touches:
         return self.sites - self.done
 
 
+def taps_in(toggles: dict[str, float], changed: frozenset[str], now: float, tap_ms: float) -> frozenset[str]:
+    """Sites set back within ``tap_ms`` of being lifted (or lifted again after a placing);
+    ``toggles`` holds when each site last changed and is updated.
+
+    >>> toggles = {}
+    >>> taps_in(toggles, frozenset({"a1"}), 0, 1500), taps_in(toggles, frozenset({"a1"}), 300, 1500)
+    (frozenset(), frozenset({'a1'}))
+    """
+    taps = set()
+    for site in changed:
+        began = toggles.pop(site, None)
+        if began is not None and now - began <= tap_ms:
+            taps.add(site)
+        else:
+            toggles[site] = now
+    return frozenset(taps)
+
+
 def touches_for(step: FollowUp | None) -> Touches | None:
     """The lift tracking a step needs (flips only)."""
     return Touches(step.sites) if step is not None and step.action == "flip" else None
