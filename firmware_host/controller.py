@@ -16,139 +16,35 @@ How a turn goes (docs/daemon.md has the whole story):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
 from typing import Any, Callable, Iterable, Mapping
 
-from engines import game_info, new_game
 from engines.core import FollowUp, GameState, Outcome
 from firmware_host import recognise
 from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
+from firmware_host.game import Game, result_lines, result_text
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout
 from firmware_host.matchplay import OngoingMatch
 from firmware_host import menu as menus
 from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
 from firmware_host.recognise import Candidate
-from firmware_host.screens import Screen, message_screen, result_words, status_screen
+from firmware_host.screens import Screen, message_screen, status_screen
+from firmware_host.turn import LIGHTS, Choice, Pending, Sync, Turn, taps_in, words
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
 from hardware.base import ButtonEvent, Led, Scan
-
-# What the LEDs show. "Take this off" is red, "put one here" is amber or blue.
-LIGHTS = {
-    "target": Led((0, 255, 0), "steady"),
-    "remove": Led((255, 0, 0), "fast"),
-    "twin": Led((0, 80, 255), "slow"),
-    "pick": Led((255, 160, 0), "slow"),
-    "picked": Led((255, 160, 0), "fast"),
-    "flip": Led((0, 255, 255), "slow"),
-    "missing": Led((255, 120, 0), "pulse"),
-    "extra": Led((255, 0, 0), "fast"),
-    "win": Led((255, 255, 255), "pulse"),
-}
-
-#: What a follow-up asks of the players: (one site, several sites).
-INSTRUCTIONS = {
-    "remove": ("Remove the lit piece", "Remove the {n} lit pieces"),
-    "twin": ("Place the twin on the lit site", "Place the twins on the {n} lit sites"),
-    "flip": ("Flip the lit token, then OK", "Flip the {n} lit tokens, then OK"),
-    "flip-sensed": ("Flip the lit token", "Flip the {n} lit tokens"),
-}
 
 Event = dict[str, Any]
 #: A screen too long for the OLED shows its pages in turn, each this long (ms).
 PAGE_MS = 3000
 
-
-@dataclass(frozen=True)
-class Game:
-    """Which game is played: its name (opaque here), size and variant, and ``match`` the
-    points a match goes to (0: single games)."""
-
-    name: str
-    size: int | None = None
-    variant: str | None = None
-    match: int = 0
-
-    @classmethod
-    def of(
-        cls, name: str, size: int | None = None, variant: str | None = None, match: int = 0
-    ) -> "Game":
-        """The game with its defaults filled in; OptionError for a bad game, option or match
-        target."""
-        info = game_info(name)
-        return cls(name, *info.check_options(size, variant), match and info.check_match(match))
-
-    def new(self) -> GameState:
-        return new_game(self.name, self.size, self.variant)
-
-    def new_match(self) -> OngoingMatch | None:
-        """A new match of this game (None for single games)."""
-        if not self.match:
-            return None
-        return OngoingMatch.begin(self.name, self.size, self.variant, self.match)
-
-    @property
-    def title(self) -> str:
-        """The short title, with the size: "Antipalos 12"."""
-        title = game_info(self.name).title.split(" (")[0]
-        return f"{title} {self.size}" if self.size else title
-
-    @property
-    def shown_variant(self) -> str | None:
-        """The variant when it is not the default one."""
-        return None if self.variant == game_info(self.name).default_variant else self.variant
-
-
-@dataclass
-class Turn:
-    """An accepted move whose follow-ups are running: ``step`` of them are done."""
-
-    cand: Candidate
-    before: frozenset[str]
-    step: int
-    side: str | None = None
-    announced: int = -1
-
-    @property
-    def current(self) -> FollowUp | None:
-        steps = self.cand.real.follow_ups
-        return steps[self.step] if self.step < len(steps) else None
-
-    def board(self, step: int | None = None) -> frozenset[str]:
-        """The occupancy once ``step`` (default: the done) follow-ups are done."""
-        return self.cand.real.board_after(self.before, self.step if step is None else step)
-
-    def sensed_run(self) -> range:
-        """The steps the sensors alone can carry the turn to from here."""
-        steps = self.cand.real.follow_ups
-        end = self.step
-        while end < len(steps) and steps[end].sensed:
-            end += 1
-        return range(self.step, end + 1)
-
-
-@dataclass
-class Sync:
-    """The board differs from the game: what the players were told at the settle."""
-
-    missing: frozenset[str]
-    extra: frozenset[str]
-    reason: str | None = None
-
-
-@dataclass
-class Choice:
-    """Several moves explain the board; a tap on a pick site or the buttons choose."""
-
-    cands: list[Candidate]
-    board: frozenset[str]
-    highlight: int = 0
-
-    @property
-    def sites(self) -> frozenset[str]:
-        return recognise.pick_sites(self.cands)
+#: How long a passing message ("Corrected to E5*") stays unless the board changes first.
+FLASH_MS = 4000
+#: How long a passing notice (IP address, today's games) stays unless the board changes first.
+NOTICE_MS = 8000
 
 
 class Controller:
@@ -183,6 +79,7 @@ class Controller:
         self.menu = menu
         self._address = address
         self._notice: Screen | None = None
+        self._notice_until: float | None = None  # a passing notice's end
         self._layouts = layouts
         self._events: list[Event] = []
         self._now: float = 0.0
@@ -223,12 +120,16 @@ class Controller:
         self.mode = "move"
         self.turn: Turn | None = None
         self.choice: Choice | None = None
+        self.pending: Pending | None = None
+        self.due: FollowUp | None = None  # a step that is the whole turn
         self.sync: Sync | None = None
         self.targets: frozenset[str] = frozenset()
         self.message: str | None = None
         self._toggles: dict[str, float] = {}
         self._evaluated: frozenset[str] | None = None
         self._check_only = True  # until a piece moves, a settled board is only compared
+        self._correctable = False
+        self._flashed: tuple[str, float] | None = None
         self._targets: dict[str, frozenset[str]] = {}
         outcome = self.state.outcome()
         if outcome:
@@ -273,6 +174,12 @@ class Controller:
             self._idle_tick()
         if self._pages > 1 and now // PAGE_MS != self._page:
             self._dirty = True  # the next page of a long screen
+        if self._flashed and now >= self._flashed[1]:
+            self._flashed = None
+            self._dirty = True
+        if self._notice_until is not None and now >= self._notice_until:
+            self._notice = self._notice_until = None
+            self._dirty = True
         if self._dirty:
             self._refresh()
         events, self._events = self._events, []
@@ -287,15 +194,17 @@ class Controller:
 
     # -------------------------------------------------- debounced sensor changes
     def _on_change(self, changed: frozenset[str]) -> None:
-        taps = self._taps(changed)
+        taps = taps_in(self._toggles, changed, self._now, self.timing.tap_ms)
         self._dirty = True
+        self._flashed = None
+        if self._notice_until is not None:
+            self._notice = self._notice_until = None
         self._check_only = False  # someone is playing
         if self.mode == "choose":
-            for site in taps & self.choice.sites:
-                self._choose_site(site)
-                if self.mode != "choose":
-                    break
+            self._choice_change(taps)
         elif self.mode == "follow":
+            if self.turn.touches is not None:
+                self.turn.touches.see(self.board)
             self._follow_progress()
         elif self.mode == "move" and not self.sync:
             self._light_targets()
@@ -303,16 +212,22 @@ class Controller:
         self.debouncer.complete = (self.mode == "move" and not self.choice
                                    and recognise.complete(self.state, self.board, self._targets_of))
 
-    def _taps(self, changed: frozenset[str]) -> frozenset[str]:
-        """Sites set back within tap_ms of being lifted (or lifted again after a placing)."""
-        taps = set()
-        for site in changed:
-            began = self._toggles.pop(site, None)
-            if began is not None and self._now - began <= self.timing.tap_ms:
-                taps.add(site)
-            else:
-                self._toggles[site] = self._now
-        return frozenset(taps)
+    def _choice_change(self, taps: frozenset[str]) -> None:
+        """A shared flip is tracked by its lifts (never read as taps); then taps choose."""
+        touches = self.choice.touches
+        if touches is not None:
+            if touches.see(self.board) and not touches.left:
+                self._choice_advance()
+            return
+        for site in taps & self.choice.sites if self.choice.armed else ():
+            self._choose_site(site)
+            if self.mode != "choose":
+                break
+
+    def _choice_advance(self) -> None:
+        self.choice.advance()
+        self._toggles.clear()
+        self._emit("guide", action=self.choice.action, sites=self._sorted(self.choice.sites))
 
     def _targets_of(self, site: str) -> frozenset[str]:
         """The engine's targets of a piece lifted from ``site``, asked once per position."""
@@ -343,6 +258,8 @@ class Controller:
 
     # -------------------------------------------------------- the settled board
     def _on_settle(self) -> None:
+        if self.choice:
+            self.choice.armed = True
         if self.board == self._evaluated or not self.connected:
             return
         self._evaluated = self.board
@@ -376,6 +293,8 @@ class Controller:
             self._judge_move(board)
 
     def _judge_move(self, board: frozenset[str]) -> None:
+        if self.pending is not None:
+            return self._judge_pending(board)
         cancelled = False
         if self.choice:
             if board == self.choice.board:
@@ -398,10 +317,41 @@ class Controller:
             return
         if recognise.lifting(state, board, self._targets_of):
             self._in_sync()  # a piece in the hand: its targets stay lit
+            self._correctable = False  # the next side has begun
             return self._light_targets()
-        if self._takeback_to(board):
+        if self._takeback_to(board) or self._correct(board):
             return
         self._out_of_sync(board)
+
+    # ------------------------------------------------------ moves chosen elsewhere
+    def expect(self, move_text: str, say: str) -> None:
+        """Have the players carry out ``move_text`` (chosen by a computer or a remote board):
+        its sites to empty and to fill are lit, ``say`` is shown ("Computer plays E5*: move
+        it"), and only a board that shows this move is accepted. IllegalMove for a bad move."""
+        state = self.state
+        move = state.parse_move(move_text)
+        state.check(move)
+        self.pending = Pending(move, state.notation(move), state.realisations(move)[0], say)
+        self.choice = None
+        self._rejudge()
+        self._dirty = True
+
+    @property
+    def to_act(self) -> str | None:
+        """The side who must act now: during a follow-up the side whose step it is."""
+        return self.turn.side if self.turn else self.state.to_move
+
+    def _judge_pending(self, board: frozenset[str]) -> None:
+        pending, before = self.pending, self.boards[-1]
+        done = pending.done(before, board)
+        if done is not None:
+            self._in_sync()
+            self.pending = None
+            return self._accept(Candidate(pending.move, pending.real, done))
+        missing, extra = pending.stray(before, board)
+        if missing or extra:
+            return self._out_of_sync(board)
+        self._in_sync()  # part-way through the move
 
     def _ok_then_move(self, board: frozenset[str]) -> bool:
         """The board shows a move that follows the OK move (e.g. the opponent starting after a
@@ -427,8 +377,23 @@ class Controller:
         current = turn.current
         if current is not None and board ^ turn.board() <= current.sites:
             return self._in_sync()  # part-way through this step
-        if not self._takeback_to(board):
-            self._out_of_sync(board)
+        if self._takeback_to(board) or self._next_side_began(board) or self._correct(board):
+            return
+        self._out_of_sync(board)
+
+    def _next_side_began(self, board: frozenset[str]) -> bool:
+        """The next side acts while only unsensed steps (flips) are left: they are taken as done
+        and the board is judged as the next move."""
+        state = self.state
+        if not self.turn.only_unsensed_left():
+            return False
+        if not (recognise.candidates(state, board) or recognise.lifting(state, board, self._targets_of)):
+            return False
+        self.turn.step = len(self.turn.steps)
+        self._follow()
+        if self.mode == "move":
+            self._judge_move(board)
+        return True
 
     def _judge_over(self, board: frozenset[str]) -> None:
         if board == self.boards[0] and board != self.boards[-1]:
@@ -480,7 +445,7 @@ class Controller:
         self.choice = Choice(found, board)
         self._toggles.clear()
         self._clear_targets()
-        self._emit("guide", action="pick", sites=self._sorted(self.choice.sites))
+        self._emit("guide", action=self.choice.action, sites=self._sorted(self.choice.sites))
 
     def _choose_site(self, site: str) -> None:
         chosen = recognise.choose(self.choice.cands, site)
@@ -490,23 +455,35 @@ class Controller:
             self.choice = Choice(chosen, self.choice.board)
             self._emit("guide", action="pick", sites=self._sorted(self.choice.sites))
 
-    def _accept(self, cand: Candidate) -> None:
-        """Save the move, then announce it and start its follow-ups."""
-        state = self.state
-        text, side = state.notation(cand.move), state.to_move
-        before = self.boards[-1]
+    def _accept(self, cand: Candidate, replaces: str | None = None) -> None:
+        """Save the move (or, ``replaces`` given, the correction of the last move), then announce
+        it and start its follow-ups."""
+        state = self.states[-2] if replaces else self.state
+        text, side = state.notation(cand.move), state.maker(cand.move)
+        ply = len(self.moves) + (0 if replaces else 1)
         try:
-            self.storage.add_move(self.game_id, len(self.moves) + 1, text)
+            if replaces:
+                self.storage.correct(self.game_id, ply, text, replaces)
+            else:
+                self.storage.add_move(self.game_id, ply, text)
         except StorageError as exc:
             self.message = str(exc)
             self._dirty = True
             return
         self.message = None
+        if replaces:
+            del self.states[-1], self.boards[-1], self.moves[-1]
+        before = self.boards[-1]
         self._push(state.apply(cand.move), text)
         self.choice = None
         self._clear_targets()
-        self._emit("move", move=text, side=side)
-        self.mode = "follow"
+        if replaces:
+            self._emit("correction", move=text, replaces=replaces, side=side)
+            self._flash(f"Corrected to {text}")
+        else:
+            self._emit("move", move=text, side=side)
+        self._correctable = True
+        self.mode, self.due = "follow", None
         self.turn = Turn(cand, before, cand.done, side)
         self._follow()
 
@@ -521,11 +498,12 @@ class Controller:
         """Run the accepted move's follow-ups from the current one until one must wait."""
         turn = self.turn
         while (step := turn.current) is not None:
-            if step.action == "pick" or self._step_done(step):
+            if step.action == "pick" or self._step_done():
                 turn.step += 1  # the move is known, so its pick is made
                 continue
-            if turn.announced != turn.step:
-                turn.announced = turn.step
+            if turn.announce():
+                if turn.touches is not None:
+                    turn.touches.see(self.board)
                 self._emit("guide", action=step.action, sites=self._sorted(step.sites))
             return
         self.turn = None
@@ -536,32 +514,27 @@ class Controller:
         else:
             self._begin_turn()
 
-    def _step_done(self, step: FollowUp) -> bool:
-        if step.sensed:
-            return not self._step_left(step)
-        return self._faces_shown(step.sites)
-
     def _faces_shown(self, sites: frozenset[str]) -> bool:
         """True when polarity sensors read the face the game expects on every site."""
-        if self._polarity is None:
-            return False
-        north = self.state.sides[0]
-        faces = self.state.faces()
-        for site in sites:
-            reading = self._polarity.get(self.layout.sensor[site])
-            if reading is None or reading != (faces.get(site) == north):
-                return False
-        return True
+        north, faces = self.state.sides[0], self.state.faces()
+        readings = [self._polarity.get(self.layout.sensor[site]) for site in sites]
+        return all(r is not None and r == (faces.get(s) == north) for s, r in zip(sites, readings))
 
     def _follow_progress(self) -> None:
         step = self.turn.current
-        if step is not None and step.action != "pick" and self._step_done(step):
+        if step is not None and step.action != "pick" and self._step_done():
             self._follow()
+
+    def _step_done(self) -> bool:
+        return self.turn.step_done(self.board, self._faces_shown if self._polarity is not None else None)
 
     def _begin_turn(self) -> None:
         self.mode = "move"
         offered = recognise.offered(self.state)
-        if offered:
+        self.due = self.state.due()
+        if self.due is not None:
+            self._emit("guide", action=self.due.action, sites=self._sorted(self.due.sites))
+        elif offered:
             self._offer(offered, self.boards[-1])
         elif self.state.ok_move() is not None:
             self._emit("guide", action="confirm", sites=[])
@@ -584,13 +557,33 @@ class Controller:
         """The sites that show the win (a point may have several, e.g. an Antipod edge point)."""
         return {site for name in outcome.sites for site in self.state.sites_of(name)}
 
+    def _correct(self, board: frozenset[str]) -> bool:
+        """Before the next side begins, a board showing the position before the last move changed
+        by one different legal move (a piece slid on after resting; a change of mind): that move
+        replaces the last one."""
+        if not (self.moves and self._correctable):
+            return False
+        before, last = self.states[-2], self.moves[-1]
+        found = [c for c in recognise.candidates(before, board) if before.notation(c.move) != last]
+        if len(found) != 1:
+            return False
+        self._in_sync()
+        self.turn = None
+        self._accept(found[0], replaces=last)
+        return True
+
+    def _flash(self, text: str) -> None:
+        """Show ``text`` briefly: until the next board change or a few seconds pass."""
+        self._flashed = (text, self._now + FLASH_MS)
+
     def _take_back(self, index: int) -> None:
+        self._correctable = False
         unscore = self.mode == "over" and self.match is not None
         undone = self.moves[index:]
         self.storage.truncate(self.game_id, index)
         del self.states[index + 1 :], self.boards[index + 1 :], self.moves[index:]
         self._targets = {}
-        self.turn = self.choice = None
+        self.turn = self.choice = self.pending = None
         self._clear_targets()
         for text in reversed(undone):
             self._emit("takeback", move=text)
@@ -618,7 +611,7 @@ class Controller:
     def _on_button(self, press: ButtonEvent) -> None:
         self._dirty = True
         if self._notice is not None:
-            self._notice = None  # any button closes a notice
+            self._notice = self._notice_until = None  # any button closes a notice
         elif self.menu and (self.menu.is_open or press.button == "menu"):
             self._do(self.menu.press(press))
         elif press.long:
@@ -639,16 +632,20 @@ class Controller:
         elif isinstance(action, SetBrightness):
             self.brightness = action.level
         elif isinstance(action, ShowIP):
-            self._notice = message_screen("IP address", [self._address()])
+            self._pass(message_screen("IP address", [self._address()]))
         elif isinstance(action, ShowToday):
-            self._notice = today_screen(self.storage)
+            self._pass(today_screen(self.storage))
         elif isinstance(action, PowerOff):
             self._notice = message_screen("Powering off", ["Wait for the screen to go dark"])
             self._emit("power_off")  # the daemon runs the configured command
 
+    def _pass(self, screen: Screen) -> None:
+        """Show a passing notice: until a button, the next board change or NOTICE_MS."""
+        self._notice, self._notice_until = screen, self._now + NOTICE_MS
+
     def notice(self, screen: Screen | None) -> None:
         """Show ``screen`` until a button is pressed (the daemon's messages); None: no more."""
-        self._notice = screen
+        self._notice, self._notice_until = screen, None
         self._dirty = True
 
     # -------------------------------------------------------------- idle spells
@@ -670,7 +667,9 @@ class Controller:
             self._dirty = True
 
     def _ok(self) -> None:
-        if self.choice:
+        if self.choice and self.choice.touches is not None:
+            self._choice_advance()  # a flip made without lifting
+        elif self.choice:
             cand = self.choice.cands[self.choice.highlight]
             done = cand.done + 1 if cand.pick is not None else cand.done
             self._accept(Candidate(cand.move, cand.real, done))
@@ -705,28 +704,22 @@ class Controller:
         if self.idle and self.idle.attracting:
             return self.idle.frame(self._now, self.state.sites(), self.layout.led, self.brightness)
         lit: dict[str, str] = {}
+        if self.mode != "over":
+            lit.update(dict.fromkeys(self.state.markers(), "marker"))
         if self.mode == "over":
             outcome = self.state.outcome()
             lit.update(dict.fromkeys(self._win_sites(outcome) if outcome else (), "win"))
         lit.update(dict.fromkeys(self.targets, "target"))
-        if self.choice:
-            lit.update(dict.fromkeys(self.choice.sites, "pick"))
-            picked = self.choice.cands[self.choice.highlight].pick or frozenset()
-            lit.update(dict.fromkeys(picked, "picked"))
-        step = self.turn.current if self.turn else None
-        if step is not None:
-            lit.update(dict.fromkeys(self._step_left(step), step.action))
+        lit.update(self.pending.lights(self.board) if self.pending else {})
+        if self.due is not None and self.mode == "move":
+            lit.update(dict.fromkeys(self.due.sites & self.board, self.due.action))
+        lit.update(self.choice.lights() if self.choice else {})
+        if self.turn and self.turn.current:
+            lit.update(dict.fromkeys(self.turn.left(self.board), self.turn.current.action))
         if self.sync:
             lit.update(dict.fromkeys(self.expected - self.board, "missing"))
             lit.update(dict.fromkeys(self.board - self.expected, "extra"))
         return {self.layout.led[site]: self._light(kind) for site, kind in lit.items()}
-
-    def _step_left(self, step: FollowUp) -> frozenset[str]:
-        """The sites a step still needs: for a sensed step, those the board does not show
-        done yet (FollowUp.apply says what done is)."""
-        if step.sensed:
-            return step.apply(self.board) ^ self.board
-        return step.sites
 
     def _light(self, kind: str) -> Led:
         led = LIGHTS[kind]
@@ -746,43 +739,37 @@ class Controller:
         if self._notice is not None:
             return self._notice
         if self.menu and self.menu.is_open:
-            return self.menu.screen()
+            screen = self.menu.screen()
+            needs = self.sync or self.turn or self.choice
+            return replace(screen, title="Board: see the lights") if needs else screen
         state = self.state
         outcome = state.outcome()
-        result, score = self._results(outcome)
+        result, score = result_lines(outcome, self.match)
         return status_screen(
             game_title=self.game.title,
             variant=self.game.shown_variant,
-            to_move=self.turn.side if self.turn else None if outcome else state.to_move,
+            to_move=None if outcome and not self.turn else self.to_act,
             side_colour=None,
             phase=state.phase,
             status_lines=state.status_lines(),
             instruction=self._instruction(),
-            error=self.message or self._error(),
+            error=self.message or self._error() or (self._flashed and self._flashed[0]),
             result=result,
             match_score=score,
         )
 
-    def _results(self, outcome: Outcome | None) -> tuple[str | None, str | None]:
-        """The result line and the match score line: a won match's result replaces both."""
-        result = result_words(outcome.winner, outcome.result) if outcome else None
-        if self.match is None:
-            return result, None
-        return (self.match.result, None) if self.match.won else (result, self.match.score)
-
     def _instruction(self) -> str | None:
         if self.mode == "over":
             return "Set up to play again"
+        if self.pending:
+            return self.pending.say
         if self.choice:
-            cand = self.choice.cands[self.choice.highlight]
-            move = self.state.notation(cand.move)
-            return f"Tap a lit site, or BACK/OK: {move}"
+            return self.choice.instruction(self.state.notation)
+        if self.due is not None and self.mode == "move":
+            return words(self.due, len(self.due.sites & self.board))
         step = self.turn.current if self.turn else None
         if step is not None:
-            key = "flip-sensed" if step.action == "flip" and self._polarity else step.action
-            one, several = INSTRUCTIONS[key]
-            n = len(step.sites)
-            return one if n == 1 else several.format(n=n)
+            return words(step, len(self.turn.left(self.board)))
         if self.targets:
             return "Put it on a lit site"
         if self.state.ok_move() is not None:
@@ -792,21 +779,4 @@ class Controller:
     def _error(self) -> str | None:
         if not self.connected:
             return "Board not connected"
-        if not self.sync:
-            return None
-        if self.sync.reason:
-            return self.sync.reason
-        missing, extra = self.sync.missing, self.sync.extra
-        parts = []
-        if missing:
-            parts.append(f"put back {len(missing)}")
-        if extra:
-            parts.append(f"take off {len(extra)}")
-        return "Board differs: " + ", ".join(parts)
-
-
-def result_text(outcome: Outcome) -> str:
-    """A result in words: "white wins by connection", "draw by repetition"."""
-    if outcome.winner == "draw":
-        return f"draw by {outcome.result}"
-    return f"{outcome.winner} wins by {outcome.result}"
+        return self.sync.words() if self.sync else None

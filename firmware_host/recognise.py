@@ -151,6 +151,9 @@ def attempt_texts(emptied: frozenset[str], filled: frozenset[str]) -> list[str]:
 
 def attempt_reason(state: GameState, emptied: frozenset[str], filled: frozenset[str]) -> str | None:
     """The engine's reason why the move this diff looks like is illegal, when it looks like one."""
+    reason = state.refusal(emptied, filled)
+    if reason:
+        return reason
     for text in attempt_texts(emptied, filled):
         try:
             move = state.parse_move(text)

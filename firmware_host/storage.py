@@ -55,6 +55,13 @@ CREATE TABLE IF NOT EXISTS moves (
     time     TEXT NOT NULL,
     PRIMARY KEY (game_id, ply)
 );
+CREATE TABLE IF NOT EXISTS corrections (
+    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply      INTEGER NOT NULL,
+    replaced TEXT NOT NULL,
+    notation TEXT NOT NULL,
+    time     TEXT NOT NULL
+);
 """
 
 
@@ -286,6 +293,25 @@ class Storage:
             "INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
             (game_id, ply, notation, now_text()),
         ), keep=False)
+
+    def correct(self, game_id: int, ply: int, notation: str, replaced: str) -> None:
+        """Move ``ply`` was mis-read as ``replaced``: keep ``notation`` and log the correction."""
+        when = now_text()
+        self._write(
+            ("INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
+             (game_id, ply, notation, when)),
+            ("INSERT INTO corrections (game_id, ply, replaced, notation, time) VALUES (?, ?, ?, ?, ?)",
+             (game_id, ply, replaced, notation, when)),
+            keep=False,
+        )
+
+    def corrections(self, game_id: int) -> list[tuple[int, str, str]]:
+        """The game's logged corrections: (ply, replaced, notation), oldest first."""
+        rows = self._db.execute(
+            "SELECT ply, replaced, notation FROM corrections WHERE game_id = ? ORDER BY rowid",
+            (game_id,),
+        )
+        return [tuple(row) for row in rows]
 
     def truncate(self, game_id: int, plies: int) -> None:
         """Keep only the first ``plies`` moves (a takeback); the game runs again."""

@@ -56,6 +56,8 @@ class Result:
     false: int = 0
     takebacks: int = 0
     missed: int = 0
+    corrections: int = 0
+    presses: int = 0
     unsettled: int = 0
     cut_short: bool = False
     scans: int = 0
@@ -197,18 +199,25 @@ def play(run: Run, segment: Segment, rng: random.Random) -> bool:
 
 
 def judge(result: Result, plan: Plan, events: list[dict]) -> None:
-    """Compare the accepted moves with the intended ones."""
-    matched = 0
+    """Compare the final record (moves, corrections of the last move) with the intended moves."""
+    record: list[str] = []
     for event in events:
         if event["event"] == "move":
-            if matched < len(plan.moves) and event["move"] == plan.moves[matched]:
-                matched += 1
-            else:
-                result.false += 1
-        elif event["event"] == "takeback":
-            result.takebacks += 1
+            record.append(event["move"])
+        elif event["event"] == "correction":
+            record[-1] = event["move"]
+            result.corrections += 1
+        elif event["event"] == "takeback" and record:
+            n = len(record)  # a mis-read resting move taken back is fine; an intended one is not
+            result.takebacks += n <= len(plan.moves) and record[-1] == plan.moves[n - 1]
+            record.pop()
+    matched = 0
+    while matched < min(len(record), len(plan.moves)) and record[matched] == plan.moves[matched]:
+        matched += 1
     result.accepted = matched
+    result.false = len(record) - matched
     result.missed = len(plan.moves) - matched
+    result.presses = sum(a.kind == "press" for seg in plan.segments for a in seg.actions)
 
 
 def replay_text(seen: list[dict]) -> str:
@@ -227,10 +236,12 @@ def summarise(results: list[Result], seconds: float) -> dict:
     by_game: Counter[str] = Counter()
     moves: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
+    presses: Counter[str] = Counter()
     for r in results:
         by_game[r.game.split()[0]] += 1
         moves[r.game.split()[0]] += r.intended
         kinds.update(r.kinds)
+        presses[r.game.split()[0]] += r.presses
     return {
         "bench": "robust_noisy",
         "streams": len(results),
@@ -238,6 +249,9 @@ def summarise(results: list[Result], seconds: float) -> dict:
         "false_moves_accepted": sum(r.false for r in results),
         "spurious_takebacks": sum(r.takebacks for r in results),
         "true_moves_missed": sum(r.missed for r in results),
+        "wrong_final_records": sum(bool(r.false or r.missed) for r in results),
+        "corrections": sum(r.corrections for r in results),
+        "ok_presses_by_game": dict(sorted(presses.items())),
         "never_settled": sum(r.unsettled for r in results),
         "failed_streams": sum(r.failed for r in results),
         "ghost_streams_cut_short": sum(r.cut_short for r in results),

@@ -3,9 +3,11 @@
 A move is made as a player would: the realisation's emptied sites lifted and filled sites placed
 (in a random order, sometimes slid across other sites, sometimes paused with the piece in the
 hand), then its follow-ups (remove, twin; a tap on a pick site when the board cannot tell the
-move from others; flips confirmed with OK). Noise rides along: hands hovering over empty sites,
-neighbours bumped and falling back. The actions come in *segments*; the player waits for the
-board to settle after each segment (a real player waits for the lights).
+move from others; each flipped token lifted and set back, no OK). Noise rides along: hands
+hovering over empty sites, neighbours bumped and falling back, a piece resting on the wrong site
+long enough to be read before it goes on (the daemon corrects the last move). The actions come
+in *segments*; the player waits for the board to settle after each segment (a real player waits
+for the lights).
 
 Nothing here runs the daemon; :mod:`bench.robust.noisy` plays the segments on a simulated board.
 """
@@ -20,7 +22,7 @@ from engines.core import FollowUp, GameState
 from firmware_host import recognise
 
 #: Noise kinds a stream may carry besides contact bounce (always on).
-KINDS = ("slide", "hover", "bump", "missed", "ghost", "order", "pause")
+KINDS = ("slide", "hover", "bump", "missed", "ghost", "order", "pause", "rest")
 
 
 @dataclass(frozen=True)
@@ -120,9 +122,16 @@ class Player:
             board = self._step(seg, early[0], board)
         touched = real.emptied | real.filled | frozenset().union(*(s.sites for s in real.follow_ups))
         start = seg.t
-        board = self._hand(seg, real.emptied, real.filled, board)
+        rest = self._rest(state, move, real) if not early else None
+        segments, boards = [], []
+        if rest is not None:  # placed on the wrong site first, read as that move, then moved on
+            board = self._hand(seg, real.emptied, rest, board)
+            segments, boards, seg = [seg], [board], Segment()
+            board = self._hand(seg, rest, real.filled, board)
+        else:
+            board = self._hand(seg, real.emptied, real.filled, board)
         self._noise(seg, start, board, occ, touched)
-        segments, boards = [seg], []
+        segments.append(seg)
         done = len(early)
         # sensed steps may be done in the same breath as the move
         while steps and steps[0].sensed and rng.random() < 0.5:
@@ -136,9 +145,7 @@ class Player:
                     done += 1
                     continue
             elif step.action == "flip":
-                for site in sorted(step.sites):
-                    seg.add("flip", site, gap=rng.uniform(0.05, 0.3))
-                seg.add("press", gap=rng.uniform(0.1, 0.6), button="ok")
+                self._flip(seg, step.sites)
             else:
                 board = self._step(seg, step, board)
             done += 1
@@ -177,6 +184,8 @@ class Player:
         the daemon offers them); False when no tap is needed."""
         hand = real.emptied | real.filled
         cands = recognise.candidates(state, board) if hand else recognise.offered(state)
+        flipped = sum(step.action == "flip" for step in real.follow_ups[:done])  # shared, before
+        cands = [recognise.Candidate(c.move, c.real, c.done + flipped) for c in cands]
         if len(cands) <= 1:
             return False
         for site in sorted(real.follow_ups[done].sites):
@@ -185,6 +194,31 @@ class Player:
             if len(cands) <= 1:
                 break
         return True
+
+    def _rest(self, state: GameState, move, real) -> frozenset[str] | None:
+        """Sites of another legal move made by the same lift ("rest" noise), where the piece
+        rests first; None when the stream has no rest here."""
+        if "rest" not in self.kinds or len(real.filled) != 1 or self.rng.random() > 0.3:
+            return None
+        text = state.notation(move)
+        for other in self.rng.sample(state.legal_moves(), min(20, len(state.legal_moves()))):
+            (alt,) = state.realisations(other)[:1] or (None,)
+            if (alt is None or state.notation(other) == text or alt.follow_ups
+                    or alt.emptied != real.emptied or len(alt.filled) != 1
+                    or alt.filled & real.filled or state.apply(other).outcome()):
+                continue
+            board = (state.occupied() - alt.emptied) | alt.filled
+            if len(recognise.candidates(state, board)) == 1:
+                return alt.filled
+        return None
+
+    def _flip(self, seg: Segment, sites: frozenset[str]) -> None:
+        """Each token lifted, turned over and set back, in any order: the sensors see the lift."""
+        order = sorted(sites)
+        self.rng.shuffle(order)
+        for site in order:
+            seg.add("lift", site, gap=self.rng.uniform(0.05, 0.3))
+            seg.add("place", site, gap=self.rng.uniform(0.1, 0.9))
 
     def _tap(self, seg: Segment, site: str, board: frozenset[str]) -> None:
         first, second = ("lift", "place") if site in board else ("place", "lift")

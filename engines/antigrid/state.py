@@ -201,6 +201,10 @@ class AntiGridState(GameState):
             raise IllegalMove(f"{name} is not a point")
         return p
 
+    def maker(self, move: AnyMove) -> str | None:
+        """The side making ``move``: the opponent's move that ends a capture chain is its own."""
+        return self._actor(move).to_move
+
     def _actor(self, move: AnyMove) -> "AntiGridState":
         """The state that makes ``move``: in a chain, an opponent's move first ends the turn."""
         return self._actor_for(move.src) if isinstance(move, Move) else self

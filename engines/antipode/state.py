@@ -455,14 +455,39 @@ class AntipodeState(GameState):
         return _names(placed ^ path)
 
     def realisations(self, move: Turn) -> tuple[Realisation, ...]:
-        """The hand places the token; the player then picks the landing token (tap or buttons)
-        and flips the listed tokens. Flips are not sensed by reed switches (FollowUp.sensed)."""
-        steps = [FollowUp("pick", frozenset({move.land}))]
-        flips = self.flips(move)
-        if flips:
-            steps.append(FollowUp("flip", flips))
+        """In the rules' order: the hand places the token; the player flips its neighbours,
+        picks the landing token (a tap or the buttons; the pawn is never sensed), then flips the
+        tokens the pawn passed. A flip lifts a token and sets it back, so the sensors see it.
+
+        >>> s = new()
+        >>> [(f.action, sorted(f.sites)) for f in s.realisations(s.parse_move("b1:a1"))[0].follow_ups]
+        [('flip', ['a1']), ('pick', ['a1']), ('flip', ['b1'])]
+        """
+        _, _, placed, path = self._after(move)
+        steps = [FollowUp("flip", _names(placed))] if placed else []
+        steps.append(FollowUp("pick", frozenset({move.land}), "Tap the token your pawn lands on"))
+        if path:
+            steps.append(FollowUp("flip", _names(path)))
         filled = frozenset({move.place}) if move.place else frozenset()
         return (Realisation(frozenset(), filled, tuple(steps)),)
+
+    def refusal(self, emptied: frozenset[str], filled: frozenset[str]) -> str | None:
+        """A token placed where no pawn move follows.
+
+        >>> s = new()
+        >>> s.refusal(frozenset(), frozenset({"c3"}))
+        'c3 leaves the pawn no move'
+        """
+        if emptied or len(filled) != 1 or self.outcome():
+            return None
+        (name,) = filled
+        if name in INDEX and not self.tokens >> INDEX[name] & 1 and not self._landings(INDEX[name]):
+            return f"{name} leaves the pawn no move"
+        return None
+
+    def markers(self) -> dict[str, str]:
+        """The tokens the two pawns stand on (pawns are never sensed): site -> side."""
+        return {NAMES[n]: side for n, side in zip(self.pawns, SIDES)}
 
     def moves_for_change(
         self, emptied: frozenset[str], filled: frozenset[str]

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 #: Follow-up actions. ``remove`` and ``twin`` are checked by the sensors (sites must empty / fill);
 #: ``pick`` chooses one of the sites (a tap on the board or the buttons) and tells apart moves
-#: whose hand changes are equal; ``flip`` turns tokens over, which only a board that senses
-#: polarity can check (see :meth:`GameState.faces`), so other boards ask for an OK press.
+#: whose hand changes are equal; ``flip`` turns tokens over: the sensors see each token lifted
+#: and set back (boards that sense polarity also check the faces, :meth:`GameState.faces`); OK
+#: stands in for a flip made without lifting.
 ACTIONS = ("remove", "twin", "pick", "flip")
 
 
@@ -40,10 +41,12 @@ class Site:
 
 @dataclass(frozen=True)
 class FollowUp:
-    """One step the rules require after a move: ``action`` (see :data:`ACTIONS`) on ``sites``."""
+    """One step the rules require after a move: ``action`` (see :data:`ACTIONS`) on ``sites``;
+    ``prompt``: the game's own words for it, if the daemon's generic ones would not do."""
 
     action: str
     sites: frozenset[str]
+    prompt: str = ""
 
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:
@@ -51,7 +54,8 @@ class FollowUp:
 
     @property
     def sensed(self) -> bool:
-        """True when occupancy sensors alone can tell that the step is done."""
+        """True when the occupancy it leaves tells that the step is done (a flip leaves the
+        occupancy as it was: it is tracked by its lifts instead)."""
         return self.action in ("remove", "twin")
 
     def apply(self, board: frozenset[str]) -> frozenset[str]:

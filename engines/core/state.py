@@ -250,6 +250,27 @@ class GameState(ABC):
         Boards with polarity sensors compare this with what they read."""
         return {}
 
+    def due(self) -> Any | None:
+        """A :class:`FollowUp` that is the side to move's whole turn (a Phalanx self-phalanx's
+        removal), lit and guided as one; None usually."""
+        return None
+
+    def maker(self, move: Any) -> str | None:
+        """The side that makes ``move`` (usually :attr:`to_move`; a game where the other side
+        may act first, like an Anti-Grid capture chain ended by the opponent, says otherwise)."""
+        return self.to_move
+
+    def refusal(self, emptied: frozenset[str], filled: frozenset[str]) -> str | None:
+        """Why a board differing from :meth:`occupied` by ``emptied``/``filled`` is no legal
+        move, for changes the game's notation cannot name (None: ask no further; the daemon
+        then tries the change as a placement or from-to move)."""
+        return None
+
+    def markers(self) -> Mapping[str, str]:
+        """Sites holding a piece the sensors cannot see (e.g. a pawn standing on a token):
+        site -> its side. The board lights them so the players know where they are."""
+        return {}
+
     @abstractmethod
     def realisations(self, move: Any) -> tuple[Realisation, ...]:
         """The ways ``move`` is made on the board (usually one)."""

@@ -411,6 +411,13 @@ class PhalanxState(GameState):
     def occupied(self) -> frozenset[str]:
         return frozenset(NAMES[t] for t, i in enumerate(self._owner) if i >= 0)
 
+    def due(self) -> FollowUp | None:
+        """After a self-phalanx, the removal of the phalanxed pieces is the whole turn."""
+        if not self.pending or self.outcome():
+            return None
+        return FollowUp("remove", frozenset().union(*(p.sites for p in self.pending)),
+                        removal_words(self.pending))
+
     def realisations(self, move: Move | Removal) -> tuple[Realisation, ...]:
         if isinstance(move, Removal):
             gone = frozenset().union(*(p.sites for p in self.pending))
@@ -419,7 +426,8 @@ class PhalanxState(GameState):
         old = self.pieces[index].sites
         new = self.pieces[index]._replace(origin=dest).sites
         captured = self._moved(index, dest)[1]
-        follow = (FollowUp("remove", frozenset().union(*(p.sites for p in captured))),)
+        gone = frozenset().union(*(p.sites for p in captured))
+        follow = (FollowUp("remove", gone, removal_words(captured)),)
         return (Realisation(old - new, new - old, follow if captured else ()),)
 
     def moves_for_change(self, emptied, filled):
@@ -490,6 +498,16 @@ GREEN_SETUP = (
     ("syntagma", "d2se"),
     ("auxiliary", "c2ne"), ("auxiliary", "d2nw"), ("auxiliary", "e2ne"), ("auxiliary", "f2nw"),
 )
+
+
+def removal_words(pieces) -> str:
+    """What a removal asks, counting pieces, not triangles.
+
+    >>> removal_words([make_piece("red", "archer", "a1se")])
+    'Remove the lit Archer'
+    """
+    pieces = list(pieces)
+    return f"Remove the lit {pieces[0].kind}" if len(pieces) == 1 else f"Remove the {len(pieces)} lit pieces"
 
 
 def make_piece(side: str, kind: str, anchor: str) -> Piece:

@@ -348,20 +348,11 @@ def _figures(state) -> list[dict[str, Any]]:
     return [{"side": f.side, "sites": list(f.sites), "kind": f.kind} for f in state.figures()]
 
 
-def _to_act(controller: Controller) -> str | None:
-    """The side that must act now, as the OLED says it: during a move's follow-ups the side
-    that moved, else the side to move."""
-    turn = controller.turn
-    if turn is not None and turn.side:
-        return turn.side
-    return None if controller.state.outcome() else controller.state.to_move
-
-
 def _status(controller: Controller) -> dict[str, Any]:
     state = controller.state
     outcome = state.outcome()
     return {
-        "to_move": _to_act(controller),
+        "to_move": None if outcome else controller.to_act,
         "result": result_words(outcome.winner, outcome.result) if outcome else None,
         "winner": outcome.winner if outcome else None,
         "moves": len(controller.moves),

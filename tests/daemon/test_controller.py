@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.config import Timing
-from firmware_host.controller import LIGHTS, Controller, Game
+from firmware_host.controller import LIGHTS, NOTICE_MS, Controller, Game
 from firmware_host.layout import default_layout
 from firmware_host.menu import Choice, Menu, game_choices
 from firmware_host.storage import Storage, StorageError
@@ -133,7 +133,7 @@ def test_flips_confirmed_by_ok_without_polarity_sensors():
     d = Drive(toy(*script, start=["s1", "s2"]))
     d.run(50).place("s0").run(500)
     assert d.kinds() == ["move", "guide"] and d.ctl.mode == "follow"
-    assert "Flip the 2 lit tokens, then OK" in d.ctl.screen().text_lines()
+    assert "Flip the 2 lit tokens" in d.ctl.screen().text_lines()
     d.press("ok")
     assert d.ctl.mode == "move" and d.ctl.frame() == {}
 
@@ -281,3 +281,97 @@ def test_either_lifting_order_for_a_two_site_piece(order):
     d.place("s3").run(30).place("s2").run(500)
     assert d.kinds() == ["targets", "move", "game_over"]
     assert d.last("game_over")["sites"] == ["s2", "s3"] and d.lit("s2") == LIGHTS["win"]
+
+
+def test_a_correction_keeps_the_final_move_and_logs_the_mis_read_one(tmp_path):
+    storage = Storage(str(tmp_path / "games.db"))
+    d = Drive(Game.of("antipalos", 3), storage=storage)
+    d.run(100).place("A1*").run(500).lift("A1*").run(50).place("A2*").run(500)
+    assert [e["event"] for e in d.events if e["event"] in ("move", "correction")] == ["move", "correction"]
+    assert storage.unfinished().moves == ("A2*",)
+    assert storage.corrections(d.ctl.game_id) == [(1, "A1*", "A2*")]
+    d.run(4000)
+    assert "Corrected to A2*" not in d.ctl.screen().text_lines()  # the message passes
+
+
+def test_a_passing_notice_ends_on_a_board_change_or_after_a_few_seconds_and_the_menu_flags_the_board():
+    current = Choice("antipalos", 4, "two", "Antipalos")
+    menu = Menu([current, *game_choices(None)[:3]], current)
+    d = Drive(Game.of("antipalos", 4), menu=menu)
+    labels = [line.lstrip("> ") for line in menu.screen().text_lines()[1:]]
+    for wait in ("board", "time"):
+        d.run(50).press("menu")
+        for _ in range(labels.index("Show IP address")):
+            d.press("menu")
+        d.press("ok")
+        assert d.ctl.screen().text_lines() == ("IP address", "192.0.2.7")
+        if wait == "board":
+            d.place("*C3").run(100)  # the board changed: the notice gives way
+        else:
+            d.run(NOTICE_MS)
+        assert d.ctl.screen().text_lines()[0] == "Antipalos 4"
+    d.place("C3*").run(500)  # a second Trirod on C3: out of sync
+    assert "C3 already holds a Trirod" in d.ctl.screen().text_lines()
+    d.press("menu")
+    assert d.ctl.screen().text_lines()[0] == "Board: see the lights"
+
+
+def test_a_move_chosen_elsewhere_is_carried_out_under_guidance_and_only_that_move_counts():
+    d = Drive(Game.of("antipalos", 4))
+    d.run(100)
+    d.ctl.expect("B2*", "Computer plays B2*: move it")
+    d.run(50)
+    assert d.lit("B2*") == LIGHTS["fill"] and "Computer plays B2*: move it" in d.ctl.screen().text_lines()
+    assert d.ctl.to_act == "white"
+    d.place("A1*").run(500)  # a legal move, but not the one to carry out
+    assert "move" not in d.kinds() and d.last("out_of_sync") == {
+        "t": d.last("out_of_sync")["t"], "event": "out_of_sync", "missing": [], "extra": ["A1*"]}
+    d.lift("A1*").run(500).place("B2*").run(500)
+    assert d.last("move") == {"t": d.last("move")["t"], "event": "move", "move": "B2*", "side": "white"}
+    assert d.ctl.pending is None and d.ctl.to_act == "black" and d.ctl.frame() == {}
+
+
+def test_a_move_chosen_elsewhere_runs_its_follow_ups_in_order():
+    d = Drive(Game.of("antipode"))
+    d.run(100)
+    d.ctl.expect("b1:a1", "Blue plays b1:a1 remotely: move it")
+    d.run(50)
+    assert d.lit("b1") == LIGHTS["fill"] and d.lit("e1") == LIGHTS["marker"]
+    d.place("b1").run(500)
+    assert d.last("move")["move"] == "b1:a1" and d.last("guide")["sites"] == ["a1"]
+    assert d.ctl.to_act == "blue" and "Flip the lit token" in d.ctl.screen().text_lines()
+    d.lift("a1").run(300).place("a1").run(500)
+    assert d.last("guide") == {"t": d.last("guide")["t"], "event": "guide", "action": "flip", "sites": ["b1"]}
+    d.lift("b1").run(300).place("b1").run(500)
+    assert d.ctl.mode == "move" and d.ctl.to_act == "red"
+    assert "out_of_sync" not in d.kinds()
+
+
+SELF_PHALANX = ["e2ne-e6ne", "f7ne-h5ne", "g1se-h2se", "e7se-a3se", "a1se-d4se", "h5ne-g6ne", "h2se-e5se",
+                "d7ne-a4ne", "f2nw-g3nw", "a4ne-b3ne", "d2nw-e3nw", "b8se-a7se", "b1sw-a2sw", "c7nw-a5nw",
+                "e6ne-d5ne", "d8se-h4se", "f1sw-f3sw", "a5nw-c5nw", "f3sw-h5sw", "g6ne-f5ne"]
+
+
+def test_a_self_phalanxed_piece_is_lit_and_guided_like_any_removal():
+    storage = Storage(":memory:")
+    game_id = storage.start("phalanx", None, None)
+    d = Drive(Game.of("phalanx"), storage=storage, resume=(game_id, SELF_PHALANX))
+    d.run(500)
+    move = d.ctl.state.parse_move("e5se-e7se")
+    (real,) = d.ctl.state.realisations(move)
+    for site in sorted(real.emptied):
+        d.lift(site)
+    for site in sorted(real.filled):
+        d.place(site)
+    d.run(500)
+    assert d.last("move")["move"] == "e5se-e7se"
+    due = d.ctl.state.due()
+    assert d.last("guide") == {"t": d.last("guide")["t"], "event": "guide", "action": "remove",
+                               "sites": d.ctl._sorted(due.sites)}
+    assert all(d.lit(site) == LIGHTS["remove"] for site in due.sites)
+    assert due.prompt in d.ctl.screen().text_lines() and "triangle" not in due.prompt
+    for site in due.sites:
+        d.lift(site)
+    d.run(500)
+    assert d.last("move")["move"].startswith("x") and d.ctl.state.due() is None
+    assert "out_of_sync" not in d.kinds()

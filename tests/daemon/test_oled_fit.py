@@ -15,9 +15,9 @@ from itertools import islice
 import pytest
 
 import engines
-from firmware_host import controller as control
+from firmware_host import turn
 from firmware_host import screens
-from firmware_host.controller import Game
+from firmware_host.game import Game
 from firmware_host.menu import Menu, game_choices
 from firmware_host.recognise import attempt_reason
 from firmware_host.screens import message_screen, result_words, status_screen
@@ -80,28 +80,32 @@ def reasons(states, rng):
 
 
 def follow_ups(states):
-    """action -> the most sites a follow-up of that action has, over sampled legal moves."""
+    """action -> the most sites a follow-up of that action has, over sampled legal moves; and
+    the games' own step prompts."""
     most: dict[str, int] = {}
+    prompts: set[str] = set()
     for s in states[:: max(1, len(states) // 8)]:
         for m in s.legal_moves()[:60]:
             for real in s.realisations(m):
                 for step in real.follow_ups:
                     most[step.action] = max(most.get(step.action, 0), len(step.sites))
-    return most
+                    prompts |= {step.prompt} if step.prompt else set()
+    return most, prompts
 
 
 def instructions(states):
     """The follow-up instructions the game needs, with its largest counts; the short
     instructions of a move; the prompt of a choice between moves (with the longest moves)."""
     steps = []
-    for action, n in follow_ups(states).items():
-        for key in (action, f"{action}-sensed"):
-            if key in control.INSTRUCTIONS:
-                one, several = control.INSTRUCTIONS[key]
-                steps += [one, several.format(n=max(n, 2))]
+    most, own = follow_ups(states)
+    for action, n in most.items():
+        kind = turn.STEPS[action]
+        steps += [kind.one, kind.several.format(n=max(n, 2))]
+    steps += sorted(own)
     notations = [s.notation(m) for s in states[:: max(1, len(states) // 4)]
                  for m in s.legal_moves()[:50]]
-    prompts = [f"Tap a lit site, or BACK/OK: {move}" for move in widest(notations, 2)]
+    asks = widest(["Tap a lit site", *own], 1)
+    prompts = [f"{ask}, or BACK/OK: {move}" for ask in asks for move in widest(notations, 2)]
     return steps, ["Put it on a lit site", "OK ends the turn", None], prompts
 
 

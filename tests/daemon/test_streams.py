@@ -64,20 +64,56 @@ def test_antipalos_takebacks_of_one_and_two_moves():
     assert events[-1]["moves"] == ["B2*"]
 
 
-def test_antipode_pick_by_tap_and_by_buttons_then_flips_and_ok():
+def test_antipode_flips_by_lifting_then_a_tap_then_picks_by_buttons():
     events = run_file("antipode_pick.jsonl", "antipode")
-    assert kinds(events) == ["guide", "move", "guide", "guide", "move", "guide", "end"]
     assert of(events, "guide") == [
+        {"action": "flip", "sites": ["a1"]},  # the placement's neighbour, lifted and set back
         {"action": "pick", "sites": ["a1", "b1"]},
-        {"action": "flip", "sites": ["a1", "b1"]},
-        {"action": "pick", "sites": ["h9", "i9"]},
-        {"action": "flip", "sites": ["h9", "i9"]},
+        {"action": "flip", "sites": ["b1"]},  # the token the pawn passed
+        {"action": "flip", "sites": ["i9"]},
+        {"action": "pick", "sites": ["h9", "i9"]},  # OK stood in for a flip without lifting
+        {"action": "flip", "sites": ["h9"]},
     ]
     assert moves(events) == ["b1:a1", "h9:i9"]
     shown = [e["lines"] for e in events if e["event"] == "display"]
-    assert any("Flip the 2 lit tokens, then OK" in lines for lines in shown)
+    assert any("Tap the token your pawn lands on, or BACK/OK: b1:a1" in lines for lines in shown)
+    assert any("Flip the lit token" in lines for lines in shown)
     assert events[-1]["position"]["to_move"] == "blue"
 
+
+def test_antipode_in_the_rules_order_without_ok():
+    """Blue places b1, flips its neighbour a1 by lifting it, taps the landing b1; Red places h9,
+    flips i9, taps i9, flips h9 which the pawn passed. No button is pressed."""
+    events = run_file("antipode_natural.jsonl", "antipode")
+    assert [(e["event"], e.get("move") or e.get("sites")) for e in events
+            if e["event"] in ("guide", "move")] == [
+        ("guide", ["a1"]), ("guide", ["a1", "b1"]), ("move", "b1:b1"),
+        ("guide", ["i9"]), ("guide", ["h9", "i9"]), ("move", "h9:i9"), ("guide", ["h9"]),
+    ]  # fmt: skip
+    assert of(events, "move")[1] == {"move": "h9:i9", "side": "red"}
+    assert "out_of_sync" not in kinds(events)
+    assert events[-1]["position"]["to_move"] == "blue"
+    assert events[-2]["lines"][1] == "Blue to move"
+
+
+def test_antipode_next_side_begins_before_the_path_flip():
+    """Blue lands on a1 and should flip b1; Red places h9 at once: the flip is taken as done."""
+    events = run_file("antipode_next_side.jsonl", "antipode")
+    assert moves(events) == ["b1:a1"]
+    assert of(events, "guide")[-3:] == [
+        {"action": "flip", "sites": ["b1"]},
+        {"action": "flip", "sites": ["i9"]},
+        {"action": "pick", "sites": ["h9", "i9"]},
+    ]
+    assert "out_of_sync" not in kinds(events)
+    assert events[-1]["position"]["to_move"] == "red"
+
+
+def test_antipode_ok_stands_in_for_flips_made_without_lifting():
+    events = run_file("antipode_ok_fallback.jsonl", "antipode")
+    assert moves(events) == ["b1:a1"]
+    assert [g["action"] for g in of(events, "guide")] == ["flip", "pick", "flip"]
+    assert events[-1]["position"]["to_move"] == "red"
 
 def test_antipod_twin_is_lit_until_filled():
     events = run_file("antipod_twin.jsonl", "antipod")
@@ -110,6 +146,8 @@ def test_phalanx_two_site_piece_and_its_removal():
     assert of(events, "guide") == [{"action": "remove", "sites": ["g6ne"]}]
     assert "out_of_sync" not in kinds(events)
     assert events[-1]["position"]["to_move"] == "green"
+    shown = [e["lines"] for e in events if e["event"] == "display"]
+    assert any("Remove the lit Auxiliary" in lines for lines in shown)  # pieces, not triangles
 
 
 def test_antigrid_chain_capture_guided_then_ok_ends_the_chain():
@@ -149,3 +187,50 @@ def test_antipod_win_lights_both_sites_of_every_edge_point_in_the_chain():
     assert over["winner"] == "black" and over["result"] == "connection"
     edge = [p for p in black if len(state.sites_of(p)) == 2]
     assert edge and all(set(state.sites_of(p)) <= set(over["sites"]) for p in edge)
+
+
+def test_antipalos_a_trirod_slid_on_after_resting_corrects_the_last_move_until_the_next_side_moves():
+    """White's Trirod rests on A1* (read as a move), then goes on to A2*: corrected. Black changes
+    its mind from C3* to C2*: corrected. White then moving A2* is refused: Black has moved."""
+    events = run_file("antipalos_correction.jsonl", "antipalos", 3)
+    assert [e["event"] for e in events if e["event"] in ("move", "correction")] == [
+        "move", "correction", "move", "correction"]
+    assert of(events, "correction") == [
+        {"move": "A2*", "replaces": "A1*", "side": "white"},
+        {"move": "C2*", "replaces": "C3*", "side": "black"},
+    ]
+    shown = [e["lines"] for e in events if e["event"] == "display"]
+    assert ["Antipalos 3", "Black to move", "Corrected to A2*", "Phase 1 · Left: White 3 Black 4"] in shown
+    assert shown[shown.index(["Antipalos 3", "Black to move", "Corrected to A2*",
+                              "Phase 1 · Left: White 3 Black 4"]) + 1][2] != "Corrected to A2*"
+    assert of(events, "out_of_sync") == [{"missing": ["A2*"], "extra": ["B1*"]}]
+    assert events[-1]["moves"] == ["A2*", "C2*"]
+
+
+def test_antigrid_a_pawn_paused_on_the_way_is_corrected_when_it_goes_on():
+    events = run_file("antigrid_correction.jsonl", "anti-grid", 6)
+    assert moves(events) == ["c1-c3"]
+    assert of(events, "correction") == [{"move": "c1-c5", "replaces": "c1-c3", "side": "red"}]
+    assert events[-1]["moves"] == ["c1-c5"]
+    assert "out_of_sync" not in kinds(events)
+
+
+def test_antipode_a_placement_without_a_pawn_move_is_refused_with_the_engines_reason():
+    events = run_file("antipode_illegal.jsonl", "antipode")
+    assert kinds(events) == ["out_of_sync", "illegal", "in_sync", "guide", "end"]
+    assert of(events, "illegal") == [{"reason": "c3 leaves the pawn no move", "sites": ["c3"]}]
+    shown = [e["lines"] for e in events if e["event"] == "display"]
+    assert ["Antipode", "Blue to move", "c3 leaves the pawn no move", "Pawns: blue e1, red e9",
+            "Pool: 55 tokens"] in shown
+    assert of(events, "guide") == [{"action": "flip", "sites": ["a1"]}]
+
+
+def test_antigrid_the_opponents_move_ending_a_capture_chain_names_its_own_side():
+    """Red captures and could go on; Blue moves instead (ending the chain): the move is Blue's."""
+    events = run_file("antigrid_chain_ended_by_opponent.jsonl", "anti-grid", variant="chain")
+    assert of(events, "move")[-2:] == [
+        {"move": "a9-f9", "side": "red"},
+        {"move": "j2-j3", "side": "blue"},
+    ]
+    assert "out_of_sync" not in kinds(events)
+    assert events[-1]["position"]["to_move"] == "red"

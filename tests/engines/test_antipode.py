@@ -465,13 +465,14 @@ def test_sites_are_the_cells_with_hexagon_outlines():
         assert len(site.shape) == 6
 
 
-def test_realisation_places_then_picks_the_landing_then_flips():
+def test_realisation_places_flips_the_neighbours_picks_the_landing_then_flips_the_path():
     (real,) = new().realisations(Turn("b1", "a1"))
     assert real.emptied == frozenset() and real.filled == {"b1"}
-    pick, flip = real.follow_ups
+    placed, pick, path = real.follow_ups
+    assert (placed.action, placed.sites) == ("flip", {"a1"})
     assert (pick.action, pick.sites) == ("pick", {"a1"})
-    assert (flip.action, flip.sites) == ("flip", {"a1", "b1"})
-    assert not pick.sensed and not flip.sensed  # polarity boards check flips via faces()
+    assert (path.action, path.sites) == ("flip", {"b1"})
+    assert new().markers() == {"e1": "blue", "e9": "red"}
 
 
 def test_moves_for_change_lists_every_landing_of_the_placement():
@@ -522,7 +523,8 @@ def test_flip_parity_and_the_realisations_flip_set(state, rng):
     odd = {c for c in flips if flips.count(c) % 2}
     (real,) = state.realisations(turn)
     flip_sets = [f.sites for f in real.follow_ups if f.action == "flip"]
-    assert set().union(*flip_sets) == odd  # a cell flipped twice is not listed
+    flipped = [c for sites in flip_sets for c in sites]
+    assert {c for c in flipped if flipped.count(c) % 2} == odd  # placement flips, then the path
     before = dict(state.faces())
     before.update({c: state.to_move for c in real.filled})  # the hand places it face up
     after = state.play(turn).faces()

@@ -13,6 +13,9 @@ def test_noisy_streams_of_every_game_accept_exactly_the_moves_played():
     assert figures["spurious_takebacks"] == 0
     assert figures["true_moves_missed"] == 0
     assert figures["never_settled"] == 0
+    assert figures["wrong_final_records"] == 0
+    assert figures["corrections"] > 0  # pieces rested on a wrong site, then moved on
+    assert figures["ok_presses_by_game"]["antipode"] == 0  # flips tracked by their lifts
 
 
 def test_streams_are_repeatable():
