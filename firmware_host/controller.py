@@ -617,6 +617,11 @@ class Controller:
             self._notice = message_screen("Powering off", ["Wait for the screen to go dark"])
             self._emit("power_off")  # the daemon runs the configured command
 
+    def command(self, action: NewGame | TakeBack | SetBrightness) -> None:
+        """Carry out a menu action sent from elsewhere (the café network's commands)."""
+        self._dirty = True
+        self._do(action)
+
     def notice(self, screen: Screen) -> None:
         """Show ``screen`` until a button is pressed (the daemon's messages)."""
         self._notice = screen
