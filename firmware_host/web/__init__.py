@@ -45,7 +45,7 @@ def start(
         print(f"reedboard: WARNING: serving the board beyond this machine ({host}); "
               "the controls need the token in the address below", file=out)
     hub = Hub()
-    server = WebServer(Pages(hub, token), host, port)
+    server = WebServer(Pages(hub, token, host), host, port)
     server.start()
     query = f"?token={token}" if token else ""
     print(f"reedboard: the simulated board is at {server.url}{query} "

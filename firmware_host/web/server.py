@@ -6,7 +6,11 @@ spectator's, ``/replay.jsonl`` the session as a replay input file.
 
 Safe by default: it binds 127.0.0.1. Bound elsewhere, the controls (``/ws``, ``/replay.jsonl``)
 need the token (``?token=...``); the spectator view never does and never accepts commands.
-A websocket from another site's page (an ``Origin`` not this server's) is refused.
+A websocket from another site's page (an ``Origin`` not this server's) is refused, and so is
+every request whose ``Host`` is not a loopback name or address nor the address the server was
+told to use (DNS rebinding: a page at ``http://evil.test:8080`` whose name is made to resolve to
+127.0.0.1 sends ``Host: evil.test:8080``); bound to every interface (0.0.0.0, ::), an IP address
+and this machine's own name are accepted too.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import hmac
 import ipaddress
 import json
 import secrets
+import socket
 import threading
 from pathlib import Path
 from typing import Any
@@ -49,6 +54,41 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def host_name(header: str) -> str:
+    """The name in a ``Host`` header, without the port: "[::1]:8080" -> "::1".
+
+    >>> host_name("LocalHost.:8080"), host_name("[::1]:80"), host_name("10.0.0.2")
+    ('localhost', '::1', '10.0.0.2')
+    """
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.rsplit(":", 1)[0].rstrip(".") if header.count(":") == 1 else header.rstrip(".")
+
+
+def host_allowed(header: str, bound: str) -> bool:
+    """May a request naming ``header`` as its Host reach a server bound to ``bound``?
+
+    >>> host_allowed("localhost:8080", "127.0.0.1"), host_allowed("evil.test:8080", "127.0.0.1")
+    (True, False)
+    >>> host_allowed("192.168.1.9:8080", "0.0.0.0"), host_allowed("evil.test", "0.0.0.0")
+    (True, False)
+    """
+    name = host_name(header)
+    if not name:
+        return False
+    if is_loopback(name) or name.endswith(".localhost") or name == host_name(bound):
+        return True
+    if bound in ("0.0.0.0", "::", ""):
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            machine = socket.gethostname().lower()
+            return name in (machine, f"{machine}.local")
+    return False
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(16)
 
@@ -70,15 +110,17 @@ def games() -> list[dict[str, Any]]:
 class Pages:
     """The pages connected to one hub, and the handlers serving them."""
 
-    def __init__(self, hub: Hub, token: str | None = None) -> None:
+    def __init__(self, hub: Hub, token: str | None = None, host: str = "127.0.0.1") -> None:
         self.hub = hub
         self.token = token
+        #: The address the server is bound to: Host headers must name it (or loopback).
+        self.host = host
         self.queues: set[asyncio.Queue] = set()
         self.sockets: set[web.WebSocketResponse] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[_headers])
+        app = web.Application(middlewares=[_headers, self._check_host])
         app.router.add_get("/", self.page)
         app.router.add_get("/watch", self.page)
         app.router.add_get("/ws", self.controls)
@@ -97,6 +139,13 @@ class Pages:
         """The daemon stops: tell every open page, so that none holds the server up."""
         for ws in list(self.sockets):
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"reedboard stopped")
+
+    @web.middleware
+    async def _check_host(self, request: web.Request, handler) -> web.StreamResponse:
+        """Refuse a Host this server is not (DNS rebinding), before anything else."""
+        if not host_allowed(request.headers.get("Host", ""), self.host):
+            raise web.HTTPMisdirectedRequest(text="this board answers only to its own address\n")
+        return await handler(request)
 
     # ------------------------------------------------------------------ handlers
     async def page(self, _: web.Request) -> web.FileResponse:
