@@ -7,7 +7,7 @@ import sys
 
 from engines import GAME_NAMES, game_info
 from engines.core import OptionError
-from firmware_host import daemon_cli, referee
+from firmware_host import cafe, daemon_cli, referee
 from firmware_host.layout import default_layout_toml
 
 
@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.set_defaults(func=_doctor)
 
     daemon_cli.add_commands(sub)
+    cafe.add_command(sub)
     return parser
 
 

@@ -52,6 +52,8 @@ class Link:
         self.connected = threading.Event()
         #: Called (in paho's thread) after each connection, once the kept messages are queued.
         self.on_connect: Callable[[], None] = lambda: None
+        #: Called (in paho's thread) when the connection is lost.
+        self.on_disconnect: Callable[[], None] = lambda: None
         #: Called about once a second from the sender thread (the board's liveness check).
         self.every_second: Callable[[], None] = lambda: None
         self.dropped = 0
@@ -122,6 +124,7 @@ class Link:
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         self.connected.clear()
+        self.on_disconnect()
 
     def _on_message(self, client, userdata, message) -> None:
         for pattern, handler in list(self._handlers.items()):

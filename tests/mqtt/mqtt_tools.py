@@ -106,12 +106,12 @@ class Watcher:
 
 
 def board_config(folder: Path, port: int, board: str = "t1", extra: str = "",
-                 top: str = "") -> Path:
-    """A config for Antipalos 5 on the broker at ``port`` (its own games file and page port)."""
+                 top: str = "", size: int = 5) -> Path:
+    """A config for Antipalos on the broker at ``port`` (its own games file and page port)."""
     folder.mkdir(exist_ok=True)
     path = folder / f"{board}.toml"
     path.write_text(
-        f'game = "antipalos"\nsize = 5\nstorage = "{folder / (board + ".db")}"\n{top}'
+        f'game = "antipalos"\nsize = {size}\nstorage = "{folder / (board + ".db")}"\n{top}'
         f"[web]\nport = {free_port()}\n"
         f'[mqtt]\nhost = "127.0.0.1"\nport = {port}\nboard = "{board}"\n{extra}'
     )
