@@ -102,9 +102,9 @@ class NetBoard:
             self._sent, self._state = text, state
             self.link.publish(topics.state_topic(self.board), text, retain=True)
 
-    def stop(self) -> None:
-        """Offline (retained), then disconnect: at most about a second."""
-        self.link.stop(last=(topics.availability_topic(self.board), topics.OFFLINE))
+    def stop(self, timeout: float = 1.0) -> None:
+        """Offline (retained), then disconnect: at most about ``timeout`` s."""
+        self.link.stop(last=(topics.availability_topic(self.board), topics.OFFLINE), timeout=timeout)
 
     # ------------------------------------------------------------------ the link's threads
     def on_connect(self) -> None:
