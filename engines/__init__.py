@@ -10,7 +10,9 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
+from typing import Any, Mapping
 
 from engines.core import GameInfo, GameState, MatchPlay, OptionError
 
@@ -27,21 +29,40 @@ MODULES = {
 GAME_NAMES = tuple(MODULES)
 
 
+def game_name(text: str) -> str:
+    """The game ``text`` names, in any case; OptionError with a suggestion for a near miss.
+
+    >>> game_name("Antipalos"), game_name("ANTI-GRID")
+    ('antipalos', 'anti-grid')
+    >>> game_name("antigrid")
+    Traceback (most recent call last):
+    engines.core.state.OptionError: unknown game 'antigrid': did you mean anti-grid?
+    """
+    name = text.strip().lower()
+    if name in MODULES:
+        return name
+    near = difflib.get_close_matches(name, GAME_NAMES, n=1, cutoff=0.6)
+    hint = f": did you mean {near[0]}?" if near else f" (choose from {', '.join(GAME_NAMES)})"
+    raise OptionError(f"unknown game {text!r}{hint}")
+
+
 def _module(name: str):
-    if name not in MODULES:
-        raise OptionError(f"unknown game {name!r} (choose from {', '.join(GAME_NAMES)})")
-    return importlib.import_module(MODULES[name])
+    return importlib.import_module(MODULES[game_name(name)])
 
 
 def game_info(name: str) -> GameInfo:
     return _module(name).INFO
 
 
-def new_game(name: str, size: int | None = None, variant: str | None = None) -> GameState:
-    """The starting state of a game; OptionError for an unknown game, size or variant."""
+def new_game(
+    name: str, size: int | None = None, variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> GameState:
+    """The starting state of a game; ``options`` its named options (house rules) by name.
+    OptionError for an unknown game, size, variant or option."""
     module = _module(name)
     size, variant = module.INFO.check_options(size, variant)
-    return module.new(size=size, variant=variant)
+    return module.new(size=size, variant=variant, **module.INFO.check_game_options(options))
 
 
 def new_match(

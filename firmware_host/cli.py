@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib import metadata
 
-from engines import GAME_NAMES, game_info
+from engines import GAME_NAMES, game_info, game_name
 from engines.core import OptionError
 from firmware_host import cafe, daemon_cli, referee
 from firmware_host.layout import default_layout_toml
@@ -21,6 +22,10 @@ def _games(_: argparse.Namespace) -> int:
             print(f"  --size: {info.size_help} {sizes}{extra}; default {info.default_size}")
         if len(info.variants) > 1:
             print(f"  --variant: {', '.join(info.variants)}; default {info.default_variant}")
+        for option in info.options:
+            words = f" ({' | '.join(option.choices)})" if option.choices else ""
+            print(f"  --option {option.name}=…{words}: {option.help}; "
+                  f"default {option.shown(option.default)}")
         if info.match_targets:
             targets = ", ".join(map(str, info.match_targets))
             print(f"  match play: to {targets} points (config key match)")
@@ -30,8 +35,14 @@ def _games(_: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    try:
+        options = referee.parse_options(args.option)
+    except OptionError as exc:
+        print(f"reedboard play: {exc}", file=sys.stderr)
+        return 2
     return referee.play(
         args.game,
+        options=options,
         size=args.size,
         variant=args.variant,
         moves=args.moves,
@@ -44,7 +55,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _layout(args: argparse.Namespace) -> int:
     try:
-        text = default_layout_toml(args.game, args.size, args.variant)
+        text = default_layout_toml(game_name(args.game), args.size, args.variant)
     except OptionError as exc:
         print(f"reedboard layout: {exc}", file=sys.stderr)
         return 2
@@ -59,28 +70,70 @@ def _doctor(args: argparse.Namespace) -> int:
     return doctor(load_config_or_exit(args.config))
 
 
+PLAY_EXAMPLES = """\
+examples:
+  reedboard play antipalos --size 12 --moves "F2*; *G7; B4*"
+  reedboard play anti-grid --variant chain --moves "a3-b3; l10-k10" --json --legal
+  reedboard play phalanx --moves-file game.txt --trace
+  reedboard export --game-id 2 > g.txt && reedboard play antipalos --moves-file g.txt
+
+notation (moves separated by ';' or newlines; a file from `reedboard export` reads as is):
+  antipalos  a placement B4* or *B4; Phase Two B2* - B3*, turning in place B2* - *B2
+  antipode   place:landing, c4:e3; :e3 when the board is full
+  antipod    a point, f14; an edge point by either board's name, a3 or a3+
+  anti-grid  a3-e3 (a capture suffix xc3 is optional, checked when given); ok ends a chain
+  phalanx    anchor triangles, a1se-a2sw; xd4se removes a self-phalanxed piece
+"""
+
+
+def _game(text: str) -> str:
+    """argparse type: a game name in any case, with a suggestion for a near miss."""
+    try:
+        return game_name(text)
+    except OptionError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _version() -> str:
+    try:
+        return metadata.version("reedboard")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="reedboard", description="Controller for sensor-equipped tabletop game boards."
+        prog="reedboard", description="Controller for sensor-equipped tabletop game boards.",
+        epilog="Run `reedboard COMMAND --help` for a command's options and examples.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"reedboard {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     games = sub.add_parser("games", help="list the games, their options and defaults")
     games.set_defaults(func=_games)
 
-    play = sub.add_parser("play", help="referee a game record")
-    play.add_argument("game", choices=GAME_NAMES, metavar="GAME", help=" | ".join(GAME_NAMES))
+    play = sub.add_parser(
+        "play", help="referee a game record", epilog=PLAY_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Apply a game record and report the position (exit 1 at an illegal move).",
+    )
+    play.add_argument("game", type=_game, metavar="GAME", help=" | ".join(GAME_NAMES))
     play.add_argument("--size", type=int, help="board size (game-specific)")
     play.add_argument("--variant", help="game variant")
+    play.add_argument("--option", action="append", metavar="NAME=VALUE",
+                      help="a house rule or setting (see `reedboard games`); repeatable")
     play.add_argument("--moves", help="moves separated by ';' or newlines")
-    play.add_argument("--moves-file", help="a file of moves")
+    play.add_argument("--moves-file", help="a file of moves, or a record from `reedboard export`")
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.add_argument("--trace", action="store_true", help="one JSON line per position")
     play.add_argument("--legal", action="store_true", help="also list the legal moves")
     play.set_defaults(func=_play)
 
-    layout = sub.add_parser("layout", help="print a game's default layout file (TOML)")
-    layout.add_argument("game", choices=GAME_NAMES, metavar="GAME", help=" | ".join(GAME_NAMES))
+    layout = sub.add_parser(
+        "layout", help="print a game's default layout file (TOML)",
+        epilog="example: reedboard layout antipalos --size 12 > layout.toml",
+    )
+    layout.add_argument("game", type=_game, metavar="GAME", help=" | ".join(GAME_NAMES))
     layout.add_argument("--size", type=int, help="board size (game-specific)")
     layout.add_argument("--variant", help="game variant")
     layout.set_defaults(func=_layout)
@@ -94,8 +147,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """Parse, reporting an unknown option with the usage of the subcommand it was given to."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        command = sub.choices.get(args.command, parser) if args.command else parser
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = _parse(parser, argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     try:
         return args.func(args)
     except BrokenPipeError:  # e.g. `reedboard games | head`: the reader has gone, not an error

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import stat
 import sys
 import tomllib
 from dataclasses import Field, dataclass, field, fields, is_dataclass, replace
@@ -23,17 +24,70 @@ class ConfigError(Exception):
     """A bad configuration or layout file; ``str()`` is one line naming the file and the key."""
 
 
+#: A config or layout file larger than this is refused (no board needs one).
+MAX_FILE_BYTES = 1 << 20
+
+
+def read_small_file(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of ``path``, a regular file of at most ``limit`` bytes; OSError, or ValueError
+    saying what is wrong (a FIFO, a device, a directory or a large file is never read)."""
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("not a regular file")
+    if info.st_size > limit:
+        raise ValueError(f"larger than {limit // 1024} KB")
+    with open(path, "rb") as fp:
+        data = fp.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit // 1024} KB")
+    return data
+
+
 def read_toml(path: str) -> dict[str, Any]:
-    """The parsed TOML file; ConfigError when it cannot be read or parsed."""
+    """The parsed TOML file; ConfigError when it cannot be read or parsed (nor is a regular
+    file of at most 1 MB).
+
+    >>> read_toml("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    firmware_host.config.ConfigError: /dev/zero: cannot read (not a regular file)
+    """
     try:
-        with open(path, "rb") as fp:
-            return tomllib.load(fp)
+        data = read_small_file(path)
+    except ValueError as e:
+        raise ConfigError(f"{path}: cannot read ({e})") from None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read ({e.strerror or e})") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     except (tomllib.TOMLDecodeError, RecursionError) as e:
         raise ConfigError(f"{path}: not valid TOML ({one_line(e)})") from None
+
+
+#: The environment variable that can hold the page's token (``ps`` shows command lines).
+TOKEN_VARIABLE = "REEDBOARD_TOKEN"
+
+
+def read_token(path: str | None, environ: Mapping[str, str] = os.environ) -> str | None:
+    """The page's token: the first line of the file ``path`` (a regular file of at most
+    4 KB), else ``$REEDBOARD_TOKEN``, else None. ConfigError for a file that cannot serve.
+
+    >>> read_token(None, {"REEDBOARD_TOKEN": "s3cret"})
+    's3cret'
+    """
+    if path is None:
+        return environ.get(TOKEN_VARIABLE) or None
+    try:
+        lines = read_small_file(path, 4096).decode("utf-8").splitlines()
+    except (OSError, ValueError) as e:
+        raise ConfigError(f"{path}: cannot read the token ({getattr(e, 'strerror', None) or e})"
+                          ) from None
+    token = lines[0].strip() if lines else ""
+    if not token:
+        raise ConfigError(f"{path}: the token file is empty")
+    return token
 
 
 def one_line(error: BaseException) -> str:

@@ -190,6 +190,8 @@ class Controller:
         self._dirty = True
         self.frame_version = 0
         self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms)
+        #: False while the board does not answer (the daemon says): nothing is judged.
+        self.connected = True
         self.match = match or game.new_match()
         self._start(game, resume)
 
@@ -317,12 +319,30 @@ class Controller:
             self.targets = frozenset(targets)
             self._emit("targets", sites=self._sorted(targets))
 
+    def set_connected(self, connected: bool) -> None:
+        """The board stopped answering (False: no guidance about pieces nobody can see) or
+        answers again (True: the board is judged again)."""
+        if connected == self.connected:
+            return
+        self.connected = connected
+        self._dirty = True
+        if connected:
+            self._rejudge()
+        else:
+            self.sync = None
+            self._clear_targets()
+
     # -------------------------------------------------------- the settled board
     def _on_settle(self) -> None:
-        if self.board == self._evaluated:
+        if self.board == self._evaluated or not self.connected:
             return
         self._evaluated = self.board
         self._judge(self.board)
+
+    def rejudge(self) -> None:
+        """Judge the board again now, if it is settled (a move the storage refused is tried
+        again)."""
+        self._rejudge()
 
     def _rejudge(self) -> None:
         """Judge the board again now (the game changed under it), if it is settled."""
@@ -622,8 +642,8 @@ class Controller:
         self._dirty = True
         self._do(action)
 
-    def notice(self, screen: Screen) -> None:
-        """Show ``screen`` until a button is pressed (the daemon's messages)."""
+    def notice(self, screen: Screen | None) -> None:
+        """Show ``screen`` until a button is pressed (the daemon's messages); None: no more."""
         self._notice = screen
         self._dirty = True
 
@@ -760,6 +780,8 @@ class Controller:
         return None
 
     def _error(self) -> str | None:
+        if not self.connected:
+            return "Board not connected"
         if not self.sync:
             return None
         if self.sync.reason:

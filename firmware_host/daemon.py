@@ -13,6 +13,7 @@ arrives): ``{"site": "B4*", "on": true}``, ``{"button": "ok"}``.
 
 from __future__ import annotations
 
+import errno
 import json
 import signal
 import socket
@@ -29,7 +30,7 @@ from firmware_host.replay import ReplayError, parse_line
 from firmware_host.screens import message_screen
 from firmware_host.service import PowerOff, status_text
 from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import Storage, StorageError
+from firmware_host.storage import BUSY_MS, DatabaseLock, Storage, StorageError
 from hardware import backends
 from hardware.sim import SimBoard
 
@@ -39,6 +40,12 @@ SIM_CHANNELS = 1024
 DRAIN_SECONDS = 1.2
 #: A scan that keeps failing this long ends the daemon with status 1 (systemd restarts it).
 FAILING_SECONDS = 10.0
+#: A board that has not answered this long (a serial board absent, unplugged, or refusing the
+#: handshake) is said to be not connected; one whose scan raises, at once.
+SILENT_SECONDS = 2.0
+#: While the games cannot be saved, the waiting writes (and a refused move) are tried again
+#: this often.
+RETRY_SECONDS = 1.0
 
 
 @dataclass
@@ -89,6 +96,8 @@ class Daemon:
     def __init__(self, controller: Controller, hardware: Hardware, scan_hz: int,
                  log: TextIO = sys.stdout) -> None:
         self.controller = controller
+        # A write waits for another process's lock a scan period or two, then is kept for later.
+        controller.storage.set_busy_ms(min(BUSY_MS, 2000 / scan_hz))
         #: Called as ``observer(now_ms, controller, events)`` after every step (the page).
         self.observers: list[Callable[[float, Controller, list], None]] = []
         self.hardware = hardware
@@ -96,13 +105,19 @@ class Daemon:
         self.log = log
         self.stop = threading.Event()
         self.notifier = Notifier()
-        #: What a confirmed power-off runs (None: power-off does nothing but say so).
+        #: What a confirmed power-off runs (None, the simulated board: only shown).
         self.power_off: PowerOff | None = None
         #: Said after the status line, e.g. that the configured hardware was missing.
         self.note: str | None = None
         self._frame_version = -1
         self._status: str | None = None
         self._scan_error: str | None = None
+        #: Why the games cannot be saved, as last said (None: they can).
+        self._save_error: str | None = None
+        self._retry_at = 0.0
+        #: Why the board does not answer, as said (None: it answers); since when it is silent.
+        self._board_problem: str | None = None
+        self._silent_since: float | None = None
 
     def run(self) -> int:
         """Loop until stopped (0) or until the scan has failed for FAILING_SECONDS (1)."""
@@ -143,7 +158,14 @@ class Daemon:
         if self._scan_error is not None:
             print("reedboard run: the scan works again", file=sys.stderr)
             self._scan_error = None
-        events = controller.step(now_ms, scan, hw.buttons.events())
+        try:
+            events = controller.step(now_ms, scan, hw.buttons.events())
+        except StorageError as exc:  # a read that failed; every write is kept or refused
+            events = []
+            self._storage_changed(exc.reason)
+        self._watch_storage(now_ms / 1000)
+        # After the step: a board back is judged once its state has been seen (debounced).
+        self._check_board(now_ms / 1000, getattr(hw.scanner, "problem", None))
         if controller.frame_version != self._frame_version:
             self._frame_version = controller.frame_version
             hw.leds.show(controller.frame())
@@ -160,14 +182,61 @@ class Daemon:
             self._power_off_failed(why)
         return True
 
+    def _watch_storage(self, now: float) -> None:
+        """Try the writes that failed again now and then (a refused move too: its events come
+        with the next step); say when saving fails or works again."""
+        storage = self.controller.storage
+        if storage.failure is not None and now >= self._retry_at:
+            self._retry_at = now + RETRY_SECONDS
+            if storage.flush():
+                self.controller.rejudge()
+        if storage.failure != self._save_error:
+            self._storage_changed(storage.failure)
+
+    def _storage_changed(self, why: str | None) -> None:
+        storage = self.controller.storage
+        if why is None:
+            print("reedboard run: the games can be saved again", file=sys.stderr)
+            self.controller.notice(None)
+        else:
+            print(f"reedboard run: cannot save the games in {storage.path} ({why}); "
+                  f"{len(storage.pending)} waiting, trying again every {RETRY_SECONDS:g} s",
+                  file=sys.stderr)
+            self.controller.notice(message_screen("Cannot save", [why, "Trying again"]))
+        self._save_error = why
+        self._status = self._status and ""  # STATUS= says it at the next step
+
+    def _check_board(self, now: float, problem: str | None) -> None:
+        """While the board does not answer nothing it shows is judged (the OLED says "Board
+        not connected" at once); once it has been silent SILENT_SECONDS the journal and
+        STATUS say so too, and again when it is back."""
+        self.controller.set_connected(problem is None)
+        if problem is None:
+            self._silent_since = None
+            if self._board_problem is not None:
+                print("reedboard run: the board is connected again", file=sys.stderr)
+                self._board_problem = None
+                self._status = self._status and ""  # STATUS= says it at the next step
+            return
+        if self._silent_since is None:
+            self._silent_since = now
+        if self._board_problem is None and now - self._silent_since >= SILENT_SECONDS:
+            print(f"reedboard run: Board not connected ({problem})", file=sys.stderr)
+            self._board_problem = problem
+            self._status = self._status and ""
+
     def _tell_systemd(self, events: list) -> None:
         """READY after the first good step, then STATUS= whenever the status line changes;
         it can only change when something happened (an event)."""
-        if self._status is not None and not events:
+        if self._status and not events:
             return
         status = status_text(self.controller)
         if self.note:
             status += f" ({self.note})"
+        if self._board_problem:
+            status += f" (Board not connected: {self._board_problem})"
+        if self._save_error:
+            status += f" (cannot save: {self._save_error})"
         if self._status is None:
             self.notifier.ready(status)
         elif status != self._status:
@@ -175,15 +244,26 @@ class Daemon:
         self._status = status
 
     def _scan_failed(self, exc: Exception) -> None:
+        """Said once; the OLED and STATUS say the board is not connected (the loop, which
+        would refresh them, stops at the scan)."""
         error = f"{type(exc).__name__}: {exc}"
-        if error != self._scan_error:
-            print(f"reedboard run: the scan failed ({error}); no watchdog pings until it works",
-                  file=sys.stderr)
-            self._scan_error = error
+        if error == self._scan_error:
+            return
+        print(f"reedboard run: Board not connected: the scan failed ({error}); no watchdog "
+              "pings until it works", file=sys.stderr)
+        self._scan_error = self._board_problem = error
+        self.controller.set_connected(False)
+        self.hardware.display.show(self.controller.screen().render(self.hardware.display.size))
+        if self._status is not None:
+            self._status = ""
+            self._tell_systemd([])
 
     def _power_off(self) -> None:
-        if self.power_off is None:
-            return self._power_off_failed("not available here")
+        if self.power_off is None:  # the simulated board: never this machine
+            print("reedboard run: power-off on the simulated board: shown, the host is not "
+                  "powered off", file=sys.stderr)
+            self.controller.notice(message_screen("Powered off", ["(simulated)", "Any button: back"]))
+            return None
         print(f"reedboard run: powering off ({' '.join(self.power_off.command)})",
               file=sys.stderr)
         if why := self.power_off.start():
@@ -222,11 +302,15 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     if sim:
         config = config.simulated()
     try:
-        storage = Storage(config.storage)
+        lock = DatabaseLock(config.storage) if config.storage != ":memory:" else None
+        storage, aside = open_storage(config.storage)
         controller = open_controller(config, storage, configured_game(config), host_address)
     except StorageError as exc:
         print(f"reedboard run: {exc}", file=sys.stderr)
         return 2
+    if aside:
+        controller.notice(message_screen("Games set aside", ["The file was damaged",
+                                                             "It is kept aside"]))
     try:
         hardware = open_hardware(config, controller.layout.sensor_channels)
     except backends.OptionError as exc:
@@ -241,7 +325,8 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         missing = None
     daemon = Daemon(controller, hardware, config.timing.scan_hz)
     daemon.note = missing
-    daemon.power_off = PowerOff(config.poweroff_command)
+    if hardware.sim is None:  # only a real board powers off the machine it runs on
+        daemon.power_off = PowerOff(config.poweroff_command)
     page = None
     if hardware.sim is not None:
         page = _serve(hardware.sim, config, host or config.web.host, port or config.web.port, token)
@@ -261,6 +346,23 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         if page is not None:
             page.stop()
         daemon.close()
+        if lock is not None:
+            lock.close()
+
+
+def open_storage(path: str) -> tuple[Storage, str | None]:
+    """The games database; a damaged one (not a database, malformed) is moved aside, never
+    deleted, said in one line, and a new one begun: the storage and where the old one went."""
+    try:
+        return Storage(path), None
+    except StorageError as exc:
+        if not exc.corrupt:
+            raise
+        why = exc.reason
+    aside = Storage.set_aside(path)
+    print(f"reedboard run: {path} is damaged ({why}); it is kept as {aside} and a new "
+          "database begun", file=sys.stderr)
+    return Storage(path), aside
 
 
 def _serve(board: SimBoard, config: Config, host: str, port: int, token: str | None):
@@ -270,8 +372,10 @@ def _serve(board: SimBoard, config: Config, host: str, port: int, token: str | N
     try:
         return web.start(board, config.timing, host, port, token)
     except OSError as exc:
+        taken = exc.errno == errno.EADDRINUSE
+        hint = f" (another program uses it: try --port {port + 1})" if taken else ""
         print(f"reedboard run: cannot serve the page on {host}:{port}: "
-              f"{exc.strerror or exc}", file=sys.stderr)
+              f"{exc.strerror or exc}{hint}", file=sys.stderr)
         return None
 
 

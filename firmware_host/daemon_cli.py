@@ -8,7 +8,7 @@ import sys
 
 from engines import GAME_NAMES
 from engines.core import OptionError
-from firmware_host.config import ConfigError, load_config
+from firmware_host.config import ConfigError, load_config, read_token
 from firmware_host.storage import Storage, StorageError
 
 
@@ -19,7 +19,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--host", help="serve the simulator page on this address "
                      "(default 127.0.0.1; elsewhere the controls need a token)")
     run.add_argument("--port", type=int, help="the simulator page's port (default 8080)")
-    run.add_argument("--token", help="token the page's controls need (generated off loopback)")
+    secret = run.add_mutually_exclusive_group()
+    secret.add_argument("--token", help="token the page's controls need (generated off "
+                        "loopback; shows in ps: prefer --token-file or $REEDBOARD_TOKEN)")
+    secret.add_argument("--token-file", metavar="F", help="read the token from this file")
     run.set_defaults(func=_run)
 
     replay = sub.add_parser("replay", help="replay a JSON-lines sensor stream on the simulator")
@@ -79,7 +82,8 @@ def _export(args: argparse.Namespace) -> int:
         records = storage.games(args.game_id)
         if args.game_id is not None and not records:
             return _fail("export", f"no game {args.game_id} in {config.storage}")
-        text = export(records, args.view)
+        text = export(records, args.view,
+                      lambda why: print(f"reedboard export: {why}", file=sys.stderr))
     except (StorageError, OptionError) as exc:
         return _fail("export", str(exc))
     finally:
@@ -93,8 +97,9 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         config = load_config(args.config)
+        token = args.token or read_token(args.token_file)
     except ConfigError as exc:
         return _fail("run", str(exc))
     if args.port is not None and not 1 <= args.port <= 65535:
         return _fail("run", f"--port must be 1..65535 (got {args.port})")
-    return run(config, sim=args.sim, host=args.host, port=args.port, token=args.token)
+    return run(config, sim=args.sim, host=args.host, port=args.port, token=token)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from firmware_host.config import BACKEND_TABLES, Config
-from firmware_host.storage import Storage, StorageError
+from firmware_host.storage import DatabaseLock, Storage, StorageError
 from hardware.diagnose import Check, hardware_checks
 
 
@@ -46,4 +46,6 @@ def _storage(path: str) -> Check:
         )
     except StorageError as exc:
         return Check("storage", False, str(exc), f"move {path} aside; the daemon starts a new one")
-    return Check("storage", True, f"{path} is writable (SQLite WAL)")
+    pid = DatabaseLock.holder(path)
+    running = f"; reedboard run (PID {pid}) uses it" if pid else ""
+    return Check("storage", True, f"{path} is writable (SQLite WAL){running}")

@@ -1,36 +1,44 @@
 """``reedboard export``: stored games as text records in each game's own notation.
 
 A record is a few ``[Tag "value"]`` lines, a blank line, then the moves, one round of turns
-(one move per side) per numbered line. Engines whose ``notation`` takes a ``view`` (a side or
-seat whose point of view the names use) can be exported from any player's view.
+(one move per side) per numbered line; ``reedboard play --moves-file`` reads it back. Engines
+whose ``notation`` takes a ``view`` (a side or seat whose point of view the names use) are
+written from the first player's view unless another is asked for.
 """
 
 from __future__ import annotations
 
-import inspect
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from engines import new_game
+from engines import game_info, new_game
 from engines.core import GameState, IllegalMove, OptionError
+from firmware_host.referee import has_views
 from firmware_host.storage import GameRecord
 
 
-def has_views(state: GameState) -> bool:
-    """True when the engine names moves from a player's point of view."""
-    return "view" in inspect.signature(state.notation).parameters
-
-
 def record_text(record: GameRecord, view: str | None = None) -> str:
-    """One game as text; OptionError for a view the game does not have."""
-    state = new_game(record.game, record.size, record.variant)
-    if view is not None and not has_views(state):
-        raise OptionError(f"{record.game} names moves one way only (no --view)")
+    """One game as text, its moves named from ``view`` where the game has points of view
+    (default: the first player's, as records are written); a game named one way only is
+    written as is, with a note. OptionError for a stored game that cannot be read (its
+    ``problem``, an unknown game or size)."""
+    if record.problem:
+        raise OptionError(record.problem)
+    try:
+        state = new_game(record.game, record.size, record.variant, _first(record))
+    except (TypeError, ValueError, ImportError) as exc:
+        raise OptionError(" ".join(str(exc).split())[:120]) from None
+    note = None
+    if has_views(state):
+        view = view or record.first or state.to_move
+    elif view is not None:
+        note, view = f"{record.game} names moves one way only: --view does not apply", None
     names = [_name(state, text, view) for text in record.moves]
+    several = len(game_info(record.game).variants) > 1
     tags: list[tuple[str, Any]] = [
         ("Game", record.game),
         ("Id", record.id),
         ("Size", record.size),
-        ("Variant", record.variant),
+        ("Variant", record.variant if several else None),
         ("Started", record.started),
         ("Finished", record.finished),
         ("Result", record.result or ("running" if record.finished is None else None)),
@@ -38,6 +46,7 @@ def record_text(record: GameRecord, view: str | None = None) -> str:
         ("Match", record.match_of),
         ("MatchTarget", record.match_target),
         ("View", view),
+        ("Note", note),
     ]
     lines = [f'[{name} "{value}"]' for name, value in tags if value is not None] + [""]
     per_round = max(1, len(state.sides))
@@ -46,16 +55,29 @@ def record_text(record: GameRecord, view: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _first(record: GameRecord) -> dict[str, str]:
+    """The option naming who began, for games that have it."""
+    takes = any(o.name == "first" for o in game_info(record.game).options)
+    return {"first": record.first} if takes and record.first else {}
+
+
 def _name(state: GameState, text: str, view: str | None) -> str:
-    """A stored move's notation (from ``view``); moves the engine no longer reads stay as
-    stored."""
-    if view is None:
-        return text
+    """A stored move's notation as records write it (from ``view``); moves the engine no
+    longer reads stay as stored."""
     try:
-        return state.notation(state.parse_move(text), view=view)
+        move = state.parse_move(text)
+        return state.notation(move, view=view) if view else state.record_notation(move)
     except IllegalMove:
         return text
 
 
-def export(records: Iterable[GameRecord], view: str | None = None) -> str:
-    return "\n".join(record_text(r, view) for r in records)
+def export(records: Iterable[GameRecord], view: str | None = None,
+           warn: Callable[[str], None] = lambda text: None) -> str:
+    """The records as text; a game that cannot be read is left out and ``warn`` says why."""
+    texts = []
+    for record in records:
+        try:
+            texts.append(record_text(record, view))
+        except OptionError as exc:
+            warn(f"game {record.id} left out: {exc}")
+    return "\n".join(texts)

@@ -6,14 +6,15 @@ option or an unreadable moves file.
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from engines import new_game
+from engines import game_info, game_name, new_game
 from engines.core import GameState, IllegalMove, OptionError
-from engines.core.notation import split_moves
+from engines.core.notation import read_record
 
 
 def position_summary(state: GameState, game: str, legal: bool = False) -> dict[str, Any]:
@@ -36,25 +37,55 @@ def position_summary(state: GameState, game: str, legal: bool = False) -> dict[s
     return summary
 
 
-def trace_line(state: GameState) -> dict[str, Any]:
+def trace_line(state: GameState, move: str | None = None) -> dict[str, Any]:
+    """A position as ``--trace`` prints it, after ``move`` (None: the start)."""
     outcome = state.outcome()
     return {
         "ply": state.ply,
+        "move": move,
         "to_move": None if outcome else state.to_move,
         "legal_moves": 0 if outcome else state.legal_count(),
         "winner": outcome.winner if outcome else None,
     }
 
 
-def read_moves(moves: str | None, moves_file: str | None) -> list[str]:
-    """The record's moves from --moves and/or --moves-file (file first)."""
+def read_moves(moves: str | None, moves_file: str | None) -> tuple[dict[str, str], list[str]]:
+    """The record's tags and moves from --moves-file and/or --moves (file first). The file may
+    be a record as ``reedboard export`` writes it: tags and move numbers are read."""
     text = ""
     if moves_file:
         try:
             text = Path(moves_file).read_text(encoding="utf-8") + "\n"
         except (OSError, UnicodeDecodeError) as exc:
             raise OptionError(f"cannot read moves file {moves_file}: {exc}") from None
-    return split_moves(text + (moves or ""))
+    return read_record(text + (moves or ""))
+
+
+def start_position(
+    game: str, size: int | None, variant: str | None, options: dict[str, Any], tags: dict[str, str]
+) -> tuple[GameState, str | None]:
+    """The start a record's moves are played from, and the view its moves are named from.
+
+    Options given on the command line win over the record's tags (Size, Variant, First);
+    a record of another game, or a size for a game played on one board, is an OptionError."""
+    info = game_info(game)
+    if "Game" in tags and game_name(tags["Game"]) != game:
+        raise OptionError(f"the record is a game of {tags['Game']}, not {game}")
+    if size is not None and not info.sizes:
+        raise OptionError(f"{game} is played on one board: it takes no --size")
+    if size is None and tags.get("Size", "").isdigit() and info.sizes:
+        size = int(tags["Size"])
+    variant = variant or (tags.get("Variant") if len(info.variants) > 1 else None)
+    takes = {option.name for option in info.options}
+    if "first" in takes and "First" in tags:
+        options = {"first": tags["First"], **options}
+    state = new_game(game, size, variant, options)
+    return state, (tags.get("View") or tags.get("First")) if has_views(state) else None
+
+
+def has_views(state: GameState) -> bool:
+    """True when the engine names moves from a player's point of view."""
+    return "view" in inspect.signature(state.notation).parameters
 
 
 def describe(state: GameState, game: str) -> str:
@@ -79,6 +110,17 @@ def describe(state: GameState, game: str) -> str:
     return "\n".join(lines)
 
 
+def parse_options(pairs: list[str] | None) -> dict[str, str]:
+    """``--option NAME=VALUE`` arguments as a dict; OptionError for one without '='."""
+    out = {}
+    for pair in pairs or ():
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"--option takes NAME=VALUE, not {pair!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
 def play(
     game: str,
     size: int | None = None,
@@ -88,13 +130,16 @@ def play(
     as_json: bool = False,
     trace: bool = False,
     legal: bool = False,
-    out: TextIO = sys.stdout,
-    err: TextIO = sys.stderr,
+    options: dict[str, Any] | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
 ) -> int:
     """Run the referee; returns the exit status."""
+    out, err = out or sys.stdout, err or sys.stderr
     try:
-        state = new_game(game, size, variant)
-        record = read_moves(moves, moves_file)
+        game = game_name(game)
+        tags, record = read_moves(moves, moves_file)
+        state, view = start_position(game, size, variant, dict(options or {}), tags)
     except OptionError as exc:
         print(f"reedboard play: {exc}", file=err)
         return 2
@@ -106,7 +151,8 @@ def play(
         emit(trace_line(state))
     for index, text in enumerate(record):
         try:
-            state = state.play(text)
+            move = state.parse_move(text, view=view) if view else state.parse_move(text)
+            before, state = state, state.play(move)
         except IllegalMove as exc:
             if as_json or trace:
                 emit({"error": exc.reason, "ply": index, "move": text})
@@ -115,7 +161,7 @@ def play(
             print(f"reedboard play: move {index + 1} ({text}): {exc.reason}", file=err)
             return 1
         if trace:
-            emit(trace_line(state))
+            emit(trace_line(state, before.notation(move)))
     if trace:
         return 0
     if as_json:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from typing import Callable
 
@@ -13,6 +14,7 @@ from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout, default_layout, game_layout, read_layout
 from firmware_host.matchplay import OngoingMatch
 from firmware_host.menu import Choice, Menu, game_choices
+from firmware_host.screens import message_screen
 from firmware_host.stats import today_screen
 from firmware_host.storage import GameRecord, Storage
 
@@ -38,20 +40,35 @@ def configured_game(
     return Game.of(name, size, variant, match)
 
 
+def _say(text: str) -> None:
+    print(f"reedboard run: {text}", file=sys.stderr)
+
+
 def open_controller(
-    config: Config, storage: Storage, game: Game, address: Callable[[], str] = lambda: "unknown"
+    config: Config, storage: Storage, game: Game, address: Callable[[], str] = lambda: "unknown",
+    say: Callable[[str], None] = _say,
 ) -> Controller:
     """A controller on the unfinished game in ``storage`` if it can still be played and laid
-    out, else on a new ``game`` (the unplayable one is closed as abandoned)."""
+    out, else on a new ``game``. An unplayable one is set aside: closed with the reason as
+    its result (its moves kept), said once (``say``: the journal) and shown on the OLED."""
     record = storage.unfinished()
-    if record is not None:
-        saved = Game(record.game, record.size, record.variant, record.match_target or 0)
-        try:
-            match = resumed_match(storage, record)
-            return _controller(config, storage, saved, address, (record.id, record.moves), match)
-        except (IllegalMove, OptionError, ConfigError, ImportError):
-            storage.finish(record.id, "abandoned")
-    return _controller(config, storage, game, address, None)
+    if record is None:
+        return _controller(config, storage, game, address, None)
+    saved = Game(record.game, record.size, record.variant, record.match_target or 0)
+    try:
+        if record.problem:
+            raise ValueError(record.problem)
+        match = resumed_match(storage, record)
+        return _controller(config, storage, saved, address, (record.id, record.moves), match)
+    except (IllegalMove, OptionError, ConfigError, ImportError, TypeError, ValueError) as exc:
+        why = " ".join(str(exc).split())[:120] or type(exc).__name__
+    storage.finish(record.id, f"set aside: {why}")
+    say(f"game {record.id} ({record.game}) cannot be resumed and is set aside ({why}); its "
+        f"moves are kept in {storage.path}")
+    controller = _controller(config, storage, game, address, None)
+    controller.notice(message_screen("Game set aside", [f"Game {record.id} cannot resume",
+                                                        "Its moves are kept"]))
+    return controller
 
 
 def resumed_match(storage: Storage, record: GameRecord) -> OngoingMatch | None:

@@ -16,12 +16,20 @@ A match's games share ``match_of``, the id of its first game:
 >>> second = db.start("antipalos", 3, "two", match_of=first, match_target=6)
 >>> [(g.id, g.match_of, g.match_target) for g in db.match_games(first)]
 [(2, 2, 6), (3, 2, 6)]
+
+A move is saved before it is acknowledged, so :meth:`Storage.add_move` raises
+:class:`StorageError` when it cannot be. Every other write (a game begun, ended, a takeback)
+that fails is kept in order and tried again (:meth:`Storage.flush`, and before any later
+write), so the file always holds a prefix of what happened, and ``failure`` says why meanwhile.
+A game's id is chosen here (the next one), so a new game can begin while its row waits.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
+from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -57,7 +65,21 @@ ADDED_COLUMNS = {
 
 
 class StorageError(Exception):
-    """The database cannot be opened or written; ``str()`` is one line."""
+    """The database cannot be opened or written; ``str()`` is one line; ``reason`` is SQLite's
+    (or the OS's) own words, e.g. "database is locked"."""
+
+    def __init__(self, message: str, reason: str = "", corrupt: bool = False) -> None:
+        super().__init__(message)
+        self.reason = reason or message
+        #: The file is damaged (not a database, malformed), not merely locked or unwritable.
+        self.corrupt = corrupt
+
+
+#: How long a write waits for a lock another process holds, by default (the daemon shortens
+#: it to a scan period or two, :meth:`Storage.set_busy_ms`).
+BUSY_MS = 2000
+
+Write = tuple[str, tuple]
 
 
 @dataclass(frozen=True)
@@ -79,6 +101,51 @@ class GameRecord:
     match_target: int | None = None
     first: str | None = None
     moves: tuple[str, ...] = ()
+    #: What is wrong with the stored row (a column of the wrong type), if anything.
+    problem: str | None = None
+
+
+class DatabaseLock:
+    """One daemon per database: an OS lock (``flock``) on ``PATH.lock`` beside it, held until
+    :meth:`close` or the process ends (even by SIGKILL), the holder's PID written in it.
+    StorageError, naming the file and the PID holding it, when another process holds it.
+    Readers (``reedboard export``) take no lock."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path + ".lock"
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise StorageError(f"{self.path}: cannot lock the games database "
+                               f"({exc.strerror or exc})") from None
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            pid = os.read(self._fd, 16).decode("ascii", "replace").strip()
+            os.close(self._fd)
+            holder = f" (PID {pid})" if pid.isdigit() else ""
+            raise StorageError(f"{path} is in use by another reedboard run{holder}; one daemon "
+                               "per database") from None
+        os.ftruncate(self._fd, 0)
+        os.write(self._fd, f"{os.getpid()}\n".encode())
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+    @staticmethod
+    def holder(path: str) -> int | None:
+        """The PID of the ``reedboard run`` using ``path``, if one seems to (its PID in the
+        lock file names a live process running reedboard); takes no lock."""
+        try:
+            with open(path + ".lock", encoding="ascii", errors="replace") as fp:
+                pid = int(fp.read(16).strip())
+            with open(f"/proc/{pid}/cmdline", "rb") as fp:
+                command = fp.read()
+            running = b"reedboard" in command or b"firmware_host" in command
+        except (OSError, ValueError):
+            return None
+        return pid if running else None
 
 
 def now_text(when: datetime | None = None) -> str:
@@ -92,21 +159,51 @@ class Storage:
 
     def __init__(self, path: str, read_only: bool = False) -> None:
         self.path = path
+        #: Writes that failed, in order, to be tried again before any other.
+        self.pending: deque[tuple[Write, ...]] = deque()
+        #: Why the last write failed, until one works again (None: all saved).
+        self.failure: str | None = None
         try:
             if read_only:
                 uri = Path(path).absolute().as_uri() + "?mode=ro"
-                self._db = sqlite3.connect(uri, uri=True)
+                self._db = sqlite3.connect(uri, uri=True, timeout=BUSY_MS / 1000)
             else:
                 if path != ":memory:":
                     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-                self._db = sqlite3.connect(path)
+                self._db = sqlite3.connect(path, timeout=BUSY_MS / 1000)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(SCHEMA)
                 self._add_missing_columns()
+                self._check_writable()
             self._db.execute("PRAGMA foreign_keys=ON")
+            self._last_id = self._db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
         except (OSError, sqlite3.Error) as exc:
-            raise StorageError(f"{path}: cannot open the games database ({exc})") from None
+            corrupt = isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+                exc, sqlite3.OperationalError)
+            raise StorageError(f"{path}: cannot open the games database ({exc})", str(exc),
+                               corrupt) from None
+
+    @staticmethod
+    def set_aside(path: str) -> str:
+        """Move a damaged database (and its WAL) aside, never deleting it; the new name."""
+        aside = f"{path}.damaged-{now_text().replace(':', '')}"
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.replace(path + suffix, aside + suffix)
+        return aside
+
+    def _check_writable(self) -> None:
+        """Raise sqlite3.Error unless a row could be written (nothing is)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("INSERT INTO games (game, started) VALUES ('', '')")
+        finally:
+            self._db.execute("ROLLBACK")
+
+    def set_busy_ms(self, ms: int) -> None:
+        """Wait at most ``ms`` for a lock another process holds before a write fails."""
+        self._db.execute(f"PRAGMA busy_timeout = {int(ms)}")
 
     def _add_missing_columns(self) -> None:
         """Databases written before some :data:`ADDED_COLUMNS` existed get them (empty)."""
@@ -119,16 +216,47 @@ class Storage:
     def close(self) -> None:
         self._db.close()
 
-    def _write(self, sql: str, args: tuple, *more: tuple[str, tuple]) -> sqlite3.Cursor:
-        """Run the statements in one committed transaction."""
+    def _write(self, *statements: Write, keep: bool = True) -> None:
+        """Run the statements in one committed transaction, after the writes still pending.
+        When that fails: ``keep`` them for later (a write nobody waits on; while others wait,
+        it waits behind them untried, so a failing file costs a step one busy timeout at
+        most), else raise StorageError (a move, which is not acknowledged unless saved)."""
+        if keep and self.pending:  # behind the others: flush() tries them all again
+            self.pending.append(statements)
+            return
+        try:
+            self._flush()
+            self._commit(statements)
+        except StorageError:
+            if not keep:
+                raise
+            self.pending.append(statements)
+
+    def _commit(self, statements: tuple[Write, ...]) -> None:
         try:
             with self._db:
-                cur = self._db.execute(sql, args)
-                for other, other_args in more:
-                    self._db.execute(other, other_args)
-                return cur
+                for sql, args in statements:
+                    self._db.execute(sql, args)
         except sqlite3.Error as exc:
-            raise StorageError(f"{self.path}: cannot save ({exc})") from None
+            self.failure = str(exc)
+            raise StorageError(f"{self.path}: cannot save ({exc})", str(exc)) from None
+        self.failure = None
+
+    def _flush(self) -> None:
+        while self.pending:
+            self._commit(self.pending[0])
+            self.pending.popleft()
+
+    def flush(self) -> bool:
+        """Try the pending writes again, in order; True when none is left (``failure`` is
+        then cleared: a move refused meanwhile is its caller's to try again)."""
+        if not self.pending:
+            self.failure = None
+        try:
+            self._flush()
+        except StorageError:
+            return False
+        return True
 
     def start(
         self,
@@ -141,29 +269,28 @@ class Storage:
     ) -> int:
         """A new running game; its id. In a match (``match_target`` given) ``match_of`` is the
         id of the match's first game; None: this game begins the match (it gets its own id)."""
+        self._last_id += 1
+        game_id = self._last_id
         if match_target is not None and match_of is None:
-            match_of = -1  # set to the new id in the same transaction
-        cur = self._write(
-            "INSERT INTO games (game, size, variant, started, match_of, match_target, first)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game, size, variant, now_text(), match_of, match_target, first),
-            ("UPDATE games SET match_of = id WHERE id = last_insert_rowid() AND match_of = -1",
-             ()),
-        )
-        return int(cur.lastrowid)
+            match_of = game_id
+        self._write((
+            "INSERT INTO games (id, game, size, variant, started, match_of, match_target, first)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, game, size, variant, now_text(), match_of, match_target, first),
+        ))
+        return game_id
 
     def add_move(self, game_id: int, ply: int, notation: str) -> None:
         """Commit move number ``ply`` (1 = the first) before anyone is told of it."""
-        self._write(
+        self._write((
             "INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
             (game_id, ply, notation, now_text()),
-        )
+        ), keep=False)
 
     def truncate(self, game_id: int, plies: int) -> None:
         """Keep only the first ``plies`` moves (a takeback); the game runs again."""
         self._write(
-            "DELETE FROM moves WHERE game_id = ? AND ply > ?",
-            (game_id, plies),
+            ("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, plies)),
             ("UPDATE games SET finished = NULL, result = NULL, winner = NULL WHERE id = ?",
              (game_id,)),
         )
@@ -171,10 +298,10 @@ class Storage:
     def finish(self, game_id: int, result: str, winner: str | None = None) -> None:
         """The game is over: ``result`` in words, ``winner`` a side or "draw" (None when the
         game was abandoned)."""
-        self._write(
+        self._write((
             "UPDATE games SET finished = ?, result = ?, winner = ? WHERE id = ?",
             (now_text(), result, winner, game_id),
-        )
+        ))
 
     def unfinished(self) -> GameRecord | None:
         """The most recent game still running, with its moves."""
@@ -212,12 +339,40 @@ class Storage:
             sql += " WHERE " + " AND ".join(where)
         try:
             rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
-            return [GameRecord(*row, moves=self._moves(row[0])) for row in rows]
+            return [_record(row, self._moves(row[0])) for row in rows]
         except sqlite3.Error as exc:
             raise StorageError(f"{self.path}: cannot read the games ({exc})") from None
 
-    def _moves(self, game_id: int) -> tuple[str, ...]:
+    def _moves(self, game_id: int) -> tuple:
         rows = self._db.execute(
             "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
         )
         return tuple(n for (n,) in rows)
+
+
+#: The type each column of a stored game must have (None is allowed but for id, game, started).
+_TYPES = {"id": int, "game": str, "size": int, "variant": str, "started": str, "finished": str,
+          "result": str, "winner": str, "match_of": int, "match_target": int, "first": str}
+
+
+def _record(row: tuple, moves: tuple) -> GameRecord:
+    """A stored row as a record; one whose columns have the wrong types says so in
+    ``problem`` (a damaged or hand-edited file), the bad values left out.
+
+    >>> _record((3, "antipalos", "big", None, "", None, None, None, None, None, None), ()).problem
+    "size 'big' is not a whole number"
+    """
+    values, problems = dict(zip(_TYPES, row)), []
+    for name, kind in _TYPES.items():
+        value = values[name]
+        if (value is None and name not in ("id", "game", "started")) or (
+                isinstance(value, kind) and not isinstance(value, bool)):
+            continue
+        what = "a whole number" if kind is int else "text"
+        problems.append(f"{name} {str(value)[:20]!r} is not {what}")
+        values[name] = None if name not in ("game", "started") else str(value)
+    bad = [n for n, text in enumerate(moves, 1) if not isinstance(text, str)]
+    if bad:
+        problems.append(f"move {bad[0]} is not text")
+        moves = tuple(str(m) for m in moves)
+    return GameRecord(**values, moves=moves, problem="; ".join(problems) or None)

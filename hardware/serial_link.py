@@ -15,6 +15,7 @@ the one before has left the queue, so on a slow link the frames shown in between
 
 from __future__ import annotations
 
+import os
 import select
 import threading
 from collections import Counter, deque
@@ -100,6 +101,7 @@ class SerialLink:
         self._led_chunks = 0  # LEDS frames in _out
         self._led_left = -float("inf")  # when the last LED frame had all left _out
         self._last_heard = self._last_attempt = -float("inf")
+        self._open_error = ""
         self.poll()
 
     @property
@@ -111,6 +113,17 @@ class SerialLink:
     def connected(self) -> bool:
         """Whether the port is open and the board answered the handshake."""
         return self._port is not None and self.info is not None and self.error is None
+
+    @property
+    def problem(self) -> str | None:
+        """Why the board is not connected, in a few words (None when it is)."""
+        if self.connected and self._expect is not None:  # and the board's state is known
+            return None
+        if self.error:
+            return self.error
+        if self._port is None and self._open_error:
+            return f"cannot open {self.url} ({self._open_error})"
+        return f"no answer on {self.url}"
 
     # -- the daemon side ------------------------------------------------------------------
 
@@ -169,8 +182,11 @@ class SerialLink:
         self._last_attempt = now
         try:
             self._port = self._open(self.url)
-        except (OSError, ValueError, serial.SerialException):
+        except (OSError, ValueError, serial.SerialException) as exc:
+            code = getattr(exc, "errno", None)
+            self._open_error = os.strerror(code) if isinstance(code, int) else str(exc)[:80]
             return
+        self._open_error = ""
         self.stats["opened"] += 1
         self.info, self.error, self._expect = None, None, None
         self._reader.reset()
@@ -311,6 +327,11 @@ class SerialScanner:
     @property
     def senses_polarity(self) -> bool:
         return self.link.senses_polarity
+
+    @property
+    def problem(self) -> str | None:
+        """Why the board does not answer (None: it does); the daemon says so."""
+        return self.link.problem
 
     def scan(self) -> Scan:
         return self.link.scan()

@@ -20,7 +20,7 @@ def test_games_lists_every_game_with_its_options(capsys):
     assert "match play: to 6, 9, 15 points" in out
 
 
-@pytest.mark.parametrize("argv", [[], ["chess"], ["play", "chess"], ["play"]])
+@pytest.mark.parametrize("argv", [["chess"], ["play", "chess"], ["play"]])
 def test_usage_errors_exit_2_without_a_traceback(argv, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(argv)
@@ -36,3 +36,42 @@ def test_a_closed_pipe_is_not_an_error():
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 0 and done.stderr == ""
+
+
+def test_bare_reedboard_prints_help_and_version_is_known(capsys):
+    assert main([]) == 0
+    assert "usage: reedboard" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0 and capsys.readouterr().out.startswith("reedboard ")
+
+
+@pytest.mark.parametrize("argv, usage, message", [
+    (["play", "antigrid"], "usage: reedboard play", "unknown game 'antigrid': did you mean anti-grid?"),
+    (["play", "antipalos", "--varient", "x"], "usage: reedboard play",
+     "unrecognized arguments: --varient x"),
+    (["layout", "antipod", "--sise", "4"], "usage: reedboard layout", "unrecognized arguments"),
+])
+def test_a_subcommands_errors_show_its_own_usage(argv, usage, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and usage in err and message in err
+
+
+def test_game_names_in_any_case_and_options_a_game_does_not_take(capsys):
+    assert main(["play", "ANTIPALOS", "--moves", "A1*", "--json"]) == 0
+    assert '"ply": 1' in capsys.readouterr().out
+    assert main(["play", "antipode", "--size", "5"]) == 2
+    assert capsys.readouterr().err == "reedboard play: antipode is played on one board: it takes no --size\n"
+    assert main(["play", "anti-grid", "--option", "first=blue", "--json"]) == 0
+    assert '"to_move": "blue"' in capsys.readouterr().out
+    assert main(["play", "anti-grid", "--option", "first"]) == 2
+    assert "--option takes NAME=VALUE, not 'first'" in capsys.readouterr().err
+
+
+def test_play_help_shows_examples_and_every_games_notation(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert "examples:" in out and all(f"  {name} " in out for name in GAME_NAMES)

@@ -64,10 +64,10 @@ def test_trace_prints_every_position():
     status, out, _ = referee("F2*; *G7; B4*", trace=True)
     assert status == 0
     assert [json.loads(line) for line in out] == [
-        {"ply": 0, "to_move": "white", "legal_moves": 288, "winner": None},
-        {"ply": 1, "to_move": "black", "legal_moves": 286, "winner": None},
-        {"ply": 2, "to_move": "white", "legal_moves": 284, "winner": None},
-        {"ply": 3, "to_move": "black", "legal_moves": 282, "winner": None},
+        {"ply": 0, "move": None, "to_move": "white", "legal_moves": 288, "winner": None},
+        {"ply": 1, "move": "F2*", "to_move": "black", "legal_moves": 286, "winner": None},
+        {"ply": 2, "move": "*G7", "to_move": "white", "legal_moves": 284, "winner": None},
+        {"ply": 3, "move": "B4*", "to_move": "black", "legal_moves": 282, "winner": None},
     ]
 
 

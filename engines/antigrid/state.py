@@ -1,13 +1,13 @@
 """Anti-Grid (David McCord, 2009): two offset grids, custodial capture (RULINGS §4).
 
 Geometry and point names are in :mod:`engines.antigrid.grid`. Red moves first. A move is
-``a3-e3``; a capture suffix (``a3-e3xc3``) is accepted and ignored on input.
+``a3-e3``; a capture suffix (``a3-e3xc3``) is optional on input and checked when given.
 
 >>> state = new(6, "plain")
 >>> state.to_move, state.legal_count(), len(state.sites())
 ('red', 100, 122)
 >>> state = state.play("a3-b3").play("l10-k10")
->>> str(state.parse_move("c1 - c2 x d3")), state.to_move
+>>> str(state.parse_move("C1 - c2")), state.to_move
 ('c1-c2', 'red')
 
 **Chain variant.** After a capturing move the mover may go on while each further move captures.
@@ -33,6 +33,7 @@ from engines.core import (
     FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site,
 )
 from engines.core.drawing import Drawing, Line
+from engines.core.options import GameOption
 
 __all__ = ["INFO", "OK", "AntiGridState", "EndTurn", "Move", "new", "point_kind"]
 
@@ -45,7 +46,12 @@ INFO = GameInfo(
     variants=("plain", "chain"),
     default_variant="plain",
     size_help="points per grid side n:",
-    notes="Red moves first. House rule 'trapped' after 40 plies without capture (on).",
+    notes="moves 'a3-e3' (a capture suffix 'xc3' is checked when given); 'ok' ends a chain",
+    options=(
+        GameOption("first", "red", "the side that begins", choices=("red", "blue")),
+        GameOption("trapped", True, "after 40 plies without a capture, a side whose pawns can "
+                   "never be flanked loses", param="trapped_rule"),
+    ),
 )
 
 #: Plies (pawn moves) without a capture after which the trapped rule applies.
@@ -153,13 +159,31 @@ class AntiGridState(GameState):
         return self._outcome
 
     def parse_move(self, text: str) -> AnyMove:
-        """``a3-e3`` (spaces around ``-`` allowed, any case, ``xc3`` suffixes ignored) or ``ok``."""
+        """``a3-e3`` (spaces around ``-`` allowed, any case) or ``ok``. Capture suffixes
+        (``a3-e3xc3``) are optional; given, they must name exactly the pawns the move captures.
+
+        >>> s = new(6, "plain")
+        >>> s.parse_move("a3-b3xk11")
+        Traceback (most recent call last):
+        engines.core.state.IllegalMove: a3-b3 captures nothing, not k11
+        """
         if text.strip().lower() == "ok":
             return OK
         m = _MOVE.fullmatch(text.strip())
         if not m:
             raise IllegalMove(f"Cannot read '{text}'")
-        return Move(self._point(m[1]), self._point(m[2]))
+        move = Move(self._point(m[1]), self._point(m[2]))
+        if m[3]:
+            self._check_suffix(move, re.findall(r"[a-z]\d{1,2}", m[3].lower()))
+        return move
+
+    def _check_suffix(self, move: Move, named: list[str]) -> None:
+        """IllegalMove unless ``named`` are exactly the pawns ``move`` captures."""
+        self.check(move)
+        taken = sorted(point_name(p) for p in self.captures(move))
+        if sorted(named) != taken:
+            said = " ".join(taken) if taken else "nothing"
+            raise IllegalMove(f"{move} captures {said}, not {' '.join(named)}")
 
     def ok_move(self) -> EndTurn | None:
         return OK if self.continuing and not self.outcome() else None
@@ -329,6 +353,7 @@ class AntiGridState(GameState):
                 cells.append("RB"[pawn - 1] if pawn else marks.get(self.grid.kind[p], " "))
             rows.append(f"{y + 1:>2} " + " ".join(cells).rstrip())
         rows.append("   " + " ".join(chr(ord("a") + x) for x in range(side)))
+        rows.append("R red pawn, B blue pawn; empty: + red point, x blue point, o shared point")
         return "\n".join(rows)
 
     def status_lines(self) -> list[str]:
@@ -406,10 +431,11 @@ class AntiGridState(GameState):
 
 
 def new(size: int | None = None, variant: str | None = None,
-        trapped_rule: bool = True) -> AntiGridState:
+        trapped_rule: bool = True, first: str = "red") -> AntiGridState:
     """The start: Red on its points with X = 0 or Y = 0, Blue on its points with X or Y = 2n-1.
 
-    ``trapped_rule`` is the house rule of RULINGS §4 (40 plies without capture), on by default.
+    ``trapped_rule`` is the house rule of RULINGS §4 (40 plies without capture), on by default;
+    ``first`` the side that begins (house rule: red).
     OptionError for a size or variant the game does not offer.
     """
     n, variant = INFO.check_options(size, variant)
@@ -418,4 +444,5 @@ def new(size: int | None = None, variant: str | None = None,
     for colour in (RED, BLUE):
         for p in g.start_points(colour):
             board[p] = colour
-    return AntiGridState(n, variant, bytes(board), trapped_rule=trapped_rule, grid=g)
+    mover = COLOUR_NAMES.index(first) if first in COLOUR_NAMES else RED
+    return AntiGridState(n, variant, bytes(board), mover=mover, trapped_rule=trapped_rule, grid=g)

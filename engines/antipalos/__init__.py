@@ -11,6 +11,7 @@ from engines.antipalos.board import Move, Place, Shift, Spot, rotate, rotate_spo
 from engines.antipalos.match import TARGETS, Match, Record, read_record, write_record
 from engines.antipalos.state import COLOURS, AntipalosState, Setup, new
 from engines.core import GameInfo
+from engines.core.options import GameOption
 
 INFO = GameInfo(
     name="antipalos",
@@ -23,6 +24,12 @@ INFO = GameInfo(
     size_help="board N×N",
     notes="3N/2 Trirods per side; white begins; moves 'B4*', '*B4', Phase Two 'B2* - B3*'",
     match_targets=TARGETS,
+    options=(
+        GameOption("supply", None, "Trirods per side, 3N/2 or an equal smaller number",
+                   default_text="3N/2"),
+        GameOption("first", "white", "the side that begins", choices=COLOURS),
+        GameOption("repetition-draw", True, "the third repetition in Phase Two is a draw"),
+    ),
 )
 
 

@@ -161,7 +161,10 @@ class AntipalosState(GameState):
 
     @property
     def phase(self) -> int:
-        return 1 if any(self.left) else 2
+        """1 while supplies last, and in a game won by its last placement (Phase Two begins only
+        when every supply is placed and nobody has won)."""
+        placements = self.setup.side_count * self.setup.supply
+        return 1 if any(self.left) or (self.result and self.ply <= placements) else 2
 
     # ---------------------------------------------------------------- rules
     def trirods(self, side: str) -> tuple[Spot, ...]:
@@ -334,7 +337,7 @@ class AntipalosState(GameState):
         if self.phase == 1:
             left = " ".join(f"{COLOURS[i].capitalize()} {n}" for i, n in enumerate(self.left))
             lines.append(f"Left: {left}")
-        else:
+        elif not self.result:
             lines.append("Move or turn a Trirod")
             if not self.setup.repetition_draw:
                 lines.append("No repetition draw")

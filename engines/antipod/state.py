@@ -332,20 +332,38 @@ class AntipodState(GameState):
 
     # -------------------------------------------------------------------- notation
     def parse_move(self, text: str) -> Place:
-        """A point by either board's name; '+' is accepted and ignored.
+        """A point by either board's name; an edge point may carry the records' ``+`` mark.
 
         >>> s = new(6)
         >>> s.parse_move("F6"), s.parse_move(" a14+ "), s.parse_move("k17")
         (Place(point='f6'), Place(point='a3'), Place(point='k6'))
+        >>> s.parse_move("f5+")
+        Traceback (most recent call last):
+        engines.core.state.IllegalMove: f5 is not an edge point: only edge points carry '+'
         """
-        name = str(text).replace("+", "").strip().lower()
+        name = str(text).strip().lower()
+        marked = name.endswith("+")
+        name = name.removesuffix("+")
         cell = parse_cell(name)
         if cell is None:
-            raise IllegalMove(f"Cannot read '{text}'")
+            hint = " ('+' goes after an edge point's name: a3+)" if "+" in name else ""
+            raise IllegalMove(f"Cannot read '{text}'{hint}")
         p = self.sphere.point(cell_name(*cell))
         if p is None:
             raise IllegalMove(f"{name} is off the board")
+        if marked and len(self.sphere.site_names[p]) < 2:
+            raise IllegalMove(f"{name} is not an edge point: only edge points carry '+'")
         return self.sphere.moves[p]
+
+    def record_notation(self, move: Place) -> str:
+        """The move as records write it: an edge point's canonical name marked ``+``.
+
+        >>> s = new(6)
+        >>> s.record_notation(s.parse_move("a14")), s.record_notation(s.parse_move("f5"))
+        ('a3+', 'f5')
+        """
+        edge = len(self.sphere.site_names[self.sphere.names[move.point]]) > 1
+        return f"{move.point}+" if edge else move.point
 
     def diagram(self) -> str:
         """Both boards side by side, pbmserv style (o White, x Black, . empty); readable back by

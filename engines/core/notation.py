@@ -2,6 +2,8 @@
 
 >>> split_moves(" B4* ; *C3\\n\\nA1*-B2* ")
 ['B4*', '*C3', 'A1*-B2*']
+>>> read_record('[Game "antipalos"]\\n[Size "4"]\\n\\n1. A1*; *D4\\n2. B2*')
+({'Game': 'antipalos', 'Size': '4'}, ['A1*', '*D4', 'B2*'])
 >>> column_letter(0), column_letter(19), column_index("T")
 ('A', 'T', 19)
 """
@@ -11,11 +13,28 @@ from __future__ import annotations
 import re
 
 _SEPARATORS = re.compile(r"[;\n]")
+_TAG = re.compile(r'^\s*\[(\w+)\s+"([^"]*)"\]\s*$')
+_NUMBER = re.compile(r"^\s*\d+\.(?!\d)\s*")
 
 
 def split_moves(text: str) -> list[str]:
     """Moves separated by ';' or newlines, surrounding spaces dropped, empty items skipped."""
     return [part.strip() for part in _SEPARATORS.split(text) if part.strip()]
+
+
+def read_record(text: str) -> tuple[dict[str, str], list[str]]:
+    """A game record as ``reedboard export`` writes it: ``[Tag "value"]`` lines, then moves
+    separated by ';' or newlines, each line optionally numbered (``1. A1*; *D4``). Plain move
+    lists read the same way. Returns (tags, moves)."""
+    tags: dict[str, str] = {}
+    body = []
+    for line in text.splitlines():
+        tag = _TAG.match(line)
+        if tag:
+            tags[tag[1]] = tag[2]
+        else:
+            body.append(_NUMBER.sub("", line))
+    return tags, split_moves("\n".join(body))
 
 
 def column_letter(c: int) -> str:

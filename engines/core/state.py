@@ -12,6 +12,7 @@ from typing import Any, Iterable, Mapping, Protocol
 
 from engines.core.contract import Realisation, Site
 from engines.core.drawing import Drawing
+from engines.core.options import GameOption, Value, options_from
 
 
 class IllegalMove(ValueError):
@@ -44,7 +45,8 @@ class GameInfo:
 
     ``sizes`` are the sizes offered in menus (empty: one size, ``--size`` ignored); ``size_range``
     an optional (low, high) of further sizes accepted; ``match_targets`` the points a match can
-    go to (empty: the game has no match play)."""
+    go to (empty: the game has no match play); ``options`` the named house rules and settings
+    (see :mod:`engines.core.options`)."""
 
     name: str
     title: str
@@ -56,6 +58,11 @@ class GameInfo:
     size_help: str = ""
     notes: str = ""
     match_targets: tuple[int, ...] = ()
+    options: tuple[GameOption, ...] = ()
+
+    def check_game_options(self, given: Mapping[str, Value] | None) -> dict[str, Value]:
+        """The engine keywords for named options (house rules); OptionError for bad ones."""
+        return options_from(self.options, given or {})
 
     def check_options(self, size: int | None, variant: str | None) -> tuple[int | None, str]:
         """The size and variant to use, defaults filled in; OptionError for unknown ones."""
@@ -171,6 +178,10 @@ class GameState(ABC):
     def notation(self, move: Any) -> str:
         """Canonical notation of ``move`` (its ``str``)."""
         return str(move)
+
+    def record_notation(self, move: Any) -> str:
+        """``move`` as game records write it (default: its canonical notation)."""
+        return self.notation(move)
 
     @property
     def sides(self) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ and physical contract. See docs/games/phalanx.md for the notation and house rule
 """
 
 from engines.core import GameInfo
+from engines.core.options import GameOption
 from engines.phalanx.state import (
     SIDES,
     Move,
@@ -36,4 +37,10 @@ INFO = GameInfo(
     variants=("standard",),
     default_variant="standard",
     notes="green moves first; moves name anchor triangles, e.g. c1se-c3se; removal xd4se",
+    options=(
+        GameOption("repetition-draw", True, "the third repetition ends the game (decided by "
+                   "points)", param="repetition"),
+        GameOption("quiet-plies", 200, "plies without a capture that end the game (decided by "
+                   "points)"),
+    ),
 )

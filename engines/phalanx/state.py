@@ -338,6 +338,8 @@ class PhalanxState(GameState):
             pieces = [self.piece_on(name) for name in names]
             anchors = {p.anchor if p else n for p, n in zip(pieces, names)}
             return Removal(tuple(sorted(anchors, key=INDEX.__getitem__)))
+        if re.fullmatch(r"[a-h][1-8]-[a-h][1-8]", compact):
+            raise IllegalMove(f"Cannot read '{text}': name triangles, like a1se-a3se")
         raise IllegalMove(f"Cannot read '{text}'")
 
     def _target(self, piece: Piece, name: str) -> str:

@@ -23,11 +23,15 @@ from engines import GAME_NAMES
 from firmware_host.cafe.fleet import Fleet
 from firmware_host.mqtt.commands import parse
 from firmware_host.web.commands import CommandError, load
-from firmware_host.web.server import MAX_MESSAGE, _headers, _same_origin, _send_all, host_allowed
+from firmware_host.web.server import (
+    MAX_MESSAGE, Bucket, _headers, _same_origin, _send_all, host_allowed,
+)
 
 STATIC = Path(__file__).with_name("static")
 #: Messages waiting for a slow page before it is dropped (it reconnects and starts afresh).
 BACKLOG = 512
+#: Commands one page may send: RATE a second on average, BURST at once.
+RATE, BURST = 2.0, 10.0
 
 #: Sends a checked command: (board, JSON text).
 Send = Callable[[str, str], None]
@@ -113,9 +117,10 @@ class Dashboard:
         self.queues.add(queue)
         self.sockets.add(ws)
         sender = asyncio.create_task(_send_all(ws, queue))
+        bucket = Bucket(RATE, BURST)
         try:
             async for msg in ws:
-                reply = self._command(msg, controls)
+                reply = self._command(msg, controls and bucket)
                 if not queue.full():
                     queue.put_nowait(reply)
         finally:
@@ -124,12 +129,14 @@ class Dashboard:
             sender.cancel()
         return ws
 
-    def _command(self, msg: Any, controls: bool) -> dict[str, Any]:
+    def _command(self, msg: Any, controls: Bucket | bool) -> dict[str, Any]:
         """Check a page's ``{"type": "command", "board": id, "command": {...}}`` and send it;
-        what to tell the page."""
+        what to tell the page. ``controls``: the page's bucket, False without the token."""
         try:
             if not controls:
                 raise CommandError("commands need the token printed by reedboard cafe")
+            if not controls.take():
+                raise CommandError(f"too many commands (at most {RATE:g} a second)")
             if msg.type != WSMsgType.TEXT:
                 raise CommandError("expected a text message")
             obj = load(msg.data)

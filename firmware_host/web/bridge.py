@@ -32,6 +32,11 @@ from hardware.sim import Noise, SimBoard
 NOISE = Noise(bounce=(0.002, 0.008), hover_rate=0.5, hover_time=0.02, seed=9)
 #: Seconds a slid piece takes per site.
 SLIDE_STEP = 0.04
+#: Commands waiting for the loop at most (the page is told the board is busy), and applied in
+#: one loop step at most: a flood of them never holds a scan up.
+MAX_WAITING, PER_STEP = 256, 16
+#: Lines a session recording keeps at most (then it stops growing, and says so).
+MAX_RECORDED = 20_000
 
 Update = dict[str, Any]
 
@@ -50,9 +55,13 @@ class Hub:
         self.labels: frozenset[str] = frozenset()
 
     # -- the web server's side
-    def submit(self, command: Command) -> None:
+    def submit(self, command: Command) -> bool:
+        """Queue ``command`` for the loop; False when MAX_WAITING already wait."""
         with self._lock:
+            if len(self._commands) >= MAX_WAITING:
+                return False
             self._commands.append(command)
+            return True
 
     def current(self) -> Update:
         """The whole state, with the event log, for a page that has just connected."""
@@ -65,11 +74,11 @@ class Hub:
             self._listeners.append(listener)
 
     # -- the loop's side
-    def take(self) -> list[Command]:
+    def take(self, most: int = MAX_WAITING) -> list[Command]:
+        """The oldest ``most`` commands waiting."""
         with self._lock:
-            commands = list(self._commands)
-            self._commands.clear()
-        return commands
+            n = min(most, len(self._commands))
+            return [self._commands.popleft() for _ in range(n)]
 
     def publish(self, update: Update) -> None:
         with self._lock:
@@ -94,6 +103,8 @@ class Recorder:
         self.t0 = 0.0
         #: The loop's latest time: the file ends there, so a replay runs as long as the session.
         self.now = 0.0
+        #: When the recording filled up (it ends there); infinity while it has room.
+        self.cut = float("inf")
         self.game: dict[str, Any] = {}
 
     def restart(self, t0: float, game: dict[str, Any], start: bool, pieces: Iterable[str]) -> None:
@@ -103,10 +114,14 @@ class Recorder:
             head += [{"t": 0, "site": site, "on": True} for site in pieces]
         with self._lock:
             self.t0, self.game, self._head, self._items = t0, game, head, []
+            self.cut = float("inf")
 
     def add(self, now: float, **fields: Any) -> None:
         with self._lock:
-            self._items.append({"t": self.ms(now), **fields})
+            if len(self._items) < MAX_RECORDED:
+                self._items.append({"t": self.ms(now), **fields})
+            elif self.cut == float("inf"):  # full: the file ends where it stopped
+                self.cut = self.now
 
     def ms(self, now: float) -> int:
         return max(0, round(now - self.t0))
@@ -114,7 +129,7 @@ class Recorder:
     def text(self) -> str:
         with self._lock:
             items = sorted(self._items, key=lambda item: item["t"])  # stable: slides interleave
-            lines = self._head + items + [{"t": self.ms(self.now)}]
+            lines = self._head + items + [{"t": self.ms(min(self.now, self.cut))}]
         return "".join(f"{_json(line)}\n" for line in lines)
 
 
@@ -143,12 +158,33 @@ class WebBoard:
     def sync(self, now: float, controller: Controller, events: Iterable[dict[str, Any]]) -> None:
         """After a controller step at ``now`` ms: apply the due commands, publish changes."""
         self._now = self.hub.recording.now = now
-        self._pending.extend(self.hub.take())
-        while self._pending and self._due(self._pending[0]):
-            self._apply(self._pending.popleft(), controller)
+        if len(self._pending) < MAX_WAITING:
+            self._pending.extend(self.hub.take(MAX_WAITING - len(self._pending)))
+        for command in self._due_now():
+            self._apply(command, controller)
         self._publish(controller, list(events))
 
     # ------------------------------------------------------------------ commands
+    def _due_now(self) -> list[Command]:
+        """Up to PER_STEP commands to apply now, taken out of the queue: each one's sites'
+        earlier changes are far enough back, and no earlier command waits for its sites (a
+        site's changes keep their order; one busy site never holds the others up). A command
+        for the whole board (a button, a new game, a setup) waits for everything before it."""
+        due, busy, kept = [], set(), deque()
+        while self._pending and len(due) < PER_STEP:
+            command = self._pending.popleft()
+            sites = _sites_of(command)
+            if not sites and kept:
+                self._pending.appendleft(command)
+                break
+            if busy.intersection(sites) or not self._due(command):
+                kept.append(command)
+            else:
+                due.append(command)
+            busy.update(sites)  # one change of a site per step, in order
+        self._pending.extendleft(reversed(kept))
+        return due
+
     def _due(self, command: Command) -> bool:
         sites = _sites_of(command)
         return all(self._now - self._changed.get(s, -math.inf) >= self.gap_ms for s in sites)

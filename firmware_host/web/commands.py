@@ -8,6 +8,10 @@ page shows (and nothing changes).
 SiteChange(site='a1', action='toggle')
 >>> parse('{"type": "button", "button": "menu", "long": true}', {"a1"})
 Press(button='menu', long=True)
+>>> parse("[" * 3000, {"a1"})
+Traceback (most recent call last):
+...
+firmware_host.web.commands.CommandError: not a command (nested too deeply)
 >>> parse('{"type": "toggle", "site": "z9"}', {"a1"})
 Traceback (most recent call last):
 ...
@@ -82,8 +86,10 @@ def load(text: str | bytes) -> dict[str, Any]:
     """The JSON object in a message."""
     try:
         obj = json.loads(text)
-    except (ValueError, UnicodeDecodeError, RecursionError):
+    except (ValueError, UnicodeDecodeError):
         raise CommandError("not a JSON message") from None
+    except RecursionError:
+        raise CommandError("not a command (nested too deeply)") from None
     if not isinstance(obj, dict):
         raise CommandError("expected a JSON object")
     return obj

@@ -19,9 +19,12 @@ import asyncio
 import hmac
 import ipaddress
 import json
+import logging
 import secrets
 import socket
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +32,18 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from engines import GAME_NAMES, game_info
 from firmware_host.web.bridge import Hub, Update
-from firmware_host.web.commands import CommandError, parse
+from firmware_host.web.commands import CommandError, NewGame, parse
 
 STATIC = Path(__file__).with_name("static")
 #: Messages waiting for a slow page before it is dropped (it reconnects and starts afresh).
 BACKLOG = 256
 MAX_MESSAGE = 4096
+#: Commands one page may send: RATE a second on average, BURST at once; a new game (which
+#: rebuilds the board) once every NEW_GAME_SECONDS, from all pages together.
+RATE, BURST, NEW_GAME_SECONDS = 50.0, 100.0, 1.0
+#: Open connections at most (more are answered 503 and closed), and the seconds a connection
+#: may stay open without a whole request (a slow or idle client; websockets are not idle).
+MAX_CONNECTIONS, IDLE_SECONDS = 64, 10.0
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; frame-ancestors 'none'",
@@ -59,10 +68,14 @@ def host_name(header: str) -> str:
 
     >>> host_name("LocalHost.:8080"), host_name("[::1]:80"), host_name("10.0.0.2")
     ('localhost', '::1', '10.0.0.2')
+    >>> host_name("[::1].evil.test:80")
+    '[::1].evil.test:80'
+
     """
     header = header.strip().lower()
-    if header.startswith("["):
-        return header[1:].split("]", 1)[0]
+    if header.startswith("["):  # an IPv6 address, then only a port may follow
+        inside, _, rest = header[1:].partition("]")
+        return inside if rest == "" or (rest[:1] == ":" and rest[1:].isdigit()) else header
     return header.rsplit(":", 1)[0].rstrip(".") if header.count(":") == 1 else header.rstrip(".")
 
 
@@ -113,6 +126,7 @@ class Pages:
     def __init__(self, hub: Hub, token: str | None = None, host: str = "127.0.0.1") -> None:
         self.hub = hub
         self.token = token
+        self._new_game_at = -NEW_GAME_SECONDS
         #: The address the server is bound to: Host headers must name it (or loopback).
         self.host = host
         self.queues: set[asyncio.Queue] = set()
@@ -174,6 +188,7 @@ class Pages:
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         queue: asyncio.Queue = asyncio.Queue(BACKLOG)
+        bucket = Bucket(RATE, BURST)
         hello = {"type": "hello", "controls": controls, "games": games() if controls else []}
         queue.put_nowait(hello)
         queue.put_nowait({"type": "update", **self.hub.current()})
@@ -182,7 +197,7 @@ class Pages:
         sender = asyncio.create_task(_send_all(ws, queue))
         try:
             async for msg in ws:
-                reply = self._answer(msg, controls)
+                reply = self._answer(msg, controls, bucket)
                 if reply and not queue.full():
                     queue.put_nowait(reply)
         finally:
@@ -191,16 +206,26 @@ class Pages:
             sender.cancel()
         return ws
 
-    def _answer(self, msg: Any, controls: bool) -> dict[str, str] | None:
-        """Submit the command in ``msg``; an error message for the page when it is bad."""
+    def _answer(self, msg: Any, controls: bool, bucket: "Bucket") -> dict[str, str] | None:
+        """Submit the command in ``msg``; an error message for the page when it is bad, too
+        many, or the board has too many waiting."""
         if not controls:
             return _error("this view is read-only")
         if msg.type != WSMsgType.TEXT:
             return _error("expected a text message")
+        if not bucket.take():
+            return _error(f"too many messages (at most {RATE:g} a second)")
         try:
-            self.hub.submit(parse(msg.data, self.hub.labels))
+            command = parse(msg.data, self.hub.labels)
         except CommandError as exc:
             return _error(str(exc))
+        if isinstance(command, NewGame):
+            now = time.monotonic()
+            if now - self._new_game_at < NEW_GAME_SECONDS:
+                return _error(f"one new game every {NEW_GAME_SECONDS:g} s at most")
+            self._new_game_at = now
+        if not self.hub.submit(command):
+            return _error("the board is busy: too many commands waiting")
         return None
 
     def _from_loop(self, update: Update) -> None:
@@ -212,6 +237,8 @@ class Pages:
         for queue in list(self.queues):
             if queue.full():  # a page that cannot keep up starts again from the full state
                 self.queues.discard(queue)
+                while not queue.empty():
+                    queue.get_nowait()
                 queue.put_nowait(None)
             else:
                 queue.put_nowait(message)
@@ -222,6 +249,95 @@ class Pages:
         given = request.query.get("token", "")
         if not hmac.compare_digest(given.encode(), self.token.encode()):
             raise web.HTTPForbidden(text="the controls need the token printed by reedboard run\n")
+
+
+class Bucket:
+    """A token bucket: :meth:`take` is True at most ``burst`` times at once and ``rate`` times
+    a second on average.
+
+    >>> bucket = Bucket(rate=1, burst=2)
+    >>> [bucket.take() for _ in range(3)]
+    [True, True, False]
+    """
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class OneLine(logging.Handler):
+    """The web server's errors (a malformed request, a handler that failed) as one line on
+    stderr each, never a traceback; the same line at most once a second."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self._last: tuple[str, float] = ("", 0.0)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage().splitlines()[0] if record.getMessage() else "error"
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            text += f": {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        now = time.monotonic()
+        if self._last[0] == text and now - self._last[1] < 1:
+            return
+        self._last = (text, now)
+        print(f"reedboard run: web: {text}", file=sys.stderr)
+
+
+#: The logger the server's connections report to.
+LOG = logging.getLogger("reedboard.web")
+LOG.addHandler(OneLine())
+LOG.propagate = False
+
+
+class _Refused(asyncio.Protocol):
+    """A connection past MAX_CONNECTIONS: answered 503 and closed."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                        b"Connection: close\r\n\r\n")
+        transport.close()
+
+
+class CappedSite(web.TCPSite):
+    """A TCP site that serves at most ``limit`` connections at once (counting those accepted
+    whose handler has not started yet: a burst is accepted before any starts)."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, limit: int) -> None:
+        super().__init__(runner, host, port)
+        self.limit = limit
+        self.starting = 0
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)
+        server = self._runner.server
+        made = server.connection_made
+
+        def connection_made(handler, transport) -> None:
+            self.starting = max(0, self.starting - 1)
+            made(handler, transport)
+
+        def factory() -> asyncio.Protocol:
+            if len(server.connections) + self.starting >= self.limit:
+                return _Refused()
+            self.starting += 1
+            return server()
+
+        server.connection_made = connection_made
+        self._server = await asyncio.get_running_loop().create_server(
+            factory, self._host, self._port, backlog=self._backlog,
+            reuse_address=self._reuse_address)
+        self._bound_port = self._server.sockets[0].getsockname()[1]
 
 
 def _error(text: str) -> dict[str, str]:
@@ -265,7 +381,8 @@ class WebServer:
 
     def start(self) -> None:
         """Bind and start serving; OSError when the address is taken or not ours."""
-        self._runner = web.AppRunner(self.pages.app(), access_log=None)
+        self._runner = web.AppRunner(self.pages.app(), access_log=None, logger=LOG,
+                                     keepalive_timeout=IDLE_SECONDS)
         try:
             self._loop.run_until_complete(self._bind())
         except BaseException:
@@ -276,9 +393,10 @@ class WebServer:
 
     async def _bind(self) -> None:
         await self._runner.setup()
-        await web.TCPSite(self._runner, self.host, self.port).start()
+        site = CappedSite(self._runner, self.host, self.port, MAX_CONNECTIONS)
+        await site.start()
         if self.port == 0:  # the OS chose one (tests): say which
-            self.port = self._runner.addresses[0][1]
+            self.port = site._bound_port
 
     def stop(self) -> None:
         if not self._thread.is_alive():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -147,5 +148,20 @@ def test_export_both_views_and_unknown_game(config: Path, tmp_path: Path):
     assert black.returncode == 0 and "1. E5*; A1*\n2. *D4" in black.stdout
     assert '[View "black"]' in black.stdout
     assert export("--game-id", "99").returncode == 2
-    no_views = export("--game-id", str(second), "--view", "red")
-    assert no_views.returncode == 2 and "one way only" in no_views.stderr
+    no_views = export("--view", "black")  # Anti-Grid has no views: written as is, with a note
+    assert no_views.returncode == 0 and "1. E5*; A1*\n2. *D4" in no_views.stdout
+    assert '[Note "anti-grid names moves one way only: --view does not apply"]' in no_views.stdout
+    assert "1. a9-c9" in no_views.stdout
+
+
+def test_a_taken_port_is_said_with_the_fix(config: Path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([*REEDBOARD, "run", "--sim", "--config", str(config),
+                               "--port", str(port)], capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"cannot serve the page on 127.0.0.1:{port}" in done.stderr
+    assert f"try --port {port + 1}" in done.stderr

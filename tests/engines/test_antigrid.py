@@ -294,9 +294,16 @@ def test_chain_capture_can_win():
 # --------------------------------------------------------------- notation
 def test_notation_with_capture_suffix():
     state = pos("a3 c1 a1", "b3 l12 j12")
-    for text in ("c1-c3xb3", "C1 - C3 x B3", "c1-c3xb3xd3", " c1-c3 "):
+    for text in ("c1-c3xb3", "C1 - C3 x B3", " c1-c3 "):
         assert state.parse_move(text) == Move(parse_point("c1"), parse_point("c3"))
     assert str(state.parse_move("c1-c3xb3")) == "c1-c3"
+    # RULINGS: a capture suffix is never required, but one given must name the captures
+    for wrong, reason in [("c1-c3xb3xd3", "c1-c3 captures b3, not b3 d3"),
+                          ("c1-c3xk11", "c1-c3 captures b3, not k11"),
+                          ("a3-a5xb3", "a3-a5 captures nothing, not b3")]:
+        with pytest.raises(IllegalMove) as info:
+            state.parse_move(wrong)
+        assert info.value.reason == reason
     assert state.parse_move("OK") is OK and str(OK) == "ok"
     for bad, reason in [("c1c3", "Cannot read 'c1c3'"), ("b1-c1", "b1 is not a point"),
                         ("c1-z30", "z30 is not a point"), ("m1-a1", "m1 is not a point")]:
@@ -333,8 +340,9 @@ def test_registry_and_diagram():
     state = new_game("anti-grid", 8, "chain")
     assert state.n == 8 and state.variant == "chain" and state.legal_count() == 196
     text = new(6).diagram().splitlines()
-    assert text[0].startswith("12") and text[-1].split() == list("abcdefghijkl")
-    assert text[-2] == " 1 R   R   R   R   R   R"
+    assert text[0].startswith("12") and text[-2].split() == list("abcdefghijkl")
+    assert text[-3] == " 1 R   R   R   R   R   R"
+    assert text[-1] == "R red pawn, B blue pawn; empty: + red point, x blue point, o shared point"
 
 
 # ---------------------------------------------------------------- referee
@@ -401,7 +409,8 @@ def test_referee_trace_and_text():
     code, out, _ = referee(6, None, "a3-e3; l10-h10", trace=True)
     lines = [json.loads(line) for line in out.splitlines()]
     assert [line["ply"] for line in lines] == [0, 1, 2]
-    assert lines[1] == {"ply": 1, "to_move": "blue", "legal_moves": 97, "winner": None}
+    assert lines[1] == {"ply": 1, "move": "a3-e3", "to_move": "blue", "legal_moves": 97,
+                        "winner": None}
     code, out, _ = referee(6, None, "a3-e3")
     assert code == 0 and "blue to move" in out and "Red 11  Blue 11" in out
 

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engines.antigrid import OK, AntiGridState, EndTurn, Move, new
-from engines.antigrid.grid import BLUE, RED
+from engines.antigrid.grid import BLUE, RED, point_name
 from engines.core import IllegalMove
 
 games = st.tuples(
@@ -66,7 +66,8 @@ def test_notation_round_trips(game):
             text = str(move)
             assert state.parse_move(text) == move
             if isinstance(move, Move):
-                assert state.parse_move(f" {text.upper()} xa1 ") == move
+                suffix = "".join(f" x{point_name(p)}" for p in state.captures(move))
+                assert state.parse_move(f" {text.upper()}{suffix.upper()} ") == move
 
 
 @given(games, st.data())

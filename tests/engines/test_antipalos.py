@@ -668,3 +668,16 @@ def test_match_after_a_draw_the_other_side_begins():
         state = state.play(move)
     match = match.record(state)
     assert match.totals == {"white": 0, "black": 0} and match.first == "black"
+
+
+def test_a_win_by_the_last_placement_ends_in_phase_one():
+    """RULINGS: Phase Two begins only when every supply is placed and nobody has won."""
+    record = "D2*; *A1; C1*; D4*; D3*; C4*; *A3; *A2; C2*; B2*; B3*"
+    state = new_game("antipalos", 4)
+    for move in record.split("; "):
+        state = state.play(move)
+    assert state.phase == 1 and sum(state.left) == 1
+    won = state.play("C3*")
+    assert won.outcome().winner == "black" and won.phase == 1
+    other = state.play("A4*")  # the last placement, no win: Phase Two begins
+    assert other.outcome() is None and other.phase == 2

@@ -257,8 +257,17 @@ def test_ring_stones_exclude_stray_white_stones():
 # ------------------------------------------------------------------------------ notation
 def test_parsing_both_names_of_an_edge_point():
     s = new(6)
-    for text in ("a3", "a14", "A14", " a3+ ", "+a14", "a14+"):
+    for text in ("a3", "a14", "A14", " a3+ ", "a14+", "A3+"):
         assert s.parse_move(text) == Place("a3")
+    # RULINGS §3: '+' marks an edge point in records, after its name and only there
+    for bad, reason in [("f5+", "f5 is not an edge point: only edge points carry '+'"),
+                        ("+a3", "Cannot read '+a3' ('+' goes after an edge point's name: a3+)"),
+                        ("a+3", "Cannot read 'a+3' ('+' goes after an edge point's name: a3+)"),
+                        ("a3++", "Cannot read 'a3++' ('+' goes after an edge point's name: a3+)")]:
+        with pytest.raises(IllegalMove) as info:
+            s.parse_move(bad)
+        assert info.value.reason == reason
+    assert s.record_notation(Place("a3")) == "a3+" and s.record_notation(Place("f5")) == "f5"
     assert str(s.parse_move("f14")) == "f14" and str(s.parse_move("k22")) == "k11"
     assert s.play("a14").board == s.play("a3").board
 
@@ -440,5 +449,8 @@ def test_notation_round_trip(r, data):
     site = data.draw(st.sampled_from(s.sites())).label
     move = s.parse_move(site)
     assert site in s.sphere.site_names[index(s, str(move))]
-    assert s.parse_move(str(move)) == move and s.parse_move(str(move) + "+") == move
+    assert s.parse_move(str(move)) == move
+    assert s.parse_move(s.record_notation(move)) == move
+    edge = len(s.sphere.site_names[index(s, str(move))]) > 1
+    assert s.record_notation(move) == str(move) + "+" * edge
     assert str(move) == label(s, index(s, site))

@@ -627,7 +627,8 @@ def test_referee_trace_and_text_output():
     status, out, _ = run("b1:a1; e8:e8", "--trace")
     lines = [json.loads(line) for line in out.splitlines()]
     assert status == 0 and [line["ply"] for line in lines] == [0, 1, 2]
-    assert lines[0] == {"ply": 0, "to_move": "blue", "legal_moves": 19, "winner": None}
+    assert lines[0] == {"ply": 0, "move": None, "to_move": "blue", "legal_moves": 19, "winner": None}
+    assert [line["move"] for line in lines[1:]] == ["b1:a1", "e8:e8"]
     status, out, _ = run(WIN_RECORD)
     assert status == 0 and "Blue wins by connection after 23 moves." in out
     assert "Chain: " + " ".join(WIN_CHAIN) in out

@@ -331,6 +331,7 @@ def test_a_removal_of_several_pieces_round_trips():
 
 @pytest.mark.parametrize("text, reason", [
     ("zz", "Cannot read 'zz'"),
+    ("a1-a4", "Cannot read 'a1-a4': name triangles, like a1se-a3se"),
     ("a1se a3se", "Cannot read 'a1se a3se'"),
     ("d4ne-d5ne", "d4 has no ne half"),
     ("a3se-a4sw", "No piece on a3se"),

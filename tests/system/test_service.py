@@ -21,6 +21,7 @@ import pytest
 from firmware_host.config import Config
 from firmware_host.daemon import Daemon, Hardware
 from firmware_host.notify import Notifier
+from firmware_host.service import PowerOff
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 from hardware.sim import SimBoard
@@ -154,30 +155,51 @@ def test_sigterm_during_a_move_keeps_the_move(tmp_path):
         proc.wait()
 
 
-@pytest.mark.parametrize("command, works", [(["touch", "{flag}"], True), (["false"], False)])
-def test_long_menu_press_then_ok_runs_the_power_off_command(tmp_path, command, works):
+def test_the_simulated_board_never_runs_the_power_off_command(tmp_path):
     flag = tmp_path / "powered-off"
-    argv = json.dumps([arg.format(flag=flag) for arg in command])
-    proc = start(write_config(tmp_path, f"poweroff_command = {argv}"))
+    proc = start(write_config(tmp_path, f'poweroff_command = ["touch", "{flag}"]'))
     try:
         proc.stdout.readline()
         send(proc, button="menu", long=True)
         send(proc, button="ok")
-        deadline = time.monotonic() + 10
-        while works and not flag.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.3)
+        time.sleep(0.8)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=2) == 0
         out = events(proc)
         assert [e for e in out if e["event"] == "power_off"]
-        shown = [e["lines"][0] for e in out if e["event"] == "display"]
-        assert flag.exists() == works
-        assert shown[-1] == ("Powering off" if works else "Cannot power off")
-        assert ("cannot power off" in proc.stderr.read()) != works
+        shown = [e["lines"] for e in out if e["event"] == "display"]
+        assert shown[-1][:2] == ["Powered off", "(simulated)"]
+        assert not flag.exists()
+        assert "the host is not powered off" in proc.stderr.read()
     finally:
         proc.kill()
         proc.wait()
+
+
+@pytest.mark.parametrize("command, works", [(["touch", "{flag}"], True), (["false"], False)])
+def test_a_real_board_runs_the_power_off_command(tmp_path, command, works):
+    """A board that is not the simulator (here the simulated one behind a wrapper, as a real
+    backend is) runs ``poweroff_command``."""
+    flag = tmp_path / "powered-off"
+    config = Config(game="antipalos", size=3)
+    controller = open_controller(config, Storage(":memory:"), configured_game(config))
+    board = SimBoard(32)
+    log = io.StringIO()
+    daemon = Daemon(controller, Hardware(Gate(board), board.leds, board.display, board.buttons),
+                    100, log=log)
+    daemon.power_off = PowerOff([arg.format(flag=flag) for arg in command])
+    board.buttons.press("menu", True)
+    board.buttons.press("ok")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and daemon.power_off._proc is None:
+        daemon.step(time.monotonic() * 1000)
+    while time.monotonic() < deadline and daemon.power_off._proc is not None:
+        daemon.step(time.monotonic() * 1000)
+        time.sleep(0.01)
+    out = [json.loads(line) for line in log.getvalue().splitlines()]
+    assert [e for e in out if e["event"] == "power_off"]
+    assert flag.exists() == works
+    assert controller.screen().title == ("Powering off" if works else "Cannot power off")
 
 
 # ------------------------------------------------------------- in-process: a hung scan
@@ -247,10 +269,14 @@ def test_a_failing_scan_stops_the_pings_and_says_so(running, capsys):
     gate.held.clear()
     gate.broken = True
     assert gate.held.wait(2)  # a scan has failed
-    receive(sock, 0.05)
+    status = wait_for(sock, "STATUS=", timeout=1)[-1]
+    assert status == ("STATUS=Antipalos 3: white to move (Board not connected: OSError: [Errno 5]"
+                      " Input/output error)")
     assert receive(sock, 0.5) == []
     gate.broken = False
-    assert wait_for(sock, "WATCHDOG=1", timeout=1)
+    back = wait_for(sock, "WATCHDOG=1", timeout=1)  # STATUS= comes with the good step before
+    assert back == ["STATUS=Antipalos 3: white to move", "WATCHDOG=1"]
     err = capsys.readouterr().err
-    assert err.count("the scan failed (OSError: [Errno 5] Input/output error)") == 1
-    assert "the scan works again" in err
+    assert err.count("Board not connected: the scan failed (OSError: [Errno 5] Input/output "
+                     "error)") == 1
+    assert "the scan works again" in err and "the board is connected again" in err

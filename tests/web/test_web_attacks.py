@@ -3,13 +3,22 @@ this server), floods of commands, idle and half-sent connections, malformed requ
 
 from __future__ import annotations
 
+import asyncio
 import http.client
+import json
 import os
+import re
+import socket
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import aiohttp
 
 import pytest
 
 from firmware_host import web
 from firmware_host.config import Timing
+from firmware_host.web import bridge
 from firmware_host.web.server import host_allowed
 from hardware.sim import SimBoard
 
@@ -35,7 +44,8 @@ def test_a_rebound_name_is_refused_on_every_route(served, path):
     port = served.server.port
     upgrade = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
                "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="} if path.startswith("/ws") else {}
-    for evil in (f"evil.test:{port}", "evil.test", f"127.0.0.1.evil.test:{port}", ""):
+    for evil in (f"evil.test:{port}", "evil.test", f"127.0.0.1.evil.test:{port}", "",
+                 f"[::1].evil.test:{port}", "[::1]:x"):
         assert get(port, path, evil, **upgrade) == 421
     origin = {"Origin": f"http://evil.test:{port}"}
     assert get(port, path, f"evil.test:{port}", **origin, **upgrade) == 421
@@ -49,3 +59,128 @@ def test_hosts_a_server_answers_to():
     assert not host_allowed("board.lan.evil.test", "board.lan")
     assert host_allowed("10.1.2.3:8080", "0.0.0.0") and not host_allowed("evil.test", "::")
     assert not host_allowed("10.1.2.3:8080", "127.0.0.1")
+
+
+# ----------------------------------------------------------------------------- floods
+def watch_loop(served) -> tuple[list[float], list[dict]]:
+    """Seconds between the loop's steps, and its events, recorded from now on."""
+    gaps, events, last = [], [], [time.monotonic()]
+
+    def observe(_, __, stepped):
+        now = time.monotonic()
+        gaps.append(now - last[0])
+        events.extend(stepped)
+        last[0] = now
+
+    served.daemon.observers.append(observe)
+    return gaps, events
+
+
+async def _flood(url: str, messages: list[str], seconds: float) -> list[dict]:
+    """Send ``messages`` as fast as the socket takes them (connecting again when the server
+    drops a page that does not read), then read the replies for ``seconds``."""
+    replies, left = [], list(reversed(messages))
+    async with aiohttp.ClientSession() as session:
+        while left:
+            async with session.ws_connect(url) as ws:
+                try:
+                    while left:
+                        await ws.send_str(left[-1])
+                        left.pop()
+                except aiohttp.ClientConnectionResetError:
+                    continue
+                end = time.monotonic() + seconds
+                while (wait := end - time.monotonic()) > 0:
+                    try:
+                        msg = await ws.receive(timeout=wait)
+                    except asyncio.TimeoutError:
+                        break
+                    if msg.type != aiohttp.WSMsgType.TEXT:
+                        break
+                    replies.append(json.loads(msg.data))
+    return replies
+
+
+def flood(served, messages: list[str], seconds: float = 1.5) -> list[dict]:
+    url = served.url.replace("http", "ws") + "ws"
+    with ThreadPoolExecutor(1) as pool:  # no event loop may run in the test's thread
+        return pool.submit(asyncio.run, _flood(url, messages, seconds)).result()
+
+
+def test_a_flood_of_new_games_is_refused_and_never_holds_the_loop(serve):
+    served = serve("anti-grid")
+    gaps, events = watch_loop(served)
+    began = time.monotonic()
+    game = json.dumps({"type": "new_game", "game": "antipalos", "size": 5})
+    replies = flood(served, [game] * 10_000)
+    seconds = time.monotonic() - began
+    errors = [r["error"] for r in replies if r["type"] == "error"]
+    started = [e for e in events if e["event"] == "new_game"]
+    assert 1 <= len(started) <= seconds / web.server.NEW_GAME_SECONDS + 1
+    assert any("one new game every" in e for e in errors)
+    assert any("too many messages" in e for e in errors)
+    assert max(gaps) < 1.0  # the watchdog allows 10 s; before, the loop stood 57 s
+
+
+def test_one_busy_site_never_holds_the_others_up(serve):
+    served = serve("antipalos", 5)
+    hub = served.page.board.hub
+    deadline = time.monotonic() + 5
+    while not hub.labels and time.monotonic() < deadline:  # the loop's first step
+        time.sleep(0.01)
+    labels = sorted(hub.labels)
+    busy, other = labels[0], labels[-1]
+    toggles = [json.dumps({"type": "toggle", "site": busy})] * 90
+    flood(served, [*toggles, json.dumps({"type": "place", "site": other})], seconds=0.5)
+    pieces = served.page.board.hub.current()["pieces"]
+    assert other in pieces  # applied long before the 90 changes of the busy site (5 s)
+    assert served.page.board._pending  # those are still spaced out
+
+
+def test_deep_json_and_malformed_requests_get_one_line_each(serve, capfd):
+    served = serve()
+    replies = flood(served, ["[" * 4000, '{"a":[' * 600], seconds=0.5)
+    assert [r["error"] for r in replies if r["type"] == "error"] == [
+        "not a command (nested too deeply)", "not a command (nested too deeply)"]
+    port = int(served.url.rsplit(":", 1)[1].strip("/"))
+    for junk in (b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: localhost\r\n" + b"X: y\r\n" * 300
+                 + b"\r\n", b"GET /\x00 HTTP/9.9\r\n\r\n"):
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+            conn.sendall(junk)
+            assert re.match(rb"HTTP/1\.[01] 4\d\d ", conn.recv(100))
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and len(err.splitlines()) <= 3
+
+
+def test_idle_and_excess_connections_are_closed(monkeypatch):
+    monkeypatch.setattr(web.server, "IDLE_SECONDS", 0.5)
+    simulator = web.start(SimBoard(16), Timing(), "127.0.0.1", 0, out=open(os.devnull, "w"))
+    port = simulator.server.port
+    conns = []
+    try:
+        for _ in range(web.server.MAX_CONNECTIONS + 36):
+            conn = socket.create_connection(("127.0.0.1", port), timeout=3)
+            conn.sendall(b"GET / HTTP/1.1\r\nHost: local")  # never finished (slowloris)
+            conns.append(conn)
+        time.sleep(0.2)
+        refused = sum(c.recv(100).startswith(b"HTTP/1.1 503") for c in conns[-36:])
+        assert refused == 36
+        time.sleep(1.0)  # past the idle time: every half-sent request is dropped
+        assert sum(c.recv(100) == b"" for c in conns[: web.server.MAX_CONNECTIONS]) == \
+            web.server.MAX_CONNECTIONS
+        assert get(port, "/", f"127.0.0.1:{port}") == 200  # the page is served again
+    finally:
+        for conn in conns:
+            conn.close()
+        simulator.stop()
+
+
+def test_the_recording_stops_growing_when_full(monkeypatch):
+    monkeypatch.setattr(bridge, "MAX_RECORDED", 3)
+    rec = bridge.Recorder()
+    rec.restart(0, {"name": "g"}, True, [])
+    for t in range(10):
+        rec.now = t * 100
+        rec.add(rec.now, button="ok")
+    lines = rec.text().splitlines()
+    assert len(lines) == 1 + 3 + 1 and json.loads(lines[-1]) == {"t": 300}

@@ -1,0 +1,92 @@
+"""Damaged or unreadable stored data: one journal line and an OLED notice saying what was set
+aside; nothing is deleted; ``export`` warns about a game it cannot read and goes on."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+
+from firmware_host.storage import Storage
+from tests.tools import free_port
+
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
+
+
+def setup(tmp_path):
+    db = tmp_path / "games.db"
+    config = tmp_path / "config.toml"
+    config.write_text(f'game = "antipalos"\nsize = 3\nstorage = "{db}"\n'
+                      f"[web]\nport = {free_port()}\n")
+    return db, config
+
+
+def first_screen(config) -> tuple[list[str], list[str]]:
+    """The first OLED lines of ``run --sim`` and what it said on stderr."""
+    proc = subprocess.Popen([*REEDBOARD, "run", "--sim", "--config", str(config)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        shown = json.loads(proc.stdout.readline())
+        assert shown["event"] == "display"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(5)
+    said = [line for line in proc.stderr.read().splitlines() if line.startswith("reedboard run")]
+    return shown["lines"], said
+
+
+def stored_games(db) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT id, size, result FROM games ORDER BY id").fetchall()
+
+
+def test_a_text_size_sets_the_game_aside_and_export_goes_on(tmp_path):
+    db, config = setup(tmp_path)
+    storage = Storage(str(db))
+    done = storage.start("antipalos", 3, None)
+    storage.add_move(done, 1, "A1*")
+    storage.finish(done, "white wins by connection", "white")
+    bad = storage.start("antipalos", 3, None)
+    storage.add_move(bad, 1, "B2*")
+    storage._db.execute("UPDATE games SET size = 'big' WHERE id = ?", (bad,))
+    storage._db.commit()
+    storage.close()
+    lines, said = first_screen(config)
+    assert lines[:2] == ["Game set aside", "Game 2 cannot resume"]
+    assert said == [f"reedboard run: game 2 (antipalos) cannot be resumed and is set aside (size "
+                    f"'big' is not a whole number); its moves are kept in {db}"]
+    assert stored_games(db)[1] == (2, "big", "set aside: size 'big' is not a whole number")
+    export = subprocess.run([*REEDBOARD, "export", "--config", str(config)], capture_output=True,
+                            text=True, timeout=30)
+    assert export.returncode == 0 and '[Id "1"]' in export.stdout and '[Id "3"]' in export.stdout
+    assert export.stderr.splitlines() == [
+        "reedboard export: game 2 left out: size 'big' is not a whole number"]
+
+
+def test_a_game_that_no_longer_replays_is_set_aside_with_its_moves(tmp_path):
+    db, config = setup(tmp_path)
+    storage = Storage(str(db))
+    game = storage.start("antipalos", 3, None)
+    storage.add_move(game, 1, "A1*")
+    storage.add_move(game, 2, "A1*")  # the same site twice: it no longer replays
+    storage.close()
+    lines, said = first_screen(config)
+    assert lines[0] == "Game set aside" and len(said) == 1 and "set aside" in said[0]
+    assert stored_games(db)[0][2].startswith("set aside: ")
+    assert Storage(str(db)).games(1)[0].moves == ("A1*", "A1*")
+
+
+def test_a_damaged_file_is_kept_aside_and_a_new_one_begun(tmp_path):
+    db, config = setup(tmp_path)
+    damaged = bytes(range(256)) * 20
+    db.write_bytes(damaged)
+    lines, said = first_screen(config)
+    assert lines[:2] == ["Games set aside", "The file was damaged"]
+    (aside,) = tmp_path.glob("games.db.damaged-*")
+    assert aside.read_bytes() == damaged
+    assert said == [f"reedboard run: {db} is damaged (file is not a database); it is kept as "
+                    f"{aside} and a new database begun"]
+    assert len(stored_games(db)) == 1  # the new game
