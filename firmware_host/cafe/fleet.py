@@ -14,6 +14,9 @@ changed table, as a JSON-ready dict, to its listener.
 >>> table = seen[-1]
 >>> table["id"], table["online"], table["pieces"], table["changed"], table["layout"]
 ('t1', True, ['B2*'], ['B2*'], 'antipalos/5/two')
+>>> fleet.receive("reedboard/t1/state", b'{"game": "antipalos", "size": 5, "moves": ["Q9*"]}')
+>>> seen[-1]["pieces"], seen[-1]["problem"][:23]
+([], 'cannot show this game (')
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ from typing import Any, Callable
 
 from engines import GAME_NAMES, new_game
 from engines.core import GameState, IllegalMove, OptionError
-from engines.core.contract import Site
 from firmware_host.mqtt import topics
 
 #: Finished games kept per table for the day's list.
@@ -44,39 +46,42 @@ class Table:
         self.pieces: frozenset[str] = frozenset()
         self.changed: frozenset[str] = frozenset()
         self.problem: str | None = None
-        self._game: tuple[str, tuple[str, ...], list[GameState]] | None = None
+        self._game: tuple[str, tuple[str, ...], GameState] | None = None
 
-    def replay(self) -> tuple[Site, ...] | None:
+    def replay(self) -> GameState | None:
         """Bring the pieces up to the state's moves: only the new ones are played when the
         moves go on from the last ones seen (a takeback or another game starts again).
-        The game's sites, or None when it cannot be shown."""
+        The game's position, or None when it cannot be shown."""
         state = self.state
         key = f"{state.get('game')}/{state.get('size')}/{state.get('variant')}"
         moves = tuple(state.get("moves") or ())
         try:
-            states = self._states(key, moves)
+            before, position = self._play(key, moves)
         except (OptionError, IllegalMove, ValueError, KeyError, TypeError) as exc:
             self.problem = f"cannot show this game ({exc})"
             self.layout, self.pieces, self.changed, self._game = None, frozenset(), frozenset(), None
             return None
         self.problem = None
-        before = states[-2].occupied() if len(states) > 1 else states[-1].occupied()
-        self.layout, self.pieces = key, states[-1].occupied()
-        self.changed = before ^ self.pieces
-        self._game = (key, moves, states)
-        return states[0].sites()
+        if before is not None:  # a move was played: its sites are the last change
+            self.changed = before.occupied() ^ position.occupied()
+        self.layout, self.pieces = key, position.occupied()
+        self._game = (key, moves, position)
+        return position
 
-    def _states(self, key: str, moves: tuple[str, ...]) -> list[GameState]:
+    def _play(self, key: str, moves: tuple[str, ...]) -> tuple[GameState | None, GameState]:
+        """(the position before the last new move or None, the position after ``moves``)."""
         if self._game and self._game[0] == key and moves[: len(self._game[1])] == self._game[1]:
-            states = list(self._game[2])
+            done, position = len(self._game[1]), self._game[2]
         else:
             name = self.state.get("game")
             if name not in GAME_NAMES:
                 raise ValueError(f"unknown game {str(name)[:40]!r}")
-            states = [new_game(name, self.state.get("size"), self.state.get("variant"))]
-        for text in moves[len(states) - 1:]:
-            states.append(states[-1].play(text))
-        return states
+            done, position = 0, new_game(name, self.state.get("size"), self.state.get("variant"))
+            self.changed = frozenset()
+        before = None
+        for text in moves[done:]:
+            before, position = position, position.play(text)
+        return before, position
 
     def finished(self) -> None:
         """The state shows a result it did not before: the game joins the day's list."""
@@ -137,10 +142,10 @@ class Fleet:
             if ended:
                 self._new_day()
                 table.finished()
-            sites = table.replay()
-            if sites is not None and table.layout not in self.layouts:
+            position = table.replay()
+            if position is not None and table.layout not in self.layouts:
                 self.layouts[table.layout] = [
-                    {"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in sites]
+                    {"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in position.sites()]
         else:
             return False
         return True
