@@ -53,6 +53,7 @@ class NetBoard:
         self._last_move_at: str | None = None
         self._stepped = time.monotonic()
         self._stale = False
+        self._quiet_until = 0.0
         link.subscribe(topics.command_topic(board_id), self._on_command)
 
     # ------------------------------------------------------------------ the loop's thread
@@ -137,7 +138,8 @@ class NetBoard:
 
     def _reply(self, ident: Any, error: str | None) -> None:
         reply = {"id": ident, "ok": error is None, **({"error": error} if error else {})}
-        if error:
+        if error and time.monotonic() >= self._quiet_until:  # a flood is said once a second
+            self._quiet_until = time.monotonic() + 1.0
             print(f"reedboard run: a command from the broker was refused: {error}", file=sys.stderr)
         self.link.publish(topics.reply_topic(self.board), json.dumps(reply))
 
