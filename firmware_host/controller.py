@@ -16,7 +16,7 @@ How a turn goes (docs/daemon.md has the whole story):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping
 
 from engines import game_info, new_game
@@ -30,7 +30,7 @@ from firmware_host.matchplay import OngoingMatch
 from firmware_host import menu as menus
 from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
 from firmware_host.recognise import Candidate
-from firmware_host.screens import Screen, message_screen, status_screen
+from firmware_host.screens import Screen, message_screen, result_words, status_screen
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
 from hardware.base import ButtonEvent, Led, Scan
@@ -57,6 +57,8 @@ INSTRUCTIONS = {
 }
 
 Event = dict[str, Any]
+#: A screen too long for the OLED shows its pages in turn, each this long (ms).
+PAGE_MS = 3000
 
 
 @dataclass(frozen=True)
@@ -187,9 +189,11 @@ class Controller:
         self._polarity: Mapping[int, bool] | None = None
         self._frame: dict[int, Led] = {}
         self._lines: tuple[str, ...] = ()
+        self._pages = self._page = 0
         self._dirty = True
         self.frame_version = 0
-        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms)
+        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms,
+                                   quick_ms=timing.quick_settle_ms)
         #: False while the board does not answer (the daemon says): nothing is judged.
         self.connected = True
         self.match = match or game.new_match()
@@ -267,6 +271,8 @@ class Controller:
             self._on_settle()
         if self.idle:
             self._idle_tick()
+        if self._pages > 1 and now // PAGE_MS != self._page:
+            self._dirty = True  # the next page of a long screen
         if self._dirty:
             self._refresh()
         events, self._events = self._events, []
@@ -293,6 +299,9 @@ class Controller:
             self._follow_progress()
         elif self.mode == "move" and not self.sync:
             self._light_targets()
+        # the settle policy: a board showing one whole legal move is judged sooner
+        self.debouncer.complete = (self.mode == "move" and not self.choice
+                                   and recognise.complete(self.state, self.board, self._targets_of))
 
     def _taps(self, changed: frozenset[str]) -> frozenset[str]:
         """Sites set back within tap_ms of being lifted (or lifted again after a placing)."""
@@ -685,7 +694,10 @@ class Controller:
         if frame != self._frame:
             self._frame = frame
             self.frame_version += 1
-        lines = self.screen().text_lines()
+        self._page = int(self._now // PAGE_MS)
+        screen = self.screen()
+        self._pages = len(screen.pages())
+        lines = screen.text_lines()
         if lines != self._lines:
             self._lines = lines
             self._events.append({"t": self._now, "event": "display", "lines": list(lines)})
@@ -729,8 +741,11 @@ class Controller:
         return Led(colour, led.pattern)
 
     def screen(self) -> Screen:
-        """What the OLED shows now: an idle spell's, a notice, the open menu, or the game's
-        status."""
+        """What the OLED shows now (the page due of a long screen)."""
+        return replace(self._screen(), page=self._page)
+
+    def _screen(self) -> Screen:
+        """An idle spell's screen, a notice, the open menu, or the game's status."""
         if self.idle and self.idle.attracting:
             return self.idle.screen
         if self._notice is not None:
@@ -755,7 +770,7 @@ class Controller:
 
     def _results(self, outcome: Outcome | None) -> tuple[str | None, str | None]:
         """The result line and the match score line: a won match's result replaces both."""
-        result = result_text(outcome) if outcome else None
+        result = result_words(outcome.winner, outcome.result) if outcome else None
         if self.match is None:
             return result, None
         return (self.match.result, None) if self.match.won else (result, self.match.score)

@@ -13,7 +13,8 @@ from firmware_host.cafe.server import Dashboard
 from firmware_host.config import Mqtt
 from firmware_host.mqtt import topics
 from firmware_host.mqtt.link import Link
-from firmware_host.web.server import WebServer, is_loopback, new_token
+from firmware_host.web.address import is_loopback, new_token
+from firmware_host.web.server import WebServer
 
 #: What the dashboard listens to on every board.
 KINDS = ("state", "availability", "reply")

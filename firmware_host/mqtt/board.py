@@ -54,9 +54,19 @@ class NetBoard:
         self._stepped = time.monotonic()
         self._stale = False
         self._quiet_until = 0.0
+        self._waker: Any = None
         link.subscribe(topics.command_topic(board_id), self._on_command)
 
     # ------------------------------------------------------------------ the loop's thread
+    def wakes(self, waker: Any) -> None:
+        """Set ``waker`` (the loop's, which may be waiting on a quiet board) on a command."""
+        self._waker = waker
+
+    @property
+    def quiet(self) -> bool:
+        """True when no command waits for the loop."""
+        return not self._commands
+
     def sync(self, now: float, controller: Controller, events: Iterable[dict[str, Any]]) -> None:
         """After a controller step: apply the due commands, publish events and the state."""
         self._stepped = time.monotonic()
@@ -135,6 +145,8 @@ class NetBoard:
             if len(self._commands) >= PENDING:
                 return self._reply(ident, "busy: too many commands waiting")
             self._commands.append((command, ident))
+        if self._waker is not None:
+            self._waker.set()
 
     def _reply(self, ident: Any, error: str | None) -> None:
         reply = {"id": ident, "ok": error is None, **({"error": error} if error else {})}
@@ -162,6 +174,6 @@ def attach(daemon, config) -> NetBoard:
                    hardware="not connected" if daemon.note else "ok", discovery=settings.discovery)
     link.on_connect = net.on_connect
     link.every_second = net.check_alive
-    daemon.observers.append(net.sync)
+    daemon.attach(net)
     link.start()
     return net
