@@ -7,7 +7,7 @@ import sys
 
 from engines import GAME_NAMES, game_info, game_name
 from engines.core import OptionError
-from firmware_host import ai_cli, daemon_cli, referee
+from firmware_host import ai_cli, cafe, daemon_cli, referee
 from firmware_host.layout import default_layout_toml
 
 
@@ -156,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     daemon_cli.add_commands(sub)
     ai_cli.add_command(sub)
+    cafe.add_command(sub)
     return parser
 
 

@@ -6,6 +6,8 @@ Every problem is a :class:`ConfigError` whose text is one line naming the file a
 from __future__ import annotations
 
 import os
+import re
+import socket
 import stat
 import sys
 import tomllib
@@ -142,6 +144,38 @@ class Web:
     port: int = option(8080, 1, 65535)
 
 
+@dataclass(frozen=True)
+class Mqtt:
+    """The café network (docs/cafe.md): the board on an MQTT broker; no ``host``, no network."""
+
+    host: str | None = option(None)
+    port: int = option(1883, 1, 65535)
+    #: The board's id in topic names (default: this machine's name).
+    board: str | None = option(None)
+    username: str | None = option(None)
+    password_file: str | None = option(None, path=True)
+    #: A CA certificate file: connect with TLS, checking the broker's certificate against it.
+    tls: str | None = option(None, path=True)
+    #: Commands from the broker are obeyed in kiosk mode too.
+    kiosk_commands: bool = option(False)
+    #: Announce the board to Home Assistant (MQTT discovery under ``homeassistant/``).
+    discovery: bool = option(True)
+
+    @property
+    def board_id(self) -> str:
+        """``board``, else this machine's name made fit for a topic level."""
+        return self.board or topic_name(socket.gethostname())
+
+
+def topic_name(text: str) -> str:
+    """``text`` as one MQTT topic level: lower case, letters, digits, '-' and '_' only.
+
+    >>> topic_name("Table 7.local")
+    'table-7-local'
+    """
+    return re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-") or "board"
+
+
 #: The LED brightness when the config names none.
 DEFAULT_BRIGHTNESS = 0.5
 
@@ -182,6 +216,7 @@ class Config:
     buttons: dict[str, Any] = _backend()
     kiosk: Kiosk = field(default_factory=Kiosk)
     web: Web = field(default_factory=Web)
+    mqtt: Mqtt = field(default_factory=Mqtt)
     #: The file this came from (None: built-in defaults).
     source: str | None = field(default=None, compare=False)
 
@@ -345,6 +380,7 @@ def _checked(config: Config, path: str) -> Config:
                 other = "another entry there" if other == where else other
                 raise ConfigError(f"{path}: {where}: GPIO pin {pin} is also used by {other}")
             owners[pin] = (where, bus)
+    _check_mqtt(path, config.mqtt)
     sites = _game_sites(path, config)
     if config.layout is not None:
         from firmware_host.layout import layout_for  # layout.py imports this module
@@ -353,6 +389,19 @@ def _checked(config: Config, path: str) -> Config:
             raise ConfigError(f"{path}: layout: there is no file {config.layout}")
         layout_for(config.layout, sites)
     return config
+
+
+def _check_mqtt(path: str, mqtt: Mqtt) -> None:
+    """The board id is one topic level; the password and CA files can be read."""
+    if mqtt.board is not None and topic_name(mqtt.board) != mqtt.board:
+        raise ConfigError(f"{path}: [mqtt] board must use only a-z, 0-9, '-' and '_', e.g. "
+                          f"{topic_name(mqtt.board)!r} (got {describe(mqtt.board)})")
+    for key in ("password_file", "tls"):
+        file = getattr(mqtt, key)
+        if file is not None and not os.access(file, os.R_OK):
+            raise ConfigError(f"{path}: [mqtt] {key}: cannot read {file}")
+    if mqtt.password_file and not mqtt.username:
+        raise ConfigError(f"{path}: [mqtt] password_file needs a username")
 
 
 def _game_sites(path: str, config: Config) -> tuple[Site, ...]:

@@ -643,6 +643,11 @@ class Controller:
         """Show a passing notice: until a button, the next board change or NOTICE_MS."""
         self._notice, self._notice_until = screen, self._now + NOTICE_MS
 
+    def command(self, action: NewGame | TakeBack | SetBrightness) -> None:
+        """Carry out a menu action sent from elsewhere (the café network's commands)."""
+        self._dirty = True
+        self._do(action)
+
     def notice(self, screen: Screen | None) -> None:
         """Show ``screen`` until a button is pressed (the daemon's messages); None: no more."""
         self._notice, self._notice_until = screen, None

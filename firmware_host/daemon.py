@@ -415,11 +415,14 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         _start_sim(hardware.sim, controller)
         daemon.attach(page)
         daemon.when_ready.append(lambda: page.serve_soon(then=lambda: _say_running(controller)))
+    net = _network(daemon, config)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: daemon.stop.set())
     try:
         return daemon.run()
     finally:
+        if net is not None:
+            net.stop()
         if page is not None:
             page.stop()
         daemon.close()
@@ -454,6 +457,15 @@ def _bind_page(board: SimBoard, config: Config, host: str, port: int, token: str
         print(f"reedboard run: cannot serve the page on {host}:{port}: "
               f"{exc.strerror or exc}{hint}", file=sys.stderr)
         return None
+
+
+def _network(daemon: Daemon, config: Config):
+    """The board on the café network's broker, when the config names one (docs/cafe.md)."""
+    if config.mqtt.host is None:
+        return None
+    from firmware_host.mqtt.board import attach
+
+    return attach(daemon, config)
 
 
 def _say_running(controller: Controller) -> None:

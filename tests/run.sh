@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs on a fresh Debian machine, then run it.
-# System packages: systemd-analyze (unit checks), chromium and firefox-esr (browser tests; never downloaded). Python packages: a venv in .venv.
+# System packages: systemd-analyze (unit checks), chromium and firefox-esr (browser tests; never downloaded),
+# mosquitto (the MQTT tests' broker). Python packages: a venv in .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,7 @@ command -v systemd-analyze >/dev/null || need+=(systemd)
 [ -x /usr/bin/chromium ] || need+=(chromium)  # the simulator page's browser tests
 command -v firefox-esr >/dev/null || need+=(firefox-esr)  # ... and the page in Firefox
 command -v npm >/dev/null || need+=(nodejs npm)  # axe-core for the page's accessibility test
+[ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # the café network's tests: a real broker
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Collection
+from typing import Any, Callable, Collection
 
 from engines import GAME_NAMES
 from engines.core import OptionError
@@ -79,6 +79,11 @@ Command = SiteChange | Drag | Press | NewGame | SetUp | SetNoise
 
 def parse(text: str | bytes, sites: Collection[str]) -> Command:
     """The command in a websocket message; ``sites`` are the current board's labels."""
+    return read(load(text), "type", _READERS, sites)
+
+
+def load(text: str | bytes) -> dict[str, Any]:
+    """The JSON object in a message."""
     try:
         obj = json.loads(text)
     except (ValueError, UnicodeDecodeError):
@@ -87,19 +92,26 @@ def parse(text: str | bytes, sites: Collection[str]) -> Command:
         raise CommandError("not a command (nested too deeply)") from None
     if not isinstance(obj, dict):
         raise CommandError("expected a JSON object")
-    kind = obj.get("type")
-    reader = _READERS.get(kind) if isinstance(kind, str) else None
+    return obj
+
+
+def read(obj: dict[str, Any], key: str, readers: dict[str, Callable], sites: Collection[str]):
+    """The command ``obj`` names in field ``key``, read by ``readers[name](Fields, sites)``
+    (the café network's commands use ``command`` and readers of their own)."""
+    kind = obj.get(key)
+    reader = readers.get(kind) if isinstance(kind, str) else None
     if reader is None:
-        raise CommandError(f"unknown message type {kind!r} (one of {', '.join(_READERS)})")
-    return reader(_Fields(obj, kind), sites)
+        what = "message type" if key == "type" else key
+        raise CommandError(f"unknown {what} {kind!r} (one of {', '.join(readers)})")
+    return reader(Fields(obj, kind, key), sites)
 
 
-class _Fields:
+class Fields:
     """Typed access to a message's fields; unknown fields are an error."""
 
-    def __init__(self, obj: dict[str, Any], kind: str) -> None:
+    def __init__(self, obj: dict[str, Any], kind: str, key: str = "type") -> None:
         self.obj, self.kind = obj, kind
-        self.used = {"type"}
+        self.used = {key}
 
     def get(self, name: str, kinds: tuple[type, ...], optional: bool = False) -> Any:
         self.used.add(name)
@@ -127,7 +139,7 @@ class _Fields:
 
 
 def _site_change(action: str):
-    def read(f: _Fields, sites: Collection[str]) -> SiteChange:
+    def read(f: Fields, sites: Collection[str]) -> SiteChange:
         site = f.site("site", sites)
         f.done()
         return SiteChange(site, action)
@@ -135,7 +147,7 @@ def _site_change(action: str):
     return read
 
 
-def _drag(f: _Fields, sites: Collection[str]) -> Drag:
+def _drag(f: Fields, sites: Collection[str]) -> Drag:
     source, target = f.site("from", sites), f.site("to", sites)
     f.done()
     if source == target:
@@ -143,7 +155,7 @@ def _drag(f: _Fields, sites: Collection[str]) -> Drag:
     return Drag(source, target)
 
 
-def _press(f: _Fields, _: Collection[str]) -> Press:
+def _press(f: Fields, _: Collection[str]) -> Press:
     button = f.get("button", (str,))
     long = f.get("long", (bool,), optional=True) or False
     f.done()
@@ -152,7 +164,7 @@ def _press(f: _Fields, _: Collection[str]) -> Press:
     return Press(button, long)
 
 
-def _new_game(f: _Fields, _: Collection[str]) -> NewGame:
+def read_new_game(f: Fields, _: Collection[str]) -> NewGame:
     name = f.get("game", (str,))
     size = f.get("size", (int,), optional=True)
     variant = f.get("variant", (str,), optional=True)
@@ -165,7 +177,7 @@ def _new_game(f: _Fields, _: Collection[str]) -> NewGame:
         raise CommandError(str(exc)) from None
 
 
-def _set_up(f: _Fields, _: Collection[str]) -> SetUp:
+def _set_up(f: Fields, _: Collection[str]) -> SetUp:
     board = f.get("board", (str,))
     f.done()
     if board not in SETUPS:
@@ -173,7 +185,7 @@ def _set_up(f: _Fields, _: Collection[str]) -> SetUp:
     return SetUp(board)
 
 
-def _noise(f: _Fields, _: Collection[str]) -> SetNoise:
+def _noise(f: Fields, _: Collection[str]) -> SetNoise:
     on = f.get("on", (bool,))
     f.done()
     return SetNoise(on)
@@ -185,7 +197,7 @@ _READERS = {
     "lift": _site_change("lift"),
     "drag": _drag,
     "button": _press,
-    "new_game": _new_game,
+    "new_game": read_new_game,
     "setup": _set_up,
     "noise": _noise,
 }

@@ -1,0 +1,160 @@
+"""One connection to the broker, kept up by paho-mqtt's own thread.
+
+:class:`Link` connects in the background and reconnects with backoff (1 s, doubling to 30 s)
+whenever the broker goes away, the first time included. Any thread may :meth:`~Link.publish`:
+it only queues, and a sender thread of the link's own hands the messages to paho, so the caller
+never waits for the network. Retained messages are kept (the latest per topic) and sent again on
+every connection; the others are sent only while connected, and dropped (counted) when the queue
+is full or the broker is away.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from typing import Callable
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware_host.config import Mqtt
+
+#: Messages waiting for the sender at most; more are dropped (the oldest first).
+QUEUE = 1000
+#: Reconnection backoff (seconds): the first wait and the longest.
+BACKOFF = (1, 30)
+#: Seconds between keep-alive pings; the broker declares the link dead after 1.5 times this.
+KEEPALIVE = 10
+
+Handler = Callable[[str, bytes], None]
+
+
+class Link:
+    """A paho client for ``settings`` (host, port, credentials, TLS) named ``client_id``;
+    ``will``: (topic, payload) the broker publishes, retained, if the link dies."""
+
+    def __init__(self, settings: Mqtt, client_id: str, will: tuple[str, str] | None = None,
+                 host: str | None = None, port: int | None = None) -> None:
+        self.host, self.port = host or settings.host, port or settings.port
+        self.client = client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
+        client.reconnect_delay_set(*BACKOFF)
+        client.max_queued_messages_set(QUEUE)
+        if will:
+            client.will_set(will[0], will[1], qos=1, retain=True)
+        if settings.username:
+            client.username_pw_set(settings.username, _password(settings.password_file))
+        if settings.tls:
+            client.tls_set(ca_certs=settings.tls)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        self.connected = threading.Event()
+        #: Called (in paho's thread) after each connection, once the kept messages are queued.
+        self.on_connect: Callable[[], None] = lambda: None
+        #: Called (in paho's thread) when the connection is lost.
+        self.on_disconnect: Callable[[], None] = lambda: None
+        #: Called about once a second from the sender thread (the board's liveness check).
+        self.every_second: Callable[[], None] = lambda: None
+        self.dropped = 0
+        self._handlers: dict[str, Handler] = {}
+        self._retained: dict[str, bytes] = {}
+        self._queue: deque[tuple[str, bytes, bool]] = deque(maxlen=QUEUE)
+        self._wake = threading.Condition()
+        self._stopping = False
+        self._sender = threading.Thread(target=self._send, daemon=True, name="mqtt-send")
+
+    def start(self) -> None:
+        """Connect in the background (and keep connecting until :meth:`stop`)."""
+        self.client.connect_async(self.host, self.port, keepalive=KEEPALIVE)
+        self.client.loop_start()
+        self._sender.start()
+
+    def publish(self, topic: str, payload: str | bytes, retain: bool = False) -> None:
+        """Queue a message; never blocks. Retained ones are also kept for every reconnection."""
+        data = payload.encode() if isinstance(payload, str) else payload
+        with self._wake:
+            if retain:
+                self._retained[topic] = data
+            elif not self.connected.is_set():
+                self.dropped += 1
+                return
+            if len(self._queue) == QUEUE:
+                self.dropped += 1
+            self._queue.append((topic, data, retain))
+            self._wake.notify()
+
+    def subscribe(self, topic: str, handler: Handler) -> None:
+        """Call ``handler(topic, payload)`` (in paho's thread) for messages on ``topic``
+        (wildcards allowed), on this and every later connection."""
+        self._handlers[topic] = handler
+        if self.connected.is_set():
+            self.client.subscribe(topic, qos=1)
+
+    def stop(self, last: tuple[str, str] | None = None, timeout: float = 1.0) -> None:
+        """Publish ``last`` (retained) if connected, waiting at most ``timeout`` s, then
+        disconnect (the broker then does not send the will) and end the threads."""
+        with self._wake:
+            self._stopping = True
+            self._wake.notify()
+        self._sender.join(timeout)
+        if last and self.connected.is_set():
+            info = self.client.publish(last[0], last[1], qos=1, retain=True)
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError):  # the link went meanwhile
+                pass
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    # ------------------------------------------------------------------ paho's thread
+    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        if reason.is_failure:
+            return
+        for topic in self._handlers:
+            client.subscribe(topic, qos=1)
+        with self._wake:
+            self.connected.set()
+            kept = set(self._retained)
+            self._queue = deque(((t, d, r) for t, d, r in self._queue if t not in kept),
+                                maxlen=QUEUE)
+            self._queue.extend((t, d, True) for t, d in self._retained.items())
+            self._wake.notify()
+        self.on_connect()
+
+    def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
+        self.connected.clear()
+        self.on_disconnect()
+
+    def _on_message(self, client, userdata, message) -> None:
+        for pattern, handler in list(self._handlers.items()):
+            if paho.topic_matches_sub(pattern, message.topic):
+                handler(message.topic, message.payload)
+
+    # ------------------------------------------------------------------ the sender thread
+    def _send(self) -> None:
+        tick = time.monotonic() + 1.0
+        while True:
+            with self._wake:
+                if not self._stopping and not (self._queue and self.connected.is_set()):
+                    self._wake.wait(max(0.0, tick - time.monotonic()))
+                if self._stopping:
+                    return
+                batch = list(self._queue) if self.connected.is_set() else []
+                if batch:
+                    self._queue.clear()
+            if time.monotonic() >= tick:
+                tick = time.monotonic() + 1.0
+                self.every_second()
+            for topic, data, retain in batch:
+                info = self.client.publish(topic, data, qos=1 if retain else 0, retain=retain)
+                if info.rc != paho.MQTT_ERR_SUCCESS:
+                    self.dropped += 1
+
+
+def _password(path: str | None) -> str | None:
+    """The first line of the password file (the config check made sure it can be read)."""
+    if path is None:
+        return None
+    with open(path, encoding="utf-8") as fp:
+        return fp.readline().rstrip("\r\n")

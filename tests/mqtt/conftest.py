@@ -1,0 +1,61 @@
+"""Fixtures: a fresh Mosquitto per test, a watcher on it, boards stopped at the end."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.mqtt.mqtt_tools import Board, Broker, Watcher
+from tests.tools import require
+from tests.web.conftest import CHROMIUM
+
+
+@pytest.fixture
+def broker(tmp_path):
+    broker = Broker(tmp_path).start()
+    yield broker
+    broker.stop()
+
+
+@pytest.fixture
+def watcher(broker):
+    watcher = Watcher(broker.port, "reedboard/#", "homeassistant/#")
+    yield watcher
+    watcher.close()
+
+
+@pytest.fixture
+def boards():
+    """Start boards with ``boards(config)``; all are stopped at the end."""
+    started: list[Board] = []
+
+    def start(config) -> Board:
+        started.append(Board(config))
+        return started[-1]
+
+    yield start
+    for board in started:
+        board.stop()
+
+
+@pytest.fixture
+def page():
+    """A page in Debian's Chromium through Playwright, closed after the test: its event loop
+    holds this thread only meanwhile (tests after it start event loops here)."""
+    try:
+        from playwright import sync_api
+    except ImportError:
+        sync_api = None
+    require(sync_api is not None, "playwright (the [test] extra)")
+    require(shutil.which(CHROMIUM) is not None, f"Debian's chromium ({CHROMIUM})")
+    errors: list[str] = []
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM,
+                                             args=["--no-sandbox", "--disable-dev-shm-usage"])
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.set_default_timeout(10000)
+        yield page
+        browser.close()
+    assert not errors, f"errors in the page: {errors}"

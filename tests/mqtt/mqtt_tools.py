@@ -1,0 +1,147 @@
+"""A real Mosquitto on a loopback port, a subscriber that records what it sees, and
+``reedboard run --sim`` on the broker in a subprocess."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
+
+from tests.tools import free_port, require
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
+
+
+class Broker:
+    """``mosquitto -c <conf>`` on 127.0.0.1:``port``; ``extra`` lines go into the conf."""
+
+    def __init__(self, folder: Path, extra: str = "") -> None:
+        require(Path(MOSQUITTO).exists(), "mosquitto")
+        self.port = free_port()
+        self.conf = folder / "mosquitto.conf"
+        auth = "" if "password_file" in extra else "allow_anonymous true\n"
+        # As root, mosquitto would drop to its own user, who cannot read the test's files.
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\n{auth}persistence false\n"
+                             f"user {getpass.getuser()}\n{extra}")
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> "Broker":
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.02)
+        raise AssertionError(f"mosquitto did not start: {self.proc.stderr.read()}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(5)
+
+
+class Watcher:
+    """A client subscribed to ``topics`` that records (topic, text, retained) as it comes."""
+
+    def __init__(self, port: int, *topics: str, **auth: str) -> None:
+        self.messages: list[tuple[str, str, bool]] = []
+        self._seen = threading.Condition()
+        self.client = paho.Client(CallbackAPIVersion.VERSION2)
+        if auth:
+            self.client.username_pw_set(auth["username"], auth["password"])
+        self.client.on_message = self._on_message
+        self.client.connect("127.0.0.1", port)
+        for topic in topics:
+            self.client.subscribe(topic, qos=1)
+        self.client.loop_start()
+
+    def _on_message(self, client, userdata, msg) -> None:
+        with self._seen:
+            self.messages.append((msg.topic, msg.payload.decode(), bool(msg.retain)))
+            self._seen.notify_all()
+
+    def wait(self, topic: str, test: Callable[[str], bool] = lambda _: True,
+             timeout: float = 15) -> str:
+        """The first text on ``topic`` that passes ``test`` (seen before or arriving)."""
+        deadline = time.monotonic() + timeout
+        with self._seen:
+            while True:
+                for name, text, _ in self.messages:
+                    if name == topic and test(text):
+                        return text
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    seen = [m for m in self.messages if m[0] == topic][-3:]
+                    raise AssertionError(f"nothing on {topic} passed the test; last: {seen}")
+                self._seen.wait(left)
+
+    def state(self, board: str, test: Callable[[dict], bool] = lambda _: True) -> dict[str, Any]:
+        """The first state of ``board`` that passes ``test``."""
+        return json.loads(self.wait(f"reedboard/{board}/state", lambda t: test(json.loads(t))))
+
+    def texts(self, topic: str) -> list[str]:
+        with self._seen:
+            return [text for name, text, _ in self.messages if name == topic]
+
+    def publish(self, topic: str, payload: str) -> None:
+        self.client.publish(topic, payload, qos=1).wait_for_publish(5)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def board_config(folder: Path, port: int, board: str = "t1", extra: str = "",
+                 top: str = "", size: int = 5) -> Path:
+    """A config for Antipalos on the broker at ``port`` (its own games file and page port)."""
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{board}.toml"
+    path.write_text(
+        f'game = "antipalos"\nsize = {size}\nstorage = "{folder / (board + ".db")}"\n{top}'
+        f"[web]\nport = {free_port()}\n"
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {port}\nboard = "{board}"\n{extra}'
+    )
+    return path
+
+
+class Board:
+    """``reedboard run --sim --config`` in a subprocess; stdin moves its pieces."""
+
+    def __init__(self, config: Path) -> None:
+        self.proc = subprocess.Popen(
+            [*REEDBOARD, "run", "--sim", "--config", str(config)],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+
+    def wait_running(self) -> None:
+        """Until the loop has begun (a piece placed before its first scan is no move)."""
+        while "is running" not in (line := self.proc.stderr.readline()):
+            assert line, f"the board did not start: {self.errors()}"
+        time.sleep(0.3)
+
+    def place(self, site: str) -> None:
+        self.proc.stdin.write(json.dumps({"site": site, "on": True}) + "\n")
+        self.proc.stdin.flush()
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        return self.proc.wait(5)
+
+    def errors(self) -> str:
+        self.stop()
+        return self.proc.stderr.read()

@@ -1,0 +1,204 @@
+"""``reedboard run`` on a real Mosquitto: availability, state, events, the last will,
+commands, a broker that is down, restarted or silent, passwords, Home Assistant discovery."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import time
+
+from firmware_host.storage import Storage
+from tests.mqtt.mqtt_tools import Broker, Watcher, board_config
+
+ONLINE = "reedboard/t1/availability"
+
+
+def test_state_events_and_availability(tmp_path, broker, watcher, boards):
+    board = boards(board_config(tmp_path, broker.port))
+    watcher.wait(ONLINE, lambda t: t == "online")
+    first = watcher.state("t1")
+    assert (first["game"], first["size"], first["ply"], first["to_move"]) == ("antipalos", 5, 0, "white")
+    assert first["sync"] == "in_sync" and first["hardware"] == "ok" and first["opponent"] is None
+    assert first["status"] == "White to move" and first["last_move_at"] is None
+    board.place("B2*")
+    move = json.loads(watcher.wait("reedboard/t1/events", lambda t: '"move"' in t))
+    assert move["move"] == "B2*" and move["side"] == "white" and isinstance(move["t"], int)
+    after = watcher.state("t1", lambda s: s["ply"] == 1)
+    assert after["moves"] == ["B2*"] and after["to_move"] == "black"
+    assert after["last_move_at"].endswith("Z") and after["today"]["played"] == 1
+    # The retained state and availability are what a newcomer gets at once.
+    late = Watcher(broker.port, "reedboard/t1/#")
+    assert json.loads(late.wait("reedboard/t1/state"))["moves"] == ["B2*"]
+    late.close()
+    assert board.stop() == 0
+    watcher.wait(ONLINE, lambda t: t == "offline")
+
+
+def test_the_last_will_says_offline_when_the_daemon_is_killed(tmp_path, broker, watcher, boards):
+    board = boards(board_config(tmp_path, broker.port))
+    watcher.wait(ONLINE, lambda t: t == "online")
+    board.proc.send_signal(signal.SIGKILL)
+    watcher.wait(ONLINE, lambda t: t == "offline", timeout=20)
+
+
+def test_commands_valid_and_invalid(tmp_path, broker, watcher, boards):
+    board = boards(board_config(tmp_path, broker.port))
+    watcher.wait(ONLINE, lambda t: t == "online")
+    watcher.state("t1")
+    command = "reedboard/t1/command"
+    replies = "reedboard/t1/reply"
+    watcher.publish(command, '{"command": "brightness", "value": 0.2, "id": "b"}')
+    assert json.loads(watcher.wait(replies, lambda t: '"b"' in t)) == {"id": "b", "ok": True}
+    assert watcher.state("t1", lambda s: s["brightness"] == 0.2)
+    watcher.publish(command, '{"command": "takeback", "id": 1}')
+    assert json.loads(watcher.wait(replies, lambda t: '"id": 1' in t))["error"] == "no move to take back"
+    for bad, why in [("{nope", "not a JSON message"),
+                     ('{"command": "brightness", "value": 2}', "'value' must be from 0 to 1"),
+                     ('{"command": "new_game", "game": "chess"}', "no game 'chess'"),
+                     ('{"command": "takeback", "extra": 1}', "unexpected field 'extra'"),
+                     ('{"command": "reboot"}', "unknown command 'reboot'")]:
+        watcher.publish(command, bad)
+        watcher.wait(replies, lambda t, why=why: why in t)
+    board.place("B2*")
+    watcher.state("t1", lambda s: s["ply"] == 1)
+    watcher.publish(command, '{"command": "takeback", "id": 2}')
+    watcher.wait("reedboard/t1/events", lambda t: '"takeback"' in t and "B2*" in t)
+    assert watcher.state("t1", lambda s: s["ply"] == 0)["moves"] == []
+    watcher.publish(command, '{"command": "new_game", "game": "phalanx", "id": 3}')
+    watcher.wait("reedboard/t1/events", lambda t: '"new_game"' in t and "phalanx" in t)
+    assert watcher.state("t1", lambda s: s["game"] == "phalanx")["ply"] == 0
+    assert "refused" in board.errors()
+
+
+def test_kiosk_mode_refuses_commands_unless_the_config_allows(tmp_path, broker, watcher, boards):
+    kiosk = "[kiosk]\nenabled = true\n"
+    boards(board_config(tmp_path, broker.port, "t1", top="", extra="\n" + kiosk))
+    boards(board_config(tmp_path, broker.port, "t2", extra="kiosk_commands = true\n" + kiosk))
+    for board in ("t1", "t2"):
+        watcher.state(board)
+        watcher.publish(f"reedboard/{board}/command", '{"command": "brightness", "value": 0.1}')
+    refused = json.loads(watcher.wait("reedboard/t1/reply"))
+    assert refused["ok"] is False and "kiosk" in refused["error"]
+    assert json.loads(watcher.wait("reedboard/t2/reply"))["ok"] is True
+    assert watcher.state("t2", lambda s: s["brightness"] == 0.1)
+    assert all(json.loads(s)["brightness"] == 0.5 for s in watcher.texts("reedboard/t1/state"))
+
+
+def test_broker_down_at_start_then_up_and_restarted(tmp_path, boards):
+    broker = Broker(tmp_path)  # not started yet
+    config = board_config(tmp_path, broker.port)
+    board = boards(config)
+    board.wait_running()
+    board.place("B2*")  # played while the broker is away: the board does not wait for it
+    _wait_for_moves(tmp_path / "t1.db", 1, board)
+    broker.start()
+    watcher = Watcher(broker.port, "reedboard/#")
+    try:
+        watcher.wait(ONLINE, lambda t: t == "online", timeout=20)
+        assert watcher.state("t1", lambda s: s["ply"] == 1)["moves"] == ["B2*"]
+        broker.stop()  # nothing persisted: the restarted broker knows nothing retained
+        board.place("C3*")
+        _wait_for_moves(tmp_path / "t1.db", 2)
+        broker.start()
+    finally:
+        watcher.close()
+    again = Watcher(broker.port, "reedboard/#")
+    try:
+        again.wait(ONLINE, lambda t: t == "online", timeout=40)
+        assert again.state("t1")["moves"] == ["B2*", "C3*"]
+    finally:
+        again.close()
+        broker.stop()
+
+
+def test_a_silent_broker_never_holds_up_play(tmp_path, boards):
+    """A listener that accepts the connection and never answers: moves are still saved."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        board = boards(board_config(tmp_path, silent.getsockname()[1]))
+        board.wait_running()
+        for site in ("B2*", "C3*", "A1*"):
+            board.place(site)
+            time.sleep(0.5)
+        _wait_for_moves(tmp_path / "t1.db", 3)
+        assert board.stop() == 0
+
+
+def test_a_password_and_an_acl(tmp_path, boards):
+    passwords = tmp_path / "passwd"
+    for create, user in (["-c"], "t1"), ([], "cafe"):
+        subprocess.run(["mosquitto_passwd", *create, "-b", str(passwords), user, f"{user}-secret"],
+                       check=True, capture_output=True)
+    acl = tmp_path / "acl"
+    acl.write_text("pattern write reedboard/%u/#\npattern read reedboard/%u/command\n"
+                   "pattern write homeassistant/+/reedboard_%u/#\n"
+                   "user cafe\ntopic read reedboard/#\ntopic write reedboard/+/command\n")
+    broker = Broker(tmp_path, f"password_file {passwords}\nacl_file {acl}\n").start()
+    (tmp_path / "t1.password").write_text("t1-secret\n")
+    config = board_config(tmp_path, broker.port,
+                          extra=f'username = "t1"\npassword_file = "{tmp_path / "t1.password"}"\n')
+    board = boards(config)
+    cafe = Watcher(broker.port, "reedboard/#", username="cafe", password="cafe-secret")
+    try:
+        cafe.wait(ONLINE, lambda t: t == "online")
+        cafe.publish("reedboard/t1/command", '{"command": "brightness", "value": 0.3}')
+        assert cafe.state("t1", lambda s: s["brightness"] == 0.3)
+        board.place("B2*")
+        assert cafe.state("t1", lambda s: s["ply"] == 1)["moves"] == ["B2*"]
+    finally:
+        cafe.close()
+        broker.stop()
+
+
+def test_home_assistant_discovery(tmp_path, broker, watcher, boards):
+    boards(board_config(tmp_path, broker.port))
+    configs = {}
+    for component, name in [("sensor", "game"), ("sensor", "to_move"), ("sensor", "status"),
+                            ("sensor", "ply"), ("binary_sensor", "connectivity"),
+                            ("button", "new_game"), ("select", "game")]:
+        text = watcher.wait(f"homeassistant/{component}/reedboard_t1/{name}/config")
+        configs[component, name] = json.loads(text)
+    late = Watcher(broker.port, "homeassistant/#")  # Home Assistant starting later
+    late.wait("homeassistant/select/reedboard_t1/game/config")
+    assert len(late.messages) == 7 and all(retained for _, _, retained in late.messages)
+    late.close()
+    devices = {json.dumps(c["device"], sort_keys=True) for c in configs.values()}
+    assert len(devices) == 1 and configs["sensor", "game"]["device"]["identifiers"] == ["reedboard_t1"]
+    assert len({c["unique_id"] for c in configs.values()}) == 7
+    connectivity = configs["binary_sensor", "connectivity"]
+    assert connectivity["state_topic"] == ONLINE and connectivity["device_class"] == "connectivity"
+    assert (connectivity["payload_on"], connectivity["payload_off"]) == ("online", "offline")
+    state = watcher.state("t1")
+    for name, key in [("game", "title"), ("to_move", "to_move"), ("status", "status"), ("ply", "ply")]:
+        sensor = configs["sensor", name]
+        assert sensor["state_topic"] == "reedboard/t1/state"
+        assert sensor["value_template"] == f"{{{{ value_json.{key} }}}}" and key in state
+    select = configs["select", "game"]
+    assert "phalanx" in select["options"] and state["game"] in select["options"]
+    # What Home Assistant sends: the select's template with the chosen option, the button's payload.
+    watcher.publish(select["command_topic"], select["command_template"].replace("{{ value }}", "phalanx"))
+    watcher.state("t1", lambda s: s["game"] == "phalanx")
+    button = configs["button", "new_game"]
+    watcher.publish(button["command_topic"], button["payload_press"])
+    watcher.wait("reedboard/t1/reply", lambda t: t.count('"ok": true') and watcher.texts(
+        "reedboard/t1/reply").count('{"id": null, "ok": true}') == 2)
+    assert watcher.state("t1", lambda s: s["game"] == "phalanx")["ply"] == 0
+
+
+def _wait_for_moves(db, count: int, board=None, timeout: float = 15) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if db.exists():
+            storage = Storage(str(db), read_only=True)
+            try:
+                game = storage.unfinished()
+                if game and len(game.moves) >= count:
+                    return
+            finally:
+                storage.close()
+        time.sleep(0.1)
+    raise AssertionError(f"{count} moves were not saved in {timeout} s; "
+                         f"{board.errors() if board else ''}")

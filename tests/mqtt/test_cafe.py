@@ -1,0 +1,153 @@
+"""``reedboard cafe``: the dashboard over a real Mosquitto, in Debian's Chromium (Playwright),
+and its safety rules (Host, Origin, the token for commands)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import signal
+import threading
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from firmware_host.cafe import broker_address
+from firmware_host.cafe.run import start
+from firmware_host.config import Mqtt
+from tests.mqtt.mqtt_tools import board_config
+
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
+WIN = ("A1*", "A3*", "B2*", "C1*", "C3*")  # Antipalos 3: white connects
+
+
+@pytest.fixture
+def cafe(broker):
+    """The dashboard in this process: (url, token) ; token None on loopback."""
+    served = []
+
+    def run(token: str | None = None) -> str:
+        # Started from a thread of its own: Playwright's sync API runs an event loop here.
+        starter = threading.Thread(target=lambda: served.append(start(
+            Mqtt(), "127.0.0.1", broker.port, "127.0.0.1", 0, token, out=io.StringIO())))
+        starter.start()
+        starter.join(10)
+        return served[-1][1].url
+
+    yield run
+    for link, server in served:
+        link.stop()
+        server.stop()
+
+
+def test_tiles_live_flagged_first_commands_and_watch(tmp_path, broker, watcher, boards, cafe, page):
+    one = boards(board_config(tmp_path, broker.port, "t1", size=3))
+    two = boards(board_config(tmp_path, broker.port, "t2"))
+    for board in ("t1", "t2"):
+        watcher.state(board)
+    page.goto(cafe())
+    tile = page.locator('article[data-board="t1"]')
+    tile.locator(".turn").filter(has_text="White to move").wait_for()
+    assert page.locator("article.tile").count() == 2
+    for ply, site in enumerate(WIN, 1):  # a whole game on table 1, seen on its tile
+        one.place(site)
+        watcher.state("t1", lambda s, ply=ply: s["ply"] == ply)
+        page.locator(f'article[data-board="t1"][data-ply="{ply}"]').wait_for()
+    tile.locator(".turn").filter(has_text="White wins by connection").wait_for()
+    assert "1 game today" in tile.locator(".day summary").inner_text()
+    tile.locator(".day summary").click()
+    assert "white wins by connection (5 moves)" in tile.locator(".day ol").inner_text()
+    assert "last move" in tile.locator(".since").inner_text()
+    # Table 2 goes dark: flagged offline and sorted first.
+    two.proc.send_signal(signal.SIGKILL)
+    page.locator('article[data-board="t2"] .flag.offline').wait_for()
+    assert page.locator("article.tile").first.get_attribute("data-board") == "t2"
+    page.screenshot(path=str(OUTPUT / "cafe-dashboard.png"))
+    # A command from the page: a new game of Phalanx on table 1.
+    tile.locator("select.game").select_option("phalanx")
+    tile.locator("button.new").click()
+    tile.locator(".title").filter(has_text="Phalanx").wait_for()
+    page.locator("#toast").filter(has_text="t1: done").wait_for()
+    tile.locator("button.takeback").click()
+    page.locator("#toast").filter(has_text="t1: no move to take back").wait_for()
+    # One table on a café screen: no controls.
+    page.goto(cafe() + "watch/t1")
+    page.locator('article[data-board="t1"] .title').filter(has_text="Phalanx").wait_for()
+    assert page.locator("article.tile").count() == 1
+    assert page.locator(".controls").is_hidden()
+    page.screenshot(path=str(OUTPUT / "cafe-watch.png"))
+
+
+def test_commands_need_the_token_and_the_host_and_origin_are_checked(
+        tmp_path, broker, watcher, boards, cafe):
+    boards(board_config(tmp_path, broker.port, "t1"))
+    watcher.state("t1")
+    url = cafe(token="s3cret")
+
+    async def talk(query: str, messages: list[dict]) -> list[dict]:
+        """The hello (once the dashboard knows t1), then the answer to each message."""
+        async with aiohttp.ClientSession() as session:
+            for _ in range(100):
+                ws = await session.ws_connect(url + "ws" + query)
+                hello = json.loads((await ws.receive()).data)
+                if any(t["id"] == "t1" for t in hello["tables"]):
+                    break
+                await ws.close()
+                await asyncio.sleep(0.1)
+            answers = [hello]
+            for message in messages:
+                await ws.send_str(json.dumps(message))
+                while (answer := json.loads((await ws.receive()).data))["type"] not in ("error", "sent"):
+                    pass  # table updates meanwhile
+                answers.append(answer)
+            await ws.close()
+            return answers
+
+    brightness = {"type": "command", "board": "t1", "command": {"command": "brightness", "value": 0.1}}
+    hello, refused = run(talk("", [brightness]))
+    assert hello["controls"] is False and "need the token" in refused["error"]
+    answers = run(talk("?token=s3cret", [
+        {**brightness, "board": "t9"},
+        {**brightness, "command": {"command": "brightness", "value": 7}},
+        {"type": "command", "board": "t1"},
+        brightness,
+    ]))
+    assert answers[0]["controls"] is True
+    assert [a.get("error", a["type"]) for a in answers[1:]] == [
+        "no table 't9'", "brightness: 'value' must be from 0 to 1 (got 7)",
+        'expected {"type": "command", "board": ..., "command": {...}}', "sent"]
+    assert watcher.state("t1", lambda s: s["brightness"] == 0.1)
+    assert watcher.texts("reedboard/t1/command") == [json.dumps(brightness["command"])]
+
+    async def status(path: str, headers: dict) -> int:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url + path, headers=headers) as response:
+                return response.status
+
+    assert run(status("", {"Host": "evil.test"})) == 421
+    assert run(status("", {})) == 200
+    assert run(status("ws?token=s3cret", {"Origin": "http://evil.test", "Connection": "Upgrade",
+                                                  "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+                                                  "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})) == 403
+    assert run(status("layouts/chess/8/None", {})) == 404
+
+
+def run(coroutine):
+    """Run ``coroutine`` in a thread of its own (Playwright's sync API holds this one's loop)."""
+    result = []
+    thread = threading.Thread(target=lambda: result.append(asyncio.run(coroutine)))
+    thread.start()
+    thread.join(30)
+    return result[0]
+
+
+def test_broker_address_and_bad_arguments(capsys):
+    from firmware_host.cli import main
+
+    assert broker_address("10.0.0.5:1884", 1883) == ("10.0.0.5", 1884)
+    for bad in ("host:port", "host:0", ":1883", "[::1]:99999"):
+        with pytest.raises(ValueError):
+            broker_address(bad, 1883)
+    assert main(["cafe", "--mqtt", "host:x"]) == 2
+    assert capsys.readouterr().err == "reedboard cafe: --mqtt must be HOST or HOST:PORT (got 'host:x')\n"

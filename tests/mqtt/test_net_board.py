@@ -1,0 +1,57 @@
+"""The loop's side in this process, on a real Mosquitto: a loop that stops stepping is
+reported, and a command waits for the loop instead of touching the controller from the
+network's thread."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+
+from firmware_host.config import Config, Mqtt
+from firmware_host.mqtt.board import NetBoard
+from firmware_host.mqtt.link import Link
+from firmware_host.session import configured_game, open_controller
+from firmware_host.storage import Storage
+
+
+def _board(tmp_path, port: int):
+    config = replace(Config(), game="antipalos", size=5, storage=str(tmp_path / "games.db"))
+    controller = open_controller(config, Storage(config.storage), configured_game(config))
+    link = Link(Mqtt(host="127.0.0.1", port=port), "reedboard-t1")
+    net = NetBoard(link, "t1")
+    link.on_connect, link.every_second = net.on_connect, net.check_alive
+    link.start()
+    return controller, net
+
+
+def test_a_loop_that_stops_stepping_says_so_and_recovers(tmp_path, broker, watcher):
+    controller, net = _board(tmp_path, broker.port)
+    try:
+        net.sync(0, controller, [])
+        assert watcher.state("t1")["hardware"] == "ok"
+        watcher.state("t1", lambda s: s["hardware"] == "not responding")  # 3 s without a step
+        net.sync(10, controller, [])
+        deadline = time.monotonic() + 10
+        while json.loads(watcher.texts("reedboard/t1/state")[-1])["hardware"] != "ok":
+            assert time.monotonic() < deadline, "the state did not recover"
+            time.sleep(0.05)
+    finally:
+        net.stop()
+
+
+def test_commands_wait_for_the_loop(tmp_path, broker, watcher):
+    controller, net = _board(tmp_path, broker.port)
+    try:
+        net.sync(0, controller, [])
+        watcher.state("t1")
+        watcher.publish("reedboard/t1/command", '{"command": "brightness", "value": 0.25, "id": 5}')
+        watcher.wait("reedboard/t1/command")
+        assert controller.brightness == 0.5  # not yet: only a step applies it
+        while not watcher.texts("reedboard/t1/reply"):
+            net.sync(1, controller, [])
+            time.sleep(0.01)
+        assert controller.brightness == 0.25
+        assert json.loads(watcher.wait("reedboard/t1/reply")) == {"id": 5, "ok": True}
+    finally:
+        net.stop()
