@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import Field, dataclass, field, fields, is_dataclass, replace
 from typing import Any, Mapping, get_args, get_type_hints
 
-from engines import GAME_NAMES, game_info, new_game
+from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
 from engines.core.contract import Site
 from hardware.pins import gpio_pins
@@ -210,6 +210,8 @@ class Config:
     #: What the confirmed long MENU press runs (logind powers off; see docs/raspberry-pi.md).
     poweroff_command: tuple[str, ...] = option(("systemctl", "poweroff"))
     timing: Timing = field(default_factory=Timing)
+    #: House rules by game: ``[options.anti-grid] first = "blue"`` (see ``reedboard games``).
+    options: dict[str, Any] = field(default_factory=dict)
     sensors: dict[str, Any] = _backend()
     leds: dict[str, Any] = _backend(brightness=DEFAULT_BRIGHTNESS)
     display: dict[str, Any] = _backend()
@@ -292,6 +294,8 @@ def _value(path: str, section: str | None, f: Field, hint: Any, value: Any, base
         return hint(**_table(path, name, hint, value, base))
     if name in BACKEND_TABLES:
         return _backend_table(path, name, value, f.default_factory())
+    if name == "options":
+        return _options_table(path, value)
     if hint == tuple[str, ...]:
         return _strings(path, key_name(section, name), value)
     kind = next(t for t in (bool, int, float, str) if t in _types(hint))
@@ -341,6 +345,24 @@ def _is(value: Any, kind: type) -> bool:
     if kind is str:
         return isinstance(value, str) and value != ""
     return isinstance(value, kind)
+
+
+def _options_table(path: str, value: Any) -> dict[str, dict[str, Any]]:
+    """``[options.GAME]`` tables: each game's house rules, checked by the game itself."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: [options] must hold one table per game (got {describe(value)})")
+    tables = {}
+    for game, table in value.items():
+        try:
+            name = game_name(game)
+            if not isinstance(table, dict):
+                raise OptionError(f"must be a table like {{ first = \"blue\" }} "
+                                  f"(got {describe(table)})")
+            game_info(name).check_game_options(table)
+        except OptionError as e:
+            raise ConfigError(f"{path}: [options.{game}] {e}") from None
+        tables[name] = dict(table)
+    return tables
 
 
 # -------------------------------------------------------------------------- backend tables

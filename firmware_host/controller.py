@@ -53,7 +53,8 @@ class Controller:
     ``storage`` holds the game (a new one is started unless ``resume`` gives the stored record's
     id and moves); ``layouts`` gives the layout for a game's state (a new game may change it).
     ``match``: the match a resumed game belongs to (default: a new one when ``game.match``).
-    ``idle``: kiosk mode's idle spells (docs/daemon.md).
+    ``idle``: kiosk mode's idle spells (docs/daemon.md); ``house_rules``: the config's options by
+    game, for the games the menu or the page start.
     """
 
     def __init__(
@@ -70,10 +71,12 @@ class Controller:
         address: Callable[[], str] = lambda: "unknown",
         idle: Idle | None = None,
         match: OngoingMatch | None = None,
+        house_rules: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         self.timing = timing
         self.idle = idle
         self.takebacks = takebacks
+        self.house_rules = house_rules or {}
         self.storage = storage
         self.brightness = brightness
         self.menu = menu
@@ -599,6 +602,7 @@ class Controller:
     def _new_game(self, game: Game) -> None:
         """Start ``game``: the next game of the match when it continues the one being played
         (an unfinished game is abandoned unscored), else a new match or a single game."""
+        game = game.with_options(self.house_rules.get(game.name))
         if self.mode != "over":
             self.storage.finish(self.game_id, "abandoned")
         if not (self.match and game == self.game and not self.match.won):

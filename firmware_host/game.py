@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
 
 from engines import game_info, new_game
 from engines.core import GameState, Outcome
@@ -16,13 +17,14 @@ from firmware_host.screens import result_words
 
 @dataclass(frozen=True)
 class Game:
-    """Which game is played: its name (opaque here), size and variant, and ``match`` the
-    points a match goes to (0: single games)."""
+    """Which game is played: its name (opaque here), size and variant, ``match`` the points a
+    match goes to (0: single games) and ``options`` its house rules (name, value)."""
 
     name: str
     size: int | None = None
     variant: str | None = None
     match: int = 0
+    options: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def of(
@@ -34,7 +36,13 @@ class Game:
         return cls(name, *info.check_options(size, variant), match and info.check_match(match))
 
     def new(self) -> GameState:
-        return new_game(self.name, self.size, self.variant)
+        return new_game(self.name, self.size, self.variant, dict(self.options))
+
+    def with_options(self, options: Mapping[str, Any] | None) -> "Game":
+        """This game with ``options`` (the config's house rules for it) when it has none."""
+        if self.options or not options:
+            return self
+        return replace(self, options=tuple(sorted(options.items())))
 
     def new_match(self) -> OngoingMatch | None:
         """A new match of this game (None for single games)."""

@@ -37,7 +37,7 @@ def configured_game(
     if name is None:
         name, size, variant = config.game, size or config.size, variant or config.variant
     match = config.match if config.match in game_info(name).match_targets else 0
-    return Game.of(name, size, variant, match)
+    return Game.of(name, size, variant, match).with_options(config.options.get(name))
 
 
 def _say(text: str) -> None:
@@ -55,6 +55,7 @@ def open_controller(
     if record is None:
         return _controller(config, storage, game, address, None)
     saved = Game(record.game, record.size, record.variant, record.match_target or 0)
+    saved = saved.with_options(config.options.get(record.game))
     try:
         if record.problem:
             raise ValueError(record.problem)
@@ -116,6 +117,7 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
         address=address,
         idle=idle,
         match=match,
+        house_rules=config.options,
     )
 
 

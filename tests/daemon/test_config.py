@@ -280,3 +280,40 @@ def test_devices_on_one_bus_share_its_lines(tmp_path):
     both = SHIFT + '[leds]\nbackend = "max7219"\nspi_device = 1\n'
     config = config_of(tmp_path, both + '[display]\nbackend = "sh1106"\n' + BUTTONS.format(ok=26))
     assert config.leds["spi_device"] == 1 and config.sensors["latch"] == 25
+
+
+def test_house_rules_are_options_per_game(tmp_path):
+    config = load_config(write(tmp_path, 'game = "anti-grid"\n[options.anti-grid]\nfirst = "blue"\n'
+                                         'trapped = false\n[options.Antipalos]\nsupply = 4\n'))
+    assert config.options == {"anti-grid": {"first": "blue", "trapped": False},
+                              "antipalos": {"supply": 4}}
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[options.anti-grid]\nfirst = "green"\n',
+     "[options.anti-grid] option first is one of red, blue, not 'green'"),
+    ('[options.anti-grid]\nfrist = "blue"\n',
+     "[options.anti-grid] no option 'frist' (options: first, trapped)"),
+    ('[options.antigrid]\nfirst = "blue"\n',
+     "[options.antigrid] unknown game 'antigrid': did you mean anti-grid?"),
+    ('[options]\nanti-grid = 3\n', "[options.anti-grid] must be a table like"),
+])
+def test_bad_house_rules_name_the_table(tmp_path, text, message):
+    assert message in error_of(write(tmp_path, text))
+
+
+def test_the_configured_house_rules_reach_every_new_game(tmp_path):
+    from firmware_host.menu import NewGame
+    from firmware_host.session import configured_game, open_controller
+    from firmware_host.storage import Storage
+
+    config = load_config(write(tmp_path, f'game = "anti-grid"\nstorage = "{tmp_path / "g.db"}"\n'
+                                         '[options.anti-grid]\nfirst = "blue"\n'))
+    storage = Storage(config.storage)
+    controller = open_controller(config, storage, configured_game(config))
+    assert controller.state.to_move == "blue"
+    controller.command(NewGame("anti-grid", 8, "plain", 0))  # the menu's or the page's choice
+    assert controller.state.to_move == "blue" and controller.game.size == 8
+    storage.close()
+    resumed = open_controller(config, Storage(config.storage), configured_game(config))
+    assert resumed.state.to_move == "blue" and resumed.game.size == 8
