@@ -26,7 +26,7 @@ from typing import Any, Callable, TextIO
 from firmware_host.config import Config
 from firmware_host.controller import Controller
 from firmware_host.notify import Notifier
-from firmware_host.replay import ReplayError, parse_line
+from firmware_host.replay import ReplayError, Setup, parse_line
 from firmware_host.screens import message_screen
 from firmware_host.service import PowerOff, status_text
 from firmware_host.session import configured_game, open_controller
@@ -133,6 +133,9 @@ class Daemon:
         #: Why the board does not answer, as said (None: it answers); since when it is silent.
         self._board_problem: str | None = None
         self._silent_since: float | None = None
+        #: When the game being played began (ms, the loop's clock): the events' ``t`` count
+        #: from it, as the page's log and replay files do (a resumed game: from the resume).
+        self._game_t0 = 0.0
 
     def run(self) -> int:
         """Loop until stopped (0) or until the scan has failed for FAILING_SECONDS (1)."""
@@ -229,7 +232,10 @@ class Daemon:
                 hw.display.show(controller.screen().render(hw.display.size))
             elif event["event"] == "power_off":
                 self._power_off()
-            print(json.dumps({**event, "t": round(event["t"])}), file=self.log, flush=True)
+            elif event["event"] == "new_game":
+                self._game_t0 = event["t"]
+            t = max(0, round(event["t"] - self._game_t0))
+            print(json.dumps({**event, "t": t}), file=self.log, flush=True)
         for observer in self.observers:
             observer(now_ms, controller, events)
         if self.power_off and (why := self.power_off.failure()):
@@ -368,7 +374,7 @@ def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
         except ReplayError as exc:
             print(f"reedboard run: stdin {exc}", file=sys.stderr)
             continue
-        if not isinstance(item, str):
+        if not isinstance(item, Setup):
             item.apply_to(board, controller.layout.sensor)
 
 

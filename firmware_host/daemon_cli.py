@@ -46,17 +46,21 @@ def _fail(command: str, message: str) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from firmware_host.replay import replay
+    from firmware_host.replay import first_setup, replay
     from firmware_host.session import configured_game
 
     try:
         config = load_config(args.config)
-        game = configured_game(config, args.game, args.size, args.variant)
         if args.events == "-":
             lines = sys.stdin.read().splitlines()
         else:
             with open(args.events, encoding="utf-8") as fp:
                 lines = fp.read().splitlines()
+        named = first_setup(lines)  # a file that names its game needs no options
+        if args.game is None and named.game is not None:
+            game = configured_game(config, named.game, named.size, named.variant)
+        else:
+            game = configured_game(config, args.game, args.size, args.variant)
     except (ConfigError, OptionError) as exc:
         return _fail("replay", str(exc))
     except (OSError, UnicodeDecodeError) as exc:

@@ -4,6 +4,9 @@ fed from a JSON-lines file of sensor and button events; one JSON line out per da
 Input lines (``t`` in ms, never decreasing)::
 
     {"setup": "start"}                    optional first line ("start" default, or "empty")
+    {"setup": "start", "game": "antipalos", "size": 12, "variant": "two", "moves": ["F2*"]}
+                                          ... naming the game and its moves so far (a resumed
+                                          game): "start" is then the position after them
     {"t": 120, "site": "B4*", "on": true} a site's switch closes (true) or opens (false)
     {"t": 900, "button": "ok"}            ok | back | menu (add "long": true for a long press)
     {"t": 5000}                           time passes
@@ -30,6 +33,43 @@ from hardware.sim import SimBoard
 SETUPS = ("start", "empty")
 
 
+@dataclass(frozen=True)
+class Setup:
+    """A replay's first line: how the board starts (``kind``: the game's position, or
+    ``empty``), and, in files that name it, the game and the moves already played."""
+
+    kind: str = "start"
+    game: str | None = None
+    size: int | None = None
+    variant: str | None = None
+    moves: tuple[str, ...] = ()
+
+    @classmethod
+    def read(cls, obj: dict[str, Any]) -> "Setup":
+        """The setup line's fields, checked; ValueError saying what is wrong."""
+        unknown = set(obj) - {"setup", "game", "size", "variant", "moves"}
+        if unknown or obj["setup"] not in SETUPS:
+            raise ValueError('setup must be {"setup": "start"} or {"setup": "empty"}, with '
+                             'optional "game", "size", "variant" and "moves"')
+        size, moves = obj.get("size"), obj.get("moves", [])
+        if "game" in obj and not isinstance(obj["game"], str):
+            raise ValueError("'game' must be a game's name")
+        if size is not None and (isinstance(size, bool) or not isinstance(size, int)):
+            raise ValueError("'size' must be a whole number")
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise ValueError("'moves' must be a list of moves in notation")
+        variant = obj.get("variant")
+        if variant is not None and not isinstance(variant, str):
+            raise ValueError("'variant' must be a variant's name")
+        return cls(obj["setup"], obj.get("game"), size, variant, tuple(moves))
+
+    def line(self) -> dict[str, Any]:
+        """The first line of a replay file that reproduces this start."""
+        named = {"game": self.game, "size": self.size, "variant": self.variant}
+        return {"setup": self.kind, **{k: v for k, v in named.items() if v is not None},
+                "moves": list(self.moves)}
+
+
 class ReplayError(Exception):
     """A malformed input line; ``str()`` names the line."""
 
@@ -53,8 +93,8 @@ class Input:
             (board.place if self.on else board.lift)(sensor[self.site])
 
 
-def parse(lines: Iterable[str], sites: Iterable[str]) -> Iterator[Input | str]:
-    """The setup (a str, first) and the inputs; ReplayError naming the first bad line."""
+def parse(lines: Iterable[str], sites: Iterable[str]) -> Iterator[Input | Setup]:
+    """The setup (first, if given) and the inputs; ReplayError naming the first bad line."""
     known = frozenset(sites)
     last = 0.0
     for number, text in enumerate(lines, 1):
@@ -70,8 +110,8 @@ def parse(lines: Iterable[str], sites: Iterable[str]) -> Iterator[Input | str]:
 
 def parse_line(
     number: int, text: str, sites: Container[str], last: float = 0.0, timed: bool = True
-) -> Input | str:
-    """One line: a setup name or an Input. ``timed=False``: ``t`` is optional (and ignored)."""
+) -> Input | Setup:
+    """One line: a Setup or an Input. ``timed=False``: ``t`` is optional (and ignored)."""
 
     def bad(why: str) -> ReplayError:
         return ReplayError(f"line {number}: {why}")
@@ -83,9 +123,10 @@ def parse_line(
     if not isinstance(obj, dict):
         raise bad("expected a JSON object")
     if "setup" in obj:
-        if set(obj) != {"setup"} or obj["setup"] not in SETUPS:
-            raise bad('setup must be {"setup": "start"} or {"setup": "empty"}')
-        return obj["setup"]
+        try:
+            return Setup.read(obj)
+        except ValueError as exc:
+            raise bad(str(exc)) from None
     t = obj.pop("t", None if timed else last)
     if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < 1e12:
         raise bad("needs a time 't' in ms (a number, 0 or more)")
@@ -122,8 +163,9 @@ class Replayer:
         self._frame_version = -1
 
     def setup(self, kind: str) -> None:
+        """Set up the board: the game's current position (``start``), or nothing."""
         if kind == "start":
-            for site in self.controller.boards[0]:
+            for site in self.controller.boards[-1]:
                 self.board.place(self.controller.layout.sensor[site])
 
     def apply(self, item: Input) -> None:
@@ -155,10 +197,34 @@ def _ms(t: float) -> float | int:
     return int(t) if t == int(t) else t
 
 
+def first_setup(lines: list[str]) -> Setup:
+    """The setup a replay file begins with (the default when its first line is none)."""
+    for number, text in enumerate(lines, 1):
+        if text.strip():
+            try:
+                item = parse_line(number, text, (), timed=False)
+            except ReplayError:
+                return Setup()
+            return item if isinstance(item, Setup) else Setup()
+    return Setup()
+
+
 def replay(lines: Iterable[str], config: Config, game: Game, out: IO[str] = sys.stdout) -> int:
     """Replay ``lines``; exit status 0, or 2 (message on stderr, nothing on ``out``) for a
-    malformed line. Sites are those of the game the replay starts with."""
-    controller = open_controller(config, Storage(":memory:"), game)
+    malformed line. Sites are those of the game the replay starts with; a first line naming
+    the moves already played resumes the game after them."""
+    lines = list(lines)
+    storage = Storage(":memory:")
+    setup = first_setup(lines)
+    if setup.moves:
+        game_id = storage.start(game.name, game.size, game.variant)
+        for ply, move in enumerate(setup.moves, 1):
+            storage.add_move(game_id, ply, move)
+    controller = open_controller(config, storage, game, say=lambda _: None)
+    if len(controller.moves) != len(setup.moves):
+        print("reedboard replay: the first line's moves are not a legal game of "
+              f"{game.name}", file=sys.stderr)
+        return 2
     labels = [s.label for s in controller.state.sites()]
     try:
         items = list(parse(lines, labels))
@@ -166,8 +232,9 @@ def replay(lines: Iterable[str], config: Config, game: Game, out: IO[str] = sys.
         print(f"reedboard replay: {exc}", file=sys.stderr)
         return 2
     replayer = Replayer(controller, config.timing.scan_hz, out)
-    setup = items.pop(0) if items and isinstance(items[0], str) else "start"
-    replayer.setup(setup)
+    if items and isinstance(items[0], Setup):
+        items.pop(0)
+    replayer.setup(setup.kind)
     for item in items:
         replayer.apply(item)
     replayer.run_until(items[-1].t if items else 0)

@@ -26,6 +26,7 @@ from dataclasses import asdict
 from typing import Any, Callable, Iterable
 
 from firmware_host.controller import Controller
+from firmware_host.replay import Setup
 from firmware_host.screens import result_words
 from firmware_host.web.commands import Command, Drag, NewGame, Press, SetNoise, SetUp, SiteChange
 from hardware.sim import Noise, SimBoard
@@ -117,9 +118,14 @@ class Recorder:
         self.cut = float("inf")
         self.game: dict[str, Any] = {}
 
-    def restart(self, t0: float, game: dict[str, Any], start: bool, pieces: Iterable[str]) -> None:
-        """Begin a new recording; the board shows the start position, or ``pieces``."""
-        head = [{"setup": "start"}] if start else [{"setup": "empty"}]
+    def restart(self, t0: float, game: dict[str, Any], start: bool, pieces: Iterable[str],
+                moves: Iterable[str] = ()) -> None:
+        """Begin a new recording of ``game`` after ``moves`` (a resumed game's); the board
+        shows that position (``start``), or ``pieces``. The first line names all of it, so
+        the file replays with no options."""
+        setup = Setup("start" if start else "empty", game.get("name"), game.get("size"),
+                      game.get("variant"), tuple(moves))
+        head = [setup.line()]
         if not start:
             head += [{"t": 0, "site": site, "on": True} for site in pieces]
         with self._lock:
@@ -315,7 +321,8 @@ class WebBoard:
                 "variant": game.variant, "shown_variant": game.shown_variant,
                 "sides": list(state.sides)}
         pieces = self._pieces(controller)
-        self.hub.recording.restart(self._now, info, set(pieces) == controller.boards[0], pieces)
+        self.hub.recording.restart(self._now, info, set(pieces) == controller.boards[-1], pieces,
+                                   controller.moves)
         drawing = state.drawing()
         return {
             "game": info,

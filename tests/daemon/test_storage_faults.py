@@ -223,3 +223,18 @@ def test_an_unwritable_database_is_refused_at_start_in_one_line(tmp_path):
     assert proc.stderr.splitlines() == [
         f"reedboard run: {db}: cannot open the games database (attempt to write a readonly "
         "database)"]
+
+
+def test_the_journal_counts_time_from_the_games_start_as_the_page_and_replays_do(tmp_path):
+    board = Board(str(tmp_path / "games.db"))
+    board.wait(5000)
+    board.put("A1*")
+    assert board.events("move")[0]["t"] >= 5000  # counted from the daemon's (and game's) start
+    board.controller.new_game(Game.of("antipalos", 3))
+    board.wait(100)
+    new_game = board.events("new_game")[0]
+    assert new_game["t"] == 0  # a new game restarts the count
+    board.put("A1*", on=False)  # the board is cleared for the new game
+    board.put("A1*")
+    moves = board.events("move")
+    assert len(moves) == 2 and moves[1]["t"] <= 1000

@@ -7,6 +7,8 @@ import asyncio
 import io
 import json
 import os
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -177,3 +179,40 @@ def test_stopping_with_pages_open_closes_them_at_once():
     with ThreadPoolExecutor(1) as pool:
         seconds, kind = pool.submit(scenario).result()
     assert seconds < 2 and kind.name in ("CLOSE", "CLOSED", "CLOSING")
+
+
+def test_a_download_after_a_restart_names_its_game_and_moves_and_replays_alone(tmp_path):
+    """A daemon restarted mid-game resumes it; the page's download then starts with the
+    resumed position and names its game, so `reedboard replay FILE` needs no options."""
+    config = Config()
+    storage = Storage(str(tmp_path / "games.db"))
+    first = open_controller(config, storage, Game.of("anti-grid", 6))
+    game_id = first.game_id
+    for ply, move in enumerate(["a3-b3", "l10-k10"], 1):
+        storage.add_move(game_id, ply, move)
+    storage.close()
+    storage = Storage(str(tmp_path / "games.db"))
+    controller = open_controller(config, storage, Game.of("antipalos", 3))  # resumes anti-grid
+    assert controller.moves == ["a3-b3", "l10-k10"]
+    board = SimBoard(controller.layout.sensor_channels)
+    for site in controller.boards[-1]:
+        board.place(controller.layout.sensor[site])
+    hub = Hub()
+    bridge = WebBoard(board, hub, gap_ms=60)
+    clicks = {100: "c1", 400: "c2"}
+    for tick in range(120):
+        now = tick * 10.0
+        if now in clicks:
+            hub.submit(parse(json.dumps({"type": "toggle", "site": clicks[now]}), hub.labels))
+        bridge.sync(now, controller, controller.step(now, board.scan(), board.buttons.events()))
+    assert controller.moves == ["a3-b3", "l10-k10", "c1-c2"]
+    path = tmp_path / "download.replay.jsonl"
+    path.write_text(hub.recording.text(), encoding="utf-8")
+    assert json.loads(path.read_text().splitlines()[0]) == {
+        "setup": "start", "game": "anti-grid", "size": 6, "variant": "plain",
+        "moves": ["a3-b3", "l10-k10"]}
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "replay", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    end = json.loads(done.stdout.splitlines()[-1])
+    assert end["moves"] == controller.moves and end["position"]["game"] == "anti-grid"
