@@ -8,62 +8,18 @@ from __future__ import annotations
 import os
 import re
 import socket
-import stat
 import sys
-import tomllib
 from dataclasses import Field, dataclass, field, fields, is_dataclass, replace
 from typing import Any, Mapping, get_args, get_type_hints
 
 from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
 from engines.core.contract import Site
+from firmware_host.layout import layout_for
+from firmware_host.tomlfile import ConfigError, describe, read_small_file, read_toml
 from hardware.pins import gpio_pins
 
-
-class ConfigError(Exception):
-    """A bad configuration or layout file; ``str()`` is one line naming the file and the key."""
-
-
-#: A config or layout file larger than this is refused (no board needs one).
-MAX_FILE_BYTES = 1 << 20
-
-
-def read_small_file(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of ``path``, a regular file of at most ``limit`` bytes; OSError, or ValueError
-    saying what is wrong (a FIFO, a device, a directory or a large file is never read)."""
-    info = os.stat(path)
-    if not stat.S_ISREG(info.st_mode):
-        raise ValueError("not a regular file")
-    if info.st_size > limit:
-        raise ValueError(f"larger than {limit // 1024} KB")
-    with open(path, "rb") as fp:
-        data = fp.read(limit + 1)
-    if len(data) > limit:
-        raise ValueError(f"larger than {limit // 1024} KB")
-    return data
-
-
-def read_toml(path: str) -> dict[str, Any]:
-    """The parsed TOML file; ConfigError when it cannot be read or parsed (nor is a regular
-    file of at most 1 MB).
-
-    >>> read_toml("/dev/zero")
-    Traceback (most recent call last):
-    ...
-    firmware_host.config.ConfigError: /dev/zero: cannot read (not a regular file)
-    """
-    try:
-        data = read_small_file(path)
-    except ValueError as e:
-        raise ConfigError(f"{path}: cannot read ({e})") from None
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read ({e.strerror or e})") from None
-    try:
-        return tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
-    except (tomllib.TOMLDecodeError, RecursionError) as e:
-        raise ConfigError(f"{path}: not valid TOML ({one_line(e)})") from None
+__all__ = ["Config", "ConfigError", "load_config", "load_config_or_exit", "read_toml"]
 
 
 #: The environment variable that can hold the page's token (``ps`` shows command lines).
@@ -90,20 +46,9 @@ def read_token(path: str | None, environ: Mapping[str, str] = os.environ) -> str
     return token
 
 
-def one_line(error: BaseException) -> str:
-    """An exception's message on a single line."""
-    return " ".join(str(error).split()) or type(error).__name__
-
-
 def key_name(section: str | None, key: str) -> str:
     """How a message names a key: ``[timing] settle_ms`` or ``game`` at the top level."""
     return f"[{section}] {key}" if section else key
-
-
-def describe(value: Any) -> str:
-    """A short quote of a bad value for a message."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # ------------------------------------------------------------------------------- the schema
@@ -405,8 +350,6 @@ def _checked(config: Config, path: str) -> Config:
     _check_mqtt(path, config.mqtt)
     sites = _game_sites(path, config)
     if config.layout is not None:
-        from firmware_host.layout import layout_for  # layout.py imports this module
-
         if not os.path.isfile(config.layout):
             raise ConfigError(f"{path}: layout: there is no file {config.layout}")
         layout_for(config.layout, sites)

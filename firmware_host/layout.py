@@ -25,7 +25,7 @@ from typing import Any, Iterable, Sequence
 
 import engines
 from engines.core.contract import Site
-from firmware_host.config import ConfigError, describe, read_toml
+from firmware_host.tomlfile import ConfigError, describe, read_toml
 
 #: The channel kinds a site has, in the order a layout file lists them.
 KINDS = ("sensor", "led")
