@@ -14,6 +14,8 @@ changed table, as a JSON-ready dict, to its listener.
 >>> table = seen[-1]
 >>> table["id"], table["online"], table["pieces"], table["changed"], table["layout"]
 ('t1', True, ['B2*'], ['B2*'], 'antipalos/5/two')
+>>> table["sides"]
+{'B2*': 'white'}
 >>> fleet.receive("reedboard/t1/state", b'{"game": "antipalos", "size": 5, "moves": ["Q9*"]}')
 >>> seen[-1]["pieces"], seen[-1]["problem"][:23]
 ([], 'cannot show this game (')
@@ -44,6 +46,8 @@ class Table:
         self.games: list[dict[str, Any]] = []
         self.layout: str | None = None
         self.pieces: frozenset[str] = frozenset()
+        #: Whose piece stands on each site (from the game's figures), for the miniature.
+        self.sides: dict[str, str] = {}
         self.changed: frozenset[str] = frozenset()
         self.problem: str | None = None
         self._game: tuple[str, tuple[str, ...], GameState] | None = None
@@ -60,11 +64,13 @@ class Table:
         except (OptionError, IllegalMove, ValueError, KeyError, TypeError) as exc:
             self.problem = f"cannot show this game ({exc})"
             self.layout, self.pieces, self.changed, self._game = None, frozenset(), frozenset(), None
+            self.sides = {}
             return None
         self.problem = None
         if before is not None:  # a move was played: its sites are the last change
             self.changed = before.occupied() ^ position.occupied()
         self.layout, self.pieces = key, position.occupied()
+        self.sides = {site: f.side for f in position.figures() for site in f.sites}
         self._game = (key, moves, position)
         return position
 
@@ -96,7 +102,7 @@ class Table:
         """The table for the page."""
         state = {k: v for k, v in self.state.items() if k != "moves"}
         return {"id": self.board, "online": self.online, "state": state, "layout": self.layout,
-                "pieces": sorted(self.pieces), "changed": sorted(self.changed),
+                "pieces": sorted(self.pieces), "changed": sorted(self.changed), "sides": self.sides,
                 "problem": self.problem, "games": self.games[-10:]}
 
 

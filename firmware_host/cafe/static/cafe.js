@@ -171,6 +171,11 @@ function layoutOf(key, redraw) {
   return null;
 }
 
+// Pieces in their side's colour; the last move's sites get a bright edge.
+const SIDE_COLOURS = { white: "#f4f1ea", black: "#2b2b2b", red: "#c62828", blue: "#1e4fc2",
+  green: "#2e7d32" };
+const LAST_MOVE = "#ffd54a";
+
 function draw(view, canvas) {
   const sites = view.layout && layoutOf(view.layout, () => draw(tables.get(view.id).view, canvas));
   const ctx = canvas.getContext("2d");
@@ -201,7 +206,8 @@ function draw(view, canvas) {
     }
     ctx.stroke();
   }
-  const pieces = new Set(view.pieces), changed = new Set(view.changed);
+  const pieces = new Set(view.pieces), changed = new Set(view.changed), sides = view.sides || {};
+  const colour = (label) => SIDE_COLOURS[sides[label]] || "#2b2b2b";
   const missing = new Set(view.state.missing || []), extra = new Set(view.state.extra || []);
   for (const s of sites) {
     const mark = missing.has(s.label) ? "#f0a030" : extra.has(s.label) ? "#e5534b" : null;
@@ -211,15 +217,25 @@ function draw(view, canvas) {
       const [[ax, ay], [bx, by]] = s.shape;
       ctx.moveTo(X(ax + 0.15 * (bx - ax)), Y(ay + 0.15 * (by - ay)));
       ctx.lineTo(X(bx - 0.15 * (bx - ax)), Y(by - 0.15 * (by - ay)));
+      if (changed.has(s.label) && !mark) {  // the last move: a bright edge under the rod
+        ctx.lineWidth = unit * 0.36;
+        ctx.strokeStyle = LAST_MOVE;
+        ctx.stroke();
+      }
       ctx.lineWidth = unit * 0.25;
-      ctx.strokeStyle = changed.has(s.label) ? "#1f6feb" : mark || "#2b2b2b";
+      ctx.strokeStyle = mark || colour(s.label);
       ctx.stroke();
       continue;
     }
     ctx.arc(X(s.x), Y(s.y), unit * 0.36, 0, 2 * Math.PI);
     if (pieces.has(s.label)) {
-      ctx.fillStyle = changed.has(s.label) ? "#1f6feb" : "#2b2b2b";
+      ctx.fillStyle = colour(s.label);
       ctx.fill();
+      if (changed.has(s.label) && !mark) {
+        ctx.lineWidth = unit * 0.1;
+        ctx.strokeStyle = LAST_MOVE;
+        ctx.stroke();
+      }
     }
     if (mark) {
       ctx.lineWidth = unit * 0.12;
