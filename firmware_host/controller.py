@@ -16,25 +16,24 @@ How a turn goes (docs/daemon.md has the whole story):
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from typing import Any, Callable, Iterable, Mapping
 
 from engines.core import FollowUp, GameState, Outcome
 from firmware_host import recognise
 from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
-from firmware_host.game import Game, result_lines, result_text
+from firmware_host.game import Game, result_text
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout
 from firmware_host.matchplay import OngoingMatch
 from firmware_host import menu as menus
 from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
 from firmware_host.recognise import Candidate
-from firmware_host.screens import Screen, message_screen, status_screen
-from firmware_host.turn import LIGHTS, Choice, Pending, Sync, Turn, taps_in, words
+from firmware_host.screens import Screen, message_screen
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
+from firmware_host.turn import Choice, Pending, Sync, Turn, taps_in
+from firmware_host.view import Display
 from hardware.base import ButtonEvent, Led, Scan
 
 Event = dict[str, Any]
@@ -47,7 +46,7 @@ FLASH_MS = 4000
 NOTICE_MS = 8000
 
 
-class Controller:
+class Controller(Display):
     """One board's game: ``step(now, scan, buttons)`` -> events; :meth:`frame`, :meth:`screen`.
 
     ``storage`` holds the game (a new one is started unless ``resume`` gives the stored record's
@@ -708,84 +707,3 @@ class Controller:
     def frame(self) -> dict[int, Led]:
         """LED channel -> what it shows now."""
         return self._frame
-
-    def _build_frame(self) -> dict[int, Led]:
-        if self.idle and self.idle.attracting:
-            return self.idle.frame(self._now, self.state.sites(), self.layout.led, self.brightness)
-        lit: dict[str, str] = {}
-        if self.mode != "over":
-            lit.update(dict.fromkeys(self.state.markers(), "marker"))
-        if self.mode == "over":
-            outcome = self.state.outcome()
-            lit.update(dict.fromkeys(self._win_sites(outcome) if outcome else (), "win"))
-        lit.update(dict.fromkeys(self.targets, "target"))
-        lit.update(self.pending.lights(self.board) if self.pending else {})
-        if self.due is not None and self.mode == "move":
-            lit.update(dict.fromkeys(self.due.sites & self.board, self.due.action))
-        lit.update(self.choice.lights() if self.choice else {})
-        if self.turn and self.turn.current:
-            lit.update(dict.fromkeys(self.turn.left(self.board), self.turn.current.action))
-        if self.sync:
-            lit.update(dict.fromkeys(self.expected - self.board, "missing"))
-            lit.update(dict.fromkeys(self.board - self.expected, "extra"))
-        return {self.layout.led[site]: self._light(kind) for site, kind in lit.items()}
-
-    def _light(self, kind: str) -> Led:
-        led = LIGHTS[kind]
-        if self.brightness >= 1:
-            return led
-        colour = tuple(round(c * self.brightness) for c in led.colour)
-        return Led(colour, led.pattern)
-
-    def screen(self) -> Screen:
-        """What the OLED shows now (the page due of a long screen)."""
-        return replace(self._screen(), page=self._page)
-
-    def _screen(self) -> Screen:
-        """An idle spell's screen, a notice, the open menu, or the game's status."""
-        if self.idle and self.idle.attracting:
-            return self.idle.screen
-        if self._notice is not None:
-            return self._notice
-        if self.menu and self.menu.is_open:
-            screen = self.menu.screen()
-            needs = self.sync or self.turn or self.choice
-            return replace(screen, title="Board: see the lights") if needs else screen
-        state = self.state
-        outcome = state.outcome()
-        result, score = result_lines(outcome, self.match)
-        return status_screen(
-            game_title=self.game.title,
-            variant=self.game.shown_variant,
-            to_move=None if outcome and not self.turn else self.to_act,
-            side_colour=None,
-            phase=state.phase,
-            status_lines=state.status_lines(),
-            instruction=self._instruction(),
-            error=self.message or self._error() or (self._flashed and self._flashed[0]),
-            result=result,
-            match_score=score,
-        )
-
-    def _instruction(self) -> str | None:
-        if self.mode == "over":
-            return "Set up to play again"
-        if self.pending:
-            return self.pending.say
-        if self.choice:
-            return self.choice.instruction(self.state.notation)
-        if self.due is not None and self.mode == "move":
-            return words(self.due, len(self.due.sites & self.board))
-        step = self.turn.current if self.turn else None
-        if step is not None:
-            return words(step, len(self.turn.left(self.board)))
-        if self.targets:
-            return "Put it on a lit site"
-        if self.state.ok_move() is not None:
-            return "OK ends the turn"
-        return None
-
-    def _error(self) -> str | None:
-        if not self.connected:
-            return "Board not connected"
-        return self.sync.words() if self.sync else None
