@@ -75,7 +75,7 @@ class Controller(Display):
         self.timing = timing
         self.idle = idle
         self.takebacks = takebacks
-        self.house_rules = house_rules or {}
+        self.house_rules = {} if house_rules is None else house_rules
         self.storage = storage
         self.brightness = brightness
         self.menu = menu

@@ -118,7 +118,8 @@ class Menu:
     when the menu first needs them: listing every game loads every engine). ``match``: the points the current
     match goes to (0: single games; the controller keeps it up to date). ``kiosk``: only picking
     a game and starting a new one. ``brightness``: the LED level now (snapped to a menu level).
-    ``today``: offer today's games; ``power_off``: a long MENU press offers power-off."""
+    ``today``: offer today's games; ``power_off``: a long MENU press offers power-off.
+    ``rules``: the house rules in force by game (the config's, as the menu changes them)."""
 
     def __init__(
         self,
@@ -130,8 +131,10 @@ class Menu:
         today: bool = False,
         power_off: bool = False,
         match: int = 0,
+        rules: dict[str, dict[str, object]] | None = None,
     ) -> None:
         self._choices = choices
+        self.rules = {} if rules is None else rules
         self.match = match
         self.today = today
         self.power_off = power_off
@@ -199,6 +202,8 @@ class Menu:
             items.append(_Item("Match play", self._matches_page))
         if self.today:
             items.append(_Item("Today", ShowToday))
+        if not self.kiosk and _menu_options(self.current.game):
+            items.append(_Item("House rules", self._rules_page))
         if not self.kiosk:
             if self.takebacks:
                 items.append(_Item("Take back", TakeBack))
@@ -242,6 +247,36 @@ class Menu:
         cursor = _index(variants, current and current.variant)
         return _Page(f"{left[0].title} variant", items, cursor)
 
+    def _rules_page(self, cursor: int = 0) -> _Page:
+        """The current game's yes/no and word options: OK steps one to its next value, which
+        holds from the next new game (whole numbers are set in the config)."""
+        game = self.current.game
+        options = _menu_options(game)
+        rules = self.rules.setdefault(game, {})
+        items = tuple(
+            _Item(f"{o.name}: {o.shown(o.read(rules.get(o.name, o.default)))}",
+                  lambda o=o, i=i: self._next_rule(o, i))
+            for i, o in enumerate(options)
+        )
+        return _Page("Rules (next game)", items, cursor)
+
+    def _next_rule(self, option, index: int) -> _Page:
+        """Step ``option`` to its next value the current game takes (a side it has)."""
+        c = self.current
+        rules = self.rules.setdefault(c.game, {})
+        values = [True, False] if isinstance(option.default, bool) else list(option.choices)
+        now = values.index(option.read(rules.get(option.name, option.default)))
+        for step in range(1, len(values)):
+            value = values[(now + step) % len(values)]
+            try:
+                engines.new_game(c.game, c.size, c.variant, {**rules, option.name: value})
+            except engines.OptionError:
+                continue
+            rules[option.name] = value
+            break
+        self._pages.pop()
+        return self._rules_page(index)
+
     def _matches_page(self) -> _Page:
         targets = [0, *self.current.match_targets]
         items = tuple(
@@ -258,6 +293,16 @@ class Menu:
             match = self.match if choice.game == self.current.game else 0
         self.current, self.match = choice, match
         return NewGame(choice.game, choice.size, choice.variant, match)
+
+
+def _menu_options(game: str) -> tuple:
+    """The options of ``game`` the menu can step through: yes/no and words (none for a game
+    it does not know)."""
+    try:
+        options = engines.game_info(game).options
+    except engines.OptionError:
+        return ()
+    return tuple(o for o in options if isinstance(o.default, bool) or o.choices)
 
 
 def _index(values: list, value) -> int:

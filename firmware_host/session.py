@@ -92,6 +92,7 @@ def resumed_match(storage: Storage, record: GameRecord) -> OngoingMatch | None:
 def _controller(config, storage, game, address, resume, match=None) -> Controller:
     brightness = config.leds.get("brightness", 1.0)
     kiosk = config.kiosk
+    rules = {name: dict(options) for name, options in config.options.items()}  # the menu's too
     menu = Menu(
         menu_choices(config),
         current=Choice.of(game.name, game.size, game.variant or ""),
@@ -101,6 +102,7 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
         brightness=brightness,
         today=True,
         power_off=kiosk.power_off or not kiosk.enabled,
+        rules=rules,
     )
     idle = None
     if kiosk.enabled:
@@ -117,7 +119,7 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
         address=address,
         idle=idle,
         match=match,
-        house_rules=config.options,
+        house_rules=rules,
     )
 
 

@@ -10,7 +10,7 @@ from firmware_host.layout import Layout, default_layout
 from firmware_host.menu import (
     BRIGHTNESS_LEVELS, Choice, Menu, NewGame, SetBrightness, ShowIP, TakeBack, game_choices,
 )
-from hardware.base import BUTTONS, ButtonEvent
+from hardware.base import BUTTONS, ButtonEvent, Scan
 
 CHOICES = (
     Choice("alpha", 8, "plain", "Alpha"),
@@ -167,3 +167,42 @@ def test_a_board_layout_offers_only_what_it_covers():
 
 def test_a_layout_of_unknown_sites_offers_nothing():
     assert game_choices(Layout({"zz": 0}, {"zz": 0})) == ()
+
+
+def test_house_rules_from_the_menu_hold_from_the_next_new_game(tmp_path):
+    """MENU > House rules: OK steps a yes/no or word option to its next value the game takes;
+    it holds from the next new game (and for every later one the menu starts)."""
+    from firmware_host.config import Config
+    from firmware_host.session import configured_game, open_controller
+    from firmware_host.storage import Storage
+
+    config = Config(game="anti-grid", size=6, storage=str(tmp_path / "g.db"))
+    controller = open_controller(config, Storage(config.storage), configured_game(config))
+    menu = controller.menu
+    press = lambda button: controller.step(0, Scan(frozenset()), [ButtonEvent(button)])  # noqa: E731
+    press("menu")
+    labels = list(menu.screen().text_lines())
+    assert "> New game" in labels and any("House rules" in line for line in labels)
+    while "House rules" not in menu.screen().text_lines()[menu._pages[-1].cursor + 1]:
+        press("menu")
+    press("ok")
+    assert menu.screen().text_lines()[1:3] == ("> first: red", "trapped: yes")
+    press("ok")  # first: blue
+    assert menu.screen().text_lines()[1] == "> first: blue"
+    assert controller.state.to_move == "red"  # the game in progress keeps its rules
+    press("back")
+    press("back")
+    controller.command(NewGame("anti-grid", 6, "plain"))
+    assert controller.state.to_move == "blue" and menu.rules == {"anti-grid": {"first": "blue"}}
+
+
+def test_the_rules_page_offers_only_sides_the_variant_has():
+    menu = Menu([Choice.of("antipalos", 5, "two")], current=Choice.of("antipalos", 5, "two"))
+    page = menu._rules_page()
+    assert [item.label for item in page.items] == ["first: white", "repetition-draw: yes"]
+    menu._pages = [page]
+    page = menu._next_rule(engines.game_info("antipalos").options[1], 0)
+    assert page.items[0].label == "first: black"
+    menu._pages = [page]
+    page = menu._next_rule(engines.game_info("antipalos").options[1], 0)
+    assert page.items[0].label == "first: white"  # red and blue are not sides of a two-player game
