@@ -8,7 +8,7 @@ from importlib import metadata
 
 from engines import GAME_NAMES, game_info, game_name
 from engines.core import OptionError
-from firmware_host import daemon_cli, referee
+from firmware_host import ai_cli, daemon_cli, referee
 from firmware_host.layout import default_layout_toml
 
 
@@ -143,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.set_defaults(func=_doctor)
 
     daemon_cli.add_commands(sub)
+    ai_cli.add_command(sub)
     return parser
 
 

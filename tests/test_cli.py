@@ -1,11 +1,12 @@
 """The `reedboard` command itself: the games list, usage errors, a closed pipe."""
 
+import random
 import subprocess
 import sys
 
 import pytest
 
-from engines import GAME_NAMES, game_info
+from engines import GAME_NAMES, game_info, new_game
 from firmware_host.cli import main
 
 
@@ -75,3 +76,32 @@ def test_play_help_shows_examples_and_every_games_notation(capsys):
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert "examples:" in out and all(f"  {name} " in out for name in GAME_NAMES)
+
+
+def test_ai_prints_a_legal_move_and_its_measurements(capsys):
+    import json
+
+    assert main(["ai", "antipod", "--size", "4", "--moves", "c3", "--level", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["level"] == 1 and report["playouts"] >= 0 and report["time"] >= 0
+    after_c3 = new_game("antipod", size=4).play("c3")
+    assert report["move"] in {after_c3.notation(m) for m in after_c3.legal_moves()}
+    assert main(["ai", "anti-grid", "--level", "1"]) == 0
+    start = new_game("anti-grid")
+    assert capsys.readouterr().out.strip() in {start.notation(m) for m in start.legal_moves()}
+
+
+def test_ai_refuses_an_illegal_record_and_a_finished_game_with_exit_1(capsys):
+    import json
+
+    assert main(["ai", "phalanx", "--moves", "zz", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"error": "Cannot read 'zz'", "ply": 0, "move": "zz"}
+    assert "Traceback" not in captured.err
+    state, rng, record = new_game("antipod", size=4), random.Random(2), []
+    while state.outcome() is None:
+        move = state.random_move(rng)
+        record.append(state.notation(move))
+        state = state.apply(move)
+    assert main(["ai", "antipod", "--size", "4", "--moves", "; ".join(record), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["error"] == "The game is over"

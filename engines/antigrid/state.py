@@ -100,6 +100,8 @@ class AntiGridState(GameState):
     continuing: bool = False
     trapped_rule: bool = True
     grid: Grid = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    AI_SEARCH = "alphabeta"
+    AI_RATE = 6500
 
     def __post_init__(self) -> None:
         if self.grid is None:
@@ -140,6 +142,10 @@ class AntiGridState(GameState):
         """The points holding pawns of ``colour``."""
         board = self.board
         return [p for p in self.grid.stands[colour] if board[p] == colour]
+
+    def material(self) -> dict[str, float]:
+        """Pawns on the board per side."""
+        return {COLOUR_NAMES[c]: float(len(self.pawns(c))) for c in (RED, BLUE)}
 
     def legal_moves(self) -> tuple[AnyMove, ...]:
         """The mover's pawn moves; in a capture chain its capturing moves and then OK."""
@@ -235,6 +241,12 @@ class AntiGridState(GameState):
         of ``colour`` may stop on q but not pass it."""
         pair = self.grid.guards[colour][q]
         return pair is not None and self.board[pair[0]] == self.board[pair[1]] == 3 - colour
+
+    def _can_move(self) -> bool:
+        """Whether the mover has a pawn move (stops at the first; the search asks this often)."""
+        if "_pawn_moves" in self.__dict__:
+            return bool(self._pawn_moves)
+        return any(True for p in self.pawns(self.mover) for _ in self._moves_from(p))
 
     @cached_property
     def _pawn_moves(self) -> list[Move]:
@@ -333,7 +345,7 @@ class AntiGridState(GameState):
         out = self._captured_out()
         if out:
             return out
-        if not self.continuing and not self._pawn_moves:
+        if not self.continuing and not self._can_move():
             return Outcome(COLOUR_NAMES[3 - self.mover], "no-moves")
         if self.trapped_rule and self.quiet >= QUIET_LIMIT:
             trapped = [c for c in (RED, BLUE) if self.cornered(c)]

@@ -129,6 +129,7 @@ class AntipalosState(GameState):
     turn: int
     history: Tally | None = field(default=None, repr=False)
     result: Outcome | None = None
+    AI_RATE = 15000
 
     # ---------------------------------------------------------------- who and when
     @property
@@ -185,6 +186,20 @@ class AntipalosState(GameState):
             return tuple(Place(t) for t in targets)
         own = self.trirods(COLOURS[self.side])
         return tuple(Shift(src, to) for src in own for to in (*targets, src.turned))
+
+    def random_move(self, rng: Any) -> Move:
+        """A uniform legal move without listing Phase Two's thousands: every Trirod has the same
+        number of destinations (both diagonals of each empty square, or turning in place)."""
+        spots_ = self.setup.geo.spots
+        empty = self.empty_squares()
+        if self.phase == 1:
+            return Place(spots_[rng.choice(empty) * 2 + rng.randrange(2)])
+        code = 2 * self.side + 1
+        own = [sq * 2 + v - code for sq, v in enumerate(self.cells) if 0 <= v - code <= 1]
+        src = spots_[rng.choice(own)]
+        pick = rng.randrange(2 * len(empty) + 1)
+        to = spots_[empty[pick >> 1] * 2 + (pick & 1)] if pick < 2 * len(empty) else src.turned
+        return Shift(src, to)
 
     def legal_count(self) -> int:
         if self.result:

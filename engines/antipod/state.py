@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
+from typing import Any
 from functools import cached_property, lru_cache
 
 from engines.core import FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site
@@ -233,6 +234,7 @@ class AntipodState(GameState):
     plies: int = 0
     links: UnionFind | None = field(default=None, compare=False, repr=False)
     winner: str | None = field(default=None, compare=False, repr=False)
+    AI_RATE = 90000
 
     def __post_init__(self) -> None:
         if self.links is None:
@@ -289,6 +291,25 @@ class AntipodState(GameState):
 
     def outcome(self) -> Outcome | None:
         return self._outcome if self.winner else None
+
+    def playout(self, rng: Any, limit: int) -> tuple[str | None, list[tuple[str, Any]]]:
+        """A random game by filling every empty point, turn by turn: on a full board Black has
+        won exactly when a black chain joins the centres, and filling on after a win changes
+        no winner (a chain stays joined, a ring stays closed), so one flood decides it."""
+        if self.winner:
+            return self.winner, []
+        board = bytearray(self.board)
+        empty = [p for p, v in enumerate(board) if v == EMPTY]
+        rng.shuffle(empty)
+        moves, played = self.sphere.moves, []
+        for index, p in enumerate(empty):
+            turn = (self.plies + index) % 2
+            board[p] = BLACK if turn else WHITE
+            played.append((SIDES[turn], moves[p]))
+        start, goal = self.sphere.centres
+        black = [p for p, v in enumerate(board) if v == BLACK]
+        joined = goal in self.sphere.graph.flood([start], set(black))
+        return ("black" if joined else "white"), played
 
     @cached_property
     def _outcome(self) -> Outcome:

@@ -203,6 +203,7 @@ class AntipodeState(GameState):
     turns: int = 0
     rules: HouseRules = HouseRules()
     history: Tally = field(default_factory=Tally, compare=False, repr=False)
+    AI_RATE = 6500
 
     @classmethod
     def setup(

@@ -175,6 +175,37 @@ class GameState(ABC):
         self.check(move)
         return self.apply(move)
 
+    # ------------------------------------------------- hooks for the computer opponent
+    #: How ``engines.ai`` searches this game: "mcts" (random playouts; connection games) or
+    #: "alphabeta" (needs :meth:`material`; capture games).
+    AI_SEARCH = "mcts"
+    #: Search work (positions made with :meth:`apply`) this game's search does per CPU second on
+    #: the reference machine; the AI levels turn seconds into a budget with it (bench/ai.py
+    #: measures it).
+    AI_RATE = 5000
+
+    def random_move(self, rng: Any) -> Any:
+        """A legal move drawn uniformly with ``rng`` (a ``random.Random``); games with very many
+        moves override it to draw one without listing them all."""
+        return rng.choice(self.legal_moves())
+
+    def playout(self, rng: Any, limit: int) -> tuple[str | None, list[tuple[str, Any]]]:
+        """A random game from here: the winner (a side, "draw", or None when ``limit`` plies
+        passed first) and the (side, move) pairs played. Games whose random game can be found
+        faster than move by move override it (Antipod fills the board)."""
+        state, played = self, []
+        while state.outcome() is None and len(played) < limit:
+            move = state.random_move(rng)
+            played.append((state.to_move, move))
+            state = state.apply(move)
+        outcome = state.outcome()
+        return (outcome.winner if outcome else None), played
+
+    def material(self) -> dict[str, float]:
+        """Material on the board per side, for searches that evaluate positions (empty: the
+        game has none)."""
+        return {}
+
     def notation(self, move: Any) -> str:
         """Canonical notation of ``move`` (its ``str``)."""
         return str(move)

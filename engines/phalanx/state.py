@@ -128,6 +128,8 @@ class PhalanxState(GameState):
     quiet: int = 0
     rules: Rules = Rules()
     history: Tally = field(default_factory=Tally, repr=False)
+    AI_SEARCH = "alphabeta"
+    AI_RATE = 3500
 
     def __post_init__(self) -> None:
         if not len(self.history):
@@ -178,6 +180,13 @@ class PhalanxState(GameState):
         for piece in self.pieces:
             totals[SIDES[piece.side]] += POINTS[piece.kind]
         return totals
+
+    def material(self) -> dict[str, float]:
+        """The points on the board, less the pieces due for removal (what the computer weighs)."""
+        totals = self.points()
+        for piece in self.pending:
+            totals[SIDES[piece.side]] -= POINTS[piece.kind]
+        return dict(totals)
 
     def by_points(self, result: str) -> Outcome:
         """The game decided by points (a drawn or timed-out game): more points wins, equal draws."""

@@ -1,0 +1,63 @@
+"""The computer opponent: a search for any :class:`~engines.core.GameState`, at levels 1..5.
+
+Connection games search with Monte Carlo tree search and GRAVE (``mcts.py``), capture games with
+alpha-beta on material (``alphabeta.py``); a game picks one with ``AI_SEARCH``. A level is a
+budget of work (positions made), so a seeded search gives the same move on any machine; an
+optional ``stop`` callable (the caller's wall-clock cap) ends a search early.
+
+>>> from engines import new_game
+>>> choice = choose(new_game("antipod", size=4), level=1, seed=7)
+>>> str(choice.move) in {str(m) for m in new_game("antipod", size=4).legal_moves()}
+True
+>>> choice.level, choice.kind
+(1, 'playouts')
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from engines.ai import alphabeta, mcts
+from engines.core import GameState
+
+LEVELS = (1, 2, 3, 4, 5)
+#: CPU seconds a move may cost at each level on the reference machine.
+SECONDS = (0.05, 0.1, 0.25, 0.5, 1.0)
+#: The share of those seconds the budget aims at (positions differ in cost).
+MARGIN = 0.7
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The move a search chose; ``count`` is playouts (MCTS) or nodes (alpha-beta), ``kind``
+    says which; ``work`` the positions made."""
+
+    move: Any
+    level: int
+    kind: str
+    count: int
+    work: int
+
+
+def budget(state: GameState, level: int) -> int:
+    """The work (positions made) a search at ``level`` may spend on ``state``'s game."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be 1 to 5, not {level}")
+    return max(20, int(SECONDS[level - 1] * MARGIN * state.AI_RATE))
+
+
+def choose(
+    state: GameState, level: int = 3, seed: int = 0, stop: Callable[[], bool] | None = None,
+    work: int | None = None,
+) -> Choice:
+    """The move the computer plays at ``level`` (or with a ``work`` budget); ValueError when
+    the game is over."""
+    if state.outcome() is not None:
+        raise ValueError("the game is over")
+    limit = budget(state, level) if work is None else work
+    rng = random.Random(seed)
+    search = alphabeta if state.AI_SEARCH == "alphabeta" else mcts
+    move, count, spent = search.search(state, limit, rng, stop or (lambda: False))
+    return Choice(move, level, search.COUNTS, count, spent)

@@ -1,0 +1,112 @@
+"""Alpha-beta (negamax) with iterative deepening on material.
+
+Scores are from the side to move's point of view: its material minus the strongest opponent's,
+with a bonus for its mobility (legal moves) at the root's replies. A game where a side may move
+twice in a row (Anti-Grid's capture chains) is handled by negating only when the side changes.
+Children are made one at a time, the previous iteration's best move and the killer moves (those
+that refuted a sibling) first, so cut-offs save the work of making the rest.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from engines.core import GameState
+
+COUNTS = "nodes"
+WIN = 1_000_000.0
+#: Score per legal move of the side to move, in positions one ply from a leaf.
+MOBILITY = 0.02
+#: Deepest iteration (a safety bound; budgets stop far earlier).
+MAX_DEPTH = 12
+
+
+class OutOfBudget(Exception):
+    """The search spent its budget inside an iteration."""
+
+
+class Search:
+    """One search: the node count, the best move per position and the killer moves per depth."""
+
+    def __init__(self, budget: int, rng: random.Random, stop: Callable[[], bool]) -> None:
+        self.budget, self.rng, self.stop = budget, rng, stop
+        self.nodes = 0
+        self.limited = False  # the first iteration always finishes: it is the fallback
+        self.best: dict[Any, Any] = {}
+        self.killers: dict[int, Any] = {}
+
+    def ordered(self, state: GameState, depth: int) -> list[Any]:
+        moves = list(state.legal_moves())
+        self.rng.shuffle(moves)
+        for first in (self.killers.get(depth), self.best.get(state)):
+            if first is not None and first in moves:
+                moves.remove(first)
+                moves.insert(0, first)
+        return moves
+
+    def child(self, state: GameState, move: Any) -> GameState:
+        self.nodes += 1
+        if self.limited and (self.nodes > self.budget or (self.nodes & 31 == 0 and self.stop())):
+            raise OutOfBudget
+        return state.apply(move)
+
+    def negamax(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
+        """The value of ``state`` (unfinished) for its side to move, searched ``depth`` plies."""
+        side = state.to_move
+        moves = self.ordered(state, depth)
+        best_value, best_move = -2 * WIN, None
+        for move in moves:
+            child = self.child(state, move)
+            outcome = child.outcome()
+            if outcome is not None:
+                value = final(outcome.winner, side, depth)
+            elif depth == 1:
+                value = balance(child, side) + MOBILITY * len(moves)
+            elif child.to_move == side:
+                value = self.negamax(child, depth - 1, alpha, beta)
+            else:
+                value = -self.negamax(child, depth - 1, -beta, -alpha)
+            if value > best_value:
+                best_value, best_move = value, move
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                self.killers[depth] = move
+                break
+        self.best[state] = best_move
+        return best_value
+
+
+def final(winner: str, side: str, depth: int) -> float:
+    """A finished game's value for ``side``; sooner wins (more depth left) score higher."""
+    if winner == "draw":
+        return 0.0
+    return WIN + depth if winner == side else -WIN - depth
+
+
+def balance(state: GameState, side: str) -> float:
+    """``side``'s material minus the strongest other side's."""
+    material = state.material()
+    mine = material.get(side, 0.0)
+    return mine - max((v for s, v in material.items() if s != side), default=0.0)
+
+
+def search(
+    state: GameState, budget: int, rng: random.Random, stop: Callable[[], bool]
+) -> tuple[Any, int, int]:
+    """(move, nodes, positions made): the best move of the deepest finished iteration."""
+    run = Search(budget, rng, stop)
+    moves = state.legal_moves()
+    if len(moves) == 1:
+        return moves[0], 0, 0
+    best = moves[0]
+    for depth in range(1, MAX_DEPTH + 1):
+        run.limited = depth > 1
+        try:
+            value = run.negamax(state, depth, -2 * WIN, 2 * WIN)
+        except OutOfBudget:
+            break
+        best = run.best[state]
+        if abs(value) >= WIN:
+            break
+    return best, run.nodes, run.nodes

@@ -1,0 +1,58 @@
+"""Two reference players the levels are measured against (bench/ai.py and the tests).
+
+``one_ply``: wins at once when it can, else avoids a move after which the opponent wins at once
+(blocking it), preferring the move that leaves the most material, else plays at random.
+``random_player``: any legal move. Both take (state, rng) and look at no more than
+:data:`SAMPLE` moves, so Antipalos Phase Two's tens of thousands stay affordable.
+
+>>> import random
+>>> from engines import new_game
+>>> state = new_game("antipod", size=4)
+>>> state.check(one_ply(state, random.Random(1)))
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engines.ai.alphabeta import balance
+from engines.core import GameState
+
+SAMPLE = 400
+
+
+def random_player(state: GameState, rng: random.Random) -> Any:
+    return state.random_move(rng)
+
+
+def _moves(state: GameState, rng: random.Random) -> list[Any]:
+    if state.legal_count() <= SAMPLE:
+        moves = list(state.legal_moves())
+        rng.shuffle(moves)
+        return moves
+    return list(dict.fromkeys(state.random_move(rng) for _ in range(SAMPLE)))
+
+
+def _wins(state: GameState, side: str) -> bool:
+    outcome = state.outcome()
+    return outcome is not None and outcome.winner == side
+
+
+def _opponent_wins(state: GameState, rng: random.Random) -> bool:
+    """Whether the side to move in ``state`` (an opponent) can win with one move."""
+    side = state.to_move
+    return side is not None and any(_wins(state.apply(m), side) for m in _moves(state, rng))
+
+
+def one_ply(state: GameState, rng: random.Random) -> Any:
+    side = state.to_move
+    after = [(move, state.apply(move)) for move in _moves(state, rng)]
+    for move, child in after:
+        if _wins(child, side):
+            return move
+    after.sort(key=lambda kid: -balance(kid[1], side))
+    for move, child in after:
+        if child.to_move == side or not _opponent_wins(child, rng):
+            return move
+    return after[0][0]

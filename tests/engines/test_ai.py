@@ -1,0 +1,82 @@
+"""The computer opponent (engines/ai): legal, deterministic, finds wins, and (briefly) strong.
+
+The full strength ladder is bench/ai.py; here a few seeded games on small boards.
+"""
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engines import GAME_NAMES, game_info, new_game
+from engines.ai import budget, choose
+from engines.ai.arena import duel, level_player
+from engines.ai.baseline import one_ply, random_player
+
+#: Every game at each size it offers (Antipalos also at 3x3, where Phase Two comes quickly).
+BOARDS = [(g, s) for g in GAME_NAMES for s in (game_info(g).sizes or (None,))] + [("antipalos", 3)]
+
+
+def reached(game, size, seed, plies):
+    """The position after up to ``plies`` random moves (stops at the end of the game)."""
+    rng, state = random.Random(seed), new_game(game, size)
+    for _ in range(plies):
+        if state.outcome() is not None:
+            break
+        previous, state = state, state.apply(state.random_move(rng))
+    return state if state.outcome() is None else previous
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(BOARDS), st.integers(0, 2**20), st.integers(0, 60), st.integers(20, 120))
+def test_the_ai_always_returns_a_legal_move_and_takes_an_immediate_win(board, seed, plies, work):
+    state = reached(*board, seed, plies)
+    choice = choose(state, seed=seed, work=work)
+    state.check(choice.move)
+    side = state.to_move
+    winning = [m for m in state.legal_moves()[:400] if (state.apply(m).outcome() or 0) and
+               state.apply(m).outcome().winner == side]
+    if winning and state.legal_count() <= 400:
+        assert state.apply(choice.move).outcome().winner == side
+
+
+def test_a_seeded_search_gives_the_same_move():
+    for game, size in (("antipod", 4), ("anti-grid", 6)):
+        state = new_game(game, size)
+        first = choose(state, level=2, seed=5)
+        again = choose(state, level=2, seed=5)
+        assert (first.move, first.count, first.work) == (again.move, again.count, again.work)
+
+
+def test_budgets_grow_with_the_level_and_a_stop_ends_the_search_early():
+    state = new_game("antipod", size=6)
+    budgets = [budget(state, level) for level in (1, 2, 3, 4, 5)]
+    assert budgets == sorted(budgets) and budgets[0] < budgets[-1]
+    stopped = choose(state, level=5, stop=lambda: True)
+    assert stopped.count <= 16 and stopped.work < budgets[-1]
+    state.check(stopped.move)
+
+
+def test_the_ai_refuses_a_finished_game():
+    state = new_game("antipod", size=4)
+    rng = random.Random(3)
+    while state.outcome() is None:
+        state = state.apply(state.random_move(rng))
+    try:
+        choose(state)
+    except ValueError as exc:
+        assert "over" in str(exc)
+    else:
+        raise AssertionError("a finished game got a move")
+
+
+def test_level_1_never_loses_to_random_play_on_small_boards():
+    for game, size in (("antipod", 4), ("anti-grid", 6)):
+        result = duel(lambda: new_game(game, size), level_player(1), random_player, games=2,
+                      max_plies=60)
+        assert result.losses == 0, (game, result)
+
+
+def test_level_3_beats_the_one_ply_baseline_in_short_games():
+    result = duel(lambda: new_game("antipod", size=4), level_player(3), one_ply, games=2)
+    assert result.wins == 2, result
