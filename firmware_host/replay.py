@@ -159,6 +159,8 @@ def replay(lines: Iterable[str], config: Config, game: Game, out: IO[str] = sys.
     """Replay ``lines``; exit status 0, or 2 (message on stderr, nothing on ``out``) for a
     malformed line. Sites are those of the game the replay starts with."""
     controller = open_controller(config, Storage(":memory:"), game)
+    if controller.opponent:
+        controller.opponent.sync = True  # the virtual clock: think at once, the same each time
     labels = [s.label for s in controller.state.sites()]
     try:
         items = list(parse(lines, labels))
