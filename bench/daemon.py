@@ -4,7 +4,10 @@
   frame lighting its targets (the time beyond the debounce itself);
 - settle -> move: the step in which the board settles, up to the accepted move (saved to SQLite
   in WAL mode with synchronous=FULL on this machine's disk, announced, frame and screen built);
-- idle CPU and resident memory of ``reedboard run --sim`` at 100 Hz, from /proc.
+- idle CPU and resident memory of ``reedboard run`` at 100 Hz, from /proc: on the simulated
+  board with its page (``--sim``), and on the hardware backends (the serial link to a simulated
+  microcontroller on a pty, luma's dummy display), each beside a bare Python loop sleeping
+  10 ms, measured over the same seconds (``*_ratio``: the daemon's CPU over the loop's).
 
 Usage: .venv/bin/python bench/daemon.py [--quick] [--seconds S] [--seed N]
 The last line is a JSON object of the figures.
@@ -121,33 +124,6 @@ def measure_moves(bench: Bench, rng: random.Random, count: int) -> tuple[list[fl
     return lift_ms, settle_ms
 
 
-def idle_daemon(seconds: float, tmp: Path) -> tuple[float, float]:
-    """(CPU % of one core, RSS in MB) of ``reedboard run --sim`` left idle."""
-    config = tmp / "config.toml"
-    with socket.socket() as probe:  # a free port for the simulator page
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config.write_text(
-        f'game = "antipalos"\nsize = {SIZE}\nstorage = "{tmp / "idle.db"}"\n[web]\nport = {port}\n'
-    )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "firmware_host.cli", "run", "--sim", "--config", str(config)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )
-    try:
-        proc.stdout.readline()  # the first display event: started
-        time.sleep(1.0)
-        ticks, start = _cpu_ticks(proc.pid), time.monotonic()
-        time.sleep(seconds)
-        used = (_cpu_ticks(proc.pid) - ticks) / os.sysconf("SC_CLK_TCK")
-        elapsed = time.monotonic() - start
-        rss = _rss_mb(proc.pid)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=5)
-    return 100 * used / elapsed, rss
-
-
 #: A Python loop that only sleeps at the daemon's rate: the floor any 100 Hz poller pays here.
 BARE_LOOP = """
 import time
@@ -158,18 +134,52 @@ while True:
 """
 
 
-def idle_floor(seconds: float) -> float:
-    """CPU % of one core of :data:`BARE_LOOP` (the wake-ups alone, no work)."""
-    proc = subprocess.Popen([sys.executable, "-c", BARE_LOOP])
+def idle_run(seconds: float, tmp: Path, hardware: str) -> dict[str, float]:
+    """CPU % of one core and RSS (MB) of ``reedboard run`` left idle, with the CPU % of
+    :data:`BARE_LOOP` measured beside it over the same seconds. ``hardware``: "sim" (``--sim``
+    and its page) or "serial" (the serial link to a simulated microcontroller on a pty, run by
+    this process, and luma's dummy display: the hardware backends, no page)."""
+    config = tmp / f"{hardware}.toml"
+    text = f'game = "antipalos"\nsize = {SIZE}\nstorage = "{tmp / (hardware + ".db")}"\n'
+    mcu = None
+    if hardware == "sim":
+        with socket.socket() as probe:  # a free port for the simulator page
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        text += f"[web]\nport = {port}\n"
+    else:
+        from hardware.mcu_sim import SimMcu
+
+        channels = SIZE * SIZE * 2
+        port = str(tmp / "board")
+        mcu = SimMcu(SimBoard(channels, leds=channels), port, interval=0.005)
+        text += (f'[sensors]\nbackend = "serial"\nport = "{port}"\nchannels = {channels}\n'
+                 f'[leds]\nbackend = "serial"\nport = "{port}"\ncount = {channels}\n'
+                 '[display]\nbackend = "dummy"\n')
+    config.write_text(text)
+    args = [sys.executable, "-m", "firmware_host.cli", "run", "--config", str(config)]
+    proc = subprocess.Popen(
+        args + (["--sim"] if hardware == "sim" else []),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    floor = subprocess.Popen([sys.executable, "-c", BARE_LOOP])
     try:
-        time.sleep(0.5)
-        ticks, start = _cpu_ticks(proc.pid), time.monotonic()
+        proc.stdout.readline()  # the first display event: started
+        time.sleep(1.5)
+        pids = (proc.pid, floor.pid)
+        ticks, start = [_cpu_ticks(pid) for pid in pids], time.monotonic()
         time.sleep(seconds)
-        used = (_cpu_ticks(proc.pid) - ticks) / os.sysconf("SC_CLK_TCK")
-        return 100 * used / (time.monotonic() - start)
+        used = [(_cpu_ticks(pid) - t) / os.sysconf("SC_CLK_TCK") for pid, t in zip(pids, ticks)]
+        elapsed = time.monotonic() - start
+        rss = _rss_mb(proc.pid)
     finally:
-        proc.terminate()
-        proc.wait(timeout=5)
+        for running in (proc, floor):
+            running.terminate()
+            running.wait(timeout=5)
+        if mcu is not None:
+            mcu.close()
+    cpu, floor_cpu = (100 * u / elapsed for u in used)
+    return {"cpu": cpu, "floor": floor_cpu, "rss": rss}
 
 
 def idle_step_us(bench: "Bench", steps: int = 5000) -> float:
@@ -178,6 +188,10 @@ def idle_step_us(bench: "Bench", steps: int = 5000) -> float:
     for _ in range(steps):
         bench.step()
     return (time.perf_counter() - start) / steps * 1e6
+
+
+def _ratio(value: float, floor: float) -> float | None:
+    return round(value / floor, 2) if floor else None
 
 
 def _cpu_ticks(pid: int) -> int:
@@ -207,8 +221,8 @@ def main() -> None:
         lift_ms, settle_ms = measure_moves(bench, rng, count)
         commits = list(TimedStorage.commits)
         step_us = idle_step_us(bench)
-        cpu, rss = idle_daemon(seconds, Path(tmp))
-        floor = idle_floor(seconds)
+        sim = idle_run(seconds, Path(tmp), "sim")
+        serial = idle_run(seconds, Path(tmp), "serial")
     figures = {
         "bench": "daemon",
         "channels": SIZE * SIZE * 2,
@@ -221,15 +235,21 @@ def main() -> None:
         "settle_to_move_without_commit_p99_ms": round(
             percentile([s - c for s, c in zip(settle_ms, commits)], 0.99), 3
         ),
-        "idle_cpu_percent": round(cpu, 2),
-        "idle_floor_cpu_percent": round(floor, 2),
+        "idle_cpu_percent": round(sim["cpu"], 2),
+        "idle_floor_cpu_percent": round(sim["floor"], 2),
+        "idle_cpu_ratio": _ratio(sim["cpu"], sim["floor"]),
+        "serial_idle_cpu_percent": round(serial["cpu"], 2),
+        "serial_idle_floor_cpu_percent": round(serial["floor"], 2),
+        "serial_idle_cpu_ratio": _ratio(serial["cpu"], serial["floor"]),
         "idle_step_us": round(step_us, 2),
         "idle_seconds": seconds,
-        "rss_mb": round(rss, 1),
+        "rss_mb": round(sim["rss"], 1),
+        "serial_rss_mb": round(serial["rss"], 1),
     }
     print(f"{'figure':<28}{'value':>10}  goal")
     goals = {"lift_to_frame_p99_ms": "< 5", "settle_to_move_p99_ms": "< 5",
-             "idle_cpu_percent": "< 1", "rss_mb": "< 60"}
+             "idle_cpu_ratio": "<= 1.3", "serial_idle_cpu_ratio": "<= 1.3",
+             "serial_rss_mb": "<= 40"}
     for key, value in figures.items():
         if key != "bench":
             print(f"{key:<28}{value:>10}  {goals.get(key, '')}")

@@ -75,7 +75,7 @@ def bench_serial(n):
         path = os.path.join(tmp, "board")
         board = sim_board()
         mcu = SimMcu(board, path, heartbeat=5.0)
-        link = SerialLink(path, CHANNELS, CHANNELS)
+        link = SerialLink(path, CHANNELS, CHANNELS, stale_after=60.0)  # heartbeat 5 s: no reopen
         wait(lambda: link.poll() or link.connected)
         idle = per_call_us(link.scan, n)
         host, latency = [], []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from importlib import metadata
 
 from engines import GAME_NAMES, game_info, game_name
 from engines.core import OptionError
@@ -95,10 +94,23 @@ def _game(text: str) -> str:
 
 
 def _version() -> str:
+    from importlib import metadata  # ~0.1 s of start-up: only for --version
+
     try:
         return metadata.version("reedboard")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, looked up only when asked."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit", **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"reedboard {_version()}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="reedboard", description="Controller for sensor-equipped tabletop game boards.",
         epilog="Run `reedboard COMMAND --help` for a command's options and examples.",
     )
-    parser.add_argument("--version", action="version", version=f"reedboard {_version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     games = sub.add_parser("games", help="list the games, their options and defaults")

@@ -118,6 +118,12 @@ class Timing:
     debounce_scans: int = option(3, 1, 50)
     settle_ms: int = option(300, 0, 5000)
     tap_ms: int = option(1500, 100, 10000)
+    #: Scans per second while the board is settled and nothing happens (0: scan_hz). Only for
+    #: sensors the daemon must poll (a GPIO matrix, shift registers); see docs/performance.md.
+    idle_scan_hz: int = option(0, 0, 1000)
+    #: The settle time of a board showing exactly one legal move whose piece cannot still be on
+    #: its way (docs/daemon.md); at most settle_ms.
+    quick_settle_ms: int = option(120, 0, 5000)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,8 @@ from firmware_host.storage import Storage, StorageError
 from hardware.base import ButtonEvent, Led, Scan
 
 Event = dict[str, Any]
+#: A screen too long for the OLED shows its pages in turn, each this long (ms).
+PAGE_MS = 3000
 
 #: How long a passing message ("Corrected to E5*") stays unless the board changes first.
 FLASH_MS = 4000
@@ -84,9 +86,11 @@ class Controller:
         self._polarity: Mapping[int, bool] | None = None
         self._frame: dict[int, Led] = {}
         self._lines: tuple[str, ...] = ()
+        self._pages = self._page = 0
         self._dirty = True
         self.frame_version = 0
-        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms)
+        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms,
+                                   quick_ms=timing.quick_settle_ms)
         #: False while the board does not answer (the daemon says): nothing is judged.
         self.connected = True
         self.opponent: Any = None  # the computer (firmware_host/opponent.py): ticked each step
@@ -175,6 +179,8 @@ class Controller:
         if self._notice_until is not None and now >= self._notice_until:
             self._notice = self._notice_until = None
             self._dirty = True
+        if self._pages > 1 and now // PAGE_MS != self._page:
+            self._dirty = True  # the next page of a long screen
         if self.opponent:
             self.opponent.tick(self)
         if self._dirty:
@@ -205,6 +211,9 @@ class Controller:
             self._follow_progress()
         elif self.mode == "move" and not self.sync:
             self._light_targets()
+        # the settle policy: a board showing one whole legal move is judged sooner
+        self.debouncer.complete = (self.mode == "move" and not self.choice
+                                   and recognise.complete(self.state, self.board, self._targets_of))
 
     def _choice_change(self, taps: frozenset[str]) -> None:
         """A shared flip is tracked by its lifts (never read as taps); then taps choose."""
@@ -695,7 +704,10 @@ class Controller:
         if frame != self._frame:
             self._frame = frame
             self.frame_version += 1
-        lines = self.screen().text_lines()
+        self._page = int(self._now // PAGE_MS)
+        screen = self.screen()
+        self._pages = len(screen.pages())
+        lines = screen.text_lines()
         if lines != self._lines:
             self._lines = lines
             self._events.append({"t": self._now, "event": "display", "lines": list(lines)})
@@ -733,8 +745,11 @@ class Controller:
         return Led(colour, led.pattern)
 
     def screen(self) -> Screen:
-        """What the OLED shows now: an idle spell's, a notice, the open menu, or the game's
-        status."""
+        """What the OLED shows now (the page due of a long screen)."""
+        return replace(self._screen(), page=self._page)
+
+    def _screen(self) -> Screen:
+        """An idle spell's screen, a notice, the open menu, or the game's status."""
         if self.idle and self.idle.attracting:
             return self.idle.screen
         if self._notice is not None:

@@ -33,6 +33,7 @@ from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import BUSY_MS, DatabaseLock, Storage, StorageError
 from hardware import backends
 from hardware.sim import SimBoard
+from hardware.wake import Waker
 
 #: Sensor and LED channels of the simulated board: enough for every game the menu offers.
 SIM_CHANNELS = 1024
@@ -46,6 +47,9 @@ SILENT_SECONDS = 2.0
 #: While the games cannot be saved, the waiting writes (and a refused move) are tried again
 #: this often.
 RETRY_SECONDS = 1.0
+#: Longest wait for a wake-up on a settled board whose parts wake the loop themselves (the
+#: power-off command's end and the like are noticed by then).
+IDLE_WAIT = 0.5
 
 
 @dataclass
@@ -94,16 +98,27 @@ class Daemon:
     """The loop over one controller and its hardware."""
 
     def __init__(self, controller: Controller, hardware: Hardware, scan_hz: int,
-                 log: TextIO = sys.stdout) -> None:
+                 log: TextIO = sys.stdout, idle_scan_hz: int = 0) -> None:
         self.controller = controller
         # A write waits for another process's lock a scan period or two, then is kept for later.
         controller.storage.set_busy_ms(min(BUSY_MS, 2000 / scan_hz))
-        #: Called as ``observer(now_ms, controller, events)`` after every step (the page).
+        #: Called as ``observer(now_ms, controller, events)`` after every step.
         self.observers: list[Callable[[float, Controller, list], None]] = []
         self.hardware = hardware
         self.period = 1.0 / scan_hz
+        #: Between scans of a settled board that must be polled (``[timing] idle_scan_hz``).
+        self.idle_period = 1.0 / idle_scan_hz if idle_scan_hz else self.period
         self.log = log
-        self.stop = threading.Event()
+        #: Wakes the loop: parts that can tell when there is news set it, and so does a stop.
+        self.waker = Waker()
+        self.stop = _Stop(self.waker)
+        self._wakeable = _wakes(hardware.scanner, self.waker) & _wakes(hardware.buttons, self.waker)
+        self._pages: list[Any] = []
+        self._had_events = True
+        #: True while the loop waits for a wake-up (the board settled, nothing in progress).
+        self.waiting = False
+        #: Run once, right after READY (e.g. start serving the simulator page).
+        self.when_ready: list[Callable[[], None]] = []
         self.notifier = Notifier()
         #: What a confirmed power-off runs (None, the simulated board: only shown).
         self.power_off: PowerOff | None = None
@@ -127,7 +142,7 @@ class Daemon:
         while True:
             now = time.monotonic()
             now_ms = (now - start) * 1000.0
-            if self.step(now_ms):
+            if worked := self.step(now_ms):
                 failing_since = None
                 if watchdog and now >= next_ping:
                     self.notifier.watchdog()
@@ -142,10 +157,48 @@ class Daemon:
                 stop_by = stop_by or now + DRAIN_SECONDS
                 if self.controller.debouncer.quiet(now_ms) or now >= stop_by:
                     return 0
-            tick += self.period
+            tick += self._period(now_ms) if worked else self.period
             if tick < now:  # fell behind (a slow move): skip, do not rush to catch up
                 tick = now + self.period
-            time.sleep(max(0.0, tick - time.monotonic()))  # a signal sets stop meanwhile
+            if worked and self._can_wait(now_ms):
+                until = min(now + IDLE_WAIT, next_ping) if watchdog else now + IDLE_WAIT
+                self.waiting = True
+                self.waker.wait(min(until, now + self._kiosk_due(now_ms)) - time.monotonic())
+                self.waiting = False
+                tick = time.monotonic()  # woken (or due): scan at once
+            else:  # scans keep their pace: a wake-up must not hurry the debounce count
+                time.sleep(max(0.0, tick - time.monotonic()))  # a signal sets stop meanwhile
+
+    def attach(self, page: Any) -> None:
+        """Step ``page`` after every step (``page.sync``, as an observer); it wakes the loop
+        (``page.wakes(waker)``) and ``page.quiet`` says whether it has work left."""
+        page.wakes(self.waker)
+        self._pages.append(page)
+        self.observers.append(page.sync)
+
+    def _can_wait(self, now_ms: float) -> bool:
+        """True when nothing can happen until a part wakes the loop: the parts can wake it and
+        have nothing in progress, the board answers, the games can be saved, the board has
+        settled and been judged, and the last step had nothing to say (its effects, e.g. a
+        notice, are shown by the next)."""
+        parts = (self.hardware.scanner, self.hardware.buttons, *self._pages)
+        return (
+            self._wakeable and not self._had_events and not self.stop.is_set()
+            and self.controller.storage.failure is None and self._silent_since is None
+            and self.controller.debouncer.quiet(now_ms)
+            and all(getattr(part, "quiet", True) for part in parts)
+        )
+
+    def _period(self, now_ms: float) -> float:
+        """The time to the next scan: the idle period on a settled board, if one is set."""
+        if self.idle_period > self.period and not self._had_events and \
+                self.controller.debouncer.quiet(now_ms):
+            return self.idle_period
+        return self.period
+
+    def _kiosk_due(self, now_ms: float) -> float:
+        idle = self.controller.idle
+        return IDLE_WAIT if idle is None else idle.due(now_ms) / 1000.0
 
     def step(self, now_ms: float) -> bool:
         """One scan and controller step; False (nothing else done) when the scan raised."""
@@ -163,9 +216,11 @@ class Daemon:
         except StorageError as exc:  # a read that failed; every write is kept or refused
             events = []
             self._storage_changed(exc.reason)
+        self._had_events = bool(events)
         self._watch_storage(now_ms / 1000)
         # After the step: a board back is judged once its state has been seen (debounced).
         self._check_board(now_ms / 1000, getattr(hw.scanner, "problem", None))
+        self._tell_systemd(events)  # ready once a scan worked; what it shows follows at once
         if controller.frame_version != self._frame_version:
             self._frame_version = controller.frame_version
             hw.leds.show(controller.frame())
@@ -177,7 +232,6 @@ class Daemon:
             print(json.dumps({**event, "t": round(event["t"])}), file=self.log, flush=True)
         for observer in self.observers:
             observer(now_ms, controller, events)
-        self._tell_systemd(events)
         if self.power_off and (why := self.power_off.failure()):
             self._power_off_failed(why)
         return True
@@ -239,6 +293,8 @@ class Daemon:
             status += f" (cannot save: {self._save_error})"
         if self._status is None:
             self.notifier.ready(status)
+            for action in self.when_ready:
+                action()
         elif status != self._status:
             self.notifier.status(status)
         self._status = status
@@ -281,6 +337,27 @@ class Daemon:
         if self.controller.opponent:
             self.controller.opponent.close()
         self.notifier.close()
+        self.waker.close()
+
+
+class _Stop(threading.Event):
+    """The daemon's stop flag; setting it (from a signal handler or a thread) wakes the loop."""
+
+    def __init__(self, waker: Waker) -> None:
+        super().__init__()
+        self._waker = waker
+
+    def set(self) -> None:
+        super().set()
+        self._waker.set()
+
+
+def _wakes(part: Any, waker: Waker) -> bool:
+    """Let ``part`` wake the loop if it can (``part.wakes(waker)``); whether it could."""
+    if not hasattr(part, "wakes"):
+        return False
+    part.wakes(waker)
+    return True
 
 
 def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
@@ -325,18 +402,21 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         missing = "simulated board: the configured hardware is missing, see reedboard doctor"
     else:
         missing = None
-    daemon = Daemon(controller, hardware, config.timing.scan_hz)
+    daemon = Daemon(controller, hardware, config.timing.scan_hz,
+                    idle_scan_hz=config.timing.idle_scan_hz)
     daemon.note = missing
     if hardware.sim is None:  # only a real board powers off the machine it runs on
         daemon.power_off = PowerOff(config.poweroff_command)
     page = None
     if hardware.sim is not None:
-        page = _serve(hardware.sim, config, host or config.web.host, port or config.web.port, token)
+        page = _bind_page(hardware.sim, config, host or config.web.host, port or config.web.port,
+                          token)
         if page is None:
             daemon.close()
             return 2
         _start_sim(hardware.sim, controller)
-        daemon.observers.append(page.sync)
+        daemon.attach(page)
+        daemon.when_ready.append(lambda: page.serve_soon(then=lambda: _say_running(controller)))
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: daemon.stop.set())
     try:
@@ -364,12 +444,12 @@ def open_storage(path: str) -> tuple[Storage, str | None]:
     return Storage(path), aside
 
 
-def _serve(board: SimBoard, config: Config, host: str, port: int, token: str | None):
-    """The simulator page for ``board`` (None, said why, if the address cannot be used)."""
+def _bind_page(board: SimBoard, config: Config, host: str, port: int, token: str | None):
+    """The simulator page for ``board``, its address bound (None, said why, if it cannot be)."""
     from firmware_host import web
 
     try:
-        return web.start(board, config.timing, host, port, token)
+        return web.bind(board, config.timing, host, port, token)
     except OSError as exc:
         taken = exc.errno == errno.EADDRINUSE
         hint = f" (another program uses it: try --port {port + 1})" if taken else ""
@@ -378,15 +458,19 @@ def _serve(board: SimBoard, config: Config, host: str, port: int, token: str | N
         return None
 
 
-def _start_sim(board: SimBoard, controller: Controller) -> None:
-    """The simulated board holds the game's position; stdin (if not a terminal) moves pieces."""
-    for site in controller.boards[-1]:
-        board.place(controller.layout.sensor[site])
+def _say_running(controller: Controller) -> None:
+    """Said once the page is served (after READY: the web server's libraries load meanwhile)."""
     print(
         f"reedboard: the simulated board is running ({controller.game.title}); "
         "stop it with Ctrl-C or SIGTERM",
         file=sys.stderr,
     )
+
+
+def _start_sim(board: SimBoard, controller: Controller) -> None:
+    """The simulated board holds the game's position; stdin (if not a terminal) moves pieces."""
+    for site in controller.boards[-1]:
+        board.place(controller.layout.sensor[site])
     if not sys.stdin.isatty():
         reader = threading.Thread(
             target=feed_stdin, args=(board, controller, sys.stdin), daemon=True, name="stdin"

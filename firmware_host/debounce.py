@@ -7,6 +7,9 @@ consecutive sound scans. Layer two: the board is *settled* when no reading has c
 Channels a scan marks ambiguous (a ghosting matrix) are never trusted: they keep their last sound
 state, their debounce count starts again, and the board does not settle while any remain.
 
+The settle policy: while the caller marks the debounced board ``complete`` (e.g. it shows exactly
+one legal move whose piece cannot still be on its way), ``quick_ms`` of quiet settle it instead.
+
 >>> from hardware.base import Scan
 >>> d = Debouncer(scans=3, settle_ms=100)
 >>> d.feed(0, Scan(frozenset())).settled
@@ -17,6 +20,12 @@ False
 (True, False)
 >>> sorted(d.stable), d.quiet(130)
 ([7], True)
+>>> d = Debouncer(scans=1, settle_ms=300, quick_ms=100, initial=frozenset())
+>>> d.feed(0, Scan(frozenset({5}))).closed, d.quiet(150)
+(frozenset({5}), False)
+>>> d.complete = True
+>>> d.quiet(150)
+True
 """
 
 from __future__ import annotations
@@ -45,12 +54,18 @@ class Debouncer:
     """Per-channel debounce and board settle detection. Pure: time is passed in (ms)."""
 
     def __init__(
-        self, scans: int = 3, settle_ms: float = 300, initial: frozenset[int] | None = None
+        self, scans: int = 3, settle_ms: float = 300, initial: frozenset[int] | None = None,
+        quick_ms: float | None = None,
     ) -> None:
         if scans < 1:
             raise ValueError("scans must be at least 1")
         self.scans = scans
         self.settle_ms = settle_ms
+        #: The settle time while ``complete`` (None: always settle_ms).
+        self.quick_ms = settle_ms if quick_ms is None else min(quick_ms, settle_ms)
+        #: Set by the caller whenever the debounced board changes: True when it needs no more
+        #: than ``quick_ms`` of quiet to be judged.
+        self.complete = False
         #: The debounced closed channels.
         self.stable: frozenset[int] = initial if initial is not None else _NONE
         #: False until the first scan (or an ``initial`` set) is known.
@@ -67,7 +82,7 @@ class Debouncer:
             self.started
             and not self._counts
             and not self._ambiguous
-            and now - self._activity >= self.settle_ms
+            and now - self._activity >= (self.quick_ms if self.complete else self.settle_ms)
         )
 
     def feed(self, now: float, scan: Scan) -> Change:

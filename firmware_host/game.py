@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from engines import game_info, new_game
 from engines.core import GameState, Outcome
 from firmware_host.matchplay import OngoingMatch
+from firmware_host.screens import result_words
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def result_text(outcome: Outcome) -> str:
 
 def result_lines(outcome: Outcome | None, match: OngoingMatch | None) -> tuple[str | None, str | None]:
     """The result line and the match score line: a won match's result replaces both."""
-    result = result_text(outcome) if outcome else None
+    result = result_words(outcome.winner, outcome.result) if outcome else None
     if match is None:
         return result, None
     return (match.result, None) if match.won else (result, match.score)

@@ -68,6 +68,20 @@ class Idle:
         woke, self.attracting = self.attracting, False
         return woke
 
+    def due(self, now: float) -> float:
+        """Milliseconds from ``now`` until :meth:`tick` has something to do (a loop that waits
+        for news wakes by then).
+
+        >>> idle = Idle(60_000, lambda: None)
+        >>> _ = idle.activity(1000)
+        >>> idle.due(1000), idle.due(70_000)
+        (60000, 0.0)
+        """
+        if self._last is None:
+            return 0.0
+        at = self._frame_at + FRAME_MS if self.attracting else self._last + self.idle_ms
+        return max(0.0, at - now)
+
     def tick(self, now: float, events: Sequence[Mapping]) -> str | None:
         """One controller step at ``now`` with the events it produced so far: "attract" when an
         idle spell begins, "frame" when its animation moves on, else None."""

@@ -114,14 +114,15 @@ class _Page:
 
 
 class Menu:
-    """The menu over ``choices`` (see :func:`game_choices`). ``match``: the points the current
+    """The menu over ``choices`` (see :func:`game_choices`; or a function giving them, called
+    when the menu first needs them: listing every game loads every engine). ``match``: the points the current
     match goes to (0: single games; the controller keeps it up to date). ``kiosk``: only picking
     a game and starting a new one. ``brightness``: the LED level now (snapped to a menu level).
     ``today``: offer today's games; ``power_off``: a long MENU press offers power-off."""
 
     def __init__(
         self,
-        choices: Sequence[Choice],
+        choices: Sequence[Choice] | Callable[[], Sequence[Choice]],
         current: Choice,
         takebacks: bool = True,
         kiosk: bool = False,
@@ -130,7 +131,7 @@ class Menu:
         power_off: bool = False,
         match: int = 0,
     ) -> None:
-        self.choices = tuple(choices)
+        self._choices = choices
         self.match = match
         self.today = today
         self.power_off = power_off
@@ -139,6 +140,12 @@ class Menu:
         self.kiosk = kiosk
         self.brightness = min(BRIGHTNESS_LEVELS, key=lambda level: abs(level - brightness))
         self._pages: list[_Page] = []
+
+    @property
+    def choices(self) -> tuple[Choice, ...]:
+        if callable(self._choices):
+            self._choices = self._choices()
+        return tuple(self._choices)
 
     @property
     def is_open(self) -> bool:

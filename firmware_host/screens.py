@@ -1,34 +1,45 @@
-"""What the 128x64 OLED shows: a small model (:class:`Screen`) and its drawing.
+"""What the 128x64 OLED shows: a small model (:class:`Screen`) and its layout and drawing.
 
 Screens are drawn with luma's ``canvas`` on a luma device (a panel, or luma's ``dummy`` device for
 PNGs, tests and the simulator), in Pillow's built-in font (Aileron, shipped inside Pillow, so a
-fresh install draws the same everywhere). A status screen's main line ("White to move") is large,
-for reading at arm's length; the rest is small, wrapped at word boundaries, and what does not fit
-ends in "…".
+fresh install draws the same everywhere). A small layout step measures every row with that font
+and never clips or drops a line: it wraps at spaces, keeps a margin of :data:`MARGIN` pixels
+at the sides, and when the text does not fit it tries smaller type, step by step
+(:data:`STYLES`): first the large main line ("White to move") shrinks, then the other lines.
+Menus show their position ("Menu 3/8") and a small arrow where more items follow.
 
 >>> screen = status_screen("Antipalos 12", None, "white", None, 1, ["14 left"], None, None, None)
 >>> screen.text_lines()
 ('Antipalos 12', 'White to move', 'Phase 1 · 14 left')
 >>> screen.render().size
 (128, 64)
+>>> long = status_screen("Antipode", None, "blue", None, None, ["Pawns: blue e1, red e9"],
+...                       "Flip the 2 lit tokens, then OK", "Board differs: put back 1", None)
+>>> [fits(page) for page in long.pages()]
+[True, True]
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from luma.core.device import device as LumaDevice
-from luma.core.device import dummy
-from luma.core.render import canvas
-from PIL import Image, ImageDraw, ImageFont
+if TYPE_CHECKING:  # Pillow and luma load when the first screen is drawn, not at start-up
+    from luma.core.device import device as LumaDevice
+    from PIL import Image, ImageDraw, ImageFont
 
 SIZE = (128, 64)
+#: Pixels kept clear at the left and right ends of every row.
+MARGIN = 2
+#: Pixels a row's ink may reach beyond the font's measured advance (hinting at small sizes).
+SLACK = 0
 #: Font sizes in pixels: the large main line (shrunk to the next size when it does not fit),
 #: and everything else.
-LARGE_SIZES = (18, 15)
+LARGE_SIZES = (18, 15, 13)
 SMALL_SIZE = 11
+#: The layout's styles, tried in order until the text fits: (largest main line, other lines).
+STYLES = ((18, 11), (15, 11), (13, 11), (11, 11), (11, 10), (10, 10), (10, 9), (9, 9))
 ELLIPSIS = "…"
 #: Characters the built-in font lacks, and what to show instead.
 _PLAIN = str.maketrans({"–": "-", "—": "-", "‘": "'", "’": "'", "“": '"', "”": '"'})
@@ -38,25 +49,47 @@ _PLAIN = str.maketrans({"–": "-", "—": "-", "‘": "'", "’": "'", "“": '
 class Screen:
     """A title, then lines. ``large``: the first line is the main line, drawn large.
     ``selected``: for menus, the index of the highlighted line (lines are then one row each and
-    scroll to keep it in view). ``invert_title``: the title is drawn dark on a lit bar."""
+    scroll to keep it in view). ``invert_title``: the title is drawn dark on a lit bar.
+    A screen too long for the panel is shown as pages (:meth:`pages`): each shows the first
+    ``keep`` lines and some of the others; ``page`` says which one is shown (modulo their
+    number; the controller turns them every few seconds)."""
 
     title: str
     lines: tuple[str, ...] = ()
     invert_title: bool = False
     large: bool = False
     selected: int | None = None
+    keep: int = 1
+    page: int = 0
+    #: A page number ("1/2") drawn small at the right end of the first row, on pages whose
+    #: title had to make room.
+    marker: str = ""
+
+    def pages(self, size: tuple[int, int] = SIZE) -> tuple["Screen", ...]:
+        """The pages this screen is shown as on a panel of ``size``: itself when it fits,
+        else pages titled "… 1/2", "… 2/2" that each fit (see :func:`paginate`)."""
+        return paginate(replace(self, page=0), *size)
+
+    def shown(self, size: tuple[int, int] = SIZE) -> "Screen":
+        """The page shown now."""
+        pages = self.pages(size)
+        return pages[self.page % len(pages)]
 
     def text_lines(self) -> tuple[str, ...]:
-        """The plain text, one string per line (the replay's ``display`` event); a menu's
-        highlighted line starts with "> "."""
+        """The plain text of the page shown, one string per line (the replay's ``display``
+        event); a menu's highlighted line starts with "> "."""
+        page = self.shown()
         lines = [
-            f"> {line}" if i == self.selected else line for i, line in enumerate(self.lines)
+            f"> {line}" if i == page.selected else line for i, line in enumerate(page.lines)
         ]
-        return tuple(line for line in (self.title, *lines) if line)
+        return tuple(line for line in (page.title, *lines, page.marker) if line)
 
     def render(self, target: LumaDevice | tuple[int, int] = SIZE) -> Image.Image:
         """Draw on a luma device (which then shows it) or on a dummy device of a size; returns
         the image (mode "1")."""
+        from luma.core.device import dummy
+        from luma.core.render import canvas
+
         device = dummy(*target, mode="1") if isinstance(target, tuple) else target
         drawing = canvas(device)
         with drawing as draw:
@@ -67,8 +100,8 @@ class Screen:
 # ------------------------------------------------------------------------------ drawing
 @dataclass(frozen=True)
 class _Font:
-    """A font with the heights that stack lines tightly: capitals above the baseline and the
-    lowest descender below it."""
+    """A font with the heights that stack lines tightly: the tallest letters above the baseline
+    (``cap``) and the lowest descender below it."""
 
     font: ImageFont.FreeTypeFont | ImageFont.ImageFont
     cap: int
@@ -77,8 +110,17 @@ class _Font:
     #: OLED to tell words apart, so they get two.
     space: str
 
+    @property
+    def height(self) -> int:
+        return self.cap + self.descent
+
     def width(self, text: str) -> float:
-        return self.font.getlength(text.replace(" ", self.space))
+        return self.font.getlength(text.replace(" ", self.space), mode="1")  # as the panel draws
+
+    def box(self, x: int, baseline: int, text: str) -> tuple[int, int, int, int]:
+        """The pixels ``text`` drawn at ``x``, ``baseline`` can touch (left, top, right, bottom)."""
+        box = self.font.getbbox(text.replace(" ", self.space) or " ", mode="1", anchor="ls")
+        return (x + box[0], baseline + box[1], x + box[2], baseline + box[3])
 
     def draw(self, draw: ImageDraw.ImageDraw, x: int, baseline: int, text: str, fill: str) -> None:
         """Draw ``text`` with its left end at ``x`` and its baseline at ``baseline``."""
@@ -88,86 +130,238 @@ class _Font:
 
 @lru_cache(maxsize=None)
 def _font(size: int) -> _Font:
+    from PIL import ImageFont
+
     font = ImageFont.load_default(size)
-    cap = -font.getbbox("A", anchor="ls")[1]
+    cap = -font.getbbox("Abdfhklt", anchor="ls")[1]  # the tallest letters
     descent = font.getbbox("gjpqy", anchor="ls")[3]
     return _Font(font, cap, descent, "  " if font.getlength(" ") < 4 else " ")
 
 
 @dataclass(frozen=True)
-class _Row:
+class Row:
     """One row of text placed on the screen; ``lit`` rows are dark text on a lit bar."""
 
     top: int
     bottom: int
     text: str
     font: _Font
-    x: int = 0
+    x: int = MARGIN
     lit: bool = False
+
+    @property
+    def baseline(self) -> int:
+        return self.top + 1 + self.font.cap
+
+    def box(self) -> tuple[int, int, int, int]:
+        """The pixels the row's text can touch: (left, top, right, bottom), right and bottom
+        exclusive."""
+        return self.font.box(self.x, self.baseline, self.text)
 
 
 def _draw(screen: Screen, draw: ImageDraw.ImageDraw, width: int, height: int) -> None:
-    for row in _layout(screen, width, height):
+    screen = screen.shown((width, height))
+    rows, more = layout(screen, width, height)
+    for row in rows:
         if row.lit:
             draw.rectangle((0, row.top, width - 1, row.bottom), fill="white")
-        baseline = row.top + 1 + row.font.cap
-        row.font.draw(draw, row.x, baseline, row.text, "black" if row.lit else "white")
+        row.font.draw(draw, row.x, row.baseline, row.text, "black" if row.lit else "white")
+    if screen.marker and rows:
+        font = _marker_font()
+        font.draw(draw, width - MARGIN - SLACK - round(font.width(screen.marker)),
+                  rows[0].top + 1 + font.cap, screen.marker, "white")
+    for row, up in more:  # small arrows at the right end: more items above / below
+        x, mid = width - MARGIN - 3, (row.top + row.bottom) // 2
+        tip, base = (mid - 2, mid + 1) if up else (mid + 2, mid - 1)
+        draw.polygon([(x - 3, base), (x + 3, base), (x, tip)],
+                     fill="black" if row.lit else "white")
 
 
-def _layout(screen: Screen, width: int, height: int) -> list[_Row]:
-    """Where each row of ``screen`` goes: the title, then the lines (wrapped) or menu items."""
-    small = _font(SMALL_SIZE)
-    rows = []
-    if screen.title:
-        title = _fit(_plain(screen.title), small, width - 2)
-        rows.append(_Row(0, small.cap + small.descent + 1, title, small, 1, screen.invert_title))
-    top = rows[0].bottom + 2 if rows else 0
-    lines = [_plain(line) for line in screen.lines]
+def layout(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]
+           ) -> tuple[list[Row], list[tuple[Row, bool]]]:
+    """Where each row of ``screen`` goes, and for a menu the rows that get an arrow
+    (True: more items above, False: below). The first style of :data:`STYLES` in which
+    everything fits wins. A text too long even for the last (no message the daemon sends:
+    tests/daemon/test_oled_fit.py renders them all) ends in "…" where the panel ends."""
     if screen.selected is not None:
-        return rows + _menu_rows(lines, screen.selected, small, top, width, height)
-    wrapped: list[tuple[str, _Font]] = []
+        return _menu_layout(screen, width, height)
+    for style in STYLES:
+        rows = _text_layout(screen, style, width)
+        if rows[-1].bottom < height:
+            return rows, []
+    shown = [row for row in rows if row.bottom < height]  # a message no test knows of
+    if shown:
+        last = shown[-1]
+        shown[-1] = replace(last, text=_fit(last.text + ELLIPSIS, last.font, width - 2 * MARGIN))
+    return shown, []
+
+
+@lru_cache(maxsize=64)
+def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tuple[Screen, ...]:
+    """``screen`` as pages that fit the panel: itself when it fits; else pages that each show
+    the first ``screen.keep`` lines and as many of the others, in order, as fit. Few pages
+    come first (2, then 3, ...), then large type.
+
+    >>> long = status_screen("Phalanx", None, "green", None, None,
+    ...                      ["Green 15 pcs 130 pts", "Red 13 pcs 115 pts", "Green removes g2sw"],
+    ...                      "Remove the 2 lit pieces", "Board differs: put back 12", None)
+    >>> [page.text_lines()[0] for page in long.pages()]
+    ['Phalanx 1/3', 'Phalanx 2/3', 'Phalanx 3/3']
+    >>> all(fits(page) for page in long.pages())
+    True
+    """
+    if screen.selected is not None or _fits_one(screen, width, height):
+        return (screen,)
+    fixed, rest = screen.lines[: screen.keep], screen.lines[screen.keep:]
+    # When the kept lines leave no room for the title, the title becomes a line of the last
+    # page and the page number moves to the right end of the first row.
+    for title, rest in ((screen.title, rest), ("", (*rest, screen.title))):
+        base = replace(screen, title=title)
+        for most in range(2, len(rest) + 6):  # long lines may be split
+            for style in STYLES:
+                chunks = _chunks(base, fixed, rest, style, width, height)
+                if chunks and len(chunks) <= most:
+                    return _numbered(base, fixed, chunks)
+    return (screen,)
+
+
+def _numbered(screen: Screen, fixed: tuple[str, ...], chunks: list[tuple[str, ...]]
+              ) -> tuple[Screen, ...]:
+    n = len(chunks)
+    if screen.title:
+        return tuple(replace(screen, title=f"{screen.title} {i}/{n}", lines=fixed + chunk)
+                     for i, chunk in enumerate(chunks, 1))
+    return tuple(replace(screen, lines=fixed + chunk, marker=f"{i}/{n}")
+                 for i, chunk in enumerate(chunks, 1))
+
+
+def _chunks(screen: Screen, fixed: tuple[str, ...], rest: tuple[str, ...], style: tuple[int, int],
+            width: int, height: int) -> list[tuple[str, ...]] | None:
+    """``rest`` split greedily into runs that fit below ``fixed`` in ``style`` (None: one
+    line alone does not fit)."""
+    def fit(lines: tuple[str, ...]) -> bool:
+        title = f"{screen.title} 9/9" if screen.title else ""
+        page = replace(screen, title=title, lines=fixed + lines, marker="" if title else "9/9")
+        rows = _text_layout(page, style, width)
+        return rows[-1].bottom < height and _marker_clear(page, rows, width)
+
+    chunks: list[tuple[str, ...]] = []
+    current: tuple[str, ...] = ()
+    queue = list(rest)
+    while queue:
+        line = queue.pop(0)
+        if fit(current + (line,)):
+            current += (line,)
+        elif current and fit((line,)):
+            chunks.append(current)
+            current = (line,)
+        else:  # too long even alone: its wrapped rows become lines of their own
+            parts = _wrap(_plain(line), _font(style[1]), width - 2 * MARGIN)
+            if len(parts) == 1:
+                return None
+            queue[:0] = parts
+    return chunks + [current] if current else chunks
+
+
+def _marker_clear(screen: Screen, rows: list[Row], width: int) -> bool:
+    """True when the first row leaves room at its right end for the page marker."""
+    return not screen.marker or rows[0].box()[2] + 4 <= width - MARGIN - SLACK - _marker_font().width(
+        screen.marker)
+
+
+def _marker_font() -> _Font:
+    return _font(9)
+
+
+def _fits_one(screen: Screen, width: int, height: int) -> bool:
+    return any(_text_layout(screen, style, width)[-1].bottom < height for style in STYLES)
+
+
+def fits(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> bool:
+    """True when every word of ``screen`` (one page: call it per page; for a menu, every item
+    shown) is drawn, whole, inside the panel."""
+    rows, _ = layout(screen, width, height)
+    if not _marker_clear(screen, rows, width):
+        return False
+    shown = "".join(row.text for row in rows).replace(" ", "")
+    whole = "".join(_plain(t) for t in (screen.title, *screen.lines)).replace(" ", "")
+    if screen.selected is not None:  # a menu shows some items, each whole
+        items = {_plain(item) for item in screen.lines}
+        shown, whole = "", "".join(row.text for row in rows[1:] if row.text not in items)
+    return shown == whole and _clear_margins(screen, rows, width, height)
+
+
+def _clear_margins(screen: Screen, rows: list[Row], width: int, height: int) -> bool:
+    """True when the drawn screen has no ink in the side margins (but for lit bars) and every
+    row lies on the panel: measured on the pixels, not the font's metrics."""
+    if any(row.top < 0 or row.bottom >= height for row in rows):
+        return False
+    image = screen.render((width, height))
+    bars = {y for row in rows if row.lit for y in range(row.top, row.bottom + 1)}
+    edges = [*range(MARGIN - 1), *range(width - MARGIN + 1, width)]
+    return not any(image.getpixel((x, y)) for y in range(height) if y not in bars for x in edges)
+
+
+def _text_layout(screen: Screen, style: tuple[int, int], width: int) -> list[Row]:
+    """The rows of a screen in ``style`` (main line size, other lines size), stacked from the
+    top, whether or not they fit."""
+    main_size, small_size = style
+    small = _font(small_size)
+    inner = width - 2 * MARGIN - SLACK
+    rows: list[Row] = []
+    top = 0
+    if screen.title:
+        for text in _wrap(_plain(screen.title), small, inner):
+            rows.append(Row(top, top + small.height + 1, text, small, lit=screen.invert_title))
+            top = rows[-1].bottom + 1
+        top += 1
+    lines = [_plain(line) for line in screen.lines]
     if screen.large and lines:
-        big = _large_font(lines[0], width) or small
-        wrapped += [(text, big) for text in _wrap(lines.pop(0), big, width)]
+        big = _large_font(lines[0], inner, main_size) or _font(main_size)  # else it wraps
+        for text in _wrap(lines.pop(0), big, inner):
+            rows.append(Row(top, top + big.height, text, big))
+            top = rows[-1].bottom + 1
     for line in lines:
-        wrapped += [(text, small) for text in _wrap(line, small, width)]
-    return rows + _stacked(wrapped, top, width, height)
+        for text in _wrap(line, small, inner):
+            rows.append(Row(top, top + small.height, text, small))
+            top = rows[-1].bottom + 1
+    return rows or [Row(0, 0, "", small)]
 
 
-def _stacked(rows: list[tuple[str, _Font]], top: int, width: int, height: int) -> list[_Row]:
-    """The rows stacked from ``top``; when some do not fit, the last one shown ends in "…"."""
-    placed = []
-    for text, font in rows:
-        bottom = top + font.cap + font.descent
-        if bottom >= height:
-            break
-        placed.append(_Row(top, bottom, text, font))
-        top = bottom + 1
-    if placed and len(placed) < len(rows):
-        last = placed[-1]
-        placed[-1] = replace(last, text=_with_ellipsis(last.text, last.font, width))
-    return placed
-
-
-def _menu_rows(
-    items: list[str], selected: int, font: _Font, top: int, width: int, height: int
-) -> list[_Row]:
-    """One row per item, scrolled so that the selected one (lit) is in view."""
-    pitch = font.cap + font.descent + 2
+def _menu_layout(screen: Screen, width: int, height: int
+                 ) -> tuple[list[Row], list[tuple[Row, bool]]]:
+    """The title with the position ("Menu 3/8"), then one row per item, scrolled so that the
+    selected one (lit) is in view; arrows mark the rows beyond which more items follow."""
+    font = _font(SMALL_SIZE)
+    items = [_plain(item) for item in screen.lines]
+    selected = min(max(screen.selected or 0, 0), max(len(items) - 1, 0))
+    position = f"{selected + 1}/{len(items)}" if len(items) > 1 else ""
+    title = " ".join(filter(None, (_plain(screen.title), position)))
+    head = Row(0, font.height, _fit(title, font, width - 2 * MARGIN), font,
+               lit=screen.invert_title)
+    top = head.bottom + 2
+    pitch = font.height + 1
     visible = max(1, (height - top) // pitch)
     first = min(max(0, selected - visible + 1), max(0, len(items) - visible))
-    return [
-        _Row(top + n * pitch, top + (n + 1) * pitch - 1, _fit(item, font, width - 4), font, 2,
-             first + n == selected)
-        for n, item in enumerate(items[first : first + visible])
+    arrow = 10  # room at the right end for the arrows
+    rows = [
+        Row(top + n * pitch, top + (n + 1) * pitch - 1, _fit(item, font, width - 2 * MARGIN - arrow),
+            font, lit=first + n == selected)
+        for n, item in enumerate(items[first: first + visible])
     ]
+    more = []
+    if rows and first > 0:
+        more.append((rows[0], True))
+    if rows and first + visible < len(items):
+        more.append((rows[-1], False))
+    return [head, *rows], more
 
 
-def _large_font(text: str, width: int) -> _Font | None:
-    """The largest large font that fits ``text`` on one row, or None."""
+def _large_font(text: str, width: int, largest: int) -> _Font | None:
+    """The largest large font, at most ``largest`` pixels, that fits ``text`` on one row."""
     for size in LARGE_SIZES:
         font = _font(size)
-        if font.width(text) <= width:
+        if size <= largest and font.width(text) <= width:
             return font
     return None
 
@@ -177,21 +371,18 @@ def _plain(text: str) -> str:
 
 
 def _fit(text: str, font: _Font, width: int) -> str:
-    """``text``, cut short with "…" when it is wider than ``width``."""
+    """``text``, cut short with "…" when it is wider than ``width`` (menu items, whose labels
+    are short by design, and the last resort of :func:`layout`)."""
     if font.width(text) <= width:
         return text
-    return _with_ellipsis(text, font, width)
-
-
-def _with_ellipsis(text: str, font: _Font, width: int) -> str:
-    """``text`` ending in "…", shortened until it fits."""
     text = text.removesuffix(ELLIPSIS).rstrip()
     while text and font.width(text + ELLIPSIS) > width:
         text = text[:-1].rstrip()
     return text + ELLIPSIS
 
 
-def _wrap(text: str, font: _Font, width: int) -> list[str]:
+@lru_cache(maxsize=1024)
+def _wrap(text: str, font: _Font, width: int) -> tuple[str, ...]:
     """``text`` broken into rows at spaces; a word wider than a row is broken where it must."""
     rows: list[str] = []
     row = ""
@@ -209,7 +400,7 @@ def _wrap(text: str, font: _Font, width: int) -> list[str]:
         row = word
     if row or not rows:
         rows.append(row)
-    return rows
+    return tuple(rows)
 
 
 def _longest_prefix(word: str, font: _Font, width: int) -> int:
@@ -245,7 +436,21 @@ def status_screen(
     match = f"Match {match_score}" if match_score else None
     after = [match, instruction, *status] if result else [instruction, *status, match]
     lines = [main, *filter(None, [error, *after])]
-    return Screen(title, tuple(lines), invert_title=bool(error), large=True)
+    keep = 1 + sum(1 for line in (error, instruction) if line)
+    if result:
+        keep = 1 + sum(1 for line in (match, instruction) if line)
+    return Screen(title, tuple(lines), invert_title=bool(error), large=True, keep=keep)
+
+
+def result_words(winner: str, result: str) -> str:
+    """A result as the screen and the page say it.
+
+    >>> result_words("white", "connection"), result_words("draw", "repetition")
+    ('White wins: connection', 'Draw: repetition')
+    """
+    if winner == "draw":
+        return f"Draw: {result}"
+    return f"{winner[:1].upper()}{winner[1:]} wins: {result}"
 
 
 def _to_move(side: str, colour: str | None) -> str:

@@ -123,10 +123,11 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
     return controller
 
 
-def menu_choices(config: Config) -> tuple[Choice, ...]:
-    """The games, sizes and variants the board's layout can play (all, with default layouts)."""
+def menu_choices(config: Config) -> tuple[Choice, ...] | Callable[[], tuple[Choice, ...]]:
+    """The games, sizes and variants the board's layout can play (all, with default layouts:
+    then a function giving them, so that the menu loads every engine only when opened)."""
     if not config.layout:
-        return _every_choice()
+        return _every_choice
     return game_choices(read_layout(config.layout))
 
 

@@ -293,12 +293,12 @@ def _luma_leds(opt: _Reader, device):
 
 def make_display(options: Options, *, sim: SimBoard | None = None):
     """A Display: ``sim``, ``dummy`` (luma's, no panel), ``ssd1306`` or ``sh1106``."""
-    from hardware.oled import LumaDisplay
-
     opt = _Reader("display", options, ("sim", "dummy", "ssd1306", "sh1106"))
     if opt.backend == "sim":
         opt.done()
         return sim.display if sim is not None else SimDisplay()
+    from hardware.oled import LumaDisplay
+
     rotate = opt.int("rotate", 0, hi=3)
     size = {"width": opt.int("width", 128, lo=8, hi=256), "height": opt.int("height", 64, lo=8, hi=128)}
     if opt.backend == "dummy":

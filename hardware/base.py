@@ -7,9 +7,10 @@ a frame of LED channel -> :class:`Led`, a display shows a PIL image, buttons rep
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Protocol
+from typing import TYPE_CHECKING, Mapping, Protocol
 
-from PIL import Image
+if TYPE_CHECKING:
+    from PIL import Image
 
 #: LED patterns a player can tell apart.
 PATTERNS = ("steady", "slow", "fast", "pulse")

@@ -20,6 +20,7 @@ from gpiozero import Button, DigitalInputDevice, GPIODevice
 
 from hardware.base import BUTTONS, ButtonEvent, Scan
 from hardware.ghost import matrix_scan
+from hardware.wake import Waker
 
 Pin = int | str
 
@@ -123,6 +124,7 @@ class GpioButtons:
         self._pressed_at: dict[str, float] = {}
         self._held: set[str] = set()
         self._buttons: list[Button] = []
+        self._waker: Waker | None = None
         try:
             for name, pin in pins.items():
                 self._buttons.append(self._button(name, pin, hold_time, bounce_time, pin_factory))
@@ -150,6 +152,7 @@ class GpioButtons:
             if name in self._pressed_at and name not in self._held:
                 self._held.add(name)
                 self._events.append(ButtonEvent(name, long=True))
+        self._wake()
 
     def _released(self, name: str) -> None:
         with self._lock:
@@ -158,6 +161,15 @@ class GpioButtons:
                 return
             if time.monotonic() - start >= self.min_press:
                 self._events.append(ButtonEvent(name))
+        self._wake()
+
+    def wakes(self, waker: Waker) -> None:
+        """Set ``waker`` on every press (the daemon then need not poll for them)."""
+        self._waker = waker
+
+    def _wake(self) -> None:
+        if self._waker:
+            self._waker.set()
 
     def events(self) -> list[ButtonEvent]:
         with self._lock:

@@ -27,6 +27,7 @@ from hardware import protocol as p
 from hardware.base import Led, Scan
 from hardware.clock import Clock, wall_clock
 from hardware.patterns import check_frame
+from hardware.wake import Waker
 
 Opener = Callable[[str], serial.SerialBase]
 
@@ -164,6 +165,18 @@ class SerialLink:
             elif now - self._last_heard > self.stale_after:
                 self._disconnect("stale")
             self._flush()
+
+    def wakes(self, waker: Waker) -> None:
+        """Let ``waker`` watch the port: bytes from the board wake the daemon's loop."""
+        waker.watch(lambda: _fileno(self._port) if self._port is not None else None)
+
+    @property
+    def quiet(self) -> bool:
+        """True when only the board's bytes can bring news: the board answered, nothing waits
+        to be written, and the port has a descriptor to watch. Until then polls must go on."""
+        with self._lock:
+            return (self.connected and not self._out and not self._led_pending
+                    and _fileno(self._port) is not None)
 
     def close(self) -> None:
         with self._lock:
@@ -335,6 +348,13 @@ class SerialScanner:
 
     def scan(self) -> Scan:
         return self.link.scan()
+
+    def wakes(self, waker: Waker) -> None:
+        self.link.wakes(waker)
+
+    @property
+    def quiet(self) -> bool:
+        return self.link.quiet
 
     def close(self) -> None:
         self.link.close()

@@ -39,14 +39,16 @@ import random
 import threading
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
-
-from PIL import Image
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from hardware import patterns
 from hardware.base import ButtonEvent, BUTTONS, Led, Scan
 from hardware.clock import Clock, wall_clock
 from hardware.ghost import ghosted, matrix_scan, to_cells, to_channels
+from hardware.wake import Waker
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 
 class SimLeds:
@@ -80,11 +82,20 @@ class SimDisplay:
     size = (128, 64)
 
     def __init__(self) -> None:
-        self.image = Image.new("1", self.size)
+        self._image: Image.Image | None = None
         self.images_shown = 0
 
+    @property
+    def image(self) -> Image.Image:
+        """The last image shown (blank before the first; Pillow loads only when asked)."""
+        if self._image is None:
+            from PIL import Image
+
+            self._image = Image.new("1", self.size)
+        return self._image
+
     def show(self, image: Image.Image) -> None:
-        self.image = image.copy()
+        self._image = image.copy()
         self.images_shown += 1
 
     def close(self) -> None:
@@ -97,12 +108,19 @@ class SimButtons:
     def __init__(self) -> None:
         self._pending: list[ButtonEvent] = []
         self._lock = threading.Lock()
+        self._waker: Waker | None = None
+
+    def wakes(self, waker: Waker) -> None:
+        """Set ``waker`` on every press (the daemon then need not poll for them)."""
+        self._waker = waker
 
     def press(self, button: str, long: bool = False) -> None:
         if button not in BUTTONS:
             raise ValueError(f"no button {button!r} (one of {', '.join(BUTTONS)})")
         with self._lock:
             self._pending.append(ButtonEvent(button, long))
+        if self._waker:
+            self._waker.set()
 
     def events(self) -> list[ButtonEvent]:
         with self._lock:
@@ -182,6 +200,7 @@ class SimBoard:
         self._lock = threading.RLock()
         #: Counts changes to which pieces stand where (for watchers that redraw on change).
         self.changes = 0
+        self._waker: Waker | None = None
 
     # -- the instantaneous API ------------------------------------------------------------
 
@@ -236,12 +255,14 @@ class SimBoard:
         with self._lock:
             now = self.clock()
             self._blips.append(_Blip(now, now + duration, channel, True))
+        self._wake()
 
     def schedule(self, delay: float, action: Callable[[], object]) -> None:
         """Run ``action`` (e.g. ``lambda: board.place(3)``) at the first scan ``delay`` seconds
         or more from now."""
         with self._lock:
             heapq.heappush(self._schedule, (self.clock() + delay, next(self._order), action))
+        self._wake()
 
     def pieces(self) -> frozenset[int]:
         """The channels that hold a piece (not what a noisy scan reads), safe from any thread."""
@@ -251,6 +272,24 @@ class SimBoard:
     def _changed(self) -> None:
         self._cached = None
         self.changes += 1
+        self._wake()
+
+    # -- waking a waiting loop ------------------------------------------------------------
+
+    def wakes(self, waker: Waker) -> None:
+        """Set ``waker`` whenever the reading may change (a piece moved, noise scheduled)."""
+        self._waker = waker
+
+    @property
+    def quiet(self) -> bool:
+        """True when the reading cannot change until someone moves a piece: no bounce, slide
+        or hover in progress, nothing scheduled, no random noise. Until then scans must go on."""
+        with self._lock:
+            return not (self._blips or self._schedule or self._random_noise())
+
+    def _wake(self) -> None:
+        if self._waker:
+            self._waker.set()
 
     # -- the Scanner interface ------------------------------------------------------------
 

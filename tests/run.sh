@@ -8,11 +8,16 @@ need=()
 command -v systemd-analyze >/dev/null || need+=(systemd)
 [ -x /usr/bin/chromium ] || need+=(chromium)  # the simulator page's browser tests
 command -v firefox-esr >/dev/null || need+=(firefox-esr)  # ... and the page in Firefox
+command -v npm >/dev/null || need+=(nodejs npm)  # axe-core for the page's accessibility test
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+
+# axe-core (the accessibility checker the browser tests give the page) into .axe/, git-ignored
+[ -f .axe/node_modules/axe-core/axe.min.js ] || \
+  npm install --silent --no-audit --no-fund --prefix .axe axe-core@4 >/dev/null
 
 python3 -m venv .venv
 .venv/bin/pip install -q -e '.[test]'

@@ -32,7 +32,7 @@ from engines.antigrid.grid import (
 from engines.core import (
     FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site,
 )
-from engines.core.drawing import Drawing, Line
+from engines.core.drawing import Drawing, Figure, Line
 from engines.core.options import GameOption
 
 __all__ = ["INFO", "OK", "AntiGridState", "EndTurn", "Move", "new", "point_kind"]
@@ -398,6 +398,12 @@ class AntiGridState(GameState):
             for colour, ps in self.grid.lines
         )
         return Drawing(lines, {site.label: point_kind(site.label) for site in self.grid.sites})
+
+    def figures(self) -> tuple[Figure, ...]:
+        """Every pawn in its colour."""
+        board = self.board
+        return tuple(Figure(COLOUR_NAMES[board[p]], (point_name(p),), "pawn")
+                     for p in self.grid.points if board[p])
 
     def occupied(self) -> frozenset[str]:
         board = self.board

@@ -32,6 +32,7 @@ from engines.antipalos.board import (
     spots,
 )
 from engines.core import GameState, IllegalMove, OptionError, Outcome, Realisation, Site
+from engines.core.drawing import Figure
 from engines.core.tally import Tally
 
 COLOURS = ("white", "black", "red", "blue")
@@ -363,6 +364,12 @@ class AntipalosState(GameState):
     # ---------------------------------------------------------------- physical contract
     def sites(self) -> tuple[Site, ...]:
         return self.setup.geo.sites
+
+    def figures(self) -> tuple[Figure, ...]:
+        """Each Trirod, in its owner's colour, on the segment it lies along."""
+        labels = self.setup.geo.labels
+        return tuple(Figure(COLOURS[(v - 1) >> 1], (labels[sq * 2 + ((v - 1) & 1)],), "trirod")
+                     for sq, v in enumerate(self.cells) if v)
 
     def occupied(self) -> frozenset[str]:
         labels = self.setup.geo.labels

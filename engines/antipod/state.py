@@ -34,6 +34,7 @@ from typing import Any
 from functools import cached_property, lru_cache
 
 from engines.core import FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site
+from engines.core.drawing import Figure
 from engines.core.graph import Graph, UnionFind
 from engines.core.hexgrid import (
     cell_name,
@@ -441,6 +442,12 @@ class AntipodState(GameState):
     # ---------------------------------------------------------- the physical contract
     def sites(self) -> tuple[Site, ...]:
         return self.sphere.sites
+
+    def figures(self) -> tuple[Figure, ...]:
+        """Every stone in its colour (an edge point has one on each of its sites)."""
+        names = self.sphere.site_names
+        return tuple(Figure(SIDES[v - 1], (site,), "stone")
+                     for p, v in enumerate(self.board) if v for site in names[p])
 
     def occupied(self) -> frozenset[str]:
         names = self.sphere.site_names

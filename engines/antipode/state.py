@@ -34,6 +34,7 @@ from engines.core.hexgrid import (
     on_board,
     parse_cell,
 )
+from engines.core.drawing import Figure
 from engines.core.tally import Tally
 
 SIDE = 5
@@ -437,6 +438,12 @@ class AntipodeState(GameState):
 
     def occupied(self) -> frozenset[str]:
         return _names(self.tokens)
+
+    def figures(self) -> tuple[Figure, ...]:
+        """Every token with its face up, and both pawns standing on their tokens."""
+        faces = self.faces()
+        tokens = tuple(Figure(face, (site,), "token") for site, face in faces.items())
+        return tokens + tuple(Figure(side, (self.pawn(side),), "pawn") for side in SIDES)
 
     def faces(self) -> dict[str, str]:
         return {NAMES[n]: "blue" if self.blue >> n & 1 else "red" for n in _indices(self.tokens)}

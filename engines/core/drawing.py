@@ -1,4 +1,5 @@
-"""An optional drawing hook: marks a board has besides its sites, for the simulator page.
+"""Optional drawing hooks for the simulator page: marks a board has besides its sites
+(:meth:`GameState.drawing`), and the pieces as they stand on the table (:meth:`GameState.figures`).
 
 The page draws every board from :meth:`GameState.sites` alone (outlines, segments, centres).
 A game whose board needs more to be read by a person (grid lines between point sites, points
@@ -9,6 +10,15 @@ colour.
 
 >>> Drawing(lines=(Line("red", ((0, 0), (4, 0))),), kinds={"c1": "shared"}).lines[0].kind
 'red'
+
+A :class:`Figure` is one piece: its side (drawn in the side's colour), the sites it covers (a
+Phalanx piece covers several triangles, drawn as one outline) and its ``kind``, opaque to the
+page except for a few words: ``"pawn"`` (drawn as a pawn standing on whatever holds the site),
+``"token"`` (a two-faced token: the side is the face up), ``"stone"`` and ``"trirod"`` (round
+pieces, rods on segment sites); a figure of any other kind is drawn as the outline of its sites.
+
+>>> Figure("white", ("A1*",)).kind
+'piece'
 """
 
 from __future__ import annotations
@@ -33,3 +43,12 @@ class Drawing:
 
     lines: tuple[Line, ...] = ()
     kinds: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A piece on the board: ``side`` (a side name), the ``sites`` it covers, its ``kind``."""
+
+    side: str
+    sites: tuple[str, ...]
+    kind: str = "piece"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Protocol
 
 from engines.core.contract import Realisation, Site
-from engines.core.drawing import Drawing
+from engines.core.drawing import Drawing, Figure
 from engines.core.options import GameOption, Value, options_from
 
 
@@ -226,6 +226,11 @@ class GameState(ABC):
     def drawing(self) -> Drawing:
         """Marks the board has besides its sites (grid lines, point colours), for drawing."""
         return Drawing()
+
+    def figures(self) -> tuple[Figure, ...]:
+        """The pieces as they stand on the table, for drawing: side, sites covered, kind.
+        The default knows only occupancy: no figures, so the page shows bare readings."""
+        return ()
 
     def status_lines(self) -> list[str]:
         """Short game-specific status (supplies left, captures); shown on the OLED."""

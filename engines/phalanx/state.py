@@ -22,6 +22,7 @@ from functools import cached_property
 from typing import Iterable, Iterator, NamedTuple
 
 from engines.core import FollowUp, GameState, IllegalMove, Outcome, Realisation, Site
+from engines.core.drawing import Figure
 from engines.core.tally import Tally
 from engines.phalanx.geometry import (
     FILES,
@@ -401,6 +402,11 @@ class PhalanxState(GameState):
     # ------------------------------------------------------------------ physical contract
     def sites(self) -> tuple[Site, ...]:
         return SITES
+
+    def figures(self) -> tuple[Figure, ...]:
+        """Every piece as its outline: the triangles it covers, in its side's colour."""
+        return tuple(Figure(SIDES[piece.side], tuple(sorted(piece.sites)), piece.kind)
+                     for piece in self.pieces)
 
     def occupied(self) -> frozenset[str]:
         return frozenset(NAMES[t] for t, i in enumerate(self._owner) if i >= 0)

@@ -1,33 +1,102 @@
 """The simulated board in the browser (docs/simulator.md): the daemon's loop runs on the
 simulated board and this package serves it as a page.
 
-The loop needs two calls: :func:`start` before it runs, then ``simulator.sync(now_ms,
-controller, events)`` after every controller step, and ``simulator.stop()`` at the end.
+The loop needs: :func:`bind` before it runs (the address is taken at once, so a busy port is
+refused before the daemon says it is ready), :meth:`Simulator.serve` once it is ready (the web
+server's libraries load only then), ``simulator.sync(now_ms, controller, events)`` after every
+controller step (``Daemon.attach`` does that), and ``simulator.stop()`` at the end.
+:func:`start` binds and serves at once.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterable, TextIO
+import threading
+from typing import Any, Callable, Iterable, TextIO
 
 from firmware_host.config import Timing
 from firmware_host.controller import Controller
+from firmware_host.web.address import is_loopback, listen, new_token
 from firmware_host.web.bridge import Hub, WebBoard
-from firmware_host.web.server import Pages, WebServer, is_loopback, new_token
 from hardware.sim import SimBoard
+from hardware.wake import Waker
 
 
 class Simulator:
     """The page's server and the loop's bridge to it."""
 
-    def __init__(self, board: WebBoard, server: WebServer) -> None:
-        self.board, self.server = board, server
+    def __init__(self, board: WebBoard, host: str, port: int, token: str | None,
+                 out: TextIO) -> None:
+        self.board, self.host, self.token, self.out = board, host, token, out
+        self.sock = listen(host, port)
+        self.server: Any = None
+        self._lock = threading.Lock()
+        self._stopped = False
+
+    def serve(self) -> bool:
+        """Start the web server on the bound address and say where; False if stopped first."""
+        from firmware_host.web.server import Pages, WebServer  # the slow part: aiohttp
+
+        with self._lock:
+            if self._stopped:
+                return False
+            self.server = WebServer(Pages(self.board.hub, self.token, self.host), self.host,
+                                    self.sock.getsockname()[1], sock=self.sock)
+            self.server.start()
+        query = f"?token={self.token}" if self.token else ""
+        url = self.server.url
+        print(f"reedboard: the simulated board is at {url}{query} (spectators: {url}watch)",
+              file=self.out, flush=True)
+        return True
+
+    def serve_soon(self, then: Callable[[], None] = lambda: None) -> None:
+        """:meth:`serve`, then ``then()``, in a thread of its own: the loop scans meanwhile.
+        A stop before it is served ends it unserved (no wait for the libraries to load)."""
+        def serve() -> None:
+            if self.serve():
+                then()
+
+        threading.Thread(target=serve, daemon=True, name="web-start").start()
+
+    def wakes(self, waker: Waker) -> None:
+        """Set ``waker`` whenever the page sends a command."""
+        self.board.hub.on_submit = waker.set
+
+    @property
+    def quiet(self) -> bool:
+        """True when no command from the page waits to be applied."""
+        return self.board.quiet
 
     def sync(self, now: float, controller: Controller, events: Iterable[dict[str, Any]]) -> None:
         self.board.sync(now, controller, events)
 
     def stop(self) -> None:
-        self.server.stop()
+        with self._lock:
+            self._stopped = True
+            if self.server is not None:
+                self.server.stop()
+        self.sock.close()
+
+
+def bind(
+    board: SimBoard,
+    timing: Timing,
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    token: str | None = None,
+    out: TextIO = sys.stderr,
+) -> Simulator:
+    """The page for ``board``, its address bound but not yet served. Off loopback the controls
+    need a token (``token``, else a new one, printed). OSError if the address cannot be bound."""
+    if not is_loopback(host):
+        token = token or new_token()
+    # Changes of one site spaced by two debounce times: each is seen, a click-click is a tap.
+    gap_ms = 2 * timing.debounce_scans * 1000 / timing.scan_hz
+    simulator = Simulator(WebBoard(board, Hub(), gap_ms), host, port, token, out)
+    if not is_loopback(host):
+        print(f"reedboard: WARNING: serving the board beyond this machine ({host}); "
+              "the controls need the token in the address below", file=out)
+    return simulator
 
 
 def start(
@@ -38,18 +107,11 @@ def start(
     token: str | None = None,
     out: TextIO = sys.stderr,
 ) -> Simulator:
-    """Serve ``board`` at ``host``:``port`` and say where. Off loopback the controls need a
-    token (``token``, else a new one, printed). OSError if the address cannot be bound."""
-    if not is_loopback(host):
-        token = token or new_token()
-        print(f"reedboard: WARNING: serving the board beyond this machine ({host}); "
-              "the controls need the token in the address below", file=out)
-    hub = Hub()
-    server = WebServer(Pages(hub, token, host), host, port)
-    server.start()
-    query = f"?token={token}" if token else ""
-    print(f"reedboard: the simulated board is at {server.url}{query} "
-          f"(spectators: {server.url}watch)", file=out, flush=True)
-    # Changes of one site spaced by two debounce times: each is seen, a click-click is a tap.
-    gap_ms = 2 * timing.debounce_scans * 1000 / timing.scan_hz
-    return Simulator(WebBoard(board, hub, gap_ms), server)
+    """:func:`bind`, then serve ``board`` at ``host``:``port`` and say where."""
+    simulator = bind(board, timing, host, port, token, out)
+    try:
+        simulator.serve()
+    except BaseException:
+        simulator.sock.close()
+        raise
+    return simulator

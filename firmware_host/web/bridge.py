@@ -9,7 +9,8 @@ costs a few comparisons.
 Published state (the page merges partial updates into it):
 ``game`` {name, title, size, variant, sides}, ``sites`` [{label, x, y, shape}], ``drawing``
 {lines, kinds}, ``pieces`` [labels the sensors see], ``leds`` {label: [#rrggbb, pattern]},
-``oled`` (PNG, base64), ``status`` {to_move, result, winner, moves, last, lines}, ``noise``,
+``figures`` [{side, sites, kind}] (the pieces as the game has them), ``oled`` (PNG, base64),
+``status`` {to_move (the side that must act now), result, winner, moves, last, lines}, ``noise``,
 and ``events`` (new daemon events only; the hub keeps a bounded log for new pages).
 """
 
@@ -24,7 +25,8 @@ from collections import deque
 from dataclasses import asdict
 from typing import Any, Callable, Iterable
 
-from firmware_host.controller import Controller, result_text
+from firmware_host.controller import Controller
+from firmware_host.screens import result_words
 from firmware_host.web.commands import Command, Drag, NewGame, Press, SetNoise, SetUp, SiteChange
 from hardware.sim import Noise, SimBoard
 
@@ -53,6 +55,8 @@ class Hub:
         self.recording = Recorder()
         #: The current board's site labels (replaced whole, so readable from any thread).
         self.labels: frozenset[str] = frozenset()
+        #: Called (from the server's thread) after each command: wakes the loop.
+        self.on_submit: Callable[[], None] | None = None
 
     # -- the web server's side
     def submit(self, command: Command) -> bool:
@@ -61,7 +65,9 @@ class Hub:
             if len(self._commands) >= MAX_WAITING:
                 return False
             self._commands.append(command)
-            return True
+        if self.on_submit:
+            self.on_submit()
+        return True
 
     def current(self) -> Update:
         """The whole state, with the event log, for a page that has just connected."""
@@ -74,6 +80,10 @@ class Hub:
             self._listeners.append(listener)
 
     # -- the loop's side
+    @property
+    def pending(self) -> bool:
+        return bool(self._commands)
+
     def take(self, most: int = MAX_WAITING) -> list[Command]:
         """The oldest ``most`` commands waiting."""
         with self._lock:
@@ -155,6 +165,11 @@ class WebBoard:
         self._led_sites: dict[int, list[str]] = {}
 
     # ------------------------------------------------------------------ the loop calls
+    @property
+    def quiet(self) -> bool:
+        """True when no command waits: none submitted and none held back by ``gap_ms``."""
+        return not self._pending and not self.hub.pending
+
     def sync(self, now: float, controller: Controller, events: Iterable[dict[str, Any]]) -> None:
         """After a controller step at ``now`` ms: apply the due commands, publish changes."""
         self._now = self.hub.recording.now = now
@@ -274,6 +289,7 @@ class WebBoard:
             self._put(update, "oled", _png(display.image))
         if fresh or events:
             self._put(update, "status", _status(controller))
+            self._put(update, "figures", _figures(controller.state))
         self._put(update, "noise", self.board.noise is not None)
         if events:
             rec = self.hub.recording
@@ -327,12 +343,26 @@ def _sites_of(command: Command) -> tuple[str, ...]:
     return ()
 
 
+def _figures(state) -> list[dict[str, Any]]:
+    """The pieces as the game has them: side, sites covered, kind (engines' drawing hook)."""
+    return [{"side": f.side, "sites": list(f.sites), "kind": f.kind} for f in state.figures()]
+
+
+def _to_act(controller: Controller) -> str | None:
+    """The side that must act now, as the OLED says it: during a move's follow-ups the side
+    that moved, else the side to move."""
+    turn = controller.turn
+    if turn is not None and turn.side:
+        return turn.side
+    return None if controller.state.outcome() else controller.state.to_move
+
+
 def _status(controller: Controller) -> dict[str, Any]:
     state = controller.state
     outcome = state.outcome()
     return {
-        "to_move": state.to_move,
-        "result": result_text(outcome) if outcome else None,
+        "to_move": _to_act(controller),
+        "result": result_words(outcome.winner, outcome.result) if outcome else None,
         "winner": outcome.winner if outcome else None,
         "moves": len(controller.moves),
         "last": controller.moves[-1] if controller.moves else None,

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import ipaddress
 import json
+import ipaddress
 import logging
-import secrets
 import socket
 import sys
 import threading
@@ -31,6 +30,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from engines import GAME_NAMES, game_info
+from firmware_host.web.address import is_loopback
 from firmware_host.web.bridge import Hub, Update
 from firmware_host.web.commands import CommandError, NewGame, parse
 
@@ -51,16 +51,6 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
-
-
-def is_loopback(host: str) -> bool:
-    """True for addresses only this machine can reach (127.0.0.1, ::1, localhost)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def host_name(header: str) -> str:
@@ -100,10 +90,6 @@ def host_allowed(header: str, bound: str) -> bool:
             machine = socket.gethostname().lower()
             return name in (machine, f"{machine}.local")
     return False
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(16)
 
 
 def games() -> list[dict[str, Any]]:
@@ -311,12 +297,15 @@ class _Refused(asyncio.Protocol):
 
 class CappedSite(web.TCPSite):
     """A TCP site that serves at most ``limit`` connections at once (counting those accepted
-    whose handler has not started yet: a burst is accepted before any starts)."""
+    whose handler has not started yet: a burst is accepted before any starts). ``sock``: a
+    socket already listening on host:port, served instead of binding anew."""
 
-    def __init__(self, runner: web.AppRunner, host: str, port: int, limit: int) -> None:
+    def __init__(self, runner: web.AppRunner, host: str, port: int, limit: int,
+                 sock: socket.socket | None = None) -> None:
         super().__init__(runner, host, port)
         self.limit = limit
         self.starting = 0
+        self.sock = sock
 
     async def start(self) -> None:
         await web.BaseSite.start(self)
@@ -334,9 +323,10 @@ class CappedSite(web.TCPSite):
             return server()
 
         server.connection_made = connection_made
+        where = ({"sock": self.sock} if self.sock is not None else
+                 {"host": self._host, "port": self._port, "reuse_address": self._reuse_address})
         self._server = await asyncio.get_running_loop().create_server(
-            factory, self._host, self._port, backlog=self._backlog,
-            reuse_address=self._reuse_address)
+            factory, backlog=self._backlog, **where)
         self._bound_port = self._server.sockets[0].getsockname()[1]
 
 
@@ -373,8 +363,11 @@ async def _headers(request: web.Request, handler) -> web.StreamResponse:
 class WebServer:
     """Serves ``pages`` on ``host``:``port`` from a thread of its own until :meth:`stop`."""
 
-    def __init__(self, pages: Pages, host: str, port: int) -> None:
+    def __init__(self, pages: Pages, host: str, port: int,
+                 sock: socket.socket | None = None) -> None:
         self.pages, self.host, self.port = pages, host, port
+        #: A socket already listening on host:port (serve there rather than bind anew).
+        self.sock = sock
         self._loop = asyncio.new_event_loop()
         self._runner: web.AppRunner | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="web")
@@ -393,7 +386,7 @@ class WebServer:
 
     async def _bind(self) -> None:
         await self._runner.setup()
-        site = CappedSite(self._runner, self.host, self.port, MAX_CONNECTIONS)
+        site = CappedSite(self._runner, self.host, self.port, MAX_CONNECTIONS, self.sock)
         await site.start()
         if self.port == 0:  # the OS chose one (tests): say which
             self.port = site._bound_port

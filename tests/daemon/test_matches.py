@@ -112,7 +112,7 @@ def test_a_match_to_6_scored_on_the_screen_the_loser_begins_the_next_game():
         {"totals": {"white": 6, "black": 0}, "target": 6, "winner": "white"},
     ]
     over = shown(events)[5]
-    assert over[:3] == ["Antipalos 3", "white wins by connection", "Match 3-0 (to 6)"]
+    assert over[:3] == ["Antipalos 3", "White wins: connection", "Match 3-0 (to 6)"]
     assert shown(events)[6][1:2] == ["Black to move"] and "Match 3-0 (to 6)" in shown(events)[6]
     assert of(events, "move")[5] == {"move": "A1*", "side": "black"}
     assert shown(events)[-1][:3] == ["Antipalos 3", "White wins the match 6-0",

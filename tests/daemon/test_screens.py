@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -34,7 +36,7 @@ def lit_fraction(image: Image.Image, box: tuple[int, int, int, int]) -> float:
 
 def layout(screen: Screen) -> list[tuple[str, int]]:
     """(text, font size) of each row as laid out on the 128x64 screen."""
-    return [(row.text, row.font.font.size) for row in screens._layout(screen, WIDTH, HEIGHT)]
+    return [(row.text, row.font.font.size) for row in screens.layout(screen, WIDTH, HEIGHT)[0]]
 
 
 def ink_runs(rows: list[int]) -> list[tuple[int, int]]:
@@ -73,8 +75,9 @@ def test_error_comes_first_and_lights_the_title():
 
 
 def test_result_replaces_whose_turn():
-    screen = status(to_move=None, result="Black wins (ring)", phase=2)
-    assert screen.text_lines() == ("Antipalos 12", "Black wins (ring)", "Phase 2")
+    screen = status(to_move=None, result=screens.result_words("black", "ring"), phase=2)
+    assert screen.text_lines() == ("Antipalos 12", "Black wins: ring", "Phase 2")
+    assert screens.result_words("draw", "repetition") == "Draw: repetition"
     assert status(to_move=None).lines[0] == "Game over"
 
 
@@ -88,6 +91,7 @@ def test_menu_text_marks_the_selected_line():
     screen = menu_screen("Menu", ["New game", "Take back"], 1)
     assert screen == Screen("Menu", ("New game", "Take back"), invert_title=True, selected=1)
     assert screen.text_lines() == ("Menu", "New game", "> Take back")
+    assert layout(screen)[0] == ("Menu 2/2", screens.SMALL_SIZE)
 
 
 # --------------------------------------------------------------------------- the drawing
@@ -121,27 +125,54 @@ def test_an_error_lights_the_title_bar_and_normal_play_does_not():
     assert lit_fraction(status().render(), (0, 0, WIDTH, 10)) < 0.3
 
 
-def test_long_lines_wrap_and_what_does_not_fit_ends_in_an_ellipsis():
-    error = "Square B4 already holds a Trirod of the other side, lift it first"
-    screen = status(error=error, instruction="Then place your Trirod", phase=1)
-    assert layout(screen) == [
-        ("Antipalos 12", screens.SMALL_SIZE), ("White to move", 18),
-        ("Square B4 already", screens.SMALL_SIZE), ("holds a Trirod of the", screens.SMALL_SIZE),
-        ("other side, lift it first…", screens.SMALL_SIZE),  # the instruction did not fit
-    ]
+def test_long_lines_wrap_and_smaller_type_makes_room_before_anything_is_cut():
+    screen = status(error="Square B4 already holds a Trirod", instruction="Place it", phase=1)
+    rows = layout(screen)
+    assert [text for text, _ in rows][:2] == ["Antipalos 12", "White to move"]
+    assert rows[1][1] < 18 and screens.fits(screen)  # the main line gave way first
+    assert " ".join(text for text, _ in rows[2:]) == "Square B4 already holds a Trirod Place it Phase 1"
     assert layout(status(error="Square B4 is empty")) == [
         ("Antipalos 12", screens.SMALL_SIZE), ("White to move", 18),
         ("Square B4 is empty", screens.SMALL_SIZE),
     ]
-    for row in screens._layout(screen, WIDTH, HEIGHT):
-        assert row.font.width(row.text) <= WIDTH and row.bottom < HEIGHT
+    for row in screens.layout(screen, WIDTH, HEIGHT)[0]:
+        left, top, right, bottom = row.box()
+        # (a "T" overhangs its start by a pixel)
+        assert left >= screens.MARGIN - 1 and right <= WIDTH - screens.MARGIN and bottom <= HEIGHT
+
+
+def test_a_screen_too_long_for_the_panel_is_shown_as_pages_each_with_the_instruction():
+    screen = status(error="Square B4 already holds a Trirod of the other side",
+                    instruction="Then place your Trirod", phase=1, match_score="2-1 (to 6)")
+    pages = screen.pages()
+    assert len(pages) > 1 and all(screens.fits(page) for page in pages)
+    assert all(page.lines[:3] == screen.lines[:3] for page in pages)
+    assert {"Phase 1", "Match 2-1 (to 6)"} <= {line for page in pages for line in page.lines}
+    first = pages[0].text_lines()
+    assert first[0].endswith(f"1/{len(pages)}") or first[-1] == f"1/{len(pages)}"
+    assert screen.text_lines() == pages[0].text_lines()
+    assert replace(screen, page=1).text_lines() == pages[1].text_lines()
+
+
+def test_a_text_too_long_for_any_style_ends_in_an_ellipsis():
+    screen = status(error="Square B4 already holds a Trirod " * 4, instruction="Place it", phase=1)
+    rows = screens.layout(screen)[0]
+    assert not screens.fits(screen) and rows[-1].text.endswith(screens.ELLIPSIS)
+    assert all(row.bottom < HEIGHT and row.box()[2] <= WIDTH - screens.MARGIN for row in rows)
+
+
+def test_rows_keep_a_margin_at_both_sides():
+    image = status(instruction="Flip the 4 lit tokens, then OK WWWWWWWWWWWWWWW").render()
+    assert not any(image.getpixel((x, y)) for y in range(HEIGHT) for x in (0, 1, WIDTH - 2, WIDTH - 1))
 
 
 def test_a_long_main_line_shrinks_before_it_wraps():
     large = screens._font(screens.LARGE_SIZES[0])
     assert large.width("White to move") <= WIDTH
-    assert screens._large_font("Black wins (ring)", WIDTH) is screens._font(screens.LARGE_SIZES[1])
-    assert screens._large_font("Phalanx: Vertical wins by blockade", WIDTH) is None
+    assert screens._large_font("Draw: repetition", WIDTH - 4, 18) is screens._font(15)
+    assert screens._large_font("Phalanx: Vertical wins by blockade", WIDTH, 18) is None
+    assert layout(status(to_move=None, result="White wins: connection")) == [
+        ("Antipalos 12", screens.SMALL_SIZE), ("White wins:", 18), ("connection", 18)]
 
 
 def test_a_word_wider_than_the_screen_is_broken():
@@ -160,7 +191,20 @@ def test_menu_highlights_the_selected_item_and_scrolls_to_it():
     assert bar(top) and bar(top)[0] < 25
     assert bar(bottom) and bar(bottom)[-1] > 50
     shown = layout(Screen("Menu", items, selected=9))
-    assert shown[0][0] == "Menu" and shown[-1][0] == "Item 9" and len(shown) == 5
+    assert shown[0][0] == "Menu 10/10" and shown[-1][0] == "Item 9" and len(shown) == 5
+
+
+def test_menu_shows_its_position_and_arrows_where_more_items_follow():
+    items = tuple(f"Item {i}" for i in range(8))
+    rows, more = screens.layout(Screen("Menu", items, selected=2))
+    assert rows[0].text == "Menu 3/8"
+    assert [(row.text, up) for row, up in more] == [("Item 3", False)]  # more below, none above
+    rows, more = screens.layout(Screen("Menu", items, selected=5))
+    assert sorted(up for _, up in more) == [False, True]  # more above and below
+    image = Screen("Menu", items, selected=2).render()
+    assert any(image.getpixel((x, rows[-1].top + 6)) for x in range(WIDTH - 12, WIDTH - 2))
+    rows, more = screens.layout(Screen("Menu", items[:3], selected=0))
+    assert rows[0].text == "Menu 1/3" and more == []
 
 
 def test_typographic_characters_the_font_lacks_are_drawn_plainly():

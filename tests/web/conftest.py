@@ -50,7 +50,7 @@ class Served:
                                  log=open(os.devnull, "w"))
             self.page = web.start(hardware.sim, self.config.timing, self.host, 0, self.token,
                                   out=open(os.devnull, "w"))
-            self.daemon.observers.append(self.page.sync)
+            self.daemon.attach(self.page)
             self.url = self.page.server.url
             self.token = self.page.server.pages.token
         except BaseException as exc:  # reported to the test

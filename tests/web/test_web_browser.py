@@ -4,8 +4,10 @@ token. Each waits for what the page shows, never for a fixed time."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+from tests.tools import require
 from tests.web.web_tools import screenshot
 
 from engines import GAME_NAMES
@@ -21,8 +23,20 @@ def site(page, label):
     return page.locator(f'[data-site="{label}"]:not(g), g[data-site="{label}"] > line').first
 
 
+def centroid(page, label):
+    """The viewport point of a site's centre (a triangle's box centre lies on its edge)."""
+    return page.evaluate("""(label) => {
+        const hit = document.querySelector(`[data-site="${label}"]`);
+        const pts = hit.getAttribute('points').trim().split(/\\s+/).map((p) => p.split(',').map(Number));
+        const mean = (i) => pts.reduce((a, q) => a + q[i], 0) / pts.length;
+        const p = new DOMPoint(mean(0), mean(1)).matrixTransform(hit.getScreenCTM());
+        return [p.x, p.y];
+    }""", label)
+
+
 def events(page, kind):
-    return [json.loads(t) for t in page.locator(f'#log li[data-event="{kind}"]').all_text_contents()]
+    items = page.locator(f'#log li[data-event="{kind}"]')
+    return [json.loads(t) for t in items.evaluate_all("(items) => items.map((i) => i.dataset.json)")]
 
 
 def wait_event(page, kind, count=1):
@@ -133,10 +147,11 @@ def test_spectator_follows_and_cannot_play(serve, page, browser):
     site(page, "B2*").click()
     wait_event(page, "move")
     watcher.wait_for_function("() => document.getElementById('turn').textContent === 'Black to move'")
-    watcher.wait_for_selector(".pieces .on")
+    watcher.wait_for_selector(".figures .figure:not(.missing)")
     site(watcher, "A1*").click()  # nothing happens
     screenshot(watcher, "watch")
-    assert watcher.locator(".pieces .on").count() == 1
+    assert watcher.locator(".figures .figure").count() == 1
+    assert watcher.locator(".pieces .on").count() == 0  # every reading is a piece of the game
     watcher.close()
 
 
@@ -186,3 +201,125 @@ def test_buttons_short_and_long_presses(serve, page):
     replay = page.request.get(served.url + "replay.jsonl").text()
     lines = [json.loads(line) for line in replay.splitlines()]
     assert sum(line.get("button") == "menu" and line.get("long") is True for line in lines) == 2
+
+
+def test_pieces_coordinates_names_and_hit_areas(serve, page):
+    """Phalanx as it stands on the table: pieces in their sides' colours as outlines, the
+    file letters and rank numbers along the edges, every site named by its label, and a
+    hovered site's hit area no larger than its outline."""
+    served = serve("phalanx")
+    page.goto(served.url)
+    page.wait_for_selector(".figures .figure")
+    state = served.daemon.controller.state
+    assert page.locator(".figures .figure").count() == len(state.figures())
+    sides = set(page.locator(".figures .figure").evaluate_all(
+        "(gs) => gs.map((g) => g.dataset.side)"))
+    assert sides == set(state.sides)
+    assert page.locator(".figures .outline").count() > 0  # drawn as outlines, not discs
+    coords = page.locator(".coords text").all_text_contents()
+    assert {"a", "h", "1", "8"} <= set(coords)
+    names = page.locator(".hits [data-site]").evaluate_all(
+        "(hs) => hs.map((h) => h.getAttribute('aria-label'))")
+    assert sorted(names) == sorted(s.label for s in state.sites())
+    # Hover a triangle, then probe just outside its outline: the neighbour is hit.
+    box = site(page, "d4nw").bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5)
+    probe = page.evaluate("""() => {
+        const hit = document.querySelector('[data-site="d4nw"]');
+        const r = hit.getBoundingClientRect();
+        const at = (x, y) => document.elementFromPoint(x, y)?.closest('[data-site]')?.dataset.site;
+        return [at(r.left + r.width * 0.3, r.top + r.height * 0.5), at(r.right + 2, r.top + r.height * 0.5)];
+    }""")
+    assert probe[0] == "d4nw" and probe[1] not in (None, "d4nw")
+    for size, name in (((1280, 800), "desktop"), ((390, 844), "phone")):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        screenshot(page, f"phalanx-{name}")
+
+
+def test_a_phalanx_piece_is_dragged_as_a_whole(serve, page):
+    served = serve("phalanx")
+    page.goto(served.url)
+    page.wait_for_selector(".figures .figure:not(.missing)")
+    state = served.daemon.controller.state
+    def shape(sites):  # a move that carries the piece without turning its triangles
+        return sorted(s[-2:] for s in sites)
+    move = next(m for m in state.legal_moves() for r in state.realisations(m)[:1]
+                if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled
+                and shape(r.emptied) == shape(r.filled))
+    source, target = move.frm, move.to
+    page.mouse.move(*centroid(page, source))
+    page.mouse.down()
+    page.mouse.move(*centroid(page, target), steps=8)
+    page.mouse.up()
+    assert wait_event(page, "move")[-1]["move"] == str(move)
+    assert not events(page, "out_of_sync")
+
+
+def test_keys_work_whatever_has_focus_and_a_new_game_asks_first(serve, page):
+    served = serve("antipalos", 3)
+    page.goto(served.url)
+    page.wait_for_selector('[data-site="A1*"]')
+    site(page, "B2*").click()
+    wait_event(page, "move")
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#picker button[type=submit]")  # a game is in progress: it asks; dismissed
+    page.wait_for_function("() => true")
+    assert asked and served.daemon.controller.moves == ["B2*"]
+    page.focus("#pick-game")
+    page.keyboard.press("m")  # MENU, though the picker has focus
+    page.wait_for_function("() => document.getElementById('oled').alt.includes('New game')")
+    page.keyboard.press("Escape")
+    page.focus("#picker button[type=submit]")
+    page.keyboard.press("Enter")  # OK, never the picker again
+    page.wait_for_timeout(300)
+    assert len(asked) == 1 and served.daemon.controller.moves == ["B2*"]
+    assert page.get_by_role("button", name="MENU").count() == 1
+    assert page.get_by_role("button", name="OK").count() == 1
+    assert page.get_by_role("status").count() >= 1
+    log = page.locator('#log li[data-event="move"]').first.text_content()
+    assert "B2*" in log and "{" not in log  # plain words; raw JSON on demand
+    page.check("#raw")
+    assert page.locator('#log li[data-event="move"]').first.text_content().startswith("{")
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_phone_shows_board_oled_and_buttons_without_scrolling(serve, page, game):
+    served = serve(game)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(served.url)
+    page.wait_for_selector("[data-site]")
+    page.wait_for_selector("#oled[src^='data:image/png']")
+    for selector in ("#board", "#oled", '[data-button="menu"]', '[data-button="ok"]'):
+        box = page.locator(selector).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, selector
+    for name in ("MENU", "BACK", "OK"):
+        box = page.get_by_role("button", name=name).bounding_box()
+        assert box["height"] >= 24 and box["width"] >= 24
+    screenshot(page, f"phone-{game}")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    screenshot(page, f"desktop-{game}")
+
+
+#: axe-core, installed by tests/run.sh with npm into a git-ignored folder, given to the test
+#: page from this machine (never from elsewhere).
+AXE = Path(__file__).resolve().parents[2] / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize("path", ["", "watch"])
+def test_no_serious_accessibility_violations(serve, browser, path):
+    require(AXE.exists(), f"axe-core in {AXE.parent} (tests/run.sh installs it with npm)")
+    served = serve("antipode")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        page.goto(served.url + path)
+        page.wait_for_selector("[data-site]")
+        page.wait_for_selector("#oled[src^='data:image/png']")
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate("""async () => (await axe.run(document)).violations
+            .filter((v) => ['serious', 'critical'].includes(v.impact))
+            .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0].target})`)""")
+        assert found == []
+    finally:
+        context.close()

@@ -79,11 +79,22 @@ def test_antipalos_game_by_clicks_in_firefox(serve, firefox):
         wait_until(firefox, "return document.querySelectorAll("
                    "`#log li[data-event='move']`).length >= arguments[0]", n)
     over = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='game_over']`);"
-                      " return li && li.textContent")
+                      " return li && li.dataset.json")
     assert '"winner":"white"' in over.replace(" ", "")
     lit = firefox.execute_script("return document.querySelectorAll('.leds .lit').length")
     assert lit == 3  # the winning chain A1* B2* C3*
     turn = firefox.execute_script("return document.getElementById('turn').textContent")
-    assert turn == "White wins by connection"
+    assert turn == "White wins: connection"
+    # The pieces as the game has them, in the sides' colours; sites named by their labels;
+    # the log in words.
+    sides = firefox.execute_script(
+        "return [...document.querySelectorAll('.figures .figure')].map((g) => g.dataset.side)")
+    assert sorted(sides) == ["black", "black", "white", "white", "white"]
+    names = firefox.execute_script(
+        "return [...document.querySelectorAll('.hits [data-site]')].map((h) => h.getAttribute('aria-label'))")
+    assert len(names) == 18 and "A1*" in names
+    assert firefox.execute_script("return document.querySelectorAll('.coords text').length") == 6
+    words = firefox.execute_script("return document.querySelector(`#log li[data-event='move']`).textContent")
+    assert "A1*" in words and "{" not in words
     OUTPUT.mkdir(exist_ok=True)
     (OUTPUT / "firefox-antipalos-won.png").write_bytes(firefox.screenshot(format="binary"))

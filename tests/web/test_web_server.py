@@ -22,7 +22,8 @@ from firmware_host.session import open_controller
 from firmware_host.storage import Storage
 from firmware_host.web.bridge import Hub, WebBoard
 from firmware_host.web.commands import CommandError, parse
-from firmware_host.web.server import Pages, is_loopback
+from firmware_host.web.address import is_loopback
+from firmware_host.web.server import Pages
 from hardware.sim import SimBoard
 
 SITES = {"a1", "b1"}

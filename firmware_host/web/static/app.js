@@ -10,6 +10,9 @@ const LOG_MAX = 500;
 const DRAG_PX = 6;
 // Kinds that are no colour name (e.g. Anti-Grid's shared points): light, neutral first.
 const KIND_PALETTE = ["#e8e8e8", "#d9a441", "#7bc47f", "#b48ade"];
+// Figure kinds drawn as round pieces (or rods, on segments); any other kind is drawn as the
+// outline of the sites it covers.
+const ROUND = ["stone", "token", "pawn", "trirod"];
 const PALETTE = ["#d9a441", "#5aa9e6", "#e36464", "#7bc47f", "#b48ade", "#e0e0e0"];
 
 const $ = (id) => document.getElementById(id);
@@ -18,6 +21,8 @@ const view = {
   pieces: new Set(),
   leds: {},
   sides: [],
+  figures: [],
+  spacing: 1,
   controls: false,
   games: [],
 };
@@ -83,6 +88,7 @@ function notice(text) {
 function update(u) {
   if (u.game) showGame(u.game);
   if (u.sites) buildBoard(u.sites, u.drawing || { lines: [], kinds: {} });
+  if (u.figures) { view.figures = u.figures; drawFigures(); }
   if (u.pieces) showPieces(u.pieces);
   if (u.leds) showLeds(u.leds);
   if (u.oled) $("oled").src = "data:image/png;base64," + u.oled;
@@ -103,30 +109,55 @@ function showGame(game) {
 }
 
 function showStatus(status) {
+  view.status = status;
   const turn = $("turn");
-  turn.textContent = status.result ? capital(status.result)
+  turn.textContent = status.result ? status.result
     : status.to_move ? `${capital(status.to_move)} to move` : "";
   turn.dataset.side = status.to_move || "";
   turn.style.setProperty("--side", sideColour(status.to_move));
   const result = $("result");
   result.hidden = !status.result;
-  result.textContent = status.result ? capital(status.result) : "";
+  result.textContent = status.result || "";
   $("oled").title = status.lines.join("\n");
   $("oled").alt = status.lines.join(" / ");
   document.body.dataset.over = status.result ? "yes" : "no";
 }
 
+// The log in plain words ("12.3 s  move B4*"); the raw JSON on demand (the "raw" switch),
+// always in data-json. Display lines are the OLED's: shown raw only.
 function logEvents(events, fresh) {
   const log = $("log");
   if (fresh) log.replaceChildren();
   for (const event of events) {
     const item = document.createElement("li");
-    item.textContent = JSON.stringify(event);
+    item.dataset.json = JSON.stringify(event);
     item.dataset.event = event.event;
+    item.dataset.words = words(event);
+    item.textContent = $("raw").checked ? item.dataset.json : item.dataset.words;
     log.append(item);
   }
   while (log.childElementCount > LOG_MAX) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
+}
+
+function words(event) {
+  const { t, event: kind, ...rest } = event;
+  const parts = [];
+  for (const [key, value] of Object.entries(rest)) {
+    if (value === null || value === undefined || key === "lines") continue;
+    const shown = Array.isArray(value) ? value.join(" ")
+      : typeof value === "object" ? JSON.stringify(value) : String(value);
+    parts.push(key === "move" || key === "reason" ? shown : `${key.replace(/_/g, " ")} ${shown}`);
+  }
+  const lines = kind === "display" ? (event.lines || []).join(" / ") : "";
+  return `${(t / 1000).toFixed(1)} s  ${kind.replace(/_/g, " ")}${parts.length ? ": " : " "}` +
+    parts.join(", ") + lines;
+}
+
+function showRaw() {
+  const raw = $("raw").checked;
+  for (const item of $("log").children) item.textContent = raw ? item.dataset.json : item.dataset.words;
+  $("log").classList.toggle("raw", raw);
 }
 
 function capital(text) {
@@ -166,7 +197,8 @@ function buildBoard(sites, drawing) {
   svg.style.setProperty("--unit", `${spacing}px`);  // a length: Firefox wants one in calc()
   el("rect", { x: x0, y: y0, width: w, height: h, rx: spacing * 0.3, class: "table" }, svg);
   const layers = {};
-  for (const name of ["cells", "lines", "leds", "pieces", "hits"]) {
+  view.spacing = spacing;
+  for (const name of ["cells", "lines", "coords", "leds", "figures", "pieces", "hits"]) {
     layers[name] = el("g", { class: name }, svg);
   }
   const kinds = kindColours(drawing);
@@ -183,12 +215,49 @@ function buildBoard(sites, drawing) {
       parts.cell.classList.add("kind");
       parts.cell.style.stroke = kinds.get(kind);
     }
-    const title = el("title", {}, parts.hit);
-    title.textContent = site.label;
     parts.hit.dataset.site = site.label;
+    parts.hit.setAttribute("role", "button");
+    parts.hit.setAttribute("aria-label", site.label);
+    parts.site = site;
     view.sites.set(site.label, parts);
   }
+  view.layers = layers;
+  drawCoordinates(sites, layers.coords, spacing, [x0, y0, w, h]);
   ghost = el("circle", { r: spacing * 0.28, class: "ghost", visibility: "hidden" }, svg);
+}
+
+// Coordinates along the edges, read from the labels the messages use ("B4*", "e5", "c1se"):
+// the letters along the bottom where a letter marks a column, the numbers along the left where
+// a number marks a row. Boards whose labels follow no such lines (a sphere) get none.
+function drawCoordinates(sites, layer, spacing, [x0, y0, w, h]) {
+  const groups = { letter: new Map(), number: new Map() };
+  for (const site of sites) {
+    const m = /([A-Za-z]+)(\d+)/.exec(site.label);
+    if (!m) continue;
+    for (const [kind, key, at] of [["letter", m[1], site.x], ["number", m[2], -site.y]]) {
+      if (!groups[kind].has(key)) groups[kind].set(key, []);
+      groups[kind].get(key).push(at);
+    }
+  }
+  const aligned = (map) => map.size > 1 && [...map.values()].every(
+    (v) => Math.max(...v) - Math.min(...v) <= spacing * 0.75);
+  const size = spacing * 0.3;
+  if (aligned(groups.letter)) {
+    for (const [key, xs] of groups.letter) {
+      const x = (Math.max(...xs) + Math.min(...xs)) / 2;
+      const t = el("text", { x, y: y0 + h - size * 0.35, class: "coord",
+                             "font-size": size, "text-anchor": "middle" }, layer);
+      t.textContent = key;
+    }
+  }
+  if (aligned(groups.number)) {
+    for (const [key, ys] of groups.number) {
+      const y = (Math.max(...ys) + Math.min(...ys)) / 2;
+      const t = el("text", { x: x0 + size * 0.4, y: y + size * 0.35, class: "coord",
+                             "font-size": size }, layer);
+      t.textContent = key;
+    }
+  }
 }
 
 function kindColours(drawing) {
@@ -271,11 +340,92 @@ function typicalSpacing(sites) {
   return nearest[Math.floor(nearest.length / 2)];
 }
 
+// The pieces as the game has them (engines' figures), in their sides' colours; a figure whose
+// sites the sensors do not all see is drawn faint. What the sensors read stays visible: a
+// reading no figure explains is drawn as a bare reading (a pale ring).
+function drawFigures() {
+  const layer = view.layers && view.layers.figures;
+  if (!layer) return;
+  layer.replaceChildren();
+  view.figureAt = new Map();
+  for (const figure of view.figures) {
+    const parts = figure.sites.map((label) => view.sites.get(label)).filter(Boolean);
+    if (!parts.length) continue;
+    const g = el("g", { class: `figure ${figure.kind}`, "data-side": figure.side }, layer);
+    g.style.setProperty("--side", sideColour(figure.side));
+    g.style.setProperty("--edge", figure.side === "black" ? "#c8c8c8" : "#111");
+    const round = ROUND.includes(figure.kind) || parts[0].site.shape.length < 3;
+    if (parts.length > 1 || !round) drawOutline(g, parts); else drawOne(g, parts[0].site, figure.kind);
+    figure.node = g;
+    for (const label of figure.sites) {
+      if (!view.figureAt.has(label) || figure.kind !== "pawn") view.figureAt.set(label, figure);
+    }
+  }
+  markFigures();
+}
+
+function drawOne(g, site, kind) {
+  const s = view.spacing;
+  if (site.shape.length === 2) {
+    const [[ax, ay], [bx, by]] = site.shape;
+    const u = (t) => [ax + t * (bx - ax), -(ay + t * (by - ay))];
+    const [[x1, y1], [x2, y2]] = [u(0.14), u(0.86)];
+    el("line", { x1, y1, x2, y2, class: "rod-edge" }, g);
+    el("line", { x1, y1, x2, y2, class: "rod" }, g);
+    return;
+  }
+  const inner = site.shape.length >= 3
+    ? Math.min(...site.shape.map(([x, y]) => Math.hypot(x - site.x, y - site.y))) : s * 0.5;
+  const r = kind === "pawn" ? Math.min(inner * 0.95, s * 0.45) : Math.min(inner * 0.66, s * 0.42);
+  const [cx, cy] = [site.x, -site.y];
+  if (kind === "pawn") {   // a pawn: a base and a head, standing on whatever holds the site
+    el("ellipse", { cx, cy: cy + r * 0.35, rx: r * 0.62, ry: r * 0.3, class: "body" }, g);
+    el("path", { d: `M${cx - r * 0.34},${cy + r * 0.35} L${cx - r * 0.16},${cy - r * 0.2} ` +
+                    `L${cx + r * 0.16},${cy - r * 0.2} L${cx + r * 0.34},${cy + r * 0.35} Z`,
+                 class: "body" }, g);
+    el("circle", { cx, cy: cy - r * 0.38, r: r * 0.3, class: "body" }, g);
+    return;
+  }
+  el("circle", { cx, cy, r, class: "body" }, g);
+  if (kind === "token") el("circle", { cx, cy, r: r * 0.6, class: "face" }, g);
+}
+
+// A piece over several sites: its sites filled, and its outline (the edges no two of its
+// sites share) drawn strong.
+function drawOutline(g, parts) {
+  const key = ([x, y]) => `${x.toFixed(4)},${y.toFixed(4)}`;
+  const edges = new Map();
+  for (const { site } of parts) {
+    const pts = site.shape;
+    el("polygon", { points: pts.map(pt).join(" "), class: "fill" }, g);
+    for (let i = 0; i < pts.length; i++) {
+      const [a, b] = [pts[i], pts[(i + 1) % pts.length]];
+      const k = [key(a), key(b)].sort().join("|");
+      edges.set(k, edges.has(k) ? null : [a, b]);
+    }
+  }
+  for (const edge of edges.values()) {
+    if (!edge) continue;
+    const [[x1, y1], [x2, y2]] = edge;
+    el("line", { x1, y1: -y1, x2, y2: -y2, class: "outline" }, g);
+  }
+}
+
+function markFigures() {
+  for (const figure of view.figures) {
+    if (!figure.node) continue;
+    const seen = figure.sites.every((label) => view.pieces.has(label));
+    figure.node.classList.toggle("missing", !seen);
+  }
+  for (const [label, parts] of view.sites) {
+    const explained = view.figureAt && view.figureAt.has(label);
+    parts.piece.classList.toggle("on", view.pieces.has(label) && !explained);
+  }
+}
+
 function showPieces(pieces) {
   view.pieces = new Set(pieces);
-  for (const [label, parts] of view.sites) {
-    parts.piece.classList.toggle("on", view.pieces.has(label));
-  }
+  markFigures();
 }
 
 function showLeds(leds) {
@@ -335,9 +485,13 @@ function onPointerMove(e) {
     if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < DRAG_PX) return;
     if (!view.pieces.has(press.site)) { press = null; return; }
     press.dragging = true;
+    press.group = pieceSites(press.site);
     document.body.classList.add("dragging");
-    // Without noise the piece leaves the board at once, so its targets light while it moves.
-    if (!$("noise").checked) send({ type: "lift", site: press.site });
+    // Without noise the piece leaves the board at once, so its targets light while it moves
+    // (a piece over several sites leaves them all, as a hand lifts it).
+    if (!$("noise").checked || press.group.length > 1) {
+      for (const label of press.group) send({ type: "lift", site: label });
+    }
   }
   const p = boardPoint(e);
   ghost.setAttribute("cx", p.x);
@@ -347,7 +501,7 @@ function onPointerMove(e) {
 
 function onPointerUp(e) {
   if (!press) return;
-  const { site, dragging } = press;
+  const { site, dragging, group } = press;
   press = null;
   if (!dragging) {
     send({ type: "toggle", site });
@@ -356,6 +510,11 @@ function onPointerUp(e) {
   ghost.setAttribute("visibility", "hidden");
   document.body.classList.remove("dragging");
   const target = siteAt(e.clientX, e.clientY);
+  if (group.length > 1) {   // put the whole piece down where the pressed site landed
+    const moved = target ? shifted(group, site, target) : null;
+    for (const label of moved || group) send({ type: "place", site: label });
+    return;
+  }
   if ($("noise").checked) {
     if (target && target !== site) send({ type: "drag", from: site, to: target });
   } else if (target) {
@@ -363,11 +522,45 @@ function onPointerUp(e) {
   }
 }
 
+// The board's keys work whatever has focus (caught before the focused control sees them), so
+// Enter never re-submits the game picker; Space on a focused MENU/BACK/OK button presses it.
+// The sites of the piece on ``label``: all of a figure's sites when the game has one there
+// and the sensors see them all, else the site alone.
+function pieceSites(label) {
+  const figure = view.figureAt && view.figureAt.get(label);
+  if (!figure || figure.sites.length < 2) return [label];
+  return figure.sites.every((s) => view.pieces.has(s)) ? figure.sites : [label];
+}
+
+// ``group`` moved as ``from`` moved to ``to``: each site shifted by the same offset, to the
+// nearest site there (squares whose diagonals alternate turn a piece's triangles), when every
+// shifted place has a site of its own; else null.
+function shifted(group, from, to) {
+  const a = view.sites.get(from).site, b = view.sites.get(to).site;
+  const [dx, dy] = [b.x - a.x, b.y - a.y];
+  const out = [to];
+  for (const label of group) {
+    if (label === from) continue;
+    const s = view.sites.get(label).site;
+    let found = null, best = view.spacing * 0.6;
+    for (const [other, parts] of view.sites) {
+      const d = Math.hypot(parts.site.x - s.x - dx, parts.site.y - s.y - dy);
+      if (d < best && !out.includes(other)) { best = d; found = other; }
+    }
+    if (!found) return null;
+    out.push(found);
+  }
+  return out;
+}
+
 function onKey(e) {
-  if (!view.controls || e.target.closest("select, input, textarea, button")) return;
-  const button = { Enter: "ok", Backspace: "back", Escape: "back", m: "menu", M: "menu" }[e.key];
-  if (!button || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!view.controls || e.ctrlKey || e.metaKey || e.altKey) return;
+  let button = { Enter: "ok", Backspace: "back", Escape: "back", m: "menu", M: "menu" }[e.key];
+  const focused = e.target.closest && e.target.closest("[data-button]");
+  if (e.key === " " && focused) button = focused.dataset.button;
+  if (!button) return;
   e.preventDefault();
+  e.stopPropagation();
   pressButton(button, e.shiftKey);  // Shift: a long press (Shift+M offers power-off)
 }
 
@@ -388,9 +581,6 @@ function holdable(node) {
   };
   node.addEventListener("pointerup", () => { node.blur(); release(); });
   node.addEventListener("pointerleave", () => { if (timer !== null) { clearTimeout(timer); timer = null; } });
-  node.addEventListener("keydown", (e) => {  // the keyboard's Enter/Space on a focused button
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pressButton(node.dataset.button, false); }
-  });
 }
 
 function pressButton(button, long = false) {
@@ -429,6 +619,9 @@ function fillOptions() {
 
 function newGame(e) {
   e.preventDefault();
+  if (e.submitter) e.submitter.blur();
+  const playing = view.status && !view.status.result && view.status.moves > 0;
+  if (playing && !confirm("Abandon the game in progress and start a new one?")) return;
   const sizeHidden = $("pick-size-label").hidden;
   send({
     type: "new_game",
@@ -445,7 +638,8 @@ function start() {
   svg.addEventListener("pointerdown", onPointerDown);
   window.addEventListener("pointermove", onPointerMove);
   window.addEventListener("pointerup", onPointerUp);
-  window.addEventListener("keydown", onKey);
+  window.addEventListener("keydown", onKey, true);
+  $("raw").addEventListener("change", showRaw);
   for (const node of document.querySelectorAll("[data-button]")) holdable(node);
   $("pick-game").addEventListener("change", fillOptions);
   $("picker").addEventListener("submit", newGame);

@@ -1,0 +1,205 @@
+"""Every message the daemon can put on the 128x64 OLED, in every game, at its longest, laid out
+with the real fonts: nothing leaves the panel, nothing is cut or dropped.
+
+The texts come from where the daemon gets them: the engines' own refusal reasons (asked as the
+controller asks them, for every site of positions from seeded random games), their status lines
+and results, the controller's instructions and board-differs line, the menus walked item by item
+and the notices. Each status screen is built with all its parts at once: the worst case.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import islice
+
+import pytest
+
+import engines
+from firmware_host import screens
+from firmware_host.controller import Game
+from firmware_host.menu import Menu, game_choices
+from firmware_host.recognise import attempt_reason
+from firmware_host.screens import message_screen, result_words, status_screen
+from firmware_host.stats import Day, day_screen
+from firmware_host.turn import STEPS
+from hardware.base import ButtonEvent
+
+#: How many random positions per game are asked for refusal reasons, and how many sites each;
+#: how long the random games are.
+POSITIONS, SITES, PLIES = 6, 40, 80
+
+
+def shown_whole(screen):
+    """True when the screen's pages each fit the panel and together show every line, and a
+    status screen's instruction (and error) is on every page."""
+    pages = screen.pages()
+    if not all(screens.fits(page) for page in pages):
+        return False
+    kept = screen.lines[: screen.keep]
+    if len(pages) == 1:
+        return True
+    def words(lines):
+        return "".join(lines).replace(" ", "")
+    rest = [line for page in pages for line in page.lines[len(kept):]]
+    titled = all(page.title.startswith(screen.title) for page in pages)
+    whole = screen.lines[len(kept):] + (() if titled else (screen.title,))
+    return all(page.lines[: len(kept)] == kept for page in pages) and words(rest) == words(whole)
+
+
+def widest(texts, n=3):
+    """The ``n`` texts that need the most room on the panel."""
+    font = screens._font(screens.SMALL_SIZE)
+    return sorted(set(texts), key=font.width, reverse=True)[:n]
+
+
+def playout(state, rng):
+    """The states of a random game from ``state`` (to its end or 200 moves)."""
+    states = [state]
+    while state.outcome() is None and len(states) < PLIES:
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state = state.apply(rng.choice(moves))
+        states.append(state)
+    return states
+
+
+def reasons(states, rng):
+    """The refusals the controller shows for hand changes on these positions: a piece put on
+    a site, a piece lifted from one site and put on another."""
+    found = []
+    for state in islice(states[:: max(1, len(states) // POSITIONS)], POSITIONS):
+        labels = [s.label for s in state.sites()]
+        occupied = sorted(state.occupied())
+        for site in rng.sample(labels, min(SITES, len(labels))):
+            found.append(attempt_reason(state, frozenset(), frozenset({site})))
+            if occupied:
+                source = rng.choice(occupied)
+                found.append(attempt_reason(state, frozenset({source}), frozenset({site})))
+    return [r for r in found if r]
+
+
+def follow_ups(states):
+    """action -> the most sites a follow-up of that action has, over sampled legal moves."""
+    most: dict[str, int] = {}
+    for s in states[:: max(1, len(states) // 8)]:
+        for m in s.legal_moves()[:60]:
+            for real in s.realisations(m):
+                for step in real.follow_ups:
+                    most[step.action] = max(most.get(step.action, 0), len(step.sites))
+    return most
+
+
+def instructions(states):
+    """The follow-up instructions the game needs, with its largest counts; the short
+    instructions of a move; the prompt of a choice between moves (with the longest moves)."""
+    steps = []
+    for action, n in follow_ups(states).items():
+        if action in STEPS:
+            steps += [STEPS[action].one, STEPS[action].several.format(n=max(n, 2))]
+    notations = [s.notation(m) for s in states[:: max(1, len(states) // 4)]
+                 for m in s.legal_moves()[:50]]
+    prompts = [f"Tap a lit site, or BACK/OK: {move}" for move in widest(notations, 2)]
+    return steps, ["Put it on a lit site", "OK ends the turn", None], prompts
+
+
+def game_screens(choice):
+    """The status screens of one game, size and variant at their longest: a follow-up step
+    while a wrong piece makes the board differ (by one or two sites) or the engine refuses a
+    move; a cleared or crowded board (it differs by every site) during a move; a choice
+    between moves; the result."""
+    rng = random.Random(f"{choice.game}{choice.size}{choice.variant}")
+    game = Game(choice.game, choice.size, choice.variant)
+    start = game.new()
+    states = playout(start, rng)
+    sides = list(start.sides)
+    outcomes = [s.outcome() for s in states if s.outcome()]
+    results = [result_words(o.winner, o.result) for o in outcomes]
+    results += [result_words(side, o.result) for side in sides for o in outcomes]
+    status_lines = []
+    for index in range(max(len(s.status_lines()) for s in states)):
+        status_lines.append(widest([s.status_lines()[index] for s in states
+                                    if len(s.status_lines()) > index], 1)[0])
+    phase = max((s.phase for s in states if s.phase is not None), default=None)
+    targets = engines.game_info(choice.game).match_targets
+    match = f"{'-'.join(['10'] * len(sides))} (to 10)" if targets else None
+    side = widest(sides, 1)[0]
+    steps, moving, prompts = instructions(states)
+    n = len(start.sites())
+    small = ["Board differs: put back 2, take off 1", *widest(reasons(states, rng))]
+    every = [f"Board differs: put back {n}, take off {n}", f"Board differs: put back {n}"]
+    for instruction, error in [*((i, e) for i in widest(steps, 3) for e in [None, *small]),
+                               *((i, e) for i in moving for e in [*small, *every]),
+                               *((p, None) for p in prompts)]:
+        yield status_screen(game.title, game.shown_variant, side, None, phase, status_lines,
+                            instruction, error, None, match)
+    for result in widest(results, 4):
+        yield status_screen(game.title, game.shown_variant, None, None, phase, status_lines,
+                            "Set up to play again", None, result, match)
+
+
+CHOICES = game_choices()
+#: The longest texts come with the largest board of each game and variant.
+LARGEST = [c for c in CHOICES if c.size == max(d.size or 0 for d in CHOICES if d.game == c.game)
+           or c.size is None]
+
+
+@pytest.mark.parametrize("choice", LARGEST, ids=lambda c: f"{c.game}-{c.size}-{c.variant}")
+def test_every_status_screen_fits(choice):
+    checked = 0
+    for screen in game_screens(choice):
+        assert shown_whole(screen), [page.text_lines() for page in screen.pages()]
+        pages = len(screen.pages())
+        assert pages <= 5, screen.text_lines()
+        checked += 1
+    assert checked > 10
+
+
+def test_every_menu_page_fits():
+    """Walk every page of the menu (each item chosen that opens a page), both kinds of menu."""
+    for kiosk in (False, True):
+        for current in CHOICES:
+            menu = Menu(CHOICES, current, kiosk=kiosk, today=True, power_off=True)
+            seen = walk(menu, [])
+            assert seen and all(screens.fits(s) for s in seen), [s.text_lines() for s in seen
+                                                                  if not screens.fits(s)]
+
+
+def walk(menu, path, depth=0):
+    """Open the menu, follow ``path`` (items by index), and return the screens of every item
+    on every page below."""
+    seen = []
+    menu.close()
+    menu.press(ButtonEvent("menu"))
+    for index in path:
+        for _ in range(index):
+            menu.press(ButtonEvent("menu"))
+        menu.press(ButtonEvent("ok"))
+    if not menu.is_open or depth > 3:
+        return seen
+    page = menu.screen()
+    for index in range(len(page.lines)):
+        seen.append(menu.screen())
+        menu.press(ButtonEvent("menu"))
+    for index in range(len(page.lines)):
+        if page.lines[index] in ("Exit", "Take back", "Show IP address", "Today") or \
+                page.lines[index].startswith("Brightness"):
+            continue
+        seen += walk(menu, [*path, index], depth + 1)
+    return seen
+
+
+def test_notices_fit():
+    longest_result = "Green wins: no-moves"
+    notices = [
+        message_screen("IP address", ["192.168.100.200"]),
+        message_screen("Powering off", ["Wait for the screen to go dark"]),
+        message_screen("Cannot power off", ["not available here"]),
+        day_screen(Day(0, {}, 0, None)),
+        day_screen(Day(188, {"white": 99, "black": 88, "draw": 1}, 1,
+                       "white wins by connection")),
+        message_screen("Today", ["Not available", "The games cannot be read"]),
+        status_screen("Antipode", None, None, None, None, [], None, None, longest_result),
+    ]
+    for screen in notices:
+        assert shown_whole(screen), screen.text_lines()
