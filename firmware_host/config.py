@@ -121,6 +121,19 @@ def topic_name(text: str) -> str:
     return re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-") or "board"
 
 
+@dataclass(frozen=True)
+class Opponent:
+    """Who plays the other side: ``none`` (two at the table) or the ``computer`` playing
+    ``side`` (default: the side that moves second) at ``level`` 1 (gentle) to 5."""
+
+    kind: str = option("none")
+    side: str | None = option(None)
+    level: int = option(1, 1, 5)
+
+
+#: The kinds of opponent.
+OPPONENT_KINDS = ("none", "computer")
+
 #: The LED brightness when the config names none.
 DEFAULT_BRIGHTNESS = 0.5
 
@@ -164,6 +177,7 @@ class Config:
     kiosk: Kiosk = field(default_factory=Kiosk)
     web: Web = field(default_factory=Web)
     mqtt: Mqtt = field(default_factory=Mqtt)
+    opponent: Opponent = field(default_factory=Opponent)
     #: The file this came from (None: built-in defaults).
     source: str | None = field(default=None, compare=False)
 
@@ -349,6 +363,7 @@ def _checked(config: Config, path: str) -> Config:
             owners[pin] = (where, bus)
     _check_mqtt(path, config.mqtt)
     sites = _game_sites(path, config)
+    _check_opponent(path, config)
     if config.layout is not None:
         if not os.path.isfile(config.layout):
             raise ConfigError(f"{path}: layout: there is no file {config.layout}")
@@ -390,3 +405,15 @@ def _game_sites(path: str, config: Config) -> tuple[Site, ...]:
         return new_game(config.game, config.size, config.variant).sites()
     except ImportError:
         raise ConfigError(f"{path}: game {config.game!r} is not installed") from None
+
+
+def _check_opponent(path: str, config: Config) -> None:
+    """ConfigError naming the key for an unknown kind or a side the configured game lacks."""
+    kind, side = config.opponent.kind, config.opponent.side
+    if kind not in OPPONENT_KINDS:
+        raise ConfigError(f"{path}: [opponent] kind must be one of {', '.join(OPPONENT_KINDS)} "
+                          f"(got {describe(kind)})")
+    sides = new_game(config.game, config.size, config.variant).sides
+    if side is not None and side not in sides:
+        raise ConfigError(f"{path}: [opponent] side must be a side of {config.game}: "
+                          f"{', '.join(sides)} (got {describe(side)})")

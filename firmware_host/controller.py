@@ -95,6 +95,7 @@ class Controller(Display):
                                    quick_ms=timing.quick_settle_ms)
         #: False while the board does not answer (the daemon says): nothing is judged.
         self.connected = True
+        self.opponent: Any = None  # the computer (firmware_host/opponent.py): ticked each step
         self.match = match or game.new_match()
         self._start(game, resume)
 
@@ -182,6 +183,8 @@ class Controller(Display):
         if self._notice_until is not None and now >= self._notice_until:
             self._notice = self._notice_until = None
             self._dirty = True
+        if self.opponent:
+            self.opponent.tick(self)
         if self._dirty:
             self._refresh()
         events, self._events = self._events, []
@@ -335,8 +338,10 @@ class Controller(Display):
         state.check(move)
         self.pending = Pending(move, state.notation(move), state.realisations(move)[0], say)
         self.choice = None
+        real = self.pending.real
+        self._emit("expect", move=self.pending.text, empty=self._sorted(real.emptied),
+                   fill=self._sorted(real.filled))
         self._rejudge()
-        self._dirty = True
 
     @property
     def to_act(self) -> str | None:
@@ -629,7 +634,7 @@ class Controller(Display):
         if isinstance(action, NewGame):
             self._new_game(Game(action.game, action.size, action.variant, action.match))
         elif isinstance(action, TakeBack) and self.moves:
-            self._take_back(len(self.moves) - 1)
+            self._take_back(self.opponent.takeback_to(self) if self.opponent else len(self.moves) - 1)
             self._check_only = True  # the move is still on the board: guide its undoing
             self._rejudge()
         elif isinstance(action, SetBrightness):

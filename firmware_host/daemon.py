@@ -340,6 +340,8 @@ class Daemon:
         self.hardware.leds.show({})
         self.hardware.close()
         self.controller.storage.close()
+        if self.controller.opponent:
+            self.controller.opponent.close()
         self.notifier.close()
         self.waker.close()
 

@@ -13,6 +13,7 @@ from firmware_host.controller import Controller, Game
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout, default_layout, game_layout, read_layout
 from firmware_host.matchplay import OngoingMatch
+from firmware_host.opponent import Computer
 from firmware_host.menu import Choice, Menu, game_choices
 from firmware_host.screens import message_screen
 from firmware_host.stats import today_screen
@@ -107,7 +108,7 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
     idle = None
     if kiosk.enabled:
         idle = Idle(kiosk.idle_minutes * 60_000, lambda: today_screen(storage))
-    return Controller(
+    controller = Controller(
         game,
         layouts_for(config),
         config.timing,
@@ -121,6 +122,9 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
         match=match,
         house_rules=rules,
     )
+    if config.opponent.kind == "computer":
+        controller.opponent = Computer(config.opponent.side, config.opponent.level)
+    return controller
 
 
 def menu_choices(config: Config) -> tuple[Choice, ...] | Callable[[], tuple[Choice, ...]]:

@@ -75,7 +75,8 @@ def test_example_config_loads_with_the_documented_values():
 def test_docs_name_every_key_with_its_default():
     text = (DOCS / "config.md").read_text(encoding="utf-8")
     sections = {"timing": config_module.Timing, "kiosk": config_module.Kiosk,
-                "web": config_module.Web, "mqtt": config_module.Mqtt}
+                "web": config_module.Web, "mqtt": config_module.Mqtt,
+                "opponent": config_module.Opponent}
     tables = set(sections) | set(config_module.BACKEND_TABLES) | {"source"}
     for name in tables - {"source"}:
         assert f"## [{name}]" in text or f"[{name}]," in text or f"[{name}]\n" in text, name
@@ -170,11 +171,22 @@ def test_hardware_options_leave_out_what_the_daemon_uses(tmp_path):
         ("size = 'big'\n", "size must be an integer (got 'big')"),
         ('layout = "missing.toml"\n', "layout: there is no file "),
         ("[timing\n", "not valid TOML ("),
+        ('[opponent]\nkind = "robot"\n', "[opponent] kind must be one of none, computer (got 'robot')"),
+        ("[opponent]\nlevel = 6\n", "[opponent] level must be between 1 and 5 (got 6)"),
+        ('[opponent]\nside = "purple"\n', f"[opponent] side must be a side of {GAME}: "),
+        ("[opponent]\nside = 2\n", "[opponent] side must be a non-empty string (got 2)"),
     ],
 )
 def test_mistakes_are_one_line_naming_file_and_key(tmp_path, text, expected):
     path = write(tmp_path, f'game = "{GAME}"\n' + text)
     assert expected in error_of(path)
+
+
+def test_the_computer_opponent(tmp_path):
+    side = engines.new_game(GAME).sides[0]
+    config = config_of(tmp_path, f'[opponent]\nkind = "computer"\nside = "{side}"\nlevel = 3\n')
+    assert config.opponent == config_module.Opponent("computer", side, 3)
+    assert Config().opponent == config_module.Opponent("none", None, 1)
 
 
 def test_unknown_game(tmp_path):

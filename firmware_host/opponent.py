@@ -1,0 +1,100 @@
+"""The computer opponent at the board: it thinks in a separate process and has the players
+carry out its move through :meth:`Controller.expect`.
+
+The controller calls :meth:`Computer.tick` after every step. When it is the computer's side to
+move (no follow-up under way, the game not over) the search starts in a one-worker process
+pool, started when first needed; later ticks only poll it, so the scan loop never waits. Under
+``reedboard replay`` (``sync=True``) the move is chosen at once, so a replay with a fixed seed
+is always the same.
+
+>>> computer = Computer("black", level=1, sync=True)
+>>> computer.side, computer.level
+('black', 1)
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+from engines.ai import choose
+from engines.core import GameState
+
+if TYPE_CHECKING:
+    from firmware_host.controller import Controller
+
+#: The wall-clock cap on one search (its budget is work, so this is only a safety net).
+CAP_SECONDS = 60.0
+
+
+def think(state: GameState, level: int, seed: int) -> str:
+    """The computer's move at ``state`` in canonical notation (run in the worker process)."""
+    deadline = time.monotonic() + CAP_SECONDS
+    choice = choose(state, level, seed, stop=lambda: time.monotonic() > deadline)
+    return state.notation(choice.move)
+
+
+class Computer:
+    """The computer playing ``side`` at ``level`` (1..5); ``seed`` makes its play repeatable.
+    A game without that side (or ``side`` None): the computer plays the side moving second."""
+
+    def __init__(self, side: str | None, level: int, seed: int = 0, sync: bool = False) -> None:
+        self.side = side
+        self.level = level
+        self.seed = seed
+        self.sync = sync
+        self._pool: ProcessPoolExecutor | None = None
+        self._future: Future | None = None
+        #: The position the computer is thinking about or has asked the players to carry out.
+        self._asked: tuple[int, int] | None = None
+
+    def tick(self, controller: Controller) -> None:
+        """Start thinking when it is the computer's move; once the move is found, light it."""
+        c = controller
+        if c.mode != "move" or c.turn or c.due or c.to_act != self.side_in(c.state):
+            self._drop()
+            return
+        key = (c.game_id, len(c.moves))
+        if self._asked != key:
+            self._drop()
+            self._asked = key
+            seed = self.seed + len(c.moves)
+            if self.sync:
+                return self._play(c, think(c.state, self.level, seed))
+            self._future = self._workers().submit(think, c.state, self.level, seed)
+        if self._future is not None and self._future.done():
+            future, self._future = self._future, None
+            self._play(c, future.result())
+
+    def side_in(self, state: GameState) -> str:
+        """The side the computer plays in ``state``'s game."""
+        return self.side if self.side in state.sides else state.sides[-1]
+
+    def _play(self, c: Controller, move: str) -> None:
+        c.expect(move, f"Computer plays {move}: move it")
+
+    def _drop(self) -> None:
+        """Forget the position asked about (a search under way is left to end unread)."""
+        self._asked = self._future = None
+
+    def _workers(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1)
+        return self._pool
+
+    def takeback_to(self, c: Controller) -> int:
+        """How many moves a take back keeps: the computer's last turn and the players' turn
+        before it are undone (the players' alone when the computer has not answered yet)."""
+        index, side = len(c.moves), self.side_in(c.state)
+        while index > 0 and c.states[index - 1].to_move == side:
+            index -= 1
+        while index > 0 and c.states[index - 1].to_move != side:
+            index -= 1
+        return index
+
+    def close(self) -> None:
+        """Stop the worker process (a search under way is abandoned)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,122 @@
+"""Playing against the computer at the board: replayed streams (the computer's move is chosen
+at once under replay, so each run is the same) and the separate process of a live board."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+
+from engines import new_game
+from firmware_host.config import Config, Opponent
+from firmware_host.opponent import Computer, think
+from firmware_host.session import configured_game, open_controller
+from firmware_host.storage import Storage
+from hardware.sim import SimBoard
+from tests.daemon.stream_tools import Stream, kinds, of, run
+
+CONFIG = replace(Config(), opponent=Opponent("computer", None, 1))
+#: Per game: its size and the human's first move (the human plays the side moving first).
+GAMES = {"antipod": (4, "b2"), "anti-grid": (6, "c1-c5")}
+
+
+def replayed(stream: Stream, game: str) -> list[dict]:
+    return run(stream.text(), game, GAMES[game][0], config=CONFIG)
+
+
+def carry_out(stream: Stream, game: str, state, move: str) -> list[dict]:
+    """Make ``move`` by hand, then any follow-up the board guides (a twin, a removal)."""
+    real = state.realisations(state.parse_move(move))[0]
+    stream.move(real.emptied, real.filled)
+    events = replayed(stream, game)
+    after = [e for e in events if e["event"] == "move"][-1]["t"]
+    for guide in [e for e in events if e["event"] == "guide" and e["t"] >= after]:
+        if guide["action"] == "twin":
+            stream.place(*guide["sites"]).settle()
+        elif guide["action"] == "remove":
+            stream.lift(*guide["sites"]).settle()
+    return replayed(stream, game)
+
+
+def take_back(stream: Stream, game: str) -> None:
+    """The menu's Take back."""
+    menu = open_controller(CONFIG, Storage(":memory:"), configured_game(CONFIG, game)).menu
+    labels = [line.lstrip("> ") for line in menu.screen().text_lines()[1:]]
+    stream.press("menu")
+    for _ in range(labels.index("Take back")):
+        stream.press("menu", after=50)
+    stream.press("ok").settle()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_computer_move_is_lit_refused_when_wrong_carried_out_and_taken_back(game):
+    size, first = GAMES[game]
+    state = new_game(game, size)
+    stream = Stream()
+    carry_out(stream, game, state, first)
+    state = state.play(first)
+    chosen = think(state, 1, seed=1)  # the seed is the number of moves played
+    events = replayed(stream, game)
+    asked = of(events, "expect")
+    real = state.realisations(state.parse_move(chosen))[0]
+    assert asked == [{"move": chosen, "empty": sorted(real.emptied), "fill": sorted(real.filled)}]
+    assert any(f"Computer plays {chosen}: move it" in e["lines"] for e in events
+               if e["event"] == "display")
+
+    # Another legal move of the computer's side is refused: out of sync, never accepted.
+    other = next(m for m in state.legal_moves() if state.notation(m) != chosen)
+    wrong = state.realisations(other)[0]
+    stream.move(wrong.emptied, wrong.filled)
+    events = replayed(stream, game)
+    assert kinds(events)[-2] == "out_of_sync" and len(of(events, "move")) == 1
+    stream.move(wrong.filled, wrong.emptied)  # undone by hand
+    assert kinds(replayed(stream, game))[-2] == "in_sync"
+
+    events = carry_out(stream, game, state, chosen)
+    assert of(events, "move")[1] == {"move": chosen, "side": state.to_move}
+    assert events[-1]["moves"][:2] == [first, chosen]
+    assert "out_of_sync" not in kinds(events)[kinds(events).index("in_sync"):]
+
+    # Take back undoes the computer's move and the human's before it.
+    moves_before = events[-1]["moves"]
+    take_back(stream, game)
+    events = replayed(stream, game)
+    undone = [e["move"] for e in of(events, "takeback")]
+    assert undone == list(reversed(moves_before)) and events[-1]["moves"] == []
+    assert kinds(events)[-2] == "out_of_sync"  # the pieces are still on the board
+
+
+def test_a_takeback_while_the_computer_is_asked_undoes_the_human_move_only():
+    game = "antipod"
+    stream = Stream()
+    carry_out(stream, game, new_game(game, 4), "b2")
+    take_back(stream, game)
+    events = replayed(stream, game)
+    assert of(events, "takeback") == [{"move": "b2"}] and events[-1]["moves"] == []
+    assert len(of(events, "expect")) == 1  # the white move again: the computer waits
+
+
+def test_a_live_board_thinks_in_another_process_and_gets_the_same_move():
+    config = replace(CONFIG, opponent=Opponent("computer", "black", 1))
+    controller = open_controller(config, Storage(":memory:"), configured_game(config, "antipod", 4))
+    computer = controller.opponent
+    assert isinstance(computer, Computer) and not computer.sync
+    board = SimBoard(controller.layout.sensor_channels)
+    for site in controller.boards[0]:
+        board.place(controller.layout.sensor[site])
+    now, steps = 0.0, 0
+    try:
+        controller.step(now, board.scan())
+        board.place(controller.layout.sensor["b2"])
+        deadline = time.monotonic() + 60
+        while controller.pending is None and time.monotonic() < deadline:
+            now += 10
+            steps += 1
+            controller.step(now, board.scan())
+            time.sleep(0.005)
+    finally:
+        computer.close()
+    assert controller.moves == ["b2"] and controller.pending is not None
+    assert controller.pending.text == think(controller.state, 1, seed=1)
+    assert steps > 1  # the steps went on while it thought
