@@ -202,8 +202,6 @@ class Menu:
             items.append(_Item("Match play", self._matches_page))
         if self.today:
             items.append(_Item("Today", ShowToday))
-        if not self.kiosk and _menu_options(self.current.game):
-            items.append(_Item("House rules", self._rules_page))
         if not self.kiosk:
             if self.takebacks:
                 items.append(_Item("Take back", TakeBack))
@@ -211,6 +209,8 @@ class Menu:
                 _Item(f"Brightness {round(self.brightness * 100)}%", self._brighter, True),
                 _Item("Show IP address", ShowIP),
             ]
+            if _menu_options(self.current.game):
+                items.append(_Item("House rules", self._rules_page))
         items.append(_Item("Exit", lambda: None))
         return _Page("Menu", tuple(items), cursor)
 
