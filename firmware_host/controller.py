@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping
 
 from engines.core import FollowUp, GameState, Outcome
+from engines.core.options import write_options
 from firmware_host import recognise
 from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
@@ -144,7 +145,8 @@ class Controller(Display):
         """Store the new game (with its match, which it may begin, and who begins); its id."""
         match_of, target = (self.match.first_id, self.match.target) if self.match else (None, None)
         return self.storage.start(game.name, game.size, game.variant, match_of, target,
-                                  first=self.state.to_move)
+                                  first=self.state.to_move,
+                                  options=write_options(dict(game.options)) or None)
 
     @property
     def state(self) -> GameState:

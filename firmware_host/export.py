@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable
 
 from engines import game_info, new_game
 from engines.core import GameState, IllegalMove, OptionError
+from engines.core.options import read_options
 from firmware_host.referee import has_views
 from firmware_host.storage import GameRecord
 
@@ -24,7 +25,7 @@ def record_text(record: GameRecord, view: str | None = None) -> str:
     if record.problem:
         raise OptionError(record.problem)
     try:
-        state = new_game(record.game, record.size, record.variant, _first(record))
+        state = new_game(record.game, record.size, record.variant, _options(record))
     except (TypeError, ValueError, ImportError) as exc:
         raise OptionError(" ".join(str(exc).split())[:120]) from None
     note = None
@@ -43,6 +44,7 @@ def record_text(record: GameRecord, view: str | None = None) -> str:
         ("Finished", record.finished),
         ("Result", record.result or ("running" if record.finished is None else None)),
         ("First", record.first),
+        ("Options", record.options),
         ("Match", record.match_of),
         ("MatchTarget", record.match_target),
         ("View", view),
@@ -55,10 +57,12 @@ def record_text(record: GameRecord, view: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _first(record: GameRecord) -> dict[str, str]:
-    """The option naming who began, for games that have it."""
-    takes = any(o.name == "first" for o in game_info(record.game).options)
-    return {"first": record.first} if takes and record.first else {}
+def _options(record: GameRecord) -> dict[str, str]:
+    """The house rules the game was played with, and who began, for games that have that."""
+    options = read_options(record.options or "")
+    if record.first and any(o.name == "first" for o in game_info(record.game).options):
+        options.setdefault("first", record.first)
+    return options
 
 
 def _name(state: GameState, text: str, view: str | None) -> str:

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from engines import game_info, game_name, new_game
 from engines.core import GameState, IllegalMove, OptionError
 from engines.core.notation import read_record
+from engines.core.options import read_options
 
 
 def position_summary(state: GameState, game: str, legal: bool = False) -> dict[str, Any]:
@@ -77,6 +78,7 @@ def start_position(
         size = int(tags["Size"])
     variant = variant or (tags.get("Variant") if len(info.variants) > 1 else None)
     takes = {option.name for option in info.options}
+    options = {**read_options(tags.get("Options", "")), **options}
     if "first" in takes and "First" in tags:
         options = {"first": tags["First"], **options}
     state = new_game(game, size, variant, options)

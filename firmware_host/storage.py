@@ -46,7 +46,8 @@ CREATE TABLE IF NOT EXISTS games (
     winner   TEXT,
     match_of INTEGER,
     match_target INTEGER,
-    first    TEXT
+    first    TEXT,
+    options  TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -68,6 +69,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 #: Columns of ``games`` added after the first release: databases written before get them, empty.
 ADDED_COLUMNS = {
     "winner": "TEXT", "match_of": "INTEGER", "match_target": "INTEGER", "first": "TEXT",
+    "options": "TEXT",
 }
 
 
@@ -107,6 +109,8 @@ class GameRecord:
     match_of: int | None = None
     match_target: int | None = None
     first: str | None = None
+    #: The house rules it was played with, as records write them: "supply=4, trapped=no".
+    options: str | None = None
     moves: tuple[str, ...] = ()
     #: What is wrong with the stored row (a column of the wrong type), if anything.
     problem: str | None = None
@@ -273,17 +277,19 @@ class Storage:
         match_of: int | None = None,
         match_target: int | None = None,
         first: str | None = None,
+        options: str | None = None,
     ) -> int:
         """A new running game; its id. In a match (``match_target`` given) ``match_of`` is the
-        id of the match's first game; None: this game begins the match (it gets its own id)."""
+        id of the match's first game; None: this game begins the match (it gets its own id).
+        ``options``: the house rules it is played with, as records write them."""
         self._last_id += 1
         game_id = self._last_id
         if match_target is not None and match_of is None:
             match_of = game_id
         self._write((
-            "INSERT INTO games (id, game, size, variant, started, match_of, match_target, first)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, game, size, variant, now_text(), match_of, match_target, first),
+            "INSERT INTO games (id, game, size, variant, started, match_of, match_target, first,"
+            " options) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, game, size, variant, now_text(), match_of, match_target, first, options),
         ))
         return game_id
 
@@ -349,7 +355,7 @@ class Storage:
         or after ``since``, a time as :func:`now_text` writes it; or a match's)."""
         sql = (
             "SELECT id, game, size, variant, started, finished, result, winner, match_of,"
-            " match_target, first FROM games"
+            " match_target, first, options FROM games"
         )
         where, args = [], []
         for column, value in (("id", game_id), ("match_of", match_of)):
@@ -378,14 +384,15 @@ class Storage:
 
 #: The type each column of a stored game must have (None is allowed but for id, game, started).
 _TYPES = {"id": int, "game": str, "size": int, "variant": str, "started": str, "finished": str,
-          "result": str, "winner": str, "match_of": int, "match_target": int, "first": str}
+          "result": str, "winner": str, "match_of": int, "match_target": int, "first": str,
+          "options": str}
 
 
 def _record(row: tuple, moves: tuple) -> GameRecord:
     """A stored row as a record; one whose columns have the wrong types says so in
     ``problem`` (a damaged or hand-edited file), the bad values left out.
 
-    >>> _record((3, "antipalos", "big", None, "", None, None, None, None, None, None), ()).problem
+    >>> _record((3, "antipalos", "big", None, "", None, None, None, None, None, None, None), ()).problem
     "size 'big' is not a whole number"
     """
     values, problems = dict(zip(_TYPES, row)), []

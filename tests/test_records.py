@@ -87,3 +87,25 @@ def test_a_record_of_another_game_is_refused(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert play("antipalos", moves_file=str(path), out=out, err=err) == 2
     assert err.getvalue() == "reedboard play: the record is a game of phalanx, not antipalos\n"
+
+
+def test_a_game_played_with_house_rules_records_them_and_reads_back(tmp_path):
+    from firmware_host.config import Config
+    from firmware_host.session import configured_game, open_controller
+
+    config = Config(game="antipalos", size=4, storage=str(tmp_path / "games.db"),
+                    options={"antipalos": {"supply": 2, "repetition-draw": False}})
+    storage = Storage(config.storage)
+    controller = open_controller(config, storage, configured_game(config))
+    assert controller.state.setup.supply == 2
+    for ply, move in enumerate(["B2*", "*B3", "C3*", "*C2", "B2* - *B2"], 1):
+        storage.add_move(controller.game_id, ply, move)  # Phase Two after 2 Trirods each
+    (record,) = storage.games(controller.game_id)
+    storage.close()
+    assert record.options == "repetition-draw=no, supply=2"
+    text = export([record])
+    assert '[Options "repetition-draw=no, supply=2"]' in text
+    path = tmp_path / "g.txt"
+    path.write_text(text, encoding="utf-8")
+    summary = referee(path, "antipalos")
+    assert summary["ply"] == 5 and summary["phase"] == 2

@@ -75,6 +75,25 @@ class GameOption:
         return self.default_text if value is None else str(value)
 
 
+def write_options(given: Mapping[str, Value]) -> str:
+    """Options as records write them, and :func:`read_options` reads them back.
+
+    >>> write_options({"supply": 4, "repetition-draw": False})
+    'repetition-draw=no, supply=4'
+    >>> read_options("repetition-draw=no, supply=4")
+    {'repetition-draw': 'no', 'supply': '4'}
+    """
+    shown = {name: ("yes" if v else "no") if isinstance(v, bool) else str(v)
+             for name, v in given.items()}
+    return ", ".join(f"{name}={shown[name]}" for name in sorted(shown))
+
+
+def read_options(text: str) -> dict[str, str]:
+    """``NAME=VALUE`` pairs separated by commas (values are checked by :func:`options_from`)."""
+    pairs = (part.partition("=") for part in text.split(",") if part.strip())
+    return {name.strip(): value.strip() for name, _, value in pairs}
+
+
 def options_from(options: tuple[GameOption, ...], given: Mapping[str, Value]) -> dict[str, Value]:
     """The engine keywords for the ``given`` options (by name); OptionError for an unknown name
     or a bad value. Options not given keep the engine's defaults."""
