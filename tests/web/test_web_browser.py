@@ -92,7 +92,8 @@ def test_antipalos_game_by_clicks(serve, page):
     # The recorded session replays to the same moves.
     text = page.request.get(served.url + "replay.jsonl").text()
     lines = [json.loads(line) for line in text.splitlines()]
-    assert lines[0] == {"setup": "start"}
+    assert lines[0] == {"setup": "start", "game": "antipalos", "size": 3, "variant": "two",
+                        "moves": []}  # the file names its game: replay needs no options
     assert [line["site"] for line in lines[1:] if line.get("on")] == PLACEMENTS + ["*A2"]
     assert set(lines[-1]) == {"t"}
 
