@@ -17,6 +17,7 @@ import random
 from typing import Any
 
 from engines.ai.alphabeta import balance
+from engines.ai.mcts import candidate_moves
 from engines.core import GameState
 
 SAMPLE = 400
@@ -27,11 +28,7 @@ def random_player(state: GameState, rng: random.Random) -> Any:
 
 
 def _moves(state: GameState, rng: random.Random) -> list[Any]:
-    if state.legal_count() <= SAMPLE:
-        moves = list(state.legal_moves())
-        rng.shuffle(moves)
-        return moves
-    return list(dict.fromkeys(state.random_move(rng) for _ in range(SAMPLE)))
+    return candidate_moves(state, rng, SAMPLE)
 
 
 def _wins(state: GameState, side: str) -> bool:

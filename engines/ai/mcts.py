@@ -47,13 +47,14 @@ class Node:
         self.visits = 0
 
 
-def candidate_moves(state: GameState, rng: random.Random) -> list[Any]:
-    """The moves a node considers, in a seeded random order (ties go to the first)."""
-    if state.legal_count() <= WIDTH:
+def candidate_moves(state: GameState, rng: random.Random, width: int = WIDTH) -> list[Any]:
+    """The moves a node considers, in a seeded random order (ties go to the first): all of
+    them, or ``width`` drawn at random where there are more."""
+    if state.legal_count() <= width:
         moves = list(state.legal_moves())
         rng.shuffle(moves)
         return moves
-    return list(dict.fromkeys(state.random_move(rng) for _ in range(WIDTH)))
+    return list(dict.fromkeys(state.random_move(rng) for _ in range(width)))
 
 
 def select(node: Node, ref: Node) -> Any:
