@@ -133,6 +133,7 @@ class Controller(Display):
         self._evaluated: frozenset[str] | None = None
         self._check_only = True  # until a piece moves, a settled board is only compared
         self._correctable = False
+        self._ok_waiting = False  # OK pressed while a hand was over the board
         self._flashed: tuple[str, float] | None = None
         self._targets: dict[str, frozenset[str]] = {}
         outcome = self.state.outcome()
@@ -223,13 +224,22 @@ class Controller(Display):
         """A shared flip is tracked by its lifts (never read as taps); then taps choose."""
         touches = self.choice.touches
         if touches is not None:
-            if touches.see(self.board) and not touches.left:
-                self._choice_advance()
+            touches.see(self.board)
             return
         for site in taps & self.choice.sites if self.choice.armed else ():
             self._choose_site(site)
             if self.mode != "choose":
                 break
+
+    def _settle_touches(self) -> None:
+        """A lifted flip token is set back once the board settles with it down."""
+        if self.choice and self.choice.touches is not None:
+            touches = self.choice.touches
+            if touches.see(self.board, settled=True) and not touches.left:
+                self._choice_advance()
+        elif self.mode == "follow" and self.turn.touches is not None:
+            self.turn.touches.see(self.board, settled=True)
+            self._follow_progress()
 
     def _choice_advance(self) -> None:
         self.choice.advance()
@@ -265,8 +275,12 @@ class Controller(Display):
 
     # -------------------------------------------------------- the settled board
     def _on_settle(self) -> None:
+        self._settle_touches()
         if self.choice:
             self.choice.armed = True
+        if self._ok_waiting:
+            self._ok_waiting = False
+            self._ok()
         if self.board == self._evaluated or not self.connected:
             return
         self._evaluated = self.board
@@ -572,14 +586,26 @@ class Controller(Display):
         replaces the last one."""
         if not (self.moves and self._correctable):
             return False
-        before, last = self.states[-2], self.moves[-1]
-        found = [c for c in recognise.candidates(before, board) if before.notation(c.move) != last]
-        if len(found) != 1:
+        for back in range(1, 2 + self._took_off_arrival()):
+            before, last = self.states[-1 - back], self.moves[-back]
+            found = [c for c in recognise.candidates(before, board) if before.notation(c.move) != last]
+            if len(found) == 1:
+                self._in_sync()
+                if back == 2:  # the arrival's removal was the piece lifted to move on
+                    self._take_back(len(self.moves) - 1)
+                self.turn = None
+                self._accept(found[0], replaces=last)
+                return True
+        return False
+
+    def _took_off_arrival(self) -> bool:
+        """True when the last move only took off pieces the move before it put down (a piece
+        lifted to move on from where it rested reads as its removal, e.g. a Phalanx piece
+        self-phalanxed where it rested)."""
+        if len(self.boards) < 3:
             return False
-        self._in_sync()
-        self.turn = None
-        self._accept(found[0], replaces=last)
-        return True
+        earlier, arrived, now = self.boards[-3:]
+        return now < arrived and arrived - now <= arrived - earlier
 
     def _flash(self, text: str) -> None:
         """Show ``text`` briefly: until the next board change or a few seconds pass."""
@@ -691,10 +717,12 @@ class Controller(Display):
         elif self.turn and self.turn.current and not self.turn.current.sensed:
             self.turn.step += 1
             self._follow()
-        elif self.mode == "move" and not self.sync and self.board == self.boards[-1]:
+        elif self.mode == "move" and not self.sync and self.state.ok_move() is not None:
+            if self.board != self.boards[-1]:
+                self._ok_waiting = not self.debouncer.quiet(self._now)  # judged at the settle
+                return
             ok = self.state.ok_move()
-            if ok is not None:
-                self._accept(Candidate(ok, self.state.realisations(ok)[0]))
+            self._accept(Candidate(ok, self.state.realisations(ok)[0]))
 
     # ----------------------------------------------------------------- output
     def _refresh(self) -> None:

@@ -64,24 +64,28 @@ def words(step: FollowUp, n: int) -> str:
 
 @dataclass
 class Touches:
-    """Lift-and-replace tracking: a site is done once it was seen lifted, then set back.
+    """Lift-and-replace tracking: a site is done once it was seen lifted, then set back on a
+    settled board (a token brushing its switch mid-flip is not yet set back).
 
     >>> t = Touches(frozenset({"a1", "b1"}))
     >>> t.see(frozenset({"b1"})), t.see(frozenset({"a1", "b1"})), sorted(t.left)
-    (False, True, ['b1'])
+    (False, False, ['a1', 'b1'])
+    >>> t.see(frozenset({"a1", "b1"}), settled=True), sorted(t.left)
+    (True, ['b1'])
     """
 
     sites: frozenset[str]
     lifted: set[str] = field(default_factory=set)
     done: set[str] = field(default_factory=set)
 
-    def see(self, board: frozenset[str]) -> bool:
-        """Take a debounced board; True when a site became done."""
+    def see(self, board: frozenset[str], settled: bool = False) -> bool:
+        """Take a debounced board (``settled``: the board has settled); True when a site
+        became done."""
         before = len(self.done)
         for site in self.sites - self.done:
             if site not in board:
                 self.lifted.add(site)
-            elif site in self.lifted:
+            elif site in self.lifted and settled:
                 self.done.add(site)
         return len(self.done) > before
 

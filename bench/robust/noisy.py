@@ -169,10 +169,11 @@ def run_stream(seed: int, plies: tuple[int, int] = (3, 12)) -> Result:
         if not play(run, segment, rng):
             result.unsettled += 1
     run.until(run.now + 1.0)
+    run.seen.append({"t": run.last_ms})  # the replay runs as long as the stream did
     judge(result, plan, run.events)
     result.scans = run.scans
     if result.failed:
-        result.failure = replay_text(run.seen)
+        result.failure = replay_text(run.seen, name, size, variant)
     return result
 
 
@@ -220,8 +221,10 @@ def judge(result: Result, plan: Plan, events: list[dict]) -> None:
     result.presses = sum(a.kind == "press" for seg in plan.segments for a in seg.actions)
 
 
-def replay_text(seen: list[dict]) -> str:
-    return "".join(json.dumps(line) + "\n" for line in [{"setup": "empty"}, *seen])
+def replay_text(seen: list[dict], game: str, size: int | None, variant: str | None) -> str:
+    """The scans as a ``reedboard replay`` file whose first line names the game."""
+    named = {k: v for k, v in (("game", game), ("size", size), ("variant", variant)) if v is not None}
+    return "".join(json.dumps(line) + "\n" for line in [{"setup": "empty", **named}, *seen])
 
 
 def _stream(args: tuple[int, tuple[int, int]]) -> Result:
