@@ -218,7 +218,7 @@ class Controller(Display):
             self._light_targets()
         # the settle policy: a board showing one whole legal move is judged sooner
         self.debouncer.complete = (self.mode == "move" and not self.choice
-                                   and recognise.complete(self.state, self.board, self._targets_of))
+                                   and recognise.complete(self.state, self.board))
 
     def _choice_change(self, taps: frozenset[str]) -> None:
         """A shared flip is tracked by its lifts (never read as taps); then taps choose."""
@@ -428,6 +428,8 @@ class Controller(Display):
         index = recognise.earlier(self.boards, board)
         if index is None:
             return False
+        if index < len(self.moves) - 1 and self._correct(board):
+            return True  # a different last move explains it better than undoing several
         self._in_sync()
         self._take_back(index)
         return True

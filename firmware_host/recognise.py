@@ -12,7 +12,6 @@ Sites are labels; a board is the frozenset of occupied labels. Nothing here know
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
@@ -82,51 +81,20 @@ def lifting(
     return bool(lifted) and board <= expected and all(targets(s) for s in lifted)
 
 
-def complete(
-    state: GameState, board: frozenset[str], targets: Callable[[str], frozenset[str]]
-) -> bool:
+def complete(state: GameState, board: frozenset[str]) -> bool:
     """True when ``board`` can be judged without the full settle time: it shows exactly one
-    legal move, needing no pick, and the moved piece cannot still be on its way: no other
-    target of the sites it left lies next to where it stands and further from where it came
-    (a placing from the hand has no way to go). ``targets``: ``state.targets`` or a cache.
+    legal move that puts a piece down (or the removal that is the whole turn). A piece that
+    only paused on its way is corrected when it moves on (the controller's correction of the
+    last move).
 
     >>> from engines import new_game
     >>> state = new_game("antipalos", 12)
-    >>> complete(state, frozenset({"B4*"}), state.targets), complete(state, frozenset(), state.targets)
+    >>> complete(state, frozenset({"B4*"})), complete(state, frozenset())
     (True, False)
     """
-    expected = state.occupied()
-    left, now = expected - board, board - expected
-    if not now:  # only lifted: a move in progress (a move that only empties waits in full)
+    if board <= state.occupied() and state.due() is None:  # only lifted: a move in progress
         return False
-    found = candidates(state, board)
-    if len(found) != 1 or found[0].pick is not None:
-        return False
-    others = frozenset().union(*map(targets, left)) - now
-    return not (others and _further_on(state, left, now, others))
-
-
-def _further_on(state: GameState, left: frozenset[str], now: frozenset[str],
-                others: frozenset[str]) -> bool:
-    """True when one of ``others`` lies next to a site of ``now`` (within 1.5 times the
-    distance from that site to its nearest other site) and further from ``left``: the way on."""
-    places = {s.label: (s.x, s.y) for s in state.sites()}
-    fx, fy = _centre(places, left)
-    for label in now:
-        x, y = places[label]
-        gone = math.hypot(x - fx, y - fy)
-        far = {other: math.hypot(ox - x, oy - y) for other, (ox, oy) in places.items()}
-        step = min((d for d in far.values() if d > 1e-9), default=0.0)
-        for site in others & far.keys():
-            sx, sy = places[site]
-            if far[site] <= 1.5 * step and math.hypot(sx - fx, sy - fy) > gone + 1e-9:
-                return True
-    return False
-
-
-def _centre(places: dict[str, tuple[float, float]], sites: frozenset[str]) -> tuple[float, float]:
-    points = [places[s] for s in sites]
-    return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+    return len(candidates(state, board)) == 1
 
 
 def earlier(boards: Sequence[frozenset[str]], board: frozenset[str]) -> int | None:

@@ -34,3 +34,12 @@ def test_a_piece_resting_where_it_self_phalanxes_then_moved_on_is_corrected():
     assert of(events, "correction") == [{"move": "b3ne-e6ne", "replaces": "b3ne-b7ne", "side": "green"}]
     assert events[-1]["moves"][6:] == ["b3ne-e6ne", "e8ne-d7ne", "b1sw-b5sw", "g8sw-h7sw", "b5sw-a4sw"]
     assert any("Corrected to b3ne-e6ne" in lines for lines in shown(events))
+
+
+def test_a_piece_slid_on_to_a_board_equal_to_an_earlier_one_is_a_correction_not_a_takeback():
+    # Phase Two on the 3 board: Black's C2* rests on *C2, then slides on to C3*; the board then
+    # equals the position three plies back, but the correction of the last move explains it.
+    events = run_file("noisy_antipalos_slide_on_rather_than_takeback.jsonl", "antipalos", 3)
+    assert "takeback" not in kinds(events)
+    assert of(events, "correction")[-1] == {"move": "C2* - C3*", "replaces": "C2* - *C2", "side": "black"}
+    assert events[-1]["moves"][-3:] == ["*A3 - C2*", "C3* - *A3", "C2* - C3*"]

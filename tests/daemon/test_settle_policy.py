@@ -1,5 +1,6 @@
-"""The settle policy: a board that shows one whole legal move is judged after quick_settle_ms;
-a piece that could still slide on, or a change that is no single move, waits settle_ms."""
+"""The settle policy: a board that shows one whole legal move is judged after quick_settle_ms
+(a piece that only paused on its way is corrected as it moves on); a change that is no single
+move waits settle_ms."""
 
 from __future__ import annotations
 
@@ -26,25 +27,24 @@ def test_a_placing_is_judged_after_the_quick_settle():
     assert drive.last("move")["move"] == "B2*"
 
 
-def test_a_piece_that_could_slide_on_waits_the_full_settle():
-    state = new_game("anti-grid", 6, "plain")
-    move = next(m for m in state.legal_moves() if str(m) == "e1-e9")
-    (src,), (dst,) = state.realisations(move)[0].emptied, state.realisations(move)[0].filled
-    board = (state.occupied() - {src}) | {dst}
-    assert not recognise.complete(state, board, state.targets)  # e10, e11 lie further on
+def test_a_pawn_pausing_on_its_way_is_judged_soon_then_corrected_as_it_moves_on():
     drive = Drive(Game.of("anti-grid", 6, "plain")).run(500)
-    drive.lift(src).run(100)
+    drive.lift("e1").run(100)
     change = drive.t
-    drive.place(dst)
-    assert moved_at(drive, change) >= drive.ctl.timing.settle_ms
+    drive.place("e5")  # the hand pauses
+    timing = drive.ctl.timing
+    assert moved_at(drive, change) <= timing.quick_settle_ms + 10 * timing.debounce_scans
+    drive.lift("e5").run(50).place("e9").run(1000)  # ... and slides on
+    correction = drive.last("correction")
+    assert (correction["move"], correction["replaces"]) == ("e1-e9", "e1-e5")
+    assert drive.ctl.moves == ["e1-e9"]
 
 
 def test_the_end_of_a_line_is_judged_soon():
     state = new_game("anti-grid", 6, "plain")
     move = next(m for m in state.legal_moves() if str(m) == "e1-e11")
     real = state.realisations(move)[0]
-    assert recognise.complete(state, (state.occupied() - real.emptied) | real.filled,
-                              state.targets)
+    assert recognise.complete(state, (state.occupied() - real.emptied) | real.filled)
 
 
 def test_a_change_of_mind_within_the_quick_settle_is_not_recorded():

@@ -1,6 +1,9 @@
 """Short run of bench/robust/noisy.py: noise around random legal games of every game never
 makes a false move, a spurious takeback, or loses a true move once the board settles."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from bench.robust.noisy import run_all, run_stream, summarise
 
 
@@ -21,3 +24,13 @@ def test_noisy_streams_of_every_game_accept_exactly_the_moves_played():
 def test_streams_are_repeatable():
     a, b = run_stream(4242), run_stream(4242)
     assert (a.intended, a.accepted, a.scans, a.kinds) == (b.intended, b.accepted, b.scans, b.kinds)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**40))
+def test_any_seeded_stream_ends_with_the_moves_played(seed):
+    """Every game (picked by the seed) with its compound turns (flips tracked by lifting, taps
+    on landings, removals), noise kinds drawn by the seed, pieces resting on a wrong site."""
+    result = run_stream(seed, plies=(2, 8))
+    assert not result.failed, result.failure
+    assert result.accepted == result.intended
