@@ -448,6 +448,28 @@ class PhalanxState(GameState):
             )
         return self.explain(candidates, emptied, filled)
 
+    def refusal(self, emptied: frozenset[str], filled: frozenset[str]) -> str | None:
+        """Why one piece moved to where it now stands is illegal (a piece of several triangles
+        changes several sites, which no from-to notation of the board's diff names).
+
+        >>> state = start()
+        >>> state.refusal(frozenset({"h1ne", "h1sw"}), frozenset({"b3ne", "b3sw"}))
+        'Not a straight line'
+        """
+        owners = {self._owner[INDEX[s]] for s in emptied if s in INDEX}
+        if len(owners) != 1 or -1 in owners or not filled or self.pending or self.outcome():
+            return None
+        piece = self.pieces[owners.pop()]
+        for rest in TABLES[piece.shape].rests.values():
+            new = frozenset(NAMES[t] for t in rest.triangles)
+            if new - piece.sites == filled and piece.sites - new == emptied:
+                try:
+                    self.check(Move(piece.anchor, NAMES[rest.anchor]))
+                except IllegalMove as exc:
+                    return exc.reason
+                return None
+        return None
+
     def targets(self, site: str) -> frozenset[str]:
         """The sites the lifted piece on ``site`` would newly cover at its legal destinations."""
         piece = self.piece_on(site)

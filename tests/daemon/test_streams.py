@@ -234,3 +234,16 @@ def test_antigrid_the_opponents_move_ending_a_capture_chain_names_its_own_side()
     ]
     assert "out_of_sync" not in kinds(events)
     assert events[-1]["position"]["to_move"] == "red"
+
+
+def test_phalanx_archer_moved_off_a_line_is_refused_with_the_reason():
+    from tests.daemon.stream_tools import Stream, run
+
+    stream = Stream().lift("h1ne", "h1sw").place("b3ne", "b3sw").settle()
+    events = run(stream.text(), "phalanx")
+    (illegal,) = of(events, "illegal")
+    assert illegal["reason"] == "Not a straight line"
+    assert sorted(illegal["sites"]) == ["b3ne", "b3sw", "h1ne", "h1sw"]
+    shown = [e["lines"] for e in events if e["event"] == "display"]
+    assert any("Not a straight line" in lines for lines in shown)
+    assert moves(events) == []

@@ -498,3 +498,24 @@ def test_reedboard_play_phalanx_subprocess():
     assert json.loads(bad.stdout.splitlines()[-1]) == {
         "error": "Not a straight line", "ply": 0, "move": "a1se-b3sw"}
     assert bad.stderr.strip() == "reedboard play: move 1 (a1se-b3sw): Not a straight line"
+
+
+@given(st.integers(0, 10_000))
+def test_every_whole_piece_moved_where_it_may_not_go_is_refused_with_a_reason(seed):
+    """A piece of several triangles changes several sites; the engine still says why."""
+    rng, state = random.Random(seed), new()
+    for _ in range(rng.randint(0, 10)):
+        if state.outcome():
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
+    occupied = state.occupied()
+    legal = {frozenset(r.filled) for m in state.legal_moves() for r in state.realisations(m)}
+    for piece in (p for p in state.pieces if p.side == state.turn and not state.pending):
+        for rest in TABLES[piece.shape].rests.values():
+            new_sites = frozenset(NAMES[t] for t in rest.triangles)
+            if new_sites & (occupied - piece.sites) or new_sites == piece.sites:
+                continue
+            emptied, filled = piece.sites - new_sites, new_sites - piece.sites
+            if filled in legal:
+                continue
+            assert state.refusal(emptied, filled) in ("Not a straight line", "The way is blocked")
