@@ -435,12 +435,14 @@ class Controller(Display):
         return True
 
     def _out_of_sync(self, board: frozenset[str]) -> None:
-        expected = self.expected
-        missing, extra = expected - board, board - expected
-        reason = None
+        expected, reason, aim = self.expected, None, None
         if self.mode == "move":
-            reason = recognise.attempt_reason(self.state, missing, extra)
-        sync = Sync(missing, extra, reason)
+            aim = recognise.nearest(self.state, board)
+            if aim is None:
+                reason = recognise.attempt_reason(self.state, expected - board, board - expected)
+        target = expected if aim is None else aim
+        missing, extra = target - board, board - target
+        sync = Sync(missing, extra, reason, aim)
         if sync == self.sync:
             return
         self.sync = sync

@@ -13,6 +13,7 @@ Sites are labels; a board is the frozenset of occupied labels. Nothing here know
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any, Callable, Iterable, Sequence
 
 from engines.core import FollowUp, GameState, IllegalMove, Realisation
@@ -95,6 +96,26 @@ def complete(state: GameState, board: frozenset[str]) -> bool:
     if board <= state.occupied() and state.due() is None:  # only lifted: a move in progress
         return False
     return len(candidates(state, board)) == 1
+
+
+def nearest(state: GameState, board: frozenset[str], limit: int = 2) -> frozenset[str] | None:
+    """The board of a legal move that ``board`` reaches with fewer changes than it takes to
+    get back to the position (at most ``limit``), e.g. a placement with a neighbour knocked
+    off: the players are guided there rather than told to undo their move. None when there is
+    none, or more than one.
+
+    >>> from engines import new_game
+    >>> state = new_game("antipalos", 5).play("B2*")
+    >>> sorted(nearest(state, (state.occupied() - {"B2*"}) | {"C3*"}))  # C3* placed, B2* knocked off
+    ['B2*', 'C3*']
+    """
+    diff = sorted(state.occupied() ^ board)
+    for k in range(1, min(limit, len(diff) - 1) + 1):
+        aims = {aim for sites in combinations(diff, k)
+                if candidates(state, aim := board ^ frozenset(sites))}
+        if aims:
+            return aims.pop() if len(aims) == 1 else None
+    return None
 
 
 def earlier(boards: Sequence[frozenset[str]], board: frozenset[str]) -> int | None:

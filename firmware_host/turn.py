@@ -188,16 +188,31 @@ class Turn:
 
 @dataclass
 class Sync:
-    """The board differs from the game: what the players were told at the settle."""
+    """The board differs from the game: what the players were told at the settle. ``aim``:
+    the board of a legal move that fewer changes reach (a piece knocked off while moving),
+    else None (the position itself).
+
+    >>> Sync(frozenset({"c1"}), frozenset(), aim=frozenset({"c1", "c2"})).words()
+    'Put c1 back'
+    >>> Sync(frozenset({"c1"}), frozenset({"d4", "e5"})).words()
+    'Board differs: put back 1, take off 2'
+    """
 
     missing: frozenset[str]
     extra: frozenset[str]
     reason: str | None = None
+    aim: frozenset[str] | None = None
 
     def words(self) -> str:
-        """The engine's reason, else what to put back and take off."""
+        """The engine's reason, the pieces to fix to reach ``aim``, else how many to put back
+        and take off."""
         if self.reason:
             return self.reason
+        if self.aim is not None:
+            parts = [f"put {', '.join(sorted(self.missing))} back"] if self.missing else []
+            parts += [f"take {', '.join(sorted(self.extra))} off"] if self.extra else []
+            text = ", ".join(parts)
+            return text[0].upper() + text[1:]
         parts = [f"put back {len(self.missing)}"] if self.missing else []
         parts += [f"take off {len(self.extra)}"] if self.extra else []
         return "Board differs: " + ", ".join(parts)

@@ -33,8 +33,9 @@ class Display:
         if self.turn and self.turn.current:
             lit.update(dict.fromkeys(self.turn.left(self.board), self.turn.current.action))
         if self.sync:
-            lit.update(dict.fromkeys(self.expected - self.board, "missing"))
-            lit.update(dict.fromkeys(self.board - self.expected, "extra"))
+            aim = self.expected if self.sync.aim is None else self.sync.aim
+            lit.update(dict.fromkeys(aim - self.board, "missing"))
+            lit.update(dict.fromkeys(self.board - aim, "extra"))
         return {self.layout.led[site]: self._light(kind) for site, kind in lit.items()}
 
     def _light(self, kind: str) -> Led:
