@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
-from engines.core import FollowUp, GameState, Outcome
+from engines.core import FollowUp, GameState, Outcome, Realisation
 from engines.core.options import write_options
 from firmware_host import recognise
 from firmware_host.config import Timing
@@ -33,7 +33,7 @@ from firmware_host.recognise import Candidate
 from firmware_host.screens import Screen, message_screen
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
-from firmware_host.turn import Choice, Pending, Sync, Turn, taps_in
+from firmware_host.turn import Choice, Pending, Sync, Turn, taps_in, undo_steps
 from firmware_host.view import Display
 from hardware.base import ButtonEvent, Led, Scan
 
@@ -618,7 +618,7 @@ class Controller(Display):
     def _take_back(self, index: int) -> None:
         self._correctable = False
         unscore = self.mode == "over" and self.match is not None
-        undone = self.moves[index:]
+        undone, played = self.moves[index:], self.state
         self.storage.truncate(self.game_id, index)
         del self.states[index + 1 :], self.boards[index + 1 :], self.moves[index:]
         self._targets = {}
@@ -629,7 +629,13 @@ class Controller(Display):
         if unscore:
             self.match.unrecord()
             self._emit("match", **self.match.event())
-        self._begin_turn()
+        steps = undo_steps(played, self.state)
+        if not steps:
+            return self._begin_turn()
+        self.mode = "follow"  # what the sensors cannot see is undone by hand, step by step
+        undo = Realisation(frozenset(), frozenset(), steps)
+        self.turn = Turn(Candidate(None, undo), self.boards[-1], 0, self.state.to_move)
+        self._follow()
 
     def new_game(self, game: Game) -> None:
         """Start ``game`` at once, as the menu's choice does (the simulator page's picker)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from engines.core import FollowUp, Realisation
+from engines.core import FollowUp, GameState, Realisation
 from firmware_host import recognise
 from firmware_host.recognise import Candidate
 from hardware.base import Led
@@ -54,6 +54,7 @@ STEPS = {
     "twin": StepKind("twin", "Place the twin on the lit site", "Place the twins on the {n} lit sites"),
     "flip": StepKind("flip", "Flip the lit token", "Flip the {n} lit tokens"),
     "pick": StepKind("pick", "Tap the lit site", "Tap one of the {n} lit sites"),
+    "carry": StepKind("empty", "Move the unseen piece off the lit site", "Move the unseen pieces off the lit sites"),
 }
 
 
@@ -110,6 +111,27 @@ def taps_in(toggles: dict[str, float], changed: frozenset[str], now: float, tap_
         else:
             toggles[site] = now
     return frozenset(taps)
+
+
+def undo_steps(played: GameState, back: GameState) -> tuple[FollowUp, ...]:
+    """What a takeback from ``played`` to ``back`` must undo that no occupancy shows: the
+    tokens to turn back (faces that differ on sites both positions hold) and the unseen pieces
+    to carry back (:meth:`GameState.markers`).
+
+    >>> from engines import new_game
+    >>> back = new_game("antipode"); played = back.play(str(back.legal_moves()[0]))
+    >>> [(s.action, sorted(s.sites), s.prompt) for s in undo_steps(played, back)]
+    [('flip', ['a1'], ''), ('carry', ['a1'], 'Blue pawn: a1 back to e1')]
+    """
+    was, now = played.faces(), back.faces()
+    turned = frozenset(site for site, face in now.items() if was.get(site, face) != face)
+    steps = [FollowUp("flip", turned)] if turned else []
+    stood = {side: site for site, side in played.markers().items()}
+    for site, side in back.markers().items():
+        if stood.get(side, site) != site:
+            steps.append(FollowUp("carry", frozenset({stood[side]}),
+                                  f"{side.capitalize()} {back.UNSEEN}: {stood[side]} back to {site}"))
+    return tuple(steps)
 
 
 def touches_for(step: FollowUp | None) -> Touches | None:

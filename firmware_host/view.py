@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from firmware_host.game import result_lines
 from firmware_host.screens import Screen, status_screen
-from firmware_host.turn import LIGHTS, words
+from firmware_host.turn import LIGHTS, STEPS, words
 from hardware.base import Led
 
 
@@ -28,10 +28,10 @@ class Display:
         lit.update(dict.fromkeys(self.targets, "target"))
         lit.update(self.pending.lights(self.board) if self.pending else {})
         if self.due is not None and self.mode == "move":
-            lit.update(dict.fromkeys(self.due.sites & self.board, self.due.action))
+            lit.update(dict.fromkeys(self.due.sites & self.board, STEPS[self.due.action].light))
         lit.update(self.choice.lights() if self.choice else {})
         if self.turn and self.turn.current:
-            lit.update(dict.fromkeys(self.turn.left(self.board), self.turn.current.action))
+            lit.update(dict.fromkeys(self.turn.left(self.board), STEPS[self.turn.current.action].light))
         if self.sync:
             aim = self.expected if self.sync.aim is None else self.sync.aim
             lit.update(dict.fromkeys(aim - self.board, "missing"))

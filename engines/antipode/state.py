@@ -205,6 +205,7 @@ class AntipodeState(GameState):
     rules: HouseRules = HouseRules()
     history: Tally = field(default_factory=Tally, compare=False, repr=False)
     AI_RATE = 6500
+    UNSEEN = "pawn"
 
     @classmethod
     def setup(

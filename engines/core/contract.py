@@ -21,8 +21,10 @@ from dataclasses import dataclass
 #: ``pick`` chooses one of the sites (a tap on the board or the buttons) and tells apart moves
 #: whose hand changes are equal; ``flip`` turns tokens over: the sensors see each token lifted
 #: and set back (boards that sense polarity also check the faces, :meth:`GameState.faces`); OK
-#: stands in for a flip made without lifting.
-ACTIONS = ("remove", "twin", "pick", "flip")
+#: stands in for a flip made without lifting. ``carry`` moves a piece the sensors cannot see
+#: (:meth:`GameState.markers`) off the lit site to where the markers show it (a takeback's pawn
+#: going back); OK confirms it.
+ACTIONS = ("remove", "twin", "pick", "flip", "carry")
 
 
 @dataclass(frozen=True)

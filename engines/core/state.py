@@ -266,6 +266,9 @@ class GameState(ABC):
         then tries the change as a placement or from-to move)."""
         return None
 
+    #: What players call a piece the sensors cannot see (:meth:`markers`), in the board's words.
+    UNSEEN = "piece"
+
     def markers(self) -> Mapping[str, str]:
         """Sites holding a piece the sensors cannot see (e.g. a pawn standing on a token):
         site -> its side. The board lights them so the players know where they are."""
