@@ -54,7 +54,8 @@ STEPS = {
     "twin": StepKind("twin", "Place the twin on the lit site", "Place the twins on the {n} lit sites"),
     "flip": StepKind("flip", "Flip the lit token", "Flip the {n} lit tokens"),
     "pick": StepKind("pick", "Tap the lit site", "Tap one of the {n} lit sites"),
-    "carry": StepKind("empty", "Move the unseen piece off the lit site", "Move the unseen pieces off the lit sites"),
+    "carry": StepKind("empty", "Move the unseen piece off the lit site",
+                      "Move the unseen pieces off the lit sites"),
 }
 
 
