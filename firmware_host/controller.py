@@ -34,6 +34,7 @@ from firmware_host.screens import Screen, message_screen
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
 from firmware_host.turn import Choice, Pending, Sync, Turn, taps_in, undo_steps
+from firmware_host.judge import Judge
 from firmware_host.view import Display
 from hardware.base import ButtonEvent, Led, Scan
 
@@ -47,7 +48,7 @@ FLASH_MS = 4000
 NOTICE_MS = 8000
 
 
-class Controller(Display):
+class Controller(Judge, Display):
     """One board's game: ``step(now, scan, buttons)`` -> events; :meth:`frame`, :meth:`screen`.
 
     ``storage`` holds the game (a new one is started unless ``resume`` gives the stored record's
@@ -273,77 +274,6 @@ class Controller(Display):
             self.sync = None
             self._clear_targets()
 
-    # -------------------------------------------------------- the settled board
-    def _on_settle(self) -> None:
-        self._settle_touches()
-        if self.choice:
-            self.choice.armed = True
-        if self._ok_waiting:
-            self._ok_waiting = False
-            self._ok()
-        if self.board == self._evaluated or not self.connected:
-            return
-        self._evaluated = self.board
-        self._judge(self.board)
-
-    def rejudge(self) -> None:
-        """Judge the board again now, if it is settled (a move the storage refused is tried
-        again)."""
-        self._rejudge()
-
-    def _rejudge(self) -> None:
-        """Judge the board again now (the game changed under it), if it is settled."""
-        self._evaluated = None
-        if self.debouncer.quiet(self._now):
-            self._on_settle()
-
-    def _judge(self, board: frozenset[str]) -> None:
-        if self.idle and self.idle.stale and board == self.boards[0] != self.boards[-1]:
-            return self._new_game(self.game)  # put back for the next table after an idle spell
-        if self._check_only:
-            self._check_only = False
-            if board == self.expected:
-                self._in_sync()
-            else:
-                self._out_of_sync(board)
-        elif self.mode == "follow":
-            self._judge_follow(board)
-        elif self.mode == "over":
-            self._judge_over(board)
-        else:
-            self._judge_move(board)
-
-    def _judge_move(self, board: frozenset[str]) -> None:
-        if self.pending is not None:
-            return self._judge_pending(board)
-        cancelled = False
-        if self.choice:
-            if board == self.choice.board:
-                return self._in_sync()
-            if board ^ self.choice.board <= self.choice.sites:
-                return  # a tap in progress
-            self.choice, self.mode, cancelled = None, "move", True
-        state = self.state
-        if board == self.boards[-1]:
-            self._in_sync()
-            self._clear_targets()
-            if cancelled:
-                self._begin_turn()
-            return
-        found = recognise.candidates(state, board)
-        if found:
-            self._in_sync()
-            return self._take(found, board)
-        if self._ok_then_move(board):
-            return
-        if recognise.lifting(state, board, self._targets_of):
-            self._in_sync()  # a piece in the hand: its targets stay lit
-            self._correctable = False  # the next side has begun
-            return self._light_targets()
-        if self._takeback_to(board) or self._correct(board):
-            return
-        self._out_of_sync(board)
-
     # ------------------------------------------------------ moves chosen elsewhere
     def expect(self, move_text: str, say: str) -> None:
         """Have the players carry out ``move_text`` (chosen by a computer or a remote board):
@@ -363,98 +293,6 @@ class Controller(Display):
     def to_act(self) -> str | None:
         """The side who must act now: during a follow-up the side whose step it is."""
         return self.turn.side if self.turn else self.state.to_move
-
-    def _judge_pending(self, board: frozenset[str]) -> None:
-        pending, before = self.pending, self.boards[-1]
-        done = pending.done(before, board)
-        if done is not None:
-            self._in_sync()
-            self.pending = None
-            return self._accept(Candidate(pending.move, pending.real, done))
-        missing, extra = pending.stray(before, board)
-        if missing or extra:
-            return self._out_of_sync(board)
-        self._in_sync()  # part-way through the move
-
-    def _ok_then_move(self, board: frozenset[str]) -> bool:
-        """The board shows a move that follows the OK move (e.g. the opponent starting after a
-        capture chain): play both."""
-        ok = self.state.ok_move()
-        if ok is None or not recognise.candidates(self.state.apply(ok), board):
-            return False
-        self._in_sync()
-        self._accept(Candidate(ok, self.state.realisations(ok)[0]))
-        if self.mode == "move":
-            self._judge_move(board)
-        return True
-
-    def _judge_follow(self, board: frozenset[str]) -> None:
-        turn = self.turn
-        for step in turn.sensed_run():
-            if board == turn.board(step):
-                self._in_sync()
-                if step > turn.step:
-                    turn.step = step
-                    self._follow()
-                return
-        current = turn.current
-        if current is not None and board ^ turn.board() <= current.sites:
-            return self._in_sync()  # part-way through this step
-        if self._takeback_to(board) or self._next_side_began(board) or self._correct(board):
-            return
-        self._out_of_sync(board)
-
-    def _next_side_began(self, board: frozenset[str]) -> bool:
-        """The next side acts while only unsensed steps (flips) are left: they are taken as done
-        and the board is judged as the next move."""
-        state = self.state
-        if not self.turn.only_unsensed_left():
-            return False
-        if not (recognise.candidates(state, board) or recognise.lifting(state, board, self._targets_of)):
-            return False
-        self.turn.step = len(self.turn.steps)
-        self._follow()
-        if self.mode == "move":
-            self._judge_move(board)
-        return True
-
-    def _judge_over(self, board: frozenset[str]) -> None:
-        if board == self.boards[0] and board != self.boards[-1]:
-            self._new_game(self.game)
-
-    def _takeback_to(self, board: frozenset[str]) -> bool:
-        if not self.takebacks:
-            return False
-        index = recognise.earlier(self.boards, board)
-        if index is None:
-            return False
-        if index < len(self.moves) - 1 and self._correct(board):
-            return True  # a different last move explains it better than undoing several
-        self._in_sync()
-        self._take_back(index)
-        return True
-
-    def _out_of_sync(self, board: frozenset[str]) -> None:
-        expected, reason, aim = self.expected, None, None
-        if self.mode == "move":
-            aim = recognise.nearest(self.state, board)
-            if aim is None:
-                reason = recognise.attempt_reason(self.state, expected - board, board - expected)
-        target = expected if aim is None else aim
-        missing, extra = target - board, board - target
-        sync = Sync(missing, extra, reason, aim)
-        if sync == self.sync:
-            return
-        self.sync = sync
-        self._clear_targets()
-        self._emit("out_of_sync", missing=self._sorted(missing), extra=self._sorted(extra))
-        if reason:
-            self._emit("illegal", reason=reason, sites=self._sorted(missing | extra))
-
-    def _in_sync(self) -> None:
-        if self.sync:
-            self.sync = None
-            self._emit("in_sync")
 
     def _clear_targets(self) -> None:
         self.targets = frozenset()
@@ -583,33 +421,6 @@ class Controller(Display):
     def _win_sites(self, outcome: Outcome) -> set[str]:
         """The sites that show the win (a point may have several, e.g. an Antipod edge point)."""
         return {site for name in outcome.sites for site in self.state.sites_of(name)}
-
-    def _correct(self, board: frozenset[str]) -> bool:
-        """Before the next side begins, a board showing the position before the last move changed
-        by one different legal move (a piece slid on after resting; a change of mind): that move
-        replaces the last one."""
-        if not (self.moves and self._correctable):
-            return False
-        for back in range(1, 2 + self._took_off_arrival()):
-            before, last = self.states[-1 - back], self.moves[-back]
-            found = [c for c in recognise.candidates(before, board) if before.notation(c.move) != last]
-            if len(found) == 1:
-                self._in_sync()
-                if back == 2:  # the arrival's removal was the piece lifted to move on
-                    self._take_back(len(self.moves) - 1)
-                self.turn = None
-                self._accept(found[0], replaces=last)
-                return True
-        return False
-
-    def _took_off_arrival(self) -> bool:
-        """True when the last move only took off pieces the move before it put down (a piece
-        lifted to move on from where it rested reads as its removal, e.g. a Phalanx piece
-        self-phalanxed where it rested)."""
-        if len(self.boards) < 3:
-            return False
-        earlier, arrived, now = self.boards[-3:]
-        return now < arrived and arrived - now <= arrived - earlier
 
     def _flash(self, text: str) -> None:
         """Show ``text`` briefly: until the next board change or a few seconds pass."""
