@@ -252,3 +252,17 @@ def test_phalanx_archer_moved_off_a_line_is_refused_with_the_reason():
     shown = [e["lines"] for e in events if e["event"] == "display"]
     assert any("Not a straight line" in lines for lines in shown)
     assert moves(events) == []
+
+
+def test_antipode_pawn_moved_first_then_the_token_placed_asks_for_the_landing_after_the_flips():
+    """Some players move the pawn before placing: pressing its landing token then means
+    nothing; after the placement and its flips the board asks for the landing, never guesses."""
+    from tests.daemon.stream_tools import Stream, run
+
+    stream = Stream().lift("a1").place("a1").settle()  # the pawn set on a1 first
+    stream.place("b1").settle().lift("a1").wait(300).place("a1").settle()  # place, flip a1
+    before_tap = run(stream.text(), "antipode")
+    assert moves(before_tap) == [] and "out_of_sync" not in kinds(before_tap)
+    assert before_tap[-2]["lines"][2] == "Tap the token your pawn lands on, or BACK/OK: b1:a1"
+    events = run(stream.lift("a1").place("a1").settle().text(), "antipode")
+    assert moves(events) == ["b1:a1"]
