@@ -73,6 +73,7 @@ class Controller(Judge, Display):
         idle: Idle | None = None,
         match: OngoingMatch | None = None,
         house_rules: Mapping[str, Mapping[str, Any]] | None = None,
+        opponent: Any = None,
     ) -> None:
         self.timing = timing
         self.idle = idle
@@ -97,7 +98,7 @@ class Controller(Judge, Display):
                                    quick_ms=timing.quick_settle_ms)
         #: False while the board does not answer (the daemon says): nothing is judged.
         self.connected = True
-        self.opponent: Any = None  # the computer (firmware_host/opponent.py): ticked each step
+        self.opponent = opponent  # the computer (firmware_host/opponent.py): ticked each step
         self.match = match or game.new_match()
         self._start(game, resume)
 
@@ -148,7 +149,8 @@ class Controller(Judge, Display):
         match_of, target = (self.match.first_id, self.match.target) if self.match else (None, None)
         return self.storage.start(game.name, game.size, game.variant, match_of, target,
                                   first=self.state.to_move,
-                                  options=write_options(dict(game.options)) or None)
+                                  options=write_options(dict(game.options)) or None,
+                                  opponent=self.opponent.record(self.state) if self.opponent else None)
 
     @property
     def state(self) -> GameState:

@@ -45,6 +45,7 @@ def record_text(record: GameRecord, view: str | None = None) -> str:
         ("Result", record.result or ("running" if record.finished is None else None)),
         ("First", record.first),
         ("Options", record.options),
+        ("Opponent", record.opponent),
         ("Match", record.match_of),
         ("MatchTarget", record.match_target),
         ("View", view),

@@ -67,6 +67,10 @@ class Computer:
             future, self._future = self._future, None
             self._play(c, future.result())
 
+    def record(self, state: GameState) -> str:
+        """Who the computer is, as game records keep it: "computer black, level 3"."""
+        return f"computer {self.side_in(state)}, level {self.level}"
+
     def side_in(self, state: GameState) -> str:
         """The side the computer plays in ``state``'s game."""
         return self.side if self.side in state.sides else state.sides[-1]

@@ -121,9 +121,9 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
         idle=idle,
         match=match,
         house_rules=rules,
+        opponent=Computer(config.opponent.side, config.opponent.level)
+        if config.opponent.kind == "computer" else None,
     )
-    if config.opponent.kind == "computer":
-        controller.opponent = Computer(config.opponent.side, config.opponent.level)
     return controller
 
 

@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS games (
     match_of INTEGER,
     match_target INTEGER,
     first    TEXT,
-    options  TEXT
+    options  TEXT,
+    opponent TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -69,7 +70,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 #: Columns of ``games`` added after the first release: databases written before get them, empty.
 ADDED_COLUMNS = {
     "winner": "TEXT", "match_of": "INTEGER", "match_target": "INTEGER", "first": "TEXT",
-    "options": "TEXT",
+    "options": "TEXT", "opponent": "TEXT",
 }
 
 
@@ -111,6 +112,8 @@ class GameRecord:
     first: str | None = None
     #: The house rules it was played with, as records write them: "supply=4, trapped=no".
     options: str | None = None
+    #: Who played the other side when not a player at the table: "computer black, level 3".
+    opponent: str | None = None
     moves: tuple[str, ...] = ()
     #: What is wrong with the stored row (a column of the wrong type), if anything.
     problem: str | None = None
@@ -278,18 +281,21 @@ class Storage:
         match_target: int | None = None,
         first: str | None = None,
         options: str | None = None,
+        opponent: str | None = None,
     ) -> int:
         """A new running game; its id. In a match (``match_target`` given) ``match_of`` is the
         id of the match's first game; None: this game begins the match (it gets its own id).
-        ``options``: the house rules it is played with, as records write them."""
+        ``options``: the house rules it is played with, as records write them; ``opponent``:
+        who plays the other side when not a player at the table."""
         self._last_id += 1
         game_id = self._last_id
         if match_target is not None and match_of is None:
             match_of = game_id
         self._write((
             "INSERT INTO games (id, game, size, variant, started, match_of, match_target, first,"
-            " options) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, game, size, variant, now_text(), match_of, match_target, first, options),
+            " options, opponent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, game, size, variant, now_text(), match_of, match_target, first, options,
+             opponent),
         ))
         return game_id
 
@@ -355,7 +361,7 @@ class Storage:
         or after ``since``, a time as :func:`now_text` writes it; or a match's)."""
         sql = (
             "SELECT id, game, size, variant, started, finished, result, winner, match_of,"
-            " match_target, first, options FROM games"
+            " match_target, first, options, opponent FROM games"
         )
         where, args = [], []
         for column, value in (("id", game_id), ("match_of", match_of)):
@@ -385,14 +391,14 @@ class Storage:
 #: The type each column of a stored game must have (None is allowed but for id, game, started).
 _TYPES = {"id": int, "game": str, "size": int, "variant": str, "started": str, "finished": str,
           "result": str, "winner": str, "match_of": int, "match_target": int, "first": str,
-          "options": str}
+          "options": str, "opponent": str}
 
 
 def _record(row: tuple, moves: tuple) -> GameRecord:
     """A stored row as a record; one whose columns have the wrong types says so in
     ``problem`` (a damaged or hand-edited file), the bad values left out.
 
-    >>> _record((3, "antipalos", "big", None, "", None, None, None, None, None, None, None), ()).problem
+    >>> _record((3, "antipalos", "big", None, "", None, None, None, None, None, None, None, None), ()).problem
     "size 'big' is not a whole number"
     """
     values, problems = dict(zip(_TYPES, row)), []

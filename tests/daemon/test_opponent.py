@@ -120,3 +120,17 @@ def test_a_live_board_thinks_in_another_process_and_gets_the_same_move():
     assert controller.moves == ["b2"] and controller.pending is not None
     assert controller.pending.text == think(controller.state, 1, seed=1)
     assert steps > 1  # the steps went on while it thought
+
+
+def test_a_game_against_the_computer_keeps_the_level_and_side_in_its_record(tmp_path):
+    from firmware_host.export import export
+
+    config = replace(CONFIG, opponent=Opponent("computer", "black", 3))
+    storage = Storage(str(tmp_path / "games.db"))
+    controller = open_controller(config, storage, configured_game(config, "antipod", 4))
+    (record,) = storage.games()
+    assert record.opponent == "computer black, level 3"
+    assert '[Opponent "computer black, level 3"]' in export([record])
+    controller.opponent.close()
+    two = open_controller(Config(), Storage(str(tmp_path / "two.db")), configured_game(Config(), "antipod", 4))
+    assert two.storage.games()[0].opponent is None
