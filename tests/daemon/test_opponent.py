@@ -132,5 +132,6 @@ def test_a_game_against_the_computer_keeps_the_level_and_side_in_its_record(tmp_
     assert record.opponent == "computer black, level 3"
     assert '[Opponent "computer black, level 3"]' in export([record])
     controller.opponent.close()
-    two = open_controller(Config(), Storage(str(tmp_path / "two.db")), configured_game(Config(), "antipod", 4))
-    assert two.storage.games()[0].opponent is None
+    alone = Storage(str(tmp_path / "two.db"))
+    open_controller(Config(), alone, configured_game(Config(), "antipod", 4))
+    assert alone.games()[0].opponent is None
