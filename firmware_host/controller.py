@@ -28,7 +28,8 @@ from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout
 from firmware_host.matchplay import OngoingMatch
 from firmware_host import menu as menus
-from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, ShowIP, ShowToday, TakeBack
+from firmware_host.menu import Menu, NewGame, PowerOff, SetBrightness, SetPlayers, ShowIP, ShowToday, TakeBack
+from firmware_host.opponent import Computer
 from firmware_host.recognise import Candidate
 from firmware_host.screens import Screen, message_screen
 from firmware_host.stats import today_screen
@@ -490,6 +491,8 @@ class Controller(Judge, Display):
             self._rejudge()
         elif isinstance(action, SetBrightness):
             self.brightness = action.level
+        elif isinstance(action, SetPlayers):
+            self.set_players(action)
         elif isinstance(action, ShowIP):
             self._pass(message_screen("IP address", [self._address()]))
         elif isinstance(action, ShowToday):
@@ -497,6 +500,15 @@ class Controller(Judge, Display):
         elif isinstance(action, PowerOff):
             self._notice = message_screen("Powering off", ["Wait for the screen to go dark"])
             self._emit("power_off")  # the daemon runs the configured command
+
+    def set_players(self, players: SetPlayers) -> None:
+        """The computer plays ``players.computer`` (None: nobody) from a new game on."""
+        if self.opponent:
+            self.opponent.close()
+        self.opponent = players.computer and Computer(players.computer, players.level)
+        if self.menu:
+            self.menu.players = (players.computer, players.level)
+        self._new_game(self.game)
 
     def _pass(self, screen: Screen) -> None:
         """Show a passing notice: until a button, the next board change or NOTICE_MS."""

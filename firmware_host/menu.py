@@ -62,7 +62,16 @@ class PowerOff:
     pass
 
 
-Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff
+@dataclass(frozen=True)
+class SetPlayers:
+    """Who plays: ``computer`` the side the computer plays (None: all at the table), at
+    ``level`` (1..5); a new game starts."""
+
+    computer: str | None
+    level: int
+
+
+Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff | SetPlayers
 
 
 # -------------------------------------------------------------------------------- choices
@@ -119,7 +128,8 @@ class Menu:
     match goes to (0: single games; the controller keeps it up to date). ``kiosk``: only picking
     a game and starting a new one. ``brightness``: the LED level now (snapped to a menu level).
     ``today``: offer today's games; ``power_off``: a long MENU press offers power-off.
-    ``rules``: the house rules in force by game (the config's, as the menu changes them)."""
+    ``rules``: the house rules in force by game (the config's, as the menu changes them).
+    ``players``: the side the computer plays (None: nobody) and its level."""
 
     def __init__(
         self,
@@ -132,8 +142,10 @@ class Menu:
         power_off: bool = False,
         match: int = 0,
         rules: dict[str, dict[str, object]] | None = None,
+        players: tuple[str | None, int] = (None, 1),
     ) -> None:
         self._choices = choices
+        self.players = players
         self.rules = {} if rules is None else rules
         self.match = match
         self.today = today
@@ -211,6 +223,7 @@ class Menu:
             ]
             if _menu_options(self.current.game):
                 items.append(_Item("House rules", self._rules_page))
+            items.append(_Item("Players", self._players_page))
         items.append(_Item("Exit", lambda: None))
         return _Page("Menu", tuple(items), cursor)
 
@@ -276,6 +289,30 @@ class Menu:
             break
         self._pages.pop()
         return self._rules_page(index)
+
+    def _players_page(self, cursor: int | None = None) -> _Page:
+        """All at the table, or the computer playing one side; its level (OK steps it)."""
+        c = self.current
+        computer, level = self.players
+        sides = engines.new_game(c.game, c.size, c.variant).sides
+        items = (_Item("Two at the table" if len(sides) == 2 else "All at the table",
+                       lambda: self._set_players(None)),
+                 *(_Item(f"Computer: {side}", lambda side=side: self._set_players(side))
+                   for side in sides),
+                 _Item(f"Level {level}", self._next_level))
+        if cursor is None:
+            cursor = 1 + sides.index(computer) if computer in sides else 0
+        return _Page("Players", items, cursor)
+
+    def _set_players(self, computer: str | None) -> SetPlayers:
+        self.players = (computer, self.players[1])
+        return SetPlayers(*self.players)
+
+    def _next_level(self) -> _Page:
+        computer, level = self.players
+        self.players = (computer, level % 5 + 1)
+        page = self._pages.pop()
+        return self._players_page(page.cursor)
 
     def _matches_page(self) -> _Page:
         targets = [0, *self.current.match_targets]

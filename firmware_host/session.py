@@ -104,6 +104,7 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
         today=True,
         power_off=kiosk.power_off or not kiosk.enabled,
         rules=rules,
+        players=(None, config.opponent.level),
     )
     idle = None
     if kiosk.enabled:
@@ -124,6 +125,8 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
         opponent=Computer(config.opponent.side, config.opponent.level)
         if config.opponent.kind == "computer" else None,
     )
+    if controller.opponent:
+        menu.players = (controller.opponent.side_in(controller.state), config.opponent.level)
     return controller
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import engines
 from firmware_host.layout import Layout, default_layout
 from firmware_host.menu import (
-    BRIGHTNESS_LEVELS, Choice, Menu, NewGame, SetBrightness, ShowIP, TakeBack, game_choices,
+    BRIGHTNESS_LEVELS, Choice, Menu, NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack, game_choices,
 )
 from hardware.base import BUTTONS, ButtonEvent, Scan
 
@@ -39,7 +39,7 @@ def test_menu_opens_with_menu_and_lists_everything():
     assert not menu.is_open
     assert press(menu, "menu") == [] and menu.is_open
     assert shown(menu) == ("Menu", "> New game", "Choose game", "Take back", "Brightness 50%",
-                           "Show IP address", "Exit")
+                           "Show IP address", "Players", "Exit")
 
 
 def test_ok_and_back_belong_to_the_game_while_the_menu_is_closed():
@@ -55,7 +55,7 @@ def test_new_game_restarts_the_current_game():
 
 def test_menu_moves_down_and_wraps_around():
     menu = Menu(CHOICES, CURRENT)
-    press(menu, "menu", *["menu"] * 6)
+    press(menu, "menu", *["menu"] * 7)
     assert shown(menu)[1] == "> New game"
     press(menu, "menu", "menu")
     assert shown(menu)[3] == "> Take back"
@@ -78,7 +78,7 @@ def test_brightness_cycles_levels_and_the_menu_stays_open():
 
 def test_exit_and_back_close_the_menu():
     menu = Menu(CHOICES, CURRENT)
-    press(menu, "menu", *["menu"] * 5)
+    press(menu, "menu", *["menu"] * 6)
     assert shown(menu)[-1] == "> Exit"
     assert press(menu, "ok") == [] and not menu.is_open
     press(menu, "menu", "back")
@@ -117,7 +117,7 @@ def test_kiosk_offers_only_games():
 def test_without_takebacks_or_other_games_those_items_are_gone():
     menu = Menu(CHOICES[:1], CHOICES[0], takebacks=False)
     press(menu, "menu")
-    assert shown(menu) == ("Menu", "> New game", "Brightness 50%", "Show IP address", "Exit")
+    assert shown(menu) == ("Menu", "> New game", "Brightness 50%", "Show IP address", "Players", "Exit")
 
 
 def test_long_menu_press_is_reserved():
@@ -206,3 +206,17 @@ def test_the_rules_page_offers_only_sides_the_variant_has():
     menu._pages = [page]
     page = menu._next_rule(engines.game_info("antipalos").options[1], 0)
     assert page.items[0].label == "first: white"  # red and blue are not sides of a two-player game
+
+
+def test_players_choose_the_computer_for_a_side_and_its_level():
+    current = Choice.of("antipod", 4, "")
+    menu = Menu([current], current, players=(None, 2))
+    press(menu, "menu")
+    labels = [line.lstrip("> ") for line in shown(menu)[1:]]
+    press(menu, *["menu"] * labels.index("Players"), "ok")
+    assert shown(menu) == ("Players", "> Two at the table", "Computer: white", "Computer: black", "Level 2")
+    assert press(menu, "menu", "menu", "menu", "ok") == []  # the level steps, the page stays
+    assert shown(menu)[0] == "Players" and shown(menu)[-1] == "> Level 3"
+    assert press(menu, "menu", "menu", "menu", "ok") == [SetPlayers("black", 3)] and not menu.is_open
+    press(menu, "menu", *["menu"] * labels.index("Players"), "ok")
+    assert shown(menu)[3] == "> Computer: black"  # the cursor on who plays now

@@ -13,6 +13,7 @@ from firmware_host.config import Config, Opponent
 from firmware_host.opponent import Computer, think
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
+from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
 from tests.daemon.stream_tools import Stream, kinds, of, run
 
@@ -135,3 +136,26 @@ def test_a_game_against_the_computer_keeps_the_level_and_side_in_its_record(tmp_
     alone = Storage(str(tmp_path / "two.db"))
     open_controller(Config(), alone, configured_game(Config(), "antipod", 4))
     assert alone.games()[0].opponent is None
+
+
+def test_the_menu_puts_the_computer_on_a_side_for_a_new_game_and_takes_it_off_again(tmp_path):
+    from firmware_host.menu import SetPlayers
+
+    storage = Storage(str(tmp_path / "games.db"))
+    controller = open_controller(Config(), storage, configured_game(Config(), "antipod", 4))
+    menu = controller.menu
+    controller.step(0.0, SimBoard(controller.layout.sensor_channels).scan())
+    labels = [line.lstrip("> ") for line in menu.screen().text_lines()[1:]]
+    action = None
+    for button in ["menu", *["menu"] * labels.index("Players"), "ok", "menu", "menu", "ok"]:
+        action = menu.press(ButtonEvent(button)) or action
+    assert action == SetPlayers("black", 1)
+    controller.command(action)
+    try:
+        assert isinstance(controller.opponent, Computer) and controller.opponent.side == "black"
+        first, second = storage.games()
+        assert first.result == "abandoned" and second.opponent == "computer black, level 1"
+    finally:
+        controller.opponent.close()
+    controller.command(SetPlayers(None, 1))
+    assert controller.opponent is None and storage.games()[-1].opponent is None
