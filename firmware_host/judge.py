@@ -57,6 +57,9 @@ class Judge:
     def _judge_move(self, board: frozenset[str]) -> None:
         if self.pending is not None:
             return self._judge_pending(board)
+        waiting = self.opponent and self.opponent.side_in(self.state) == self.state.to_move
+        if waiting and board != self.boards[-1]:  # only a takeback while the opponent thinks
+            return self._takeback_to(board) or self._out_of_sync(board, self.opponent.WAIT)
         cancelled = False
         if self.choice:
             if board == self.choice.board:
@@ -155,9 +158,10 @@ class Judge:
         self._take_back(index)
         return True
 
-    def _out_of_sync(self, board: frozenset[str]) -> None:
-        expected, reason, aim = self.expected, None, None
-        if self.mode == "move":
+    def _out_of_sync(self, board: frozenset[str], reason: str | None = None) -> None:
+        """Guide the board back (``reason``: why it cannot be taken, else the engine's)."""
+        expected, aim = self.expected, None
+        if self.mode == "move" and reason is None:
             aim = recognise.nearest(self.state, board)
             if aim is None:
                 reason = recognise.attempt_reason(self.state, expected - board, board - expected)

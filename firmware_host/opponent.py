@@ -39,6 +39,9 @@ class Computer:
     """The computer playing ``side`` at ``level`` (1..5); ``seed`` makes its play repeatable.
     A game without that side (or ``side`` None): the computer plays the side moving second."""
 
+    #: Why a board is refused while it is the computer's move and it has not said it yet.
+    WAIT = "Wait: the computer is thinking"
+
     def __init__(self, side: str | None, level: int, seed: int = 0, sync: bool = False) -> None:
         self.side = side
         self.level = level

@@ -10,12 +10,14 @@ import pytest
 
 from engines import new_game
 from firmware_host.config import Config, Opponent
+from firmware_host.controller import Game
 from firmware_host.opponent import Computer, think
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
 from tests.daemon.stream_tools import Stream, kinds, of, run
+from tests.daemon.test_controller import Drive
 
 CONFIG = replace(Config(), opponent=Opponent("computer", None, 1))
 #: Per game: its size and the human's first move (the human plays the side moving first).
@@ -159,3 +161,25 @@ def test_the_menu_puts_the_computer_on_a_side_for_a_new_game_and_takes_it_off_ag
         controller.opponent.close()
     controller.command(SetPlayers(None, 1))
     assert controller.opponent is None and storage.games()[-1].opponent is None
+
+
+class Pondering(Computer):
+    """A computer that is still thinking (its answer never comes)."""
+
+    def tick(self, controller) -> None:
+        pass
+
+
+def test_a_move_made_for_the_computer_while_it_thinks_is_refused_and_a_takeback_still_works():
+    d = Drive(Game.of("antipod", 4))
+    d.ctl.opponent = Pondering("black", 1)
+    d.run(50).place("b2").run(500)
+    assert d.ctl.moves == ["b2"]
+    d.place("c3").run(500)  # the player moves for the computer
+    assert d.ctl.moves == ["b2"]
+    assert d.last("illegal")["reason"] == "Wait: the computer is thinking"
+    assert d.ctl.screen().text_lines()[2] == "Wait: the computer is thinking"
+    d.lift("c3").run(500)
+    assert d.kinds()[-1] == "in_sync"
+    d.lift("b2").run(500)  # the player's own move taken back by the board
+    assert d.ctl.moves == [] and d.last("takeback")["move"] == "b2"
