@@ -81,6 +81,8 @@ class Kiosk:
     idle_minutes: int = option(10, 1, 1440)
     #: A long MENU press offers power-off in kiosk mode too (outside kiosk mode it always does).
     power_off: bool = option(True)
+    #: A long OK press shows the computer's hint in kiosk mode too (outside it always does).
+    hints: bool = option(False)
 
 
 @dataclass(frozen=True)

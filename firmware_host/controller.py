@@ -75,6 +75,7 @@ class Controller(Judge, Display):
         match: OngoingMatch | None = None,
         house_rules: Mapping[str, Mapping[str, Any]] | None = None,
         opponent: Any = None,
+        hints: Any = None,
     ) -> None:
         self.timing = timing
         self.idle = idle
@@ -100,6 +101,7 @@ class Controller(Judge, Display):
         #: False while the board does not answer (the daemon says): nothing is judged.
         self.connected = True
         self.opponent = opponent  # the computer (firmware_host/opponent.py): ticked each step
+        self.hints = hints  # hints on request (opponent.Hints), ticked each step
         self.match = match or game.new_match()
         self._start(game, resume)
 
@@ -131,6 +133,7 @@ class Controller(Judge, Display):
         self.due: FollowUp | None = None  # a step that is the whole turn
         self.sync: Sync | None = None
         self.targets: frozenset[str] = frozenset()
+        self.hinted: frozenset[str] = frozenset()  # the sites of a hint shown
         self.message: str | None = None
         self._toggles: dict[str, float] = {}
         self._evaluated: frozenset[str] | None = None
@@ -192,6 +195,8 @@ class Controller(Judge, Display):
             self._dirty = True
         if self.opponent:
             self.opponent.tick(self)
+        if self.hints:
+            self.hints.tick(self)
         if self._dirty:
             self._refresh()
         events, self._events = self._events, []
@@ -208,7 +213,7 @@ class Controller(Judge, Display):
     def _on_change(self, changed: frozenset[str]) -> None:
         taps = taps_in(self._toggles, changed, self._now, self.timing.tap_ms)
         self._dirty = True
-        self._flashed = None
+        self._flashed, self.hinted = None, frozenset()
         if self._notice_until is not None:
             self._notice = self._notice_until = None
         self._check_only = False  # someone is playing
@@ -297,6 +302,15 @@ class Controller(Judge, Display):
         """The side who must act now: during a follow-up the side whose step it is."""
         return self.turn.side if self.turn else self.state.to_move
 
+    def hint(self, move_text: str) -> None:
+        """Light ``move_text`` as a hint for the side to move until the board changes."""
+        state = self.state
+        move = state.parse_move(move_text)
+        real = state.realisations(move)[0]
+        self.hinted = real.emptied | real.filled
+        self._emit("hint", move=state.notation(move), sites=self._sorted(self.hinted))
+        self._flash(f"Hint: {state.notation(move)}")
+
     def _clear_targets(self) -> None:
         self.targets = frozenset()
         self._dirty = True
@@ -356,6 +370,7 @@ class Controller(Judge, Display):
         self._follow()
 
     def _push(self, state: GameState, text: str) -> None:
+        self.hinted = frozenset()
         self.states.append(state)
         self.boards.append(state.occupied())
         self.moves.append(text)
@@ -475,7 +490,8 @@ class Controller(Judge, Display):
         elif self.menu and (self.menu.is_open or press.button == "menu"):
             self._do(self.menu.press(press))
         elif press.long:
-            return
+            if press.button == "ok" and self.hints and self.mode == "move" and not self.pending:
+                self.hints.ask(self)  # a long OK: the computer's suggestion
         elif press.button == "ok":
             self._ok()
         elif press.button == "back" and self.choice:

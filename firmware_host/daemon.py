@@ -340,8 +340,9 @@ class Daemon:
         self.hardware.leds.show({})
         self.hardware.close()
         self.controller.storage.close()
-        if self.controller.opponent:
-            self.controller.opponent.close()
+        for thinker in (self.controller.opponent, self.controller.hints):
+            if thinker:
+                thinker.close()
         self.notifier.close()
         self.waker.close()
 

@@ -35,7 +35,53 @@ def think(state: GameState, level: int, seed: int) -> str:
     return state.notation(choice.move)
 
 
-class Computer:
+class Thinker:
+    """A search run in a one-worker process pool, started when first needed."""
+
+    _pool: ProcessPoolExecutor | None = None
+
+    def _workers(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1)
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the worker process (a search under way is abandoned)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+class Hints(Thinker):
+    """Hints on request: the move the computer at ``level`` suggests for the side to move,
+    searched in the worker process and handed to :meth:`Controller.hint` if the position is
+    still the one asked about.
+
+    >>> hints = Hints(1, sync=True)
+    >>> hints.level
+    1
+    """
+
+    def __init__(self, level: int, sync: bool = False) -> None:
+        self.level = level
+        self.sync = sync
+        self._future: Future | None = None
+        self._asked: tuple[int, int] | None = None
+
+    def ask(self, c: Controller) -> None:
+        self._asked = (c.game_id, len(c.moves))
+        if self.sync:
+            return c.hint(think(c.state, self.level, len(c.moves)))
+        self._future = self._workers().submit(think, c.state, self.level, len(c.moves))
+
+    def tick(self, c: Controller) -> None:
+        if self._future is not None and self._future.done():
+            future, self._future = self._future, None
+            if self._asked == (c.game_id, len(c.moves)):
+                c.hint(future.result())
+
+
+class Computer(Thinker):
     """The computer playing ``side`` at ``level`` (1..5); ``seed`` makes its play repeatable.
     A game without that side (or ``side`` None): the computer plays the side moving second."""
 
@@ -47,7 +93,6 @@ class Computer:
         self.level = level
         self.seed = seed
         self.sync = sync
-        self._pool: ProcessPoolExecutor | None = None
         self._future: Future | None = None
         #: The position the computer is thinking about or has asked the players to carry out.
         self._asked: tuple[int, int] | None = None
@@ -85,11 +130,6 @@ class Computer:
         """Forget the position asked about (a search under way is left to end unread)."""
         self._asked = self._future = None
 
-    def _workers(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1)
-        return self._pool
-
     def takeback_to(self, c: Controller) -> int:
         """How many moves a take back keeps: the computer's last turn and the players' turn
         before it are undone (the players' alone when the computer has not answered yet)."""
@@ -99,9 +139,3 @@ class Computer:
         while index > 0 and c.states[index - 1].to_move != side:
             index -= 1
         return index
-
-    def close(self) -> None:
-        """Stop the worker process (a search under way is abandoned)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None

@@ -225,8 +225,9 @@ def replay(lines: Iterable[str], config: Config, game: Game, out: IO[str] = sys.
         print("reedboard replay: the first line's moves are not a legal game of "
               f"{game.name}", file=sys.stderr)
         return 2
-    if controller.opponent:
-        controller.opponent.sync = True  # the virtual clock: think at once, the same each time
+    for thinker in (controller.opponent, controller.hints):
+        if thinker:
+            thinker.sync = True  # the virtual clock: think at once, the same each time
     labels = [s.label for s in controller.state.sites()]
     try:
         items = list(parse(lines, labels))

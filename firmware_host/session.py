@@ -13,7 +13,7 @@ from firmware_host.controller import Controller, Game
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout, default_layout, game_layout, read_layout
 from firmware_host.matchplay import OngoingMatch
-from firmware_host.opponent import Computer
+from firmware_host.opponent import Computer, Hints
 from firmware_host.menu import Choice, Menu, game_choices
 from firmware_host.screens import message_screen
 from firmware_host.stats import today_screen
@@ -124,6 +124,7 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
         house_rules=rules,
         opponent=Computer(config.opponent.side, config.opponent.level)
         if config.opponent.kind == "computer" else None,
+        hints=Hints(config.opponent.level) if kiosk.hints or not kiosk.enabled else None,
     )
     if controller.opponent:
         menu.players = (controller.opponent.side_in(controller.state), config.opponent.level)

@@ -34,6 +34,7 @@ LIGHTS = {
     "missing": Led((255, 120, 0), "pulse"),
     "extra": Led((255, 0, 0), "fast"),
     "win": Led((255, 255, 255), "pulse"),
+    "hint": Led((255, 255, 0), "slow"),
 }
 
 

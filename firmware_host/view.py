@@ -25,6 +25,7 @@ class Display:
         if self.mode == "over":
             outcome = self.state.outcome()
             lit.update(dict.fromkeys(self._win_sites(outcome) if outcome else (), "win"))
+        lit.update(dict.fromkeys(self.hinted, "hint"))
         lit.update(dict.fromkeys(self.targets, "target"))
         lit.update(self.pending.lights(self.board) if self.pending else {})
         if self.due is not None and self.mode == "move":

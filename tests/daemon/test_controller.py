@@ -53,8 +53,8 @@ class Drive:
         self.sim.lift(self.channel(site))
         return self
 
-    def press(self, button: str) -> "Drive":
-        self.sim.buttons.press(button)
+    def press(self, button: str, long: bool = False) -> "Drive":
+        self.sim.buttons.press(button, long)
         return self.run(50)
 
     def kinds(self) -> list[str]:

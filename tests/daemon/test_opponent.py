@@ -11,7 +11,8 @@ import pytest
 from engines import new_game
 from firmware_host.config import Config, Opponent
 from firmware_host.controller import Game
-from firmware_host.opponent import Computer, think
+from firmware_host.opponent import Computer, Hints, think
+from firmware_host.turn import LIGHTS
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 from hardware.base import ButtonEvent
@@ -183,3 +184,29 @@ def test_a_move_made_for_the_computer_while_it_thinks_is_refused_and_a_takeback_
     assert d.kinds()[-1] == "in_sync"
     d.lift("b2").run(500)  # the player's own move taken back by the board
     assert d.ctl.moves == [] and d.last("takeback")["move"] == "b2"
+
+
+def test_a_long_ok_lights_the_computers_hint_until_the_board_changes():
+    stream = Stream().place("b2").settle()
+    stream.t += 100
+    stream.lines.append({"t": stream.t, "button": "ok", "long": True})
+    stream.settle()
+    events = run(stream.text(), "antipod", 4)
+    (hint,) = of(events, "hint")
+    assert hint["move"] == think(new_game("antipod", 4).play("b2"), 1, seed=1)
+    assert any(f"Hint: {hint['move']}" in e["lines"] for e in events if e["event"] == "display")
+    kiosk = replace(Config(), kiosk=replace(Config().kiosk, enabled=True))
+    assert of(run(stream.text(), "antipod", 4, config=kiosk), "hint") == []  # guests: off
+
+
+def test_the_hint_is_lit_and_goes_dark_as_the_player_moves():
+    d = Drive(Game.of("antipod", 4))
+    d.ctl.hints = Hints(1, sync=True)
+    d.run(50).press("ok", long=True)
+    (site,) = d.last("hint")["sites"]
+    assert d.lit(site) == LIGHTS["hint"]
+    other = next(m for m in d.ctl.state.legal_moves() if str(m) != d.last("hint")["move"])
+    for placed in d.ctl.state.realisations(other)[0].filled:
+        d.place(placed)
+    d.run(50)
+    assert d.lit(site) != LIGHTS["hint"]
