@@ -517,14 +517,15 @@ class Controller(Judge, Display):
             self._notice = message_screen("Powering off", ["Wait for the screen to go dark"])
             self._emit("power_off")  # the daemon runs the configured command
 
-    def set_players(self, players: SetPlayers) -> None:
-        """The computer plays ``players.computer`` (None: nobody) from a new game on."""
+    def set_players(self, players: SetPlayers, game: Game | None = None) -> None:
+        """A new game (of ``game``, default the current one) in which the computer plays
+        ``players.computer`` (None: nobody)."""
         if self.opponent:
             self.opponent.close()
         self.opponent = players.computer and Computer(players.computer, players.level)
         if self.menu:
             self.menu.players = (players.computer, players.level)
-        self._new_game(self.game)
+        self._new_game(game or self.game)
 
     def _pass(self, screen: Screen) -> None:
         """Show a passing notice: until a button, the next board change or NOTICE_MS."""

@@ -86,6 +86,8 @@ class NetBoard:
             return self._reply(ident, "no move to take back")
         if isinstance(command, Again):
             controller.new_game(controller.game)
+        elif isinstance(command, NewGame) and command.players() is not None:
+            controller.set_players(command.players(), command.game)
         elif isinstance(command, NewGame):
             controller.new_game(command.game)
         else:

@@ -223,7 +223,11 @@ class WebBoard:
             held = {"long": True} if command.long else {}
             self.hub.recording.add(self._now, button=command.button, **held)
         elif isinstance(command, NewGame):
-            controller.new_game(command.game)
+            players = command.players()
+            if players is None:
+                controller.new_game(command.game)
+            else:
+                controller.set_players(players, command.game)
             self._set_board(controller, controller.boards[0])
         elif isinstance(command, SetUp):
             self._set_board(controller, controller.expected if command.board == "expected" else ())

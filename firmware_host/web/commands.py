@@ -27,10 +27,13 @@ from typing import Any, Callable, Collection
 from engines import GAME_NAMES
 from engines.core import OptionError
 from firmware_host.controller import Game
+from firmware_host.menu import SetPlayers
 from hardware.base import BUTTONS
 
 #: How the board can be set at once: to what the game expects now, or emptied.
 SETUPS = ("expected", "empty")
+#: The seats the computer can take in a new game from the page: the side moving first or second.
+SEATS = ("first", "second")
 
 
 class CommandError(ValueError):
@@ -61,7 +64,20 @@ class Press:
 
 @dataclass(frozen=True)
 class NewGame:
+    """A new game of ``game``; ``computer``: the seat the computer takes ("first" or "second",
+    None: everybody at the table) and its ``level``; both None: who plays stays as it is."""
+
     game: Game
+    computer: str | None = None
+    level: int | None = None
+
+    def players(self) -> SetPlayers | None:
+        """Who plays the new game (None: as before)."""
+        if self.level is None and self.computer is None:
+            return None
+        sides = self.game.new().sides
+        side = None if self.computer is None else sides[SEATS.index(self.computer)]
+        return SetPlayers(side, self.level or 1)
 
 
 @dataclass(frozen=True)
@@ -168,11 +184,17 @@ def read_new_game(f: Fields, _: Collection[str]) -> NewGame:
     name = f.get("game", (str,))
     size = f.get("size", (int,), optional=True)
     variant = f.get("variant", (str,), optional=True)
+    computer = f.get("computer", (str,), optional=True)
+    level = f.get("level", (int,), optional=True)
     f.done()
     if name not in GAME_NAMES:
         raise CommandError(f"no game {name[:40]!r} (one of {', '.join(GAME_NAMES)})")
+    if computer is not None and computer not in SEATS:
+        raise CommandError(f"{f.kind}: 'computer' must be first, second or null")
+    if level is not None and not 1 <= level <= 5:
+        raise CommandError(f"{f.kind}: 'level' must be 1 to 5")
     try:
-        return NewGame(Game.of(name, size, variant or None))
+        return NewGame(Game.of(name, size, variant or None), computer, level)
     except OptionError as exc:
         raise CommandError(str(exc)) from None
 

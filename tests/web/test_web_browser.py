@@ -4,6 +4,7 @@ token. Each waits for what the page shows, never for a fixed time."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -324,3 +325,19 @@ def test_no_serious_accessibility_violations(serve, browser, path):
         assert found == []
     finally:
         context.close()
+
+
+def test_the_picker_starts_a_game_against_the_computer(serve, page):
+    served = serve("antipod", 4)
+    page.goto(served.url)
+    page.wait_for_selector("#picker:not([hidden])")
+    assert page.locator("#pick-level-label").is_hidden()
+    page.select_option("#pick-players", "first")
+    assert page.locator("#pick-level-label").is_visible()
+    page.select_option("#pick-level", "2")
+    page.get_by_role("button", name="New game").click()
+    expect = wait_event(page, "expect")[-1]  # the computer moves first: its move is lit
+    assert expect["fill"] and "Computer plays" in page.locator("#oled").get_attribute("alt")
+    with sqlite3.connect(served.config.storage) as db:
+        (opponent,) = db.execute("SELECT opponent FROM games ORDER BY id DESC LIMIT 1").fetchone()
+    assert opponent == "computer white, level 2"

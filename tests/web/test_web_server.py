@@ -43,6 +43,8 @@ SITES = {"a1", "b1"}
     ('{"type": "new_game", "game": "chess"}', "no game 'chess'"),
     ('{"type": "new_game", "game": "antipalos", "size": 99}', "size"),
     ('{"type": "new_game", "game": "antipalos", "size": true}', "bad 'size'"),
+    ('{"type": "new_game", "game": "antipod", "computer": "third"}', "'computer' must be first, second"),
+    ('{"type": "new_game", "game": "antipod", "computer": "first", "level": 9}', "'level' must be 1 to 5"),
     ('{"type": "noise", "on": "yes"}', "bad 'on'"),
     ('{"type": "setup", "board": "chess"}', "setup: 'board' must be one of"),
 ])

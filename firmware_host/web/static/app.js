@@ -628,6 +628,8 @@ function newGame(e) {
     game: $("pick-game").value,
     size: sizeHidden ? null : Number($("pick-size").value),
     variant: $("pick-variant").value,
+    computer: $("pick-players").value || null,
+    level: Number($("pick-level").value),
   });
 }
 
@@ -642,6 +644,9 @@ function start() {
   $("raw").addEventListener("change", showRaw);
   for (const node of document.querySelectorAll("[data-button]")) holdable(node);
   $("pick-game").addEventListener("change", fillOptions);
+  $("pick-players").addEventListener("change", (e) => {
+    $("pick-level-label").hidden = !e.target.value;
+  });
   $("picker").addEventListener("submit", newGame);
   $("noise").addEventListener("change", (e) => send({ type: "noise", on: e.target.checked }));
   $("set-up").addEventListener("click", () => send({ type: "setup", board: "expected" }));
