@@ -155,7 +155,11 @@ class Judge:
         if index < len(self.moves) - 1 and self._correct(board):
             return True  # a different last move explains it better than undoing several
         self._in_sync()
+        if self.opponent:  # the opponent's turn and the players' before it, as the menu does
+            index = min(index, self.opponent.takeback_to(self))
         self._take_back(index)
+        if board != self.expected:
+            self._out_of_sync(board)
         return True
 
     def _out_of_sync(self, board: frozenset[str], reason: str | None = None) -> None:

@@ -210,3 +210,23 @@ def test_the_hint_is_lit_and_goes_dark_as_the_player_moves():
         d.place(placed)
     d.run(50)
     assert d.lit(site) != LIGHTS["hint"]
+
+
+def test_putting_the_computers_piece_back_takes_back_its_move_and_the_players_before_it():
+    d = Drive(Game.of("antipod", 4))
+    d.ctl.opponent = Computer("black", 1, sync=True)
+    d.run(50).place("b2").run(500)
+    reply = d.last("expect")
+    for placed in reply["fill"]:
+        d.place(placed)
+    d.run(500)
+    assert d.ctl.moves == ["b2", reply["move"]]
+    for placed in reply["fill"]:
+        d.lift(placed)
+    d.run(500)  # the computer's stone off again: both turns are undone
+    assert d.ctl.moves == [] and [e["move"] for e in d.events if e["event"] == "takeback"] == [
+        reply["move"], "b2"]
+    out = d.last("out_of_sync")
+    assert (out["missing"], out["extra"]) == ([], ["b2"])  # the player's own stone to take off
+    d.lift("b2").run(500)
+    assert d.kinds()[-1] == "in_sync" and d.ctl.state.ply == 0
