@@ -125,16 +125,18 @@ def topic_name(text: str) -> str:
 
 @dataclass(frozen=True)
 class Opponent:
-    """Who plays the other side: ``none`` (two at the table) or the ``computer`` playing
-    ``side`` (default: the side that moves second) at ``level`` 1 (gentle) to 5."""
+    """Who plays the other side: ``none`` (two at the table), the ``computer`` playing ``side``
+    (default: the side that moves second) at ``level`` 1 (gentle) to 5, or the players at
+    ``remote`` board ``board`` (its id on the café network's broker) playing ``side``."""
 
     kind: str = option("none")
     side: str | None = option(None)
     level: int = option(1, 1, 5)
+    board: str | None = option(None)
 
 
 #: The kinds of opponent.
-OPPONENT_KINDS = ("none", "computer")
+OPPONENT_KINDS = ("none", "computer", "remote")
 
 #: The LED brightness when the config names none.
 DEFAULT_BRIGHTNESS = 0.5
@@ -415,6 +417,12 @@ def _check_opponent(path: str, config: Config) -> None:
     if kind not in OPPONENT_KINDS:
         raise ConfigError(f"{path}: [opponent] kind must be one of {', '.join(OPPONENT_KINDS)} "
                           f"(got {describe(kind)})")
+    if kind == "remote" and not config.opponent.board:
+        raise ConfigError(f"{path}: [opponent] board must name the other board's id "
+                          "for kind = \"remote\"")
+    if kind == "remote" and config.mqtt.host is None:
+        raise ConfigError(f"{path}: [opponent] kind = \"remote\" needs [mqtt] host "
+                          "(the broker both boards use)")
     sides = new_game(config.game, config.size, config.variant).sides
     if side is not None and side not in sides:
         raise ConfigError(f"{path}: [opponent] side must be a side of {config.game}: "

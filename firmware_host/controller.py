@@ -502,9 +502,7 @@ class Controller(Judge, Display):
         if isinstance(action, NewGame):
             self._new_game(Game(action.game, action.size, action.variant, action.match))
         elif isinstance(action, TakeBack) and self.moves:
-            self._take_back(self.opponent.takeback_to(self) if self.opponent else len(self.moves) - 1)
-            self._check_only = True  # the move is still on the board: guide its undoing
-            self._rejudge()
+            self.take_back(self.opponent.takeback_to(self) if self.opponent else len(self.moves) - 1)
         elif isinstance(action, SetBrightness):
             self.brightness = action.level
         elif isinstance(action, SetPlayers):
@@ -516,6 +514,18 @@ class Controller(Judge, Display):
         elif isinstance(action, PowerOff):
             self._notice = message_screen("Powering off", ["Wait for the screen to go dark"])
             self._emit("power_off")  # the daemon runs the configured command
+
+    def say(self, text: str | None) -> None:
+        """Show ``text`` on the screen's message line until replaced (None: no more)."""
+        if text != self.message:
+            self.message, self._dirty = text, True
+
+    def take_back(self, index: int) -> None:
+        """Take back to the first ``index`` moves (the menu, another board): the pieces still
+        stand, so their undoing is guided."""
+        self._take_back(index)
+        self._check_only = True
+        self._rejudge()
 
     def set_players(self, players: SetPlayers, game: Game | None = None) -> None:
         """A new game (of ``game``, default the current one) in which the computer plays

@@ -21,6 +21,7 @@ from firmware_host.mqtt import topics
 from firmware_host.mqtt.commands import Again, Command, parse
 from firmware_host.mqtt.discovery import discovery_messages
 from firmware_host.mqtt.link import Link
+from firmware_host.mqtt.remote import Remote
 from firmware_host.stats import today
 from firmware_host.storage import StorageError
 from firmware_host.web.commands import CommandError, NewGame
@@ -104,7 +105,8 @@ class NetBoard:
             self._last_move_at = topics.utc_now()
         self._stale = False
         state = topics.board_state(
-            controller, board=self.board, hardware=self.hardware, opponent=None,
+            controller, board=self.board, hardware=self.hardware,
+            opponent=controller.opponent.record(controller.state) if controller.opponent else None,
             last_move_at=self._last_move_at, today=self._today,
         )
         self._send_state(state)
@@ -176,6 +178,8 @@ def attach(daemon, config) -> NetBoard:
                    hardware="not connected" if daemon.note else "ok", discovery=settings.discovery)
     link.on_connect = net.on_connect
     link.every_second = net.check_alive
+    if config.opponent.kind == "remote":
+        daemon.controller.opponent = Remote(link, board_id, config.opponent.board, config.opponent.side)
     daemon.attach(net)
     link.start()
     return net

@@ -133,8 +133,15 @@ class Board:
             assert line, f"the board did not start: {self.errors()}"
         time.sleep(0.3)
 
-    def place(self, site: str) -> None:
-        self.proc.stdin.write(json.dumps({"site": site, "on": True}) + "\n")
+    def place(self, site: str, on: bool = True) -> None:
+        self.proc.stdin.write(json.dumps({"site": site, "on": on}) + "\n")
+        self.proc.stdin.flush()
+
+    def lift(self, site: str) -> None:
+        self.place(site, on=False)
+
+    def press(self, button: str) -> None:
+        self.proc.stdin.write(json.dumps({"button": button}) + "\n")
         self.proc.stdin.flush()
 
     def stop(self) -> int:

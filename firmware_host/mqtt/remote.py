@@ -1,0 +1,200 @@
+"""Board-to-board play: the other side is played on another board on the same broker.
+
+Each board publishes its game, retained, on ``reedboard/<id>/moves`` whenever its moves are
+final (no follow-up under way)::
+
+    {"game": "antipod", "size": 4, "variant": null, "token": "t1:1764050000000000000",
+     "moves": ["b2", "c3"], "takebacks": 0}
+
+The list is the sequence: move *n* is ``moves[n - 1]``, so a duplicate or a message sent again
+on reconnection changes nothing, and a board that was away catches up from the retained copy.
+:class:`Remote` is the controller's opponent (ticked after every step, in the loop's thread; the
+broker's messages only replace what it last heard, under a lock):
+
+- when it is the other board's side to move and its list is ours plus that one move, the move
+  is lit for the players here to carry out (``Controller.expect``: "Opponent plays c3: move it");
+- a new game started on either board (a new ``token``, later than ours) is started on the other;
+- a takeback made on either board (``takebacks`` counts them) is made on the other, which then
+  guides the undoing of the pieces;
+- while the other board is offline (its retained availability), the screen says so.
+
+>>> payload = Remote.payload("antipod", 4, None, "t1:1", ["b2"], 0)
+>>> sorted(json.loads(payload))
+['game', 'moves', 'size', 'takebacks', 'token', 'variant']
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+from engines.core import GameState, IllegalMove
+from firmware_host.mqtt import topics
+from firmware_host.mqtt.link import Link
+
+if TYPE_CHECKING:
+    from firmware_host.controller import Controller
+
+OFFLINE = "Opponent offline"
+
+
+def moves_topic(board: str) -> str:
+    return topics.topic(board, "moves")
+
+
+class Remote:
+    """Board ``other`` plays ``side`` against this board (``board``), through ``link``."""
+
+    #: Why a board is refused while it is the other board's move.
+    WAIT = "Wait for the opponent's move"
+
+    def __init__(self, link: Link, board: str, other: str, side: str | None) -> None:
+        self.link, self.board, self.other, self.side = link, board, other, side
+        self._lock = threading.Lock()
+        self._theirs: dict[str, Any] | None = None
+        self._online = True
+        self._sent: str | None = None
+        self._game_id: int | None = None
+        self.token = ""
+        self._takebacks = 0  # ours, as published
+        self._applied = 0  # theirs, as made here
+        self._asked: tuple[int, str] | None = None
+        self._fresh = True  # until the other board's game is first heard: a start or a resume
+        link.subscribe(moves_topic(other), self._on_moves)
+        link.subscribe(topics.availability_topic(other), self._on_availability)
+
+    # ------------------------------------------------------------------ the loop's thread
+    def tick(self, c: Controller) -> None:
+        """Follow the other board's game, take its move, publish ours."""
+        with self._lock:
+            theirs, online = self._theirs, self._online
+        if c.game_id != self._game_id:  # a new game here (the menu, the page); "" at start
+            fresh = self._game_id is None
+            self._game_id, self.token, self._takebacks = c.game_id, "" if fresh else _token(self.board), 0
+        if theirs is not None:
+            self._follow(c, theirs)
+            self._fresh = False
+        if not online:
+            c.say(OFFLINE)
+        elif c.message == OFFLINE:
+            c.say(None)
+        self._publish(c)
+
+    def side_in(self, state: GameState) -> str:
+        """The side the other board plays in ``state``'s game."""
+        return self.side if self.side in state.sides else state.sides[-1]
+
+    def record(self, state: GameState) -> str:
+        """Who played the other side, as game records keep it: "board t2, black"."""
+        return f"board {self.other}, {self.side_in(state)}"
+
+    def takeback_to(self, c: Controller) -> int:
+        """A take back here undoes the other board's last turn and ours before it; the other
+        board follows."""
+        index, side = len(c.moves), self.side_in(c.state)
+        while index > 0 and c.states[index - 1].to_move == side:
+            index -= 1
+        while index > 0 and c.states[index - 1].to_move != side:
+            index -= 1
+        self._takebacks += 1
+        return index
+
+    def close(self) -> None:
+        """Nothing to stop: the link belongs to the board on the broker."""
+
+    def _follow(self, c: Controller, theirs: dict[str, Any]) -> None:
+        if theirs["token"] != self.token:
+            if theirs["token"] > self.token:  # the later new game wins
+                self._join(c, theirs)
+            return
+        moves, ours = theirs["moves"], c.moves
+        if theirs["takebacks"] > self._applied:
+            self._applied = theirs["takebacks"]
+            if len(moves) < len(ours) and ours[: len(moves)] == moves:
+                c.take_back(len(moves))
+            return
+        waiting = c.mode == "move" and not c.turn and c.state.to_move == self.side_in(c.state)
+        if not waiting or len(moves) != len(ours) + 1 or moves[: len(ours)] != ours:
+            return
+        key = (len(ours), moves[-1])
+        if self._asked != key or c.pending is None:
+            self._asked = key
+            try:
+                c.expect(moves[-1], f"Opponent plays {moves[-1]}: move it")
+            except IllegalMove:
+                c.say(f"Opponent's move {moves[-1]} is illegal here")
+
+    def _join(self, c: Controller, theirs: dict[str, Any]) -> None:
+        """Play the other board's game: the one here when it is the same (a board just
+        started or resumed), else a new game of it."""
+        from firmware_host.controller import Game
+
+        try:
+            game = Game.of(theirs["game"], theirs["size"], theirs["variant"])
+        except (ValueError, KeyError, ImportError):
+            return
+        moves, ours = theirs["moves"], c.moves
+        n = min(len(moves), len(ours))
+        same = (game.name, game.size, game.variant) == (c.game.name, c.game.size, c.game.variant)
+        if not (self._fresh and same and moves[:n] == ours[:n]):
+            c.new_game(game)
+        self._game_id, self.token = c.game_id, theirs["token"]
+        self._takebacks, self._applied, self._asked = 0, theirs["takebacks"], None
+
+    def _publish(self, c: Controller) -> None:
+        if c.turn or c.pending or c.choice:
+            return  # not final yet
+        g = c.game
+        text = self.payload(g.name, g.size, g.variant, self.token, c.moves, self._takebacks)
+        if text != self._sent:
+            self._sent = text
+            self.link.publish(moves_topic(self.board), text, retain=True)
+
+    @staticmethod
+    def payload(game: str, size: int | None, variant: str | None, token: str, moves: list[str],
+                takebacks: int) -> str:
+        return json.dumps({"game": game, "size": size, "variant": variant, "token": token,
+                           "moves": list(moves), "takebacks": takebacks})
+
+    # ------------------------------------------------------------------ the link's threads
+    def _on_moves(self, _: str, payload: bytes) -> None:
+        theirs = _read(payload)
+        if theirs is not None:
+            with self._lock:
+                self._theirs = theirs
+
+    def _on_availability(self, _: str, payload: bytes) -> None:
+        with self._lock:
+            self._online = payload == topics.ONLINE.encode()
+
+
+def _token(board: str) -> str:
+    """A new game's token: later games sort later (nanoseconds since the epoch, fixed width)."""
+    return f"{time.time_ns():020d}:{board}"
+
+
+def _read(payload: bytes) -> dict[str, Any] | None:
+    """The other board's game, or None for anything malformed (ignored).
+
+    >>> _read(b'{"game": "antipod", "size": 4, "token": "1:t2", "moves": [], "takebacks": 0}')["game"]
+    'antipod'
+    >>> _read(b'{"moves": 3}') is None
+    True
+    """
+    try:
+        obj = json.loads(payload)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    if not isinstance(obj, dict):
+        return None
+    kinds = {"game": str, "token": str, "moves": list, "takebacks": int}
+    if any(not isinstance(obj.get(k), t) or isinstance(obj.get(k), bool) for k, t in kinds.items()):
+        return None
+    if not all(isinstance(m, str) for m in obj["moves"]):
+        return None
+    size, variant = obj.get("size"), obj.get("variant")
+    if not (size is None or isinstance(size, int)) or not (variant is None or isinstance(variant, str)):
+        return None
+    return obj

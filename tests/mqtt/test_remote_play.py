@@ -1,0 +1,82 @@
+"""Board-to-board play through a real Mosquitto: two ``reedboard run --sim`` daemons, each
+playing one side, each carrying out the other's moves under guidance."""
+
+from __future__ import annotations
+
+import json
+
+from tests.mqtt.mqtt_tools import board_config
+
+OPPONENT = '\n[opponent]\nkind = "remote"\nboard = "{other}"\nside = "{side}"\n'
+
+
+def pair(tmp_path, broker, boards):
+    """t1 plays white against t2 (black); both running."""
+    one = boards(board_config(tmp_path, broker.port, "t1", OPPONENT.format(other="t2", side="black")))
+    two = boards(board_config(tmp_path, broker.port, "t2", OPPONENT.format(other="t1", side="white")))
+    one.wait_running()
+    two.wait_running()
+    return one, two
+
+
+def events(watcher, board: str, kind: str) -> list[dict]:
+    return [json.loads(t) for t in watcher.texts(f"reedboard/{board}/events") if f'"{kind}"' in t]
+
+
+def test_two_boards_play_each_others_moves_and_survive_duplicates_and_an_absence(
+        tmp_path, broker, watcher, boards):
+    one, two = pair(tmp_path, broker, boards)
+    one.place("B2*")  # White at t1
+    expect = json.loads(watcher.wait("reedboard/t2/events", lambda t: '"expect"' in t))
+    assert expect["move"] == "B2*" and expect["fill"] == ["B2*"]
+    watcher.wait("reedboard/t2/events", lambda t: "Opponent plays B2*: move it" in t)
+    two.place("A1*")  # not the move: refused, never taken as White's
+    watcher.wait("reedboard/t2/events", lambda t: '"out_of_sync"' in t)
+    two.lift("A1*")
+    two.place("B2*")  # carried out at t2, then Black's own move there
+    watcher.state("t2", lambda s: s["moves"] == ["B2*"])
+    two.place("C3*")
+    watcher.state("t2", lambda s: s["moves"] == ["B2*", "C3*"])
+    assert json.loads(watcher.wait("reedboard/t1/events", lambda t: '"expect"' in t))["move"] == "C3*"
+    one.place("C3*")
+    watcher.state("t1", lambda s: s["moves"] == ["B2*", "C3*"])
+    assert watcher.state("t1")["opponent"] == "board t2, black"
+
+    # The same list again (a duplicate, a reconnection) changes nothing.
+    latest = watcher.texts("reedboard/t2/moves")[-1]
+    watcher.client.publish("reedboard/t2/moves", latest, qos=1, retain=True).wait_for_publish(2)
+    one.place("D4*")
+    watcher.state("t1", lambda s: s["moves"] == ["B2*", "C3*", "D4*"])
+
+    # t2 goes away: t1 says so; back, it resumes the stored game and catches up.
+    assert two.stop() == 0
+    watcher.wait("reedboard/t1/events", lambda t: "Opponent offline" in t)
+    two = boards(board_config(tmp_path, broker.port, "t2", OPPONENT.format(other="t1", side="white")))
+    two.wait_running()
+    assert json.loads(watcher.wait("reedboard/t2/events", lambda t: '"D4*"' in t and '"expect"' in t))
+    two.place("D4*")
+    watcher.state("t2", lambda s: s["moves"] == ["B2*", "C3*", "D4*"])
+
+
+def test_a_takeback_or_a_new_game_on_one_board_is_made_on_the_other(
+        tmp_path, broker, watcher, boards):
+    one, two = pair(tmp_path, broker, boards)
+    one.place("B2*")
+    watcher.wait("reedboard/t2/events", lambda t: '"expect"' in t)
+    two.place("B2*")
+    watcher.state("t2", lambda s: s["moves"] == ["B2*"])
+    two.place("C3*")
+    watcher.wait("reedboard/t1/events", lambda t: '"expect"' in t and "C3*" in t)
+    one.place("C3*")
+    watcher.state("t1", lambda s: s["moves"] == ["B2*", "C3*"])
+    one.lift("C3*")  # Black's stone off again at t1: Black's turn and White's are taken back
+    watcher.wait("reedboard/t1/events", lambda t: '"takeback"' in t and "B2*" in t)
+    watcher.wait("reedboard/t2/events", lambda t: '"takeback"' in t and "B2*" in t)
+    undone = [e["move"] for e in events(watcher, "t2", "takeback")]
+    assert undone == ["C3*", "B2*"]
+    out = json.loads(watcher.wait("reedboard/t2/events", lambda t: '"out_of_sync"' in t))
+    assert sorted(out["extra"]) == ["B2*", "C3*"]  # t2's players are shown what to take off
+    one.press("menu")
+    one.press("ok")  # MENU, OK: a new game at t1 ...
+    watcher.wait("reedboard/t1/events", lambda t: '"new_game"' in t)
+    watcher.wait("reedboard/t2/events", lambda t: '"new_game"' in t)  # ... and at t2
