@@ -341,3 +341,19 @@ def test_the_picker_starts_a_game_against_the_computer(serve, page):
     with sqlite3.connect(served.config.storage) as db:
         (opponent,) = db.execute("SELECT opponent FROM games ORDER BY id DESC LIMIT 1").fetchone()
     assert opponent == "computer white, level 2"
+
+
+def test_hexagon_rows_are_lettered_at_both_ends(serve, page):
+    """Antipode names its cells row letter and place ("e5"): each row's letter stands at both
+    of its ends, level with the row."""
+    page.goto(serve("antipode").url)
+    page.wait_for_selector('[data-site="e5"]')
+    labels = page.locator(".coords text").evaluate_all(
+        "(ts) => ts.map((t) => [t.textContent, t.getBoundingClientRect().y])")
+    rows = {}
+    for text, y in labels:
+        rows.setdefault(text, []).append(y)
+    assert set(rows) == set("abcdefghi") and all(len(ys) == 2 for ys in rows.values())
+    cell = site(page, "e5").bounding_box()
+    assert abs(rows["e"][0] - cell["y"]) < cell["height"]  # level with row e
+    screenshot(page, "antipode-coordinates")

@@ -227,36 +227,37 @@ function buildBoard(sites, drawing) {
 }
 
 // Coordinates along the edges, read from the labels the messages use ("B4*", "e5", "c1se"):
-// the letters along the bottom where a letter marks a column, the numbers along the left where
-// a number marks a row. Boards whose labels follow no such lines (a sphere) get none.
+// letters marking columns along the bottom, letters marking rows (a hexagon's) at both ends of
+// each row, numbers marking rows along the left. Labels on no such lines (a sphere) get none.
 function drawCoordinates(sites, layer, spacing, [x0, y0, w, h]) {
   const groups = { letter: new Map(), number: new Map() };
   for (const site of sites) {
     const m = /([A-Za-z]+)(\d+)/.exec(site.label);
     if (!m) continue;
-    for (const [kind, key, at] of [["letter", m[1], site.x], ["number", m[2], -site.y]]) {
+    for (const [kind, key] of [["letter", m[1]], ["number", m[2]]]) {
       if (!groups[kind].has(key)) groups[kind].set(key, []);
-      groups[kind].get(key).push(at);
+      groups[kind].get(key).push([site.x, -site.y]);
     }
   }
-  const aligned = (map) => map.size > 1 && [...map.values()].every(
-    (v) => Math.max(...v) - Math.min(...v) <= spacing * 0.75);
+  const spread = (pts, i) => Math.max(...pts.map((p) => p[i])) - Math.min(...pts.map((p) => p[i]));
+  const along = (map, i) => map.size > 1 && [...map.values()].every((v) => spread(v, i) <= spacing * 0.75);
+  const mid = (pts, i) => (Math.max(...pts.map((p) => p[i])) + Math.min(...pts.map((p) => p[i]))) / 2;
   const size = spacing * 0.3;
-  if (aligned(groups.letter)) {
-    for (const [key, xs] of groups.letter) {
-      const x = (Math.max(...xs) + Math.min(...xs)) / 2;
-      const t = el("text", { x, y: y0 + h - size * 0.35, class: "coord",
-                             "font-size": size, "text-anchor": "middle" }, layer);
-      t.textContent = key;
+  const text = (key, attrs) => {
+    el("text", { class: "coord", "font-size": size, ...attrs }, layer).textContent = key;
+  };
+  const { letter, number } = groups;
+  if (along(letter, 0)) {  // letters mark columns: along the bottom
+    for (const [key, pts] of letter) text(key, { x: mid(pts, 0), y: y0 + h - size * 0.35, "text-anchor": "middle" });
+  } else if (along(letter, 1)) {  // letters mark rows (a hexagon's): at both ends of each row
+    for (const [key, pts] of letter) {
+      const [y, xs] = [mid(pts, 1) + size * 0.35, pts.map((p) => p[0])];
+      text(key, { x: Math.min(...xs) - spacing * 0.8, y, "text-anchor": "middle" });
+      text(key, { x: Math.max(...xs) + spacing * 0.8, y, "text-anchor": "middle" });
     }
   }
-  if (aligned(groups.number)) {
-    for (const [key, ys] of groups.number) {
-      const y = (Math.max(...ys) + Math.min(...ys)) / 2;
-      const t = el("text", { x: x0 + size * 0.4, y: y + size * 0.35, class: "coord",
-                             "font-size": size }, layer);
-      t.textContent = key;
-    }
+  if (along(number, 1)) {  // numbers mark rows: along the left
+    for (const [key, pts] of number) text(key, { x: x0 + size * 0.4, y: mid(pts, 1) + size * 0.35 });
   }
 }
 
