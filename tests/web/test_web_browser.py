@@ -357,3 +357,39 @@ def test_hexagon_rows_are_lettered_at_both_ends(serve, page):
     cell = site(page, "e5").bounding_box()
     assert abs(rows["e"][0] - cell["y"]) < cell["height"]  # level with row e
     screenshot(page, "antipode-coordinates")
+
+
+def smallest_target(page) -> float:
+    """The smallest side of any site's box on the screen, in px."""
+    return page.evaluate("""() => Math.min(...[...document.querySelectorAll('.hits [data-site]')]
+        .map((h) => h.getBoundingClientRect()).map((r) => Math.min(r.width, r.height)))""")
+
+
+@pytest.mark.parametrize("game,size", [(g, None) for g in GAME_NAMES] + [("antipod", 10)])
+def test_phone_touch_targets_are_at_least_24_px(serve, page, game, size):
+    """On a phone every site is at least 24 px (the board starts zoomed where needed and
+    scrolls); Zoom out and Zoom in change it; a site scrolled into view takes a tap."""
+    served = serve(game, size)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(served.url)
+    page.wait_for_selector("[data-site]")
+    page.wait_for_function("() => document.querySelectorAll('.hits [data-site]').length > 0")
+    assert smallest_target(page) >= 24
+    for name in ("Zoom in", "Zoom out"):
+        box = page.get_by_role("button", name=name).bounding_box()
+        assert box["width"] >= 24 and box["height"] >= 24
+    screenshot(page, f"phone-targets-{game}-{size or 'default'}")
+    if size:
+        before = smallest_target(page)
+        page.get_by_role("button", name="Zoom in").click()
+        assert smallest_target(page) > before
+        zoom_out = page.get_by_role("button", name="Zoom out")
+        for _ in range(6):
+            if not zoom_out.is_disabled():
+                zoom_out.click()
+        assert zoom_out.is_disabled()
+        assert smallest_target(page) < 24  # zoom 1: the whole ball, too small to touch
+        page.get_by_role("button", name="Zoom in").click()
+        placed = str(served.daemon.controller.state.legal_moves()[0])
+        site(page, placed).click()
+        assert wait_event(page, "move")[-1]["move"] == placed

@@ -87,7 +87,10 @@ function notice(text) {
 // ------------------------------------------------------------------------------ updates
 function update(u) {
   if (u.game) showGame(u.game);
-  if (u.sites) buildBoard(u.sites, u.drawing || { lines: [], kinds: {} });
+  if (u.sites) {
+    buildBoard(u.sites, u.drawing || { lines: [], kinds: {} });
+    fitZoom();
+  }
   if (u.figures) { view.figures = u.figures; drawFigures(); }
   if (u.pieces) showPieces(u.pieces);
   if (u.leds) showLeds(u.leds);
@@ -224,6 +227,44 @@ function buildBoard(sites, drawing) {
   view.layers = layers;
   drawCoordinates(sites, layers.coords, spacing, [x0, y0, w, h]);
   ghost = el("circle", { r: spacing * 0.28, class: "ghost", visibility: "hidden" }, svg);
+}
+
+// ------------------------------------------------------------------------------ zoom
+// Touch targets of at least MIN_TARGET px: on a screen where the smallest site is smaller,
+// the board starts enlarged (the wrap scrolls); + and - change the zoom by ZOOM_STEP.
+const MIN_TARGET = 24;
+const ZOOM_STEP = 1.5;
+let zoom = 1;
+
+function setZoom(value) {
+  zoom = Math.min(Math.max(value, 1), 8);
+  const [svg, wrap] = [$("board"), $("board-wrap")];
+  svg.style.width = svg.style.height = "";
+  wrap.classList.toggle("zoomed", zoom > 1);
+  $("zoom-out").disabled = zoom <= 1;
+  if (zoom <= 1) return;
+  const box = svg.viewBox.baseVal;  // zoomed: the board's own shape, larger, centred in the wrap
+  const scale = Math.min(svg.clientWidth / box.width, svg.clientHeight / box.height) * zoom;
+  svg.style.width = `${box.width * scale}px`;
+  svg.style.height = `${box.height * scale}px`;
+  wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
+  wrap.scrollTop = (wrap.scrollHeight - wrap.clientHeight) / 2;
+}
+
+// The smallest side of a site's box, in screen px, at zoom 1.
+function smallestTarget() {
+  const sizes = [...view.sites.values()].map((p) => {
+    const r = p.hit.getBoundingClientRect();
+    return Math.min(r.width, r.height);
+  }).filter((v) => v > 0);
+  return sizes.length ? Math.min(...sizes) : MIN_TARGET;
+}
+
+// The zoom at which every site is at least MIN_TARGET px (1 when it already is).
+function fitZoom() {
+  setZoom(1);
+  const smallest = smallestTarget();
+  if (smallest < MIN_TARGET) setZoom((MIN_TARGET / smallest) * 1.05);
 }
 
 // Coordinates along the edges, read from the labels the messages use ("B4*", "e5", "c1se"):
@@ -651,6 +692,9 @@ function start() {
   $("picker").addEventListener("submit", newGame);
   $("noise").addEventListener("change", (e) => send({ type: "noise", on: e.target.checked }));
   $("set-up").addEventListener("click", () => send({ type: "setup", board: "expected" }));
+  window.addEventListener("resize", fitZoom);
+  $("zoom-in").addEventListener("click", () => setZoom(zoom * ZOOM_STEP));
+  $("zoom-out").addEventListener("click", () => setZoom(zoom / ZOOM_STEP));
   $("clear").addEventListener("click", () => send({ type: "setup", board: "empty" }));
   connect();
 }
