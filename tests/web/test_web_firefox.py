@@ -98,3 +98,32 @@ def test_antipalos_game_by_clicks_in_firefox(serve, firefox):
     assert "A1*" in words and "{" not in words
     OUTPUT.mkdir(exist_ok=True)
     (OUTPUT / "firefox-antipalos-won.png").write_bytes(firefox.screenshot(format="binary"))
+
+
+SMALLEST_TARGET = """return Math.min(...[...document.querySelectorAll('.hits [data-site]')]
+    .map((h) => h.getBoundingClientRect()).map((r) => Math.min(r.width, r.height)))"""
+
+
+def test_phone_targets_and_zoom_in_firefox(serve, firefox):
+    """Antipod 10 on a phone-sized window: every site at least 24 px (the board starts
+    zoomed), a site scrolled into view takes a tap, Zoom out shows the whole ball."""
+    served = serve("antipod", 10)
+    firefox.set_window_rect(width=390, height=844)
+    try:
+        firefox.navigate(served.url)
+        wait_until(firefox, "return document.querySelectorAll('.hits [data-site]').length > 0")
+        assert wait_until(firefox, f"const m = (() => {{ {SMALLEST_TARGET} }})(); return m >= 24 && m")
+        (OUTPUT / "firefox-phone-antipod-10.png").write_bytes(firefox.screenshot(format="binary"))
+        placed = str(served.daemon.controller.state.legal_moves()[0])
+        firefox.execute_script("document.querySelector(`.hits [data-site='${arguments[0]}']`)"
+                               ".scrollIntoView({block: 'center', inline: 'center'})", script_args=[placed])
+        click(firefox, placed)
+        moved = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='move']`);"
+                           " return li && li.dataset.json")
+        assert placed in moved
+        for _ in range(6):
+            firefox.execute_script("document.getElementById('zoom-out').click()")
+        assert firefox.execute_script("return document.getElementById('zoom-out').disabled")
+        assert firefox.execute_script(SMALLEST_TARGET) < 24
+    finally:
+        firefox.set_window_rect(width=1280, height=800)
