@@ -393,3 +393,23 @@ def test_phone_touch_targets_are_at_least_24_px(serve, page, game, size):
         placed = str(served.daemon.controller.state.legal_moves()[0])
         site(page, placed).click()
         assert wait_event(page, "move")[-1]["move"] == placed
+
+
+def test_a_phalanx_piece_dragged_onto_turned_triangles_lands_as_a_hand_puts_it(serve, page):
+    """A move whose target squares have their diagonals the other way: the piece's triangles
+    land turned, exactly on the sites the move fills, and nothing else changes."""
+    served = serve("phalanx")
+    page.goto(served.url)
+    page.wait_for_selector(".figures .figure:not(.missing)")
+    state = served.daemon.controller.state
+    def shape(sites):
+        return sorted(s[-2:] for s in sites)
+    move, real = next((m, r) for m in state.legal_moves() for r in state.realisations(m)[:1]
+                      if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled
+                      and shape(r.emptied) != shape(r.filled))
+    page.mouse.move(*centroid(page, move.frm))
+    page.mouse.down()
+    page.mouse.move(*centroid(page, move.to), steps=8)
+    page.mouse.up()
+    assert wait_event(page, "move")[-1]["move"] == str(move)
+    assert not events(page, "out_of_sync")

@@ -553,7 +553,7 @@ function onPointerUp(e) {
   document.body.classList.remove("dragging");
   const target = siteAt(e.clientX, e.clientY);
   if (group.length > 1) {   // put the whole piece down where the pressed site landed
-    const moved = target ? shifted(group, site, target) : null;
+    const moved = target ? landed(group, site, target) || shifted(group, site, target) : null;
     for (const label of moved || group) send({ type: "place", site: label });
     return;
   }
@@ -593,6 +593,49 @@ function shifted(group, from, to) {
     out.push(found);
   }
   return out;
+}
+
+// ``group`` carried, as a hand carries it, by the offset between the cells (sites sharing a
+// label's core, "d4" of "d4nw") of ``from`` and ``to``: the sites it then covers more than half
+// of, when they are as many as its own (a square piece lands on a square whose diagonal runs the
+// other way as that square's two triangles); else null.
+function landed(group, from, to) {
+  const [a, b] = [cellCentre(from), cellCentre(to)];
+  if (!a || !b) return null;
+  const moved = group.map((label) => view.sites.get(label).site.shape.map(([x, y]) => [x + b[0] - a[0], y + b[1] - a[1]]));
+  if (moved.some((poly) => poly.length < 3)) return null;
+  const out = [];
+  for (const [label, parts] of view.sites) {
+    const poly = parts.site.shape;
+    if (poly.length < 3) continue;
+    const c = centreOf(poly);
+    const probes = [c, ...poly.map(([x, y]) => [x + (c[0] - x) * 0.3, y + (c[1] - y) * 0.3])];
+    const inside = probes.filter((q) => moved.some((m) => contains(m, q))).length;
+    if (inside * 2 > probes.length) out.push(label);
+  }
+  return out.length === group.length ? out : null;
+}
+
+const centreOf = (pts) => [0, 1].map((i) => pts.reduce((sum, p) => sum + p[i], 0) / pts.length);
+
+// The centre of the cell of ``label``: the mean of its sites' centres (null: no cell).
+function cellCentre(label) {
+  const core = (l) => (/^[A-Za-z]+\d+/.exec(l) || [null])[0];
+  const cell = core(label);
+  if (!cell) return null;
+  const pts = [...view.sites.values()].filter((p) => core(p.site.label) === cell)
+    .map((p) => (p.site.shape.length >= 3 ? centreOf(p.site.shape) : [p.site.x, p.site.y]));
+  return centreOf(pts);
+}
+
+// Whether ``poly`` contains the point ``q`` (even-odd rule).
+function contains(poly, [x, y]) {
+  let inside = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i], [xj, yj] = poly[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
 }
 
 function onKey(e) {
