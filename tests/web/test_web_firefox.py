@@ -127,3 +127,37 @@ def test_phone_targets_and_zoom_in_firefox(serve, firefox):
         assert firefox.execute_script(SMALLEST_TARGET) < 24
     finally:
         firefox.set_window_rect(width=1280, height=800)
+
+
+CENTROID = """
+const hit = document.querySelector(`.hits [data-site="${arguments[0]}"]`);
+const pts = hit.getAttribute('points').trim().split(/\\s+/).map((p) => p.split(',').map(Number));
+const c = new DOMPoint(pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length);
+const p = c.matrixTransform(hit.getScreenCTM());
+return [Math.round(p.x), Math.round(p.y)];
+"""
+
+
+def test_phalanx_piece_dragged_onto_turned_triangles_in_firefox(serve, firefox):
+    """A whole Phalanx piece dragged to squares whose diagonals run the other way: one move,
+    exactly the sites it fills, nothing out of sync."""
+    served = serve("phalanx")
+    firefox.navigate(served.url)
+    wait_until(firefox, "return document.querySelectorAll('.figures .figure:not(.missing)').length > 0")
+    state = served.daemon.controller.state
+    def shape(sites):
+        return sorted(s[-2:] for s in sites)
+    move = next(m for m in state.legal_moves() for r in state.realisations(m)[:1]
+                if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled
+                and shape(r.emptied) != shape(r.filled))
+    (x0, y0), (x1, y1) = (firefox.execute_script(CENTROID, script_args=[label])
+                          for label in (move.frm, move.to))
+    pointer = firefox.actions.sequence("pointer", "mouse", {"pointerType": "mouse"})
+    pointer.pointer_move(x0, y0).pointer_down()
+    for i in range(1, 9):
+        pointer.pointer_move(x0 + (x1 - x0) * i // 8, y0 + (y1 - y0) * i // 8)
+    pointer.pointer_up().perform()
+    moved = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='move']`);"
+                       " return li && li.dataset.json")
+    assert f'"{move}"' in moved
+    assert not firefox.execute_script("return document.querySelector(`#log li[data-event='out_of_sync']`)")
