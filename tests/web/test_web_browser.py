@@ -301,6 +301,12 @@ def test_phone_shows_board_oled_and_buttons_without_scrolling(serve, page, game)
     screenshot(page, f"phone-{game}")
     page.set_viewport_size({"width": 1280, "height": 800})
     screenshot(page, f"desktop-{game}")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(served.url + "watch")
+    page.wait_for_selector("[data-site]")
+    page.wait_for_selector("#oled[src^='data:image/png']")
+    assert page.locator("#board").bounding_box()["height"] >= 0.7 * 1080  # the board large
+    screenshot(page, f"watch-1920-{game}")
 
 
 #: axe-core, installed by tests/run.sh with npm into a git-ignored folder, given to the test

@@ -132,7 +132,8 @@ def test_phone_targets_and_zoom_in_firefox(serve, firefox):
 CENTROID = """
 const hit = document.querySelector(`.hits [data-site="${arguments[0]}"]`);
 const pts = hit.getAttribute('points').trim().split(/\\s+/).map((p) => p.split(',').map(Number));
-const c = new DOMPoint(pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length);
+const mean = (i) => pts.reduce((s, p) => s + p[i], 0) / pts.length;
+const c = new DOMPoint(mean(0), mean(1));
 const p = c.matrixTransform(hit.getScreenCTM());
 return [Math.round(p.x), Math.round(p.y)];
 """

@@ -602,7 +602,8 @@ function shifted(group, from, to) {
 function landed(group, from, to) {
   const [a, b] = [cellCentre(from), cellCentre(to)];
   if (!a || !b) return null;
-  const moved = group.map((label) => view.sites.get(label).site.shape.map(([x, y]) => [x + b[0] - a[0], y + b[1] - a[1]]));
+  const carry = ([x, y]) => [x + b[0] - a[0], y + b[1] - a[1]];
+  const moved = group.map((label) => view.sites.get(label).site.shape.map(carry));
   if (moved.some((poly) => poly.length < 3)) return null;
   const out = [];
   for (const [label, parts] of view.sites) {
