@@ -280,7 +280,7 @@ def test_keys_work_whatever_has_focus_and_a_new_game_asks_first(serve, page):
     assert page.get_by_role("button", name="OK").count() == 1
     assert page.get_by_role("status").count() >= 1
     log = page.locator('#log li[data-event="move"]').first.text_content()
-    assert "B2*" in log and "{" not in log  # plain words; raw JSON on demand
+    assert "White played B2*" in log and "{" not in log  # plain words; raw JSON on demand
     page.check("#raw")
     assert page.locator('#log li[data-event="move"]').first.text_content().startswith("{")
 
@@ -419,3 +419,23 @@ def test_a_phalanx_piece_dragged_onto_turned_triangles_lands_as_a_hand_puts_it(s
     page.mouse.up()
     assert wait_event(page, "move")[-1]["move"] == str(move)
     assert not events(page, "out_of_sync")
+
+
+def test_the_event_log_speaks_plain_words_and_is_cleared_per_game(serve, page):
+    served = serve("antipalos", 3)
+    page.goto(served.url)
+    page.wait_for_selector('[data-site="A1*"]')
+    site(page, "*C1").click()
+    wait_event(page, "move")
+    site(page, "C1*").click()  # the square already holds a Trirod
+    wait_event(page, "illegal")
+    said = page.locator('#log li[data-event="out_of_sync"]').last.text_content()
+    assert "Board differs from the game: take off C1*" in said
+    assert "Refused: " in page.locator('#log li[data-event="illegal"]').last.text_content()
+    site(page, "C1*").click()
+    wait_event(page, "in_sync")
+    assert "Board matches the game again" in page.locator('#log li[data-event="in_sync"]').last.text_content()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#picker button[type=submit]")  # a new game, confirmed: the log starts afresh
+    page.wait_for_function("() => !document.querySelector('#log li[data-event=\"move\"]')")
+    page.wait_for_function("() => document.querySelector('#log li')?.textContent.includes('New game')")

@@ -95,7 +95,10 @@ def test_antipalos_game_by_clicks_in_firefox(serve, firefox):
     assert len(names) == 18 and "A1*" in names
     assert firefox.execute_script("return document.querySelectorAll('.coords text').length") == 6
     words = firefox.execute_script("return document.querySelector(`#log li[data-event='move']`).textContent")
-    assert "A1*" in words and "{" not in words
+    assert "White played A1*" in words and "{" not in words
+    over_words = firefox.execute_script(
+        "return document.querySelector(`#log li[data-event='game_over']`).textContent")
+    assert "White wins: connection" in over_words
     OUTPUT.mkdir(exist_ok=True)
     (OUTPUT / "firefox-antipalos-won.png").write_bytes(firefox.screenshot(format="binary"))
 

@@ -132,6 +132,7 @@ function logEvents(events, fresh) {
   const log = $("log");
   if (fresh) log.replaceChildren();
   for (const event of events) {
+    if (event.event === "new_game") log.replaceChildren();  // each game's log starts afresh
     const item = document.createElement("li");
     item.dataset.json = JSON.stringify(event);
     item.dataset.event = event.event;
@@ -143,8 +144,33 @@ function logEvents(events, fresh) {
   log.scrollTop = log.scrollHeight;
 }
 
+// The daemon's events in plain words, each naming what happened ("White played B2*"); an
+// event with no wording of its own lists its fields.
+const list = (sites) => (sites && sites.length ? sites.join(" ") : "none");
+const WORDS = {
+  move: (e) => `${capital(e.side)} played ${e.move}`,
+  correction: (e) => `${capital(e.side)}'s ${e.replaces} corrected to ${e.move}`,
+  takeback: (e) => `Took back ${e.move}`,
+  new_game: (e) => `New game: ${e.game}${e.size ? ` size ${e.size}` : ""}${e.variant ? `, ${e.variant}` : ""}`,
+  game_over: (e) => (e.winner ? `${capital(e.winner)} wins: ${e.result}` : `Game over: ${e.result}`),
+  illegal: (e) => `Refused: ${e.reason} (${list(e.sites)})`,
+  out_of_sync: (e) => "Board differs from the game: " + [
+    e.missing && e.missing.length ? `put back ${list(e.missing)}` : "",
+    e.extra && e.extra.length ? `take off ${list(e.extra)}` : ""].filter(Boolean).join("; "),
+  in_sync: () => "Board matches the game again",
+  targets: (e) => `The lifted piece can go to ${list(e.sites)}`,
+  guide: (e) => `Lit to ${e.action}: ${list(e.sites)}`,
+  expect: (e) => `Carry out ${e.move}: empty ${list(e.empty)}; fill ${list(e.fill)}`,
+  hint: (e) => `Hint: ${e.move}`,
+  wake: () => "Woke up",
+  attract: () => "Idle: showing the attract screen",
+  power_off: () => "Powered off",
+};
+
 function words(event) {
   const { t, event: kind, ...rest } = event;
+  const say = WORDS[kind];
+  if (say) return `${(t / 1000).toFixed(1)} s  ${say(event)}`;
   const parts = [];
   for (const [key, value] of Object.entries(rest)) {
     if (value === null || value === undefined || key === "lines") continue;
