@@ -399,6 +399,8 @@ def test_phone_touch_targets_are_at_least_24_px(serve, page, game, size):
         placed = str(served.daemon.controller.state.legal_moves()[0])
         site(page, placed).click()
         assert wait_event(page, "move")[-1]["move"] == placed
+        page.set_viewport_size({"width": 1280, "height": 800})  # a desktop: the whole ball
+        page.wait_for_function("() => document.getElementById('zoom-out').disabled")
 
 
 def test_a_phalanx_piece_dragged_onto_turned_triangles_lands_as_a_hand_puts_it(serve, page):

@@ -256,8 +256,8 @@ function buildBoard(sites, drawing) {
 }
 
 // ------------------------------------------------------------------------------ zoom
-// Touch targets of at least MIN_TARGET px: on a screen where the smallest site is smaller,
-// the board starts enlarged (the wrap scrolls); + and - change the zoom by ZOOM_STEP.
+// Touch targets of at least MIN_TARGET px: on a phone where the smallest site is smaller, the
+// board starts enlarged (the wrap scrolls); + and - change the zoom by ZOOM_STEP anywhere.
 const MIN_TARGET = 24;
 const ZOOM_STEP = 1.5;
 let zoom = 1;
@@ -286,9 +286,11 @@ function smallestTarget() {
   return sizes.length ? Math.min(...sizes) : MIN_TARGET;
 }
 
-// The zoom at which every site is at least MIN_TARGET px (1 when it already is).
+// On a touch screen or a phone-sized window where the board is played (not /watch), the
+// zoom at which every site is at least MIN_TARGET px; else 1 (the whole board).
 function fitZoom() {
   setZoom(1);
+  if (WATCH || !matchMedia("(pointer: coarse), (max-width: 800px)").matches) return;
   const smallest = smallestTarget();
   if (smallest < MIN_TARGET) setZoom((MIN_TARGET / smallest) * 1.05);
 }
