@@ -764,7 +764,12 @@ function start() {
   $("picker").addEventListener("submit", newGame);
   $("noise").addEventListener("change", (e) => send({ type: "noise", on: e.target.checked }));
   $("set-up").addEventListener("click", () => send({ type: "setup", board: "expected" }));
-  window.addEventListener("resize", fitZoom);
+  // A phone's address bar showing or hiding changes only the height: the zoom chosen stays.
+  let width = innerWidth;
+  window.addEventListener("resize", () => {
+    if (innerWidth !== width) fitZoom();
+    width = innerWidth;
+  });
   $("zoom-in").addEventListener("click", () => setZoom(zoom * ZOOM_STEP));
   $("zoom-out").addEventListener("click", () => setZoom(zoom / ZOOM_STEP));
   $("clear").addEventListener("click", () => send({ type: "setup", board: "empty" }));
