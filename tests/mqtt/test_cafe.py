@@ -77,6 +77,15 @@ def test_tiles_live_flagged_first_commands_and_watch(tmp_path, broker, watcher, 
     assert page.locator("article.tile").count() == 1
     assert page.locator(".controls").is_hidden()
     page.screenshot(path=str(OUTPUT / "cafe-watch.png"))
+    # A café screen: the board fills the height, the status is large, nothing scrolls.
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    board = page.locator("article .mini").bounding_box()
+    assert board["height"] >= 0.8 * 1080 and board["y"] + board["height"] <= 1080
+    turn = page.locator("article .turn")
+    assert turn.bounding_box()["x"] > board["x"] + board["width"]  # beside the board
+    assert float(turn.evaluate("(t) => parseFloat(getComputedStyle(t).fontSize)")) >= 48
+    assert page.evaluate("() => document.documentElement.scrollHeight") <= 1080
+    page.screenshot(path=str(OUTPUT / "cafe-watch-1920.png"))
 
 
 def test_commands_need_the_token_and_the_host_and_origin_are_checked(

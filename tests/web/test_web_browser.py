@@ -280,7 +280,7 @@ def test_keys_work_whatever_has_focus_and_a_new_game_asks_first(serve, page):
     assert page.get_by_role("button", name="OK").count() == 1
     assert page.get_by_role("status").count() >= 1
     log = page.locator('#log li[data-event="move"]').first.text_content()
-    assert "B2*" in log and "{" not in log  # plain words; raw JSON on demand
+    assert "White played B2*" in log and "{" not in log  # plain words; raw JSON on demand
     page.check("#raw")
     assert page.locator('#log li[data-event="move"]').first.text_content().startswith("{")
 
@@ -301,6 +301,12 @@ def test_phone_shows_board_oled_and_buttons_without_scrolling(serve, page, game)
     screenshot(page, f"phone-{game}")
     page.set_viewport_size({"width": 1280, "height": 800})
     screenshot(page, f"desktop-{game}")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(served.url + "watch")
+    page.wait_for_selector("[data-site]")
+    page.wait_for_selector("#oled[src^='data:image/png']")
+    assert page.locator("#board").bounding_box()["height"] >= 0.7 * 1080  # the board large
+    screenshot(page, f"watch-1920-{game}")
 
 
 #: axe-core, installed by tests/run.sh with npm into a git-ignored folder, given to the test
@@ -357,3 +363,81 @@ def test_hexagon_rows_are_lettered_at_both_ends(serve, page):
     cell = site(page, "e5").bounding_box()
     assert abs(rows["e"][0] - cell["y"]) < cell["height"]  # level with row e
     screenshot(page, "antipode-coordinates")
+
+
+def smallest_target(page) -> float:
+    """The smallest side of any site's box on the screen, in px."""
+    return page.evaluate("""() => Math.min(...[...document.querySelectorAll('.hits [data-site]')]
+        .map((h) => h.getBoundingClientRect()).map((r) => Math.min(r.width, r.height)))""")
+
+
+@pytest.mark.parametrize("game,size", [(g, None) for g in GAME_NAMES] + [("antipod", 10)])
+def test_phone_touch_targets_are_at_least_24_px(serve, page, game, size):
+    """On a phone every site is at least 24 px (the board starts zoomed where needed and
+    scrolls); Zoom out and Zoom in change it; a site scrolled into view takes a tap."""
+    served = serve(game, size)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(served.url)
+    page.wait_for_selector("[data-site]")
+    page.wait_for_function("() => document.querySelectorAll('.hits [data-site]').length > 0")
+    assert smallest_target(page) >= 24
+    for name in ("Zoom in", "Zoom out"):
+        box = page.get_by_role("button", name=name).bounding_box()
+        assert box["width"] >= 24 and box["height"] >= 24
+    screenshot(page, f"phone-targets-{game}-{size or 'default'}")
+    if size:
+        before = smallest_target(page)
+        page.get_by_role("button", name="Zoom in").click()
+        assert smallest_target(page) > before
+        zoom_out = page.get_by_role("button", name="Zoom out")
+        for _ in range(6):
+            if not zoom_out.is_disabled():
+                zoom_out.click()
+        assert zoom_out.is_disabled()
+        assert smallest_target(page) < 24  # zoom 1: the whole ball, too small to touch
+        page.get_by_role("button", name="Zoom in").click()
+        placed = str(served.daemon.controller.state.legal_moves()[0])
+        site(page, placed).click()
+        assert wait_event(page, "move")[-1]["move"] == placed
+        page.set_viewport_size({"width": 1280, "height": 800})  # a desktop: the whole ball
+        page.wait_for_function("() => document.getElementById('zoom-out').disabled")
+
+
+def test_a_phalanx_piece_dragged_onto_turned_triangles_lands_as_a_hand_puts_it(serve, page):
+    """A move whose target squares have their diagonals the other way: the piece's triangles
+    land turned, exactly on the sites the move fills, and nothing else changes."""
+    served = serve("phalanx")
+    page.goto(served.url)
+    page.wait_for_selector(".figures .figure:not(.missing)")
+    state = served.daemon.controller.state
+    def shape(sites):
+        return sorted(s[-2:] for s in sites)
+    move, real = next((m, r) for m in state.legal_moves() for r in state.realisations(m)[:1]
+                      if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled
+                      and shape(r.emptied) != shape(r.filled))
+    page.mouse.move(*centroid(page, move.frm))
+    page.mouse.down()
+    page.mouse.move(*centroid(page, move.to), steps=8)
+    page.mouse.up()
+    assert wait_event(page, "move")[-1]["move"] == str(move)
+    assert not events(page, "out_of_sync")
+
+
+def test_the_event_log_speaks_plain_words_and_is_cleared_per_game(serve, page):
+    served = serve("antipalos", 3)
+    page.goto(served.url)
+    page.wait_for_selector('[data-site="A1*"]')
+    site(page, "*C1").click()
+    wait_event(page, "move")
+    site(page, "C1*").click()  # the square already holds a Trirod
+    wait_event(page, "illegal")
+    said = page.locator('#log li[data-event="out_of_sync"]').last.text_content()
+    assert "Board differs from the game: take off C1*" in said
+    assert "Refused: " in page.locator('#log li[data-event="illegal"]').last.text_content()
+    site(page, "C1*").click()
+    wait_event(page, "in_sync")
+    assert "Board matches the game again" in page.locator('#log li[data-event="in_sync"]').last.text_content()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#picker button[type=submit]")  # a new game, confirmed: the log starts afresh
+    page.wait_for_function("() => !document.querySelector('#log li[data-event=\"move\"]')")
+    page.wait_for_function("() => document.querySelector('#log li')?.textContent.includes('New game')")

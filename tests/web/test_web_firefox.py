@@ -95,6 +95,73 @@ def test_antipalos_game_by_clicks_in_firefox(serve, firefox):
     assert len(names) == 18 and "A1*" in names
     assert firefox.execute_script("return document.querySelectorAll('.coords text').length") == 6
     words = firefox.execute_script("return document.querySelector(`#log li[data-event='move']`).textContent")
-    assert "A1*" in words and "{" not in words
+    assert "White played A1*" in words and "{" not in words
+    over_words = firefox.execute_script(
+        "return document.querySelector(`#log li[data-event='game_over']`).textContent")
+    assert "White wins: connection" in over_words
     OUTPUT.mkdir(exist_ok=True)
     (OUTPUT / "firefox-antipalos-won.png").write_bytes(firefox.screenshot(format="binary"))
+
+
+SMALLEST_TARGET = """return Math.min(...[...document.querySelectorAll('.hits [data-site]')]
+    .map((h) => h.getBoundingClientRect()).map((r) => Math.min(r.width, r.height)))"""
+
+
+def test_phone_targets_and_zoom_in_firefox(serve, firefox):
+    """Antipod 10 on a phone-sized window: every site at least 24 px (the board starts
+    zoomed), a site scrolled into view takes a tap, Zoom out shows the whole ball."""
+    served = serve("antipod", 10)
+    firefox.set_window_rect(width=390, height=844)
+    try:
+        firefox.navigate(served.url)
+        wait_until(firefox, "return document.querySelectorAll('.hits [data-site]').length > 0")
+        assert wait_until(firefox, f"const m = (() => {{ {SMALLEST_TARGET} }})(); return m >= 24 && m")
+        (OUTPUT / "firefox-phone-antipod-10.png").write_bytes(firefox.screenshot(format="binary"))
+        placed = str(served.daemon.controller.state.legal_moves()[0])
+        firefox.execute_script("document.querySelector(`.hits [data-site='${arguments[0]}']`)"
+                               ".scrollIntoView({block: 'center', inline: 'center'})", script_args=[placed])
+        click(firefox, placed)
+        moved = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='move']`);"
+                           " return li && li.dataset.json")
+        assert placed in moved
+        for _ in range(6):
+            firefox.execute_script("document.getElementById('zoom-out').click()")
+        assert firefox.execute_script("return document.getElementById('zoom-out').disabled")
+        assert firefox.execute_script(SMALLEST_TARGET) < 24
+    finally:
+        firefox.set_window_rect(width=1280, height=800)
+
+
+CENTROID = """
+const hit = document.querySelector(`.hits [data-site="${arguments[0]}"]`);
+const pts = hit.getAttribute('points').trim().split(/\\s+/).map((p) => p.split(',').map(Number));
+const mean = (i) => pts.reduce((s, p) => s + p[i], 0) / pts.length;
+const c = new DOMPoint(mean(0), mean(1));
+const p = c.matrixTransform(hit.getScreenCTM());
+return [Math.round(p.x), Math.round(p.y)];
+"""
+
+
+def test_phalanx_piece_dragged_onto_turned_triangles_in_firefox(serve, firefox):
+    """A whole Phalanx piece dragged to squares whose diagonals run the other way: one move,
+    exactly the sites it fills, nothing out of sync."""
+    served = serve("phalanx")
+    firefox.navigate(served.url)
+    wait_until(firefox, "return document.querySelectorAll('.figures .figure:not(.missing)').length > 0")
+    state = served.daemon.controller.state
+    def shape(sites):
+        return sorted(s[-2:] for s in sites)
+    move = next(m for m in state.legal_moves() for r in state.realisations(m)[:1]
+                if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled
+                and shape(r.emptied) != shape(r.filled))
+    (x0, y0), (x1, y1) = (firefox.execute_script(CENTROID, script_args=[label])
+                          for label in (move.frm, move.to))
+    pointer = firefox.actions.sequence("pointer", "mouse", {"pointerType": "mouse"})
+    pointer.pointer_move(x0, y0).pointer_down()
+    for i in range(1, 9):
+        pointer.pointer_move(x0 + (x1 - x0) * i // 8, y0 + (y1 - y0) * i // 8)
+    pointer.pointer_up().perform()
+    moved = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='move']`);"
+                       " return li && li.dataset.json")
+    assert f'"{move}"' in moved
+    assert not firefox.execute_script("return document.querySelector(`#log li[data-event='out_of_sync']`)")

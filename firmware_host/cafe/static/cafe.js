@@ -266,6 +266,8 @@ function toast(text) {
 if (watched) {
   document.body.classList.add("watch");
   $("home").textContent = `reedboard café · ${watched}`;
+  // The screen's size decides the board's: redraw it sharp at the new size.
+  addEventListener("resize", () => tables.forEach((t) => draw(t.view, t.el.querySelector(".mini"))));
 }
 setInterval(() => tables.forEach((t) => renderSince(t.view, t.el)), 1000);
 connect();

@@ -87,7 +87,10 @@ function notice(text) {
 // ------------------------------------------------------------------------------ updates
 function update(u) {
   if (u.game) showGame(u.game);
-  if (u.sites) buildBoard(u.sites, u.drawing || { lines: [], kinds: {} });
+  if (u.sites) {
+    buildBoard(u.sites, u.drawing || { lines: [], kinds: {} });
+    fitZoom();
+  }
   if (u.figures) { view.figures = u.figures; drawFigures(); }
   if (u.pieces) showPieces(u.pieces);
   if (u.leds) showLeds(u.leds);
@@ -129,6 +132,7 @@ function logEvents(events, fresh) {
   const log = $("log");
   if (fresh) log.replaceChildren();
   for (const event of events) {
+    if (event.event === "new_game") log.replaceChildren();  // each game's log starts afresh
     const item = document.createElement("li");
     item.dataset.json = JSON.stringify(event);
     item.dataset.event = event.event;
@@ -140,8 +144,33 @@ function logEvents(events, fresh) {
   log.scrollTop = log.scrollHeight;
 }
 
+// The daemon's events in plain words, each naming what happened ("White played B2*"); an
+// event with no wording of its own lists its fields.
+const list = (sites) => (sites && sites.length ? sites.join(" ") : "none");
+const WORDS = {
+  move: (e) => `${capital(e.side)} played ${e.move}`,
+  correction: (e) => `${capital(e.side)}'s ${e.replaces} corrected to ${e.move}`,
+  takeback: (e) => `Took back ${e.move}`,
+  new_game: (e) => `New game: ${e.game}${e.size ? ` size ${e.size}` : ""}${e.variant ? `, ${e.variant}` : ""}`,
+  game_over: (e) => (e.winner ? `${capital(e.winner)} wins: ${e.result}` : `Game over: ${e.result}`),
+  illegal: (e) => `Refused: ${e.reason} (${list(e.sites)})`,
+  out_of_sync: (e) => "Board differs from the game: " + [
+    e.missing && e.missing.length ? `put back ${list(e.missing)}` : "",
+    e.extra && e.extra.length ? `take off ${list(e.extra)}` : ""].filter(Boolean).join("; "),
+  in_sync: () => "Board matches the game again",
+  targets: (e) => `The lifted piece can go to ${list(e.sites)}`,
+  guide: (e) => `Lit to ${e.action}: ${list(e.sites)}`,
+  expect: (e) => `Carry out ${e.move}: empty ${list(e.empty)}; fill ${list(e.fill)}`,
+  hint: (e) => `Hint: ${e.move}`,
+  wake: () => "Woke up",
+  attract: () => "Idle: showing the attract screen",
+  power_off: () => "Powered off",
+};
+
 function words(event) {
   const { t, event: kind, ...rest } = event;
+  const say = WORDS[kind];
+  if (say) return `${(t / 1000).toFixed(1)} s  ${say(event)}`;
   const parts = [];
   for (const [key, value] of Object.entries(rest)) {
     if (value === null || value === undefined || key === "lines") continue;
@@ -224,6 +253,46 @@ function buildBoard(sites, drawing) {
   view.layers = layers;
   drawCoordinates(sites, layers.coords, spacing, [x0, y0, w, h]);
   ghost = el("circle", { r: spacing * 0.28, class: "ghost", visibility: "hidden" }, svg);
+}
+
+// ------------------------------------------------------------------------------ zoom
+// Touch targets of at least MIN_TARGET px: on a phone where the smallest site is smaller, the
+// board starts enlarged (the wrap scrolls); + and - change the zoom by ZOOM_STEP anywhere.
+const MIN_TARGET = 24;
+const ZOOM_STEP = 1.5;
+let zoom = 1;
+
+function setZoom(value) {
+  zoom = Math.min(Math.max(value, 1), 8);
+  const [svg, wrap] = [$("board"), $("board-wrap")];
+  svg.style.width = svg.style.height = "";
+  wrap.classList.toggle("zoomed", zoom > 1);
+  $("zoom-out").disabled = zoom <= 1;
+  if (zoom <= 1) return;
+  const box = svg.viewBox.baseVal;  // zoomed: the board's own shape, larger, centred in the wrap
+  const scale = Math.min(svg.clientWidth / box.width, svg.clientHeight / box.height) * zoom;
+  svg.style.width = `${box.width * scale}px`;
+  svg.style.height = `${box.height * scale}px`;
+  wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
+  wrap.scrollTop = (wrap.scrollHeight - wrap.clientHeight) / 2;
+}
+
+// The smallest side of a site's box, in screen px, at zoom 1.
+function smallestTarget() {
+  const sizes = [...view.sites.values()].map((p) => {
+    const r = p.hit.getBoundingClientRect();
+    return Math.min(r.width, r.height);
+  }).filter((v) => v > 0);
+  return sizes.length ? Math.min(...sizes) : MIN_TARGET;
+}
+
+// On a touch screen or a phone-sized window where the board is played (not /watch), the
+// zoom at which every site is at least MIN_TARGET px; else 1 (the whole board).
+function fitZoom() {
+  setZoom(1);
+  if (WATCH || !matchMedia("(pointer: coarse), (max-width: 800px)").matches) return;
+  const smallest = smallestTarget();
+  if (smallest < MIN_TARGET) setZoom((MIN_TARGET / smallest) * 1.05);
 }
 
 // Coordinates along the edges, read from the labels the messages use ("B4*", "e5", "c1se"):
@@ -512,7 +581,7 @@ function onPointerUp(e) {
   document.body.classList.remove("dragging");
   const target = siteAt(e.clientX, e.clientY);
   if (group.length > 1) {   // put the whole piece down where the pressed site landed
-    const moved = target ? shifted(group, site, target) : null;
+    const moved = target ? landed(group, site, target) || shifted(group, site, target) : null;
     for (const label of moved || group) send({ type: "place", site: label });
     return;
   }
@@ -552,6 +621,50 @@ function shifted(group, from, to) {
     out.push(found);
   }
   return out;
+}
+
+// ``group`` carried, as a hand carries it, by the offset between the cells (sites sharing a
+// label's core, "d4" of "d4nw") of ``from`` and ``to``: the sites it then covers more than half
+// of, when they are as many as its own (a square piece lands on a square whose diagonal runs the
+// other way as that square's two triangles); else null.
+function landed(group, from, to) {
+  const [a, b] = [cellCentre(from), cellCentre(to)];
+  if (!a || !b) return null;
+  const carry = ([x, y]) => [x + b[0] - a[0], y + b[1] - a[1]];
+  const moved = group.map((label) => view.sites.get(label).site.shape.map(carry));
+  if (moved.some((poly) => poly.length < 3)) return null;
+  const out = [];
+  for (const [label, parts] of view.sites) {
+    const poly = parts.site.shape;
+    if (poly.length < 3) continue;
+    const c = centreOf(poly);
+    const probes = [c, ...poly.map(([x, y]) => [x + (c[0] - x) * 0.3, y + (c[1] - y) * 0.3])];
+    const inside = probes.filter((q) => moved.some((m) => contains(m, q))).length;
+    if (inside * 2 > probes.length) out.push(label);
+  }
+  return out.length === group.length ? out : null;
+}
+
+const centreOf = (pts) => [0, 1].map((i) => pts.reduce((sum, p) => sum + p[i], 0) / pts.length);
+
+// The centre of the cell of ``label``: the mean of its sites' centres (null: no cell).
+function cellCentre(label) {
+  const core = (l) => (/^[A-Za-z]+\d+/.exec(l) || [null])[0];
+  const cell = core(label);
+  if (!cell) return null;
+  const pts = [...view.sites.values()].filter((p) => core(p.site.label) === cell)
+    .map((p) => (p.site.shape.length >= 3 ? centreOf(p.site.shape) : [p.site.x, p.site.y]));
+  return centreOf(pts);
+}
+
+// Whether ``poly`` contains the point ``q`` (even-odd rule).
+function contains(poly, [x, y]) {
+  let inside = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i], [xj, yj] = poly[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
 }
 
 function onKey(e) {
@@ -651,6 +764,14 @@ function start() {
   $("picker").addEventListener("submit", newGame);
   $("noise").addEventListener("change", (e) => send({ type: "noise", on: e.target.checked }));
   $("set-up").addEventListener("click", () => send({ type: "setup", board: "expected" }));
+  // A phone's address bar showing or hiding changes only the height: the zoom chosen stays.
+  let width = innerWidth;
+  window.addEventListener("resize", () => {
+    if (innerWidth !== width) fitZoom();
+    width = innerWidth;
+  });
+  $("zoom-in").addEventListener("click", () => setZoom(zoom * ZOOM_STEP));
+  $("zoom-out").addEventListener("click", () => setZoom(zoom / ZOOM_STEP));
   $("clear").addEventListener("click", () => send({ type: "setup", board: "empty" }));
   connect();
 }
