@@ -31,6 +31,7 @@ from firmware_host.screens import message_screen
 from firmware_host.service import PowerOff, status_text
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import BUSY_MS, DatabaseLock, Storage, StorageError
+from firmware_host.wal import lost_commits
 from hardware import backends
 from hardware.sim import SimBoard
 from hardware.wake import Waker
@@ -395,8 +396,7 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         print(f"reedboard run: {exc}", file=sys.stderr)
         return 2
     if aside:
-        controller.notice(message_screen("Games set aside", ["The file was damaged",
-                                                             "It is kept aside"]))
+        controller.notice(message_screen("Games set aside", [aside, "It is kept aside"]))
     try:
         hardware = open_hardware(config, controller.layout.sensor_channels)
     except backends.OptionError as exc:
@@ -440,10 +440,17 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
 
 
 def open_storage(path: str) -> tuple[Storage, str | None]:
-    """The games database; a damaged one (not a database, malformed) is moved aside, never
-    deleted, said in one line, and a new one begun: the storage and where the old one went."""
+    """The games database and what was set aside (None: nothing). A damaged one (not a
+    database, malformed) is moved aside, never deleted, and a new one begun; one whose log lost
+    saved moves is copied aside and opened with what SQLite can still read. Each said in one
+    line."""
+    lost = lost_commits(path) if path != ":memory:" else 0
+    if lost:
+        aside = Storage.set_aside(path, copy=True)
+        print(f"reedboard run: {path}-wal is damaged: {lost} saved change(s) cannot be read; "
+              f"the files are kept as {aside}", file=sys.stderr)
     try:
-        return Storage(path), None
+        return Storage(path), "Some saves damaged" if lost else None
     except StorageError as exc:
         if not exc.corrupt:
             raise
@@ -451,7 +458,7 @@ def open_storage(path: str) -> tuple[Storage, str | None]:
     aside = Storage.set_aside(path)
     print(f"reedboard run: {path} is damaged ({why}); it is kept as {aside} and a new "
           "database begun", file=sys.stderr)
-    return Storage(path), aside
+    return Storage(path), "The file was damaged"
 
 
 def _bind_page(board: SimBoard, config: Config, host: str, port: int, token: str | None):

@@ -10,6 +10,7 @@ from engines import GAME_NAMES
 from engines.core import OptionError
 from firmware_host.config import ConfigError, load_config, read_token
 from firmware_host.storage import Storage, StorageError
+from firmware_host.wal import lost_commits
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -78,6 +79,9 @@ def _export(args: argparse.Namespace) -> int:
     if not os.path.exists(config.storage):
         print(f"reedboard export: no games stored yet ({config.storage})", file=sys.stderr)
         return 0 if args.game_id is None else 2
+    if lost := lost_commits(config.storage):
+        print(f"reedboard export: {config.storage}-wal is damaged: {lost} saved change(s) "
+              "cannot be read", file=sys.stderr)
     try:
         storage = Storage(config.storage, read_only=True)
     except StorageError as exc:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import sqlite3
 from collections import deque
 from dataclasses import dataclass
@@ -88,6 +89,9 @@ class StorageError(Exception):
 #: How long a write waits for a lock another process holds, by default (the daemon shortens
 #: it to a scan period or two, :meth:`Storage.set_busy_ms`).
 BUSY_MS = 2000
+#: Free space below which the games' file system counts as full (a move's commit takes a few
+#: pages; the log grows to about 4 MB between checkpoints).
+MIN_FREE_BYTES = 256 * 1024
 
 Write = tuple[str, tuple]
 
@@ -190,6 +194,7 @@ class Storage:
                 self._db.executescript(SCHEMA)
                 self._add_missing_columns()
                 self._check_writable()
+                self.failure = self._short_of_space()
             self._db.execute("PRAGMA foreign_keys=ON")
             self._last_id = self._db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
         except (OSError, sqlite3.Error) as exc:
@@ -199,12 +204,13 @@ class Storage:
                                corrupt) from None
 
     @staticmethod
-    def set_aside(path: str) -> str:
-        """Move a damaged database (and its WAL) aside, never deleting it; the new name."""
+    def set_aside(path: str, copy: bool = False) -> str:
+        """Move (or ``copy``) a damaged database and its WAL aside, never deleting them; the
+        new name."""
         aside = f"{path}.damaged-{now_text().replace(':', '')}"
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal") if copy else ("", "-wal", "-shm"):
             if os.path.exists(path + suffix):
-                os.replace(path + suffix, aside + suffix)
+                (shutil.copy2 if copy else os.replace)(path + suffix, aside + suffix)
         return aside
 
     def _check_writable(self) -> None:
@@ -214,6 +220,17 @@ class Storage:
             self._db.execute("INSERT INTO games (game, started) VALUES ('', '')")
         finally:
             self._db.execute("ROLLBACK")
+
+    def _short_of_space(self) -> str | None:
+        """Why saving will soon fail for want of space (None: there is room, or no file)."""
+        if self.path == ":memory:":
+            return None
+        try:
+            info = os.statvfs(os.path.dirname(os.path.abspath(self.path)))
+        except (OSError, ValueError):
+            return None
+        free = info.f_bavail * info.f_frsize
+        return None if free >= MIN_FREE_BYTES else f"the disk is full ({free // 1024} kB free)"
 
     def set_busy_ms(self, ms: int) -> None:
         """Wait at most ``ms`` for a lock another process holds before a write fails."""
@@ -254,7 +271,7 @@ class Storage:
         except sqlite3.Error as exc:
             self.failure = str(exc)
             raise StorageError(f"{self.path}: cannot save ({exc})", str(exc)) from None
-        self.failure = None
+        self.failure = self._short_of_space()
 
     def _flush(self) -> None:
         while self.pending:
@@ -262,10 +279,11 @@ class Storage:
             self.pending.popleft()
 
     def flush(self) -> bool:
-        """Try the pending writes again, in order; True when none is left (``failure`` is
-        then cleared: a move refused meanwhile is its caller's to try again)."""
+        """Try the pending writes again, in order; True when none is left and there is room
+        (``failure`` is then cleared: a move refused meanwhile is its caller's to try again)."""
         if not self.pending:
-            self.failure = None
+            self.failure = self._short_of_space()
+            return self.failure is None
         try:
             self._flush()
         except StorageError:

@@ -90,3 +90,30 @@ def test_a_damaged_file_is_kept_aside_and_a_new_one_begun(tmp_path):
     assert said == [f"reedboard run: {db} is damaged (file is not a database); it is kept as "
                     f"{aside} and a new database begun"]
     assert len(stored_games(db)) == 1  # the new game
+
+
+def test_a_damaged_log_is_said_and_kept_aside_and_what_it_still_holds_resumes(tmp_path):
+    db, config = setup(tmp_path)
+    storage = Storage(str(db))  # left open: its moves stay in the log, as after a power cut
+    game = storage.start("antipalos", 3, None)
+    for ply, move in enumerate(("A1*", "B2*", "C3*", "A2*"), 1):
+        storage.add_move(game, ply, move)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for suffix in ("", "-wal"):
+        (copy / f"games.db{suffix}").write_bytes(db.with_name(f"games.db{suffix}").read_bytes())
+    storage.close()
+    for suffix in ("", "-wal"):
+        db.with_name(f"games.db{suffix}").write_bytes((copy / f"games.db{suffix}").read_bytes())
+    log = bytearray((copy / "games.db-wal").read_bytes())
+    log[len(log) // 2] ^= 0xFF
+    db.with_name("games.db-wal").write_bytes(log)
+    export = subprocess.run([*REEDBOARD, "export", "--config", str(config)], capture_output=True,
+                            text=True, timeout=30)
+    assert export.returncode == 0 and export.stderr.startswith(f"reedboard export: {db}-wal is")
+    lines, said = first_screen(config)
+    assert lines[:2] == ["Games set aside", "Some saves damaged"]
+    (aside,) = tmp_path.glob("games.db.damaged-*-wal")
+    assert aside.read_bytes() == log  # the damaged log kept as it was, beside its database
+    assert len(said) == 1 and said[0].startswith(f"reedboard run: {db}-wal is damaged: ")
+    assert said[0].endswith(f"cannot be read; the files are kept as {str(aside)[:-4]}")
