@@ -238,3 +238,17 @@ def test_the_journal_counts_time_from_the_games_start_as_the_page_and_replays_do
     board.put("A1*")
     moves = board.events("move")
     assert len(moves) == 2 and moves[1]["t"] <= 1000
+
+
+def test_a_disk_already_full_at_start_is_said_at_once_and_cleared_when_there_is_room(
+        tmp_path, monkeypatch, capsys):
+    free = os.statvfs(tmp_path).f_bavail * os.statvfs(tmp_path).f_frsize
+    monkeypatch.setattr("firmware_host.storage.MIN_FREE_BYTES", free * 2)  # the disk is "full"
+    board = Board(str(tmp_path / "games.db"))
+    assert board.screen[0] == "Cannot save" and board.screen[1].startswith("the disk is full")
+    assert "(the disk is full (" in capsys.readouterr().err
+    monkeypatch.setattr("firmware_host.storage.MIN_FREE_BYTES", 0)  # room made
+    board.wait(6000)
+    assert board.screen[0] != "Cannot save"
+    board.put("A1*")
+    assert [e["move"] for e in board.events("move")] == ["A1*"]
