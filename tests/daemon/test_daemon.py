@@ -95,10 +95,8 @@ def test_sigterm_ends_the_daemon_within_two_seconds(config: Path):
     running = Running(config)
     running.wait_for("display")
     assert running.said("simulated board is running")
-    start = time.monotonic()
     running.proc.send_signal(signal.SIGTERM)
-    assert running.proc.wait(timeout=2) == 0
-    assert time.monotonic() - start < 2
+    assert running.proc.wait(timeout=2) == 0  # TimeoutExpired past two seconds
 
 
 def test_replay_cli_end_to_end():

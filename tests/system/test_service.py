@@ -143,10 +143,8 @@ def test_sigterm_during_a_move_keeps_the_move(tmp_path):
         proc.stdout.readline()  # the first screen: the loop is scanning
         send(proc, site="C3*", on=True)
         time.sleep(0.3)  # the piece is down, the board not yet settled
-        signalled = time.monotonic()
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=2) == 0
-        assert time.monotonic() - signalled < 2
+        assert proc.wait(timeout=2) == 0  # TimeoutExpired past two seconds
         moved = [e for e in events(proc) if e["event"] == "move"]
         assert [e["move"] for e in moved] == ["C3*"]
         assert Storage(str(tmp_path / "games.db")).unfinished().moves == ("C3*",)
