@@ -1,7 +1,8 @@
 """Alpha-beta (negamax) with iterative deepening on material.
 
-Scores are from the side to move's point of view: its material minus the strongest opponent's,
-with a bonus for its mobility (legal moves) at the root's replies. A game where a side may move
+Scores are from the side to move's point of view: the game's evaluation (by default its
+material minus the strongest opponent's), with a bonus for its mobility (legal moves) one ply
+above the leaves. A game where a side may move
 twice in a row (Anti-Grid's capture chains) is handled by negating only when the side changes.
 Children are made one at a time, the previous iteration's best move and the killer moves (those
 that refuted a sibling) first, so cut-offs save the work of making the rest.
@@ -12,12 +13,15 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
+from engines.ai.mcts import candidate_moves
 from engines.core import GameState
 
 COUNTS = "nodes"
 WIN = 1_000_000.0
 #: Score per legal move of the side to move, in positions one ply from a leaf.
 MOBILITY = 0.02
+#: Most moves a node considers (drawn at random beyond: Antipalos Phase Two has thousands).
+WIDTH = 300
 #: Deepest iteration (a safety bound; budgets stop far earlier).
 MAX_DEPTH = 12
 
@@ -31,14 +35,14 @@ class Search:
 
     def __init__(self, budget: int, rng: random.Random, stop: Callable[[], bool]) -> None:
         self.budget, self.rng, self.stop = budget, rng, stop
+        self.width = min(WIDTH, budget)  # a small budget looks at fewer moves, even at first
         self.nodes = 0
         self.limited = False  # the first iteration always finishes: it is the fallback
         self.best: dict[Any, Any] = {}
         self.killers: dict[int, Any] = {}
 
     def ordered(self, state: GameState, depth: int) -> list[Any]:
-        moves = list(state.legal_moves())
-        self.rng.shuffle(moves)
+        moves = candidate_moves(state, self.rng, self.width)
         for first in (self.killers.get(depth), self.best.get(state)):
             if first is not None and first in moves:
                 moves.remove(first)
@@ -62,7 +66,7 @@ class Search:
             if outcome is not None:
                 value = final(outcome.winner, side, depth)
             elif depth == 1:
-                value = balance(child, side) + MOBILITY * len(moves)
+                value = child.evaluate(side) + MOBILITY * len(moves)
             elif child.to_move == side:
                 value = self.negamax(child, depth - 1, alpha, beta)
             else:
@@ -82,13 +86,6 @@ def final(winner: str, side: str, depth: int) -> float:
     if winner == "draw":
         return 0.0
     return WIN + depth if winner == side else -WIN - depth
-
-
-def balance(state: GameState, side: str) -> float:
-    """``side``'s material minus the strongest other side's."""
-    material = state.material()
-    mine = material.get(side, 0.0)
-    return mine - max((v for s, v in material.items() if s != side), default=0.0)
 
 
 def search(

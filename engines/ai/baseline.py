@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines.ai.alphabeta import balance
 from engines.ai.mcts import candidate_moves
 from engines.core import GameState
 
@@ -48,7 +47,7 @@ def one_ply(state: GameState, rng: random.Random) -> Any:
     for move, child in after:
         if _wins(child, side):
             return move
-    after.sort(key=lambda kid: -balance(kid[1], side))
+    after.sort(key=lambda kid: -kid[1].material_balance(side))
     for move, child in after:
         if child.to_move == side or not _opponent_wins(child, rng):
             return move

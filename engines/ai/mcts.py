@@ -54,7 +54,7 @@ def candidate_moves(state: GameState, rng: random.Random, width: int = WIDTH) ->
         moves = list(state.legal_moves())
         rng.shuffle(moves)
         return moves
-    return list(dict.fromkeys(state.random_move(rng) for _ in range(width)))
+    return list(dict.fromkeys(state.random_moves(rng, width)))
 
 
 def select(node: Node, ref: Node) -> Any:

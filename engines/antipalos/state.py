@@ -31,6 +31,7 @@ from engines.antipalos.board import (
     rotate,
     spots,
 )
+from engines.antipalos.distance import distances
 from engines.core import GameState, IllegalMove, OptionError, Outcome, Realisation, Site
 from engines.core.drawing import Figure
 from engines.core.tally import Tally
@@ -130,7 +131,8 @@ class AntipalosState(GameState):
     turn: int
     history: Tally | None = field(default=None, repr=False)
     result: Outcome | None = None
-    AI_RATE = 15000
+    AI_SEARCH = "alphabeta"
+    AI_RATE = 6000
 
     # ---------------------------------------------------------------- who and when
     @property
@@ -191,16 +193,22 @@ class AntipalosState(GameState):
     def random_move(self, rng: Any) -> Move:
         """A uniform legal move without listing Phase Two's thousands: every Trirod has the same
         number of destinations (both diagonals of each empty square, or turning in place)."""
+        return self.random_moves(rng, 1)[0]
+
+    def random_moves(self, rng: Any, count: int) -> list[Move]:
         spots_ = self.setup.geo.spots
         empty = self.empty_squares()
         if self.phase == 1:
-            return Place(spots_[rng.choice(empty) * 2 + rng.randrange(2)])
+            return [Place(spots_[rng.choice(empty) * 2 + rng.randrange(2)]) for _ in range(count)]
         code = 2 * self.side + 1
         own = [sq * 2 + v - code for sq, v in enumerate(self.cells) if 0 <= v - code <= 1]
-        src = spots_[rng.choice(own)]
-        pick = rng.randrange(2 * len(empty) + 1)
-        to = spots_[empty[pick >> 1] * 2 + (pick & 1)] if pick < 2 * len(empty) else src.turned
-        return Shift(src, to)
+        drawn = []
+        for _ in range(count):
+            src = spots_[rng.choice(own)]
+            pick = rng.randrange(2 * len(empty) + 1)
+            to = spots_[empty[pick >> 1] * 2 + (pick & 1)] if pick < 2 * len(empty) else src.turned
+            drawn.append(Shift(src, to))
+        return drawn
 
     def legal_count(self) -> int:
         if self.result:
@@ -265,6 +273,14 @@ class AntipalosState(GameState):
 
     def outcome(self) -> Outcome | None:
         return self.result
+
+    def evaluate(self, side: str) -> float:
+        """The connection distance (Trirods still needed to join two opposite borders) of the
+        nearest other side less ``side``'s own."""
+        mine = COLOURS.index(side)
+        others = tuple(s for s in set(self.setup.seat_sides) if s != mine)
+        found = distances(self.cells, self.setup.size, (mine, *others))
+        return min(found[1:]) - found[0]
 
     # ---------------------------------------------------------------- the win
     def component(self, site: int) -> set[int]:

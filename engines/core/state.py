@@ -189,6 +189,11 @@ class GameState(ABC):
         moves override it to draw one without listing them all."""
         return rng.choice(self.legal_moves())
 
+    def random_moves(self, rng: Any, count: int) -> list[Any]:
+        """``count`` draws of :meth:`random_move` (repeats possible); games override it to
+        share the work between draws."""
+        return [self.random_move(rng) for _ in range(count)]
+
     def playout(self, rng: Any, limit: int) -> tuple[str | None, list[tuple[str, Any]]]:
         """A random game from here: the winner (a side, "draw", or None when ``limit`` plies
         passed first) and the (side, move) pairs played. Games whose random game can be found
@@ -205,6 +210,17 @@ class GameState(ABC):
         """Material on the board per side, for searches that evaluate positions (empty: the
         game has none)."""
         return {}
+
+    def material_balance(self, side: str) -> float:
+        """``side``'s material minus the strongest other side's."""
+        material = self.material()
+        mine = material.get(side, 0.0)
+        return mine - max((v for s, v in material.items() if s != side), default=0.0)
+
+    def evaluate(self, side: str) -> float:
+        """How good this unfinished position is for ``side``, in material's units (alpha-beta
+        scores its leaves with it): the material balance, unless the game knows better."""
+        return self.material_balance(side)
 
     def notation(self, move: Any) -> str:
         """Canonical notation of ``move`` (its ``str``)."""

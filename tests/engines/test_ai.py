@@ -71,12 +71,13 @@ def test_the_ai_refuses_a_finished_game():
 
 
 def test_level_1_never_loses_to_random_play_on_small_boards():
-    for game, size in (("antipod", 4), ("anti-grid", 6)):
+    for game, size in (("antipod", 4), ("anti-grid", 6), ("antipalos", 8)):
         result = duel(lambda: new_game(game, size), level_player(1), random_player, games=2,
                       max_plies=60)
         assert result.losses == 0, (game, result)
 
 
 def test_level_3_beats_the_one_ply_baseline_in_short_games():
-    result = duel(lambda: new_game("antipod", size=4), level_player(3), one_ply, games=2)
-    assert result.wins == 2, result
+    for game, size in (("antipod", 4), ("antipalos", 8)):
+        result = duel(lambda: new_game(game, size), level_player(3), one_ply, games=2)
+        assert result.wins == 2, (game, result)
