@@ -87,6 +87,7 @@ class Controller(Judge, Display):
         self._address = address
         self._notice: Screen | None = None
         self._notice_until: float | None = None  # a passing notice's end
+        self._answer: Callable[[bool], None] | None = None  # the notice's question's
         self._layouts = layouts
         self._events: list[Event] = []
         self._now: float = 0.0
@@ -487,6 +488,9 @@ class Controller(Judge, Display):
         self._dirty = True
         if self._notice is not None:
             self._notice = self._notice_until = None  # any button closes a notice
+            answer, self._answer = self._answer, None
+            if answer:
+                answer(press.button == "ok" and not press.long)
         elif self.menu and (self.menu.is_open or press.button == "menu"):
             self._do(self.menu.press(press))
         elif press.long:
@@ -502,7 +506,9 @@ class Controller(Judge, Display):
         if isinstance(action, NewGame):
             self._new_game(Game(action.game, action.size, action.variant, action.match))
         elif isinstance(action, TakeBack) and self.moves:
-            self.take_back(self.opponent.takeback_to(self) if self.opponent else len(self.moves) - 1)
+            index = self.opponent.takeback_to(self) if self.opponent else len(self.moves) - 1
+            if index is not None:  # None: asked another board, which answers later
+                self.take_back(index)
         elif isinstance(action, SetBrightness):
             self.brightness = action.level
         elif isinstance(action, SetPlayers):
@@ -548,8 +554,14 @@ class Controller(Judge, Display):
 
     def notice(self, screen: Screen | None) -> None:
         """Show ``screen`` until a button is pressed (the daemon's messages); None: no more."""
-        self._notice, self._notice_until = screen, None
+        self._notice, self._notice_until, self._answer = screen, None, None
         self._dirty = True
+
+    def ask(self, screen: Screen, answer: Callable[[bool], None]) -> None:
+        """Show the question ``screen`` until a button: OK calls ``answer(True)``, any other
+        button ``answer(False)``."""
+        self.notice(screen)
+        self._answer = answer
 
     # -------------------------------------------------------------- idle spells
     def _wake(self) -> bool:
@@ -562,7 +574,7 @@ class Controller(Judge, Display):
     def _idle_tick(self) -> None:
         what = self.idle.tick(self._now, self._events)
         if what == "attract":
-            self._notice = None
+            self._notice = self._answer = None
             if self.menu:
                 self.menu.close()
             self._emit("attract")

@@ -156,7 +156,11 @@ class Judge:
             return True  # a different last move explains it better than undoing several
         self._in_sync()
         if self.opponent:  # the opponent's turn and the players' before it, as the menu does
-            index = min(index, self.opponent.takeback_to(self))
+            allowed = self.opponent.takeback_to(self)
+            if allowed is None:  # asked another board: the board waits for its answer
+                self._out_of_sync(board, self.opponent.why)
+                return True
+            index = min(index, allowed)
         self._take_back(index)
         if board != self.expected:
             self._out_of_sync(board)

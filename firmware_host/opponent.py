@@ -133,9 +133,15 @@ class Computer(Thinker):
     def takeback_to(self, c: Controller) -> int:
         """How many moves a take back keeps: the computer's last turn and the players' turn
         before it are undone (the players' alone when the computer has not answered yet)."""
-        index, side = len(c.moves), self.side_in(c.state)
-        while index > 0 and c.states[index - 1].to_move == side:
-            index -= 1
-        while index > 0 and c.states[index - 1].to_move != side:
-            index -= 1
-        return index
+        return turns_back(c, self.side_in(c.state))
+
+
+def turns_back(c: Controller, side: str) -> int:
+    """How many of ``c``'s moves stay when ``side``'s last turn (the opponent's) and the
+    players' turn before it are taken back."""
+    index = len(c.moves)
+    while index > 0 and c.states[index - 1].to_move == side:
+        index -= 1
+    while index > 0 and c.states[index - 1].to_move != side:
+        index -= 1
+    return index

@@ -4,7 +4,7 @@ Each board publishes its game, retained, on ``reedboard/<id>/moves`` whenever it
 final (no follow-up under way)::
 
     {"game": "antipod", "size": 4, "variant": null, "token": "t1:1764050000000000000",
-     "moves": ["b2", "c3"], "takebacks": 0}
+     "moves": ["b2", "c3"], "takebacks": 0, "ask": [1, 0, 2], "refused": 0}
 
 The list is the sequence: move *n* is ``moves[n - 1]``, so a duplicate or a message sent again
 on reconnection changes nothing, and a board that was away catches up from the retained copy.
@@ -14,13 +14,16 @@ broker's messages only replace what it last heard, under a lock):
 - when it is the other board's side to move and its list is ours plus that one move, the move
   is lit for the players here to carry out (``Controller.expect``: "Opponent plays c3: move it");
 - a new game started on either board (a new ``token``, later than ours) is started on the other;
-- a takeback made on either board (``takebacks`` counts them) is made on the other, which then
-  guides the undoing of the pieces;
+- a takeback needs the other board's OK: asked on one board (menu, page, or the pieces set back)
+  it is published as ``ask`` = [its number, moves to keep, moves when asked]; the other board
+  asks its players ("Take back?", OK or BACK) and either takes back itself (``takebacks``
+  counts those; the asking board follows, then guides the undoing of the pieces) or publishes
+  the number it ``refused``;
 - while the other board is offline (its retained availability), the screen says so.
 
->>> payload = Remote.payload("antipod", 4, None, "t1:1", ["b2"], 0)
+>>> payload = Remote.payload("antipod", 4, None, "t1:1", ["b2"], 0, None, 0)
 >>> sorted(json.loads(payload))
-['game', 'moves', 'size', 'takebacks', 'token', 'variant']
+['ask', 'game', 'moves', 'refused', 'size', 'takebacks', 'token', 'variant']
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 from engines.core import GameState, IllegalMove
 from firmware_host.mqtt import topics
 from firmware_host.mqtt.link import Link
+from firmware_host.opponent import turns_back
+from firmware_host.screens import message_screen
 
 if TYPE_CHECKING:
     from firmware_host.controller import Controller
@@ -49,6 +54,9 @@ class Remote:
 
     #: Why a board is refused while it is the other board's move.
     WAIT = "Wait for the opponent's move"
+    #: Why pieces set back are not taken back yet: asked, or the other board said no.
+    ASKED = "Take back asked: wait for the opponent's OK"
+    REFUSED = "The opponent refused the take back"
 
     def __init__(self, link: Link, board: str, other: str, side: str | None) -> None:
         self.link, self.board, self.other, self.side = link, board, other, side
@@ -61,6 +69,12 @@ class Remote:
         self._takebacks = 0  # ours, as published
         self._applied = 0  # theirs, as made here
         self._asked: tuple[int, str] | None = None
+        self._ask: list[int] | None = None  # our takeback request: [number, keep, moves]
+        self._asks = 0
+        self._answered = 0  # the last of their requests put to the players here
+        self._refused = 0  # the last of their requests the players here refused
+        self._refusal: list[int] | None = None  # [keep, moves] the other board refused
+        self.why = ""  # why the last take back asked here has not happened
         self._fresh = True  # until the other board's game is first heard: a start or a resume
         link.subscribe(moves_topic(other), self._on_moves)
         link.subscribe(topics.availability_topic(other), self._on_availability)
@@ -73,13 +87,15 @@ class Remote:
         if c.game_id != self._game_id:  # a new game here (the menu, the page); "" at start
             fresh = self._game_id is None
             self._game_id, self.token, self._takebacks = c.game_id, "" if fresh else _token(self.board), 0
+            self._ask = self._refusal = None
         if theirs is not None:
             self._follow(c, theirs)
             self._fresh = False
         if not online:
             c.say(OFFLINE)
-        elif c.message == OFFLINE:
-            c.say(None)
+        elif c.message == OFFLINE or (c.message == self.REFUSED and self._refusal
+                                      and self._refusal[1] != len(c.moves)):
+            c.say(None)  # back online; a refusal is old news once a move is made
         self._publish(c)
 
     def side_in(self, state: GameState) -> str:
@@ -90,16 +106,16 @@ class Remote:
         """Who played the other side, as game records keep it: "board t2, black"."""
         return f"board {self.other}, {self.side_in(state)}"
 
-    def takeback_to(self, c: Controller) -> int:
-        """A take back here undoes the other board's last turn and ours before it; the other
-        board follows."""
-        index, side = len(c.moves), self.side_in(c.state)
-        while index > 0 and c.states[index - 1].to_move == side:
-            index -= 1
-        while index > 0 and c.states[index - 1].to_move != side:
-            index -= 1
-        self._takebacks += 1
-        return index
+    def takeback_to(self, c: Controller) -> None:
+        """A take back here would undo the other board's last turn and ours before it: ask the
+        other board (once per position), which takes back itself if its players agree."""
+        keep = turns_back(c, self.side_in(c.state))
+        self.why = self.REFUSED if self._refusal == [keep, len(c.moves)] else self.ASKED
+        if self.why == self.ASKED and (self._ask is None or self._ask[1:] != [keep, len(c.moves)]):
+            self._asks += 1
+            self._ask = [self._asks, keep, len(c.moves)]
+        c.say(self.why)
+        return None
 
     def close(self) -> None:
         """Nothing to stop: the link belongs to the board on the broker."""
@@ -111,10 +127,12 @@ class Remote:
             return
         moves, ours = theirs["moves"], c.moves
         if theirs["takebacks"] > self._applied:
-            self._applied = theirs["takebacks"]
+            self._applied, self._ask = theirs["takebacks"], None
             if len(moves) < len(ours) and ours[: len(moves)] == moves:
+                c.say(None)
                 c.take_back(len(moves))
             return
+        self._answers(c, theirs)
         waiting = c.mode == "move" and not c.turn and c.state.to_move == self.side_in(c.state)
         if not waiting or len(moves) != len(ours) + 1 or moves[: len(ours)] != ours:
             return
@@ -125,6 +143,31 @@ class Remote:
                 c.expect(moves[-1], f"Opponent plays {moves[-1]}: move it")
             except IllegalMove:
                 c.say(f"Opponent's move {moves[-1]} is illegal here")
+
+    def _answers(self, c: Controller, theirs: dict[str, Any]) -> None:
+        """Put the other board's takeback request to the players here; hear its refusal."""
+        if self._ask is not None and theirs.get("refused", 0) >= self._ask[0]:
+            self._refusal, self._ask = self._ask[1:], None
+            c.say(self.REFUSED)
+        ask = theirs.get("ask")
+        if ask is None or ask[0] <= self._answered:
+            return
+        self._answered = ask[0]
+        keep = ask[1]
+        if ask[2] != len(c.moves) or theirs["moves"] != c.moves or not 0 <= keep < len(c.moves):
+            self._refused = ask[0]  # asked of another position: moves were made since
+            return
+        undo = len(c.moves) - keep
+        c.ask(message_screen("Take back?", [f"Opponent asks to undo {undo} move"
+                                            f"{'s' if undo > 1 else ''}", "OK: yes, BACK: no"]),
+              lambda yes: self._answer(c, ask, yes))
+
+    def _answer(self, c: Controller, ask: list[int], yes: bool) -> None:
+        if yes and len(c.moves) == ask[2]:
+            self._takebacks += 1
+            c.take_back(ask[1])
+        else:
+            self._refused = ask[0]
 
     def _join(self, c: Controller, theirs: dict[str, Any]) -> None:
         """Play the other board's game: the one here when it is the same (a board just
@@ -142,21 +185,24 @@ class Remote:
             c.new_game(game)
         self._game_id, self.token = c.game_id, theirs["token"]
         self._takebacks, self._applied, self._asked = 0, theirs["takebacks"], None
+        self._ask, self._answered = None, (theirs.get("ask") or [0])[0]
 
     def _publish(self, c: Controller) -> None:
         if c.turn or c.pending or c.choice:
             return  # not final yet
         g = c.game
-        text = self.payload(g.name, g.size, g.variant, self.token, c.moves, self._takebacks)
+        text = self.payload(g.name, g.size, g.variant, self.token, c.moves, self._takebacks,
+                            self._ask, self._refused)
         if text != self._sent:
             self._sent = text
             self.link.publish(moves_topic(self.board), text, retain=True)
 
     @staticmethod
     def payload(game: str, size: int | None, variant: str | None, token: str, moves: list[str],
-                takebacks: int) -> str:
+                takebacks: int, ask: list[int] | None, refused: int) -> str:
         return json.dumps({"game": game, "size": size, "variant": variant, "token": token,
-                           "moves": list(moves), "takebacks": takebacks})
+                           "moves": list(moves), "takebacks": takebacks, "ask": ask,
+                           "refused": refused})
 
     # ------------------------------------------------------------------ the link's threads
     def _on_moves(self, _: str, payload: bytes) -> None:
@@ -193,6 +239,10 @@ def _read(payload: bytes) -> dict[str, Any] | None:
     if any(not isinstance(obj.get(k), t) or isinstance(obj.get(k), bool) for k, t in kinds.items()):
         return None
     if not all(isinstance(m, str) for m in obj["moves"]):
+        return None
+    ask, refused = obj.get("ask"), obj.get("refused", 0)
+    if ask is not None and not (isinstance(ask, list) and len(ask) == 3 and all(
+            type(n) is int for n in ask)) or type(refused) is not int:
         return None
     size, variant = obj.get("size"), obj.get("variant")
     if not (size is None or isinstance(size, int)) or not (variant is None or isinstance(variant, str)):

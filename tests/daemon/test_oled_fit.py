@@ -19,6 +19,8 @@ from firmware_host import turn
 from firmware_host import screens
 from firmware_host.game import Game
 from firmware_host.menu import Menu, game_choices
+from firmware_host.mqtt.remote import OFFLINE, Remote
+from firmware_host.opponent import Computer
 from firmware_host.recognise import attempt_reason
 from firmware_host.screens import message_screen, result_words, status_screen
 from firmware_host.stats import Day, day_screen
@@ -206,6 +208,11 @@ def test_notices_fit():
                        "white wins by connection")),
         message_screen("Today", ["Not available", "The games cannot be read"]),
         status_screen("Antipode", None, None, None, None, [], None, None, longest_result),
+        message_screen("Take back?", ["Opponent asks to undo 2 moves", "OK: yes, BACK: no"]),
     ]
+    for said in (Remote.WAIT, Remote.ASKED, Remote.REFUSED, OFFLINE, Computer.WAIT):
+        notices.append(status_screen("Antipalos 20", "Cut-throat", "black", None, 2,
+                                     ["Left: White 30 Black 30 Red 30"], "Put it on a lit site",
+                                     said, None, None))
     for screen in notices:
         assert shown_whole(screen), screen.text_lines()

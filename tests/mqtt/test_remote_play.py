@@ -58,9 +58,8 @@ def test_two_boards_play_each_others_moves_and_survive_duplicates_and_an_absence
     watcher.state("t2", lambda s: s["moves"] == ["B2*", "C3*", "D4*"])
 
 
-def test_a_takeback_or_a_new_game_on_one_board_is_made_on_the_other(
-        tmp_path, broker, watcher, boards):
-    one, two = pair(tmp_path, broker, boards)
+def two_moves(one, two, watcher) -> None:
+    """White's B2* at t1 and Black's C3* at t2, each carried out on the other board."""
     one.place("B2*")
     watcher.wait("reedboard/t2/events", lambda t: '"expect"' in t)
     two.place("B2*")
@@ -69,7 +68,17 @@ def test_a_takeback_or_a_new_game_on_one_board_is_made_on_the_other(
     watcher.wait("reedboard/t1/events", lambda t: '"expect"' in t and "C3*" in t)
     one.place("C3*")
     watcher.state("t1", lambda s: s["moves"] == ["B2*", "C3*"])
-    one.lift("C3*")  # Black's stone off again at t1: Black's turn and White's are taken back
+
+
+def test_a_takeback_asked_on_one_board_is_made_on_both_once_the_other_agrees(
+        tmp_path, broker, watcher, boards):
+    one, two = pair(tmp_path, broker, boards)
+    two_moves(one, two, watcher)
+    one.lift("C3*")  # Black's stone off again at t1: asks to take back Black's turn and White's
+    watcher.wait("reedboard/t1/events", lambda t: "wait for the opponent's OK" in t)
+    watcher.wait("reedboard/t2/events", lambda t: "Take back?" in t and "undo 2 moves" in t)
+    assert not events(watcher, "t1", "takeback")  # nothing taken back before the answer
+    two.press("ok")
     watcher.wait("reedboard/t1/events", lambda t: '"takeback"' in t and "B2*" in t)
     watcher.wait("reedboard/t2/events", lambda t: '"takeback"' in t and "B2*" in t)
     undone = [e["move"] for e in events(watcher, "t2", "takeback")]
@@ -80,3 +89,18 @@ def test_a_takeback_or_a_new_game_on_one_board_is_made_on_the_other(
     one.press("ok")  # MENU, OK: a new game at t1 ...
     watcher.wait("reedboard/t1/events", lambda t: '"new_game"' in t)
     watcher.wait("reedboard/t2/events", lambda t: '"new_game"' in t)  # ... and at t2
+
+
+def test_a_refused_takeback_leaves_the_game_and_the_asking_board_is_told(
+        tmp_path, broker, watcher, boards):
+    one, two = pair(tmp_path, broker, boards)
+    two_moves(one, two, watcher)
+    one.lift("C3*")
+    watcher.wait("reedboard/t2/events", lambda t: "Take back?" in t)
+    two.press("back")
+    watcher.wait("reedboard/t1/events", lambda t: "refused the take back" in t)
+    one.place("C3*")  # the stone back: the game goes on where it was
+    one.place("D4*")
+    watcher.state("t1", lambda s: s["moves"] == ["B2*", "C3*", "D4*"])
+    assert not events(watcher, "t1", "takeback") and not events(watcher, "t2", "takeback")
+    watcher.wait("reedboard/t2/events", lambda t: '"expect"' in t and "D4*" in t)
