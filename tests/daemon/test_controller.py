@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.config import Timing
-from firmware_host.controller import NOTICE_MS, Controller, Game
+from firmware_host.buttons import NOTICE_MS
+from firmware_host.controller import Controller, Game
 from firmware_host.turn import LIGHTS
 from firmware_host.layout import default_layout
 from firmware_host.menu import Choice, Menu, game_choices
