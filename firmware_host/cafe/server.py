@@ -23,8 +23,8 @@ from engines import GAME_NAMES
 from firmware_host.cafe.fleet import Fleet
 from firmware_host.mqtt.commands import parse
 from firmware_host.web.commands import CommandError, load
-from firmware_host.web.server import (
-    MAX_MESSAGE, Bucket, _headers, _same_origin, _send_all, host_allowed,
+from firmware_host.web.guard import (
+    MAX_MESSAGE, Bucket, host_allowed, same_origin, security_headers, send_all,
 )
 
 STATIC = Path(__file__).with_name("static")
@@ -48,7 +48,7 @@ class Dashboard:
         self.broker = False
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[_headers, self._check_host])
+        app = web.Application(middlewares=[security_headers, self._check_host])
         app.router.add_get("/", self.page)
         app.router.add_get("/watch/{board}", self.page)
         app.router.add_get("/layouts/{game}/{size}/{variant}", self.layout)
@@ -107,7 +107,7 @@ class Dashboard:
         return web.json_response({"sites": sites}, headers={"Cache-Control": "max-age=3600"})
 
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
-        _same_origin(request)
+        same_origin(request)
         controls = self._authorised(request)
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
@@ -116,7 +116,7 @@ class Dashboard:
                           "broker": self.broker, "tables": self.fleet.views()})
         self.queues.add(queue)
         self.sockets.add(ws)
-        sender = asyncio.create_task(_send_all(ws, queue))
+        sender = asyncio.create_task(send_all(ws, queue))
         bucket = Bucket(RATE, BURST)
         try:
             async for msg in ws:

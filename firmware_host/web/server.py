@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
-import ipaddress
 import logging
 import socket
 import sys
@@ -30,66 +28,21 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from engines import GAME_NAMES, game_info
-from firmware_host.web.address import is_loopback
 from firmware_host.web.bridge import Hub, Update
+from firmware_host.web.guard import (
+    MAX_MESSAGE, Bucket, host_allowed, same_origin, security_headers, send_all,
+)
 from firmware_host.web.commands import CommandError, NewGame, parse
 
 STATIC = Path(__file__).with_name("static")
 #: Messages waiting for a slow page before it is dropped (it reconnects and starts afresh).
 BACKLOG = 256
-MAX_MESSAGE = 4096
 #: Commands one page may send: RATE a second on average, BURST at once; a new game (which
 #: rebuilds the board) once every NEW_GAME_SECONDS, from all pages together.
 RATE, BURST, NEW_GAME_SECONDS = 50.0, 100.0, 1.0
 #: Open connections at most (more are answered 503 and closed), and the seconds a connection
 #: may stay open without a whole request (a slow or idle client; websockets are not idle).
 MAX_CONNECTIONS, IDLE_SECONDS = 64, 10.0
-HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-}
-
-
-def host_name(header: str) -> str:
-    """The name in a ``Host`` header, without the port: "[::1]:8080" -> "::1".
-
-    >>> host_name("LocalHost.:8080"), host_name("[::1]:80"), host_name("10.0.0.2")
-    ('localhost', '::1', '10.0.0.2')
-    >>> host_name("[::1].evil.test:80")
-    '[::1].evil.test:80'
-
-    """
-    header = header.strip().lower()
-    if header.startswith("["):  # an IPv6 address, then only a port may follow
-        inside, _, rest = header[1:].partition("]")
-        return inside if rest == "" or (rest[:1] == ":" and rest[1:].isdigit()) else header
-    return header.rsplit(":", 1)[0].rstrip(".") if header.count(":") == 1 else header.rstrip(".")
-
-
-def host_allowed(header: str, bound: str) -> bool:
-    """May a request naming ``header`` as its Host reach a server bound to ``bound``?
-
-    >>> host_allowed("localhost:8080", "127.0.0.1"), host_allowed("evil.test:8080", "127.0.0.1")
-    (True, False)
-    >>> host_allowed("192.168.1.9:8080", "0.0.0.0"), host_allowed("evil.test", "0.0.0.0")
-    (True, False)
-    """
-    name = host_name(header)
-    if not name:
-        return False
-    if is_loopback(name) or name.endswith(".localhost") or name == host_name(bound):
-        return True
-    if bound in ("0.0.0.0", "::", ""):
-        try:
-            ipaddress.ip_address(name)
-            return True
-        except ValueError:
-            machine = socket.gethostname().lower()
-            return name in (machine, f"{machine}.local")
-    return False
 
 
 def games() -> list[dict[str, Any]]:
@@ -120,7 +73,7 @@ class Pages:
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[_headers, self._check_host])
+        app = web.Application(middlewares=[security_headers, self._check_host])
         app.router.add_get("/", self.page)
         app.router.add_get("/watch", self.page)
         app.router.add_get("/ws", self.controls)
@@ -170,7 +123,7 @@ class Pages:
 
     # ------------------------------------------------------------------ websockets
     async def _socket(self, request: web.Request, controls: bool) -> web.WebSocketResponse:
-        _same_origin(request)
+        same_origin(request)
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         queue: asyncio.Queue = asyncio.Queue(BACKLOG)
@@ -180,7 +133,7 @@ class Pages:
         queue.put_nowait({"type": "update", **self.hub.current()})
         self.queues.add(queue)
         self.sockets.add(ws)
-        sender = asyncio.create_task(_send_all(ws, queue))
+        sender = asyncio.create_task(send_all(ws, queue))
         try:
             async for msg in ws:
                 reply = self._answer(msg, controls, bucket)
@@ -235,29 +188,6 @@ class Pages:
         given = request.query.get("token", "")
         if not hmac.compare_digest(given.encode(), self.token.encode()):
             raise web.HTTPForbidden(text="the controls need the token printed by reedboard run\n")
-
-
-class Bucket:
-    """A token bucket: :meth:`take` is True at most ``burst`` times at once and ``rate`` times
-    a second on average.
-
-    >>> bucket = Bucket(rate=1, burst=2)
-    >>> [bucket.take() for _ in range(3)]
-    [True, True, False]
-    """
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.at = burst, time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 class OneLine(logging.Handler):
@@ -332,32 +262,6 @@ class CappedSite(web.TCPSite):
 
 def _error(text: str) -> dict[str, str]:
     return {"type": "error", "error": text}
-
-
-async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue) -> None:
-    """Send the queued messages in order; ``None`` closes the socket."""
-    while (message := await queue.get()) is not None:
-        await ws.send_str(json.dumps(message, separators=(",", ":")))
-    await ws.close()
-
-
-def _same_origin(request: web.Request) -> None:
-    """Refuse websockets opened by another site's page (browsers always send Origin)."""
-    origin = request.headers.get("Origin")
-    if origin is not None and origin.split("://", 1)[-1] != request.host:
-        raise web.HTTPForbidden(text="websocket from another origin\n")
-
-
-@web.middleware
-async def _headers(request: web.Request, handler) -> web.StreamResponse:
-    try:
-        response = await handler(request)
-    except web.HTTPException as exc:
-        exc.headers.update(HEADERS)
-        raise
-    if not isinstance(response, web.WebSocketResponse):
-        response.headers.update(HEADERS)
-    return response
 
 
 class WebServer:

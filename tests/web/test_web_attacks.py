@@ -19,7 +19,7 @@ import pytest
 from firmware_host import web
 from firmware_host.config import Timing
 from firmware_host.web import bridge
-from firmware_host.web.server import host_allowed
+from firmware_host.web.guard import host_allowed
 from hardware.sim import SimBoard
 
 
