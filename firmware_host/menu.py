@@ -294,7 +294,10 @@ class Menu:
         """All at the table, or the computer playing one side; its level (OK steps it)."""
         c = self.current
         computer, level = self.players
-        sides = engines.new_game(c.game, c.size, c.variant).sides
+        try:
+            sides = engines.new_game(c.game, c.size, c.variant).sides
+        except engines.OptionError:  # a game these engines do not know: nobody to play
+            sides = ()
         items = (_Item("Two at the table" if len(sides) == 2 else "All at the table",
                        lambda: self._set_players(None)),
                  *(_Item(f"Computer: {side}", lambda side=side: self._set_players(side))

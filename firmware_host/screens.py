@@ -285,8 +285,10 @@ def fits(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> bool:
         return False
     shown = "".join(row.text for row in rows).replace(" ", "")
     whole = "".join(_plain(t) for t in (screen.title, *screen.lines)).replace(" ", "")
-    if screen.selected is not None:  # a menu shows some items, each whole
+    if screen.selected is not None:  # a menu shows its whole title and some items, each whole
         items = {_plain(item) for item in screen.lines}
+        if rows[0].text.endswith(ELLIPSIS) and not screen.title.endswith(ELLIPSIS):
+            return False  # the title or its position ("3/8") cut short
         shown, whole = "", "".join(row.text for row in rows[1:] if row.text not in items)
     return shown == whole and _clear_margins(screen, rows, width, height)
 

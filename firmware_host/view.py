@@ -59,7 +59,7 @@ class Display:
         if self.menu and self.menu.is_open:
             screen = self.menu.screen()
             needs = self.sync or self.turn or self.choice
-            return replace(screen, title="Board: see the lights") if needs else screen
+            return replace(screen, title="Board: see lights") if needs else screen
         state = self.state
         outcome = state.outcome()
         result, score = result_lines(outcome, self.match)

@@ -315,7 +315,7 @@ def test_a_passing_notice_ends_on_a_board_change_or_after_a_few_seconds_and_the_
     d.place("C3*").run(500)  # a second Trirod on C3: out of sync
     assert "C3 already holds a Trirod" in d.ctl.screen().text_lines()
     d.press("menu")
-    assert d.ctl.screen().text_lines()[0] == "Board: see the lights"
+    assert d.ctl.screen().text_lines()[0] == "Board: see lights"
 
 
 def test_a_move_chosen_elsewhere_is_carried_out_under_guidance_and_only_that_move_counts():
