@@ -59,7 +59,8 @@ class Judge:
             return self._judge_pending(board)
         waiting = self.opponent and self.opponent.side_in(self.state) == self.state.to_move
         if waiting and board != self.boards[-1]:  # only a takeback while the opponent thinks
-            return self._takeback_to(board) or self._out_of_sync(board, self.opponent.WAIT)
+            return (self._correct(board) or self._takeback_to(board)
+                    or self._out_of_sync(board, self.opponent.WAIT))
         cancelled = False
         if self.choice:
             if board == self.choice.board:
@@ -96,6 +97,8 @@ class Judge:
             self.pending = None
             return self._accept(Candidate(pending.move, pending.real, done))
         missing, extra = pending.stray(before, board)
+        if missing and self.opponent and self.opponent.RETHINKS and self._correct(board):
+            return  # the players' move slid on before the computer's answer was carried out
         if missing or extra:
             return self._out_of_sync(board)
         self._in_sync()  # part-way through the move

@@ -66,10 +66,10 @@ class Hints(Thinker):
         self.level = level
         self.sync = sync
         self._future: Future | None = None
-        self._asked: tuple[int, int] | None = None
+        self._asked: tuple | None = None
 
     def ask(self, c: Controller) -> None:
-        self._asked = (c.game_id, len(c.moves))
+        self._asked = position(c)
         if self.sync:
             return c.hint(think(c.state, self.level, len(c.moves)))
         self._future = self._workers().submit(think, c.state, self.level, len(c.moves))
@@ -77,7 +77,7 @@ class Hints(Thinker):
     def tick(self, c: Controller) -> None:
         if self._future is not None and self._future.done():
             future, self._future = self._future, None
-            if self._asked == (c.game_id, len(c.moves)):
+            if self._asked == position(c):
                 c.hint(future.result())
 
 
@@ -87,6 +87,9 @@ class Computer(Thinker):
 
     #: Why a board is refused while it is the computer's move and it has not said it yet.
     WAIT = "Wait: the computer is thinking"
+    #: The players may still correct their move while the computer's answer waits to be
+    #: carried out: it thinks again.
+    RETHINKS = True
 
     def __init__(self, side: str | None, level: int, seed: int = 0, sync: bool = False) -> None:
         self.side = side
@@ -95,7 +98,7 @@ class Computer(Thinker):
         self.sync = sync
         self._future: Future | None = None
         #: The position the computer is thinking about or has asked the players to carry out.
-        self._asked: tuple[int, int] | None = None
+        self._asked: tuple | None = None
 
     def tick(self, controller: Controller) -> None:
         """Start thinking when it is the computer's move; once the move is found, light it."""
@@ -103,7 +106,7 @@ class Computer(Thinker):
         if c.mode != "move" or c.turn or c.due or c.to_act != self.side_in(c.state):
             self._drop()
             return
-        key = (c.game_id, len(c.moves))
+        key = position(c)
         if self._asked != key:
             self._drop()
             self._asked = key
@@ -145,3 +148,9 @@ def turns_back(c: Controller, side: str) -> int:
     while index > 0 and c.states[index - 1].to_move != side:
         index -= 1
     return index
+
+
+def position(c: Controller) -> tuple:
+    """Which position ``c`` is at, for a search to know whether its answer still applies: the
+    game, the number of moves and the last (a last move corrected in place is a new position)."""
+    return c.game_id, len(c.moves), c.moves[-1] if c.moves else None

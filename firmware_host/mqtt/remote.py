@@ -13,6 +13,8 @@ broker's messages only replace what it last heard, under a lock):
 
 - when it is the other board's side to move and its list is ours plus that one move, the move
   is lit for the players here to carry out (``Controller.expect``: "Opponent plays c3: move it");
+- a move the other board corrects in place after it was carried out here (its piece slid on)
+  is taken back here and the corrected move lit instead;
 - a new game started on either board (a new ``token``, later than ours) is started on the other;
 - a takeback needs the other board's OK: asked on one board (menu, page, or the pieces set back)
   it is published as ``ask`` = [its number, moves to keep, moves when asked]; the other board
@@ -54,6 +56,8 @@ class Remote:
 
     #: Why a board is refused while it is the other board's move.
     WAIT = "Wait for the opponent's move"
+    #: The other board's move, once lit here, answered ours as it was: no correcting ours.
+    RETHINKS = False
     #: Why pieces set back are not taken back yet: asked, or the other board said no.
     ASKED = "Take back asked: wait for the opponent's OK"
     REFUSED = "The opponent refused the take back"
@@ -70,6 +74,8 @@ class Remote:
         self._applied = 0  # theirs, as made here
         self._asked: tuple[int, str] | None = None
         self._ask: list[int] | None = None  # our takeback request: [number, keep, moves]
+        self._ask_moves: tuple[str, ...] = ()  # the moves it was asked of
+        self._asking: list[int] | None = None  # their request, while put to the players here
         self._asks = 0
         self._answered = 0  # the last of their requests put to the players here
         self._refused = 0  # the last of their requests the players here refused
@@ -91,6 +97,10 @@ class Remote:
         if theirs is not None:
             self._follow(c, theirs)
             self._fresh = False
+        if self._ask is not None and tuple(c.moves) != self._ask_moves:
+            self._ask = None  # withdrawn: the game here changed (a correction, a new game)
+            if c.message == self.ASKED:
+                c.say(None)
         if not online:
             c.say(OFFLINE)
         elif c.message == OFFLINE or (c.message == self.REFUSED and self._refusal
@@ -113,7 +123,7 @@ class Remote:
         self.why = self.REFUSED if self._refusal == [keep, len(c.moves)] else self.ASKED
         if self.why == self.ASKED and (self._ask is None or self._ask[1:] != [keep, len(c.moves)]):
             self._asks += 1
-            self._ask = [self._asks, keep, len(c.moves)]
+            self._ask, self._ask_moves = [self._asks, keep, len(c.moves)], tuple(c.moves)
         c.say(self.why)
         return None
 
@@ -133,16 +143,31 @@ class Remote:
                 c.take_back(len(moves))
             return
         self._answers(c, theirs)
+        if self._corrected(c, moves):
+            return
         waiting = c.mode == "move" and not c.turn and c.state.to_move == self.side_in(c.state)
         if not waiting or len(moves) != len(ours) + 1 or moves[: len(ours)] != ours:
             return
         key = (len(ours), moves[-1])
         if self._asked != key or c.pending is None:
+            changed = self._asked is not None and self._asked[0] == key[0] and self._asked != key
             self._asked = key
             try:
-                c.expect(moves[-1], f"Opponent plays {moves[-1]}: move it")
+                verb = "changed to" if changed else "plays"
+                c.expect(moves[-1], f"Opponent {verb} {moves[-1]}: move it")
             except IllegalMove:
                 c.say(f"Opponent's move {moves[-1]} is illegal here")
+
+    def _corrected(self, c: Controller, moves: list[str]) -> bool:
+        """The other board corrected the move it sent after it was carried out here (its
+        piece slid on): take that move back here; the corrected one is then lit to carry out."""
+        ours = c.moves
+        if not ours or len(moves) != len(ours) or moves[:-1] != ours[:-1] or moves == ours:
+            return False
+        if c.states[-2].to_move != self.side_in(c.state) or c.turn or c.pending:
+            return False
+        c.take_back(len(ours) - 1)
+        return True
 
     def _answers(self, c: Controller, theirs: dict[str, Any]) -> None:
         """Put the other board's takeback request to the players here; hear its refusal."""
@@ -150,6 +175,9 @@ class Remote:
             self._refusal, self._ask = self._ask[1:], None
             c.say(self.REFUSED)
         ask = theirs.get("ask")
+        if self._asking is not None and ask != self._asking:
+            self._asking = None  # withdrawn before an answer: the question goes
+            c.notice(None)
         if ask is None or ask[0] <= self._answered:
             return
         self._answered = ask[0]
@@ -158,11 +186,15 @@ class Remote:
             self._refused = ask[0]  # asked of another position: moves were made since
             return
         undo = len(c.moves) - keep
+        self._asking = ask
         c.ask(message_screen("Take back?", [f"Opponent asks to undo {undo} move"
                                             f"{'s' if undo > 1 else ''}", "OK: yes, BACK: no"]),
               lambda yes: self._answer(c, ask, yes))
 
     def _answer(self, c: Controller, ask: list[int], yes: bool) -> None:
+        if self._asking != ask:
+            return  # withdrawn meanwhile
+        self._asking = None
         if yes and len(c.moves) == ask[2]:
             self._takebacks += 1
             c.take_back(ask[1])

@@ -232,3 +232,24 @@ def test_putting_the_computers_piece_back_takes_back_its_move_and_the_players_be
     assert (out["missing"], out["extra"]) == ([], ["b2"])  # the player's own stone to take off
     d.lift("b2").run(500)
     assert d.kinds()[-1] == "in_sync" and d.ctl.state.ply == 0
+
+
+def test_a_move_slid_on_while_the_computer_thinks_is_corrected_and_the_computer_thinks_again():
+    d = Drive(Game.of("antipalos", 6))
+    d.ctl.opponent = Pondering("black", 1)
+    d.run(50).place("C3*").run(500)
+    assert d.ctl.moves == ["C3*"]
+    d.lift("C3*").place("D4*").run(600)  # the stone rested on C3* on its way to D4*
+    assert d.ctl.moves == ["D4*"] and d.last("correction")["move"] == "D4*"
+
+
+def test_a_move_slid_on_before_the_computers_answer_is_carried_out_gets_a_new_answer():
+    d = Drive(Game.of("antipalos", 6))
+    d.ctl.opponent = Computer("black", 1, sync=True)
+    d.run(50).place("C3*").run(500)
+    first = d.ctl.pending
+    assert d.ctl.moves == ["C3*"] and first is not None
+    d.lift("C3*").place("D4*").run(600)
+    assert d.ctl.moves == ["D4*"] and d.last("correction")["move"] == "D4*"
+    assert d.ctl.pending is not None and d.ctl.pending is not first
+    assert d.ctl.pending.text == think(d.ctl.state, 1, seed=1)

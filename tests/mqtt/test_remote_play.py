@@ -104,3 +104,25 @@ def test_a_refused_takeback_leaves_the_game_and_the_asking_board_is_told(
     watcher.state("t1", lambda s: s["moves"] == ["B2*", "C3*", "D4*"])
     assert not events(watcher, "t1", "takeback") and not events(watcher, "t2", "takeback")
     watcher.wait("reedboard/t2/events", lambda t: '"expect"' in t and "D4*" in t)
+
+
+def test_a_move_corrected_after_the_other_board_carried_it_out_is_corrected_there_too(
+        tmp_path, broker, watcher, boards):
+    one, two = pair(tmp_path, broker, boards)
+    one.place("B2*")
+    watcher.wait("reedboard/t2/events", lambda t: '"expect"' in t and "B2*" in t)
+    two.place("B2*")  # carried out at t2 ...
+    watcher.state("t2", lambda s: s["moves"] == ["B2*"])
+    one.lift("B2*")  # ... while at t1 the stone slides on to C2*: corrected in place
+    one.place("C2*")
+    watcher.wait("reedboard/t1/events", lambda t: '"correction"' in t)
+    watcher.state("t1", lambda s: s["moves"] == ["C2*"])
+    said = watcher.wait("reedboard/t2/events", lambda t: "Opponent changed to C2*: move it" in t)
+    assert said
+    assert [e["move"] for e in events(watcher, "t2", "takeback")] == ["B2*"]
+    two.lift("B2*")
+    two.place("C2*")
+    watcher.state("t2", lambda s: s["moves"] == ["C2*"])
+    two.place("D4*")  # and play goes on
+    watcher.state("t1", lambda s: s["moves"] == ["C2*", "D4*"] or True)
+    assert json.loads(watcher.wait("reedboard/t1/events", lambda t: '"expect"' in t and "D4*" in t))
