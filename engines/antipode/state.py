@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Iterator
 
+from engines.antipode.distance import distances
 from engines.core import FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site
 from engines.core.graph import Graph
 from engines.core.hexgrid import (
@@ -204,7 +205,8 @@ class AntipodeState(GameState):
     turns: int = 0
     rules: HouseRules = HouseRules()
     history: Tally = field(default_factory=Tally, compare=False, repr=False)
-    AI_RATE = 6500
+    AI_SEARCH = "alphabeta"
+    AI_RATE = 5500
     UNSEEN = "pawn"
 
     @classmethod
@@ -380,6 +382,12 @@ class AntipodeState(GameState):
 
     def outcome(self) -> Outcome | None:
         return self._outcome
+
+    def evaluate(self, side: str) -> float:
+        """The other side's connection distance (cells still to turn its colour to join two
+        opposite corners) less ``side``'s own."""
+        blue, red = distances(self.blue, self.tokens & ~self.blue)
+        return red - blue if side == "blue" else blue - red
 
     @cached_property
     def _outcome(self) -> Outcome | None:
