@@ -1,5 +1,5 @@
 """Connection distance: how many more cells a side must turn its colour to join two opposite
-corners (the alpha-beta search's evaluation, ``AntipodeState.evaluate``).
+corners (how the computer's search scores a position, ``AntipodeState.playout``).
 
 A side's own tokens cost nothing; any other cell, empty or the other colour, costs one (a
 placement fills it, a placement beside it or a pawn passing over it flips it). Cells are laid

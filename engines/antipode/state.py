@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from engines.antipode.distance import distances
 from engines.core import FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site
@@ -205,7 +205,6 @@ class AntipodeState(GameState):
     turns: int = 0
     rules: HouseRules = HouseRules()
     history: Tally = field(default_factory=Tally, compare=False, repr=False)
-    AI_SEARCH = "alphabeta"
     AI_RATE = 5500
     UNSEEN = "pawn"
 
@@ -383,11 +382,12 @@ class AntipodeState(GameState):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def evaluate(self, side: str) -> float:
-        """The other side's connection distance (cells still to turn its colour to join two
-        opposite corners) less ``side``'s own."""
+    def playout(self, rng: Any, limit: int) -> tuple[str | None, list]:
+        """Not a random game (random turns here say little of who will connect): the side
+        nearer its connection, by :func:`~engines.antipode.distance.distances`, counts as
+        the winner; None when both are as near."""
         blue, red = distances(self.blue, self.tokens & ~self.blue)
-        return red - blue if side == "blue" else blue - red
+        return (None if blue == red else "blue" if blue < red else "red"), []
 
     @cached_property
     def _outcome(self) -> Outcome | None:

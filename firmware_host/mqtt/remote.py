@@ -4,7 +4,7 @@ Each board publishes its game, retained, on ``reedboard/<id>/moves`` whenever it
 final (no follow-up under way)::
 
     {"game": "antipod", "size": 4, "variant": null, "token": "t1:1764050000000000000",
-     "moves": ["b2", "c3"], "takebacks": 0, "ask": [1, 0, 2], "refused": 0}
+     "moves": ["b2", "c3"], "takebacks": 0, "ask": [1764050100000, 0, 2], "refused": 0}
 
 The list is the sequence: move *n* is ``moves[n - 1]``, so a duplicate or a message sent again
 on reconnection changes nothing, and a board that was away catches up from the retained copy.
@@ -76,7 +76,7 @@ class Remote:
         self._ask: list[int] | None = None  # our takeback request: [number, keep, moves]
         self._ask_moves: tuple[str, ...] = ()  # the moves it was asked of
         self._asking: list[int] | None = None  # their request, while put to the players here
-        self._asks = 0
+        self._asks = 0  # the number of our last request: milliseconds since the epoch
         self._answered = 0  # the last of their requests put to the players here
         self._refused = 0  # the last of their requests the players here refused
         self._refusal: list[int] | None = None  # [keep, moves] the other board refused
@@ -122,7 +122,7 @@ class Remote:
         keep = turns_back(c, self.side_in(c.state))
         self.why = self.REFUSED if self._refusal == [keep, len(c.moves)] else self.ASKED
         if self.why == self.ASKED and (self._ask is None or self._ask[1:] != [keep, len(c.moves)]):
-            self._asks += 1
+            self._asks = max(self._asks + 1, time.time_ns() // 1_000_000)  # later after a restart
             self._ask, self._ask_moves = [self._asks, keep, len(c.moves)], tuple(c.moves)
         c.say(self.why)
         return None
