@@ -126,3 +126,17 @@ def test_a_move_corrected_after_the_other_board_carried_it_out_is_corrected_ther
     two.place("D4*")  # and play goes on
     watcher.state("t1", lambda s: s["moves"] == ["C2*", "D4*"] or True)
     assert json.loads(watcher.wait("reedboard/t1/events", lambda t: '"expect"' in t and "D4*" in t))
+
+
+def test_a_takeback_sent_over_the_network_is_asked_of_the_other_board_too(
+        tmp_path, broker, watcher, boards):
+    one, two = pair(tmp_path, broker, boards)
+    two_moves(one, two, watcher)
+    watcher.publish("reedboard/t1/command", '{"command": "takeback", "id": 1}')
+    watcher.wait("reedboard/t2/events", lambda t: "Take back?" in t and "undo 2 moves" in t)
+    assert not events(watcher, "t1", "takeback")
+    two.press("ok")
+    watcher.state("t1", lambda s: s["moves"] == [])
+    watcher.state("t2", lambda s: s["moves"] == [])
+    out = json.loads(watcher.wait("reedboard/t1/events", lambda t: '"out_of_sync"' in t))
+    assert sorted(out["extra"]) == ["B2*", "C3*"]  # the pieces still stand: take them off
