@@ -1,7 +1,8 @@
 """The computer opponent: a search for any :class:`~engines.core.GameState`, at levels 1..5.
 
-Connection games search with Monte Carlo tree search and GRAVE (``mcts.py``), capture games with
-alpha-beta on material (``alphabeta.py``); a game picks one with ``AI_SEARCH``. A level is a
+Antipode and Antipod search with Monte Carlo tree search and GRAVE (``mcts.py``), Antipalos and
+the capture games with alpha-beta on the game's evaluation (``alphabeta.py``: connection
+distance, material); a game picks one with ``AI_SEARCH``. A level is a
 budget of work (positions made), so a seeded search gives the same move on any machine; an
 optional ``stop`` callable (the caller's wall-clock cap) ends a search early.
 

@@ -1,9 +1,9 @@
-"""Alpha-beta (negamax) with iterative deepening on material.
+"""Alpha-beta (negamax) with iterative deepening on the game's evaluation.
 
-Scores are from the side to move's point of view: the game's evaluation (by default its
-material minus the strongest opponent's), with a bonus for its mobility (legal moves) one ply
-above the leaves. A game where a side may move
-twice in a row (Anti-Grid's capture chains) is handled by negating only when the side changes.
+Scores are from the side to move's point of view: ``GameState.evaluate`` (by default its
+material minus the strongest opponent's; Antipalos: connection distances), with a bonus for
+its mobility (legal moves) one ply above the leaves. A game where a side may move twice in a
+row (Anti-Grid's capture chains) is handled by negating only when the side changes.
 Children are made one at a time, the previous iteration's best move and the killer moves (those
 that refuted a sibling) first, so cut-offs save the work of making the rest.
 """

@@ -3,7 +3,9 @@
 Every node keeps, besides each move's own wins and visits, all-moves-as-first statistics: how
 the games went in which the side to move played that move anywhere later. A move with few visits
 of its own borrows them from the nearest ancestor with at least :data:`REF` visits (Cazenave's
-GRAVE), which lets a few hundred playouts find the shape of a connection game.
+GRAVE), which lets a few hundred playouts find the shape of a connection game. A playout is
+whatever ``GameState.playout`` makes of a new leaf: a random game to its end by default (Antipod
+fills its board at once), Antipode's connection distances at once.
 """
 
 from __future__ import annotations
