@@ -35,7 +35,7 @@ class Search:
 
     def __init__(self, budget: int, rng: random.Random, stop: Callable[[], bool]) -> None:
         self.budget, self.rng, self.stop = budget, rng, stop
-        self.width = min(WIDTH, budget)  # a small budget looks at fewer moves, even at first
+        self.width = min(WIDTH, max(20, budget // 4))  # a small budget looks at fewer moves
         self.nodes = 0
         self.limited = False  # the first iteration always finishes: it is the fallback
         self.best: dict[Any, Any] = {}
