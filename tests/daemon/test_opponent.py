@@ -253,3 +253,53 @@ def test_a_move_slid_on_before_the_computers_answer_is_carried_out_gets_a_new_an
     assert d.ctl.moves == ["D4*"] and d.last("correction")["move"] == "D4*"
     assert d.ctl.pending is not None and d.ctl.pending is not first
     assert d.ctl.pending.text == think(d.ctl.state, 1, seed=1)
+
+
+def follow_guides(stream: Stream, game: str, config=CONFIG) -> list[dict]:
+    """Do what the board asks after the last move until it asks nothing more: flip a token by
+    lifting and setting it back, tap a landing, place a twin, take off a removal."""
+    for _ in range(12):
+        events = run(stream.text(), game, config=config)
+        last_move = [e for e in events if e["event"] in ("move", "expect")][-1]["t"]
+        guides = [e for e in events if e["event"] == "guide" and e["t"] >= last_move]
+        if not guides or guides[-1]["action"] in ("confirm",) or not guides[-1]["sites"]:
+            return events
+        guide = guides[-1]
+        for site in guide["sites"][:1]:
+            if guide["action"] in ("flip", "pick"):
+                stream.lift(site).settle().place(site).settle()
+            elif guide["action"] == "twin":
+                stream.place(site).settle()
+            elif guide["action"] == "remove":
+                stream.lift(site).settle()
+    return run(stream.text(), game, config=config)
+
+
+def test_antipode_against_the_computer_its_turn_lit_refused_when_wrong_carried_out_taken_back():
+    state = new_game("antipode")
+    stream = Stream()
+    first = state.realisations(state.parse_move("b2:a1"))[0]
+    stream.move(first.emptied, first.filled)
+    follow_guides(stream, "antipode")
+    state = state.play("b2:a1")
+    chosen = think(state, 1, seed=1)
+    events = run(stream.text(), "antipode", config=CONFIG)
+    assert of(events, "expect")[-1]["move"] == chosen
+    assert any(f"Computer plays {chosen}: move it" in e["lines"] for e in events
+               if e["event"] == "display")
+    real = state.realisations(state.parse_move(chosen))[0]
+    other = next(m for m in state.legal_moves()
+                 if not state.realisations(m)[0].filled & real.filled)
+    wrong = state.realisations(other)[0].filled
+    stream.move((), wrong)  # another placement for the computer: refused, never its move
+    events = run(stream.text(), "antipode", config=CONFIG)
+    assert kinds(events)[-2] == "out_of_sync" and len(of(events, "move")) == 1
+    stream.move(wrong, ())
+    stream.move(real.emptied, real.filled)
+    events = follow_guides(stream, "antipode")
+    assert events[-1]["moves"] == ["b2:a1", chosen]
+    assert {"move": chosen, "side": "red"} in of(events, "move")
+    take_back(stream, "antipode")
+    events = run(stream.text(), "antipode", config=CONFIG)
+    assert [e["move"] for e in of(events, "takeback")] == [chosen, "b2:a1"]
+    assert events[-1]["moves"] == []
