@@ -21,8 +21,8 @@ from tests.daemon.stream_tools import Stream, kinds, of, run
 from tests.daemon.test_controller import Drive
 
 CONFIG = replace(Config(), opponent=Opponent("computer", None, 1))
-#: Per game: its size and the human's first move (the human plays the side moving first). Antipode
-#: is left out: every move there ends in flips and a tap, which carry_out does not make.
+#: Per game: its size and the human's first move (the human plays the side moving first).
+#: Antipode, whose every turn ends in flips and a tap, has a test of its own (follow_guides).
 GAMES = {"antipod": (4, "b2"), "anti-grid": (6, "c1-c5"), "antipalos": (6, "C3*"),
          "phalanx": (None, "d2nw-d4nw")}
 
