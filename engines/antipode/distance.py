@@ -15,17 +15,12 @@ taking in every own token it touches.
 
 from __future__ import annotations
 
-from engines.core.hexgrid import cell_name, hex_cells
+from engines.antipode.state import CELLS, CORNER_PAIRS
 
-CELLS = tuple(hex_cells(5))  # cell n as (row, column), as AntipodeState numbers them
-_INDEX = {cell_name(i, c): n for n, (i, c) in enumerate(CELLS)}
-CORNER_PAIRS = tuple((_INDEX[a], _INDEX[b]) for a, b in (("a1", "i9"), ("a5", "i5"), ("e1", "e9")))
 STRIDE = 11
 #: Each cell's bit on the axial grid, and every cell's.
 AXIAL = tuple(1 << (STRIDE * i + c) for i, c in CELLS)
 VALID = sum(AXIAL)
-#: A distance for a side that cannot connect (never on this board: no cell is closed).
-FAR = 1000
 
 
 def _axial(mask: int) -> int:

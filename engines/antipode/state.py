@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterable, Iterator
 
-from engines.antipode.distance import distances
 from engines.core import FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site
 from engines.core.graph import Graph
 from engines.core.hexgrid import (
@@ -386,6 +385,8 @@ class AntipodeState(GameState):
         """Not a random game (random turns here say little of who will connect): the side
         nearer its connection, by :func:`~engines.antipode.distance.distances`, counts as
         the winner; None when both are as near."""
+        from engines.antipode.distance import distances  # it reads this module's tables
+
         blue, red = distances(self.blue, self.tokens & ~self.blue)
         return (None if blue == red else "blue" if blue < red else "red"), []
 
