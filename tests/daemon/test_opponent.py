@@ -31,18 +31,30 @@ def replayed(stream: Stream, game: str) -> list[dict]:
     return run(stream.text(), game, GAMES[game][0], config=CONFIG)
 
 
+def follow_guides(stream: Stream, game: str, size: int | None = None) -> list[dict]:
+    """Do what the board asks after the last move until it asks nothing more: flip a token by
+    lifting and setting it back, tap a landing, place a twin, take off a removal."""
+    for _ in range(12):
+        events = run(stream.text(), game, size, config=CONFIG)
+        last_move = [e for e in events if e["event"] in ("move", "expect")][-1]["t"]
+        guides = [e for e in events if e["event"] == "guide" and e["t"] >= last_move]
+        if not guides or guides[-1]["action"] == "confirm" or not guides[-1]["sites"]:
+            return events
+        action, site = guides[-1]["action"], guides[-1]["sites"][0]  # one site, then look again
+        if action in ("flip", "pick"):
+            stream.lift(site).settle().place(site).settle()
+        elif action == "twin":
+            stream.place(site).settle()
+        elif action == "remove":
+            stream.lift(site).settle()
+    return run(stream.text(), game, size, config=CONFIG)
+
+
 def carry_out(stream: Stream, game: str, state, move: str) -> list[dict]:
     """Make ``move`` by hand, then any follow-up the board guides (a twin, a removal)."""
     real = state.realisations(state.parse_move(move))[0]
     stream.move(real.emptied, real.filled)
-    events = replayed(stream, game)
-    after = [e for e in events if e["event"] == "move"][-1]["t"]
-    for guide in [e for e in events if e["event"] == "guide" and e["t"] >= after]:
-        if guide["action"] == "twin":
-            stream.place(*guide["sites"]).settle()
-        elif guide["action"] == "remove":
-            stream.lift(*guide["sites"]).settle()
-    return replayed(stream, game)
+    return follow_guides(stream, game, GAMES[game][0])
 
 
 def take_back(stream: Stream, game: str) -> None:
@@ -253,26 +265,6 @@ def test_a_move_slid_on_before_the_computers_answer_is_carried_out_gets_a_new_an
     assert d.ctl.moves == ["D4*"] and d.last("correction")["move"] == "D4*"
     assert d.ctl.pending is not None and d.ctl.pending is not first
     assert d.ctl.pending.text == think(d.ctl.state, 1, seed=1)
-
-
-def follow_guides(stream: Stream, game: str, config=CONFIG) -> list[dict]:
-    """Do what the board asks after the last move until it asks nothing more: flip a token by
-    lifting and setting it back, tap a landing, place a twin, take off a removal."""
-    for _ in range(12):
-        events = run(stream.text(), game, config=config)
-        last_move = [e for e in events if e["event"] in ("move", "expect")][-1]["t"]
-        guides = [e for e in events if e["event"] == "guide" and e["t"] >= last_move]
-        if not guides or guides[-1]["action"] in ("confirm",) or not guides[-1]["sites"]:
-            return events
-        guide = guides[-1]
-        for site in guide["sites"][:1]:
-            if guide["action"] in ("flip", "pick"):
-                stream.lift(site).settle().place(site).settle()
-            elif guide["action"] == "twin":
-                stream.place(site).settle()
-            elif guide["action"] == "remove":
-                stream.lift(site).settle()
-    return run(stream.text(), game, config=config)
 
 
 def test_antipode_against_the_computer_its_turn_lit_refused_when_wrong_carried_out_taken_back():
