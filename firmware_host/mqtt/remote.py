@@ -121,7 +121,7 @@ class Remote:
         other board (once per position), which takes back itself if its players agree."""
         keep = turns_back(c, self.side_in(c.state))
         self.why = self.REFUSED if self._refusal == [keep, len(c.moves)] else self.ASKED
-        if self.why == self.ASKED and (self._ask is None or self._ask[1:] != [keep, len(c.moves)]):
+        if self.why == self.ASKED and (self._ask is None or tuple(c.moves) != self._ask_moves):
             self._asks = max(self._asks + 1, time.time_ns() // 1_000_000)  # later after a restart
             self._ask, self._ask_moves = [self._asks, keep, len(c.moves)], tuple(c.moves)
         c.say(self.why)
