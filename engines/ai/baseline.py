@@ -1,7 +1,7 @@
 """Two reference players the levels are measured against (bench/ai.py and the tests).
 
-``one_ply``: wins at once when it can, else avoids a move after which the opponent wins at once
-(blocking it), preferring the move that leaves the most material, else plays at random.
+``one_ply``: wins at once when it can, else avoids a move that loses at once or after which the
+opponent wins at once (blocking it), preferring the move that leaves the most material, else plays at random.
 ``random_player``: any legal move. Both take (state, rng) and look at no more than
 :data:`SAMPLE` moves, so Antipalos Phase Two's tens of thousands stay affordable.
 
@@ -35,10 +35,18 @@ def _wins(state: GameState, side: str) -> bool:
     return outcome is not None and outcome.winner == side
 
 
+def _lost(state: GameState, side: str) -> bool:
+    """Whether ``side`` has lost (a move can connect the opponent's chain)."""
+    outcome = state.outcome()
+    return outcome is not None and outcome.winner not in (side, None, "draw")
+
+
 def _opponent_wins(state: GameState, rng: random.Random) -> bool:
     """Whether the side to move in ``state`` (an opponent) can win with one move."""
-    side = state.to_move
-    return side is not None and any(_wins(state.apply(m), side) for m in _moves(state, rng))
+    if state.to_move is None:
+        return False
+    moves = None if state.WIN_CHECK_COST else _moves(state, rng)
+    return state.winning_move(moves) is not None
 
 
 def one_ply(state: GameState, rng: random.Random) -> Any:
@@ -49,6 +57,6 @@ def one_ply(state: GameState, rng: random.Random) -> Any:
             return move
     after.sort(key=lambda kid: -kid[1].material_balance(side))
     for move, child in after:
-        if child.to_move == side or not _opponent_wins(child, rng):
+        if not _lost(child, side) and (child.to_move == side or not _opponent_wins(child, rng)):
             return move
     return after[0][0]

@@ -11,8 +11,9 @@ fills its board at once), Antipode's connection distances at once.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
+from engines.ai import threats
 from engines.core import GameState
 
 COUNTS = "playouts"
@@ -27,6 +28,8 @@ SAFETY_TRIES = 12
 #: Work counted per move a selection weighs, in tenths of a position made (the scan of a wide
 #: node costs as much as a cheap playout's plies).
 SELECT_COST = 2
+#: The tactics after the search (forks, see ``threats.py``) may make this many times its budget.
+TACTICS_SHARE = 1
 #: Plies a playout runs before it is scored as a draw.
 PLAYOUT_PLIES = 250
 
@@ -77,20 +80,14 @@ def select(node: Node, ref: Node) -> Any:
     return best
 
 
-def reward(winner: str | None, side: str) -> float:
+def reward(winner: str | Mapping[str, float] | None, side: str) -> float:
+    """What a playout's result is worth to ``side``: 1 won, 0.5 drawn or unknown, 0 lost, or
+    the share a graded result (side -> value) gives it."""
+    if isinstance(winner, Mapping):
+        return winner[side]
     if winner == side:
         return 1.0
     return 0.5 if winner in (None, "draw") else 0.0
-
-
-def immediate_win(state: GameState, moves: list[Any]) -> Any | None:
-    """A move among ``moves`` that wins on the spot, or None."""
-    side = state.to_move
-    for move in moves:
-        outcome = state.apply(move).outcome()
-        if outcome is not None and outcome.winner == side:
-            return move
-    return None
 
 
 def search(
@@ -100,8 +97,8 @@ def search(
     root = Node(state, rng)
     if len(root.moves) == 1:
         return root.moves[0], 0, 0
-    win = immediate_win(state, root.moves)
-    spent = len(root.moves)
+    win = state.winning_move(root.moves)
+    spent = state.win_check_cost(root.moves)
     if win is not None:
         return win, 0, spent
     playouts = 0
@@ -110,6 +107,9 @@ def search(
         playouts += 1
     ranked = sorted(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)),
                     reverse=True)
+    if state.WIN_CHECK_COST is not None:
+        tactics = threats.Budget(budget * TACTICS_SHARE)
+        return threats.pick(state, ranked, tactics), playouts, spent + tactics.spent
     best, checked = safe(state, ranked, rng)
     return best, playouts, spent + checked
 
@@ -118,12 +118,12 @@ def safe(state: GameState, ranked: list[Any], rng: random.Random) -> tuple[Any, 
     """The first of ``ranked`` after which the opponent cannot win at once (the first move if
     none is), and the positions made to find out. Few playouts can miss a one-move loss; this
     check cannot (within the :data:`WIDTH` replies a wide position lists)."""
-    made = 0
-    for move in ranked[:SAFETY_TRIES]:
+    made, tries = 0, len(ranked) if state.WIN_CHECK_COST else SAFETY_TRIES
+    for move in ranked[:tries]:
         child = state.apply(move)
         replies = candidate_moves(child, rng) if child.to_move else []
-        made += 1 + len(replies)
-        if child.to_move == state.to_move or immediate_win(child, replies) is None:
+        made += 1 + child.win_check_cost(replies)
+        if child.to_move == state.to_move or child.winning_move(replies) is None:
             return move, made
     return ranked[0], made
 

@@ -39,6 +39,8 @@ from engines.core.tally import Tally
 
 SIDE = 5
 SIDES = ("blue", "red")
+#: A connection distance lead worth a sure win to the computer's search (``playout``).
+LEAD = 8
 
 # ------------------------------------------------------------------ board tables (bit i = cell i)
 CELLS = tuple(hex_cells(SIDE))
@@ -204,7 +206,8 @@ class AntipodeState(GameState):
     turns: int = 0
     rules: HouseRules = HouseRules()
     history: Tally = field(default_factory=Tally, compare=False, repr=False)
-    AI_RATE = 5500
+    AI_RATE = 2000
+    WIN_CHECK_COST = 1
     UNSEEN = "pawn"
 
     @classmethod
@@ -324,6 +327,12 @@ class AntipodeState(GameState):
         """Legal turns, counted once per state (outcome() needs it too)."""
         return sum(self._landings(p).bit_count() for p in self._placements())
 
+    @property
+    def _stuck(self) -> bool:
+        """No legal turn. A token placed on an empty cell in line with the pawn is always one
+        (the pawn lands on it), so only the rest need counting."""
+        return not (self._reach & ~self.tokens & FULL) and self._count == 0
+
     def check(self, move: Turn) -> None:
         for name in (move.place, move.land):
             if name is not None and name not in INDEX:
@@ -381,14 +390,25 @@ class AntipodeState(GameState):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def playout(self, rng: Any, limit: int) -> tuple[str | None, list]:
-        """Not a random game (random turns here say little of who will connect): the side
-        nearer its connection, by :func:`~engines.antipode.distance.distances`, counts as
-        the winner; None when both are as near."""
+    def winning_move(self, moves: Any = None) -> Turn | None:
+        """Any legal turn that wins at once (``moves`` is not needed): found with bit masks,
+        about as fast as making one position (:mod:`engines.antipode.tactics`)."""
+        from engines.antipode.tactics import winning_turn  # it reads this module's tables
+
+        return None if self.outcome() else winning_turn(self)
+
+    def playout(self, rng: Any, limit: int) -> tuple[str | dict[str, float], list]:
+        """Not a random game (random turns here say little of who will connect): the mover
+        wins if it can win at once; else each side's share of a win is graded by how much
+        nearer its connection it is, by :func:`~engines.antipode.distance.distances` (a lead
+        of :data:`LEAD` cells, or a side that can no longer connect, is all of it)."""
         from engines.antipode.distance import distances  # it reads this module's tables
 
-        blue, red = distances(self.blue, self.tokens & ~self.blue)
-        return (None if blue == red else "blue" if blue < red else "red"), []
+        if self.winning_move() is not None:
+            return SIDES[self.mover], []
+        blue, red = distances(self.blue, self.tokens & ~self.blue, self.tokens)
+        share = 0.5 + (min(red, LEAD) - min(blue, LEAD)) / (2 * LEAD)
+        return {"blue": share, "red": 1.0 - share}, []
 
     @cached_property
     def _outcome(self) -> Outcome | None:
@@ -399,7 +419,7 @@ class AntipodeState(GameState):
                 return Outcome(SIDES[side], "connection", sites=self.chain(side, pair))
         if self.rules.repetition_draw and self.full and self.history.count(self._key()) >= 3:
             return Outcome("draw", "repetition")
-        if self._count == 0:
+        if self._stuck:
             return Outcome(SIDES[last], "forfeit")
         return None
 

@@ -184,6 +184,25 @@ class GameState(ABC):
     #: measures it).
     AI_RATE = 5000
 
+    #: Positions one :meth:`winning_move` call costs a search's budget where the game finds
+    #: wins faster than by playing each move (None: one per move looked at).
+    WIN_CHECK_COST: int | None = None
+
+    def winning_move(self, moves: Any = None) -> Any:
+        """A move that wins at once for the side to move, or None: one of ``moves`` (default:
+        every legal move), each played to see. Games that find wins faster override it and
+        may look at every legal move."""
+        side = self.to_move
+        for move in self.legal_moves() if moves is None else moves:
+            outcome = self.apply(move).outcome()
+            if outcome is not None and outcome.winner == side:
+                return move
+        return None
+
+    def win_check_cost(self, moves: Any) -> int:
+        """Positions :meth:`winning_move` costs a search's budget when given ``moves``."""
+        return len(moves) if self.WIN_CHECK_COST is None else self.WIN_CHECK_COST
+
     def random_move(self, rng: Any) -> Any:
         """A legal move drawn uniformly with ``rng`` (a ``random.Random``); games with very many
         moves override it to draw one without listing them all."""
@@ -194,10 +213,13 @@ class GameState(ABC):
         share the work between draws."""
         return [self.random_move(rng) for _ in range(count)]
 
-    def playout(self, rng: Any, limit: int) -> tuple[str | None, list[tuple[str, Any]]]:
+    def playout(
+        self, rng: Any, limit: int
+    ) -> tuple[str | dict[str, float] | None, list[tuple[str, Any]]]:
         """A random game from here: the winner (a side, "draw", or None when ``limit`` plies
         passed first) and the (side, move) pairs played. Games whose random game can be found
-        faster than move by move override it (Antipod fills the board)."""
+        faster than move by move override it (Antipod fills the board); a game may also grade
+        a position instead, giving each side its share of a win (side -> 0..1; Antipode)."""
         state, played = self, []
         while state.outcome() is None and len(played) < limit:
             move = state.random_move(rng)
