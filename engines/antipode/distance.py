@@ -9,10 +9,11 @@ taking in every own token it touches.
 
 A corner is never passed over (it ends every line through it), so only placements beside it
 flip it, and each empty neighbour will be filled once before the board is full: a corner ends
-the placements with its colour turned once per empty neighbour (unless a pawn stands on it
-then). A pair whose corner is bound to end with the other colour counts as out for good
-(:data:`FAR` when all are): on a full board nothing flips a corner, and a side whose pairs are
-all split cannot win at all.
+the placements with its colour turned once per empty neighbour. That colour it is bound to
+changes only when a token is placed beside it while a pawn stands on it (the pawn keeps its
+face). A pair with a corner bound to the other colour counts as out for good (:data:`FAR` when
+all are): on a full board nothing flips a corner, so a side whose pairs are all split cannot
+win. At the start every pair is split this way; the pawns, which start on corners, decide it.
 """
 
 from __future__ import annotations

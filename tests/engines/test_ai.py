@@ -78,6 +78,7 @@ def test_level_1_never_loses_to_random_play_on_small_boards():
 
 
 def test_level_3_beats_the_one_ply_baseline_in_short_games():
-    for game, size in (("antipod", 4), ("antipalos", 8)):
-        result = duel(lambda: new_game(game, size), level_player(3), one_ply, games=2)
+    for game, size in (("antipod", 4), ("antipalos", 8), ("antipode", None)):
+        result = duel(lambda: new_game(game, size), level_player(3), one_ply, games=2,
+                      max_plies=120)
         assert result.wins == 2, (game, result)
