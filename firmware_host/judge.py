@@ -161,7 +161,7 @@ class Judge:
         if self.opponent:  # the opponent's turn and the players' before it, as the menu does
             allowed = self.opponent.takeback_to(self)
             if allowed is None:  # asked another board: the board waits for its answer
-                self._out_of_sync(board, self.opponent.why)
+                self._out_of_sync(board, self.opponent.why, self.opponent.waiting)
                 return True
             index = min(index, allowed)
         self._take_back(index)
@@ -169,8 +169,10 @@ class Judge:
             self._out_of_sync(board)
         return True
 
-    def _out_of_sync(self, board: frozenset[str], reason: str | None = None) -> None:
-        """Guide the board back (``reason``: why it cannot be taken, else the engine's)."""
+    def _out_of_sync(self, board: frozenset[str], reason: str | None = None,
+                     waiting: bool = False) -> None:
+        """Guide the board back (``reason``: why it cannot be taken, else the engine's; a
+        ``waiting`` reason is an answer still to come, not a refusal)."""
         expected, aim = self.expected, None
         if self.mode == "move" and reason is None:
             aim = recognise.nearest(self.state, board)
@@ -185,7 +187,8 @@ class Judge:
         self._clear_targets()
         self._emit("out_of_sync", missing=self._sorted(missing), extra=self._sorted(extra))
         if reason:
-            self._emit("illegal", reason=reason, sites=self._sorted(missing | extra))
+            self._emit("waiting" if waiting else "illegal", reason=reason,
+                       sites=self._sorted(missing | extra))
 
     def _in_sync(self) -> None:
         if self.sync:

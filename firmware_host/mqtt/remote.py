@@ -127,6 +127,11 @@ class Remote:
         c.say(self.why)
         return None
 
+    @property
+    def waiting(self) -> bool:
+        """Whether the last take back asked here still waits for the other board's answer."""
+        return self.why == self.ASKED
+
     def close(self) -> None:
         """Nothing to stop: the link belongs to the board on the broker."""
 

@@ -75,9 +75,11 @@ def test_a_takeback_asked_on_one_board_is_made_on_both_once_the_other_agrees(
     one, two = pair(tmp_path, broker, boards)
     two_moves(one, two, watcher)
     one.lift("C3*")  # Black's stone off again at t1: asks to take back Black's turn and White's
-    watcher.wait("reedboard/t1/events", lambda t: "wait for the opponent's OK" in t)
+    watcher.wait("reedboard/t1/events",
+                 lambda t: '"waiting"' in t and "wait for the opponent's OK" in t)
     watcher.wait("reedboard/t2/events", lambda t: "Take back?" in t and "undo 2 moves" in t)
     assert not events(watcher, "t1", "takeback")  # nothing taken back before the answer
+    assert not events(watcher, "t1", "illegal")  # a question asked, not a move refused
     two.press("ok")
     watcher.wait("reedboard/t1/events", lambda t: '"takeback"' in t and "B2*" in t)
     watcher.wait("reedboard/t2/events", lambda t: '"takeback"' in t and "B2*" in t)

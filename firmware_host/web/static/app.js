@@ -154,6 +154,7 @@ const WORDS = {
   new_game: (e) => `New game: ${e.game}${e.size ? ` size ${e.size}` : ""}${e.variant ? `, ${e.variant}` : ""}`,
   game_over: (e) => (e.winner ? `${capital(e.winner)} wins: ${e.result}` : `Game over: ${e.result}`),
   illegal: (e) => `Refused: ${e.reason} (${list(e.sites)})`,
+  waiting: (e) => `Waiting: ${e.reason}`,
   out_of_sync: (e) => "Board differs from the game: " + [
     e.missing && e.missing.length ? `put back ${list(e.missing)}` : "",
     e.extra && e.extra.length ? `take off ${list(e.extra)}` : ""].filter(Boolean).join("; "),
