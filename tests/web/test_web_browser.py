@@ -298,6 +298,9 @@ def test_phone_shows_board_oled_and_buttons_without_scrolling(serve, page, game)
     for name in ("MENU", "BACK", "OK"):
         box = page.get_by_role("button", name=name).bounding_box()
         assert box["height"] >= 24 and box["width"] >= 24
+    heights = page.locator(".coords text").evaluate_all(
+        "(ts) => ts.map((t) => t.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 8.5, (game, min(heights))  # coordinates legible
     screenshot(page, f"phone-{game}")
     page.set_viewport_size({"width": 1280, "height": 800})
     screenshot(page, f"desktop-{game}")

@@ -220,7 +220,8 @@ function buildBoard(sites, drawing) {
   const points = sites.flatMap((s) => (s.shape.length ? s.shape : [[s.x, s.y]]));
   const xs = points.map((p) => p[0]);
   const ys = points.map((p) => -p[1]);
-  const margin = spacing * 0.6;
+  const unit = labelUnit(sites, spacing, Math.max(...xs) - Math.min(...xs));
+  const margin = Math.max(spacing * 0.6, unit * 0.45);
   const [x0, y0] = [Math.min(...xs) - margin, Math.min(...ys) - margin];
   const [w, h] = [Math.max(...xs) - x0 + margin, Math.max(...ys) - y0 + margin];
   svg.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
@@ -252,7 +253,7 @@ function buildBoard(sites, drawing) {
     view.sites.set(site.label, parts);
   }
   view.layers = layers;
-  drawCoordinates(sites, layers.coords, spacing, [x0, y0, w, h]);
+  drawCoordinates(sites, layers.coords, spacing, unit, [x0, y0, w, h]);
   ghost = el("circle", { r: spacing * 0.28, class: "ghost", visibility: "hidden" }, svg);
 }
 
@@ -296,10 +297,23 @@ function fitZoom() {
   if (smallest < MIN_TARGET) setZoom((MIN_TARGET / smallest) * 1.05);
 }
 
+// The size coordinates are drawn to: the sites' spacing, or where each square holds several
+// sites (Phalanx's triangles, Antipalos's two ends of a square) the width of a column, up to
+// three spacings.
+function labelUnit(sites, spacing, width) {
+  const squares = new Set(), columns = new Set();
+  for (const site of sites) {
+    const m = /([A-Za-z]+)(\d+)/.exec(site.label);
+    if (m) { squares.add(m[0]); columns.add(m[1]); }
+  }
+  if (!columns.size || squares.size * 2 > sites.length) return spacing;
+  return Math.max(spacing, Math.min(width / columns.size, spacing * 3));
+}
+
 // Coordinates along the edges, read from the labels the messages use ("B4*", "e5", "c1se"):
 // letters marking columns along the bottom, letters marking rows (a hexagon's) at both ends of
 // each row, numbers marking rows along the left. Labels on no such lines (a sphere) get none.
-function drawCoordinates(sites, layer, spacing, [x0, y0, w, h]) {
+function drawCoordinates(sites, layer, spacing, unit, [x0, y0, w, h]) {
   const groups = { letter: new Map(), number: new Map() };
   for (const site of sites) {
     const m = /([A-Za-z]+)(\d+)/.exec(site.label);
@@ -312,7 +326,7 @@ function drawCoordinates(sites, layer, spacing, [x0, y0, w, h]) {
   const spread = (pts, i) => Math.max(...pts.map((p) => p[i])) - Math.min(...pts.map((p) => p[i]));
   const along = (map, i) => map.size > 1 && [...map.values()].every((v) => spread(v, i) <= spacing * 0.75);
   const mid = (pts, i) => (Math.max(...pts.map((p) => p[i])) + Math.min(...pts.map((p) => p[i]))) / 2;
-  const size = spacing * 0.3;
+  const size = unit * 0.3;
   const text = (key, attrs) => {
     el("text", { class: "coord", "font-size": size, ...attrs }, layer).textContent = key;
   };
