@@ -5,7 +5,9 @@ the games went in which the side to move played that move anywhere later. A move
 of its own borrows them from the nearest ancestor with at least :data:`REF` visits (Cazenave's
 GRAVE), which lets a few hundred playouts find the shape of a connection game. A playout is
 whatever ``GameState.playout`` makes of a new leaf: a random game to its end by default (Antipod
-fills its board at once), Antipode's connection distances at once.
+fills its board at once), Antipode's connection distances at once. Where a game finds wins in
+one quickly, the moves ranked by their visits go to ``threats.pick`` (forks, and moves that
+allow none) with as much work again.
 """
 
 from __future__ import annotations
@@ -28,8 +30,6 @@ SAFETY_TRIES = 12
 #: Work counted per move a selection weighs, in tenths of a position made (the scan of a wide
 #: node costs as much as a cheap playout's plies).
 SELECT_COST = 2
-#: The tactics after the search (forks, see ``threats.py``) may make this many times its budget.
-TACTICS_SHARE = 1
 #: Plies a playout runs before it is scored as a draw.
 PLAYOUT_PLIES = 250
 
@@ -107,8 +107,8 @@ def search(
         playouts += 1
     ranked = sorted(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)),
                     reverse=True)
-    if state.WIN_CHECK_COST is not None:
-        tactics = threats.Budget(budget * TACTICS_SHARE)
+    if state.WIN_CHECK_COST is not None:  # wins in one are cheap: forks, and none allowed
+        tactics = threats.Budget(budget)
         return threats.pick(state, ranked, tactics), playouts, spent + tactics.spent
     best, checked = safe(state, ranked, rng)
     return best, playouts, spent + checked
@@ -118,8 +118,8 @@ def safe(state: GameState, ranked: list[Any], rng: random.Random) -> tuple[Any, 
     """The first of ``ranked`` after which the opponent cannot win at once (the first move if
     none is), and the positions made to find out. Few playouts can miss a one-move loss; this
     check cannot (within the :data:`WIDTH` replies a wide position lists)."""
-    made, tries = 0, len(ranked) if state.WIN_CHECK_COST else SAFETY_TRIES
-    for move in ranked[:tries]:
+    made = 0
+    for move in ranked[:SAFETY_TRIES]:
         child = state.apply(move)
         replies = candidate_moves(child, rng) if child.to_move else []
         made += 1 + child.win_check_cost(replies)
