@@ -1,7 +1,8 @@
 """Two reference players the levels are measured against (bench/ai.py and the tests).
 
 ``one_ply``: wins at once when it can, else avoids a move that loses at once or after which the
-opponent wins at once (blocking it), preferring the move that leaves the most material, else plays at random.
+opponent wins at once (blocking it), preferring the move that leaves the most material, else
+plays at random.
 ``random_player``: any legal move. Both take (state, rng) and look at no more than
 :data:`SAMPLE` moves, so Antipalos Phase Two's tens of thousands stay affordable.
 

@@ -14,6 +14,13 @@ changes only when a token is placed beside it while a pawn stands on it (the paw
 face). A pair with a corner bound to the other colour counts as out for good (:data:`FAR` when
 all are): on a full board nothing flips a corner, so a side whose pairs are all split cannot
 win. At the start every pair is split this way; the pawns, which start on corners, decide it.
+
+>>> from engines import new_game
+>>> state = new_game("antipode")
+>>> distances(state.blue, state.tokens & ~state.blue)
+(8, 8)
+>>> distances(state.blue, state.tokens & ~state.blue, state.tokens)  # every pair ends split
+(99, 99)
 """
 
 from __future__ import annotations

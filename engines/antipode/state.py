@@ -401,7 +401,8 @@ class AntipodeState(GameState):
         """Not a random game (random turns here say little of who will connect): the mover
         wins if it can win at once; else each side's share of a win is graded by how much
         nearer its connection it is, by :func:`~engines.antipode.distance.distances` (a lead
-        of :data:`LEAD` cells, or a side that can no longer connect, is all of it)."""
+        of :data:`LEAD` cells is all of it; a side that can no longer connect counts as
+        :data:`LEAD` away)."""
         from engines.antipode.distance import distances  # it reads this module's tables
 
         if self.winning_move() is not None:
