@@ -12,19 +12,10 @@ from engines import GAME_NAMES, game_info, new_game
 from engines.ai import budget, choose
 from engines.ai.arena import duel, level_player
 from engines.ai.baseline import one_ply, random_player
+from tests.engines.play_tools import reached
 
 #: Every game at each size it offers (Antipalos also at 3x3, where Phase Two comes quickly).
 BOARDS = [(g, s) for g in GAME_NAMES for s in (game_info(g).sizes or (None,))] + [("antipalos", 3)]
-
-
-def reached(game, size, seed, plies):
-    """The position after up to ``plies`` random moves (stops at the end of the game)."""
-    rng, state = random.Random(seed), new_game(game, size)
-    for _ in range(plies):
-        if state.outcome() is not None:
-            break
-        previous, state = state, state.apply(state.random_move(rng))
-    return state if state.outcome() is None else previous
 
 
 @settings(max_examples=60, deadline=None)

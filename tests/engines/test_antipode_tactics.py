@@ -13,17 +13,7 @@ from engines.antipode.distance import CORNERS, FAR, destined, distances
 from engines.antipode.state import CELLS, NAMES, AntipodeState
 from engines.antipode.tactics import winning_turns
 from engines.core import GameState
-
-
-def played(turns: int, seed: int) -> AntipodeState:
-    """The last unfinished position of a random game of up to ``turns`` turns."""
-    rng, state = random.Random(seed), new_game("antipode")
-    for _ in range(turns):
-        after = state.apply(state.random_move(rng))
-        if after.outcome() is not None:
-            break
-        state = after
-    return state
+from tests.engines.play_tools import reached
 
 
 def wins(state: AntipodeState, turn) -> bool:
@@ -34,7 +24,7 @@ def wins(state: AntipodeState, turn) -> bool:
 @settings(max_examples=80, deadline=None)
 @given(st.integers(0, 160), st.integers(0, 10**6))
 def test_a_win_in_one_is_found_exactly_when_playing_every_turn_finds_one(turns, seed):
-    state = played(turns, seed)
+    state = reached("antipode", None, seed, turns)
     slow = GameState.winning_move(state)
     fast = list(winning_turns(state))
     assert (state.winning_move() is None) == (slow is None)
@@ -56,7 +46,7 @@ def test_a_win_by_leaving_the_opponent_no_turn_is_found():
 @given(st.integers(0, 50), st.integers(0, 10**6))
 def test_a_corner_ends_the_placements_with_the_colour_it_is_bound_to(turns, seed):
     """Unless a pawn stands on it while a neighbour is filled (it then keeps its face)."""
-    rng, state = random.Random(seed), played(turns, seed)
+    rng, state = random.Random(seed), reached("antipode", None, seed, turns)
     bound, guarded = destined(state.blue, state.tokens), 0
     while not state.full and state.outcome() is None:
         guarded |= (1 << state.pawns[0]) | (1 << state.pawns[1])

@@ -12,23 +12,13 @@ from engines.ai.baseline import one_ply
 from engines.ai.threats import Budget, fork, pick
 from engines.antipode.state import AntipodeState
 from engines.core import GameState
+from tests.engines.play_tools import reached
 
 FORK_BLUE = ["a1", "a2", "a4", "a5", "b1", "b3", "b5", "b6", "c2", "c3", "c4", "c6", "d1", "d3",
              "d5", "d7", "e3", "e4", "e5", "e7", "e8", "e9", "f2", "f9", "g4", "g7", "g8", "h5",
              "h6", "h9", "i5", "i6"]
 FORK_RED = ["a3", "b2", "c1", "c7", "d2", "d4", "d6", "d8", "e1", "e2", "e6", "f3", "f4", "f5",
             "f6", "f7", "f8", "g3", "g5", "g6", "g9", "h4", "h8", "i7", "i8", "i9"]
-
-
-def late(turns: int, seed: int) -> GameState:
-    """An unfinished Antipode position after random turns, late in the placements."""
-    rng, state = random.Random(seed), new_game("antipode")
-    for _ in range(turns):
-        after = state.apply(state.random_move(rng))
-        if after.outcome() is not None:
-            break
-        state = after
-    return state
 
 
 def loses_at_once(state: GameState, move) -> bool:
@@ -61,7 +51,7 @@ def test_a_fork_is_not_claimed_when_a_reply_holds():
 @settings(max_examples=25, deadline=None)
 @given(st.integers(30, 54), st.integers(0, 10**6), st.integers(0, 400))
 def test_the_move_picked_never_hands_over_a_win_when_another_would_not(turns, seed, limit):
-    state = late(turns, seed)
+    state = reached("antipode", None, seed, turns)
     moves = list(state.legal_moves())
     random.Random(seed).shuffle(moves)
     move = pick(state, moves, Budget(limit))
@@ -73,7 +63,7 @@ def test_the_move_picked_never_hands_over_a_win_when_another_would_not(turns, se
 @settings(max_examples=25, deadline=None)
 @given(st.integers(30, 54), st.integers(0, 10**6))
 def test_the_baseline_never_loses_at_once_when_it_need_not(turns, seed):
-    state = late(turns, seed)
+    state = reached("antipode", None, seed, turns)
     move = one_ply(state, random.Random(seed))
     if loses_at_once(state, move):
         assert all(loses_at_once(state, other) for other in state.legal_moves())
