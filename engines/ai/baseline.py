@@ -46,7 +46,7 @@ def _opponent_wins(state: GameState, rng: random.Random) -> bool:
     """Whether the side to move in ``state`` (an opponent) can win with one move."""
     if state.to_move is None:
         return False
-    moves = None if state.WIN_CHECK_COST else _moves(state, rng)
+    moves = None if state.WIN_CHECK_COST is not None else _moves(state, rng)
     return state.winning_move(moves) is not None
 
 
