@@ -297,13 +297,16 @@ function fitZoom() {
   if (smallest < MIN_TARGET) setZoom((MIN_TARGET / smallest) * 1.05);
 }
 
+// A site label's coordinates: its letters and its number ("B4*" -> B, 4; "c1se" -> c, 1).
+const COORDINATES = /([A-Za-z]+)(\d+)/;
+
 // The size coordinates are drawn to: the sites' spacing, or where each square holds several
 // sites (Phalanx's triangles, Antipalos's two ends of a square) the width of a column, up to
 // three spacings.
 function labelUnit(sites, spacing, width) {
   const squares = new Set(), columns = new Set();
   for (const site of sites) {
-    const m = /([A-Za-z]+)(\d+)/.exec(site.label);
+    const m = COORDINATES.exec(site.label);
     if (m) { squares.add(m[0]); columns.add(m[1]); }
   }
   if (!columns.size || squares.size * 2 > sites.length) return spacing;
@@ -316,7 +319,7 @@ function labelUnit(sites, spacing, width) {
 function drawCoordinates(sites, layer, spacing, unit, [x0, y0, w, h]) {
   const groups = { letter: new Map(), number: new Map() };
   for (const site of sites) {
-    const m = /([A-Za-z]+)(\d+)/.exec(site.label);
+    const m = COORDINATES.exec(site.label);
     if (!m) continue;
     for (const [kind, key] of [["letter", m[1]], ["number", m[2]]]) {
       if (!groups[kind].has(key)) groups[kind].set(key, []);
