@@ -5,7 +5,10 @@ material minus the strongest opponent's; Antipalos: connection distances), with 
 its mobility (legal moves) one ply above the leaves. A game where a side may move twice in a
 row (Anti-Grid's capture chains) is handled by negating only when the side changes.
 Children are made one at a time, the previous iteration's best move and the killer moves (those
-that refuted a sibling) first, so cut-offs save the work of making the rest.
+that refuted a sibling) first, so cut-offs save the work of making the rest. An iteration the
+budget cuts short still counts for the root moves it finished: the previous best is searched
+first, so a move that beat it is better at the new depth (a capture game reaches depth 2 at
+every level from 3 up; levels 4 and 5 differ in how many root moves get a third ply).
 """
 
 from __future__ import annotations
@@ -40,13 +43,19 @@ class Search:
         self.limited = False  # the first iteration always finishes: it is the fallback
         self.best: dict[Any, Any] = {}
         self.killers: dict[int, Any] = {}
+        self.root: GameState | None = None
+        self.found: Any = None  # the best root move so far in the current iteration
 
     def ordered(self, state: GameState, depth: int) -> list[Any]:
         moves = candidate_moves(state, self.rng, self.width)
-        for first in (self.killers.get(depth), self.best.get(state)):
-            if first is not None and first in moves:
-                moves.remove(first)
-                moves.insert(0, first)
+        killer, best = self.killers.get(depth), self.best.get(state)
+        if killer is not None and killer in moves:
+            moves.remove(killer)
+            moves.insert(0, killer)
+        if best is not None:  # this position's own best move, even if not drawn this time
+            if best in moves:
+                moves.remove(best)
+            moves.insert(0, best)
         return moves
 
     def child(self, state: GameState, move: Any) -> GameState:
@@ -73,6 +82,8 @@ class Search:
                 value = -self.negamax(child, depth - 1, -beta, -alpha)
             if value > best_value:
                 best_value, best_move = value, move
+                if state is self.root:
+                    self.found = move
             alpha = max(alpha, value)
             if alpha >= beta:
                 self.killers[depth] = move
@@ -91,17 +102,20 @@ def final(winner: str, side: str, depth: int) -> float:
 def search(
     state: GameState, budget: int, rng: random.Random, stop: Callable[[], bool]
 ) -> tuple[Any, int, int]:
-    """(move, nodes, positions made): the best move of the deepest finished iteration."""
+    """(move, nodes, positions made): the best move of the deepest iteration, counting the root
+    moves a cut-short one finished."""
     run = Search(budget, rng, stop)
     moves = state.legal_moves()
     if len(moves) == 1:
         return moves[0], 0, 0
-    best = moves[0]
+    best, run.root = moves[0], state
     for depth in range(1, MAX_DEPTH + 1):
-        run.limited = depth > 1
+        run.limited, run.found = depth > 1, None
         try:
             value = run.negamax(state, depth, -2 * WIN, 2 * WIN)
         except OutOfBudget:
+            if run.found is not None:  # the previous best was searched first, and beaten
+                best = run.found
             break
         best = run.best[state]
         if abs(value) >= WIN:
