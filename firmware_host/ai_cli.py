@@ -69,7 +69,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     move = state.notation(choice.move, view=view) if view else state.notation(choice.move)
     if args.json:
         report = {"move": move, "level": choice.level, choice.kind: choice.count,
-                  "time": round(spent, 3)}
+                  "loose": choice.loose, "time": round(spent, 3)}
         print(json.dumps(report), file=out)
     else:
         print(move, file=out)

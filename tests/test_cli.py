@@ -84,6 +84,7 @@ def test_ai_prints_a_legal_move_and_its_measurements(capsys):
     assert main(["ai", "antipod", "--size", "4", "--moves", "c3", "--level", "1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["level"] == 1 and report["playouts"] >= 0 and report["time"] >= 0
+    assert report["loose"] in (True, False)
     after_c3 = new_game("antipod", size=4).play("c3")
     assert report["move"] in {after_c3.notation(m) for m in after_c3.legal_moves()}
     assert main(["ai", "anti-grid", "--level", "1"]) == 0

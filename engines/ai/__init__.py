@@ -28,18 +28,22 @@ LEVELS = (1, 2, 3, 4, 5)
 SECONDS = (0.05, 0.1, 0.25, 0.5, 1.0)
 #: The share of those seconds the budget aims at (positions differ in cost).
 MARGIN = 0.7
+#: The work of one of level 1's loose moves (``GameState.AI_GENTLE``): a search's least.
+LOOSE = 1
 
 
 @dataclass(frozen=True)
 class Choice:
     """The move a search chose; ``count`` is playouts (MCTS) or nodes (alpha-beta), ``kind``
-    says which; ``work`` the positions made."""
+    says which; ``work`` the positions made; ``loose`` whether it was one of level 1's loose
+    moves."""
 
     move: Any
     level: int
     kind: str
     count: int
     work: int
+    loose: bool = False
 
 
 def budget(state: GameState, level: int) -> int:
@@ -57,8 +61,10 @@ def choose(
     the game is over."""
     if state.outcome() is not None:
         raise ValueError("the game is over")
-    limit = budget(state, level) if work is None else work
     rng = random.Random(seed)
+    gentle = work is None and level == 1 and state.AI_GENTLE > 0
+    loose = gentle and rng.random() < state.AI_GENTLE
+    limit = LOOSE if loose else budget(state, level) if work is None else work
     search = alphabeta if state.AI_SEARCH == "alphabeta" else mcts
     move, count, spent = search.search(state, limit, rng, stop or (lambda: False))
-    return Choice(move, level, search.COUNTS, count, spent)
+    return Choice(move, level, search.COUNTS, count, spent, loose)

@@ -183,6 +183,9 @@ class GameState(ABC):
     #: the reference machine; the AI levels turn seconds into a budget with it (bench/ai.py
     #: measures it).
     AI_RATE = 5000
+    #: The share of level 1's moves made with the least work (loose moves that still take a win
+    #: at once and hand none over), where levels 1 and 2 would otherwise play alike (Antipode).
+    AI_GENTLE = 0.0
 
     #: Positions one :meth:`winning_move` call costs a search's budget where the game finds
     #: wins faster than by playing each move (None: one per move looked at).
