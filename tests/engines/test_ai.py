@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines import GAME_NAMES, game_info, new_game
-from engines.ai import budget, choose
+from engines.ai import alphabeta, budget, choose
 from engines.ai.arena import duel, level_player
 from engines.ai.baseline import one_ply, random_player
 from tests.engines.play_tools import reached
@@ -73,3 +73,59 @@ def test_level_3_beats_the_one_ply_baseline_in_short_games():
         result = duel(lambda: new_game(game, size), level_player(3), one_ply, games=2,
                       max_plies=120)
         assert result.wins == 2, (game, result)
+
+
+def _searched(state, move, depth):
+    """``move``'s value for the side to move in ``state``, searched ``depth`` plies in all."""
+    child = state.apply(move)
+    if child.outcome() is not None:
+        return alphabeta.final(child.outcome().winner, state.to_move, depth - 1)
+    run = alphabeta.Search(10**7, random.Random(0), lambda: False)
+    value = run.negamax(child, depth - 1, -3 * alphabeta.WIN, 3 * alphabeta.WIN)
+    return value if child.to_move == state.to_move else -value
+
+
+def test_a_cut_short_alpha_beta_iteration_only_trades_its_move_for_a_better_one():
+    """Levels 4 and 5 of the capture games finish two plies and part of a third: a root move
+    the cut-short iteration finished replaces the last full one's choice only when it is better
+    at the new depth."""
+    replaced = 0
+    for game, size in (("phalanx", None), ("anti-grid", 6)):
+        for seed in range(3, 6):
+            state = reached(game, size, seed, 10 + 10 * seed % 40)
+            for work in (900, 2400):
+                move = alphabeta.search(state, work, random.Random(1), lambda: False)[0]
+                run = alphabeta.Search(work, random.Random(1), lambda: False)
+                depth, window = 0, (-2 * alphabeta.WIN, 2 * alphabeta.WIN)
+                try:  # the same seeded search, up to its last full iteration
+                    while True:
+                        run.limited = depth > 0
+                        value = run.negamax(state, depth + 1, *window)
+                        depth, last = depth + 1, run.best[state]
+                        if abs(value) >= alphabeta.WIN:
+                            break
+                except alphabeta.OutOfBudget:
+                    pass
+                if move != last:
+                    replaced += 1
+                    assert _searched(state, move, depth + 1) >= _searched(state, last, depth + 1)
+    assert replaced >= 3
+
+
+def test_antipode_level_1_is_gentle_half_its_moves_are_loose_yet_it_takes_a_win_at_once():
+    state = reached("antipode", None, 2, 40)
+    choices = [choose(state, level=1, seed=seed) for seed in range(40)]
+    loose = [choice for choice in choices if choice.loose]
+    assert 12 <= len(loose) <= 28
+    assert all(choice.count == 0 for choice in loose)  # no playouts: any move that is safe
+    assert all(state.apply(choice.move).winning_move() is None for choice in loose)
+    assert len({choice.move for choice in loose}) > 5
+    for choice in choices:
+        state.check(choice.move)
+    winning = reached("antipode", None, 1, 40)  # the side to move can win at once
+    assert winning.winning_move() is not None
+    choices = [choose(winning, level=1, seed=seed) for seed in range(20)]
+    assert any(choice.loose for choice in choices)
+    for choice in choices:
+        after = winning.apply(choice.move)
+        assert after.outcome() is not None and after.outcome().winner == winning.to_move
