@@ -27,10 +27,9 @@ BIAS = 1e-4
 WIDTH = 400
 #: Root moves tried, best first, for one that leaves no immediate loss.
 SAFETY_TRIES = 12
-#: CPU seconds a selection spends per move it weighs (1.6-2.8 µs measured): counted as work at
-#: the game's ``AI_RATE``, so the scan of a wide node costs what a few cheap positions do
-#: (Antipod) and next to nothing where positions are dear (Antipode).
-SELECT_SECONDS = 2e-6
+#: Work counted per move a selection weighs, in tenths of a position made (the scan of a wide
+#: node costs as much as a cheap playout's plies).
+SELECT_COST = 2
 #: Plies a playout runs before it is scored as a draw.
 PLAYOUT_PLIES = 250
 
@@ -110,9 +109,9 @@ def search(
                     reverse=True)
     if state.WIN_CHECK_COST is not None:  # wins in one are cheap: forks, and none allowed
         tactics = threats.Budget(budget)
-        return threats.pick(state, ranked, tactics), playouts, round(spent) + tactics.spent
+        return threats.pick(state, ranked, tactics), playouts, spent + tactics.spent
     best, checked = safe(state, ranked, rng)
-    return best, playouts, round(spent) + checked
+    return best, playouts, spent + checked
 
 
 def safe(state: GameState, ranked: list[Any], rng: random.Random) -> tuple[Any, int]:
@@ -129,13 +128,13 @@ def safe(state: GameState, ranked: list[Any], rng: random.Random) -> tuple[Any, 
     return ranked[0], made
 
 
-def iterate(root: Node, rng: random.Random) -> float:
+def iterate(root: Node, rng: random.Random) -> int:
     """One descent, expansion, playout and update; returns the work done (positions made, plus
     the selections' scans)."""
     path: list[Node] = []
     played: list[tuple[str, Any]] = []
     node, ref = root, root
-    made, weigh = 0.0, SELECT_SECONDS * root.state.AI_RATE
+    made = 0
     while True:
         path.append(node)
         if node.side is None:
@@ -143,7 +142,7 @@ def iterate(root: Node, rng: random.Random) -> float:
         if node.visits > REF:
             ref = node
         move = select(node, ref)
-        made += len(node.moves) * weigh
+        made += len(node.moves) * SELECT_COST // 10
         played.append((node.side, move))
         child = node.children.get(move)
         if child is None:
@@ -156,7 +155,7 @@ def iterate(root: Node, rng: random.Random) -> float:
     outcome = node.state.outcome()
     if outcome is not None:
         update(path, played, outcome.winner)
-        return max(made, 1.0)  # a finished leaf visited again still costs its check
+        return made
     winner, tail = node.state.playout(rng, PLAYOUT_PLIES)
     played += tail
     update(path, played, winner)
