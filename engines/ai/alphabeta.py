@@ -7,8 +7,8 @@ row (Anti-Grid's capture chains) is handled by negating only when the side chang
 Children are made one at a time, the previous iteration's best move and the killer moves (those
 that refuted a sibling) first, so cut-offs save the work of making the rest. An iteration the
 budget cuts short still counts for the root moves it finished: the previous best is searched
-first, so a move that beat it is better at the new depth (a capture game reaches depth 2 at
-every level from 3 up; levels 4 and 5 differ in how many root moves get a third ply).
+first, so a move that beat it is better at the new depth (in the capture games levels 3 to 5
+mostly finish two plies; levels 4 and 5 differ in how many root moves get a third).
 """
 
 from __future__ import annotations
