@@ -112,11 +112,11 @@ def test_a_cut_short_alpha_beta_iteration_only_trades_its_move_for_a_better_one(
     assert replaced >= 3
 
 
-def test_antipode_level_1_is_gentle_half_its_moves_are_loose_yet_it_takes_a_win_at_once():
+def test_antipode_level_1_is_gentle_most_moves_loose_yet_it_takes_a_win_at_once():
     state = reached("antipode", None, 2, 40)
     choices = [choose(state, level=1, seed=seed) for seed in range(40)]
     loose = [choice for choice in choices if choice.loose]
-    assert 12 <= len(loose) <= 28
+    assert 22 <= len(loose) <= 37  # three in four
     assert all(choice.count == 0 for choice in loose)  # no playouts: any move that is safe
     assert all(state.apply(choice.move).winning_move() is None for choice in loose)
     assert len({choice.move for choice in loose}) > 5
