@@ -33,14 +33,22 @@ def replayed(stream: Stream, game: str) -> list[dict]:
 
 def follow_guides(stream: Stream, game: str, size: int | None = None) -> list[dict]:
     """Do what the board asks after the last move until it asks nothing more: flip a token by
-    lifting and setting it back, tap a landing, place a twin, take off a removal."""
+    lifting and setting it back, tap a landing, place a twin, take off a removal. A guide's
+    site is followed once (the turn ends with no event of its own, and lifting a token again
+    then would read as a take back)."""
+    followed: set[tuple[int, str]] = set()
     for _ in range(12):
         events = run(stream.text(), game, size, config=CONFIG)
         last_move = [e for e in events if e["event"] in ("move", "expect")][-1]["t"]
         guides = [e for e in events if e["event"] == "guide" and e["t"] >= last_move]
-        if not guides or guides[-1]["action"] == "confirm" or not guides[-1]["sites"]:
+        if not guides or guides[-1]["action"] == "confirm":
             return events
-        action, site = guides[-1]["action"], guides[-1]["sites"][0]  # one site, then look again
+        guide = guides[-1]
+        todo = [site for site in guide["sites"] if (guide["t"], site) not in followed]
+        if not todo:
+            return events
+        action, site = guide["action"], todo[0]  # one site, then look again
+        followed.add((guide["t"], site))
         if action in ("flip", "pick"):
             stream.lift(site).settle().place(site).settle()
         elif action == "twin":
