@@ -28,10 +28,11 @@ if TYPE_CHECKING:
 CAP_SECONDS = 60.0
 
 
-def think(state: GameState, level: int, seed: int) -> str:
-    """The computer's move at ``state`` in canonical notation (run in the worker process)."""
+def think(state: GameState, level: int, seed: int, gentle: bool = True) -> str:
+    """The computer's move at ``state`` in canonical notation (run in the worker process);
+    a hint is not ``gentle``: never one of level 1's loose moves."""
     deadline = time.monotonic() + CAP_SECONDS
-    choice = choose(state, level, seed, stop=lambda: time.monotonic() > deadline)
+    choice = choose(state, level, seed, stop=lambda: time.monotonic() > deadline, gentle=gentle)
     return state.notation(choice.move)
 
 
@@ -71,8 +72,8 @@ class Hints(Thinker):
     def ask(self, c: Controller) -> None:
         self._asked = position(c)
         if self.sync:
-            return c.hint(think(c.state, self.level, len(c.moves)))
-        self._future = self._workers().submit(think, c.state, self.level, len(c.moves))
+            return c.hint(think(c.state, self.level, len(c.moves), gentle=False))
+        self._future = self._workers().submit(think, c.state, self.level, len(c.moves), False)
 
     def tick(self, c: Controller) -> None:
         if self._future is not None and self._future.done():

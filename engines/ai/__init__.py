@@ -55,15 +55,15 @@ def budget(state: GameState, level: int) -> int:
 
 def choose(
     state: GameState, level: int = 3, seed: int = 0, stop: Callable[[], bool] | None = None,
-    work: int | None = None,
+    work: int | None = None, gentle: bool = True,
 ) -> Choice:
     """The move the computer plays at ``level`` (or with a ``work`` budget); ValueError when
     the game is over. At level 1 the game's ``AI_GENTLE`` share of moves, drawn with ``seed``,
-    are loose: searched with :data:`LOOSE` work."""
+    are loose: searched with :data:`LOOSE` work (never when ``gentle`` is False, for a hint)."""
     if state.outcome() is not None:
         raise ValueError("the game is over")
     rng = random.Random(seed)
-    gentle = work is None and level == 1 and state.AI_GENTLE > 0
+    gentle = gentle and work is None and level == 1 and state.AI_GENTLE > 0
     loose = gentle and rng.random() < state.AI_GENTLE
     limit = LOOSE if loose else budget(state, level) if work is None else work
     search = alphabeta if state.AI_SEARCH == "alphabeta" else mcts

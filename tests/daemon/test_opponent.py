@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from engines import new_game
+from engines.ai import choose
 from firmware_host.config import Config, Opponent
 from firmware_host.controller import Game
 from firmware_host.opponent import Computer, Hints, think
@@ -232,6 +233,21 @@ def test_the_hint_is_lit_and_goes_dark_as_the_player_moves():
         d.place(placed)
     d.run(50)
     assert d.lit(site) != LIGHTS["hint"]
+
+
+def test_a_hint_is_never_one_of_the_gentle_level_1s_loose_moves():
+    """Antipode's level 1 plays most moves loosely; a hint at that level is still its search's
+    own move, the same for every ask at the position."""
+    d = Drive(Game.of("antipode"))
+    d.ctl.hints = Hints(1, sync=True)
+    d.run(50).place("b2").run(500).lift("a1").run(300).place("a1").run(500)  # b2:a1, flip a1
+    assert d.ctl.moves == ["b2:a1"]
+    seed = len(d.ctl.moves)  # what a hint is seeded with
+    assert choose(d.ctl.state, 1, seed).loose  # the move the computer itself would play here
+    searched = think(d.ctl.state, 1, seed, gentle=False)
+    for _ in range(3):
+        d.run(50).press("ok", long=True)
+        assert d.last("hint")["move"] == searched
 
 
 def test_putting_the_computers_piece_back_takes_back_its_move_and_the_players_before_it():

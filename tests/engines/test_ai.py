@@ -122,6 +122,8 @@ def test_antipode_level_1_is_gentle_most_moves_loose_yet_it_takes_a_win_at_once(
     assert len({choice.move for choice in loose}) > 5
     for choice in choices:
         state.check(choice.move)
+    hints = [choose(state, level=1, seed=seed, gentle=False) for seed in range(40)]
+    assert not any(hint.loose for hint in hints)  # a hint is the search's own move
     winning = reached("antipode", None, 1, 40)  # the side to move can win at once
     assert winning.winning_move() is not None
     choices = [choose(winning, level=1, seed=seed) for seed in range(20)]
