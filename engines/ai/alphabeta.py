@@ -17,6 +17,7 @@ import random
 from typing import Any, Callable
 
 from engines.ai.mcts import candidate_moves
+from engines.ai.threats import to_front
 from engines.core import GameState
 
 COUNTS = "nodes"
@@ -48,14 +49,11 @@ class Search:
 
     def ordered(self, state: GameState, depth: int) -> list[Any]:
         moves = candidate_moves(state, self.rng, self.width)
-        killer, best = self.killers.get(depth), self.best.get(state)
-        if killer is not None and killer in moves:
-            moves.remove(killer)
-            moves.insert(0, killer)
-        if best is not None:  # this position's own best move, even if not drawn this time
-            if best in moves:
-                moves.remove(best)
-            moves.insert(0, best)
+        best = self.best.get(state)
+        if best is not None and best not in moves:  # its own best move, even if not drawn
+            moves.append(best)
+        for first in (self.killers.get(depth), best):
+            moves = to_front(moves, first)
         return moves
 
     def child(self, state: GameState, move: Any) -> GameState:

@@ -35,11 +35,16 @@ class Budget:
         return self.spent >= self.limit
 
 
-def _killer_first(moves: Iterable[Any], killer: Any) -> list[Any]:
+def to_front(moves: Iterable[Any], first: Any) -> list[Any]:
+    """``moves`` as a list with ``first`` put first, if it is among them (a killer, a best move).
+
+    >>> to_front(["a", "b", "c"], "c"), to_front(["a", "b"], None)
+    (['c', 'a', 'b'], ['a', 'b'])
+    """
     moves = list(moves)
-    if killer in moves:
-        moves.remove(killer)
-        moves.insert(0, killer)
+    if first is not None and first in moves:
+        moves.remove(first)
+        moves.insert(0, first)
     return moves
 
 
@@ -63,7 +68,7 @@ def fork(state: GameState, moves: Iterable[Any], budget: Budget, depth: int = 1)
         budget.charge(1)
         if child.to_move in (None, side):
             continue
-        for reply in _killer_first(child.legal_moves(), killer):
+        for reply in to_front(child.legal_moves(), killer):
             if budget.out:
                 return None
             after = child.apply(reply)
