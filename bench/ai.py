@@ -74,7 +74,8 @@ def pairing(game: str, size: int | None, first: str, second: str, games: int) ->
 
     result = duel(lambda: new_game(game, size), player(first), player(second), games, seed=7)
     return {"first": first, "second": second, "games": result.games, "wins": result.wins,
-            "losses": result.losses, "unfinished": result.unfinished}
+            "losses": result.losses, "unfinished": result.unfinished,
+            "wins_beginning": result.wins_beginning, "beginner_won": result.beginner_won}
 
 
 def pairings(quick: bool) -> list[tuple[str, str]]:
@@ -110,7 +111,9 @@ def main() -> int:
             got = future.result()
             figures[name][f"{first}_vs_{second}"] = f"{got['wins']}/{got['games']}"
             print(f"{name:<14} {first:>8} vs {second:<8} won {got['wins']:>3}/{got['games']}  "
-                  f"lost {got['losses']:>3}  unfinished {got['unfinished']}", flush=True)
+                  f"({got['wins_beginning']} of them beginning)  lost {got['losses']:>3}  "
+                  f"unfinished {got['unfinished']}  the beginner won {got['beginner_won']}",
+                  flush=True)
     print(json.dumps(figures))
     return 0
 

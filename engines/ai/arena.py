@@ -48,6 +48,8 @@ class Duel:
     wins: int
     losses: int
     unfinished: int  # draws and games stopped at the ply limit
+    wins_beginning: int = 0  # wins in the games it began (half of them)
+    beginner_won: int = 0  # games won by whichever player began (a game's bias to a seat)
 
     @property
     def rate(self) -> float:
@@ -57,7 +59,7 @@ class Duel:
 def duel(new: Callable[[], GameState], first: Player, second: Player, games: int,
          seed: int = 0, max_plies: int = 200) -> Duel:
     """``games`` games of ``first`` against ``second``, ``first`` beginning every other one."""
-    wins = losses = 0
+    wins = losses = wins_beginning = beginner_won = 0
     for index in range(games):
         start = new()
         sides = start.sides
@@ -66,4 +68,6 @@ def duel(new: Callable[[], GameState], first: Player, second: Player, games: int
         winner = play(start, players, random.Random(seed * 1000 + index), max_plies)
         wins += winner == mine
         losses += winner in sides and winner != mine
-    return Duel(games, wins, losses, games - wins - losses)
+        wins_beginning += winner == mine == sides[0]
+        beginner_won += winner == sides[0]
+    return Duel(games, wins, losses, games - wins - losses, wins_beginning, beginner_won)

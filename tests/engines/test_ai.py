@@ -68,6 +68,19 @@ def test_level_1_never_loses_to_random_play_on_small_boards():
         assert result.losses == 0, (game, result)
 
 
+def test_a_duel_counts_the_wins_of_whichever_player_began():
+    """Antipod's second player wins most games between levels: the bench shows it beside each
+    pairing's wins, so a ladder is read knowing what the seats give."""
+    result = duel(lambda: new_game("antipod", size=4), random_player, random_player, games=8,
+                  seed=3)
+    began = [index % 2 == 0 for index in range(8)]  # ``first`` begins the even games
+    assert result.wins_beginning <= result.wins and result.wins_beginning <= began.count(True)
+    lost_when_second = result.beginner_won - result.wins_beginning
+    assert 0 <= lost_when_second <= result.losses
+    assert result.beginner_won + (result.wins - result.wins_beginning) \
+        + (result.losses - lost_when_second) + result.unfinished == result.games
+
+
 def test_level_3_beats_the_one_ply_baseline_in_short_games():
     for game, size in (("antipod", 4), ("antipalos", 8), ("antipode", None)):
         result = duel(lambda: new_game(game, size), level_player(3), one_ply, games=2,
