@@ -153,8 +153,8 @@ class Judge:
         if not self.takebacks:
             return False
         index = recognise.earlier(self.boards, board)
-        if index is None:
-            return False
+        if index is None or self._opponent_to_move(index):
+            return False  # the opponent's move alone is not undone: its piece is guided back
         if index < len(self.moves) - 1 and self._correct(board):
             return True  # a different last move explains it better than undoing several
         self._in_sync()
@@ -168,6 +168,13 @@ class Judge:
         if board != self.expected:
             self._out_of_sync(board)
         return True
+
+    def _opponent_to_move(self, index: int) -> bool:
+        """Whether the position ``index`` (of ``self.states``) is the opponent's (the computer's,
+        the other board's) to move: a board back there has only its piece off, being set right,
+        and a take back goes to the players' turn before it (their own piece off too)."""
+        state = self.states[index]
+        return bool(self.opponent) and state.to_move == self.opponent.side_in(state)
 
     def _out_of_sync(self, board: frozenset[str], reason: str | None = None,
                      waiting: bool = False) -> None:
@@ -202,6 +209,8 @@ class Judge:
         if not (self.moves and self._correctable):
             return False
         for back in range(1, 2 + self._took_off_arrival()):
+            if self._opponent_to_move(-1 - back):
+                return False  # the opponent's move is not the players' to change
             before, last = self.states[-1 - back], self.moves[-back]
             found = [c for c in recognise.candidates(before, board) if before.notation(c.move) != last]
             if len(found) == 1:

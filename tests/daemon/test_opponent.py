@@ -35,8 +35,7 @@ def replayed(stream: Stream, game: str) -> list[dict]:
 def follow_guides(stream: Stream, game: str, size: int | None = None) -> list[dict]:
     """Do what the board asks after the last move until it asks nothing more: flip a token by
     lifting and setting it back, tap a landing, place a twin, take off a removal. A guide's
-    site is followed once (the turn ends with no event of its own, and lifting a token again
-    then would read as a take back)."""
+    site is followed once (the turn ends with no event of its own)."""
     followed: set[tuple[int, str]] = set()
     for _ in range(12):
         events = run(stream.text(), game, size, config=CONFIG)
@@ -250,7 +249,9 @@ def test_a_hint_is_never_one_of_the_gentle_level_1s_loose_moves():
         assert d.last("hint")["move"] == searched
 
 
-def test_putting_the_computers_piece_back_takes_back_its_move_and_the_players_before_it():
+def test_lifting_the_computers_piece_to_set_it_right_undoes_nothing():
+    """A player straightening the computer's stone (lifted longer than a settle) is shown where
+    it goes; it is not a take back of two turns, nor of the computer's alone."""
     d = Drive(Game.of("antipod", 4))
     d.ctl.opponent = Computer("black", 1, sync=True)
     d.run(50).place("b2").run(500)
@@ -259,15 +260,50 @@ def test_putting_the_computers_piece_back_takes_back_its_move_and_the_players_be
         d.place(placed)
     d.run(500)
     assert d.ctl.moves == ["b2", reply["move"]]
-    for placed in reply["fill"]:
-        d.lift(placed)
-    d.run(500)  # the computer's stone off again: both turns are undone
+    d.lift(*reply["fill"]).run(800)
+    out = d.last("out_of_sync")
+    assert (out["missing"], out["extra"]) == (reply["fill"], [])  # put it back
+    assert d.ctl.moves == ["b2", reply["move"]] and "takeback" not in d.kinds()
+    d.place(*reply["fill"]).run(500)
+    assert d.kinds()[-1] == "in_sync" and d.ctl.moves == ["b2", reply["move"]]
+    assert d.ctl.pending is None and d.ctl.state.to_move == "white"
+
+
+def test_taking_the_computers_piece_and_yours_off_takes_both_turns_back():
+    d = Drive(Game.of("antipod", 4))
+    d.ctl.opponent = Computer("black", 1, sync=True)
+    d.run(50).place("b2").run(500)
+    reply = d.last("expect")
+    d.place(*reply["fill"]).run(500)
+    d.lift(*reply["fill"]).run(500)  # the computer's stone first: not yet a take back
+    assert d.ctl.moves == ["b2", reply["move"]]
+    d.lift("b2").run(500)  # then the player's own: the board as before both turns
     assert d.ctl.moves == [] and [e["move"] for e in d.events if e["event"] == "takeback"] == [
         reply["move"], "b2"]
+    assert d.ctl.state.ply == 0 and d.ctl.pending is None and d.ctl.sync is None
+
+
+def test_the_computers_piece_moved_on_after_its_move_is_refused_not_taken_as_a_correction():
+    """A players' own move slid on is corrected in place; the computer's is not theirs to
+    change: its piece pushed to another legal site is shown to go back."""
+    d = Drive(Game.of("anti-grid", 6))
+    d.ctl.opponent = Computer("blue", 1, sync=True)
+    d.run(50).lift("c1").place("c5").run(500)
+    reply = d.last("expect")
+    d.lift(*reply["empty"]).place(*reply["fill"]).run(500)
+    assert d.ctl.moves == ["c1-c5", reply["move"]] and d.ctl.state.to_move == "red"
+    before = d.ctl.states[-2]
+    (landed,) = reply["fill"]
+    elsewhere = next(r for m in before.legal_moves() for r in before.realisations(m)
+                     if r.emptied == frozenset(reply["empty"]) and r.filled != {landed}
+                     and len(r.filled) == 1 and not r.filled & d.ctl.board)
+    (other,) = elsewhere.filled
+    d.lift(landed).place(other).run(800)
+    assert d.ctl.moves == ["c1-c5", reply["move"]] and "correction" not in d.kinds()
     out = d.last("out_of_sync")
-    assert (out["missing"], out["extra"]) == ([], ["b2"])  # the player's own stone to take off
-    d.lift("b2").run(500)
-    assert d.kinds()[-1] == "in_sync" and d.ctl.state.ply == 0
+    assert (out["missing"], out["extra"]) == ([landed], [other])
+    d.lift(other).place(landed).run(500)
+    assert d.kinds()[-1] == "in_sync" and d.ctl.moves == ["c1-c5", reply["move"]]
 
 
 def test_a_move_slid_on_while_the_computer_thinks_is_corrected_and_the_computer_thinks_again():

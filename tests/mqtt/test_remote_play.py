@@ -74,7 +74,8 @@ def test_a_takeback_asked_on_one_board_is_made_on_both_once_the_other_agrees(
         tmp_path, broker, watcher, boards):
     one, two = pair(tmp_path, broker, boards)
     two_moves(one, two, watcher)
-    one.lift("C3*")  # Black's stone off again at t1: asks to take back Black's turn and White's
+    one.lift("C3*")  # Black's stone off again at t1: being set right, nothing is asked yet
+    one.lift("B2*")  # White's own too: asks to take back Black's turn and White's
     watcher.wait("reedboard/t1/events",
                  lambda t: '"waiting"' in t and "wait for the opponent's OK" in t)
     watcher.wait("reedboard/t2/events", lambda t: "Take back?" in t and "undo 2 moves" in t)
@@ -98,10 +99,12 @@ def test_a_refused_takeback_leaves_the_game_and_the_asking_board_is_told(
     one, two = pair(tmp_path, broker, boards)
     two_moves(one, two, watcher)
     one.lift("C3*")
+    one.lift("B2*")
     watcher.wait("reedboard/t2/events", lambda t: "Take back?" in t)
     two.press("back")
     watcher.wait("reedboard/t1/events", lambda t: "refused the take back" in t)
-    one.place("C3*")  # the stone back: the game goes on where it was
+    one.place("B2*")
+    one.place("C3*")  # the stones back: the game goes on where it was
     one.place("D4*")
     watcher.state("t1", lambda s: s["moves"] == ["B2*", "C3*", "D4*"])
     assert not events(watcher, "t1", "takeback") and not events(watcher, "t2", "takeback")
