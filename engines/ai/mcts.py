@@ -103,7 +103,7 @@ def search(
         return win, 0, spent
     playouts = 0
     while spent < budget and not (playouts & 15 == 0 and playouts and stop()):
-        spent += iterate(root, rng)
+        spent += max(1, iterate(root, rng))  # a tree of finished games would cost nothing
         playouts += 1
     ranked = sorted(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)),
                     reverse=True)

@@ -68,6 +68,26 @@ def test_level_1_never_loses_to_random_play_on_small_boards():
         assert result.losses == 0, (game, result)
 
 
+def test_a_search_whose_tree_holds_only_finished_games_still_ends_on_its_budget():
+    """Four moves left, none winning at once, every reply ending the game: once the tree holds
+    them all a descent makes no position; it still counts, so the budget ends the search
+    (it used to run until the caller's wall-clock cap)."""
+    rng, state = random.Random(1), new_game("antipod", size=4)
+    while state.legal_count() > 4:
+        state = state.apply(state.random_move(rng))
+    assert state.outcome() is None and state.winning_move() is None
+    calls = []
+
+    def stop() -> bool:
+        calls.append(1)
+        assert len(calls) < 10_000, "the search ran on past its budget"
+        return False
+
+    for level in (1, 5):
+        choice = choose(state, level, seed=0, stop=stop)
+        assert choice.move in state.legal_moves() and choice.work <= budget(state, level) + 20
+
+
 def test_a_duel_counts_the_wins_of_whichever_player_began():
     """Antipod's second player wins most games between levels: the bench shows it beside each
     pairing's wins, so a ladder is read knowing what the seats give."""
