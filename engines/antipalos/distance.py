@@ -1,6 +1,7 @@
 """Connection distance: how many more Trirods a side needs to join two opposite borders.
 
-The search's evaluation (``AntipalosState.material``). Vertices are bits of one integer
+The search's evaluation (``AntipalosState.evaluate``), with the squares on a side's cheapest
+paths (:func:`paths`): a connection that one block would lengthen counts as further. Vertices are bits of one integer
 (vertex (x, y) is bit ``y*(N+1) + x``); a side's own Trirods join their two ends for free and
 an empty square joins either diagonal's ends for one Trirod. The distance is the fewest
 Trirods over all paths from West to East or from South to North, found by flooding the set of
@@ -22,6 +23,13 @@ from functools import lru_cache
 
 #: A distance for a side that cannot connect at all.
 FAR = 1000
+#: How much further the search counts a connection whose cheapest paths all cross one square
+#: (a block there costs the opponent one move), in Trirods.
+BOTTLENECK = 0.5
+#: How much nearer it counts one for each square on its cheapest paths, up to :data:`WAYS` of
+#: them (more ways are harder to block).
+WAY = 0.05
+WAYS = 10
 
 
 @lru_cache(maxsize=None)
@@ -50,30 +58,91 @@ def _flood(reached: int, free_s: int, free_b: int, w: int) -> int:
         reached = more
 
 
-def _across(start: int, goal: int, masks: tuple[int, int, int, int], w: int) -> int:
+def _layers(start: int, goal: int, masks: tuple[int, int, int, int], w: int) -> list[int]:
+    """The vertices ``start`` reaches at each cost 0, 1, ... up to the first cost that reaches
+    ``goal`` (empty: none does)."""
     free_s, open_s, free_b, open_b = masks
-    reached, cost = _flood(start, free_s, free_b, w), 0
+    reached = _flood(start, free_s, free_b, w)
+    layers = [reached]
     while not reached & goal:
         more = reached | _step(reached, open_s, open_b, w)
         if more == reached:
-            return FAR
-        reached, cost = _flood(more, free_s, free_b, w), cost + 1
-    return cost
+            return []
+        reached = _flood(more, free_s, free_b, w)
+        layers.append(reached)
+    return layers
 
 
-def distances(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> tuple[int, ...]:
-    """For each side number in ``sides``, the fewest Trirods it still needs to connect two
-    opposite borders (FAR: none will do) on an N×N board's ``cells`` (as ``AntipalosState``
-    keeps them: 0 empty, else ``2*side + diag + 1``), its own Trirods counting as free."""
-    bits, every, west, east, south, north = _geometry(size)
+def _paths(start: int, goal: int, masks: tuple[int, int, int, int], w: int) -> tuple[int, int]:
+    """(cost, the empty squares on some cheapest path, as bits at their lower-left vertex): a
+    square is on one when a diagonal of it joins a vertex reached at cost k from ``start`` to
+    one reached at cost ``cost - 1 - k`` from ``goal``."""
+    ahead = _layers(start, goal, masks, w)
+    if len(ahead) < 2:
+        return (FAR if not ahead else 0), 0
+    cost = len(ahead) - 1
+    behind = _layers(goal, start, masks, w)
+    slash = back = 0
+    for k in range(cost):
+        near, far = ahead[k], behind[cost - 1 - k]
+        slash |= (near & (far >> (w + 1))) | ((near >> (w + 1)) & far)
+        back |= (near & (far >> (w - 1))) | ((near >> (w - 1)) & far)
+    return cost, (slash & masks[1]) | ((back & masks[3]) >> 1)
+
+
+def _side_masks(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> list[tuple]:
+    """Per side: its `/` squares, the empty squares, its `\\` squares (bits at the lower-right
+    vertex) and the empty ones again so placed, as :func:`_step` takes them."""
+    bits, every = _geometry(size)[:2]
     lying = [0] * 9  # per cell code, the squares holding it
     for sq, code in enumerate(cells):
         if code:
             lying[code] |= bits[sq]
     empty = every & ~(lying[1] | lying[2] | lying[3] | lying[4] | lying[5] | lying[6]
                       | lying[7] | lying[8])
+    return [(lying[2 * s + 1], empty, lying[2 * s + 2] << 1, empty << 1) for s in sides]
+
+
+def distances(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> tuple[int, ...]:
+    """For each side number in ``sides``, the fewest Trirods it still needs to connect two
+    opposite borders (FAR: none will do) on an N×N board's ``cells`` (as ``AntipalosState``
+    keeps them: 0 empty, else ``2*side + diag + 1``), its own Trirods counting as free."""
+    west, east, south, north = _geometry(size)[2:]
     w, found = size + 1, []
-    for side in sides:
-        masks = (lying[2 * side + 1], empty, lying[2 * side + 2] << 1, empty << 1)
-        found.append(min(_across(west, east, masks, w), _across(south, north, masks, w)))
+    for masks in _side_masks(cells, size, sides):
+        costs = (len(_layers(a, b, masks, w)) - 1 for a, b in ((west, east), (south, north)))
+        found.append(min(FAR if cost < 0 else cost for cost in costs))
     return tuple(found)
+
+
+def paths(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """For each side number in ``sides``, its :func:`distances` and how many empty squares lie
+    on one of its cheapest connections (either pair of borders at that cost): the squares an
+    opponent can block it on, or it can gain on.
+
+    >>> from engines import new_game
+    >>> paths(new_game("antipalos", size=3).cells, 3, (0,))  # 3 rows of 3 across, either way
+    ((3, 9),)
+    """
+    west, east, south, north = _geometry(size)[2:]
+    w, found = size + 1, []
+    for masks in _side_masks(cells, size, sides):
+        ways = [_paths(a, b, masks, w) for a, b in ((west, east), (south, north))]
+        cost = min(c for c, _ in ways)
+        squares = 0
+        for c, on in ways:
+            if c == cost:
+                squares |= on
+        found.append((cost, squares.bit_count()))
+    return tuple(found)
+
+
+def remaining(cost: int, squares: int) -> float:
+    """A connection's distance as the search weighs it, from :func:`paths`' figures.
+
+    >>> remaining(3, 1), remaining(3, 4), remaining(3, 40), remaining(FAR, 0) == FAR
+    (3.45, 2.8, 2.5, True)
+    """
+    if cost >= FAR:
+        return float(FAR)
+    return cost + (BOTTLENECK if squares == 1 else 0.0) - WAY * min(squares, WAYS)

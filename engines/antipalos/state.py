@@ -31,7 +31,7 @@ from engines.antipalos.board import (
     rotate,
     spots,
 )
-from engines.antipalos.distance import distances
+from engines.antipalos.distance import paths, remaining
 from engines.core import GameState, IllegalMove, OptionError, Outcome, Realisation, Site
 from engines.core.drawing import Figure
 from engines.core.tally import Tally
@@ -132,7 +132,7 @@ class AntipalosState(GameState):
     history: Tally | None = field(default=None, repr=False)
     result: Outcome | None = None
     AI_SEARCH = "alphabeta"
-    AI_RATE = 6000
+    AI_RATE = 3000
 
     # ---------------------------------------------------------------- who and when
     @property
@@ -276,10 +276,11 @@ class AntipalosState(GameState):
 
     def evaluate(self, side: str) -> float:
         """The connection distance (Trirods still needed to join two opposite borders) of the
-        nearest other side less ``side``'s own."""
+        nearest other side less ``side``'s own, each weighed by how easily it is blocked
+        (``distance.remaining``)."""
         mine = COLOURS.index(side)
         others = tuple(s for s in set(self.setup.seat_sides) if s != mine)
-        found = distances(self.cells, self.setup.size, (mine, *others))
+        found = [remaining(*way) for way in paths(self.cells, self.setup.size, (mine, *others))]
         return min(found[1:]) - found[0]
 
     # ---------------------------------------------------------------- the win

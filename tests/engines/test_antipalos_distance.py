@@ -1,5 +1,6 @@
-"""The connection distance the Antipalos search evaluates with agrees with a shortest path
-found the slow way (Dijkstra over the vertices), on random positions of every size."""
+"""The connection distance the Antipalos search evaluates with, and the squares on its cheapest
+paths, agree with shortest paths found the slow way (Dijkstra over the vertices) on random
+positions of every size."""
 
 from __future__ import annotations
 
@@ -9,48 +10,75 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from engines import new_game
-from engines.antipalos.distance import FAR, distances
+from engines.antipalos.distance import FAR, distances, paths
 
 
-def slow_distance(cells: tuple[int, ...], size: int, side: int) -> int:
-    """Fewest Trirods joining West-East or South-North: own diagonals cost 0, empty squares 1."""
-    edges: dict[tuple[int, int], list[tuple[tuple[int, int], int]]] = {}
+def _edges(cells: tuple[int, ...], size: int, side: int) -> dict:
+    """Vertex -> (vertex, cost, square): own diagonals cost 0, empty squares' diagonals 1."""
+    edges: dict[tuple[int, int], list[tuple[tuple[int, int], int, int]]] = {}
     for sq, code in enumerate(cells):
         r, c = divmod(sq, size)
         for diag, (a, b) in enumerate((((c, r), (c + 1, r + 1)), ((c, r + 1), (c + 1, r)))):
             cost = 1 if code == 0 else 0 if code == 2 * side + diag + 1 else None
             if cost is not None:
-                edges.setdefault(a, []).append((b, cost))
-                edges.setdefault(b, []).append((a, cost))
-    best = FAR
+                edges.setdefault(a, []).append((b, cost, sq))
+                edges.setdefault(b, []).append((a, cost, sq))
+    return edges
+
+
+def _reach(edges: dict, size: int, axis: int, line: int) -> dict[tuple[int, int], int]:
+    """Dijkstra: each vertex's cost from the border where coordinate ``axis`` is ``line``."""
+    seen = {v: 0 for v in ((x, y) for x in range(size + 1) for y in range(size + 1))
+            if v[axis] == line}
+    todo = [(0, v) for v in seen]
+    while todo:
+        cost, vertex = heapq.heappop(todo)
+        if cost > seen[vertex]:
+            continue
+        for other, step, _ in edges.get(vertex, ()):
+            if cost + step < seen.get(other, FAR):
+                seen[other] = cost + step
+                heapq.heappush(todo, (cost + step, other))
+    return seen
+
+
+def slow_paths(cells: tuple[int, ...], size: int, side: int) -> tuple[int, int]:
+    """Fewest Trirods joining West-East or South-North, and the empty squares with a diagonal
+    on a path of that cost (for an axis of that cost)."""
+    edges = _edges(cells, size, side)
+    ways = []
     for axis in (0, 1):
-        todo = [(0, v) for v in ((x, y) for x in range(size + 1) for y in range(size + 1))
-                if v[axis] == 0]
-        seen: dict[tuple[int, int], int] = {v: 0 for _, v in todo}
-        while todo:
-            cost, vertex = heapq.heappop(todo)
-            if vertex[axis] == size:
-                best = min(best, cost)
-                break
-            if cost > seen[vertex]:
-                continue
-            for other, step in edges.get(vertex, ()):
-                if cost + step < seen.get(other, FAR):
-                    seen[other] = cost + step
-                    heapq.heappush(todo, (cost + step, other))
-    return best
+        start, goal = _reach(edges, size, axis, 0), _reach(edges, size, axis, size)
+        cost = min((c for v, c in start.items() if v[axis] == size), default=FAR)
+        ways.append((cost, start, goal))
+    best = min(cost for cost, _, _ in ways)
+    on = set()
+    for cost, start, goal in ways:
+        if cost != best or best in (0, FAR):
+            continue
+        for a, links in edges.items():
+            for b, step, sq in links:
+                if step and start.get(a, FAR) + 1 + goal.get(b, FAR) == best:
+                    on.add(sq)
+    return best, len(on)
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.sampled_from([3, 4, 5, 8, 12]), st.integers(0, 400), st.integers(0, 10**6))
-def test_distance_is_the_shortest_connection(size, plies, seed):
+def _played(size: int, plies: int, seed: int):
     rng, state = random.Random(seed), new_game("antipalos", size=size)
     for _ in range(plies):
         if state.outcome() is not None:
             break
         state = state.apply(state.random_move(rng))
-    found = distances(state.cells, size, (0, 1))
-    assert found == tuple(slow_distance(state.cells, size, side) for side in (0, 1))
+    return state
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([3, 4, 5, 8, 12]), st.integers(0, 400), st.integers(0, 10**6))
+def test_distance_and_squares_on_cheapest_paths_agree_with_dijkstra(size, plies, seed):
+    state = _played(size, plies, seed)
+    slow = tuple(slow_paths(state.cells, size, side) for side in (0, 1))
+    assert paths(state.cells, size, (0, 1)) == slow
+    assert distances(state.cells, size, (0, 1)) == tuple(cost for cost, _ in slow)
 
 
 def test_a_won_connection_is_at_distance_0_and_a_walled_off_side_is_far():
