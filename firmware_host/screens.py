@@ -402,6 +402,16 @@ def _wrap(text: str, font: _Font, width: int) -> tuple[str, ...]:
         row = word
     if row or not rows:
         rows.append(row)
+    return _no_widow(rows, font, width)
+
+
+def _no_widow(rows: list[str], font: _Font, width: int) -> tuple[str, ...]:
+    """The rows, a last row of one short word (a count: "put back" / "1") joined by the word
+    before it when they fit ("put" / "back 1")."""
+    if len(rows) > 1 and len(rows[-1]) <= 3 and " " in rows[-2]:
+        head, moved = rows[-2].rsplit(" ", 1)
+        if font.width(f"{moved} {rows[-1]}") <= width:
+            rows[-2:] = [head, f"{moved} {rows[-1]}"]
     return tuple(rows)
 
 

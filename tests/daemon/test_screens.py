@@ -175,6 +175,15 @@ def test_a_long_main_line_shrinks_before_it_wraps():
         ("Antipalos 12", screens.SMALL_SIZE), ("White wins:", 18), ("connection", 18)]
 
 
+def test_a_count_is_not_left_alone_on_the_last_row():
+    font = screens._font(screens.SMALL_SIZE)
+    width = WIDTH - 2 * screens.MARGIN
+    rows = screens._wrap("Board differs: put back 1", font, width)
+    assert rows == ("Board differs: put", "back 1")
+    assert screens._wrap("Board differs: put back 1, take off 2", font, width)[-1] != "2"
+    assert screens._wrap("White to move", font, width) == ("White to move",)
+
+
 def test_a_word_wider_than_the_screen_is_broken():
     font = screens._font(screens.SMALL_SIZE)
     rows = screens._wrap("Antidisestablishmentarianism-of-boards", font, WIDTH)
