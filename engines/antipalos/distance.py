@@ -1,20 +1,21 @@
-"""Connection distance: how many more Trirods a side needs to join two opposite borders.
+"""Connection distance: how many more Trirods a side needs to join two opposite borders, and
+the empty squares on its cheapest paths (where a block lengthens it).
 
-The search's evaluation (``AntipalosState.evaluate``), with the squares on a side's cheapest
-paths (:func:`paths`): a connection that one block would lengthen counts as further. Vertices are bits of one integer
-(vertex (x, y) is bit ``y*(N+1) + x``); a side's own Trirods join their two ends for free and
-an empty square joins either diagonal's ends for one Trirod. The distance is the fewest
-Trirods over all paths from West to East or from South to North, found by flooding the set of
-reached vertices one cost at a time with a few shifts and masks per step.
+The search's evaluation (``AntipalosState.evaluate``, through :func:`remaining`). Vertices are
+bits of one integer (vertex (x, y) is bit ``y*(N+1) + x``); a side's own Trirods join their two
+ends for free and an empty square joins either diagonal's ends for one Trirod. The distance is
+the fewest Trirods over all paths from West to East or from South to North, found by flooding
+the set of reached vertices one cost at a time with a few shifts and masks per step; flooding
+back from the far border too finds the squares on the cheapest paths.
 
 >>> from engines import new_game
 >>> state = new_game("antipalos", size=4)
->>> distances(state.cells, 4, (0,))
-(4,)
+>>> paths(state.cells, 4, (0,))  # four squares in any row or column, sixteen squares in all
+((4, 16),)
 >>> for move in ("A1*", "A4*", "B2*", "D4*"):
 ...     state = state.apply(state.parse_move(move))
->>> distances(state.cells, 4, (0, 1))
-(2, 3)
+>>> paths(state.cells, 4, (0, 1))
+((2, 8), (3, 10))
 """
 
 from __future__ import annotations
@@ -103,22 +104,12 @@ def _side_masks(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> li
     return [(lying[2 * s + 1], empty, lying[2 * s + 2] << 1, empty << 1) for s in sides]
 
 
-def distances(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> tuple[int, ...]:
-    """For each side number in ``sides``, the fewest Trirods it still needs to connect two
-    opposite borders (FAR: none will do) on an N×N board's ``cells`` (as ``AntipalosState``
-    keeps them: 0 empty, else ``2*side + diag + 1``), its own Trirods counting as free."""
-    west, east, south, north = _geometry(size)[2:]
-    w, found = size + 1, []
-    for masks in _side_masks(cells, size, sides):
-        costs = (len(_layers(a, b, masks, w)) - 1 for a, b in ((west, east), (south, north)))
-        found.append(min(FAR if cost < 0 else cost for cost in costs))
-    return tuple(found)
-
-
 def paths(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """For each side number in ``sides``, its :func:`distances` and how many empty squares lie
-    on one of its cheapest connections (either pair of borders at that cost): the squares an
-    opponent can block it on, or it can gain on.
+    """For each side number in ``sides``: the fewest Trirods it still needs to connect two
+    opposite borders (FAR: none will do) on an N×N board's ``cells`` (as ``AntipalosState``
+    keeps them: 0 empty, else ``2*side + diag + 1``), its own Trirods counting as free; and how
+    many empty squares lie on one of its cheapest connections (either pair of borders at that
+    cost): the squares an opponent can block it on, or it can gain on.
 
     >>> from engines import new_game
     >>> paths(new_game("antipalos", size=3).cells, 3, (0,))  # 3 rows of 3 across, either way

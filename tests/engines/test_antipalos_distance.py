@@ -10,7 +10,7 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from engines import new_game
-from engines.antipalos.distance import FAR, distances, paths
+from engines.antipalos.distance import BOTTLENECK, FAR, WAY, paths, remaining
 
 
 def _edges(cells: tuple[int, ...], size: int, side: int) -> dict:
@@ -78,13 +78,23 @@ def test_distance_and_squares_on_cheapest_paths_agree_with_dijkstra(size, plies,
     state = _played(size, plies, seed)
     slow = tuple(slow_paths(state.cells, size, side) for side in (0, 1))
     assert paths(state.cells, size, (0, 1)) == slow
-    assert distances(state.cells, size, (0, 1)) == tuple(cost for cost, _ in slow)
 
 
 def test_a_won_connection_is_at_distance_0_and_a_walled_off_side_is_far():
     state = new_game("antipalos", size=3)
     for move in ("A1*", "*A3", "B2*", "*B3", "C3*"):
         state = state.apply(state.parse_move(move))
-    assert state.outcome().winner == "white" and distances(state.cells, 3, (0,)) == (0,)
+    assert state.outcome().winner == "white" and paths(state.cells, 3, (0,)) == ((0, 0),)
     walled = (3,) * 9  # every square holds black's /: white cannot place anywhere
-    assert distances(walled, 3, (0, 1)) == (FAR, 0)
+    assert paths(walled, 3, (0, 1)) == ((FAR, 0), (0, 0))
+
+
+def test_a_connection_one_square_away_through_that_square_only_is_weighed_further():
+    state = new_game("antipalos", size=3)
+    for move in ("A1*", "*A3", "C3*", "*C1"):  # B2 joins either side's pair, its own way
+        state = state.apply(state.parse_move(move))
+    assert paths(state.cells, 3, (0, 1)) == ((1, 1), (1, 1))
+    assert remaining(1, 1) == 1 + BOTTLENECK - WAY and remaining(1, 6) < remaining(1, 2) < 1
+    assert state.evaluate("white") == 0.0  # alike for both
+    elsewhere = state.apply(state.parse_move("A2*"))  # white plays elsewhere: black takes it
+    assert elsewhere.apply(elsewhere.parse_move("*B2")).outcome().winner == "black"
