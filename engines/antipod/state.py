@@ -235,7 +235,7 @@ class AntipodState(GameState):
     plies: int = 0
     links: UnionFind | None = field(default=None, compare=False, repr=False)
     winner: str | None = field(default=None, compare=False, repr=False)
-    AI_RATE = 140000
+    AI_RATE = 90000
 
     def __post_init__(self) -> None:
         if self.links is None:
