@@ -284,7 +284,7 @@ def test_taking_the_computers_piece_and_yours_off_takes_both_turns_back():
 
 
 def test_the_computers_piece_moved_on_after_its_move_is_refused_not_taken_as_a_correction():
-    """A players' own move slid on is corrected in place; the computer's is not theirs to
+    """The players' own move slid on is corrected in place; the computer's is not theirs to
     change: its piece pushed to another legal site is shown to go back."""
     d = Drive(Game.of("anti-grid", 6))
     d.ctl.opponent = Computer("blue", 1, sync=True)
