@@ -369,7 +369,7 @@ class AntipalosState(GameState):
         lines = []
         if self.phase == 1:
             left = " ".join(f"{COLOURS[i].capitalize()} {n}" for i, n in enumerate(self.left))
-            lines.append(f"Left: {left}")
+            lines.append(f"In hand: {left}")
         elif not self.result:
             lines.append("Move or turn a Trirod")
             if not self.setup.repetition_draw:

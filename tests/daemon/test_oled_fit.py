@@ -212,7 +212,7 @@ def test_notices_fit():
     ]
     for said in (Remote.WAIT, Remote.ASKED, Remote.REFUSED, OFFLINE, Computer.WAIT):
         notices.append(status_screen("Antipalos 20", "Cut-throat", "black", None, 2,
-                                     ["Left: White 30 Black 30 Red 30"], "Put it on a lit site",
+                                     ["In hand: White 30 Black 30 Red 30"], "Put it on a lit site",
                                      said, None, None))
     for screen in notices:
         assert shown_whole(screen), screen.text_lines()
