@@ -74,21 +74,19 @@ def _layers(start: int, goal: int, masks: tuple[int, int, int, int], w: int) -> 
     return layers
 
 
-def _paths(start: int, goal: int, masks: tuple[int, int, int, int], w: int) -> tuple[int, int]:
-    """(cost, the empty squares on some cheapest path, as bits at their lower-left vertex): a
-    square is on one when a diagonal of it joins a vertex reached at cost k from ``start`` to
-    one reached at cost ``cost - 1 - k`` from ``goal``."""
-    ahead = _layers(start, goal, masks, w)
-    if len(ahead) < 2:
-        return (FAR if not ahead else 0), 0
+def _on_paths(ahead: list[int], behind: list[int], masks: tuple[int, int, int, int],
+              w: int) -> int:
+    """The empty squares on some cheapest path, as bits at their lower-left vertex, from the
+    :func:`_layers` of both borders (each reaching the other at cost ``len - 1``): a square is
+    on one when a diagonal of it joins a vertex k Trirods from one border to one
+    ``cost - 1 - k`` from the other."""
     cost = len(ahead) - 1
-    behind = _layers(goal, start, masks, w)
     slash = back = 0
     for k in range(cost):
         near, far = ahead[k], behind[cost - 1 - k]
         slash |= (near & (far >> (w + 1))) | ((near >> (w + 1)) & far)
         back |= (near & (far >> (w - 1))) | ((near >> (w - 1)) & far)
-    return cost, (slash & masks[1]) | ((back & masks[3]) >> 1)
+    return (slash & masks[1]) | ((back & masks[3]) >> 1)
 
 
 def _side_masks(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> list[tuple]:
@@ -118,12 +116,12 @@ def paths(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> tuple[tu
     west, east, south, north = _geometry(size)[2:]
     w, found = size + 1, []
     for masks in _side_masks(cells, size, sides):
-        ways = [_paths(a, b, masks, w) for a, b in ((west, east), (south, north))]
-        cost = min(c for c, _ in ways)
+        ways = [(a, b, _layers(a, b, masks, w)) for a, b in ((west, east), (south, north))]
+        cost = min(len(ahead) - 1 if ahead else FAR for _, _, ahead in ways)
         squares = 0
-        for c, on in ways:
-            if c == cost:
-                squares |= on
+        for a, b, ahead in ways:  # flooded back only where the way is cheapest
+            if 0 < cost < FAR and len(ahead) - 1 == cost:
+                squares |= _on_paths(ahead, _layers(b, a, masks, w), masks, w)
         found.append((cost, squares.bit_count()))
     return tuple(found)
 
