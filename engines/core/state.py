@@ -212,9 +212,10 @@ class GameState(ABC):
         return rng.choice(self.legal_moves())
 
     def random_moves(self, rng: Any, count: int) -> list[Any]:
-        """``count`` draws of :meth:`random_move` (repeats possible); games override it to
-        share the work between draws."""
-        return [self.random_move(rng) for _ in range(count)]
+        """``count`` draws of :meth:`random_move` (repeats possible), the legal moves listed
+        once; a game with its own :meth:`random_move` overrides this too."""
+        moves = self.legal_moves()
+        return [rng.choice(moves) for _ in range(count)]
 
     def playout(
         self, rng: Any, limit: int
