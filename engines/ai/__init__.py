@@ -30,6 +30,9 @@ SECONDS = (0.05, 0.1, 0.25, 0.5, 1.0)
 MARGIN = 0.7
 #: The work of one of level 1's loose moves (``GameState.AI_GENTLE``): a search's least.
 LOOSE = 1
+#: Playouts that tell whether level 1 is ahead enough to play loose (``AI_GENTLE_AHEAD``); their
+#: work comes out of its budget.
+AHEAD_PLAYOUTS = 8
 
 
 @dataclass(frozen=True)
@@ -59,13 +62,22 @@ def choose(
 ) -> Choice:
     """The move the computer plays at ``level`` (or with a ``work`` budget); ValueError when
     the game is over. At level 1 the game's ``AI_GENTLE`` share of moves, drawn with ``seed``,
-    are loose: searched with :data:`LOOSE` work (never when ``gentle`` is False, for a hint)."""
+    are loose: searched with :data:`LOOSE` work. A game with ``AI_GENTLE_AHEAD`` plays them
+    loose only where playouts say it is that far ahead, and elsewhere searches with level 2's
+    budget (a seat random play could otherwise win on). Never loose when ``gentle`` is False
+    (a hint)."""
     if state.outcome() is not None:
         raise ValueError("the game is over")
     rng = random.Random(seed)
-    gentle = gentle and work is None and level == 1 and state.AI_GENTLE > 0
-    loose = gentle and rng.random() < state.AI_GENTLE
-    limit = LOOSE if loose else budget(state, level) if work is None else work
+    limit = budget(state, level) if work is None else work
+    loose, looked = False, 0
+    if gentle and work is None and level == 1 and state.AI_GENTLE > 0:
+        loose = rng.random() < state.AI_GENTLE
+        if loose and state.AI_GENTLE_AHEAD is not None:
+            share, looked = mcts.estimate(state, rng, AHEAD_PLAYOUTS)
+            loose = share >= state.AI_GENTLE_AHEAD
+            limit = budget(state, 2) - looked
     search = alphabeta if state.AI_SEARCH == "alphabeta" else mcts
-    move, count, spent = search.search(state, limit, rng, stop or (lambda: False))
-    return Choice(move, level, search.COUNTS, count, spent, loose)
+    move, count, spent = search.search(state, LOOSE if loose else limit, rng,
+                                       stop or (lambda: False))
+    return Choice(move, level, search.COUNTS, count, spent + looked, loose)

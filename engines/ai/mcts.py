@@ -114,6 +114,21 @@ def search(
     return best, playouts, spent + checked
 
 
+def estimate(state: GameState, rng: random.Random, playouts: int) -> tuple[float, int]:
+    """(the share of a win ``playouts`` playouts give the side to move, positions made).
+
+    >>> from engines import new_game
+    >>> estimate(new_game("antipode"), random.Random(1), 4)
+    (0.5, 0)
+    """
+    side, share, made = state.to_move, 0.0, 0
+    for _ in range(playouts):
+        winner, tail = state.playout(rng, PLAYOUT_PLIES)
+        share += reward(winner, side)
+        made += len(tail)
+    return share / playouts, made
+
+
 def safe(state: GameState, ranked: list[Any], rng: random.Random) -> tuple[Any, int]:
     """The first of ``ranked`` after which the opponent cannot win at once (the first move if
     none is), and the positions made to find out. Few playouts can miss a one-move loss; this

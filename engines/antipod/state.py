@@ -236,6 +236,8 @@ class AntipodState(GameState):
     links: UnionFind | None = field(default=None, compare=False, repr=False)
     winner: str | None = field(default=None, compare=False, repr=False)
     AI_RATE = 90000
+    AI_GENTLE = 1.0  # level 1 plays loose where it is well ahead (Black, at the start)
+    AI_GENTLE_AHEAD = 0.7
 
     def __post_init__(self) -> None:
         if self.links is None:

@@ -186,6 +186,10 @@ class GameState(ABC):
     #: The share of level 1's moves made with the least work (loose moves that still take a win
     #: at once and hand none over), where levels 1 and 2 would otherwise play alike (Antipode).
     AI_GENTLE = 0.0
+    #: Level 1 is loose only where playouts give it at least this share of a win, and searches
+    #: with level 2's budget elsewhere (None: loose anywhere). For a game one seat is favoured
+    #: in (Antipod): gentle on the strong seat, where random play could win on the weak one.
+    AI_GENTLE_AHEAD: float | None = None
 
     #: Positions one :meth:`winning_move` call costs a search's budget where the game finds
     #: wins faster than by playing each move (None: one per move looked at).

@@ -91,7 +91,7 @@ def test_a_search_whose_tree_holds_only_finished_games_still_ends_on_its_budget(
         assert len(calls) < 10_000, "the search ran on past its budget"
         return False
 
-    for level in (1, 5):
+    for level in (2, 5):
         choice = choose(state, level, seed=0, stop=stop)
         assert choice.move in state.legal_moves() and choice.work <= budget(state, level) + 20
 
@@ -151,6 +151,22 @@ def test_a_cut_short_alpha_beta_iteration_only_trades_its_move_for_a_better_one(
                     replaced += 1
                     assert _searched(state, move, depth + 1) >= _searched(state, last, depth + 1)
     assert replaced >= 3
+
+
+def test_antipod_level_1_is_loose_only_where_it_is_well_ahead_and_careful_elsewhere():
+    """Black, who holds both centres, wins most board-filling playouts at the start; White, on
+    the seat random play could beat it on, searches with level 2's budget instead."""
+    start = new_game("antipod", size=4)
+    as_white = [choose(start, level=1, seed=seed) for seed in range(12)]
+    assert not any(choice.loose for choice in as_white)
+    assert all(budget(start, 2) <= choice.work <= 1.05 * budget(start, 2) for choice in as_white)
+    after = start.play("c6")
+    as_black = [choose(after, level=1, seed=seed) for seed in range(12)]
+    loose = [choice for choice in as_black if choice.loose]
+    assert len(loose) >= 9 and all(choice.count == 0 for choice in loose)  # 8 playouts decide
+    assert len({choice.move for choice in loose}) > 3  # any move that hands over no win
+    hints = [choose(after, level=1, seed=seed, gentle=False) for seed in range(4)]
+    assert not any(hint.loose for hint in hints)
 
 
 def test_antipode_level_1_is_gentle_most_moves_loose_yet_it_takes_a_win_at_once():
