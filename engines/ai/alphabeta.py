@@ -103,10 +103,9 @@ def search(
     """(move, nodes, positions made): the best move of the deepest iteration, counting the root
     moves a cut-short one finished."""
     run = Search(budget, rng, stop)
-    moves = state.legal_moves()
-    if len(moves) == 1:
-        return moves[0], 0, 0
-    best, run.root = moves[0], state
+    if state.legal_count() == 1:  # counted, not listed: Antipalos lists thousands
+        return state.legal_moves()[0], 0, 0
+    best, run.root = None, state  # the first iteration always finishes and sets it
     for depth in range(1, MAX_DEPTH + 1):
         run.limited, run.found = depth > 1, None
         try:
