@@ -132,7 +132,11 @@ class AntipalosState(GameState):
     history: Tally | None = field(default=None, repr=False)
     result: Outcome | None = None
     AI_SEARCH = "alphabeta"
-    AI_RATE = 3000
+
+    @property
+    def AI_RATE(self) -> int:
+        """Nodes a second: 3,000 up to 20×20; beyond, the evaluation's floods take longer."""
+        return 3000 * 20 // max(20, self.setup.size)
 
     # ---------------------------------------------------------------- who and when
     @property
