@@ -43,16 +43,24 @@ def largest(game: str) -> int | None:
 
 
 def positions(game: str, size: int | None, count: int, seed: int) -> list:
-    """The start and positions after a few random moves (where searches cost the most)."""
+    """The start, positions after a few random moves (where searches cost the most) and the
+    last unfinished one of a random game of 400 moves (a long history; Antipalos's Phase Two).
+    """
     rng, found = random.Random(seed), [new_game(game, size)]
-    while len(found) < count:
+    while len(found) < count - 1:
         state = new_game(game, size)
         for _ in range(rng.randrange(2, 20)):
             if state.outcome() is None:
                 state = state.apply(state.random_move(rng))
         if state.outcome() is None:
             found.append(state)
-    return found
+    state = new_game(game, size)
+    for _ in range(400):
+        after = state.apply(state.random_move(rng))
+        if after.outcome() is not None:
+            break
+        state = after
+    return found + [state]
 
 
 def speed(game: str, size: int | None, quick: bool) -> dict:
