@@ -85,8 +85,9 @@ def fork(state: GameState, moves: Iterable[Any], budget: Budget, depth: int = 1)
 
 def pick(state: GameState, ranked: list[Any], budget: Budget) -> Any:
     """A fork among ``ranked`` (two moves deep with half the budget left); else the first move
-    after which the opponent can neither win at once nor fork; else the first after which it
-    cannot win at once (looked for even when the budget has run out); else ``ranked[0]``."""
+    that wins at once or after which the opponent can neither win at once nor fork; else the
+    first after which it cannot win at once (looked for even when the budget has run out); else
+    ``ranked[0]``."""
     found = fork(state, ranked, budget)
     if found is None:
         deep = Budget((budget.limit - budget.spent) // 2)
@@ -100,9 +101,10 @@ def pick(state: GameState, ranked: list[Any], budget: Budget) -> Any:
             break
         child = state.apply(move)
         budget.charge(1 + child.WIN_CHECK_COST)
-        if child.to_move == side:
-            return move
-        if child.outcome() is not None or child.winning_move() is not None:
+        outcome = child.outcome()
+        if child.to_move == side or (outcome is not None and outcome.winner == side):
+            return move  # it moves again, or won (the searches play a win at once before this)
+        if outcome is not None or child.winning_move() is not None:
             continue
         fallback = fallback or move
         if fork(child, child.legal_moves(), budget) is None and not budget.out:

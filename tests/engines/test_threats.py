@@ -67,3 +67,13 @@ def test_the_baseline_never_loses_at_once_when_it_need_not(turns, seed):
     move = one_ply(state, random.Random(seed))
     if loses_at_once(state, move):
         assert all(loses_at_once(state, other) for other in state.legal_moves())
+
+
+def test_a_move_that_wins_at_once_is_picked_even_with_no_budget_left():
+    """Red can win with c4:f5 here, and every move that does not win hands Blue a win at once;
+    pick used to pass over the win as a finished game and fall back to the first move."""
+    state = reached("antipode", None, 2923, 45)
+    moves = list(state.legal_moves())
+    random.Random(2923).shuffle(moves)
+    move = pick(state, moves, Budget(0))
+    assert state.apply(move).outcome().winner == state.to_move
