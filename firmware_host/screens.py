@@ -124,9 +124,9 @@ class _Font:
 
     def box(self, x: int, baseline: int, text: str) -> tuple[int, int, int, int]:
         """The pixels ``text`` drawn at ``x``, ``baseline`` can touch (left, top, right, bottom)."""
-        pieces = self._pieces(text)
-        box = self.font.getbbox("".join(p for _, p in pieces) or " ", mode="1", anchor="ls")
-        return (x + box[0], baseline + box[1], x + box[2] + COLON_GAP * (len(pieces) - 1),
+        shown = text.replace(" ", self.space)
+        box = self.font.getbbox(shown or " ", mode="1", anchor="ls")
+        return (x + box[0], baseline + box[1], x + box[2] + COLON_GAP * shown.count(":"),
                 baseline + box[3])
 
     def draw(self, draw: ImageDraw.ImageDraw, x: int, baseline: int, text: str, fill: str) -> None:
