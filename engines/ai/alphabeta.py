@@ -22,8 +22,6 @@ from engines.core import GameState
 
 COUNTS = "nodes"
 WIN = 1_000_000.0
-#: Score per legal move of the side to move, in positions one ply from a leaf.
-MOBILITY = 0.02
 #: Most moves a node considers (drawn at random beyond: Antipalos Phase Two has thousands).
 WIDTH = 300
 #: Deepest iteration (a safety bound; budgets stop far earlier).
@@ -37,8 +35,9 @@ class OutOfBudget(Exception):
 class Search:
     """One search: the node count, the best move per position and the killer moves per depth."""
 
-    def __init__(self, budget: int, rng: random.Random, stop: Callable[[], bool]) -> None:
-        self.budget, self.rng, self.stop = budget, rng, stop
+    def __init__(self, budget: int, rng: random.Random, stop: Callable[[], bool],
+                 selective: bool = False) -> None:
+        self.budget, self.rng, self.stop, self.selective = budget, rng, stop, selective
         self.width = min(WIDTH, max(20, budget // 4))  # a small budget looks at fewer moves
         self.nodes = 0
         self.limited = False  # the first iteration always finishes: it is the fallback
@@ -48,13 +47,23 @@ class Search:
         self.found: Any = None  # the best root move so far in the current iteration
 
     def ordered(self, state: GameState, depth: int) -> list[Any]:
-        moves = candidate_moves(state, self.rng, self.width)
+        moves = self.searched(state)
         best = self.best.get(state)
         if best is not None and best not in moves:  # its own best move, even if not drawn
             moves.append(best)
         for first in (self.killers.get(depth), best):
             moves = to_front(moves, first)
         return moves
+
+    def searched(self, state: GameState) -> list[Any]:
+        """The moves to search here: at a selective level those the game finds worth it (the
+        choice costs about a position made), else :func:`~engines.ai.mcts.candidate_moves`."""
+        if self.selective:
+            moves = state.search_moves(self.rng, self.width)
+            if moves is not None:
+                self.nodes += 1
+                return moves
+        return candidate_moves(state, self.rng, self.width)
 
     def child(self, state: GameState, move: Any) -> GameState:
         self.nodes += 1
@@ -73,7 +82,7 @@ class Search:
             if outcome is not None:
                 value = final(outcome.winner, side, depth)
             elif depth == 1:
-                value = child.evaluate(side) + MOBILITY * len(moves)
+                value = child.evaluate(side) + state.AI_MOBILITY * len(moves)
             elif child.to_move == side:
                 value = self.negamax(child, depth - 1, alpha, beta)
             else:
@@ -98,11 +107,13 @@ def final(winner: str, side: str, depth: int) -> float:
 
 
 def search(
-    state: GameState, budget: int, rng: random.Random, stop: Callable[[], bool]
+    state: GameState, budget: int, rng: random.Random, stop: Callable[[], bool],
+    selective: bool = False,
 ) -> tuple[Any, int, int]:
     """(move, nodes, positions made): the best move of the deepest iteration, counting the root
-    moves a cut-short one finished."""
-    run = Search(budget, rng, stop)
+    moves a cut-short one finished (``selective``: on the moves the game finds worth
+    searching)."""
+    run = Search(budget, rng, stop, selective)
     if state.legal_count() == 1:  # counted, not listed: Antipalos lists thousands
         return state.legal_moves()[0], 0, 0
     best, run.root = None, state  # the first iteration always finishes and sets it

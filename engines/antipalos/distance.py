@@ -102,6 +102,20 @@ def _side_masks(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> li
     return [(lying[2 * s + 1], empty, lying[2 * s + 2] << 1, empty << 1) for s in sides]
 
 
+def _cheapest(masks: tuple[int, int, int, int], size: int) -> tuple[int, int]:
+    """One side's distance (FAR: it cannot connect) and the empty squares on its cheapest
+    connections, as bits at their lower-left vertex."""
+    west, east, south, north = _geometry(size)[2:]
+    w = size + 1
+    ways = [(a, b, _layers(a, b, masks, w)) for a, b in ((west, east), (south, north))]
+    cost = min(len(ahead) - 1 if ahead else FAR for _, _, ahead in ways)
+    squares = 0
+    for a, b, ahead in ways:  # flooded back only where the way is cheapest
+        if 0 < cost < FAR and len(ahead) - 1 == cost:
+            squares |= _on_paths(ahead, _layers(b, a, masks, w), masks, w)
+    return cost, squares
+
+
 def paths(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """For each side number in ``sides``: the fewest Trirods it still needs to connect two
     opposite borders (FAR: none will do) on an N×N board's ``cells`` (as ``AntipalosState``
@@ -113,17 +127,28 @@ def paths(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> tuple[tu
     >>> paths(new_game("antipalos", size=3).cells, 3, (0,))  # 3 rows of 3 across, either way
     ((3, 9),)
     """
-    west, east, south, north = _geometry(size)[2:]
-    w, found = size + 1, []
+    found = (_cheapest(masks, size) for masks in _side_masks(cells, size, sides))
+    return tuple((cost, squares.bit_count()) for cost, squares in found)
+
+
+def contested(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> list[int]:
+    """The empty squares (numbered as ``cells``) on a cheapest connection of any of ``sides``:
+    where a Trirod shortens its owner's distance or lengthens another's.
+
+    >>> from engines import new_game
+    >>> state = new_game("antipalos", size=4)
+    >>> for move in ("A1*", "A4*", "B2*", "D4*"):
+    ...     state = state.apply(state.parse_move(move))
+    >>> len(state.empty_squares()), len(contested(state.cells, 4, (0,)))  # white's 8 of 12
+    (12, 8)
+    >>> len(contested(state.cells, 4, (0, 1)))  # and black's 10, 8 of them the same
+    10
+    """
+    union = 0
     for masks in _side_masks(cells, size, sides):
-        ways = [(a, b, _layers(a, b, masks, w)) for a, b in ((west, east), (south, north))]
-        cost = min(len(ahead) - 1 if ahead else FAR for _, _, ahead in ways)
-        squares = 0
-        for a, b, ahead in ways:  # flooded back only where the way is cheapest
-            if 0 < cost < FAR and len(ahead) - 1 == cost:
-                squares |= _on_paths(ahead, _layers(b, a, masks, w), masks, w)
-        found.append((cost, squares.bit_count()))
-    return tuple(found)
+        union |= _cheapest(masks, size)[1]
+    bits = _geometry(size)[0]
+    return [sq for sq, bit in enumerate(bits) if union & bit]
 
 
 def remaining(cost: int, squares: int) -> float:

@@ -31,7 +31,7 @@ from engines.antipalos.board import (
     rotate,
     spots,
 )
-from engines.antipalos.distance import paths, remaining
+from engines.antipalos.distance import contested, paths, remaining
 from engines.core import GameState, IllegalMove, OptionError, Outcome, Realisation, Site
 from engines.core.drawing import Figure
 from engines.core.tally import Tally
@@ -132,6 +132,7 @@ class AntipalosState(GameState):
     history: Tally | None = field(default=None, repr=False)
     result: Outcome | None = None
     AI_SEARCH = "alphabeta"
+    AI_MOBILITY = 0.0
 
     @property
     def AI_RATE(self) -> int:
@@ -200,19 +201,43 @@ class AntipalosState(GameState):
         return self.random_moves(rng, 1)[0]
 
     def random_moves(self, rng: Any, count: int) -> list[Move]:
-        spots_ = self.setup.geo.spots
         empty = self.empty_squares()
         if self.phase == 1:
+            spots_ = self.setup.geo.spots
             return [Place(spots_[rng.choice(empty) * 2 + rng.randrange(2)]) for _ in range(count)]
-        code = 2 * self.side + 1
-        own = [sq * 2 + v - code for sq, v in enumerate(self.cells) if 0 <= v - code <= 1]
+        return self._shifts(rng, [sq * 2 + d for sq in empty for d in (0, 1)], count)
+
+    def _shifts(self, rng: Any, sites: list[int], count: int) -> list[Shift]:
+        """``count`` uniform draws (repeats possible) of a Trirod of the side to move taken to
+        one of the empty ``sites`` or turned in place."""
+        spots_, code = self.setup.geo.spots, 2 * self.side + 1
+        own = [spots_[sq * 2 + v - code] for sq, v in enumerate(self.cells) if 0 <= v - code <= 1]
         drawn = []
         for _ in range(count):
-            src = spots_[rng.choice(own)]
-            pick = rng.randrange(2 * len(empty) + 1)
-            to = spots_[empty[pick >> 1] * 2 + (pick & 1)] if pick < 2 * len(empty) else src.turned
-            drawn.append(Shift(src, to))
+            src, pick = rng.choice(own), rng.randrange(len(sites) + 1)
+            drawn.append(Shift(src, spots_[sites[pick]] if pick < len(sites) else src.turned))
         return drawn
+
+    def search_moves(self, rng: Any, width: int) -> list[Move] | None:
+        """The moves that bring a Trirod to a square on some side's cheapest connection
+        (:func:`~engines.antipalos.distance.contested`), and in Phase Two those turning one in
+        place: elsewhere it neither shortens its owner's distance nor lengthens another's.
+        Phase Two draws ``width`` of them (with repeats) where there are more."""
+        if self.result:
+            return None
+        squares = contested(self.cells, self.setup.size, tuple(set(self.setup.seat_sides)))
+        if not squares:
+            return None
+        sites = [sq * 2 + d for sq in squares for d in (0, 1)]
+        spots_ = self.setup.geo.spots
+        if self.phase == 1:
+            return [Place(spots_[site]) for site in rng.sample(sites, min(width, len(sites)))]
+        own = self.trirods(COLOURS[self.side])
+        if len(own) * (len(sites) + 1) > width:
+            return list(dict.fromkeys(self._shifts(rng, sites, width)))
+        moves = [Shift(src, to) for src in own for to in (*(spots_[s] for s in sites), src.turned)]
+        rng.shuffle(moves)
+        return moves
 
     def legal_count(self) -> int:
         if self.result:

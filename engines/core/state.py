@@ -191,6 +191,11 @@ class GameState(ABC):
     #: in (Antipod): gentle on the strong seat, where random play could win on the weak one.
     AI_GENTLE_AHEAD: float | None = None
 
+    #: What alpha-beta adds to a leaf's score per move its parent searched (the side to move
+    #: there): mobility. Zero where the moves searched do not tell it (Antipalos: every
+    #: position of a ply has as many legal moves, and only some are searched).
+    AI_MOBILITY = 0.02
+
     #: Positions one :meth:`winning_move` call costs a search's budget where the game finds
     #: wins faster than by playing each move (None: one per move looked at).
     WIN_CHECK_COST: int | None = None
@@ -204,6 +209,12 @@ class GameState(ABC):
             outcome = self.apply(move).outcome()
             if outcome is not None and outcome.winner == side:
                 return move
+        return None
+
+    def search_moves(self, rng: Any, width: int) -> list[Any] | None:
+        """Up to ``width`` of the moves a search need look at here, in an order drawn with
+        ``rng``, where the game can tell that the others change nothing its evaluation sees
+        (None: every legal move may matter; Antipalos: Trirods on a cheapest connection)."""
         return None
 
     def win_check_cost(self, moves: Any) -> int:

@@ -19,10 +19,12 @@ BOARDS = [(g, s) for g in GAME_NAMES for s in (game_info(g).sizes or (None,))] +
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(BOARDS), st.integers(0, 2**20), st.integers(0, 60), st.integers(20, 120))
-def test_the_ai_always_returns_a_legal_move_and_takes_an_immediate_win(board, seed, plies, work):
+@given(st.sampled_from(BOARDS), st.integers(0, 2**20), st.integers(0, 60), st.integers(20, 120),
+       st.sampled_from([3, 5]))
+def test_the_ai_always_returns_a_legal_move_and_takes_an_immediate_win(board, seed, plies, work,
+                                                                        level):
     state = reached(*board, seed, plies)
-    choice = choose(state, seed=seed, work=work)
+    choice = choose(state, level, seed=seed, work=work)  # level 5 searches selectively
     state.check(choice.move)
     side = state.to_move
     winning = [m for m in state.legal_moves()[:400] if (state.apply(m).outcome() or 0) and

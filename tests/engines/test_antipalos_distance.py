@@ -1,6 +1,6 @@
 """The connection distance the Antipalos search evaluates with, and the squares on its cheapest
 paths, agree with shortest paths found the slow way (Dijkstra over the vertices) on random
-positions of every size."""
+positions of every size; a Trirod off those squares changes no side's distance."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from engines import new_game
-from engines.antipalos.distance import BOTTLENECK, FAR, WAY, paths, remaining
+from engines.antipalos.distance import BOTTLENECK, FAR, WAY, contested, paths, remaining
 
 
 def _edges(cells: tuple[int, ...], size: int, side: int) -> dict:
@@ -98,3 +98,38 @@ def test_a_connection_one_square_away_through_that_square_only_is_weighed_furthe
     assert state.evaluate("white") == 0.0  # alike for both
     elsewhere = state.apply(state.parse_move("A2*"))  # white plays elsewhere: black takes it
     assert elsewhere.apply(elsewhere.parse_move("*B2")).outcome().winner == "black"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([3, 4, 5, 8]), st.integers(0, 400), st.integers(0, 10**6))
+def test_a_trirod_off_every_cheapest_path_changes_no_distance(size, plies, seed):
+    state = _played(size, plies, seed)
+    before = [cost for cost, _ in paths(state.cells, size, (0, 1))]
+    on = set(contested(state.cells, size, (0, 1)))
+    assert on <= set(state.empty_squares())
+    for sq in set(state.empty_squares()) - on:
+        for code in (1, 2, 3, 4):  # either side's Trirod, either way
+            cells = state.cells[:sq] + (code,) + state.cells[sq + 1:]
+            assert [cost for cost, _ in paths(cells, size, (0, 1))] == before
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([3, 4, 8, 12]), st.integers(0, 400), st.integers(0, 10**6),
+       st.integers(1, 300))
+def test_the_moves_worth_searching_are_legal_and_bring_a_trirod_to_a_contested_square(
+        size, plies, seed, width):
+    state = _played(size, plies, seed)
+    moves = state.search_moves(random.Random(seed), width)
+    if state.outcome() is not None:
+        assert moves is None
+        return
+    on = set(contested(state.cells, size, (0, 1)))
+    if not on:
+        assert moves is None
+        return
+    assert 0 < len(moves) <= width and len(set(moves)) == len(moves)
+    geo = state.setup.geo
+    for move in moves:
+        state.check(move)
+        turned = getattr(move, "src", None) == move.to.turned
+        assert turned or geo.site_of(move.to) >> 1 in on
