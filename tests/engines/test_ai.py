@@ -155,6 +155,35 @@ def test_a_cut_short_alpha_beta_iteration_only_trades_its_move_for_a_better_one(
     assert replaced >= 3
 
 
+def _finished_plies(state, work: int, selective: bool) -> int:
+    """How many plies a seeded alpha-beta search of ``work`` nodes finishes."""
+    run = alphabeta.Search(work, random.Random(1), lambda: False, selective)
+    run.root, depth = state, 0
+    try:
+        while depth < 6:
+            run.limited = depth > 0
+            run.negamax(state, depth + 1, -2 * alphabeta.WIN, 2 * alphabeta.WIN)
+            depth += 1
+    except alphabeta.OutOfBudget:
+        pass
+    return depth
+
+
+def test_antipalos_level_5_searches_only_moves_to_contested_squares_and_reaches_deeper():
+    """Level 5 looks only at the moves that bring a Trirod to a square on a cheapest connection
+    (or turn one in place), and on its budget finishes more plies than a full search would."""
+    state, deeper = new_game("antipalos", size=8), 0
+    for ply in range(19):  # Phase One of a game level 3 plays against itself
+        if ply % 4 == 2:
+            move = choose(state, 5, seed=ply).move
+            assert move in state.search_moves(random.Random(0), 10**6)
+            full, narrow = (_finished_plies(state, budget(state, 5), s) for s in (False, True))
+            assert narrow >= full
+            deeper += narrow > full
+        state = state.apply(choose(state, 3, seed=ply).move)
+    assert deeper >= 2
+
+
 def test_antipod_level_1_is_loose_only_where_it_is_well_ahead_and_careful_elsewhere():
     """Black, who holds both centres, wins most board-filling playouts at the start; White, on
     the seat random play could beat it on, searches with level 2's budget instead."""
