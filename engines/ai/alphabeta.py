@@ -8,7 +8,9 @@ Children are made one at a time, the previous iteration's best move and the kill
 that refuted a sibling) first, so cut-offs save the work of making the rest. An iteration the
 budget cuts short still counts for the root moves it finished: the previous best is searched
 first, so a move that beat it is better at the new depth (in the capture games levels 3 to 5
-mostly finish two plies; levels 4 and 5 differ in how many root moves get a third).
+mostly finish two plies; levels 4 and 5 differ in how many root moves get a third). A
+selective search (level 5) looks only at the moves the game finds worth searching
+(``GameState.search_moves``: Antipalos), and so deeper.
 """
 
 from __future__ import annotations
