@@ -2,8 +2,9 @@
 
 Scores are from the side to move's point of view: ``GameState.evaluate`` (by default its
 material minus the strongest opponent's; Antipalos: connection distances), with a bonus for
-its mobility (legal moves) one ply above the leaves. A game where a side may move twice in a
-row (Anti-Grid's capture chains) is handled by negating only when the side changes.
+its mobility (``AI_MOBILITY`` per move searched) one ply above the leaves. A game where a side
+may move twice in a row (Anti-Grid's capture chains) is handled by negating only when the side
+changes.
 Children are made one at a time, the previous iteration's best move and the killer moves (those
 that refuted a sibling) first, so cut-offs save the work of making the rest. An iteration the
 budget cuts short still counts for the root moves it finished: the previous best is searched
