@@ -32,7 +32,7 @@ MARGIN = 0.7
 LOOSE = 1
 #: From this level up a search looks only at the moves the game finds worth searching
 #: (``GameState.search_moves``), and so deeper: Antipalos levels 4 and 5 both finished two plies
-#: and played alike (Antipalos 8: 65 of 128); level 5 so searching won 40 of 64 against 4 (12×12:
+#: and played alike (Antipalos 8: 65 of 128); level 5 so searching won 89 of 128 against 4 (12×12:
 #: 45 of 48).
 SELECTIVE = 5
 #: Playouts that tell whether level 1 is ahead enough to play loose (``AI_GENTLE_AHEAD``); their
