@@ -63,6 +63,16 @@ class Plan:
     cut_short: bool = False
 
 
+def capturing_first(state: GameState, rng: random.Random):
+    """A random legal move, a capturing one (a move with a remove follow-up) when there is one,
+    so that games of captures end."""
+    moves = state.legal_moves()
+    captures = [m for m in moves if any(step.action == "remove"
+                                        for real in state.realisations(m)
+                                        for step in real.follow_ups)]
+    return rng.choice(captures or moves)
+
+
 class Player:
     """Plans ``plies`` random legal moves from ``state`` with the noise ``kinds``.
 

@@ -7,23 +7,13 @@ import random
 import pytest
 
 from bench.robust.noisy import Run, play
-from bench.robust.player import Player
+from bench.robust.player import Player, capturing_first
 from firmware_host.config import Config
 from firmware_host.controller import Game
 from firmware_host.session import open_controller
 from firmware_host.storage import Storage
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
-
-
-def capturing_first(state, rng):
-    """A random legal move, a capturing one (a move with a remove follow-up) when there is one,
-    so that games of captures end."""
-    moves = state.legal_moves()
-    captures = [m for m in moves if any(step.action == "remove"
-                                        for real in state.realisations(m)
-                                        for step in real.follow_ups)]
-    return rng.choice(captures or moves)
 
 
 @pytest.mark.parametrize(
