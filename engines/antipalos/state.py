@@ -205,13 +205,14 @@ class AntipalosState(GameState):
         if self.phase == 1:
             spots_ = self.setup.geo.spots
             return [Place(spots_[rng.choice(empty) * 2 + rng.randrange(2)]) for _ in range(count)]
-        return self._shifts(rng, [sq * 2 + d for sq in empty for d in (0, 1)], count)
+        own = self.trirods(COLOURS[self.side])
+        return self._shifts(rng, own, [sq * 2 + d for sq in empty for d in (0, 1)], count)
 
-    def _shifts(self, rng: Any, sites: list[int], count: int) -> list[Shift]:
-        """``count`` uniform draws (repeats possible) of a Trirod of the side to move taken to
-        one of the empty ``sites`` or turned in place."""
-        spots_, code = self.setup.geo.spots, 2 * self.side + 1
-        own = [spots_[sq * 2 + v - code] for sq, v in enumerate(self.cells) if 0 <= v - code <= 1]
+    def _shifts(self, rng: Any, own: tuple[Spot, ...], sites: list[int],
+                count: int) -> list[Shift]:
+        """``count`` uniform draws (repeats possible) of one of ``own`` Trirods taken to one of
+        the empty ``sites`` or turned in place."""
+        spots_ = self.setup.geo.spots
         drawn = []
         for _ in range(count):
             src, pick = rng.choice(own), rng.randrange(len(sites) + 1)
@@ -234,7 +235,7 @@ class AntipalosState(GameState):
             return [Place(spots_[site]) for site in rng.sample(sites, min(width, len(sites)))]
         own = self.trirods(COLOURS[self.side])
         if len(own) * (len(sites) + 1) > width:
-            return list(dict.fromkeys(self._shifts(rng, sites, width)))
+            return list(dict.fromkeys(self._shifts(rng, own, sites, width)))
         moves = [Shift(src, to) for src in own for to in (*(spots_[s] for s in sites), src.turned)]
         rng.shuffle(moves)
         return moves
