@@ -23,15 +23,9 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.robust.noisy import Run, play  # noqa: E402
-from bench.robust.player import Player, capturing_first  # noqa: E402
+from bench.robust.noisy import Run, whole_game  # noqa: E402
 from engines import game_info  # noqa: E402
-from firmware_host.config import Config  # noqa: E402
 from firmware_host.controller import Game  # noqa: E402
-from firmware_host.session import open_controller  # noqa: E402
-from firmware_host.storage import Storage  # noqa: E402
-from hardware.clock import VirtualClock  # noqa: E402
-from hardware.sim import SimBoard  # noqa: E402
 from timing import percentile  # noqa: E402
 
 GAMES = ("antipalos", "antipode", "antipod", "anti-grid", "phalanx")
@@ -59,20 +53,11 @@ class TimedRun(Run):
 
 def long_game(name: str, plies: int, seed: int) -> dict:
     """Play one planned game through the controller; its figures."""
-    rng = random.Random(seed)
     size = game_info(name).default_size
-    controller = open_controller(Config(), Storage(":memory:"), Game.of(name, size))
-    layout, clock = controller.layout, VirtualClock()
-    board = SimBoard(layout.sensor_channels, clock=clock, leds=layout.led_channels)
-    for site in controller.boards[0]:
-        board.place(layout.sensor[site])
-    run = TimedRun(controller, board, clock, 1000 / controller.timing.scan_hz)
-    start = controller.state
-    plan = Player(rng, [s.label for s in start.sites()], frozenset(),
-                  choose=capturing_first).plan(start, plies)
-    for segment in plan.segments:
-        if not play(run, segment, rng):
-            raise RuntimeError(f"{name}: the board did not settle")
+    run, plan, unsettled = whole_game(Game.of(name, size), random.Random(seed), plies,
+                                      kind=TimedRun)
+    if unsettled:
+        raise RuntimeError(f"{name}: the board did not settle {unsettled} times")
     accepted = [e["move"] for e in run.events if e["event"] == "move"]
     if accepted != plan.moves:
         raise RuntimeError(f"{name}: {len(accepted)} moves accepted of {len(plan.moves)} played")
@@ -80,7 +65,7 @@ def long_game(name: str, plies: int, seed: int) -> dict:
     first, last = run.moved[:quarter], run.moved[-quarter:]
     idle = sum(run.idle) / len(run.idle)
     return {
-        "size": size, "moves": len(accepted), "over": controller.state.outcome() is not None,
+        "size": size, "moves": len(accepted), "over": run.controller.state.outcome() is not None,
         "idle_step_ms": round(idle, 3),
         "first_p50_ms": round(percentile(first, 0.5), 2),
         "first_p99_ms": round(percentile(first, 0.99), 2),

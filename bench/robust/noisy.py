@@ -25,7 +25,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from bench.robust.common import parallel_map, report, workers_default  # noqa: E402
-from bench.robust.player import KINDS, Plan, Player, Segment  # noqa: E402
+from bench.robust.player import KINDS, Plan, Player, Segment, capturing_first  # noqa: E402
 from firmware_host.config import Config  # noqa: E402
 from firmware_host.controller import Controller, Game  # noqa: E402
 from firmware_host.session import open_controller  # noqa: E402
@@ -197,6 +197,25 @@ def play(run: Run, segment: Segment, rng: random.Random) -> bool:
         elif action.kind == "press":
             board.buttons.press(action.button)
     return run.settle(begin + segment.end)
+
+
+def whole_game(game: Game, rng: random.Random, plies: int, noise: Noise | None = None,
+               kind: type[Run] = Run) -> tuple[Run, Plan, int]:
+    """Up to ``plies`` random moves (captures first, so capture games end) carried out from the
+    start on a simulated board, follow-ups included, through a new controller: the ``kind`` of
+    run that played them, the plan, and how many of its segments the board did not settle
+    after."""
+    controller = open_controller(Config(), Storage(":memory:"), game)
+    layout, clock = controller.layout, VirtualClock()
+    board = SimBoard(layout.sensor_channels, clock=clock, leds=layout.led_channels, noise=noise)
+    for site in controller.boards[0]:
+        board.place(layout.sensor[site])
+    run = kind(controller, board, clock, 1000 / controller.timing.scan_hz)
+    start = controller.state
+    plan = Player(rng, [s.label for s in start.sites()], frozenset(),
+                  choose=capturing_first).plan(start, plies)
+    unsettled = sum(not play(run, segment, rng) for segment in plan.segments)
+    return run, plan, unsettled
 
 
 def judge(result: Result, plan: Plan, events: list[dict]) -> None:

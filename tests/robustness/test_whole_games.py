@@ -6,39 +6,25 @@ import random
 
 import pytest
 
-from bench.robust.noisy import Run, play
-from bench.robust.player import Player, capturing_first
-from firmware_host.config import Config
+from bench.robust.noisy import whole_game
 from firmware_host.controller import Game
-from firmware_host.session import open_controller
-from firmware_host.storage import Storage
-from hardware.clock import VirtualClock
-from hardware.sim import Noise, SimBoard
+from hardware.sim import Noise
 
 
 @pytest.mark.parametrize(
     "name, size", [("antipalos", 5), ("antipode", None), ("antipod", 4), ("anti-grid", 6),
                    ("phalanx", None)])
 def test_a_whole_game_through_the_daemon(name, size):
-    rng = random.Random(7)
-    controller = open_controller(Config(), Storage(":memory:"), Game.of(name, size))
-    layout, clock = controller.layout, VirtualClock()
-    board = SimBoard(layout.sensor_channels, clock=clock, leds=layout.led_channels,
-                     noise=Noise(bounce=(0.0005, 0.001), seed=7))
-    for site in controller.boards[0]:
-        board.place(layout.sensor[site])
-    run = Run(controller, board, clock, 1000 / controller.timing.scan_hz)
-    start = controller.state
-    sites = [s.label for s in start.sites()]
-    plan = Player(rng, sites, frozenset(), choose=capturing_first).plan(start, 3000)
-    final = start
+    game = Game.of(name, size)
+    run, plan, unsettled = whole_game(game, random.Random(7), 3000,
+                                      Noise(bounce=(0.0005, 0.001), seed=7))
+    final = game.new()
     for move in plan.moves:
         final = final.play(move)
     assert final.outcome() is not None, "the planned game must end"
-    for segment in plan.segments:
-        assert play(run, segment, rng), "the board settles after every action"
+    assert unsettled == 0, "the board settles after every action"
     accepted = [e["move"] for e in run.events if e["event"] == "move"]
     assert accepted == plan.moves
     (over,) = [e for e in run.events if e["event"] == "game_over"]
     assert (over["winner"], over["result"]) == (final.outcome().winner, final.outcome().result)
-    assert controller.state.outcome() == final.outcome()
+    assert run.controller.state.outcome() == final.outcome()
