@@ -112,7 +112,7 @@ def main() -> int:
     games = args.games or (2 if args.quick else 10)
     chosen = [args.game] if args.game else list(SIZES)
     boards = [(g, s) for g in chosen for s in (SIZES[g][-1:] if args.quick else SIZES[g])]
-    timed = boards if args.quick else boards + [(g, largest(g)) for g in chosen if largest(g)]
+    timed = boards if args.quick else boards + [(g, top) for g in chosen if (top := largest(g))]
     figures: dict = {"bench": "ai", "games_per_pairing": games, "load": os.getloadavg()[0]}
     with ProcessPoolExecutor(args.jobs) as pool:
         duels = {(g, s, a, b): pool.submit(pairing, g, s, a, b, games)
