@@ -41,6 +41,9 @@ SMALL_SIZE = 11
 #: The layout's styles, tried in order until the text fits: (largest main line, other lines).
 STYLES = ((18, 11), (15, 11), (13, 11), (11, 11), (11, 10), (10, 10), (10, 9), (9, 9))
 ELLIPSIS = "…"
+#: How a paged screen may break a line too long for a page of its own, tried in order: not at
+#: all, where it says two things (" · "), then also between words.
+BREAKS = ("whole", "parts", "rows")
 #: Characters the built-in font lacks, and what to show instead.
 _PLAIN = str.maketrans({"–": "-", "—": "-", "‘": "'", "’": "'", "“": '"', "”": '"'})
 
@@ -222,7 +225,9 @@ def layout(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]
 def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tuple[Screen, ...]:
     """``screen`` as pages that fit the panel: itself when it fits; else pages that each show
     the first ``screen.keep`` lines and as many of the others, in order, as fit. Few pages
-    come first (2, then 3, ...), then large type.
+    come first (2, then 3, ...), then large type. A line too long for a page of its own is
+    broken where it says two things (" · ") before it is broken between words, and only where
+    no page count and no type size keeps it whole: a fragment alone on a page reads as nonsense.
 
     >>> long = status_screen("Phalanx", None, "green", None, None,
     ...                      ["Green 15 pcs 130 pts", "Red 13 pcs 115 pts", "Green removes g2sw"],
@@ -239,11 +244,11 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
     # page and the page number moves to the right end of the first row.
     for title, rest in ((screen.title, rest), ("", (*rest, screen.title))):
         base = replace(screen, title=title)
-        for most in range(2, len(rest) + 6):  # long lines may be split
-            for style in STYLES:
-                chunks = _chunks(base, fixed, rest, style, width, height)
-                if chunks and len(chunks) <= most:
-                    return _numbered(base, fixed, chunks)
+        for breaks in BREAKS:
+            found = [(max(2, len(chunks)), order, chunks) for order, style in enumerate(STYLES)
+                     if (chunks := _chunks(base, fixed, rest, style, width, height, breaks))]
+            if found:
+                return _numbered(base, fixed, min(found)[2])
     return (screen,)
 
 
@@ -258,9 +263,9 @@ def _numbered(screen: Screen, fixed: tuple[str, ...], chunks: list[tuple[str, ..
 
 
 def _chunks(screen: Screen, fixed: tuple[str, ...], rest: tuple[str, ...], style: tuple[int, int],
-            width: int, height: int) -> list[tuple[str, ...]] | None:
-    """``rest`` split greedily into runs that fit below ``fixed`` in ``style`` (None: one
-    line alone does not fit)."""
+            width: int, height: int, breaks: str) -> list[tuple[str, ...]] | None:
+    """``rest`` split greedily into runs that fit below ``fixed`` in ``style``, a line too
+    long alone broken as ``breaks`` allows (None: one such line cannot be)."""
     def fit(lines: tuple[str, ...]) -> bool:
         title = f"{screen.title} 9/9" if screen.title else ""
         page = replace(screen, title=title, lines=fixed + lines, marker="" if title else "9/9")
@@ -277,12 +282,43 @@ def _chunks(screen: Screen, fixed: tuple[str, ...], rest: tuple[str, ...], style
         elif current and fit((line,)):
             chunks.append(current)
             current = (line,)
-        else:  # too long even alone: its wrapped rows become lines of their own
-            parts = _wrap(_plain(line), _font(style[1]), width - 2 * MARGIN)
+        else:  # too long even alone: its parts become lines of their own
+            parts = _broken(line, breaks, _font(style[1]), width)
             if len(parts) == 1:
                 return None
             queue[:0] = parts
     return chunks + [current] if current else chunks
+
+
+def _broken(line: str, breaks: str, font: _Font, width: int) -> tuple[str, ...]:
+    """``line`` in the parts :data:`BREAKS` ``breaks`` allows: whole; the things it says
+    (" · "), as many to a row as fit; or in rows.
+
+    >>> _broken("Phase 1 · In hand: White 17 · Black 18", "parts", _font(11), 128)
+    ('Phase 1', 'In hand: White 17', 'Black 18')
+    """
+    if breaks != "whole" and " · " in line:
+        return _packed(line, font, width - 2 * MARGIN)
+    if breaks == "rows":
+        return _wrap(_plain(line), font, width - 2 * MARGIN)
+    return (line,)
+
+
+def _packed(text: str, font: _Font, width: int) -> tuple[str, ...]:
+    """The things ``text`` says (" · "), as many to a row of ``width`` as fit; one wider than
+    a row alone on its own.
+
+    >>> _packed("White 28 · Black 28 · Red 28 · Blue 29", _font(11), 124)
+    ('White 28 · Black 28', 'Red 28 · Blue 29')
+    """
+    rows: list[str] = []
+    for part in text.split(" · "):
+        joined = f"{rows[-1]} · {part}" if rows else part
+        if rows and font.width(joined) <= width:
+            rows[-1] = joined
+        else:
+            rows.append(part)
+    return tuple(rows)
 
 
 def _marker_clear(screen: Screen, rows: list[Row], width: int) -> bool:
@@ -305,14 +341,19 @@ def fits(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> bool:
     rows, _ = layout(screen, width, height)
     if not _marker_clear(screen, rows, width):
         return False
-    shown = "".join(row.text for row in rows).replace(" ", "")
-    whole = "".join(_plain(t) for t in (screen.title, *screen.lines)).replace(" ", "")
+    shown = _letters("".join(row.text for row in rows))
+    whole = _letters("".join(_plain(t) for t in (screen.title, *screen.lines)))
     if screen.selected is not None:  # a menu shows its whole title and some items, each whole
         items = {_plain(item) for item in screen.lines}
         if rows[0].text.endswith(ELLIPSIS) and not screen.title.endswith(ELLIPSIS):
             return False  # the title or its position ("3/8") cut short
         shown, whole = "", "".join(row.text for row in rows[1:] if row.text not in items)
     return shown == whole and _clear_margins(screen, rows, width, height)
+
+
+def _letters(text: str) -> str:
+    """``text`` without the spaces and the "·" a row break between two things said replaces."""
+    return text.replace(" ", "").replace("·", "")
 
 
 def _clear_margins(screen: Screen, rows: list[Row], width: int, height: int) -> bool:
@@ -407,10 +448,32 @@ def _fit(text: str, font: _Font, width: int) -> str:
 
 @lru_cache(maxsize=1024)
 def _wrap(text: str, font: _Font, width: int) -> tuple[str, ...]:
-    """``text`` broken into rows at spaces; a word wider than a row is broken where it must."""
+    """``text`` broken into rows at spaces, and between the things it says (" · ") where that
+    takes no more rows; a word wider than a row is broken where it must.
+
+    >>> _wrap("Phase 2 · Move or turn a Trirod", _font(11), 124)
+    ('Phase 2', 'Move or turn a Trirod')
+    """
+    rows = _word_rows(text, font, width)
+    if " · " in text:
+        packed = [row for part in _packed(text, font, width) for row in _word_rows(part, font, width)]
+        if len(packed) <= len(rows):
+            rows = packed
+    return _no_widow(rows, font, width)
+
+
+def _word_rows(text: str, font: _Font, width: int) -> list[str]:
+    """``text`` broken into rows at spaces, but not before a count ("White" / "15"); a word
+    wider than a row where it must."""
     rows: list[str] = []
     row = ""
+    words: list[str] = []
     for word in text.split(" "):
+        if words and word.isdigit():
+            words[-1] += f" {word}"
+        else:
+            words.append(word)
+    for word in words:
         candidate = f"{row} {word}" if row else word
         if font.width(candidate) <= width:
             row = candidate
@@ -424,7 +487,7 @@ def _wrap(text: str, font: _Font, width: int) -> tuple[str, ...]:
         row = word
     if row or not rows:
         rows.append(row)
-    return _no_widow(rows, font, width)
+    return rows
 
 
 def _no_widow(rows: list[str], font: _Font, width: int) -> tuple[str, ...]:

@@ -117,7 +117,7 @@ def test_readable_diagram_without_json():
     assert out[:5] == ["     A  B  C  D", " 4  b\\  .  .  .  4", " 3   .  .  .  .  3",
                        " 2   . w/  .  .  2", " 1   .  .  .  .  1"]
     assert "Move 3, phase 1: white to move, 28 legal moves." in out
-    assert "In hand: White 5 Black 5" in out
+    assert "In hand: White 5 · Black 5" in out
 
 
 def test_readable_result_without_json():

@@ -398,7 +398,7 @@ class AntipalosState(GameState):
     def status_lines(self) -> list[str]:
         lines = []
         if self.phase == 1:
-            left = " ".join(f"{COLOURS[i].capitalize()} {n}" for i, n in enumerate(self.left))
+            left = " · ".join(f"{COLOURS[i].capitalize()} {n}" for i, n in enumerate(self.left))
             lines.append(f"In hand: {left}")
         elif not self.result:
             lines.append("Move or turn a Trirod")

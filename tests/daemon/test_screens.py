@@ -154,6 +154,22 @@ def test_a_screen_too_long_for_the_panel_is_shown_as_pages_each_with_the_instruc
     assert replace(screen, page=1).text_lines() == pages[1].text_lines()
 
 
+def test_a_paged_status_line_is_broken_where_it_says_two_things_never_between_words():
+    """The computer's move to carry out and a board that differs leave one row below them: the
+    phase line goes on pages of its own, each page a whole thing said (a player reading page 2
+    alone once saw "17 Black 18")."""
+    screen = status_screen("Antipalos 12", None, "white", None, 1, ["In hand: White 17 · Black 18"],
+                           "Computer plays K3*: move it", "Board differs: take off 1", None)
+    pages = screen.pages()
+    assert [page.lines[3:] for page in pages] == [("Phase 1",), ("In hand: White 17",),
+                                                   ("Black 18",)]
+    assert all(screens.fits(page) for page in pages)
+    quiet = status_screen("Antipalos 12", None, "white", None, 1, ["In hand: White 17 · Black 18"],
+                          "Place a Trirod", None, None)
+    assert quiet.pages() == (quiet,)
+    assert [text for text, _ in layout(quiet)][3:] == ["Phase 1 · In hand:", "White 17 · Black 18"]
+
+
 def test_a_text_too_long_for_any_style_ends_in_an_ellipsis():
     screen = status(error="Square B4 already holds a Trirod " * 4, instruction="Place it", phase=1)
     rows = screens.layout(screen)[0]

@@ -120,7 +120,7 @@ def test_info_and_registry():
 def test_supply_is_three_halves_of_the_size(size, supply):
     state = new(size)
     assert state.left == (supply, supply)
-    assert state.status_lines()[0] == f"In hand: White {supply} Black {supply}"
+    assert state.status_lines()[0] == f"In hand: White {supply} · Black {supply}"
 
 
 def test_a_smaller_equal_supply_can_be_chosen():
@@ -524,7 +524,7 @@ def test_diagram_and_status():
         "     A  B  C  D",
         "    w/ w\\ white  b/ b\\ black",
     ]
-    assert state.status_lines() == ["In hand: White 5 Black 5"]
+    assert state.status_lines() == ["In hand: White 5 · Black 5"]
 
 
 # ---------------------------------------------------------------- properties vs brute force
