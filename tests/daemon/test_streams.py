@@ -203,7 +203,8 @@ def test_antipalos_a_trirod_slid_on_after_resting_corrects_the_last_move_until_t
         {"move": "C2*", "replaces": "C3*", "side": "black"},
     ]
     shown = [e["lines"] for e in events if e["event"] == "display"]
-    assert ["Antipalos 3", "Black to move", "Corrected to A2*", "Phase 1 · In hand: White 3 · Black 4"] in shown
+    assert ["Antipalos 3", "Black to move", "Corrected to A2*",
+            "Phase 1 · In hand: White 3 · Black 4"] in shown
     assert shown[shown.index(["Antipalos 3", "Black to move", "Corrected to A2*",
                               "Phase 1 · In hand: White 3 · Black 4"]) + 1][2] != "Corrected to A2*"
     # B1* alone would be a legal placement for White: only A2* is flagged
