@@ -122,8 +122,7 @@ class _Font:
         return self.cap + self.descent
 
     def width(self, text: str) -> float:
-        pieces = self._pieces(text)
-        return pieces[-1][0] + self.font.getlength(pieces[-1][1], mode="1")  # as the panel draws
+        return _width(self, text)
 
     def box(self, x: int, baseline: int, text: str) -> tuple[int, int, int, int]:
         """The pixels ``text`` drawn at ``x``, ``baseline`` can touch (left, top, right, bottom)."""
@@ -151,6 +150,14 @@ class _Font:
             offset += self.font.getlength(pieces[-1][1], mode="1") + COLON_GAP
             pieces.append((offset, ":" + piece))
         return pieces
+
+
+@lru_cache(maxsize=4096)
+def _width(font: _Font, text: str) -> float:
+    """The pixels ``text`` takes in ``font``, as the panel draws it (measured once: laying out a
+    paged screen asks for the same rows many times)."""
+    pieces = font._pieces(text)
+    return pieces[-1][0] + font.font.getlength(pieces[-1][1], mode="1")
 
 
 @lru_cache(maxsize=None)
@@ -245,8 +252,13 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
     for title, rest in ((screen.title, rest), ("", (*rest, screen.title))):
         base = replace(screen, title=title)
         for breaks in BREAKS:
-            found = [(max(2, len(chunks)), order, chunks) for order, style in enumerate(STYLES)
-                     if (chunks := _chunks(base, fixed, rest, style, width, height, breaks))]
+            found = []
+            for order, style in enumerate(STYLES):
+                chunks = _chunks(base, fixed, rest, style, width, height, breaks)
+                if chunks:
+                    found.append((max(2, len(chunks)), order, chunks))
+                    if len(chunks) <= 2:
+                        break  # no later style can do better
             if found:
                 return _numbered(base, fixed, min(found)[2])
     return (screen,)
