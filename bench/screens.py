@@ -1,0 +1,134 @@
+"""How long the OLED's screens take to lay out and draw: the scan loop waits for it whenever
+the screen changes.
+
+    bench/screens.py [--quick]
+
+For each game at its default size and at its largest, the status screens of positions from a
+seeded random game, each three ways: the plain screen; a board that differs from the game (an
+error line above the instruction, the screen then often too long for one page); and the
+computer's move to carry out on a board that differs. Each is laid out as pages (the controller
+does that in its step, before the LED frame goes out) and its first page drawn on luma's dummy
+device (the daemon does that after the frame): "in play", one after the other with what the
+layout measured for the screens before still known (as in a running daemon: the title and most
+rows repeat), and "cold", from nothing (every cache emptied). Beside them, in the same run, a
+bare loop of 100,000 additions: the ratio tells a loaded machine from a slower layout. A Pi Zero
+2 W is some 20 times slower than the machines these figures come from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from luma.core.device import dummy  # noqa: E402
+
+from bench.timing import percentile  # noqa: E402
+from firmware_host import screens  # noqa: E402
+from firmware_host.game import Game  # noqa: E402
+from firmware_host.menu import game_choices  # noqa: E402
+
+DIFFERS = "Board differs: put back 2, take off 1"
+
+
+def boards() -> list:
+    """Each game at its default size and at its largest (with its first variant)."""
+    chosen = {}
+    for choice in game_choices(None):
+        sizes = chosen.setdefault(choice.game, [])
+        if not sizes or (choice.size or 0) > (sizes[-1].size or 0):
+            sizes[1:] = [choice]
+    return [c for sizes in chosen.values() for c in sizes]
+
+
+def positions(game: Game, rng: random.Random, count: int) -> list:
+    """``count`` positions spread over a random game of at most 60 moves."""
+    state, seen = game.new(), []
+    while state.outcome() is None and len(seen) < 60:
+        seen.append(state)
+        state = state.apply(rng.choice(state.legal_moves()))
+    return seen[:: max(1, len(seen) // count)][:count]
+
+
+def screens_of(game: Game, state) -> list[screens.Screen]:
+    """The plain screen, the board differs, and the computer's move on a board that differs."""
+    move = state.notation(state.legal_moves()[0])
+    args = (game.title, game.shown_variant, state.to_move, None, state.phase, state.status_lines())
+    return [screens.status_screen(*args, "Put it on a lit site", None, None),
+            screens.status_screen(*args, "Put it on a lit site", DIFFERS, None),
+            screens.status_screen(*args, f"Computer plays {move}: move it", DIFFERS, None)]
+
+
+def layout_ms(screen: screens.Screen, cold: bool) -> tuple[float, float, int]:
+    """(ms to lay out ``screen``, a screen not shown before, as pages; ms to draw its first
+    page; its pages), from nothing when ``cold``."""
+    screens.paginate.cache_clear()
+    if cold:
+        screens._wrap.cache_clear()
+        screens._width.cache_clear()
+    began = time.perf_counter()
+    pages = screen.pages()
+    laid = time.perf_counter()
+    pages[0].render(dummy(*screens.SIZE, mode="1"))
+    return (laid - began) * 1e3, (time.perf_counter() - laid) * 1e3, len(pages)
+
+
+def bare_loop_ms() -> float:
+    began = time.perf_counter()
+    total = 0
+    for i in range(100_000):
+        total += i
+    return (time.perf_counter() - began) * 1e3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="4 positions a board, not 12")
+    args = parser.parse_args()
+    count = 4 if args.quick else 12
+    rng = random.Random(1)
+    figures: dict = {"bench": "screens"}
+    times: dict[tuple[str, bool], list[float]] = {}
+    loops = []
+    print("Laying out (ms):")
+    print(f"{'board':<16}{'screens':>8}{'paged':>7}{'in play p50':>13}{'p99 ms':>8}"
+          f"{'cold p50':>10}{'p99 ms':>8}")
+    for choice in boards():
+        game = Game(choice.game, choice.size, choice.variant)
+        shown = [s for state in positions(game, rng, count) for s in screens_of(game, state)]
+        row: dict = {"screens": len(shown), "paged": 0}
+        for cold in (False, True):
+            samples = []
+            for screen in shown:
+                ms, drawn, pages = layout_ms(screen, cold)
+                samples.append(ms)
+                times.setdefault(("paged" if pages > 1 else "one_page", cold), []).append(ms)
+                times.setdefault(("draw", cold), []).append(drawn)
+                row["paged"] += pages > 1 and not cold
+                loops.append(bare_loop_ms())
+            key = "cold" if cold else "in_play"
+            row[f"{key}_p50_ms"] = round(percentile(samples, 0.5), 2)
+            row[f"{key}_p99_ms"] = round(percentile(samples, 0.99), 2)
+        name = f"{choice.game} {choice.size or ''}".strip()
+        figures[name] = row
+        print(f"{name:<16}{row['screens']:>8}{row['paged']:>7}{row['in_play_p50_ms']:>13.2f}"
+              f"{row['in_play_p99_ms']:>8.2f}{row['cold_p50_ms']:>10.2f}{row['cold_p99_ms']:>8.2f}")
+    loop = percentile(loops, 0.5)
+    figures["bare_loop_ms"] = round(loop, 2)
+    for (kind, cold), samples in sorted(times.items()):
+        key = f"{kind}_{'cold' if cold else 'in_play'}"
+        figures[f"{key}_p50_ms"] = round(percentile(samples, 0.5), 2)
+        figures[f"{key}_max_ms"] = round(max(samples), 2)
+        print(f"{key:<18} p50 {figures[key + '_p50_ms']:>6.2f} ms  max {max(samples):>6.2f} ms  "
+              f"(max / bare loop: {max(samples) / loop:.1f})")
+    print(f"bare loop of 100,000 additions: {loop:.2f} ms")
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
