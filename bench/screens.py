@@ -71,6 +71,7 @@ def layout_ms(screen: screens.Screen, cold: bool) -> tuple[float, float, int]:
     if cold:
         screens._wrap.cache_clear()
         screens._width.cache_clear()
+        screens._ink.cache_clear()
     began = time.perf_counter()
     pages = screen.pages()
     laid = time.perf_counter()

@@ -126,10 +126,8 @@ class _Font:
 
     def box(self, x: int, baseline: int, text: str) -> tuple[int, int, int, int]:
         """The pixels ``text`` drawn at ``x``, ``baseline`` can touch (left, top, right, bottom)."""
-        shown = text.replace(" ", self.space)
-        box = self.font.getbbox(shown or " ", mode="1", anchor="ls")
-        return (x + box[0], baseline + box[1], x + box[2] + COLON_GAP * shown.count(":"),
-                baseline + box[3])
+        left, top, right, bottom = _ink(self, text)
+        return x + left, baseline + top, x + right, baseline + bottom
 
     def draw(self, draw: ImageDraw.ImageDraw, x: int, baseline: int, text: str, fill: str) -> None:
         """Draw ``text`` with its left end at ``x`` and its baseline at ``baseline``."""
@@ -158,6 +156,14 @@ def _width(font: _Font, text: str) -> float:
     paged screen asks for the same rows many times)."""
     pieces = font._pieces(text)
     return pieces[-1][0] + font.font.getlength(pieces[-1][1], mode="1")
+
+
+@lru_cache(maxsize=1024)
+def _ink(font: _Font, text: str) -> tuple[int, int, int, int]:
+    """The pixels ``text`` can touch drawn at (0, 0) on its baseline, colons set apart."""
+    shown = text.replace(" ", font.space)
+    left, top, right, bottom = font.font.getbbox(shown or " ", mode="1", anchor="ls")
+    return left, top, right + COLON_GAP * shown.count(":"), bottom
 
 
 @lru_cache(maxsize=None)
