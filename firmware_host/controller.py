@@ -93,6 +93,7 @@ class Controller(Judge, Buttons, Display):
         self._lines: tuple[str, ...] = ()
         self._pages = self._page = 0
         self._dirty = True
+        self._screen_due = False  # the screen is to be laid out again (after the frame)
         self.frame_version = 0
         self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms,
                                    quick_ms=timing.quick_settle_ms)
@@ -164,8 +165,12 @@ class Controller(Judge, Buttons, Display):
         return self.turn.board() if self.turn else self.boards[-1]
 
     # ------------------------------------------------------------------- input
-    def step(self, now: float, scan: Scan, buttons: Iterable[ButtonEvent] = ()) -> list[Event]:
-        """Take one scan (and the button presses since the last) at ``now`` ms; the events."""
+    def step(self, now: float, scan: Scan, buttons: Iterable[ButtonEvent] = (),
+             screen: bool = True) -> list[Event]:
+        """Take one scan (and the button presses since the last) at ``now`` ms; the events.
+        With ``screen`` False a changed screen is laid out (and its ``display`` event given)
+        only by :meth:`screen_step`: the daemon sends the LED frame first, since a long screen
+        takes far longer to lay out than the frame to build."""
         self._now = now
         if scan.polarity is not None:
             self._polarity = scan.polarity
@@ -197,6 +202,15 @@ class Controller(Judge, Buttons, Display):
             self.hints.tick(self)
         if self._dirty:
             self._refresh()
+        if screen:
+            self._refresh_screen()
+        events, self._events = self._events, []
+        return events
+
+    def screen_step(self) -> list[Event]:
+        """After a ``step(..., screen=False)``: the screen laid out if it changed; its
+        ``display`` event."""
+        self._refresh_screen()
         events, self._events = self._events, []
         return events
 
@@ -505,6 +519,12 @@ class Controller(Judge, Buttons, Display):
         if frame != self._frame:
             self._frame = frame
             self.frame_version += 1
+        self._screen_due = True
+
+    def _refresh_screen(self) -> None:
+        if not self._screen_due:
+            return
+        self._screen_due = False
         self._page = int(self._now // PAGE_MS)
         screen = self.screen()
         self._pages = len(screen.pages())

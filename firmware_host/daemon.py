@@ -216,7 +216,7 @@ class Daemon:
             print("reedboard run: the scan works again", file=sys.stderr)
             self._scan_error = None
         try:
-            events = controller.step(now_ms, scan, hw.buttons.events())
+            events = controller.step(now_ms, scan, hw.buttons.events(), screen=False)
         except StorageError as exc:  # a read that failed; every write is kept or refused
             events = []
             self._storage_changed(exc.reason)
@@ -228,6 +228,9 @@ class Daemon:
         if controller.frame_version != self._frame_version:
             self._frame_version = controller.frame_version
             hw.leds.show(controller.frame())
+        shown = controller.screen_step()  # the frame is out: a long screen takes longer
+        self._had_events = self._had_events or bool(shown)
+        events += shown
         for event in events:
             if event["event"] == "display":
                 hw.display.show(controller.screen().render(hw.display.size))

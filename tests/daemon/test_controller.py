@@ -248,6 +248,43 @@ def test_targets_are_lit_at_once_on_a_lift_before_the_board_settles():
     assert d.last("targets")["sites"] == [] and d.ctl.frame() == {}
 
 
+class DriveScreenLater(Drive):
+    """Steps as the daemon does: the step without the screen, then the screen on its own."""
+
+    def scan(self, scan: Scan | None = None) -> None:
+        version = self.ctl.frame_version
+        stepped = self.ctl.step(self.t, scan or self.sim.scan(), self.sim.buttons.events(),
+                                screen=False)
+        assert not any(e["event"] == "display" for e in stepped)
+        shown = self.ctl.screen_step()
+        assert all(e["event"] == "display" for e in shown)
+        self.frames_first += bool(shown) and self.ctl.frame_version != version
+        self.events += stepped + shown
+        self.t += 10
+
+
+def test_the_screen_laid_out_after_the_frame_shows_what_the_step_alone_shows():
+    """A long screen (an error above the game's lines: pages) takes far longer to lay out than
+    the LED frame to build; the daemon sends the frame first. The events, the pages and their
+    turning are the same either way."""
+    game = Game.of("antipalos", 12, "team", match=6)
+    drives = [Drive(game), DriveScreenLater(game)]
+    drives[1].frames_first = 0
+    stray = ["C3*", "*E5", "G7*"]
+    for d in drives:
+        d.run(50).place("A1*").run(500)
+        for site in stray:
+            d.place(site)
+        d.run(4000)  # "Board differs: take off 3", on two pages, turned once
+        for site in stray:
+            d.lift(site)
+        d.run(500)
+    assert drives[0].events == drives[1].events
+    titles = [e["lines"][0] for e in drives[0].events if e["event"] == "display"]
+    assert "Antipalos 12 · team 1/2" in titles and "Antipalos 12 · team 2/2" in titles
+    assert drives[1].frames_first == 1  # the stray pieces lit, then the paged screen laid out
+
+
 def test_menu_new_game_take_back_brightness_and_ip_address():
     current = Choice("antipalos", 4, "two", "Antipalos")
     menu = Menu([current, *game_choices(None)[:3]], current)
