@@ -509,9 +509,13 @@ def _word_rows(text: str, font: _Font, width: int) -> list[str]:
 
 
 def _no_widow(rows: list[str], font: _Font, width: int) -> tuple[str, ...]:
-    """The rows, a last row of one short word (a count: "put back" / "1") joined by the word
-    before it when they fit ("put" / "back 1")."""
-    if len(rows) > 1 and len(rows[-1]) <= 3 and " " in rows[-2]:
+    """The rows, a last row of one word joined by the word before it when they fit ("Place
+    the twin on the lit" / "site" becomes "Place the twin on the" / "lit site").
+
+    >>> _no_widow(["Place the twin on the lit", "site"], _font(11), 124)
+    ('Place the twin on the', 'lit site')
+    """
+    if len(rows) > 1 and " " not in rows[-1] and " " in rows[-2]:
         head, moved = rows[-2].rsplit(" ", 1)
         if font.width(f"{moved} {rows[-1]}") <= width:
             rows[-2:] = [head, f"{moved} {rows[-1]}"]
