@@ -55,10 +55,12 @@ class Choice:
 
 
 def budget(state: GameState, level: int) -> int:
-    """The work (positions made) a search at ``level`` may spend on ``state``'s game."""
+    """The work (positions made) a search at ``level`` may spend on ``state``'s game: its
+    seconds at the game's ``AI_RATE``, times ``AI_TOP_WORK`` at level 5."""
     if level not in LEVELS:
         raise ValueError(f"level must be 1 to 5, not {level}")
-    return max(20, int(SECONDS[level - 1] * MARGIN * state.AI_RATE))
+    scale = state.AI_TOP_WORK if level == LEVELS[-1] else 1.0
+    return max(20, int(SECONDS[level - 1] * MARGIN * state.AI_RATE * scale))
 
 
 def choose(

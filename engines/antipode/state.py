@@ -207,6 +207,7 @@ class AntipodeState(GameState):
     rules: HouseRules = HouseRules()
     history: Tally = field(default_factory=Tally, compare=False, repr=False)
     AI_RATE = 2000
+    AI_TOP_WORK = 3.0
     AI_GENTLE = 0.75
     WIN_CHECK_COST = 1
     UNSEEN = "pawn"

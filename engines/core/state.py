@@ -183,6 +183,10 @@ class GameState(ABC):
     #: the reference machine; the AI levels turn seconds into a budget with it (bench/ai.py
     #: measures it).
     AI_RATE = 5000
+    #: Level 5's budget as a multiple of what ``AI_RATE`` makes of its second, for a game whose
+    #: rate is set by the dearest work of the lower levels and whose level 5 spends less
+    #: (Antipode: a quarter of its second at the rate; its tactics' checks cost level 3 most).
+    AI_TOP_WORK = 1.0
     #: The share of level 1's moves made with the least work (loose moves that still take a win
     #: at once and hand none over), where levels 1 and 2 would otherwise play alike (Antipode).
     AI_GENTLE = 0.0

@@ -58,6 +58,14 @@ def test_budgets_grow_with_the_level_and_a_stop_ends_the_search_early():
     state.check(stopped.move)
 
 
+def test_antipode_s_level_5_gets_the_work_its_second_allows():
+    """Antipode's rate is set by level 3's dearest tactics; its level 5 spent a quarter of its
+    second and played level 4's moves (32 of 60 won), with three times the work 5 vs 4 wins."""
+    antipode, antipod = new_game("antipode"), new_game("antipod", size=6)
+    assert budget(antipode, 5) == 3 * 2 * budget(antipode, 4)
+    assert budget(antipod, 5) <= 2 * budget(antipod, 4) + 1  # twice level 4's seconds, no more
+
+
 def test_the_ai_refuses_a_finished_game():
     state = new_game("antipod", size=4)
     rng = random.Random(3)
