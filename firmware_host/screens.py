@@ -467,16 +467,21 @@ def _fit(text: str, font: _Font, width: int) -> str:
 @lru_cache(maxsize=1024)
 def _wrap(text: str, font: _Font, width: int) -> tuple[str, ...]:
     """``text`` broken into rows at spaces, and between the things it says (" · ") where that
-    takes no more rows; a word wider than a row is broken where it must.
+    takes no more rows (a row break beside a " · " stands for it); a word wider than a row is
+    broken where it must.
 
     >>> _wrap("Phase 2 · Move or turn a Trirod", _font(11), 124)
     ('Phase 2', 'Move or turn a Trirod')
+    >>> _wrap("Phase 1 · In hand: White 28 · Black 28 · Red 28 · Blue 29", _font(11), 124)
+    ('Phase 1 · In hand:', 'White 28 · Black 28', 'Red 28 · Blue 29')
     """
     rows = _word_rows(text, font, width)
     if " · " in text:
         packed = [row for part in _packed(text, font, width) for row in _word_rows(part, font, width)]
         if len(packed) <= len(rows):
             rows = packed
+        else:  # the row break stands for a " · " it falls beside
+            rows = [row.removesuffix(" ·").removeprefix("· ") for row in rows]
     return _no_widow(rows, font, width)
 
 
