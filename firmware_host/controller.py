@@ -16,6 +16,7 @@ How a turn goes (docs/daemon.md has the whole story):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
 from engines.core import FollowUp, GameState, Outcome, Realisation
@@ -92,6 +93,8 @@ class Controller(Judge, Buttons, Display):
         self._frame: dict[int, Led] = {}
         self._lines: tuple[str, ...] = ()
         self._pages = self._page = 0
+        self._shown: Screen | None = None  # the screen shown (its pages turned from _shown_at)
+        self._shown_at = 0.0
         self._dirty = True
         self._screen_due = False  # the screen is to be laid out again (after the frame)
         self.frame_version = 0
@@ -188,7 +191,7 @@ class Controller(Judge, Buttons, Display):
             self._on_settle()
         if self.idle:
             self._idle_tick()
-        if self._pages > 1 and now // PAGE_MS != self._page:
+        if self._pages > 1 and (now - self._shown_at) // PAGE_MS != self._page:
             self._dirty = True  # the next page of a long screen
         if self._flashed and now >= self._flashed[1]:
             self._flashed = None
@@ -525,8 +528,11 @@ class Controller(Judge, Buttons, Display):
         if not self._screen_due:
             return
         self._screen_due = False
-        self._page = int(self._now // PAGE_MS)
-        screen = self.screen()
+        shown = self._screen()
+        if shown != self._shown:  # a new screen starts on its first page
+            self._shown, self._shown_at = shown, self._now
+        self._page = int((self._now - self._shown_at) // PAGE_MS)
+        screen = replace(shown, page=self._page)  # what screen() gives now
         self._pages = len(screen.pages())
         lines = screen.text_lines()
         if lines != self._lines:
