@@ -29,21 +29,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from luma.core.device import dummy  # noqa: E402
 
 from bench.timing import percentile  # noqa: E402
+from engines import GAME_NAMES, game_info  # noqa: E402
 from firmware_host import screens  # noqa: E402
 from firmware_host.game import Game  # noqa: E402
-from firmware_host.menu import game_choices  # noqa: E402
 
 DIFFERS = "Board differs: put back 2, take off 1"
 
 
-def boards() -> list:
-    """Each game at its default size and at its largest (with its first variant)."""
-    chosen = {}
-    for choice in game_choices(None):
-        sizes = chosen.setdefault(choice.game, [])
-        if not sizes or (choice.size or 0) > (sizes[-1].size or 0):
-            sizes[1:] = [choice]
-    return [c for sizes in chosen.values() for c in sizes]
+def boards() -> list[Game]:
+    """Each game at its default size and at the largest its menu offers."""
+    found = []
+    for name in GAME_NAMES:
+        info = game_info(name)
+        for size in dict.fromkeys((info.default_size, max(info.sizes, default=None))):
+            found.append(Game.of(name, size))
+    return found
 
 
 def positions(game: Game, rng: random.Random, count: int) -> list:
@@ -99,8 +99,7 @@ def main() -> None:
     print("Laying out (ms):")
     print(f"{'board':<16}{'screens':>8}{'paged':>7}{'in play p50':>13}{'p99 ms':>8}"
           f"{'cold p50':>10}{'p99 ms':>8}")
-    for choice in boards():
-        game = Game(choice.game, choice.size, choice.variant)
+    for game in boards():
         shown = [s for state in positions(game, rng, count) for s in screens_of(game, state)]
         row: dict = {"screens": len(shown), "paged": 0}
         for cold in (False, True):
@@ -115,7 +114,7 @@ def main() -> None:
             key = "cold" if cold else "in_play"
             row[f"{key}_p50_ms"] = round(percentile(samples, 0.5), 2)
             row[f"{key}_p99_ms"] = round(percentile(samples, 0.99), 2)
-        name = f"{choice.game} {choice.size or ''}".strip()
+        name = f"{game.name} {game.size or ''}".strip()
         figures[name] = row
         print(f"{name:<16}{row['screens']:>8}{row['paged']:>7}{row['in_play_p50_ms']:>13.2f}"
               f"{row['in_play_p99_ms']:>8.2f}{row['cold_p50_ms']:>10.2f}{row['cold_p99_ms']:>8.2f}")
