@@ -28,8 +28,6 @@ LEVELS = (1, 2, 3, 4, 5)
 SECONDS = (0.05, 0.1, 0.25, 0.5, 1.0)
 #: The share of those seconds the budget aims at (positions differ in cost).
 MARGIN = 0.7
-#: The work of one of level 1's loose moves (``GameState.AI_GENTLE``): a search's least.
-LOOSE = 1
 #: From this level up a search looks only at the moves the game finds worth searching
 #: (``GameState.search_moves``), and so deeper: Antipalos levels 4 and 5 both finished two plies
 #: and played alike (Antipalos 8: 65 of 128); level 5 so searching won 89 of 128 against 4 (12×12:
@@ -69,10 +67,10 @@ def choose(
 ) -> Choice:
     """The move the computer plays at ``level`` (or with a ``work`` budget); ValueError when
     the game is over. At level 1 the game's ``AI_GENTLE`` share of moves, drawn with ``seed``,
-    are loose: searched with :data:`LOOSE` work. A game with ``AI_GENTLE_AHEAD`` plays them
-    loose only where playouts say it is that far ahead, and elsewhere searches with level 2's
-    budget (a seat random play could otherwise win on). Never loose when ``gentle`` is False
-    (a hint)."""
+    are loose: the best of ``AI_LOOSE_SAMPLE`` safe moves at one ply (``mcts.sample``). A
+    game with ``AI_GENTLE_AHEAD`` plays them loose only where playouts say it is that far
+    ahead, and elsewhere searches with level 2's budget (a seat random play could otherwise win
+    on). Never loose when ``gentle`` is False (a hint)."""
     if state.outcome() is not None:
         raise ValueError("the game is over")
     rng = random.Random(seed)
@@ -84,10 +82,12 @@ def choose(
             share, looked = mcts.estimate(state, rng, AHEAD_PLAYOUTS)
             loose = share >= state.AI_GENTLE_AHEAD
             limit = budget(state, 2) - looked
+    if loose:
+        move, count, spent = mcts.sample(state, rng, state.AI_LOOSE_SAMPLE)
+        return Choice(move, level, mcts.COUNTS, count, spent + looked, True)
     if state.AI_SEARCH == "alphabeta":
         search, options = alphabeta, {"selective": level >= SELECTIVE}
     else:
         search, options = mcts, {}
-    move, count, spent = search.search(state, LOOSE if loose else limit, rng,
-                                       stop or (lambda: False), **options)
+    move, count, spent = search.search(state, limit, rng, stop or (lambda: False), **options)
     return Choice(move, level, search.COUNTS, count, spent + looked, loose)

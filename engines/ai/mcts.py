@@ -129,6 +129,46 @@ def estimate(state: GameState, rng: random.Random, playouts: int) -> tuple[float
     return share / playouts, made
 
 
+def sample(state: GameState, rng: random.Random, count: int) -> tuple[Any, int, int]:
+    """(move, leaves, positions made) of a gentle level's loose move, a one-ply look at a few
+    moves: a move that wins at once, else the best by its leaf's score (``playout``) of
+    ``count`` moves drawn among those after which the opponent cannot win at once (with a
+    ``count`` of 1 any of them, unscored; the first move drawn if none is).
+
+    >>> from engines import new_game
+    >>> state = new_game("antipode")
+    >>> move, leaves, made = sample(state, random.Random(1), 4)
+    >>> move in state.legal_moves(), leaves, made >= leaves
+    (True, 4, True)
+    """
+    moves = candidate_moves(state, rng)
+    side, win = state.to_move, state.winning_move(moves)
+    made = state.win_check_cost(moves)
+    if win is not None:
+        return win, 0, made
+    best, best_score, leaves = moves[0], -1.0, 0
+    for move in moves:
+        child = state.apply(move)
+        made += 1
+        if child.outcome() is not None:
+            continue  # lost at once (a win at once was played above)
+        if child.to_move != side:
+            replies = candidate_moves(child, rng)
+            made += child.win_check_cost(replies)
+            if child.winning_move(replies) is not None:
+                continue
+        if count == 1:
+            return move, 0, made
+        winner, tail = child.playout(rng, PLAYOUT_PLIES)
+        made += len(tail)
+        leaves += 1
+        if (score := reward(winner, side)) > best_score:
+            best, best_score = move, score
+        if leaves == count:
+            break
+    return best, leaves, made
+
+
 def safe(state: GameState, ranked: list[Any], rng: random.Random) -> tuple[Any, int]:
     """The first of ``ranked`` after which the opponent cannot win at once (the first move if
     none is), and the positions made to find out. Few playouts can miss a one-move loss; this

