@@ -148,15 +148,10 @@ def sample(state: GameState, rng: random.Random, count: int) -> tuple[Any, int, 
         return win, 0, made
     best, best_score, leaves = moves[0], -1.0, 0
     for move in moves:
-        child = state.apply(move)
-        made += 1
-        if child.outcome() is not None:
-            continue  # lost at once (a win at once was played above)
-        if child.to_move != side:
-            replies = candidate_moves(child, rng)
-            made += child.win_check_cost(replies)
-            if child.winning_move(replies) is not None:
-                continue
+        child, cost, handed = hands_over(state, move, rng)
+        made += cost
+        if handed or child.outcome() is not None:  # a win at once was played above
+            continue
         if count == 1:
             return move, 0, made
         winner, tail = child.playout(rng, PLAYOUT_PLIES)
@@ -175,12 +170,21 @@ def safe(state: GameState, ranked: list[Any], rng: random.Random) -> tuple[Any, 
     check cannot (within the :data:`WIDTH` replies a wide position lists)."""
     made = 0
     for move in ranked[:SAFETY_TRIES]:
-        child = state.apply(move)
-        replies = candidate_moves(child, rng) if child.to_move else []
-        made += 1 + child.win_check_cost(replies)
-        if child.to_move == state.to_move or child.winning_move(replies) is None:
+        _, cost, handed = hands_over(state, move, rng)
+        made += cost
+        if not handed:
             return move, made
     return ranked[0], made
+
+
+def hands_over(state: GameState, move: Any, rng: random.Random) -> tuple[GameState, int, bool]:
+    """(the position after ``move``, positions made, whether the opponent can then win at
+    once: looked for among the :data:`WIDTH` replies a wide position lists)."""
+    child = state.apply(move)
+    if child.to_move in (None, state.to_move):  # the game is over, or the mover goes again
+        return child, 1, False
+    replies = candidate_moves(child, rng)
+    return child, 1 + child.win_check_cost(replies), child.winning_move(replies) is not None
 
 
 def iterate(root: Node, rng: random.Random) -> int:
