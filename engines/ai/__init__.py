@@ -88,6 +88,6 @@ def choose(
     if state.AI_SEARCH == "alphabeta":
         search, options = alphabeta, {"selective": level >= SELECTIVE}
     else:
-        search, options = mcts, {}
+        search, options = mcts, {"scan": state.AI_SCAN_COST[level - 1]}
     move, count, spent = search.search(state, limit, rng, stop or (lambda: False), **options)
     return Choice(move, level, search.COUNTS, count, spent + looked, loose)

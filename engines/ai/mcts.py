@@ -27,9 +27,6 @@ BIAS = 1e-4
 WIDTH = 400
 #: Root moves tried, best first, for one that leaves no immediate loss.
 SAFETY_TRIES = 12
-#: Work counted per move a selection weighs, in tenths of a position made (the scan of a wide
-#: node costs as much as a cheap playout's plies).
-SELECT_COST = 2
 #: Plies a playout runs before it is scored as a draw.
 PLAYOUT_PLIES = 250
 
@@ -91,9 +88,10 @@ def reward(winner: str | Mapping[str, float] | None, side: str) -> float:
 
 
 def search(
-    state: GameState, budget: int, rng: random.Random, stop: Callable[[], bool]
+    state: GameState, budget: int, rng: random.Random, stop: Callable[[], bool], scan: int,
 ) -> tuple[Any, int, int]:
-    """(move, playouts, positions made) of a search spending about ``budget`` positions."""
+    """(move, playouts, positions made) of a search spending about ``budget`` positions,
+    charging ``scan`` tenths of a position per move a selection weighs."""
     root = Node(state, rng)
     if len(root.moves) == 1:
         return root.moves[0], 0, 0
@@ -103,7 +101,7 @@ def search(
         return win, 0, spent
     playouts = 0
     while spent < budget and not (playouts & 15 == 0 and playouts and stop()):
-        spent += max(1, iterate(root, rng))  # a tree of finished games would cost nothing
+        spent += max(1, iterate(root, rng, scan))  # a tree of finished games would cost nothing
         playouts += 1
     ranked = sorted(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)),
                     reverse=True)
@@ -187,9 +185,9 @@ def hands_over(state: GameState, move: Any, rng: random.Random) -> tuple[GameSta
     return child, 1 + child.win_check_cost(replies), child.winning_move(replies) is not None
 
 
-def iterate(root: Node, rng: random.Random) -> int:
+def iterate(root: Node, rng: random.Random, scan: int) -> int:
     """One descent, expansion, playout and update; returns the work done (positions made, plus
-    the selections' scans)."""
+    ``scan`` tenths of a position per move its selections weighed)."""
     path: list[Node] = []
     played: list[tuple[str, Any]] = []
     node, ref = root, root
@@ -201,7 +199,7 @@ def iterate(root: Node, rng: random.Random) -> int:
         if node.visits > REF:
             ref = node
         move = select(node, ref)
-        made += len(node.moves) * SELECT_COST // 10
+        made += len(node.moves) * scan // 10
         played.append((node.side, move))
         child = node.children.get(move)
         if child is None:

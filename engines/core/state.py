@@ -184,8 +184,8 @@ class GameState(ABC):
     #: measures it).
     AI_RATE = 5000
     #: Level 5's budget as a multiple of what ``AI_RATE`` makes of its second, for a game whose
-    #: rate is set by the dearest work of the lower levels and whose level 5 spends less
-    #: (Antipode: a quarter of its second at the rate; its tactics' checks cost level 3 most).
+    #: level 5 works unlike the lower levels the rate was set by (Antipode: its leaves for every
+    #: root move cost more CPU a position than the narrow levels' counted scans).
     AI_TOP_WORK = 1.0
     #: The share of level 1's moves made with the least work (loose moves that still take a win
     #: at once and hand none over), where levels 1 and 2 would otherwise play alike (Antipode).
@@ -197,6 +197,12 @@ class GameState(ABC):
     #: A loose move is the best, by its leaf's score (``playout``), of this many moves drawn
     #: among those that hand over no win at once (1: any of them).
     AI_LOOSE_SAMPLE = 1
+    #: Work an MCTS charges per move a selection weighs, in tenths of a position made, at levels
+    #: 1 to 5. A charge spreads a level's descents over fewer root moves: it is a level's breadth.
+    #: Antipod's positions are cheap plies, and a fifth of one is about what scanning a move costs
+    #: (0.5-0.8 µs here); Antipode's cost a thousand times that (a leaf counts connection
+    #: distances), and it charges nothing from level 3 on.
+    AI_SCAN_COST = (2, 2, 2, 2, 2)
 
     #: What alpha-beta adds to a leaf's score per move its parent searched (the side to move
     #: there): mobility. Zero where the moves searched do not tell it (Antipalos: every

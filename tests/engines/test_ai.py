@@ -58,12 +58,21 @@ def test_budgets_grow_with_the_level_and_a_stop_ends_the_search_early():
     state.check(stopped.move)
 
 
-def test_antipode_s_level_5_gets_the_work_its_second_allows():
-    """Antipode's rate is set by level 3's dearest tactics; its level 5 spent a quarter of its
-    second and played level 4's moves (32 of 60 won), with three times the work 5 vs 4 wins."""
-    antipode, antipod = new_game("antipode"), new_game("antipod", size=6)
-    assert budget(antipode, 5) == 3 * 2 * budget(antipode, 4)
-    assert budget(antipod, 5) <= 2 * budget(antipod, 4) + 1  # twice level 4's seconds, no more
+def test_antipode_s_level_5_gives_a_leaf_to_every_root_move_the_lower_levels_to_few():
+    """Levels 1 to 4 pay for each move a descent weighs (``AI_SCAN_COST``), so at a root of a
+    hundred moves and more their few descents reach few of them: breadth is what sets them
+    apart. Level 5's scans are free, so every root move gets a leaf; with the same work charged
+    for scans it would reach a tenth as many."""
+    state = reached("antipode", None, 3, 30)
+    moves = state.legal_count()
+    assert moves >= 100 and state.winning_move() is None
+    assert state.AI_SCAN_COST == (2, 2, 2, 2, 0)
+    stop, work = (lambda: False), budget(state, 5)
+    _, wide, _ = mcts.search(state, work, random.Random(1), stop, scan=0)
+    _, narrow, _ = mcts.search(state, work, random.Random(1), stop, scan=2)
+    assert wide >= moves and narrow * 10 < wide
+    assert choose(state, 5, seed=1).count == wide  # level 5 searches as the wide search did
+    assert work < 2 * budget(state, 4)  # wide leaves cost more CPU: 0.7 of its second
 
 
 def test_the_ai_refuses_a_finished_game():
