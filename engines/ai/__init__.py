@@ -2,9 +2,10 @@
 
 Antipode and Antipod search with Monte Carlo tree search and GRAVE (``mcts.py``), Antipalos and
 the capture games with alpha-beta on the game's evaluation (``alphabeta.py``: connection
-distance, material); a game picks one with ``AI_SEARCH``. A level is a
-budget of work (positions made), so a seeded search gives the same move on any machine; an
-optional ``stop`` callable (the caller's wall-clock cap) ends a search early.
+distance, material); a game picks one with ``AI_SEARCH``. A level is a budget of work
+(positions made; an MCTS also counts the moves it weighs, ``AI_SCAN_COST``, which sets how many
+root moves a level reaches), so a seeded search gives the same move on any machine; an optional
+``stop`` callable (the caller's wall-clock cap) ends a search early.
 
 >>> from engines import new_game
 >>> choice = choose(new_game("antipod", size=4), level=1, seed=7)
