@@ -201,7 +201,7 @@ class GameState(ABC):
     #: 1 to 5. A charge spreads a level's descents over fewer root moves: it is a level's breadth.
     #: Antipod's positions are cheap plies, and a fifth of one is about what scanning a move costs
     #: (0.5-0.8 µs here); Antipode's cost a thousand times that (a leaf counts connection
-    #: distances), and it charges nothing from level 3 on.
+    #: distances), and it charges nothing at level 5.
     AI_SCAN_COST = (2, 2, 2, 2, 2)
 
     #: What alpha-beta adds to a leaf's score per move its parent searched (the side to move
