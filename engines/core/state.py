@@ -199,9 +199,10 @@ class GameState(ABC):
     AI_LOOSE_SAMPLE = 1
     #: Work an MCTS charges per move a selection weighs, in tenths of a position made, at levels
     #: 1 to 5. A charge spreads a level's descents over fewer root moves: it is a level's breadth.
-    #: Antipod's positions are cheap plies, and a fifth of one is about what scanning a move costs
-    #: (0.5-0.8 µs here); Antipode's cost a thousand times that (a leaf counts connection
-    #: distances), and it charges nothing at level 5.
+    #: Scanning a move costs 0.5-0.8 µs here. Antipod's positions are cheap plies: a fifth of one
+    #: is 2 µs, a few times a scan, and its ladder was measured with it. Antipode's cost a
+    #: thousand times a scan (a leaf counts connection distances), and it charges nothing at
+    #: level 5.
     AI_SCAN_COST = (2, 2, 2, 2, 2)
 
     #: What alpha-beta adds to a leaf's score per move its parent searched (the side to move
