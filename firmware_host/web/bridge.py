@@ -28,7 +28,9 @@ from typing import Any, Callable, Iterable
 from firmware_host.controller import Controller
 from firmware_host.replay import Setup
 from firmware_host.screens import result_words
-from firmware_host.web.commands import Command, Drag, NewGame, Press, SetNoise, SetUp, SiteChange
+from firmware_host.web.commands import (
+    SEATS, Command, Drag, NewGame, Press, SetNoise, SetUp, SiteChange,
+)
 from hardware.sim import Noise, SimBoard
 
 #: The noise the page's switch turns on: contact bounce, and a hand hovering now and then.
@@ -329,7 +331,7 @@ class WebBoard:
                                    controller.moves)
         drawing = state.drawing()
         return {
-            "game": info,
+            "game": {**info, **_players(controller)},
             "sites": [{"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in sites],
             "drawing": {"lines": [asdict(line) for line in drawing.lines],
                         "kinds": dict(drawing.kinds)},
@@ -344,6 +346,19 @@ class WebBoard:
             for site in self._led_sites.get(channel, ()):
                 lit[site] = ["#%02x%02x%02x" % tuple(led.colour), led.pattern]
         return lit
+
+
+def _players(controller: Controller) -> dict[str, Any]:
+    """Who plays, as the page's picker offers it: the computer's seat ("first", "second", or
+    None at the table) and its level.
+
+    A page reloaded during a game against the computer shows that game's players, so New game
+    does not quietly start one at the table."""
+    opponent = controller.opponent
+    if opponent is None:
+        return {"computer": None, "level": None}
+    seat = controller.state.sides.index(opponent.side_in(controller.state))
+    return {"computer": SEATS[seat] if seat < len(SEATS) else None, "level": opponent.level}
 
 
 def _sites_of(command: Command) -> tuple[str, ...]:

@@ -350,6 +350,11 @@ def test_the_picker_starts_a_game_against_the_computer(serve, page):
     with sqlite3.connect(served.config.storage) as db:
         (opponent,) = db.execute("SELECT opponent FROM games ORDER BY id DESC LIMIT 1").fetchone()
     assert opponent == "computer white, level 2"
+    page.reload()  # the picker shows the game's players, so New game keeps them
+    page.wait_for_selector("#picker:not([hidden])")
+    assert page.locator("#pick-players").input_value() == "first"
+    assert page.locator("#pick-level").input_value() == "2"
+    assert page.locator("#pick-level-label").is_visible()
 
 
 def test_hexagon_rows_are_lettered_at_both_ends(serve, page):

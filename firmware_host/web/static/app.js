@@ -731,6 +731,9 @@ function fillPicker() {
   fillOptions();
   if (view.game.size) $("pick-size").value = view.game.size;
   $("pick-variant").value = view.game.variant;
+  $("pick-players").value = view.game.computer || "";
+  if (view.game.level) $("pick-level").value = view.game.level;
+  $("pick-level-label").hidden = !view.game.computer;
 }
 
 function fillOptions() {
