@@ -13,6 +13,10 @@ layout measured for the screens before still known (as in a running daemon: the 
 rows repeat), and "cold", from nothing (every cache emptied). Beside them, in the same run, a
 bare loop of 100,000 additions: the ratio tells a loaded machine from a slower layout. A Pi Zero
 2 W is some 20 times slower than the machines these figures come from.
+
+Then sending: how long the scan loop waits in ``display.show`` for a changed screen on luma's
+real ssd1306 driver over an I2C bus that takes a transfer's time at 100 and 400 kHz, with the
+panel written in the loop (``thread=False``, before 27 Nov 2026) and by its own thread (now).
 """
 
 from __future__ import annotations
@@ -27,11 +31,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from luma.core.device import dummy  # noqa: E402
+from luma.core.interface.serial import i2c  # noqa: E402
+from luma.oled.device import ssd1306  # noqa: E402
 
 from bench.timing import percentile  # noqa: E402
 from engines import GAME_NAMES, game_info  # noqa: E402
 from firmware_host import screens  # noqa: E402
 from firmware_host.game import Game  # noqa: E402
+from hardware.oled import LumaDisplay  # noqa: E402
+from tests.hardware.hw_recorders import I2cBus  # noqa: E402
 
 DIFFERS = "Board differs: put back 2, take off 1"
 
@@ -87,6 +95,34 @@ def bare_loop_ms() -> float:
     return (time.perf_counter() - began) * 1e3
 
 
+def send_ms(images: list, hz: int, thread: bool) -> list[float]:
+    """ms each ``show`` of ``images`` (each differs from the one before) keeps its caller, on an
+    ssd1306 over a bus of ``hz``; a thread's panel is given the time a frame takes between them."""
+    bus = I2cBus(hz)
+    panel = LumaDisplay(ssd1306(i2c(bus=bus)), thread=thread)
+    frame_s = 1100 * 9 / hz
+    samples = []
+    for image in images:
+        began = time.perf_counter()
+        panel.show(image)
+        samples.append((time.perf_counter() - began) * 1e3)
+        if thread:
+            time.sleep(frame_s)
+    panel.close()
+    return samples
+
+
+def bench_send(figures: dict, images: list, loop: float) -> None:
+    for hz in (100_000, 400_000):
+        for thread in (False, True):
+            samples = send_ms(images, hz, thread)
+            key = f"send_{hz // 1000}khz_{'thread' if thread else 'in_loop'}"
+            figures[f"{key}_p50_ms"] = round(percentile(samples, 0.5), 2)
+            figures[f"{key}_max_ms"] = round(max(samples), 2)
+            print(f"{key:<24} p50 {figures[key + '_p50_ms']:>6.2f} ms  max {max(samples):>6.2f} "
+                  f"ms  (max / bare loop: {max(samples) / loop:.1f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="4 positions a board, not 12")
@@ -126,6 +162,9 @@ def main() -> None:
         figures[f"{key}_max_ms"] = round(max(samples), 2)
         print(f"{key:<18} p50 {figures[key + '_p50_ms']:>6.2f} ms  max {max(samples):>6.2f} ms  "
               f"(max / bare loop: {max(samples) / loop:.1f})")
+    print("Sending a changed screen to an ssd1306 (ms the loop waits):")
+    images = [screen.render() for screen in shown[:8]]
+    bench_send(figures, images, loop)
     print(f"bare loop of 100,000 additions: {loop:.2f} ms")
     print(json.dumps(figures))
 

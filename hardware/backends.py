@@ -314,7 +314,8 @@ def make_display(options: Options, *, sim: SimBoard | None = None):
         panel = getattr(oled, opt.backend)
         return panel(i2c(port=port, address=address), rotate=rotate, **size)
 
-    return LumaDisplay(_opening(f"{opt.backend} on I2C bus {port} address {address:#04x}", build))
+    return LumaDisplay(_opening(f"{opt.backend} on I2C bus {port} address {address:#04x}", build),
+                       thread=True)
 
 
 # -- buttons ---------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The OLED through luma: any luma device (ssd1306, sh1106 over I2C; luma.core's ``dummy``
 when there is no panel). A full frame over 100 kHz I2C costs about 90 ms, so an image is sent
-only when its pixels differ from the last one sent.
+only when its pixels differ from the last one sent, and a panel is written by a thread of its
+own (``thread=True``): the scan loop hands it the image and goes on scanning.
 
 >>> from luma.core.device import dummy
 >>> screen = LumaDisplay(dummy(mode="1"))
@@ -11,18 +12,38 @@ only when its pixels differ from the last one sent.
 
 from __future__ import annotations
 
+import threading
+
 from PIL import Image
+
+#: A panel whose write failed is tried again this often (seconds) with the newest image.
+RETRY_SECONDS = 1.0
 
 
 class LumaDisplay:
-    """A Display on a luma device; counts ``images_shown`` and actual ``redraws``."""
+    """A Display on a luma device; counts ``images_shown`` and actual ``redraws``.
 
-    def __init__(self, device) -> None:
+    With ``thread`` the device is written by a thread: :meth:`show` returns at once, and of
+    the images that come while one is being sent only the newest is sent next (``skipped``
+    counts the others). A write that fails sets ``failure`` (what went wrong, None again once a
+    write goes through) and is tried again every :data:`RETRY_SECONDS` until a newer image
+    comes."""
+
+    def __init__(self, device, *, thread: bool = False) -> None:
         self.device = device
         self.size: tuple[int, int] = device.size
         self.images_shown = 0
         self.redraws = 0
+        self.skipped = 0
+        self.failure: str | None = None
         self._last: bytes | None = None
+        self._next: Image.Image | None = None
+        self._closing = False
+        self._ready = threading.Condition()
+        self._thread = None
+        if thread:
+            self._thread = threading.Thread(target=self._run, name="oled", daemon=True)
+            self._thread.start()
 
     def show(self, image: Image.Image) -> None:
         if image.size != self.size:
@@ -31,10 +52,54 @@ class LumaDisplay:
         self.images_shown += 1
         image = image.convert(self.device.mode)
         data = image.tobytes()
-        if data != self._last:
-            self.device.display(image)
-            self._last = data
-            self.redraws += 1
+        if data == self._last:
+            return
+        self._last = data
+        if self._thread is None:
+            self._send(image)
+            return
+        with self._ready:
+            self.skipped += self._next is not None
+            self._next = image
+            self._ready.notify()
+
+    def _send(self, image: Image.Image) -> None:
+        self.device.display(image)
+        self.redraws += 1
+
+    def _run(self) -> None:
+        """Send the newest image; after a failure, wait and try it again unless one newer came."""
+        while True:
+            with self._ready:
+                while self._next is None and not self._closing:
+                    self._ready.wait()
+                image, self._next = self._next, None
+            if image is None:
+                return
+            try:
+                self._send(image)
+            except Exception as exc:  # noqa: BLE001 - any bus error: said, and tried again
+                self.failure = f"{type(exc).__name__}: {exc}"
+                self._retry_later(image)
+            else:
+                self.failure = None
+
+    def _retry_later(self, image: Image.Image) -> None:
+        """Wait (a newer image or :meth:`close` ends the wait), then queue ``image`` again
+        unless a newer one came."""
+        with self._ready:
+            if self._next is None and not self._closing:
+                self._ready.wait(RETRY_SECONDS)
+            if self._next is None and not self._closing:
+                self._next = image
 
     def close(self) -> None:
+        """Send what is waiting (a second at most), then let luma clear the panel."""
+        if self._thread is not None:
+            with self._ready:
+                self._closing = True
+                self._ready.notify()
+            self._thread.join(timeout=RETRY_SECONDS)
+            if self.failure is not None:  # the panel does not answer: nothing to clear
+                return
         self.device.cleanup()

@@ -58,3 +58,37 @@ class RecordingWs281x:
     def ws2811_t_dmanum_set(self, *a): pass
     def ws2811_fini(self, *a): pass
     def delete_ws2811_t(self, *a): pass
+
+
+class I2cBus:
+    """The smbus calls luma's ``i2c`` interface makes with a bus of the caller's, as a panel
+    answers them: each transfer takes the time it takes at ``hz`` (9 bits a byte, 0: no time),
+    waits while ``gate`` is clear (failing after 5 s: a caller that waited for it would hang),
+    and raises EREMOTEIO (no acknowledge) while ``broken``."""
+
+    def __init__(self, hz: int = 0) -> None:
+        import threading
+
+        self.hz, self.broken, self.transfers, self.attempts = hz, False, 0, 0
+        self.gate = threading.Event()
+        self.gate.set()
+        self.data: list[int] = []  # the data bytes of the last full frame
+
+    def write_i2c_block_data(self, address, register, data):
+        import errno
+        import time
+
+        self.attempts += 1
+        if not self.gate.wait(5):
+            raise TimeoutError("the bus stayed busy")
+        if self.broken:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        if self.hz:
+            time.sleep((len(data) + 2) * 9 / self.hz)
+        self.transfers += 1
+        if register == 0x40:  # luma's data mode: the frame's bytes in 32-byte blocks
+            self.data.extend(data)
+
+    def frame(self) -> bytes:
+        """The last 1,024 data bytes sent: a whole 128x64 frame."""
+        return bytes(self.data[-1024:])

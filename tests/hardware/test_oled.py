@@ -1,6 +1,8 @@
 """The OLED on luma's dummy device (golden images) and on real ssd1306/sh1106 classes with the
-I2C bus recorded: an unchanged image is never sent again."""
+I2C bus recorded: an unchanged image is never sent again; and a panel written by its own
+thread over a bus that is slow, busy or does not answer."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -8,8 +10,9 @@ from luma.core.device import dummy
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
+from hardware import oled
 from hardware.oled import LumaDisplay
-from tests.hardware.hw_recorders import RecordingSerial
+from tests.hardware.hw_recorders import I2cBus, RecordingSerial
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
@@ -71,3 +74,63 @@ def test_wrong_size_is_refused():
     with pytest.raises(ValueError, match="image is 64x32, the display 128x64"):
         screen.show(Image.new("1", (64, 32)))
     assert screen.redraws == 0
+
+
+def _panel(bus, thread=True):
+    from luma.core.interface.serial import i2c
+    return LumaDisplay(ssd1306(i2c(bus=bus)), thread=thread)
+
+
+def _sent(image):
+    """The frame bytes an ssd1306 is sent for ``image``."""
+    bus = I2cBus()
+    _panel(bus, thread=False).show(image)
+    return bus.frame()
+
+
+def _until(condition, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.005)
+
+
+def test_a_panel_on_its_thread_takes_the_newest_image_and_never_holds_up_show():
+    bus = I2cBus()
+    screen = _panel(bus)
+    bus.gate.clear()  # the bus is busy: the first write waits (a show waiting too would fail)
+    screen.show(status_screen(fill=1).rotate(180))
+    _until(lambda: bus.attempts)  # being sent
+    screen.show(status_screen(fill=0))  # overtaken by the next while the first is sent
+    screen.show(status_screen(fill=1).rotate(180))
+    assert screen.skipped == 1 and screen.redraws == 0
+    bus.gate.set()
+    _until(lambda: screen.redraws == 2)
+    assert screen.images_shown == 3 and screen.failure is None
+    assert bus.frame() == _sent(status_screen(fill=1).rotate(180))
+    screen.close()
+
+
+def test_a_panel_that_stops_answering_is_said_and_tried_again(monkeypatch):
+    monkeypatch.setattr(oled, "RETRY_SECONDS", 0.05)
+    bus = I2cBus()
+    screen = _panel(bus)
+    bus.broken = True
+    screen.show(status_screen())
+    _until(lambda: screen.failure is not None)
+    assert "I2C device not found on address: 0x3C" in screen.failure and screen.redraws == 0
+    bus.broken = False  # plugged back: the same image goes out without being shown again
+    _until(lambda: screen.failure is None)
+    assert screen.redraws == 1 and bus.frame() == _sent(status_screen())
+    screen.close()
+
+
+def test_closing_a_panel_that_does_not_answer_returns(monkeypatch):
+    monkeypatch.setattr(oled, "RETRY_SECONDS", 0.05)
+    bus = I2cBus()
+    screen = _panel(bus)
+    bus.broken = True
+    screen.show(status_screen())
+    _until(lambda: screen.failure is not None)
+    screen.close()
+    assert not screen._thread.is_alive()
