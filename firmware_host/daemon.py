@@ -134,8 +134,8 @@ class Daemon:
         #: Why the board does not answer, as said (None: it answers); since when it is silent.
         self._board_problem: str | None = None
         self._silent_since: float | None = None
-        #: Why the OLED cannot be written, as said (None: it can).
-        self._display_failure: str | None = None
+        #: The output parts that cannot be written ("LEDs", "display"), and why, as said.
+        self._failing: dict[str, str] = {}
         #: When the game being played began (ms, the loop's clock): the events' ``t`` count
         #: from it, as the page's log and replay files do (a resumed game: from the resume).
         self._game_t0 = 0.0
@@ -226,7 +226,7 @@ class Daemon:
         self._watch_storage(now_ms / 1000)
         # After the step: a board back is judged once its state has been seen (debounced).
         self._check_board(now_ms / 1000, getattr(hw.scanner, "problem", None))
-        self._check_display(getattr(hw.display, "failure", None))
+        self._check_outputs()
         self._tell_systemd(events)  # ready once a scan worked; what it shows follows at once
         if controller.frame_version != self._frame_version:
             self._frame_version = controller.frame_version
@@ -292,18 +292,21 @@ class Daemon:
             self._board_problem = problem
             self._status = self._status and ""
 
-    def _check_display(self, failure: str | None) -> None:
-        """A panel that cannot be written is said once (the journal and STATUS) and again when
-        it works; the game goes on without it."""
-        if (failure is None) == (self._display_failure is None):
-            return
-        if failure is None:
-            print("reedboard run: the display works again", file=sys.stderr)
-        else:
-            print(f"reedboard run: the display cannot be written ({failure}); the game goes "
-                  "on, and it is tried again every second", file=sys.stderr)
-        self._display_failure = failure
-        self._status = self._status and ""  # STATUS= says it at the next step
+    def _check_outputs(self) -> None:
+        """LEDs or a panel that cannot be written (their ``failure``) are said once, in the
+        journal and STATUS, and again when they work; the game goes on without them."""
+        for name, part in (("LEDs", self.hardware.leds), ("display", self.hardware.display)):
+            failure = getattr(part, "failure", None)
+            if (failure is None) == (name not in self._failing):
+                continue
+            if failure is None:
+                del self._failing[name]
+                print(f"reedboard run: writing to the {name} works again", file=sys.stderr)
+            else:
+                self._failing[name] = failure
+                print(f"reedboard run: cannot write to the {name} ({failure}); the game goes "
+                      "on, and it is tried again every second", file=sys.stderr)
+            self._status = self._status and ""  # STATUS= says it at the next step
 
     def _tell_systemd(self, events: list) -> None:
         """READY after the first good step, then STATUS= whenever the status line changes;
@@ -317,8 +320,8 @@ class Daemon:
             status += f" (Board not connected: {self._board_problem})"
         if self._save_error:
             status += f" (cannot save: {self._save_error})"
-        if self._display_failure:
-            status += f" (display: {self._display_failure})"
+        for name, failure in self._failing.items():
+            status += f" ({name}: {failure})"
         if self._status is None:
             self.notifier.ready(status)
             for action in self.when_ready:

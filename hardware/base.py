@@ -65,9 +65,15 @@ class Scanner(Protocol):
     def close(self) -> None: ...
 
 
+#: LEDs or a panel whose write failed are tried again this often (seconds).
+RETRY_SECONDS = 1.0
+
+
 class LedSink(Protocol):
     """Shows LED frames. Channels missing from a frame are off. Implementations animate the
-    patterns themselves, so the daemon only sends a frame when what it wants changes."""
+    patterns themselves, so the daemon only sends a frame when what it wants changes. One that
+    writes on a thread of its own may say why it cannot (a ``failure`` string; the daemon
+    reports it)."""
 
     channels: int
 
@@ -77,7 +83,7 @@ class LedSink(Protocol):
 
 
 class Display(Protocol):
-    """A small monochrome screen (128x64) showing PIL images."""
+    """A small monochrome screen (128x64) showing PIL images (a ``failure`` as for LEDs)."""
 
     size: tuple[int, int]
 

@@ -19,14 +19,16 @@ from typing import Mapping
 from PIL import Image
 
 from hardware import patterns
-from hardware.base import Led
+from hardware.base import RETRY_SECONDS, Led
 from hardware.clock import Clock, wall_clock
 
 
 class LumaLeds:
     """An LedSink on a luma device (``mode`` "RGB" for colour, "1" for monochrome).
 
-    ``thread=False`` leaves animation to explicit :meth:`tick` calls (tests, replays)."""
+    ``thread=False`` leaves animation to explicit :meth:`tick` calls (tests, replays). A write
+    the thread cannot make sets ``failure`` (what went wrong; None again once one goes through)
+    and is tried again every :data:`~hardware.base.RETRY_SECONDS`."""
 
     def __init__(
         self,
@@ -47,6 +49,7 @@ class LumaLeds:
         self.brightness, self.max_current_ma = brightness, max_current_ma
         self.ma_per_channel, self.fps, self.clock = ma_per_channel, fps, clock
         self.writes = 0
+        self.failure: str | None = None
         self._frame: dict[int, Led] = {}
         self._last: bytes | None = None
         self._lock = threading.Lock()
@@ -104,7 +107,13 @@ class LumaLeds:
 
     def _run(self) -> None:
         while not self._stop:
-            due = self.tick()
+            try:
+                due = self.tick()
+            except Exception as exc:  # noqa: BLE001 - any bus error: said, and tried again
+                self.failure = f"{type(exc).__name__}: {exc}"
+                due = self.clock() + RETRY_SECONDS
+            else:
+                self.failure = None
             wait = None if math.isinf(due) else max(0.0, due - self.clock())
             self._wake.wait(wait)
             self._wake.clear()
@@ -114,6 +123,8 @@ class LumaLeds:
         self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
+        if self.failure is not None:  # the LEDs do not answer: nothing to put out
+            return
         with self._lock:
             self._frame = {}
         self.tick()

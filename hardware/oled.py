@@ -16,8 +16,7 @@ import threading
 
 from PIL import Image
 
-#: A panel whose write failed is tried again this often (seconds) with the newest image.
-RETRY_SECONDS = 1.0
+from hardware.base import RETRY_SECONDS
 
 
 class LumaDisplay:

@@ -26,6 +26,7 @@ class RecordingWs281x:
 
     def __init__(self):
         self.leds, self.brightness, self.renders, self.count = {}, None, 0, 0
+        self.failing = 0  # what ws2811_render returns (the C library's error codes are < 0)
 
     def new_ws2811_t(self):
         return object()
@@ -45,6 +46,8 @@ class RecordingWs281x:
         self.leds[index] = ((colour >> 16) & 255, (colour >> 8) & 255, colour & 255)
 
     def ws2811_render(self, leds):
+        if self.failing:
+            return self.failing
         self.renders += 1
         return 0
 
