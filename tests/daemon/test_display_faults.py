@@ -29,7 +29,8 @@ TIMING = Timing(settle_ms=100, debounce_scans=2)
 
 
 class Board:
-    """The daemon stepped on a virtual clock over the simulated board, with a real panel."""
+    """The daemon stepped on a virtual clock over the simulated board, with a real panel and
+    a real LED chain."""
 
     def __init__(self) -> None:
         config = Config(game="antipalos", size=3, timing=TIMING)

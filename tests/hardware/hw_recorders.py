@@ -1,6 +1,11 @@
 """Recording stand-ins for the buses under luma's real device classes (not for the libraries):
 luma's own ``noop`` serial interface, but remembering what was sent; and the small C API of
-``_rpi_ws281x`` that luma's ws2812 calls, which needs a Pi's DMA hardware."""
+``_rpi_ws281x`` that luma's ws2812 calls, which needs a Pi's DMA hardware; and the smbus calls
+of luma's ``i2c`` interface."""
+
+import errno
+import threading
+import time
 
 
 class RecordingSerial:
@@ -70,17 +75,12 @@ class I2cBus:
     and raises EREMOTEIO (no acknowledge) while ``broken``."""
 
     def __init__(self, hz: int = 0) -> None:
-        import threading
-
         self.hz, self.broken, self.transfers, self.attempts = hz, False, 0, 0
         self.gate = threading.Event()
         self.gate.set()
-        self.data: list[int] = []  # the data bytes of the last full frame
+        self.data: list[int] = []  # every data byte sent (``frame``: the last whole frame)
 
     def write_i2c_block_data(self, address, register, data):
-        import errno
-        import time
-
         self.attempts += 1
         if not self.gate.wait(5):
             raise TimeoutError("the bus stayed busy")
