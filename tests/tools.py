@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 
 import pytest
 
@@ -17,6 +18,17 @@ def require(present: bool, what: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+def wait_until(predicate, timeout: float = 5.0) -> bool:
+    """Poll ``predicate`` every 5 ms until it holds (True) or ``timeout`` seconds pass (False):
+    for what threads do on the real clock. Use as ``assert wait_until(...)``."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.005)
+    return False
 
 
 def free_port() -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import threading
-import time
 
 import pytest
 
@@ -15,15 +14,11 @@ from firmware_host.daemon import Daemon, Hardware
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 from hardware.sim import SimBoard
+from tests.tools import wait_until
 
 
-def until(predicate, timeout=10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return False
+def until(predicate) -> bool:
+    return wait_until(predicate, timeout=10.0)
 
 
 class Polled:

@@ -9,6 +9,7 @@ from hypothesis import given, strategies as st
 from hardware.ghost import ghosted, to_cells, to_channels
 from hardware.gpio import GpioButtons, GpioMatrix
 from hardware.gpio_mock import ReedMatrix, ReedMatrixPin
+from tests.tools import wait_until
 
 ROWS = [5, 6, 12, 16]
 COLS = [13, 19, 20, 21, 26]
@@ -68,15 +69,6 @@ def test_channels_and_bad_pins():
         GpioMatrix([5, 6], [6, 7], pin_factory=factory)
 
 
-def wait_for(predicate, timeout=3.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return False
-
-
 @pytest.fixture
 def buttons():
     factory = MockFactory()
@@ -108,7 +100,7 @@ def test_long_press_is_reported_while_still_held(buttons):
     b, pins = buttons
     pins["menu"].drive_low()
     seen = []
-    assert wait_for(lambda: seen.extend(b.events()) or seen)
+    assert wait_until(lambda: seen.extend(b.events()) or seen, timeout=3.0)
     assert [(e.button, e.long) for e in seen] == [("menu", True)]
     pins["menu"].drive_high()
     assert b.events() == []

@@ -10,6 +10,7 @@ from hardware.clock import VirtualClock
 from hardware import leds
 from hardware.leds import LumaLeds
 from tests.hardware.hw_recorders import RecordingSerial, RecordingWs281x
+from tests.tools import wait_until
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
@@ -97,38 +98,33 @@ def test_animator_thread_blinks_by_itself():
         sink.close()
 
 
-def test_a_chain_that_cannot_be_written_is_said_and_tried_again(monkeypatch):
+def _failing_chain(monkeypatch):
+    """A chain on its thread whose renders fail (the DMA channel taken by another program),
+    once it has found out; its DMA recorder; and the renders that went through before."""
     monkeypatch.setattr(leds, "RETRY_SECONDS", 0.05)
     dma = RecordingWs281x()
     sink = LumaLeds(ws2812(dma_interface=dma, cascaded=4))
-    renders, dma.failing = dma.renders, -5  # the DMA channel is taken by another program
+    renders, dma.failing = dma.renders, -5
     sink.show({1: Led(RED)})
-    _until(lambda: sink.failure is not None)
+    assert wait_until(lambda: sink.failure is not None)
+    return sink, dma, renders
+
+
+def test_a_chain_that_cannot_be_written_is_said_and_tried_again(monkeypatch):
+    sink, dma, renders = _failing_chain(monkeypatch)
     assert sink.failure == "RuntimeError: ws2811_render failed with code -5"
     assert dma.renders == renders
     dma.failing = 0  # tried again without a new frame
-    _until(lambda: sink.failure is None)
+    assert wait_until(lambda: sink.failure is None)
     assert dma.renders == renders + 1 and dma.leds[1] == RED
     sink.close()
 
 
 def test_closing_a_chain_that_does_not_answer_returns(monkeypatch):
-    monkeypatch.setattr(leds, "RETRY_SECONDS", 0.05)
-    dma = RecordingWs281x()
-    sink = LumaLeds(ws2812(dma_interface=dma, cascaded=4))
-    dma.failing = -5
-    sink.show({1: Led(RED)})
-    _until(lambda: sink.failure is not None)
+    sink, dma, _ = _failing_chain(monkeypatch)
     sink.close()
     assert not sink._thread.is_alive()
     dma.failing = 0  # luma clears the chain when the device is collected
-
-
-def _until(condition, seconds=5.0):
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.005)
 
 
 def max7219_lit(serial, width=8):

@@ -2,7 +2,6 @@
 I2C bus recorded: an unchanged image is never sent again; and a panel written by its own
 thread over a bus that is slow, busy or does not answer."""
 
-import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from PIL import Image, ImageDraw
 from hardware import oled
 from hardware.oled import LumaDisplay
 from tests.hardware.hw_recorders import I2cBus, RecordingSerial
+from tests.tools import wait_until
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
@@ -88,11 +88,15 @@ def _sent(image):
     return bus.frame()
 
 
-def _until(condition, seconds=5.0):
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.005)
+def _failing_panel(monkeypatch):
+    """A panel on its thread whose bus stopped answering, once it has found out; and the bus."""
+    monkeypatch.setattr(oled, "RETRY_SECONDS", 0.05)
+    bus = I2cBus()
+    screen = _panel(bus)
+    bus.broken = True
+    screen.show(status_screen())
+    assert wait_until(lambda: screen.failure is not None)
+    return screen, bus
 
 
 def test_a_panel_on_its_thread_takes_the_newest_image_and_never_holds_up_show():
@@ -100,37 +104,27 @@ def test_a_panel_on_its_thread_takes_the_newest_image_and_never_holds_up_show():
     screen = _panel(bus)
     bus.gate.clear()  # the bus is busy: the first write waits (a show waiting too would fail)
     screen.show(status_screen(fill=1).rotate(180))
-    _until(lambda: bus.attempts)  # being sent
+    assert wait_until(lambda: bus.attempts)  # being sent
     screen.show(status_screen(fill=0))  # overtaken by the next while the first is sent
     screen.show(status_screen(fill=1).rotate(180))
     assert screen.skipped == 1 and screen.redraws == 0
     bus.gate.set()
-    _until(lambda: screen.redraws == 2)
+    assert wait_until(lambda: screen.redraws == 2)
     assert screen.images_shown == 3 and screen.failure is None
     assert bus.frame() == _sent(status_screen(fill=1).rotate(180))
     screen.close()
 
 
 def test_a_panel_that_stops_answering_is_said_and_tried_again(monkeypatch):
-    monkeypatch.setattr(oled, "RETRY_SECONDS", 0.05)
-    bus = I2cBus()
-    screen = _panel(bus)
-    bus.broken = True
-    screen.show(status_screen())
-    _until(lambda: screen.failure is not None)
+    screen, bus = _failing_panel(monkeypatch)
     assert "I2C device not found on address: 0x3C" in screen.failure and screen.redraws == 0
     bus.broken = False  # plugged back: the same image goes out without being shown again
-    _until(lambda: screen.failure is None)
+    assert wait_until(lambda: screen.failure is None)
     assert screen.redraws == 1 and bus.frame() == _sent(status_screen())
     screen.close()
 
 
 def test_closing_a_panel_that_does_not_answer_returns(monkeypatch):
-    monkeypatch.setattr(oled, "RETRY_SECONDS", 0.05)
-    bus = I2cBus()
-    screen = _panel(bus)
-    bus.broken = True
-    screen.show(status_screen())
-    _until(lambda: screen.failure is not None)
+    screen, _ = _failing_panel(monkeypatch)
     screen.close()
     assert not screen._thread.is_alive()
