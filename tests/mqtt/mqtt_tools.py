@@ -129,8 +129,10 @@ class Board:
 
     def wait_running(self) -> None:
         """Until the loop has begun (a piece placed before its first scan is no move)."""
+        said = []  # what it said before it stopped, if it did (a port taken meanwhile, ...)
         while "is running" not in (line := self.proc.stderr.readline()):
-            assert line, f"the board did not start: {self.errors()}"
+            assert line, f"the board did not start: {''.join(said)}{self.errors()}"
+            said.append(line)
         time.sleep(0.3)
 
     def place(self, site: str, on: bool = True) -> None:
