@@ -28,7 +28,8 @@ from pathlib import Path
 
 from engines import new_game
 from firmware_host.config import Timing
-from firmware_host.controller import Controller, Game
+from firmware_host.controller import Controller
+from firmware_host.game import Game
 from firmware_host.layout import default_layout
 from firmware_host.storage import Storage
 from hardware.sim import SimBoard

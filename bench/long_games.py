@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.robust.noisy import Run, whole_game  # noqa: E402
 from engines import game_info  # noqa: E402
-from firmware_host.controller import Game  # noqa: E402
+from firmware_host.game import Game  # noqa: E402
 from timing import percentile  # noqa: E402
 
 GAMES = ("antipalos", "antipode", "antipod", "anti-grid", "phalanx")

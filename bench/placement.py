@@ -25,7 +25,7 @@ from bench.robust.noisy import GAMES, Run, play  # noqa: E402
 from bench.robust.player import Player  # noqa: E402
 from bench.timing import percentile  # noqa: E402
 from firmware_host.config import Config  # noqa: E402
-from firmware_host.controller import Game  # noqa: E402
+from firmware_host.game import Game  # noqa: E402
 from firmware_host.session import open_controller  # noqa: E402
 from firmware_host.storage import Storage  # noqa: E402
 from hardware.clock import VirtualClock  # noqa: E402

@@ -71,6 +71,9 @@ class Timing:
     #: The settle time of a board showing exactly one legal move whose piece cannot still be on
     #: its way (docs/daemon.md); at most settle_ms.
     quick_settle_ms: int = option(120, 0, 5000)
+    #: How long the players' last move may be held off the board (a correction on its way)
+    #: before the board reads it as taken back.
+    takeback_ms: int = option(1500, 0, 10000)
 
 
 @dataclass(frozen=True)

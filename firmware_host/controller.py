@@ -1,17 +1,12 @@
-"""The game-agnostic state machine: debounced scans and button presses in; events, an LED frame
-and a screen out. It knows a game only through the GameState interface and the physical
-contract (``engines/core/contract.py``), and time only through the ``now`` (ms) it is given.
+"""One board's game as a state machine on a caller's clock: debounced scans, touches, button
+presses, commands and the opponent's word in; events, an LED frame and a screen out.
 
-How a turn goes (docs/daemon.md has the whole story):
-
-- A debounced lift of a piece the side to move may move lights its targets at once.
-- When the board settles it is judged against the expected occupancy: equal -> nothing; the
-  hand change of legal moves -> accept (several: they differ by a pick, which a tap or the
-  buttons settle); an earlier position -> takeback (when allowed); anything else -> out of
-  sync, with the missing and extra sites lit and, if it looks like an attempted move, the
-  engine's reason on the screen.
-- An accepted move is saved, then announced, then its follow-ups run in order: remove and
-  twin are checked by the sensors, flips by polarity sensors or an OK press.
+Where the game stands is one value, :attr:`Controller.phase` (``firmware_host/phase.py``); the
+game itself is :attr:`Controller.record`, the only writer to storage. What a settled board, a
+touch or a button does in each phase is the table in ``firmware_host/judge.py``; the frame and
+the screen are functions of :meth:`Controller.snapshot` (``firmware_host/view.py``). The
+controller knows a game only through the GameState interface and the physical contract, and
+time only through the ``now`` (ms) it is given.
 """
 
 from __future__ import annotations
@@ -19,42 +14,49 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
-from engines.core import FollowUp, GameState, Outcome, Realisation
-from engines.core.options import write_options
-from firmware_host import recognise
+from engines.core import GameState, IllegalMove
+from firmware_host import judge, recognise
+from firmware_host import menu as menus
 from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
-from firmware_host.game import Game, result_text
+from firmware_host.game import Game
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout
 from firmware_host.matchplay import OngoingMatch
-from firmware_host import menu as menus
-from firmware_host.menu import Menu
-from firmware_host.recognise import Candidate
-from firmware_host.screens import Screen
+from firmware_host.menu import (Menu, NewGame, PowerOff, SetBrightness, SetPlayers, ShowIP, ShowToday,
+                                TakeBack)
+from firmware_host.opponent import (Ask, Asked, Hints, Opponent, Play, Seen, StartGame, TakeBackTo,
+                                    Withdraw)
+from firmware_host.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
+from firmware_host.record import GameRecord
+from firmware_host.screens import Screen, message_screen
+from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
-from firmware_host.turn import Choice, Pending, Sync, Turn, taps_in, undo_steps
-from firmware_host.buttons import Buttons
-from firmware_host.judge import Judge
-from firmware_host.view import Display
+from firmware_host.turn import HOVER_MS, Choice, Pending, Sync, Touch, Turn, undo_steps
+from firmware_host.view import Snapshot, build_frame, build_screen
 from hardware.base import ButtonEvent, Led, Scan
 
 Event = dict[str, Any]
 #: A screen too long for the OLED shows its pages in turn, each this long (ms).
 PAGE_MS = 3000
-
 #: How long a passing message ("Corrected to E5*") stays unless the board changes first.
 FLASH_MS = 4000
+#: How long a passing notice (IP address, today's games) stays unless the board changes first.
+NOTICE_MS = 8000
+
+#: Who plays the other side for a choice of players (the menu's, the page's): a factory.
+Opponents = Callable[[SetPlayers], "Opponent | None"]
 
 
-class Controller(Judge, Buttons, Display):
+class Controller:
     """One board's game: ``step(now, scan, buttons)`` -> events; :meth:`frame`, :meth:`screen`.
 
-    ``storage`` holds the game (a new one is started unless ``resume`` gives the stored record's
-    id and moves); ``layouts`` gives the layout for a game's state (a new game may change it).
+    ``storage`` holds the game (a new one is begun unless ``resume`` gives the stored game's id
+    and moves); ``layouts`` gives the layout for a game's state (a new game may change it).
     ``match``: the match a resumed game belongs to (default: a new one when ``game.match``).
-    ``idle``: kiosk mode's idle spells (docs/daemon.md); ``house_rules``: the config's options by
-    game, for the games the menu or the page start.
+    ``idle``: kiosk mode's idle spells; ``house_rules``: the config's options by game, for the
+    games the menu or the page start; ``opponent``: who plays the other side away from the
+    board, ``opponents`` makes one for a choice of players; ``hints`` on a long OK.
     """
 
     def __init__(
@@ -72,108 +74,145 @@ class Controller(Judge, Buttons, Display):
         idle: Idle | None = None,
         match: OngoingMatch | None = None,
         house_rules: Mapping[str, Mapping[str, Any]] | None = None,
-        opponent: Any = None,
-        hints: Any = None,
+        opponent: Opponent | None = None,
+        opponents: Opponents = lambda players: None,
+        hints: Hints | None = None,
     ) -> None:
-        self.timing = timing
-        self.idle = idle
-        self.takebacks = takebacks
+        self.timing, self.idle, self.takebacks = timing, idle, takebacks
         self.house_rules = {} if house_rules is None else house_rules
-        self.storage = storage
-        self.brightness = brightness
-        self.menu = menu
-        self._address = address
+        self.storage, self.brightness, self.menu = storage, brightness, menu
+        self.opponent, self.opponents, self.hints = opponent, opponents, hints
+        self._address, self._layouts = address, layouts
+        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms, quick_ms=timing.quick_settle_ms)
+        #: False while the board does not answer (the daemon says): nothing is judged.
+        self.connected = True
+        self.message: str | None = None  # a daemon's or a refused save's line, until replaced
+        self._note: str | None = None  # the opponent's, as last shown
         self._notice: Screen | None = None
-        self._notice_until: float | None = None  # a passing notice's end
-        self._answer: Callable[[bool], None] | None = None  # the notice's question's
-        self._layouts = layouts
+        self._notice_until: float | None = None
+        self._answer: Callable[[bool], None] | None = None
         self._events: list[Event] = []
-        self._now: float = 0.0
+        self._now = 0.0
         self._polarity: Mapping[int, bool] | None = None
         self._frame: dict[int, Led] = {}
         self._lines: tuple[str, ...] = ()
         self._pages = self._page = 0
-        self._shown: Screen | None = None  # the screen shown (its pages turned from _shown_at)
+        self._shown: Screen | None = None
         self._shown_at = 0.0
-        self._dirty = True
-        self._screen_due = False  # the screen is to be laid out again (after the frame)
+        self._dirty, self._screen_due = True, False
         self.frame_version = 0
-        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms,
-                                   quick_ms=timing.quick_settle_ms)
-        #: False while the board does not answer (the daemon says): nothing is judged.
-        self.connected = True
-        self.opponent = opponent  # the computer (firmware_host/opponent.py): ticked each step
-        self.hints = hints  # hints on request (opponent.Hints), ticked each step
-        self.match = match or game.new_match()
-        self._start(game, resume)
+        self.board: frozenset[str] = frozenset()
+        match = match or game.new_match()
+        if resume is None:
+            record = GameRecord.begin(storage, game, match, self._who(game.new()))
+        else:
+            record = GameRecord.resume(storage, game, resume[0], resume[1], match)
+        self._begin(record, Restoring(why="resume" if resume else "new game"))
 
-    # ------------------------------------------------------------------ set-up
-    def _start(self, game: Game, resume: tuple[int, Iterable[str]] | None) -> None:
-        self.game = game
+    def _begin(self, record: GameRecord, phase: Phase) -> None:
+        self.record = record
+        self.layout = self._layouts(record.state)
+        self._order = {s.label: i for i, s in enumerate(record.state.sites())}
         if self.menu:  # the menu's "New game" means this game from now on
+            game = record.game
             self.menu.current = menus.Choice.of(game.name, game.size, game.variant or "")
             self.menu.match = game.match
-        state = self.match.next_game() if self.match else game.new()
-        self.layout = self._layouts(state)
-        self._order = {s.label: i for i, s in enumerate(state.sites())}
-        self.states: list[GameState] = [state]
-        self.boards: list[frozenset[str]] = [state.occupied()]
-        self.moves: list[str] = []
-        if resume is None:
-            self.game_id = self._store_start(game)
-        else:
-            self.game_id, played = resume
-            for text in played:
-                self._push(self.state.play(text), self.state.notation(self.state.parse_move(text)))
-        if self.match and self.match.first_id is None:
-            self.match.first_id = self.game_id  # this game begins the match
         self.board = self.layout.sites_of(self.debouncer.stable)
-        self.mode = "move"
-        self.turn: Turn | None = None
-        self.choice: Choice | None = None
-        self.pending: Pending | None = None
-        self.due: FollowUp | None = None  # a step that is the whole turn
+        self.phase: Phase = phase
         self.sync: Sync | None = None
         self.targets: frozenset[str] = frozenset()
-        self.hinted: frozenset[str] = frozenset()  # the sites of a hint shown
-        self.message: str | None = None
-        self._toggles: dict[str, float] = {}
+        self.hinted: frozenset[str] = frozenset()
+        self._lifted: dict[str, float] = {}  # site -> when it was lifted (touches under way)
+        self._back: dict[str, float] = {}  # site -> when a lifted site was last set back
+        self._placed: dict[str, float] = {}  # site -> when a piece was last set down there
         self._evaluated: frozenset[str] | None = None
-        self._check_only = True  # until a piece moves, a settled board is only compared
-        self._correctable = False
-        self._ok_waiting = False  # OK pressed while a hand was over the board
+        self._ok_waiting = False
         self._flashed: tuple[str, float] | None = None
-        self._targets: dict[str, frozenset[str]] = {}
-        outcome = self.state.outcome()
-        if outcome:
-            self._game_over(outcome)
-        else:
-            self._begin_turn()
+        self._target_cache: dict[tuple[int, str], frozenset[str]] = {}
+        if record.state.outcome():
+            self._game_over()
 
-    def _store_start(self, game: Game) -> int:
-        """Store the new game (with its match, which it may begin, and who begins); its id."""
-        match_of, target = (self.match.first_id, self.match.target) if self.match else (None, None)
-        return self.storage.start(game.name, game.size, game.variant, match_of, target,
-                                  first=self.state.to_move,
-                                  options=write_options(dict(game.options)) or None,
-                                  opponent=self.opponent.record(self.state) if self.opponent else None)
+    # ------------------------------------------------------------------ reading
+    @property
+    def game(self) -> Game:
+        return self.record.game
+
+    @property
+    def game_id(self) -> int:
+        return self.record.game_id
+
+    @property
+    def match(self) -> OngoingMatch | None:
+        return self.record.match
 
     @property
     def state(self) -> GameState:
-        return self.states[-1]
+        return self.record.state
+
+    @property
+    def states(self) -> list[GameState]:
+        return self.record.states
+
+    @property
+    def boards(self) -> list[frozenset[str]]:
+        return self.record.boards
+
+    @property
+    def moves(self) -> list[str]:
+        return self.record.moves
+
+    @property
+    def pending(self) -> Pending | None:
+        """The opponent's move the players are to carry out, if any."""
+        return self.phase.pending if isinstance(self.phase, Awaiting) else None
 
     @property
     def expected(self) -> frozenset[str]:
         """The occupancy the board should show now."""
-        return self.turn.board() if self.turn else self.boards[-1]
+        return self.phase.turn.board() if isinstance(self.phase, Following) else self.record.board
+
+    @property
+    def to_act(self) -> str | None:
+        """The side who must act now: during a move's steps the side whose steps they are."""
+        return self.phase.turn.side if isinstance(self.phase, Following) else self.state.to_move
+
+    def seen(self) -> Seen:
+        """What an opponent sees now."""
+        r, phase = self.record, self.phase
+        awaiting = isinstance(phase, Awaiting) and phase.pending is None
+        final = isinstance(phase, (Moving, Awaiting, Over, Restoring)) and self.pending is None
+        pending = self.pending.text if self.pending else None
+        return Seen(r.game, r.game_id, tuple(r.moves), tuple(r.states), awaiting, final, pending)
+
+    def snapshot(self) -> Snapshot:
+        """Everything the frame and the screen are drawn from."""
+        return Snapshot(self.phase, self.record, self.board, self.sync, self.targets, self.hinted,
+                        self.message, self._flashed and self._flashed[0], self._notice,
+                        self.menu if self.menu and self.menu.is_open else None, self.idle,
+                        self.connected, self.opponent.note if self.opponent else None, self._now)
+
+    @property
+    def now(self) -> float:
+        """The time of the step under way (ms)."""
+        return self._now
+
+    def sorted(self, sites: Iterable[str]) -> list[str]:
+        """Sites in the engine's order."""
+        return sorted(sites, key=lambda s: self._order.get(s, len(self._order)))
+
+    def targets_of(self, index: int, site: str) -> frozenset[str]:
+        """The targets of a piece lifted from ``site`` in position ``index``, asked once."""
+        key = (index, site)
+        if key not in self._target_cache:
+            self._target_cache[key] = self.states[index].targets(site)
+        return self._target_cache[key]
 
     # ------------------------------------------------------------------- input
     def step(self, now: float, scan: Scan, buttons: Iterable[ButtonEvent] = (),
              screen: bool = True) -> list[Event]:
         """Take one scan (and the button presses since the last) at ``now`` ms; the events.
         With ``screen`` False a changed screen is laid out (and its ``display`` event given)
-        only by :meth:`screen_step`: the daemon sends the LED frame first, since a long screen
-        takes far longer to lay out than the frame to build."""
+        only by :meth:`screen_step`: the daemon sends the LED frame first."""
         self._now = now
         if scan.polarity is not None:
             self._polarity = scan.polarity
@@ -181,28 +220,17 @@ class Controller(Judge, Buttons, Display):
         change = self.debouncer.feed(now, scan)
         if fresh or change.closed or change.opened:
             self.board = self.layout.sites_of(self.debouncer.stable)
-            if not fresh:
+            if fresh:
+                self._restored_at_once()
+            else:
                 self._wake()
-                self._on_change(self.layout.sites_of(change.closed | change.opened))
+                self._on_change(self.layout.sites_of(change.opened), self.layout.sites_of(change.closed))
         for press in buttons:
             if not self._wake():  # a press that wakes the board does nothing else
                 self._on_button(press)
         if change.settled:
             self._on_settle()
-        if self.idle:
-            self._idle_tick()
-        if self._pages > 1 and (now - self._shown_at) // PAGE_MS != self._page:
-            self._dirty = True  # the next page of a long screen
-        if self._flashed and now >= self._flashed[1]:
-            self._flashed = None
-            self._dirty = True
-        if self._notice_until is not None and now >= self._notice_until:
-            self._notice = self._notice_until = None
-            self._dirty = True
-        if self.opponent:
-            self.opponent.tick(self)
-        if self.hints:
-            self.hints.tick(self)
+        self._tick(now)
         if self._dirty:
             self._refresh()
         if screen:
@@ -217,292 +245,383 @@ class Controller(Judge, Buttons, Display):
         events, self._events = self._events, []
         return events
 
-    def _emit(self, event: str, **fields: Any) -> None:
+    def emit(self, event: str, **fields: Any) -> None:
         self._events.append({"t": self._now, "event": event, **fields})
         self._dirty = True
 
-    def _sorted(self, sites: Iterable[str]) -> list[str]:
-        return sorted(sites, key=lambda s: self._order.get(s, len(self._order)))
+    def _tick(self, now: float) -> None:
+        """What time alone brings: an idle spell, a page turn, a message's end, a piece held
+        back long enough to be a takeback, the opponent's and the hints' answers."""
+        if self.idle:
+            self._idle_tick()
+        if self._pages > 1 and (now - self._shown_at) // PAGE_MS != self._page:
+            self._dirty = True
+        if self._flashed and now >= self._flashed[1]:
+            self._flashed, self._dirty = None, True
+        if self._notice_until is not None and now >= self._notice_until:
+            self._notice = self._notice_until = None
+            self._dirty = True
+        held = getattr(self.phase, "held", None)
+        if held is not None and now - held >= self.timing.takeback_ms and self.debouncer.quiet(now):
+            judge.held_back(self, self.board)
+        if self.opponent:
+            for intent in self.opponent.poll(self.seen()):
+                self._obey(intent)
+            if self.opponent.note != self._note:
+                self._note, self._dirty = self.opponent.note, True
+        if self.hints and (hint := self.hints.poll(self.seen())):
+            self._hint(hint)
 
     # -------------------------------------------------- debounced sensor changes
-    def _on_change(self, changed: frozenset[str]) -> None:
-        taps = taps_in(self._toggles, changed, self._now, self.timing.tap_ms)
+    def _on_change(self, lifted: frozenset[str], placed: frozenset[str]) -> None:
+        holding = self._holding()
+        for site in lifted:
+            if site in holding or self._now - self._placed.get(site, self._now) >= HOVER_MS:
+                self._lifted.setdefault(site, self._now)  # a piece set down, not a hand passing
+        for site in placed:
+            self._placed[site] = self._now
+            if site in self._lifted:
+                self._back[site] = self._now
         self._dirty = True
         self._flashed, self.hinted = None, frozenset()
         if self._notice_until is not None:
             self._notice = self._notice_until = None
-        self._check_only = False  # someone is playing
-        if self.mode == "choose":
-            self._choice_change(taps)
-        elif self.mode == "follow":
-            if self.turn.touches is not None:
-                self.turn.touches.see(self.board)
-            self._follow_progress()
-        elif self.mode == "move" and not self.sync:
-            self._light_targets()
-        # the settle policy: a board showing one whole legal move is judged sooner
-        self.debouncer.complete = (self.mode == "move" and not self.choice
-                                   and recognise.complete(self.state, self.board))
+        judge.changed(self)
+        moving = isinstance(self.phase, Moving)
+        self.debouncer.complete = moving and recognise.complete(self.state, self.board)
 
-    def _choice_change(self, taps: frozenset[str]) -> None:
-        """A shared flip is tracked by its lifts (never read as taps); then taps choose."""
-        touches = self.choice.touches
-        if touches is not None:
-            touches.see(self.board)
+    def _on_settle(self) -> None:
+        for touch in self._touches():
+            judge.touched(self, touch)
+        if self._ok_waiting:
+            self._ok_waiting = False
+            self._ok()
+        if self.board == self._evaluated or not self.connected:
             return
-        for site in taps & self.choice.sites if self.choice.armed else ():
-            self._choose_site(site)
-            if self.mode != "choose":
-                break
+        self._evaluated = self.board
+        judge.settled(self, self.board)
 
-    def _settle_touches(self) -> None:
-        """A lifted flip token is set back once the board settles with it down."""
-        if self.choice and self.choice.touches is not None:
-            touches = self.choice.touches
-            if touches.see(self.board, settled=True) and not touches.left:
-                self._choice_advance()
-        elif self.mode == "follow" and self.turn.touches is not None:
-            self.turn.touches.see(self.board, settled=True)
-            self._follow_progress()
+    def _holding(self) -> frozenset[str]:
+        """The sites the game has a piece on now (a choice's: with the move's pieces placed)."""
+        return self.phase.choice.board if isinstance(self.phase, Choosing) else self.expected
 
-    def _choice_advance(self) -> None:
-        self.choice.advance()
-        self._toggles.clear()
-        self._emit("guide", action=self.choice.action, sites=self._sorted(self.choice.sites))
+    def _touches(self) -> list[Touch]:
+        """Sites lifted and now back on the settled board, in the order they were lifted (a
+        site the game no longer has a piece on is forgotten: its piece was taken off)."""
+        back = sorted((t, s) for s, t in self._lifted.items() if s in self.board)
+        holding = self._holding() | frozenset(back_site for _, back_site in back)
+        for site in [s for s in self._lifted if s in self.board or s not in holding]:
+            del self._lifted[site]
+        touches = []
+        for lifted, site in back:
+            held = self._back.pop(site, self._now) - lifted
+            touches.append(Touch(site, held, held <= self.timing.tap_ms))
+        return touches
 
-    def _targets_of(self, site: str) -> frozenset[str]:
-        """The engine's targets of a piece lifted from ``site``, asked once per position."""
-        if site not in self._targets:
-            self._targets[site] = self.state.targets(site)
-        return self._targets[site]
-
-    def _light_targets(self) -> None:
-        targets: set[str] = set()
-        for site in self.boards[-1] - self.board:
-            targets |= self._targets_of(site)
-        if targets != self.targets:
-            self.targets = frozenset(targets)
-            self._emit("targets", sites=self._sorted(targets))
+    def rejudge(self) -> None:
+        """Judge the board again now, if it is settled (the game changed under it, or a move
+        storage refused is to be tried again)."""
+        self._evaluated = None
+        if self.debouncer.quiet(self._now):
+            self._on_settle()
 
     def set_connected(self, connected: bool) -> None:
         """The board stopped answering (False: no guidance about pieces nobody can see) or
         answers again (True: the board is judged again)."""
         if connected == self.connected:
             return
-        self.connected = connected
-        self._dirty = True
+        self.connected, self._dirty = connected, True
         if connected:
-            self._rejudge()
+            self.rejudge()
         else:
+            self.sync, self.targets = None, frozenset()
+
+    # ------------------------------------------------------------------ effects
+    def go(self, phase: Phase) -> None:
+        """Enter ``phase``."""
+        self.phase, self._dirty = phase, True
+
+    def in_sync(self) -> None:
+        if self.sync:
             self.sync = None
-            self._clear_targets()
+            self.emit("in_sync")
 
-    # ------------------------------------------------------ moves chosen elsewhere
-    def expect(self, move_text: str, say: str) -> None:
-        """Have the players carry out ``move_text`` (chosen by a computer or a remote board):
-        its sites to empty and to fill are lit, ``say`` is shown ("Computer plays E5*: move
-        it"), and only a board that shows this move is accepted. IllegalMove for a bad move."""
+    def out_of_sync(self, sync: Sync) -> None:
+        """Guide the board back: ``sync`` says what differs and why."""
+        if sync == self.sync:
+            return
+        self.sync, self.targets = sync, frozenset()
+        self.emit("out_of_sync", missing=list(sync.missing), extra=list(sync.extra))
+        if sync.reason:
+            self.emit("waiting" if sync.waiting else "illegal", reason=sync.reason,
+                      sites=self.sorted(set(sync.missing) | set(sync.extra)))
+
+    def light_targets(self, targets: frozenset[str]) -> None:
+        if targets != self.targets:
+            self.targets, self._dirty = targets, True
+            self.emit("targets", sites=self.sorted(targets))
+
+    def flash(self, text: str) -> None:
+        """Show ``text`` briefly: until the next board change or a few seconds pass."""
+        self._flashed, self._dirty = (text, self._now + FLASH_MS), True
+
+    def offer(self, choice: Choice, late: frozenset[str] = frozenset()) -> None:
+        """Let the players choose among moves (several explain the board); ``late``: the last
+        turn's flips a touch may still come for."""
+        self.go(Choosing(choice, late))
+        self.targets = frozenset()
+        self.emit("guide", action=choice.action, sites=self.sorted(choice.sites))
+
+    def accept(self, turn: Turn, correct: bool = False, correctable: bool = True) -> bool:
+        """Save ``turn``'s move (``correct``: in place of the last move), then announce it and
+        start its steps; False when storage refused it (the screen says why)."""
+        before = self.states[-2] if correct else self.state
+        side = before.maker(turn.move)
+        try:
+            if correct:
+                text, replaced = self.record.correct(turn.move)
+            else:
+                text = self.record.play(turn.move)
+        except StorageError as exc:
+            self.message, self._dirty = str(exc), True
+            return False
+        self.message, self.targets, self._target_cache = None, frozenset(), {}
+        if correct:
+            self.emit("correction", move=text, replaces=replaced, side=side)
+            self.flash(f"Corrected to {text}")
+        else:
+            self.emit("move", move=text, side=side)
+        while (pick := turn.pick_index()) is not None:
+            turn = turn.complete(pick)  # the move is known, so its pick is made
+        self.go(Following(replace(turn, side=side), correctable))
+        self.follow(announce=True)
+        return True
+
+    def follow(self, announce: bool = False) -> None:
+        """Run the recorded move's steps from the current one until one must wait; then the
+        next turn."""
+        phase = self.phase
+        turn = phase.turn.advance(self.board, self._faces_shown if self._polarity is not None else None)
+        self.go(replace(phase, turn=turn))
+        if not turn.done:
+            if announce or turn.step != phase.turn.step:
+                self.emit("guide", action=turn.current.action, sites=self.sorted(turn.remaining(self.board)))
+            return
+        self.begin_turn(correctable=phase.correctable, late=turn.untouched)
+
+    def begin_turn(self, correctable: bool = False, late: frozenset[str] = frozenset()) -> None:
+        """The next turn: the game over, the opponent's to answer, or the players' (a removal
+        that is their whole turn guided, a move that needs no hand change offered)."""
         state = self.state
-        move = state.parse_move(move_text)
-        state.check(move)
-        self.pending = Pending(move, state.notation(move), state.realisations(move)[0], say)
-        self.choice = None
-        real = self.pending.real
-        self._emit("expect", move=self.pending.text, empty=self._sorted(real.emptied),
-                   fill=self._sorted(real.filled))
-        self._rejudge()
+        if state.outcome():
+            return self._game_over()
+        if self.opponent and state.to_move == self.opponent.side_in(state):
+            return self.go(Awaiting(correctable=correctable, late=late))
+        self.go(Moving(correctable=correctable, late=late))
+        due = state.due()
+        if due is not None:
+            self.emit("guide", action=due.action, sites=self.sorted(due.sites))
+        elif offered := recognise.offered(state):
+            self.offer(Choice(tuple(Turn.of(c, self.record.board, state.to_move) for c in offered),
+                              self.record.board), late)
+        elif state.ok_move() is not None:
+            self.emit("guide", action="confirm", sites=[])
 
-    @property
-    def to_act(self) -> str | None:
-        """The side who must act now: during a follow-up the side whose step it is."""
-        return self.turn.side if self.turn else self.state.to_move
+    def _game_over(self) -> None:
+        self.go(Over())
+        self.record.finish()
+        outcome = self.state.outcome()
+        self.emit("game_over", winner=outcome.winner, result=outcome.result,
+                  sites=self.sorted(self.win_sites()))
+        if self.match:
+            self.emit("match", **self.match.event())
 
-    def hint(self, move_text: str) -> None:
+    def win_sites(self) -> set[str]:
+        """The sites that show the win (a point may have several, e.g. an Antipod edge point)."""
+        outcome = self.state.outcome()
+        return {site for name in (outcome.sites if outcome else ()) for site in self.state.sites_of(name)}
+
+    def take_back(self, keep: int, why: str = "takeback", then: Play | None = None) -> None:
+        """Take the game back to its first ``keep`` moves; the board is then guided back to that
+        position (pieces, tokens to turn back, unseen pieces to carry), in any order. ``then``:
+        the opponent's move in place of the one undone, carried out from the board as it
+        stands (one motion: the piece moved on) when nothing unseen is to be undone."""
+        played, over = self.state, isinstance(self.phase, Over)
+        undone = self.record.take_back(keep)
+        self._target_cache, self.targets = {}, frozenset()
+        for text in undone:
+            self.emit("takeback", move=text)
+        if over and undone and self.match:
+            self.emit("match", **self.match.event())
+        steps = undo_steps(played, self.state)
+        if then is not None and not steps and self.opponent \
+                and self.state.to_move == self.opponent.side_in(self.state):
+            self.go(Awaiting())
+            return self._expect(then)
+        undo = Turn.undo(steps, self.record.board, self.state.to_move) if steps else None
+        self.go(Restoring(undo, why, tuple(undone)))
+        if undo is not None:
+            self.emit("guide", action=undo.current.action, sites=self.sorted(undo.remaining(self.board)))
+        if undone:
+            self.flash(f"Took back {', '.join(undone)}")
+        self.rejudge()
+
+    def drop_last(self) -> None:
+        """Undo the last move with nothing to guide (a correction reaching past it)."""
+        for text in self.record.take_back(len(self.moves) - 1):
+            self.emit("takeback", move=text)
+
+    def ask_takeback(self) -> None:
+        """The players ask to take back (the menu, the page): the last turn, or with an
+        opponent away from the board its last turn and the players' before it (asked of the
+        other board first, which answers later)."""
+        if not self.moves or not self.takebacks:
+            return
+        keep = self.opponent.takeback(self.seen()) if self.opponent else len(self.moves) - 1
+        if not isinstance(keep, Asked):  # asked: the opponent's note says so
+            self.take_back(keep)
+
+    def new_game(self, game: Game) -> None:
+        """Begin ``game`` (the menu, the page, another board): the next game of the match when it
+        continues the one being played (an unfinished game is abandoned unscored), else a new
+        match or a single game. The board is then read from the pieces once they settle."""
+        game = game.with_options(self.house_rules.get(game.name))
+        self.record.abandon()
+        match = self.match if self.match and game == self.game and not self.match.won else game.new_match()
+        record = GameRecord.begin(self.storage, game, match, self._who(game.new()))
+        self._begin(record, Restoring(why="new game"))
+        self.emit("new_game", game=game.name, size=game.size, variant=game.variant)
+        if not self._restored_at_once():
+            self.debouncer.restart(self._now)  # read once the hands have set the pieces
+
+    def _restored_at_once(self) -> bool:
+        """A board that already shows the position restored needs no settle to be read."""
+        if isinstance(self.phase, Restoring) and self.board == self.record.board:
+            judge.restored(self, self.phase, self.board)
+            return True
+        return False
+
+    def set_players(self, players: SetPlayers, game: Game | None = None) -> None:
+        """A new game (of ``game``, default the current one) in which the computer plays
+        ``players.computer`` (None: nobody)."""
+        if self.opponent:
+            self.opponent.close()
+        self.opponent = self.opponents(players)
+        if self.menu:
+            self.menu.players = (players.computer, players.level)
+        self.new_game(game or self.game)
+
+    def _who(self, state: GameState) -> str | None:
+        return self.opponent.record(state) if self.opponent else None
+
+    # ------------------------------------------------------------- the opponent
+    def _obey(self, intent: Any) -> None:
+        """Carry out what the opponent wants done."""
+        if isinstance(intent, Play) and isinstance(self.phase, Awaiting):
+            self._expect(intent)
+        elif isinstance(intent, TakeBackTo):
+            self.take_back(intent.keep, then=intent.then)
+        elif isinstance(intent, StartGame):
+            self.new_game(intent.game)
+        elif isinstance(intent, Ask):
+            self.ask(intent.screen, intent.answer)
+        elif isinstance(intent, Withdraw):
+            self.notice(None)
+
+    def _expect(self, play: Play) -> None:
+        """Light the opponent's move for the players to carry out; a move that is not legal
+        here is said, never lit."""
+        state = self.state
+        try:
+            move = state.parse_move(play.move)
+            state.check(move)
+        except IllegalMove:
+            return self.say(f"Opponent's move {play.move} is illegal here")
+        pending = Pending(move, state.notation(move), state.realisations(move)[0], play.say)
+        self.go(replace(self.phase, pending=pending))
+        real = pending.real
+        self.emit("expect", move=pending.text, empty=self.sorted(real.emptied), fill=self.sorted(real.filled))
+        self.rejudge()
+
+    def _hint(self, move_text: str) -> None:
         """Light ``move_text`` as a hint for the side to move until the board changes."""
         state = self.state
         move = state.parse_move(move_text)
         real = state.realisations(move)[0]
         self.hinted = real.emptied | real.filled
-        self._emit("hint", move=state.notation(move), sites=self._sorted(self.hinted))
-        self._flash(f"Hint: {state.notation(move)}")
+        self.emit("hint", move=state.notation(move), sites=self.sorted(self.hinted))
+        self.flash(f"Hint: {state.notation(move)}")
 
-    def _clear_targets(self) -> None:
-        self.targets = frozenset()
+    # ----------------------------------------------------------------- buttons
+    def _on_button(self, press: ButtonEvent) -> None:
+        self._dirty = True
+        if self._notice is not None:
+            self._notice = self._notice_until = None  # any button closes a notice
+            answer, self._answer = self._answer, None
+            if answer:
+                answer(press.button == "ok" and not press.long)
+        elif self.menu and (self.menu.is_open or press.button == "menu"):
+            self.command(self.menu.press(press))
+        elif press.long:
+            if press.button == "ok" and self.hints and isinstance(self.phase, Moving):
+                self.hints.ask(self.seen())  # a long OK: the computer's suggestion
+        elif press.button == "ok":
+            self._ok()
+        elif press.button == "back":
+            judge.back(self)
+
+    def _ok(self) -> None:
+        if isinstance(self.phase, Moving) and self.board != self.record.board \
+                and not self.debouncer.quiet(self._now):
+            self._ok_waiting = True  # a hand over the board: OK is judged at the settle
+            return
+        judge.ok(self)
+
+    def command(self, action: Any) -> None:
+        """Carry out a menu action (from the menu, the page or the café network)."""
+        self._dirty = True
+        if isinstance(action, NewGame):
+            self.new_game(Game(action.game, action.size, action.variant, action.match))
+        elif isinstance(action, TakeBack):
+            self.ask_takeback()
+        elif isinstance(action, SetBrightness):
+            self.brightness = action.level
+        elif isinstance(action, SetPlayers):
+            self.set_players(action)
+        elif isinstance(action, ShowIP):
+            self._pass(message_screen("IP address", [self._address()]))
+        elif isinstance(action, ShowToday):
+            self._pass(today_screen(self.storage))
+        elif isinstance(action, PowerOff):
+            self._notice = message_screen("Powering off", ["Wait for the screen to go dark"])
+            self.emit("power_off")  # the daemon runs the configured command
+
+    def say(self, text: str | None) -> None:
+        """Show ``text`` on the screen's message line until replaced (None: no more)."""
+        if text != self.message:
+            self.message, self._dirty = text, True
+
+    def _pass(self, screen: Screen) -> None:
+        """Show a passing notice: until a button, the next board change or NOTICE_MS."""
+        self._notice, self._notice_until = screen, self._now + NOTICE_MS
+
+    def notice(self, screen: Screen | None) -> None:
+        """Show ``screen`` until a button is pressed (the daemon's messages); None: no more."""
+        self._notice, self._notice_until, self._answer = screen, None, None
         self._dirty = True
 
-    # ------------------------------------------------------------------ moves
-    def _take(self, found: list[Candidate], board: frozenset[str]) -> None:
-        if len(found) == 1:
-            return self._accept(found[0])
-        self._offer(found, board)
-
-    def _offer(self, found: list[Candidate], board: frozenset[str]) -> None:
-        """Let the players pick among moves: taps count from now."""
-        self.mode = "choose"
-        self.choice = Choice(found, board)
-        self._toggles.clear()
-        self._clear_targets()
-        self._emit("guide", action=self.choice.action, sites=self._sorted(self.choice.sites))
-
-    def _choose_site(self, site: str) -> None:
-        chosen = recognise.choose(self.choice.cands, site)
-        if len(chosen) == 1:
-            self._accept(chosen[0])
-        elif chosen:
-            self.choice = Choice(chosen, self.choice.board)
-            self._emit("guide", action="pick", sites=self._sorted(self.choice.sites))
-
-    def _accept(self, cand: Candidate, replaces: str | None = None) -> None:
-        """Save the move (or, ``replaces`` given, the correction of the last move), then announce
-        it and start its follow-ups."""
-        state = self.states[-2] if replaces else self.state
-        text, side = state.notation(cand.move), state.maker(cand.move)
-        ply = len(self.moves) + (0 if replaces else 1)
-        try:
-            if replaces:
-                self.storage.correct(self.game_id, ply, text, replaces)
-            else:
-                self.storage.add_move(self.game_id, ply, text)
-        except StorageError as exc:
-            self.message = str(exc)
-            self._dirty = True
-            return
-        self.message = None
-        if replaces:
-            del self.states[-1], self.boards[-1], self.moves[-1]
-        before = self.boards[-1]
-        self._push(state.apply(cand.move), text)
-        self.choice = None
-        self._clear_targets()
-        if replaces:
-            self._emit("correction", move=text, replaces=replaces, side=side)
-            self._flash(f"Corrected to {text}")
-        else:
-            self._emit("move", move=text, side=side)
-        self._correctable = True
-        self.mode, self.due = "follow", None
-        self.turn = Turn(cand, before, cand.done, side)
-        self._follow()
-
-    def _push(self, state: GameState, text: str) -> None:
-        self.hinted = frozenset()
-        self.states.append(state)
-        self.boards.append(state.occupied())
-        self.moves.append(text)
-        self._targets = {}
-
-    # -------------------------------------------------------------- follow-ups
-    def _follow(self) -> None:
-        """Run the accepted move's follow-ups from the current one until one must wait."""
-        turn = self.turn
-        while (step := turn.current) is not None:
-            if step.action == "pick" or self._step_done():
-                turn.step += 1  # the move is known, so its pick is made
-                continue
-            if turn.announce():
-                if turn.touches is not None:
-                    turn.touches.see(self.board)
-                self._emit("guide", action=step.action, sites=self._sorted(step.sites))
-            return
-        self.turn = None
-        self._dirty = True
-        outcome = self.state.outcome()
-        if outcome:
-            self._game_over(outcome)
-        else:
-            self._begin_turn()
-
-    def _faces_shown(self, sites: frozenset[str]) -> bool:
-        """True when polarity sensors read the face the game expects on every site."""
-        north, faces = self.state.sides[0], self.state.faces()
-        readings = [self._polarity.get(self.layout.sensor[site]) for site in sites]
-        return all(r is not None and r == (faces.get(s) == north) for s, r in zip(sites, readings))
-
-    def _follow_progress(self) -> None:
-        step = self.turn.current
-        if step is not None and step.action != "pick" and self._step_done():
-            self._follow()
-
-    def _step_done(self) -> bool:
-        return self.turn.step_done(self.board, self._faces_shown if self._polarity is not None else None)
-
-    def _begin_turn(self) -> None:
-        self.mode = "move"
-        offered = recognise.offered(self.state)
-        self.due = self.state.due()
-        if self.due is not None:
-            self._emit("guide", action=self.due.action, sites=self._sorted(self.due.sites))
-        elif offered:
-            self._offer(offered, self.boards[-1])
-        elif self.state.ok_move() is not None:
-            self._emit("guide", action="confirm", sites=[])
-
-    def _game_over(self, outcome: Outcome) -> None:
-        self.mode = "over"
-        self.choice = None
-        self.storage.finish(self.game_id, result_text(outcome), outcome.winner)
-        self._emit(
-            "game_over",
-            winner=outcome.winner,
-            result=outcome.result,
-            sites=self._sorted(self._win_sites(outcome)),
-        )
-        if self.match:
-            self.match.record(self.state)
-            self._emit("match", **self.match.event())
-
-    def _win_sites(self, outcome: Outcome) -> set[str]:
-        """The sites that show the win (a point may have several, e.g. an Antipod edge point)."""
-        return {site for name in outcome.sites for site in self.state.sites_of(name)}
-
-    def _flash(self, text: str) -> None:
-        """Show ``text`` briefly: until the next board change or a few seconds pass."""
-        self._flashed = (text, self._now + FLASH_MS)
-
-    def _take_back(self, index: int) -> None:
-        self._correctable = False
-        unscore = self.mode == "over" and self.match is not None
-        undone, played = self.moves[index:], self.state
-        self.storage.truncate(self.game_id, index)
-        del self.states[index + 1 :], self.boards[index + 1 :], self.moves[index:]
-        self._targets = {}
-        self.turn = self.choice = self.pending = None
-        self._clear_targets()
-        for text in reversed(undone):
-            self._emit("takeback", move=text)
-        if unscore:
-            self.match.unrecord()
-            self._emit("match", **self.match.event())
-        steps = undo_steps(played, self.state)
-        if not steps:
-            return self._begin_turn()
-        self.mode = "follow"  # what the sensors cannot see is undone by hand, step by step
-        undo = Realisation(frozenset(), frozenset(), steps)
-        self.turn = Turn(Candidate(None, undo), self.boards[-1], 0, self.state.to_move)
-        self._follow()
-
-    def new_game(self, game: Game) -> None:
-        """Start ``game`` at once, as the menu's choice does (the simulator page's picker)."""
-        self._new_game(game)
-
-    def _new_game(self, game: Game) -> None:
-        """Start ``game``: the next game of the match when it continues the one being played
-        (an unfinished game is abandoned unscored), else a new match or a single game."""
-        game = game.with_options(self.house_rules.get(game.name))
-        if self.mode != "over":
-            self.storage.finish(self.game_id, "abandoned")
-        if not (self.match and game == self.game and not self.match.won):
-            self.match = game.new_match()
-        self._start(game, None)
-        self._emit("new_game", game=game.name, size=game.size, variant=game.variant)
-        self._rejudge()
+    def ask(self, screen: Screen, answer: Callable[[bool], None]) -> None:
+        """Show the question ``screen`` until a button: OK calls ``answer(True)``, any other
+        button ``answer(False)``."""
+        self.notice(screen)
+        self._answer = answer
 
     # -------------------------------------------------------------- idle spells
     def _wake(self) -> bool:
         """Someone is at the board: end an idle spell; True if one ended."""
         if self.idle is None or not self.idle.activity(self._now):
             return False
-        self._emit("wake")
+        self.emit("wake")
         return True
 
     def _idle_tick(self) -> None:
@@ -511,14 +630,20 @@ class Controller(Judge, Buttons, Display):
             self._notice = self._answer = None
             if self.menu:
                 self.menu.close()
-            self._emit("attract")
+            self.emit("attract")
         elif what == "frame":
             self._dirty = True
+
+    def _faces_shown(self, sites: frozenset[str]) -> bool:
+        """True when polarity sensors read the face the game expects on every site."""
+        north, faces = self.state.sides[0], self.state.faces()
+        readings = [self._polarity.get(self.layout.sensor[site]) for site in sites]
+        return all(r is not None and r == (faces.get(s) == north) for s, r in zip(sites, readings))
 
     # ----------------------------------------------------------------- output
     def _refresh(self) -> None:
         self._dirty = False
-        frame = self._build_frame()
+        frame = build_frame(self.snapshot(), self.layout, self.brightness)
         if frame != self._frame:
             self._frame = frame
             self.frame_version += 1
@@ -528,11 +653,11 @@ class Controller(Judge, Buttons, Display):
         if not self._screen_due:
             return
         self._screen_due = False
-        shown = self._screen()
+        shown = build_screen(self.snapshot())
         if shown != self._shown:  # a new screen starts on its first page
             self._shown, self._shown_at = shown, self._now
         self._page = int((self._now - self._shown_at) // PAGE_MS)
-        screen = replace(shown, page=self._page)  # what screen() gives now
+        screen = replace(shown, page=self._page)
         self._pages = len(screen.pages())
         lines = screen.text_lines()
         if lines != self._lines:
@@ -542,3 +667,10 @@ class Controller(Judge, Buttons, Display):
     def frame(self) -> dict[int, Led]:
         """LED channel -> what it shows now."""
         return self._frame
+
+    def screen(self) -> Screen:
+        """What the OLED shows now (the page due of a long screen)."""
+        return replace(build_screen(self.snapshot()), page=self._page)
+
+
+

@@ -85,6 +85,11 @@ class Debouncer:
             and now - self._activity >= (self.quick_ms if self.complete else self.settle_ms)
         )
 
+    def restart(self, now: float) -> None:
+        """Count the board as changed at ``now``: it settles again after a quiet spell (a new
+        game is read from the pieces only once the hands have had time to set them)."""
+        self._activity, self._settled = now, False
+
     def feed(self, now: float, scan: Scan) -> Change:
         """Take one scan read at ``now``; the debounced changes it completes."""
         raw, ambiguous = scan.closed, scan.ambiguous

@@ -1,232 +1,469 @@
-"""How a settled board is judged against the game (docs/daemon.md, "The settled board is
-judged"): equal, a legal move (or several to choose among), a move in progress, a takeback, a
-correction of the last move, or out of sync with guidance. :class:`Judge` is a base of
-:class:`~firmware_host.controller.Controller`, whose attributes it uses, beside
-:class:`~firmware_host.view.Display`.
+"""The transition table: what each phase (``firmware_host/phase.py``) does with a settled board,
+a touch, a change of the debounced board and the OK and BACK buttons.
+
+A settled board is judged by the rules :data:`SETTLED` lists for the phase, in order: the first
+that applies decides. Each rule is a function ``(controller, phase, board) -> bool`` whose
+docstring's first line says when it applies and what follows; docs/daemon.md prints the table
+(``python -m firmware_host.judge``). The rules change the game only through the controller's
+effects (``accept``, ``take_back``, ``new_game``, ``go`` …), which save before they announce.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TYPE_CHECKING, Callable
+
 from firmware_host import recognise
+from firmware_host.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.recognise import Candidate
-from firmware_host.turn import Sync
+from firmware_host.turn import KNOCK_MS, Choice, Sync, Touch, Turn
+from firmware_host.opponent import Asked
+
+if TYPE_CHECKING:
+    from firmware_host.controller import Controller
+
+Board = frozenset[str]
+Rule = Callable[["Controller", Phase, Board], bool]
+
+#: Touches kept while the players' move has not shown yet (the newest).
+TOUCHES_KEPT = 12
 
 
-class Judge:
-    """The settled board's judgement (the controller's part that decides what a board means)."""
+# --------------------------------------------------------------------------- every phase
+def start_again(c: Controller, phase: Phase, board: Board) -> bool:
+    """The start position set up again once the game is over (or, in kiosk mode, after an idle
+    spell): a new game of the same kind."""
+    stale = isinstance(phase, Over) or (c.idle is not None and c.idle.stale)
+    if not (stale and board == c.boards[0] != c.boards[-1]):
+        return False
+    c.new_game(c.game)
+    return True
 
-    def _on_settle(self) -> None:
-        self._settle_touches()
-        if self.choice:
-            self.choice.armed = True
-        if self._ok_waiting:
-            self._ok_waiting = False
-            self._ok()
-        if self.board == self._evaluated or not self.connected:
-            return
-        self._evaluated = self.board
-        self._judge(self.board)
 
-    def rejudge(self) -> None:
-        """Judge the board again now, if it is settled (a move the storage refused is tried
-        again)."""
-        self._rejudge()
+def in_position(c: Controller, phase: Phase, board: Board) -> bool:
+    """The board shows the position: nothing to do."""
+    if board != c.record.board:
+        return False
+    c.in_sync()
+    c.light_targets(frozenset())
+    if getattr(phase, "held", None) is not None:
+        c.go(replace(phase, held=None))
+    return True
 
-    def _rejudge(self) -> None:
-        """Judge the board again now (the game changed under it), if it is settled."""
-        self._evaluated = None
-        if self.debouncer.quiet(self._now):
-            self._on_settle()
 
-    def _judge(self, board: frozenset[str]) -> None:
-        if self.idle and self.idle.stale and board == self.boards[0] != self.boards[-1]:
-            return self._new_game(self.game)  # put back for the next table after an idle spell
-        if self._check_only:
-            self._check_only = False
-            if board == self.expected:
-                self._in_sync()
-            else:
-                self._out_of_sync(board)
-        elif self.mode == "follow":
-            self._judge_follow(board)
-        elif self.mode == "over":
-            self._judge_over(board)
-        else:
-            self._judge_move(board)
-
-    def _judge_move(self, board: frozenset[str]) -> None:
-        if self.pending is not None:
-            return self._judge_pending(board)
-        waiting = self.opponent and self.opponent.side_in(self.state) == self.state.to_move
-        if waiting and board != self.boards[-1]:  # only a takeback while the opponent thinks
-            return (self._correct(board) or self._takeback_to(board)
-                    or self._out_of_sync(board, self.opponent.WAIT))
-        cancelled = False
-        if self.choice:
-            if board == self.choice.board:
-                return self._in_sync()
-            if board ^ self.choice.board <= self.choice.sites:
-                return  # a tap in progress
-            self.choice, self.mode, cancelled = None, "move", True
-        state = self.state
-        if board == self.boards[-1]:
-            self._in_sync()
-            self._clear_targets()
-            if cancelled:
-                self._begin_turn()
-            return
-        found = recognise.candidates(state, board)
-        if found:
-            self._in_sync()
-            return self._take(found, board)
-        if self._ok_then_move(board):
-            return
-        if recognise.lifting(state, board, self._targets_of):
-            self._in_sync()  # a piece in the hand: its targets stay lit
-            self._correctable = False  # the next side has begun
-            return self._light_targets()
-        if self._takeback_to(board) or self._correct(board):
-            return
-        self._out_of_sync(board)
-
-    def _judge_pending(self, board: frozenset[str]) -> None:
-        pending, before = self.pending, self.boards[-1]
-        done = pending.done(before, board)
-        if done is not None:
-            self._in_sync()
-            self.pending = None
-            return self._accept(Candidate(pending.move, pending.real, done))
-        missing, extra = pending.stray(before, board)
-        if missing and self.opponent and self.opponent.RETHINKS and self._correct(board):
-            return  # the players' move slid on before the computer's answer was carried out
-        if missing or extra:
-            return self._out_of_sync(board)
-        self._in_sync()  # part-way through the move
-
-    def _ok_then_move(self, board: frozenset[str]) -> bool:
-        """The board shows a move that follows the OK move (e.g. the opponent starting after a
-        capture chain): play both."""
-        ok = self.state.ok_move()
-        if ok is None or not recognise.candidates(self.state.apply(ok), board):
-            return False
-        self._in_sync()
-        self._accept(Candidate(ok, self.state.realisations(ok)[0]))
-        if self.mode == "move":
-            self._judge_move(board)
-        return True
-
-    def _judge_follow(self, board: frozenset[str]) -> None:
-        turn = self.turn
-        for step in turn.sensed_run():
-            if board == turn.board(step):
-                self._in_sync()
-                if step > turn.step:
-                    turn.step = step
-                    self._follow()
-                return
-        current = turn.current
-        if current is not None and board ^ turn.board() <= current.sites:
-            return self._in_sync()  # part-way through this step
-        if self._takeback_to(board) or self._next_side_began(board) or self._correct(board):
-            return
-        self._out_of_sync(board)
-
-    def _next_side_began(self, board: frozenset[str]) -> bool:
-        """The next side acts while only unsensed steps (flips) are left: they are taken as done
-        and the board is judged as the next move."""
-        state = self.state
-        if not self.turn.only_unsensed_left():
-            return False
-        if not (recognise.candidates(state, board) or recognise.lifting(state, board, self._targets_of)):
-            return False
-        self.turn.step = len(self.turn.steps)
-        self._follow()
-        if self.mode == "move":
-            self._judge_move(board)
-        return True
-
-    def _judge_over(self, board: frozenset[str]) -> None:
-        if board == self.boards[0] and board != self.boards[-1]:
-            self._new_game(self.game)
-
-    def _takeback_to(self, board: frozenset[str]) -> bool:
-        if not self.takebacks:
-            return False
-        index = recognise.earlier(self.boards, board)
-        if index is None or self._opponent_to_move(index):
-            return False  # the opponent's move alone is not undone: its piece is guided back
-        if index < len(self.moves) - 1 and self._correct(board):
-            return True  # a different last move explains it better than undoing several
-        self._in_sync()
-        if self.opponent:  # the opponent's turn and the players' before it, as the menu does
-            allowed = self.opponent.takeback_to(self)
-            if allowed is None:  # asked another board: the board waits for its answer
-                self._out_of_sync(board, self.opponent.why, self.opponent.waiting)
-                return True
-            index = min(index, allowed)
-        self._take_back(index)
-        if board != self.expected:
-            self._out_of_sync(board)
-        return True
-
-    def _opponent_to_move(self, index: int) -> bool:
-        """Whether the position ``index`` (of ``self.states``) is the opponent's (the computer's,
-        the other board's) to move: a board back there has only its piece off, being set right,
-        and a take back goes to the players' turn before it (their own piece off too)."""
-        state = self.states[index]
-        return bool(self.opponent) and state.to_move == self.opponent.side_in(state)
-
-    def _out_of_sync(self, board: frozenset[str], reason: str | None = None,
-                     waiting: bool = False) -> None:
-        """Guide the board back (``reason``: why it cannot be taken, else the engine's; a
-        ``waiting`` reason is an answer still to come, not a refusal)."""
-        expected, aim = self.expected, None
-        if self.mode == "move" and reason is None:
-            aim = recognise.nearest(self.state, board)
+def out_of_sync(c: Controller, phase: Phase, board: Board) -> bool:
+    """Anything else: the pieces to put back and to take off are lit (towards the board of a
+    legal move fewer changes reach, e.g. a placement that knocked a neighbour off; else the
+    position), with the engine's reason when it looks like an attempted move, or why the board
+    waits."""
+    expected, aim, reason = c.expected, None, None
+    if isinstance(phase, Awaiting) and phase.pending:
+        missing, extra = phase.pending.stray(c.record.board, board)
+    else:
+        if isinstance(phase, Awaiting):
+            reason = c.opponent.WAIT
+        elif isinstance(phase, Moving):
+            aim = recognise.nearest(c.state, board)
             if aim is None:
-                reason = recognise.attempt_reason(self.state, expected - board, board - expected)
+                reason = recognise.attempt_reason(c.state, expected - board, board - expected)
         target = expected if aim is None else aim
         missing, extra = target - board, board - target
-        sync = Sync(missing, extra, reason, aim)
-        if sync == self.sync:
-            return
-        self.sync = sync
-        self._clear_targets()
-        self._emit("out_of_sync", missing=self._sorted(missing), extra=self._sorted(extra))
-        if reason:
-            self._emit("waiting" if waiting else "illegal", reason=reason,
-                       sites=self._sorted(missing | extra))
+    c.out_of_sync(Sync(tuple(c.sorted(missing)), tuple(c.sorted(extra)), reason, aim))
+    return True
 
-    def _in_sync(self) -> None:
-        if self.sync:
-            self.sync = None
-            self._emit("in_sync")
 
-    def _correct(self, board: frozenset[str]) -> bool:
-        """Before the next side begins, a board showing the position before the last move changed
-        by one different legal move (a piece slid on after resting; a change of mind): that move
-        replaces the last one."""
-        if not (self.moves and self._correctable):
-            return False
-        for back in range(1, 2 + self._took_off_arrival()):
-            if self._opponent_to_move(-1 - back):
-                return False  # the opponent's move is not the players' to change
-            before, last = self.states[-1 - back], self.moves[-back]
-            found = [c for c in recognise.candidates(before, board) if before.notation(c.move) != last]
-            if len(found) == 1:
-                self._in_sync()
-                if back == 2:  # the arrival's removal was the piece lifted to move on
-                    self._take_back(len(self.moves) - 1)
-                self.turn = None
-                self._accept(found[0], replaces=last)
-                return True
+# --------------------------------------------------------------------------- moving
+def a_move(c: Controller, phase: Moving, board: Board) -> bool:
+    """The board shows legal moves of the side to move: one is recorded (with the touches
+    made before it showed); several are offered to choose among."""
+    found = recognise.candidates(c.state, board)
+    if not found:
         return False
+    c.in_sync()
+    choice = _choice(c, found, board, phase.touched)
+    if len(choice.turns) == 1:
+        c.accept(choice.sole())
+    else:
+        c.offer(choice, phase.late)
+    return True
 
-    def _took_off_arrival(self) -> bool:
-        """True when the last move only took off pieces the move before it put down (a piece
-        lifted to move on from where it rested reads as its removal, e.g. a Phalanx piece
-        self-phalanxed where it rested)."""
-        if len(self.boards) < 3:
-            return False
-        earlier, arrived, now = self.boards[-3:]
-        return now < arrived and arrived - now <= arrived - earlier
+
+def _choice(c: Controller, found: list[Candidate], board: Board, touched: tuple[Touch, ...]) -> Choice:
+    """The candidates as a choice, the touches made so far counted in order."""
+    choice = Choice(tuple(Turn.of(f, c.record.board, c.state.to_move) for f in found), board)
+    for touch in touched:
+        choice, taken = choice.touch(touch)
+        _say_taken(c, choice, touch, taken)
+    return choice
+
+
+def ok_then_move(c: Controller, phase: Moving, board: Board) -> bool:
+    """The board shows a move that follows the OK move (the opponent starting while a capture
+    chain could go on): both are recorded."""
+    ok = c.state.ok_move()
+    if ok is None or not recognise.candidates(c.state.apply(ok), board):
+        return False
+    c.in_sync()
+    if c.accept(Turn.of(Candidate(ok, c.state.realisations(ok)[0]), c.record.board, c.state.to_move)) \
+            and isinstance(c.phase, Moving):
+        settled(c, board)
+    return True
+
+
+def piece_in_hand(c: Controller, phase: Moving, board: Board) -> bool:
+    """Only pieces the side to move may move are lifted: a move under way (their targets lit);
+    the next side has begun, so the last move is no longer corrected."""
+    if not recognise.lifting(c.state, board, lambda site: c.targets_of(-1, site)):
+        return False
+    c.in_sync()
+    c.go(replace(phase, correctable=False, held=None))
+    c.light_targets(lifted_targets(c, board))
+    return True
+
+
+def due_under_way(c: Controller, phase: Moving, board: Board) -> bool:
+    """Part of the removal that is the side's whole turn is made (a piece of several sites
+    lifted one site at a time)."""
+    due, position = c.state.due(), c.record.board
+    if due is None or not (board < position and position - board <= due.sites):
+        return False
+    c.in_sync()
+    return True
+
+
+def last_move_in_hand(c: Controller, phase: Moving | Awaiting, board: Board) -> bool:
+    """The players' last move lifted again before the next side began: a correction on its
+    way, quietly (the piece's targets lit); back where it came from for ``takeback_ms``, a
+    takeback."""
+    if not (phase.correctable and c.moves and c.takebacks):
+        return False
+    if board == c.boards[-2]:
+        c.in_sync()
+        c.light_targets(frozenset())
+        if phase.held is None:
+            c.go(replace(phase, held=c.now))
+        return True
+    if recognise.lifting(c.states[-2], board, lambda site: c.targets_of(-2, site)):
+        c.in_sync()
+        c.light_targets(lifted_targets(c, board))
+        return True
+    return False
+
+
+def taken_back(c: Controller, phase: Phase, board: Board) -> bool:
+    """The board shows an earlier position (takebacks allowed): the game goes back there; with
+    an opponent away from the board only to a position the players are to move in (its piece
+    lifted alone is being set right), as far back as the opponent agrees."""
+    if not c.takebacks:
+        return False
+    index = c.record.earlier(board)
+    if index is None or opponent_to_move(c, index):
+        return False
+    if index < len(c.moves) - 1 and corrected(c, phase, board):
+        return True  # a different last move explains it better than undoing several
+    c.in_sync()
+    if c.opponent:
+        answer = c.opponent.takeback(c.seen())
+        if isinstance(answer, Asked):
+            c.out_of_sync(Sync(tuple(c.sorted(c.expected - board)), tuple(c.sorted(board - c.expected)),
+                               answer.why, waiting=answer.waiting))
+            return True
+        index = min(index, answer)
+    c.take_back(index)
+    return True
+
+
+def corrected(c: Controller, phase: Phase, board: Board) -> bool:
+    """Before the next side begins, the position before the players' last move changed by one
+    different legal move (a piece slid on after resting; a change of mind): that move replaces
+    the last one. When the last move only took off what the move before it put down (a piece
+    lifted from where it rested reads as its removal), the correction reaches past it."""
+    if not (c.moves and getattr(phase, "correctable", False)):
+        return False
+    for back in range(1, 2 + took_off_arrival(c)):
+        if opponent_to_move(c, -1 - back):
+            return False  # the opponent's move is not the players' to change
+        before, last = c.states[-1 - back], c.moves[-back]
+        found = [f for f in recognise.candidates(before, board) if before.notation(f.move) != last]
+        if len(found) == 1:
+            c.in_sync()
+            if back == 2:
+                c.drop_last()
+            turn = Turn.of(found[0], c.boards[-2], before.to_move)
+            c.accept(turn, correct=True)
+            return True
+    return False
+
+
+def took_off_arrival(c: Controller) -> bool:
+    """True when the last move only took off pieces the move before it put down."""
+    if len(c.boards) < 3:
+        return False
+    earlier, arrived, now = c.boards[-3:]
+    return now < arrived and arrived - now <= arrived - earlier
+
+
+def opponent_to_move(c: Controller, index: int) -> bool:
+    """Whether position ``index`` is the opponent's to move (not the players')."""
+    state = c.states[index]
+    return c.opponent is not None and state.to_move == c.opponent.side_in(state)
+
+
+def lifted_targets(c: Controller, board: Board) -> frozenset[str]:
+    """The targets of the pieces lifted: the side to move's, or the players' last move's while
+    it may be corrected."""
+    targets: set[str] = set()
+    for site in c.record.board - board:
+        targets |= c.targets_of(-1, site)
+    if not targets and getattr(c.phase, "correctable", False) and len(c.boards) > 1:
+        for site in c.boards[-2] - board:
+            targets |= c.targets_of(-2, site)
+    return frozenset(targets)
+
+
+# --------------------------------------------------------------------------- choosing
+def at_choice(c: Controller, phase: Choosing, board: Board) -> bool:
+    """The board shows what the choice was offered at: nothing to do."""
+    if board != phase.choice.board:
+        return False
+    c.in_sync()
+    return True
+
+
+def touch_under_way(c: Controller, phase: Choosing, board: Board) -> bool:
+    """A token a touch can count on is off its switch (a flip or a tap under way)."""
+    choice = phase.choice
+    if not (board < choice.board and choice.board - board <= choice.touchable):
+        return False
+    c.in_sync()
+    return True
+
+
+def choice_dropped(c: Controller, phase: Choosing, board: Board) -> bool:
+    """Anything else: the choice is dropped and the board judged as the side's move again."""
+    c.begin_turn()
+    if not isinstance(c.phase, Choosing):
+        settled(c, board)
+    return True
+
+
+# --------------------------------------------------------------------------- following
+def steps_shown(c: Controller, phase: Following, board: Board) -> bool:
+    """The board shows the move with some of its sensed steps done (pieces removed, a twin
+    placed): on from there."""
+    turn = phase.turn
+    for step in turn.sensed_run():
+        if board == turn.board(step):
+            c.in_sync()
+            if step > turn.step:
+                c.go(replace(phase, turn=turn.skip_to(step)))
+                c.follow()
+            return True
+    return False
+
+
+def step_under_way(c: Controller, phase: Following, board: Board) -> bool:
+    """Part of the current step is made (some of the pieces to remove off), or a token to
+    flip is in the hand."""
+    turn, expected = phase.turn, phase.turn.board()
+    step = turn.current
+    if step is None:
+        return False
+    in_hand = board < expected and expected - board <= frozenset().union(*turn.left)
+    if (step.sensed and board ^ expected <= step.sites) or in_hand:
+        c.in_sync()
+        return True
+    return False
+
+
+def next_side_began(c: Controller, phase: Following, board: Board) -> bool:
+    """The next side acts while only steps the sensors cannot see (flips) are left: they are
+    taken as done and the board is judged as the next side's."""
+    turn, state = phase.turn, c.state
+    if not turn.only_unsensed_left():
+        return False
+    if not (recognise.candidates(state, board)
+            or recognise.lifting(state, board, lambda site: c.targets_of(-1, site))):
+        return False
+    c.go(replace(phase, turn=turn.finish_unsensed()))
+    c.follow()
+    if isinstance(c.phase, (Moving, Awaiting)):
+        settled(c, board)
+    return True
+
+
+# --------------------------------------------------------------------------- awaiting
+def opponent_move_made(c: Controller, phase: Awaiting, board: Board) -> bool:
+    """The board shows the opponent's move carried out (with some of its sensed steps): it is
+    recorded, with the touches made for it so far."""
+    pending = phase.pending
+    done = pending.done(c.record.board, board) if pending else None
+    if done is None:
+        return False
+    c.in_sync()
+    choice = _choice(c, [Candidate(pending.move, pending.real, done)], board, phase.touched)
+    c.accept(choice.sole(), correctable=False)
+    return True
+
+
+def opponent_move_under_way(c: Controller, phase: Awaiting, board: Board) -> bool:
+    """Part of the opponent's move is carried out: nothing else has changed."""
+    if phase.pending is None or any(phase.pending.stray(c.record.board, board)):
+        return False
+    c.in_sync()
+    return True
+
+
+def rethought(c: Controller, phase: Awaiting, board: Board) -> bool:
+    """The players' last move corrected before the opponent's answer is carried out (an
+    opponent that answers again, or one that has not answered)."""
+    if phase.pending is not None and not c.opponent.rethinks:
+        return False
+    return corrected(c, phase, board)
+
+
+# --------------------------------------------------------------------------- restoring
+def restored(c: Controller, phase: Restoring, board: Board) -> bool:
+    """The board shows the position: what the sensors cannot see (tokens to turn back, unseen
+    pieces to carry) is guided next, then the turn begins."""
+    if board != c.record.board:
+        return False
+    c.in_sync()
+    undo = phase.undo
+    if undo is not None and not undo.done:
+        c.go(Following(undo))
+        c.follow()  # its first step was announced with the takeback
+    else:
+        c.begin_turn()
+    return True
+
+
+def restore_guidance(c: Controller, phase: Restoring, board: Board) -> bool:
+    """Anything else: the pieces to put back and to take off are lit, nothing is read as a
+    move meanwhile."""
+    target = c.record.board
+    c.out_of_sync(Sync(tuple(c.sorted(target - board)), tuple(c.sorted(board - target))))
+    return True
+
+
+SETTLED: dict[type, tuple[Rule, ...]] = {
+    Moving: (start_again, in_position, a_move, ok_then_move, piece_in_hand, due_under_way,
+             last_move_in_hand, taken_back, corrected, out_of_sync),
+    Choosing: (start_again, at_choice, touch_under_way, choice_dropped),
+    Following: (start_again, steps_shown, step_under_way, taken_back, next_side_began, corrected,
+                out_of_sync),
+    Awaiting: (start_again, in_position, opponent_move_made, opponent_move_under_way,
+               last_move_in_hand, rethought, taken_back, out_of_sync),
+    Restoring: (restored, restore_guidance),
+    Over: (start_again,),
+}
+
+
+def settled(c: Controller, board: Board) -> None:
+    """Judge the settled ``board``: the first rule of the phase's row that applies decides."""
+    for rule in SETTLED[type(c.phase)]:
+        if rule(c, c.phase, board):
+            return
+
+
+def held_back(c: Controller, board: Board) -> None:
+    """The players' last move held off the board for ``takeback_ms``: taken back."""
+    phase = c.phase
+    c.go(replace(phase, held=None))
+    if board == c.boards[-2]:
+        taken_back(c, replace(phase, correctable=False), board)
+
+
+# --------------------------------------------------------------------------- touches
+def touched(c: Controller, touch: Touch) -> None:
+    """A token lifted and set back: a flip or a tap, counted by the phase's move."""
+    phase = c.phase
+    if isinstance(phase, (Moving, Awaiting)):
+        if touch.site in phase.late:
+            c.go(replace(phase, late=phase.late - {touch.site}))
+            return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
+        if touch.held >= KNOCK_MS:  # shorter: knocked by the hand on its way
+            c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
+    elif isinstance(phase, Choosing):
+        if touch.site in phase.late:
+            c.go(replace(phase, late=phase.late - {touch.site}))
+            return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
+        choice, taken = phase.choice.touch(touch)
+        _say_taken(c, phase.choice, touch, taken)
+        _choice_moved_on(c, phase.choice, choice)
+    elif isinstance(phase, Following):
+        index = phase.turn.taker(touch)
+        if index is not None:
+            c.go(replace(phase, turn=phase.turn.touched(index, touch.site)))
+            c.follow()
+    elif isinstance(phase, Restoring) and phase.undo is not None:
+        index = phase.undo.taker(touch)
+        if index is not None:
+            c.go(replace(phase, undo=phase.undo.touched(index, touch.site).advance(c.board, None)))
+
+
+def _say_taken(c: Controller, choice: Choice, touch: Touch, taken: str | None) -> None:
+    """A touch that could have been a tap on a lit pick site but counted as a flip: say so."""
+    picks = frozenset().union(*(t.left[i] for t in choice.turns if (i := t.pick_index()) is not None))
+    if taken == "flip" and touch.site in picks:
+        c.flash(f"Flip of {touch.site} counted")
+
+
+def _choice_moved_on(c: Controller, was: Choice, choice: Choice) -> None:
+    """After a touch or OK: the chosen move recorded, else the choice as it now stands."""
+    if choice.known is not None:
+        c.accept(choice.sole())
+        return
+    c.go(replace(c.phase, choice=choice))
+    if (choice.action, choice.sites) != (was.action, was.sites):
+        c.emit("guide", action=choice.action, sites=c.sorted(choice.sites))
+
+
+def changed(c: Controller) -> None:
+    """The debounced board changed (before it settles): a step seen done goes dark at once; a
+    lifted piece's targets light."""
+    phase = c.phase
+    if isinstance(phase, Following):
+        c.follow()
+    elif isinstance(phase, (Moving, Awaiting)) and not c.sync:
+        c.light_targets(lifted_targets(c, c.board))
+
+
+# --------------------------------------------------------------------------- buttons
+def ok(c: Controller) -> None:
+    """OK: choose the shown move (or count a shared flip made without lifting); a step the
+    sensors cannot see done (a flip, an unseen piece carried); the OK move (ending a capture
+    chain)."""
+    phase = c.phase
+    if isinstance(phase, Choosing):
+        _choice_moved_on(c, phase.choice, phase.choice.ok())
+    elif isinstance(phase, Following) and phase.turn.current and not phase.turn.current.sensed:
+        c.go(replace(phase, turn=phase.turn.complete()))
+        c.follow()
+    elif isinstance(phase, Restoring) and phase.undo and phase.undo.current:
+        c.go(replace(phase, undo=phase.undo.complete().advance(c.board, None)))
+        c.rejudge()
+    elif isinstance(phase, Moving) and not c.sync and c.board == c.record.board \
+            and (move := c.state.ok_move()) is not None:
+        c.accept(Turn.of(Candidate(move, c.state.realisations(move)[0]), c.record.board, c.state.to_move))
+
+
+def back(c: Controller) -> None:
+    """BACK while choosing: show the next candidate."""
+    if isinstance(c.phase, Choosing):
+        c.go(replace(c.phase, choice=c.phase.choice.next()))
+
+
+def table() -> str:
+    """The table as docs/daemon.md prints it: each phase's rules in order, with their first
+    docstring line."""
+    rows = []
+    for phase, rules in SETTLED.items():
+        for n, rule in enumerate(rules, 1):
+            rows.append(f"| {phase.__name__ if n == 1 else ''} | {n}. `{rule.__name__}` | "
+                        f"{' '.join(rule.__doc__.split(chr(10) + chr(10))[0].split())} |")
+    return "| phase | rule | when, and what follows |\n|---|---|---|\n" + "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(table())

@@ -1,31 +1,153 @@
-"""The computer opponent at the board: it thinks in a separate process and has the players
-carry out its move through :meth:`Controller.expect`.
+"""Who plays the other side when it is not a player at this board, behind one protocol.
 
-The controller calls :meth:`Computer.tick` after every step. When it is the computer's side to
-move (no follow-up under way, the game not over) the search starts in a one-worker process
-pool, started when first needed; later ticks only poll it, so the scan loop never waits. Under
-``reedboard replay`` (``sync=True``) the move is chosen at once, so a replay with a fixed seed
-is always the same.
+An :class:`Opponent` is never handed the controller. After every step it is shown what it may
+see of the game (:class:`Seen`) and answers with what it wants done (:data:`Intent`): a move for
+the players to carry out, a takeback, a new game, a question for the players. The controller
+carries these out in its own step, so an opponent can never change the game in the middle of
+one. Two opponents exist: :class:`Computer` (here) and the board at the other end of the café
+network (``firmware_host/mqtt/remote.py``).
+
+The computer thinks in a separate process; under ``reedboard replay`` (``sync=True``) the move
+is chosen at once, so a replay with a fixed seed is always the same.
 
 >>> computer = Computer("black", level=1, sync=True)
->>> computer.side, computer.level
-('black', 1)
+>>> computer.side, computer.level, computer.rethinks
+('black', 1, True)
 """
 
 from __future__ import annotations
 
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
 
 from engines.ai import choose
 from engines.core import GameState
-
-if TYPE_CHECKING:
-    from firmware_host.controller import Controller
+from firmware_host.game import Game
+from firmware_host.screens import Screen
 
 #: The wall-clock cap on one search (its budget is work, so this is only a safety net).
 CAP_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What an opponent sees of the game at the board after a step: the ``game`` and its stored
+    ``game_id``, the ``moves`` and the positions they lead through (``states``); ``awaiting``:
+    the opponent's move is due and none is lit for the players yet; ``final``: nothing is under
+    way (no step, choice or move being carried out), so the moves are the players' last word;
+    ``pending``: the opponent's move lit for the players to carry out."""
+
+    game: Game
+    game_id: int
+    moves: tuple[str, ...]
+    states: tuple[GameState, ...]
+    awaiting: bool
+    final: bool
+    pending: str | None = None
+
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    @property
+    def position(self) -> tuple[Any, ...]:
+        """Which position this is: the game, the number of moves and the last (a corrected
+        move makes a new one)."""
+        return self.game_id, len(self.moves), self.moves[-1] if self.moves else None
+
+    def turns_back(self, side: str) -> int:
+        """How many moves stay when ``side``'s last turn and the players' turn before it are
+        taken back (the players' alone when ``side`` has not answered yet)."""
+        index = len(self.moves)
+        while index > 0 and self.states[index - 1].to_move == side:
+            index -= 1
+        while index > 0 and self.states[index - 1].to_move != side:
+            index -= 1
+        return index
+
+
+@dataclass(frozen=True)
+class Play:
+    """Light ``move`` for the players to carry out, saying ``say``."""
+
+    move: str
+    say: str
+
+
+@dataclass(frozen=True)
+class TakeBackTo:
+    """Take the game back to its first ``keep`` moves (agreed elsewhere); ``then``: the
+    opponent's move in place of its last one (it corrected it), carried out from the board as
+    it stands."""
+
+    keep: int
+    then: Play | None = None
+
+
+@dataclass(frozen=True)
+class StartGame:
+    """Begin a new game of ``game`` (the other board began one)."""
+
+    game: Game
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Put the question ``screen`` to the players: OK calls ``answer(True)``, another button
+    ``answer(False)``."""
+
+    screen: Screen
+    answer: Callable[[bool], None]
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    """The question asked is no longer asked."""
+
+
+Intent = Play | TakeBackTo | StartGame | Ask | Withdraw
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A takeback that cannot be made now: ``why`` (shown), ``waiting`` when an answer is
+    still to come (else refused)."""
+
+    why: str
+    waiting: bool = True
+
+
+class Opponent(Protocol):
+    """The other side's player, away from the board."""
+
+    #: Why a board is refused while the opponent's move has not been said.
+    WAIT: str
+    #: The computer's level (1..5); None for a player elsewhere.
+    level: int | None
+    #: Whether the players may still correct their move while the opponent's answer waits to
+    #: be carried out (the opponent then answers the corrected move).
+    rethinks: bool
+
+    def side_in(self, state: GameState) -> str:
+        """The side it plays in ``state``'s game."""
+
+    def record(self, state: GameState) -> str:
+        """Who it is, as game records keep it."""
+
+    def poll(self, seen: Seen) -> list[Intent]:
+        """What it wants done now (never blocks)."""
+
+    def takeback(self, seen: Seen) -> int | Asked:
+        """The players ask to take back: how many moves stay, or why not now."""
+
+    @property
+    def note(self) -> str | None:
+        """A line for the screen about the opponent ("Opponent offline"), or None."""
+
+    def close(self) -> None:
+        """Stop whatever it runs."""
 
 
 def think(state: GameState, level: int, seed: int, gentle: bool = True) -> str:
@@ -55,8 +177,8 @@ class Thinker:
 
 class Hints(Thinker):
     """Hints on request: the move the computer at ``level`` suggests for the side to move,
-    searched in the worker process and handed to :meth:`Controller.hint` if the position is
-    still the one asked about.
+    searched in the worker process and given once, if the position is still the one asked
+    about.
 
     >>> hints = Hints(1, sync=True)
     >>> hints.level
@@ -68,29 +190,33 @@ class Hints(Thinker):
         self.sync = sync
         self._future: Future | None = None
         self._asked: tuple | None = None
+        self._ready: str | None = None
 
-    def ask(self, c: Controller) -> None:
-        self._asked = position(c)
+    def ask(self, seen: Seen) -> None:
+        """Start searching for a hint at ``seen``'s position."""
+        self._asked = seen.position
         if self.sync:
-            return c.hint(think(c.state, self.level, len(c.moves), gentle=False))
-        self._future = self._workers().submit(think, c.state, self.level, len(c.moves), False)
+            self._ready = think(seen.state, self.level, len(seen.moves), gentle=False)
+            return
+        self._future = self._workers().submit(think, seen.state, self.level, len(seen.moves), False)
 
-    def tick(self, c: Controller) -> None:
+    def poll(self, seen: Seen) -> str | None:
+        """The hint, once found, if ``seen`` is still the position asked about."""
         if self._future is not None and self._future.done():
-            future, self._future = self._future, None
-            if self._asked == position(c):
-                c.hint(future.result())
+            self._future, self._ready = None, self._future.result()
+        if self._ready is None:
+            return None
+        ready, self._ready = self._ready, None
+        return ready if self._asked == seen.position else None
 
 
 class Computer(Thinker):
     """The computer playing ``side`` at ``level`` (1..5); ``seed`` makes its play repeatable.
     A game without that side (or ``side`` None): the computer plays the side moving second."""
 
-    #: Why a board is refused while it is the computer's move and it has not said it yet.
     WAIT = "Wait: the computer is thinking"
-    #: The players may still correct their move while the computer's answer waits to be
-    #: carried out: it thinks again.
-    RETHINKS = True
+    rethinks = True
+    note = None
 
     def __init__(self, side: str | None, level: int, seed: int = 0, sync: bool = False) -> None:
         self.side = side
@@ -98,26 +224,29 @@ class Computer(Thinker):
         self.seed = seed
         self.sync = sync
         self._future: Future | None = None
-        #: The position the computer is thinking about or has asked the players to carry out.
+        #: The position the computer is thinking about or has answered.
         self._asked: tuple | None = None
 
-    def tick(self, controller: Controller) -> None:
-        """Start thinking when it is the computer's move; once the move is found, light it."""
-        c = controller
-        if c.mode != "move" or c.turn or c.due or c.to_act != self.side_in(c.state):
-            self._drop()
-            return
-        key = position(c)
-        if self._asked != key:
-            self._drop()
-            self._asked = key
-            seed = self.seed + len(c.moves)
+    def poll(self, seen: Seen) -> list[Play]:
+        """Think when its move is due; once the move is found, have it carried out."""
+        if not seen.awaiting:
+            self._asked = self._future = None  # a search under way is left to end unread
+            return []
+        if self._asked != seen.position:
+            self._asked = seen.position
+            seed = self.seed + len(seen.moves)
             if self.sync:
-                return self._play(c, think(c.state, self.level, seed))
-            self._future = self._workers().submit(think, c.state, self.level, seed)
+                return [self._play(think(seen.state, self.level, seed))]
+            self._future = self._workers().submit(think, seen.state, self.level, seed)
         if self._future is not None and self._future.done():
             future, self._future = self._future, None
-            self._play(c, future.result())
+            return [self._play(future.result())]
+        return []
+
+    def takeback(self, seen: Seen) -> int:
+        """The computer's last turn and the players' before it are undone (the players'
+        alone while the computer has not answered)."""
+        return seen.turns_back(self.side_in(seen.state))
 
     def record(self, state: GameState) -> str:
         """Who the computer is, as game records keep it: "computer black, level 3"."""
@@ -127,31 +256,6 @@ class Computer(Thinker):
         """The side the computer plays in ``state``'s game."""
         return self.side if self.side in state.sides else state.sides[-1]
 
-    def _play(self, c: Controller, move: str) -> None:
-        c.expect(move, f"Computer plays {move}: move it")
-
-    def _drop(self) -> None:
-        """Forget the position asked about (a search under way is left to end unread)."""
-        self._asked = self._future = None
-
-    def takeback_to(self, c: Controller) -> int:
-        """How many moves a take back keeps: the computer's last turn and the players' turn
-        before it are undone (the players' alone when the computer has not answered yet)."""
-        return turns_back(c, self.side_in(c.state))
-
-
-def turns_back(c: Controller, side: str) -> int:
-    """How many of ``c``'s moves stay when ``side``'s last turn (the opponent's) and the
-    players' turn before it are taken back."""
-    index = len(c.moves)
-    while index > 0 and c.states[index - 1].to_move == side:
-        index -= 1
-    while index > 0 and c.states[index - 1].to_move != side:
-        index -= 1
-    return index
-
-
-def position(c: Controller) -> tuple:
-    """Which position ``c`` is at, for a search to know whether its answer still applies: the
-    game, the number of moves and the last (a last move corrected in place is a new position)."""
-    return c.game_id, len(c.moves), c.moves[-1] if c.moves else None
+    @staticmethod
+    def _play(move: str) -> Play:
+        return Play(move, f"Computer plays {move}: move it")

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import IO, Any, Container, Iterable, Iterator, Mapping
 
 from firmware_host.config import Config
-from firmware_host.controller import Controller, Game
+from firmware_host.controller import Controller
+from firmware_host.game import Game
 from firmware_host.referee import position_summary
 from firmware_host.session import open_controller
 from firmware_host.storage import Storage
@@ -151,15 +152,17 @@ def parse_line(
 
 
 class Replayer:
-    """Runs a controller on a simulated board, stepping scans on a virtual clock."""
+    """Runs a controller on a simulated board, stepping scans on a virtual clock; ``channels``:
+    the board's sensors and LEDs (default: the game's; more for games begun later)."""
 
-    def __init__(self, controller: Controller, scan_hz: int, out: IO[str]) -> None:
+    def __init__(self, controller: Controller, scan_hz: int, out: IO[str], channels: int = 0) -> None:
         self.controller = controller
         self.period = 1000 / scan_hz
         self.out = out
         self.scans = 0
         layout = controller.layout
-        self.board = SimBoard(max(layout.sensor_channels, 1), leds=max(layout.led_channels, 1))
+        self.board = SimBoard(max(layout.sensor_channels, channels, 1),
+                              leds=max(layout.led_channels, channels, 1))
         self._frame_version = -1
 
     def setup(self, kind: str) -> None:
@@ -220,14 +223,11 @@ def replay(lines: Iterable[str], config: Config, game: Game, out: IO[str] = sys.
         game_id = storage.start(game.name, game.size, game.variant)
         for ply, move in enumerate(setup.moves, 1):
             storage.add_move(game_id, ply, move)
-    controller = open_controller(config, storage, game, say=lambda _: None)
+    controller = open_controller(config, storage, game, say=lambda _: None, sync=True)
     if len(controller.moves) != len(setup.moves):
         print("reedboard replay: the first line's moves are not a legal game of "
               f"{game.name}", file=sys.stderr)
         return 2
-    for thinker in (controller.opponent, controller.hints):
-        if thinker:
-            thinker.sync = True  # the virtual clock: think at once, the same each time
     labels = [s.label for s in controller.state.sites()]
     try:
         items = list(parse(lines, labels))

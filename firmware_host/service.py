@@ -8,7 +8,9 @@ from __future__ import annotations
 import subprocess
 from typing import Sequence
 
-from firmware_host.controller import Controller, result_text
+from firmware_host.controller import Controller
+
+from firmware_host.game import result_text
 
 
 def status_text(controller: Controller) -> str:
@@ -18,7 +20,7 @@ def status_text(controller: Controller) -> str:
     if outcome:
         text = f"{title}: {result_text(outcome)}"
     else:
-        side = controller.turn.side if controller.turn else controller.state.to_move
+        side = controller.to_act
         text = f"{title}: {side} to move"
     if controller.idle and controller.idle.attracting:
         text += " (idle)"

@@ -9,7 +9,8 @@ from typing import Callable
 from engines import game_info
 from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.config import Config, ConfigError
-from firmware_host.controller import Controller, Game
+from firmware_host.controller import Controller, Opponents
+from firmware_host.game import Game
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout, default_layout, game_layout, read_layout
 from firmware_host.matchplay import OngoingMatch
@@ -47,27 +48,28 @@ def _say(text: str) -> None:
 
 def open_controller(
     config: Config, storage: Storage, game: Game, address: Callable[[], str] = lambda: "unknown",
-    say: Callable[[str], None] = _say,
+    say: Callable[[str], None] = _say, sync: bool = False,
 ) -> Controller:
     """A controller on the unfinished game in ``storage`` if it can still be played and laid
     out, else on a new ``game``. An unplayable one is set aside: closed with the reason as
-    its result (its moves kept), said once (``say``: the journal) and shown on the OLED."""
+    its result (its moves kept), said once (``say``: the journal) and shown on the OLED.
+    ``sync``: the computer thinks at once, in this process (a replay's virtual clock)."""
     record = storage.unfinished()
     if record is None:
-        return _controller(config, storage, game, address, None)
+        return _controller(config, storage, game, address, None, sync=sync)
     saved = Game(record.game, record.size, record.variant, record.match_target or 0)
     saved = saved.with_options(config.options.get(record.game))
     try:
         if record.problem:
             raise ValueError(record.problem)
         match = resumed_match(storage, record)
-        return _controller(config, storage, saved, address, (record.id, record.moves), match)
+        return _controller(config, storage, saved, address, (record.id, record.moves), match, sync)
     except (IllegalMove, OptionError, ConfigError, ImportError, TypeError, ValueError) as exc:
         why = " ".join(str(exc).split())[:120] or type(exc).__name__
     storage.finish(record.id, f"set aside: {why}")
     say(f"game {record.id} ({record.game}) cannot be resumed and is set aside ({why}); its "
         f"moves are kept in {storage.path}")
-    controller = _controller(config, storage, game, address, None)
+    controller = _controller(config, storage, game, address, None, sync=sync)
     controller.notice(message_screen("Game set aside", [f"Game {record.id} cannot resume",
                                                         "Its moves are kept"]))
     return controller
@@ -90,7 +92,12 @@ def resumed_match(storage: Storage, record: GameRecord) -> OngoingMatch | None:
     return tally
 
 
-def _controller(config, storage, game, address, resume, match=None) -> Controller:
+def computers(sync: bool = False) -> Opponents:
+    """The opponent for a choice of players: the computer on its side, or nobody."""
+    return lambda players: Computer(players.computer, players.level, sync=sync) if players.computer else None
+
+
+def _controller(config, storage, game, address, resume, match=None, sync=False) -> Controller:
     brightness = config.leds.get("brightness", 1.0)
     kiosk = config.kiosk
     rules = {name: dict(options) for name, options in config.options.items()}  # the menu's too
@@ -122,9 +129,10 @@ def _controller(config, storage, game, address, resume, match=None) -> Controlle
         idle=idle,
         match=match,
         house_rules=rules,
-        opponent=Computer(config.opponent.side, config.opponent.level)
+        opponent=Computer(config.opponent.side, config.opponent.level, sync=sync)
         if config.opponent.kind == "computer" else None,
-        hints=Hints(config.opponent.level) if kiosk.hints or not kiosk.enabled else None,
+        opponents=computers(sync),
+        hints=Hints(config.opponent.level, sync) if kiosk.hints or not kiosk.enabled else None,
     )
     if controller.opponent:
         menu.players = (controller.opponent.side_in(controller.state), config.opponent.level)

@@ -1,10 +1,12 @@
-"""A move in progress and its pending steps: what each step kind is lit with, how it is worded,
-and how the sensors see it done. Nothing here knows a game; the steps come from the physical
-contract (``engines/core/contract.py``).
+"""A move being made, as values: its steps, what each step kind is lit with and how it is
+worded, and how the players' touches count. Nothing here knows a game; the steps come from the
+physical contract (``engines/core/contract.py``).
 
-Step kinds (:data:`STEPS`): ``remove`` and ``twin`` are seen as sites emptying / filling; a
-``flip`` is seen as each lit token lifted and set back (:class:`Touches`), or on boards with
-polarity sensors as the faces the game expects; a ``pick`` is a tap on one of its sites.
+Step kinds (:data:`STEPS`): ``remove`` and ``twin`` are seen as sites emptying / filling;
+``flip``, ``pick`` and ``carry`` leave the occupancy as it was. A flip and a pick are made by a
+*touch*: a token lifted and set back (seen once the board settles with it down). Touches count
+in any order the players choose; a touch that could mean two things is taken in the rules'
+order (the earlier step first).
 
 >>> STEPS["flip"].words(2)
 'Flip the 2 lit tokens'
@@ -12,11 +14,10 @@ polarity sensors as the faces the game expects; a ``pick`` is a tap on one of it
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable
 
 from engines.core import FollowUp, GameState, Realisation
-from firmware_host import recognise
 from firmware_host.recognise import Candidate
 from hardware.base import Led
 
@@ -59,60 +60,269 @@ STEPS = {
                       "Move the unseen pieces off the lit sites"),
 }
 
+#: Steps the sensors cannot see done: made by touches (flip, pick) or confirmed by OK (carry).
+TOUCHED = ("flip", "pick")
+
 
 def words(step: FollowUp, n: int) -> str:
     """What the players are asked to do for ``step`` with ``n`` sites left."""
     return step.prompt or STEPS[step.action].words(n)
 
 
-@dataclass
-class Touches:
-    """Lift-and-replace tracking: a site is done once it was seen lifted, then set back on a
-    settled board (a token brushing its switch mid-flip is not yet set back).
+#: Before the move shows, a token off its switch for less than this (ms) was knocked by the
+#: hand on its way, not touched on purpose: a flip or a tap takes longer.
+KNOCK_MS = 200
+#: A site closed for less than this (ms) had a hand pass over it; longer, a piece was set down.
+HOVER_MS = 100
 
-    >>> t = Touches(frozenset({"a1", "b1"}))
-    >>> t.see(frozenset({"b1"})), t.see(frozenset({"a1", "b1"})), sorted(t.left)
-    (False, False, ['a1', 'b1'])
-    >>> t.see(frozenset({"a1", "b1"}), settled=True), sorted(t.left)
-    (True, ['b1'])
-    """
 
-    sites: frozenset[str]
-    lifted: set[str] = field(default_factory=set)
-    done: set[str] = field(default_factory=set)
+@dataclass(frozen=True)
+class Touch:
+    """A token lifted and set back: its ``site`` and for how long (ms) it was off. A touch can
+    be a flip; only a quick one (within ``tap_ms``) a tap (a pick)."""
 
-    def see(self, board: frozenset[str], settled: bool = False) -> bool:
-        """Take a debounced board (``settled``: the board has settled); True when a site
-        became done."""
-        before = len(self.done)
-        for site in self.sites - self.done:
-            if site not in board:
-                self.lifted.add(site)
-            elif site in self.lifted and settled:
-                self.done.add(site)
-        return len(self.done) > before
+    site: str
+    held: float = 0.0
+    quick: bool = True
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A move with its follow-ups under way: ``step`` is the first step not yet done; ``left``
+    holds, per step, the sites a touch or OK must still do (sensed steps are read from the
+    board instead); ``untouched``: tokens whose flip was taken as done without a touch (OK,
+    or the next side began), which a touch may still come for."""
+
+    move: Any
+    real: Realisation
+    before: frozenset[str]
+    side: str | None
+    step: int = 0
+    left: tuple[frozenset[str], ...] = ()
+    untouched: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, cand: Candidate, before: frozenset[str], side: str | None) -> "Turn":
+        """The turn of ``cand`` with its first ``cand.done`` steps done."""
+        steps = cand.real.follow_ups
+        left = tuple(frozenset() if i < cand.done or s.sensed else s.sites for i, s in enumerate(steps))
+        return cls(cand.move, cand.real, before, side, cand.done, left)
+
+    @classmethod
+    def undo(cls, steps: tuple[FollowUp, ...], board: frozenset[str], side: str | None) -> "Turn":
+        """The unsensed steps that undo a takeback (flips back, unseen pieces carried)."""
+        return cls.of(Candidate(None, Realisation(frozenset(), frozenset(), steps)), board, side)
 
     @property
-    def left(self) -> frozenset[str]:
-        return self.sites - self.done
+    def steps(self) -> tuple[FollowUp, ...]:
+        return self.real.follow_ups
+
+    @property
+    def current(self) -> FollowUp | None:
+        return self.steps[self.step] if self.step < len(self.steps) else None
+
+    @property
+    def done(self) -> bool:
+        return self.step >= len(self.steps)
+
+    def board(self, step: int | None = None) -> frozenset[str]:
+        """The occupancy once the first ``step`` (default: the done) steps are done."""
+        return self.real.board_after(self.before, self.step if step is None else step)
+
+    def sensed_run(self) -> range:
+        """The steps the sensors alone can carry the turn to from here."""
+        end = self.step
+        while end < len(self.steps) and self.steps[end].sensed:
+            end += 1
+        return range(self.step, end + 1)
+
+    def only_unsensed_left(self) -> bool:
+        """True when no step left changes what the sensors see."""
+        return all(not s.sensed for s in self.steps[self.step:])
+
+    def last_flip(self) -> bool:
+        """True when the current step is the move's last flip (polarity checks final faces)."""
+        return all(s.action != "flip" for s in self.steps[self.step + 1:])
+
+    def pick_index(self) -> int | None:
+        """The index of the pick step still to make, if any."""
+        return next((i for i, s in enumerate(self.steps) if s.action == "pick" and self.left[i]), None)
+
+    def remaining(self, board: frozenset[str]) -> frozenset[str]:
+        """The sites the current step still needs: a sensed step's not yet shown done, an
+        unsensed step's not yet touched."""
+        step = self.current
+        if step is None:
+            return frozenset()
+        return step.apply(board) ^ board if step.sensed else self.left[self.step]
+
+    def taker(self, touch: Touch) -> int | None:
+        """The step a touch counts for: the earliest with the site still to do (a pick only
+        for a quick touch)."""
+        for i, step in enumerate(self.steps):
+            if step.action in TOUCHED and touch.site in self.left[i] \
+                    and (touch.quick or step.action != "pick"):
+                return i
+        return None
+
+    def touched(self, index: int, site: str) -> "Turn":
+        """Step ``index`` has ``site`` done."""
+        left = list(self.left)
+        left[index] = left[index] - {site}
+        return replace(self, left=tuple(left))
+
+    def complete(self, index: int | None = None) -> "Turn":
+        """Step ``index`` (default: the current) done whole (OK for a flip or a carry)."""
+        index = self.step if index is None else index
+        left = list(self.left)
+        flipped = left[index] if self.steps[index].action == "flip" else frozenset()
+        left[index] = frozenset()
+        return replace(self, left=tuple(left), untouched=self.untouched | flipped)
+
+    def advance(self, board: frozenset[str], faces_shown: Callable[[frozenset[str]], bool] | None) -> "Turn":
+        """Past every step now done: sensed steps the board shows, touched steps with nothing
+        left (on a polarity board the last flip once the faces read right)."""
+        turn = self
+        while (step := turn.current) is not None:
+            if step.sensed:
+                finished = not turn.remaining(board)
+            elif step.action == "flip" and faces_shown is not None and turn.last_flip():
+                finished = faces_shown(step.sites)
+            else:
+                finished = not turn.left[turn.step]
+            if not finished:
+                return turn
+            turn = replace(turn, step=turn.step + 1)
+        return turn
+
+    def skip_to(self, step: int) -> "Turn":
+        """The sensors show ``step`` steps done (a sensed run done at once)."""
+        return replace(self, step=step) if step > self.step else self
+
+    def finish_unsensed(self) -> "Turn":
+        """Every step left taken as done (the next side began while only flips were left)."""
+        flips = (self.left[i] for i in range(self.step, len(self.steps)) if self.steps[i].action == "flip")
+        return replace(self, step=len(self.steps), untouched=self.untouched.union(*flips))
 
 
-def taps_in(toggles: dict[str, float], changed: frozenset[str], now: float, tap_ms: float) -> frozenset[str]:
-    """Sites set back within ``tap_ms`` of being lifted (or lifted again after a placing);
-    ``toggles`` holds when each site last changed and is updated.
+@dataclass(frozen=True)
+class Choice:
+    """Several moves explain the board (they differ by a pick). Steps they all share before
+    the pick (flips) come first; a quick touch on a pick site, or the buttons, choose.
+    ``deferred``: touches that only a chosen move can count (a passed token flipped before the
+    landing is tapped)."""
 
-    >>> toggles = {}
-    >>> taps_in(toggles, frozenset({"a1"}), 0, 1500), taps_in(toggles, frozenset({"a1"}), 300, 1500)
-    (frozenset(), frozenset({'a1'}))
-    """
-    taps = set()
-    for site in changed:
-        began = toggles.pop(site, None)
-        if began is not None and now - began <= tap_ms:
-            taps.add(site)
-        else:
-            toggles[site] = now
-    return frozenset(taps)
+    turns: tuple[Turn, ...]
+    board: frozenset[str]
+    highlight: int = 0
+    deferred: tuple[Touch, ...] = ()
+
+    @property
+    def known(self) -> Turn | None:
+        """The chosen turn (:meth:`sole`), once one is left with its pick made."""
+        if len(self.turns) == 1 and self.turns[0].pick_index() is None:
+            return self.sole()
+        return None
+
+    def sole(self) -> Turn:
+        """The one turn left, its pick made (a move with one landing needs no tap) and the
+        touches kept for it counted."""
+        turn = self.turns[0]
+        pick = turn.pick_index()
+        turn = turn if pick is None else turn.complete(pick)
+        for touch in self.deferred:
+            index = turn.taker(touch)
+            if index is not None:
+                turn = turn.touched(index, touch.site)
+        return turn
+
+    @property
+    def shared(self) -> FollowUp | None:
+        """The current step when every turn has the same one and it is a flip not yet done."""
+        steps = {(t.current, t.left[t.step] if t.current else None) for t in self.turns}
+        if len(steps) != 1:
+            return None
+        ((step, left),) = steps
+        return step if step is not None and step.action == "flip" and left else None
+
+    def touch(self, touch: Touch) -> tuple["Choice", str | None]:
+        """Count ``touch``: a shared flip for every turn, else a pick (the turns picking that
+        site stay), else kept for the chosen turn; what it was taken as."""
+        takers = [t.taker(touch) for t in self.turns]
+        picks = [i for i, t in zip(takers, self.turns) if i is not None and t.steps[i].action == "pick"]
+        if all(i is not None and self._before_pick(t, i) for i, t in zip(takers, self.turns)):
+            turns = tuple(t.touched(i, touch.site) for i, t in zip(takers, self.turns))
+            return replace(self, turns=turns), "flip"
+        if picks:
+            turns = tuple(t.touched(i, touch.site) for i, t in zip(takers, self.turns)
+                          if i is not None and t.steps[i].action == "pick")
+            return replace(self, turns=turns, highlight=0), "pick"
+        if any(i is not None for i in takers):
+            return replace(self, deferred=self.deferred + (touch,)), None
+        return self, None
+
+    @staticmethod
+    def _before_pick(turn: Turn, index: int) -> bool:
+        pick = turn.pick_index()
+        return turn.steps[index].action == "flip" and (pick is None or index < pick)
+
+    def chosen(self) -> Turn:
+        """The highlighted turn, chosen by OK: its shared flip (a flip made without lifting)
+        or its pick made."""
+        turn = self.turns[self.highlight]
+        if self.shared is not None:
+            return turn.complete()
+        pick = turn.pick_index()
+        return turn if pick is None else turn.complete(pick)
+
+    def ok(self) -> "Choice":
+        """OK: the shared flip done (made without lifting), else the highlighted move chosen."""
+        if self.shared is not None:
+            return replace(self, turns=tuple(t.complete() for t in self.turns))
+        return replace(self, turns=(self.chosen(),), highlight=0)
+
+    def next(self) -> "Choice":
+        """BACK: show the next candidate."""
+        return replace(self, highlight=(self.highlight + 1) % len(self.turns))
+
+    @property
+    def sites(self) -> frozenset[str]:
+        """The sites lit now: the shared flip's left, else the picks."""
+        shared = self.shared
+        if shared is not None:
+            return self.turns[0].left[self.turns[0].step]
+        return frozenset().union(*(t.left[i] for t in self.turns if (i := t.pick_index()) is not None))
+
+    @property
+    def touchable(self) -> frozenset[str]:
+        """Every site a touch may still count on (lifted meanwhile, it is a touch under way)."""
+        return frozenset().union(*(s for t in self.turns for s in t.left))
+
+    @property
+    def action(self) -> str:
+        return "flip" if self.shared is not None else "pick"
+
+    def lights(self) -> dict[str, str]:
+        """Site -> light kind: the shared flip's tokens left, else the picks (the shown one fast)."""
+        if self.shared is not None:
+            return dict.fromkeys(self.sites, "flip")
+        lit = dict.fromkeys(self.sites, "pick")
+        turn = self.turns[self.highlight]
+        pick = turn.pick_index()
+        lit.update(dict.fromkeys(turn.left[pick] if pick is not None else (), "picked"))
+        return lit
+
+    def instruction(self, notation: Callable[[Any], str]) -> str:
+        """What the players are asked: flip the shared tokens, or tap a site (or choose the
+        shown move with OK, BACK showing the next)."""
+        shared = self.shared
+        if shared is not None:
+            return words(shared, len(self.sites))
+        turn = self.turns[self.highlight]
+        pick = turn.pick_index()
+        prompt = turn.steps[pick].prompt if pick is not None and turn.steps[pick].prompt else "Tap a lit site"
+        shown = ", ".join(sorted(turn.left[pick])) if pick is not None else notation(turn.move)
+        return f"{prompt} · OK: {shown} · BACK: next one"
 
 
 def undo_steps(played: GameState, back: GameState) -> tuple[FollowUp, ...]:
@@ -136,177 +346,62 @@ def undo_steps(played: GameState, back: GameState) -> tuple[FollowUp, ...]:
     return tuple(steps)
 
 
-def touches_for(step: FollowUp | None) -> Touches | None:
-    """The lift tracking a step needs (flips only)."""
-    return Touches(step.sites) if step is not None and step.action == "flip" else None
+def named(sites: Iterable[str], most: int = 3) -> str:
+    """Sites by name, the first ``most`` of many with how many more.
+
+    >>> named(["c1"]), named(["a1", "b2", "c3", "d4", "e5"])
+    ('c1', 'a1, b2, c3 and 2 more')
+    """
+    sites = list(sites)
+    if len(sites) <= most:
+        return ", ".join(sites)
+    return f"{', '.join(sites[:most])} and {len(sites) - most} more"
 
 
-@dataclass
-class Turn:
-    """An accepted move whose follow-ups are running: ``step`` of them are done; ``touches``
-    tracks the current flip."""
-
-    cand: Candidate
-    before: frozenset[str]
-    step: int
-    side: str | None = None
-    announced: int = -1
-    touches: Touches | None = None
-
-    @property
-    def steps(self) -> tuple[FollowUp, ...]:
-        return self.cand.real.follow_ups
-
-    @property
-    def current(self) -> FollowUp | None:
-        return self.steps[self.step] if self.step < len(self.steps) else None
-
-    def board(self, step: int | None = None) -> frozenset[str]:
-        """The occupancy once ``step`` (default: the done) follow-ups are done."""
-        return self.cand.real.board_after(self.before, self.step if step is None else step)
-
-    def sensed_run(self) -> range:
-        """The steps the sensors alone can carry the turn to from here."""
-        end = self.step
-        while end < len(self.steps) and self.steps[end].sensed:
-            end += 1
-        return range(self.step, end + 1)
-
-    def only_unsensed_left(self) -> bool:
-        """True when no remaining step changes what the sensors see (flips, picks)."""
-        return all(not s.sensed for s in self.steps[self.step :])
-
-    def last_flip(self) -> bool:
-        """True when the current step is the move's last flip (polarity checks final faces)."""
-        return all(s.action != "flip" for s in self.steps[self.step + 1 :])
-
-    def left(self, board: frozenset[str]) -> frozenset[str]:
-        """The sites the current step still needs: for a sensed step those the board does not
-        show done yet (FollowUp.apply says what done is), for a flip those not yet lifted."""
-        step = self.current
-        if step is None:
-            return frozenset()
-        if step.sensed:
-            return step.apply(board) ^ board
-        touches = self.touches
-        return touches.left if touches is not None and touches.sites == step.sites else step.sites
-
-    def step_done(self, board: frozenset[str], faces_shown: Callable[[frozenset[str]], bool] | None) -> bool:
-        """True when the current step is done; ``faces_shown``: a polarity board's face check,
-        which decides the move's last flip."""
-        step = self.current
-        if step.sensed:
-            return not self.left(board)
-        if faces_shown is not None and self.last_flip():
-            return faces_shown(step.sites)
-        return self.announced == self.step and not self.left(board)
-
-    def announce(self) -> bool:
-        """Start tracking the current step; True the first time for it."""
-        if self.announced == self.step:
-            return False
-        self.announced = self.step
-        self.touches = touches_for(self.current)
-        return True
-
-
-@dataclass
+@dataclass(frozen=True)
 class Sync:
-    """The board differs from the game: what the players were told at the settle. ``aim``:
-    the board of a legal move that fewer changes reach (a piece knocked off while moving),
-    else None (the position itself).
+    """The board differs from what the game expects: what to put back and take off (to reach
+    ``aim``, the board of a legal move that fewer changes reach, e.g. a piece knocked off while
+    moving; else the position), and why (the engine's reason for refusing what it looks like,
+    or what the board waits for).
 
-    >>> Sync(frozenset({"c1"}), frozenset(), aim=frozenset({"c1", "c2"})).words()
+    >>> Sync(("c1",), (), aim=frozenset({"c1", "c2"})).words()
     'Put c1 back'
-    >>> Sync(frozenset({"c1"}), frozenset({"d4", "e5"})).words()
-    'Board differs: put back 1, take off 2'
+    >>> Sync(("c1",), ("d4", "e5")).words()
+    'Put c1 back, take d4, e5 off'
     """
 
-    missing: frozenset[str]
-    extra: frozenset[str]
+    missing: tuple[str, ...]
+    extra: tuple[str, ...]
     reason: str | None = None
     aim: frozenset[str] | None = None
+    waiting: bool = False
 
     def words(self) -> str:
-        """The engine's reason, the pieces to fix to reach ``aim``, else how many to put back
-        and take off."""
+        """The reason, else the pieces to put back and to take off, by name."""
         if self.reason:
             return self.reason
-        if self.aim is not None:
-            parts = [f"put {', '.join(sorted(self.missing))} back"] if self.missing else []
-            parts += [f"take {', '.join(sorted(self.extra))} off"] if self.extra else []
-            text = ", ".join(parts)
-            return text[0].upper() + text[1:]
-        parts = [f"put back {len(self.missing)}"] if self.missing else []
-        parts += [f"take off {len(self.extra)}"] if self.extra else []
-        return "Board differs: " + ", ".join(parts)
+        return fix_words(self.missing, self.extra)
 
 
-@dataclass
-class Choice:
-    """Several moves explain the board. Steps they all share before the pick (flips) run first;
-    then a tap on a pick site or the buttons choose."""
+def fix_words(missing: Iterable[str], extra: Iterable[str]) -> str:
+    """"Put c1 back, take c11 off" for the sites to fill and to empty, in the given order.
 
-    cands: list[Candidate]
-    board: frozenset[str]
-    highlight: int = 0
-    touches: Touches | None = None
-    #: Taps count once the board has settled since the shared step ended (a token's bounce as it
-    #: is set back is no tap).
-    armed: bool = True
-
-    def __post_init__(self) -> None:
-        self.touches = touches_for(self.shared)
-
-    @property
-    def shared(self) -> FollowUp | None:
-        """The next step when every candidate has the same one and it is a flip."""
-        steps = {c.next_step for c in self.cands}
-        if len(steps) != 1:
-            return None
-        (step,) = steps
-        return step if step is not None and step.action == "flip" else None
-
-    def advance(self) -> None:
-        """The shared step is done."""
-        self.cands = [Candidate(c.move, c.real, c.done + 1) for c in self.cands]
-        self.touches = touches_for(self.shared)
-        self.armed = False
-
-    @property
-    def sites(self) -> frozenset[str]:
-        """The sites lit now: the shared step's or the picks'."""
-        shared = self.shared
-        return shared.sites if shared is not None else recognise.pick_sites(self.cands)
-
-    @property
-    def action(self) -> str:
-        shared = self.shared
-        return shared.action if shared is not None else "pick"
-
-    def lights(self) -> dict[str, str]:
-        """Site -> light kind: the shared flip's tokens left, else the picks (the shown one fast)."""
-        if self.touches is not None:
-            return dict.fromkeys(self.touches.left, "flip")
-        lit = dict.fromkeys(self.sites, "pick")
-        lit.update(dict.fromkeys(self.cands[self.highlight].pick or (), "picked"))
-        return lit
-
-    def instruction(self, notation: Callable[[object], str]) -> str:
-        if self.touches is not None:
-            return STEPS["flip"].words(len(self.touches.left))
-        cand = self.cands[self.highlight]
-        step = cand.next_step
-        prompt = step.prompt if step is not None and step.prompt else "Tap a lit site"
-        return f"{prompt}, or BACK/OK: {notation(cand.move)}"
+    >>> fix_words([], ["a1"])
+    'Take a1 off'
+    """
+    missing, extra = list(missing), list(extra)
+    parts = [f"put {named(missing)} back"] if missing else []
+    parts += [f"take {named(extra)} off"] if extra else []
+    text = ", ".join(parts)
+    return text[:1].upper() + text[1:]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Pending:
     """A move chosen elsewhere (a computer, a remote board) that the players carry out: the
     sites to empty and to fill are lit, ``say`` is shown, and only a board that shows it counts.
 
-    >>> from engines.core import Realisation
     >>> p = Pending(None, "B2*", Realisation(frozenset(), frozenset({"B2*"})), "Computer plays B2*")
     >>> p.done(frozenset(), frozenset({"B2*"})), p.done(frozenset(), frozenset())
     (0, None)

@@ -1,100 +1,169 @@
-"""What a controller shows: its LED frame and its OLED screen, both derived from where the
-game and the turn stand. :class:`~firmware_host.controller.Controller` has :class:`Display` as
-its base, so that judging the board (``controller.py``) and showing it (here) each have a home.
+"""What a board shows, as functions of a :class:`Snapshot` of its controller: the LED frame
+(:func:`build_frame`) and the OLED screen (:func:`build_screen`). Nothing here changes anything,
+so each can be tried on a snapshot alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass
+from typing import Any
 
 from firmware_host.game import result_lines
+from firmware_host.kiosk import Idle
+from firmware_host.layout import Layout
+from firmware_host.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
+from firmware_host.record import GameRecord
 from firmware_host.screens import Screen, status_screen
-from firmware_host.turn import LIGHTS, STEPS, words
+from firmware_host.turn import LIGHTS, STEPS, Sync, fix_words, words
 from hardware.base import Led
 
+#: What the screen says while the board is guided back, by why.
+RESTORE_WORDS = {"takeback": "Take back: {fix}", "new game": "New game: {fix}", "resume": "{Fix}"}
 
-class Display:
-    """The frame and the screen of a controller (its attributes are the controller's)."""
 
-    def _build_frame(self) -> dict[int, Led]:
-        if self.idle and self.idle.attracting:
-            return self.idle.frame(self._now, self.state.sites(), self.layout.led, self.brightness)
-        lit: dict[str, str] = {}
-        if self.mode != "over":
-            lit.update(dict.fromkeys(self.state.markers(), "marker"))
-        if self.mode == "over":
-            outcome = self.state.outcome()
-            lit.update(dict.fromkeys(self._win_sites(outcome) if outcome else (), "win"))
-        lit.update(dict.fromkeys(self.hinted, "hint"))
-        lit.update(dict.fromkeys(self.targets, "target"))
-        lit.update(self.pending.lights(self.board) if self.pending else {})
-        if self.due is not None and self.mode == "move":
-            lit.update(dict.fromkeys(self.due.sites & self.board, STEPS[self.due.action].light))
-        lit.update(self.choice.lights() if self.choice else {})
-        if self.turn and self.turn.current:
-            lit.update(dict.fromkeys(self.turn.left(self.board), STEPS[self.turn.current.action].light))
-        if self.sync:
-            aim = self.expected if self.sync.aim is None else self.sync.aim
-            lit.update(dict.fromkeys(aim - self.board, "missing"))
-            lit.update(dict.fromkeys(self.board - aim, "extra"))
-        return {self.layout.led[site]: self._light(kind) for site, kind in lit.items()}
+@dataclass(frozen=True)
+class Snapshot:
+    """Where a board stands at one moment: its phase and game, the debounced board, the
+    guidance and lights it decided, and what else is on show."""
 
-    def _light(self, kind: str) -> Led:
-        led = LIGHTS[kind]
-        if self.brightness >= 1:
-            return led
-        colour = tuple(round(c * self.brightness) for c in led.colour)
-        return Led(colour, led.pattern)
+    phase: Phase
+    record: GameRecord
+    board: frozenset[str]
+    sync: Sync | None
+    targets: frozenset[str]
+    hinted: frozenset[str]
+    message: str | None
+    flash: str | None
+    notice: Screen | None
+    menu: Any
+    idle: Idle | None
+    connected: bool
+    note: str | None
+    now: float
 
-    def screen(self) -> Screen:
-        """What the OLED shows now (the page due of a long screen)."""
-        return replace(self._screen(), page=self._page)
+    @property
+    def expected(self) -> frozenset[str]:
+        phase = self.phase
+        return phase.turn.board() if isinstance(phase, Following) else self.record.board
 
-    def _screen(self) -> Screen:
-        """An idle spell's screen, a notice, the open menu, or the game's status."""
-        if self.idle and self.idle.attracting:
-            return self.idle.screen
-        if self._notice is not None:
-            return self._notice
-        if self.menu and self.menu.is_open:
-            screen = self.menu.screen()
-            needs = self.sync or self.turn or self.choice
-            return replace(screen, title="Board: see lights") if needs else screen
-        state = self.state
+    def restore_left(self) -> tuple[frozenset[str], frozenset[str]]:
+        """While restoring: the sites still to fill and to empty."""
+        target = self.record.board
+        return target - self.board, self.board - target
+
+
+def lights(snap: Snapshot) -> dict[str, str]:
+    """Site -> light kind (a key of :data:`LIGHTS`)."""
+    phase, state = snap.phase, snap.record.state
+    lit: dict[str, str] = {}
+    if isinstance(phase, Over):
         outcome = state.outcome()
-        result, score = result_lines(outcome, self.match)
-        return status_screen(
-            game_title=self.game.title,
-            variant=self.game.shown_variant,
-            to_move=None if outcome and not self.turn else self.to_act,
-            side_colour=None,
-            phase=state.phase,
-            status_lines=state.status_lines(),
-            instruction=self._instruction(),
-            error=self.message or self._error() or (self._flashed and self._flashed[0]),
-            result=result,
-            match_score=score,
-        )
+        won = (site for name in (outcome.sites if outcome else ()) for site in state.sites_of(name))
+        lit.update(dict.fromkeys(won, "win"))
+    else:
+        lit.update(dict.fromkeys(state.markers(), "marker"))
+    lit.update(dict.fromkeys(snap.hinted, "hint"))
+    lit.update(dict.fromkeys(snap.targets, "target"))
+    if isinstance(phase, Awaiting) and phase.pending:
+        lit.update(phase.pending.lights(snap.board))
+    if isinstance(phase, Moving) and (due := state.due()) is not None:
+        lit.update(dict.fromkeys(due.sites & snap.board, STEPS[due.action].light))
+    if isinstance(phase, Choosing):
+        lit.update(phase.choice.lights())
+    if isinstance(phase, Following) and phase.turn.current:
+        lit.update(dict.fromkeys(phase.turn.remaining(snap.board), STEPS[phase.turn.current.action].light))
+    if isinstance(phase, Restoring):
+        undo = phase.undo
+        if undo is not None and undo.current is not None:
+            lit.update(dict.fromkeys(undo.remaining(snap.board), STEPS[undo.current.action].light))
+        missing, extra = snap.restore_left()
+        lit.update(dict.fromkeys(missing, "missing"))
+        lit.update(dict.fromkeys(extra, "extra"))
+    elif snap.sync and snap.connected:
+        if isinstance(phase, Awaiting) and phase.pending:
+            missing, extra = phase.pending.stray(snap.record.board, snap.board)
+        else:
+            aim = snap.expected if snap.sync.aim is None else snap.sync.aim
+            missing, extra = aim - snap.board, snap.board - aim
+        lit.update(dict.fromkeys(missing, "missing"))
+        lit.update(dict.fromkeys(extra, "extra"))
+    return lit
 
-    def _instruction(self) -> str | None:
-        if self.mode == "over":
-            return "Set up to play again"
-        if self.pending:
-            return self.pending.say
-        if self.choice:
-            return self.choice.instruction(self.state.notation)
-        if self.due is not None and self.mode == "move":
-            return words(self.due, len(self.due.sites & self.board))
-        step = self.turn.current if self.turn else None
-        if step is not None:
-            return words(step, len(self.turn.left(self.board)))
-        if self.targets:
-            return "Put it on a lit site"
-        if self.state.ok_move() is not None:
-            return "OK ends the turn"
-        return None
 
-    def _error(self) -> str | None:
-        if not self.connected:
-            return "Board not connected"
-        return self.sync.words() if self.sync else None
+def build_frame(snap: Snapshot, layout: Layout, brightness: float) -> dict[int, Led]:
+    """LED channel -> what it shows (colours scaled by ``brightness``)."""
+    if snap.idle and snap.idle.attracting:
+        return snap.idle.frame(snap.now, snap.record.state.sites(), layout.led, brightness)
+    return {layout.led[site]: _dim(LIGHTS[kind], brightness) for site, kind in lights(snap).items()}
+
+
+def _dim(led: Led, brightness: float) -> Led:
+    if brightness >= 1:
+        return led
+    return Led(tuple(round(c * brightness) for c in led.colour), led.pattern)
+
+
+def build_screen(snap: Snapshot) -> Screen:
+    """An idle spell's screen, a notice, the open menu, or the game's status."""
+    if snap.idle and snap.idle.attracting:
+        return snap.idle.screen
+    if snap.notice is not None:
+        return snap.notice
+    if snap.menu is not None:
+        return snap.menu.screen()
+    record = snap.record
+    state, phase = record.state, snap.phase
+    outcome = state.outcome()
+    result, score = result_lines(outcome, record.match)
+    following = isinstance(phase, Following)
+    return status_screen(
+        game_title=record.game.title,
+        variant=record.game.shown_variant,
+        to_move=None if outcome and not following else (phase.turn.side if following else state.to_move),
+        side_colour=None,
+        phase=state.phase,
+        status_lines=state.status_lines(),
+        instruction=instruction(snap),
+        error=snap.message or error(snap) or snap.flash,
+        result=result,
+        match_score=score,
+    )
+
+
+def instruction(snap: Snapshot) -> str | None:
+    """What the players are asked to do now."""
+    phase, state = snap.phase, snap.record.state
+    if isinstance(phase, Over):
+        return "Set up to play again"
+    if isinstance(phase, Restoring):
+        missing, extra = snap.restore_left()
+        if missing or extra:
+            order = {s.label: i for i, s in enumerate(state.sites())}
+            fix = fix_words(sorted(missing, key=order.get), sorted(extra, key=order.get))
+            return RESTORE_WORDS[phase.why].format(fix=fix[:1].lower() + fix[1:], Fix=fix)
+        undo = phase.undo
+        return words(undo.current, len(undo.remaining(snap.board))) if undo and undo.current else None
+    if isinstance(phase, Awaiting):
+        return phase.pending.say if phase.pending else None
+    if isinstance(phase, Choosing):
+        return phase.choice.instruction(state.notation)
+    if isinstance(phase, Moving) and (due := state.due()) is not None:
+        return words(due, len(due.sites & snap.board))
+    if isinstance(phase, Following) and (step := phase.turn.current) is not None:
+        return words(step, len(phase.turn.remaining(snap.board)))
+    if snap.targets:
+        return "Put it on a lit site"
+    if state.ok_move() is not None:
+        return "OK ends the turn"
+    return None
+
+
+def error(snap: Snapshot) -> str | None:
+    """What is wrong: the board not answering, the opponent's news, the board differing."""
+    if not snap.connected:
+        return "Board not connected"
+    if snap.note:
+        return snap.note
+    if snap.sync and not isinstance(snap.phase, Restoring):
+        return snap.sync.words()
+    return None

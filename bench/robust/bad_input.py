@@ -33,7 +33,7 @@ from bench.robust.common import report  # noqa: E402
 from engines import GAME_NAMES, new_game  # noqa: E402
 from firmware_host import referee  # noqa: E402
 from firmware_host.config import Config, ConfigError, load_config  # noqa: E402
-from firmware_host.controller import Game  # noqa: E402
+from firmware_host.game import Game  # noqa: E402
 from firmware_host.layout import default_layout_toml, load_layout  # noqa: E402
 from firmware_host.replay import replay  # noqa: E402
 

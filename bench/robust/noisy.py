@@ -27,7 +27,8 @@ if __package__ in (None, ""):
 from bench.robust.common import parallel_map, report, workers_default  # noqa: E402
 from bench.robust.player import KINDS, Plan, Player, Segment, capturing_first  # noqa: E402
 from firmware_host.config import Config  # noqa: E402
-from firmware_host.controller import Controller, Game  # noqa: E402
+from firmware_host.controller import Controller  # noqa: E402
+from firmware_host.game import Game  # noqa: E402
 from firmware_host.session import open_controller  # noqa: E402
 from firmware_host.storage import Storage  # noqa: E402
 from hardware.clock import VirtualClock  # noqa: E402

@@ -23,7 +23,7 @@ from bench.robust.common import report  # noqa: E402
 from bench.robust.noisy import Run, play  # noqa: E402
 from bench.robust.player import Player, Segment  # noqa: E402
 from firmware_host.config import Config  # noqa: E402
-from firmware_host.controller import Game  # noqa: E402
+from firmware_host.game import Game  # noqa: E402
 from firmware_host.session import open_controller  # noqa: E402
 from firmware_host.storage import Storage  # noqa: E402
 from hardware.clock import VirtualClock  # noqa: E402

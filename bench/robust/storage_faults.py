@@ -5,8 +5,9 @@ then the fault ends. Faults: another connection holding the write lock, a full d
 authorizer. Actions: a move, a takeback (on the board), a new game (the page's picker), a game
 end, a match game's end. Figures per run: the daemon kept running, acknowledged moves lost (the
 file must hold every ``move`` event not taken back), a write failed (a takeback on a full file
-does not: deleting needs no new page) and was said once, saved again once mended, and the
-longest wall-clock step while the file was locked (the baseline: the longest step with no fault),
+does not: deleting needs no new page; nor does a new game's short row) and was said once,
+saved again once mended, and the longest wall-clock step while the file was locked (the
+baseline: the longest step with no fault),
 and how long one write takes to fail on a locked file (median, max of 20).
 
     .venv/bin/python bench/robust/storage_faults.py [--quick] [--repeat N]
@@ -29,7 +30,7 @@ if __package__ in (None, ""):
 
 from bench.robust.common import report  # noqa: E402
 from firmware_host.config import Config, Timing  # noqa: E402
-from firmware_host.controller import Game  # noqa: E402
+from firmware_host.game import Game  # noqa: E402
 from firmware_host.daemon import Daemon, Hardware  # noqa: E402
 from firmware_host.session import configured_game, open_controller  # noqa: E402
 from firmware_host.storage import Storage  # noqa: E402

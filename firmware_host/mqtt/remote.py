@@ -8,11 +8,11 @@ final (no follow-up under way)::
 
 The list is the sequence: move *n* is ``moves[n - 1]``, so a duplicate or a message sent again
 on reconnection changes nothing, and a board that was away catches up from the retained copy.
-:class:`Remote` is the controller's opponent (ticked after every step, in the loop's thread; the
-broker's messages only replace what it last heard, under a lock):
+:class:`Remote` is the controller's opponent (polled after every step, in the loop's thread;
+the broker's messages only replace what it last heard, under a lock):
 
 - when it is the other board's side to move and its list is ours plus that one move, the move
-  is lit for the players here to carry out (``Controller.expect``: "Opponent plays c3: move it");
+  is lit for the players here to carry out ("Opponent plays c3: move it");
 - a move the other board corrects in place after it was carried out here (its piece slid on)
   is taken back here and the corrected move lit instead;
 - a new game started on either board (a new ``token``, later than ours) is started on the other;
@@ -33,16 +33,14 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engines.core import GameState, IllegalMove
+from engines.core import GameState
+from firmware_host.game import Game
 from firmware_host.mqtt import topics
 from firmware_host.mqtt.link import Link
-from firmware_host.opponent import turns_back
+from firmware_host.opponent import Ask, Asked, Intent, Play, Seen, StartGame, TakeBackTo, Withdraw
 from firmware_host.screens import message_screen
-
-if TYPE_CHECKING:
-    from firmware_host.controller import Controller
 
 OFFLINE = "Opponent offline"
 
@@ -52,12 +50,14 @@ def moves_topic(board: str) -> str:
 
 
 class Remote:
-    """Board ``other`` plays ``side`` against this board (``board``), through ``link``."""
+    """Board ``other`` plays ``side`` against this board (``board``), through ``link``: an
+    opponent (``firmware_host/opponent.py``) polled after every step in the loop's thread."""
 
     #: Why a board is refused while it is the other board's move.
     WAIT = "Wait for the opponent's move"
     #: The other board's move, once lit here, answered ours as it was: no correcting ours.
-    RETHINKS = False
+    rethinks = False
+    level = None
     #: Why pieces set back are not taken back yet: asked, or the other board said no.
     ASKED = "Take back asked: wait for the opponent's OK"
     REFUSED = "The opponent refused the take back"
@@ -69,6 +69,7 @@ class Remote:
         self._online = True
         self._sent: str | None = None
         self._game_id: int | None = None
+        self._joining: str | None = None  # the token of the other board's game being begun here
         self.token = ""
         self._takebacks = 0  # ours, as published
         self._applied = 0  # theirs, as made here
@@ -80,33 +81,46 @@ class Remote:
         self._answered = 0  # the last of their requests put to the players here
         self._refused = 0  # the last of their requests the players here refused
         self._refusal: list[int] | None = None  # [keep, moves] the other board refused
-        self.why = ""  # why the last take back asked here has not happened
+        self._agreed: list[Intent] = []  # takebacks the players here agreed to
+        self.note: str | None = None
         self._fresh = True  # until the other board's game is first heard: a start or a resume
         link.subscribe(moves_topic(other), self._on_moves)
         link.subscribe(topics.availability_topic(other), self._on_availability)
 
     # ------------------------------------------------------------------ the loop's thread
-    def tick(self, c: Controller) -> None:
+    def poll(self, seen: Seen) -> list[Intent]:
         """Follow the other board's game, take its move, publish ours."""
         with self._lock:
             theirs, online = self._theirs, self._online
-        if c.game_id != self._game_id:  # a new game here (the menu, the page); "" at start
-            fresh = self._game_id is None
-            self._game_id, self.token, self._takebacks = c.game_id, "" if fresh else _token(self.board), 0
-            self._ask = self._refusal = None
-        if theirs is not None:
-            self._follow(c, theirs)
+        if seen.game_id != self._game_id:
+            self._new_game_here(seen, theirs)
+        intents, self._agreed = self._agreed, []
+        if theirs is not None and not intents:
+            intents = self._follow(seen, theirs)
             self._fresh = False
-        if self._ask is not None and tuple(c.moves) != self._ask_moves:
+        if self._ask is not None and seen.moves != self._ask_moves:
             self._ask = None  # withdrawn: the game here changed (a correction, a new game)
-            if c.message == self.ASKED:
-                c.say(None)
+            if self.note == self.ASKED:
+                self.note = None
         if not online:
-            c.say(OFFLINE)
-        elif c.message == OFFLINE or (c.message == self.REFUSED and self._refusal
-                                      and self._refusal[1] != len(c.moves)):
-            c.say(None)  # back online; a refusal is old news once a move is made
-        self._publish(c)
+            self.note = OFFLINE
+        elif self.note == OFFLINE or (self.note == self.REFUSED and self._refusal
+                                      and self._refusal[1] != len(seen.moves)):
+            self.note = None  # back online; a refusal is old news once a move is made
+        if not intents:
+            self._publish(seen)
+        return intents
+
+    def _new_game_here(self, seen: Seen, theirs: dict[str, Any] | None) -> None:
+        """A new game here: the other board's being joined, else one begun here (a new token;
+        "" for the game found at start)."""
+        fresh = self._game_id is None
+        self._game_id, self._ask, self._refusal = seen.game_id, None, None
+        if self._joining is not None:
+            self.token, self._joining = self._joining, None
+            self._adopt(theirs)
+        else:
+            self.token, self._takebacks = "" if fresh else _token(self.board), 0
 
     def side_in(self, state: GameState) -> str:
         """The side the other board plays in ``state``'s game."""
@@ -116,119 +130,120 @@ class Remote:
         """Who played the other side, as game records keep it: "board t2, black"."""
         return f"board {self.other}, {self.side_in(state)}"
 
-    def takeback_to(self, c: Controller) -> None:
+    def takeback(self, seen: Seen) -> Asked:
         """A take back here would undo the other board's last turn and ours before it: ask the
         other board (once per position), which takes back itself if its players agree."""
-        keep = turns_back(c, self.side_in(c.state))
-        self.why = self.REFUSED if self._refusal == [keep, len(c.moves)] else self.ASKED
-        if self.why == self.ASKED and (self._ask is None or tuple(c.moves) != self._ask_moves):
+        keep = seen.turns_back(self.side_in(seen.state))
+        why = self.REFUSED if self._refusal == [keep, len(seen.moves)] else self.ASKED
+        if why == self.ASKED and (self._ask is None or seen.moves != self._ask_moves):
             self._asks = max(self._asks + 1, time.time_ns() // 1_000_000)  # later after a restart
-            self._ask, self._ask_moves = [self._asks, keep, len(c.moves)], tuple(c.moves)
-        c.say(self.why)
-        return None
-
-    @property
-    def waiting(self) -> bool:
-        """Whether the last take back asked here still waits for the other board's answer."""
-        return self.why == self.ASKED
+            self._ask, self._ask_moves = [self._asks, keep, len(seen.moves)], seen.moves
+        self.note = why
+        return Asked(why, waiting=why == self.ASKED)
 
     def close(self) -> None:
         """Nothing to stop: the link belongs to the board on the broker."""
 
-    def _follow(self, c: Controller, theirs: dict[str, Any]) -> None:
+    def _follow(self, seen: Seen, theirs: dict[str, Any]) -> list[Intent]:
         if theirs["token"] != self.token:
             if theirs["token"] > self.token:  # the later new game wins
-                self._join(c, theirs)
-            return
-        moves, ours = theirs["moves"], c.moves
+                return self._join(seen, theirs)
+            return []
+        moves, ours = theirs["moves"], list(seen.moves)
         if theirs["takebacks"] > self._applied:
             self._applied, self._ask = theirs["takebacks"], None
             if len(moves) < len(ours) and ours[: len(moves)] == moves:
-                c.say(None)
-                c.take_back(len(moves))
-            return
-        self._answers(c, theirs)
-        if self._corrected(c, moves):
-            return
-        waiting = c.mode == "move" and not c.turn and c.state.to_move == self.side_in(c.state)
+                self.note = None
+                return [TakeBackTo(len(moves))]
+            return []
+        intents = self._answers(seen, theirs)
+        if self._corrected(seen, moves):
+            self._asked = (len(ours) - 1, moves[-1])
+            instead = Play(moves[-1], f"Opponent changed to {moves[-1]}: move it")
+            return intents + [TakeBackTo(len(ours) - 1, instead)]
+        waiting = seen.awaiting or seen.pending is not None
         if not waiting or len(moves) != len(ours) + 1 or moves[: len(ours)] != ours:
-            return
+            return intents
         key = (len(ours), moves[-1])
-        if self._asked != key or c.pending is None:
+        if self._asked != key or seen.awaiting:
             changed = self._asked is not None and self._asked[0] == key[0] and self._asked != key
             self._asked = key
-            try:
-                verb = "changed to" if changed else "plays"
-                c.expect(moves[-1], f"Opponent {verb} {moves[-1]}: move it")
-            except IllegalMove:
-                c.say(f"Opponent's move {moves[-1]} is illegal here")
+            verb = "changed to" if changed else "plays"
+            intents.append(Play(moves[-1], f"Opponent {verb} {moves[-1]}: move it"))
+        return intents
 
-    def _corrected(self, c: Controller, moves: list[str]) -> bool:
+    def _corrected(self, seen: Seen, moves: list[str]) -> bool:
         """The other board corrected the move it sent after it was carried out here (its
-        piece slid on): take that move back here; the corrected one is then lit to carry out."""
-        ours = c.moves
+        piece slid on): that move is taken back here; the corrected one is then lit."""
+        ours = list(seen.moves)
         if not ours or len(moves) != len(ours) or moves[:-1] != ours[:-1] or moves == ours:
             return False
-        if c.states[-2].to_move != self.side_in(c.state) or c.turn or c.pending:
-            return False
-        c.take_back(len(ours) - 1)
-        return True
+        return seen.states[-2].to_move == self.side_in(seen.state) and seen.final
 
-    def _answers(self, c: Controller, theirs: dict[str, Any]) -> None:
+    def _answers(self, seen: Seen, theirs: dict[str, Any]) -> list[Intent]:
         """Put the other board's takeback request to the players here; hear its refusal."""
+        intents: list[Intent] = []
         if self._ask is not None and theirs.get("refused", 0) >= self._ask[0]:
             self._refusal, self._ask = self._ask[1:], None
-            c.say(self.REFUSED)
+            self.note = self.REFUSED
         ask = theirs.get("ask")
         if self._asking is not None and ask != self._asking:
             self._asking = None  # withdrawn before an answer: the question goes
-            c.notice(None)
+            intents.append(Withdraw())
         if ask is None or ask[0] <= self._answered:
-            return
+            return intents
         self._answered = ask[0]
         keep = ask[1]
-        if ask[2] != len(c.moves) or theirs["moves"] != c.moves or not 0 <= keep < len(c.moves):
+        if ask[2] != len(seen.moves) or theirs["moves"] != list(seen.moves) \
+                or not 0 <= keep < len(seen.moves):
             self._refused = ask[0]  # asked of another position: moves were made since
-            return
-        undo = len(c.moves) - keep
+            return intents
+        undo = len(seen.moves) - keep
         self._asking = ask
-        c.ask(message_screen("Take back?", [f"Opponent asks to undo {undo} move"
-                                            f"{'s' if undo > 1 else ''}", "OK: yes, BACK: no"]),
-              lambda yes: self._answer(c, ask, yes))
+        screen = message_screen("Take back?", [f"Opponent asks to undo {undo} move{'s' if undo > 1 else ''}",
+                                               "OK: yes, BACK: no"])
+        intents.append(Ask(screen, lambda yes: self._answer(ask, yes, len(seen.moves))))
+        return intents
 
-    def _answer(self, c: Controller, ask: list[int], yes: bool) -> None:
+    def _answer(self, ask: list[int], yes: bool, moves: int) -> None:
         if self._asking != ask:
             return  # withdrawn meanwhile
         self._asking = None
-        if yes and len(c.moves) == ask[2]:
+        if yes and moves == ask[2]:
             self._takebacks += 1
-            c.take_back(ask[1])
+            self._agreed.append(TakeBackTo(ask[1]))
         else:
             self._refused = ask[0]
 
-    def _join(self, c: Controller, theirs: dict[str, Any]) -> None:
+    def _join(self, seen: Seen, theirs: dict[str, Any]) -> list[Intent]:
         """Play the other board's game: the one here when it is the same (a board just
         started or resumed), else a new game of it."""
-        from firmware_host.controller import Game
-
         try:
             game = Game.of(theirs["game"], theirs["size"], theirs["variant"])
         except (ValueError, KeyError, ImportError):
-            return
-        moves, ours = theirs["moves"], c.moves
+            return []
+        moves, ours = theirs["moves"], list(seen.moves)
         n = min(len(moves), len(ours))
-        same = (game.name, game.size, game.variant) == (c.game.name, c.game.size, c.game.variant)
-        if not (self._fresh and same and moves[:n] == ours[:n]):
-            c.new_game(game)
-        self._game_id, self.token = c.game_id, theirs["token"]
-        self._takebacks, self._applied, self._asked = 0, theirs["takebacks"], None
-        self._ask, self._answered = None, (theirs.get("ask") or [0])[0]
+        here = seen.game
+        same = (game.name, game.size, game.variant) == (here.name, here.size, here.variant)
+        if self._fresh and same and moves[:n] == ours[:n]:
+            self.token = theirs["token"]
+            self._adopt(theirs)
+            return []
+        self._joining = theirs["token"]
+        return [StartGame(game)]
 
-    def _publish(self, c: Controller) -> None:
-        if c.turn or c.pending or c.choice:
+    def _adopt(self, theirs: dict[str, Any] | None) -> None:
+        """Follow the other board's game from here on."""
+        theirs = theirs or {}
+        self._takebacks, self._applied, self._asked, self._ask = 0, theirs.get("takebacks", 0), None, None
+        self._answered = (theirs.get("ask") or [0])[0]
+
+    def _publish(self, seen: Seen) -> None:
+        if not seen.final:
             return  # not final yet
-        g = c.game
-        text = self.payload(g.name, g.size, g.variant, self.token, c.moves, self._takebacks,
+        g = seen.game
+        text = self.payload(g.name, g.size, g.variant, self.token, list(seen.moves), self._takebacks,
                             self._ask, self._refused)
         if text != self._sent:
             self._sent = text

@@ -12,7 +12,9 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from firmware_host.controller import Controller, result_text
+from firmware_host.controller import Controller
+
+from firmware_host.game import result_text
 from firmware_host.stats import Day
 
 ROOT = "reedboard"
@@ -73,7 +75,7 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
         "variant": game.variant,
         "sides": list(state.sides),
         "ply": len(controller.moves),
-        "to_move": None if outcome else (controller.turn.side if controller.turn else state.to_move),
+        "to_move": None if outcome else controller.to_act,
         "moves": list(controller.moves),
         "winner": outcome.winner if outcome else None,
         "result": result_text(outcome) if outcome else None,

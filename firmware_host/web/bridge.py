@@ -26,7 +26,6 @@ from dataclasses import asdict
 from typing import Any, Callable, Iterable
 
 from firmware_host.controller import Controller
-from firmware_host.opponent import Computer
 from firmware_host.replay import Setup
 from firmware_host.screens import result_words
 from firmware_host.web.commands import (
@@ -356,7 +355,7 @@ def _players(controller: Controller) -> dict[str, Any]:
     A page reloaded during a game against the computer shows that game's players, so New game
     does not quietly start one at the table."""
     opponent = controller.opponent
-    if not isinstance(opponent, Computer):  # none, or another board (not the picker's to set)
+    if opponent is None or opponent.level is None:  # another board is not the picker's to set
         return {"computer": None, "level": None}
     seat = controller.state.sides.index(opponent.side_in(controller.state))
     return {"computer": SEATS[seat] if seat < len(SEATS) else None, "level": opponent.level}

@@ -26,7 +26,7 @@ from typing import Any, Callable, Collection
 
 from engines import GAME_NAMES
 from engines.core import OptionError
-from firmware_host.controller import Game
+from firmware_host.game import Game
 from firmware_host.menu import SetPlayers
 from hardware.base import BUTTONS
 

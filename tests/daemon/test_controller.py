@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.config import Timing
-from firmware_host.buttons import NOTICE_MS
-from firmware_host.controller import Controller, Game
+from firmware_host.controller import NOTICE_MS
+from firmware_host.controller import Controller
+from firmware_host.game import Game
+from firmware_host.opponent import Play
+from firmware_host.phase import Following, Moving
 from firmware_host.turn import LIGHTS
 from firmware_host.layout import default_layout
 from firmware_host.menu import Choice, Menu, game_choices
@@ -21,11 +24,12 @@ class Drive:
     """A controller and a simulated board, stepped every 10 ms."""
 
     def __init__(self, game: Game, *, polarity=False, takebacks=True, storage=None, menu=None,
-                 resume=None, setup=True) -> None:
+                 resume=None, setup=True, opponent=None) -> None:
         self.storage = storage or Storage(":memory:")
         layouts = lambda state: default_layout(state.sites())  # noqa: E731
         self.ctl = Controller(game, layouts, Timing(), self.storage, takebacks=takebacks,
-                              menu=menu, resume=resume, address=lambda: "192.0.2.7")
+                              menu=menu, resume=resume, address=lambda: "192.0.2.7",
+                              opponent=opponent)
         self.sim = SimBoard(self.ctl.layout.sensor_channels, senses_polarity=polarity)
         if setup:
             for site in self.ctl.boards[-1]:
@@ -85,7 +89,7 @@ def test_remove_then_twin_lit_until_done_in_order():
     d.lift("s3").run(50)
     assert d.last("guide")["action"] == "twin" and d.lit("s4") == LIGHTS["twin"]
     d.place("s4").run(500)
-    assert d.ctl.mode == "move" and d.ctl.state.to_move == "south"
+    assert isinstance(d.ctl.phase, Moving) and d.ctl.state.to_move == "south"
     assert d.ctl.frame() == {}
     d.place("s5").run(500)
     assert d.kinds()[-2:] == ["move", "game_over"]
@@ -96,7 +100,7 @@ def test_sensed_follow_ups_done_before_the_settle_count_at_once():
                   start=["s0", "s2"]))
     d.run(50).lift("s2").lift("s0").place("s4").place("s1").run(500)
     assert d.kinds() == ["targets", "move"]
-    assert d.ctl.mode == "move"
+    assert isinstance(d.ctl.phase, Moving)
 
 
 def test_a_turn_with_no_hand_change_is_offered_as_a_pick_at_once():
@@ -105,7 +109,7 @@ def test_a_turn_with_no_hand_change_is_offered_as_a_pick_at_once():
     d.run(20)
     assert d.kinds() == ["guide"] and d.last("guide")["sites"] == ["s1", "s2"]
     assert d.lit("s1") in (LIGHTS["pick"], LIGHTS["picked"])
-    d.run(500).lift("s2").run(200).place("s2").run(50)
+    d.run(500).lift("s2").run(200).place("s2").run(400)  # a tap counts once the board settles
     assert d.last("move")["move"] == "b"
 
 
@@ -123,9 +127,9 @@ def test_moves_alike_on_the_board_are_chosen_with_back_and_ok():
     d = Drive(toy(*script))
     d.run(50).place("s0").run(500)
     assert d.kinds() == ["guide"] and d.last("guide")["sites"] == []
-    assert "BACK/OK: x" in " ".join(d.ctl.screen().text_lines())
+    assert "OK: x" in " ".join(d.ctl.screen().text_lines())
     d.press("back").press("back")
-    assert "BACK/OK: z" in " ".join(d.ctl.screen().text_lines())
+    assert "OK: z" in " ".join(d.ctl.screen().text_lines())
     d.press("ok")
     assert d.last("move")["move"] == "z"
 
@@ -134,21 +138,21 @@ def test_flips_confirmed_by_ok_without_polarity_sensors():
     script = [[move("f", [], ["s0"], ("flip", ["s1", "s2"]))], []]
     d = Drive(toy(*script, start=["s1", "s2"]))
     d.run(50).place("s0").run(500)
-    assert d.kinds() == ["move", "guide"] and d.ctl.mode == "follow"
+    assert d.kinds() == ["move", "guide"] and isinstance(d.ctl.phase, Following)
     assert "Flip the 2 lit tokens" in d.ctl.screen().text_lines()
     d.press("ok")
-    assert d.ctl.mode == "move" and d.ctl.frame() == {}
+    assert isinstance(d.ctl.phase, Moving) and d.ctl.frame() == {}
 
 
 def test_flips_checked_by_polarity_sensors():
     script = [[move("f", [], ["s0"], ("flip", ["s1", "s2"]))], []]
     d = Drive(toy(*script, start=["s1", "s2"]), polarity=True)
     d.run(50).place("s0").run(500)
-    assert d.ctl.mode == "follow" and d.lit("s1") == LIGHTS["flip"]
+    assert isinstance(d.ctl.phase, Following) and d.lit("s1") == LIGHTS["flip"]
     d.lift("s1").run(100).place("s1", north=False).run(100)
-    assert d.ctl.mode == "follow"
+    assert isinstance(d.ctl.phase, Following)
     d.lift("s2").run(100).place("s2", north=False).run(100)
-    assert d.ctl.mode == "move"
+    assert isinstance(d.ctl.phase, Moving)
     assert "out_of_sync" not in d.kinds()
 
 
@@ -347,7 +351,7 @@ def test_a_correction_keeps_the_final_move_and_logs_the_mis_read_one(tmp_path):
     assert "Corrected to A2*" not in d.ctl.screen().text_lines()  # the message passes
 
 
-def test_a_passing_notice_ends_on_a_board_change_or_after_a_few_seconds_and_the_menu_flags_the_board():
+def test_a_passing_notice_ends_on_a_board_change_or_after_a_few_seconds_and_the_menu_keeps_its_title():
     current = Choice("antipalos", 4, "two", "Antipalos")
     menu = Menu([current, *game_choices(None)[:3]], current)
     d = Drive(Game.of("antipalos", 4), menu=menu)
@@ -366,14 +370,41 @@ def test_a_passing_notice_ends_on_a_board_change_or_after_a_few_seconds_and_the_
     d.place("C3*").run(500)  # a second Trirod on C3: out of sync
     assert "C3 already holds a Trirod" in d.ctl.screen().text_lines()
     d.press("menu")
-    assert d.ctl.screen().text_lines()[0] == "Board: see lights"
+    assert d.ctl.screen().text_lines()[0] == "Menu"  # the menu's own title, the lights still on
+    assert d.lit("C3*") == LIGHTS["extra"]
+
+
+class Scripted:
+    """An opponent (firmware_host/opponent.py's protocol) that plays ``moves`` in turn on
+    ``side``."""
+
+    WAIT, rethinks, level, note = "Wait", False, None, None
+
+    def __init__(self, side: str, *moves: str) -> None:
+        self.side, self.moves = side, list(moves)
+
+    def side_in(self, state):
+        return self.side
+
+    def record(self, state):
+        return f"scripted {self.side}"
+
+    def poll(self, seen):
+        if seen.awaiting and self.moves:
+            move = self.moves.pop(0)
+            return [Play(move, f"Computer plays {move}: move it")]
+        return []
+
+    def takeback(self, seen):
+        return seen.turns_back(self.side)
+
+    def close(self):
+        pass
 
 
 def test_a_move_chosen_elsewhere_is_carried_out_under_guidance_and_only_that_move_counts():
-    d = Drive(Game.of("antipalos", 4))
-    d.run(100)
-    d.ctl.expect("B2*", "Computer plays B2*: move it")
-    d.run(50)
+    d = Drive(Game.of("antipalos", 4), opponent=Scripted("white", "B2*"))
+    d.run(150)
     assert d.lit("B2*") == LIGHTS["fill"] and "Computer plays B2*: move it" in d.ctl.screen().text_lines()
     assert d.ctl.to_act == "white"
     d.place("A1*").run(500)  # a legal move, but not the one to carry out
@@ -385,10 +416,8 @@ def test_a_move_chosen_elsewhere_is_carried_out_under_guidance_and_only_that_mov
 
 
 def test_a_move_chosen_elsewhere_runs_its_follow_ups_in_order():
-    d = Drive(Game.of("antipode"))
-    d.run(100)
-    d.ctl.expect("b1:a1", "Blue plays b1:a1 remotely: move it")
-    d.run(50)
+    d = Drive(Game.of("antipode"), opponent=Scripted("blue", "b1:a1"))
+    d.run(150)
     assert d.lit("b1") == LIGHTS["fill"] and d.lit("e1") == LIGHTS["marker"]
     d.place("b1").run(500)
     assert d.last("move")["move"] == "b1:a1" and d.last("guide")["sites"] == ["a1"]
@@ -396,7 +425,7 @@ def test_a_move_chosen_elsewhere_runs_its_follow_ups_in_order():
     d.lift("a1").run(300).place("a1").run(500)
     assert d.last("guide") == {"t": d.last("guide")["t"], "event": "guide", "action": "flip", "sites": ["b1"]}
     d.lift("b1").run(300).place("b1").run(500)
-    assert d.ctl.mode == "move" and d.ctl.to_act == "red"
+    assert isinstance(d.ctl.phase, Moving) and d.ctl.to_act == "red"
     assert "out_of_sync" not in d.kinds()
 
 
@@ -420,7 +449,7 @@ def test_a_self_phalanxed_piece_is_lit_and_guided_like_any_removal():
     assert d.last("move")["move"] == "e5se-e7se"
     due = d.ctl.state.due()
     assert d.last("guide") == {"t": d.last("guide")["t"], "event": "guide", "action": "remove",
-                               "sites": d.ctl._sorted(due.sites)}
+                               "sites": d.ctl.sorted(due.sites)}
     assert all(d.lit(site) == LIGHTS["remove"] for site in due.sites)
     assert due.prompt in d.ctl.screen().text_lines() and "triangle" not in due.prompt
     for site in due.sites:

@@ -10,7 +10,7 @@ import pytest
 
 from engines.core import OptionError
 from firmware_host.config import Config, ConfigError, load_config
-from firmware_host.controller import Game
+from firmware_host.game import Game
 from firmware_host.export import record_text
 from firmware_host.menu import Choice, Menu, NewGame
 from firmware_host.replay import Replayer, parse
@@ -85,7 +85,7 @@ class Board:
         game = configured_game(config, "antipalos", 3)
         self.ctl = open_controller(config, storage, game)
         self.out = io.StringIO()
-        self.replayer = Replayer(self.ctl, config.timing.scan_hz, self.out)
+        self.replayer = Replayer(self.ctl, config.timing.scan_hz, self.out, channels=1024)
         for site in self.ctl.boards[-1]:  # the board holds the game's position
             self.replayer.board.place(self.ctl.layout.sensor[site])
 
@@ -136,6 +136,9 @@ def test_after_a_won_match_the_next_game_begins_a_new_match_to_the_same_target(t
 def test_menu_new_game_mid_game_is_not_scored_and_the_same_side_begins_again():
     stream = clear(play(Stream(), GAME_1), GAME_1)
     stream = play(stream, GAME_2[:2]).press("menu").press("ok").wait(SETTLE)
+    events = run(stream.text(), "antipalos", 3, config=CONFIG)
+    assert shown(events)[-1][2] == f"New game: take {', '.join(GAME_2[:2])} off"
+    stream = clear(stream, GAME_2[:2])
     events = run(stream.text(), "antipalos", 3, config=CONFIG)
     assert kinds(events).count("new_game") == 2 and len(of(events, "match")) == 1
     assert shown(events)[-1][1] == "Black to move" and "Match 3-0 (to 6)" in shown(events)[-1]

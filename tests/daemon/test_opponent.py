@@ -11,7 +11,7 @@ import pytest
 from engines import new_game
 from engines.ai import choose
 from firmware_host.config import Config, Opponent
-from firmware_host.controller import Game
+from firmware_host.game import Game
 from firmware_host.opponent import Computer, Hints, think
 from firmware_host.turn import LIGHTS
 from firmware_host.session import configured_game, open_controller
@@ -189,8 +189,8 @@ def test_the_menu_puts_the_computer_on_a_side_for_a_new_game_and_takes_it_off_ag
 class Pondering(Computer):
     """A computer that is still thinking (its answer never comes)."""
 
-    def tick(self, controller) -> None:
-        pass
+    def poll(self, seen) -> list:
+        return []
 
 
 def test_a_move_made_for_the_computer_while_it_thinks_is_refused_and_a_takeback_still_works():
@@ -204,7 +204,9 @@ def test_a_move_made_for_the_computer_while_it_thinks_is_refused_and_a_takeback_
     assert d.ctl.screen().text_lines()[2] == "Wait: the computer is thinking"
     d.lift("c3").run(500)
     assert d.kinds()[-1] == "in_sync"
-    d.lift("b2").run(500)  # the player's own move taken back by the board
+    d.lift("b2").run(500)  # the player's own move off the board: in the hand, for now
+    assert d.ctl.moves == ["b2"] and "out_of_sync" not in d.kinds()[-1:]
+    d.run(1500)  # held off for takeback_ms: taken back
     assert d.ctl.moves == [] and d.last("takeback")["move"] == "b2"
 
 

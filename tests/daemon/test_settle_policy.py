@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engines import new_game
 from firmware_host import recognise
-from firmware_host.controller import Game
+from firmware_host.game import Game
 from tests.daemon.test_controller import Drive
 
 

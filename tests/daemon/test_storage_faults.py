@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from firmware_host.config import Config, Timing
-from firmware_host.controller import Game
+from firmware_host.game import Game
 from firmware_host.daemon import Daemon, Hardware
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
@@ -157,7 +157,8 @@ def test_a_takeback_and_a_new_game_wait_for_the_file_in_order(tmp_path, capsys, 
     board.put("A1*")
     board.put("A3*")
     broken = fault(board)
-    board.put("A3*", False)  # taken back on the board
+    board.put("A3*", False)  # taken back on the board: held off for takeback_ms
+    board.wait(1500)
     assert [e["move"] for e in board.events("takeback")] == ["A3*"]
     said(board, capsys, broken)
     board.controller.new_game(Game.of("antipalos", 3))  # as the page's picker does

@@ -2,7 +2,8 @@
 full: the tokens to turn back are lit and tracked by their lifts, each pawn's way back is named
 and lit, and OK (or the next side's first action) confirms the pawn."""
 
-from firmware_host.controller import Game
+from firmware_host.game import Game
+from firmware_host.phase import Following
 from firmware_host.menu import Choice, Menu, game_choices
 from firmware_host.turn import LIGHTS, STEPS
 from tests.daemon.stream_tools import kinds, of, run_file
@@ -46,4 +47,4 @@ def test_menu_take_back_lights_the_token_to_lift_off_the_token_to_turn_and_the_p
     assert (d.last("guide")["action"], d.last("guide")["sites"]) == ("carry", ["b1"])
     assert d.ctl.screen().text_lines()[2] == "Blue pawn: b1 back to e1"
     d.press("ok")
-    assert d.ctl.turn is None and d.ctl.screen().text_lines()[1] == "Blue to move"
+    assert not isinstance(d.ctl.phase, Following) and d.ctl.screen().text_lines()[1] == "Blue to move"

@@ -19,7 +19,8 @@ def figures(script: str, *args: str) -> dict:
 def test_storage_faults_never_end_the_daemon_nor_lose_a_move():
     got = figures("storage_faults.py", "--quick")
     assert got["daemon_ended"] == 0 and got["acknowledged_lost"] == 0
-    assert got["said_once"] == got["write_failed"] == got["saved_again"] >= got["runs"] - 1
+    # on a full file a takeback (a delete) and a new game's short row need no new page
+    assert got["said_once"] == got["write_failed"] == got["saved_again"] >= got["runs"] - 2
     assert got["writes_left_pending"] == 0
 
 

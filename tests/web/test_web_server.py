@@ -18,7 +18,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from firmware_host import web
 from firmware_host.config import Config, Timing
-from firmware_host.controller import Game
+from firmware_host.game import Game
 from firmware_host.replay import replay
 from firmware_host.session import open_controller
 from firmware_host.storage import Storage

@@ -1,0 +1,140 @@
+"""The game being played, and the only writer of it to storage.
+
+:class:`GameRecord` holds the positions a game went through, their occupancies and the moves in
+notation, and writes every change to storage *before* the caller may announce it: a method that
+changes the game either saves and changes it, or raises :class:`StorageError` and changes
+nothing (a move is not accepted unless saved; a takeback, a finish or an abandon waits in the
+storage's queue, in order, and never raises).
+
+>>> from firmware_host.game import Game
+>>> from firmware_host.storage import Storage
+>>> record = GameRecord.begin(Storage(":memory:"), Game.of("antipod", 4))
+>>> record.play(record.state.parse_move("b2"))
+'b2'
+>>> record.moves, record.state.ply
+(['b2'], 1)
+>>> record.take_back(0), record.moves
+(['b2'], [])
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from engines.core import GameState
+from engines.core.options import write_options
+from firmware_host.game import Game, result_text
+from firmware_host.matchplay import OngoingMatch
+from firmware_host.storage import Storage
+
+
+class GameRecord:
+    """``game``'s positions (``states``), occupancies (``boards``) and ``moves`` as stored under
+    ``game_id`` in ``storage``; ``match``: the match it belongs to (None: a single game)."""
+
+    def __init__(self, storage: Storage, game: Game, game_id: int, start: GameState,
+                 match: OngoingMatch | None) -> None:
+        self.storage, self.game, self.game_id, self.match = storage, game, game_id, match
+        self.states: list[GameState] = [start]
+        self.boards: list[frozenset[str]] = [start.occupied()]
+        self.moves: list[str] = []
+        self.over = False
+        if match and match.first_id is None:
+            match.first_id = game_id  # this game begins the match
+
+    @classmethod
+    def begin(cls, storage: Storage, game: Game, match: OngoingMatch | None = None,
+              opponent: str | None = None) -> "GameRecord":
+        """A new game, stored at once (``opponent``: who plays the other side, as records keep
+        it)."""
+        start = match.next_game() if match else game.new()
+        match_of, target = (match.first_id, match.target) if match else (None, None)
+        game_id = storage.start(game.name, game.size, game.variant, match_of, target,
+                                first=start.to_move,
+                                options=write_options(dict(game.options)) or None,
+                                opponent=opponent)
+        return cls(storage, game, game_id, start, match)
+
+    @classmethod
+    def resume(cls, storage: Storage, game: Game, game_id: int, moves: Iterable[str],
+               match: OngoingMatch | None = None) -> "GameRecord":
+        """The stored game ``game_id`` replayed from its ``moves`` (IllegalMove if one no
+        longer replays)."""
+        record = cls(storage, game, game_id, match.next_game() if match else game.new(), match)
+        for text in moves:
+            record._push(record.state.play(text), text)
+        return record
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    @property
+    def board(self) -> frozenset[str]:
+        """The occupancy the position shows."""
+        return self.boards[-1]
+
+    def position(self) -> tuple[Any, ...]:
+        """Which position this is, for an answer computed elsewhere to know whether it still
+        applies: the game, the number of moves and the last (a corrected move is a new one)."""
+        return self.game_id, len(self.moves), self.moves[-1] if self.moves else None
+
+    def earlier(self, board: frozenset[str]) -> int | None:
+        """The number of moves of the most recent earlier position showing ``board``."""
+        for index in range(len(self.boards) - 2, -1, -1):
+            if self.boards[index] == board:
+                return index
+        return None
+
+    # ------------------------------------------------------------------ changing
+    def play(self, move: Any) -> str:
+        """Save ``move`` (legal in the position), then play it; its notation."""
+        text = self.state.notation(move)
+        self.storage.add_move(self.game_id, len(self.moves) + 1, text)
+        self._push(self.state.apply(move), text)
+        return text
+
+    def correct(self, move: Any) -> tuple[str, str]:
+        """Save ``move`` in place of the last move (legal before it), then play it instead;
+        (its notation, the notation replaced)."""
+        before, replaced = self.states[-2], self.moves[-1]
+        text = before.notation(move)
+        self.storage.correct(self.game_id, len(self.moves), text, replaced)
+        self._pop(len(self.moves) - 1)
+        self._push(before.apply(move), text)
+        return text, replaced
+
+    def take_back(self, keep: int) -> list[str]:
+        """Keep the first ``keep`` moves; the moves undone, latest first. A finished game runs
+        again (its match score undone)."""
+        self.storage.truncate(self.game_id, keep)
+        undone = self.moves[keep:]
+        if self.over and undone:
+            self.over = False
+            if self.match:
+                self.match.unrecord()
+        self._pop(keep)
+        return list(reversed(undone))
+
+    def finish(self) -> None:
+        """The position is over: store the result (and score the match)."""
+        outcome = self.state.outcome()
+        self.over = True
+        self.storage.finish(self.game_id, result_text(outcome), outcome.winner)
+        if self.match:
+            self.match.record(self.state)
+
+    def abandon(self) -> None:
+        """The game stops unfinished (a new game begins instead)."""
+        if not self.over:
+            self.storage.finish(self.game_id, "abandoned")
+        self.over = True
+
+    def _push(self, state: GameState, text: str) -> None:
+        self.states.append(state)
+        self.boards.append(state.occupied())
+        self.moves.append(text)
+
+    def _pop(self, keep: int) -> None:
+        del self.states[keep + 1:], self.boards[keep + 1:], self.moves[keep:]
