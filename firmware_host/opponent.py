@@ -26,6 +26,7 @@ from engines.ai import choose
 from engines.core import GameState
 from firmware_host.game import Game
 from firmware_host.screens import Screen
+from firmware_host.turn import directions
 
 #: The wall-clock cap on one search (its budget is work, so this is only a safety net).
 CAP_SECONDS = 60.0
@@ -236,11 +237,11 @@ class Computer(Thinker):
             self._asked = seen.position
             seed = self.seed + len(seen.moves)
             if self.sync:
-                return [self._play(think(seen.state, self.level, seed))]
+                return [self._play(seen.state, think(seen.state, self.level, seed))]
             self._future = self._workers().submit(think, seen.state, self.level, seed)
         if self._future is not None and self._future.done():
             future, self._future = self._future, None
-            return [self._play(future.result())]
+            return [self._play(seen.state, future.result())]
         return []
 
     def takeback(self, seen: Seen) -> int:
@@ -257,5 +258,5 @@ class Computer(Thinker):
         return self.side if self.side in state.sides else state.sides[-1]
 
     @staticmethod
-    def _play(move: str) -> Play:
-        return Play(move, f"Computer plays {move}: move it")
+    def _play(state: GameState, move: str) -> Play:
+        return Play(move, f"Computer plays {move}: {directions(state, state.parse_move(move))}")

@@ -346,6 +346,32 @@ def undo_steps(played: GameState, back: GameState) -> tuple[FollowUp, ...]:
     return tuple(steps)
 
 
+def directions(state: GameState, move: Any) -> str:
+    """What the players do to carry out ``move`` for an opponent away from the board, in words:
+    the pieces to move, take off and place, and any unseen piece that goes elsewhere.
+
+    >>> from engines import new_game
+    >>> state = new_game("antipode")
+    >>> directions(state, state.parse_move("b1:a1"))
+    'place b1, blue pawn to a1'
+    >>> grid = new_game("anti-grid", 6)
+    >>> directions(grid, grid.parse_move("c1-c5"))
+    'move c1 to c5'
+    """
+    real = state.realisations(move)[0]
+    order = {site.label: i for i, site in enumerate(state.sites())}
+    emptied, filled = (sorted(sites, key=order.get) for sites in (real.emptied, real.filled))
+    if len(emptied) == len(filled) == 1:
+        parts = [f"move {emptied[0]} to {filled[0]}"]
+    else:
+        parts = [f"take {named(emptied)} off"] if emptied else []
+        parts += [f"place {named(filled)}"] if filled else []
+    was = state.markers()
+    parts += [f"{side} {state.UNSEEN} to {site}" for site, side in state.apply(move).markers().items()
+              if was.get(site) != side]
+    return ", ".join(parts) or "OK"
+
+
 def named(sites: Iterable[str], most: int = 3) -> str:
     """Sites by name, the first ``most`` of many with how many more.
 

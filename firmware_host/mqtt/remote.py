@@ -35,12 +35,13 @@ import threading
 import time
 from typing import Any
 
-from engines.core import GameState
+from engines.core import GameState, IllegalMove
 from firmware_host.game import Game
 from firmware_host.mqtt import topics
 from firmware_host.mqtt.link import Link
 from firmware_host.opponent import Ask, Asked, Intent, Play, Seen, StartGame, TakeBackTo, Withdraw
 from firmware_host.screens import message_screen
+from firmware_host.turn import directions
 
 OFFLINE = "Opponent offline"
 
@@ -159,7 +160,7 @@ class Remote:
         intents = self._answers(seen, theirs)
         if self._corrected(seen, moves):
             self._asked = (len(ours) - 1, moves[-1])
-            instead = Play(moves[-1], f"Opponent changed to {moves[-1]}: move it")
+            instead = _play(seen.states[-2], moves[-1], "changed to")
             return intents + [TakeBackTo(len(ours) - 1, instead)]
         waiting = seen.awaiting or seen.pending is not None
         if not waiting or len(moves) != len(ours) + 1 or moves[: len(ours)] != ours:
@@ -168,8 +169,7 @@ class Remote:
         if self._asked != key or seen.awaiting:
             changed = self._asked is not None and self._asked[0] == key[0] and self._asked != key
             self._asked = key
-            verb = "changed to" if changed else "plays"
-            intents.append(Play(moves[-1], f"Opponent {verb} {moves[-1]}: move it"))
+            intents.append(_play(seen.state, moves[-1], "changed to" if changed else "plays"))
         return intents
 
     def _corrected(self, seen: Seen, moves: list[str]) -> bool:
@@ -266,6 +266,15 @@ class Remote:
     def _on_availability(self, _: str, payload: bytes) -> None:
         with self._lock:
             self._online = payload == topics.ONLINE.encode()
+
+
+def _play(state: GameState, move: str, verb: str) -> Play:
+    """The other board's ``move``, said with what the players do here to carry it out."""
+    try:
+        how = directions(state, state.parse_move(move))
+    except IllegalMove:
+        how = "move it"  # not legal here: the controller says so, never lights it
+    return Play(move, f"Opponent {verb} {move}: {how}")
 
 
 def _token(board: str) -> str:

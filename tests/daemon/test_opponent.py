@@ -13,7 +13,7 @@ from engines.ai import choose
 from firmware_host.config import Config, Opponent
 from firmware_host.game import Game
 from firmware_host.opponent import Computer, Hints, think
-from firmware_host.turn import LIGHTS
+from firmware_host.turn import LIGHTS, directions
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 from hardware.base import ButtonEvent
@@ -87,8 +87,8 @@ def test_the_computer_move_is_lit_refused_when_wrong_carried_out_and_taken_back(
     asked = of(events, "expect")
     real = state.realisations(state.parse_move(chosen))[0]
     assert asked == [{"move": chosen, "empty": sorted(real.emptied), "fill": sorted(real.filled)}]
-    assert any(f"Computer plays {chosen}: move it" in e["lines"] for e in events
-               if e["event"] == "display")
+    assert any(f"Computer plays {chosen}: {directions(state, state.parse_move(chosen))}" in e["lines"]
+               for e in events if e["event"] == "display")
 
     # Another legal move of the computer's side is refused: out of sync, never accepted.
     other = next(m for m in state.legal_moves() if state.notation(m) != chosen)
@@ -339,8 +339,8 @@ def test_antipode_against_the_computer_its_turn_lit_refused_when_wrong_carried_o
     chosen = think(state, 1, seed=1)
     events = run(stream.text(), "antipode", config=CONFIG)
     assert of(events, "expect")[-1]["move"] == chosen
-    assert any(f"Computer plays {chosen}: move it" in e["lines"] for e in events
-               if e["event"] == "display")
+    assert any(f"Computer plays {chosen}: place {chosen.split(':')[0]}, red pawn to {chosen.split(':')[1]}"
+               in e["lines"] for e in events if e["event"] == "display")
     real = state.realisations(state.parse_move(chosen))[0]
     other = next(m for m in state.legal_moves()
                  if not state.realisations(m)[0].filled & real.filled)

@@ -29,7 +29,7 @@ def test_two_boards_play_each_others_moves_and_survive_duplicates_and_an_absence
     one.place("B2*")  # White at t1
     expect = json.loads(watcher.wait("reedboard/t2/events", lambda t: '"expect"' in t))
     assert expect["move"] == "B2*" and expect["fill"] == ["B2*"]
-    watcher.wait("reedboard/t2/events", lambda t: "Opponent plays B2*: move it" in t)
+    watcher.wait("reedboard/t2/events", lambda t: "Opponent plays B2*: place B2*" in t)
     two.place("A1*")  # not the move: refused, never taken as White's
     watcher.wait("reedboard/t2/events", lambda t: '"out_of_sync"' in t)
     two.lift("A1*")
@@ -122,7 +122,7 @@ def test_a_move_corrected_after_the_other_board_carried_it_out_is_corrected_ther
     one.place("C2*")
     watcher.wait("reedboard/t1/events", lambda t: '"correction"' in t)
     watcher.state("t1", lambda s: s["moves"] == ["C2*"])
-    said = watcher.wait("reedboard/t2/events", lambda t: "Opponent changed to C2*: move it" in t)
+    said = watcher.wait("reedboard/t2/events", lambda t: "Opponent changed to C2*: place C2*" in t)
     assert said
     assert [e["move"] for e in events(watcher, "t2", "takeback")] == ["B2*"]
     two.lift("B2*")
