@@ -282,6 +282,7 @@ class Controller:
             self._placed[site] = self._now
             if site in self._lifted:
                 self._back[site] = self._now
+                self._tapped(site)
         self._dirty = True
         self._flashed, self.hinted = None, frozenset()
         if self._notice_until is not None:
@@ -300,6 +301,18 @@ class Controller:
             return
         self._evaluated = self.board
         judge.settled(self, self.board)
+
+    def _tapped(self, site: str) -> None:
+        """A token set back that picks a move counts at once (the move is known as the tap
+        lands); a flip waits for the board to settle (a token brushing its switch mid-flip is
+        not yet set back)."""
+        if not isinstance(self.phase, Choosing):
+            return
+        held = self._now - self._lifted[site]
+        touch = Touch(site, held, held <= self.timing.tap_ms)
+        if self.phase.choice.touch(touch)[1] == "pick" and site not in self.phase.late:
+            del self._lifted[site], self._back[site]
+            judge.touched(self, touch)
 
     def _holding(self) -> frozenset[str]:
         """The sites the game has a piece on now (a choice's: with the move's pieces placed)."""
