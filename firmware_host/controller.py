@@ -20,6 +20,7 @@ from firmware_host import menu as menus
 from firmware_host.config import Timing
 from firmware_host.debounce import Debouncer
 from firmware_host.game import Game
+from firmware_host.hand import Hand
 from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout
 from firmware_host.matchplay import OngoingMatch
@@ -32,13 +33,11 @@ from firmware_host.record import GameRecord
 from firmware_host.screens import Screen, message_screen
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
-from firmware_host.turn import HOVER_MS, Choice, Pending, Sync, Touch, Turn, undo_steps
-from firmware_host.view import Snapshot, build_frame, build_screen
+from firmware_host.turn import Choice, Pending, Sync, Turn, undo_steps
+from firmware_host.view import Pager, Snapshot, build_frame, build_screen
 from hardware.base import ButtonEvent, Led, Scan
 
 Event = dict[str, Any]
-#: A screen too long for the OLED shows its pages in turn, each this long (ms).
-PAGE_MS = 3000
 #: How long a passing message ("Corrected to E5*") stays unless the board changes first.
 FLASH_MS = 4000
 #: How long a passing notice (IP address, today's games) stays unless the board changes first.
@@ -95,10 +94,7 @@ class Controller:
         self._now = 0.0
         self._polarity: Mapping[int, bool] | None = None
         self._frame: dict[int, Led] = {}
-        self._lines: tuple[str, ...] = ()
-        self._pages = self._page = 0
-        self._shown: Screen | None = None
-        self._shown_at = 0.0
+        self.pager = Pager()
         self._dirty, self._screen_due = True, False
         self.frame_version = 0
         self.board: frozenset[str] = frozenset()
@@ -122,9 +118,7 @@ class Controller:
         self.sync: Sync | None = None
         self.targets: frozenset[str] = frozenset()
         self.hinted: frozenset[str] = frozenset()
-        self._lifted: dict[str, float] = {}  # site -> when it was lifted (touches under way)
-        self._back: dict[str, float] = {}  # site -> when a lifted site was last set back
-        self._placed: dict[str, float] = {}  # site -> when a piece was last set down there
+        self.hand = Hand(self.timing.tap_ms)  # touches under way
         self._evaluated: frozenset[str] | None = None
         self._ok_waiting = False
         self._flashed: tuple[str, float] | None = None
@@ -254,7 +248,7 @@ class Controller:
         back long enough to be a takeback, the opponent's and the hints' answers."""
         if self.idle:
             self._idle_tick()
-        if self._pages > 1 and (now - self._shown_at) // PAGE_MS != self._page:
+        if self.pager.turn_due(now):
             self._dirty = True
         if self._flashed and now >= self._flashed[1]:
             self._flashed, self._dirty = None, True
@@ -274,15 +268,8 @@ class Controller:
 
     # -------------------------------------------------- debounced sensor changes
     def _on_change(self, lifted: frozenset[str], placed: frozenset[str]) -> None:
-        holding = self._holding()
-        for site in lifted:
-            if site in holding or self._now - self._placed.get(site, self._now) >= HOVER_MS:
-                self._lifted.setdefault(site, self._now)  # a piece set down, not a hand passing
-        for site in placed:
-            self._placed[site] = self._now
-            if site in self._lifted:
-                self._back[site] = self._now
-                self._tapped(site)
+        for site in self.hand.changed(self._now, lifted, placed, self._holding()):
+            self._tapped(site)
         self._dirty = True
         self._flashed, self.hinted = None, frozenset()
         if self._notice_until is not None:
@@ -292,7 +279,7 @@ class Controller:
         self.debouncer.complete = moving and recognise.complete(self.state, self.board)
 
     def _on_settle(self) -> None:
-        for touch in self._touches():
+        for touch in self.hand.settled(self._now, self.board, self._holding()):
             judge.touched(self, touch)
         if self._ok_waiting:
             self._ok_waiting = False
@@ -306,30 +293,14 @@ class Controller:
         """A token set back that picks a move counts at once (the move is known as the tap
         lands); a flip waits for the board to settle (a token brushing its switch mid-flip is
         not yet set back)."""
-        if not isinstance(self.phase, Choosing):
+        if not isinstance(self.phase, Choosing) or site in self.phase.late:
             return
-        held = self._now - self._lifted[site]
-        touch = Touch(site, held, held <= self.timing.tap_ms)
-        if self.phase.choice.touch(touch)[1] == "pick" and site not in self.phase.late:
-            del self._lifted[site], self._back[site]
-            judge.touched(self, touch)
+        if self.phase.choice.touch(self.hand.touch(site))[1] == "pick":
+            judge.touched(self, self.hand.take(site))
 
     def _holding(self) -> frozenset[str]:
         """The sites the game has a piece on now (a choice's: with the move's pieces placed)."""
         return self.phase.choice.board if isinstance(self.phase, Choosing) else self.expected
-
-    def _touches(self) -> list[Touch]:
-        """Sites lifted and now back on the settled board, in the order they were lifted (a
-        site the game no longer has a piece on is forgotten: its piece was taken off)."""
-        back = sorted((t, s) for s, t in self._lifted.items() if s in self.board)
-        holding = self._holding() | frozenset(back_site for _, back_site in back)
-        for site in [s for s in self._lifted if s in self.board or s not in holding]:
-            del self._lifted[site]
-        touches = []
-        for lifted, site in back:
-            held = self._back.pop(site, self._now) - lifted
-            touches.append(Touch(site, held, held <= self.timing.tap_ms))
-        return touches
 
     def rejudge(self) -> None:
         """Judge the board again now, if it is settled (the game changed under it, or a move
@@ -472,7 +443,7 @@ class Controller:
             self.go(Awaiting())
             return self._expect(then)
         undo = Turn.undo(steps, self.record.board, self.state.to_move) if steps else None
-        self.go(Restoring(undo, why, tuple(undone)))
+        self.go(Restoring(undo, why))
         if undo is not None:
             self.emit("guide", action=undo.current.action, sites=self.sorted(undo.remaining(self.board)))
         if undone:
@@ -666,15 +637,8 @@ class Controller:
         if not self._screen_due:
             return
         self._screen_due = False
-        shown = build_screen(self.snapshot())
-        if shown != self._shown:  # a new screen starts on its first page
-            self._shown, self._shown_at = shown, self._now
-        self._page = int((self._now - self._shown_at) // PAGE_MS)
-        screen = replace(shown, page=self._page)
-        self._pages = len(screen.pages())
-        lines = screen.text_lines()
-        if lines != self._lines:
-            self._lines = lines
+        lines = self.pager.show(build_screen(self.snapshot()), self._now)
+        if lines is not None:
             self._events.append({"t": self._now, "event": "display", "lines": list(lines)})
 
     def frame(self) -> dict[int, Led]:
@@ -683,7 +647,7 @@ class Controller:
 
     def screen(self) -> Screen:
         """What the OLED shows now (the page due of a long screen)."""
-        return replace(build_screen(self.snapshot()), page=self._page)
+        return replace(build_screen(self.snapshot()), page=self.pager.page)
 
 
 

@@ -22,7 +22,7 @@ in :mod:`firmware_host.judge` (``RULES``); docs/daemon.md prints it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from firmware_host.turn import Choice, Pending, Touch, Turn
 
@@ -81,7 +81,6 @@ class Restoring:
 
     undo: Turn | None = None
     why: str = "resume"
-    undone: tuple[str, ...] = field(default=())
 
 
 @dataclass(frozen=True)

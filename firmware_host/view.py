@@ -5,7 +5,7 @@ so each can be tried on a snapshot alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from firmware_host.game import result_lines
@@ -16,6 +16,9 @@ from firmware_host.record import GameRecord
 from firmware_host.screens import Screen, status_screen
 from firmware_host.turn import LIGHTS, STEPS, Sync, fix_words, words
 from hardware.base import Led
+
+#: A screen too long for the OLED shows its pages in turn, each this long (ms).
+PAGE_MS = 3000
 
 #: What the screen says while the board is guided back, by why.
 RESTORE_WORDS = {"takeback": "Take back: {fix}", "new game": "New game: {fix}", "resume": "{Fix}"}
@@ -167,3 +170,39 @@ def error(snap: Snapshot) -> str | None:
     if snap.sync and not isinstance(snap.phase, Restoring):
         return snap.sync.words()
     return None
+
+
+class Pager:
+    """A screen too long for the panel, shown a page at a time for PAGE_MS each, from its first
+    page whenever the screen changes.
+
+    >>> pager = Pager()
+    >>> pager.show(Screen("Title", ("one",)), now=0)
+    ('Title', 'one')
+    >>> pager.show(Screen("Title", ("one",)), now=10) is None
+    True
+    """
+
+    def __init__(self) -> None:
+        self.page = 0
+        self._pages = 0
+        self._shown: Screen | None = None
+        self._at = 0.0
+        self._lines: tuple[str, ...] = ()
+
+    def turn_due(self, now: float) -> bool:
+        """True when a long screen's next page is due."""
+        return self._pages > 1 and (now - self._at) // PAGE_MS != self.page
+
+    def show(self, screen: Screen, now: float) -> tuple[str, ...] | None:
+        """Show ``screen`` at ``now``; the page's text when it changed, else None."""
+        if screen != self._shown:
+            self._shown, self._at = screen, now
+        self.page = int((now - self._at) // PAGE_MS)
+        paged = replace(screen, page=self.page)
+        self._pages = len(paged.pages())
+        lines = paged.text_lines()
+        if lines == self._lines:
+            return None
+        self._lines = lines
+        return lines
