@@ -1,4 +1,4 @@
-/* clock.h: milliseconds since reset, from Timer2; patterns, debounce and heartbeats use it. */
+/* clock.h: milliseconds since reset, from Timer1; patterns, scans and heartbeats use it. */
 #ifndef CLOCK_H
 #define CLOCK_H
 

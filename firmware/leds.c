@@ -21,6 +21,7 @@ enum { STEADY, SLOW, FAST, PULSE, PATTERNS };
 _Static_assert(LED_COUNT >= 1 && LED_COUNT <= 16384, "LED_COUNT must be 1..16384");
 
 static uint8_t colours[3 * LED_COUNT];      /* r, g, b per LED */
+static uint8_t rendered[3 * LED_COUNT];     /* g, r, b per LED as written to the chain */
 static uint8_t patterns[(LED_COUNT + 3) / 4]; /* two bits per LED */
 static uint32_t brightness[PATTERNS];       /* sum of r + g + b of the LEDs of each pattern */
 static uint8_t shown_id;
@@ -199,23 +200,26 @@ static void limit_current(uint16_t *level)
         level[p] = (uint16_t)((float)level[p] * scale);
 }
 
-static inline uint8_t scaled(uint8_t value, uint16_t level)
-{
-    return (uint8_t)(((uint16_t)value * level + 128) >> 8);
-}
-
 void leds_write(uint32_t now)
 {
     uint16_t level[PATTERNS];
     levels(now, level);
     limit_current(level);
-    ws2812_begin();
-    for (uint16_t led = 0; led < LED_COUNT; led++) {
+    uint8_t *out = rendered;
+    const uint8_t *c = colours;
+    for (uint16_t led = 0; led < LED_COUNT; led++, c += 3, out += 3) {
         uint16_t k = level[pattern_of(led)];
-        const uint8_t *c = &colours[3 * led];
-        ws2812_pixel(scaled(c[1], k), scaled(c[0], k), scaled(c[2], k));
+        if (k >= 256) {
+            out[0] = c[1];
+            out[1] = c[0];
+            out[2] = c[2];
+        } else { /* k < 256: an 8 x 8 bit product, rounded */
+            out[0] = (uint8_t)(((uint16_t)c[1] * (uint8_t)k + 128) >> 8);
+            out[1] = (uint8_t)(((uint16_t)c[0] * (uint8_t)k + 128) >> 8);
+            out[2] = (uint8_t)(((uint16_t)c[2] * (uint8_t)k + 128) >> 8);
+        }
     }
-    ws2812_end();
+    ws2812_write(rendered, LED_COUNT);
     fresh = 0;
     drawn_at = now;
     drawn_phase = blink_phase(now);

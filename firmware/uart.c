@@ -6,22 +6,23 @@
 #include "config.h"
 #include "uart.h"
 
-#ifndef USART0_RX_vect /* the ATmega328P has one USART and names it without a number */
-# define USART0_RX_vect USART_RX_vect
-# define USART0_UDRE_vect USART_UDRE_vect
-#endif
 
 #if (RX_BUFFER & (RX_BUFFER - 1)) || (TX_BUFFER & (TX_BUFFER - 1))
 # error "RX_BUFFER and TX_BUFFER must be powers of two"
 #endif
 
-typedef uint16_t ring_index;
-
-static volatile uint8_t rx_ring[RX_BUFFER];
-static volatile ring_index rx_head, rx_tail; /* head: written by the interrupt */
-static volatile uint8_t tx_ring[TX_BUFFER];
-static volatile ring_index tx_head, tx_tail; /* tail: advanced by the interrupt */
+volatile uint8_t uart_rx_ring[RX_BUFFER];
+volatile ring_index uart_rx_head, uart_rx_tail; /* head: written by the interrupt */
+volatile uint8_t uart_tx_ring[TX_BUFFER];
+volatile ring_index uart_tx_head, uart_tx_tail; /* tail: advanced by the interrupt */
 volatile uint16_t uart_overflows;
+
+#define rx_ring uart_rx_ring
+#define rx_head uart_rx_head
+#define rx_tail uart_rx_tail
+#define tx_ring uart_tx_ring
+#define tx_head uart_tx_head
+#define tx_tail uart_tx_tail
 
 void uart_init(void)
 {
@@ -36,24 +37,12 @@ void uart_init(void)
 
 ISR(USART0_RX_vect)
 {
-    uint8_t byte = UDR0;
-    ring_index next = (ring_index)((rx_head + 1) & (RX_BUFFER - 1));
-    if (next == rx_tail) {
-        uart_overflows++;
-        return;
-    }
-    rx_ring[rx_head] = byte;
-    rx_head = next;
+    uart_receive();
 }
 
 ISR(USART0_UDRE_vect)
 {
-    if (tx_tail == tx_head) {
-        UCSR0B &= (uint8_t)~_BV(UDRIE0);
-        return;
-    }
-    UDR0 = tx_ring[tx_tail];
-    tx_tail = (ring_index)((tx_tail + 1) & (TX_BUFFER - 1));
+    uart_transmit();
 }
 
 static ring_index atomic_read(volatile ring_index *index)

@@ -8,10 +8,10 @@
 
 #include "config.h"
 #include "pins.h"
+#include "uart.h"
 #include "ws2812.h"
 
 static io_pin pin;
-static uint8_t high, low; /* the port's value with the data pin high, low */
 
 void ws2812_init(void)
 {
@@ -19,20 +19,8 @@ void ws2812_init(void)
     pin_output(pin, 0);
 }
 
-void ws2812_begin(void)
-{
-    cli();
-    low = (uint8_t)(IO_PORT(pin) & ~pin.mask);
-    high = (uint8_t)(low | pin.mask);
-}
-
-void ws2812_end(void)
-{
-    sei();
-}
-
 /* One byte, most significant bit first. Cycle counts per instruction in the comments. */
-static inline void send_byte(volatile uint8_t *port, uint8_t byte)
+static inline __attribute__((always_inline)) void send_byte(volatile uint8_t *port, uint8_t high, uint8_t low, uint8_t byte)
 {
     uint8_t bits = 8;
     __asm__ volatile(
@@ -55,13 +43,17 @@ static inline void send_byte(volatile uint8_t *port, uint8_t byte)
         : "memory");
 }
 
-void ws2812_pixel(uint8_t green, uint8_t red, uint8_t blue)
+void ws2812_write(const uint8_t *grb, uint16_t count)
 {
     volatile uint8_t *port = &IO_PORT(pin);
-    send_byte(port, green);
-    send_byte(port, red);
-    send_byte(port, blue);
-    /* Let at most two waiting interrupts run: after `sei` one instruction runs before any
-     * interrupt, and after each return from one, one more runs before the next. */
-    __asm__ volatile("sei\n\tnop\n\tnop\n\tcli\n\t" ::: "memory");
+    cli();
+    uint8_t low = (uint8_t)(*port & ~pin.mask), high = (uint8_t)(low | pin.mask);
+    while (count--) {
+        send_byte(port, high, low, grb[0]);
+        send_byte(port, high, low, grb[1]);
+        send_byte(port, high, low, grb[2]);
+        grb += 3;
+        uart_service();
+    }
+    sei();
 }
