@@ -74,6 +74,17 @@ channels = 16
     assert f"OK    sensors: board on {mcu.path} answered" in out
 
 
+def test_serial_board_with_other_counts_fails(tmp_path, capsys, mcu):
+    config = write_config(tmp_path, f"""
+[sensors]
+backend = "serial"
+port = "{mcu.path}"
+channels = 20
+""")
+    assert main(["doctor", "--config", config]) == 1
+    assert "board reports 16 sensor channels, config says 20" in capsys.readouterr().out
+
+
 def test_silent_serial_port_fails(tmp_path, capsys):
     master, slave = os.openpty()
     try:
