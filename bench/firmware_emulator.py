@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
 
+from hardware import protocol as p
 from hardware.base import Led
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,6 +166,16 @@ class EmulatedBoard:
             self._closed[channel] = not self._closed[channel]
         self._command(f"flip {channel}")
 
+    def bounce(self, channel: int, times: int, every_us: int) -> None:
+        """Toggle switch ``channel`` ``times`` times, ``every_us`` microseconds apart (emulated
+        time), as a bouncing contact does."""
+        if times % 2:
+            if channel in self._closed:
+                del self._closed[channel]
+            else:
+                self._closed[channel] = True
+        self._command(f"bounce {channel} {times} {every_us}")
+
     # -- the line and the cable ------------------------------------------------------------
 
     def send_raw(self, data: bytes) -> None:
@@ -196,13 +207,30 @@ class EmulatedBoard:
         """Make the firmware stop in a loop with interrupts off (the watchdog must reset it)."""
         self._command("hang")
 
-    def counts(self, timeout: float = 5.0) -> dict[str, int]:
+    def counts(self) -> dict[str, int]:
         """The firmware's counts of frames from the host it took and dropped, by reason."""
-        seen = len(self.events)
-        self._command("counts")
-        line = self._wait(lambda: next((e for e in self.events[seen:] if e[0] == "counts"), None),
-                          "the counts", timeout)
+        line = self._ask("counts")
         return {k: int(v) for k, v in (word.split("=") for word in line[1:])}
+
+    def cycle(self) -> int:
+        """The emulated time now, in cycles since the emulator started."""
+        return int(self._ask("time")[1])
+
+    def run_for(self, seconds: float, timeout: float = 60) -> None:
+        """Wait until ``seconds`` of emulated time have passed from now."""
+        until = self.cycle() + seconds * F_CPU
+        self._wait(lambda: self.cycle() >= until, f"{seconds} s of emulated time", timeout)
+
+    def _ask(self, command: str, timeout: float = 5.0) -> list[str]:
+        """Send a command and wait for the event that answers it (named like the command)."""
+        seen = len(self.events)
+        self._command(command)
+        return self._wait(lambda: next((e for e in self.events[seen:] if e[0] == command), None),
+                          f"answer to {command}", timeout)
+
+    def frames_sent(self) -> list[tuple[int, p.Frame]]:
+        """The frames the board sent (cycle their last byte left, frame), with ``trace``."""
+        return [(int(e[1]), p.decode(bytes.fromhex(e[2]))) for e in list(self.events) if e[0] == "tx"]
 
     # -- the LEDs ----------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@
  *   place CH [north|south]   close switch CH (with polarity: the face up, north by default)
  *   lift CH                  open it
  *   flip CH                  turn the token on CH over
+ *   bounce CH N US           toggle switch CH N times, US microseconds apart (contact bounce)
  *   send HEX                 bytes on the line to the firmware, as if the host wrote them
  *   garbage HEX              bytes on the line to the host, as if from noise
  *   lose N                   the board's next N frames are lost on the line
@@ -18,6 +19,7 @@
  *   hang                     make the firmware stop in a loop with interrupts off (the
  *                            watchdog must restart it)
  *   counts                   report the firmware's counts of dropped frames
+ *   time                     report the emulated time: "time CYCLE"
  *   quit
  *
  * Events on stdout, a line each: "ready PTY", "leds ...", "reset CYCLE CAUSE", "overrun",
@@ -36,7 +38,9 @@
 #include <unistd.h>
 
 #include "../config.h"
+#include "avr_extint.h"
 #include "sim.h"
+#include "sim_cycle_timers.h"
 #include "sim_elf.h"
 
 avr_t *avr;
@@ -92,6 +96,36 @@ static void set_switch(int channel, int value)
         event("error no channel %d (the board has %d)", channel, switches_channels());
     else if (tracing)
         event("applied %llu %d", (unsigned long long)avr->cycle, channel);
+}
+
+/* Contact bounce: a switch toggled a number of times at a steady pace. */
+typedef struct {
+    int channel, left;
+    avr_cycle_count_t every;
+} bouncing;
+
+static avr_cycle_count_t bounce_step(avr_t *a, avr_cycle_count_t when, void *param)
+{
+    (void)a;
+    bouncing *b = param;
+    set_switch(b->channel, !switches_get(b->channel));
+    if (--b->left > 0)
+        return when + b->every;
+    free(b);
+    return 0;
+}
+
+static void bounce(int channel, int times, int microseconds)
+{
+    if (channel < 0 || channel >= switches_channels() || times < 1 || microseconds < 1) {
+        event("error bounce: no channel %d, or not a count and a time", channel);
+        return;
+    }
+    bouncing *b = malloc(sizeof *b);
+    b->channel = channel;
+    b->left = times;
+    b->every = (avr_cycle_count_t)microseconds * (F_CPU / 1000000);
+    avr_cycle_timer_register(avr, 1, bounce_step, b);
 }
 
 #ifdef TRACE_PIN
@@ -163,7 +197,7 @@ static uint32_t counts_address(elf_firmware_t *firmware)
 static int command(char *line)
 {
     char word[16] = "", arg[8] = "";
-    int channel = -1;
+    int channel = -1, times = 0, pace = 0;
     static uint8_t bytes[65536];
     if (sscanf(line, "%15s", word) != 1)
         return 1;
@@ -177,6 +211,8 @@ static int command(char *line)
     } else if (!strcmp(word, "flip") && sscanf(rest, "%d", &channel) == 1) {
         int now = channel >= 0 && channel < switches_channels() ? switches_get(channel) : 0;
         set_switch(channel, now == 1 ? 2 : now == 2 ? 1 : 0);
+    } else if (!strcmp(word, "bounce") && sscanf(rest, "%d %d %d", &channel, &times, &pace) == 3) {
+        bounce(channel, times, pace);
     } else if (!strcmp(word, "send")) {
         link_send(bytes, hex_bytes(rest, bytes, sizeof bytes));
     } else if (!strcmp(word, "garbage")) {
@@ -193,6 +229,8 @@ static int command(char *line)
         start_hang();
     } else if (!strcmp(word, "counts")) {
         counts();
+    } else if (!strcmp(word, "time")) {
+        event("time %llu", (unsigned long long)avr->cycle);
     } else if (!strcmp(word, "quit")) {
         return 0;
     } else {
@@ -233,9 +271,22 @@ static int wait_input(double seconds)
     return n > 0 && (fds[0].revents & (POLLIN | POLLHUP));
 }
 
+/* simavr polls a low INTn pin every cycle while it is set to the low-level trigger (the
+ * default after each reset), even with the interrupt off: a matrix row on INT0 would slow the
+ * emulation twentyfold. The firmware uses no external interrupt. */
+static avr_extint_t *extint;
+
+static void no_level_polling(void)
+{
+    if (extint)
+        for (int i = 0; i < EXTINT_COUNT; i++)
+            extint->eint[i].strict_lvl_trig = 0;
+}
+
 /* Run the firmware for one slice of emulated time; 0 when it stopped for good. */
 static int run_slice(avr_cycle_count_t cycles)
 {
+    no_level_polling();
     avr_cycle_count_t end = avr->cycle + cycles;
     while (avr->cycle < end) {
         int state = avr_run(avr);
@@ -302,6 +353,9 @@ int main(int argc, char **argv)
         usage();
     load(elf);
     avr->sleep = no_sleep;
+    for (avr_io_t *io = avr->io_port; io; io = io->next)
+        if (!strcmp(io->kind, "extint"))
+            extint = (avr_extint_t *)io;
     link_init(link_path);
     switches_init();
     leds_init();
