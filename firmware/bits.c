@@ -3,6 +3,8 @@
 
 void bits_put(uint8_t *mask, uint16_t at, uint32_t value, uint8_t n)
 {
+    for (; n >= 8 && !(at & 7); n -= 8, at += 8, value >>= 8) /* whole bytes */
+        mask[at >> 3] = (uint8_t)value;
     while (n) {
         uint8_t shift = at & 7, take = (uint8_t)(8 - shift);
         if (take > n)

@@ -38,6 +38,9 @@ int main(void)
     claim(PIN_RX, "the UART to the host (RX)");
     claim(PIN_TX, "the UART to the host (TX)");
     claim(LED_PIN, "LED_PIN");
+#ifdef TRACE_PIN
+    claim(TRACE_PIN, "TRACE_PIN");
+#endif
 #if SCANNER == SCANNER_MATRIX
     const int rows[] = { ROW_PINS }, columns[] = { COLUMN_PINS };
     for (size_t i = 0; i < ROWS; i++)

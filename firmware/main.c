@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "config.h"
 #include "leds.h"
+#include "pins.h"
 #include "protocol.h"
 #include "sensors.h"
 #include "uart.h"
@@ -43,6 +44,15 @@ void early_reset(void)
     wdt_disable();
 }
 
+#ifdef TRACE_PIN
+/* TRACE_PIN (make DEFS=-DTRACE_PIN=13) is high while a scan runs: for a scope, and for the
+ * emulator's figures (bench/firmware.py). */
+static io_pin trace;
+# define TRACE(high) (high ? (IO_PORT(trace) |= trace.mask) : (IO_PORT(trace) &= (uint8_t)~trace.mask))
+#else
+# define TRACE(high) ((void)0)
+#endif
+
 /* Sleep until the next interrupt unless bytes from the host already wait. */
 static void idle(void)
 {
@@ -62,6 +72,10 @@ int main(void)
     uart_init();
     sensors_init();
     leds_init();
+#ifdef TRACE_PIN
+    trace = pin_lookup(TRACE_PIN);
+    pin_output(trace, 0);
+#endif
     set_sleep_mode(SLEEP_MODE_IDLE);
     sei();
     wdt_enable(WATCHDOG);
@@ -74,7 +88,9 @@ int main(void)
         uint32_t now = clock_ms();
         if (now - scanned >= SCAN_PERIOD_MS) {
             scanned = now;
+            TRACE(1);
             sensors_scan();
+            TRACE(0);
         }
         if (now - beat >= HEARTBEAT_MS)
             proto_want_state();

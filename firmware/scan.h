@@ -14,8 +14,9 @@
 
 void scan_init(void);
 
-/* Read every input into raw[INPUT_BYTES]. `hold` is the last sure state of the channels:
- * a diode-less matrix copies from it the channels whose reading is ambiguous. */
-void scan_read(uint8_t *raw, const uint8_t *hold);
+/* Read every input into raw[INPUT_BYTES] (which keeps the last reading); returns whether it
+ * may differ from the last. `hold` is the last sure state of the channels: a diode-less
+ * matrix copies from it the channels whose reading is ambiguous. */
+uint8_t scan_read(uint8_t *raw, const uint8_t *hold);
 
 #endif /* SCAN_H */

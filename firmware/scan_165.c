@@ -57,9 +57,10 @@ void scan_init(void)
     SPSR = SPI_DOUBLE ? _BV(SPI2X) : 0;
 }
 
-void scan_read(uint8_t *raw, const uint8_t *hold)
+uint8_t scan_read(uint8_t *raw, const uint8_t *hold)
 {
     (void)hold;
+    uint8_t changed = 0;
     IO_PORT(latch) &= (uint8_t)~latch.mask; /* load: >= 100 ns low (here ~190 ns) */
     __asm__ volatile("nop\n\tnop\n\t");
     IO_PORT(latch) |= latch.mask;
@@ -68,10 +69,12 @@ void scan_read(uint8_t *raw, const uint8_t *hold)
         SPDR = 0;
         while (!(SPSR & _BV(SPIF)))
             ;
-        uint8_t byte = SPDR;
-        raw[k] = SR_ACTIVE_LOW ? (uint8_t)~byte : byte;
+        uint8_t byte = SR_ACTIVE_LOW ? (uint8_t)~SPDR : SPDR;
+        changed |= byte ^ raw[k];
+        raw[k] = byte;
     }
     IO_PORT(select) |= select.mask;
+    return changed != 0;
 }
 
 #endif /* SCANNER_165 */

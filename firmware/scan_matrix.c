@@ -27,8 +27,32 @@ _Static_assert(ROWS <= 64, "ROW_PINS: at most 64 rows");
 
 static const uint8_t row_numbers[] PROGMEM = { ROW_PINS };
 static const uint8_t column_numbers[] PROGMEM = { COLUMN_PINS };
-static io_pin rows[ROWS], columns[COLUMNS];
+static io_pin rows[ROWS];
 static uint32_t lines[ROWS]; /* the closed columns of each row, this scan */
+
+/* The column pins by port, so that a row reads each port once: ports[] are the PIN registers,
+ * and column c is bit column_mask[c] of port column_port[c]. What each row read last time is
+ * kept: a row that reads the same as before keeps its line without working it out again. */
+#ifdef BOARD_MEGA
+# define PORTS_MAX 11 /* A to L, there is no I */
+#else
+# define PORTS_MAX 3 /* B, C, D */
+#endif
+static volatile uint8_t *ports[PORTS_MAX];
+static uint8_t port_count;
+static uint8_t column_port[COLUMNS], column_mask[COLUMNS];
+static uint8_t last[ROWS][PORTS_MAX];
+
+static void add_column(uint8_t c, io_pin pin)
+{
+    uint8_t p = 0;
+    while (p < port_count && ports[p] != pin.in)
+        p++;
+    if (p == port_count)
+        ports[port_count++] = pin.in;
+    column_port[c] = p;
+    column_mask[c] = pin.mask;
+}
 
 void scan_init(void)
 {
@@ -37,18 +61,43 @@ void scan_init(void)
         pin_input(rows[r], 0); /* floating until its turn; PORT stays 0 */
     }
     for (uint8_t c = 0; c < COLUMNS; c++) {
-        columns[c] = pin_lookup(pgm_read_byte(&column_numbers[c]));
-        pin_input(columns[c], 1);
+        io_pin pin = pin_lookup(pgm_read_byte(&column_numbers[c]));
+        pin_input(pin, 1);
+        add_column(c, pin);
     }
 }
 
-static uint32_t read_columns(void)
+/* Read the row driven low now: whether its ports read otherwise than last time. */
+static uint8_t read_ports(uint8_t *level)
 {
-    uint32_t closed = 0, bit = 1;
-    for (uint8_t c = 0; c < COLUMNS; c++, bit <<= 1)
-        if (!IO_READ(columns[c]))
-            closed |= bit;
-    return closed;
+    uint8_t differs = 0;
+    for (uint8_t p = 0; p < port_count; p++) {
+        uint8_t now = *ports[p];
+        differs |= now ^ level[p];
+        level[p] = now;
+    }
+    return differs;
+}
+
+/* The closed columns (a bit each, column 0 lowest) in a row's port readings. */
+static uint32_t closed_columns(const uint8_t *level)
+{
+    union {
+        uint32_t word;
+        uint8_t bytes[4];
+    } closed = { 0 };
+    uint8_t *byte = closed.bytes, bit = 1;
+    const uint8_t *port = column_port, *mask = column_mask;
+    for (uint8_t c = 0; c < COLUMNS; c++) {
+        if (!(level[*port++] & *mask++))
+            *byte |= bit;
+        bit <<= 1;
+        if (!bit) {
+            bit = 1;
+            byte++;
+        }
+    }
+    return closed.word;
 }
 
 #if !MATRIX_DIODES
@@ -78,21 +127,31 @@ static void hold_ambiguous(const uint8_t *hold)
 }
 #endif
 
-void scan_read(uint8_t *raw, const uint8_t *hold)
+uint8_t scan_read(uint8_t *raw, const uint8_t *hold)
 {
+    static uint8_t first = 1;
+    uint8_t changed = 0;
     for (uint8_t r = 0; r < ROWS; r++) {
         IO_DDR(rows[r]) |= rows[r].mask; /* PORT is 0: driven low */
         _delay_us(MATRIX_SETTLE_US);
-        lines[r] = read_columns();
+        uint8_t differs = read_ports(last[r]);
         IO_DDR(rows[r]) &= (uint8_t)~rows[r].mask;
+        if (differs || first) {
+            lines[r] = closed_columns(last[r]);
+            changed = 1;
+        }
     }
+    first = 0;
 #if !MATRIX_DIODES
-    hold_ambiguous(hold);
+    hold_ambiguous(hold); /* `hold` may have changed even if the reading did not */
+    changed = 1;
 #else
     (void)hold;
 #endif
-    for (uint8_t r = 0; r < ROWS; r++)
-        bits_put(raw, (uint16_t)(r * COLUMNS), lines[r], COLUMNS);
+    if (changed)
+        for (uint8_t r = 0; r < ROWS; r++)
+            bits_put(raw, (uint16_t)(r * COLUMNS), lines[r], COLUMNS);
+    return changed != 0;
 }
 
 #endif /* SCANNER_MATRIX */

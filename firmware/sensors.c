@@ -34,9 +34,11 @@ void sensors_init(void)
     scan_init();
 }
 
-/* Debounce one mask: `now` is this scan's reading; flips of `sure` go to `unreported`. */
-static void debounce(const uint8_t *now, uint8_t *sure, counters *count)
+/* Debounce one mask: `now` is this scan's reading; flips of `sure` go to `unreported`.
+ * Returns whether some channel is still counting. */
+static uint8_t debounce(const uint8_t *now, uint8_t *sure, counters *count)
 {
+    uint8_t counting = 0;
     for (uint16_t i = 0; i < MASK_BYTES; i++) {
         uint8_t differs = now[i] ^ sure[i];
         uint8_t low = count->low[i] & differs, high = count->high[i] & differs;
@@ -52,8 +54,10 @@ static void debounce(const uint8_t *now, uint8_t *sure, counters *count)
         sure[i] ^= flip;
         count->low[i] = low & (uint8_t)~flip;
         count->high[i] = high & (uint8_t)~flip;
+        counting |= count->low[i] | count->high[i];
         unreported[i] |= flip;
     }
+    return counting;
 }
 
 #if SENSES_POLARITY
@@ -74,13 +78,16 @@ static void pair_inputs(void)
 
 void sensors_scan(void)
 {
-    scan_read(raw, sensors_closed);
+    static uint8_t counting;
+    /* A reading like the last, with no switch counting towards a change: nothing to do. */
+    if (!scan_read(raw, sensors_closed) && !counting)
+        return;
 #if SENSES_POLARITY
     pair_inputs();
-    debounce(raw_closed, sensors_closed, &closed_count);
-    debounce(raw_north, sensors_north, &north_count);
+    counting = debounce(raw_closed, sensors_closed, &closed_count);
+    counting |= debounce(raw_north, sensors_north, &north_count);
 #else
-    debounce(raw, sensors_closed, &closed_count);
+    counting = debounce(raw, sensors_closed, &closed_count);
 #endif
 }
 

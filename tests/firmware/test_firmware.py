@@ -39,6 +39,7 @@ def emulated(tmp_path):
         emulated = EmulatedBoard(build(board, **defs), str(tmp_path / f"board{len(boards)}"),
                                  speed=speed, trace=trace)
         boards.append(emulated)
+        emulated.run_for(0.005)  # booted: bytes sent before its UART is on would be lost
         return emulated
 
     yield start
