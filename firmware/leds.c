@@ -23,7 +23,7 @@ _Static_assert(LED_COUNT >= 1 && LED_COUNT <= 16384, "LED_COUNT must be 1..16384
 static uint8_t colours[3 * LED_COUNT];      /* r, g, b per LED */
 static uint8_t rendered[3 * LED_COUNT];     /* g, r, b per LED as written to the chain */
 static uint8_t patterns[(LED_COUNT + 3) / 4]; /* two bits per LED */
-static uint32_t brightness[PATTERNS];       /* sum of r + g + b of the LEDs of each pattern */
+static uint32_t brightness[PATTERNS]; /* sum of r + g + b of the LEDs of each pattern */
 static uint8_t shown_id;
 
 /* Assembly of a frame from chunks. */
@@ -35,7 +35,7 @@ static struct {
     uint8_t touched; /* this chunk has changed the frame (before its CRC was checked) */
     uint8_t seq, id, flags;
     uint16_t position; /* body bytes so far */
-    uint8_t entry[ENTRY];
+    uint8_t entry[ENTRY], filled; /* the LED entry being read, and its bytes so far */
 } chunk;
 
 /* Drawing. */
@@ -55,15 +55,11 @@ uint8_t leds_frame_id(void)
     return shown_id;
 }
 
-static uint8_t pattern_of(uint16_t led)
-{
-    return (uint8_t)(patterns[led >> 2] >> ((led & 3) * 2)) & 3;
-}
-
 static void clear(void)
 {
     memset(colours, 0, sizeof colours);
     memset(patterns, 0, sizeof patterns);
+    memset(brightness, 0, sizeof brightness);
 }
 
 static void spoil(void)
@@ -88,9 +84,12 @@ static void apply_entry(void)
         chunk.active = 0;
         return;
     }
-    uint8_t shift = (uint8_t)((led & 3) * 2);
-    patterns[led >> 2] = (uint8_t)((patterns[led >> 2] & ~(3 << shift)) | (word >> 14) << shift);
-    memcpy(&colours[3 * led], &chunk.entry[2], 3);
+    uint8_t shift = (uint8_t)((led & 3) * 2), *c = &colours[3 * led];
+    uint8_t old = (uint8_t)(patterns[led >> 2] >> shift) & 3, pattern = (uint8_t)(word >> 14);
+    brightness[old] -= (uint16_t)(c[0] + c[1] + c[2]); /* 0 unless the frame names it twice */
+    patterns[led >> 2] = (uint8_t)((patterns[led >> 2] & ~(3 << shift)) | pattern << shift);
+    memcpy(c, &chunk.entry[2], 3);
+    brightness[pattern] += (uint16_t)(c[0] + c[1] + c[2]);
     chunk.touched = 1;
 }
 
@@ -113,24 +112,17 @@ void leds_chunk_byte(uint8_t byte)
             spoil();
         }
     } else if (chunk.active) {
-        chunk.entry[(at - 2) % ENTRY] = byte;
-        if ((at - 2) % ENTRY == ENTRY - 1)
+        chunk.entry[chunk.filled++] = byte;
+        if (chunk.filled == ENTRY) {
             apply_entry();
-    }
-}
-
-static void count_brightness(void)
-{
-    memset(brightness, 0, sizeof brightness);
-    for (uint16_t led = 0; led < LED_COUNT; led++) {
-        const uint8_t *c = &colours[3 * led];
-        brightness[pattern_of(led)] += (uint16_t)c[0] + c[1] + c[2];
+            chunk.filled = 0;
+        }
     }
 }
 
 void leds_chunk_end(uint8_t ok)
 {
-    if (!ok || (chunk.active && (chunk.position - 2) % ENTRY)) {
+    if (!ok || (chunk.active && chunk.filled)) { /* bad, or a partial LED entry */
         if (chunk.touched || assembling)
             spoil();
         return;
@@ -141,7 +133,6 @@ void leds_chunk_end(uint8_t ok)
     if (chunk.flags & LAST) {
         assembling = 0;
         shown_id = chunk.id;
-        count_brightness();
         fresh = 1;
     }
 }
@@ -205,15 +196,19 @@ void leds_write(uint32_t now)
     uint16_t level[PATTERNS];
     levels(now, level);
     limit_current(level);
-    uint8_t *out = rendered;
-    const uint8_t *c = colours;
-    for (uint16_t led = 0; led < LED_COUNT; led++, c += 3, out += 3) {
-        uint16_t k = level[pattern_of(led)];
+    /* Each pattern as a factor out of 256 (256: as is), walking the pattern bytes four LEDs
+     * at a time: no shift by a variable amount. */
+    const uint8_t *c = colours, *bits = patterns;
+    uint8_t *out = rendered, four = 0;
+    for (uint16_t led = 0; led < LED_COUNT; led++, c += 3, out += 3, four >>= 2) {
+        if (!(led & 3))
+            four = *bits++;
+        uint16_t k = level[four & 3];
         if (k >= 256) {
             out[0] = c[1];
             out[1] = c[0];
             out[2] = c[2];
-        } else { /* k < 256: an 8 x 8 bit product, rounded */
+        } else { /* an 8 x 8 bit product, rounded */
             out[0] = (uint8_t)(((uint16_t)c[1] * (uint8_t)k + 128) >> 8);
             out[1] = (uint8_t)(((uint16_t)c[0] * (uint8_t)k + 128) >> 8);
             out[2] = (uint8_t)(((uint16_t)c[2] * (uint8_t)k + 128) >> 8);

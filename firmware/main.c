@@ -53,11 +53,11 @@ static io_pin trace;
 # define TRACE(high) ((void)0)
 #endif
 
-/* Sleep until the next interrupt unless bytes from the host already wait. */
-static void idle(void)
+/* Sleep until the next interrupt unless bytes from the host already wait or `busy`. */
+static void idle(uint8_t busy)
 {
     cli();
-    if (!uart_pending()) {
+    if (!busy && !uart_pending()) {
         sleep_enable();
         sei();
         sleep_cpu();
@@ -98,6 +98,6 @@ int main(void)
             beat = now;
         if (leds_due(now))
             leds_write(now);
-        idle();
+        idle(clock_ms() - scanned >= SCAN_PERIOD_MS); /* a long scan or write: go on at once */
     }
 }

@@ -31,16 +31,16 @@ static io_pin rows[ROWS];
 static uint32_t lines[ROWS]; /* the closed columns of each row, this scan */
 
 /* The column pins by port, so that a row reads each port once: ports[] are the PIN registers,
- * and column c is bit column_mask[c] of port column_port[c]. What each row read last time is
- * kept: a row that reads the same as before keeps its line without working it out again. */
+ * port_columns[p] the column bits of port p, and bit b of port p is column column_at[p][b].
+ * What each row read last time is kept: a row that reads the same as before keeps its line
+ * without working it out again. */
 #ifdef BOARD_MEGA
 # define PORTS_MAX 11 /* A to L, there is no I */
 #else
 # define PORTS_MAX 3 /* B, C, D */
 #endif
 static volatile uint8_t *ports[PORTS_MAX];
-static uint8_t port_count;
-static uint8_t column_port[COLUMNS], column_mask[COLUMNS];
+static uint8_t port_count, port_columns[PORTS_MAX], column_at[PORTS_MAX][8];
 static uint8_t last[ROWS][PORTS_MAX];
 
 static void add_column(uint8_t c, io_pin pin)
@@ -50,8 +50,11 @@ static void add_column(uint8_t c, io_pin pin)
         p++;
     if (p == port_count)
         ports[port_count++] = pin.in;
-    column_port[c] = p;
-    column_mask[c] = pin.mask;
+    port_columns[p] |= pin.mask;
+    uint8_t b = 0;
+    while (!(pin.mask >> b & 1))
+        b++;
+    column_at[p][b] = c;
 }
 
 void scan_init(void)
@@ -79,25 +82,18 @@ static uint8_t read_ports(uint8_t *level)
     return differs;
 }
 
-/* The closed columns (a bit each, column 0 lowest) in a row's port readings. */
+/* The closed columns (a bit each, column 0 lowest) in a row's port readings: the work goes
+ * by the closed switches (pulling a column low), few on a board in play. */
 static uint32_t closed_columns(const uint8_t *level)
 {
-    union {
-        uint32_t word;
-        uint8_t bytes[4];
-    } closed = { 0 };
-    uint8_t *byte = closed.bytes, bit = 1;
-    const uint8_t *port = column_port, *mask = column_mask;
-    for (uint8_t c = 0; c < COLUMNS; c++) {
-        if (!(level[*port++] & *mask++))
-            *byte |= bit;
-        bit <<= 1;
-        if (!bit) {
-            bit = 1;
-            byte++;
-        }
+    uint32_t closed = 0;
+    for (uint8_t p = 0; p < port_count; p++) {
+        uint8_t low = (uint8_t)(~level[p] & port_columns[p]);
+        for (const uint8_t *column = column_at[p]; low; low >>= 1, column++)
+            if (low & 1)
+                closed |= (uint32_t)1 << *column;
     }
-    return closed.word;
+    return closed;
 }
 
 #if !MATRIX_DIODES
@@ -136,22 +132,22 @@ uint8_t scan_read(uint8_t *raw, const uint8_t *hold)
         _delay_us(MATRIX_SETTLE_US);
         uint8_t differs = read_ports(last[r]);
         IO_DDR(rows[r]) &= (uint8_t)~rows[r].mask;
-        if (differs || first) {
+        if (differs || first || !MATRIX_DIODES) { /* no diodes: lines[] hold held bits */
             lines[r] = closed_columns(last[r]);
+            bits_put(raw, (uint16_t)(r * COLUMNS), lines[r], COLUMNS);
             changed = 1;
         }
     }
     first = 0;
 #if !MATRIX_DIODES
     hold_ambiguous(hold); /* `hold` may have changed even if the reading did not */
+    for (uint8_t r = 0; r < ROWS; r++)
+        bits_put(raw, (uint16_t)(r * COLUMNS), lines[r], COLUMNS);
     changed = 1;
 #else
     (void)hold;
 #endif
-    if (changed)
-        for (uint8_t r = 0; r < ROWS; r++)
-            bits_put(raw, (uint16_t)(r * COLUMNS), lines[r], COLUMNS);
-    return changed != 0;
+    return changed;
 }
 
 #endif /* SCANNER_MATRIX */

@@ -41,6 +41,8 @@ static uint8_t debounce(const uint8_t *now, uint8_t *sure, counters *count)
     uint8_t counting = 0;
     for (uint16_t i = 0; i < MASK_BYTES; i++) {
         uint8_t differs = now[i] ^ sure[i];
+        if (!(differs | count->low[i] | count->high[i]))
+            continue; /* eight quiet channels, the usual case */
         uint8_t low = count->low[i] & differs, high = count->high[i] & differs;
         high ^= low & differs; /* count += 1 where the reading differs, else count = 0 */
         low ^= differs;
