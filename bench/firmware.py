@@ -155,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         "bench": "firmware",
         "scan_1088_matrix_cycles": max(big["scans"]),
         "scan_1088_matrix_ms": ms(max(big["scans"])),
+        "scan_1088_matrix_median_ms": ms(statistics.median(big["scans"])),
         "scan_1088_matrix_every_row_changed_ms": ms(big["every_row"]),
         "scan_800_chain_ms": ms(max(chain)),
         "change_to_frame_ms_median": ms(statistics.median(big["still"])),
@@ -175,8 +176,9 @@ def main(argv: list[str] | None = None) -> int:
         figures[f"{name}_ram_bytes"] = ram
         figures[f"{name}_ram_percent"] = round(100 * ram / RAM[chip], 1)
     rows = [
-        ("full scan, 34 x 32 matrix (1088 switches)",
-         f"{max(big['scans'])} cycles = {figures['scan_1088_matrix_ms']} ms (goal <= 2 ms)"),
+        ("full scan, 34 x 32 matrix (1088 switches), max",
+         f"{max(big['scans'])} cycles = {figures['scan_1088_matrix_ms']} ms (goal <= 2 ms; "
+         f"median {figures['scan_1088_matrix_median_ms']} ms)"),
         ("  the same when every row changed", f"{big['every_row']} cycles = "
          f"{figures['scan_1088_matrix_every_row_changed_ms']} ms"),
         ("full scan, 100 x 74HC165 (800 switches)", f"{max(chain)} cycles = {figures['scan_800_chain_ms']} ms"),
