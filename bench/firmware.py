@@ -126,8 +126,8 @@ def largest_board(quick: bool) -> dict:
             errors = board.errors
         finally:
             board.close()
-    return {"scans": scans, "every_row": every_row, "still": still, "pulsing": pulsing, "leds": leds, "gap": gap,
-            "errors": errors, "elf": variant.elf}
+    return {"scans": scans, "every_row": every_row, "still": still, "pulsing": pulsing,
+            "leds": leds, "gap": gap, "errors": errors, "elf": variant.elf}
 
 
 def chain_scan() -> list[int]:
@@ -181,11 +181,13 @@ def main(argv: list[str] | None = None) -> int:
          f"median {figures['scan_1088_matrix_median_ms']} ms)"),
         ("  the same when every row changed", f"{big['every_row']} cycles = "
          f"{figures['scan_1088_matrix_every_row_changed_ms']} ms"),
-        ("full scan, 100 x 74HC165 (800 switches)", f"{max(chain)} cycles = {figures['scan_800_chain_ms']} ms"),
+        ("full scan, 100 x 74HC165 (800 switches)",
+         f"{max(chain)} cycles = {figures['scan_800_chain_ms']} ms"),
         ("switch change -> CHANGE sent, median / max",
          f"{figures['change_to_frame_ms_median']} / {figures['change_to_frame_ms_max']} ms "
          f"(floor {figures['change_to_frame_floor_ms']} ms on the wire; goal <= 5 ms)"),
-        ("  the same while 400 LEDs pulse, max", f"{figures['change_to_frame_ms_max_while_400_leds_pulse']} ms"),
+        ("  the same while 400 LEDs pulse, max",
+         f"{figures['change_to_frame_ms_max_while_400_leds_pulse']} ms"),
         ("LEDS frame in -> first bit / last bit, 400 LEDs",
          f"{figures['leds_400_to_first_bit_ms_max']} / {figures['leds_400_to_last_bit_ms_max']} ms "
          f"(floor {figures['leds_400_wire_floor_ms']} ms of WS2812 bits; goal <= 10 ms)"),
