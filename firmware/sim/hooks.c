@@ -55,13 +55,19 @@ static void chained_write(avr_t *a, avr_io_addr_t addr, uint8_t value, void *par
         h->after[i](addr, h->after_param[i]);
 }
 
+/* Add `fn` to a list of hooks (HOOKS at most). */
+static void add(hook_fn *list, void **params, int *count, hook_fn fn, void *param)
+{
+    if (*count == HOOKS)
+        abort();
+    list[*count] = fn;
+    params[(*count)++] = param;
+}
+
 void hook_before_read(avr_io_addr_t addr, hook_fn fn, void *param)
 {
     hooked *h = entry(addr);
-    if (h->befores == HOOKS)
-        abort();
-    h->before[h->befores] = fn;
-    h->before_param[h->befores++] = param;
+    add(h->before, h->before_param, &h->befores, fn, param);
     avr->io[AVR_DATA_TO_IO(addr)].r.c = chained_read;
     avr->io[AVR_DATA_TO_IO(addr)].r.param = h;
 }
@@ -69,10 +75,7 @@ void hook_before_read(avr_io_addr_t addr, hook_fn fn, void *param)
 void hook_after_write(avr_io_addr_t addr, hook_fn fn, void *param)
 {
     hooked *h = entry(addr);
-    if (h->afters == HOOKS)
-        abort();
-    h->after[h->afters] = fn;
-    h->after_param[h->afters++] = param;
+    add(h->after, h->after_param, &h->afters, fn, param);
     avr->io[AVR_DATA_TO_IO(addr)].w.c = chained_write;
     avr->io[AVR_DATA_TO_IO(addr)].w.param = h;
 }
