@@ -127,10 +127,12 @@ def _serial(name: str, options: dict, handshake_seconds: float) -> Iterator[Chec
 
 
 def _connected(name: str, options: dict, seconds: float) -> str:
-    """Open the link and wait for the board's handshake; the description of the board."""
+    """Open the link and wait for the board's handshake; the description of the board. A board
+    whose channel or LED count differs from the options is refused, as ``reedboard run`` would."""
     from hardware.serial_link import SerialLink
 
-    link = SerialLink(options["port"], None, baudrate=options.get("baudrate", 115200))
+    link = SerialLink(options["port"], options.get("channels"), options.get("count", 0),
+                      baudrate=options.get("baudrate", 115200))
     try:
         deadline = time.monotonic() + seconds
         while not link.connected and link.error is None and time.monotonic() < deadline:

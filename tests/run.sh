@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs on a fresh Debian machine, then run it.
 # System packages: systemd-analyze (unit checks), chromium and firefox-esr (browser tests; never downloaded),
-# mosquitto (the MQTT tests' broker). Python packages: a venv in .venv.
+# mosquitto (the MQTT tests' broker), the AVR toolchain and simavr (the board's firmware, built and run in the
+# emulator: tests/firmware). Python packages: a venv in .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,11 @@ command -v systemd-analyze >/dev/null || need+=(systemd)
 command -v firefox-esr >/dev/null || need+=(firefox-esr)  # ... and the page in Firefox
 command -v npm >/dev/null || need+=(nodejs npm)  # axe-core for the page's accessibility test
 [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # the café network's tests: a real broker
+command -v avr-gcc >/dev/null || need+=(gcc-avr)  # the firmware (firmware/Makefile)
+[ -f /usr/lib/avr/include/avr/io.h ] || need+=(avr-libc)
+[ -f /usr/include/simavr/sim_avr.h ] || need+=(libsimavr-dev)  # its emulator harness (firmware/sim)
+command -v cc >/dev/null || need+=(gcc)
+command -v make >/dev/null || need+=(make)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq

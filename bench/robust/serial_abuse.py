@@ -1,12 +1,12 @@
 """Serial abuse: random, truncated, oversized, bit-flipped and malformed frames and repeated
-disconnects through the pty link (the simulated microcontroller on the far end), while the board
-keeps changing.
+disconnects through the pty link, while the board keeps changing. The far end is the simulated
+microcontroller (``--end python``) or the board's firmware in the emulator (``--end firmware``).
 
 Figures: crashes of the host reader (must be 0), corrupt frames accepted (must be 0: every state
 the host reports is a state the board really had), time from a board change after garbage until
 the host has it (resync), time to reconnect after the cable is put back.
 
-    .venv/bin/python bench/robust/serial_abuse.py [--quick] [--frames N] [--seed S]
+    .venv/bin/python bench/robust/serial_abuse.py [--quick] [--frames N] [--seed S] [--end E]
 """
 
 from __future__ import annotations
@@ -26,11 +26,10 @@ if __package__ in (None, ""):
 from cobs import cobs  # noqa: E402
 
 from bench.robust.common import report  # noqa: E402
+from bench.serial_ends import ENDS, make_end  # noqa: E402
 from hardware import protocol as p  # noqa: E402
 from hardware.base import Led  # noqa: E402
-from hardware.mcu_sim import SimMcu  # noqa: E402
 from hardware.serial_link import SerialLink  # noqa: E402
-from hardware.sim import SimBoard  # noqa: E402
 
 CHANNELS = 64
 BURST = 20  # garbage frames between two board changes
@@ -97,12 +96,11 @@ class Garbage:
 
 
 class Abuse:
-    def __init__(self, seed: int, directory: str) -> None:
+    def __init__(self, seed: int, directory: str, end: str) -> None:
         self.rng = random.Random(seed)
         self.garbage = Garbage(self.rng)
-        self.board = SimBoard(CHANNELS, leds=CHANNELS)
         self.path = os.path.join(directory, "board")
-        self.mcu = SimMcu(self.board, self.path, heartbeat=0.2)
+        self.board = make_end(end, self.path, CHANNELS, CHANNELS)
         self.link = SerialLink(self.path, CHANNELS, CHANNELS, reopen_interval=0.02, stale_after=1.0)
         self.had = {frozenset()}
         self.crashes: Counter[str] = Counter()
@@ -115,7 +113,7 @@ class Abuse:
 
     def close(self) -> None:
         self.link.close()
-        self.mcu.close()
+        self.board.close()
 
     def observe(self) -> frozenset[int]:
         try:
@@ -150,7 +148,7 @@ class Abuse:
             self.sent[sort] += 1
             data += wire
         for i in range(0, len(data), 512):  # as a noisy line delivers it, a piece at a time
-            self.mcu.send_raw(bytes(data[i:i + 512]))
+            self.board.send_raw(bytes(data[i:i + 512]))
             self.observe()
         state = self.change_board()
         took = self.wait_for(lambda: self.observe() == state)
@@ -160,10 +158,10 @@ class Abuse:
             self.resync.append(took)
 
     def cable(self) -> None:
-        self.mcu.unplug()
+        self.board.unplug()
         time.sleep(self.rng.uniform(0.0, 0.05))
         state = self.change_board()  # moved while unplugged
-        self.mcu.plug()
+        self.board.plug()
         begin = time.perf_counter()
         took = self.wait_for(lambda: self.observe() == state and self.link.connected)
         if took is None:
@@ -172,7 +170,7 @@ class Abuse:
         self.reconnect.append(time.perf_counter() - begin)
         frame = {self.rng.randrange(CHANNELS): Led((0, 255, 0), "slow")}
         self.link.show(frame)
-        if self.wait_for(lambda: self.observe() is not None and self.board.leds.frame == frame):
+        if self.wait_for(lambda: self.observe() is not None and self.board.shows(frame)):
             self.led_ok += 1
 
 
@@ -183,9 +181,9 @@ def ms(values: list[float], q: float) -> float:
     return round(values[min(len(values) - 1, int(q * len(values)))] * 1000, 2)
 
 
-def run(frames: int, seed: int, disconnects: int) -> dict:
+def run(frames: int, seed: int, disconnects: int, end: str = "python") -> dict:
     with tempfile.TemporaryDirectory() as directory:
-        abuse = Abuse(seed, directory)
+        abuse = Abuse(seed, directory, end)
         try:
             if abuse.wait_for(lambda: abuse.observe() is not None and abuse.link.connected) is None:
                 raise SystemExit("serial_abuse: the link never connected")
@@ -202,6 +200,7 @@ def run(frames: int, seed: int, disconnects: int) -> dict:
             abuse.close()
     return {
         "bench": "robust_serial",
+        "end": end,
         "frames_sent": sum(abuse.sent.values()),
         "by_sort": dict(sorted(abuse.sent.items())),
         "disconnects": len(abuse.reconnect) + (abuse.lost if disconnects else 0),
@@ -225,12 +224,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, help="bad frames to send (default 100000)")
     parser.add_argument("--disconnects", type=int, help="cable pulls (default 200)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--end", choices=ENDS, default="python",
+                        help="the far end: the simulated microcontroller or the firmware in simavr")
     args = parser.parse_args(argv)
     frames = args.frames or (2_000 if args.quick else 100_000)
     disconnects = args.disconnects if args.disconnects is not None else (5 if args.quick else 200)
-    figures = run(frames, args.seed, disconnects)
+    figures = run(frames, args.seed, disconnects, args.end)
     rows = [(k.replace("_", " "), v) for k, v in figures.items() if k != "bench"]
-    report(f"Serial abuse: {frames} bad frames, seed {args.seed}", rows, figures)
+    report(f"Serial abuse: {frames} bad frames, seed {args.seed}, {args.end} end", rows, figures)
     bad = figures["crashes"] or figures["corrupt_accepted"] or figures["changes_never_seen"]
     return 1 if bad else 0
 

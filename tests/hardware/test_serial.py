@@ -1,9 +1,12 @@
-"""The serial link over a pty pair with the simulated microcontroller on the other end."""
+"""The serial link over a pty pair, against both ends of the protocol: the simulated
+microcontroller (Python) and the board's firmware in the emulator (``end`` is "python" or
+"firmware"; bench/serial_ends.py). Tests of the host alone use the Python end only."""
 
 import time
 
 import pytest
 
+from bench.serial_ends import ENDS, make_end
 from hardware import protocol as p
 from hardware.base import Led
 from hardware.mcu_sim import SimMcu
@@ -20,16 +23,21 @@ def wait_for(predicate, timeout=5.0):
     return False
 
 
+@pytest.fixture(params=ENDS)
+def end(request, tmp_path):
+    """A board on a pty with 64 channels sensing polarity and 300 LEDs, at either end."""
+    board = make_end(request.param, str(tmp_path / "board"), 64, 300, polarity=True)
+    yield board
+    board.close()
+
+
 @pytest.fixture
-def rig(tmp_path):
-    board = SimBoard(64, senses_polarity=True, leds=300)
-    mcu = SimMcu(board, str(tmp_path / "board"), heartbeat=0.2)
-    link = SerialLink(str(tmp_path / "board"), 64, 300, reopen_interval=0.02, stale_after=1.0)
+def rig(end):
+    link = SerialLink(end.path, 64, 300, reopen_interval=0.02, stale_after=1.0)
     scanner, leds = SerialScanner(link), SerialLeds(link)
     assert wait_for(lambda: scanner.scan() is not None and link.connected)
-    yield board, mcu, link, scanner, leds
+    yield end, link, scanner, leds
     link.close()
-    mcu.close()
 
 
 def sees(scanner, closed):
@@ -37,7 +45,7 @@ def sees(scanner, closed):
 
 
 def test_handshake_state_and_changes(rig):
-    board, mcu, link, scanner, _ = rig
+    board, link, scanner, _ = rig
     assert link.info == p.BoardInfo(p.VERSION, 64, 300, True) and scanner.senses_polarity
     board.place(5, north=False)
     board.place(63)
@@ -49,16 +57,16 @@ def test_handshake_state_and_changes(rig):
 
 
 def test_led_frames_reach_the_board_in_chunks(rig):
-    board, _, _, _, leds = rig
+    board, _, _, leds = rig
     frame = {ch: Led((ch % 256, 1, 2), "pulse") for ch in range(300)}
     leds.show(frame)
-    assert wait_for(lambda: board.leds.frame == frame)
+    assert wait_for(lambda: board.shows(frame))
     leds.show({})
-    assert wait_for(lambda: board.leds.frame == {})
+    assert wait_for(board.dark)
 
 
 def test_led_sink_refuses_bad_frames(rig):
-    _, _, link, _, leds = rig
+    _, link, _, leds = rig
     with pytest.raises(ValueError, match="no LED channel 300"):
         leds.show({300: Led()})
     with pytest.raises(ValueError, match="colour"):
@@ -67,17 +75,17 @@ def test_led_sink_refuses_bad_frames(rig):
 
 
 def test_garbage_bytes_are_dropped(rig):
-    board, mcu, link, scanner, _ = rig
-    mcu.send_raw(bytes(range(1, 256)) * 3 + b"\0\0\x07\x00")
+    board, link, scanner, _ = rig
+    board.send_raw(bytes(range(1, 256)) * 3 + b"\0\0\x07\x00")
     board.place(9)
     assert sees(scanner, {9})
     assert link.counters()["bad_cobs"] + link.counters()["short"] >= 1
 
 
 def test_truncated_frame_is_dropped_and_the_next_one_read(rig):
-    board, mcu, link, scanner, _ = rig
+    board, link, scanner, _ = rig
     wire = p.encode(p.Frame(p.CHANGE, 0, p.encode_changes({40: (True, True)})))
-    mcu.send_raw(wire[:-3])
+    board.send_raw(wire[:-3])
     board.place(12)
     assert sees(scanner, {12})
     assert link.counters().total() - link.counters()["frames"] >= 1
@@ -85,10 +93,10 @@ def test_truncated_frame_is_dropped_and_the_next_one_read(rig):
 
 
 def test_bad_crc_is_dropped_and_counted(rig):
-    board, mcu, link, scanner, _ = rig
+    board, link, scanner, _ = rig
     wire = bytearray(p.encode(p.Frame(p.CHANGE, 0, p.encode_changes({40: (True, True)}))))
     wire[-2] ^= 0x01 if wire[-2] != 1 else 0x03
-    mcu.send_raw(bytes(wire))
+    board.send_raw(bytes(wire))
     def dropped() -> int:
         return link.counters()["bad_crc"] + link.counters()["bad_cobs"]
 
@@ -98,52 +106,60 @@ def test_bad_crc_is_dropped_and_counted(rig):
 
 
 def test_oversized_frame_is_dropped(rig):
-    board, mcu, link, scanner, _ = rig
-    mcu.send_raw(b"\x01" * 5000 + b"\0")
+    board, link, scanner, _ = rig
+    board.send_raw(b"\x01" * 5000 + b"\0")
     assert wait_for(lambda: link.poll() or link.counters()["oversized"] == 1), link.counters()
     board.place(4)
     assert sees(scanner, {4})
 
 
-def test_a_lost_change_triggers_a_resync(rig):
-    board, mcu, link, scanner, _ = rig
-    with mcu._lock:
-        mcu._seq += 3  # three frames "lost" on the wire
-        board.place(20)
-    assert sees(scanner, {20})
-    assert link.counters()["resyncs"] >= 1
+def test_a_lost_change_triggers_a_resync(tmp_path):
+    board = SimBoard(64)
+    mcu = SimMcu(board, str(tmp_path / "board"), heartbeat=0.2)
+    link = SerialLink(mcu.path, 64, reopen_interval=0.02, stale_after=1.0)
+    scanner = SerialScanner(link)
+    try:
+        assert wait_for(lambda: scanner.scan() is not None and link.connected)
+        with mcu._lock:
+            mcu._seq += 3  # three frames "lost" on the wire
+            board.place(20)
+        assert sees(scanner, {20})
+        assert link.counters()["resyncs"] >= 1
+    finally:
+        link.close()
+        mcu.close()
 
 
 def test_unplug_keeps_host_state_and_reconnects(rig):
-    board, mcu, link, scanner, leds = rig
+    board, link, scanner, leds = rig
     board.place(7)
     frame = {2: Led((0, 255, 0), "slow")}
     leds.show(frame)
-    assert sees(scanner, {7}) and wait_for(lambda: board.leds.frame == frame)
-    mcu.unplug()
+    assert sees(scanner, {7}) and wait_for(lambda: board.shows(frame))
+    board.unplug()
     assert wait_for(lambda: scanner.scan() is not None and not link.connected)
     assert scanner.scan().closed == {7}  # last known state while away
-    assert board.leds.frame == {}        # the board lost power
+    assert board.dark()                  # the board lost power
     board.lift(7)
     board.place(8)
-    mcu.plug()
+    board.plug()
     assert sees(scanner, {8}) and link.connected
-    assert wait_for(lambda: board.leds.frame == frame)  # resent without the daemon asking
+    assert wait_for(lambda: board.shows(frame))  # resent without the daemon asking
     assert link.counters()["opened"] == 2 and link.counters()["lost_read"] == 1
 
 
-def test_a_port_that_appears_later_is_opened(tmp_path):
+@pytest.mark.parametrize("kind", ENDS)
+def test_a_port_that_appears_later_is_opened(tmp_path, kind):
     path = str(tmp_path / "late")
     link = SerialLink(path, 8, reopen_interval=0.02)
     assert not link.connected and link.scan().closed == frozenset()
-    board = SimBoard(8)
+    board = make_end(kind, path, 8, 8)
     board.place(1)
-    mcu = SimMcu(board, path, heartbeat=0.2)
     try:
         assert sees(SerialScanner(link), {1})
     finally:
         link.close()
-        mcu.close()
+        board.close()
 
 
 def test_a_silent_board_is_reopened(tmp_path):
@@ -157,10 +173,19 @@ def test_a_silent_board_is_reopened(tmp_path):
         mcu.close()
 
 
+def test_a_board_with_other_counts_is_refused(end):
+    link = SerialLink(end.path, 65, 300, reopen_interval=0.02)
+    try:
+        assert wait_for(lambda: link.scan() is not None and link.error is not None)
+        assert link.error == "board reports 64 sensor channels, config says 65"
+        assert not link.connected and link.scan().closed == frozenset()
+    finally:
+        link.close()
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
-    [({"version": 2}, "board speaks serial protocol v2, this host v1"),
-     ({}, "board reports 8 sensor channels, config says 9")],
+    [({"version": 2}, "board speaks serial protocol v2, this host v1")],
 )
 def test_mismatched_board_is_refused(tmp_path, kwargs, message):
     mcu = SimMcu(SimBoard(8), str(tmp_path / "b"), **kwargs)

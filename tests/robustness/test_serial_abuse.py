@@ -1,12 +1,17 @@
 """Short run of bench/robust/serial_abuse.py: bad frames of every sort and cable pulls through
 the pty link never crash the host, never give it a state the board did not have, and every
-board change after the garbage reaches the host."""
+board change after the garbage reaches the host; with the simulated microcontroller and with
+the board's firmware in the emulator on the far end."""
+
+import pytest
 
 from bench.robust.serial_abuse import Garbage, run
+from bench.serial_ends import ENDS
 
 
-def test_bad_frames_and_disconnects_through_the_pty_link():
-    figures = run(frames=1_500, seed=5, disconnects=4)
+@pytest.mark.parametrize("end", ENDS)
+def test_bad_frames_and_disconnects_through_the_pty_link(end):
+    figures = run(frames=1_500, seed=5, disconnects=4, end=end)
     assert set(figures["by_sort"]) == set(Garbage.SORTS)
     assert figures["crashes"] == 0
     assert figures["corrupt_accepted"] == 0

@@ -61,17 +61,20 @@ def mcu(tmp_path):
     device.close()
 
 
-def test_serial_board_handshake_over_a_pty(tmp_path, capsys, mcu):
+@pytest.mark.parametrize("channels, status, said", [
+    (16, 0, "OK    sensors: board on {path} answered"),
+    (20, 1, "board reports 16 sensor channels, config says 20"),  # as `run` would refuse it
+])
+def test_serial_board_handshake_over_a_pty(tmp_path, capsys, mcu, channels, status, said):
     config = write_config(tmp_path, f"""
 [sensors]
 backend = "serial"
 port = "{mcu.path}"
-channels = 16
+channels = {channels}
 """)
     assert os.path.exists(mcu.path)
-    assert main(["doctor", "--config", config]) == 0
-    out = capsys.readouterr().out
-    assert f"OK    sensors: board on {mcu.path} answered" in out
+    assert main(["doctor", "--config", config]) == status
+    assert said.format(path=mcu.path) in capsys.readouterr().out
 
 
 def test_silent_serial_port_fails(tmp_path, capsys):

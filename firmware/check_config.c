@@ -1,0 +1,73 @@
+/*
+ * check_config.c: run on the build machine before the firmware is compiled; stops the
+ * build with a message naming the setting when config.h's pins or sizes cannot work.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "config.h"
+#include "pinmap.h"
+
+static int failures;
+
+static void fail(const char *message, int value)
+{
+    fprintf(stderr, "config.h: %s (%d)\n", message, value);
+    failures++;
+}
+
+static const char *owner[PINMAP_SIZE];
+
+/* Claim pin `number` for `what`; complain if it does not exist or is taken. */
+static void claim(int number, const char *what)
+{
+    if (number < 0 || number >= PINMAP_SIZE) {
+        fprintf(stderr, "config.h: %s: there is no pin %d on this board (0..%d)\n", what,
+                number, PINMAP_SIZE - 1);
+        failures++;
+    } else if (owner[number]) {
+        fprintf(stderr, "config.h: %s: pin %d is also used by %s\n", what, number, owner[number]);
+        failures++;
+    } else {
+        owner[number] = what;
+    }
+}
+
+int main(void)
+{
+    claim(PIN_RX, "the UART to the host (RX)");
+    claim(PIN_TX, "the UART to the host (TX)");
+    claim(LED_PIN, "LED_PIN");
+#ifdef TRACE_PIN
+    claim(TRACE_PIN, "TRACE_PIN");
+#endif
+#if SCANNER == SCANNER_MATRIX
+    const int rows[] = { ROW_PINS }, columns[] = { COLUMN_PINS };
+    for (size_t i = 0; i < ROWS; i++)
+        claim(rows[i], "ROW_PINS");
+    for (size_t i = 0; i < COLUMNS; i++)
+        claim(columns[i], "COLUMN_PINS");
+    if (COLUMNS > 32)
+        fail("COLUMN_PINS: at most 32 columns", (int)COLUMNS);
+    if (ROWS > 64)
+        fail("ROW_PINS: at most 64 rows", (int)ROWS);
+#else
+    claim(SR_LATCH_PIN, "SR_LATCH_PIN");
+    claim(SR_SELECT_PIN, "the SPI's SS pin (CLK INH)");
+    claim(PIN_SCK, "the SPI's SCK pin");
+    claim(PIN_MISO, "the SPI's MISO pin");
+    claim(PIN_MOSI, "the SPI's MOSI pin");
+    if (SR_REGISTERS < 1 || SR_REGISTERS > 2048)
+        fail("SR_REGISTERS must be 1..2048", SR_REGISTERS);
+#endif
+    if (CHANNELS > 16384)
+        fail("at most 16384 channels", (int)CHANNELS);
+    if (LED_COUNT < 1 || LED_COUNT > 16384)
+        fail("LED_COUNT must be 1..16384", LED_COUNT);
+    /* While the chain is written (30 us an LED) the host's bytes wait in RX_BUFFER. */
+    long waiting = (long)LED_COUNT * 30L * (long)(BAUD / 10) / 1000000L + 16;
+    if (RX_BUFFER < waiting)
+        fail("RX_BUFFER too small for the bytes that arrive while the LEDs are written",
+             (int)waiting);
+    return failures ? EXIT_FAILURE : EXIT_SUCCESS;
+}

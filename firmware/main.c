@@ -1,0 +1,103 @@
+/*
+ * main.c: the board's main loop.
+ *
+ * Every SCAN_PERIOD_MS the switches are scanned and debounced; changes go to the host at
+ * once, the full state every HEARTBEAT_MS; frames from the host are decoded as they come;
+ * the LEDs are redrawn when their picture changes. In between the CPU sleeps until the
+ * next interrupt (the 1 ms tick or a byte from the host). A watchdog restarts a firmware
+ * that stops going round the loop; after any reset the board announces itself (INFO, then
+ * STATE), so a host that opened the port while the board was starting still hears it.
+ */
+#include <avr/interrupt.h>
+#include <avr/io.h>
+#include <avr/sleep.h>
+#include <avr/wdt.h>
+
+#include "clock.h"
+#include "config.h"
+#include "leds.h"
+#include "pins.h"
+#include "protocol.h"
+#include "sensors.h"
+#include "uart.h"
+
+#if WATCHDOG_MS == 250
+# define WATCHDOG WDTO_250MS
+#elif WATCHDOG_MS == 500
+# define WATCHDOG WDTO_500MS
+#elif WATCHDOG_MS == 1000
+# define WATCHDOG WDTO_1S
+#elif WATCHDOG_MS == 2000
+# define WATCHDOG WDTO_2S
+#else
+# error "WATCHDOG_MS must be 250, 500, 1000 or 2000"
+#endif
+
+/* Straight after reset, before anything else: a watchdog reset leaves the watchdog running
+ * (at its shortest period), which would reset the board again while it starts. */
+uint8_t reset_cause __attribute__((section(".noinit")));
+void early_reset(void) __attribute__((naked, used, section(".init3")));
+void early_reset(void)
+{
+    reset_cause = MCUSR;
+    MCUSR = 0;
+    wdt_disable();
+}
+
+#ifdef TRACE_PIN
+/* TRACE_PIN (make DEFS=-DTRACE_PIN=13) is high while a scan runs: for a scope, and for the
+ * emulator's figures (bench/firmware.py). */
+static io_pin trace;
+# define TRACE(high) (high ? (IO_PORT(trace) |= trace.mask) : (IO_PORT(trace) &= (uint8_t)~trace.mask))
+#else
+# define TRACE(high) ((void)0)
+#endif
+
+/* Sleep until the next interrupt unless bytes from the host already wait or `busy`. */
+static void idle(uint8_t busy)
+{
+    cli();
+    if (!busy && !uart_pending()) {
+        sleep_enable();
+        sei();
+        sleep_cpu();
+        sleep_disable();
+    }
+    sei();
+}
+
+int main(void)
+{
+    clock_init();
+    uart_init();
+    sensors_init();
+    leds_init();
+#ifdef TRACE_PIN
+    trace = pin_lookup(TRACE_PIN);
+    pin_output(trace, 0);
+#endif
+    set_sleep_mode(SLEEP_MODE_IDLE);
+    sei();
+    wdt_enable(WATCHDOG);
+    proto_want_info();
+
+    uint32_t scanned = clock_ms(), beat = scanned;
+    for (;;) {
+        wdt_reset();
+        proto_receive();
+        uint32_t now = clock_ms();
+        if (now - scanned >= SCAN_PERIOD_MS) {
+            scanned = now;
+            TRACE(1);
+            sensors_scan();
+            TRACE(0);
+        }
+        if (now - beat >= HEARTBEAT_MS)
+            proto_want_state();
+        if (proto_transmit())
+            beat = now;
+        if (leds_due(now))
+            leds_write(now);
+        idle(clock_ms() - scanned >= SCAN_PERIOD_MS); /* a long scan or write: go on at once */
+    }
+}

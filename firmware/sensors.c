@@ -1,0 +1,130 @@
+/*
+ * sensors.c: scanning, pairing polarity sensors, debouncing, and the changes to report.
+ *
+ * Debouncing uses vertical counters: for each byte of eight channels, two bytes hold a
+ * two-bit count per channel of the scans in a row that read differently from the sure
+ * state, so the whole board debounces a byte at a time in a few instructions.
+ */
+#include <string.h>
+
+#include "config.h"
+#include "scan.h"
+#include "sensors.h"
+
+_Static_assert(DEBOUNCE_SCANS >= 1 && DEBOUNCE_SCANS <= 3, "DEBOUNCE_SCANS must be 1, 2 or 3");
+_Static_assert(CHANNELS <= 16384, "at most 16384 channels (the protocol's 14 bits)");
+
+uint8_t sensors_closed[MASK_BYTES];
+uint8_t sensors_north[SENSES_POLARITY ? MASK_BYTES : 1];
+
+typedef struct {
+    uint8_t low[MASK_BYTES], high[MASK_BYTES]; /* the two bits of each channel's count */
+} counters;
+
+static uint8_t raw[INPUT_BYTES];
+static counters closed_count;
+static uint8_t unreported[MASK_BYTES];
+#if SENSES_POLARITY
+static uint8_t raw_closed[MASK_BYTES], raw_north[MASK_BYTES];
+static counters north_count;
+#endif
+
+void sensors_init(void)
+{
+    scan_init();
+}
+
+/* Debounce one mask: `now` is this scan's reading; flips of `sure` go to `unreported`.
+ * Returns whether some channel is still counting. */
+static uint8_t debounce(const uint8_t *now, uint8_t *sure, counters *count)
+{
+    uint8_t counting = 0;
+    for (uint16_t i = 0; i < MASK_BYTES; i++) {
+        uint8_t differs = now[i] ^ sure[i];
+        if (!(differs | count->low[i] | count->high[i]))
+            continue; /* eight quiet channels, the usual case */
+        uint8_t low = count->low[i] & differs, high = count->high[i] & differs;
+        high ^= low & differs; /* count += 1 where the reading differs, else count = 0 */
+        low ^= differs;
+#if DEBOUNCE_SCANS == 1
+        uint8_t flip = differs;
+#elif DEBOUNCE_SCANS == 2
+        uint8_t flip = high & (uint8_t)~low;
+#else
+        uint8_t flip = high & low;
+#endif
+        sure[i] ^= flip;
+        count->low[i] = low & (uint8_t)~flip;
+        count->high[i] = high & (uint8_t)~flip;
+        counting |= count->low[i] | count->high[i];
+        unreported[i] |= flip;
+    }
+    return counting;
+}
+
+#if SENSES_POLARITY
+/* Inputs 2c (north up) and 2c + 1 (south up) to channel c's closed and north bits. */
+static void pair_inputs(void)
+{
+    memset(raw_closed, 0, sizeof raw_closed);
+    memset(raw_north, 0, sizeof raw_north);
+    for (uint16_t c = 0; c < CHANNELS; c++) {
+        uint8_t pair = (uint8_t)(raw[c >> 2] >> ((c & 3) * 2)) & 3, bit = (uint8_t)(1 << (c & 7));
+        if (pair)
+            raw_closed[c >> 3] |= bit;
+        if (pair & 1)
+            raw_north[c >> 3] |= bit;
+    }
+}
+#endif
+
+void sensors_scan(void)
+{
+    static uint8_t counting;
+    /* A reading like the last, with no switch counting towards a change: nothing to do. */
+    if (!scan_read(raw, sensors_closed) && !counting)
+        return;
+#if SENSES_POLARITY
+    pair_inputs();
+    counting = debounce(raw_closed, sensors_closed, &closed_count);
+    counting |= debounce(raw_north, sensors_north, &north_count);
+#else
+    counting = debounce(raw, sensors_closed, &closed_count);
+#endif
+}
+
+uint8_t sensors_unreported(void)
+{
+    for (uint16_t i = 0; i < MASK_BYTES; i++)
+        if (unreported[i])
+            return 1;
+    return 0;
+}
+
+uint16_t sensors_take_changes(uint8_t *body, uint16_t max)
+{
+    uint16_t taken = 0;
+    for (uint16_t i = 0; i < MASK_BYTES && taken < max; i++) {
+        while (unreported[i] && taken < max) {
+            uint8_t bit = (uint8_t)(unreported[i] & -unreported[i]); /* the lowest set bit */
+            uint8_t index = 0;
+            while (!(bit >> index & 1))
+                index++;
+            uint16_t word = (uint16_t)(i * 8 + index);
+            if (sensors_closed[i] & bit)
+                word |= 0x8000;
+            if (SENSES_POLARITY && (sensors_north[i] & sensors_closed[i] & bit))
+                word |= 0x4000;
+            body[2 * taken] = (uint8_t)(word >> 8);
+            body[2 * taken + 1] = (uint8_t)word;
+            taken++;
+            unreported[i] &= (uint8_t)~bit;
+        }
+    }
+    return taken;
+}
+
+void sensors_all_reported(void)
+{
+    memset(unreported, 0, sizeof unreported);
+}

@@ -1,0 +1,240 @@
+"""The board's firmware on its own, in the emulator: building, the protocol as the spec says it
+(announcement, heartbeats, frames from the host dropped and counted, LED frames in chunks),
+debounce, the diode-less matrix, LED patterns on the MCU clock, the current limit, the WS2812
+timing, and the watchdog. Frames are read off the line (``trace``); most tests run the
+emulator as fast as it goes (``speed=0``): cycle counts, not the wall clock, time them."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from bench.firmware_emulator import F_CPU, FIRMWARE, EmulatedBoard, build, renders
+from hardware import patterns
+from hardware import protocol as p
+from hardware.base import Led
+from hardware.serial_link import SerialLeds, SerialLink, SerialScanner
+from tests.tools import wait_until
+
+MS = F_CPU // 1000
+
+
+def frame(kind: int, body: bytes = b"", seq: int = 1) -> bytes:
+    return p.encode(p.Frame(kind, seq, body))
+
+
+def leds_frame(leds: dict[int, Led], frame_id: int, seq: int = 1) -> bytes:
+    """An LED frame as the host sends it: its chunks, one sequence number each."""
+    return b"".join(frame(p.LEDS, body, seq + i) for i, body in enumerate(p.encode_leds(leds, frame_id)))
+
+
+@pytest.fixture
+def emulated(tmp_path):
+    """A factory: an emulated board of a variant, closed after the test, which checks that
+    nothing went wrong on the emulated wires (UART overruns, shorts, frames dropped)."""
+    boards = []
+
+    def start(board: str = "uno", speed: float = 0, trace: bool = True, **defs) -> EmulatedBoard:
+        emulated = EmulatedBoard(build(board, **defs), str(tmp_path / f"board{len(boards)}"),
+                                 speed=speed, trace=trace)
+        boards.append(emulated)
+        emulated.run_for(0.005)  # booted: bytes sent before its UART is on would be lost
+        return emulated
+
+    yield start
+    for board in boards:
+        board.close()
+        assert board.errors == []
+
+
+def sent(board: EmulatedBoard, kind: int) -> list[tuple[int, p.Frame]]:
+    return [(cycle, f) for cycle, f in board.frames_sent() if f.kind == kind]
+
+
+# -- building ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board, ram", [("mega", 8192), ("uno", 2048)])
+def test_the_default_build_fits_the_chip(board, ram):
+    variant = build(board)
+    sizes = subprocess.run(["avr-size", "-A", str(variant.elf)], capture_output=True, text=True,
+                           check=True).stdout
+    section = {line.split()[0]: int(line.split()[1]) for line in sizes.splitlines()
+               if line.startswith(".")}
+    used = section.get(".data", 0) + section.get(".bss", 0) + section.get(".noinit", 0)
+    assert used <= 0.75 * ram  # the goal: a quarter of the RAM left for the stack
+
+
+def test_a_pin_used_twice_stops_the_build_naming_it(tmp_path):
+    done = subprocess.run(["make", "-C", str(FIRMWARE), "BOARD=uno", f"BUILD={tmp_path}/b",
+                           "DEFS=-DLED_PIN=2"], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "config.h: ROW_PINS: pin 2 is also used by LED_PIN" in done.stderr
+
+
+def test_make_flash_writes_the_hex_with_avrdude():
+    done = subprocess.run(["make", "-n", "-C", str(FIRMWARE), "BOARD=uno", "PORT=/dev/ttyUSB0",
+                           "flash"], capture_output=True, text=True, check=True)
+    assert ("avrdude -p atmega328p -c arduino -P /dev/ttyUSB0 -b 115200 -D "
+            "-U flash:w:build/uno/reedboard.hex:i") in done.stdout
+
+
+# -- the protocol ----------------------------------------------------------------------------
+
+
+def test_the_board_announces_itself_then_sends_its_state_every_second(emulated):
+    board = emulated()
+    board.place(9)
+    board.run_for(3.1)
+    frames = board.frames_sent()
+    assert [f.kind for _, f in frames[:2]] == [p.INFO, p.STATE]
+    assert p.decode_info(frames[0][1].body) == p.BoardInfo(1, 64, 64, False)
+    beats = [cycle for cycle, _ in sent(board, p.STATE)]
+    assert all(abs((b - a) / MS - 1000) <= 5 for a, b in zip(beats[1:], beats[2:]))
+    closed, _, led_id = p.decode_state(frames[-1][1].body, 64, False)
+    assert closed == {9} and led_id == 0
+    assert [f.seq for _, f in frames] == list(range(1, len(frames) + 1))
+
+
+def test_bad_frames_from_the_host_are_dropped_counted_and_the_next_answered(emulated):
+    board = emulated()
+    hello = frame(p.HELLO, b"\x01")
+    bad_crc = bytearray(hello)
+    bad_crc[3] ^= 0x40
+    garbage = (bytes(range(1, 200)) + b"\0"              # random bytes: bad COBS or CRC
+               + hello[:4] + b"\0"                       # a truncated frame
+               + bytes(bad_crc)                          # a bit flipped
+               + b"\0" + b"\x05" * 3000 + b"\0"          # oversized
+               + frame(0x44, b"xyz")                     # a kind nobody sends
+               + frame(p.INFO, b"\x01\x00\x40\x00\x40\x00")  # the board's own kind
+               + frame(p.HELLO, b"\x01\x02")             # a HELLO with a body too long
+               + frame(p.REQUEST_STATE, b"\x00")         # a REQUEST_STATE with a body
+               + hello)
+    board.send_to_firmware(garbage)
+    assert wait_until(lambda: len(sent(board, p.INFO)) == 2, timeout=20)  # boot, then HELLO
+    counts = board.counts()
+    assert counts["frames"] == 1
+    assert counts["oversized"] == 1 and counts["unknown_kind"] == 2 and counts["malformed"] == 2
+    assert counts["bad_crc"] + counts["bad_cobs"] + counts["short"] >= 3
+    board.send_to_firmware(frame(p.REQUEST_STATE, seq=9))
+    states = len(sent(board, p.STATE))
+    assert wait_until(lambda: len(sent(board, p.STATE)) > states, timeout=20)
+
+
+def test_an_led_frame_missing_a_chunk_is_not_shown_and_reported_as_none(emulated):
+    board = emulated(LED_COUNT=300, board="mega")
+    leds = {ch: Led((ch % 200 + 1, 0, 9)) for ch in range(300)}
+    chunks = p.encode_leds(leds, 7)
+    assert len(chunks) == 2
+    board.send_to_firmware(frame(p.LEDS, chunks[0], seq=1) + frame(p.LEDS, chunks[1], seq=3))
+    board.run_for(0.3)  # the chunks have arrived (1.5 kB at 115200 baud)
+    states = len(sent(board, p.STATE))
+    board.send_to_firmware(frame(p.REQUEST_STATE, seq=4))
+    assert wait_until(lambda: len(sent(board, p.STATE)) > states, timeout=20)
+    assert p.decode_state(sent(board, p.STATE)[-1][1].body, 288, False)[2] == 0
+    assert not any(map(any, board.leds))
+    board.send_to_firmware(leds_frame(leds, 8, seq=5) + frame(p.REQUEST_STATE, seq=7))
+    assert wait_until(lambda: board.shows(leds), timeout=20)
+    assert wait_until(lambda: p.decode_state(sent(board, p.STATE)[-1][1].body, 288, False)[2] == 8,
+                      timeout=20)
+
+
+# -- sensing ---------------------------------------------------------------------------------
+
+
+def test_a_bouncing_switch_is_reported_once_and_a_glitch_not_at_all(emulated):
+    board = emulated()
+    board.bounce(5, 7, 200)  # closes, bounces for 1.2 ms, ends closed
+    board.bounce(6, 2, 800)  # a 0.8 ms blip: shorter than three 1 ms scans
+    board.run_for(0.1)
+    changes = [p.decode_changes(f.body) for _, f in sent(board, p.CHANGE)]
+    assert changes == [{5: (True, False)}]
+
+
+def test_a_diodeless_matrix_holds_ambiguous_switches_until_the_reading_is_sound(emulated):
+    board = emulated(speed=1, trace=False, MATRIX_DIODES=0)  # 8 x 8: channel = 8 row + column
+    link = SerialLink(board.path, 64, 64, reopen_interval=0.02)
+    scanner = SerialScanner(link)
+    try:
+        assert wait_until(lambda: scanner.scan() is not None and link.connected)
+        board.place(0)
+        board.place(1)
+        assert wait_until(lambda: scanner.scan().closed == {0, 1})
+        board.place(8)  # rows 0 and 1 now read columns 0 and 1: a ghost on 9
+        assert not wait_until(lambda: scanner.scan().closed != {0, 1}, timeout=0.3)
+        board.lift(1)  # sound again
+        assert wait_until(lambda: scanner.scan().closed == {0, 8})
+    finally:
+        link.close()
+
+
+# -- the LEDs --------------------------------------------------------------------------------
+
+
+def test_patterns_are_animated_on_the_mcu_clock(emulated):
+    board = emulated()
+    leds = {0: Led((200, 0, 0)), 1: Led((0, 200, 0), "slow"), 2: Led((0, 0, 200), "fast"),
+            3: Led((100, 100, 100), "pulse")}
+    board.send_to_firmware(leds_frame(leds, 1))
+    assert wait_until(lambda: board.shows(leds), timeout=20)
+    board.run_for(2.2)
+    writes = [w for w in board.led_writes if any(map(any, w.colours()))]
+    assert all(renders(leds, w.colours()) for w in writes)
+    def near_edge(t: float, half_period: float) -> bool:  # within 3 ms of a blink edge
+        return min(t % half_period, half_period - t % half_period) < 0.003
+
+    for write in writes:
+        t = write.start / F_CPU  # the firmware's clock starts within 2 ms of the first cycle
+        assert abs(write.colours()[3][0] / 100 - patterns.level("pulse", t)) < 0.03
+        if not near_edge(t, 0.125):
+            assert bool(write.colours()[2][2]) == (patterns.level("fast", t) > 0)
+    slow = [w.start / F_CPU for a, w in zip(writes, writes[1:]) if a.colours()[1] != w.colours()[1]]
+    assert len(slow) >= 4 and all(near_edge(t, 0.5) for t in slow)  # every 0.5 s
+
+
+def test_the_current_limit_dims_the_whole_frame(emulated):
+    board = emulated(LED_MAX_CURRENT_MA=500)
+    white = {ch: Led((255, 255, 255)) for ch in range(64)}
+    board.send_to_firmware(leds_frame(white, 1))
+    assert wait_until(lambda: board.shows(white), timeout=20)
+    shown = board.led_writes[-1].grb
+    host = 255 * 500 / (64 * 3 * 20)  # hardware/leds.py: scale = limit / estimate, floored
+    assert all(abs(v - host) <= 1 for v in shown)
+    assert sum(shown) / 255 * 20 <= 500 + 64 * 3 * 20 / 255
+
+
+def test_the_ws2812_bits_keep_the_data_sheet_timing(emulated):
+    board = emulated("mega", LED_COUNT=400)
+    frames = [{ch: Led((i * 40 % 256, ch % 256, 255 - ch % 256), "pulse") for ch in range(400)}
+              for i in range(3)]
+    for i, leds in enumerate(frames):
+        board.send_to_firmware(leds_frame(leds, i + 1, seq=3 * i + 1))
+    assert wait_until(lambda: board.shows(frames[-1]), timeout=20)
+    assert wait_until(lambda: len(board.led_writes) > 10, timeout=20)  # the pulse animates
+    writes = board.led_writes[1:]
+    assert all(len(w.grb) == 3 * 400 for w in writes)
+    assert all(w.faults == 0 for w in writes)  # every bit's high time within +-150 ns
+    assert max(w.longest_low for w in writes) <= 5 * MS // 1000  # pauses <= 5 us, no latch
+
+
+# -- the watchdog ----------------------------------------------------------------------------
+
+
+def test_the_watchdog_restarts_a_hung_firmware_and_the_host_carries_on(emulated):
+    board = emulated(speed=1, trace=False)
+    link = SerialLink(board.path, 64, 64, reopen_interval=0.02)
+    scanner, sink = SerialScanner(link), SerialLeds(link)
+    shown = {3: Led((0, 0, 255))}
+    try:
+        assert wait_until(lambda: scanner.scan() is not None and link.connected)
+        sink.show(shown)
+        assert wait_until(lambda: link.poll() or board.shows(shown))
+        board.hang()
+        assert wait_until(lambda: any(e[0] == "reset" for e in board.events), timeout=3)
+        board.place(12)
+        assert wait_until(lambda: scanner.scan().closed == {12}, timeout=3)
+        assert wait_until(lambda: link.poll() or board.shows(shown), timeout=3)  # sent again
+        assert link.counters()["leds_resent"] >= 1
+    finally:
+        link.close()
