@@ -26,8 +26,8 @@ from firmware_host.layout import Layout
 from firmware_host.matchplay import OngoingMatch
 from firmware_host.menu import (Menu, NewGame, PowerOff, SetBrightness, SetPlayers, ShowIP, ShowToday,
                                 TakeBack)
-from firmware_host.opponent import (Ask, Asked, Hints, Opponent, Play, Seen, StartGame, TakeBackTo,
-                                    Withdraw)
+from firmware_host.opponent import (Adopt, Ask, Asked, Hints, Opponent, Play, Remember, Seen,
+                                    StartGame, TakeBackTo, Withdraw)
 from firmware_host.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.record import GameRecord
 from firmware_host.screens import Screen, message_screen
@@ -51,7 +51,8 @@ class Controller:
     """One board's game: ``step(now, scan, buttons)`` -> events; :meth:`frame`, :meth:`screen`.
 
     ``storage`` holds the game (a new one is begun unless ``resume`` gives the stored game's id
-    and moves); ``layouts`` gives the layout for a game's state (a new game may change it).
+    and moves, and ``history`` its stored takebacks and token); ``layouts`` gives the layout
+    for a game's state (a new game may change it).
     ``match``: the match a resumed game belongs to (default: a new one when ``game.match``).
     ``idle``: kiosk mode's idle spells; ``house_rules``: the config's options by game, for the
     games the menu or the page start; ``opponent``: who plays the other side away from the
@@ -67,6 +68,7 @@ class Controller:
         *,
         takebacks: bool = True,
         resume: tuple[int, Iterable[str]] | None = None,
+        history: str | None = None,
         brightness: float = 1.0,
         menu: Menu | None = None,
         address: Callable[[], str] = lambda: "unknown",
@@ -102,7 +104,7 @@ class Controller:
         if resume is None:
             record = GameRecord.begin(storage, game, match, self._who(game.new()))
         else:
-            record = GameRecord.resume(storage, game, resume[0], resume[1], match)
+            record = GameRecord.resume(storage, game, resume[0], resume[1], match, history)
         self._begin(record, Restoring(why="resume" if resume else "new game"))
 
     def _begin(self, record: GameRecord, phase: Phase) -> None:
@@ -176,7 +178,8 @@ class Controller:
         awaiting = isinstance(phase, Awaiting) and phase.pending is None
         final = isinstance(phase, (Moving, Awaiting, Over, Restoring)) and self.pending is None
         pending = self.pending.text if self.pending else None
-        return Seen(r.game, r.game_id, tuple(r.moves), tuple(r.states), awaiting, final, pending)
+        return Seen(r.game, r.game_id, tuple(r.moves), tuple(r.states), awaiting, final, pending,
+                    r.token, tuple(r.rewrites))
 
     def snapshot(self) -> Snapshot:
         """Everything the frame and the screen are drawn from."""
@@ -507,6 +510,10 @@ class Controller:
             self.take_back(intent.keep, then=intent.then)
         elif isinstance(intent, StartGame):
             self.new_game(intent.game)
+        elif isinstance(intent, Remember):
+            self.record.set_token(intent.token)
+        elif isinstance(intent, Adopt):
+            self._adopt(intent)
         elif isinstance(intent, Ask):
             self.ask(intent.screen, intent.answer)
         elif isinstance(intent, Withdraw):
@@ -525,6 +532,18 @@ class Controller:
         self.go(replace(self.phase, pending=pending))
         real = pending.real
         self.emit("expect", move=pending.text, empty=self.sorted(real.emptied), fill=self.sorted(real.filled))
+        self.rejudge()
+
+    def _adopt(self, adopt: Adopt) -> None:
+        """The other board's history stands over this one's: the game becomes it, saved, and
+        the board is guided there."""
+        try:
+            self.record.adopt(adopt.moves, adopt.rewrites)
+        except (StorageError, IllegalMove) as exc:
+            self.message, self._dirty = str(exc), True
+            return  # asked again at the next step
+        self._target_cache, self.targets = {}, frozenset()
+        self.go(Restoring(why="takeback"))
         self.rejudge()
 
     def _hint(self, move_text: str) -> None:

@@ -38,7 +38,8 @@ class Seen:
     ``game_id``, the ``moves`` and the positions they lead through (``states``); ``awaiting``:
     the opponent's move is due and none is lit for the players yet; ``final``: nothing is under
     way (no step, choice or move being carried out), so the moves are the players' last word;
-    ``pending``: the opponent's move lit for the players to carry out."""
+    ``pending``: the opponent's move lit for the players to carry out; ``token`` and
+    ``rewrites``: the game's history besides its moves (``firmware_host/record.py``)."""
 
     game: Game
     game_id: int
@@ -47,6 +48,8 @@ class Seen:
     awaiting: bool
     final: bool
     pending: str | None = None
+    token: str = ""
+    rewrites: tuple[tuple[int, str], ...] = ()
 
     @property
     def state(self) -> GameState:
@@ -95,6 +98,22 @@ class StartGame:
 
 
 @dataclass(frozen=True)
+class Remember:
+    """The game is played with another board under ``token`` (stored with it)."""
+
+    token: str
+
+
+@dataclass(frozen=True)
+class Adopt:
+    """The game is now ``moves`` with ``rewrites`` (the other board's history stands over
+    this one's); the board is guided to it."""
+
+    moves: tuple[str, ...]
+    rewrites: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
 class Ask:
     """Put the question ``screen`` to the players: OK calls ``answer(True)``, another button
     ``answer(False)``."""
@@ -108,7 +127,7 @@ class Withdraw:
     """The question asked is no longer asked."""
 
 
-Intent = Play | TakeBackTo | StartGame | Ask | Withdraw
+Intent = Play | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,13 @@ changes the game either saves and changes it, or raises :class:`StorageError` an
 nothing (a move is not accepted unless saved; a takeback, a finish or an abandon waits in the
 storage's queue, in order, and never raises).
 
+Besides the moves it keeps the game's *rewrites*, numbered in order: every takeback and
+correction as ``(keep, side)``, the moves kept and the side whose move is the first undone
+(the side that asks: a takeback leaves the asking players to move), and the game's ``token``
+when it is played with another board. Both survive a restart, so two boards can compare their
+histories entry by entry
+(``firmware_host/mqtt/remote.py``).
+
 >>> from firmware_host.game import Game
 >>> from firmware_host.storage import Storage
 >>> record = GameRecord.begin(Storage(":memory:"), Game.of("antipod", 4))
@@ -13,12 +20,13 @@ storage's queue, in order, and never raises).
 'b2'
 >>> record.moves, record.state.ply
 (['b2'], 1)
->>> record.take_back(0), record.moves
-(['b2'], [])
+>>> record.take_back(0), record.moves, record.rewrites
+(['b2'], [], [(0, 'white')])
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any, Iterable
 
 from engines.core import GameState
@@ -38,6 +46,8 @@ class GameRecord:
         self.states: list[GameState] = [start]
         self.boards: list[frozenset[str]] = [start.occupied()]
         self.moves: list[str] = []
+        self.rewrites: list[tuple[int, str]] = []
+        self.token = ""
         self.over = False
         if match and match.first_id is None:
             match.first_id = game_id  # this game begins the match
@@ -57,12 +67,14 @@ class GameRecord:
 
     @classmethod
     def resume(cls, storage: Storage, game: Game, game_id: int, moves: Iterable[str],
-               match: OngoingMatch | None = None) -> "GameRecord":
+               match: OngoingMatch | None = None, history: str | None = None) -> "GameRecord":
         """The stored game ``game_id`` replayed from its ``moves`` (IllegalMove if one no
-        longer replays)."""
+        longer replays), with its ``history`` as stored (ValueError if it cannot be read)."""
         record = cls(storage, game, game_id, match.next_game() if match else game.new(), match)
         for text in moves:
             record._push(record.state.play(text), text)
+        if history:
+            record.token, record.rewrites = read_history(history)
         return record
 
     # ------------------------------------------------------------------ reading
@@ -88,6 +100,15 @@ class GameRecord:
         return None
 
     # ------------------------------------------------------------------ changing
+    def history(self) -> str:
+        """The token and rewrites as stored."""
+        return _history(self.token, self.rewrites)
+
+    def set_token(self, token: str) -> None:
+        """The game is played with another board under ``token``."""
+        self.token = token
+        self.storage.set_history(self.game_id, self.history())
+
     def play(self, move: Any) -> str:
         """Save ``move`` (legal in the position), then play it; its notation."""
         text = self.state.notation(move)
@@ -100,15 +121,20 @@ class GameRecord:
         (its notation, the notation replaced)."""
         before, replaced = self.states[-2], self.moves[-1]
         text = before.notation(move)
-        self.storage.correct(self.game_id, len(self.moves), text, replaced)
+        rewrites = self.rewrites + [(len(self.moves) - 1, before.to_move or "")]
+        self.storage.correct(self.game_id, len(self.moves), text, replaced,
+                             _history(self.token, rewrites))
+        self.rewrites = rewrites
         self._pop(len(self.moves) - 1)
         self._push(before.apply(move), text)
         return text, replaced
 
     def take_back(self, keep: int) -> list[str]:
         """Keep the first ``keep`` moves; the moves undone, latest first. A finished game runs
-        again (its match score undone)."""
-        self.storage.truncate(self.game_id, keep)
+        again (its match score undone). The rewrite is the side's to move at ``keep``: the
+        side whose move is undone first."""
+        self.rewrites.append((keep, self.states[keep].to_move or ""))
+        self.storage.truncate(self.game_id, keep, self.history())
         undone = self.moves[keep:]
         if self.over and undone:
             self.over = False
@@ -131,6 +157,18 @@ class GameRecord:
             self.storage.finish(self.game_id, "abandoned")
         self.over = True
 
+    def adopt(self, moves: Iterable[str], rewrites: Iterable[tuple[int, str]]) -> None:
+        """The game becomes ``moves`` with ``rewrites`` (another board's history), saved move
+        by move from where they part (StorageError: the moves saved so far stand)."""
+        moves, keep = list(moves), 0
+        while keep < min(len(moves), len(self.moves)) and moves[keep] == self.moves[keep]:
+            keep += 1
+        self.rewrites = list(rewrites)
+        self.storage.truncate(self.game_id, keep, self.history())
+        self._pop(keep)
+        for text in moves[keep:]:
+            self.play(self.state.parse_move(text))
+
     def _push(self, state: GameState, text: str) -> None:
         self.states.append(state)
         self.boards.append(state.occupied())
@@ -138,3 +176,22 @@ class GameRecord:
 
     def _pop(self, keep: int) -> None:
         del self.states[keep + 1:], self.boards[keep + 1:], self.moves[keep:]
+
+
+def _history(token: str, rewrites: list[tuple[int, str]]) -> str:
+    return json.dumps({"token": token, "rewrites": [list(r) for r in rewrites]})
+
+
+def read_history(text: str) -> tuple[str, list[tuple[int, str]]]:
+    """(token, rewrites) from stored history; ValueError when it is not that.
+
+    >>> read_history('{"token": "t", "rewrites": [[2, "white"]]}')
+    ('t', [(2, 'white')])
+    """
+    obj = json.loads(text)
+    token, rewrites = obj.get("token", ""), obj.get("rewrites", [])
+    if not isinstance(token, str) or not all(
+            isinstance(r, list) and len(r) == 2 and type(r[0]) is int and isinstance(r[1], str)
+            for r in rewrites):
+        raise ValueError("the stored history is not a token and a list of rewrites")
+    return token, [tuple(r) for r in rewrites]

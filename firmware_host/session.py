@@ -63,7 +63,8 @@ def open_controller(
         if record.problem:
             raise ValueError(record.problem)
         match = resumed_match(storage, record)
-        return _controller(config, storage, saved, address, (record.id, record.moves), match, sync)
+        return _controller(config, storage, saved, address, (record.id, record.moves), match, sync,
+                           record.history)
     except (IllegalMove, OptionError, ConfigError, ImportError, TypeError, ValueError) as exc:
         why = " ".join(str(exc).split())[:120] or type(exc).__name__
     storage.finish(record.id, f"set aside: {why}")
@@ -97,7 +98,8 @@ def computers(sync: bool = False) -> Opponents:
     return lambda players: Computer(players.computer, players.level, sync=sync) if players.computer else None
 
 
-def _controller(config, storage, game, address, resume, match=None, sync=False) -> Controller:
+def _controller(config, storage, game, address, resume, match=None, sync=False,
+                history=None) -> Controller:
     brightness = config.leds.get("brightness", 1.0)
     kiosk = config.kiosk
     rules = {name: dict(options) for name, options in config.options.items()}  # the menu's too
@@ -123,6 +125,7 @@ def _controller(config, storage, game, address, resume, match=None, sync=False) 
         storage,
         takebacks=config.takebacks,
         resume=resume,
+        history=history,
         brightness=brightness,
         menu=menu,
         address=address,

@@ -49,7 +49,8 @@ CREATE TABLE IF NOT EXISTS games (
     match_target INTEGER,
     first    TEXT,
     options  TEXT,
-    opponent TEXT
+    opponent TEXT,
+    history  TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -71,7 +72,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 #: Columns of ``games`` added after the first release: databases written before get them, empty.
 ADDED_COLUMNS = {
     "winner": "TEXT", "match_of": "INTEGER", "match_target": "INTEGER", "first": "TEXT",
-    "options": "TEXT", "opponent": "TEXT",
+    "options": "TEXT", "opponent": "TEXT", "history": "TEXT",
 }
 
 
@@ -118,6 +119,9 @@ class GameRecord:
     options: str | None = None
     #: Who played the other side when not a player at the table: "computer black, level 3".
     opponent: str | None = None
+    #: The game's takebacks and corrections and its token, as board-to-board play keeps them
+    #: (``firmware_host/record.py``): JSON.
+    history: str | None = None
     moves: tuple[str, ...] = ()
     #: What is wrong with the stored row (a column of the wrong type), if anything.
     problem: str | None = None
@@ -324,14 +328,17 @@ class Storage:
             (game_id, ply, notation, now_text()),
         ), keep=False)
 
-    def correct(self, game_id: int, ply: int, notation: str, replaced: str) -> None:
-        """Move ``ply`` was mis-read as ``replaced``: keep ``notation`` and log the correction."""
+    def correct(self, game_id: int, ply: int, notation: str, replaced: str,
+                history: str | None = None) -> None:
+        """Move ``ply`` was mis-read as ``replaced``: keep ``notation`` and log the correction
+        (``history``: the game's, as it stands after it)."""
         when = now_text()
         self._write(
             ("INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
              (game_id, ply, notation, when)),
             ("INSERT INTO corrections (game_id, ply, replaced, notation, time) VALUES (?, ?, ?, ?, ?)",
              (game_id, ply, replaced, notation, when)),
+            *self._history(game_id, history),
             keep=False,
         )
 
@@ -343,13 +350,25 @@ class Storage:
         )
         return [tuple(row) for row in rows]
 
-    def truncate(self, game_id: int, plies: int) -> None:
-        """Keep only the first ``plies`` moves (a takeback); the game runs again."""
+    def truncate(self, game_id: int, plies: int, history: str | None = None) -> None:
+        """Keep only the first ``plies`` moves (a takeback); the game runs again (``history``:
+        the game's, as it stands after it)."""
         self._write(
             ("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, plies)),
             ("UPDATE games SET finished = NULL, result = NULL, winner = NULL WHERE id = ?",
              (game_id,)),
+            *self._history(game_id, history),
         )
+
+    def set_history(self, game_id: int, history: str) -> None:
+        """The game's history (its takebacks and corrections, its token) is now ``history``."""
+        self._write(*self._history(game_id, history))
+
+    @staticmethod
+    def _history(game_id: int, history: str | None) -> tuple[Write, ...]:
+        if history is None:
+            return ()
+        return (("UPDATE games SET history = ? WHERE id = ?", (history, game_id)),)
 
     def finish(self, game_id: int, result: str, winner: str | None = None) -> None:
         """The game is over: ``result`` in words, ``winner`` a side or "draw" (None when the
@@ -379,7 +398,7 @@ class Storage:
         or after ``since``, a time as :func:`now_text` writes it; or a match's)."""
         sql = (
             "SELECT id, game, size, variant, started, finished, result, winner, match_of,"
-            " match_target, first, options, opponent FROM games"
+            " match_target, first, options, opponent, history FROM games"
         )
         where, args = [], []
         for column, value in (("id", game_id), ("match_of", match_of)):
@@ -409,14 +428,14 @@ class Storage:
 #: The type each column of a stored game must have (None is allowed but for id, game, started).
 _TYPES = {"id": int, "game": str, "size": int, "variant": str, "started": str, "finished": str,
           "result": str, "winner": str, "match_of": int, "match_target": int, "first": str,
-          "options": str, "opponent": str}
+          "options": str, "opponent": str, "history": str}
 
 
 def _record(row: tuple, moves: tuple) -> GameRecord:
     """A stored row as a record; one whose columns have the wrong types says so in
     ``problem`` (a damaged or hand-edited file), the bad values left out.
 
-    >>> _record((3, "antipalos", "big", None, "", None, None, None, None, None, None, None, None), ()).problem
+    >>> _record((3, "antipalos", "big", None, "", *[None] * 9), ()).problem
     "size 'big' is not a whole number"
     """
     values, problems = dict(zip(_TYPES, row)), []

@@ -1,128 +1,122 @@
-"""Board-to-board play: the other side is played on another board on the same broker.
+"""Board-to-board play: the other side is played on another board on the same broker, and both
+boards keep one history of the game.
 
-Each board publishes its game, retained, on ``reedboard/<id>/moves`` whenever its moves are
-final (no follow-up under way)::
+Each board publishes its game, retained, on ``reedboard/<id>/moves`` whenever nothing is under
+way on it (version 2)::
 
-    {"game": "antipod", "size": 4, "variant": null, "token": "t1:1764050000000000000",
-     "moves": ["b2", "c3"], "takebacks": 0, "ask": [1764050100000, 0, 2], "refused": 0}
+    {"v": 2, "game": "antipod", "size": 4, "variant": "standard",
+     "token": "00000001764050000000:t1", "moves": ["b2", "c3"], "rewrites": [[1, "white"]],
+     "ask": [1, 0, 2], "answer": null}
 
-The list is the sequence: move *n* is ``moves[n - 1]``, so a duplicate or a message sent again
-on reconnection changes nothing, and a board that was away catches up from the retained copy.
-:class:`Remote` is the controller's opponent (polled after every step, in the loop's thread;
-the broker's messages only replace what it last heard, under a lock):
+- ``token`` names the game both play (nanoseconds since the epoch, fixed width, then the board
+  that began it): a later new game on either board is begun on the other.
+- ``moves`` and ``rewrites`` are the game's history (``firmware_host/record.py``, stored, so
+  it survives a restart): the moves, and every takeback and correction, numbered in order, as
+  ``[moves kept, side whose move is the first undone]``. A board adds to it only what it may:
+  its own side's moves, a correction of its own side's last moves, and a takeback the other
+  board asked for and its players agreed to. Each board follows the other's history entry by
+  entry: the other side's next move is lit for its players to carry out; the other board's
+  correction is taken back here and the corrected move lit; an agreed takeback is made here.
+- ``ask`` is a takeback asked here (``[rewrites so far, moves to keep, moves now]``: it names the
+  position it was asked in); the other board puts it to its players and answers with the
+  takeback itself, or with ``answer`` ``[rewrites, moves, "no"]``.
+- When both boards changed the history at once (a correction here while the other board's
+  players answered), the change with the fewer moves kept wins on both (then the side's name
+  decides), and the other board follows it.
 
-- when it is the other board's side to move and its list is ours plus that one move, the move
-  is lit for the players here to carry out ("Opponent plays c3: move it");
-- a move the other board corrects in place after it was carried out here (its piece slid on)
-  is taken back here and the corrected move lit instead;
-- a new game started on either board (a new ``token``, later than ours) is started on the other;
-- a takeback needs the other board's OK: asked on one board (menu, page, or the pieces set back)
-  it is published as ``ask`` = [its number, moves to keep, moves when asked]; the other board
-  asks its players ("Take back?", OK or BACK) and either takes back itself (``takebacks``
-  counts those; the asking board follows, then guides the undoing of the pieces) or publishes
-  the number it ``refused``;
-- while the other board is offline (its retained availability), the screen says so.
+Everything received is untrusted: a message is read whole or not at all (types, sizes,
+bounds), moves are read through the engine (``B4`` and ``b4 `` are ``b4``), a token must be
+a time that has come and a board id, and a history entry is taken only if the rules above allow
+it; anything else is dropped with one journal line.
 
->>> payload = Remote.payload("antipod", 4, None, "t1:1", ["b2"], 0, None, 0)
+>>> payload = Remote.payload("antipod", 4, None, "", ["b2"], [], None, None)
 >>> sorted(json.loads(payload))
-['ask', 'game', 'moves', 'refused', 'size', 'takebacks', 'token', 'variant']
+['answer', 'ask', 'game', 'moves', 'rewrites', 'size', 'token', 'v', 'variant']
 """
 
 from __future__ import annotations
 
 import json
+import re
+import sys
 import threading
 import time
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
-from engines.core import GameState, IllegalMove
+import engines
+from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.game import Game
 from firmware_host.mqtt import topics
 from firmware_host.mqtt.link import Link
-from firmware_host.opponent import Ask, Asked, Intent, Play, Seen, StartGame, TakeBackTo, Withdraw
+from firmware_host.opponent import (Adopt, Ask, Asked, Intent, Play, Remember, Seen, StartGame,
+                                    TakeBackTo, Withdraw)
 from firmware_host.screens import message_screen
 from firmware_host.turn import directions
 
 OFFLINE = "Opponent offline"
+#: Seconds after which a board never heard from is said to be out of reach.
+UNHEARD_SECONDS = 5.0
+#: The longest history a message may carry.
+MOST_MOVES = 5000
+#: How far in the future a token's time may be (clocks of two boards differ a little).
+TOKEN_AHEAD_NS = 24 * 3600 * 10**9
+TOKEN = re.compile(r"\d{20}:[A-Za-z0-9_.-]{1,64}")
 
 
 def moves_topic(board: str) -> str:
     return topics.topic(board, "moves")
 
 
+@dataclass(frozen=True)
+class Peer:
+    """The other board's game as it published it, its fields checked (the moves not yet read
+    through the engine)."""
+
+    game: str
+    size: int | None
+    variant: str | None
+    token: str
+    moves: tuple[str, ...]
+    rewrites: tuple[tuple[int, str], ...]
+    ask: tuple[int, int, int] | None
+    answer: tuple[int, int] | None
+
+
 class Remote:
     """Board ``other`` plays ``side`` against this board (``board``), through ``link``: an
-    opponent (``firmware_host/opponent.py``) polled after every step in the loop's thread."""
+    opponent (``firmware_host/opponent.py``) polled after every step in the loop's thread; the
+    link's thread only replaces what it last heard, under a lock."""
 
-    #: Why a board is refused while it is the other board's move.
     WAIT = "Wait for the opponent's move"
     #: The other board's move, once lit here, answered ours as it was: no correcting ours.
     rethinks = False
     level = None
-    #: Why pieces set back are not taken back yet: asked, or the other board said no.
     ASKED = "Take back asked: wait for the opponent's OK"
     REFUSED = "The opponent refused the take back"
 
-    def __init__(self, link: Link, board: str, other: str, side: str | None) -> None:
-        self.link, self.board, self.other, self.side = link, board, other, side
+    def __init__(self, link: Link, board: str, other: str, side: str | None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.link, self.board, self.other, self.side, self.clock = link, board, other, side, clock
         self._lock = threading.Lock()
-        self._theirs: dict[str, Any] | None = None
-        self._online = True
+        self._peer: Peer | None = None
+        self._online: bool | None = None
+        self._since = clock()
         self._sent: str | None = None
         self._game_id: int | None = None
-        self._joining: str | None = None  # the token of the other board's game being begun here
-        self.token = ""
-        self._takebacks = 0  # ours, as published
-        self._applied = 0  # theirs, as made here
-        self._asked: tuple[int, str] | None = None
-        self._ask: list[int] | None = None  # our takeback request: [number, keep, moves]
-        self._ask_moves: tuple[str, ...] = ()  # the moves it was asked of
-        self._asking: list[int] | None = None  # their request, while put to the players here
-        self._asks = 0  # the number of our last request: milliseconds since the epoch
-        self._answered = 0  # the last of their requests put to the players here
-        self._refused = 0  # the last of their requests the players here refused
-        self._refusal: list[int] | None = None  # [keep, moves] the other board refused
-        self._agreed: list[Intent] = []  # takebacks the players here agreed to
+        self._joining: str | None = None  # the token of the other board's game begun here
+        self._ask: tuple[int, int, int] | None = None  # our takeback request
+        self._refusal: tuple[int, int, int] | None = None  # the request the other board refused
+        self._asking: tuple[int, int, int] | None = None  # theirs, put to the players here
+        self._answered: tuple[int, int, int] | None = None
+        self._answer: tuple[int, int] | None = None  # our "no"
+        self._agreed: list[Intent] = []
+        self._dropped: str | None = None  # the last reason a message was dropped (said once)
         self.note: str | None = None
-        self._fresh = True  # until the other board's game is first heard: a start or a resume
         link.subscribe(moves_topic(other), self._on_moves)
         link.subscribe(topics.availability_topic(other), self._on_availability)
 
-    # ------------------------------------------------------------------ the loop's thread
-    def poll(self, seen: Seen) -> list[Intent]:
-        """Follow the other board's game, take its move, publish ours."""
-        with self._lock:
-            theirs, online = self._theirs, self._online
-        if seen.game_id != self._game_id:
-            self._new_game_here(seen, theirs)
-        intents, self._agreed = self._agreed, []
-        if theirs is not None and not intents:
-            intents = self._follow(seen, theirs)
-            self._fresh = False
-        if self._ask is not None and seen.moves != self._ask_moves:
-            self._ask = None  # withdrawn: the game here changed (a correction, a new game)
-            if self.note == self.ASKED:
-                self.note = None
-        if not online:
-            self.note = OFFLINE
-        elif self.note == OFFLINE or (self.note == self.REFUSED and self._refusal
-                                      and self._refusal[1] != len(seen.moves)):
-            self.note = None  # back online; a refusal is old news once a move is made
-        if not intents:
-            self._publish(seen)
-        return intents
-
-    def _new_game_here(self, seen: Seen, theirs: dict[str, Any] | None) -> None:
-        """A new game here: the other board's being joined, else one begun here (a new token;
-        "" for the game found at start)."""
-        fresh = self._game_id is None
-        self._game_id, self._ask, self._refusal = seen.game_id, None, None
-        if self._joining is not None:
-            self.token, self._joining = self._joining, None
-            self._adopt(theirs)
-        else:
-            self.token, self._takebacks = "" if fresh else _token(self.board), 0
-
+    # ------------------------------------------------------------------ the protocol
     def side_in(self, state: GameState) -> str:
         """The side the other board plays in ``state``'s game."""
         return self.side if self.side in state.sides else state.sides[-1]
@@ -131,150 +125,243 @@ class Remote:
         """Who played the other side, as game records keep it: "board t2, black"."""
         return f"board {self.other}, {self.side_in(state)}"
 
-    def takeback(self, seen: Seen) -> Asked:
-        """A take back here would undo the other board's last turn and ours before it: ask the
-        other board (once per position), which takes back itself if its players agree."""
-        keep = seen.turns_back(self.side_in(seen.state))
-        why = self.REFUSED if self._refusal == [keep, len(seen.moves)] else self.ASKED
-        if why == self.ASKED and (self._ask is None or seen.moves != self._ask_moves):
-            self._asks = max(self._asks + 1, time.time_ns() // 1_000_000)  # later after a restart
-            self._ask, self._ask_moves = [self._asks, keep, len(seen.moves)], seen.moves
-        self.note = why
-        return Asked(why, waiting=why == self.ASKED)
-
     def close(self) -> None:
         """Nothing to stop: the link belongs to the board on the broker."""
 
-    def _follow(self, seen: Seen, theirs: dict[str, Any]) -> list[Intent]:
-        if theirs["token"] != self.token:
-            if theirs["token"] > self.token:  # the later new game wins
-                return self._join(seen, theirs)
-            return []
-        moves, ours = theirs["moves"], list(seen.moves)
-        if theirs["takebacks"] > self._applied:
-            self._applied, self._ask = theirs["takebacks"], None
-            if len(moves) < len(ours) and ours[: len(moves)] == moves:
-                self.note = None
-                return [TakeBackTo(len(moves))]
-            return []
-        intents = self._answers(seen, theirs)
-        if self._corrected(seen, moves):
-            self._asked = (len(ours) - 1, moves[-1])
-            instead = _play(seen.states[-2], moves[-1], "changed to")
-            return intents + [TakeBackTo(len(ours) - 1, instead)]
-        waiting = seen.awaiting or seen.pending is not None
-        if not waiting or len(moves) != len(ours) + 1 or moves[: len(ours)] != ours:
-            return intents
-        key = (len(ours), moves[-1])
-        if self._asked != key or seen.awaiting:
-            changed = self._asked is not None and self._asked[0] == key[0] and self._asked != key
-            self._asked = key
-            intents.append(_play(seen.state, moves[-1], "changed to" if changed else "plays"))
+    def takeback(self, seen: Seen) -> Asked:
+        """A takeback here undoes the other board's last turn and ours before it: asked of the
+        other board (once per position), which makes it if its players agree."""
+        keep = seen.turns_back(self.side_in(seen.state))
+        asked = (len(seen.rewrites), keep, len(seen.moves))
+        if self._refusal == asked:
+            self.note = self.REFUSED
+            return Asked(self.REFUSED, waiting=False)
+        self._ask, self.note = asked, self.ASKED
+        return Asked(self.ASKED)
+
+    def poll(self, seen: Seen) -> list[Intent]:
+        """What the other board's game asks of this one; ours published when nothing is under
+        way here."""
+        with self._lock:
+            peer, online = self._peer, self._online
+        if seen.game_id != self._game_id:
+            began_here = self._game_id is not None and self._joining is None
+            self._game_id, self._ask, self._refusal = seen.game_id, None, None
+            if began_here:  # the players here began it: the other board follows
+                return [Remember(_token(self.board))]
+        self._say(seen, peer, online)
+        intents, self._agreed = self._agreed, []
+        if not intents and not seen.token:
+            intents = self._first_token(seen, peer)
+        elif not intents and peer is not None:
+            intents = self._follow(seen, peer)
+        if self._ask is not None and self._ask[::2] != (len(seen.rewrites), len(seen.moves)):
+            self._ask = None  # the game moved on: the request is withdrawn
+        if not intents:
+            self._publish(seen)
         return intents
 
-    def _corrected(self, seen: Seen, moves: list[str]) -> bool:
-        """The other board corrected the move it sent after it was carried out here (its
-        piece slid on): that move is taken back here; the corrected one is then lit."""
-        ours = list(seen.moves)
-        if not ours or len(moves) != len(ours) or moves[:-1] != ours[:-1] or moves == ours:
-            return False
-        return seen.states[-2].to_move == self.side_in(seen.state) and seen.final
+    def _say(self, seen: Seen, peer: Peer | None, online: bool | None) -> None:
+        """The screen's line about the other board: out of reach, offline, or the last
+        takeback's news (old once the game moves on)."""
+        if peer is None and online is None and self.clock() - self._since > UNHEARD_SECONDS:
+            self.note = f"Cannot hear board {self.other}: check its id and the broker's access list"
+        elif online is False:
+            self.note = OFFLINE
+        elif self.note == self.ASKED and self._ask is None:
+            self.note = None
+        elif self.note not in (self.ASKED, self.REFUSED) or (
+                self.note == self.REFUSED and self._refusal is not None
+                and self._refusal[::2] != (len(seen.rewrites), len(seen.moves))):
+            self.note = None
 
-    def _answers(self, seen: Seen, theirs: dict[str, Any]) -> list[Intent]:
-        """Put the other board's takeback request to the players here; hear its refusal."""
+    def _first_token(self, seen: Seen, peer: Peer | None) -> list[Intent]:
+        """A game played with no other board yet (a board's first start): the other board's
+        game is joined if it has one; else one of the two names it (the board whose id sorts
+        first, or this one if the other is not heard at all)."""
+        if peer is not None and peer.token:
+            return self._join(seen, peer)
+        alone = peer is None and self.clock() - self._since > UNHEARD_SECONDS
+        if alone or (peer is not None and self.board < self.other):
+            return [Remember(_token(self.board))]
+        return []
+
+    def _follow(self, seen: Seen, peer: Peer) -> list[Intent]:
+        if peer.token != seen.token:
+            return self._join(seen, peer)
+        moves = self._moves(seen, peer)
+        if moves is None:
+            return []
+        intents = self._answers(seen, peer)
+        common = _common(seen.rewrites, peer.rewrites)
+        theirs, ours = peer.rewrites[common:], seen.rewrites[common:]
+        if theirs and ours:  # both changed the history at once: one change wins on both
+            return intents + ([Adopt(moves, peer.rewrites)] if _wins(theirs[0], ours[0]) else [])
+        if theirs:
+            return intents + self._rewrite(seen, moves, theirs[0])
+        if ours:
+            return intents  # the other board follows ours
+        return intents + self._next(seen, moves, peer)
+
+    def _join(self, seen: Seen, peer: Peer) -> list[Intent]:
+        """A game under another token: the other board's when it is later (or ours has none):
+        the game here if it is the same one (a board just started), else a new game of it."""
+        if not peer.token or (seen.token and peer.token < seen.token):
+            return []  # the other board joins ours
+        if self._joining == peer.token:
+            self._joining = None
+            return [Remember(peer.token)]
+        try:
+            game = Game.of(peer.game, peer.size, peer.variant)
+        except (OptionError, ValueError, KeyError, ImportError):
+            return self._drop(f"a game this board cannot play ({peer.game})")
+        here = seen.game
+        same = (game.name, game.size, game.variant) == (here.name, here.size, here.variant)
+        n = min(len(peer.moves), len(seen.moves))
+        if same and not seen.token and list(peer.moves[:n]) == list(seen.moves[:n]):
+            return [Remember(peer.token)]
+        self._joining = peer.token
+        return [StartGame(game)]
+
+    def _moves(self, seen: Seen, peer: Peer) -> tuple[str, ...] | None:
+        """The other board's moves in this engine's notation; None (dropped) when they are
+        not a legal game."""
+        state, out = seen.states[0], []
+        try:
+            for text in peer.moves:
+                move = state.parse_move(text)
+                state.check(move)
+                out.append(state.notation(move))
+                state = state.apply(move)
+        except IllegalMove:
+            self._drop(f"move {len(out) + 1} ({text!r}) is not legal in the game")
+            return None
+        return tuple(out)
+
+    def _rewrite(self, seen: Seen, moves: tuple[str, ...], entry: tuple[int, str]) -> list[Intent]:
+        """The other board's next history entry: a takeback our players asked for, or a
+        correction of its own side's moves; anything else is dropped."""
+        keep, side = entry
+        if not 0 <= keep <= len(seen.moves) or moves[:keep] != seen.moves[:keep]:
+            return self._drop("a takeback of another game")
+        theirs = self.side_in(seen.state)
+        if side != theirs:  # our side's moves undone: only as we asked
+            if self._ask is None or self._ask[1] != keep:
+                return self._drop("a takeback nobody here asked for")
+            self._ask, self.note = None, None
+            return [TakeBackTo(keep)]
+        if any(state.to_move != theirs for state in seen.states[keep:len(seen.moves)]):
+            return self._drop("a correction of moves that are not its own")
+        then = None
+        if len(moves) > keep and seen.states[keep].to_move == theirs:
+            then = _play(seen.states[keep], moves[keep], "changed to")
+        return [TakeBackTo(keep, then)]
+
+    def _next(self, seen: Seen, moves: tuple[str, ...], peer: Peer) -> list[Intent]:
+        """The same history: the other board's next move, to carry out here."""
+        n = _common(seen.moves, moves)
+        if n == len(moves):
+            return []  # the same game, or ours ahead
+        state = seen.states[n]
+        if state.to_move != self.side_in(state):
+            if n < len(seen.moves):  # our side's move differs: ours stands, theirs follows
+                return []
+            return self._drop("a move of this board's side it did not make")
+        if n < len(seen.moves):
+            return [Adopt(moves, peer.rewrites)]  # its move stands over ours: a copy gone wrong
+        if seen.awaiting or (seen.pending is not None and seen.pending != moves[n]):
+            verb = "changed to" if seen.pending is not None else "plays"
+            return [_play(state, moves[n], verb)]
+        return []
+
+    def _answers(self, seen: Seen, peer: Peer) -> list[Intent]:
+        """The other board's takeback request, put to the players here (once; withdrawn when it
+        is); its refusal of ours."""
         intents: list[Intent] = []
-        if self._ask is not None and theirs.get("refused", 0) >= self._ask[0]:
-            self._refusal, self._ask = self._ask[1:], None
-            self.note = self.REFUSED
-        ask = theirs.get("ask")
+        if self._ask is not None and peer.answer == (self._ask[0], self._ask[2]):
+            self._refusal, self._ask, self.note = self._ask, None, self.REFUSED
+        ask = peer.ask
         if self._asking is not None and ask != self._asking:
-            self._asking = None  # withdrawn before an answer: the question goes
+            self._asking = None
             intents.append(Withdraw())
-        if ask is None or ask[0] <= self._answered:
+        if ask is None or ask == self._answered:
             return intents
-        self._answered = ask[0]
-        keep = ask[1]
-        if ask[2] != len(seen.moves) or theirs["moves"] != list(seen.moves) \
-                or not 0 <= keep < len(seen.moves):
-            self._refused = ask[0]  # asked of another position: moves were made since
+        self._answered = ask
+        rewrites, keep, moves = ask
+        if (rewrites, moves) != (len(seen.rewrites), len(seen.moves)) or not 0 <= keep < moves:
+            self._answer = (rewrites, moves)  # asked of another position: no
             return intents
-        undo = len(seen.moves) - keep
         self._asking = ask
+        undo = moves - keep
         screen = message_screen("Take back?", [f"Opponent asks to undo {undo} move{'s' if undo > 1 else ''}",
                                                "OK: yes, BACK: no"])
-        intents.append(Ask(screen, lambda yes: self._answer(ask, yes, len(seen.moves))))
-        return intents
+        return intents + [Ask(screen, lambda yes: self._reply(ask, yes))]
 
-    def _answer(self, ask: list[int], yes: bool, moves: int) -> None:
+    def _reply(self, ask: tuple[int, int, int], yes: bool) -> None:
         if self._asking != ask:
             return  # withdrawn meanwhile
         self._asking = None
-        if yes and moves == ask[2]:
-            self._takebacks += 1
+        if yes:
             self._agreed.append(TakeBackTo(ask[1]))
         else:
-            self._refused = ask[0]
+            self._answer = (ask[0], ask[2])
 
-    def _join(self, seen: Seen, theirs: dict[str, Any]) -> list[Intent]:
-        """Play the other board's game: the one here when it is the same (a board just
-        started or resumed), else a new game of it."""
-        try:
-            game = Game.of(theirs["game"], theirs["size"], theirs["variant"])
-        except (ValueError, KeyError, ImportError):
-            return []
-        moves, ours = theirs["moves"], list(seen.moves)
-        n = min(len(moves), len(ours))
-        here = seen.game
-        same = (game.name, game.size, game.variant) == (here.name, here.size, here.variant)
-        if self._fresh and same and moves[:n] == ours[:n]:
-            self.token = theirs["token"]
-            self._adopt(theirs)
-            return []
-        self._joining = theirs["token"]
-        return [StartGame(game)]
-
-    def _adopt(self, theirs: dict[str, Any] | None) -> None:
-        """Follow the other board's game from here on."""
-        theirs = theirs or {}
-        self._takebacks, self._applied, self._asked, self._ask = 0, theirs.get("takebacks", 0), None, None
-        self._answered = (theirs.get("ask") or [0])[0]
+    def _drop(self, why: str) -> list[Intent]:
+        """Say once in the journal that the other board's message is not followed."""
+        if why != self._dropped:
+            self._dropped = why
+            print(f"reedboard run: board {self.other}'s game is not followed: {why}", file=sys.stderr)
+        return []
 
     def _publish(self, seen: Seen) -> None:
         if not seen.final:
-            return  # not final yet
+            return
         g = seen.game
-        text = self.payload(g.name, g.size, g.variant, self.token, list(seen.moves), self._takebacks,
-                            self._ask, self._refused)
+        text = self.payload(g.name, g.size, g.variant, seen.token, list(seen.moves),
+                            [list(r) for r in seen.rewrites], self._ask, self._answer)
         if text != self._sent:
             self._sent = text
             self.link.publish(moves_topic(self.board), text, retain=True)
 
     @staticmethod
     def payload(game: str, size: int | None, variant: str | None, token: str, moves: list[str],
-                takebacks: int, ask: list[int] | None, refused: int) -> str:
-        return json.dumps({"game": game, "size": size, "variant": variant, "token": token,
-                           "moves": list(moves), "takebacks": takebacks, "ask": ask,
-                           "refused": refused})
+                rewrites: list[list[Any]], ask: Any, answer: Any) -> str:
+        return json.dumps({"v": 2, "game": game, "size": size, "variant": variant, "token": token,
+                           "moves": list(moves), "rewrites": rewrites,
+                           "ask": list(ask) if ask else None,
+                           "answer": [*answer, "no"] if answer else None})
 
     # ------------------------------------------------------------------ the link's threads
     def _on_moves(self, _: str, payload: bytes) -> None:
-        theirs = _read(payload)
-        if theirs is not None:
-            with self._lock:
-                self._theirs = theirs
+        peer = read_peer(payload)
+        if peer is None:
+            self._drop("a malformed message")
+            return
+        with self._lock:
+            self._peer = peer
 
     def _on_availability(self, _: str, payload: bytes) -> None:
         with self._lock:
             self._online = payload == topics.ONLINE.encode()
 
 
+def _common(a: tuple | list, b: tuple | list) -> int:
+    """The length of the common prefix of ``a`` and ``b``."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def _wins(theirs: tuple[int, str], ours: tuple[int, str]) -> bool:
+    """Of two history entries made at once, whether the other board's wins (the one keeping
+    fewer moves; then the side's name): both boards decide alike."""
+    return theirs < ours
+
+
 def _play(state: GameState, move: str, verb: str) -> Play:
     """The other board's ``move``, said with what the players do here to carry it out."""
-    try:
-        how = directions(state, state.parse_move(move))
-    except IllegalMove:
-        how = "move it"  # not legal here: the controller says so, never lights it
-    return Play(move, f"Opponent {verb} {move}: {how}")
+    return Play(move, f"Opponent {verb} {move}: {directions(state, state.parse_move(move))}")
 
 
 def _token(board: str) -> str:
@@ -282,30 +369,54 @@ def _token(board: str) -> str:
     return f"{time.time_ns():020d}:{board}"
 
 
-def _read(payload: bytes) -> dict[str, Any] | None:
-    """The other board's game, or None for anything malformed (ignored).
+def read_peer(payload: bytes, now_ns: int | None = None) -> Peer | None:
+    """The other board's game, or None for anything malformed (dropped whole).
 
-    >>> _read(b'{"game": "antipod", "size": 4, "token": "1:t2", "moves": [], "takebacks": 0}')["game"]
-    'antipod'
-    >>> _read(b'{"moves": 3}') is None
+    >>> read_peer(b'{"v": 2, "game": "antipod", "size": 4, "variant": null, "token": "", '
+    ...           b'"moves": ["b2"], "rewrites": [[0, "white"]], "ask": null, "answer": null}').moves
+    ('b2',)
+    >>> read_peer(b'{"v": 2, "moves": 3}') is None
+    True
+    >>> read_peer(b'{"v": 2, "game": "antipod", "size": 4, "variant": null, "token": "~~~~", '
+    ...           b'"moves": [], "rewrites": [], "ask": null, "answer": null}') is None
     True
     """
     try:
         obj = json.loads(payload)
-    except (ValueError, UnicodeDecodeError, RecursionError):
+        return _peer(obj, time.time_ns() if now_ns is None else now_ns)
+    except (ValueError, UnicodeDecodeError, RecursionError, TypeError, KeyError):
         return None
-    if not isinstance(obj, dict):
+
+
+def _peer(obj: Any, now_ns: int) -> Peer | None:
+    if not isinstance(obj, dict) or obj.get("v") != 2:
         return None
-    kinds = {"game": str, "token": str, "moves": list, "takebacks": int}
-    if any(not isinstance(obj.get(k), t) or isinstance(obj.get(k), bool) for k, t in kinds.items()):
+    game, size, variant, token = obj["game"], obj["size"], obj["variant"], obj["token"]
+    if game not in engines.GAME_NAMES or not (size is None or _int(size, 0, 100)):
         return None
-    if not all(isinstance(m, str) for m in obj["moves"]):
+    if not (variant is None or (isinstance(variant, str) and len(variant) <= 32)):
         return None
-    ask, refused = obj.get("ask"), obj.get("refused", 0)
-    if ask is not None and not (isinstance(ask, list) and len(ask) == 3 and all(
-            type(n) is int for n in ask)) or type(refused) is not int:
+    if not (token == "" or (isinstance(token, str) and TOKEN.fullmatch(token)
+                            and int(token[:20]) <= now_ns + TOKEN_AHEAD_NS)):
         return None
-    size, variant = obj.get("size"), obj.get("variant")
-    if not (size is None or isinstance(size, int)) or not (variant is None or isinstance(variant, str)):
+    moves, rewrites = obj["moves"], obj["rewrites"]
+    if not (isinstance(moves, list) and len(moves) <= MOST_MOVES
+            and all(isinstance(m, str) and len(m) <= 40 for m in moves)):
         return None
-    return obj
+    if not (isinstance(rewrites, list) and len(rewrites) <= MOST_MOVES and all(
+            isinstance(r, list) and len(r) == 2 and _int(r[0], 0, MOST_MOVES)
+            and isinstance(r[1], str) and len(r[1]) <= 32 for r in rewrites)):
+        return None
+    ask, answer = obj["ask"], obj["answer"]
+    if not (ask is None or (isinstance(ask, list) and len(ask) == 3
+                            and all(_int(n, 0, MOST_MOVES) for n in ask))):
+        return None
+    if not (answer is None or (isinstance(answer, list) and len(answer) == 3 and answer[2] == "no"
+                               and all(_int(n, 0, MOST_MOVES) for n in answer[:2]))):
+        return None
+    return Peer(game, size, variant, token, tuple(moves), tuple(tuple(r) for r in rewrites),
+                tuple(ask) if ask else None, tuple(answer[:2]) if answer else None)
+
+
+def _int(value: Any, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
