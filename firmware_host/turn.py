@@ -395,6 +395,9 @@ class Sync:
     'Put c1 back'
     >>> Sync(("c1",), ("d4", "e5")).words()
     'Put c1 back, take d4, e5 off'
+    >>> refused = Sync((), ("*B2",), "B2 already holds a Trirod")
+    >>> refused.words(), refused.fix()
+    ('B2 already holds a Trirod', 'Take *B2 off')
     """
 
     missing: tuple[str, ...]
@@ -405,8 +408,13 @@ class Sync:
 
     def words(self) -> str:
         """The reason, else the pieces to put back and to take off, by name."""
-        if self.reason:
-            return self.reason
+        return self.reason or fix_words(self.missing, self.extra)
+
+    def fix(self) -> str | None:
+        """What to do about a refusal: the pieces to put back and to take off (None while an
+        answer is awaited, or when the words say it already)."""
+        if not self.reason or self.waiting or not (self.missing or self.extra):
+            return None
         return fix_words(self.missing, self.extra)
 
 

@@ -119,6 +119,7 @@ def build_screen(snap: Snapshot) -> Screen:
     outcome = state.outcome()
     result, score = result_lines(outcome, record.match)
     following = isinstance(phase, Following)
+    fix = snap.sync.fix() if snap.sync and snap.connected else None  # what to do on a refusal
     return status_screen(
         game_title=record.game.title,
         variant=record.game.shown_variant,
@@ -126,7 +127,7 @@ def build_screen(snap: Snapshot) -> Screen:
         side_colour=None,
         phase=state.phase,
         status_lines=state.status_lines(),
-        instruction=instruction(snap),
+        instruction=instruction(snap) or fix,
         error=snap.message or error(snap) or snap.flash,
         result=result,
         match_score=score,

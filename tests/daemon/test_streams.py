@@ -54,7 +54,7 @@ def test_antipalos_illegal_placement_and_recovery():
     assert of(events, "illegal") == [{"reason": "B2 already holds a Trirod", "sites": ["*B2"]}]
     assert of(events, "out_of_sync") == [{"missing": [], "extra": ["*B2"]}]
     shown = [e["lines"] for e in events if e["event"] == "display"]
-    assert any("B2 already holds a Trirod" in lines for lines in shown)
+    assert any({"B2 already holds a Trirod", "Take *B2 off"} <= set(lines) for lines in shown)
     assert moves(events) == ["B2*", "A1*"]
 
 
@@ -227,8 +227,8 @@ def test_antipode_a_placement_without_a_pawn_move_is_refused_with_the_engines_re
     assert kinds(events) == ["out_of_sync", "illegal", "in_sync", "guide", "end"]
     assert of(events, "illegal") == [{"reason": "c3 leaves the pawn no move", "sites": ["c3"]}]
     shown = [e["lines"] for e in events if e["event"] == "display"]
-    assert ["Antipode", "Blue to move", "c3 leaves the pawn no move", "Pawns: blue e1, red e9",
-            "Pool: 55 tokens"] in shown
+    assert ["Antipode 1/2", "Blue to move", "c3 leaves the pawn no move", "Take c3 off",
+            "Pawns: blue e1, red e9"] in shown  # the reason, and what to do about it
     assert of(events, "guide") == [{"action": "flip", "sites": ["a1"]}]
 
 
