@@ -193,6 +193,15 @@ class Config:
             table.pop(key, None)
         return table
 
+    def option_error(self, error: Exception) -> str:
+        """A hardware option's error (``scanner.mcp23017: 'addresses' must be ...``) as the
+        config's: naming the file and the table (``config.toml: [sensors] mcp23017: ...``)."""
+        where, _, what = str(error).partition(": ")
+        kind, _, backend = where.partition(".")
+        table = {"scanner": "sensors"}.get(kind, kind)
+        backend = f" {backend}" if backend else ""
+        return f"{self.source or 'built-in defaults'}: [{table}]{backend}: {what}"
+
     def simulated(self) -> "Config":
         """This config on the simulated board (``reedboard run --sim``)."""
         brightness = self.leds.get("brightness", DEFAULT_BRIGHTNESS)

@@ -424,7 +424,7 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     try:
         hardware = open_hardware(config, controller.layout.sensor_channels)
     except backends.OptionError as exc:
-        print(f"reedboard run: {exc}", file=sys.stderr)
+        print(f"reedboard run: {config.option_error(exc)}", file=sys.stderr)
         return 2
     except backends.HardwareUnavailable as exc:
         print(f"reedboard run: {exc}; using the simulated board", file=sys.stderr)
