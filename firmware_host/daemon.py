@@ -26,7 +26,7 @@ from typing import Any, Callable, TextIO
 from firmware_host.config import Config
 from firmware_host.controller import Controller
 from firmware_host.notify import Notifier
-from firmware_host.replay import ReplayError, Setup, parse_line
+from firmware_host.replay import feed
 from firmware_host.screens import message_screen
 from firmware_host.service import PowerOff, status_text
 from firmware_host.session import configured_game, open_controller
@@ -394,16 +394,7 @@ def _wakes(part: Any, waker: Waker) -> bool:
 
 def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
     """Apply replay-format lines from ``stream`` to the simulated board until it ends."""
-    for number, text in enumerate(stream, 1):
-        if not text.strip():
-            continue
-        try:
-            item = parse_line(number, text, controller.layout.sensor, timed=False)
-        except ReplayError as exc:
-            print(f"reedboard run: stdin {exc}", file=sys.stderr)
-            continue
-        if not isinstance(item, Setup):
-            item.apply_to(board, controller.layout.sensor)
+    feed(board, lambda: controller.layout.sensor, stream, "run")
 
 
 def run(config: Config, sim: bool = False, host: str | None = None, port: int | None = None,
@@ -519,8 +510,10 @@ def _say_running(controller: Controller) -> None:
 
 def _start_sim(board: SimBoard, controller: Controller) -> None:
     """The simulated board holds the game's position; stdin (if not a terminal) moves pieces."""
+    sensors = board.sensors(controller.layout.sensor)
     for site in controller.boards[-1]:
-        board.place(controller.layout.sensor[site])
+        if sensors[site] is not None:
+            board.place(sensors[site])
     if not sys.stdin.isatty():
         reader = threading.Thread(
             target=feed_stdin, args=(board, controller, sys.stdin), daemon=True, name="stdin"

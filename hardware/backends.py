@@ -149,10 +149,15 @@ def make_scanner(options: Options, *, pin_factory=None, bus=None):
         noise = _noise(opt, opt._get("noise", None))
         columns, diodes = opt.int("columns", None, lo=1), opt.bool("diodes", True)
         leds = opt.int("leds", None, lo=0, hi=1 << 14)
+        wiring = opt._get("wiring", None)
         opt.done()
         if not diodes and not columns:
             raise OptionError("scanner.sim: a diode-less board ('diodes' false) needs 'columns'")
-        return SimBoard(channels, polarity, noise=noise, columns=columns, diodes=diodes, leds=leds)
+        if wiring is not None:
+            wiring = _wiring(opt, wiring, channels)
+            leds = max(leds or 0, max((led + 1 for _, led in wiring.values()), default=0)) or None
+        return SimBoard(channels, polarity, noise=noise, columns=columns, diodes=diodes, leds=leds,
+                        wiring=wiring)
     if opt.backend == "gpio-matrix":
         from hardware.gpio import GpioMatrix
 
@@ -173,6 +178,21 @@ def make_scanner(options: Options, *, pin_factory=None, bus=None):
     link, channels = _serial(opt, "channels")
     link.channels = channels
     return SerialScanner(link)
+
+
+def _wiring(opt: _Reader, wiring: Any, channels: int) -> dict[str, tuple[int, int]]:
+    """The simulated board's true wiring: site -> (sensor, LED) channel (the config reads it
+    from a layout file)."""
+    ok = isinstance(wiring, dict) and all(
+        isinstance(pair, (list, tuple)) and len(pair) == 2 and
+        all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pair)
+        for pair in wiring.values())
+    if not ok:
+        raise opt.fail("wiring", "site -> [sensor, led] channels", wiring)
+    if any(sensor >= channels for sensor, _ in wiring.values()):
+        raise OptionError(f"{opt.where}: the wiring uses sensor channels beyond the board's "
+                          f"{channels}")
+    return {site: (pair[0], pair[1]) for site, pair in wiring.items()}
 
 
 #: The software-SPI pin options of the 74hc165 scanner and gpiozero's names for them.

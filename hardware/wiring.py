@@ -167,6 +167,38 @@ SCANNERS = {"gpio-matrix": _matrix, "74hc165": _shift_registers, "mcp23017": _ex
             "serial": _serial}
 
 
+def channel_groups(options: dict[str, Any], channels: int) -> Callable[[int], tuple[str, ...]]:
+    """channel -> the wires it shares with other channels (``"row 3"``, ``"register U2"``,
+    ``"chip 0x21"``): a group none of whose switches ever closes is most likely one loose
+    wire. The simulated board is grouped as the matrix it models, when it models one.
+
+    >>> channel_groups({"backend": "gpio-matrix", "rows": [5, 6], "columns": [13, 19]}, 4)(3)
+    ('row 1', 'column 1')
+    >>> channel_groups({"backend": "mcp23017", "addresses": [0x20, 0x24]}, 32)(17)
+    ('chip 0x24',)
+    """
+    backend = options.get("backend")
+    if backend == "sim" and options.get("columns"):
+        width = options["columns"]
+        return lambda ch: (f"row {ch // width}", f"column {ch % width}")
+    if backend == "gpio-matrix":
+        rows, columns = options.get("rows"), options.get("columns")
+        width = len(columns) if rows and columns else _near_square(channels)[1]
+        return lambda ch: (f"row {ch // width}", f"column {ch % width}")
+    if backend == "74hc165":
+        return lambda ch: (f"register U{ch // 8}",)
+    if backend == "mcp23017":
+        rows = options.get("rows")
+        addresses = options.get("addresses") or list(MCP_ADDRESSES)
+        width = 16 * len(addresses)
+
+        def groups(ch: int) -> tuple[str, ...]:
+            chip = (f"chip {addresses[ch % width // 16]:#04x}",)
+            return (f"row {ch // width}", *chip) if rows else chip
+        return groups
+    return lambda ch: ()
+
+
 def scanner_plan(options: dict[str, Any], channels: int) -> WiringPlan:
     """The wiring of a scanner table for a board of ``channels`` sensor channels; OptionError
     when the backend has no wiring (the simulated board) or holds too few channels."""
