@@ -172,6 +172,8 @@ class WebBoard:
         self._shown: dict[str, Any] = {}
         self._geometry: _Geometry | None = None
         self._led_sites: dict[int, list[str]] = {}
+        #: False on real hardware: the pieces are real (the page's piece controls are refused).
+        self.simulated = getattr(board, "simulated", True)
 
     # ------------------------------------------------------------------ the loop calls
     @property
@@ -231,7 +233,8 @@ class WebBoard:
                 controller.new_game(command.game)
             else:
                 controller.set_players(players, command.game)
-            self._set_board(controller, controller.boards[0])
+            if self.simulated:
+                self._set_board(controller, controller.boards[0])
         elif isinstance(command, SetUp):
             self._set_board(controller, controller.expected if command.board == "expected" else ())
         elif isinstance(command, SetNoise):
