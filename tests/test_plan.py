@@ -195,3 +195,15 @@ def test_bad_requests_say_why_in_one_line(capsys):
     assert "need 34 MCP23017s" in err and len(err.splitlines()) == 1
     assert main(["plan", "antipode", "--pitch", "1"]) == 2
     assert "--pitch must be from 5 to 500 mm" in capsys.readouterr().err
+
+
+def test_the_guides_drawings_are_what_plan_draws_now(tmp_path, capsys):
+    """docs/build.md shows drawings made by docs/drawings/make.py: they match the code."""
+    from pathlib import Path
+
+    drawings = Path(__file__).resolve().parents[1] / "docs" / "drawings"
+    out = tmp_path / "antipode.svg"
+    assert main(["plan", "antipode", "--pitch", "32", "--scanner", "74hc165", "--out", str(out)]) == 0
+    assert out.read_text() == (drawings / "antipode-plan.svg").read_text()
+    assert (tmp_path / "antipode-wiring.svg").read_text() == \
+        (drawings / "antipode-wiring.svg").read_text()
