@@ -170,6 +170,7 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool,
         hardware.close()
         print(f"reedboard setup: {exc}", file=sys.stderr)
         return 2
+    page = _page(hardware, plan, game, config)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -179,14 +180,34 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool,
         threading.Thread(target=feed, args=(hardware.sim, lambda: plan.believed, sys.stdin,
                                             "setup", gap), daemon=True, name="stdin").start()
     try:
-        return _loop(plan, game, config, hardware, stop, out)
+        return _loop(plan, game, config, hardware, stop, out, page)
     finally:
+        if page is not None:
+            page.stop()
         hardware.leds.show({})
         hardware.close()
 
 
+def _page(hardware, plan: Plan, game: Game, config: Config):
+    """The wizard's page at the config's ``[web]`` address (loopback by default; beyond it the
+    controls need a token, printed); None, said why, when the address is taken."""
+    from firmware_host import web
+    from firmware_host.daemon import host_address
+    from firmware_host.web.setup_page import SetupPage
+    from firmware_host.web.tap import tap
+
+    board = hardware.sim if hardware.sim is not None else tap(hardware)
+    bridge = SetupPage(board, game.new().sites(), plan.believed, game)
+    try:
+        return web.bind_bridge(bridge, config.web.host, config.web.port, None, lan=host_address)
+    except OSError as exc:
+        print(f"reedboard setup: no page on {config.web.host}:{config.web.port} "
+              f"({exc.strerror or exc}); the board's buttons and OLED work", file=sys.stderr)
+        return None
+
+
 def _loop(plan: Plan, game: Game, config: Config, hardware, stop: threading.Event,
-          out: TextIO) -> int:
+          out: TextIO, page=None) -> int:
     wizard, period = plan.wizard, 1.0 / config.timing.scan_hz
     say = _printer(out)
     if plan.resumed:
@@ -195,6 +216,8 @@ def _loop(plan: Plan, game: Game, config: Config, hardware, stop: threading.Even
     start = time.monotonic()
     wizard.step(0.0, hardware.scanner.scan(), [])  # what the board holds before the question
     events, shown = wizard.start(), -1
+    if page is not None:
+        page.serve_soon()
     while True:
         if wizard.version != shown:  # shown before the question is asked
             shown = wizard.version
@@ -204,6 +227,8 @@ def _loop(plan: Plan, game: Game, config: Config, hardware, stop: threading.Even
             save_progress(plan, game)
         for event in events:
             say(event)
+        if page is not None:
+            page.sync((time.monotonic() - start) * 1000, wizard, events)
         if wizard.phase == "done":
             return _end(plan, game, config, say)
         if stop.is_set():

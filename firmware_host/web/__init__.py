@@ -98,11 +98,18 @@ def bind(
     address bound but not yet served. Off loopback the controls need a token (``token``, else
     a new one, printed). ``lan()``: this machine's network address, for the phones' link.
     OSError if the address cannot be bound."""
-    if not is_loopback(host):
-        token = token or new_token()
     # Changes of one site spaced by two debounce times: each is seen, a click-click is a tap.
     gap_ms = 2 * timing.debounce_scans * 1000 / timing.scan_hz
-    simulator = Simulator(WebBoard(board, Hub(), gap_ms), host, port, token, out, lan)
+    return bind_bridge(WebBoard(board, Hub(), gap_ms), host, port, token, out, lan)
+
+
+def bind_bridge(bridge, host: str, port: int, token: str | None, out: TextIO = sys.stderr,
+                lan: Callable[[], str] = lambda: "127.0.0.1") -> Simulator:
+    """:func:`bind` for a bridge of the loop's own (``hub``, ``quiet``, ``simulated``,
+    ``sync``), e.g. the set-up wizard's page."""
+    if not is_loopback(host):
+        token = token or new_token()
+    simulator = Simulator(bridge, host, port, token, out, lan)
     if not is_loopback(host):
         print(f"reedboard: WARNING: serving the board beyond this machine ({host}); "
               "the controls need the token in the address below", file=out)

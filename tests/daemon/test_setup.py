@@ -18,6 +18,7 @@ from firmware_host.layout import Layout, layout_toml, read_layout
 from firmware_host.wizard import Wizard, serpentine
 from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
+from tests.tools import free_port
 
 GAMES = [("antipalos", 4), ("antipalos", 12), ("antipode", None), ("antipod", 5),
          ("anti-grid", 6), ("phalanx", None)]
@@ -234,6 +235,7 @@ def write_board(tmp_path, game, wiring, size=None):
     config = tmp_path / "config.toml"
     config.write_text(f'game = "{game}"\n' + (f"size = {size}\n" if size else "") +
                       f'storage = "{tmp_path}/games.db"\n[timing]\nscan_hz = 200\n'
+                      f'[web]\nport = {free_port()}\n'
                       '[sensors]\nbackend = "sim"\nwiring = "wiring.toml"\n')
     return config
 
