@@ -9,6 +9,7 @@ from engines import GAME_NAMES, game_info, game_name
 from engines.core import OptionError
 from firmware_host import ai_cli, cafe, daemon_cli, referee
 from firmware_host.layout import default_layout_toml
+from firmware_host.plan import cli as plan_cli
 
 
 def _games(_: argparse.Namespace) -> int:
@@ -155,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.set_defaults(func=_doctor)
 
     daemon_cli.add_commands(sub)
+    plan_cli.add_command(sub)
     ai_cli.add_command(sub)
     cafe.add_command(sub)
     return parser

@@ -15,7 +15,7 @@ from typing import Any, Mapping, get_args, get_type_hints
 from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
 from engines.core.contract import Site
-from firmware_host.layout import layout_for
+from firmware_host.layout import layout_for, read_layout
 from firmware_host.tomlfile import ConfigError, describe, read_small_file, read_toml
 from hardware.pins import gpio_pins
 
@@ -196,6 +196,15 @@ class Config:
             table.pop(key, None)
         return table
 
+    def option_error(self, error: Exception) -> str:
+        """A hardware option's error (``scanner.mcp23017: 'addresses' must be ...``) as the
+        config's: naming the file and the table (``config.toml: [sensors] mcp23017: ...``)."""
+        where, _, what = str(error).partition(": ")
+        kind, _, backend = where.partition(".")
+        table = {"scanner": "sensors"}.get(kind, kind)
+        backend = f" {backend}" if backend else ""
+        return f"{self.source or 'built-in defaults'}: [{table}]{backend}: {what}"
+
     def simulated(self) -> "Config":
         """This config on the simulated board (``reedboard run --sim``)."""
         brightness = self.leds.get("brightness", DEFAULT_BRIGHTNESS)
@@ -259,7 +268,7 @@ def _value(path: str, section: str | None, f: Field, hint: Any, value: Any, base
     if is_dataclass(hint):
         return hint(**_table(path, name, hint, value, base))
     if name in BACKEND_TABLES:
-        return _backend_table(path, name, value, f.default_factory())
+        return _backend_table(path, name, value, f.default_factory(), base)
     if name == "options":
         return _options_table(path, value)
     if hint == tuple[str, ...]:
@@ -336,7 +345,21 @@ def _options_table(path: str, value: Any) -> dict[str, dict[str, Any]]:
 _DAEMON_OPTIONS = {"leds": {"brightness": (0.0, 1.0)}}
 
 
-def _backend_table(path: str, name: str, value: Any, defaults: dict[str, Any]) -> dict[str, Any]:
+def _wiring(path: str, value: Any, base: str) -> dict[str, tuple[int, int]]:
+    """``[sensors] wiring = "FILE"`` of the simulated board: a layout file saying how that
+    board is really wired (site -> sensor and LED channel), read as a layout is."""
+    if not _is(value, str):
+        raise ConfigError(f"{path}: [sensors] wiring must be a layout file's name "
+                          f"(got {describe(value)})")
+    file = os.path.join(base, os.path.expanduser(value))
+    if not os.path.isfile(file):
+        raise ConfigError(f"{path}: [sensors] wiring: there is no file {file}")
+    wired = read_layout(file)
+    return {site: (wired.sensor[site], wired.led[site]) for site in wired.sensor}
+
+
+def _backend_table(path: str, name: str, value: Any, defaults: dict[str, Any],
+                   base: str = "") -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ConfigError(f"{path}: [{name}] must be a table (got {describe(value)})")
     table = {**defaults, **value}
@@ -345,6 +368,8 @@ def _backend_table(path: str, name: str, value: Any, defaults: dict[str, Any]) -
         raise ConfigError(
             f"{path}: [{name}] backend must be {_KIND_NAMES[str]} (got {describe(backend)})"
         )
+    if name == "sensors" and backend == "sim" and "wiring" in table:
+        table["wiring"] = _wiring(path, table["wiring"], base)
     for key, (low, high) in _DAEMON_OPTIONS.get(name, {}).items():
         number = table[key]
         if not _is(number, float) or not low <= number <= high:

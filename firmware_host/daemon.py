@@ -26,7 +26,7 @@ from typing import Any, Callable, TextIO
 from firmware_host.config import Config
 from firmware_host.controller import Controller
 from firmware_host.notify import Notifier
-from firmware_host.replay import ReplayError, Setup, parse_line
+from firmware_host.replay import feed
 from firmware_host.screens import message_screen
 from firmware_host.service import PowerOff, status_text
 from firmware_host.session import configured_game, open_controller
@@ -394,16 +394,7 @@ def _wakes(part: Any, waker: Waker) -> bool:
 
 def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
     """Apply replay-format lines from ``stream`` to the simulated board until it ends."""
-    for number, text in enumerate(stream, 1):
-        if not text.strip():
-            continue
-        try:
-            item = parse_line(number, text, controller.layout.sensor, timed=False)
-        except ReplayError as exc:
-            print(f"reedboard run: stdin {exc}", file=sys.stderr)
-            continue
-        if not isinstance(item, Setup):
-            item.apply_to(board, controller.layout.sensor)
+    feed(board, lambda: controller.layout.sensor, stream, "run")
 
 
 def run(config: Config, sim: bool = False, host: str | None = None, port: int | None = None,
@@ -415,7 +406,9 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     try:
         lock = DatabaseLock(config.storage) if config.storage != ":memory:" else None
         storage, aside = open_storage(config.storage)
-        controller = open_controller(config, storage, configured_game(config), host_address)
+        where: list[str] = []  # the page's address, once bound
+        controller = open_controller(config, storage, configured_game(config),
+                                     lambda: _shown_address(where))
     except StorageError as exc:
         print(f"reedboard run: {exc}", file=sys.stderr)
         return 2
@@ -424,7 +417,7 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     try:
         hardware = open_hardware(config, controller.layout.sensor_channels)
     except backends.OptionError as exc:
-        print(f"reedboard run: {exc}", file=sys.stderr)
+        print(f"reedboard run: {config.option_error(exc)}", file=sys.stderr)
         return 2
     except backends.HardwareUnavailable as exc:
         print(f"reedboard run: {exc}; using the simulated board", file=sys.stderr)
@@ -433,21 +426,24 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         missing = "simulated board: the configured hardware is missing, see reedboard doctor"
     else:
         missing = None
+    sim = hardware.sim
+    board = sim if sim is not None else _tap(hardware)
     daemon = Daemon(controller, hardware, config.timing.scan_hz,
                     idle_scan_hz=config.timing.idle_scan_hz)
     daemon.note = missing
-    if hardware.sim is None:  # only a real board powers off the machine it runs on
+    if sim is None:  # only a real board powers off the machine it runs on
         daemon.power_off = PowerOff(config.poweroff_command)
-    page = None
-    if hardware.sim is not None:
-        page = _bind_page(hardware.sim, config, host or config.web.host, port or config.web.port,
-                          token)
-        if page is None:
-            daemon.close()
-            return 2
-        _start_sim(hardware.sim, controller)
+    page = _bind_page(board, config, host or config.web.host, port or config.web.port, token)
+    if page is None and sim is not None:
+        daemon.close()
+        return 2
+    if page is not None:  # a real board plays on without its page
+        where.append(page.address)
         daemon.attach(page)
-        daemon.when_ready.append(lambda: page.serve_soon(then=lambda: _say_running(controller)))
+        daemon.when_ready.append(lambda: page.serve_soon(
+            then=lambda: _say_running(controller) if sim is not None else None))
+    if sim is not None:
+        _start_sim(sim, controller)
     net = _network(daemon, config)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: daemon.stop.set())
@@ -485,12 +481,28 @@ def open_storage(path: str) -> tuple[Storage, str | None]:
     return Storage(path), "The file was damaged"
 
 
-def _bind_page(board: SimBoard, config: Config, host: str, port: int, token: str | None):
-    """The simulator page for ``board``, its address bound (None, said why, if it cannot be)."""
+def _tap(hardware: Hardware):
+    """Real hardware's parts, tapped for the board's page (firmware_host/web/tap.py)."""
+    from firmware_host.web.tap import tap
+
+    return tap(hardware)
+
+
+def _shown_address(where: list[str]) -> str:
+    """What the OLED's Info screen shows: the page's address when phones on the network can
+    open it (host:port), else this machine's network address."""
+    if where and not where[0].startswith(("http://127.", "http://[::1]", "http://localhost")):
+        return where[0].removeprefix("http://").rstrip("/")
+    return host_address()
+
+
+def _bind_page(board, config: Config, host: str, port: int, token: str | None):
+    """The page for ``board`` (simulated, or real hardware's tapped parts), its address bound
+    (None, said why, if it cannot be)."""
     from firmware_host import web
 
     try:
-        return web.bind(board, config.timing, host, port, token)
+        return web.bind(board, config.timing, host, port, token, lan=host_address)
     except OSError as exc:
         taken = exc.errno == errno.EADDRINUSE
         hint = f" (another program uses it: try --port {port + 1})" if taken else ""
@@ -519,8 +531,10 @@ def _say_running(controller: Controller) -> None:
 
 def _start_sim(board: SimBoard, controller: Controller) -> None:
     """The simulated board holds the game's position; stdin (if not a terminal) moves pieces."""
+    sensors = board.sensors(controller.layout.sensor)
     for site in controller.boards[-1]:
-        board.place(controller.layout.sensor[site])
+        if sensors[site] is not None:
+            board.place(sensors[site])
     if not sys.stdin.isatty():
         reader = threading.Thread(
             target=feed_stdin, args=(board, controller, sys.stdin), daemon=True, name="stdin"

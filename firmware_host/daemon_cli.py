@@ -34,6 +34,21 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     replay.add_argument("--config", help="config file (timings, takebacks, layout)")
     replay.set_defaults(func=_replay)
 
+    setup = sub.add_parser(
+        "setup", help="learn the board's wiring: sensor check, then each site's sensor and LED",
+        description="The set-up wizard on the board's OLED and buttons (and stdin on the "
+        "simulated board): it writes the layout file and resumes where it stopped.")
+    setup.add_argument("--config", help="config file (default /etc/reedboard/config.toml)")
+    setup.add_argument("--game", choices=GAME_NAMES, metavar="G",
+                       help="the game whose sites to learn (default: the config's)")
+    setup.add_argument("--size", type=int, help="board size (game-specific)")
+    setup.add_argument("--variant", help="game variant")
+    setup.add_argument("--layout", metavar="F", help="the layout file to write (default: the "
+                       "config's layout, else layout.toml beside the config)")
+    setup.add_argument("--again", action="store_true",
+                       help="learn this game's sites anew even if the layout has them")
+    setup.set_defaults(func=_setup)
+
     export = sub.add_parser("export", help="print stored games as text records")
     export.add_argument("--config", help="config file (where the games are stored)")
     export.add_argument("--game-id", type=int, help="only this game")
@@ -67,6 +82,21 @@ def _replay(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         return _fail("replay", f"cannot read {args.events}: {getattr(exc, 'strerror', exc)}")
     return replay(lines, config, game)
+
+
+def _setup(args: argparse.Namespace) -> int:
+    from firmware_host.game import Game
+    from firmware_host.setup import run_setup
+
+    try:
+        config = load_config(args.config)
+        if args.game is None:
+            game = Game.of(config.game, args.size or config.size, args.variant or config.variant)
+        else:
+            game = Game.of(args.game, args.size, args.variant)
+    except (ConfigError, OptionError) as exc:
+        return _fail("setup", str(exc))
+    return run_setup(config, game, args.layout, args.again)
 
 
 def _export(args: argparse.Namespace) -> int:

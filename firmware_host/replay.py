@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from dataclasses import dataclass
-from typing import IO, Any, Container, Iterable, Iterator, Mapping
+from typing import IO, Any, Callable, Container, Iterable, Iterator, Mapping, TextIO
 
 from firmware_host.config import Config
 from firmware_host.controller import Controller
@@ -86,12 +87,13 @@ class Input:
     button: str | None = None
     long: bool = False
 
-    def apply_to(self, board: SimBoard, sensor: Mapping[str, int]) -> None:
-        """Do it on the simulated ``board`` (``sensor``: site -> sensor channel)."""
+    def apply_to(self, board: SimBoard, sensor: Mapping[str, int | None]) -> None:
+        """Do it on the simulated ``board`` (``sensor``: site -> sensor channel, None for a
+        site whose switch is dead)."""
         if self.button:
             board.buttons.press(self.button, self.long)
-        elif self.site is not None:
-            (board.place if self.on else board.lift)(sensor[self.site])
+        elif self.site is not None and (channel := sensor[self.site]) is not None:
+            (board.place if self.on else board.lift)(channel)
 
 
 def parse(lines: Iterable[str], sites: Iterable[str]) -> Iterator[Input | Setup]:
@@ -243,3 +245,28 @@ def replay(lines: Iterable[str], config: Config, game: Game, out: IO[str] = sys.
     replayer.run_until(items[-1].t if items else 0)
     replayer.end()
     return 0
+
+
+def feed(board: SimBoard, believed: Callable[[], Mapping[str, int]], stream: TextIO,
+         command: str, gap: float = 0.0) -> None:
+    """Apply replay-format lines from ``stream`` (``t`` optional and ignored: a line acts when
+    it arrives) to the simulated ``board`` until the stream ends. ``believed()``: the layout's
+    site -> sensor channel now (the board's own wiring, if it has one, decides instead). A bad
+    line is said on stderr and skipped. ``gap``: seconds kept at least between two changes of
+    one site, so that the debouncer sees a quick place-and-lift."""
+    changed: dict[str, float] = {}
+    for number, text in enumerate(stream, 1):
+        if not text.strip():
+            continue
+        sensor = believed()
+        try:
+            item = parse_line(number, text, sensor, timed=False)
+        except ReplayError as exc:
+            print(f"reedboard {command}: stdin {exc}", file=sys.stderr)
+            continue
+        if isinstance(item, Setup):
+            continue
+        if gap and item.site is not None:
+            time.sleep(max(0.0, changed.get(item.site, 0.0) + gap - time.monotonic()))
+            changed[item.site] = time.monotonic()
+        item.apply_to(board, board.sensors(sensor))

@@ -140,18 +140,24 @@ def _serial(opt: "_Reader", count: str) -> tuple[Any, int]:
 # -- scanners --------------------------------------------------------------------------------
 
 
-def make_scanner(options: Options, *, pin_factory=None):
-    """A Scanner: ``sim``, ``gpio-matrix``, ``74hc165`` or ``serial``."""
-    opt = _Reader("scanner", options, ("sim", "gpio-matrix", "74hc165", "serial"))
+def make_scanner(options: Options, *, pin_factory=None, bus=None):
+    """A Scanner: ``sim``, ``gpio-matrix``, ``74hc165``, ``mcp23017`` or ``serial``.
+    ``bus=``: an I2C bus object to use instead of opening ``/dev/i2c-N`` (tests)."""
+    opt = _Reader("scanner", options, ("sim", "gpio-matrix", "74hc165", "mcp23017", "serial"))
     if opt.backend == "sim":
         channels, polarity = opt.int("channels", lo=1, hi=1 << 14), opt.bool("senses_polarity", False)
         noise = _noise(opt, opt._get("noise", None))
         columns, diodes = opt.int("columns", None, lo=1), opt.bool("diodes", True)
         leds = opt.int("leds", None, lo=0, hi=1 << 14)
+        wiring = opt._get("wiring", None)
         opt.done()
         if not diodes and not columns:
             raise OptionError("scanner.sim: a diode-less board ('diodes' false) needs 'columns'")
-        return SimBoard(channels, polarity, noise=noise, columns=columns, diodes=diodes, leds=leds)
+        if wiring is not None:
+            wiring = _wiring(opt, wiring, channels)
+            leds = max(leds or 0, max((led + 1 for _, led in wiring.values()), default=0)) or None
+        return SimBoard(channels, polarity, noise=noise, columns=columns, diodes=diodes, leds=leds,
+                        wiring=wiring)
     if opt.backend == "gpio-matrix":
         from hardware.gpio import GpioMatrix
 
@@ -165,11 +171,28 @@ def make_scanner(options: Options, *, pin_factory=None):
             rows, columns, diodes=diodes, settle=settle, pin_factory=pin_factory))
     if opt.backend == "74hc165":
         return _shift_registers(opt, pin_factory)
+    if opt.backend == "mcp23017":
+        return _expanders(opt, pin_factory, bus)
     from hardware.serial_link import SerialScanner
 
     link, channels = _serial(opt, "channels")
     link.channels = channels
     return SerialScanner(link)
+
+
+def _wiring(opt: _Reader, wiring: Any, channels: int) -> dict[str, tuple[int, int]]:
+    """The simulated board's true wiring: site -> (sensor, LED) channel (the config reads it
+    from a layout file)."""
+    ok = isinstance(wiring, dict) and all(
+        isinstance(pair, (list, tuple)) and len(pair) == 2 and
+        all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pair)
+        for pair in wiring.values())
+    if not ok:
+        raise opt.fail("wiring", "site -> [sensor, led] channels", wiring)
+    if any(sensor >= channels for sensor, _ in wiring.values()):
+        raise OptionError(f"{opt.where}: the wiring uses sensor channels beyond the board's "
+                          f"{channels}")
+    return {site: (pair[0], pair[1]) for site, pair in wiring.items()}
 
 
 #: The software-SPI pin options of the 74hc165 scanner and gpiozero's names for them.
@@ -198,6 +221,60 @@ def _shift_registers(opt: _Reader, pin_factory):
     return _opening("74hc165", lambda: ShiftRegisterChain(
         registers, latch, spi, active_low=active_low, a_first=order == "a-first",
         speed_hz=speed, pin_factory=pin_factory))
+
+
+#: The addresses an MCP23017 can be strapped to (A2 A1 A0): eight chips on one bus.
+MCP23017_ADDRESSES = range(0x20, 0x28)
+
+
+def _expanders(opt: _Reader, pin_factory, bus):
+    from hardware.mcp23017 import Mcp23017Scanner
+
+    port = opt.int("port", 1, hi=99)
+    addresses = opt._get("addresses", [0x20])
+    if not (isinstance(addresses, list) and addresses and len(set(addresses)) == len(addresses)
+            and all(a in MCP23017_ADDRESSES and not isinstance(a, bool) for a in addresses)):
+        raise opt.fail("addresses", "a list of different chip addresses from 0x20 to 0x27 "
+                       "(32 to 39)", addresses)
+    rows = opt.pins("rows") if "rows" in opt.options else None
+    interrupt = opt._get("interrupt", None)
+    if interrupt is not None and not _is_pin(interrupt):
+        raise opt.fail("interrupt", "a GPIO number or pin name", interrupt)
+    diodes = opt.bool("diodes", True)
+    settle = opt.number("settle_us", 20, hi=10000) / 1e6
+    opt.done()
+    if rows and interrupt is not None:
+        raise OptionError(f"{opt.where}: 'interrupt' works with direct wiring only (no 'rows')")
+    if rows and len(set(rows)) != len(rows):
+        raise OptionError(f"{opt.where}: the row pins must all differ")
+    if rows and interrupt in rows:
+        raise OptionError(f"{opt.where}: the interrupt pin is also a row")
+
+    def build():
+        if bus is None:
+            from smbus2 import SMBus
+            opened = SMBus(port)
+        else:
+            opened = bus
+        try:
+            return Mcp23017Scanner(opened, addresses, rows=rows, diodes=diodes,
+                                   interrupt=interrupt, settle=settle, pin_factory=pin_factory)
+        except OSError as error:
+            raise HardwareUnavailable(f"mcp23017 on I2C bus {port}: no chip answers at "
+                                      f"{_no_answer(opened, addresses):#04x} ({error.strerror or error})"
+                                      ) from error
+
+    return _opening(f"mcp23017 on I2C bus {port}", build)
+
+
+def _no_answer(bus, addresses: list[int]) -> int:
+    """The first of ``addresses`` where nothing answers on ``bus`` (the first, if all do)."""
+    for address in addresses:
+        try:
+            bus.read_byte_data(address, 0)
+        except OSError:
+            return address
+    return addresses[0]
 
 
 def _noise(opt: _Reader, noise: Any) -> Noise | None:

@@ -30,10 +30,12 @@ class Check:
         return f"FAIL  {self.name}: {self.detail}" + (f" -> {self.fix}" if self.fix else "")
 
 
-def hardware_checks(tables: dict[str, dict], handshake_seconds: float = 3.0) -> list[Check]:
-    """The checks of the backend tables ``sensors``, ``leds``, ``display`` and ``buttons``."""
+def hardware_checks(tables: dict[str, dict], handshake_seconds: float = 3.0,
+                    open_i2c: Callable[[int], object] | None = None) -> list[Check]:
+    """The checks of the backend tables ``sensors``, ``leds``, ``display`` and ``buttons``.
+    ``open_i2c(port)``: the I2C bus to probe expanders on (default: smbus2 on /dev/i2c-N)."""
     return [
-        *_sensors(tables["sensors"], handshake_seconds),
+        *_sensors(tables["sensors"], handshake_seconds, open_i2c),
         *_leds(tables["leds"], handshake_seconds),
         *_display(tables["display"]),
         *_buttons(tables["buttons"]),
@@ -77,7 +79,7 @@ def _gpio() -> Check:
 
 
 # ------------------------------------------------------------------------------ sensors
-def _sensors(options: dict, handshake_seconds: float) -> Iterator[Check]:
+def _sensors(options: dict, handshake_seconds: float, open_i2c=None) -> Iterator[Check]:
     backend = options.get("backend")
     if backend == "sim":
         yield Check("sensors", True, "simulated board")
@@ -91,7 +93,48 @@ def _sensors(options: dict, handshake_seconds: float) -> Iterator[Check]:
     if backend == "74hc165":
         yield from _shift_registers(options)
         return
+    if backend == "mcp23017":
+        yield from _expanders(options, open_i2c)
+        return
     yield from _serial("sensors", options, handshake_seconds)
+
+
+def _expanders(options: dict, open_i2c) -> Iterator[Check]:
+    """The I2C bus, each chip at its address (read back as an MCP23017), then a scan."""
+    port = options.get("port", 1)
+    if open_i2c is None:
+        node = _device("sensors i2c", f"/dev/i2c-{port}",
+                       "enable I2C: sudo raspi-config nonint do_i2c 0, then reboot", "i2c")
+        yield node
+        if not node.ok:
+            return
+
+        def open_i2c(port: int):
+            from smbus2 import SMBus
+            return SMBus(port)
+    bus = open_i2c(port)
+    found = True
+    try:
+        for address in options.get("addresses", [0x20]):
+            check = _expander_at(bus, port, address)
+            found = found and check.ok
+            yield check
+    finally:
+        bus.close()
+    if found:
+        yield _attempt("sensors", lambda: backends.make_scanner(options, bus=open_i2c(port)),
+                       _describe_scan)
+
+
+def _expander_at(bus, port: int, address: int) -> Check:
+    """Whether a device answers at ``address`` (the scan that follows checks it is an MCP23017)."""
+    name = f"sensors chip {address:#04x}"
+    try:
+        bus.read_byte_data(address, 0x00)
+    except OSError:
+        return Check(name, False, f"no device answers at {address:#04x} on I2C bus {port}",
+                     f"check its power, SDA/SCL and the A2 A1 A0 straps (i2cdetect -y {port})")
+    return Check(name, True, f"MCP23017 answers at {address:#04x} on I2C bus {port}")
 
 
 def _shift_registers(options: dict) -> Iterator[Check]:

@@ -20,6 +20,7 @@ from typing import Any
 PIN_OPTIONS = {
     ("scanner", "gpio-matrix"): ("rows", "columns"),
     ("scanner", "74hc165"): ("latch", "clock", "miso", "select"),
+    ("scanner", "mcp23017"): ("rows", "interrupt"),
     ("buttons", "gpio"): ("ok", "back", "menu"),
 }
 
@@ -61,7 +62,9 @@ def _bus_pins(kind: str, backend: Any, options: dict[str, Any]) -> list[Pin]:
     if hardware_spi:
         select = _SPI0_SELECT.get(options.get("spi_device", 0))
         return [(pin, what, "spi0") for pin, what in _SPI0] + ([(*select, None)] if select else [])
-    if kind == "display" and backend in ("ssd1306", "sh1106") and options.get("port", 1) == 1:
+    on_i2c1 = (kind, backend) in (("display", "ssd1306"), ("display", "sh1106"),
+                                  ("scanner", "mcp23017"))
+    if on_i2c1 and options.get("port", 1) == 1:
         return [(pin, what, "i2c1") for pin, what in _I2C1]
     if kind == "leds" and backend == "ws2812":
         return [(*_WS2812, None)]

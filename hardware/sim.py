@@ -147,6 +147,13 @@ class Noise:
     seed: int = 0
 
 
+class _Wired(dict):
+    """site -> channel of a wired board; a site it lacks is wired to nothing (None)."""
+
+    def __missing__(self, site: str) -> None:
+        return None
+
+
 @dataclass(frozen=True)
 class _Blip:
     """For ``start <= t < end`` the sensor of ``channel`` reads ``closed``."""
@@ -163,7 +170,9 @@ class SimBoard:
 
     ``clock`` times noise and scheduled actions (the wall clock by default). ``noise`` adds
     :class:`Noise`. ``columns`` and ``diodes=False`` model a diode-less matrix of that many
-    columns (channel = row * columns + column), which ghosts.
+    columns (channel = row * columns + column), which ghosts. ``wiring``: site -> (sensor
+    channel, LED channel) as this board is really wired (a scrambled board, for testing the
+    set-up wizard); a site it leaves out has a dead switch and no LED.
     """
 
     def __init__(
@@ -176,6 +185,7 @@ class SimBoard:
         columns: int | None = None,
         diodes: bool = True,
         leds: int | None = None,
+        wiring: Mapping[str, tuple[int, int]] | None = None,
     ) -> None:
         if not diodes and not columns:
             raise ValueError("a diode-less matrix needs its number of columns")
@@ -201,6 +211,19 @@ class SimBoard:
         #: Counts changes to which pieces stand where (for watchers that redraw on change).
         self.changes = 0
         self._waker: Waker | None = None
+        self.wiring = dict(wiring) if wiring is not None else None
+        self._wired = None if wiring is None else (
+            _Wired({site: pair[0] for site, pair in wiring.items()}),
+            _Wired({site: pair[1] for site, pair in wiring.items()}))
+
+    def sensors(self, believed: Mapping[str, int]) -> Mapping[str, int | None]:
+        """site -> the channel a piece put on it closes: this board's own ``wiring`` when it
+        has one (None for a dead switch), else ``believed`` (the layout the daemon uses)."""
+        return believed if self._wired is None else self._wired[0]
+
+    def lights(self, believed: Mapping[str, int]) -> Mapping[str, int | None]:
+        """site -> the LED channel that lights it, as :meth:`sensors` for the LEDs."""
+        return believed if self._wired is None else self._wired[1]
 
     # -- the instantaneous API ------------------------------------------------------------
 

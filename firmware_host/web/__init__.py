@@ -1,5 +1,7 @@
-"""The simulated board in the browser (docs/simulator.md): the daemon's loop runs on the
-simulated board and this package serves it as a page.
+"""The board's page (docs/simulator.md): the daemon's loop runs on the simulated board, or on
+real hardware whose parts are tapped for the page (:mod:`firmware_host.web.tap`), and this
+package serves it as a page. On real hardware the pieces are real: the simulator's piece
+controls are refused.
 
 The loop needs: :func:`bind` before it runs (the address is taken at once, so a busy port is
 refused before the daemon says it is ready), :meth:`Simulator.serve` once it is ready (the web
@@ -16,8 +18,9 @@ from typing import Any, Callable, Iterable, TextIO
 
 from firmware_host.config import Timing
 from firmware_host.controller import Controller
-from firmware_host.web.address import is_loopback, listen, new_token
+from firmware_host.web.address import is_loopback, listen, new_token, page_address
 from firmware_host.web.bridge import Hub, WebBoard
+from firmware_host.web.tap import HardwareBoard
 from hardware.sim import SimBoard
 from hardware.wake import Waker
 
@@ -26,9 +29,11 @@ class Simulator:
     """The page's server and the loop's bridge to it."""
 
     def __init__(self, board: WebBoard, host: str, port: int, token: str | None,
-                 out: TextIO) -> None:
+                 out: TextIO, lan: Callable[[], str] = lambda: "127.0.0.1") -> None:
         self.board, self.host, self.token, self.out = board, host, token, out
         self.sock = listen(host, port)
+        #: The page's address for phones (with the token: whoever scans it may play).
+        self.address = page_address(host, self.sock.getsockname()[1], lan())
         self.server: Any = None
         self._lock = threading.Lock()
         self._stopped = False
@@ -40,12 +45,14 @@ class Simulator:
         with self._lock:
             if self._stopped:
                 return False
-            self.server = WebServer(Pages(self.board.hub, self.token, self.host), self.host,
-                                    self.sock.getsockname()[1], sock=self.sock)
+            pages = Pages(self.board.hub, self.token, self.host, simulated=self.board.simulated,
+                          address=self.address)
+            self.server = WebServer(pages, self.host, self.sock.getsockname()[1], sock=self.sock)
             self.server.start()
         query = f"?token={self.token}" if self.token else ""
         url = self.server.url
-        print(f"reedboard: the simulated board is at {url}{query} (spectators: {url}watch)",
+        what = "the simulated board" if self.board.simulated else "the board's page"
+        print(f"reedboard: {what} is at {url}{query} (spectators: {url}watch)",
               file=self.out, flush=True)
         return True
 
@@ -79,20 +86,30 @@ class Simulator:
 
 
 def bind(
-    board: SimBoard,
+    board: SimBoard | HardwareBoard,
     timing: Timing,
     host: str = "127.0.0.1",
     port: int = 8080,
     token: str | None = None,
     out: TextIO = sys.stderr,
+    lan: Callable[[], str] = lambda: "127.0.0.1",
 ) -> Simulator:
-    """The page for ``board``, its address bound but not yet served. Off loopback the controls
-    need a token (``token``, else a new one, printed). OSError if the address cannot be bound."""
-    if not is_loopback(host):
-        token = token or new_token()
+    """The page for ``board`` (simulated, or real hardware's :class:`HardwareBoard`), its
+    address bound but not yet served. Off loopback the controls need a token (``token``, else
+    a new one, printed). ``lan()``: this machine's network address, for the phones' link.
+    OSError if the address cannot be bound."""
     # Changes of one site spaced by two debounce times: each is seen, a click-click is a tap.
     gap_ms = 2 * timing.debounce_scans * 1000 / timing.scan_hz
-    simulator = Simulator(WebBoard(board, Hub(), gap_ms), host, port, token, out)
+    return bind_bridge(WebBoard(board, Hub(), gap_ms), host, port, token, out, lan)
+
+
+def bind_bridge(bridge, host: str, port: int, token: str | None, out: TextIO = sys.stderr,
+                lan: Callable[[], str] = lambda: "127.0.0.1") -> Simulator:
+    """:func:`bind` for a bridge of the loop's own (``hub``, ``quiet``, ``simulated``,
+    ``sync``), e.g. the set-up wizard's page."""
+    if not is_loopback(host):
+        token = token or new_token()
+    simulator = Simulator(bridge, host, port, token, out, lan)
     if not is_loopback(host):
         print(f"reedboard: WARNING: serving the board beyond this machine ({host}); "
               "the controls need the token in the address below", file=out)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ipaddress
 import secrets
 import socket
+from functools import lru_cache
 
 
 def is_loopback(host: str) -> bool:
@@ -43,3 +44,24 @@ def listen(host: str, port: int) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+def page_address(host: str, port: int, lan: str) -> str:
+    """The page's address as a phone on the network would open it: this machine's network
+    address ``lan`` when bound to every interface.
+
+    >>> page_address("0.0.0.0", 8080, "192.168.1.5"), page_address("127.0.0.1", 80, "x")
+    ('http://192.168.1.5:8080/', 'http://127.0.0.1:80/')
+    """
+    if host in ("0.0.0.0", "::", ""):
+        host = lan
+    host = f"[{host}]" if ":" in host else host
+    return f"http://{host}:{port}/"
+
+
+@lru_cache(maxsize=8)
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code, an SVG element that scales to its box (segno)."""
+    import segno
+
+    return segno.make(text, error="m").svg_inline(scale=4, border=2, omitsize=True)

@@ -171,6 +171,8 @@ class WebBoard:
         self._shown: dict[str, Any] = {}
         self._geometry: _Geometry | None = None
         self._led_sites: dict[int, list[str]] = {}
+        #: False on real hardware: the pieces are real (the page's piece controls are refused).
+        self.simulated = getattr(board, "simulated", True)
 
     # ------------------------------------------------------------------ the loop calls
     @property
@@ -230,19 +232,20 @@ class WebBoard:
                 controller.new_game(command.game)
             else:
                 controller.set_players(players, command.game)
-            self._set_board(controller, controller.boards[0])
+            if self.simulated:
+                self._set_board(controller, controller.boards[0])
         elif isinstance(command, SetUp):
             self._set_board(controller, controller.expected if command.board == "expected" else ())
         elif isinstance(command, SetNoise):
             self.board.noise = NOISE if command.on else None
 
     def _occupied(self, controller: Controller, site: str) -> bool:
-        channel = controller.layout.sensor.get(site)
+        channel = self.board.sensors(controller.layout.sensor).get(site)
         return channel in self.board.closed
 
     def _set(self, controller: Controller, site: str, on: bool) -> None:
         """Place (``on``) or lift the piece of ``site``, if that changes anything."""
-        channel = controller.layout.sensor.get(site)
+        channel = self.board.sensors(controller.layout.sensor).get(site)
         if channel is None or on == (channel in self.board.closed):
             return  # the game changed since the page sent it, or nothing to do
         (self.board.place if on else self.board.lift)(channel)
@@ -263,7 +266,10 @@ class WebBoard:
         if not path:
             self._set(controller, drag.source, False)
             return self._set(controller, drag.target, True)
-        sensor = controller.layout.sensor
+        sensor = self.board.sensors(controller.layout.sensor)
+        if any(sensor[s] is None for s in path):  # a dead switch on the way (a wired board)
+            self._set(controller, drag.source, False)
+            return self._set(controller, drag.target, True)
         self.board.slide([sensor[s] for s in path], step=SLIDE_STEP)
         self._record_slide(controller, path)
 
@@ -320,8 +326,10 @@ class WebBoard:
         sites = state.sites()
         self._geometry = _Geometry(sites)
         self._led_sites = {}
+        lights = self.board.lights(layout.led)  # where each LED really is
         for site in sites:
-            self._led_sites.setdefault(layout.led[site.label], []).append(site.label)
+            if lights[site.label] is not None:
+                self._led_sites.setdefault(lights[site.label], []).append(site.label)
         self.hub.labels = frozenset(s.label for s in sites)
         info = {"name": game.name, "title": game.title, "size": game.size,
                 "variant": game.variant, "shown_variant": game.shown_variant,

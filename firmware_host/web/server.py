@@ -32,7 +32,8 @@ from firmware_host.web.bridge import Hub, Update
 from firmware_host.web.guard import (
     MAX_MESSAGE, Bucket, host_allowed, same_origin, security_headers, send_all,
 )
-from firmware_host.web.commands import CommandError, NewGame, parse
+from firmware_host.web.address import qr_svg
+from firmware_host.web.commands import CommandError, Drag, NewGame, SetNoise, SetUp, SiteChange, parse
 
 STATIC = Path(__file__).with_name("static")
 #: Messages waiting for a slow page before it is dropped (it reconnects and starts afresh).
@@ -62,9 +63,14 @@ def games() -> list[dict[str, Any]]:
 class Pages:
     """The pages connected to one hub, and the handlers serving them."""
 
-    def __init__(self, hub: Hub, token: str | None = None, host: str = "127.0.0.1") -> None:
+    def __init__(self, hub: Hub, token: str | None = None, host: str = "127.0.0.1",
+                 simulated: bool = True, address: str | None = None) -> None:
         self.hub = hub
         self.token = token
+        #: False on real hardware: the simulator's piece controls are refused.
+        self.simulated = simulated
+        #: The page's address for phones (None: not known), shown with its QR code.
+        self.address = address
         self._new_game_at = -NEW_GAME_SECONDS
         #: The address the server is bound to: Host headers must name it (or loopback).
         self.host = host
@@ -128,7 +134,8 @@ class Pages:
         await ws.prepare(request)
         queue: asyncio.Queue = asyncio.Queue(BACKLOG)
         bucket = Bucket(RATE, BURST)
-        hello = {"type": "hello", "controls": controls, "games": games() if controls else []}
+        hello = {"type": "hello", "controls": controls, "games": games() if controls else [],
+                 "simulated": self.simulated, **self._link(controls)}
         queue.put_nowait(hello)
         queue.put_nowait({"type": "update", **self.hub.current()})
         self.queues.add(queue)
@@ -145,6 +152,16 @@ class Pages:
             sender.cancel()
         return ws
 
+    def _link(self, controls: bool) -> dict[str, str]:
+        """The address a phone opens, and its QR code: the controls' (with the token) for a
+        page that has them, else the spectators'."""
+        if self.address is None:
+            return {}
+        link = self.address + ("" if controls else "watch")
+        if controls and self.token:
+            link += f"?token={self.token}"
+        return {"address": link, "qr": qr_svg(link)}
+
     def _answer(self, msg: Any, controls: bool, bucket: "Bucket") -> dict[str, str] | None:
         """Submit the command in ``msg``; an error message for the page when it is bad, too
         many, or the board has too many waiting."""
@@ -158,6 +175,8 @@ class Pages:
             command = parse(msg.data, self.hub.labels)
         except CommandError as exc:
             return _error(str(exc))
+        if not self.simulated and isinstance(command, (SiteChange, Drag, SetUp, SetNoise)):
+            return _error("this is a real board: move its pieces by hand")
         if isinstance(command, NewGame):
             now = time.monotonic()
             if now - self._new_game_at < NEW_GAME_SECONDS:

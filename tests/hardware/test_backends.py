@@ -76,7 +76,7 @@ def test_serial_scanner_and_leds_share_one_link(tmp_path):
 
 @pytest.mark.parametrize("make, options, message", [
     (make_scanner, {"backend": "magic"},
-     "scanner: 'backend' must be one of sim, gpio-matrix, 74hc165, serial, not 'magic'"),
+     "scanner: 'backend' must be one of sim, gpio-matrix, 74hc165, mcp23017, serial, not 'magic'"),
     (make_scanner, {"channels": 8}, "scanner: 'backend' must be one of"),
     (make_scanner, {"backend": "sim"}, "scanner.sim: missing option 'channels'"),
     (make_scanner, {"backend": "sim", "channels": 8, "colour": 1}, "scanner.sim: unknown option 'colour'"),

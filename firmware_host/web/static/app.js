@@ -24,6 +24,7 @@ const view = {
   figures: [],
   spacing: 1,
   controls: false,
+  simulated: true,   // false on real hardware: the pieces are real, not clicked
   games: [],
 };
 let socket = null;
@@ -67,14 +68,30 @@ function receive(message) {
   if (message.type === "hello") {
     view.controls = message.controls;
     view.games = message.games;
+    view.simulated = message.simulated !== false;
     for (const el of document.querySelectorAll(".control")) el.hidden = !view.controls;
+    for (const el of document.querySelectorAll(".sim-only")) el.hidden ||= !view.simulated;
     document.body.classList.toggle("controls", view.controls);
+    document.body.classList.toggle("hardware", !view.simulated);
+    showLink(message.address, message.qr);
     if (view.controls) fillPicker();
   } else if (message.type === "update") {
     update(message);
   } else if (message.type === "error") {
     notice(message.error);
   }
+}
+
+// The page's address for a phone, and its QR code (made by the board, an SVG).
+function showLink(address, qr) {
+  $("link").hidden = !address;
+  if (!address) return;
+  $("address").textContent = address.replace(/\?token=.*/, "");
+  $("address").href = address;
+  const local = /^http:\/\/(127\.|localhost|\[::1\])/.test(address);
+  $("address-words").textContent = local
+    ? "This machine only (for phones: [web] host = \"0.0.0.0\"):" : "On a phone:";
+  $("qr").innerHTML = qr;
 }
 
 let noticeTimer = null;
@@ -560,7 +577,7 @@ function boardPoint(e) {
 }
 
 function onPointerDown(e) {
-  if (!view.controls || e.button !== 0) return;
+  if (!view.controls || !view.simulated || e.button !== 0) return;
   const node = e.target.closest("[data-site]");
   if (!node) return;
   e.preventDefault();

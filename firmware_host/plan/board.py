@@ -1,0 +1,259 @@
+"""The board drawn at 1:1 from the engine's sites: each site's outline, the point where its
+switch goes (a cross and a circle), its label, and its sensor and LED channels; cut into paper
+tiles that overlap by their alignment marks when it is larger than the paper.
+
+One board unit (the distance between neighbouring squares, cells or points) is ``pitch`` mm.
+Sites that share a centre (Antipalos's two diagonals of a square) cannot share a switch: each
+one's switch goes a quarter of the way along its own segment, where a piece lying on the other
+diagonal leaves it open.
+
+>>> from engines.core.contract import Site
+>>> plan = BoardPlan([Site("a1", 0, 0), Site("b1", 1, 0)], pitch=20)
+>>> [round(x - plan.point("a1")[0], 3) for x, _ in map(plan.point, ("a1", "b1"))]
+[0.0, 20.0]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Callable, Sequence
+
+from engines.core.contract import Site
+from firmware_host.plan.sheet import Circle, Clip, Group, Item, Line, Point, Sheet, Text
+
+#: Paper sizes in mm (portrait) and the margin a printer leaves blank.
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PRINT_MARGIN = 8.0
+#: How much neighbouring tiles overlap (mm); the alignment marks sit in the middle of it.
+OVERLAP = 16.0
+#: Room at the foot of a page for what the page is.
+FOOTER = 10.0
+#: Where along a segment a site's switch goes when another site shares its centre.
+OFF_CENTRE = 0.25
+#: The scale bar printed on every sheet, to check the printer did not scale it (mm).
+SCALE_BAR = 100.0
+
+
+class BoardPlan:
+    """Board units -> mm on the sheet, and where each site's switch goes."""
+
+    def __init__(self, sites: Sequence[Site], pitch: float) -> None:
+        self.sites, self.pitch = list(sites), pitch
+        points = [p for s in sites for p in (s.shape or ((s.x, s.y),))]
+        self.min_x = min(x for x, _ in points)
+        self.max_y = max(y for _, y in points)
+        span_x = max(x for x, _ in points) - self.min_x
+        span_y = self.max_y - min(y for _, y in points)
+        #: Blank board around the sites, and the room for the title above them.
+        self.margin = max(12.0, 0.6 * pitch)
+        self.top = self.margin + 16.0
+        self.width = span_x * pitch + 2 * self.margin
+        self.height = span_y * pitch + self.margin + self.top
+        centres: dict[tuple[float, float], int] = {}
+        for s in sites:
+            centres[(s.x, s.y)] = centres.get((s.x, s.y), 0) + 1
+        self._switch = {s.label: self._switch_at(s, centres[(s.x, s.y)] > 1) for s in sites}
+        #: The distance between the nearest two switches (mm): the labels must fit in it.
+        self.nearest = _nearest(list(self._switch.values())) if len(sites) > 1 else pitch
+
+    def mm(self, x: float, y: float) -> Point:
+        """A point in board units as mm on the sheet (y downwards)."""
+        return ((x - self.min_x) * self.pitch + self.margin, (self.max_y - y) * self.pitch + self.top)
+
+    def _switch_at(self, site: Site, shared: bool) -> Point:
+        if shared and len(site.shape) == 2:
+            (ax, ay), (bx, by) = site.shape
+            return self.mm(ax + OFF_CENTRE * (bx - ax), ay + OFF_CENTRE * (by - ay))
+        return self.mm(site.x, site.y)
+
+    def point(self, label: str) -> Point:
+        """Where the switch of site ``label`` goes (mm on the sheet)."""
+        return self._switch[label]
+
+    @property
+    def font(self) -> float:
+        """The labels' size (mm): large enough to read, small enough to fit between switches."""
+        return min(4.5, max(1.8, self.nearest * 0.16))
+
+
+def _nearest(points: list[Point]) -> float:
+    """The smallest distance between two of ``points`` (a grid of cells a pitch wide: sorted
+    by x, each point is compared with those less than the best distance to its right)."""
+    points = sorted(points)
+    best = math.inf
+    for i, (x, y) in enumerate(points):
+        for u, v in points[i + 1:]:
+            if u - x >= best:
+                break
+            best = min(best, math.hypot(u - x, v - y))
+    return best
+
+
+@dataclass(frozen=True)
+class Channels:
+    """What the sheet says of each site's channels: the layout's numbers and the terminals
+    they are wired to."""
+
+    sensor: dict[str, int]
+    led: dict[str, int]
+    terminal: Callable[[int], str]
+
+
+def site_items(plan: BoardPlan, channels: Channels) -> list[Item]:
+    """One group per site: outline, centre, switch mark, label, channels."""
+    groups: list[Item] = []
+    size = plan.font
+    for site in plan.sites:
+        cx, cy = plan.mm(site.x, site.y)
+        sx, sy = plan.point(site.label)
+        sensor, led = channels.sensor[site.label], channels.led[site.label]
+        items: list[Item] = []
+        if site.shape:
+            items.append(Line(tuple(plan.mm(*p) for p in site.shape), "outline",
+                              closed=len(site.shape) > 2))
+        items += [
+            Circle((cx, cy), 0.35, "centre"),
+            Circle((sx, sy), 1.6, "switch"),
+            Line(((sx - 3.2, sy), (sx + 3.2, sy)), "switch"),
+            Line(((sx, sy - 3.2), (sx, sy + 3.2)), "switch"),
+            Text((sx, sy - 2.6), site.label, size, "label"),
+            Text((sx, sy + 2.6 + 0.8 * size), f"S{sensor} L{led}", 0.72 * size, "channel"),
+            Text((sx, sy + 2.9 + 1.6 * size), channels.terminal(sensor), 0.62 * size, "note"),
+        ]
+        groups.append(Group("site", {"site": site.label, "sensor": sensor, "led": led}, items))
+    return groups
+
+
+def scale_bar(x: float, y: float) -> list[Item]:
+    """A ruler of :data:`SCALE_BAR` mm with ticks every 10 mm, to check the print's scale."""
+    ticks = [Line(((x + i * 10, y), (x + i * 10, y - (3 if i % 5 else 5))), "switch")
+             for i in range(int(SCALE_BAR // 10) + 1)]
+    return [Line(((x, y), (x + SCALE_BAR, y)), "switch"), *ticks,
+            Text((x + SCALE_BAR + 2, y), f"{SCALE_BAR:g} mm: measure to check the print is 1:1",
+                 2.6, "note", "start")]
+
+
+def board_sheet(plan: BoardPlan, channels: Channels, title: str) -> Sheet:
+    """The whole board at 1:1 on one sheet."""
+    header = [Text((plan.margin, plan.margin), title, 5, "label", "start"),
+              *scale_bar(plan.margin, plan.margin + 9)]
+    frame = Line(((0, 0), (plan.width, 0), (plan.width, plan.height), (0, plan.height)), "frame",
+                 closed=True)
+    data = {"pitch": plan.pitch, "sites": len(plan.sites)}
+    return Sheet(plan.width, plan.height, [frame, *header, *site_items(plan, channels)], data,
+                 title)
+
+
+# ------------------------------------------------------------------------------------ tiles
+@dataclass(frozen=True)
+class Paper:
+    """A page and the part of it that is printed (the window)."""
+
+    width: float
+    height: float
+
+    @property
+    def window(self) -> tuple[float, float]:
+        return self.width - 2 * PRINT_MARGIN, self.height - 2 * PRINT_MARGIN - FOOTER
+
+    def fits(self, width: float, height: float) -> bool:
+        w, h = self.window
+        return width <= w and height <= h
+
+    def grid(self, width: float, height: float) -> tuple[int, int]:
+        """Pages across and down to cover ``width`` x ``height`` mm with overlaps."""
+        w, h = self.window
+        return (max(1, math.ceil((width - OVERLAP) / (w - OVERLAP))),
+                max(1, math.ceil((height - OVERLAP) / (h - OVERLAP))))
+
+
+def paper(name: str, width: float, height: float) -> Paper:
+    """The page orientation of paper ``name`` that needs the fewest pages for the board."""
+    w, h = PAPERS[name]
+    options = [Paper(w, h), Paper(h, w)]
+    return min(options, key=lambda p: (math.prod(p.grid(width, height)), p.width > p.height))
+
+
+def tiles(board: Sheet, page: Paper) -> list[Sheet]:
+    """The board cut into pages that overlap by :data:`OVERLAP` mm, with alignment marks in
+    the middle of each overlap (the same board point on both pages: lay one on the other).
+    A board that fits the page is one page, centred."""
+    w, h = page.window
+    across, down = page.grid(board.width, board.height)
+    if across == down == 1:
+        dx, dy = (page.width - board.width) / 2, (page.height - FOOTER - board.height) / 2
+        return [Sheet(page.width, page.height, [_shift(i, dx, dy) for i in board.items],
+                      {**board.data, "tile": "1,1", "origin": f"{-dx:.3f},{-dy:.3f}"},
+                      board.title)]
+    marks = _marks(board, across, down, w, h)
+    sheets = []
+    for row in range(down):
+        for col in range(across):
+            ox, oy = col * (w - OVERLAP), row * (h - OVERLAP)
+            shift = (PRINT_MARGIN - ox, PRINT_MARGIN - oy)
+            inside = [_shift(i, *shift) for i in board.items + marks
+                      if _meets(i, ox, oy, ox + w, oy + h)]
+            number = row * across + col + 1
+            footer = (f"{board.title} - page {number} of {across * down} (row {row + 1}, "
+                      f"column {col + 1}): trim, then lay the red marks on those of the next page")
+            window = Line(((PRINT_MARGIN, PRINT_MARGIN), (PRINT_MARGIN + w, PRINT_MARGIN),
+                           (PRINT_MARGIN + w, PRINT_MARGIN + h), (PRINT_MARGIN, PRINT_MARGIN + h)),
+                          "frame", closed=True)
+            bottom = page.height - PRINT_MARGIN - FOOTER + 5
+            sheets.append(Sheet(page.width, page.height, [
+                window, Clip((PRINT_MARGIN, PRINT_MARGIN, w, h), inside),
+                Text((PRINT_MARGIN, bottom), footer, 2.6, "note", "start"),
+                *scale_bar(PRINT_MARGIN, bottom + 4.5)],
+                {**board.data, "tile": f"{row + 1},{col + 1}", "origin":
+                 f"{ox - PRINT_MARGIN:.3f},{oy - PRINT_MARGIN:.3f}"}, board.title))
+    return sheets
+
+
+def _marks(board: Sheet, across: int, down: int, w: float, h: float) -> list[Item]:
+    """Alignment marks in the middle of every overlap: on each seam, level with the quarters
+    of each page it joins, and where seams cross."""
+    xs = [c * (w - OVERLAP) + OVERLAP / 2 for c in range(1, across)]
+    ys = [r * (h - OVERLAP) + OVERLAP / 2 for r in range(1, down)]
+    points = {(x, y) for x in xs for y in ys}
+    for x in xs:
+        points |= {(x, r * (h - OVERLAP) + f * h) for r in range(down) for f in (0.3, 0.7)}
+    for y in ys:
+        points |= {(c * (w - OVERLAP) + f * w, y) for c in range(across) for f in (0.3, 0.7)}
+    marks: list[Item] = []
+    for n, (x, y) in enumerate(sorted(p for p in points if p[0] < board.width and p[1] < board.height)):
+        marks.append(Group("mark", {"mark": n + 1, "x": f"{x:.3f}", "y": f"{y:.3f}"}, [
+            Circle((x, y), 3.0, "mark"), Line(((x - 6, y), (x + 6, y)), "mark"),
+            Line(((x, y - 6), (x, y + 6)), "mark")]))
+    return marks
+
+
+def _bounds(item: Item) -> tuple[float, float, float, float]:
+    if isinstance(item, Group):
+        boxes = [_bounds(i) for i in item.items]
+        return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                max(b[2] for b in boxes), max(b[3] for b in boxes))
+    if isinstance(item, Circle):
+        (x, y), r = item.centre, item.r
+        return x - r, y - r, x + r, y + r
+    if isinstance(item, Text):
+        x, y = item.at
+        half = 0.35 * item.size * len(item.text)
+        return x - half, y - item.size, x + half, y
+    xs, ys = [p[0] for p in item.points], [p[1] for p in item.points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _meets(item: Item, x0: float, y0: float, x1: float, y1: float) -> bool:
+    a, b, c, d = _bounds(item)
+    return a < x1 and c > x0 and b < y1 and d > y0
+
+
+def _shift(item: Item, dx: float, dy: float) -> Item:
+    if isinstance(item, Group):
+        return replace(item, items=[_shift(i, dx, dy) for i in item.items])
+    if isinstance(item, Circle):
+        return replace(item, centre=(item.centre[0] + dx, item.centre[1] + dy))
+    if isinstance(item, Text):
+        return replace(item, at=(item.at[0] + dx, item.at[1] + dy))
+    return replace(item, points=tuple((x + dx, y + dy) for x, y in item.points))

@@ -1,0 +1,333 @@
+"""The set-up wizard learns a scrambled board's wiring: the pure core on a virtual clock for
+every game and several kinds of wiring, and `reedboard setup` driven from outside over stdin,
+interrupted and resumed."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import engines
+from firmware_host.layout import Layout, layout_toml, read_layout
+from firmware_host.wizard import Wizard, serpentine
+from hardware.base import ButtonEvent
+from hardware.sim import SimBoard
+from tests.tools import free_port
+
+GAMES = [("antipalos", 4), ("antipalos", 12), ("antipode", None), ("antipod", 5),
+         ("anti-grid", 6), ("phalanx", None)]
+REEDBOARD = Path(sys.executable).with_name("reedboard")
+
+
+def sites_of(game, size=None):
+    return engines.new_game(game, size, None).sites()
+
+
+# ------------------------------------------------------------------------ true wirings
+def matrix_wiring(sites, rng, columns=16):
+    """Sites soldered to random cells of a matrix; the LED strip in serpentine order."""
+    cells = rng.sample(range(columns * (len(sites) // columns + 2)), len(sites))
+    order = serpentine(sites)
+    return {s.label: (cells[i], order.index(s.label)) for i, s in enumerate(sites)}
+
+
+def chain_wiring(sites, rng, h_first):
+    """Sites in rows on a 74HC165 chain whose registers were soldered H..A (h_first) or A..H,
+    some registers swapped; LEDs in engine order from a random start."""
+    registers = list(range(len(sites) // 8 + 1))
+    rng.shuffle(registers)
+    start = rng.randrange(len(sites))
+    wiring = {}
+    for i, label in enumerate(serpentine(sites)):
+        bit = 7 - i % 8 if h_first else i % 8
+        wiring[label] = (8 * registers[i // 8] + bit, (start + i) % len(sites))
+    return wiring
+
+
+# ------------------------------------------------------------------------ the builder
+class Builder:
+    """Does what the wizard asks on a simulated board wired as ``wiring``, on a virtual clock;
+    ``dead`` sites close nothing and get MENU."""
+
+    def __init__(self, wizard, board, wiring):
+        self.wizard, self.board, self.wiring = wizard, board, wiring
+        self.t, self.events = 0.0, []
+        self.by_led = {led: site for site, (_, led) in wiring.items()}
+
+    def scans(self, n=4, buttons=()):
+        out = []
+        for i in range(n):
+            self.t += 10
+            out += self.wizard.step(self.t, self.board.scan(), list(buttons) if i == 0 else [])
+        self.events += out
+        return out
+
+    def tap(self, site):
+        """Put a piece on ``site`` and take it off again."""
+        channel = self.wiring.get(site, (None, None))[0]
+        if channel is None:
+            return self.scans(buttons=[ButtonEvent("menu")])
+        self.board.place(channel)
+        out = self.scans()
+        self.board.lift(channel)
+        return out + self.scans()
+
+    def answer(self, event):
+        if event.get("step") == "check":
+            return self.scans(buttons=[ButtonEvent("ok")])
+        if event.get("step") == "sensor":
+            return self.tap(event["site"])
+        if event.get("step") == "led":
+            site = self.by_led.get(event["channel"])
+            return self.tap(site) if site else self.scans(buttons=[ButtonEvent("back")])
+        return []
+
+    def run(self):
+        self.scans(1)
+        queue = self.wizard.start()
+        self.events += queue
+        while queue and self.wizard.phase != "done":
+            queue = self.answer(queue.pop(0)) + queue
+            if len(self.events) > 20 * len(self.wiring) + 100:
+                raise AssertionError("the wizard keeps asking")
+        return self.events
+
+
+def learn(sites, wiring, *, columns=None, diodes=True, keep=None, expected=None, check=True):
+    board = SimBoard(2048, columns=columns, diodes=diodes, leds=max(led for _, led in wiring.values()) + 1)
+    wizard = Wizard(sites, led_channels=board.leds.channels, keep=keep, expected=expected,
+                    scans=3, check=check)
+    builder = Builder(wizard, board, wiring)
+    return wizard, builder.run()
+
+
+def as_layout(wiring):
+    return Layout({s: w[0] for s, w in wiring.items()}, {s: w[1] for s, w in wiring.items()})
+
+
+@pytest.mark.parametrize("game,size", GAMES)
+@pytest.mark.parametrize("kind", ["matrix", "matrix-no-diodes", "chain-a-first", "chain-h-first"])
+def test_random_wirings_are_learned_for_every_game(game, size, kind):
+    sites = sites_of(game, size)
+    rng = random.Random(f"{game}{size}{kind}")
+    if kind.startswith("matrix"):
+        wiring = matrix_wiring(sites, rng)
+        wizard, events = learn(sites, wiring, columns=16, diodes=kind == "matrix")
+    else:
+        wiring = chain_wiring(sites, rng, h_first=kind == "chain-h-first")
+        wizard, events = learn(sites, wiring)
+    assert wizard.phase == "done"
+    assert wizard.layout() == as_layout(wiring)
+    assert not [e for e in events if "problem" in e]
+    asked = [e["site"] for e in events if e.get("step") == "sensor"]
+    assert asked == serpentine(sites)
+
+
+def test_sites_come_in_serpentine_rows_from_a1():
+    order = serpentine(sites_of("antipalos", 4))
+    assert order[:8] == ["A1*", "*A1", "B1*", "*B1", "C1*", "*C1", "D1*", "*D1"]
+    assert order[8:10] == ["D2*", "*D2"]  # the next row comes back from the right
+
+
+def test_a_dead_switch_is_reported_and_nothing_is_written():
+    sites = sites_of("antipode")
+    wiring = matrix_wiring(sites, random.Random(3))
+    del wiring["e5"]  # its switch closes nothing; its LED lights nothing either
+    wizard, events = learn(sites, wiring, check=False)
+    done = next(e for e in events if e.get("step") == "done")
+    assert done["dead"] == ["e5"] and done["missing"] == {"sensor": ["e5"], "led": ["e5"]}
+    assert wizard.screen().title == "Set-up incomplete"
+
+
+def test_the_check_names_stuck_switches_and_loose_rows():
+    sites = sites_of("antipode")
+    board = SimBoard(128, columns=8)
+    wizard = Wizard(sites, led_channels=61, channels=128,
+                    groups=lambda ch: (f"row {ch // 8}", f"column {ch % 8}"))
+    board.place(41)  # stuck closed all along
+    wizard.step(0, board.scan(), [])
+    assert wizard.start() == [{"event": "setup", "step": "check"}]
+    t = 0
+    for channel in range(128):
+        if channel // 8 == 3 or channel == 41:  # row 3's wire is loose
+            continue
+        board.place(channel)
+        t += 10
+        wizard.step(t, board.scan(), [])
+        board.lift(channel)
+        t += 10
+        wizard.step(t, board.scan(), [])
+    assert wizard.screen().title == "Sensor check"
+    report = wizard.step(t + 10, board.scan(), [ButtonEvent("ok")])[0]["report"]
+    assert report["stuck"] == [41]
+    assert report["dead"] == ["row 3"]
+    assert "switch at channel 41 stuck closed (or a piece left on it)" in report["causes"]
+    assert "row 3: none of its 8 switches closed: row 3 not connected" in report["causes"]
+    assert not report["ghosting"]
+
+
+def test_ghosting_is_said_in_the_check_and_while_learning():
+    board = SimBoard(64, columns=8, diodes=False)
+    wizard = Wizard(sites_of("antipode"), led_channels=61, channels=64)
+    wizard.step(0, board.scan(), [])
+    for ch in (0, 1, 8):
+        board.place(ch)
+    wizard.step(10, board.scan(), [])
+    events = wizard.step(20, board.scan(), [ButtonEvent("ok")])
+    report = events[0]["report"]
+    assert report["ghosting"] and "readings ghost" in report["causes"][-1]
+    assert events[1]["step"] == "sensor"  # learning begins: the ghosting reading is said
+    assert events[2] == {"event": "setup", "problem": "ghost", "channels": [0, 1, 8, 9]}
+    assert wizard.step(30, board.scan(), []) == []  # once, until it is gone
+
+
+def test_wrong_doubled_and_swapped_channels_are_said_at_once():
+    sites = sites_of("antipode")
+    expected = {s.label: i for i, s in enumerate(sites)}
+    wiring = {label: (ch, ch) for label, ch in expected.items()}
+    wiring["a1"], wiring["a2"] = (1, 0), (0, 1)  # two wires swapped
+    board = SimBoard(64, leds=61)
+    wizard = Wizard(sites, led_channels=61, expected=expected, scans=1, check=False)
+    builder = Builder(wizard, board, wiring)
+    builder.scans(1)
+    wizard.start()
+    first = builder.tap("a1")
+    assert first[0] == {"event": "setup", "learned": "a1", "channel": 1, "expected": 0,
+                        "problem": "wrong"}
+    doubled = builder.tap("a1")  # the same site again instead of a2
+    assert doubled[0] == {"event": "setup", "problem": "doubled", "channel": 1, "site": "a2",
+                          "owner": "a1"}
+    assert "Ch 1 is a1!" in wizard.screen().lines
+    several = (board.place(0), board.place(2), builder.scans(), board.lift(0), board.lift(2))[2]
+    assert several[0]["problem"] == "several" and wizard.prompt == "a2"
+    redo = builder.scans(1, buttons=[ButtonEvent("back")])  # BACK: a1 again
+    assert redo[0] == {"event": "setup", "step": "sensor", "site": "a1", "n": 1, "of": 61,
+                       "redo": True}
+    events = builder.run()
+    done = next(e for e in events if e.get("step") == "done")
+    assert done["swapped"] == [["a1", "a2"]]
+    assert wizard.layout() == as_layout(wiring)
+
+
+def test_only_a_new_games_sites_are_learned_and_the_others_kept():
+    antipode = sites_of("antipode")
+    kept = Layout({s.label: 100 + i for i, s in enumerate(antipode)},
+                  {s.label: 200 + i for i, s in enumerate(antipode)})
+    sites = sites_of("antipalos", 4)
+    wiring = {s.label: (i, i) for i, s in enumerate(sites)}
+    wizard, events = learn(sites, wiring, keep=kept, check=False)
+    assert len([e for e in events if e.get("step") == "sensor"]) == len(sites)
+    layout = wizard.layout()
+    assert {s: layout.sensor[s] for s in kept.sensor} == kept.sensor
+    assert all(layout.sensor[s.label] == wiring[s.label][0] for s in sites)
+
+
+# ------------------------------------------------------------------------ from outside
+def write_board(tmp_path, game, wiring, size=None):
+    wired = tmp_path / "wiring.toml"
+    wired.write_text(layout_toml(as_layout(wiring), game, size, None))
+    config = tmp_path / "config.toml"
+    config.write_text(f'game = "{game}"\n' + (f"size = {size}\n" if size else "") +
+                      f'storage = "{tmp_path}/games.db"\n[timing]\nscan_hz = 200\n'
+                      f'[web]\nport = {free_port()}\n'
+                      '[sensors]\nbackend = "sim"\nwiring = "wiring.toml"\n')
+    return config
+
+
+class Session:
+    """`reedboard setup` in a process of its own, answered over stdin as a builder would."""
+
+    def __init__(self, config, wiring):
+        self.proc = subprocess.Popen([str(REEDBOARD), "setup", "--config", str(config)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        self.by_led = {led: site for site, (_, led) in wiring.items()}
+        self.events = []
+
+    def send(self, obj):
+        self.proc.stdin.write(json.dumps(obj) + "\n")
+        self.proc.stdin.flush()
+
+    def tap(self, site):
+        self.send({"site": site, "on": True})
+        time.sleep(0.04)
+        self.send({"site": site, "on": False})
+
+    def run(self, stop_after=None):
+        for line in self.proc.stdout:
+            event = json.loads(line)
+            self.events.append(event)
+            if stop_after is not None and event.get("learned_led") and \
+                    len([e for e in self.events if "learned_led" in e]) == stop_after:
+                self.proc.send_signal(signal.SIGTERM)
+            elif event.get("step") == "check":
+                self.send({"button": "ok"})
+            elif event.get("step") == "sensor":
+                self.tap(event["site"])
+            elif event.get("step") == "led":
+                site = self.by_led.get(event["channel"])
+                self.tap(site) if site else self.send({"button": "back"})
+        return self.proc.wait(timeout=30)
+
+
+def test_setup_from_outside_learns_a_scrambled_board_and_resumes(tmp_path):
+    sites = sites_of("antipode")
+    wiring = chain_wiring(sites, random.Random(11), h_first=True)
+    config = write_board(tmp_path, "antipode", wiring)
+    first = Session(config, wiring)
+    assert first.run(stop_after=10) == 130  # interrupted while learning the LEDs
+    assert first.events[0] == {"event": "setup", "step": "check"}
+    assert first.events[-1] == {"event": "setup", "stopped": f"{tmp_path}/layout.toml.setup.json"}
+    assert not (tmp_path / "layout.toml").exists()
+    second = Session(config, wiring)
+    assert second.run() == 0, second.proc.stderr.read()
+    assert second.events[0]["resumed"] == f"{tmp_path}/layout.toml.setup.json"
+    assert second.events[0]["learned"] == 61 and second.events[0]["leds"] >= 10
+    assert not [e for e in second.events if e.get("step") == "sensor"]  # not asked again
+    assert second.events[-1]["done"] == f"{tmp_path}/layout.toml"
+    assert read_layout(str(tmp_path / "layout.toml")) == as_layout(wiring)
+    assert (tmp_path / "config.toml").read_text().startswith('layout = "layout.toml"\n')
+    assert not os.path.exists(f"{tmp_path}/layout.toml.setup.json")
+    # The board now plays with what was learned: the daemon's config check accepts it.
+    done = subprocess.run([str(REEDBOARD), "setup", "--config", str(config)],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and "already has all 61 sites of Antipode" in done.stderr
+
+
+def test_the_wizards_screens_fit_the_oled():
+    """Each phase's screen (and a problem said) fits the panel; saved in test-output/ to look
+    at (oled-setup-<moment>.png, 4x)."""
+    from luma.core.device import dummy
+
+    from firmware_host.screens import SIZE, fits
+
+    out = Path(__file__).resolve().parents[2] / "test-output"
+    out.mkdir(exist_ok=True)
+    sites = sites_of("antipalos", 12)
+    wiring = {s.label: (i, i) for i, s in enumerate(sites)}
+    board = SimBoard(400, leds=288)
+    wizard = Wizard(sites, led_channels=288, scans=1)
+    builder = Builder(wizard, board, wiring)
+    builder.scans(1)
+    wizard.start()
+    moments = [("check", lambda: board.place(5) or builder.scans(1))]
+    moments.append(("sensor", lambda: (board.lift(5), builder.scans(1, [ButtonEvent("ok")]))))
+    moments.append(("doubled", lambda: (builder.tap("A1*"), builder.tap("A1*"))))
+    for site in serpentine(sites)[1:]:
+        moments.append((None, lambda site=site: builder.tap(site)))
+    moments.append(("led", lambda: None))
+    for name, act in moments:
+        act()
+        if name is None:
+            continue
+        screen = wizard.screen()
+        assert fits(screen), screen.text_lines()
+        image = screen.render(dummy(*SIZE, mode="1"))
+        image.convert("L").resize((SIZE[0] * 4, SIZE[1] * 4)).save(out / f"oled-setup-{name}.png")
+    assert wizard.phase == "led"
