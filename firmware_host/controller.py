@@ -218,7 +218,7 @@ class Controller:
         if fresh or change.closed or change.opened:
             self.board = self.layout.sites_of(self.debouncer.stable)
             if fresh:
-                self._restored_at_once()
+                judge.changed(self)
             else:
                 self._wake()
                 self._on_change(self.layout.sites_of(change.opened), self.layout.sites_of(change.closed))
@@ -478,15 +478,9 @@ class Controller:
         record = GameRecord.begin(self.storage, game, match, self._who(game.new()))
         self._begin(record, Restoring(why="new game"))
         self.emit("new_game", game=game.name, size=game.size, variant=game.variant)
-        if not self._restored_at_once():
+        judge.changed(self)  # a board already showing the start needs no settle
+        if isinstance(self.phase, Restoring):
             self.debouncer.restart(self._now)  # read once the hands have set the pieces
-
-    def _restored_at_once(self) -> bool:
-        """A board that already shows the position restored needs no settle to be read."""
-        if isinstance(self.phase, Restoring) and self.board == self.record.board:
-            judge.restored(self, self.phase, self.board)
-            return True
-        return False
 
     def set_players(self, players: SetPlayers, game: Game | None = None) -> None:
         """A new game (of ``game``, default the current one) in which the computer plays

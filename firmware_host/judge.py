@@ -421,9 +421,11 @@ def _choice_moved_on(c: Controller, was: Choice, choice: Choice) -> None:
 
 def changed(c: Controller) -> None:
     """The debounced board changed (before it settles): a step seen done goes dark at once; a
-    lifted piece's targets light."""
+    lifted piece's targets light; a board restored to the position needs no settle."""
     phase = c.phase
-    if isinstance(phase, Following):
+    if isinstance(phase, Restoring) and c.board == c.record.board:
+        restored(c, phase, c.board)
+    elif isinstance(phase, Following):
         c.follow()
     elif isinstance(phase, (Moving, Awaiting)) and not c.sync:
         c.light_targets(lifted_targets(c, c.board))

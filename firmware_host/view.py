@@ -79,9 +79,10 @@ def lights(snap: Snapshot) -> dict[str, str]:
         undo = phase.undo
         if undo is not None and undo.current is not None:
             lit.update(dict.fromkeys(undo.remaining(snap.board), STEPS[undo.current.action].light))
-        missing, extra = snap.restore_left()
-        lit.update(dict.fromkeys(missing, "missing"))
-        lit.update(dict.fromkeys(extra, "extra"))
+        if snap.sync:  # guided once the board was read at a settle: no flash meanwhile
+            missing, extra = snap.restore_left()
+            lit.update(dict.fromkeys(missing, "missing"))
+            lit.update(dict.fromkeys(extra, "extra"))
     elif snap.sync and snap.connected:
         if isinstance(phase, Awaiting) and phase.pending:
             missing, extra = phase.pending.stray(snap.record.board, snap.board)
@@ -141,7 +142,7 @@ def instruction(snap: Snapshot) -> str | None:
         return "Set up to play again"
     if isinstance(phase, Restoring):
         missing, extra = snap.restore_left()
-        if missing or extra:
+        if (missing or extra) and snap.sync:
             order = {s.label: i for i, s in enumerate(state.sites())}
             fix = fix_words(sorted(missing, key=order.get), sorted(extra, key=order.get))
             return RESTORE_WORDS[phase.why].format(fix=fix[:1].lower() + fix[1:], Fix=fix)

@@ -135,7 +135,7 @@ def test_after_a_won_match_the_next_game_begins_a_new_match_to_the_same_target(t
 
 def test_menu_new_game_mid_game_is_not_scored_and_the_same_side_begins_again():
     stream = clear(play(Stream(), GAME_1), GAME_1)
-    stream = play(stream, GAME_2[:2]).press("menu").press("ok").wait(SETTLE)
+    stream = play(stream, GAME_2[:2]).press("menu").press("ok").settle()
     events = run(stream.text(), "antipalos", 3, config=CONFIG)
     assert shown(events)[-1][2] == f"New game: take {', '.join(GAME_2[:2])} off"
     stream = clear(stream, GAME_2[:2])
