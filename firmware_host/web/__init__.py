@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, TextIO
 
 from firmware_host.config import Timing
 from firmware_host.controller import Controller
+from firmware_host.playable import Playable
 from firmware_host.web.address import is_loopback, listen, new_token
 from firmware_host.web.bridge import Hub, WebBoard
 from hardware.sim import SimBoard
@@ -26,8 +27,9 @@ class Simulator:
     """The page's server and the loop's bridge to it."""
 
     def __init__(self, board: WebBoard, host: str, port: int, token: str | None,
-                 out: TextIO) -> None:
+                 out: TextIO, playable: Playable = Playable()) -> None:
         self.board, self.host, self.token, self.out = board, host, token, out
+        self.playable = playable
         self.sock = listen(host, port)
         self.server: Any = None
         self._lock = threading.Lock()
@@ -40,7 +42,8 @@ class Simulator:
         with self._lock:
             if self._stopped:
                 return False
-            self.server = WebServer(Pages(self.board.hub, self.token, self.host), self.host,
+            self.server = WebServer(Pages(self.board.hub, self.token, self.host,
+                                          self.playable), self.host,
                                     self.sock.getsockname()[1], sock=self.sock)
             self.server.start()
         query = f"?token={self.token}" if self.token else ""
@@ -85,14 +88,16 @@ def bind(
     port: int = 8080,
     token: str | None = None,
     out: TextIO = sys.stderr,
+    playable: Playable = Playable(),
 ) -> Simulator:
-    """The page for ``board``, its address bound but not yet served. Off loopback the controls
+    """The page for ``board``, its address bound but not yet served; ``playable``: what the
+    board can play (the picker offers that, a new game is checked). Off loopback the controls
     need a token (``token``, else a new one, printed). OSError if the address cannot be bound."""
     if not is_loopback(host):
         token = token or new_token()
     # Changes of one site spaced by two debounce times: each is seen, a click-click is a tap.
     gap_ms = 2 * timing.debounce_scans * 1000 / timing.scan_hz
-    simulator = Simulator(WebBoard(board, Hub(), gap_ms), host, port, token, out)
+    simulator = Simulator(WebBoard(board, Hub(), gap_ms), host, port, token, out, playable)
     if not is_loopback(host):
         print(f"reedboard: WARNING: serving the board beyond this machine ({host}); "
               "the controls need the token in the address below", file=out)

@@ -10,7 +10,7 @@ import subprocess
 import time
 
 from firmware_host.storage import Storage
-from tests.mqtt.mqtt_tools import Broker, Watcher, board_config
+from tests.mqtt.mqtt_tools import REEDBOARD, Broker, Watcher, board_config
 
 ONLINE = "reedboard/t1/availability"
 
@@ -153,39 +153,83 @@ def test_a_password_and_an_acl(tmp_path, boards):
         broker.stop()
 
 
+ENTITIES = [("sensor", "game"), ("sensor", "to_move"), ("sensor", "status"), ("sensor", "ply"),
+            ("sensor", "last_result"), ("binary_sensor", "connectivity"),
+            ("binary_sensor", "out_of_sync"), ("binary_sensor", "attention"),
+            ("button", "new_game"), ("select", "game")]
+
+
 def test_home_assistant_discovery(tmp_path, broker, watcher, boards):
-    boards(board_config(tmp_path, broker.port))
+    board = boards(board_config(tmp_path, broker.port, size=3,
+                                extra='configuration_url = "http://cafe.lan:8090/watch/t1"\n'))
     configs = {}
-    for component, name in [("sensor", "game"), ("sensor", "to_move"), ("sensor", "status"),
-                            ("sensor", "ply"), ("binary_sensor", "connectivity"),
-                            ("button", "new_game"), ("select", "game")]:
+    for component, name in ENTITIES:
         text = watcher.wait(f"homeassistant/{component}/reedboard_t1/{name}/config")
         configs[component, name] = json.loads(text)
     late = Watcher(broker.port, "homeassistant/#")  # Home Assistant starting later
     late.wait("homeassistant/select/reedboard_t1/game/config")
-    assert len(late.messages) == 7 and all(retained for _, _, retained in late.messages)
+    assert len(late.messages) == len(ENTITIES) and all(retained for _, _, retained in late.messages)
     late.close()
     devices = {json.dumps(c["device"], sort_keys=True) for c in configs.values()}
     assert len(devices) == 1 and configs["sensor", "game"]["device"]["identifiers"] == ["reedboard_t1"]
-    assert len({c["unique_id"] for c in configs.values()}) == 7
+    device = configs["sensor", "game"]["device"]
+    assert device["configuration_url"] == "http://cafe.lan:8090/watch/t1" and device["sw_version"]
+    assert len({c["unique_id"] for c in configs.values()}) == len(ENTITIES)
     connectivity = configs["binary_sensor", "connectivity"]
     assert connectivity["state_topic"] == ONLINE and connectivity["device_class"] == "connectivity"
     assert (connectivity["payload_on"], connectivity["payload_off"]) == ("online", "offline")
+    assert "state_class" not in configs["sensor", "ply"]  # a count that starts again: no statistics
     state = watcher.state("t1")
-    for name, key in [("game", "title"), ("to_move", "to_move"), ("status", "status"), ("ply", "ply")]:
+    for name, key in [("game", "title"), ("status", "status"), ("ply", "ply")]:
         sensor = configs["sensor", name]
         assert sensor["state_topic"] == "reedboard/t1/state"
         assert sensor["value_template"] == f"{{{{ value_json.{key} }}}}" and key in state
+    for name in ("out_of_sync", "attention"):
+        sensor = configs["binary_sensor", name]
+        assert sensor["device_class"] == "problem" and sensor["state_topic"] == "reedboard/t1/state"
     select = configs["select", "game"]
     assert "phalanx" in select["options"] and state["game"] in select["options"]
+    # A whole game: "To move" says the game is over, "Last result" gives the result.
+    for ply, site in enumerate(("A1*", "A3*", "B2*", "C1*", "C3*"), 1):
+        board.place(site)
+        watcher.state("t1", lambda s, ply=ply: s["ply"] == ply)
+    over = watcher.state("t1", lambda s: s["result"] is not None)
+    assert over["to_move"] is None and over["last_result"] == "white wins by connection"
+    assert "value_json.to_move or 'game over'" in configs["sensor", "to_move"]["value_template"]
     # What Home Assistant sends: the select's template with the chosen option, the button's payload.
     watcher.publish(select["command_topic"], select["command_template"].replace("{{ value }}", "phalanx"))
     watcher.state("t1", lambda s: s["game"] == "phalanx")
+    time.sleep(1.1)  # one new game a second
     button = configs["button", "new_game"]
     watcher.publish(button["command_topic"], button["payload_press"])
     watcher.wait("reedboard/t1/reply", lambda t: t.count('"ok": true') and watcher.texts(
         "reedboard/t1/reply").count('{"id": null, "ok": true}') == 2)
     assert watcher.state("t1", lambda s: s["game"] == "phalanx")["ply"] == 0
+
+
+def test_home_assistant_sees_only_what_a_board_takes(tmp_path, broker, watcher, boards):
+    """A board with a layout file offers only its games; a kiosk board that refuses commands
+    clears the button and select an earlier start announced."""
+    layout = tmp_path / "layout.toml"
+    subprocess.run([*REEDBOARD, "layout", "antipod", "--size", "4"], stdout=layout.open("w"),
+                   check=True)
+    config = board_config(tmp_path, broker.port, top=f'layout = "{layout}"\n')
+    config.write_text(config.read_text().replace('game = "antipalos"\nsize = 5', 'game = "antipod"\nsize = 4'))
+    board = boards(config)
+    select = json.loads(watcher.wait("homeassistant/select/reedboard_t1/game/config"))
+    assert select["options"] == ["antipod"]
+    board.stop()
+    config.write_text(config.read_text() + "[kiosk]\nenabled = true\n")
+    boards(config)
+    for name in ("select/reedboard_t1/game", "button/reedboard_t1/new_game"):
+        watcher.wait(f"homeassistant/{name}/config", lambda t: t == "")
+    late = Watcher(broker.port, "homeassistant/#")  # Home Assistant starting later
+    try:
+        late.wait("homeassistant/binary_sensor/reedboard_t1/attention/config")
+        time.sleep(0.5)
+        assert len(late.messages) == len(ENTITIES) - 2
+    finally:
+        late.close()
 
 
 def _wait_for_moves(db, count: int, board=None, timeout: float = 15) -> None:
