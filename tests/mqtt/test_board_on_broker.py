@@ -10,7 +10,7 @@ import subprocess
 import time
 
 from firmware_host.storage import Storage
-from tests.mqtt.mqtt_tools import REEDBOARD, Broker, Watcher, board_config
+from tests.mqtt.mqtt_tools import Broker, Watcher, board_config, layout_file
 
 ONLINE = "reedboard/t1/availability"
 
@@ -210,11 +210,8 @@ def test_home_assistant_discovery(tmp_path, broker, watcher, boards):
 def test_home_assistant_sees_only_what_a_board_takes(tmp_path, broker, watcher, boards):
     """A board with a layout file offers only its games; a kiosk board that refuses commands
     clears the button and select an earlier start announced."""
-    layout = tmp_path / "layout.toml"
-    subprocess.run([*REEDBOARD, "layout", "antipod", "--size", "4"], stdout=layout.open("w"),
-                   check=True)
-    config = board_config(tmp_path, broker.port, top=f'layout = "{layout}"\n')
-    config.write_text(config.read_text().replace('game = "antipalos"\nsize = 5', 'game = "antipod"\nsize = 4'))
+    layout = layout_file(tmp_path, "antipod", 4)
+    config = board_config(tmp_path, broker.port, top=f'layout = "{layout}"\n', game="antipod", size=4)
     board = boards(config)
     select = json.loads(watcher.wait("homeassistant/select/reedboard_t1/game/config"))
     assert select["options"] == ["antipod"]
