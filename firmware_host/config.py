@@ -137,6 +137,14 @@ class Opponent:
     board: str | None = option(None)
 
 
+@dataclass(frozen=True)
+class Archive:
+    """The café dashboard's game archive: None keeps it in SQLite in the dashboard's state
+    directory; ``postgresql://user@host/db`` in PostgreSQL (docs/cafe.md)."""
+
+    url: str | None = option(None)
+
+
 #: The kinds of opponent.
 OPPONENT_KINDS = ("none", "computer", "remote")
 
@@ -184,6 +192,7 @@ class Config:
     web: Web = field(default_factory=Web)
     mqtt: Mqtt = field(default_factory=Mqtt)
     opponent: Opponent = field(default_factory=Opponent)
+    archive: Archive = field(default_factory=Archive)
     #: The file this came from (None: built-in defaults).
     source: str | None = field(default=None, compare=False)
 
@@ -368,6 +377,10 @@ def _checked(config: Config, path: str) -> Config:
                 raise ConfigError(f"{path}: {where}: GPIO pin {pin} is also used by {other}")
             owners[pin] = (where, bus)
     _check_mqtt(path, config.mqtt)
+    url = config.archive.url
+    if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite:///")):
+        raise ConfigError(f"{path}: [archive] url must be postgresql://... or sqlite:///path "
+                          f"(got {describe(url[:40])})")
     sites = _game_sites(path, config)
     _check_opponent(path, config)
     if config.layout is not None:
