@@ -64,7 +64,7 @@ STATE = record({
     "extra": optional(_SITES), "brightness": optional(number(0, 1)),
     "board": optional(text(64)), "hardware": optional(_WORD), "opponent": optional(_WORD),
     "last_move_at": optional(text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")),
-    "last_result": optional(_LINE),
+    "last_result": optional(_LINE), "games": optional(items(text(40), 20)),
     "today": optional(record({"played": whole(0, 100_000),
                               "results": mapping(text(20), whole(0, 100_000), 8),
                               "running": whole(0, 100_000), "last": optional(_LINE)})),
@@ -165,9 +165,10 @@ class Fleet:
         #: Layout key -> the sites to draw (only games some table plays).
         self.layouts: dict[str, list[dict[str, Any]]] = {}
         self.alerts: list[dict[str, Any]] = []
-        #: Whether the dashboard is connected to the broker, and since when (monotonic s).
-        self.broker_up, self.broker_since = False, 0.0
-        self._was_online: set[str] = set()
+        #: Whether the dashboard is connected to the broker, and since when it is back after
+        #: an outage (monotonic s; its first connection is no return).
+        self.broker_up, self.broker_since = False, -GRACE
+        self._connected_before = False
         self._day = _today()
 
     # ------------------------------------------------------------------ the link's thread
@@ -269,8 +270,9 @@ class Fleet:
         """The dashboard's own link to the broker went up or down."""
         with self.lock:
             self.broker_up = connected
-            if connected:
+            if connected and self._connected_before:
                 self.broker_since = time.monotonic()
+            self._connected_before |= connected
 
     def tick(self) -> None:
         """Called about once a second: a table whose reconnecting time ran out is offline."""

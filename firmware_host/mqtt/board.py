@@ -133,6 +133,7 @@ class NetBoard:
             last_move_at=self._last_move_at, today=self._today,
         )
         state["last_result"] = state["result"] or (self._today or {}).get("last")
+        state["games"] = list(self.playable.games())  # what the dashboard's New game offers
         self._send_state(state)
 
     def _publish_record(self, controller: Controller) -> None:

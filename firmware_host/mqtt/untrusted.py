@@ -101,7 +101,7 @@ def text(most: int, pattern: str | None = None) -> Check:
 
 def one_of(*values: Any) -> Check:
     def check(value: Any) -> Any:
-        if isinstance(value, bool) or value not in values:
+        if not any(type(value) is type(v) and value == v for v in values):
             raise Bad(f"expected one of {', '.join(map(_shown, values))} (got {_shown(value)})")
         return value
     return check
