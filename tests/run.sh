@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs on a fresh Debian machine, then run it.
 # System packages: systemd-analyze (unit checks), chromium and firefox-esr (browser tests; never downloaded),
-# mosquitto (the MQTT tests' broker). Python packages: a venv in .venv.
+# mosquitto (the MQTT tests' broker), postgresql (the café archive's tests start a throw-away
+# cluster on a loopback port). Python packages: a venv in .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,7 @@ command -v systemd-analyze >/dev/null || need+=(systemd)
 command -v firefox-esr >/dev/null || need+=(firefox-esr)  # ... and the page in Firefox
 command -v npm >/dev/null || need+=(nodejs npm)  # axe-core for the page's accessibility test
 [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # the café network's tests: a real broker
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)  # the café archive
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
