@@ -190,6 +190,8 @@ class Fleet:
             data = read(payload, STATE) if payload else None
         else:
             return
+        if not payload and board not in self.tables:
+            return  # a retired table's retained topics being cleared
         with self.lock:
             table = self._table(board)
             alerts = self._apply(table, kind, data)

@@ -29,6 +29,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from engines import GAME_NAMES
 from firmware_host.cafe.archive import ArchiveError, positions
 from firmware_host.cafe.fleet import Fleet
+from firmware_host.game import Game
 from firmware_host.mqtt import topics
 from firmware_host.mqtt.commands import parse
 from firmware_host.mqtt.discovery import removal_messages
@@ -165,7 +166,8 @@ class Dashboard:
             before = occupied
         fields = {k: game[k] for k in ("key", "game", "size", "variant", "started", "finished",
                                        "result", "winner", "opponent", "text")}
-        return web.json_response({**fields, "board": board, "sites": sites, "steps": steps})
+        return web.json_response({**fields, "title": Game(game["game"], game["size"]).title,
+                                  "board": board, "sites": sites, "steps": steps})
 
     async def record_text(self, request: web.Request) -> web.Response:
         board, key = _board(request), request.match_info["key"]

@@ -49,9 +49,9 @@ async function showList() {
 
 async function showReplay() {
   const game = await getJson(`${api}/${encodeURIComponent(key)}`);
-  document.title = `reedboard café · ${board} · ${game.game}`;
+  document.title = `reedboard café · ${board} · ${game.title}`;
   $("where").append(link(`/tables/${encodeURIComponent(board)}`, board),
-    ` · ${game.game} ${game.size ?? ""} · ${game.result ?? ""}`);
+    ` · ${game.title} · ${game.result ?? ""}`);
   $("record").textContent = game.text;
   $("download").href = `/tables/${encodeURIComponent(board)}/games/${encodeURIComponent(key)}.txt`;
   const slider = $("step");
