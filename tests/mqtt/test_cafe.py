@@ -240,6 +240,25 @@ def test_the_archive_keeps_every_finished_game_and_replays_it(tmp_path, broker, 
     day.locator("ol a").filter(has_text="white wins by connection (5 moves)").wait_for()
 
 
+def test_a_broker_that_goes_down_is_shown_as_that_not_every_table_offline(
+        tmp_path, broker, watcher, boards, cafe, page):
+    boards(board_config(tmp_path, broker.port, "t1"))
+    boards(board_config(tmp_path, broker.port, "t2"))
+    for board in ("t1", "t2"):
+        watcher.state(board)
+    page.goto(cafe())
+    page.locator('article[data-board="t2"]').wait_for()
+    broker.stop()
+    page.locator("#broker-down").wait_for()
+    assert page.locator(".flag.offline").count() == 0
+    assert page.locator("#summary").inner_text() == "2 tables · 0 need attention"
+    page.screenshot(path=str(OUTPUT / "cafe-broker-down.png"))
+    broker.start()
+    page.locator("#broker-down").wait_for(state="hidden", timeout=40000)
+    page.locator("#broker").filter(has_text="broker connected").wait_for()
+    assert page.locator(".flag.offline").count() == 0
+
+
 def _phalanx(folder, port):
     path = board_config(folder, port, "t3", game="phalanx")
     path.write_text(path.read_text().replace("size = 5\n", ""))
