@@ -10,7 +10,10 @@ is full or the broker is away.
 What arrives is another machine's word: a message longer than ``MAX_PAYLOAD``, or one its
 handler cannot take (a handler raising anything), is dropped and said in one journal line (at
 most one a second, with the count dropped meanwhile); paho's thread never stops on one.
-:attr:`Link.refused` holds the subscriptions the broker refused (its ACL), for the board to say.
+A pairing that cannot read the other board (the ACL lacks its read lines, a wrong id) is seen
+from here: :meth:`Link.unreadable` for a subscription the broker refused outright, and
+:meth:`Link.silent` for one that brought nothing, not even a retained availability, for some
+seconds of being connected (Mosquitto grants a subscription its ACL forbids and sends nothing).
 """
 
 from __future__ import annotations
@@ -66,6 +69,9 @@ class Link:
         self.bad = 0
         self._said_at, self._unsaid = 0.0, 0
         self._asked: dict[int, str] = {}  # subscription request id -> its topic
+        #: Subscription -> when a message for it last came (monotonic s; absent: none yet).
+        self.heard: dict[str, float] = {}
+        self._since: dict[str, float] = {}  # subscription -> when it was last made (connected)
         self.connected = threading.Event()
         #: Called (in paho's thread) after each connection, once the kept messages are queued.
         self.on_connect: Callable[[], None] = lambda: None
@@ -112,6 +118,20 @@ class Link:
         result, mid = self.client.subscribe(topic, qos=1)
         if result == paho.MQTT_ERR_SUCCESS:
             self._asked[mid] = topic
+            self._since[topic] = time.monotonic()
+
+    def unreadable(self, topic: str) -> bool:
+        """Whether the broker refused this login the subscription ``topic`` (its ACL lacks a
+        read line for it), on the current connection."""
+        return topic in self.refused
+
+    def silent(self, topic: str, seconds: float) -> bool:
+        """Whether subscription ``topic`` has brought nothing since it was made, ``seconds``
+        or more ago, on a connection still up (a retained topic answers at once when it can be
+        read)."""
+        made = self._since.get(topic)
+        return (self.connected.is_set() and topic not in self.heard and made is not None
+                and time.monotonic() - made >= seconds)
 
     def stop(self, last: tuple[str, str] | None = None, timeout: float = 1.0) -> None:
         """Publish ``last`` (retained) if connected, waiting at most ``timeout`` s, then
@@ -161,6 +181,7 @@ class Link:
             return self.drop(message.topic, f"too long ({len(message.payload)} bytes)")
         for pattern, handler in list(self._handlers.items()):
             if paho.topic_matches_sub(pattern, message.topic):
+                self.heard[pattern] = time.monotonic()
                 try:
                     handler(message.topic, message.payload)
                 except Exception as exc:  # noqa: BLE001 - a message never stops paho's thread
