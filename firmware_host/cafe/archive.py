@@ -144,8 +144,14 @@ class Archive:
         except ImportError:
             raise ArchiveError("[archive] url names PostgreSQL: install psycopg "
                                "(pip install 'psycopg[binary]' or apt install python3-psycopg)") from None
-        archive = cls(lambda: psycopg.connect(url, autocommit=True, connect_timeout=5),
-                      "postgresql", url.split("@")[-1], (psycopg.Error, OSError))
+        def connect():
+            db = psycopg.connect(url, autocommit=True, connect_timeout=5)
+            # As SQLite's synchronous=NORMAL: a crash of the server's machine may lose the last
+            # instants' games (each board keeps its own), never the database's consistency.
+            db.execute("SET synchronous_commit TO off")
+            return db
+
+        archive = cls(connect, "postgresql", url.split("@")[-1], (psycopg.Error, OSError))
         archive._ready()
         return archive
 

@@ -18,6 +18,7 @@ seconds of being connected (Mosquitto grants a subscription its ACL forbids and 
 
 from __future__ import annotations
 
+import socket
 import sys
 import threading
 import time
@@ -61,6 +62,7 @@ class Link:
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
         client.on_subscribe = self._on_subscribe
+        client.on_socket_open = _no_delay
         #: Who says the journal's lines ("reedboard run", "reedboard cafe").
         self.who = who
         #: Subscriptions the broker refused on the last connection (not allowed to read them).
@@ -221,6 +223,15 @@ class Link:
                 info = self.client.publish(topic, data, qos=1 if retain else 0, retain=retain)
                 if info.rc != paho.MQTT_ERR_SUCCESS:
                     self.dropped += 1
+
+
+def _no_delay(client, userdata, sock) -> None:
+    """Send each message at once: with Nagle's algorithm a state sent right after an event
+    waits for the event's delayed ACK (some 40 ms)."""
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except (OSError, AttributeError):  # not a TCP socket (a proxy, a test stand-in)
+        pass
 
 
 def _password(path: str | None) -> str | None:

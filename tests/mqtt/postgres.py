@@ -23,7 +23,8 @@ class Postgres:
     """``postgres`` on 127.0.0.1:``port`` with a user ``reedboard`` who may do anything (trust
     on loopback: nothing else can reach it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, fsync: bool = False) -> None:
+        self.fsync = fsync  # tests need no durability; a benchmark measures with it
         self.bin = _bin()
         require(self.bin is not None, "Debian's postgresql (initdb)")
         self.port = free_port()
@@ -46,7 +47,8 @@ class Postgres:
     def start_again(self) -> "Postgres":
         """Start the cluster made by :meth:`start` (after :meth:`stop`)."""
         self._run(f"{self.bin}/pg_ctl", "-D", self.data, "-w", "-l", f"{self.folder}/log", "-o",
-                  f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off",
+                  f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+                  + ("" if self.fsync else " -c fsync=off"),
                   "start")
         return self
 
