@@ -38,7 +38,7 @@ class Bad(ValueError):
     """A message that is not what it should be; ``str()`` is one line."""
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     try:
         text = json.dumps(value)
     except (TypeError, ValueError):
@@ -69,7 +69,7 @@ def whole(low: int, high: int) -> Check:
     """A whole number from ``low`` to ``high`` (not a boolean)."""
     def check(value: Any) -> int:
         if type(value) is not int or not low <= value <= high:
-            raise Bad(f"expected a whole number from {low} to {high} (got {_shown(value)})")
+            raise Bad(f"expected a whole number from {low} to {high} (got {shown(value)})")
         return value
     return check
 
@@ -79,7 +79,7 @@ def number(low: float, high: float) -> Check:
     def check(value: Any) -> float:
         if (type(value) not in (int, float) or not math.isfinite(value)
                 or not low <= value <= high):
-            raise Bad(f"expected a number from {low:g} to {high:g} (got {_shown(value)})")
+            raise Bad(f"expected a number from {low:g} to {high:g} (got {shown(value)})")
         return float(value)
     return check
 
@@ -91,10 +91,10 @@ def text(most: int, pattern: str | None = None) -> Check:
 
     def check(value: Any) -> str:
         if not isinstance(value, str) or len(value) > most:
-            raise Bad(f"expected text of at most {most} characters (got {_shown(value)})")
+            raise Bad(f"expected text of at most {most} characters (got {shown(value)})")
         if any(ord(c) < 32 or ord(c) == 127 for c in value) or (
                 shape and not shape.fullmatch(value)):
-            raise Bad(f"unexpected text {_shown(value)}")
+            raise Bad(f"unexpected text {shown(value)}")
         return value
     return check
 
@@ -102,7 +102,7 @@ def text(most: int, pattern: str | None = None) -> Check:
 def one_of(*values: Any) -> Check:
     def check(value: Any) -> Any:
         if not any(type(value) is type(v) and value == v for v in values):
-            raise Bad(f"expected one of {', '.join(map(_shown, values))} (got {_shown(value)})")
+            raise Bad(f"expected one of {', '.join(map(shown, values))} (got {shown(value)})")
         return value
     return check
 
@@ -116,7 +116,7 @@ def items(inner: Check, most: int) -> Check:
     """A list of at most ``most`` items, each as ``inner`` accepts it."""
     def check(value: Any) -> list:
         if not isinstance(value, list):
-            raise Bad(f"expected a list (got {_shown(value)})")
+            raise Bad(f"expected a list (got {shown(value)})")
         if len(value) > most:
             raise Bad(f"expected at most {most} items (got {len(value)})")
         out = []
@@ -133,7 +133,7 @@ def mapping(key: Check, inner: Check, most: int) -> Check:
     """An object of at most ``most`` entries, keys and values checked."""
     def check(value: Any) -> dict:
         if not isinstance(value, dict) or len(value) > most:
-            raise Bad(f"expected an object of at most {most} entries (got {_shown(value)})")
+            raise Bad(f"expected an object of at most {most} entries (got {shown(value)})")
         return {key(k): inner(v) for k, v in value.items()}
     return check
 
@@ -143,7 +143,7 @@ def record(fields: dict[str, Check], required: tuple[str, ...] = ()) -> Check:
     ``required``); fields it does not know are left out."""
     def check(value: Any) -> dict:
         if not isinstance(value, dict):
-            raise Bad(f"expected an object (got {_shown(value)})")
+            raise Bad(f"expected an object (got {shown(value)})")
         out = {}
         for name, inner in fields.items():
             if name not in value and name in required:
@@ -161,7 +161,7 @@ def ident(value: Any) -> Any:
     if value is None or isinstance(value, str) and len(value) <= 64 or (
             type(value) is int and abs(value) <= 2**53):
         return value
-    raise Bad(f"expected an id: text of at most 64 characters or a whole number (got {_shown(value)})")
+    raise Bad(f"expected an id: text of at most 64 characters or a whole number (got {shown(value)})")
 
 
 def board_id(text: Any) -> str | None:
