@@ -36,6 +36,29 @@ def test_state_events_and_availability(tmp_path, broker, watcher, boards):
     watcher.wait(ONLINE, lambda t: t == "offline")
 
 
+def test_last_move_at_survives_a_restart_and_starts_again_with_a_new_game(
+        tmp_path, broker, watcher, boards):
+    config = board_config(tmp_path, broker.port)
+    board = boards(config)
+    board.wait_running()
+    board.place("B2*")
+    at = watcher.state("t1", lambda s: s["ply"] == 1)["last_move_at"]
+    assert board.stop() == 0
+    before = len(watcher.texts("reedboard/t1/state"))
+    again = boards(config)
+    again.wait_running()
+    deadline = time.monotonic() + 10
+    while len(watcher.texts("reedboard/t1/state")) == before:
+        assert time.monotonic() < deadline, "the restarted board published no state"
+        time.sleep(0.05)
+    restarted = json.loads(watcher.texts("reedboard/t1/state")[before])
+    assert restarted["ply"] == 1 and restarted["last_move_at"] == at  # from the games file
+    time.sleep(1.1)
+    watcher.publish("reedboard/t1/command", '{"command": "new_game"}')
+    fresh = watcher.state("t1", lambda s: s["ply"] == 0 and s["moves"] == [])
+    assert fresh["last_move_at"] is None  # not the last game's
+
+
 def test_the_last_will_says_offline_when_the_daemon_is_killed(tmp_path, broker, watcher, boards):
     board = boards(board_config(tmp_path, broker.port))
     watcher.wait(ONLINE, lambda t: t == "online")
