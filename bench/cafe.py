@@ -9,8 +9,9 @@ pieces in rounds (Antipalos 5, staggered over the round). Printed:
 
 - move -> tile: from the board's ``move`` event to the page showing that ply on the board's
   tile (the page's ``data-ply-at``, same clock), p50 / p99 / max, and beside it the broker's
-  own round trip in the same run (a client publishing to itself every 50 ms: the floor any
-  message pays);
+  own round trip in the same run (a client in a process of its own publishing to itself every
+  50 ms: the floor any message pays); that client also notes when each state reaches it, which
+  splits the time into the boards' side (move -> broker) and the dashboard's (broker -> tile);
 - CPU of the broker and of the dashboard process, idle (all boards connected, nobody playing:
   the baseline) and while half, then all the boards play; the cost of one more playing board
   is the difference over the extra boards;
@@ -26,12 +27,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import random
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -65,19 +66,22 @@ ACTIVE_S = 1.0
 class Boards:
     """``count`` daemons on the broker at ``port``, stepped together on the wall clock."""
 
-    def __init__(self, count: int, port: int, folder: Path) -> None:
+    def __init__(self, count: int, port: int) -> None:
         self.daemons, self.nets = [], []
+        self.log = open(os.devnull, "w")
         self.moved: dict[tuple[str, int], float] = {}  # (board, ply) -> wall time of the event
         self.active_until: list[float] = []  # per board: step at SCAN_HZ until then
         self.stepped: list[float] = []  # per board: when it was last stepped
         for i in range(count):
             board = f"table-{i:02d}"
-            config = replace(Config(), game="antipalos", size=5, storage=str(folder / f"{board}.db"),
+            # Games in memory: paho waits on its sockets with select(), which takes no descriptor
+            # above 1023, and three SQLite files a board would pass that before 120 boards.
+            config = replace(Config(), game="antipalos", size=5, storage=":memory:",
                              timing=Timing(scan_hz=SCAN_HZ),
                              mqtt=Mqtt(host="127.0.0.1", port=port, board=board)).simulated()
             controller = open_controller(config, Storage(config.storage), configured_game(config))
             daemon = Daemon(controller, open_hardware(config, controller.layout.sensor_channels),
-                            SCAN_HZ, log=open(os.devnull, "w"))
+                            SCAN_HZ, log=self.log)
             daemon.observers.append(self._recorder(i, board))
             self.nets.append(attach(daemon, config))
             self.daemons.append(daemon)
@@ -114,6 +118,7 @@ class Boards:
         for net, daemon in zip(self.nets, self.daemons):
             net.stop(timeout=0.2)
             daemon.close()
+        self.log.close()
 
 
 def placements(seed: int, count: int) -> list[str]:
@@ -147,41 +152,36 @@ def game_moves(seed: int, count: int) -> list[str]:
             return moves
 
 
-class RoundTrip:
-    """A client publishing to itself every 50 ms: the broker's round trip, in ms."""
+def observe(port: int, stop, results) -> None:
+    """In a process of its own (free of the boards' threads): publish to itself every 50 ms
+    (the broker's round trip, ms) and note when each board's state shows a new ply (wall
+    time, s). Puts (round trips, {(board, ply): time}) on ``results`` once ``stop`` is set."""
+    trips, arrived, sent = [], {}, {}
 
-    def __init__(self, port: int) -> None:
-        self.samples: list[float] = []
-        self.sent: dict[bytes, float] = {}
-        self.client = paho.Client(CallbackAPIVersion.VERSION2)
-        self.client.on_message = lambda c, u, m: self.samples.append(
-            (time.perf_counter() - self.sent.pop(m.payload, time.perf_counter())) * 1000)
-        self.client.connect("127.0.0.1", port)
-        self.client.subscribe("bench/ping", qos=0)
-        self.client.loop_start()
-        self._stop = False
-        self._thread = threading.Thread(target=self._ping, daemon=True)
-        self._thread.start()
+    def on_message(client, userdata, message) -> None:
+        now = time.perf_counter()
+        if message.topic == "bench/ping":
+            trips.append((now - sent.pop(message.payload, now)) * 1000)
+            return
+        try:
+            ply = json.loads(message.payload)["ply"]
+        except (ValueError, KeyError, TypeError):
+            return
+        arrived.setdefault((message.topic.split("/")[1], ply), time.time())
 
-    def _ping(self) -> None:
-        n = 0
-        while not self._stop:
-            n += 1
-            key = str(n).encode()
-            self.sent[key] = time.perf_counter()
-            self.client.publish("bench/ping", key, qos=0)
-            time.sleep(0.05)
-
-    def take(self) -> list[float]:
-        """The samples since the last take."""
-        taken, self.samples = self.samples, []
-        return taken
-
-    def close(self) -> None:
-        self._stop = True
-        self._thread.join(1)
-        self.client.loop_stop()
-        self.client.disconnect()
+    client = paho.Client(CallbackAPIVersion.VERSION2)
+    client.on_message = on_message
+    client.connect("127.0.0.1", port)
+    client.subscribe([("bench/ping", 0), ("reedboard/+/state", 0)])
+    client.loop_start()
+    n = 0
+    while not stop.wait(0.05):
+        n += 1
+        sent[str(n).encode()] = time.perf_counter()
+        client.publish("bench/ping", str(n), qos=0)
+    client.loop_stop()
+    client.disconnect()
+    results.put((trips[40:], arrived))  # the first 2 s: the boards connecting
 
 
 def archive_inserts(archive: Archive, count: int = 300) -> list[float]:
@@ -302,13 +302,17 @@ def main() -> None:
         folder = Path(tmp)
         broker = Broker(folder, "set_tcp_nodelay true\n").start()
         web_port = free_port()
+        journal = folder / "cafe.log"  # the dashboard's stderr: a pipe nobody read would stall it
         cafe = subprocess.Popen(
             [sys.executable, "-m", "firmware_host.cli", "cafe", "--mqtt", f"127.0.0.1:{broker.port}",
-             "--port", str(web_port), "--state", str(folder / "cafe")], stderr=subprocess.PIPE, text=True)
-        cafe.stderr.readline()
-        boards = Boards(count, broker.port, folder)
+             "--port", str(web_port), "--state", str(folder / "cafe")], stderr=journal.open("w"))
+        while "dashboard is at" not in journal.read_text():
+            time.sleep(0.05)
+        boards = Boards(count, broker.port)
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        ping = RoundTrip(broker.port)
+        stop, results = multiprocessing.Event(), multiprocessing.Queue()
+        observer = multiprocessing.Process(target=observe, args=(broker.port, stop, results))
+        observer.start()
         try:
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
             page.goto(f"http://127.0.0.1:{web_port}/")
@@ -320,31 +324,41 @@ def main() -> None:
             cpu = Cpu(broker=broker.proc.pid, dashboard=cafe.pid, boards=os.getpid())
             boards.run(5.0)
             idle = cpu.percent()
-            ping.take()
             sites = placements(args.seed, 2 * rounds)
             half = count // 2
             lat_half = play_rounds(boards, page, half, rounds, sites)
             busy_half = cpu.percent()
             lat_all = play_rounds(boards, page, count, rounds, sites)
             busy_all = cpu.percent()
-            trips = ping.take()
             rss = rss_mb(cafe.pid)
+            tiles = {(board, ply): at / 1000 for board, (ply, at) in _tiles(page).items()}
         finally:
-            ping.close()
+            stop.set()
+            trips, arrived = results.get(timeout=10)
+            observer.join(5)
             browser.close()
             boards.stop()
             cafe.terminate()
             cafe.wait(5)
             broker.stop()
+        said = journal.read_text().splitlines()[1:]
+        if said:
+            print(f"the dashboard said {len(said)} lines, the first: {said[0]}", file=sys.stderr)
         archive = archive_figures(folder)
     state_bytes = len(boards.nets[0].sent_state)
     latencies = lat_half + lat_all
+    to_broker = [(arrived[k] - at) * 1000 for k, at in boards.moved.items() if k in arrived]
+    to_tile = [(tiles[k] - arrived[k]) * 1000 for k in tiles if k in arrived and k in boards.moved]
     per_board = {k: (busy_all[k] - busy_half[k]) / (count - half) for k in ("broker", "dashboard")}
     figures = {
         "boards": count, "moves_timed": len(latencies),
         "move_to_tile_p50_ms": round(percentile(latencies, 0.5), 1),
         "move_to_tile_p99_ms": round(percentile(latencies, 0.99), 1),
         "move_to_tile_max_ms": round(max(latencies, default=0.0), 1),
+        "move_to_broker_p50_ms": round(percentile(to_broker, 0.5), 1),
+        "move_to_broker_p99_ms": round(percentile(to_broker, 0.99), 1),
+        "broker_to_last_tile_p50_ms": round(percentile(to_tile, 0.5), 1),
+        "broker_to_last_tile_p99_ms": round(percentile(to_tile, 0.99), 1),
         "broker_round_trip_p50_ms": round(percentile(trips, 0.5), 2),
         "broker_round_trip_p99_ms": round(percentile(trips, 0.99), 2),
         "cpu_idle_pct": {k: round(v, 2) for k, v in idle.items()},
@@ -360,6 +374,10 @@ def main() -> None:
           f"{figures['move_to_tile_p99_ms']} ms   max {figures['move_to_tile_max_ms']} ms (goal p99 <= 100)"
           f"   broker round trip (baseline): p50 {figures['broker_round_trip_p50_ms']} ms   p99 "
           f"{figures['broker_round_trip_p99_ms']} ms")
+    print(f"  of which move -> the broker's subscriber: p50 {figures['move_to_broker_p50_ms']} ms   "
+          f"p99 {figures['move_to_broker_p99_ms']} ms (the boards' side, {count} boards in one process);"
+          f" the broker -> tile (each table's last move): p50 {figures['broker_to_last_tile_p50_ms']}"
+          f" ms   p99 {figures['broker_to_last_tile_p99_ms']} ms")
     print(f"{'CPU % of one core':<28}{'idle (baseline)':>16}{f'{half} playing':>14}{f'{count} playing':>14}"
           f"{'per extra board':>17}")
     for k in ("broker", "dashboard", "boards"):

@@ -8,11 +8,15 @@ const SIDE_COLOURS = { white: "#f4f1ea", black: "#2b2b2b", red: "#c62828", blue:
 const LAST_MOVE = "#ffd54a";
 const TO_FILL = "#f0a030", TO_EMPTY = "#e5534b";
 
-// view: {pieces, changed, sides, figures, missing, extra} (site labels).
+// view: {pieces, changed, sides, figures, missing, extra} (site labels). The canvas is sized
+// to its box once (reading a box lays the page out) and again after ``resized()``.
 function drawBoard(canvas, sites, view) {
   const ctx = canvas.getContext("2d");
-  const size = canvas.clientWidth * devicePixelRatio || canvas.width;
-  if (canvas.width !== Math.round(size)) canvas.width = canvas.height = Math.round(size);
+  if (!canvas.dataset.sized) {
+    const size = Math.round(canvas.clientWidth * devicePixelRatio) || canvas.width;
+    if (canvas.width !== size) canvas.width = canvas.height = size;
+    canvas.dataset.sized = "1";
+  }
   ctx.clearRect(0, 0, canvas.width, canvas.height);
   if (!sites || !sites.length) return;
   const points = sites.flatMap((s) => (s.shape.length ? s.shape : [[s.x, s.y]]));
@@ -23,7 +27,7 @@ function drawBoard(canvas, sites, view) {
   const k = (canvas.width - 2 * pad) / span;
   const X = (x) => pad + (x - x0) * k + ((span - (x1 - x0)) * k) / 2;
   const Y = (y) => pad + (y1 - y) * k + ((span - (y1 - y0)) * k) / 2;
-  const unit = boardSpacing(sites) * k;
+  const unit = spacingOf(sites) * k;
   const byLabel = new Map(sites.map((s) => [s.label, s]));
   ctx.fillStyle = "#c8a56e";
   ctx.fillRect(0, 0, canvas.width, canvas.height);
@@ -103,6 +107,11 @@ function drawBoard(canvas, sites, view) {
   }
 }
 
+// The page's size changed: every canvas is sized again at its next drawing.
+function resized() {
+  document.querySelectorAll("canvas[data-sized]").forEach((c) => delete c.dataset.sized);
+}
+
 function tracePath(ctx, shape, X, Y) {
   shape.forEach(([x, y], i) => (i ? ctx.lineTo(X(x), Y(y)) : ctx.moveTo(X(x), Y(y))));
   if (shape.length > 2) ctx.closePath();
@@ -120,6 +129,12 @@ function outline(parts) {
     }
   }
   return [...edges.values()].filter(Boolean);
+}
+
+const spacings = new WeakMap();
+function spacingOf(sites) {
+  if (!spacings.has(sites)) spacings.set(sites, boardSpacing(sites));
+  return spacings.get(sites);
 }
 
 // The typical distance between neighbouring sites (the median nearest one of a sample).

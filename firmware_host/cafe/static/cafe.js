@@ -38,8 +38,7 @@ function receive(msg) {
     sortTiles();
     showAlerts();
   } else if (msg.type === "table") {
-    update(msg.table);
-    sortTiles();
+    later(msg.table);
   } else if (msg.type === "broker") {
     showBroker(msg.connected);
   } else if (msg.type === "reply") {
@@ -97,6 +96,30 @@ function nameOf(board) {
 }
 
 // ---------------------------------------------------------------- tiles
+// Tables changed since the last frame: drawn together once a frame (200 boards playing send
+// over a hundred changes a second; each drawn alone would lay the page out each time).
+const pending = new Map();
+let frame = 0;
+
+function later(view) {
+  pending.set(view.id, view);
+  if (!frame) frame = requestAnimationFrame(flush);
+}
+
+function flush() {
+  frame = 0;
+  const views = [...pending.values()];
+  pending.clear();
+  const order = orderKey();
+  for (const view of views) update(view);
+  if (orderKey() !== order) sortTiles(); else showSummary();
+}
+
+// What the tiles' order depends on: which need attention, their names, how many.
+function orderKey() {
+  return [...tables.values()].map((t) => `${t.view.id}:${t.view.name}:${needsAttention(t.view)}`).join();
+}
+
 function update(view) {
   if (watched && view.id !== watched) return;
   let table = tables.get(view.id);
@@ -281,8 +304,13 @@ function sortTiles() {
     needsAttention(b.view) - needsAttention(a.view) || a.view.name.localeCompare(b.view.name));
   const box = $("tables");
   order.forEach((t, i) => { if (box.children[i] !== t.el) box.insertBefore(t.el, box.children[i]); });
+  showSummary();
+}
+
+function showSummary() {
+  const flagged = [...tables.values()].filter((t) => needsAttention(t.view)).length;
   $("summary").textContent = `${tables.size} table${tables.size === 1 ? "" : "s"} · ` +
-    `${order.filter((t) => needsAttention(t.view)).length} need attention`;
+    `${flagged} need attention`;
 }
 
 // ---------------------------------------------------------------- alerts
@@ -339,8 +367,11 @@ function toast(text) {
 if (watched) {
   document.body.classList.add("watch");
   $("home").textContent = `reedboard café · ${watched}`;
-  // The screen's size decides the board's: redraw it sharp at the new size.
-  addEventListener("resize", () => tables.forEach(drawTile));
 }
+// The screen's size decides the boards': redraw them sharp at the new size.
+addEventListener("resize", () => {
+  resized();
+  tables.forEach(drawTile);
+});
 setInterval(() => tables.forEach((t) => renderSince(t.view, t.el)), 1000);
 connect();
