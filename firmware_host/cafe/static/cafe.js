@@ -90,6 +90,11 @@ function answered(board) {
   waiting.delete(board);
 }
 
+// Text changed only when it differs: writing the same text still makes the page lay out again.
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 function nameOf(board) {
   const table = tables.get(board);
   return table ? table.view.name : board;
@@ -226,18 +231,22 @@ function renderTile({ view, el }) {
   const flagged = flags(view);
   el.classList.toggle("flagged", needsAttention(view));
   el.classList.toggle("offline", !view.online);
-  el.querySelector(".name").textContent = view.name;
-  el.querySelector(".title").textContent = s.title || s.game || "";
-  el.querySelector(".flags").replaceChildren(...flagged.map(([cls, text]) => {
-    const b = document.createElement("b");
-    b.className = `flag ${cls}`;
-    b.textContent = text;
-    return b;
-  }));
-  el.querySelector(".turn").textContent = s.result
+  setText(el.querySelector(".name"), view.name);
+  setText(el.querySelector(".title"), s.title || s.game || "");
+  const box = el.querySelector(".flags");
+  if (box.dataset.flags !== flagged.join()) {
+    box.dataset.flags = flagged.join();
+    box.replaceChildren(...flagged.map(([cls, text]) => {
+      const b = document.createElement("b");
+      b.className = `flag ${cls}`;
+      b.textContent = text;
+      return b;
+    }));
+  }
+  setText(el.querySelector(".turn"), s.result
     ? s.result[0].toUpperCase() + s.result.slice(1)
-    : s.to_move ? `${s.to_move[0].toUpperCase()}${s.to_move.slice(1)} to move · move ${s.ply + 1}` : "";
-  el.querySelector(".status").textContent = (s.screen || []).slice(2).join(" · ");
+    : s.to_move ? `${s.to_move[0].toUpperCase()}${s.to_move.slice(1)} to move · move ${s.ply + 1}` : "");
+  setText(el.querySelector(".status"), (s.screen || []).slice(2).join(" · "));
   renderControls(view, el);
   renderSince(view, el);
   renderDay(view, el);
@@ -270,7 +279,7 @@ function renderControls(view, el) {
 
 function renderSince(view, el) {
   const at = view.state.last_move_at;
-  el.querySelector(".since").textContent = at ? `last move ${ago(Date.parse(at))}` : "no move yet";
+  setText(el.querySelector(".since"), at ? `last move ${ago(Date.parse(at))}` : "no move yet");
 }
 
 function ago(ms) {
@@ -287,8 +296,12 @@ function renderDay(view, el) {
     parts.push(`${today.played} game${today.played === 1 ? "" : "s"} today`);
     parts.push(...Object.entries(today.results).map(([side, n]) => `${side} ${n}`));
   }
-  el.querySelector(".day summary").textContent = parts.join(" · ") || "today";
-  el.querySelector(".day ol").replaceChildren(...view.games.map((g) => {
+  setText(el.querySelector(".day summary"), parts.join(" · ") || "today");
+  const list = el.querySelector(".day ol");
+  const shown = view.games.map((g) => g.key).join();
+  if (list.dataset.games === shown) return;
+  list.dataset.games = shown;
+  list.replaceChildren(...view.games.map((g) => {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = `/tables/${encodeURIComponent(view.id)}/games/${encodeURIComponent(g.key)}`;
