@@ -66,6 +66,9 @@ class Playable:
     kiosk: bool = False
     takebacks: bool = True
     paired: str | None = None
+    #: The config's game: the layout covers it (the config check makes sure), even at a size
+    #: the menu does not list.
+    own: str | None = None
     _known: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -73,7 +76,8 @@ class Playable:
         """What a board with ``config`` can play (its layout file read once)."""
         return cls(read_layout(config.layout) if config.layout else None, config.kiosk.enabled,
                    config.takebacks,
-                   config.opponent.board if config.opponent.kind == "remote" else None)
+                   config.opponent.board if config.opponent.kind == "remote" else None,
+                   config.game)
 
     def refusal(self, action: Any) -> str | None:
         """Why the board refuses ``action`` (a :class:`NewGame`, the menu's NewGame, TakeBack,
@@ -121,7 +125,8 @@ class Playable:
         """The games the board plays in some size and variant."""
         if self.layout is None:
             return tuple(engines.GAME_NAMES)
-        return tuple(dict.fromkeys(c.game for c in self.choices()))
+        found = {c.game for c in self.choices()} | {self.own}
+        return tuple(name for name in engines.GAME_NAMES if name in found)
 
     def picker(self) -> list[dict[str, Any]]:
         """The simulator page's game picker: each game it plays with the sizes and variants it
