@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 from firmware_host.storage import Storage
 from tests.mqtt.mqtt_tools import Broker, Watcher, board_config, layout_file
@@ -156,9 +157,7 @@ def test_a_password_and_an_acl(tmp_path, boards):
         subprocess.run(["mosquitto_passwd", *create, "-b", str(passwords), user, f"{user}-secret"],
                        check=True, capture_output=True)
     acl = tmp_path / "acl"
-    acl.write_text("pattern write reedboard/%u/#\npattern read reedboard/%u/command\n"
-                   "pattern write homeassistant/+/reedboard_%u/#\n"
-                   "user cafe\ntopic read reedboard/#\ntopic write reedboard/+/command\n")
+    acl.write_text(docs_acl())
     broker = Broker(tmp_path, f"password_file {passwords}\nacl_file {acl}\n").start()
     (tmp_path / "t1.password").write_text("t1-secret\n")
     config = board_config(tmp_path, broker.port,
@@ -250,6 +249,13 @@ def test_home_assistant_sees_only_what_a_board_takes(tmp_path, broker, watcher, 
         assert len(late.messages) == len(ENTITIES) - 2
     finally:
         late.close()
+
+
+def docs_acl() -> str:
+    """The ACL docs/cafe.md gives, as written there."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "cafe.md").read_text(encoding="utf-8")
+    start = text.index("# every board: %u")
+    return text[start:text.index("```", start)]
 
 
 def _wait_for_moves(db, count: int, board=None, timeout: float = 15) -> None:
