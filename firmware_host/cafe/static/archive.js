@@ -26,8 +26,12 @@ function link(href, text) {
   return a;
 }
 
+// Games a page of the list shows (the API's page).
+const PAGE = 200;
+
 async function showList() {
-  const data = await getJson(api);
+  const offset = Number(new URLSearchParams(location.search).get("offset")) || 0;
+  const data = await getJson(`${api}?offset=${offset}`);
   document.title = `reedboard café · ${data.name}`;
   $("where").textContent = `${data.name}: finished games`;
   const base = `/tables/${encodeURIComponent(board)}/games/`;
@@ -43,7 +47,10 @@ async function showList() {
     actions.append(" · ", link(`${base}${encodeURIComponent(g.key)}.txt`, "download"));
     return row;
   }));
-  $("none").hidden = data.games.length > 0;
+  $("none").hidden = data.games.length > 0 || offset > 0;
+  const older = $("older");
+  older.hidden = data.games.length < PAGE;
+  older.href = `?offset=${offset + PAGE}`;
   $("list").hidden = false;
 }
 
