@@ -285,7 +285,7 @@ def run(coroutine):
     return result[0]
 
 
-def test_broker_address_and_bad_arguments(capsys):
+def test_bad_arguments_and_archive_addresses_say_what_is_wrong(tmp_path, capsys):
     from firmware_host.cli import main
 
     assert broker_address("10.0.0.5:1884", 1883) == ("10.0.0.5", 1884)
@@ -294,3 +294,11 @@ def test_broker_address_and_bad_arguments(capsys):
             broker_address(bad, 1883)
     assert main(["cafe", "--mqtt", "host:x"]) == 2
     assert capsys.readouterr().err == "reedboard cafe: --mqtt must be HOST or HOST:PORT (got 'host:x')\n"
+    bad = tmp_path / "cafe.toml"
+    bad.write_text('[archive]\nurl = "mysql://db/cafe"\n')
+    assert main(["cafe", "--config", str(bad), "--mqtt", "broker"]) == 2
+    assert "cafe.toml: [archive] url must be postgresql://... or sqlite:///path" in capsys.readouterr().err
+    unwritable = tmp_path / "file"
+    unwritable.write_text("")
+    assert main(["cafe", "--mqtt", "broker", "--state", str(unwritable / "sub")]) == 2
+    assert "reedboard cafe:" in capsys.readouterr().err
