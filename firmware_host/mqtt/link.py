@@ -37,6 +37,8 @@ QUEUE = 1000
 BACKOFF = (1, 30)
 #: Seconds between keep-alive pings; the broker declares the link dead after 1.5 times this.
 KEEPALIVE = 10
+#: Seconds a retained topic may bring nothing before :meth:`Link.cannot_read` says so.
+SILENT_SECONDS = 3.0
 
 Handler = Callable[[str, bytes], None]
 
@@ -134,6 +136,12 @@ class Link:
         made = self._since.get(topic)
         return (self.connected.is_set() and topic not in self.heard and made is not None
                 and time.monotonic() - made >= seconds)
+
+    def cannot_read(self, topic: str, seconds: float = SILENT_SECONDS) -> bool:
+        """The flag for a pairing: the broker refused the subscription ``topic``, or it has
+        brought nothing (a retained topic such as the other board's availability) for
+        ``seconds`` of being connected: its ACL lacks the read line, or no board has that id."""
+        return self.unreadable(topic) or self.silent(topic, seconds)
 
     def stop(self, last: tuple[str, str] | None = None, timeout: float = 1.0) -> None:
         """Publish ``last`` (retained) if connected, waiting at most ``timeout`` s, then

@@ -89,6 +89,9 @@ def test_a_pairing_whose_acl_lacks_the_read_lines_is_seen_within_seconds(tmp_pat
                 assert time.monotonic() - began < 10
                 time.sleep(0.05)
             assert links["t1"].silent(other, 2.0) is silent
+            while time.monotonic() - began < 3.5:
+                time.sleep(0.1)
+            assert links["t1"].cannot_read(other) is silent
             assert time.monotonic() - began < 5
         finally:
             for link in links.values():
