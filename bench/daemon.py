@@ -168,11 +168,11 @@ def idle_run(seconds: float, tmp: Path, hardware: str) -> dict[str, float]:
         proc.stdout.readline()  # the first display event: started
         time.sleep(1.5)
         pids = (proc.pid, floor.pid)
-        ticks, start = [_cpu_ticks(pid) for pid in pids], time.monotonic()
+        ticks, start = [cpu_ticks(pid) for pid in pids], time.monotonic()
         time.sleep(seconds)
-        used = [(_cpu_ticks(pid) - t) / os.sysconf("SC_CLK_TCK") for pid, t in zip(pids, ticks)]
+        used = [(cpu_ticks(pid) - t) / os.sysconf("SC_CLK_TCK") for pid, t in zip(pids, ticks)]
         elapsed = time.monotonic() - start
-        rss = _rss_mb(proc.pid)
+        rss = rss_mb(proc.pid)
     finally:
         for running in (proc, floor):
             running.terminate()
@@ -195,12 +195,12 @@ def _ratio(value: float, floor: float) -> float | None:
     return round(value / floor, 2) if floor else None
 
 
-def _cpu_ticks(pid: int) -> int:
+def cpu_ticks(pid: int) -> int:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])  # utime + stime
 
 
-def _rss_mb(pid: int) -> float:
+def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024

@@ -110,6 +110,8 @@ class Mqtt:
     kiosk_commands: bool = option(False)
     #: Announce the board to Home Assistant (MQTT discovery under ``homeassistant/``).
     discovery: bool = option(True)
+    #: The page Home Assistant links the board's device to (the café dashboard's /watch/<id>).
+    configuration_url: str | None = option(None)
 
     @property
     def board_id(self) -> str:
@@ -136,6 +138,14 @@ class Opponent:
     side: str | None = option(None)
     level: int = option(1, 1, 5)
     board: str | None = option(None)
+
+
+@dataclass(frozen=True)
+class Archive:
+    """The café dashboard's game archive: None keeps it in SQLite in the dashboard's state
+    directory; ``postgresql://user@host/db`` in PostgreSQL (docs/cafe.md)."""
+
+    url: str | None = option(None)
 
 
 #: The kinds of opponent.
@@ -185,6 +195,7 @@ class Config:
     web: Web = field(default_factory=Web)
     mqtt: Mqtt = field(default_factory=Mqtt)
     opponent: Opponent = field(default_factory=Opponent)
+    archive: Archive = field(default_factory=Archive)
     #: The file this came from (None: built-in defaults).
     source: str | None = field(default=None, compare=False)
 
@@ -394,6 +405,10 @@ def _checked(config: Config, path: str) -> Config:
                 raise ConfigError(f"{path}: {where}: GPIO pin {pin} is also used by {other}")
             owners[pin] = (where, bus)
     _check_mqtt(path, config.mqtt)
+    url = config.archive.url
+    if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite:///")):
+        raise ConfigError(f"{path}: [archive] url must be postgresql://... or sqlite:///path "
+                          f"(got {describe(url[:40])})")
     sites = _game_sites(path, config)
     _check_opponent(path, config)
     if config.layout is not None:
@@ -405,15 +420,24 @@ def _checked(config: Config, path: str) -> Config:
 
 def _check_mqtt(path: str, mqtt: Mqtt) -> None:
     """The board id is one topic level; the password and CA files can be read."""
-    if mqtt.board is not None and topic_name(mqtt.board) != mqtt.board:
-        raise ConfigError(f"{path}: [mqtt] board must use only a-z, 0-9, '-' and '_', e.g. "
-                          f"{topic_name(mqtt.board)!r} (got {describe(mqtt.board)})")
+    _check_board_id(path, "[mqtt] board", mqtt.board)
     for key in ("password_file", "tls"):
         file = getattr(mqtt, key)
         if file is not None and not os.access(file, os.R_OK):
             raise ConfigError(f"{path}: [mqtt] {key}: cannot read {file}")
     if mqtt.password_file and not mqtt.username:
         raise ConfigError(f"{path}: [mqtt] password_file needs a username")
+    url = mqtt.configuration_url
+    if url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", url):
+        raise ConfigError(f"{path}: [mqtt] configuration_url must be an http:// or https:// "
+                          f"address (got {describe(url)})")
+
+
+def _check_board_id(path: str, key: str, board: str | None) -> None:
+    """A board id is one topic level (no wildcard, no '/'): ConfigError naming ``key``."""
+    if board is not None and topic_name(board) != board:
+        raise ConfigError(f"{path}: {key} must use only a-z, 0-9, '-' and '_', e.g. "
+                          f"{topic_name(board)!r} (got {describe(board)})")
 
 
 def _game_sites(path: str, config: Config) -> tuple[Site, ...]:
@@ -448,6 +472,10 @@ def _check_opponent(path: str, config: Config) -> None:
     if kind == "remote" and not config.opponent.board:
         raise ConfigError(f"{path}: [opponent] board must name the other board's id "
                           "for kind = \"remote\"")
+    _check_board_id(path, "[opponent] board", config.opponent.board)
+    if kind == "remote" and config.opponent.board == config.mqtt.board_id:
+        raise ConfigError(f"{path}: [opponent] board is this board's own id "
+                          f"({config.opponent.board!r}): name the other board")
     if kind == "remote" and config.mqtt.host is None:
         raise ConfigError(f"{path}: [opponent] kind = \"remote\" needs [mqtt] host "
                           "(the broker both boards use)")

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Mapping
 from engines.core import GameState, IllegalMove
 from firmware_host import judge, recognise
 from firmware_host import menu as menus
-from firmware_host.config import Timing
+from firmware_host.config import ConfigError, Timing
 from firmware_host.debounce import Debouncer
 from firmware_host.game import Game
 from firmware_host.hand import Hand
@@ -473,6 +473,10 @@ class Controller:
         continues the one being played (an unfinished game is abandoned unscored), else a new
         match or a single game. The board is then read from the pieces once they settle."""
         game = game.with_options(self.house_rules.get(game.name))
+        try:
+            self._layouts(game.new())
+        except ConfigError as exc:  # the board's layout lacks the game's sites: it goes on
+            return self.say(f"Cannot play {game.title} here: {' '.join(str(exc).split())[:80]}")
         self.record.abandon()
         match = self.match if self.match and game == self.game and not self.match.won else game.new_match()
         record = GameRecord.begin(self.storage, game, match, self._who(game.new()))

@@ -26,6 +26,7 @@ from typing import Any, Callable, TextIO
 from firmware_host.config import Config
 from firmware_host.controller import Controller
 from firmware_host.notify import Notifier
+from firmware_host.playable import Playable
 from firmware_host.replay import feed
 from firmware_host.screens import message_screen
 from firmware_host.service import PowerOff, status_text
@@ -502,7 +503,8 @@ def _bind_page(board, config: Config, host: str, port: int, token: str | None):
     from firmware_host import web
 
     try:
-        return web.bind(board, config.timing, host, port, token, lan=host_address)
+        return web.bind(board, config.timing, host, port, token, lan=host_address,
+                        playable=Playable.of(config))
     except OSError as exc:
         taken = exc.errno == errno.EADDRINUSE
         hint = f" (another program uses it: try --port {port + 1})" if taken else ""

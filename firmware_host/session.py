@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from functools import lru_cache
 from typing import Callable
 
 from engines import game_info
@@ -15,7 +14,8 @@ from firmware_host.kiosk import Idle
 from firmware_host.layout import Layout, default_layout, game_layout, read_layout
 from firmware_host.matchplay import OngoingMatch
 from firmware_host.opponent import Computer, Hints
-from firmware_host.menu import Choice, Menu, game_choices
+from firmware_host.menu import Choice, Menu
+from firmware_host.playable import Playable
 from firmware_host.screens import message_screen
 from firmware_host.stats import today_screen
 from firmware_host.storage import GameRecord, Storage
@@ -143,13 +143,11 @@ def _controller(config, storage, game, address, resume, match=None, sync=False,
 
 
 def menu_choices(config: Config) -> tuple[Choice, ...] | Callable[[], tuple[Choice, ...]]:
-    """The games, sizes and variants the board's layout can play (all, with default layouts:
-    then a function giving them, so that the menu loads every engine only when opened)."""
-    if not config.layout:
-        return _every_choice
-    return game_choices(read_layout(config.layout))
+    """The games, sizes and variants the board's layout can play (:class:`Playable`; all, with
+    default layouts: then a function giving them, so that the menu loads every engine only when
+    opened)."""
+    playable = Playable.of(config)
+    return playable.choices() if config.layout else _EVERY.choices
 
 
-@lru_cache(maxsize=1)
-def _every_choice() -> tuple[Choice, ...]:
-    return game_choices(None)
+_EVERY = Playable()

@@ -370,6 +370,20 @@ class Storage:
             return ()
         return (("UPDATE games SET history = ? WHERE id = ?", (history, game_id)),)
 
+    def set_opponent(self, game_id: int, opponent: str) -> None:
+        """Who plays the other side of game ``game_id``, told after it began."""
+        self._write(("UPDATE games SET opponent = ? WHERE id = ?", (opponent, game_id)))
+
+    def last_move_time(self, game_id: int) -> str | None:
+        """When the last move of game ``game_id`` was saved (as :func:`now_text` writes it),
+        None before its first move."""
+        try:
+            row = self._db.execute("SELECT MAX(time) FROM moves WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: cannot read the games ({exc})") from None
+        return row[0] if row and isinstance(row[0], str) else None
+
     def finish(self, game_id: int, result: str, winner: str | None = None) -> None:
         """The game is over: ``result`` in words, ``winner`` a side or "draw" (None when the
         game was abandoned)."""

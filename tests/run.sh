@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs on a fresh Debian machine, then run it.
 # System packages: systemd-analyze (unit checks), chromium and firefox-esr (browser tests; never downloaded),
-# mosquitto (the MQTT tests' broker), the AVR toolchain and simavr (the board's firmware, built and run in the
+# mosquitto (the MQTT tests' broker), postgresql (the café archive's tests start a throw-away
+# cluster on a loopback port), the AVR toolchain and simavr (the board's firmware, built and run in the
 # emulator: tests/firmware). Python packages: a venv in .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,7 @@ command -v avr-gcc >/dev/null || need+=(gcc-avr)  # the firmware (firmware/Makef
 [ -f /usr/include/simavr/sim_avr.h ] || need+=(libsimavr-dev)  # its emulator harness (firmware/sim)
 command -v cc >/dev/null || need+=(gcc)
 command -v make >/dev/null || need+=(make)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)  # the café archive
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq

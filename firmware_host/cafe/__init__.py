@@ -8,9 +8,10 @@ broker and serves a page with a live tile per table; ``/watch/<id>`` shows one t
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
-from firmware_host.config import ConfigError, load_config
+from firmware_host.config import ConfigError, default_storage, load_config
 
 #: The dashboard's port when none is given.
 PORT = 8090
@@ -25,6 +26,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                            "commands need a token)")
     cafe.add_argument("--port", type=int, default=PORT, help=f"the page's port (default {PORT})")
     cafe.add_argument("--token", help="token the commands need (generated off loopback)")
+    cafe.add_argument("--state", metavar="DIR",
+                      help="where the archive (cafe.db) is kept unless [archive] url says "
+                           "(default: beside the board's games, $STATE_DIRECTORY or "
+                           "~/.local/state/reedboard)")
     cafe.set_defaults(func=main)
 
 
@@ -47,7 +52,8 @@ def broker_address(text: str, default_port: int) -> tuple[str, int]:
 
 def main(args: argparse.Namespace) -> int:
     try:
-        settings = load_config(args.config).mqtt
+        config = load_config(args.config)
+        settings = config.mqtt
         host, port = broker_address(args.mqtt, settings.port) if args.mqtt else (
             settings.host, settings.port)
     except (ConfigError, ValueError) as exc:
@@ -56,9 +62,15 @@ def main(args: argparse.Namespace) -> int:
         return _fail("no broker: give --mqtt HOST[:PORT] or [mqtt] host in the config")
     if not 1 <= args.port <= 65535:
         return _fail(f"--port must be 1..65535 (got {args.port})")
+    from firmware_host.cafe.archive import Archive, ArchiveError
     from firmware_host.cafe.run import serve
 
-    return serve(settings, host, port, args.host, args.port, args.token)
+    try:
+        archive = Archive.open(config.archive.url,
+                               args.state or os.path.dirname(default_storage()))
+    except (ArchiveError, OSError) as exc:
+        return _fail(str(exc))
+    return serve(settings, host, port, args.host, args.port, args.token, archive)
 
 
 def _fail(message: str) -> int:

@@ -3,7 +3,8 @@
 
 ``{"command": "new_game", "game": G, "size": N, "variant": V}`` (without ``game``: the current
 game again), ``{"command": "takeback"}``, ``{"command": "brightness", "value": 0..1}``. Any
-command may carry an ``"id"`` (a string or number) that the reply repeats.
+command may carry an ``"id"`` (a string of at most 64 characters or a whole number) that the
+reply repeats, a refusal's too (:class:`Refused` keeps it).
 
 >>> parse('{"command": "brightness", "value": 0.25}')
 (SetBrightness(level=0.25), None)
@@ -11,14 +12,14 @@ command may carry an ``"id"`` (a string or number) that the reply repeats.
 (TakeBack(), 7)
 >>> parse('{"command": "new_game"}')
 (Again(), None)
->>> parse('{"command": "brightness", "value": 3}')
+>>> parse('{"command": "brightness", "value": 3, "id": "b"}')
 Traceback (most recent call last):
 ...
-firmware_host.web.commands.CommandError: brightness: 'value' must be from 0 to 1 (got 3)
+firmware_host.mqtt.commands.Refused: brightness: 'value' must be from 0 to 1 (got 3)
 >>> parse('{"command": "reboot"}')
 Traceback (most recent call last):
 ...
-firmware_host.web.commands.CommandError: unknown command 'reboot' (one of new_game, takeback, brightness)
+firmware_host.mqtt.commands.Refused: unknown command 'reboot' (one of new_game, takeback, brightness)
 """
 
 from __future__ import annotations
@@ -31,6 +32,17 @@ from firmware_host.web.commands import CommandError, Fields, NewGame, load, read
 
 #: The longest command the board reads (a longer one is refused unread).
 MAX_COMMAND = 4096
+#: The longest string ``id`` a reply repeats, and the largest whole number (JSON's safe ones).
+MAX_ID_TEXT, MAX_ID_NUMBER = 64, 2**53
+
+
+class Refused(CommandError):
+    """A command the board will not take; ``ident``: its ``id`` (None when it has none or a
+    bad one), for the reply."""
+
+    def __init__(self, message: str, ident: Any = None) -> None:
+        super().__init__(message)
+        self.ident = ident
 
 
 @dataclass(frozen=True)
@@ -42,14 +54,28 @@ Command = NewGame | TakeBack | SetBrightness | Again
 
 
 def parse(text: str | bytes) -> tuple[Command, Any]:
-    """The command in a message and its ``id`` (None when it has none)."""
+    """The command in a message and its ``id`` (None when it has none); :class:`Refused`,
+    with the id, for a bad one."""
     if len(text) > MAX_COMMAND:
-        raise CommandError(f"a command is at most {MAX_COMMAND} bytes")
-    obj = load(text)
+        raise Refused(f"a command is at most {MAX_COMMAND} bytes")
+    try:
+        obj = load(text)
+    except CommandError as exc:
+        raise Refused(str(exc)) from None
     ident = obj.pop("id", None)
-    if ident is not None and (isinstance(ident, bool) or not isinstance(ident, (str, int))):
-        raise CommandError("'id' must be a string or a number")
-    return read(obj, "command", _READERS, ()), ident
+    if not _good_id(ident):
+        raise Refused(f"'id' must be a string of at most {MAX_ID_TEXT} characters or a whole "
+                      "number")
+    try:
+        return read(obj, "command", _READERS, ()), ident
+    except CommandError as exc:
+        raise Refused(str(exc), ident) from None
+
+
+def _good_id(ident: Any) -> bool:
+    if ident is None or isinstance(ident, str) and len(ident) <= MAX_ID_TEXT:
+        return True
+    return type(ident) is int and abs(ident) <= MAX_ID_NUMBER
 
 
 def _new_game(f: Fields, sites: Collection[str]) -> NewGame | Again:

@@ -6,10 +6,20 @@ it only queues, and a sender thread of the link's own hands the messages to paho
 never waits for the network. Retained messages are kept (the latest per topic) and sent again on
 every connection; the others are sent only while connected, and dropped (counted) when the queue
 is full or the broker is away.
+
+What arrives is another machine's word: a message longer than ``MAX_PAYLOAD``, or one its
+handler cannot take (a handler raising anything), is dropped and said in one journal line (at
+most one a second, with the count dropped meanwhile); paho's thread never stops on one.
+A pairing that cannot read the other board (the ACL lacks its read lines, a wrong id) is seen
+from here: :meth:`Link.unreadable` for a subscription the broker refused outright, and
+:meth:`Link.silent` for one that brought nothing, not even a retained availability, for some
+seconds of being connected (Mosquitto grants a subscription its ACL forbids and sends nothing).
 """
 
 from __future__ import annotations
 
+import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -19,6 +29,7 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.config import Mqtt
+from firmware_host.mqtt.untrusted import MAX_PAYLOAD
 
 #: Messages waiting for the sender at most; more are dropped (the oldest first).
 QUEUE = 1000
@@ -26,6 +37,8 @@ QUEUE = 1000
 BACKOFF = (1, 30)
 #: Seconds between keep-alive pings; the broker declares the link dead after 1.5 times this.
 KEEPALIVE = 10
+#: Seconds a retained topic may bring nothing before :meth:`Link.cannot_read` says so.
+SILENT_SECONDS = 3.0
 
 Handler = Callable[[str, bytes], None]
 
@@ -35,7 +48,8 @@ class Link:
     ``will``: (topic, payload) the broker publishes, retained, if the link dies."""
 
     def __init__(self, settings: Mqtt, client_id: str, will: tuple[str, str] | None = None,
-                 host: str | None = None, port: int | None = None) -> None:
+                 host: str | None = None, port: int | None = None,
+                 who: str = "reedboard run") -> None:
         self.host, self.port = host or settings.host, port or settings.port
         self.client = client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
         client.reconnect_delay_set(*BACKOFF)
@@ -49,6 +63,19 @@ class Link:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        client.on_subscribe = self._on_subscribe
+        client.on_socket_open = _no_delay
+        #: Who says the journal's lines ("reedboard run", "reedboard cafe").
+        self.who = who
+        #: Subscriptions the broker refused on the last connection (not allowed to read them).
+        self.refused: set[str] = set()
+        #: Messages dropped as malformed since the start.
+        self.bad = 0
+        self._said_at, self._unsaid = 0.0, 0
+        self._asked: dict[int, str] = {}  # subscription request id -> its topic
+        #: Subscription -> when a message for it last came (monotonic s; absent: none yet).
+        self.heard: dict[str, float] = {}
+        self._since: dict[str, float] = {}  # subscription -> when it was last made (connected)
         self.connected = threading.Event()
         #: Called (in paho's thread) after each connection, once the kept messages are queued.
         self.on_connect: Callable[[], None] = lambda: None
@@ -89,7 +116,32 @@ class Link:
         (wildcards allowed), on this and every later connection."""
         self._handlers[topic] = handler
         if self.connected.is_set():
-            self.client.subscribe(topic, qos=1)
+            self._subscribe(topic)
+
+    def _subscribe(self, topic: str) -> None:
+        result, mid = self.client.subscribe(topic, qos=1)
+        if result == paho.MQTT_ERR_SUCCESS:
+            self._asked[mid] = topic
+            self._since[topic] = time.monotonic()
+
+    def unreadable(self, topic: str) -> bool:
+        """Whether the broker refused this login the subscription ``topic`` (its ACL lacks a
+        read line for it), on the current connection."""
+        return topic in self.refused
+
+    def silent(self, topic: str, seconds: float) -> bool:
+        """Whether subscription ``topic`` has brought nothing since it was made, ``seconds``
+        or more ago, on a connection still up (a retained topic answers at once when it can be
+        read)."""
+        made = self._since.get(topic)
+        return (self.connected.is_set() and topic not in self.heard and made is not None
+                and time.monotonic() - made >= seconds)
+
+    def cannot_read(self, topic: str, seconds: float = SILENT_SECONDS) -> bool:
+        """The flag for a pairing: the broker refused the subscription ``topic``, or it has
+        brought nothing (a retained topic such as the other board's availability) for
+        ``seconds`` of being connected: its ACL lacks the read line, or no board has that id."""
+        return self.unreadable(topic) or self.silent(topic, seconds)
 
     def stop(self, last: tuple[str, str] | None = None, timeout: float = 1.0) -> None:
         """Publish ``last`` (retained) if connected, waiting at most ``timeout`` s, then
@@ -111,8 +163,9 @@ class Link:
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:
             return
-        for topic in self._handlers:
-            client.subscribe(topic, qos=1)
+        self.refused = set()
+        for topic in list(self._handlers):
+            self._subscribe(topic)
         with self._wake:
             self.connected.set()
             kept = set(self._retained)
@@ -126,10 +179,38 @@ class Link:
         self.connected.clear()
         self.on_disconnect()
 
+    def _on_subscribe(self, client, userdata, mid, reasons, properties) -> None:
+        topic = self._asked.pop(mid, None)
+        if topic is not None and any(r.is_failure for r in reasons):
+            self.refused = self.refused | {topic}
+            self._say(f"cannot read {topic[:80]!r}: the broker does not let this login read it "
+                      "(its ACL)")
+
     def _on_message(self, client, userdata, message) -> None:
+        if len(message.payload) > MAX_PAYLOAD:
+            return self.drop(message.topic, f"too long ({len(message.payload)} bytes)")
         for pattern, handler in list(self._handlers.items()):
             if paho.topic_matches_sub(pattern, message.topic):
-                handler(message.topic, message.payload)
+                self.heard[pattern] = time.monotonic()
+                try:
+                    handler(message.topic, message.payload)
+                except Exception as exc:  # noqa: BLE001 - a message never stops paho's thread
+                    self.drop(message.topic, f"{type(exc).__name__}: {' '.join(str(exc).split())}")
+
+    def drop(self, topic: str, why: str) -> None:
+        """Count a message on ``topic`` dropped as malformed and say why in the journal."""
+        self.bad += 1
+        self._say(f"dropped a message on {topic[:80]!r}: {why[:160]}")
+
+    def _say(self, text: str) -> None:
+        """One journal line, at most one a second (the next says how many were not said)."""
+        now = time.monotonic()
+        if now - self._said_at < 1.0:
+            self._unsaid += 1
+            return
+        more = f" ({self._unsaid} more not said)" if self._unsaid else ""
+        self._said_at, self._unsaid = now, 0
+        print(f"{self.who}: {text}{more}", file=sys.stderr)
 
     # ------------------------------------------------------------------ the sender thread
     def _send(self) -> None:
@@ -150,6 +231,15 @@ class Link:
                 info = self.client.publish(topic, data, qos=1 if retain else 0, retain=retain)
                 if info.rc != paho.MQTT_ERR_SUCCESS:
                     self.dropped += 1
+
+
+def _no_delay(client, userdata, sock) -> None:
+    """Send each message at once: with Nagle's algorithm a state sent right after an event
+    waits for the event's delayed ACK (some 40 ms)."""
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except (OSError, AttributeError):  # not a TCP socket (a proxy, a test stand-in)
+        pass
 
 
 def _password(path: str | None) -> str | None:

@@ -37,18 +37,17 @@ it; anything else is dropped with one journal line.
 from __future__ import annotations
 
 import json
-import re
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any, Callable
 
-import engines
-from engines.core import GameState, IllegalMove, OptionError
+from engines.core import GameState
 from firmware_host.game import Game
 from firmware_host.mqtt import topics
 from firmware_host.mqtt.link import Link
+from firmware_host.mqtt.peer import Peer, peer_moves, read_peer
+from firmware_host.mqtt.untrusted import Bad
 from firmware_host.opponent import (Adopt, Ask, Asked, Intent, Play, Remember, Seen, StartGame,
                                     TakeBackTo, Withdraw)
 from firmware_host.screens import message_screen
@@ -57,30 +56,10 @@ from firmware_host.turn import directions
 OFFLINE = "Opponent offline"
 #: Seconds after which a board never heard from is said to be out of reach.
 UNHEARD_SECONDS = 5.0
-#: The longest history a message may carry.
-MOST_MOVES = 5000
-#: How far in the future a token's time may be (clocks of two boards differ a little).
-TOKEN_AHEAD_NS = 24 * 3600 * 10**9
-TOKEN = re.compile(r"\d{20}:[A-Za-z0-9_.-]{1,64}")
 
 
 def moves_topic(board: str) -> str:
     return topics.topic(board, "moves")
-
-
-@dataclass(frozen=True)
-class Peer:
-    """The other board's game as it published it, its fields checked (the moves not yet read
-    through the engine)."""
-
-    game: str
-    size: int | None
-    variant: str | None
-    token: str
-    moves: tuple[str, ...]
-    rewrites: tuple[tuple[int, str], ...]
-    ask: tuple[int, int, int] | None
-    answer: tuple[int, int] | None
 
 
 class Remote:
@@ -96,8 +75,11 @@ class Remote:
     REFUSED = "The opponent refused the take back"
 
     def __init__(self, link: Link, board: str, other: str, side: str | None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 can_play: Callable[[Game], str | None] = lambda game: None) -> None:
         self.link, self.board, self.other, self.side, self.clock = link, board, other, side, clock
+        #: Why this board cannot play a game (its layout lacks its sites), else None.
+        self.can_play = can_play
         self._lock = threading.Lock()
         self._peer: Peer | None = None
         self._online: bool | None = None
@@ -112,6 +94,7 @@ class Remote:
         self._answer: tuple[int, int] | None = None  # our "no"
         self._agreed: list[Intent] = []
         self._dropped: str | None = None  # the last reason a message was dropped (said once)
+        self._read: tuple[Peer | None, tuple[str, ...] | None] = (None, None)
         self.note: str | None = None
         link.subscribe(moves_topic(other), self._on_moves)
         link.subscribe(topics.availability_topic(other), self._on_availability)
@@ -211,32 +194,29 @@ class Remote:
         if self._joining == peer.token:
             self._joining = None
             return [Remember(peer.token)]
-        try:
-            game = Game.of(peer.game, peer.size, peer.variant)
-        except (OptionError, ValueError, KeyError, ImportError):
-            return self._drop(f"a game this board cannot play ({peer.game})")
-        here = seen.game
-        same = (game.name, game.size, game.variant) == (here.name, here.size, here.variant)
-        n = min(len(peer.moves), len(seen.moves))
-        if same and not seen.token and list(peer.moves[:n]) == list(seen.moves[:n]):
-            return [Remember(peer.token)]
+        game, here = peer.game, seen.game
+        why = self.can_play(game)
+        if why:
+            self.note = f"Board {self.other} plays {game.title}: {why}"
+            return []
+        if (game.name, game.size, game.variant) == (here.name, here.size, here.variant) \
+                and not seen.token and (moves := self._moves(seen, peer)) is not None:
+            n = min(len(moves), len(seen.moves))
+            if moves[:n] == seen.moves[:n]:
+                return [Remember(peer.token)]
         self._joining = peer.token
         return [StartGame(game)]
 
     def _moves(self, seen: Seen, peer: Peer) -> tuple[str, ...] | None:
-        """The other board's moves in this engine's notation; None (dropped) when they are
-        not a legal game."""
-        state, out = seen.states[0], []
-        try:
-            for text in peer.moves:
-                move = state.parse_move(text)
-                state.check(move)
-                out.append(state.notation(move))
-                state = state.apply(move)
-        except IllegalMove:
-            self._drop(f"move {len(out) + 1} ({text!r}) is not legal in the game")
-            return None
-        return tuple(out)
+        """The other board's moves in this engine's notation, read once per message; None
+        (dropped) when they are not a legal game here."""
+        if self._read[0] is not peer:
+            try:
+                self._read = (peer, tuple(peer_moves(seen.states[0], peer.moves)))
+            except Bad as exc:
+                self._read = (peer, None)
+                self._drop(str(exc))
+        return self._read[1]
 
     def _rewrite(self, seen: Seen, moves: tuple[str, ...], entry: tuple[int, str]) -> list[Intent]:
         """The other board's next history entry: a takeback our players asked for, or a
@@ -333,9 +313,10 @@ class Remote:
 
     # ------------------------------------------------------------------ the link's threads
     def _on_moves(self, _: str, payload: bytes) -> None:
-        peer = read_peer(payload)
-        if peer is None:
-            self._drop("a malformed message")
+        try:
+            peer = read_peer(payload, time.time_ns())
+        except Bad as exc:
+            self._drop(str(exc))
             return
         with self._lock:
             self._peer = peer
@@ -367,56 +348,3 @@ def _play(state: GameState, move: str, verb: str) -> Play:
 def _token(board: str) -> str:
     """A new game's token: later games sort later (nanoseconds since the epoch, fixed width)."""
     return f"{time.time_ns():020d}:{board}"
-
-
-def read_peer(payload: bytes, now_ns: int | None = None) -> Peer | None:
-    """The other board's game, or None for anything malformed (dropped whole).
-
-    >>> read_peer(b'{"v": 2, "game": "antipod", "size": 4, "variant": null, "token": "", '
-    ...           b'"moves": ["b2"], "rewrites": [[0, "white"]], "ask": null, "answer": null}').moves
-    ('b2',)
-    >>> read_peer(b'{"v": 2, "moves": 3}') is None
-    True
-    >>> read_peer(b'{"v": 2, "game": "antipod", "size": 4, "variant": null, "token": "~~~~", '
-    ...           b'"moves": [], "rewrites": [], "ask": null, "answer": null}') is None
-    True
-    """
-    try:
-        obj = json.loads(payload)
-        return _peer(obj, time.time_ns() if now_ns is None else now_ns)
-    except (ValueError, UnicodeDecodeError, RecursionError, TypeError, KeyError):
-        return None
-
-
-def _peer(obj: Any, now_ns: int) -> Peer | None:
-    if not isinstance(obj, dict) or obj.get("v") != 2:
-        return None
-    game, size, variant, token = obj["game"], obj["size"], obj["variant"], obj["token"]
-    if game not in engines.GAME_NAMES or not (size is None or _int(size, 0, 100)):
-        return None
-    if not (variant is None or (isinstance(variant, str) and len(variant) <= 32)):
-        return None
-    if not (token == "" or (isinstance(token, str) and TOKEN.fullmatch(token)
-                            and int(token[:20]) <= now_ns + TOKEN_AHEAD_NS)):
-        return None
-    moves, rewrites = obj["moves"], obj["rewrites"]
-    if not (isinstance(moves, list) and len(moves) <= MOST_MOVES
-            and all(isinstance(m, str) and len(m) <= 40 for m in moves)):
-        return None
-    if not (isinstance(rewrites, list) and len(rewrites) <= MOST_MOVES and all(
-            isinstance(r, list) and len(r) == 2 and _int(r[0], 0, MOST_MOVES)
-            and isinstance(r[1], str) and len(r[1]) <= 32 for r in rewrites)):
-        return None
-    ask, answer = obj["ask"], obj["answer"]
-    if not (ask is None or (isinstance(ask, list) and len(ask) == 3
-                            and all(_int(n, 0, MOST_MOVES) for n in ask))):
-        return None
-    if not (answer is None or (isinstance(answer, list) and len(answer) == 3 and answer[2] == "no"
-                               and all(_int(n, 0, MOST_MOVES) for n in answer[:2]))):
-        return None
-    return Peer(game, size, variant, token, tuple(moves), tuple(tuple(r) for r in rewrites),
-                tuple(ask) if ask else None, tuple(answer[:2]) if answer else None)
-
-
-def _int(value: Any, low: int, high: int) -> bool:
-    return type(value) is int and low <= value <= high

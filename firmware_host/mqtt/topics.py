@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any
 
@@ -16,6 +17,7 @@ from firmware_host.controller import Controller
 
 from firmware_host.game import result_text
 from firmware_host.stats import Day
+from firmware_host.storage import GameRecord
 
 ROOT = "reedboard"
 ONLINE, OFFLINE = "online", "offline"
@@ -43,6 +45,10 @@ def command_topic(board: str) -> str:
 
 def reply_topic(board: str) -> str:
     return topic(board, "reply")
+
+
+def record_topic(board: str) -> str:
+    return topic(board, "record")
 
 
 def board_of(name: str) -> str | None:
@@ -87,6 +93,11 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
         "brightness": controller.brightness,
         **extra,
     }
+
+
+def record_json(record: GameRecord) -> str:
+    """A finished game as stored (the fields ``reedboard export`` writes from), for the archive."""
+    return json.dumps({k: v for k, v in asdict(record).items() if k != "problem"})
 
 
 def day_json(day: Day) -> dict[str, Any]:

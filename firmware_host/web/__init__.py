@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, TextIO
 
 from firmware_host.config import Timing
 from firmware_host.controller import Controller
+from firmware_host.playable import Playable
 from firmware_host.web.address import is_loopback, listen, new_token, page_address
 from firmware_host.web.bridge import Hub, WebBoard
 from firmware_host.web.tap import HardwareBoard
@@ -29,8 +30,10 @@ class Simulator:
     """The page's server and the loop's bridge to it."""
 
     def __init__(self, board: WebBoard, host: str, port: int, token: str | None,
-                 out: TextIO, lan: Callable[[], str] = lambda: "127.0.0.1") -> None:
+                 out: TextIO, lan: Callable[[], str] = lambda: "127.0.0.1",
+                 playable: Playable = Playable()) -> None:
         self.board, self.host, self.token, self.out = board, host, token, out
+        self.playable = playable
         self.sock = listen(host, port)
         #: The page's address for phones (with the token: whoever scans it may play).
         self.address = page_address(host, self.sock.getsockname()[1], lan())
@@ -45,8 +48,8 @@ class Simulator:
         with self._lock:
             if self._stopped:
                 return False
-            pages = Pages(self.board.hub, self.token, self.host, simulated=self.board.simulated,
-                          address=self.address)
+            pages = Pages(self.board.hub, self.token, self.host, self.playable,
+                          simulated=self.board.simulated, address=self.address)
             self.server = WebServer(pages, self.host, self.sock.getsockname()[1], sock=self.sock)
             self.server.start()
         query = f"?token={self.token}" if self.token else ""
@@ -93,23 +96,26 @@ def bind(
     token: str | None = None,
     out: TextIO = sys.stderr,
     lan: Callable[[], str] = lambda: "127.0.0.1",
+    playable: Playable = Playable(),
 ) -> Simulator:
     """The page for ``board`` (simulated, or real hardware's :class:`HardwareBoard`), its
-    address bound but not yet served. Off loopback the controls need a token (``token``, else
-    a new one, printed). ``lan()``: this machine's network address, for the phones' link.
-    OSError if the address cannot be bound."""
+    address bound but not yet served; ``playable``: what the board can play (the picker offers
+    that, a new game is checked). Off loopback the controls need a token (``token``, else a new
+    one, printed). ``lan()``: this machine's network address, for the phones' link. OSError if
+    the address cannot be bound."""
     # Changes of one site spaced by two debounce times: each is seen, a click-click is a tap.
     gap_ms = 2 * timing.debounce_scans * 1000 / timing.scan_hz
-    return bind_bridge(WebBoard(board, Hub(), gap_ms), host, port, token, out, lan)
+    return bind_bridge(WebBoard(board, Hub(), gap_ms), host, port, token, out, lan, playable)
 
 
 def bind_bridge(bridge, host: str, port: int, token: str | None, out: TextIO = sys.stderr,
-                lan: Callable[[], str] = lambda: "127.0.0.1") -> Simulator:
+                lan: Callable[[], str] = lambda: "127.0.0.1",
+                playable: Playable = Playable()) -> Simulator:
     """:func:`bind` for a bridge of the loop's own (``hub``, ``quiet``, ``simulated``,
     ``sync``), e.g. the set-up wizard's page."""
     if not is_loopback(host):
         token = token or new_token()
-    simulator = Simulator(bridge, host, port, token, out, lan)
+    simulator = Simulator(bridge, host, port, token, out, lan, playable)
     if not is_loopback(host):
         print(f"reedboard: WARNING: serving the board beyond this machine ({host}); "
               "the controls need the token in the address below", file=out)

@@ -20,6 +20,7 @@ import base64
 import io
 import json
 import math
+import sys
 import threading
 from collections import deque
 from dataclasses import asdict
@@ -186,7 +187,12 @@ class WebBoard:
         if len(self._pending) < MAX_WAITING:
             self._pending.extend(self.hub.take(MAX_WAITING - len(self._pending)))
         for command in self._due_now():
-            self._apply(command, controller)
+            try:
+                self._apply(command, controller)
+            except Exception as exc:  # noqa: BLE001 - a command must never end the daemon
+                why = " ".join(str(exc).split())[:160]
+                print(f"reedboard run: the page's {type(command).__name__} failed: "
+                      f"{type(exc).__name__}: {why}", file=sys.stderr)
         self._publish(controller, list(events))
 
     # ------------------------------------------------------------------ commands

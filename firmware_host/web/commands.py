@@ -27,13 +27,11 @@ from typing import Any, Callable, Collection
 from engines import GAME_NAMES
 from engines.core import OptionError
 from firmware_host.game import Game
-from firmware_host.menu import SetPlayers
+from firmware_host.playable import SEATS, NewGame
 from hardware.base import BUTTONS
 
 #: How the board can be set at once: to what the game expects now, or emptied.
 SETUPS = ("expected", "empty")
-#: The seats the computer can take in a new game from the page: the side moving first or second.
-SEATS = ("first", "second")
 
 
 class CommandError(ValueError):
@@ -60,24 +58,6 @@ class Drag:
 class Press:
     button: str
     long: bool = False
-
-
-@dataclass(frozen=True)
-class NewGame:
-    """A new game of ``game``; ``computer``: the seat the computer takes ("first" or "second",
-    None: everybody at the table) and its ``level``; both None: who plays stays as it is."""
-
-    game: Game
-    computer: str | None = None
-    level: int | None = None
-
-    def players(self) -> SetPlayers | None:
-        """Who plays the new game (None: as before)."""
-        if self.level is None and self.computer is None:
-            return None
-        sides = self.game.new().sides
-        side = None if self.computer is None else sides[SEATS.index(self.computer)]
-        return SetPlayers(side, self.level or 1)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """What both web servers (the simulator page, the café dashboard) guard themselves with: the Host
 check against DNS rebinding, the same-origin check for websockets, security headers on every
-answer, a token bucket for commands, and the in-order sender of a websocket's queue.
+answer, a token bucket for commands (:mod:`firmware_host.limits`), and the in-order sender of a
+websocket's queue.
 """
 
 from __future__ import annotations
@@ -9,11 +10,13 @@ import asyncio
 import ipaddress
 import json
 import socket
-import time
 
 from aiohttp import web
 
+from firmware_host.limits import Bucket
 from firmware_host.web.address import is_loopback
+
+__all__ = ["Bucket", "host_allowed", "same_origin", "security_headers", "send_all"]
 
 #: The largest websocket message either server reads.
 MAX_MESSAGE = 4096
@@ -63,29 +66,6 @@ def host_allowed(header: str, bound: str) -> bool:
             machine = socket.gethostname().lower()
             return name in (machine, f"{machine}.local")
     return False
-
-
-class Bucket:
-    """A token bucket: :meth:`take` is True at most ``burst`` times at once and ``rate`` times
-    a second on average.
-
-    >>> bucket = Bucket(rate=1, burst=2)
-    >>> [bucket.take() for _ in range(3)]
-    [True, True, False]
-    """
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.at = burst, time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 async def send_all(ws: web.WebSocketResponse, queue: asyncio.Queue) -> None:

@@ -27,11 +27,10 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from engines import GAME_NAMES, game_info
 from firmware_host.web.bridge import Hub, Update
-from firmware_host.web.guard import (
-    MAX_MESSAGE, Bucket, host_allowed, same_origin, security_headers, send_all,
-)
+from firmware_host.playable import Playable
+from firmware_host.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
+from firmware_host.web.guard import MAX_MESSAGE, host_allowed, same_origin, security_headers, send_all
 from firmware_host.web.address import qr_svg
 from firmware_host.web.commands import CommandError, Drag, NewGame, SetNoise, SetUp, SiteChange, parse
 
@@ -39,39 +38,27 @@ STATIC = Path(__file__).with_name("static")
 #: Messages waiting for a slow page before it is dropped (it reconnects and starts afresh).
 BACKLOG = 256
 #: Commands one page may send: RATE a second on average, BURST at once; a new game (which
-#: rebuilds the board) once every NEW_GAME_SECONDS, from all pages together.
-RATE, BURST, NEW_GAME_SECONDS = 50.0, 100.0, 1.0
+#: rebuilds the board) once every NEW_GAME_SECONDS, from all pages together (firmware_host.limits).
 #: Open connections at most (more are answered 503 and closed), and the seconds a connection
 #: may stay open without a whole request (a slow or idle client; websockets are not idle).
 MAX_CONNECTIONS, IDLE_SECONDS = 64, 10.0
-
-
-def games() -> list[dict[str, Any]]:
-    """The game picker's choices: every game with its sizes and variants."""
-    choices = []
-    for name in GAME_NAMES:
-        info = game_info(name)
-        choices.append({
-            "name": name, "title": info.title.split(" (")[0], "sizes": list(info.sizes),
-            "size_range": list(info.size_range) if info.size_range else None,
-            "default_size": info.default_size, "variants": list(info.variants),
-            "default_variant": info.default_variant,
-        })
-    return choices
 
 
 class Pages:
     """The pages connected to one hub, and the handlers serving them."""
 
     def __init__(self, hub: Hub, token: str | None = None, host: str = "127.0.0.1",
-                 simulated: bool = True, address: str | None = None) -> None:
+                 playable: Playable = Playable(), simulated: bool = True,
+                 address: str | None = None) -> None:
         self.hub = hub
         self.token = token
+        #: What the board can play: the picker offers only that, and a new game is checked.
+        self.playable = playable
         #: False on real hardware: the simulator's piece controls are refused.
         self.simulated = simulated
         #: The page's address for phones (None: not known), shown with its QR code.
         self.address = address
-        self._new_game_at = -NEW_GAME_SECONDS
+        self._new_games = Bucket(1 / NEW_GAME_SECONDS, 1)
         #: The address the server is bound to: Host headers must name it (or loopback).
         self.host = host
         self.queues: set[asyncio.Queue] = set()
@@ -134,7 +121,8 @@ class Pages:
         await ws.prepare(request)
         queue: asyncio.Queue = asyncio.Queue(BACKLOG)
         bucket = Bucket(RATE, BURST)
-        hello = {"type": "hello", "controls": controls, "games": games() if controls else [],
+        hello = {"type": "hello", "controls": controls,
+                 "games": self.playable.picker() if controls else [],
                  "simulated": self.simulated, **self._link(controls)}
         queue.put_nowait(hello)
         queue.put_nowait({"type": "update", **self.hub.current()})
@@ -177,11 +165,11 @@ class Pages:
             return _error(str(exc))
         if not self.simulated and isinstance(command, (SiteChange, Drag, SetUp, SetNoise)):
             return _error("this is a real board: move its pieces by hand")
-        if isinstance(command, NewGame):
-            now = time.monotonic()
-            if now - self._new_game_at < NEW_GAME_SECONDS:
-                return _error(f"one new game every {NEW_GAME_SECONDS:g} s at most")
-            self._new_game_at = now
+        why = self.playable.refusal(command)
+        if why:
+            return _error(why)
+        if isinstance(command, NewGame) and not self._new_games.take():
+            return _error(f"one new game every {NEW_GAME_SECONDS:g} s at most")
         if not self.hub.submit(command):
             return _error("the board is busy: too many commands waiting")
         return None

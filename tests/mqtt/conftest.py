@@ -59,3 +59,13 @@ def page():
         yield page
         browser.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """One throw-away PostgreSQL for the session (tests use tables of their own names)."""
+    from tests.mqtt.postgres import Postgres
+
+    server = Postgres().start()
+    yield server
+    server.remove()

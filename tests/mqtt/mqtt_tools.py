@@ -71,7 +71,7 @@ class Watcher:
 
     def _on_message(self, client, userdata, msg) -> None:
         with self._seen:
-            self.messages.append((msg.topic, msg.payload.decode(), bool(msg.retain)))
+            self.messages.append((msg.topic, msg.payload.decode(errors="replace"), bool(msg.retain)))
             self._seen.notify_all()
 
     def wait(self, topic: str, test: Callable[[str], bool] = lambda _: True,
@@ -106,15 +106,24 @@ class Watcher:
 
 
 def board_config(folder: Path, port: int, board: str = "t1", extra: str = "",
-                 top: str = "", size: int = 5) -> Path:
-    """A config for Antipalos on the broker at ``port`` (its own games file and page port)."""
+                 top: str = "", size: int = 5, game: str = "antipalos") -> Path:
+    """A config for ``game`` (Antipalos) on the broker at ``port`` (its own games file and page
+    port); ``top``: more top-level keys, ``extra``: more of the [mqtt] table."""
     folder.mkdir(exist_ok=True)
     path = folder / f"{board}.toml"
     path.write_text(
-        f'game = "antipalos"\nsize = {size}\nstorage = "{folder / (board + ".db")}"\n{top}'
+        f'game = "{game}"\nsize = {size}\nstorage = "{folder / (board + ".db")}"\n{top}'
         f"[web]\nport = {free_port()}\n"
         f'[mqtt]\nhost = "127.0.0.1"\nport = {port}\nboard = "{board}"\n{extra}'
     )
+    return path
+
+
+def layout_file(folder: Path, game: str, size: int) -> Path:
+    """The layout ``reedboard layout`` writes for one game and size: a board wired for it."""
+    path = folder / f"{game}-{size}.layout.toml"
+    with path.open("w") as out:
+        subprocess.run([*REEDBOARD, "layout", game, "--size", str(size)], stdout=out, check=True)
     return path
 
 

@@ -8,9 +8,10 @@ import signal
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 from firmware_host.storage import Storage
-from tests.mqtt.mqtt_tools import Broker, Watcher, board_config
+from tests.mqtt.mqtt_tools import Broker, Watcher, board_config, layout_file
 
 ONLINE = "reedboard/t1/availability"
 
@@ -34,6 +35,29 @@ def test_state_events_and_availability(tmp_path, broker, watcher, boards):
     late.close()
     assert board.stop() == 0
     watcher.wait(ONLINE, lambda t: t == "offline")
+
+
+def test_last_move_at_survives_a_restart_and_starts_again_with_a_new_game(
+        tmp_path, broker, watcher, boards):
+    config = board_config(tmp_path, broker.port)
+    board = boards(config)
+    board.wait_running()
+    board.place("B2*")
+    at = watcher.state("t1", lambda s: s["ply"] == 1)["last_move_at"]
+    assert board.stop() == 0
+    before = len(watcher.texts("reedboard/t1/state"))
+    again = boards(config)
+    again.wait_running()
+    deadline = time.monotonic() + 10
+    while len(watcher.texts("reedboard/t1/state")) == before:
+        assert time.monotonic() < deadline, "the restarted board published no state"
+        time.sleep(0.05)
+    restarted = json.loads(watcher.texts("reedboard/t1/state")[before])
+    assert restarted["ply"] == 1 and restarted["last_move_at"] == at  # from the games file
+    time.sleep(1.1)
+    watcher.publish("reedboard/t1/command", '{"command": "new_game"}')
+    fresh = watcher.state("t1", lambda s: s["ply"] == 0 and s["moves"] == [])
+    assert fresh["last_move_at"] is None  # not the last game's
 
 
 def test_the_last_will_says_offline_when_the_daemon_is_killed(tmp_path, broker, watcher, boards):
@@ -133,9 +157,7 @@ def test_a_password_and_an_acl(tmp_path, boards):
         subprocess.run(["mosquitto_passwd", *create, "-b", str(passwords), user, f"{user}-secret"],
                        check=True, capture_output=True)
     acl = tmp_path / "acl"
-    acl.write_text("pattern write reedboard/%u/#\npattern read reedboard/%u/command\n"
-                   "pattern write homeassistant/+/reedboard_%u/#\n"
-                   "user cafe\ntopic read reedboard/#\ntopic write reedboard/+/command\n")
+    acl.write_text(docs_acl())
     broker = Broker(tmp_path, f"password_file {passwords}\nacl_file {acl}\n").start()
     (tmp_path / "t1.password").write_text("t1-secret\n")
     config = board_config(tmp_path, broker.port,
@@ -153,39 +175,87 @@ def test_a_password_and_an_acl(tmp_path, boards):
         broker.stop()
 
 
+ENTITIES = [("sensor", "game"), ("sensor", "to_move"), ("sensor", "status"), ("sensor", "ply"),
+            ("sensor", "last_result"), ("binary_sensor", "connectivity"),
+            ("binary_sensor", "out_of_sync"), ("binary_sensor", "attention"),
+            ("button", "new_game"), ("select", "game")]
+
+
 def test_home_assistant_discovery(tmp_path, broker, watcher, boards):
-    boards(board_config(tmp_path, broker.port))
+    board = boards(board_config(tmp_path, broker.port, size=3,
+                                extra='configuration_url = "http://cafe.lan:8090/watch/t1"\n'))
     configs = {}
-    for component, name in [("sensor", "game"), ("sensor", "to_move"), ("sensor", "status"),
-                            ("sensor", "ply"), ("binary_sensor", "connectivity"),
-                            ("button", "new_game"), ("select", "game")]:
+    for component, name in ENTITIES:
         text = watcher.wait(f"homeassistant/{component}/reedboard_t1/{name}/config")
         configs[component, name] = json.loads(text)
     late = Watcher(broker.port, "homeassistant/#")  # Home Assistant starting later
     late.wait("homeassistant/select/reedboard_t1/game/config")
-    assert len(late.messages) == 7 and all(retained for _, _, retained in late.messages)
+    assert len(late.messages) == len(ENTITIES) and all(retained for _, _, retained in late.messages)
     late.close()
     devices = {json.dumps(c["device"], sort_keys=True) for c in configs.values()}
     assert len(devices) == 1 and configs["sensor", "game"]["device"]["identifiers"] == ["reedboard_t1"]
-    assert len({c["unique_id"] for c in configs.values()}) == 7
+    device = configs["sensor", "game"]["device"]
+    assert device["configuration_url"] == "http://cafe.lan:8090/watch/t1" and device["sw_version"]
+    assert len({c["unique_id"] for c in configs.values()}) == len(ENTITIES)
     connectivity = configs["binary_sensor", "connectivity"]
     assert connectivity["state_topic"] == ONLINE and connectivity["device_class"] == "connectivity"
     assert (connectivity["payload_on"], connectivity["payload_off"]) == ("online", "offline")
+    assert "state_class" not in configs["sensor", "ply"]  # a count that starts again: no statistics
     state = watcher.state("t1")
-    for name, key in [("game", "title"), ("to_move", "to_move"), ("status", "status"), ("ply", "ply")]:
+    for name, key in [("game", "title"), ("status", "status"), ("ply", "ply")]:
         sensor = configs["sensor", name]
         assert sensor["state_topic"] == "reedboard/t1/state"
         assert sensor["value_template"] == f"{{{{ value_json.{key} }}}}" and key in state
+    for name in ("out_of_sync", "attention"):
+        sensor = configs["binary_sensor", name]
+        assert sensor["device_class"] == "problem" and sensor["state_topic"] == "reedboard/t1/state"
     select = configs["select", "game"]
     assert "phalanx" in select["options"] and state["game"] in select["options"]
+    # A whole game: "To move" says the game is over, "Last result" gives the result.
+    for ply, site in enumerate(("A1*", "A3*", "B2*", "C1*", "C3*"), 1):
+        board.place(site)
+        watcher.state("t1", lambda s, ply=ply: s["ply"] == ply)
+    over = watcher.state("t1", lambda s: s["result"] is not None)
+    assert over["to_move"] is None and over["last_result"] == "white wins by connection"
+    assert "value_json.to_move or 'game over'" in configs["sensor", "to_move"]["value_template"]
     # What Home Assistant sends: the select's template with the chosen option, the button's payload.
     watcher.publish(select["command_topic"], select["command_template"].replace("{{ value }}", "phalanx"))
     watcher.state("t1", lambda s: s["game"] == "phalanx")
+    time.sleep(1.1)  # one new game a second
     button = configs["button", "new_game"]
     watcher.publish(button["command_topic"], button["payload_press"])
     watcher.wait("reedboard/t1/reply", lambda t: t.count('"ok": true') and watcher.texts(
         "reedboard/t1/reply").count('{"id": null, "ok": true}') == 2)
     assert watcher.state("t1", lambda s: s["game"] == "phalanx")["ply"] == 0
+
+
+def test_home_assistant_sees_only_what_a_board_takes(tmp_path, broker, watcher, boards):
+    """A board with a layout file offers only its games; a kiosk board that refuses commands
+    clears the button and select an earlier start announced."""
+    layout = layout_file(tmp_path, "antipod", 4)
+    config = board_config(tmp_path, broker.port, top=f'layout = "{layout}"\n', game="antipod", size=4)
+    board = boards(config)
+    select = json.loads(watcher.wait("homeassistant/select/reedboard_t1/game/config"))
+    assert select["options"] == ["antipod"]
+    board.stop()
+    config.write_text(config.read_text() + "[kiosk]\nenabled = true\n")
+    boards(config)
+    for name in ("select/reedboard_t1/game", "button/reedboard_t1/new_game"):
+        watcher.wait(f"homeassistant/{name}/config", lambda t: t == "")
+    late = Watcher(broker.port, "homeassistant/#")  # Home Assistant starting later
+    try:
+        late.wait("homeassistant/binary_sensor/reedboard_t1/attention/config")
+        time.sleep(0.5)
+        assert len(late.messages) == len(ENTITIES) - 2
+    finally:
+        late.close()
+
+
+def docs_acl() -> str:
+    """The ACL docs/cafe.md gives, as written there."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "cafe.md").read_text(encoding="utf-8")
+    start = text.index("# every board: %u")
+    return text[start:text.index("```", start)]
 
 
 def _wait_for_moves(db, count: int, board=None, timeout: float = 15) -> None:

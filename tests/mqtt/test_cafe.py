@@ -7,16 +7,19 @@ import asyncio
 import io
 import json
 import signal
+import subprocess
 import threading
+import time
 from pathlib import Path
 
 import aiohttp
 import pytest
 
 from firmware_host.cafe import broker_address
+from firmware_host.cafe.archive import Archive
 from firmware_host.cafe.run import start
 from firmware_host.config import Mqtt
-from tests.mqtt.mqtt_tools import board_config
+from tests.mqtt.mqtt_tools import REEDBOARD, Watcher, board_config
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 WIN = ("A1*", "A3*", "B2*", "C1*", "C3*")  # Antipalos 3: white connects
@@ -27,10 +30,11 @@ def cafe(broker):
     """The dashboard in this process: (url, token) ; token None on loopback."""
     served = []
 
-    def run(token: str | None = None) -> str:
+    def run(token: str | None = None, archive: Archive | None = None) -> str:
         # Started from a thread of its own: Playwright's sync API runs an event loop here.
         starter = threading.Thread(target=lambda: served.append(start(
-            Mqtt(), "127.0.0.1", broker.port, "127.0.0.1", 0, token, out=io.StringIO())))
+            Mqtt(), "127.0.0.1", broker.port, "127.0.0.1", 0, token, out=io.StringIO(),
+            archive=archive)))
         starter.start()
         starter.join(10)
         return served[-1][1].url
@@ -142,6 +146,136 @@ def test_commands_need_the_token_and_the_host_and_origin_are_checked(
     assert run(status("layouts/chess/8/None", {})) == 404
 
 
+def test_a_days_work_at_the_dashboard(tmp_path, broker, watcher, boards, cafe, page):
+    """Three tables, two of one game: every tile draws; New game offers the table's game and
+    asks before ending one under way; brightness from the tile; a rename; a table gone offline
+    is said at once when commanded, alerted, then retired (its retained topics and Home
+    Assistant device cleared)."""
+    one = boards(board_config(tmp_path, broker.port, "t1", size=3))
+    two = boards(board_config(tmp_path, broker.port, "t2", size=3))
+    boards(_phalanx(tmp_path, broker.port))
+    for board in ("t1", "t2", "t3"):
+        watcher.state(board)
+    page.goto(cafe())
+    for board, layout in (("t1", "antipalos/3/two"), ("t2", "antipalos/3/two"),
+                          ("t3", "phalanx/None/standard")):
+        page.locator(f'article[data-board="{board}"][data-drawn="{layout}"]').wait_for()
+    tile = page.locator('article[data-board="t1"]')
+    assert tile.locator("select.game").input_value() == "antipalos"
+    one.place("A1*")
+    page.locator('article[data-board="t1"][data-ply="1"]').wait_for()
+    page.screenshot(path=str(OUTPUT / "cafe-tables.png"))
+    tile.locator("button.new").click()  # a game under way: asked first
+    dialog = page.locator("#ask")
+    assert "End that game" in dialog.inner_text()
+    dialog.locator("button", has_text="Cancel").click()
+    tile.locator("button.new").click()
+    dialog.locator("#ask-ok").click()
+    page.locator("#toast").filter(has_text="t1: done").wait_for()
+    assert json.loads(watcher.texts("reedboard/t1/command")[-1]) == {
+        "command": "new_game", "game": "antipalos", "size": 3, "variant": "two"}
+    assert len(watcher.texts("reedboard/t1/command")) == 1  # the cancelled one was never sent
+    watcher.state("t1", lambda s: s["ply"] == 0)
+    tile.locator("input.brightness").evaluate(
+        "(e) => { e.value = 20; e.dispatchEvent(new Event('change')); }")
+    watcher.state("t1", lambda s: s["brightness"] == 0.2)
+    tile.locator("button.rename").click()
+    page.locator("#ask-name").fill("Window table")
+    dialog.locator("#ask-ok").click()
+    tile.locator(".name").filter(has_text="Window table").wait_for()
+    # Table 2 goes: the alert, a command refused at once, then retired.
+    two.proc.send_signal(signal.SIGKILL)
+    page.locator("#alerts").filter(has_text="t2: went offline").wait_for()
+    gone = page.locator('article[data-board="t2"]')
+    assert gone.locator("button.new").is_disabled()
+    answer = run(_talk(page.url, {"type": "command", "board": "t2", "command": {"command": "takeback"}}))
+    assert answer == {"type": "error", "error": "t2 is offline: nothing was sent", "board": "t2"}
+    gone.locator("button.retire").click()
+    dialog.locator("#ask-ok").click()
+    gone.wait_for(state="detached")
+    for name in ("reedboard/t2/state", "homeassistant/select/reedboard_t2/game/config"):
+        watcher.wait(name, lambda text: text == "")
+    late = Watcher(broker.port, "reedboard/t2/#", "homeassistant/+/reedboard_t2/#")
+    time.sleep(0.5)
+    assert [m[0] for m in late.messages if m[1]] == []  # nothing retained is left of t2
+    late.close()
+    page.screenshot(path=str(OUTPUT / "cafe-day.png"))
+
+
+def test_the_archive_keeps_every_finished_game_and_replays_it(tmp_path, broker, watcher, boards,
+                                                             cafe, page):
+    """A game finished at a table is kept as it arrives; the table's page lists it, replays it
+    move by move and downloads the record ``reedboard export`` writes; a restarted dashboard
+    still shows the day's games."""
+    config = board_config(tmp_path, broker.port, "t1", size=3)
+    one = boards(config)
+    watcher.state("t1")
+    url = cafe(archive=Archive.open(None, str(tmp_path / "cafe")))
+    for ply, site in enumerate(WIN, 1):
+        one.place(site)
+        watcher.state("t1", lambda s, ply=ply: s["ply"] == ply)
+    record = json.loads(watcher.wait("reedboard/t1/record"))
+    page.goto(url + "tables/t1")
+    row = page.locator("table.games tbody tr")
+    row.filter(has_text="white wins by connection").wait_for()
+    assert row.count() == 1 and "board t" not in row.inner_text()
+    row.locator("a", has_text="replay").click()
+    page.locator("#step-text").filter(has_text="Move 5 of 5: C3*").wait_for()
+    page.locator("#first").click()
+    assert page.locator("#step-text").inner_text() == "The start"
+    for _ in range(2):
+        page.locator("#next").click()
+    assert page.locator("#step-text").inner_text() == "Move 2 of 5: A3*"
+    page.screenshot(path=str(OUTPUT / "cafe-replay.png"))
+    with page.expect_download() as download:
+        page.locator("#download").click()
+    exported = subprocess.run([*REEDBOARD, "export", "--config", str(config), "--game-id",
+                               str(record["id"])], capture_output=True, text=True, check=True)
+    assert Path(download.value.path()).read_text() == exported.stdout
+    # The dashboard restarted: the day's games come back from the archive.
+    again = cafe(archive=Archive.open(None, str(tmp_path / "cafe")))
+    page.goto(again)
+    day = page.locator('article[data-board="t1"] .day')
+    day.locator("summary").click()
+    day.locator("ol a").filter(has_text="white wins by connection (5 moves)").wait_for()
+
+
+def test_a_broker_that_goes_down_is_shown_as_that_not_every_table_offline(
+        tmp_path, broker, watcher, boards, cafe, page):
+    boards(board_config(tmp_path, broker.port, "t1"))
+    boards(board_config(tmp_path, broker.port, "t2"))
+    for board in ("t1", "t2"):
+        watcher.state(board)
+    page.goto(cafe())
+    page.locator('article[data-board="t2"]').wait_for()
+    broker.stop()
+    page.locator("#broker-down").wait_for()
+    assert page.locator(".flag.offline").count() == 0
+    assert page.locator("#summary").inner_text() == "2 tables · 0 need attention"
+    page.screenshot(path=str(OUTPUT / "cafe-broker-down.png"))
+    broker.start()
+    page.locator("#broker-down").wait_for(state="hidden", timeout=40000)
+    page.locator("#broker").filter(has_text="broker connected").wait_for()
+    assert page.locator(".flag.offline").count() == 0
+
+
+def _phalanx(folder, port):
+    path = board_config(folder, port, "t3", game="phalanx")
+    path.write_text(path.read_text().replace("size = 5\n", ""))
+    return path
+
+
+async def _talk(url: str, message: dict) -> dict:
+    """Send one message from a page's websocket; the dashboard's answer to it."""
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(url.split("#")[0].rstrip("/") + "/ws") as ws:
+            await ws.receive()  # hello
+            await ws.send_str(json.dumps(message))
+            while (answer := json.loads((await ws.receive()).data))["type"] not in ("error", "sent"):
+                pass
+            return answer
+
+
 def run(coroutine):
     """Run ``coroutine`` in a thread of its own (Playwright's sync API holds this one's loop)."""
     result = []
@@ -151,7 +285,7 @@ def run(coroutine):
     return result[0]
 
 
-def test_broker_address_and_bad_arguments(capsys):
+def test_bad_arguments_and_archive_addresses_say_what_is_wrong(tmp_path, capsys):
     from firmware_host.cli import main
 
     assert broker_address("10.0.0.5:1884", 1883) == ("10.0.0.5", 1884)
@@ -160,3 +294,11 @@ def test_broker_address_and_bad_arguments(capsys):
             broker_address(bad, 1883)
     assert main(["cafe", "--mqtt", "host:x"]) == 2
     assert capsys.readouterr().err == "reedboard cafe: --mqtt must be HOST or HOST:PORT (got 'host:x')\n"
+    bad = tmp_path / "cafe.toml"
+    bad.write_text('[archive]\nurl = "mysql://db/cafe"\n')
+    assert main(["cafe", "--config", str(bad), "--mqtt", "broker"]) == 2
+    assert "cafe.toml: [archive] url must be postgresql://... or sqlite:///path" in capsys.readouterr().err
+    unwritable = tmp_path / "file"
+    unwritable.write_text("")
+    assert main(["cafe", "--mqtt", "broker", "--state", str(unwritable / "sub")]) == 2
+    assert "reedboard cafe:" in capsys.readouterr().err

@@ -48,3 +48,22 @@ def test_a_password_needs_a_user(tmp_path):
     (tmp_path / "pw").write_text("x\n")
     with pytest.raises(ConfigError, match=r"\[mqtt\] password_file needs a username"):
         _load(tmp_path, '[mqtt]\npassword_file = "pw"\n')
+
+
+@pytest.mark.parametrize("board", ["#", "+", "a/b", "t2/#", "", "T2"])
+def test_the_other_board_is_checked_as_a_board_id(tmp_path, board):
+    """A wildcard would make every board the opponent (or stop the network thread)."""
+    with pytest.raises(ConfigError) as error:
+        _load(tmp_path, f'[mqtt]\nhost = "b"\nboard = "t1"\n[opponent]\nkind = "remote"\n'
+                        f'board = "{board}"\n')
+    text = str(error.value)
+    assert "config.toml: [opponent] board" in text and "\n" not in text
+
+
+def test_a_board_cannot_play_itself_and_a_page_address_is_checked(tmp_path):
+    with pytest.raises(ConfigError, match=r"\[opponent\] board is this board's own id"):
+        _load(tmp_path, '[mqtt]\nhost = "b"\nboard = "t1"\n[opponent]\nkind = "remote"\nboard = "t1"\n')
+    with pytest.raises(ConfigError, match=r"\[mqtt\] configuration_url must be an http"):
+        _load(tmp_path, '[mqtt]\nconfiguration_url = "javascript:alert(1)"\n')
+    url = "http://cafe.lan:8090/watch/t1"
+    assert _load(tmp_path, f'[mqtt]\nconfiguration_url = "{url}"\n').mqtt.configuration_url == url

@@ -5,14 +5,17 @@ network's thread."""
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 from dataclasses import replace
 
 from firmware_host.config import Config, Mqtt
+from firmware_host.mqtt import topics
 from firmware_host.mqtt.board import NetBoard
 from firmware_host.mqtt.link import Link
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
+from tests.mqtt.mqtt_tools import Broker
 
 
 def _board(tmp_path, port: int):
@@ -55,3 +58,42 @@ def test_commands_wait_for_the_loop(tmp_path, broker, watcher):
         assert json.loads(watcher.wait("reedboard/t1/reply")) == {"id": 5, "ok": True}
     finally:
         net.stop()
+
+
+def test_a_pairing_whose_acl_lacks_the_read_lines_is_seen_within_seconds(tmp_path):
+    """The docs' ACL without the pair's read lines: Mosquitto grants the subscription and sends
+    nothing, so the link says the other board's topics are silent; with the lines, they are not.
+    (remote.py shows it on the OLED.)"""
+    passwords, acl = tmp_path / "passwd", tmp_path / "acl"
+    for create, user in (["-c"], "t1"), ([], "t2"):
+        subprocess.run(["mosquitto_passwd", *create, "-b", str(passwords), user, "secret"],
+                       check=True, capture_output=True)
+    (tmp_path / "pw").write_text("secret\n")
+    docs = ("pattern write reedboard/%u/#\npattern read reedboard/%u/command\n"
+            "pattern write homeassistant/+/reedboard_%u/#\n")
+    for lines, silent in (("", True), ("user t1\ntopic read reedboard/t2/#\n", False)):
+        acl.write_text(docs + lines)
+        broker = Broker(tmp_path, f"password_file {passwords}\nacl_file {acl}\n").start()
+        links = {user: Link(Mqtt(host="127.0.0.1", port=broker.port, username=user,
+                                 password_file=str(tmp_path / "pw")), f"reedboard-{user}",
+                            will=(topics.availability_topic(user), topics.OFFLINE)) for user in ("t1", "t2")}
+        other = topics.availability_topic("t2")
+        links["t2"].publish(other, topics.ONLINE, retain=True)
+        links["t2"].start()
+        time.sleep(0.5)
+        links["t1"].subscribe(other, lambda *_: None)
+        links["t1"].start()
+        began = time.monotonic()
+        try:
+            while not links["t1"].silent(other, 2.0) and other not in links["t1"].heard:
+                assert time.monotonic() - began < 10
+                time.sleep(0.05)
+            assert links["t1"].silent(other, 2.0) is silent
+            while time.monotonic() - began < 3.5:
+                time.sleep(0.1)
+            assert links["t1"].cannot_read(other) is silent
+            assert time.monotonic() - began < 5
+        finally:
+            for link in links.values():
+                link.stop()
+            broker.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from firmware_host.storage import Storage
 from tests.mqtt.mqtt_tools import board_config
 
 OPPONENT = '\n[opponent]\nkind = "remote"\nboard = "{other}"\nside = "{side}"\n'
@@ -56,6 +57,13 @@ def test_two_boards_play_each_others_moves_and_survive_duplicates_and_an_absence
     assert json.loads(watcher.wait("reedboard/t2/events", lambda t: '"D4*"' in t and '"expect"' in t))
     two.place("D4*")
     watcher.state("t2", lambda s: s["moves"] == ["B2*", "C3*", "D4*"])
+    # The first game after a start names its opponent too (the records export writes).
+    for board, other in (("t1", "board t2, black"), ("t2", "board t1, white")):
+        storage = Storage(str(tmp_path / f"{board}.db"), read_only=True)
+        try:
+            assert storage.games()[0].opponent == other
+        finally:
+            storage.close()
 
 
 def two_moves(one, two, watcher) -> None:

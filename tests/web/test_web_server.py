@@ -16,7 +16,10 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+import engines
 from firmware_host import web
+from firmware_host.layout import default_layout
+from firmware_host.playable import Playable
 from firmware_host.config import Config, Timing
 from firmware_host.game import Game
 from firmware_host.replay import replay
@@ -59,12 +62,12 @@ def test_loopback():
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
 
 
-def _client_test(token, check):
+def _client_test(token, check, playable=Playable()):
     async def main():
         hub = Hub()
         hub.labels = frozenset(SITES)
         hub.publish({"game": {"name": "g"}, "pieces": ["a1"]})
-        async with TestClient(TestServer(Pages(hub, token).app())) as client:
+        async with TestClient(TestServer(Pages(hub, token, playable=playable).app())) as client:
             await check(client, hub)
 
     # In a thread of its own: the browser tests' Playwright runs an event loop in this one.
@@ -96,6 +99,30 @@ def test_bad_websocket_messages_get_an_error_and_change_nothing():
         assert [type(c).__name__ for c in hub.take()] == ["SiteChange", "Press"]
 
     _client_test(None, check)
+
+
+def test_the_picker_offers_and_the_page_may_start_only_what_the_layout_wires(tmp_path):
+    """A board wired for Antipod 4 (its layout file): the picker lists Antipod alone, size 4, and
+    any other game, size or a computer player in kiosk mode is refused before the loop sees it."""
+    sites = engines.new_game("antipod", 4).sites()
+    playable = Playable(default_layout(sites), kiosk=True)
+
+    async def check(client, hub):
+        async with client.ws_connect("/ws") as ws:
+            hello, _ = await _hello_and_state(ws)
+            assert [(g["name"], g["sizes"], g["size_range"]) for g in hello["games"]] == [
+                ("antipod", [4], None)]
+            for bad, why in [({"game": "phalanx"}, "cannot play Phalanx"),
+                             ({"game": "antipod", "size": 5}, "cannot play Antipod 5"),
+                             ({"game": "antipod", "size": 4, "computer": "second"}, "kiosk mode")]:
+                await ws.send_str(json.dumps({"type": "new_game", **bad}))
+                assert why in (await ws.receive_json())["error"]
+            await ws.send_str('{"type": "new_game", "game": "antipod", "size": 4}')
+            await ws.send_str('{"type": "button", "button": "ok"}')
+            await asyncio.sleep(0.1)
+        assert [type(c).__name__ for c in hub.take()] == ["NewGame", "Press"]
+
+    _client_test(None, check, playable)
 
 
 def test_token_guards_the_controls_not_the_spectators():

@@ -1,15 +1,21 @@
-// The café dashboard: one live tile per board, drawn from what the boards publish.
+// The café dashboard: one live tile per board, drawn from what the boards publish (the
+// dashboard checks every message before it gets here), the alerts, and the controls.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const watched = location.pathname.startsWith("/watch/")
   ? decodeURIComponent(location.pathname.slice("/watch/".length)) : null;
-const tables = new Map();   // board id -> {view, el}
-const layouts = new Map();  // layout key -> sites, or a pending promise
+const tables = new Map();   // board id -> {view, el, game}
+const layouts = new Map();  // layout key -> sites, or the tables waiting for them
+const waiting = new Map();  // board -> timer of a command the board has not answered yet
 let controls = false;
 let games = [];
 let socket = null;
+let brokerUp = null;
+let alerts = [];
+// Seconds a board has to answer a command before the page says it did not.
+const ANSWER_S = 5;
 
 // ---------------------------------------------------------------- the feed
 function connect() {
@@ -26,32 +32,99 @@ function receive(msg) {
   if (msg.type === "hello") {
     controls = msg.controls && !watched;
     games = msg.games;
+    alerts = msg.alerts || [];
     showBroker(msg.broker);
     for (const view of msg.tables) update(view);
     sortTiles();
+    showAlerts();
   } else if (msg.type === "table") {
-    update(msg.table);
-    sortTiles();
+    later(msg.table);
   } else if (msg.type === "broker") {
     showBroker(msg.connected);
   } else if (msg.type === "reply") {
-    toast(`${msg.board}: ${msg.reply.ok ? "done" : msg.reply.error}`);
+    answered(msg.board);
+    toast(`${nameOf(msg.board)}: ${msg.reply.ok ? "done" : msg.reply.error}`);
+  } else if (msg.type === "alert") {
+    alerts.unshift(msg.alert);
+    alerts.length = Math.min(alerts.length, 20);
+    showAlerts();
+  } else if (msg.type === "retired") {
+    const table = tables.get(msg.board);
+    if (table) table.el.remove();
+    tables.delete(msg.board);
+    sortTiles();
   } else if (msg.type === "error") {
+    if (msg.board) answered(msg.board);
     toast(msg.error);
   }
 }
 
+// The dashboard's own link to the broker: while it is down the tiles show what the boards last
+// said (they play on), and no table is flagged offline for it.
 function showBroker(up) {
+  brokerUp = up;
   const el = $("broker");
   el.textContent = up === null ? "dashboard disconnected" : up ? "broker connected" : "broker unreachable";
   el.className = `conn ${up ? "up" : "down"}`;
+  $("broker-down").hidden = up !== false;
+  document.body.classList.toggle("broker-down", up === false);
+  tables.forEach(render);
+  sortTiles();
 }
 
-function send(board, command) {
-  socket.send(JSON.stringify({ type: "command", board, command }));
+function send(board, message) {
+  socket.send(JSON.stringify({ board, ...message }));
+}
+
+function command(board, body) {
+  send(board, { type: "command", command: body });
+  clearTimeout(waiting.get(board));
+  waiting.set(board, setTimeout(() => {
+    waiting.delete(board);
+    toast(`${nameOf(board)} did not answer in ${ANSWER_S} s`);
+  }, ANSWER_S * 1000));
+}
+
+function answered(board) {
+  clearTimeout(waiting.get(board));
+  waiting.delete(board);
+}
+
+// Text changed only when it differs: writing the same text still makes the page lay out again.
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function nameOf(board) {
+  const table = tables.get(board);
+  return table ? table.view.name : board;
 }
 
 // ---------------------------------------------------------------- tiles
+// Tables changed since the last frame: drawn together once a frame (200 boards playing send
+// over a hundred changes a second; each drawn alone would lay the page out each time).
+const pending = new Map();
+let frame = 0;
+
+function later(view) {
+  pending.set(view.id, view);
+  if (!frame) frame = requestAnimationFrame(flush);
+}
+
+function flush() {
+  frame = 0;
+  const views = [...pending.values()];
+  pending.clear();
+  const order = orderKey();
+  for (const view of views) update(view);
+  if (orderKey() !== order) sortTiles(); else showSummary();
+}
+
+// What the tiles' order depends on: which need attention, their names, how many.
+function orderKey() {
+  return [...tables.values()].map((t) => `${t.view.id}:${t.view.name}:${needsAttention(t.view)}`).join();
+}
+
 function update(view) {
   if (watched && view.id !== watched) return;
   let table = tables.get(view.id);
@@ -72,57 +145,141 @@ function makeTile(id) {
   const el = $("tile").content.firstElementChild.cloneNode(true);
   el.dataset.board = id;
   const name = el.querySelector(".name");
-  name.textContent = id;
   name.href = `/watch/${encodeURIComponent(id)}`;
+  el.querySelector(".games-link").href = `/tables/${encodeURIComponent(id)}`;
   const form = el.querySelector(".controls");
-  form.hidden = !controls;
   const select = form.querySelector(".game");
-  for (const game of games) select.append(new Option(game, game));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    send(id, { command: "new_game", game: select.value });
+    newGame(id, select.value);
   });
-  form.querySelector(".takeback").addEventListener("click", () => send(id, { command: "takeback" }));
+  form.querySelector(".takeback").addEventListener("click", () => command(id, { command: "takeback" }));
+  const light = form.querySelector(".brightness");
+  light.addEventListener("change", () => command(id, { command: "brightness", value: light.value / 100 }));
+  form.querySelector(".rename").addEventListener("click", () => rename(id));
+  form.querySelector(".retire").addEventListener("click", () => retire(id));
   $("tables").append(el);
   $("empty").hidden = true;
   return el;
 }
 
+// A new game of ``game`` at the table: its own size and variant when it is the game being
+// played; asked first when a game is under way there.
+function newGame(id, game) {
+  const { view } = tables.get(id);
+  const s = view.state;
+  const body = { command: "new_game", game };
+  if (game === s.game) Object.assign(body, { size: s.size, variant: s.variant });
+  const going = s.ply > 0 && !s.result;
+  if (!going) return command(id, body);
+  ask(`${view.name} is playing ${s.title || s.game} (move ${s.ply + 1}). End that game and start a new one?`,
+    "End it and start", () => command(id, body));
+}
+
+function rename(id) {
+  const { view } = tables.get(id);
+  const input = $("ask-name");
+  input.hidden = false;
+  input.value = view.name === id ? "" : view.name;
+  ask(`A name for table ${id} (empty: its id)`, "Rename",
+    () => send(id, { type: "rename", name: input.value.trim() || null }));
+}
+
+function retire(id) {
+  ask(`Retire table ${id}? It goes from the dashboard and from Home Assistant; its games stay in the archive.`,
+    "Retire", () => send(id, { type: "retire" }));
+}
+
+// A question in the page's own dialog: OK runs ``yes``.
+function ask(text, ok, yes) {
+  const dialog = $("ask");
+  $("ask-text").textContent = text;
+  $("ask-ok").textContent = ok;
+  dialog.onclose = () => {
+    $("ask-name").hidden = true;
+    if (dialog.returnValue === "ok") yes();
+  };
+  dialog.returnValue = "";
+  dialog.showModal();
+}
+
 function flags(view) {
   const s = view.state;
   const out = [];
-  if (!view.online) out.push(["offline", "offline"]);
+  if (view.reconnecting) out.push(["reconnecting", "reconnecting"]);
+  else if (!view.online && brokerUp !== false) out.push(["offline", "offline"]);
   if (s.sync === "out_of_sync") out.push(["sync", "out of sync"]);
   if (s.hardware && s.hardware !== "ok") out.push(["hardware", s.hardware]);
   if (view.problem) out.push(["problem", "cannot show"]);
   return out;
 }
 
-function render({ view, el }) {
+function needsAttention(view) {
+  return flags(view).some(([cls]) => cls !== "reconnecting");
+}
+
+function render(table) {
+  try {
+    renderTile(table);
+  } catch (error) {  // one table's state never stops the others
+    table.el.querySelector(".status").textContent = `cannot show this table (${error.message})`;
+  }
+}
+
+function renderTile({ view, el }) {
   const s = view.state;
   const flagged = flags(view);
-  el.classList.toggle("flagged", flagged.length > 0);
+  el.classList.toggle("flagged", needsAttention(view));
   el.classList.toggle("offline", !view.online);
-  el.querySelector(".title").textContent = s.title || s.game || "";
-  el.querySelector(".flags").replaceChildren(...flagged.map(([cls, text]) => {
-    const b = document.createElement("b");
-    b.className = `flag ${cls}`;
-    b.textContent = text;
-    return b;
-  }));
-  el.querySelector(".turn").textContent = s.result
+  setText(el.querySelector(".name"), view.name);
+  setText(el.querySelector(".title"), s.title || s.game || "");
+  const box = el.querySelector(".flags");
+  if (box.dataset.flags !== flagged.join()) {
+    box.dataset.flags = flagged.join();
+    box.replaceChildren(...flagged.map(([cls, text]) => {
+      const b = document.createElement("b");
+      b.className = `flag ${cls}`;
+      b.textContent = text;
+      return b;
+    }));
+  }
+  setText(el.querySelector(".turn"), s.result
     ? s.result[0].toUpperCase() + s.result.slice(1)
-    : s.to_move ? `${s.to_move[0].toUpperCase()}${s.to_move.slice(1)} to move · move ${s.ply + 1}` : "";
-  el.querySelector(".status").textContent = (s.screen || []).slice(2).join(" · ");
-  el.querySelector(".controls").hidden = !controls;
+    : s.to_move ? `${s.to_move[0].toUpperCase()}${s.to_move.slice(1)} to move · move ${s.ply + 1}` : "");
+  setText(el.querySelector(".status"), (s.screen || []).slice(2).join(" · "));
+  renderControls(view, el);
   renderSince(view, el);
   renderDay(view, el);
-  draw(view, el.querySelector(".mini"));
+  drawTile({ view, el });
+}
+
+function renderControls(view, el) {
+  const form = el.querySelector(".controls");
+  form.hidden = !controls;
+  if (!controls) return;
+  const s = view.state;
+  const select = form.querySelector(".game");
+  const offered = s.games && s.games.length ? s.games : games;
+  if (select.dataset.offered !== offered.join()) {
+    select.replaceChildren(...offered.map((g) => new Option(g, g)));
+    select.dataset.offered = offered.join();
+    delete select.dataset.game;
+  }
+  if (select.dataset.game !== s.game) {  // the table's game, until someone picks another
+    select.dataset.game = s.game;
+    if (offered.includes(s.game)) select.value = s.game;
+  }
+  const light = form.querySelector(".brightness");
+  if (typeof s.brightness === "number" && document.activeElement !== light) {
+    light.value = Math.round(s.brightness * 100);
+  }
+  for (const button of form.querySelectorAll(".needs-online")) button.disabled = !view.online;
+  form.querySelector(".retire").hidden = view.online;
 }
 
 function renderSince(view, el) {
   const at = view.state.last_move_at;
-  el.querySelector(".since").textContent = at ? `last move ${ago(Date.parse(at))}` : "no move yet";
+  setText(el.querySelector(".since"), at ? `last move ${ago(Date.parse(at))}` : "no move yet");
 }
 
 function ago(ms) {
@@ -139,10 +296,17 @@ function renderDay(view, el) {
     parts.push(`${today.played} game${today.played === 1 ? "" : "s"} today`);
     parts.push(...Object.entries(today.results).map(([side, n]) => `${side} ${n}`));
   }
-  el.querySelector(".day summary").textContent = parts.join(" · ") || "today";
-  el.querySelector(".day ol").replaceChildren(...view.games.map((g) => {
+  setText(el.querySelector(".day summary"), parts.join(" · ") || "today");
+  const list = el.querySelector(".day ol");
+  const shown = view.games.map((g) => g.key).join();
+  if (list.dataset.games === shown) return;
+  list.dataset.games = shown;
+  list.replaceChildren(...view.games.map((g) => {
     const li = document.createElement("li");
-    li.textContent = `${g.at.slice(11, 16)} ${g.game}: ${g.result} (${g.moves} moves)`;
+    const a = document.createElement("a");
+    a.href = `/tables/${encodeURIComponent(view.id)}/games/${encodeURIComponent(g.key)}`;
+    a.textContent = `${g.at.slice(11, 16)} ${g.game}: ${g.result} (${g.moves} moves)`;
+    li.append(a);
     return li;
   }));
 }
@@ -150,107 +314,57 @@ function renderDay(view, el) {
 // Flagged tables (offline, out of sync, hardware) first, then by name.
 function sortTiles() {
   const order = [...tables.values()].sort((a, b) =>
-    (flags(b.view).length > 0) - (flags(a.view).length > 0) || a.view.id.localeCompare(b.view.id));
+    needsAttention(b.view) - needsAttention(a.view) || a.view.name.localeCompare(b.view.name));
   const box = $("tables");
   order.forEach((t, i) => { if (box.children[i] !== t.el) box.insertBefore(t.el, box.children[i]); });
+  showSummary();
+}
+
+function showSummary() {
+  const flagged = [...tables.values()].filter((t) => needsAttention(t.view)).length;
   $("summary").textContent = `${tables.size} table${tables.size === 1 ? "" : "s"} · ` +
-    `${order.filter((t) => flags(t.view).length).length} need attention`;
+    `${flagged} need attention`;
+}
+
+// ---------------------------------------------------------------- alerts
+function showAlerts() {
+  const list = $("alerts");
+  list.hidden = watched !== null || alerts.length === 0;
+  list.querySelector("ol").replaceChildren(...alerts.slice(0, 8).map((a) => {
+    const li = document.createElement("li");
+    li.className = `alert ${a.kind}`;
+    li.textContent = `${a.at.slice(11, 16)} ${a.name}: ${a.what}`;
+    return li;
+  }));
 }
 
 // ---------------------------------------------------------------- the miniature
-function layoutOf(key, redraw) {
+// The sites of a layout: fetched once, every table that waits for them drawn when they come.
+function layoutOf(key, board) {
   const known = layouts.get(key);
   if (Array.isArray(known)) return known;
-  if (!known) {
-    const path = key.split("/").map(encodeURIComponent).join("/");
-    layouts.set(key, fetch(`/layouts/${path}`).then((r) => r.json()).then((data) => {
-      layouts.set(key, data.sites);
-      redraw();
-    }).catch(() => layouts.delete(key)));
+  if (known) {
+    known.add(board);
+    return null;
   }
+  const boards = new Set([board]);
+  layouts.set(key, boards);
+  const path = key.split("/").map(encodeURIComponent).join("/");
+  fetch(`/layouts/${path}`).then((r) => r.json()).then((data) => {
+    layouts.set(key, data.sites);
+    for (const id of boards) {
+      const table = tables.get(id);
+      if (table) drawTile(table);
+    }
+  }).catch(() => layouts.delete(key));
   return null;
 }
 
-// Pieces in their side's colour; the last move's sites get a bright edge.
-const SIDE_COLOURS = { white: "#f4f1ea", black: "#2b2b2b", red: "#c62828", blue: "#1e4fc2",
-  green: "#2e7d32" };
-const LAST_MOVE = "#ffd54a";
-
-function draw(view, canvas) {
-  const sites = view.layout && layoutOf(view.layout, () => draw(tables.get(view.id).view, canvas));
-  const ctx = canvas.getContext("2d");
-  const size = canvas.clientWidth * devicePixelRatio || canvas.width;
-  if (canvas.width !== Math.round(size)) canvas.width = canvas.height = Math.round(size);
-  ctx.clearRect(0, 0, canvas.width, canvas.height);
-  if (!sites) return;
-  const points = sites.flatMap((s) => (s.shape.length ? s.shape : [[s.x, s.y]]));
-  const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
-  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const span = Math.max(x1 - x0, y1 - y0) || 1;
-  const pad = canvas.width * 0.06;
-  const k = (canvas.width - 2 * pad) / span;
-  const X = (x) => pad + (x - x0) * k + ((span - (x1 - x0)) * k) / 2;
-  const Y = (y) => pad + (y1 - y) * k + ((span - (y1 - y0)) * k) / 2;
-  const unit = spacing(sites) * k;
-  ctx.fillStyle = "#c8a56e";
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.lineWidth = Math.max(1, unit * 0.05);
-  ctx.strokeStyle = "#7a5b2e";
-  for (const s of sites) {
-    ctx.beginPath();
-    if (s.shape.length >= 2) {
-      s.shape.forEach(([x, y], i) => (i ? ctx.lineTo(X(x), Y(y)) : ctx.moveTo(X(x), Y(y))));
-      if (s.shape.length > 2) ctx.closePath();
-    } else {
-      ctx.arc(X(s.x), Y(s.y), unit * 0.1, 0, 2 * Math.PI);
-    }
-    ctx.stroke();
-  }
-  const pieces = new Set(view.pieces), changed = new Set(view.changed), sides = view.sides || {};
-  const colour = (label) => SIDE_COLOURS[sides[label]] || "#2b2b2b";
-  const missing = new Set(view.state.missing || []), extra = new Set(view.state.extra || []);
-  for (const s of sites) {
-    const mark = missing.has(s.label) ? "#f0a030" : extra.has(s.label) ? "#e5534b" : null;
-    if (!pieces.has(s.label) && !mark) continue;
-    ctx.beginPath();
-    if (s.shape.length === 2) {
-      const [[ax, ay], [bx, by]] = s.shape;
-      ctx.moveTo(X(ax + 0.15 * (bx - ax)), Y(ay + 0.15 * (by - ay)));
-      ctx.lineTo(X(bx - 0.15 * (bx - ax)), Y(by - 0.15 * (by - ay)));
-      if (changed.has(s.label) && !mark) {  // the last move: a bright edge under the rod
-        ctx.lineWidth = unit * 0.36;
-        ctx.strokeStyle = LAST_MOVE;
-        ctx.stroke();
-      }
-      ctx.lineWidth = unit * 0.25;
-      ctx.strokeStyle = mark || colour(s.label);
-      ctx.stroke();
-      continue;
-    }
-    ctx.arc(X(s.x), Y(s.y), unit * 0.36, 0, 2 * Math.PI);
-    if (pieces.has(s.label)) {
-      ctx.fillStyle = colour(s.label);
-      ctx.fill();
-      if (changed.has(s.label) && !mark) {
-        ctx.lineWidth = unit * 0.1;
-        ctx.strokeStyle = LAST_MOVE;
-        ctx.stroke();
-      }
-    }
-    if (mark) {
-      ctx.lineWidth = unit * 0.12;
-      ctx.strokeStyle = mark;
-      ctx.stroke();
-    }
-  }
-}
-
-function spacing(sites) {
-  const c = sites.slice(0, 64);
-  const near = c.map((a) => Math.min(...sites.filter((b) => b !== a && (b.x !== a.x || b.y !== a.y))
-    .map((b) => Math.hypot(b.x - a.x, b.y - a.y))));
-  near.sort((a, b) => a - b);
-  return near[Math.floor(near.length / 2)] || 1;
+function drawTile({ view, el }) {
+  const canvas = el.querySelector(".mini");
+  const sites = view.layout && layoutOf(view.layout, view.id);
+  drawBoard(canvas, sites, { ...view, missing: view.state.missing, extra: view.state.extra });
+  el.dataset.drawn = sites ? view.layout : "";
 }
 
 // ---------------------------------------------------------------- little things
@@ -266,8 +380,11 @@ function toast(text) {
 if (watched) {
   document.body.classList.add("watch");
   $("home").textContent = `reedboard café · ${watched}`;
-  // The screen's size decides the board's: redraw it sharp at the new size.
-  addEventListener("resize", () => tables.forEach((t) => draw(t.view, t.el.querySelector(".mini"))));
 }
+// The screen's size decides the boards': redraw them sharp at the new size.
+addEventListener("resize", () => {
+  resized();
+  tables.forEach(drawTile);
+});
 setInterval(() => tables.forEach((t) => renderSince(t.view, t.el)), 1000);
 connect();
