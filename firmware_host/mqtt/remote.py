@@ -212,7 +212,7 @@ class Remote:
         (dropped) when they are not a legal game here."""
         if self._read[0] is not peer:
             try:
-                self._read = (peer, tuple(peer_moves(seen.states[0], peer.moves)))
+                self._read = (peer, tuple(peer_moves(seen.states[0], list(peer.moves))))
             except Bad as exc:
                 self._read = (peer, None)
                 self._drop(str(exc))

@@ -91,7 +91,7 @@ def test_the_page_shows_the_real_board_and_refuses_piece_controls(board, page):
     assert sim.pieces() == {30}
     # MENU on the page opens the board's menu, shown on the OLED.
     page.click("[data-button=menu]")
-    page.wait_for_function("() => document.getElementById('oled').alt.includes('New game')")
+    page.wait_for_function("() => document.getElementById('oled').alt.includes('> New game')")
     screenshot(page, "hardware-page")
     page.click("[data-button=back]")
-    page.wait_for_function("() => !document.getElementById('oled').alt.includes('New game')")
+    page.wait_for_function("() => !document.getElementById('oled').alt.includes('> New game')")
