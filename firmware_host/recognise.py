@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from engines.core import FollowUp, GameState, IllegalMove, Realisation
 
@@ -53,14 +53,6 @@ def offered(state: GameState) -> list[Candidate]:
     """Moves with no hand change at all that wait for a pick (offered as soon as a turn
     begins), e.g. a turn that only moves an unsensed pawn."""
     return [c for c in candidates(state, state.occupied()) if c.pick is not None]
-
-
-def pick_sites(cands: Iterable[Candidate]) -> frozenset[str]:
-    """The union of the sites the candidates' next picks choose among."""
-    out: set[str] = set()
-    for c in cands:
-        out |= c.pick or frozenset()
-    return frozenset(out)
 
 
 def choose(cands: Sequence[Candidate], site: str) -> list[Candidate]:
@@ -115,15 +107,6 @@ def nearest(state: GameState, board: frozenset[str], limit: int = 2) -> frozense
                 if candidates(state, aim := board ^ frozenset(sites))}
         if aims:
             return aims.pop() if len(aims) == 1 else None
-    return None
-
-
-def earlier(boards: Sequence[frozenset[str]], board: frozenset[str]) -> int | None:
-    """The index of the most recent of ``boards`` (all but the last, the current position)
-    equal to ``board``, or None."""
-    for index in range(len(boards) - 2, -1, -1):
-        if boards[index] == board:
-            return index
     return None
 
 
