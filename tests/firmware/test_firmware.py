@@ -66,11 +66,16 @@ def test_the_default_build_fits_the_chip(board, ram):
     assert used <= 0.75 * ram  # the goal: a quarter of the RAM left for the stack
 
 
-def test_a_pin_used_twice_stops_the_build_naming_it(tmp_path):
+@pytest.mark.parametrize("defs, message", [
+    ("-DLED_PINS=2", "config.h: ROW_PINS: pin 2 is also used by LED_PINS"),
+    ("-DLED_PINS=6,13", "config.h: LED_PINS: pin 13 is on port B, pin 6 on port D: "
+                        "the chains must share one port"),
+])
+def test_a_wiring_that_cannot_work_stops_the_build_naming_the_setting(tmp_path, defs, message):
     done = subprocess.run(["make", "-C", str(FIRMWARE), "BOARD=uno", f"BUILD={tmp_path}/b",
-                           "DEFS=-DLED_PIN=2"], capture_output=True, text=True)
+                           f"DEFS={defs}"], capture_output=True, text=True)
     assert done.returncode != 0
-    assert "config.h: ROW_PINS: pin 2 is also used by LED_PIN" in done.stderr
+    assert message in done.stderr
 
 
 def test_make_flash_writes_the_hex_with_avrdude():
