@@ -215,6 +215,10 @@ class EmulatedBoard:
         """The board's next ``frames`` frames are lost on the line."""
         self._command(f"lose {frames}")
 
+    def lose_from_host(self, frames: int) -> None:
+        """The host's next ``frames`` frames are lost on the line."""
+        self._command(f"lose_host {frames}")
+
     def unplug(self) -> None:
         """Pull the USB cable: the board (and its LEDs) lose power, the pty vanishes."""
         self._command("unplug")
@@ -263,7 +267,7 @@ class EmulatedBoard:
         event ``since`` on; a frame cut short (a heartbeat that gave way to a change) is left
         out."""
         return [(int(e[1]), frame) for e in self.events[since:]
-                if e[0] == "tx" and (frame := _decoded(e[2]))]
+                if e[0] == "tx" and (frame := decoded(e[2]))]
 
     # -- the LEDs ----------------------------------------------------------------------------
 
@@ -341,7 +345,8 @@ class EmulatedBoard:
             self.events.append(words)
 
 
-def _decoded(hex: str) -> p.Frame | None:
+def decoded(hex: str) -> p.Frame | None:
+    """The frame in a ``tx`` event's bytes; None for one cut short on the line."""
     try:
         return p.decode(bytes.fromhex(hex))
     except p.FrameError:

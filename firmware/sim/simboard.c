@@ -15,6 +15,7 @@
  *   send HEX                 bytes on the line to the firmware, as if the host wrote them
  *   garbage HEX              bytes on the line to the host, as if from noise
  *   lose N                   the board's next N frames are lost on the line
+ *   lose_host N              the host's next N frames are lost on the line
  *   unplug / plug            pull the USB cable (board off, pty gone) / put it back (reset)
  *   hang                     make the firmware stop in a loop with interrupts off (the
  *                            watchdog must restart it)
@@ -241,6 +242,8 @@ static int command(char *line)
         link_garbage(bytes, hex_bytes(rest, bytes, sizeof bytes));
     } else if (!strcmp(word, "lose") && sscanf(rest, "%d", &channel) == 1) {
         link_lose(channel);
+    } else if (!strcmp(word, "lose_host") && sscanf(rest, "%d", &channel) == 1) {
+        link_lose_from_host(channel);
     } else if (!strcmp(word, "unplug")) {
         link_close();
         powered = 0;
