@@ -13,7 +13,7 @@
  * reducing eight bits at once by the polynomial x^16 + x^12 + x^5 + 1 comes down to three
  * shifted xors of the combined byte (a textbook derivation); the same value as Python's
  * binascii.crc_hqx(data, 0xFFFF). */
-static inline uint16_t crc_update(uint16_t crc, uint8_t byte)
+static inline __attribute__((always_inline)) uint16_t crc_update(uint16_t crc, uint8_t byte)
 {
     uint8_t x = (uint8_t)((crc >> 8) ^ byte); /* the byte leaving the register, combined */
     x ^= x >> 4;
@@ -23,6 +23,7 @@ static inline uint16_t crc_update(uint16_t crc, uint8_t byte)
     uint8_t low = (uint8_t)((uint8_t)(x << 5) ^ x);
     return (uint16_t)(high << 8 | low);
 }
+
 /* The CRC after n more bytes. */
 uint16_t crc_bytes(uint16_t crc, const uint8_t *bytes, uint16_t n);
 

@@ -25,6 +25,7 @@ typedef struct {
 static uint8_t raw[INPUT_BYTES];
 static counters closed_count;
 static uint8_t unreported[MASK_BYTES];
+static uint8_t maybe_unreported; /* 0: nothing in `unreported` (a quick answer) */
 #if SENSES_POLARITY
 static uint8_t raw_closed[MASK_BYTES], raw_north[MASK_BYTES];
 static counters north_count;
@@ -69,6 +70,7 @@ static uint8_t debounce(const uint8_t *now, uint8_t *sure, counters *count)
         count->low[i] = low & (uint8_t)~flip;
         count->high[i] = high & (uint8_t)~flip;
         unreported[i] |= flip;
+        maybe_unreported |= flip;
         if (count->low[i] | count->high[i]) {
             if (i < count->from)
                 count->from = i;
@@ -117,9 +119,10 @@ uint8_t sensors_settling(void)
 
 uint8_t sensors_unreported(void)
 {
-    for (uint16_t i = 0; i < MASK_BYTES; i++)
+    for (uint16_t i = 0; maybe_unreported && i < MASK_BYTES; i++)
         if (unreported[i])
             return 1;
+    maybe_unreported = 0;
     return 0;
 }
 
@@ -149,4 +152,5 @@ uint16_t sensors_take_changes(uint8_t *body, uint16_t max)
 void sensors_all_reported(void)
 {
     memset(unreported, 0, sizeof unreported);
+    maybe_unreported = 0;
 }
