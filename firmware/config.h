@@ -39,7 +39,7 @@
 # endif
 # define SR_SELECT_PIN 53 /* SPI's SS: must be an output for the SPI master anyway */
 # ifndef LED_PINS
-#  define LED_PINS 6, 7, 8, 9 /* four chains on port H: 288 LEDs written in 2.2 ms */
+#  define LED_PINS 6, 7, 8, 9 /* four chains on port H: 288 LEDs written in 2.4 ms */
 # endif
 # ifndef LED_COUNT
 #  define LED_COUNT 288
