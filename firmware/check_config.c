@@ -83,6 +83,10 @@ int main(void)
         fail("at most 16384 channels", (int)CHANNELS);
     if (LED_COUNT < 1 || LED_COUNT > 16384)
         fail("LED_COUNT must be 1..16384", LED_COUNT);
+    /* Between LEDs (30-40 us) the UART is polled for a byte: at most one byte a poll. */
+    if (BAUD > 250000)
+        fail("BAUD: at most 250000 (faster, bytes from the host are lost while the LEDs are written)",
+             (int)BAUD);
     /* While the chains are written (ws2812.c: about 32 us an LED along them, 38 with 8
      * chains) the host's bytes wait in RX_BUFFER. */
     long write_us = (long)LED_PER_CHAIN * (LED_CHAINS > 6 ? 38L : 32L);

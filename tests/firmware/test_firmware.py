@@ -70,6 +70,7 @@ def test_the_default_build_fits_the_chip(board, ram):
     ("-DLED_PINS=2", "config.h: ROW_PINS: pin 2 is also used by LED_PINS"),
     ("-DLED_PINS=6,13", "config.h: LED_PINS: pin 13 is on port B, pin 6 on port D: "
                         "the chains must share one port"),
+    ("-DBAUD=500000UL", "config.h: BAUD: at most 250000"),
 ])
 def test_a_wiring_that_cannot_work_stops_the_build_naming_the_setting(tmp_path, defs, message):
     done = subprocess.run(["make", "-C", str(FIRMWARE), "BOARD=uno", f"BUILD={tmp_path}/b",
