@@ -44,7 +44,9 @@ def pins_but(*taken: int) -> list[int]:
 
 
 def matrix(pins: list[int], rows: int) -> dict:
-    return dict(ROW_PINS=",".join(map(str, pins[:rows])), COLUMN_PINS=",".join(map(str, pins[rows:rows + 32])))
+    """``rows`` rows and 32 columns from ``pins``."""
+    return dict(ROW_PINS=",".join(map(str, pins[:rows])),
+                COLUMN_PINS=",".join(map(str, pins[rows:rows + 32])))
 
 
 #: The largest matrix: 66 of the Mega's 68 free pins (all but the LEDs' D6 and D13, the scan
@@ -184,7 +186,8 @@ def led_latency(variant: Variant, frames: int) -> dict:
                 board.send_to_firmware(leds_frame(frame, i + 1, seq=2 * i + 1))
                 board.wait_for(lambda: len(board.led_writes) > written and board.shows(frame), timeout=20)
                 write = next(w for w in board.led_writes[written:] if board.shows(frame))
-                arrived = max(int(e[1]) for e in board.events[seen:] if e[0] == "rx" and int(e[1]) < write.start)
+                arrived = max(int(e[1]) for e in board.events[seen:]
+                              if e[0] == "rx" and int(e[1]) < write.start)
                 out.append((write.start - arrived, write.end - arrived))
             busy = len(board.led_writes)
             board.send_to_firmware(b"".join(p.encode(p.Frame(p.REQUEST_STATE, k % 256)) for k in range(600)))
@@ -257,10 +260,13 @@ def main(argv: list[str] | None = None) -> int:
     for name, runs in (("1088_one_chain", one), ("992_four_chains", four)):
         figures[f"change_{name}_median_ms"] = ms(statistics.median(lat for _, lat in runs["quiet"]))
         for case in ("quiet", "beat", "writing"):
-            figures[f"change_{name}_{case}_max_ms"], figures[f"change_{name}_{case}_max_at_ms"] = worst(runs[case])
+            latency, offset = worst(runs[case])
+            figures[f"change_{name}_{case}_max_ms"] = latency
+            figures[f"change_{name}_{case}_max_at_ms"] = offset
     for chains, run in leds.items():
-        figures[f"leds_400_{chains}_chains_to_first_bit_ms"] = ms(max(first for first, _ in run["latency"]))
-        figures[f"leds_400_{chains}_chains_to_last_bit_ms"] = ms(max(last for _, last in run["latency"]))
+        first, last = (max(times) for times in zip(*run["latency"]))
+        figures[f"leds_400_{chains}_chains_to_first_bit_ms"] = ms(first)
+        figures[f"leds_400_{chains}_chains_to_last_bit_ms"] = ms(last)
         figures[f"leds_400_{chains}_chains_write_ms"] = ms(run["write"])
         figures[f"leds_400_{chains}_chains_wire_floor_ms"] = round(400 / run["chains"] * 24 * 1.25e-3, 3)
         figures[f"ws2812_{chains}_chains_longest_pause_us"] = round(run["gap"] / MS * 1000, 2)
@@ -299,11 +305,11 @@ def print_table(f: dict) -> None:
              "from a write's / STATE's start)"),
         ]
     for chains in ("1", "4", "8"):
+        led = f"leds_400_{chains}_chains"
         rows += [
             (f"LEDS frame in -> first / last bit, 400 LEDs on {chains} chain(s)",
-             f"{f[f'leds_400_{chains}_chains_to_first_bit_ms']} / {f[f'leds_400_{chains}_chains_to_last_bit_ms']} ms "
-             f"(write {f[f'leds_400_{chains}_chains_write_ms']} ms, floor "
-             f"{f[f'leds_400_{chains}_chains_wire_floor_ms']} ms of bits; goal <= 10 ms)"),
+             f"{f[led + '_to_first_bit_ms']} / {f[led + '_to_last_bit_ms']} ms (write "
+             f"{f[led + '_write_ms']} ms, floor {f[led + '_wire_floor_ms']} ms of bits; goal <= 10 ms)"),
             ("  longest pause between bits (UART busy both ways)",
              f"{f[f'ws2812_{chains}_chains_longest_pause_us']} us (latch: 50 us)"),
         ]
