@@ -7,7 +7,7 @@ udev ``/dev/serial/by-id`` name would be. The host's own code (``hardware.serial
 ``reedboard``) then talks to the firmware as to a board on USB.
 
 The board takes the same calls as :class:`hardware.sim.SimBoard` (``place``, ``lift``, ``flip``),
-and reports what the WS2812 chain was sent (:attr:`EmulatedBoard.led_writes`).
+and reports what the WS2812 chains were sent (:attr:`EmulatedBoard.led_writes`).
 
     board = EmulatedBoard(build("mega", LED_COUNT=300), "/tmp/board")
     board.place(5); board.lift(5); board.close()
@@ -104,15 +104,39 @@ def build(board: str = "mega", **defs: object) -> Variant:
 
 
 @dataclass(frozen=True)
+class LedLayout:
+    """How the host's LED channels lie on the board's WS2812 chains: channel n is LED
+    ``n % per_chain`` of chain ``n // per_chain``.
+
+    >>> LedLayout(leds=10, chains=4, per_chain=3).place(7)
+    (2, 1)
+    """
+
+    leds: int
+    chains: int
+    per_chain: int
+
+    def place(self, channel: int) -> tuple[int, int]:
+        """(chain, LED along it) of an LED channel."""
+        return divmod(channel, self.per_chain)
+
+    def channel_order(self, chains: tuple[bytes, ...]) -> bytes:
+        """The chains' bytes (3 an LED) as the host's channels 0 .. leds-1."""
+        size = 3 * self.per_chain
+        return b"".join(chain[:size].ljust(size, b"\0") for chain in chains)[:3 * self.leds]
+
+
+@dataclass(frozen=True)
 class LedWrite:
-    """One frame the WS2812 chain was sent: emulated cycles of its first and last edge, the
-    longest pause between bits (cycles), bits out of the data sheet's timing, and the bytes in
-    wire order (green, red, blue per LED)."""
+    """One write of the WS2812 chains: emulated cycles of its first and last edge, the longest
+    pause between bits (cycles), bits out of the data sheet's timing, the bytes each chain was
+    sent (green, red, blue per LED along it), and the same as the host's LED channels."""
 
     start: int
     end: int
     longest_low: int
     faults: int
+    chains: tuple[bytes, ...]
     grb: bytes
 
     def colours(self) -> list[tuple[int, int, int]]:
@@ -143,6 +167,7 @@ class EmulatedBoard:
         if ready[:1] != ["ready"]:
             self._process.kill()
             raise RuntimeError(f"the emulator did not start: {ready} {self._process.stderr.read()}")
+        self.layout = LedLayout(*map(int, ready[2:5]))
         self._reader = threading.Thread(target=self._read, name="simboard", daemon=True)
         self._reader.start()
 
@@ -190,6 +215,10 @@ class EmulatedBoard:
         """The board's next ``frames`` frames are lost on the line."""
         self._command(f"lose {frames}")
 
+    def lose_from_host(self, frames: int) -> None:
+        """The host's next ``frames`` frames are lost on the line."""
+        self._command(f"lose_host {frames}")
+
     def unplug(self) -> None:
         """Pull the USB cable: the board (and its LEDs) lose power, the pty vanishes."""
         self._command("unplug")
@@ -212,6 +241,11 @@ class EmulatedBoard:
         line = self._ask("counts")
         return {k: int(v) for k, v in (word.split("=") for word in line[1:])}
 
+    def at(self, cycle: int, command: str) -> None:
+        """Run a harness command (``place 5``, ``lift 5``: firmware/sim/simboard.c) when the
+        emulated time reaches ``cycle``: a change at an exact moment."""
+        self._command(f"at {cycle} {command}")
+
     def cycle(self) -> int:
         """The emulated time now, in cycles since the emulator started."""
         return int(self._ask("time")[1])
@@ -228,9 +262,12 @@ class EmulatedBoard:
         return self._wait(lambda: next((e for e in self.events[seen:] if e[0] == command), None),
                           f"answer to {command}", timeout)
 
-    def frames_sent(self) -> list[tuple[int, p.Frame]]:
-        """The frames the board sent (cycle their last byte left, frame), with ``trace``."""
-        return [(int(e[1]), p.decode(bytes.fromhex(e[2]))) for e in list(self.events) if e[0] == "tx"]
+    def frames_sent(self, since: int = 0) -> list[tuple[int, p.Frame]]:
+        """The frames the board sent (cycle their last byte left, frame), with ``trace``, from
+        event ``since`` on; a frame cut short (a heartbeat that gave way to a change) is left
+        out."""
+        return [(int(e[1]), frame) for e in self.events[since:]
+                if e[0] == "tx" and (frame := decoded(e[2]))]
 
     # -- the LEDs ----------------------------------------------------------------------------
 
@@ -300,11 +337,20 @@ class EmulatedBoard:
                 continue
             if words[0] == "leds":
                 start, end, low, faults = map(int, words[1:5])
-                grb = bytes.fromhex(words[5]) if words[5] != "-" else b""
-                self.led_writes.append(LedWrite(start, end, low, faults, grb))
+                chains = tuple(bytes.fromhex(hex) if hex != "-" else b"" for hex in words[5:])
+                self.led_writes.append(LedWrite(start, end, low, faults, chains,
+                                                self.layout.channel_order(chains)))
             elif words[0] in ("error", "overrun", "short", "dropped"):
                 self.errors.append(line.strip())
             self.events.append(words)
+
+
+def decoded(hex: str) -> p.Frame | None:
+    """The frame in a ``tx`` event's bytes; None for one cut short on the line."""
+    try:
+        return p.decode(bytes.fromhex(hex))
+    except p.FrameError:
+        return None
 
 
 def renders(frame: Mapping[int, Led], shown: list[tuple[int, int, int]], slack: int = 2) -> bool:

@@ -3,8 +3,9 @@ interface: the simulated microcontroller (``hardware/mcu_sim.py``, Python) and t
 firmware in the emulator (``firmware/``, C in simavr; bench/firmware_emulator.py).
 
 An end has a pty at ``path`` and takes board changes (``place``, ``lift``, ``flip``, as
-:class:`hardware.sim.SimBoard`), noise towards the host (``send_raw``), cable pulls
-(``unplug``, ``plug``), and says whether its LEDs show a frame (``shows``) or nothing (``dark``).
+:class:`hardware.sim.SimBoard`), noise towards the host (``send_raw``), frames from the host
+lost on the line (``lose_from_host``), cable pulls (``unplug``, ``plug``), and says whether its
+LEDs show a frame (``shows``) or nothing (``dark``).
 
     end = make_end("firmware", "/tmp/board", channels=64, leds=300)
 """
@@ -32,6 +33,7 @@ class PythonEnd:
         self.mcu = SimMcu(self.board, path, heartbeat=heartbeat)
         self.place, self.lift, self.flip = self.board.place, self.board.lift, self.board.flip
         self.send_raw, self.unplug, self.plug = self.mcu.send_raw, self.mcu.unplug, self.mcu.plug
+        self.lose_from_host = self.mcu.lose_from_host
 
     @property
     def closed(self) -> frozenset[int]:

@@ -33,11 +33,30 @@ static void claim(int number, const char *what)
     }
 }
 
+/* The LED chains: pins of one port, at most 8, enough LEDs along them for LED_COUNT. */
+static void check_leds(void)
+{
+    static const unsigned char pinmap[PINMAP_SIZE] = PINMAP;
+    const int pins[] = { LED_PINS };
+    for (size_t c = 0; c < LED_CHAINS; c++) {
+        claim(pins[c], "LED_PINS");
+        if (pins[c] >= 0 && pins[c] < PINMAP_SIZE && pins[0] >= 0 && pins[0] < PINMAP_SIZE &&
+            PINMAP_PORT(pinmap[pins[c]]) != PINMAP_PORT(pinmap[pins[0]]))
+            fprintf(stderr, "config.h: LED_PINS: pin %d is on port %c, pin %d on port %c: the chains "
+                    "must share one port\n", pins[c], PINMAP_PORT(pinmap[pins[c]]), pins[0],
+                    PINMAP_PORT(pinmap[pins[0]])), failures++;
+    }
+    if (LED_CHAINS > 8)
+        fail("LED_PINS: at most 8 chains", (int)LED_CHAINS);
+    if (LED_PER_CHAIN < 1 || LED_PER_CHAIN * LED_CHAINS < LED_COUNT)
+        fail("LED_PER_CHAIN: the chains must hold LED_COUNT LEDs", LED_PER_CHAIN);
+}
+
 int main(void)
 {
     claim(PIN_RX, "the UART to the host (RX)");
     claim(PIN_TX, "the UART to the host (TX)");
-    claim(LED_PIN, "LED_PIN");
+    check_leds();
 #ifdef TRACE_PIN
     claim(TRACE_PIN, "TRACE_PIN");
 #endif
@@ -64,8 +83,14 @@ int main(void)
         fail("at most 16384 channels", (int)CHANNELS);
     if (LED_COUNT < 1 || LED_COUNT > 16384)
         fail("LED_COUNT must be 1..16384", LED_COUNT);
-    /* While the chain is written (30 us an LED) the host's bytes wait in RX_BUFFER. */
-    long waiting = (long)LED_COUNT * 30L * (long)(BAUD / 10) / 1000000L + 16;
+    /* Between LEDs (30-40 us) the UART is polled for a byte: at most one byte a poll. */
+    if (BAUD > 250000)
+        fail("BAUD: at most 250000 (faster, bytes from the host are lost while the LEDs are written)",
+             (int)BAUD);
+    /* While the chains are written (ws2812.c: about 32 us an LED along them, 38 with 8
+     * chains) the host's bytes wait in RX_BUFFER. */
+    long write_us = (long)LED_PER_CHAIN * (LED_CHAINS > 6 ? 38L : 32L);
+    long waiting = write_us * (long)(BAUD / 10) / 1000000L + 16;
     if (RX_BUFFER < waiting)
         fail("RX_BUFFER too small for the bytes that arrive while the LEDs are written",
              (int)waiting);

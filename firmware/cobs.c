@@ -32,26 +32,22 @@ enum cobs_result cobs_decode(cobs_decoder *d, uint8_t in, uint8_t *out)
     return COBS_NOTHING;
 }
 
-void cobs_encode(const uint8_t *src, uint16_t n, void (*put)(uint8_t))
+uint16_t cobs_encode(const uint8_t *src, uint16_t n, uint8_t *dst)
 {
-    uint16_t start = 0;
+    uint8_t *out = dst;
+    const uint8_t *end = src + n;
     for (;;) {
         /* The next block: up to 254 non-zero bytes, ended by a zero or by the data's end. */
-        uint16_t end = start;
-        while (end < n && src[end] != 0 && end - start < 254)
-            end++;
-        uint8_t length = (uint8_t)(end - start);
-        put((uint8_t)(length + 1));
-        for (uint16_t i = start; i < end; i++)
-            put(src[i]);
-        if (length == 254) { /* a full block implies no zero: go on from the next byte */
-            if (end == n)
-                return;
-            start = end;
-        } else if (end == n) { /* the last block: its implied zero is not part of the data */
-            return;
-        } else {
-            start = end + 1; /* skip the zero this block implies */
+        uint8_t *code = out++;
+        uint8_t length = 0;
+        while (src < end && *src && length < 254) {
+            *out++ = *src++;
+            length++;
         }
+        *code = (uint8_t)(length + 1);
+        if (src == end) /* the last block: a zero it implies is not part of the data */
+            return (uint16_t)(out - dst);
+        if (length < 254)
+            src++; /* the zero this block implies */
     }
 }

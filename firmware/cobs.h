@@ -30,7 +30,8 @@ enum cobs_result cobs_decode(cobs_decoder *d, uint8_t in, uint8_t *out);
 /* The encoded length of n payload bytes, at most (without the two delimiters). */
 #define COBS_MAX_ENCODED(n) ((n) + (n) / 254 + 1)
 
-/* Encode src[0..n) through put(), one byte at a time (no delimiters). */
-void cobs_encode(const uint8_t *src, uint16_t n, void (*put)(uint8_t));
+/* Encode src[0..n) into dst (COBS_MAX_ENCODED(n) bytes of room; no delimiters); returns the
+ * encoded length. */
+uint16_t cobs_encode(const uint8_t *src, uint16_t n, uint8_t *dst);
 
 #endif /* COBS_H */

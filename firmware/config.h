@@ -38,6 +38,9 @@
 #  define SR_LATCH_PIN 49 /* to every SH/LD */
 # endif
 # define SR_SELECT_PIN 53 /* SPI's SS: must be an output for the SPI master anyway */
+# ifndef LED_PINS
+#  define LED_PINS 6, 7, 8, 9 /* four chains on port H: 288 LEDs written in 2.4 ms */
+# endif
 # ifndef LED_COUNT
 #  define LED_COUNT 288
 # endif
@@ -113,9 +116,12 @@
 # define SR_SPI_DIVIDER 4 /* SPI clock = F_CPU / this: 2, 4, 8, 16, 32, 64 or 128 */
 #endif
 
-/* LEDs: a WS2812 (GRB, 800 kHz) chain on one pin. */
-#ifndef LED_PIN
-# define LED_PIN 6
+/* LEDs: WS2812 (GRB, 800 kHz) chains, up to 8 on pins of one port, all written at once (one
+ * port write a bit for every chain). LED channel n is LED n % LED_PER_CHAIN of chain
+ * n / LED_PER_CHAIN, chain c on the c-th pin listed; the last chain may be shorter (its
+ * missing LEDs are sent dark, past its end). One pin: one chain. */
+#ifndef LED_PINS
+# define LED_PINS 6
 #endif
 #ifndef LED_MAX_CURRENT_MA
 # define LED_MAX_CURRENT_MA 2000 /* the whole frame is dimmed to stay under this */
@@ -157,6 +163,10 @@
 # error "SCANNER must be SCANNER_MATRIX or SCANNER_165"
 #endif
 #define INPUT_BYTES ((INPUTS + 7) / 8)
+#define LED_CHAINS PIN_COUNT(LED_PINS)
+#ifndef LED_PER_CHAIN
+# define LED_PER_CHAIN ((LED_COUNT + LED_CHAINS - 1) / LED_CHAINS)
+#endif
 #define MASK_BYTES ((CHANNELS + 7) / 8)
 
 #endif /* CONFIG_H */

@@ -21,7 +21,7 @@ enum { STEADY, SLOW, FAST, PULSE, PATTERNS };
 _Static_assert(LED_COUNT >= 1 && LED_COUNT <= 16384, "LED_COUNT must be 1..16384");
 
 static uint8_t colours[3 * LED_COUNT];      /* r, g, b per LED */
-static uint8_t rendered[3 * LED_COUNT];     /* g, r, b per LED as written to the chain */
+static uint8_t rendered[3 * LED_PER_CHAIN * LED_CHAINS]; /* as written to the chains (ws2812.h) */
 static uint8_t patterns[(LED_COUNT + 3) / 4]; /* two bits per LED */
 static uint32_t brightness[PATTERNS]; /* sum of r + g + b of the LEDs of each pattern */
 static uint8_t shown_id;
@@ -38,10 +38,18 @@ static struct {
     uint8_t entry[ENTRY], filled; /* the LED entry being read, and its bytes so far */
 } chunk;
 
-/* Drawing. */
+/* Drawing: a picture is rendered into `rendered`, then written to the chains at once. A new
+ * frame is rendered whole (it answers the host); an animation step RENDER_STEP LEDs at a time,
+ * the main loop scanning in between. */
+#define RENDER_STEP 64 /* about 0.35 ms */
 static uint8_t fresh;        /* a new frame waits to be drawn */
 static uint32_t drawn_at;    /* ms of the last write (writes are at least 1 ms apart) */
 static uint8_t drawn_phase;  /* the blink phases of the last write */
+static struct {
+    uint16_t next;            /* the next LED to render; LED_COUNT: all rendered */
+    uint32_t at;              /* the moment the picture shows */
+    uint16_t level[PATTERNS]; /* each pattern's factor at that moment, out of 256 */
+} picture;
 
 void leds_init(void)
 {
@@ -134,6 +142,7 @@ void leds_chunk_end(uint8_t ok)
         assembling = 0;
         shown_id = chunk.id;
         fresh = 1;
+        picture.next = 0; /* a picture being rendered has the old colours */
     }
 }
 
@@ -191,31 +200,51 @@ static void limit_current(uint16_t *level)
         level[p] = (uint16_t)((float)level[p] * scale);
 }
 
-void leds_write(uint32_t now)
+/* Render LEDs [from, to) of the picture (to a multiple of 4 but at the end). Each pattern is a
+ * factor out of 256 (256: as is); the pattern bytes are walked four LEDs at a time (no shift
+ * by a variable amount). LED n goes to LED n % LED_PER_CHAIN of chain n / LED_PER_CHAIN, its
+ * green, red and blue LED_CHAINS bytes apart (ws2812.h). */
+static void render(uint16_t from, uint16_t to)
 {
-    uint16_t level[PATTERNS];
-    levels(now, level);
-    limit_current(level);
-    /* Each pattern as a factor out of 256 (256: as is), walking the pattern bytes four LEDs
-     * at a time: no shift by a variable amount. */
-    const uint8_t *c = colours, *bits = patterns;
-    uint8_t *out = rendered, four = 0;
-    for (uint16_t led = 0; led < LED_COUNT; led++, c += 3, out += 3, four >>= 2) {
+    const uint16_t *level = picture.level;
+    const uint8_t *c = &colours[3 * from], *bits = &patterns[from / 4];
+    uint16_t along = from % LED_PER_CHAIN;
+    uint8_t *chain = &rendered[from / LED_PER_CHAIN], *out = chain + 3 * LED_CHAINS * along, four = 0;
+    for (uint16_t led = from; led < to; led++, c += 3, four >>= 2) {
         if (!(led & 3))
             four = *bits++;
-        uint16_t k = level[four & 3];
-        if (k >= 256) {
-            out[0] = c[1];
-            out[1] = c[0];
-            out[2] = c[2];
-        } else { /* an 8 x 8 bit product, rounded */
-            out[0] = (uint8_t)(((uint16_t)c[1] * (uint8_t)k + 128) >> 8);
-            out[1] = (uint8_t)(((uint16_t)c[0] * (uint8_t)k + 128) >> 8);
-            out[2] = (uint8_t)(((uint16_t)c[2] * (uint8_t)k + 128) >> 8);
+        uint16_t k = level[four & 3]; /* c * k / 256, rounded: c itself when k is 256 */
+        out[0] = (uint8_t)((c[1] * k + 128) >> 8);
+        out[LED_CHAINS] = (uint8_t)((c[0] * k + 128) >> 8);
+        out[2 * LED_CHAINS] = (uint8_t)((c[2] * k + 128) >> 8);
+        out += 3 * LED_CHAINS;
+        if (++along == LED_PER_CHAIN) { /* the next chain */
+            along = 0;
+            out = ++chain;
         }
     }
-    ws2812_write(rendered, LED_COUNT);
+}
+
+uint8_t leds_render(uint32_t now)
+{
+    if (picture.next == 0) { /* a new picture: the patterns as they are now */
+        picture.at = now;
+        levels(now, picture.level);
+        limit_current(picture.level);
+    }
+    if (picture.next < LED_COUNT) {
+        uint16_t to = !fresh && picture.next + RENDER_STEP < LED_COUNT ? picture.next + RENDER_STEP : LED_COUNT;
+        render(picture.next, to);
+        picture.next = to;
+    }
+    return picture.next == LED_COUNT;
+}
+
+void leds_write(void)
+{
+    ws2812_write(rendered, LED_PER_CHAIN);
     fresh = 0;
-    drawn_at = now;
-    drawn_phase = blink_phase(now);
+    drawn_at = picture.at;
+    drawn_phase = blink_phase(picture.at);
+    picture.next = 0;
 }

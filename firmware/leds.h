@@ -26,9 +26,12 @@ void leds_chunk_end(uint8_t ok);
 /* A frame from the host was dropped (bad CRC, cut short): it may have been a chunk. */
 void leds_frame_lost(void);
 
-/* Whether the chain must be redrawn at `now` (a new frame, a blink edge, a pulse step). */
+/* Whether the chains must be redrawn at `now` (a new frame, a blink edge, a pulse step). */
 uint8_t leds_due(uint32_t now);
-/* Render the frame at `now` (patterns, current limit) and write it to the chain. */
-void leds_write(uint32_t now);
+/* Render a part of the picture (patterns, current limit) as it shows at `now` (the moment of
+ * the first part counts); returns whether all of it is rendered. */
+uint8_t leds_render(uint32_t now);
+/* Write the rendered picture to the chains. */
+void leds_write(void);
 
 #endif /* LEDS_H */

@@ -33,6 +33,10 @@
 # error "WATCHDOG_MS must be 250, 500, 1000 or 2000"
 #endif
 
+/* How long the heartbeat and an LED redraw wait for a switch that is changing, at most. */
+#define BEAT_HOLD_MS 100
+#define LED_HOLD_MS (DEBOUNCE_SCANS * SCAN_PERIOD_MS + 2)
+
 /* Straight after reset, before anything else: a watchdog reset leaves the watchdog running
  * (at its shortest period), which would reset the board again while it starts. */
 uint8_t reset_cause __attribute__((section(".noinit")));
@@ -81,7 +85,7 @@ int main(void)
     wdt_enable(WATCHDOG);
     proto_want_info();
 
-    uint32_t scanned = clock_ms(), beat = scanned;
+    uint32_t scanned = clock_ms(), beat = scanned, leds_waiting = scanned;
     for (;;) {
         wdt_reset();
         proto_receive();
@@ -93,11 +97,18 @@ int main(void)
             TRACE(0);
         }
         if (now - beat >= HEARTBEAT_MS)
-            proto_want_state();
+            proto_want_beat(now - beat >= HEARTBEAT_MS + BEAT_HOLD_MS);
         if (proto_transmit())
             beat = now;
-        if (leds_due(now))
-            leds_write(now);
-        idle(clock_ms() - scanned >= SCAN_PERIOD_MS); /* a long scan or write: go on at once */
+        /* A picture is rendered a part a loop, so scans keep their pace; the chains are not
+         * written while a switch is changing (for at most LED_HOLD_MS): with interrupts off
+         * no scan runs, and the change would wait. */
+        uint8_t due = leds_due(now), ready = due && leds_render(now);
+        if (!ready)
+            leds_waiting = now; /* a hold begins once the picture is ready */
+        else if (!sensors_settling() || now - leds_waiting >= LED_HOLD_MS)
+            leds_write();
+        /* more to render, or a long scan or write: go on at once */
+        idle((due && !ready) || clock_ms() - scanned >= SCAN_PERIOD_MS);
     }
 }

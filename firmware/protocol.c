@@ -153,9 +153,13 @@ void proto_receive(void)
 _Static_assert(TX_BUFFER > WIRE_MAX + COBS_MAX_ENCODED(6 + 4) + 2,
                "TX_BUFFER must hold an INFO and a STATE frame");
 
-static uint8_t payload[BODY_MAX + 4];
+static uint8_t payload[BODY_MAX + 4], wire[WIRE_MAX];
 static uint8_t tx_seq;
-static uint8_t want_info, want_state;
+static uint8_t want_info, want_state, want_beat;
+static uint8_t beat_on_line; /* the last frame queued is a heartbeat that may give way */
+
+/* A heartbeat with more than this many bytes still to go is cut short for a change. */
+#define GIVE_WAY_BYTES 8
 
 void proto_want_info(void)
 {
@@ -167,22 +171,27 @@ void proto_want_state(void)
     want_state = 1;
 }
 
+void proto_want_beat(uint8_t overdue)
+{
+    want_beat = overdue ? 2 : want_beat | 1;
+}
+
 /* Queue the frame whose body (body bytes) is in payload[2..]; 0 when it does not fit. */
 static uint8_t send(uint8_t kind, uint16_t body)
 {
     uint16_t length = (uint16_t)(body + 4);
     if (uart_room() < COBS_MAX_ENCODED(length) + 2)
         return 0;
+    beat_on_line = 0;
     payload[0] = kind;
     payload[1] = ++tx_seq;
-    uint16_t crc = CRC_START;
-    for (uint16_t i = 0; i < length - 2; i++)
-        crc = crc_update(crc, payload[i]);
+    uint16_t crc = crc_bytes(CRC_START, payload, (uint16_t)(length - 2));
     payload[length - 2] = (uint8_t)(crc >> 8);
     payload[length - 1] = (uint8_t)crc;
-    uart_put(0);
-    cobs_encode(payload, length, uart_put);
-    uart_put(0);
+    wire[0] = 0;
+    uint16_t encoded = cobs_encode(payload, length, &wire[1]);
+    wire[encoded + 1] = 0;
+    uart_write(wire, (uint16_t)(encoded + 2));
     return 1;
 }
 
@@ -213,6 +222,18 @@ static uint8_t send_state(void)
     return 1;
 }
 
+/* A change waits: a heartbeat still far from sent is cut short (the host drops the cut frame
+ * as damaged), its sequence number goes to the change and it follows the change again. */
+static void give_way(void)
+{
+    if (!beat_on_line || uart_unsent() <= GIVE_WAY_BYTES)
+        return;
+    uart_drop_unsent();
+    beat_on_line = 0;
+    tx_seq--;
+    want_beat |= 1;
+}
+
 uint8_t proto_transmit(void)
 {
     if (want_info) {
@@ -223,12 +244,19 @@ uint8_t proto_transmit(void)
     if (want_state) {
         if (!send_state())
             return 0;
-        want_state = 0;
+        want_state = want_beat = 0;
         return 1;
     }
+    if (sensors_unreported())
+        give_way();
     while (sensors_unreported() && uart_room() >= WIRE_MAX) {
         uint16_t count = sensors_take_changes(&payload[2], CHANGES_MAX);
         send(CHANGE, (uint16_t)(2 * count));
     }
-    return 0;
+    /* A heartbeat waits for a switch that is changing, unless it is overdue. */
+    if (!want_beat || (want_beat == 1 && sensors_settling()) || !send_state())
+        return 0;
+    beat_on_line = want_beat == 1;
+    want_beat = 0;
+    return 1;
 }

@@ -22,9 +22,12 @@ void proto_receive(void);
 /* Ask for an INFO frame (then a STATE) or a STATE, sent by proto_transmit(). */
 void proto_want_info(void);
 void proto_want_state(void);
+/* The heartbeat is due: a STATE that gives way to changes (it waits while a switch is
+ * changing, and one still far from sent is cut short for a change), unless `overdue`. */
+void proto_want_beat(uint8_t overdue);
 
-/* Queue what waits (INFO, STATE, changes) as far as the transmit buffer has room; returns
- * whether a STATE went out. */
+/* Queue what waits (INFO, STATE, changes, the heartbeat) as far as the transmit buffer has
+ * room; returns whether a STATE went out. */
 uint8_t proto_transmit(void);
 
 #endif /* PROTOCOL_H */

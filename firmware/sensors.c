@@ -19,11 +19,13 @@ uint8_t sensors_north[SENSES_POLARITY ? MASK_BYTES : 1];
 
 typedef struct {
     uint8_t low[MASK_BYTES], high[MASK_BYTES]; /* the two bits of each channel's count */
+    uint16_t from, to; /* the bytes [from, to) hold every count (from >= to: none) */
 } counters;
 
 static uint8_t raw[INPUT_BYTES];
 static counters closed_count;
 static uint8_t unreported[MASK_BYTES];
+static uint8_t maybe_unreported; /* 0: nothing in `unreported` (a quick answer) */
 #if SENSES_POLARITY
 static uint8_t raw_closed[MASK_BYTES], raw_north[MASK_BYTES];
 static counters north_count;
@@ -34,15 +36,26 @@ void sensors_init(void)
     scan_init();
 }
 
-/* Debounce one mask: `now` is this scan's reading; flips of `sure` go to `unreported`.
- * Returns whether some channel is still counting. */
+/* Debounce one mask: `now` is this scan's reading; flips of `sure` go to `unreported`. Only
+ * the bytes that read otherwise or are counting are worked on (a large board changes a few
+ * bytes at a time). Returns whether some channel is still counting. */
 static uint8_t debounce(const uint8_t *now, uint8_t *sure, counters *count)
 {
-    uint8_t counting = 0;
-    for (uint16_t i = 0; i < MASK_BYTES; i++) {
+    uint16_t from = 0, to = MASK_BYTES;
+    while (from < to && now[from] == sure[from])
+        from++;
+    while (to > from && now[to - 1] == sure[to - 1])
+        to--;
+    if (from == to) /* nothing reads otherwise: only the counts */
+        from = count->from, to = count->to;
+    else if (count->from < count->to) /* and the counts too */
+        from = from < count->from ? from : count->from, to = to > count->to ? to : count->to;
+    count->from = MASK_BYTES;
+    count->to = 0;
+    for (uint16_t i = from; i < to; i++) {
         uint8_t differs = now[i] ^ sure[i];
         if (!(differs | count->low[i] | count->high[i]))
-            continue; /* eight quiet channels, the usual case */
+            continue; /* eight quiet channels */
         uint8_t low = count->low[i] & differs, high = count->high[i] & differs;
         high ^= low & differs; /* count += 1 where the reading differs, else count = 0 */
         low ^= differs;
@@ -56,10 +69,15 @@ static uint8_t debounce(const uint8_t *now, uint8_t *sure, counters *count)
         sure[i] ^= flip;
         count->low[i] = low & (uint8_t)~flip;
         count->high[i] = high & (uint8_t)~flip;
-        counting |= count->low[i] | count->high[i];
         unreported[i] |= flip;
+        maybe_unreported |= flip;
+        if (count->low[i] | count->high[i]) {
+            if (i < count->from)
+                count->from = i;
+            count->to = i + 1;
+        }
     }
-    return counting;
+    return count->from < count->to;
 }
 
 #if SENSES_POLARITY
@@ -78,9 +96,10 @@ static void pair_inputs(void)
 }
 #endif
 
+static uint8_t counting; /* some channel reads otherwise than its sure state */
+
 void sensors_scan(void)
 {
-    static uint8_t counting;
     /* A reading like the last, with no switch counting towards a change: nothing to do. */
     if (!scan_read(raw, sensors_closed) && !counting)
         return;
@@ -93,11 +112,17 @@ void sensors_scan(void)
 #endif
 }
 
+uint8_t sensors_settling(void)
+{
+    return counting || sensors_unreported();
+}
+
 uint8_t sensors_unreported(void)
 {
-    for (uint16_t i = 0; i < MASK_BYTES; i++)
+    for (uint16_t i = 0; maybe_unreported && i < MASK_BYTES; i++)
         if (unreported[i])
             return 1;
+    maybe_unreported = 0;
     return 0;
 }
 
@@ -127,4 +152,5 @@ uint16_t sensors_take_changes(uint8_t *body, uint16_t max)
 void sensors_all_reported(void)
 {
     memset(unreported, 0, sizeof unreported);
+    maybe_unreported = 0;
 }

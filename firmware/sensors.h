@@ -21,6 +21,9 @@ void sensors_init(void);
 /* Scan once and debounce. */
 void sensors_scan(void);
 
+/* Whether some switch is changing: it reads otherwise than its sure state (the debounce is
+ * counting), or its change waits to be reported. */
+uint8_t sensors_settling(void);
 /* Whether some change waits to be reported. */
 uint8_t sensors_unreported(void);
 /* Take up to `max` waiting changes as the CHANGE body (closed<<15 | north<<14 | channel,

@@ -1,6 +1,7 @@
 /* uart.c: USART0 with receive and transmit rings (see uart.h). */
 #include <avr/interrupt.h>
 #include <avr/io.h>
+#include <string.h>
 #include <util/atomic.h>
 
 #include "config.h"
@@ -76,12 +77,28 @@ uint16_t uart_room(void)
     return (uint16_t)((atomic_read(&tx_tail) - tx_head - 1) & (TX_BUFFER - 1));
 }
 
-void uart_put(uint8_t byte)
+void uart_write(const uint8_t *bytes, uint16_t n)
 {
-    tx_ring[tx_head] = byte;
-    ring_index next = (ring_index)((tx_head + 1) & (TX_BUFFER - 1));
+    ring_index head = tx_head, first = TX_BUFFER - head; /* head: only written here */
+    if (first > n)
+        first = n;
+    /* the interrupt reads only up to tx_head: the bytes beyond are not shared yet */
+    memcpy((uint8_t *)&tx_ring[head], bytes, first);
+    memcpy((uint8_t *)tx_ring, bytes + first, n - first);
     ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
-        tx_head = next;
+        tx_head = (ring_index)((head + n) & (TX_BUFFER - 1));
         UCSR0B |= _BV(UDRIE0);
+    }
+}
+
+uint16_t uart_unsent(void)
+{
+    return (uint16_t)((tx_head - atomic_read(&tx_tail)) & (TX_BUFFER - 1));
+}
+
+void uart_drop_unsent(void)
+{
+    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
+        tx_head = tx_tail;
     }
 }

@@ -3,7 +3,8 @@ with the same frame code as the host. It scans a :class:`~hardware.sim.SimBoard`
 changes at once and the full state every ``heartbeat`` seconds, and shows LED frames on the
 board's simulated LEDs.
 
-``read_rate`` (bytes a second) makes it read slowly, like a busy microcontroller behind a
+:meth:`lose_from_host` makes the next frames the host sends vanish on the line (a HELLO lost,
+say). ``read_rate`` (bytes a second) makes it read slowly, like a busy microcontroller behind a
 slow UART, so the host's output backs up.
 
 Its port appears at ``path``, a symlink to the pty (like a udev ``/dev/serial/by-id`` name), so
@@ -46,6 +47,7 @@ class SimMcu:
         self._master: int | None = None
         self._slave: int | None = None
         self._pending: dict[int, Led] = {}
+        self._host_frames_to_lose, self._losing = 0, False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.plug()
@@ -93,6 +95,26 @@ class SimMcu:
         with self._lock:
             self._write(data)
 
+    def lose_from_host(self, frames: int) -> None:
+        """The next ``frames`` frames the host sends are lost on the line."""
+        with self._lock:
+            self._host_frames_to_lose += frames
+
+    def _on_the_line(self, data: bytes) -> bytes:
+        """``data`` less the bytes of host frames being lost (their delimiters stay)."""
+        if not (self._host_frames_to_lose or self._losing):
+            return data
+        kept = bytearray()
+        for byte in data:
+            if byte and (self._losing or self._host_frames_to_lose):
+                self._losing = True
+                continue
+            if not byte and self._losing:
+                self._losing = False
+                self._host_frames_to_lose -= 1
+            kept.append(byte)
+        return bytes(kept)
+
     def send(self, kind: int, body: bytes) -> None:
         with self._lock:
             self._send(kind, body)
@@ -127,7 +149,7 @@ class SimMcu:
         except (BlockingIOError, OSError):
             return  # nobody has the port open (EIO) or nothing yet
         self._budget -= len(data)
-        for frame in self.reader.feed(data):
+        for frame in self.reader.feed(self._on_the_line(data)):
             if frame.kind == p.HELLO:
                 info = p.BoardInfo(
                     self.version, self.board.channels, self.board.leds.channels,

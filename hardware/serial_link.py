@@ -34,6 +34,9 @@ Opener = Callable[[str], serial.SerialBase]
 #: Bytes the link lets wait in the OS output queue: ~90 ms at 115200 baud, so a new LED frame
 #: never queues behind much older ones.
 QUEUE_LIMIT = 1024
+#: Longest wait between two HELLOs while the board has not answered (the wait doubles from
+#: ``hello_again``).
+HELLO_AGAIN_MAX = 4.0
 
 
 def open_port(url: str, baudrate: int = 115200) -> serial.SerialBase:
@@ -59,7 +62,9 @@ class SerialLink:
     version) is refused, with ``error`` saying why. ``counters()``: frames, drops, resyncs,
     reconnects, LED frames sent, dropped as stale and resent. ``resend_after``: seconds after
     an LED frame left the host before a STATE naming another frame makes the host send it
-    again (the board may simply not have read it yet)."""
+    again (the board may simply not have read it yet). ``hello_again``: seconds without INFO
+    after a HELLO before it is sent again (a HELLO lost on the line, or swallowed by a board
+    still starting), doubling each time up to :data:`HELLO_AGAIN_MAX`."""
 
     def __init__(
         self,
@@ -72,13 +77,14 @@ class SerialLink:
         reopen_interval: float = 0.5,
         stale_after: float = 3.0,
         resend_after: float = 1.0,
+        hello_again: float = 0.5,
         opener: Opener | None = None,
     ) -> None:
         self.url = url
         self.channels, self.leds = channels, leds
         self.clock = clock
         self.reopen_interval, self.stale_after = reopen_interval, stale_after
-        self.resend_after = resend_after
+        self.resend_after, self.hello_again = resend_after, hello_again
         self._open = opener or (lambda u: open_port(u, baudrate))
         self.stats: Counter[str] = Counter()
         #: True once closed by :meth:`close` (a lost port is reopened; a closed link is not).
@@ -102,6 +108,7 @@ class SerialLink:
         self._led_chunks = 0  # LEDS frames in _out
         self._led_left = -float("inf")  # when the last LED frame had all left _out
         self._last_heard = self._last_attempt = -float("inf")
+        self._hello_at, self._hello_wait = -float("inf"), hello_again  # the last HELLO; until the next
         self._open_error = ""
         self.poll()
 
@@ -164,6 +171,10 @@ class SerialLink:
                     self._handle(frame)
             elif now - self._last_heard > self.stale_after:
                 self._disconnect("stale")
+                return
+            if self.info is None and now - self._hello_at >= self._hello_wait:
+                self.stats["hello_resent"] += 1
+                self._hello(now, min(2 * self._hello_wait, HELLO_AGAIN_MAX))
             self._flush()
 
     def wakes(self, waker: Waker) -> None:
@@ -206,6 +217,11 @@ class SerialLink:
         self._out.clear()
         self._led_chunks, self._led_left = 0, -float("inf")
         self._last_heard = now
+        self._hello(now, self.hello_again)
+
+    def _hello(self, now: float, wait: float) -> None:
+        """Send HELLO; again after ``wait`` seconds unless INFO comes."""
+        self._hello_at, self._hello_wait = now, wait
         self._send(p.HELLO, bytes((p.VERSION,)))
 
     def _disconnect(self, why: str) -> None:

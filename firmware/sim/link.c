@@ -35,6 +35,7 @@ static int feeding;
 static uint8_t packet[4096]; /* the frame being sent to the host, up to its closing 00 */
 static int packet_length;
 static int frames_to_lose;
+static int host_frames_to_lose, losing_host_frame;
 
 /* -- host to firmware ------------------------------------------------------------------- */
 
@@ -69,6 +70,24 @@ static void kick(void)
     }
 }
 
+/* Leave out the bytes of host frames being lost on the line (their delimiters stay). */
+static int lose_host_frames(uint8_t *data, int n)
+{
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (data[i] && (losing_host_frame || host_frames_to_lose)) {
+            losing_host_frame = 1;
+            continue;
+        }
+        if (!data[i] && losing_host_frame) {
+            losing_host_frame = 0;
+            host_frames_to_lose--;
+        }
+        data[kept++] = data[i];
+    }
+    return kept;
+}
+
 void link_send(const uint8_t *data, int n)
 {
     if (queued + n > QUEUE) { /* the host wrote more than a line could ever carry */
@@ -92,7 +111,7 @@ void link_poll(void)
     uint8_t data[4096];
     ssize_t n;
     while ((n = read(master, data, sizeof data)) > 0)
-        link_send(data, (int)n);
+        link_send(data, lose_host_frames(data, (int)n));
     kick();
 }
 
@@ -142,6 +161,11 @@ void link_garbage(const uint8_t *data, int n)
 void link_lose(int frames)
 {
     frames_to_lose += frames;
+}
+
+void link_lose_from_host(int frames)
+{
+    host_frames_to_lose += frames;
 }
 
 /* -- the pty ---------------------------------------------------------------------------- */

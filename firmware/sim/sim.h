@@ -41,6 +41,7 @@ void link_poll(void);         /* take what the host wrote */
 void link_send(const uint8_t *data, int n);    /* bytes as if the host sent them */
 void link_garbage(const uint8_t *data, int n); /* bytes to the host, as line noise */
 void link_lose(int frames);   /* the next frames the board sends are lost on the line */
+void link_lose_from_host(int frames); /* the next frames the host sends are lost */
 
 /* switches.c: the sensors. Channel states: 0 empty, 1 closed (north up), 2 closed south up. */
 void switches_init(void);

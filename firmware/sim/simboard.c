@@ -15,14 +15,18 @@
  *   send HEX                 bytes on the line to the firmware, as if the host wrote them
  *   garbage HEX              bytes on the line to the host, as if from noise
  *   lose N                   the board's next N frames are lost on the line
+ *   lose_host N              the host's next N frames are lost on the line
  *   unplug / plug            pull the USB cable (board off, pty gone) / put it back (reset)
  *   hang                     make the firmware stop in a loop with interrupts off (the
  *                            watchdog must restart it)
  *   counts                   report the firmware's counts of dropped frames
  *   time                     report the emulated time: "time CYCLE"
+ *   at CYCLE COMMAND         run COMMAND when the emulated time reaches CYCLE (at once if
+ *                            it has): changes at an exact moment, for the figures
  *   quit
  *
- * Events on stdout, a line each: "ready PTY", "leds ...", "reset CYCLE CAUSE", "overrun",
+ * Events on stdout, a line each: "ready PTY LEDS CHAINS PER_CHAIN" (the LED chains: LED
+ * channel n is LED n % PER_CHAIN of chain n / PER_CHAIN), "leds ..." (ws2812.c), "reset CYCLE CAUSE", "overrun",
  * "short", "dropped", "counts ...", "error TEXT"; with --trace also "tx CYCLE HEX" (a frame
  * to the host has left the line), "rx CYCLE" (a 00 from the host has arrived), "applied
  * CYCLE CH" (a switch changed), "mark RISE FALL" (TRACE_PIN high then low).
@@ -194,10 +198,29 @@ static uint32_t counts_address(elf_firmware_t *firmware)
     return 0;
 }
 
+static int command(char *line);
+
+/* A command waiting for its cycle ("at"). */
+static avr_cycle_count_t run_later(avr_t *a, avr_cycle_count_t when, void *param)
+{
+    (void)a;
+    (void)when;
+    command(param);
+    free(param);
+    return 0;
+}
+
+static void later(avr_cycle_count_t cycle, const char *line)
+{
+    char *copy = strdup(line);
+    avr_cycle_timer_register(avr, cycle > avr->cycle ? cycle - avr->cycle : 1, run_later, copy);
+}
+
 static int command(char *line)
 {
     char word[16] = "", arg[8] = "";
-    int channel = -1, times = 0, pace = 0;
+    int channel = -1, times = 0, pace = 0, skip = 0;
+    unsigned long long at = 0;
     static uint8_t bytes[65536];
     if (sscanf(line, "%15s", word) != 1)
         return 1;
@@ -219,6 +242,8 @@ static int command(char *line)
         link_garbage(bytes, hex_bytes(rest, bytes, sizeof bytes));
     } else if (!strcmp(word, "lose") && sscanf(rest, "%d", &channel) == 1) {
         link_lose(channel);
+    } else if (!strcmp(word, "lose_host") && sscanf(rest, "%d", &channel) == 1) {
+        link_lose_from_host(channel);
     } else if (!strcmp(word, "unplug")) {
         link_close();
         powered = 0;
@@ -229,6 +254,8 @@ static int command(char *line)
         start_hang();
     } else if (!strcmp(word, "counts")) {
         counts();
+    } else if (!strcmp(word, "at") && sscanf(rest, "%llu %n", &at, &skip) == 1 && rest[skip]) {
+        later(at, rest + skip);
     } else if (!strcmp(word, "time")) {
         event("time %llu", (unsigned long long)avr->cycle);
     } else if (!strcmp(word, "quit")) {
@@ -367,7 +394,7 @@ int main(int argc, char **argv)
 #endif
     fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
     power_on();
-    event("ready %s", link_path);
+    event("ready %s %d %d %d", link_path, (int)LED_COUNT, (int)LED_CHAINS, (int)LED_PER_CHAIN);
 
     /* Slices of 100 us of emulated time; between them the pty and stdin are served, and
      * the emulation waits while it is ahead of the wall clock (times the speed). */

@@ -12,11 +12,6 @@
 #include "cobs.h"
 #include "crc.h"
 
-static void put(uint8_t byte)
-{
-    printf("%02x", byte);
-}
-
 int main(void)
 {
     static char line[1 << 16];
@@ -27,7 +22,10 @@ int main(void)
         while (sscanf(line + 2 + 2 * n, "%2x", &value) == 1)
             data[n++] = (uint8_t)value;
         if (line[0] == 'e') {
-            cobs_encode(data, (uint16_t)n, put);
+            static uint8_t encoded[COBS_MAX_ENCODED(sizeof data)];
+            uint16_t length = cobs_encode(data, (uint16_t)n, encoded);
+            for (uint16_t i = 0; i < length; i++)
+                printf("%02x", encoded[i]);
         } else if (line[0] == 'c') {
             uint16_t crc = CRC_START;
             for (int i = 0; i < n; i++)

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from bench.firmware_emulator import F_CPU, FIRMWARE, EmulatedBoard, build, renders
+from bench.firmware_emulator import F_CPU, FIRMWARE, EmulatedBoard, decoded, build, renders
 from hardware import patterns
 from hardware import protocol as p
 from hardware.base import Led
@@ -48,8 +48,8 @@ def emulated(tmp_path):
         assert board.errors == []
 
 
-def sent(board: EmulatedBoard, kind: int) -> list[tuple[int, p.Frame]]:
-    return [(cycle, f) for cycle, f in board.frames_sent() if f.kind == kind]
+def sent(board: EmulatedBoard, kind: int, since: int = 0) -> list[tuple[int, p.Frame]]:
+    return [(cycle, f) for cycle, f in board.frames_sent(since) if f.kind == kind]
 
 
 # -- building ------------------------------------------------------------------------------
@@ -66,11 +66,17 @@ def test_the_default_build_fits_the_chip(board, ram):
     assert used <= 0.75 * ram  # the goal: a quarter of the RAM left for the stack
 
 
-def test_a_pin_used_twice_stops_the_build_naming_it(tmp_path):
+@pytest.mark.parametrize("defs, message", [
+    ("-DLED_PINS=2", "config.h: ROW_PINS: pin 2 is also used by LED_PINS"),
+    ("-DLED_PINS=6,13", "config.h: LED_PINS: pin 13 is on port B, pin 6 on port D: "
+                        "the chains must share one port"),
+    ("-DBAUD=500000UL", "config.h: BAUD: at most 250000"),
+])
+def test_a_wiring_that_cannot_work_stops_the_build_naming_the_setting(tmp_path, defs, message):
     done = subprocess.run(["make", "-C", str(FIRMWARE), "BOARD=uno", f"BUILD={tmp_path}/b",
-                           "DEFS=-DLED_PIN=2"], capture_output=True, text=True)
+                           f"DEFS={defs}"], capture_output=True, text=True)
     assert done.returncode != 0
-    assert "config.h: ROW_PINS: pin 2 is also used by LED_PIN" in done.stderr
+    assert message in done.stderr
 
 
 def test_make_flash_writes_the_hex_with_avrdude():
@@ -152,6 +158,34 @@ def test_a_bouncing_switch_is_reported_once_and_a_glitch_not_at_all(emulated):
     assert changes == [{5: (True, False)}]
 
 
+def test_a_change_goes_ahead_of_a_heartbeat_on_its_way(emulated):
+    """An 800-channel STATE holds the line for 10 ms: a heartbeat on its way is cut short for
+    a change, whose CHANGE takes the cut frame's sequence number; the heartbeat follows."""
+    board = emulated("mega", SCANNER="SCANNER_165", SR_REGISTERS=100, HEARTBEAT_MS=50)
+    board.run_for(0.2)
+    ends = [cycle for cycle, _ in sent(board, p.STATE)]
+    assert all(abs(b - a - 50 * MS) < MS for a, b in zip(ends[1:], ends[2:]))
+    # a heartbeat well ahead (the emulator runs on while the command travels)
+    beat = ends[-1] + 50 * MS * (1 + (board.cycle() + MS * 1000 - ends[-1]) // (50 * MS))
+    seen = len(board.events)
+    board.at(beat - 8 * MS, "place 7")  # 2 ms after the heartbeat began (10 ms on the line)
+    assert wait_until(lambda: sent(board, p.CHANGE, seen), timeout=20)
+    seen = next(i for i, e in enumerate(board.events) if i >= seen and e[0] == "applied")
+    applied = int(board.events[seen][1])
+    assert applied - (beat - 8 * MS) < 100  # on time
+    assert wait_until(lambda: sent(board, p.STATE, seen), timeout=20)
+    frames = [e for e in board.events[seen:] if e[0] == "tx"]
+    cut = [i for i, e in enumerate(frames) if decoded(e[2]) is None]
+    assert len(cut) == 1 and decoded(frames[cut[0] + 1][2]).kind == p.CHANGE
+    changed, change = sent(board, p.CHANGE, seen)[0]
+    assert p.decode_changes(change.body) == {7: (True, False)}
+    assert changed - applied < 5 * MS  # not behind the 10 ms heartbeat
+    state = sent(board, p.STATE, seen)[0][1]  # the heartbeat again, after the change
+    assert p.decode_state(state.body, 800, False)[0] == {7}
+    seqs = [f.seq for _, f in board.frames_sent()]
+    assert seqs == list(range(1, len(seqs) + 1))  # the cut frame's number went to the change
+
+
 def test_a_diodeless_matrix_holds_ambiguous_switches_until_the_reading_is_sound(emulated):
     board = emulated(speed=1, trace=False, MATRIX_DIODES=0)  # 8 x 8: channel = 8 row + column
     link = SerialLink(board.path, 64, 64, reopen_interval=0.02)
@@ -204,18 +238,43 @@ def test_the_current_limit_dims_the_whole_frame(emulated):
     assert sum(shown) / 255 * 20 <= 500 + 64 * 3 * 20 / 255
 
 
-def test_the_ws2812_bits_keep_the_data_sheet_timing(emulated):
-    board = emulated("mega", LED_COUNT=400)
+def test_the_ws2812_bits_keep_the_data_sheet_timing_with_the_uart_busy(emulated):
+    board = emulated("mega", LED_COUNT=400)  # four chains of 100
     frames = [{ch: Led((i * 40 % 256, ch % 256, 255 - ch % 256), "pulse") for ch in range(400)}
               for i in range(3)]
     for i, leds in enumerate(frames):
         board.send_to_firmware(leds_frame(leds, i + 1, seq=3 * i + 1))
     assert wait_until(lambda: board.shows(frames[-1]), timeout=20)
-    assert wait_until(lambda: len(board.led_writes) > 10, timeout=20)  # the pulse animates
+    busy = len(board.led_writes)  # requests arrive and states leave while the chains are written
+    board.send_to_firmware(b"".join(frame(p.REQUEST_STATE, seq=10 + k) for k in range(40)))
+    assert wait_until(lambda: len(board.led_writes) > busy + 6, timeout=20)  # the pulse animates
+    assert wait_until(lambda: len(sent(board, p.STATE)) >= 41, timeout=20)  # every request answered
     writes = board.led_writes[1:]
     assert all(len(w.grb) == 3 * 400 for w in writes)
     assert all(w.faults == 0 for w in writes)  # every bit's high time within +-150 ns
     assert max(w.longest_low for w in writes) <= 5 * MS // 1000  # pauses <= 5 us, no latch
+    assert max(w.end - w.start for w in writes[busy:]) < 4 * MS  # 100 LEDs along: 3 ms of bits
+
+
+@pytest.mark.parametrize("defs, chains, per_chain", [
+    ({}, 4, 72),  # the Mega's default: four chains on D6..D9, 288 LEDs
+    (dict(LED_COUNT=61, LED_PINS="42,43,44,45,46,47,48,49",  # port L; the last chain is short
+          COLUMN_PINS=",".join(map(str, range(54, 70)))), 8, 8),
+])
+def test_each_chain_carries_its_share_of_the_led_channels(emulated, defs, chains, per_chain):
+    board = emulated("mega", LED_MAX_CURRENT_MA=30000, **defs)  # no dimming: bytes as sent
+    count = board.layout.leds
+    assert (board.layout.chains, board.layout.per_chain) == (chains, per_chain)
+    leds = {ch: Led((ch % 251 + 1, 255 - ch % 256, ch * 7 % 256)) for ch in range(count)}
+    board.send_to_firmware(leds_frame(leds, 1))
+    assert wait_until(lambda: board.shows(leds), timeout=20)
+    write = board.led_writes[-1]
+    assert write.faults == 0
+    for chain, carried in enumerate(write.chains):  # LED channel n: chain n // per_chain
+        expected = b"".join(bytes((leds[n].colour[1], leds[n].colour[0], leds[n].colour[2]))
+                            if (n := chain * per_chain + i) < count else bytes(3)  # dark, past the end
+                            for i in range(per_chain))
+        assert carried == expected, chain
 
 
 # -- the watchdog ----------------------------------------------------------------------------

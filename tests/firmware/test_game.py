@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,7 @@ def test_a_game_moved_by_closing_switches_with_targets_lit_on_the_chain(tmp_path
         for site in start:
             board.place(sensor[site])
         assert wait_until(lambda: not lit(board), timeout=10), lit(board)  # all in place
+        time.sleep(4 * 0.150)  # the daemon judges a board still for settle_ms: the game begins
         # Lift a piece: its targets light green, exactly the daemon's targets.
         piece = "a11"
         board.lift(sensor[piece])

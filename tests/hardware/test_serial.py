@@ -162,6 +162,37 @@ def test_a_port_that_appears_later_is_opened(tmp_path, kind):
         board.close()
 
 
+@pytest.mark.parametrize("kind", ENDS)
+def test_a_lost_hello_is_sent_again_until_the_board_answers(tmp_path, kind):
+    board = make_end(kind, str(tmp_path / "board"), 64, 300, polarity=True)
+    board.place(3)
+    board.lose_from_host(1)  # the host's HELLO is lost; the board's heartbeats still come
+    time.sleep(0.3)  # the board has started (the firmware announced itself to nobody)
+    link = SerialLink(board.path, 64, 300, reopen_interval=0.02, stale_after=1.0)
+    try:
+        assert wait_for(lambda: link.scan().closed == {3} and link.connected)
+        counters = link.counters()
+        assert counters["hello_resent"] >= 1 and counters["opened"] == 1
+        assert counters["before_handshake"] >= 1  # heard the board, but no INFO until again
+    finally:
+        link.close()
+        board.close()
+
+
+def test_hello_is_sent_again_with_a_growing_wait_while_nothing_answers():
+    now = [0.0]
+    link = SerialLink("loop://", 8, clock=lambda: now[0], stale_after=1e9)  # hears only itself
+    resent = []
+    for tenth in range(200):  # 20 s
+        now[0] = tenth / 10
+        before = link.counters()["hello_resent"]
+        link.poll()
+        if link.counters()["hello_resent"] > before:
+            resent.append(now[0])
+    assert resent == [0.5, 1.5, 3.5, 7.5, 11.5, 15.5, 19.5]  # 0.5 s, doubling up to 4 s
+    link.close()
+
+
 def test_a_silent_board_is_reopened(tmp_path):
     board = SimBoard(8)
     mcu = SimMcu(board, str(tmp_path / "b"), heartbeat=10)
