@@ -52,8 +52,9 @@ MIX = {"move": 60, "correct": 6, "takeback menu": 4, "takeback command": 3, "tak
 #: board is stuck.
 PATIENCE = 12
 #: The OLED's words for the opponent's move to carry out, and for an unseen piece to carry back.
-TOLD = re.compile(r"^(?:Computer|Opponent) (?:plays|changed to) (\S+): move it$")
+TOLD = re.compile(r"^(?:Computer|Opponent) (?:plays|changed to) (.+): move it$")
 CARRY = re.compile(r"^(\w+) \w+: (\S+) back to (\S+)$")
+ASKED = re.compile(r"^Opponent asks to undo (\d+) moves?$")
 
 
 @dataclass(frozen=True)
@@ -79,11 +80,14 @@ class Violated(Exception):
 
 class Robot:
     """Plays ``board`` with ``rng``'s choices and the noise ``kinds`` (from :data:`KINDS`);
-    ``yes``: how often it agrees when the other board asks to take back."""
+    ``yes``: how often it agrees when the other board asks to take back; ``patient``: it waits
+    for the opponent's move when idle (the computer; a paired board's robot moves in turn
+    instead, see :mod:`tests.support.pair`)."""
 
-    def __init__(self, board: BoardUnderTest, rng: random.Random,
-                 kinds: Iterable[str] = KINDS, yes: float = 0.7) -> None:
+    def __init__(self, board: BoardUnderTest, rng: random.Random, kinds: Iterable[str] = KINDS,
+                 yes: float = 0.7, patient: bool = True) -> None:
         self.board, self.rng, self.kinds, self.yes = board, rng, frozenset(kinds), yes
+        self.patient = patient
         self.hand = Hand(rng, [s.label for s in board.position().sites()], self.kinds)
         self.others = {s for s in (board.computer(), board.remote_side()) if s}
         self._new_belief()
@@ -91,6 +95,7 @@ class Robot:
         self.want: tuple[str, Any, Realisation] | None = None  # the own move under way
         self.carried: set[str] = set()  # unseen pieces carried, their lights still on
         self.answered: list[bool] = []  # the other board's "Take back?", answered yes or no
+        self.correctable = False  # its own move was the last thing done: it may change it
         self.board.settle()
 
     # ------------------------------------------------------------------ belief
@@ -112,6 +117,7 @@ class Robot:
 
     def _truncate(self, keep: int) -> None:
         del self.states[keep + 1:], self.moves[keep:]
+        self.correctable = False
 
     def at_table(self) -> bool:
         """A side played at the table is to move (the game not over)."""
@@ -144,6 +150,7 @@ class Robot:
         self.follow()
         if not self.at_table():
             return
+        self.correctable = False
         state = self.state
         move = self._choose(state)
         text = state.notation(move)
@@ -159,13 +166,14 @@ class Robot:
         self.follow()
         self.want = None
         self.check()
+        self.correctable = True
 
     def correct(self) -> bool:
         """Change the robot's own last move (no follow-ups, the next side not yet begun) into
         another legal move of the same piece, lifted for a third of a second or more (or slid)
         to another site. False when the last move cannot be corrected so."""
         self.follow()
-        if not self.moves or self.state.outcome() or self.states[-2].to_move in self.others:
+        if not self.correctable or self.state.outcome() or self.states[-2].to_move in self.others:
             return False
         before, last = self.states[-2], self.moves[-1]
         move = before.parse_move(last)
@@ -188,15 +196,17 @@ class Robot:
         self.check()
         return True
 
-    def take_back(self, source: str) -> bool:
+    def take_back(self, source: str, ask: bool = False) -> int | None:
         """Take back by ``source``: ``menu`` (MENU, Take back), ``command`` (as the page and the
         café network send it) or ``hands`` (the pieces set back to the earlier position). The
-        board then guides the rest (what the sensors cannot see). False when there is nothing
-        to take back."""
+        board then guides the rest (what the sensors cannot see). How many moves it keeps (None:
+        nothing to take back). ``ask``: the other board must agree first; the robot goes on
+        with :meth:`agreed` once it has answered."""
         self.follow()
+        self.correctable = False
         keep = self._keep()
-        if keep is None:
-            return False
+        if keep is None or source == "hands" and self.states[keep].to_move in self.others:
+            return None  # by hand, only the players' own positions can be set back
         if source == "menu":
             self.menu("Take back")
         elif source == "command":
@@ -204,11 +214,17 @@ class Robot:
         else:
             self._set_back(keep)
             keep = self._recognised(keep)
-        self._truncate(keep)
-        self.told = None
+        if not ask:
+            self.agreed(keep)
+        return keep
+
+    def agreed(self, keep: int | None) -> None:
+        """The takeback to ``keep`` moves happened (None: it was refused); follow the board."""
+        if keep is not None:
+            self._truncate(keep)
+            self.told = None
         self.follow()
         self.check()
-        return True
 
     def new_game(self, source: str) -> None:
         """A new game of the same kind from the menu or by a command; the board then guides
@@ -218,7 +234,7 @@ class Robot:
             self.menu("New game")
         else:
             self.board.command("new_game")
-        self._restart_belief()
+        self.new_belief()
 
     def players(self, side: str | None, source: str) -> None:
         """The computer plays ``side`` (None: nobody) from a new game: from the menu (Players)
@@ -230,15 +246,18 @@ class Robot:
         else:
             self.board.command("players", side)
         self.others = {side} if side else set()
-        self._restart_belief()
+        self.new_belief()
 
     def restart(self) -> None:
         """The daemon restarts (a new controller from the same database)."""
+        self.correctable = False
         self.board.restart()
         self.follow()
         self.check()
 
-    def _restart_belief(self) -> None:
+    def new_belief(self) -> None:
+        """A new game began (here or, paired, on the other board): follow its setting up."""
+        self.correctable = False
         self._new_belief()
         self.told = None
         self.follow()
@@ -291,11 +310,14 @@ class Robot:
             told = TOLD.match(line)
             if told:
                 self.told = told.group(1)
+                mine = self.state.to_move not in self.others
+                if " changed to " in line and mine and self.moves and self.moves[-1] != self.told:
+                    self._truncate(len(self.moves) - 1)  # the other board corrected its move
 
     def _opponent_moves(self) -> bool:
         """When the opponent (not at the table) is to move, wait for its move to be lit; True
         once it is."""
-        if self.state.outcome() or self.state.to_move not in self.others:
+        if not self.patient or self.state.outcome() or self.state.to_move not in self.others:
             return False
         for _ in range(30):
             self.board.run(100)
@@ -335,6 +357,7 @@ class Robot:
                 self._carry(site)
         self._perform(seg)
         if opponents and self.state.to_move in self.others:
+            self.correctable = False
             self._believe(opponents)
             self.pawns = dict(self.state.markers())
             self.told = None
@@ -378,10 +401,14 @@ class Robot:
         """Answer the other board's "Take back?" (OK: yes, BACK: no); True if asked."""
         if "Take back?" not in self.board.screen():
             return False
+        asked = next((ASKED.match(line) for line in self.board.screen() if ASKED.match(line)), None)
         yes = self.rng.random() < self.yes
         self.answered.append(yes)
         self.board.press("ok" if yes else "back")
         self.board.run(100)
+        if yes and asked:
+            self._truncate(len(self.moves) - int(asked.group(1)))
+            self.told = None
         return True
 
     # ------------------------------------------------------------------ hands
