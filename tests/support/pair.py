@@ -75,10 +75,14 @@ class Pair:
             if movers:
                 movers[0].move()
                 return self.check()
-            if any(r.state.outcome() for r in self.robots):
-                return self.new_game(self.robots[0], self.robots[1], "menu")
+            if self.over():
+                return
             self.boards[0].run(500)
         self.robots[0].fail("pair stalled", "neither board's players are to move")
+
+    def over(self) -> bool:
+        """The game is over (at either board, as its robot believes)."""
+        return any(r.state.outcome() for r in self.robots)
 
     def take_back(self, robot: Robot, other: Robot, source: str) -> None:
         """Asked at ``robot``'s board, answered at the other's."""
