@@ -309,6 +309,29 @@ class BoardUnderTest:
                 os.unlink(self.path + suffix)
 
     # ------------------------------------------------------------------ the stream
+    @classmethod
+    def replay(cls, text: str, computer: str | None = None) -> "BoardUnderTest":
+        """A board that played the stream ``text`` (as :meth:`dump` writes it; the board set
+        up empty, pieces placed as the scans read them; ``computer``: the configured one)."""
+        lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+        setup = lines.pop(0)
+        game = Game.of(setup["game"], setup.get("size"), setup.get("variant"))
+        board = cls(game, computer=computer)
+        for site in board.occupied():
+            board.sim.lift(board._channel(site))
+        for line in lines:
+            board.table.run_until(line["t"])
+            if "site" in line:
+                (board.place if line["on"] else board.lift)(line["site"])
+            elif "button" in line:
+                board.press(line["button"], line.get("long", False))
+            elif "command" in line:
+                board.command(line["command"], line.get("side"))
+            elif line.get("restart"):
+                board.restart()
+        board.run(board.table.period_ms)
+        return board
+
     def dump(self) -> str:
         """What this board's scans read and its buttons, as ``reedboard replay`` lines (the
         setup names the game; robot-only lines: ``command``, ``restart``)."""

@@ -44,6 +44,12 @@ from tests.support.hands import NOISE, Hand, Segment, do
 #: point out, follow-ups made in the player's own order rather than the lights', tokens held a
 #: while as they are turned, the daemon restarting in the middle of a turn.
 KINDS = (*NOISE, "rest", "knock", "order", "hold", "crash")
+#: Every game and variant the robot plays, small: (name, size, variant).
+GAMES = (("antipalos", 3, "two"), ("antipalos", 3, "team"), ("antipalos", 3, "cut-throat-3"),
+         ("antipalos", 3, "cut-throat-4"), ("antipode", None, "standard"),
+         ("antipode", None, "no-full-board-turn"), ("antipode", None, "no-repetition-draw"),
+         ("antipode", None, "rulebook"), ("antipod", 4, None), ("anti-grid", 6, "plain"),
+         ("anti-grid", 6, "chain"), ("phalanx", None, None))
 #: What the robot intends when nothing asks, and how often (weights): moves, mostly.
 MIX = {"move": 60, "correct": 6, "takeback menu": 4, "takeback command": 3, "takeback hands": 4,
        "new_game menu": 2, "new_game command": 1, "players menu": 2, "players command": 1,
@@ -205,8 +211,9 @@ class Robot:
         self.follow()
         self.correctable = False
         keep = self._keep()
-        if keep is None or source == "hands" and self.states[keep].to_move in self.others:
-            return None  # by hand, only the players' own positions can be set back
+        by_hand = source == "hands"
+        if keep is None or by_hand and (self.state.outcome() or self.states[keep].to_move in self.others):
+            return None  # by hand: only the players' own positions, in a game not over
         if source == "menu":
             self.menu("Take back")
         elif source == "command":
@@ -265,7 +272,8 @@ class Robot:
 
     # ------------------------------------------------------------------ what the board asks
     def asks(self) -> dict[str, str]:
-        """Site -> what the lights ask the robot to do there: lift, place, flip, carry, tap."""
+        """Site -> what the lights ask the robot to do there: lift, place, flip, carry, tap;
+        "pawns" when the unseen pieces stand elsewhere than the violet markers show."""
         lit, here = self.board.lit(), self.board.occupied()
         out = {}
         for site, kind in lit.items():
@@ -279,6 +287,9 @@ class Robot:
                 out[site] = "carry" if self._carry_line() or site not in here else "lift"
             elif kind in ("pick", "picked") and self._landing() == site:
                 out[site] = "tap"
+        markers = {site for site, kind in lit.items() if kind == "marker"}
+        if markers and markers != set(self.pawns) and markers == set(self.state.markers()):
+            out[min(markers)] = "pawns"  # unseen pieces stand elsewhere than the violet sites
         return out
 
     def follow(self) -> None:
@@ -353,6 +364,8 @@ class Robot:
                 self._flip(seg, [site], hold)
             elif what == "tap":
                 return self._pick(site)
+            elif what == "pawns":
+                self.pawns = dict(self.state.markers())
             else:
                 self._carry(site)
         self._perform(seg)
