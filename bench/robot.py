@@ -47,8 +47,23 @@ class Episode:
 
     @property
     def kind(self) -> tuple[str, str, str]:
+        """(invariant, game, intention): how the episode failed."""
         v = self.violation
-        return (v.invariant, v.game, self.intentions[self.done]) if v else ("", "", "")
+        return (shape(v), v.game, self.intentions[self.done]) if v else ("", "", "")
+
+
+def shape(v: Violation) -> str:
+    """The invariant, and for a record that is not the one meant, how it differs: a move
+    recorded that was not made, a move made and lost, or another move recorded.
+
+    >>> shape(Violation("intended", "recorded ['a', 'b'], meant ['a']", "g", ""))
+    'intended: extra move'
+    """
+    if v.invariant != "intended":
+        return v.invariant
+    recorded, meant = (part.count("'") // 2 for part in v.detail.split(", meant"))
+    return "intended: " + ("extra move" if recorded > meant else
+                           "move lost" if recorded < meant else "other move")
 
 
 @dataclass
@@ -163,7 +178,9 @@ def main(argv: list[str] | None = None) -> int:
                 shortest[ep.kind] = ep
         if args.shrink:
             shortest = {k: shrink(ep, opts) for k, ep in shortest.items()}
-    by_game = Counter(f"{ep.violation.invariant} / {ep.violation.game}" for ep in episodes if ep.violation)
+    failed = [ep for ep in episodes if ep.violation]
+    by_game = Counter(f"{ep.violation.invariant} / {ep.violation.game}" for ep in failed)
+    by_kind = Counter(f"{ep.kind[0]} after {ep.kind[2]}" for ep in failed)
     turns_by_game = Counter()
     for ep in episodes:
         turns_by_game[" ".join(str(x) for x in ep.game if x)] += ep.done
@@ -184,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         "episodes": len(episodes),
         "violations": sum(ep.violation is not None for ep in episodes),
         "violations_by_invariant_and_game": dict(sorted(by_game.items())),
+        "violations_by_kind_and_intention": dict(by_kind.most_common()),
         "turns_by_game": dict(sorted(turns_by_game.items())),
         "failure_kinds": kinds_seen,
         "seconds": round(seconds, 1),

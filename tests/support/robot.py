@@ -256,9 +256,13 @@ class Robot:
         self.new_belief()
 
     def restart(self) -> None:
-        """The daemon restarts (a new controller from the same database)."""
+        """The daemon restarts (a new controller from the same database); a finished game is
+        not resumed: a new one begins."""
         self.correctable = False
+        game = self.board.game_id()
         self.board.restart()
+        if self.board.game_id() != game:
+            return self.new_belief()
         self.follow()
         self.check()
 
