@@ -334,5 +334,6 @@ class BoardUnderTest:
 
     def dump(self) -> str:
         """What this board's scans read and its buttons, as ``reedboard replay`` lines (the
-        setup names the game; robot-only lines: ``command``, ``restart``)."""
-        return "".join(json.dumps(line) + "\n" for line in [self.setup, *self.lines])
+        setup names the game; robot-only lines: ``command``, ``restart``), up to now."""
+        lines = [self.setup, *self.lines, {"t": self.now_ms}]
+        return "".join(json.dumps(line) + "\n" for line in lines)

@@ -312,8 +312,8 @@ class Robot:
                 if self._opponent_moves():
                     continue
                 return
-            if "crash" in self.kinds and self.rng.random() < 0.05:
-                self.board.restart()  # the daemon restarts in the middle of it all
+            if "crash" in self.kinds and self.rng.random() < 0.05 and self.board.held() == tuple(self.moves):
+                self.board.restart()  # the daemon restarts amid the guidance of what is recorded
                 continue
             self._due(asks)
             self._do(asks)
