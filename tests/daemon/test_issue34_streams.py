@@ -16,7 +16,7 @@ import pytest
 from engines import new_game
 from firmware_host.config import Config, Opponent
 from firmware_host.controller import Game
-from tests.daemon.stream_tools import STREAMS, kinds, moves, of, run_file
+from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file, said
 from tests.support.board import BoardUnderTest
 from tests.support.pair import Pair
 
@@ -26,21 +26,6 @@ GAMES = {"antipalos": (3, "two"), "antipode": (None, "standard"), "antipod": (4,
 
 def computer(side: str) -> Config:
     return Config(opponent=Opponent("computer", side, 1))
-
-
-def shown(events) -> list[list[str]]:
-    return [e["lines"] for e in events if e["event"] == "display"]
-
-
-def said(events, words: str) -> bool:
-    """Whether any screen shown had a line containing ``words``."""
-    return any(words in line for lines in shown(events) for line in lines)
-
-
-def after(events, kind: str) -> list[dict]:
-    """The events after the first one of ``kind``."""
-    names = [e["event"] for e in events]
-    return events[names.index(kind) + 1:] if kind in names else []
 
 
 def replay(name: str, game: str, side: str | None = None):

@@ -26,14 +26,10 @@ from firmware_host.controller import Game
 from tests.support.bus import Faults
 from tests.support.board import BoardUnderTest
 from tests.support.pair import Pair
-from tests.support.robot import KINDS, Robot, Violated
+from tests.support.robot import GAMES, KINDS, Robot, Violated
 
-#: Every game and variant, small.
-GAMES = [("antipalos", 3, "two"), ("antipalos", 3, "team"), ("antipalos", 3, "cut-throat-3"),
-         ("antipode", None, "standard"), ("antipode", None, "rulebook"), ("antipod", 4, None),
-         ("anti-grid", 6, "plain"), ("anti-grid", 6, "chain"), ("phalanx", None, None)]
 #: Games of two sides, for paired boards.
-PAIRED = [g for g in GAMES if g[2] not in ("team", "cut-throat-3")]
+PAIRED = [g for g in GAMES if len(Game.of(*g).new().sides) == 2]
 #: Phalanx's forced removal is the opponent's whole turn and stalls today when the opponent is
 #: not at the table (issue 34): left to the full mix.
 STALLS = ("phalanx",)

@@ -9,13 +9,8 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.config import Config, Opponent
-from tests.daemon.stream_tools import STREAMS, kinds, moves, of, run_file
+from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file
 from tests.support.board import BoardUnderTest
-
-
-def after(events, kind: str) -> list[dict]:
-    names = [e["event"] for e in events]
-    return events[names.index(kind) + 1:] if kind in names else []
 
 
 @pytest.mark.xfail(strict=True, reason="the board asks only for the captured piece back, then "
