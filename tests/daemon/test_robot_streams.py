@@ -71,3 +71,15 @@ def test_antipode_a_restart_during_a_takeback_still_asks_to_turn_the_tokens_back
         assert board.lit().get("a1") == "flip"
     finally:
         board.close()
+
+
+@pytest.mark.xfail(strict=True, reason="the board in the hand equals Phase One's position before "
+                   "that Trirod was placed: five moves are taken back and the Trirod set down is "
+                   "recorded as a placement")
+def test_antipalos_a_phase_two_correction_by_lifting_is_a_correction():
+    """Antipalos 3, Phase Two: Black moves *B3 - *C2, then lifts that Trirod for 0.4 s and sets
+    it down on C2* instead (a change of mind before White begins)."""
+    events = run_file("robot_antipalos_phase_two_correction_takes_back_five_moves.jsonl",
+                      "antipalos", 3, "two")
+    assert "takeback" not in kinds(events)
+    assert of(events, "correction") == [{"move": "*B3 - C2*", "replaces": "*B3 - *C2", "side": "black"}]

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from engines.core import GameState, Realisation
+from engines.core import GameState, IllegalMove, Realisation
 from tests.support.board import BoardUnderTest
 from tests.support.hands import NOISE, Hand, Segment, do
 
@@ -375,7 +375,11 @@ class Robot:
         self._perform(seg)
         if opponents and self.state.to_move in self.others:
             self.correctable = False
-            self._believe(opponents)
+            try:
+                self._believe(opponents)
+            except IllegalMove as exc:
+                self.fail("intended", f"the board had {opponents} carried out, illegal in the game "
+                          f"meant {self.moves}: {exc}")
             self.pawns = dict(self.state.markers())
             self.told = None
 
@@ -457,7 +461,7 @@ class Robot:
         self.hand.noise(seg, start, after, here, real.emptied | real.filled)
         if early == "tap placement":
             self.hand.tap(seg, min(real.filled), after)
-        self._knock(seg, after, real)
+        self._knock(seg, after, real, move)
         self._perform(seg)
 
     def _early(self, seg: Segment, real: Realisation) -> str:
@@ -481,14 +485,14 @@ class Robot:
             return "flip"
         return ""
 
-    def _knock(self, seg: Segment, board: frozenset[str], real: Realisation) -> None:
+    def _knock(self, seg: Segment, board: frozenset[str], real: Realisation, move) -> None:
         """A neighbour knocked off by the moving hand and left off (the board points it out),
         where that leaves the move recognisable: no other legal move, nor a correction of the
         last one, is as near to the board as the move itself."""
         if "knock" not in self.kinds or self.rng.random() > 0.1:
             return
         site = self.rng.choice(sorted(board - real.filled) or [None])
-        if site is None or not _knock_clear(self.states[-2:], board, site):
+        if site is None or not _knock_clear(self.states[-2:], board, site, move):
             return
         seg.add("lift", site, gap=0.05)
         self.in_hand[site] = self.faces.pop(site, None)
@@ -524,8 +528,11 @@ class Robot:
         down with, else the one the game has there."""
         face = self.in_hand.pop(site, None)
         if face is None and self.told and self.state.to_move in self.others:
-            move = self.state.parse_move(self.told)
-            face = _placed_faces(self.state, move, self.state.realisations(move)[0]).get(site)
+            try:
+                move = self.state.parse_move(self.told)
+                face = _placed_faces(self.state, move, self.state.realisations(move)[0]).get(site)
+            except IllegalMove:
+                face = None  # the told move is not legal here: the record check says so
         face = face or self.state.faces().get(site)
         if face is not None:
             self.faces[site] = face
@@ -649,11 +656,14 @@ def _alternatives(state: GameState, move, real: Realisation) -> list[frozenset[s
     return out
 
 
-def _knock_clear(states: list[GameState], board: frozenset[str], site: str) -> bool:
-    """Whether ``board`` (a move's) with the piece on ``site`` knocked off still points to that
-    move alone: one change away from no other legal move's board, and no correction of the
-    move before (``states``: the position before that move, if any, and the one to move in)."""
+def _knock_clear(states: list[GameState], board: frozenset[str], site: str, move) -> bool:
+    """Whether ``board`` (``move``'s) with the piece on ``site`` knocked off still points to that
+    move alone: one change away from no other legal move's board, no correction of the move
+    before, and not a piece the next side may be lifting to move (``states``: the position
+    before that move, if any, and the one to move in)."""
     *before, state = states
+    if state.apply(move).targets(site):
+        return False
     knocked = board - {site}
     occupied = state.occupied()
     near = {knocked ^ {s} for s in knocked ^ occupied}
