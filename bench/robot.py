@@ -58,10 +58,13 @@ def shape(v: Violation) -> str:
 
     >>> shape(Violation("intended", "recorded ['a', 'b'], meant ['a']", "g", ""))
     'intended: extra move'
+    >>> shape(Violation("intended", "the board had x carried out, illegal here", "g", ""))
+    'intended'
     """
-    if v.invariant != "intended":
+    parts = v.detail.split(", meant ")
+    if v.invariant != "intended" or len(parts) != 2:
         return v.invariant
-    recorded, meant = (part.count("'") // 2 for part in v.detail.split(", meant"))
+    recorded, meant = (part.count("'") // 2 for part in parts)
     return "intended: " + ("extra move" if recorded > meant else
                            "move lost" if recorded < meant else "other move")
 
