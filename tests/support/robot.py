@@ -94,7 +94,7 @@ class Robot:
                  yes: float = 0.7, patient: bool = True) -> None:
         self.board, self.rng, self.kinds, self.yes = board, rng, frozenset(kinds), yes
         self.patient = patient
-        self.hand = Hand(rng, [s.label for s in board.position().sites()], self.kinds)
+        self.hand = Hand(rng, [s.label for s in board.game.new().sites()], self.kinds)
         self.others = {s for s in (board.computer(), board.remote_side()) if s}
         self._new_belief()
         self.told: str | None = None  # the opponent's move the OLED asks to carry out
