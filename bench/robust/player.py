@@ -9,7 +9,8 @@ long enough to be read before it goes on (the daemon corrects the last move). Th
 in *segments*; the player waits for the board to settle after each segment (a real player waits
 for the lights).
 
-Nothing here runs the daemon; :mod:`bench.robust.noisy` plays the segments on a simulated board.
+The hand's actions and their noise are :mod:`tests.support.hands`; nothing here runs the daemon:
+:mod:`bench.robust.noisy` plays the segments on a simulated board.
 """
 
 from __future__ import annotations
@@ -18,39 +19,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from engines.core import FollowUp, GameState
+from engines.core import GameState
 from firmware_host import recognise
+from tests.support.hands import Hand, Segment
 
 #: Noise kinds a stream may carry besides contact bounce (always on).
 KINDS = ("slide", "hover", "bump", "missed", "ghost", "order", "pause", "rest")
-
-
-@dataclass(frozen=True)
-class Action:
-    """At ``dt`` seconds into its segment: place | lift | flip a site, slide along sites, hover
-    over a site for ``length`` seconds, or press a button."""
-
-    dt: float
-    kind: str
-    sites: tuple[str, ...] = ()
-    length: float = 0.0
-    button: str = ""
-
-
-@dataclass
-class Segment:
-    """Actions made without waiting; the board settles after the last one."""
-
-    actions: list[Action] = field(default_factory=list)
-    t: float = 0.0  # the hand's clock within the segment
-
-    def add(self, kind: str, *sites: str, gap: float = 0.0, **kw) -> None:
-        self.t += gap
-        self.actions.append(Action(self.t, kind, sites, **kw))
-
-    @property
-    def end(self) -> float:
-        return max((a.dt + a.length for a in self.actions), default=0.0)
 
 
 @dataclass
@@ -92,6 +66,7 @@ class Player:
         self.rng = rng
         self.sites = tuple(sites)
         self.kinds = kinds
+        self.hand = Hand(rng, self.sites, kinds)
         self.readable = readable
         self.choose = choose or (lambda state, rng: rng.choice(state.legal_moves()))
 
@@ -129,23 +104,23 @@ class Player:
         early = []
         if "order" in self.kinds and steps and steps[0].action == "remove" and rng.random() < 0.5:
             early.append(steps.pop(0))  # the captured piece lifted before the move is made
-            board = self._step(seg, early[0], board)
+            board = self.hand.step(seg, early[0], board)
         touched = real.emptied | real.filled | frozenset().union(*(s.sites for s in real.follow_ups))
         start = seg.t
         rest = self._rest(state, move, real) if not early else None
         segments, boards = [], []
         if rest is not None:  # placed on the wrong site first, read as that move, then moved on
-            board = self._hand(seg, real.emptied, rest, board)
+            board = self.hand.change(seg, real.emptied, rest, board)
             segments, boards, seg = [seg], [board], Segment()
-            board = self._hand(seg, rest, real.filled, board)
+            board = self.hand.change(seg, rest, real.filled, board)
         else:
-            board = self._hand(seg, real.emptied, real.filled, board)
-        self._noise(seg, start, board, occ, touched)
+            board = self.hand.change(seg, real.emptied, real.filled, board)
+        self.hand.noise(seg, start, board, occ, touched)
         segments.append(seg)
         done = len(early)
         # sensed steps may be done in the same breath as the move
         while steps and steps[0].sensed and rng.random() < 0.5:
-            board = self._step(seg, steps.pop(0), board)
+            board = self.hand.step(seg, steps.pop(0), board)
             done += 1
         boards.append(board)
         for step in steps:
@@ -155,39 +130,13 @@ class Player:
                     done += 1
                     continue
             elif step.action == "flip":
-                self._flip(seg, step.sites)
+                self.hand.flip(seg, step.sites)
             else:
-                board = self._step(seg, step, board)
+                board = self.hand.step(seg, step, board)
             done += 1
             segments.append(seg)
             boards.append(board)
         return segments, boards, board
-
-    def _hand(self, seg: Segment, emptied, filled, board: frozenset[str]) -> frozenset[str]:
-        rng = self.rng
-        lifts, places = sorted(emptied), sorted(filled)
-        rng.shuffle(lifts)
-        rng.shuffle(places)
-        if "slide" in self.kinds and len(lifts) == len(places) == 1 and rng.random() < 0.6:
-            via = rng.sample(self.sites, rng.randint(1, 3))
-            path = (lifts[0], *[s for s in via if s not in (lifts[0], places[0])], places[0])
-            step = rng.uniform(0.02, 0.06)
-            seg.add("slide", *path, gap=rng.uniform(0.05, 0.3), length=step * (len(path) - 1))
-            seg.t += step * len(path)
-            return (board - emptied) | filled
-        for site in lifts:
-            seg.add("lift", site, gap=rng.uniform(0.03, 0.25))
-        if lifts and "pause" in self.kinds and rng.random() < 0.3:
-            seg.t += rng.uniform(0.4, 1.5)  # the piece held in the hand while the player thinks
-        for site in places:
-            seg.add("place", site, gap=rng.uniform(0.03, 0.25))
-        return (board - emptied) | filled
-
-    def _step(self, seg: Segment, step: FollowUp, board: frozenset[str]) -> frozenset[str]:
-        kind = "lift" if step.action == "remove" else "place"
-        for site in sorted(step.sites):
-            seg.add(kind, site, gap=self.rng.uniform(0.05, 0.25))
-        return step.apply(board)
 
     def _pick(self, seg, state, move, real, done, board) -> bool:
         """Taps on the move's pick sites while the board cannot tell it from other moves (as
@@ -199,7 +148,7 @@ class Player:
         if len(cands) <= 1:
             return False
         for site in sorted(real.follow_ups[done].sites):
-            self._tap(seg, site, board)
+            self.hand.tap(seg, site, board)
             cands = recognise.choose(cands, site)
             if len(cands) <= 1:
                 break
@@ -221,34 +170,3 @@ class Player:
             if len(recognise.candidates(state, board)) == 1:
                 return alt.filled
         return None
-
-    def _flip(self, seg: Segment, sites: frozenset[str]) -> None:
-        """Each token lifted, turned over and set back, in any order: the sensors see the lift."""
-        order = sorted(sites)
-        self.rng.shuffle(order)
-        for site in order:
-            seg.add("lift", site, gap=self.rng.uniform(0.05, 0.3))
-            seg.add("place", site, gap=self.rng.uniform(0.1, 0.9))
-
-    def _tap(self, seg: Segment, site: str, board: frozenset[str]) -> None:
-        first, second = ("lift", "place") if site in board else ("place", "lift")
-        seg.add(first, site, gap=self.rng.uniform(0.1, 0.4))
-        seg.add(second, site, gap=self.rng.uniform(0.08, 0.8))
-
-    # -- noise ----------------------------------------------------------------------------
-    def _noise(self, seg, start, board, before, touched) -> None:
-        """Hovers over empty sites and bumps of untouched pieces while the hand moves."""
-        rng = self.rng
-        end = max(seg.t, start + 0.1)
-        if "hover" in self.kinds:
-            empty = [s for s in self.sites if s not in board and s not in before and s not in touched]
-            for site in rng.sample(empty, min(len(empty), rng.randint(0, 4))):
-                hover = Action(rng.uniform(start, end), "hover", (site,), rng.uniform(0.005, 0.08))
-                seg.actions.append(hover)
-        if "bump" in self.kinds:
-            still = sorted((board & before) - touched)
-            for site in rng.sample(still, min(len(still), rng.randint(0, 2))):
-                t = rng.uniform(start, end)
-                back = t + rng.uniform(0.01, 0.15)
-                seg.actions += [Action(t, "lift", (site,)), Action(back, "place", (site,))]
-        seg.actions.sort(key=lambda a: a.dt)

@@ -92,3 +92,14 @@ def of(events, kind: str) -> list[dict[str, Any]]:
 def kinds(events) -> list[str]:
     """The event names in order, display events left out."""
     return [e["event"] for e in events if e["event"] != "display"]
+
+
+def after(events, kind: str) -> list[dict[str, Any]]:
+    """The events after the first one of ``kind`` (none if there is none)."""
+    names = [e["event"] for e in events]
+    return events[names.index(kind) + 1:] if kind in names else []
+
+
+def said(events, words: str) -> bool:
+    """Whether any screen shown (a ``display`` event) had a line containing ``words``."""
+    return any(words in line for e in events if e["event"] == "display" for line in e["lines"])

@@ -1,0 +1,225 @@
+"""The player robot that follows the board, at scale (tests/support/robot.py).
+
+Episodes of up to ``--episode`` intentions, each on a new board (a new SQLite file) with its own
+seed: the robot plays every game and variant (``--game all``, small sizes) with noise and the
+mix of intentions (moves, corrections, takebacks from the menu, a command or by hand, new games,
+the computer brought in or sent away, restarts), or two paired boards over a faulty in-memory
+bus (``--paired``). An episode ends at its first violation. Prints the turns played (one turn:
+one intention), the violations by invariant and game, the distinct failure kinds (invariant,
+game, intention) with the shortest stream of each, written to ``--failures`` as a
+``reedboard replay`` file (robot-only lines: ``command``, ``restart``), and the throughput beside
+a bare loop (the simulated board scanned alone) measured in the same run. ``--shrink`` makes
+each kind's stream smaller first (intentions left out while the same kind still fails).
+
+    python -m bench.robot --turns 100000 --game all --seed 1
+    python -m bench.robot --turns 2000 --game antipode --kinds slide,hover --mix move,correct
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from bench.robust.common import report
+from firmware_host.controller import Game
+from hardware.sim import Noise, SimBoard
+from tests.support.board import BoardUnderTest
+from tests.support.bus import Faults
+from tests.support.pair import PAIR_MIX, Pair
+from tests.support.robot import GAMES, KINDS, MIX, Robot, Violated, Violation
+
+
+@dataclass
+class Episode:
+    """One episode's intentions (as drawn), how many were done, and its violation if any."""
+
+    game: tuple
+    seed: int
+    intentions: list[str]
+    done: int = 0
+    scans: int = 0
+    violation: Violation | None = None
+
+    @property
+    def kind(self) -> tuple[str, str, str]:
+        """(invariant, game, intention): how the episode failed."""
+        v = self.violation
+        return (shape(v), v.game, self.intentions[self.done]) if v else ("", "", "")
+
+
+def shape(v: Violation) -> str:
+    """The invariant, and for a record that is not the one meant, how it differs: a move
+    recorded that was not made, a move made and lost, or another move recorded.
+
+    >>> shape(Violation("intended", "recorded ['a', 'b'], meant ['a']", "g", ""))
+    'intended: extra move'
+    >>> shape(Violation("intended", "the board had x carried out, illegal here", "g", ""))
+    'intended'
+    """
+    parts = v.detail.split(", meant ")
+    if v.invariant != "intended" or len(parts) != 2:
+        return v.invariant
+    recorded, meant = (part.count("'") // 2 for part in parts)
+    return "intended: " + ("extra move" if recorded > meant else
+                           "move lost" if recorded < meant else "other move")
+
+
+@dataclass
+class Options:
+    kinds: frozenset[str]
+    mix: dict[str, int]
+    paired: bool
+    folder: str
+    bounce: bool = True
+
+
+def run_episode(game: tuple, seed: int, length: int, opts: Options,
+                intentions: list[str] | None = None) -> Episode:
+    """Play one episode: ``intentions`` (else ``length`` drawn from the mix); the robot's
+    choices for intention i come from a generator seeded by (``seed``, i), so leaving out an
+    intention leaves the others' choices alone (what :func:`shrink` relies on)."""
+    pick = random.Random(seed)
+    names, weights = zip(*opts.mix.items())
+    planned = intentions or [pick.choices(names, weights)[0] for _ in range(length)]
+    episode = Episode(game, seed, planned)
+    rng = random.Random(seed)
+    g = Game.of(*game)
+    noise = Noise(seed=seed) if opts.bounce else None
+    path = os.path.join(opts.folder, f"robot-{os.getpid()}-{seed}.db")
+    if opts.paired:
+        table = Pair(g, rng, opts.kinds, Faults(0.05, 0.05, (0.0, 300.0)))
+        act, boards, over = table.act, table.boards, table.over
+    else:
+        board = BoardUnderTest(g, path, noise=noise)
+        table = Robot(board, rng, opts.kinds)
+        act, boards = table.act, [board]
+        over = lambda: table.state.outcome() is not None  # noqa: E731
+    try:
+        for i, intention in enumerate(planned):
+            episode.done = i
+            rng.seed(seed * 1_000_003 + i)
+            if over() and intention in ("move", "correct"):
+                intention = planned[i] = "new_game menu"
+            act(intention)
+        episode.done = len(planned)
+    except Violated as exc:
+        episode.violation = exc.violation
+    except Exception as exc:  # noqa: BLE001 - the "no exception" invariant
+        episode.violation = Violation("exception", f"{type(exc).__name__}: {exc}",
+                                      " ".join(str(x) for x in game if x), boards[0].dump())
+    episode.scans = boards[0].table.scans
+    for board in boards:
+        board.close()
+    return episode
+
+
+def shrink(ep: Episode, opts: Options, budget: int = 60) -> Episode:
+    """Leave out intentions one at a time while the episode still fails the same way."""
+    best = ep
+    i = 0
+    while i < best.done and budget > 0:
+        budget -= 1
+        trial = best.intentions[:i] + best.intentions[i + 1:best.done + 1]
+        again = run_episode(best.game, best.seed, 0, opts, trial)
+        if again.violation and again.kind[:2] == best.kind[:2]:
+            best = again
+        else:
+            i += 1
+    return best
+
+
+def baseline(scans: int, channels: int = 128) -> float:
+    """Seconds for ``scans`` scans of a simulated board alone (the bare loop)."""
+    board = SimBoard(channels)
+    began = time.perf_counter()
+    for _ in range(scans):
+        board.scan()
+    return time.perf_counter() - began
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=10_000, help="intentions in all (default 10000)")
+    parser.add_argument("--game", default="all", help="a game's name, or all")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--episode", type=int, default=40, help="intentions per episode")
+    parser.add_argument("--kinds", default=",".join(KINDS), help="noise kinds (comma-separated)")
+    parser.add_argument("--mix", default="", help="intentions to keep (prefixes, comma-separated)")
+    parser.add_argument("--paired", action="store_true", help="two boards over a faulty bus")
+    parser.add_argument("--shrink", action="store_true", help="shrink each failure kind's stream")
+    parser.add_argument("--failures", default="robot-failures", help="where streams go")
+    args = parser.parse_args(argv)
+    games = [g for g in GAMES if args.game in ("all", g[0])]
+    if args.paired:
+        games = [g for g in games if len(Game.of(*g).new().sides) == 2]
+    mix = dict(PAIR_MIX if args.paired else MIX)
+    if args.mix:
+        mix = {k: v for k, v in mix.items() if any(k.startswith(p) for p in args.mix.split(","))}
+    kinds = frozenset(k for k in args.kinds.split(",") if k)
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") else None  # the SQLite files in memory, if it can
+    with tempfile.TemporaryDirectory(prefix="robot-", dir=shm) as folder:
+        opts = Options(kinds, mix, args.paired, folder)
+        began = time.perf_counter()
+        episodes, turns, n = [], 0, 0
+        while turns < args.turns:
+            game = games[n % len(games)]
+            ep = run_episode(game, args.seed * 1_000_003 + n, min(args.episode, args.turns - turns), opts)
+            episodes.append(ep)
+            turns += ep.done + (ep.violation is not None)
+            n += 1
+        seconds = time.perf_counter() - began
+        scans = sum(ep.scans for ep in episodes)
+        bare = baseline(scans)
+        shortest: dict[tuple, Episode] = {}
+        for ep in episodes:
+            if ep.violation and (ep.kind not in shortest or ep.done < shortest[ep.kind].done):
+                shortest[ep.kind] = ep
+        if args.shrink:
+            shortest = {k: shrink(ep, opts) for k, ep in shortest.items()}
+    failed = [ep for ep in episodes if ep.violation]
+    by_game = Counter(f"{ep.violation.invariant} / {ep.violation.game}" for ep in failed)
+    by_kind = Counter(f"{ep.kind[0]} after {ep.kind[2]}" for ep in failed)
+    turns_by_game = Counter()
+    for ep in episodes:
+        turns_by_game[" ".join(str(x) for x in ep.game if x)] += ep.done
+    if shortest:
+        os.makedirs(args.failures, exist_ok=True)
+    kinds_seen = {}
+    for (invariant, game, intention), ep in sorted(shortest.items()):
+        name = f"{invariant}-{game}-{intention}".replace(" ", "_")
+        path = os.path.join(args.failures, f"{name}.jsonl")
+        with open(path, "w", encoding="utf-8") as fp:
+            fp.write(ep.violation.stream)
+        kinds_seen[name] = {"episodes": sum(e.kind == ep.kind for e in episodes),
+                            "intentions": ep.done + 1, "stream": path,
+                            "detail": ep.violation.detail[:160]}
+    figures = {
+        "bench": "robot",
+        "turns": turns,
+        "episodes": len(episodes),
+        "violations": sum(ep.violation is not None for ep in episodes),
+        "violations_by_invariant_and_game": dict(sorted(by_game.items())),
+        "violations_by_kind_and_intention": dict(by_kind.most_common()),
+        "turns_by_game": dict(sorted(turns_by_game.items())),
+        "failure_kinds": kinds_seen,
+        "seconds": round(seconds, 1),
+        "turns_per_second": round(turns / seconds, 1),
+        "scans": scans,
+        "scans_per_second": round(scans / seconds),
+        "bare_loop_scans_per_second": round(scans / bare) if bare else None,
+    }
+    rows = [(k.replace("_", " "), v) for k, v in figures.items() if k not in ("bench", "failure_kinds")]
+    rows += [(f"kind {name}", f"{v['episodes']} episodes; shortest {v['intentions']} intentions: "
+              f"{v['stream']}") for name, v in kinds_seen.items()]
+    mode = "paired boards" if args.paired else "one board"
+    report(f"Player robot ({mode}): {turns} turns, game {args.game}, seed {args.seed}", rows, figures)
+    return 1 if shortest else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

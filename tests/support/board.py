@@ -1,0 +1,339 @@
+"""The board under test: the daemon's controller on a simulated board and a virtual clock,
+driven and read only as players, the simulator page and the café network can: pieces placed and
+lifted, buttons pressed, the lit sites read back by what they ask (the legend of
+``firmware_host/turn.py``), the OLED's text, the events, the stored games, the menu's actions
+sent as commands, and a restart from the same database with the pieces left as they stand.
+
+This is the only module of ``tests/support`` that touches the controller: when the controller
+changes, this is what to adapt.
+
+>>> board = BoardUnderTest(Game.of("antipalos", 3)); board.settle()
+True
+>>> board.place("B2*"); board.settle()
+True
+>>> board.held(), board.stored(), board.screen()[1]
+(('B2*',), ('B2*',), 'Black to move')
+>>> board.place("A1*"); board.settle(); board.restart()
+True
+>>> board.held(), board.lit()
+(('B2*', 'A1*'), {})
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Any, Iterator
+
+from engines.core import GameState
+from firmware_host import buttons as _buttons
+from firmware_host.config import Config, Opponent
+from firmware_host.controller import Controller, Game
+from firmware_host.menu import NewGame, SetPlayers, TakeBack
+from firmware_host.mqtt.remote import Remote
+from firmware_host.opponent import Computer
+from firmware_host.session import open_controller
+from firmware_host.storage import Storage
+from firmware_host.turn import LIGHTS
+from hardware.base import Led
+from hardware.clock import VirtualClock
+from hardware.sim import Noise, SimBoard
+
+#: Light kinds that look alike, by the name the robot reads them as ("take this off").
+SAME_LOOK = {"extra": "remove"}
+#: How long outputs must stay unchanged before a board counts as settled (ms).
+STILL_MS = 150
+#: The longest wait for a board to settle (ms); a board still changing then is reported.
+SETTLE_CAP_MS = 6000
+
+
+def light_kind(led: Led, brightness: float) -> str | None:
+    """The legend's kind an LED shows (``brightness`` scales its colours), or None.
+
+    >>> light_kind(LIGHTS["flip"], 1.0), light_kind(Led((0, 40, 128), "slow"), 0.5)
+    ('flip', 'twin')
+    >>> light_kind(LIGHTS["extra"], 1.0)
+    'remove'
+    """
+    for kind, want in LIGHTS.items():
+        colour = want.colour if brightness >= 1 else tuple(round(c * brightness) for c in want.colour)
+        if led == Led(colour, want.pattern):
+            return SAME_LOOK.get(kind, kind)
+    return None
+
+
+class Table:
+    """The virtual clock the boards at a table share, scanned together every ``period_ms``,
+    and the message bus between them (if any)."""
+
+    def __init__(self, period_ms: float = 10.0, bus: Any = None) -> None:
+        self.clock = VirtualClock()
+        self.period_ms = period_ms
+        self.scans = 0
+        self.bus = bus
+        self.boards: list[BoardUnderTest] = []
+
+    @property
+    def now_ms(self) -> float:
+        """The time of the next scan."""
+        return self.scans * self.period_ms
+
+    def run_until(self, t_ms: float) -> None:
+        """Scan every board at each scan time before ``t_ms``."""
+        while self.now_ms < t_ms:
+            now = self.now_ms
+            self.clock.advance(max(0.0, now / 1000 - self.clock()))
+            if self.bus is not None:
+                self.bus.deliver(now)
+            for board in self.boards:
+                board.scan(now)
+            self.scans += 1
+
+    def quiet(self) -> bool:
+        """Nothing in flight between the boards."""
+        return self.bus is None or self.bus.idle()
+
+
+@contextmanager
+def _computers_think_at_once() -> Iterator[None]:
+    """A computer the menu brings in (Players) thinks at once on the virtual clock, as
+    ``reedboard replay`` makes the configured one."""
+    made = _buttons.Computer
+    _buttons.Computer = lambda side, level: Computer(side, level, sync=True)
+    try:
+        yield
+    finally:
+        _buttons.Computer = made
+
+
+class BoardUnderTest:
+    """One board: ``game`` played on a simulated board at ``table`` (a new one by default),
+    saved in the SQLite file ``path`` (a new temporary one by default). ``computer``: the side
+    the configured computer plays (level 1); ``remote``: (bus link, this board's id, the other
+    board's id, the side it plays) for board-to-board play; ``noise``: the simulated sensors'
+    contact bounce."""
+
+    def __init__(self, game: Game, path: str | None = None, *, table: Table | None = None,
+                 computer: str | None = None, remote: tuple | None = None,
+                 noise: Noise | None = None, config: Config | None = None) -> None:
+        if path is None:
+            handle, path = tempfile.mkstemp(suffix=".db", prefix="robot-")
+            os.close(handle)
+            os.unlink(path)
+        self.game, self.path, self.remote = game, path, remote
+        opponent = Opponent("computer", computer, 1) if computer else Opponent()
+        self.config = replace(config or Config(), opponent=opponent)
+        self.table = table or Table(1000 / self.config.timing.scan_hz)
+        self.storage = Storage(path)
+        self.controller = self._open()
+        layout = self.controller.layout
+        self.sim = SimBoard(layout.sensor_channels, clock=self.table.clock, noise=noise,
+                            leds=layout.led_channels)
+        self.events: list[dict[str, Any]] = []
+        self.lines: list[dict[str, Any]] = []  # what the scans read, as replay lines
+        self.setup = {"setup": "empty", "game": game.name, "size": game.size,
+                      "variant": game.variant, "moves": []}
+        self._read: frozenset[int] = frozenset()
+        self._frame_version = -1
+        self.changed_at = self.acted_at = 0.0  # the last output change, the last hand action
+        for site in self.controller.boards[-1]:
+            self.sim.place(layout.sensor[site])
+        self.table.boards.append(self)
+
+    def _open(self) -> Controller:
+        controller = open_controller(self.config, self.storage, self.game, say=lambda _: None)
+        for thinker in (controller.opponent, controller.hints):
+            if thinker is not None:
+                thinker.sync = True
+        if self.remote is not None:
+            link, board, other, side = self.remote
+            controller.opponent = Remote(link, board, other, side)
+        return controller
+
+    # -------------------------------------------------------------------- time
+    @property
+    def now_ms(self) -> float:
+        return self.table.now_ms
+
+    def scan(self, now: float) -> None:
+        """One scan of the simulated board stepped through the controller at ``now`` ms."""
+        reading, presses = self.sim.scan(), self.sim.buttons.events()
+        for channel in sorted(reading.closed ^ self._read):
+            site = self.controller.layout.site_of_sensor(channel)
+            self.lines.append({"t": now, "site": site, "on": channel in reading.closed})
+        self._read = reading.closed
+        self.lines += [{"t": now, "button": p.button, **({"long": True} if p.long else {})}
+                       for p in presses]
+        with _computers_think_at_once():
+            events = self.controller.step(now, reading, presses)
+        self.events += events
+        if events or self.controller.frame_version != self._frame_version:
+            self._frame_version = self.controller.frame_version
+            self.changed_at = now
+
+    def run(self, ms: float) -> None:
+        """Let ``ms`` pass (every board at the table scanning)."""
+        self.table.run_until(self.now_ms + ms)
+
+    def settle(self) -> bool:
+        """Wait as a player waits for the lights: until the board has had the settle time since
+        the last hand action and the lights and screen have stopped changing; False if they
+        still change after :data:`SETTLE_CAP_MS`."""
+        begin, settle_ms = self.now_ms, self.config.timing.settle_ms
+        self.table.run_until(max(self.now_ms, self.acted_at + settle_ms + 2 * STILL_MS))
+        while self.now_ms - self.changed_at < STILL_MS or not self.sim.quiet:
+            if self.now_ms - begin > SETTLE_CAP_MS:
+                return False
+            self.run(self.table.period_ms)
+        return True
+
+    # ------------------------------------------------------------------ hands
+    def _channel(self, site: str) -> int:
+        return self.controller.layout.sensor[site]
+
+    def _acted(self) -> None:
+        self.acted_at = self.now_ms
+
+    def place(self, site: str) -> None:
+        self.sim.place(self._channel(site))
+        self._acted()
+
+    def lift(self, site: str) -> None:
+        self.sim.lift(self._channel(site))
+        self._acted()
+
+    def hover(self, site: str, seconds: float) -> None:
+        """A hand passing over ``site`` (it reads closed meanwhile)."""
+        self.sim.hover(self._channel(site), seconds)
+        self._acted()
+
+    def slide(self, path: tuple[str, ...], seconds_per_site: float) -> None:
+        """The piece on ``path[0]`` slid across ``path`` to its last site."""
+        self.sim.slide([self._channel(s) for s in path], step=seconds_per_site)
+        self.acted_at = self.now_ms + 1000 * seconds_per_site * len(path)
+
+    def press(self, button: str, long: bool = False) -> None:
+        self.sim.buttons.press(button, long)
+        self._acted()
+
+    def occupied(self) -> frozenset[str]:
+        """The sites holding a piece (what stands on the board, not what the sensors read)."""
+        return self.controller.layout.sites_of(self.sim.pieces())
+
+    # ------------------------------------------------------------------ what it shows
+    def lit(self) -> dict[str, str]:
+        """Site -> the kind of light it shows (``extra`` reads as ``remove``: they look alike)."""
+        brightness = self.config.leds.get("brightness", 1.0)
+        by_led = {ch: site for site, ch in self.controller.layout.led.items()}
+        out = {}
+        for channel, led in self.controller.frame().items():
+            kind = light_kind(led, brightness)
+            if kind is not None and channel in by_led:
+                out[by_led[channel]] = kind
+        return out
+
+    def screen(self) -> tuple[str, ...]:
+        """The OLED's text now, one string per line."""
+        return self.controller.screen().text_lines()
+
+    # ------------------------------------------------------------------ the game
+    def held(self) -> tuple[str, ...]:
+        """The moves of the game the controller holds."""
+        return tuple(self.controller.moves)
+
+    def position(self) -> GameState:
+        """The engine's position of the game the controller holds."""
+        return self.controller.state
+
+    def game_id(self) -> int:
+        return self.controller.game_id
+
+    def stored(self) -> tuple[str, ...] | None:
+        """The moves saved for the game the controller holds (None: no such game saved)."""
+        games = self.storage.games(self.controller.game_id)
+        return games[0].moves if games else None
+
+    def computer(self) -> str | None:
+        """The side the computer plays now (None: nobody; the other board is no computer)."""
+        opponent = self.controller.opponent
+        if isinstance(opponent, Computer):
+            return opponent.side_in(self.controller.state)
+        return None
+
+    def remote_side(self) -> str | None:
+        """The side the other board plays (None: not paired)."""
+        opponent = self.controller.opponent
+        return opponent.side_in(self.controller.state) if isinstance(opponent, Remote) else None
+
+    # ------------------------------------------------------------------ commands
+    def command(self, name: str, side: str | None = None) -> None:
+        """What the page or the café network sends: ``takeback``, ``new_game``, or ``players``
+        (the computer plays ``side``; None: nobody)."""
+        line: dict[str, Any] = {"t": self.now_ms, "command": name}
+        c = self.controller
+        if name == "takeback":
+            c.command(TakeBack())
+        elif name == "new_game":
+            g = c.game
+            c.command(NewGame(g.name, g.size, g.variant or "", g.match))
+        elif name == "players":
+            line["side"] = side
+            with _computers_think_at_once():
+                c.command(SetPlayers(side, 1))
+        else:
+            raise ValueError(f"unknown command {name!r}")
+        self.lines.append(line)
+        self._acted()
+
+    def restart(self) -> None:
+        """The daemon restarted: a new controller from the same database; the pieces, the
+        table and the clock stay as they are."""
+        self.lines.append({"t": self.now_ms, "restart": True})
+        if self.controller.opponent is not None:
+            self.controller.opponent.close()
+        self.storage.close()
+        self.storage = Storage(self.path)
+        self.controller = self._open()
+        self._frame_version = -1
+        self._acted()
+
+    def close(self) -> None:
+        if self.controller.opponent is not None:
+            self.controller.opponent.close()
+        self.storage.close()
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(self.path + suffix):
+                os.unlink(self.path + suffix)
+
+    # ------------------------------------------------------------------ the stream
+    @classmethod
+    def replay(cls, text: str, computer: str | None = None) -> "BoardUnderTest":
+        """A board that played the stream ``text`` (as :meth:`dump` writes it; the board set
+        up empty, pieces placed as the scans read them; ``computer``: the configured one)."""
+        lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+        setup = lines.pop(0)
+        game = Game.of(setup["game"], setup.get("size"), setup.get("variant"))
+        board = cls(game, computer=computer)
+        for site in board.occupied():
+            board.sim.lift(board._channel(site))
+        for line in lines:
+            board.table.run_until(line["t"])
+            if "site" in line:
+                (board.place if line["on"] else board.lift)(line["site"])
+            elif "button" in line:
+                board.press(line["button"], line.get("long", False))
+            elif "command" in line:
+                board.command(line["command"], line.get("side"))
+            elif line.get("restart"):
+                board.restart()
+        board.run(board.table.period_ms)
+        return board
+
+    def dump(self) -> str:
+        """What this board's scans read and its buttons, as ``reedboard replay`` lines (the
+        setup names the game; robot-only lines: ``command``, ``restart``), up to now."""
+        lines = [self.setup, *self.lines, {"t": self.now_ms}]
+        return "".join(json.dumps(line) + "\n" for line in lines)

@@ -1,0 +1,115 @@
+"""An in-memory message bus on a virtual clock, offering what ``firmware_host/mqtt/link.py``'s
+:class:`Link` offers a board (``subscribe``, ``publish`` with ``retain``), with the faults a
+café network has: messages dropped, sent twice, delayed, and reordered across topics. As with
+an MQTT broker at QoS 1, messages on one topic arrive in the order sent, and the latest retained
+message of every topic is delivered again when a board reconnects (a dropped message is made
+good that way, after ``reconnect_ms``).
+
+>>> bus = Bus()
+>>> heard = []
+>>> bus.link("b").subscribe("x/moves", lambda topic, payload: heard.append(payload))
+>>> bus.link("a").publish("x/moves", "[1]", retain=True); bus.deliver(0.0); heard
+[b'[1]']
+>>> late = []
+>>> bus.link("c").subscribe("x/moves", lambda topic, payload: late.append(payload))
+>>> bus.deliver(0.0); late
+[b'[1]']
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+Handler = Callable[[str, bytes], None]
+
+
+@dataclass(frozen=True)
+class Faults:
+    """What the bus does to messages: the chance each one is ``dropped`` or sent twice
+    (``repeated``), and its delay in ms (a random one from ``delay``: later messages on other
+    topics may overtake it)."""
+
+    dropped: float = 0.0
+    repeated: float = 0.0
+    delay: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass
+class BusLink:
+    """One board's connection: its subscriptions (exact topics)."""
+
+    bus: "Bus"
+    name: str
+    handlers: dict[str, Handler] = field(default_factory=dict)
+
+    def subscribe(self, topic: str, handler: Handler) -> None:
+        self.handlers[topic] = handler
+        if topic in self.bus.retained:
+            self.bus.send(self, topic, self.bus.retained[topic], reliable=True)
+
+    def publish(self, topic: str, payload: str | bytes, retain: bool = False) -> None:
+        data = payload.encode() if isinstance(payload, str) else payload
+        if retain:
+            self.bus.retained[topic] = data
+        for link in self.bus.links.values():
+            if topic in link.handlers:
+                self.bus.send(link, topic, data)
+
+
+class Bus:
+    """The broker; ``faults`` and ``rng`` say how it misbehaves."""
+
+    def __init__(self, faults: Faults = Faults(), rng: random.Random | None = None,
+                 reconnect_ms: float = 2000.0) -> None:
+        self.faults = faults
+        self.rng = rng or random.Random(0)
+        self.reconnect_ms = reconnect_ms
+        self.now = 0.0
+        self.links: dict[str, BusLink] = {}
+        self.retained: dict[str, bytes] = {}
+        self._queue: list[tuple[float, int, BusLink, str, bytes]] = []
+        self._last: dict[tuple[str, str], float] = {}  # (link, topic) -> its last arrival
+        self._order = itertools.count()
+        self._reconnect: dict[str, float] = {}  # link -> when it reconnects
+        self.dropped = self.repeated = 0
+
+    def link(self, name: str) -> BusLink:
+        """The connection of board ``name`` (the same one on every call)."""
+        return self.links.setdefault(name, BusLink(self, name))
+
+    def send(self, link: BusLink, topic: str, data: bytes, reliable: bool = False) -> None:
+        f, rng = self.faults, self.rng
+        if not reliable and f.dropped and rng.random() < f.dropped:
+            self.dropped += 1
+            self._reconnect.setdefault(link.name, self.now + self.reconnect_ms)
+            return
+        copies = 2 if not reliable and f.repeated and rng.random() < f.repeated else 1
+        self.repeated += copies - 1
+        for _ in range(copies):
+            due = max(self.now + rng.uniform(*f.delay), self._last.get((link.name, topic), 0.0))
+            self._last[(link.name, topic)] = due
+            heapq.heappush(self._queue, (due, next(self._order), link, topic, data))
+
+    def deliver(self, now: float) -> None:
+        """Hand over every message due by ``now`` (ms); reconnect links whose time came."""
+        self.now = now
+        for name, when in list(self._reconnect.items()):
+            if when <= now:
+                del self._reconnect[name]
+                link = self.links[name]
+                for topic in link.handlers:
+                    if topic in self.retained:
+                        self.send(link, topic, self.retained[topic], reliable=True)
+        while self._queue and self._queue[0][0] <= now:
+            _, _, link, topic, data = heapq.heappop(self._queue)
+            handler = link.handlers.get(topic)
+            if handler is not None:
+                handler(topic, data)
+
+    def idle(self) -> bool:
+        """Nothing in flight and no reconnection due."""
+        return not self._queue and not self._reconnect

@@ -1,0 +1,127 @@
+"""Two boards paired through an in-memory bus (board-to-board play), each with its player robot
+following it: the robots move in turn, each carrying out the other board's moves as its board
+lights them; takebacks are asked of the other board and answered there; a new game on one board
+starts it on both; either daemon may restart. Whenever both boards are idle and nothing is in
+flight, they must hold the same record (the ``paired`` invariant).
+
+>>> import random
+>>> from firmware_host.controller import Game
+>>> pair = Pair(Game.of("antipod", 4), random.Random(3), kinds=())
+>>> for _ in range(4):
+...     pair.act("move")
+>>> pair.boards[0].held() == pair.boards[1].held() and len(pair.boards[0].held())
+4
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Iterable
+
+from firmware_host.controller import Game
+from tests.support.board import BoardUnderTest, Table
+from tests.support.bus import Bus, Faults
+from tests.support.robot import KINDS, Robot
+
+#: What the robots at a pair of boards intend, and how often (weights).
+PAIR_MIX = {"move": 60, "correct": 5, "takeback menu": 5, "takeback command": 3,
+            "takeback hands": 4, "new_game menu": 2, "new_game command": 1, "restart": 3}
+#: How long to wait for what the other board sends (ms of the virtual clock).
+WAIT_MS = 8000
+
+
+class Pair:
+    """``game`` (of two sides) on boards "t1" (the first side) and "t2", joined by a bus with
+    ``faults``; the robots draw from ``rng`` and add the noise ``kinds``."""
+
+    def __init__(self, game: Game, rng: random.Random, kinds: Iterable[str] = KINDS,
+                 faults: Faults = Faults()) -> None:
+        self.bus = Bus(faults, random.Random(rng.random()))
+        table = Table(bus=self.bus)
+        first, second = game.new().sides
+        self.boards = [
+            BoardUnderTest(game, table=table, remote=(self.bus.link("t1"), "t1", "t2", second)),
+            BoardUnderTest(game, table=table, remote=(self.bus.link("t2"), "t2", "t1", first)),
+        ]
+        self.rng = rng
+        self.robots = [Robot(b, rng, kinds, patient=False) for b in self.boards]
+
+    def act(self, intention: str) -> None:
+        """One intention of :data:`PAIR_MIX` by a robot at one of the boards."""
+        what, _, source = intention.partition(" ")
+        if what == "move":
+            return self.move()
+        robot = self.rng.choice(self.robots)
+        other = self.robots[1 - self.robots.index(robot)]
+        if what == "correct":
+            robot.correct()
+        elif what == "takeback":
+            self.take_back(robot, other, source)
+        elif what == "new_game":
+            self.new_game(robot, other, source)
+        elif what == "restart":
+            robot.restart()
+        else:
+            raise ValueError(f"unknown intention {intention!r}")
+        self.check()
+
+    def move(self) -> None:
+        """The robot whose side is to move moves (once the other board's last move is carried
+        out at its board)."""
+        for _ in range(WAIT_MS // 500):
+            for robot in self.robots:
+                robot.follow()
+            movers = [r for r in self.robots if r.at_table()]
+            if movers:
+                movers[0].move()
+                return self.check()
+            if self.over():
+                return
+            self.boards[0].run(500)
+        self.robots[0].fail("pair stalled", "neither board's players are to move")
+
+    def over(self) -> bool:
+        """The game is over (at either board, as its robot believes)."""
+        return any(r.state.outcome() for r in self.robots)
+
+    def take_back(self, robot: Robot, other: Robot, source: str) -> None:
+        """Asked at ``robot``'s board, answered at the other's."""
+        keep = robot.take_back(source, ask=True)
+        if keep is None:
+            return
+        refused = "The opponent refused the take back"  # asked of this position before
+        asked = lambda: "Take back?" in other.board.screen()  # noqa: E731
+        if not self._until(lambda: asked() or refused in robot.board.screen()):
+            robot.fail("takeback unasked", f"the other board never asked; OLED {robot.board.screen()}")
+        yes = asked() and (other.follow() or other.answered[-1])
+        robot.agreed(keep if yes else None)
+        other.check()
+
+    def new_game(self, robot: Robot, other: Robot, source: str) -> None:
+        """A new game at ``robot``'s board, then at the other (once it hears of it)."""
+        game_id = other.board.game_id()
+        robot.new_game(source)
+        if not self._until(lambda: other.board.game_id() != game_id):
+            other.fail("new game unheard", "the other board never started the new game")
+        other.new_belief()
+
+    def check(self) -> None:
+        """Both boards idle and nothing in flight: the same record."""
+        if not self._until(self.bus.idle):
+            self.robots[0].fail("bus", "messages still in flight")
+        for robot in self.robots:
+            robot.follow()
+        a, b = (board.held() for board in self.boards)
+        if a != b and self.bus.idle():
+            self.robots[0].fail("paired", f"t1 holds {list(a)}, t2 holds {list(b)}")
+
+    def _until(self, done: Callable[[], bool]) -> bool:
+        for _ in range(WAIT_MS // 100):
+            if done():
+                return True
+            self.boards[0].run(100)
+        return done()
+
+    def close(self) -> None:
+        for board in self.boards:
+            board.close()

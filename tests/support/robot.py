@@ -1,0 +1,681 @@
+"""The player robot that follows the board.
+
+It plays a board under test (:class:`~tests.support.board.BoardUnderTest`) as a player at the
+table does, and does only what the board shows it:
+
+- whatever is lit asking for action is done, in a random order, with noise: ``remove`` (and the
+  out-of-sync ``extra``, which looks the same) lifted, ``twin``, ``fill`` and ``missing`` placed,
+  ``flip`` lifted and set back turned over, ``empty`` lifted (or, when the OLED names an unseen
+  piece "… back to …", that piece carried), ``pick`` tapped on the landing it means; OK only
+  where the OLED says OK does something; "Take back?" answered;
+- when nothing asks and a side played at the table is to move, it picks an intention: a legal
+  move made physically (a random realisation of the contract, in a random order, with noise),
+  or one from the mix: a correction of its last move, a takeback (menu, command, or the pieces
+  set back by hand), a new game (menu or command), another opponent (the computer on or off), a
+  restart of the daemon.
+
+It keeps its own belief of the game (its intentions, and the opponent's moves as the OLED
+announces them) and of what the sensors cannot see (token faces, unseen pawns), and checks the
+invariants whenever the board is idle (:meth:`Robot.check`); the first one broken is raised as
+:class:`Violated`, with the stream that led to it.
+
+>>> from firmware_host.controller import Game
+>>> from tests.support.board import BoardUnderTest
+>>> robot = Robot(BoardUnderTest(Game.of("antipalos", 3)), random.Random(2))
+>>> for _ in range(3):
+...     robot.move()
+>>> len(robot.moves), robot.board.held() == tuple(robot.moves)
+(3, True)
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from engines.core import GameState, IllegalMove, Realisation
+from tests.support.board import BoardUnderTest
+from tests.support.hands import NOISE, Hand, Segment, do
+
+#: What the robot may mix into its play: the hands' noise, pieces resting on a wrong site before
+#: going on (read as a move, then corrected), a neighbour knocked off and left for the board to
+#: point out, follow-ups made in the player's own order rather than the lights', tokens held a
+#: while as they are turned, the daemon restarting in the middle of a turn.
+KINDS = (*NOISE, "rest", "knock", "order", "hold", "crash")
+#: Every game and variant the robot plays, small: (name, size, variant).
+GAMES = (("antipalos", 3, "two"), ("antipalos", 3, "team"), ("antipalos", 3, "cut-throat-3"),
+         ("antipalos", 3, "cut-throat-4"), ("antipode", None, "standard"),
+         ("antipode", None, "no-full-board-turn"), ("antipode", None, "no-repetition-draw"),
+         ("antipode", None, "rulebook"), ("antipod", 4, None), ("anti-grid", 6, "plain"),
+         ("anti-grid", 6, "chain"), ("phalanx", None, None))
+#: What the robot intends when nothing asks, and how often (weights): moves, mostly.
+MIX = {"move": 60, "correct": 6, "takeback menu": 4, "takeback command": 3, "takeback hands": 4,
+       "new_game menu": 2, "new_game command": 1, "players menu": 2, "players command": 1,
+       "restart": 3}
+#: How many rounds of doing what the board asks an intention may take before the robot says the
+#: board is stuck.
+PATIENCE = 12
+#: The OLED's words for the opponent's move to carry out, and for an unseen piece to carry back.
+TOLD = re.compile(r"^(?:Computer|Opponent) (?:plays|changed to) (.+): move it$")
+CARRY = re.compile(r"^(\w+) \w+: (\S+) back to (\S+)$")
+ASKED = re.compile(r"^Opponent asks to undo (\d+) moves?$")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """An invariant broken: which, in words, in which game, and the stream that led to it."""
+
+    invariant: str
+    detail: str
+    game: str
+    stream: str
+
+    def __str__(self) -> str:
+        return f"{self.invariant} ({self.game}): {self.detail}"
+
+
+class Violated(Exception):
+    """Raised with the first :class:`Violation` found."""
+
+    def __init__(self, violation: Violation) -> None:
+        super().__init__(str(violation))
+        self.violation = violation
+
+
+class Robot:
+    """Plays ``board`` with ``rng``'s choices and the noise ``kinds`` (from :data:`KINDS`);
+    ``yes``: how often it agrees when the other board asks to take back; ``patient``: it waits
+    for the opponent's move when idle (the computer; a paired board's robot moves in turn
+    instead, see :mod:`tests.support.pair`)."""
+
+    def __init__(self, board: BoardUnderTest, rng: random.Random, kinds: Iterable[str] = KINDS,
+                 yes: float = 0.7, patient: bool = True) -> None:
+        self.board, self.rng, self.kinds, self.yes = board, rng, frozenset(kinds), yes
+        self.patient = patient
+        self.hand = Hand(rng, [s.label for s in board.game.new().sites()], self.kinds)
+        self.others = {s for s in (board.computer(), board.remote_side()) if s}
+        self._new_belief()
+        self.told: str | None = None  # the opponent's move the OLED asks to carry out
+        self.want: tuple[str, Any, Realisation] | None = None  # the own move under way
+        self.carried: set[str] = set()  # unseen pieces carried, their lights still on
+        self.answered: list[bool] = []  # the other board's "Take back?", answered yes or no
+        self.correctable = False  # its own move was the last thing done: it may change it
+        self.board.settle()
+
+    # ------------------------------------------------------------------ belief
+    def _new_belief(self) -> None:
+        start = self.board.game.new()
+        self.states: list[GameState] = [start]
+        self.moves: list[str] = []
+        self.faces = dict(start.faces())  # token faces as they stand (sensors cannot tell)
+        self.pawns = dict(start.markers())  # unseen pieces as they stand
+        self.in_hand: dict[str, str] = {}  # the faces of tokens lifted off
+
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    def _believe(self, text: str) -> None:
+        self.states.append(self.state.play(text))
+        self.moves.append(text)
+
+    def _truncate(self, keep: int) -> None:
+        del self.states[keep + 1:], self.moves[keep:]
+        self.correctable = False
+
+    def at_table(self) -> bool:
+        """A side played at the table is to move (the game not over)."""
+        return not self.state.outcome() and self.state.to_move not in self.others
+
+    # ------------------------------------------------------------------ intentions
+    def act(self, intention: str) -> None:
+        """Do one intention of :data:`MIX` by its name: "move", "correct", "takeback hands",
+        "new_game menu", "players command", "restart"... (the computer's side for "players" is
+        drawn at random, or nobody)."""
+        what, _, source = intention.partition(" ")
+        if what == "move":
+            self.move()
+        elif what == "correct":
+            self.correct()
+        elif what == "takeback":
+            self.take_back(source)
+        elif what == "new_game":
+            self.new_game(source)
+        elif what == "players":
+            self.players(self.rng.choice([None, *self.state.sides]), source)
+        elif what == "restart":
+            self.restart()
+        else:
+            raise ValueError(f"unknown intention {intention!r}")
+
+    def move(self) -> None:
+        """Make a legal move of the side to move, if it is played here; else let the opponent's
+        move come and carry it out."""
+        self.follow()
+        if not self.at_table():
+            return
+        self.correctable = False
+        state = self.state
+        move = self._choose(state)
+        text = state.notation(move)
+        if state.ok_move() is not None and text == state.notation(state.ok_move()):
+            if not any("OK" in line for line in self.board.screen()):
+                return self.fail("ok unsaid", f"OK would play {text}, the OLED does not say so")
+            self.board.press("ok")
+        else:
+            real = self.rng.choice(state.realisations(move))
+            self.want = (text, move, real)
+            self._make(state, move, real)
+        self._believe(text)
+        self.follow()
+        self.want = None
+        self.check()
+        self.correctable = True
+
+    def correct(self) -> bool:
+        """Change the robot's own last move (no follow-ups, the next side not yet begun) into
+        another legal move of the same piece, lifted for a third of a second or more (or slid)
+        to another site. False when the last move cannot be corrected so."""
+        self.follow()
+        if not self.correctable or self.state.outcome() or self.states[-2].to_move in self.others:
+            return False
+        before, last = self.states[-2], self.moves[-1]
+        move = before.parse_move(last)
+        real = before.realisations(move)[0]
+        alts = _alternatives(before, move, real)
+        if not alts:
+            return False
+        alt = self.rng.choice(alts)
+        seg = Segment()
+        if "slide" in self.kinds and self.rng.random() < 0.5:
+            seg.add("slide", *sorted(real.filled), *sorted(alt), gap=0.1, length=0.08)
+        else:
+            seg.add("lift", *sorted(real.filled), gap=0.1)
+            seg.add("place", *sorted(alt), gap=self.rng.uniform(0.34, 0.8))
+        self._truncate(len(self.moves) - 1)
+        self.told = None
+        self._perform(seg)
+        self._believe(before.notation(_move_of(before, real.emptied, alt)))
+        self.follow()
+        self.check()
+        return True
+
+    def take_back(self, source: str, ask: bool = False) -> int | None:
+        """Take back by ``source``: ``menu`` (MENU, Take back), ``command`` (as the page and the
+        café network send it) or ``hands`` (the pieces set back to the earlier position). The
+        board then guides the rest (what the sensors cannot see). How many moves it keeps (None:
+        nothing to take back). ``ask``: the other board must agree first; the robot goes on
+        with :meth:`agreed` once it has answered."""
+        self.follow()
+        self.correctable = False
+        keep = self._keep()
+        by_hand = source == "hands"
+        if keep is None or by_hand and (self.state.outcome() or self.states[keep].to_move in self.others):
+            return None  # by hand: only the players' own positions, in a game not over
+        if source == "menu":
+            self.menu("Take back")
+        elif source == "command":
+            self.board.command("takeback")
+        else:
+            self._set_back(keep)
+            keep = self._recognised(keep)
+        if not ask:
+            self.agreed(keep)
+        return keep
+
+    def agreed(self, keep: int | None) -> None:
+        """The takeback to ``keep`` moves happened (None: it was refused); follow the board."""
+        if keep is not None:
+            self._truncate(keep)
+            self.told = None
+        self.follow()
+        self.check()
+
+    def new_game(self, source: str) -> None:
+        """A new game of the same kind from the menu or by a command; the board then guides
+        the clearing and the setting up."""
+        self.follow()
+        if source == "menu":
+            self.menu("New game")
+        else:
+            self.board.command("new_game")
+        self.new_belief()
+
+    def players(self, side: str | None, source: str) -> None:
+        """The computer plays ``side`` (None: nobody) from a new game: from the menu (Players)
+        or by a command."""
+        self.follow()
+        if source == "menu":
+            together = "Two at the table" if len(self.state.sides) == 2 else "All at the table"
+            self.menu("Players", f"Computer: {side}" if side else together)
+        else:
+            self.board.command("players", side)
+        self.others = {side} if side else set()
+        self.new_belief()
+
+    def restart(self) -> None:
+        """The daemon restarts (a new controller from the same database); a finished game is
+        not resumed: a new one begins."""
+        self.correctable = False
+        game = self.board.game_id()
+        self.board.restart()
+        if self.board.game_id() != game:
+            return self.new_belief()
+        self.follow()
+        self.check()
+
+    def new_belief(self) -> None:
+        """A new game began (here or, paired, on the other board): follow its setting up."""
+        self.correctable = False
+        self._new_belief()
+        self.told = None
+        self.follow()
+        self.check()
+
+    # ------------------------------------------------------------------ what the board asks
+    def asks(self) -> dict[str, str]:
+        """Site -> what the lights ask the robot to do there: lift, place, flip, carry, tap;
+        "pawns" when the unseen pieces stand elsewhere than the violet markers show."""
+        lit, here = self.board.lit(), self.board.occupied()
+        out = {}
+        for site, kind in lit.items():
+            if kind == "remove" and site in here:
+                out[site] = "lift"
+            elif kind in ("twin", "fill", "missing") and site not in here:
+                out[site] = "place"
+            elif kind == "flip":
+                out[site] = "flip"
+            elif kind == "empty" and site not in self.carried:
+                out[site] = "carry" if self._carry_line() or site not in here else "lift"
+            elif kind in ("pick", "picked") and self._landing() == site:
+                out[site] = "tap"
+        markers = {site for site, kind in lit.items() if kind == "marker"}
+        if markers and markers != set(self.pawns) and markers == set(self.state.markers()):
+            out[min(markers)] = "pawns"  # unseen pieces stand elsewhere than the violet sites
+        return out
+
+    def follow(self) -> None:
+        """Do what the board asks until it asks nothing (at most :data:`PATIENCE` rounds), then
+        wait for the opponent's move if it is the opponent's turn."""
+        for _ in range(PATIENCE):
+            if not self.board.settle():
+                return self.fail("unsettled", "the lights and screen never stop changing")
+            self.carried &= {s for s, kind in self.board.lit().items() if kind == "empty"}
+            self._hear()
+            if self._answer():
+                continue
+            asks = self.asks()
+            if not asks:
+                self.check_record()
+                if self._opponent_moves():
+                    continue
+                return
+            if "crash" in self.kinds and self.rng.random() < 0.05 and self.board.held() == tuple(self.moves):
+                self.board.restart()  # the daemon restarts amid the guidance of what is recorded
+                continue
+            self._due(asks)
+            self._do(asks)
+        self.fail("stuck", f"still asked {self.asks()} after {PATIENCE} rounds; OLED {self.board.screen()}")
+
+    def _hear(self) -> None:
+        """The opponent's move the OLED asks to carry out."""
+        for line in self.board.screen():
+            told = TOLD.match(line)
+            if told:
+                self.told = told.group(1)
+                mine = self.state.to_move not in self.others
+                if " changed to " in line and mine and self.moves and self.moves[-1] != self.told:
+                    self._truncate(len(self.moves) - 1)  # the other board corrected its move
+
+    def _opponent_moves(self) -> bool:
+        """When the opponent (not at the table) is to move, wait for its move to be lit; True
+        once it is."""
+        if not self.patient or self.state.outcome() or self.state.to_move not in self.others:
+            return False
+        for _ in range(30):
+            self.board.run(100)
+            if self.asks():
+                return True
+        return self.fail("opponent silent", f"{self.state.to_move} (not at the table) never moves; "
+                         f"OLED {self.board.screen()}")
+
+    def _due(self, asks: dict[str, str]) -> None:
+        """Lights asking for a whole turn's removal (a side's due): that is the move meant."""
+        due = self.state.due()
+        if due is not None and {s for s, what in asks.items() if what == "lift"} == set(due.sites):
+            (move,) = self.state.legal_moves()
+            self._believe(self.state.notation(move))
+
+    def _do(self, asks: dict[str, str]) -> None:
+        """Do what is asked, in a random order; the opponent's move once carried out is part
+        of the game."""
+        lit = self.board.lit()
+        opponents = self.told if any(lit[s] in ("fill", "empty") for s in asks) else None
+        seg = Segment()
+        order = sorted(asks.items())
+        self.rng.shuffle(order)
+        hold = (0.4, 1.2) if "hold" in self.kinds else (0.1, 0.9)
+        for site, what in order:
+            if what == "lift":
+                seg.add("lift", site, gap=self.rng.uniform(0.05, 0.3))
+                self.in_hand[site] = self.faces.pop(site, None)
+            elif what == "place":
+                seg.add("place", site, gap=self.rng.uniform(0.05, 0.3))
+                self._put_down(site)
+            elif what == "flip":
+                self._flip(seg, [site], hold)
+            elif what == "tap":
+                return self._pick(site)
+            elif what == "pawns":
+                self.pawns = dict(self.state.markers())
+            else:
+                self._carry(site)
+        self._perform(seg)
+        if opponents and self.state.to_move in self.others:
+            self.correctable = False
+            try:
+                self._believe(opponents)
+            except IllegalMove as exc:
+                self.fail("intended", f"the board had {opponents} carried out, illegal in the game "
+                          f"meant {self.moves}: {exc}")
+            self.pawns = dict(self.state.markers())
+            self.told = None
+
+    def _pick(self, site: str) -> None:
+        """Choose the landing: a tap, or BACK until the OLED offers the move, then OK."""
+        text = self.want[0]
+        if self.rng.random() < 0.7:
+            seg = Segment()
+            self.hand.tap(seg, site, self.board.occupied())
+            return self._perform(seg)
+        for _ in range(8):
+            if any(line.endswith(f"BACK/OK: {text}") for line in self.board.screen()):
+                self.board.press("ok")
+                return
+            self.board.press("back")
+            self.board.run(150)
+
+    def _carry(self, site: str) -> None:
+        """An unseen piece carried where the OLED says (its light stays on until the next side
+        begins: the OLED asks for no OK)."""
+        line = self._carry_line()
+        if line:
+            side, frm, to = CARRY.match(line).groups()
+            if self.pawns.get(frm) == side.lower():
+                del self.pawns[frm]
+                self.pawns[to] = side.lower()
+        self.carried.add(site)
+
+    def _carry_line(self) -> str | None:
+        return next((line for line in self.board.screen() if CARRY.match(line)), None)
+
+    def _landing(self) -> str | None:
+        """The pick site of the robot's own move under way (None: none)."""
+        if self.want is None:
+            return None
+        picks = [s for s in self.want[2].follow_ups if s.action == "pick"]
+        return min(picks[0].sites) if picks else None
+
+    def _answer(self) -> bool:
+        """Answer the other board's "Take back?" (OK: yes, BACK: no); True if asked."""
+        if "Take back?" not in self.board.screen():
+            return False
+        asked = next((ASKED.match(line) for line in self.board.screen() if ASKED.match(line)), None)
+        yes = self.rng.random() < self.yes
+        self.answered.append(yes)
+        self.board.press("ok" if yes else "back")
+        self.board.run(100)
+        if yes and asked:
+            self._truncate(len(self.moves) - int(asked.group(1)))
+            self.told = None
+        return True
+
+    # ------------------------------------------------------------------ hands
+    def _choose(self, state: GameState):
+        """A random legal move; a capture half the time when there is one (games end)."""
+        moves = sorted(state.legal_moves(), key=state.notation)
+        captures = [m for m in moves if any(step.action == "remove" for real in state.realisations(m)
+                                            for step in real.follow_ups)]
+        return self.rng.choice(captures if captures and self.rng.random() < 0.5 else moves)
+
+    def _make(self, state: GameState, move, real: Realisation) -> None:
+        """The hand change of ``move`` (resting first on another site, if the robot so chooses),
+        with noise; some follow-ups in the robot's own order; the rest is left to the lights."""
+        rng, here = self.rng, self.board.occupied()
+        rest = _alternatives(state, move, real) if "rest" in self.kinds and rng.random() < 0.2 else []
+        self._place_faces(state, move, real)
+        seg = Segment()
+        if rest:  # rests on another site long enough to be read, then goes on
+            spot = rng.choice(rest)
+            self.hand.change(seg, real.emptied, spot, here)
+            self._perform(seg)
+            self.board.settle()
+            seg = Segment()
+            self.hand.change(seg, spot, real.filled, self.board.occupied())
+            return self._perform(seg)
+        early = self._early(seg, real) if "order" in self.kinds and rng.random() < 0.5 else ""
+        start = seg.t
+        after = self.hand.change(seg, real.emptied, real.filled, here)
+        self.hand.noise(seg, start, after, here, real.emptied | real.filled)
+        if early == "tap placement":
+            self.hand.tap(seg, min(real.filled), after)
+        self._knock(seg, after, real, move)
+        self._perform(seg)
+
+    def _early(self, seg: Segment, real: Realisation) -> str:
+        """A follow-up the player makes before or with the hand change, which one (empty: none):
+        a capture lifted first, the landing tapped before placing (the pawn moved first) or the
+        placement tapped at once when the pawn lands on it, the tokens to flip turned by the
+        other hand, the last one down 60 ms after the placement."""
+        steps, here, landing = real.follow_ups, self.board.occupied(), self._landing()
+        flips = {s for step in steps if step.action == "flip" for s in step.sites}
+        if steps and steps[0].action == "remove":
+            self.hand.step(seg, steps[0], here)
+            return "remove"
+        if landing is not None and landing in real.filled:
+            return "tap placement"
+        if landing is not None and landing in here and landing not in flips and self.rng.random() < 0.5:
+            self.hand.tap(seg, landing, here)
+            return "tap landing"
+        if steps and steps[0].action == "flip" and real.filled:
+            self._flip(seg, steps[0].sites, (0.1, 0.3))
+            seg.t -= 0.06
+            return "flip"
+        return ""
+
+    def _knock(self, seg: Segment, board: frozenset[str], real: Realisation, move) -> None:
+        """A neighbour knocked off by the moving hand and left off (the board points it out),
+        where that leaves the move recognisable: no other legal move, nor a correction of the
+        last one, is as near to the board as the move itself."""
+        if "knock" not in self.kinds or self.rng.random() > 0.1:
+            return
+        site = self.rng.choice(sorted(board - real.filled) or [None])
+        if site is None or not _knock_clear(self.states[-2:], board, site, move):
+            return
+        seg.add("lift", site, gap=0.05)
+        self.in_hand[site] = self.faces.pop(site, None)
+
+    def _flip(self, seg: Segment, sites: Iterable[str], hold: tuple[float, float]) -> None:
+        """Tokens turned over (lifted and set back): their faces change."""
+        sites = list(sites)
+        self.hand.flip(seg, sites, hold)
+        sides = self.state.sides
+        for site in sites:
+            if site in self.faces:
+                self.faces[site] = sides[1 - sides.index(self.faces[site])]
+
+    def _perform(self, seg: Segment) -> None:
+        begin = self.board.now_ms + self.rng.uniform(50, 300)
+        for action in seg.actions:
+            self.board.run(max(0.0, begin + 1000 * action.dt - self.board.now_ms))
+            do(action, self.board)
+        self.board.run(max(0.0, begin + 1000 * seg.end - self.board.now_ms))
+
+    # ------------------------------------------------------------------ what sensors cannot see
+    def _place_faces(self, state: GameState, move, real: Realisation) -> None:
+        """The placed tokens go down with the face that the move's flips leave right; the pawn
+        goes to its landing."""
+        for site in real.emptied:
+            self.faces.pop(site, None)
+        for site, face in _placed_faces(state, move, real).items():
+            self.faces[site] = face
+        self.pawns = dict(state.apply(move).markers())
+
+    def _put_down(self, site: str) -> None:
+        """A token set down: the face it had when lifted, the face the opponent's move puts it
+        down with, else the one the game has there."""
+        face = self.in_hand.pop(site, None)
+        if face is None and self.told and self.state.to_move in self.others:
+            try:
+                move = self.state.parse_move(self.told)
+                face = _placed_faces(self.state, move, self.state.realisations(move)[0]).get(site)
+            except IllegalMove:
+                face = None  # the told move is not legal here: the record check says so
+        face = face or self.state.faces().get(site)
+        if face is not None:
+            self.faces[site] = face
+
+    def _set_back(self, keep: int) -> None:
+        """The pieces set back by hand, quickly, to the position after ``keep`` moves."""
+        target, here = self.states[keep].occupied(), self.board.occupied()
+        was = self.states[keep].faces()
+        seg = Segment()
+        order = sorted(here ^ target)
+        self.rng.shuffle(order)
+        for site in order:
+            seg.add("place" if site in target else "lift", site, gap=self.rng.uniform(0.05, 0.2))
+            if site in target and site in was:
+                self.faces[site] = was[site]
+            else:
+                self.faces.pop(site, None)
+        self._perform(seg)
+
+    def _keep(self) -> int | None:
+        """How many moves a takeback keeps: the last one undone; against an opponent not at the
+        table, its last turn and the players' turn before it (None: nothing to take back)."""
+        keep = len(self.moves)
+        if keep == 0:
+            return None
+        if not self.others:
+            return keep - 1
+        while keep > 0 and self.states[keep - 1].to_move in self.others:
+            keep -= 1
+        while keep > 0 and self.states[keep - 1].to_move not in self.others:
+            keep -= 1
+        return keep if keep < len(self.moves) else None
+
+    def _recognised(self, keep: int) -> int:
+        """The position the board goes back to when the pieces show the one after ``keep``
+        moves: the most recent earlier one showing the same pieces."""
+        board = self.states[keep].occupied()
+        for index in range(len(self.moves) - 1, keep - 1, -1):
+            if self.states[index].occupied() == board and self.states[index].to_move not in self.others:
+                return index
+        return keep
+
+    # ------------------------------------------------------------------ the menu
+    def menu(self, *items: str) -> None:
+        """MENU, then each item chosen: MENU until it is highlighted, OK."""
+        self.board.press("menu")
+        self.board.run(100)
+        for item in items:
+            for _ in range(16):
+                if f"> {item}" in self.board.screen():
+                    break
+                self.board.press("menu")
+                self.board.run(100)
+            else:
+                return self.fail("menu", f"no menu item {item!r}: {self.board.screen()}")
+            self.board.press("ok")
+            self.board.run(100)
+
+    # ------------------------------------------------------------------ invariants
+    def check(self) -> None:
+        """The invariants of an idle board: the record (:meth:`check_record`), and the pieces,
+        the token faces and the unseen pieces standing as the game has them."""
+        self.check_record()
+        b = self.board
+        want, here = self.state.occupied(), b.occupied()
+        if here != want:
+            return self.fail("sync", f"nothing asked, yet pieces missing {sorted(want - here)}, "
+                             f"extra {sorted(here - want)}; OLED {b.screen()}")
+        faces = dict(self.state.faces())
+        if self.faces != faces:
+            wrong = sorted(s for s in faces if self.faces.get(s) != faces[s])
+            return self.fail("faces", f"tokens {wrong} show the wrong face after following the board")
+        if self.pawns != dict(self.state.markers()):
+            return self.fail("unseen", f"unseen pieces at {self.pawns}, the game has "
+                             f"{dict(self.state.markers())}")
+
+    def check_record(self) -> None:
+        """The stored record is the game the controller holds, a legal game, the one meant."""
+        b = self.board
+        held = b.held()
+        if b.stored() != held:
+            return self.fail("record", f"stored {b.stored()} but the controller holds {held}")
+        try:
+            state = b.game.new()
+            for text in held:
+                state = state.play(text)
+        except Exception as exc:  # noqa: BLE001 - any refusal by the engine is the finding
+            return self.fail("legal", f"{held} is not a legal game: {exc}")
+        if held != tuple(self.moves):
+            return self.fail("intended", f"recorded {list(held)}, meant {self.moves}")
+
+    def fail(self, invariant: str, detail: str) -> None:
+        g = self.board.game
+        name = " ".join(str(x) for x in (g.name, g.size, g.variant) if x)
+        raise Violated(Violation(invariant, detail, name, self.board.dump()))
+
+
+def _placed_faces(state: GameState, move, real: Realisation) -> dict[str, str]:
+    """The faces tokens placed by ``move`` go down with: the move's flips turn them right."""
+    faces, sides = state.apply(move).faces(), state.sides
+    out = {}
+    for site in real.filled & set(faces):
+        flips = sum(site in step.sites for step in real.follow_ups if step.action == "flip")
+        out[site] = faces[site] if flips % 2 == 0 else sides[1 - sides.index(faces[site])]
+    return out
+
+
+def _alternatives(state: GameState, move, real: Realisation) -> list[frozenset[str]]:
+    """The sites of other legal moves the same lifted piece makes onto one other site, alone
+    and with no follow-ups (a correction, or a rest on the way)."""
+    if len(real.filled) != 1 or real.follow_ups:
+        return []
+    text, out = state.notation(move), []
+    for other in sorted(state.legal_moves(), key=state.notation):
+        for alt in state.realisations(other)[:1]:
+            if (state.notation(other) != text and alt.emptied == real.emptied and len(alt.filled) == 1
+                    and not alt.follow_ups and not alt.filled & real.filled
+                    and len(state.moves_for_change(alt.emptied, alt.filled)) == 1
+                    and not state.apply(other).outcome()):
+                out.append(alt.filled)
+    return out
+
+
+def _knock_clear(states: list[GameState], board: frozenset[str], site: str, move) -> bool:
+    """Whether ``board`` (``move``'s) with the piece on ``site`` knocked off still points to that
+    move alone: one change away from no other legal move's board, no correction of the move
+    before, and not a piece the next side may be lifting to move (``states``: the position
+    before that move, if any, and the one to move in)."""
+    *before, state = states
+    if state.apply(move).targets(site):
+        return False
+    knocked = board - {site}
+    occupied = state.occupied()
+    near = {knocked ^ {s} for s in knocked ^ occupied}
+    near = {b for b in near if state.moves_for_change(occupied - b, b - occupied)}
+    if near != {board}:
+        return False
+    return not (before and before[0].moves_for_change(before[0].occupied() - knocked,
+                                                      knocked - before[0].occupied()))
+
+
+def _move_of(state: GameState, emptied: frozenset[str], filled: frozenset[str]):
+    (found,) = {state.notation(m): m for m, _, _ in state.moves_for_change(emptied, filled)}.values()
+    return found
+
+
