@@ -33,7 +33,7 @@ from firmware_host.record import GameRecord
 from firmware_host.screens import Screen, message_screen
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
-from firmware_host.turn import Choice, Pending, Sync, Turn, undo_steps
+from firmware_host.turn import Choice, Pending, Sync, Turn
 from firmware_host.view import Pager, Snapshot, build_frame, build_screen
 from hardware.base import ButtonEvent, Led, Scan
 
@@ -105,7 +105,8 @@ class Controller:
             record = GameRecord.begin(storage, game, match, self._who(game.new()))
         else:
             record = GameRecord.resume(storage, game, resume[0], resume[1], match, history)
-        self._begin(record, Restoring(why="resume" if resume else "new game"))
+        undo = Turn.undo(record.undo, record.board, record.state.to_move) if record.undo else None
+        self._begin(record, Restoring(undo, why="resume" if resume else "new game"))
 
     def _begin(self, record: GameRecord, phase: Phase) -> None:
         self.record = record
@@ -175,7 +176,7 @@ class Controller:
     def seen(self) -> Seen:
         """What an opponent sees now."""
         r, phase = self.record, self.phase
-        awaiting = isinstance(phase, Awaiting) and phase.pending is None
+        awaiting = (isinstance(phase, Awaiting) and phase.pending is None) or self._opponent_next()
         final = isinstance(phase, (Moving, Awaiting, Over, Restoring)) and self.pending is None
         pending = self.pending.text if self.pending else None
         return Seen(r.game, r.game_id, tuple(r.moves), tuple(r.states), awaiting, final, pending,
@@ -325,8 +326,11 @@ class Controller:
 
     # ------------------------------------------------------------------ effects
     def go(self, phase: Phase) -> None:
-        """Enter ``phase``."""
+        """Enter ``phase`` (what a takeback still has to undo is kept with the game)."""
         self.phase, self._dirty = phase, True
+        undo = phase.undo if isinstance(phase, Restoring) else (
+            phase.turn if isinstance(phase, Following) and phase.turn.move is None else None)
+        self.record.set_undo(undo.steps_left() if undo is not None else ())
 
     def in_sync(self) -> None:
         if self.sync:
@@ -433,14 +437,14 @@ class Controller:
         position (pieces, tokens to turn back, unseen pieces to carry), in any order. ``then``:
         the opponent's move in place of the one undone, carried out from the board as it
         stands (one motion: the piece moved on) when nothing unseen is to be undone."""
-        played, over = self.state, isinstance(self.phase, Over)
+        over = isinstance(self.phase, Over)
         undone = self.record.take_back(keep)
         self._target_cache, self.targets = {}, frozenset()
         for text in undone:
             self.emit("takeback", move=text)
         if over and undone and self.match:
             self.emit("match", **self.match.event())
-        steps = undo_steps(played, self.state)
+        steps = self.record.undo
         if then is not None and not steps and self.opponent \
                 and self.state.to_move == self.opponent.side_in(self.state):
             self.go(Awaiting())
@@ -500,8 +504,18 @@ class Controller:
         return self.opponent.record(state) if self.opponent else None
 
     # ------------------------------------------------------------- the opponent
+    def _opponent_next(self) -> bool:
+        """Only steps the sensors cannot see are left (flips, a pawn carried) and the opponent
+        is to move next: its move may come now, and ends them."""
+        phase, state = self.phase, self.state
+        return (isinstance(phase, Following) and phase.turn.only_unsensed_left()
+                and self.opponent is not None and state.to_move == self.opponent.side_in(state))
+
     def _obey(self, intent: Any) -> None:
         """Carry out what the opponent wants done."""
+        if isinstance(intent, Play) and self._opponent_next():
+            self.go(replace(self.phase, turn=self.phase.turn.finish_unsensed()))
+            self.follow()  # the opponent's move ends the steps left
         if isinstance(intent, Play) and isinstance(self.phase, Awaiting):
             self._expect(intent)
         elif isinstance(intent, TakeBackTo):

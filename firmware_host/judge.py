@@ -88,6 +88,29 @@ def a_move(c: Controller, phase: Moving, board: Board) -> bool:
     return True
 
 
+def a_move_in_hand(c: Controller, phase: Moving, board: Board) -> bool:
+    """The board shows legal moves but for tokens lifted that those moves turn over (a flip
+    under way as the placement lands, the token held while it is turned): the move is taken
+    up as if they stood, and each counts as turned once it is set back."""
+    lifted = c.record.board - board
+    if not lifted:
+        return False
+    whole = board | lifted
+    found = recognise.candidates(c.state, whole)
+    if not found:
+        return False
+    choice = _choice(c, found, whole, phase.touched)
+    flips = frozenset().union(*(s.sites for t in choice.turns for s in t.steps if s.action == "flip"))
+    if not lifted <= flips:
+        return False
+    c.in_sync()
+    if len(choice.turns) == 1:
+        c.accept(choice.sole())
+    else:
+        c.offer(choice, phase.late)
+    return True
+
+
 def _choice(c: Controller, found: list[Candidate], board: Board, touched: tuple[Touch, ...]) -> Choice:
     """The candidates as a choice, the touches made so far counted in order."""
     choice = Choice(tuple(Turn.of(f, c.record.board, c.state.to_move) for f in found), board)
@@ -239,6 +262,28 @@ def touch_under_way(c: Controller, phase: Choosing, board: Board) -> bool:
     return True
 
 
+def next_side_chose(c: Controller, phase: Choosing, board: Board) -> bool:
+    """The next side acts while the choice is open and only steps the sensors cannot see are
+    left: the move shown is taken (as OK would take it; the screen says so), its flips as
+    done, and the board is judged as the next side's."""
+    turn = phase.choice.chosen()
+    if not turn.only_unsensed_left():
+        return False
+    after = c.state.apply(turn.move)
+    if not (recognise.candidates(after, board) or recognise.lifting(after, board)):
+        return False
+    text = c.state.notation(turn.move)
+    if not c.accept(turn):
+        return True
+    c.flash(f"{text} taken: the next side began")
+    if isinstance(c.phase, Following):
+        c.go(replace(c.phase, turn=c.phase.turn.finish_unsensed()))
+        c.follow()
+    if isinstance(c.phase, (Moving, Awaiting)):
+        settled(c, board)
+    return True
+
+
 def choice_dropped(c: Controller, phase: Choosing, board: Board) -> bool:
     """Anything else: the choice is dropped and the board judged as the side's move again."""
     c.begin_turn()
@@ -347,9 +392,9 @@ def restore_guidance(c: Controller, phase: Restoring, board: Board) -> bool:
 
 
 SETTLED: dict[type, tuple[Rule, ...]] = {
-    Moving: (start_again, in_position, a_move, ok_then_move, piece_in_hand, due_under_way,
+    Moving: (start_again, in_position, a_move, a_move_in_hand, ok_then_move, piece_in_hand, due_under_way,
              last_move_in_hand, taken_back, corrected, out_of_sync),
-    Choosing: (start_again, at_choice, touch_under_way, choice_dropped),
+    Choosing: (start_again, at_choice, touch_under_way, next_side_chose, choice_dropped),
     Following: (start_again, steps_shown, step_under_way, taken_back, next_side_began, corrected,
                 out_of_sync),
     Awaiting: (start_again, in_position, opponent_move_made, opponent_move_under_way,
@@ -382,7 +427,9 @@ def touched(c: Controller, touch: Touch) -> None:
         if touch.site in phase.late:
             c.go(replace(phase, late=phase.late - {touch.site}))
             return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
-        if touch.held >= KNOCK_MS:  # shorter: knocked by the hand on its way
+        # a token of the position off for a moment was knocked by the hand on its way; the
+        # token just set down is tapped on purpose, however quickly
+        if touch.held >= KNOCK_MS or touch.site not in c.record.board:
             c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
     elif isinstance(phase, Choosing):
         if touch.site in phase.late:

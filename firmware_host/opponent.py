@@ -17,6 +17,7 @@ is chosen at once, so a replay with a fixed seed is always the same.
 
 from __future__ import annotations
 
+import re
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -271,6 +272,16 @@ class Computer(Thinker):
     def record(self, state: GameState) -> str:
         """Who the computer is, as game records keep it: "computer black, level 3"."""
         return f"computer {self.side_in(state)}, level {self.level}"
+
+    @classmethod
+    def of_record(cls, text: str | None, sync: bool = False) -> "Computer | None":
+        """The computer a game record names (None: no computer played it).
+
+        >>> Computer.of_record("computer black, level 3").level, Computer.of_record("board t2, black")
+        (3, None)
+        """
+        found = re.fullmatch(r"computer (\S+), level ([1-5])", text or "")
+        return cls(found.group(1), int(found.group(2)), sync=sync) if found else None
 
     def side_in(self, state: GameState) -> str:
         """The side the computer plays in ``state``'s game."""

@@ -15,6 +15,7 @@ histories entry by entry
 
 >>> from firmware_host.game import Game
 >>> from firmware_host.storage import Storage
+from firmware_host.turn import undo_steps
 >>> record = GameRecord.begin(Storage(":memory:"), Game.of("antipod", 4))
 >>> record.play(record.state.parse_move("b2"))
 'b2'
@@ -29,11 +30,12 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from engines.core import GameState
+from engines.core import FollowUp, GameState
 from engines.core.options import write_options
 from firmware_host.game import Game, result_text
 from firmware_host.matchplay import OngoingMatch
 from firmware_host.storage import Storage
+from firmware_host.turn import undo_steps
 
 
 class GameRecord:
@@ -48,6 +50,9 @@ class GameRecord:
         self.moves: list[str] = []
         self.rewrites: list[tuple[int, str]] = []
         self.token = ""
+        #: What the last takeback left to undo that the sensors cannot see (tokens to turn back,
+        #: unseen pieces to carry), as it stands: kept so a restart still asks for it.
+        self.undo: tuple[FollowUp, ...] = ()
         self.over = False
         if match and match.first_id is None:
             match.first_id = game_id  # this game begins the match
@@ -74,7 +79,7 @@ class GameRecord:
         for text in moves:
             record._push(record.state.play(text), text)
         if history:
-            record.token, record.rewrites = read_history(history)
+            record.token, record.rewrites, record.undo = read_history(history)
         return record
 
     # ------------------------------------------------------------------ reading
@@ -101,8 +106,14 @@ class GameRecord:
 
     # ------------------------------------------------------------------ changing
     def history(self) -> str:
-        """The token and rewrites as stored."""
-        return _history(self.token, self.rewrites)
+        """The token, rewrites and what is left to undo, as stored."""
+        return _history(self.token, self.rewrites, self.undo)
+
+    def set_undo(self, steps: tuple[FollowUp, ...]) -> None:
+        """What is left to undo is now ``steps``."""
+        if steps != self.undo:
+            self.undo = steps
+            self.storage.set_history(self.game_id, self.history())
 
     def set_token(self, token: str) -> None:
         """The game is played with another board under ``token``."""
@@ -123,7 +134,7 @@ class GameRecord:
         text = before.notation(move)
         rewrites = self.rewrites + [(len(self.moves) - 1, before.to_move or "")]
         self.storage.correct(self.game_id, len(self.moves), text, replaced,
-                             _history(self.token, rewrites))
+                             _history(self.token, rewrites, self.undo))
         self.rewrites = rewrites
         self._pop(len(self.moves) - 1)
         self._push(before.apply(move), text)
@@ -132,8 +143,9 @@ class GameRecord:
     def take_back(self, keep: int) -> list[str]:
         """Keep the first ``keep`` moves; the moves undone, latest first. A finished game runs
         again (its match score undone). The rewrite is the side's to move at ``keep``: the
-        side whose move is undone first."""
+        side whose move is undone first. What the sensors cannot see is left to undo."""
         self.rewrites.append((keep, self.states[keep].to_move or ""))
+        self.undo = undo_steps(self.state, self.states[keep])
         self.storage.truncate(self.game_id, keep, self.history())
         undone = self.moves[keep:]
         if self.over and undone:
@@ -178,20 +190,26 @@ class GameRecord:
         del self.states[keep + 1:], self.boards[keep + 1:], self.moves[keep:]
 
 
-def _history(token: str, rewrites: list[tuple[int, str]]) -> str:
-    return json.dumps({"token": token, "rewrites": [list(r) for r in rewrites]})
+def _history(token: str, rewrites: list[tuple[int, str]], undo: tuple[FollowUp, ...] = ()) -> str:
+    return json.dumps({"token": token, "rewrites": [list(r) for r in rewrites],
+                       "undo": [[s.action, sorted(s.sites), s.prompt] for s in undo]})
 
 
-def read_history(text: str) -> tuple[str, list[tuple[int, str]]]:
-    """(token, rewrites) from stored history; ValueError when it is not that.
+def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp, ...]]:
+    """(token, rewrites, what is left to undo) from stored history; ValueError when it is not
+    that.
 
-    >>> read_history('{"token": "t", "rewrites": [[2, "white"]]}')
-    ('t', [(2, 'white')])
+    >>> read_history('{"token": "t", "rewrites": [[2, "white"]], "undo": [["flip", ["a1"], ""]]}')
+    ('t', [(2, 'white')], (FollowUp(action='flip', sites=frozenset({'a1'}), prompt=''),))
     """
     obj = json.loads(text)
-    token, rewrites = obj.get("token", ""), obj.get("rewrites", [])
+    token, rewrites, undo = obj.get("token", ""), obj.get("rewrites", []), obj.get("undo", [])
     if not isinstance(token, str) or not all(
             isinstance(r, list) and len(r) == 2 and type(r[0]) is int and isinstance(r[1], str)
             for r in rewrites):
         raise ValueError("the stored history is not a token and a list of rewrites")
-    return token, [tuple(r) for r in rewrites]
+    try:
+        steps = tuple(FollowUp(action, frozenset(sites), prompt) for action, sites, prompt in undo)
+    except (TypeError, ValueError):
+        raise ValueError("the stored history's steps to undo cannot be read") from None
+    return token, [tuple(r) for r in rewrites], steps

@@ -64,7 +64,7 @@ def open_controller(
             raise ValueError(record.problem)
         match = resumed_match(storage, record)
         return _controller(config, storage, saved, address, (record.id, record.moves), match, sync,
-                           record.history)
+                           record.history, Computer.of_record(record.opponent, sync))
     except (IllegalMove, OptionError, ConfigError, ImportError, TypeError, ValueError) as exc:
         why = " ".join(str(exc).split())[:120] or type(exc).__name__
     storage.finish(record.id, f"set aside: {why}")
@@ -93,13 +93,21 @@ def resumed_match(storage: Storage, record: GameRecord) -> OngoingMatch | None:
     return tally
 
 
+def configured_computer(config: Config, sync: bool = False) -> Computer | None:
+    """The computer the config's [opponent] names, if any."""
+    opponent = config.opponent
+    return Computer(opponent.side, opponent.level, sync=sync) if opponent.kind == "computer" else None
+
+
 def computers(sync: bool = False) -> Opponents:
     """The opponent for a choice of players: the computer on its side, or nobody."""
     return lambda players: Computer(players.computer, players.level, sync=sync) if players.computer else None
 
 
 def _controller(config, storage, game, address, resume, match=None, sync=False,
-                history=None) -> Controller:
+                history=None, computer=None) -> Controller:
+    """The controller; ``computer``: the one a resumed game was played against (else the
+    config's for a new game)."""
     brightness = config.leds.get("brightness", 1.0)
     kiosk = config.kiosk
     rules = {name: dict(options) for name, options in config.options.items()}  # the menu's too
@@ -132,13 +140,12 @@ def _controller(config, storage, game, address, resume, match=None, sync=False,
         idle=idle,
         match=match,
         house_rules=rules,
-        opponent=Computer(config.opponent.side, config.opponent.level, sync=sync)
-        if config.opponent.kind == "computer" else None,
+        opponent=computer if resume else configured_computer(config, sync),
         opponents=computers(sync),
         hints=Hints(config.opponent.level, sync) if kiosk.hints or not kiosk.enabled else None,
     )
     if controller.opponent:
-        menu.players = (controller.opponent.side_in(controller.state), config.opponent.level)
+        menu.players = (controller.opponent.side_in(controller.state), controller.opponent.level)
     return controller
 
 

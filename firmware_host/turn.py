@@ -65,12 +65,18 @@ TOUCHED = ("flip", "pick")
 
 
 def words(step: FollowUp, n: int) -> str:
-    """What the players are asked to do for ``step`` with ``n`` sites left."""
-    return step.prompt or STEPS[step.action].words(n)
+    """What the players are asked to do for ``step`` with ``n`` sites left (a carry, which no
+    sensor sees done, is confirmed by OK).
+
+    >>> words(FollowUp("carry", frozenset({"e2"}), "Blue pawn: e2 back to e1"), 1)
+    'Blue pawn: e2 back to e1, then OK'
+    """
+    text = step.prompt or STEPS[step.action].words(n)
+    return f"{text}, then OK" if step.action == "carry" else text
 
 
-#: Before the move shows, a token off its switch for less than this (ms) was knocked by the
-#: hand on its way, not touched on purpose: a flip or a tap takes longer.
+#: Before the move shows, a token of the position off its switch for less than this (ms) was
+#: knocked by the hand on its way, not touched on purpose: a flip or a tap takes longer.
 KNOCK_MS = 200
 #: A site closed for less than this (ms) had a hand pass over it; longer, a piece was set down.
 HOVER_MS = 100
@@ -198,6 +204,11 @@ class Turn:
     def skip_to(self, step: int) -> "Turn":
         """The sensors show ``step`` steps done (a sensed run done at once)."""
         return replace(self, step=step) if step > self.step else self
+
+    def steps_left(self) -> tuple[FollowUp, ...]:
+        """The steps still to do that the sensors cannot see, each with its sites left."""
+        return tuple(FollowUp(s.action, self.left[i], s.prompt) for i, s in enumerate(self.steps)
+                     if i >= self.step and not s.sensed and self.left[i])
 
     def finish_unsensed(self) -> "Turn":
         """Every step left taken as done (the next side began while only flips were left)."""

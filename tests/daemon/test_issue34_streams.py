@@ -1,9 +1,8 @@
 """Issue 34, "Why": every defect players hit, as a recorded stream (tests/daemon/streams/
 issue34_*.jsonl) and what the player expects to see: the events, the record, the OLED's words.
 
-Each was reproduced on the controller as it stood when the issue was filed; those that fail
-there are marked xfail (strict), so they pass CI today and turn into failures once fixed: then
-the marker goes. Streams with robot-only lines (a ``command`` the page sends) are replayed
+Each was reproduced on the controller as it stood when the issue was filed (where all but two
+failed) and passes on the phase model that replaced it. Streams with robot-only lines (a ``command`` the page sends) are replayed
 through the board under test (tests/support/board.py), the others through ``reedboard replay``.
 """
 
@@ -34,8 +33,6 @@ def replay(name: str, game: str, side: str | None = None):
 
 
 # ------------------------------------------------------------ takeback against the computer
-@pytest.mark.xfail(strict=True, reason="issue 34: the board lights only the computer's piece, then "
-                   "re-records the player's move and the computer plays it again")
 def test_takeback_against_the_computer_in_anti_grid_guides_both_pieces_back():
     """Red c1-c3, the computer's b12-b8 carried out, MENU -> Take back; the player puts the
     computer's piece back, then the own pawn."""
@@ -47,8 +44,6 @@ def test_takeback_against_the_computer_in_anti_grid_guides_both_pieces_back():
     assert events[-1]["moves"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: clearing the lit pieces in the order lit "
-                   "re-records the player's move half way, then says Board differs")
 def test_takeback_against_the_computer_in_antipalos_clears_in_the_order_lit():
     """White B2*, the computer's *C3 placed, MENU -> Take back: the two lit Trirods lifted in
     the order the board lists them."""
@@ -60,8 +55,6 @@ def test_takeback_against_the_computer_in_antipalos_clears_in_the_order_lit():
 
 
 # ------------------------------------------------------------ Antipode in the player's order
-@pytest.mark.xfail(strict=True, reason="issue 34: the tap of the just-placed token is forgotten; "
-                   "the board asks for the landing again")
 def test_antipode_a_placement_tapped_at_once_is_the_landing():
     """b1 placed and tapped at once (the pawn lands on it), then the lit neighbour a1 flipped:
     b1:b1, without asking for the landing again."""
@@ -70,8 +63,6 @@ def test_antipode_a_placement_tapped_at_once_is_the_landing():
     assert not said(events, "Tap the token your pawn lands on")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: the landing tapped before placing is forgotten; "
-                   "the board offers another landing for OK")
 def test_antipode_the_landing_tapped_before_placing_counts():
     """Blue moves the pawn to e3 and taps it first, then places a3 (no flips): a3:e3."""
     events = replay("issue34_antipode_tap_landing_first.jsonl", "antipode")
@@ -79,8 +70,6 @@ def test_antipode_the_landing_tapped_before_placing_counts():
     assert not said(events, "BACK/OK: a3:a3")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: a flip made 60 ms before the placement is not "
-                   "counted and is asked again (an obeying player turns the token twice)")
 def test_antipode_a_flip_just_before_the_placement_counts():
     """One hand turns a1 over, the other sets b1 down 60 ms later; then b1 tapped as the landing."""
     events = replay("issue34_antipode_flip_before_placing.jsonl", "antipode")
@@ -88,8 +77,6 @@ def test_antipode_a_flip_just_before_the_placement_counts():
     assert moves(events) == ["b1:b1"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: a token held while being turned shows 'Put a1 "
-                   "back' and its flip is asked again")
 def test_antipode_a_token_held_while_turned_is_a_flip_in_progress():
     """a1 lifted to be turned, b1 placed meanwhile, a1 held 0.7 s then set down; b1 tapped."""
     events = replay("issue34_antipode_token_held_while_turned.jsonl", "antipode")
@@ -97,8 +84,6 @@ def test_antipode_a_token_held_while_turned_is_a_flip_in_progress():
     assert moves(events) == ["b1:b1"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: Red starting before Blue's OK leaves the board "
-                   "stuck asking to take Red's token off")
 def test_antipode_the_next_player_starting_before_ok_is_not_stuck():
     """Blue placed b1 and flipped a1; the landing is offered (OK: b1:a1) when Red places h9:
     Blue's turn is taken as offered and Red's begins, nothing is refused."""
@@ -107,7 +92,6 @@ def test_antipode_the_next_player_starting_before_ok_is_not_stuck():
     assert not said(events, "Take h9 off") and "out_of_sync" not in kinds(events)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: a flip made just after OK takes the turn back")
 def test_antipode_a_flip_just_after_ok_keeps_the_turn():
     """b1:a1 recorded, its path flip b1 lit: OK, and b1 turned over by lifting just after."""
     events = replay("issue34_antipode_flip_just_after_ok.jsonl", "antipode")
@@ -116,8 +100,6 @@ def test_antipode_a_flip_just_after_ok_keeps_the_turn():
 
 
 # ------------------------------------------------------------ the board's own guidance
-@pytest.mark.xfail(strict=True, reason="issue 34: the last piece standing is read as White's "
-                   "first move")
 def test_new_game_clearing_as_listed_is_no_move():
     """A won game; MENU -> New game; the seven pieces lifted one by one as the board lists them."""
     events = replay("issue34_antipalos_new_game_clearing.jsonl", "antipalos")
@@ -125,8 +107,6 @@ def test_new_game_clearing_as_listed_is_no_move():
     assert events[-1]["moves"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: lifting c3 first drops the request for c1: "
-                   "targets lit, 'Put it on a lit site'")
 def test_anti_grid_takeback_pieces_set_back_in_the_other_order():
     """c1-c3, MENU -> Take back; c3 lifted first, then the pawn put back on c1."""
     events = replay("issue34_antigrid_takeback_lift_first.jsonl", "anti-grid")
@@ -136,8 +116,6 @@ def test_anti_grid_takeback_pieces_set_back_in_the_other_order():
     assert events[-1]["moves"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: lifting one triangle asks for it back instead of "
-                   "for the rest of the piece")
 def test_phalanx_one_triangle_of_a_piece_to_remove_asks_for_the_rest():
     """Green a1se-g7se self-phalanxes; Red lifts the Archer a triangle at a time."""
     events = replay("issue34_phalanx_one_triangle.jsonl", "phalanx")
@@ -146,13 +124,7 @@ def test_phalanx_one_triangle_of_a_piece_to_remove_asks_for_the_rest():
 
 
 # ------------------------------------------------------------ takebacks by agreement
-TAKEBACKS = [pytest.param(game, marks=pytest.mark.xfail(
-    strict=True, reason="issue 34: the board names one piece at a time and re-records what it "
-    "undoes" if game != "phalanx" else "issue 34: restoring the position is refused with the "
-    "engine's reason (\"f7sw is red's\")")) for game in GAMES]
-
-
-@pytest.mark.parametrize("game", TAKEBACKS)
+@pytest.mark.parametrize("game", list(GAMES))
 def test_takeback_against_the_computer_ends_before_the_players_move(game):
     """The player's move, the computer's answer carried out, MENU -> Take back; then a player
     who does one thing at a time, exactly what the board lights."""
@@ -163,8 +135,6 @@ def test_takeback_against_the_computer_ends_before_the_players_move(game):
     assert events[-1]["moves"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: the computer never makes its forced removal and "
-                   "lifting the lit piece is refused: 'Wait: the computer is thinking'")
 def test_phalanx_the_computers_forced_removal_is_made():
     """Green a1se-g7se self-phalanxes against the computer (Red): Red's whole turn is removing
     the Archer; the player lifts it as the board asks."""
@@ -174,8 +144,6 @@ def test_phalanx_the_computers_forced_removal_is_made():
 
 
 # ------------------------------------------------------------ a new game from the page
-@pytest.mark.xfail(strict=True, reason="issue 34: the new game flashes 'Board differs' until the "
-                   "board has read the pieces the page set up")
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_new_game_from_the_page_shows_no_warning(game):
     """Two moves, then the page's New game, which sets the start position up at once."""
@@ -190,8 +158,6 @@ def test_a_new_game_from_the_page_shows_no_warning(game):
 
 
 # ------------------------------------------------------------ a correction by lifting
-@pytest.mark.xfail(strict=True, reason="issue 34: the pawn in the hand for 1/3 s shows 'Board "
-                   "differs'")
 def test_anti_grid_a_correction_by_lifting_shows_no_warning():
     """c1-c3, then the pawn lifted off c3 and set on c5 0.35 s later."""
     events = replay("issue34_antigrid_correction_by_lifting.jsonl", "anti-grid")
@@ -199,7 +165,6 @@ def test_anti_grid_a_correction_by_lifting_shows_no_warning():
     assert of(events, "correction") == [{"move": "c1-c5", "replaces": "c1-c3", "side": "red"}]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: read as 'Took back B2*' and 'White played C3*'")
 def test_antipalos_a_correction_by_lifting_is_a_correction():
     """B2*, then the Trirod lifted and set on C3* 0.35 s later."""
     events = replay("issue34_antipalos_correction_by_lifting.jsonl", "antipalos")
@@ -208,13 +173,7 @@ def test_antipalos_a_correction_by_lifting_is_a_correction():
 
 
 # ------------------------------------------------------------ a takeback agreed between boards
-AGREED = [pytest.param(game, marks=[pytest.mark.xfail(
-    strict=True, reason="issue 34: once the other board has taken back, it re-records a move "
-    "from what still stands (or from the asking board's list) and sends it back")]
-    if game in ("antipode", "anti-grid", "phalanx") else []) for game in GAMES]
-
-
-@pytest.mark.parametrize("game", AGREED)
+@pytest.mark.parametrize("game", list(GAMES))
 def test_a_takeback_agreed_between_paired_boards_ends_before_the_move_on_both(game):
     """Two boards paired (t1 plays the first side, t2 the second), a move made at each and
     carried out at the other; MENU -> Take back at t1, OK at t2; then the players at each board

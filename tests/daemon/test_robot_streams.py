@@ -1,7 +1,7 @@
 """What the player robot (tests/support/robot.py, bench/robot.py) found beyond issue 34's list:
 one small stream each (tests/daemon/streams/robot_*.jsonl), written the way the robot met it,
-and what a player following the board expects. xfail (strict) while the controller fails them;
-the marker goes once fixed. Streams with a restart are replayed through the board under test.
+and what a player following the board expects (each failed on the controller before the phase
+model). Streams with a restart are replayed through the board under test.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file
 from tests.support.board import BoardUnderTest
 
 
-@pytest.mark.xfail(strict=True, reason="the board asks only for the captured piece back, then "
-                   "records the capture again")
 def test_a_capture_taken_back_from_the_menu_ends_before_it():
     """Anti-Grid: a3-e3 captures e2 (lifted as lit); MENU -> Take back; the player puts back what
     is lit. The board guides the capturing pawn back too and never records the capture again."""
@@ -25,8 +23,6 @@ def test_a_capture_taken_back_from_the_menu_ends_before_it():
     assert moves(rest) == [] and events[-1]["moves"] == ["a9-c9", "l2-e2"]
 
 
-@pytest.mark.xfail(strict=True, reason="a tap held half a second on the just-placed token is read "
-                   "as taking the move back")
 def test_antipode_a_placement_tapped_at_once_keeps_the_move():
     """c1 placed (c1:c1, no flips: recorded at once), then tapped, the token held 0.55 s, to say
     the pawn lands there: the move stays."""
@@ -35,8 +31,6 @@ def test_antipode_a_placement_tapped_at_once_keeps_the_move():
     assert events[-1]["moves"] == ["c1:c1"]
 
 
-@pytest.mark.xfail(strict=True, reason="a restart resumes the game without the computer chosen "
-                   "from the menu (the record keeps it)")
 def test_the_computer_chosen_from_the_menu_plays_on_after_a_restart():
     """Anti-Grid: MENU -> Players -> Computer: blue; Red c1-c3, the computer's answer carried
     out; the daemon restarts; Red moves again: the computer answers."""
@@ -49,8 +43,6 @@ def test_the_computer_chosen_from_the_menu_plays_on_after_a_restart():
         board.close()
 
 
-@pytest.mark.xfail(strict=True, reason="the pawn's carry waits for an OK the OLED never asks for; "
-                   "the computer, to move next, never does")
 def test_antipode_taking_back_the_computers_first_move_lets_it_play_again():
     """Antipode against the computer (Blue, who begins): its first move carried out, MENU ->
     Take back, the token lifted as lit and the pawn carried back as the OLED says."""
@@ -60,8 +52,6 @@ def test_antipode_taking_back_the_computers_first_move_lets_it_play_again():
     assert "expect" in kinds(after(events, "takeback"))
 
 
-@pytest.mark.xfail(strict=True, reason="after a restart the tokens still to be turned back are "
-                   "forgotten: a player who follows the board keeps the wrong faces")
 def test_antipode_a_restart_during_a_takeback_still_asks_to_turn_the_tokens_back():
     """Antipode b1:a1 made in full; MENU -> Take back lights a1 to turn back and b1 to take off;
     the daemon restarts before anything is done."""
@@ -73,9 +63,6 @@ def test_antipode_a_restart_during_a_takeback_still_asks_to_turn_the_tokens_back
         board.close()
 
 
-@pytest.mark.xfail(strict=True, reason="the board in the hand equals Phase One's position before "
-                   "that Trirod was placed: five moves are taken back and the Trirod set down is "
-                   "recorded as a placement")
 def test_antipalos_a_phase_two_correction_by_lifting_is_a_correction():
     """Antipalos 3, Phase Two: Black moves *B3 - *C2, then lifts that Trirod for 0.4 s and sets
     it down on C2* instead (a change of mind before White begins)."""

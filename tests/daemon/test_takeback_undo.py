@@ -22,7 +22,7 @@ def test_taking_back_by_lifting_the_placed_token_guides_the_flip_back_and_the_pa
     assert of(after, "guide") == [{"action": "flip", "sites": ["i9"]}, {"action": "carry", "sites": ["i9"]}]
     assert ["Antipode", "Red to move", "Flip the lit token", "Pawns: blue b1, red e9",
             "Pool: 54 tokens"] in shown(after)
-    assert ["Antipode", "Red to move", "Red pawn: i9 back to e9", "Pawns: blue b1, red e9",
+    assert ["Antipode", "Red to move", "Red pawn: i9 back to e9, then OK", "Pawns: blue b1, red e9",
             "Pool: 54 tokens"] in shown(after)
     assert shown(after)[-1] == ["Antipode", "Red to move", "Pawns: blue b1, red e9", "Pool: 54 tokens"]
     assert events[-1]["moves"] == ["b1:b1"] and "out_of_sync" not in kinds(events)
@@ -45,6 +45,6 @@ def test_menu_take_back_lights_the_token_to_lift_off_the_token_to_turn_and_the_p
     d.lift("b1").run(500)  # the token off, then a1 turned back
     d.lift("a1").run(300).place("a1").run(600)
     assert (d.last("guide")["action"], d.last("guide")["sites"]) == ("carry", ["b1"])
-    assert d.ctl.screen().text_lines()[2] == "Blue pawn: b1 back to e1"
+    assert d.ctl.screen().text_lines()[2] == "Blue pawn: b1 back to e1, then OK"
     d.press("ok")
     assert not isinstance(d.ctl.phase, Following) and d.ctl.screen().text_lines()[1] == "Blue to move"

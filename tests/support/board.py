@@ -24,12 +24,10 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any, Iterator
+from typing import Any
 
 from engines.core import GameState
-from firmware_host import buttons as _buttons
 from firmware_host.config import Config, Opponent
 from firmware_host.controller import Controller, Game
 from firmware_host.menu import NewGame, SetPlayers, TakeBack
@@ -97,18 +95,6 @@ class Table:
         return self.bus is None or self.bus.idle()
 
 
-@contextmanager
-def _computers_think_at_once() -> Iterator[None]:
-    """A computer the menu brings in (Players) thinks at once on the virtual clock, as
-    ``reedboard replay`` makes the configured one."""
-    made = _buttons.Computer
-    _buttons.Computer = lambda side, level: Computer(side, level, sync=True)
-    try:
-        yield
-    finally:
-        _buttons.Computer = made
-
-
 class BoardUnderTest:
     """One board: ``game`` played on a simulated board at ``table`` (a new one by default),
     saved in the SQLite file ``path`` (a new temporary one by default). ``computer``: the side
@@ -144,13 +130,11 @@ class BoardUnderTest:
         self.table.boards.append(self)
 
     def _open(self) -> Controller:
-        controller = open_controller(self.config, self.storage, self.game, say=lambda _: None)
-        for thinker in (controller.opponent, controller.hints):
-            if thinker is not None:
-                thinker.sync = True
+        controller = open_controller(self.config, self.storage, self.game, say=lambda _: None,
+                                     sync=True)  # the computer thinks at once, on the virtual clock
         if self.remote is not None:
             link, board, other, side = self.remote
-            controller.opponent = Remote(link, board, other, side)
+            controller.opponent = Remote(link, board, other, side, clock=lambda: self.now_ms / 1000)
         return controller
 
     # -------------------------------------------------------------------- time
@@ -167,8 +151,7 @@ class BoardUnderTest:
         self._read = reading.closed
         self.lines += [{"t": now, "button": p.button, **({"long": True} if p.long else {})}
                        for p in presses]
-        with _computers_think_at_once():
-            events = self.controller.step(now, reading, presses)
+        events = self.controller.step(now, reading, presses)
         self.events += events
         if events or self.controller.frame_version != self._frame_version:
             self._frame_version = self.controller.frame_version
@@ -281,8 +264,7 @@ class BoardUnderTest:
             c.command(NewGame(g.name, g.size, g.variant or "", g.match))
         elif name == "players":
             line["side"] = side
-            with _computers_think_at_once():
-                c.command(SetPlayers(side, 1))
+            c.command(SetPlayers(side, 1))
         else:
             raise ValueError(f"unknown command {name!r}")
         self.lines.append(line)

@@ -58,7 +58,7 @@ MIX = {"move": 60, "correct": 6, "takeback menu": 4, "takeback command": 3, "tak
 #: board is stuck.
 PATIENCE = 12
 #: The OLED's words for the opponent's move to carry out, and for an unseen piece to carry back.
-TOLD = re.compile(r"^(?:Computer|Opponent) (?:plays|changed to) (.+): move it$")
+TOLD = re.compile(r"^(?:Computer|Opponent) (?:plays|changed to) (\S+(?: - \S+)?): ")
 CARRY = re.compile(r"^(\w+) \w+: (\S+) back to (\S+)$")
 ASKED = re.compile(r"^Opponent asks to undo (\d+) moves?$")
 
