@@ -6,7 +6,6 @@ model). Streams with a restart are replayed through the board under test.
 
 from __future__ import annotations
 
-import pytest
 
 from firmware_host.config import Config, Opponent
 from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file
