@@ -36,7 +36,7 @@ def game_name(text: str) -> str:
     ('antipalos', 'anti-grid')
     >>> game_name("antigrid")
     Traceback (most recent call last):
-    engines.core.state.OptionError: unknown game 'antigrid': did you mean anti-grid?
+    engines.core.errors.OptionError: unknown game 'antigrid': did you mean anti-grid?
     """
     name = text.strip().lower()
     if name in MODULES:

@@ -2,7 +2,7 @@
 
 Scores are from the side to move's point of view: ``GameState.evaluate`` (by default its
 material minus the strongest opponent's; Antipalos: connection distances), with a bonus for
-its mobility (``AI_MOBILITY`` per move searched) one ply above the leaves. A game where a side
+its mobility (the profile's ``mobility`` per move searched) one ply above the leaves. A game where a side
 may move twice in a row (Anti-Grid's capture chains) is handled by negating only when the side
 changes.
 Children are made one at a time, the previous iteration's best move and the killer moves (those
@@ -20,8 +20,9 @@ import random
 from typing import Any, Callable
 
 from engines.ai.mcts import candidate_moves
+from engines.ai.profile import SearchProfile, profile_of
 from engines.ai.threats import to_front
-from engines.core import GameState
+from engines.core import Draw, GameState
 
 COUNTS = "nodes"
 WIN = 1_000_000.0
@@ -39,8 +40,9 @@ class Search:
     """One search: the node count, the best move per position and the killer moves per depth."""
 
     def __init__(self, budget: int, rng: random.Random, stop: Callable[[], bool],
-                 selective: bool = False) -> None:
+                 selective: bool = False, *, mobility: float) -> None:
         self.budget, self.rng, self.stop, self.selective = budget, rng, stop, selective
+        self.mobility = mobility
         self.width = min(WIDTH, max(20, budget // 4))  # a small budget looks at fewer moves
         self.nodes = 0
         self.limited = False  # the first iteration always finishes: it is the fallback
@@ -85,7 +87,7 @@ class Search:
             if outcome is not None:
                 value = final(outcome.winner, side, depth)
             elif depth == 1:
-                value = child.evaluate(side) + state.AI_MOBILITY * len(moves)
+                value = child.evaluate(side) + self.mobility * len(moves)
             elif child.to_move == side:
                 value = self.negamax(child, depth - 1, alpha, beta)
             else:
@@ -110,13 +112,14 @@ def final(winner: str, side: str, depth: int) -> float:
 
 
 def search(
-    state: GameState, budget: int, rng: random.Random, stop: Callable[[], bool],
-    selective: bool = False,
-) -> tuple[Any, int, int]:
+    state: GameState[M], budget: int, rng: random.Random, stop: Callable[[], bool],
+    selective: bool = False, profile: SearchProfile | None = None,
+) -> tuple[M, int, int]:
     """(move, nodes, positions made): the best move of the deepest iteration, counting the root
     moves a cut-short one finished (``selective``: on the moves the game finds worth
-    searching)."""
-    run = Search(budget, rng, stop, selective)
+    searching; ``profile``: the game's own unless given)."""
+    mobility = (profile or profile_of(state)).mobility
+    run = Search(budget, rng, stop, selective, mobility=mobility)
     if state.legal_count() == 1:  # counted, not listed: Antipalos lists thousands
         return state.legal_moves()[0], 0, 0
     best, run.root = None, state  # the first iteration always finishes and sets it

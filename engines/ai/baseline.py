@@ -18,6 +18,7 @@ import random
 from typing import Any
 
 from engines.ai.mcts import candidate_moves
+from engines.ai.profile import profile_of
 from engines.core import GameState
 
 SAMPLE = 400
@@ -46,7 +47,7 @@ def _opponent_wins(state: GameState, rng: random.Random) -> bool:
     """Whether the side to move in ``state`` (an opponent) can win with one move."""
     if state.to_move is None:
         return False
-    moves = None if state.WIN_CHECK_COST is not None else _moves(state, rng)
+    moves = None if profile_of(state).win_check_cost is not None else _moves(state, rng)
     return state.winning_move(moves) is not None
 
 

@@ -16,6 +16,7 @@ import random
 from typing import Any, Callable, Mapping
 
 from engines.ai import threats
+from engines.ai.profile import SearchProfile, profile_of
 from engines.core import GameState
 
 COUNTS = "playouts"
@@ -89,14 +90,17 @@ def reward(winner: str | Mapping[str, float] | None, side: str) -> float:
 
 def search(
     state: GameState, budget: int, rng: random.Random, stop: Callable[[], bool], scan: int,
+    profile: SearchProfile | None = None,
 ) -> tuple[Any, int, int]:
     """(move, playouts, positions made) of a search spending about ``budget`` positions,
-    charging ``scan`` tenths of a position per move a selection weighs."""
+    charging ``scan`` tenths of a position per move a selection weighs (``profile``: the
+    game's own unless given)."""
+    profile = profile or profile_of(state)
     root = Node(state, rng)
     if len(root.moves) == 1:
         return root.moves[0], 0, 0
     win = state.winning_move(root.moves)
-    spent = state.win_check_cost(root.moves)
+    spent = profile.check_cost(root.moves)
     if win is not None:
         return win, 0, spent
     playouts = 0
@@ -105,10 +109,10 @@ def search(
         playouts += 1
     ranked = sorted(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)),
                     reverse=True)
-    if state.WIN_CHECK_COST is not None:  # wins in one are cheap: forks, and none allowed
-        tactics = threats.Budget(budget)
+    if profile.win_check_cost is not None:  # wins in one are cheap: forks, and none allowed
+        tactics = threats.Budget(budget, profile.win_check_cost)
         return threats.pick(state, ranked, tactics), playouts, spent + tactics.spent
-    best, checked = safe(state, ranked, rng)
+    best, checked = safe(state, ranked, rng, profile)
     return best, playouts, spent + checked
 
 
@@ -127,11 +131,14 @@ def estimate(state: GameState, rng: random.Random, playouts: int) -> tuple[float
     return share / playouts, made
 
 
-def sample(state: GameState, rng: random.Random, count: int) -> tuple[Any, int, int]:
+def sample(
+    state: GameState, rng: random.Random, count: int, profile: SearchProfile | None = None,
+) -> tuple[Any, int, int]:
     """(move, leaves, positions made) of a gentle level's loose move, a one-ply look at a few
     moves: a move that wins at once, else the best by its leaf's score (``playout``) of
     ``count`` moves drawn among those after which the opponent cannot win at once (with a
-    ``count`` of 1 any of them, unscored; the first move drawn if none is).
+    ``count`` of 1 any of them, unscored; the first move drawn if none is). ``profile``: the
+    game's own unless given.
 
     >>> from engines import new_game
     >>> state = new_game("antipode")
@@ -139,14 +146,15 @@ def sample(state: GameState, rng: random.Random, count: int) -> tuple[Any, int, 
     >>> move in state.legal_moves(), leaves, made >= leaves
     (True, 4, True)
     """
+    profile = profile or profile_of(state)
     moves = candidate_moves(state, rng)
     side, win = state.to_move, state.winning_move(moves)
-    made = state.win_check_cost(moves)
+    made = profile.check_cost(moves)
     if win is not None:
         return win, 0, made
     best, best_score, leaves = moves[0], -1.0, 0
     for move in moves:
-        child, cost, handed = hands_over(state, move, rng)
+        child, cost, handed = hands_over(state, move, rng, profile)
         made += cost
         if handed or child.outcome() is not None:  # a win at once was played above
             continue
@@ -162,27 +170,31 @@ def sample(state: GameState, rng: random.Random, count: int) -> tuple[Any, int, 
     return best, leaves, made
 
 
-def safe(state: GameState, ranked: list[Any], rng: random.Random) -> tuple[Any, int]:
+def safe(
+    state: GameState, ranked: list[Any], rng: random.Random, profile: SearchProfile,
+) -> tuple[Any, int]:
     """The first of ``ranked`` after which the opponent cannot win at once (the first move if
     none is), and the positions made to find out. Few playouts can miss a one-move loss; this
     check cannot (within the :data:`WIDTH` replies a wide position lists)."""
     made = 0
     for move in ranked[:SAFETY_TRIES]:
-        _, cost, handed = hands_over(state, move, rng)
+        _, cost, handed = hands_over(state, move, rng, profile)
         made += cost
         if not handed:
             return move, made
     return ranked[0], made
 
 
-def hands_over(state: GameState, move: Any, rng: random.Random) -> tuple[GameState, int, bool]:
+def hands_over(
+    state: GameState, move: Any, rng: random.Random, profile: SearchProfile,
+) -> tuple[GameState, int, bool]:
     """(the position after ``move``, positions made, whether the opponent can then win at
     once: looked for among the :data:`WIDTH` replies a wide position lists)."""
     child = state.apply(move)
     if child.to_move in (None, state.to_move):  # the game is over, or the mover goes again
         return child, 1, False
     replies = candidate_moves(child, rng)
-    return child, 1 + child.win_check_cost(replies), child.winning_move(replies) is not None
+    return child, 1 + profile.check_cost(replies), child.winning_move(replies) is not None
 
 
 def iterate(root: Node, rng: random.Random, scan: int) -> int:

@@ -1,5 +1,5 @@
-"""Short tactics, for games that find a win at once quickly (``GameState.WIN_CHECK_COST``):
-forks, and the moves that leave the opponent none.
+"""Short tactics, for games that find a win at once quickly (their search profile's
+``win_check_cost``): forks, and the moves that leave the opponent none.
 
 A fork is a move after which every reply leaves a win at once. A search ranks its moves;
 :func:`pick` then plays a fork when there is one, else the best-ranked move after which the
@@ -9,7 +9,7 @@ cost a few positions. Work is counted in positions made, like the searches' budg
 
 >>> from engines import new_game
 >>> state = new_game("antipode")
->>> budget = Budget(2000)
+>>> budget = Budget(2000, check=1)
 >>> fork(state, state.legal_moves(), budget) is None, 0 < budget.spent <= 2000
 (True, True)
 """
@@ -22,10 +22,11 @@ from engines.core import GameState
 
 
 class Budget:
-    """Positions a tactical check may still make."""
+    """Positions a tactical check may still make; ``check``: what one ``winning_move`` call
+    costs (the game's ``win_check_cost``)."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit, self.spent = limit, 0
+    def __init__(self, limit: int, check: int) -> None:
+        self.limit, self.check, self.spent = limit, check, 0
 
     def charge(self, positions: int) -> None:
         self.spent += positions
@@ -72,7 +73,7 @@ def fork(state: GameState, moves: Iterable[Any], budget: Budget, depth: int = 1)
             if budget.out:
                 return None
             after = child.apply(reply)
-            budget.charge(1 + after.WIN_CHECK_COST)
+            budget.charge(1 + budget.check)
             if _holds(after, side) and (
                     depth == 1 or after.outcome() is not None
                     or fork(after, after.legal_moves(), budget, depth - 1) is None):
@@ -90,7 +91,7 @@ def pick(state: GameState, ranked: list[Any], budget: Budget) -> Any:
     ``ranked[0]``."""
     found = fork(state, ranked, budget)
     if found is None:
-        deep = Budget((budget.limit - budget.spent) // 2)
+        deep = Budget((budget.limit - budget.spent) // 2, budget.check)
         found = fork(state, ranked, deep, 2)
         budget.charge(deep.spent)
     if found is not None:
@@ -100,7 +101,7 @@ def pick(state: GameState, ranked: list[Any], budget: Budget) -> Any:
         if budget.out and fallback is not None:
             break
         child = state.apply(move)
-        budget.charge(1 + child.WIN_CHECK_COST)
+        budget.charge(1 + budget.check)
         outcome = child.outcome()
         if child.to_move == side or (outcome is not None and outcome.winner == side):
             return move  # it moves again, or won (the searches play a win at once before this)

@@ -13,7 +13,7 @@ import pytest
 
 from engines import new_game
 from engines.antigrid import OK, QUIET_LIMIT, AntiGridState, Move, new
-from engines.antigrid.grid import (
+from engines.antigrid.board import (
     BLUE, RED, SHARED, grid, parse_point, point_kind, point_name,
 )
 from engines.core import FollowUp, IllegalMove, OptionError, Outcome

@@ -14,7 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engines import new_game
-from engines.antipod.state import BLACK, EMPTY, WHITE, AntipodState, Place, new, sphere_of
+from engines.antipod import AntipodState, Place, new, sphere_of
+from engines.antipod.state import BLACK, EMPTY, WHITE
 from engines.core import FollowUp, IllegalMove, OptionError
 from firmware_host import referee
 

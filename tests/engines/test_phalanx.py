@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from engines import new_game
 from engines.core import IllegalMove
 from engines.phalanx import Move, Removal, make_piece, new, position
-from engines.phalanx.geometry import NAMES, SHAPES, TABLES
+from engines.phalanx.board import NAMES, SHAPES, TABLES
 from firmware_host import referee
 
 ROOT = Path(__file__).resolve().parents[2]
