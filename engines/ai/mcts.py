@@ -13,11 +13,12 @@ allow none) with as much work again.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping
+from typing import Callable, Generic, Mapping
 
 from engines.ai import threats
 from engines.ai.profile import SearchProfile, profile_of
-from engines.core import GameState
+from engines.core import DRAW, GameState
+from engines.core.state import M, Verdict, side_to_move
 
 COUNTS = "playouts"
 #: Visits a node needs before its AMAF statistics are used below it.
@@ -32,25 +33,25 @@ SAFETY_TRIES = 12
 PLAYOUT_PLIES = 250
 
 
-class Node:
+class Node(Generic[M]):
     """A position in the tree: per move, own (n, w) and AMAF (an, aw) statistics for the side
     to move here."""
 
     __slots__ = ("state", "side", "moves", "children", "n", "w", "an", "aw", "visits")
 
-    def __init__(self, state: GameState, rng: random.Random) -> None:
+    def __init__(self, state: GameState[M], rng: random.Random) -> None:
         self.state = state
         self.side = state.to_move
-        self.moves = candidate_moves(state, rng) if self.side else []
-        self.children: dict[Any, Node] = {}
-        self.n: dict[Any, int] = {}
-        self.w: dict[Any, float] = {}
-        self.an: dict[Any, int] = {}
-        self.aw: dict[Any, float] = {}
+        self.moves: list[M] = candidate_moves(state, rng) if self.side else []
+        self.children: dict[M, Node[M]] = {}
+        self.n: dict[M, int] = {}
+        self.w: dict[M, float] = {}
+        self.an: dict[M, int] = {}
+        self.aw: dict[M, float] = {}
         self.visits = 0
 
 
-def candidate_moves(state: GameState, rng: random.Random, width: int = WIDTH) -> list[Any]:
+def candidate_moves(state: GameState[M], rng: random.Random, width: int = WIDTH) -> list[M]:
     """The moves a node considers, in a seeded random order (ties go to the first): all of
     them, or ``width`` drawn at random where there are more."""
     if state.legal_count() <= width:
@@ -60,9 +61,10 @@ def candidate_moves(state: GameState, rng: random.Random, width: int = WIDTH) ->
     return list(dict.fromkeys(state.random_moves(rng, width)))
 
 
-def select(node: Node, ref: Node) -> Any:
+def select(node: Node[M], ref: Node[M]) -> M | None:
     """The move with the best blend of own and AMAF values (AMAF from ``ref``)."""
-    best, best_value = None, -1.0
+    best: M | None = None
+    best_value = -1.0
     n, w, an, aw = node.n, node.w, ref.an, ref.aw
     for move in node.moves:
         amaf_n = an.get(move, 0)
@@ -78,20 +80,20 @@ def select(node: Node, ref: Node) -> Any:
     return best
 
 
-def reward(winner: str | Mapping[str, float] | None, side: str) -> float:
+def reward(winner: Verdict, side: str) -> float:
     """What a playout's result is worth to ``side``: 1 won, 0.5 drawn or unknown, 0 lost, or
     the share a graded result (side -> value) gives it."""
     if isinstance(winner, Mapping):
         return winner[side]
     if winner == side:
         return 1.0
-    return 0.5 if winner in (None, "draw") else 0.0
+    return 0.5 if winner in (None, DRAW) else 0.0
 
 
 def search(
-    state: GameState, budget: int, rng: random.Random, stop: Callable[[], bool], scan: int,
+    state: GameState[M], budget: int, rng: random.Random, stop: Callable[[], bool], scan: int,
     profile: SearchProfile | None = None,
-) -> tuple[Any, int, int]:
+) -> tuple[M, int, int]:
     """(move, playouts, positions made) of a search spending about ``budget`` positions,
     charging ``scan`` tenths of a position per move a selection weighs (``profile``: the
     game's own unless given)."""
@@ -116,14 +118,14 @@ def search(
     return best, playouts, spent + checked
 
 
-def estimate(state: GameState, rng: random.Random, playouts: int) -> tuple[float, int]:
+def estimate(state: GameState[M], rng: random.Random, playouts: int) -> tuple[float, int]:
     """(the share of a win ``playouts`` playouts give the side to move, positions made).
 
     >>> from engines import new_game
     >>> estimate(new_game("antipode"), random.Random(1), 4)
     (0.5, 0)
     """
-    side, share, made = state.to_move, 0.0, 0
+    side, share, made = side_to_move(state), 0.0, 0
     for _ in range(playouts):
         winner, tail = state.playout(rng, PLAYOUT_PLIES)
         share += reward(winner, side)
@@ -132,8 +134,8 @@ def estimate(state: GameState, rng: random.Random, playouts: int) -> tuple[float
 
 
 def sample(
-    state: GameState, rng: random.Random, count: int, profile: SearchProfile | None = None,
-) -> tuple[Any, int, int]:
+    state: GameState[M], rng: random.Random, count: int, profile: SearchProfile | None = None,
+) -> tuple[M, int, int]:
     """(move, leaves, positions made) of a gentle level's loose move, a one-ply look at a few
     moves: a move that wins at once, else the best by its leaf's score (``playout``) of
     ``count`` moves drawn among those after which the opponent cannot win at once (with a
@@ -148,7 +150,7 @@ def sample(
     """
     profile = profile or profile_of(state)
     moves = candidate_moves(state, rng)
-    side, win = state.to_move, state.winning_move(moves)
+    side, win = side_to_move(state), state.winning_move(moves)
     made = profile.check_cost(moves)
     if win is not None:
         return win, 0, made
@@ -171,8 +173,8 @@ def sample(
 
 
 def safe(
-    state: GameState, ranked: list[Any], rng: random.Random, profile: SearchProfile,
-) -> tuple[Any, int]:
+    state: GameState[M], ranked: list[M], rng: random.Random, profile: SearchProfile,
+) -> tuple[M, int]:
     """The first of ``ranked`` after which the opponent cannot win at once (the first move if
     none is), and the positions made to find out. Few playouts can miss a one-move loss; this
     check cannot (within the :data:`WIDTH` replies a wide position lists)."""
@@ -186,8 +188,8 @@ def safe(
 
 
 def hands_over(
-    state: GameState, move: Any, rng: random.Random, profile: SearchProfile,
-) -> tuple[GameState, int, bool]:
+    state: GameState[M], move: M, rng: random.Random, profile: SearchProfile,
+) -> tuple[GameState[M], int, bool]:
     """(the position after ``move``, positions made, whether the opponent can then win at
     once: looked for among the :data:`WIDTH` replies a wide position lists)."""
     child = state.apply(move)
@@ -197,11 +199,11 @@ def hands_over(
     return child, 1 + profile.check_cost(replies), child.winning_move(replies) is not None
 
 
-def iterate(root: Node, rng: random.Random, scan: int) -> int:
+def iterate(root: Node[M], rng: random.Random, scan: int) -> int:
     """One descent, expansion, playout and update; returns the work done (positions made, plus
     ``scan`` tenths of a position per move its selections weighed)."""
-    path: list[Node] = []
-    played: list[tuple[str, Any]] = []
+    path: list[Node[M]] = []
+    played: list[tuple[str, M]] = []
     node, ref = root, root
     made = 0
     while True:
@@ -211,6 +213,7 @@ def iterate(root: Node, rng: random.Random, scan: int) -> int:
         if node.visits > REF:
             ref = node
         move = select(node, ref)
+        assert move is not None  # a game going on has moves
         made += len(node.moves) * scan // 10
         played.append((node.side, move))
         child = node.children.get(move)
@@ -231,10 +234,10 @@ def iterate(root: Node, rng: random.Random, scan: int) -> int:
     return made + len(tail)
 
 
-def update(path: list[Node], played: list[tuple[str, Any]], winner: str | None) -> None:
+def update(path: list[Node[M]], played: list[tuple[str, M]], winner: Verdict) -> None:
     """Back the result up the path: own statistics for the move taken at each node, AMAF for
     every move its side played from there on."""
-    later: dict[str, set[Any]] = {}
+    later: dict[str, set[M]] = {}
     tail = len(played)
     for depth in range(len(path) - 1, -1, -1):
         node = path[depth]

@@ -16,9 +16,10 @@ cost a few positions. Work is counted in positions made, like the searches' budg
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from engines.core import GameState
+from engines.core.state import M, side_to_move
 
 
 class Budget:
@@ -36,7 +37,7 @@ class Budget:
         return self.spent >= self.limit
 
 
-def to_front(moves: Iterable[Any], first: Any) -> list[Any]:
+def to_front(moves: Iterable[M], first: M | None) -> list[M]:
     """``moves`` as a list with ``first`` put first, if it is among them (a killer, a best move).
 
     >>> to_front(["a", "b", "c"], "c"), to_front(["a", "b"], None)
@@ -49,7 +50,7 @@ def to_front(moves: Iterable[Any], first: Any) -> list[Any]:
     return moves
 
 
-def _holds(after: GameState, side: str) -> bool:
+def _holds(after: GameState[M], side: str) -> bool:
     """Whether ``side`` has no win at once in ``after``, a position after the opponent's reply
     (the reply held, or won)."""
     outcome = after.outcome()
@@ -58,10 +59,10 @@ def _holds(after: GameState, side: str) -> bool:
     return after.to_move != side or after.winning_move() is None
 
 
-def fork(state: GameState, moves: Iterable[Any], budget: Budget, depth: int = 1) -> Any:
+def fork(state: GameState[M], moves: Iterable[M], budget: Budget, depth: int = 1) -> M | None:
     """The first of ``moves`` after which every reply leaves the mover a win at once (or, at a
     ``depth`` above 1, a fork of one less depth), or None (also when the budget runs out)."""
-    side, killer = state.to_move, None
+    side, killer = side_to_move(state), None
     for move in moves:
         if budget.out:
             return None
@@ -84,7 +85,7 @@ def fork(state: GameState, moves: Iterable[Any], budget: Budget, depth: int = 1)
     return None
 
 
-def pick(state: GameState, ranked: list[Any], budget: Budget) -> Any:
+def pick(state: GameState[M], ranked: list[M], budget: Budget) -> M:
     """A fork among ``ranked`` (two moves deep with half the budget left); else the first move
     that wins at once or after which the opponent can neither win at once nor fork; else the
     first after which it cannot win at once (looked for even when the budget has run out); else

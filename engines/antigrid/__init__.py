@@ -19,11 +19,14 @@ __all__ = [
     "INFO", "OK", "QUIET_LIMIT", "SEARCH", "AntiGridState", "EndTurn", "Move", "new", "point_kind",
 ]
 
+#: The size played unless another is chosen (points along a grid's side).
+SIZE = 6
+
 INFO = GameInfo(
     name="anti-grid",
     title="Anti-Grid",
     sizes=(6, 8),
-    default_size=6,
+    default_size=SIZE,
     size_range=None,
     variants=("plain", "chain"),
     default_variant="plain",
@@ -42,8 +45,8 @@ SEARCH = SearchProfile(search="alphabeta", rate=6500)
 
 def new(size: int | None = None, variant: str | None = None,
         trapped_rule: bool = True, first: str = "red") -> AntiGridState:
-    """The start (``size`` points a grid side, default 6); ``trapped_rule`` the house rule of
+    """The start (``size`` points a grid side); ``trapped_rule`` the house rule of
     40 plies without a capture, on by default; ``first`` the side that begins (house rule:
     red). OptionError for a size or variant the game does not offer."""
     n, variant = INFO.check_options(size, variant)
-    return start(n or 6, variant, trapped_rule, first)
+    return start(n or SIZE, variant, trapped_rule, first)

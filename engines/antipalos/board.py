@@ -183,7 +183,7 @@ def geometry(size: int) -> Geometry:
     )
     labels = tuple(str(s) for s in all_spots)
     sites = tuple(
-        Site(label, s.col + 0.5, s.row + 0.5, tuple(map(tuple, pair)))
+        Site(label, s.col + 0.5, s.row + 0.5, pair)
         for label, s, pair in zip(labels, all_spots, ends)
     )
     return Geometry(

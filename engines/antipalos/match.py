@@ -2,8 +2,9 @@
 
 Moves are kept in the board frame: the view of the seat where white sits, which is also the
 first player's view in a game white begins. A record is written, as the rulings ask
-(docs/games/antipalos.md), from the first player's view by default: when black begins (the loser of a match game does), the moves
-are turned 180° and the ``View`` tag says so, so reading converts them back.
+(docs/games/antipalos.md), from the first player's view by default: when black begins (the
+loser of a match game does), the moves are turned 180° and the ``View`` tag says so, so
+reading converts them back.
 
 >>> rec = Record(size=12, first="black", moves=(Place(Spot.parse("A1*")),))
 >>> text = write_record(rec)

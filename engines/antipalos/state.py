@@ -14,8 +14,8 @@ give them.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from engines.antipalos.board import (
     EAST,
@@ -191,12 +191,12 @@ class AntipalosState(GameState[Move]):
         own = self.trirods(COLOURS[self.side])
         return tuple(Shift(src, to) for src in own for to in (*targets, src.turned))
 
-    def random_move(self, rng: Any) -> Move:
+    def random_move(self, rng: random.Random) -> Move:
         """A uniform legal move without listing Phase Two's thousands: every Trirod has the same
         number of destinations (both diagonals of each empty square, or turning in place)."""
         return self.random_moves(rng, 1)[0]
 
-    def random_moves(self, rng: Any, count: int) -> list[Move]:
+    def random_moves(self, rng: random.Random, count: int) -> list[Move]:
         empty = self.empty_squares()
         if self.phase == 1:
             spots_ = self.setup.geo.spots
@@ -204,18 +204,18 @@ class AntipalosState(GameState[Move]):
         own = self.trirods(COLOURS[self.side])
         return self._shifts(rng, own, [sq * 2 + d for sq in empty for d in (0, 1)], count)
 
-    def _shifts(self, rng: Any, own: tuple[Spot, ...], sites: list[int],
-                count: int) -> list[Shift]:
+    def _shifts(self, rng: random.Random, own: tuple[Spot, ...], sites: list[int],
+                count: int) -> list[Move]:
         """``count`` uniform draws (repeats possible) of one of ``own`` Trirods taken to one of
         the empty ``sites`` or turned in place."""
         spots_ = self.setup.geo.spots
-        drawn = []
+        drawn: list[Move] = []
         for _ in range(count):
             src, pick = rng.choice(own), rng.randrange(len(sites) + 1)
             drawn.append(Shift(src, spots_[sites[pick]] if pick < len(sites) else src.turned))
         return drawn
 
-    def search_moves(self, rng: Any, width: int) -> list[Move] | None:
+    def search_moves(self, rng: random.Random, width: int) -> list[Move] | None:
         """The moves that bring a Trirod to a square on some side's cheapest connection
         (:func:`~engines.antipalos.distance.contested`), and in Phase Two those turning one in
         place: elsewhere it neither shortens its owner's distance nor lengthens another's.
@@ -232,7 +232,9 @@ class AntipalosState(GameState[Move]):
         own = self.trirods(COLOURS[self.side])
         if len(own) * (len(sites) + 1) > width:
             return list(dict.fromkeys(self._shifts(rng, own, sites, width)))
-        moves = [Shift(src, to) for src in own for to in (*(spots_[s] for s in sites), src.turned)]
+        moves: list[Move] = [
+            Shift(src, to) for src in own for to in (*(spots_[s] for s in sites), src.turned)
+        ]
         rng.shuffle(moves)
         return moves
 
@@ -245,7 +247,7 @@ class AntipalosState(GameState[Move]):
             return 2 * (squares - setup.side_count * setup.supply + sum(self.left))
         return setup.supply * (2 * (squares - setup.side_count * setup.supply) + 1)
 
-    def check(self, move: Any) -> None:
+    def check(self, move: Move) -> None:
         if not isinstance(move, (Place, Shift)):
             raise InvalidMove("Not an Antipalos move")
         geo = self.setup.geo
@@ -424,7 +426,7 @@ class AntipalosState(GameState[Move]):
 
     def moves_for_change(
         self, emptied: frozenset[str], filled: frozenset[str]
-    ) -> list[tuple[Any, Realisation, int]]:
+    ) -> list[tuple[Move, Realisation, int]]:
         """Phase One: one filled site; Phase Two: one emptied own Trirod and one filled site."""
         if self.result or len(filled) != 1 or len(emptied) != (self.phase == 2):
             return []

@@ -135,17 +135,20 @@ def _faces(r: int, point: dict[tuple[int, int, int], int]) -> tuple[tuple[int, i
         for i, c in hex_cells(r):
             for tri in (((i, c), (i, c + 1), (i + 1, c + 1)), ((i, c), (i + 1, c), (i + 1, c + 1))):
                 if all(on_board(r, *cell) for cell in tri):
-                    out.append(tuple(point[(b, *cell)] for cell in tri))
+                    first, second, third = (point[(b, *cell)] for cell in tri)
+                    out.append((first, second, third))
     return tuple(out)
 
 
-def _crossed_edges(faces, start: int, goal: int) -> set[frozenset[int]]:
+def _crossed_edges(
+    faces: tuple[tuple[int, int, int], ...], start: int, goal: int,
+) -> set[frozenset[int]]:
     """The edges a curve from point ``start`` to point ``goal`` crosses, walking from triangle
     to neighbouring triangle (a shortest walk in the dual graph)."""
-    by_edge = defaultdict(list)
+    by_edge: defaultdict[frozenset[int], list[int]] = defaultdict(list)
     for f, (a, b, c) in enumerate(faces):
-        for edge in ((a, b), (b, c), (a, c)):
-            by_edge[frozenset(edge)].append(f)
+        for pair in ((a, b), (b, c), (a, c)):
+            by_edge[frozenset(pair)].append(f)
     came: dict[int, tuple[int, frozenset[int]] | None] = {
         f: None for f, tri in enumerate(faces) if start in tri
     }
@@ -161,13 +164,15 @@ def _crossed_edges(faces, start: int, goal: int) -> set[frozenset[int]]:
                     came[g] = (f, edge)
                     frontier.append(g)
     crossed: set[frozenset[int]] = set()
-    while came[f] is not None:
-        f, edge = came[f]
+    step = came[f]
+    while step is not None:
+        f, edge = step
         crossed ^= {edge}
+        step = came[f]
     return crossed
 
 
-def _sites(r: int, cells, shift: int) -> tuple[Site, ...]:
+def _sites(r: int, cells: list[tuple[int, int]], shift: int) -> tuple[Site, ...]:
     """Both boards side by side: the right board is drawn 2r units to the right."""
     out = []
     for board in (0, 1):

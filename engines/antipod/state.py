@@ -65,6 +65,13 @@ class AntipodState(GameState[Place]):
     def sphere(self) -> Sphere:
         return sphere_of(self.radius)
 
+    @property
+    def _union(self) -> UnionFind:
+        """The links (made in ``__post_init__`` when not given)."""
+        links = self.links
+        assert links is not None
+        return links
+
     # ----------------------------------------------------------------------- rules
     @property
     def sides(self) -> tuple[str, ...]:
@@ -103,7 +110,7 @@ class AntipodState(GameState[Place]):
         p = sphere.names[move.point]
         colour = BLACK if self.plies % 2 else WHITE
         board = self.board[:p] + bytes((colour,)) + self.board[p + 1 :]
-        links = self.links.copy()
+        links = self._union.copy()
         _join(links, sphere, board, p)
         winner = _winner_after(links, sphere, p, colour)
         return AntipodState(self.radius, board, self.plies + 1, links, winner)
@@ -111,7 +118,7 @@ class AntipodState(GameState[Place]):
     def outcome(self) -> Outcome | None:
         return self._outcome if self.winner else None
 
-    def playout(self, rng: Any, limit: int) -> tuple[str | None, list[tuple[str, Any]]]:
+    def playout(self, rng: random.Random, limit: int) -> Playout[Place]:
         """A random game by filling every empty point, turn by turn: on a full board Black has
         won exactly when a black chain joins the centres, and filling on after a win changes
         no winner (a chain stays joined, a ring stays closed), so one flood decides it."""
@@ -120,7 +127,8 @@ class AntipodState(GameState[Place]):
         board = bytearray(self.board)
         empty = [p for p, v in enumerate(board) if v == EMPTY]
         rng.shuffle(empty)
-        moves, played = self.sphere.moves, []
+        moves = self.sphere.moves
+        played: list[tuple[str, Place]] = []
         for index, p in enumerate(empty):
             turn = (self.plies + index) % 2
             board[p] = BLACK if turn else WHITE
@@ -140,9 +148,10 @@ class AntipodState(GameState[Place]):
         """(Black's centres are joined, White has a separating ring), read from the links
         without a search; at most one holds, and on a full board exactly one."""
         sphere, board = self.sphere, self.board
-        black = _winner_after(self.links, sphere, sphere.centres[0], BLACK) is not None
+        links = self._union
+        black = _winner_after(links, sphere, sphere.centres[0], BLACK) is not None
         white = any(
-            v == WHITE and _winner_after(self.links, sphere, p, WHITE) for p, v in enumerate(board)
+            v == WHITE and _winner_after(links, sphere, p, WHITE) for p, v in enumerate(board)
         )
         return black, white
 
@@ -289,11 +298,13 @@ class AntipodState(GameState[Place]):
             for hand, twin in (sites, sites[::-1])
         )
 
-    def moves_for_change(self, emptied: frozenset[str], filled: frozenset[str]):
+    def moves_for_change(
+        self, emptied: frozenset[str], filled: frozenset[str]
+    ) -> list[tuple[Place, Realisation, int]]:
         """As the default, but only the points of the filled sites are candidates."""
         if self.winner:
             return []
-        points = {self.sphere.point(site) for site in filled} - {None}
+        points = {p for site in filled if (p := self.sphere.point(site)) is not None}
         moves = (self.sphere.moves[p] for p in sorted(points) if self.board[p] == EMPTY)
         return self.explain(moves, emptied, filled)
 
@@ -342,10 +353,12 @@ _ROW = re.compile(r"^\s*([a-z])\s+(.*)$")
 
 
 def _diagram_rows(text: str) -> list[list[str]]:
-    rows = []
+    rows: list[list[str]] = []
     for line in text.splitlines():
         m = _ROW.match(line)
-        tokens = [t for t in m.group(2).split() if t in ("o", "x", ".")] if m else []
+        if m is None:
+            continue
+        tokens = [t for t in m.group(2).split() if t in ("o", "x", ".")]
         if tokens:
             if ord(m.group(1)) - ord("a") != len(rows):
                 raise ValueError(f"row {m.group(1)} out of order")

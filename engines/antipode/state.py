@@ -106,9 +106,8 @@ VARIANTS = {
     "rulebook": HouseRules(full_board_turn=False, repetition_draw=False),
 }
 
-def _position(blue, pawns, mover) -> tuple:
-    """What the repetition rule compares on a full board: faces, pawns, side to move."""
-    return blue, pawns, mover
+#: What the repetition rule compares on a full board: faces, pawns, side to move.
+Position = tuple[int, tuple[int, int], int]
 
 
 # ------------------------------------------------------------------------------------- state
@@ -166,16 +165,20 @@ class AntipodeState(GameState[Turn]):
         )
 
     @classmethod
-    def _make(cls, tokens, blue, pawns, mover, turns, rules, previous: Tally) -> "AntipodeState":
+    def _make(
+        cls, tokens: int, blue: int, pawns: tuple[int, int], mover: int, turns: int,
+        rules: HouseRules, previous: Tally,
+    ) -> "AntipodeState":
         """A state whose history extends ``previous``. Only full-board positions can recur
         (every other turn adds a token), so the history restarts until the board is full."""
-        history = previous.push(_position(blue, pawns, mover)) if tokens == FULL else Tally()
+        key: Position = (blue, pawns, mover)
+        history = previous.push(key) if tokens == FULL else Tally()
         return cls(tokens, blue, pawns, mover, turns, rules, history)
 
     # ----------------------------------------------------------------- helpers
-    def _key(self) -> tuple:
+    def _key(self) -> Position:
         """The position as :meth:`_make` tallies it."""
-        return _position(self.blue, self.pawns, self.mover)
+        return self.blue, self.pawns, self.mover
 
     @property
     def full(self) -> bool:
@@ -298,21 +301,21 @@ class AntipodeState(GameState[Turn]):
 
     def apply(self, move: Turn) -> "AntipodeState":
         tokens, blue, _, _ = self._after(move)
-        pawns = list(self.pawns)
-        pawns[self.mover] = INDEX[move.land]
+        land, (first, second) = INDEX[move.land], self.pawns
+        pawns = (land, second) if self.mover == 0 else (first, land)
         return self._make(
-            tokens, blue, tuple(pawns), 1 - self.mover, self.turns + 1, self.rules, self.history
+            tokens, blue, pawns, 1 - self.mover, self.turns + 1, self.rules, self.history
         )
 
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def winning_move(self, moves: Any = None) -> Turn | None:
+    def winning_move(self, moves: Iterable[Turn] | None = None) -> Turn | None:
         """Any legal turn that wins at once (``moves`` is not needed): found with bit masks,
         about as fast as making one position (:mod:`engines.antipode.tactics`)."""
         return None if self.outcome() else winning_turn(self)
 
-    def playout(self, rng: Any, limit: int) -> tuple[str | dict[str, float], list]:
+    def playout(self, rng: random.Random, limit: int) -> Playout[Turn]:
         """Not a random game (random turns here say little of who will connect): the mover
         wins if it can win at once; else each side's share of a win is graded by how much
         nearer its connection it is, by :func:`~engines.antipode.distance.distances` (a lead

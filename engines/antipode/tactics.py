@@ -109,7 +109,7 @@ def winning_turns(state: Position) -> Iterator[Turn]:
     empties = FULL & ~state.tokens
     # A landing can strand the other pawn only if one placement fills all it still sees.
     lines = [(land, AXIAL[land], between[land],
-              seen if (seen := LINES[other] & ~shadow.get(land, 0) & empties).bit_count() < 2
+              sees if (sees := LINES[other] & ~shadow.get(land, 0) & empties).bit_count() < 2
               else None) for land in indices(state.reach)]
     paths = reduce(or_, (path for _, _, path, _ in lines), 0)
     # No turn adds more than the empty cells, the tokens beside them and the pawn's paths.

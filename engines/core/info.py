@@ -50,7 +50,7 @@ class GameInfo:
             raise OptionError(f"{self.name} has no size {size} (sizes: {offered}{also})")
         return size, variant
 
-    def check_match(self, target: int) -> int:
+    def check_match(self, target: int | None) -> int:
         """``target`` if a match can go to it; OptionError otherwise.
 
         >>> info = GameInfo("demo", "Demo", (), None, None, ("one",), "one", match_targets=(5, 7))
@@ -62,7 +62,7 @@ class GameInfo:
         """
         if not self.match_targets:
             raise OptionError(f"{self.name} has no match play")
-        if target not in self.match_targets:
+        if target is None or target not in self.match_targets:
             *most, last = map(str, self.match_targets)
             offered = f"{', '.join(most)} or {last}" if most else last
             raise OptionError(f"{self.name} matches go to {offered} points, not {target}")

@@ -20,9 +20,11 @@ from engines.core.outcome import Draw, Outcome
 #: A game's move type (each game's own small value class).
 M = TypeVar("M")
 
-#: What a playout ends with: the winner (a side, a draw, or None when it was cut short) or a
-#: grade (side -> its share of a win), and the (side, move) pairs it played.
-Playout = tuple[str | Draw | Mapping[str, float] | None, list[tuple[str, M]]]
+#: How a playout ended: the winner (a side, a draw, or None when it was cut short), or a grade
+#: (side -> its share of a win).
+Verdict = str | Draw | Mapping[str, float] | None
+#: A playout: its verdict and the (side, move) pairs it played.
+Playout = tuple[Verdict, list[tuple[str, M]]]
 
 
 class MatchPlay(Protocol):
@@ -138,10 +140,11 @@ class GameState(ABC, Generic[M]):
         passed first) and the (side, move) pairs played. Games whose random game can be found
         faster than move by move override it (Antipod fills the board); a game may also grade
         a position instead, giving each side its share of a win (side -> 0..1; Antipode)."""
-        state, played = self, []
+        state: GameState[M] = self
+        played: list[tuple[str, M]] = []
         while state.outcome() is None and len(played) < limit:
             move = state.random_move(rng)
-            played.append((_mover(state), move))
+            played.append((side_to_move(state), move))
             state = state.apply(move)
         outcome = state.outcome()
         return (outcome.winner if outcome else None), played
@@ -278,8 +281,13 @@ class GameState(ABC, Generic[M]):
         return frozenset(out)
 
 
-def _mover(state: GameState[Any]) -> str:
-    """The side to move in an unfinished ``state``."""
+def side_to_move(state: GameState[Any]) -> str:
+    """The side to move in ``state``, a game still going on (as a search's positions are).
+
+    >>> from engines import new_game
+    >>> side_to_move(new_game("antipode"))
+    'blue'
+    """
     side = state.to_move
     assert side is not None, "the game is over"
     return side

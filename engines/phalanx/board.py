@@ -224,7 +224,7 @@ def _sides(triangles: list[int]) -> tuple[tuple[int, ...], ...]:
         for seg, other in EDGES[t]
         if other not in inside
     )
-    sides: list[list] = []
+    sides: list[list[int | None]] = []
     last = None
     for line, seg, other in units:
         if last is not None and last[0] == line and last[1][1] == seg[0]:
@@ -232,7 +232,7 @@ def _sides(triangles: list[int]) -> tuple[tuple[int, ...], ...]:
         else:
             sides.append([other])
         last = (line, seg)
-    return tuple(tuple(side) for side in sides if None not in side)
+    return tuple(tuple(t for t in side if t is not None) for side in sides if None not in side)
 
 
 def _table(shape: Shape) -> ShapeTable:
@@ -253,9 +253,11 @@ def _table(shape: Shape) -> ShapeTable:
     return ShapeTable(masks, rests, {rest.anchor: o for o, rest in rests.items()}, rays)
 
 
-def _ray(masks: dict[int, int], rests: dict[int, Rest], o: int, step: tuple[int, int]):
+def _ray(
+    masks: dict[int, int], rests: dict[int, Rest], o: int, step: tuple[int, int],
+) -> tuple[tuple[int, int], ...]:
     f, r = o % SIZE, o // SIZE
-    out = []
+    out: list[tuple[int, int]] = []
     while True:
         f, r = f + step[0], r + step[1]
         o = SIZE * r + f

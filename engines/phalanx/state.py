@@ -55,16 +55,16 @@ LETTERS = {"Syntagma": "S", "Hoplite": "H", "Archer": "A", "Auxiliary": "X"}
 
 @dataclass(frozen=True)
 class Rules:
-    """House rules (docs/games/phalanx.md, "Rulings"), both on by default: the third repetition and ``quiet_plies``
-    plies without a capture (None: no limit) end the game, decided by points."""
+    """House rules (docs/games/phalanx.md, "Rulings"), both on by default: the third
+    repetition and ``quiet_plies`` plies without a capture (None: no limit) end the game,
+    decided by points."""
 
     repetition: bool = True
     quiet_plies: int | None = 200
 
 
-def _position(pieces, turn, pending) -> tuple:
-    """What the repetition rule compares: the pieces, the side to move, a removal due."""
-    return pieces, turn, pending
+#: What the repetition rule compares: the pieces, the side to move, a removal due.
+Position = tuple[tuple[Piece, ...], int, tuple[Piece, ...]]
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,8 @@ class PhalanxState(GameState[Move | Removal]):
 
     # ------------------------------------------------------------------ basics
     @property
-    def _key(self) -> tuple:
-        return _position(self.pieces, self.turn, self.pending)
+    def _key(self) -> Position:
+        return self.pieces, self.turn, self.pending
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -247,13 +247,16 @@ class PhalanxState(GameState[Move | Removal]):
         own = tuple(p for p in kept if p.side == self.turn and _phalanxed(p, owner))
         return self._next(kept, own, captured), captured
 
-    def _next(self, pieces, pending, removed) -> "PhalanxState":
-        taken = list(self.taken)
-        taken[self.turn] += len(removed)
-        turn, pending = 1 - self.turn, tuple(pending)
-        history = (Tally() if removed else self.history).push(_position(pieces, turn, pending))
+    def _next(
+        self, pieces: tuple[Piece, ...], pending: tuple[Piece, ...], removed: tuple[Piece, ...],
+    ) -> "PhalanxState":
+        green, red = self.taken
+        taken = (green + len(removed), red) if self.turn == 0 else (green, red + len(removed))
+        turn = 1 - self.turn
+        key: Position = (pieces, turn, pending)
+        history = (Tally() if removed else self.history).push(key)
         return PhalanxState(
-            pieces, turn, self.moves_played + 1, tuple(taken), pending,
+            pieces, turn, self.moves_played + 1, taken, pending,
             0 if removed else self.quiet + 1, self.rules, history,
         )
 
@@ -379,13 +382,15 @@ class PhalanxState(GameState[Move | Removal]):
         follow = (FollowUp("remove", gone, removal_words(captured)),)
         return (Realisation(old - new, new - old, follow if captured else ()),)
 
-    def moves_for_change(self, emptied, filled):
+    def moves_for_change(
+        self, emptied: frozenset[str], filled: frozenset[str]
+    ) -> list[tuple[Move | Removal, Realisation, int]]:
         """Only moves of pieces whose sites emptied are tried, and only those whose own new
         sites are the filled ones get a full realisation (with captures); or the due removal."""
         if self.outcome():
             return []
         if self.pending:
-            candidates: Iterable = self._moves()
+            candidates: Iterable[Move | Removal] = self._moves()
         else:
             touched = {self._owner[INDEX[s]] for s in emptied if s in INDEX} - {-1}
             candidates = (
@@ -471,14 +476,14 @@ GREEN_SETUP = (
 )
 
 
-def removal_words(pieces) -> str:
+def removal_words(pieces: Iterable[Piece]) -> str:
     """What a removal asks, counting pieces, not triangles.
 
     >>> removal_words([make_piece("red", "archer", "a1se")])
     'Remove the lit Archer'
     """
-    pieces = list(pieces)
-    return f"Remove the lit {pieces[0].kind}" if len(pieces) == 1 else f"Remove the {len(pieces)} lit pieces"
+    listed = list(pieces)
+    return f"Remove the lit {listed[0].kind}" if len(listed) == 1 else f"Remove the {len(listed)} lit pieces"
 
 
 def make_piece(side: str, kind: str, anchor: str) -> Piece:
