@@ -1,4 +1,4 @@
-"""Antipode (RULINGS.md §2): every rule, the physical contract and the referee.
+"""Antipode (docs/games/antipode.md, "Rulings"): every rule, the physical contract and the referee.
 
 A small independent referee (``Ref``) written straight from the rulings text, sharing no code with
 the engine, cross-checks the engine's turn lists, resulting positions and wins.
