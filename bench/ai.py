@@ -3,9 +3,10 @@
 Per game and size (small, standard and, for speed only, the largest): playouts (MCTS) or nodes
 (alpha-beta) per CPU second and positions made per second beside the rate the game declares for
 its budgets (its search profile's rate); the most CPU a move took at each level against its
-target (0.05, 0.1, 0.25, 0.5, 1 s); then level 3 against the one-ply baseline and against random play, and each
-level against the one below, half the games each colour. Goals: level 3 wins >= 90% against
-the baseline, each level beats the one below in >= 60%, random never beats level 1.
+target (0.05, 0.1, 0.25, 0.5, 1 s); then level 3 against the one-ply baseline and against
+random play, and each level against the one below, half the games each colour. Goals: level 3
+wins >= 90% against the baseline, each level beats the one below in >= 60%, random never beats
+level 1.
 
 Usage: .venv/bin/python bench/ai.py [--quick] [--games N] [--game NAME] [--jobs J]
 The last line is a JSON object of the figures.
