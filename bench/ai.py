@@ -2,10 +2,11 @@
 
 Per game and size (small, standard and, for speed only, the largest): playouts (MCTS) or nodes
 (alpha-beta) per CPU second and positions made per second beside the rate the game declares for
-its budgets (AI_RATE); the most CPU a move took at each level against its target (0.05, 0.1,
-0.25, 0.5, 1 s); then level 3 against the one-ply baseline and against random play, and each
-level against the one below, half the games each colour. Goals: level 3 wins >= 90% against
-the baseline, each level beats the one below in >= 60%, random never beats level 1.
+its budgets (its search profile's rate); the most CPU a move took at each level against its
+target (0.05, 0.1, 0.25, 0.5, 1 s); then level 3 against the one-ply baseline and against
+random play, and each level against the one below, half the games each colour. Goals: level 3
+wins >= 90% against the baseline, each level beats the one below in >= 60%, random never beats
+level 1.
 
 Usage: .venv/bin/python bench/ai.py [--quick] [--games N] [--game NAME] [--jobs J]
 The last line is a JSON object of the figures.
@@ -22,7 +23,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from engines import game_info, new_game
-from engines.ai import LEVELS, SECONDS, choose
+from engines.ai import LEVELS, SECONDS, choose, profile_of
 from engines.ai.arena import duel, level_player
 from engines.ai.baseline import one_ply, random_player
 
@@ -80,7 +81,7 @@ def speed(game: str, size: int | None, quick: bool) -> dict:
         figures[f"level{level}_target_s"] = SECONDS[level - 1]
     figures[f"{choice.kind}_per_s"] = round(count / spent)
     figures["work_per_s"] = round(work / spent)
-    figures["declared_rate"] = states[0].AI_RATE
+    figures["declared_rate"] = profile_of(states[0]).rate_for(states[0])
     return figures
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import difflib
 import importlib
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Protocol, cast
 
+from engines.ai.profile import SearchProfile
 from engines.core import GameInfo, GameState, MatchPlay, OptionError
 
-#: Game name -> module. Each module has ``INFO`` (a GameInfo) and ``new(size, variant)``; one
-#: whose ``INFO.match_targets`` is not empty also has ``new_match(size, variant, target)``.
+#: Game name -> its package (see :class:`GamePackage`).
 MODULES = {
     "antipalos": "engines.antipalos",
     "antipode": "engines.antipode",
@@ -29,6 +29,17 @@ MODULES = {
 GAME_NAMES = tuple(MODULES)
 
 
+class GamePackage(Protocol):
+    """What every game package's ``__init__.py`` holds: ``INFO`` (a GameInfo), ``new(size,
+    variant, **options)`` (the start, the options' keywords as ``INFO.options`` names them) and
+    ``SEARCH`` (the computer's :class:`~engines.ai.profile.SearchProfile`). One whose
+    ``INFO.match_targets`` is not empty also has ``new_match(size, variant, target)``."""
+
+    INFO: GameInfo
+    SEARCH: SearchProfile
+    new: Callable[..., GameState[Any]]
+
+
 def game_name(text: str) -> str:
     """The game ``text`` names, in any case; OptionError with a suggestion for a near miss.
 
@@ -36,7 +47,7 @@ def game_name(text: str) -> str:
     ('antipalos', 'anti-grid')
     >>> game_name("antigrid")
     Traceback (most recent call last):
-    engines.core.state.OptionError: unknown game 'antigrid': did you mean anti-grid?
+    engines.core.errors.OptionError: unknown game 'antigrid': did you mean anti-grid?
     """
     name = text.strip().lower()
     if name in MODULES:
@@ -46,8 +57,8 @@ def game_name(text: str) -> str:
     raise OptionError(f"unknown game {text!r}{hint}")
 
 
-def _module(name: str):
-    return importlib.import_module(MODULES[game_name(name)])
+def _module(name: str) -> GamePackage:
+    return cast(GamePackage, importlib.import_module(MODULES[game_name(name)]))
 
 
 def game_info(name: str) -> GameInfo:
@@ -57,7 +68,7 @@ def game_info(name: str) -> GameInfo:
 def new_game(
     name: str, size: int | None = None, variant: str | None = None,
     options: Mapping[str, Any] | None = None,
-) -> GameState:
+) -> GameState[Any]:
     """The starting state of a game; ``options`` its named options (house rules) by name.
     OptionError for an unknown game, size, variant or option."""
     module = _module(name)
@@ -75,4 +86,5 @@ def new_match(
     size, variant = module.INFO.check_options(size, variant)
     targets = module.INFO.match_targets
     target = module.INFO.check_match(targets[0] if target is None and targets else target)
-    return module.new_match(size=size, variant=variant, target=target)
+    match: Callable[..., MatchPlay] = getattr(module, "new_match")
+    return match(size=size, variant=variant, target=target)

@@ -57,7 +57,8 @@ def test_export_reads_back_from_every_view(name, variant, tmp_path):
 
 
 def test_a_record_black_began_is_written_from_blacks_view(tmp_path):
-    """RULINGS: records are written from the first player's view (Black's A1* reads L12*)."""
+    """Records are written from the first player's view (docs/games/antipalos.md, "Rulings"):
+    Black's A1* reads L12*."""
     db = Storage(str(tmp_path / "games.db"))
     game_id = db.start("antipalos", 12, "two", first="black")
     db.add_move(game_id, 1, "A1*")

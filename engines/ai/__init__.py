@@ -2,10 +2,11 @@
 
 Antipode and Antipod search with Monte Carlo tree search and GRAVE (``mcts.py``), Antipalos and
 the capture games with alpha-beta on the game's evaluation (``alphabeta.py``: connection
-distance, material); a game picks one with ``AI_SEARCH``. A level is a budget of work
-(positions made; an MCTS also counts the moves it weighs, ``AI_SCAN_COST``, which sets how many
-root moves a level reaches), so a seeded search gives the same move on any machine; an optional
-``stop`` callable (the caller's wall-clock cap) ends a search early.
+distance, material); a game picks one in its search profile (``profile.py``, ``SEARCH`` in the
+game's package). A level is a budget of work (positions made; an MCTS also counts the moves it
+weighs, the profile's ``scan_cost``, which sets how many root moves a level reaches), so a
+seeded search gives the same move on any machine; an optional ``stop`` callable (the caller's
+wall-clock cap) ends a search early.
 
 >>> from engines import new_game
 >>> choice = choose(new_game("antipod", size=4), level=1, seed=7)
@@ -22,7 +23,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from engines.ai import alphabeta, mcts
+from engines.ai.profile import SearchProfile, profile_of
 from engines.core import GameState
+
+__all__ = ["LEVELS", "SECONDS", "Choice", "SearchProfile", "budget", "choose", "profile_of"]
 
 LEVELS = (1, 2, 3, 4, 5)
 #: CPU seconds a move may cost at each level on the reference machine.
@@ -34,8 +38,8 @@ MARGIN = 0.7
 #: and played alike (Antipalos 8: 65 of 128); level 5 so searching won 89 of 128 against 4 (12×12:
 #: 45 of 48).
 SELECTIVE = 5
-#: Playouts that tell whether level 1 is ahead enough to play loose (``AI_GENTLE_AHEAD``); their
-#: work comes out of its budget.
+#: Playouts that tell whether level 1 is ahead enough to play loose (the profile's
+#: ``gentle_ahead``); their work comes out of its budget.
 AHEAD_PLAYOUTS = 8
 
 
@@ -53,42 +57,47 @@ class Choice:
     loose: bool = False
 
 
-def budget(state: GameState, level: int) -> int:
+def budget(state: GameState[Any], level: int) -> int:
     """The work (positions made) a search at ``level`` may spend on ``state``'s game: its
-    seconds at the game's ``AI_RATE``, times ``AI_TOP_WORK`` at level 5."""
+    seconds at the game's rate, times the profile's ``top_work`` at level 5."""
     if level not in LEVELS:
         raise ValueError(f"level must be 1 to 5, not {level}")
-    scale = state.AI_TOP_WORK if level == LEVELS[-1] else 1.0
-    return max(20, int(SECONDS[level - 1] * MARGIN * state.AI_RATE * scale))
+    profile = profile_of(state)
+    scale = profile.top_work if level == LEVELS[-1] else 1.0
+    return max(20, int(SECONDS[level - 1] * MARGIN * profile.rate_for(state) * scale))
 
 
 def choose(
-    state: GameState, level: int = 3, seed: int = 0, stop: Callable[[], bool] | None = None,
+    state: GameState[Any], level: int = 3, seed: int = 0, stop: Callable[[], bool] | None = None,
     work: int | None = None, gentle: bool = True,
 ) -> Choice:
     """The move the computer plays at ``level`` (or with a ``work`` budget); ValueError when
-    the game is over. At level 1 the game's ``AI_GENTLE`` share of moves, drawn with ``seed``,
-    are loose: the best of ``AI_LOOSE_SAMPLE`` safe moves at one ply (``mcts.sample``). A
-    game with ``AI_GENTLE_AHEAD`` plays them loose only where playouts say it is that far
-    ahead, and elsewhere searches with level 2's budget (a seat random play could otherwise win
-    on). Never loose when ``gentle`` is False (a hint)."""
+    the game is over. At level 1 the profile's ``gentle`` share of moves, drawn with ``seed``,
+    are loose: the best of ``loose_sample`` safe moves at one ply (``mcts.sample``). A game
+    with ``gentle_ahead`` plays them loose only where playouts say it is that far ahead, and
+    elsewhere searches with level 2's budget (a seat random play could otherwise win on).
+    Never loose when ``gentle`` is False (a hint)."""
     if state.outcome() is not None:
         raise ValueError("the game is over")
+    profile = profile_of(state)
     rng = random.Random(seed)
     limit = budget(state, level) if work is None else work
     loose, looked = False, 0
-    if gentle and work is None and level == 1 and state.AI_GENTLE > 0:
-        loose = rng.random() < state.AI_GENTLE
-        if loose and state.AI_GENTLE_AHEAD is not None:
+    if gentle and work is None and level == 1 and profile.gentle > 0:
+        loose = rng.random() < profile.gentle
+        if loose and profile.gentle_ahead is not None:
             share, looked = mcts.estimate(state, rng, AHEAD_PLAYOUTS)
-            loose = share >= state.AI_GENTLE_AHEAD
+            loose = share >= profile.gentle_ahead
             limit = budget(state, 2) - looked
     if loose:
-        move, count, spent = mcts.sample(state, rng, state.AI_LOOSE_SAMPLE)
+        move, count, spent = mcts.sample(state, rng, profile.loose_sample, profile)
         return Choice(move, level, mcts.COUNTS, count, spent + looked, True)
-    if state.AI_SEARCH == "alphabeta":
-        search, options = alphabeta, {"selective": level >= SELECTIVE}
+    halt = stop or (lambda: False)
+    if profile.search == "alphabeta":
+        counts = alphabeta.COUNTS
+        found = alphabeta.search(state, limit, rng, halt, level >= SELECTIVE, profile)
     else:
-        search, options = mcts, {"scan": state.AI_SCAN_COST[level - 1]}
-    move, count, spent = search.search(state, limit, rng, stop or (lambda: False), **options)
-    return Choice(move, level, search.COUNTS, count, spent + looked, loose)
+        counts = mcts.COUNTS
+        found = mcts.search(state, limit, rng, halt, profile.scan_cost[level - 1], profile)
+    move, count, spent = found
+    return Choice(move, level, counts, count, spent + looked, loose)

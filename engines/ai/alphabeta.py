@@ -2,7 +2,7 @@
 
 Scores are from the side to move's point of view: ``GameState.evaluate`` (by default its
 material minus the strongest opponent's; Antipalos: connection distances), with a bonus for
-its mobility (``AI_MOBILITY`` per move searched) one ply above the leaves. A game where a side
+its mobility (the profile's ``mobility`` per move searched) one ply above the leaves. A game where a side
 may move twice in a row (Anti-Grid's capture chains) is handled by negating only when the side
 changes.
 Children are made one at a time, the previous iteration's best move and the killer moves (those
@@ -17,11 +17,13 @@ selective search (level 5) looks only at the moves the game finds worth searchin
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Callable, Generic
 
 from engines.ai.mcts import candidate_moves
+from engines.ai.profile import SearchProfile, profile_of
 from engines.ai.threats import to_front
-from engines.core import GameState
+from engines.core import DRAW, Draw, GameState
+from engines.core.state import M, side_to_move
 
 COUNTS = "nodes"
 WIN = 1_000_000.0
@@ -35,21 +37,22 @@ class OutOfBudget(Exception):
     """The search spent its budget inside an iteration."""
 
 
-class Search:
+class Search(Generic[M]):
     """One search: the node count, the best move per position and the killer moves per depth."""
 
     def __init__(self, budget: int, rng: random.Random, stop: Callable[[], bool],
-                 selective: bool = False) -> None:
+                 selective: bool = False, *, mobility: float) -> None:
         self.budget, self.rng, self.stop, self.selective = budget, rng, stop, selective
+        self.mobility = mobility
         self.width = min(WIDTH, max(20, budget // 4))  # a small budget looks at fewer moves
         self.nodes = 0
         self.limited = False  # the first iteration always finishes: it is the fallback
-        self.best: dict[Any, Any] = {}
-        self.killers: dict[int, Any] = {}
-        self.root: GameState | None = None
-        self.found: Any = None  # the best root move so far in the current iteration
+        self.best: dict[GameState[M], M | None] = {}
+        self.killers: dict[int, M] = {}
+        self.root: GameState[M] | None = None
+        self.found: M | None = None  # the best root move so far in the current iteration
 
-    def ordered(self, state: GameState, depth: int) -> list[Any]:
+    def ordered(self, state: GameState[M], depth: int) -> list[M]:
         moves = self.searched(state)
         best = self.best.get(state)
         if best is not None and best not in moves:  # its own best move, even if not drawn
@@ -58,7 +61,7 @@ class Search:
             moves = to_front(moves, first)
         return moves
 
-    def searched(self, state: GameState) -> list[Any]:
+    def searched(self, state: GameState[M]) -> list[M]:
         """The moves to search here: at a selective level those the game finds worth it (the
         choice costs about a position made), else :func:`~engines.ai.mcts.candidate_moves`."""
         if self.selective:
@@ -68,15 +71,15 @@ class Search:
                 return moves
         return candidate_moves(state, self.rng, self.width)
 
-    def child(self, state: GameState, move: Any) -> GameState:
+    def child(self, state: GameState[M], move: M) -> GameState[M]:
         self.nodes += 1
         if self.limited and (self.nodes > self.budget or (self.nodes & 31 == 0 and self.stop())):
             raise OutOfBudget
         return state.apply(move)
 
-    def negamax(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
+    def negamax(self, state: GameState[M], depth: int, alpha: float, beta: float) -> float:
         """The value of ``state`` (unfinished) for its side to move, searched ``depth`` plies."""
-        side = state.to_move
+        side = side_to_move(state)
         moves = self.ordered(state, depth)
         best_value, best_move = -2 * WIN, None
         for move in moves:
@@ -85,7 +88,7 @@ class Search:
             if outcome is not None:
                 value = final(outcome.winner, side, depth)
             elif depth == 1:
-                value = child.evaluate(side) + state.AI_MOBILITY * len(moves)
+                value = child.evaluate(side) + self.mobility * len(moves)
             elif child.to_move == side:
                 value = self.negamax(child, depth - 1, alpha, beta)
             else:
@@ -102,21 +105,22 @@ class Search:
         return best_value
 
 
-def final(winner: str, side: str, depth: int) -> float:
+def final(winner: str | Draw, side: str, depth: int) -> float:
     """A finished game's value for ``side``; sooner wins (more depth left) score higher."""
-    if winner == "draw":
+    if winner == DRAW:
         return 0.0
     return WIN + depth if winner == side else -WIN - depth
 
 
 def search(
-    state: GameState, budget: int, rng: random.Random, stop: Callable[[], bool],
-    selective: bool = False,
-) -> tuple[Any, int, int]:
+    state: GameState[M], budget: int, rng: random.Random, stop: Callable[[], bool],
+    selective: bool = False, profile: SearchProfile | None = None,
+) -> tuple[M, int, int]:
     """(move, nodes, positions made): the best move of the deepest iteration, counting the root
     moves a cut-short one finished (``selective``: on the moves the game finds worth
-    searching)."""
-    run = Search(budget, rng, stop, selective)
+    searching; ``profile``: the game's own unless given)."""
+    mobility = (profile or profile_of(state)).mobility
+    run: Search[M] = Search(budget, rng, stop, selective, mobility=mobility)
     if state.legal_count() == 1:  # counted, not listed: Antipalos lists thousands
         return state.legal_moves()[0], 0, 0
     best, run.root = None, state  # the first iteration always finishes and sets it
@@ -131,4 +135,5 @@ def search(
         best = run.best[state]
         if abs(value) >= WIN:
             break
+    assert best is not None  # the first iteration searched at least one move
     return best, run.nodes, run.nodes

@@ -15,43 +15,44 @@ plays at random.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engines.ai.mcts import candidate_moves
-from engines.core import GameState
+from engines.ai.profile import profile_of
+from engines.core import DRAW, GameState
+from engines.core.state import M, side_to_move
 
 SAMPLE = 400
 
 
-def random_player(state: GameState, rng: random.Random) -> Any:
+def random_player(state: GameState[M], rng: random.Random) -> M:
     return state.random_move(rng)
 
 
-def _moves(state: GameState, rng: random.Random) -> list[Any]:
+def _moves(state: GameState[M], rng: random.Random) -> list[M]:
     return candidate_moves(state, rng, SAMPLE)
 
 
-def _wins(state: GameState, side: str) -> bool:
+def _wins(state: GameState[M], side: str) -> bool:
     outcome = state.outcome()
     return outcome is not None and outcome.winner == side
 
 
-def _lost(state: GameState, side: str) -> bool:
+def _lost(state: GameState[M], side: str) -> bool:
     """Whether ``side`` has lost (a move can connect the opponent's chain)."""
     outcome = state.outcome()
-    return outcome is not None and outcome.winner not in (side, None, "draw")
+    return outcome is not None and outcome.winner not in (side, None, DRAW)
 
 
-def _opponent_wins(state: GameState, rng: random.Random) -> bool:
+def _opponent_wins(state: GameState[M], rng: random.Random) -> bool:
     """Whether the side to move in ``state`` (an opponent) can win with one move."""
     if state.to_move is None:
         return False
-    moves = None if state.WIN_CHECK_COST is not None else _moves(state, rng)
+    moves = None if profile_of(state).win_check_cost is not None else _moves(state, rng)
     return state.winning_move(moves) is not None
 
 
-def one_ply(state: GameState, rng: random.Random) -> Any:
-    side = state.to_move
+def one_ply(state: GameState[M], rng: random.Random) -> M:
+    side = side_to_move(state)
     after = [(move, state.apply(move)) for move in _moves(state, rng)]
     for move, child in after:
         if _wins(child, side):

@@ -13,10 +13,12 @@ allow none) with as much work again.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping
+from typing import Callable, Generic, Mapping
 
 from engines.ai import threats
-from engines.core import GameState
+from engines.ai.profile import SearchProfile, profile_of
+from engines.core import DRAW, GameState
+from engines.core.state import M, Verdict, side_to_move
 
 COUNTS = "playouts"
 #: Visits a node needs before its AMAF statistics are used below it.
@@ -31,25 +33,25 @@ SAFETY_TRIES = 12
 PLAYOUT_PLIES = 250
 
 
-class Node:
+class Node(Generic[M]):
     """A position in the tree: per move, own (n, w) and AMAF (an, aw) statistics for the side
     to move here."""
 
     __slots__ = ("state", "side", "moves", "children", "n", "w", "an", "aw", "visits")
 
-    def __init__(self, state: GameState, rng: random.Random) -> None:
+    def __init__(self, state: GameState[M], rng: random.Random) -> None:
         self.state = state
         self.side = state.to_move
-        self.moves = candidate_moves(state, rng) if self.side else []
-        self.children: dict[Any, Node] = {}
-        self.n: dict[Any, int] = {}
-        self.w: dict[Any, float] = {}
-        self.an: dict[Any, int] = {}
-        self.aw: dict[Any, float] = {}
+        self.moves: list[M] = candidate_moves(state, rng) if self.side else []
+        self.children: dict[M, Node[M]] = {}
+        self.n: dict[M, int] = {}
+        self.w: dict[M, float] = {}
+        self.an: dict[M, int] = {}
+        self.aw: dict[M, float] = {}
         self.visits = 0
 
 
-def candidate_moves(state: GameState, rng: random.Random, width: int = WIDTH) -> list[Any]:
+def candidate_moves(state: GameState[M], rng: random.Random, width: int = WIDTH) -> list[M]:
     """The moves a node considers, in a seeded random order (ties go to the first): all of
     them, or ``width`` drawn at random where there are more."""
     if state.legal_count() <= width:
@@ -59,9 +61,10 @@ def candidate_moves(state: GameState, rng: random.Random, width: int = WIDTH) ->
     return list(dict.fromkeys(state.random_moves(rng, width)))
 
 
-def select(node: Node, ref: Node) -> Any:
+def select(node: Node[M], ref: Node[M]) -> M | None:
     """The move with the best blend of own and AMAF values (AMAF from ``ref``)."""
-    best, best_value = None, -1.0
+    best: M | None = None
+    best_value = -1.0
     n, w, an, aw = node.n, node.w, ref.an, ref.aw
     for move in node.moves:
         amaf_n = an.get(move, 0)
@@ -77,26 +80,29 @@ def select(node: Node, ref: Node) -> Any:
     return best
 
 
-def reward(winner: str | Mapping[str, float] | None, side: str) -> float:
+def reward(winner: Verdict, side: str) -> float:
     """What a playout's result is worth to ``side``: 1 won, 0.5 drawn or unknown, 0 lost, or
     the share a graded result (side -> value) gives it."""
     if isinstance(winner, Mapping):
         return winner[side]
     if winner == side:
         return 1.0
-    return 0.5 if winner in (None, "draw") else 0.0
+    return 0.5 if winner in (None, DRAW) else 0.0
 
 
 def search(
-    state: GameState, budget: int, rng: random.Random, stop: Callable[[], bool], scan: int,
-) -> tuple[Any, int, int]:
+    state: GameState[M], budget: int, rng: random.Random, stop: Callable[[], bool], scan: int,
+    profile: SearchProfile | None = None,
+) -> tuple[M, int, int]:
     """(move, playouts, positions made) of a search spending about ``budget`` positions,
-    charging ``scan`` tenths of a position per move a selection weighs."""
+    charging ``scan`` tenths of a position per move a selection weighs (``profile``: the
+    game's own unless given)."""
+    profile = profile or profile_of(state)
     root = Node(state, rng)
     if len(root.moves) == 1:
         return root.moves[0], 0, 0
     win = state.winning_move(root.moves)
-    spent = state.win_check_cost(root.moves)
+    spent = profile.check_cost(root.moves)
     if win is not None:
         return win, 0, spent
     playouts = 0
@@ -105,21 +111,21 @@ def search(
         playouts += 1
     ranked = sorted(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)),
                     reverse=True)
-    if state.WIN_CHECK_COST is not None:  # wins in one are cheap: forks, and none allowed
-        tactics = threats.Budget(budget)
+    if profile.win_check_cost is not None:  # wins in one are cheap: forks, and none allowed
+        tactics = threats.Budget(budget, profile.win_check_cost)
         return threats.pick(state, ranked, tactics), playouts, spent + tactics.spent
-    best, checked = safe(state, ranked, rng)
+    best, checked = safe(state, ranked, rng, profile)
     return best, playouts, spent + checked
 
 
-def estimate(state: GameState, rng: random.Random, playouts: int) -> tuple[float, int]:
+def estimate(state: GameState[M], rng: random.Random, playouts: int) -> tuple[float, int]:
     """(the share of a win ``playouts`` playouts give the side to move, positions made).
 
     >>> from engines import new_game
     >>> estimate(new_game("antipode"), random.Random(1), 4)
     (0.5, 0)
     """
-    side, share, made = state.to_move, 0.0, 0
+    side, share, made = side_to_move(state), 0.0, 0
     for _ in range(playouts):
         winner, tail = state.playout(rng, PLAYOUT_PLIES)
         share += reward(winner, side)
@@ -127,11 +133,14 @@ def estimate(state: GameState, rng: random.Random, playouts: int) -> tuple[float
     return share / playouts, made
 
 
-def sample(state: GameState, rng: random.Random, count: int) -> tuple[Any, int, int]:
+def sample(
+    state: GameState[M], rng: random.Random, count: int, profile: SearchProfile | None = None,
+) -> tuple[M, int, int]:
     """(move, leaves, positions made) of a gentle level's loose move, a one-ply look at a few
     moves: a move that wins at once, else the best by its leaf's score (``playout``) of
     ``count`` moves drawn among those after which the opponent cannot win at once (with a
-    ``count`` of 1 any of them, unscored; the first move drawn if none is).
+    ``count`` of 1 any of them, unscored; the first move drawn if none is). ``profile``: the
+    game's own unless given.
 
     >>> from engines import new_game
     >>> state = new_game("antipode")
@@ -139,14 +148,15 @@ def sample(state: GameState, rng: random.Random, count: int) -> tuple[Any, int, 
     >>> move in state.legal_moves(), leaves, made >= leaves
     (True, 4, True)
     """
+    profile = profile or profile_of(state)
     moves = candidate_moves(state, rng)
-    side, win = state.to_move, state.winning_move(moves)
-    made = state.win_check_cost(moves)
+    side, win = side_to_move(state), state.winning_move(moves)
+    made = profile.check_cost(moves)
     if win is not None:
         return win, 0, made
     best, best_score, leaves = moves[0], -1.0, 0
     for move in moves:
-        child, cost, handed = hands_over(state, move, rng)
+        child, cost, handed = hands_over(state, move, rng, profile)
         made += cost
         if handed or child.outcome() is not None:  # a win at once was played above
             continue
@@ -162,34 +172,38 @@ def sample(state: GameState, rng: random.Random, count: int) -> tuple[Any, int, 
     return best, leaves, made
 
 
-def safe(state: GameState, ranked: list[Any], rng: random.Random) -> tuple[Any, int]:
+def safe(
+    state: GameState[M], ranked: list[M], rng: random.Random, profile: SearchProfile,
+) -> tuple[M, int]:
     """The first of ``ranked`` after which the opponent cannot win at once (the first move if
     none is), and the positions made to find out. Few playouts can miss a one-move loss; this
     check cannot (within the :data:`WIDTH` replies a wide position lists)."""
     made = 0
     for move in ranked[:SAFETY_TRIES]:
-        _, cost, handed = hands_over(state, move, rng)
+        _, cost, handed = hands_over(state, move, rng, profile)
         made += cost
         if not handed:
             return move, made
     return ranked[0], made
 
 
-def hands_over(state: GameState, move: Any, rng: random.Random) -> tuple[GameState, int, bool]:
+def hands_over(
+    state: GameState[M], move: M, rng: random.Random, profile: SearchProfile,
+) -> tuple[GameState[M], int, bool]:
     """(the position after ``move``, positions made, whether the opponent can then win at
     once: looked for among the :data:`WIDTH` replies a wide position lists)."""
     child = state.apply(move)
     if child.to_move in (None, state.to_move):  # the game is over, or the mover goes again
         return child, 1, False
     replies = candidate_moves(child, rng)
-    return child, 1 + child.win_check_cost(replies), child.winning_move(replies) is not None
+    return child, 1 + profile.check_cost(replies), child.winning_move(replies) is not None
 
 
-def iterate(root: Node, rng: random.Random, scan: int) -> int:
+def iterate(root: Node[M], rng: random.Random, scan: int) -> int:
     """One descent, expansion, playout and update; returns the work done (positions made, plus
     ``scan`` tenths of a position per move its selections weighed)."""
-    path: list[Node] = []
-    played: list[tuple[str, Any]] = []
+    path: list[Node[M]] = []
+    played: list[tuple[str, M]] = []
     node, ref = root, root
     made = 0
     while True:
@@ -199,6 +213,7 @@ def iterate(root: Node, rng: random.Random, scan: int) -> int:
         if node.visits > REF:
             ref = node
         move = select(node, ref)
+        assert move is not None  # a game going on has moves
         made += len(node.moves) * scan // 10
         played.append((node.side, move))
         child = node.children.get(move)
@@ -219,10 +234,10 @@ def iterate(root: Node, rng: random.Random, scan: int) -> int:
     return made + len(tail)
 
 
-def update(path: list[Node], played: list[tuple[str, Any]], winner: str | None) -> None:
+def update(path: list[Node[M]], played: list[tuple[str, M]], winner: Verdict) -> None:
     """Back the result up the path: own statistics for the move taken at each node, AMAF for
     every move its side played from there on."""
-    later: dict[str, set[Any]] = {}
+    later: dict[str, set[M]] = {}
     tail = len(played)
     for depth in range(len(path) - 1, -1, -1):
         node = path[depth]

@@ -1,5 +1,5 @@
-"""Short tactics, for games that find a win at once quickly (``GameState.WIN_CHECK_COST``):
-forks, and the moves that leave the opponent none.
+"""Short tactics, for games that find a win at once quickly (their search profile's
+``win_check_cost``): forks, and the moves that leave the opponent none.
 
 A fork is a move after which every reply leaves a win at once. A search ranks its moves;
 :func:`pick` then plays a fork when there is one, else the best-ranked move after which the
@@ -9,23 +9,25 @@ cost a few positions. Work is counted in positions made, like the searches' budg
 
 >>> from engines import new_game
 >>> state = new_game("antipode")
->>> budget = Budget(2000)
+>>> budget = Budget(2000, check=1)
 >>> fork(state, state.legal_moves(), budget) is None, 0 < budget.spent <= 2000
 (True, True)
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from engines.core import GameState
+from engines.core.state import M, side_to_move
 
 
 class Budget:
-    """Positions a tactical check may still make."""
+    """Positions a tactical check may still make; ``check``: what one ``winning_move`` call
+    costs (the game's ``win_check_cost``)."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit, self.spent = limit, 0
+    def __init__(self, limit: int, check: int) -> None:
+        self.limit, self.check, self.spent = limit, check, 0
 
     def charge(self, positions: int) -> None:
         self.spent += positions
@@ -35,7 +37,7 @@ class Budget:
         return self.spent >= self.limit
 
 
-def to_front(moves: Iterable[Any], first: Any) -> list[Any]:
+def to_front(moves: Iterable[M], first: M | None) -> list[M]:
     """``moves`` as a list with ``first`` put first, if it is among them (a killer, a best move).
 
     >>> to_front(["a", "b", "c"], "c"), to_front(["a", "b"], None)
@@ -48,7 +50,7 @@ def to_front(moves: Iterable[Any], first: Any) -> list[Any]:
     return moves
 
 
-def _holds(after: GameState, side: str) -> bool:
+def _holds(after: GameState[M], side: str) -> bool:
     """Whether ``side`` has no win at once in ``after``, a position after the opponent's reply
     (the reply held, or won)."""
     outcome = after.outcome()
@@ -57,10 +59,10 @@ def _holds(after: GameState, side: str) -> bool:
     return after.to_move != side or after.winning_move() is None
 
 
-def fork(state: GameState, moves: Iterable[Any], budget: Budget, depth: int = 1) -> Any:
+def fork(state: GameState[M], moves: Iterable[M], budget: Budget, depth: int = 1) -> M | None:
     """The first of ``moves`` after which every reply leaves the mover a win at once (or, at a
     ``depth`` above 1, a fork of one less depth), or None (also when the budget runs out)."""
-    side, killer = state.to_move, None
+    side, killer = side_to_move(state), None
     for move in moves:
         if budget.out:
             return None
@@ -72,7 +74,7 @@ def fork(state: GameState, moves: Iterable[Any], budget: Budget, depth: int = 1)
             if budget.out:
                 return None
             after = child.apply(reply)
-            budget.charge(1 + after.WIN_CHECK_COST)
+            budget.charge(1 + budget.check)
             if _holds(after, side) and (
                     depth == 1 or after.outcome() is not None
                     or fork(after, after.legal_moves(), budget, depth - 1) is None):
@@ -83,14 +85,14 @@ def fork(state: GameState, moves: Iterable[Any], budget: Budget, depth: int = 1)
     return None
 
 
-def pick(state: GameState, ranked: list[Any], budget: Budget) -> Any:
+def pick(state: GameState[M], ranked: list[M], budget: Budget) -> M:
     """A fork among ``ranked`` (two moves deep with half the budget left); else the first move
     that wins at once or after which the opponent can neither win at once nor fork; else the
     first after which it cannot win at once (looked for even when the budget has run out); else
     ``ranked[0]``."""
     found = fork(state, ranked, budget)
     if found is None:
-        deep = Budget((budget.limit - budget.spent) // 2)
+        deep = Budget((budget.limit - budget.spent) // 2, budget.check)
         found = fork(state, ranked, deep, 2)
         budget.charge(deep.spent)
     if found is not None:
@@ -100,7 +102,7 @@ def pick(state: GameState, ranked: list[Any], budget: Budget) -> Any:
         if budget.out and fallback is not None:
             break
         child = state.apply(move)
-        budget.charge(1 + child.WIN_CHECK_COST)
+        budget.charge(1 + budget.check)
         outcome = child.outcome()
         if child.to_move == side or (outcome is not None and outcome.winner == side):
             return move  # it moves again, or won (the searches play a win at once before this)

@@ -1,9 +1,12 @@
-"""Anti-Grid (David McCord, 2009): two offset grids, custodial capture (RULINGS §4).
+"""Anti-Grid's rules (David McCord, 2009: two offset grids, custodial capture), as
+docs/games/anti-grid.md and its "Rulings" give them: a position, its moves, captures, the wins,
+notation and the physical contract.
 
-Geometry and point names are in :mod:`engines.antigrid.grid`. Red moves first. A move is
-``a3-e3``; a capture suffix (``a3-e3xc3``) is optional on input and checked when given.
+Geometry, point names and the move values are in :mod:`engines.antigrid.board`. Red moves
+first. A move is ``a3-e3``; a capture suffix (``a3-e3xc3``) is optional on input and checked
+when given.
 
->>> state = new(6, "plain")
+>>> state = start(6, "plain")
 >>> state.to_move, state.legal_count(), len(state.sites())
 ('red', 100, 122)
 >>> state = state.play("a3-b3").play("l10-k10")
@@ -24,35 +27,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterator, Union
+from typing import Iterator
 
-from engines.antigrid.grid import (
-    BLUE, COLOUR_NAMES, EMPTY, RED, STRIDE, Grid, grid, parse_point, point_kind, point_name,
+from engines.antigrid.board import (
+    BLUE, COLOUR_NAMES, EMPTY, OK, RED, STRIDE, AnyMove, EndTurn, Grid, Move, grid, parse_point,
+    point_kind, point_name,
 )
 from engines.core import (
-    FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site,
+    DRAW, FollowUp, GameState, IllegalMove, InvalidMove, Outcome, Realisation, Result, Site,
 )
 from engines.core.drawing import Drawing, Figure, Line
-from engines.core.options import GameOption
-
-__all__ = ["INFO", "OK", "AntiGridState", "EndTurn", "Move", "new", "point_kind"]
-
-INFO = GameInfo(
-    name="anti-grid",
-    title="Anti-Grid",
-    sizes=(6, 8),
-    default_size=6,
-    size_range=None,
-    variants=("plain", "chain"),
-    default_variant="plain",
-    size_help="points per grid side n:",
-    notes="moves 'a3-e3' (a capture suffix 'xc3' is checked when given); 'ok' ends a chain",
-    options=(
-        GameOption("first", "red", "the side that begins", choices=("red", "blue")),
-        GameOption("trapped", True, "after 40 plies without a capture, a side whose pawns can "
-                   "never be flanked loses", param="trapped_rule"),
-    ),
-)
 
 #: Plies (pawn moves) without a capture after which the trapped rule applies.
 QUIET_LIMIT = 40
@@ -62,31 +46,8 @@ _MOVE = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A pawn move from point ``src`` to point ``dst`` (point ids, see engines.antigrid.grid)."""
-
-    src: int
-    dst: int
-
-    def __str__(self) -> str:
-        return f"{point_name(self.src)}-{point_name(self.dst)}"
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn:
-    """The end of a capture chain (the OK button); notation ``ok``."""
-
-    def __str__(self) -> str:
-        return "ok"
-
-
-OK = EndTurn()
-AnyMove = Union[Move, EndTurn]
-
-
 @dataclass(frozen=True)
-class AntiGridState(GameState):
+class AntiGridState(GameState[AnyMove]):
     """An Anti-Grid position. ``board`` holds EMPTY/RED/BLUE per point id; ``mover`` is the
     colour to move; ``quiet`` counts pawn moves since the last capture; ``continuing`` marks a
     capture chain in progress (chain variant); ``trapped_rule`` switches the house rule."""
@@ -100,8 +61,6 @@ class AntiGridState(GameState):
     continuing: bool = False
     trapped_rule: bool = True
     grid: Grid = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
-    AI_SEARCH = "alphabeta"
-    AI_RATE = 6500
 
     def __post_init__(self) -> None:
         if self.grid is None:
@@ -168,16 +127,16 @@ class AntiGridState(GameState):
         """``a3-e3`` (spaces around ``-`` allowed, any case) or ``ok``. Capture suffixes
         (``a3-e3xc3``) are optional; given, they must name exactly the pawns the move captures.
 
-        >>> s = new(6, "plain")
+        >>> s = start(6, "plain")
         >>> s.parse_move("a3-b3xk11")
         Traceback (most recent call last):
-        engines.core.state.IllegalMove: a3-b3 captures nothing, not k11
+        engines.core.errors.IllegalMove: a3-b3 captures nothing, not k11
         """
         if text.strip().lower() == "ok":
             return OK
         m = _MOVE.fullmatch(text.strip())
         if not m:
-            raise IllegalMove(f"Cannot read '{text}'")
+            raise InvalidMove(f"Cannot read '{text}'")
         move = Move(self._point(m[1]), self._point(m[2]))
         if m[3]:
             self._check_suffix(move, re.findall(r"[a-z]\d{1,2}", m[3].lower()))
@@ -198,7 +157,7 @@ class AntiGridState(GameState):
     def _point(self, name: str) -> int:
         p = parse_point(name)
         if p is None or not self.grid.kind[p]:
-            raise IllegalMove(f"{name} is not a point")
+            raise InvalidMove(f"{name} is not a point")
         return p
 
     def maker(self, move: AnyMove) -> str | None:
@@ -297,10 +256,10 @@ class AntiGridState(GameState):
                 raise IllegalMove("OK ends only a capture chain")
             return
         if not isinstance(move, Move):
-            raise IllegalMove(f"Not an Anti-Grid move: {move!r}")
+            raise InvalidMove(f"Not an Anti-Grid move: {move!r}")
         for p in (move.src, move.dst):
             if not (0 <= p < len(self.board) and self.grid.kind[p]):
-                raise IllegalMove("Not a point of this board")
+                raise InvalidMove("Not a point of this board")
         owner = self.board[move.src]
         if owner == EMPTY:
             raise IllegalMove(f"No pawn on {point_name(move.src)}")
@@ -331,7 +290,7 @@ class AntiGridState(GameState):
     def _captured_out(self) -> Outcome | None:
         for colour in (RED, BLUE):
             if len(self.pawns(colour)) <= 1:
-                return Outcome(COLOUR_NAMES[3 - colour], "captures")
+                return Outcome(COLOUR_NAMES[3 - colour], Result.CAPTURES)
         return None
 
     def cornered(self, colour: int) -> bool:
@@ -346,13 +305,13 @@ class AntiGridState(GameState):
         if out:
             return out
         if not self.continuing and not self._can_move():
-            return Outcome(COLOUR_NAMES[3 - self.mover], "no-moves")
+            return Outcome(COLOUR_NAMES[3 - self.mover], Result.NO_MOVES)
         if self.trapped_rule and self.quiet >= QUIET_LIMIT:
             trapped = [c for c in (RED, BLUE) if self.cornered(c)]
             if len(trapped) == 2:
-                return Outcome("draw", "trapped")
+                return Outcome(DRAW, Result.TRAPPED)
             if trapped:
-                return Outcome(COLOUR_NAMES[3 - trapped[0]], "trapped")
+                return Outcome(COLOUR_NAMES[3 - trapped[0]], Result.TRAPPED)
         return None
 
     # ------------------------------------------------------- display
@@ -389,7 +348,7 @@ class AntiGridState(GameState):
         """Every line of both grids, coloured by its grid, and each point's kind (red, blue
         or shared) so a drawer tells the points apart.
 
-        >>> d = new(6, "plain").drawing()
+        >>> d = start(6, "plain").drawing()
         >>> len(d.lines), d.lines[0].kind, d.kinds["a1"], d.kinds["c2"]
         (24, 'red', 'red', 'shared')
         """
@@ -452,15 +411,10 @@ class AntiGridState(GameState):
         return frozenset(point_name(m.dst) for m in moves)
 
 
-def new(size: int | None = None, variant: str | None = None,
-        trapped_rule: bool = True, first: str = "red") -> AntiGridState:
-    """The start: Red on its points with X = 0 or Y = 0, Blue on its points with X or Y = 2n-1.
-
-    ``trapped_rule`` is the house rule of RULINGS §4 (40 plies without capture), on by default;
-    ``first`` the side that begins (house rule: red).
-    OptionError for a size or variant the game does not offer.
-    """
-    n, variant = INFO.check_options(size, variant)
+def start(n: int, variant: str, trapped_rule: bool = True, first: str = "red") -> AntiGridState:
+    """The set-up on ``n`` points a grid side: Red on its points with X = 0 or Y = 0, Blue on
+    its points with X or Y = 2n-1; ``first`` begins (the house rule: red), ``trapped_rule`` the
+    house rule of 40 plies without a capture."""
     g = grid(n)
     board = bytearray(STRIDE * STRIDE)
     for colour in (RED, BLUE):

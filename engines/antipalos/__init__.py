@@ -1,4 +1,9 @@
-"""Antipalos (RULINGS.md §1): connect two opposite borders with a chain of Trirods.
+"""Antipalos: connect two opposite borders with a chain of Trirods.
+
+``board`` holds the squares, sites, geometry tables, the move values and their notation;
+``state`` the rules and physical contract; ``match`` game records and match play;
+``distance`` what the computer's search weighs. See docs/games/antipalos.md (its "Rulings"
+fix what the rulebook leaves open).
 
 >>> s = new(12)
 >>> s.to_move, s.phase, s.legal_count(), len(s.sites())
@@ -7,11 +12,35 @@
 'white'
 """
 
+from dataclasses import dataclass
+from typing import Any
+
+from engines.ai.profile import SearchProfile
 from engines.antipalos.board import Move, Place, Shift, Spot, rotate, rotate_spot
 from engines.antipalos.match import TARGETS, Match, Record, read_record, write_record
-from engines.antipalos.state import COLOURS, AntipalosState, Setup, new
-from engines.core import GameInfo
+from engines.antipalos.state import COLOURS, AntipalosState, Setup, start
+from engines.core import GameInfo, GameState
 from engines.core.options import GameOption
+
+__all__ = [
+    "COLOURS",
+    "INFO",
+    "SEARCH",
+    "AntipalosState",
+    "Match",
+    "Move",
+    "Place",
+    "Record",
+    "Setup",
+    "Shift",
+    "Spot",
+    "new",
+    "new_match",
+    "read_record",
+    "rotate",
+    "rotate_spot",
+    "write_record",
+]
 
 INFO = GameInfo(
     name="antipalos",
@@ -33,29 +62,42 @@ INFO = GameInfo(
 )
 
 
+@dataclass(frozen=True)
+class _Search(SearchProfile):
+    """Antipalos's profile: its evaluation's floods grow with the board."""
+
+    #: The largest board the rate holds for; beyond, it falls in proportion to the side.
+    rate_size: int = 20
+
+    def rate_for(self, state: GameState[Any]) -> int:
+        """The rate up to ``rate_size`` squares a side, and less beyond.
+
+        >>> SEARCH.rate_for(new(12)), SEARCH.rate_for(new(24))
+        (3000, 2500)
+        """
+        size = state.setup.size if isinstance(state, AntipalosState) else self.rate_size
+        return self.rate * self.rate_size // max(self.rate_size, size)
+
+
+#: How the computer searches Antipalos (docs/ai.md tells how each value was set): no mobility
+#: bonus, since every position of a ply has as many legal moves.
+SEARCH = _Search(search="alphabeta", rate=3000, mobility=0.0)
+
+
+def new(
+    size: int = 12, variant: str = "two", supply: int | None = None, first: str | None = None,
+    repetition_draw: bool = True,
+) -> AntipalosState:
+    """A new game (see :func:`engines.antipalos.state.start`); OptionError for a size,
+    variant, supply or first side the game does not offer."""
+    return start(size, variant, supply, first, repetition_draw)
+
+
 def new_match(size: int = 12, variant: str = "two", target: int = TARGETS[0]) -> Match:
-    """A match (RULINGS §1, Chart A) to ``target`` points; the loser of a game begins the next.
+    """A match (Chart A, docs/games/antipalos.md) to ``target`` points; the loser of a game
+    begins the next.
 
     >>> new_match(4, target=15).new_game().to_move
     'white'
     """
     return Match(target=target, size=size, variant=variant)
-
-__all__ = [
-    "COLOURS",
-    "INFO",
-    "AntipalosState",
-    "Match",
-    "Move",
-    "Place",
-    "Record",
-    "Setup",
-    "Shift",
-    "Spot",
-    "new",
-    "new_match",
-    "read_record",
-    "rotate",
-    "rotate_spot",
-    "write_record",
-]

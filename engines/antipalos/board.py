@@ -1,4 +1,5 @@
-"""Antipalos board geometry, moves, notation and points of view.
+"""Antipalos's board: squares, sites, geometry tables, the move values named on it, their
+notation and the players' points of view.
 
 Squares (c, r) are 0-based from the first player's lower left; a Trirod lies on one diagonal:
 ``/`` (diag 0, notation ``B4*``) joins (c, r)-(c+1, r+1); ``\\`` (diag 1, ``*B4``) joins
@@ -18,7 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engines.core import IllegalMove, Site
+from engines.core import InvalidMove, Site
 from engines.core.notation import column_index, column_letter
 
 SLASH, BACKSLASH = 0, 1
@@ -56,13 +57,13 @@ class Spot:
     def parse(cls, text: str) -> "Spot":
         match = _SPOT_RE.match(text)
         if not match:
-            raise IllegalMove(f"Cannot read {text.strip()!r}")
+            raise InvalidMove(f"Cannot read {text.strip()!r}")
         return _spot(text, *match.groups())
 
 
 def _spot(text: str, before: str, letter: str, number: str, after: str) -> Spot:
     if bool(before) == bool(after):
-        raise IllegalMove(f"Cannot read {text.strip()!r}: one '*' before or after")
+        raise InvalidMove(f"Cannot read {text.strip()!r}: one '*' before or after")
     return Spot(column_index(letter), int(number) - 1, SLASH if after else BACKSLASH)
 
 
@@ -97,12 +98,12 @@ def parse_move(text: str, size: int) -> Move:
     else:
         match = _SHIFT_RE.match(text)
         if not match:
-            raise IllegalMove(f"Cannot read {text.strip()!r}")
+            raise InvalidMove(f"Cannot read {text.strip()!r}")
         groups = match.groups()
         move = Shift(_spot(text, *groups[:4]), _spot(text, *groups[4:]))
     for spot in spots(move):
         if not (0 <= spot.col < size and 0 <= spot.row < size):
-            raise IllegalMove(f"No square {spot.square} on a {size}x{size} board")
+            raise InvalidMove(f"No square {spot.square} on a {size}x{size} board")
     return move
 
 
@@ -182,7 +183,7 @@ def geometry(size: int) -> Geometry:
     )
     labels = tuple(str(s) for s in all_spots)
     sites = tuple(
-        Site(label, s.col + 0.5, s.row + 0.5, tuple(map(tuple, pair)))
+        Site(label, s.col + 0.5, s.row + 0.5, pair)
         for label, s, pair in zip(labels, all_spots, ends)
     )
     return Geometry(

@@ -89,7 +89,9 @@ def _on_paths(ahead: list[int], behind: list[int], masks: tuple[int, int, int, i
     return (slash & masks[1]) | ((back & masks[3]) >> 1)
 
 
-def _side_masks(cells: tuple[int, ...], size: int, sides: tuple[int, ...]) -> list[tuple]:
+def _side_masks(
+    cells: tuple[int, ...], size: int, sides: tuple[int, ...],
+) -> list[tuple[int, int, int, int]]:
     """Per side: its `/` squares, the empty squares, its `\\` squares (bits at the lower-right
     vertex) and the empty ones again so placed, as :func:`_step` takes them."""
     bits, every = _geometry(size)[:2]

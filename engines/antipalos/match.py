@@ -1,9 +1,10 @@
 """Game records (written from one player's point of view, read back exactly) and match play.
 
 Moves are kept in the board frame: the view of the seat where white sits, which is also the
-first player's view in a game white begins. A record is written, as RULINGS asks, from the
-first player's view by default: when black begins (the loser of a match game does), the moves
-are turned 180° and the ``View`` tag says so, so reading converts them back.
+first player's view in a game white begins. A record is written, as the rulings ask
+(docs/games/antipalos.md), from the first player's view by default: when black begins (the
+loser of a match game does), the moves are turned 180° and the ``View`` tag says so, so
+reading converts them back.
 
 >>> rec = Record(size=12, first="black", moves=(Place(Spot.parse("A1*")),))
 >>> text = write_record(rec)
@@ -19,8 +20,8 @@ import re
 from dataclasses import dataclass, field, replace
 
 from engines.antipalos.board import Move, Place, Spot  # noqa: F401 (the doctests use them)
-from engines.antipalos.state import COLOURS, AntipalosState, new
-from engines.core import IllegalMove, OptionError, Outcome
+from engines.antipalos.state import COLOURS, AntipalosState, start
+from engines.core import DRAW, IllegalMove, OptionError, Outcome
 from engines.core.notation import split_moves
 
 _TAG = re.compile(r'^\[(\w+)\s+"([^"]*)"\]$')
@@ -42,7 +43,7 @@ class Record:
         object.__setattr__(self, "supply", self.start().setup.supply)
 
     def start(self) -> AntipalosState:
-        return new(self.size, self.variant, self.supply, self.first, self.repetition_draw)
+        return start(self.size, self.variant, self.supply, self.first, self.repetition_draw)
 
     def replay(self) -> AntipalosState:
         """The final position; IllegalMove naming the first bad move."""
@@ -51,7 +52,7 @@ class Record:
             try:
                 state = state.play(move)
             except IllegalMove as exc:
-                raise IllegalMove(f"Move {number} ({move}): {exc.reason}") from None
+                raise type(exc)(f"Move {number} ({move}): {exc.reason}") from None
         return state
 
 
@@ -83,7 +84,7 @@ def write_record(record: Record, view: str | None = None) -> str:
 
 
 def _result(outcome: Outcome) -> str:
-    if outcome.winner == "draw":
+    if outcome.winner == DRAW:
         return f"draw by {outcome.result}"
     return f"{outcome.winner} wins by {outcome.result}, {outcome.score} points"
 
@@ -120,8 +121,8 @@ def read_record(text: str) -> Record:
     for number, item in enumerate(body, 1):
         try:
             moves.append(start.parse_move(item, view=view))
-        except IllegalMove as exc:
-            raise IllegalMove(f"Move {number}: {exc.reason}") from None
+        except IllegalMove as exc:  # unreadable: InvalidMove stays InvalidMove
+            raise type(exc)(f"Move {number}: {exc.reason}") from None
     return replace(record, moves=tuple(moves))
 
 
@@ -164,7 +165,7 @@ class Match:
 
     def new_game(self) -> AntipalosState:
         """The next game, begun by :attr:`first`."""
-        return new(self.size, self.variant, self.supply, self.first)
+        return start(self.size, self.variant, self.supply, self.first)
 
     def record(self, game: AntipalosState) -> "Match":
         """The match after the finished ``game`` (which this match's :meth:`new_game` began)."""
@@ -177,7 +178,7 @@ class Match:
             raise OptionError(f"that game is not this match's next game ({self.first} begins)")
         names = self.side_names
         points = list(self.points)
-        if outcome.winner == "draw":
+        if outcome.winner == DRAW:
             after = self.first
         else:
             after = outcome.winner

@@ -1,7 +1,8 @@
-"""The Antipalos game state: Phase One (placing) and Phase Two (moving), the win, match-play
-scores, the repetition draw, and the physical contract.
+"""Antipalos's rules: Phase One (placing) and Phase Two (moving), the win, match-play scores,
+the repetition draw, and the physical contract, as docs/games/antipalos.md and its "Rulings"
+give them.
 
->>> s = new(4, supply=2).play("B2*").play("*A4").play("C3*")
+>>> s = start(4, supply=2).play("B2*").play("*A4").play("C3*")
 >>> s.to_move, s.phase, s.legal_count()
 ('black', 1, 26)
 >>> s = s.play("*D1")
@@ -13,8 +14,8 @@ scores, the repetition draw, and the physical contract.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from engines.antipalos.board import (
     EAST,
@@ -32,7 +33,9 @@ from engines.antipalos.board import (
     spots,
 )
 from engines.antipalos.distance import contested, paths, remaining
-from engines.core import GameState, IllegalMove, OptionError, Outcome, Realisation, Site
+from engines.core import (
+    DRAW, GameState, IllegalMove, InvalidMove, OptionError, Outcome, Realisation, Result, Site,
+)
 from engines.core.drawing import Figure
 from engines.core.tally import Tally
 
@@ -89,7 +92,7 @@ def default_supply(size: int, sides: int) -> int:
     return min(3 * size // 2, size * size // sides)
 
 
-def new(
+def start(
     size: int = 12,
     variant: str = "two",
     supply: int | None = None,
@@ -121,7 +124,7 @@ def new(
 
 
 @dataclass(frozen=True)
-class AntipalosState(GameState):
+class AntipalosState(GameState[Move]):
     """A position. ``cells[r*N + c]`` is 0 (empty) or ``2*side + diag + 1``; ``left`` the
     supply left per side; ``history`` the Phase Two positions (for the repetition draw)."""
 
@@ -131,13 +134,6 @@ class AntipalosState(GameState):
     turn: int
     history: Tally | None = field(default=None, repr=False)
     result: Outcome | None = None
-    AI_SEARCH = "alphabeta"
-    AI_MOBILITY = 0.0
-
-    @property
-    def AI_RATE(self) -> int:
-        """Nodes a second: 3,000 up to 20×20; beyond, the evaluation's floods take longer."""
-        return 3000 * 20 // max(20, self.setup.size)
 
     # ---------------------------------------------------------------- who and when
     @property
@@ -195,12 +191,12 @@ class AntipalosState(GameState):
         own = self.trirods(COLOURS[self.side])
         return tuple(Shift(src, to) for src in own for to in (*targets, src.turned))
 
-    def random_move(self, rng: Any) -> Move:
+    def random_move(self, rng: random.Random) -> Move:
         """A uniform legal move without listing Phase Two's thousands: every Trirod has the same
         number of destinations (both diagonals of each empty square, or turning in place)."""
         return self.random_moves(rng, 1)[0]
 
-    def random_moves(self, rng: Any, count: int) -> list[Move]:
+    def random_moves(self, rng: random.Random, count: int) -> list[Move]:
         empty = self.empty_squares()
         if self.phase == 1:
             spots_ = self.setup.geo.spots
@@ -208,18 +204,18 @@ class AntipalosState(GameState):
         own = self.trirods(COLOURS[self.side])
         return self._shifts(rng, own, [sq * 2 + d for sq in empty for d in (0, 1)], count)
 
-    def _shifts(self, rng: Any, own: tuple[Spot, ...], sites: list[int],
-                count: int) -> list[Shift]:
+    def _shifts(self, rng: random.Random, own: tuple[Spot, ...], sites: list[int],
+                count: int) -> list[Move]:
         """``count`` uniform draws (repeats possible) of one of ``own`` Trirods taken to one of
         the empty ``sites`` or turned in place."""
         spots_ = self.setup.geo.spots
-        drawn = []
+        drawn: list[Move] = []
         for _ in range(count):
             src, pick = rng.choice(own), rng.randrange(len(sites) + 1)
             drawn.append(Shift(src, spots_[sites[pick]] if pick < len(sites) else src.turned))
         return drawn
 
-    def search_moves(self, rng: Any, width: int) -> list[Move] | None:
+    def search_moves(self, rng: random.Random, width: int) -> list[Move] | None:
         """The moves that bring a Trirod to a square on some side's cheapest connection
         (:func:`~engines.antipalos.distance.contested`), and in Phase Two those turning one in
         place: elsewhere it neither shortens its owner's distance nor lengthens another's.
@@ -236,7 +232,9 @@ class AntipalosState(GameState):
         own = self.trirods(COLOURS[self.side])
         if len(own) * (len(sites) + 1) > width:
             return list(dict.fromkeys(self._shifts(rng, own, sites, width)))
-        moves = [Shift(src, to) for src in own for to in (*(spots_[s] for s in sites), src.turned)]
+        moves: list[Move] = [
+            Shift(src, to) for src in own for to in (*(spots_[s] for s in sites), src.turned)
+        ]
         rng.shuffle(moves)
         return moves
 
@@ -249,13 +247,13 @@ class AntipalosState(GameState):
             return 2 * (squares - setup.side_count * setup.supply + sum(self.left))
         return setup.supply * (2 * (squares - setup.side_count * setup.supply) + 1)
 
-    def check(self, move: Any) -> None:
+    def check(self, move: Move) -> None:
         if not isinstance(move, (Place, Shift)):
-            raise IllegalMove("Not an Antipalos move")
+            raise InvalidMove("Not an Antipalos move")
         geo = self.setup.geo
         for spot in spots(move):
             if not geo.on_board(spot):
-                raise IllegalMove(f"No square {spot.square} on this board")
+                raise InvalidMove(f"No square {spot.square} on this board")
         if self.phase == 1 and isinstance(move, Shift):
             raise IllegalMove("Phase One: place a Trirod, do not move one")
         if self.phase == 2 and isinstance(move, Place):
@@ -298,7 +296,7 @@ class AntipalosState(GameState):
             return after
         key = (after.cells, after.side)
         history = (self.history or Tally()).push(key)
-        draw = Outcome("draw", "repetition") if history.count(key) >= 3 else None
+        draw = Outcome(DRAW, Result.REPETITION) if history.count(key) >= 3 else None
         return replace(after, history=history, result=draw)
 
     def outcome(self) -> Outcome | None:
@@ -352,7 +350,7 @@ class AntipalosState(GameState):
         three = bin(bits).count("1") >= 3
         score = 5 if corners else (4 if three else 3) if phase_one else (2 if three else 1)
         labels = tuple(geo.labels[s] for s in sorted(won))
-        return Outcome(COLOURS[self.side_of(min(won))], "connection", score, labels)
+        return Outcome(COLOURS[self.side_of(min(won))], Result.CONNECTION, score, labels)
 
     def side_of(self, site: int) -> int:
         return (self.cells[site >> 1] - 1) >> 1
@@ -428,7 +426,7 @@ class AntipalosState(GameState):
 
     def moves_for_change(
         self, emptied: frozenset[str], filled: frozenset[str]
-    ) -> list[tuple[Any, Realisation, int]]:
+    ) -> list[tuple[Move, Realisation, int]]:
         """Phase One: one filled site; Phase Two: one emptied own Trirod and one filled site."""
         if self.result or len(filled) != 1 or len(emptied) != (self.phase == 2):
             return []

@@ -1,11 +1,10 @@
-"""Antipod (Cameron Browne, 2003): Hex on a sphere, as fixed by RULINGS.md §3.
+"""Antipod's rules (Cameron Browne, 2003: Hex on a sphere), as docs/games/antipod.md and its
+"Rulings" give them: a position, its moves, both wins, notation and the physical contract.
 
-Two hexagonal boards of radius r are the two halves of a sphere. Their 6(r-1) edge points are the
-equator: each is ONE point with two names (column c on the left board, c+2r-1 on the right) whose
-neighbours are the union of both boards' neighbours, so the six corners have 4. Black starts on
-both centres, White on the six corners; White moves first. Black wins with a chain of black stones
-joining the centres ("connection"); White wins when no path of black-or-empty points joins them
-("ring").
+Two hexagonal boards of radius r are the two halves of a sphere (:mod:`engines.antipod.board`).
+Black starts on both centres, White on the six corners; White moves first. Black wins with a
+chain of black stones joining the centres ("connection"); White wins when no path of
+black-or-empty points joins them ("ring").
 
 Both win tests are incremental, on one union-find over two nodes per point:
 
@@ -16,7 +15,7 @@ Both win tests are incremental, on one union-find over two nodes per point:
   it crosses the curve an odd number of times. White joins ``2p+a`` to ``2q+(a^bit)`` (a parity
   union-find), so an odd cycle shows as ``2p`` and ``2p+1`` meeting.
 
->>> s = new(6)
+>>> s = start(6)
 >>> s.to_move, s.legal_count(), len(s.sites())
 ('white', 144, 182)
 >>> str(s.parse_move("a12+")), str(s.parse_move("f14"))
@@ -27,206 +26,26 @@ Both win tests are incremental, on one union-find over two nodes per point:
 
 from __future__ import annotations
 
+import random
 import re
-from collections import defaultdict, deque
 from dataclasses import dataclass, field
-from typing import Any
-from functools import cached_property, lru_cache
+from functools import cached_property
 
-from engines.core import FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site
+from engines.antipod.board import Place, Sphere, is_edge, sphere_of
+from engines.core import FollowUp, GameState, IllegalMove, InvalidMove, Outcome, Realisation, Result, Site
 from engines.core.drawing import Figure
 from engines.core.graph import Graph, UnionFind
-from engines.core.hexgrid import (
-    cell_name,
-    cell_xy,
-    hex_cells,
-    hex_neighbours,
-    hex_outline,
-    on_board,
-    parse_cell,
-    row_range,
-)
+from engines.core.hexgrid import cell_name, parse_cell, row_range
+from engines.core.state import Playout
 
 SIDES = ("white", "black")
 EMPTY, WHITE, BLACK = 0, 1, 2
 STONE = {EMPTY: ".", WHITE: "o", BLACK: "x"}
 COLOUR = {mark: colour for colour, mark in STONE.items()}
 
-INFO = GameInfo(
-    name="antipod",
-    title="Antipod (two hexagons as a sphere; White first)",
-    sizes=(4, 5, 6, 7, 8, 9, 10),
-    default_size=6,
-    size_range=None,
-    variants=("standard",),
-    default_variant="standard",
-    size_help="radius r",
-)
-
-
-@dataclass(frozen=True)
-class Place:
-    """A move: a stone on the point named ``point`` (canonical: the left-board name)."""
-
-    point: str
-
-    def __str__(self) -> str:
-        return self.point
-
-
-def new(size: int | None = 6, variant: str = "standard") -> "AntipodState":
-    """The starting position at radius ``size``: Black on both centres, White on the corners."""
-    sphere = sphere_of(size or INFO.default_size)
-    board = bytearray(len(sphere.graph.labels))
-    for p in sphere.corners:
-        board[p] = WHITE
-    for p in sphere.centres:
-        board[p] = BLACK
-    return AntipodState(sphere.radius, bytes(board))
-
-
-# ------------------------------------------------------------------------------ the sphere
-def is_edge(r: int, i: int, c: int) -> bool:
-    """True for the boundary cells of a radius-``r`` hexagon (the equator points)."""
-    cols = row_range(r, i)
-    return i in (0, 2 * r - 2) or c in (cols[0], cols[-1])
-
-
-@dataclass(frozen=True, eq=False)
-class Sphere:
-    """The point graph of one radius, built once (see :func:`sphere_of`).
-
-    Points 0.. are the left board's cells in reading order, then the right board's interior.
-    ``names`` maps every accepted name (both names of an edge point) to its point; ``site_names``
-    gives each point's physical sites (two for an edge point: left, right); ``faces`` are the
-    triangles of the sphere; ``links[p]`` pairs each neighbour of p with its crossing bit.
-    """
-
-    radius: int
-    graph: Graph
-    names: dict[str, int]
-    site_names: tuple[tuple[str, ...], ...]
-    faces: tuple[tuple[int, int, int], ...]
-    links: tuple[tuple[tuple[int, int], ...], ...]
-    centres: tuple[int, int]
-    corners: tuple[int, ...]
-    sites: tuple[Site, ...]
-    moves: tuple[Place, ...]
-
-    def point(self, name: str) -> int | None:
-        return self.names.get(name)
-
-
-@lru_cache(maxsize=None)
-def sphere_of(r: int) -> Sphere:
-    """The sphere of radius ``r``.
-
-    >>> s = sphere_of(6)
-    >>> len(s.graph.labels), s.graph.labels[s.centres[1]], s.site_names[s.names["a12"]]
-    (152, 'f17', ('a1', 'a12'))
-    >>> sorted(s.graph.labels[q] for q in s.graph.neighbours[s.names["a1"]])
-    ['a2', 'b1', 'b13', 'b2']
-    """
-    cells = hex_cells(r)
-    shift = 2 * r - 1
-    point: dict[tuple[int, int, int], int] = {}
-    labels: list[str] = []
-    sites: dict[int, list[str]] = defaultdict(list)
-    for board in (0, 1):
-        for i, c in cells:
-            name = cell_name(i, c + board * shift)
-            if board and is_edge(r, i, c):
-                point[board, i, c] = point[0, i, c]
-            else:
-                point[board, i, c] = len(labels)
-                labels.append(name)
-            sites[point[board, i, c]].append(name)
-    edges = [
-        (labels[point[b, i, c]], labels[point[(b, *n)]])
-        for b in (0, 1)
-        for i, c in cells
-        for n in hex_neighbours(r, i, c)
-    ]
-    graph = Graph.from_edges(labels, edges)
-    faces = _faces(r, point)
-    names = {name: p for p, names in sites.items() for name in names}
-    centres = (names[cell_name(r - 1, r)], names[cell_name(r - 1, r + shift)])
-    cut = _crossed_edges(faces, *centres)
-    return Sphere(
-        radius=r,
-        graph=graph,
-        names=names,
-        site_names=tuple(tuple(sites[p]) for p in range(len(labels))),
-        faces=faces,
-        links=tuple(
-            tuple((q, int(frozenset((p, q)) in cut)) for q in graph.neighbours[p])
-            for p in range(len(labels))
-        ),
-        centres=centres,
-        corners=tuple(names[cell_name(i, c)] for i, c in _corner_cells(r)),
-        sites=_sites(r, cells, shift),
-        moves=tuple(Place(label) for label in labels),
-    )
-
-
-def _corner_cells(r: int) -> tuple[tuple[int, int], ...]:
-    last = 2 * r - 2
-    return ((0, 1), (0, r), (r - 1, 1), (r - 1, last + 1), (last, r), (last, last + 1))
-
-
-def _faces(r: int, point: dict[tuple[int, int, int], int]) -> tuple[tuple[int, int, int], ...]:
-    """The triangles of both boards (each board has 6(r-1)² of them)."""
-    out = []
-    for b in (0, 1):
-        for i, c in hex_cells(r):
-            for tri in (((i, c), (i, c + 1), (i + 1, c + 1)), ((i, c), (i + 1, c), (i + 1, c + 1))):
-                if all(on_board(r, *cell) for cell in tri):
-                    out.append(tuple(point[(b, *cell)] for cell in tri))
-    return tuple(out)
-
-
-def _crossed_edges(faces, start: int, goal: int) -> set[frozenset[int]]:
-    """The edges a curve from point ``start`` to point ``goal`` crosses, walking from triangle
-    to neighbouring triangle (a shortest walk in the dual graph)."""
-    by_edge = defaultdict(list)
-    for f, (a, b, c) in enumerate(faces):
-        for edge in ((a, b), (b, c), (a, c)):
-            by_edge[frozenset(edge)].append(f)
-    came: dict[int, tuple[int, frozenset[int]] | None] = {
-        f: None for f, tri in enumerate(faces) if start in tri
-    }
-    frontier = deque(came)
-    while frontier:
-        f = frontier.popleft()
-        if goal in faces[f]:
-            break
-        a, b, c = faces[f]
-        for edge in map(frozenset, ((a, b), (b, c), (a, c))):
-            for g in by_edge[edge]:
-                if g not in came:
-                    came[g] = (f, edge)
-                    frontier.append(g)
-    crossed: set[frozenset[int]] = set()
-    while came[f] is not None:
-        f, edge = came[f]
-        crossed ^= {edge}
-    return crossed
-
-
-def _sites(r: int, cells, shift: int) -> tuple[Site, ...]:
-    """Both boards side by side: the right board is drawn 2r units to the right."""
-    out = []
-    for board in (0, 1):
-        for i, c in cells:
-            x, y = cell_xy(r, i, c)
-            x += board * 2 * r
-            out.append(Site(cell_name(i, c + board * shift), x, y, hex_outline(x, y)))
-    return tuple(out)
-
-
 # --------------------------------------------------------------------------------- state
 @dataclass(frozen=True)
-class AntipodState(GameState):
+class AntipodState(GameState[Place]):
     """A position: the radius, one byte per point (0 empty, 1 white, 2 black) and the number of
     moves played. ``links``/``winner`` are derived (built in ``__post_init__`` when absent)."""
 
@@ -235,9 +54,6 @@ class AntipodState(GameState):
     plies: int = 0
     links: UnionFind | None = field(default=None, compare=False, repr=False)
     winner: str | None = field(default=None, compare=False, repr=False)
-    AI_RATE = 90000
-    AI_GENTLE = 1.0  # level 1 plays loose where it is well ahead (Black, at the start)
-    AI_GENTLE_AHEAD = 0.7
 
     def __post_init__(self) -> None:
         if self.links is None:
@@ -248,6 +64,13 @@ class AntipodState(GameState):
     @property
     def sphere(self) -> Sphere:
         return sphere_of(self.radius)
+
+    @property
+    def _union(self) -> UnionFind:
+        """The links (made in ``__post_init__`` when not given)."""
+        links = self.links
+        assert links is not None
+        return links
 
     # ----------------------------------------------------------------------- rules
     @property
@@ -275,10 +98,10 @@ class AntipodState(GameState):
         if self.winner:
             raise IllegalMove("The game is over")
         if not isinstance(move, Place):
-            raise IllegalMove(f"Cannot read '{move}'")
+            raise InvalidMove(f"Cannot read '{move}'")
         p = self.sphere.point(move.point)
         if p is None:
-            raise IllegalMove(f"{move.point} is off the board")
+            raise InvalidMove(f"{move.point} is off the board")
         if self.board[p] != EMPTY:
             raise IllegalMove(f"{self.sphere.graph.labels[p]} is already taken")
 
@@ -287,7 +110,7 @@ class AntipodState(GameState):
         p = sphere.names[move.point]
         colour = BLACK if self.plies % 2 else WHITE
         board = self.board[:p] + bytes((colour,)) + self.board[p + 1 :]
-        links = self.links.copy()
+        links = self._union.copy()
         _join(links, sphere, board, p)
         winner = _winner_after(links, sphere, p, colour)
         return AntipodState(self.radius, board, self.plies + 1, links, winner)
@@ -295,7 +118,7 @@ class AntipodState(GameState):
     def outcome(self) -> Outcome | None:
         return self._outcome if self.winner else None
 
-    def playout(self, rng: Any, limit: int) -> tuple[str | None, list[tuple[str, Any]]]:
+    def playout(self, rng: random.Random, limit: int) -> Playout[Place]:
         """A random game by filling every empty point, turn by turn: on a full board Black has
         won exactly when a black chain joins the centres, and filling on after a win changes
         no winner (a chain stays joined, a ring stays closed), so one flood decides it."""
@@ -304,7 +127,8 @@ class AntipodState(GameState):
         board = bytearray(self.board)
         empty = [p for p, v in enumerate(board) if v == EMPTY]
         rng.shuffle(empty)
-        moves, played = self.sphere.moves, []
+        moves = self.sphere.moves
+        played: list[tuple[str, Place]] = []
         for index, p in enumerate(empty):
             turn = (self.plies + index) % 2
             board[p] = BLACK if turn else WHITE
@@ -317,16 +141,17 @@ class AntipodState(GameState):
     @cached_property
     def _outcome(self) -> Outcome:
         if self.winner == "black":
-            return Outcome("black", "connection", None, self.black_chain())
-        return Outcome("white", "ring", None, self.white_ring())
+            return Outcome("black", Result.CONNECTION, None, self.black_chain())
+        return Outcome("white", Result.RING, None, self.white_ring())
 
     def win_flags(self) -> tuple[bool, bool]:
         """(Black's centres are joined, White has a separating ring), read from the links
         without a search; at most one holds, and on a full board exactly one."""
         sphere, board = self.sphere, self.board
-        black = _winner_after(self.links, sphere, sphere.centres[0], BLACK) is not None
+        links = self._union
+        black = _winner_after(links, sphere, sphere.centres[0], BLACK) is not None
         white = any(
-            v == WHITE and _winner_after(self.links, sphere, p, WHITE) for p, v in enumerate(board)
+            v == WHITE and _winner_after(links, sphere, p, WHITE) for p, v in enumerate(board)
         )
         return black, white
 
@@ -358,12 +183,12 @@ class AntipodState(GameState):
     def parse_move(self, text: str) -> Place:
         """A point by either board's name; an edge point may carry the records' ``+`` mark.
 
-        >>> s = new(6)
+        >>> s = start(6)
         >>> s.parse_move("F6"), s.parse_move(" a14+ "), s.parse_move("k17")
         (Place(point='f6'), Place(point='a3'), Place(point='k6'))
         >>> s.parse_move("f5+")
         Traceback (most recent call last):
-        engines.core.state.IllegalMove: f5 is not an edge point: only edge points carry '+'
+        engines.core.errors.InvalidMove: f5 is not an edge point: only edge points carry '+'
         """
         name = str(text).strip().lower()
         marked = name.endswith("+")
@@ -371,18 +196,18 @@ class AntipodState(GameState):
         cell = parse_cell(name)
         if cell is None:
             hint = " ('+' goes after an edge point's name: a3+)" if "+" in name else ""
-            raise IllegalMove(f"Cannot read '{text}'{hint}")
+            raise InvalidMove(f"Cannot read '{text}'{hint}")
         p = self.sphere.point(cell_name(*cell))
         if p is None:
-            raise IllegalMove(f"{name} is off the board")
+            raise InvalidMove(f"{name} is off the board")
         if marked and len(self.sphere.site_names[p]) < 2:
-            raise IllegalMove(f"{name} is not an edge point: only edge points carry '+'")
+            raise InvalidMove(f"{name} is not an edge point: only edge points carry '+'")
         return self.sphere.moves[p]
 
     def record_notation(self, move: Place) -> str:
         """The move as records write it: an edge point's canonical name marked ``+``.
 
-        >>> s = new(6)
+        >>> s = start(6)
         >>> s.record_notation(s.parse_move("a14")), s.record_notation(s.parse_move("f5"))
         ('a3+', 'f5')
         """
@@ -458,7 +283,7 @@ class AntipodState(GameState):
     def sites_of(self, name: str) -> tuple[str, ...]:
         """Both sites of an edge point, else the point's one site.
 
-        >>> new(6, "standard").sites_of("a1")
+        >>> start(6).sites_of("a1")
         ('a1', 'a12')
         """
         return self.sphere.site_names[self.sphere.names[name]]
@@ -473,11 +298,13 @@ class AntipodState(GameState):
             for hand, twin in (sites, sites[::-1])
         )
 
-    def moves_for_change(self, emptied: frozenset[str], filled: frozenset[str]):
+    def moves_for_change(
+        self, emptied: frozenset[str], filled: frozenset[str]
+    ) -> list[tuple[Place, Realisation, int]]:
         """As the default, but only the points of the filled sites are candidates."""
         if self.winner:
             return []
-        points = {self.sphere.point(site) for site in filled} - {None}
+        points = {p for site in filled if (p := self.sphere.point(site)) is not None}
         moves = (self.sphere.moves[p] for p in sorted(points) if self.board[p] == EMPTY)
         return self.explain(moves, emptied, filled)
 
@@ -526,10 +353,12 @@ _ROW = re.compile(r"^\s*([a-z])\s+(.*)$")
 
 
 def _diagram_rows(text: str) -> list[list[str]]:
-    rows = []
+    rows: list[list[str]] = []
     for line in text.splitlines():
         m = _ROW.match(line)
-        tokens = [t for t in m.group(2).split() if t in ("o", "x", ".")] if m else []
+        if m is None:
+            continue
+        tokens = [t for t in m.group(2).split() if t in ("o", "x", ".")]
         if tokens:
             if ord(m.group(1)) - ord("a") != len(rows):
                 raise ValueError(f"row {m.group(1)} out of order")
@@ -546,3 +375,14 @@ def _plies(sphere: Sphere, board: bytearray) -> int:
     if not setup or white - black not in (0, 1):
         raise ValueError(f"not reachable from the set-up: {white} White and {black} Black moves")
     return white + black
+
+
+def start(radius: int) -> AntipodState:
+    """The set-up at ``radius``: Black on both centres, White on the six corners."""
+    sphere = sphere_of(radius)
+    board = bytearray(len(sphere.graph.labels))
+    for p in sphere.corners:
+        board[p] = WHITE
+    for p in sphere.centres:
+        board[p] = BLACK
+    return AntipodState(sphere.radius, bytes(board))

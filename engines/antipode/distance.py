@@ -1,5 +1,6 @@
 """Connection distance: how many more cells a side must turn its colour to join two opposite
-corners (how the computer's search scores a position, ``AntipodeState.playout``).
+corners (how the computer's search scores a position, ``AntipodeState.playout``). It reads
+only the board's tables (:mod:`engines.antipode.board`).
 
 A side's own tokens cost nothing; any other cell, empty or the other colour, costs one (a
 placement fills it, a placement beside it or a pawn passing over it flips it). Cells are laid
@@ -25,7 +26,7 @@ win. At the start every pair is split this way; the pawns, which start on corner
 
 from __future__ import annotations
 
-from engines.antipode.state import CELLS, CORNER_PAIRS, NEIGHBOURS
+from engines.antipode.board import CELLS, CORNER_PAIRS, NEIGHBOURS
 
 #: The distance of a side none of whose corner pairs can be joined any more.
 FAR = 99

@@ -1,12 +1,15 @@
-"""Antipode (Shane Hendrickson, 2011) on the 61-cell hexagon, as fixed by RULINGS.md §2.
+"""Antipode's rules: a position, its legal turns, the win, the house rules, notation and the
+physical contract (docs/games/antipode.md, whose "Rulings" section fixes what the rule text
+leaves open).
 
 A turn places a token of the mover's colour on an empty cell (its neighbours flip, except tokens
 under a pawn), then moves the mover's pawn in a straight line onto a token of its own colour,
 flipping the tokens it passes. A chain of one colour joining a corner to the opposite corner
 wins, checked after the whole turn (mover first). Canonical notation ``c4:e3``; ``:e3`` when the
-board is full (house rule). Cells and turns are held as 61-bit masks for speed.
+board is full (house rule). Cells and turns are held as 61-bit masks for speed
+(:mod:`engines.antipode.board`).
 
->>> s = new()
+>>> s = start()
 >>> s.to_move, s.legal_count(), str(s.legal_moves()[0])
 ('blue', 19, 'a2:a1')
 >>> s = s.play("e5:e5")
@@ -18,84 +21,47 @@ board is full (house rule). Cells and turns are held as 61-bit masks for speed.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator
 
-from engines.core import FollowUp, GameInfo, GameState, IllegalMove, Outcome, Realisation, Site
-from engines.core.graph import Graph
-from engines.core.hexgrid import (
-    DIRECTIONS,
-    cell_name,
-    cell_xy,
-    hex_cells,
-    hex_neighbours,
-    hex_outline,
-    on_board,
-    parse_cell,
+from engines.antipode.board import (
+    BETWEEN,
+    CELLS,
+    CORNER_PAIRS,
+    FULL,
+    GRAPH,
+    INDEX,
+    NAMES,
+    NEIGHBOURS,
+    PASS,
+    RAYS,
+    SIDE,
+    SITES,
+    TURNS,
+    Turn,
+    bit_of,
+    indices,
+    mask_of,
+    names_of,
+)
+from engines.antipode.distance import distances
+from engines.antipode.tactics import winning_turn
+from engines.core import (
+    DRAW, FollowUp, GameState, IllegalMove, InvalidMove, Outcome, Realisation, Result, Site,
 )
 from engines.core.drawing import Figure
+from engines.core.hexgrid import cell_name, on_board, parse_cell
+from engines.core.state import Playout
 from engines.core.tally import Tally
 
-SIDE = 5
 SIDES = ("blue", "red")
 #: A connection distance lead worth a sure win to the computer's search (``playout``).
 LEAD = 8
-
-# ------------------------------------------------------------------ board tables (bit i = cell i)
-CELLS = tuple(hex_cells(SIDE))
-NAMES = tuple(cell_name(i, c) for i, c in CELLS)
-INDEX = {name: n for n, name in enumerate(NAMES)}
-FULL = (1 << len(CELLS)) - 1
-GRAPH = Graph(
-    NAMES, tuple(tuple(INDEX[cell_name(*m)] for m in hex_neighbours(SIDE, *cell)) for cell in CELLS)
-)
-#: Neighbour mask of each cell.
-NEIGHBOURS = tuple(sum(1 << m for m in ns) for ns in GRAPH.neighbours)
-
-
-def _ray(n: int, di: int, dc: int) -> tuple[int, ...]:
-    i, c = CELLS[n]
-    out = []
-    while on_board(SIDE, i + di, c + dc):
-        i, c = i + di, c + dc
-        out.append(INDEX[cell_name(i, c)])
-    return tuple(out)
-
-
-#: The cells along each of the six directions from each cell, nearest first.
-RAYS = tuple(
-    tuple(ray for ray in (_ray(n, *step) for step in DIRECTIONS) if ray) for n in range(len(CELLS))
-)
-#: BETWEEN[a][b]: mask of the cells strictly between a and b when they share a line (else absent).
-BETWEEN: tuple[dict[int, int], ...] = tuple(
-    {ray[k]: sum(1 << m for m in ray[:k]) for ray in RAYS[n] for k in range(len(ray))}
-    for n in range(len(CELLS))
-)
-#: Corner pairs, in the order a win is reported when several exist.
-CORNER_PAIRS = tuple((INDEX[a], INDEX[b]) for a, b in (("a1", "i9"), ("a5", "i5"), ("e1", "e9")))
 START_BLUE = ("e1", "a5", "i9")
 START_RED = ("a1", "e9", "i5")
 START_PAWNS = ("e1", "e9")
-
-
-def _bit(name: str) -> int:
-    return 1 << INDEX[name]
-
-
-def _mask(names: Iterable[str]) -> int:
-    return sum(_bit(n) for n in set(names))
-
-
-def _indices(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def _names(mask: int) -> frozenset[str]:
-    return frozenset(NAMES[n] for n in _indices(mask))
 
 
 def _component(start: int, colour: int) -> int:
@@ -104,7 +70,7 @@ def _component(start: int, colour: int) -> int:
     frontier = reached
     while frontier:
         grown = 0
-        for n in _indices(frontier):
+        for n in indices(frontier):
             grown |= NEIGHBOURS[n]
         frontier = grown & colour & ~reached
         reached |= frontier
@@ -114,9 +80,9 @@ def _component(start: int, colour: int) -> int:
 def connection(colour: int) -> tuple[int, int] | None:
     """The first corner pair joined by a chain within the ``colour`` mask, or None.
 
-    >>> connection(_mask(["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9"]))
+    >>> connection(mask_of(["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9"]))
     (0, 60)
-    >>> connection(_mask(["a1", "b2", "c3", "d4", "f6", "g7", "h8", "i9"])) is None
+    >>> connection(mask_of(["a1", "b2", "c3", "d4", "f6", "g7", "h8", "i9"])) is None
     True
     """
     for a, b in CORNER_PAIRS:
@@ -125,33 +91,9 @@ def connection(colour: int) -> tuple[int, int] | None:
     return None
 
 
-# ------------------------------------------------------------------------------------ values
-class Turn(NamedTuple):
-    """A turn: the cell placed on (None for the full-board pawn-only turn) and the pawn's landing.
-    A named tuple, so that a search's tables hash it at C speed (a dataclass's hash was a third
-    of a wide MCTS node's scan).
-
-    >>> str(Turn("c4", "e3")), str(Turn(None, "e3"))
-    ('c4:e3', ':e3')
-    """
-
-    place: str | None
-    land: str
-
-    def __str__(self) -> str:
-        return f"{self.place or ''}:{self.land}"
-
-
-#: Every possible turn, interned: _TURNS[place index or PASS][landing index].
-PASS = len(CELLS)
-_TURNS = tuple(
-    tuple(Turn(NAMES[p] if p < PASS else None, land) for land in NAMES) for p in range(PASS + 1)
-)
-
-
 @dataclass(frozen=True)
 class HouseRules:
-    """The two house rules of RULINGS §2 (both on by default)."""
+    """The two house rules (docs/games/antipode.md, "Rulings"), both on by default."""
 
     full_board_turn: bool = True  #: on a full board a turn is the pawn move alone
     repetition_draw: bool = True  #: the third occurrence of a position is a draw
@@ -164,38 +106,13 @@ VARIANTS = {
     "rulebook": HouseRules(full_board_turn=False, repetition_draw=False),
 }
 
-INFO = GameInfo(
-    name="antipode",
-    title="Antipode (61-cell hexagon; Blue first)",
-    sizes=(),
-    default_size=None,
-    size_range=None,
-    variants=tuple(VARIANTS),
-    default_variant="standard",
-    notes="house rules: full-board pawn-only turn, third-repetition draw "
-    "(variants turn them off; 'rulebook' = neither)",
-)
-
-
-def new(size: int | None = None, variant: str = "standard") -> "AntipodeState":
-    """The starting position; ``variant`` names the house rules in force (see VARIANTS)."""
-    return AntipodeState.setup(START_BLUE, START_RED, START_PAWNS, rules=VARIANTS[variant])
-
-
-SITES = tuple(
-    Site(name, *xy, shape=hex_outline(*xy))
-    for name, xy in zip(NAMES, (cell_xy(SIDE, *cell) for cell in CELLS))
-)
-
-
-def _position(blue, pawns, mover) -> tuple:
-    """What the repetition rule compares on a full board: faces, pawns, side to move."""
-    return blue, pawns, mover
+#: What the repetition rule compares on a full board: faces, pawns, side to move.
+Position = tuple[int, tuple[int, int], int]
 
 
 # ------------------------------------------------------------------------------------- state
 @dataclass(frozen=True)
-class AntipodeState(GameState):
+class AntipodeState(GameState[Turn]):
     """A position: token and blue-face masks (bit n = cell NAMES[n]), both pawns' cells, the
     side to move, the house rules and (once the board is full) the tally of full-board positions
     for the repetition draw. States compare by position and ply; the tally is not compared."""
@@ -207,12 +124,6 @@ class AntipodeState(GameState):
     turns: int = 0
     rules: HouseRules = HouseRules()
     history: Tally = field(default_factory=Tally, compare=False, repr=False)
-    AI_RATE = 2000
-    AI_GENTLE = 0.75
-    AI_SCAN_COST = (2, 2, 2, 2, 0)  # level 5 weighs every root move
-    AI_TOP_WORK = 0.7
-    AI_LOOSE_SAMPLE = 2  # random play won 29 of 1,000 games against one, 14 against the best of two
-    WIN_CHECK_COST = 1
     UNSEEN = "pawn"
 
     @classmethod
@@ -238,10 +149,10 @@ class AntipodeState(GameState):
         unknown = [n for n in blue + red + list(pawns) if n not in INDEX]
         if unknown:
             raise ValueError(f"no cell {unknown[0]}")
-        blue_mask, red_mask = _mask(blue), _mask(red)
+        blue_mask, red_mask = mask_of(blue), mask_of(red)
         if blue_mask & red_mask:
-            raise ValueError(f"{sorted(_names(blue_mask & red_mask))[0]} is both blue and red")
-        if pawns[0] == pawns[1] or not (_bit(pawns[0]) & blue_mask and _bit(pawns[1]) & red_mask):
+            raise ValueError(f"{sorted(names_of(blue_mask & red_mask))[0]} is both blue and red")
+        if pawns[0] == pawns[1] or not (bit_of(pawns[0]) & blue_mask and bit_of(pawns[1]) & red_mask):
             raise ValueError("each pawn must stand on a token of its own colour")
         return cls._make(
             blue_mask | red_mask,
@@ -254,16 +165,20 @@ class AntipodeState(GameState):
         )
 
     @classmethod
-    def _make(cls, tokens, blue, pawns, mover, turns, rules, previous: Tally) -> "AntipodeState":
+    def _make(
+        cls, tokens: int, blue: int, pawns: tuple[int, int], mover: int, turns: int,
+        rules: HouseRules, previous: Tally,
+    ) -> "AntipodeState":
         """A state whose history extends ``previous``. Only full-board positions can recur
         (every other turn adds a token), so the history restarts until the board is full."""
-        history = previous.push(_position(blue, pawns, mover)) if tokens == FULL else Tally()
+        key: Position = (blue, pawns, mover)
+        history = previous.push(key) if tokens == FULL else Tally()
         return cls(tokens, blue, pawns, mover, turns, rules, history)
 
     # ----------------------------------------------------------------- helpers
-    def _key(self) -> tuple:
+    def _key(self) -> Position:
         """The position as :meth:`_make` tallies it."""
-        return _position(self.blue, self.pawns, self.mover)
+        return self.blue, self.pawns, self.mover
 
     @property
     def full(self) -> bool:
@@ -273,11 +188,11 @@ class AntipodeState(GameState):
         """The cell under ``side``'s pawn."""
         return NAMES[self.pawns[SIDES.index(side)]]
 
-    def _own(self, side: int) -> int:
+    def own(self, side: int) -> int:
         return self.blue if side == 0 else self.tokens & ~self.blue
 
     @cached_property
-    def _reach(self) -> int:
+    def reach(self) -> int:
         """Cells the mover's pawn can reach in one straight move (the other pawn stops a line)."""
         start, other = self.pawns[self.mover], self.pawns[1 - self.mover]
         reach = 0
@@ -293,14 +208,14 @@ class AntipodeState(GameState):
 
     def _landings(self, p: int) -> int:
         """Mask of legal landing cells after placing on ``p`` (PASS: no placement)."""
-        own = self._own(self.mover)
+        own = self.own(self.mover)
         if p == PASS:
-            return self._reach & own
-        return self._reach & ((own ^ self._placement_flips(p)) | 1 << p)
+            return self.reach & own
+        return self.reach & ((own ^ self._placement_flips(p)) | 1 << p)
 
-    def _placements(self) -> Iterator[int]:
+    def placements(self) -> Iterator[int]:
         if not self.full:
-            yield from _indices(FULL & ~self.tokens)
+            yield from indices(FULL & ~self.tokens)
         elif self.rules.full_board_turn:
             yield PASS
 
@@ -321,7 +236,7 @@ class AntipodeState(GameState):
         if self.outcome():
             return ()
         return tuple(
-            _TURNS[p][land] for p in self._placements() for land in _indices(self._landings(p))
+            TURNS[p][land] for p in self.placements() for land in indices(self._landings(p))
         )
 
     def legal_count(self) -> int:
@@ -330,18 +245,18 @@ class AntipodeState(GameState):
     @cached_property
     def _count(self) -> int:
         """Legal turns, counted once per state (outcome() needs it too)."""
-        return sum(self._landings(p).bit_count() for p in self._placements())
+        return sum(self._landings(p).bit_count() for p in self.placements())
 
     @property
     def _stuck(self) -> bool:
         """No legal turn. A token placed on an empty cell in line with the pawn is always one
         (the pawn lands on it), so only the rest need counting."""
-        return not (self._reach & ~self.tokens & FULL) and self._count == 0
+        return not (self.reach & ~self.tokens & FULL) and self._count == 0
 
     def check(self, move: Turn) -> None:
         for name in (move.place, move.land):
             if name is not None and name not in INDEX:
-                raise IllegalMove(f"No cell {name}")
+                raise InvalidMove(f"No cell {name}")
         if move.place is None:
             if not self.full:
                 raise IllegalMove("Place a token first")
@@ -365,7 +280,7 @@ class AntipodeState(GameState):
             return "The pawn must move"
         if land not in BETWEEN[start]:
             return f"{name} is not in line with the pawn"
-        if not self._reach >> land & 1:
+        if not self.reach >> land & 1:
             return f"{SIDES[1 - self.mover].capitalize()}'s pawn blocks the way"
         if not self.tokens >> land & 1 and land != p:
             return f"{name} is empty"
@@ -386,30 +301,26 @@ class AntipodeState(GameState):
 
     def apply(self, move: Turn) -> "AntipodeState":
         tokens, blue, _, _ = self._after(move)
-        pawns = list(self.pawns)
-        pawns[self.mover] = INDEX[move.land]
+        land, (first, second) = INDEX[move.land], self.pawns
+        pawns = (land, second) if self.mover == 0 else (first, land)
         return self._make(
-            tokens, blue, tuple(pawns), 1 - self.mover, self.turns + 1, self.rules, self.history
+            tokens, blue, pawns, 1 - self.mover, self.turns + 1, self.rules, self.history
         )
 
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def winning_move(self, moves: Any = None) -> Turn | None:
+    def winning_move(self, moves: Iterable[Turn] | None = None) -> Turn | None:
         """Any legal turn that wins at once (``moves`` is not needed): found with bit masks,
         about as fast as making one position (:mod:`engines.antipode.tactics`)."""
-        from engines.antipode.tactics import winning_turn  # it reads this module's tables
-
         return None if self.outcome() else winning_turn(self)
 
-    def playout(self, rng: Any, limit: int) -> tuple[str | dict[str, float], list]:
+    def playout(self, rng: random.Random, limit: int) -> Playout[Turn]:
         """Not a random game (random turns here say little of who will connect): the mover
         wins if it can win at once; else each side's share of a win is graded by how much
         nearer its connection it is, by :func:`~engines.antipode.distance.distances` (a lead
         of :data:`LEAD` cells is all of it; a side that can no longer connect counts as
         :data:`LEAD` away)."""
-        from engines.antipode.distance import distances  # it reads this module's tables
-
         if self.winning_move() is not None:
             return SIDES[self.mover], []
         blue, red = distances(self.blue, self.tokens & ~self.blue, self.tokens)
@@ -420,31 +331,31 @@ class AntipodeState(GameState):
     def _outcome(self) -> Outcome | None:
         last = 1 - self.mover  # the side that made the last turn is checked first
         for side in (last, self.mover):
-            pair = connection(self._own(side))
+            pair = connection(self.own(side))
             if pair:
-                return Outcome(SIDES[side], "connection", sites=self.chain(side, pair))
+                return Outcome(SIDES[side], Result.CONNECTION, sites=self.chain(side, pair))
         if self.rules.repetition_draw and self.full and self.history.count(self._key()) >= 3:
-            return Outcome("draw", "repetition")
+            return Outcome(DRAW, Result.REPETITION)
         if self._stuck:
-            return Outcome(SIDES[last], "forfeit")
+            return Outcome(SIDES[last], Result.FORFEIT)
         return None
 
     def chain(self, side: int, pair: tuple[int, int]) -> tuple[str, ...]:
         """A shortest chain of ``side``'s tokens joining the corner ``pair``, corner to corner."""
-        own = self._own(side)
-        path = GRAPH.path(pair[0], pair[1], set(_indices(own)))
+        own = self.own(side)
+        path = GRAPH.path(pair[0], pair[1], set(indices(own)))
         return tuple(NAMES[n] for n in path or ())
 
     # ---------------------------------------------------------------- notation
     def parse_move(self, text: str) -> Turn:
         """Read ``c4:e3`` or ``:e3`` (any case, spaces around the parts ignored).
 
-        >>> new().parse_move(" C4 : E3 ")
+        >>> start().parse_move(" C4 : E3 ")
         Turn(place='c4', land='e3')
         """
         place, sep, land = text.partition(":")
         if not sep:
-            raise IllegalMove(f"Cannot read '{text.strip()}'")
+            raise InvalidMove(f"Cannot read '{text.strip()}'")
         return Turn(_cell(place, text) if place.strip() else None, _cell(land, text))
 
     def diagram(self) -> str:
@@ -473,7 +384,7 @@ class AntipodeState(GameState):
         return SITES
 
     def occupied(self) -> frozenset[str]:
-        return _names(self.tokens)
+        return names_of(self.tokens)
 
     def figures(self) -> tuple[Figure, ...]:
         """Every token with its face up, and both pawns standing on their tokens."""
@@ -482,35 +393,35 @@ class AntipodeState(GameState):
         return tokens + tuple(Figure(side, (self.pawn(side),), "pawn") for side in SIDES)
 
     def faces(self) -> dict[str, str]:
-        return {NAMES[n]: "blue" if self.blue >> n & 1 else "red" for n in _indices(self.tokens)}
+        return {NAMES[n]: "blue" if self.blue >> n & 1 else "red" for n in indices(self.tokens)}
 
     def flips(self, move: Turn) -> frozenset[str]:
         """Cells to turn over after the hand has placed the token face up: placement and path
         flips together, a cell flipped twice left out."""
         _, _, placed, path = self._after(move)
-        return _names(placed ^ path)
+        return names_of(placed ^ path)
 
     def realisations(self, move: Turn) -> tuple[Realisation, ...]:
         """In the rules' order: the hand places the token; the player flips its neighbours,
         picks the landing token (a tap or the buttons; the pawn is never sensed), then flips the
         tokens the pawn passed. A flip lifts a token and sets it back, so the sensors see it.
 
-        >>> s = new()
+        >>> s = start()
         >>> [(f.action, sorted(f.sites)) for f in s.realisations(s.parse_move("b1:a1"))[0].follow_ups]
         [('flip', ['a1']), ('pick', ['a1']), ('flip', ['b1'])]
         """
         _, _, placed, path = self._after(move)
-        steps = [FollowUp("flip", _names(placed))] if placed else []
+        steps = [FollowUp("flip", names_of(placed))] if placed else []
         steps.append(FollowUp("pick", frozenset({move.land}), "Tap the token your pawn lands on"))
         if path:
-            steps.append(FollowUp("flip", _names(path)))
+            steps.append(FollowUp("flip", names_of(path)))
         filled = frozenset({move.place}) if move.place else frozenset()
         return (Realisation(frozenset(), filled, tuple(steps)),)
 
     def refusal(self, emptied: frozenset[str], filled: frozenset[str]) -> str | None:
         """A token placed where no pawn move follows.
 
-        >>> s = new()
+        >>> s = start()
         >>> s.refusal(frozenset(), frozenset({"c3"}))
         'c3 leaves the pawn no move'
         """
@@ -540,7 +451,7 @@ class AntipodeState(GameState):
         p = INDEX[next(iter(added))] if added else PASS
         if p == PASS and not self.rules.full_board_turn:
             return []
-        turns = (_TURNS[p][land] for land in _indices(self._landings(p)))
+        turns = (TURNS[p][land] for land in indices(self._landings(p)))
         return [(t, self.realisations(t)[0], 0) for t in turns]
 
     def targets(self, site: str) -> frozenset[str]:
@@ -551,7 +462,13 @@ class AntipodeState(GameState):
 def _cell(part: str, text: str) -> str:
     cell = parse_cell(part)
     if cell is None:
-        raise IllegalMove(f"Cannot read '{text.strip()}'")
+        raise InvalidMove(f"Cannot read '{text.strip()}'")
     if not on_board(SIDE, *cell):
-        raise IllegalMove(f"No cell {part.strip().lower()}")
+        raise InvalidMove(f"No cell {part.strip().lower()}")
     return cell_name(*cell)
+
+
+def start(rules: HouseRules = HouseRules()) -> AntipodeState:
+    """The set-up (corner tokens alternating, the pawns on e1 and e9), Blue to move, with
+    the house ``rules`` in force."""
+    return AntipodeState.setup(START_BLUE, START_RED, START_PAWNS, rules=rules)

@@ -8,7 +8,7 @@ of a position take about 100 µs, some hundred times less than making each turn'
 asking it for its outcome. A first flood, with every cell some turn could change counted in,
 rules out at once a position where no turn can connect, and one per placement its landings.
 
->>> from engines.antipode.state import AntipodeState
+>>> from engines.antipode import AntipodeState
 >>> blue = ["a1", "a4", "b2", "d4", "g6", "g8", "h7", "h8", "i9"]
 >>> red = ["a5", "b3", "b5", "c1", "c3", "d7", "d8", "e1", "e2", "e3", "e5", "e9", "f6", "f9",
 ...        "g9", "h6", "i5"]
@@ -22,15 +22,50 @@ from __future__ import annotations
 
 from functools import reduce
 from operator import or_
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator, Protocol
 
-from engines.antipode.distance import AXIAL, VALID, axial, grow
-from engines.antipode.state import (
-    BETWEEN, CORNER_PAIRS, FULL, NEIGHBOURS, PASS, RAYS, _TURNS, _indices,
+from engines.antipode.board import (
+    BETWEEN, CORNER_PAIRS, FULL, NEIGHBOURS, PASS, RAYS, TURNS, Turn, indices,
 )
+from engines.antipode.distance import AXIAL, VALID, axial, grow
+from engines.core import Outcome
 
-if TYPE_CHECKING:
-    from engines.antipode.state import AntipodeState, Turn
+
+class Position(Protocol):
+    """What the tactics read of an Antipode position (an ``AntipodeState``)."""
+
+    @property
+    def mover(self) -> int:
+        """0 when Blue is to move, 1 for Red."""
+
+    @property
+    def pawns(self) -> tuple[int, int]:
+        """The cells under Blue's and Red's pawns."""
+
+    @property
+    def tokens(self) -> int:
+        """The mask of cells holding a token."""
+
+    @property
+    def to_move(self) -> str | None:
+        """The side to move."""
+
+    @property
+    def reach(self) -> int:
+        """The cells the mover's pawn reaches in one straight move."""
+
+    def own(self, side: int) -> int:
+        """The mask of ``side``'s tokens."""
+
+    def placements(self) -> Iterator[int]:
+        """The cells the mover may place on (``PASS`` for the full-board turn)."""
+
+    def apply(self, move: Turn) -> Position:
+        """The position after ``move``."""
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None."""
+
 
 NEIGHBOURS_AX = tuple(axial(mask) for mask in NEIGHBOURS)
 BETWEEN_AX = tuple({land: axial(mask) for land, mask in row.items()} for row in BETWEEN)
@@ -59,29 +94,29 @@ def joined(own: int) -> bool:
     return False
 
 
-def winning_turn(state: "AntipodeState") -> "Turn | None":
+def winning_turn(state: Position) -> Turn | None:
     """A turn that joins the mover's corners at once, or None (the game must be going on)."""
     return next(winning_turns(state), None)
 
 
-def winning_turns(state: "AntipodeState") -> "Iterator[Turn]":
+def winning_turns(state: Position) -> Iterator[Turn]:
     """Every turn that wins at once for the mover (the game must be going on)."""
     mover, other = state.mover, state.pawns[1 - state.mover]
-    own, tokens = axial(state._own(mover)), axial(state.tokens)
+    own, tokens = axial(state.own(mover)), axial(state.tokens)
     pawns = AXIAL[state.pawns[0]] | AXIAL[state.pawns[1]]
     between, shadow = BETWEEN_AX[state.pawns[mover]], SHADOW[other]
     holes = VALID & ~tokens
     empties = FULL & ~state.tokens
     # A landing can strand the other pawn only if one placement fills all it still sees.
     lines = [(land, AXIAL[land], between[land],
-              seen if (seen := LINES[other] & ~shadow.get(land, 0) & empties).bit_count() < 2
-              else None) for land in _indices(state._reach)]
+              sees if (sees := LINES[other] & ~shadow.get(land, 0) & empties).bit_count() < 2
+              else None) for land in indices(state.reach)]
     paths = reduce(or_, (path for _, _, path, _ in lines), 0)
     # No turn adds more than the empty cells, the tokens beside them and the pawn's paths.
     may_join = joined(own | holes | (grow(holes) & tokens) | paths)
     if not may_join and all(seen is None for *_, seen in lines):
         return
-    for p in state._placements():
+    for p in state.placements():
         if p == PASS:
             placed, filled = own, tokens
         else:
@@ -94,10 +129,10 @@ def winning_turns(state: "AntipodeState") -> "Iterator[Turn]":
                 continue
             if joins and joined(placed ^ (path & filled)) or (
                     seen is not None and not seen & ~(1 << p) and _strands(state, p, land)):
-                yield _TURNS[p][land]
+                yield TURNS[p][land]
 
 
-def _strands(state: "AntipodeState", p: int, land: int) -> bool:
+def _strands(state: Position, p: int, land: int) -> bool:
     """Whether placing on ``p`` and landing on ``land`` wins by leaving the opponent no legal
     turn; asked only when every cell in line with its pawn is filled (else a placement there is
     a turn). On a full board, that also needs none of its tokens in line; the rare rest is
@@ -106,7 +141,7 @@ def _strands(state: "AntipodeState", p: int, land: int) -> bool:
     if p == PASS:
         reach = LINES[other] & ~SHADOW[other].get(land, 0)
         path = BETWEEN[state.pawns[state.mover]][land] & state.tokens
-        if reach & state.tokens & ~(state._own(state.mover) ^ path):
+        if reach & state.tokens & ~(state.own(state.mover) ^ path):
             return False
-    outcome = state.apply(_TURNS[p][land]).outcome()
+    outcome = state.apply(TURNS[p][land]).outcome()
     return outcome is not None and outcome.winner == state.to_move

@@ -1,8 +1,8 @@
 """Named game options: the house rules and settings a game takes besides size and variant.
 
 Each is written ``NAME=VALUE`` on the command line (``--option``) and as ``NAME = VALUE`` in the
-config; the value is a yes/no, a whole number or one of a few words, with the default RULINGS
-gives.
+config; the value is a yes/no, a whole number or one of a few words, with the default the game's
+rulings give (docs/games/).
 
 >>> draw = GameOption("repetition-draw", True, "third repetition in Phase Two is a draw")
 >>> draw.read("no"), draw.read(False), draw.shown(True)
@@ -11,13 +11,15 @@ gives.
 {'repetition_draw': False}
 >>> options_from((draw,), {"repetion-draw": "off"})
 Traceback (most recent call last):
-engines.core.state.OptionError: no option 'repetion-draw' (options: repetition-draw)
+engines.core.errors.OptionError: no option 'repetion-draw' (options: repetition-draw)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping, Union
+
+from engines.core.errors import OptionError
 
 Value = Union[bool, int, str]
 
@@ -47,8 +49,6 @@ class GameOption:
 
     def read(self, value: Value) -> Value:
         """``value`` (text from a command line, or a config value) as this option's type."""
-        from engines.core.state import OptionError
-
         text = str(value).strip().lower()
         if isinstance(self.default, bool):
             if isinstance(value, bool):
@@ -97,8 +97,6 @@ def read_options(text: str) -> dict[str, str]:
 def options_from(options: tuple[GameOption, ...], given: Mapping[str, Value]) -> dict[str, Value]:
     """The engine keywords for the ``given`` options (by name); OptionError for an unknown name
     or a bad value. Options not given keep the engine's defaults."""
-    from engines.core.state import OptionError
-
     by_name = {option.name: option for option in options}
     out = {}
     for name, value in given.items():

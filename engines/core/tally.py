@@ -36,8 +36,8 @@ class _Log:
 
     def __init__(self, parent: _Log | None = None, base: int = 0) -> None:
         self.parent, self.base = parent, base
-        self.depth = parent.depth + 1 if parent else 0
-        self.keys: list = []
+        self.depth: int = parent.depth + 1 if parent else 0
+        self.keys: list[Hashable] = []
         self.where: dict[Hashable, list[int]] = {}
 
     @property
@@ -53,7 +53,7 @@ class _Log:
         here = bisect_left(self.where.get(key, ()), size)
         return here + (self.parent.count(key, self.base) if self.parent else 0)
 
-    def prefix(self, size: int) -> list:
+    def prefix(self, size: int) -> list[Hashable]:
         """The line's first ``size`` keys (at least ``base``)."""
         before = self.parent.prefix(self.base) if self.parent else []
         return before + self.keys[: size - self.base]
@@ -88,7 +88,7 @@ class Tally:
         """How many times ``key`` was pushed on the way to this Tally."""
         return self._log.count(key, self._size)
 
-    def keys(self) -> tuple:
+    def keys(self) -> tuple[Hashable, ...]:
         """All keys, oldest first."""
         return tuple(self._log.prefix(self._size))
 

@@ -1,12 +1,12 @@
-"""Phalanx rules: pieces, moves, capture by phalanx, the forced removal, outcomes, notation and
-the physical contract (RULINGS.md §5).
+"""Phalanx's rules: moves, capture by phalanx, the forced removal, outcomes, notation and the
+physical contract, as docs/games/phalanx.md and its "Rulings" give them.
 
 A move names the moving piece's anchor triangle and the anchor triangle it ends on: ``c1se-c3se``.
 The anchor is the piece's triangle in its lowest rank (leftmost there), the lower half when the
 piece fills that square. After a self-phalanx the opponent's whole turn is removing those pieces:
 ``xd4se`` (several: ``xd4se,e4sw``; ``x`` alone is read as "the pending removal").
 
->>> s = new()
+>>> s = start()
 >>> s.to_move, s.legal_count(), len(s.pieces)
 ('green', 88, 30)
 >>> s = s.play("A1SE - A2SW")
@@ -19,21 +19,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator
 
-from engines.core import FollowUp, GameState, IllegalMove, Outcome, Realisation, Site
+from engines.core import (
+    DRAW, FollowUp, GameState, IllegalMove, InvalidMove, Outcome, Realisation, Result, Site,
+)
 from engines.core.drawing import Figure
 from engines.core.tally import Tally
-from engines.phalanx.geometry import (
+from engines.phalanx.board import (
     FILES,
     INDEX,
     NAMES,
+    PLACEMENTS,
     POINTS,
     SHAPES,
     SIZE,
-    PLACEMENTS,
     TABLES,
-    Rest,
+    Move,
+    Piece,
+    Removal,
     half_of,
     polygon,
     turned,
@@ -49,75 +53,22 @@ _REMOVAL_RE = re.compile(rf"x((?:[,+]?{_TRIANGLE})*)")
 LETTERS = {"Syntagma": "S", "Hoplite": "H", "Archer": "A", "Auxiliary": "X"}
 
 
-class Piece(NamedTuple):
-    """A piece: side (0 Green, 1 Red), shape (index into SHAPES), origin (8 * rank + file)."""
-
-    side: int
-    shape: int
-    origin: int
-
-    @property
-    def rest(self) -> Rest:
-        return TABLES[self.shape].rests[self.origin]
-
-    @property
-    def kind(self) -> str:
-        return SHAPES[self.shape].kind
-
-    @property
-    def anchor(self) -> str:
-        return NAMES[self.rest.anchor]
-
-    @property
-    def sites(self) -> frozenset[str]:
-        return frozenset(NAMES[t] for t in self.rest.triangles)
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """Move the piece anchored on ``frm`` so that its anchor lands on ``to``.
-
-    >>> str(Move("c1se", "c3se"))
-    'c1se-c3se'
-    """
-
-    frm: str
-    to: str
-
-    def __str__(self) -> str:
-        return f"{self.frm}-{self.to}"
-
-
-@dataclass(frozen=True, slots=True)
-class Removal:
-    """The forced turn after a self-phalanx: remove the opponent's pieces anchored on ``anchors``.
-
-    >>> str(Removal(("d4se", "e4sw")))
-    'xd4se,e4sw'
-    """
-
-    anchors: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return "x" + ",".join(self.anchors)
-
-
 @dataclass(frozen=True)
 class Rules:
-    """House rules (RULINGS §5), both on by default: the third repetition and ``quiet_plies``
-    plies without a capture (None: no limit) end the game, decided by points."""
+    """House rules (docs/games/phalanx.md, "Rulings"), both on by default: the third
+    repetition and ``quiet_plies`` plies without a capture (None: no limit) end the game,
+    decided by points."""
 
     repetition: bool = True
     quiet_plies: int | None = 200
 
 
-def _position(pieces, turn, pending) -> tuple:
-    """What the repetition rule compares: the pieces, the side to move, a removal due."""
-    return pieces, turn, pending
+#: What the repetition rule compares: the pieces, the side to move, a removal due.
+Position = tuple[tuple[Piece, ...], int, tuple[Piece, ...]]
 
 
 @dataclass(frozen=True)
-class PhalanxState(GameState):
+class PhalanxState(GameState[Move | Removal]):
     """A Phalanx position. ``pending``: pieces of the side that just moved that phalanxed
     themselves; the side to move must remove them. ``taken``: pieces each side has captured."""
 
@@ -129,8 +80,6 @@ class PhalanxState(GameState):
     quiet: int = 0
     rules: Rules = Rules()
     history: Tally = field(default_factory=Tally, repr=False)
-    AI_SEARCH = "alphabeta"
-    AI_RATE = 3500
 
     def __post_init__(self) -> None:
         if not len(self.history):
@@ -138,8 +87,8 @@ class PhalanxState(GameState):
 
     # ------------------------------------------------------------------ basics
     @property
-    def _key(self) -> tuple:
-        return _position(self.pieces, self.turn, self.pending)
+    def _key(self) -> Position:
+        return self.pieces, self.turn, self.pending
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -189,10 +138,10 @@ class PhalanxState(GameState):
             totals[SIDES[piece.side]] -= POINTS[piece.kind]
         return dict(totals)
 
-    def by_points(self, result: str) -> Outcome:
+    def by_points(self, result: Result) -> Outcome:
         """The game decided by points (a drawn or timed-out game): more points wins, equal draws."""
         green, red = self.points().values()
-        winner = "draw" if green == red else SIDES[0 if green > red else 1]
+        winner = DRAW if green == red else SIDES[0 if green > red else 1]
         return Outcome(winner, result)
 
     # ------------------------------------------------------------------ moves
@@ -231,7 +180,7 @@ class PhalanxState(GameState):
         elif isinstance(move, Move):
             self._destination(move)
         else:
-            raise IllegalMove(f"Cannot read {move!r}")
+            raise InvalidMove(f"Cannot read {move!r}")
 
     def _check_removal(self, move: Removal) -> None:
         due = self._due()
@@ -246,7 +195,7 @@ class PhalanxState(GameState):
             raise IllegalMove("First remove " + ",".join(self._due().anchors))
         for name in (move.frm, move.to):
             if name not in INDEX:
-                raise IllegalMove(f"No triangle {name}")
+                raise InvalidMove(f"No triangle {name}")
         index = self._owner[INDEX[move.frm]]
         if index < 0:
             raise IllegalMove(f"No piece on {move.frm}")
@@ -298,13 +247,16 @@ class PhalanxState(GameState):
         own = tuple(p for p in kept if p.side == self.turn and _phalanxed(p, owner))
         return self._next(kept, own, captured), captured
 
-    def _next(self, pieces, pending, removed) -> "PhalanxState":
-        taken = list(self.taken)
-        taken[self.turn] += len(removed)
-        turn, pending = 1 - self.turn, tuple(pending)
-        history = (Tally() if removed else self.history).push(_position(pieces, turn, pending))
+    def _next(
+        self, pieces: tuple[Piece, ...], pending: tuple[Piece, ...], removed: tuple[Piece, ...],
+    ) -> "PhalanxState":
+        green, red = self.taken
+        taken = (green + len(removed), red) if self.turn == 0 else (green, red + len(removed))
+        turn = 1 - self.turn
+        key: Position = (pieces, turn, pending)
+        history = (Tally() if removed else self.history).push(key)
         return PhalanxState(
-            pieces, turn, self.moves_played + 1, tuple(taken), pending,
+            pieces, turn, self.moves_played + 1, taken, pending,
             0 if removed else self.quiet + 1, self.rules, history,
         )
 
@@ -318,15 +270,15 @@ class PhalanxState(GameState):
     def _outcome(self) -> Outcome | None:
         for side in (0, 1):
             if self.taken[side] >= WINNING_CAPTURES:
-                return Outcome(SIDES[side], "captures")
+                return Outcome(SIDES[side], Result.CAPTURES)
         if self.pending:
             return None
         if self.rules.repetition and self.history.count(self._key) >= 3:
-            return self.by_points("repetition")
+            return self.by_points(Result.REPETITION)
         if self.rules.quiet_plies is not None and self.quiet >= self.rules.quiet_plies:
-            return self.by_points("no-captures")
+            return self.by_points(Result.NO_CAPTURES)
         if next(self._moves(), None) is None:
-            return self.by_points("no-moves")
+            return self.by_points(Result.NO_MOVES)
         return None
 
     # ------------------------------------------------------------------ notation
@@ -349,8 +301,8 @@ class PhalanxState(GameState):
             anchors = {p.anchor if p else n for p, n in zip(pieces, names)}
             return Removal(tuple(sorted(anchors, key=INDEX.__getitem__)))
         if re.fullmatch(r"[a-h][1-8]-[a-h][1-8]", compact):
-            raise IllegalMove(f"Cannot read '{text}': name triangles, like a1se-a3se")
-        raise IllegalMove(f"Cannot read '{text}'")
+            raise InvalidMove(f"Cannot read '{text}': name triangles, like a1se-a3se")
+        raise InvalidMove(f"Cannot read '{text}'")
 
     def _target(self, piece: Piece, name: str) -> str:
         """The anchor of ``piece``'s destination named by ``name``: the anchor itself, or any
@@ -430,13 +382,15 @@ class PhalanxState(GameState):
         follow = (FollowUp("remove", gone, removal_words(captured)),)
         return (Realisation(old - new, new - old, follow if captured else ()),)
 
-    def moves_for_change(self, emptied, filled):
+    def moves_for_change(
+        self, emptied: frozenset[str], filled: frozenset[str]
+    ) -> list[tuple[Move | Removal, Realisation, int]]:
         """Only moves of pieces whose sites emptied are tried, and only those whose own new
         sites are the filled ones get a full realisation (with captures); or the due removal."""
         if self.outcome():
             return []
         if self.pending:
-            candidates: Iterable = self._moves()
+            candidates: Iterable[Move | Removal] = self._moves()
         else:
             touched = {self._owner[INDEX[s]] for s in emptied if s in INDEX} - {-1}
             candidates = (
@@ -503,7 +457,7 @@ def _phalanxed(piece: Piece, owner: list[int]) -> bool:
 
 def _triangle_name(name: str) -> str:
     if name not in INDEX:
-        raise IllegalMove(f"{name[:2]} has no {name[2:]} half")
+        raise InvalidMove(f"{name[:2]} has no {name[2:]} half")
     return name
 
 
@@ -512,7 +466,7 @@ SITES = tuple(
     for t, name in enumerate(NAMES)
 )
 
-#: Green's set-up (RULINGS §5 house rule): (kind, anchor). Red's is the same turned 180 degrees.
+#: Green's set-up (a house rule, docs/games/phalanx.md): (kind, anchor). Red's is the same turned 180 degrees.
 GREEN_SETUP = (
     ("archer", "a1se"), ("archer", "b1sw"), ("archer", "g1se"), ("archer", "h1sw"),
     ("hoplite-left", "c1se"), ("hoplite-right", "f1sw"),
@@ -522,14 +476,14 @@ GREEN_SETUP = (
 )
 
 
-def removal_words(pieces) -> str:
+def removal_words(pieces: Iterable[Piece]) -> str:
     """What a removal asks, counting pieces, not triangles.
 
     >>> removal_words([make_piece("red", "archer", "a1se")])
     'Remove the lit Archer'
     """
-    pieces = list(pieces)
-    return f"Remove the lit {pieces[0].kind}" if len(pieces) == 1 else f"Remove the {len(pieces)} lit pieces"
+    listed = list(pieces)
+    return f"Remove the lit {listed[0].kind}" if len(listed) == 1 else f"Remove the {len(listed)} lit pieces"
 
 
 def make_piece(side: str, kind: str, anchor: str) -> Piece:
@@ -576,11 +530,3 @@ def start(rules: Rules = Rules()) -> PhalanxState:
     """The set-up: Green's 15 pieces on ranks 1-2, Red's the same turned 180 degrees."""
     green = [make_piece("green", kind, anchor) for kind, anchor in GREEN_SETUP]
     return PhalanxState(tuple(sorted(green + [_turned(p) for p in green])), rules=rules)
-
-
-def new(
-    size: int | None = None, variant: str = "standard", *,
-    repetition: bool = True, quiet_plies: int | None = 200,
-) -> PhalanxState:
-    """The starting position. ``size`` is ignored (one board); house rules as in :class:`Rules`."""
-    return start(Rules(repetition, quiet_plies))

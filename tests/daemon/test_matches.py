@@ -58,7 +58,7 @@ def test_a_database_from_before_the_match_columns_is_upgraded(tmp_path):
 
 
 # ----------------------------------------------------------- the controller, through streams
-#: Game 1 (white begins): white wins by connection, 3 points (RULINGS §1 Chart A: Phase One).
+#: Game 1 (white begins): white wins by connection, 3 points (Chart A, docs/games/antipalos.md: Phase One).
 GAME_1 = ["B1*", "A1*", "*B2", "C1*", "B3*"]
 #: Game 2 (black, the loser, begins): white wins again, 3 points: 6-0 ends a match to 6.
 GAME_2 = ["A1*", "B1*", "C1*", "*B2", "A2*", "B3*"]

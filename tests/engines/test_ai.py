@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines import GAME_NAMES, game_info, new_game
-from engines.ai import alphabeta, budget, choose, mcts
+from engines.ai import alphabeta, budget, choose, mcts, profile_of
 from engines.ai.arena import duel, level_player
 from engines.ai.baseline import one_ply, random_player
 from tests.engines.play_tools import reached
@@ -59,14 +59,14 @@ def test_budgets_grow_with_the_level_and_a_stop_ends_the_search_early():
 
 
 def test_antipode_s_level_5_gives_a_leaf_to_every_root_move_the_lower_levels_to_few():
-    """Levels 1 to 4 pay for each move a descent weighs (``AI_SCAN_COST``), so at a root of a
+    """Levels 1 to 4 pay for each move a descent weighs (the profile's ``scan_cost``), so at a root of a
     hundred moves and more their few descents reach few of them: breadth is what sets them
     apart. Level 5's scans are free, so every root move gets a leaf; with the same work charged
     for scans it would reach a tenth as many."""
     state = reached("antipode", None, 3, 30)
     moves = state.legal_count()
     assert moves >= 100 and state.winning_move() is None
-    assert state.AI_SCAN_COST == (2, 2, 2, 2, 0)
+    assert profile_of(state).scan_cost == (2, 2, 2, 2, 0)
     stop, work = (lambda: False), budget(state, 5)
     _, wide, _ = mcts.search(state, work, random.Random(1), stop, scan=0)
     _, narrow, _ = mcts.search(state, work, random.Random(1), stop, scan=2)
@@ -140,7 +140,8 @@ def _searched(state, move, depth):
     child = state.apply(move)
     if child.outcome() is not None:
         return alphabeta.final(child.outcome().winner, state.to_move, depth - 1)
-    run = alphabeta.Search(10**7, random.Random(0), lambda: False)
+    run = alphabeta.Search(10**7, random.Random(0), lambda: False,
+                           mobility=profile_of(state).mobility)
     value = run.negamax(child, depth - 1, -3 * alphabeta.WIN, 3 * alphabeta.WIN)
     return value if child.to_move == state.to_move else -value
 
@@ -155,7 +156,8 @@ def test_a_cut_short_alpha_beta_iteration_only_trades_its_move_for_a_better_one(
             state = reached(game, size, seed, 10 + 10 * seed % 40)
             for work in (900, 2400):
                 move = alphabeta.search(state, work, random.Random(1), lambda: False)[0]
-                run = alphabeta.Search(work, random.Random(1), lambda: False)
+                run = alphabeta.Search(work, random.Random(1), lambda: False,
+                                       mobility=profile_of(state).mobility)
                 depth, window = 0, (-2 * alphabeta.WIN, 2 * alphabeta.WIN)
                 try:  # the same seeded search, up to its last full iteration
                     while True:
@@ -174,7 +176,8 @@ def test_a_cut_short_alpha_beta_iteration_only_trades_its_move_for_a_better_one(
 
 def _finished_plies(state, work: int, selective: bool) -> int:
     """How many plies a seeded alpha-beta search of ``work`` nodes finishes."""
-    run = alphabeta.Search(work, random.Random(1), lambda: False, selective)
+    run = alphabeta.Search(work, random.Random(1), lambda: False, selective,
+                           mobility=profile_of(state).mobility)
     run.root, depth = state, 0
     try:
         while depth < 6:

@@ -1,4 +1,5 @@
-"""Anti-Grid (RULINGS §4): geometry, moves, blockades, captures, wins, chain variant, contract."""
+"""Anti-Grid (docs/games/anti-grid.md, "Rulings"): geometry, moves, blockades, captures, wins,
+chain variant, contract."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from engines import new_game
 from engines.antigrid import OK, QUIET_LIMIT, AntiGridState, Move, new
-from engines.antigrid.grid import (
+from engines.antigrid.board import (
     BLUE, RED, SHARED, grid, parse_point, point_kind, point_name,
 )
 from engines.core import FollowUp, IllegalMove, OptionError, Outcome
@@ -297,7 +298,7 @@ def test_notation_with_capture_suffix():
     for text in ("c1-c3xb3", "C1 - C3 x B3", " c1-c3 "):
         assert state.parse_move(text) == Move(parse_point("c1"), parse_point("c3"))
     assert str(state.parse_move("c1-c3xb3")) == "c1-c3"
-    # RULINGS: a capture suffix is never required, but one given must name the captures
+    # Ruling 9: a capture suffix is never required, but one given must name the captures
     for wrong, reason in [("c1-c3xb3xd3", "c1-c3 captures b3, not b3 d3"),
                           ("c1-c3xk11", "c1-c3 captures b3, not k11"),
                           ("a3-a5xb3", "a3-a5 captures nothing, not b3")]:

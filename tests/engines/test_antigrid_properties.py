@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engines.antigrid import OK, AntiGridState, EndTurn, Move, new
-from engines.antigrid.grid import BLUE, RED, point_name
+from engines.antigrid.board import BLUE, RED, point_name
 from engines.core import IllegalMove
 
 games = st.tuples(

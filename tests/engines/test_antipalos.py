@@ -1,5 +1,6 @@
-"""Antipalos rules (RULINGS.md §1): geometry, both phases, wins and scores, variants, notation,
-records, match play, the physical contract, and properties checked against brute force."""
+"""Antipalos rules (docs/games/antipalos.md, "Rulings"): geometry, both phases, wins and
+scores, variants, notation, records, match play, the physical contract, and properties checked
+against brute force."""
 
 from __future__ import annotations
 
@@ -671,7 +672,7 @@ def test_match_after_a_draw_the_other_side_begins():
 
 
 def test_a_win_by_the_last_placement_ends_in_phase_one():
-    """RULINGS: Phase Two begins only when every supply is placed and nobody has won."""
+    """Phase Two begins only when every supply is placed and nobody has won (ruling 6)."""
     record = "D2*; *A1; C1*; D4*; D3*; C4*; *A3; *A2; C2*; B2*; B3*"
     state = new_game("antipalos", 4)
     for move in record.split("; "):

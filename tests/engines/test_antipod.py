@@ -1,4 +1,5 @@
-"""Antipod (RULINGS.md §3): the sphere, set-up, both wins, notation, twins and the referee."""
+"""Antipod (docs/games/antipod.md, "Rulings"): the sphere, set-up, both wins, notation, twins
+and the referee."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engines import new_game
-from engines.antipod.state import BLACK, EMPTY, WHITE, AntipodState, Place, new, sphere_of
+from engines.antipod import AntipodState, Place, new, sphere_of
+from engines.antipod.state import BLACK, EMPTY, WHITE
 from engines.core import FollowUp, IllegalMove, OptionError
 from firmware_host import referee
 
@@ -259,7 +261,7 @@ def test_parsing_both_names_of_an_edge_point():
     s = new(6)
     for text in ("a3", "a14", "A14", " a3+ ", "a14+", "A3+"):
         assert s.parse_move(text) == Place("a3")
-    # RULINGS §3: '+' marks an edge point in records, after its name and only there
+    # Ruling 5: '+' marks an edge point in records, after its name and only there
     for bad, reason in [("f5+", "f5 is not an edge point: only edge points carry '+'"),
                         ("+a3", "Cannot read '+a3' ('+' goes after an edge point's name: a3+)"),
                         ("a+3", "Cannot read 'a+3' ('+' goes after an edge point's name: a3+)"),

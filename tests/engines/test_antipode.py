@@ -1,4 +1,4 @@
-"""Antipode (RULINGS.md §2): every rule, the physical contract and the referee.
+"""Antipode (docs/games/antipode.md, "Rulings"): every rule, the physical contract and the referee.
 
 A small independent referee (``Ref``) written straight from the rulings text, sharing no code with
 the engine, cross-checks the engine's turn lists, resulting positions and wins.
@@ -170,7 +170,7 @@ def test_board_has_61_cells_named_by_rows_and_diagonals():
 
 
 def test_neighbour_counts_corner_3_edge_4_interior_6():
-    from engines.antipode.state import GRAPH
+    from engines.antipode.board import GRAPH
 
     degree = {label: len(ns) for label, ns in zip(GRAPH.labels, GRAPH.neighbours)}
     corners = {"a1", "a5", "e9", "i9", "i5", "e1"}

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from engines import new_game
 from engines.antipode.distance import distances
-from engines.antipode.state import CORNER_PAIRS, GRAPH
+from engines.antipode.board import CORNER_PAIRS, GRAPH
 
 
 def slow_distance(own: int) -> int:

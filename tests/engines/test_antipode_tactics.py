@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from engines import new_game
 from engines.antipode.distance import CORNERS, FAR, destined, distances
-from engines.antipode.state import CELLS, NAMES, AntipodeState
+from engines.antipode import AntipodeState
+from engines.antipode.board import CELLS, NAMES
 from engines.antipode.tactics import winning_turns
 from engines.core import GameState
 from tests.engines.play_tools import reached

@@ -1,5 +1,6 @@
-"""Every house rule of RULINGS is a named option (``--option NAME=VALUE``, the config's
-``options``), with the default RULINGS gives; each option changes what it says."""
+"""Every house rule of the games' rulings (docs/games/) is a named option (``--option
+NAME=VALUE``, the config's ``options``), with the default the rulings give; each option changes
+what it says."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Phalanx (RULINGS.md §5): set-up, shapes and resting places, moves, phalanx captures, the
+"""Phalanx (docs/games/phalanx.md, "Rulings"): set-up, shapes and resting places, moves, phalanx captures, the
 self-phalanx removal, points and house rules, notation, the physical contract and the referee."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engines import new_game
-from engines.core import IllegalMove
+from engines.core import IllegalMove, Result
 from engines.phalanx import Move, Removal, make_piece, new, position
-from engines.phalanx.geometry import NAMES, SHAPES, TABLES
+from engines.phalanx.board import NAMES, SHAPES, TABLES
 from firmware_host import referee
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,8 +60,8 @@ def test_setup_matches_the_rulings():
 
 
 # ------------------------------------------------------------------ shapes and resting places
-# Green's outlines as polygons (square units), written from RULINGS §5 and independent of the
-# engine's cell tables; Red's are the same turned 180 degrees.
+# Green's outlines as polygons (square units), written from the rulings (docs/games/phalanx.md)
+# and independent of the engine's cell tables; Red's are the same turned 180 degrees.
 OUTLINES = {
     "auxiliary-nw": ((0, 0), (1, 1), (0, 1)),
     "auxiliary-se": ((0, 0), (1, 0), (1, 1)),
@@ -276,8 +276,8 @@ def test_points_count():
     s = pos("green syntagma a1se", "green hoplite-left a3se",
                   "red archer h8se", "red auxiliary h6nw", "red auxiliary g6sw")
     assert s.points() == {"green": 35, "red": 20}
-    assert s.by_points("time").winner == "green"
-    assert new().by_points("time").winner == "draw"
+    assert s.by_points(Result.TIME).winner == "green"
+    assert new().by_points(Result.TIME).winner == "draw"
 
 
 def test_third_repetition_is_decided_by_points():

@@ -1,4 +1,5 @@
-"""Phalanx board geometry: the 128 triangles, their quarters, the piece shapes and where they fit.
+"""Phalanx's board: the 128 triangles, their quarters, the piece shapes, where they fit, and the
+piece and move values named on it.
 
 Square (f, r) (file a.. = 0.., rank 1.. = 0.., as Green sees the board) spans [f, f+1] x [r, r+1].
 Its diagonal is ``/`` when f + r is even (halves ``nw`` above it, ``se`` below), else ``\\``
@@ -17,6 +18,7 @@ integer translation (a resting place or a step on the way) is an exact bitmask.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 FILES = "abcdefgh"
 SIZE = 8
@@ -222,7 +224,7 @@ def _sides(triangles: list[int]) -> tuple[tuple[int, ...], ...]:
         for seg, other in EDGES[t]
         if other not in inside
     )
-    sides: list[list] = []
+    sides: list[list[int | None]] = []
     last = None
     for line, seg, other in units:
         if last is not None and last[0] == line and last[1][1] == seg[0]:
@@ -230,7 +232,7 @@ def _sides(triangles: list[int]) -> tuple[tuple[int, ...], ...]:
         else:
             sides.append([other])
         last = (line, seg)
-    return tuple(tuple(side) for side in sides if None not in side)
+    return tuple(tuple(t for t in side if t is not None) for side in sides if None not in side)
 
 
 def _table(shape: Shape) -> ShapeTable:
@@ -251,9 +253,11 @@ def _table(shape: Shape) -> ShapeTable:
     return ShapeTable(masks, rests, {rest.anchor: o for o, rest in rests.items()}, rays)
 
 
-def _ray(masks: dict[int, int], rests: dict[int, Rest], o: int, step: tuple[int, int]):
+def _ray(
+    masks: dict[int, int], rests: dict[int, Rest], o: int, step: tuple[int, int],
+) -> tuple[tuple[int, int], ...]:
     f, r = o % SIZE, o // SIZE
-    out = []
+    out: list[tuple[int, int]] = []
     while True:
         f, r = f + step[0], r + step[1]
         o = SIZE * r + f
@@ -269,3 +273,56 @@ PLACEMENTS: dict[frozenset[int], tuple[int, int]] = {
     for shape, table in enumerate(TABLES)
     for o, rest in table.rests.items()
 }
+
+
+class Piece(NamedTuple):
+    """A piece: side (0 Green, 1 Red), shape (index into SHAPES), origin (8 * rank + file)."""
+
+    side: int
+    shape: int
+    origin: int
+
+    @property
+    def rest(self) -> Rest:
+        return TABLES[self.shape].rests[self.origin]
+
+    @property
+    def kind(self) -> str:
+        return SHAPES[self.shape].kind
+
+    @property
+    def anchor(self) -> str:
+        return NAMES[self.rest.anchor]
+
+    @property
+    def sites(self) -> frozenset[str]:
+        return frozenset(NAMES[t] for t in self.rest.triangles)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move the piece anchored on ``frm`` so that its anchor lands on ``to``.
+
+    >>> str(Move("c1se", "c3se"))
+    'c1se-c3se'
+    """
+
+    frm: str
+    to: str
+
+    def __str__(self) -> str:
+        return f"{self.frm}-{self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """The forced turn after a self-phalanx: remove the opponent's pieces anchored on ``anchors``.
+
+    >>> str(Removal(("d4se", "e4sw")))
+    'xd4se,e4sw'
+    """
+
+    anchors: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "x" + ",".join(self.anchors)

@@ -1,4 +1,5 @@
-"""Anti-Grid geometry (RULINGS §4): points, lines, rays, blockade guards, never-flankable points.
+"""Anti-Grid's board: points, lines, rays, blockade guards, never-flankable points, sites, and
+the move values named on it (docs/games/anti-grid.md: the geometry there is the definition).
 
 Doubled coordinates (X, Y), 0..2n-1, X from the left and Y from the bottom. Red points have X and
 Y even, blue points both odd; a shared point (a red line crossing a blue one) has one of each.
@@ -21,6 +22,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import Union
 
 from engines.core import Site
 
@@ -217,3 +219,26 @@ def grid(n: int) -> Grid:
         sites=sites,
         index={point_name(p): p for p in points},
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A pawn move from point ``src`` to point ``dst`` (point ids, see :func:`pid`)."""
+
+    src: int
+    dst: int
+
+    def __str__(self) -> str:
+        return f"{point_name(self.src)}-{point_name(self.dst)}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """The end of a capture chain (the OK button); notation ``ok``."""
+
+    def __str__(self) -> str:
+        return "ok"
+
+
+OK = EndTurn()
+AnyMove = Union[Move, EndTurn]
