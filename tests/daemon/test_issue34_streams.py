@@ -2,8 +2,9 @@
 issue34_*.jsonl) and what the player expects to see: the events, the record, the OLED's words.
 
 Each was reproduced on the controller as it stood when the issue was filed (where all but two
-failed) and passes on the phase model that replaced it. Streams with robot-only lines (a ``command`` the page sends) are replayed
-through the board under test (tests/support/board.py), the others through ``reedboard replay``.
+failed) and passes on the phase model that replaced it. Streams with robot-only lines (a
+``command`` the page sends) are replayed through the board under test (tests/support/board.py),
+the others through ``reedboard replay``.
 """
 
 from __future__ import annotations
