@@ -39,7 +39,7 @@ SLACK = 0
 LARGE_SIZES = (18, 15, 13)
 SMALL_SIZE = 11
 #: The layout's styles, tried in order until the text fits: (largest main line, other lines).
-STYLES = ((18, 11), (15, 11), (13, 11), (11, 11), (11, 10), (10, 10), (10, 9), (9, 9))
+STYLES = ((18, 11), (15, 11), (13, 11), (11, 11), (10, 10), (9, 9))
 ELLIPSIS = "…"
 #: How a paged screen may break a line too long for a page of its own, tried in order: not at
 #: all, where it says two things (" · "), then also between words.
@@ -67,6 +67,8 @@ class Screen:
     #: A page number ("1/2") drawn small at the right end of the first row, on pages whose
     #: title had to make room.
     marker: str = ""
+    #: For menus: rows of help below the items (what the buttons do).
+    footer: tuple[str, ...] = ()
 
     def pages(self, size: tuple[int, int] = SIZE) -> tuple["Screen", ...]:
         """The pages this screen is shown as on a panel of ``size``: itself when it fits,
@@ -85,7 +87,7 @@ class Screen:
         lines = [
             f"> {line}" if i == page.selected else line for i, line in enumerate(page.lines)
         ]
-        return tuple(line for line in (page.title, *lines, page.marker) if line)
+        return tuple(line for line in (page.title, *lines, *page.footer, page.marker) if line)
 
     def render(self, target: LumaDevice | tuple[int, int] = SIZE) -> Image.Image:
         """Draw on a luma device (which then shows it) or on a dummy device of a size; returns
@@ -362,7 +364,7 @@ def fits(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> bool:
     shown = _letters("".join(row.text for row in rows))
     whole = _letters("".join(_plain(t) for t in (screen.title, *screen.lines)))
     if screen.selected is not None:  # a menu shows its whole title and some items, each whole
-        items = {_plain(item) for item in screen.lines}
+        items = {_plain(item) for item in (*screen.lines, *screen.footer)}
         if rows[0].text.endswith(ELLIPSIS) and not screen.title.endswith(ELLIPSIS):
             return False  # the title or its position ("3/8") cut short
         shown, whole = "", "".join(row.text for row in rows[1:] if row.text not in items)
@@ -424,7 +426,7 @@ def _menu_layout(screen: Screen, width: int, height: int
                lit=screen.invert_title)
     top = head.bottom + 2
     pitch = font.height + 1
-    visible = max(1, (height - top) // pitch)
+    visible = max(1, (height - top) // pitch - len(screen.footer))
     first = min(max(0, selected - visible + 1), max(0, len(items) - visible))
     arrow = 10  # room at the right end for the arrows
     rows = [
@@ -437,7 +439,10 @@ def _menu_layout(screen: Screen, width: int, height: int
         more.append((rows[0], True))
     if rows and first + visible < len(items):
         more.append((rows[-1], False))
-    return [head, *rows], more
+    below = top + visible * pitch
+    help_rows = [Row(below + n * pitch, below + (n + 1) * pitch - 1, _plain(text), font)
+                 for n, text in enumerate(screen.footer)]
+    return [head, *rows, *help_rows], more
 
 
 def _large_font(text: str, width: int, largest: int) -> _Font | None:
@@ -582,9 +587,10 @@ def _to_move(side: str, colour: str | None) -> str:
     return f"{name[:1].upper()}{name[1:]} to move"
 
 
-def menu_screen(title: str, items: Sequence[str], selected: int) -> Screen:
-    """A menu page: the title lit, one item per row, the selected one lit."""
-    return Screen(title, tuple(items), invert_title=True, selected=selected)
+def menu_screen(title: str, items: Sequence[str], selected: int, footer: Sequence[str] = ()) -> Screen:
+    """A menu page: the title lit, one item per row, the selected one lit; ``footer``: help
+    rows below."""
+    return Screen(title, tuple(items), invert_title=True, selected=selected, footer=tuple(footer))
 
 
 def message_screen(title: str, lines: Sequence[str] = ()) -> Screen:
