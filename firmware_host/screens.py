@@ -69,6 +69,9 @@ class Screen:
     marker: str = ""
     #: For menus: rows of help below the items (what the buttons do).
     footer: tuple[str, ...] = ()
+    #: The style (of :data:`STYLES`) every page of a long screen is drawn in (None: the first
+    #: that fits), so that its pages keep one type size.
+    style: tuple[int, int] | None = None
 
     def pages(self, size: tuple[int, int] = SIZE) -> tuple["Screen", ...]:
         """The pages this screen is shown as on a panel of ``size``: itself when it fits,
@@ -225,7 +228,7 @@ def layout(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]
     tests/daemon/test_oled_fit.py renders them all) ends in "…" where the panel ends."""
     if screen.selected is not None:
         return _menu_layout(screen, width, height)
-    for style in STYLES:
+    for style in (screen.style,) if screen.style else STYLES:
         rows = _text_layout(screen, style, width)
         if rows[-1].bottom < height:
             return rows, []
@@ -268,7 +271,8 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
                     if len(chunks) <= 2:
                         break  # no later style can do better
             if found:
-                return _numbered(base, fixed, min(found)[2])
+                _, order, chunks = min(found)
+                return _numbered(replace(base, style=STYLES[order]), fixed, chunks)
     return (screen,)
 
 
@@ -551,19 +555,21 @@ def status_screen(
     error: str | None,
     result: str | None,
     match_score: str | None = None,
+    news: str | None = None,
 ) -> Screen:
     """The screen during a game. The main line is the result once there is one, else who is to
     move (with the side's colour where it differs from its name). Below it, most urgent first:
-    the error (and the title bar lights up), the instruction, the phase with the game's own
-    status lines, the match score (once there is a result, the score comes before the
-    instruction: it is the news then)."""
+    the error (and the title bar lights up), the instruction, the news (what just happened:
+    "Took back b1:a1", "Flip of a1 counted"), the phase with the game's own status lines, the
+    match score (once there is a result, the score comes before the instruction: it is the news
+    then). The error and the instruction are on every page of a long screen."""
     title = " · ".join(filter(None, (game_title, variant)))
     main = result or (_to_move(to_move, side_colour) if to_move else "Game over")
     status = list(status_lines)
     if phase is not None:
         status[:1] = [" · ".join([f"Phase {phase}", *status[:1]])]
     match = f"Match {match_score}" if match_score else None
-    after = [match, instruction, *status] if result else [instruction, *status, match]
+    after = [match, instruction, news, *status] if result else [instruction, news, *status, match]
     lines = [main, *filter(None, [error, *after])]
     keep = 1 + sum(1 for line in (error, instruction) if line)
     if result:

@@ -354,8 +354,8 @@ class Choice:
         turn = self.turns[self.highlight]
         pick = turn.pick_index()
         if pick is None:
-            return f"OK: {notation(turn.move)} · BACK: the next"
-        return f"{words(turn.steps[pick], self.sites)} · OK: {named(by_name(turn.left[pick]))} · BACK: the next"
+            return f"OK: {notation(turn.move)}, BACK: next"
+        return f"{words(turn.steps[pick], self.sites)} · OK: {named(by_name(turn.left[pick]))}, BACK: next"
 
 
 def undo_steps(played: GameState, back: GameState) -> tuple[FollowUp, ...]:

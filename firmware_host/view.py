@@ -120,6 +120,9 @@ def build_screen(snap: Snapshot) -> Screen:
     result, score = result_lines(outcome, record.match)
     following = isinstance(phase, Following)
     fix = snap.sync.fix() if snap.sync and snap.connected else None  # what to do on a refusal
+    said, asked = snap.message or error(snap), instruction(snap)
+    if fix and said and not asked:  # the refusal and what to do about it, in one line
+        said = f"{said} · {fix}"
     return status_screen(
         game_title=record.game.title,
         variant=record.game.shown_variant,
@@ -127,10 +130,11 @@ def build_screen(snap: Snapshot) -> Screen:
         side_colour=None,
         phase=state.phase,
         status_lines=state.status_lines(),
-        instruction=instruction(snap) or fix,
-        error=snap.message or error(snap) or snap.flash,
+        instruction=asked or (None if said else fix),
+        error=said,
         result=result,
         match_score=score,
+        news=snap.flash,
     )
 
 

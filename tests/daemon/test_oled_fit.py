@@ -106,10 +106,10 @@ def instructions(states):
     labels = widest([s.label for s in states[0].sites()], 3)
     notations = [s.notation(m) for s in states[:: max(1, len(states) // 4)]
                  for m in s.legal_moves()[:50]]
-    choices = [f"OK: {move} · BACK: the next" for move in widest(notations, 2)]
+    choices = [f"OK: {move}, BACK: next" for move in widest(notations, 2)]
     for step in picks[:1]:
         ask = turn.words(step, labels[:2])
-        choices.append(f"{ask} · OK: {labels[0]} · BACK: the next")
+        choices.append(f"{ask} · OK: {labels[0]}, BACK: next")
     pieces = [turn.named(turn.by_name(f.sites)) for s in states for f in s.figures()] or labels
     moving = [f"Move {widest(pieces, 1)[0]} to a lit site", "OK ends the turn", None]
     return widest(steps, 3), moving, choices
