@@ -35,7 +35,8 @@ from firmware_host.web.bridge import Hub, Update
 from firmware_host.web.guard import (
     MAX_MESSAGE, Bucket, host_allowed, same_origin, security_headers, send_all,
 )
-from firmware_host.web import games, guides
+from firmware_host.web import guides
+from firmware_host.web import games as stored
 from firmware_host.web.address import qr_svg
 from firmware_host.web.commands import CommandError, Drag, NewGame, SetNoise, SetUp, SiteChange, parse
 
@@ -135,18 +136,18 @@ class Pages:
 
     async def games_list(self, request: web.Request) -> web.Response:
         self._authorise(request)
-        return web.json_response(await self._stored(games.listed, self.hub.storage))
+        return web.json_response(await self._stored(stored.listed, self.hub.storage))
 
     async def game_replay(self, request: web.Request) -> web.Response:
         self._authorise(request)
-        found = await self._stored(games.replayed, self.hub.storage, int(request.match_info["id"]))
+        found = await self._stored(stored.replayed, self.hub.storage, int(request.match_info["id"]))
         return web.json_response(found)
 
     async def records(self, request: web.Request) -> web.Response:
         """Records as ``reedboard export`` writes them: one game's, or all (a download)."""
         self._authorise(request)
         game_id = request.match_info.get("id")
-        text = await self._stored(games.records, self.hub.storage, game_id and int(game_id))
+        text = await self._stored(stored.records, self.hub.storage, game_id and int(game_id))
         name = f"game-{game_id}.txt" if game_id else "games.txt"
         return web.Response(text=text, content_type="text/plain",
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -156,7 +157,7 @@ class Pages:
         server's loop or the daemon's); 404 with its words when there is no such game."""
         try:
             return await asyncio.get_running_loop().run_in_executor(None, read, *args)
-        except games.NotFound as exc:
+        except stored.NotFound as exc:
             raise web.HTTPNotFound(text=f"{exc}\n") from None
 
     async def setup(self, _: web.Request) -> web.FileResponse:

@@ -3,6 +3,7 @@ token. Each waits for what the page shows, never for a fixed time."""
 
 from __future__ import annotations
 
+import math
 import json
 import re
 import sqlite3
@@ -499,3 +500,109 @@ def test_the_event_log_speaks_plain_words_and_is_cleared_per_game(serve, page):
     page.click("#picker button[type=submit]")  # a new game, confirmed: the log starts afresh
     page.wait_for_function("() => !document.querySelector('#log li[data-event=\"move\"]')")
     page.wait_for_function("() => document.querySelector('#log li')?.textContent.includes('New game')")
+
+
+def lab(colour: str) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of a CSS "rgb(r, g, b)" colour."""
+    rgb = [int(v) / 255 for v in re.findall(r"[\d.]+", colour)[:3]]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    x = (0.4124 * lin[0] + 0.3576 * lin[1] + 0.1805 * lin[2]) / 0.95047
+    y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    z = (0.0193 * lin[0] + 0.1192 * lin[1] + 0.9505 * lin[2]) / 1.08883
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+@pytest.mark.parametrize("game,lift", [("phalanx", ["c2ne", "c2sw"]), ("anti-grid", ["c1"])])
+def test_targets_are_lit_in_a_colour_no_side_has(serve, page, game, lift):
+    """A lifted piece's targets are drawn in a colour far from every side's (CIE76 distance
+    over 40), as marks in the sites rather than filled sites."""
+    served = serve(game)
+    page.goto(served.url)
+    page.wait_for_selector(".figures .figure:not(.missing)")
+    for label in lift:
+        page.evaluate("(label) => send({type: 'lift', site: label})", label)
+    page.wait_for_function("() => document.querySelectorAll('.leds .lit.target').length > 0")
+    colours = page.evaluate("""() => ({
+        targets: [...document.querySelectorAll('.leds .lit.target .glow')].map((n) => getComputedStyle(n).stroke),
+        sides: [...document.querySelectorAll('.figures .figure')].map(
+            (g) => getComputedStyle(g.querySelector('.body, .fill')).fill),
+        filled: [...document.querySelectorAll('.leds .lit.target polygon:not(.glow), .leds .lit.target .mark.ring')]
+            .map((n) => getComputedStyle(n).fill)})""")
+    assert colours["targets"] and set(colours["sides"]) and len(set(colours["sides"])) >= 2
+    for target in set(colours["targets"]):
+        for side in set(colours["sides"]):
+            assert math.dist(lab(target), lab(side)) > 40, (target, side)
+    assert all(fill == "none" for fill in colours["filled"])  # a ring, never a filled site
+    screenshot(page, f"targets-{game}")
+
+
+def test_a_phalanx_piece_moves_by_two_taps(serve, page):
+    """Tap a piece: all its triangles lift (its targets light); tap where it goes: it lands
+    there whole. One move, never a board that differs in between."""
+    served = serve("phalanx")
+    page.goto(served.url)
+    page.wait_for_selector(".figures .figure:not(.missing)")
+    state = served.daemon.controller.state
+    move, real = next((m, r) for m in state.legal_moves() for r in state.realisations(m)[:1]
+                      if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled)
+    page.mouse.click(*centroid(page, move.frm))
+    page.wait_for_function("() => document.querySelectorAll('.leds .lit.target').length > 0")
+    assert sorted(events(page, "targets")[-1]["sites"])  # every triangle of it lifted at once
+    page.mouse.click(*centroid(page, move.to))
+    assert wait_event(page, "move")[-1]["move"] == str(move)
+    assert not events(page, "out_of_sync")
+    screenshot(page, "phalanx-two-taps")
+
+
+def test_stored_games_are_listed_replayed_and_downloaded(serve, page):
+    from firmware_host.export import record_text
+    from firmware_host.storage import Storage
+
+    served = serve("antipalos", 3)
+    page.goto(served.url)
+    for n, label in enumerate(["B2*", "A1*"], 1):
+        site(page, label).click()
+        wait_event(page, "move", n)
+    open_panel(page, "stored")
+    page.wait_for_selector("#stored-list li")
+    assert "2 moves" in page.locator("#stored-list li").first.text_content()
+    page.get_by_role("button", name="Replay game 1").click()
+    page.wait_for_selector("#viewer[open] #viewer-board [data-site]")
+    assert "Move 2 of 2" in page.locator("#viewer-move").text_content()
+    assert page.locator("#viewer-board .figures .figure").count() == 2
+    page.get_by_role("button", name="One move back").click()
+    assert page.locator("#viewer-board .figures .figure").count() == 1
+    assert "Move 1 of 2: White B2*" in page.locator("#viewer-move").text_content()
+    screenshot(page, "stored-game-replay")
+    page.get_by_role("button", name="Close").click()
+    text = page.request.get(served.url + "games/1.txt").text()
+    storage = Storage(served.config.storage, read_only=True)
+    assert text == record_text(storage.games(game_id=1)[0])
+    assert page.request.get(served.url + "games.txt").text().startswith('[Game "antipalos"]')
+    assert page.request.get(served.url + "games/99.json").status == 404
+
+
+def test_take_back_brightness_and_house_rules_from_the_page(serve, page):
+    served = serve("anti-grid")
+    page.goto(served.url)
+    page.wait_for_selector(".figures .figure")
+    state = served.daemon.controller.state
+    move = str(state.legal_moves()[0])
+    real = state.realisations(state.parse_move(move))[0]
+    for label in sorted(real.emptied):
+        page.evaluate("(label) => send({type: 'lift', site: label})", label)
+    for label in sorted(real.filled):
+        page.evaluate("(label) => send({type: 'place', site: label})", label)
+    wait_event(page, "move")
+    page.get_by_role("button", name="Take back").click()
+    assert wait_event(page, "takeback")[-1]["move"] == move
+    open_panel(page, "settings")
+    page.select_option("#brightness", "0.25")
+    page.wait_for_function("() => view.settings && view.settings.brightness === 0.25")
+    assert served.daemon.controller.brightness == 0.25
+    page.locator("#rules select").first.select_option("blue")  # first: who begins
+    page.wait_for_function("() => view.settings.rules['anti-grid'] && view.settings.rules['anti-grid'].first === 'blue'")
+    page.on("dialog", lambda dialog: dialog.accept())
+    new_game(page, "anti-grid")
+    page.wait_for_function("() => document.getElementById('turn').textContent === 'Blue to move'")

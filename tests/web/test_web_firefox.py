@@ -166,3 +166,23 @@ def test_phalanx_piece_dragged_onto_turned_triangles_in_firefox(serve, firefox):
                        " return li && li.dataset.json")
     assert f'"{move}"' in moved
     assert not firefox.execute_script("return document.querySelector(`#log li[data-event='out_of_sync']`)")
+
+
+def test_phalanx_piece_moves_by_two_taps_in_firefox(serve, firefox):
+    """Tap a Phalanx piece, tap where it goes: one move, the whole piece."""
+    served = serve("phalanx")
+    firefox.navigate(served.url)
+    wait_until(firefox, "return document.querySelectorAll('.figures .figure:not(.missing)').length > 0")
+    state = served.daemon.controller.state
+    move = next(m for m in state.legal_moves() for r in state.realisations(m)[:1]
+                if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled)
+    for label in (move.frm, move.to):
+        x, y = firefox.execute_script(CENTROID, script_args=[label])
+        firefox.actions.sequence("pointer", "mouse", {"pointerType": "mouse"}) \
+            .pointer_move(x, y).pointer_down().pause(30).pointer_up().perform()
+        if label == move.frm:
+            wait_until(firefox, "return document.querySelectorAll('.leds .lit.target').length > 0")
+    moved = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='move']`);"
+                       " return li && li.dataset.json")
+    assert f'"{move}"' in moved
+    assert not firefox.execute_script("return document.querySelector(`#log li[data-event='out_of_sync']`)")
