@@ -373,6 +373,9 @@ def test_no_serious_accessibility_violations(serve, browser, path):
         page.goto(served.url + path)
         page.wait_for_selector("[data-site]")
         page.wait_for_selector("#oled[src^='data:image/png']", state="attached")
+        if not path:  # every panel open: the settings, the stored games, the help
+            page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            page.wait_for_selector("#stored-none:not([hidden]), #stored-list li")
         page.add_script_tag(path=str(AXE))
         found = page.evaluate("""async () => (await axe.run(document)).violations
             .filter((v) => ['serious', 'critical'].includes(v.impact))
