@@ -93,7 +93,7 @@ def lifted() -> Drive:
 
 def phalanx_lifted() -> Drive:
     d = with_menu(Game.of("phalanx"))
-    for site in ("c2ne", "c2sw"):
+    for site in ("a1nw", "a1se"):  # an Archer
         d.lift(site)
     return d.run(300)
 

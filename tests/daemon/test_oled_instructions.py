@@ -21,7 +21,7 @@ from tests.web.web_tools import OUTPUT
 #: What each scene's screen must say (a pattern searched in its text, every page together).
 SAYS = {
     "anti-grid-lifted": r"Move c1 to a lit site",
-    "phalanx-lifted": r"Move c2ne, c2sw to a lit site",
+    "phalanx-lifted": r"Move a1nw, a1se to a lit site",
     "anti-grid-capture": r"Take \w+ off",
     "antipod-twin": r"Place the twin on \w+",
     "antipode-flip": r"Flip a1",
