@@ -35,7 +35,7 @@ WIDTH, COLOURS = 460, 64
 MOMENTS = {
     ("antipalos", 6): [
         ("antipalos-start", [], None),
-        ("antipalos-placed", [("place", "B2*"), ("place", "*E5"), ("place", "C3*"), ("place", "*D3")], ("move", 4)),
+        ("antipalos-placed", [("place", s) for s in ("B2*", "*E5", "C3*", "*D3")], ("move", 4)),
         ("antipalos-refused", [("place", "*C3")], ("illegal", 1)),
     ],
     ("antipalos", 3): [

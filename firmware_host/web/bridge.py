@@ -253,7 +253,8 @@ class WebBoard:
         elif isinstance(command, Brightness):
             controller.command(menus.SetBrightness(command.level))
             if controller.menu:  # the menu's item shows the level nearest it
-                controller.menu.brightness = min(menus.BRIGHTNESS_LEVELS, key=lambda v: abs(v - command.level))
+                levels = menus.BRIGHTNESS_LEVELS
+                controller.menu.brightness = min(levels, key=lambda v: abs(v - command.level))
         elif isinstance(command, HouseRule):
             controller.house_rules.setdefault(command.game, {})[command.name] = command.value
 

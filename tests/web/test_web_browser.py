@@ -527,10 +527,12 @@ def test_targets_are_lit_in_a_colour_no_side_has(serve, page, game, lift):
         page.evaluate("(label) => send({type: 'lift', site: label})", label)
     page.wait_for_function("() => document.querySelectorAll('.leds .lit.target').length > 0")
     colours = page.evaluate("""() => ({
-        targets: [...document.querySelectorAll('.leds .lit.target .glow')].map((n) => getComputedStyle(n).stroke),
+        targets: [...document.querySelectorAll('.leds .lit.target .glow')]
+            .map((n) => getComputedStyle(n).stroke),
         sides: [...document.querySelectorAll('.figures .figure')].map(
             (g) => getComputedStyle(g.querySelector('.body, .fill')).fill),
-        filled: [...document.querySelectorAll('.leds .lit.target polygon:not(.glow), .leds .lit.target .mark.ring')]
+        filled: [...document.querySelectorAll(
+            '.leds .lit.target polygon:not(.glow), .leds .lit.target .mark.ring')]
             .map((n) => getComputedStyle(n).fill)})""")
     assert colours["targets"] and set(colours["sides"]) and len(set(colours["sides"])) >= 2
     for target in set(colours["targets"]):
@@ -605,7 +607,7 @@ def test_take_back_brightness_and_house_rules_from_the_page(serve, page):
     page.wait_for_function("() => view.settings && view.settings.brightness === 0.25")
     assert served.daemon.controller.brightness == 0.25
     page.locator("#rules select").first.select_option("blue")  # first: who begins
-    page.wait_for_function("() => view.settings.rules['anti-grid'] && view.settings.rules['anti-grid'].first === 'blue'")
+    page.wait_for_function("() => (view.settings.rules['anti-grid'] || {}).first === 'blue'")
     page.on("dialog", lambda dialog: dialog.accept())
     new_game(page, "anti-grid")
     page.wait_for_function("() => document.getElementById('turn').textContent === 'Blue to move'")

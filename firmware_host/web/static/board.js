@@ -237,26 +237,30 @@ class Board {
   // The last move: its sites ringed, an arrow from where it left to where it went.
   showLast(last) {
     this.last = last;
-    const layer = this.layers && this.layers.last;
-    if (!layer) return;
-    layer.replaceChildren();
-    if (!last) return;
-    for (const label of [...last.from, ...last.to]) {
-      const parts = this.sites.get(label);
-      if (parts) outlineOf(parts, layer, `last-move${last.to.includes(label) ? " to" : " from"}`);
-    }
-    this.arrow(layer, last.from, last.to, "last-arrow");
+    this.redraw("last", last, (layer) => {
+      for (const label of [...last.from, ...last.to]) {
+        const parts = this.sites.get(label);
+        if (parts) outlineOf(parts, layer, `last-move${last.to.includes(label) ? " to" : " from"}`);
+      }
+      this.arrow(layer, last.from, last.to, "last-arrow");
+    });
   }
 
   // A move still to make (the computer's): its pieces drawn as ghosts where they go, an arrow.
   showPlan(plan) {
     this.plan = plan;
-    const layer = this.layers && this.layers.plan;
+    this.redraw("plan", plan, (layer) => {
+      for (const figure of plan.figures) this.drawFigure(figure, layer, " ghost-piece");
+      this.arrow(layer, plan.from, plan.to, "plan-arrow");
+    });
+  }
+
+  // Layer ``name`` emptied, then drawn by ``draw(layer)`` when there is a ``value`` to show.
+  redraw(name, value, draw) {
+    const layer = this.layers && this.layers[name];
     if (!layer) return;
     layer.replaceChildren();
-    if (!plan) return;
-    for (const figure of plan.figures) this.drawFigure(figure, layer, " ghost-piece");
-    this.arrow(layer, plan.from, plan.to, "plan-arrow");
+    if (value) draw(layer);
   }
 
   arrow(layer, from, to, cls) {
