@@ -440,9 +440,12 @@ def test_phone_a_small_board_zooms_in_where_tapped_then_takes_taps(serve, page, 
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(served.url)
     page.wait_for_function("() => document.querySelectorAll('.hits [data-site]').length > 0")
-    for name in ("Zoom in", "Zoom out"):
-        box = page.get_by_role("button", name=name).bounding_box()
-        assert box["width"] >= 24 and box["height"] >= 24
+    if page.locator(".zoom").is_visible():  # offered where the sites are small
+        for name in ("Zoom in", "Zoom out"):
+            box = page.get_by_role("button", name=name).bounding_box()
+            assert box["width"] >= 24 and box["height"] >= 24
+    else:
+        assert smallest_target(page) >= 30
     assert page.locator("#zoom-out").is_disabled()  # whole
     placed = next(str(m) for m in served.daemon.controller.state.legal_moves()
                   if len(served.daemon.controller.state.realisations(m)[0].filled) == 1

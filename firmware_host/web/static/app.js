@@ -291,7 +291,13 @@ function setZoom(value, at = null) {
   svg.style.width = svg.style.height = "";
   wrap.classList.toggle("zoomed", zoom > 1);
   $("zoom-out").disabled = zoom <= 1;
-  if (zoom <= 1) return board.layout();
+  if (zoom <= 1) {
+    board.layout();
+    // Zoom is offered where the sites are small (it would cover a corner's coordinates else).
+    document.querySelector(".zoom").hidden = smallestTarget() >= MIN_TARGET * 1.25;
+    return;
+  }
+  document.querySelector(".zoom").hidden = false;
   const box = svg.viewBox.baseVal;  // zoomed: the board's own shape, larger, in the wrap
   const scale = Math.min(svg.clientWidth / box.width, svg.clientHeight / box.height) * zoom;
   svg.style.width = `${box.width * scale}px`;
