@@ -142,7 +142,6 @@ class Board {
     for (const [k, v] of Object.entries({ x: x0, y: y0, width: w, height: h, rx: spacing * 0.3 })) {
       this.table.setAttribute(k, v);
     }
-    this.labelSize = size;
   }
 
   // ---------------------------------------------------------------------------- state
@@ -441,6 +440,7 @@ function drawDot(site, layers, spacing) {
     led: svgEl("g", { class: "led" }, layers.leds),
     piece: svgEl("circle", { ...at, r: spacing * 0.3, class: "piece" }, layers.pieces),
     hit: svgEl("circle", { ...at, r: spacing * 0.45, class: "hit" }, layers.hits),
+    radius: spacing * 0.42,   // a point's outline, when lit
   };
 }
 
@@ -454,7 +454,7 @@ function outlineOf(parts, layer, cls) {
     const [[ax, ay], [bx, by]] = site.shape;
     return svgEl("line", { x1: ax, y1: -ay, x2: bx, y2: -by, class: `${cls} on-segment` }, layer);
   }
-  return svgEl("circle", { cx: site.x, cy: -site.y, r: 0.42, class: cls }, layer);
+  return svgEl("circle", { cx: site.x, cy: -site.y, r: parts.radius, class: cls }, layer);
 }
 
 // A light's mark inside its site: the outline glowing, and a ring, cross, turn or tap sign.
