@@ -41,6 +41,8 @@ SMALL_SIZE = 11
 #: The layout's styles, tried in order until the text fits: (largest main line, other lines).
 STYLES = ((18, 11), (15, 11), (13, 11), (11, 11), (10, 10), (9, 9))
 ELLIPSIS = "…"
+#: A long screen's page number: "p1/2" (a menu's "3/8" is the item's position).
+PAGE = "p{}/{}"
 #: How a paged screen may break a line too long for a page of its own, tried in order: not at
 #: all, where it says two things (" · "), then also between words.
 BREAKS = ("whole", "parts", "rows")
@@ -64,7 +66,7 @@ class Screen:
     selected: int | None = None
     keep: int = 1
     page: int = 0
-    #: A page number ("1/2") drawn small at the right end of the first row, on pages whose
+    #: A page number ("p1/2") drawn small at the right end of the first row, on pages whose
     #: title had to make room.
     marker: str = ""
     #: For menus: rows of help below the items (what the buttons do).
@@ -75,7 +77,7 @@ class Screen:
 
     def pages(self, size: tuple[int, int] = SIZE) -> tuple["Screen", ...]:
         """The pages this screen is shown as on a panel of ``size``: itself when it fits,
-        else pages titled "… 1/2", "… 2/2" that each fit (see :func:`paginate`)."""
+        else pages titled "… p1/2", "… p2/2" that each fit (see :func:`paginate`)."""
         return paginate(replace(self, page=0), *size)
 
     def shown(self, size: tuple[int, int] = SIZE) -> "Screen":
@@ -251,7 +253,7 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
     ...                      ["Green 15 pcs 130 pts", "Red 13 pcs 115 pts", "Green removes g2sw"],
     ...                      "Remove the 2 lit pieces", "Board differs: put back 12", None)
     >>> [page.text_lines()[0] for page in long.pages()]
-    ['Phalanx 1/3', 'Phalanx 2/3', 'Phalanx 3/3']
+    ['Phalanx p1/3', 'Phalanx p2/3', 'Phalanx p3/3']
     >>> all(fits(page) for page in long.pages())
     True
     """
@@ -280,9 +282,9 @@ def _numbered(screen: Screen, fixed: tuple[str, ...], chunks: list[tuple[str, ..
               ) -> tuple[Screen, ...]:
     n = len(chunks)
     if screen.title:
-        return tuple(replace(screen, title=f"{screen.title} {i}/{n}", lines=fixed + chunk)
+        return tuple(replace(screen, title=f"{screen.title} {PAGE.format(i, n)}", lines=fixed + chunk)
                      for i, chunk in enumerate(chunks, 1))
-    return tuple(replace(screen, lines=fixed + chunk, marker=f"{i}/{n}")
+    return tuple(replace(screen, lines=fixed + chunk, marker=PAGE.format(i, n))
                  for i, chunk in enumerate(chunks, 1))
 
 
@@ -291,8 +293,8 @@ def _chunks(screen: Screen, fixed: tuple[str, ...], rest: tuple[str, ...], style
     """``rest`` split greedily into runs that fit below ``fixed`` in ``style``, a line too
     long alone broken as ``breaks`` allows (None: one such line cannot be)."""
     def fit(lines: tuple[str, ...]) -> bool:
-        title = f"{screen.title} 9/9" if screen.title else ""
-        page = replace(screen, title=title, lines=fixed + lines, marker="" if title else "9/9")
+        title = f"{screen.title} {PAGE.format(9, 9)}" if screen.title else ""
+        page = replace(screen, title=title, lines=fixed + lines, marker="" if title else PAGE.format(9, 9))
         rows = _text_layout(page, style, width)
         return rows[-1].bottom < height and _marker_clear(page, rows, width)
 

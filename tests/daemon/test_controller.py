@@ -285,13 +285,13 @@ def test_the_screen_laid_out_after_the_frame_shows_what_the_step_alone_shows():
         d.run(500)
     assert drives[0].events == drives[1].events
     titles = [e["lines"][0] for e in drives[0].events if e["event"] == "display"]
-    assert "Antipalos 12 · team 1/2" in titles and "Antipalos 12 · team 2/2" in titles
+    assert "Antipalos 12 · team p1/2" in titles and "Antipalos 12 · team p2/2" in titles
     assert drives[1].frames_first == 1  # the stray pieces lit, then the paged screen laid out
 
 
 def test_a_long_screen_starts_on_its_first_page_and_turns_every_3_s():
     """The pages of a screen turn from when it is first shown, not by the clock: a player who
-    misplaced a piece reads "1/2" first (it used to be whichever page the clock was at)."""
+    misplaced a piece reads "p1/2" first (it used to be whichever page the clock was at)."""
     d = Drive(Game.of("antipalos", 12, "team", match=6)).run(3200)
     for site in ["C3*", "*E5", "G7*"]:
         d.place(site)
@@ -299,7 +299,7 @@ def test_a_long_screen_starts_on_its_first_page_and_turns_every_3_s():
     d.run(6500)
     paged = [(e["t"] - shown_at, e["lines"][0]) for e in d.events
              if e["event"] == "display" and "/" in e["lines"][0]]
-    assert [title for _, title in paged] == [f"Antipalos 12 · team {n}/2" for n in (1, 2, 1)]
+    assert [title for _, title in paged] == [f"Antipalos 12 · team p{n}/2" for n in (1, 2, 1)]
     assert [t // 1000 for t, _ in paged] == [0, 3, 6]
 
 
