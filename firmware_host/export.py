@@ -25,7 +25,7 @@ def record_text(record: GameRecord, view: str | None = None) -> str:
     if record.problem:
         raise OptionError(record.problem)
     try:
-        state = new_game(record.game, record.size, record.variant, record_options(record))
+        state = new_game(record.game, record.size, record.variant, options_of(record))
     except (TypeError, ValueError, ImportError) as exc:
         raise OptionError(" ".join(str(exc).split())[:120]) from None
     note = None
@@ -58,7 +58,7 @@ def record_text(record: GameRecord, view: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def record_options(record: GameRecord) -> dict[str, str]:
+def options_of(record: GameRecord) -> dict[str, str]:
     """The house rules the game was played with, and who began, for games that have that."""
     options = read_options(record.options or "")
     if record.first and any(o.name == "first" for o in game_info(record.game).options):

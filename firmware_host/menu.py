@@ -1,14 +1,17 @@
 """The MENU/OK/BACK menu: a pure state machine. Button presses in, actions out.
 
 Closed, only a short MENU press concerns the menu (it opens it); OK and BACK belong to the game
-then. Open: MENU moves to the next item, OK chooses it, BACK goes up a level (and closes the menu
-from the top). A long MENU press offers power-off (when ``power_off``): a confirm page where OK
-powers off and BACK cancels.
+then. Open: MENU moves to the next item, OK chooses it, BACK steps back over the MENU presses
+made on this page, then goes up a level (and closes the menu from the top). The first page says
+so (:data:`HELP`) while its first item is chosen. A long MENU press offers power-off (when
+``power_off``): a confirm page where OK powers off and BACK cancels.
 
 >>> menu = Menu([Choice("antipalos", 12, "standard", "Antipalos")],
 ...             current=Choice("antipalos", 12, "standard", "Antipalos"))
->>> menu.press(ButtonEvent("menu")), menu.screen().text_lines()[:2]
-(None, ('Menu', '> New game'))
+>>> menu.press(ButtonEvent("menu")), menu.screen().text_lines()[:2], menu.screen().footer
+(None, ('Menu', '> New game'), ('MENU: next · OK: pick', 'BACK: back / close'))
+>>> menu.press(ButtonEvent("menu")), menu.press(ButtonEvent("back")), menu.is_open
+(None, None, True)
 >>> menu.press(ButtonEvent("ok")), menu.is_open
 (NewGame(game='antipalos', size=12, variant='standard', match=0), False)
 """
@@ -23,6 +26,8 @@ from firmware_host.layout import Layout
 from firmware_host.screens import Screen, menu_screen
 from hardware.base import ButtonEvent
 
+#: What the three buttons do, on the first menu page.
+HELP = ("MENU: next · OK: pick", "BACK: back / close")
 #: LED brightness levels the menu steps through.
 BRIGHTNESS_LEVELS = (0.1, 0.25, 0.5, 0.75, 1.0)
 
@@ -120,6 +125,8 @@ class _Page:
     title: str
     items: tuple[_Item, ...]
     cursor: int = 0
+    #: MENU presses on this page since it was last shown (BACK steps back over them first).
+    moves: int = 0
 
 
 class Menu:
@@ -179,9 +186,13 @@ class Menu:
             return None
         page = self._pages[-1]
         if event.button == "menu":
-            page.cursor = (page.cursor + 1) % len(page.items)
+            page.cursor, page.moves = (page.cursor + 1) % len(page.items), page.moves + 1
+        elif event.button == "back" and page.moves:
+            page.cursor, page.moves = (page.cursor - 1) % len(page.items), page.moves - 1
         elif event.button == "back":
             self._pages.pop()
+            if self._pages:
+                self._pages[-1].moves = 0
         elif event.button == "ok":
             return self._choose(page.items[page.cursor])
         return None
@@ -192,7 +203,9 @@ class Menu:
     def screen(self) -> Screen:
         """The open menu's screen (the top level when closed)."""
         page = self._pages[-1] if self._pages else self._main()
-        return menu_screen(page.title, [item.label for item in page.items], page.cursor)
+        first = len(self._pages) <= 1 and page.title == "Menu" and page.cursor == 0
+        return menu_screen(page.title, [item.label for item in page.items], page.cursor,
+                           HELP if first else ())
 
     # ---------------------------------------------------------------------- internals
     def _choose(self, item: _Item) -> Action | None:

@@ -137,7 +137,10 @@ class Playable:
             entry = {"name": name, "title": info.title.split(" (")[0], "sizes": list(info.sizes),
                      "size_range": list(info.size_range) if info.size_range else None,
                      "default_size": info.default_size, "variants": list(info.variants),
-                     "default_variant": info.default_variant}
+                     "default_variant": info.default_variant,
+                     "options": [{"name": o.name, "default": o.default, "choices": list(o.choices),
+                                  "low": o.low, "help": o.help, "default_text": o.default_text}
+                                 for o in info.options]}
             if self.layout is not None:
                 entry.update(self._picked(name, info))
                 if not entry["variants"]:

@@ -39,8 +39,10 @@ SLACK = 0
 LARGE_SIZES = (18, 15, 13)
 SMALL_SIZE = 11
 #: The layout's styles, tried in order until the text fits: (largest main line, other lines).
-STYLES = ((18, 11), (15, 11), (13, 11), (11, 11), (11, 10), (10, 10), (10, 9), (9, 9))
+STYLES = ((18, 11), (15, 11), (13, 11), (11, 11), (10, 10), (9, 9))
 ELLIPSIS = "…"
+#: A long screen's page number: "p1/2" (a menu's "3/8" is the item's position).
+PAGE = "p{}/{}"
 #: How a paged screen may break a line too long for a page of its own, tried in order: not at
 #: all, where it says two things (" · "), then also between words.
 BREAKS = ("whole", "parts", "rows")
@@ -64,13 +66,18 @@ class Screen:
     selected: int | None = None
     keep: int = 1
     page: int = 0
-    #: A page number ("1/2") drawn small at the right end of the first row, on pages whose
+    #: A page number ("p1/2") drawn small at the right end of the first row, on pages whose
     #: title had to make room.
     marker: str = ""
+    #: For menus: rows of help below the items (what the buttons do).
+    footer: tuple[str, ...] = ()
+    #: The style (of :data:`STYLES`) every page of a long screen is drawn in (None: the first
+    #: that fits), so that its pages keep one type size.
+    style: tuple[int, int] | None = None
 
     def pages(self, size: tuple[int, int] = SIZE) -> tuple["Screen", ...]:
         """The pages this screen is shown as on a panel of ``size``: itself when it fits,
-        else pages titled "… 1/2", "… 2/2" that each fit (see :func:`paginate`)."""
+        else pages titled "… p1/2", "… p2/2" that each fit (see :func:`paginate`)."""
         return paginate(replace(self, page=0), *size)
 
     def shown(self, size: tuple[int, int] = SIZE) -> "Screen":
@@ -85,7 +92,7 @@ class Screen:
         lines = [
             f"> {line}" if i == page.selected else line for i, line in enumerate(page.lines)
         ]
-        return tuple(line for line in (page.title, *lines, page.marker) if line)
+        return tuple(line for line in (page.title, *lines, *page.footer, page.marker) if line)
 
     def render(self, target: LumaDevice | tuple[int, int] = SIZE) -> Image.Image:
         """Draw on a luma device (which then shows it) or on a dummy device of a size; returns
@@ -223,7 +230,7 @@ def layout(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]
     tests/daemon/test_oled_fit.py renders them all) ends in "…" where the panel ends."""
     if screen.selected is not None:
         return _menu_layout(screen, width, height)
-    for style in STYLES:
+    for style in (screen.style,) if screen.style else STYLES:
         rows = _text_layout(screen, style, width)
         if rows[-1].bottom < height:
             return rows, []
@@ -246,7 +253,7 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
     ...                      ["Green 15 pcs 130 pts", "Red 13 pcs 115 pts", "Green removes g2sw"],
     ...                      "Remove the 2 lit pieces", "Board differs: put back 12", None)
     >>> [page.text_lines()[0] for page in long.pages()]
-    ['Phalanx 1/3', 'Phalanx 2/3', 'Phalanx 3/3']
+    ['Phalanx p1/3', 'Phalanx p2/3', 'Phalanx p3/3']
     >>> all(fits(page) for page in long.pages())
     True
     """
@@ -266,7 +273,8 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
                     if len(chunks) <= 2:
                         break  # no later style can do better
             if found:
-                return _numbered(base, fixed, min(found)[2])
+                _, order, chunks = min(found)
+                return _numbered(replace(base, style=STYLES[order]), fixed, chunks)
     return (screen,)
 
 
@@ -274,9 +282,9 @@ def _numbered(screen: Screen, fixed: tuple[str, ...], chunks: list[tuple[str, ..
               ) -> tuple[Screen, ...]:
     n = len(chunks)
     if screen.title:
-        return tuple(replace(screen, title=f"{screen.title} {i}/{n}", lines=fixed + chunk)
+        return tuple(replace(screen, title=f"{screen.title} {PAGE.format(i, n)}", lines=fixed + chunk)
                      for i, chunk in enumerate(chunks, 1))
-    return tuple(replace(screen, lines=fixed + chunk, marker=f"{i}/{n}")
+    return tuple(replace(screen, lines=fixed + chunk, marker=PAGE.format(i, n))
                  for i, chunk in enumerate(chunks, 1))
 
 
@@ -285,8 +293,8 @@ def _chunks(screen: Screen, fixed: tuple[str, ...], rest: tuple[str, ...], style
     """``rest`` split greedily into runs that fit below ``fixed`` in ``style``, a line too
     long alone broken as ``breaks`` allows (None: one such line cannot be)."""
     def fit(lines: tuple[str, ...]) -> bool:
-        title = f"{screen.title} 9/9" if screen.title else ""
-        page = replace(screen, title=title, lines=fixed + lines, marker="" if title else "9/9")
+        title = f"{screen.title} {PAGE.format(9, 9)}" if screen.title else ""
+        page = replace(screen, title=title, lines=fixed + lines, marker="" if title else PAGE.format(9, 9))
         rows = _text_layout(page, style, width)
         return rows[-1].bottom < height and _marker_clear(page, rows, width)
 
@@ -362,7 +370,7 @@ def fits(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> bool:
     shown = _letters("".join(row.text for row in rows))
     whole = _letters("".join(_plain(t) for t in (screen.title, *screen.lines)))
     if screen.selected is not None:  # a menu shows its whole title and some items, each whole
-        items = {_plain(item) for item in screen.lines}
+        items = {_plain(item) for item in (*screen.lines, *screen.footer)}
         if rows[0].text.endswith(ELLIPSIS) and not screen.title.endswith(ELLIPSIS):
             return False  # the title or its position ("3/8") cut short
         shown, whole = "", "".join(row.text for row in rows[1:] if row.text not in items)
@@ -424,7 +432,7 @@ def _menu_layout(screen: Screen, width: int, height: int
                lit=screen.invert_title)
     top = head.bottom + 2
     pitch = font.height + 1
-    visible = max(1, (height - top) // pitch)
+    visible = max(1, (height - top) // pitch - len(screen.footer))
     first = min(max(0, selected - visible + 1), max(0, len(items) - visible))
     arrow = 10  # room at the right end for the arrows
     rows = [
@@ -437,7 +445,10 @@ def _menu_layout(screen: Screen, width: int, height: int
         more.append((rows[0], True))
     if rows and first + visible < len(items):
         more.append((rows[-1], False))
-    return [head, *rows], more
+    below = top + visible * pitch
+    help_rows = [Row(below + n * pitch, below + (n + 1) * pitch - 1, _plain(text), font)
+                 for n, text in enumerate(screen.footer)]
+    return [head, *rows, *help_rows], more
 
 
 def _large_font(text: str, width: int, largest: int) -> _Font | None:
@@ -546,19 +557,21 @@ def status_screen(
     error: str | None,
     result: str | None,
     match_score: str | None = None,
+    news: str | None = None,
 ) -> Screen:
     """The screen during a game. The main line is the result once there is one, else who is to
     move (with the side's colour where it differs from its name). Below it, most urgent first:
-    the error (and the title bar lights up), the instruction, the phase with the game's own
-    status lines, the match score (once there is a result, the score comes before the
-    instruction: it is the news then)."""
+    the error (and the title bar lights up), the instruction, the news (what just happened:
+    "Took back b1:a1", "Flip of a1 counted"), the phase with the game's own status lines, the
+    match score (once there is a result, the score comes before the instruction: it is the news
+    then). The error and the instruction are on every page of a long screen."""
     title = " · ".join(filter(None, (game_title, variant)))
     main = result or (_to_move(to_move, side_colour) if to_move else "Game over")
     status = list(status_lines)
     if phase is not None:
         status[:1] = [" · ".join([f"Phase {phase}", *status[:1]])]
     match = f"Match {match_score}" if match_score else None
-    after = [match, instruction, *status] if result else [instruction, *status, match]
+    after = [match, instruction, news, *status] if result else [instruction, news, *status, match]
     lines = [main, *filter(None, [error, *after])]
     keep = 1 + sum(1 for line in (error, instruction) if line)
     if result:
@@ -582,9 +595,10 @@ def _to_move(side: str, colour: str | None) -> str:
     return f"{name[:1].upper()}{name[1:]} to move"
 
 
-def menu_screen(title: str, items: Sequence[str], selected: int) -> Screen:
-    """A menu page: the title lit, one item per row, the selected one lit."""
-    return Screen(title, tuple(items), invert_title=True, selected=selected)
+def menu_screen(title: str, items: Sequence[str], selected: int, footer: Sequence[str] = ()) -> Screen:
+    """A menu page: the title lit, one item per row, the selected one lit; ``footer``: help
+    rows below."""
+    return Screen(title, tuple(items), invert_title=True, selected=selected, footer=tuple(footer))
 
 
 def message_screen(title: str, lines: Sequence[str] = ()) -> Screen:

@@ -8,12 +8,15 @@ Step kinds (:data:`STEPS`): ``remove`` and ``twin`` are seen as sites emptying /
 in any order the players choose; a touch that could mean two things is taken in the rules'
 order (the earlier step first).
 
->>> STEPS["flip"].words(2)
-'Flip the 2 lit tokens'
+Every instruction names its sites:
+
+>>> STEPS["flip"].words(["a1", "b2"]), STEPS["pick"].words(["h4", "h5"])
+('Flip a1, b2', 'Tap h4 or h5')
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable
 
@@ -21,58 +24,82 @@ from engines.core import FollowUp, GameState, Realisation
 from firmware_host.recognise import Candidate
 from hardware.base import Led
 
-# What the LEDs show. "Take this off" is red, "put one here" is amber or blue.
+# What the LEDs show. "Take this off" is red; "a piece goes here" (a lifted piece's targets, an
+# opponent's move to carry out) is yellow, a colour no side has, so a lit site never reads as a
+# side's piece; the page draws each kind as a mark of its own (firmware_host/web/static/).
 LIGHTS = {
-    "target": Led((0, 255, 0), "steady"),
+    "target": Led((255, 200, 0), "steady"),
     "remove": Led((255, 0, 0), "fast"),
     "twin": Led((0, 80, 255), "slow"),
-    "pick": Led((255, 160, 0), "slow"),
-    "picked": Led((255, 160, 0), "fast"),
+    "pick": Led((255, 140, 0), "slow"),
+    "picked": Led((255, 140, 0), "fast"),
     "flip": Led((0, 255, 255), "slow"),
     "marker": Led((160, 0, 255), "steady"),
     "empty": Led((255, 0, 255), "slow"),
-    "fill": Led((0, 255, 0), "pulse"),
-    "missing": Led((255, 120, 0), "pulse"),
+    "fill": Led((255, 200, 0), "pulse"),
+    "missing": Led((255, 100, 0), "pulse"),
     "extra": Led((255, 0, 0), "fast"),
     "win": Led((255, 255, 255), "pulse"),
-    "hint": Led((255, 255, 0), "slow"),
+    "hint": Led((255, 255, 255), "slow"),
 }
 
 
 @dataclass(frozen=True)
 class StepKind:
-    """How a step kind is lit and worded (for one site, for ``n`` sites)."""
+    """How a step kind is lit and worded: ``one`` for one site, ``several`` for more, each
+    naming them (``{sites}``); ``either``: the sites are alternatives ("h4 or h5")."""
 
     light: str
     one: str
     several: str
+    either: bool = False
 
-    def words(self, n: int) -> str:
-        return self.one if n == 1 else self.several.format(n=n)
+    def words(self, sites: Iterable[str]) -> str:
+        sites = by_name(sites)
+        text = self.one if len(sites) == 1 else self.several
+        return text.format(sites=named(sites, either=self.either))
 
 
 STEPS = {
-    "remove": StepKind("remove", "Remove the lit piece", "Remove the {n} lit pieces"),
-    "twin": StepKind("twin", "Place the twin on the lit site", "Place the twins on the {n} lit sites"),
-    "flip": StepKind("flip", "Flip the lit token", "Flip the {n} lit tokens"),
-    "pick": StepKind("pick", "Tap the lit site", "Tap one of the {n} lit sites"),
-    "carry": StepKind("empty", "Move the unseen piece off the lit site",
-                      "Move the unseen pieces off the lit sites"),
+    "remove": StepKind("remove", "Take {sites} off", "Take {sites} off"),
+    "twin": StepKind("twin", "Place the twin on {sites}", "Place the twins on {sites}"),
+    "flip": StepKind("flip", "Flip {sites}", "Flip {sites}"),
+    "pick": StepKind("pick", "Tap {sites}", "Tap {sites}", either=True),
+    "carry": StepKind("empty", "Move the unseen piece off {sites}", "Move the unseen pieces off {sites}"),
 }
 
 #: Steps the sensors cannot see done: made by touches (flip, pick) or confirmed by OK (carry).
 TOUCHED = ("flip", "pick")
 
 
-def words(step: FollowUp, n: int) -> str:
-    """What the players are asked to do for ``step`` with ``n`` sites left (a carry, which no
-    sensor sees done, is confirmed by OK).
+def words(step: FollowUp, sites: Iterable[str]) -> str:
+    """What the players are asked to do for ``step`` with ``sites`` left, naming them: the
+    game's own words (with the sites, unless they name them already), else the step kind's; a
+    carry, which no sensor sees done, is confirmed by OK.
 
-    >>> words(FollowUp("carry", frozenset({"e2"}), "Blue pawn: e2 back to e1"), 1)
-    'Blue pawn: e2 back to e1, then OK'
+    >>> words(FollowUp("remove", frozenset({"d7ne", "e7nw"}), "Remove the lit Archer"), {"d7ne", "e7nw"})
+    'Remove the lit Archer: d7ne, e7nw'
+    >>> words(FollowUp("carry", frozenset({"a1"}), "Blue pawn: a1 back to e1"), {"a1"})
+    'Blue pawn: a1 back to e1, then OK'
     """
-    text = step.prompt or STEPS[step.action].words(n)
+    sites = by_name(sites)
+    if not step.prompt:
+        text = STEPS[step.action].words(sites)
+    elif not sites or any(re.search(rf"(?<![\w*]){re.escape(s)}(?![\w*])", step.prompt) for s in sites):
+        text = step.prompt
+    else:
+        text = f"{step.prompt}: {named(sites, either=STEPS[step.action].either)}"
     return f"{text}, then OK" if step.action == "carry" else text
+
+
+def by_name(sites: Iterable[str]) -> list[str]:
+    """Sites in the order people read their names ("a2" before "a10").
+
+    >>> by_name(["a10", "b1", "a2"])
+    ['a2', 'a10', 'b1']
+    """
+    return sorted(sites, key=lambda s: [(p.isdigit(), int(p) if p.isdigit() else 0, p)
+                                        for p in re.findall(r"\d+|\D+", s)])
 
 
 #: Before the move shows, a token of the position off its switch for less than this (ms) was
@@ -324,16 +351,19 @@ class Choice:
         return lit
 
     def instruction(self, notation: Callable[[Any], str]) -> str:
-        """What the players are asked: flip the shared tokens, or tap a site (or choose the
-        shown move with OK, BACK showing the next)."""
+        """What the players are asked, in words: flip the shared tokens, or tap one of the
+        lit sites (OK takes the one shown, BACK shows the next).
+
+        The shown candidate is named by its site ("OK: h4"), or by its move when no site
+        tells the candidates apart."""
         shared = self.shared
         if shared is not None:
-            return words(shared, len(self.sites))
+            return words(shared, self.sites)
         turn = self.turns[self.highlight]
         pick = turn.pick_index()
-        prompt = turn.steps[pick].prompt if pick is not None and turn.steps[pick].prompt else "Tap a lit site"
-        shown = ", ".join(sorted(turn.left[pick])) if pick is not None else notation(turn.move)
-        return f"{prompt} · OK: {shown} · BACK: next one"
+        if pick is None:
+            return f"OK: {notation(turn.move)}, BACK: next"
+        return f"{words(turn.steps[pick], self.sites)} · OK: {named(by_name(turn.left[pick]))}, BACK: next"
 
 
 def undo_steps(played: GameState, back: GameState) -> tuple[FollowUp, ...]:
@@ -383,16 +413,22 @@ def directions(state: GameState, move: Any) -> str:
     return ", ".join(parts) or "OK"
 
 
-def named(sites: Iterable[str], most: int = 3) -> str:
-    """Sites by name, the first ``most`` of many with how many more.
+def named(sites: Iterable[str], most: int = 3, either: bool = False) -> str:
+    """Sites by name, the first ``most`` of many with how many more; ``either``: as
+    alternatives.
 
     >>> named(["c1"]), named(["a1", "b2", "c3", "d4", "e5"])
     ('c1', 'a1, b2, c3 and 2 more')
+    >>> named(["h4", "h5"], either=True), named(["a1", "b2", "c3", "d4"], either=True)
+    ('h4 or h5', 'one of a1, b2, c3 and 1 more')
     """
     sites = list(sites)
+    if either and len(sites) == 2:
+        return " or ".join(sites)
+    head = "one of " if either and len(sites) > 2 else ""
     if len(sites) <= most:
-        return ", ".join(sites)
-    return f"{', '.join(sites[:most])} and {len(sites) - most} more"
+        return head + ", ".join(sites)
+    return f"{head}{', '.join(sites[:most])} and {len(sites) - most} more"
 
 
 @dataclass(frozen=True)
@@ -430,16 +466,25 @@ class Sync:
 
 
 def fix_words(missing: Iterable[str], extra: Iterable[str]) -> str:
-    """"Put c1 back, take c11 off" for the sites to fill and to empty, in the given order.
+    """"Put c1 back, take c11 off" for the sites to fill and to empty, in the given order;
+    many sites are counted, the first two named.
 
     >>> fix_words([], ["a1"])
     'Take a1 off'
+    >>> fix_words(["a1", "a2", "a3", "a4", "a5"], [])
+    'Put 5 back (a1, a2…)'
     """
     missing, extra = list(missing), list(extra)
-    parts = [f"put {named(missing)} back"] if missing else []
-    parts += [f"take {named(extra)} off"] if extra else []
+    parts = [_fix("put", missing, "back")] if missing else []
+    parts += [_fix("take", extra, "off")] if extra else []
     text = ", ".join(parts)
     return text[:1].upper() + text[1:]
+
+
+def _fix(verb: str, sites: list[str], where: str) -> str:
+    if len(sites) <= 3:
+        return f"{verb} {named(sites)} {where}"
+    return f"{verb} {len(sites)} {where} ({', '.join(sites[:2])}…)"
 
 
 @dataclass(frozen=True)

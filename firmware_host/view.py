@@ -14,7 +14,7 @@ from firmware_host.layout import Layout
 from firmware_host.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.record import GameRecord
 from firmware_host.screens import Screen, status_screen
-from firmware_host.turn import LIGHTS, STEPS, Sync, fix_words, words
+from firmware_host.turn import LIGHTS, STEPS, Sync, by_name, fix_words, named, words
 from hardware.base import Led
 
 #: A screen too long for the OLED shows its pages in turn, each this long (ms).
@@ -121,6 +121,9 @@ def build_screen(snap: Snapshot) -> Screen:
     result, score = result_lines(outcome, record.match)
     following = isinstance(phase, Following)
     fix = snap.sync.fix() if snap.sync and snap.connected else None  # what to do on a refusal
+    said, asked = snap.message or error(snap), instruction(snap)
+    if fix and said and not asked:  # the refusal and what to do about it, in one line
+        said = f"{said} · {fix}"
     return status_screen(
         game_title=record.game.title,
         variant=record.game.shown_variant,
@@ -128,10 +131,11 @@ def build_screen(snap: Snapshot) -> Screen:
         side_colour=None,
         phase=state.phase,
         status_lines=state.status_lines(),
-        instruction=instruction(snap) or fix,
-        error=snap.message or error(snap) or snap.flash,
+        instruction=asked or (None if said else fix),
+        error=said,
         result=result,
         match_score=score,
+        news=snap.flash,
     )
 
 
@@ -147,17 +151,18 @@ def instruction(snap: Snapshot) -> str | None:
             fix = fix_words(sorted(missing, key=order.get), sorted(extra, key=order.get))
             return RESTORE_WORDS[phase.why].format(fix=fix[:1].lower() + fix[1:], Fix=fix)
         undo = phase.undo
-        return words(undo.current, len(undo.remaining(snap.board))) if undo and undo.current else None
+        return words(undo.current, undo.remaining(snap.board)) if undo and undo.current else None
     if isinstance(phase, Awaiting):
         return phase.pending.say if phase.pending else None
     if isinstance(phase, Choosing):
         return phase.choice.instruction(state.notation)
     if isinstance(phase, Moving) and (due := state.due()) is not None:
-        return words(due, len(due.sites & snap.board))
+        return words(due, due.sites & snap.board)
     if isinstance(phase, Following) and (step := phase.turn.current) is not None:
-        return words(step, len(phase.turn.remaining(snap.board)))
+        return words(step, phase.turn.remaining(snap.board))
     if snap.targets:
-        return "Put it on a lit site"
+        lifted = snap.expected - snap.board
+        return f"Move {named(by_name(lifted))} to a lit site" if lifted else "Put it on a lit site"
     if state.ok_move() is not None:
         return "OK ends the turn"
     return None

@@ -7,11 +7,15 @@ the simulated board (or the controller) and publishes what changed. When nothing
 costs a few comparisons.
 
 Published state (the page merges partial updates into it):
-``game`` {name, title, size, variant, sides}, ``sites`` [{label, x, y, shape}], ``drawing``
-{lines, kinds}, ``pieces`` [labels the sensors see], ``leds`` {label: [#rrggbb, pattern]},
-``figures`` [{side, sites, kind}] (the pieces as the game has them), ``oled`` (PNG, base64),
-``status`` {to_move (the side that must act now), result, winner, moves, last, lines}, ``noise``,
-and ``events`` (new daemon events only; the hub keeps a bounded log for new pages).
+``game`` {name, title, size, variant, sides}, ``sites`` [{label, x, y, shape, point}] (``point``:
+the point a twin site stands for, as notation names it), ``drawing`` {lines, kinds}, ``pieces``
+[labels the sensors see], ``leds`` {label: [#rrggbb, pattern]}, ``lights`` {label: kind} (what
+each lit site asks: ``firmware_host.turn.LIGHTS``), ``figures`` [{side, sites, kind, mark}] (the
+pieces as the game expects them now, ``firmware_host/web/story.py``), ``plan`` (the opponent's
+move still to make, or null), ``history`` [{move, side, from, to}], ``losses`` {side: pieces
+lost} or null, ``oled`` (PNG, base64), ``status`` {to_move (the side that must act now), result,
+winner, moves, last, lines}, ``settings`` {brightness, rules, takebacks, hints}, ``noise``, and
+``events`` (new daemon events only; the hub keeps a bounded log for new pages).
 """
 
 from __future__ import annotations
@@ -28,9 +32,12 @@ from typing import Any, Callable, Iterable
 
 from firmware_host.controller import Controller
 from firmware_host.replay import Setup
+from firmware_host.view import lights
+from firmware_host.web import story
 from firmware_host.screens import result_words
+from firmware_host import menu as menus
 from firmware_host.web.commands import (
-    SEATS, Command, Drag, NewGame, Press, SetNoise, SetUp, SiteChange,
+    SEATS, Brightness, Command, Drag, HouseRule, NewGame, Press, SetNoise, SetUp, SiteChange, TakeBack,
 )
 from hardware.sim import Noise, SimBoard
 
@@ -61,6 +68,8 @@ class Hub:
         self.labels: frozenset[str] = frozenset()
         #: Called (from the server's thread) after each command: wakes the loop.
         self.on_submit: Callable[[], None] | None = None
+        #: The games file the page lists stored games from (None: not known yet).
+        self.storage: str | None = None
 
     # -- the web server's side
     def submit(self, command: Command) -> bool:
@@ -172,6 +181,7 @@ class WebBoard:
         self._shown: dict[str, Any] = {}
         self._geometry: _Geometry | None = None
         self._led_sites: dict[int, list[str]] = {}
+        self._history = _History()
         #: False on real hardware: the pieces are real (the page's piece controls are refused).
         self.simulated = getattr(board, "simulated", True)
 
@@ -244,6 +254,15 @@ class WebBoard:
             self._set_board(controller, controller.expected if command.board == "expected" else ())
         elif isinstance(command, SetNoise):
             self.board.noise = NOISE if command.on else None
+        elif isinstance(command, TakeBack):
+            controller.command(menus.TakeBack())
+        elif isinstance(command, Brightness):
+            controller.command(menus.SetBrightness(command.level))
+            if controller.menu:  # the menu's item shows the level nearest it
+                levels = menus.BRIGHTNESS_LEVELS
+                controller.menu.brightness = min(levels, key=lambda v: abs(v - command.level))
+        elif isinstance(command, HouseRule):
+            controller.house_rules.setdefault(command.game, {})[command.name] = command.value
 
     def _occupied(self, controller: Controller, site: str) -> bool:
         channel = self.board.sensors(controller.layout.sensor).get(site)
@@ -304,16 +323,24 @@ class WebBoard:
             self._shown["changes"] = self.board.changes
             self._put(update, "pieces", self._pieces(controller))
         leds = self.board.leds
-        if fresh or leds.frames_shown != self._shown.get("frames"):
+        lit = fresh or leds.frames_shown != self._shown.get("frames")
+        if lit:
             self._shown["frames"] = leds.frames_shown
             self._put(update, "leds", self._leds(leds.frame))
         display = self.board.display
         if fresh or display.images_shown != self._shown.get("images"):
             self._shown["images"] = display.images_shown
             self._put(update, "oled", _png(display.image))
+        if fresh or events or lit:
+            snap = controller.snapshot()
+            self._put(update, "lights", lights(snap))
+            self._put(update, "figures", story.expected(snap))
+            self._put(update, "plan", story.plan(snap))
         if fresh or events:
             self._put(update, "status", _status(controller))
-            self._put(update, "figures", _figures(controller.state))
+            self._put(update, "history", self._history.of(controller.record))
+            self._put(update, "losses", story.losses(controller.states[0], controller.state))
+        self._put(update, "settings", _settings(controller))
         self._put(update, "noise", self.board.noise is not None)
         if events:
             rec = self.hub.recording
@@ -327,7 +354,8 @@ class WebBoard:
 
     def _new_game(self, controller: Controller) -> dict[str, Any]:
         self._game_id = controller.game_id
-        self._shown = {}
+        self.hub.storage = controller.storage.path
+        self._shown, self._history = {}, _History()
         state, game, layout = controller.state, controller.game, controller.layout
         sites = state.sites()
         self._geometry = _Geometry(sites)
@@ -346,7 +374,7 @@ class WebBoard:
         drawing = state.drawing()
         return {
             "game": {**info, **_players(controller)},
-            "sites": [{"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in sites],
+            "sites": [_site(state, s) for s in sites],
             "drawing": {"lines": [asdict(line) for line in drawing.lines],
                         "kinds": dict(drawing.kinds)},
         }
@@ -383,9 +411,38 @@ def _sites_of(command: Command) -> tuple[str, ...]:
     return ()
 
 
-def _figures(state) -> list[dict[str, Any]]:
-    """The pieces as the game has them: side, sites covered, kind (engines' drawing hook)."""
-    return [{"side": f.side, "sites": list(f.sites), "kind": f.kind} for f in state.figures()]
+def _site(state, site) -> dict[str, Any]:
+    """A site as the page draws it; a twin (one of several sites of a point) with the name
+    notation gives the point."""
+    drawn = {"label": site.label, "x": site.x, "y": site.y, "shape": site.shape}
+    named = state.sites_of(site.label)
+    if len(named) > 1:
+        drawn["point"], drawn["twins"] = named[0], [s for s in named if s != site.label]
+    return drawn
+
+
+def _settings(controller: Controller) -> dict[str, Any]:
+    """What the page's settings show: the LED brightness, the house rules for the next game,
+    whether takebacks and hints are offered."""
+    return {"brightness": controller.brightness,
+            "rules": {game: dict(options) for game, options in controller.house_rules.items()},
+            "takebacks": controller.takebacks, "hints": controller.hints is not None}
+
+
+class _History:
+    """The moves so far for the page, worked out again only from the first that changed."""
+
+    def __init__(self) -> None:
+        self.moves: list[str] = []
+        self.items: list[dict[str, Any]] = []
+
+    def of(self, record) -> list[dict[str, Any]]:
+        moves = list(record.moves)
+        same = next((i for i, (a, b) in enumerate(zip(moves, self.moves)) if a != b),
+                    min(len(moves), len(self.moves)))
+        self.items = self.items[:same] + story.history(record.states[same:-1], moves[same:])
+        self.moves = moves
+        return self.items
 
 
 def _status(controller: Controller) -> dict[str, Any]:

@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, Collection
 
-from engines import GAME_NAMES
+from engines import GAME_NAMES, game_info
 from engines.core import OptionError
 from firmware_host.game import Game
 from firmware_host.playable import SEATS, NewGame
@@ -66,11 +66,32 @@ class SetUp:
 
 
 @dataclass(frozen=True)
+class TakeBack:
+    """Take back, as the menu's Take back does."""
+
+
+@dataclass(frozen=True)
+class Brightness:
+    """The LEDs' brightness, 0.05 to 1."""
+
+    level: float
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A house rule of ``game`` for its next new game: option ``name`` set to ``value``."""
+
+    game: str
+    name: str
+    value: bool | int | str
+
+
+@dataclass(frozen=True)
 class SetNoise:
     on: bool
 
 
-Command = SiteChange | Drag | Press | NewGame | SetUp | SetNoise
+Command = SiteChange | Drag | Press | NewGame | SetUp | SetNoise | TakeBack | Brightness | HouseRule
 
 
 def parse(text: str | bytes, sites: Collection[str]) -> Command:
@@ -187,6 +208,35 @@ def _set_up(f: Fields, _: Collection[str]) -> SetUp:
     return SetUp(board)
 
 
+def _take_back(f: Fields, _: Collection[str]) -> TakeBack:
+    f.done()
+    return TakeBack()
+
+
+def _brightness(f: Fields, _: Collection[str]) -> Brightness:
+    level = f.get("level", (int, float))
+    f.done()
+    if not 0.05 <= level <= 1:
+        raise CommandError("brightness: 'level' must be 0.05 to 1")
+    return Brightness(float(level))
+
+
+def _house_rule(f: Fields, _: Collection[str]) -> HouseRule:
+    """A house rule the game has, with a value it takes."""
+    name, option, value = f.get("game", (str,)), f.get("name", (str,)), f.get("value", (bool, int, str))
+    f.done()
+    if name not in GAME_NAMES:
+        raise CommandError(f"no game {name[:40]!r} (one of {', '.join(GAME_NAMES)})")
+    options = {o.name: o for o in game_info(name).options}
+    if option not in options:
+        raise CommandError(f"{name} has no house rule {option[:40]!r}"
+                           f" (its rules: {', '.join(options) or 'none'})")
+    try:
+        return HouseRule(name, option, options[option].read(value))
+    except OptionError as exc:
+        raise CommandError(str(exc)) from None
+
+
 def _noise(f: Fields, _: Collection[str]) -> SetNoise:
     on = f.get("on", (bool,))
     f.done()
@@ -202,4 +252,7 @@ _READERS = {
     "new_game": read_new_game,
     "setup": _set_up,
     "noise": _noise,
+    "takeback": _take_back,
+    "brightness": _brightness,
+    "rules": _house_rule,
 }

@@ -2,7 +2,10 @@
 
 Routes: ``/`` the board with its controls, ``/watch`` the read-only spectator view (the same
 page), ``/static/...`` its script and style, ``/ws`` the controls' websocket, ``/ws/watch`` the
-spectator's, ``/replay.jsonl`` the session as a replay input file.
+spectator's, ``/replay.jsonl`` the session as a replay input file, ``/games.json`` the stored
+games, ``/games/N.json`` one to replay move by move, ``/games/N.txt`` and ``/games.txt`` their
+records as ``reedboard export`` writes them, ``/guide/GAME`` the player's guide (docs/play/) and
+``/setup`` how to start the set-up wizard.
 
 Safe by default: it binds 127.0.0.1. Bound elsewhere, the controls (``/ws``, ``/replay.jsonl``)
 need the token (``?token=...``); the spectator view never does and never accepts commands.
@@ -31,6 +34,8 @@ from firmware_host.web.bridge import Hub, Update
 from firmware_host.playable import Playable
 from firmware_host.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
 from firmware_host.web.guard import MAX_MESSAGE, host_allowed, same_origin, security_headers, send_all
+from firmware_host.web import guides
+from firmware_host.web import games as stored
 from firmware_host.web.address import qr_svg
 from firmware_host.web.commands import CommandError, Drag, NewGame, SetNoise, SetUp, SiteChange, parse
 
@@ -72,6 +77,13 @@ class Pages:
         app.router.add_get("/ws", self.controls)
         app.router.add_get("/ws/watch", self.watch)
         app.router.add_get("/replay.jsonl", self.replay)
+        app.router.add_get("/games.json", self.games_list)
+        app.router.add_get("/games.txt", self.records)
+        app.router.add_get(r"/games/{id:\d{1,9}}.json", self.game_replay)
+        app.router.add_get(r"/games/{id:\d{1,9}}.txt", self.records)
+        app.router.add_get("/setup", self.setup)
+        app.router.add_get(r"/guide/{game:[a-z-]{1,20}}", self.guide)
+        app.router.add_get(r"/guide/img/{name:[a-z0-9-]{1,60}\.(png|svg)}", self.guide_image)
         app.router.add_static("/static", STATIC)
         app.on_startup.append(self._started)
         app.on_shutdown.append(self._close_sockets)
@@ -106,6 +118,47 @@ class Pages:
             text=rec.text(), content_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="{name}.replay.jsonl"'},
         )
+
+    async def games_list(self, request: web.Request) -> web.Response:
+        self._authorise(request)
+        return web.json_response(await self._stored(stored.listed, self.hub.storage))
+
+    async def game_replay(self, request: web.Request) -> web.Response:
+        self._authorise(request)
+        found = await self._stored(stored.replayed, self.hub.storage, int(request.match_info["id"]))
+        return web.json_response(found)
+
+    async def records(self, request: web.Request) -> web.Response:
+        """Records as ``reedboard export`` writes them: one game's, or all (a download)."""
+        self._authorise(request)
+        game_id = request.match_info.get("id")
+        text = await self._stored(stored.records, self.hub.storage, game_id and int(game_id))
+        name = f"game-{game_id}.txt" if game_id else "games.txt"
+        return web.Response(text=text, content_type="text/plain",
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def _stored(self, read, *args):
+        """``read(*args)`` in a worker thread (the games file is read there, never in the
+        server's loop or the daemon's); 404 with its words when there is no such game."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, read, *args)
+        except stored.NotFound as exc:
+            raise web.HTTPNotFound(text=f"{exc}\n") from None
+
+    async def setup(self, _: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "setup.html")
+
+    async def guide(self, request: web.Request) -> web.Response:
+        text = guides.page(request.match_info["game"])
+        if text is None:
+            raise web.HTTPNotFound(text="no such guide here (the guides are in docs/play/ of the source)\n")
+        return web.Response(text=text, content_type="text/html")
+
+    async def guide_image(self, request: web.Request) -> web.FileResponse:
+        path = guides.image(request.match_info["name"])
+        if path is None:
+            raise web.HTTPNotFound()
+        return web.FileResponse(path)
 
     async def controls(self, request: web.Request) -> web.WebSocketResponse:
         self._authorise(request)

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from tests.daemon.stream_tools import STREAMS, Stream, kinds, moves, of, run
 
 from firmware_host.config import Config, Kiosk
+from firmware_host.menu import HELP
 from firmware_host.replay import Replayer, parse
 from firmware_host.session import configured_game, open_controller
 from firmware_host.stats import Day, day_screen, today
@@ -121,7 +122,7 @@ def test_a_finished_game_is_cleared_for_the_next_table_and_counted_today():
 def test_kiosk_menu_chooses_games_and_shows_today():
     stream = Stream().press("menu").press("menu").press("menu").press("ok")
     events = run(stream.text(), GAME, SIZE, config=KIOSK)
-    assert shown(events)[1] == ["Menu", "> New game", "Choose game", "Today", "Exit"]
+    assert shown(events)[1] == ["Menu", "> New game", "Choose game", "Today", "Exit", *HELP]
     assert shown(events)[-1] == ["Today", "No games yet", "Set up the pieces to play"]
 
 

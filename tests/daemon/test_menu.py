@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import engines
 from firmware_host.layout import Layout, default_layout
 from firmware_host.menu import (
-    BRIGHTNESS_LEVELS, Choice, Menu, NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack, game_choices,
+    BRIGHTNESS_LEVELS, HELP, Choice, Menu, NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack, game_choices,
 )
 from hardware.base import BUTTONS, ButtonEvent, Scan
 
@@ -31,7 +31,36 @@ def press(menu: Menu, *buttons: str):
 
 
 def shown(menu: Menu) -> tuple[str, ...]:
-    return menu.screen().text_lines()
+    """The menu's title and items (the help rows left out)."""
+    screen = menu.screen()
+    return screen.text_lines()[: len(screen.text_lines()) - len(screen.footer)]
+
+
+def test_the_first_page_says_what_the_three_buttons_do():
+    menu = Menu(CHOICES, CURRENT)
+    press(menu, "menu")
+    help_rows = menu.screen().text_lines()[-2:]
+    assert help_rows == HELP and all(name in " ".join(help_rows) for name in ("MENU", "OK", "BACK"))
+    press(menu, "menu")
+    assert menu.screen().footer == ()  # once the player moves on, the items have the room
+    press(menu, "ok")  # Choose game: a page below the first, no help
+    assert menu.screen().title != "Menu" and menu.screen().footer == ()
+
+
+def test_back_after_menu_steps_back_then_goes_up():
+    """MENU then BACK returns to the item before (the menu stays open); BACK with no MENU
+    press to step back over goes up a level, and from the first page closes the menu."""
+    menu = Menu(CHOICES, CURRENT)
+    press(menu, "menu", "menu", "menu")
+    assert shown(menu)[3] == "> Take back"
+    press(menu, "back")
+    assert menu.is_open and shown(menu)[2] == "> Choose game"
+    press(menu, "ok", "menu", "back")  # the game page: MENU then BACK stays on it
+    assert shown(menu)[:2] == ("Game", "> Alpha")
+    press(menu, "back")
+    assert menu.is_open and shown(menu)[2] == "> Choose game"  # up a level, where it was
+    press(menu, "back")
+    assert not menu.is_open
 
 
 def test_menu_opens_with_menu_and_lists_everything():

@@ -86,33 +86,33 @@ def reasons(states, rng):
 
 
 def follow_ups(states):
-    """action -> the most sites a follow-up of that action has, over sampled legal moves; and
-    the games' own step prompts."""
-    most: dict[str, int] = {}
-    prompts: set[str] = set()
+    """The follow-up steps of sampled legal moves (each as the screen words it, naming its
+    sites), and the pick steps among them."""
+    steps, picks = [], []
     for s in states[:: max(1, len(states) // 8)]:
         for m in s.legal_moves()[:60]:
             for real in s.realisations(m):
                 for step in real.follow_ups:
-                    most[step.action] = max(most.get(step.action, 0), len(step.sites))
-                    prompts |= {step.prompt} if step.prompt else set()
-    return most, prompts
+                    steps.append(turn.words(step, step.sites))
+                    picks += [step] if step.action == "pick" else []
+    return steps, picks
 
 
 def instructions(states):
-    """The follow-up instructions the game needs, with its largest counts; the short
-    instructions of a move; the prompt of a choice between moves (with the longest moves)."""
-    steps = []
-    most, own = follow_ups(states)
-    for action, n in most.items():
-        kind = turn.STEPS[action]
-        steps += [kind.one, kind.several.format(n=max(n, 2))]
-    steps += sorted(own)
+    """The follow-up instructions the game needs, at their longest; the short instructions of
+    a move (a lifted piece: the widest sites it can cover); a choice between moves, worded as
+    the controller words it (its pick among the widest sites, or the longest moves)."""
+    steps, picks = follow_ups(states)
+    labels = widest([s.label for s in states[0].sites()], 3)
     notations = [s.notation(m) for s in states[:: max(1, len(states) // 4)]
                  for m in s.legal_moves()[:50]]
-    asks = widest(["Tap a lit site", *own], 1)
-    prompts = [f"{ask}, or BACK/OK: {move}" for ask in asks for move in widest(notations, 2)]
-    return steps, ["Put it on a lit site", "OK ends the turn", None], prompts
+    choices = [f"OK: {move}, BACK: next" for move in widest(notations, 2)]
+    for step in picks[:1]:
+        ask = turn.words(step, labels[:2])
+        choices.append(f"{ask} · OK: {labels[0]}, BACK: next")
+    pieces = [turn.named(turn.by_name(f.sites)) for s in states for f in s.figures()] or labels
+    moving = [f"Move {widest(pieces, 1)[0]} to a lit site", "OK ends the turn", None]
+    return widest(steps, 3), moving, choices
 
 
 def game_screens(choice):
@@ -137,11 +137,14 @@ def game_screens(choice):
     match = f"{'-'.join(['10'] * len(sides))} (to 10)" if targets else None
     side = widest(sides, 1)[0]
     steps, moving, prompts = instructions(states)
-    n = len(start.sites())
-    small = ["Board differs: put back 2, take off 1", *widest(reasons(states, rng))]
-    every = [f"Board differs: put back {n}, take off {n}", f"Board differs: put back {n}"]
-    for instruction, error in [*((i, e) for i in widest(steps, 3) for e in [None, *small]),
-                               *((i, e) for i in moving for e in [*small, *every]),
+    labels = [site.label for site in start.sites()]
+    wide = widest(labels, 3)
+    small = [turn.fix_words(wide[:2], wide[:1]), *widest(reasons(states, rng))]
+    half = len(labels) // 2  # a board set up wrong all over: no piece lifted then
+    every = [turn.fix_words(labels[:half], labels[half:]), turn.fix_words(labels, [])]
+    for instruction, error in [*((i, e) for i in steps for e in [None, *small]),
+                               *((i, e) for i in moving for e in small),
+                               *((i, e) for i in moving[1:] for e in every),
                                *((p, None) for p in prompts)]:
         yield status_screen(game.title, game.shown_variant, side, None, phase, status_lines,
                             instruction, error, None, match)

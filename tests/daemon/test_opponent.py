@@ -201,7 +201,7 @@ def test_a_move_made_for_the_computer_while_it_thinks_is_refused_and_a_takeback_
     d.place("c3").run(500)  # the player moves for the computer
     assert d.ctl.moves == ["b2"]
     assert d.last("illegal")["reason"] == "Wait: the computer is thinking"
-    assert d.ctl.screen().text_lines()[2:4] == ("Wait: the computer is thinking", "Take c3 off")
+    assert d.ctl.screen().text_lines()[2] == "Wait: the computer is thinking · Take c3 off"
     d.lift("c3").run(500)
     assert d.kinds()[-1] == "in_sync"
     d.lift("b2").run(500)  # the player's own move off the board: in the hand, for now

@@ -149,7 +149,7 @@ def test_a_screen_too_long_for_the_panel_is_shown_as_pages_each_with_the_instruc
     assert all(page.lines[:3] == screen.lines[:3] for page in pages)
     assert {"Phase 1", "Match 2-1 (to 6)"} <= {line for page in pages for line in page.lines}
     first = pages[0].text_lines()
-    assert first[0].endswith(f"1/{len(pages)}") or first[-1] == f"1/{len(pages)}"
+    assert first[0].endswith(f"p1/{len(pages)}") or first[-1] == f"p1/{len(pages)}"
     assert screen.text_lines() == pages[0].text_lines()
     assert replace(screen, page=1).text_lines() == pages[1].text_lines()
 

@@ -20,7 +20,7 @@ def test_taking_back_by_lifting_the_placed_token_guides_the_flip_back_and_the_pa
     assert of(events, "takeback") == [{"move": "h9:i9"}]
     after = events[[e["event"] for e in events].index("takeback"):]
     assert of(after, "guide") == [{"action": "flip", "sites": ["i9"]}, {"action": "carry", "sites": ["i9"]}]
-    assert ["Antipode", "Red to move", "Flip the lit token", "Pawns: blue b1, red e9",
+    assert ["Antipode", "Red to move", "Flip i9", "Pawns: blue b1, red e9",
             "Pool: 54 tokens"] in shown(after)
     assert ["Antipode", "Red to move", "Red pawn: i9 back to e9, then OK", "Pawns: blue b1, red e9",
             "Pool: 54 tokens"] in shown(after)

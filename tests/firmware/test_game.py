@@ -105,17 +105,17 @@ def test_a_game_moved_by_closing_switches_with_targets_lit_on_the_chain(tmp_path
             board.place(sensor[site])
         assert wait_until(lambda: not lit(board), timeout=10), lit(board)  # all in place
         time.sleep(4 * 0.150)  # the daemon judges a board still for settle_ms: the game begins
-        # Lift a piece: its targets light green, exactly the daemon's targets.
+        # Lift a piece: its targets light yellow, exactly the daemon's targets.
         piece = "a11"
         board.lift(sensor[piece])
         assert wait_until(lambda: daemon.of("targets") and daemon.of("targets")[-1]["sites"], 10)
         targets = daemon.of("targets")[-1]["sites"]
         assert targets == sorted(controller.state.targets(piece))
-        green = LIGHTS["target"].colour
-        assert wait_until(lambda: lit(board) == {led[s]: green for s in targets}, timeout=5), \
+        yellow = LIGHTS["target"].colour
+        assert wait_until(lambda: lit(board) == {led[s]: yellow for s in targets}, timeout=5), \
             lit(board)
         raw = board.led_writes[-1].grb  # on the wire: green, red, blue
-        assert raw[3 * led[targets[0]]:3 * led[targets[0]] + 3] == bytes((255, 0, 0))
+        assert raw[3 * led[targets[0]]:3 * led[targets[0]] + 3] == bytes((yellow[1], yellow[0], yellow[2]))
         # Put it down on a target: the move is the daemon's.
         board.place(sensor["d11"])
         assert wait_until(lambda: daemon.of("move"), timeout=10)

@@ -15,17 +15,11 @@ from tests.web.web_tools import OUTPUT
 
 FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
 #: Where a click on a site lands, in viewport pixels: the centre of its hit area's first part
-#: (a segment's first stub, away from the middle where another segment crosses it).
+#: (a segment's: the first corner quarter of its square, nearer to it than to the other).
 CLICK_POINT = """
 const hit = document.querySelector(`.hits [data-site="${arguments[0]}"]`);
-if (hit.tagName !== "g") {
-  const box = hit.getBoundingClientRect();
-  return [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)];
-}
-const line = hit.firstElementChild, at = (name) => line[name].baseVal.value;
-const middle = new DOMPoint((at("x1") + at("x2")) / 2, (at("y1") + at("y2")) / 2);
-const p = middle.matrixTransform(line.getScreenCTM());
-return [Math.round(p.x), Math.round(p.y)];
+const box = (hit.tagName === "g" ? hit.firstElementChild : hit).getBoundingClientRect();
+return [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)];
 """
 
 
@@ -93,7 +87,7 @@ def test_antipalos_game_by_clicks_in_firefox(serve, firefox):
     names = firefox.execute_script(
         "return [...document.querySelectorAll('.hits [data-site]')].map((h) => h.getAttribute('aria-label'))")
     assert len(names) == 18 and "A1*" in names
-    assert firefox.execute_script("return document.querySelectorAll('.coords text').length") == 6
+    assert firefox.execute_script("return document.querySelectorAll('.coords text').length") == 12
     words = firefox.execute_script("return document.querySelector(`#log li[data-event='move']`).textContent")
     assert "White played A1*" in words and "{" not in words
     over_words = firefox.execute_script(
@@ -107,17 +101,24 @@ SMALLEST_TARGET = """return Math.min(...[...document.querySelectorAll('.hits [da
     .map((h) => h.getBoundingClientRect()).map((r) => Math.min(r.width, r.height)))"""
 
 
-def test_phone_targets_and_zoom_in_firefox(serve, firefox):
-    """Antipod 10 on a phone-sized window: every site at least 24 px (the board starts
-    zoomed), a site scrolled into view takes a tap, Zoom out shows the whole ball."""
+def test_phone_board_whole_then_a_tap_zooms_in_firefox(serve, firefox):
+    """Antipod 10 on a phone-sized window: the board opens whole with its coordinates in view;
+    a first tap zooms in where it lands (every site at least 24 px), a tap then places; Zoom
+    out shows the whole ball."""
     served = serve("antipod", 10)
     firefox.set_window_rect(width=390, height=844)
     try:
         firefox.navigate(served.url)
         wait_until(firefox, "return document.querySelectorAll('.hits [data-site]').length > 0")
-        assert wait_until(firefox, f"const m = (() => {{ {SMALLEST_TARGET} }})(); return m >= 24 && m")
+        inside = firefox.execute_script("""return [...document.querySelectorAll('.coords text')]
+            .map((t) => t.getBoundingClientRect())
+            .every((r) => r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight)""")
+        assert inside and firefox.execute_script(SMALLEST_TARGET) < 24
         (OUTPUT / "firefox-phone-antipod-10.png").write_bytes(firefox.screenshot(format="binary"))
-        placed = str(served.daemon.controller.state.legal_moves()[0])
+        state = served.daemon.controller.state
+        placed = next(str(m) for m in state.legal_moves() if not state.realisations(m)[0].follow_ups)
+        click(firefox, placed)  # zooms in there
+        assert wait_until(firefox, f"const m = (() => {{ {SMALLEST_TARGET} }})(); return m >= 24 && m")
         firefox.execute_script("document.querySelector(`.hits [data-site='${arguments[0]}']`)"
                                ".scrollIntoView({block: 'center', inline: 'center'})", script_args=[placed])
         click(firefox, placed)
@@ -161,6 +162,26 @@ def test_phalanx_piece_dragged_onto_turned_triangles_in_firefox(serve, firefox):
     for i in range(1, 9):
         pointer.pointer_move(x0 + (x1 - x0) * i // 8, y0 + (y1 - y0) * i // 8)
     pointer.pointer_up().perform()
+    moved = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='move']`);"
+                       " return li && li.dataset.json")
+    assert f'"{move}"' in moved
+    assert not firefox.execute_script("return document.querySelector(`#log li[data-event='out_of_sync']`)")
+
+
+def test_phalanx_piece_moves_by_two_taps_in_firefox(serve, firefox):
+    """Tap a Phalanx piece, tap where it goes: one move, the whole piece."""
+    served = serve("phalanx")
+    firefox.navigate(served.url)
+    wait_until(firefox, "return document.querySelectorAll('.figures .figure:not(.missing)').length > 0")
+    state = served.daemon.controller.state
+    move = next(m for m in state.legal_moves() for r in state.realisations(m)[:1]
+                if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled)
+    for label in (move.frm, move.to):
+        x, y = firefox.execute_script(CENTROID, script_args=[label])
+        firefox.actions.sequence("pointer", "mouse", {"pointerType": "mouse"}) \
+            .pointer_move(x, y).pointer_down().pause(30).pointer_up().perform()
+        if label == move.frm:
+            wait_until(firefox, "return document.querySelectorAll('.leds .lit.target').length > 0")
     moved = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='move']`);"
                        " return li && li.dataset.json")
     assert f'"{move}"' in moved

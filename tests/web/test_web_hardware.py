@@ -72,7 +72,8 @@ def test_the_page_shows_the_real_board_and_refuses_piece_controls(board, page):
     for hidden in ("#noise", "#set-up", "#clear"):
         assert not page.locator(hidden).is_visible()
     assert page.locator("[data-button=menu]").is_visible()
-    assert page.locator("#picker").is_visible()
+    assert page.locator("#new-game").is_visible() and page.locator("#takeback").is_visible()
+    page.locator("#help summary").click()
     assert page.locator("#qr svg").is_visible()
     assert page.locator("#address").text_content() == url
     # A piece put on the real board shows at its site (antipode's e5 is channel 30).
@@ -94,4 +95,4 @@ def test_the_page_shows_the_real_board_and_refuses_piece_controls(board, page):
     page.wait_for_function("() => document.getElementById('oled').alt.includes('> New game')")
     screenshot(page, "hardware-page")
     page.click("[data-button=back]")
-    page.wait_for_function("() => !document.getElementById('oled').alt.includes('> New game')")
+    page.wait_for_function("() => !document.getElementById('oled').alt.startsWith('Menu')")

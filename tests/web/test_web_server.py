@@ -50,6 +50,14 @@ SITES = {"a1", "b1"}
     ('{"type": "new_game", "game": "antipod", "computer": "first", "level": 9}', "'level' must be 1 to 5"),
     ('{"type": "noise", "on": "yes"}', "bad 'on'"),
     ('{"type": "setup", "board": "chess"}', "setup: 'board' must be one of"),
+    ('{"type": "takeback", "moves": 3}', "takeback: unexpected field 'moves'"),
+    ('{"type": "brightness", "level": 7}', "'level' must be 0.05 to 1"),
+    ('{"type": "brightness", "level": true}', "brightness: bad 'level'"),
+    ('{"type": "rules", "game": "antipode", "name": "first", "value": "red"}',
+     "antipode has no house rule 'first'"),
+    ('{"type": "rules", "game": "anti-grid", "name": "first", "value": "green"}',
+     "option first is one of red, blue"),
+    ('{"type": "rules", "game": "phalanx", "name": "quiet-plies", "value": 0}', "a whole number from 1"),
 ])
 def test_bad_messages_are_refused_with_one_line(text, why):
     with pytest.raises(CommandError) as error:
@@ -127,9 +135,17 @@ def test_the_picker_offers_and_the_page_may_start_only_what_the_layout_wires(tmp
 
 def test_token_guards_the_controls_not_the_spectators():
     async def check(client, hub):
-        for path in ("/ws", "/ws?token=wrong", "/replay.jsonl"):
-            assert (await client.get(path)).status == 403
+        for path in ("/ws", "/ws?token=wrong", "/replay.jsonl", "/games.json", "/games.txt",
+                     "/games/1.json", "/games/1.txt", "/games/1.txt?token=wrong"):
+            assert (await client.get(path)).status == 403, path
         assert (await client.get("/replay.jsonl?token=t0k")).status == 200
+        # the hub knows no games file here: said, never a traceback
+        missing = await client.get("/games.json?token=t0k")
+        assert missing.status == 404 and "no games file" in await missing.text()
+        for path in ("/setup", "/guide/antipode", "/guide/img/antipode-start.png", "/static/guide.css"):
+            assert (await client.get(path)).status == 200, path
+        for path in ("/guide/chess", "/guide/img/..%2Fantipode.md", "/guide/..%2F..%2FREADME"):
+            assert (await client.get(path)).status == 404, path
         async with client.ws_connect("/ws?token=t0k") as ws:
             hello, _ = await _hello_and_state(ws)
             assert hello["controls"]

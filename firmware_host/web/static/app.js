@@ -1,31 +1,36 @@
-// The simulated board: draws the board from the engine's sites, shows what the daemon drives
-// (pieces the sensors see, LEDs, the OLED image) and sends clicks, drags and buttons back.
-// /watch is the same page, read-only. Plain JS, no build step.
+// The board's page: the board (board.js) as the game expects it and as the sensors see it, the
+// OLED and MENU/BACK/OK, takeback and hints, a new game, settings, the stored games (replayed
+// move by move), help; on the simulated board, clicks, taps and drags move its pieces. /watch is
+// the same page for spectators: the board, the last move, the moves and the captures, nothing
+// meant for the players. Plain JS, no build step.
 "use strict";
 
-const NS = "http://www.w3.org/2000/svg";
 const WATCH = location.pathname.replace(/\/+$/, "") === "/watch";
 const TOKEN = new URLSearchParams(location.search).get("token");
 const LOG_MAX = 500;
 const DRAG_PX = 6;
-// Kinds that are no colour name (e.g. Anti-Grid's shared points): light, neutral first.
-const KIND_PALETTE = ["#e8e8e8", "#d9a441", "#7bc47f", "#b48ade"];
-// Figure kinds drawn as round pieces (or rods, on segments); any other kind is drawn as the
-// outline of the sites it covers.
-const ROUND = ["stone", "token", "pawn", "trirod"];
-const PALETTE = ["#d9a441", "#5aa9e6", "#e36464", "#7bc47f", "#b48ade", "#e0e0e0"];
+// Touch targets of at least MIN_TARGET px: on a phone a board whose sites are smaller opens
+// whole (every coordinate in view) and a first tap zooms in where it lands.
+const MIN_TARGET = 24;
+const ZOOM_STEP = 1.5;
+// A button held this long is a long press, as on the board; a site held this long shows its
+// name (and an edge point's other place).
+const LONG_PRESS_MS = 1000;
+const NAME_PRESS_MS = 500;
 
 const $ = (id) => document.getElementById(id);
+const board = new Board($("board"));
 const view = {
-  sites: new Map(),      // label -> {site, led, piece}
-  pieces: new Set(),
-  leds: {},
+  get pieces() { return board.pieces; },
   sides: [],
-  figures: [],
-  spacing: 1,
   controls: false,
   simulated: true,   // false on real hardware: the pieces are real, not clicked
   games: [],
+  status: null,
+  history: [],
+  lights: {},
+  leds: {},
+  settings: null,
 };
 let socket = null;
 let retry = 500;
@@ -101,20 +106,37 @@ function notice(text) {
   noticeTimer = setTimeout(() => { $("notice").textContent = ""; }, 6000);
 }
 
+const withToken = (path) => path + (TOKEN ? (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(TOKEN) : "");
+
 // ------------------------------------------------------------------------------ updates
 function update(u) {
   if (u.game) showGame(u.game);
   if (u.sites) {
-    buildBoard(u.sites, u.drawing || { lines: [], kinds: {} });
+    board.sides = view.sides;
+    board.build(u.sites, u.drawing || { lines: [], kinds: {} });
     fitZoom();
   }
-  if (u.figures) { view.figures = u.figures; drawFigures(); }
-  if (u.pieces) showPieces(u.pieces);
-  if (u.leds) showLeds(u.leds);
+  if (u.figures) board.showFigures(u.figures);
+  if ("plan" in u) board.showPlan(WATCH ? null : u.plan);
+  if (u.pieces) board.showPieces(u.pieces);
+  if (u.lights) view.lights = u.lights;
+  if (u.leds) view.leds = u.leds;
+  if (u.leds || u.lights) showLights();
   if (u.oled) $("oled").src = "data:image/png;base64," + u.oled;
   if (u.status) showStatus(u.status);
+  if (u.history) showHistory(u.history);
+  if ("losses" in u) showLosses(u.losses);
+  if (u.settings) showSettings(u.settings);
   if ("noise" in u) $("noise").checked = u.noise;
   if (u.events) logEvents(u.events, Boolean(u.sites));
+}
+
+// The lights as the board shows them; spectators see only the winning line (the rest asks
+// something of the players).
+function showLights() {
+  let leds = view.leds;
+  if (WATCH) leds = Object.fromEntries(Object.entries(leds).filter(([s]) => view.lights[s] === "win"));
+  board.showLights(leds, view.lights);
 }
 
 function showGame(game) {
@@ -124,8 +146,10 @@ function showGame(game) {
   view.game = game;
   if (view.controls) fillPicker();
   document.title = `${game.title} · reedboard${WATCH ? " (watch)" : ""}`;
-  const link = $("download");
-  link.href = "/replay.jsonl" + (TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "");
+  $("download").href = withToken("/replay.jsonl");
+  $("guide").href = `/guide/${game.name}`;
+  $("guide").textContent = `How to play ${game.title}`;
+  showRules();
 }
 
 function showStatus(status) {
@@ -134,17 +158,63 @@ function showStatus(status) {
   turn.textContent = status.result ? status.result
     : status.to_move ? `${capital(status.to_move)} to move` : "";
   turn.dataset.side = status.to_move || "";
-  turn.style.setProperty("--side", sideColour(status.to_move));
+  turn.style.setProperty("--side", sideColour(status.to_move, view.sides));
   const result = $("result");
   result.hidden = !status.result;
   result.textContent = status.result || "";
   $("oled").title = status.lines.join("\n");
   $("oled").alt = status.lines.join(" / ");
   document.body.dataset.over = status.result ? "yes" : "no";
+  $("takeback").disabled = !status.moves;
 }
 
-// The log in plain words ("12.3 s  move B4*"); the raw JSON on demand (the "raw" switch),
-// always in data-json. Display lines are the OLED's: shown raw only.
+// The game's story: the last move marked on the board and named, every move so far (a round
+// of the sides' turns to a row), the pieces each side has lost.
+function showHistory(history) {
+  view.history = history;
+  const last = history[history.length - 1];
+  board.showLast(last || null);
+  $("last").textContent = last ? `Last: ${capital(last.side)} ${moveWords(last.move)}` : "No move yet";
+  const list = $("moves");
+  const per = Math.max(1, view.sides.length);
+  const rows = [];
+  for (let i = 0; i < history.length; i += per) {
+    const li = document.createElement("li");
+    for (const item of history.slice(i, i + per)) {
+      const span = document.createElement("span");
+      span.textContent = item.move;
+      span.style.setProperty("--side", sideColour(item.side, view.sides));
+      span.title = `${capital(item.side)} ${moveWords(item.move)}`;
+      li.append(span);
+    }
+    rows.push(li);
+  }
+  list.replaceChildren(...rows);
+  list.scrollTop = list.scrollHeight;
+  $("moves-count").textContent = history.length ? `(${history.length})` : "";
+}
+
+function showLosses(losses) {
+  const box = $("losses");
+  box.hidden = !losses;
+  if (!losses) return;
+  box.replaceChildren(...Object.entries(losses).map(([side, n]) => {
+    const li = document.createElement("li");
+    li.style.setProperty("--side", sideColour(side, view.sides));
+    li.textContent = `${capital(side)} has lost ${n} piece${n === 1 ? "" : "s"}`;
+    return li;
+  }));
+}
+
+// A move's name, with the other name of a point that has two places ("k9, also k20").
+function moveWords(move) {
+  const parts = board.sites.get(move);
+  const twins = parts && parts.site.twins;
+  return twins ? `${move} (the point ${move}, also ${twins.join(", ")})` : move;
+}
+
+// The log in plain words ("12.3 s  White played B4*"); the raw JSON on demand (the "raw"
+// switch), always in data-json. Display lines are the OLED's: shown raw only.
 function logEvents(events, fresh) {
   const log = $("log");
   if (fresh) log.replaceChildren();
@@ -164,8 +234,11 @@ function logEvents(events, fresh) {
 // The daemon's events in plain words, each naming what happened ("White played B2*"); an
 // event with no wording of its own lists its fields.
 const list = (sites) => (sites && sites.length ? sites.join(" ") : "none");
+const many = (sites) => (sites.length > 6 ? `${sites.slice(0, 6).join(" ")} and ${sites.length - 6} more` : list(sites));
+const GUIDED = { remove: "take off", twin: "place the twin on", flip: "flip", pick: "tap one of",
+                 carry: "carry the unseen piece from", confirm: "press OK" };
 const WORDS = {
-  move: (e) => `${capital(e.side)} played ${e.move}`,
+  move: (e) => `${capital(e.side)} played ${moveWords(e.move)}`,
   correction: (e) => `${capital(e.side)}'s ${e.replaces} corrected to ${e.move}`,
   takeback: (e) => `Took back ${e.move}`,
   new_game: (e) => `New game: ${e.game}${e.size ? ` size ${e.size}` : ""}${e.variant ? `, ${e.variant}` : ""}`,
@@ -176,9 +249,11 @@ const WORDS = {
     e.missing && e.missing.length ? `put back ${list(e.missing)}` : "",
     e.extra && e.extra.length ? `take off ${list(e.extra)}` : ""].filter(Boolean).join("; "),
   in_sync: () => "Board matches the game again",
-  targets: (e) => `The lifted piece can go to ${list(e.sites)}`,
-  guide: (e) => `Lit to ${e.action}: ${list(e.sites)}`,
-  expect: (e) => `Carry out ${e.move}: empty ${list(e.empty)}; fill ${list(e.fill)}`,
+  targets: (e) => (e.sites.length ? `Lifted: it can go to ${e.sites.length} lit site${e.sites.length === 1 ? "" : "s"} (${many(e.sites)})`
+    : "Put down"),
+  guide: (e) => (e.action === "confirm" ? "Press OK to end the turn" : `Lit: ${GUIDED[e.action] || e.action} ${list(e.sites)}`),
+  expect: (e) => `To carry out: ${e.move}` + (e.empty.length ? `, take ${list(e.empty)} off` : "") +
+    (e.fill.length ? `, put a piece on ${list(e.fill)}` : ""),
   hint: (e) => `Hint: ${e.move}`,
   wake: () => "Woke up",
   attract: () => "Idle: showing the attract screen",
@@ -207,360 +282,55 @@ function showRaw() {
   $("log").classList.toggle("raw", raw);
 }
 
-function capital(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : "";
-}
-
-function sideColour(name) {
-  if (!name) return "transparent";
-  if (CSS.supports("color", name)) return name;
-  const i = view.sides.indexOf(name);
-  return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
-}
-
-// ------------------------------------------------------------------------------ drawing
-function el(name, attrs, parent) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.append(node);
-  return node;
-}
-
-const pt = ([x, y]) => `${x},${-y}`;   // engines have y upwards, SVG downwards
-
-function buildBoard(sites, drawing) {
-  const svg = $("board");
-  svg.replaceChildren();
-  view.sites.clear();
-  view.pieces = new Set();
-  const spacing = typicalSpacing(sites);
-  const points = sites.flatMap((s) => (s.shape.length ? s.shape : [[s.x, s.y]]));
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => -p[1]);
-  const unit = labelUnit(sites, spacing, Math.max(...xs) - Math.min(...xs));
-  const margin = Math.max(spacing * 0.6, unit * 0.45);
-  const [x0, y0] = [Math.min(...xs) - margin, Math.min(...ys) - margin];
-  const [w, h] = [Math.max(...xs) - x0 + margin, Math.max(...ys) - y0 + margin];
-  svg.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
-  svg.style.setProperty("--unit", `${spacing}px`);  // a length: Firefox wants one in calc()
-  el("rect", { x: x0, y: y0, width: w, height: h, rx: spacing * 0.3, class: "table" }, svg);
-  const layers = {};
-  view.spacing = spacing;
-  for (const name of ["cells", "lines", "coords", "leds", "figures", "pieces", "hits"]) {
-    layers[name] = el("g", { class: name }, svg);
-  }
-  const kinds = kindColours(drawing);
-  for (const line of drawing.lines) {
-    el("polyline", { points: line.points.map(pt).join(" "), class: "guide",
-                     stroke: kinds.get(line.kind) }, layers.lines);
-  }
-  const squares = new Set();
-  for (const site of sites) {
-    const draw = site.shape.length >= 3 ? drawCell : site.shape.length === 2 ? drawSegment : drawDot;
-    const parts = draw(site, layers, spacing, squares);
-    const kind = drawing.kinds[site.label];
-    if (kind !== undefined && parts.cell) {
-      parts.cell.classList.add("kind");
-      parts.cell.style.stroke = kinds.get(kind);
-    }
-    parts.hit.dataset.site = site.label;
-    parts.hit.setAttribute("role", "button");
-    parts.hit.setAttribute("aria-label", site.label);
-    parts.site = site;
-    view.sites.set(site.label, parts);
-  }
-  view.layers = layers;
-  drawCoordinates(sites, layers.coords, spacing, unit, [x0, y0, w, h]);
-  ghost = el("circle", { r: spacing * 0.28, class: "ghost", visibility: "hidden" }, svg);
-}
-
 // ------------------------------------------------------------------------------ zoom
-// Touch targets of at least MIN_TARGET px: on a phone where the smallest site is smaller, the
-// board starts enlarged (the wrap scrolls); + and - change the zoom by ZOOM_STEP anywhere.
-const MIN_TARGET = 24;
-const ZOOM_STEP = 1.5;
 let zoom = 1;
 
-function setZoom(value) {
+function setZoom(value, at = null) {
   zoom = Math.min(Math.max(value, 1), 8);
   const [svg, wrap] = [$("board"), $("board-wrap")];
   svg.style.width = svg.style.height = "";
   wrap.classList.toggle("zoomed", zoom > 1);
   $("zoom-out").disabled = zoom <= 1;
-  if (zoom <= 1) return;
-  const box = svg.viewBox.baseVal;  // zoomed: the board's own shape, larger, centred in the wrap
+  if (zoom <= 1) {
+    board.layout();
+    // Zoom is offered where the sites are small (it would cover a corner's coordinates else).
+    document.querySelector(".zoom").hidden = smallestTarget() >= MIN_TARGET * 1.25;
+    return;
+  }
+  document.querySelector(".zoom").hidden = false;
+  const box = svg.viewBox.baseVal;  // zoomed: the board's own shape, larger, in the wrap
   const scale = Math.min(svg.clientWidth / box.width, svg.clientHeight / box.height) * zoom;
   svg.style.width = `${box.width * scale}px`;
   svg.style.height = `${box.height * scale}px`;
-  wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
-  wrap.scrollTop = (wrap.scrollHeight - wrap.clientHeight) / 2;
+  const [fx, fy] = at || [0.5, 0.5];
+  wrap.scrollLeft = fx * wrap.scrollWidth - wrap.clientWidth / 2;
+  wrap.scrollTop = fy * wrap.scrollHeight - wrap.clientHeight / 2;
 }
 
-// The smallest side of a site's box, in screen px, at zoom 1.
+// The smallest side of a site's box, in screen px.
 function smallestTarget() {
-  const sizes = [...view.sites.values()].map((p) => {
+  const sizes = [...board.sites.values()].map((p) => {
     const r = p.hit.getBoundingClientRect();
     return Math.min(r.width, r.height);
   }).filter((v) => v > 0);
   return sizes.length ? Math.min(...sizes) : MIN_TARGET;
 }
 
-// On a touch screen or a phone-sized window where the board is played (not /watch), the
-// zoom at which every site is at least MIN_TARGET px; else 1 (the whole board).
+// Every board opens whole, fitted to its frame with every coordinate in view.
 function fitZoom() {
   setZoom(1);
-  if (WATCH || !matchMedia("(pointer: coarse), (max-width: 800px)").matches) return;
-  const smallest = smallestTarget();
-  if (smallest < MIN_TARGET) setZoom((MIN_TARGET / smallest) * 1.05);
 }
 
-// A site label's coordinates: its letters and its number ("B4*" -> B, 4; "c1se" -> c, 1).
-const COORDINATES = /([A-Za-z]+)(\d+)/;
-
-// The size coordinates are drawn to: the sites' spacing, or where each square holds several
-// sites (Phalanx's triangles, Antipalos's two ends of a square) the width of a column, up to
-// three spacings.
-function labelUnit(sites, spacing, width) {
-  const squares = new Set(), columns = new Set();
-  for (const site of sites) {
-    const m = COORDINATES.exec(site.label);
-    if (m) { squares.add(m[0]); columns.add(m[1]); }
-  }
-  if (!columns.size || squares.size * 2 > sites.length) return spacing;
-  return Math.max(spacing, Math.min(width / columns.size, spacing * 3));
-}
-
-// Coordinates along the edges, read from the labels the messages use ("B4*", "e5", "c1se"):
-// letters marking columns along the bottom, letters marking rows (a hexagon's) at both ends of
-// each row, numbers marking rows along the left. Labels on no such lines (a sphere) get none.
-function drawCoordinates(sites, layer, spacing, unit, [x0, y0, w, h]) {
-  const groups = { letter: new Map(), number: new Map() };
-  for (const site of sites) {
-    const m = COORDINATES.exec(site.label);
-    if (!m) continue;
-    for (const [kind, key] of [["letter", m[1]], ["number", m[2]]]) {
-      if (!groups[kind].has(key)) groups[kind].set(key, []);
-      groups[kind].get(key).push([site.x, -site.y]);
-    }
-  }
-  const spread = (pts, i) => Math.max(...pts.map((p) => p[i])) - Math.min(...pts.map((p) => p[i]));
-  const along = (map, i) => map.size > 1 && [...map.values()].every((v) => spread(v, i) <= spacing * 0.75);
-  const mid = (pts, i) => (Math.max(...pts.map((p) => p[i])) + Math.min(...pts.map((p) => p[i]))) / 2;
-  const size = unit * 0.3;
-  const text = (key, attrs) => {
-    el("text", { class: "coord", "font-size": size, ...attrs }, layer).textContent = key;
-  };
-  const { letter, number } = groups;
-  if (along(letter, 0)) {  // letters mark columns: along the bottom
-    for (const [key, pts] of letter) text(key, { x: mid(pts, 0), y: y0 + h - size * 0.35, "text-anchor": "middle" });
-  } else if (along(letter, 1)) {  // letters mark rows (a hexagon's): at both ends of each row
-    for (const [key, pts] of letter) {
-      const [y, xs] = [mid(pts, 1) + size * 0.35, pts.map((p) => p[0])];
-      text(key, { x: Math.min(...xs) - spacing * 0.8, y, "text-anchor": "middle" });
-      text(key, { x: Math.max(...xs) + spacing * 0.8, y, "text-anchor": "middle" });
-    }
-  }
-  if (along(number, 1)) {  // numbers mark rows: along the left
-    for (const [key, pts] of number) text(key, { x: x0 + size * 0.4, y: mid(pts, 1) + size * 0.35 });
-  }
-}
-
-function kindColours(drawing) {
-  const colours = new Map();
-  const kinds = [...drawing.lines.map((l) => l.kind), ...Object.values(drawing.kinds)];
-  for (const kind of kinds) {
-    if (!colours.has(kind)) {
-      const other = [...colours.keys()].filter((k) => !CSS.supports("color", k)).length;
-      colours.set(kind, CSS.supports("color", kind) ? kind : KIND_PALETTE[other % KIND_PALETTE.length]);
-    }
-  }
-  return colours;
-}
-
-function drawCell(site, layers, spacing) {
-  const points = site.shape.map(pt).join(" ");
-  const inner = Math.min(...site.shape.map(([x, y]) => Math.hypot(x - site.x, y - site.y)));
-  return {
-    cell: el("polygon", { points, class: "cell" }, layers.cells),
-    led: el("polygon", { points, class: "led" }, layers.leds),
-    piece: el("circle", { cx: site.x, cy: -site.y, r: Math.min(inner * 0.62, spacing * 0.42),
-                          class: "piece" }, layers.pieces),
-    hit: el("polygon", { points, class: "hit" }, layers.hits),
-  };
-}
-
-function drawSegment(site, layers, spacing, squares) {
-  const [[ax, ay], [bx, by]] = site.shape;
-  const along = (u) => [ax + u * (bx - ax), -(ay + u * (by - ay))];
-  const line = (u0, u1, cls, parent) => {
-    const [[x1, y1], [x2, y2]] = [along(u0), along(u1)];
-    return el("line", { x1, y1, x2, y2, class: cls }, parent);
-  };
-  // A diagonal segment's bounding box is its square: shade it once as the cell.
-  const key = [Math.min(ax, bx), Math.max(ax, bx), Math.min(ay, by), Math.max(ay, by)].join();
-  let cell = null;
-  if (ax !== bx && ay !== by && !squares.has(key)) {
-    squares.add(key);
-    cell = el("rect", { x: Math.min(ax, bx), y: -Math.max(ay, by), width: Math.abs(bx - ax),
-                        height: Math.abs(by - ay), class: "cell square" }, layers.cells);
-  }
-  line(0, 1, "track", layers.cells);
-  // The hit area leaves out the middle, where another segment may cross this one.
-  const hit = el("g", { class: "hit" }, layers.hits);
-  line(0.06, 0.4, "", hit);
-  line(0.6, 0.94, "", hit);
-  return {
-    cell,
-    led: line(0.04, 0.96, "led", layers.leds),
-    piece: line(0.14, 0.86, "piece rod", layers.pieces),
-    hit,
-  };
-}
-
-function drawDot(site, layers, spacing) {
-  const at = { cx: site.x, cy: -site.y };
-  return {
-    cell: el("circle", { ...at, r: spacing * 0.12, class: "cell" }, layers.cells),
-    led: el("circle", { ...at, r: spacing * 0.42, class: "led" }, layers.leds),
-    piece: el("circle", { ...at, r: spacing * 0.3, class: "piece" }, layers.pieces),
-    hit: el("circle", { ...at, r: spacing * 0.45, class: "hit" }, layers.hits),
-  };
-}
-
-function typicalSpacing(sites) {
-  const centres = [...new Map(sites.map((s) => [`${s.x},${s.y}`, [s.x, s.y]])).values()];
-  if (centres.length < 2) return 1;
-  const step = Math.max(1, Math.floor(centres.length / 48));
-  const nearest = [];
-  for (let i = 0; i < centres.length; i += step) {
-    const [x, y] = centres[i];
-    let best = Infinity;
-    for (const [u, v] of centres) {
-      const d = Math.hypot(u - x, v - y);
-      if (d > 0 && d < best) best = d;
-    }
-    nearest.push(best);
-  }
-  nearest.sort((a, b) => a - b);
-  return nearest[Math.floor(nearest.length / 2)];
-}
-
-// The pieces as the game has them (engines' figures), in their sides' colours; a figure whose
-// sites the sensors do not all see is drawn faint. What the sensors read stays visible: a
-// reading no figure explains is drawn as a bare reading (a pale ring).
-function drawFigures() {
-  const layer = view.layers && view.layers.figures;
-  if (!layer) return;
-  layer.replaceChildren();
-  view.figureAt = new Map();
-  for (const figure of view.figures) {
-    const parts = figure.sites.map((label) => view.sites.get(label)).filter(Boolean);
-    if (!parts.length) continue;
-    const g = el("g", { class: `figure ${figure.kind}`, "data-side": figure.side }, layer);
-    g.style.setProperty("--side", sideColour(figure.side));
-    g.style.setProperty("--edge", figure.side === "black" ? "#c8c8c8" : "#111");
-    const round = ROUND.includes(figure.kind) || parts[0].site.shape.length < 3;
-    if (parts.length > 1 || !round) drawOutline(g, parts); else drawOne(g, parts[0].site, figure.kind);
-    figure.node = g;
-    for (const label of figure.sites) {
-      if (!view.figureAt.has(label) || figure.kind !== "pawn") view.figureAt.set(label, figure);
-    }
-  }
-  markFigures();
-}
-
-function drawOne(g, site, kind) {
-  const s = view.spacing;
-  if (site.shape.length === 2) {
-    const [[ax, ay], [bx, by]] = site.shape;
-    const u = (t) => [ax + t * (bx - ax), -(ay + t * (by - ay))];
-    const [[x1, y1], [x2, y2]] = [u(0.14), u(0.86)];
-    el("line", { x1, y1, x2, y2, class: "rod-edge" }, g);
-    el("line", { x1, y1, x2, y2, class: "rod" }, g);
-    return;
-  }
-  const inner = site.shape.length >= 3
-    ? Math.min(...site.shape.map(([x, y]) => Math.hypot(x - site.x, y - site.y))) : s * 0.5;
-  const r = kind === "pawn" ? Math.min(inner * 0.95, s * 0.45) : Math.min(inner * 0.66, s * 0.42);
-  const [cx, cy] = [site.x, -site.y];
-  if (kind === "pawn") {   // a pawn: a base and a head, standing on whatever holds the site
-    el("ellipse", { cx, cy: cy + r * 0.35, rx: r * 0.62, ry: r * 0.3, class: "body" }, g);
-    el("path", { d: `M${cx - r * 0.34},${cy + r * 0.35} L${cx - r * 0.16},${cy - r * 0.2} ` +
-                    `L${cx + r * 0.16},${cy - r * 0.2} L${cx + r * 0.34},${cy + r * 0.35} Z`,
-                 class: "body" }, g);
-    el("circle", { cx, cy: cy - r * 0.38, r: r * 0.3, class: "body" }, g);
-    return;
-  }
-  el("circle", { cx, cy, r, class: "body" }, g);
-  if (kind === "token") el("circle", { cx, cy, r: r * 0.6, class: "face" }, g);
-}
-
-// A piece over several sites: its sites filled, and its outline (the edges no two of its
-// sites share) drawn strong.
-function drawOutline(g, parts) {
-  const key = ([x, y]) => `${x.toFixed(4)},${y.toFixed(4)}`;
-  const edges = new Map();
-  for (const { site } of parts) {
-    const pts = site.shape;
-    el("polygon", { points: pts.map(pt).join(" "), class: "fill" }, g);
-    for (let i = 0; i < pts.length; i++) {
-      const [a, b] = [pts[i], pts[(i + 1) % pts.length]];
-      const k = [key(a), key(b)].sort().join("|");
-      edges.set(k, edges.has(k) ? null : [a, b]);
-    }
-  }
-  for (const edge of edges.values()) {
-    if (!edge) continue;
-    const [[x1, y1], [x2, y2]] = edge;
-    el("line", { x1, y1: -y1, x2, y2: -y2, class: "outline" }, g);
-  }
-}
-
-function markFigures() {
-  for (const figure of view.figures) {
-    if (!figure.node) continue;
-    const seen = figure.sites.every((label) => view.pieces.has(label));
-    figure.node.classList.toggle("missing", !seen);
-  }
-  for (const [label, parts] of view.sites) {
-    const explained = view.figureAt && view.figureAt.has(label);
-    parts.piece.classList.toggle("on", view.pieces.has(label) && !explained);
-  }
-}
-
-function showPieces(pieces) {
-  view.pieces = new Set(pieces);
-  markFigures();
-}
-
-function showLeds(leds) {
-  for (const [label, parts] of view.sites) {
-    const led = leds[label];
-    const node = parts.led;
-    node.setAttribute("class", led ? `led lit ${led[1]}` : "led");
-    node.style.setProperty("--led", led ? full(led[0]) : "transparent");
-    node.style.setProperty("--dim", led ? String(dimness(led[0])) : "1");
-    if (led) node.dataset.colour = led[0]; else delete node.dataset.colour;
-  }
-  view.leds = leds;
-}
-
-// The daemon dims colours by its brightness setting: show the hue at full strength and the
-// brightness as opacity, so that a dimmed LED still reads on a screen.
-function full(hex) {
-  const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  const top = Math.max(...rgb, 1);
-  return `rgb(${rgb.map((c) => Math.round((c * 255) / top)).join(",")})`;
-}
-
-function dimness(hex) {
-  const top = Math.max(...[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
-  return 0.45 + 0.55 * (top / 255);
+// On a touch screen a board whose sites are smaller than MIN_TARGET px takes a first tap as
+// "zoom in here" (to where every site is MIN_TARGET px), not as a move.
+function tapZooms() {
+  return zoom <= 1 && !WATCH && matchMedia("(pointer: coarse), (max-width: 800px)").matches
+    && smallestTarget() < MIN_TARGET;
 }
 
 // ------------------------------------------------------------------------------ input
-let ghost = null;
-let press = null;   // {site, x, y, dragging}
+let press = null;   // {site, x, y, dragging, timer}
+let carried = null; // a piece over several sites lifted by a tap: {sites, from}
 
 function siteAt(x, y) {
   const hit = document.elementFromPoint(x, y);
@@ -577,20 +347,37 @@ function boardPoint(e) {
 }
 
 function onPointerDown(e) {
-  if (!view.controls || !view.simulated || e.button !== 0) return;
+  if (e.button !== 0) return;
   const node = e.target.closest("[data-site]");
   if (!node) return;
+  const site = node.dataset.site;
+  press = { site, x: e.clientX, y: e.clientY, dragging: false };
+  press.timer = setTimeout(() => nameSite(site), NAME_PRESS_MS);  // a long press names it
+  if (!view.controls || !view.simulated) return;
   e.preventDefault();
-  press = { site: node.dataset.site, x: e.clientX, y: e.clientY, dragging: false };
+}
+
+// A site's name, and the other place of a point that has two, for a while.
+function nameSite(label) {
+  const parts = board.sites.get(label);
+  if (!parts) return;
+  const twins = board.highlightTwins(label, true);
+  const site = parts.site;
+  $("board-note").hidden = false;
+  $("board-note").textContent = site.point && twins.length
+    ? `${twins.join(" and ")}: one point, ${site.point} (either place holds its stone)` : label;
+  setTimeout(() => { board.highlightTwins(label, false); $("board-note").hidden = true; }, 2500);
+  if (press) press.named = true;
 }
 
 function onPointerMove(e) {
-  if (!press) return;
+  if (!press || !view.controls || !view.simulated) return;
   if (!press.dragging) {
     if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < DRAG_PX) return;
-    if (!view.pieces.has(press.site)) { press = null; return; }
+    clearTimeout(press.timer);
+    if (!board.pieces.has(press.site) || carried) { press = null; return; }
     press.dragging = true;
-    press.group = pieceSites(press.site);
+    press.group = board.pieceSites(press.site);
     document.body.classList.add("dragging");
     // Without noise the piece leaves the board at once, so its targets light while it moves
     // (a piece over several sites leaves them all, as a hand lifts it).
@@ -599,20 +386,35 @@ function onPointerMove(e) {
     }
   }
   const p = boardPoint(e);
-  ghost.setAttribute("cx", p.x);
-  ghost.setAttribute("cy", p.y);
-  ghost.setAttribute("visibility", "visible");
+  ghost().setAttribute("cx", p.x);
+  ghost().setAttribute("cy", p.y);
+  ghost().setAttribute("visibility", "visible");
+}
+
+function ghost() {
+  let node = $("board").querySelector(".ghost");
+  if (!node) node = svgEl("circle", { r: board.spacing * 0.28, class: "ghost", visibility: "hidden" }, $("board"));
+  return node;
 }
 
 function onPointerUp(e) {
   if (!press) return;
-  const { site, dragging, group } = press;
+  const { site, dragging, group, named, timer, x, y } = press;
+  clearTimeout(timer);
   press = null;
-  if (!dragging) {
-    send({ type: "toggle", site });
+  if (named && !dragging) return;
+  if (!dragging && tapZooms()) {   // a small board on a phone: the tap zooms in where it lands
+    const r = $("board").getBoundingClientRect();
+    setZoom((MIN_TARGET / smallestTarget()) * 1.05, [(x - r.left) / r.width, (y - r.top) / r.height]);
+    notice("Zoomed in: tap a site. − shows the whole board.");
     return;
   }
-  ghost.setAttribute("visibility", "hidden");
+  if (!view.controls || !view.simulated) {
+    if (view.controls && !dragging) notice("This is a real board: move its pieces by hand.");
+    return;
+  }
+  if (!dragging) return tap(site);
+  ghost().setAttribute("visibility", "hidden");
   document.body.classList.remove("dragging");
   const target = siteAt(e.clientX, e.clientY);
   if (group.length > 1) {   // put the whole piece down where the pressed site landed
@@ -627,28 +429,42 @@ function onPointerUp(e) {
   }
 }
 
-// The board's keys work whatever has focus (caught before the focused control sees them), so
-// Enter never re-submits the game picker; Space on a focused MENU/BACK/OK button presses it.
-// The sites of the piece on ``label``: all of a figure's sites when the game has one there
-// and the sensors see them all, else the site alone.
-function pieceSites(label) {
-  const figure = view.figureAt && view.figureAt.get(label);
-  if (!figure || figure.sites.length < 2) return [label];
-  return figure.sites.every((s) => view.pieces.has(s)) ? figure.sites : [label];
+// A tap: a piece over several sites is lifted whole (then a tap on its destination puts it
+// down there, whole; a tap on it again puts it back); any other site is toggled.
+function tap(site) {
+  if (carried) {
+    const { sites, from } = carried;
+    carried = null;
+    $("board").classList.remove("carrying");
+    const back = sites.includes(site);
+    const moved = back ? sites : landed(sites, from, site) || shifted(sites, from, site);
+    if (!moved) return notice(`The piece does not fit at ${site}: it is back where it was.`) ||
+      sites.forEach((label) => send({ type: "place", site: label }));
+    for (const label of moved) send({ type: "place", site: label });
+    return;
+  }
+  const group = board.pieces.has(site) ? board.pieceSites(site) : [site];
+  if (group.length > 1) {
+    carried = { sites: group, from: site };
+    $("board").classList.add("carrying");
+    for (const label of group) send({ type: "lift", site: label });
+    notice("Piece lifted: tap where it goes (tap it again to put it back).");
+    return;
+  }
+  send({ type: "toggle", site });
 }
 
 // ``group`` moved as ``from`` moved to ``to``: each site shifted by the same offset, to the
-// nearest site there (squares whose diagonals alternate turn a piece's triangles), when every
-// shifted place has a site of its own; else null.
+// nearest site there, when every shifted place has a site of its own; else null.
 function shifted(group, from, to) {
-  const a = view.sites.get(from).site, b = view.sites.get(to).site;
+  const a = board.sites.get(from).site, b = board.sites.get(to).site;
   const [dx, dy] = [b.x - a.x, b.y - a.y];
   const out = [to];
   for (const label of group) {
     if (label === from) continue;
-    const s = view.sites.get(label).site;
-    let found = null, best = view.spacing * 0.6;
-    for (const [other, parts] of view.sites) {
+    const s = board.sites.get(label).site;
+    let found = null, best = board.spacing * 0.6;
+    for (const [other, parts] of board.sites) {
       const d = Math.hypot(parts.site.x - s.x - dx, parts.site.y - s.y - dy);
       if (d < best && !out.includes(other)) { best = d; found = other; }
     }
@@ -660,16 +476,15 @@ function shifted(group, from, to) {
 
 // ``group`` carried, as a hand carries it, by the offset between the cells (sites sharing a
 // label's core, "d4" of "d4nw") of ``from`` and ``to``: the sites it then covers more than half
-// of, when they are as many as its own (a square piece lands on a square whose diagonal runs the
-// other way as that square's two triangles); else null.
+// of, when they are as many as its own; else null.
 function landed(group, from, to) {
   const [a, b] = [cellCentre(from), cellCentre(to)];
   if (!a || !b) return null;
   const carry = ([x, y]) => [x + b[0] - a[0], y + b[1] - a[1]];
-  const moved = group.map((label) => view.sites.get(label).site.shape.map(carry));
+  const moved = group.map((label) => board.sites.get(label).site.shape.map(carry));
   if (moved.some((poly) => poly.length < 3)) return null;
   const out = [];
-  for (const [label, parts] of view.sites) {
+  for (const [label, parts] of board.sites) {
     const poly = parts.site.shape;
     if (poly.length < 3) continue;
     const c = centreOf(poly);
@@ -680,14 +495,12 @@ function landed(group, from, to) {
   return out.length === group.length ? out : null;
 }
 
-const centreOf = (pts) => [0, 1].map((i) => pts.reduce((sum, p) => sum + p[i], 0) / pts.length);
-
 // The centre of the cell of ``label``: the mean of its sites' centres (null: no cell).
 function cellCentre(label) {
   const core = (l) => (/^[A-Za-z]+\d+/.exec(l) || [null])[0];
   const cell = core(label);
   if (!cell) return null;
-  const pts = [...view.sites.values()].filter((p) => core(p.site.label) === cell)
+  const pts = [...board.sites.values()].filter((p) => core(p.site.label) === cell)
     .map((p) => (p.site.shape.length >= 3 ? centreOf(p.site.shape) : [p.site.x, p.site.y]));
   return centreOf(pts);
 }
@@ -702,19 +515,19 @@ function contains(poly, [x, y]) {
   return inside;
 }
 
+// The board's keys work whatever has focus (caught before the focused control sees them), so
+// Enter never re-submits the game picker; Space on a focused MENU/BACK/OK button presses it.
 function onKey(e) {
   if (!view.controls || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target.matches && e.target.matches("input[type=number]")) return;  // typing a number
   let button = { Enter: "ok", Backspace: "back", Escape: "back", m: "menu", M: "menu" }[e.key];
   const focused = e.target.closest && e.target.closest("[data-button]");
   if (e.key === " " && focused) button = focused.dataset.button;
-  if (!button) return;
+  if (!button || $("viewer").open) return;
   e.preventDefault();
   e.stopPropagation();
   pressButton(button, e.shiftKey);  // Shift: a long press (Shift+M offers power-off)
 }
-
-// A button held this long is a long press, as on the board.
-const LONG_PRESS_MS = 1000;
 
 function holdable(node) {
   let timer = null;
@@ -739,7 +552,7 @@ function pressButton(button, long = false) {
   setTimeout(() => node.classList.remove("pressed"), 150);
 }
 
-// ------------------------------------------------------------------------------ picker
+// ------------------------------------------------------------------------------ new game
 function fillPicker() {
   const game = $("pick-game");
   game.replaceChildren(...view.games.map((g) => new Option(g.title, g.name)));
@@ -767,6 +580,7 @@ function fillOptions() {
   variant.replaceChildren(...info.variants.map((v) => new Option(v, v)));
   variant.value = info.default_variant;
   $("pick-variant-label").hidden = info.variants.length < 2;
+  showRules();
 }
 
 function newGame(e) {
@@ -785,11 +599,146 @@ function newGame(e) {
   });
 }
 
+// ------------------------------------------------------------------------------ settings
+const BRIGHTNESS = [0.1, 0.25, 0.5, 0.75, 1];
+
+function showSettings(settings) {
+  view.settings = settings;
+  const select = $("brightness");
+  if (!select.options.length) {
+    select.replaceChildren(...BRIGHTNESS.map((v) => new Option(`${Math.round(v * 100)} %`, v)));
+  }
+  const nearest = BRIGHTNESS.reduce((a, b) => (Math.abs(b - settings.brightness) < Math.abs(a - settings.brightness) ? b : a));
+  if (document.activeElement !== select) select.value = nearest;
+  $("takeback").hidden = !settings.takebacks;
+  $("hint").hidden = !settings.hints;
+  showRules();
+}
+
+// The house rules of the game chosen in the New game panel (they hold from its next new game).
+function showRules() {
+  const box = $("rules");
+  const name = $("pick-game").value || (view.game && view.game.name);
+  const info = view.games.find((g) => g.name === name);
+  if (!info || !view.settings) return;
+  const given = view.settings.rules[name] || {};
+  const rows = info.options.map((o) => {
+    const label = document.createElement("label");
+    label.textContent = `${o.name} `;
+    label.title = o.help;
+    const value = given[o.name] ?? o.default;
+    let input;
+    if (typeof o.default === "boolean") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = Boolean(value);
+    } else if (o.choices.length) {
+      input = document.createElement("select");
+      input.replaceChildren(...o.choices.map((c) => new Option(c, c)));
+      input.value = value;
+    } else {
+      input = document.createElement("input");
+      input.type = "number";
+      input.min = o.low;
+      input.value = value ?? "";
+      input.placeholder = o.default_text;
+    }
+    input.addEventListener("change", () => {
+      const v = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value;
+      send({ type: "rules", game: name, name: o.name, value: v });
+      notice(`${o.name}: ${v} from the next new game of ${info.title}`);
+    });
+    label.append(input);
+    return label;
+  });
+  $("rules-game").textContent = info.title;
+  box.replaceChildren(...rows);
+  $("rules-none").hidden = rows.length > 0;
+}
+
+// ------------------------------------------------------------------------------ stored games
+async function loadGames() {
+  const list = $("stored-list");
+  list.replaceChildren();
+  $("stored-all").href = withToken("/games.txt");
+  let games;
+  try {
+    const reply = await fetch(withToken("/games.json"));
+    if (!reply.ok) throw new Error((await reply.text()).trim());
+    games = await reply.json();
+  } catch (err) {
+    $("stored-none").hidden = false;
+    $("stored-none").textContent = `The stored games cannot be read: ${err.message}`;
+    return;
+  }
+  $("stored-none").hidden = games.length > 0;
+  $("stored-none").textContent = "No games stored yet.";
+  for (const g of games) {
+    const li = document.createElement("li");
+    const when = (g.started || "").replace("T", " ").slice(0, 16);
+    const what = document.createElement("span");
+    what.textContent = `${g.title} · ${when} · ${g.moves} moves · ${g.result || ""}`;
+    const replay = document.createElement("button");
+    replay.type = "button";
+    replay.textContent = "Replay";
+    replay.setAttribute("aria-label", `Replay game ${g.id}`);
+    replay.addEventListener("click", () => openReplay(g.id));
+    const record = document.createElement("a");
+    record.href = withToken(`/games/${g.id}.txt`);
+    record.download = `game-${g.id}.txt`;
+    record.textContent = "Record";
+    record.setAttribute("aria-label", `Download the record of game ${g.id}`);
+    li.append(what, replay, record);
+    list.append(li);
+  }
+}
+
+const replayView = { board: null, game: null, at: 0 };
+
+async function openReplay(id) {
+  const reply = await fetch(withToken(`/games/${id}.json`));
+  if (!reply.ok) return notice((await reply.text()).trim());
+  const game = await reply.json();
+  const dialog = $("viewer");
+  dialog.showModal();
+  replayView.game = game;
+  replayView.board = replayView.board || new Board($("viewer-board"));
+  replayView.board.sides = game.sides;
+  replayView.board.build(game.sites, game.drawing);
+  $("viewer-title").textContent = `Game ${game.id}: ${game.title} · ${game.result || "running"}`;
+  $("viewer-step").max = game.positions.length - 1;
+  showPosition(game.positions.length - 1);
+}
+
+function showPosition(at) {
+  const game = replayView.game;
+  at = Math.max(0, Math.min(at, game.positions.length - 1));
+  replayView.at = at;
+  const position = game.positions[at];
+  const b = replayView.board;
+  b.layout();
+  b.showFigures(position.figures);
+  b.showPieces(position.figures.flatMap((f) => f.sites));
+  b.showLast(at ? position : null);
+  $("viewer-step").value = at;
+  $("viewer-move").textContent = at
+    ? `Move ${at} of ${game.positions.length - 1}: ${capital(position.side)} ${position.move}`
+    : `The start (${game.positions.length - 1} moves)`;
+}
+
 // ------------------------------------------------------------------------------ start
 function start() {
   document.body.classList.toggle("watch", WATCH);
   const svg = $("board");
   svg.addEventListener("pointerdown", onPointerDown);
+  svg.addEventListener("pointerover", (e) => {
+    const node = e.target.closest("[data-site]");
+    if (node) board.highlightTwins(node.dataset.site, true);
+  });
+  svg.addEventListener("pointerout", (e) => {
+    const node = e.target.closest("[data-site]");
+    if (node) board.highlightTwins(node.dataset.site, false);
+  });
   window.addEventListener("pointermove", onPointerMove);
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("keydown", onKey, true);
@@ -802,15 +751,34 @@ function start() {
   $("picker").addEventListener("submit", newGame);
   $("noise").addEventListener("change", (e) => send({ type: "noise", on: e.target.checked }));
   $("set-up").addEventListener("click", () => send({ type: "setup", board: "expected" }));
+  $("clear").addEventListener("click", () => send({ type: "setup", board: "empty" }));
+  $("takeback").addEventListener("click", () => send({ type: "takeback" }));
+  $("hint").addEventListener("click", () => pressButton("ok", true));
+  $("brightness").addEventListener("change", (e) => send({ type: "brightness", level: Number(e.target.value) }));
+  $("stored").addEventListener("toggle", (e) => { if (e.target.open) loadGames(); });
+  $("viewer-close").addEventListener("click", () => $("viewer").close());
+  $("viewer-first").addEventListener("click", () => showPosition(0));
+  $("viewer-back").addEventListener("click", () => showPosition(replayView.at - 1));
+  $("viewer-next").addEventListener("click", () => showPosition(replayView.at + 1));
+  $("viewer-last").addEventListener("click", () => showPosition(Infinity));
+  $("viewer-step").addEventListener("input", (e) => showPosition(Number(e.target.value)));
+  $("viewer").addEventListener("keydown", (e) => {
+    if (e.key === "ArrowLeft") showPosition(replayView.at - 1);
+    if (e.key === "ArrowRight") showPosition(replayView.at + 1);
+  });
   // A phone's address bar showing or hiding changes only the height: the zoom chosen stays.
   let width = innerWidth;
   window.addEventListener("resize", () => {
-    if (innerWidth !== width) fitZoom();
+    const r = $("board").getBoundingClientRect();
+    if (board.source && board.stacked !== r.height > r.width * 1.2) {
+      board.build(...board.source);   // turned: the parts side by side, or one above the other
+      showLights();
+    }
+    if (innerWidth !== width) fitZoom(); else if (zoom <= 1) board.layout();
     width = innerWidth;
   });
   $("zoom-in").addEventListener("click", () => setZoom(zoom * ZOOM_STEP));
   $("zoom-out").addEventListener("click", () => setZoom(zoom / ZOOM_STEP));
-  $("clear").addEventListener("click", () => send({ type: "setup", board: "empty" }));
   connect();
 }
 
