@@ -326,11 +326,12 @@ class Controller:
 
     # ------------------------------------------------------------------ effects
     def go(self, phase: Phase) -> None:
-        """Enter ``phase`` (what a takeback still has to undo is kept with the game)."""
+        """Enter ``phase`` (what is left to do that the sensors cannot see, a move's flips or
+        a takeback's undoing, is kept with the game: a restart still asks for it)."""
         self.phase, self._dirty = phase, True
-        undo = phase.undo if isinstance(phase, Restoring) else (
-            phase.turn if isinstance(phase, Following) and phase.turn.move is None else None)
-        self.record.set_undo(undo.steps_left() if undo is not None else ())
+        turn = phase.undo if isinstance(phase, Restoring) else (
+            phase.turn if isinstance(phase, Following) else None)
+        self.record.set_undo(turn.steps_left() if turn is not None else ())
 
     def in_sync(self) -> None:
         if self.sync:
@@ -505,10 +506,11 @@ class Controller:
 
     # ------------------------------------------------------------- the opponent
     def _opponent_next(self) -> bool:
-        """Only steps the sensors cannot see are left (flips, a pawn carried) and the opponent
-        is to move next: its move may come now, and ends them."""
+        """Only unseen pieces are left to carry (a takeback's pawn going back) and the opponent
+        is to move next: its move may come now, and ends them (a flip is always waited for)."""
         phase, state = self.phase, self.state
-        return (isinstance(phase, Following) and phase.turn.only_unsensed_left()
+        return (isinstance(phase, Following) and bool(phase.turn.steps_left())
+                and all(s.action == "carry" for s in phase.turn.steps_left())
                 and self.opponent is not None and state.to_move == self.opponent.side_in(state))
 
     def _obey(self, intent: Any) -> None:

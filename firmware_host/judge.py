@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable
 from firmware_host import recognise
 from firmware_host.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.recognise import Candidate
-from firmware_host.turn import KNOCK_MS, Choice, Sync, Touch, Turn
+from firmware_host.turn import Choice, Sync, Touch, Turn
 from firmware_host.opponent import Asked
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def _choice(c: Controller, found: list[Candidate], board: Board, touched: tuple[
     """The candidates as a choice, the touches made so far counted in order."""
     choice = Choice(tuple(Turn.of(f, c.record.board, c.state.to_move) for f in found), board)
     for touch in touched:
-        choice, taken = choice.touch(touch)
+        choice, taken = choice.touch(touch, early=touch.site in c.record.board)
         _say_taken(c, choice, touch, taken)
     return choice
 
@@ -427,10 +427,7 @@ def touched(c: Controller, touch: Touch) -> None:
         if touch.site in phase.late:
             c.go(replace(phase, late=phase.late - {touch.site}))
             return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
-        # a token of the position off for a moment was knocked by the hand on its way; the
-        # token just set down is tapped on purpose, however quickly
-        if touch.held >= KNOCK_MS or touch.site not in c.record.board:
-            c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
+        c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
     elif isinstance(phase, Choosing):
         if touch.site in phase.late:
             c.go(replace(phase, late=phase.late - {touch.site}))

@@ -9,13 +9,12 @@ storage's queue, in order, and never raises).
 Besides the moves it keeps the game's *rewrites*, numbered in order: every takeback and
 correction as ``(keep, side)``, the moves kept and the side whose move is the first undone
 (the side that asks: a takeback leaves the asking players to move), and the game's ``token``
-when it is played with another board. Both survive a restart, so two boards can compare their
-histories entry by entry
-(``firmware_host/mqtt/remote.py``).
+when it is played with another board, and what is left to do that the sensors cannot see. All
+survive a restart, so two boards can compare their histories entry by entry
+(``firmware_host/mqtt/remote.py``) and a restart still asks for a flip left undone.
 
 >>> from firmware_host.game import Game
 >>> from firmware_host.storage import Storage
-from firmware_host.turn import undo_steps
 >>> record = GameRecord.begin(Storage(":memory:"), Game.of("antipod", 4))
 >>> record.play(record.state.parse_move("b2"))
 'b2'
@@ -50,8 +49,9 @@ class GameRecord:
         self.moves: list[str] = []
         self.rewrites: list[tuple[int, str]] = []
         self.token = ""
-        #: What the last takeback left to undo that the sensors cannot see (tokens to turn back,
-        #: unseen pieces to carry), as it stands: kept so a restart still asks for it.
+        #: What is left to do that the sensors cannot see (the last move's flips, a takeback's
+        #: tokens to turn back and unseen pieces to carry), as it stands: kept so a restart
+        #: still asks for it.
         self.undo: tuple[FollowUp, ...] = ()
         self.over = False
         if match and match.first_id is None:

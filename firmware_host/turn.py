@@ -283,9 +283,13 @@ class Choice:
         ((step, left),) = steps
         return step if step is not None and step.action == "flip" and left else None
 
-    def touch(self, touch: Touch) -> tuple["Choice", str | None]:
+    def touch(self, touch: Touch, early: bool = False) -> tuple["Choice", str | None]:
         """Count ``touch``: a shared flip for every turn, else a pick (the turns picking that
-        site stay), else kept for the chosen turn; what it was taken as."""
+        site stay), else kept for the chosen turn; what it was taken as. An ``early`` touch of
+        a token of the position, made before the move showed, counts only if it lasted
+        KNOCK_MS (shorter, the hand knocked it on its way)."""
+        if early and touch.held < KNOCK_MS:
+            return self, None
         takers = [t.taker(touch) for t in self.turns]
         picks = [i for i, t in zip(takers, self.turns) if i is not None and t.steps[i].action == "pick"]
         if all(i is not None and self._before_pick(t, i) for i, t in zip(takers, self.turns)):
@@ -380,10 +384,12 @@ def undo_steps(played: GameState, back: GameState) -> tuple[FollowUp, ...]:
     turned = frozenset(site for site, face in now.items() if was.get(site, face) != face)
     steps = [FollowUp("flip", turned)] if turned else []
     stood = {side: site for site, side in played.markers().items()}
-    for site, side in back.markers().items():
-        if stood.get(side, site) != site:
-            steps.append(FollowUp("carry", frozenset({stood[side]}),
-                                  f"{side.capitalize()} {back.UNSEEN}: {stood[side]} back to {site}"))
+    carried = [(stood[side], site, side) for site, side in back.markers().items()
+               if stood.get(side, site) != site]
+    if carried:  # every unseen piece at once: the next side's first action ends the step
+        words = "; ".join(f"{side} {back.UNSEEN}: {off} back to {site}" for off, site, side in carried)
+        steps.append(FollowUp("carry", frozenset(off for off, _, _ in carried),
+                              words[:1].upper() + words[1:]))
     return tuple(steps)
 
 

@@ -144,6 +144,8 @@ def instruction(snap: Snapshot) -> str | None:
     phase, state = snap.phase, snap.record.state
     if isinstance(phase, Over):
         return "Set up to play again"
+    if isinstance(phase, (Moving, Awaiting)) and phase.held is not None and snap.record.moves:
+        return f"{snap.record.moves[-1]} lifted: set it down again, or leave it off to take it back"
     if isinstance(phase, Restoring):
         missing, extra = snap.restore_left()
         if (missing or extra) and snap.sync:

@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterator
 
 from engines import GAME_NAMES, new_game
 from engines.core import GameState, IllegalMove, OptionError
-from firmware_host.export import record_options, record_text
+from firmware_host.export import options_of, record_text
 from firmware_host.game import Game
 from firmware_host.mqtt.untrusted import Bad, items, optional, read, record, text, whole
 from firmware_host.storage import GameRecord
@@ -86,7 +86,7 @@ def read_record(payload: bytes) -> dict[str, Any]:
 def replay(rec: GameRecord) -> list[GameState]:
     """Every position of a stored game, the start first; Bad for a move that cannot be played."""
     try:
-        state = new_game(rec.game, rec.size, rec.variant, record_options(rec))
+        state = new_game(rec.game, rec.size, rec.variant, options_of(rec))
     except (OptionError, ImportError, TypeError, ValueError) as exc:
         raise Bad(f"cannot set up {rec.game} ({' '.join(str(exc).split())[:100]})") from None
     states = [state]

@@ -59,7 +59,7 @@ MIX = {"move": 60, "correct": 6, "takeback menu": 4, "takeback command": 3, "tak
 PATIENCE = 12
 #: The OLED's words for the opponent's move to carry out, and for an unseen piece to carry back.
 TOLD = re.compile(r"^(?:Computer|Opponent) (?:plays|changed to) (\S+(?: - \S+)?): ")
-CARRY = re.compile(r"^(\w+) \w+: (\S+) back to (\S+)$")
+CARRY = re.compile(r"(\w+) \w+: (\S+) back to ([^\s;,]+)")
 ASKED = re.compile(r"^Opponent asks to undo (\d+) moves?$")
 
 
@@ -306,6 +306,9 @@ class Robot:
             self._hear()
             if self._answer():
                 continue
+            if any(line.endswith("leave it off to take it back") for line in self.board.screen()):
+                self.board.run(500)  # the move lifted off the board is taken back after a while
+                continue
             asks = self.asks()
             if not asks:
                 self.check_record()
@@ -398,15 +401,17 @@ class Robot:
             self.board.run(150)
 
     def _carry(self, site: str) -> None:
-        """An unseen piece carried where the OLED says (its light stays on until the next side
-        begins: the OLED asks for no OK)."""
-        line = self._carry_line()
-        if line:
-            side, frm, to = CARRY.match(line).groups()
-            if self.pawns.get(frm) == side.lower():
+        """The unseen piece on ``site`` carried where the OLED says; once every lit one is,
+        OK (the OLED asks for it)."""
+        line = self._carry_line() or ""
+        for side, frm, to in CARRY.findall(line):
+            if frm == site and self.pawns.get(frm) == side.lower():
                 del self.pawns[frm]
                 self.pawns[to] = side.lower()
         self.carried.add(site)
+        lit = {s for s, kind in self.board.lit().items() if kind == "empty"}
+        if line.endswith("then OK") and lit <= self.carried:
+            self.board.press("ok")
 
     def _carry_line(self) -> str | None:
         return next((line for line in self.board.screen() if CARRY.match(line)), None)
@@ -477,10 +482,10 @@ class Robot:
         if landing is not None and landing in real.filled:
             return "tap placement"
         if landing is not None and landing in here and landing not in flips and self.rng.random() < 0.5:
-            self.hand.tap(seg, landing, here)
+            self.hand.tap(seg, landing, here, (0.2, 0.8))  # a tap before the move shows: 0.2 s
             return "tap landing"
         if steps and steps[0].action == "flip" and real.filled:
-            self._flip(seg, steps[0].sites, (0.1, 0.3))
+            self._flip(seg, steps[0].sites, (0.2, 0.4))  # a flip takes 0.2 s at least
             seg.t -= 0.06
             return "flip"
         return ""
@@ -524,16 +529,16 @@ class Robot:
         self.pawns = dict(state.apply(move).markers())
 
     def _put_down(self, site: str) -> None:
-        """A token set down: the face it had when lifted, the face the opponent's move puts it
-        down with, else the one the game has there."""
-        face = self.in_hand.pop(site, None)
-        if face is None and self.told and self.state.to_move in self.others:
+        """A token set down: the face the opponent's move puts it down with, else the face it
+        had when lifted, else the one the game has there."""
+        face, held = None, self.in_hand.pop(site, None)
+        if self.told and self.state.to_move in self.others:
             try:
                 move = self.state.parse_move(self.told)
                 face = _placed_faces(self.state, move, self.state.realisations(move)[0]).get(site)
             except IllegalMove:
                 face = None  # the told move is not legal here: the record check says so
-        face = face or self.state.faces().get(site)
+        face = face or held or self.state.faces().get(site)
         if face is not None:
             self.faces[site] = face
 
