@@ -421,8 +421,11 @@ def held_back(c: Controller, board: Board) -> None:
 
 # --------------------------------------------------------------------------- touches
 def touched(c: Controller, touch: Touch) -> None:
-    """A token lifted and set back: a flip or a tap, counted by the phase's move."""
+    """A token lifted and set back: a flip or a tap, counted by the phase's move; one the board
+    had asked back (knocked off) is only put back."""
     phase = c.phase
+    if c.sync is not None and touch.site in c.sync.missing and not isinstance(phase, Restoring):
+        return
     if isinstance(phase, (Moving, Awaiting)):
         if touch.site in phase.late:
             c.go(replace(phase, late=phase.late - {touch.site}))

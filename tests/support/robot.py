@@ -503,11 +503,14 @@ class Robot:
         self.in_hand[site] = self.faces.pop(site, None)
 
     def _flip(self, seg: Segment, sites: Iterable[str], hold: tuple[float, float]) -> None:
-        """Tokens turned over (lifted and set back): their faces change."""
+        """Tokens turned over (lifted and set back): their faces change (one in the hand, off
+        the board, is set down turned)."""
         sites = list(sites)
         self.hand.flip(seg, sites, hold)
         sides = self.state.sides
         for site in sites:
+            if site not in self.faces and self.in_hand.get(site) is not None:
+                self.faces[site] = self.in_hand.pop(site)
             if site in self.faces:
                 self.faces[site] = sides[1 - sides.index(self.faces[site])]
 
