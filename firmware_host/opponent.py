@@ -2,8 +2,10 @@
 carry out its move through :meth:`Controller.expect`.
 
 The controller calls :meth:`Computer.tick` after every step. When it is the computer's side to
-move (no follow-up under way, the game not over) the search starts in a one-worker process
-pool, started when first needed; later ticks only poll it, so the scan loop never waits. Under
+move (no follow-up under way, the game not over) the search starts in a supervised worker
+process (:mod:`firmware_host.worker`), started when first needed; later ticks only poll it, so
+the scan loop never waits. A worker that dies (the OOM killer) is started again and thinks
+again on the same position; its ``failure`` says why meanwhile ("Computer restarting"). Under
 ``reedboard replay`` (``sync=True``) the move is chosen at once, so a replay with a fixed seed
 is always the same.
 
@@ -15,11 +17,12 @@ is always the same.
 from __future__ import annotations
 
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
+from engines import MODULES
 from engines.ai import choose
 from engines.core import GameState
+from firmware_host.worker import Job, Worker
 
 if TYPE_CHECKING:
     from firmware_host.controller import Controller
@@ -37,20 +40,22 @@ def think(state: GameState, level: int, seed: int, gentle: bool = True) -> str:
 
 
 class Thinker:
-    """A search run in a one-worker process pool, started when first needed."""
+    """A search run in a supervised worker process, started when first needed."""
 
-    _pool: ProcessPoolExecutor | None = None
+    #: The worker (None until the first search), named in its process and its failures.
+    worker: Worker | None = None
+    NAME = "computer"
 
-    def _workers(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1)
-        return self._pool
+    def _workers(self) -> Worker:
+        if self.worker is None:
+            self.worker = Worker(self.NAME, preload=(__name__, *MODULES.values()))
+        return self.worker
 
     def close(self) -> None:
         """Stop the worker process (a search under way is abandoned)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
 
 
 class Hints(Thinker):
@@ -63,10 +68,12 @@ class Hints(Thinker):
     1
     """
 
+    NAME = "hints"
+
     def __init__(self, level: int, sync: bool = False) -> None:
         self.level = level
         self.sync = sync
-        self._future: Future | None = None
+        self._future: Job | None = None
         self._asked: tuple | None = None
 
     def ask(self, c: Controller) -> None:
@@ -97,7 +104,7 @@ class Computer(Thinker):
         self.level = level
         self.seed = seed
         self.sync = sync
-        self._future: Future | None = None
+        self._future: Job | None = None
         #: The position the computer is thinking about or has asked the players to carry out.
         self._asked: tuple | None = None
 

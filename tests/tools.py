@@ -36,3 +36,20 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+class InjectedFault(Exception):
+    """Raised in a thread by :func:`inject`."""
+
+
+def inject(thread, exc_type: type[BaseException] = InjectedFault) -> bool:
+    """Raise ``exc_type`` in ``thread`` (a running :class:`threading.Thread`) at its next
+    Python instruction, as a bug in it would: CPython's ``PyThreadState_SetAsyncExc``. A thread
+    waiting in C (a lock, select) gets it once it wakes. False if the thread was not running."""
+    import ctypes
+
+    if thread is None or thread.ident is None or not thread.is_alive():
+        return False
+    done = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                                      ctypes.py_object(exc_type))
+    return done == 1
