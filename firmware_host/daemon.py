@@ -34,6 +34,7 @@ from firmware_host.storage import BUSY_MS, DatabaseLock, Storage, StorageError
 from firmware_host.wal import lost_commits
 from hardware import backends
 from hardware.sim import SimBoard
+from hardware.supervise import describe
 from hardware.wake import Waker
 
 #: Sensor and LED channels of the simulated board: enough for every game the menu offers.
@@ -48,6 +49,12 @@ SILENT_SECONDS = 2.0
 #: While the games cannot be saved, the waiting writes (and a refused move) are tried again
 #: this often.
 RETRY_SECONDS = 1.0
+#: The parts written to (said as "cannot write to the LEDs"); other helpers are "restarting".
+OUTPUTS = ("LEDs", "display")
+#: What the OLED's message line says while the computer's worker is started again.
+COMPUTER_RESTARTING = "Computer restarting"
+#: Events an observer that keeps failing is given again at most (the newest).
+MISSED_EVENTS = 1000
 #: Longest wait for a wake-up on a settled board whose parts wake the loop themselves (the
 #: power-off command's end and the like are noticed by then).
 IDLE_WAIT = 0.5
@@ -134,8 +141,10 @@ class Daemon:
         #: Why the board does not answer, as said (None: it answers); since when it is silent.
         self._board_problem: str | None = None
         self._silent_since: float | None = None
-        #: The output parts that cannot be written ("LEDs", "display"), and why, as said.
+        #: The helpers that fail now ("LEDs", "display", "Computer", ...), and why, as said.
         self._failing: dict[str, str] = {}
+        #: Observers whose last call raised: why, and the events they are to get again.
+        self._unsynced: dict[Callable, tuple[str, list]] = {}
         #: When the game being played began (ms, the loop's clock): the events' ``t`` count
         #: from it, as the page's log and replay files do (a resumed game: from the resume).
         self._game_t0 = 0.0
@@ -226,7 +235,7 @@ class Daemon:
         self._watch_storage(now_ms / 1000)
         # After the step: a board back is judged once its state has been seen (debounced).
         self._check_board(now_ms / 1000, getattr(hw.scanner, "problem", None))
-        self._check_outputs()
+        self._check_helpers()
         self._tell_systemd(events)  # ready once a scan worked; what it shows follows at once
         if controller.frame_version != self._frame_version:
             self._frame_version = controller.frame_version
@@ -244,7 +253,7 @@ class Daemon:
             t = max(0, round(event["t"] - self._game_t0))
             print(json.dumps({**event, "t": t}), file=self.log, flush=True)
         for observer in self.observers:
-            observer(now_ms, controller, events)
+            self._sync(observer, now_ms, events)
         if self.power_off and (why := self.power_off.failure()):
             self._power_off_failed(why)
         return True
@@ -292,21 +301,61 @@ class Daemon:
             self._board_problem = problem
             self._status = self._status and ""
 
-    def _check_outputs(self) -> None:
-        """LEDs or a panel that cannot be written (their ``failure``) are said once, in the
-        journal and STATUS, and again when they work; the game goes on without them."""
-        for name, part in (("LEDs", self.hardware.leds), ("display", self.hardware.display)):
-            failure = getattr(part, "failure", None)
+    def _sync(self, observer: Callable, now_ms: float, events: list) -> None:
+        """Call ``observer`` (the page, the café network); one that raises is said (as a
+        helper) and gets the events it missed again with the next step's."""
+        missed = self._unsynced.pop(observer, ("", []))[1]
+        try:
+            observer(now_ms, self.controller, missed + events)
+        except Exception as exc:  # noqa: BLE001 - any bug in it: said, the loop goes on
+            why = f"it failed ({describe(exc)}); it is called again with what it missed"
+            self._unsynced[observer] = (why, (missed + events)[-MISSED_EVENTS:])
+
+    def _helpers(self) -> dict[str, str | None]:
+        """What is wrong with each part that works on its own (None: nothing), by name;
+        asking starts again a thread or process that died."""
+        c = self.controller
+        found = {"LEDs": _check(self.hardware.leds), "display": _check(self.hardware.display)}
+        for name, thinker in (("Computer", c.opponent), ("Hints", c.hints)):
+            if (worker := getattr(thinker, "worker", None)) is not None:
+                worker.on_news = self.waker.set  # an answer wakes a waiting loop
+                found[name] = worker.check()
+        for observer in self.observers:
+            part = getattr(observer, "__self__", observer)
+            name = getattr(part, "label", type(part).__name__)
+            found[name] = self._unsynced.get(observer, (None,))[0] or _check(part)
+        return found
+
+    def _check_helpers(self) -> None:
+        """A helper that fails (an output that cannot be written, a thread or process that
+        died, an observer that raised) is said once, in the journal and STATUS, and again when
+        it works; "Computer restarting" on the OLED too. The game goes on without it."""
+        found = self._helpers()
+        for name in {**self._failing, **found}:
+            failure = found.get(name)
             if (failure is None) == (name not in self._failing):
                 continue
             if failure is None:
                 del self._failing[name]
-                print(f"reedboard run: writing to the {name} works again", file=sys.stderr)
+                back = f"writing to the {name} works again" if name in OUTPUTS else \
+                    f"{name} works again"
+                print(f"reedboard run: {back}", file=sys.stderr)
             else:
                 self._failing[name] = failure
-                print(f"reedboard run: cannot write to the {name} ({failure}); the game goes "
-                      "on, and it is tried again every second", file=sys.stderr)
+                said = (f"cannot write to the {name} ({failure}); the game goes on, and it is "
+                        "tried again every second") if name in OUTPUTS else \
+                    f"{name} restarting: {failure}"
+                print(f"reedboard run: {said}", file=sys.stderr)
+            if name == "Computer":
+                self._say_computer(failure is not None)
             self._status = self._status and ""  # STATUS= says it at the next step
+
+    def _say_computer(self, restarting: bool) -> None:
+        """The OLED's message line says the computer is restarting, while it is."""
+        if restarting:
+            self.controller.say(COMPUTER_RESTARTING)
+        elif self.controller.message == COMPUTER_RESTARTING:
+            self.controller.say(None)
 
     def _tell_systemd(self, events: list) -> None:
         """READY after the first good step, then STATUS= whenever the status line changes;
@@ -321,7 +370,7 @@ class Daemon:
         if self._save_error:
             status += f" (cannot save: {self._save_error})"
         for name, failure in self._failing.items():
-            status += f" ({name}: {failure})"
+            status += f" ({name}: {failure})" if name in OUTPUTS else f" ({name} restarting)"
         if self._status is None:
             self.notifier.ready(status)
             for action in self.when_ready:
@@ -382,6 +431,14 @@ class _Stop(threading.Event):
     def set(self) -> None:
         super().set()
         self._waker.set()
+
+
+def _check(part: Any) -> str | None:
+    """``part.check()`` (which also starts again what died) if it has one, else its
+    ``failure`` (None: nothing wrong, or nothing to say)."""
+    if hasattr(part, "check"):
+        return part.check()
+    return getattr(part, "failure", None)
 
 
 def _wakes(part: Any, waker: Waker) -> bool:

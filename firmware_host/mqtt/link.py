@@ -6,10 +6,16 @@ it only queues, and a sender thread of the link's own hands the messages to paho
 never waits for the network. Retained messages are kept (the latest per topic) and sent again on
 every connection; the others are sent only while connected, and dropped (counted) when the queue
 is full or the broker is away.
+
+Both threads are supervised (:meth:`Link.check`, which the daemon calls every step): one that
+dies is started again with backoff (paho's keeps its session and reconnects; the sender's
+queue waits for it). A message handler that raises is said in one line and the message
+dropped; paho's thread goes on.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections import deque
@@ -19,6 +25,7 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.config import Mqtt
+from hardware.supervise import Backoff, Supervised, describe, restarted
 
 #: Messages waiting for the sender at most; more are dropped (the oldest first).
 QUEUE = 1000
@@ -49,6 +56,7 @@ class Link:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        client.loop_forever = self._network(client.loop_forever)  # what paho's thread runs
         self.connected = threading.Event()
         #: Called (in paho's thread) after each connection, once the kept messages are queued.
         self.on_connect: Callable[[], None] = lambda: None
@@ -62,13 +70,41 @@ class Link:
         self._queue: deque[tuple[str, bytes, bool]] = deque(maxlen=QUEUE)
         self._wake = threading.Condition()
         self._stopping = False
-        self._sender = threading.Thread(target=self._send, daemon=True, name="mqtt-send")
+        self._sender = Supervised("mqtt-send", self._send)
+        #: Why paho's network thread ended, until it is started again (None: it runs).
+        self._network_ended: str | None = None
+        self._network_backoff = Backoff()
+        self._said_at = 0.0
 
     def start(self) -> None:
         """Connect in the background (and keep connecting until :meth:`stop`)."""
         self.client.connect_async(self.host, self.port, keepalive=KEEPALIVE)
+        self._network_backoff.started()
         self.client.loop_start()
         self._sender.start()
+
+    def check(self) -> str | None:
+        """Start paho's network thread or the sender again if one died (said in the answer,
+        once); None when both run."""
+        if self._stopping:
+            return None
+        said = self._sender.check()
+        ended = self._network_ended
+        if ended is not None and self._network_backoff.due():
+            if self.client.loop_start() == paho.MQTT_ERR_SUCCESS:  # paho let its thread go
+                self._network_ended = None
+                self._network_backoff.started()
+                said = said or restarted(f"its network thread ended ({ended})")
+        return said
+
+    def _network(self, loop: Callable) -> Callable:
+        """``loop`` (paho's loop_forever), keeping what ends it for :meth:`check`."""
+        def run(*args, **kwargs):
+            try:
+                return loop(*args, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 - said by check(), which restarts it
+                self._network_ended = describe(exc)
+        return run
 
     def publish(self, topic: str, payload: str | bytes, retain: bool = False) -> None:
         """Queue a message; never blocks. Retained ones are also kept for every reconnection."""
@@ -120,16 +156,31 @@ class Link:
                                 maxlen=QUEUE)
             self._queue.extend((t, d, True) for t, d in self._retained.items())
             self._wake.notify()
-        self.on_connect()
+        self._guarded("on_connect", self.on_connect)
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         self.connected.clear()
-        self.on_disconnect()
+        self._guarded("on_disconnect", self.on_disconnect)
 
     def _on_message(self, client, userdata, message) -> None:
         for pattern, handler in list(self._handlers.items()):
             if paho.topic_matches_sub(pattern, message.topic):
-                handler(message.topic, message.payload)
+                self._guarded(f"the handler of {message.topic}", handler, message.topic,
+                              message.payload)
+
+    def _guarded(self, what: str, callback: Callable, *args) -> None:
+        """``callback(*args)`` in paho's thread: one that raises (a bug) is said, and paho's
+        thread goes on."""
+        try:
+            callback(*args)
+        except Exception as exc:  # noqa: BLE001 - any bug in a callback: said once a second
+            self._say(f"{what} failed ({describe(exc)}); the network goes on")
+
+    def _say(self, text: str) -> None:
+        """One line in the journal, at most one a second (a flood of bad messages)."""
+        if time.monotonic() >= self._said_at:
+            self._said_at = time.monotonic() + 1.0
+            print(f"reedboard run: {text}", file=sys.stderr)
 
     # ------------------------------------------------------------------ the sender thread
     def _send(self) -> None:
