@@ -30,7 +30,8 @@ from firmware_host.replay import ReplayError, Setup, parse_line
 from firmware_host.screens import message_screen
 from firmware_host.service import PowerOff, status_text
 from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import BUSY_MS, DatabaseLock, Storage, StorageError
+from firmware_host.dblock import DatabaseLock
+from firmware_host.storage import BUSY_MS, Storage, StorageError
 from firmware_host.wal import lost_commits
 from hardware import backends
 from hardware.sim import SimBoard
@@ -199,7 +200,8 @@ class Daemon:
         parts = (self.hardware.scanner, self.hardware.buttons, *self._pages)
         return (
             self._wakeable and not self._had_events and not self.stop.is_set()
-            and self.controller.storage.failure is None and self._silent_since is None
+            and (self.controller.storage.failure is None or self.controller.storage.in_memory)
+            and self._silent_since is None
             and self.controller.debouncer.quiet(now_ms)
             and all(getattr(part, "quiet", True) for part in parts)
         )
@@ -274,6 +276,11 @@ class Daemon:
         if why is None:
             print("reedboard run: the games can be saved again", file=sys.stderr)
             self.controller.notice(None)
+        elif storage.in_memory:
+            print(f"reedboard run: Cannot save: {why} ({storage.path}); the game goes on from "
+                  f"memory, every move kept in order, and they are saved once the file can be "
+                  f"written (tried every {RETRY_SECONDS:g} s)", file=sys.stderr)
+            self.controller.notice(message_screen("Cannot save", [why, "Moves kept till then"]))
         else:
             print(f"reedboard run: cannot save the games in {storage.path} ({why}); "
                   f"{len(storage.pending)} waiting, trying again every {RETRY_SECONDS:g} s",
@@ -527,7 +534,7 @@ def open_storage(path: str) -> tuple[Storage, str | None]:
     line."""
     lost = lost_commits(path) if path != ":memory:" else 0
     if lost:
-        aside = Storage.set_aside(path, copy=True)
+        aside = _set_aside(path, copy=True)
         print(f"reedboard run: {path}-wal is damaged: {lost} saved change(s) cannot be read; "
               f"the files are kept as {aside}", file=sys.stderr)
     try:
@@ -536,10 +543,18 @@ def open_storage(path: str) -> tuple[Storage, str | None]:
         if not exc.corrupt:
             raise
         why = exc.reason
-    aside = Storage.set_aside(path)
+    aside = _set_aside(path)
     print(f"reedboard run: {path} is damaged ({why}); it is kept as {aside} and a new "
           "database begun", file=sys.stderr)
     return Storage(path), "The file was damaged"
+
+
+def _set_aside(path: str, copy: bool = False) -> str:
+    """:meth:`Storage.set_aside`, or why it cannot be (a read-only card: left as it is)."""
+    try:
+        return Storage.set_aside(path, copy)
+    except OSError as exc:
+        return f"{path} (it cannot be moved: {exc.strerror or exc})"
 
 
 def _bind_page(board: SimBoard, config: Config, host: str, port: int, token: str | None):
