@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import signal
 import socket
 import sys
@@ -42,6 +43,10 @@ from hardware.wake import Waker
 SIM_CHANNELS = 1024
 #: After SIGTERM the loop goes on at most this long for a board that is still settling.
 DRAIN_SECONDS = 1.2
+#: After the loop, closing the parts (the network's goodbye, the page, the LEDs put out) may
+#: take this long; then the daemon ends its helpers' processes and itself at once, well within
+#: systemd's TimeoutStopSec (5 s), so that a stop never needs a SIGKILL.
+CLOSE_SECONDS = 3.0
 #: A scan that keeps failing this long ends the daemon with status 1 (systemd restarts it).
 FAILING_SECONDS = 10.0
 #: A board that has not answered this long (a serial board absent, unplugged, or refusing the
@@ -518,6 +523,9 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     try:
         return daemon.run()
     finally:
+        deadline = threading.Timer(CLOSE_SECONDS, _abandon, (daemon,))
+        deadline.daemon = True
+        deadline.start()
         if net is not None:
             net.stop()
         if page is not None:
@@ -525,6 +533,21 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         daemon.close()
         if lock is not None:
             lock.close()
+        deadline.cancel()
+
+
+def _abandon(daemon: Daemon) -> None:
+    """Closing took CLOSE_SECONDS: end the helpers' processes and this one now."""
+    print(f"reedboard run: stopping took more than {CLOSE_SECONDS:g} s; ending now",
+          file=sys.stderr)
+    for thinker in (daemon.controller.opponent, daemon.controller.hints):
+        worker = getattr(thinker, "worker", None)
+        if worker is not None and worker.pid is not None:
+            os.kill(worker.pid, signal.SIGKILL)
+    try:
+        sys.stdout.flush()
+    finally:
+        os._exit(1)
 
 
 def open_storage(path: str) -> tuple[Storage, str | None]:
