@@ -107,6 +107,8 @@ class Computer(Thinker):
         self._future: Job | None = None
         #: The position the computer is thinking about or has asked the players to carry out.
         self._asked: tuple | None = None
+        #: Its move there, once found.
+        self._answer: str | None = None
 
     def tick(self, controller: Controller) -> None:
         """Start thinking when it is the computer's move; once the move is found, light it."""
@@ -125,6 +127,8 @@ class Computer(Thinker):
         if self._future is not None and self._future.done():
             future, self._future = self._future, None
             self._play(c, future.result())
+        elif self._answer is not None and c.pending is None and c.storage.failure is None:
+            self._play(c, self._answer)  # carried out but not saved (refused): asked again
 
     def record(self, state: GameState) -> str:
         """Who the computer is, as game records keep it: "computer black, level 3"."""
@@ -135,11 +139,12 @@ class Computer(Thinker):
         return self.side if self.side in state.sides else state.sides[-1]
 
     def _play(self, c: Controller, move: str) -> None:
+        self._answer = move
         c.expect(move, f"Computer plays {move}: move it")
 
     def _drop(self) -> None:
-        """Forget the position asked about (a search under way is left to end unread)."""
-        self._asked = self._future = None
+        """Forget the position asked about (a search under way is ended by the next)."""
+        self._asked = self._future = self._answer = None
 
     def takeback_to(self, c: Controller) -> int:
         """How many moves a take back keeps: the computer's last turn and the players' turn

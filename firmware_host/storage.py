@@ -164,6 +164,7 @@ class Storage:
         #: begun in memory, and follow any the file got meanwhile (``_shift``, once known).
         self._known = 0
         self._shift: int | None = None
+        self._busy_ms = BUSY_MS
         try:
             if read_only:
                 self._db = reader(path)
@@ -187,7 +188,7 @@ class Storage:
         ``failure`` if the disk is nearly full."""
         if self.path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000)
+        db = sqlite3.connect(self.path, timeout=self._busy_ms / 1000)
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
@@ -265,7 +266,9 @@ class Storage:
         return None if free >= MIN_FREE_BYTES else f"the disk is full ({free // 1024} kB free)"
 
     def set_busy_ms(self, ms: int) -> None:
-        """Wait at most ``ms`` for a lock another process holds before a write fails."""
+        """Wait at most ``ms`` for a lock another process holds before a write fails (the
+        file opened again later too)."""
+        self._busy_ms = int(ms)
         self._db.execute(f"PRAGMA busy_timeout = {int(ms)}")
 
     def close(self) -> None:

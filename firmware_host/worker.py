@@ -38,6 +38,8 @@ import time
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Sequence
 
+from hardware.supervise import describe
+
 #: How worker processes are started (see the module's docstring).
 METHOD = "forkserver"
 #: Seconds before a failed worker is started again: the first wait, doubling up to the last.
@@ -161,7 +163,7 @@ class Worker:
                     self._pause(self._backoff)
                     self._backoff = min(self._backoff * 2, BACKOFF[1])
         except BaseException as exc:  # noqa: BLE001 - said by check(), which starts another
-            self._ended_by = f"{type(exc).__name__}: {exc}"
+            self._ended_by = describe(exc)
         finally:
             if self._closed:
                 self._close_pipe()
@@ -171,7 +173,7 @@ class Worker:
         try:
             process, conn = self._start()
         except Exception as exc:  # noqa: BLE001 - fork refused, no memory: tried again later
-            self._fail(f"its process cannot be started ({type(exc).__name__}: {exc})")
+            self._fail(f"its process cannot be started ({describe(exc)})")
             return False
         try:
             if self._receive(conn, process) is None:
@@ -188,7 +190,7 @@ class Worker:
                     self._fail(self._why_ended(process))
                     return False
                 except Exception as exc:  # noqa: BLE001 - it cannot be pickled: a bug, said
-                    self._fail(f"its job cannot be sent ({type(exc).__name__}: {exc}); it is "
+                    self._fail(f"its job cannot be sent ({describe(exc)}); it is "
                                "tried again")
                     return False
                 answer = self._receive(conn, process, job)
@@ -339,7 +341,7 @@ def _serve(conn: Connection) -> None:
         try:
             answer = ("done", fn(*args))
         except Exception as exc:  # noqa: BLE001 - the job's own failure: the parent says it
-            answer = ("error", f"{type(exc).__name__}: {exc}")
+            answer = ("error", describe(exc))
         conn.send(answer)
 
 

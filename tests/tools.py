@@ -39,10 +39,16 @@ def free_port() -> int:
 
 
 class InjectedFault(Exception):
-    """Raised in a thread by :func:`inject`."""
+    """A bug, raised on purpose (in an observer's step, say)."""
 
 
-def inject(thread, exc_type: type[BaseException] = InjectedFault) -> bool:
+class ThreadDeath(BaseException):
+    """Raised in a thread by :func:`inject`: not an Exception, so that the thread's own
+    ``except Exception`` does not catch it (paho's network loop catches every Exception and
+    reconnects): the thread dies of it, as of a bug nothing handles."""
+
+
+def inject(thread, exc_type: type[BaseException] = ThreadDeath) -> bool:
     """Raise ``exc_type`` in ``thread`` (a running :class:`threading.Thread`) at its next
     Python instruction, as a bug in it would: CPython's ``PyThreadState_SetAsyncExc``. A thread
     waiting in C (a lock, select) gets it once it wakes. False if the thread was not running."""
@@ -55,6 +61,10 @@ def inject(thread, exc_type: type[BaseException] = InjectedFault) -> bool:
     return done == 1
 
 
+class NoCard(Exception):
+    """This machine cannot make a :class:`Card` (why)."""
+
+
 class Card:
     """A folder on a small ext4 file system of its own, as a Pi's SD card: it can be mounted
     read-only (:meth:`read_only`, before the daemon starts), fail while files are open on it
@@ -62,8 +72,8 @@ class Card:
     write from then on, as a card that reports I/O errors does), and be mounted writable again
     (:meth:`mend`). Root itself cannot write to it meanwhile (chmod would not stop root).
 
-    It needs root, loop devices and mkfs.ext4 (a privileged machine, as CI's): elsewhere the
-    test is skipped, saying why."""
+    It needs root, loop devices and mkfs.ext4 (a privileged machine, as CI's): elsewhere
+    :class:`NoCard` says why."""
 
     def __init__(self, base) -> None:
         import shutil
@@ -72,13 +82,13 @@ class Card:
         self._run = lambda *cmd: subprocess.run(cmd, capture_output=True, text=True)
         self.image, self.folder = base / "card.img", base / "card"
         if os.geteuid() != 0 or not shutil.which("mkfs.ext4"):
-            pytest.skip("a read-only card needs root and mkfs.ext4 (a loop-mounted ext4)")
-        self.folder.mkdir()
+            raise NoCard("a read-only card needs root and mkfs.ext4 (a loop-mounted ext4)")
+        self.folder.mkdir(exist_ok=True)
         with open(self.image, "wb") as fp:
             fp.truncate(16 << 20)
         made = self._run("mkfs.ext4", "-q", "-F", str(self.image))
         if made.returncode or self._mount().returncode:
-            pytest.skip(f"cannot mount a loop file system here: {made.stderr or self._why}")
+            raise NoCard(f"cannot mount a loop file system here: {made.stderr or self._why}")
 
     def _mount(self):
         done = self._run("mount", "-o", "loop,errors=remount-ro", str(self.image),

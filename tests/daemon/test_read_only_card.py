@@ -16,12 +16,15 @@ import pytest
 from firmware_host.storage import READ_ONLY, Storage
 from tests.daemon.test_storage_faults import Board
 from tests.system.test_service import REEDBOARD, send
-from tests.tools import Card, free_port, wait_for, wait_until
+from tests.tools import Card, NoCard, free_port, wait_for, wait_until
 
 
 @pytest.fixture
 def card(tmp_path):
-    made = Card(tmp_path)
+    try:
+        made = Card(tmp_path)
+    except NoCard as why:
+        pytest.skip(str(why))
     yield made
     made.close()
 
@@ -47,8 +50,10 @@ def test_a_card_read_only_at_start_keeps_the_games_in_memory_until_it_can_be_wri
     second = storage.start("antipalos", 5, None)
     storage.add_move(second, 1, "A1*")
     assert not storage.flush() and storage.failure == READ_ONLY
+    storage.set_busy_ms(20)  # as the daemon does: the file opened again keeps it
     card.mend()
     assert storage.flush() and not storage.in_memory and storage.failure is None
+    assert storage._db.execute("PRAGMA busy_timeout").fetchone() == (20,)
     storage.add_move(second, 2, "E5*")  # the file again, as ever
     storage.close()
     assert stored_moves(path) == [(1, "B2*"), (1, "C3*"), (2, "A1*"), (2, "E5*")]

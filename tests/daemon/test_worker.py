@@ -97,7 +97,7 @@ def test_its_supervising_thread_dying_is_said_and_the_job_still_answered(worker)
     assert inject(driver)
     worker._poke()  # it gets the exception once it wakes
     driver.join(5)
-    assert worker.check() == "its supervising thread ended (InjectedFault: )"
+    assert worker.check() == "its supervising thread ended (ThreadDeath)"
     assert job.wait(30) and worker.failure is None
 
 
