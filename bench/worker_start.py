@@ -122,9 +122,9 @@ def main() -> None:
         return
     from engines import MODULES
 
-    figures = {"python_c_pass_ms": bare("pass", repeat),
-               "python_imports_ms": bare(f"import {PRELOAD}, " + ", ".join(MODULES.values()),
-                                         repeat)}
+    figures = {"python_c_pass_ms": round(bare("pass", repeat), 1),
+               "python_imports_ms": round(bare(f"import {PRELOAD}, " + ", ".join(
+                   MODULES.values()), repeat), 1)}
     print("worker start, by method (ms; a Pi Zero 2 W: 15-25 times these)")
     print(f"  bare python -c pass {figures['python_c_pass_ms']:7.1f}   "
           f"with the search's imports {figures['python_imports_ms']:7.1f}")
@@ -133,7 +133,8 @@ def main() -> None:
     for method in METHODS:
         start = json.loads(in_fresh_process("--child", "start", method)[1])
         answers = in_fresh_process("--child", "stdin", method)[0] == 0
-        figures[method] = {**start, "answers_with_stdin_pipe": answers}
+        figures.update({f"{method}_{key}": round(value, 2) for key, value in start.items()})
+        figures[f"{method}_answers_with_stdin_pipe"] = answers
         print(f"  {method:<11} {start['submit_ms']:7.2f} {start['first_ms']:7.1f} "
               f"{start['again_ms']:7.1f} {start['again_max_ms']:9.1f}  "
               f"{'yes' if answers else f'no (not in {HANG_SECONDS:g} s)'}")

@@ -88,14 +88,14 @@ class Link:
         once); None when both run."""
         if self._stopping:
             return None
-        said = self._sender.check()
+        said = [self._sender.check()]
         ended = self._network_ended
         if ended is not None and self._network_backoff.due():
             if self.client.loop_start() == paho.MQTT_ERR_SUCCESS:  # paho let its thread go
                 self._network_ended = None
                 self._network_backoff.started()
-                said = said or restarted(f"its network thread ended ({ended})")
-        return said
+                said.append(restarted(f"its network thread ended ({ended})"))
+        return "; ".join(filter(None, said)) or None
 
     def _network(self, loop: Callable) -> Callable:
         """``loop`` (paho's loop_forever), keeping what ends it for :meth:`check`."""
