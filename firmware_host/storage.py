@@ -295,7 +295,10 @@ class Storage:
                     self.pending.append(statements)
                     return
             self._db = self._in_memory(self.failure, self._db)
-        self._apply(self._db, statements)
+        try:
+            self._apply(self._db, statements)
+        except sqlite3.Error as exc:  # memory itself refused it (none left): not kept
+            raise StorageError(f"{self.path}: cannot keep the game ({exc})", str(exc)) from None
         self.pending.append(statements)
 
     def _apply(self, db: sqlite3.Connection, statements: tuple[Write, ...]) -> None:

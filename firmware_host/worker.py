@@ -18,8 +18,9 @@ the server has the search's modules already imported and answers in about 15 ms 
 (``bench/worker_start.py``; on a Pi Zero 2 W, 15-25 times slower: some 0.3 s against 2 s
 for every restart); the server's own start (110 ms here) is paid once, in the driver thread.
 A worker ignores SIGINT (a terminal's Ctrl-C reaches the whole process group: its owner ends
-it) and ends itself once its parent is gone (the server goes when the daemon goes), so nothing
-outlives the daemon, even one killed by SIGKILL.
+it) and ends itself, even mid-job, once its owner is gone (a pipe only the owner holds closes),
+and the server goes with its last worker, so nothing outlives the daemon, even one killed by
+SIGKILL.
 
 >>> worker = Worker("adder")
 >>> job = worker.submit(sum, [1, 2, 3])
@@ -44,8 +45,6 @@ from hardware.supervise import describe
 METHOD = "forkserver"
 #: Seconds before a failed worker is started again: the first wait, doubling up to the last.
 BACKOFF = (0.5, 30.0)
-#: A worker checks this often whether its parent is gone (then it ends itself).
-ORPHAN_CHECK_SECONDS = 0.5
 
 
 class Job:
@@ -99,6 +98,7 @@ class Worker:
         self._job: Job | None = None  # the newest job not answered yet
         self._closed = False
         self._process: Any = None
+        self._lifeline: Connection | None = None
         self._backoff = BACKOFF[0]
         #: The driver's wake-up pipe (a new job, a close): read end, write end.
         self._wake_fds = os.pipe()
@@ -211,15 +211,19 @@ class Worker:
             conn.close()
 
     def _start(self) -> tuple[Any, Connection]:
+        """A new process and our end of its pipe; it also gets the reading end of a lifeline
+        only this process holds the other end of (it ends itself once that closes)."""
         ours, theirs = self._ctx.Pipe()
-        process = self._ctx.Process(target=_serve, args=(theirs,), daemon=True,
+        lifeline, held = self._ctx.Pipe(duplex=False)
+        process = self._ctx.Process(target=_serve, args=(theirs, lifeline), daemon=True,
                                     name=f"reedboard-{self.name}")
         try:
             process.start()
         finally:
             theirs.close()
+            lifeline.close()
         with self._lock:
-            self._process = process
+            self._process, self._lifeline = process, held
             if self._closed:
                 self._kill()
         return process, ours
@@ -294,6 +298,9 @@ class Worker:
     def _kill(self, wait: float = 1.0) -> None:
         """End the process now, waiting up to ``wait`` s for it (called with the lock held)."""
         process, self._process = self._process, None
+        if self._lifeline is not None:
+            self._lifeline.close()
+            self._lifeline = None
         if process is None:
             return
         try:
@@ -326,12 +333,11 @@ class Worker:
 
 
 # ---------------------------------------------------------------------- the worker process
-def _serve(conn: Connection) -> None:
+def _serve(conn: Connection, lifeline: Connection) -> None:
     """The worker process: say ready, then answer ``(fn, args)`` messages until the pipe
     closes. An answer is ("done", value) or ("error", "Type: text")."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = os.getppid()
-    threading.Thread(target=_end_when_orphaned, args=(parent,), daemon=True).start()
+    threading.Thread(target=_end_with, args=(lifeline,), daemon=True).start()
     conn.send(("ready", None))
     while True:
         try:
@@ -345,8 +351,12 @@ def _serve(conn: Connection) -> None:
         conn.send(answer)
 
 
-def _end_when_orphaned(parent: int) -> None:
-    """End this process once ``parent`` is gone (it was killed: nobody will end us)."""
-    while os.getppid() == parent:
-        time.sleep(ORPHAN_CHECK_SECONDS)
+def _end_with(lifeline: Connection) -> None:
+    """End this process once ``lifeline`` closes: its owner is gone (killed, maybe: nobody
+    will end us), even while a job runs. (Not the parent's end: the fork server lives as long
+    as any worker does.)"""
+    try:
+        lifeline.recv()
+    except (EOFError, OSError):
+        pass
     os._exit(0)

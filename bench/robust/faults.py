@@ -40,7 +40,6 @@ import multiprocessing.forkserver
 import os
 import random
 import signal
-import sqlite3
 import sys
 import tempfile
 import threading
@@ -57,6 +56,7 @@ from luma.led_matrix.device import max7219  # noqa: E402
 from luma.oled.device import ssd1306  # noqa: E402
 
 from bench.robust.common import report  # noqa: E402
+from bench.robust.storage_faults import full, locked, refused  # noqa: E402
 from firmware_host import web  # noqa: E402
 from firmware_host.config import Config, Mqtt, Opponent, Timing  # noqa: E402
 from firmware_host.daemon import Daemon, Hardware  # noqa: E402
@@ -102,7 +102,8 @@ class Rig:
         self.config = replace(Config(), game="antipalos", size=5, storage=str(storage),
                               timing=TIMING, opponent=Opponent("computer", COMPUTER, 1),
                               mqtt=mqtt)
-        self.storage = Storage(str(storage))
+        self.path = str(storage)
+        self.storage = Storage(self.path)
         self.controller = open_controller(self.config, self.storage,
                                           configured_game(self.config))
         channels = self.controller.layout.sensor_channels
@@ -128,6 +129,7 @@ class Rig:
         self.t0 = time.monotonic()
         self.steps = self.ended = 0
         self.statuses: set[str] = set()
+        self.messages: set[str | None] = set()
         self._parsed, self._events = 0, []
         self._acted_at = 0.0
 
@@ -140,6 +142,7 @@ class Rig:
             self.ended += 1
         self.steps += 1
         self.statuses.add(self.daemon._status or "")
+        self.messages.add(self.controller.message)  # the OLED's message line (maybe paged)
         time.sleep(0.01)
 
     def run(self, seconds: float, until: Callable[[], bool] = lambda: False) -> bool:
@@ -292,44 +295,6 @@ def unplug(rig: Rig) -> Callable[[], None]:
     return rig.mcu.plug
 
 
-def locked(rig: Rig) -> Callable[[], None]:
-    other = sqlite3.connect(rig.config.storage, isolation_level=None, timeout=5)
-    other.execute("BEGIN EXCLUSIVE")
-    return lambda: (other.execute("ROLLBACK"), other.close())
-
-
-def full(rig: Rig) -> Callable[[], None] | None:
-    db = rig.storage._db
-    if rig.storage.in_memory:
-        return None
-    pages = db.execute("PRAGMA page_count").fetchone()[0]
-    db.execute(f"PRAGMA max_page_count = {pages}")
-    filler = -1
-    try:  # fill the pages there are (negative ids: no game of the daemon's)
-        while True:
-            with db:
-                db.execute("INSERT INTO games (id, game, started, finished) VALUES (?, 'x', '',"
-                           " 'x')", (filler,))
-                db.execute("INSERT INTO moves VALUES (?, 1, ?, '')", (filler, "x" * 20))
-            filler -= 1
-    except sqlite3.OperationalError:
-        pass
-
-    def mend() -> None:
-        db.execute("PRAGMA max_page_count = 1000000")
-        with db:
-            db.execute("DELETE FROM games WHERE id < 0")
-    return mend
-
-
-def refused(rig: Rig) -> Callable[[], None]:
-    db = rig.storage._db
-    writes = (sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE)
-    db.set_authorizer(lambda action, table, *_: sqlite3.SQLITE_DENY
-                      if action in writes and table in ("games", "moves") else sqlite3.SQLITE_OK)
-    return lambda: db.set_authorizer(None)
-
-
 def card_fails(rig: Rig) -> Callable[[], None]:
     rig.card.fail()
     return rig.card.mend
@@ -424,8 +389,7 @@ def try_fault(rig: Rig, fault: Fault) -> dict:
     rig.run(rig.rng.uniform(0.2, 2.0))
     mark, steps, ended, began = len(rig.journal.text), rig.steps, rig.ended, time.monotonic()
     moves = len([e for e in rig.events() if e["event"] == "move"])
-    shown_from = len(rig.events())
-    rig.statuses = set()
+    rig.statuses, rig.messages = set(), set()
     mend = fault.start(rig)
     rig.run(fault.hold)
     heard = lambda words: all(w in rig.journal.since(mark) for w in words)  # noqa: E731
@@ -437,9 +401,7 @@ def try_fault(rig: Rig, fault: Fault) -> dict:
     progressed = rig.run(RECOVER_SECONDS, lambda: len(
         [e for e in rig.events() if e["event"] == "move"]) >= moves + 2)
     in_status = any(fault.shown in status for status in rig.statuses)
-    on_oled = fault.part != "Computer" or any(
-        "Computer restarting" in e["lines"] for e in rig.events()[shown_from:]
-        if e["event"] == "display")
+    on_oled = fault.part != "Computer" or "Computer restarting" in rig.messages
     c = rig.controller
     stuck = None if progressed else {
         "mode": c.mode, "pending": c.pending and c.pending.text, "sync": bool(c.sync),
@@ -487,7 +449,8 @@ def run(rounds: int = 1, seed: int = 1, broker: int | None = None,
                 rig.close()
         finally:
             sys.stderr = stderr
-        stored = [list(g.moves) for g in Storage(str(storage), read_only=True).games()]
+        stored = [list(g.moves) for g in Storage(str(storage), read_only=True).games()
+                  if g.id > 0]  # (not the rows that filled the file)
     lost = sum(len(a) - sum(1 for x, y in zip(a, s) if x == y)
                for a, s in zip(acknowledged, stored + [[]] * len(acknowledged)))
     return {
@@ -525,6 +488,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rounds = args.rounds or (1 if args.quick else 10)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the card unmounted, the broker ended
     from tests.mqtt.mqtt_tools import Broker
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -539,8 +503,9 @@ def main() -> None:
             broker.stop()
     failed = figures.pop("failed")
     rows = [(k, v) for k, v in figures.items()]
-    rows += [(f"failed: {r['fault']}", f"said {r['said']}, recovered {r['recovered']}")
-             for r in failed]
+    rows += [(f"failed: {r['fault']}", f"said in the journal {r['in_journal']}, STATUS "
+              f"{r['in_status']}, OLED {r['on_oled']}; works again {r['recovered']}, the game "
+              f"goes on {r['progressed']}; stuck: {r['stuck']}") for r in failed]
     report(f"Fault injection: {rounds} round(s), seed {args.seed}", rows,
            {**figures, "failed": [r["fault"] for r in failed]})
 

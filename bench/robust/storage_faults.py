@@ -91,14 +91,15 @@ def locked(rig: Rig):
 def full(rig: Rig):
     db = rig.storage._db
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
-    filler = -1
-    with contextlib.suppress(sqlite3.OperationalError):
-        while True:
-            with db:
-                db.execute("INSERT INTO games (id, game, started, finished) VALUES (?, 'x', '',"
-                           " 'x')", (filler,))
-                db.execute("INSERT INTO moves VALUES (?, 1, ?, '')", (filler, "x" * 20))
-            filler -= 1
+    filler = db.execute("SELECT min(0, coalesce(min(id), 0)) FROM games").fetchone()[0] - 1
+    for size in (20, 0):  # then rows as small as a move's, so that none fits any more
+        with contextlib.suppress(sqlite3.OperationalError):
+            while True:
+                with db:
+                    db.execute("INSERT INTO games (id, game, started, finished) VALUES (?, 'x',"
+                               " '', 'x')", (filler,))
+                    db.execute("INSERT INTO moves VALUES (?, 1, ?, '')", (filler, "x" * size))
+                filler -= 1
     return lambda: db.execute("PRAGMA max_page_count = 1000000")
 
 

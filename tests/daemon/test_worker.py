@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -109,3 +111,33 @@ def test_close_leaves_no_process_behind(worker):
     assert not alive(pid) and worker.pid is None
     with pytest.raises(RuntimeError, match="closed"):
         worker.submit(abs, 1)
+
+
+OWNER = """
+import sys, time
+from firmware_host.worker import Worker
+if __name__ == "__main__":
+    worker = Worker("computer")
+    worker.submit(time.sleep, 60)
+    while worker.pid is None:
+        time.sleep(0.01)
+    print(worker.pid, flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_worker_whose_owner_is_killed_mid_job_ends_itself(tmp_path):
+    script = tmp_path / "owner.py"
+    script.write_text(OWNER)
+    owner = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                             cwd=os.getcwd())
+    try:
+        pid = int(owner.stdout.readline())
+        time.sleep(0.2)  # the sleep is under way
+        assert alive(pid)
+        owner.kill()  # nobody will close it: the fork server goes, then the worker sees it
+        owner.wait()
+        assert wait_until(lambda: not alive(pid), 3)
+    finally:
+        owner.kill()
+        owner.wait()
