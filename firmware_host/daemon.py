@@ -4,7 +4,10 @@ stdout, and speaks to systemd (docs/daemon.md): READY once the first scan worked
 is up, the game resumed), STATUS= whenever the game or the side to move changes, and a watchdog
 ping only after a scan that worked, so a scan that fails or hangs gets the service restarted.
 SIGTERM/SIGINT end it cleanly: moves are already saved (each is committed before it is shown),
-and a board still settling (a piece just set down) is judged first, for at most DRAIN_SECONDS.
+and a board still settling (a piece just set down) is judged first, for at most DRAIN_SECONDS;
+closing the parts then has CLOSE_SECONDS. Every step checks the helpers (the computer's worker,
+the OLED's and LEDs' threads, the page's server, the café network's threads, the observers):
+what died is started again, and a failure is said once in the journal and STATUS.
 
 On the simulated board (``--sim``, or when the configured hardware is missing) JSON lines on
 stdin move pieces and press buttons, in the replay format (``t`` is ignored: a line acts when it
@@ -26,12 +29,12 @@ from typing import Any, Callable, TextIO
 
 from firmware_host.config import Config
 from firmware_host.controller import Controller
+from firmware_host.dblock import DatabaseLock
 from firmware_host.notify import Notifier
 from firmware_host.replay import ReplayError, Setup, parse_line
 from firmware_host.screens import message_screen
 from firmware_host.service import PowerOff, status_text
 from firmware_host.session import configured_game, open_controller
-from firmware_host.dblock import DatabaseLock
 from firmware_host.storage import BUSY_MS, Storage, StorageError
 from firmware_host.wal import lost_commits
 from hardware import backends

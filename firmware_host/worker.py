@@ -137,8 +137,9 @@ class Worker:
                 self._driver.start()
         return self.failure
 
-    def close(self, timeout: float = 1.0) -> None:
-        """End the process (a job under way is abandoned) and the driver thread."""
+    def close(self, timeout: float = 0.2) -> None:
+        """End the process (a job under way is abandoned) and the driver thread, waiting for
+        the driver ``timeout`` s at most (one still starting a process ends it itself)."""
         with self._lock:
             self._closed = True
             self._kill()
