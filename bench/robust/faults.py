@@ -449,8 +449,7 @@ def run(rounds: int = 1, seed: int = 1, broker: int | None = None,
                 rig.close()
         finally:
             sys.stderr = stderr
-        stored = [list(g.moves) for g in Storage(str(storage), read_only=True).games()
-                  if g.id > 0]  # (not the rows that filled the file)
+        stored = [list(g.moves) for g in Storage(str(storage), read_only=True).games()]
     lost = sum(len(a) - sum(1 for x, y in zip(a, s) if x == y)
                for a, s in zip(acknowledged, stored + [[]] * len(acknowledged)))
     return {

@@ -88,10 +88,17 @@ def locked(rig: Rig):
     return lambda: (other.execute("ROLLBACK"), other.close())
 
 
+#: The ids of the rows that fill a full database: after every real one, where the next real
+#: game and move go, so that those find no room either.
+FILLER = 1 << 40
+
+
 def full(rig: Rig):
+    """The database may not grow (``max_page_count``) and its last pages are full: a real
+    SQLITE_FULL for the next game or move. Mended: room again, the filling rows gone."""
     db = rig.storage._db
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
-    filler = db.execute("SELECT min(0, coalesce(min(id), 0)) FROM games").fetchone()[0] - 1
+    filler = FILLER
     for size in (20, 0):  # then rows as small as a move's, so that none fits any more
         with contextlib.suppress(sqlite3.OperationalError):
             while True:
@@ -99,8 +106,13 @@ def full(rig: Rig):
                     db.execute("INSERT INTO games (id, game, started, finished) VALUES (?, 'x',"
                                " '', 'x')", (filler,))
                     db.execute("INSERT INTO moves VALUES (?, 1, ?, '')", (filler, "x" * size))
-                filler -= 1
-    return lambda: db.execute("PRAGMA max_page_count = 1000000")
+                filler += 1
+
+    def mend() -> None:
+        db.execute("PRAGMA max_page_count = 1000000")
+        with db:
+            db.execute("DELETE FROM games WHERE id >= ?", (FILLER,))  # their moves go with them
+    return mend
 
 
 def refused(rig: Rig):
