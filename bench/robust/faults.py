@@ -390,6 +390,7 @@ def try_fault(rig: Rig, fault: Fault) -> dict:
     mark, steps, ended, began = len(rig.journal.text), rig.steps, rig.ended, time.monotonic()
     moves = len([e for e in rig.events() if e["event"] == "move"])
     rig.statuses, rig.messages = set(), set()
+    events_from = len(rig.events())
     mend = fault.start(rig)
     rig.run(fault.hold)
     heard = lambda words: all(w in rig.journal.since(mark) for w in words)  # noqa: E731
@@ -411,7 +412,9 @@ def try_fault(rig: Rig, fault: Fault) -> dict:
         "computer": (c.opponent._asked, c.opponent._future, c.opponent.worker
                      and (c.opponent.worker.pid, c.opponent.worker._job,
                           c.opponent.worker._driver.is_alive()))}
+    during = [e["event"] for e in rig.events()[events_from:] if e["event"] != "display"]
     return {"fault": fault.name, "said": said and in_status and on_oled, "in_journal": said,
+            "during": during[:40],
             "in_status": in_status, "on_oled": on_oled, "stepped": rig.steps > steps,
             "stuck": stuck,
             "ended": rig.ended - ended, "recovered": recovered, "progressed": progressed,
@@ -504,7 +507,8 @@ def main() -> None:
     rows = [(k, v) for k, v in figures.items()]
     rows += [(f"failed: {r['fault']}", f"said in the journal {r['in_journal']}, STATUS "
               f"{r['in_status']}, OLED {r['on_oled']}; works again {r['recovered']}, the game "
-              f"goes on {r['progressed']}; stuck: {r['stuck']}") for r in failed]
+              f"goes on {r['progressed']}; stuck: {r['stuck']}; events {r['during']}; "
+              f"journal {r['journal'][-600:]!r}") for r in failed]
     report(f"Fault injection: {rounds} round(s), seed {args.seed}", rows,
            {**figures, "failed": [r["fault"] for r in failed]})
 
