@@ -4,7 +4,10 @@ stdout, and speaks to systemd (docs/daemon.md): READY once the first scan worked
 is up, the game resumed), STATUS= whenever the game or the side to move changes, and a watchdog
 ping only after a scan that worked, so a scan that fails or hangs gets the service restarted.
 SIGTERM/SIGINT end it cleanly: moves are already saved (each is committed before it is shown),
-and a board still settling (a piece just set down) is judged first, for at most DRAIN_SECONDS.
+and a board still settling (a piece just set down) is judged first, for at most DRAIN_SECONDS;
+closing the parts then has CLOSE_SECONDS. Every step checks the helpers (the computer's worker,
+the OLED's and LEDs' threads, the page's server, the café network's threads, the observers):
+what died is started again, and a failure is said once in the journal and STATUS.
 
 On the simulated board (``--sim``, or when the configured hardware is missing) JSON lines on
 stdin move pieces and press buttons, in the replay format (``t`` is ignored: a line acts when it
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import signal
 import socket
 import sys
@@ -25,22 +29,28 @@ from typing import Any, Callable, TextIO
 
 from firmware_host.config import Config
 from firmware_host.controller import Controller
+from firmware_host.dblock import DatabaseLock
 from firmware_host.notify import Notifier
 from firmware_host.playable import Playable
 from firmware_host.replay import feed
 from firmware_host.screens import message_screen
 from firmware_host.service import PowerOff, status_text
 from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import BUSY_MS, DatabaseLock, Storage, StorageError
+from firmware_host.storage import BUSY_MS, Storage, StorageError
 from firmware_host.wal import lost_commits
 from hardware import backends
 from hardware.sim import SimBoard
+from hardware.supervise import describe
 from hardware.wake import Waker
 
 #: Sensor and LED channels of the simulated board: enough for every game the menu offers.
 SIM_CHANNELS = 1024
 #: After SIGTERM the loop goes on at most this long for a board that is still settling.
 DRAIN_SECONDS = 1.2
+#: After the loop, closing the parts (the network's goodbye, the page, the LEDs put out) may
+#: take this long; then the daemon ends its helpers' processes and itself at once, well within
+#: systemd's TimeoutStopSec (5 s), so that a stop never needs a SIGKILL.
+CLOSE_SECONDS = 3.0
 #: A scan that keeps failing this long ends the daemon with status 1 (systemd restarts it).
 FAILING_SECONDS = 10.0
 #: A board that has not answered this long (a serial board absent, unplugged, or refusing the
@@ -49,6 +59,12 @@ SILENT_SECONDS = 2.0
 #: While the games cannot be saved, the waiting writes (and a refused move) are tried again
 #: this often.
 RETRY_SECONDS = 1.0
+#: The parts written to (said as "cannot write to the LEDs"); other helpers are "restarting".
+OUTPUTS = ("LEDs", "display")
+#: What the OLED's message line says while the computer's worker is started again.
+COMPUTER_RESTARTING = "Computer restarting"
+#: Events an observer that keeps failing is given again at most (the newest).
+MISSED_EVENTS = 1000
 #: Longest wait for a wake-up on a settled board whose parts wake the loop themselves (the
 #: power-off command's end and the like are noticed by then).
 IDLE_WAIT = 0.5
@@ -135,8 +151,10 @@ class Daemon:
         #: Why the board does not answer, as said (None: it answers); since when it is silent.
         self._board_problem: str | None = None
         self._silent_since: float | None = None
-        #: The output parts that cannot be written ("LEDs", "display"), and why, as said.
+        #: The helpers that fail now ("LEDs", "display", "Computer", ...), and why, as said.
         self._failing: dict[str, str] = {}
+        #: Observers whose last call raised: why, and the events they are to get again.
+        self._unsynced: dict[Callable, tuple[str, list]] = {}
         #: When the game being played began (ms, the loop's clock): the events' ``t`` count
         #: from it, as the page's log and replay files do (a resumed game: from the resume).
         self._game_t0 = 0.0
@@ -191,7 +209,8 @@ class Daemon:
         parts = (self.hardware.scanner, self.hardware.buttons, *self._pages)
         return (
             self._wakeable and not self._had_events and not self.stop.is_set()
-            and self.controller.storage.failure is None and self._silent_since is None
+            and (self.controller.storage.failure is None or self.controller.storage.in_memory)
+            and self._silent_since is None
             and self.controller.debouncer.quiet(now_ms)
             and all(getattr(part, "quiet", True) for part in parts)
         )
@@ -227,7 +246,7 @@ class Daemon:
         self._watch_storage(now_ms / 1000)
         # After the step: a board back is judged once its state has been seen (debounced).
         self._check_board(now_ms / 1000, getattr(hw.scanner, "problem", None))
-        self._check_outputs()
+        self._check_helpers()
         self._tell_systemd(events)  # ready once a scan worked; what it shows follows at once
         if controller.frame_version != self._frame_version:
             self._frame_version = controller.frame_version
@@ -245,7 +264,7 @@ class Daemon:
             t = max(0, round(event["t"] - self._game_t0))
             print(json.dumps({**event, "t": t}), file=self.log, flush=True)
         for observer in self.observers:
-            observer(now_ms, controller, events)
+            self._sync(observer, now_ms, events)
         if self.power_off and (why := self.power_off.failure()):
             self._power_off_failed(why)
         return True
@@ -266,6 +285,11 @@ class Daemon:
         if why is None:
             print("reedboard run: the games can be saved again", file=sys.stderr)
             self.controller.notice(None)
+        elif storage.in_memory:
+            print(f"reedboard run: Cannot save: {why} ({storage.path}); the game goes on from "
+                  f"memory, every move kept in order, and they are saved once the file can be "
+                  f"written (tried every {RETRY_SECONDS:g} s)", file=sys.stderr)
+            self.controller.notice(message_screen("Cannot save", [why, "Moves kept till then"]))
         else:
             print(f"reedboard run: cannot save the games in {storage.path} ({why}); "
                   f"{len(storage.pending)} waiting, trying again every {RETRY_SECONDS:g} s",
@@ -293,21 +317,61 @@ class Daemon:
             self._board_problem = problem
             self._status = self._status and ""
 
-    def _check_outputs(self) -> None:
-        """LEDs or a panel that cannot be written (their ``failure``) are said once, in the
-        journal and STATUS, and again when they work; the game goes on without them."""
-        for name, part in (("LEDs", self.hardware.leds), ("display", self.hardware.display)):
-            failure = getattr(part, "failure", None)
+    def _sync(self, observer: Callable, now_ms: float, events: list) -> None:
+        """Call ``observer`` (the page, the café network); one that raises is said (as a
+        helper) and gets the events it missed again with the next step's."""
+        missed = self._unsynced.pop(observer, ("", []))[1]
+        try:
+            observer(now_ms, self.controller, missed + events)
+        except Exception as exc:  # noqa: BLE001 - any bug in it: said, the loop goes on
+            why = f"it failed ({describe(exc)}); it is called again with what it missed"
+            self._unsynced[observer] = (why, (missed + events)[-MISSED_EVENTS:])
+
+    def _helpers(self) -> dict[str, str | None]:
+        """What is wrong with each part that works on its own (None: nothing), by name;
+        asking starts again a thread or process that died."""
+        c = self.controller
+        found = {"LEDs": _check(self.hardware.leds), "display": _check(self.hardware.display)}
+        for name, thinker in (("Computer", c.opponent), ("Hints", c.hints)):
+            if (worker := getattr(thinker, "worker", None)) is not None:
+                worker.on_news = self.waker.set  # an answer wakes a waiting loop
+                found[name] = worker.check()
+        for observer in self.observers:
+            part = getattr(observer, "__self__", observer)
+            name = getattr(part, "label", type(part).__name__)
+            found[name] = self._unsynced.get(observer, (None,))[0] or _check(part)
+        return found
+
+    def _check_helpers(self) -> None:
+        """A helper that fails (an output that cannot be written, a thread or process that
+        died, an observer that raised) is said once, in the journal and STATUS, and again when
+        it works; "Computer restarting" on the OLED too. The game goes on without it."""
+        found = self._helpers()
+        for name in {**self._failing, **found}:
+            failure = found.get(name)
             if (failure is None) == (name not in self._failing):
                 continue
             if failure is None:
                 del self._failing[name]
-                print(f"reedboard run: writing to the {name} works again", file=sys.stderr)
+                back = f"writing to the {name} works again" if name in OUTPUTS else \
+                    f"{name} works again"
+                print(f"reedboard run: {back}", file=sys.stderr)
             else:
                 self._failing[name] = failure
-                print(f"reedboard run: cannot write to the {name} ({failure}); the game goes "
-                      "on, and it is tried again every second", file=sys.stderr)
+                said = (f"cannot write to the {name} ({failure}); the game goes on, and it is "
+                        "tried again every second") if name in OUTPUTS else \
+                    f"{name} restarting: {failure}"
+                print(f"reedboard run: {said}", file=sys.stderr)
+            if name == "Computer":
+                self._say_computer(failure is not None)
             self._status = self._status and ""  # STATUS= says it at the next step
+
+    def _say_computer(self, restarting: bool) -> None:
+        """The OLED's message line says the computer is restarting, while it is."""
+        if restarting:
+            self.controller.say(COMPUTER_RESTARTING)
+        elif self.controller.message == COMPUTER_RESTARTING:
+            self.controller.say(None)
 
     def _tell_systemd(self, events: list) -> None:
         """READY after the first good step, then STATUS= whenever the status line changes;
@@ -322,7 +386,7 @@ class Daemon:
         if self._save_error:
             status += f" (cannot save: {self._save_error})"
         for name, failure in self._failing.items():
-            status += f" ({name}: {failure})"
+            status += f" ({name}: {failure})" if name in OUTPUTS else f" ({name} restarting)"
         if self._status is None:
             self.notifier.ready(status)
             for action in self.when_ready:
@@ -383,6 +447,14 @@ class _Stop(threading.Event):
     def set(self) -> None:
         super().set()
         self._waker.set()
+
+
+def _check(part: Any) -> str | None:
+    """``part.check()`` (which also starts again what died) if it has one, else its
+    ``failure`` (None: nothing wrong, or nothing to say)."""
+    if hasattr(part, "check"):
+        return part.check()
+    return getattr(part, "failure", None)
 
 
 def _wakes(part: Any, waker: Waker) -> bool:
@@ -451,6 +523,9 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     try:
         return daemon.run()
     finally:
+        deadline = threading.Timer(CLOSE_SECONDS, _abandon, (daemon,))
+        deadline.daemon = True
+        deadline.start()
         if net is not None:
             net.stop()
         if page is not None:
@@ -458,6 +533,21 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         daemon.close()
         if lock is not None:
             lock.close()
+        deadline.cancel()
+
+
+def _abandon(daemon: Daemon) -> None:
+    """Closing took CLOSE_SECONDS: end the helpers' processes and this one now."""
+    print(f"reedboard run: stopping took more than {CLOSE_SECONDS:g} s; ending now",
+          file=sys.stderr)
+    for thinker in (daemon.controller.opponent, daemon.controller.hints):
+        worker = getattr(thinker, "worker", None)
+        if worker is not None and worker.pid is not None:
+            os.kill(worker.pid, signal.SIGKILL)
+    try:
+        sys.stdout.flush()
+    finally:
+        os._exit(1)
 
 
 def open_storage(path: str) -> tuple[Storage, str | None]:
@@ -467,7 +557,7 @@ def open_storage(path: str) -> tuple[Storage, str | None]:
     line."""
     lost = lost_commits(path) if path != ":memory:" else 0
     if lost:
-        aside = Storage.set_aside(path, copy=True)
+        aside = _set_aside(path, copy=True)
         print(f"reedboard run: {path}-wal is damaged: {lost} saved change(s) cannot be read; "
               f"the files are kept as {aside}", file=sys.stderr)
     try:
@@ -476,10 +566,18 @@ def open_storage(path: str) -> tuple[Storage, str | None]:
         if not exc.corrupt:
             raise
         why = exc.reason
-    aside = Storage.set_aside(path)
+    aside = _set_aside(path)
     print(f"reedboard run: {path} is damaged ({why}); it is kept as {aside} and a new "
           "database begun", file=sys.stderr)
     return Storage(path), "The file was damaged"
+
+
+def _set_aside(path: str, copy: bool = False) -> str:
+    """:meth:`Storage.set_aside`, or why it cannot be (a read-only card: left as it is)."""
+    try:
+        return Storage.set_aside(path, copy)
+    except OSError as exc:
+        return f"{path} (it cannot be moved: {exc.strerror or exc})"
 
 
 def _tap(hardware: Hardware):

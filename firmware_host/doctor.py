@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from firmware_host.config import BACKEND_TABLES, Config
-from firmware_host.storage import DatabaseLock, Storage, StorageError
+from firmware_host.dblock import DatabaseLock
+from firmware_host.storage import Storage, StorageError
 from hardware.diagnose import Check, hardware_checks
 
 
@@ -38,7 +39,10 @@ def _storage(path: str) -> Check:
         probe = folder / ".reedboard-doctor"
         probe.write_text("ok")
         probe.unlink()
-        Storage(path).close()  # opens it as the daemon does: WAL, the tables
+        storage = Storage(path)  # opens it as the daemon does: WAL, the tables
+        storage.close()
+        if storage.in_memory:
+            raise PermissionError(storage.failure)
     except OSError as exc:
         return Check(
             "storage", False, f"cannot write {path}: {exc}",

@@ -7,8 +7,11 @@ carries these out in its own step, so an opponent can never change the game in t
 one. Two opponents exist: :class:`Computer` (here) and the board at the other end of the café
 network (``firmware_host/mqtt/remote.py``).
 
-The computer thinks in a separate process; under ``reedboard replay`` (``sync=True``) the move
-is chosen at once, so a replay with a fixed seed is always the same.
+The computer thinks in a supervised worker process (:mod:`firmware_host.worker`), started when
+first needed: a worker that dies (the OOM killer) is started again and thinks again on the same
+position, its ``failure`` saying why meanwhile ("Computer restarting"). Under ``reedboard
+replay`` (``sync=True``) the move is chosen at once, so a replay with a fixed seed is always the
+same.
 
 >>> computer = Computer("black", level=1, sync=True)
 >>> computer.side, computer.level, computer.rethinks
@@ -19,15 +22,16 @@ from __future__ import annotations
 
 import re
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
+from engines import MODULES
 from engines.ai import choose
 from engines.core import GameState
 from firmware_host.game import Game
 from firmware_host.screens import Screen
 from firmware_host.turn import directions
+from firmware_host.worker import Job, Worker
 
 #: The wall-clock cap on one search (its budget is work, so this is only a safety net).
 CAP_SECONDS = 60.0
@@ -180,20 +184,22 @@ def think(state: GameState, level: int, seed: int, gentle: bool = True) -> str:
 
 
 class Thinker:
-    """A search run in a one-worker process pool, started when first needed."""
+    """A search run in a supervised worker process, started when first needed."""
 
-    _pool: ProcessPoolExecutor | None = None
+    #: The worker (None until the first search), named in its process and its failures.
+    worker: Worker | None = None
+    NAME = "computer"
 
-    def _workers(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1)
-        return self._pool
+    def _workers(self) -> Worker:
+        if self.worker is None:
+            self.worker = Worker(self.NAME, preload=(__name__, *MODULES.values()))
+        return self.worker
 
     def close(self) -> None:
         """Stop the worker process (a search under way is abandoned)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
 
 
 class Hints(Thinker):
@@ -206,10 +212,12 @@ class Hints(Thinker):
     1
     """
 
+    NAME = "hints"
+
     def __init__(self, level: int, sync: bool = False) -> None:
         self.level = level
         self.sync = sync
-        self._future: Future | None = None
+        self._future: Job | None = None
         self._asked: tuple | None = None
         self._ready: str | None = None
 
@@ -244,7 +252,7 @@ class Computer(Thinker):
         self.level = level
         self.seed = seed
         self.sync = sync
-        self._future: Future | None = None
+        self._future: Job | None = None
         #: The position the computer is thinking about or has answered.
         self._asked: tuple | None = None
 

@@ -22,11 +22,18 @@ A move is saved before it is acknowledged, so :meth:`Storage.add_move` raises
 that fails is kept in order and tried again (:meth:`Storage.flush`, and before any later
 write), so the file always holds a prefix of what happened, and ``failure`` says why meanwhile.
 A game's id is chosen here (the next one), so a new game can begin while its row waits.
+
+A file that cannot be written at all (a card remounted read-only after errors, a folder that
+is missing and cannot be made, a file nobody may write) does not stop the game: the games are
+kept in memory (``in_memory``: a copy of what the file holds, when it can be read), every
+write, moves included, is done there and kept in order, and :meth:`Storage.flush` writes them
+all to the file once it can be written again; ``failure`` says why meanwhile ("the card is
+read-only").
 """
 
 from __future__ import annotations
 
-import fcntl
+import errno
 import os
 import shutil
 import sqlite3
@@ -85,6 +92,8 @@ class StorageError(Exception):
         self.reason = reason or message
         #: The file is damaged (not a database, malformed), not merely locked or unwritable.
         self.corrupt = corrupt
+        #: The file may not be written at all (read-only, no permission).
+        self.read_only = False
 
 
 #: How long a write waits for a lock another process holds, by default (the daemon shortens
@@ -95,6 +104,17 @@ BUSY_MS = 2000
 MIN_FREE_BYTES = 256 * 1024
 
 Write = tuple[str, tuple]
+#: Why the games cannot be saved when their file system is mounted read-only.
+READ_ONLY = "the card is read-only"
+#: SQLite's primary result codes for a file it cannot write at all: READONLY, CANTOPEN, PERM,
+#: and IOERR (what a write gets once ext4 has remounted the card read-only after errors).
+CANNOT_WRITE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM,
+                sqlite3.SQLITE_IOERR)
+
+
+class GameId(int):
+    """A game's id in a write: shifted if the games kept in memory must follow others the
+    file got meanwhile (see :meth:`Storage.flush`)."""
 
 
 @dataclass(frozen=True)
@@ -127,49 +147,6 @@ class GameRecord:
     problem: str | None = None
 
 
-class DatabaseLock:
-    """One daemon per database: an OS lock (``flock``) on ``PATH.lock`` beside it, held until
-    :meth:`close` or the process ends (even by SIGKILL), the holder's PID written in it.
-    StorageError, naming the file and the PID holding it, when another process holds it.
-    Readers (``reedboard export``) take no lock."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path + ".lock"
-        try:
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError as exc:
-            raise StorageError(f"{self.path}: cannot lock the games database "
-                               f"({exc.strerror or exc})") from None
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            pid = os.read(self._fd, 16).decode("ascii", "replace").strip()
-            os.close(self._fd)
-            holder = f" (PID {pid})" if pid.isdigit() else ""
-            raise StorageError(f"{path} is in use by another reedboard run{holder}; one daemon "
-                               "per database") from None
-        os.ftruncate(self._fd, 0)
-        os.write(self._fd, f"{os.getpid()}\n".encode())
-
-    def close(self) -> None:
-        os.close(self._fd)
-
-    @staticmethod
-    def holder(path: str) -> int | None:
-        """The PID of the ``reedboard run`` using ``path``, if one seems to (its PID in the
-        lock file names a live process running reedboard); takes no lock."""
-        try:
-            with open(path + ".lock", encoding="ascii", errors="replace") as fp:
-                pid = int(fp.read(16).strip())
-            with open(f"/proc/{pid}/cmdline", "rb") as fp:
-                command = fp.read()
-            running = b"reedboard" in command or b"firmware_host" in command
-        except (OSError, ValueError):
-            return None
-        return pid if running else None
-
-
 def now_text(when: datetime | None = None) -> str:
     """``when`` (default: now) in UTC as stored: "2025-05-01T18:30:00Z"."""
     when = datetime.now(timezone.utc) if when is None else when.astimezone(timezone.utc)
@@ -185,20 +162,23 @@ class Storage:
         self.pending: deque[tuple[Write, ...]] = deque()
         #: Why the last write failed, until one works again (None: all saved).
         self.failure: str | None = None
+        #: True while the file cannot be written: the games are kept in memory meanwhile.
+        self.in_memory = False
+        #: The last game id the file held when the games went to memory: later games were
+        #: begun in memory, and follow any the file got meanwhile (``_shift``, once known).
+        self._known = 0
+        self._shift: int | None = None
+        self._busy_ms = BUSY_MS
         try:
             if read_only:
-                uri = Path(path).absolute().as_uri() + "?mode=ro"
-                self._db = sqlite3.connect(uri, uri=True, timeout=BUSY_MS / 1000)
+                self._db = reader(path)
             else:
-                if path != ":memory:":
-                    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-                self._db = sqlite3.connect(path, timeout=BUSY_MS / 1000)
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=FULL")
-                self._db.executescript(SCHEMA)
-                self._add_missing_columns()
-                self._check_writable()
-                self.failure = self._short_of_space()
+                try:
+                    self._db = self._open_file()
+                except (OSError, sqlite3.Error) as exc:
+                    if not cannot_write(exc):
+                        raise
+                    self._db = self._in_memory(self.unwritable(exc))
             self._db.execute("PRAGMA foreign_keys=ON")
             self._last_id = self._db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
         except (OSError, sqlite3.Error) as exc:
@@ -206,6 +186,67 @@ class Storage:
                 exc, sqlite3.OperationalError)
             raise StorageError(f"{path}: cannot open the games database ({exc})", str(exc),
                                corrupt) from None
+
+    def _open_file(self) -> sqlite3.Connection:
+        """The file opened for writing (made if missing), its schema up to date; sets
+        ``failure`` if the disk is nearly full."""
+        if self.path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=self._busy_ms / 1000)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(SCHEMA)
+            _add_missing_columns(db)
+            _check_writable(db)
+        except BaseException:
+            db.close()
+            raise
+        self.failure = self._short_of_space()
+        return db
+
+    def _in_memory(self, why: str, file: sqlite3.Connection | None = None) -> sqlite3.Connection:
+        """Keep the games in memory from now on (``why`` the file cannot be written): a copy
+        of what the file holds (``file``, the open connection, closed here; else read anew;
+        nothing if it cannot be read), with the writes still waiting done in it."""
+        memory = sqlite3.connect(":memory:")
+        try:
+            source = file or reader(self.path)
+        except (OSError, sqlite3.Error):
+            source = None  # missing or unreadable: the games begin afresh, saved once it can be
+        if source is not None:
+            try:
+                source.backup(memory)
+            except sqlite3.Error:
+                pass  # damaged: as if missing (it is set aside once the card can be written)
+            finally:
+                source.close()
+        memory.executescript(SCHEMA)
+        _add_missing_columns(memory)
+        if not self._shift:  # (games renumbered once stay so: the players' ids stay ours)
+            self._known = memory.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
+            self._shift = None
+        for statements in self.pending:
+            self._apply(memory, statements)
+        self.in_memory, self.failure = True, why
+        return memory
+
+    def unwritable(self, exc: BaseException) -> str:
+        """Why the file cannot be written, in the players' words: "the card is read-only"
+        when its file system refuses a new file so (as ext4 does once it has remounted itself
+        read-only after errors, though it still says rw), else what the OS or SQLite said."""
+        folder = os.path.dirname(os.path.abspath(self.path))
+        while not os.path.isdir(folder) and folder != os.path.dirname(folder):
+            folder = os.path.dirname(folder)
+        probe = os.path.join(folder, f".reedboard-probe-{os.getpid()}")
+        try:
+            os.close(os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            os.unlink(probe)
+        except OSError as refused:
+            if refused.errno == errno.EROFS:
+                return READ_ONLY
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return f"the games file cannot be written ({reason.lower()})"
 
     @staticmethod
     def set_aside(path: str, copy: bool = False) -> str:
@@ -216,14 +257,6 @@ class Storage:
             if os.path.exists(path + suffix):
                 (shutil.copy2 if copy else os.replace)(path + suffix, aside + suffix)
         return aside
-
-    def _check_writable(self) -> None:
-        """Raise sqlite3.Error unless a row could be written (nothing is)."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            self._db.execute("INSERT INTO games (game, started) VALUES ('', '')")
-        finally:
-            self._db.execute("ROLLBACK")
 
     def _short_of_space(self) -> str | None:
         """Why saving will soon fail for want of space (None: there is room, or no file)."""
@@ -237,16 +270,10 @@ class Storage:
         return None if free >= MIN_FREE_BYTES else f"the disk is full ({free // 1024} kB free)"
 
     def set_busy_ms(self, ms: int) -> None:
-        """Wait at most ``ms`` for a lock another process holds before a write fails."""
+        """Wait at most ``ms`` for a lock another process holds before a write fails (the
+        file opened again later too)."""
+        self._busy_ms = int(ms)
         self._db.execute(f"PRAGMA busy_timeout = {int(ms)}")
-
-    def _add_missing_columns(self) -> None:
-        """Databases written before some :data:`ADDED_COLUMNS` existed get them (empty)."""
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-        with self._db:
-            for name, kind in ADDED_COLUMNS.items():
-                if name not in columns:
-                    self._db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
 
     def close(self) -> None:
         self._db.close()
@@ -255,26 +282,47 @@ class Storage:
         """Run the statements in one committed transaction, after the writes still pending.
         When that fails: ``keep`` them for later (a write nobody waits on; while others wait,
         it waits behind them untried, so a failing file costs a step one busy timeout at
-        most), else raise StorageError (a move, which is not acknowledged unless saved)."""
-        if keep and self.pending:  # behind the others: flush() tries them all again
-            self.pending.append(statements)
-            return
+        most), else raise StorageError (a move, which is not acknowledged unless saved).
+        While the file cannot be written at all, they are done in memory and kept."""
+        if not self.in_memory:
+            if keep and self.pending:  # behind the others: flush() tries them all again
+                self.pending.append(statements)
+                return
+            try:
+                self._flush()
+                self._commit(statements)
+                return
+            except StorageError as exc:
+                if not exc.read_only and not keep:
+                    raise
+                if not exc.read_only:
+                    self.pending.append(statements)
+                    return
+            self._db = self._in_memory(self.failure, self._db)
         try:
-            self._flush()
-            self._commit(statements)
-        except StorageError:
-            if not keep:
-                raise
-            self.pending.append(statements)
+            self._apply(self._db, statements)
+        except sqlite3.Error as exc:  # memory itself refused it (none left): not kept
+            raise StorageError(f"{self.path}: cannot keep the game ({exc})", str(exc)) from None
+        self.pending.append(statements)
+
+    def _apply(self, db: sqlite3.Connection, statements: tuple[Write, ...]) -> None:
+        """Run ``statements`` in one transaction on ``db``, games begun in memory renumbered
+        if the file got others meanwhile."""
+        shift = self._shift or 0
+        with db:
+            for sql, args in statements:
+                db.execute(sql, tuple(a + shift if isinstance(a, GameId) and a > self._known
+                                      else a for a in args))
 
     def _commit(self, statements: tuple[Write, ...]) -> None:
         try:
-            with self._db:
-                for sql, args in statements:
-                    self._db.execute(sql, args)
+            self._apply(self._db, statements)
         except sqlite3.Error as exc:
-            self.failure = str(exc)
-            raise StorageError(f"{self.path}: cannot save ({exc})", str(exc)) from None
+            read_only = cannot_write(exc)
+            self.failure = self.unwritable(exc) if read_only else str(exc)
+            error = StorageError(f"{self.path}: cannot save ({exc})", str(exc))
+            error.read_only = read_only
+            raise error from None
         self.failure = self._short_of_space()
 
     def _flush(self) -> None:
@@ -284,7 +332,10 @@ class Storage:
 
     def flush(self) -> bool:
         """Try the pending writes again, in order; True when none is left and there is room
-        (``failure`` is then cleared: a move refused meanwhile is its caller's to try again)."""
+        (``failure`` is then cleared: a move refused meanwhile is its caller's to try again).
+        Games kept in memory are written to the file once it can be opened for writing."""
+        if self.in_memory:
+            return self._to_file()
         if not self.pending:
             self.failure = self._short_of_space()
             return self.failure is None
@@ -293,6 +344,38 @@ class Storage:
         except StorageError:
             return False
         return True
+
+    def _to_file(self) -> bool:
+        """Write what was kept in memory to the file, in order, and use the file again; False
+        (``failure`` says why) while it cannot be. A file that got games meanwhile (it could
+        not be read before) keeps them: the games begun here follow them."""
+        try:
+            try:
+                file = self._open_file()
+            except sqlite3.DatabaseError as exc:
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise
+                self.set_aside(self.path)  # damaged (it could not be read either): kept aside
+                file = self._open_file()
+        except (OSError, sqlite3.Error) as exc:
+            self.failure = self.unwritable(exc) if cannot_write(exc) else str(exc)
+            return False
+        if self._shift is None:
+            last = file.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
+            self._shift = max(0, last - self._known)
+        try:
+            while self.pending:
+                self._apply(file, self.pending[0])
+                self.pending.popleft()
+        except sqlite3.Error as exc:
+            file.close()
+            self.failure = str(exc)
+            return False
+        file.execute("PRAGMA foreign_keys=ON")
+        self._db.close()
+        self._db, self.in_memory = file, False
+        self.failure = self._short_of_space()
+        return self.failure is None
 
     def start(
         self,
@@ -316,7 +399,8 @@ class Storage:
         self._write((
             "INSERT INTO games (id, game, size, variant, started, match_of, match_target, first,"
             " options, opponent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, game, size, variant, now_text(), match_of, match_target, first, options,
+            (GameId(game_id), game, size, variant, now_text(),
+             None if match_of is None else GameId(match_of), match_target, first, options,
              opponent),
         ))
         return game_id
@@ -325,7 +409,7 @@ class Storage:
         """Commit move number ``ply`` (1 = the first) before anyone is told of it."""
         self._write((
             "INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
-            (game_id, ply, notation, now_text()),
+            (GameId(game_id), ply, notation, now_text()),
         ), keep=False)
 
     def correct(self, game_id: int, ply: int, notation: str, replaced: str,
@@ -335,9 +419,9 @@ class Storage:
         when = now_text()
         self._write(
             ("INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
-             (game_id, ply, notation, when)),
+             (GameId(game_id), ply, notation, when)),
             ("INSERT INTO corrections (game_id, ply, replaced, notation, time) VALUES (?, ?, ?, ?, ?)",
-             (game_id, ply, replaced, notation, when)),
+             (GameId(game_id), ply, replaced, notation, when)),
             *self._history(game_id, history),
             keep=False,
         )
@@ -354,9 +438,9 @@ class Storage:
         """Keep only the first ``plies`` moves (a takeback); the game runs again (``history``:
         the game's, as it stands after it)."""
         self._write(
-            ("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, plies)),
+            ("DELETE FROM moves WHERE game_id = ? AND ply > ?", (GameId(game_id), plies)),
             ("UPDATE games SET finished = NULL, result = NULL, winner = NULL WHERE id = ?",
-             (game_id,)),
+             (GameId(game_id),)),
             *self._history(game_id, history),
         )
 
@@ -368,11 +452,11 @@ class Storage:
     def _history(game_id: int, history: str | None) -> tuple[Write, ...]:
         if history is None:
             return ()
-        return (("UPDATE games SET history = ? WHERE id = ?", (history, game_id)),)
+        return (("UPDATE games SET history = ? WHERE id = ?", (history, GameId(game_id))),)
 
     def set_opponent(self, game_id: int, opponent: str) -> None:
         """Who plays the other side of game ``game_id``, told after it began."""
-        self._write(("UPDATE games SET opponent = ? WHERE id = ?", (opponent, game_id)))
+        self._write(("UPDATE games SET opponent = ? WHERE id = ?", (opponent, GameId(game_id))))
 
     def last_move_time(self, game_id: int) -> str | None:
         """When the last move of game ``game_id`` was saved (as :func:`now_text` writes it),
@@ -389,7 +473,7 @@ class Storage:
         game was abandoned)."""
         self._write((
             "UPDATE games SET finished = ?, result = ?, winner = ? WHERE id = ?",
-            (now_text(), result, winner, game_id),
+            (now_text(), result, winner, GameId(game_id)),
         ))
 
     def unfinished(self) -> GameRecord | None:
@@ -437,6 +521,49 @@ class Storage:
             "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
         )
         return tuple(n for (n,) in rows)
+
+
+def reader(path: str) -> sqlite3.Connection:
+    """``path`` opened read-only, also on a read-only file system: where SQLite cannot make
+    the WAL's shared-memory file (a clean shutdown removed it) the file is read as immutable
+    (nothing can change it then)."""
+    uri = Path(path).absolute().as_uri()
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, "no such file", path)
+    try:
+        db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=BUSY_MS / 1000)
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError as exc:
+        if not cannot_write(exc) or os.path.exists(path + "-wal"):
+            raise
+    return sqlite3.connect(uri + "?immutable=1", uri=True)
+
+
+def cannot_write(exc: BaseException) -> bool:
+    """True when ``exc`` says the file or its folder cannot be written (read-only, no
+    permission, I/O errors), not that it is busy, full or damaged."""
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO)
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF in CANNOT_WRITE
+
+
+def _check_writable(db: sqlite3.Connection) -> None:
+    """Raise sqlite3.Error unless a row could be written (nothing is)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute("INSERT INTO games (game, started) VALUES ('', '')")
+    finally:
+        db.execute("ROLLBACK")
+
+
+def _add_missing_columns(db: sqlite3.Connection) -> None:
+    """Databases written before some :data:`ADDED_COLUMNS` existed get them (empty)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    with db:
+        for name, kind in ADDED_COLUMNS.items():
+            if name not in columns:
+                db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
 
 
 #: The type each column of a stored game must have (None is allowed but for id, game, started).

@@ -2,7 +2,8 @@
 
 The sink animates the patterns itself: a thread renders the frame at ``fps`` only while
 something blinks or pulses (and just at the blink edges for blinks), and writes to the device
-only when the rendering changed. The daemon sends a frame only when what it wants changes.
+only when the rendering changed. The daemon sends a frame only when what it wants changes. A
+thread that dies is started again by :meth:`LumaLeds.check` and writes the frame again.
 
 Colour sinks scale every colour by ``brightness`` and then, if the estimate of the chain's
 current (``ma_per_channel`` per fully lit colour channel: 60 mA for a white WS2812) exceeds
@@ -21,6 +22,7 @@ from PIL import Image
 from hardware import patterns
 from hardware.base import RETRY_SECONDS, Led
 from hardware.clock import Clock, wall_clock
+from hardware.supervise import Supervised
 
 
 class LumaLeds:
@@ -56,20 +58,32 @@ class LumaLeds:
         self._wake = threading.Event()
         self._stop = False
         device.contrast(255 if self.colour else round(255 * brightness))
-        self._thread = None
+        self._animator = None
         if thread:
-            self._thread = threading.Thread(target=self._run, name="leds", daemon=True)
-            self._thread.start()
+            self._animator = Supervised("leds", self._run, redo=self._redo)
+            self._animator.start()
         self.tick()
 
     def show(self, frame: Mapping[int, Led]) -> None:
         patterns.check_frame(frame, self.channels)
         with self._lock:
             self._frame = dict(frame)
-        if self._thread is None:
+        if self._animator is None:
             self.tick()
         else:
             self._wake.set()
+
+    def check(self) -> str | None:
+        """Start the animating thread again if it died; what is wrong (None: nothing)."""
+        if self._animator is not None and not self._stop:
+            return self._animator.check() or self.failure
+        return self.failure
+
+    def _redo(self, why: str) -> None:
+        """The thread died: said, and the frame is written again by the next one."""
+        self.failure = why
+        with self._lock:
+            self._last = None
 
     def tick(self, now: float | None = None) -> float:
         """Render the frame at ``now`` and write it if it changed; returns when the rendering
@@ -121,8 +135,8 @@ class LumaLeds:
     def close(self) -> None:
         self._stop = True
         self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
+        if self._animator is not None:
+            self._animator.join(timeout=2)
         if self.failure is not None:  # the LEDs do not answer: nothing to put out
             return
         with self._lock:

@@ -1,7 +1,8 @@
 """The OLED through luma: any luma device (ssd1306, sh1106 over I2C; luma.core's ``dummy``
 when there is no panel). A full frame over 100 kHz I2C costs about 90 ms, so an image is sent
 only when its pixels differ from the last one sent, and a panel is written by a thread of its
-own (``thread=True``): the scan loop hands it the image and goes on scanning.
+own (``thread=True``): the scan loop hands it the image and goes on scanning. A writer thread
+that dies is started again by :meth:`LumaDisplay.check` and sends the newest image again.
 
 >>> from luma.core.device import dummy
 >>> screen = LumaDisplay(dummy(mode="1"))
@@ -17,6 +18,7 @@ import threading
 from PIL import Image
 
 from hardware.base import RETRY_SECONDS
+from hardware.supervise import Supervised
 
 
 class LumaDisplay:
@@ -36,13 +38,14 @@ class LumaDisplay:
         self.skipped = 0
         self.failure: str | None = None
         self._last: bytes | None = None
+        self._newest: Image.Image | None = None  # the last image handed to the writer
         self._next: Image.Image | None = None
         self._closing = False
         self._ready = threading.Condition()
-        self._thread = None
+        self._writer = None
         if thread:
-            self._thread = threading.Thread(target=self._run, name="oled", daemon=True)
-            self._thread.start()
+            self._writer = Supervised("oled", self._run, redo=self._redo)
+            self._writer.start()
 
     def show(self, image: Image.Image) -> None:
         if image.size != self.size:
@@ -54,13 +57,25 @@ class LumaDisplay:
         if data == self._last:
             return
         self._last = data
-        if self._thread is None:
+        if self._writer is None:
             self._send(image)
             return
         with self._ready:
             self.skipped += self._next is not None
-            self._next = image
+            self._next = self._newest = image
             self._ready.notify()
+
+    def check(self) -> str | None:
+        """Start the writer thread again if it died; what is wrong (None: nothing)."""
+        if self._writer is not None and not self._closing:
+            return self._writer.check() or self.failure
+        return self.failure
+
+    def _redo(self, why: str) -> None:
+        """The writer died: said, and the newest image is sent again by the next one."""
+        self.failure = why
+        with self._ready:
+            self._next = self._next or self._newest
 
     def _send(self, image: Image.Image) -> None:
         self.device.display(image)
@@ -94,11 +109,11 @@ class LumaDisplay:
 
     def close(self) -> None:
         """Send what is waiting (a second at most), then let luma clear the panel."""
-        if self._thread is not None:
+        if self._writer is not None:
             with self._ready:
                 self._closing = True
                 self._ready.notify()
-            self._thread.join(timeout=RETRY_SECONDS)
+            self._writer.join(timeout=RETRY_SECONDS)
             if self.failure is not None:  # the panel does not answer: nothing to clear
                 return
         self.device.cleanup()

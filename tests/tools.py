@@ -36,3 +36,118 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+class InjectedFault(Exception):
+    """A bug, raised on purpose (in an observer's step, say)."""
+
+
+class ThreadDeath(BaseException):
+    """Raised in a thread by :func:`inject`: not an Exception, so that the thread's own
+    ``except Exception`` does not catch it (paho's network loop catches every Exception and
+    reconnects): the thread dies of it, as of a bug nothing handles."""
+
+
+def inject(thread, exc_type: type[BaseException] = ThreadDeath) -> bool:
+    """Raise ``exc_type`` in ``thread`` (a running :class:`threading.Thread`) at its next
+    Python instruction, as a bug in it would: CPython's ``PyThreadState_SetAsyncExc``. A thread
+    waiting in C (a lock, select) gets it once it wakes. False if the thread was not running."""
+    import ctypes
+
+    if thread is None or thread.ident is None or not thread.is_alive():
+        return False
+    done = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                                      ctypes.py_object(exc_type))
+    return done == 1
+
+
+class NoCard(Exception):
+    """This machine cannot make a :class:`Card` (why)."""
+
+
+class Card:
+    """A folder on a small ext4 file system of its own, as a Pi's SD card: it can be mounted
+    read-only (:meth:`read_only`, before the daemon starts), fail while files are open on it
+    (:meth:`fail`: ext4, mounted ``errors=remount-ro``, is told of an error and refuses every
+    write from then on, as a card that reports I/O errors does), and be mounted writable again
+    (:meth:`mend`). Root itself cannot write to it meanwhile (chmod would not stop root).
+
+    It needs root, loop devices and mkfs.ext4 (a privileged machine, as CI's): elsewhere
+    :class:`NoCard` says why."""
+
+    def __init__(self, base) -> None:
+        import shutil
+        import subprocess
+
+        self._run = lambda *cmd: subprocess.run(cmd, capture_output=True, text=True)
+        self.image, self.folder = base / "card.img", base / "card"
+        if os.geteuid() != 0 or not shutil.which("mkfs.ext4"):
+            raise NoCard("a read-only card needs root and mkfs.ext4 (a loop-mounted ext4)")
+        self.folder.mkdir(exist_ok=True)
+        with open(self.image, "wb") as fp:
+            fp.truncate(16 << 20)
+        made = self._run("mkfs.ext4", "-q", "-F", str(self.image))
+        if made.returncode or self._mount().returncode:
+            raise NoCard(f"cannot mount a loop file system here: {made.stderr or self._why}")
+
+    def _mount(self):
+        done = self._run("mount", "-o", "loop,errors=remount-ro", str(self.image),
+                         str(self.folder))
+        self._why = done.stderr.strip()
+        return done
+
+    def read_only(self) -> None:
+        """Mounted read-only (no file may be open for writing on it)."""
+        assert self._run("mount", "-o", "remount,ro", str(self.folder)).returncode == 0
+
+    def fail(self) -> None:
+        """An error, as a failing card reports: ext4 refuses every write from now on."""
+        device = self._run("findmnt", "-no", "SOURCE", str(self.folder)).stdout.strip()
+        with open(f"/sys/fs/ext4/{os.path.basename(device)}/trigger_fs_error", "w") as fp:
+            fp.write("the card failed\n")
+
+    def mend(self) -> None:
+        """Writable again: remounted rw; a card that failed is checked (e2fsck) and mounted
+        anew from a new loop device (the failed mount lives on, read-only, for the files
+        still open on it, as on a Pi until it reboots)."""
+        if self._run("mount", "-o", "remount,rw", str(self.folder)).returncode == 0:
+            return
+        self._run("umount", "-l", str(self.folder))
+        self._run("e2fsck", "-fy", str(self.image))
+        device = self._run("losetup", "--find", "--show", str(self.image)).stdout.strip()
+        done = self._run("mount", "-o", "errors=remount-ro", device, str(self.folder))
+        assert done.returncode == 0, done.stderr
+
+    def close(self) -> None:
+        """Unmounted (lazily: what is still open keeps it until closed); loop devices go
+        with their last user."""
+        self._run("umount", "-l", str(self.folder))
+        found = self._run("losetup", "--noheadings", "-O", "NAME", "-j", str(self.image))
+        for device in found.stdout.split():
+            self._run("losetup", "-d", device)
+
+
+def receive(sock: socket.socket, timeout: float) -> list[str]:
+    """The datagrams that arrive within ``timeout`` s."""
+    got, deadline = [], time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        sock.settimeout(left)
+        try:
+            got.append(sock.recv(4096).decode())
+        except TimeoutError:
+            break
+    return got
+
+
+def wait_for(sock: socket.socket, wanted: str, timeout: float = 15) -> list[str]:
+    """Datagrams until one starting with ``wanted`` (included); fails after ``timeout`` s."""
+    got, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            got.append(sock.recv(4096).decode())
+        except TimeoutError:
+            break
+        if got[-1].startswith(wanted):
+            return got
+    raise AssertionError(f"no {wanted!r} among {got}")

@@ -89,18 +89,37 @@ def locked(rig: Rig):
     return lambda: (other.execute("ROLLBACK"), other.close())
 
 
+#: The ids (and plies) of the rows that fill a full database: after every real one, where the
+#: daemon's next game and move go, so that those find no room either.
+FILLER = 1 << 40
+
+
 def full(rig: Rig):
-    db = rig.storage._db
+    """The database may not grow (``max_page_count``) and the pages where the daemon's next
+    move and game go are full: a real SQLITE_FULL for them. Mended: room again, the filling
+    rows gone."""
+    db, game, when = rig.storage._db, rig.controller.game_id, "2026-01-01T00:00:00Z"
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
-    filler = -1
-    with contextlib.suppress(sqlite3.OperationalError):
-        while True:
-            with db:
-                db.execute("INSERT INTO games (id, game, started, finished) VALUES (?, 'x', '',"
-                           " 'x')", (filler,))
-                db.execute("INSERT INTO moves VALUES (?, 1, ?, '')", (filler, "x" * 20))
-            filler -= 1
-    return lambda: db.execute("PRAGMA max_page_count = 1000000")
+    fillers = (  # rows like the daemon's next ones (its game's moves, games), then smaller
+        ("INSERT INTO moves VALUES (?, ?, 'A1* - B2*', ?)", lambda n: (game, FILLER + n, when)),
+        ("INSERT INTO games (id, game, started, finished) VALUES (?, 'x', ?, 'x')",
+         lambda n: (FILLER + n, when)),
+        ("INSERT INTO moves VALUES (?, ?, '', '')", lambda n: (game, FILLER + n)),
+    )
+    count = 0
+    for sql, args in fillers:
+        with contextlib.suppress(sqlite3.Error):  # full (or its game not in the file yet)
+            while True:
+                with db:
+                    db.execute(sql, args(count))
+                count += 1
+
+    def mend() -> None:
+        db.execute("PRAGMA max_page_count = 1000000")
+        with db:
+            db.execute("DELETE FROM moves WHERE ply >= ?", (FILLER,))
+            db.execute("DELETE FROM games WHERE id >= ?", (FILLER,))
+    return mend
 
 
 def refused(rig: Rig):

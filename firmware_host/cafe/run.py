@@ -1,5 +1,6 @@
 """The dashboard running: the fleet fed by a broker link, the archive it keeps, the page served,
-until a signal."""
+until a signal; their threads are checked every second (one that died is started again and
+said)."""
 
 from __future__ import annotations
 
@@ -106,8 +107,10 @@ def serve(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    while not stop.wait(1.0):
-        pass
+    while not stop.wait(1.0):  # the helpers' threads kept going; one that died is said
+        for name, part in (("network", link), ("page", server)):
+            if said := part.check():
+                print(f"reedboard cafe: {name}: {said}", file=sys.stderr)
     link.stop()
     server.stop()
     if archive is not None:

@@ -44,6 +44,9 @@ class NetBoard:
     config allows; ``hardware``: "ok", or "not connected" when the configured hardware is
     missing (the simulated board stands in)."""
 
+    #: How the daemon names it when its threads fail ("Network restarting").
+    label = "Network"
+
     def __init__(self, link: Link, board_id: str, obey_commands: bool = True,
                  hardware: str = "ok", discovery: bool = True,
                  playable: Playable = Playable(), device: Device | None = None) -> None:
@@ -156,6 +159,10 @@ class NetBoard:
         if text != self._sent:
             self._sent, self._state = text, state
             self.link.publish(topics.state_topic(self.board), text, retain=True)
+
+    def check(self) -> str | None:
+        """The link's threads kept going (one that died is started again): what is wrong."""
+        return self.link.check()
 
     def stop(self, timeout: float = 1.0) -> None:
         """Offline (retained), then disconnect: at most about ``timeout`` s."""

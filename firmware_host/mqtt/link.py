@@ -14,6 +14,10 @@ A pairing that cannot read the other board (the ACL lacks its read lines, a wron
 from here: :meth:`Link.unreadable` for a subscription the broker refused outright, and
 :meth:`Link.silent` for one that brought nothing, not even a retained availability, for some
 seconds of being connected (Mosquitto grants a subscription its ACL forbids and sends nothing).
+
+Both threads are supervised (:meth:`Link.check`, which the daemon calls every step): one that
+dies is started again with backoff (paho's keeps its session and reconnects; the sender's
+queue waits for it).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.config import Mqtt
 from firmware_host.mqtt.untrusted import MAX_PAYLOAD
+from hardware.supervise import Backoff, Supervised, describe, restarted
 
 #: Messages waiting for the sender at most; more are dropped (the oldest first).
 QUEUE = 1000
@@ -65,6 +70,7 @@ class Link:
         client.on_message = self._on_message
         client.on_subscribe = self._on_subscribe
         client.on_socket_open = _no_delay
+        client.loop_forever = self._network(client.loop_forever)  # what paho's thread runs
         #: Who says the journal's lines ("reedboard run", "reedboard cafe").
         self.who = who
         #: Subscriptions the broker refused on the last connection (not allowed to read them).
@@ -89,13 +95,40 @@ class Link:
         self._queue: deque[tuple[str, bytes, bool]] = deque(maxlen=QUEUE)
         self._wake = threading.Condition()
         self._stopping = False
-        self._sender = threading.Thread(target=self._send, daemon=True, name="mqtt-send")
+        self._sender = Supervised("mqtt-send", self._send)
+        #: Why paho's network thread ended, until it is started again (None: it runs).
+        self._network_ended: str | None = None
+        self._network_backoff = Backoff()
 
     def start(self) -> None:
         """Connect in the background (and keep connecting until :meth:`stop`)."""
         self.client.connect_async(self.host, self.port, keepalive=KEEPALIVE)
+        self._network_backoff.started()
         self.client.loop_start()
         self._sender.start()
+
+    def check(self) -> str | None:
+        """Start paho's network thread or the sender again if one died (said in the answer,
+        once); None when both run."""
+        if self._stopping:
+            return None
+        said = [self._sender.check()]
+        ended = self._network_ended
+        if ended is not None and self._network_backoff.due():
+            if self.client.loop_start() == paho.MQTT_ERR_SUCCESS:  # paho let its thread go
+                self._network_ended = None
+                self._network_backoff.started()
+                said.append(restarted(f"its network thread ended ({ended})"))
+        return "; ".join(filter(None, said)) or None
+
+    def _network(self, loop: Callable) -> Callable:
+        """``loop`` (paho's loop_forever), keeping what ends it for :meth:`check`."""
+        def run(*args, **kwargs):
+            try:
+                return loop(*args, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 - said by check(), which restarts it
+                self._network_ended = describe(exc)
+        return run
 
     def publish(self, topic: str, payload: str | bytes, retain: bool = False) -> None:
         """Queue a message; never blocks. Retained ones are also kept for every reconnection."""
@@ -173,11 +206,11 @@ class Link:
                                 maxlen=QUEUE)
             self._queue.extend((t, d, True) for t, d in self._retained.items())
             self._wake.notify()
-        self.on_connect()
+        self._guarded("on_connect", self.on_connect)
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         self.connected.clear()
-        self.on_disconnect()
+        self._guarded("on_disconnect", self.on_disconnect)
 
     def _on_subscribe(self, client, userdata, mid, reasons, properties) -> None:
         topic = self._asked.pop(mid, None)
@@ -195,7 +228,7 @@ class Link:
                 try:
                     handler(message.topic, message.payload)
                 except Exception as exc:  # noqa: BLE001 - a message never stops paho's thread
-                    self.drop(message.topic, f"{type(exc).__name__}: {' '.join(str(exc).split())}")
+                    self.drop(message.topic, describe(exc))
 
     def drop(self, topic: str, why: str) -> None:
         """Count a message on ``topic`` dropped as malformed and say why in the journal."""
@@ -211,6 +244,14 @@ class Link:
         more = f" ({self._unsaid} more not said)" if self._unsaid else ""
         self._said_at, self._unsaid = now, 0
         print(f"{self.who}: {text}{more}", file=sys.stderr)
+
+    def _guarded(self, what: str, callback: Callable, *args) -> None:
+        """``callback(*args)`` in paho's thread: one that raises (a bug) is said, and paho's
+        thread goes on."""
+        try:
+            callback(*args)
+        except Exception as exc:  # noqa: BLE001 - any bug in a callback: said once a second
+            self._say(f"{what} failed ({describe(exc)}); the network goes on")
 
     # ------------------------------------------------------------------ the sender thread
     def _send(self) -> None:

@@ -29,6 +29,9 @@ from hardware.wake import Waker
 class Simulator:
     """The page's server and the loop's bridge to it."""
 
+    #: How the daemon names it when its server's thread fails ("Page restarting").
+    label = "Page"
+
     def __init__(self, board: WebBoard, host: str, port: int, token: str | None,
                  out: TextIO, lan: Callable[[], str] = lambda: "127.0.0.1",
                  playable: Playable = Playable()) -> None:
@@ -67,6 +70,11 @@ class Simulator:
                 then()
 
         threading.Thread(target=serve, daemon=True, name="web-start").start()
+
+    def check(self) -> str | None:
+        """The server's thread kept going (one that died is started again): what is wrong."""
+        server = self.server
+        return server.check() if server is not None else None
 
     def wakes(self, waker: Waker) -> None:
         """Set ``waker`` whenever the page sends a command."""

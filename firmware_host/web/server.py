@@ -14,6 +14,9 @@ every request whose ``Host`` is not a loopback name or address nor the address t
 told to use (DNS rebinding: a page at ``http://evil.test:8080`` whose name is made to resolve to
 127.0.0.1 sends ``Host: evil.test:8080``); bound to every interface (0.0.0.0, ::), an IP address
 and this machine's own name are accepted too.
+
+The server's thread is supervised (:meth:`WebServer.check`): one that dies runs its event loop
+again, with the pages and sockets it had; a handler's or callback's error is one line.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ import hmac
 import logging
 import socket
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,7 @@ from firmware_host.web import guides
 from firmware_host.web import games as stored
 from firmware_host.web.address import qr_svg
 from firmware_host.web.commands import CommandError, Drag, NewGame, SetNoise, SetUp, SiteChange, parse
+from hardware.supervise import Supervised
 
 STATIC = Path(__file__).with_name("static")
 #: Messages waiting for a slow page before it is dropped (it reconnects and starts afresh).
@@ -276,6 +279,11 @@ LOG.addHandler(OneLine())
 LOG.propagate = False
 
 
+def _one_line(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The event loop's own errors (a callback that raised) as one line, like the server's."""
+    LOG.error(context.get("message", "error"), exc_info=context.get("exception"))
+
+
 class _Refused(asyncio.Protocol):
     """A connection past MAX_CONNECTIONS: answered 503 and closed."""
 
@@ -333,8 +341,10 @@ class WebServer:
         #: A socket already listening on host:port (serve there rather than bind anew).
         self.sock = sock
         self._loop = asyncio.new_event_loop()
+        self._loop.set_exception_handler(_one_line)
         self._runner: web.AppRunner | None = None
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="web")
+        self._thread = Supervised("web", self._loop.run_forever)
+        self._stopped = False
 
     def start(self) -> None:
         """Bind and start serving; OSError when the address is taken or not ours."""
@@ -355,13 +365,21 @@ class WebServer:
         if self.port == 0:  # the OS chose one (tests): say which
             self.port = site._bound_port
 
+    def check(self) -> str | None:
+        """Run the event loop in a new thread if its thread died: what happened, once."""
+        return None if self._stopped else self._thread.check()
+
     def stop(self) -> None:
-        if not self._thread.is_alive():
+        self._stopped = True
+        if self._thread.thread is None:  # never served
             return
-        future = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
-        future.result(timeout=5)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=5)
+        if not self._thread.alive():  # its thread died: the loop is idle, clean up here
+            self._loop.run_until_complete(asyncio.wait_for(self._runner.cleanup(), 5))
+        else:
+            future = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
+            future.result(timeout=5)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=5)
         self._loop.close()
 
     @property

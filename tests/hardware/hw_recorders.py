@@ -95,3 +95,39 @@ class I2cBus:
     def frame(self) -> bytes:
         """The last 1,024 data bytes sent: a whole 128x64 frame."""
         return bytes(self.data[-1024:])
+
+
+class SpiBus:
+    """The spidev calls luma's ``spi`` interface makes with a bus of the caller's: the bytes
+    written are kept (``writes``); while ``broken`` a write fails with EIO, as a bus whose
+    device is gone does."""
+
+    def __init__(self) -> None:
+        self.broken, self.writes, self.max_speed_hz, self.mode = False, [], 0, 0
+
+    def open(self, port, device):
+        pass
+
+    def writebytes(self, data):
+        if self.broken:
+            raise OSError(errno.EIO, "Input/output error")
+        self.writes.append(list(data))
+
+    def close(self):
+        pass
+
+
+class NoGpio:
+    """A MAX7219 wires no data/command or reset pin: luma's ``spi`` asks the GPIO library
+    (RPi.GPIO) for its constants only, and to set up and clean up no pin."""
+
+    LOW, HIGH, OUT = 0, 1, 0
+
+    def setup(self, *args, **kwargs):
+        pass
+
+    def output(self, *args):
+        pass
+
+    def cleanup(self, *args):
+        pass

@@ -123,7 +123,7 @@ def test_a_chain_that_cannot_be_written_is_said_and_tried_again(monkeypatch):
 def test_closing_a_chain_that_does_not_answer_returns(monkeypatch):
     sink, dma, _ = _failing_chain(monkeypatch)
     sink.close()
-    assert not sink._thread.is_alive()
+    assert not sink._animator.alive()
     dma.failing = 0  # luma clears the chain when the device is collected
 
 

@@ -128,4 +128,4 @@ def test_a_panel_that_stops_answering_is_said_and_tried_again(monkeypatch):
 def test_closing_a_panel_that_does_not_answer_returns(monkeypatch):
     screen, _ = _failing_panel(monkeypatch)
     screen.close()
-    assert not screen._thread.is_alive()
+    assert not screen._writer.alive()

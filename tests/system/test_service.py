@@ -8,10 +8,8 @@ import io
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -25,48 +23,9 @@ from firmware_host.service import PowerOff
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 from hardware.sim import SimBoard
-from tests.tools import free_port
+from tests.tools import free_port, receive, wait_for
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
-
-
-@pytest.fixture
-def notify_socket():
-    """A bound AF_UNIX datagram socket, as systemd's NOTIFY_SOCKET (short path: 108 bytes max)."""
-    folder = tempfile.mkdtemp(prefix="rb-")
-    path = os.path.join(folder, "notify")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(path)
-    yield path, sock
-    sock.close()
-    os.unlink(path)
-    os.rmdir(folder)
-
-
-def receive(sock: socket.socket, timeout: float) -> list[str]:
-    """The datagrams that arrive within ``timeout`` s."""
-    got, deadline = [], time.monotonic() + timeout
-    while (left := deadline - time.monotonic()) > 0:
-        sock.settimeout(left)
-        try:
-            got.append(sock.recv(4096).decode())
-        except TimeoutError:
-            break
-    return got
-
-
-def wait_for(sock: socket.socket, wanted: str, timeout: float = 15) -> list[str]:
-    """Datagrams until one starting with ``wanted`` (included); fails after ``timeout`` s."""
-    got, deadline = [], time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        sock.settimeout(max(0.01, deadline - time.monotonic()))
-        try:
-            got.append(sock.recv(4096).decode())
-        except TimeoutError:
-            break
-        if got[-1].startswith(wanted):
-            return got
-    raise AssertionError(f"no {wanted!r} among {got}")
 
 
 def write_config(tmp_path: Path, extra: str = "") -> Path:

@@ -1,0 +1,139 @@
+"""``reedboard run --sim`` playing the computer stops on SIGTERM within systemd's stop timeout
+(TimeoutStopSec=5) and leaves no process behind, with stdin a pipe, a terminal (a pty) or
+/dev/null, even while the computer's worker thinks and never answers (stopped with SIGSTOP);
+and the computer answers a move sent on a stdin pipe (its worker is never a fork of the daemon,
+whose stdin reader holds stdin's lock)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+
+from tests.system.test_service import REEDBOARD, send
+from tests.tools import free_port, wait_for, wait_until
+
+#: systemd's TimeoutStopSec in systemd/reedboard.service.
+STOP_SECONDS = 5
+
+
+def write_config(tmp_path, side: str, level: int) -> str:
+    path = tmp_path / "config.toml"
+    path.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
+                    f'[opponent]\nkind = "computer"\nside = "{side}"\nlevel = {level}\n'
+                    f"[web]\nport = {free_port()}\n")
+    return str(path)
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (its children, theirs, ...)."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fp:
+                    parents[int(entry)] = int(fp.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        children = {p for p, pp in parents.items() if pp == parent}
+        found |= children
+        todo += children
+    return found
+
+
+def running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fp:
+            return fp.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def worker_of(daemon: int) -> int | None:
+    """The computer's worker: a grandchild of the daemon (forked by the fork server)."""
+    children = descendants(daemon)
+    grandchildren = set().union(*(descendants(child) for child in children)) if children else set()
+    return min(grandchildren) if grandchildren else None
+
+
+class Run:
+    """``reedboard run --sim`` with stdin ``kind``; its stdout's events collected."""
+
+    def __init__(self, config: str, kind: str, notify: str) -> None:
+        self.master = None
+        if kind == "pty":
+            self.master, stdin = pty.openpty()
+        else:
+            stdin = subprocess.PIPE if kind == "pipe" else subprocess.DEVNULL
+        self.proc = subprocess.Popen(
+            [*REEDBOARD, "run", "--sim", "--config", config], stdin=stdin,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "NOTIFY_SOCKET": notify}, start_new_session=kind == "pty")
+        if kind == "pty":
+            os.close(stdin)
+        self.events: list[dict] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.events.append(json.loads(line))
+
+    def kinds(self, kind: str) -> list[dict]:
+        return [e for e in self.events if e["event"] == kind]
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        if self.master is not None:
+            os.close(self.master)
+
+
+@pytest.fixture
+def runs():
+    started: list[Run] = []
+    yield lambda *args: started.append(Run(*args)) or started[-1]
+    for run in started:
+        run.close()
+
+
+@pytest.mark.parametrize("stdin", ["pipe", "pty", "devnull"])
+def test_sigterm_while_the_computer_thinks_stops_in_time_and_leaves_nothing(
+        tmp_path, notify_socket, runs, stdin):
+    path, sock = notify_socket
+    run = runs(write_config(tmp_path, "white", 5), stdin, path)  # the computer moves first
+    wait_for(sock, "READY=1")
+    assert wait_until(lambda: worker_of(run.proc.pid) is not None, 30)
+    worker = worker_of(run.proc.pid)
+    os.kill(worker, signal.SIGSTOP)  # it thinks, and will never answer
+    helpers = descendants(run.proc.pid)
+    assert len(helpers) >= 2  # the fork server, the worker (and multiprocessing's tracker)
+    began = time.monotonic()
+    run.proc.send_signal(signal.SIGTERM)
+    status = run.proc.wait(STOP_SECONDS)
+    took = time.monotonic() - began
+    assert status == 0 and took < STOP_SECONDS, run.proc.stderr.read()
+    assert wait_until(lambda: not any(map(running, helpers)), 3), \
+        [p for p in helpers if running(p)]
+    assert "Traceback" not in run.proc.stderr.read()
+
+
+def test_the_computer_answers_a_move_sent_on_a_stdin_pipe(tmp_path, notify_socket, runs):
+    path, sock = notify_socket
+    run = runs(write_config(tmp_path, "black", 1), "pipe", path)
+    wait_for(sock, "READY=1")
+    send(run.proc, site="C3*", on=True)
+    assert wait_until(lambda: run.kinds("expect"), 20), run.events[-3:]
+    assert [e["move"] for e in run.kinds("move")] == ["C3*"]
+    run.proc.send_signal(signal.SIGTERM)
+    assert run.proc.wait(STOP_SECONDS) == 0
