@@ -11,6 +11,7 @@ time only through the ``now`` (ms) it is given.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
@@ -33,7 +34,7 @@ from firmware_host.record import GameRecord
 from firmware_host.screens import Screen, message_screen
 from firmware_host.stats import today_screen
 from firmware_host.storage import Storage, StorageError
-from firmware_host.turn import Choice, Pending, Sync, Turn
+from firmware_host.turn import Choice, Pending, Sync, Touch, Turn
 from firmware_host.view import Pager, Snapshot, build_frame, build_screen
 from hardware.base import ButtonEvent, Led, Scan
 
@@ -198,6 +199,13 @@ class Controller:
         """Sites in the engine's order."""
         return sorted(sites, key=lambda s: self._order.get(s, len(self._order)))
 
+    def touchable(self) -> frozenset[str]:
+        """The sites a legal move of the position turns over or taps, asked once."""
+        key = (-1, "touchable")
+        if key not in self._target_cache:
+            self._target_cache[key] = recognise.touchable(self.state)
+        return self._target_cache[key]
+
     def targets_of(self, index: int, site: str) -> frozenset[str]:
         """The targets of a piece lifted from ``site`` in position ``index``, asked once."""
         key = (index, site)
@@ -262,6 +270,10 @@ class Controller:
         held = getattr(self.phase, "held", None)
         if held is not None and now - held >= self.timing.takeback_ms and self.debouncer.quiet(now):
             judge.held_back(self, self.board)
+        holding = getattr(self.phase, "holding", None)
+        if holding is not None and holding > -math.inf and now - holding >= judge.TOKEN_HOLD_MS:
+            self.go(replace(self.phase, holding=-math.inf))  # off for long: pointed out, once
+            self.rejudge()
         if self.opponent:
             for intent in self.opponent.poll(self.seen()):
                 self._obey(intent)
@@ -399,17 +411,19 @@ class Controller:
             if announce or turn.step != phase.turn.step:
                 self.emit("guide", action=turn.current.action, sites=self.sorted(turn.remaining(self.board)))
             return
-        self.begin_turn(correctable=phase.correctable, late=turn.untouched)
+        self.begin_turn(correctable=phase.correctable, late=turn.untouched, touched=phase.touched)
 
-    def begin_turn(self, correctable: bool = False, late: frozenset[str] = frozenset()) -> None:
+    def begin_turn(self, correctable: bool = False, late: frozenset[str] = frozenset(),
+                   touched: tuple[Touch, ...] = ()) -> None:
         """The next turn: the game over, the opponent's to answer, or the players' (a removal
-        that is their whole turn guided, a move that needs no hand change offered)."""
+        that is their whole turn guided, a move that needs no hand change offered);
+        ``touched``: touches already made for it (the last turn's steps took none of them)."""
         state = self.state
         if state.outcome():
             return self._game_over()
         if self.opponent and state.to_move == self.opponent.side_in(state):
-            return self.go(Awaiting(correctable=correctable, late=late))
-        self.go(Moving(correctable=correctable, late=late))
+            return self.go(Awaiting(correctable=correctable, late=late, touched=touched))
+        self.go(Moving(correctable=correctable, late=late, touched=touched))
         due = state.due()
         if due is not None:
             self.emit("guide", action=due.action, sites=self.sorted(due.sites))

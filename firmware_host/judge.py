@@ -27,6 +27,9 @@ Rule = Callable[["Controller", Phase, Board], bool]
 
 #: Touches kept while the players' move has not shown yet (the newest).
 TOUCHES_KEPT = 12
+#: How long (ms) a token may be off its switch before the move shows, quietly (a flip or a tap
+#: under way); longer, it is pointed out as knocked off.
+TOKEN_HOLD_MS = 3000
 
 
 # --------------------------------------------------------------------------- every phase
@@ -46,8 +49,8 @@ def in_position(c: Controller, phase: Phase, board: Board) -> bool:
         return False
     c.in_sync()
     c.light_targets(frozenset())
-    if getattr(phase, "held", None) is not None:
-        c.go(replace(phase, held=None))
+    if getattr(phase, "held", None) is not None or getattr(phase, "holding", None) is not None:
+        c.go(replace(phase, held=None, holding=None))
     return True
 
 
@@ -141,6 +144,21 @@ def piece_in_hand(c: Controller, phase: Moving, board: Board) -> bool:
     c.in_sync()
     c.go(replace(phase, correctable=False, held=None))
     c.light_targets(lifted_targets(c, board))
+    return True
+
+
+def token_in_hand(c: Controller, phase: Moving | Awaiting, board: Board) -> bool:
+    """Only tokens a legal move turns over or taps are lifted (a flip or a tap made before the
+    move shows): quiet, their return counted as a touch; off for TOKEN_HOLD_MS, they are
+    pointed out (knocked off)."""
+    lifted = c.record.board - board
+    if not lifted or not board < c.record.board or not lifted <= c.touchable():
+        return False
+    if phase.holding is not None and c.now - phase.holding >= TOKEN_HOLD_MS:
+        return False
+    c.in_sync()
+    if phase.holding is None:
+        c.go(replace(phase, holding=c.now))
     return True
 
 
@@ -393,7 +411,7 @@ def restore_guidance(c: Controller, phase: Restoring, board: Board) -> bool:
 
 SETTLED: dict[type, tuple[Rule, ...]] = {
     Moving: (start_again, in_position, a_move, a_move_in_hand, ok_then_move, piece_in_hand, due_under_way,
-             last_move_in_hand, taken_back, corrected, out_of_sync),
+             last_move_in_hand, taken_back, corrected, token_in_hand, out_of_sync),
     Choosing: (start_again, at_choice, touch_under_way, next_side_chose, choice_dropped),
     Following: (start_again, steps_shown, step_under_way, taken_back, next_side_began, corrected,
                 out_of_sync),
@@ -440,9 +458,10 @@ def touched(c: Controller, touch: Touch) -> None:
         _choice_moved_on(c, phase.choice, choice)
     elif isinstance(phase, Following):
         index = phase.turn.taker(touch)
-        if index is not None:
-            c.go(replace(phase, turn=phase.turn.touched(index, touch.site)))
-            c.follow()
+        if index is None:  # kept for the next turn: a flip of its own, made early
+            return c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
+        c.go(replace(phase, turn=phase.turn.touched(index, touch.site)))
+        c.follow()
     elif isinstance(phase, Restoring) and phase.undo is not None:
         index = phase.undo.taker(touch)
         if index is not None:

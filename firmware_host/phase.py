@@ -34,12 +34,14 @@ class Moving:
     once it does: a landing tapped before the placement); ``late``: the last turn's flip sites
     (a touch on one is that turn's flip, made late); ``held``: since when (ms) the board has
     shown the position before the players' last move (its piece back in the hand: a correction
-    on its way, a takeback once held for ``takeback_ms``)."""
+    on its way, a takeback once held for ``takeback_ms``); ``holding``: since when a token a move
+    may turn over has been off its switch before the move shows (pointed out after a while)."""
 
     correctable: bool = False
     touched: tuple[Touch, ...] = ()
     late: frozenset[str] = frozenset()
     held: float | None = None
+    holding: float | None = None
 
 
 @dataclass(frozen=True)
@@ -53,24 +55,27 @@ class Choosing:
 
 @dataclass(frozen=True)
 class Following:
-    """``turn`` is recorded; its steps are under way. ``correctable`` as for :class:`Moving`."""
+    """``turn`` is recorded; its steps are under way. ``correctable`` as for :class:`Moving`;
+    ``touched``: touches none of its steps took (the next side's, made early)."""
 
     turn: Turn
     correctable: bool = False
+    touched: tuple[Touch, ...] = ()
 
 
 @dataclass(frozen=True)
 class Awaiting:
     """The opponent is to move; ``pending`` its chosen move, which the players carry out.
-    ``correctable``, ``touched``, ``late`` and ``held`` as for :class:`Moving` (the players'
-    last move may be corrected while the opponent thinks; touches may come before the move
-    shows)."""
+    ``correctable``, ``touched``, ``late``, ``held`` and ``holding`` as for :class:`Moving` (the
+    players' last move may be corrected while the opponent thinks; touches may come before the
+    move shows)."""
 
     pending: Pending | None = None
     correctable: bool = False
     touched: tuple[Touch, ...] = ()
     late: frozenset[str] = frozenset()
     held: float | None = None
+    holding: float | None = None
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,21 @@ def lifting(
     return bool(lifted) and board <= expected and all(targets(s) for s in lifted)
 
 
+def touchable(state: GameState) -> frozenset[str]:
+    """The sites a legal move of ``state`` asks to turn over or tap (Antipode's tokens): a
+    token lifted from one before the move shows may be a flip or a tap under way.
+
+    >>> from engines import new_game
+    >>> sorted(touchable(new_game("antipode")))[:3], touchable(new_game("antipalos", 3))
+    (['a1', 'a5', 'e1'], frozenset())
+    """
+    out: set[str] = set()
+    for move in state.legal_moves():
+        for real in state.realisations(move):
+            out.update(*(s.sites for s in real.follow_ups if s.action in ("flip", "pick")))
+    return frozenset(out)
+
+
 def complete(state: GameState, board: frozenset[str]) -> bool:
     """True when ``board`` can be judged without the full settle time: it shows exactly one
     legal move that puts a piece down (or the removal that is the whole turn). A piece that

@@ -36,6 +36,7 @@ LIGHTS = {
     "flip": Led((0, 255, 255), "slow"),
     "marker": Led((160, 0, 255), "steady"),
     "empty": Led((255, 0, 255), "slow"),
+    "carry": Led((255, 0, 255), "pulse"),
     "fill": Led((255, 200, 0), "pulse"),
     "missing": Led((255, 100, 0), "pulse"),
     "extra": Led((255, 0, 0), "fast"),
@@ -65,7 +66,7 @@ STEPS = {
     "twin": StepKind("twin", "Place the twin on {sites}", "Place the twins on {sites}"),
     "flip": StepKind("flip", "Flip {sites}", "Flip {sites}"),
     "pick": StepKind("pick", "Tap {sites}", "Tap {sites}", either=True),
-    "carry": StepKind("empty", "Move the unseen piece off {sites}", "Move the unseen pieces off {sites}"),
+    "carry": StepKind("carry", "Move the unseen piece off {sites}", "Move the unseen pieces off {sites}"),
 }
 
 #: Steps the sensors cannot see done: made by touches (flip, pick) or confirmed by OK (carry).

@@ -146,6 +146,9 @@ def instruction(snap: Snapshot) -> str | None:
         return "Set up to play again"
     if isinstance(phase, (Moving, Awaiting)) and phase.held is not None and snap.record.moves:
         return f"{snap.record.moves[-1]} lifted: set it down again, or leave it off to take it back"
+    lifted = snap.record.board - snap.board
+    if isinstance(phase, (Moving, Awaiting)) and phase.holding is not None and lifted and not snap.sync:
+        return f"{named(by_name(lifted))} in the hand"
     if isinstance(phase, Restoring):
         missing, extra = snap.restore_left()
         if (missing or extra) and snap.sync:

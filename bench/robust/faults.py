@@ -60,6 +60,7 @@ from bench.robust.storage_faults import full, locked, refused  # noqa: E402
 from firmware_host import web  # noqa: E402
 from firmware_host.config import Config, Mqtt, Opponent, Timing  # noqa: E402
 from firmware_host.daemon import Daemon, Hardware  # noqa: E402
+from firmware_host.phase import Moving, Over  # noqa: E402
 from firmware_host.session import configured_game, open_controller  # noqa: E402
 from firmware_host.storage import Storage  # noqa: E402
 from hardware.leds import LumaLeds  # noqa: E402
@@ -171,14 +172,15 @@ class Rig:
         if now - self._acted_at < 0.35 or not c.debouncer.quiet(c._now):
             return
         self._acted_at = now
-        on_board = set(c.boards[-1]) if c.mode != "over" else set()
-        if c.mode == "over":
+        over = isinstance(c.phase, Over)
+        on_board = set(c.boards[-1]) if not over else set()
+        if over:
             self._set(set())
         elif c.pending is not None:
             self._set((on_board - c.pending.real.emptied) | c.pending.real.filled)
         elif c.sync is not None or c.board != c.boards[-1]:
             self._set(on_board)  # put the board back as the game stands
-        elif c.to_act == HUMAN and c.mode == "move" and not c.turn:
+        elif c.to_act == HUMAN and isinstance(c.phase, Moving):
             if c.hints and self.rng.random() < 0.1:
                 self.board.buttons.press("ok", long=True)
             move = self.rng.choice(c.state.legal_moves())
@@ -405,10 +407,10 @@ def try_fault(rig: Rig, fault: Fault) -> dict:
     on_oled = fault.part != "Computer" or "Computer restarting" in rig.messages
     c = rig.controller
     stuck = None if progressed else {
-        "mode": c.mode, "pending": c.pending and c.pending.text, "sync": bool(c.sync),
-        "to_act": c.to_act, "settled": c.board == c.boards[-1], "screen": c.screen().text_lines(),
-        "failing": dict(rig.daemon._failing), "storage": rig.storage.failure,
-        "turn": bool(c.turn), "due": bool(c.due), "choice": bool(c.choice),
+        "phase": type(c.phase).__name__, "pending": c.pending and c.pending.text,
+        "sync": bool(c.sync), "to_act": c.to_act, "settled": c.board == c.boards[-1],
+        "screen": c.screen().text_lines(), "failing": dict(rig.daemon._failing),
+        "storage": rig.storage.failure,
         "computer": (c.opponent._asked, c.opponent._future, c.opponent.worker
                      and (c.opponent.worker.pid, c.opponent.worker._job,
                           c.opponent.worker._driver.is_alive()))}

@@ -287,8 +287,10 @@ class Robot:
                 out[site] = "place"
             elif kind == "flip":
                 out[site] = "flip"
-            elif kind == "empty" and site not in self.carried:
-                out[site] = "carry" if self._carry_line() or site not in here else "lift"
+            elif kind == "carry" and site not in self.carried:
+                out[site] = "carry"
+            elif kind == "empty" and site in here:
+                out[site] = "lift"
             elif kind in ("pick", "picked") and self._landing() == site:
                 out[site] = "tap"
         markers = {site for site, kind in lit.items() if kind == "marker"}
@@ -302,12 +304,13 @@ class Robot:
         for _ in range(PATIENCE):
             if not self.board.settle():
                 return self.fail("unsettled", "the lights and screen never stop changing")
-            self.carried &= {s for s, kind in self.board.lit().items() if kind == "empty"}
+            self.carried &= {s for s, kind in self.board.lit().items() if kind == "carry"}
             self._hear()
             if self._answer():
                 continue
-            if any(line.endswith("leave it off to take it back") for line in self.board.screen()):
-                self.board.run(500)  # the move lifted off the board is taken back after a while
+            if any(line.endswith(("leave it off to take it back", " in the hand"))
+                   for line in self.board.screen()):
+                self.board.run(500)  # the board waits for a piece in the hand, then says more
                 continue
             asks = self.asks()
             if not asks:
@@ -409,7 +412,7 @@ class Robot:
                 del self.pawns[frm]
                 self.pawns[to] = side.lower()
         self.carried.add(site)
-        lit = {s for s, kind in self.board.lit().items() if kind == "empty"}
+        lit = {s for s, kind in self.board.lit().items() if kind == "carry"}
         if line.endswith("then OK") and lit <= self.carried:
             self.board.press("ok")
 

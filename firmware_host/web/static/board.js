@@ -22,7 +22,7 @@ const ROUND = ["stone", "token", "pawn", "trirod", "piece"];
 const LIGHT_MARKS = {
   target: "ring", fill: "ring", twin: "ring-plus", missing: "ring-plus", pick: "tap", picked: "tap",
   remove: "cross", extra: "cross", empty: "cross", flip: "turn", marker: "none", win: "none",
-  hint: "ring",
+  hint: "ring", carry: "none",
 };
 // Words for each light, for the legend and the sites' names.
 const LIGHT_WORDS = {
@@ -30,6 +30,7 @@ const LIGHT_WORDS = {
   missing: "put a piece back here", pick: "tap to choose", picked: "OK chooses this",
   remove: "take this off", extra: "take this off", empty: "take this off", flip: "flip this token",
   marker: "a pawn stands here", win: "the winning line", hint: "hint",
+  carry: "move the unseen pawn off here (the token stays)",
 };
 
 const svgEl = (name, attrs, parent) => {
