@@ -18,7 +18,7 @@ from firmware_host.menu import Choice, Menu
 from firmware_host.playable import Playable
 from firmware_host.screens import message_screen
 from firmware_host.stats import today_screen
-from firmware_host.storage import GameRecord, Storage
+from firmware_host.storage import GameRecord, Storage, StorageError
 
 
 def layouts_for(config: Config) -> Callable[[GameState], Layout]:
@@ -55,8 +55,9 @@ def open_controller(
     its result (its moves kept), said once (``say``: the journal) and shown on the OLED.
     ``sync``: the computer thinks at once, in this process (a replay's virtual clock)."""
     record = storage.unfinished()
-    if record is None:
-        return _controller(config, storage, game, address, None, sync=sync)
+    if record is None:  # a new game, against the computer the last game had, if any
+        computer = Computer.of_record(_last_opponent(storage), sync)
+        return _controller(config, storage, game, address, None, sync=sync, computer=computer)
     saved = Game(record.game, record.size, record.variant, record.match_target or 0)
     saved = saved.with_options(config.options.get(record.game))
     try:
@@ -93,6 +94,13 @@ def resumed_match(storage: Storage, record: GameRecord) -> OngoingMatch | None:
     return tally
 
 
+def _last_opponent(storage: Storage) -> str | None:
+    try:
+        return storage.last_opponent()
+    except StorageError:
+        return None
+
+
 def configured_computer(config: Config, sync: bool = False) -> Computer | None:
     """The computer the config's [opponent] names, if any."""
     opponent = config.opponent
@@ -106,8 +114,8 @@ def computers(sync: bool = False) -> Opponents:
 
 def _controller(config, storage, game, address, resume, match=None, sync=False,
                 history=None, computer=None) -> Controller:
-    """The controller; ``computer``: the one a resumed game was played against (else the
-    config's for a new game)."""
+    """The controller; ``computer``: the one a resumed game was played against, or the last
+    game for a new one (the menu's Players choice is remembered), else the config's."""
     brightness = config.leds.get("brightness", 1.0)
     kiosk = config.kiosk
     rules = {name: dict(options) for name, options in config.options.items()}  # the menu's too
@@ -140,7 +148,7 @@ def _controller(config, storage, game, address, resume, match=None, sync=False,
         idle=idle,
         match=match,
         house_rules=rules,
-        opponent=computer if resume else configured_computer(config, sync),
+        opponent=computer if resume or computer else configured_computer(config, sync),
         opponents=computers(sync),
         hints=Hints(config.opponent.level, sync) if kiosk.hints or not kiosk.enabled else None,
     )

@@ -481,6 +481,15 @@ class Storage:
         games = self.games(running=True)
         return games[-1] if games else None
 
+    def last_opponent(self) -> str | None:
+        """Who played the other side of the latest game (None: the players at the table, or no
+        game yet)."""
+        try:
+            row = self._db.execute("SELECT opponent FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: cannot read the games ({exc})") from None
+        return row[0] if row and isinstance(row[0], str) else None
+
     def match_games(self, match_of: int) -> list[GameRecord]:
         """The games of the match whose first game is ``match_of``, in the order played."""
         return self.games(match_of=match_of)
