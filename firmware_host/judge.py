@@ -172,7 +172,7 @@ def due_under_way(c: Controller, phase: Moving, board: Board) -> bool:
     return True
 
 
-def last_move_in_hand(c: Controller, phase: Moving | Awaiting, board: Board) -> bool:
+def last_move_in_hand(c: Controller, phase: Moving | Awaiting | Following, board: Board) -> bool:
     """The players' last move lifted again before the next side began: a correction on its
     way, quietly (the piece's targets lit); back where it came from for ``takeback_ms``, a
     takeback."""
@@ -318,6 +318,8 @@ def steps_shown(c: Controller, phase: Following, board: Board) -> bool:
     for step in turn.sensed_run():
         if board == turn.board(step):
             c.in_sync()
+            if phase.held is not None:
+                c.go(replace(phase, held=None))  # the move's piece set down again
             if step > turn.step:
                 c.go(replace(phase, turn=turn.skip_to(step)))
                 c.follow()
@@ -413,8 +415,8 @@ SETTLED: dict[type, tuple[Rule, ...]] = {
     Moving: (start_again, in_position, a_move, a_move_in_hand, ok_then_move, piece_in_hand, due_under_way,
              last_move_in_hand, taken_back, corrected, token_in_hand, out_of_sync),
     Choosing: (start_again, at_choice, touch_under_way, next_side_chose, choice_dropped),
-    Following: (start_again, steps_shown, step_under_way, taken_back, next_side_began, corrected,
-                out_of_sync),
+    Following: (start_again, steps_shown, step_under_way, last_move_in_hand, taken_back,
+                next_side_began, corrected, out_of_sync),
     Awaiting: (start_again, in_position, opponent_move_made, opponent_move_under_way,
                last_move_in_hand, rethought, taken_back, out_of_sync),
     Restoring: (restored, restore_guidance),

@@ -55,12 +55,13 @@ class Choosing:
 
 @dataclass(frozen=True)
 class Following:
-    """``turn`` is recorded; its steps are under way. ``correctable`` as for :class:`Moving`;
-    ``touched``: touches none of its steps took (the next side's, made early)."""
+    """``turn`` is recorded; its steps are under way. ``correctable`` and ``held`` as for
+    :class:`Moving`; ``touched``: touches none of its steps took (the next side's, made early)."""
 
     turn: Turn
     correctable: bool = False
     touched: tuple[Touch, ...] = ()
+    held: float | None = None
 
 
 @dataclass(frozen=True)

@@ -144,7 +144,7 @@ def instruction(snap: Snapshot) -> str | None:
     phase, state = snap.phase, snap.record.state
     if isinstance(phase, Over):
         return "Set up to play again"
-    if isinstance(phase, (Moving, Awaiting)) and phase.held is not None and snap.record.moves:
+    if isinstance(phase, (Moving, Awaiting, Following)) and phase.held is not None and snap.record.moves:
         return f"{snap.record.moves[-1]} lifted: set it down again, or leave it off to take it back"
     lifted = snap.record.board - snap.board
     if isinstance(phase, (Moving, Awaiting)) and phase.holding is not None and lifted and not snap.sync:
