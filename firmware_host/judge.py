@@ -71,6 +71,8 @@ def out_of_sync(c: Controller, phase: Phase, board: Board) -> bool:
                 reason = recognise.attempt_reason(c.state, expected - board, board - expected)
         target = expected if aim is None else aim
         missing, extra = target - board, board - target
+        if isinstance(phase, Following):  # a token to turn, in the hand, is no piece missing
+            missing -= frozenset().union(*phase.turn.left)
     c.out_of_sync(Sync(tuple(c.sorted(missing)), tuple(c.sorted(extra)), reason, aim))
     return True
 
@@ -444,7 +446,7 @@ def touched(c: Controller, touch: Touch) -> None:
     """A token lifted and set back: a flip or a tap, counted by the phase's move; one the board
     had asked back (knocked off) is only put back."""
     phase = c.phase
-    if c.sync is not None and touch.site in c.sync.missing and not isinstance(phase, Restoring):
+    if c.sync is not None and touch.site in c.sync.missing and isinstance(phase, (Moving, Awaiting)):
         return
     if isinstance(phase, (Moving, Awaiting)):
         if touch.site in phase.late:
