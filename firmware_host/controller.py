@@ -127,8 +127,6 @@ class Controller:
         self._ok_waiting = False
         self._flashed: tuple[str, float] | None = None
         self._target_cache: dict[tuple[int, str], frozenset[str]] = {}
-        if record.state.outcome():
-            self._game_over()
 
     # ------------------------------------------------------------------ reading
     @property

@@ -65,7 +65,7 @@ def out_of_sync(c: Controller, phase: Phase, board: Board) -> bool:
     else:
         if isinstance(phase, Awaiting):
             reason = c.opponent.WAIT
-        elif isinstance(phase, Moving):
+        elif isinstance(phase, Moving) or next_side_may_begin(c, phase):
             aim = recognise.nearest(c.state, board)
             if aim is None:
                 reason = recognise.attempt_reason(c.state, expected - board, board - expected)
@@ -75,6 +75,12 @@ def out_of_sync(c: Controller, phase: Phase, board: Board) -> bool:
             missing -= frozenset().union(*phase.turn.left)
     c.out_of_sync(Sync(tuple(c.sorted(missing)), tuple(c.sorted(extra)), reason, aim))
     return True
+
+
+def next_side_may_begin(c: Controller, phase: Phase) -> bool:
+    """Only steps the sensors cannot see are left of the turn followed, and the side to move
+    next is at the table: its move may begin (and is what a stray piece is judged against)."""
+    return isinstance(phase, Following) and phase.turn.only_unsensed_left() and not opponent_to_move(c, -1)
 
 
 # --------------------------------------------------------------------------- moving

@@ -80,7 +80,7 @@ def touchable(state: GameState) -> frozenset[str]:
 
     >>> from engines import new_game
     >>> sorted(touchable(new_game("antipode")))[:3], touchable(new_game("antipalos", 3))
-    (['a1', 'a5', 'e1'], frozenset())
+    (['a1', 'b1', 'c1'], frozenset())
     """
     out: set[str] = set()
     for move in state.legal_moves():

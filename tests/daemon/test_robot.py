@@ -29,7 +29,7 @@ from tests.support.robot import GAMES, KINDS, Robot, Violated
 #: Games of two sides, for paired boards.
 PAIRED = [g for g in GAMES if len(Game.of(*g).new().sides) == 2]
 OUT = Path(__file__).resolve().parents[2] / "test-output" / "robot"
-QUICK = settings(max_examples=300, stateful_step_count=15, deadline=None, derandomize=True,
+QUICK = settings(max_examples=150, stateful_step_count=15, deadline=None, derandomize=True,
                  database=None, suppress_health_check=list(HealthCheck))
 
 
@@ -109,5 +109,5 @@ def test_the_robot_plays_every_game_with_every_intention_and_finds_no_violation(
 
 
 def test_two_paired_robots_hold_the_same_record():
-    TwoBoards.TestCase.settings = settings(QUICK, max_examples=60)
+    TwoBoards.TestCase.settings = settings(QUICK, max_examples=40)
     TwoBoards.TestCase().runTest()

@@ -69,3 +69,20 @@ def test_antipalos_a_phase_two_correction_by_lifting_is_a_correction():
                       "antipalos", 3, "two")
     assert "takeback" not in kinds(events)
     assert of(events, "correction") == [{"move": "*B3 - C2*", "replaces": "*B3 - *C2", "side": "black"}]
+
+
+def test_a_restart_before_the_computers_winning_move_is_carried_out_still_asks_for_it():
+    """Antipod 4 against the computer (Black): its winning move c8 is recorded, and the daemon
+    restarts before c8 is set on the board. The board asks for c8 first; the win is shown once
+    it stands (before, the game was over at once and c8 never asked for)."""
+    text = (STREAMS / "robot_antipod_restart_before_the_computers_winning_move.jsonl").read_text()
+    board = BoardUnderTest.replay(text)
+    try:
+        assert board.lit() == {"c8": "missing"} and "game_over" not in kinds(board.events[-3:])
+        board.place("c8")
+        board.run(2000)
+        over = of(board.events, "game_over")[-1]
+        assert over["winner"] == "black" and "c8" in over["sites"]
+        assert "Set up to play again" in board.screen()
+    finally:
+        board.close()

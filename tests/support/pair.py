@@ -94,6 +94,9 @@ class Pair:
         if not self._until(lambda: asked() or refused in robot.board.screen()):
             robot.fail("takeback unasked", f"the other board never asked; OLED {robot.board.screen()}")
         yes = asked() and (other.follow() or other.answered[-1])
+        waiting = "Take back asked"  # until the answer, delayed or sent again, reaches the asker
+        if not self._until(lambda: waiting not in " ".join(robot.board.screen()) and self.bus.idle()):
+            robot.fail("takeback unanswered", f"the answer never arrived; OLED {robot.board.screen()}")
         robot.agreed(keep if yes else None)
         other.check()
 
@@ -101,14 +104,19 @@ class Pair:
         """A new game at ``robot``'s board, then at the other (once it hears of it)."""
         game_id = other.board.game_id()
         robot.new_game(source)
-        if not self._until(lambda: other.board.game_id() != game_id):
+        token = lambda board: board.controller.record.token  # noqa: E731
+        joined = lambda: not other.board.held() and token(other.board) == token(robot.board)  # noqa: E731
+        # a board whose game has no moves and no pairing yet may take the new game as its own
+        if not self._until(lambda: other.board.game_id() != game_id or joined()):
             other.fail("new game unheard", "the other board never started the new game")
+        other.board.run(other.board.config.timing.settle_ms)  # it reads the table before it asks
         other.new_belief()
 
     def check(self) -> None:
         """Both boards idle and nothing in flight: the same record."""
         if not self._until(self.bus.idle):
             self.robots[0].fail("bus", "messages still in flight")
+        self.boards[0].run(100)  # what arrived last is taken in by the boards' next steps
         for robot in self.robots:
             robot.follow()
         a, b = (board.held() for board in self.boards)
