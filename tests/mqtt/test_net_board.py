@@ -15,7 +15,7 @@ from firmware_host.mqtt.board import NetBoard
 from firmware_host.mqtt.link import Link
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
-from tests.mqtt.mqtt_tools import Broker
+from testbed.broker import Broker
 
 
 def _board(tmp_path, port: int):

@@ -7,7 +7,7 @@ and no acknowledged move is lost."""
 import pytest
 
 from bench.robust.faults import FAULTS, make_card, run
-from tests.mqtt.mqtt_tools import Broker
+from testbed.broker import Broker
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
