@@ -273,7 +273,7 @@ class Storage:
         free = info.f_bavail * info.f_frsize
         return None if free >= MIN_FREE_BYTES else f"the disk is full ({free // 1024} kB free)"
 
-    def set_busy_ms(self, ms: int) -> None:
+    def set_busy_ms(self, ms: float) -> None:
         """Wait at most ``ms`` for a lock another process holds before a write fails (the
         file opened again later too)."""
         self._busy_ms = int(ms)
@@ -302,7 +302,7 @@ class Storage:
                 if not exc.read_only:
                     self.pending.append(statements)
                     return
-            self._db = self._in_memory(self.failure, self._db)
+            self._db = self._in_memory(self.failure or READ_ONLY, self._db)  # (_commit said why)
         try:
             self._apply(self._db, statements)
         except sqlite3.Error as exc:  # memory itself refused it (none left): not kept
@@ -514,7 +514,8 @@ class Storage:
             "SELECT id, game, size, variant, started, finished, result, winner, match_of,"
             " match_target, first, options, opponent, history FROM games"
         )
-        where, args = [], []
+        where: list[str] = []
+        args: list[object] = []
         for column, value in (("id", game_id), ("match_of", match_of)):
             if value is not None:
                 where.append(f"{column} = ?")
