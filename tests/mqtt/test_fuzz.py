@@ -21,6 +21,8 @@ from firmware_host.cafe.run import start
 from firmware_host.config import Mqtt
 from testbed.broker import Board, Broker, Watcher, board_config
 
+pytestmark = pytest.mark.broker  # every test plays on the network fixture's Mosquitto
+
 KINDS = ("state", "availability", "command", "reply", "record", "events", "moves")
 #: The boards' topics and some that only look like them.
 TOPICS = [f"reedboard/{board}/{kind}" for board in ("t1", "t2", "t3") for kind in KINDS] + [

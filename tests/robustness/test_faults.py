@@ -12,6 +12,7 @@ from testbed.broker import Broker
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
 
+@pytest.mark.broker  # its own Mosquitto, for the MQTT link's faults
 def test_every_fault_is_survived_and_said_and_no_move_is_lost(tmp_path):
     broker = Broker(tmp_path).start()
     card = make_card(tmp_path)
