@@ -6,7 +6,7 @@ choose, e.g. the quick tests on a laptop::
 - ``browser``: a test given Chromium or Firefox (the ``browser``, ``page`` or ``firefox`` fixture);
 - ``broker``: a test given Mosquitto or PostgreSQL (the ``broker``, ``watcher``, ``boards`` or
   ``postgres`` fixture); a test that starts one itself is marked where it is written;
-- ``slow``: the robot's and the soak's runs (:data:`SLOW`);
+- ``slow``: the robot's, the soak's and the faults' runs (:data:`SLOW`);
 - ``daemon``: the daemon's tests (``tests/daemon/``), which need nothing outside Python;
 - ``unit``: every other test and doctest.
 
@@ -26,9 +26,10 @@ ROOT = Path(__file__).resolve().parent
 #: Fixture -> the marker of the test that uses it.
 NEEDS = {"browser": "browser", "page": "browser", "firefox": "browser",
          "broker": "broker", "watcher": "broker", "boards": "broker", "postgres": "broker"}
-#: Test files that run for minutes: the robot's machines and the soak (their long versions are
-#: bench scripts).
-SLOW = {"tests/daemon/test_robot.py", "tests/robustness/test_soak.py"}
+#: Test files that run for a minute or more: the robot's machines, the soak and the faults (their
+#: long versions are bench scripts).
+SLOW = {"tests/daemon/test_robot.py", "tests/robustness/test_soak.py",
+        "tests/robustness/test_faults.py"}
 DAEMON = "tests/daemon/"
 #: The markers that say what a test needs; a test with none of them is a ``unit`` test.
 KINDS = ("browser", "broker", "slow", "daemon")

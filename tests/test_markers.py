@@ -25,6 +25,7 @@ SAMPLES = {
     "tests/daemon/test_robot.py": {"daemon", "slow"},
     "tests/daemon/test_menu.py": {"daemon"},
     "tests/robustness/test_soak.py": {"slow"},
+    "tests/robustness/test_faults.py": {"broker", "slow"},
     "engines/antipode/state.py": {"unit"},  # doctests
 }
 MARKERS = ("unit", "daemon", "browser", "broker", "slow")
