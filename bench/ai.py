@@ -8,7 +8,7 @@ random play, and each level against the one below, half the games each colour. G
 wins >= 90% against the baseline, each level beats the one below in >= 60%, random never beats
 level 1.
 
-Usage: .venv/bin/python bench/ai.py [--quick] [--games N] [--game NAME] [--jobs J]
+Usage: .venv/bin/python -m bench.ai [--quick] [--games N] [--game NAME] [--jobs J]
 The last line is a JSON object of the figures.
 """
 

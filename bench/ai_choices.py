@@ -7,7 +7,7 @@ the playouts or nodes, the work and whether it was a loose move are kept. The bu
 game, size and level are kept as well (they turn a level into work). ``--compare`` prints how
 many choices differ (the first few in full) and exits 1 when any does.
 
-Usage: .venv/bin/python bench/ai_choices.py (--record FILE | --compare FILE) [--seeds N] [--jobs J]
+Usage: .venv/bin/python -m bench.ai_choices (--record FILE | --compare FILE) [--seeds N] [--jobs J]
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ generation); it reports moves per second over whole games and the p50/p99/max of
 generation is also timed in thread CPU time, which a busy machine's preemption does not inflate.
 Random play seldom ends a game, so each game stops after --plies plies.
 
-    .venv/bin/python bench/antigrid.py [--quick] [--games N] [--plies N] [--seed S]
+    .venv/bin/python -m bench.antigrid [--quick] [--games N] [--plies N] [--seed S]
 
 The last line is one JSON object with the figures.
 """
@@ -20,7 +20,7 @@ import statistics
 import time
 
 from engines.antigrid import new
-from timing import percentile
+from bench.timing import percentile
 
 
 

@@ -3,7 +3,7 @@ moves). Per move it times what the daemon does: ``play`` + ``outcome`` (the win 
 separately ``moves_for_change`` (reading the move from the sensed change) and ``targets`` (the
 lit sites of a lifted Trirod).
 
-Usage: .venv/bin/python bench/antipalos.py [--quick] [--games N] [--seed S]
+Usage: .venv/bin/python -m bench.antipalos [--quick] [--games N] [--seed S]
 The last line is a JSON object of the figures.
 """
 
@@ -16,7 +16,7 @@ import statistics
 import time
 
 from engines.antipalos import COLOURS, Place, Shift, new
-from timing import percentile
+from bench.timing import percentile
 
 SIZE, PHASE_TWO_MOVES = 20, 200
 

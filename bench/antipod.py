@@ -4,7 +4,7 @@ Per move it times what the daemon does: ``play`` + ``outcome`` (the win check; o
 move this includes finding Black's chain or White's ring), and separately ``moves_for_change``
 (reading the move from the sensed change: one site, or both sites of an edge point).
 
-Usage: .venv/bin/python bench/antipod.py [--quick] [--games N] [--seed S]
+Usage: .venv/bin/python -m bench.antipod [--quick] [--games N] [--seed S]
 The last line is a JSON object of the figures.
 """
 
@@ -17,7 +17,7 @@ import statistics
 import time
 
 from engines.antipod import new
-from timing import percentile
+from bench.timing import percentile
 
 RADII = (6, 10)
 

@@ -4,7 +4,7 @@ Times, per position, what a daemon does: legal-turn generation on a fresh state 
 the win / repetition / forfeit check), ``play`` of the chosen turn, and ``moves_for_change`` +
 ``realisations`` for that turn's hand change. Prints a table and, last, one JSON line.
 
-    .venv/bin/python bench/antipode.py [--quick] [--games N] [--seed S]
+    .venv/bin/python -m bench.antipode [--quick] [--games N] [--seed S]
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import time
 from collections import Counter
 
 from engines.antipode import AntipodeState, new
-from timing import percentile, print_timings
+from bench.timing import percentile, print_timings
 
 MAX_TURNS = 5000  # random full-board play can wander long before a third repetition
 

@@ -19,7 +19,7 @@ pieces in rounds (Antipalos 5, staggered over the round). Printed:
 - the archive's insert of a finished game (``Archive.store``: SQLite, and PostgreSQL when
   Debian's is installed), p50 / p99 over 300 games, beside a bare ``INSERT`` of the same row.
 
-Usage: .venv/bin/python bench/cafe.py [--boards N] [--rounds R] [--quick]
+Usage: .venv/bin/python -m bench.cafe [--boards N] [--rounds R] [--quick]
 The last line is a JSON object of the figures.
 """
 
@@ -37,24 +37,20 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
 
-from daemon import cpu_ticks, rss_mb  # noqa: E402  (bench/daemon.py)
-from timing import percentile  # noqa: E402
-
-import paho.mqtt.client as paho  # noqa: E402
-from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
-
-from engines import new_game  # noqa: E402
-from firmware_host.cafe.archive import Archive, read_record  # noqa: E402
-from firmware_host.config import Config, Mqtt, Timing  # noqa: E402
-from firmware_host.daemon import IDLE_WAIT, Daemon, open_hardware  # noqa: E402
-from firmware_host.mqtt.board import attach  # noqa: E402
-from firmware_host.session import configured_game, open_controller  # noqa: E402
-from firmware_host.storage import Storage  # noqa: E402
-from tests.mqtt.mqtt_tools import Broker  # noqa: E402
-from tests.tools import free_port  # noqa: E402
+from bench.daemon import cpu_ticks, rss_mb
+from bench.timing import percentile
+from engines import new_game
+from firmware_host.cafe.archive import Archive, read_record
+from firmware_host.config import Config, Mqtt, Timing
+from firmware_host.daemon import IDLE_WAIT, Daemon, open_hardware
+from firmware_host.mqtt.board import attach
+from firmware_host.session import configured_game, open_controller
+from firmware_host.storage import Storage
+from testbed.broker import Broker
+from testbed.tools import free_port
 
 SCAN_HZ = 50
 ROUND_S = 1.6
@@ -295,7 +291,7 @@ def archive_figures(folder: Path) -> dict[str, float]:
                bare_sqlite_insert_p50_ms=percentile(bare, 0.5),
                bare_sqlite_insert_p99_ms=percentile(bare, 0.99))
     try:
-        from tests.mqtt.postgres import Postgres
+        from testbed.postgres import Postgres
 
         server = Postgres(fsync=True).start()
     except BaseException as exc:  # noqa: BLE001 - no PostgreSQL here: SQLite only

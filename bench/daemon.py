@@ -9,7 +9,7 @@
   microcontroller on a pty, luma's dummy display), each beside a bare Python loop sleeping
   10 ms, measured over the same seconds (``*_ratio``: the daemon's CPU over the loop's).
 
-Usage: .venv/bin/python bench/daemon.py [--quick] [--seconds S] [--seed N]
+Usage: .venv/bin/python -m bench.daemon [--quick] [--seconds S] [--seed N]
 The last line is a JSON object of the figures.
 """
 
@@ -33,7 +33,7 @@ from firmware_host.game import Game
 from firmware_host.layout import default_layout
 from firmware_host.storage import Storage
 from hardware.sim import SimBoard
-from timing import percentile
+from bench.timing import percentile
 
 SIZE = 20
 PERIOD_MS = 10

@@ -3,7 +3,7 @@ load): a full scan of the largest matrix a board supports, switch change -> CHAN
 (with nothing else going on, with a heartbeat on the line, while 400 LEDs pulse), LEDS frame
 received -> LEDs written for 400 LEDs on one, four and eight chains, and flash and RAM used.
 
-    .venv/bin/python bench/firmware.py [--quick]
+    .venv/bin/python -m bench.firmware [--quick]
 
 Worst cases are found by sweeping: the harness changes a switch at an exact emulated cycle
 (``at``), stepped across a heartbeat STATE or a chain write. Each time is printed in ms at the
@@ -22,11 +22,9 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from bench.firmware_emulator import F_CPU, EmulatedBoard, Variant, build  # noqa: E402
-from hardware import protocol as p  # noqa: E402
-from hardware.base import Led  # noqa: E402
+from testbed.firmware_emulator import F_CPU, EmulatedBoard, Variant, build
+from hardware import protocol as p
+from hardware.base import Led
 
 MS = F_CPU / 1000
 BAUD = 115200

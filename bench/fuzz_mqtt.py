@@ -1,7 +1,7 @@
 """The MQTT fuzz test (tests/mqtt/test_fuzz.py) for longer: random and mutated messages on every
 topic of a real Mosquitto with two boards and the dashboard listening.
 
-Usage: .venv/bin/python bench/fuzz_mqtt.py [--examples N]   (default 2000 batches of up to 25)
+Usage: .venv/bin/python -m bench.fuzz_mqtt [--examples N]   (default 2000 batches of up to 25)
 Prints pytest's verdict; a failure names the messages that broke something.
 """
 

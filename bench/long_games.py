@@ -7,7 +7,7 @@ move and its LED frame (settle -> move, ms; p50 and p99), over the first and the
 of the moves (what a long history costs), beside the mean step with nothing happening in the
 same run (``*_ratio``: settle -> move p50 over the idle step).
 
-Usage: .venv/bin/python bench/long_games.py [--quick] [--plies N] [--game NAME]
+Usage: .venv/bin/python -m bench.long_games [--quick] [--plies N] [--game NAME]
 The last line is a JSON object of the figures.
 """
 
@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import time
 from dataclasses import dataclass, field
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from bench.robust.noisy import Run, whole_game  # noqa: E402
-from engines import game_info  # noqa: E402
-from firmware_host.game import Game  # noqa: E402
-from timing import percentile  # noqa: E402
+from bench.robust.noisy import Run, whole_game
+from engines import game_info
+from firmware_host.game import Game
+from bench.timing import percentile
 
 GAMES = ("antipalos", "antipode", "antipod", "anti-grid", "phalanx")
 

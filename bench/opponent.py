@@ -6,7 +6,7 @@ frame: a piece the first player did not move lifted and put back again and again
 changes, while the computer thinks (over several games until ``CHANGES`` figures) beside as many
 with nobody thinking.
 
-Usage: .venv/bin/python bench/opponent.py [--game antipod] [--size N] [--level 1..5] [--quick]
+Usage: .venv/bin/python -m bench.opponent [--game antipod] [--size N] [--level 1..5] [--quick]
 The last line is a JSON object of the figures.
 """
 
@@ -23,7 +23,7 @@ from firmware_host.controller import Controller
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 from hardware.sim import SimBoard
-from timing import percentile
+from bench.timing import percentile
 
 PERIOD_S = 0.01
 CHANGES = 400  # sensor change -> frame figures per case

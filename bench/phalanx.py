@@ -7,7 +7,7 @@ the chosen move; and the contract calls a daemon makes per move (``realisations`
 ``moves_for_change`` of the hand change, ``targets`` of the lifted piece). Prints a table and,
 last, one JSON line.
 
-    .venv/bin/python bench/phalanx.py [--quick] [--games N] [--seed S]
+    .venv/bin/python -m bench.phalanx [--quick] [--games N] [--seed S]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import replace
 
 from engines.phalanx import Move, PhalanxState, new
-from timing import percentile, print_timings
+from bench.timing import percentile, print_timings
 
 CROWDED_PIECES = 24
 CROWDED_FROM_PLY = 20

@@ -7,7 +7,7 @@ other noise kinds. The latency of a move is the time from the board's last physi
 before it was announced (the placing; its contact bounce counts as latency) to the controller
 step that announced it.
 
-Usage: .venv/bin/python bench/placement.py [--quick] [--streams N] [--seed S]
+Usage: .venv/bin/python -m bench.placement [--quick] [--streams N] [--seed S]
 The last line is a JSON object of the figures.
 """
 
@@ -15,21 +15,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from bench.robust.noisy import GAMES, Run, play  # noqa: E402
-from bench.robust.player import Player  # noqa: E402
-from bench.timing import percentile  # noqa: E402
-from firmware_host.config import Config  # noqa: E402
-from firmware_host.game import Game  # noqa: E402
-from firmware_host.session import open_controller  # noqa: E402
-from firmware_host.storage import Storage  # noqa: E402
-from hardware.clock import VirtualClock  # noqa: E402
-from hardware.sim import Noise, SimBoard  # noqa: E402
+from bench.robust.noisy import GAMES, Run, play
+from bench.robust.player import Player
+from bench.timing import percentile
+from firmware_host.config import Config
+from firmware_host.game import Game
+from firmware_host.session import open_controller
+from firmware_host.storage import Storage
+from hardware.clock import VirtualClock
+from hardware.sim import Noise, SimBoard
 
 
 class TimedBoard(SimBoard):

@@ -1,4 +1,4 @@
-"""The player robot that follows the board, at scale (tests/support/robot.py).
+"""The player robot that follows the board, at scale (testbed/robot.py).
 
 Episodes of up to ``--episode`` intentions, each on a new board (a new SQLite file) with its own
 seed: the robot plays every game and variant (``--game all``, small sizes) with noise and the
@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from bench.robust.common import report
 from firmware_host.controller import Game
 from hardware.sim import Noise, SimBoard
-from tests.support.board import BoardUnderTest
-from tests.support.bus import Faults
-from tests.support.pair import PAIR_MIX, Pair
-from tests.support.robot import GAMES, KINDS, MIX, Robot, Violated, Violation
+from testbed.board import BoardUnderTest
+from testbed.bus import Faults
+from testbed.pair import PAIR_MIX, Pair
+from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, Violation
 
 
 @dataclass

@@ -2,7 +2,7 @@
 a pty with the simulated microcontroller, a 100-register 74HC165 chain through gpiozero's mock
 SPI, and LED frame encoding.
 
-    .venv/bin/python bench/scan.py [--quick]
+    .venv/bin/python -m bench.scan [--quick]
 
 Prints a table, then one JSON line.
 """
@@ -13,22 +13,19 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from hardware import protocol as p
+from gpiozero.pins.mock import MockFactory
 
-from hardware import protocol as p  # noqa: E402
-from gpiozero.pins.mock import MockFactory  # noqa: E402
-
-from hardware.base import PATTERNS, Led  # noqa: E402
-from hardware.gpio_mock import ShiftRegisterChainMock, default_factory  # noqa: E402
-from hardware.leds import LumaLeds  # noqa: E402
-from hardware.mcu_sim import SimMcu  # noqa: E402
-from hardware.serial_link import SerialLink  # noqa: E402
-from hardware.shift_register import ShiftRegisterChain  # noqa: E402
-from hardware.sim import SimBoard  # noqa: E402
+from hardware.base import PATTERNS, Led
+from hardware.gpio_mock import ShiftRegisterChainMock, default_factory
+from hardware.leds import LumaLeds
+from hardware.mcu_sim import SimMcu
+from hardware.serial_link import SerialLink
+from hardware.shift_register import ShiftRegisterChain
+from hardware.sim import SimBoard
 
 CHANNELS = 800
 

@@ -24,22 +24,18 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from luma.core.device import dummy
+from luma.core.interface.serial import i2c
+from luma.oled.device import ssd1306
 
-from luma.core.device import dummy  # noqa: E402
-from luma.core.interface.serial import i2c  # noqa: E402
-from luma.oled.device import ssd1306  # noqa: E402
-
-from bench.timing import percentile  # noqa: E402
-from engines import GAME_NAMES, game_info  # noqa: E402
-from firmware_host import screens  # noqa: E402
-from firmware_host.game import Game  # noqa: E402
-from hardware.oled import LumaDisplay  # noqa: E402
-from tests.hardware.hw_recorders import I2cBus  # noqa: E402
+from bench.timing import percentile
+from engines import GAME_NAMES, game_info
+from firmware_host import screens
+from firmware_host.game import Game
+from hardware.oled import LumaDisplay
+from testbed.recorders import I2cBus
 
 DIFFERS = "Board differs: put back 2, take off 1"
 

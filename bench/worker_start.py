@@ -35,8 +35,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
 METHODS = ("forkserver", "spawn", "fork")
 PRELOAD = "firmware_host.opponent"
 #: How long a job may take before it counts as never answered.
@@ -91,8 +89,8 @@ def with_stdin_reader(method: str) -> bool:
 def in_fresh_process(*args: str) -> tuple[int, str]:
     """Exit status and output of this script run with ``args``, its stdin a pipe kept open
     (and empty) until it ends."""
-    proc = subprocess.Popen([sys.executable, __file__, *args], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "bench.worker_start", *args], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     out = proc.stdout.read()
     status = proc.wait(120)
     proc.stdin.close()

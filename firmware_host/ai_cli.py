@@ -15,7 +15,7 @@ from typing import TextIO
 from engines import GAME_NAMES, game_name
 from engines.ai import LEVELS, SECONDS, choose
 from engines.core import IllegalMove, OptionError
-from firmware_host.referee import parse_options, read_moves, start_position
+from firmware_host.referee import notation_from, parse_from, parse_options, read_moves, start_position
 
 #: The wall-clock safety net: this many times the level's CPU seconds, plus a margin for slow
 #: machines (a Pi Zero 2 W is ~20x slower than the machine the levels were calibrated on).
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
 
     for index, text in enumerate(record):
         try:
-            state = state.play(state.parse_move(text, view=view) if view else text)
+            state = state.play(parse_from(state, text, view))
         except IllegalMove as exc:
             return fail(exc.reason, index, text)
     if state.outcome() is not None:
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     started = time.process_time()
     choice = choose(state, args.level, args.seed, stop=lambda: time.monotonic() > deadline)
     spent = time.process_time() - started
-    move = state.notation(choice.move, view=view) if view else state.notation(choice.move)
+    move = notation_from(state, choice.move, view)
     if args.json:
         report = {"move": move, "level": choice.level, choice.kind: choice.count,
                   "loose": choice.loose, "time": round(spent, 3)}

@@ -31,6 +31,7 @@ def _games(_: argparse.Namespace) -> int:
             print(f"  match play: to {targets} points (config key match)")
         if info.notes:
             print(f"  {info.notes}")
+        print(f"  moves: {info.notation}")
     return 0
 
 
@@ -76,14 +77,20 @@ examples:
   reedboard play anti-grid --variant chain --moves "a3-b3; l10-k10" --json --legal
   reedboard play phalanx --moves-file game.txt --trace
   reedboard export --game-id 2 > g.txt && reedboard play antipalos --moves-file g.txt
-
-notation (moves separated by ';' or newlines; a file from `reedboard export` reads as is):
-  antipalos  a placement B4* or *B4; Phase Two B2* - B3*, turning in place B2* - *B2
-  antipode   place:landing, c4:e3; :e3 when the board is full
-  antipod    a point, f14; an edge point by either board's name, a3 or a3+
-  anti-grid  a3-e3 (a capture suffix xc3 is optional, checked when given); ok ends a chain
-  phalanx    anchor triangles, a1se-a2sw; xd4se removes a self-phalanxed piece
 """
+
+
+class _PlayHelp(argparse.RawDescriptionHelpFormatter):
+    """``play --help``: its examples, then how each game writes a move (``GameInfo.notation``).
+    The games are imported only when the help is shown (all five cost start-up time)."""
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(text)
+        if text == PLAY_EXAMPLES:
+            super().add_text("\n".join(
+                ["notation (moves separated by ';' or newlines; a file from `reedboard export` "
+                 "reads as is):"]
+                + [f"  {name:<10} {game_info(name).notation}" for name in GAME_NAMES]))
 
 
 def _game(text: str) -> str:
@@ -126,8 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     games.set_defaults(func=_games)
 
     play = sub.add_parser(
-        "play", help="referee a game record", epilog=PLAY_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "play", help="referee a game record", epilog=PLAY_EXAMPLES, formatter_class=_PlayHelp,
         description="Apply a game record and report the position (exit 1 at an illegal move).",
     )
     play.add_argument("game", type=_game, metavar="GAME", help=" | ".join(GAME_NAMES))

@@ -276,9 +276,9 @@ def _table(path: str, section: str | None, cls: type, data: Any, base: str) -> d
 
 def _value(path: str, section: str | None, f: Field, hint: Any, value: Any, base: str) -> Any:
     name = f.name
-    if is_dataclass(hint):
+    if isinstance(hint, type) and is_dataclass(hint):
         return hint(**_table(path, name, hint, value, base))
-    if name in BACKEND_TABLES:
+    if name in BACKEND_TABLES and callable(f.default_factory):
         return _backend_table(path, name, value, f.default_factory(), base)
     if name == "options":
         return _options_table(path, value)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, cast
 
-from engines.core import GameState, IllegalMove
+from engines.core import FollowUp, GameState, IllegalMove, Outcome
 from firmware_host import judge, recognise
 from firmware_host import menu as menus
 from firmware_host.config import ConfigError, Timing
@@ -75,7 +75,7 @@ class Controller:
         address: Callable[[], str] = lambda: "unknown",
         idle: Idle | None = None,
         match: OngoingMatch | None = None,
-        house_rules: Mapping[str, Mapping[str, Any]] | None = None,
+        house_rules: dict[str, dict[str, Any]] | None = None,
         opponent: Opponent | None = None,
         opponents: Opponents = lambda players: None,
         hints: Hints | None = None,
@@ -270,7 +270,8 @@ class Controller:
             judge.held_back(self, self.board)
         holding = getattr(self.phase, "holding", None)
         if holding is not None and holding > -math.inf and now - holding >= judge.TOKEN_HOLD_MS:
-            self.go(replace(self.phase, holding=-math.inf))  # off for long: pointed out, once
+            # off for long: pointed out, once
+            self.go(replace(cast(Moving | Awaiting, self.phase), holding=-math.inf))
             self.rejudge()
         if self.opponent:
             for intent in self.opponent.poll(self.seen()):
@@ -402,12 +403,13 @@ class Controller:
     def follow(self, announce: bool = False) -> None:
         """Run the recorded move's steps from the current one until one must wait; then the
         next turn."""
-        phase = self.phase
+        phase = cast(Following, self.phase)
         turn = phase.turn.advance(self.board, self._faces_shown if self._polarity is not None else None)
         self.go(replace(phase, turn=turn))
         if not turn.done:
             if announce or turn.step != phase.turn.step:
-                self.emit("guide", action=turn.current.action, sites=self.sorted(turn.remaining(self.board)))
+                self.emit("guide", action=cast(FollowUp, turn.current).action,
+                          sites=self.sorted(turn.remaining(self.board)))
             return
         self.begin_turn(correctable=phase.correctable, late=turn.untouched, touched=phase.touched)
 
@@ -434,7 +436,7 @@ class Controller:
     def _game_over(self) -> None:
         self.go(Over())
         self.record.finish()
-        outcome = self.state.outcome()
+        outcome = cast(Outcome, self.state.outcome())
         self.emit("game_over", winner=outcome.winner, result=outcome.result,
                   sites=self.sorted(self.win_sites()))
         if self.match:
@@ -465,7 +467,8 @@ class Controller:
         undo = Turn.undo(steps, self.record.board, self.state.to_move) if steps else None
         self.go(Restoring(undo, why))
         if undo is not None:
-            self.emit("guide", action=undo.current.action, sites=self.sorted(undo.remaining(self.board)))
+            self.emit("guide", action=cast(FollowUp, undo.current).action,
+                      sites=self.sorted(undo.remaining(self.board)))
         if undone:
             self.flash(f"Took back {', '.join(undone)}")
         self.rejudge()
@@ -528,7 +531,8 @@ class Controller:
     def _obey(self, intent: Any) -> None:
         """Carry out what the opponent wants done."""
         if isinstance(intent, Play) and self._opponent_next():
-            self.go(replace(self.phase, turn=self.phase.turn.finish_unsensed()))
+            following = cast(Following, self.phase)
+            self.go(replace(following, turn=following.turn.finish_unsensed()))
             self.follow()  # the opponent's move ends the steps left
         if isinstance(intent, Play) and isinstance(self.phase, Awaiting):
             self._expect(intent)
@@ -555,7 +559,7 @@ class Controller:
         except IllegalMove:
             return self.say(f"Opponent's move {play.move} is illegal here")
         pending = Pending(move, state.notation(move), state.realisations(move)[0], play.say)
-        self.go(replace(self.phase, pending=pending))
+        self.go(replace(cast(Awaiting, self.phase), pending=pending))
         real = pending.real
         self.emit("expect", move=pending.text, empty=self.sorted(real.emptied), fill=self.sorted(real.filled))
         self.rejudge()
@@ -654,7 +658,7 @@ class Controller:
         return True
 
     def _idle_tick(self) -> None:
-        what = self.idle.tick(self._now, self._events)
+        what = cast(Idle, self.idle).tick(self._now, self._events)
         if what == "attract":
             self._notice = self._answer = None
             if self.menu:
@@ -666,7 +670,8 @@ class Controller:
     def _faces_shown(self, sites: frozenset[str]) -> bool:
         """True when polarity sensors read the face the game expects on every site."""
         north, faces = self.state.sides[0], self.state.faces()
-        readings = [self._polarity.get(self.layout.sensor[site]) for site in sites]
+        polarity = cast(Mapping[int, bool], self._polarity)
+        readings = [polarity.get(self.layout.sensor[site]) for site in sites]
         return all(r is not None and r == (faces.get(s) == north) for s, r in zip(sites, readings))
 
     # ----------------------------------------------------------------- output

@@ -496,27 +496,27 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         print(f"reedboard run: {exc}; using the simulated board", file=sys.stderr)
         config = config.simulated()
         hardware = open_hardware(config, controller.layout.sensor_channels)
-        missing = "simulated board: the configured hardware is missing, see reedboard doctor"
+        missing: str | None = "simulated board: the configured hardware is missing, see reedboard doctor"
     else:
         missing = None
-    sim = hardware.sim
-    board = sim if sim is not None else _tap(hardware)
+    simulated = hardware.sim
+    board = simulated if simulated is not None else _tap(hardware)
     daemon = Daemon(controller, hardware, config.timing.scan_hz,
                     idle_scan_hz=config.timing.idle_scan_hz)
     daemon.note = missing
-    if sim is None:  # only a real board powers off the machine it runs on
+    if simulated is None:  # only a real board powers off the machine it runs on
         daemon.power_off = PowerOff(config.poweroff_command)
     page = _bind_page(board, config, host or config.web.host, port or config.web.port, token)
-    if page is None and sim is not None:
+    if page is None and simulated is not None:
         daemon.close()
         return 2
     if page is not None:  # a real board plays on without its page
         where.append(page.address)
         daemon.attach(page)
         daemon.when_ready.append(lambda: page.serve_soon(
-            then=lambda: _say_running(controller) if sim is not None else None))
-    if sim is not None:
-        _start_sim(sim, controller)
+            then=lambda: _say_running(controller) if simulated is not None else None))
+    if simulated is not None:
+        _start_sim(simulated, controller)
     net = _network(daemon, config)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: daemon.stop.set())
@@ -633,8 +633,8 @@ def _start_sim(board: SimBoard, controller: Controller) -> None:
     """The simulated board holds the game's position; stdin (if not a terminal) moves pieces."""
     sensors = board.sensors(controller.layout.sensor)
     for site in controller.boards[-1]:
-        if sensors[site] is not None:
-            board.place(sensors[site])
+        if (channel := sensors[site]) is not None:
+            board.place(channel)
     if not sys.stdin.isatty():
         reader = threading.Thread(
             target=feed_stdin, args=(board, controller, sys.stdin), daemon=True, name="stdin"

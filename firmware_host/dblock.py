@@ -113,7 +113,7 @@ def _file_lock(path: str) -> int | None:
     another process holds it."""
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd: int | None = os.open(path + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         writable = True
     except OSError:
         fd, writable = _open_existing(path + ".lock", path), False

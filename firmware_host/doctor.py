@@ -10,7 +10,7 @@ from pathlib import Path
 
 from firmware_host.config import BACKEND_TABLES, Config
 from firmware_host.dblock import DatabaseLock
-from firmware_host.storage import Storage, StorageError
+from firmware_host.storage import NewerSchema, Storage, StorageError
 from hardware.diagnose import Check, hardware_checks
 
 
@@ -48,6 +48,8 @@ def _storage(path: str) -> Check:
             "storage", False, f"cannot write {path}: {exc}",
             f"give the daemon's user write access to {folder} (the service's StateDirectory)",
         )
+    except NewerSchema as exc:
+        return Check("storage", False, str(exc), "update reedboard (on a Pi: sudo systemd/install.sh)")
     except StorageError as exc:
         return Check("storage", False, str(exc), f"move {path} aside; the daemon starts a new one")
     pid = DatabaseLock.holder(path)

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable
 from engines import game_info, new_game
 from engines.core import GameState, IllegalMove, OptionError
 from engines.core.options import read_options
-from firmware_host.referee import has_views
+from firmware_host.referee import has_views, notation_from
 from firmware_host.storage import GameRecord
 
 
@@ -71,7 +71,7 @@ def _name(state: GameState, text: str, view: str | None) -> str:
     longer reads stay as stored."""
     try:
         move = state.parse_move(text)
-        return state.notation(move, view=view) if view else state.record_notation(move)
+        return notation_from(state, move, view) if view else state.record_notation(move)
     except IllegalMove:
         return text
 

@@ -5,25 +5,79 @@ A settled board is judged by the rules :data:`SETTLED` lists for the phase, in o
 that applies decides. Each rule is a function ``(controller, phase, board) -> bool`` whose
 docstring's first line says when it applies and what follows; docs/daemon.md prints the table
 (``python -m firmware_host.judge``). The rules change the game only through the controller's
-effects (``accept``, ``take_back``, ``new_game``, ``go`` …), which save before they announce.
+effects (``accept``, ``take_back``, ``new_game``, ``go`` …), which save before they announce:
+what a rule may read and do is :class:`Effects`, which the controller is (this module does not
+import the controller; the controller imports it).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, Iterable, Protocol, TypeVar
 
+from engines.core import GameState
 from firmware_host import recognise
+from firmware_host.game import Game
+from firmware_host.kiosk import Idle
+from firmware_host.opponent import Asked, Opponent, Play, Seen
 from firmware_host.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.recognise import Candidate
+from firmware_host.record import GameRecord
 from firmware_host.turn import Choice, Sync, Touch, Turn
-from firmware_host.opponent import Asked
-
-if TYPE_CHECKING:
-    from firmware_host.controller import Controller
 
 Board = frozenset[str]
-Rule = Callable[["Controller", Phase, Board], bool]
+
+
+class Effects(Protocol):
+    """What a rule reads of the board's game and the effects it acts through
+    (:class:`firmware_host.controller.Controller`)."""
+
+    phase: Phase
+    record: GameRecord
+    board: Board
+    sync: Sync | None
+    opponent: Opponent | None
+    idle: Idle | None
+    takebacks: bool
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def state(self) -> GameState[Any]: ...
+    @property
+    def states(self) -> list[GameState[Any]]: ...
+    @property
+    def boards(self) -> list[Board]: ...
+    @property
+    def moves(self) -> list[str]: ...
+    @property
+    def expected(self) -> Board: ...
+    @property
+    def now(self) -> float: ...
+    def seen(self) -> Seen: ...
+    def sorted(self, sites: Iterable[str]) -> list[str]: ...
+    def touchable(self) -> Board: ...
+    def targets_of(self, index: int, site: str) -> Board: ...
+    def emit(self, event: str, **fields: Any) -> None: ...
+    def go(self, phase: Phase) -> None: ...
+    def in_sync(self) -> None: ...
+    def out_of_sync(self, sync: Sync) -> None: ...
+    def light_targets(self, targets: Board) -> None: ...
+    def flash(self, text: str) -> None: ...
+    def offer(self, choice: Choice, late: Board = frozenset()) -> None: ...
+    def accept(self, turn: Turn, correct: bool = False, correctable: bool = True) -> bool: ...
+    def follow(self, announce: bool = False) -> None: ...
+    def begin_turn(self, correctable: bool = False, late: Board = frozenset(),
+                   touched: tuple[Touch, ...] = ()) -> None: ...
+    def take_back(self, keep: int, why: str = "takeback", then: Play | None = None) -> None: ...
+    def drop_last(self) -> None: ...
+    def new_game(self, game: Game) -> None: ...
+    def rejudge(self) -> None: ...
+
+
+P = TypeVar("P", Moving, Choosing, Following, Awaiting, Restoring, Over)
+#: A rule of the table; :func:`row` checks each takes its row's phase.
+Rule = Callable[[Effects, Any, Board], bool]
 
 #: Touches kept while the players' move has not shown yet (the newest).
 TOUCHES_KEPT = 12
@@ -33,7 +87,7 @@ TOKEN_HOLD_MS = 3000
 
 
 # --------------------------------------------------------------------------- every phase
-def start_again(c: Controller, phase: Phase, board: Board) -> bool:
+def start_again(c: Effects, phase: Phase, board: Board) -> bool:
     """The start position set up again once the game is over (or, in kiosk mode, after an idle
     spell): a new game of the same kind."""
     stale = isinstance(phase, Over) or (c.idle is not None and c.idle.stale)
@@ -43,18 +97,18 @@ def start_again(c: Controller, phase: Phase, board: Board) -> bool:
     return True
 
 
-def in_position(c: Controller, phase: Phase, board: Board) -> bool:
+def in_position(c: Effects, phase: Moving | Awaiting, board: Board) -> bool:
     """The board shows the position: nothing to do."""
     if board != c.record.board:
         return False
     c.in_sync()
     c.light_targets(frozenset())
-    if getattr(phase, "held", None) is not None or getattr(phase, "holding", None) is not None:
+    if phase.held is not None or phase.holding is not None:
         c.go(replace(phase, held=None, holding=None))
     return True
 
 
-def out_of_sync(c: Controller, phase: Phase, board: Board) -> bool:
+def out_of_sync(c: Effects, phase: Phase, board: Board) -> bool:
     """Anything else: the pieces to put back and to take off are lit (towards the board of a
     legal move fewer changes reach, e.g. a placement that knocked a neighbour off; else the
     position), with the engine's reason when it looks like an attempted move, or why the board
@@ -64,7 +118,7 @@ def out_of_sync(c: Controller, phase: Phase, board: Board) -> bool:
         missing, extra = phase.pending.stray(c.record.board, board)
     else:
         if isinstance(phase, Awaiting):
-            reason = c.opponent.WAIT
+            reason = c.opponent.WAIT if c.opponent else None
         elif isinstance(phase, Moving) or next_side_may_begin(c, phase):
             aim = recognise.nearest(c.state, board)
             if aim is None:
@@ -77,14 +131,14 @@ def out_of_sync(c: Controller, phase: Phase, board: Board) -> bool:
     return True
 
 
-def next_side_may_begin(c: Controller, phase: Phase) -> bool:
+def next_side_may_begin(c: Effects, phase: Phase) -> bool:
     """Only steps the sensors cannot see are left of the turn followed, and the side to move
     next is at the table: its move may begin (and is what a stray piece is judged against)."""
     return isinstance(phase, Following) and phase.turn.only_unsensed_left() and not opponent_to_move(c, -1)
 
 
 # --------------------------------------------------------------------------- moving
-def a_move(c: Controller, phase: Moving, board: Board) -> bool:
+def a_move(c: Effects, phase: Moving, board: Board) -> bool:
     """The board shows legal moves of the side to move: one is recorded (with the touches
     made before it showed); several are offered to choose among."""
     found = recognise.candidates(c.state, board)
@@ -99,7 +153,7 @@ def a_move(c: Controller, phase: Moving, board: Board) -> bool:
     return True
 
 
-def a_move_in_hand(c: Controller, phase: Moving, board: Board) -> bool:
+def a_move_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
     """The board shows legal moves but for tokens lifted that those moves turn over (a flip
     under way as the placement lands, the token held while it is turned): the move is taken
     up as if they stood, and each counts as turned once it is set back."""
@@ -122,7 +176,7 @@ def a_move_in_hand(c: Controller, phase: Moving, board: Board) -> bool:
     return True
 
 
-def _choice(c: Controller, found: list[Candidate], board: Board, touched: tuple[Touch, ...]) -> Choice:
+def _choice(c: Effects, found: list[Candidate], board: Board, touched: tuple[Touch, ...]) -> Choice:
     """The candidates as a choice, the touches made so far counted in order."""
     choice = Choice(tuple(Turn.of(f, c.record.board, c.state.to_move) for f in found), board)
     for touch in touched:
@@ -131,7 +185,7 @@ def _choice(c: Controller, found: list[Candidate], board: Board, touched: tuple[
     return choice
 
 
-def ok_then_move(c: Controller, phase: Moving, board: Board) -> bool:
+def ok_then_move(c: Effects, phase: Moving, board: Board) -> bool:
     """The board shows a move that follows the OK move (the opponent starting while a capture
     chain could go on): both are recorded."""
     ok = c.state.ok_move()
@@ -144,7 +198,7 @@ def ok_then_move(c: Controller, phase: Moving, board: Board) -> bool:
     return True
 
 
-def piece_in_hand(c: Controller, phase: Moving, board: Board) -> bool:
+def piece_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
     """Only pieces the side to move may move are lifted: a move under way (their targets lit);
     the next side has begun, so the last move is no longer corrected."""
     if not recognise.lifting(c.state, board, lambda site: c.targets_of(-1, site)):
@@ -155,7 +209,7 @@ def piece_in_hand(c: Controller, phase: Moving, board: Board) -> bool:
     return True
 
 
-def token_in_hand(c: Controller, phase: Moving | Awaiting, board: Board) -> bool:
+def token_in_hand(c: Effects, phase: Moving | Awaiting, board: Board) -> bool:
     """Only tokens a legal move turns over or taps are lifted (a flip or a tap made before the
     move shows): quiet, their return counted as a touch; off for TOKEN_HOLD_MS, they are
     pointed out (knocked off)."""
@@ -170,7 +224,7 @@ def token_in_hand(c: Controller, phase: Moving | Awaiting, board: Board) -> bool
     return True
 
 
-def due_under_way(c: Controller, phase: Moving, board: Board) -> bool:
+def due_under_way(c: Effects, phase: Moving, board: Board) -> bool:
     """Part of the removal that is the side's whole turn is made (a piece of several sites
     lifted one site at a time)."""
     due, position = c.state.due(), c.record.board
@@ -180,7 +234,7 @@ def due_under_way(c: Controller, phase: Moving, board: Board) -> bool:
     return True
 
 
-def last_move_in_hand(c: Controller, phase: Moving | Awaiting | Following, board: Board) -> bool:
+def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: Board) -> bool:
     """The last move's pieces lifted back to where they came from: a takeback once held there for
     ``takeback_ms`` (a piece lifted by mistake and set down again takes nothing back); before
     the next side began, lifted on its way elsewhere, a correction, quietly (targets lit)."""
@@ -199,7 +253,7 @@ def last_move_in_hand(c: Controller, phase: Moving | Awaiting | Following, board
     return False
 
 
-def taken_back(c: Controller, phase: Phase, board: Board) -> bool:
+def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
     """The board shows an earlier position (takebacks allowed): the game goes back there; with
     an opponent away from the board only to a position the players are to move in (its piece
     lifted alone is being set right), as far back as the opponent agrees."""
@@ -222,7 +276,7 @@ def taken_back(c: Controller, phase: Phase, board: Board) -> bool:
     return True
 
 
-def corrected(c: Controller, phase: Phase, board: Board) -> bool:
+def corrected(c: Effects, phase: Phase, board: Board) -> bool:
     """Before the next side begins, the position before the players' last move changed by one
     different legal move (a piece slid on after resting; a change of mind): that move replaces
     the last one. When the last move only took off what the move before it put down (a piece
@@ -244,7 +298,7 @@ def corrected(c: Controller, phase: Phase, board: Board) -> bool:
     return False
 
 
-def took_off_arrival(c: Controller) -> bool:
+def took_off_arrival(c: Effects) -> bool:
     """True when the last move only took off pieces the move before it put down."""
     if len(c.boards) < 3:
         return False
@@ -252,13 +306,13 @@ def took_off_arrival(c: Controller) -> bool:
     return now < arrived and arrived - now <= arrived - earlier
 
 
-def opponent_to_move(c: Controller, index: int) -> bool:
+def opponent_to_move(c: Effects, index: int) -> bool:
     """Whether position ``index`` is the opponent's to move (not the players')."""
     state = c.states[index]
     return c.opponent is not None and state.to_move == c.opponent.side_in(state)
 
 
-def lifted_targets(c: Controller, board: Board) -> frozenset[str]:
+def lifted_targets(c: Effects, board: Board) -> frozenset[str]:
     """The targets of the pieces lifted: the side to move's, or the players' last move's while
     it may be corrected."""
     targets: set[str] = set()
@@ -271,7 +325,7 @@ def lifted_targets(c: Controller, board: Board) -> frozenset[str]:
 
 
 # --------------------------------------------------------------------------- choosing
-def at_choice(c: Controller, phase: Choosing, board: Board) -> bool:
+def at_choice(c: Effects, phase: Choosing, board: Board) -> bool:
     """The board shows what the choice was offered at: nothing to do."""
     if board != phase.choice.board:
         return False
@@ -279,7 +333,7 @@ def at_choice(c: Controller, phase: Choosing, board: Board) -> bool:
     return True
 
 
-def touch_under_way(c: Controller, phase: Choosing, board: Board) -> bool:
+def touch_under_way(c: Effects, phase: Choosing, board: Board) -> bool:
     """A token the moves flip or pick is off its switch (a flip or a tap under way, or a token
     already turned lifted again)."""
     choice = phase.choice
@@ -289,7 +343,7 @@ def touch_under_way(c: Controller, phase: Choosing, board: Board) -> bool:
     return True
 
 
-def next_side_chose(c: Controller, phase: Choosing, board: Board) -> bool:
+def next_side_chose(c: Effects, phase: Choosing, board: Board) -> bool:
     """The next side acts while the choice is open and only steps the sensors cannot see are
     left: the move shown is taken (as OK would take it; the screen says so), its flips as
     done, and the board is judged as the next side's."""
@@ -311,7 +365,7 @@ def next_side_chose(c: Controller, phase: Choosing, board: Board) -> bool:
     return True
 
 
-def choice_dropped(c: Controller, phase: Choosing, board: Board) -> bool:
+def choice_dropped(c: Effects, phase: Choosing, board: Board) -> bool:
     """Anything else: the choice is dropped and the board judged as the side's move again."""
     c.begin_turn()
     if not isinstance(c.phase, Choosing):
@@ -320,7 +374,7 @@ def choice_dropped(c: Controller, phase: Choosing, board: Board) -> bool:
 
 
 # --------------------------------------------------------------------------- following
-def steps_shown(c: Controller, phase: Following, board: Board) -> bool:
+def steps_shown(c: Effects, phase: Following, board: Board) -> bool:
     """The board shows the move with some of its sensed steps done (pieces removed, a twin
     placed): on from there."""
     turn = phase.turn
@@ -336,7 +390,7 @@ def steps_shown(c: Controller, phase: Following, board: Board) -> bool:
     return False
 
 
-def step_under_way(c: Controller, phase: Following, board: Board) -> bool:
+def step_under_way(c: Effects, phase: Following, board: Board) -> bool:
     """Part of the current step is made (some of the pieces to remove off), or a token to
     flip is in the hand."""
     turn, expected = phase.turn, phase.turn.board()
@@ -350,7 +404,7 @@ def step_under_way(c: Controller, phase: Following, board: Board) -> bool:
     return False
 
 
-def next_side_began(c: Controller, phase: Following, board: Board) -> bool:
+def next_side_began(c: Effects, phase: Following, board: Board) -> bool:
     """The next side acts while only steps the sensors cannot see (flips) are left: they are
     taken as done and the board is judged as the next side's."""
     turn, state = phase.turn, c.state
@@ -367,12 +421,11 @@ def next_side_began(c: Controller, phase: Following, board: Board) -> bool:
 
 
 # --------------------------------------------------------------------------- awaiting
-def opponent_move_made(c: Controller, phase: Awaiting, board: Board) -> bool:
+def opponent_move_made(c: Effects, phase: Awaiting, board: Board) -> bool:
     """The board shows the opponent's move carried out (with some of its sensed steps): it is
     recorded, with the touches made for it so far."""
     pending = phase.pending
-    done = pending.done(c.record.board, board) if pending else None
-    if done is None:
+    if pending is None or (done := pending.done(c.record.board, board)) is None:
         return False
     c.in_sync()
     choice = _choice(c, [Candidate(pending.move, pending.real, done)], board, phase.touched)
@@ -380,7 +433,7 @@ def opponent_move_made(c: Controller, phase: Awaiting, board: Board) -> bool:
     return True
 
 
-def opponent_move_under_way(c: Controller, phase: Awaiting, board: Board) -> bool:
+def opponent_move_under_way(c: Effects, phase: Awaiting, board: Board) -> bool:
     """Part of the opponent's move is carried out: nothing else has changed."""
     if phase.pending is None or any(phase.pending.stray(c.record.board, board)):
         return False
@@ -388,16 +441,16 @@ def opponent_move_under_way(c: Controller, phase: Awaiting, board: Board) -> boo
     return True
 
 
-def rethought(c: Controller, phase: Awaiting, board: Board) -> bool:
+def rethought(c: Effects, phase: Awaiting, board: Board) -> bool:
     """The players' last move corrected before the opponent's answer is carried out (an
     opponent that answers again, or one that has not answered)."""
-    if phase.pending is not None and not c.opponent.rethinks:
+    if phase.pending is not None and not (c.opponent and c.opponent.rethinks):
         return False
     return corrected(c, phase, board)
 
 
 # --------------------------------------------------------------------------- restoring
-def restored(c: Controller, phase: Restoring, board: Board) -> bool:
+def restored(c: Effects, phase: Restoring, board: Board) -> bool:
     """The board shows the position: what the sensors cannot see (tokens to turn back, unseen
     pieces to carry) is guided next, then the turn begins."""
     if board != c.record.board:
@@ -412,7 +465,7 @@ def restored(c: Controller, phase: Restoring, board: Board) -> bool:
     return True
 
 
-def restore_guidance(c: Controller, phase: Restoring, board: Board) -> bool:
+def restore_guidance(c: Effects, phase: Restoring, board: Board) -> bool:
     """Anything else: the pieces to put back and to take off are lit, nothing is read as a
     move meanwhile."""
     target = c.record.board
@@ -420,39 +473,48 @@ def restore_guidance(c: Controller, phase: Restoring, board: Board) -> bool:
     return True
 
 
-SETTLED: dict[type, tuple[Rule, ...]] = {
-    Moving: (start_again, in_position, a_move, a_move_in_hand, ok_then_move, piece_in_hand, due_under_way,
-             last_move_in_hand, taken_back, corrected, token_in_hand, out_of_sync),
-    Choosing: (start_again, at_choice, touch_under_way, next_side_chose, choice_dropped),
-    Following: (start_again, steps_shown, step_under_way, last_move_in_hand, taken_back,
-                next_side_began, corrected, out_of_sync),
-    Awaiting: (start_again, in_position, opponent_move_made, opponent_move_under_way,
-               last_move_in_hand, rethought, taken_back, out_of_sync),
-    Restoring: (restored, restore_guidance),
-    Over: (start_again,),
-}
+def row(phase: type[P], *rules: Callable[[Effects, P, Board], bool]) -> tuple[type[P], tuple[Rule, ...]]:
+    """A row of the table: ``phase`` and its rules in order, each checked to take that phase."""
+    return phase, rules
 
 
-def settled(c: Controller, board: Board) -> None:
+SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict((
+    row(Moving, start_again, in_position, a_move, a_move_in_hand, ok_then_move, piece_in_hand,
+        due_under_way, last_move_in_hand, taken_back, corrected, token_in_hand, out_of_sync),
+    row(Choosing, start_again, at_choice, touch_under_way, next_side_chose, choice_dropped),
+    row(Following, start_again, steps_shown, step_under_way, last_move_in_hand, taken_back,
+        next_side_began, corrected, out_of_sync),
+    row(Awaiting, start_again, in_position, opponent_move_made, opponent_move_under_way,
+        last_move_in_hand, rethought, taken_back, out_of_sync),
+    row(Restoring, restored, restore_guidance),
+    row(Over, start_again),
+))
+
+
+def settled(c: Effects, board: Board) -> None:
     """Judge the settled ``board``: the first rule of the phase's row that applies decides (a
     hold of the last move's pieces ends when the board shows anything else)."""
-    if getattr(c.phase, "held", None) is not None and board != c.boards[-2]:
-        c.go(replace(c.phase, held=None))
+    phase = c.phase
+    if (isinstance(phase, (Moving, Following, Awaiting)) and phase.held is not None
+            and board != c.boards[-2]):
+        c.go(replace(phase, held=None))
     for rule in SETTLED[type(c.phase)]:
         if rule(c, c.phase, board):
             return
 
 
-def held_back(c: Controller, board: Board) -> None:
+def held_back(c: Effects, board: Board) -> None:
     """The players' last move held off the board for ``takeback_ms``: taken back."""
     phase = c.phase
+    if not isinstance(phase, (Moving, Following, Awaiting)):
+        return  # only these phases hold a move back
     c.go(replace(phase, held=None))
     if board == c.boards[-2]:
         taken_back(c, replace(phase, correctable=False), board)
 
 
 # --------------------------------------------------------------------------- touches
-def touched(c: Controller, touch: Touch) -> None:
+def touched(c: Effects, touch: Touch) -> None:
     """A token lifted and set back: a flip or a tap, counted by the phase's move; one the board
     had asked back (knocked off) is only put back."""
     phase = c.phase
@@ -469,7 +531,7 @@ def touched(c: Controller, touch: Touch) -> None:
             return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
         choice, taken = phase.choice.touch(touch)
         _say_taken(c, phase.choice, touch, taken)
-        _choice_moved_on(c, phase.choice, choice)
+        _choice_moved_on(c, phase, choice)
     elif isinstance(phase, Following):
         index = phase.turn.taker(touch)
         if index is None:  # kept for the next turn: a flip of its own, made early
@@ -482,24 +544,25 @@ def touched(c: Controller, touch: Touch) -> None:
             c.go(replace(phase, undo=phase.undo.touched(index, touch.site).advance(c.board, None)))
 
 
-def _say_taken(c: Controller, choice: Choice, touch: Touch, taken: str | None) -> None:
+def _say_taken(c: Effects, choice: Choice, touch: Touch, taken: str | None) -> None:
     """A touch that could have been a tap on a lit pick site but counted as a flip: say so."""
     picks = frozenset().union(*(t.left[i] for t in choice.turns if (i := t.pick_index()) is not None))
     if taken == "flip" and touch.site in picks:
         c.flash(f"Flip of {touch.site} counted")
 
 
-def _choice_moved_on(c: Controller, was: Choice, choice: Choice) -> None:
+def _choice_moved_on(c: Effects, phase: Choosing, choice: Choice) -> None:
     """After a touch or OK: the chosen move recorded, else the choice as it now stands."""
     if choice.known is not None:
         c.accept(choice.sole())
         return
-    c.go(replace(c.phase, choice=choice))
+    was = phase.choice
+    c.go(replace(phase, choice=choice))
     if (choice.action, choice.sites) != (was.action, was.sites):
         c.emit("guide", action=choice.action, sites=c.sorted(choice.sites))
 
 
-def changed(c: Controller) -> None:
+def changed(c: Effects) -> None:
     """The debounced board changed (before it settles): a step seen done goes dark at once; a
     lifted piece's targets light; a board restored to the position needs no settle."""
     phase = c.phase
@@ -512,13 +575,13 @@ def changed(c: Controller) -> None:
 
 
 # --------------------------------------------------------------------------- buttons
-def ok(c: Controller) -> None:
+def ok(c: Effects) -> None:
     """OK: choose the shown move (or count a shared flip made without lifting); a step the
     sensors cannot see done (a flip, an unseen piece carried); the OK move (ending a capture
     chain)."""
     phase = c.phase
     if isinstance(phase, Choosing):
-        _choice_moved_on(c, phase.choice, phase.choice.ok())
+        _choice_moved_on(c, phase, phase.choice.ok())
     elif isinstance(phase, Following) and phase.turn.current and not phase.turn.current.sensed:
         c.go(replace(phase, turn=phase.turn.complete()))
         c.follow()
@@ -530,7 +593,7 @@ def ok(c: Controller) -> None:
         c.accept(Turn.of(Candidate(move, c.state.realisations(move)[0]), c.record.board, c.state.to_move))
 
 
-def back(c: Controller) -> None:
+def back(c: Effects) -> None:
     """BACK while choosing: show the next candidate."""
     if isinstance(c.phase, Choosing):
         c.go(replace(c.phase, choice=c.phase.choice.next()))
@@ -543,7 +606,7 @@ def table() -> str:
     for phase, rules in SETTLED.items():
         for n, rule in enumerate(rules, 1):
             rows.append(f"| {phase.__name__ if n == 1 else ''} | {n}. `{rule.__name__}` | "
-                        f"{' '.join(rule.__doc__.split(chr(10) + chr(10))[0].split())} |")
+                        f"{' '.join((rule.__doc__ or '').split(chr(10) + chr(10))[0].split())} |")
     return "| phase | rule | when, and what follows |\n|---|---|---|\n" + "\n".join(rows)
 
 

@@ -131,6 +131,6 @@ def _lights(brightness: float) -> tuple[Led | None, ...]:
     lights = []
     for step in range(STEPS + 1):
         level = (step - DARK_BELOW) / (STEPS - DARK_BELOW) * PEAK * brightness
-        colour = tuple(round(c * level) for c in COLOUR)
-        lights.append(Led(colour) if step > DARK_BELOW and any(colour) else None)
+        red, green, blue = (round(c * level) for c in COLOUR)
+        lights.append(Led((red, green, blue)) if step > DARK_BELOW and (red or green or blue) else None)
     return tuple(lights)

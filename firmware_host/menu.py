@@ -19,9 +19,11 @@ so (:data:`HELP`) while its first item is chosen. A long MENU press offers power
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Sequence
 
 import engines
+from engines.core import OptionError
 from firmware_host.layout import Layout
 from firmware_host.screens import Screen, menu_screen
 from hardware.base import ButtonEvent
@@ -248,10 +250,14 @@ class Menu:
     def _games_page(self) -> _Page:
         games = list(dict.fromkeys((c.game, c.title) for c in self.choices))
         items = tuple(
-            _Item(title, lambda game=game: self._narrow(lambda c: c.game == game))
-            for game, title in games
+            _Item(title, partial(self._narrow_to, "game", game)) for game, title in games
         )
         return _Page("Game", items, _index([g for g, _ in games], self.current.game))
+
+    def _narrow_to(self, field: str, value: object,
+                   keep: Callable[[Choice], bool] = lambda c: True) -> Action | _Page:
+        """:meth:`_narrow` to the choices ``keep`` selects whose ``field`` is ``value``."""
+        return self._narrow(lambda c: keep(c) and getattr(c, field) == value)
 
     def _narrow(self, keep: Callable[[Choice], bool]) -> Action | _Page:
         """The choices ``keep`` selects: a new game when one is left, else a page to pick the
@@ -263,13 +269,11 @@ class Menu:
         sizes = list(dict.fromkeys(c.size for c in left))
         if len(sizes) > 1:
             items = tuple(
-                _Item(f"Size {size}",
-                      lambda size=size: self._narrow(lambda c: keep(c) and c.size == size))
-                for size in sizes
+                _Item(f"Size {size}", partial(self._narrow_to, "size", size, keep)) for size in sizes
             )
             return _Page(f"{left[0].title} size", items, _index(sizes, current and current.size))
         variants = [c.variant for c in left]
-        items = tuple(_Item(c.variant, lambda c=c: self._start(c)) for c in left)
+        items = tuple(_Item(c.variant, partial(self._start, c)) for c in left)
         cursor = _index(variants, current and current.variant)
         return _Page(f"{left[0].title} variant", items, cursor)
 
@@ -281,7 +285,7 @@ class Menu:
         rules = self.rules.setdefault(game, {})
         items = tuple(
             _Item(f"{o.name}: {o.shown(o.read(rules.get(o.name, o.default)))}",
-                  lambda o=o, i=i: self._next_rule(o, i))
+                  partial(self._next_rule, o, i))
             for i, o in enumerate(options)
         )
         return _Page("Rules (next game)", items, cursor)
@@ -296,7 +300,7 @@ class Menu:
             value = values[(now + step) % len(values)]
             try:
                 engines.new_game(c.game, c.size, c.variant, {**rules, option.name: value})
-            except engines.OptionError:
+            except OptionError:
                 continue
             rules[option.name] = value
             break
@@ -309,11 +313,11 @@ class Menu:
         computer, level = self.players
         try:
             sides = engines.new_game(c.game, c.size, c.variant).sides
-        except engines.OptionError:  # a game these engines do not know: nobody to play
+        except OptionError:  # a game these engines do not know: nobody to play
             sides = ()
         items = (_Item("Two at the table" if len(sides) == 2 else "All at the table",
                        lambda: self._set_players(None)),
-                 *(_Item(f"Computer: {side}", lambda side=side: self._set_players(side))
+                 *(_Item(f"Computer: {side}", partial(self._set_players, side))
                    for side in sides),
                  _Item(f"Level {level}", self._next_level))
         if cursor is None:
@@ -334,7 +338,7 @@ class Menu:
         targets = [0, *self.current.match_targets]
         items = tuple(
             _Item(f"Match to {target}" if target else "Single games",
-                  lambda target=target: self._start(self.current, target))
+                  partial(self._start, self.current, target))
             for target in targets
         )
         return _Page("Match play", items, _index(targets, self.match))
@@ -353,7 +357,7 @@ def _menu_options(game: str) -> tuple:
     it does not know)."""
     try:
         options = engines.game_info(game).options
-    except engines.OptionError:
+    except OptionError:
         return ()
     return tuple(o for o in options if isinstance(o.default, bool) or o.choices)
 

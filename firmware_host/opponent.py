@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 from engines import MODULES
 from engines.ai import choose
@@ -149,11 +149,13 @@ class Opponent(Protocol):
 
     #: Why a board is refused while the opponent's move has not been said.
     WAIT: str
-    #: The computer's level (1..5); None for a player elsewhere.
-    level: int | None
     #: Whether the players may still correct their move while the opponent's answer waits to
     #: be carried out (the opponent then answers the corrected move).
     rethinks: bool
+
+    @property
+    def level(self) -> int | None:
+        """The computer's level (1..5); None for a player elsewhere."""
 
     def side_in(self, state: GameState) -> str:
         """The side it plays in ``state``'s game."""
@@ -161,7 +163,7 @@ class Opponent(Protocol):
     def record(self, state: GameState) -> str:
         """Who it is, as game records keep it."""
 
-    def poll(self, seen: Seen) -> list[Intent]:
+    def poll(self, seen: Seen) -> Sequence[Intent]:
         """What it wants done now (never blocks)."""
 
     def takeback(self, seen: Seen) -> int | Asked:
@@ -232,7 +234,8 @@ class Hints(Thinker):
     def poll(self, seen: Seen) -> str | None:
         """The hint, once found, if ``seen`` is still the position asked about."""
         if self._future is not None and self._future.done():
-            self._future, self._ready = None, self._future.result()
+            self._ready = self._future.result()
+            self._future = None
         if self._ready is None:
             return None
         ready, self._ready = self._ready, None

@@ -102,15 +102,15 @@ class Playable:
             return None
         key = (game.name, game.size, game.variant)
         if key not in self._known:
-            self._known[key] = self._missing(game)
+            self._known[key] = self._missing(game, self.layout)
         return self._known[key]
 
-    def _missing(self, game: Game) -> str | None:
+    def _missing(self, game: Game, layout: Layout) -> str | None:
         try:
             sites = engines.new_game(game.name, game.size, game.variant).sites()
         except (OptionError, ImportError, ValueError) as exc:
             return f"cannot play {game.name}: {exc}"
-        missing = next((s.label for s in sites if s.label not in self.layout.sensor), None)
+        missing = next((s.label for s in sites if s.label not in layout.sensor), None)
         if missing is None:
             return None
         return f"this board's layout cannot play {game.title} (no site {missing[:20]!r})"

@@ -27,9 +27,9 @@ survive a restart, so two boards can compare their histories entry by entry
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
-from engines.core import FollowUp, GameState
+from engines.core import FollowUp, GameState, Outcome
 from engines.core.options import write_options
 from firmware_host.game import Game, result_text
 from firmware_host.matchplay import OngoingMatch
@@ -157,7 +157,7 @@ class GameRecord:
 
     def finish(self) -> None:
         """The position is over: store the result (and score the match)."""
-        outcome = self.state.outcome()
+        outcome = cast(Outcome, self.state.outcome())
         self.over = True
         self.storage.finish(self.game_id, result_text(outcome), outcome.winner)
         if self.match:

@@ -10,7 +10,7 @@ import inspect
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO, cast
 
 from engines import game_info, game_name, new_game
 from engines.core import GameState, IllegalMove, OptionError
@@ -85,9 +85,30 @@ def start_position(
     return state, (tags.get("View") or tags.get("First")) if has_views(state) else None
 
 
-def has_views(state: GameState) -> bool:
+class Viewed(Protocol):
+    """A game that names moves from a player's point of view (``view``: a side or seat)."""
+
+    def parse_move(self, text: str, view: str | None = None) -> Any: ...
+    def notation(self, move: Any, view: str | None = None) -> str: ...
+
+
+def has_views(state: GameState[Any]) -> bool:
     """True when the engine names moves from a player's point of view."""
     return "view" in inspect.signature(state.notation).parameters
+
+
+def parse_from(state: GameState[Any], text: str, view: str | None) -> Any:
+    """``text`` read as a move named from ``view`` (None: the board's own names)."""
+    if view and has_views(state):
+        return cast(Viewed, state).parse_move(text, view=view)
+    return state.parse_move(text)
+
+
+def notation_from(state: GameState[Any], move: Any, view: str | None) -> str:
+    """``move`` named from ``view`` (None: the board's own names)."""
+    if view and has_views(state):
+        return cast(Viewed, state).notation(move, view=view)
+    return state.notation(move)
 
 
 def describe(state: GameState, game: str) -> str:
@@ -153,7 +174,7 @@ def play(
         emit(trace_line(state))
     for index, text in enumerate(record):
         try:
-            move = state.parse_move(text, view=view) if view else state.parse_move(text)
+            move = parse_from(state, text, view)
             before, state = state, state.play(move)
         except IllegalMove as exc:
             if as_json or trace:

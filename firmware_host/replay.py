@@ -237,12 +237,11 @@ def replay(lines: Iterable[str], config: Config, game: Game, out: IO[str] = sys.
         print(f"reedboard replay: {exc}", file=sys.stderr)
         return 2
     replayer = Replayer(controller, config.timing.scan_hz, out)
-    if items and isinstance(items[0], Setup):
-        items.pop(0)
+    inputs = [item for item in items if isinstance(item, Input)]  # a setup line only leads
     replayer.setup(setup.kind)
-    for item in items:
+    for item in inputs:
         replayer.apply(item)
-    replayer.run_until(items[-1].t if items else 0)
+    replayer.run_until(inputs[-1].t if inputs else 0)
     replayer.end()
     return 0
 

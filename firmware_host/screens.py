@@ -169,7 +169,7 @@ def _width(font: _Font, text: str) -> float:
 def _ink(font: _Font, text: str) -> tuple[int, int, int, int]:
     """The pixels ``text`` can touch drawn at (0, 0) on its baseline, colons set apart."""
     shown = text.replace(" ", font.space)
-    left, top, right, bottom = font.font.getbbox(shown or " ", mode="1", anchor="ls")
+    left, top, right, bottom = map(int, font.font.getbbox(shown or " ", mode="1", anchor="ls"))
     return left, top, right + COLON_GAP * shown.count(":"), bottom
 
 
@@ -178,8 +178,8 @@ def _font(size: int) -> _Font:
     from PIL import ImageFont
 
     font = ImageFont.load_default(size)
-    cap = -font.getbbox("Abdfhklt", anchor="ls")[1]  # the tallest letters
-    descent = font.getbbox("gjpqy", anchor="ls")[3]
+    cap = -int(font.getbbox("Abdfhklt", anchor="ls")[1])  # the tallest letters
+    descent = int(font.getbbox("gjpqy", anchor="ls")[3])
     return _Font(font, cap, descent, "  " if font.getlength(" ") < 4 else " ")
 
 

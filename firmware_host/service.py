@@ -51,6 +51,7 @@ class PowerOff:
         if self._proc is None or self._proc.poll() is None:
             return None
         proc, self._proc = self._proc, None
+        assert proc.stderr is not None  # started with stderr=PIPE
         why = proc.stderr.read().strip().splitlines()
         proc.stderr.close()
         if proc.returncode == 0:

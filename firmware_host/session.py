@@ -25,10 +25,11 @@ def layouts_for(config: Config) -> Callable[[GameState], Layout]:
     """The layout of a game's sites: the config's layout file (which may list the sites of
     several games, so the menu can switch between them; read once), else the default
     numbering."""
-    if not config.layout:
+    path = config.layout
+    if not path:
         return lambda state: default_layout(state.sites())
-    board = read_layout(config.layout)
-    return lambda state: game_layout(config.layout, board, state.sites())
+    board = read_layout(path)
+    return lambda state: game_layout(path, board, state.sites())
 
 
 def configured_game(
@@ -153,7 +154,8 @@ def _controller(config, storage, game, address, resume, match=None, sync=False,
         hints=Hints(config.opponent.level, sync) if kiosk.hints or not kiosk.enabled else None,
     )
     if controller.opponent:
-        menu.players = (controller.opponent.side_in(controller.state), controller.opponent.level)
+        opponent = controller.opponent  # a player elsewhere has no level: the menu's stays
+        menu.players = (opponent.side_in(controller.state), opponent.level or menu.players[1])
     return controller
 
 

@@ -42,45 +42,40 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id       INTEGER PRIMARY KEY,
-    game     TEXT NOT NULL,
-    size     INTEGER,
-    variant  TEXT,
-    started  TEXT NOT NULL,
-    finished TEXT,
-    result   TEXT,
-    winner   TEXT,
-    match_of INTEGER,
-    match_target INTEGER,
-    first    TEXT,
-    options  TEXT,
-    opponent TEXT,
-    history  TEXT
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    ply      INTEGER NOT NULL,
-    notation TEXT NOT NULL,
-    time     TEXT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE IF NOT EXISTS corrections (
-    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    ply      INTEGER NOT NULL,
-    replaced TEXT NOT NULL,
-    notation TEXT NOT NULL,
-    time     TEXT NOT NULL
-);
-"""
-
-
-#: Columns of ``games`` added after the first release: databases written before get them, empty.
-ADDED_COLUMNS = {
-    "winner": "TEXT", "match_of": "INTEGER", "match_target": "INTEGER", "first": "TEXT",
-    "options": "TEXT", "opponent": "TEXT", "history": "TEXT",
-}
+#: The schema as the steps that built it, in order: a database at version n (``PRAGMA
+#: user_version``) has had the first n. A step once shipped is never changed; a new one is added
+#: at the end (a database from before it gets it when next opened for writing).
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: games and their moves (the first release)
+    ("CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, size INTEGER,"
+     " variant TEXT, started TEXT NOT NULL, finished TEXT, result TEXT)",
+     "CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+     " ply INTEGER NOT NULL, notation TEXT NOT NULL, time TEXT NOT NULL,"
+     " PRIMARY KEY (game_id, ply))"),
+    # 2: who won
+    ("ALTER TABLE games ADD COLUMN winner TEXT",),
+    # 3: the match a game belongs to
+    ("ALTER TABLE games ADD COLUMN match_of INTEGER",
+     "ALTER TABLE games ADD COLUMN match_target INTEGER"),
+    # 4: who began
+    ("ALTER TABLE games ADD COLUMN first TEXT",),
+    # 5: moves corrected in place
+    ("CREATE TABLE corrections (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+     " ply INTEGER NOT NULL, replaced TEXT NOT NULL, notation TEXT NOT NULL, time TEXT NOT NULL)",),
+    # 6: the house rules played with
+    ("ALTER TABLE games ADD COLUMN options TEXT",),
+    # 7: who played the other side
+    ("ALTER TABLE games ADD COLUMN opponent TEXT",),
+    # 8: takebacks and corrections as board-to-board play keeps them
+    ("ALTER TABLE games ADD COLUMN history TEXT",),
+)
+#: The version this code writes and reads.
+SCHEMA_VERSION = len(MIGRATIONS)
+#: What each step up to 8 left behind (a table, or a table's column): how far a database from
+#: before versions were kept (user_version 0) had got.
+UNVERSIONED = (("games", None), ("games", "winner"), ("games", "match_target"), ("games", "first"),
+               ("corrections", None), ("games", "options"), ("games", "opponent"),
+               ("games", "history"))
 
 
 class StorageError(Exception):
@@ -94,6 +89,16 @@ class StorageError(Exception):
         self.corrupt = corrupt
         #: The file may not be written at all (read-only, no permission).
         self.read_only = False
+
+
+class NewerSchema(StorageError):
+    """The file was written by a newer reedboard, whose schema this one does not know: it is
+    left as it is."""
+
+    def __init__(self, path: str, version: int) -> None:
+        super().__init__(f"{path} was written by a newer reedboard (games database version "
+                         f"{version}; this one knows up to {SCHEMA_VERSION}): update reedboard, "
+                         "or name another file (storage in the config)")
 
 
 #: How long a write waits for a lock another process holds, by default (the daemon shortens
@@ -171,7 +176,7 @@ class Storage:
         self._busy_ms = BUSY_MS
         try:
             if read_only:
-                self._db = reader(path)
+                self._db = _readable(reader(path), path)
             else:
                 try:
                     self._db = self._open_file()
@@ -194,10 +199,10 @@ class Storage:
             os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
         db = sqlite3.connect(self.path, timeout=self._busy_ms / 1000)
         try:
+            _refuse_newer(db, self.path)  # before anything is written to it
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
-            db.executescript(SCHEMA)
-            _add_missing_columns(db)
+            migrate(db, self.path)
             _check_writable(db)
         except BaseException:
             db.close()
@@ -221,8 +226,7 @@ class Storage:
                 pass  # damaged: as if missing (it is set aside once the card can be written)
             finally:
                 source.close()
-        memory.executescript(SCHEMA)
-        _add_missing_columns(memory)
+        migrate(memory, self.path)
         if not self._shift:  # (games renumbered once stay so: the players' ids stay ours)
             self._known = memory.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
             self._shift = None
@@ -269,7 +273,7 @@ class Storage:
         free = info.f_bavail * info.f_frsize
         return None if free >= MIN_FREE_BYTES else f"the disk is full ({free // 1024} kB free)"
 
-    def set_busy_ms(self, ms: int) -> None:
+    def set_busy_ms(self, ms: float) -> None:
         """Wait at most ``ms`` for a lock another process holds before a write fails (the
         file opened again later too)."""
         self._busy_ms = int(ms)
@@ -298,7 +302,7 @@ class Storage:
                 if not exc.read_only:
                     self.pending.append(statements)
                     return
-            self._db = self._in_memory(self.failure, self._db)
+            self._db = self._in_memory(self.failure or READ_ONLY, self._db)  # (_commit said why)
         try:
             self._apply(self._db, statements)
         except sqlite3.Error as exc:  # memory itself refused it (none left): not kept
@@ -359,6 +363,9 @@ class Storage:
                 file = self._open_file()
         except (OSError, sqlite3.Error) as exc:
             self.failure = self.unwritable(exc) if cannot_write(exc) else str(exc)
+            return False
+        except StorageError as exc:  # another reedboard wrote a newer schema meanwhile
+            self.failure = str(exc)
             return False
         if self._shift is None:
             last = file.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
@@ -507,7 +514,8 @@ class Storage:
             "SELECT id, game, size, variant, started, finished, result, winner, match_of,"
             " match_target, first, options, opponent, history FROM games"
         )
-        where, args = [], []
+        where: list[str] = []
+        args: list[object] = []
         for column, value in (("id", game_id), ("match_of", match_of)):
             if value is not None:
                 where.append(f"{column} = ?")
@@ -566,13 +574,69 @@ def _check_writable(db: sqlite3.Connection) -> None:
         db.execute("ROLLBACK")
 
 
-def _add_missing_columns(db: sqlite3.Connection) -> None:
-    """Databases written before some :data:`ADDED_COLUMNS` existed get them (empty)."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
-    with db:
-        for name, kind in ADDED_COLUMNS.items():
-            if name not in columns:
-                db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
+def schema_version(db: sqlite3.Connection) -> int:
+    """The schema version of ``db``: its ``user_version``, or for a file from before versions
+    were kept, how far its tables got (0: none yet).
+
+    >>> schema_version(sqlite3.connect(":memory:"))
+    0
+    """
+    version: int = db.execute("PRAGMA user_version").fetchone()[0]
+    if version:
+        return version
+    for version, (table, column) in enumerate(UNVERSIONED):
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if not columns or (column is not None and column not in columns):
+            return version
+    return len(UNVERSIONED)
+
+
+def migrate(db: sqlite3.Connection, path: str) -> None:
+    """Bring ``db`` up to :data:`SCHEMA_VERSION`, all steps in one transaction (none done if
+    one fails); :class:`NewerSchema` if it is beyond.
+
+    >>> db = sqlite3.connect(":memory:"); migrate(db, ":memory:")
+    >>> schema_version(db) == SCHEMA_VERSION
+    True
+    """
+    _refuse_newer(db, path)
+    if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = _refuse_newer(db, path)  # again, under the lock: another may have done it
+        for steps in MIGRATIONS[version:]:
+            for sql in steps:
+                db.execute(sql)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _refuse_newer(db: sqlite3.Connection, path: str) -> int:
+    """The schema version of ``db``; :class:`NewerSchema` if this code does not know it."""
+    version = schema_version(db)
+    if version > SCHEMA_VERSION:
+        raise NewerSchema(path, version)
+    return version
+
+
+def _readable(db: sqlite3.Connection, path: str) -> sqlite3.Connection:
+    """``db``, opened read-only, as this code reads it: itself when its schema is current, else
+    a copy in memory brought up to date (the file is not changed)."""
+    try:
+        if _refuse_newer(db, path) == SCHEMA_VERSION:
+            return db
+        memory = sqlite3.connect(":memory:")
+        db.backup(memory)
+    except BaseException:
+        db.close()
+        raise
+    db.close()
+    migrate(memory, path)
+    return memory
 
 
 #: The type each column of a stored game must have (None is allowed but for id, game, started).

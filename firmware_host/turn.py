@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, cast
 
 from engines.core import FollowUp, GameState, Realisation
 from firmware_host.recognise import Candidate
@@ -294,7 +294,7 @@ class Choice:
         takers = [t.taker(touch) for t in self.turns]
         picks = [i for i, t in zip(takers, self.turns) if i is not None and t.steps[i].action == "pick"]
         if all(i is not None and self._before_pick(t, i) for i, t in zip(takers, self.turns)):
-            turns = tuple(t.touched(i, touch.site) for i, t in zip(takers, self.turns))
+            turns = tuple(t.touched(cast(int, i), touch.site) for i, t in zip(takers, self.turns))
             return replace(self, turns=turns), "flip"
         if picks:
             turns = tuple(t.touched(i, touch.site) for i, t in zip(takers, self.turns)
@@ -377,7 +377,7 @@ class Choice:
         return f"{words(turn.steps[pick], self.sites)} · OK: {named(by_name(turn.left[pick]))}, BACK: next"
 
 
-def undo_steps(played: GameState, back: GameState) -> tuple[FollowUp, ...]:
+def undo_steps(played: GameState[Any], back: GameState[Any]) -> tuple[FollowUp, ...]:
     """What a takeback from ``played`` to ``back`` must undo that no occupancy shows: the
     tokens to turn back (faces that differ on sites both positions hold) and the unseen pieces
     to carry back (:meth:`GameState.markers`).
@@ -400,7 +400,7 @@ def undo_steps(played: GameState, back: GameState) -> tuple[FollowUp, ...]:
     return tuple(steps)
 
 
-def directions(state: GameState, move: Any) -> str:
+def directions(state: GameState[Any], move: Any) -> str:
     """What the players do to carry out ``move`` for an opponent away from the board, in words:
     the pieces to move, take off and place, and any unseen piece that goes elsewhere.
 
@@ -414,7 +414,7 @@ def directions(state: GameState, move: Any) -> str:
     """
     real = state.realisations(move)[0]
     order = {site.label: i for i, site in enumerate(state.sites())}
-    emptied, filled = (sorted(sites, key=order.get) for sites in (real.emptied, real.filled))
+    emptied, filled = (sorted(sites, key=order.__getitem__) for sites in (real.emptied, real.filled))
     if len(emptied) == len(filled) == 1:
         parts = [f"move {emptied[0]} to {filled[0]}"]
     else:

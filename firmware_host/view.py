@@ -104,12 +104,13 @@ def build_frame(snap: Snapshot, layout: Layout, brightness: float) -> dict[int, 
 def _dim(led: Led, brightness: float) -> Led:
     if brightness >= 1:
         return led
-    return Led(tuple(round(c * brightness) for c in led.colour), led.pattern)
+    red, green, blue = (round(c * brightness) for c in led.colour)
+    return Led((red, green, blue), led.pattern)
 
 
 def build_screen(snap: Snapshot) -> Screen:
     """An idle spell's screen, a notice, the open menu, or the game's status."""
-    if snap.idle and snap.idle.attracting:
+    if snap.idle and snap.idle.attracting and snap.idle.screen is not None:
         return snap.idle.screen
     if snap.notice is not None:
         return snap.notice
@@ -127,7 +128,8 @@ def build_screen(snap: Snapshot) -> Screen:
     return status_screen(
         game_title=record.game.title,
         variant=record.game.shown_variant,
-        to_move=None if outcome and not following else (phase.turn.side if following else state.to_move),
+        to_move=None if outcome and not following else (
+            phase.turn.side if isinstance(phase, Following) else state.to_move),
         side_colour=None,
         phase=state.phase,
         status_lines=state.status_lines(),
@@ -156,7 +158,8 @@ def instruction(snap: Snapshot) -> str | None:
         missing, extra = snap.restore_left()
         if (missing or extra) and snap.sync:
             order = {s.label: i for i, s in enumerate(state.sites())}
-            fix = fix_words(sorted(missing, key=order.get), sorted(extra, key=order.get))
+            fix = fix_words(*(sorted(sites, key=lambda s: order.get(s, len(order)))
+                              for sites in (missing, extra)))
             return RESTORE_WORDS[phase.why].format(fix=fix[:1].lower() + fix[1:], Fix=fix)
         undo = phase.undo
         return words(undo.current, undo.remaining(snap.board)) if undo and undo.current else None

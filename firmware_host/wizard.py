@@ -307,6 +307,8 @@ class Wizard:
 
     def _learn_sensor(self, channel: int) -> list[Event]:
         site = self.prompt
+        if site is None:
+            return []  # every site learned: nothing is asked
         owner = self.owner(channel)
         if owner is not None:
             return [self._problem("doubled", channel=channel, site=site, owner=owner)]
@@ -320,6 +322,8 @@ class Wizard:
 
     def _learn_led(self, channel: int) -> list[Event]:
         site, lit = self.owner(channel), self.lit
+        if lit is None:
+            return []  # no light is asked about
         if site is None:
             return [self._problem("unknown", channel=channel)]
         if site in self.progress.led or site in self.keep.led:

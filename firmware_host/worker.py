@@ -91,7 +91,8 @@ class Worker:
         self.failure: str | None = None
         #: How many times the process ended or a job failed.
         self.failures = 0
-        self._ctx = multiprocessing.get_context(method)
+        # typeshed's BaseContext lacks Process and Pipe, which every start method's context has
+        self._ctx: Any = multiprocessing.get_context(method)
         if method == "forkserver":
             self._ctx.set_forkserver_preload(list(preload))
         self._lock = threading.Lock()
@@ -101,7 +102,7 @@ class Worker:
         self._lifeline: Connection | None = None
         self._backoff = BACKOFF[0]
         #: The driver's wake-up pipe (a new job, a close): read end, write end.
-        self._wake_fds = os.pipe()
+        self._wake_fds: tuple[int, ...] = os.pipe()
         self._wake_r = self._wake_fds[0]
         os.set_blocking(self._wake_fds[1], False)
         self._driver: threading.Thread | None = None

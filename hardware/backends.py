@@ -74,7 +74,7 @@ class _Reader:
             raise self.fail(name, "true or false", value)
         return value
 
-    def str(self, name: str, default: Any = _REQUIRED) -> Any:
+    def text(self, name: str, default: Any = _REQUIRED) -> Any:
         value = self._get(name, default)
         if not isinstance(value, str) or not value:
             raise self.fail(name, "a string", value)
@@ -131,7 +131,7 @@ def _link(port: str, baudrate: int):
 def _serial(opt: "_Reader", count: str) -> tuple[Any, int]:
     """A serial backend's options (``port``, the channel ``count``, ``baudrate``): the link its
     port shares with the other serial backend, and the count."""
-    port, channels = opt.str("port"), opt.int(count, lo=1, hi=1 << 14)
+    port, channels = opt.text("port"), opt.int(count, lo=1, hi=1 << 14)
     baudrate = opt.int("baudrate", 115200, lo=1200, hi=1 << 24)
     opt.done()
     return _link(port, baudrate), channels

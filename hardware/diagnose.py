@@ -166,7 +166,7 @@ def _serial(name: str, options: dict, handshake_seconds: float) -> Iterator[Chec
         yield node
         if not node.ok:
             return
-    yield _attempt(name, lambda: _connected(name, options, handshake_seconds), lambda d: d)
+    yield _attempt(name, lambda: _connected(name, options, handshake_seconds), str)
 
 
 def _connected(name: str, options: dict, seconds: float) -> str:

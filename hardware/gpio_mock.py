@@ -14,6 +14,7 @@ other closed switches, so the readings ghost as on a real diode-less board.
 
 from __future__ import annotations
 
+import weakref
 from contextlib import contextmanager
 from typing import Iterator, Sequence
 
@@ -21,6 +22,9 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin, MockSPIDevice
 
 from hardware.ghost import Cell, ghosted
+
+#: The matrix wired to each factory's pins.
+_MATRICES: weakref.WeakKeyDictionary[MockFactory, ReedMatrix] = weakref.WeakKeyDictionary()
 
 
 class ReedMatrix:
@@ -35,7 +39,7 @@ class ReedMatrix:
         self.diodes = diodes
         self.closed: set[Cell] = set()
         self.factory = factory
-        factory.reed_matrix = self
+        _MATRICES[factory] = self
 
     def column_low(self, name: str) -> bool:
         """Whether column pin ``name`` is pulled low by the driven rows."""
@@ -63,7 +67,7 @@ class ReedMatrixPin(MockPin):
         super()._set_state(value)
 
     def _get_state(self):
-        matrix = getattr(self.factory, "reed_matrix", None)
+        matrix = _MATRICES.get(self.factory)
         if matrix and self._function == "input" and self.info.name in matrix.columns:
             return not matrix.column_low(self.info.name)
         return super()._get_state()
@@ -74,7 +78,8 @@ def default_factory(factory: MockFactory) -> Iterator[MockFactory]:
     """Make ``factory`` gpiozero's default pin factory meanwhile. Software SPI needs this:
     gpiozero 2.0's ``SPISoftwareBus`` is a Device built without the ``pin_factory`` it is given
     (its pins get it), so it falls back to the default factory, and there is none off a Pi."""
-    saved, Device.pin_factory = Device.pin_factory, factory
+    # gpiozero declares the class attribute as None, without a type
+    saved, Device.pin_factory = Device.pin_factory, factory  # type: ignore[assignment]
     try:
         yield factory
     finally:

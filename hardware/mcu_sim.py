@@ -19,6 +19,7 @@ import select
 import threading
 import time
 import tty
+from typing import Mapping
 
 from hardware import protocol as p
 from hardware.base import Led
@@ -50,6 +51,8 @@ class SimMcu:
         self._host_frames_to_lose, self._losing = 0, False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        #: The closed channels and their faces last reported (None: report the whole state).
+        self._sent: tuple[frozenset[int], Mapping[int, bool]] | None = None
         self.plug()
 
     # -- the cable ------------------------------------------------------------------------
@@ -75,7 +78,7 @@ class SimMcu:
     def unplug(self) -> None:
         """Pull the cable: the pty and its name vanish; the host's reads fail."""
         with self._lock:
-            if self._master is None:
+            if self._master is None or self._slave is None:
                 return
             os.unlink(self.path)
             os.close(self._master)
@@ -130,7 +133,7 @@ class SimMcu:
                     time.sleep(self.interval)
                     ready = True
                 else:
-                    ready, _, _ = select.select([master], [], [], self.interval)
+                    ready = bool(select.select([master], [], [], self.interval)[0])
             except (OSError, ValueError):
                 continue
             with self._lock:
@@ -142,7 +145,7 @@ class SimMcu:
 
     def _receive(self) -> None:
         size = self._allowance()
-        if not size:
+        if not size or self._master is None:
             return
         try:
             data = os.read(self._master, size)

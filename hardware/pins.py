@@ -35,7 +35,7 @@ Pin = tuple[int | str, str, str | None]
 def gpio_pins(kind: str, options: dict[str, Any]) -> list[Pin]:
     """(pin, what takes it, bus or None) for every GPIO pin the backend table ``options`` of
     ``kind`` takes. Values of the wrong type are left for the backend to refuse."""
-    backend = options.get("backend")
+    backend: str = options.get("backend") or ""
     pins = [
         (pin, key, None)
         for key in PIN_OPTIONS.get((kind, backend), ())

@@ -247,5 +247,5 @@ def decode_leds(body: bytes) -> tuple[int, int, dict[int, Led]]:
     leds = {}
     for i in range(2, len(body), LED_ENTRY):
         word = int.from_bytes(body[i:i + 2], "big")
-        leds[word & 0x3FFF] = Led(tuple(body[i + 2:i + 5]), PATTERNS[word >> 14])
+        leds[word & 0x3FFF] = Led((body[i + 2], body[i + 3], body[i + 4]), PATTERNS[word >> 14])
     return body[0], body[1], leds

@@ -19,7 +19,7 @@ import os
 import select
 import threading
 from collections import Counter, deque
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Protocol
 
 import serial
 
@@ -29,8 +29,6 @@ from hardware.clock import Clock, wall_clock
 from hardware.patterns import check_frame
 from hardware.wake import Waker
 
-Opener = Callable[[str], serial.SerialBase]
-
 #: Bytes the link lets wait in the OS output queue: ~90 ms at 115200 baud, so a new LED frame
 #: never queues behind much older ones.
 QUEUE_LIMIT = 1024
@@ -39,17 +37,37 @@ QUEUE_LIMIT = 1024
 HELLO_AGAIN_MAX = 4.0
 
 
-def open_port(url: str, baudrate: int = 115200) -> serial.SerialBase:
+class Port(Protocol):
+    """What the link uses of a pyserial port: a tty's, or a URL handler's (``loop://``)."""
+
+    write_timeout: float | None
+
+    @property
+    def in_waiting(self) -> int: ...
+    @property
+    def out_waiting(self) -> int: ...
+    def read(self, size: int = 1) -> bytes: ...
+    def write(self, data: bytes | bytearray, /) -> int | None: ...
+    def fileno(self) -> int: ...
+    def close(self) -> None: ...
+
+
+Opener = Callable[[str], Port]
+
+
+def open_port(url: str, baudrate: int = 115200) -> Port:
     """A real tty, a pty or any pyserial URL (``loop://``), non-blocking reads and writes:
     ``write_timeout=0`` makes pyserial's write on a tty return what the OS took. Ports without
     a file descriptor (``loop://``: an unbounded queue) keep their default, blocking writes."""
-    port = serial.serial_for_url(url, baudrate=baudrate, timeout=0)
+    port: Port = serial.serial_for_url(url, baudrate=baudrate, timeout=0)
     if _fileno(port) is not None:
         port.write_timeout = 0
     return port
 
 
-def _fileno(port: serial.SerialBase) -> int | None:
+def _fileno(port: Port | None) -> int | None:
+    if port is None:
+        return None
     try:
         return port.fileno()
     except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both
@@ -92,7 +110,7 @@ class SerialLink:
         self.error: str | None = None
         self.info: p.BoardInfo | None = None
         self.senses_polarity = False
-        self._port: serial.SerialBase | None = None
+        self._port: Port | None = None
         self._reader = p.FrameReader()
         self._lock = threading.RLock()
         self._seq = 0
@@ -179,7 +197,7 @@ class SerialLink:
 
     def wakes(self, waker: Waker) -> None:
         """Let ``waker`` watch the port: bytes from the board wake the daemon's loop."""
-        waker.watch(lambda: _fileno(self._port) if self._port is not None else None)
+        waker.watch(lambda: _fileno(self._port))
 
     @property
     def quiet(self) -> bool:
@@ -228,6 +246,8 @@ class SerialLink:
         self.stats[f"lost_{why}"] += 1
         port, self._port, self.info = self._port, None, None
         self._last_attempt = self.clock()
+        if port is None:
+            return
         try:
             port.close()
         except (OSError, serial.SerialException):
@@ -262,10 +282,13 @@ class SerialLink:
             self._disconnect("write")
 
     def _write_some(self) -> None:
-        room = QUEUE_LIMIT - self._port.out_waiting if self._out else 0
+        port = self._port
+        if port is None:
+            return
+        room = QUEUE_LIMIT - port.out_waiting if self._out else 0
         while self._out and room > 0 and self._writable():
             kind, data = self._out[0]
-            written = self._port.write(data[:room]) or 0
+            written = port.write(data[:room]) or 0
             room -= written
             if written < len(data):
                 del data[:written]
@@ -312,6 +335,7 @@ class SerialLink:
             self.channels = info.channels
 
     def _on_state(self, frame: p.Frame) -> None:
+        assert self.channels is not None  # the handshake, which frames wait for, set it
         closed, north, led_id = p.decode_state(frame.body, self.channels, self.senses_polarity)
         self._expect = (frame.seq + 1) & 0xFF
         self._set(closed, north or {})
@@ -320,6 +344,7 @@ class SerialLink:
             self._led_pending = "resend"
 
     def _on_change(self, frame: p.Frame) -> None:
+        assert self.channels is not None  # the handshake, which frames wait for, set it
         changes = p.decode_changes(frame.body)
         if frame.seq != self._expect or max(changes, default=0) >= self.channels:
             self.stats["resyncs"] += 1

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import warnings
 
+from typing import Any
+
 from gpiozero import DigitalOutputDevice
 from gpiozero.exc import SPISoftwareFallback
 from gpiozero.pins.spi import SPISoftware
@@ -68,7 +70,7 @@ class ShiftRegisterChain:
             raise ValueError("a chain needs at least one register")
         self.registers, self.channels = registers, 8 * registers
         self._table = _table(active_low, a_first)
-        self._spi = None
+        self._spi: Any = None  # gpiozero's SPI interface, hardware or software (untyped)
         self._last: tuple[bytes, Scan] | None = None
         # SH/LD idles high (shift); on() pulls it low (load).
         self._latch = DigitalOutputDevice(latch, active_high=False, pin_factory=pin_factory)
@@ -87,7 +89,8 @@ class ShiftRegisterChain:
         """gpiozero's SPI interface, and its reason if it fell back from hardware to software."""
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", SPISoftwareFallback)
-            interface = self._latch.pin_factory.spi(**spi)
+            # gpiozero declares pin_factory as None, without a type
+            interface = self._latch.pin_factory.spi(**spi)  # type: ignore[attr-defined]
         fallback = [str(w.message) for w in caught if issubclass(w.category, SPISoftwareFallback)]
         return interface, (fallback[0] if fallback else None)
 

@@ -1,114 +1,69 @@
-"""The import graph, read from the source with ``ast``: no module imports itself round a circle,
-and the engines import nothing above them.
-
-Every ``import`` and ``from ... import`` counts, wherever it stands (inside a function, under
-``if TYPE_CHECKING``): a circle a lazy import hides is still a circle to a reader. ``from
-package import name`` is an edge to ``package.name`` where that is a module, else to
-``package``; a module's parent packages are not edges of their own (Python runs them first
-whatever the order).
-"""
+"""The import graph, read from the source with ``ast`` (tools/importgraph.py: every import counts,
+lazy or under ``TYPE_CHECKING``): no module imports itself round a circle in any layer, the
+layers point one way (the daemon above the engines and the drivers, which import neither each
+other nor it), the helpers the tests and the bench share import neither of them, and the
+picture of it all in docs/ is what the code draws now."""
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-#: The packages whose import graphs are walked.
-PACKAGES = ("engines",)
+from tools.importgraph import LAYERS, OUT, circles, graph, imported, modules, picture, room, rooms
 
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def modules(package: str) -> dict[str, Path]:
-    return {module_name(path): path for path in sorted((ROOT / package).rglob("*.py"))}
-
-
-def imported(path: Path, name: str, known: set[str]) -> set[str]:
-    """The modules the file at ``path`` (module ``name``) imports."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(anchor + ([base] if base else []))
-            for alias in node.names:
-                child = f"{base}.{alias.name}"
-                found.add(child if child in known else base)
-    return found
-
-
-def graph(package: str) -> dict[str, set[str]]:
-    """Module -> the modules of ``package`` it imports."""
-    paths = modules(package)
-    known = set(paths)
-    return {name: imported(path, name, known) & known for name, path in paths.items()}
-
-
-def circles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Every strongly connected group of more than one module (or one importing itself), as a
-    path round it (Tarjan's algorithm)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for nxt in sorted(edges[node]):
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            group = []
-            while True:
-                member = stack.pop()
-                group.append(member)
-                if member == node:
-                    break
-            if len(group) > 1 or node in edges[node]:
-                found.append(sorted(group))
-
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return found
+#: What each top-level package may import of the others (the layers, and the test helpers).
+MAY_IMPORT = {
+    "engines": set(),
+    "hardware": set(),
+    "firmware_host": {"engines", "hardware"},
+    "testbed": {"engines", "firmware_host", "hardware"},
+    "bench": {"engines", "firmware_host", "hardware", "testbed"},
+    "tools": set(),
+}
+ALL = ("engines", "firmware_host", "hardware", "testbed", "bench", "tests", "tools")
 
 
 def test_the_walk_finds_a_circle_and_the_edges_a_reader_sees():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"a"}, "b": set()}) == [["a"]]
     assert circles({"a": {"b"}, "b": set()}) == []
-    edges = graph("engines")
+    edges = graph("engines", "firmware_host")
     assert "engines.antipode.board" in edges["engines.antipode.tactics"]
     assert "engines.ai.alphabeta" in edges["engines.ai"]  # from engines.ai import alphabeta
+    assert "engines" in edges["firmware_host.game"]  # across layers
+    assert "firmware_host.controller" in edges["firmware_host.session"]  # a lazy import counts
 
 
-@pytest.mark.parametrize("package", PACKAGES)
+@pytest.mark.parametrize("package", ["engines", "firmware_host", "hardware", "testbed", "bench"])
 def test_no_import_circles(package):
     assert circles(graph(package)) == []
 
 
-def test_the_engines_import_nothing_above_them_and_core_no_game():
-    """engines/ is pure rules: it imports neither the daemon nor the drivers, and engines.core
-    (what every game builds on) imports no game and not the computer opponent."""
-    for name, path in modules("engines").items():
-        everything = imported(path, name, set(modules("engines")))
-        above = {m for m in everything if m.split(".")[0] in ("firmware_host", "hardware", "tests")}
-        assert not above, (name, above)
+@pytest.mark.parametrize("package", sorted(MAY_IMPORT))
+def test_each_package_imports_only_what_is_below_it(package):
+    """engines/ is pure rules and hardware/ the drivers: neither imports the other nor the
+    daemon; nothing but the tests imports tests/ (the bench runs through testbed/)."""
+    known = set(modules(*ALL))
+    for name, path in modules(package).items():
+        others = {m.split(".")[0] for m in imported(path, name, known)} & set(ALL) - {package}
+        assert others <= MAY_IMPORT[package], (name, others - MAY_IMPORT[package])
+
+
+def test_engines_core_imports_no_game_nor_the_computer():
+    """engines.core, what every game builds on, imports no game and not the computer opponent."""
+    for name, targets in graph("engines").items():
         if name.startswith("engines.core"):
-            outside = {m for m in everything if m.startswith("engines") and
-                       not m.startswith("engines.core")}
-            assert not outside, (name, outside)
+            assert all(t.startswith("engines.core") for t in targets), (name, targets)
+
+
+def test_the_rooms_of_the_picture_are_each_layer_s_packages_and_modules():
+    found = rooms(graph(*LAYERS))
+    assert {"firmware_host.web", "firmware_host.controller", "engines.core", "hardware.sim",
+            "engines"} <= set(found)
+    assert "engines.core" in found["engines.antipode"] and "firmware_host" not in found["engines"]
+    assert room("engines.antipode.state") == "engines.antipode"
+
+
+def test_the_picture_in_docs_is_what_the_code_draws_now():
+    """docs/architecture.md shows docs/drawings/imports.svg; after moving code, redraw it with
+    ``python -m tools.importgraph``."""
+    assert OUT.read_text() == picture(), "run: .venv/bin/python -m tools.importgraph"

@@ -16,7 +16,8 @@ def test_ruff_finds_nothing():
     if ruff is None:
         pytest.fail("ruff is missing: install the package with its [test] extra")
     done = subprocess.run(
-        [ruff, "check", "--no-cache", "engines", "firmware_host", "hardware", "bench", "tests"],
+        [ruff, "check", "--no-cache", "engines", "firmware_host", "hardware", "bench", "tests",
+         "testbed", "tools"],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr

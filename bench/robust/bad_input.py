@@ -5,7 +5,7 @@ layout files, exit status 0 or 2 (one ``reedboard replay: line N: ...`` message)
 files, exit status 0, 1 or 2 (one ``reedboard play: ...`` message) for game records. Figures:
 inputs tried per target, tracebacks (must be 0) and the first few of them.
 
-    .venv/bin/python bench/robust/bad_input.py [--quick] [--examples N] [--seed S]
+    .venv/bin/python -m bench.robust.bad_input [--quick] [--examples N] [--seed S]
 """
 
 from __future__ import annotations
@@ -22,20 +22,17 @@ from contextlib import redirect_stderr
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+import tomli_w
+from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
 
-import tomli_w  # noqa: E402
-from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from bench.robust.common import report  # noqa: E402
-from engines import GAME_NAMES, new_game  # noqa: E402
-from firmware_host import referee  # noqa: E402
-from firmware_host.config import Config, ConfigError, load_config  # noqa: E402
-from firmware_host.game import Game  # noqa: E402
-from firmware_host.layout import default_layout_toml, load_layout  # noqa: E402
-from firmware_host.replay import replay  # noqa: E402
+from bench.robust.common import report
+from engines import GAME_NAMES, new_game
+from firmware_host import referee
+from firmware_host.config import Config, ConfigError, load_config
+from firmware_host.game import Game
+from firmware_host.layout import default_layout_toml, load_layout
+from firmware_host.replay import replay
 
 SMALL = {"antipalos": 3, "antipod": 4, "anti-grid": 6}  # small boards keep replays quick
 

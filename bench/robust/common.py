@@ -1,17 +1,14 @@
-"""What the robustness scripts share: the repository on ``sys.path``, the table and JSON report,
-and a parallel map over seeds."""
+"""What the robustness scripts share: the repository's root, the table and JSON report, and a
+parallel map over seeds."""
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterable, Sequence
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
 
 def report(title: str, rows: Sequence[tuple[str, Any]], figures: dict[str, Any]) -> None:

@@ -8,12 +8,12 @@ the serial protocol), an ssd1306 OLED (luma's driver on its I2C interface) and a
 matrix (luma's driver on its SPI interface) over bus stand-ins that can fail with the OS's
 errors, the computer and the hints in their worker processes, the simulator page served, the
 café network on a real Mosquitto (when installed), the games in a real SQLite file, on a
-loop-mounted ext4 "card" when this runs as root (``tests.tools.Card``). A seeded player plays
+loop-mounted ext4 "card" when this runs as root (``testbed.tools.Card``). A seeded player plays
 white at Antipalos 5 (a random legal move, then carries out the computer's move; a hint now and
 then; a new game after each end) while faults come one at a time, each at a random moment:
 
 - processes killed by PID (SIGKILL): the computer's worker, the hints' worker, the fork server;
-- exceptions raised inside threads (``tests.tools.inject``): the OLED's writer, the LEDs'
+- exceptions raised inside threads (``testbed.tools.inject``): the OLED's writer, the LEDs'
   animator, the web server's loop, paho's network thread, the MQTT sender, the computer's
   worker's driver;
 - devices: the I2C bus refusing transfers (EREMOTEIO), the SPI bus failing (EIO), the serial
@@ -28,7 +28,7 @@ stepped on throughout and the part works again afterwards (the journal says so, 
 failure clears), and a move as *lost* when it was acknowledged (a ``move`` event not taken
 back) but is not in the games file at the end.
 
-    .venv/bin/python bench/robust/faults.py [--quick] [--rounds N] [--seed S]
+    .venv/bin/python -m bench.robust.faults [--quick] [--rounds N] [--seed S]
 """
 
 from __future__ import annotations
@@ -48,28 +48,25 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from luma.core.interface.serial import i2c, spi
+from luma.led_matrix.device import max7219
+from luma.oled.device import ssd1306
 
-from luma.core.interface.serial import i2c, spi  # noqa: E402
-from luma.led_matrix.device import max7219  # noqa: E402
-from luma.oled.device import ssd1306  # noqa: E402
-
-from bench.robust.common import report  # noqa: E402
-from bench.robust.storage_faults import full, locked, refused  # noqa: E402
-from firmware_host import web  # noqa: E402
-from firmware_host.config import Config, Mqtt, Opponent, Timing  # noqa: E402
-from firmware_host.daemon import Daemon, Hardware  # noqa: E402
-from firmware_host.phase import Moving, Over  # noqa: E402
-from firmware_host.session import configured_game, open_controller  # noqa: E402
-from firmware_host.storage import Storage  # noqa: E402
-from hardware.leds import LumaLeds  # noqa: E402
-from hardware.mcu_sim import SimMcu  # noqa: E402
-from hardware.oled import LumaDisplay  # noqa: E402
-from hardware.serial_link import SerialLink, SerialScanner  # noqa: E402
-from hardware.sim import SimBoard  # noqa: E402
-from tests.hardware.hw_recorders import I2cBus, NoGpio, SpiBus  # noqa: E402
-from tests.tools import InjectedFault, ThreadDeath, inject  # noqa: E402
+from bench.robust.common import report
+from bench.robust.storage_faults import full, locked, refused
+from firmware_host import web
+from firmware_host.config import Config, Mqtt, Opponent, Timing
+from firmware_host.daemon import Daemon, Hardware
+from firmware_host.phase import Moving, Over
+from firmware_host.session import configured_game, open_controller
+from firmware_host.storage import Storage
+from hardware.leds import LumaLeds
+from hardware.mcu_sim import SimMcu
+from hardware.oled import LumaDisplay
+from hardware.serial_link import SerialLink, SerialScanner
+from hardware.sim import SimBoard
+from testbed.recorders import I2cBus, NoGpio, SpiBus
+from testbed.tools import InjectedFault, ThreadDeath, inject
 
 TIMING = Timing(settle_ms=100, debounce_scans=2)
 HUMAN, COMPUTER = "white", "black"
@@ -427,7 +424,7 @@ def try_fault(rig: Rig, fault: Fault) -> dict:
 def run(rounds: int = 1, seed: int = 1, broker: int | None = None,
         card=None, folder: Path | None = None) -> dict:
     """``rounds`` times every fault this machine allows, in a random order each; the
-    figures. ``card``: a tests.tools.Card for the games (else a plain folder)."""
+    figures. ``card``: a testbed.tools.Card for the games (else a plain folder)."""
     rng = random.Random(seed)
     results: list[dict] = []
     skipped = [f.name for f in FAULTS if (f.needs == "broker" and not broker)
@@ -475,8 +472,8 @@ def run(rounds: int = 1, seed: int = 1, broker: int | None = None,
 
 
 def make_card(base: Path):
-    """A tests.tools.Card in ``base`` (None, said, where this machine cannot make one)."""
-    from tests.tools import Card, NoCard
+    """A testbed.tools.Card in ``base`` (None, said, where this machine cannot make one)."""
+    from testbed.tools import Card, NoCard
 
     try:
         return Card(base)
@@ -493,7 +490,7 @@ def main() -> None:
     args = parser.parse_args()
     rounds = args.rounds or (1 if args.quick else 10)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the card unmounted, the broker ended
-    from tests.mqtt.mqtt_tools import Broker
+    from testbed.broker import Broker
 
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)

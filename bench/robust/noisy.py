@@ -6,7 +6,7 @@ Figures: false moves accepted, spurious takebacks and true moves missed once the
 (all must be 0). A failing stream is written as a ``reedboard replay`` file (the scans the
 controller saw) to ``--failures``.
 
-    .venv/bin/python bench/robust/noisy.py [--quick] [--streams N] [--seed S] [--workers W]
+    .venv/bin/python -m bench.robust.noisy [--quick] [--streams N] [--seed S] [--workers W]
 """
 
 from __future__ import annotations
@@ -21,19 +21,16 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from bench.robust.common import parallel_map, report, workers_default  # noqa: E402
-from bench.robust.player import KINDS, Plan, Player, Segment, capturing_first  # noqa: E402
-from firmware_host.config import Config  # noqa: E402
-from firmware_host.controller import Controller  # noqa: E402
-from firmware_host.game import Game  # noqa: E402
-from firmware_host.session import open_controller  # noqa: E402
-from firmware_host.storage import Storage  # noqa: E402
-from hardware.clock import VirtualClock  # noqa: E402
-from hardware.ghost import ambiguous_cells, ghosted, to_cells  # noqa: E402
-from hardware.sim import Noise, SimBoard  # noqa: E402
+from bench.robust.common import parallel_map, report, workers_default
+from bench.robust.player import KINDS, Plan, Player, Segment, capturing_first
+from firmware_host.config import Config
+from firmware_host.controller import Controller
+from firmware_host.game import Game
+from firmware_host.session import open_controller
+from firmware_host.storage import Storage
+from hardware.clock import VirtualClock
+from hardware.ghost import ambiguous_cells, ghosted, to_cells
+from hardware.sim import Noise, SimBoard
 
 #: Game name -> the (size, variant)s streams are drawn from.
 GAMES = {

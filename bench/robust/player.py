@@ -9,7 +9,7 @@ long enough to be read before it goes on (the daemon corrects the last move). Th
 in *segments*; the player waits for the board to settle after each segment (a real player waits
 for the lights).
 
-The hand's actions and their noise are :mod:`tests.support.hands`; nothing here runs the daemon:
+The hand's actions and their noise are :mod:`testbed.hands`; nothing here runs the daemon:
 :mod:`bench.robust.noisy` plays the segments on a simulated board.
 """
 
@@ -21,7 +21,7 @@ from typing import Callable, Iterable
 
 from engines.core import GameState
 from firmware_host import recognise
-from tests.support.hands import Hand, Segment
+from testbed.hands import Hand, Segment
 
 #: Noise kinds a stream may carry besides contact bounce (always on).
 KINDS = ("slide", "hover", "bump", "missed", "ghost", "order", "pause", "rest")

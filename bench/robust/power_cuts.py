@@ -5,7 +5,7 @@ in the database after the kill; a game *fails to resume* when the restarted daem
 the stored game on to the script's end. Figures: moves lost, games that failed to resume (both
 must be 0), acknowledged moves at the kill, start-up time to READY.
 
-    .venv/bin/python bench/robust/power_cuts.py [--quick] [--runs N] [--seed S] [--jobs J]
+    .venv/bin/python -m bench.robust.power_cuts [--quick] [--runs N] [--seed S] [--jobs J]
 """
 
 from __future__ import annotations
@@ -24,12 +24,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from bench.robust.common import ROOT, report  # noqa: E402
-from engines import new_game  # noqa: E402
-from firmware_host.storage import Storage  # noqa: E402
+from bench.robust.common import ROOT, report
+from engines import new_game
+from firmware_host.storage import Storage
 
 GAME, SIZE, PLIES = "anti-grid", 6, 10
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli", "run", "--sim"]

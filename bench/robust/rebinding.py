@@ -5,7 +5,7 @@ session file, both websockets) × attacker Hosts (names, a loopback-looking name
 and without an Origin. Figures: attacker requests answered (must be 0), loopback requests
 refused (must be 0).
 
-    .venv/bin/python bench/robust/rebinding.py [--quick]
+    .venv/bin/python -m bench.robust.rebinding [--quick]
 """
 
 from __future__ import annotations
@@ -19,11 +19,8 @@ import sys
 import tempfile
 import time
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from bench.robust.common import report  # noqa: E402
-from bench.robust.power_cuts import free_port  # noqa: E402
+from bench.robust.common import report
+from bench.robust.power_cuts import free_port
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli", "run", "--sim"]
 ROUTES = ["/", "/watch", "/static/app.js", "/replay.jsonl", "/ws", "/ws/watch"]

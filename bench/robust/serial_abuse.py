@@ -6,7 +6,7 @@ Figures: crashes of the host reader (must be 0), corrupt frames accepted (must b
 the host reports is a state the board really had), time from a board change after garbage until
 the host has it (resync), time to reconnect after the cable is put back.
 
-    .venv/bin/python bench/robust/serial_abuse.py [--quick] [--frames N] [--seed S] [--end E]
+    .venv/bin/python -m bench.robust.serial_abuse [--quick] [--frames N] [--seed S] [--end E]
 """
 
 from __future__ import annotations
@@ -20,16 +20,13 @@ import tempfile
 import time
 from collections import Counter
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from cobs import cobs
 
-from cobs import cobs  # noqa: E402
-
-from bench.robust.common import report  # noqa: E402
-from bench.serial_ends import ENDS, make_end  # noqa: E402
-from hardware import protocol as p  # noqa: E402
-from hardware.base import Led  # noqa: E402
-from hardware.serial_link import SerialLink  # noqa: E402
+from bench.robust.common import report
+from testbed.serial_ends import ENDS, make_end
+from hardware import protocol as p
+from hardware.base import Led
+from hardware.serial_link import SerialLink
 
 CHANNELS = 64
 BURST = 20  # garbage frames between two board changes

@@ -4,7 +4,7 @@ game they set the start position up again (a new game after a finished one, a ta
 start after an unfinished one). Figures: moves, games, scans, resident memory and open file
 descriptors at the start and end (and every virtual hour), scan rate.
 
-    .venv/bin/python bench/robust/soak.py [--quick] [--hours H] [--game G] [--seed S]
+    .venv/bin/python -m bench.robust.soak [--quick] [--hours H] [--game G] [--seed S]
 """
 
 from __future__ import annotations
@@ -16,18 +16,15 @@ import sys
 import tempfile
 import time
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from bench.robust.common import report  # noqa: E402
-from bench.robust.noisy import Run, play  # noqa: E402
-from bench.robust.player import Player, Segment  # noqa: E402
-from firmware_host.config import Config  # noqa: E402
-from firmware_host.game import Game  # noqa: E402
-from firmware_host.session import open_controller  # noqa: E402
-from firmware_host.storage import Storage  # noqa: E402
-from hardware.clock import VirtualClock  # noqa: E402
-from hardware.sim import Noise, SimBoard  # noqa: E402
+from bench.robust.common import report
+from bench.robust.noisy import Run, play
+from bench.robust.player import Player, Segment
+from firmware_host.config import Config
+from firmware_host.game import Game
+from firmware_host.session import open_controller
+from firmware_host.storage import Storage
+from hardware.clock import VirtualClock
+from hardware.sim import Noise, SimBoard
 
 THINK = 4.0  # mean seconds a player thinks before each action group
 

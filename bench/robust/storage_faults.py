@@ -10,7 +10,7 @@ saved again once mended, and the longest wall-clock step while the file was lock
 baseline: the longest step with no fault),
 and how long one write takes to fail on a locked file (median, max of 20).
 
-    .venv/bin/python bench/robust/storage_faults.py [--quick] [--repeat N]
+    .venv/bin/python -m bench.robust.storage_faults [--quick] [--repeat N]
 """
 
 from __future__ import annotations
@@ -21,20 +21,16 @@ import io
 import json
 import os
 import sqlite3
-import sys
 import tempfile
 import time
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from bench.robust.common import report  # noqa: E402
-from firmware_host.config import Config, Timing  # noqa: E402
-from firmware_host.game import Game  # noqa: E402
-from firmware_host.daemon import Daemon, Hardware  # noqa: E402
-from firmware_host.session import configured_game, open_controller  # noqa: E402
-from firmware_host.storage import Storage  # noqa: E402
-from hardware.sim import SimBoard  # noqa: E402
+from bench.robust.common import report
+from firmware_host.config import Config, Timing
+from firmware_host.game import Game
+from firmware_host.daemon import Daemon, Hardware
+from firmware_host.session import configured_game, open_controller
+from firmware_host.storage import Storage
+from hardware.sim import SimBoard
 
 WIN = ["A1*", "A3*", "B2*", "C1*", "C3*"]  # Antipalos 3: white connects
 

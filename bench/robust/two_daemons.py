@@ -4,7 +4,7 @@ Figures: runs in which both ran (must be 0), second daemons that exited 2 with t
 naming the file and the first's PID, ``reedboard export`` reading while a daemon runs, and the
 time a refused second daemon took to exit.
 
-    .venv/bin/python bench/robust/two_daemons.py [--quick] [--runs N]
+    .venv/bin/python -m bench.robust.two_daemons [--quick] [--runs N]
 """
 
 from __future__ import annotations
@@ -17,11 +17,8 @@ import sys
 import tempfile
 import time
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from bench.robust.common import report  # noqa: E402
-from bench.robust.power_cuts import free_port  # noqa: E402
+from bench.robust.common import report
+from bench.robust.power_cuts import free_port
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
 

@@ -5,7 +5,7 @@ the same loop left alone: the baseline), new games applied, how long one site's 
 a second page) waited behind 500 toggles of another, connections refused past the cap, open
 file descriptors, log lines and tracebacks for malformed requests.
 
-    .venv/bin/python bench/robust/web_flood.py [--quick]
+    .venv/bin/python -m bench.robust.web_flood [--quick]
 """
 
 from __future__ import annotations
@@ -16,23 +16,19 @@ import io
 import json
 import os
 import socket
-import sys
 import threading
 import time
 from contextlib import redirect_stderr
 from dataclasses import replace
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+import aiohttp
 
-import aiohttp  # noqa: E402
-
-from bench.robust.common import report  # noqa: E402
-from firmware_host import web  # noqa: E402
-from firmware_host.config import Config, Timing  # noqa: E402
-from firmware_host.daemon import Daemon, open_hardware  # noqa: E402
-from firmware_host.session import configured_game, open_controller  # noqa: E402
-from firmware_host.storage import Storage  # noqa: E402
+from bench.robust.common import report
+from firmware_host import web
+from firmware_host.config import Config, Timing
+from firmware_host.daemon import Daemon, open_hardware
+from firmware_host.session import configured_game, open_controller
+from firmware_host.storage import Storage
 
 
 class Loop:

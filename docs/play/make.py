@@ -1,7 +1,7 @@
 """Make the pictures of the players' guides (docs/play/*.md) from the real page and the real OLED:
 
-    .venv/bin/python docs/play/make.py            # every game
-    .venv/bin/python docs/play/make.py phalanx    # one
+    .venv/bin/python -m docs.play.make            # every game (from the repository's root)
+    .venv/bin/python -m docs.play.make phalanx    # one
 
 For each game the daemon runs on the simulated board (as `reedboard run --sim`), Debian's
 chromium shows its page (Playwright, as the browser tests do), pieces are put and lifted as a
@@ -18,14 +18,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from PIL import Image
+
+from tests.daemon.scenes import SCENES
+from tests.web.conftest import CHROMIUM, Served
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
-
-from PIL import Image  # noqa: E402
-
-from tests.daemon.scenes import SCENES  # noqa: E402
-from tests.web.conftest import CHROMIUM, Served  # noqa: E402
-
 IMG = HERE / "img"
 #: The widest a board picture is kept (px), and the colours a picture keeps.
 WIDTH, COLOURS = 460, 64

@@ -31,7 +31,7 @@ INFO = GameInfo(
     variants=("plain", "chain"),
     default_variant="plain",
     size_help="points per grid side n:",
-    notes="moves 'a3-e3' (a capture suffix 'xc3' is checked when given); 'ok' ends a chain",
+    notation="a3-e3 (a capture suffix xc3 is optional, checked when given); ok ends a chain",
     options=(
         GameOption("first", "red", "the side that begins", choices=("red", "blue")),
         GameOption("trapped", True, "after 40 plies without a capture, a side whose pawns can "

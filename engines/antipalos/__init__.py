@@ -51,7 +51,8 @@ INFO = GameInfo(
     variants=("two", "team", "cut-throat-3", "cut-throat-4"),
     default_variant="two",
     size_help="board N×N",
-    notes="3N/2 Trirods per side; white begins; moves 'B4*', '*B4', Phase Two 'B2* - B3*'",
+    notes="3N/2 Trirods per side; white begins",
+    notation="a placement B4* or *B4; Phase Two B2* - B3*, turning in place B2* - *B2",
     match_targets=TARGETS,
     options=(
         GameOption("supply", None, "Trirods per side, 3N/2 or an equal smaller number",

@@ -27,6 +27,7 @@ INFO = GameInfo(
     variants=("standard",),
     default_variant="standard",
     size_help="radius r",
+    notation="a point, f14; an edge point by either board's name, a3 or a3+",
 )
 
 #: How the computer searches Antipod (docs/ai.md tells how each value was set).

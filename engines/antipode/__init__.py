@@ -25,6 +25,7 @@ INFO = GameInfo(
     default_variant="standard",
     notes="house rules: full-board pawn-only turn, third-repetition draw "
     "(variants turn them off; 'rulebook' = neither)",
+    notation="place:landing, c4:e3; :e3 when the board is full",
 )
 
 #: How the computer searches Antipode (docs/ai.md tells how each value was set).

@@ -16,7 +16,7 @@ class GameInfo:
     ``sizes`` are the sizes offered in menus (empty: one size, ``--size`` ignored); ``size_range``
     an optional (low, high) of further sizes accepted; ``match_targets`` the points a match can
     go to (empty: the game has no match play); ``options`` the named house rules and settings
-    (see :mod:`engines.core.options`)."""
+    (see :mod:`engines.core.options`); ``notation`` how a move is written."""
 
     name: str
     title: str
@@ -27,6 +27,8 @@ class GameInfo:
     default_variant: str
     size_help: str = ""
     notes: str = ""
+    #: How a move is written, with examples (``reedboard games``, ``reedboard play --help``).
+    notation: str = ""
     match_targets: tuple[int, ...] = ()
     options: tuple[GameOption, ...] = ()
 

@@ -28,7 +28,8 @@ INFO = GameInfo(
     size_range=None,
     variants=("standard",),
     default_variant="standard",
-    notes="green moves first; moves name anchor triangles, e.g. c1se-c3se; removal xd4se",
+    notes="green moves first",
+    notation="anchor triangles, a1se-a2sw; xd4se removes a self-phalanxed piece",
     options=(
         GameOption("repetition-draw", True, "the third repetition ends the game (decided by "
                    "points)", param="repetition"),

@@ -282,8 +282,9 @@ class Archive:
 
 def positions(game: dict[str, Any]) -> Iterator[GameState]:
     """The positions of an archived game, the start first."""
-    fields = {k: game.get(k) for k in ("game", "size", "variant", "started", "finished", "result",
-                                       "winner", "first", "options")}
+    fields: dict[str, Any] = {k: game.get(k) for k in ("game", "size", "variant", "started",
+                                                       "finished", "result", "winner", "first",
+                                                       "options")}
     yield from replay(GameRecord(id=game["game_id"], **fields, moves=tuple(game["moves"])))
 
 

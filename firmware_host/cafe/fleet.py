@@ -230,7 +230,7 @@ class Fleet:
                 alerts.append(_alert(table, "sync", "out of sync"))
             table.state = data
             position = table.replay()
-            if position is not None and table.layout not in self.layouts:
+            if position is not None and table.layout is not None and table.layout not in self.layouts:
                 self.layouts[table.layout] = [
                     {"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in position.sites()]
         return alerts

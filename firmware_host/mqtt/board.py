@@ -104,8 +104,8 @@ class NetBoard:
         try:
             if isinstance(command, Again):
                 controller.new_game(controller.game)
-            elif isinstance(command, NewGame) and command.players() is not None:
-                controller.set_players(command.players(), command.game)
+            elif isinstance(command, NewGame) and (players := command.players()) is not None:
+                controller.set_players(players, command.game)
             elif isinstance(command, NewGame):
                 controller.new_game(command.game)
             else:
@@ -261,6 +261,8 @@ def attach(daemon, config) -> NetBoard:
 def _name_opponent(controller: Controller) -> None:
     """The game begun before the other board was named as its opponent gets its ``Opponent``
     tag now (a resumed game already has it)."""
+    if controller.opponent is None:
+        return
     try:
         (record,) = controller.storage.games(controller.game_id)
         if record.opponent is None:

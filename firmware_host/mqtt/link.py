@@ -55,7 +55,10 @@ class Link:
     def __init__(self, settings: Mqtt, client_id: str, will: tuple[str, str] | None = None,
                  host: str | None = None, port: int | None = None,
                  who: str = "reedboard run") -> None:
-        self.host, self.port = host or settings.host, port or settings.port
+        host = host or settings.host
+        if host is None:
+            raise ValueError("a link needs the broker's host ([mqtt] host)")
+        self.host, self.port = host, port or settings.port
         self.client = client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
         client.reconnect_delay_set(*BACKOFF)
         client.max_queued_messages_set(QUEUE)
@@ -70,7 +73,8 @@ class Link:
         client.on_message = self._on_message
         client.on_subscribe = self._on_subscribe
         client.on_socket_open = _no_delay
-        client.loop_forever = self._network(client.loop_forever)  # what paho's thread runs
+        # what paho's thread runs, wrapped to keep what ends it (paho offers no hook for that)
+        client.loop_forever = self._network(client.loop_forever)  # type: ignore[method-assign]
         #: Who says the journal's lines ("reedboard run", "reedboard cafe").
         self.who = who
         #: Subscriptions the broker refused on the last connection (not allowed to read them).
@@ -153,7 +157,7 @@ class Link:
 
     def _subscribe(self, topic: str) -> None:
         result, mid = self.client.subscribe(topic, qos=1)
-        if result == paho.MQTT_ERR_SUCCESS:
+        if result == paho.MQTT_ERR_SUCCESS and mid is not None:
             self._asked[mid] = topic
             self._since[topic] = time.monotonic()
 

@@ -140,7 +140,7 @@ def board_sheet(plan: BoardPlan, channels: Channels, title: str) -> Sheet:
               *scale_bar(plan.margin, plan.margin + 9)]
     frame = Line(((0, 0), (plan.width, 0), (plan.width, plan.height), (0, plan.height)), "frame",
                  closed=True)
-    data = {"pitch": plan.pitch, "sites": len(plan.sites)}
+    data: dict[str, object] = {"pitch": plan.pitch, "sites": len(plan.sites)}
     return Sheet(plan.width, plan.height, [frame, *header, *site_items(plan, channels)], data,
                  title)
 
@@ -229,6 +229,9 @@ def _marks(board: Sheet, across: int, down: int, w: float, h: float) -> list[Ite
 
 
 def _bounds(item: Item) -> tuple[float, float, float, float]:
+    if isinstance(item, Clip):
+        x, y, w, h = item.box
+        return x, y, x + w, y + h
     if isinstance(item, Group):
         boxes = [_bounds(i) for i in item.items]
         return (min(b[0] for b in boxes), min(b[1] for b in boxes),
@@ -250,6 +253,9 @@ def _meets(item: Item, x0: float, y0: float, x1: float, y1: float) -> bool:
 
 
 def _shift(item: Item, dx: float, dy: float) -> Item:
+    if isinstance(item, Clip):
+        x, y, w, h = item.box
+        return replace(item, box=(x + dx, y + dy, w, h), items=[_shift(i, dx, dy) for i in item.items])
     if isinstance(item, Group):
         return replace(item, items=[_shift(i, dx, dy) for i in item.items])
     if isinstance(item, Circle):

@@ -114,8 +114,8 @@ def _data(data: dict[str, object]) -> str:
 
 def _svg_item(item: Item, out: list[str]) -> None:
     if isinstance(item, Clip):
-        x, y, w, h = map(_n, item.box)
-        out.append(f'<clipPath id="page"><rect x="{x}" y="{y}" width="{w}" height="{h}"/></clipPath>'
+        left, top, w, h = map(_n, item.box)
+        out.append(f'<clipPath id="page"><rect x="{left}" y="{top}" width="{w}" height="{h}"/></clipPath>'
                    '<g clip-path="url(#page)">')
         for child in item.items:
             _svg_item(child, out)

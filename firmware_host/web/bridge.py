@@ -34,6 +34,7 @@ from firmware_host.controller import Controller
 from firmware_host.replay import Setup
 from firmware_host.view import lights
 from firmware_host.web import story
+from firmware_host.web.tap import HardwareBoard
 from firmware_host.screens import result_words
 from firmware_host import menu as menus
 from firmware_host.web.commands import (
@@ -168,7 +169,7 @@ def _json(obj: Any) -> str:
 class WebBoard:
     """Applies the page's commands to ``board`` and a controller, publishes to ``hub``."""
 
-    def __init__(self, board: SimBoard, hub: Hub, gap_ms: float = 60.0) -> None:
+    def __init__(self, board: SimBoard | HardwareBoard, hub: Hub, gap_ms: float = 60.0) -> None:
         self.board = board
         self.hub = hub
         #: Changes of one site are spaced at least this far apart, so that the debouncer sees
@@ -211,7 +212,9 @@ class WebBoard:
         earlier changes are far enough back, and no earlier command waits for its sites (a
         site's changes keep their order; one busy site never holds the others up). A command
         for the whole board (a button, a new game, a setup) waits for everything before it."""
-        due, busy, kept = [], set(), deque()
+        due: list[Command] = []
+        busy: set[str] = set()
+        kept: deque[Command] = deque()
         while self._pending and len(due) < PER_STEP:
             command = self._pending.popleft()
             sites = _sites_of(command)
@@ -270,10 +273,13 @@ class WebBoard:
 
     def _set(self, controller: Controller, site: str, on: bool) -> None:
         """Place (``on``) or lift the piece of ``site``, if that changes anything."""
-        channel = self.board.sensors(controller.layout.sensor).get(site)
-        if channel is None or on == (channel in self.board.closed):
+        board = self.board
+        if not isinstance(board, SimBoard):
+            return  # real pieces: the page cannot move them
+        channel = board.sensors(controller.layout.sensor).get(site)
+        if channel is None or on == (channel in board.closed):
             return  # the game changed since the page sent it, or nothing to do
-        (self.board.place if on else self.board.lift)(channel)
+        (board.place if on else board.lift)(channel)
         self._changed[site] = self._now
         self.hub.recording.add(self._now, site=site, on=on)
 
@@ -285,17 +291,20 @@ class WebBoard:
             self._set(controller, site, True)
 
     def _drag(self, controller: Controller, drag: Drag) -> None:
-        if not self._occupied(controller, drag.source):
+        board = self.board
+        if not isinstance(board, SimBoard) or not self._occupied(controller, drag.source):
             return
-        path = self._geometry.between(drag.source, drag.target) if self.board.noise else []
+        path = (self._geometry.between(drag.source, drag.target)
+                if self.board.noise and self._geometry else [])
         if not path:
             self._set(controller, drag.source, False)
             return self._set(controller, drag.target, True)
         sensor = self.board.sensors(controller.layout.sensor)
-        if any(sensor[s] is None for s in path):  # a dead switch on the way (a wired board)
+        channels = [c for c in (sensor[s] for s in path) if c is not None]
+        if len(channels) < len(path):  # a dead switch on the way (a wired board)
             self._set(controller, drag.source, False)
             return self._set(controller, drag.target, True)
-        self.board.slide([sensor[s] for s in path], step=SLIDE_STEP)
+        board.slide(channels, step=SLIDE_STEP)
         self._record_slide(controller, path)
 
     def _record_slide(self, controller: Controller, path: list[str]) -> None:
@@ -362,8 +371,8 @@ class WebBoard:
         self._led_sites = {}
         lights = self.board.lights(layout.led)  # where each LED really is
         for site in sites:
-            if lights[site.label] is not None:
-                self._led_sites.setdefault(lights[site.label], []).append(site.label)
+            if (led := lights[site.label]) is not None:
+                self._led_sites.setdefault(led, []).append(site.label)
         self.hub.labels = frozenset(s.label for s in sites)
         info = {"name": game.name, "title": game.title, "size": game.size,
                 "variant": game.variant, "shown_variant": game.shown_variant,

@@ -117,7 +117,7 @@ def read(obj: dict[str, Any], key: str, readers: dict[str, Callable], sites: Col
     (the café network's commands use ``command`` and readers of their own)."""
     kind = obj.get(key)
     reader = readers.get(kind) if isinstance(kind, str) else None
-    if reader is None:
+    if reader is None or not isinstance(kind, str):
         what = "message type" if key == "type" else key
         raise CommandError(f"unknown {what} {kind!r} (one of {', '.join(readers)})")
     return reader(Fields(obj, kind, key), sites)

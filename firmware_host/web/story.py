@@ -90,7 +90,7 @@ def plan(snap: Snapshot) -> dict[str, Any] | None:
 
 def history(states: list[GameState], moves: Iterable[str]) -> list[dict[str, Any]]:
     """The moves so far, each with its side and the sites it emptied and filled."""
-    out = []
+    out: list[dict[str, Any]] = []
     for state, text in zip(states, moves):
         try:
             move = state.parse_move(text)

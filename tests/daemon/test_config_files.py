@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.tools import free_port
+from testbed.tools import free_port
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
 

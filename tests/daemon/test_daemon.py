@@ -15,7 +15,7 @@ import pytest
 
 from firmware_host.storage import Storage
 from tests.daemon.stream_tools import STREAMS
-from tests.tools import free_port
+from testbed.tools import free_port
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
 

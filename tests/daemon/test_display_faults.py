@@ -22,7 +22,7 @@ from hardware import leds, oled
 from hardware.leds import LumaLeds
 from hardware.oled import LumaDisplay
 from hardware.sim import SimBoard
-from tests.hardware.hw_recorders import I2cBus, RecordingWs281x
+from testbed.recorders import I2cBus, RecordingWs281x
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 TIMING = Timing(settle_ms=100, debounce_scans=2)

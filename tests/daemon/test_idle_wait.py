@@ -14,7 +14,7 @@ from firmware_host.daemon import Daemon, Hardware
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 from hardware.sim import SimBoard
-from tests.tools import wait_until
+from testbed.tools import wait_until
 
 
 def until(predicate) -> bool:

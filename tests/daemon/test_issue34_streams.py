@@ -3,7 +3,7 @@ issue34_*.jsonl) and what the player expects to see: the events, the record, the
 
 Each was reproduced on the controller as it stood when the issue was filed (where all but two
 failed) and passes on the phase model that replaced it. Streams with robot-only lines (a
-``command`` the page sends) are replayed through the board under test (tests/support/board.py),
+``command`` the page sends) are replayed through the board under test (testbed/board.py),
 the others through ``reedboard replay``.
 """
 
@@ -17,8 +17,8 @@ from engines import new_game
 from firmware_host.config import Config, Opponent
 from firmware_host.controller import Game
 from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file, said
-from tests.support.board import BoardUnderTest
-from tests.support.pair import Pair
+from testbed.board import BoardUnderTest
+from testbed.pair import Pair
 
 GAMES = {"antipalos": (3, "two"), "antipode": (None, "standard"), "antipod": (4, None),
          "anti-grid": (6, "plain"), "phalanx": (None, None)}

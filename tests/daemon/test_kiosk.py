@@ -177,6 +177,9 @@ def test_a_database_from_before_the_winner_column_is_upgraded(tmp_path):
     old.executescript(
         "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, size INTEGER,"
         " variant TEXT, started TEXT NOT NULL, finished TEXT, result TEXT);"
+        "CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+        " ply INTEGER NOT NULL, notation TEXT NOT NULL, time TEXT NOT NULL,"
+        " PRIMARY KEY (game_id, ply));"  # the first release's file: games and their moves
     )
     old.close()
     db = Storage(path)

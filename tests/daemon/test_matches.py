@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
 
 import pytest
 
@@ -15,7 +14,7 @@ from firmware_host.export import record_text
 from firmware_host.menu import Choice, Menu, NewGame
 from firmware_host.replay import Replayer, parse
 from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import ADDED_COLUMNS, Storage
+from firmware_host.storage import Storage
 from hardware.base import ButtonEvent
 from tests.daemon.stream_tools import SETTLE, Stream, kinds, of, run
 
@@ -35,26 +34,6 @@ def test_a_match_s_games_share_the_first_game_s_id(tmp_path):
     assert (record.id, record.match_of, record.match_target, record.moves) == (
         second, first, 6, ("A1*",))
     assert db.games(single)[0].match_of is None and db.games(single)[0].match_target is None
-
-
-def test_a_database_from_before_the_match_columns_is_upgraded(tmp_path):
-    path = str(tmp_path / "old.db")
-    old = sqlite3.connect(path)
-    old.executescript(
-        "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, size INTEGER,"
-        " variant TEXT, started TEXT NOT NULL, finished TEXT, result TEXT, winner TEXT);"
-        "INSERT INTO games (game, size, variant, started) VALUES ('antipalos', 3, 'two', 'x');"
-    )
-    old.commit()
-    old.close()
-    db = Storage(path)
-    columns = [row[1] for row in sqlite3.connect(path).execute("PRAGMA table_info(games)")]
-    assert columns[-len(ADDED_COLUMNS):] == list(ADDED_COLUMNS)
-    assert db.unfinished().match_of is None
-    game = db.start("antipalos", 3, "two", match_target=15)
-    assert db.match_games(game)[0].match_target == 15
-    db.close()
-    assert Storage(path).games()[0].id == 1  # opening it again adds nothing
 
 
 # ----------------------------------------------------------- the controller, through streams

@@ -7,7 +7,7 @@ import signal
 import subprocess
 import sys
 
-from tests.tools import free_port
+from testbed.tools import free_port
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
 

@@ -1,4 +1,4 @@
-"""A card that cannot be written (tests.tools.Card: a loop-mounted ext4, read-only even for
+"""A card that cannot be written (testbed.tools.Card: a loop-mounted ext4, read-only even for
 root): mounted read-only at start, its games folder missing, or failing in the middle of a
 game (ext4 remounts itself read-only after errors). The games go on from memory, every move in
 order, the OLED, STATUS and the journal say "Cannot save: the card is read-only", and all is
@@ -16,7 +16,7 @@ import pytest
 from firmware_host.storage import READ_ONLY, Storage
 from tests.daemon.test_storage_faults import Board
 from tests.system.test_service import REEDBOARD, send
-from tests.tools import Card, NoCard, free_port, wait_for, wait_until
+from testbed.tools import Card, NoCard, free_port, wait_for, wait_until
 
 
 @pytest.fixture

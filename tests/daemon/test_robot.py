@@ -1,4 +1,4 @@
-"""The player robot that follows the board (tests/support/robot.py), driven by hypothesis: every
+"""The player robot that follows the board (testbed/robot.py), driven by hypothesis: every
 game and variant at small sizes, each step one intention of the robot (a move made with noise,
 a correction, a takeback from the menu, a command or by hand, a new game, the computer brought
 in or sent away, a restart of the daemon), the invariants checked whenever the board is idle.
@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from firmware_host.controller import Game
-from tests.support.bus import Faults
-from tests.support.board import BoardUnderTest
-from tests.support.pair import Pair
-from tests.support.robot import GAMES, KINDS, Robot, Violated
+from testbed.bus import Faults
+from testbed.board import BoardUnderTest
+from testbed.pair import Pair
+from testbed.robot import GAMES, KINDS, Robot, Violated
 
 #: Games of two sides, for paired boards.
 PAIRED = [g for g in GAMES if len(Game.of(*g).new().sides) == 2]

@@ -1,4 +1,4 @@
-"""What the player robot (tests/support/robot.py, bench/robot.py) found beyond issue 34's list:
+"""What the player robot (testbed/robot.py, bench/robot.py) found beyond issue 34's list:
 one small stream each (tests/daemon/streams/robot_*.jsonl), written the way the robot met it,
 and what a player following the board expects (each failed on the controller before the phase
 model). Streams with a restart are replayed through the board under test.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from firmware_host.config import Config, Opponent
 from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file
-from tests.support.board import BoardUnderTest
+from testbed.board import BoardUnderTest
 
 
 def test_a_capture_taken_back_from_the_menu_ends_before_it():

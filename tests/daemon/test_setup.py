@@ -20,7 +20,7 @@ from firmware_host.layout import Layout, layout_toml, read_layout
 from firmware_host.wizard import Wizard, serpentine
 from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
-from tests.tools import free_port
+from testbed.tools import free_port
 
 GAMES = [("antipalos", 4), ("antipalos", 12), ("antipode", None), ("antipod", 5),
          ("anti-grid", 6), ("phalanx", None)]

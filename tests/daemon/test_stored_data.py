@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from firmware_host.storage import Storage
-from tests.tools import free_port
+from testbed.tools import free_port
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
 

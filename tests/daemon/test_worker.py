@@ -16,7 +16,7 @@ import pytest
 
 from firmware_host import worker as worker_module
 from firmware_host.worker import Worker
-from tests.tools import inject, wait_until
+from testbed.tools import inject, wait_until
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from cobs import cobs
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bench.firmware_emulator import FIRMWARE, missing
+from testbed.firmware_emulator import FIRMWARE, missing
 
 HERE = Path(__file__).parent
 #: Long runs without zeros (COBS blocks of 254) are what matters; keep zeros rare in some.

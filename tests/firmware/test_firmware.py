@@ -10,12 +10,12 @@ import subprocess
 
 import pytest
 
-from bench.firmware_emulator import F_CPU, FIRMWARE, EmulatedBoard, decoded, build, renders
+from testbed.firmware_emulator import F_CPU, FIRMWARE, EmulatedBoard, decoded, build, renders
 from hardware import patterns
 from hardware import protocol as p
 from hardware.base import Led
 from hardware.serial_link import SerialLeds, SerialLink, SerialScanner
-from tests.tools import wait_until
+from testbed.tools import wait_until
 
 MS = F_CPU // 1000
 

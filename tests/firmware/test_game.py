@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bench.firmware_emulator import EmulatedBoard, build
+from testbed.firmware_emulator import EmulatedBoard, build
 from firmware_host.config import Config
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 from firmware_host.turn import LIGHTS
-from tests.tools import free_port, wait_until
+from testbed.tools import free_port, wait_until
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
 

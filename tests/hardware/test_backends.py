@@ -15,7 +15,7 @@ from hardware.leds import LumaLeds
 from hardware.mcu_sim import SimMcu
 from hardware.oled import LumaDisplay
 from hardware.sim import Noise, SimBoard
-from tests.hardware.hw_recorders import RecordingWs281x
+from testbed.recorders import RecordingWs281x
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 

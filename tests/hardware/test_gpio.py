@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 from hardware.ghost import ghosted, to_cells, to_channels
 from hardware.gpio import GpioButtons, GpioMatrix
 from hardware.gpio_mock import ReedMatrix, ReedMatrixPin
-from tests.tools import wait_until
+from testbed.tools import wait_until
 
 ROWS = [5, 6, 12, 16]
 COLS = [13, 19, 20, 21, 26]

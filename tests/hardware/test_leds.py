@@ -9,8 +9,8 @@ from hardware.base import Led
 from hardware.clock import VirtualClock
 from hardware import leds
 from hardware.leds import LumaLeds
-from tests.hardware.hw_recorders import RecordingSerial, RecordingWs281x
-from tests.tools import wait_until
+from testbed.recorders import RecordingSerial, RecordingWs281x
+from testbed.tools import wait_until
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 

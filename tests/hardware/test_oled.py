@@ -11,8 +11,8 @@ from PIL import Image, ImageDraw
 
 from hardware import oled
 from hardware.oled import LumaDisplay
-from tests.hardware.hw_recorders import I2cBus, RecordingSerial
-from tests.tools import wait_until
+from testbed.recorders import I2cBus, RecordingSerial
+from testbed.tools import wait_until
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 

@@ -1,12 +1,12 @@
 """The serial link over a pty pair, against both ends of the protocol: the simulated
 microcontroller (Python) and the board's firmware in the emulator (``end`` is "python" or
-"firmware"; bench/serial_ends.py). Tests of the host alone use the Python end only."""
+"firmware"; testbed/serial_ends.py). Tests of the host alone use the Python end only."""
 
 import time
 
 import pytest
 
-from bench.serial_ends import ENDS, make_end
+from testbed.serial_ends import ENDS, make_end
 from hardware import protocol as p
 from hardware.base import Led
 from hardware.mcu_sim import SimMcu

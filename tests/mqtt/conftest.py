@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from tests.mqtt.mqtt_tools import Board, Broker, Watcher
-from tests.tools import require
+from testbed.broker import Board, Broker, Watcher
+from testbed.tools import require
 from tests.web.conftest import CHROMIUM
 
 
@@ -64,7 +64,7 @@ def page():
 @pytest.fixture(scope="session")
 def postgres():
     """One throw-away PostgreSQL for the session (tests use tables of their own names)."""
-    from tests.mqtt.postgres import Postgres
+    from testbed.postgres import Postgres
 
     server = Postgres().start()
     yield server

@@ -16,7 +16,7 @@ GAME = {"id": 4, "game": "antipalos", "size": 3, "variant": "two",
         "moves": ["A1*", "A3*", "B2*", "C1*", "C3*"]}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.broker)])
 def archive(request, tmp_path):
     if request.param == "sqlite":
         return Archive.open(None, str(tmp_path))

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from firmware_host.storage import Storage
-from tests.mqtt.mqtt_tools import Broker, Watcher, board_config, layout_file
+from testbed.broker import Broker, Watcher, board_config, layout_file
 
 ONLINE = "reedboard/t1/availability"
 

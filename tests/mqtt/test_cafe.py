@@ -19,7 +19,7 @@ from firmware_host.cafe import broker_address
 from firmware_host.cafe.archive import Archive
 from firmware_host.cafe.run import start
 from firmware_host.config import Mqtt
-from tests.mqtt.mqtt_tools import REEDBOARD, Watcher, board_config
+from testbed.broker import REEDBOARD, Watcher, board_config
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 WIN = ("A1*", "A3*", "B2*", "C1*", "C3*")  # Antipalos 3: white connects

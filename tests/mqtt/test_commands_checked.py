@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import time
 
-from tests.mqtt.mqtt_tools import board_config, layout_file
+from testbed.broker import board_config, layout_file
 
 COMMAND, REPLY = "reedboard/t1/command", "reedboard/t1/reply"
 

@@ -19,7 +19,9 @@ from hypothesis import strategies as st
 from firmware_host.cafe.archive import Archive
 from firmware_host.cafe.run import start
 from firmware_host.config import Mqtt
-from tests.mqtt.mqtt_tools import Board, Broker, Watcher, board_config
+from testbed.broker import Board, Broker, Watcher, board_config
+
+pytestmark = pytest.mark.broker  # every test plays on the network fixture's Mosquitto
 
 KINDS = ("state", "availability", "command", "reply", "record", "events", "moves")
 #: The boards' topics and some that only look like them.

@@ -12,7 +12,7 @@ import paho.mqtt.publish as publish
 
 from firmware_host.config import Mqtt
 from firmware_host.mqtt.link import Link
-from tests.tools import inject, wait_until
+from testbed.tools import inject, wait_until
 
 
 def _link(port: int) -> tuple[Link, list]:

@@ -9,13 +9,15 @@ import subprocess
 import time
 from dataclasses import replace
 
+import pytest
+
 from firmware_host.config import Config, Mqtt
 from firmware_host.mqtt import topics
 from firmware_host.mqtt.board import NetBoard
 from firmware_host.mqtt.link import Link
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
-from tests.mqtt.mqtt_tools import Broker
+from testbed.broker import Broker
 
 
 def _board(tmp_path, port: int):
@@ -60,6 +62,7 @@ def test_commands_wait_for_the_loop(tmp_path, broker, watcher):
         net.stop()
 
 
+@pytest.mark.broker  # its own Mosquitto, with a password file and an ACL
 def test_a_pairing_whose_acl_lacks_the_read_lines_is_seen_within_seconds(tmp_path):
     """The docs' ACL without the pair's read lines: Mosquitto grants the subscription and sends
     nothing, so the link says the other board's topics are silent; with the lines, they are not.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from firmware_host.storage import Storage
-from tests.mqtt.mqtt_tools import board_config
+from testbed.broker import board_config
 
 OPPONENT = '\n[opponent]\nkind = "remote"\nboard = "{other}"\nside = "{side}"\n'
 

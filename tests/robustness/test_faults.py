@@ -7,11 +7,12 @@ and no acknowledged move is lost."""
 import pytest
 
 from bench.robust.faults import FAULTS, make_card, run
-from tests.mqtt.mqtt_tools import Broker
+from testbed.broker import Broker
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
 
+@pytest.mark.broker  # its own Mosquitto, for the MQTT link's faults
 def test_every_fault_is_survived_and_said_and_no_move_is_lost(tmp_path):
     broker = Broker(tmp_path).start()
     card = make_card(tmp_path)

@@ -6,7 +6,7 @@ the board's firmware in the emulator on the far end."""
 import pytest
 
 from bench.robust.serial_abuse import Garbage, run
-from bench.serial_ends import ENDS
+from testbed.serial_ends import ENDS
 
 
 @pytest.mark.parametrize("end", ENDS)

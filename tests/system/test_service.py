@@ -23,7 +23,7 @@ from firmware_host.service import PowerOff
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
 from hardware.sim import SimBoard
-from tests.tools import free_port, receive, wait_for
+from testbed.tools import free_port, receive, wait_for
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
 

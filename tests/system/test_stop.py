@@ -17,7 +17,7 @@ import time
 import pytest
 
 from tests.system.test_service import REEDBOARD, send
-from tests.tools import free_port, wait_for, wait_until
+from testbed.tools import free_port, wait_for, wait_until
 
 #: systemd's TimeoutStopSec in systemd/reedboard.service.
 STOP_SECONDS = 5

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tools import require
+from testbed.tools import require
 
 UNIT = Path(__file__).resolve().parents[2] / "systemd" / "reedboard.service"
 

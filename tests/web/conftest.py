@@ -16,7 +16,7 @@ from firmware_host.config import Config, Timing
 from firmware_host.daemon import Daemon, open_hardware
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
-from tests.tools import require
+from testbed.tools import require
 
 CHROMIUM = "/usr/bin/chromium"
 #: A shorter settle time than the default keeps the browser tests quick.

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from tests.tools import require
+from testbed.tools import require
 from tests.web.web_tools import screenshot
 
 from engines import GAME_NAMES

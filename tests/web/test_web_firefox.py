@@ -10,7 +10,7 @@ import subprocess
 import time
 
 import pytest
-from tests.tools import free_port, require
+from testbed.tools import free_port, require
 from tests.web.web_tools import OUTPUT
 
 FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")

@@ -13,7 +13,7 @@ import pytest
 
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
-from tests.tools import free_port, wait_until
+from testbed.tools import free_port, wait_until
 from tests.web.web_tools import screenshot
 
 REEDBOARD = Path(sys.executable).with_name("reedboard")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import engines
 from firmware_host.layout import default_layout, layout_toml
-from tests.tools import free_port, wait_until
+from testbed.tools import free_port, wait_until
 from tests.web.web_tools import screenshot
 
 REEDBOARD = Path(sys.executable).with_name("reedboard")

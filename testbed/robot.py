@@ -1,6 +1,6 @@
 """The player robot that follows the board.
 
-It plays a board under test (:class:`~tests.support.board.BoardUnderTest`) as a player at the
+It plays a board under test (:class:`~testbed.board.BoardUnderTest`) as a player at the
 table does, and does only what the board shows it:
 
 - whatever is lit asking for action is done, in a random order, with noise: ``remove`` (and the
@@ -20,7 +20,7 @@ invariants whenever the board is idle (:meth:`Robot.check`); the first one broke
 :class:`Violated`, with the stream that led to it.
 
 >>> from firmware_host.controller import Game
->>> from tests.support.board import BoardUnderTest
+>>> from testbed.board import BoardUnderTest
 >>> robot = Robot(BoardUnderTest(Game.of("antipalos", 3)), random.Random(2))
 >>> for _ in range(3):
 ...     robot.move()
@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from engines.core import GameState, IllegalMove, Realisation
-from tests.support.board import BoardUnderTest
-from tests.support.hands import NOISE, Hand, Segment, do
+from testbed.board import BoardUnderTest
+from testbed.hands import NOISE, Hand, Segment, do
 
 #: What the robot may mix into its play: the hands' noise, pieces resting on a wrong site before
 #: going on (read as a move, then corrected), a neighbour knocked off and left for the board to
@@ -88,7 +88,7 @@ class Robot:
     """Plays ``board`` with ``rng``'s choices and the noise ``kinds`` (from :data:`KINDS`);
     ``yes``: how often it agrees when the other board asks to take back; ``patient``: it waits
     for the opponent's move when idle (the computer; a paired board's robot moves in turn
-    instead, see :mod:`tests.support.pair`)."""
+    instead, see :mod:`testbed.pair`)."""
 
     def __init__(self, board: BoardUnderTest, rng: random.Random, kinds: Iterable[str] = KINDS,
                  yes: float = 0.7, patient: bool = True) -> None:

@@ -17,7 +17,7 @@ from typing import Any, Callable
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
-from tests.tools import free_port, require
+from testbed.tools import free_port, require
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]

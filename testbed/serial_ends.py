@@ -1,6 +1,6 @@
 """The far ends of the serial link that tests and benches run the host against, behind one
 interface: the simulated microcontroller (``hardware/mcu_sim.py``, Python) and the board's
-firmware in the emulator (``firmware/``, C in simavr; bench/firmware_emulator.py).
+firmware in the emulator (``firmware/``, C in simavr; testbed/firmware_emulator.py).
 
 An end has a pty at ``path`` and takes board changes (``place``, ``lift``, ``flip``, as
 :class:`hardware.sim.SimBoard`), noise towards the host (``send_raw``), frames from the host
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from bench.firmware_emulator import EmulatedBoard, build
+from testbed.firmware_emulator import EmulatedBoard, build
 from hardware.base import Led
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard

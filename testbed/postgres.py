@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import tempfile
 
-from tests.tools import free_port, require
+from testbed.tools import free_port, require
 
 
 def _bin() -> str | None:

@@ -19,9 +19,9 @@ import random
 from typing import Callable, Iterable
 
 from firmware_host.controller import Game
-from tests.support.board import BoardUnderTest, Table
-from tests.support.bus import Bus, Faults
-from tests.support.robot import KINDS, Robot
+from testbed.board import BoardUnderTest, Table
+from testbed.bus import Bus, Faults
+from testbed.robot import KINDS, Robot
 
 #: What the robots at a pair of boards intend, and how often (weights).
 PAIR_MIX = {"move": 60, "correct": 5, "takeback menu": 5, "takeback command": 3,

@@ -4,7 +4,7 @@ lifted, buttons pressed, the lit sites read back by what they ask (the legend of
 ``firmware_host/turn.py``), the OLED's text, the events, the stored games, the menu's actions
 sent as commands, and a restart from the same database with the pieces left as they stand.
 
-This is the only module of ``tests/support`` that touches the controller: when the controller
+This is the only module of ``testbed`` that touches the controller: when the controller
 changes, this is what to adapt.
 
 >>> board = BoardUnderTest(Game.of("antipalos", 3)); board.settle()

@@ -1,0 +1,56 @@
+"""Every test gets the markers of what it needs (pyproject.toml lists them), so a run can
+choose, e.g. the quick tests on a laptop::
+
+    .venv/bin/python -m pytest -m "not browser and not broker and not slow"
+
+- ``browser``: a test given Chromium or Firefox (the ``browser``, ``page`` or ``firefox`` fixture);
+- ``broker``: a test given Mosquitto or PostgreSQL (the ``broker``, ``watcher``, ``boards`` or
+  ``postgres`` fixture); a test that starts one itself is marked where it is written;
+- ``slow``: the robot's, the soak's and the faults' runs (:data:`SLOW`);
+- ``daemon``: the daemon's tests (``tests/daemon/``), which need nothing outside Python;
+- ``unit``: every other test and doctest.
+
+A test may have several (a dashboard's page on a broker: ``browser`` and ``broker``).
+
+This file stands at the root so that doctests collected on their own (``pytest engines``) get
+their marker too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+#: Fixture -> the marker of the test that uses it.
+NEEDS = {"browser": "browser", "page": "browser", "firefox": "browser",
+         "broker": "broker", "watcher": "broker", "boards": "broker", "postgres": "broker"}
+#: Test files that run for a minute or more: the robot's machines, the soak and the faults (their
+#: long versions are bench scripts).
+SLOW = {"tests/daemon/test_robot.py", "tests/robustness/test_soak.py",
+        "tests/robustness/test_faults.py"}
+DAEMON = "tests/daemon/"
+#: The markers that say what a test needs; a test with none of them is a ``unit`` test.
+KINDS = ("browser", "broker", "slow", "daemon")
+
+
+def kinds(path: str, fixtures: set[str], marked: set[str]) -> set[str]:
+    """The markers a test at ``path`` (relative to the root) with ``fixtures`` and the markers
+    ``marked`` already gets (tests/test_markers.py collects with each)."""
+    found = {NEEDS[f] for f in fixtures if f in NEEDS} | (marked & set(KINDS))
+    if path in SLOW:
+        found.add("slow")
+    if path.startswith(DAEMON):
+        found.add("daemon")
+    return found or {"unit"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(item.path).resolve()
+        where = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+        fixtures = set(getattr(item, "fixturenames", ()))
+        marked = {mark.name for mark in item.iter_markers()}
+        for name in sorted(kinds(where, fixtures, marked) - marked):
+            item.add_marker(name)

@@ -1,0 +1,64 @@
+"""The markers choose the runs the README names: each test is collected under the markers of
+what it needs (conftest.py at the root gives them), and the quick run leaves out every test
+that needs a browser, a broker or minutes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+QUICK = "not browser and not broker and not slow"
+#: A file or test of each kind, and the markers it must be collected under.
+SAMPLES = {
+    "tests/web/test_web_browser.py": {"browser"},
+    "tests/web/test_web_server.py": {"unit"},
+    "tests/mqtt/test_board_on_broker.py::test_state_events_and_availability": {"broker"},
+    "tests/mqtt/test_net_board.py::test_a_pairing_whose_acl_lacks_the_read_lines_is_seen_within_seconds":
+        {"broker"},
+    "tests/mqtt/test_archive.py::test_names[postgresql]": {"broker"},
+    "tests/mqtt/test_archive.py::test_names[sqlite]": {"unit"},
+    "tests/mqtt/test_fleet.py": {"unit"},
+    "tests/daemon/test_robot.py": {"daemon", "slow"},
+    "tests/daemon/test_menu.py": {"daemon"},
+    "tests/robustness/test_soak.py": {"slow"},
+    "tests/robustness/test_faults.py": {"broker", "slow"},
+    "engines/antipode/state.py": {"unit"},  # doctests
+}
+MARKERS = ("unit", "daemon", "browser", "broker", "slow")
+
+
+def collected(marker: str) -> set[str]:
+    """The ids of :data:`SAMPLES`' tests that ``-m marker`` selects."""
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         "-m", marker, *SAMPLES],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode in (0, 5), run.stdout + run.stderr  # 5: none selected
+    return {line for line in run.stdout.splitlines() if "::" in line}
+
+
+@pytest.fixture(scope="module")
+def selected() -> dict[str, set[str]]:
+    return {marker: collected(marker) for marker in (*MARKERS, QUICK)}
+
+
+def _of(ids: set[str], sample: str) -> set[str]:
+    """The ids of ``sample``'s tests (a file's, a test's or one case's)."""
+    return {i for i in ids if i == sample or i.startswith((sample + "::", sample + "["))}
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_each_test_is_collected_under_the_markers_of_what_it_needs(sample, selected):
+    under = {m for m in MARKERS if _of(selected[m], sample)}
+    assert under == SAMPLES[sample]
+
+
+def test_the_quick_run_leaves_out_browsers_brokers_and_the_slow(selected):
+    quick = selected[QUICK]
+    for sample, markers in SAMPLES.items():
+        assert bool(_of(quick, sample)) == markers.isdisjoint({"browser", "broker", "slow"}), sample

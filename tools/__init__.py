@@ -1,0 +1,1 @@
+"""Developers' tools, run from the repository's root as modules (``python -m tools.importgraph``)."""
