@@ -2,8 +2,9 @@
 lifts and set-backs into *touches* (a token lifted and set back: a flip or a tap).
 
 A lift counts when the game has a piece on the site, or a piece was set down there long enough
-not to be a hand passing over it; it becomes a touch when the site is set back. Touches are
-handed out in the order the tokens were lifted.
+not to be a hand passing over it; it becomes a touch when the site is set back. A token set back
+and lifted again at once brushed its switch mid-flip: one touch; one that rested first
+(``HOVER_MS``) was touched twice. Touches are handed out in the order the tokens were lifted.
 
 >>> hand = Hand(tap_ms=1500)
 >>> hand.changed(0, lifted={"a1"}, placed=set(), holding={"a1"})
@@ -30,12 +31,15 @@ class Hand:
         self._lifted: dict[str, float] = {}  # site -> when it was lifted
         self._back: dict[str, float] = {}  # site -> when a lifted site was last set back
         self._placed: dict[str, float] = {}  # site -> when a piece was last set down there
+        self._done: list[tuple[float, Touch]] = []  # touches ended by a second lift, with when
 
     def changed(self, now: float, lifted: Collection[str], placed: Collection[str],
                 holding: Collection[str]) -> list[str]:
         """A debounced change at ``now``; ``holding``: the sites the game has a piece on. The
         lifted sites just set back (touches that may count at once)."""
         for site in lifted:
+            if site in self._lifted and site in self._back and now - self._back[site] >= HOVER_MS:
+                self._done.append((self._lifted[site], self.take(site)))  # rested: touched again
             if site in holding or now - self._placed.get(site, now) >= HOVER_MS:
                 self._lifted.setdefault(site, now)
         back = []
@@ -66,4 +70,6 @@ class Hand:
             del self._lifted[site]
         for _, site in back:
             self._back.setdefault(site, now)
-        return [self.take(site) for _, site in back]
+        done, self._done = self._done, []
+        touches = done + [(t, self.take(site)) for t, site in back]
+        return [touch for _, touch in sorted(touches, key=lambda pair: pair[0])]

@@ -175,18 +175,18 @@ def due_under_way(c: Controller, phase: Moving, board: Board) -> bool:
 
 
 def last_move_in_hand(c: Controller, phase: Moving | Awaiting | Following, board: Board) -> bool:
-    """The players' last move lifted again before the next side began: a correction on its
-    way, quietly (the piece's targets lit); back where it came from for ``takeback_ms``, a
-    takeback."""
-    if not (phase.correctable and c.moves and c.takebacks):
+    """The last move's pieces lifted back to where they came from: a takeback once held there for
+    ``takeback_ms`` (a piece lifted by mistake and set down again takes nothing back); before
+    the next side began, lifted on its way elsewhere, a correction, quietly (targets lit)."""
+    if not (c.moves and c.takebacks):
         return False
-    if board == c.boards[-2]:
+    if board == c.boards[-2] and not opponent_to_move(c, -2):
         c.in_sync()
         c.light_targets(frozenset())
         if phase.held is None:
             c.go(replace(phase, held=c.now))
         return True
-    if recognise.lifting(c.states[-2], board, lambda site: c.targets_of(-2, site)):
+    if phase.correctable and recognise.lifting(c.states[-2], board, lambda site: c.targets_of(-2, site)):
         c.in_sync()
         c.light_targets(lifted_targets(c, board))
         return True
@@ -274,9 +274,10 @@ def at_choice(c: Controller, phase: Choosing, board: Board) -> bool:
 
 
 def touch_under_way(c: Controller, phase: Choosing, board: Board) -> bool:
-    """A token a touch can count on is off its switch (a flip or a tap under way)."""
+    """A token the moves flip or pick is off its switch (a flip or a tap under way, or a token
+    already turned lifted again)."""
     choice = phase.choice
-    if not (board < choice.board and choice.board - board <= choice.touchable):
+    if not (board < choice.board and choice.board - board <= choice.handled):
         return False
     c.in_sync()
     return True
@@ -427,7 +428,10 @@ SETTLED: dict[type, tuple[Rule, ...]] = {
 
 
 def settled(c: Controller, board: Board) -> None:
-    """Judge the settled ``board``: the first rule of the phase's row that applies decides."""
+    """Judge the settled ``board``: the first rule of the phase's row that applies decides (a
+    hold of the last move's pieces ends when the board shows anything else)."""
+    if getattr(c.phase, "held", None) is not None and board != c.boards[-2]:
+        c.go(replace(c.phase, held=None))
     for rule in SETTLED[type(c.phase)]:
         if rule(c, c.phase, board):
             return

@@ -342,6 +342,12 @@ class Choice:
         return frozenset().union(*(s for t in self.turns for s in t.left))
 
     @property
+    def handled(self) -> frozenset[str]:
+        """Every token the moves' flips and picks name, counted or not (lifted meanwhile, it is
+        in the hand: a touch under way, or one already counted lifted again)."""
+        return frozenset().union(*(s.sites for t in self.turns for s in t.steps if s.action in TOUCHED))
+
+    @property
     def action(self) -> str:
         return "flip" if self.shared is not None else "pick"
 

@@ -145,7 +145,10 @@ def instruction(snap: Snapshot) -> str | None:
     if isinstance(phase, Over):
         return "Set up to play again"
     if isinstance(phase, (Moving, Awaiting, Following)) and phase.held is not None and snap.record.moves:
-        return f"{snap.record.moves[-1]} lifted: set it down again, or leave it off to take it back"
+        move = snap.record.moves[-1]
+        if snap.board < snap.record.board:
+            return f"{move} lifted: set it down again, or leave it off to take it back"
+        return f"{move} undone: taken back in a moment, or set it as it was"
     lifted = snap.record.board - snap.board
     if isinstance(phase, (Moving, Awaiting)) and phase.holding is not None and lifted and not snap.sync:
         return f"{named(by_name(lifted))} in the hand"

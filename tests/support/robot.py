@@ -308,7 +308,7 @@ class Robot:
             self._hear()
             if self._answer():
                 continue
-            if any(line.endswith(("leave it off to take it back", " in the hand"))
+            if any(line.endswith(("leave it off to take it back", "or set it as it was", " in the hand"))
                    for line in self.board.screen()):
                 self.board.run(500)  # the board waits for a piece in the hand, then says more
                 continue
