@@ -16,6 +16,9 @@ pieces in rounds (Antipalos 5, staggered over the round). Printed:
   the baseline) and while half, then all the boards play; the cost of one more playing board
   is the difference over the extra boards;
 - the dashboard's memory (RSS) and the size of one state message;
+- the page's frames while all the boards play (the time between two animation frames: 16.7 ms
+  when the page keeps up; a tile drawn slowly shows as longer frames), p50 / p99 / max, and the
+  page opened afresh: the seconds until every tile has its board drawn;
 - the archive's insert of a finished game (``Archive.store``: SQLite, and PostgreSQL when
   Debian's is installed), p50 / p99 over 300 games, beside a bare ``INSERT`` of the same row.
 
@@ -353,6 +356,24 @@ def play_rounds(boards: Workers, page, active: int, rounds: int,
     return shown_at
 
 
+def open_again(page, count: int) -> float:
+    """Seconds from opening the page again to every one of ``count`` tiles drawn."""
+    began = time.perf_counter()
+    page.reload()
+    page.wait_for_function("(n) => document.querySelectorAll('article.tile[data-drawn]:not("
+                           "[data-drawn=\"\"])').length >= n", arg=count, timeout=60_000)
+    return time.perf_counter() - began
+
+
+#: Records the time between the page's animation frames in ``benchFrames``.
+FRAMES_JS = """() => {
+  window.benchFrames = [];
+  let last = 0;
+  const tick = (t) => { if (last) benchFrames.push(t - last); last = t; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+}"""
+
+
 def _tiles(page) -> dict[str, tuple[int, float]]:
     return {t["board"]: (int(t["ply"] or 0), float(t["at"] or 0)) for t in page.evaluate(
         "[...document.querySelectorAll('article.tile')].map((e) => "
@@ -400,7 +421,10 @@ def main() -> None:
             half = count // 2
             lat_half = play_rounds(boards, page, half, rounds, sites)
             busy_half = cpu.percent()
+            page.evaluate(FRAMES_JS)
             lat_all = play_rounds(boards, page, count, rounds, sites)
+            frames = page.evaluate("() => benchFrames")
+            opened = open_again(page, count)
             busy_all = cpu.percent()
             rss = rss_mb(cafe.pid)
             tiles = {(board, ply): at / 1000 for board, (ply, at) in _tiles(page).items()}
@@ -440,6 +464,9 @@ def main() -> None:
         "cpu_all_playing_pct": {k: round(v, 2) for k, v in busy_all.items()},
         "cpu_per_extra_playing_board_pct": {k: round(v, 3) for k, v in per_board.items()},
         "dashboard_rss_mb": round(rss, 1), "state_message_bytes": state_bytes,
+        **{f"page_frame_{name}_ms": round(percentile(frames, q), 1)
+           for name, q in (("p50", 0.5), ("p99", 0.99), ("max", 1.0))},
+        "page_opened_s": round(opened, 2),
         **{k: round(v, 3) for k, v in archive.items()},
     }
     print(f"{count} boards ({args.processes} processes) on one Mosquitto, the dashboard open in Chromium; "
@@ -458,6 +485,9 @@ def main() -> None:
         extra = f"{per_board[k]:>17.3f}" if k in per_board else f"{'(the bench)':>17}"
         print(f"{k:<28}{idle[k]:>16.2f}{busy_half[k]:>14.2f}{busy_all[k]:>14.2f}{extra}")
     print(f"dashboard memory (RSS) {rss:.0f} MB; one state message {state_bytes} bytes")
+    print(f"the page's frames while {count} play: p50 {figures['page_frame_p50_ms']} ms   p99 "
+          f"{figures['page_frame_p99_ms']} ms   max {figures['page_frame_max_ms']} ms (60 Hz: 16.7);"
+          f" opened afresh, every board drawn in {figures['page_opened_s']} s")
     print("archive insert of a finished game (40 moves), ms (goal p99 <= 5):")
     for name, key in (("SQLite archive", "archive_sqlite"), ("bare sqlite3 INSERT (baseline)",
                                                             "bare_sqlite_insert"),

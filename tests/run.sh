@@ -3,7 +3,8 @@
 # System packages: systemd-analyze (unit checks), chromium and firefox-esr (browser tests; never downloaded),
 # mosquitto (the MQTT tests' broker), postgresql (the café archive's tests start a throw-away
 # cluster on a loopback port), the AVR toolchain and simavr (the board's firmware, built and run in the
-# emulator: tests/firmware). Python packages: a venv in .venv.
+# emulator: tests/firmware). npm packages: axe-core (.axe/), TypeScript (.tsc/). Python packages: a venv
+# in .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +12,7 @@ need=()
 command -v systemd-analyze >/dev/null || need+=(systemd)
 [ -x /usr/bin/chromium ] || need+=(chromium)  # the simulator page's browser tests
 command -v firefox-esr >/dev/null || need+=(firefox-esr)  # ... and the page in Firefox
-command -v npm >/dev/null || need+=(nodejs npm)  # axe-core for the page's accessibility test
+command -v npm >/dev/null || need+=(nodejs npm)  # axe-core and TypeScript (the pages' scripts)
 [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # the café network's tests: a real broker
 command -v avr-gcc >/dev/null || need+=(gcc-avr)  # the firmware (firmware/Makefile)
 [ -f /usr/lib/avr/include/avr/io.h ] || need+=(avr-libc)
@@ -28,6 +29,12 @@ fi
 # axe-core (the accessibility checker the browser tests give the page) into .axe/, git-ignored
 [ -f .axe/node_modules/axe-core/axe.min.js ] || \
   npm install --silent --no-audit --no-fund --prefix .axe axe-core@4 >/dev/null
+# TypeScript, pinned (tsc checks the pages' scripts: tests/web/test_scripts_typed.py) into .tsc/,
+# git-ignored
+TYPESCRIPT=5.9.3
+[ "$(node -p 'require("./.tsc/node_modules/typescript/package.json").version' 2>/dev/null)" = \
+  "$TYPESCRIPT" ] || \
+  npm install --silent --no-audit --no-fund --prefix .tsc "typescript@$TYPESCRIPT" >/dev/null
 
 python3 -m venv .venv
 .venv/bin/pip install -q -e '.[test]'

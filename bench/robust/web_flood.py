@@ -29,6 +29,7 @@ from firmware_host.config import Config, Timing
 from firmware_host.daemon import Daemon, open_hardware
 from firmware_host.session import configured_game, open_controller
 from firmware_host.storage import Storage
+from firmware_host.web import base
 
 
 class Loop:
@@ -144,7 +145,7 @@ def slowloris(loop: Loop, connections: int) -> dict:
     fds_during = open_fds() - len(conns)  # the server's own, without the attacker's
     page_during = _page_ok(loop.port)
     began = time.perf_counter()
-    idle = web.server.IDLE_SECONDS
+    idle = base.IDLE_SECONDS
     time.sleep(idle + 1)
     closed = 0
     for conn in conns:

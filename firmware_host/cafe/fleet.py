@@ -16,8 +16,8 @@ dropped whole (:class:`Bad`, which the link says in the journal) and the table k
 >>> table = seen[-1]
 >>> table["id"], table["online"], table["pieces"], table["changed"], table["layout"]
 ('t1', True, ['B2*'], ['B2*'], 'antipalos/5/two')
->>> table["sides"]
-{'B2*': 'white'}
+>>> table["figures"]
+[{'side': 'white', 'sites': ['B2*'], 'kind': 'trirod'}]
 >>> fleet.receive("reedboard/t1/state", b'{"game": "antipalos", "size": 5, "moves": ["Q9*"]}')
 >>> seen[-1]["pieces"], seen[-1]["problem"][:23]
 ([], 'cannot show this game (')
@@ -41,6 +41,7 @@ from firmware_host.mqtt.untrusted import (
     Bad, board_id, ident, items, mapping, number, one_of, optional, read, record, text, whole,
 )
 from firmware_host.cafe.archive import read_record
+from firmware_host.web.drawn import drawn, figures
 
 #: Finished games kept per table for the day's list.
 DAY_GAMES = 50
@@ -86,8 +87,7 @@ class Table:
         self.games: list[dict[str, Any]] = []
         self.layout: str | None = None
         self.pieces: frozenset[str] = frozenset()
-        #: Whose piece stands on each site (from the game's figures), for the miniature.
-        self.sides: dict[str, str] = {}
+        #: The pieces as the game has them (``web/drawn.py``), for the miniature.
         self.figures: list[dict[str, Any]] = []
         self.changed: frozenset[str] = frozenset()
         self.problem: str | None = None
@@ -107,15 +107,13 @@ class Table:
         except (OptionError, IllegalMove, ValueError, KeyError, TypeError) as exc:
             self.problem = f"cannot show this game ({' '.join(str(exc).split())[:120]})"
             self.layout, self.pieces, self.changed, self._game = None, frozenset(), frozenset(), None
-            self.sides, self.figures = {}, []
+            self.figures = []
             return None
         self.problem = None
         if before is not None:  # a move was played: its sites are the last change
             self.changed = before.occupied() ^ position.occupied()
         self.layout, self.pieces = key, position.occupied()
-        figures = position.figures()
-        self.sides = {site: f.side for f in figures for site in f.sites}
-        self.figures = [{"side": f.side, "sites": list(f.sites), "kind": f.kind} for f in figures]
+        self.figures = figures(position)
         self._game = (key, moves, position)
         return position
 
@@ -144,7 +142,7 @@ class Table:
         return {"id": self.board, "name": self.name or self.board,
                 "online": self.online or self.reconnecting, "reconnecting": self.reconnecting,
                 "state": state, "layout": self.layout, "pieces": sorted(self.pieces),
-                "changed": sorted(self.changed), "sides": self.sides, "figures": self.figures,
+                "changed": sorted(self.changed), "figures": self.figures,
                 "problem": self.problem, "games": self.games[-10:]}
 
 
@@ -162,8 +160,8 @@ class Fleet:
         self.on_reply: Callable[[str, dict[str, Any]], None] = lambda *_: None
         #: Called with each new alert (a table out of sync, offline, finished a game).
         self.on_alert: Callable[[dict[str, Any]], None] = lambda _: None
-        #: Layout key -> the sites to draw (only games some table plays).
-        self.layouts: dict[str, list[dict[str, Any]]] = {}
+        #: Layout key -> the board to draw, its sites and drawing (only games some table plays).
+        self.layouts: dict[str, dict[str, Any]] = {}
         self.alerts: list[dict[str, Any]] = []
         #: Whether the dashboard is connected to the broker, and since when it is back after
         #: an outage (monotonic s; its first connection is no return).
@@ -231,8 +229,7 @@ class Fleet:
             table.state = data
             position = table.replay()
             if position is not None and table.layout is not None and table.layout not in self.layouts:
-                self.layouts[table.layout] = [
-                    {"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in position.sites()]
+                self.layouts[table.layout] = drawn(position)
         return alerts
 
     def _just_back(self) -> bool:
@@ -294,8 +291,8 @@ class Fleet:
         with self.lock:
             return [table.view() for table in self.tables.values()]
 
-    def layout(self, key: str) -> list[dict[str, Any]] | None:
-        """The sites of a layout some table uses ("antipalos/5/two"), for drawing; else None."""
+    def layout(self, key: str) -> dict[str, Any] | None:
+        """The board of a layout some table uses ("antipalos/5/two"), for drawing; else None."""
         with self.lock:
             return self.layouts.get(key)
 

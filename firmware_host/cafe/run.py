@@ -19,7 +19,7 @@ from firmware_host.mqtt import topics
 from firmware_host.mqtt.discovery import Device
 from firmware_host.mqtt.link import Link
 from firmware_host.web.address import is_loopback, new_token
-from firmware_host.web.server import WebServer
+from firmware_host.web.base import WebServer
 
 #: What the dashboard listens to on every board.
 KINDS = ("state", "availability", "reply", "record")

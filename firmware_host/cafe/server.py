@@ -1,9 +1,11 @@
-"""The café dashboard's web server: aiohttp in a thread of its own (the simulator's WebServer).
+"""The café dashboard's web server: its routes, websocket and commands, on the frame the board's
+page has too (:mod:`firmware_host.web.base`: served from a thread of its own).
 
 Routes: ``/`` every table, ``/watch/<id>`` one table for a café screen, ``/tables/<id>`` the
 games a table finished (the archive) and ``/tables/<id>/games/<key>`` one replayed move by move,
 ``/tables/<id>/games/<key>.txt`` its record, ``/api/...`` the JSON behind those pages,
-``/layouts/<key>`` the sites of a game some table plays, ``/static/...``, ``/ws`` the live feed.
+``/layouts/<key>`` the board of a game some table plays (its sites and drawing), ``/static/...``,
+``/shared/...`` the board-drawing module the board's page uses too, ``/ws`` the live feed.
 
 The page's websocket takes ``{"type": "command", "board", "command"}`` (a board's command,
 checked as the board checks it and refused at once for a board that is offline),
@@ -19,29 +21,25 @@ tiles are shown to anyone who can reach the page.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 from pathlib import Path
 from typing import Any, Callable
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSMsgType, web
 
 from engines import GAME_NAMES
 from firmware_host.cafe.archive import ArchiveError, positions
 from firmware_host.cafe.fleet import Fleet
 from firmware_host.game import Game
+from firmware_host.limits import Bucket
 from firmware_host.mqtt import topics
 from firmware_host.mqtt.commands import parse
 from firmware_host.mqtt.discovery import removal_messages
 from firmware_host.mqtt.untrusted import board_id
+from firmware_host.web.base import WebApp
 from firmware_host.web.commands import CommandError, load
-from firmware_host.web.guard import (
-    MAX_MESSAGE, Bucket, host_allowed, same_origin, security_headers, send_all,
-)
+from firmware_host.web.drawn import drawn, figures
 
-STATIC = Path(__file__).with_name("static")
-#: Messages waiting for a slow page before it is dropped (it reconnects and starts afresh).
-BACKLOG = 512
 #: Commands one page may send: RATE a second on average, BURST at once.
 RATE, BURST = 2.0, 10.0
 #: The longest name a table may be given.
@@ -53,52 +51,31 @@ RETAINED = ("state", "availability", "moves", "record")
 Publish = Callable[[str, str, bool], None]
 
 
-class Dashboard:
+class Dashboard(WebApp):
     """The pages showing ``fleet``; ``publish`` sends on the broker; ``token``: None on
     loopback."""
 
+    #: A slow page may fall 512 messages behind before it is dropped (it reconnects afresh).
+    name, farewell, backlog = "dashboard", b"reedboard cafe stopped", 512
+    static = Path(__file__).with_name("static")
+
     def __init__(self, fleet: Fleet, publish: Publish, token: str | None, host: str) -> None:
-        self.fleet, self.publish, self.token, self.host = fleet, publish, token, host
-        self.queues: set[asyncio.Queue] = set()
-        self.sockets: set[web.WebSocketResponse] = set()
-        self.loop: asyncio.AbstractEventLoop | None = None
+        super().__init__(token, host)
+        self.fleet, self.publish = fleet, publish
         self.broker = False
 
-    def app(self) -> web.Application:
-        app = web.Application(middlewares=[security_headers, self._check_host])
-        app.router.add_get("/", self.page)
-        app.router.add_get("/watch/{board}", self.page)
-        app.router.add_get("/tables/{board}", self.archive_page)
-        app.router.add_get("/tables/{board}/games/{key}.txt", self.record_text)
-        app.router.add_get("/tables/{board}/games/{key}", self.archive_page)
-        app.router.add_get("/api/tables/{board}/games", self.games)
-        app.router.add_get("/api/tables/{board}/games/{key}", self.replay)
-        app.router.add_get("/layouts/{game}/{size}/{variant}", self.layout)
-        app.router.add_get("/ws", self.socket)
-        app.router.add_static("/static", STATIC)
-        app.on_startup.append(self._started)
-        app.on_shutdown.append(self._close_sockets)
-        return app
-
-    async def _started(self, _: web.Application) -> None:
-        self.loop = asyncio.get_running_loop()
-
-    async def _close_sockets(self, _: web.Application) -> None:
-        for ws in list(self.sockets):
-            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"reedboard cafe stopped")
-
-    @web.middleware
-    async def _check_host(self, request: web.Request, handler) -> web.StreamResponse:
-        if not host_allowed(request.headers.get("Host", ""), self.host):
-            raise web.HTTPMisdirectedRequest(text="this dashboard answers only to its own address\n")
-        return await handler(request)
+    def routes(self, router: web.UrlDispatcher) -> None:
+        router.add_get("/", self.file("cafe.html"))
+        router.add_get("/watch/{board}", self.file("cafe.html"))
+        router.add_get("/tables/{board}", self.file("archive.html"))
+        router.add_get("/tables/{board}/games/{key}.txt", self.record_text)
+        router.add_get("/tables/{board}/games/{key}", self.file("archive.html"))
+        router.add_get("/api/tables/{board}/games", self.games)
+        router.add_get("/api/tables/{board}/games/{key}", self.replay)
+        router.add_get("/layouts/{game}/{size}/{variant}", self.layout)
+        router.add_get("/ws", self.feed)
 
     # ------------------------------------------------------------------ the fleet's thread
-    def push(self, message: dict[str, Any]) -> None:
-        """Hand ``message`` to every page (from any thread)."""
-        if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self._fan_out, message)
-
     def table_changed(self, view: dict[str, Any]) -> None:
         self.push({"type": "table", "table": view})
 
@@ -112,21 +89,7 @@ class Dashboard:
         self.broker = connected
         self.push({"type": "broker", "connected": connected})
 
-    def _fan_out(self, message: dict[str, Any]) -> None:
-        for queue in list(self.queues):
-            if queue.full():  # a page that cannot keep up starts again from the full state
-                self.queues.discard(queue)
-                queue.put_nowait(None)
-            else:
-                queue.put_nowait(message)
-
     # ------------------------------------------------------------------ handlers
-    async def page(self, _: web.Request) -> web.FileResponse:
-        return web.FileResponse(STATIC / "cafe.html")
-
-    async def archive_page(self, _: web.Request) -> web.FileResponse:
-        return web.FileResponse(STATIC / "archive.html")
-
     def _archive(self):
         if self.fleet.archive is None:
             raise web.HTTPNotFound(text="this dashboard keeps no archive\n")
@@ -155,19 +118,18 @@ class Dashboard:
         if game is None:
             raise web.HTTPNotFound(text="no such game\n")
         states = await asyncio.to_thread(lambda: list(positions(game)))
-        sites = [{"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in states[0].sites()]
         steps, before = [], None
         for n, state in enumerate(states):
             occupied = state.occupied()
             steps.append({"move": game["moves"][n - 1] if n else None, "pieces": sorted(occupied),
                           "changed": sorted(occupied ^ before) if before is not None else [],
-                          "figures": [{"side": f.side, "sites": list(f.sites), "kind": f.kind}
-                                      for f in state.figures()]})
+                          "figures": figures(state)})
             before = occupied
         fields = {k: game[k] for k in ("key", "game", "size", "variant", "started", "finished",
                                        "result", "winner", "opponent", "text")}
         return web.json_response({**fields, "title": Game(game["game"], game["size"]).title,
-                                  "board": board, "sites": sites, "steps": steps})
+                                  "sides": list(states[0].sides), "board": board,
+                                  **drawn(states[0]), "steps": steps})
 
     async def record_text(self, request: web.Request) -> web.Response:
         board, key = _board(request), request.match_info["key"]
@@ -180,34 +142,23 @@ class Dashboard:
 
     async def layout(self, request: web.Request) -> web.Response:
         key = "/".join(request.match_info[k] for k in ("game", "size", "variant"))
-        sites = self.fleet.layout(key)
-        if sites is None:
+        board = self.fleet.layout(key)
+        if board is None:
             raise web.HTTPNotFound(text="no table plays that game\n")
-        return web.json_response({"sites": sites}, headers={"Cache-Control": "max-age=3600"})
+        return web.json_response(board)
 
-    async def socket(self, request: web.Request) -> web.WebSocketResponse:
-        same_origin(request)
-        controls = self._authorised(request)
-        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
-        await ws.prepare(request)
-        queue: asyncio.Queue = asyncio.Queue(BACKLOG)
-        queue.put_nowait({"type": "hello", "controls": controls, "games": list(GAME_NAMES),
-                          "broker": self.broker, "tables": self.fleet.views(),
-                          "alerts": self.fleet.alerts[:20]})
-        self.queues.add(queue)
-        self.sockets.add(ws)
-        sender = asyncio.create_task(send_all(ws, queue))
+    async def feed(self, request: web.Request) -> web.WebSocketResponse:
+        """The live feed: the hello (every table, the alerts), then every change; commands with
+        the token."""
+        controls = self.authorised(request)
         bucket = Bucket(RATE, BURST)
-        try:
-            async for msg in ws:
-                reply = self._command(msg, controls and bucket)
-                if not queue.full():
-                    queue.put_nowait(reply)
-        finally:
-            self.queues.discard(queue)
-            self.sockets.discard(ws)
-            sender.cancel()
-        return ws
+
+        def first() -> list[dict[str, Any]]:
+            return [{"type": "hello", "controls": controls, "games": list(GAME_NAMES),
+                     "broker": self.broker, "tables": self.fleet.views(),
+                     "alerts": self.fleet.alerts[:20]}]
+
+        return await self.socket(request, first, lambda msg: self._command(msg, controls and bucket))
 
     def _command(self, msg: Any, controls: Bucket | bool) -> dict[str, Any]:
         """Check a page's message (a board's command, a rename, a retirement) and carry it
@@ -258,15 +209,8 @@ class Dashboard:
         for topic, payload in removal_messages(board):
             self.publish(topic, payload, True)
         self.fleet.retire(board)
-        self._fan_out({"type": "retired", "board": board})
+        self.fan_out({"type": "retired", "board": board})
         return {"type": "sent", "board": board}
-
-    def _authorised(self, request: web.Request) -> bool:
-        if self.token is None:
-            return True
-        given = request.query.get("token", "")
-        return hmac.compare_digest(given.encode(), self.token.encode())
-
 
 
 #: The fields of each message a page may send.

@@ -46,7 +46,8 @@ class Simulator:
 
     def serve(self) -> bool:
         """Start the web server on the bound address and say where; False if stopped first."""
-        from firmware_host.web.server import Pages, WebServer  # the slow part: aiohttp
+        from firmware_host.web.base import WebServer  # the slow part: aiohttp
+        from firmware_host.web.server import Pages
 
         with self._lock:
             if self._stopped:

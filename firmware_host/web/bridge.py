@@ -27,13 +27,13 @@ import math
 import sys
 import threading
 from collections import deque
-from dataclasses import asdict
 from typing import Any, Callable, Iterable
 
 from firmware_host.controller import Controller
 from firmware_host.replay import Setup
 from firmware_host.view import lights
 from firmware_host.web import story
+from firmware_host.web.drawn import drawn
 from firmware_host.web.tap import HardwareBoard
 from firmware_host.screens import result_words
 from firmware_host import menu as menus
@@ -380,13 +380,7 @@ class WebBoard:
         pieces = self._pieces(controller)
         self.hub.recording.restart(self._now, info, set(pieces) == controller.boards[-1], pieces,
                                    controller.moves)
-        drawing = state.drawing()
-        return {
-            "game": {**info, **_players(controller)},
-            "sites": [_site(state, s) for s in sites],
-            "drawing": {"lines": [asdict(line) for line in drawing.lines],
-                        "kinds": dict(drawing.kinds)},
-        }
+        return {"game": {**info, **_players(controller)}, **drawn(state)}
 
     def _pieces(self, controller: Controller) -> list[str]:
         return sorted(controller.layout.sites_of(self.board.pieces()))
@@ -418,16 +412,6 @@ def _sites_of(command: Command) -> tuple[str, ...]:
     if isinstance(command, Drag):
         return (command.source, command.target)
     return ()
-
-
-def _site(state, site) -> dict[str, Any]:
-    """A site as the page draws it; a twin (one of several sites of a point) with the name
-    notation gives the point."""
-    drawn = {"label": site.label, "x": site.x, "y": site.y, "shape": site.shape}
-    named = state.sites_of(site.label)
-    if len(named) > 1:
-        drawn["point"], drawn["twins"] = named[0], [s for s in named if s != site.label]
-    return drawn
 
 
 def _settings(controller: Controller) -> dict[str, Any]:

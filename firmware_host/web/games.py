@@ -17,7 +17,6 @@ daemon writes.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from engines import game_info, new_game
@@ -25,6 +24,7 @@ from engines.core import IllegalMove, OptionError
 from firmware_host.export import export, options_of, record_text
 from firmware_host.storage import GameRecord, Storage, StorageError
 from firmware_host.web import story
+from firmware_host.web.drawn import drawn
 
 #: Games the list shows at most (the newest).
 LISTED = 200
@@ -94,12 +94,10 @@ def replayed(path: str | None, game_id: int) -> dict[str, Any]:
             break  # the rest no longer replays: shown up to here
         positions.append({**item, "figures": story.figures_of(state)})
     outcome = state.outcome()
-    drawing = state.drawing()
     return {
         "id": record.id, "title": _title(record), "game": record.game, "sides": list(state.sides),
         "started": record.started, "result": record.result,
-        "sites": [{"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in state.sites()],
-        "drawing": {"lines": [asdict(line) for line in drawing.lines], "kinds": dict(drawing.kinds)},
+        **drawn(state),
         "positions": positions,
         "won": [site for name in (outcome.sites if outcome else ()) for site in state.sites_of(name)],
     }

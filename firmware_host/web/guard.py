@@ -1,22 +1,16 @@
-"""What both web servers (the simulator page, the café dashboard) guard themselves with: the Host
-check against DNS rebinding, the same-origin check for websockets, security headers on every
-answer, a token bucket for commands (:mod:`firmware_host.limits`), and the in-order sender of a
-websocket's queue.
+"""What both web servers (the board's page, the café dashboard) guard themselves with, through
+their common frame (:mod:`firmware_host.web.base`): the Host check against DNS rebinding, the
+same-origin check for websockets, security headers on every answer.
 """
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
-import json
 import socket
 
 from aiohttp import web
 
-from firmware_host.limits import Bucket
 from firmware_host.web.address import is_loopback
-
-__all__ = ["Bucket", "host_allowed", "same_origin", "security_headers", "send_all"]
 
 #: The largest websocket message either server reads.
 MAX_MESSAGE = 4096
@@ -66,13 +60,6 @@ def host_allowed(header: str, bound: str) -> bool:
             machine = socket.gethostname().lower()
             return name in (machine, f"{machine}.local")
     return False
-
-
-async def send_all(ws: web.WebSocketResponse, queue: asyncio.Queue) -> None:
-    """Send the queued messages in order; ``None`` closes the socket."""
-    while (message := await queue.get()) is not None:
-        await ws.send_str(json.dumps(message, separators=(",", ":")))
-    await ws.close()
 
 
 def same_origin(request: web.Request) -> None:

@@ -22,6 +22,7 @@ from engines.core import GameState, IllegalMove
 from firmware_host.phase import Awaiting, Choosing, Following, Restoring
 from firmware_host.turn import Turn
 from firmware_host.view import Snapshot
+from firmware_host.web.drawn import figure as _figure
 
 Figure = dict[str, Any]
 
@@ -67,10 +68,6 @@ def _unseen(state: GameState, figure) -> bool:
     """True for a piece the sensors cannot see (a pawn standing on a token)."""
     return figure.kind == "pawn" and len(figure.sites) == 1 \
         and state.markers().get(figure.sites[0]) == figure.side
-
-
-def _figure(f) -> Figure:
-    return {"side": f.side, "sites": list(f.sites), "kind": f.kind}
 
 
 def plan(snap: Snapshot) -> dict[str, Any] | None:

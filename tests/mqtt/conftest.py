@@ -1,11 +1,17 @@
-"""Fixtures: a fresh Mosquitto per test, a watcher on it, boards stopped at the end."""
+"""Fixtures: a fresh Mosquitto per test, a watcher on it, boards stopped at the end, the café
+dashboard on it."""
 
 from __future__ import annotations
 
+import io
 import shutil
+import threading
 
 import pytest
 
+from firmware_host.cafe.archive import Archive
+from firmware_host.cafe.run import start
+from firmware_host.config import Mqtt
 from testbed.broker import Board, Broker, Watcher
 from testbed.tools import require
 from tests.web.conftest import CHROMIUM
@@ -69,3 +75,23 @@ def postgres():
     server = Postgres().start()
     yield server
     server.remove()
+
+
+@pytest.fixture
+def cafe(broker):
+    """``cafe(token=None, archive=None)``: the dashboard in this process, on the broker; its url."""
+    served = []
+
+    def run(token: str | None = None, archive: Archive | None = None) -> str:
+        # Started from a thread of its own: Playwright's sync API runs an event loop here.
+        starter = threading.Thread(target=lambda: served.append(start(
+            Mqtt(), "127.0.0.1", broker.port, "127.0.0.1", 0, token, out=io.StringIO(),
+            archive=archive)))
+        starter.start()
+        starter.join(10)
+        return served[-1][1].url
+
+    yield run
+    for link, server in served:
+        link.stop()
+        server.stop()

@@ -4,7 +4,6 @@ and its safety rules (Host, Origin, the token for commands)."""
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import signal
 import subprocess
@@ -17,32 +16,10 @@ import pytest
 
 from firmware_host.cafe import broker_address
 from firmware_host.cafe.archive import Archive
-from firmware_host.cafe.run import start
-from firmware_host.config import Mqtt
 from testbed.broker import REEDBOARD, Watcher, board_config
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 WIN = ("A1*", "A3*", "B2*", "C1*", "C3*")  # Antipalos 3: white connects
-
-
-@pytest.fixture
-def cafe(broker):
-    """The dashboard in this process: (url, token) ; token None on loopback."""
-    served = []
-
-    def run(token: str | None = None, archive: Archive | None = None) -> str:
-        # Started from a thread of its own: Playwright's sync API runs an event loop here.
-        starter = threading.Thread(target=lambda: served.append(start(
-            Mqtt(), "127.0.0.1", broker.port, "127.0.0.1", 0, token, out=io.StringIO(),
-            archive=archive)))
-        starter.start()
-        starter.join(10)
-        return served[-1][1].url
-
-    yield run
-    for link, server in served:
-        link.stop()
-        server.stop()
 
 
 def test_tiles_live_flagged_first_commands_and_watch(tmp_path, broker, watcher, boards, cafe, page):

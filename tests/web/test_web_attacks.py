@@ -18,7 +18,7 @@ import pytest
 
 from firmware_host import web
 from firmware_host.config import Timing
-from firmware_host.web import bridge
+from firmware_host.web import base, bridge
 from firmware_host.web.guard import host_allowed
 from hardware.sim import SimBoard
 
@@ -153,12 +153,12 @@ def test_deep_json_and_malformed_requests_get_one_line_each(serve, capfd):
 
 
 def test_idle_and_excess_connections_are_closed(monkeypatch):
-    monkeypatch.setattr(web.server, "IDLE_SECONDS", 0.5)
+    monkeypatch.setattr(base, "IDLE_SECONDS", 0.5)
     simulator = web.start(SimBoard(16), Timing(), "127.0.0.1", 0, out=open(os.devnull, "w"))
     port = simulator.server.port
     conns = []
     try:
-        for _ in range(web.server.MAX_CONNECTIONS + 36):
+        for _ in range(base.MAX_CONNECTIONS + 36):
             conn = socket.create_connection(("127.0.0.1", port), timeout=3)
             conn.sendall(b"GET / HTTP/1.1\r\nHost: local")  # never finished (slowloris)
             conns.append(conn)
@@ -166,8 +166,8 @@ def test_idle_and_excess_connections_are_closed(monkeypatch):
         refused = sum(c.recv(100).startswith(b"HTTP/1.1 503") for c in conns[-36:])
         assert refused == 36
         time.sleep(1.0)  # past the idle time: every half-sent request is dropped
-        assert sum(c.recv(100) == b"" for c in conns[: web.server.MAX_CONNECTIONS]) == \
-            web.server.MAX_CONNECTIONS
+        assert sum(c.recv(100) == b"" for c in conns[: base.MAX_CONNECTIONS]) == \
+            base.MAX_CONNECTIONS
         assert get(port, "/", f"127.0.0.1:{port}") == 200  # the page is served again
     finally:
         for conn in conns:

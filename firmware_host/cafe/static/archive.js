@@ -1,7 +1,10 @@
+// @ts-check
 // The archive: a table's finished games (/tables/<id>), and one game replayed move by move
-// (/tables/<id>/games/<key>) with its record to download.
-"use strict";
+// (/tables/<id>/games/<key>) on a board drawn as every board is (/shared/board.js), with its
+// record to download. An ES module.
+import { Board, lastMove } from "../shared/board.js";
 
+/** The page's element ``id`` (its own markup: any element). @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
 const [, , board, , key] = location.pathname.split("/").map(decodeURIComponent);
 const api = `/api/tables/${encodeURIComponent(board)}/games`;
@@ -63,13 +66,17 @@ async function showReplay() {
   $("download").href = `/tables/${encodeURIComponent(board)}/games/${encodeURIComponent(key)}.txt`;
   const slider = $("step");
   slider.max = game.steps.length - 1;
+  $("replay").hidden = false;  // laid out before the board is drawn in it
+  const drawn = new Board(document.querySelector("#replay .mini"), { interactive: false });
+  drawn.sides = game.sides;
+  drawn.build(game.sites, game.drawing);
   const show = (n) => {
     n = Math.max(0, Math.min(game.steps.length - 1, n));
     slider.value = n;
     const step = game.steps[n];
-    const sides = {};
-    for (const f of step.figures) for (const site of f.sites) sides[site] = f.side;
-    drawBoard(document.querySelector("#replay .mini"), game.sites, { ...step, sides });
+    drawn.showFigures(step.figures);
+    drawn.showPieces(step.pieces);
+    drawn.showLast(lastMove(step.changed, step.pieces));
     $("step-text").textContent = n ? `Move ${n} of ${game.steps.length - 1}: ${step.move}` : "The start";
     document.body.dataset.step = n;
   };
@@ -82,7 +89,6 @@ async function showReplay() {
     if (e.key === "ArrowRight") show(Number(slider.value) + 1);
     if (e.key === "ArrowLeft") show(Number(slider.value) - 1);
   });
-  $("replay").hidden = false;
   show(game.steps.length - 1);
 }
 

@@ -1,13 +1,16 @@
+// @ts-check
 // The café dashboard: one live tile per board, drawn from what the boards publish (the
-// dashboard checks every message before it gets here), the alerts, and the controls.
-"use strict";
+// dashboard checks every message before it gets here), the alerts, and the controls. Each
+// board is drawn as the board's own page draws it (/shared/board.js). An ES module.
+import { Board, lastMove } from "../shared/board.js";
 
+/** The page's element ``id`` (its own markup: any element). @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const watched = location.pathname.startsWith("/watch/")
   ? decodeURIComponent(location.pathname.slice("/watch/".length)) : null;
-const tables = new Map();   // board id -> {view, el, game}
-const layouts = new Map();  // layout key -> sites, or the tables waiting for them
+const tables = new Map();   // board id -> {view, el, board}
+const layouts = new Map();  // layout key -> its board (sites, drawing), or the tables waiting for it
 const waiting = new Map();  // board -> timer of a command the board has not answered yet
 let controls = false;
 let games = [];
@@ -226,7 +229,8 @@ function render(table) {
   }
 }
 
-function renderTile({ view, el }) {
+function renderTile(table) {
+  const { view, el } = table;
   const s = view.state;
   const flagged = flags(view);
   el.classList.toggle("flagged", needsAttention(view));
@@ -250,7 +254,7 @@ function renderTile({ view, el }) {
   renderControls(view, el);
   renderSince(view, el);
   renderDay(view, el);
-  drawTile({ view, el });
+  drawTile(table);
 }
 
 function renderControls(view, el) {
@@ -313,8 +317,9 @@ function renderDay(view, el) {
 
 // Flagged tables (offline, out of sync, hardware) first, then by name.
 function sortTiles() {
+  const flagged = (t) => Number(needsAttention(t.view));
   const order = [...tables.values()].sort((a, b) =>
-    needsAttention(b.view) - needsAttention(a.view) || a.view.name.localeCompare(b.view.name));
+    flagged(b) - flagged(a) || a.view.name.localeCompare(b.view.name));
   const box = $("tables");
   order.forEach((t, i) => { if (box.children[i] !== t.el) box.insertBefore(t.el, box.children[i]); });
   showSummary();
@@ -339,10 +344,10 @@ function showAlerts() {
 }
 
 // ---------------------------------------------------------------- the miniature
-// The sites of a layout: fetched once, every table that waits for them drawn when they come.
+// The board of a layout: fetched once, every table that waits for it drawn when it comes.
 function layoutOf(key, board) {
   const known = layouts.get(key);
-  if (Array.isArray(known)) return known;
+  if (known && !(known instanceof Set)) return known;
   if (known) {
     known.add(board);
     return null;
@@ -351,7 +356,7 @@ function layoutOf(key, board) {
   layouts.set(key, boards);
   const path = key.split("/").map(encodeURIComponent).join("/");
   fetch(`/layouts/${path}`).then((r) => r.json()).then((data) => {
-    layouts.set(key, data.sites);
+    layouts.set(key, data);
     for (const id of boards) {
       const table = tables.get(id);
       if (table) drawTile(table);
@@ -360,11 +365,46 @@ function layoutOf(key, board) {
   return null;
 }
 
-function drawTile({ view, el }) {
-  const canvas = el.querySelector(".mini");
-  const sites = view.layout && layoutOf(view.layout, view.id);
-  drawBoard(canvas, sites, { ...view, missing: view.state.missing, extra: view.state.extra });
-  el.dataset.drawn = sites ? view.layout : "";
+// What a board asks of the players to set it right, marked as its lights mark it: a piece to
+// put back, a piece to take off.
+const FIX = { missing: ["#ff6400", "steady"], extra: ["#ff0000", "steady"] };
+
+// The table's board: built when its game (layout) changes, then its pieces, its last move and
+// what is out of place shown on it.
+function drawTile(table) {
+  const { view, el } = table;
+  const layout = view.layout && layoutOf(view.layout, view.id);
+  if (!layout) {
+    el.querySelector(".mini").replaceChildren();
+    el.dataset.drawn = "";
+    return;
+  }
+  table.board ||= new Board(el.querySelector(".mini"), { interactive: false });
+  const board = table.board;
+  board.sides = view.state.sides || [];
+  if (el.dataset.drawn !== view.layout) {
+    board.build(layout.sites, layout.drawing);
+    el.dataset.drawn = view.layout;
+    table.shown = null;  // drawn afresh
+  }
+  const shown = JSON.stringify([view.figures, view.pieces, view.changed, view.state.missing, view.state.extra]);
+  if (table.shown === shown) return;  // a state that changes nothing on the board (the clock, the screen)
+  table.shown = shown;
+  // As the board's page shows it: a piece to put back is faint (its sensor sees nothing), a
+  // piece to take off is a bare reading, and their sites are marked as the board lights them.
+  const seen = new Set(view.pieces);
+  const leds = {}, kinds = {};
+  for (const kind of ["missing", "extra"]) {
+    for (const site of view.state[kind] || []) {
+      leds[site] = FIX[kind];
+      kinds[site] = kind;
+      if (kind === "missing") seen.delete(site); else seen.add(site);
+    }
+  }
+  board.showFigures(view.figures);
+  board.showPieces(seen);
+  board.showLast(lastMove(view.changed, view.pieces));
+  board.showLights(leds, kinds);
 }
 
 // ---------------------------------------------------------------- little things
@@ -381,10 +421,7 @@ if (watched) {
   document.body.classList.add("watch");
   $("home").textContent = `reedboard café · ${watched}`;
 }
-// The screen's size decides the boards': redraw them sharp at the new size.
-addEventListener("resize", () => {
-  resized();
-  tables.forEach(drawTile);
-});
+// The screen's size decides the coordinates' size on each board.
+addEventListener("resize", () => tables.forEach((t) => t.board && t.board.layout()));
 setInterval(() => tables.forEach((t) => renderSince(t.view, t.el)), 1000);
 connect();

@@ -1,9 +1,10 @@
-// The board's page: the board (board.js) as the game expects it and as the sensors see it, the
-// OLED and MENU/BACK/OK, takeback and hints, a new game, settings, the stored games (replayed
-// move by move), help; on the simulated board, clicks, taps and drags move its pieces. /watch is
-// the same page for spectators: the board, the last move, the moves and the captures, nothing
-// meant for the players. Plain JS, no build step.
-"use strict";
+// @ts-check
+// The board's page: the board (/shared/board.js) as the game expects it and as the sensors see
+// it, the OLED and MENU/BACK/OK, takeback and hints, a new game, settings, the stored games
+// (replayed move by move), help; on the simulated board, clicks, taps and drags move its pieces.
+// /watch is the same page for spectators: the board, the last move, the moves and the captures,
+// nothing meant for the players. An ES module, no build step.
+import { Board, capital, centreOf, sideColour, siteCentre, svgEl } from "../shared/board.js";
 
 const WATCH = location.pathname.replace(/\/+$/, "") === "/watch";
 const TOKEN = new URLSearchParams(location.search).get("token");
@@ -18,7 +19,10 @@ const ZOOM_STEP = 1.5;
 const LONG_PRESS_MS = 1000;
 const NAME_PRESS_MS = 500;
 
+/** The page's element ``id`` (its own markup: any element). @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
+/** The page's elements matching ``selector``. @type {(selector: string) => any[]} */
+const all = (selector) => [...document.querySelectorAll(selector)];
 const board = new Board($("board"));
 const view = {
   get pieces() { return board.pieces; },
@@ -32,6 +36,9 @@ const view = {
   leds: {},
   settings: null,
 };
+// What the page knows, and how it sends a command: for scripts driving the page (and the
+// browser's console), e.g. send({type: "place", site: "B2*"}).
+Object.assign(window, { view, send });
 let socket = null;
 let retry = 500;
 let refused = false;   // the controls' socket was refused (no token): fall back to watching
@@ -74,8 +81,8 @@ function receive(message) {
     view.controls = message.controls;
     view.games = message.games;
     view.simulated = message.simulated !== false;
-    for (const el of document.querySelectorAll(".control")) el.hidden = !view.controls;
-    for (const el of document.querySelectorAll(".sim-only")) el.hidden ||= !view.simulated;
+    for (const el of all(".control")) el.hidden = !view.controls;
+    for (const el of all(".sim-only")) el.hidden ||= !view.simulated;
     document.body.classList.toggle("controls", view.controls);
     document.body.classList.toggle("hardware", !view.simulated);
     showLink(message.address, message.qr);
@@ -294,10 +301,10 @@ function setZoom(value, at = null) {
   if (zoom <= 1) {
     board.layout();
     // Zoom is offered where the sites are small (it would cover a corner's coordinates else).
-    document.querySelector(".zoom").hidden = smallestTarget() >= MIN_TARGET * 1.25;
+    $("zoom").hidden = smallestTarget() >= MIN_TARGET * 1.25;
     return;
   }
-  document.querySelector(".zoom").hidden = false;
+  $("zoom").hidden = false;
   const box = svg.viewBox.baseVal;  // zoomed: the board's own shape, larger, in the wrap
   const scale = Math.min(svg.clientWidth / box.width, svg.clientHeight / box.height) * zoom;
   svg.style.width = `${box.width * scale}px`;
@@ -329,12 +336,17 @@ function tapZooms() {
 }
 
 // ------------------------------------------------------------------------------ input
-let press = null;   // {site, x, y, dragging, timer}
+/**
+ * A press on a site, until released.
+ * @type {{site: string, x: number, y: number, dragging: boolean, timer?: number, group?: string[],
+ *         named?: boolean} | null}
+ */
+let press = null;
 let carried = null; // a piece over several sites lifted by a tap: {sites, from}
 
 function siteAt(x, y) {
   const hit = document.elementFromPoint(x, y);
-  const node = hit && hit.closest("[data-site]");
+  const node = /** @type {SVGElement | null} */ (hit && hit.closest("[data-site]"));
   return node ? node.dataset.site : null;
 }
 
@@ -438,8 +450,11 @@ function tap(site) {
     $("board").classList.remove("carrying");
     const back = sites.includes(site);
     const moved = back ? sites : landed(sites, from, site) || shifted(sites, from, site);
-    if (!moved) return notice(`The piece does not fit at ${site}: it is back where it was.`) ||
+    if (!moved) {
+      notice(`The piece does not fit at ${site}: it is back where it was.`);
       sites.forEach((label) => send({ type: "place", site: label }));
+      return;
+    }
     for (const label of moved) send({ type: "place", site: label });
     return;
   }
@@ -501,11 +516,11 @@ function cellCentre(label) {
   const cell = core(label);
   if (!cell) return null;
   const pts = [...board.sites.values()].filter((p) => core(p.site.label) === cell)
-    .map((p) => (p.site.shape.length >= 3 ? centreOf(p.site.shape) : [p.site.x, p.site.y]));
+    .map((p) => siteCentre(p.site));
   return centreOf(pts);
 }
 
-// Whether ``poly`` contains the point ``q`` (even-odd rule).
+/** Whether ``poly`` contains the point ``q`` (even-odd rule). @param {number[][]} poly @param {number[]} q */
 function contains(poly, [x, y]) {
   let inside = false;
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
@@ -606,7 +621,7 @@ function showSettings(settings) {
   view.settings = settings;
   const select = $("brightness");
   if (!select.options.length) {
-    select.replaceChildren(...BRIGHTNESS.map((v) => new Option(`${Math.round(v * 100)} %`, v)));
+    select.replaceChildren(...BRIGHTNESS.map((v) => new Option(`${Math.round(v * 100)} %`, String(v))));
   }
   const nearest = BRIGHTNESS.reduce((a, b) => (Math.abs(b - settings.brightness) < Math.abs(a - settings.brightness) ? b : a));
   if (document.activeElement !== select) select.value = nearest;

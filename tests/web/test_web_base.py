@@ -1,0 +1,172 @@
+"""The frame both web servers stand on (firmware_host/web/base.py), served for real on a socket:
+a client that stops reading falls behind alone and is dropped, never the sender or the others;
+every socket is told when the server stops; Host, headers, token and the shared files."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import socket
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import aiohttp
+import pytest
+from aiohttp import WSMsgType, web
+
+from firmware_host.web.base import SHARED, WebApp, WebServer
+from testbed.tools import wait_until
+
+#: Messages pushed at a client that reads nothing: far more than the kernel's buffers hold.
+PUSHED, SIZE = 400, 64 * 1024
+
+
+class Echo(WebApp):
+    """A small app: ``/ws`` sends a hello, then what is pushed; answers each message."""
+
+    name, farewell, backlog, static = "example", b"example stopped", 8, SHARED
+
+    def routes(self, router: web.UrlDispatcher) -> None:
+        router.add_get("/", self.file("board.css"))
+        router.add_get("/ws", self.ws)
+
+    async def ws(self, request: web.Request) -> web.WebSocketResponse:
+        controls = self.authorised(request)
+        return await self.socket(request, lambda: [{"type": "hello", "controls": controls}],
+                                 lambda msg: {"type": "echo", "text": msg.data})
+
+
+@pytest.fixture
+def served():
+    server = WebServer(Echo(token="s3cret", host="127.0.0.1"), "127.0.0.1", 0)
+    server.start()
+    yield server
+    server.stop()
+
+
+def run(coro):
+    """``coro`` in a loop of its own thread (a browser test's Playwright may hold this one's)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def stalled_client(port: int) -> socket.socket:
+    """A websocket client that opens and then reads nothing (a tiny receive buffer)."""
+    conn = socket.socket()
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    conn.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    conn.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        head += conn.recv(1)
+    assert head.startswith(b"HTTP/1.1 101")
+    return conn
+
+
+def frames(conn: socket.socket) -> list[tuple[int, bytes]]:
+    """The (opcode, payload) of every frame ``conn`` still receives, up to the close frame or the
+    connection's end (then the last is ``(-1, b"")``)."""
+    conn.settimeout(10)
+    buffer, out = b"", []
+
+    def take(n: int) -> bytes:
+        nonlocal buffer
+        while len(buffer) < n:
+            try:
+                chunk = conn.recv(1 << 16)
+            except ConnectionResetError:
+                chunk = b""
+            if not chunk:
+                raise EOFError
+            buffer += chunk
+        head, buffer = buffer[:n], buffer[n:]
+        return head
+
+    try:
+        while not out or out[-1][0] != 8:
+            opcode, length = take(2)
+            length &= 0x7F
+            if length >= 126:
+                length = int.from_bytes(take(2 if length == 126 else 8), "big")
+            out.append((opcode & 0x0F, take(length)))
+    except EOFError:
+        out.append((-1, b""))
+    return out
+
+
+def test_a_client_that_stops_reading_falls_behind_alone(served):
+    slow = stalled_client(served.port)
+    started, done = threading.Event(), []
+
+    async def reader():
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(f"{served.url}ws", max_msg_size=0) as ws:
+                assert (await ws.receive_json())["type"] == "hello"
+                started.set()
+                while len(done) < PUSHED:
+                    done.append(json.loads((await ws.receive(timeout=20)).data)["n"])
+
+    with ThreadPoolExecutor(1) as pool:
+        reading = pool.submit(asyncio.run, reader())
+        assert started.wait(10)
+        for n in range(PUSHED):  # from this thread, as the daemon's loop pushes (never waits),
+            served.pages.push({"n": n, "pad": "x" * SIZE})  # at the pace of the reading client
+            if n % 4 == 3:
+                assert wait_until(lambda n=n: len(done) > n, 10)
+        reading.result(timeout=60)
+    assert done == list(range(PUSHED))  # the reading client got every message, in order
+    got = frames(slow)  # the stalled one was dropped (closed, or cut off), far short of them all
+    assert got[0] == (1, b'{"type":"hello","controls":false}') and got[-1][0] in (8, -1)
+    assert [json.loads(text)["n"] for _, text in got[1:-1]] == list(range(len(got) - 2))
+    assert len(got) - 2 < PUSHED - served.pages.backlog
+
+
+def test_every_socket_is_told_when_the_server_stops():
+    """... at once, and a client that never answers (a phone asleep with the page open) does
+    not hold the server up: it is cut off."""
+    server = WebServer(Echo(token=None, host="127.0.0.1"), "127.0.0.1", 0)
+    server.start()
+    asleep = stalled_client(server.port)
+
+    async def listen():
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(f"{server.url}ws") as ws:
+                hello = await ws.receive_json()
+                await ws.send_str("hi")
+                echo = await ws.receive_json()
+                for n in range(server.pages.backlog - 1):  # more than the asleep one's buffers hold
+                    server.pages.push({"n": n, "pad": "x" * (1 << 20)})
+                    await ws.receive()
+                stopping = asyncio.get_running_loop().run_in_executor(None, server.stop)
+                closed = await ws.receive(timeout=10)
+                await stopping  # stopped without an error: nobody held it up
+                return hello, echo, closed
+
+    hello, echo, closed = run(listen())
+    assert hello == {"type": "hello", "controls": True} and echo == {"type": "echo", "text": "hi"}
+    assert closed.type == WSMsgType.CLOSE and closed.data == 1001 and closed.extra == "example stopped"
+    assert frames(asleep)[-1] == (-1, b"")  # what it had not read yet, then cut off
+
+
+def test_host_headers_token_and_the_shared_files(served):
+    async def check():
+        async with aiohttp.ClientSession() as session:
+            async with session.get(served.url, headers={"Host": "evil.test"}) as refused:
+                assert refused.status == 421
+                assert await refused.text() == "this example answers only to its own address\n"
+                assert "frame-ancestors 'none'" in refused.headers["Content-Security-Policy"]
+            for path in ("shared/board.js", "static/board.css", ""):
+                async with session.get(served.url + path) as got:
+                    assert got.status == 200 and got.headers["X-Content-Type-Options"] == "nosniff"
+            async with session.get(served.url + "shared/board.js") as script:
+                assert script.content_type.endswith("/javascript")  # an ES module needs a script type
+            for query, controls in (("", False), ("?token=wrong", False), ("?token=s3cret", True)):
+                async with session.ws_connect(f"{served.url}ws{query}") as ws:
+                    assert (await ws.receive_json())["controls"] is controls
+
+    run(check())
