@@ -105,8 +105,8 @@ class Dashboard(WebApp):
     async def games(self, request: web.Request) -> web.Response:
         board = _board(request)
         archive = self._archive()
-        offset = request.query.get("offset", "0")
-        offset = int(offset) if offset.isdigit() and len(offset) < 9 else 0
+        asked = request.query.get("offset", "0")
+        offset = int(asked) if asked.isdigit() and len(asked) < 9 else 0
         listed = await self._read(lambda: archive.games(board, 200, offset))
         name = self.fleet.tables[board].name if board in self.fleet.tables else None
         return web.json_response({"board": board, "name": name or board, "games": listed})
@@ -158,11 +158,11 @@ class Dashboard(WebApp):
                      "broker": self.broker, "tables": self.fleet.views(),
                      "alerts": self.fleet.alerts[:20]}]
 
-        return await self.socket(request, first, lambda msg: self._command(msg, controls and bucket))
+        return await self.socket(request, first, lambda msg: self._command(msg, bucket if controls else None))
 
-    def _command(self, msg: Any, controls: Bucket | bool) -> dict[str, Any]:
+    def _command(self, msg: Any, controls: Bucket | None) -> dict[str, Any]:
         """Check a page's message (a board's command, a rename, a retirement) and carry it
-        out; what to tell the page. ``controls``: the page's bucket, False without the token."""
+        out; what to tell the page. ``controls``: the page's bucket, None without the token."""
         board = None
         try:
             if not controls:

@@ -222,6 +222,7 @@ class _Refused(asyncio.Protocol):
     """A connection past MAX_CONNECTIONS: answered 503 and closed."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)  # a TCP server's always is
         transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
                         b"Connection: close\r\n\r\n")
         transport.close()
@@ -242,19 +243,21 @@ class CappedSite(web.TCPSite):
     async def start(self) -> None:
         await web.BaseSite.start(self)
         server = self._runner.server
-        made = server.connection_made
+        if server is None:
+            raise RuntimeError("the runner is not set up")
+        serve, made = server, server.connection_made
 
         def connection_made(handler, transport) -> None:
             self.starting = max(0, self.starting - 1)
             made(handler, transport)
 
         def factory() -> asyncio.Protocol:
-            if len(server.connections) + self.starting >= self.limit:
+            if len(serve.connections) + self.starting >= self.limit:
                 return _Refused()
             self.starting += 1
-            return server()
+            return serve()
 
-        server.connection_made = connection_made
+        server.connection_made = connection_made  # type: ignore[method-assign]
         where = ({"sock": self.sock} if self.sock is not None else
                  {"host": self._host, "port": self._port, "reuse_address": self._reuse_address})
         self._server = await asyncio.get_running_loop().create_server(
@@ -279,21 +282,21 @@ class WebServer:
 
     def start(self) -> None:
         """Bind and start serving; OSError when the address is taken or not ours."""
-        self._runner = web.AppRunner(self.pages.app(), access_log=None, logger=LOG,
-                                     keepalive_timeout=IDLE_SECONDS)
+        self._runner = runner = web.AppRunner(self.pages.app(), access_log=None, logger=LOG,
+                                              keepalive_timeout=IDLE_SECONDS)
         try:
-            self._loop.run_until_complete(self._bind())
+            self._loop.run_until_complete(self._bind(runner))
         except BaseException:
-            self._loop.run_until_complete(self._runner.cleanup())
+            self._loop.run_until_complete(runner.cleanup())
             self._loop.close()
             raise
         self._thread.start()
 
-    async def _bind(self) -> None:
-        await self._runner.setup()
-        site = CappedSite(self._runner, self.host, self.port, MAX_CONNECTIONS, self.sock)
+    async def _bind(self, runner: web.AppRunner) -> None:
+        await runner.setup()
+        site = CappedSite(runner, self.host, self.port, MAX_CONNECTIONS, self.sock)
         await site.start()
-        if self.port == 0:  # the OS chose one (tests): say which
+        if self.port == 0 and site._bound_port is not None:  # the OS chose one (tests): say which
             self.port = site._bound_port
 
     def check(self) -> str | None:
@@ -302,7 +305,7 @@ class WebServer:
 
     def stop(self) -> None:
         self._stopped = True
-        if self._thread.thread is None:  # never served
+        if self._thread.thread is None or self._runner is None:  # never served
             return
         if not self._thread.alive():  # its thread died: the loop is idle, clean up here
             self._loop.run_until_complete(asyncio.wait_for(self._runner.cleanup(), 5))
