@@ -435,12 +435,19 @@ SETTLED: dict[type, tuple[Rule, ...]] = {
 
 def settled(c: Controller, board: Board) -> None:
     """Judge the settled ``board``: the first rule of the phase's row that applies decides (a
-    hold of the last move's pieces ends when the board shows anything else)."""
+    hold of the last move's pieces ends when the board shows anything else). A turn that
+    began on it (the last one's steps done) is judged on it too: a piece already off counts."""
     if getattr(c.phase, "held", None) is not None and board != c.boards[-2]:
         c.go(replace(c.phase, held=None))
+    moves = len(c.moves)
     for rule in SETTLED[type(c.phase)]:
         if rule(c, c.phase, board):
-            return
+            break
+    began = len(c.moves) != moves and isinstance(c.phase, (Moving, Awaiting))
+    if began and board != c.record.board:
+        for rule in SETTLED[type(c.phase)]:
+            if rule(c, c.phase, board):
+                return
 
 
 def held_back(c: Controller, board: Board) -> None:

@@ -86,3 +86,17 @@ def test_a_restart_before_the_computers_winning_move_is_carried_out_still_asks_f
         assert "Set up to play again" in board.screen()
     finally:
         board.close()
+
+
+def test_antipode_a_token_lifted_again_as_the_move_is_read_is_asked_back_in_the_next_turn():
+    """Antipode: a1 turned early for a2:e1, then lifted again (a second hand) just as the
+    placement is read. The move is recorded; Red's turn begins with a1 off the board: it is
+    said to be in the hand, then pointed out (before, nothing was said at all)."""
+    text = (STREAMS / "robot_antipode_token_lifted_again_as_the_move_is_read.jsonl").read_text()
+    board = BoardUnderTest.replay(text)
+    try:
+        assert board.held()[-1] == "a2:e1" and "a1 in the hand" in board.screen()
+        board.run(3500)
+        assert board.lit().get("a1") == "missing" and "Put a1 back" in board.screen()
+    finally:
+        board.close()
