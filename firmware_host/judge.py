@@ -72,7 +72,7 @@ def out_of_sync(c: Controller, phase: Phase, board: Board) -> bool:
         target = expected if aim is None else aim
         missing, extra = target - board, board - target
         if isinstance(phase, Following):  # a token to turn, in the hand, is no piece missing
-            missing -= frozenset().union(*phase.turn.left)
+            missing -= phase.turn.to_touch()
     c.out_of_sync(Sync(tuple(c.sorted(missing)), tuple(c.sorted(extra)), reason, aim))
     return True
 
@@ -343,7 +343,7 @@ def step_under_way(c: Controller, phase: Following, board: Board) -> bool:
     step = turn.current
     if step is None:
         return False
-    in_hand = board < expected and expected - board <= frozenset().union(*turn.left)
+    in_hand = board < expected and expected - board <= turn.to_touch()
     if (step.sensed and board ^ expected <= step.sites) or in_hand:
         c.in_sync()
         return True
@@ -463,7 +463,7 @@ def touched(c: Controller, touch: Touch) -> None:
     """A token lifted and set back: a flip or a tap, counted by the phase's move; one the board
     had asked back (knocked off) is only put back."""
     phase = c.phase
-    if c.sync is not None and touch.site in c.sync.missing and isinstance(phase, (Moving, Awaiting)):
+    if c.sync is not None and touch.site in c.sync.missing and isinstance(phase, (Moving, Awaiting, Following)):
         return
     if isinstance(phase, (Moving, Awaiting)):
         if touch.site in phase.late:
