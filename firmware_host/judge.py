@@ -126,7 +126,7 @@ def out_of_sync(c: Effects, phase: Phase, board: Board) -> bool:
         target = expected if aim is None else aim
         missing, extra = target - board, board - target
         if isinstance(phase, Following):  # a token to turn, in the hand, is no piece missing
-            missing -= frozenset().union(*phase.turn.left)
+            missing -= phase.turn.to_touch()
     c.out_of_sync(Sync(tuple(c.sorted(missing)), tuple(c.sorted(extra)), reason, aim))
     return True
 
@@ -397,7 +397,7 @@ def step_under_way(c: Effects, phase: Following, board: Board) -> bool:
     step = turn.current
     if step is None:
         return False
-    in_hand = board < expected and expected - board <= frozenset().union(*turn.left)
+    in_hand = board < expected and expected - board <= turn.to_touch()
     if (step.sensed and board ^ expected <= step.sites) or in_hand:
         c.in_sync()
         return True
@@ -493,14 +493,21 @@ SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict((
 
 def settled(c: Effects, board: Board) -> None:
     """Judge the settled ``board``: the first rule of the phase's row that applies decides (a
-    hold of the last move's pieces ends when the board shows anything else)."""
+    hold of the last move's pieces ends when the board shows anything else). A turn that
+    began on it (the last one's steps done) is judged on it too: a piece already off counts."""
     phase = c.phase
     if (isinstance(phase, (Moving, Following, Awaiting)) and phase.held is not None
             and board != c.boards[-2]):
         c.go(replace(phase, held=None))
+    moves = len(c.moves)
     for rule in SETTLED[type(c.phase)]:
         if rule(c, c.phase, board):
-            return
+            break
+    began = len(c.moves) != moves and isinstance(c.phase, (Moving, Awaiting))
+    if began and board != c.record.board:
+        for rule in SETTLED[type(c.phase)]:
+            if rule(c, c.phase, board):
+                return
 
 
 def held_back(c: Effects, board: Board) -> None:
@@ -518,7 +525,8 @@ def touched(c: Effects, touch: Touch) -> None:
     """A token lifted and set back: a flip or a tap, counted by the phase's move; one the board
     had asked back (knocked off) is only put back."""
     phase = c.phase
-    if c.sync is not None and touch.site in c.sync.missing and isinstance(phase, (Moving, Awaiting)):
+    asked_back = c.sync is not None and touch.site in c.sync.missing
+    if asked_back and isinstance(phase, (Moving, Awaiting, Following)):
         return
     if isinstance(phase, (Moving, Awaiting)):
         if touch.site in phase.late:

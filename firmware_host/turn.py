@@ -174,6 +174,16 @@ class Turn:
         """True when no step left changes what the sensors see."""
         return all(not s.sensed for s in self.steps[self.step:])
 
+    def to_touch(self) -> frozenset[str]:
+        """The tokens still to turn over or tap: one off the board is in the hand, not missing.
+
+        >>> steps = (FollowUp("flip", frozenset({"a1"})), FollowUp("carry", frozenset({"e1"})))
+        >>> sorted(Turn.undo(steps, frozenset({"a1", "e1"}), "blue").to_touch())
+        ['a1']
+        """
+        touched = (left for step, left in zip(self.steps, self.left) if step.action in ("flip", "pick"))
+        return frozenset().union(*touched)
+
     def last_flip(self) -> bool:
         """True when the current step is the move's last flip (polarity checks final faces)."""
         return all(s.action != "flip" for s in self.steps[self.step + 1:])

@@ -86,3 +86,33 @@ def test_a_restart_before_the_computers_winning_move_is_carried_out_still_asks_f
         assert "Set up to play again" in board.screen()
     finally:
         board.close()
+
+
+def test_antipode_a_token_lifted_again_as_the_move_is_read_is_asked_back_in_the_next_turn():
+    """Antipode: a1 turned early for a2:e1, then lifted again (a second hand) just as the
+    placement is read. The move is recorded; Red's turn begins with a1 off the board: it is
+    said to be in the hand, then pointed out (before, nothing was said at all)."""
+    text = (STREAMS / "robot_antipode_token_lifted_again_as_the_move_is_read.jsonl").read_text()
+    board = BoardUnderTest.replay(text)
+    try:
+        assert board.held()[-1] == "a2:e1" and "a1 in the hand" in board.screen()
+        board.run(3500)
+        assert board.lit().get("a1") == "missing" and "Put a1 back" in board.screen()
+    finally:
+        board.close()
+
+
+def test_antipode_a_token_knocked_off_where_a_pawn_is_still_to_carry_is_put_back_not_tapped():
+    """Antipode against the computer (Red): MENU -> Take back leaves the blue pawn to carry from
+    e1 back to h4 (then OK). The player starts the next move instead: g6 placed, e1 knocked off
+    on the way. The board asks e1 back; its return is only that, never the pawn's landing:
+    the landing is still asked (before, e1 was lit as missing yet its return counted as a tap,
+    and g6:e1 was recorded though the player meant g6:i5)."""
+    text = (STREAMS / "robot_antipode_token_knocked_at_a_pawn_still_to_carry.jsonl").read_text()
+    board = BoardUnderTest.replay(text, computer="red")
+    try:
+        assert {"missing": ["e1"], "extra": []} in of(board.events, "out_of_sync")
+        assert not any(move.startswith("g6") for move in board.held())
+        assert of(board.events, "guide")[-1] == {"action": "pick", "sites": ["e1", "i5"]}
+    finally:
+        board.close()
