@@ -46,12 +46,12 @@ from paho.mqtt.enums import CallbackAPIVersion
 from bench.daemon import cpu_ticks, rss_mb
 from bench.timing import percentile
 from engines import new_game
-from firmware_host.cafe.archive import Archive, read_record
-from firmware_host.config import Config, Mqtt, Timing
-from firmware_host.daemon import IDLE_WAIT, Daemon, open_hardware
-from firmware_host.mqtt.board import attach
-from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import Storage
+from firmware_host.net.cafe.archive import Archive, read_record
+from firmware_host.store.config import Config, Mqtt, Timing
+from firmware_host.cli.daemon import IDLE_WAIT, Daemon, open_hardware
+from firmware_host.net.mqtt.board import attach
+from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.storage import Storage
 from testbed.broker import Broker
 from testbed.tools import free_port
 
@@ -397,7 +397,7 @@ def main() -> None:
         web_port = free_port()
         journal = folder / "cafe.log"  # the dashboard's stderr: a pipe nobody read would stall it
         cafe = subprocess.Popen(
-            [sys.executable, "-m", "firmware_host.cli", "cafe", "--mqtt", f"127.0.0.1:{broker.port}",
+            [sys.executable, "-m", "firmware_host.cli.main", "cafe", "--mqtt", f"127.0.0.1:{broker.port}",
              "--port", str(web_port), "--state", str(folder / "cafe")], stderr=journal.open("w"))
         while "dashboard is at" not in journal.read_text():
             time.sleep(0.05)

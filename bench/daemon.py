@@ -27,11 +27,11 @@ import time
 from pathlib import Path
 
 from engines import new_game
-from firmware_host.config import Timing
-from firmware_host.controller import Controller
-from firmware_host.game import Game
-from firmware_host.layout import default_layout
-from firmware_host.storage import Storage
+from firmware_host.store.config import Timing
+from firmware_host.board.controller import Controller
+from firmware_host.board.game import Game
+from firmware_host.store.layout import default_layout
+from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
 from bench.timing import percentile
 
@@ -158,7 +158,7 @@ def idle_run(seconds: float, tmp: Path, hardware: str) -> dict[str, float]:
                  f'[leds]\nbackend = "serial"\nport = "{port}"\ncount = {channels}\n'
                  '[display]\nbackend = "dummy"\n')
     config.write_text(text)
-    args = [sys.executable, "-m", "firmware_host.cli", "run", "--config", str(config)]
+    args = [sys.executable, "-m", "firmware_host.cli.main", "run", "--config", str(config)]
     proc = subprocess.Popen(
         args + (["--sim"] if hardware == "sim" else []),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,

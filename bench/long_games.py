@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from bench.robust.noisy import Run, whole_game
 from engines import game_info
-from firmware_host.game import Game
+from firmware_host.board.game import Game
 from bench.timing import percentile
 
 GAMES = ("antipalos", "antipode", "antipod", "anti-grid", "phalanx")

@@ -18,10 +18,10 @@ import time
 from itertools import cycle
 from dataclasses import replace
 
-from firmware_host.config import Config, Opponent
-from firmware_host.controller import Controller
-from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import Storage
+from firmware_host.store.config import Config, Opponent
+from firmware_host.board.controller import Controller
+from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
 from bench.timing import percentile
 

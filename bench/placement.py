@@ -20,10 +20,10 @@ import random
 from bench.robust.noisy import GAMES, Run, play
 from bench.robust.player import Player
 from bench.timing import percentile
-from firmware_host.config import Config
-from firmware_host.game import Game
-from firmware_host.session import open_controller
-from firmware_host.storage import Storage
+from firmware_host.store.config import Config
+from firmware_host.board.game import Game
+from firmware_host.runtime.session import open_controller
+from firmware_host.store.storage import Storage
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
 

@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from bench.robust.common import report
-from firmware_host.controller import Game
+from firmware_host.board.controller import Game
 from hardware.sim import Noise, SimBoard
 from testbed.board import BoardUnderTest
 from testbed.bus import Faults

@@ -5,8 +5,8 @@ stdin from a pipe (the daemon's simulated board does).
     bench/worker_start.py [--quick]
 
 For each method (``forkserver``, the daemon's; ``spawn``; ``fork``) a fresh process of this
-script makes a :class:`~firmware_host.worker.Worker` preloading what the computer's search
-imports (``firmware_host.opponent`` and the five games) and times:
+script makes a :class:`~firmware_host.board.worker.Worker` preloading what the computer's search
+imports (``firmware_host.board.opponent`` and the five games) and times:
 
 - ``submit``: how long :meth:`Worker.submit` keeps the caller (the scan loop);
 - ``first``: from the first job's submit to its answer (a job that imports the search's
@@ -36,7 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 METHODS = ("forkserver", "spawn", "fork")
-PRELOAD = "firmware_host.opponent"
+PRELOAD = "firmware_host.board.opponent"
 #: How long a job may take before it counts as never answered.
 HANG_SECONDS = 5.0
 
@@ -44,7 +44,7 @@ HANG_SECONDS = 5.0
 def one_method(method: str, repeat: int) -> dict:
     """Run in a fresh process: the figures of ``method``."""
     from engines import MODULES
-    from firmware_host.worker import Worker
+    from firmware_host.board.worker import Worker
 
     modules = (PRELOAD, *MODULES.values())
     imports = "import " + ", ".join(modules)
@@ -73,7 +73,7 @@ def one_method(method: str, repeat: int) -> dict:
 def with_stdin_reader(method: str) -> bool:
     """Run in a fresh process whose stdin is a pipe nobody writes: True if a job is answered
     while a thread waits reading stdin."""
-    from firmware_host.worker import Worker
+    from firmware_host.board.worker import Worker
 
     threading.Thread(target=sys.stdin.readline, daemon=True).start()
     time.sleep(0.1)  # the reader holds stdin's lock now

@@ -1,7 +1,7 @@
 """The board under test: the daemon's controller on a simulated board and a virtual clock,
 driven and read only as players, the simulator page and the café network can: pieces placed and
 lifted, buttons pressed, the lit sites read back by what they ask (the legend of
-``firmware_host/turn.py``), the OLED's text, the events, the stored games, the menu's actions
+``firmware_host/board/turn.py``), the OLED's text, the events, the stored games, the menu's actions
 sent as commands, and a restart from the same database with the pieces left as they stand.
 
 This is the only module of ``testbed`` that touches the controller: when the controller
@@ -28,14 +28,14 @@ from dataclasses import replace
 from typing import Any
 
 from engines.core import GameState
-from firmware_host.config import Config, Opponent
-from firmware_host.controller import Controller, Game
-from firmware_host.menu import NewGame, SetPlayers, TakeBack
-from firmware_host.mqtt.remote import Remote
-from firmware_host.opponent import Computer
-from firmware_host.session import open_controller
-from firmware_host.storage import Storage
-from firmware_host.turn import LIGHTS
+from firmware_host.store.config import Config, Opponent
+from firmware_host.board.controller import Controller, Game
+from firmware_host.ui.menu import NewGame, SetPlayers, TakeBack
+from firmware_host.net.mqtt.remote import Remote
+from firmware_host.board.opponent import Computer
+from firmware_host.runtime.session import open_controller
+from firmware_host.store.storage import Storage
+from firmware_host.board.turn import LIGHTS
 from hardware.base import Led
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard

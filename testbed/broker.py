@@ -20,7 +20,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from testbed.tools import free_port, require
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 class Broker:

@@ -1,4 +1,4 @@
-"""An in-memory message bus on a virtual clock, offering what ``firmware_host/mqtt/link.py``'s
+"""An in-memory message bus on a virtual clock, offering what ``firmware_host/net/mqtt/link.py``'s
 :class:`Link` offers a board (``subscribe``, ``publish`` with ``retain``), with the faults a
 café network has: messages dropped, sent twice, delayed, and reordered across topics. As with
 an MQTT broker at QoS 1, messages on one topic arrive in the order sent, and the latest retained

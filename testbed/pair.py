@@ -5,7 +5,7 @@ starts it on both; either daemon may restart. Whenever both boards are idle and 
 flight, they must hold the same record (the ``paired`` invariant).
 
 >>> import random
->>> from firmware_host.controller import Game
+>>> from firmware_host.board.controller import Game
 >>> pair = Pair(Game.of("antipod", 4), random.Random(3), kinds=())
 >>> for _ in range(4):
 ...     pair.act("move")
@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Iterable
 
-from firmware_host.controller import Game
+from firmware_host.board.controller import Game
 from testbed.board import BoardUnderTest, Table
 from testbed.bus import Bus, Faults
 from testbed.robot import KINDS, Robot

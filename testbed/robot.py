@@ -19,7 +19,7 @@ announces them) and of what the sensors cannot see (token faces, unseen pawns), 
 invariants whenever the board is idle (:meth:`Robot.check`); the first one broken is raised as
 :class:`Violated`, with the stream that led to it.
 
->>> from firmware_host.controller import Game
+>>> from firmware_host.board.controller import Game
 >>> from testbed.board import BoardUnderTest
 >>> robot = Robot(BoardUnderTest(Game.of("antipalos", 3)), random.Random(2))
 >>> for _ in range(3):

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from engines import GAME_NAMES, game_info, new_game
-from firmware_host.cli import main
+from firmware_host.cli.main import main
 
 
 def test_games_lists_every_game_with_its_options(capsys):
@@ -34,7 +34,7 @@ def test_usage_errors_exit_2_without_a_traceback(argv, capsys):
 def test_a_closed_pipe_is_not_an_error():
     # `true` never reads: by the time reedboard writes, the pipe is closed.
     done = subprocess.run(
-        ["bash", "-c", f"set -o pipefail; {sys.executable} -m firmware_host.cli games | true"],
+        ["bash", "-c", f"set -o pipefail; {sys.executable} -m firmware_host.cli.main games | true"],
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 0 and done.stderr == ""

@@ -29,8 +29,8 @@ def test_the_walk_finds_a_circle_and_the_edges_a_reader_sees():
     edges = graph("engines", "firmware_host")
     assert "engines.antipode.board" in edges["engines.antipode.tactics"]
     assert "engines.ai.alphabeta" in edges["engines.ai"]  # from engines.ai import alphabeta
-    assert "engines" in edges["firmware_host.game"]  # across layers
-    assert "firmware_host.controller" in edges["firmware_host.session"]  # a lazy import counts
+    assert "engines" in edges["firmware_host.board.game"]  # across layers
+    assert "firmware_host.board.controller" in edges["firmware_host.runtime.session"]  # lazy counts
 
 
 @pytest.mark.parametrize("package", ["engines", "firmware_host", "hardware", "testbed", "bench"])
@@ -57,10 +57,18 @@ def test_engines_core_imports_no_game_nor_the_computer():
 
 def test_the_rooms_of_the_picture_are_each_layer_s_packages_and_modules():
     found = rooms(graph(*LAYERS))
-    assert {"firmware_host.web", "firmware_host.controller", "engines.core", "hardware.sim",
+    assert {"firmware_host.net", "firmware_host.board", "engines.core", "hardware.sim",
             "engines"} <= set(found)
     assert "engines.core" in found["engines.antipode"] and "firmware_host" not in found["engines"]
     assert room("engines.antipode.state") == "engines.antipode"
+    assert room("firmware_host.net.web.server") == "firmware_host.net"
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS))
+def test_the_rooms_of_each_layer_import_each_other_one_way(layer):
+    """A room stands above the rooms it imports (no arrow in the picture points up): the
+    daemon's rooms read cli > net > runtime > board > ui > store, actions and plan beside."""
+    assert circles(rooms(graph(layer))) == []
 
 
 def test_the_picture_in_docs_is_what_the_code_draws_now():

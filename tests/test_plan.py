@@ -9,7 +9,7 @@ from itertools import combinations
 import pytest
 
 import engines
-from firmware_host.cli import main
+from firmware_host.cli.main import main
 
 SVG = "{http://www.w3.org/2000/svg}"
 GAMES = [("antipalos", 12), ("antipode", None), ("antipod", 6), ("anti-grid", 8), ("phalanx", None)]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engines import GAME_NAMES
-from firmware_host.web import guides
+from firmware_host.net.web import guides
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAY = ROOT / "docs" / "play"
@@ -35,6 +35,6 @@ def test_the_guides_are_linked_from_the_readme_the_index_and_the_page():
     index = (PLAY / "README.md").read_text()
     for game in GAME_NAMES:
         assert f"docs/play/{game}.md" in readme and f"({game}.md)" in index
-    assert 'id="guide"' in (ROOT / "firmware_host" / "web" / "static" / "index.html").read_text()
+    assert 'id="guide"' in (ROOT / "firmware_host/net/web/static/index.html").read_text()
     for picture in re.findall(r"\((img/[^)]+)\)", index):
         assert (PLAY / picture).is_file(), picture

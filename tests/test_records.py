@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from engines import GAME_NAMES, game_info, new_game
-from firmware_host.export import export
-from firmware_host.referee import has_views, play
-from firmware_host.storage import Storage
+from firmware_host.store.export import export
+from firmware_host.store.referee import has_views, play
+from firmware_host.store.storage import Storage
 
 CASES = [(name, variant) for name in GAME_NAMES for variant in game_info(name).variants]
 SMALL = {"antipalos": 5, "antipod": 4, "anti-grid": 6}
@@ -91,8 +91,8 @@ def test_a_record_of_another_game_is_refused(tmp_path):
 
 
 def test_a_game_played_with_house_rules_records_them_and_reads_back(tmp_path):
-    from firmware_host.config import Config
-    from firmware_host.session import configured_game, open_controller
+    from firmware_host.store.config import Config
+    from firmware_host.runtime.session import configured_game, open_controller
 
     config = Config(game="antipalos", size=4, storage=str(tmp_path / "games.db"),
                     options={"antipalos": {"supply": 2, "repetition-draw": False}})

@@ -33,5 +33,5 @@ def test_mypy_checks_every_layer_and_the_model_strictly():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     assert set(config["files"]) == {"engines", "firmware_host", "hardware"}
     strict = next(o for o in config["overrides"] if o.get("disallow_untyped_defs"))
-    assert {"engines.*", "firmware_host.phase", "firmware_host.judge",
-            "firmware_host.turn"} <= set(strict["module"])
+    assert {"engines.*", "firmware_host.board.phase", "firmware_host.board.judge",
+            "firmware_host.board.turn"} <= set(strict["module"])

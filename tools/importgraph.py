@@ -3,7 +3,7 @@
     .venv/bin/python -m tools.importgraph     # writes docs/drawings/imports.svg
 
 The picture shows the three layers, the daemon above the engines and the drivers, and the rooms
-of each: a package's sub-packages and its modules outside them (``firmware_host.web``,
+of each: a package's sub-packages and its modules outside them (``firmware_host.board``,
 ``hardware.sim``; the package's own ``__init__`` is the room named like the layer). An arrow
 goes from a room to each room it imports; a room stands above the rooms of its layer it imports,
 so every arrow inside a layer points down (one pointing up, red, closes a circle). Arrows into
@@ -18,8 +18,8 @@ this draws now.
 
 >>> circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})
 [['a', 'b', 'c']]
->>> room("firmware_host.web.server"), room("hardware"), room("engines.core.state")
-('firmware_host.web', 'hardware', 'engines.core')
+>>> room("firmware_host.net.web.server"), room("hardware"), room("engines.core.state")
+('firmware_host.net', 'hardware', 'engines.core')
 """
 
 from __future__ import annotations

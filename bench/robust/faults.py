@@ -54,12 +54,12 @@ from luma.oled.device import ssd1306
 
 from bench.robust.common import report
 from bench.robust.storage_faults import full, locked, refused
-from firmware_host import web
-from firmware_host.config import Config, Mqtt, Opponent, Timing
-from firmware_host.daemon import Daemon, Hardware
-from firmware_host.phase import Moving, Over
-from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import Storage
+from firmware_host.net import web
+from firmware_host.store.config import Config, Mqtt, Opponent, Timing
+from firmware_host.cli.daemon import Daemon, Hardware
+from firmware_host.board.phase import Moving, Over
+from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.storage import Storage
 from hardware.leds import LumaLeds
 from hardware.mcu_sim import SimMcu
 from hardware.oled import LumaDisplay
@@ -121,7 +121,7 @@ class Rig:
         self.daemon.attach(self.page)
         self.net = None
         if broker:
-            from firmware_host.mqtt.board import attach
+            from firmware_host.net.mqtt.board import attach
 
             self.net = attach(self.daemon, self.config)
         self.t0 = time.monotonic()

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 
 from bench.robust.common import parallel_map, report, workers_default
 from bench.robust.player import KINDS, Plan, Player, Segment, capturing_first
-from firmware_host.config import Config
-from firmware_host.controller import Controller
-from firmware_host.game import Game
-from firmware_host.session import open_controller
-from firmware_host.storage import Storage
+from firmware_host.store.config import Config
+from firmware_host.board.controller import Controller
+from firmware_host.board.game import Game
+from firmware_host.runtime.session import open_controller
+from firmware_host.store.storage import Storage
 from hardware.clock import VirtualClock
 from hardware.ghost import ambiguous_cells, ghosted, to_cells
 from hardware.sim import Noise, SimBoard

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from engines.core import GameState
-from firmware_host import recognise
+from firmware_host.board import recognise
 from testbed.hands import Hand, Segment
 
 #: Noise kinds a stream may carry besides contact bounce (always on).

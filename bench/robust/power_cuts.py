@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 from bench.robust.common import ROOT, report
 from engines import new_game
-from firmware_host.storage import Storage
+from firmware_host.store.storage import Storage
 
 GAME, SIZE, PLIES = "anti-grid", 6, 10
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli", "run", "--sim"]
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main", "run", "--sim"]
 CONFIG = """game = "{game}"
 size = {size}
 storage = "{db}"

@@ -22,7 +22,7 @@ import time
 from bench.robust.common import report
 from bench.robust.power_cuts import free_port
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli", "run", "--sim"]
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main", "run", "--sim"]
 ROUTES = ["/", "/watch", "/static/app.js", "/replay.jsonl", "/ws", "/ws/watch"]
 EVIL = ["evil.test", "evil.test.", "127.0.0.1.evil.test", "localhost.evil.test", "rebind.me",
         "xn--80ak6aa92e.com", "", "[::1].evil.test"]

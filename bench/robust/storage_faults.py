@@ -25,11 +25,11 @@ import tempfile
 import time
 
 from bench.robust.common import report
-from firmware_host.config import Config, Timing
-from firmware_host.game import Game
-from firmware_host.daemon import Daemon, Hardware
-from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import Storage
+from firmware_host.store.config import Config, Timing
+from firmware_host.board.game import Game
+from firmware_host.cli.daemon import Daemon, Hardware
+from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
 
 WIN = ["A1*", "A3*", "B2*", "C1*", "C3*"]  # Antipalos 3: white connects
@@ -177,7 +177,7 @@ def locked_write_ms(tries: int = 20) -> tuple[float, float]:
     daemon's busy timeout at 100 Hz), median and max."""
     import statistics
 
-    from firmware_host.storage import StorageError
+    from firmware_host.store.storage import StorageError
 
     with tempfile.TemporaryDirectory() as folder:
         rig = Rig(os.path.join(folder, "games.db"))

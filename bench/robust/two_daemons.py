@@ -20,7 +20,7 @@ import time
 from bench.robust.common import report
 from bench.robust.power_cuts import free_port
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 def start(config: str) -> subprocess.Popen:

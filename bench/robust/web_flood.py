@@ -24,12 +24,12 @@ from dataclasses import replace
 import aiohttp
 
 from bench.robust.common import report
-from firmware_host import web
-from firmware_host.config import Config, Timing
-from firmware_host.daemon import Daemon, open_hardware
-from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import Storage
-from firmware_host.web import base
+from firmware_host.net import web
+from firmware_host.store.config import Config, Timing
+from firmware_host.cli.daemon import Daemon, open_hardware
+from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.storage import Storage
+from firmware_host.net.web import base
 
 
 class Loop:

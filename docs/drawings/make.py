@@ -12,7 +12,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from firmware_host.cli import main
+from firmware_host.cli.main import main
 
 HERE = Path(__file__).resolve().parent
 

@@ -29,7 +29,7 @@ IMG = HERE / "img"
 WIDTH, COLOURS = 460, 64
 
 # A moment: (picture name or None, [(command, site or button), ...], event to wait for or None).
-# Commands are the page's own (firmware_host/web/commands.py), as a hand on the board makes them.
+# Commands are the page's own (firmware_host/net/web/commands.py), as a hand on the board makes them.
 MOMENTS = {
     ("antipalos", 6): [
         ("antipalos-start", [], None),
@@ -115,7 +115,7 @@ def oled_scenes(made: list[Path]) -> None:
     """Every kind of instruction, as the OLED draws it (2x)."""
     from luma.core.device import dummy
 
-    from firmware_host.screens import SIZE
+    from firmware_host.ui.screens import SIZE
 
     for name, make in SCENES.items():
         for number, page in enumerate(make().ctl.screen().pages()):

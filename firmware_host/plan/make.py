@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_host.config import DEFAULT_BRIGHTNESS, Config
-from firmware_host.game import Game
-from firmware_host.layout import Layout, layout_for
+from firmware_host.store.config import DEFAULT_BRIGHTNESS, Config
+from firmware_host.board.game import Game
+from firmware_host.store.layout import Layout, layout_for
 from firmware_host.plan.board import BoardPlan, Channels, board_sheet, paper, tiles
 from firmware_host.plan.parts import parts_text
 from firmware_host.plan.sheet import Sheet, to_pdf, to_svg

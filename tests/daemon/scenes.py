@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from firmware_host.game import Game
-from firmware_host.menu import Menu, game_choices
-from firmware_host.storage import Storage
+from firmware_host.board.game import Game
+from firmware_host.ui.menu import Menu, game_choices
+from firmware_host.store.storage import Storage
 from tests.daemon.test_controller import SELF_PHALANX, Drive, Scripted
 
 
@@ -202,8 +202,8 @@ class _Computer(Scripted):
 
     def poll(self, seen):
         if seen.awaiting and self.moves:
-            from firmware_host.opponent import Play
-            from firmware_host.turn import directions
+            from firmware_host.board.opponent import Play
+            from firmware_host.board.turn import directions
 
             move = self.moves.pop(0)
             state = seen.states[-1]

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_host import config as config_module
-from firmware_host.config import Config, ConfigError, default_storage, load_config, load_config_or_exit
-from firmware_host.layout import default_layout, layout_toml
+from firmware_host.store import config as config_module
+from firmware_host.store.config import Config, ConfigError, default_storage, load_config, load_config_or_exit
+from firmware_host.store.layout import default_layout, layout_toml
 from tests.daemon.toml_fuzz import VALUES, toml_document
 
 import engines
@@ -318,9 +318,9 @@ def test_bad_house_rules_name_the_table(tmp_path, text, message):
 
 
 def test_the_configured_house_rules_reach_every_new_game(tmp_path):
-    from firmware_host.menu import NewGame
-    from firmware_host.session import configured_game, open_controller
-    from firmware_host.storage import Storage
+    from firmware_host.ui.menu import NewGame
+    from firmware_host.runtime.session import configured_game, open_controller
+    from firmware_host.store.storage import Storage
 
     config = load_config(write(tmp_path, f'game = "anti-grid"\nstorage = "{tmp_path / "g.db"}"\n'
                                          '[options.anti-grid]\nfirst = "blue"\n'))

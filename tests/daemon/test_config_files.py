@@ -13,7 +13,7 @@ import pytest
 
 from testbed.tools import free_port
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 def reedboard(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:

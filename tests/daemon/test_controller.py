@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.config import Timing
-from firmware_host.controller import NOTICE_MS
-from firmware_host.controller import Controller
-from firmware_host.game import Game
-from firmware_host.opponent import Play
-from firmware_host.phase import Following, Moving
-from firmware_host.turn import LIGHTS
-from firmware_host.layout import default_layout
-from firmware_host.menu import Choice, Menu, game_choices
-from firmware_host.storage import Storage, StorageError
+from firmware_host.store.config import Timing
+from firmware_host.board.controller import NOTICE_MS
+from firmware_host.board.controller import Controller
+from firmware_host.board.game import Game
+from firmware_host.board.opponent import Play
+from firmware_host.board.phase import Following, Moving
+from firmware_host.board.turn import LIGHTS
+from firmware_host.store.layout import default_layout
+from firmware_host.ui.menu import Choice, Menu, game_choices
+from firmware_host.store.storage import Storage, StorageError
 from hardware.base import Scan
 from hardware.sim import SimBoard
 from tests.daemon.toy_game import ToyGame, move
@@ -375,7 +375,7 @@ def test_a_passing_notice_ends_on_a_board_change_or_after_a_few_seconds_and_the_
 
 
 class Scripted:
-    """An opponent (firmware_host/opponent.py's protocol) that plays ``moves`` in turn on
+    """An opponent (firmware_host/board/opponent.py's protocol) that plays ``moves`` in turn on
     ``side``."""
 
     WAIT, rethinks, level, note = "Wait", False, None, None

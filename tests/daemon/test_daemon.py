@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.storage import Storage
+from firmware_host.store.storage import Storage
 from tests.daemon.stream_tools import STREAMS
 from testbed.tools import free_port
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 class Running:

@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_host.debounce import Debouncer
+from firmware_host.board.debounce import Debouncer
 from hardware.base import Scan
 
 CHANNELS = 4

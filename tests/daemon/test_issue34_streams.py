@@ -14,8 +14,8 @@ import random
 import pytest
 
 from engines import new_game
-from firmware_host.config import Config, Opponent
-from firmware_host.controller import Game
+from firmware_host.store.config import Config, Opponent
+from firmware_host.board.controller import Game
 from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file, said
 from testbed.board import BoardUnderTest
 from testbed.pair import Pair

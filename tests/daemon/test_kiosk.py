@@ -14,12 +14,12 @@ from datetime import datetime, timedelta
 
 from tests.daemon.stream_tools import STREAMS, Stream, kinds, moves, of, run
 
-from firmware_host.config import Config, Kiosk
-from firmware_host.menu import HELP
-from firmware_host.replay import Replayer, parse
-from firmware_host.session import configured_game, open_controller
-from firmware_host.stats import Day, day_screen, today
-from firmware_host.storage import Storage
+from firmware_host.store.config import Config, Kiosk
+from firmware_host.ui.menu import HELP
+from firmware_host.runtime.replay import Replayer, parse
+from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.ui.stats import Day, day_screen, today
+from firmware_host.store.storage import Storage
 
 GAME, SIZE = "antipalos", 3
 MINUTE = 60_000
@@ -163,7 +163,7 @@ def test_reedboard_replay_with_a_kiosk_config(tmp_path):
     config = tmp_path / "kiosk.toml"
     config.write_text("[kiosk]\nenabled = true\nidle_minutes = 1\n")
     done = subprocess.run(
-        [sys.executable, "-m", "firmware_host.cli", "replay", str(STREAMS / "kiosk_idle.jsonl"),
+        [sys.executable, "-m", "firmware_host.cli.main", "replay", str(STREAMS / "kiosk_idle.jsonl"),
          "--game", GAME, "--size", str(SIZE), "--config", str(config)],
         capture_output=True, text=True, check=True,
     )

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 import engines
 from engines.core.contract import Site
-from firmware_host.config import ConfigError
-from firmware_host.layout import (
+from firmware_host.store.config import ConfigError
+from firmware_host.store.layout import (
     Layout, default_layout, layout_for, layout_toml, load_layout, read_layout,
 )
 from tests.daemon.toml_fuzz import VALUES, toml_table
@@ -169,7 +169,7 @@ def test_every_game_round_trips_its_default_layout(tmp_path, game):
 
 
 def test_cli_prints_a_layout_that_loads_back(tmp_path, capsys):
-    from firmware_host.cli import main
+    from firmware_host.cli.main import main
 
     game = engines.GAME_NAMES[0]
     assert main(["layout", game]) == 0
@@ -182,7 +182,7 @@ def test_cli_prints_a_layout_that_loads_back(tmp_path, capsys):
 
 
 def test_cli_bad_option_is_one_line_and_status_2(capsys):
-    from firmware_host.cli import main
+    from firmware_host.cli.main import main
 
     game = engines.GAME_NAMES[0]
     assert main(["layout", game, "--variant", "nonesuch"]) == 2
@@ -193,8 +193,8 @@ def test_cli_bad_option_is_one_line_and_status_2(capsys):
 
 
 def test_a_board_layout_for_several_games_offers_them_all(tmp_path):
-    from firmware_host.config import Config
-    from firmware_host.session import menu_choices
+    from firmware_host.store.config import Config
+    from firmware_host.runtime.session import menu_choices
 
     antipod, phalanx = engines.new_game("antipod", 4).sites(), engines.new_game("phalanx").sites()
     board = Layout(

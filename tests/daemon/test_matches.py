@@ -8,13 +8,13 @@ import json
 import pytest
 
 from engines.core import OptionError
-from firmware_host.config import Config, ConfigError, load_config
-from firmware_host.game import Game
-from firmware_host.export import record_text
-from firmware_host.menu import Choice, Menu, NewGame
-from firmware_host.replay import Replayer, parse
-from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import Storage
+from firmware_host.store.config import Config, ConfigError, load_config
+from firmware_host.board.game import Game
+from firmware_host.store.export import record_text
+from firmware_host.ui.menu import Choice, Menu, NewGame
+from firmware_host.runtime.replay import Replayer, parse
+from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.storage import Storage
 from hardware.base import ButtonEvent
 from tests.daemon.stream_tools import SETTLE, Stream, kinds, of, run
 

@@ -6,8 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engines
-from firmware_host.layout import Layout, default_layout
-from firmware_host.menu import (
+from firmware_host.store.layout import Layout, default_layout
+from firmware_host.ui.menu import (
     BRIGHTNESS_LEVELS, HELP, Choice, Menu, NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack, game_choices,
 )
 from hardware.base import BUTTONS, ButtonEvent, Scan
@@ -203,9 +203,9 @@ def test_a_layout_of_unknown_sites_offers_nothing():
 def test_house_rules_from_the_menu_hold_from_the_next_new_game(tmp_path):
     """MENU > House rules: OK steps a yes/no or word option to its next value the game takes;
     it holds from the next new game (and for every later one the menu starts)."""
-    from firmware_host.config import Config
-    from firmware_host.session import configured_game, open_controller
-    from firmware_host.storage import Storage
+    from firmware_host.store.config import Config
+    from firmware_host.runtime.session import configured_game, open_controller
+    from firmware_host.store.storage import Storage
 
     config = Config(game="anti-grid", size=6, storage=str(tmp_path / "g.db"))
     controller = open_controller(config, Storage(config.storage), configured_game(config))

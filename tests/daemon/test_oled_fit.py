@@ -15,15 +15,15 @@ from itertools import islice
 import pytest
 
 import engines
-from firmware_host import turn
-from firmware_host import screens
-from firmware_host.game import Game
-from firmware_host.menu import Menu, game_choices
-from firmware_host.mqtt.remote import OFFLINE, Remote
-from firmware_host.opponent import Computer
-from firmware_host.recognise import attempt_reason
-from firmware_host.screens import message_screen, result_words, status_screen
-from firmware_host.stats import Day, day_screen
+from firmware_host.board import turn
+from firmware_host.ui import screens
+from firmware_host.board.game import Game
+from firmware_host.ui.menu import Menu, game_choices
+from firmware_host.net.mqtt.remote import OFFLINE, Remote
+from firmware_host.board.opponent import Computer
+from firmware_host.board.recognise import attempt_reason
+from firmware_host.ui.screens import message_screen, result_words, status_screen
+from firmware_host.ui.stats import Day, day_screen
 from hardware.base import ButtonEvent
 
 #: How many random positions per game are asked for refusal reasons, and how many sites each;

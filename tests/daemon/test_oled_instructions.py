@@ -12,8 +12,8 @@ import pytest
 from luma.core.device import dummy
 
 from engines import GAME_NAMES
-from firmware_host.game import Game
-from firmware_host.screens import SIZE, fits
+from firmware_host.board.game import Game
+from firmware_host.ui.screens import SIZE, fits
 from tests.daemon.scenes import SCENES
 from tests.daemon.test_controller import Drive
 from tests.web.web_tools import OUTPUT

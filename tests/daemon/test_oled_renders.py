@@ -11,10 +11,10 @@ import pytest
 from luma.core.device import dummy
 
 from engines import GAME_NAMES
-from firmware_host.game import Game
-from firmware_host.phase import Moving
-from firmware_host.menu import Menu, game_choices
-from firmware_host.screens import SIZE, fits
+from firmware_host.board.game import Game
+from firmware_host.board.phase import Moving
+from firmware_host.ui.menu import Menu, game_choices
+from firmware_host.ui.screens import SIZE, fits
 from tests.daemon.test_controller import Drive
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"

@@ -9,7 +9,7 @@ import sys
 
 from testbed.tools import free_port
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 def test_a_second_daemon_on_the_same_database_exits_2_naming_the_holder(tmp_path):

@@ -10,12 +10,12 @@ import pytest
 
 from engines import new_game
 from engines.ai import choose
-from firmware_host.config import Config, Opponent
-from firmware_host.game import Game
-from firmware_host.opponent import Computer, Hints, think
-from firmware_host.turn import LIGHTS, directions
-from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import Storage
+from firmware_host.store.config import Config, Opponent
+from firmware_host.board.game import Game
+from firmware_host.board.opponent import Computer, Hints, think
+from firmware_host.board.turn import LIGHTS, directions
+from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.storage import Storage
 from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
 from tests.daemon.stream_tools import Stream, kinds, of, run
@@ -149,7 +149,7 @@ def test_a_live_board_thinks_in_another_process_and_gets_the_same_move():
 
 
 def test_a_game_against_the_computer_keeps_the_level_and_side_in_its_record(tmp_path):
-    from firmware_host.export import export
+    from firmware_host.store.export import export
 
     config = replace(CONFIG, opponent=Opponent("computer", "black", 3))
     storage = Storage(str(tmp_path / "games.db"))
@@ -164,7 +164,7 @@ def test_a_game_against_the_computer_keeps_the_level_and_side_in_its_record(tmp_
 
 
 def test_the_menu_puts_the_computer_on_a_side_for_a_new_game_and_takes_it_off_again(tmp_path):
-    from firmware_host.menu import SetPlayers
+    from firmware_host.ui.menu import SetPlayers
 
     storage = Storage(str(tmp_path / "games.db"))
     controller = open_controller(Config(), storage, configured_game(Config(), "antipod", 4))

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from firmware_host import judge
-from firmware_host.phase import Awaiting, Choosing, Following, Moving, Over, Restoring
+from firmware_host.board import judge
+from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Restoring
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "daemon.md"
 
 
 def test_docs_print_the_transition_table_the_code_has():
-    assert judge.table() in DOCS.read_text(), "run: python -m firmware_host.judge, paste into docs/daemon.md"
+    assert judge.table() in DOCS.read_text(), \
+        "run: python -m firmware_host.board.judge, paste into docs/daemon.md"
 
 
 def test_every_phase_has_a_row_that_ends_in_a_rule_that_always_applies():

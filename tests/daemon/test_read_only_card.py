@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from firmware_host.storage import READ_ONLY, Storage
+from firmware_host.store.storage import READ_ONLY, Storage
 from tests.daemon.test_storage_faults import Board
 from tests.system.test_service import REEDBOARD, send
 from testbed.tools import Card, NoCard, free_port, wait_for, wait_until

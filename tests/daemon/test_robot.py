@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
-from firmware_host.controller import Game
+from firmware_host.board.controller import Game
 from testbed.bus import Faults
 from testbed.board import BoardUnderTest
 from testbed.pair import Pair

@@ -7,7 +7,7 @@ model). Streams with a restart are replayed through the board under test.
 from __future__ import annotations
 
 
-from firmware_host.config import Config, Opponent
+from firmware_host.store.config import Config, Opponent
 from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file
 from testbed.board import BoardUnderTest
 

@@ -3,7 +3,7 @@ games in it, opens with today's code with nothing lost and the schema current; a
 newer reedboard is refused in one line and left as it is.
 
 The shipped schemas are written out here as those releases created them (found with ``git log
--p -- firmware_host/storage.py``), not derived from today's migrations, so a step changed after
+-p -- firmware_host/store/storage.py``), not derived from today's migrations, so a step changed after
 it shipped fails here."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import sys
 
 import pytest
 
-from firmware_host.cli import main
-from firmware_host.storage import SCHEMA_VERSION, NewerSchema, Storage, schema_version
+from firmware_host.cli.main import main
+from firmware_host.store.storage import SCHEMA_VERSION, NewerSchema, Storage, schema_version
 
 GAMES = ("id INTEGER PRIMARY KEY", "game TEXT NOT NULL", "size INTEGER", "variant TEXT",
          "started TEXT NOT NULL", "finished TEXT", "result TEXT")
@@ -160,7 +160,7 @@ def test_run_export_and_doctor_say_so_in_one_line(tmp_path, capsys):
     assert len(said) == 1 and said[0].startswith(f"reedboard export: {path} was written by a newer")
     assert main(["doctor", "--config", str(config)]) == 1
     assert f"FAIL  storage: {path} was written by a newer reedboard" in capsys.readouterr().out
-    run = subprocess.run([sys.executable, "-m", "firmware_host.cli", "run", "--sim", "--config",
+    run = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", "run", "--sim", "--config",
                           str(config)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert run.stderr.splitlines() == [f"reedboard run: {path} was written by a newer reedboard "

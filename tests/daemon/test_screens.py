@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from luma.core.device import dummy
 from PIL import Image
 
-from firmware_host import screens
-from firmware_host.screens import Screen, menu_screen, message_screen, status_screen
+from firmware_host.ui import screens
+from firmware_host.ui.screens import Screen, menu_screen, message_screen, status_screen
 
 WIDTH, HEIGHT = screens.SIZE
 

@@ -5,8 +5,8 @@ move waits settle_ms."""
 from __future__ import annotations
 
 from engines import new_game
-from firmware_host import recognise
-from firmware_host.game import Game
+from firmware_host.board import recognise
+from firmware_host.board.game import Game
 from tests.daemon.test_controller import Drive
 
 

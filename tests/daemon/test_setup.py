@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import engines
-from firmware_host.layout import Layout, layout_toml, read_layout
-from firmware_host.wizard import Wizard, serpentine
+from firmware_host.store.layout import Layout, layout_toml, read_layout
+from firmware_host.board.wizard import Wizard, serpentine
 from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
 from testbed.tools import free_port
@@ -325,7 +325,7 @@ def test_the_wizards_screens_fit_the_oled():
     at (oled-setup-<moment>.png, 4x)."""
     from luma.core.device import dummy
 
-    from firmware_host.screens import SIZE, fits
+    from firmware_host.ui.screens import SIZE, fits
 
     out = Path(__file__).resolve().parents[2] / "test-output"
     out.mkdir(exist_ok=True)

@@ -14,11 +14,11 @@ import subprocess
 
 import pytest
 
-from firmware_host.config import Config, Timing
-from firmware_host.game import Game
-from firmware_host.daemon import Daemon, Hardware
-from firmware_host.session import configured_game, open_controller
-from firmware_host.storage import Storage
+from firmware_host.store.config import Config, Timing
+from firmware_host.board.game import Game
+from firmware_host.cli.daemon import Daemon, Hardware
+from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
 
 TIMING = Timing(settle_ms=100, debounce_scans=2)
@@ -244,11 +244,11 @@ def test_the_journal_counts_time_from_the_games_start_as_the_page_and_replays_do
 def test_a_disk_already_full_at_start_is_said_at_once_and_cleared_when_there_is_room(
         tmp_path, monkeypatch, capsys):
     free = os.statvfs(tmp_path).f_bavail * os.statvfs(tmp_path).f_frsize
-    monkeypatch.setattr("firmware_host.storage.MIN_FREE_BYTES", free * 2)  # the disk is "full"
+    monkeypatch.setattr("firmware_host.store.storage.MIN_FREE_BYTES", free * 2)  # the disk is "full"
     board = Board(str(tmp_path / "games.db"))
     assert board.screen[0] == "Cannot save" and board.screen[1].startswith("the disk is full")
     assert "(the disk is full (" in capsys.readouterr().err
-    monkeypatch.setattr("firmware_host.storage.MIN_FREE_BYTES", 0)  # room made
+    monkeypatch.setattr("firmware_host.store.storage.MIN_FREE_BYTES", 0)  # room made
     board.wait(6000)
     assert board.screen[0] != "Cannot save"
     board.put("A1*")

@@ -9,10 +9,10 @@ import sqlite3
 import subprocess
 import sys
 
-from firmware_host.storage import Storage
+from firmware_host.store.storage import Storage
 from testbed.tools import free_port
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli"]
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 def setup(tmp_path):

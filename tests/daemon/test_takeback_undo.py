@@ -2,10 +2,10 @@
 full: the tokens to turn back are lit and tracked by their lifts, each pawn's way back is named
 and lit, and OK (or the next side's first action) confirms the pawn."""
 
-from firmware_host.game import Game
-from firmware_host.phase import Following
-from firmware_host.menu import Choice, Menu, game_choices
-from firmware_host.turn import LIGHTS, STEPS
+from firmware_host.board.game import Game
+from firmware_host.board.phase import Following
+from firmware_host.ui.menu import Choice, Menu, game_choices
+from firmware_host.board.turn import LIGHTS, STEPS
 from tests.daemon.stream_tools import kinds, of, run_file
 from tests.daemon.test_controller import Drive
 

@@ -8,7 +8,7 @@ import sqlite3
 
 from hypothesis import given, settings, strategies as st
 
-from firmware_host.wal import lost_commits
+from firmware_host.store.wal import lost_commits
 
 COMMITS = 11  # the table and ten rows
 

@@ -1,4 +1,4 @@
-"""The supervised worker (firmware_host/worker.py) with real processes from the fork server:
+"""The supervised worker (firmware_host/board/worker.py) with real processes from the fork server:
 a job is answered without the caller waiting, a worker killed by PID (as the OOM killer does)
 is said, started again after a backoff and redoes its job, a job replaced while it runs ends
 its process, a job that raises is said and tried again, and a closed worker leaves no process
@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from firmware_host import worker as worker_module
-from firmware_host.worker import Worker
+from firmware_host.board import worker as worker_module
+from firmware_host.board.worker import Worker
 from testbed.tools import inject, wait_until
 
 
@@ -115,7 +115,7 @@ def test_close_leaves_no_process_behind(worker):
 
 OWNER = """
 import sys, time
-from firmware_host.worker import Worker
+from firmware_host.board.worker import Worker
 if __name__ == "__main__":
     worker = Worker("computer")
     worker.submit(time.sleep, 60)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.game import Game
+from firmware_host.board.game import Game
 from engines.core import FollowUp, GameState, IllegalMove, Outcome, Realisation, Site
 
 SITES = tuple(f"s{i}" for i in range(10))

@@ -144,7 +144,7 @@ def test_doctor_finds_each_chip_at_its_address():
 
 
 def test_doctor_without_the_bus_says_how_to_enable_it(tmp_path, capsys):
-    from firmware_host.cli import main
+    from firmware_host.cli.main import main
 
     config = tmp_path / "config.toml"
     config.write_text(f'storage = "{tmp_path}/games.db"\n[sensors]\nbackend = "mcp23017"\nport = 97\n')
@@ -153,7 +153,7 @@ def test_doctor_without_the_bus_says_how_to_enable_it(tmp_path, capsys):
 
 
 def test_a_bad_option_in_the_config_names_the_file_and_the_table(tmp_path, capsys):
-    from firmware_host.cli import main
+    from firmware_host.cli.main import main
 
     config = tmp_path / "config.toml"
     config.write_text('storage = ":memory:"\n[sensors]\nbackend = "mcp23017"\naddresses = [0x30]\n')
@@ -163,7 +163,7 @@ def test_a_bad_option_in_the_config_names_the_file_and_the_table(tmp_path, capsy
 
 
 def test_the_interrupt_pin_is_checked_against_the_other_tables(tmp_path):
-    from firmware_host.config import ConfigError, load_config
+    from firmware_host.store.config import ConfigError, load_config
 
     config = tmp_path / "config.toml"
     config.write_text('[sensors]\nbackend = "mcp23017"\ninterrupt = 17\n'

@@ -9,9 +9,9 @@ import threading
 
 import pytest
 
-from firmware_host.cafe.archive import Archive
-from firmware_host.cafe.run import start
-from firmware_host.config import Mqtt
+from firmware_host.net.cafe.archive import Archive
+from firmware_host.net.cafe.run import start
+from firmware_host.store.config import Mqtt
 from testbed.broker import Board, Broker, Watcher
 from testbed.tools import require
 from tests.web.conftest import CHROMIUM

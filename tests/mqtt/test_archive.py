@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from firmware_host.cafe.archive import Archive, ArchiveError, positions, read_record
+from firmware_host.net.cafe.archive import Archive, ArchiveError, positions, read_record
 
 GAME = {"id": 4, "game": "antipalos", "size": 3, "variant": "two",
         "started": "2026-11-23T20:01:00Z", "finished": "2026-11-23T20:09:00Z",

@@ -10,7 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from firmware_host.storage import Storage
+from firmware_host.store.storage import Storage
 from testbed.broker import Broker, Watcher, board_config, layout_file
 
 ONLINE = "reedboard/t1/availability"

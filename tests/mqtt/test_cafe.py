@@ -14,8 +14,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from firmware_host.cafe import broker_address
-from firmware_host.cafe.archive import Archive
+from firmware_host.net.cafe import broker_address
+from firmware_host.net.cafe.archive import Archive
 from testbed.broker import REEDBOARD, Watcher, board_config
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
@@ -263,7 +263,7 @@ def run(coroutine):
 
 
 def test_bad_arguments_and_archive_addresses_say_what_is_wrong(tmp_path, capsys):
-    from firmware_host.cli import main
+    from firmware_host.cli.main import main
 
     assert broker_address("10.0.0.5:1884", 1883) == ("10.0.0.5", 1884)
     for bad in ("host:port", "host:0", ":1883", "[::1]:99999"):

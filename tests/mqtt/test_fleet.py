@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from firmware_host.cafe import fleet as fleet_module
-from firmware_host.cafe.archive import Archive
-from firmware_host.cafe.fleet import Fleet
-from firmware_host.mqtt import topics
-from firmware_host.mqtt.untrusted import Bad
+from firmware_host.net.cafe import fleet as fleet_module
+from firmware_host.net.cafe.archive import Archive
+from firmware_host.net.cafe.fleet import Fleet
+from firmware_host.net.mqtt import topics
+from firmware_host.net.mqtt.untrusted import Bad
 
 STATE = {"game": "antipalos", "title": "Antipalos 3", "size": 3, "variant": "two",
          "moves": ["A1*"], "ply": 1, "to_move": "black", "sync": "in_sync", "screen": ["a", "b"],

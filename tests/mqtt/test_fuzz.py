@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_host.cafe.archive import Archive
-from firmware_host.cafe.run import start
-from firmware_host.config import Mqtt
+from firmware_host.net.cafe.archive import Archive
+from firmware_host.net.cafe.run import start
+from firmware_host.store.config import Mqtt
 from testbed.broker import Board, Broker, Watcher, board_config
 
 pytestmark = pytest.mark.broker  # every test plays on the network fixture's Mosquitto

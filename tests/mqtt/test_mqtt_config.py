@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.config import Config, ConfigError, load_config, topic_name
+from firmware_host.store.config import Config, ConfigError, load_config, topic_name
 
 
 def _load(tmp_path, text: str) -> Config:

@@ -1,4 +1,4 @@
-"""A peer's messages read as untrusted input (firmware_host/mqtt/peer.py): whatever arrives,
+"""A peer's messages read as untrusted input (firmware_host/net/mqtt/peer.py): whatever arrives,
 the reader answers with a normalised game or one Bad line, never another exception; a legal
 game written in any case or spacing reads as the canonical one; no forged token, stamp or count
 gets past its bounds."""
@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engines
-from firmware_host.mqtt.peer import Peer, peer_board, peer_moves, peer_token, read_peer
-from firmware_host.mqtt.untrusted import Bad
+from firmware_host.net.mqtt.peer import Peer, peer_board, peer_moves, peer_token, read_peer
+from firmware_host.net.mqtt.untrusted import Bad
 
 NOW_NS = 1_764_050_000_000_000_000
 TOKEN = f"{NOW_NS - 10**9:020d}:t2"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from firmware_host.storage import Storage
+from firmware_host.store.storage import Storage
 from testbed.broker import board_config
 
 OPPONENT = '\n[opponent]\nkind = "remote"\nboard = "{other}"\nside = "{side}"\n'

@@ -2,7 +2,7 @@
 descriptors as they were and the resident memory nearly so."""
 
 from bench.robust.soak import run
-from firmware_host.game import Game
+from firmware_host.board.game import Game
 
 
 def test_play_on_the_virtual_clock_leaks_no_descriptors():

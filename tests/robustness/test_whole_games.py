@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bench.robust.noisy import whole_game
-from firmware_host.game import Game
+from firmware_host.board.game import Game
 from hardware.sim import Noise
 
 

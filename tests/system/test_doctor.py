@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from firmware_host.cli import main
+from firmware_host.cli.main import main
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
 

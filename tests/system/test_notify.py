@@ -5,7 +5,7 @@ import socket
 
 import pytest
 
-from firmware_host.notify import Notifier
+from firmware_host.runtime.notify import Notifier
 
 
 @pytest.fixture

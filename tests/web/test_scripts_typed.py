@@ -16,7 +16,8 @@ from testbed.tools import require
 
 ROOT = Path(__file__).resolve().parents[2]
 TSC = ROOT / ".tsc" / "node_modules" / "typescript" / "bin" / "tsc"
-SCRIPTS = sorted([*ROOT.glob("firmware_host/*/static/*.js"), *ROOT.glob("firmware_host/web/shared/*.js")])
+SCRIPTS = sorted([*ROOT.glob("firmware_host/net/*/static/*.js"),
+                  *ROOT.glob("firmware_host/net/web/shared/*.js")])
 
 
 def tsc(*args: str) -> subprocess.CompletedProcess:
@@ -42,7 +43,7 @@ def test_a_wrong_call_into_the_board_module_is_caught(tmp_path):
     (tmp_path / "bad.js").write_text(
         '// @ts-check\nimport { Board } from "%s";\n'
         'new Board(document.createElementNS("http://www.w3.org/2000/svg", "svg")).showLights(["B2*"]);\n'
-        % (ROOT / "firmware_host/web/shared/board.js"))
+        % (ROOT / "firmware_host/net/web/shared/board.js"))
     (tmp_path / "tsconfig.json").write_text(json.dumps(
         {"extends": str(ROOT / "tsconfig.json"), "include": [str(tmp_path / "bad.js")]}))
     done = tsc("-p", str(tmp_path / "tsconfig.json"))

@@ -1,11 +1,11 @@
-"""What the page shows besides the sensors (firmware_host/web/story.py), on real controllers at
+"""What the page shows besides the sensors (firmware_host/net/web/story.py), on real controllers at
 moments of a turn (tests/daemon/scenes.py): the placed token in its colour, a flip shown once the
 board counted it, the computer's move as a move to make, the moves so far, the losses."""
 
 from __future__ import annotations
 
 from engines import new_game
-from firmware_host.web import story
+from firmware_host.net.web import story
 from tests.daemon.scenes import SCENES, finish
 
 

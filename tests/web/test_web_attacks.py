@@ -16,10 +16,10 @@ import aiohttp
 
 import pytest
 
-from firmware_host import web
-from firmware_host.config import Timing
-from firmware_host.web import base, bridge
-from firmware_host.web.guard import host_allowed
+from firmware_host.net import web
+from firmware_host.store.config import Timing
+from firmware_host.net.web import base, bridge
+from firmware_host.net.web.guard import host_allowed
 from hardware.sim import SimBoard
 
 

@@ -1,4 +1,4 @@
-"""The frame both web servers stand on (firmware_host/web/base.py), served for real on a socket:
+"""The frame both web servers stand on (firmware_host/net/web/base.py), served for real on a socket:
 a client that stops reading falls behind alone and is dropped, never the sender or the others;
 every socket is told when the server stops; Host, headers, token and the shared files."""
 
@@ -16,7 +16,7 @@ import aiohttp
 import pytest
 from aiohttp import WSMsgType, web
 
-from firmware_host.web.base import SHARED, WebApp, WebServer
+from firmware_host.net.web.base import SHARED, WebApp, WebServer
 from testbed.tools import wait_until
 
 #: Messages pushed at a client that reads nothing: far more than the kernel's buffers hold.

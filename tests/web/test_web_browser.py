@@ -564,8 +564,8 @@ def test_a_phalanx_piece_moves_by_two_taps(serve, page):
 
 
 def test_stored_games_are_listed_replayed_and_downloaded(serve, page):
-    from firmware_host.export import record_text
-    from firmware_host.storage import Storage
+    from firmware_host.store.export import record_text
+    from firmware_host.store.storage import Storage
 
     served = serve("antipalos", 3)
     page.goto(served.url)

@@ -17,18 +17,18 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 import engines
-from firmware_host import web
-from firmware_host.layout import default_layout
-from firmware_host.playable import Playable
-from firmware_host.config import Config, Timing
-from firmware_host.game import Game
-from firmware_host.replay import replay
-from firmware_host.session import open_controller
-from firmware_host.storage import Storage
-from firmware_host.web.bridge import Hub, WebBoard
-from firmware_host.web.commands import CommandError, parse
-from firmware_host.web.address import is_loopback
-from firmware_host.web.server import Pages
+from firmware_host.net import web
+from firmware_host.store.layout import default_layout
+from firmware_host.board.playable import Playable
+from firmware_host.store.config import Config, Timing
+from firmware_host.board.game import Game
+from firmware_host.runtime.replay import replay
+from firmware_host.runtime.session import open_controller
+from firmware_host.store.storage import Storage
+from firmware_host.net.web.bridge import Hub, WebBoard
+from firmware_host.net.web.commands import CommandError, parse
+from firmware_host.net.web.address import is_loopback
+from firmware_host.net.web.server import Pages
 from hardware.sim import SimBoard
 
 SITES = {"a1", "b1"}
@@ -256,7 +256,7 @@ def test_a_download_after_a_restart_names_its_game_and_moves_and_replays_alone(t
     assert json.loads(path.read_text().splitlines()[0]) == {
         "setup": "start", "game": "anti-grid", "size": 6, "variant": "plain",
         "moves": ["a3-b3", "l10-k10"]}
-    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "replay", str(path)],
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", "replay", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     end = json.loads(done.stdout.splitlines()[-1])

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import engines
-from firmware_host.layout import default_layout, layout_toml
+from firmware_host.store.layout import default_layout, layout_toml
 from testbed.tools import free_port, wait_until
 from tests.web.web_tools import screenshot
 

@@ -1,0 +1,622 @@
+"""The transition table: what each phase (``firmware_host/board/phase.py``) does with a settled board,
+a touch, a change of the debounced board and the OK and BACK buttons.
+
+A settled board is judged by the rules :data:`SETTLED` lists for the phase, in order: the first
+that applies decides. Each rule is a function ``(controller, phase, board) -> bool`` whose
+docstring's first line says when it applies and what follows; docs/daemon.md prints the table
+(``python -m firmware_host.board.judge``). The rules change the game only through the controller's
+effects (``accept``, ``take_back``, ``new_game``, ``go`` …), which save before they announce:
+what a rule may read and do is :class:`Effects`, which the controller is (this module does not
+import the controller; the controller imports it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Iterable, Protocol, TypeVar
+
+from engines.core import GameState
+from firmware_host.board import recognise
+from firmware_host.board.game import Game
+from firmware_host.ui.kiosk import Idle
+from firmware_host.board.opponent import Asked, Opponent, Play, Seen
+from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
+from firmware_host.board.recognise import Candidate
+from firmware_host.board.record import GameRecord
+from firmware_host.board.turn import Choice, Sync, Touch, Turn
+
+Board = frozenset[str]
+
+
+class Effects(Protocol):
+    """What a rule reads of the board's game and the effects it acts through
+    (:class:`firmware_host.board.controller.Controller`)."""
+
+    phase: Phase
+    record: GameRecord
+    board: Board
+    sync: Sync | None
+    opponent: Opponent | None
+    idle: Idle | None
+    takebacks: bool
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def state(self) -> GameState[Any]: ...
+    @property
+    def states(self) -> list[GameState[Any]]: ...
+    @property
+    def boards(self) -> list[Board]: ...
+    @property
+    def moves(self) -> list[str]: ...
+    @property
+    def expected(self) -> Board: ...
+    @property
+    def now(self) -> float: ...
+    def seen(self) -> Seen: ...
+    def sorted(self, sites: Iterable[str]) -> list[str]: ...
+    def touchable(self) -> Board: ...
+    def targets_of(self, index: int, site: str) -> Board: ...
+    def emit(self, event: str, **fields: Any) -> None: ...
+    def go(self, phase: Phase) -> None: ...
+    def in_sync(self) -> None: ...
+    def out_of_sync(self, sync: Sync) -> None: ...
+    def light_targets(self, targets: Board) -> None: ...
+    def flash(self, text: str) -> None: ...
+    def offer(self, choice: Choice, late: Board = frozenset()) -> None: ...
+    def accept(self, turn: Turn, correct: bool = False, correctable: bool = True) -> bool: ...
+    def follow(self, announce: bool = False) -> None: ...
+    def begin_turn(self, correctable: bool = False, late: Board = frozenset(),
+                   touched: tuple[Touch, ...] = ()) -> None: ...
+    def take_back(self, keep: int, why: str = "takeback", then: Play | None = None) -> None: ...
+    def drop_last(self) -> None: ...
+    def new_game(self, game: Game) -> None: ...
+    def rejudge(self) -> None: ...
+
+
+P = TypeVar("P", Moving, Choosing, Following, Awaiting, Restoring, Over)
+#: A rule of the table; :func:`row` checks each takes its row's phase.
+Rule = Callable[[Effects, Any, Board], bool]
+
+#: Touches kept while the players' move has not shown yet (the newest).
+TOUCHES_KEPT = 12
+#: How long (ms) a token may be off its switch before the move shows, quietly (a flip or a tap
+#: under way); longer, it is pointed out as knocked off.
+TOKEN_HOLD_MS = 3000
+
+
+# --------------------------------------------------------------------------- every phase
+def start_again(c: Effects, phase: Phase, board: Board) -> bool:
+    """The start position set up again once the game is over (or, in kiosk mode, after an idle
+    spell): a new game of the same kind."""
+    stale = isinstance(phase, Over) or (c.idle is not None and c.idle.stale)
+    if not (stale and board == c.boards[0] != c.boards[-1]):
+        return False
+    c.new_game(c.game)
+    return True
+
+
+def in_position(c: Effects, phase: Moving | Awaiting, board: Board) -> bool:
+    """The board shows the position: nothing to do."""
+    if board != c.record.board:
+        return False
+    c.in_sync()
+    c.light_targets(frozenset())
+    if phase.held is not None or phase.holding is not None:
+        c.go(replace(phase, held=None, holding=None))
+    return True
+
+
+def out_of_sync(c: Effects, phase: Phase, board: Board) -> bool:
+    """Anything else: the pieces to put back and to take off are lit (towards the board of a
+    legal move fewer changes reach, e.g. a placement that knocked a neighbour off; else the
+    position), with the engine's reason when it looks like an attempted move, or why the board
+    waits."""
+    expected, aim, reason = c.expected, None, None
+    if isinstance(phase, Awaiting) and phase.pending:
+        missing, extra = phase.pending.stray(c.record.board, board)
+    else:
+        if isinstance(phase, Awaiting):
+            reason = c.opponent.WAIT if c.opponent else None
+        elif isinstance(phase, Moving) or next_side_may_begin(c, phase):
+            aim = recognise.nearest(c.state, board)
+            if aim is None:
+                reason = recognise.attempt_reason(c.state, expected - board, board - expected)
+        target = expected if aim is None else aim
+        missing, extra = target - board, board - target
+        if isinstance(phase, Following):  # a token to turn, in the hand, is no piece missing
+            missing -= phase.turn.to_touch()
+    c.out_of_sync(Sync(tuple(c.sorted(missing)), tuple(c.sorted(extra)), reason, aim))
+    return True
+
+
+def next_side_may_begin(c: Effects, phase: Phase) -> bool:
+    """Only steps the sensors cannot see are left of the turn followed, and the side to move
+    next is at the table: its move may begin (and is what a stray piece is judged against)."""
+    return isinstance(phase, Following) and phase.turn.only_unsensed_left() and not opponent_to_move(c, -1)
+
+
+# --------------------------------------------------------------------------- moving
+def a_move(c: Effects, phase: Moving, board: Board) -> bool:
+    """The board shows legal moves of the side to move: one is recorded (with the touches
+    made before it showed); several are offered to choose among."""
+    found = recognise.candidates(c.state, board)
+    if not found:
+        return False
+    c.in_sync()
+    choice = _choice(c, found, board, phase.touched)
+    if len(choice.turns) == 1:
+        c.accept(choice.sole())
+    else:
+        c.offer(choice, phase.late)
+    return True
+
+
+def a_move_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
+    """The board shows legal moves but for tokens lifted that those moves turn over (a flip
+    under way as the placement lands, the token held while it is turned): the move is taken
+    up as if they stood, and each counts as turned once it is set back."""
+    lifted = c.record.board - board
+    if not lifted:
+        return False
+    whole = board | lifted
+    found = recognise.candidates(c.state, whole)
+    if not found:
+        return False
+    choice = _choice(c, found, whole, phase.touched)
+    flips = frozenset().union(*(s.sites for t in choice.turns for s in t.steps if s.action == "flip"))
+    if not lifted <= flips:
+        return False
+    c.in_sync()
+    if len(choice.turns) == 1:
+        c.accept(choice.sole())
+    else:
+        c.offer(choice, phase.late)
+    return True
+
+
+def _choice(c: Effects, found: list[Candidate], board: Board, touched: tuple[Touch, ...]) -> Choice:
+    """The candidates as a choice, the touches made so far counted in order."""
+    choice = Choice(tuple(Turn.of(f, c.record.board, c.state.to_move) for f in found), board)
+    for touch in touched:
+        choice, taken = choice.touch(touch, early=touch.site in c.record.board)
+        _say_taken(c, choice, touch, taken)
+    return choice
+
+
+def ok_then_move(c: Effects, phase: Moving, board: Board) -> bool:
+    """The board shows a move that follows the OK move (the opponent starting while a capture
+    chain could go on): both are recorded."""
+    ok = c.state.ok_move()
+    if ok is None or not recognise.candidates(c.state.apply(ok), board):
+        return False
+    c.in_sync()
+    if c.accept(Turn.of(Candidate(ok, c.state.realisations(ok)[0]), c.record.board, c.state.to_move)) \
+            and isinstance(c.phase, Moving):
+        settled(c, board)
+    return True
+
+
+def piece_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
+    """Only pieces the side to move may move are lifted: a move under way (their targets lit);
+    the next side has begun, so the last move is no longer corrected."""
+    if not recognise.lifting(c.state, board, lambda site: c.targets_of(-1, site)):
+        return False
+    c.in_sync()
+    c.go(replace(phase, correctable=False, held=None))
+    c.light_targets(lifted_targets(c, board))
+    return True
+
+
+def token_in_hand(c: Effects, phase: Moving | Awaiting, board: Board) -> bool:
+    """Only tokens a legal move turns over or taps are lifted (a flip or a tap made before the
+    move shows): quiet, their return counted as a touch; off for TOKEN_HOLD_MS, they are
+    pointed out (knocked off)."""
+    lifted = c.record.board - board
+    if not lifted or not board < c.record.board or not lifted <= c.touchable():
+        return False
+    if phase.holding is not None and c.now - phase.holding >= TOKEN_HOLD_MS:
+        return False
+    c.in_sync()
+    if phase.holding is None:
+        c.go(replace(phase, holding=c.now))
+    return True
+
+
+def due_under_way(c: Effects, phase: Moving, board: Board) -> bool:
+    """Part of the removal that is the side's whole turn is made (a piece of several sites
+    lifted one site at a time)."""
+    due, position = c.state.due(), c.record.board
+    if due is None or not (board < position and position - board <= due.sites):
+        return False
+    c.in_sync()
+    return True
+
+
+def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: Board) -> bool:
+    """The last move's pieces lifted back to where they came from: a takeback once held there for
+    ``takeback_ms`` (a piece lifted by mistake and set down again takes nothing back); before
+    the next side began, lifted on its way elsewhere, a correction, quietly (targets lit)."""
+    if not (c.moves and c.takebacks):
+        return False
+    if board == c.boards[-2] and not opponent_to_move(c, -2):
+        c.in_sync()
+        c.light_targets(frozenset())
+        if phase.held is None:
+            c.go(replace(phase, held=c.now))
+        return True
+    if phase.correctable and recognise.lifting(c.states[-2], board, lambda site: c.targets_of(-2, site)):
+        c.in_sync()
+        c.light_targets(lifted_targets(c, board))
+        return True
+    return False
+
+
+def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
+    """The board shows an earlier position (takebacks allowed): the game goes back there; with
+    an opponent away from the board only to a position the players are to move in (its piece
+    lifted alone is being set right), as far back as the opponent agrees."""
+    if not c.takebacks:
+        return False
+    index = c.record.earlier(board)
+    if index is None or opponent_to_move(c, index):
+        return False
+    if index < len(c.moves) - 1 and corrected(c, phase, board):
+        return True  # a different last move explains it better than undoing several
+    c.in_sync()
+    if c.opponent:
+        answer = c.opponent.takeback(c.seen())
+        if isinstance(answer, Asked):
+            c.out_of_sync(Sync(tuple(c.sorted(c.expected - board)), tuple(c.sorted(board - c.expected)),
+                               answer.why, waiting=answer.waiting))
+            return True
+        index = min(index, answer)
+    c.take_back(index)
+    return True
+
+
+def corrected(c: Effects, phase: Phase, board: Board) -> bool:
+    """Before the next side begins, the position before the players' last move changed by one
+    different legal move (a piece slid on after resting; a change of mind): that move replaces
+    the last one. When the last move only took off what the move before it put down (a piece
+    lifted from where it rested reads as its removal), the correction reaches past it."""
+    if not (c.moves and getattr(phase, "correctable", False)):
+        return False
+    for back in range(1, 2 + took_off_arrival(c)):
+        if opponent_to_move(c, -1 - back):
+            return False  # the opponent's move is not the players' to change
+        before, last = c.states[-1 - back], c.moves[-back]
+        found = [f for f in recognise.candidates(before, board) if before.notation(f.move) != last]
+        if len(found) == 1:
+            c.in_sync()
+            if back == 2:
+                c.drop_last()
+            turn = Turn.of(found[0], c.boards[-2], before.to_move)
+            c.accept(turn, correct=True)
+            return True
+    return False
+
+
+def took_off_arrival(c: Effects) -> bool:
+    """True when the last move only took off pieces the move before it put down."""
+    if len(c.boards) < 3:
+        return False
+    earlier, arrived, now = c.boards[-3:]
+    return now < arrived and arrived - now <= arrived - earlier
+
+
+def opponent_to_move(c: Effects, index: int) -> bool:
+    """Whether position ``index`` is the opponent's to move (not the players')."""
+    state = c.states[index]
+    return c.opponent is not None and state.to_move == c.opponent.side_in(state)
+
+
+def lifted_targets(c: Effects, board: Board) -> frozenset[str]:
+    """The targets of the pieces lifted: the side to move's, or the players' last move's while
+    it may be corrected."""
+    targets: set[str] = set()
+    for site in c.record.board - board:
+        targets |= c.targets_of(-1, site)
+    if not targets and getattr(c.phase, "correctable", False) and len(c.boards) > 1:
+        for site in c.boards[-2] - board:
+            targets |= c.targets_of(-2, site)
+    return frozenset(targets)
+
+
+# --------------------------------------------------------------------------- choosing
+def at_choice(c: Effects, phase: Choosing, board: Board) -> bool:
+    """The board shows what the choice was offered at: nothing to do."""
+    if board != phase.choice.board:
+        return False
+    c.in_sync()
+    return True
+
+
+def touch_under_way(c: Effects, phase: Choosing, board: Board) -> bool:
+    """A token the moves flip or pick is off its switch (a flip or a tap under way, or a token
+    already turned lifted again)."""
+    choice = phase.choice
+    if not (board < choice.board and choice.board - board <= choice.handled):
+        return False
+    c.in_sync()
+    return True
+
+
+def next_side_chose(c: Effects, phase: Choosing, board: Board) -> bool:
+    """The next side acts while the choice is open and only steps the sensors cannot see are
+    left: the move shown is taken (as OK would take it; the screen says so), its flips as
+    done, and the board is judged as the next side's."""
+    turn = phase.choice.chosen()
+    if not turn.only_unsensed_left():
+        return False
+    after = c.state.apply(turn.move)
+    if not (recognise.candidates(after, board) or recognise.lifting(after, board)):
+        return False
+    text = c.state.notation(turn.move)
+    if not c.accept(turn):
+        return True
+    c.flash(f"{text} taken: the next side began")
+    if isinstance(c.phase, Following):
+        c.go(replace(c.phase, turn=c.phase.turn.finish_unsensed()))
+        c.follow()
+    if isinstance(c.phase, (Moving, Awaiting)):
+        settled(c, board)
+    return True
+
+
+def choice_dropped(c: Effects, phase: Choosing, board: Board) -> bool:
+    """Anything else: the choice is dropped and the board judged as the side's move again."""
+    c.begin_turn()
+    if not isinstance(c.phase, Choosing):
+        settled(c, board)
+    return True
+
+
+# --------------------------------------------------------------------------- following
+def steps_shown(c: Effects, phase: Following, board: Board) -> bool:
+    """The board shows the move with some of its sensed steps done (pieces removed, a twin
+    placed): on from there."""
+    turn = phase.turn
+    for step in turn.sensed_run():
+        if board == turn.board(step):
+            c.in_sync()
+            if phase.held is not None:
+                c.go(replace(phase, held=None))  # the move's piece set down again
+            if step > turn.step:
+                c.go(replace(phase, turn=turn.skip_to(step)))
+                c.follow()
+            return True
+    return False
+
+
+def step_under_way(c: Effects, phase: Following, board: Board) -> bool:
+    """Part of the current step is made (some of the pieces to remove off), or a token to
+    flip is in the hand."""
+    turn, expected = phase.turn, phase.turn.board()
+    step = turn.current
+    if step is None:
+        return False
+    in_hand = board < expected and expected - board <= turn.to_touch()
+    if (step.sensed and board ^ expected <= step.sites) or in_hand:
+        c.in_sync()
+        return True
+    return False
+
+
+def next_side_began(c: Effects, phase: Following, board: Board) -> bool:
+    """The next side acts while only steps the sensors cannot see (flips) are left: they are
+    taken as done and the board is judged as the next side's."""
+    turn, state = phase.turn, c.state
+    if not turn.only_unsensed_left():
+        return False
+    if not (recognise.candidates(state, board)
+            or recognise.lifting(state, board, lambda site: c.targets_of(-1, site))):
+        return False
+    c.go(replace(phase, turn=turn.finish_unsensed()))
+    c.follow()
+    if isinstance(c.phase, (Moving, Awaiting)):
+        settled(c, board)
+    return True
+
+
+# --------------------------------------------------------------------------- awaiting
+def opponent_move_made(c: Effects, phase: Awaiting, board: Board) -> bool:
+    """The board shows the opponent's move carried out (with some of its sensed steps): it is
+    recorded, with the touches made for it so far."""
+    pending = phase.pending
+    if pending is None or (done := pending.done(c.record.board, board)) is None:
+        return False
+    c.in_sync()
+    choice = _choice(c, [Candidate(pending.move, pending.real, done)], board, phase.touched)
+    c.accept(choice.sole(), correctable=False)
+    return True
+
+
+def opponent_move_under_way(c: Effects, phase: Awaiting, board: Board) -> bool:
+    """Part of the opponent's move is carried out: nothing else has changed."""
+    if phase.pending is None or any(phase.pending.stray(c.record.board, board)):
+        return False
+    c.in_sync()
+    return True
+
+
+def rethought(c: Effects, phase: Awaiting, board: Board) -> bool:
+    """The players' last move corrected before the opponent's answer is carried out (an
+    opponent that answers again, or one that has not answered)."""
+    if phase.pending is not None and not (c.opponent and c.opponent.rethinks):
+        return False
+    return corrected(c, phase, board)
+
+
+# --------------------------------------------------------------------------- restoring
+def restored(c: Effects, phase: Restoring, board: Board) -> bool:
+    """The board shows the position: what the sensors cannot see (tokens to turn back, unseen
+    pieces to carry) is guided next, then the turn begins."""
+    if board != c.record.board:
+        return False
+    c.in_sync()
+    undo = phase.undo
+    if undo is not None and not undo.done:
+        c.go(Following(undo))
+        c.follow()  # its first step was announced with the takeback
+    else:
+        c.begin_turn()
+    return True
+
+
+def restore_guidance(c: Effects, phase: Restoring, board: Board) -> bool:
+    """Anything else: the pieces to put back and to take off are lit, nothing is read as a
+    move meanwhile."""
+    target = c.record.board
+    c.out_of_sync(Sync(tuple(c.sorted(target - board)), tuple(c.sorted(board - target))))
+    return True
+
+
+def row(phase: type[P], *rules: Callable[[Effects, P, Board], bool]) -> tuple[type[P], tuple[Rule, ...]]:
+    """A row of the table: ``phase`` and its rules in order, each checked to take that phase."""
+    return phase, rules
+
+
+SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict((
+    row(Moving, start_again, in_position, a_move, a_move_in_hand, ok_then_move, piece_in_hand,
+        due_under_way, last_move_in_hand, taken_back, corrected, token_in_hand, out_of_sync),
+    row(Choosing, start_again, at_choice, touch_under_way, next_side_chose, choice_dropped),
+    row(Following, start_again, steps_shown, step_under_way, last_move_in_hand, taken_back,
+        next_side_began, corrected, out_of_sync),
+    row(Awaiting, start_again, in_position, opponent_move_made, opponent_move_under_way,
+        last_move_in_hand, rethought, taken_back, out_of_sync),
+    row(Restoring, restored, restore_guidance),
+    row(Over, start_again),
+))
+
+
+def settled(c: Effects, board: Board) -> None:
+    """Judge the settled ``board``: the first rule of the phase's row that applies decides (a
+    hold of the last move's pieces ends when the board shows anything else). A turn that
+    began on it (the last one's steps done) is judged on it too: a piece already off counts."""
+    phase = c.phase
+    if (isinstance(phase, (Moving, Following, Awaiting)) and phase.held is not None
+            and board != c.boards[-2]):
+        c.go(replace(phase, held=None))
+    moves = len(c.moves)
+    for rule in SETTLED[type(c.phase)]:
+        if rule(c, c.phase, board):
+            break
+    began = len(c.moves) != moves and isinstance(c.phase, (Moving, Awaiting))
+    if began and board != c.record.board:
+        for rule in SETTLED[type(c.phase)]:
+            if rule(c, c.phase, board):
+                return
+
+
+def held_back(c: Effects, board: Board) -> None:
+    """The players' last move held off the board for ``takeback_ms``: taken back."""
+    phase = c.phase
+    if not isinstance(phase, (Moving, Following, Awaiting)):
+        return  # only these phases hold a move back
+    c.go(replace(phase, held=None))
+    if board == c.boards[-2]:
+        taken_back(c, replace(phase, correctable=False), board)
+
+
+# --------------------------------------------------------------------------- touches
+def touched(c: Effects, touch: Touch) -> None:
+    """A token lifted and set back: a flip or a tap, counted by the phase's move; one the board
+    had asked back (knocked off) is only put back."""
+    phase = c.phase
+    asked_back = c.sync is not None and touch.site in c.sync.missing
+    if asked_back and isinstance(phase, (Moving, Awaiting, Following)):
+        return
+    if isinstance(phase, (Moving, Awaiting)):
+        if touch.site in phase.late:
+            c.go(replace(phase, late=phase.late - {touch.site}))
+            return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
+        c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
+    elif isinstance(phase, Choosing):
+        if touch.site in phase.late:
+            c.go(replace(phase, late=phase.late - {touch.site}))
+            return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
+        choice, taken = phase.choice.touch(touch)
+        _say_taken(c, phase.choice, touch, taken)
+        _choice_moved_on(c, phase, choice)
+    elif isinstance(phase, Following):
+        index = phase.turn.taker(touch)
+        if index is None:  # kept for the next turn: a flip of its own, made early
+            return c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
+        c.go(replace(phase, turn=phase.turn.touched(index, touch.site)))
+        c.follow()
+    elif isinstance(phase, Restoring) and phase.undo is not None:
+        index = phase.undo.taker(touch)
+        if index is not None:
+            c.go(replace(phase, undo=phase.undo.touched(index, touch.site).advance(c.board, None)))
+
+
+def _say_taken(c: Effects, choice: Choice, touch: Touch, taken: str | None) -> None:
+    """A touch that could have been a tap on a lit pick site but counted as a flip: say so."""
+    picks = frozenset().union(*(t.left[i] for t in choice.turns if (i := t.pick_index()) is not None))
+    if taken == "flip" and touch.site in picks:
+        c.flash(f"Flip of {touch.site} counted")
+
+
+def _choice_moved_on(c: Effects, phase: Choosing, choice: Choice) -> None:
+    """After a touch or OK: the chosen move recorded, else the choice as it now stands."""
+    if choice.known is not None:
+        c.accept(choice.sole())
+        return
+    was = phase.choice
+    c.go(replace(phase, choice=choice))
+    if (choice.action, choice.sites) != (was.action, was.sites):
+        c.emit("guide", action=choice.action, sites=c.sorted(choice.sites))
+
+
+def changed(c: Effects) -> None:
+    """The debounced board changed (before it settles): a step seen done goes dark at once; a
+    lifted piece's targets light; a board restored to the position needs no settle."""
+    phase = c.phase
+    if isinstance(phase, Restoring) and c.board == c.record.board:
+        restored(c, phase, c.board)
+    elif isinstance(phase, Following):
+        c.follow()
+    elif isinstance(phase, (Moving, Awaiting)) and not c.sync:
+        c.light_targets(lifted_targets(c, c.board))
+
+
+# --------------------------------------------------------------------------- buttons
+def ok(c: Effects) -> None:
+    """OK: choose the shown move (or count a shared flip made without lifting); a step the
+    sensors cannot see done (a flip, an unseen piece carried); the OK move (ending a capture
+    chain)."""
+    phase = c.phase
+    if isinstance(phase, Choosing):
+        _choice_moved_on(c, phase, phase.choice.ok())
+    elif isinstance(phase, Following) and phase.turn.current and not phase.turn.current.sensed:
+        c.go(replace(phase, turn=phase.turn.complete()))
+        c.follow()
+    elif isinstance(phase, Restoring) and phase.undo and phase.undo.current:
+        c.go(replace(phase, undo=phase.undo.complete().advance(c.board, None)))
+        c.rejudge()
+    elif isinstance(phase, Moving) and not c.sync and c.board == c.record.board \
+            and (move := c.state.ok_move()) is not None:
+        c.accept(Turn.of(Candidate(move, c.state.realisations(move)[0]), c.record.board, c.state.to_move))
+
+
+def back(c: Effects) -> None:
+    """BACK while choosing: show the next candidate."""
+    if isinstance(c.phase, Choosing):
+        c.go(replace(c.phase, choice=c.phase.choice.next()))
+
+
+def table() -> str:
+    """The table as docs/daemon.md prints it: each phase's rules in order, with their first
+    docstring line."""
+    rows = []
+    for phase, rules in SETTLED.items():
+        for n, rule in enumerate(rules, 1):
+            rows.append(f"| {phase.__name__ if n == 1 else ''} | {n}. `{rule.__name__}` | "
+                        f"{' '.join((rule.__doc__ or '').split(chr(10) + chr(10))[0].split())} |")
+    return "| phase | rule | when, and what follows |\n|---|---|---|\n" + "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(table())

@@ -1,0 +1,303 @@
+"""Who plays the other side when it is not a player at this board, behind one protocol.
+
+An :class:`Opponent` is never handed the controller. After every step it is shown what it may
+see of the game (:class:`Seen`) and answers with what it wants done (:data:`Intent`): a move for
+the players to carry out, a takeback, a new game, a question for the players. The controller
+carries these out in its own step, so an opponent can never change the game in the middle of
+one. Two opponents exist: :class:`Computer` (here) and the board at the other end of the café
+network (``firmware_host/net/mqtt/remote.py``).
+
+The computer thinks in a supervised worker process (:mod:`firmware_host.board.worker`), started when
+first needed: a worker that dies (the OOM killer) is started again and thinks again on the same
+position, its ``failure`` saying why meanwhile ("Computer restarting"). Under ``reedboard
+replay`` (``sync=True``) the move is chosen at once, so a replay with a fixed seed is always the
+same.
+
+>>> computer = Computer("black", level=1, sync=True)
+>>> computer.side, computer.level, computer.rethinks
+('black', 1, True)
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, Sequence
+
+from engines import MODULES
+from engines.ai import choose
+from engines.core import GameState
+from firmware_host.board.game import Game
+from firmware_host.ui.screens import Screen
+from firmware_host.board.turn import directions
+from firmware_host.board.worker import Job, Worker
+
+#: The wall-clock cap on one search (its budget is work, so this is only a safety net).
+CAP_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What an opponent sees of the game at the board after a step: the ``game`` and its stored
+    ``game_id``, the ``moves`` and the positions they lead through (``states``); ``awaiting``:
+    the opponent's move is due and none is lit for the players yet; ``final``: nothing is under
+    way (no step, choice or move being carried out), so the moves are the players' last word;
+    ``pending``: the opponent's move lit for the players to carry out; ``token`` and
+    ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``)."""
+
+    game: Game
+    game_id: int
+    moves: tuple[str, ...]
+    states: tuple[GameState, ...]
+    awaiting: bool
+    final: bool
+    pending: str | None = None
+    token: str = ""
+    rewrites: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    @property
+    def position(self) -> tuple[Any, ...]:
+        """Which position this is: the game, the number of moves and the last (a corrected
+        move makes a new one)."""
+        return self.game_id, len(self.moves), self.moves[-1] if self.moves else None
+
+    def turns_back(self, side: str) -> int:
+        """How many moves stay when ``side``'s last turn and the players' turn before it are
+        taken back (the players' alone when ``side`` has not answered yet)."""
+        index = len(self.moves)
+        while index > 0 and self.states[index - 1].to_move == side:
+            index -= 1
+        while index > 0 and self.states[index - 1].to_move != side:
+            index -= 1
+        return index
+
+
+@dataclass(frozen=True)
+class Play:
+    """Light ``move`` for the players to carry out, saying ``say``."""
+
+    move: str
+    say: str
+
+
+@dataclass(frozen=True)
+class TakeBackTo:
+    """Take the game back to its first ``keep`` moves (agreed elsewhere); ``then``: the
+    opponent's move in place of its last one (it corrected it), carried out from the board as
+    it stands."""
+
+    keep: int
+    then: Play | None = None
+
+
+@dataclass(frozen=True)
+class StartGame:
+    """Begin a new game of ``game`` (the other board began one)."""
+
+    game: Game
+
+
+@dataclass(frozen=True)
+class Remember:
+    """The game is played with another board under ``token`` (stored with it)."""
+
+    token: str
+
+
+@dataclass(frozen=True)
+class Adopt:
+    """The game is now ``moves`` with ``rewrites`` (the other board's history stands over
+    this one's); the board is guided to it."""
+
+    moves: tuple[str, ...]
+    rewrites: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Put the question ``screen`` to the players: OK calls ``answer(True)``, another button
+    ``answer(False)``."""
+
+    screen: Screen
+    answer: Callable[[bool], None]
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    """The question asked is no longer asked."""
+
+
+Intent = Play | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A takeback that cannot be made now: ``why`` (shown), ``waiting`` when an answer is
+    still to come (else refused)."""
+
+    why: str
+    waiting: bool = True
+
+
+class Opponent(Protocol):
+    """The other side's player, away from the board."""
+
+    #: Why a board is refused while the opponent's move has not been said.
+    WAIT: str
+    #: Whether the players may still correct their move while the opponent's answer waits to
+    #: be carried out (the opponent then answers the corrected move).
+    rethinks: bool
+
+    @property
+    def level(self) -> int | None:
+        """The computer's level (1..5); None for a player elsewhere."""
+
+    def side_in(self, state: GameState) -> str:
+        """The side it plays in ``state``'s game."""
+
+    def record(self, state: GameState) -> str:
+        """Who it is, as game records keep it."""
+
+    def poll(self, seen: Seen) -> Sequence[Intent]:
+        """What it wants done now (never blocks)."""
+
+    def takeback(self, seen: Seen) -> int | Asked:
+        """The players ask to take back: how many moves stay, or why not now."""
+
+    @property
+    def note(self) -> str | None:
+        """A line for the screen about the opponent ("Opponent offline"), or None."""
+
+    def close(self) -> None:
+        """Stop whatever it runs."""
+
+
+def think(state: GameState, level: int, seed: int, gentle: bool = True) -> str:
+    """The computer's move at ``state`` in canonical notation (run in the worker process);
+    a hint is not ``gentle``: never one of level 1's loose moves."""
+    deadline = time.monotonic() + CAP_SECONDS
+    choice = choose(state, level, seed, stop=lambda: time.monotonic() > deadline, gentle=gentle)
+    return state.notation(choice.move)
+
+
+class Thinker:
+    """A search run in a supervised worker process, started when first needed."""
+
+    #: The worker (None until the first search), named in its process and its failures.
+    worker: Worker | None = None
+    NAME = "computer"
+
+    def _workers(self) -> Worker:
+        if self.worker is None:
+            self.worker = Worker(self.NAME, preload=(__name__, *MODULES.values()))
+        return self.worker
+
+    def close(self) -> None:
+        """Stop the worker process (a search under way is abandoned)."""
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+
+class Hints(Thinker):
+    """Hints on request: the move the computer at ``level`` suggests for the side to move,
+    searched in the worker process and given once, if the position is still the one asked
+    about.
+
+    >>> hints = Hints(1, sync=True)
+    >>> hints.level
+    1
+    """
+
+    NAME = "hints"
+
+    def __init__(self, level: int, sync: bool = False) -> None:
+        self.level = level
+        self.sync = sync
+        self._future: Job | None = None
+        self._asked: tuple | None = None
+        self._ready: str | None = None
+
+    def ask(self, seen: Seen) -> None:
+        """Start searching for a hint at ``seen``'s position."""
+        self._asked = seen.position
+        if self.sync:
+            self._ready = think(seen.state, self.level, len(seen.moves), gentle=False)
+            return
+        self._future = self._workers().submit(think, seen.state, self.level, len(seen.moves), False)
+
+    def poll(self, seen: Seen) -> str | None:
+        """The hint, once found, if ``seen`` is still the position asked about."""
+        if self._future is not None and self._future.done():
+            self._ready = self._future.result()
+            self._future = None
+        if self._ready is None:
+            return None
+        ready, self._ready = self._ready, None
+        return ready if self._asked == seen.position else None
+
+
+class Computer(Thinker):
+    """The computer playing ``side`` at ``level`` (1..5); ``seed`` makes its play repeatable.
+    A game without that side (or ``side`` None): the computer plays the side moving second."""
+
+    WAIT = "Wait: the computer is thinking"
+    rethinks = True
+    note = None
+
+    def __init__(self, side: str | None, level: int, seed: int = 0, sync: bool = False) -> None:
+        self.side = side
+        self.level = level
+        self.seed = seed
+        self.sync = sync
+        self._future: Job | None = None
+        #: The position the computer is thinking about or has answered.
+        self._asked: tuple | None = None
+
+    def poll(self, seen: Seen) -> list[Play]:
+        """Think when its move is due; once the move is found, have it carried out."""
+        if not seen.awaiting:
+            self._asked = self._future = None  # a search under way is left to end unread
+            return []
+        if self._asked != seen.position:
+            self._asked = seen.position
+            seed = self.seed + len(seen.moves)
+            if self.sync:
+                return [self._play(seen.state, think(seen.state, self.level, seed))]
+            self._future = self._workers().submit(think, seen.state, self.level, seed)
+        if self._future is not None and self._future.done():
+            future, self._future = self._future, None
+            return [self._play(seen.state, future.result())]
+        return []
+
+    def takeback(self, seen: Seen) -> int:
+        """The computer's last turn and the players' before it are undone (the players'
+        alone while the computer has not answered)."""
+        return seen.turns_back(self.side_in(seen.state))
+
+    def record(self, state: GameState) -> str:
+        """Who the computer is, as game records keep it: "computer black, level 3"."""
+        return f"computer {self.side_in(state)}, level {self.level}"
+
+    @classmethod
+    def of_record(cls, text: str | None, sync: bool = False) -> "Computer | None":
+        """The computer a game record names (None: no computer played it).
+
+        >>> Computer.of_record("computer black, level 3").level, Computer.of_record("board t2, black")
+        (3, None)
+        """
+        found = re.fullmatch(r"computer (\S+), level ([1-5])", text or "")
+        return cls(found.group(1), int(found.group(2)), sync=sync) if found else None
+
+    def side_in(self, state: GameState) -> str:
+        """The side the computer plays in ``state``'s game."""
+        return self.side if self.side in state.sides else state.sides[-1]
+
+    @staticmethod
+    def _play(state: GameState, move: str) -> Play:
+        return Play(move, f"Computer plays {move}: {directions(state, state.parse_move(move))}")

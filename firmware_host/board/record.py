@@ -1,0 +1,215 @@
+"""The game being played, and the only writer of it to storage.
+
+:class:`GameRecord` holds the positions a game went through, their occupancies and the moves in
+notation, and writes every change to storage *before* the caller may announce it: a method that
+changes the game either saves and changes it, or raises :class:`StorageError` and changes
+nothing (a move is not accepted unless saved; a takeback, a finish or an abandon waits in the
+storage's queue, in order, and never raises).
+
+Besides the moves it keeps the game's *rewrites*, numbered in order: every takeback and
+correction as ``(keep, side)``, the moves kept and the side whose move is the first undone
+(the side that asks: a takeback leaves the asking players to move), and the game's ``token``
+when it is played with another board, and what is left to do that the sensors cannot see. All
+survive a restart, so two boards can compare their histories entry by entry
+(``firmware_host/net/mqtt/remote.py``) and a restart still asks for a flip left undone.
+
+>>> from firmware_host.board.game import Game
+>>> from firmware_host.store.storage import Storage
+>>> record = GameRecord.begin(Storage(":memory:"), Game.of("antipod", 4))
+>>> record.play(record.state.parse_move("b2"))
+'b2'
+>>> record.moves, record.state.ply
+(['b2'], 1)
+>>> record.take_back(0), record.moves, record.rewrites
+(['b2'], [], [(0, 'white')])
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, cast
+
+from engines.core import FollowUp, GameState, Outcome
+from engines.core.options import write_options
+from firmware_host.board.game import Game, result_text
+from firmware_host.board.matchplay import OngoingMatch
+from firmware_host.store.storage import Storage
+from firmware_host.board.turn import undo_steps
+
+
+class GameRecord:
+    """``game``'s positions (``states``), occupancies (``boards``) and ``moves`` as stored under
+    ``game_id`` in ``storage``; ``match``: the match it belongs to (None: a single game)."""
+
+    def __init__(self, storage: Storage, game: Game, game_id: int, start: GameState,
+                 match: OngoingMatch | None) -> None:
+        self.storage, self.game, self.game_id, self.match = storage, game, game_id, match
+        self.states: list[GameState] = [start]
+        self.boards: list[frozenset[str]] = [start.occupied()]
+        self.moves: list[str] = []
+        self.rewrites: list[tuple[int, str]] = []
+        self.token = ""
+        #: What is left to do that the sensors cannot see (the last move's flips, a takeback's
+        #: tokens to turn back and unseen pieces to carry), as it stands: kept so a restart
+        #: still asks for it.
+        self.undo: tuple[FollowUp, ...] = ()
+        self.over = False
+        if match and match.first_id is None:
+            match.first_id = game_id  # this game begins the match
+
+    @classmethod
+    def begin(cls, storage: Storage, game: Game, match: OngoingMatch | None = None,
+              opponent: str | None = None) -> "GameRecord":
+        """A new game, stored at once (``opponent``: who plays the other side, as records keep
+        it)."""
+        start = match.next_game() if match else game.new()
+        match_of, target = (match.first_id, match.target) if match else (None, None)
+        game_id = storage.start(game.name, game.size, game.variant, match_of, target,
+                                first=start.to_move,
+                                options=write_options(dict(game.options)) or None,
+                                opponent=opponent)
+        return cls(storage, game, game_id, start, match)
+
+    @classmethod
+    def resume(cls, storage: Storage, game: Game, game_id: int, moves: Iterable[str],
+               match: OngoingMatch | None = None, history: str | None = None) -> "GameRecord":
+        """The stored game ``game_id`` replayed from its ``moves`` (IllegalMove if one no
+        longer replays), with its ``history`` as stored (ValueError if it cannot be read)."""
+        record = cls(storage, game, game_id, match.next_game() if match else game.new(), match)
+        for text in moves:
+            record._push(record.state.play(text), text)
+        if history:
+            record.token, record.rewrites, record.undo = read_history(history)
+        return record
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    @property
+    def board(self) -> frozenset[str]:
+        """The occupancy the position shows."""
+        return self.boards[-1]
+
+    def position(self) -> tuple[Any, ...]:
+        """Which position this is, for an answer computed elsewhere to know whether it still
+        applies: the game, the number of moves and the last (a corrected move is a new one)."""
+        return self.game_id, len(self.moves), self.moves[-1] if self.moves else None
+
+    def earlier(self, board: frozenset[str]) -> int | None:
+        """The number of moves of the most recent earlier position showing ``board``."""
+        for index in range(len(self.boards) - 2, -1, -1):
+            if self.boards[index] == board:
+                return index
+        return None
+
+    # ------------------------------------------------------------------ changing
+    def history(self) -> str:
+        """The token, rewrites and what is left to undo, as stored."""
+        return _history(self.token, self.rewrites, self.undo)
+
+    def set_undo(self, steps: tuple[FollowUp, ...]) -> None:
+        """What is left to undo is now ``steps``."""
+        if steps != self.undo:
+            self.undo = steps
+            self.storage.set_history(self.game_id, self.history())
+
+    def set_token(self, token: str) -> None:
+        """The game is played with another board under ``token``."""
+        self.token = token
+        self.storage.set_history(self.game_id, self.history())
+
+    def play(self, move: Any) -> str:
+        """Save ``move`` (legal in the position), then play it; its notation."""
+        text = self.state.notation(move)
+        self.storage.add_move(self.game_id, len(self.moves) + 1, text)
+        self._push(self.state.apply(move), text)
+        return text
+
+    def correct(self, move: Any) -> tuple[str, str]:
+        """Save ``move`` in place of the last move (legal before it), then play it instead;
+        (its notation, the notation replaced)."""
+        before, replaced = self.states[-2], self.moves[-1]
+        text = before.notation(move)
+        rewrites = self.rewrites + [(len(self.moves) - 1, before.to_move or "")]
+        self.storage.correct(self.game_id, len(self.moves), text, replaced,
+                             _history(self.token, rewrites, self.undo))
+        self.rewrites = rewrites
+        self._pop(len(self.moves) - 1)
+        self._push(before.apply(move), text)
+        return text, replaced
+
+    def take_back(self, keep: int) -> list[str]:
+        """Keep the first ``keep`` moves; the moves undone, latest first. A finished game runs
+        again (its match score undone). The rewrite is the side's to move at ``keep``: the
+        side whose move is undone first. What the sensors cannot see is left to undo."""
+        self.rewrites.append((keep, self.states[keep].to_move or ""))
+        self.undo = undo_steps(self.state, self.states[keep])
+        self.storage.truncate(self.game_id, keep, self.history())
+        undone = self.moves[keep:]
+        if self.over and undone:
+            self.over = False
+            if self.match:
+                self.match.unrecord()
+        self._pop(keep)
+        return list(reversed(undone))
+
+    def finish(self) -> None:
+        """The position is over: store the result (and score the match)."""
+        outcome = cast(Outcome, self.state.outcome())
+        self.over = True
+        self.storage.finish(self.game_id, result_text(outcome), outcome.winner)
+        if self.match:
+            self.match.record(self.state)
+
+    def abandon(self) -> None:
+        """The game stops unfinished (a new game begins instead)."""
+        if not self.over:
+            self.storage.finish(self.game_id, "abandoned")
+        self.over = True
+
+    def adopt(self, moves: Iterable[str], rewrites: Iterable[tuple[int, str]]) -> None:
+        """The game becomes ``moves`` with ``rewrites`` (another board's history), saved move
+        by move from where they part (StorageError: the moves saved so far stand)."""
+        moves, keep = list(moves), 0
+        while keep < min(len(moves), len(self.moves)) and moves[keep] == self.moves[keep]:
+            keep += 1
+        self.rewrites = list(rewrites)
+        self.storage.truncate(self.game_id, keep, self.history())
+        self._pop(keep)
+        for text in moves[keep:]:
+            self.play(self.state.parse_move(text))
+
+    def _push(self, state: GameState, text: str) -> None:
+        self.states.append(state)
+        self.boards.append(state.occupied())
+        self.moves.append(text)
+
+    def _pop(self, keep: int) -> None:
+        del self.states[keep + 1:], self.boards[keep + 1:], self.moves[keep:]
+
+
+def _history(token: str, rewrites: list[tuple[int, str]], undo: tuple[FollowUp, ...] = ()) -> str:
+    return json.dumps({"token": token, "rewrites": [list(r) for r in rewrites],
+                       "undo": [[s.action, sorted(s.sites), s.prompt] for s in undo]})
+
+
+def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp, ...]]:
+    """(token, rewrites, what is left to undo) from stored history; ValueError when it is not
+    that.
+
+    >>> read_history('{"token": "t", "rewrites": [[2, "white"]], "undo": [["flip", ["a1"], ""]]}')
+    ('t', [(2, 'white')], (FollowUp(action='flip', sites=frozenset({'a1'}), prompt=''),))
+    """
+    obj = json.loads(text)
+    token, rewrites, undo = obj.get("token", ""), obj.get("rewrites", []), obj.get("undo", [])
+    if not isinstance(token, str) or not all(
+            isinstance(r, list) and len(r) == 2 and type(r[0]) is int and isinstance(r[1], str)
+            for r in rewrites):
+        raise ValueError("the stored history is not a token and a list of rewrites")
+    try:
+        steps = tuple(FollowUp(action, frozenset(sites), prompt) for action, sites, prompt in undo)
+    except (TypeError, ValueError):
+        raise ValueError("the stored history's steps to undo cannot be read") from None
+    return token, [tuple(r) for r in rewrites], steps

@@ -1,0 +1,542 @@
+"""A move being made, as values: its steps, what each step kind is lit with and how it is
+worded, and how the players' touches count. Nothing here knows a game; the steps come from the
+physical contract (``engines/core/contract.py``).
+
+Step kinds (:data:`STEPS`): ``remove`` and ``twin`` are seen as sites emptying / filling;
+``flip``, ``pick`` and ``carry`` leave the occupancy as it was. A flip and a pick are made by a
+*touch*: a token lifted and set back (seen once the board settles with it down). Touches count
+in any order the players choose; a touch that could mean two things is taken in the rules'
+order (the earlier step first).
+
+Every instruction names its sites:
+
+>>> STEPS["flip"].words(["a1", "b2"]), STEPS["pick"].words(["h4", "h5"])
+('Flip a1, b2', 'Tap h4 or h5')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, cast
+
+from engines.core import FollowUp, GameState, Realisation
+from firmware_host.board.recognise import Candidate
+from hardware.base import Led
+
+# What the LEDs show. "Take this off" is red; "a piece goes here" (a lifted piece's targets, an
+# opponent's move to carry out) is yellow, a colour no side has, so a lit site never reads as a
+# side's piece; the page draws each kind as a mark of its own (firmware_host/net/web/static/).
+LIGHTS = {
+    "target": Led((255, 200, 0), "steady"),
+    "remove": Led((255, 0, 0), "fast"),
+    "twin": Led((0, 80, 255), "slow"),
+    "pick": Led((255, 140, 0), "slow"),
+    "picked": Led((255, 140, 0), "fast"),
+    "flip": Led((0, 255, 255), "slow"),
+    "marker": Led((160, 0, 255), "steady"),
+    "empty": Led((255, 0, 255), "slow"),
+    "carry": Led((255, 0, 255), "pulse"),
+    "fill": Led((255, 200, 0), "pulse"),
+    "missing": Led((255, 100, 0), "pulse"),
+    "extra": Led((255, 0, 0), "fast"),
+    "win": Led((255, 255, 255), "pulse"),
+    "hint": Led((255, 255, 255), "slow"),
+}
+
+
+@dataclass(frozen=True)
+class StepKind:
+    """How a step kind is lit and worded: ``one`` for one site, ``several`` for more, each
+    naming them (``{sites}``); ``either``: the sites are alternatives ("h4 or h5")."""
+
+    light: str
+    one: str
+    several: str
+    either: bool = False
+
+    def words(self, sites: Iterable[str]) -> str:
+        sites = by_name(sites)
+        text = self.one if len(sites) == 1 else self.several
+        return text.format(sites=named(sites, either=self.either))
+
+
+STEPS = {
+    "remove": StepKind("remove", "Take {sites} off", "Take {sites} off"),
+    "twin": StepKind("twin", "Place the twin on {sites}", "Place the twins on {sites}"),
+    "flip": StepKind("flip", "Flip {sites}", "Flip {sites}"),
+    "pick": StepKind("pick", "Tap {sites}", "Tap {sites}", either=True),
+    "carry": StepKind("carry", "Move the unseen piece off {sites}", "Move the unseen pieces off {sites}"),
+}
+
+#: Steps the sensors cannot see done: made by touches (flip, pick) or confirmed by OK (carry).
+TOUCHED = ("flip", "pick")
+
+
+def words(step: FollowUp, sites: Iterable[str]) -> str:
+    """What the players are asked to do for ``step`` with ``sites`` left, naming them: the
+    game's own words (with the sites, unless they name them already), else the step kind's; a
+    carry, which no sensor sees done, is confirmed by OK.
+
+    >>> words(FollowUp("remove", frozenset({"d7ne", "e7nw"}), "Remove the lit Archer"), {"d7ne", "e7nw"})
+    'Remove the lit Archer: d7ne, e7nw'
+    >>> words(FollowUp("carry", frozenset({"a1"}), "Blue pawn: a1 back to e1"), {"a1"})
+    'Blue pawn: a1 back to e1, then OK'
+    """
+    sites = by_name(sites)
+    if not step.prompt:
+        text = STEPS[step.action].words(sites)
+    elif not sites or any(re.search(rf"(?<![\w*]){re.escape(s)}(?![\w*])", step.prompt) for s in sites):
+        text = step.prompt
+    else:
+        text = f"{step.prompt}: {named(sites, either=STEPS[step.action].either)}"
+    return f"{text}, then OK" if step.action == "carry" else text
+
+
+def by_name(sites: Iterable[str]) -> list[str]:
+    """Sites in the order people read their names ("a2" before "a10").
+
+    >>> by_name(["a10", "b1", "a2"])
+    ['a2', 'a10', 'b1']
+    """
+    return sorted(sites, key=lambda s: [(p.isdigit(), int(p) if p.isdigit() else 0, p)
+                                        for p in re.findall(r"\d+|\D+", s)])
+
+
+#: Before the move shows, a token of the position off its switch for less than this (ms) was
+#: knocked by the hand on its way, not touched on purpose: a flip or a tap takes longer.
+KNOCK_MS = 200
+#: A site closed for less than this (ms) had a hand pass over it; longer, a piece was set down.
+HOVER_MS = 100
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A token lifted and set back: its ``site`` and for how long (ms) it was off. A touch can
+    be a flip; only a quick one (within ``tap_ms``) a tap (a pick)."""
+
+    site: str
+    held: float = 0.0
+    quick: bool = True
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A move with its follow-ups under way: ``step`` is the first step not yet done; ``left``
+    holds, per step, the sites a touch or OK must still do (sensed steps are read from the
+    board instead); ``untouched``: tokens whose flip was taken as done without a touch (OK,
+    or the next side began), which a touch may still come for."""
+
+    move: Any
+    real: Realisation
+    before: frozenset[str]
+    side: str | None
+    step: int = 0
+    left: tuple[frozenset[str], ...] = ()
+    untouched: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, cand: Candidate, before: frozenset[str], side: str | None) -> "Turn":
+        """The turn of ``cand`` with its first ``cand.done`` steps done."""
+        steps = cand.real.follow_ups
+        left = tuple(frozenset() if i < cand.done or s.sensed else s.sites for i, s in enumerate(steps))
+        return cls(cand.move, cand.real, before, side, cand.done, left)
+
+    @classmethod
+    def undo(cls, steps: tuple[FollowUp, ...], board: frozenset[str], side: str | None) -> "Turn":
+        """The unsensed steps that undo a takeback (flips back, unseen pieces carried)."""
+        return cls.of(Candidate(None, Realisation(frozenset(), frozenset(), steps)), board, side)
+
+    @property
+    def steps(self) -> tuple[FollowUp, ...]:
+        return self.real.follow_ups
+
+    @property
+    def current(self) -> FollowUp | None:
+        return self.steps[self.step] if self.step < len(self.steps) else None
+
+    @property
+    def done(self) -> bool:
+        return self.step >= len(self.steps)
+
+    def board(self, step: int | None = None) -> frozenset[str]:
+        """The occupancy once the first ``step`` (default: the done) steps are done."""
+        return self.real.board_after(self.before, self.step if step is None else step)
+
+    def sensed_run(self) -> range:
+        """The steps the sensors alone can carry the turn to from here."""
+        end = self.step
+        while end < len(self.steps) and self.steps[end].sensed:
+            end += 1
+        return range(self.step, end + 1)
+
+    def only_unsensed_left(self) -> bool:
+        """True when no step left changes what the sensors see."""
+        return all(not s.sensed for s in self.steps[self.step:])
+
+    def to_touch(self) -> frozenset[str]:
+        """The tokens still to turn over or tap: one off the board is in the hand, not missing.
+
+        >>> steps = (FollowUp("flip", frozenset({"a1"})), FollowUp("carry", frozenset({"e1"})))
+        >>> sorted(Turn.undo(steps, frozenset({"a1", "e1"}), "blue").to_touch())
+        ['a1']
+        """
+        touched = (left for step, left in zip(self.steps, self.left) if step.action in ("flip", "pick"))
+        return frozenset().union(*touched)
+
+    def last_flip(self) -> bool:
+        """True when the current step is the move's last flip (polarity checks final faces)."""
+        return all(s.action != "flip" for s in self.steps[self.step + 1:])
+
+    def pick_index(self) -> int | None:
+        """The index of the pick step still to make, if any."""
+        return next((i for i, s in enumerate(self.steps) if s.action == "pick" and self.left[i]), None)
+
+    def remaining(self, board: frozenset[str]) -> frozenset[str]:
+        """The sites the current step still needs: a sensed step's not yet shown done, an
+        unsensed step's not yet touched."""
+        step = self.current
+        if step is None:
+            return frozenset()
+        return step.apply(board) ^ board if step.sensed else self.left[self.step]
+
+    def taker(self, touch: Touch) -> int | None:
+        """The step a touch counts for: the earliest with the site still to do (a pick only
+        for a quick touch)."""
+        for i, step in enumerate(self.steps):
+            if step.action in TOUCHED and touch.site in self.left[i] \
+                    and (touch.quick or step.action != "pick"):
+                return i
+        return None
+
+    def touched(self, index: int, site: str) -> "Turn":
+        """Step ``index`` has ``site`` done."""
+        left = list(self.left)
+        left[index] = left[index] - {site}
+        return replace(self, left=tuple(left))
+
+    def complete(self, index: int | None = None) -> "Turn":
+        """Step ``index`` (default: the current) done whole (OK for a flip or a carry)."""
+        index = self.step if index is None else index
+        left = list(self.left)
+        flipped = left[index] if self.steps[index].action == "flip" else frozenset()
+        left[index] = frozenset()
+        return replace(self, left=tuple(left), untouched=self.untouched | flipped)
+
+    def advance(self, board: frozenset[str], faces_shown: Callable[[frozenset[str]], bool] | None) -> "Turn":
+        """Past every step now done: sensed steps the board shows, touched steps with nothing
+        left (on a polarity board the last flip once the faces read right)."""
+        turn = self
+        while (step := turn.current) is not None:
+            if step.sensed:
+                finished = not turn.remaining(board)
+            elif step.action == "flip" and faces_shown is not None and turn.last_flip():
+                finished = faces_shown(step.sites)
+            else:
+                finished = not turn.left[turn.step]
+            if not finished:
+                return turn
+            turn = replace(turn, step=turn.step + 1)
+        return turn
+
+    def skip_to(self, step: int) -> "Turn":
+        """The sensors show ``step`` steps done (a sensed run done at once)."""
+        return replace(self, step=step) if step > self.step else self
+
+    def steps_left(self) -> tuple[FollowUp, ...]:
+        """The steps still to do that the sensors cannot see, each with its sites left."""
+        return tuple(FollowUp(s.action, self.left[i], s.prompt) for i, s in enumerate(self.steps)
+                     if i >= self.step and not s.sensed and self.left[i])
+
+    def finish_unsensed(self) -> "Turn":
+        """Every step left taken as done (the next side began while only flips were left)."""
+        flips = (self.left[i] for i in range(self.step, len(self.steps)) if self.steps[i].action == "flip")
+        return replace(self, step=len(self.steps), untouched=self.untouched.union(*flips))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Several moves explain the board (they differ by a pick). Steps they all share before
+    the pick (flips) come first; a quick touch on a pick site, or the buttons, choose.
+    ``deferred``: touches that only a chosen move can count (a passed token flipped before the
+    landing is tapped)."""
+
+    turns: tuple[Turn, ...]
+    board: frozenset[str]
+    highlight: int = 0
+    deferred: tuple[Touch, ...] = ()
+
+    @property
+    def known(self) -> Turn | None:
+        """The chosen turn (:meth:`sole`), once one is left with its pick made."""
+        if len(self.turns) == 1 and self.turns[0].pick_index() is None:
+            return self.sole()
+        return None
+
+    def sole(self) -> Turn:
+        """The one turn left, its pick made (a move with one landing needs no tap) and the
+        touches kept for it counted."""
+        turn = self.turns[0]
+        pick = turn.pick_index()
+        turn = turn if pick is None else turn.complete(pick)
+        for touch in self.deferred:
+            index = turn.taker(touch)
+            if index is not None:
+                turn = turn.touched(index, touch.site)
+        return turn
+
+    @property
+    def shared(self) -> FollowUp | None:
+        """The current step when every turn has the same one and it is a flip not yet done."""
+        steps = {(t.current, t.left[t.step] if t.current else None) for t in self.turns}
+        if len(steps) != 1:
+            return None
+        ((step, left),) = steps
+        return step if step is not None and step.action == "flip" and left else None
+
+    def touch(self, touch: Touch, early: bool = False) -> tuple["Choice", str | None]:
+        """Count ``touch``: a shared flip for every turn, else a pick (the turns picking that
+        site stay), else kept for the chosen turn; what it was taken as. An ``early`` touch of
+        a token of the position, made before the move showed, counts only if it lasted
+        KNOCK_MS (shorter, the hand knocked it on its way)."""
+        if early and touch.held < KNOCK_MS:
+            return self, None
+        takers = [t.taker(touch) for t in self.turns]
+        picks = [i for i, t in zip(takers, self.turns) if i is not None and t.steps[i].action == "pick"]
+        if all(i is not None and self._before_pick(t, i) for i, t in zip(takers, self.turns)):
+            turns = tuple(t.touched(cast(int, i), touch.site) for i, t in zip(takers, self.turns))
+            return replace(self, turns=turns), "flip"
+        if picks:
+            turns = tuple(t.touched(i, touch.site) for i, t in zip(takers, self.turns)
+                          if i is not None and t.steps[i].action == "pick")
+            return replace(self, turns=turns, highlight=0), "pick"
+        if any(i is not None for i in takers):
+            return replace(self, deferred=self.deferred + (touch,)), None
+        return self, None
+
+    @staticmethod
+    def _before_pick(turn: Turn, index: int) -> bool:
+        pick = turn.pick_index()
+        return turn.steps[index].action == "flip" and (pick is None or index < pick)
+
+    def chosen(self) -> Turn:
+        """The highlighted turn, chosen by OK: its shared flip (a flip made without lifting)
+        or its pick made."""
+        turn = self.turns[self.highlight]
+        if self.shared is not None:
+            return turn.complete()
+        pick = turn.pick_index()
+        return turn if pick is None else turn.complete(pick)
+
+    def ok(self) -> "Choice":
+        """OK: the shared flip done (made without lifting), else the highlighted move chosen."""
+        if self.shared is not None:
+            return replace(self, turns=tuple(t.complete() for t in self.turns))
+        return replace(self, turns=(self.chosen(),), highlight=0)
+
+    def next(self) -> "Choice":
+        """BACK: show the next candidate."""
+        return replace(self, highlight=(self.highlight + 1) % len(self.turns))
+
+    @property
+    def sites(self) -> frozenset[str]:
+        """The sites lit now: the shared flip's left, else the picks."""
+        shared = self.shared
+        if shared is not None:
+            return self.turns[0].left[self.turns[0].step]
+        return frozenset().union(*(t.left[i] for t in self.turns if (i := t.pick_index()) is not None))
+
+    @property
+    def touchable(self) -> frozenset[str]:
+        """Every site a touch may still count on (lifted meanwhile, it is a touch under way)."""
+        return frozenset().union(*(s for t in self.turns for s in t.left))
+
+    @property
+    def handled(self) -> frozenset[str]:
+        """Every token the moves' flips and picks name, counted or not (lifted meanwhile, it is
+        in the hand: a touch under way, or one already counted lifted again)."""
+        return frozenset().union(*(s.sites for t in self.turns for s in t.steps if s.action in TOUCHED))
+
+    @property
+    def action(self) -> str:
+        return "flip" if self.shared is not None else "pick"
+
+    def lights(self) -> dict[str, str]:
+        """Site -> light kind: the shared flip's tokens left, else the picks (the shown one fast)."""
+        if self.shared is not None:
+            return dict.fromkeys(self.sites, "flip")
+        lit = dict.fromkeys(self.sites, "pick")
+        turn = self.turns[self.highlight]
+        pick = turn.pick_index()
+        lit.update(dict.fromkeys(turn.left[pick] if pick is not None else (), "picked"))
+        return lit
+
+    def instruction(self, notation: Callable[[Any], str]) -> str:
+        """What the players are asked, in words: flip the shared tokens, or tap one of the
+        lit sites (OK takes the one shown, BACK shows the next).
+
+        The shown candidate is named by its site ("OK: h4"), or by its move when no site
+        tells the candidates apart."""
+        shared = self.shared
+        if shared is not None:
+            return words(shared, self.sites)
+        turn = self.turns[self.highlight]
+        pick = turn.pick_index()
+        if pick is None:
+            return f"OK: {notation(turn.move)}, BACK: next"
+        return f"{words(turn.steps[pick], self.sites)} · OK: {named(by_name(turn.left[pick]))}, BACK: next"
+
+
+def undo_steps(played: GameState[Any], back: GameState[Any]) -> tuple[FollowUp, ...]:
+    """What a takeback from ``played`` to ``back`` must undo that no occupancy shows: the
+    tokens to turn back (faces that differ on sites both positions hold) and the unseen pieces
+    to carry back (:meth:`GameState.markers`).
+
+    >>> from engines import new_game
+    >>> back = new_game("antipode"); played = back.play(str(back.legal_moves()[0]))
+    >>> [(s.action, sorted(s.sites), s.prompt) for s in undo_steps(played, back)]
+    [('flip', ['a1'], ''), ('carry', ['a1'], 'Blue pawn: a1 back to e1')]
+    """
+    was, now = played.faces(), back.faces()
+    turned = frozenset(site for site, face in now.items() if was.get(site, face) != face)
+    steps = [FollowUp("flip", turned)] if turned else []
+    stood = {side: site for site, side in played.markers().items()}
+    carried = [(stood[side], site, side) for site, side in back.markers().items()
+               if stood.get(side, site) != site]
+    if carried:  # every unseen piece at once: the next side's first action ends the step
+        words = "; ".join(f"{side} {back.UNSEEN}: {off} back to {site}" for off, site, side in carried)
+        steps.append(FollowUp("carry", frozenset(off for off, _, _ in carried),
+                              words[:1].upper() + words[1:]))
+    return tuple(steps)
+
+
+def directions(state: GameState[Any], move: Any) -> str:
+    """What the players do to carry out ``move`` for an opponent away from the board, in words:
+    the pieces to move, take off and place, and any unseen piece that goes elsewhere.
+
+    >>> from engines import new_game
+    >>> state = new_game("antipode")
+    >>> directions(state, state.parse_move("b1:a1"))
+    'place b1, blue pawn to a1'
+    >>> grid = new_game("anti-grid", 6)
+    >>> directions(grid, grid.parse_move("c1-c5"))
+    'move c1 to c5'
+    """
+    real = state.realisations(move)[0]
+    order = {site.label: i for i, site in enumerate(state.sites())}
+    emptied, filled = (sorted(sites, key=order.__getitem__) for sites in (real.emptied, real.filled))
+    if len(emptied) == len(filled) == 1:
+        parts = [f"move {emptied[0]} to {filled[0]}"]
+    else:
+        parts = [f"take {named(emptied)} off"] if emptied else []
+        parts += [f"place {named(filled)}"] if filled else []
+    was = state.markers()
+    parts += [f"{side} {state.UNSEEN} to {site}" for site, side in state.apply(move).markers().items()
+              if was.get(site) != side]
+    return ", ".join(parts) or "OK"
+
+
+def named(sites: Iterable[str], most: int = 3, either: bool = False) -> str:
+    """Sites by name, the first ``most`` of many with how many more; ``either``: as
+    alternatives.
+
+    >>> named(["c1"]), named(["a1", "b2", "c3", "d4", "e5"])
+    ('c1', 'a1, b2, c3 and 2 more')
+    >>> named(["h4", "h5"], either=True), named(["a1", "b2", "c3", "d4"], either=True)
+    ('h4 or h5', 'one of a1, b2, c3 and 1 more')
+    """
+    sites = list(sites)
+    if either and len(sites) == 2:
+        return " or ".join(sites)
+    head = "one of " if either and len(sites) > 2 else ""
+    if len(sites) <= most:
+        return head + ", ".join(sites)
+    return f"{head}{', '.join(sites[:most])} and {len(sites) - most} more"
+
+
+@dataclass(frozen=True)
+class Sync:
+    """The board differs from what the game expects: what to put back and take off (to reach
+    ``aim``, the board of a legal move that fewer changes reach, e.g. a piece knocked off while
+    moving; else the position), and why (the engine's reason for refusing what it looks like,
+    or what the board waits for).
+
+    >>> Sync(("c1",), (), aim=frozenset({"c1", "c2"})).words()
+    'Put c1 back'
+    >>> Sync(("c1",), ("d4", "e5")).words()
+    'Put c1 back, take d4, e5 off'
+    >>> refused = Sync((), ("*B2",), "B2 already holds a Trirod")
+    >>> refused.words(), refused.fix()
+    ('B2 already holds a Trirod', 'Take *B2 off')
+    """
+
+    missing: tuple[str, ...]
+    extra: tuple[str, ...]
+    reason: str | None = None
+    aim: frozenset[str] | None = None
+    waiting: bool = False
+
+    def words(self) -> str:
+        """The reason, else the pieces to put back and to take off, by name."""
+        return self.reason or fix_words(self.missing, self.extra)
+
+    def fix(self) -> str | None:
+        """What to do about a refusal: the pieces to put back and to take off (None while an
+        answer is awaited, or when the words say it already)."""
+        if not self.reason or self.waiting or not (self.missing or self.extra):
+            return None
+        return fix_words(self.missing, self.extra)
+
+
+def fix_words(missing: Iterable[str], extra: Iterable[str]) -> str:
+    """"Put c1 back, take c11 off" for the sites to fill and to empty, in the given order;
+    many sites are counted, the first two named.
+
+    >>> fix_words([], ["a1"])
+    'Take a1 off'
+    >>> fix_words(["a1", "a2", "a3", "a4", "a5"], [])
+    'Put 5 back (a1, a2…)'
+    """
+    missing, extra = list(missing), list(extra)
+    parts = [_fix("put", missing, "back")] if missing else []
+    parts += [_fix("take", extra, "off")] if extra else []
+    text = ", ".join(parts)
+    return text[:1].upper() + text[1:]
+
+
+def _fix(verb: str, sites: list[str], where: str) -> str:
+    if len(sites) <= 3:
+        return f"{verb} {named(sites)} {where}"
+    return f"{verb} {len(sites)} {where} ({', '.join(sites[:2])}…)"
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A move chosen elsewhere (a computer, a remote board) that the players carry out: the
+    sites to empty and to fill are lit, ``say`` is shown, and only a board that shows it counts.
+
+    >>> p = Pending(None, "B2*", Realisation(frozenset(), frozenset({"B2*"})), "Computer plays B2*")
+    >>> p.done(frozenset(), frozenset({"B2*"})), p.done(frozenset(), frozenset())
+    (0, None)
+    >>> p.stray(frozenset(), frozenset({"A1*"}))
+    (frozenset(), frozenset({'A1*'}))
+    """
+
+    move: object
+    text: str
+    real: Realisation
+    say: str
+
+    def done(self, before: frozenset[str], board: frozenset[str]) -> int | None:
+        """How many sensed follow-ups are done when ``board`` shows the move (None: it does not)."""
+        return self.real.reaches(before, board)
+
+    def lights(self, board: frozenset[str]) -> dict[str, str]:
+        """Site -> light kind: the sites still to empty and to fill."""
+        return {**dict.fromkeys(self.real.emptied & board, "empty"),
+                **dict.fromkeys(self.real.filled - board, "fill")}
+
+    def stray(self, before: frozenset[str], board: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+        """(missing, extra): the changes that are no part of the move (both empty: in progress)."""
+        after = self.real.board_after(before)
+        return (before & after) - board, board - (before | after)

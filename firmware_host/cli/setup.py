@@ -1,0 +1,254 @@
+"""``reedboard setup``: the wall-clock loop around the set-up wizard (firmware_host/board/wizard.py).
+
+It scans the configured sensors, steps the wizard, lights its LED, shows its screen on the OLED,
+prints its events as JSON lines on stdout, and saves what it learned after every step in
+``LAYOUT.setup.json`` beside the layout file, so an interrupted set-up resumes where it
+stopped. When every site has its channels it writes the layout file (keeping the sites of other
+games already in it), names it in the config when the config names none, and ends.
+
+On the simulated board JSON lines on stdin put pieces and press buttons, as for ``reedboard
+run``: ``{"site": "A1*", "on": true}``, ``{"button": "back"}``; the board's ``wiring`` (a
+layout file, ``[sensors] wiring``) says which channels a piece really closes and lights.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from firmware_host.store.config import Config, ConfigError
+from firmware_host.board.game import Game
+from firmware_host.store.layout import Layout, default_layout, layout_toml, read_layout
+from firmware_host.runtime.replay import feed
+from firmware_host.board.wizard import Progress, Wizard
+from hardware import backends
+from hardware.wiring import channel_groups
+
+
+@dataclass
+class Plan:
+    """What a set-up learns and where it writes: the wizard, the layout file, the progress
+    file, and the channels a simulated board believes in (when it has no wiring of its own)."""
+
+    wizard: Wizard
+    #: The sites learned, in the engine's order (a saved progress is for exactly these).
+    labels: list[str]
+    target: str
+    progress_file: str
+    believed: dict[str, int]
+    resumed: bool
+
+
+def layout_target(config: Config, layout: str | None) -> str:
+    """The layout file to write: ``--layout``, the config's ``layout``, else ``layout.toml``
+    beside the config (in the current folder without one)."""
+    if layout:
+        return os.path.abspath(layout)
+    if config.layout:
+        return config.layout
+    folder = os.path.dirname(os.path.abspath(config.source)) if config.source else os.getcwd()
+    return os.path.join(folder, "layout.toml")
+
+
+def prepare(config: Config, game: Game, target: str, again: bool, led_channels: int,
+            sensor_channels: int) -> Plan:
+    """The wizard for ``game``'s sites that ``target`` lacks (all of them, ``again``);
+    ConfigError for a bad layout or progress file, or when there is nothing to learn."""
+    sites = game.new().sites()
+    labels = {s.label for s in sites}
+    existing = read_layout(target) if os.path.exists(target) else Layout({}, {})
+    keep_labels = [s for s in existing.sensor if not (again and s in labels)]
+    keep = Layout({s: existing.sensor[s] for s in keep_labels},
+                  {s: existing.led[s] for s in keep_labels})
+    learn = [s for s in sites if s.label not in keep.sensor]
+    if not learn:
+        raise ConfigError(f"{target}: already has all {len(sites)} sites of {game.title} "
+                          "(--again learns them anew)")
+    expected = {s: existing.sensor[s] for s in labels if s in existing.sensor} if again else {}
+    if not os.path.exists(target):  # a new board: expected in the engine's order
+        expected = default_layout(sites).sensor
+    believed = {**default_layout(sites).sensor, **existing.sensor}
+    progress_file = target + ".setup.json"
+    progress, resumed = _resume(progress_file, game, [s.label for s in learn])
+    sensors = config.hardware("sensors")
+    checked = sensor_channels
+    if sensors["backend"] == "sim":
+        wired = [pair[0] for pair in sensors.get("wiring", {}).values()]
+        checked = max(len(sites) + len(keep.sensor), *(ch + 1 for ch in wired), 1)
+    wizard = Wizard(learn, led_channels=led_channels, keep=keep, expected=expected,
+                    groups=channel_groups(sensors, checked), channels=checked,
+                    scans=config.timing.debounce_scans, progress=progress)
+    return Plan(wizard, [s.label for s in learn], target, progress_file, believed, resumed)
+
+
+def _resume(path: str, game: Game, labels: list[str]) -> tuple[Progress | None, bool]:
+    """The progress an interrupted set-up of the same sites saved (None: none)."""
+    if not os.path.exists(path):
+        return None, False
+    try:
+        with open(path, encoding="utf-8") as fp:
+            data = json.load(fp)
+        if data.get("game") != _game_key(game) or data.get("sites") != labels:
+            return None, False
+        return Progress.from_json(data["progress"]), True
+    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise ConfigError(f"{path}: cannot resume the set-up ({exc}); remove it to begin "
+                          "again") from None
+
+
+def _game_key(game: Game) -> dict[str, Any]:
+    return {"name": game.name, "size": game.size, "variant": game.variant}
+
+
+def _write(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all."""
+    temporary = f"{path}.tmp"
+    with open(temporary, "w", encoding="utf-8") as fp:
+        fp.write(text)
+        fp.flush()
+        os.fsync(fp.fileno())
+    os.replace(temporary, path)
+
+
+def save_progress(plan: Plan, game: Game) -> None:
+    data = {"game": _game_key(game), "sites": plan.labels,
+            "progress": plan.wizard.progress.to_json()}
+    _write(plan.progress_file, json.dumps(data) + "\n")
+
+
+def finish(plan: Plan, game: Game, config: Config) -> dict[str, Any]:
+    """Write the layout (the set-up is complete) and name it in the config; the done event."""
+    layout = plan.wizard.layout()
+    _write(plan.target, layout_toml(layout, game.name, game.size, game.variant))
+    if os.path.exists(plan.progress_file):
+        os.remove(plan.progress_file)
+    event: dict[str, Any] = {"event": "setup", "done": plan.target, "sites": len(layout.sensor)}
+    if config.source and config.layout is None:
+        event["config"] = _name_layout(config.source, plan.target)
+    return event
+
+
+def _name_layout(config_path: str, layout: str) -> str:
+    """Put ``layout = "..."`` at the top of the config (before any table); what was done."""
+    folder = os.path.dirname(os.path.abspath(config_path))
+    name = os.path.relpath(layout, folder) if layout.startswith(folder + os.sep) else layout
+    try:
+        with open(config_path, encoding="utf-8") as fp:
+            text = fp.read()
+        _write(config_path, f"layout = {json.dumps(name)}\n" + text)
+    except OSError as exc:
+        return f"add layout = {json.dumps(name)} to {config_path} ({exc.strerror or exc})"
+    return f"{config_path} now names it (layout = {json.dumps(name)})"
+
+
+# ------------------------------------------------------------------------------- the loop
+def run_setup(config: Config, game: Game, layout: str | None, again: bool,
+              out: TextIO = sys.stdout) -> int:
+    """Run the wizard until the layout is written (0), the set-up stops incomplete (1), or it
+    is interrupted (130, its progress saved); 2 for a bad config."""
+    from firmware_host.cli.daemon import open_hardware
+
+    target = layout_target(config, layout)
+    try:
+        hardware = open_hardware(config, len(game.new().sites()))
+    except backends.OptionError as exc:
+        print(f"reedboard setup: {config.option_error(exc)}", file=sys.stderr)
+        return 2
+    except backends.HardwareUnavailable as exc:
+        print(f"reedboard setup: {exc}; see reedboard doctor", file=sys.stderr)
+        return 2
+    try:
+        plan = prepare(config, game, target, again, hardware.leds.channels,
+                       hardware.scanner.channels)
+    except ConfigError as exc:
+        hardware.close()
+        print(f"reedboard setup: {exc}", file=sys.stderr)
+        return 2
+    page = _page(hardware, plan, game, config)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    if hardware.sim is not None and not sys.stdin.isatty():
+        timing = config.timing
+        gap = max(0.05, 3 * timing.debounce_scans / timing.scan_hz)  # a quick tap is seen
+        threading.Thread(target=feed, args=(hardware.sim, lambda: plan.believed, sys.stdin,
+                                            "setup", gap), daemon=True, name="stdin").start()
+    try:
+        return _loop(plan, game, config, hardware, stop, out, page)
+    finally:
+        if page is not None:
+            page.stop()
+        hardware.leds.show({})
+        hardware.close()
+
+
+def _page(hardware, plan: Plan, game: Game, config: Config):
+    """The wizard's page at the config's ``[web]`` address (loopback by default; beyond it the
+    controls need a token, printed); None, said why, when the address is taken."""
+    from firmware_host.net import web
+    from firmware_host.cli.daemon import host_address
+    from firmware_host.net.web.setup_page import SetupPage
+    from firmware_host.net.web.tap import tap
+
+    board = hardware.sim if hardware.sim is not None else tap(hardware)
+    bridge = SetupPage(board, game.new().sites(), plan.believed, game)
+    try:
+        return web.bind_bridge(bridge, config.web.host, config.web.port, None, lan=host_address)
+    except OSError as exc:
+        print(f"reedboard setup: no page on {config.web.host}:{config.web.port} "
+              f"({exc.strerror or exc}); the board's buttons and OLED work", file=sys.stderr)
+        return None
+
+
+def _loop(plan: Plan, game: Game, config: Config, hardware, stop: threading.Event,
+          out: TextIO, page=None) -> int:
+    wizard, period = plan.wizard, 1.0 / config.timing.scan_hz
+    say = _printer(out)
+    if plan.resumed:
+        say({"event": "setup", "resumed": plan.progress_file,
+             "learned": len(wizard.progress.sensor), "leds": len(wizard.progress.led)})
+    start = time.monotonic()
+    wizard.step(0.0, hardware.scanner.scan(), [])  # what the board holds before the question
+    events, shown = wizard.start(), -1
+    if page is not None:
+        page.serve_soon()
+    while True:
+        if wizard.version != shown:  # shown before the question is asked
+            shown = wizard.version
+            hardware.leds.show(wizard.frame())
+            hardware.display.show(wizard.screen().render(hardware.display.size))
+        if events:
+            save_progress(plan, game)
+        for event in events:
+            say(event)
+        if page is not None:
+            page.sync((time.monotonic() - start) * 1000, wizard, events)
+        if wizard.phase == "done":
+            return _end(plan, game, config, say)
+        if stop.is_set():
+            say({"event": "setup", "stopped": plan.progress_file})
+            return 130
+        time.sleep(period)
+        now = (time.monotonic() - start) * 1000
+        events = wizard.step(now, hardware.scanner.scan(), hardware.buttons.events())
+
+
+def _end(plan: Plan, game: Game, config: Config, say) -> int:
+    missing = plan.wizard.missing()
+    if missing["sensor"] or missing["led"]:
+        say({"event": "setup", "incomplete": missing, "progress": plan.progress_file})
+        return 1
+    say(finish(plan, game, config))
+    return 0
+
+
+def _printer(out: TextIO):
+    def say(event: dict[str, Any]) -> None:
+        print(json.dumps(event), file=out, flush=True)
+    return say

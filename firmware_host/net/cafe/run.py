@@ -1,0 +1,118 @@
+"""The dashboard running: the fleet fed by a broker link, the archive it keeps, the page served,
+until a signal; their threads are checked every second (one that died is started again and
+said)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import threading
+from typing import Any, TextIO
+
+from firmware_host.net.cafe.archive import Archive
+from firmware_host.net.cafe.fleet import Fleet
+from firmware_host.net.cafe.server import Dashboard
+from firmware_host.store.config import Mqtt
+from firmware_host.net.mqtt import topics
+from firmware_host.net.mqtt.discovery import Device
+from firmware_host.net.mqtt.link import Link
+from firmware_host.net.web.address import is_loopback, new_token
+from firmware_host.net.web.base import WebServer
+
+#: What the dashboard listens to on every board.
+KINDS = ("state", "availability", "reply", "record")
+#: The dashboard's alerts (retained JSON: the latest, and how many tables need attention), and
+#: how Home Assistant shows them: a device "reedboard café" with two sensors.
+ALERTS_TOPIC = "reedboard-cafe/alerts"
+CAFE_ENTITIES = (
+    ("last_alert", {"name": "Last alert", "value_template": "{{ value_json.what }}",
+                    "json_attributes_topic": ALERTS_TOPIC, "icon": "mdi:bell-alert"}),
+    ("attention", {"name": "Tables needing attention",
+                   "value_template": "{{ value_json.attention }}", "icon": "mdi:table-alert"}),
+)
+
+
+def start(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
+          token: str | None, out: TextIO = sys.stderr, archive: Archive | None = None
+          ) -> tuple[Link, WebServer]:
+    """The link (connecting in the background) and the served page; ``archive``: where finished
+    games are kept (None: nowhere). OSError if the page's address cannot be used."""
+    if not is_loopback(host):
+        token = token or new_token()
+        print(f"reedboard cafe: WARNING: serving the dashboard beyond this machine ({host}); "
+              "the commands need the token in the address below", file=out)
+    fleet = Fleet(archive)
+    link = Link(settings, f"reedboard-cafe-{os.getpid()}", host=broker, port=broker_port,
+                who="reedboard cafe")
+    dashboard = Dashboard(fleet, lambda topic, text, retain: link.publish(topic, text, retain),
+                          token, host)
+    fleet.listener, fleet.on_reply = dashboard.table_changed, dashboard.replied
+
+    def alerted(alert: dict[str, Any]) -> None:
+        dashboard.alerted(alert)
+        attention = sum(1 for view in fleet.views() if _needs_attention(view))
+        link.publish(ALERTS_TOPIC, json.dumps({**alert, "attention": attention}), retain=True)
+
+    def connected() -> None:
+        fleet.broker(True)
+        dashboard.broker_changed(True)
+        for topic, payload in _cafe_discovery():
+            link.publish(topic, payload, retain=True)
+
+    def disconnected() -> None:
+        fleet.broker(False)
+        dashboard.broker_changed(False)
+
+    fleet.on_alert = alerted
+    link.on_connect, link.on_disconnect, link.every_second = connected, disconnected, fleet.tick
+    for kind in KINDS:
+        link.subscribe(topics.topic("+", kind), fleet.receive)
+    server = WebServer(dashboard, host, port)
+    server.start()
+    link.start()
+    query = f"?token={token}" if token else ""
+    where = f"; games kept in {archive.where}" if archive else ""
+    print(f"reedboard cafe: the dashboard is at {server.url}{query} (broker {broker}:{broker_port}"
+          f"{where})", file=out, flush=True)
+    return link, server
+
+
+def _needs_attention(view: dict[str, Any]) -> bool:
+    state = view["state"]
+    return (not view["online"] or state.get("sync") == "out_of_sync"
+            or state.get("hardware", "ok") != "ok")
+
+
+def _cafe_discovery() -> list[tuple[str, str]]:
+    """Home Assistant's configs for the dashboard's own entities."""
+    device = {**Device("cafe").json(), "identifiers": ["reedboard_cafe_dashboard"],
+              "name": "reedboard café", "model": "café dashboard"}
+    return [(f"homeassistant/sensor/reedboard_cafe_dashboard/{name}/config",
+             json.dumps({"unique_id": f"reedboard_cafe_dashboard_{name}", "device": device,
+                         "state_topic": ALERTS_TOPIC, **fields}))
+            for name, fields in CAFE_ENTITIES]
+
+
+def serve(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
+          token: str | None, archive: Archive | None = None) -> int:
+    """Run until SIGTERM or SIGINT."""
+    try:
+        link, server = start(settings, broker, broker_port, host, port, token, archive=archive)
+    except OSError as exc:
+        print(f"reedboard cafe: cannot serve the page on {host}:{port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    while not stop.wait(1.0):  # the helpers' threads kept going; one that died is said
+        for name, part in (("network", link), ("page", server)):
+            if said := part.check():
+                print(f"reedboard cafe: {name}: {said}", file=sys.stderr)
+    link.stop()
+    server.stop()
+    if archive is not None:
+        archive.flush(5.0)
+    return 0

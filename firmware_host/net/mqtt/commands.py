@@ -1,0 +1,101 @@
+"""Commands a board takes from the broker, checked as the simulator page's messages are
+(``firmware_host.net.web.commands``): a bad one gets a one-line reason and changes nothing.
+
+``{"command": "new_game", "game": G, "size": N, "variant": V}`` (without ``game``: the current
+game again), ``{"command": "takeback"}``, ``{"command": "brightness", "value": 0..1}``. Any
+command may carry an ``"id"`` (a string of at most 64 characters or a whole number) that the
+reply repeats, a refusal's too (:class:`Refused` keeps it).
+
+>>> parse('{"command": "brightness", "value": 0.25}')
+(SetBrightness(level=0.25), None)
+>>> parse('{"command": "takeback", "id": 7}')
+(TakeBack(), 7)
+>>> parse('{"command": "new_game"}')
+(Again(), None)
+>>> parse('{"command": "brightness", "value": 3, "id": "b"}')
+Traceback (most recent call last):
+...
+firmware_host.net.mqtt.commands.Refused: brightness: 'value' must be from 0 to 1 (got 3)
+>>> parse('{"command": "reboot"}')
+Traceback (most recent call last):
+...
+firmware_host.net.mqtt.commands.Refused: unknown command 'reboot' (one of new_game, takeback, brightness)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Collection
+
+from firmware_host.ui.menu import SetBrightness, TakeBack
+from firmware_host.net.web.commands import CommandError, Fields, NewGame, load, read, read_new_game
+
+#: The longest command the board reads (a longer one is refused unread).
+MAX_COMMAND = 4096
+#: The longest string ``id`` a reply repeats, and the largest whole number (JSON's safe ones).
+MAX_ID_TEXT, MAX_ID_NUMBER = 64, 2**53
+
+
+class Refused(CommandError):
+    """A command the board will not take; ``ident``: its ``id`` (None when it has none or a
+    bad one), for the reply."""
+
+    def __init__(self, message: str, ident: Any = None) -> None:
+        super().__init__(message)
+        self.ident = ident
+
+
+@dataclass(frozen=True)
+class Again:
+    """A new game of the game being played."""
+
+
+Command = NewGame | TakeBack | SetBrightness | Again
+
+
+def parse(text: str | bytes) -> tuple[Command, Any]:
+    """The command in a message and its ``id`` (None when it has none); :class:`Refused`,
+    with the id, for a bad one."""
+    if len(text) > MAX_COMMAND:
+        raise Refused(f"a command is at most {MAX_COMMAND} bytes")
+    try:
+        obj = load(text)
+    except CommandError as exc:
+        raise Refused(str(exc)) from None
+    ident = obj.pop("id", None)
+    if not _good_id(ident):
+        raise Refused(f"'id' must be a string of at most {MAX_ID_TEXT} characters or a whole "
+                      "number")
+    try:
+        return read(obj, "command", _READERS, ()), ident
+    except CommandError as exc:
+        raise Refused(str(exc), ident) from None
+
+
+def _good_id(ident: Any) -> bool:
+    if ident is None or isinstance(ident, str) and len(ident) <= MAX_ID_TEXT:
+        return True
+    return type(ident) is int and abs(ident) <= MAX_ID_NUMBER
+
+
+def _new_game(f: Fields, sites: Collection[str]) -> NewGame | Again:
+    if "game" not in f.obj:
+        f.done()
+        return Again()
+    return read_new_game(f, sites)
+
+
+def _takeback(f: Fields, _: Collection[str]) -> TakeBack:
+    f.done()
+    return TakeBack()
+
+
+def _brightness(f: Fields, _: Collection[str]) -> SetBrightness:
+    value = f.get("value", (int, float))
+    f.done()
+    if not 0 <= value <= 1:
+        raise CommandError(f"brightness: 'value' must be from 0 to 1 (got {value:g})")
+    return SetBrightness(float(value))
+
+
+_READERS = {"new_game": _new_game, "takeback": _takeback, "brightness": _brightness}

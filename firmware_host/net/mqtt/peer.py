@@ -1,0 +1,135 @@
+"""What another board publishes for board-to-board play, read as untrusted input: a board on the
+broker may be broken, out of date, or an attacker's with a board's credentials. Every check
+returns the value normalised or raises :class:`~firmware_host.net.mqtt.untrusted.Bad` with a one-line
+reason; nothing here touches a controller (``remote.py`` decides what to do with what passes).
+
+- a game: a known game, its size and variant as the engine accepts them (:func:`peer_game`);
+- moves: at most :data:`MAX_MOVES`, each at most 40 characters, each read by the engine from the
+  position before it and written back in its canonical notation, so ``"B4"``, ``"b4 "`` and
+  ``"b4"`` are one move and a list that is not a legal game is refused (:func:`peer_moves`);
+- a game's token: fixed-width nanoseconds and the board id that made it, not in the future
+  (:func:`peer_token`), so no string can sort after every later game;
+- counts (moves kept, a request's position) from 0 to a bound;
+- board ids as the config checks them (:func:`peer_board`).
+
+>>> peer_moves(engines.new_game("antipod", 4), ["A2", " b3 "])
+['a2', 'b3']
+>>> peer_token("01764050000000000000:t2", now_ns=1764050000000000000)
+'01764050000000000000:t2'
+>>> peer_token("~~~~", now_ns=1764050000000000000)
+Traceback (most recent call last):
+...
+firmware_host.net.mqtt.untrusted.Bad: token: expected 20 digits, ':' and a board id (got "~~~~")
+>>> read_peer(b'{"v": 2, "game": "antipod", "size": 4, "variant": null, "token": "", '
+...           b'"moves": ["A2"], "rewrites": [[0, "white"]], "ask": null, "answer": null}',
+...           now_ns=1764050000000000000).rewrites
+((0, 'white'),)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import engines
+from engines.core import GameState, IllegalMove, OptionError
+from firmware_host.board.game import Game
+from firmware_host.net.mqtt.untrusted import (
+    Bad, board_id, items, one_of, optional, read, record, shown, text, whole,
+)
+
+#: The most moves a peer's game may hold (the longest games here are some hundreds of moves).
+MAX_MOVES = 5000
+#: How far ahead of this board's clock another board's stamp may be (clocks differ a little).
+SKEW_MS = 60_000
+TOKEN = re.compile(r"(\d{20}):([a-z0-9_-]{1,64})")
+
+
+def peer_board(value: Any) -> str:
+    """A board id as the config allows one (no wildcard, no '/'), else Bad."""
+    board = board_id(value)
+    if board is None:
+        raise Bad(f"expected a board id: a-z, 0-9, '-' and '_' (got {shown(value)})")
+    return board
+
+
+def peer_game(name: Any, size: Any = None, variant: Any = None) -> Game:
+    """The game a peer names, its defaults filled in as the engine fills them; Bad for a game,
+    size or variant the engines do not have."""
+    name, size, variant = text(40)(name), optional(whole(0, 1000))(size), optional(text(40))(variant)
+    if name not in engines.GAME_NAMES:
+        raise Bad(f"unknown game {name!r}")
+    try:
+        return Game.of(name, size, variant)
+    except (OptionError, ValueError) as exc:
+        raise Bad(f"{name}: {' '.join(str(exc).split())[:100]}") from None
+
+
+def peer_moves(start: GameState, texts: Any) -> list[str]:
+    """A peer's moves from ``start``, each read by the engine in the position before it and
+    written in its canonical notation; Bad for a list too long, a move too long, not text, or
+    not legal where it stands."""
+    texts = items(text(40), MAX_MOVES)(texts)
+    state, out = start, []
+    for n, move_text in enumerate(texts, 1):
+        try:
+            move = state.parse_move(move_text)
+            canonical = state.notation(move)
+            state = state.play(canonical)
+        except (IllegalMove, ValueError) as exc:
+            raise Bad(f"move {n} {move_text[:20]!r} is not legal there ({exc})") from None
+        out.append(canonical)
+    return out
+
+
+def peer_token(value: Any, now_ns: int) -> str:
+    """A game's token: 20 digits of nanoseconds since the epoch, not after ``now_ns`` plus the
+    clocks' skew, ':' and the id of the board that began the game."""
+    if not isinstance(value, str) or not (match := TOKEN.fullmatch(value)):
+        raise Bad(f"token: expected 20 digits, ':' and a board id (got {shown(value)})")
+    if int(match.group(1)) > now_ns + SKEW_MS * 1_000_000:
+        raise Bad("token: a game begun in the future")
+    return value
+
+
+@dataclass(frozen=True)
+class Peer:
+    """The other board's game as it published it (``remote.py`` has the protocol), its fields
+    checked; its moves are read through the engine where they are followed."""
+
+    game: Game
+    token: str
+    moves: tuple[str, ...]
+    rewrites: tuple[tuple[int, str], ...]
+    ask: tuple[int, int, int] | None
+    answer: tuple[int, int] | None
+
+
+def read_peer(payload: bytes, now_ns: int) -> Peer:
+    """The game another board publishes on ``reedboard/<id>/moves`` (protocol 2), every field
+    checked; Bad otherwise. ``token`` is "" while its game is played with no other board yet;
+    ``rewrites`` are [moves kept, a side]; ``ask`` is [rewrites, moves to keep, moves] with
+    keep < moves; ``answer`` is [rewrites, moves, "no"]."""
+    obj = read(payload, record({
+        "v": one_of(2), "game": lambda v: v, "size": lambda v: v, "variant": lambda v: v,
+        "token": lambda v: v, "moves": items(text(40), MAX_MOVES),
+        "rewrites": items(items(lambda v: v, 2), MAX_MOVES),
+        "ask": optional(items(whole(0, MAX_MOVES), 3)),
+        "answer": optional(items(lambda v: v, 3))}, required=("v", "game", "token", "moves")))
+    rewrites = []
+    for entry in obj["rewrites"] or ():
+        if len(entry) != 2:
+            raise Bad("rewrites: expected [moves kept, side]")
+        rewrites.append((whole(0, MAX_MOVES)(entry[0]), text(32)(entry[1])))
+    ask = obj["ask"]
+    if ask is not None and (len(ask) != 3 or ask[1] >= ask[2]):
+        raise Bad("ask: expected [rewrites, moves to keep, moves] with fewer kept than there are")
+    answer = obj["answer"]
+    if answer is not None:
+        if len(answer) != 3 or answer[2] != "no":
+            raise Bad('answer: expected [rewrites, moves, "no"]')
+        answer = (whole(0, MAX_MOVES)(answer[0]), whole(0, MAX_MOVES)(answer[1]))
+    token = "" if obj["token"] == "" else peer_token(obj["token"], now_ns)
+    return Peer(peer_game(obj["game"], obj["size"], obj["variant"]), token, tuple(obj["moves"]),
+                tuple(rewrites), tuple(ask) if ask else None, answer)

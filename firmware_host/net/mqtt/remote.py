@@ -1,0 +1,350 @@
+"""Board-to-board play: the other side is played on another board on the same broker, and both
+boards keep one history of the game.
+
+Each board publishes its game, retained, on ``reedboard/<id>/moves`` whenever nothing is under
+way on it (version 2)::
+
+    {"v": 2, "game": "antipod", "size": 4, "variant": "standard",
+     "token": "00000001764050000000:t1", "moves": ["b2", "c3"], "rewrites": [[1, "white"]],
+     "ask": [1, 0, 2], "answer": null}
+
+- ``token`` names the game both play (nanoseconds since the epoch, fixed width, then the board
+  that began it): a later new game on either board is begun on the other.
+- ``moves`` and ``rewrites`` are the game's history (``firmware_host/board/record.py``, stored, so
+  it survives a restart): the moves, and every takeback and correction, numbered in order, as
+  ``[moves kept, side whose move is the first undone]``. A board adds to it only what it may:
+  its own side's moves, a correction of its own side's last moves, and a takeback the other
+  board asked for and its players agreed to. Each board follows the other's history entry by
+  entry: the other side's next move is lit for its players to carry out; the other board's
+  correction is taken back here and the corrected move lit; an agreed takeback is made here.
+- ``ask`` is a takeback asked here (``[rewrites so far, moves to keep, moves now]``: it names the
+  position it was asked in); the other board puts it to its players and answers with the
+  takeback itself, or with ``answer`` ``[rewrites, moves, "no"]``.
+- When both boards changed the history at once (a correction here while the other board's
+  players answered), the change with the fewer moves kept wins on both (then the side's name
+  decides), and the other board follows it.
+
+Everything received is untrusted: a message is read whole or not at all (types, sizes,
+bounds), moves are read through the engine (``B4`` and ``b4 `` are ``b4``), a token must be
+a time that has come and a board id, and a history entry is taken only if the rules above allow
+it; anything else is dropped with one journal line.
+
+>>> payload = Remote.payload("antipod", 4, None, "", ["b2"], [], None, None)
+>>> sorted(json.loads(payload))
+['answer', 'ask', 'game', 'moves', 'rewrites', 'size', 'token', 'v', 'variant']
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from typing import Any, Callable
+
+from engines.core import GameState
+from firmware_host.board.game import Game
+from firmware_host.net.mqtt import topics
+from firmware_host.net.mqtt.link import Link
+from firmware_host.net.mqtt.peer import Peer, peer_moves, read_peer
+from firmware_host.net.mqtt.untrusted import Bad
+from firmware_host.board.opponent import (Adopt, Ask, Asked, Intent, Play, Remember, Seen, StartGame,
+                                    TakeBackTo, Withdraw)
+from firmware_host.ui.screens import message_screen
+from firmware_host.board.turn import directions
+
+OFFLINE = "Opponent offline"
+#: Seconds after which a board never heard from is said to be out of reach.
+UNHEARD_SECONDS = 5.0
+
+
+def moves_topic(board: str) -> str:
+    return topics.topic(board, "moves")
+
+
+class Remote:
+    """Board ``other`` plays ``side`` against this board (``board``), through ``link``: an
+    opponent (``firmware_host/board/opponent.py``) polled after every step in the loop's thread; the
+    link's thread only replaces what it last heard, under a lock."""
+
+    WAIT = "Wait for the opponent's move"
+    #: The other board's move, once lit here, answered ours as it was: no correcting ours.
+    rethinks = False
+    level = None
+    ASKED = "Take back asked: wait for the opponent's OK"
+    REFUSED = "The opponent refused the take back"
+
+    def __init__(self, link: Link, board: str, other: str, side: str | None,
+                 clock: Callable[[], float] = time.monotonic,
+                 can_play: Callable[[Game], str | None] = lambda game: None) -> None:
+        self.link, self.board, self.other, self.side, self.clock = link, board, other, side, clock
+        #: Why this board cannot play a game (its layout lacks its sites), else None.
+        self.can_play = can_play
+        self._lock = threading.Lock()
+        self._peer: Peer | None = None
+        self._online: bool | None = None
+        self._since = clock()
+        self._sent: str | None = None
+        self._game_id: int | None = None
+        self._joining: str | None = None  # the token of the other board's game begun here
+        self._ask: tuple[int, int, int] | None = None  # our takeback request
+        self._refusal: tuple[int, int, int] | None = None  # the request the other board refused
+        self._asking: tuple[int, int, int] | None = None  # theirs, put to the players here
+        self._answered: tuple[int, int, int] | None = None
+        self._answer: tuple[int, int] | None = None  # our "no"
+        self._agreed: list[Intent] = []
+        self._dropped: str | None = None  # the last reason a message was dropped (said once)
+        self._read: tuple[Peer | None, tuple[str, ...] | None] = (None, None)
+        self.note: str | None = None
+        link.subscribe(moves_topic(other), self._on_moves)
+        link.subscribe(topics.availability_topic(other), self._on_availability)
+
+    # ------------------------------------------------------------------ the protocol
+    def side_in(self, state: GameState) -> str:
+        """The side the other board plays in ``state``'s game."""
+        return self.side if self.side in state.sides else state.sides[-1]
+
+    def record(self, state: GameState) -> str:
+        """Who played the other side, as game records keep it: "board t2, black"."""
+        return f"board {self.other}, {self.side_in(state)}"
+
+    def close(self) -> None:
+        """Nothing to stop: the link belongs to the board on the broker."""
+
+    def takeback(self, seen: Seen) -> Asked:
+        """A takeback here undoes the other board's last turn and ours before it: asked of the
+        other board (once per position), which makes it if its players agree."""
+        keep = seen.turns_back(self.side_in(seen.state))
+        asked = (len(seen.rewrites), keep, len(seen.moves))
+        if self._refusal == asked:
+            self.note = self.REFUSED
+            return Asked(self.REFUSED, waiting=False)
+        self._ask, self.note = asked, self.ASKED
+        return Asked(self.ASKED)
+
+    def poll(self, seen: Seen) -> list[Intent]:
+        """What the other board's game asks of this one; ours published when nothing is under
+        way here."""
+        with self._lock:
+            peer, online = self._peer, self._online
+        if seen.game_id != self._game_id:
+            began_here = self._game_id is not None and self._joining is None
+            self._game_id, self._ask, self._refusal = seen.game_id, None, None
+            if began_here:  # the players here began it: the other board follows
+                return [Remember(_token(self.board))]
+        self._say(seen, peer, online)
+        intents, self._agreed = self._agreed, []
+        if not intents and not seen.token:
+            intents = self._first_token(seen, peer)
+        elif not intents and peer is not None:
+            intents = self._follow(seen, peer)
+        if self._ask is not None and self._ask[::2] != (len(seen.rewrites), len(seen.moves)):
+            self._ask = None  # the game moved on: the request is withdrawn
+        if not intents:
+            self._publish(seen)
+        return intents
+
+    def _say(self, seen: Seen, peer: Peer | None, online: bool | None) -> None:
+        """The screen's line about the other board: out of reach, offline, or the last
+        takeback's news (old once the game moves on)."""
+        if peer is None and online is None and self.clock() - self._since > UNHEARD_SECONDS:
+            self.note = f"Cannot hear board {self.other}: check its id and the broker's access list"
+        elif online is False:
+            self.note = OFFLINE
+        elif self.note == self.ASKED and self._ask is None:
+            self.note = None
+        elif self.note not in (self.ASKED, self.REFUSED) or (
+                self.note == self.REFUSED and self._refusal is not None
+                and self._refusal[::2] != (len(seen.rewrites), len(seen.moves))):
+            self.note = None
+
+    def _first_token(self, seen: Seen, peer: Peer | None) -> list[Intent]:
+        """A game played with no other board yet (a board's first start): the other board's
+        game is joined if it has one; else one of the two names it (the board whose id sorts
+        first, or this one if the other is not heard at all)."""
+        if peer is not None and peer.token:
+            return self._join(seen, peer)
+        alone = peer is None and self.clock() - self._since > UNHEARD_SECONDS
+        if alone or (peer is not None and self.board < self.other):
+            return [Remember(_token(self.board))]
+        return []
+
+    def _follow(self, seen: Seen, peer: Peer) -> list[Intent]:
+        if peer.token != seen.token:
+            return self._join(seen, peer)
+        moves = self._moves(seen, peer)
+        if moves is None:
+            return []
+        intents = self._answers(seen, peer)
+        common = _common(seen.rewrites, peer.rewrites)
+        theirs, ours = peer.rewrites[common:], seen.rewrites[common:]
+        if theirs and ours:  # both changed the history at once: one change wins on both
+            return intents + ([Adopt(moves, peer.rewrites)] if _wins(theirs[0], ours[0]) else [])
+        if theirs:
+            return intents + self._rewrite(seen, moves, theirs[0])
+        if ours:
+            return intents  # the other board follows ours
+        return intents + self._next(seen, moves, peer)
+
+    def _join(self, seen: Seen, peer: Peer) -> list[Intent]:
+        """A game under another token: the other board's when it is later (or ours has none):
+        the game here if it is the same one (a board just started), else a new game of it."""
+        if not peer.token or (seen.token and peer.token < seen.token):
+            return []  # the other board joins ours
+        if self._joining == peer.token:
+            self._joining = None
+            return [Remember(peer.token)]
+        game, here = peer.game, seen.game
+        why = self.can_play(game)
+        if why:
+            self.note = f"Board {self.other} plays {game.title}: {why}"
+            return []
+        if (game.name, game.size, game.variant) == (here.name, here.size, here.variant) \
+                and not seen.token and (moves := self._moves(seen, peer)) is not None:
+            n = min(len(moves), len(seen.moves))
+            if moves[:n] == seen.moves[:n]:
+                return [Remember(peer.token)]
+        self._joining = peer.token
+        return [StartGame(game)]
+
+    def _moves(self, seen: Seen, peer: Peer) -> tuple[str, ...] | None:
+        """The other board's moves in this engine's notation, read once per message; None
+        (dropped) when they are not a legal game here."""
+        if self._read[0] is not peer:
+            try:
+                self._read = (peer, tuple(peer_moves(seen.states[0], list(peer.moves))))
+            except Bad as exc:
+                self._read = (peer, None)
+                self._drop(str(exc))
+        return self._read[1]
+
+    def _rewrite(self, seen: Seen, moves: tuple[str, ...], entry: tuple[int, str]) -> list[Intent]:
+        """The other board's next history entry: a takeback our players asked for, or a
+        correction of its own side's moves; anything else is dropped."""
+        keep, side = entry
+        if not 0 <= keep <= len(seen.moves) or moves[:keep] != seen.moves[:keep]:
+            return self._drop("a takeback of another game")
+        theirs = self.side_in(seen.state)
+        if side != theirs:  # our side's moves undone: only as we asked
+            if self._ask is None or self._ask[1] != keep:
+                return self._drop("a takeback nobody here asked for")
+            self._ask, self.note = None, None
+            return [TakeBackTo(keep)]
+        if any(state.to_move != theirs for state in seen.states[keep:len(seen.moves)]):
+            return self._drop("a correction of moves that are not its own")
+        then = None
+        if len(moves) > keep and seen.states[keep].to_move == theirs:
+            then = _play(seen.states[keep], moves[keep], "changed to")
+        return [TakeBackTo(keep, then)]
+
+    def _next(self, seen: Seen, moves: tuple[str, ...], peer: Peer) -> list[Intent]:
+        """The same history: the other board's next move, to carry out here."""
+        n = _common(seen.moves, moves)
+        if n == len(moves):
+            return []  # the same game, or ours ahead
+        state = seen.states[n]
+        if state.to_move != self.side_in(state):
+            if n < len(seen.moves):  # our side's move differs: ours stands, theirs follows
+                return []
+            return self._drop("a move of this board's side it did not make")
+        if n < len(seen.moves):
+            return [Adopt(moves, peer.rewrites)]  # its move stands over ours: a copy gone wrong
+        if seen.awaiting or (seen.pending is not None and seen.pending != moves[n]):
+            verb = "changed to" if seen.pending is not None else "plays"
+            return [_play(state, moves[n], verb)]
+        return []
+
+    def _answers(self, seen: Seen, peer: Peer) -> list[Intent]:
+        """The other board's takeback request, put to the players here (once; withdrawn when it
+        is); its refusal of ours."""
+        intents: list[Intent] = []
+        if self._ask is not None and peer.answer == (self._ask[0], self._ask[2]):
+            self._refusal, self._ask, self.note = self._ask, None, self.REFUSED
+        ask = peer.ask
+        if self._asking is not None and ask != self._asking:
+            self._asking = None
+            intents.append(Withdraw())
+        if ask is None or ask == self._answered:
+            return intents
+        self._answered = ask
+        rewrites, keep, moves = ask
+        if (rewrites, moves) != (len(seen.rewrites), len(seen.moves)) or not 0 <= keep < moves:
+            self._answer = (rewrites, moves)  # asked of another position: no
+            return intents
+        self._asking = ask
+        undo = moves - keep
+        screen = message_screen("Take back?", [f"Opponent asks to undo {undo} move{'s' if undo > 1 else ''}",
+                                               "OK: yes, BACK: no"])
+        return intents + [Ask(screen, lambda yes: self._reply(ask, yes))]
+
+    def _reply(self, ask: tuple[int, int, int], yes: bool) -> None:
+        if self._asking != ask:
+            return  # withdrawn meanwhile
+        self._asking = None
+        if yes:
+            self._agreed.append(TakeBackTo(ask[1]))
+        else:
+            self._answer = (ask[0], ask[2])
+
+    def _drop(self, why: str) -> list[Intent]:
+        """Say once in the journal that the other board's message is not followed."""
+        if why != self._dropped:
+            self._dropped = why
+            print(f"reedboard run: board {self.other}'s game is not followed: {why}", file=sys.stderr)
+        return []
+
+    def _publish(self, seen: Seen) -> None:
+        if not seen.final:
+            return
+        g = seen.game
+        text = self.payload(g.name, g.size, g.variant, seen.token, list(seen.moves),
+                            [list(r) for r in seen.rewrites], self._ask, self._answer)
+        if text != self._sent:
+            self._sent = text
+            self.link.publish(moves_topic(self.board), text, retain=True)
+
+    @staticmethod
+    def payload(game: str, size: int | None, variant: str | None, token: str, moves: list[str],
+                rewrites: list[list[Any]], ask: Any, answer: Any) -> str:
+        return json.dumps({"v": 2, "game": game, "size": size, "variant": variant, "token": token,
+                           "moves": list(moves), "rewrites": rewrites,
+                           "ask": list(ask) if ask else None,
+                           "answer": [*answer, "no"] if answer else None})
+
+    # ------------------------------------------------------------------ the link's threads
+    def _on_moves(self, _: str, payload: bytes) -> None:
+        try:
+            peer = read_peer(payload, time.time_ns())
+        except Bad as exc:
+            self._drop(str(exc))
+            return
+        with self._lock:
+            self._peer = peer
+
+    def _on_availability(self, _: str, payload: bytes) -> None:
+        with self._lock:
+            self._online = payload == topics.ONLINE.encode()
+
+
+def _common(a: tuple | list, b: tuple | list) -> int:
+    """The length of the common prefix of ``a`` and ``b``."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def _wins(theirs: tuple[int, str], ours: tuple[int, str]) -> bool:
+    """Of two history entries made at once, whether the other board's wins (the one keeping
+    fewer moves; then the side's name): both boards decide alike."""
+    return theirs < ours
+
+
+def _play(state: GameState, move: str, verb: str) -> Play:
+    """The other board's ``move``, said with what the players do here to carry it out."""
+    return Play(move, f"Opponent {verb} {move}: {directions(state, state.parse_move(move))}")
+
+
+def _token(board: str) -> str:
+    """A new game's token: later games sort later (nanoseconds since the epoch, fixed width)."""
+    return f"{time.time_ns():020d}:{board}"

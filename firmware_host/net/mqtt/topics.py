@@ -1,0 +1,106 @@
+"""Topic names and the JSON the board publishes.
+
+>>> state_topic("table-7"), command_topic("+")
+('reedboard/table-7/state', 'reedboard/+/command')
+>>> board_of("reedboard/table-7/state")
+'table-7'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from datetime import datetime, timezone
+from typing import Any
+
+from firmware_host.board.controller import Controller
+
+from firmware_host.board.game import result_text
+from firmware_host.ui.stats import Day
+from firmware_host.store.storage import GameRecord
+
+ROOT = "reedboard"
+ONLINE, OFFLINE = "online", "offline"
+
+
+def topic(board: str, kind: str) -> str:
+    return f"{ROOT}/{board}/{kind}"
+
+
+def availability_topic(board: str) -> str:
+    return topic(board, "availability")
+
+
+def state_topic(board: str) -> str:
+    return topic(board, "state")
+
+
+def events_topic(board: str) -> str:
+    return topic(board, "events")
+
+
+def command_topic(board: str) -> str:
+    return topic(board, "command")
+
+
+def reply_topic(board: str) -> str:
+    return topic(board, "reply")
+
+
+def record_topic(board: str) -> str:
+    return topic(board, "record")
+
+
+def board_of(name: str) -> str | None:
+    """The board id in a ``reedboard/<id>/...`` topic, else None."""
+    parts = name.split("/")
+    return parts[1] if len(parts) == 3 and parts[0] == ROOT and parts[1] else None
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def event_json(event: dict[str, Any]) -> str:
+    """An event as ``reedboard run`` logs it (``t`` in whole ms)."""
+    return json.dumps({**event, "t": round(event["t"])})
+
+
+def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
+    """The retained state: the game, its moves, the OLED's main line (``status``) and all its
+    lines (``screen``), whether the board matches the game (``sync``, with the ``missing``
+    and ``extra`` sites), plus ``extra`` (hardware, opponent, last_move_at, today, ...)."""
+    state, game = controller.state, controller.game
+    outcome = state.outcome()
+    screen = controller.screen()
+    sync = controller.sync
+    return {
+        "game": game.name,
+        "title": game.title,
+        "size": game.size,
+        "variant": game.variant,
+        "sides": list(state.sides),
+        "ply": len(controller.moves),
+        "to_move": None if outcome else controller.to_act,
+        "moves": list(controller.moves),
+        "winner": outcome.winner if outcome else None,
+        "result": result_text(outcome) if outcome else None,
+        "status": screen.lines[0] if screen.lines else screen.title,
+        "screen": list(screen.text_lines()),
+        "sync": "out_of_sync" if sync else "in_sync",
+        "missing": sorted(sync.missing) if sync else [],
+        "extra": sorted(sync.extra) if sync else [],
+        "brightness": controller.brightness,
+        **extra,
+    }
+
+
+def record_json(record: GameRecord) -> str:
+    """A finished game as stored (the fields ``reedboard export`` writes from), for the archive."""
+    return json.dumps({k: v for k, v in asdict(record).items() if k != "problem"})
+
+
+def day_json(day: Day) -> dict[str, Any]:
+    """Today's games at the board: played, wins per side, still running, the last result."""
+    return {"played": day.played, "results": day.results, "running": day.running,
+            "last": day.last}

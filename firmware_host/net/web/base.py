@@ -1,0 +1,322 @@
+"""What the project's two web servers, the board's page (:mod:`firmware_host.net.web.server`) and the
+café dashboard (:mod:`firmware_host.net.cafe.server`), do alike.
+
+:class:`WebApp` is an aiohttp application's frame: every request's ``Host`` checked before
+anything else (DNS rebinding: :func:`~firmware_host.net.web.guard.host_allowed`), the security
+headers on every answer, the app's own files at ``/static/`` and the files both apps share (the
+board-drawing module and its style, ``web/shared/``) at ``/shared/``, the token, and the
+websockets: every message pushed (from any thread) is fanned out to each client's own bounded
+queue, sent in order by a task of its own, so a slow client falls behind alone; one whose queue
+is full is closed (it reconnects to the full state) and neither the sender nor the scan loop ever
+waits for it. When the server stops every socket is told and closed.
+
+:class:`WebServer` serves an app from a thread of its own (supervised: one that dies runs its
+event loop again), at most :data:`MAX_CONNECTIONS` connections at once, a connection idle
+:data:`IDLE_SECONDS` closed, each error one line on stderr.
+
+>>> class Hello(WebApp):
+...     name, farewell, static = "example", b"bye", SHARED
+...     def routes(self, router):
+...         router.add_get("/", self.file("board.css"))
+>>> sorted(r.canonical for r in Hello(token=None, host="127.0.0.1").app().router.resources())
+['/', '/shared', '/static']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Iterable
+
+from aiohttp import WSCloseCode, WSMessage, web
+
+from firmware_host.net.web.guard import MAX_MESSAGE, host_allowed, same_origin, security_headers
+from hardware.supervise import Supervised
+
+#: The files both apps serve at /shared/: the board-drawing module and its style.
+SHARED = Path(__file__).with_name("shared")
+#: Open connections at most (more are answered 503 and closed), and the seconds a connection
+#: may stay open without a whole request (a slow or idle client; websockets are not idle).
+MAX_CONNECTIONS, IDLE_SECONDS = 64, 10.0
+#: Seconds a websocket has to take its closing frame before its connection is cut.
+CLOSE_SECONDS = 2.0
+
+Message = dict[str, Any]
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class WebApp:
+    """The frame of an app serving ``host`` (the address it is bound to: Host headers must name
+    it, or loopback); ``token``: what its controls need (None: nothing, on loopback).
+    Subclasses add their routes (:meth:`routes`)."""
+
+    #: What the app is, as its refusals say ("this board answers only to its own address").
+    name = "server"
+    #: What a socket is told when the server stops.
+    farewell = b"reedboard stopped"
+    #: Messages waiting for a slow client before it is dropped.
+    backlog = 256
+    #: The app's own files, served at /static/.
+    static: Path
+
+    def __init__(self, token: str | None, host: str) -> None:
+        self.token, self.host = token, host
+        #: Each client's queue of messages, and its connection.
+        self.queues: dict[asyncio.Queue, asyncio.Transport | None] = {}
+        #: The open websockets, and their connections.
+        self.sockets: dict[web.WebSocketResponse, asyncio.Transport | None] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[security_headers, self._check_host])
+        self.routes(app.router)
+        app.router.add_static("/static", self.static)
+        app.router.add_static("/shared", SHARED)
+        app.on_startup.append(self._started)
+        app.on_shutdown.append(self._close_sockets)
+        return app
+
+    def routes(self, router: web.UrlDispatcher) -> None:
+        """Add the app's own routes."""
+
+    def started(self) -> None:
+        """Called in the server's loop once it serves."""
+
+    def file(self, name: str) -> Handler:
+        """A handler answering with the static file ``name``."""
+        async def handler(_: web.Request) -> web.FileResponse:
+            return web.FileResponse(self.static / name)
+
+        return handler
+
+    def authorised(self, request: web.Request) -> bool:
+        """Does ``request`` carry the token (``?token=...``), or is none needed?"""
+        if self.token is None:
+            return True
+        given = request.query.get("token", "")
+        return hmac.compare_digest(given.encode(), self.token.encode())
+
+    async def _started(self, _: web.Application) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.started()
+
+    async def _close_sockets(self, _: web.Application) -> None:
+        """The server stops: tell every open socket at once; one that takes no more (a client
+        that reads nothing) is cut off after CLOSE_SECONDS, so that none holds the server up."""
+        await asyncio.gather(*(_close(ws, transport, WSCloseCode.GOING_AWAY, self.farewell)
+                               for ws, transport in list(self.sockets.items())))
+
+    @web.middleware
+    async def _check_host(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Refuse a Host this server is not (DNS rebinding), before anything else."""
+        if not host_allowed(request.headers.get("Host", ""), self.host):
+            raise web.HTTPMisdirectedRequest(text=f"this {self.name} answers only to its own address\n")
+        return await handler(request)
+
+    # ------------------------------------------------------------------ websockets
+    async def socket(self, request: web.Request, first: Callable[[], Iterable[Message]],
+                     answer: Callable[[WSMessage], Message | None]) -> web.WebSocketResponse:
+        """Serve a websocket (refused from another site's page): the messages ``first()`` gives
+        (read once the socket is open, so that none pushed meanwhile is missed), then every one
+        pushed; each message the client sends goes to ``answer``, whose reply (if any) goes to
+        this client alone."""
+        same_origin(request)
+        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+        await ws.prepare(request)
+        queue: asyncio.Queue = asyncio.Queue(self.backlog)
+        for message in first():
+            queue.put_nowait(message)
+        self.queues[queue] = self.sockets[ws] = request.transport
+        sender = asyncio.create_task(_send_all(ws, queue, request.transport))
+        try:
+            async for msg in ws:
+                reply = answer(msg)
+                if reply is not None and not queue.full():
+                    queue.put_nowait(reply)
+        finally:
+            self.queues.pop(queue, None)
+            self.sockets.pop(ws, None)
+            sender.cancel()
+        return ws
+
+    def push(self, message: Message) -> None:
+        """Send ``message`` to every client (from any thread; never waits)."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.fan_out, message)
+
+    def fan_out(self, message: Message) -> None:
+        """:meth:`push`, in the server's loop."""
+        for queue, transport in list(self.queues.items()):
+            if queue.full():  # a client that cannot keep up starts again from the full state
+                del self.queues[queue]
+                while not queue.empty():
+                    queue.get_nowait()
+                queue.put_nowait(None)
+                if transport is not None:  # its sender may be stuck on it: cut it off in time
+                    asyncio.get_running_loop().call_later(2 * CLOSE_SECONDS, transport.abort)
+            else:
+                queue.put_nowait(message)
+
+
+async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue,
+                    transport: asyncio.Transport | None) -> None:
+    """Send the queued messages in order; ``None`` closes the socket."""
+    try:
+        while (message := await queue.get()) is not None:
+            await ws.send_str(json.dumps(message, separators=(",", ":")))
+    except ConnectionError:  # the client is gone, or was cut off
+        return
+    await _close(ws, transport)
+
+
+async def _close(ws: web.WebSocketResponse, transport: asyncio.Transport | None,
+                 code: int = WSCloseCode.OK, message: bytes = b"") -> None:
+    """Close ``ws``; a client that takes nothing more within CLOSE_SECONDS (it reads nothing)
+    has its connection cut."""
+    try:
+        await asyncio.wait_for(ws.close(code=code, message=message), CLOSE_SECONDS)
+    except asyncio.TimeoutError:
+        if transport is not None:
+            transport.abort()
+
+
+# ---------------------------------------------------------------------- the server's thread
+class OneLine(logging.Handler):
+    """The web server's errors (a malformed request, a handler that failed) as one line on
+    stderr each, never a traceback; the same line at most once a second."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self._last: tuple[str, float] = ("", 0.0)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage().splitlines()[0] if record.getMessage() else "error"
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            text += f": {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        now = time.monotonic()
+        if self._last[0] == text and now - self._last[1] < 1:
+            return
+        self._last = (text, now)
+        print(f"reedboard run: web: {text}", file=sys.stderr)
+
+
+#: The logger the server's connections report to.
+LOG = logging.getLogger("reedboard.web")
+LOG.addHandler(OneLine())
+LOG.propagate = False
+
+
+def _one_line(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The event loop's own errors (a callback that raised) as one line, like the server's."""
+    LOG.error(context.get("message", "error"), exc_info=context.get("exception"))
+
+
+class _Refused(asyncio.Protocol):
+    """A connection past MAX_CONNECTIONS: answered 503 and closed."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)  # a TCP server's always is
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                        b"Connection: close\r\n\r\n")
+        transport.close()
+
+
+class CappedSite(web.TCPSite):
+    """A TCP site that serves at most ``limit`` connections at once (counting those accepted
+    whose handler has not started yet: a burst is accepted before any starts). ``sock``: a
+    socket already listening on host:port, served instead of binding anew."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, limit: int,
+                 sock: socket.socket | None = None) -> None:
+        super().__init__(runner, host, port)
+        self.limit = limit
+        self.starting = 0
+        self.sock = sock
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)
+        server = self._runner.server
+        if server is None:
+            raise RuntimeError("the runner is not set up")
+        serve, made = server, server.connection_made
+
+        def connection_made(handler, transport) -> None:
+            self.starting = max(0, self.starting - 1)
+            made(handler, transport)
+
+        def factory() -> asyncio.Protocol:
+            if len(serve.connections) + self.starting >= self.limit:
+                return _Refused()
+            self.starting += 1
+            return serve()
+
+        server.connection_made = connection_made  # type: ignore[method-assign]
+        where = ({"sock": self.sock} if self.sock is not None else
+                 {"host": self._host, "port": self._port, "reuse_address": self._reuse_address})
+        self._server = await asyncio.get_running_loop().create_server(
+            factory, backlog=self._backlog, **where)
+        self._bound_port = self._server.sockets[0].getsockname()[1]
+
+
+class WebServer:
+    """Serves ``pages`` (a :class:`WebApp`) on ``host``:``port`` from a thread of its own until
+    :meth:`stop`."""
+
+    def __init__(self, pages: WebApp, host: str, port: int,
+                 sock: socket.socket | None = None) -> None:
+        self.pages, self.host, self.port = pages, host, port
+        #: A socket already listening on host:port (serve there rather than bind anew).
+        self.sock = sock
+        self._loop = asyncio.new_event_loop()
+        self._loop.set_exception_handler(_one_line)
+        self._runner: web.AppRunner | None = None
+        self._thread = Supervised("web", self._loop.run_forever)
+        self._stopped = False
+
+    def start(self) -> None:
+        """Bind and start serving; OSError when the address is taken or not ours."""
+        self._runner = runner = web.AppRunner(self.pages.app(), access_log=None, logger=LOG,
+                                              keepalive_timeout=IDLE_SECONDS)
+        try:
+            self._loop.run_until_complete(self._bind(runner))
+        except BaseException:
+            self._loop.run_until_complete(runner.cleanup())
+            self._loop.close()
+            raise
+        self._thread.start()
+
+    async def _bind(self, runner: web.AppRunner) -> None:
+        await runner.setup()
+        site = CappedSite(runner, self.host, self.port, MAX_CONNECTIONS, self.sock)
+        await site.start()
+        if self.port == 0 and site._bound_port is not None:  # the OS chose one (tests): say which
+            self.port = site._bound_port
+
+    def check(self) -> str | None:
+        """Run the event loop in a new thread if its thread died: what happened, once."""
+        return None if self._stopped else self._thread.check()
+
+    def stop(self) -> None:
+        self._stopped = True
+        if self._thread.thread is None or self._runner is None:  # never served
+            return
+        if not self._thread.alive():  # its thread died: the loop is idle, clean up here
+            self._loop.run_until_complete(asyncio.wait_for(self._runner.cleanup(), 5))
+        else:
+            future = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
+            future.result(timeout=5)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=5)
+        self._loop.close()
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"

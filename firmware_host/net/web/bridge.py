@@ -1,0 +1,491 @@
+"""The daemon loop's side of the simulator page.
+
+:class:`Hub` is the thread-safe meeting point of the wall-clock loop and the web server: the
+server submits checked commands and reads the latest state; the loop calls
+:meth:`WebBoard.sync` after every controller step, which applies the commands that are due to
+the simulated board (or the controller) and publishes what changed. When nothing happens a sync
+costs a few comparisons.
+
+Published state (the page merges partial updates into it):
+``game`` {name, title, size, variant, sides}, ``sites`` [{label, x, y, shape, point}] (``point``:
+the point a twin site stands for, as notation names it), ``drawing`` {lines, kinds}, ``pieces``
+[labels the sensors see], ``leds`` {label: [#rrggbb, pattern]}, ``lights`` {label: kind} (what
+each lit site asks: ``firmware_host.board.turn.LIGHTS``), ``figures`` [{side, sites, kind, mark}] (the
+pieces as the game expects them now, ``firmware_host/net/web/story.py``), ``plan`` (the opponent's
+move still to make, or null), ``history`` [{move, side, from, to}], ``losses`` {side: pieces
+lost} or null, ``oled`` (PNG, base64), ``status`` {to_move (the side that must act now), result,
+winner, moves, last, lines}, ``settings`` {brightness, rules, takebacks, hints}, ``noise``, and
+``events`` (new daemon events only; the hub keeps a bounded log for new pages).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+import sys
+import threading
+from collections import deque
+from typing import Any, Callable, Iterable
+
+from firmware_host.board.controller import Controller
+from firmware_host.runtime.replay import Setup
+from firmware_host.board.view import lights
+from firmware_host.net.web import story
+from firmware_host.net.web.drawn import drawn
+from firmware_host.net.web.tap import HardwareBoard
+from firmware_host.ui.screens import result_words
+from firmware_host.ui import menu as menus
+from firmware_host.net.web.commands import (
+    SEATS, Brightness, Command, Drag, HouseRule, NewGame, Press, SetNoise, SetUp, SiteChange, TakeBack,
+)
+from hardware.sim import Noise, SimBoard
+
+#: The noise the page's switch turns on: contact bounce, and a hand hovering now and then.
+NOISE = Noise(bounce=(0.002, 0.008), hover_rate=0.5, hover_time=0.02, seed=9)
+#: Seconds a slid piece takes per site.
+SLIDE_STEP = 0.04
+#: Commands waiting for the loop at most (the page is told the board is busy), and applied in
+#: one loop step at most: a flood of them never holds a scan up.
+MAX_WAITING, PER_STEP = 256, 16
+#: Lines a session recording keeps at most (then it stops growing, and says so).
+MAX_RECORDED = 20_000
+
+Update = dict[str, Any]
+
+
+class Hub:
+    """Commands from the page to the loop; state from the loop to the pages."""
+
+    def __init__(self, log_size: int = 2000) -> None:
+        self._lock = threading.Lock()
+        self._commands: deque[Command] = deque()
+        self._state: Update = {}
+        self._log: deque[dict[str, Any]] = deque(maxlen=log_size)
+        self._listeners: list[Callable[[Update], None]] = []
+        self.recording = Recorder()
+        #: The current board's site labels (replaced whole, so readable from any thread).
+        self.labels: frozenset[str] = frozenset()
+        #: Called (from the server's thread) after each command: wakes the loop.
+        self.on_submit: Callable[[], None] | None = None
+        #: The games file the page lists stored games from (None: not known yet).
+        self.storage: str | None = None
+
+    # -- the web server's side
+    def submit(self, command: Command) -> bool:
+        """Queue ``command`` for the loop; False when MAX_WAITING already wait."""
+        with self._lock:
+            if len(self._commands) >= MAX_WAITING:
+                return False
+            self._commands.append(command)
+        if self.on_submit:
+            self.on_submit()
+        return True
+
+    def current(self) -> Update:
+        """The whole state, with the event log, for a page that has just connected."""
+        with self._lock:
+            return {**self._state, "events": list(self._log)}
+
+    def listen(self, listener: Callable[[Update], None]) -> None:
+        """Call ``listener(update)`` (from the loop's thread) on every publish."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    # -- the loop's side
+    @property
+    def pending(self) -> bool:
+        return bool(self._commands)
+
+    def take(self, most: int = MAX_WAITING) -> list[Command]:
+        """The oldest ``most`` commands waiting."""
+        with self._lock:
+            n = min(most, len(self._commands))
+            return [self._commands.popleft() for _ in range(n)]
+
+    def publish(self, update: Update) -> None:
+        with self._lock:
+            if "sites" in update:
+                self._log.clear()
+            self._log.extend(update.get("events", ()))
+            self._state.update({k: v for k, v in update.items() if k != "events"})
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(update)
+
+
+class Recorder:
+    """The session as a replay input file (``reedboard replay``): a setup line, then site
+    changes and button presses with ``t`` in ms from the start of the game, then the time the
+    session has reached."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._head: list[dict[str, Any]] = []
+        self._items: list[dict[str, Any]] = []
+        self.t0 = 0.0
+        #: The loop's latest time: the file ends there, so a replay runs as long as the session.
+        self.now = 0.0
+        #: When the recording filled up (it ends there); infinity while it has room.
+        self.cut = float("inf")
+        self.game: dict[str, Any] = {}
+
+    def restart(self, t0: float, game: dict[str, Any], start: bool, pieces: Iterable[str],
+                moves: Iterable[str] = ()) -> None:
+        """Begin a new recording of ``game`` after ``moves`` (a resumed game's); the board
+        shows that position (``start``), or ``pieces``. The first line names all of it, so
+        the file replays with no options."""
+        setup = Setup("start" if start else "empty", game.get("name"), game.get("size"),
+                      game.get("variant"), tuple(moves))
+        head = [setup.line()]
+        if not start:
+            head += [{"t": 0, "site": site, "on": True} for site in pieces]
+        with self._lock:
+            self.t0, self.game, self._head, self._items = t0, game, head, []
+            self.cut = float("inf")
+
+    def add(self, now: float, **fields: Any) -> None:
+        with self._lock:
+            if len(self._items) < MAX_RECORDED:
+                self._items.append({"t": self.ms(now), **fields})
+            elif self.cut == float("inf"):  # full: the file ends where it stopped
+                self.cut = self.now
+
+    def ms(self, now: float) -> int:
+        return max(0, round(now - self.t0))
+
+    def text(self) -> str:
+        with self._lock:
+            items = sorted(self._items, key=lambda item: item["t"])  # stable: slides interleave
+            lines = self._head + items + [{"t": self.ms(min(self.now, self.cut))}]
+        return "".join(f"{_json(line)}\n" for line in lines)
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, separators=(", ", ": "))
+
+
+class WebBoard:
+    """Applies the page's commands to ``board`` and a controller, publishes to ``hub``."""
+
+    def __init__(self, board: SimBoard | HardwareBoard, hub: Hub, gap_ms: float = 60.0) -> None:
+        self.board = board
+        self.hub = hub
+        #: Changes of one site are spaced at least this far apart, so that the debouncer sees
+        #: each (a quick click-click is a lift and a placing, i.e. a tap).
+        self.gap_ms = gap_ms
+        self._pending: deque[Command] = deque()
+        self._changed: dict[str, float] = {}
+        self._now = 0.0
+        self._game_id: Any = object()
+        self._shown: dict[str, Any] = {}
+        self._geometry: _Geometry | None = None
+        self._led_sites: dict[int, list[str]] = {}
+        self._history = _History()
+        #: False on real hardware: the pieces are real (the page's piece controls are refused).
+        self.simulated = getattr(board, "simulated", True)
+
+    # ------------------------------------------------------------------ the loop calls
+    @property
+    def quiet(self) -> bool:
+        """True when no command waits: none submitted and none held back by ``gap_ms``."""
+        return not self._pending and not self.hub.pending
+
+    def sync(self, now: float, controller: Controller, events: Iterable[dict[str, Any]]) -> None:
+        """After a controller step at ``now`` ms: apply the due commands, publish changes."""
+        self._now = self.hub.recording.now = now
+        if len(self._pending) < MAX_WAITING:
+            self._pending.extend(self.hub.take(MAX_WAITING - len(self._pending)))
+        for command in self._due_now():
+            try:
+                self._apply(command, controller)
+            except Exception as exc:  # noqa: BLE001 - a command must never end the daemon
+                why = " ".join(str(exc).split())[:160]
+                print(f"reedboard run: the page's {type(command).__name__} failed: "
+                      f"{type(exc).__name__}: {why}", file=sys.stderr)
+        self._publish(controller, list(events))
+
+    # ------------------------------------------------------------------ commands
+    def _due_now(self) -> list[Command]:
+        """Up to PER_STEP commands to apply now, taken out of the queue: each one's sites'
+        earlier changes are far enough back, and no earlier command waits for its sites (a
+        site's changes keep their order; one busy site never holds the others up). A command
+        for the whole board (a button, a new game, a setup) waits for everything before it."""
+        due: list[Command] = []
+        busy: set[str] = set()
+        kept: deque[Command] = deque()
+        while self._pending and len(due) < PER_STEP:
+            command = self._pending.popleft()
+            sites = _sites_of(command)
+            if not sites and kept:
+                self._pending.appendleft(command)
+                break
+            if busy.intersection(sites) or not self._due(command):
+                kept.append(command)
+            else:
+                due.append(command)
+            busy.update(sites)  # one change of a site per step, in order
+        self._pending.extendleft(reversed(kept))
+        return due
+
+    def _due(self, command: Command) -> bool:
+        sites = _sites_of(command)
+        return all(self._now - self._changed.get(s, -math.inf) >= self.gap_ms for s in sites)
+
+    def _apply(self, command: Command, controller: Controller) -> None:
+        if isinstance(command, SiteChange):
+            on = command.action == "place"
+            if command.action == "toggle":
+                on = not self._occupied(controller, command.site)
+            self._set(controller, command.site, on)
+        elif isinstance(command, Drag):
+            self._drag(controller, command)
+        elif isinstance(command, Press):
+            self.board.buttons.press(command.button, command.long)
+            held = {"long": True} if command.long else {}
+            self.hub.recording.add(self._now, button=command.button, **held)
+        elif isinstance(command, NewGame):
+            players = command.players()
+            if players is None:
+                controller.new_game(command.game)
+            else:
+                controller.set_players(players, command.game)
+            if self.simulated:
+                self._set_board(controller, controller.boards[0])
+        elif isinstance(command, SetUp):
+            self._set_board(controller, controller.expected if command.board == "expected" else ())
+        elif isinstance(command, SetNoise):
+            self.board.noise = NOISE if command.on else None
+        elif isinstance(command, TakeBack):
+            controller.command(menus.TakeBack())
+        elif isinstance(command, Brightness):
+            controller.command(menus.SetBrightness(command.level))
+            if controller.menu:  # the menu's item shows the level nearest it
+                levels = menus.BRIGHTNESS_LEVELS
+                controller.menu.brightness = min(levels, key=lambda v: abs(v - command.level))
+        elif isinstance(command, HouseRule):
+            controller.house_rules.setdefault(command.game, {})[command.name] = command.value
+
+    def _occupied(self, controller: Controller, site: str) -> bool:
+        channel = self.board.sensors(controller.layout.sensor).get(site)
+        return channel in self.board.closed
+
+    def _set(self, controller: Controller, site: str, on: bool) -> None:
+        """Place (``on``) or lift the piece of ``site``, if that changes anything."""
+        board = self.board
+        if not isinstance(board, SimBoard):
+            return  # real pieces: the page cannot move them
+        channel = board.sensors(controller.layout.sensor).get(site)
+        if channel is None or on == (channel in board.closed):
+            return  # the game changed since the page sent it, or nothing to do
+        (board.place if on else board.lift)(channel)
+        self._changed[site] = self._now
+        self.hub.recording.add(self._now, site=site, on=on)
+
+    def _set_board(self, controller: Controller, sites: Iterable[str]) -> None:
+        wanted = frozenset(sites)
+        for site in sorted(controller.layout.sites_of(self.board.pieces()) - wanted):
+            self._set(controller, site, False)
+        for site in sorted(wanted):
+            self._set(controller, site, True)
+
+    def _drag(self, controller: Controller, drag: Drag) -> None:
+        board = self.board
+        if not isinstance(board, SimBoard) or not self._occupied(controller, drag.source):
+            return
+        path = (self._geometry.between(drag.source, drag.target)
+                if self.board.noise and self._geometry else [])
+        if not path:
+            self._set(controller, drag.source, False)
+            return self._set(controller, drag.target, True)
+        sensor = self.board.sensors(controller.layout.sensor)
+        channels = [c for c in (sensor[s] for s in path) if c is not None]
+        if len(channels) < len(path):  # a dead switch on the way (a wired board)
+            self._set(controller, drag.source, False)
+            return self._set(controller, drag.target, True)
+        board.slide(channels, step=SLIDE_STEP)
+        self._record_slide(controller, path)
+
+    def _record_slide(self, controller: Controller, path: list[str]) -> None:
+        """The changes a slide makes, as SimBoard.slide times them (sites already holding a
+        piece do not change)."""
+        step, overlap = SLIDE_STEP * 1000, SLIDE_STEP * 250
+        record, now = self.hub.recording.add, self._now
+        record(now + step, site=path[0], on=False)
+        occupied = controller.layout.sites_of(self.board.pieces())
+        for i, site in enumerate(path[1:-1], start=1):
+            if site not in occupied:
+                record(now + i * step - overlap, site=site, on=True)
+                record(now + (i + 1) * step, site=site, on=False)
+        record(now + (len(path) - 1) * step - overlap, site=path[-1], on=True)
+        for site in path:
+            self._changed[site] = now + len(path) * step
+
+    # ------------------------------------------------------------------ publishing
+    def _publish(self, controller: Controller, events: list[dict[str, Any]]) -> None:
+        update: dict[str, Any] = {}
+        fresh = controller.game_id != self._game_id
+        if fresh:
+            update.update(self._new_game(controller))
+        if fresh or self.board.changes != self._shown.get("changes"):  # not every scan
+            self._shown["changes"] = self.board.changes
+            self._put(update, "pieces", self._pieces(controller))
+        leds = self.board.leds
+        lit = fresh or leds.frames_shown != self._shown.get("frames")
+        if lit:
+            self._shown["frames"] = leds.frames_shown
+            self._put(update, "leds", self._leds(leds.frame))
+        display = self.board.display
+        if fresh or display.images_shown != self._shown.get("images"):
+            self._shown["images"] = display.images_shown
+            self._put(update, "oled", _png(display.image))
+        if fresh or events or lit:
+            snap = controller.snapshot()
+            self._put(update, "lights", lights(snap))
+            self._put(update, "figures", story.expected(snap))
+            self._put(update, "plan", story.plan(snap))
+        if fresh or events:
+            self._put(update, "status", _status(controller))
+            self._put(update, "history", self._history.of(controller.record))
+            self._put(update, "losses", story.losses(controller.states[0], controller.state))
+        self._put(update, "settings", _settings(controller))
+        self._put(update, "noise", self.board.noise is not None)
+        if events:
+            rec = self.hub.recording
+            update["events"] = [{**e, "t": rec.ms(e["t"])} for e in events]
+        if update:
+            self.hub.publish(update)
+
+    def _put(self, update: dict[str, Any], key: str, value: Any) -> None:
+        if self._shown.get(key) != value:
+            self._shown[key] = update[key] = value
+
+    def _new_game(self, controller: Controller) -> dict[str, Any]:
+        self._game_id = controller.game_id
+        self.hub.storage = controller.storage.path
+        self._shown, self._history = {}, _History()
+        state, game, layout = controller.state, controller.game, controller.layout
+        sites = state.sites()
+        self._geometry = _Geometry(sites)
+        self._led_sites = {}
+        lights = self.board.lights(layout.led)  # where each LED really is
+        for site in sites:
+            if (led := lights[site.label]) is not None:
+                self._led_sites.setdefault(led, []).append(site.label)
+        self.hub.labels = frozenset(s.label for s in sites)
+        info = {"name": game.name, "title": game.title, "size": game.size,
+                "variant": game.variant, "shown_variant": game.shown_variant,
+                "sides": list(state.sides)}
+        pieces = self._pieces(controller)
+        self.hub.recording.restart(self._now, info, set(pieces) == controller.boards[-1], pieces,
+                                   controller.moves)
+        return {"game": {**info, **_players(controller)}, **drawn(state)}
+
+    def _pieces(self, controller: Controller) -> list[str]:
+        return sorted(controller.layout.sites_of(self.board.pieces()))
+
+    def _leds(self, frame: dict) -> dict[str, list[str]]:
+        lit = {}
+        for channel, led in frame.items():
+            for site in self._led_sites.get(channel, ()):
+                lit[site] = ["#%02x%02x%02x" % tuple(led.colour), led.pattern]
+        return lit
+
+
+def _players(controller: Controller) -> dict[str, Any]:
+    """Who plays, as the page's picker offers it: the computer's seat ("first", "second", or
+    None at the table) and its level.
+
+    A page reloaded during a game against the computer shows that game's players, so New game
+    does not quietly start one at the table."""
+    opponent = controller.opponent
+    if opponent is None or opponent.level is None:  # another board is not the picker's to set
+        return {"computer": None, "level": None}
+    seat = controller.state.sides.index(opponent.side_in(controller.state))
+    return {"computer": SEATS[seat] if seat < len(SEATS) else None, "level": opponent.level}
+
+
+def _sites_of(command: Command) -> tuple[str, ...]:
+    if isinstance(command, SiteChange):
+        return (command.site,)
+    if isinstance(command, Drag):
+        return (command.source, command.target)
+    return ()
+
+
+def _settings(controller: Controller) -> dict[str, Any]:
+    """What the page's settings show: the LED brightness, the house rules for the next game,
+    whether takebacks and hints are offered."""
+    return {"brightness": controller.brightness,
+            "rules": {game: dict(options) for game, options in controller.house_rules.items()},
+            "takebacks": controller.takebacks, "hints": controller.hints is not None}
+
+
+class _History:
+    """The moves so far for the page, worked out again only from the first that changed."""
+
+    def __init__(self) -> None:
+        self.moves: list[str] = []
+        self.items: list[dict[str, Any]] = []
+
+    def of(self, record) -> list[dict[str, Any]]:
+        moves = list(record.moves)
+        same = next((i for i, (a, b) in enumerate(zip(moves, self.moves)) if a != b),
+                    min(len(moves), len(self.moves)))
+        self.items = self.items[:same] + story.history(record.states[same:-1], moves[same:])
+        self.moves = moves
+        return self.items
+
+
+def _status(controller: Controller) -> dict[str, Any]:
+    state = controller.state
+    outcome = state.outcome()
+    return {
+        "to_move": None if outcome else controller.to_act,
+        "result": result_words(outcome.winner, outcome.result) if outcome else None,
+        "winner": outcome.winner if outcome else None,
+        "moves": len(controller.moves),
+        "last": controller.moves[-1] if controller.moves else None,
+        "lines": list(controller.screen().text_lines()),
+    }
+
+
+def _png(image) -> str:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+class _Geometry:
+    """Where the sites are, to find the sites a slid piece crosses."""
+
+    def __init__(self, sites) -> None:
+        self.centre = {s.label: (s.x, s.y) for s in sites}
+        points = sorted(set(self.centre.values()))
+        self.spacing = _spacing(points)
+
+    def between(self, source: str, target: str) -> list[str]:
+        """``source``, the sites whose centres lie on the way to ``target``, and ``target``."""
+        (ax, ay), (bx, by) = self.centre[source], self.centre[target]
+        length2 = (bx - ax) ** 2 + (by - ay) ** 2
+        if length2 == 0:
+            return [source, target]
+        near = self.spacing * 0.45
+        crossed: dict[tuple[float, float], tuple[float, str]] = {}
+        for label, (x, y) in self.centre.items():
+            u = ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / length2
+            if not 0 < u < 1 or (x, y) in crossed or (x, y) in (self.centre[source], self.centre[target]):
+                continue
+            if math.dist((x, y), (ax + u * (bx - ax), ay + u * (by - ay))) <= near:
+                crossed[(x, y)] = (u, label)
+        return [source, *(label for _, label in sorted(crossed.values())), target]
+
+
+def _spacing(points: list[tuple[float, float]]) -> float:
+    """The typical distance between neighbouring site centres (the median nearest one)."""
+    if len(points) < 2:
+        return 1.0
+    sample = points[:: max(1, len(points) // 64)]
+    nearest = sorted(min(math.dist(p, q) for q in points if q != p) for p in sample)
+    return nearest[len(nearest) // 2]

@@ -1,0 +1,921 @@
+// @ts-check
+// A board drawn from the engine's sites (no game is named here): cells, segments and points,
+// coordinates at both ends of every row and column, the pieces as the game expects them (whole
+// pieces, each kind marked), what the sensors see, the lights as marks of their own (never a
+// side's colour filling a site), the last move and a move still to make. One module for every
+// board the project draws: the board's page and /watch, a stored game's replay, the café
+// dashboard's tiles and its archive; the colours and sizes are in board.css beside it. The data
+// comes from firmware_host/net/web/drawn.py. An ES module, no build step; `tsc --noEmit` checks the
+// types below (tsconfig.json, tests/web/test_types_js.py).
+
+/** A point in the engine's coordinates (board units, y upwards). @typedef {[number, number]} Point */
+
+/**
+ * A site as the server sends it.
+ * @typedef {object} Site
+ * @property {string} label
+ * @property {number} x
+ * @property {number} y
+ * @property {Point[]} shape  its outline (3 points or more), its segment (2) or nothing (a point)
+ * @property {string} [point]  a twin (one of several sites of one point): the point's name
+ * @property {string[]} [twins]  ... and the point's other sites
+ * @property {number} [part]  which part of a board drawn in parts one above the other
+ */
+
+/**
+ * What a board has besides its sites: guide lines under them, and kinds that colour sites.
+ * @typedef {{lines: {kind: string, points: Point[]}[], kinds: Record<string, string>}} Drawing
+ */
+
+/**
+ * A piece as the game expects it: its side, the sites it covers, its kind; ``mark`` "flip" (a
+ * token still to flip) or "plan" (a piece still to place).
+ * @typedef {{side: string, sites: string[], kind: string, mark?: string}} Figure
+ */
+
+/** A move: the sites it emptied and filled. @typedef {{from: string[], to: string[]}} Move */
+/** A move still to make, with the pieces it puts down. @typedef {Move & {figures: Figure[]}} Plan */
+/**
+ * An LED: its colour "#rrggbb" and its pattern (steady, slow, fast, pulse).
+ * @typedef {[string, string]} Led
+ */
+
+/**
+ * What is drawn of one site.
+ * @typedef {object} Parts
+ * @property {Site} site
+ * @property {SVGElement | null} cell  its shaded cell (none for a segment's second half)
+ * @property {SVGGElement} led  where its light is drawn
+ * @property {SVGElement} piece  a sensor's reading no figure explains
+ * @property {SVGElement | null} hit  where a click lands (null on a board nobody clicks)
+ * @property {number} [radius]  a point's outline, when lit
+ */
+
+/**
+ * How a board is drawn: ``interactive`` false for a picture (no hit areas, no site buttons),
+ * ``minLabelPx`` the smallest coordinates on the screen.
+ * @typedef {{interactive?: boolean, minLabelPx?: number}} Options
+ */
+
+/** @typedef {Record<string, SVGGElement>} Layers */
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+/** Sides' colours (a side named by a colour gets this shade of it). @type {Record<string, string>} */
+const SIDE_COLOURS = {
+  white: "#f3efe4", black: "#26272b", red: "#d8453e", blue: "#3d7be0", green: "#2f9e55",
+  yellow: "#e8c43a",
+};
+const PALETTE = ["#d9a441", "#5aa9e6", "#e36464", "#7bc47f", "#b48ade", "#e0e0e0"];
+// Kinds that are no colour name (e.g. Anti-Grid's shared points): light, neutral first.
+const KIND_PALETTE = ["#e8e8e8", "#d9a441", "#7bc47f", "#b48ade"];
+// Figure kinds drawn as round pieces (or rods, on segments); any other kind is drawn as the
+// outline of the sites it covers, marked with the first letters of its kind.
+const ROUND = ["stone", "token", "pawn", "trirod", "piece"];
+/**
+ * What each light asks, drawn as a mark inside the site's outline (the outline glows in the
+ * LED's colour): a ring for "a piece goes here", a cross for "take it off", and so on.
+ * @type {Record<string, string>}
+ */
+const LIGHT_MARKS = {
+  target: "ring", fill: "ring", twin: "ring-plus", missing: "ring-plus", pick: "tap", picked: "tap",
+  remove: "cross", extra: "cross", empty: "cross", flip: "turn", marker: "none", win: "none",
+  hint: "ring", carry: "none",
+};
+/** Words for each light, for the legend and the sites' names. @type {Record<string, string>} */
+const LIGHT_WORDS = {
+  target: "can go here", fill: "put a piece here", twin: "put the twin here",
+  missing: "put a piece back here", pick: "tap to choose", picked: "OK chooses this",
+  remove: "take this off", extra: "take this off", empty: "take this off", flip: "flip this token",
+  marker: "a pawn stands here", win: "the winning line", hint: "hint",
+  carry: "move the unseen pawn off here (the token stays)",
+};
+const LAYERS = ["cells", "lines", "coords", "last", "leds", "figures", "plan", "pieces", "twins", "hits"];
+
+/**
+ * An SVG element with ``attrs``, appended to ``parent`` if given.
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} name
+ * @param {Record<string, string | number>} attrs
+ * @param {Element | null} [parent]
+ * @returns {SVGElementTagNameMap[K]}
+ */
+export function svgEl(name, attrs, parent) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (parent) parent.append(node);
+  return node;
+}
+
+/** A point as SVG draws it (y downwards). @param {Point} p */
+const pt = ([x, y]) => `${x},${-y}`;
+/** The mean of points. @param {Point[]} pts @returns {Point} */
+export const centreOf = (pts) => {
+  /** @param {0 | 1} i */
+  const mean = (i) => pts.reduce((sum, p) => sum + p[i], 0) / pts.length;
+  return [mean(0), mean(1)];
+};
+/** @param {string | null | undefined} text */
+export const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : "");
+// A site label's coordinates: its letters and its number ("B4*" -> B, 4; "c1se" -> c, 1).
+const COORDINATES = /([A-Za-z]+)(\d+)/;
+/** Where a site is drawn: its outline's points, or its centre. @param {Site} s @returns {Point[]} */
+const outlinePoints = (s) => (s.shape.length ? s.shape : [[s.x, s.y]]);
+/** The centre of a site's cell (its centre, for a segment or a point). @param {Site} s @returns {Point} */
+export const siteCentre = (s) => (s.shape.length >= 3 ? centreOf(s.shape) : [s.x, s.y]);
+
+/**
+ * The last move as the sites it changed tell it: those now empty it left, those now held it
+ * went to; null when it changed none.
+ * @param {string[] | null | undefined} changed
+ * @param {Iterable<string>} occupied
+ * @returns {Move | null}
+ */
+export function lastMove(changed, occupied) {
+  if (!changed || !changed.length) return null;
+  const held = new Set(occupied);
+  return { from: changed.filter((s) => !held.has(s)), to: changed.filter((s) => held.has(s)) };
+}
+
+/**
+ * A side's colour on the board: its own shade of a colour name, else the n-th of a palette.
+ * @param {string | null | undefined} name
+ * @param {string[]} sides  every side, in order
+ */
+export function sideColour(name, sides) {
+  if (!name) return "transparent";
+  if (SIDE_COLOURS[name]) return SIDE_COLOURS[name];
+  if (CSS.supports("color", name)) return name;
+  const i = sides.indexOf(name);
+  return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
+}
+
+export class Board {
+  /** @param {SVGSVGElement} svg @param {Options} [options] */
+  constructor(svg, { interactive = true, minLabelPx = 10 } = {}) {
+    this.svg = svg;
+    this.interactive = interactive;
+    /** @type {Map<string, Parts>} */
+    this.sites = new Map();
+    /** @type {Set<string>} */
+    this.pieces = new Set();
+    /** @type {Figure[]} */
+    this.figures = [];
+    /** Every side, in order (their colours). @type {string[]} */
+    this.sides = [];
+    this.spacing = 1;
+    /** @type {Map<string, Figure>} */
+    this.figureAt = new Map();
+    /** @type {Map<Figure, SVGGElement>} */
+    this.figureNodes = new Map();
+    this.minLabelPx = minLabelPx;  // coordinates are never drawn smaller on the screen
+    /** @type {Layers | null} */
+    this.layers = null;
+    /** @type {Site[] | null} */
+    this.siteList = null;
+    /** What the board was built from, to build it again. @type {[Site[], Drawing] | null} */
+    this.source = null;
+    this.stacked = false;
+    /** @type {SVGRectElement | null} */
+    this.table = null;
+    /** @type {number[]} */
+    this.viewBox = [0, 0, 1, 1];
+    /** @type {Move | null} */
+    this.last = null;
+    /** @type {Plan | null} */
+    this.plan = null;
+  }
+
+  // ---------------------------------------------------------------------------- building
+  /**
+   * Draw ``sites`` afresh. Sites in parts side by side (two hemispheres) are drawn one above the
+   * other on a tall frame (a phone held upright), so each is twice as large.
+   * @param {Site[]} sites
+   * @param {Drawing} drawing
+   */
+  build(sites, drawing) {
+    const r = this.svg.getBoundingClientRect();
+    this.source = [sites, drawing];
+    const stacked = stackParts(sites, typicalSpacing(sites));
+    this.stacked = stacked !== sites && fitScale(stacked, r) > fitScale(sites, r);
+    sites = this.stacked ? stacked : sites;
+    const svg = this.svg;
+    svg.replaceChildren();
+    this.sites.clear();
+    this.siteList = sites;
+    const spacing = this.spacing = typicalSpacing(sites);
+    this.table = svgEl("rect", { class: "table" }, svg);
+    /** @type {Layers} */
+    const layers = {};
+    this.layers = layers;
+    for (const name of LAYERS) {
+      if (name !== "hits" || this.interactive) layers[name] = svgEl("g", { class: name }, svg);
+    }
+    const kinds = kindColours(drawing);
+    for (const line of drawing.lines) {
+      svgEl("polyline", { points: line.points.map(pt).join(" "), class: "guide",
+                          stroke: kinds.get(line.kind) || "" }, layers.lines);
+    }
+    /** @type {Set<string>} */
+    const squares = new Set();
+    for (const site of sites) {
+      const draw = site.shape.length >= 3 ? drawCell : site.shape.length === 2 ? drawSegment : drawDot;
+      const parts = draw(site, layers, spacing, squares);
+      const kind = drawing.kinds[site.label];
+      if (kind !== undefined && parts.cell) {
+        parts.cell.classList.add("kind");
+        parts.cell.style.stroke = kinds.get(kind) || "";
+      }
+      if (parts.hit) nameHit(parts.hit, site);
+      if (site.point && site.point !== site.label) {
+        const c = siteCentre(site);
+        const label = svgEl("text", { x: c[0], y: -c[1], class: "twin-name", "font-size": spacing * 0.3,
+                                      "text-anchor": "middle", "dominant-baseline": "central" }, layers.twins);
+        label.textContent = site.point;
+      }
+      this.sites.set(site.label, parts);
+    }
+    this.layout(r);
+    this.showFigures(this.figures);
+    this.showLast(this.last);
+    this.showPlan(this.plan);
+  }
+
+  // The view box and the coordinates, for the board's size on the screen now: coordinates at
+  // least minLabelPx tall, outside the sites, at both ends of every row and column; none on a
+  // board nobody plays on so small that a readable one would nearly fill a site (a café tile).
+  layout(r = this.svg.getBoundingClientRect()) {
+    if (!this.siteList || !this.layers || !this.table) return;
+    const sites = this.siteList, spacing = this.spacing, coords = this.layers.coords;
+    const points = sites.flatMap(outlinePoints);
+    let box = extent(points);
+    let size = spacing * 0.32, bare = false;
+    for (let pass = 0; pass < 3; pass++) {   // the labels' size sets the box sets the scale
+      const pad = size * 0.4;
+      const [w, h] = [box[2] - box[0] + 2 * pad, box[3] - box[1] + 2 * pad];
+      const scale = r.width && r.height ? Math.min(r.width / w, r.height / h) : 0;
+      const readable = scale ? this.minLabelPx / scale : 0;
+      // ... at the largest scale the board can have; a board played on zooms in instead
+      bare ||= pass === 0 && !this.interactive && readable > spacing * 0.7;
+      size = Math.min(Math.max(spacing * 0.32, readable), spacing * 1.2);
+      const labels = bare ? [] : drawCoordinates(sites, coords, spacing, size);
+      if (bare) coords.replaceChildren();
+      /** @type {Point[]} */
+      const corners = labels.flatMap(([x, y, half]) => [[x - half, y - size * 0.6], [x + half, y + size * 0.6]]);
+      box = extent([...points, ...corners]);
+      this.viewBox = [box[0] - pad, -box[3] - pad, box[2] - box[0] + 2 * pad, box[3] - box[1] + 2 * pad];
+      this.svg.setAttribute("viewBox", this.viewBox.join(" "));
+    }
+    const [x0, y0, w, h] = this.viewBox;
+    this.svg.style.setProperty("--unit", `${spacing}px`);  // a length: Firefox wants one in calc()
+    for (const [k, v] of Object.entries({ x: x0, y: y0, width: w, height: h, rx: spacing * 0.3 })) {
+      this.table.setAttribute(k, String(v));
+    }
+  }
+
+  // ---------------------------------------------------------------------------- state
+  /**
+   * The pieces as the game expects them: each in its side's colour, a piece over several sites
+   * as one outlined piece with its kind's mark, a token still to flip marked.
+   * @param {Figure[] | null | undefined} figures
+   */
+  showFigures(figures) {
+    this.figures = figures || [];
+    const layer = this.layers && this.layers.figures;
+    if (!layer) return;
+    layer.replaceChildren();
+    this.figureAt = new Map();
+    this.figureNodes = new Map();
+    for (const figure of this.figures) {
+      const g = this.drawFigure(figure, layer);
+      if (!g) continue;
+      this.figureNodes.set(figure, g);
+      for (const label of figure.sites) {
+        if (!this.figureAt.has(label) || figure.kind !== "pawn") this.figureAt.set(label, figure);
+      }
+    }
+    this.markFigures();
+  }
+
+  /**
+   * One piece, drawn into ``layer``; null when none of its sites is on this board.
+   * @param {Figure} figure
+   * @param {SVGGElement} layer
+   * @param {string} [extra]  more classes
+   */
+  drawFigure(figure, layer, extra = "") {
+    const parts = figure.sites.map((label) => this.sites.get(label)).filter(isParts);
+    if (!parts.length) return null;
+    const mark = figure.mark ? ` ${figure.mark}` : "";
+    const g = svgEl("g", { class: `figure ${figure.kind}${mark}${extra}`, "data-side": figure.side }, layer);
+    g.style.setProperty("--side", sideColour(figure.side, this.sides));
+    g.style.setProperty("--edge", figure.side === "black" ? "#bdbdbd" : "#101114");
+    svgEl("title", {}, g).textContent = `${capital(figure.side)} ${figure.kind}` +
+      (figure.mark === "flip" ? " (to flip)" : figure.mark === "plan" ? " (to place)" : "");
+    const round = ROUND.includes(figure.kind) || parts[0].site.shape.length < 3;
+    if (parts.length > 1 || !round) {
+      drawOutline(g, parts, this.spacing);
+      const c = centreOf(parts.map((p) => centreOf(p.site.shape)));
+      const label = svgEl("text", { x: c[0], y: -c[1], class: "kind-mark", "font-size": this.spacing * 0.42,
+                                    "text-anchor": "middle", "dominant-baseline": "central" }, g);
+      label.textContent = kindMark(figure.kind);
+    } else {
+      drawOne(g, parts[0].site, figure.kind, this.spacing);
+    }
+    if (figure.mark === "flip") {
+      const c = siteCentre(parts[0].site);
+      const t = svgEl("text", { x: c[0], y: -c[1], class: "flip-mark", "font-size": this.spacing * 0.5,
+                                "text-anchor": "middle", "dominant-baseline": "central" }, g);
+      t.textContent = "↻";
+    }
+    return g;
+  }
+
+  // A piece the sensors do not see is faint; a reading no piece explains is drawn apart.
+  markFigures() {
+    for (const [figure, node] of this.figureNodes) {
+      const seen = figure.kind === "pawn" || figure.sites.every((label) => this.pieces.has(label));
+      node.classList.toggle("missing", !seen);
+    }
+    for (const [label, parts] of this.sites) {
+      const explained = this.figureAt.has(label);
+      parts.piece.classList.toggle("on", this.pieces.has(label) && !explained);
+    }
+  }
+
+  /** What the sensors see. @param {Iterable<string>} pieces */
+  showPieces(pieces) {
+    this.pieces = new Set(pieces);
+    this.markFigures();
+  }
+
+  /**
+   * The lights: each lit site's outline glows in its LED's colour (its pattern as the LED
+   * blinks) with a mark saying what it asks.
+   * @param {Record<string, Led>} leds  site -> its LED
+   * @param {Record<string, string>} [kinds]  site -> what its light asks (target, remove, ...)
+   */
+  showLights(leds, kinds = {}) {
+    for (const [label, parts] of this.sites) {
+      const led = leds[label];
+      const node = parts.led;
+      const kind = led ? kinds[label] || "target" : null;
+      node.setAttribute("class", led ? `led lit ${led[1]} ${kind}` : "led");
+      node.style.setProperty("--led", led ? full(led[0]) : "transparent");
+      node.style.setProperty("--dim", led ? String(dimness(led[0])) : "1");
+      if (led && kind) {
+        node.dataset.colour = led[0];
+        node.dataset.kind = kind;
+      } else {
+        delete node.dataset.colour;
+        delete node.dataset.kind;
+      }
+      if (node.dataset.drawn !== (kind || "")) {
+        node.dataset.drawn = kind || "";
+        drawMark(node, parts, kind, this.spacing);
+      }
+    }
+  }
+
+  /**
+   * The last move: its sites ringed, an arrow from where it left to where it went.
+   * @param {Move | null} last
+   */
+  showLast(last) {
+    this.last = last;
+    this.redraw("last", last, (layer, move) => {
+      for (const label of [...move.from, ...move.to]) {
+        const parts = this.sites.get(label);
+        if (parts) outlineOf(parts, layer, `last-move${move.to.includes(label) ? " to" : " from"}`);
+      }
+      this.arrow(layer, move.from, move.to, "last-arrow");
+    });
+  }
+
+  /**
+   * A move still to make (the computer's): its pieces drawn as ghosts where they go, an arrow.
+   * @param {Plan | null} plan
+   */
+  showPlan(plan) {
+    this.plan = plan;
+    this.redraw("plan", plan, (layer, move) => {
+      for (const figure of move.figures) this.drawFigure(figure, layer, " ghost-piece");
+      this.arrow(layer, move.from, move.to, "plan-arrow");
+    });
+  }
+
+  /**
+   * Layer ``name`` emptied, then drawn by ``draw(layer, value)`` when there is a ``value``.
+   * @template T
+   * @param {string} name
+   * @param {T | null} value
+   * @param {(layer: SVGGElement, value: T) => void} draw
+   */
+  redraw(name, value, draw) {
+    const layer = this.layers && this.layers[name];
+    if (!layer) return;
+    layer.replaceChildren();
+    if (value) draw(layer, value);
+  }
+
+  /**
+   * An arrow from the centre of the sites ``from`` to that of ``to`` (none when they are close).
+   * @param {SVGGElement} layer @param {string[]} from @param {string[]} to @param {string} cls
+   */
+  arrow(layer, from, to, cls) {
+    /** @param {string[]} labels @returns {Point | null} */
+    const centre = (labels) => {
+      /** @type {Point[]} */
+      const pts = labels.map((l) => this.sites.get(l)).filter(isParts).map((p) => [p.site.x, p.site.y]);
+      return pts.length ? centreOf(pts) : null;
+    };
+    const [a, b] = [centre(from), centre(to)];
+    if (!a || !b || Math.hypot(b[0] - a[0], b[1] - a[1]) < this.spacing * 0.5) return;
+    const s = this.spacing;
+    svgEl("line", { x1: a[0], y1: -a[1], x2: b[0], y2: -b[1], class: cls,
+                    "stroke-width": s * 0.08, "marker-end": "" }, layer);
+    const angle = Math.atan2(-(b[1] - a[1]), b[0] - a[0]);
+    /** @param {number} da */
+    const head = (da) => `${b[0] - s * 0.3 * Math.cos(angle + da)},${-b[1] - s * 0.3 * Math.sin(angle + da)}`;
+    svgEl("polygon", { points: `${b[0]},${-b[1]} ${head(0.45)} ${head(-0.45)}`, class: `${cls} head` }, layer);
+  }
+
+  /**
+   * The sites of a point with several (an Antipod edge point): highlighted together.
+   * @param {string} label @param {boolean} on @returns {string[]} the point's sites
+   */
+  highlightTwins(label, on) {
+    const parts = this.sites.get(label);
+    const site = parts && parts.site;
+    const all = site && site.twins ? [label, ...site.twins] : [];
+    for (const other of all) {
+      const p = this.sites.get(other);
+      if (p && p.cell) p.cell.classList.toggle("twin-hi", on);
+    }
+    return all;
+  }
+
+  /**
+   * The sites of the piece on ``label`` (all of a figure's, when the sensors see them all).
+   * @param {string} label
+   */
+  pieceSites(label) {
+    const figure = this.figureAt.get(label);
+    if (!figure || figure.sites.length < 2) return [label];
+    return figure.sites.every((s) => this.pieces.has(s)) ? figure.sites : [label];
+  }
+}
+
+/** @param {Parts | undefined} p @returns {p is Parts} */
+function isParts(p) {
+  return p !== undefined;
+}
+
+/**
+ * A site's hit area: a button named by its label (and its point's, for a twin).
+ * @param {SVGElement} hit
+ * @param {Site} site
+ */
+function nameHit(hit, site) {
+  hit.dataset.site = site.label;
+  hit.setAttribute("role", "button");
+  const twin = site.point && site.point !== site.label;
+  hit.setAttribute("aria-label", twin ? `${site.label} (the point ${site.point})` : site.label);
+  if (twin) {
+    svgEl("title", {}, hit).textContent =
+      `${site.label} is ${site.point}: one point with two places (${[site.label, ...(site.twins || [])].join(" and ")})`;
+  }
+}
+
+/** [min x, min y, max x, max y] of points (engine coordinates, y upwards). @param {Point[]} points */
+function extent(points) {
+  const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+/**
+ * How large sites can be drawn in a frame of the rect ``r`` (px per board unit).
+ * @param {Site[]} sites
+ * @param {DOMRect} r
+ */
+function fitScale(sites, r) {
+  const [x0, y0, x1, y1] = extent(sites.flatMap(outlinePoints));
+  return Math.min((r.width || 1) / (x1 - x0 + 2), (r.height || 1) / (y1 - y0 + 2));
+}
+
+/** @param {string} kind */
+function kindMark(kind) {
+  return kind.length <= 2 ? kind : capital(kind.slice(0, 2));
+}
+
+// ------------------------------------------------------------------------------ sites
+/**
+ * The typical distance between neighbouring sites (the median nearest one of a sample).
+ * @param {Site[]} sites
+ */
+function typicalSpacing(sites) {
+  /** @type {Point[]} */
+  const centres = [...new Map(sites.map((s) => [`${s.x},${s.y}`, /** @type {Point} */ ([s.x, s.y])])).values()];
+  if (centres.length < 2) return 1;
+  const step = Math.max(1, Math.floor(centres.length / 48));
+  const nearest = [];
+  for (let i = 0; i < centres.length; i += step) {
+    const [x, y] = centres[i];
+    let best = Infinity;
+    for (const [u, v] of centres) {
+      const d = Math.hypot(u - x, v - y);
+      if (d > 0 && d < best) best = d;
+    }
+    nearest.push(best);
+  }
+  nearest.sort((a, b) => a - b);
+  return nearest[Math.floor(nearest.length / 2)];
+}
+
+/**
+ * The sites split where a gap of half a spacing or more runs between them from top to bottom,
+ * the parts after the first each moved below the one before (``part`` says which); else as given.
+ * @param {Site[]} sites @param {number} spacing @returns {Site[]}
+ */
+function stackParts(sites, spacing) {
+  /** @param {Site} s */
+  const span = (s) => {
+    const xs = outlinePoints(s).map((p) => p[0]);
+    return [Math.min(...xs), Math.max(...xs)];
+  };
+  const order = [...sites].sort((a, b) => span(a)[0] - span(b)[0]);
+  /** @type {Site[][]} */
+  const parts = [[]];
+  let reach = -Infinity;
+  for (const site of order) {
+    const [lo, hi] = span(site);
+    if (parts[0].length && lo > reach + spacing * 0.5) parts.push([]);
+    parts[parts.length - 1].push(site);
+    reach = Math.max(reach, hi);
+  }
+  if (parts.length < 2) return sites;
+  /** @param {Site[]} part */
+  const box = (part) => {
+    const pts = part.flatMap(outlinePoints);
+    return [Math.min(...pts.map((p) => p[0])), Math.min(...pts.map((p) => p[1])), Math.max(...pts.map((p) => p[1]))];
+  };
+  /** @type {Map<string, Site>} */
+  const moved = new Map();
+  const [x0] = box(parts[0]);
+  let bottom = box(parts[0])[1];
+  parts.forEach((part, n) => {
+    const [px, py0, py1] = box(part);
+    const [dx, dy] = n ? [x0 - px, bottom - spacing * 2.5 - py1] : [0, 0];
+    for (const s of part) {
+      moved.set(s.label, { ...s, x: s.x + dx, y: s.y + dy, part: n,
+                           shape: s.shape.map(([x, y]) => [x + dx, y + dy]) });
+    }
+    if (n) bottom = py0 + dy;
+  });
+  return sites.map((s) => moved.get(s.label) || s);
+}
+
+/**
+ * Each kind's colour: a side's or a colour's name as that colour, others from a palette.
+ * @param {Drawing} drawing
+ */
+function kindColours(drawing) {
+  /** @type {Map<string, string>} */
+  const colours = new Map();
+  const kinds = [...drawing.lines.map((l) => l.kind), ...Object.values(drawing.kinds)];
+  for (const kind of kinds) {
+    if (!colours.has(kind)) {
+      const other = [...colours.keys()].filter((k) => !CSS.supports("color", k)).length;
+      colours.set(kind, SIDE_COLOURS[kind] || (CSS.supports("color", kind) ? kind
+        : KIND_PALETTE[other % KIND_PALETTE.length]));
+    }
+  }
+  return colours;
+}
+
+/** @typedef {(site: Site, layers: Layers, spacing: number, squares: Set<string>) => Parts} Draw */
+
+/**
+ * A cell: its outline is its hit area, unless it is small beside the spacing (a point drawn as
+ * a small ring): then a disc around it is, as for a point.
+ * @type {Draw}
+ */
+function drawCell(site, layers, spacing) {
+  const points = site.shape.map(pt).join(" ");
+  const inner = Math.min(...site.shape.map(([x, y]) => Math.hypot(x - site.x, y - site.y)));
+  const hits = layers.hits;
+  const hit = !hits ? null : inner >= spacing * 0.35 ? svgEl("polygon", { points, class: "hit" }, hits)
+    : svgEl("circle", { cx: site.x, cy: -site.y, r: spacing * 0.45, class: "hit" }, hits);
+  return {
+    site,
+    cell: svgEl("polygon", { points, class: "cell" }, layers.cells),
+    led: svgEl("g", { class: "led" }, layers.leds),
+    piece: svgEl("circle", { cx: site.x, cy: -site.y, r: Math.min(inner * 0.62, spacing * 0.42),
+                             class: "piece" }, layers.pieces),
+    hit,
+  };
+}
+
+/**
+ * A segment site (a rod's place): its track, and as its hit area the part of its square nearer
+ * to it than to the segment crossing it (the two corner quarters its ends lie in), so a click
+ * anywhere in the square lands on one of them.
+ * @type {Draw}
+ */
+function drawSegment(site, layers, spacing, squares) {
+  const [[ax, ay], [bx, by]] = site.shape;
+  /** @param {number} u @returns {Point} */
+  const along = (u) => [ax + u * (bx - ax), -(ay + u * (by - ay))];
+  /** @param {number} u0 @param {number} u1 @param {string} cls @param {SVGGElement} parent */
+  const line = (u0, u1, cls, parent) => {
+    const [[x1, y1], [x2, y2]] = [along(u0), along(u1)];
+    return svgEl("line", { x1, y1, x2, y2, class: cls }, parent);
+  };
+  const key = [Math.min(ax, bx), Math.max(ax, bx), Math.min(ay, by), Math.max(ay, by)].join();
+  /** @type {SVGElement | null} */
+  let cell = null, hit = null;
+  if (ax !== bx && ay !== by) {
+    if (!squares.has(key)) {   // a diagonal segment's bounding box is its square: shaded once
+      squares.add(key);
+      cell = svgEl("rect", { x: Math.min(ax, bx), y: -Math.max(ay, by), width: Math.abs(bx - ax),
+                             height: Math.abs(by - ay), class: "cell square" }, layers.cells);
+    }
+    const [mx, my] = [(ax + bx) / 2, (ay + by) / 2];
+    /** @param {Point} corner */
+    const quarter = ([x, y]) => (/** @type {Point[]} */ ([[x, y], [mx, y], [mx, my], [x, my]])).map(pt).join(" ");
+    if (layers.hits) {
+      hit = svgEl("g", { class: "hit quarters" }, layers.hits);
+      svgEl("polygon", { points: quarter([ax, ay]) }, hit);
+      svgEl("polygon", { points: quarter([bx, by]) }, hit);
+    }
+  } else if (layers.hits) {
+    hit = svgEl("g", { class: "hit" }, layers.hits);
+    line(0.06, 0.94, "", hit);
+  }
+  line(0, 1, "track", layers.cells);
+  return {
+    site,
+    cell,
+    led: svgEl("g", { class: "led" }, layers.leds),
+    piece: line(0.14, 0.86, "piece rod", layers.pieces),
+    hit,
+  };
+}
+
+/** A point site: a small dot, a disc its hit area. @type {Draw} */
+function drawDot(site, layers, spacing) {
+  const at = { cx: site.x, cy: -site.y };
+  return {
+    site,
+    cell: svgEl("circle", { ...at, r: spacing * 0.12, class: "cell" }, layers.cells),
+    led: svgEl("g", { class: "led" }, layers.leds),
+    piece: svgEl("circle", { ...at, r: spacing * 0.3, class: "piece" }, layers.pieces),
+    hit: layers.hits ? svgEl("circle", { ...at, r: spacing * 0.45, class: "hit" }, layers.hits) : null,
+    radius: spacing * 0.42,   // a point's outline, when lit
+  };
+}
+
+/**
+ * A site's outline as a stroke (no fill: an outline never reads as a piece).
+ * @param {Parts} parts
+ * @param {Element} layer
+ * @param {string} cls
+ */
+function outlineOf(parts, layer, cls) {
+  const site = parts.site;
+  if (site.shape.length >= 3) {
+    return svgEl("polygon", { points: site.shape.map(pt).join(" "), class: cls }, layer);
+  }
+  if (site.shape.length === 2) {
+    const [[ax, ay], [bx, by]] = site.shape;
+    return svgEl("line", { x1: ax, y1: -ay, x2: bx, y2: -by, class: `${cls} on-segment` }, layer);
+  }
+  return svgEl("circle", { cx: site.x, cy: -site.y, r: parts.radius || 0, class: cls }, layer);
+}
+
+/**
+ * A light's mark inside its site: the outline glowing, and a ring, cross, turn or tap sign.
+ * @param {SVGGElement} node @param {Parts} parts @param {string | null} kind @param {number} spacing
+ */
+function drawMark(node, parts, kind, spacing) {
+  node.replaceChildren();
+  if (!kind) return;
+  outlineOf(parts, node, "glow");
+  const site = parts.site;
+  const c = siteCentre(site);
+  const inner = site.shape.length >= 3
+    ? Math.min(...site.shape.map(([x, y]) => Math.hypot(x - c[0], y - c[1]))) : spacing * 0.4;
+  const r = Math.min(inner * 0.62, spacing * 0.36);
+  const [cx, cy] = [c[0], -c[1]];
+  const mark = LIGHT_MARKS[kind] || "ring";
+  svgEl("title", {}, node).textContent = `${site.label}: ${LIGHT_WORDS[kind] || kind}`;
+  if (mark === "ring" || mark === "ring-plus" || mark === "tap") {
+    svgEl("circle", { cx, cy, r, class: `mark ring${mark === "tap" ? " dashed" : ""}` }, node);
+    if (mark === "ring") svgEl("circle", { cx, cy, r: r * 0.22, class: "mark dot" }, node);
+  }
+  if (mark === "ring-plus") {
+    svgEl("path", { d: `M${cx - r * 0.5},${cy}H${cx + r * 0.5}M${cx},${cy - r * 0.5}V${cy + r * 0.5}`,
+                    class: "mark line" }, node);
+  }
+  if (mark === "tap") svgEl("circle", { cx, cy, r: r * 0.4, class: "mark dot" }, node);
+  if (mark === "cross") {
+    const d = r * 0.7;
+    svgEl("path", { d: `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx - d},${cy + d}L${cx + d},${cy - d}`,
+                    class: "mark line" }, node);
+  }
+  if (mark === "turn") {
+    svgEl("path", { d: `M${cx + r},${cy} A${r},${r} 0 1 1 ${cx},${cy - r}`, class: "mark line" }, node);
+    svgEl("polygon", { points: `${cx},${cy - r * 1.35} ${cx + r * 0.45},${cy - r} ${cx},${cy - r * 0.65}`,
+                       class: "mark head" }, node);
+  }
+}
+
+/** A row or column: the line it lies on. @typedef {{c: Point, d: Point, min: number, max: number}} Line */
+
+/**
+ * Coordinates at both ends of every row and column: the sites sharing a label's letters (or its
+ * number) that lie on one line get that letters (number) just outside the board at both ends of
+ * the line, whatever its direction (a hexagon's columns run slantwise). Labels on no such lines
+ * get none. Returns where each label went: [x, y, half its width].
+ * @param {Site[]} sites @param {SVGGElement} layer @param {number} spacing @param {number} size
+ * @returns {[number, number, number][]}
+ */
+function drawCoordinates(sites, layer, spacing, size) {
+  layer.replaceChildren();
+  /** @type {Record<string, Map<string, Site[]>>} */
+  const groups = { letter: new Map(), number: new Map() };
+  for (const site of sites) {
+    const m = COORDINATES.exec(site.label);
+    if (!m || (site.point && site.point !== site.label)) continue;  // a twin: its point's name is not its own
+    for (const [kind, key] of [["letter", m[1]], ["number", m[2]]]) {
+      const k = `${site.part || 0}:${key}`;  // a part drawn apart has its own lines
+      const group = groups[kind].get(k) || [];
+      groups[kind].set(k, group);
+      group.push(site);
+    }
+  }
+  /** @type {Map<number, Point[]>} each part's outline points */
+  const outlines = new Map();
+  for (const s of sites) {
+    const own = outlines.get(s.part || 0) || [];
+    outlines.set(s.part || 0, own);
+    own.push(...outlinePoints(s));
+  }
+  /** @type {[number, number, number][]} */
+  const placed = [];
+  for (const map of Object.values(groups)) {
+    const lines = [...map].map(([key, members]) => ({ key, line: lineOf(members, spacing), members }));
+    if (lines.filter(({ line }) => line).length * 2 < lines.length) continue;  // not rows or columns
+    for (const { key, line, members } of lines) {
+      if (!line) continue;
+      const own = members.flatMap(outlinePoints);
+      for (const end of [-1, 1]) {
+        let t = labelPlace(line, end, outlines.get(members[0].part || 0) || [], own, spacing, size);
+        /** @param {number} u @returns {Point} */
+        const at = (u) => [line.c[0] + u * line.d[0], line.c[1] + u * line.d[1]];
+        const text = key.split(":")[1];
+        const half = size * 0.32 * text.length + size * 0.1;
+        /** @param {Point} p */
+        const clash = ([x, y]) => placed.some(([u, v, w]) => Math.abs(u - x) < w + half && Math.abs(v - y) < size * 0.95);
+        // Two labels at one corner (a row's and a column's): this one steps further out.
+        for (let n = 0; n < 4 && clash(at(t)); n++) t += end * size * 0.8;
+        const [x, y] = at(t);
+        placed.push([x, y, half]);
+        svgEl("text", { x, y: -y, class: "coord", "font-size": size, "text-anchor": "middle",
+                        "dominant-baseline": "central" }, layer).textContent = text;
+      }
+    }
+  }
+  return placed;
+}
+
+/**
+ * The line the sites lie on (centre, unit direction, their extent along it), or null when they
+ * are fewer than two places or do not lie on one line.
+ * @param {Site[]} sites @param {number} spacing @returns {Line | null}
+ */
+function lineOf(sites, spacing) {
+  /** @type {Point[]} */
+  const pts = [...new Map(sites.map((s) => [`${s.x},${s.y}`, /** @type {Point} */ ([s.x, s.y])])).values()];
+  if (pts.length < 2) return null;
+  const c = centreOf(pts);
+  let [sxx, sxy, syy] = [0, 0, 0];
+  for (const [x, y] of pts) {
+    sxx += (x - c[0]) ** 2; sxy += (x - c[0]) * (y - c[1]); syy += (y - c[1]) ** 2;
+  }
+  const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  /** @type {Point} */
+  const d = [Math.cos(angle), Math.sin(angle)];
+  const off = pts.map(([x, y]) => Math.abs((x - c[0]) * d[1] - (y - c[1]) * d[0]));
+  if (Math.max(...off) > spacing * 0.8) return null;
+  const ts = pts.map(([x, y]) => (x - c[0]) * d[0] + (y - c[1]) * d[1]);
+  return { c, d, min: Math.min(...ts), max: Math.max(...ts) };
+}
+
+/**
+ * Where a line's label goes at its ``end`` (-1 or 1), as a distance along the line from its
+ * centre: beyond the farthest outline point of its own sites or of sites near the line (within a
+ * spacing: the next row's too), by most of a label.
+ * @param {Line} line @param {number} end @param {Point[]} outline @param {Point[]} own
+ * @param {number} spacing @param {number} size
+ */
+function labelPlace(line, end, outline, own, spacing, size) {
+  const { c, d } = line;
+  let far = end > 0 ? line.max : -line.min;
+  /** @param {Point[]} pts @param {number} band */
+  const reach = (pts, band) => {
+    for (const [x, y] of pts) {
+      const t = (x - c[0]) * d[0] + (y - c[1]) * d[1];
+      const off = Math.abs((x - c[0]) * d[1] - (y - c[1]) * d[0]);
+      if (off <= band && end * t > far) far = end * t;
+    }
+  };
+  reach(own, Infinity);
+  reach(outline, spacing);
+  return end * (far + size * 0.85);
+}
+
+// ------------------------------------------------------------------------------ pieces
+/**
+ * One piece on one site: a stone, a token, a pawn or a rod.
+ * @param {SVGGElement} g
+ * @param {Site} site
+ * @param {string} kind
+ * @param {number} spacing
+ */
+function drawOne(g, site, kind, spacing) {
+  const s = spacing;
+  if (site.shape.length === 2) {
+    const [[ax, ay], [bx, by]] = site.shape;
+    /** @param {number} t @returns {Point} */
+    const u = (t) => [ax + t * (bx - ax), -(ay + t * (by - ay))];
+    const [[x1, y1], [x2, y2]] = [u(0.14), u(0.86)];
+    svgEl("line", { x1, y1, x2, y2, class: "rod-edge" }, g);
+    svgEl("line", { x1, y1, x2, y2, class: "rod" }, g);
+    return;
+  }
+  const c = siteCentre(site);
+  const inner = site.shape.length >= 3
+    ? Math.min(...site.shape.map(([x, y]) => Math.hypot(x - c[0], y - c[1]))) : s * 0.5;
+  const r = kind === "pawn" ? Math.min(inner * 0.95, s * 0.45) : Math.min(inner * 0.7, s * 0.42);
+  const [cx, cy] = [site.x, -site.y];
+  if (kind === "pawn") {   // a pawn: a base and a head, standing on whatever holds the site
+    svgEl("ellipse", { cx, cy: cy + r * 0.35, rx: r * 0.62, ry: r * 0.3, class: "body" }, g);
+    svgEl("path", { d: `M${cx - r * 0.34},${cy + r * 0.35} L${cx - r * 0.16},${cy - r * 0.2} ` +
+                       `L${cx + r * 0.16},${cy - r * 0.2} L${cx + r * 0.34},${cy + r * 0.35} Z`,
+                    class: "body" }, g);
+    svgEl("circle", { cx, cy: cy - r * 0.38, r: r * 0.3, class: "body" }, g);
+    return;
+  }
+  svgEl("circle", { cx, cy, r, class: "body" }, g);
+  if (kind === "token") svgEl("circle", { cx, cy, r: r * 0.6, class: "face" }, g);
+}
+
+/**
+ * A piece over several sites: its sites filled, its outline (the edges no two of its sites
+ * share) drawn strong and set a little inside, so that two pieces side by side read as two.
+ * @param {SVGGElement} g @param {Parts[]} parts @param {number} spacing
+ */
+function drawOutline(g, parts, spacing) {
+  /** @param {Point} p */
+  const key = ([x, y]) => `${x.toFixed(4)},${y.toFixed(4)}`;
+  /** @type {Map<string, [Point, Point] | null>} */
+  const edges = new Map();
+  const c = centreOf(parts.map((p) => centreOf(p.site.shape)));
+  /** @param {Point} p @returns {Point} */
+  const inset = ([x, y]) => {
+    const d = Math.hypot(x - c[0], y - c[1]) || 1;
+    const k = Math.min(spacing * 0.07, d * 0.2) / d;
+    return [x + (c[0] - x) * k, y + (c[1] - y) * k];
+  };
+  for (const { site } of parts) {
+    const pts = site.shape;
+    svgEl("polygon", { points: pts.map((p) => pt(inset(p))).join(" "), class: "fill" }, g);
+    for (let i = 0; i < pts.length; i++) {
+      const [a, b] = [pts[i], pts[(i + 1) % pts.length]];
+      const k = [key(a), key(b)].sort().join("|");
+      edges.set(k, edges.has(k) ? null : [a, b]);
+    }
+  }
+  for (const edge of edges.values()) {
+    if (!edge) continue;
+    const [[x1, y1], [x2, y2]] = edge.map(inset);
+    svgEl("line", { x1, y1: -y1, x2, y2: -y2, class: "outline" }, g);
+  }
+}
+
+/**
+ * The daemon dims colours by its brightness setting: show the hue at full strength and the
+ * brightness as opacity, so that a dimmed LED still reads on a screen.
+ * @param {string} hex "#rrggbb"
+ */
+function full(hex) {
+  const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const top = Math.max(...rgb, 1);
+  return `rgb(${rgb.map((c) => Math.round((c * 255) / top)).join(",")})`;
+}
+
+/** @param {string} hex "#rrggbb" */
+function dimness(hex) {
+  const top = Math.max(...[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
+  return 0.55 + 0.45 * (top / 255);
+}

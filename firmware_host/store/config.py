@@ -1,0 +1,485 @@
+"""The daemon's configuration: a TOML file, validated in full before anything starts.
+
+Every problem is a :class:`ConfigError` whose text is one line naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import sys
+from dataclasses import Field, dataclass, field, fields, is_dataclass, replace
+from typing import Any, Mapping, get_args, get_type_hints
+
+from engines import GAME_NAMES, game_info, game_name, new_game
+from engines.core import OptionError
+from engines.core.contract import Site
+from firmware_host.store.layout import layout_for, read_layout
+from firmware_host.store.tomlfile import ConfigError, describe, read_small_file, read_toml
+from hardware.pins import gpio_pins
+
+__all__ = ["Config", "ConfigError", "load_config", "load_config_or_exit", "read_toml"]
+
+
+#: The environment variable that can hold the page's token (``ps`` shows command lines).
+TOKEN_VARIABLE = "REEDBOARD_TOKEN"
+
+
+def read_token(path: str | None, environ: Mapping[str, str] = os.environ) -> str | None:
+    """The page's token: the first line of the file ``path`` (a regular file of at most
+    4 KB), else ``$REEDBOARD_TOKEN``, else None. ConfigError for a file that cannot serve.
+
+    >>> read_token(None, {"REEDBOARD_TOKEN": "s3cret"})
+    's3cret'
+    """
+    if path is None:
+        return environ.get(TOKEN_VARIABLE) or None
+    try:
+        lines = read_small_file(path, 4096).decode("utf-8").splitlines()
+    except (OSError, ValueError) as e:
+        raise ConfigError(f"{path}: cannot read the token ({getattr(e, 'strerror', None) or e})"
+                          ) from None
+    token = lines[0].strip() if lines else ""
+    if not token:
+        raise ConfigError(f"{path}: the token file is empty")
+    return token
+
+
+def key_name(section: str | None, key: str) -> str:
+    """How a message names a key: ``[timing] settle_ms`` or ``game`` at the top level."""
+    return f"[{section}] {key}" if section else key
+
+
+# ------------------------------------------------------------------------------- the schema
+def option(default: Any, low: float | None = None, high: float | None = None, path: bool = False):
+    """A config key with its default, an optional range and whether it is a file path."""
+    return field(default=default, metadata={"low": low, "high": high, "path": path})
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How the sensors are read and how long the board must be quiet."""
+
+    scan_hz: int = option(100, 1, 1000)
+    debounce_scans: int = option(3, 1, 50)
+    settle_ms: int = option(300, 0, 5000)
+    tap_ms: int = option(1500, 100, 10000)
+    #: Scans per second while the board is settled and nothing happens (0: scan_hz). Only for
+    #: sensors the daemon must poll (a GPIO matrix, shift registers); see docs/performance.md.
+    idle_scan_hz: int = option(0, 0, 1000)
+    #: The settle time of a board showing exactly one legal move whose piece cannot still be on
+    #: its way (docs/daemon.md); at most settle_ms.
+    quick_settle_ms: int = option(120, 0, 5000)
+    #: How long the players' last move may be held off the board (a correction on its way)
+    #: before the board reads it as taken back.
+    takeback_ms: int = option(1500, 0, 10000)
+
+
+@dataclass(frozen=True)
+class Kiosk:
+    """A board nobody administers (docs/config.md, docs/raspberry-pi.md)."""
+
+    enabled: bool = option(False)
+    idle_minutes: int = option(10, 1, 1440)
+    #: A long MENU press offers power-off in kiosk mode too (outside kiosk mode it always does).
+    power_off: bool = option(True)
+    #: A long OK press shows the computer's hint in kiosk mode too (outside it always does).
+    hints: bool = option(False)
+
+
+@dataclass(frozen=True)
+class Web:
+    host: str = option("127.0.0.1")
+    port: int = option(8080, 1, 65535)
+
+
+@dataclass(frozen=True)
+class Mqtt:
+    """The café network (docs/cafe.md): the board on an MQTT broker; no ``host``, no network."""
+
+    host: str | None = option(None)
+    port: int = option(1883, 1, 65535)
+    #: The board's id in topic names (default: this machine's name).
+    board: str | None = option(None)
+    username: str | None = option(None)
+    password_file: str | None = option(None, path=True)
+    #: A CA certificate file: connect with TLS, checking the broker's certificate against it.
+    tls: str | None = option(None, path=True)
+    #: Commands from the broker are obeyed in kiosk mode too.
+    kiosk_commands: bool = option(False)
+    #: Announce the board to Home Assistant (MQTT discovery under ``homeassistant/``).
+    discovery: bool = option(True)
+    #: The page Home Assistant links the board's device to (the café dashboard's /watch/<id>).
+    configuration_url: str | None = option(None)
+
+    @property
+    def board_id(self) -> str:
+        """``board``, else this machine's name made fit for a topic level."""
+        return self.board or topic_name(socket.gethostname())
+
+
+def topic_name(text: str) -> str:
+    """``text`` as one MQTT topic level: lower case, letters, digits, '-' and '_' only.
+
+    >>> topic_name("Table 7.local")
+    'table-7-local'
+    """
+    return re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-") or "board"
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """Who plays the other side: ``none`` (two at the table), the ``computer`` playing ``side``
+    (default: the side that moves second) at ``level`` 1 (gentle) to 5, or the players at
+    ``remote`` board ``board`` (its id on the café network's broker) playing ``side``."""
+
+    kind: str = option("none")
+    side: str | None = option(None)
+    level: int = option(1, 1, 5)
+    board: str | None = option(None)
+
+
+@dataclass(frozen=True)
+class Archive:
+    """The café dashboard's game archive: None keeps it in SQLite in the dashboard's state
+    directory; ``postgresql://user@host/db`` in PostgreSQL (docs/cafe.md)."""
+
+    url: str | None = option(None)
+
+
+#: The kinds of opponent.
+OPPONENT_KINDS = ("none", "computer", "remote")
+
+#: The LED brightness when the config names none.
+DEFAULT_BRIGHTNESS = 0.5
+
+
+def _backend(**options: Any):
+    return field(default_factory=lambda: {"backend": "sim", **options})
+
+
+def default_storage(environ: Mapping[str, str] = os.environ) -> str:
+    """Where games are saved: systemd's StateDirectory (``/var/lib/reedboard`` for the service),
+    else ``$XDG_STATE_HOME/reedboard`` (``~/.local/state/reedboard``)."""
+    if environ.get("STATE_DIRECTORY"):
+        # systemd may pass several directories separated by ':'; the unit declares only one.
+        return os.path.join(environ["STATE_DIRECTORY"].split(":")[0], "games.db")
+    state = environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
+    return os.path.join(state, "reedboard", "games.db")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the daemon is told. Backend tables are plain dicts (``backend`` + options)
+    handed to ``hardware.backends``; paths are absolute."""
+
+    game: str = option("antipalos")
+    size: int | None = option(None)
+    variant: str | None = option(None)
+    #: The points a match goes to (0: single games); one of the game's match targets.
+    match: int = option(0)
+    takebacks: bool = option(True)
+    layout: str | None = option(None, path=True)
+    storage: str = field(default_factory=default_storage, metadata={"path": True})
+    #: What the confirmed long MENU press runs (logind powers off; see docs/raspberry-pi.md).
+    poweroff_command: tuple[str, ...] = option(("systemctl", "poweroff"))
+    timing: Timing = field(default_factory=Timing)
+    #: House rules by game: ``[options.anti-grid] first = "blue"`` (see ``reedboard games``).
+    options: dict[str, Any] = field(default_factory=dict)
+    sensors: dict[str, Any] = _backend()
+    leds: dict[str, Any] = _backend(brightness=DEFAULT_BRIGHTNESS)
+    display: dict[str, Any] = _backend()
+    buttons: dict[str, Any] = _backend()
+    kiosk: Kiosk = field(default_factory=Kiosk)
+    web: Web = field(default_factory=Web)
+    mqtt: Mqtt = field(default_factory=Mqtt)
+    opponent: Opponent = field(default_factory=Opponent)
+    archive: Archive = field(default_factory=Archive)
+    #: The file this came from (None: built-in defaults).
+    source: str | None = field(default=None, compare=False)
+
+    def hardware(self, name: str) -> dict[str, Any]:
+        """The options of backend table ``name`` for the hardware factory: without the keys
+        the daemon itself uses (the LED brightness, which the controller applies)."""
+        table = dict(getattr(self, name))
+        for key in _DAEMON_OPTIONS.get(name, {}):
+            table.pop(key, None)
+        return table
+
+    def option_error(self, error: Exception) -> str:
+        """A hardware option's error (``scanner.mcp23017: 'addresses' must be ...``) as the
+        config's: naming the file and the table (``config.toml: [sensors] mcp23017: ...``)."""
+        where, _, what = str(error).partition(": ")
+        kind, _, backend = where.partition(".")
+        table = {"scanner": "sensors"}.get(kind, kind)
+        backend = f" {backend}" if backend else ""
+        return f"{self.source or 'built-in defaults'}: [{table}]{backend}: {what}"
+
+    def simulated(self) -> "Config":
+        """This config on the simulated board (``reedboard run --sim``)."""
+        brightness = self.leds.get("brightness", DEFAULT_BRIGHTNESS)
+        return replace(
+            self,
+            sensors={"backend": "sim"},
+            leds={"backend": "sim", "brightness": brightness},
+            display={"backend": "sim"},
+            buttons={"backend": "sim"},
+        )
+
+
+#: The tables handed to the hardware factories.
+BACKEND_TABLES = ("sensors", "leds", "display", "buttons")
+#: The config file the service reads when none is named.
+SYSTEM_CONFIG = "/etc/reedboard/config.toml"
+
+
+# ---------------------------------------------------------------------------------- loading
+def load_config(path: str | None = None) -> Config:
+    """Read and validate a config file; ``None`` means :data:`SYSTEM_CONFIG` when it exists,
+    else the defaults (a laptop needs no file). ConfigError for any problem."""
+    if path is None:
+        if not os.path.exists(SYSTEM_CONFIG):
+            return _checked(Config(), "built-in defaults")
+        path = SYSTEM_CONFIG
+    data = read_toml(path)
+    values = _table(path, None, Config, data, base=os.path.dirname(os.path.abspath(path)))
+    return _checked(Config(**values, source=path), path)
+
+
+def load_config_or_exit(path: str | None = None) -> Config:
+    """:func:`load_config` for the CLI: a problem is printed as one line and exits with 2."""
+    try:
+        return load_config(path)
+    except ConfigError as e:
+        print(f"reedboard: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _table(path: str, section: str | None, cls: type, data: Any, base: str) -> dict[str, Any]:
+    """The values of one table of ``cls``'s keys, checked; defaults are left to ``cls``."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: [{section}] must be a table (got {describe(data)})")
+    known = {f.name: f for f in fields(cls) if f.init and f.name != "source"}
+    for key in data:
+        if key not in known:
+            where = f"in [{section}]" if section else "at the top level"
+            raise ConfigError(
+                f"{path}: unknown key {key!r} {where} (known: {', '.join(known)})"
+            )
+    hints = get_type_hints(cls)
+    return {
+        key: _value(path, section, known[key], hints[key], value, base)
+        for key, value in data.items()
+    }
+
+
+def _value(path: str, section: str | None, f: Field, hint: Any, value: Any, base: str) -> Any:
+    name = f.name
+    if isinstance(hint, type) and is_dataclass(hint):
+        return hint(**_table(path, name, hint, value, base))
+    if name in BACKEND_TABLES and callable(f.default_factory):
+        return _backend_table(path, name, value, f.default_factory(), base)
+    if name == "options":
+        return _options_table(path, value)
+    if hint == tuple[str, ...]:
+        return _strings(path, key_name(section, name), value)
+    kind = next(t for t in (bool, int, float, str) if t in _types(hint))
+    if not _is(value, kind):
+        raise ConfigError(
+            f"{path}: {key_name(section, name)} must be {_KIND_NAMES[kind]} (got {describe(value)})"
+        )
+    low, high = f.metadata.get("low"), f.metadata.get("high")
+    if low is not None and not low <= value <= high:
+        raise ConfigError(
+            f"{path}: {key_name(section, name)} must be between {low} and {high} "
+            f"(got {describe(value)})"
+        )
+    if f.metadata.get("path"):
+        return os.path.join(base, os.path.expanduser(value))
+    return value
+
+
+def _strings(path: str, name: str, value: Any) -> tuple[str, ...]:
+    """A non-empty list of non-empty strings (a command and its arguments)."""
+    if not isinstance(value, list) or not value or not all(_is(v, str) for v in value):
+        raise ConfigError(
+            f"{path}: {name} must be a list of non-empty strings, e.g. [\"systemctl\", "
+            f"\"poweroff\"] (got {describe(value)})"
+        )
+    return tuple(value)
+
+
+_KIND_NAMES = {
+    bool: "true or false",
+    int: "an integer",
+    float: "a number",
+    str: "a non-empty string",
+}
+
+
+def _types(hint: Any) -> tuple[type, ...]:
+    return get_args(hint) if get_args(hint) else (hint,)
+
+
+def _is(value: Any, kind: type) -> bool:
+    """TOML's types as the schema means them: booleans are not numbers, ints are numbers."""
+    if kind is bool or isinstance(value, bool):
+        return kind is bool and isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, (int, float))
+    if kind is str:
+        return isinstance(value, str) and value != ""
+    return isinstance(value, kind)
+
+
+def _options_table(path: str, value: Any) -> dict[str, dict[str, Any]]:
+    """``[options.GAME]`` tables: each game's house rules, checked by the game itself."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: [options] must hold one table per game (got {describe(value)})")
+    tables = {}
+    for game, table in value.items():
+        try:
+            name = game_name(game)
+            if not isinstance(table, dict):
+                raise OptionError(f"must be a table like {{ first = \"blue\" }} "
+                                  f"(got {describe(table)})")
+            game_info(name).check_game_options(table)
+        except OptionError as e:
+            raise ConfigError(f"{path}: [options.{game}] {e}") from None
+        tables[name] = dict(table)
+    return tables
+
+
+# -------------------------------------------------------------------------- backend tables
+#: Options of a backend table that the daemon itself uses: (low, high) of a number.
+_DAEMON_OPTIONS = {"leds": {"brightness": (0.0, 1.0)}}
+
+
+def _wiring(path: str, value: Any, base: str) -> dict[str, tuple[int, int]]:
+    """``[sensors] wiring = "FILE"`` of the simulated board: a layout file saying how that
+    board is really wired (site -> sensor and LED channel), read as a layout is."""
+    if not _is(value, str):
+        raise ConfigError(f"{path}: [sensors] wiring must be a layout file's name "
+                          f"(got {describe(value)})")
+    file = os.path.join(base, os.path.expanduser(value))
+    if not os.path.isfile(file):
+        raise ConfigError(f"{path}: [sensors] wiring: there is no file {file}")
+    wired = read_layout(file)
+    return {site: (wired.sensor[site], wired.led[site]) for site in wired.sensor}
+
+
+def _backend_table(path: str, name: str, value: Any, defaults: dict[str, Any],
+                   base: str = "") -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: [{name}] must be a table (got {describe(value)})")
+    table = {**defaults, **value}
+    backend = table["backend"]
+    if not _is(backend, str):
+        raise ConfigError(
+            f"{path}: [{name}] backend must be {_KIND_NAMES[str]} (got {describe(backend)})"
+        )
+    if name == "sensors" and backend == "sim" and "wiring" in table:
+        table["wiring"] = _wiring(path, table["wiring"], base)
+    for key, (low, high) in _DAEMON_OPTIONS.get(name, {}).items():
+        number = table[key]
+        if not _is(number, float) or not low <= number <= high:
+            raise ConfigError(
+                f"{path}: [{name}] {key} must be a number from {low} to {high} "
+                f"(got {describe(number)})"
+            )
+    return table
+
+
+# --------------------------------------------------------------------- whole-config checks
+def _checked(config: Config, path: str) -> Config:
+    """``config`` once the checks that span keys pass: pins, game options and the layout."""
+    owners: dict[int | str, tuple[str, str | None]] = {}
+    for name in BACKEND_TABLES:
+        kind = "scanner" if name == "sensors" else name
+        for pin, what, bus in gpio_pins(kind, getattr(config, name)):
+            where = f"[{name}] {what}"
+            if pin in owners and (bus is None or owners[pin][1] != bus):
+                other = owners[pin][0]
+                other = "another entry there" if other == where else other
+                raise ConfigError(f"{path}: {where}: GPIO pin {pin} is also used by {other}")
+            owners[pin] = (where, bus)
+    _check_mqtt(path, config.mqtt)
+    url = config.archive.url
+    if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite:///")):
+        raise ConfigError(f"{path}: [archive] url must be postgresql://... or sqlite:///path "
+                          f"(got {describe(url[:40])})")
+    sites = _game_sites(path, config)
+    _check_opponent(path, config)
+    if config.layout is not None:
+        if not os.path.isfile(config.layout):
+            raise ConfigError(f"{path}: layout: there is no file {config.layout}")
+        layout_for(config.layout, sites)
+    return config
+
+
+def _check_mqtt(path: str, mqtt: Mqtt) -> None:
+    """The board id is one topic level; the password and CA files can be read."""
+    _check_board_id(path, "[mqtt] board", mqtt.board)
+    for key in ("password_file", "tls"):
+        file = getattr(mqtt, key)
+        if file is not None and not os.access(file, os.R_OK):
+            raise ConfigError(f"{path}: [mqtt] {key}: cannot read {file}")
+    if mqtt.password_file and not mqtt.username:
+        raise ConfigError(f"{path}: [mqtt] password_file needs a username")
+    url = mqtt.configuration_url
+    if url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", url):
+        raise ConfigError(f"{path}: [mqtt] configuration_url must be an http:// or https:// "
+                          f"address (got {describe(url)})")
+
+
+def _check_board_id(path: str, key: str, board: str | None) -> None:
+    """A board id is one topic level (no wildcard, no '/'): ConfigError naming ``key``."""
+    if board is not None and topic_name(board) != board:
+        raise ConfigError(f"{path}: {key} must use only a-z, 0-9, '-' and '_', e.g. "
+                          f"{topic_name(board)!r} (got {describe(board)})")
+
+
+def _game_sites(path: str, config: Config) -> tuple[Site, ...]:
+    """The sites of the configured game; ConfigError naming the key for a bad game option."""
+    if config.game not in GAME_NAMES:
+        raise ConfigError(
+            f"{path}: game {config.game!r} is not a game (choose from {', '.join(GAME_NAMES)})"
+        )
+    try:
+        info = game_info(config.game)
+        for key, size in (("variant", None), ("size", config.size)):
+            try:
+                info.check_options(size, config.variant)
+            except OptionError as e:
+                raise ConfigError(f"{path}: {key}: {e}") from None
+        if config.match:
+            try:
+                info.check_match(config.match)
+            except OptionError as e:
+                raise ConfigError(f"{path}: match: {e} (0: single games)") from None
+        return new_game(config.game, config.size, config.variant).sites()
+    except ImportError:
+        raise ConfigError(f"{path}: game {config.game!r} is not installed") from None
+
+
+def _check_opponent(path: str, config: Config) -> None:
+    """ConfigError naming the key for an unknown kind or a side the configured game lacks."""
+    kind, side = config.opponent.kind, config.opponent.side
+    if kind not in OPPONENT_KINDS:
+        raise ConfigError(f"{path}: [opponent] kind must be one of {', '.join(OPPONENT_KINDS)} "
+                          f"(got {describe(kind)})")
+    if kind == "remote" and not config.opponent.board:
+        raise ConfigError(f"{path}: [opponent] board must name the other board's id "
+                          "for kind = \"remote\"")
+    _check_board_id(path, "[opponent] board", config.opponent.board)
+    if kind == "remote" and config.opponent.board == config.mqtt.board_id:
+        raise ConfigError(f"{path}: [opponent] board is this board's own id "
+                          f"({config.opponent.board!r}): name the other board")
+    if kind == "remote" and config.mqtt.host is None:
+        raise ConfigError(f"{path}: [opponent] kind = \"remote\" needs [mqtt] host "
+                          "(the broker both boards use)")
+    sides = new_game(config.game, config.size, config.variant).sides
+    if side is not None and side not in sides:
+        raise ConfigError(f"{path}: [opponent] side must be a side of {config.game}: "
+                          f"{', '.join(sides)} (got {describe(side)})")

@@ -1,0 +1,366 @@
+"""The MENU/OK/BACK menu: a pure state machine. Button presses in, actions out.
+
+Closed, only a short MENU press concerns the menu (it opens it); OK and BACK belong to the game
+then. Open: MENU moves to the next item, OK chooses it, BACK steps back over the MENU presses
+made on this page, then goes up a level (and closes the menu from the top). The first page says
+so (:data:`HELP`) while its first item is chosen. A long MENU press offers power-off (when
+``power_off``): a confirm page where OK powers off and BACK cancels.
+
+>>> menu = Menu([Choice("antipalos", 12, "standard", "Antipalos")],
+...             current=Choice("antipalos", 12, "standard", "Antipalos"))
+>>> menu.press(ButtonEvent("menu")), menu.screen().text_lines()[:2], menu.screen().footer
+(None, ('Menu', '> New game'), ('MENU: next · OK: pick', 'BACK: back / close'))
+>>> menu.press(ButtonEvent("menu")), menu.press(ButtonEvent("back")), menu.is_open
+(None, None, True)
+>>> menu.press(ButtonEvent("ok")), menu.is_open
+(NewGame(game='antipalos', size=12, variant='standard', match=0), False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Callable, Sequence
+
+import engines
+from engines.core import OptionError
+from firmware_host.store.layout import Layout
+from firmware_host.ui.screens import Screen, menu_screen
+from hardware.base import ButtonEvent
+
+#: What the three buttons do, on the first menu page.
+HELP = ("MENU: next · OK: pick", "BACK: back / close")
+#: LED brightness levels the menu steps through.
+BRIGHTNESS_LEVELS = (0.1, 0.25, 0.5, 0.75, 1.0)
+
+
+# -------------------------------------------------------------------------------- actions
+@dataclass(frozen=True)
+class NewGame:
+    game: str
+    size: int | None
+    variant: str
+    #: The points a match goes to (0: single games).
+    match: int = 0
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    pass
+
+
+@dataclass(frozen=True)
+class SetBrightness:
+    level: float
+
+
+@dataclass(frozen=True)
+class ShowIP:
+    pass
+
+
+@dataclass(frozen=True)
+class ShowToday:
+    pass
+
+
+@dataclass(frozen=True)
+class PowerOff:
+    pass
+
+
+@dataclass(frozen=True)
+class SetPlayers:
+    """Who plays: ``computer`` the side the computer plays (None: all at the table), at
+    ``level`` (1..5); a new game starts."""
+
+    computer: str | None
+    level: int
+
+
+Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff | SetPlayers
+
+
+# -------------------------------------------------------------------------------- choices
+@dataclass(frozen=True)
+class Choice:
+    """A game, size and variant the board can play; ``title`` is the game's short title,
+    ``match_targets`` the points its matches can go to (none: no match play)."""
+
+    game: str
+    size: int | None
+    variant: str
+    title: str
+    match_targets: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, game: str, size: int | None, variant: str) -> "Choice":
+        """The choice of a registered game, its title and match targets from the engine."""
+        info = engines.game_info(game)
+        return cls(game, size, variant, info.title.split(" (")[0], info.match_targets)
+
+
+def game_choices(layout: Layout | None = None) -> tuple[Choice, ...]:
+    """Every game, menu size and variant whose sites ``layout`` covers (None: the default
+    layouts, so every one)."""
+    out = []
+    for game in engines.GAME_NAMES:
+        info = engines.game_info(game)
+        for size in info.sizes or (info.default_size,):
+            for variant in info.variants:
+                if layout is None or layout.covers(engines.new_game(game, size, variant).sites()):
+                    out.append(Choice.of(game, size, variant))
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------------- menu
+@dataclass(frozen=True)
+class _Item:
+    label: str
+    #: What OK on the item does: an action (the menu closes), a page (opened), or None (closes).
+    choose: Callable[[], "Action | _Page | None"]
+    keeps_open: bool = False
+
+
+@dataclass
+class _Page:
+    title: str
+    items: tuple[_Item, ...]
+    cursor: int = 0
+    #: MENU presses on this page since it was last shown (BACK steps back over them first).
+    moves: int = 0
+
+
+class Menu:
+    """The menu over ``choices`` (see :func:`game_choices`; or a function giving them, called
+    when the menu first needs them: listing every game loads every engine). ``match``: the points the current
+    match goes to (0: single games; the controller keeps it up to date). ``kiosk``: only picking
+    a game and starting a new one. ``brightness``: the LED level now (snapped to a menu level).
+    ``today``: offer today's games; ``power_off``: a long MENU press offers power-off.
+    ``rules``: the house rules in force by game (the config's, as the menu changes them).
+    ``players``: the side the computer plays (None: nobody) and its level."""
+
+    def __init__(
+        self,
+        choices: Sequence[Choice] | Callable[[], Sequence[Choice]],
+        current: Choice,
+        takebacks: bool = True,
+        kiosk: bool = False,
+        brightness: float = 0.5,
+        today: bool = False,
+        power_off: bool = False,
+        match: int = 0,
+        rules: dict[str, dict[str, object]] | None = None,
+        players: tuple[str | None, int] = (None, 1),
+    ) -> None:
+        self._choices = choices
+        self.players = players
+        self.rules = {} if rules is None else rules
+        self.match = match
+        self.today = today
+        self.power_off = power_off
+        self.current = current
+        self.takebacks = takebacks
+        self.kiosk = kiosk
+        self.brightness = min(BRIGHTNESS_LEVELS, key=lambda level: abs(level - brightness))
+        self._pages: list[_Page] = []
+
+    @property
+    def choices(self) -> tuple[Choice, ...]:
+        if callable(self._choices):
+            self._choices = self._choices()
+        return tuple(self._choices)
+
+    @property
+    def is_open(self) -> bool:
+        return bool(self._pages)
+
+    def press(self, event: ButtonEvent) -> Action | None:
+        """Handle a button press; the action for the controller to carry out, if any."""
+        if event.long:
+            if event.button == "menu" and self.power_off:
+                self._pages = [_Page("Power off?", (_Item("Power off now", PowerOff),
+                                                    _Item("Cancel", lambda: None)))]
+            return None
+        if not self._pages:
+            if event.button == "menu":
+                self._pages = [self._main()]
+            return None
+        page = self._pages[-1]
+        if event.button == "menu":
+            page.cursor, page.moves = (page.cursor + 1) % len(page.items), page.moves + 1
+        elif event.button == "back" and page.moves:
+            page.cursor, page.moves = (page.cursor - 1) % len(page.items), page.moves - 1
+        elif event.button == "back":
+            self._pages.pop()
+            if self._pages:
+                self._pages[-1].moves = 0
+        elif event.button == "ok":
+            return self._choose(page.items[page.cursor])
+        return None
+
+    def close(self) -> None:
+        self._pages = []
+
+    def screen(self) -> Screen:
+        """The open menu's screen (the top level when closed)."""
+        page = self._pages[-1] if self._pages else self._main()
+        first = len(self._pages) <= 1 and page.title == "Menu" and page.cursor == 0
+        return menu_screen(page.title, [item.label for item in page.items], page.cursor,
+                           HELP if first else ())
+
+    # ---------------------------------------------------------------------- internals
+    def _choose(self, item: _Item) -> Action | None:
+        outcome = item.choose()
+        if isinstance(outcome, _Page):
+            self._pages.append(outcome)
+            return None
+        if item.keeps_open:
+            self._pages[-1] = self._main(cursor=self._pages[-1].cursor)
+        else:
+            self.close()
+        return outcome
+
+    def _main(self, cursor: int = 0) -> _Page:
+        items = [_Item("New game", lambda: self._start(self.current))]
+        if len(self.choices) > 1:
+            items.append(_Item("Choose game", self._games_page))
+        if self.current.match_targets and not self.kiosk:
+            items.append(_Item("Match play", self._matches_page))
+        if self.today:
+            items.append(_Item("Today", ShowToday))
+        if not self.kiosk:
+            if self.takebacks:
+                items.append(_Item("Take back", TakeBack))
+            items += [
+                _Item(f"Brightness {round(self.brightness * 100)}%", self._brighter, True),
+                _Item("Show IP address", ShowIP),
+            ]
+            if _menu_options(self.current.game):
+                items.append(_Item("House rules", self._rules_page))
+            items.append(_Item("Players", self._players_page))
+        items.append(_Item("Exit", lambda: None))
+        return _Page("Menu", tuple(items), cursor)
+
+    def _brighter(self) -> SetBrightness:
+        index = BRIGHTNESS_LEVELS.index(self.brightness)
+        self.brightness = BRIGHTNESS_LEVELS[(index + 1) % len(BRIGHTNESS_LEVELS)]
+        return SetBrightness(self.brightness)
+
+    def _games_page(self) -> _Page:
+        games = list(dict.fromkeys((c.game, c.title) for c in self.choices))
+        items = tuple(
+            _Item(title, partial(self._narrow_to, "game", game)) for game, title in games
+        )
+        return _Page("Game", items, _index([g for g, _ in games], self.current.game))
+
+    def _narrow_to(self, field: str, value: object,
+                   keep: Callable[[Choice], bool] = lambda c: True) -> Action | _Page:
+        """:meth:`_narrow` to the choices ``keep`` selects whose ``field`` is ``value``."""
+        return self._narrow(lambda c: keep(c) and getattr(c, field) == value)
+
+    def _narrow(self, keep: Callable[[Choice], bool]) -> Action | _Page:
+        """The choices ``keep`` selects: a new game when one is left, else a page to pick the
+        size (when they differ in size) or the variant, the current game's under the cursor."""
+        left = [c for c in self.choices if keep(c)]
+        if len(left) == 1:
+            return self._start(left[0])
+        current = self.current if self.current.game == left[0].game else None
+        sizes = list(dict.fromkeys(c.size for c in left))
+        if len(sizes) > 1:
+            items = tuple(
+                _Item(f"Size {size}", partial(self._narrow_to, "size", size, keep)) for size in sizes
+            )
+            return _Page(f"{left[0].title} size", items, _index(sizes, current and current.size))
+        variants = [c.variant for c in left]
+        items = tuple(_Item(c.variant, partial(self._start, c)) for c in left)
+        cursor = _index(variants, current and current.variant)
+        return _Page(f"{left[0].title} variant", items, cursor)
+
+    def _rules_page(self, cursor: int = 0) -> _Page:
+        """The current game's yes/no and word options: OK steps one to its next value, which
+        holds from the next new game (whole numbers are set in the config)."""
+        game = self.current.game
+        options = _menu_options(game)
+        rules = self.rules.setdefault(game, {})
+        items = tuple(
+            _Item(f"{o.name}: {o.shown(o.read(rules.get(o.name, o.default)))}",
+                  partial(self._next_rule, o, i))
+            for i, o in enumerate(options)
+        )
+        return _Page("Rules (next game)", items, cursor)
+
+    def _next_rule(self, option, index: int) -> _Page:
+        """Step ``option`` to its next value the current game takes (a side it has)."""
+        c = self.current
+        rules = self.rules.setdefault(c.game, {})
+        values = [True, False] if isinstance(option.default, bool) else list(option.choices)
+        now = values.index(option.read(rules.get(option.name, option.default)))
+        for step in range(1, len(values)):
+            value = values[(now + step) % len(values)]
+            try:
+                engines.new_game(c.game, c.size, c.variant, {**rules, option.name: value})
+            except OptionError:
+                continue
+            rules[option.name] = value
+            break
+        self._pages.pop()
+        return self._rules_page(index)
+
+    def _players_page(self, cursor: int | None = None) -> _Page:
+        """All at the table, or the computer playing one side; its level (OK steps it)."""
+        c = self.current
+        computer, level = self.players
+        try:
+            sides = engines.new_game(c.game, c.size, c.variant).sides
+        except OptionError:  # a game these engines do not know: nobody to play
+            sides = ()
+        items = (_Item("Two at the table" if len(sides) == 2 else "All at the table",
+                       lambda: self._set_players(None)),
+                 *(_Item(f"Computer: {side}", partial(self._set_players, side))
+                   for side in sides),
+                 _Item(f"Level {level}", self._next_level))
+        if cursor is None:
+            cursor = 1 + sides.index(computer) if computer in sides else 0
+        return _Page("Players", items, cursor)
+
+    def _set_players(self, computer: str | None) -> SetPlayers:
+        self.players = (computer, self.players[1])
+        return SetPlayers(*self.players)
+
+    def _next_level(self) -> _Page:
+        computer, level = self.players
+        self.players = (computer, level % 5 + 1)
+        page = self._pages.pop()
+        return self._players_page(page.cursor)
+
+    def _matches_page(self) -> _Page:
+        targets = [0, *self.current.match_targets]
+        items = tuple(
+            _Item(f"Match to {target}" if target else "Single games",
+                  partial(self._start, self.current, target))
+            for target in targets
+        )
+        return _Page("Match play", items, _index(targets, self.match))
+
+    def _start(self, choice: Choice, match: int | None = None) -> NewGame:
+        """A new game of ``choice``: a match to ``match`` points (default: the current target
+        for the same game, single games for another game)."""
+        if match is None:
+            match = self.match if choice.game == self.current.game else 0
+        self.current, self.match = choice, match
+        return NewGame(choice.game, choice.size, choice.variant, match)
+
+
+def _menu_options(game: str) -> tuple:
+    """The options of ``game`` the menu can step through: yes/no and words (none for a game
+    it does not know)."""
+    try:
+        options = engines.game_info(game).options
+    except OptionError:
+        return ()
+    return tuple(o for o in options if isinstance(o.default, bool) or o.choices)
+
+
+def _index(values: list, value) -> int:
+    return values.index(value) if value in values else 0

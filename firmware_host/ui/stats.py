@@ -1,0 +1,68 @@
+"""Today's games at the board: how many were played and how they ended (kiosk mode shows this
+while the board waits, and the menu's "Today" item anywhere).
+
+>>> from firmware_host.store.storage import Storage
+>>> db = Storage(":memory:")
+>>> for result in ("white wins by connection", "black wins by ring", "white wins by ring"):
+...     game = db.start("antipalos", 5, "two"); db.add_move(game, 1, "A1*")
+...     db.finish(game, result, result.split()[0])
+>>> running = db.start("antipalos", 5, "two"); db.add_move(running, 1, "B2*")
+>>> day_screen(today(db)).text_lines()
+('Today', '4 games', 'white 2 · black 1 · 1 playing', 'Last: white wins by ring')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+
+from firmware_host.ui.screens import Screen, message_screen
+from firmware_host.store.storage import Storage, StorageError, now_text
+
+@dataclass(frozen=True)
+class Day:
+    """The games begun today (since local midnight) in which at least one move was played."""
+
+    played: int
+    #: winner ("white", "draw", ...) -> games, in the order first seen
+    results: dict[str, int]
+    running: int
+    #: The latest finished game's result.
+    last: str | None
+
+
+def today(storage: Storage, now: datetime | None = None) -> Day:
+    """The day's games in ``storage`` (local time; ``now`` for tests)."""
+    now = (now or datetime.now()).astimezone()
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    games = [g for g in storage.games(since=now_text(midnight)) if g.moves]
+    results: Counter[str] = Counter()
+    last = None
+    for game in games:
+        if game.winner:
+            results[game.winner] += 1
+            last = game.result
+    running = sum(game.finished is None for game in games)
+    return Day(len(games), dict(results), running, last)
+
+
+def day_screen(day: Day) -> Screen:
+    """The "Today" screen: games played, wins per side, the last result."""
+    if not day.played:
+        return message_screen("Today", ["No games yet", "Set up the pieces to play"])
+    tally = [f"{side} {n}" for side, n in day.results.items()]
+    if day.running:
+        tally.append(f"{day.running} playing")
+    lines = [f"{day.played} game{'s' if day.played != 1 else ''}", " · ".join(tally)]
+    if day.last:
+        lines.append(f"Last: {day.last}")
+    return message_screen("Today", lines)
+
+
+def today_screen(storage: Storage) -> Screen:
+    """:func:`day_screen` for today, or a short message when the database cannot be read."""
+    try:
+        return day_screen(today(storage))
+    except StorageError:
+        return message_screen("Today", ["Not available", "The games cannot be read"])
