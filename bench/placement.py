@@ -20,9 +20,9 @@ import random
 from bench.robust.noisy import GAMES, Run, play
 from bench.robust.player import Player
 from bench.timing import percentile
-from firmware_host.store.config import Config
 from firmware_host.board.game import Game
 from firmware_host.runtime.session import open_controller
+from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard

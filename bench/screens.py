@@ -32,8 +32,8 @@ from luma.oled.device import ssd1306
 
 from bench.timing import percentile
 from engines import GAME_NAMES, game_info
-from firmware_host.ui import screens
 from firmware_host.board.game import Game
+from firmware_host.ui import screens
 from hardware.oled import LumaDisplay
 from testbed.recorders import I2cBus
 

@@ -28,14 +28,14 @@ from dataclasses import replace
 from typing import Any
 
 from engines.core import GameState
-from firmware_host.store.config import Config, Opponent
 from firmware_host.board.controller import Controller, Game
-from firmware_host.ui.menu import NewGame, SetPlayers, TakeBack
-from firmware_host.net.mqtt.remote import Remote
 from firmware_host.board.opponent import Computer
-from firmware_host.runtime.session import open_controller
-from firmware_host.store.storage import Storage
 from firmware_host.board.turn import LIGHTS
+from firmware_host.net.mqtt.remote import Remote
+from firmware_host.runtime.session import open_controller
+from firmware_host.store.config import Config, Opponent
+from firmware_host.store.storage import Storage
+from firmware_host.ui.menu import NewGame, SetPlayers, TakeBack
 from hardware.base import Led
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard

@@ -91,8 +91,8 @@ def test_a_record_of_another_game_is_refused(tmp_path):
 
 
 def test_a_game_played_with_house_rules_records_them_and_reads_back(tmp_path):
-    from firmware_host.store.config import Config
     from firmware_host.runtime.session import configured_game, open_controller
+    from firmware_host.store.config import Config
 
     config = Config(game="antipalos", size=4, storage=str(tmp_path / "games.db"),
                     options={"antipalos": {"supply": 2, "repetition-draw": False}})

@@ -28,11 +28,11 @@ from hypothesis import strategies as st
 
 from bench.robust.common import report
 from engines import GAME_NAMES, new_game
+from firmware_host.board.game import Game
+from firmware_host.runtime.replay import replay
 from firmware_host.store import referee
 from firmware_host.store.config import Config, ConfigError, load_config
-from firmware_host.board.game import Game
 from firmware_host.store.layout import default_layout_toml, load_layout
-from firmware_host.runtime.replay import replay
 
 SMALL = {"antipalos": 3, "antipod": 4, "anti-grid": 6}  # small boards keep replays quick
 

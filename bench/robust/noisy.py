@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 
 from bench.robust.common import parallel_map, report, workers_default
 from bench.robust.player import KINDS, Plan, Player, Segment, capturing_first
-from firmware_host.store.config import Config
 from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
 from firmware_host.runtime.session import open_controller
+from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage
 from hardware.clock import VirtualClock
 from hardware.ghost import ambiguous_cells, ghosted, to_cells

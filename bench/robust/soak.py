@@ -19,9 +19,9 @@ import time
 from bench.robust.common import report
 from bench.robust.noisy import Run, play
 from bench.robust.player import Player, Segment
-from firmware_host.store.config import Config
 from firmware_host.board.game import Game
 from firmware_host.runtime.session import open_controller
+from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard

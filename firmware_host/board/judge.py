@@ -18,12 +18,12 @@ from typing import Any, Callable, Iterable, Protocol, TypeVar
 from engines.core import GameState
 from firmware_host.board import recognise
 from firmware_host.board.game import Game
-from firmware_host.ui.kiosk import Idle
 from firmware_host.board.opponent import Asked, Opponent, Play, Seen
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.board.recognise import Candidate
 from firmware_host.board.record import GameRecord
 from firmware_host.board.turn import Choice, Sync, Touch, Turn
+from firmware_host.ui.kiosk import Idle
 
 Board = frozenset[str]
 

@@ -29,9 +29,9 @@ from engines import MODULES
 from engines.ai import choose
 from engines.core import GameState
 from firmware_host.board.game import Game
-from firmware_host.ui.screens import Screen
 from firmware_host.board.turn import directions
 from firmware_host.board.worker import Job, Worker
+from firmware_host.ui.screens import Screen
 
 #: The wall-clock cap on one search (its budget is work, so this is only a safety net).
 CAP_SECONDS = 60.0

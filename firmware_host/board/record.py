@@ -33,8 +33,8 @@ from engines.core import FollowUp, GameState, Outcome
 from engines.core.options import write_options
 from firmware_host.board.game import Game, result_text
 from firmware_host.board.matchplay import OngoingMatch
-from firmware_host.store.storage import Storage
 from firmware_host.board.turn import undo_steps
+from firmware_host.store.storage import Storage
 
 
 class GameRecord:

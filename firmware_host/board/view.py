@@ -9,12 +9,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from firmware_host.board.game import result_lines
-from firmware_host.ui.kiosk import Idle
-from firmware_host.store.layout import Layout
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.board.record import GameRecord
-from firmware_host.ui.screens import Screen, status_screen
 from firmware_host.board.turn import LIGHTS, STEPS, Sync, by_name, fix_words, named, words
+from firmware_host.store.layout import Layout
+from firmware_host.ui.kiosk import Idle
+from firmware_host.ui.screens import Screen, status_screen
 from hardware.base import Led
 
 #: A screen too long for the OLED shows its pages in turn, each this long (ms).

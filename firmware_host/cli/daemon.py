@@ -27,17 +27,17 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
-from firmware_host.store.config import Config
 from firmware_host.board.controller import Controller
-from firmware_host.store.dblock import DatabaseLock
-from firmware_host.runtime.notify import Notifier
 from firmware_host.board.playable import Playable
+from firmware_host.runtime.notify import Notifier
 from firmware_host.runtime.replay import feed
-from firmware_host.ui.screens import message_screen
 from firmware_host.runtime.service import PowerOff, status_text
 from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.config import Config
+from firmware_host.store.dblock import DatabaseLock
 from firmware_host.store.storage import BUSY_MS, Storage, StorageError
 from firmware_host.store.wal import lost_commits
+from firmware_host.ui.screens import message_screen
 from hardware import backends
 from hardware.sim import SimBoard
 from hardware.supervise import describe

@@ -66,8 +66,8 @@ def _layout(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from firmware_host.store.config import load_config_or_exit
     from firmware_host.cli.doctor import doctor
+    from firmware_host.store.config import load_config_or_exit
 
     return doctor(load_config_or_exit(args.config))
 

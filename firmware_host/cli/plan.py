@@ -17,9 +17,9 @@ def _outputs(args: argparse.Namespace, game) -> str:
 def _run(args: argparse.Namespace) -> int:
     from engines import game_name
     from engines.core import OptionError
-    from firmware_host.store.config import ConfigError, load_config
     from firmware_host.board.game import Game
     from firmware_host.plan.make import make_plan, write_plan
+    from firmware_host.store.config import ConfigError, load_config
     from hardware.backends import OptionError as HardwareOptionError
 
     try:

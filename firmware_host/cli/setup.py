@@ -22,11 +22,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from firmware_host.store.config import Config, ConfigError
 from firmware_host.board.game import Game
-from firmware_host.store.layout import Layout, default_layout, layout_toml, read_layout
-from firmware_host.runtime.replay import feed
 from firmware_host.board.wizard import Progress, Wizard
+from firmware_host.runtime.replay import feed
+from firmware_host.store.config import Config, ConfigError
+from firmware_host.store.layout import Layout, default_layout, layout_toml, read_layout
 from hardware import backends
 from hardware.wiring import channel_groups
 
@@ -191,8 +191,8 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool,
 def _page(hardware, plan: Plan, game: Game, config: Config):
     """The wizard's page at the config's ``[web]`` address (loopback by default; beyond it the
     controls need a token, printed); None, said why, when the address is taken."""
-    from firmware_host.net import web
     from firmware_host.cli.daemon import host_address
+    from firmware_host.net import web
     from firmware_host.net.web.setup_page import SetupPage
     from firmware_host.net.web.tap import tap
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_host.store.config import DEFAULT_BRIGHTNESS, Config
 from firmware_host.board.game import Game
-from firmware_host.store.layout import Layout, layout_for
 from firmware_host.plan.board import BoardPlan, Channels, board_sheet, paper, tiles
 from firmware_host.plan.parts import parts_text
 from firmware_host.plan.sheet import Sheet, to_pdf, to_svg
 from firmware_host.plan.wiring_sheet import chain_sheet, table_lines, table_sheets
+from firmware_host.store.config import DEFAULT_BRIGHTNESS, Config
+from firmware_host.store.layout import Layout, layout_for
 from hardware.backends import OptionError as HardwareOptionError
 from hardware.wiring import WiringPlan, led_plan, scanner_plan
 

@@ -23,11 +23,11 @@ import time
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Container, Iterable, Iterator, Mapping, TextIO
 
-from firmware_host.store.config import Config
 from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
-from firmware_host.store.referee import position_summary
 from firmware_host.runtime.session import open_controller
+from firmware_host.store.config import Config
+from firmware_host.store.referee import position_summary
 from firmware_host.store.storage import Storage
 from hardware.base import BUTTONS
 from hardware.sim import SimBoard

@@ -16,8 +16,8 @@ import random
 from typing import Callable
 
 from firmware_host.board.game import Game
-from firmware_host.ui.menu import Menu, game_choices
 from firmware_host.store.storage import Storage
+from firmware_host.ui.menu import Menu, game_choices
 from tests.daemon.test_controller import SELF_PHALANX, Drive, Scripted
 
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from firmware_host.store.config import Config
 from firmware_host.runtime.replay import replay
 from firmware_host.runtime.session import configured_game
+from firmware_host.store.config import Config
 
 STREAMS = Path(__file__).with_name("streams")
 #: Enough quiet after a change for the board to settle at the default timing.

@@ -14,9 +14,9 @@ from luma.core.interface.serial import i2c
 from luma.led_matrix.device import ws2812
 from luma.oled.device import ssd1306
 
-from firmware_host.store.config import Config, Timing
 from firmware_host.cli.daemon import Daemon, Hardware
 from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage
 from hardware import leds, oled
 from hardware.leds import LumaLeds

@@ -9,9 +9,9 @@ import threading
 
 import pytest
 
-from firmware_host.store.config import Config, Timing
 from firmware_host.cli.daemon import Daemon, Hardware
 from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
 from testbed.tools import wait_until

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import engines
-from firmware_host.store.layout import Layout, layout_toml, read_layout
 from firmware_host.board.wizard import Wizard, serpentine
+from firmware_host.store.layout import Layout, layout_toml, read_layout
 from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
 from testbed.tools import free_port

@@ -10,8 +10,8 @@ import time
 
 import paho.mqtt.publish as publish
 
-from firmware_host.store.config import Mqtt
 from firmware_host.net.mqtt.link import Link
+from firmware_host.store.config import Mqtt
 from testbed.tools import inject, wait_until
 
 

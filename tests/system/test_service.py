@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.store.config import Config
 from firmware_host.cli.daemon import Daemon, Hardware
 from firmware_host.runtime.notify import Notifier
 from firmware_host.runtime.service import PowerOff
 from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
 from testbed.tools import free_port, receive, wait_for

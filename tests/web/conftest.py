@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.net import web
-from firmware_host.store.config import Config, Timing
 from firmware_host.cli.daemon import Daemon, open_hardware
+from firmware_host.net import web
 from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage
 from testbed.tools import require
 

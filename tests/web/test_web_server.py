@@ -26,7 +26,8 @@ from firmware_host.runtime.replay import replay
 from firmware_host.runtime.session import open_controller
 from firmware_host.store.storage import Storage
 from firmware_host.net.web.bridge import Hub, WebBoard
-from firmware_host.net.web.commands import CommandError, parse
+from firmware_host.actions.reading import CommandError
+from firmware_host.net.web.commands import parse
 from firmware_host.net.web.address import is_loopback
 from firmware_host.net.web.server import Pages
 from hardware.sim import SimBoard

@@ -42,9 +42,9 @@ from typing import Any, Callable, Iterator
 
 from engines import GAME_NAMES, new_game
 from engines.core import GameState, IllegalMove, OptionError
-from firmware_host.store.export import options_of, record_text
 from firmware_host.board.game import Game
 from firmware_host.net.mqtt.untrusted import Bad, items, optional, read, record, text, whole
+from firmware_host.store.export import options_of, record_text
 from firmware_host.store.storage import GameRecord
 
 _TIME = text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")

@@ -14,12 +14,12 @@ from typing import Any, TextIO
 from firmware_host.net.cafe.archive import Archive
 from firmware_host.net.cafe.fleet import Fleet
 from firmware_host.net.cafe.server import Dashboard
-from firmware_host.store.config import Mqtt
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.discovery import Device
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.web.address import is_loopback, new_token
 from firmware_host.net.web.base import WebServer
+from firmware_host.store.config import Mqtt
 
 #: What the dashboard listens to on every board.
 KINDS = ("state", "availability", "reply", "record")

@@ -28,16 +28,16 @@ from typing import Any, Callable
 from aiohttp import WSMsgType, web
 
 from engines import GAME_NAMES
+from firmware_host.actions.limits import Bucket
+from firmware_host.actions.reading import CommandError, load
+from firmware_host.board.game import Game
 from firmware_host.net.cafe.archive import ArchiveError, positions
 from firmware_host.net.cafe.fleet import Fleet
-from firmware_host.board.game import Game
-from firmware_host.actions.limits import Bucket
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.commands import parse
 from firmware_host.net.mqtt.discovery import removal_messages
 from firmware_host.net.mqtt.untrusted import board_id
 from firmware_host.net.web.base import WebApp
-from firmware_host.net.web.commands import CommandError, load
 from firmware_host.net.web.drawn import drawn, figures
 
 #: Commands one page may send: RATE a second on average, BURST at once.

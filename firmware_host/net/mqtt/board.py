@@ -19,17 +19,17 @@ import time
 from collections import deque
 from typing import Any, Iterable
 
-from firmware_host.board.controller import Controller
 from firmware_host.actions.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
-from firmware_host.ui.menu import TakeBack
+from firmware_host.board.controller import Controller
+from firmware_host.board.playable import NewGame, Playable
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.commands import Again, Command, Refused, parse
 from firmware_host.net.mqtt.discovery import Device, discovery_messages
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.remote import Remote
-from firmware_host.board.playable import NewGame, Playable
-from firmware_host.ui.stats import today
 from firmware_host.store.storage import StorageError
+from firmware_host.ui.menu import TakeBack
+from firmware_host.ui.stats import today
 
 #: Commands waiting for the loop at most (more are refused: the board is busy).
 PENDING = 16

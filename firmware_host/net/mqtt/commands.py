@@ -1,5 +1,5 @@
 """Commands a board takes from the broker, checked as the simulator page's messages are
-(``firmware_host.net.web.commands``): a bad one gets a one-line reason and changes nothing.
+(both read through ``firmware_host.actions.reading``): a bad one gets a one-line reason and changes nothing.
 
 ``{"command": "new_game", "game": G, "size": N, "variant": V}`` (without ``game``: the current
 game again), ``{"command": "takeback"}``, ``{"command": "brightness", "value": 0..1}``. Any
@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Collection
 
+from firmware_host.actions.reading import CommandError, Fields, load, read, read_new_game
+from firmware_host.board.playable import NewGame
 from firmware_host.ui.menu import SetBrightness, TakeBack
-from firmware_host.net.web.commands import CommandError, Fields, NewGame, load, read, read_new_game
 
 #: The longest command the board reads (a longer one is refused unread).
 MAX_COMMAND = 4096

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, Iterator
 
-from firmware_host.net.mqtt import topics
 from firmware_host.board.playable import Playable
+from firmware_host.net.mqtt import topics
 
 PREFIX = "homeassistant"
 

@@ -32,8 +32,8 @@ from typing import Callable
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_host.store.config import Mqtt
 from firmware_host.net.mqtt.untrusted import MAX_PAYLOAD
+from firmware_host.store.config import Mqtt
 from hardware.supervise import Backoff, Supervised, describe, restarted
 
 #: Messages waiting for the sender at most; more are dropped (the oldest first).

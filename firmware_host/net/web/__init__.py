@@ -16,12 +16,12 @@ import sys
 import threading
 from typing import Any, Callable, Iterable, TextIO
 
-from firmware_host.store.config import Timing
 from firmware_host.board.controller import Controller
 from firmware_host.board.playable import Playable
 from firmware_host.net.web.address import is_loopback, listen, new_token, page_address
 from firmware_host.net.web.bridge import Hub, WebBoard
 from firmware_host.net.web.tap import HardwareBoard
+from firmware_host.store.config import Timing
 from hardware.sim import SimBoard
 from hardware.wake import Waker
 

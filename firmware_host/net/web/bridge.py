@@ -37,8 +37,9 @@ from firmware_host.net.web.drawn import drawn
 from firmware_host.net.web.tap import HardwareBoard
 from firmware_host.ui.screens import result_words
 from firmware_host.ui import menu as menus
+from firmware_host.board.playable import SEATS, NewGame
 from firmware_host.net.web.commands import (
-    SEATS, Brightness, Command, Drag, HouseRule, NewGame, Press, SetNoise, SetUp, SiteChange, TakeBack,
+    Brightness, Command, Drag, HouseRule, Press, SetNoise, SetUp, SiteChange, TakeBack,
 )
 from hardware.sim import Noise, SimBoard
 

@@ -21,10 +21,10 @@ from typing import Any
 
 from engines import game_info, new_game
 from engines.core import IllegalMove, OptionError
-from firmware_host.store.export import export, options_of, record_text
-from firmware_host.store.storage import GameRecord, Storage, StorageError
 from firmware_host.net.web import story
 from firmware_host.net.web.drawn import drawn
+from firmware_host.store.export import export, options_of, record_text
+from firmware_host.store.storage import GameRecord, Storage, StorageError
 
 #: Games the list shows at most (the newest).
 LISTED = 200

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from engines.core.contract import Site
+from firmware_host.board.wizard import Wizard
 from firmware_host.net.web.bridge import PER_STEP, Hub, _png
 from firmware_host.net.web.commands import Press, SiteChange
-from firmware_host.board.wizard import Wizard
 
 #: How the site to put a piece on is lit on the page, and a lit LED's site (simulated board).
 PROMPT, LIT = ["#3fa7ff", "pulse"], ["#ffffff", "steady"]

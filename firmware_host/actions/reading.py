@@ -1,0 +1,108 @@
+"""Reading a command from another place (the page, the broker, a paired board): one JSON
+object, the kind of command it names, its fields typed and none unknown, and a new game's fields,
+checked before anything happens. A bad one is a :class:`CommandError` whose ``str()`` is one line
+to show (and nothing changes); the page's commands (``firmware_host.net.web.commands``) and the
+broker's (``firmware_host.net.mqtt.commands``) read through it, each with readers of their own.
+
+>>> message = '{"type": "new_game", "game": "antipalos", "computer": "second"}'
+>>> new = read(load(message), "type", {"new_game": read_new_game}, ())
+>>> new.game.name, new.computer
+('antipalos', 'second')
+>>> load("[" * 3000)
+Traceback (most recent call last):
+...
+firmware_host.actions.reading.CommandError: not a command (nested too deeply)
+>>> read({"type": "reboot"}, "type", {"new_game": read_new_game}, ())
+Traceback (most recent call last):
+...
+firmware_host.actions.reading.CommandError: unknown message type 'reboot' (one of new_game)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Collection
+
+from engines import GAME_NAMES
+from engines.core import OptionError
+from firmware_host.board.game import Game
+from firmware_host.board.playable import SEATS, NewGame
+
+
+class CommandError(ValueError):
+    """A command that is not taken as sent; ``str()`` is one line."""
+
+
+def load(text: str | bytes) -> dict[str, Any]:
+    """The JSON object in a message."""
+    try:
+        obj = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise CommandError("not a JSON message") from None
+    except RecursionError:
+        raise CommandError("not a command (nested too deeply)") from None
+    if not isinstance(obj, dict):
+        raise CommandError("expected a JSON object")
+    return obj
+
+
+def read(obj: dict[str, Any], key: str, readers: dict[str, Callable], sites: Collection[str]):
+    """The command ``obj`` names in field ``key``, read by ``readers[name](Fields, sites)``
+    (the café network's commands use ``command`` and readers of their own)."""
+    kind = obj.get(key)
+    reader = readers.get(kind) if isinstance(kind, str) else None
+    if reader is None or not isinstance(kind, str):
+        what = "message type" if key == "type" else key
+        raise CommandError(f"unknown {what} {kind!r} (one of {', '.join(readers)})")
+    return reader(Fields(obj, kind, key), sites)
+
+
+class Fields:
+    """Typed access to a message's fields; unknown fields are an error."""
+
+    def __init__(self, obj: dict[str, Any], kind: str, key: str = "type") -> None:
+        self.obj, self.kind = obj, kind
+        self.used = {key}
+
+    def get(self, name: str, kinds: tuple[type, ...], optional: bool = False) -> Any:
+        self.used.add(name)
+        if name not in self.obj:
+            if optional:
+                return None
+            raise CommandError(f"{self.kind}: missing {name!r}")
+        value = self.obj[name]
+        if value is None and optional:
+            return None
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            raise CommandError(f"{self.kind}: bad {name!r} ({json.dumps(value)[:40]})")
+        return value
+
+    def site(self, name: str, sites: Collection[str]) -> str:
+        label = self.get(name, (str,))
+        if label not in sites:
+            raise CommandError(f"no site {label[:40]!r} on this board")
+        return label
+
+    def done(self) -> None:
+        extra = sorted(set(self.obj) - self.used)
+        if extra:
+            raise CommandError(f"{self.kind}: unexpected field {extra[0][:40]!r}")
+
+
+def read_new_game(f: Fields, _: Collection[str]) -> NewGame:
+    name = f.get("game", (str,))
+    size = f.get("size", (int,), optional=True)
+    variant = f.get("variant", (str,), optional=True)
+    computer = f.get("computer", (str,), optional=True)
+    level = f.get("level", (int,), optional=True)
+    f.done()
+    if name not in GAME_NAMES:
+        raise CommandError(f"no game {name[:40]!r} (one of {', '.join(GAME_NAMES)})")
+    if computer is not None and computer not in SEATS:
+        raise CommandError(f"{f.kind}: 'computer' must be first, second or null")
+    if level is not None and not 1 <= level <= 5:
+        raise CommandError(f"{f.kind}: 'level' must be 1 to 5")
+    try:
+        return NewGame(Game.of(name, size, variant or None), computer, level)
+    except OptionError as exc:
+        raise CommandError(str(exc)) from None
