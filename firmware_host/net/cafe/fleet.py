@@ -87,7 +87,7 @@ class Table:
         self.games: list[dict[str, Any]] = []
         self.layout: str | None = None
         self.pieces: frozenset[str] = frozenset()
-        #: The pieces as the game has them (``web/drawn.py``), for the miniature.
+        #: The pieces as the game has them (``net/web/drawn.py``), for the miniature.
         self.figures: list[dict[str, Any]] = []
         self.changed: frozenset[str] = frozenset()
         self.problem: str | None = None
