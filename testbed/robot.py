@@ -495,11 +495,13 @@ class Robot:
 
     def _knock(self, seg: Segment, board: frozenset[str], real: Realisation, move) -> None:
         """A neighbour knocked off by the moving hand and left off (the board points it out),
-        where that leaves the move recognisable: no other legal move, nor a correction of the
-        last one, is as near to the board as the move itself."""
+        never a token the move turns over or taps (its lift would be that token's flip under
+        way), where that leaves the move recognisable: no other legal move, nor a correction of
+        the last one, is as near to the board as the move itself."""
         if "knock" not in self.kinds or self.rng.random() > 0.1:
             return
-        site = self.rng.choice(sorted(board - real.filled) or [None])
+        steps = frozenset().union(*(step.sites for step in real.follow_ups))  # the move's own touches
+        site = self.rng.choice(sorted(board - real.filled - steps) or [None])
         if site is None or not _knock_clear(self.states[-2:], board, site, move):
             return
         seg.add("lift", site, gap=0.05)

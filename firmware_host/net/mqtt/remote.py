@@ -90,7 +90,7 @@ class Remote:
         self._ask: tuple[int, int, int] | None = None  # our takeback request
         self._refusal: tuple[int, int, int] | None = None  # the request the other board refused
         self._asking: tuple[int, int, int] | None = None  # theirs, put to the players here
-        self._answered: tuple[int, int, int] | None = None
+        self._answered: tuple[str, tuple[int, int, int]] | None = None  # the game's token, its ask
         self._answer: tuple[int, int] | None = None  # our "no"
         self._agreed: list[Intent] = []
         self._dropped: str | None = None  # the last reason a message was dropped (said once)
@@ -264,9 +264,9 @@ class Remote:
         if self._asking is not None and ask != self._asking:
             self._asking = None
             intents.append(Withdraw())
-        if ask is None or ask == self._answered:
+        if ask is None or (peer.token, ask) == self._answered:  # the same ask in a later game is new
             return intents
-        self._answered = ask
+        self._answered = (peer.token, ask)
         rewrites, keep, moves = ask
         if (rewrites, moves) != (len(seen.rewrites), len(seen.moves)) or not 0 <= keep < moves:
             self._answer = (rewrites, moves)  # asked of another position: no
