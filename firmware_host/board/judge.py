@@ -404,6 +404,18 @@ def step_under_way(c: Effects, phase: Following, board: Board) -> bool:
     return False
 
 
+def next_side_token_in_hand(c: Effects, phase: Following, board: Board) -> bool:
+    """Only steps the sensors cannot see are left, and the next side lifts only tokens its
+    moves turn over or tap (a flip made early): quiet, their return kept for its turn."""
+    lifted = c.expected - board
+    if not (lifted and board < c.expected and next_side_may_begin(c, phase)):
+        return False
+    if not lifted <= c.touchable():
+        return False
+    c.in_sync()
+    return True
+
+
 def next_side_began(c: Effects, phase: Following, board: Board) -> bool:
     """The next side acts while only steps the sensors cannot see (flips) are left: they are
     taken as done and the board is judged as the next side's."""
@@ -483,7 +495,7 @@ SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict((
         due_under_way, last_move_in_hand, taken_back, corrected, token_in_hand, out_of_sync),
     row(Choosing, start_again, at_choice, touch_under_way, next_side_chose, choice_dropped),
     row(Following, start_again, steps_shown, step_under_way, last_move_in_hand, taken_back,
-        next_side_began, corrected, out_of_sync),
+        next_side_began, next_side_token_in_hand, corrected, out_of_sync),
     row(Awaiting, start_again, in_position, opponent_move_made, opponent_move_under_way,
         last_move_in_hand, rethought, taken_back, out_of_sync),
     row(Restoring, restored, restore_guidance),
@@ -593,6 +605,7 @@ def ok(c: Effects) -> None:
     elif isinstance(phase, Following) and phase.turn.current and not phase.turn.current.sensed:
         c.go(replace(phase, turn=phase.turn.complete()))
         c.follow()
+        c.rejudge()  # the board as it stands, in the step or the turn that follows
     elif isinstance(phase, Restoring) and phase.undo and phase.undo.current:
         c.go(replace(phase, undo=phase.undo.complete().advance(c.board, None)))
         c.rejudge()
