@@ -7,6 +7,7 @@ model). Streams with a restart are replayed through the board under test.
 from __future__ import annotations
 
 
+from firmware_host.board.game import Game
 from firmware_host.store.config import Config, Opponent
 from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file
 from testbed.board import BoardUnderTest
@@ -114,5 +115,36 @@ def test_antipode_a_token_knocked_off_where_a_pawn_is_still_to_carry_is_put_back
         assert {"missing": ["e1"], "extra": []} in of(board.events, "out_of_sync")
         assert not any(move.startswith("g6") for move in board.held())
         assert of(board.events, "guide")[-1] == {"action": "pick", "sites": ["e1", "i5"]}
+    finally:
+        board.close()
+
+
+def test_antipode_a_flip_made_early_while_a_pawn_is_still_to_carry_is_not_asked_back():
+    """Antipode: Red's e8:e8 taken back by a command; e8 taken off, the red pawn still to carry
+    back to e9 (then OK). Red begins its next move by turning a5, which Red's moves turn over:
+    it is a flip under way, kept for Red's turn, never "Put a5 back" (the robot obeyed that and
+    then turned a5 a second time when the move asked for its flip)."""
+    board = BoardUnderTest(Game.of("antipode", None, "standard"))
+    try:
+        board.run(1000)
+        for site in ("c1", "e8"):  # placed, then tapped: the pawn lands on it
+            board.place(site)
+            board.run(400)
+            board.lift(site)
+            board.run(150)
+            board.place(site)
+            board.run(1500)
+        board.command("takeback")
+        board.run(500)
+        board.lift("e8")
+        board.run(1500)
+        assert "Red pawn: e8 back to e9, then OK" in board.screen()
+        start = len(board.events)
+        board.lift("a5")
+        board.run(600)
+        board.place("a5")
+        board.run(1500)
+        assert "out_of_sync" not in kinds(board.events[start:])
+        assert [t.site for t in board.controller.phase.touched] == ["a5"]
     finally:
         board.close()
