@@ -314,6 +314,7 @@ class Robot:
                 continue
             asks = self.asks()
             if not asks:
+                self._silent()
                 self.check_record()
                 if self._opponent_moves():
                     continue
@@ -334,6 +335,22 @@ class Robot:
                 mine = self.state.to_move not in self.others
                 if " changed to " in line and mine and self.moves and self.moves[-1] != self.told:
                     self._truncate(len(self.moves) - 1)  # the other board corrected its move
+
+    def _silent(self) -> None:
+        """The opponent's move that changes nothing on the board (OK ending a capture chain),
+        told on the OLED: part of the game."""
+        recorded = self.board.held()[len(self.moves):][:1]
+        if not self.told or self.state.to_move not in self.others or recorded != (self.told,):
+            return
+        try:
+            move = self.state.parse_move(self.told)
+            self.state.check(move)
+        except IllegalMove:
+            return  # the record check says so
+        real = self.state.realisations(move)[0]
+        if not (real.emptied or real.filled or real.follow_ups):
+            self._believe(self.told)
+            self.told = None
 
     def _opponent_moves(self) -> bool:
         """When the opponent (not at the table) is to move, wait for its move to be lit; True

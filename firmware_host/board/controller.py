@@ -562,6 +562,8 @@ class Controller:
         self.go(replace(cast(Awaiting, self.phase), pending=pending))
         real = pending.real
         self.emit("expect", move=pending.text, empty=self.sorted(real.emptied), fill=self.sorted(real.filled))
+        if not (real.emptied or real.filled or real.follow_ups):  # recorded at once: said
+            self.flash(f"{play.say.partition(': ')[0]}: nothing to carry out")
         self.rejudge()
 
     def _adopt(self, adopt: Adopt) -> None:

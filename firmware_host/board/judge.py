@@ -434,8 +434,9 @@ def next_side_began(c: Effects, phase: Following, board: Board) -> bool:
 
 # --------------------------------------------------------------------------- awaiting
 def opponent_move_made(c: Effects, phase: Awaiting, board: Board) -> bool:
-    """The board shows the opponent's move carried out (with some of its sensed steps): it is
-    recorded, with the touches made for it so far."""
+    """The board shows the opponent's move carried out (with some of its sensed steps; a move
+    that changes nothing, such as OK ending a capture chain, at once): it is recorded, with the
+    touches made for it so far."""
     pending = phase.pending
     if pending is None or (done := pending.done(c.record.board, board)) is None:
         return False
@@ -496,7 +497,7 @@ SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict((
     row(Choosing, start_again, at_choice, touch_under_way, next_side_chose, choice_dropped),
     row(Following, start_again, steps_shown, step_under_way, last_move_in_hand, taken_back,
         next_side_began, next_side_token_in_hand, corrected, out_of_sync),
-    row(Awaiting, start_again, in_position, opponent_move_made, opponent_move_under_way,
+    row(Awaiting, start_again, opponent_move_made, in_position, opponent_move_under_way,
         last_move_in_hand, rethought, taken_back, out_of_sync),
     row(Restoring, restored, restore_guidance),
     row(Over, start_again),

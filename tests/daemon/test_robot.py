@@ -23,7 +23,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 from firmware_host.board.controller import Game
 from testbed.bus import Faults
 from testbed.board import BoardUnderTest
-from testbed.pair import Pair
+from testbed.pair import PAIR_MIX, Pair
 from testbed.robot import GAMES, KINDS, Robot, Violated
 
 #: Games of two sides, for paired boards.
@@ -123,5 +123,26 @@ def test_paired_a_takeback_asked_in_a_new_game_like_one_answered_in_the_last_is_
                           "takeback command", "new_game menu", "move", "takeback menu"):
             pair.act(intention)
         assert [board.held() for board in pair.boards] == [(), ()]
+    finally:
+        pair.close()
+
+
+def test_paired_an_opponents_ok_ending_a_capture_chain_is_recorded_at_once_and_said():
+    """Found by bench/robot.py --paired (seed 5, episode 38): Anti-Grid's chain variant, the
+    other board's players end a capture chain with OK. Nothing is to carry out here: the board
+    recorded nothing and waited, as if the position shown were all (now it is recorded at once,
+    and said)."""
+    seed = 5 * 1_000_003 + 38
+    pick, rng = random.Random(seed), random.Random(seed)
+    names, weights = zip(*PAIR_MIX.items())
+    pair = Pair(Game.of("anti-grid", 6, "chain"), rng, KINDS, Faults(0.05, 0.05, (0.0, 300.0)))
+    try:
+        for i in range(40):
+            intention = pick.choices(names, weights)[0]
+            rng.seed(seed * 1_000_003 + i)
+            pair.act("new_game menu" if pair.over() and intention in ("move", "correct") else intention)
+        said = [e for board in pair.boards for e in board.events if e["event"] == "display"
+                and "Opponent plays ok: nothing to carry out" in e["lines"]]
+        assert said and all(board.held() == pair.boards[0].held() for board in pair.boards)
     finally:
         pair.close()
