@@ -28,20 +28,26 @@ from firmware_host.board.turn import Choice, Pending, Touch, Turn
 
 
 @dataclass(frozen=True)
-class Moving:
-    """The players are to move. ``correctable``: their last move may still be corrected (the
-    next side has not begun); ``touched``: touches made before the move shows (counted for it
-    once it does: a landing tapped before the placement); ``late``: the last turn's flip sites
-    (a touch on one is that turn's flip, made late); ``held``: since when (ms) the board has
-    shown the position before the players' last move (its piece back in the hand: a correction
-    on its way, a takeback once held for ``takeback_ms``); ``holding``: since when a token a move
-    may turn over has been off its switch before the move shows (pointed out after a while)."""
+class _Turning:
+    """What :class:`Moving` and :class:`Awaiting` both keep of a turn about to be made.
+    ``correctable``: the players' last move may still be corrected (the next side has not
+    begun); ``touched``: touches made before the move shows (counted for it once it does: a
+    landing tapped before the placement); ``late``: the last turn's flip sites (a touch on one is
+    that turn's flip, made late); ``held``: since when (ms) the board has shown the position
+    before the players' last move (its piece back in the hand: a correction on its way, a
+    takeback once held for ``takeback_ms``); ``holding``: since when a token a move may turn over
+    has been off its switch before the move shows (pointed out after a while)."""
 
     correctable: bool = False
     touched: tuple[Touch, ...] = ()
     late: frozenset[str] = frozenset()
     held: float | None = None
     holding: float | None = None
+
+
+@dataclass(frozen=True)
+class Moving(_Turning):
+    """The players are to move (what they keep meanwhile: :class:`_Turning`)."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ class Choosing:
 @dataclass(frozen=True)
 class Following:
     """``turn`` is recorded; its steps are under way. ``correctable`` and ``held`` as for
-    :class:`Moving`; ``touched``: touches none of its steps took (the next side's, made early)."""
+    :class:`_Turning`; ``touched``: touches none of its steps took (the next side's, made early)."""
 
     turn: Turn
     correctable: bool = False
@@ -65,18 +71,12 @@ class Following:
 
 
 @dataclass(frozen=True)
-class Awaiting:
-    """The opponent is to move; ``pending`` its chosen move, which the players carry out.
-    ``correctable``, ``touched``, ``late``, ``held`` and ``holding`` as for :class:`Moving` (the
-    players' last move may be corrected while the opponent thinks; touches may come before the
-    move shows)."""
+class Awaiting(_Turning):
+    """The opponent is to move; ``pending`` its chosen move, which the players carry out. The
+    rest as for :class:`Moving` (the players' last move may be corrected while the opponent
+    thinks; touches may come before the move shows)."""
 
     pending: Pending | None = None
-    correctable: bool = False
-    touched: tuple[Touch, ...] = ()
-    late: frozenset[str] = frozenset()
-    held: float | None = None
-    holding: float | None = None
 
 
 @dataclass(frozen=True)
