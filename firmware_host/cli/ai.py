@@ -12,9 +12,10 @@ import sys
 import time
 from typing import TextIO
 
-from engines import GAME_NAMES, game_name
+from engines import game_name
 from engines.ai import LEVELS, SECONDS, choose
 from engines.core import IllegalMove, OptionError
+from firmware_host.cli import arguments
 from firmware_host.store.referee import notation_from, parse_from, parse_options, read_moves, start_position
 
 #: The wall-clock safety net: this many times the level's CPU seconds, plus a margin for slow
@@ -24,13 +25,7 @@ CAP_FACTOR, CAP_MARGIN = 30.0, 5.0
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     ai = sub.add_parser("ai", help="print the computer's move after a game record")
-    ai.add_argument("game", metavar="GAME", help=" | ".join(GAME_NAMES))
-    ai.add_argument("--size", type=int, help="board size (game-specific)")
-    ai.add_argument("--variant", help="game variant")
-    ai.add_argument("--option", action="append", metavar="NAME=VALUE",
-                    help="a house rule or setting (see `reedboard games`); repeatable")
-    ai.add_argument("--moves", help="moves separated by ';' or newlines")
-    ai.add_argument("--moves-file", help="a file of moves, or a record from `reedboard export`")
+    arguments.game_record(ai)
     ai.add_argument("--level", type=int, choices=LEVELS, default=3, help="1 (gentle) to 5")
     ai.add_argument("--seed", type=int, default=0, help="search seed (same seed, same move)")
     ai.add_argument("--json", action="store_true", help="print one JSON object")

@@ -7,7 +7,7 @@ import sys
 
 from engines import GAME_NAMES, game_info, game_name
 from engines.core import OptionError
-from firmware_host.cli import ai, daemon_cli, plan
+from firmware_host.cli import ai, arguments, daemon_cli, plan
 from firmware_host.net import cafe
 from firmware_host.store import referee
 from firmware_host.store.layout import default_layout_toml
@@ -137,13 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="referee a game record", epilog=PLAY_EXAMPLES, formatter_class=_PlayHelp,
         description="Apply a game record and report the position (exit 1 at an illegal move).",
     )
-    play.add_argument("game", type=_game, metavar="GAME", help=" | ".join(GAME_NAMES))
-    play.add_argument("--size", type=int, help="board size (game-specific)")
-    play.add_argument("--variant", help="game variant")
-    play.add_argument("--option", action="append", metavar="NAME=VALUE",
-                      help="a house rule or setting (see `reedboard games`); repeatable")
-    play.add_argument("--moves", help="moves separated by ';' or newlines")
-    play.add_argument("--moves-file", help="a file of moves, or a record from `reedboard export`")
+    arguments.game_record(play, _game)
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.add_argument("--trace", action="store_true", help="one JSON line per position")
     play.add_argument("--legal", action="store_true", help="also list the legal moves")
