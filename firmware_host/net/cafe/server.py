@@ -111,12 +111,17 @@ class Dashboard(WebApp):
         name = self.fleet.tables[board].name if board in self.fleet.tables else None
         return web.json_response({"board": board, "name": name or board, "games": listed})
 
-    async def replay(self, request: web.Request) -> web.Response:
+    async def _stored(self, request: web.Request) -> tuple[str, str, dict[str, Any]]:
+        """The table, the key and the archived game the request names (404 if there is none)."""
         board, key = _board(request), request.match_info["key"]
         archive = self._archive()
         game = await self._read(lambda: archive.game(board, key))
         if game is None:
             raise web.HTTPNotFound(text="no such game\n")
+        return board, key, game
+
+    async def replay(self, request: web.Request) -> web.Response:
+        board, _, game = await self._stored(request)
         states = await asyncio.to_thread(lambda: list(positions(game)))
         steps, before = [], None
         for n, state in enumerate(states):
@@ -132,11 +137,7 @@ class Dashboard(WebApp):
                                   **drawn(states[0]), "steps": steps})
 
     async def record_text(self, request: web.Request) -> web.Response:
-        board, key = _board(request), request.match_info["key"]
-        archive = self._archive()
-        game = await self._read(lambda: archive.game(board, key))
-        if game is None:
-            raise web.HTTPNotFound(text="no such game\n")
+        board, key, game = await self._stored(request)
         return web.Response(text=game["text"], content_type="text/plain", headers={
             "Content-Disposition": f'attachment; filename="{board}-{key}.txt"'})
 
