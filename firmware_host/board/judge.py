@@ -513,14 +513,17 @@ def settled(c: Effects, board: Board) -> None:
             and board != c.boards[-2]):
         c.go(replace(phase, held=None))
     moves = len(c.moves)
-    for rule in SETTLED[type(c.phase)]:
-        if rule(c, c.phase, board):
-            break
+    _decide(c, board)
     began = len(c.moves) != moves and isinstance(c.phase, (Moving, Awaiting))
     if began and board != c.record.board:
-        for rule in SETTLED[type(c.phase)]:
-            if rule(c, c.phase, board):
-                return
+        _decide(c, board)
+
+
+def _decide(c: Effects, board: Board) -> None:
+    """The first rule of the phase's row that applies to ``board``."""
+    for rule in SETTLED[type(c.phase)]:
+        if rule(c, c.phase, board):
+            return
 
 
 def held_back(c: Effects, board: Board) -> None:
