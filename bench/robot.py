@@ -31,6 +31,7 @@ from hardware.sim import Noise, SimBoard
 from testbed.board import BoardUnderTest
 from testbed.bus import Faults
 from testbed.pair import PAIR_MIX, Pair
+from testbed import robot
 from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, Violation
 
 
@@ -83,9 +84,7 @@ def run_episode(game: tuple, seed: int, length: int, opts: Options,
     """Play one episode: ``intentions`` (else ``length`` drawn from the mix); the robot's
     choices for intention i come from a generator seeded by (``seed``, i), so leaving out an
     intention leaves the others' choices alone (what :func:`shrink` relies on)."""
-    pick = random.Random(seed)
-    names, weights = zip(*opts.mix.items())
-    planned = intentions or [pick.choices(names, weights)[0] for _ in range(length)]
+    planned = intentions or robot.planned(seed, opts.mix, length)
     episode = Episode(game, seed, planned)
     rng = random.Random(seed)
     g = Game.of(*game)
@@ -102,9 +101,7 @@ def run_episode(game: tuple, seed: int, length: int, opts: Options,
     try:
         for i, intention in enumerate(planned):
             episode.done = i
-            rng.seed(seed * 1_000_003 + i)
-            if over() and intention in ("move", "correct"):
-                intention = planned[i] = "new_game menu"
+            intention = planned[i] = robot.intend(rng, seed, i, intention, over())
             act(intention)
         episode.done = len(planned)
     except Violated as exc:

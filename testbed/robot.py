@@ -63,6 +63,29 @@ CARRY = re.compile(r"(\w+) \w+: (\S+) back to ([^\s;,]+)")
 ASKED = re.compile(r"^Opponent asks to undo (\d+) moves?$")
 
 
+def planned(seed: int, mix: dict[str, int], length: int) -> list[str]:
+    """An episode's ``length`` intentions, drawn from ``mix`` (name -> weight) by ``seed``.
+
+    >>> planned(1, {"move": 1}, 2)
+    ['move', 'move']
+    """
+    pick = random.Random(seed)
+    names, weights = zip(*mix.items())
+    return [pick.choices(names, weights)[0] for _ in range(length)]
+
+
+def intend(rng: random.Random, seed: int, i: int, intention: str, over: bool) -> str:
+    """Intention ``i`` of the episode ``seed``: ``rng`` seeded by both, so that leaving out an
+    intention leaves the others' choices alone; a move or a correction once the game is
+    ``over`` is a new game instead.
+
+    >>> intend(random.Random(), 1, 0, "move", over=True)
+    'new_game menu'
+    """
+    rng.seed(seed * 1_000_003 + i)
+    return "new_game menu" if over and intention in ("move", "correct") else intention
+
+
 @dataclass(frozen=True)
 class Violation:
     """An invariant broken: which, in words, in which game, and the stream that led to it."""

@@ -24,7 +24,7 @@ from firmware_host.board.controller import Game
 from testbed.bus import Faults
 from testbed.board import BoardUnderTest
 from testbed.pair import PAIR_MIX, Pair
-from testbed.robot import GAMES, KINDS, Robot, Violated
+from testbed.robot import GAMES, KINDS, Robot, Violated, intend, planned
 
 #: Games of two sides, for paired boards.
 PAIRED = [g for g in GAMES if len(Game.of(*g).new().sides) == 2]
@@ -133,14 +133,11 @@ def test_paired_an_opponents_ok_ending_a_capture_chain_is_recorded_at_once_and_s
     recorded nothing and waited, as if the position shown were all (now it is recorded at once,
     and said)."""
     seed = 5 * 1_000_003 + 38
-    pick, rng = random.Random(seed), random.Random(seed)
-    names, weights = zip(*PAIR_MIX.items())
+    rng = random.Random(seed)
     pair = Pair(Game.of("anti-grid", 6, "chain"), rng, KINDS, Faults(0.05, 0.05, (0.0, 300.0)))
     try:
-        for i in range(40):
-            intention = pick.choices(names, weights)[0]
-            rng.seed(seed * 1_000_003 + i)
-            pair.act("new_game menu" if pair.over() and intention in ("move", "correct") else intention)
+        for i, intention in enumerate(planned(seed, PAIR_MIX, 40)):
+            pair.act(intend(rng, seed, i, intention, pair.over()))
         said = [e for board in pair.boards for e in board.events if e["event"] == "display"
                 and "Opponent plays ok: nothing to carry out" in e["lines"]]
         assert said and all(board.held() == pair.boards[0].held() for board in pair.boards)
