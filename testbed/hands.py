@@ -124,8 +124,10 @@ class Hand:
 
     def noise(self, seg: Segment, start: float, board, before, touched) -> None:
         """Hovers over empty sites and bumps of untouched pieces (lifted and falling back at
-        once) while the hand moves, from ``start`` to the segment's end."""
+        once) while the hand moves, from ``start`` to the segment's end; never a piece the
+        segment already moves (a token in the other hand cannot be bumped)."""
         rng = self.rng
+        touched = set(touched).union(*(action.sites for action in seg.actions))
         end = max(seg.t, start + 0.1)
         if "hover" in self.kinds:
             empty = [s for s in self.sites if s not in board and s not in before and s not in touched]
