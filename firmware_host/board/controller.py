@@ -294,8 +294,11 @@ class Controller:
         self.debouncer.complete = moving and recognise.complete(self.state, self.board)
 
     def _on_settle(self) -> None:
+        moves = len(self.moves)
         for touch in self.hand.settled(self._now, self.board, self._holding()):
             judge.touched(self, touch)
+        if len(self.moves) != moves:
+            self._evaluated = None  # the next side's turn is judged on the board as it stands
         if self._ok_waiting:
             self._ok_waiting = False
             self._ok()
@@ -312,6 +315,7 @@ class Controller:
             return
         if self.phase.choice.touch(self.hand.touch(site))[1] == "pick":
             judge.touched(self, self.hand.take(site))
+            self._evaluated = None  # the next side's turn is judged on the board as it stands
 
     def _holding(self) -> frozenset[str]:
         """The sites the game has a piece on now (a choice's: with the move's pieces placed)."""

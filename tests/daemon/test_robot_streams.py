@@ -148,3 +148,17 @@ def test_antipode_a_flip_made_early_while_a_pawn_is_still_to_carry_is_not_asked_
         assert [t.site for t in board.controller.phase.touched] == ["a5"]
     finally:
         board.close()
+
+
+def test_antipode_a_token_knocked_off_before_the_landing_tap_is_asked_back_next_turn():
+    """Antipode: Blue places c6 and knocks b2 off on the way; the board offers the landings;
+    a5 is tapped and c6:a5 recorded as the tap lands. Red's turn begins with b2 off: it is said
+    to be in the hand, then pointed out (before, the board said nothing and b2 stayed off)."""
+    text = (STREAMS / "robot_antipode_token_knocked_before_a_landing_tap.jsonl").read_text()
+    board = BoardUnderTest.replay(text)
+    try:
+        assert board.held()[-1] == "c6:a5" and "b2 in the hand" in board.screen()
+        board.run(3500)
+        assert board.lit().get("b2") == "missing" and "Put b2 back" in board.screen()
+    finally:
+        board.close()
