@@ -35,7 +35,7 @@ from firmware_host.net.mqtt.remote import Remote
 from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config, Opponent
 from firmware_host.store.storage import Storage
-from firmware_host.ui.menu import NewGame, SetPlayers, TakeBack
+from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
 from hardware.base import Led
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard

@@ -16,6 +16,8 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping, cast
 
 from engines.core import FollowUp, GameState, IllegalMove, Outcome
+from firmware_host.actions.commands import (Again, Command, HouseRule, NewGame, PowerOff, SetBrightness,
+                                            SetPlayers, ShowIP, ShowToday, TakeBack)
 from firmware_host.board import judge, recognise
 from firmware_host.ui import menu as menus
 from firmware_host.store.config import ConfigError, Timing
@@ -25,8 +27,7 @@ from firmware_host.board.hand import Hand
 from firmware_host.ui.kiosk import Idle
 from firmware_host.store.layout import Layout
 from firmware_host.board.matchplay import OngoingMatch
-from firmware_host.ui.menu import (Menu, NewGame, PowerOff, SetBrightness, SetPlayers, ShowIP, ShowToday,
-                                TakeBack)
+from firmware_host.ui.menu import Menu
 from firmware_host.board.opponent import (Adopt, Ask, Asked, Hints, Opponent, Play, Remember, Seen,
                                     StartGame, TakeBackTo, Withdraw)
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
@@ -612,15 +613,27 @@ class Controller:
             return
         judge.ok(self)
 
-    def command(self, action: Any) -> None:
-        """Carry out a menu action (from the menu, the page or the café network)."""
+    def command(self, action: Command | None) -> None:
+        """Carry out one of the board's commands (``firmware_host.actions.commands``), whoever
+        gave it: the menu, the page, the café network (None: the menu gave none)."""
         self._dirty = True
         if isinstance(action, NewGame):
-            self.new_game(Game(action.game, action.size, action.variant, action.match))
+            game = Game(action.game, action.size, action.variant, action.match)
+            players = action.players()
+            if players is None:
+                self.new_game(game)
+            else:
+                self.set_players(players, game)
+        elif isinstance(action, Again):
+            self.new_game(self.game)
         elif isinstance(action, TakeBack):
             self.ask_takeback()
         elif isinstance(action, SetBrightness):
             self.brightness = action.level
+            if self.menu:
+                self.menu.show_brightness(action.level)
+        elif isinstance(action, HouseRule):
+            self.house_rules.setdefault(action.game, {})[action.name] = action.value
         elif isinstance(action, SetPlayers):
             self.set_players(action)
         elif isinstance(action, ShowIP):

@@ -13,7 +13,7 @@ so (:data:`HELP`) while its first item is chosen. A long MENU press offers power
 >>> menu.press(ButtonEvent("menu")), menu.press(ButtonEvent("back")), menu.is_open
 (None, None, True)
 >>> menu.press(ButtonEvent("ok")), menu.is_open
-(NewGame(game='antipalos', size=12, variant='standard', match=0), False)
+(NewGame(game='antipalos', size=12, variant='standard', match=0, computer=None, level=None), False)
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from typing import Callable, Sequence
 
 import engines
 from engines.core import OptionError
+from firmware_host.actions.commands import (NewGame, PowerOff, SetBrightness, SetPlayers, ShowIP,
+                                            ShowToday, TakeBack)
 from firmware_host.store.layout import Layout
 from firmware_host.ui.screens import Screen, menu_screen
 from hardware.base import ButtonEvent
@@ -34,50 +36,8 @@ HELP = ("MENU: next · OK: pick", "BACK: back / close")
 BRIGHTNESS_LEVELS = (0.1, 0.25, 0.5, 0.75, 1.0)
 
 
-# -------------------------------------------------------------------------------- actions
-@dataclass(frozen=True)
-class NewGame:
-    game: str
-    size: int | None
-    variant: str
-    #: The points a match goes to (0: single games).
-    match: int = 0
-
-
-@dataclass(frozen=True)
-class TakeBack:
-    pass
-
-
-@dataclass(frozen=True)
-class SetBrightness:
-    level: float
-
-
-@dataclass(frozen=True)
-class ShowIP:
-    pass
-
-
-@dataclass(frozen=True)
-class ShowToday:
-    pass
-
-
-@dataclass(frozen=True)
-class PowerOff:
-    pass
-
-
-@dataclass(frozen=True)
-class SetPlayers:
-    """Who plays: ``computer`` the side the computer plays (None: all at the table), at
-    ``level`` (1..5); a new game starts."""
-
-    computer: str | None
-    level: int
-
-
+#: The board's commands the menu gives (``firmware_host.actions.commands``: the same the page and
+#: the broker give).
 Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff | SetPlayers
 
 
@@ -162,7 +122,8 @@ class Menu:
         self.current = current
         self.takebacks = takebacks
         self.kiosk = kiosk
-        self.brightness = min(BRIGHTNESS_LEVELS, key=lambda level: abs(level - brightness))
+        self.brightness = BRIGHTNESS_LEVELS[0]
+        self.show_brightness(brightness)
         self._pages: list[_Page] = []
 
     @property
@@ -201,6 +162,11 @@ class Menu:
 
     def close(self) -> None:
         self._pages = []
+
+    def show_brightness(self, level: float) -> None:
+        """The brightness item shows the menu's level nearest ``level`` (set at the board or
+        elsewhere), and OK steps on from it."""
+        self.brightness = min(BRIGHTNESS_LEVELS, key=lambda step: abs(step - level))
 
     def screen(self) -> Screen:
         """The open menu's screen (the top level when closed)."""

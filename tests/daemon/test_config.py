@@ -318,7 +318,7 @@ def test_bad_house_rules_name_the_table(tmp_path, text, message):
 
 
 def test_the_configured_house_rules_reach_every_new_game(tmp_path):
-    from firmware_host.ui.menu import NewGame
+    from firmware_host.actions.commands import NewGame
     from firmware_host.runtime.session import configured_game, open_controller
     from firmware_host.store.storage import Storage
 

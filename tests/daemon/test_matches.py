@@ -11,7 +11,8 @@ from engines.core import OptionError
 from firmware_host.store.config import Config, ConfigError, load_config
 from firmware_host.board.game import Game
 from firmware_host.store.export import record_text
-from firmware_host.ui.menu import Choice, Menu, NewGame
+from firmware_host.actions.commands import NewGame
+from firmware_host.ui.menu import Choice, Menu
 from firmware_host.runtime.replay import Replayer, parse
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.storage import Storage

@@ -7,9 +7,8 @@ from hypothesis import strategies as st
 
 import engines
 from firmware_host.store.layout import Layout, default_layout
-from firmware_host.ui.menu import (
-    BRIGHTNESS_LEVELS, HELP, Choice, Menu, NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack, game_choices,
-)
+from firmware_host.actions.commands import NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack
+from firmware_host.ui.menu import BRIGHTNESS_LEVELS, HELP, Choice, Menu, game_choices
 from hardware.base import BUTTONS, ButtonEvent, Scan
 
 CHOICES = (

@@ -164,7 +164,7 @@ def test_a_game_against_the_computer_keeps_the_level_and_side_in_its_record(tmp_
 
 
 def test_the_menu_puts_the_computer_on_a_side_for_a_new_game_and_takes_it_off_again(tmp_path):
-    from firmware_host.ui.menu import SetPlayers
+    from firmware_host.actions.commands import SetPlayers
 
     storage = Storage(str(tmp_path / "games.db"))
     controller = open_controller(Config(), storage, configured_game(Config(), "antipod", 4))
