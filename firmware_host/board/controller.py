@@ -35,7 +35,7 @@ from firmware_host.board.record import GameRecord
 from firmware_host.ui.screens import Screen, message_screen
 from firmware_host.ui.stats import today_screen
 from firmware_host.store.storage import Storage, StorageError
-from firmware_host.board.turn import Choice, Pending, Sync, Touch, Turn
+from firmware_host.board.turn import Pending, Sync, Touch, Turn, TurnChoice
 from firmware_host.board.view import Pager, Snapshot, build_frame, build_screen
 from hardware.base import ButtonEvent, Led, Scan
 
@@ -116,7 +116,7 @@ class Controller:
         self._order = {s.label: i for i, s in enumerate(record.state.sites())}
         if self.menu:  # the menu's "New game" means this game from now on
             game = record.game
-            self.menu.current = menus.Choice.of(game.name, game.size, game.variant or "")
+            self.menu.current = menus.GameChoice.of(game.name, game.size, game.variant or "")
             self.menu.match = game.match
         self.board = self.layout.sites_of(self.debouncer.stable)
         self.phase: Phase = phase
@@ -369,7 +369,7 @@ class Controller:
         """Show ``text`` briefly: until the next board change or a few seconds pass."""
         self._flashed, self._dirty = (text, self._now + FLASH_MS), True
 
-    def offer(self, choice: Choice, late: frozenset[str] = frozenset()) -> None:
+    def offer(self, choice: TurnChoice, late: frozenset[str] = frozenset()) -> None:
         """Let the players choose among moves (several explain the board); ``late``: the last
         turn's flips a touch may still come for."""
         self.go(Choosing(choice, late))
@@ -429,7 +429,7 @@ class Controller:
         if due is not None:
             self.emit("guide", action=due.action, sites=self.sorted(due.sites))
         elif offered := recognise.offered(state):
-            self.offer(Choice(tuple(Turn.of(c, self.record.board, state.to_move) for c in offered),
+            self.offer(TurnChoice(tuple(Turn.of(c, self.record.board, state.to_move) for c in offered),
                               self.record.board), late)
         elif state.ok_move() is not None:
             self.emit("guide", action="confirm", sites=[])

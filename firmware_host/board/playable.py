@@ -31,7 +31,7 @@ from engines.core import OptionError
 from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
 from firmware_host.board.game import Game
 from firmware_host.store.layout import Layout, read_layout
-from firmware_host.ui.menu import Choice, game_choices
+from firmware_host.ui.menu import GameChoice, game_choices
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class Playable:
             return None
         return f"this board's layout cannot play {game.title} (no site {missing[:20]!r})"
 
-    def choices(self) -> tuple[Choice, ...]:
+    def choices(self) -> tuple[GameChoice, ...]:
         """The games, menu sizes and variants the board plays (the menu's choices)."""
         if "choices" not in self._known:  # listing them loads every engine: once
             self._known["choices"] = game_choices(self.layout)

@@ -9,7 +9,7 @@ from firmware_host.net.web import commands as page
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage
-from firmware_host.ui.menu import Choice, Menu
+from firmware_host.ui.menu import GameChoice, Menu
 from hardware.base import ButtonEvent, Scan
 
 
@@ -27,14 +27,14 @@ def _menu_action(menu: Menu, label: str):
 
 
 def test_a_take_back_is_the_same_command_from_the_menu_the_page_and_the_broker():
-    current = Choice.of("antipod", 4, "standard")
+    current = GameChoice.of("antipod", 4, "standard")
     from_menu = _menu_action(Menu([current], current), "Take back")
     assert from_menu == page.parse('{"type": "takeback"}', ()) == broker.parse('{"command": "takeback"}')[0]
     assert from_menu == TakeBack()
 
 
 def test_a_new_game_is_the_same_command_from_the_menu_the_page_and_the_broker():
-    current = Choice.of("antipod", 4, "standard")
+    current = GameChoice.of("antipod", 4, "standard")
     from_menu = _menu_action(Menu([current], current), "New game")
     message = '"new_game", "game": "antipod", "size": 4'
     from_page = page.parse(f'{{"type": {message}}}', ())
