@@ -87,7 +87,7 @@ class Hardware:
 
 
 def open_hardware(config: Config, channels: int) -> Hardware:
-    """The configured backends (HardwareUnavailable / backends.OptionError on failure)."""
+    """The configured backends (HardwareUnavailable / backends.HardwareOptionError on failure)."""
     sensors = config.hardware("sensors")
     if sensors["backend"] == "sim":
         sensors.setdefault("channels", max(channels, SIM_CHANNELS))
@@ -489,7 +489,7 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         controller.notice(message_screen("Games set aside", [aside, "It is kept aside"]))
     try:
         hardware = open_hardware(config, controller.layout.sensor_channels)
-    except backends.OptionError as exc:
+    except backends.HardwareOptionError as exc:
         print(f"reedboard run: {config.option_error(exc)}", file=sys.stderr)
         return 2
     except backends.HardwareUnavailable as exc:
