@@ -18,7 +18,7 @@ from firmware_host.ui.menu import GameChoice, Menu
 from firmware_host.board.playable import Playable
 from firmware_host.ui.screens import message_screen
 from firmware_host.ui.stats import today_screen
-from firmware_host.store.storage import GameRecord, Storage, StorageError
+from firmware_host.store.storage import Storage, StorageError, StoredGame
 
 
 def layouts_for(config: Config) -> Callable[[GameState], Layout]:
@@ -78,7 +78,7 @@ def open_controller(
     return controller
 
 
-def resumed_match(storage: Storage, record: GameRecord) -> OngoingMatch | None:
+def resumed_match(storage: Storage, record: StoredGame) -> OngoingMatch | None:
     """The match the unfinished ``record`` belongs to, its earlier finished games replayed
     (abandoned ones do not count); None for a single game. IllegalMove or OptionError when a
     stored game no longer replays."""
