@@ -1,12 +1,14 @@
 """What a board can be asked to do, whoever asks: one value per command, the same from the menu,
-the simulator page, the café network's broker or a paired board. The menu makes them
-(``firmware_host.ui.menu``), the page's and the broker's readers make them from messages
-(``firmware_host.actions.reading``), :class:`~firmware_host.board.playable.Playable` says which
-a board refuses from elsewhere, and :meth:`Controller.command
-<firmware_host.board.controller.Controller.command>` carries each out, in one place.
+the simulator page and the café network's broker. The menu makes them (``firmware_host.ui.menu``),
+the page's and the broker's readers make them from messages (``firmware_host.actions.reading``),
+:class:`~firmware_host.board.playable.Playable` says which a board refuses from elsewhere, and
+:meth:`Controller.command <firmware_host.board.controller.Controller.command>` carries each out,
+in one place.
 
 What only one input can ask (the page's piece moves and noise, a button press) stays with
-that input (``firmware_host.net.web.commands``).
+that input (``firmware_host.net.web.commands``). A paired board asks nothing: what it and this
+board agreed (a new game with its house rules, a takeback to a move) comes as the opponent's
+intents (``firmware_host.board.opponent``).
 
 >>> NewGame("antipalos", 12, "two")
 NewGame(game='antipalos', size=12, variant='two', match=0, computer=None, level=None)

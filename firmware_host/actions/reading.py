@@ -1,4 +1,4 @@
-"""Reading a command from another place (the page, the broker, a paired board): one JSON
+"""Reading a command from another place (the page, the broker, the café dashboard): one JSON
 object, the kind of command it names, its fields typed and none unknown, checked before anything
 happens, and made one of the board's commands (``firmware_host.actions.commands``). A bad one is
 a :class:`CommandError` whose ``str()`` is one line to show (and nothing changes); the page's
