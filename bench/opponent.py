@@ -18,7 +18,7 @@ import time
 from itertools import cycle
 from dataclasses import replace
 
-from firmware_host.store.config import Config, Opponent
+from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.board.controller import Controller
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.storage import Storage
@@ -32,7 +32,7 @@ CHANGES = 400  # sensor change -> frame figures per case
 def _after_first_move(game: str, size: int | None, level: int | None) -> tuple[Controller, SimBoard]:
     """A controller (the computer at ``level`` playing second, or nobody) and its simulated board
     with the start position seen and the first player's move made on it (not yet settled)."""
-    opponent = Opponent("computer", None, level) if level else Opponent()
+    opponent = OpponentConfig("computer", None, level) if level else OpponentConfig()
     config = replace(Config(), opponent=opponent)
     c = open_controller(config, Storage(":memory:"), configured_game(config, game, size))
     board = SimBoard(c.layout.sensor_channels)

@@ -1,7 +1,7 @@
 """Build scanners, LED sinks, displays and buttons from plain option dicts (docs/hardware.md).
 
 Each dict names a ``backend`` and that backend's options. A bad option raises
-:class:`OptionError` (a ValueError) naming it; hardware that is missing (no I2C bus, not a
+:class:`HardwareOptionError` (a ValueError) naming it; hardware that is missing (no I2C bus, not a
 Raspberry Pi, a library only a Pi has) raises :class:`HardwareUnavailable` saying which.
 
 >>> board = make_scanner({"backend": "sim", "channels": 16})
@@ -10,7 +10,7 @@ True
 >>> make_leds({"backend": "ws2812", "count": 400, "brightness": 3})
 Traceback (most recent call last):
 ...
-hardware.backends.OptionError: leds.ws2812: 'brightness' must be a number from 0 to 1, not 3
+hardware.backends.HardwareOptionError: leds.ws2812: 'brightness' must be a number from 0 to 1, not 3
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ Options = dict[str, Any]
 _REQUIRED = object()
 
 
-class OptionError(ValueError):
+class HardwareOptionError(ValueError):
     """A bad hardware option; the message is one line naming it."""
 
 
@@ -36,11 +36,11 @@ class _Reader:
 
     def __init__(self, section: str, options: Options, backends: tuple[str, ...]) -> None:
         if not isinstance(options, dict):
-            raise OptionError(f"{section}: expected a table of options, not {options!r}")
+            raise HardwareOptionError(f"{section}: expected a table of options, not {options!r}")
         self.options = dict(options)
         backend = self.options.pop("backend", None)
         if backend not in backends:
-            raise OptionError(f"{section}: 'backend' must be one of {', '.join(backends)}, "
+            raise HardwareOptionError(f"{section}: 'backend' must be one of {', '.join(backends)}, "
                               f"not {backend!r}")
         self.backend, self.where = backend, f"{section}.{backend}"
 
@@ -48,11 +48,11 @@ class _Reader:
         if name in self.options:
             return self.options.pop(name)
         if default is _REQUIRED:
-            raise OptionError(f"{self.where}: missing option {name!r}")
+            raise HardwareOptionError(f"{self.where}: missing option {name!r}")
         return default
 
-    def fail(self, name: str, wanted: str, value: Any) -> OptionError:
-        return OptionError(f"{self.where}: {name!r} must be {wanted}, not {value!r}")
+    def fail(self, name: str, wanted: str, value: Any) -> HardwareOptionError:
+        return HardwareOptionError(f"{self.where}: {name!r} must be {wanted}, not {value!r}")
 
     def int(self, name: str, default: Any = _REQUIRED, lo: int = 0, hi: int = 1 << 16) -> Any:
         value = self._get(name, default)
@@ -94,7 +94,7 @@ class _Reader:
 
     def done(self) -> None:
         if self.options:
-            raise OptionError(f"{self.where}: unknown option {sorted(self.options)[0]!r}")
+            raise HardwareOptionError(f"{self.where}: unknown option {sorted(self.options)[0]!r}")
 
 
 def _is_pin(value: Any) -> bool:
@@ -107,7 +107,7 @@ def _opening(what: str, build: Callable[[], Any]) -> Any:
     """Run ``build``; turn a missing device or library into HardwareUnavailable."""
     try:
         return build()
-    except (OptionError, HardwareUnavailable):
+    except (HardwareOptionError, HardwareUnavailable):
         raise
     except Exception as error:  # the libraries raise many kinds: ImportError, OSError, ...
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
@@ -152,7 +152,7 @@ def make_scanner(options: Options, *, pin_factory=None, bus=None):
         wiring = opt._get("wiring", None)
         opt.done()
         if not diodes and not columns:
-            raise OptionError("scanner.sim: a diode-less board ('diodes' false) needs 'columns'")
+            raise HardwareOptionError("scanner.sim: a diode-less board ('diodes' false) needs 'columns'")
         if wiring is not None:
             wiring = _wiring(opt, wiring, channels)
             leds = max(leds or 0, max((led + 1 for _, led in wiring.values()), default=0)) or None
@@ -166,7 +166,7 @@ def make_scanner(options: Options, *, pin_factory=None, bus=None):
         settle = opt.number("settle_us", 20, hi=10000) / 1e6
         opt.done()
         if len(set(rows) | set(columns)) != len(rows) + len(columns):
-            raise OptionError("scanner.gpio-matrix: the row and column pins must all differ")
+            raise HardwareOptionError("scanner.gpio-matrix: the row and column pins must all differ")
         return _opening("gpio-matrix", lambda: GpioMatrix(
             rows, columns, diodes=diodes, settle=settle, pin_factory=pin_factory))
     if opt.backend == "74hc165":
@@ -190,7 +190,7 @@ def _wiring(opt: _Reader, wiring: Any, channels: int) -> dict[str, tuple[int, in
     if not ok:
         raise opt.fail("wiring", "site -> [sensor, led] channels", wiring)
     if any(sensor >= channels for sensor, _ in wiring.values()):
-        raise OptionError(f"{opt.where}: the wiring uses sensor channels beyond the board's "
+        raise HardwareOptionError(f"{opt.where}: the wiring uses sensor channels beyond the board's "
                           f"{channels}")
     return {site: (pair[0], pair[1]) for site, pair in wiring.items()}
 
@@ -212,10 +212,10 @@ def _shift_registers(opt: _Reader, pin_factory):
     pins = {name: opt.pin(name) for name in _SPI_PINS if name in opt.options}
     opt.done()
     if pins and (device is not None or len(pins) < len(_SPI_PINS)):
-        raise OptionError(f"{opt.where}: give either 'spi_device' (hardware SPI0) or all of "
+        raise HardwareOptionError(f"{opt.where}: give either 'spi_device' (hardware SPI0) or all of "
                           "'clock', 'miso' and 'select' (any GPIO pins), not a mix")
     if len({latch, *pins.values()}) != 1 + len(pins):
-        raise OptionError(f"{opt.where}: the latch, clock, miso and select pins must all differ")
+        raise HardwareOptionError(f"{opt.where}: the latch, clock, miso and select pins must all differ")
     spi = ({_SPI_PINS[name]: pin for name, pin in pins.items()} | {"mosi_pin": None}
            if pins else {"port": 0, "device": device or 0})
     return _opening("74hc165", lambda: ShiftRegisterChain(
@@ -244,11 +244,11 @@ def _expanders(opt: _Reader, pin_factory, bus):
     settle = opt.number("settle_us", 20, hi=10000) / 1e6
     opt.done()
     if rows and interrupt is not None:
-        raise OptionError(f"{opt.where}: 'interrupt' works with direct wiring only (no 'rows')")
+        raise HardwareOptionError(f"{opt.where}: 'interrupt' works with direct wiring only (no 'rows')")
     if rows and len(set(rows)) != len(rows):
-        raise OptionError(f"{opt.where}: the row pins must all differ")
+        raise HardwareOptionError(f"{opt.where}: the row pins must all differ")
     if rows and interrupt in rows:
-        raise OptionError(f"{opt.where}: the interrupt pin is also a row")
+        raise HardwareOptionError(f"{opt.where}: the interrupt pin is also a row")
 
     def build():
         if bus is None:
@@ -315,7 +315,7 @@ def make_leds(options: Options, *, sim: SimBoard | None = None, device=None):
         if sim is not None:
             return sim.leds
         if count is None:
-            raise OptionError("leds.sim: missing option 'count' (or give the simulated board)")
+            raise HardwareOptionError("leds.sim: missing option 'count' (or give the simulated board)")
         return SimLeds(count)
     if opt.backend == "serial":
         from hardware.serial_link import SerialLeds
@@ -411,6 +411,6 @@ def make_buttons(options: Options, *, sim: SimBoard | None = None, pin_factory=N
     min_press = opt.number("min_press", 0.03, hi=1)
     opt.done()
     if len(set(pins.values())) != len(pins):
-        raise OptionError("buttons.gpio: the ok, back and menu pins must all differ")
+        raise HardwareOptionError("buttons.gpio: the ok, back and menu pins must all differ")
     return _opening("gpio buttons", lambda: GpioButtons(
         pins, hold_time=hold, min_press=min_press, pin_factory=pin_factory))

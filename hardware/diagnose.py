@@ -61,7 +61,7 @@ def _attempt(name: str, build: Callable[[], object], detail: Callable[[object], 
     """Build a driver with the hardware factory and describe it; a failure becomes FAIL."""
     try:
         driver = build()
-    except (backends.OptionError, backends.HardwareUnavailable) as exc:
+    except (backends.HardwareOptionError, backends.HardwareUnavailable) as exc:
         return Check(name, False, str(exc), "see docs/hardware.md for this backend's options")
     try:
         return Check(name, True, detail(driver))

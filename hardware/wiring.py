@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from hardware.backends import OptionError
+from hardware.backends import HardwareOptionError
 
 #: The 74HC165's parallel inputs, A..H, and their pins on the DIP/SOIC package.
 HC165_PINS = dict(zip("ABCDEFGH", (11, 12, 13, 14, 3, 4, 5, 6)))
@@ -114,7 +114,7 @@ def _expanders(opt: dict, channels: int) -> WiringPlan:
     columns = channels if not rows else math.ceil(channels / len(rows))
     chips = max(1, math.ceil(columns / 16))
     if chips > len(MCP_ADDRESSES) and not opt.get("addresses"):
-        raise OptionError(f"scanner.mcp23017: {channels} sensor channels need {chips} MCP23017s, "
+        raise HardwareOptionError(f"scanner.mcp23017: {channels} sensor channels need {chips} MCP23017s, "
                           "and one I2C bus takes at most 8: wire them as a matrix's columns "
                           "(rows = [...]) or use a 74hc165 chain")
     addresses = opt.get("addresses") or list(MCP_ADDRESSES[:chips])
@@ -200,15 +200,15 @@ def channel_groups(options: dict[str, Any], channels: int) -> Callable[[int], tu
 
 
 def scanner_plan(options: dict[str, Any], channels: int) -> WiringPlan:
-    """The wiring of a scanner table for a board of ``channels`` sensor channels; OptionError
+    """The wiring of a scanner table for a board of ``channels`` sensor channels; HardwareOptionError
     when the backend has no wiring (the simulated board) or holds too few channels."""
     backend = options.get("backend")
     if backend not in SCANNERS:
-        raise OptionError(f"scanner: a plan needs a real scanner ({', '.join(SCANNERS)}), "
+        raise HardwareOptionError(f"scanner: a plan needs a real scanner ({', '.join(SCANNERS)}), "
                           f"not {backend!r}")
     plan = SCANNERS[backend](options, channels)
     if plan.capacity < channels:
-        raise OptionError(f"scanner.{backend}: the board needs {channels} sensor channels, and "
+        raise HardwareOptionError(f"scanner.{backend}: the board needs {channels} sensor channels, and "
                           f"this one has {plan.capacity}")
     return plan
 

@@ -33,9 +33,9 @@ from firmware_host.board.opponent import Computer
 from firmware_host.board.turn import LIGHTS
 from firmware_host.net.mqtt.remote import Remote
 from firmware_host.runtime.session import open_controller
-from firmware_host.store.config import Config, Opponent
+from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.store.storage import Storage
-from firmware_host.ui.menu import NewGame, SetPlayers, TakeBack
+from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
 from hardware.base import Led
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
@@ -110,7 +110,7 @@ class BoardUnderTest:
             os.close(handle)
             os.unlink(path)
         self.game, self.path, self.remote = game, path, remote
-        opponent = Opponent("computer", computer, 1) if computer else Opponent()
+        opponent = OpponentConfig("computer", computer, 1) if computer else OpponentConfig()
         self.config = replace(config or Config(), opponent=opponent)
         self.table = table or Table(1000 / self.config.timing.scan_hz)
         self.storage = Storage(path)

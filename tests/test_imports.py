@@ -67,7 +67,7 @@ def test_the_rooms_of_the_picture_are_each_layer_s_packages_and_modules():
 @pytest.mark.parametrize("layer", sorted(LAYERS))
 def test_the_rooms_of_each_layer_import_each_other_one_way(layer):
     """A room stands above the rooms it imports (no arrow in the picture points up): the
-    daemon's rooms read cli > net > runtime > board > ui > store, actions and plan beside."""
+    daemon's rooms read cli > net > runtime > board > ui > actions and store, plan beside."""
     assert circles(rooms(graph(layer))) == []
 
 

@@ -58,7 +58,7 @@ from firmware_host.board.phase import Moving, Over
 from firmware_host.cli.daemon import Daemon, Hardware
 from firmware_host.net import web
 from firmware_host.runtime.session import configured_game, open_controller
-from firmware_host.store.config import Config, Mqtt, Opponent, Timing
+from firmware_host.store.config import Config, Mqtt, OpponentConfig, Timing
 from firmware_host.store.storage import Storage
 from hardware.leds import LumaLeds
 from hardware.mcu_sim import SimMcu
@@ -98,7 +98,7 @@ class Rig:
         mqtt = Mqtt(host="127.0.0.1", port=broker, board="rig", discovery=False) \
             if broker else Mqtt()
         self.config = replace(Config(), game="antipalos", size=5, storage=str(storage),
-                              timing=TIMING, opponent=Opponent("computer", COMPUTER, 1),
+                              timing=TIMING, opponent=OpponentConfig("computer", COMPUTER, 1),
                               mqtt=mqtt)
         self.path = str(storage)
         self.storage = Storage(self.path)

@@ -26,7 +26,7 @@ from engines.ai import alphabeta, mcts
 from engines.ai.profile import SearchProfile, profile_of
 from engines.core import GameState
 
-__all__ = ["LEVELS", "SECONDS", "Choice", "SearchProfile", "budget", "choose", "profile_of"]
+__all__ = ["LEVELS", "SECONDS", "SearchChoice", "SearchProfile", "budget", "choose", "profile_of"]
 
 LEVELS = (1, 2, 3, 4, 5)
 #: CPU seconds a move may cost at each level on the reference machine.
@@ -44,7 +44,7 @@ AHEAD_PLAYOUTS = 8
 
 
 @dataclass(frozen=True)
-class Choice:
+class SearchChoice:
     """The move a search chose; ``count`` is playouts (MCTS) or nodes (alpha-beta), ``kind``
     says which; ``work`` the positions made; ``loose`` whether it was one of level 1's loose
     moves."""
@@ -70,7 +70,7 @@ def budget(state: GameState[Any], level: int) -> int:
 def choose(
     state: GameState[Any], level: int = 3, seed: int = 0, stop: Callable[[], bool] | None = None,
     work: int | None = None, gentle: bool = True,
-) -> Choice:
+) -> SearchChoice:
     """The move the computer plays at ``level`` (or with a ``work`` budget); ValueError when
     the game is over. At level 1 the profile's ``gentle`` share of moves, drawn with ``seed``,
     are loose: the best of ``loose_sample`` safe moves at one ply (``mcts.sample``). A game
@@ -91,7 +91,7 @@ def choose(
             limit = budget(state, 2) - looked
     if loose:
         move, count, spent = mcts.sample(state, rng, profile.loose_sample, profile)
-        return Choice(move, level, mcts.COUNTS, count, spent + looked, True)
+        return SearchChoice(move, level, mcts.COUNTS, count, spent + looked, True)
     halt = stop or (lambda: False)
     if profile.search == "alphabeta":
         counts = alphabeta.COUNTS
@@ -100,4 +100,4 @@ def choose(
         counts = mcts.COUNTS
         found = mcts.search(state, limit, rng, halt, profile.scan_cost[level - 1], profile)
     move, count, spent = found
-    return Choice(move, level, counts, count, spent + looked, loose)
+    return SearchChoice(move, level, counts, count, spent + looked, loose)

@@ -1,13 +1,15 @@
-"""Reading a command from another place (the page, the broker, a paired board): one JSON
-object, the kind of command it names, its fields typed and none unknown, and a new game's fields,
-checked before anything happens. A bad one is a :class:`CommandError` whose ``str()`` is one line
-to show (and nothing changes); the page's commands (``firmware_host.net.web.commands``) and the
-broker's (``firmware_host.net.mqtt.commands``) read through it, each with readers of their own.
+"""Reading a command from another place (the page, the broker, the café dashboard): one JSON
+object, the kind of command it names, its fields typed and none unknown, checked before anything
+happens, and made one of the board's commands (``firmware_host.actions.commands``). A bad one is
+a :class:`CommandError` whose ``str()`` is one line to show (and nothing changes); the page's
+commands (``firmware_host.net.web.commands``) and the broker's (``firmware_host.net.mqtt.commands``)
+read through it, with the readers here for the board's commands they share (a new game, a take
+back, a house rule) and readers of their own for the rest.
 
 >>> message = '{"type": "new_game", "game": "antipalos", "computer": "second"}'
 >>> new = read(load(message), "type", {"new_game": read_new_game}, ())
->>> new.game.name, new.computer
-('antipalos', 'second')
+>>> new
+NewGame(game='antipalos', size=12, variant='two', match=0, computer='second', level=None)
 >>> load("[" * 3000)
 Traceback (most recent call last):
 ...
@@ -23,10 +25,9 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Collection
 
-from engines import GAME_NAMES
+from engines import GAME_NAMES, game_info
 from engines.core import OptionError
-from firmware_host.board.game import Game
-from firmware_host.board.playable import SEATS, NewGame
+from firmware_host.actions.commands import SEATS, HouseRule, NewGame, TakeBack
 
 
 class CommandError(ValueError):
@@ -103,6 +104,28 @@ def read_new_game(f: Fields, _: Collection[str]) -> NewGame:
     if level is not None and not 1 <= level <= 5:
         raise CommandError(f"{f.kind}: 'level' must be 1 to 5")
     try:
-        return NewGame(Game.of(name, size, variant or None), computer, level)
+        size, variant = game_info(name).check_options(size, variant or None)
+    except OptionError as exc:
+        raise CommandError(str(exc)) from None
+    return NewGame(name, size, variant, computer=computer, level=level)
+
+
+def read_take_back(f: Fields, _: Collection[str]) -> TakeBack:
+    f.done()
+    return TakeBack()
+
+
+def read_house_rule(f: Fields, _: Collection[str]) -> HouseRule:
+    """A house rule the game has, with a value it takes."""
+    name, option, value = f.get("game", (str,)), f.get("name", (str,)), f.get("value", (bool, int, str))
+    f.done()
+    if name not in GAME_NAMES:
+        raise CommandError(f"no game {name[:40]!r} (one of {', '.join(GAME_NAMES)})")
+    options = {o.name: o for o in game_info(name).options}
+    if option not in options:
+        raise CommandError(f"{name} has no house rule {option[:40]!r}"
+                           f" (its rules: {', '.join(options) or 'none'})")
+    try:
+        return HouseRule(name, option, options[option].read(value))
     except OptionError as exc:
         raise CommandError(str(exc)) from None

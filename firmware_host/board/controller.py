@@ -16,6 +16,8 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping, cast
 
 from engines.core import FollowUp, GameState, IllegalMove, Outcome
+from firmware_host.actions.commands import (Again, Command, HouseRule, NewGame, PowerOff, SetBrightness,
+                                            SetPlayers, ShowIP, ShowToday, TakeBack)
 from firmware_host.board import judge, recognise
 from firmware_host.ui import menu as menus
 from firmware_host.store.config import ConfigError, Timing
@@ -25,8 +27,7 @@ from firmware_host.board.hand import Hand
 from firmware_host.ui.kiosk import Idle
 from firmware_host.store.layout import Layout
 from firmware_host.board.matchplay import OngoingMatch
-from firmware_host.ui.menu import (Menu, NewGame, PowerOff, SetBrightness, SetPlayers, ShowIP, ShowToday,
-                                TakeBack)
+from firmware_host.ui.menu import Menu
 from firmware_host.board.opponent import (Adopt, Ask, Asked, Hints, Opponent, Play, Remember, Seen,
                                     StartGame, TakeBackTo, Withdraw)
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
@@ -34,7 +35,7 @@ from firmware_host.board.record import GameRecord
 from firmware_host.ui.screens import Screen, message_screen
 from firmware_host.ui.stats import today_screen
 from firmware_host.store.storage import Storage, StorageError
-from firmware_host.board.turn import Choice, Pending, Sync, Touch, Turn
+from firmware_host.board.turn import Pending, Sync, Touch, Turn, TurnChoice
 from firmware_host.board.view import Pager, Snapshot, build_frame, build_screen
 from hardware.base import ButtonEvent, Led, Scan
 
@@ -115,7 +116,7 @@ class Controller:
         self._order = {s.label: i for i, s in enumerate(record.state.sites())}
         if self.menu:  # the menu's "New game" means this game from now on
             game = record.game
-            self.menu.current = menus.Choice.of(game.name, game.size, game.variant or "")
+            self.menu.current = menus.GameChoice.of(game.name, game.size, game.variant or "")
             self.menu.match = game.match
         self.board = self.layout.sites_of(self.debouncer.stable)
         self.phase: Phase = phase
@@ -372,7 +373,7 @@ class Controller:
         """Show ``text`` briefly: until the next board change or a few seconds pass."""
         self._flashed, self._dirty = (text, self._now + FLASH_MS), True
 
-    def offer(self, choice: Choice, late: frozenset[str] = frozenset()) -> None:
+    def offer(self, choice: TurnChoice, late: frozenset[str] = frozenset()) -> None:
         """Let the players choose among moves (several explain the board); ``late``: the last
         turn's flips a touch may still come for."""
         self.go(Choosing(choice, late))
@@ -432,7 +433,7 @@ class Controller:
         if due is not None:
             self.emit("guide", action=due.action, sites=self.sorted(due.sites))
         elif offered := recognise.offered(state):
-            self.offer(Choice(tuple(Turn.of(c, self.record.board, state.to_move) for c in offered),
+            self.offer(TurnChoice(tuple(Turn.of(c, self.record.board, state.to_move) for c in offered),
                               self.record.board), late)
         elif state.ok_move() is not None:
             self.emit("guide", action="confirm", sites=[])
@@ -616,15 +617,27 @@ class Controller:
             return
         judge.ok(self)
 
-    def command(self, action: Any) -> None:
-        """Carry out a menu action (from the menu, the page or the café network)."""
+    def command(self, action: Command | None) -> None:
+        """Carry out one of the board's commands (``firmware_host.actions.commands``), whoever
+        gave it: the menu, the page, the café network (None: the menu gave none)."""
         self._dirty = True
         if isinstance(action, NewGame):
-            self.new_game(Game(action.game, action.size, action.variant, action.match))
+            game = Game(action.game, action.size, action.variant, action.match)
+            players = action.players()
+            if players is None:
+                self.new_game(game)
+            else:
+                self.set_players(players, game)
+        elif isinstance(action, Again):
+            self.new_game(self.game)
         elif isinstance(action, TakeBack):
             self.ask_takeback()
         elif isinstance(action, SetBrightness):
             self.brightness = action.level
+            if self.menu:
+                self.menu.show_brightness(action.level)
+        elif isinstance(action, HouseRule):
+            self.house_rules.setdefault(action.game, {})[action.name] = action.value
         elif isinstance(action, SetPlayers):
             self.set_players(action)
         elif isinstance(action, ShowIP):

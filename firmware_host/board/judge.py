@@ -22,7 +22,7 @@ from firmware_host.board.opponent import Asked, Opponent, Play, Seen
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.board.recognise import Candidate
 from firmware_host.board.record import GameRecord
-from firmware_host.board.turn import Choice, Sync, Touch, Turn
+from firmware_host.board.turn import Sync, Touch, Turn, TurnChoice
 from firmware_host.ui.kiosk import Idle
 
 Board = frozenset[str]
@@ -64,7 +64,7 @@ class Effects(Protocol):
     def out_of_sync(self, sync: Sync) -> None: ...
     def light_targets(self, targets: Board) -> None: ...
     def flash(self, text: str) -> None: ...
-    def offer(self, choice: Choice, late: Board = frozenset()) -> None: ...
+    def offer(self, choice: TurnChoice, late: Board = frozenset()) -> None: ...
     def accept(self, turn: Turn, correct: bool = False, correctable: bool = True) -> bool: ...
     def follow(self, announce: bool = False) -> None: ...
     def begin_turn(self, correctable: bool = False, late: Board = frozenset(),
@@ -176,9 +176,9 @@ def a_move_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
     return True
 
 
-def _choice(c: Effects, found: list[Candidate], board: Board, touched: tuple[Touch, ...]) -> Choice:
+def _choice(c: Effects, found: list[Candidate], board: Board, touched: tuple[Touch, ...]) -> TurnChoice:
     """The candidates as a choice, the touches made so far counted in order."""
-    choice = Choice(tuple(Turn.of(f, c.record.board, c.state.to_move) for f in found), board)
+    choice = TurnChoice(tuple(Turn.of(f, c.record.board, c.state.to_move) for f in found), board)
     for touch in touched:
         choice, taken = choice.touch(touch, early=touch.site in c.record.board)
         _say_taken(c, choice, touch, taken)
@@ -568,14 +568,14 @@ def touched(c: Effects, touch: Touch) -> None:
             c.go(replace(phase, undo=phase.undo.touched(index, touch.site).advance(c.board, None)))
 
 
-def _say_taken(c: Effects, choice: Choice, touch: Touch, taken: str | None) -> None:
+def _say_taken(c: Effects, choice: TurnChoice, touch: Touch, taken: str | None) -> None:
     """A touch that could have been a tap on a lit pick site but counted as a flip: say so."""
     picks = frozenset().union(*(t.left[i] for t in choice.turns if (i := t.pick_index()) is not None))
     if taken == "flip" and touch.site in picks:
         c.flash(f"Flip of {touch.site} counted")
 
 
-def _choice_moved_on(c: Effects, phase: Choosing, choice: Choice) -> None:
+def _choice_moved_on(c: Effects, phase: Choosing, choice: TurnChoice) -> None:
     """After a touch or OK: the chosen move recorded, else the choice as it now stands."""
     if choice.known is not None:
         c.accept(choice.sole())

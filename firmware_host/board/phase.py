@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_host.board.turn import Choice, Pending, Touch, Turn
+from firmware_host.board.turn import Pending, Touch, Turn, TurnChoice
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Choosing:
     """Several moves explain the board: the ``choice`` among them. ``late`` as for
     :class:`Moving`."""
 
-    choice: Choice
+    choice: TurnChoice
     late: frozenset[str] = frozenset()
 
 

@@ -9,11 +9,11 @@ elsewhere, as its menu offers none; ``takebacks = false`` refuses take backs; a 
 another board over the network takes no players either (the other board plays the other side).
 
 >>> from firmware_host.store.layout import Layout
->>> from firmware_host.ui.menu import SetPlayers, TakeBack
+>>> from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
 >>> board = Playable(Layout({"a1": 0}, {"a1": 0}), kiosk=True)
->>> board.refusal(NewGame(Game.of("phalanx")))[:46]
+>>> board.refusal(NewGame("phalanx", None, "standard"))[:46]
 "this board's layout cannot play Phalanx (no si"
->>> Playable().refusal(NewGame(Game.of("phalanx"))) is None
+>>> Playable().refusal(NewGame("phalanx", None, "standard")) is None
 True
 >>> board.refusal(SetPlayers("black", 2))
 'kiosk mode: who plays is set at the board only'
@@ -28,32 +28,10 @@ from typing import Any
 
 import engines
 from engines.core import OptionError
+from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
 from firmware_host.board.game import Game
 from firmware_host.store.layout import Layout, read_layout
-from firmware_host.ui.menu import Choice, SetPlayers, TakeBack, game_choices
-from firmware_host.ui.menu import NewGame as MenuNewGame
-
-#: The seats the computer can take in a new game asked from elsewhere: moving first or second.
-SEATS = ("first", "second")
-
-
-@dataclass(frozen=True)
-class NewGame:
-    """A new game of ``game`` asked from elsewhere (the page, the café network); ``computer``:
-    the seat the computer takes ("first" or "second", None: everybody at the table) and its
-    ``level``; both None: who plays stays as it is."""
-
-    game: Game
-    computer: str | None = None
-    level: int | None = None
-
-    def players(self) -> SetPlayers | None:
-        """Who plays the new game (None: as before)."""
-        if self.level is None and self.computer is None:
-            return None
-        sides = self.game.new().sides
-        side = None if self.computer is None else sides[SEATS.index(self.computer)]
-        return SetPlayers(side, self.level or 1)
+from firmware_host.ui.menu import GameChoice, game_choices
 
 
 @dataclass(frozen=True)
@@ -80,13 +58,13 @@ class Playable:
                    config.game)
 
     def refusal(self, action: Any) -> str | None:
-        """Why the board refuses ``action`` (a :class:`NewGame`, the menu's NewGame, TakeBack,
-        SetPlayers, SetBrightness, ...) from elsewhere; None when it may go ahead."""
+        """Why the board refuses ``action`` (one of its commands,
+        ``firmware_host.actions.commands``: a new game, who plays, a take back, ...) from
+        elsewhere; None when it may go ahead."""
         if isinstance(action, NewGame):
             players = action.players()
-            return self.game_refusal(action.game) or (self.refusal(players) if players else None)
-        if isinstance(action, MenuNewGame):
-            return self.game_refusal(Game(action.game, action.size, action.variant))
+            return (self.game_refusal(Game(action.game, action.size, action.variant))
+                    or (self.refusal(players) if players else None))
         if isinstance(action, SetPlayers):
             if self.kiosk:
                 return "kiosk mode: who plays is set at the board only"
@@ -115,7 +93,7 @@ class Playable:
             return None
         return f"this board's layout cannot play {game.title} (no site {missing[:20]!r})"
 
-    def choices(self) -> tuple[Choice, ...]:
+    def choices(self) -> tuple[GameChoice, ...]:
         """The games, menu sizes and variants the board plays (the menu's choices)."""
         if "choices" not in self._known:  # listing them loads every engine: once
             self._known["choices"] = game_choices(self.layout)

@@ -255,7 +255,7 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class Choice:
+class TurnChoice:
     """Several moves explain the board (they differ by a pick). Steps they all share before
     the pick (flips) come first; a quick touch on a pick site, or the buttons, choose.
     ``deferred``: touches that only a chosen move can count (a passed token flipped before the
@@ -294,7 +294,7 @@ class Choice:
         ((step, left),) = steps
         return step if step is not None and step.action == "flip" and left else None
 
-    def touch(self, touch: Touch, early: bool = False) -> tuple["Choice", str | None]:
+    def touch(self, touch: Touch, early: bool = False) -> tuple["TurnChoice", str | None]:
         """Count ``touch``: a shared flip for every turn, else a pick (the turns picking that
         site stay), else kept for the chosen turn; what it was taken as. An ``early`` touch of
         a token of the position, made before the move showed, counts only if it lasted
@@ -328,13 +328,13 @@ class Choice:
         pick = turn.pick_index()
         return turn if pick is None else turn.complete(pick)
 
-    def ok(self) -> "Choice":
+    def ok(self) -> "TurnChoice":
         """OK: the shared flip done (made without lifting), else the highlighted move chosen."""
         if self.shared is not None:
             return replace(self, turns=tuple(t.complete() for t in self.turns))
         return replace(self, turns=(self.chosen(),), highlight=0)
 
-    def next(self) -> "Choice":
+    def next(self) -> "TurnChoice":
         """BACK: show the next candidate."""
         return replace(self, highlight=(self.highlight + 1) % len(self.turns))
 

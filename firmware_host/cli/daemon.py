@@ -31,7 +31,7 @@ from firmware_host.board.controller import Controller
 from firmware_host.board.playable import Playable
 from firmware_host.runtime.notify import Notifier
 from firmware_host.runtime.replay import feed
-from firmware_host.runtime.service import PowerOff, status_text
+from firmware_host.runtime.service import PowerOffProcess, status_text
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config
 from firmware_host.store.dblock import DatabaseLock
@@ -87,7 +87,7 @@ class Hardware:
 
 
 def open_hardware(config: Config, channels: int) -> Hardware:
-    """The configured backends (HardwareUnavailable / backends.OptionError on failure)."""
+    """The configured backends (HardwareUnavailable / backends.HardwareOptionError on failure)."""
     sensors = config.hardware("sensors")
     if sensors["backend"] == "sim":
         sensors.setdefault("channels", max(channels, SIM_CHANNELS))
@@ -139,7 +139,7 @@ class Daemon:
         self.when_ready: list[Callable[[], None]] = []
         self.notifier = Notifier()
         #: What a confirmed power-off runs (None, the simulated board: only shown).
-        self.power_off: PowerOff | None = None
+        self.power_off: PowerOffProcess | None = None
         #: Said after the status line, e.g. that the configured hardware was missing.
         self.note: str | None = None
         self._frame_version = -1
@@ -489,7 +489,7 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         controller.notice(message_screen("Games set aside", [aside, "It is kept aside"]))
     try:
         hardware = open_hardware(config, controller.layout.sensor_channels)
-    except backends.OptionError as exc:
+    except backends.HardwareOptionError as exc:
         print(f"reedboard run: {config.option_error(exc)}", file=sys.stderr)
         return 2
     except backends.HardwareUnavailable as exc:
@@ -505,7 +505,7 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
                     idle_scan_hz=config.timing.idle_scan_hz)
     daemon.note = missing
     if simulated is None:  # only a real board powers off the machine it runs on
-        daemon.power_off = PowerOff(config.poweroff_command)
+        daemon.power_off = PowerOffProcess(config.poweroff_command)
     page = _bind_page(board, config, host or config.web.host, port or config.web.port, token)
     if page is None and simulated is not None:
         daemon.close()

@@ -20,7 +20,7 @@ def _run(args: argparse.Namespace) -> int:
     from firmware_host.board.game import Game
     from firmware_host.plan.make import make_plan, write_plan
     from firmware_host.store.config import ConfigError, load_config
-    from hardware.backends import OptionError as HardwareOptionError
+    from hardware.backends import HardwareOptionError
 
     try:
         config = load_config(args.config)

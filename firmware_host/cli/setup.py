@@ -157,7 +157,7 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool,
     target = layout_target(config, layout)
     try:
         hardware = open_hardware(config, len(game.new().sites()))
-    except backends.OptionError as exc:
+    except backends.HardwareOptionError as exc:
         print(f"reedboard setup: {config.option_error(exc)}", file=sys.stderr)
         return 2
     except backends.HardwareUnavailable as exc:

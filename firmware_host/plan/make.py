@@ -11,7 +11,7 @@ from firmware_host.plan.sheet import Sheet, to_pdf, to_svg
 from firmware_host.plan.wiring_sheet import chain_sheet, table_lines, table_sheets
 from firmware_host.store.config import DEFAULT_BRIGHTNESS, Config
 from firmware_host.store.layout import Layout, layout_for
-from hardware.backends import OptionError as HardwareOptionError
+from hardware.backends import HardwareOptionError
 from hardware.wiring import WiringPlan, led_plan, scanner_plan
 
 
@@ -50,7 +50,7 @@ def make_plan(config: Config, game: Game, pitch: float, layout_path: str | None 
               scanner: str | None = None, default_scanner: str = "74hc165") -> Plan:
     """The plan of ``game`` on the board ``config`` describes (``scanner``: another backend
     than the config's; ``default_scanner`` for a config on the simulated board);
-    ConfigError or OptionError."""
+    ConfigError, OptionError (a game) or HardwareOptionError (its wiring)."""
     sites = game.new().sites()
     layout: Layout = layout_for(layout_path or config.layout, sites)
     sensors = config.hardware("sensors")

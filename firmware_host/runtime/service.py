@@ -27,8 +27,8 @@ def status_text(controller: Controller) -> str:
     return text
 
 
-class PowerOff:
-    """Runs the power-off command without blocking the scan loop; :meth:`failure` says, once,
+class PowerOffProcess:
+    """The power-off command run without blocking the scan loop; :meth:`failure` says, once,
     why it did not work."""
 
     def __init__(self, command: Sequence[str]) -> None:

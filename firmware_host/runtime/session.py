@@ -14,11 +14,11 @@ from firmware_host.ui.kiosk import Idle
 from firmware_host.store.layout import Layout, default_layout, game_layout, read_layout
 from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.board.opponent import Computer, Hints
-from firmware_host.ui.menu import Choice, Menu
+from firmware_host.ui.menu import GameChoice, Menu
 from firmware_host.board.playable import Playable
 from firmware_host.ui.screens import message_screen
 from firmware_host.ui.stats import today_screen
-from firmware_host.store.storage import GameRecord, Storage, StorageError
+from firmware_host.store.storage import Storage, StorageError, StoredGame
 
 
 def layouts_for(config: Config) -> Callable[[GameState], Layout]:
@@ -78,7 +78,7 @@ def open_controller(
     return controller
 
 
-def resumed_match(storage: Storage, record: GameRecord) -> OngoingMatch | None:
+def resumed_match(storage: Storage, record: StoredGame) -> OngoingMatch | None:
     """The match the unfinished ``record`` belongs to, its earlier finished games replayed
     (abandoned ones do not count); None for a single game. IllegalMove or OptionError when a
     stored game no longer replays."""
@@ -122,7 +122,7 @@ def _controller(config, storage, game, address, resume, match=None, sync=False,
     rules = {name: dict(options) for name, options in config.options.items()}  # the menu's too
     menu = Menu(
         menu_choices(config),
-        current=Choice.of(game.name, game.size, game.variant or ""),
+        current=GameChoice.of(game.name, game.size, game.variant or ""),
         match=game.match,
         takebacks=config.takebacks,
         kiosk=kiosk.enabled,
@@ -159,7 +159,7 @@ def _controller(config, storage, game, address, resume, match=None, sync=False,
     return controller
 
 
-def menu_choices(config: Config) -> tuple[Choice, ...] | Callable[[], tuple[Choice, ...]]:
+def menu_choices(config: Config) -> tuple[GameChoice, ...] | Callable[[], tuple[GameChoice, ...]]:
     """The games, sizes and variants the board's layout can play (:class:`Playable`; all, with
     default layouts: then a function giving them, so that the menu loads every engine only when
     opened)."""

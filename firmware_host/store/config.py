@@ -129,7 +129,7 @@ def topic_name(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Opponent:
+class OpponentConfig:
     """Who plays the other side: ``none`` (two at the table), the ``computer`` playing ``side``
     (default: the side that moves second) at ``level`` 1 (gentle) to 5, or the players at
     ``remote`` board ``board`` (its id on the café network's broker) playing ``side``."""
@@ -141,7 +141,7 @@ class Opponent:
 
 
 @dataclass(frozen=True)
-class Archive:
+class ArchiveConfig:
     """The café dashboard's game archive: None keeps it in SQLite in the dashboard's state
     directory; ``postgresql://user@host/db`` in PostgreSQL (docs/cafe.md)."""
 
@@ -194,8 +194,8 @@ class Config:
     kiosk: Kiosk = field(default_factory=Kiosk)
     web: Web = field(default_factory=Web)
     mqtt: Mqtt = field(default_factory=Mqtt)
-    opponent: Opponent = field(default_factory=Opponent)
-    archive: Archive = field(default_factory=Archive)
+    opponent: OpponentConfig = field(default_factory=OpponentConfig)
+    archive: ArchiveConfig = field(default_factory=ArchiveConfig)
     #: The file this came from (None: built-in defaults).
     source: str | None = field(default=None, compare=False)
 

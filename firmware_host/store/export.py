@@ -14,10 +14,10 @@ from engines import game_info, new_game
 from engines.core import GameState, IllegalMove, OptionError
 from engines.core.options import read_options
 from firmware_host.store.referee import has_views, notation_from
-from firmware_host.store.storage import GameRecord
+from firmware_host.store.storage import StoredGame
 
 
-def record_text(record: GameRecord, view: str | None = None) -> str:
+def record_text(record: StoredGame, view: str | None = None) -> str:
     """One game as text, its moves named from ``view`` where the game has points of view
     (default: the first player's, as records are written); a game named one way only is
     written as is, with a note. OptionError for a stored game that cannot be read (its
@@ -58,7 +58,7 @@ def record_text(record: GameRecord, view: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def options_of(record: GameRecord) -> dict[str, str]:
+def options_of(record: StoredGame) -> dict[str, str]:
     """The house rules the game was played with, and who began, for games that have that."""
     options = read_options(record.options or "")
     if record.first and any(o.name == "first" for o in game_info(record.game).options):
@@ -76,7 +76,7 @@ def _name(state: GameState, text: str, view: str | None) -> str:
         return text
 
 
-def export(records: Iterable[GameRecord], view: str | None = None,
+def export(records: Iterable[StoredGame], view: str | None = None,
            warn: Callable[[str], None] = lambda text: None) -> str:
     """The records as text; a game that cannot be read is left out and ``warn`` says why."""
     texts = []

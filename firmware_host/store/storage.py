@@ -123,7 +123,7 @@ class GameId(int):
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class StoredGame:
     """A stored game; ``moves`` in canonical notation, ply 1 first. ``match_of``: the id of
     the first game of the match it belongs to (None for a single game), ``match_target`` the
     points that match goes to; ``first`` the side that began (a match's loser begins the next
@@ -483,7 +483,7 @@ class Storage:
             (now_text(), result, winner, GameId(game_id)),
         ))
 
-    def unfinished(self) -> GameRecord | None:
+    def unfinished(self) -> StoredGame | None:
         """The most recent game still running, with its moves."""
         games = self.games(running=True)
         return games[-1] if games else None
@@ -497,7 +497,7 @@ class Storage:
             raise StorageError(f"{self.path}: cannot read the games ({exc})") from None
         return row[0] if row and isinstance(row[0], str) else None
 
-    def match_games(self, match_of: int) -> list[GameRecord]:
+    def match_games(self, match_of: int) -> list[StoredGame]:
         """The games of the match whose first game is ``match_of``, in the order played."""
         return self.games(match_of=match_of)
 
@@ -507,7 +507,7 @@ class Storage:
         running: bool = False,
         since: str | None = None,
         match_of: int | None = None,
-    ) -> list[GameRecord]:
+    ) -> list[StoredGame]:
         """Stored games, oldest first (one, by id; only the running ones; those started at
         or after ``since``, a time as :func:`now_text` writes it; or a match's)."""
         sql = (
@@ -645,7 +645,7 @@ _TYPES = {"id": int, "game": str, "size": int, "variant": str, "started": str, "
           "options": str, "opponent": str, "history": str}
 
 
-def _record(row: tuple, moves: tuple) -> GameRecord:
+def _record(row: tuple, moves: tuple) -> StoredGame:
     """A stored row as a record; one whose columns have the wrong types says so in
     ``problem`` (a damaged or hand-edited file), the bad values left out.
 
@@ -665,4 +665,4 @@ def _record(row: tuple, moves: tuple) -> GameRecord:
     if bad:
         problems.append(f"move {bad[0]} is not text")
         moves = tuple(str(m) for m in moves)
-    return GameRecord(**values, moves=moves, problem="; ".join(problems) or None)
+    return StoredGame(**values, moves=moves, problem="; ".join(problems) or None)

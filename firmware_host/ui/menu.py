@@ -6,14 +6,14 @@ made on this page, then goes up a level (and closes the menu from the top). The 
 so (:data:`HELP`) while its first item is chosen. A long MENU press offers power-off (when
 ``power_off``): a confirm page where OK powers off and BACK cancels.
 
->>> menu = Menu([Choice("antipalos", 12, "standard", "Antipalos")],
-...             current=Choice("antipalos", 12, "standard", "Antipalos"))
+>>> menu = Menu([GameChoice("antipalos", 12, "standard", "Antipalos")],
+...             current=GameChoice("antipalos", 12, "standard", "Antipalos"))
 >>> menu.press(ButtonEvent("menu")), menu.screen().text_lines()[:2], menu.screen().footer
 (None, ('Menu', '> New game'), ('MENU: next · OK: pick', 'BACK: back / close'))
 >>> menu.press(ButtonEvent("menu")), menu.press(ButtonEvent("back")), menu.is_open
 (None, None, True)
 >>> menu.press(ButtonEvent("ok")), menu.is_open
-(NewGame(game='antipalos', size=12, variant='standard', match=0), False)
+(NewGame(game='antipalos', size=12, variant='standard', match=0, computer=None, level=None), False)
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from typing import Callable, Sequence
 
 import engines
 from engines.core import OptionError
+from firmware_host.actions.commands import (NewGame, PowerOff, SetBrightness, SetPlayers, ShowIP,
+                                            ShowToday, TakeBack)
 from firmware_host.store.layout import Layout
 from firmware_host.ui.screens import Screen, menu_screen
 from hardware.base import ButtonEvent
@@ -34,56 +36,14 @@ HELP = ("MENU: next · OK: pick", "BACK: back / close")
 BRIGHTNESS_LEVELS = (0.1, 0.25, 0.5, 0.75, 1.0)
 
 
-# -------------------------------------------------------------------------------- actions
-@dataclass(frozen=True)
-class NewGame:
-    game: str
-    size: int | None
-    variant: str
-    #: The points a match goes to (0: single games).
-    match: int = 0
-
-
-@dataclass(frozen=True)
-class TakeBack:
-    pass
-
-
-@dataclass(frozen=True)
-class SetBrightness:
-    level: float
-
-
-@dataclass(frozen=True)
-class ShowIP:
-    pass
-
-
-@dataclass(frozen=True)
-class ShowToday:
-    pass
-
-
-@dataclass(frozen=True)
-class PowerOff:
-    pass
-
-
-@dataclass(frozen=True)
-class SetPlayers:
-    """Who plays: ``computer`` the side the computer plays (None: all at the table), at
-    ``level`` (1..5); a new game starts."""
-
-    computer: str | None
-    level: int
-
-
+#: The board's commands the menu gives (``firmware_host.actions.commands``: the same the page and
+#: the broker give).
 Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff | SetPlayers
 
 
 # -------------------------------------------------------------------------------- choices
 @dataclass(frozen=True)
-class Choice:
+class GameChoice:
     """A game, size and variant the board can play; ``title`` is the game's short title,
     ``match_targets`` the points its matches can go to (none: no match play)."""
 
@@ -94,13 +54,13 @@ class Choice:
     match_targets: tuple[int, ...] = ()
 
     @classmethod
-    def of(cls, game: str, size: int | None, variant: str) -> "Choice":
+    def of(cls, game: str, size: int | None, variant: str) -> "GameChoice":
         """The choice of a registered game, its title and match targets from the engine."""
         info = engines.game_info(game)
         return cls(game, size, variant, info.title.split(" (")[0], info.match_targets)
 
 
-def game_choices(layout: Layout | None = None) -> tuple[Choice, ...]:
+def game_choices(layout: Layout | None = None) -> tuple[GameChoice, ...]:
     """Every game, menu size and variant whose sites ``layout`` covers (None: the default
     layouts, so every one)."""
     out = []
@@ -109,7 +69,7 @@ def game_choices(layout: Layout | None = None) -> tuple[Choice, ...]:
         for size in info.sizes or (info.default_size,):
             for variant in info.variants:
                 if layout is None or layout.covers(engines.new_game(game, size, variant).sites()):
-                    out.append(Choice.of(game, size, variant))
+                    out.append(GameChoice.of(game, size, variant))
     return tuple(out)
 
 
@@ -142,8 +102,8 @@ class Menu:
 
     def __init__(
         self,
-        choices: Sequence[Choice] | Callable[[], Sequence[Choice]],
-        current: Choice,
+        choices: Sequence[GameChoice] | Callable[[], Sequence[GameChoice]],
+        current: GameChoice,
         takebacks: bool = True,
         kiosk: bool = False,
         brightness: float = 0.5,
@@ -162,11 +122,12 @@ class Menu:
         self.current = current
         self.takebacks = takebacks
         self.kiosk = kiosk
-        self.brightness = min(BRIGHTNESS_LEVELS, key=lambda level: abs(level - brightness))
+        self.brightness = BRIGHTNESS_LEVELS[0]
+        self.show_brightness(brightness)
         self._pages: list[_Page] = []
 
     @property
-    def choices(self) -> tuple[Choice, ...]:
+    def choices(self) -> tuple[GameChoice, ...]:
         if callable(self._choices):
             self._choices = self._choices()
         return tuple(self._choices)
@@ -201,6 +162,11 @@ class Menu:
 
     def close(self) -> None:
         self._pages = []
+
+    def show_brightness(self, level: float) -> None:
+        """The brightness item shows the menu's level nearest ``level`` (set at the board or
+        elsewhere), and OK steps on from it."""
+        self.brightness = min(BRIGHTNESS_LEVELS, key=lambda step: abs(step - level))
 
     def screen(self) -> Screen:
         """The open menu's screen (the top level when closed)."""
@@ -255,11 +221,11 @@ class Menu:
         return _Page("Game", items, _index([g for g, _ in games], self.current.game))
 
     def _narrow_to(self, field: str, value: object,
-                   keep: Callable[[Choice], bool] = lambda c: True) -> Action | _Page:
+                   keep: Callable[[GameChoice], bool] = lambda c: True) -> Action | _Page:
         """:meth:`_narrow` to the choices ``keep`` selects whose ``field`` is ``value``."""
         return self._narrow(lambda c: keep(c) and getattr(c, field) == value)
 
-    def _narrow(self, keep: Callable[[Choice], bool]) -> Action | _Page:
+    def _narrow(self, keep: Callable[[GameChoice], bool]) -> Action | _Page:
         """The choices ``keep`` selects: a new game when one is left, else a page to pick the
         size (when they differ in size) or the variant, the current game's under the cursor."""
         left = [c for c in self.choices if keep(c)]
@@ -343,7 +309,7 @@ class Menu:
         )
         return _Page("Match play", items, _index(targets, self.match))
 
-    def _start(self, choice: Choice, match: int | None = None) -> NewGame:
+    def _start(self, choice: GameChoice, match: int | None = None) -> NewGame:
         """A new game of ``choice``: a match to ``match`` points (default: the current target
         for the same game, single games for another game)."""
         if match is None:

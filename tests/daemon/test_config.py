@@ -76,7 +76,7 @@ def test_docs_name_every_key_with_its_default():
     text = (DOCS / "config.md").read_text(encoding="utf-8")
     sections = {"timing": config_module.Timing, "kiosk": config_module.Kiosk,
                 "web": config_module.Web, "mqtt": config_module.Mqtt,
-                "opponent": config_module.Opponent, "archive": config_module.Archive}
+                "opponent": config_module.OpponentConfig, "archive": config_module.ArchiveConfig}
     tables = set(sections) | set(config_module.BACKEND_TABLES) | {"source"}
     for name in tables - {"source"}:
         assert f"## [{name}]" in text or f"[{name}]," in text or f"[{name}]\n" in text, name
@@ -188,8 +188,8 @@ def test_mistakes_are_one_line_naming_file_and_key(tmp_path, text, expected):
 def test_the_computer_opponent(tmp_path):
     side = engines.new_game(GAME).sides[0]
     config = config_of(tmp_path, f'[opponent]\nkind = "computer"\nside = "{side}"\nlevel = 3\n')
-    assert config.opponent == config_module.Opponent("computer", side, 3)
-    assert Config().opponent == config_module.Opponent("none", None, 1)
+    assert config.opponent == config_module.OpponentConfig("computer", side, 3)
+    assert Config().opponent == config_module.OpponentConfig("none", None, 1)
 
 
 def test_unknown_game(tmp_path):
@@ -318,7 +318,7 @@ def test_bad_house_rules_name_the_table(tmp_path, text, message):
 
 
 def test_the_configured_house_rules_reach_every_new_game(tmp_path):
-    from firmware_host.ui.menu import NewGame
+    from firmware_host.actions.commands import NewGame
     from firmware_host.runtime.session import configured_game, open_controller
     from firmware_host.store.storage import Storage
 

@@ -14,7 +14,7 @@ import random
 import pytest
 
 from engines import new_game
-from firmware_host.store.config import Config, Opponent
+from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.board.controller import Game
 from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file, said
 from testbed.board import BoardUnderTest
@@ -25,7 +25,7 @@ GAMES = {"antipalos": (3, "two"), "antipode": (None, "standard"), "antipod": (4,
 
 
 def computer(side: str) -> Config:
-    return Config(opponent=Opponent("computer", side, 1))
+    return Config(opponent=OpponentConfig("computer", side, 1))
 
 
 def replay(name: str, game: str, side: str | None = None):

@@ -11,7 +11,8 @@ from engines.core import OptionError
 from firmware_host.store.config import Config, ConfigError, load_config
 from firmware_host.board.game import Game
 from firmware_host.store.export import record_text
-from firmware_host.ui.menu import Choice, Menu, NewGame
+from firmware_host.actions.commands import NewGame
+from firmware_host.ui.menu import GameChoice, Menu
 from firmware_host.runtime.replay import Replayer, parse
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.storage import Storage
@@ -216,8 +217,8 @@ def test_config_match_reaches_the_game_it_offers_and_only_that(tmp_path):
 
 
 # ----------------------------------------------------------------------------------- menu
-ANTIPALOS = Choice.of("antipalos", 12, "two")
-OTHERS = (Choice.of("antipalos", 14, "two"), Choice.of("phalanx", None, "standard"))
+ANTIPALOS = GameChoice.of("antipalos", 12, "two")
+OTHERS = (GameChoice.of("antipalos", 14, "two"), GameChoice.of("phalanx", None, "standard"))
 
 
 def press(menu: Menu, *buttons: str):

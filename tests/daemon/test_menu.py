@@ -7,19 +7,18 @@ from hypothesis import strategies as st
 
 import engines
 from firmware_host.store.layout import Layout, default_layout
-from firmware_host.ui.menu import (
-    BRIGHTNESS_LEVELS, HELP, Choice, Menu, NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack, game_choices,
-)
+from firmware_host.actions.commands import NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack
+from firmware_host.ui.menu import BRIGHTNESS_LEVELS, HELP, GameChoice, Menu, game_choices
 from hardware.base import BUTTONS, ButtonEvent, Scan
 
 CHOICES = (
-    Choice("alpha", 8, "plain", "Alpha"),
-    Choice("alpha", 8, "chain", "Alpha"),
-    Choice("alpha", 10, "plain", "Alpha"),
-    Choice("alpha", 10, "chain", "Alpha"),
-    Choice("beta", None, "standard", "Beta"),
-    Choice("gamma", None, "one", "Gamma"),
-    Choice("gamma", None, "two", "Gamma"),
+    GameChoice("alpha", 8, "plain", "Alpha"),
+    GameChoice("alpha", 8, "chain", "Alpha"),
+    GameChoice("alpha", 10, "plain", "Alpha"),
+    GameChoice("alpha", 10, "chain", "Alpha"),
+    GameChoice("beta", None, "standard", "Beta"),
+    GameChoice("gamma", None, "one", "Gamma"),
+    GameChoice("gamma", None, "two", "Gamma"),
 )
 CURRENT = CHOICES[1]
 
@@ -157,7 +156,7 @@ def test_long_menu_press_is_reserved():
 
 
 def test_current_game_outside_the_choices_can_still_restart():
-    odd = Choice("delta", 3, "x", "Delta")
+    odd = GameChoice("delta", 3, "x", "Delta")
     assert press(Menu(CHOICES, odd), "menu", "ok") == [NewGame("delta", 3, "x")]
 
 
@@ -170,7 +169,7 @@ def test_any_presses_give_only_offered_actions_and_a_screen(presses):
         if isinstance(action, SetPlayers):  # these made-up games have no sides to give away
             assert action.computer is None
         if isinstance(action, NewGame):
-            assert Choice(action.game, action.size, action.variant, menu.current.title) in CHOICES
+            assert GameChoice(action.game, action.size, action.variant, menu.current.title) in CHOICES
         lines = menu.screen().text_lines()
         assert sum(line.startswith("> ") for line in lines) == 1
 
@@ -228,7 +227,7 @@ def test_house_rules_from_the_menu_hold_from_the_next_new_game(tmp_path):
 
 
 def test_the_rules_page_offers_only_sides_the_variant_has():
-    menu = Menu([Choice.of("antipalos", 5, "two")], current=Choice.of("antipalos", 5, "two"))
+    menu = Menu([GameChoice.of("antipalos", 5, "two")], current=GameChoice.of("antipalos", 5, "two"))
     page = menu._rules_page()
     assert [item.label for item in page.items] == ["first: white", "repetition-draw: yes"]
     menu._pages = [page]
@@ -240,7 +239,7 @@ def test_the_rules_page_offers_only_sides_the_variant_has():
 
 
 def test_players_choose_the_computer_for_a_side_and_its_level():
-    current = Choice.of("antipod", 4, "")
+    current = GameChoice.of("antipod", 4, "")
     menu = Menu([current], current, players=(None, 2))
     press(menu, "menu")
     labels = [line.lstrip("> ") for line in shown(menu)[1:]]

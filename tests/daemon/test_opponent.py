@@ -10,7 +10,7 @@ import pytest
 
 from engines import new_game
 from engines.ai import choose
-from firmware_host.store.config import Config, Opponent
+from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Computer, Hints, think
 from firmware_host.board.turn import LIGHTS, directions
@@ -21,7 +21,7 @@ from hardware.sim import SimBoard
 from tests.daemon.stream_tools import Stream, kinds, of, run
 from tests.daemon.test_controller import Drive
 
-CONFIG = replace(Config(), opponent=Opponent("computer", None, 1))
+CONFIG = replace(Config(), opponent=OpponentConfig("computer", None, 1))
 #: Per game: its size and the human's first move (the human plays the side moving first).
 #: Antipode, whose every turn ends in flips and a tap, has a test of its own (follow_guides).
 GAMES = {"antipod": (4, "b2"), "anti-grid": (6, "c1-c5"), "antipalos": (6, "C3*"),
@@ -124,7 +124,7 @@ def test_a_takeback_while_the_computer_is_asked_undoes_the_human_move_only():
 
 
 def test_a_live_board_thinks_in_another_process_and_gets_the_same_move():
-    config = replace(CONFIG, opponent=Opponent("computer", "black", 1))
+    config = replace(CONFIG, opponent=OpponentConfig("computer", "black", 1))
     controller = open_controller(config, Storage(":memory:"), configured_game(config, "antipod", 4))
     computer = controller.opponent
     assert isinstance(computer, Computer) and not computer.sync
@@ -151,7 +151,7 @@ def test_a_live_board_thinks_in_another_process_and_gets_the_same_move():
 def test_a_game_against_the_computer_keeps_the_level_and_side_in_its_record(tmp_path):
     from firmware_host.store.export import export
 
-    config = replace(CONFIG, opponent=Opponent("computer", "black", 3))
+    config = replace(CONFIG, opponent=OpponentConfig("computer", "black", 3))
     storage = Storage(str(tmp_path / "games.db"))
     controller = open_controller(config, storage, configured_game(config, "antipod", 4))
     (record,) = storage.games()
@@ -164,7 +164,7 @@ def test_a_game_against_the_computer_keeps_the_level_and_side_in_its_record(tmp_
 
 
 def test_the_menu_puts_the_computer_on_a_side_for_a_new_game_and_takes_it_off_again(tmp_path):
-    from firmware_host.ui.menu import SetPlayers
+    from firmware_host.actions.commands import SetPlayers
 
     storage = Storage(str(tmp_path / "games.db"))
     controller = open_controller(Config(), storage, configured_game(Config(), "antipod", 4))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 from firmware_host.board.game import Game
-from firmware_host.store.config import Config, Opponent
+from firmware_host.store.config import Config, OpponentConfig
 from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file
 from testbed.board import BoardUnderTest
 
@@ -46,7 +46,7 @@ def test_the_computer_chosen_from_the_menu_plays_on_after_a_restart():
 def test_antipode_taking_back_the_computers_first_move_lets_it_play_again():
     """Antipode against the computer (Blue, who begins): its first move carried out, MENU ->
     Take back, the token lifted as lit and the pawn carried back as the OLED says."""
-    config = Config(opponent=Opponent("computer", "blue", 1))
+    config = Config(opponent=OpponentConfig("computer", "blue", 1))
     events = run_file("robot_antipode_takeback_of_the_computers_move_stalls.jsonl", "antipode",
                       config=config)
     assert "expect" in kinds(after(events, "takeback"))

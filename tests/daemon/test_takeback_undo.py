@@ -4,7 +4,7 @@ and lit, and OK (or the next side's first action) confirms the pawn."""
 
 from firmware_host.board.game import Game
 from firmware_host.board.phase import Following
-from firmware_host.ui.menu import Choice, Menu, game_choices
+from firmware_host.ui.menu import GameChoice, Menu, game_choices
 from firmware_host.board.turn import LIGHTS, STEPS
 from tests.daemon.stream_tools import kinds, of, run_file
 from tests.daemon.test_controller import Drive
@@ -29,7 +29,7 @@ def test_taking_back_by_lifting_the_placed_token_guides_the_flip_back_and_the_pa
 
 
 def test_menu_take_back_lights_the_token_to_lift_off_the_token_to_turn_and_the_pawn_to_carry():
-    current = Choice("antipode", None, "standard", "Antipode")
+    current = GameChoice("antipode", None, "standard", "Antipode")
     d = Drive(Game.of("antipode"), menu=Menu([current, *game_choices(None)[:3]], current))
     d.run(50).place("b1").run(500)  # Blue places b1: flip a1, then tap the landing
     d.lift("a1").run(300).place("a1").run(600)

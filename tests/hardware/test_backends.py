@@ -7,7 +7,7 @@ from gpiozero.pins.mock import MockFactory
 from luma.led_matrix.device import ws2812
 
 from hardware.backends import (
-    HardwareUnavailable, OptionError, make_buttons, make_display, make_leds, make_scanner,
+    HardwareUnavailable, HardwareOptionError, make_buttons, make_display, make_leds, make_scanner,
 )
 from hardware.base import Led
 from hardware.gpio import GpioButtons, GpioMatrix
@@ -101,7 +101,7 @@ def test_serial_scanner_and_leds_share_one_link(tmp_path):
     (make_buttons, {"backend": "gpio", "ok": 17, "back": 27}, "buttons.gpio: missing option 'menu'"),
 ])
 def test_bad_options_name_the_option(make, options, message):
-    with pytest.raises(OptionError, match=message.replace("(", r"\(")):
+    with pytest.raises(HardwareOptionError, match=message.replace("(", r"\(")):
         make(options)
 
 

@@ -108,7 +108,7 @@ def test_without_diodes_a_ghosting_reading_is_ambiguous():
     ({"speed": 4}, "unknown option 'speed'"),
 ])
 def test_bad_options_are_named(options, message):
-    with pytest.raises(backends.OptionError, match=message):
+    with pytest.raises(backends.HardwareOptionError, match=message):
         backends.make_scanner({"backend": "mcp23017", **options}, bus=bus_with(0x20))
 
 

@@ -8,7 +8,7 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, strategies as st
 
 from hardware import diagnose
-from hardware.backends import HardwareUnavailable, OptionError, make_scanner
+from hardware.backends import HardwareUnavailable, HardwareOptionError, make_scanner
 from hardware.diagnose import Check
 from hardware.gpio_mock import ShiftRegisterChainMock, default_factory
 from hardware.shift_register import ShiftRegisterChain
@@ -99,7 +99,7 @@ def test_without_a_pin_factory_off_a_pi_the_error_is_one_line():
     ({"registers": 2, "latch": 25, "mosi": 10}, "unknown option 'mosi'"),
 ])
 def test_bad_options_name_the_option(options, message):
-    with pytest.raises(OptionError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(HardwareOptionError, match=message.replace("(", r"\(").replace(")", r"\)")):
         make_scanner({"backend": "74hc165", **options}, pin_factory=MockFactory())
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from firmware_host.cli.daemon import Daemon, Hardware
 from firmware_host.runtime.notify import Notifier
-from firmware_host.runtime.service import PowerOff
+from firmware_host.runtime.service import PowerOffProcess
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage
@@ -144,7 +144,7 @@ def test_a_real_board_runs_the_power_off_command(tmp_path, command, works):
     log = io.StringIO()
     daemon = Daemon(controller, Hardware(Gate(board), board.leds, board.display, board.buttons),
                     100, log=log)
-    daemon.power_off = PowerOff([arg.format(flag=flag) for arg in command])
+    daemon.power_off = PowerOffProcess([arg.format(flag=flag) for arg in command])
     board.buttons.press("menu", True)
     board.buttons.press("ok")
     deadline = time.monotonic() + 10

@@ -45,11 +45,11 @@ from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.board.game import Game
 from firmware_host.net.mqtt.untrusted import Bad, items, optional, read, record, text, whole
 from firmware_host.store.export import options_of, record_text
-from firmware_host.store.storage import GameRecord
+from firmware_host.store.storage import StoredGame
 
 _TIME = text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 _ID = whole(1, 2**53)
-#: A finished game as a board publishes it (GameRecord's fields).
+#: A finished game as a board publishes it (StoredGame's fields).
 RECORD = record({
     "id": _ID, "game": text(40), "size": optional(whole(0, 1000)), "variant": optional(text(40)),
     "started": _TIME, "finished": optional(_TIME), "result": optional(text(200)),
@@ -72,7 +72,7 @@ def read_record(payload: bytes) -> dict[str, Any]:
     game = read(payload, RECORD)
     if game["game"] not in GAME_NAMES:
         raise Bad(f"unknown game {game['game']!r}")
-    rec = GameRecord(**game)
+    rec = StoredGame(**game)
     replay(rec)
     try:
         game["text"] = record_text(rec)
@@ -83,7 +83,7 @@ def read_record(payload: bytes) -> dict[str, Any]:
     return game
 
 
-def replay(rec: GameRecord) -> list[GameState]:
+def replay(rec: StoredGame) -> list[GameState]:
     """Every position of a stored game, the start first; Bad for a move that cannot be played."""
     try:
         state = new_game(rec.game, rec.size, rec.variant, options_of(rec))
@@ -285,7 +285,7 @@ def positions(game: dict[str, Any]) -> Iterator[GameState]:
     fields: dict[str, Any] = {k: game.get(k) for k in ("game", "size", "variant", "started",
                                                        "finished", "result", "winner", "first",
                                                        "options")}
-    yield from replay(GameRecord(id=game["game_id"], **fields, moves=tuple(game["moves"])))
+    yield from replay(StoredGame(id=game["game_id"], **fields, moves=tuple(game["moves"])))
 
 
 def _schema(dialect: str) -> list[str]:

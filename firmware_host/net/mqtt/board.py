@@ -19,16 +19,16 @@ import time
 from collections import deque
 from typing import Any, Iterable
 
+from firmware_host.actions.commands import Again, NewGame, TakeBack
 from firmware_host.actions.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
 from firmware_host.board.controller import Controller
-from firmware_host.board.playable import NewGame, Playable
+from firmware_host.board.playable import Playable
 from firmware_host.net.mqtt import topics
-from firmware_host.net.mqtt.commands import Again, Command, Refused, parse
+from firmware_host.net.mqtt.commands import Command, Refused, parse
 from firmware_host.net.mqtt.discovery import Device, discovery_messages
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.remote import Remote
 from firmware_host.store.storage import StorageError
-from firmware_host.ui.menu import TakeBack
 from firmware_host.ui.stats import today
 
 #: Commands waiting for the loop at most (more are refused: the board is busy).
@@ -102,14 +102,7 @@ class NetBoard:
         if isinstance(command, TakeBack) and not controller.moves:
             return self._reply(ident, "no move to take back")
         try:
-            if isinstance(command, Again):
-                controller.new_game(controller.game)
-            elif isinstance(command, NewGame) and (players := command.players()) is not None:
-                controller.set_players(players, command.game)
-            elif isinstance(command, NewGame):
-                controller.new_game(command.game)
-            else:
-                controller.command(command)
+            controller.command(command)
         except Exception as exc:  # noqa: BLE001 - a command must never end the daemon
             why = " ".join(str(exc).split())[:160] or type(exc).__name__
             print(f"reedboard run: a command from the broker failed: {type(exc).__name__}: {why}",

@@ -1,5 +1,6 @@
 """Commands a board takes from the broker, checked as the simulator page's messages are
-(both read through ``firmware_host.actions.reading``): a bad one gets a one-line reason and changes nothing.
+(both read through ``firmware_host.actions.reading`` into the board's commands,
+``firmware_host.actions.commands``): a bad one gets a one-line reason and changes nothing.
 
 ``{"command": "new_game", "game": G, "size": N, "variant": V}`` (without ``game``: the current
 game again), ``{"command": "takeback"}``, ``{"command": "brightness", "value": 0..1}``. Any
@@ -24,12 +25,11 @@ firmware_host.net.mqtt.commands.Refused: unknown command 'reboot' (one of new_ga
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Collection
 
-from firmware_host.actions.reading import CommandError, Fields, load, read, read_new_game
-from firmware_host.board.playable import NewGame
-from firmware_host.ui.menu import SetBrightness, TakeBack
+from firmware_host.actions.commands import Again, NewGame, SetBrightness, TakeBack
+from firmware_host.actions.reading import (CommandError, Fields, load, read, read_new_game,
+                                           read_take_back)
 
 #: The longest command the board reads (a longer one is refused unread).
 MAX_COMMAND = 4096
@@ -44,11 +44,6 @@ class Refused(CommandError):
     def __init__(self, message: str, ident: Any = None) -> None:
         super().__init__(message)
         self.ident = ident
-
-
-@dataclass(frozen=True)
-class Again:
-    """A new game of the game being played."""
 
 
 Command = NewGame | TakeBack | SetBrightness | Again
@@ -86,11 +81,6 @@ def _new_game(f: Fields, sites: Collection[str]) -> NewGame | Again:
     return read_new_game(f, sites)
 
 
-def _takeback(f: Fields, _: Collection[str]) -> TakeBack:
-    f.done()
-    return TakeBack()
-
-
 def _brightness(f: Fields, _: Collection[str]) -> SetBrightness:
     value = f.get("value", (int, float))
     f.done()
@@ -99,4 +89,4 @@ def _brightness(f: Fields, _: Collection[str]) -> SetBrightness:
     return SetBrightness(float(value))
 
 
-_READERS = {"new_game": _new_game, "takeback": _takeback, "brightness": _brightness}
+_READERS = {"new_game": _new_game, "takeback": read_take_back, "brightness": _brightness}

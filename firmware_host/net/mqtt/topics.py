@@ -17,7 +17,7 @@ from firmware_host.board.controller import Controller
 
 from firmware_host.board.game import result_text
 from firmware_host.ui.stats import Day
-from firmware_host.store.storage import GameRecord
+from firmware_host.store.storage import StoredGame
 
 ROOT = "reedboard"
 ONLINE, OFFLINE = "online", "offline"
@@ -95,7 +95,7 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
     }
 
 
-def record_json(record: GameRecord) -> str:
+def record_json(record: StoredGame) -> str:
     """A finished game as stored (the fields ``reedboard export`` writes from), for the archive."""
     return json.dumps({k: v for k, v in asdict(record).items() if k != "problem"})
 

@@ -36,11 +36,8 @@ from firmware_host.net.web import story
 from firmware_host.net.web.drawn import drawn
 from firmware_host.net.web.tap import HardwareBoard
 from firmware_host.ui.screens import result_words
-from firmware_host.ui import menu as menus
-from firmware_host.board.playable import SEATS, NewGame
-from firmware_host.net.web.commands import (
-    Brightness, Command, Drag, HouseRule, Press, SetNoise, SetUp, SiteChange, TakeBack,
-)
+from firmware_host.actions.commands import SEATS, NewGame
+from firmware_host.net.web.commands import Command, Drag, Press, SetNoise, SetUp, SiteChange
 from hardware.sim import Noise, SimBoard
 
 #: The noise the page's switch turns on: contact bounce, and a hand hovering now and then.
@@ -246,27 +243,14 @@ class WebBoard:
             self.board.buttons.press(command.button, command.long)
             held = {"long": True} if command.long else {}
             self.hub.recording.add(self._now, button=command.button, **held)
-        elif isinstance(command, NewGame):
-            players = command.players()
-            if players is None:
-                controller.new_game(command.game)
-            else:
-                controller.set_players(players, command.game)
-            if self.simulated:
-                self._set_board(controller, controller.boards[0])
         elif isinstance(command, SetUp):
             self._set_board(controller, controller.expected if command.board == "expected" else ())
         elif isinstance(command, SetNoise):
             self.board.noise = NOISE if command.on else None
-        elif isinstance(command, TakeBack):
-            controller.command(menus.TakeBack())
-        elif isinstance(command, Brightness):
-            controller.command(menus.SetBrightness(command.level))
-            if controller.menu:  # the menu's item shows the level nearest it
-                levels = menus.BRIGHTNESS_LEVELS
-                controller.menu.brightness = min(levels, key=lambda v: abs(v - command.level))
-        elif isinstance(command, HouseRule):
-            controller.house_rules.setdefault(command.game, {})[command.name] = command.value
+        else:  # one of the board's own commands: as the menu's and the broker's
+            controller.command(command)
+            if isinstance(command, NewGame) and self.simulated:
+                self._set_board(controller, controller.boards[0])
 
     def _occupied(self, controller: Controller, site: str) -> bool:
         channel = self.board.sensors(controller.layout.sensor).get(site)

@@ -2,7 +2,10 @@
 
 Every websocket message is a JSON object with a ``type``; :func:`parse` turns a valid one into
 a small command value and anything else into :class:`CommandError` with a one-line message the
-page shows (and nothing changes).
+page shows (and nothing changes). What any input may ask (a new game, a take back, the
+brightness, a house rule) is the board's own command (``firmware_host.actions.commands``); what
+only the page does (moving pieces, setting the board up, noise, pressing a button) is defined
+here.
 
 >>> parse('{"type": "toggle", "site": "a1"}', {"a1"})
 SiteChange(site='a1', action='toggle')
@@ -23,10 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection
 
-from engines import GAME_NAMES, game_info
-from engines.core import OptionError
-from firmware_host.actions.reading import CommandError, Fields, load, read, read_new_game
-from firmware_host.board.playable import NewGame
+from firmware_host.actions.commands import HouseRule, NewGame, SetBrightness, TakeBack
+from firmware_host.actions.reading import (CommandError, Fields, load, read, read_house_rule,
+                                           read_new_game, read_take_back)
 from hardware.base import BUTTONS
 
 #: How the board can be set at once: to what the game expects now, or emptied.
@@ -61,32 +63,11 @@ class SetUp:
 
 
 @dataclass(frozen=True)
-class TakeBack:
-    """Take back, as the menu's Take back does."""
-
-
-@dataclass(frozen=True)
-class Brightness:
-    """The LEDs' brightness, 0.05 to 1."""
-
-    level: float
-
-
-@dataclass(frozen=True)
-class HouseRule:
-    """A house rule of ``game`` for its next new game: option ``name`` set to ``value``."""
-
-    game: str
-    name: str
-    value: bool | int | str
-
-
-@dataclass(frozen=True)
 class SetNoise:
     on: bool
 
 
-Command = SiteChange | Drag | Press | NewGame | SetUp | SetNoise | TakeBack | Brightness | HouseRule
+Command = SiteChange | Drag | Press | SetUp | SetNoise | NewGame | TakeBack | SetBrightness | HouseRule
 
 
 def parse(text: str | bytes, sites: Collection[str]) -> Command:
@@ -128,33 +109,12 @@ def _set_up(f: Fields, _: Collection[str]) -> SetUp:
     return SetUp(board)
 
 
-def _take_back(f: Fields, _: Collection[str]) -> TakeBack:
-    f.done()
-    return TakeBack()
-
-
-def _brightness(f: Fields, _: Collection[str]) -> Brightness:
+def _brightness(f: Fields, _: Collection[str]) -> SetBrightness:
     level = f.get("level", (int, float))
     f.done()
     if not 0.05 <= level <= 1:
         raise CommandError("brightness: 'level' must be 0.05 to 1")
-    return Brightness(float(level))
-
-
-def _house_rule(f: Fields, _: Collection[str]) -> HouseRule:
-    """A house rule the game has, with a value it takes."""
-    name, option, value = f.get("game", (str,)), f.get("name", (str,)), f.get("value", (bool, int, str))
-    f.done()
-    if name not in GAME_NAMES:
-        raise CommandError(f"no game {name[:40]!r} (one of {', '.join(GAME_NAMES)})")
-    options = {o.name: o for o in game_info(name).options}
-    if option not in options:
-        raise CommandError(f"{name} has no house rule {option[:40]!r}"
-                           f" (its rules: {', '.join(options) or 'none'})")
-    try:
-        return HouseRule(name, option, options[option].read(value))
-    except OptionError as exc:
-        raise CommandError(str(exc)) from None
+    return SetBrightness(float(level))
 
 
 def _noise(f: Fields, _: Collection[str]) -> SetNoise:
@@ -172,7 +132,7 @@ _READERS = {
     "new_game": read_new_game,
     "setup": _set_up,
     "noise": _noise,
-    "takeback": _take_back,
+    "takeback": read_take_back,
     "brightness": _brightness,
-    "rules": _house_rule,
+    "rules": read_house_rule,
 }

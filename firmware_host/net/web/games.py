@@ -24,7 +24,7 @@ from engines.core import IllegalMove, OptionError
 from firmware_host.net.web import story
 from firmware_host.net.web.drawn import drawn
 from firmware_host.store.export import export, options_of, record_text
-from firmware_host.store.storage import GameRecord, Storage, StorageError
+from firmware_host.store.storage import Storage, StorageError, StoredGame
 
 #: Games the list shows at most (the newest).
 LISTED = 200
@@ -55,7 +55,7 @@ def listed(path: str | None) -> list[dict[str, Any]]:
              "opponent": g.opponent, "moves": len(g.moves)} for g in reversed(games)]
 
 
-def _title(record: GameRecord) -> str:
+def _title(record: StoredGame) -> str:
     """"Anti-Grid 6 · plain": the game's title, size, and variant where it has several."""
     try:
         info = game_info(record.game)
@@ -65,7 +65,7 @@ def _title(record: GameRecord) -> str:
     return f"{info.title.split(' (')[0]}{f' {record.size}' if record.size else ''}{variant}"
 
 
-def _one(path: str | None, game_id: int) -> GameRecord:
+def _one(path: str | None, game_id: int) -> StoredGame:
     storage = _open(path)
     try:
         found = storage.games(game_id=game_id)

@@ -35,7 +35,7 @@ from firmware_host.net.web import games as stored
 from firmware_host.net.web.address import qr_svg
 from firmware_host.net.web.base import WebApp
 from firmware_host.actions.reading import CommandError
-from firmware_host.board.playable import NewGame
+from firmware_host.actions.commands import NewGame
 from firmware_host.net.web.commands import Drag, SetNoise, SetUp, SiteChange, parse
 
 

@@ -1,0 +1,104 @@
+"""What a board can be asked to do, whoever asks: one value per command, the same from the menu,
+the simulator page and the café network's broker. The menu makes them (``firmware_host.ui.menu``),
+the page's and the broker's readers make them from messages (``firmware_host.actions.reading``),
+:class:`~firmware_host.board.playable.Playable` says which a board refuses from elsewhere, and
+:meth:`Controller.command <firmware_host.board.controller.Controller.command>` carries each out,
+in one place.
+
+What only one input can ask (the page's piece moves and noise, a button press) stays with
+that input (``firmware_host.net.web.commands``). A paired board asks nothing: what it and this
+board agreed (a new game with its house rules, a takeback to a move) comes as the opponent's
+intents (``firmware_host.board.opponent``).
+
+>>> NewGame("antipalos", 12, "two")
+NewGame(game='antipalos', size=12, variant='two', match=0, computer=None, level=None)
+>>> NewGame("antipalos", 12, "two", computer="second", level=3).players()
+SetPlayers(computer='black', level=3)
+>>> NewGame("antipalos", 12, "two").players() is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import engines
+
+#: The seats the computer can take in a new game asked from elsewhere: moving first or second.
+SEATS = ("first", "second")
+
+
+@dataclass(frozen=True)
+class SetPlayers:
+    """Who plays: ``computer`` the side the computer plays (None: all at the table), at
+    ``level`` (1..5); a new game starts."""
+
+    computer: str | None
+    level: int
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A new game of ``game`` (its name), ``size`` and ``variant``; ``match``: the points a
+    match goes to (0: single games). ``computer``: the seat the computer takes (one of
+    :data:`SEATS`; None: everybody at the table) at ``level``; both None: who plays stays as
+    it is (the menu's new games)."""
+
+    game: str
+    size: int | None
+    variant: str
+    match: int = 0
+    computer: str | None = None
+    level: int | None = None
+
+    def players(self) -> SetPlayers | None:
+        """Who plays the new game (None: as before)."""
+        if self.level is None and self.computer is None:
+            return None
+        sides = engines.new_game(self.game, self.size, self.variant).sides
+        side = None if self.computer is None else sides[SEATS.index(self.computer)]
+        return SetPlayers(side, self.level or 1)
+
+
+@dataclass(frozen=True)
+class Again:
+    """A new game of the game being played (the broker's ``new_game`` naming no game)."""
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """Take back the last move, as the menu's Take back does (the opponent may be asked)."""
+
+
+@dataclass(frozen=True)
+class SetBrightness:
+    """The LEDs' brightness, 0 to 1."""
+
+    level: float
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A house rule of ``game`` for its next new game: option ``name`` set to ``value``."""
+
+    game: str
+    name: str
+    value: bool | int | str
+
+
+@dataclass(frozen=True)
+class ShowIP:
+    """Show the board's address for a while."""
+
+
+@dataclass(frozen=True)
+class ShowToday:
+    """Show today's games for a while."""
+
+
+@dataclass(frozen=True)
+class PowerOff:
+    """Power the board off (the daemon runs the configured command)."""
+
+
+Command = NewGame | Again | TakeBack | SetBrightness | HouseRule | SetPlayers | ShowIP | ShowToday | PowerOff
