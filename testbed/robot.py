@@ -57,6 +57,8 @@ MIX = {"move": 60, "correct": 6, "takeback menu": 4, "takeback command": 3, "tak
 #: How many rounds of doing what the board asks an intention may take before the robot says the
 #: board is stuck.
 PATIENCE = 12
+#: The longest the board keeps quiet about a piece in the hand (ms) before it says more.
+HAND_WAIT_MS = 4000
 #: The OLED's words for the opponent's move to carry out, and for an unseen piece to carry back.
 TOLD = re.compile(r"^(?:Computer|Opponent) (?:plays|changed to) (\S+(?: - \S+)?): ")
 CARRY = re.compile(r"(\w+) \w+: (\S+) back to ([^\s;,]+)")
@@ -331,9 +333,7 @@ class Robot:
             self._hear()
             if self._answer():
                 continue
-            if any(line.endswith(("leave it off to take it back", "or set it as it was", " in the hand"))
-                   for line in self.board.screen()):
-                self.board.run(500)  # the board waits for a piece in the hand, then says more
+            if self._waits():
                 continue
             asks = self.asks()
             if not asks:
@@ -348,6 +348,19 @@ class Robot:
             self._due(asks)
             self._do(asks)
         self.fail("stuck", f"still asked {self.asks()} after {PATIENCE} rounds; OLED {self.board.screen()}")
+
+    def _waits(self) -> bool:
+        """The board waits for a piece in the hand, then says more: wait until it does (at most
+        :data:`HAND_WAIT_MS`); True if it waited."""
+        waiting = ("leave it off to take it back", "or set it as it was", " in the hand")
+        said = lambda: any(line.endswith(waiting) for line in self.board.screen())  # noqa: E731
+        if not said():
+            return False
+        for _ in range(HAND_WAIT_MS // 100):
+            self.board.run(100)
+            if not said():
+                break
+        return True
 
     def _hear(self) -> None:
         """The opponent's move the OLED asks to carry out."""
@@ -436,8 +449,9 @@ class Robot:
             seg = Segment()
             self.hand.tap(seg, site, self.board.occupied())
             return self._perform(seg)
+        shown = (f"OK: {site}, BACK", f"OK: {text}, BACK")  # the candidate shown, by site or move
         for _ in range(8):
-            if any(line.endswith(f"BACK/OK: {text}") for line in self.board.screen()):
+            if any(offer in line for line in self.board.screen() for offer in shown):
                 self.board.press("ok")
                 return
             self.board.press("back")

@@ -124,7 +124,7 @@ class Controller:
         self.targets: frozenset[str] = frozenset()
         self.hinted: frozenset[str] = frozenset()
         self.hand = Hand(self.timing.tap_ms)  # touches under way
-        self._evaluated: frozenset[str] | None = None
+        self._evaluated: tuple[frozenset[str], int] | None = None  # the board last judged, the moves then
         self._ok_waiting = False
         self._flashed: tuple[str, float] | None = None
         self._target_cache: dict[tuple[int, str], frozenset[str]] = {}
@@ -177,7 +177,7 @@ class Controller:
         """What an opponent sees now."""
         r, phase = self.record, self.phase
         awaiting = (isinstance(phase, Awaiting) and phase.pending is None) or self._opponent_next()
-        final = isinstance(phase, (Moving, Awaiting, Over, Restoring)) and self.pending is None
+        final = isinstance(phase, (Moving, Awaiting, Over, Restoring))
         pending = self.pending.text if self.pending else None
         return Seen(r.game, r.game_id, tuple(r.moves), tuple(r.states), awaiting, final, pending,
                     r.token, tuple(r.rewrites))
@@ -295,18 +295,22 @@ class Controller:
         self.debouncer.complete = moving and recognise.complete(self.state, self.board)
 
     def _on_settle(self) -> None:
-        moves = len(self.moves)
         for touch in self.hand.settled(self._now, self.board, self._holding()):
             judge.touched(self, touch)
-        if len(self.moves) != moves:
-            self._evaluated = None  # the next side's turn is judged on the board as it stands
         if self._ok_waiting:
             self._ok_waiting = False
             self._ok()
-        if self.board == self._evaluated or not self.connected:
+        self._judge_settled()
+
+    def _judge_settled(self) -> None:
+        """Judge the settled board, once per board and number of moves (a move recorded by a
+        touch or OK begins a turn that is judged on the board as it stands)."""
+        if (self.board, len(self.moves)) == self._evaluated or not self.connected:
             return
-        self._evaluated = self.board
+        self._evaluated = (self.board, len(self.moves))
         judge.settled(self, self.board)
+        if self._evaluated is not None:  # the turn a move just recorded began is judged too
+            self._evaluated = (self.board, len(self.moves))
 
     def _tapped(self, site: str) -> None:
         """A token set back that picks a move counts at once (the move is known as the tap
@@ -316,7 +320,6 @@ class Controller:
             return
         if self.phase.choice.touch(self.hand.touch(site))[1] == "pick":
             judge.touched(self, self.hand.take(site))
-            self._evaluated = None  # the next side's turn is judged on the board as it stands
 
     def _holding(self) -> frozenset[str]:
         """The sites the game has a piece on now (a choice's: with the move's pieces placed)."""
@@ -607,6 +610,8 @@ class Controller:
                 self.hints.ask(self.seen())  # a long OK: the computer's suggestion
         elif press.button == "ok":
             self._ok()
+            if self.debouncer.quiet(self._now):
+                self._judge_settled()
         elif press.button == "back":
             judge.back(self)
 

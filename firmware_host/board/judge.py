@@ -266,12 +266,12 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
         return True  # a different last move explains it better than undoing several
     c.in_sync()
     if c.opponent:
-        answer = c.opponent.takeback(c.seen())
+        answer = c.opponent.takeback(c.seen(), index)
         if isinstance(answer, Asked):
             c.out_of_sync(Sync(tuple(c.sorted(c.expected - board)), tuple(c.sorted(board - c.expected)),
                                answer.why, waiting=answer.waiting))
             return True
-        index = min(index, answer)
+        index = answer
     c.take_back(index)
     return True
 

@@ -41,8 +41,9 @@ CAP_SECONDS = 60.0
 class Seen:
     """What an opponent sees of the game at the board after a step: the ``game`` and its stored
     ``game_id``, the ``moves`` and the positions they lead through (``states``); ``awaiting``:
-    the opponent's move is due and none is lit for the players yet; ``final``: nothing is under
-    way (no step, choice or move being carried out), so the moves are the players' last word;
+    the opponent's move is due and none is lit for the players yet; ``final``: none of the
+    players' own steps or choices is under way, so the moves are their last word (the
+    opponent's move may be being carried out);
     ``pending``: the opponent's move lit for the players to carry out; ``token`` and
     ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``)."""
 
@@ -166,8 +167,9 @@ class Opponent(Protocol):
     def poll(self, seen: Seen) -> Sequence[Intent]:
         """What it wants done now (never blocks)."""
 
-    def takeback(self, seen: Seen) -> int | Asked:
-        """The players ask to take back: how many moves stay, or why not now."""
+    def takeback(self, seen: Seen, to: int | None = None) -> int | Asked:
+        """The players ask to take back (``to``: to the position after that many moves, the
+        one the pieces show; None: one exchange): how many moves stay, or why not now."""
 
     @property
     def note(self) -> str | None:
@@ -275,10 +277,12 @@ class Computer(Thinker):
             return [self._play(seen.state, future.result())]
         return []
 
-    def takeback(self, seen: Seen) -> int:
+    def takeback(self, seen: Seen, to: int | None = None) -> int:
         """The computer's last turn and the players' before it are undone (the players'
-        alone while the computer has not answered)."""
-        return seen.turns_back(self.side_in(seen.state))
+        alone while the computer has not answered), or more when the pieces show an earlier
+        position (``to``)."""
+        keep = seen.turns_back(self.side_in(seen.state))
+        return keep if to is None else min(keep, to)
 
     def record(self, state: GameState) -> str:
         """Who the computer is, as game records keep it: "computer black, level 3"."""

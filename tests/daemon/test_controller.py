@@ -395,8 +395,9 @@ class Scripted:
             return [Play(move, f"Computer plays {move}: move it")]
         return []
 
-    def takeback(self, seen):
-        return seen.turns_back(self.side)
+    def takeback(self, seen, to=None):
+        keep = seen.turns_back(self.side)
+        return keep if to is None else min(keep, to)
 
     def close(self):
         pass

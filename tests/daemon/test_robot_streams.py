@@ -6,6 +6,7 @@ model). Streams with a restart are replayed through the board under test.
 
 from __future__ import annotations
 
+import pytest
 
 from firmware_host.board.game import Game
 from firmware_host.store.config import Config, OpponentConfig
@@ -150,15 +151,20 @@ def test_antipode_a_flip_made_early_while_a_pawn_is_still_to_carry_is_not_asked_
         board.close()
 
 
-def test_antipode_a_token_knocked_off_before_the_landing_tap_is_asked_back_next_turn():
-    """Antipode: Blue places c6 and knocks b2 off on the way; the board offers the landings;
-    a5 is tapped and c6:a5 recorded as the tap lands. Red's turn begins with b2 off: it is said
-    to be in the hand, then pointed out (before, the board said nothing and b2 stayed off)."""
-    text = (STREAMS / "robot_antipode_token_knocked_before_a_landing_tap.jsonl").read_text()
-    board = BoardUnderTest.replay(text)
+
+@pytest.mark.parametrize("name, last, site", [
+    ("robot_antipode_token_knocked_before_a_landing_tap.jsonl", "c6:a5", "b2"),
+    ("robot_antipode_token_knocked_before_a_landing_chosen_by_ok.jsonl", "a2:i9", "h4"),
+])
+def test_antipode_a_token_knocked_off_before_the_landing_is_chosen_is_asked_back_next_turn(name, last, site):
+    """Antipode: a placement knocks a token off on the way; the board offers the landings and
+    one is chosen, by a tap (recorded as the tap lands) or by BACK and OK. The next turn begins
+    with the token off: it is said to be in the hand, then pointed out (before, the board said
+    nothing and the token stayed off)."""
+    board = BoardUnderTest.replay((STREAMS / name).read_text())
     try:
-        assert board.held()[-1] == "c6:a5" and "b2 in the hand" in board.screen()
+        assert board.held()[-1] == last and f"{site} in the hand" in board.screen()
         board.run(3500)
-        assert board.lit().get("b2") == "missing" and "Put b2 back" in board.screen()
+        assert board.lit().get(site) == "missing" and f"Put {site} back" in board.screen()
     finally:
         board.close()

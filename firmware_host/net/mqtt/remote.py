@@ -111,10 +111,12 @@ class Remote:
     def close(self) -> None:
         """Nothing to stop: the link belongs to the board on the broker."""
 
-    def takeback(self, seen: Seen) -> Asked:
-        """A takeback here undoes the other board's last turn and ours before it: asked of the
-        other board (once per position), which makes it if its players agree."""
+    def takeback(self, seen: Seen, to: int | None = None) -> Asked:
+        """A takeback here undoes the other board's last turn and ours before it, or more when
+        the pieces show an earlier position (``to``): asked of the other board (once per
+        position), which makes it if its players agree."""
         keep = seen.turns_back(self.side_in(seen.state))
+        keep = keep if to is None else min(keep, to)
         asked = (len(seen.rewrites), keep, len(seen.moves))
         if self._refusal == asked:
             self.note = self.REFUSED
@@ -268,7 +270,7 @@ class Remote:
             return intents
         self._answered = (peer.token, ask)
         rewrites, keep, moves = ask
-        if (rewrites, moves) != (len(seen.rewrites), len(seen.moves)) or not 0 <= keep < moves:
+        if not self._of_here(seen, peer, ask):
             self._answer = (rewrites, moves)  # asked of another position: no
             return intents
         self._asking = ask
@@ -276,6 +278,18 @@ class Remote:
         screen = message_screen("Take back?", [f"Opponent asks to undo {undo} move{'s' if undo > 1 else ''}",
                                                "OK: yes, BACK: no"])
         return intents + [Ask(screen, lambda yes: self._reply(ask, yes))]
+
+    def _of_here(self, seen: Seen, peer: Peer, ask: tuple[int, int, int]) -> bool:
+        """Whether the other board's takeback request is of the position here: the same
+        moves, or those and its move still being carried out here (which it undoes too)."""
+        rewrites, keep, moves = ask
+        if rewrites != len(seen.rewrites) or not 0 <= keep <= len(seen.moves) or keep >= moves:
+            return False
+        if moves == len(seen.moves):
+            return True
+        theirs = self._moves(seen, peer)
+        return (moves == len(seen.moves) + 1 and seen.pending is not None and theirs is not None
+                and theirs[:moves] == (*seen.moves, seen.pending))
 
     def _reply(self, ask: tuple[int, int, int], yes: bool) -> None:
         if self._asking != ask:
