@@ -279,6 +279,8 @@ class Controller:
                 self._obey(intent)
             if self.opponent.note != self._note:
                 self._note, self._dirty = self.opponent.note, True
+                if self.sync is not None and self.sync.waiting:
+                    self.rejudge()  # the answer the board waits for came
         if self.hints and (hint := self.hints.poll(self.seen())):
             self._hint(hint)
 

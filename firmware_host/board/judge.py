@@ -256,7 +256,8 @@ def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: B
 def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
     """The board shows an earlier position (takebacks allowed): the game goes back there; with
     an opponent away from the board only to a position the players are to move in (its piece
-    lifted alone is being set right), as far back as the opponent agrees."""
+    lifted alone is being set right), as far back as the opponent agrees; refused, the pieces
+    are guided back to the game's position, nothing read as a move meanwhile."""
     if not c.takebacks:
         return False
     index = c.record.earlier(board)
@@ -268,6 +269,8 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
     if c.opponent:
         answer = c.opponent.takeback(c.seen(), index)
         if isinstance(answer, Asked):
+            if not answer.waiting:
+                c.go(Restoring(why="refused"))
             c.out_of_sync(Sync(tuple(c.sorted(c.expected - board)), tuple(c.sorted(board - c.expected)),
                                answer.why, waiting=answer.waiting))
             return True

@@ -82,8 +82,8 @@ class Awaiting(_Turning):
 @dataclass(frozen=True)
 class Restoring:
     """The board must come back to the recorded position; ``undo`` holds what the sensors
-    cannot see (tokens to turn back, unseen pieces to carry); ``why``: "takeback", "new game"
-    or "resume"."""
+    cannot see (tokens to turn back, unseen pieces to carry); ``why``: "takeback", "new game",
+    "resume" or "refused" (a takeback by hand the other board refused)."""
 
     undo: Turn | None = None
     why: str = "resume"

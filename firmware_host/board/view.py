@@ -21,7 +21,7 @@ from hardware.base import Led
 PAGE_MS = 3000
 
 #: What the screen says while the board is guided back, by why.
-RESTORE_WORDS = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}"}
+RESTORE_WORDS = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}", "refused": "{Fix}"}
 
 
 @dataclass(frozen=True)

@@ -111,9 +111,11 @@ def test_a_refused_takeback_leaves_the_game_and_the_asking_board_is_told(
     watcher.wait("reedboard/t2/events", lambda t: "Take back?" in t)
     two.press("back")
     watcher.wait("reedboard/t1/events", lambda t: "refused the take back" in t)
+    synced = len(events(watcher, "t1", "in_sync"))
     one.place("B2*")
-    one.place("C3*")  # the stones back: the game goes on where it was
-    one.place("D4*")
+    one.place("C3*")  # the stones back (nothing read as a move meanwhile) ...
+    watcher.wait("reedboard/t1/events", lambda _: len(events(watcher, "t1", "in_sync")) > synced)
+    one.place("D4*")  # ... the game goes on where it was
     watcher.state("t1", lambda s: s["moves"] == ["B2*", "C3*", "D4*"])
     assert not events(watcher, "t1", "takeback") and not events(watcher, "t2", "takeback")
     watcher.wait("reedboard/t2/events", lambda t: '"expect"' in t and "D4*" in t)
