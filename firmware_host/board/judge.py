@@ -13,12 +13,13 @@ import the controller; the controller imports it).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Protocol, TypeVar
+from typing import Any, Callable, Iterable, Protocol, TypeVar, cast
 
 from engines.core import GameState
 from firmware_host.board import recognise
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Asked, Opponent, Play, Seen
+from firmware_host.board.hand import Hand
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.board.recognise import Candidate
 from firmware_host.board.record import GameRecord
@@ -39,6 +40,7 @@ class Effects(Protocol):
     opponent: Opponent | None
     idle: Idle | None
     takebacks: bool
+    hand: Hand
 
     @property
     def game(self) -> Game: ...
@@ -472,7 +474,9 @@ def restored(c: Effects, phase: Restoring, board: Board) -> bool:
     if board != c.record.board:
         return False
     c.in_sync()
-    undo = phase.undo
+    for touch in c.hand.settled(c.now, board, board):  # made on the way: the undo's flips
+        touched(c, touch)  # count, the rest were no flips or taps
+    undo = cast(Restoring, c.phase).undo
     if undo is not None and not undo.done:
         c.go(Following(undo))
         c.follow()  # its first step was announced with the takeback

@@ -191,3 +191,25 @@ def test_a_takeback_agreed_between_paired_boards_ends_before_the_move_on_both(ga
         assert pair.boards[0].held() == pair.boards[1].held() == tuple(t1.moves) == ()
     finally:
         pair.close()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_takeback_by_hand_the_other_board_refuses_is_set_right_and_reads_no_move(game, seed):
+    """Two paired boards, a move made at each; at t1 the players set both moves back by hand,
+    t2 refuses. t1 lights what to put back and take off; the players do it in any order, and
+    nothing on the way is read as a move (before, a half-restored position that was a legal
+    move was recorded and sent to t2)."""
+    pair = Pair(Game.of(game, *GAMES[game]), random.Random(seed), kinds=())
+    t1, t2 = pair.robots
+    t2.yes = 0.0
+    try:
+        pair.act("move")
+        pair.act("move")
+        made = tuple(t1.moves)
+        pair.take_back(t1, t2, "hands")
+        pair.check()
+        assert t2.answered == [False]
+        assert pair.boards[0].held() == pair.boards[1].held() == made
+    finally:
+        pair.close()

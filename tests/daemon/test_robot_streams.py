@@ -168,3 +168,25 @@ def test_antipode_a_token_knocked_off_before_the_landing_is_chosen_is_asked_back
         assert board.lit().get(site) == "missing" and f"Put {site} back" in board.screen()
     finally:
         board.close()
+
+
+def test_a_token_lifted_and_set_back_while_the_board_is_restored_is_no_flip_of_the_next_move():
+    """Antipode: a new game begins with c1 to take off; meanwhile a1 is lifted and set back.
+    Blue's a2:a1 must turn a1 over: the board asks for that flip (before, the touch made while
+    clearing counted as it: "Flip of a1 counted", and a player obeying the board turned nothing)."""
+    board = BoardUnderTest(Game.of("antipode", None, "standard"))
+    try:
+        board.place("c1")
+        board.settle()
+        assert "New game: take c1 off" in board.screen()
+        board.lift("a1")
+        board.run(500)
+        board.place("a1")
+        board.run(100)
+        board.lift("c1")  # the position as it should be: the game begins
+        board.settle()
+        board.place("a2")
+        board.settle()
+        assert board.held() == ("a2:a1",) and "Flip a1" in board.screen()
+    finally:
+        board.close()
