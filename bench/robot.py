@@ -3,8 +3,9 @@
 Episodes of up to ``--episode`` intentions, each on a new board (a new SQLite file) with its own
 seed: the robot plays every game and variant (``--game all``, small sizes) with noise and the
 mix of intentions (moves, corrections, takebacks from the menu, a command or by hand, new games,
-the computer brought in or sent away, restarts), or two paired boards over a faulty in-memory
-bus (``--paired``). An episode ends at its first violation. Prints the turns played (one turn:
+the computer brought in or sent away, restarts), every other episode on a board wired in a
+shuffled order read from a layout file (``--wiring``), or two paired boards over a faulty
+in-memory bus (``--paired``; default wiring). An episode ends at its first violation. Prints the turns played (one turn:
 one intention), the violations by invariant and game, the distinct failure kinds (invariant,
 game, intention) with the shortest stream of each, written to ``--failures`` as a
 ``reedboard replay`` file (robot-only lines: ``command``, ``restart``), and the throughput beside
@@ -77,6 +78,9 @@ class Options:
     paired: bool
     folder: str
     bounce: bool = True
+    #: How a single board is wired: "default", "shuffled" (a layout file drawn per episode) or
+    #: "mixed" (every other episode shuffled).
+    wiring: str = "mixed"
 
 
 def run_episode(game: tuple, seed: int, length: int, opts: Options,
@@ -94,7 +98,8 @@ def run_episode(game: tuple, seed: int, length: int, opts: Options,
         table = Pair(g, rng, opts.kinds, Faults(0.05, 0.05, (0.0, 300.0)))
         act, boards, over = table.act, table.boards, table.over
     else:
-        board = BoardUnderTest(g, path, noise=noise)
+        shuffled = opts.wiring == "shuffled" or opts.wiring == "mixed" and seed % 2
+        board = BoardUnderTest(g, path, noise=noise, wiring=random.Random(~seed) if shuffled else None)
         table = Robot(board, rng, opts.kinds)
         act, boards = table.act, [board]
         over = lambda: table.state.outcome() is not None  # noqa: E731
@@ -148,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kinds", default=",".join(KINDS), help="noise kinds (comma-separated)")
     parser.add_argument("--mix", default="", help="intentions to keep (prefixes, comma-separated)")
     parser.add_argument("--paired", action="store_true", help="two boards over a faulty bus")
+    parser.add_argument("--wiring", default="mixed", choices=("default", "shuffled", "mixed"),
+                        help="one board's wiring: the default layout, a shuffled layout file per "
+                             "episode, or every other episode shuffled (default)")
     parser.add_argument("--shrink", action="store_true", help="shrink each failure kind's stream")
     parser.add_argument("--failures", default="robot-failures", help="where streams go")
     args = parser.parse_args(argv)
@@ -160,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     kinds = frozenset(k for k in args.kinds.split(",") if k)
     shm = "/dev/shm" if os.path.isdir("/dev/shm") else None  # the SQLite files in memory, if it can
     with tempfile.TemporaryDirectory(prefix="robot-", dir=shm) as folder:
-        opts = Options(kinds, mix, args.paired, folder)
+        opts = Options(kinds, mix, args.paired, folder, wiring=args.wiring)
         began = time.perf_counter()
         episodes, turns, n = [], 0, 0
         while turns < args.turns:

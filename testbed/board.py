@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import tempfile
 from dataclasses import replace
 from typing import Any
@@ -34,6 +35,7 @@ from firmware_host.board.turn import LIGHTS
 from firmware_host.net.mqtt.remote import Remote
 from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config, OpponentConfig
+from firmware_host.store.layout import Layout, layout_toml
 from firmware_host.store.storage import Storage
 from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
 from hardware.base import Led
@@ -61,6 +63,26 @@ def light_kind(led: Led, brightness: float) -> str | None:
         if led == Led(colour, want.pattern):
             return SAME_LOOK.get(kind, kind)
     return None
+
+
+def shuffled_layout(game: Game, rng: random.Random, path: str) -> str:
+    """Write at ``path`` a layout file for ``game`` as a board wired by hand might be: each
+    site's sensor and LED channel drawn at random, spare channels left between; the path.
+
+    >>> import tempfile, tomllib
+    >>> folder = tempfile.mkdtemp()
+    >>> path = shuffled_layout(Game.of("antipode", None, "standard"), random.Random(1), folder + "/l.toml")
+    >>> sites = tomllib.load(open(path, "rb"))["sites"]
+    >>> len(sites), sorted(sites)[:2], max(s["sensor"] for s in sites.values()) >= len(sites)
+    (61, ['a1', 'a2'], True)
+    """
+    labels = [site.label for site in game.new().sites()]
+    channels = range(len(labels) + 8)
+    layout = Layout(dict(zip(labels, rng.sample(channels, len(labels)))),
+                    dict(zip(labels, rng.sample(channels, len(labels)))))
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(layout_toml(layout, game.name, game.size, game.variant))
+    return path
 
 
 class Table:
@@ -100,11 +122,13 @@ class BoardUnderTest:
     saved in the SQLite file ``path`` (a new temporary one by default). ``computer``: the side
     the configured computer plays (level 1); ``remote``: (bus link, this board's id, the other
     board's id, the side it plays) for board-to-board play; ``noise``: the simulated sensors'
-    contact bounce."""
+    contact bounce; ``wiring``: the board is wired in an order drawn from it, read from a
+    layout file (:func:`shuffled_layout`), instead of the default one."""
 
     def __init__(self, game: Game, path: str | None = None, *, table: Table | None = None,
                  computer: str | None = None, remote: tuple | None = None,
-                 noise: Noise | None = None, config: Config | None = None) -> None:
+                 noise: Noise | None = None, config: Config | None = None,
+                 wiring: random.Random | None = None) -> None:
         if path is None:
             handle, path = tempfile.mkstemp(suffix=".db", prefix="robot-")
             os.close(handle)
@@ -112,6 +136,8 @@ class BoardUnderTest:
         self.game, self.path, self.remote = game, path, remote
         opponent = OpponentConfig("computer", computer, 1) if computer else OpponentConfig()
         self.config = replace(config or Config(), opponent=opponent)
+        if wiring is not None:
+            self.config = replace(self.config, layout=shuffled_layout(game, wiring, path + ".layout.toml"))
         self.table = table or Table(1000 / self.config.timing.scan_hz)
         self.storage = Storage(path)
         self.controller = self._open()
@@ -286,7 +312,7 @@ class BoardUnderTest:
         if self.controller.opponent is not None:
             self.controller.opponent.close()
         self.storage.close()
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", ".layout.toml"):
             if os.path.exists(self.path + suffix):
                 os.unlink(self.path + suffix)
 

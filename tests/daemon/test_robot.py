@@ -53,20 +53,22 @@ def acting(*intentions: str):
 
 
 class OneBoard(RuleBasedStateMachine):
-    """One board, one robot: every game, with the computer or without, every intention: moves
-    with noise, corrections, takebacks from the menu, a command or by hand, new games, the
-    players changed, restarts (in the middle of a turn too)."""
+    """One board, one robot: every game, with the computer or without, on the default wiring or
+    one read from a layout file, every intention: moves with noise, corrections, takebacks from
+    the menu, a command or by hand, new games, the players changed, restarts (in the middle of
+    a turn too)."""
 
     act = acting("move", "move", "correct", "takeback menu", "takeback command", "takeback hands",
                  "new_game menu", "new_game command", "players menu", "players command", "restart")
 
     @initialize(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32),
-                computer=st.booleans())
-    def start(self, game, seed, computer):
+                computer=st.booleans(), shuffled=st.booleans())
+    def start(self, game, seed, computer, shuffled):
         self.game = Game.of(*game)
         self.side = self.game.new().sides[-1] if computer else None
         self.rng = random.Random(seed)
-        self.board = BoardUnderTest(self.game, computer=self.side)
+        wiring = random.Random(~seed) if shuffled else None  # a layout file wired by hand
+        self.board = BoardUnderTest(self.game, computer=self.side, wiring=wiring)
         self.robot = Robot(self.board, self.rng, KINDS)
 
     def do(self, intention):
