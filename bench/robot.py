@@ -5,12 +5,13 @@ seed: the robot plays every game and variant (``--game all``, small sizes) with 
 mix of intentions (moves, corrections, takebacks from the menu, a command or by hand, new games,
 the computer brought in or sent away, restarts), every other episode on a board wired in a
 shuffled order read from a layout file (``--wiring``), or two paired boards over a faulty
-in-memory bus (``--paired``; default wiring). An episode ends at its first violation. Prints the turns played (one turn:
-one intention), the violations by invariant and game, the distinct failure kinds (invariant,
-game, intention) with the shortest stream of each, written to ``--failures`` as a
-``reedboard replay`` file (robot-only lines: ``command``, ``restart``), and the throughput beside
-a bare loop (the simulated board scanned alone) measured in the same run. ``--shrink`` makes
-each kind's stream smaller first (intentions left out while the same kind still fails).
+in-memory bus (``--paired``; default wiring). An episode ends at its first violation. Prints
+the turns played (one turn: one intention), the violations by invariant and game, the
+distinct failure kinds (invariant, game, intention) with the shortest stream of each, written
+to ``--failures`` as a ``reedboard replay`` file (robot-only lines: ``command``,
+``restart``), and the throughput beside a bare loop (the simulated board scanned alone)
+measured in the same run. ``--shrink`` makes each kind's stream smaller first (intentions left
+out while the same kind still fails).
 
     python -m bench.robot --turns 100000 --game all --seed 1
     python -m bench.robot --turns 2000 --game antipode --kinds slide,hover --mix move,correct
