@@ -125,6 +125,7 @@ class Robot:
         self.told: str | None = None  # the opponent's move the OLED asks to carry out
         self.want: tuple[str, Any, Realisation] | None = None  # the own move under way
         self.carried: set[str] = set()  # unseen pieces carried, their lights still on
+        self.carrying: str | None = None  # the OLED's carry line they were carried for
         self.answered: list[bool] = []  # the other board's "Take back?", answered yes or no
         self.correctable = False  # its own move was the last thing done: it may change it
         self.board.settle()
@@ -330,6 +331,8 @@ class Robot:
             if not self.board.settle():
                 return self.fail("unsettled", "the lights and screen never stop changing")
             self.carried &= {s for s, kind in self.board.lit().items() if kind == "carry"}
+            if self._carry_line() != self.carrying:  # a new carry asked (a takeback's, say)
+                self.carried, self.carrying = set(), self._carry_line()
             self._hear()
             if self._answer():
                 continue
