@@ -60,7 +60,10 @@ class Pair:
         elif what == "new_game":
             self.new_game(robot, other, source)
         elif what == "restart":
+            game_id, theirs = robot.board.game_id(), other.board.game_id()
             robot.restart()
+            if robot.board.game_id() != game_id:  # the game was over: a new one began
+                self._joins(robot, other, theirs)
         else:
             raise ValueError(f"unknown intention {intention!r}")
         self.check()
@@ -104,6 +107,11 @@ class Pair:
         """A new game at ``robot``'s board, then at the other (once it hears of it)."""
         game_id = other.board.game_id()
         robot.new_game(source)
+        self._joins(robot, other, game_id)
+
+    def _joins(self, robot: Robot, other: Robot, game_id: int) -> None:
+        """The other board (playing ``game_id``) hears of the new game at ``robot``'s board and
+        joins it."""
         token = lambda board: board.controller.record.token  # noqa: E731
         joined = lambda: not other.board.held() and token(other.board) == token(robot.board)  # noqa: E731
         # a board whose game has no moves and no pairing yet may take the new game as its own

@@ -213,3 +213,25 @@ def test_a_takeback_by_hand_the_other_board_refuses_is_set_right_and_reads_no_mo
         assert pair.boards[0].held() == pair.boards[1].held() == made
     finally:
         pair.close()
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_board_restarted_after_the_paired_game_ended_begins_a_new_game_the_other_joins(seed):
+    """Two paired boards play a game to its end; one board's daemon restarts: a finished game
+    is not resumed, a new one begins there, and the other board joins it (before, the new game
+    took the finished game's name and replayed its first move as a correction)."""
+    pair = Pair(Game.of("antipalos", 3, "two"), random.Random(seed), kinds=())
+    try:
+        for _ in range(80):
+            if pair.over():
+                break
+            pair.act("move")
+        assert pair.over()
+        before = [board.game_id() for board in pair.boards]
+        pair.act("restart")
+        pair.check()
+        assert [board.game_id() for board in pair.boards] != before
+        assert pair.boards[0].held() == pair.boards[1].held() == ()
+        assert pair.boards[0].controller.record.token == pair.boards[1].controller.record.token
+    finally:
+        pair.close()

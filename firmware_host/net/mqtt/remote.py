@@ -161,15 +161,29 @@ class Remote:
             self.note = None
 
     def _first_token(self, seen: Seen, peer: Peer | None) -> list[Intent]:
-        """A game played with no other board yet (a board's first start): the other board's
-        game is joined if it has one; else one of the two names it (the board whose id sorts
-        first, or this one if the other is not heard at all)."""
-        if peer is not None and peer.token:
+        """A game played with no other board yet (a board's first start, or a new game begun
+        as it started because the last one was over): the other board's game is joined if it
+        has one still being played; else one of the two names it (this one when the other's
+        game is over, else the board whose id sorts first, or this one if the other is not
+        heard at all)."""
+        if peer is not None and peer.token and not self._over(seen, peer):
             return self._join(seen, peer)
+        if peer is not None and peer.token:
+            return [Remember(_token(self.board))]  # the other board joins this new game
         alone = peer is None and self.clock() - self._since > UNHEARD_SECONDS
         if alone or (peer is not None and self.board < self.other):
             return [Remember(_token(self.board))]
         return []
+
+    def _over(self, seen: Seen, peer: Peer) -> bool:
+        """Whether the other board's game is this game's kind and over."""
+        game, here = peer.game, seen.game
+        if (game.name, game.size, game.variant) != (here.name, here.size, here.variant):
+            return False
+        state = seen.states[0]
+        for move in self._moves(seen, peer) or ():
+            state = state.play(move)
+        return state.outcome() is not None
 
     def _follow(self, seen: Seen, peer: Peer) -> list[Intent]:
         if peer.token != seen.token:
