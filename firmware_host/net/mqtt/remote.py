@@ -166,10 +166,8 @@ class Remote:
         has one still being played; else one of the two names it (this one when the other's
         game is over, else the board whose id sorts first, or this one if the other is not
         heard at all)."""
-        if peer is not None and peer.token and not self._over(seen, peer):
-            return self._join(seen, peer)
         if peer is not None and peer.token:
-            return [Remember(_token(self.board))]  # the other board joins this new game
+            return [Remember(_token(self.board))] if self._over(seen, peer) else self._join(seen, peer)
         alone = peer is None and self.clock() - self._since > UNHEARD_SECONDS
         if alone or (peer is not None and self.board < self.other):
             return [Remember(_token(self.board))]
