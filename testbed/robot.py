@@ -331,8 +331,8 @@ class Robot:
             if not self.board.settle():
                 return self.fail("unsettled", "the lights and screen never stop changing")
             self.carried &= {s for s, kind in self.board.lit().items() if kind == "carry"}
-            if self._carry_line() != self.carrying:  # a new carry asked (a takeback's, say)
-                self.carried, self.carrying = set(), self._carry_line()
+            if (line := self._carry_line()) != self.carrying:  # a new carry asked (a takeback's)
+                self.carried, self.carrying = set(), line
             self._hear()
             if self._answer():
                 continue

@@ -67,15 +67,16 @@ class Seen:
         move makes a new one)."""
         return self.game_id, len(self.moves), self.moves[-1] if self.moves else None
 
-    def turns_back(self, side: str) -> int:
+    def turns_back(self, side: str, to: int | None = None) -> int:
         """How many moves stay when ``side``'s last turn and the players' turn before it are
-        taken back (the players' alone when ``side`` has not answered yet)."""
+        taken back (the players' alone when ``side`` has not answered yet), or ``to`` when the
+        pieces show that earlier position."""
         index = len(self.moves)
         while index > 0 and self.states[index - 1].to_move == side:
             index -= 1
         while index > 0 and self.states[index - 1].to_move != side:
             index -= 1
-        return index
+        return index if to is None else min(index, to)
 
 
 @dataclass(frozen=True)
@@ -281,8 +282,7 @@ class Computer(Thinker):
         """The computer's last turn and the players' before it are undone (the players'
         alone while the computer has not answered), or more when the pieces show an earlier
         position (``to``)."""
-        keep = seen.turns_back(self.side_in(seen.state))
-        return keep if to is None else min(keep, to)
+        return seen.turns_back(self.side_in(seen.state), to)
 
     def record(self, state: GameState) -> str:
         """Who the computer is, as game records keep it: "computer black, level 3"."""

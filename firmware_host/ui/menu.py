@@ -122,7 +122,6 @@ class Menu:
         self.current = current
         self.takebacks = takebacks
         self.kiosk = kiosk
-        self.brightness = BRIGHTNESS_LEVELS[0]
         self.show_brightness(brightness)
         self._pages: list[_Page] = []
 

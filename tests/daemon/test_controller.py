@@ -396,8 +396,7 @@ class Scripted:
         return []
 
     def takeback(self, seen, to=None):
-        keep = seen.turns_back(self.side)
-        return keep if to is None else min(keep, to)
+        return seen.turns_back(self.side, to)
 
     def close(self):
         pass

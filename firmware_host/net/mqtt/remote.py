@@ -115,8 +115,7 @@ class Remote:
         """A takeback here undoes the other board's last turn and ours before it, or more when
         the pieces show an earlier position (``to``): asked of the other board (once per
         position), which makes it if its players agree."""
-        keep = seen.turns_back(self.side_in(seen.state))
-        keep = keep if to is None else min(keep, to)
+        keep = seen.turns_back(self.side_in(seen.state), to)
         asked = (len(seen.rewrites), keep, len(seen.moves))
         if self._refusal == asked:
             self.note = self.REFUSED
