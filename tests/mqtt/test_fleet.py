@@ -17,7 +17,7 @@ STATE = {"game": "antipalos", "title": "Antipalos 3", "size": 3, "variant": "two
          "moves": ["A1*"], "ply": 1, "to_move": "black", "sync": "in_sync", "screen": ["a", "b"],
          "today": {"played": 1, "results": {}, "running": 1, "last": None}, "brightness": 0.5}
 RECORD = {"id": 4, "game": "antipalos", "size": 3, "variant": "two",
-          "started": "2026-11-23T20:01:00Z", "finished": topics.utc_now(),
+          "started": "2026-11-23T20:01:00Z", "finished": "2026-11-23T20:09:00Z",
           "result": "white wins by connection", "winner": "white",
           "moves": ["A1*", "A3*", "B2*", "C1*", "C3*"]}
 
@@ -97,7 +97,8 @@ def test_first_connection_gives_no_grace_and_alerts_say_what_happened():
 def test_names_and_the_days_games_survive_a_restart_in_the_archive(tmp_path):
     archive = Archive.open(None, str(tmp_path))
     fleet, seen = _fleet(archive)
-    fleet.receive("reedboard/t1/record", json.dumps(RECORD).encode())
+    finished = {**RECORD, "finished": topics.utc_now()}  # now, not at import: a run may span midnight
+    fleet.receive("reedboard/t1/record", json.dumps(finished).encode())
     fleet.rename("t1", "Window table")
     assert archive.flush()
     assert seen[-1]["name"] == "Window table" and seen[-1]["games"][0]["result"] == RECORD["result"]
