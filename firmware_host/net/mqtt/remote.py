@@ -269,9 +269,11 @@ class Remote:
 
     def _answers(self, seen: Seen, peer: Peer) -> list[Intent]:
         """The other board's takeback request, put to the players here (once; withdrawn when it
-        is); its refusal of ours."""
+        is); its refusal of ours, unless its history has moved on (a board restarted after
+        agreeing finds the request of a position it has left, and says no to it)."""
         intents: list[Intent] = []
-        if self._ask is not None and peer.answer == (self._ask[0], self._ask[2]):
+        if (self._ask is not None and peer.answer == (self._ask[0], self._ask[2])
+                and len(peer.rewrites) == self._ask[0]):
             self._refusal, self._ask, self.note = self._ask, None, self.REFUSED
         ask = peer.ask
         if self._asking is not None and ask != self._asking:

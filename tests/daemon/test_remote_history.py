@@ -1,0 +1,51 @@
+"""Two boards' histories through the remote opponent alone (firmware_host/net/mqtt/remote.py),
+over the in-memory bus: what each board is asked to do when the other's messages arrive late,
+twice, or from a board that restarted in between."""
+
+from __future__ import annotations
+
+from firmware_host.board.controller import Game
+from firmware_host.board.opponent import Ask, Asked, Seen, TakeBackTo
+from firmware_host.net.mqtt.remote import Remote
+from testbed.bus import Bus
+
+GAME = Game.of("antipalos", 3, "two")
+TOKEN = "00000001764050000000:t1"
+
+
+def seen(moves: tuple[str, ...], rewrites: tuple[tuple[int, str], ...] = ()) -> Seen:
+    """The game at a board that is idle: ``moves`` played, ``rewrites`` made."""
+    states = [GAME.new()]
+    for move in moves:
+        states.append(states[-1].play(states[-1].parse_move(move)))
+    return Seen(GAME, 1, moves, tuple(states), awaiting=False, final=True, token=TOKEN,
+                rewrites=rewrites)
+
+
+def remote(bus: Bus, board: str) -> Remote:
+    """Board ``board``'s view of the other board, which plays white at t2 and black at t1."""
+    other, side = ("t2", "black") if board == "t1" else ("t1", "white")
+    return Remote(bus.link(board), board, other, side, clock=lambda: bus.now / 1000)
+
+
+def test_an_agreed_takeback_stands_when_the_board_that_agreed_restarts_before_it_is_heard():
+    """t2 asks to take back its players' last move; t1's players agree and t1 takes them back, then t1's
+    daemon restarts before its history went out. The new t1 finds the request still on the
+    broker, of a position it has left, and says no to it; t2 takes the history t1 sends, not
+    that no: both boards end with t1's move alone (before, t2 said "refused" and kept its moves)."""
+    bus, moves = Bus(), ("B2*", "A1*")
+    t1, t2 = remote(bus, "t1"), remote(bus, "t2")
+    here = seen(moves)
+    assert t1.poll(here) == t2.poll(here) == []  # both play the game
+    assert isinstance(t2.takeback(here), Asked) and t2.poll(here) == []
+    bus.deliver(1)
+    (ask,) = t1.poll(here)
+    assert isinstance(ask, Ask)
+    ask.answer(True)  # OK
+    assert t1.poll(here) == [TakeBackTo(1)]
+    t1 = remote(bus, "t1")  # restarted: what it agreed to is in its history, its answer is not
+    bus.deliver(2)  # the broker hands the new t1 what it retained
+    t1.poll(seen(moves[:1], ((1, "black"),)))
+    bus.deliver(3)
+    assert t2.poll(here) == [TakeBackTo(1)]
+    assert t2.note != Remote.REFUSED
