@@ -248,7 +248,8 @@ def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: B
         if phase.held is None:
             c.go(replace(phase, held=c.now))
         return True
-    if phase.correctable and recognise.lifting(c.states[-2], board, lambda site: c.targets_of(-2, site)):
+    if (phase.correctable and not opponent_to_move(c, -2)
+            and recognise.lifting(c.states[-2], board, lambda site: c.targets_of(-2, site))):
         c.in_sync()
         c.light_targets(lifted_targets(c, board))
         return True
@@ -285,11 +286,14 @@ def corrected(c: Effects, phase: Phase, board: Board) -> bool:
     """Before the next side begins, the position before the players' last move changed by one
     different legal move (a piece slid on after resting; a change of mind): that move replaces
     the last one. When the last move only took off what the move before it put down (a piece
-    lifted from where it rested reads as its removal), the correction reaches past it."""
+    lifted from where it rested reads as its removal; an opponent that answers again took it
+    off), the correction reaches past it."""
     if not (c.moves and getattr(phase, "correctable", False)):
         return False
     for back in range(1, 2 + took_off_arrival(c)):
         if opponent_to_move(c, -1 - back):
+            if back == 1 and took_off_arrival(c) and rethinks(c):
+                continue  # its removal of the piece the players rested there is dropped
             return False  # the opponent's move is not the players' to change
         before, last = c.states[-1 - back], c.moves[-back]
         found = [f for f in recognise.candidates(before, board) if before.notation(f.move) != last]
@@ -305,9 +309,15 @@ def corrected(c: Effects, phase: Phase, board: Board) -> bool:
 
 def took_off_arrival(c: Effects) -> bool:
     """True when the last move only took off pieces the move before it put down."""
-    if len(c.boards) < 3:
-        return False
-    earlier, arrived, now = c.boards[-3:]
+    return len(c.boards) >= 3 and took_off(*c.boards[-3:])
+
+
+def took_off(earlier: Board, arrived: Board, now: Board) -> bool:
+    """True when ``now`` only lacks pieces the move from ``earlier`` to ``arrived`` put down.
+
+    >>> took_off(frozenset({"a1"}), frozenset({"b2"}), frozenset())
+    True
+    """
     return now < arrived and arrived - now <= arrived - earlier
 
 
@@ -440,15 +450,31 @@ def next_side_began(c: Effects, phase: Following, board: Board) -> bool:
 # --------------------------------------------------------------------------- awaiting
 def opponent_move_made(c: Effects, phase: Awaiting, board: Board) -> bool:
     """The board shows the opponent's move carried out (with some of its sensed steps; a move
-    that changes nothing, such as OK ending a capture chain, at once): it is recorded, with the
-    touches made for it so far."""
+    that changes nothing the sensors see, such as OK ending a capture chain or a pawn moved,
+    at once, and what it asks stays said a while): it is recorded, with the touches made for
+    it so far."""
     pending = phase.pending
     if pending is None or (done := pending.done(c.record.board, board)) is None:
         return False
     c.in_sync()
     choice = _choice(c, [Candidate(pending.move, pending.real, done)], board, phase.touched)
-    c.accept(choice.sole(), correctable=False)
+    c.accept(choice.sole(), correctable=took_off_players_arrival(c, board))
+    if not (pending.real.emptied or pending.real.filled):
+        c.flash(pending.say)
     return True
+
+
+def took_off_players_arrival(c: Effects, board: Board) -> bool:
+    """Whether the opponent's move ``board`` shows only took off what the players' last move
+    put down, and the opponent answers again: the players may still go on from where the
+    piece rested, correcting their move."""
+    return (rethinks(c) and len(c.boards) >= 2 and not opponent_to_move(c, -2)
+            and took_off(c.boards[-2], c.record.board, board))
+
+
+def rethinks(c: Effects) -> bool:
+    """Whether the opponent answers again when the players' last move is corrected."""
+    return c.opponent is not None and c.opponent.rethinks
 
 
 def opponent_move_under_way(c: Effects, phase: Awaiting, board: Board) -> bool:
@@ -462,7 +488,7 @@ def opponent_move_under_way(c: Effects, phase: Awaiting, board: Board) -> bool:
 def rethought(c: Effects, phase: Awaiting, board: Board) -> bool:
     """The players' last move corrected before the opponent's answer is carried out (an
     opponent that answers again, or one that has not answered)."""
-    if phase.pending is not None and not (c.opponent and c.opponent.rethinks):
+    if phase.pending is not None and not rethinks(c):
         return False
     return corrected(c, phase, board)
 

@@ -10,7 +10,7 @@ import pytest
 
 from firmware_host.board.game import Game
 from firmware_host.store.config import Config, OpponentConfig
-from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file
+from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file, said
 from testbed.board import BoardUnderTest
 
 
@@ -188,5 +188,35 @@ def test_a_token_lifted_and_set_back_while_the_board_is_restored_is_no_flip_of_t
         board.place("a2")
         board.settle()
         assert board.held() == ("a2:a1",) and "Flip a1" in board.screen()
+    finally:
+        board.close()
+
+
+def test_phalanx_moving_on_after_the_computer_took_off_the_resting_piece_corrects_the_move():
+    """Phalanx against the computer (Red): Green's b6nw rests on d4nw, where it would
+    self-phalanx; the board records b6nw-d4nw and lights the computer's removal of it (xd4nw).
+    The player lifts it, as lit, and sets it down on e3nw, where it was going: the removal is
+    dropped and the move corrected to b6nw-e3nw, and the computer answers that (before, e3nw
+    was a piece to take off and the player's move was lost)."""
+    board = BoardUnderTest.replay(
+        (STREAMS / "robot_phalanx_move_on_after_the_computer_removed_the_resting_piece.jsonl").read_text())
+    try:
+        assert of(board.events, "correction")[-1] == {"move": "b6nw-e3nw", "replaces": "b6nw-d4nw", "side": "green"}
+        assert board.held()[-1] == "b6nw-e3nw" and "xd4nw" not in board.held()
+        assert kinds(board.events)[-1] == "expect" and board.computer() == "red"
+    finally:
+        board.close()
+
+
+def test_antipode_the_computers_pawn_move_is_said_when_nothing_on_the_board_shows_it():
+    """Antipode against the computer (Blue), the pool empty: the computer's :a3 moves only its
+    pawn, which no sensor sees, so it is recorded at once; the OLED still says it ("blue pawn
+    to a3"), beside the token to turn over (before, only "Flip a2" was shown, and the players
+    never heard where the pawn went)."""
+    board = BoardUnderTest.replay((STREAMS / "robot_antipode_the_computers_pawn_move_is_said.jsonl").read_text())
+    try:
+        (at,) = [e["t"] for e in board.events if e["event"] == "move" and e["move"] == ":a3"]
+        shown = [e for e in board.events if e["event"] == "display" and e["t"] == at]
+        assert said(shown, "Computer plays :a3: blue pawn to a3") and said(shown, "Flip a2")
     finally:
         board.close()
