@@ -123,6 +123,7 @@ class Robot:
         self.others = {s for s in (board.computer(), board.remote_side()) if s}
         self._new_belief()
         self.told: str | None = None  # the opponent's move the OLED asks to carry out
+        self._looked = 0  # the board's events the robot has looked at
         self.want: tuple[str, Any, Realisation] | None = None  # the own move under way
         self.carried: set[str] = set()  # unseen pieces carried, their lights still on
         self.carrying: str | None = None  # the OLED's carry line they were carried for
@@ -334,13 +335,13 @@ class Robot:
             if (line := self._carry_line()) != self.carrying:  # a new carry asked (a takeback's)
                 self.carried, self.carrying = set(), line
             self._hear()
+            self._silent()
             if self._answer():
                 continue
             if self._waits():
                 continue
             asks = self.asks()
             if not asks:
-                self._silent()
                 self.check_record()
                 if self._opponent_moves():
                     continue
@@ -366,8 +367,11 @@ class Robot:
         return True
 
     def _hear(self) -> None:
-        """The opponent's move the OLED asks to carry out."""
-        for line in self.board.screen():
+        """The opponent's move the OLED asks to carry out (shown since the robot last looked:
+        one that needs nothing sensed is recorded a moment after it is told)."""
+        events, self._looked = self.board.events[self._looked:], len(self.board.events)
+        shown = [line for e in events if e["event"] == "display" for line in e["lines"]]
+        for line in shown + list(self.board.screen()):
             told = TOLD.match(line)
             if told:
                 self.told = told.group(1)
@@ -376,8 +380,9 @@ class Robot:
                     self._truncate(len(self.moves) - 1)  # the other board corrected its move
 
     def _silent(self) -> None:
-        """The opponent's move that changes nothing on the board (OK ending a capture chain),
-        told on the OLED: part of the game."""
+        """The opponent's move that changes nothing the sensors see (OK ending a capture
+        chain; a pawn moved, tokens to turn over), told on the OLED and recorded: part of the
+        game (its flips are then done as lit)."""
         recorded = self.board.held()[len(self.moves):][:1]
         if not self.told or self.state.to_move not in self.others or recorded != (self.told,):
             return
@@ -387,7 +392,7 @@ class Robot:
         except IllegalMove:
             return  # the record check says so
         real = self.state.realisations(move)[0]
-        if not (real.emptied or real.filled or real.follow_ups):
+        if not (real.emptied or real.filled):
             self._believe(self.told)
             self.told = None
 
@@ -523,7 +528,7 @@ class Robot:
         early = self._early(seg, real) if "order" in self.kinds and rng.random() < 0.5 else ""
         start = seg.t
         after = self.hand.change(seg, real.emptied, real.filled, here)
-        self.hand.noise(seg, start, after, here, real.emptied | real.filled)
+        self.hand.noise(seg, start, after, here, real.emptied | real.filled | _touches(state, real))
         if early == "tap placement":
             self.hand.tap(seg, min(real.filled), after)
         self._knock(seg, after, real, move)
@@ -724,6 +729,13 @@ def _alternatives(state: GameState, move, real: Realisation) -> list[frozenset[s
                     and not state.apply(other).outcome()):
                 out.append(alt.filled)
     return out
+
+
+def _touches(state: GameState, real: Realisation) -> frozenset[str]:
+    """The tokens that the moves the board cannot tell from ``real`` by its hand change tap or
+    turn over (a bump of one is that touch, to the board as to anyone watching)."""
+    return frozenset().union(*(step.sites for _, r, _ in state.moves_for_change(real.emptied, real.filled)
+                               for step in r.follow_ups))
 
 
 def _knock_clear(states: list[GameState], board: frozenset[str], site: str, move) -> bool:
