@@ -123,7 +123,6 @@ class Robot:
         self.others = {s for s in (board.computer(), board.remote_side()) if s}
         self._new_belief()
         self.told: str | None = None  # the opponent's move the OLED asks to carry out
-        self._looked = 0  # the board's events the robot has looked at
         self.want: tuple[str, Any, Realisation] | None = None  # the own move under way
         self.carried: set[str] = set()  # unseen pieces carried, their lights still on
         self.carrying: str | None = None  # the OLED's carry line they were carried for
@@ -356,7 +355,8 @@ class Robot:
     def _waits(self) -> bool:
         """The board waits for a piece in the hand, then says more: wait until it does (at most
         :data:`HAND_WAIT_MS`); True if it waited."""
-        waiting = ("leave it off to take it back", "or set it as it was", " in the hand")
+        waiting = ("leave it off to take it back", "or set it as it was", " in the hand",
+                   "or it is a move in a moment")
         said = lambda: any(line.endswith(waiting) for line in self.board.screen())  # noqa: E731
         if not said():
             return False
@@ -367,17 +367,18 @@ class Robot:
         return True
 
     def _hear(self) -> None:
-        """The opponent's move the OLED asks to carry out (shown since the robot last looked:
-        one that needs nothing sensed is recorded a moment after it is told)."""
-        events, self._looked = self.board.events[self._looked:], len(self.board.events)
-        shown = [line for e in events if e["event"] == "display" for line in e["lines"]]
-        for line in shown + list(self.board.screen()):
+        """The opponent's move the OLED asks to carry out."""
+        for line in self.board.screen():
             told = TOLD.match(line)
-            if told:
+            if told and not self._believed(told.group(1)):
                 self.told = told.group(1)
                 mine = self.state.to_move not in self.others
                 if " changed to " in line and mine and self.moves and self.moves[-1] != self.told:
                     self._truncate(len(self.moves) - 1)  # the other board corrected its move
+
+    def _believed(self, told: str) -> bool:
+        """Whether ``told`` is the opponent's move last believed (still said a while)."""
+        return bool(self.moves) and self.moves[-1] == told and self.states[-2].to_move in self.others
 
     def _silent(self) -> None:
         """The opponent's move that changes nothing the sensors see (OK ending a capture
@@ -493,12 +494,14 @@ class Robot:
         if "Take back?" not in self.board.screen():
             return False
         asked = next((ASKED.match(line) for line in self.board.screen() if ASKED.match(line)), None)
+        lit = set(self.board.lit().values()) & {"fill", "empty"}  # the opponent's move lit here
+        pending = int(self.state.to_move in self.others and bool(lit or self.told))
         yes = self.rng.random() < self.yes
         self.answered.append(yes)
         self.board.press("ok" if yes else "back")
         self.board.run(100)
-        if yes and asked:
-            self._truncate(len(self.moves) - int(asked.group(1)))
+        if yes and asked:  # the moves undone count the opponent's move being carried out here
+            self._truncate(len(self.moves) + pending - int(asked.group(1)))
             self.told = None
         return True
 

@@ -269,6 +269,10 @@ class Controller:
         held = getattr(self.phase, "held", None)
         if held is not None and now - held >= self.timing.takeback_ms and self.debouncer.quiet(now):
             judge.held_back(self, self.board)
+        doubted = getattr(self.phase, "doubted", None)
+        if doubted and -math.inf < doubted[0] <= now - self.timing.takeback_ms and self.debouncer.quiet(now):
+            self.go(replace(cast(Moving, self.phase), doubted=(-math.inf, doubted[1])))  # a move after all
+            self.rejudge()
         holding = getattr(self.phase, "holding", None)
         if holding is not None and holding > -math.inf and now - holding >= judge.TOKEN_HOLD_MS:
             # off for long: pointed out, once
@@ -572,8 +576,9 @@ class Controller:
         self.go(replace(cast(Awaiting, self.phase), pending=pending))
         real = pending.real
         self.emit("expect", move=pending.text, empty=self.sorted(real.emptied), fill=self.sorted(real.filled))
-        if not (real.emptied or real.filled or real.follow_ups):  # recorded at once: said
-            self.flash(f"{play.say.partition(': ')[0]}: nothing to carry out")
+        if not (real.emptied or real.filled):  # recorded at once, so said a while
+            nothing = f"{play.say.partition(': ')[0]}: nothing to carry out"
+            self.flash(play.say if real.follow_ups else nothing)
         self.rejudge()
 
     def _adopt(self, adopt: Adopt) -> None:

@@ -12,6 +12,7 @@ import the controller; the controller imports it).
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Protocol, TypeVar, cast
 
@@ -142,16 +143,40 @@ def next_side_may_begin(c: Effects, phase: Phase) -> bool:
 # --------------------------------------------------------------------------- moving
 def a_move(c: Effects, phase: Moving, board: Board) -> bool:
     """The board shows legal moves of the side to move: one is recorded (with the touches
-    made before it showed); several are offered to choose among."""
+    made before it showed); several are offered to choose among. Against an opponent, a move
+    that only sets the players' own last move back is recorded once the board has shown it for
+    ``takeback_ms`` (a takeback by hand may be under way)."""
     found = recognise.candidates(c.state, board)
     if not found:
         return False
     c.in_sync()
+    if set_back_begun(c, phase, board):
+        return True
     choice = _choice(c, found, board, phase.touched)
     if len(choice.turns) == 1:
         c.accept(choice.sole())
     else:
         c.offer(choice, phase.late)
+    return True
+
+
+def set_back_begun(c: Effects, phase: Moving, board: Board) -> bool:
+    """Against an opponent, a move that only puts the players' own last move's pieces back
+    where they came from may be a takeback by hand begun with their own piece: nothing is
+    recorded (or sent, or answered) until the board has shown it for ``takeback_ms``, so the
+    rest of the set-back reads as a takeback, not as a move to undo too."""
+    if not (c.opponent and c.takebacks) or (phase.doubted and phase.doubted[0] == -math.inf
+                                             and phase.doubted[1] == board):
+        return False
+    own = [i for i in range(len(c.moves)) if not opponent_to_move(c, i)]
+    if not own or own[-1] == len(c.moves) - 1:
+        return False
+    before, after = c.boards[own[-1]], c.boards[own[-1] + 1]
+    lifted, placed = c.record.board - board, board - c.record.board
+    if not (lifted <= after - before and placed <= before - after):
+        return False
+    if phase.doubted is None or phase.doubted[1] != board:
+        c.go(replace(phase, doubted=(c.now, board)))
     return True
 
 
@@ -451,16 +476,13 @@ def next_side_began(c: Effects, phase: Following, board: Board) -> bool:
 def opponent_move_made(c: Effects, phase: Awaiting, board: Board) -> bool:
     """The board shows the opponent's move carried out (with some of its sensed steps; a move
     that changes nothing the sensors see, such as OK ending a capture chain or a pawn moved,
-    at once, and what it asks stays said a while): it is recorded, with the touches made for
-    it so far."""
+    at once): it is recorded, with the touches made for it so far."""
     pending = phase.pending
     if pending is None or (done := pending.done(c.record.board, board)) is None:
         return False
     c.in_sync()
     choice = _choice(c, [Candidate(pending.move, pending.real, done)], board, phase.touched)
     c.accept(choice.sole(), correctable=took_off_players_arrival(c, board))
-    if not (pending.real.emptied or pending.real.filled):
-        c.flash(pending.say)
     return True
 
 

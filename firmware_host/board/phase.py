@@ -36,13 +36,17 @@ class _Turning:
     that turn's flip, made late); ``held``: since when (ms) the board has shown the position
     before the players' last move (its piece back in the hand: a correction on its way, a
     takeback once held for ``takeback_ms``); ``holding``: since when a token a move may turn over
-    has been off its switch before the move shows (pointed out after a while)."""
+    has been off its switch before the move shows (pointed out after a while); ``doubted``:
+    since when (ms) the board has shown a move that only sets the players' own last move back,
+    and that board (a takeback by hand begun with their own piece, until ``takeback_ms`` pass;
+    ``-inf``: they passed, it is a move)."""
 
     correctable: bool = False
     touched: tuple[Touch, ...] = ()
     late: frozenset[str] = frozenset()
     held: float | None = None
     holding: float | None = None
+    doubted: tuple[float, frozenset[str]] | None = None
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ so each can be tried on a snapshot alone.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,6 +22,9 @@ from hardware.base import Led
 PAGE_MS = 3000
 
 #: What the screen says while the board is guided back, by why.
+#: Said while a move that sets the players' own last move back waits to be read (a takeback by
+#: hand may be under way).
+SET_BACK = "Taking back? Set the rest back, or it is a move in a moment"
 RESTORE_WORDS = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}", "refused": "{Fix}"}
 
 
@@ -153,6 +157,9 @@ def instruction(snap: Snapshot) -> str | None:
         if snap.board < snap.record.board:
             return f"{move} lifted: set it down again, or leave it off to take it back"
         return f"{move} undone: taken back in a moment, or set it as it was"
+    doubted = phase.doubted if isinstance(phase, Moving) else None
+    if doubted is not None and doubted[1] == snap.board and doubted[0] > -math.inf:
+        return SET_BACK
     lifted = snap.record.board - snap.board
     if isinstance(phase, (Moving, Awaiting)) and phase.holding is not None and lifted and not snap.sync:
         return f"{named(by_name(lifted))} in the hand"

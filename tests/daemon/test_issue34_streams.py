@@ -16,6 +16,7 @@ import pytest
 from engines import new_game
 from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.board.controller import Game
+from firmware_host.board.view import SET_BACK
 from tests.daemon.stream_tools import STREAMS, after, kinds, moves, of, run_file, said
 from testbed.board import BoardUnderTest
 from testbed.pair import Pair
@@ -235,3 +236,52 @@ def test_a_board_restarted_after_the_paired_game_ended_begins_a_new_game_the_oth
         assert pair.boards[0].controller.record.token == pair.boards[1].controller.record.token
     finally:
         pair.close()
+
+
+# ------------------------------------------------------------ a set-back begun with the own piece
+def _against_the_computer_after_one_exchange() -> tuple[BoardUnderTest, dict[str, str]]:
+    """Anti-Grid against the computer (Blue): Red c1-c3, the computer's answer carried out as
+    lit. The board, and what the answer emptied and filled."""
+    board = BoardUnderTest(Game.of("anti-grid", 6, "plain"), computer="blue")
+    board.settle()
+    board.lift("c1"), board.place("c3")
+    board.settle()
+    answer = board.lit()
+    for site, kind in sorted(answer.items(), key=lambda item: item[1] != "empty"):
+        board.lift(site) if kind == "empty" else board.place(site)
+    board.settle()
+    assert len(board.held()) == 2
+    return board, answer
+
+
+def test_a_takeback_by_hand_begun_with_the_own_piece_is_no_move_to_answer():
+    """Red sets c3 back on c1 first (itself a legal move), then the computer's piece: the first
+    half is not recorded nor answered while the board waits to see which it is; the whole
+    set-back takes both moves back (before, c3-c1 was recorded, the computer answered it, and
+    the takeback had three moves to undo)."""
+    board, answer = _against_the_computer_after_one_exchange()
+    try:
+        board.lift("c3"), board.place("c1")
+        board.run(600)
+        assert SET_BACK in board.screen() and len(board.held()) == 2
+        for site, kind in answer.items():
+            board.place(site) if kind == "empty" else board.lift(site)
+        board.settle()
+        assert board.held() == () and kinds(board.events)[-1] != "expect"
+    finally:
+        board.close()
+
+
+def test_the_own_last_move_reversed_is_a_move_once_the_board_stays_so():
+    """Red moves c3 back to c1 as its move: after a moment it is recorded and the computer
+    answers it."""
+    board, _ = _against_the_computer_after_one_exchange()
+    try:
+        board.lift("c3"), board.place("c1")
+        board.run(2000)  # the takeback time, 1.5 s
+        board.settle()
+        assert board.held()[2] == "c3-c1" and SET_BACK not in board.screen()
+        moved = [(e["event"], e.get("move")) for e in board.events].index(("move", "c3-c1"))
+        assert "expect" in kinds(board.events[moved:])  # the computer answers it
+    finally:
+        board.close()

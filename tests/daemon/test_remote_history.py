@@ -13,12 +13,13 @@ GAME = Game.of("antipalos", 3, "two")
 TOKEN = "00000001764050000000:t1"
 
 
-def seen(moves: tuple[str, ...], rewrites: tuple[tuple[int, str], ...] = ()) -> Seen:
+def seen(moves: tuple[str, ...], rewrites: tuple[tuple[int, str], ...] = (), game_id: int = 1,
+         token: str = TOKEN) -> Seen:
     """The game at a board that is idle: ``moves`` played, ``rewrites`` made."""
     states = [GAME.new()]
     for move in moves:
         states.append(states[-1].play(states[-1].parse_move(move)))
-    return Seen(GAME, 1, moves, tuple(states), awaiting=False, final=True, token=TOKEN,
+    return Seen(GAME, game_id, moves, tuple(states), awaiting=False, final=True, token=token,
                 rewrites=rewrites)
 
 
@@ -49,3 +50,29 @@ def test_an_agreed_takeback_stands_when_the_board_that_agreed_restarts_before_it
     bus.deliver(3)
     assert t2.poll(here) == [TakeBackTo(1)]
     assert t2.note != Remote.REFUSED
+
+
+def test_a_refusal_is_news_of_its_game_only():
+    """t1 asks to take back its move; t2's players say no: t1 says so. Then a new game begins
+    at t1: the refusal is no longer said, and t2's "no" is not kept for the new game, where a
+    request at the same count of moves would read it as refused (before, "The opponent refused
+    the take back" stayed on t1's screen through every later game)."""
+    bus = Bus()
+    t1, t2 = remote(bus, "t1"), remote(bus, "t2")
+    here = seen(("B2*",))
+    assert t1.poll(here) == t2.poll(here) == []
+    t1.takeback(here)
+    t1.poll(here)
+    bus.deliver(1)
+    (ask,) = t2.poll(here)
+    ask.answer(False)  # BACK
+    t2.poll(here)
+    bus.deliver(2)
+    t1.poll(here)
+    assert t1.note == Remote.REFUSED
+    new = seen((), game_id=2, token="00000001764050009999:t1")  # a new game, named at t1
+    for _ in range(2):  # named, then published
+        t1.poll(new)
+        t2.poll(new)
+    assert t1.note is None
+    assert '"answer": null' in bus.retained["reedboard/t2/moves"].decode()

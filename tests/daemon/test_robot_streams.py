@@ -201,7 +201,8 @@ def test_phalanx_moving_on_after_the_computer_took_off_the_resting_piece_correct
     board = BoardUnderTest.replay(
         (STREAMS / "robot_phalanx_move_on_after_the_computer_removed_the_resting_piece.jsonl").read_text())
     try:
-        assert of(board.events, "correction")[-1] == {"move": "b6nw-e3nw", "replaces": "b6nw-d4nw", "side": "green"}
+        (last, *_) = of(board.events, "correction")[::-1]
+        assert last == {"move": "b6nw-e3nw", "replaces": "b6nw-d4nw", "side": "green"}
         assert board.held()[-1] == "b6nw-e3nw" and "xd4nw" not in board.held()
         assert kinds(board.events)[-1] == "expect" and board.computer() == "red"
     finally:
@@ -213,7 +214,8 @@ def test_antipode_the_computers_pawn_move_is_said_when_nothing_on_the_board_show
     pawn, which no sensor sees, so it is recorded at once; the OLED still says it ("blue pawn
     to a3"), beside the token to turn over (before, only "Flip a2" was shown, and the players
     never heard where the pawn went)."""
-    board = BoardUnderTest.replay((STREAMS / "robot_antipode_the_computers_pawn_move_is_said.jsonl").read_text())
+    stream = STREAMS / "robot_antipode_the_computers_pawn_move_is_said.jsonl"
+    board = BoardUnderTest.replay(stream.read_text())
     try:
         (at,) = [e["t"] for e in board.events if e["event"] == "move" and e["move"] == ":a3"]
         shown = [e for e in board.events if e["event"] == "display" and e["t"] == at]

@@ -130,7 +130,7 @@ class Remote:
             peer, online = self._peer, self._online
         if seen.game_id != self._game_id:
             began_here = self._game_id is not None and self._joining is None
-            self._game_id, self._ask, self._refusal = seen.game_id, None, None
+            self._game_id, self._ask, self._refusal, self._answer = seen.game_id, None, None, None
             if began_here:  # the players here began it: the other board follows
                 return [Remember(_token(self.board))]
         self._say(seen, peer, online)
@@ -154,9 +154,8 @@ class Remote:
             self.note = OFFLINE
         elif self.note == self.ASKED and self._ask is None:
             self.note = None
-        elif self.note not in (self.ASKED, self.REFUSED) or (
-                self.note == self.REFUSED and self._refusal is not None
-                and self._refusal[::2] != (len(seen.rewrites), len(seen.moves))):
+        elif self.note not in (self.ASKED, self.REFUSED) or (self.note == self.REFUSED and (
+                self._refusal is None or self._refusal[::2] != (len(seen.rewrites), len(seen.moves)))):
             self.note = None
 
     def _first_token(self, seen: Seen, peer: Peer | None) -> list[Intent]:
