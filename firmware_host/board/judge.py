@@ -165,13 +165,12 @@ def set_back_begun(c: Effects, phase: Moving, board: Board) -> bool:
     where they came from may be a takeback by hand begun with their own piece: nothing is
     recorded (or sent, or answered) until the board has shown it for ``takeback_ms``, so the
     rest of the set-back reads as a takeback, not as a move to undo too."""
-    if not (c.opponent and c.takebacks) or (phase.doubted and phase.doubted[0] == -math.inf
-                                             and phase.doubted[1] == board):
+    if not (c.opponent and c.takebacks) or phase.doubted == (-math.inf, board):
         return False
-    own = [i for i in range(len(c.moves)) if not opponent_to_move(c, i)]
-    if not own or own[-1] == len(c.moves) - 1:
+    own = next((i for i in reversed(range(len(c.moves))) if not opponent_to_move(c, i)), None)
+    if own is None or own == len(c.moves) - 1:
         return False
-    before, after = c.boards[own[-1]], c.boards[own[-1] + 1]
+    before, after = c.boards[own], c.boards[own + 1]
     lifted, placed = c.record.board - board, board - c.record.board
     if not (lifted <= after - before and placed <= before - after):
         return False

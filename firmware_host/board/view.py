@@ -21,10 +21,10 @@ from hardware.base import Led
 #: A screen too long for the OLED shows its pages in turn, each this long (ms).
 PAGE_MS = 3000
 
-#: What the screen says while the board is guided back, by why.
 #: Said while a move that sets the players' own last move back waits to be read (a takeback by
 #: hand may be under way).
 SET_BACK = "Taking back? Set the rest back, or it is a move in a moment"
+#: What the screen says while the board is guided back, by why.
 RESTORE_WORDS = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}", "refused": "{Fix}"}
 
 
