@@ -22,6 +22,7 @@ from firmware_host.ui.menu import Menu, game_choices
 from firmware_host.net.mqtt.remote import OFFLINE, Remote
 from firmware_host.board.opponent import Computer
 from firmware_host.board.recognise import attempt_reason
+from firmware_host.board.view import SET_BACK
 from firmware_host.ui.screens import message_screen, result_words, status_screen
 from firmware_host.ui.stats import Day, day_screen
 from hardware.base import ButtonEvent
@@ -145,7 +146,7 @@ def game_screens(choice):
     for instruction, error in [*((i, e) for i in steps for e in [None, *small]),
                                *((i, e) for i in moving for e in small),
                                *((i, e) for i in moving[1:] for e in every),
-                               *((p, None) for p in prompts)]:
+                               *((p, None) for p in [*prompts, SET_BACK])]:
         yield status_screen(game.title, game.shown_variant, side, None, phase, status_lines,
                             instruction, error, None, match)
     for result in widest(results, 4):
