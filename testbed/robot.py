@@ -238,8 +238,10 @@ class Robot:
         self.correctable = False
         keep = self._keep()
         by_hand = source == "hands"
-        if keep is None or by_hand and (self.state.outcome() or self.states[keep].to_move in self.others):
-            return None  # by hand: only the players' own positions, in a game not over
+        if keep is None or by_hand and (self.state.outcome() or self.states[keep].to_move in self.others
+                                        or _a_move_shows(self.state, self.states[keep].occupied())):
+            return None  # by hand: only the players' own positions, in a game not over, that no
+            # move of the side to move shows too (the sensors do not see whose piece stands where)
         if source == "menu":
             self.menu("Take back")
         elif source == "command":
@@ -626,8 +628,8 @@ class Robot:
             seg.add("place" if site in target else "lift", site, gap=self.rng.uniform(0.05, 0.2))
             if site in target and site in was:
                 self.faces[site] = was[site]
-            else:
-                self.faces.pop(site, None)
+            elif site not in target:  # in the hand as it was (set down so if the board asks)
+                self.in_hand[site] = self.faces.pop(site, None)
         self._perform(seg)
 
     def _keep(self) -> int | None:
@@ -732,6 +734,12 @@ def _alternatives(state: GameState, move, real: Realisation) -> list[frozenset[s
                     and not state.apply(other).outcome()):
                 out.append(alt.filled)
     return out
+
+
+def _a_move_shows(state: GameState, board: frozenset[str]) -> bool:
+    """Whether a legal move of the side to move leaves the pieces standing as ``board``."""
+    here = state.occupied()
+    return bool(state.moves_for_change(here - board, board - here))
 
 
 def _touches(state: GameState, real: Realisation) -> frozenset[str]:
