@@ -172,6 +172,15 @@ def computer() -> Drive:
     return d.run(300)
 
 
+def set_back() -> Drive:
+    """Anti-Grid against the computer: c1-c3, its b12-b8 carried out, then c3 set back on c1
+    (a takeback by hand begun with the own piece, or the move c3-c1)."""
+    d = Drive(Game.of("anti-grid"), opponent=_Computer("blue", "b12-b8")).run(300)
+    play(d, "c1-c3")
+    d.lift("b12").place("b8").run(800)
+    return d.lift("c3").place("c1").run(600)
+
+
 def over() -> Drive:
     d = with_menu(Game.of("antipalos", 3))
     for move in ("A1*", "A3*", "B2*", "C1*", "C3*"):
@@ -227,6 +236,7 @@ SCENES: dict[str, Callable[[], Drive]] = {
     "antipod-differs": differs,
     "antipalos-new-game": new_game,
     "anti-grid-computer": computer,
+    "anti-grid-set-back": set_back,
     "antipalos-over": over,
     "antipalos-corrected": corrected,
     "antipode-menu": menu,
