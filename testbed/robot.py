@@ -417,6 +417,7 @@ class Robot:
         if due is not None and {s for s, what in asks.items() if what == "lift"} == set(due.sites):
             (move,) = self.state.legal_moves()
             self._believe(self.state.notation(move))
+            self.told = None  # the opponent's, when told: believed
 
     def _do(self, asks: dict[str, str]) -> None:
         """Do what is asked, in a random order; the opponent's move once carried out is part
