@@ -144,8 +144,8 @@ def next_side_may_begin(c: Effects, phase: Phase) -> bool:
 def a_move(c: Effects, phase: Moving, board: Board) -> bool:
     """The board shows legal moves of the side to move: one is recorded (with the touches
     made before it showed); several are offered to choose among. Against an opponent, a move
-    that only sets the players' own last move back is recorded once the board has shown it for
-    ``takeback_ms`` (a takeback by hand may be under way)."""
+    that only goes towards the position before the players' own last move is recorded once the
+    board has shown it for ``takeback_ms`` (a takeback by hand may be under way)."""
     found = recognise.candidates(c.state, board)
     if not found:
         return False
@@ -161,18 +161,18 @@ def a_move(c: Effects, phase: Moving, board: Board) -> bool:
 
 
 def set_back_begun(c: Effects, phase: Moving, board: Board) -> bool:
-    """Against an opponent, a move that only puts the players' own last move's pieces back
-    where they came from may be a takeback by hand begun with their own piece: nothing is
-    recorded (or sent, or answered) until the board has shown it for ``takeback_ms``, so the
-    rest of the set-back reads as a takeback, not as a move to undo too."""
+    """Against an opponent, a move whose every change goes towards the position before the
+    players' own last move may be a takeback by hand under way (their piece set back first, or
+    the opponent's lifted and theirs set on its site): nothing is recorded (or sent, or
+    answered) until the board has shown it for ``takeback_ms``, so the rest of the set-back
+    reads as a takeback, not as a move to undo too."""
     if not (c.opponent and c.takebacks) or phase.doubted == (-math.inf, board):
         return False
     own = next((i for i in reversed(range(len(c.moves))) if not opponent_to_move(c, i)), None)
     if own is None or own == len(c.moves) - 1:
         return False
-    before, after = c.boards[own], c.boards[own + 1]
-    lifted, placed = c.record.board - board, board - c.record.board
-    if not (lifted <= after - before and placed <= before - after):
+    target, here = c.boards[own], c.record.board
+    if not (here - board <= here - target and board - here <= target - here):
         return False
     if phase.doubted is None or phase.doubted[1] != board:
         c.go(replace(phase, doubted=(c.now, board)))

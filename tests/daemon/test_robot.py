@@ -14,6 +14,8 @@ source, new games, the computer or a paired board as the opponent, restarts.
 from __future__ import annotations
 
 import random
+
+import pytest
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -143,5 +145,26 @@ def test_paired_an_opponents_ok_ending_a_capture_chain_is_recorded_at_once_and_s
         said = [e for board in pair.boards for e in board.events if e["event"] == "display"
                 and "Opponent plays ok: nothing to carry out" in e["lines"]]
         assert said and all(board.held() == pair.boards[0].held() for board in pair.boards)
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("game, seed, episode", [
+    (("antipalos", 3, "two"), 14, 0),  # a set-back by hand passing through a winning move
+])
+def test_paired_episodes_the_bench_found_play_through(game, seed, episode):
+    """Episodes of bench/robot.py --paired that ended in a violation (the seed, the episode's
+    number among the two-sided games) now play through: the same record on both boards, the
+    one the robots meant. Seed 14, episode 0: at the board whose players set back by hand
+    their placement A3* and the other side's B1* - *C3, lifting A3* and setting a Trirod on
+    B1* read as Black's move A3* - B1*, which wins: the game ended instead of the takeback."""
+    seed = seed * 1_000_003 + episode
+    rng = random.Random(seed)
+    pair = Pair(Game.of(*game), rng, KINDS, Faults(0.05, 0.05, (0.0, 300.0)))
+    try:
+        for i, intention in enumerate(planned(seed, PAIR_MIX, 40)):
+            pair.act(intend(rng, seed, i, intention, pair.over()))
+        pair.check()
+        assert pair.boards[0].held() == pair.boards[1].held() == tuple(pair.robots[0].moves)
     finally:
         pair.close()
