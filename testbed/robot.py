@@ -123,6 +123,7 @@ class Robot:
         self.others = {s for s in (board.computer(), board.remote_side()) if s}
         self._new_belief()
         self.told: str | None = None  # the opponent's move the OLED asks to carry out
+        self.resumed = False  # the daemon restarted while the robot followed its move
         self.want: tuple[str, Any, Realisation] | None = None  # the own move under way
         self.carried: set[str] = set()  # unseen pieces carried, their lights still on
         self.carrying: str | None = None  # the OLED's carry line they were carried for
@@ -195,10 +196,11 @@ class Robot:
             self.want = (text, move, real)
             self._make(state, move, real)
         self._believe(text)
+        self.resumed = False
         self.follow()
         self.want = None
         self.check()
-        self.correctable = True
+        self.correctable = not self.resumed
 
     def correct(self) -> bool:
         """Change the robot's own last move (no follow-ups, the next side not yet begun) into
@@ -349,6 +351,7 @@ class Robot:
                 return
             if "crash" in self.kinds and self.rng.random() < 0.05 and self.board.held() == tuple(self.moves):
                 self.board.restart()  # the daemon restarts amid the guidance of what is recorded
+                self.resumed = True  # a resumed game's last move stands
                 continue
             self._due(asks)
             self._do(asks)
