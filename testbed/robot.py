@@ -762,13 +762,10 @@ def _knock_clear(states: list[GameState], board: frozenset[str], site: str, move
     if state.apply(move).targets(site):
         return False
     knocked = board - {site}
-    occupied = state.occupied()
-    near = {knocked ^ {s} for s in knocked ^ occupied}
-    near = {b for b in near if state.moves_for_change(occupied - b, b - occupied)}
-    if near != {board}:
+    near = {knocked ^ {s} for s in knocked ^ state.occupied()}
+    if {b for b in near if _a_move_shows(state, b)} != {board}:
         return False
-    return not (before and before[0].moves_for_change(before[0].occupied() - knocked,
-                                                      knocked - before[0].occupied()))
+    return not (before and _a_move_shows(before[0], knocked))
 
 
 def _move_of(state: GameState, emptied: frozenset[str], filled: frozenset[str]):

@@ -314,9 +314,10 @@ def corrected(c: Effects, phase: Phase, board: Board) -> bool:
     off), the correction reaches past it."""
     if not (c.moves and getattr(phase, "correctable", False)):
         return False
-    for back in range(1, 2 + took_off_arrival(c)):
+    reach = took_off_arrival(c)
+    for back in range(1, 2 + reach):
         if opponent_to_move(c, -1 - back):
-            if back == 1 and took_off_arrival(c) and rethinks(c):
+            if back == 1 and reach and rethinks(c):
                 continue  # its removal of the piece the players rested there is dropped
             return False  # the opponent's move is not the players' to change
         before, last = c.states[-1 - back], c.moves[-back]
