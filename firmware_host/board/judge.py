@@ -161,22 +161,36 @@ def a_move(c: Effects, phase: Moving, board: Board) -> bool:
 
 
 def set_back_begun(c: Effects, phase: Moving, board: Board) -> bool:
-    """Against an opponent, a move whose every change goes towards the position before the
-    players' own last move may be a takeback by hand under way (their piece set back first, or
+    """Against an opponent, a move whose every change goes towards a position before one of
+    the players' own last turns (all of them since the opponent's turn before: several sides
+    may play at the table) may be a takeback by hand under way (their piece set back first, or
     the opponent's lifted and theirs set on its site): nothing is recorded (or sent, or
     answered) until the board has shown it for ``takeback_ms``, so the rest of the set-back
     reads as a takeback, not as a move to undo too."""
     if not (c.opponent and c.takebacks) or phase.doubted == (-math.inf, board):
         return False
-    own = next((i for i in reversed(range(len(c.moves))) if not opponent_to_move(c, i)), None)
-    if own is None or own == len(c.moves) - 1:
-        return False
-    target, here = c.boards[own], c.record.board
-    if not (here - board <= here - target and board - here <= target - here):
+    here = c.record.board
+    if not any(here - board <= here - c.boards[i] and board - here <= c.boards[i] - here
+               for i in own_last_turns(c)):
         return False
     if phase.doubted is None or phase.doubted[1] != board:
         c.go(replace(phase, doubted=(c.now, board)))
     return True
+
+
+def own_last_turns(c: Effects) -> list[int]:
+    """The positions the players were to move in, in their last run of turns, once the
+    opponent has answered (none while it has not): the positions a takeback by hand returns to.
+
+    In a game of four with the computer playing White after Blue, after Black, Red, Blue and
+    White played: the positions before Blue's, Red's and Black's moves."""
+    turns: list[int] = []
+    for i in reversed(range(len(c.moves))):
+        if not opponent_to_move(c, i):
+            turns.append(i)
+        elif turns:
+            break
+    return turns if turns and turns[0] != len(c.moves) - 1 else []
 
 
 def a_move_in_hand(c: Effects, phase: Moving, board: Board) -> bool:

@@ -23,10 +23,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from firmware_host.board.controller import Game
+from hardware.sim import Noise
 from testbed.bus import Faults
 from testbed.board import BoardUnderTest
 from testbed.pair import PAIR_MIX, Pair
-from testbed.robot import GAMES, KINDS, Robot, Violated, intend, planned
+from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, intend, planned
 
 #: Games of two sides, for paired boards.
 PAIRED = [g for g in GAMES if len(Game.of(*g).new().sides) == 2]
@@ -147,6 +148,31 @@ def test_paired_an_opponents_ok_ending_a_capture_chain_is_recorded_at_once_and_s
         assert said and all(board.held() == pair.boards[0].held() for board in pair.boards)
     finally:
         pair.close()
+
+
+@pytest.mark.parametrize("game, seed, episode", [
+    (("antipalos", 3, "cut-throat-4"), 16, 1719),  # a set-back over the table's whole round
+])
+def test_one_board_episodes_the_bench_found_play_through(game, seed, episode):
+    """Episodes of bench/robot.py (one board) that ended in a violation now play through with
+    the record the robot meant. Seed 16, episode 1,719: four sides, the computer White. Black,
+    Red and Blue moved, the computer answered, and Black's players set the pieces back by hand
+    to before their own move; lifting their Trirod and setting one on a site White's left read
+    as a move of Black's (the board waited only for a set-back to before Blue's move), then the
+    rest as Red's move."""
+    seed = seed * 1_000_003 + episode
+    rng = random.Random(seed)
+    board = BoardUnderTest(Game.of(*game), noise=Noise(seed=seed),
+                           wiring=random.Random(~seed) if seed % 2 else None)
+    robot = Robot(board, rng, KINDS)
+    try:
+        for i, intention in enumerate(planned(seed, MIX, 40)):
+            robot.act(intend(rng, seed, i, intention, robot.state.outcome() is not None))
+        robot.check()
+    except Violated as exc:
+        raise reported(exc.violation) from None
+    finally:
+        board.close()
 
 
 @pytest.mark.parametrize("game, seed, episode", [
