@@ -144,8 +144,8 @@ def next_side_may_begin(c: Effects, phase: Phase) -> bool:
 def a_move(c: Effects, phase: Moving, board: Board) -> bool:
     """The board shows legal moves of the side to move: one is recorded (with the touches
     made before it showed); several are offered to choose among. Against an opponent, a move
-    that only goes towards the position before the players' own last move is recorded once the
-    board has shown it for ``takeback_ms`` (a takeback by hand may be under way)."""
+    that only goes towards the position before one of the players' own last turns is recorded
+    once the board has shown it for ``takeback_ms`` (a takeback by hand may be under way)."""
     found = recognise.candidates(c.state, board)
     if not found:
         return False
