@@ -9,9 +9,10 @@ in-memory bus (``--paired``; default wiring). An episode ends at its first viola
 the turns played (one turn: one intention), the violations by invariant and game, the
 distinct failure kinds (invariant, game, intention) with the shortest stream of each, written
 to ``--failures`` as a ``reedboard replay`` file (robot-only lines: ``command``,
-``restart``), and the throughput beside a bare loop (the simulated board scanned alone)
-measured in the same run. ``--shrink`` makes each kind's stream smaller first (intentions left
-out while the same kind still fails).
+``restart``) with the numbers of the episodes that failed so (``--from n --turns 40``
+plays episode n again, alone), and the throughput beside a bare loop (the simulated board
+scanned alone) measured in the same run. ``--shrink`` makes each kind's stream smaller first
+(intentions left out while the same kind still fails).
 
     python -m bench.robot --turns 100000 --game all --seed 1
     python -m bench.robot --turns 2000 --game antipode --kinds slide,hover --mix move,correct
@@ -151,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="all", help="a game's name, or all")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--episode", type=int, default=40, help="intentions per episode")
+    parser.add_argument("--from", type=int, default=0, dest="first", help="the first episode's number")
     parser.add_argument("--kinds", default=",".join(KINDS), help="noise kinds (comma-separated)")
     parser.add_argument("--mix", default="", help="intentions to keep (prefixes, comma-separated)")
     parser.add_argument("--paired", action="store_true", help="two boards over a faulty bus")
@@ -171,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="robot-", dir=shm) as folder:
         opts = Options(kinds, mix, args.paired, folder, wiring=args.wiring)
         began = time.perf_counter()
-        episodes, turns, n = [], 0, 0
+        episodes, turns, n = [], 0, args.first
         while turns < args.turns:
             game = games[n % len(games)]
             ep = run_episode(game, args.seed * 1_000_003 + n, min(args.episode, args.turns - turns), opts)
@@ -203,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             fp.write(ep.violation.stream)
         kinds_seen[name] = {"episodes": sum(e.kind == ep.kind for e in episodes),
                             "intentions": ep.done + 1, "stream": path,
+                            "numbers": [e.seed - args.seed * 1_000_003 for e in episodes if e.kind == ep.kind],
                             "detail": ep.violation.detail[:160]}
     figures = {
         "bench": "robot",
@@ -220,8 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         "bare_loop_scans_per_second": round(scans / bare) if bare else None,
     }
     rows = [(k.replace("_", " "), v) for k, v in figures.items() if k not in ("bench", "failure_kinds")]
-    rows += [(f"kind {name}", f"{v['episodes']} episodes; shortest {v['intentions']} intentions: "
-              f"{v['stream']}") for name, v in kinds_seen.items()]
+    rows += [(f"kind {name}", f"{v['episodes']} episodes (numbers {v['numbers']}); shortest "
+              f"{v['intentions']} intentions: {v['stream']}") for name, v in kinds_seen.items()]
     mode = "paired boards" if args.paired else "one board"
     report(f"Player robot ({mode}): {turns} turns, game {args.game}, seed {args.seed}", rows, figures)
     return 1 if shortest else 0

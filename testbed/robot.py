@@ -241,9 +241,11 @@ class Robot:
         keep = self._keep()
         by_hand = source == "hands"
         if keep is None or by_hand and (self.state.outcome() or self.states[keep].to_move in self.others
+                                        or self.states[keep].occupied() == self.board.occupied()
                                         or _a_move_shows(self.state, self.states[keep].occupied())):
-            return None  # by hand: only the players' own positions, in a game not over, that no
-            # move of the side to move shows too (the sensors do not see whose piece stands where)
+            return None  # by hand: only the players' own positions, in a game not over, that the
+            # pieces do not show already (Anti-Grid's OK ending a chain moves none) and no move
+            # of the side to move shows too (the sensors do not see whose piece stands where)
         if source == "menu":
             self.menu("Take back")
         elif source == "command":
