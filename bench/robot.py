@@ -9,8 +9,8 @@ in-memory bus (``--paired``; default wiring). An episode ends at its first viola
 the turns played (one turn: one intention), the violations by invariant and game, the
 distinct failure kinds (invariant, game, intention) with the shortest stream of each, written
 to ``--failures`` as a ``reedboard replay`` file (robot-only lines: ``command``,
-``restart``) with the numbers of the episodes that failed so (``--from n --turns 40``
-plays episode n again, alone), and the throughput beside a bare loop (the simulated board
+``restart``) with the numbers of the first 20 episodes that failed so (``--from n --turns
+40`` plays episode n again, alone), and the throughput beside a bare loop (the simulated board
 scanned alone) measured in the same run. ``--shrink`` makes each kind's stream smaller first
 (intentions left out while the same kind still fails).
 
@@ -205,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
             fp.write(ep.violation.stream)
         kinds_seen[name] = {"episodes": sum(e.kind == ep.kind for e in episodes),
                             "intentions": ep.done + 1, "stream": path,
-                            "numbers": [e.seed - args.seed * 1_000_003 for e in episodes if e.kind == ep.kind],
+                            "numbers": [e.seed - args.seed * 1_000_003 for e in episodes
+                                        if e.kind == ep.kind][:20],
                             "detail": ep.violation.detail[:160]}
     figures = {
         "bench": "robot",
