@@ -177,13 +177,18 @@ def test_one_board_episodes_the_bench_found_play_through(game, seed, episode):
 
 @pytest.mark.parametrize("game, seed, episode", [
     (("antipalos", 3, "two"), 14, 0),  # a set-back by hand passing through a winning move
+    (("antipalos", 3, "team"), 17, 229),  # a piece knocked off, leaving an earlier position
 ])
 def test_paired_episodes_the_bench_found_play_through(game, seed, episode):
     """Episodes of bench/robot.py --paired that ended in a violation (the seed, the episode's
     number among the two-sided games) now play through: the same record on both boards, the
     one the robots meant. Seed 14, episode 0: at the board whose players set back by hand
     their placement A3* and the other side's B1* - *C3, lifting A3* and setting a Trirod on
-    B1* read as Black's move A3* - B1*, which wins: the game ended instead of the takeback."""
+    B1* read as Black's move A3* - B1*, which wins: the game ended instead of the takeback.
+    Seed 17, episode 229 (the robot's fault): its hand turned a Trirod and knocked a neighbour
+    off, which left the pieces as they stood four moves before; the board rightly read a
+    takeback by hand (the sensors do not see whose piece stands where). The robot no longer
+    knocks a piece off so."""
     seed = seed * 1_000_003 + episode
     rng = random.Random(seed)
     pair = Pair(Game.of(*game), rng, KINDS, Faults(0.05, 0.05, (0.0, 300.0)))
