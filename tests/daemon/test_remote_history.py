@@ -76,3 +76,56 @@ def test_a_refusal_is_news_of_its_game_only():
         t2.poll(new)
     assert t1.note is None
     assert '"answer": null' in bus.retained["reedboard/t2/moves"].decode()
+
+
+def _refused(bus: Bus, t1: Remote, t2: Remote, here: Seen, to: int | None = None) -> None:
+    """t1 asks to take back (``to``: the pieces show that position), t2's players say no, and
+    t1 hears it."""
+    assert isinstance(t1.takeback(here, to), Asked)
+    t1.poll(here)
+    bus.deliver(bus.now + 1)
+    (ask,) = t2.poll(here)
+    ask.answer(False)  # BACK
+    t2.poll(here)
+    bus.deliver(bus.now + 1)
+    t1.poll(here)
+    assert t1.note == Remote.REFUSED
+
+
+def test_a_takeback_refused_can_be_asked_again_from_the_menu():
+    """t1's players ask to take back their move, t2's say no; t1's ask again: t2's players are
+    asked again (the first "no", still retained, does not answer it), and their OK takes it back
+    (before, asking again was refused at once without asking)."""
+    bus = Bus()
+    t1, t2 = remote(bus, "t1"), remote(bus, "t2")
+    here = seen(("B2*",))
+    assert t1.poll(here) == t2.poll(here) == []
+    _refused(bus, t1, t2, here)
+    answer = t1.takeback(here)
+    assert isinstance(answer, Asked) and answer.waiting and t1.note == Remote.ASKED
+    t1.poll(here)
+    bus.deliver(bus.now + 1)
+    assert t1.poll(here) == [] and t1.note == Remote.ASKED  # the old "no" is not this one's
+    (ask,) = t2.poll(here)
+    assert isinstance(ask, Ask)
+    ask.answer(True)  # OK
+    assert t2.poll(here) == [TakeBackTo(0)]
+
+
+def test_a_takeback_by_hand_refused_is_heard_once_then_asked_again():
+    """t1's players set the pieces back and t2's say no: the board, judging the pieces still
+    set back, hears the refusal (they are guided back) and does not ask again by itself; the
+    players setting them back once more ask again."""
+    bus = Bus()
+    t1, t2 = remote(bus, "t1"), remote(bus, "t2")
+    here = seen(("B2*",))
+    assert t1.poll(here) == t2.poll(here) == []
+    _refused(bus, t1, t2, here, to=0)
+    heard = t1.takeback(here, 0)  # the board judges the pieces, still set back
+    assert isinstance(heard, Asked) and not heard.waiting and heard.why == Remote.REFUSED
+    again = t1.takeback(here, 0)  # set back once more, after they were guided back
+    assert isinstance(again, Asked) and again.waiting
+    t1.poll(here)
+    bus.deliver(bus.now + 1)
+    (ask,) = t2.poll(here)
+    assert isinstance(ask, Ask)

@@ -23,7 +23,8 @@ values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
     max_leaves=15)
-FIELDS = ("v", "game", "size", "variant", "token", "moves", "rewrites", "ask", "answer")
+FIELDS = ("v", "game", "size", "variant", "token", "moves", "rewrites", "ask", "again", "answer",
+          "answer_again")
 
 
 def _game(seed: int, name: str = "antipod", size: int | None = 4, plies: int = 8) -> list[str]:
@@ -67,13 +68,24 @@ def test_a_game_in_any_case_or_spacing_reads_as_its_canonical_moves(seed, styles
     ({"rewrites": [[1, "x" * 40]]}, "at most 32"), ({"rewrites": [[1]]}, "moves kept, side"),
     ({"moves": ["a2"] * 6000}, "at most 5000"), ({"moves": ["x" * 41]}, "at most 40"),
     ({"game": "chess"}, "unknown game"), ({"size": 99}, "antipod"), ({"size": "4"}, "whole number"),
-    ({"v": 1}, "v"),
+    ({"v": 1}, "v"), ({"again": -1}, "again"), ({"answer_again": "1"}, "answer_again"),
 ])
 def test_forged_fields_are_refused(change, why):
     payload = {"v": 2, "game": "antipod", "size": 4, "variant": None, "token": TOKEN,
                "moves": ["a2", "b3"], "rewrites": [], "ask": None, "answer": None, **change}
     with pytest.raises(Bad, match=why):
         read_peer(json.dumps(payload).encode(), NOW_NS)
+
+
+def test_a_request_asked_again_is_told_apart_and_a_board_that_does_not_count_asks_first():
+    """``again`` and ``answer_again`` end the ask and the answer; a board that sends neither
+    (protocol 2 as it began) reads as asking and answering for the first time."""
+    payload = {"v": 2, "game": "antipod", "size": 4, "variant": None, "token": TOKEN,
+               "moves": ["a2", "b3"], "rewrites": [], "ask": [0, 1, 2], "answer": [0, 2, "no"]}
+    first = read_peer(json.dumps(payload).encode(), NOW_NS)
+    assert first.ask == (0, 1, 2, 0) and first.answer == (0, 2, 0)
+    again = read_peer(json.dumps({**payload, "again": 2, "answer_again": 1}).encode(), NOW_NS)
+    assert again.ask == (0, 1, 2, 2) and again.answer == (0, 2, 1)
 
 
 def test_a_move_that_is_not_legal_where_it_stands_is_refused():

@@ -102,21 +102,24 @@ class Peer:
     token: str
     moves: tuple[str, ...]
     rewrites: tuple[tuple[int, str], ...]
-    ask: tuple[int, int, int] | None
-    answer: tuple[int, int] | None
+    ask: tuple[int, int, int, int] | None
+    answer: tuple[int, int, int] | None
 
 
 def read_peer(payload: bytes, now_ns: int) -> Peer:
     """The game another board publishes on ``reedboard/<id>/moves`` (protocol 2), every field
     checked; Bad otherwise. ``token`` is "" while its game is played with no other board yet;
     ``rewrites`` are [moves kept, a side]; ``ask`` is [rewrites, moves to keep, moves] with
-    keep < moves; ``answer`` is [rewrites, moves, "no"]."""
+    keep < moves, and ``again`` how many times it was asked again after a "no" (0 if absent);
+    ``answer`` is [rewrites, moves, "no"], and ``answer_again`` the ``again`` of the request it
+    refuses. The Peer's ``ask`` and ``answer`` end with those numbers."""
     obj = read(payload, record({
         "v": one_of(2), "game": lambda v: v, "size": lambda v: v, "variant": lambda v: v,
         "token": lambda v: v, "moves": items(text(40), MAX_MOVES),
         "rewrites": items(items(lambda v: v, 2), MAX_MOVES),
-        "ask": optional(items(whole(0, MAX_MOVES), 3)),
-        "answer": optional(items(lambda v: v, 3))}, required=("v", "game", "token", "moves")))
+        "ask": optional(items(whole(0, MAX_MOVES), 3)), "again": optional(whole(0, MAX_MOVES)),
+        "answer": optional(items(lambda v: v, 3)), "answer_again": optional(whole(0, MAX_MOVES))},
+        required=("v", "game", "token", "moves")))
     rewrites = []
     for entry in obj["rewrites"] or ():
         if len(entry) != 2:
@@ -129,7 +132,7 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
     if answer is not None:
         if len(answer) != 3 or answer[2] != "no":
             raise Bad('answer: expected [rewrites, moves, "no"]')
-        answer = (whole(0, MAX_MOVES)(answer[0]), whole(0, MAX_MOVES)(answer[1]))
+        answer = (whole(0, MAX_MOVES)(answer[0]), whole(0, MAX_MOVES)(answer[1]), obj["answer_again"] or 0)
     token = "" if obj["token"] == "" else peer_token(obj["token"], now_ns)
     return Peer(peer_game(obj["game"], obj["size"], obj["variant"]), token, tuple(obj["moves"]),
-                tuple(rewrites), tuple(ask) if ask else None, answer)
+                tuple(rewrites), (*ask, obj["again"] or 0) if ask else None, answer)

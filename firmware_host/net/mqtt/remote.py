@@ -6,7 +6,7 @@ way on it (version 2)::
 
     {"v": 2, "game": "antipod", "size": 4, "variant": "standard",
      "token": "00000001764050000000:t1", "moves": ["b2", "c3"], "rewrites": [[1, "white"]],
-     "ask": [1, 0, 2], "answer": null}
+     "ask": [1, 0, 2], "again": 0, "answer": null, "answer_again": 0}
 
 - ``token`` names the game both play (nanoseconds since the epoch, fixed width, then the board
   that began it): a later new game on either board is begun on the other.
@@ -18,8 +18,10 @@ way on it (version 2)::
   entry: the other side's next move is lit for its players to carry out; the other board's
   correction is taken back here and the corrected move lit; an agreed takeback is made here.
 - ``ask`` is a takeback asked here (``[rewrites so far, moves to keep, moves now]``: it names the
-  position it was asked in); the other board puts it to its players and answers with the
-  takeback itself, or with ``answer`` ``[rewrites, moves, "no"]``.
+  position it was asked in), and ``again`` how many times the players asked again after a "no";
+  the other board puts each to its players and answers with the takeback itself, or with
+  ``answer`` ``[rewrites, moves, "no"]`` and ``answer_again``, the ``again`` it refuses (a
+  board of protocol 2 without these two reads them as 0).
 - When both boards changed the history at once (a correction here while the other board's
   players answered), the change with the fewer moves kept wins on both (then the side's name
   decides), and the other board follows it.
@@ -31,7 +33,7 @@ it; anything else is dropped with one journal line.
 
 >>> payload = Remote.payload("antipod", 4, None, "", ["b2"], [], None, None)
 >>> sorted(json.loads(payload))
-['answer', 'ask', 'game', 'moves', 'rewrites', 'size', 'token', 'v', 'variant']
+['again', 'answer', 'answer_again', 'ask', 'game', 'moves', 'rewrites', 'size', 'token', 'v', 'variant']
 """
 
 from __future__ import annotations
@@ -87,11 +89,12 @@ class Remote:
         self._sent: str | None = None
         self._game_id: int | None = None
         self._joining: str | None = None  # the token of the other board's game begun here
-        self._ask: tuple[int, int, int] | None = None  # our takeback request
-        self._refusal: tuple[int, int, int] | None = None  # the request the other board refused
-        self._asking: tuple[int, int, int] | None = None  # theirs, put to the players here
-        self._answered: tuple[str, tuple[int, int, int]] | None = None  # the game's token, its ask
-        self._answer: tuple[int, int] | None = None  # our "no"
+        self._ask: tuple[int, int, int, int] | None = None  # our takeback request, and again
+        self._refusal: tuple[int, int, int, int] | None = None  # the request the other board refused
+        self._refusal_told = False  # the board has heard of the refusal (its pieces guided back)
+        self._asking: tuple[int, int, int, int] | None = None  # theirs, put to the players here
+        self._answered: tuple[str, tuple[int, int, int, int]] | None = None  # the game's token, its ask
+        self._answer: tuple[int, int, int] | None = None  # our "no": rewrites, moves, again
         self._agreed: list[Intent] = []
         self._dropped: str | None = None  # the last reason a message was dropped (said once)
         self._read: tuple[Peer | None, tuple[str, ...] | None] = (None, None)
@@ -113,14 +116,19 @@ class Remote:
 
     def takeback(self, seen: Seen, to: int | None = None) -> Asked:
         """A takeback here undoes the other board's last turn and ours before it, or more when
-        the pieces show an earlier position (``to``): asked of the other board (once per
-        position), which makes it if its players agree."""
+        the pieces show an earlier position (``to``): asked of the other board, which makes it
+        if its players agree. Refused, the pieces still set back hear the refusal (they are
+        guided back); asked again after that, it is a new request."""
         keep = seen.turns_back(self.side_in(seen.state), to)
         asked = (len(seen.rewrites), keep, len(seen.moves))
-        if self._refusal == asked:
-            self.note = self.REFUSED
-            return Asked(self.REFUSED, waiting=False)
-        self._ask, self.note = asked, self.ASKED
+        again = 0
+        if self._refusal is not None and self._refusal[:3] == asked:
+            if to is not None and not self._refusal_told:
+                self._refusal_told, self.note = True, self.REFUSED
+                return Asked(self.REFUSED, waiting=False)
+            again = self._refusal[3] + 1
+        self._refusal, self._refusal_told = None, False
+        self._ask, self.note = (*asked, again), self.ASKED
         return Asked(self.ASKED)
 
     def poll(self, seen: Seen) -> list[Intent]:
@@ -139,7 +147,7 @@ class Remote:
             intents = self._first_token(seen, peer)
         elif not intents and peer is not None:
             intents = self._follow(seen, peer)
-        if self._ask is not None and self._ask[::2] != (len(seen.rewrites), len(seen.moves)):
+        if self._ask is not None and (self._ask[0], self._ask[2]) != (len(seen.rewrites), len(seen.moves)):
             self._ask = None  # the game moved on: the request is withdrawn
         if not intents:
             self._publish(seen)
@@ -155,7 +163,7 @@ class Remote:
         elif self.note == self.ASKED and self._ask is None:
             self.note = None
         elif self.note not in (self.ASKED, self.REFUSED) or (self.note == self.REFUSED and (
-                self._refusal is None or self._refusal[::2] != (len(seen.rewrites), len(seen.moves)))):
+                self._refusal is None or (self._refusal[0], self._refusal[2]) != (len(seen.rewrites), len(seen.moves)))):
             self.note = None
 
     def _first_token(self, seen: Seen, peer: Peer | None) -> list[Intent]:
@@ -271,7 +279,7 @@ class Remote:
         is); its refusal of ours, unless its history has moved on (a board restarted after
         agreeing finds the request of a position it has left, and says no to it)."""
         intents: list[Intent] = []
-        if (self._ask is not None and peer.answer == (self._ask[0], self._ask[2])
+        if (self._ask is not None and peer.answer == (self._ask[0], self._ask[2], self._ask[3])
                 and len(peer.rewrites) == self._ask[0]):
             self._refusal, self._ask, self.note = self._ask, None, self.REFUSED
         ask = peer.ask
@@ -281,9 +289,9 @@ class Remote:
         if ask is None or (peer.token, ask) == self._answered:  # the same ask in a later game is new
             return intents
         self._answered = (peer.token, ask)
-        rewrites, keep, moves = ask
+        rewrites, keep, moves, again = ask
         if not self._of_here(seen, peer, ask):
-            self._answer = (rewrites, moves)  # asked of another position: no
+            self._answer = (rewrites, moves, again)  # asked of another position: no
             return intents
         self._asking = ask
         undo = moves - keep
@@ -291,10 +299,10 @@ class Remote:
                                                "OK: yes, BACK: no"])
         return intents + [Ask(screen, lambda yes: self._reply(ask, yes))]
 
-    def _of_here(self, seen: Seen, peer: Peer, ask: tuple[int, int, int]) -> bool:
+    def _of_here(self, seen: Seen, peer: Peer, ask: tuple[int, int, int, int]) -> bool:
         """Whether the other board's takeback request is of the position here: the same
         moves, or those and its move still being carried out here (which it undoes too)."""
-        rewrites, keep, moves = ask
+        rewrites, keep, moves, _ = ask
         if rewrites != len(seen.rewrites) or not 0 <= keep <= len(seen.moves) or keep >= moves:
             return False
         if moves == len(seen.moves):
@@ -303,14 +311,14 @@ class Remote:
         return (moves == len(seen.moves) + 1 and seen.pending is not None and theirs is not None
                 and theirs[:moves] == (*seen.moves, seen.pending))
 
-    def _reply(self, ask: tuple[int, int, int], yes: bool) -> None:
+    def _reply(self, ask: tuple[int, int, int, int], yes: bool) -> None:
         if self._asking != ask:
             return  # withdrawn meanwhile
         self._asking = None
         if yes:
             self._agreed.append(TakeBackTo(ask[1]))
         else:
-            self._answer = (ask[0], ask[2])
+            self._answer = (ask[0], ask[2], ask[3])
 
     def _drop(self, why: str) -> list[Intent]:
         """Say once in the journal that the other board's message is not followed."""
@@ -334,8 +342,9 @@ class Remote:
                 rewrites: list[list[Any]], ask: Any, answer: Any) -> str:
         return json.dumps({"v": 2, "game": game, "size": size, "variant": variant, "token": token,
                            "moves": list(moves), "rewrites": rewrites,
-                           "ask": list(ask) if ask else None,
-                           "answer": [*answer, "no"] if answer else None})
+                           "ask": list(ask[:3]) if ask else None, "again": ask[3] if ask else 0,
+                           "answer": [*answer[:2], "no"] if answer else None,
+                           "answer_again": answer[2] if answer else 0})
 
     # ------------------------------------------------------------------ the link's threads
     def _on_moves(self, _: str, payload: bytes) -> None:
