@@ -147,7 +147,7 @@ class Remote:
             intents = self._first_token(seen, peer)
         elif not intents and peer is not None:
             intents = self._follow(seen, peer)
-        if self._ask is not None and (self._ask[0], self._ask[2]) != (len(seen.rewrites), len(seen.moves)):
+        if self._ask is not None and not _asked_in(self._ask, seen):
             self._ask = None  # the game moved on: the request is withdrawn
         if not intents:
             self._publish(seen)
@@ -163,7 +163,7 @@ class Remote:
         elif self.note == self.ASKED and self._ask is None:
             self.note = None
         elif self.note not in (self.ASKED, self.REFUSED) or (self.note == self.REFUSED and (
-                self._refusal is None or (self._refusal[0], self._refusal[2]) != (len(seen.rewrites), len(seen.moves)))):
+                self._refusal is None or not _asked_in(self._refusal, seen))):
             self.note = None
 
     def _first_token(self, seen: Seen, peer: Peer | None) -> list[Intent]:
@@ -359,6 +359,12 @@ class Remote:
     def _on_availability(self, _: str, payload: bytes) -> None:
         with self._lock:
             self._online = payload == topics.ONLINE.encode()
+
+
+def _asked_in(ask: tuple[int, int, int, int], seen: Seen) -> bool:
+    """Whether the takeback request ``ask`` was made in the position ``seen`` is in (the same
+    rewrites and moves)."""
+    return (ask[0], ask[2]) == (len(seen.rewrites), len(seen.moves))
 
 
 def _common(a: tuple | list, b: tuple | list) -> int:
