@@ -103,6 +103,7 @@ def test_a_takeback_refused_can_be_asked_again_from_the_menu():
     _refused(bus, t1, t2, here)
     answer = t1.takeback(here)
     assert isinstance(answer, Asked) and answer.waiting and t1.note == Remote.ASKED
+    assert t1.takeback(here) == answer  # the board judges again meanwhile: the same request
     t1.poll(here)
     bus.deliver(bus.now + 1)
     assert t1.poll(here) == [] and t1.note == Remote.ASKED  # the old "no" is not this one's

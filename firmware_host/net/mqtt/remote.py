@@ -121,6 +121,8 @@ class Remote:
         guided back); asked again after that, it is a new request."""
         keep = seen.turns_back(self.side_in(seen.state), to)
         asked = (len(seen.rewrites), keep, len(seen.moves))
+        if self._ask is not None and self._ask[:3] == asked:
+            return Asked(self.ASKED)  # asked already: the answer is awaited
         again = 0
         if self._refusal is not None and self._refusal[:3] == asked:
             if to is not None and not self._refusal_told:
