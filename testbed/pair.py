@@ -19,6 +19,7 @@ import random
 from typing import Callable, Iterable
 
 from firmware_host.board.controller import Game
+from firmware_host.net.mqtt.remote import Remote
 from testbed.board import BoardUnderTest, Table
 from testbed.bus import Bus, Faults
 from testbed.robot import KINDS, Robot
@@ -89,12 +90,12 @@ class Pair:
 
     def take_back(self, robot: Robot, other: Robot, source: str) -> None:
         """Asked at ``robot``'s board, answered at the other's."""
+        begun = len(robot.board.events)
         keep = robot.take_back(source, ask=True)
         if keep is None:
             return
-        refused = "The opponent refused the take back"  # asked of this position before
         asked = lambda: "Take back?" in other.board.screen()  # noqa: E731
-        if not self._until(lambda: asked() or refused in robot.board.screen()):
+        if not self._until(lambda: asked() or _refused_at_once(robot.board.events[begun:])):
             robot.fail("takeback unasked", f"the other board never asked; OLED {robot.board.screen()}")
         yes = asked() and (other.follow() or other.answered[-1])
         waiting = "Take back asked"  # until the answer, delayed or sent again, reaches the asker
@@ -146,3 +147,11 @@ class Pair:
     def close(self) -> None:
         for board in self.boards:
             board.close()
+
+
+def _refused_at_once(events: list[dict]) -> bool:
+    """The pieces set back by hand just after a refusal the board had not yet heard (the
+    request was made from the menu): refused without asking, and guided back. (The line
+    "The opponent refused the take back" may still be on the screen from the last request.)"""
+    return any(e["event"] == "illegal" and e.get("reason") == Remote.REFUSED for e in events)
+

@@ -570,15 +570,17 @@ class Robot:
         """A neighbour knocked off by the moving hand and left off (the board points it out),
         never a token the move turns over or taps (its lift would be that token's flip under
         way), where that leaves the move recognisable: no other legal move, nor a correction of
-        the last one, is as near to the board as the move itself, and the pieces left do not
-        stand as in an earlier position (the pieces set back by hand, to the board)."""
+        the last one, is as near to the board as the move itself, the pieces left do not
+        stand as in an earlier position (the pieces set back by hand, to the board), and the
+        game goes on."""
         if "knock" not in self.kinds or self.rng.random() > 0.1:
             return
         steps = frozenset().union(*(step.sites for step in real.follow_ups))  # the move's own touches
         site = self.rng.choice(sorted(board - real.filled - steps) or [None])
         if (site is None or not _knock_clear(self.states[-2:], board, site, move)
-                or any(board - {site} == state.occupied() for state in self.states)):
-            return
+                or any(board - {site} == state.occupied() for state in self.states)
+                or self.state.apply(move).outcome()):
+            return  # nor after a move that ends the game: the board then only asks to set up
         seg.add("lift", site, gap=0.05)
         self.in_hand[site] = self.faces.pop(site, None)
 
