@@ -85,6 +85,19 @@ class Options:
     wiring: str = "mixed"
 
 
+#: The paired boards' bus: 5 % of messages dropped, 5 % sent twice, each delayed 0-300 ms.
+FAULTS = Faults(0.05, 0.05, (0.0, 300.0))
+
+
+def one_board(game: Game, seed: int, opts: Options) -> BoardUnderTest:
+    """Episode ``seed``'s single board: a new SQLite file in ``opts.folder``, contact bounce
+    (``opts.bounce``), the default wiring or a layout file shuffled by the seed (``opts.wiring``)."""
+    path = os.path.join(opts.folder, f"robot-{os.getpid()}-{seed}.db")
+    noise = Noise(seed=seed) if opts.bounce else None
+    shuffled = opts.wiring == "shuffled" or opts.wiring == "mixed" and seed % 2
+    return BoardUnderTest(game, path, noise=noise, wiring=random.Random(~seed) if shuffled else None)
+
+
 def run_episode(game: tuple, seed: int, length: int, opts: Options,
                 intentions: list[str] | None = None) -> Episode:
     """Play one episode: ``intentions`` (else ``length`` drawn from the mix); the robot's
@@ -94,14 +107,11 @@ def run_episode(game: tuple, seed: int, length: int, opts: Options,
     episode = Episode(game, seed, planned)
     rng = random.Random(seed)
     g = Game.of(*game)
-    noise = Noise(seed=seed) if opts.bounce else None
-    path = os.path.join(opts.folder, f"robot-{os.getpid()}-{seed}.db")
     if opts.paired:
-        table = Pair(g, rng, opts.kinds, Faults(0.05, 0.05, (0.0, 300.0)))
+        table = Pair(g, rng, opts.kinds, FAULTS)
         act, boards, over = table.act, table.boards, table.over
     else:
-        shuffled = opts.wiring == "shuffled" or opts.wiring == "mixed" and seed % 2
-        board = BoardUnderTest(g, path, noise=noise, wiring=random.Random(~seed) if shuffled else None)
+        board = one_board(g, seed, opts)
         table = Robot(board, rng, opts.kinds)
         act, boards = table.act, [board]
         over = lambda: table.state.outcome() is not None  # noqa: E731

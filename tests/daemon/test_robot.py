@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
+from bench.robot import FAULTS, Options, one_board
 from firmware_host.board.controller import Game
-from hardware.sim import Noise
 from testbed.bus import Faults
 from testbed.board import BoardUnderTest
 from testbed.pair import PAIR_MIX, Pair
@@ -139,7 +139,7 @@ def test_paired_an_opponents_ok_ending_a_capture_chain_is_recorded_at_once_and_s
     and said). Episode 29 of that seed makes the same play with the robot as it now is."""
     seed = 5 * 1_000_003 + 29
     rng = random.Random(seed)
-    pair = Pair(Game.of("anti-grid", 6, "chain"), rng, KINDS, Faults(0.05, 0.05, (0.0, 300.0)))
+    pair = Pair(Game.of("anti-grid", 6, "chain"), rng, KINDS, FAULTS)
     try:
         for i, intention in enumerate(planned(seed, PAIR_MIX, 40)):
             pair.act(intend(rng, seed, i, intention, pair.over()))
@@ -153,7 +153,7 @@ def test_paired_an_opponents_ok_ending_a_capture_chain_is_recorded_at_once_and_s
 @pytest.mark.parametrize("game, seed, episode", [
     (("antipalos", 3, "cut-throat-4"), 16, 1719),  # a set-back over the table's whole round
 ])
-def test_one_board_episodes_the_bench_found_play_through(game, seed, episode):
+def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, tmp_path):
     """Episodes of bench/robot.py (one board) that ended in a violation now play through with
     the record the robot meant. Seed 16, episode 1,719: four sides, the computer White. Black,
     Red and Blue moved, the computer answered, and Black's players set the pieces back by hand
@@ -162,8 +162,7 @@ def test_one_board_episodes_the_bench_found_play_through(game, seed, episode):
     rest as Red's move."""
     seed = seed * 1_000_003 + episode
     rng = random.Random(seed)
-    board = BoardUnderTest(Game.of(*game), noise=Noise(seed=seed),
-                           wiring=random.Random(~seed) if seed % 2 else None)
+    board = one_board(Game.of(*game), seed, Options(frozenset(KINDS), dict(MIX), False, str(tmp_path)))
     robot = Robot(board, rng, KINDS)
     try:
         for i, intention in enumerate(planned(seed, MIX, 40)):
@@ -191,7 +190,7 @@ def test_paired_episodes_the_bench_found_play_through(game, seed, episode):
     knocks a piece off so."""
     seed = seed * 1_000_003 + episode
     rng = random.Random(seed)
-    pair = Pair(Game.of(*game), rng, KINDS, Faults(0.05, 0.05, (0.0, 300.0)))
+    pair = Pair(Game.of(*game), rng, KINDS, FAULTS)
     try:
         for i, intention in enumerate(planned(seed, PAIR_MIX, 40)):
             pair.act(intend(rng, seed, i, intention, pair.over()))
