@@ -154,4 +154,3 @@ def _refused_at_once(events: list[dict]) -> bool:
     request was made from the menu): refused without asking, and guided back. (The line
     "The opponent refused the take back" may still be on the screen from the last request.)"""
     return any(e["event"] == "illegal" and e.get("reason") == Remote.REFUSED for e in events)
-

@@ -37,8 +37,8 @@ class _Turning:
     before the players' last move (its piece back in the hand: a correction on its way, a
     takeback once held for ``takeback_ms``); ``holding``: since when a token a move may turn over
     has been off its switch before the move shows (pointed out after a while); ``doubted``:
-    since when (ms) the board has shown a move that only goes towards the position before the
-    players' own last move, and that board (a takeback by hand may be under way, until
+    since when (ms) the board has shown a move that only goes towards the position before one
+    of the players' own last turns, and that board (a takeback by hand may be under way, until
     ``takeback_ms`` pass; ``-inf``: they passed, it is a move)."""
 
     correctable: bool = False

@@ -21,8 +21,8 @@ from hardware.base import Led
 #: A screen too long for the OLED shows its pages in turn, each this long (ms).
 PAGE_MS = 3000
 
-#: Said while a move that goes towards the position before the players' own last move waits to
-#: be read (a takeback by hand may be under way).
+#: Said while a move that goes towards the position before one of the players' own last turns
+#: waits to be read (a takeback by hand may be under way).
 SET_BACK = "Taking back? Set the rest back, or it is a move in a moment"
 #: What the screen says while the board is guided back, by why.
 RESTORE_WORDS = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}", "refused": "{Fix}"}
