@@ -311,6 +311,7 @@ class Worker:
                 process.join(wait)
         except (OSError, ValueError, AssertionError):  # already reaped, or never started
             pass
+        _forget(process)
 
     def _close_pipe(self) -> None:
         with self._lock:
@@ -332,6 +333,13 @@ class Worker:
             os.read(self._wake_r, 4096)
         except OSError:
             pass
+
+
+def _forget(process: Any) -> None:
+    """Keep the interpreter's exit from waiting for ``process``, killed already: multiprocessing
+    joins every child it knows at exit, and a fork server that does not answer (stopped) never
+    reports the end of its workers, so that join would never return."""
+    multiprocessing.process._children.discard(process)  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------- the worker process

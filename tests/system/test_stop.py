@@ -137,3 +137,31 @@ def test_the_computer_answers_a_move_sent_on_a_stdin_pipe(tmp_path, notify_socke
     assert [e["move"] for e in run.kinds("move")] == ["C3*"]
     run.proc.send_signal(signal.SIGTERM)
     assert run.proc.wait(STOP_SECONDS) == 0
+
+
+def parent_of(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as fp:
+        return int(fp.read().rsplit(")", 1)[1].split()[1])
+
+
+def test_sigterm_with_the_fork_server_stopped_after_a_worker_was_killed_stops_in_time(
+        tmp_path, notify_socket, runs):
+    """The worker killed and started again, then its fork server stopped (SIGSTOP): it never
+    reports the end of the worker killed at the stop, and the interpreter's exit must not wait
+    for that report."""
+    path, sock = notify_socket
+    run = runs(write_config(tmp_path, "white", 5), "pipe", path)
+    wait_for(sock, "READY=1")
+    assert wait_until(lambda: worker_of(run.proc.pid) is not None, 30)
+    first = worker_of(run.proc.pid)
+    os.kill(first, signal.SIGKILL)
+    assert wait_until(lambda: worker_of(run.proc.pid) not in (None, first), 30)
+    server = parent_of(worker_of(run.proc.pid))
+    os.kill(server, signal.SIGSTOP)
+    try:
+        run.proc.send_signal(signal.SIGTERM)
+        status = run.proc.wait(STOP_SECONDS)
+    finally:
+        os.kill(server, signal.SIGCONT)
+    assert status == 0, run.proc.stderr.read()
+    assert "Traceback" not in run.proc.stderr.read()
