@@ -108,12 +108,16 @@ def _resume(path: str, game: Game, labels: list[str], keep: Layout) -> tuple[Pro
     if not os.path.exists(path):
         return None, False
     try:
-        data = json.loads(read_small_file(path).decode("utf-8"))
+        text = read_small_file(path)
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else one_line(exc)
+        raise _unusable(path, f"cannot read ({why})") from None
+    try:
+        data = json.loads(text.decode("utf-8"))
     except RecursionError:
         raise _unusable(path, "not JSON (nested too deep)") from None
-    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError too
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else one_line(exc)
-        raise _unusable(path, f"not JSON ({why})") from None
+    except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError
+        raise _unusable(path, f"not JSON ({one_line(exc)})") from None
     if not isinstance(data, dict) or not isinstance(data.get("progress"), dict):
         raise _unusable(path, "not a set-up's progress (expected its JSON object)")
     if data.get("game") != _game_key(game) or data.get("sites") != labels:

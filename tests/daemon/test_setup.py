@@ -423,7 +423,8 @@ def progress_of(tmp_path, change):
     save_progress(plan, game)
     path = Path(plan.progress_file)
     data = json.loads(path.read_text())
-    path.write_text(change(data) if callable(change) else change)
+    text = change(data) if callable(change) else change
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
     with pytest.raises(ConfigError) as caught:
         prepare(load_config(str(config), learning=True), game, str(layout), False, 61, 64)
     return str(path), str(caught.value)
@@ -437,6 +438,7 @@ def changed(**progress):
     ("{not json", "not JSON"),
     ("[" * 100_000, "not JSON"),
     ("[]", "not a set-up's progress"),
+    (b"\xff\xfe", "not JSON"),
     (changed(phase="sewing"), "not a set-up's progress"),
     (changed(sensor={"a1": 0, "zz9": 7}), 'sensor: "zz9" is not a site this set-up learns'),
     (changed(sensor={"a1": 0, "a2": 0}), 'sensor channel 0 of "a2" is also used by "a1"'),
