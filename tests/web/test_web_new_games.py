@@ -62,8 +62,9 @@ def sides_named(page, game: str) -> set[str]:
     """The side names ``page`` shows, once it shows ``game``'s title and no other game's
     sides (if it never does: with the other game's it shows)."""
     title = engines.game_info(game).title.split(" (")[0]
-    page.wait_for_function("(t) => document.getElementById('title').textContent.startsWith(t)"
-                           " && document.getElementById('turn').textContent", arg=title)
+    page.wait_for_function("(t) => { const shown = document.getElementById('title').textContent;"
+                           " return (shown === t || shown.startsWith(t + ' '))"
+                           " && document.getElementById('turn').textContent; }", arg=title)
     own = list(engines.new_game(game, None, None).sides)
     foreign = [n for n in SIDES if n not in own]
     try:
