@@ -36,6 +36,7 @@ and not asked; their channels count as taken.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -115,8 +116,58 @@ class Progress:
             raise ValueError("not a set-up's progress (bad phase or channel)")
         return progress
 
+    def check(self, labels: Sequence[str], keep: Layout) -> None:
+        """ValueError saying what makes this progress impossible for a set-up learning
+        ``labels`` beside the ``keep`` sites, as a layout's check says it: a site it does not
+        learn, a channel two sites share, an LED for a site with no sensor, the LED phase
+        before every site has its sensor (or is dead).
+
+        >>> Progress("sensor", {"a1": 0, "b1": 0}).check(["a1", "b1"], Layout({}, {}))
+        Traceback (most recent call last):
+        ...
+        ValueError: sensor channel 0 of "b1" is also used by "a1"
+        """
+        known = set(labels)
+        for kind, named in (("sensor", self.sensor), ("led", self.led), ("dead", self.dead)):
+            stranger = next((s for s in named if not isinstance(s, str) or s not in known), None)
+            if stranger is not None:
+                raise ValueError(f"{kind}: {_quote(stranger)} is not a site this set-up learns")
+        for kind, table, kept in (("sensor", self.sensor, keep.sensor), ("led", self.led, keep.led)):
+            owners = {channel: site for site, channel in kept.items()}
+            for site, channel in table.items():
+                other = owners.setdefault(channel, site)
+                if other != site:
+                    raise ValueError(f"{kind} channel {channel} of {_quote(site)} is also used "
+                                     f"by {_quote(other)}")
+        lit = set(self.dark) & {*self.led.values(), *keep.led.values()}
+        if lit:
+            raise ValueError(f"led channel {min(lit)} is both a site's and dark")
+        for site in labels:
+            if site in self.led and site not in self.sensor:
+                raise ValueError(f"{_quote(site)} has an LED channel but no sensor channel")
+            if site in self.dead and site in self.sensor:
+                raise ValueError(f"{_quote(site)} is both learned and dead")
+            if self.phase in ("led", "done") and site not in self.sensor and site not in self.dead:
+                raise ValueError(f"phase {self.phase}, but {_quote(site)} has no sensor channel")
+
+    def resumed(self) -> "Progress":
+        """Where a set-up goes on from this progress: a set-up that ended with sites missing
+        (a dead switch, an LED found on no site) asks those again; else where it stopped.
+
+        >>> Progress("done", {"a1": 0}, {"a1": 0}, ["b1"], [1]).resumed()
+        Progress(phase='sensor', sensor={'a1': 0}, led={'a1': 0}, dead=[], dark=[])
+        """
+        if self.phase != "done":
+            return self
+        return Progress("sensor", self.sensor, self.led)
+
 
 PHASES = ("check", "sensor", "led", "done")
+
+
+def _quote(label: object) -> str:
+    """A site label as a layout file writes it: in double quotes."""
+    return json.dumps(label) if isinstance(label, str) else repr(label)
 
 
 class Wizard:

@@ -89,7 +89,7 @@ def _setup(args: argparse.Namespace) -> int:
     from firmware_host.cli.setup import run_setup
 
     try:
-        config = load_config(args.config)
+        config = load_config(args.config, learning=True)  # the layout is what it writes
         if args.game is None:
             game = Game.of(config.game, args.size or config.size, args.variant or config.variant)
         else:

@@ -3,8 +3,9 @@
 It scans the configured sensors, steps the wizard, lights its LED, shows its screen on the OLED,
 prints its events as JSON lines on stdout, and saves what it learned after every step in
 ``LAYOUT.setup.json`` beside the layout file, so an interrupted set-up resumes where it
-stopped. When every site has its channels it writes the layout file (keeping the sites of other
-games already in it), names it in the config when the config names none, and ends.
+stopped (that file is checked as a layout is). When every site has its channels it writes the
+layout file (keeping the sites of other games already in it) and ends. It never edits the
+config: when the config does not name the file written, it says what to add.
 
 On the simulated board JSON lines on stdin put pieces and press buttons, as for ``reedboard
 run``: ``{"site": "A1*", "on": true}``, ``{"button": "back"}``; the board's ``wiring`` (a
@@ -27,6 +28,7 @@ from firmware_host.board.wizard import Progress, Wizard
 from firmware_host.runtime.replay import feed
 from firmware_host.store.config import Config, ConfigError
 from firmware_host.store.layout import Layout, default_layout, layout_toml, read_layout
+from firmware_host.store.tomlfile import one_line, read_small_file
 from hardware import backends
 from hardware.wiring import channel_groups
 
@@ -75,7 +77,8 @@ def prepare(config: Config, game: Game, target: str, again: bool, led_channels: 
         expected = default_layout(sites).sensor
     believed = {**default_layout(sites).sensor, **existing.sensor}
     progress_file = target + ".setup.json"
-    progress, resumed = _resume(progress_file, game, [s.label for s in learn])
+    _check_writable(target)
+    progress, resumed = _resume(progress_file, game, [s.label for s in learn], keep)
     sensors = config.hardware("sensors")
     checked = sensor_channels
     if sensors["backend"] == "sim":
@@ -87,19 +90,50 @@ def prepare(config: Config, game: Game, target: str, again: bool, led_channels: 
     return Plan(wizard, [s.label for s in learn], target, progress_file, believed, resumed)
 
 
-def _resume(path: str, game: Game, labels: list[str]) -> tuple[Progress | None, bool]:
-    """The progress an interrupted set-up of the same sites saved (None: none)."""
+def _check_writable(target: str) -> None:
+    """ConfigError when the layout file (and its progress file beside it) cannot be written
+    where ``target`` names it, said before anything is asked."""
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(folder):
+        raise ConfigError(f"{target}: cannot write the layout here (there is no folder {folder})")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(f"{target}: cannot write the layout here (no permission to write in "
+                          f"{folder})")
+
+
+def _resume(path: str, game: Game, labels: list[str], keep: Layout) -> tuple[Progress | None, bool]:
+    """The progress an interrupted set-up of the same sites saved (None: none); ConfigError
+    naming the file and what is wrong when it is damaged or impossible (a site not learned
+    now, a channel two sites share)."""
     if not os.path.exists(path):
         return None, False
     try:
-        with open(path, encoding="utf-8") as fp:
-            data = json.load(fp)
-        if data.get("game") != _game_key(game) or data.get("sites") != labels:
-            return None, False
-        return Progress.from_json(data["progress"]), True
-    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise ConfigError(f"{path}: cannot resume the set-up ({exc}); remove it to begin "
-                          "again") from None
+        text = read_small_file(path)
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else one_line(exc)
+        raise _unusable(path, f"cannot read ({why})") from None
+    try:
+        data = json.loads(text.decode("utf-8"))
+    except RecursionError:
+        raise _unusable(path, "not JSON (nested too deep)") from None
+    except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError
+        raise _unusable(path, f"not JSON ({one_line(exc)})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("progress"), dict):
+        raise _unusable(path, "not a set-up's progress (expected its JSON object)")
+    if data.get("game") != _game_key(game) or data.get("sites") != labels:
+        print(f"reedboard setup: {path} is another set-up's progress: beginning again",
+              file=sys.stderr)
+        return None, False
+    try:
+        progress = Progress.from_json(data["progress"])
+        progress.check(labels, keep)
+    except ValueError as exc:
+        raise _unusable(path, str(exc)) from None
+    return progress.resumed(), True
+
+
+def _unusable(path: str, why: str) -> ConfigError:
+    return ConfigError(f"{path}: {why} (remove it to begin again)")
 
 
 def _game_key(game: Game) -> dict[str, Any]:
@@ -122,29 +156,48 @@ def save_progress(plan: Plan, game: Game) -> None:
     _write(plan.progress_file, json.dumps(data) + "\n")
 
 
+def _save(plan: Plan, game: Game) -> None:
+    """Save the progress; said in one line when it cannot be written (the set-up goes on, and
+    tries again at its next step)."""
+    try:
+        save_progress(plan, game)
+    except OSError as exc:
+        print(f"reedboard setup: {plan.progress_file}: cannot save the progress "
+              f"({exc.strerror or exc})", file=sys.stderr)
+
+
 def finish(plan: Plan, game: Game, config: Config) -> dict[str, Any]:
-    """Write the layout (the set-up is complete) and name it in the config; the done event."""
+    """Write the layout (the set-up is complete); the done event, with the line to ``add`` to
+    the config when it does not name the file written (said on stderr too: the config is
+    never edited)."""
     layout = plan.wizard.layout()
     _write(plan.target, layout_toml(layout, game.name, game.size, game.variant))
     if os.path.exists(plan.progress_file):
         os.remove(plan.progress_file)
     event: dict[str, Any] = {"event": "setup", "done": plan.target, "sites": len(layout.sensor)}
-    if config.source and config.layout is None:
-        event["config"] = _name_layout(config.source, plan.target)
+    if config.layout != plan.target:
+        event["add"] = line = layout_line(config.source, plan.target)
+        where = config.source or "the config"
+        if config.layout is None:
+            say = (f"add {line} to {where} (above its first [table]): reedboard run uses the "
+                   "default order until it names the file")
+        else:
+            say = f"{where} names {config.layout}: make it {line} for reedboard run to use this one"
+        print(f"reedboard setup: {say}", file=sys.stderr)
     return event
 
 
-def _name_layout(config_path: str, layout: str) -> str:
-    """Put ``layout = "..."`` at the top of the config (before any table); what was done."""
-    folder = os.path.dirname(os.path.abspath(config_path))
-    name = os.path.relpath(layout, folder) if layout.startswith(folder + os.sep) else layout
-    try:
-        with open(config_path, encoding="utf-8") as fp:
-            text = fp.read()
-        _write(config_path, f"layout = {json.dumps(name)}\n" + text)
-    except OSError as exc:
-        return f"add layout = {json.dumps(name)} to {config_path} ({exc.strerror or exc})"
-    return f"{config_path} now names it (layout = {json.dumps(name)})"
+def layout_line(config_path: str | None, layout: str) -> str:
+    """The config's line naming ``layout``: relative to the config's folder when inside it.
+
+    >>> layout_line("/etc/reedboard/config.toml", "/etc/reedboard/layout.toml")
+    'layout = "layout.toml"'
+    >>> layout_line(None, "/home/pi/layout.toml")
+    'layout = "/home/pi/layout.toml"'
+    """
+    folder = os.path.dirname(os.path.abspath(config_path)) if config_path else None
+    name = os.path.relpath(layout, folder) if folder and layout.startswith(folder + os.sep) else layout
+    return f"layout = {json.dumps(name)}"
 
 
 # ------------------------------------------------------------------------------- the loop
@@ -224,7 +277,7 @@ def _loop(plan: Plan, game: Game, config: Config, hardware, stop: threading.Even
             hardware.leds.show(wizard.frame())
             hardware.display.show(wizard.screen().render(hardware.display.size))
         if events:
-            save_progress(plan, game)
+            _save(plan, game)
         for event in events:
             say(event)
         if page is not None:
@@ -244,7 +297,12 @@ def _end(plan: Plan, game: Game, config: Config, say) -> int:
     if missing["sensor"] or missing["led"]:
         say({"event": "setup", "incomplete": missing, "progress": plan.progress_file})
         return 1
-    say(finish(plan, game, config))
+    try:
+        say(finish(plan, game, config))
+    except OSError as exc:
+        print(f"reedboard setup: {plan.target}: cannot write the layout ({exc.strerror or exc}); "
+              f"what was learned is kept in {plan.progress_file}", file=sys.stderr)
+        return 1
     return 0
 
 

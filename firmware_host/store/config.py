@@ -235,16 +235,18 @@ SYSTEM_CONFIG = "/etc/reedboard/config.toml"
 
 
 # ---------------------------------------------------------------------------------- loading
-def load_config(path: str | None = None) -> Config:
+def load_config(path: str | None = None, learning: bool = False) -> Config:
     """Read and validate a config file; ``None`` means :data:`SYSTEM_CONFIG` when it exists,
-    else the defaults (a laptop needs no file). ConfigError for any problem."""
+    else the defaults (a laptop needs no file). ConfigError for any problem. ``learning``: for
+    ``reedboard setup``, which writes the layout file: it need not exist yet, nor have every
+    site of the game (those it lacks are what the set-up learns)."""
     if path is None:
         if not os.path.exists(SYSTEM_CONFIG):
-            return _checked(Config(), "built-in defaults")
+            return _checked(Config(), "built-in defaults", learning)
         path = SYSTEM_CONFIG
     data = read_toml(path)
     values = _table(path, None, Config, data, base=os.path.dirname(os.path.abspath(path)))
-    return _checked(Config(**values, source=path), path)
+    return _checked(Config(**values, source=path), path, learning)
 
 
 def load_config_or_exit(path: str | None = None) -> Config:
@@ -392,8 +394,9 @@ def _backend_table(path: str, name: str, value: Any, defaults: dict[str, Any],
 
 
 # --------------------------------------------------------------------- whole-config checks
-def _checked(config: Config, path: str) -> Config:
-    """``config`` once the checks that span keys pass: pins, game options and the layout."""
+def _checked(config: Config, path: str, learning: bool = False) -> Config:
+    """``config`` once the checks that span keys pass: pins, game options and the layout (a
+    layout file, if there is one yet, while ``learning`` it)."""
     owners: dict[int | str, tuple[str, str | None]] = {}
     for name in BACKEND_TABLES:
         kind = "scanner" if name == "sensors" else name
@@ -411,9 +414,13 @@ def _checked(config: Config, path: str) -> Config:
                           f"(got {describe(url[:40])})")
     sites = _game_sites(path, config)
     _check_opponent(path, config)
-    if config.layout is not None:
+    if config.layout is not None and learning:
+        if os.path.exists(config.layout):
+            read_layout(config.layout)
+    elif config.layout is not None:
         if not os.path.isfile(config.layout):
-            raise ConfigError(f"{path}: layout: there is no file {config.layout}")
+            raise ConfigError(f"{path}: layout: there is no file {config.layout} "
+                              "(reedboard setup writes it)")
         layout_for(config.layout, sites)
     return config
 

@@ -6,6 +6,7 @@ import json
 import os
 import queue
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -16,7 +17,10 @@ from pathlib import Path
 import pytest
 
 import engines
-from firmware_host.board.wizard import Wizard, serpentine
+from firmware_host.board.game import Game
+from firmware_host.board.wizard import Progress, Wizard, serpentine
+from firmware_host.cli.setup import prepare, save_progress
+from firmware_host.store.config import ConfigError, load_config
 from firmware_host.store.layout import Layout, layout_toml, read_layout
 from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
@@ -300,6 +304,7 @@ def test_setup_from_outside_learns_a_scrambled_board_and_resumes(tmp_path):
     sites = sites_of("antipode")
     wiring = chain_wiring(sites, random.Random(11), h_first=True)
     config = write_board(tmp_path, "antipode", wiring)
+    written = config.read_text()
     first = Session(config, wiring)
     assert first.run(stop_after=10) == 130  # interrupted while learning the LEDs
     assert first.events[0] == {"event": "setup", "step": "check"}
@@ -312,7 +317,12 @@ def test_setup_from_outside_learns_a_scrambled_board_and_resumes(tmp_path):
     assert not [e for e in second.events if e.get("step") == "sensor"]  # not asked again
     assert second.events[-1]["done"] == f"{tmp_path}/layout.toml"
     assert read_layout(str(tmp_path / "layout.toml")) == as_layout(wiring)
-    assert (tmp_path / "config.toml").read_text().startswith('layout = "layout.toml"\n')
+    # The config is never edited: what to add is said, in one line and in the last event.
+    assert config.read_text() == written
+    said = [line for line in second.proc.stderr.read().splitlines() if "layout =" in line]
+    assert said == [f'reedboard setup: add layout = "layout.toml" to {config} (above its first '
+                    '[table]): reedboard run uses the default order until it names the file']
+    assert second.events[-1]["add"] == 'layout = "layout.toml"'
     assert not os.path.exists(f"{tmp_path}/layout.toml.setup.json")
     # The board now plays with what was learned: the daemon's config check accepts it.
     done = subprocess.run([str(REEDBOARD), "setup", "--config", str(config)],
@@ -351,3 +361,129 @@ def test_the_wizards_screens_fit_the_oled():
         image = screen.render(dummy(*SIZE, mode="1"))
         image.convert("L").resize((SIZE[0] * 4, SIZE[1] * 4)).save(out / f"oled-setup-{name}.png")
     assert wizard.phase == "led"
+
+
+# ---------------------------------------------------- the docs' config, and what it may hold
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "build.md"
+
+
+def docs_block(after: str, holding: str) -> str:
+    """The first ```toml block of docs/build.md after the line ``after`` that holds
+    ``holding``."""
+    text = DOCS.read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", text[text.index(after):], re.S)
+    return next(block for block in blocks if holding in block)
+
+
+def docs_board(tmp_path, wiring):
+    """The board as docs/build.md sets it up for `reedboard setup`: its config (with
+    /etc/reedboard/ in ``tmp_path``) and the simulated board's wiring it shows for trying."""
+    etc = tmp_path / "etc" / "reedboard"
+    etc.mkdir(parents=True)
+    config = docs_block("## 5. `reedboard setup`", "layout =").replace("/etc/reedboard/", f"{etc}/")
+    sim = docs_block("To try it without a board", 'backend = "sim"')
+    wired = re.search(r'wiring = "([^"]+)"', sim).group(1)
+    (etc / wired).write_text(layout_toml(as_layout(wiring), "antipode", None, None))
+    quick = f"[web]\nport = {free_port()}\n[timing]\nscan_hz = 200\n"  # a free port, quicker taps
+    (etc / "config.toml").write_text(config + sim + quick)
+    return etc / "config.toml", etc / "layout.toml"
+
+
+def test_setup_writes_the_layout_the_docs_config_names_then_learns_what_it_lacks(tmp_path):
+    sites = sites_of("antipode")
+    wiring = chain_wiring(sites, random.Random(5), h_first=False)
+    config, layout = docs_board(tmp_path, wiring)
+    written = config.read_text()
+    assert 'layout = "' in written and not layout.exists()
+    first = Session(config, wiring)
+    assert first.run() == 0, first.proc.stderr.read()
+    assert first.events[-1] == {"event": "setup", "done": str(layout), "sites": 61}
+    assert read_layout(str(layout)) == as_layout(wiring)
+    assert config.read_text() == written and "layout =" not in first.proc.stderr.read()
+    assert load_config(str(config)).layout == str(layout)  # as `reedboard run` reads it
+    # A layout that lacks two of the game's sites: the set-up learns those two.
+    lacking = as_layout({s: w for s, w in wiring.items() if s not in ("a1", "e5")})
+    layout.write_text(layout_toml(lacking, "antipode", None, None))
+    second = Session(config, wiring)
+    assert second.run() == 0, second.proc.stderr.read()
+    assert sorted(e["site"] for e in second.events if e.get("step") == "sensor") == ["a1", "e5"]
+    assert read_layout(str(layout)) == as_layout(wiring)
+
+
+def progress_of(tmp_path, change):
+    """A set-up interrupted after its first two sites, its progress file then changed by
+    ``change(data)``: what `reedboard setup` says of it (ConfigError's words)."""
+    sites = sites_of("antipode")
+    wiring = {s.label: (i, i) for i, s in enumerate(sites)}
+    config, layout = docs_board(tmp_path, wiring)
+    game = Game.of("antipode", None, None)
+    plan = prepare(load_config(str(config), learning=True), game, str(layout), False, 61, 64)
+    plan.wizard.progress.phase = "sensor"
+    plan.wizard.progress.sensor.update({"a1": 0, "a2": 1})
+    save_progress(plan, game)
+    path = Path(plan.progress_file)
+    data = json.loads(path.read_text())
+    text = change(data) if callable(change) else change
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    with pytest.raises(ConfigError) as caught:
+        prepare(load_config(str(config), learning=True), game, str(layout), False, 61, 64)
+    return str(path), str(caught.value)
+
+
+def changed(**progress):
+    return lambda data: json.dumps({**data, "progress": {**data["progress"], **progress}})
+
+
+@pytest.mark.parametrize("change, why", [
+    ("{not json", "not JSON"),
+    ("[" * 100_000, "not JSON"),
+    ("[]", "not a set-up's progress"),
+    (b"\xff\xfe", "not JSON"),
+    (changed(phase="sewing"), "not a set-up's progress"),
+    (changed(sensor={"a1": 0, "zz9": 7}), 'sensor: "zz9" is not a site this set-up learns'),
+    (changed(sensor={"a1": 0, "a2": 0}), 'sensor channel 0 of "a2" is also used by "a1"'),
+    (changed(led={"a3": 3}), '"a3" has an LED channel but no sensor channel'),
+    (changed(dead=["a1"]), '"a1" is both learned and dead'),
+    (changed(phase="led"), 'phase led, but "a3" has no sensor channel'),
+])
+def test_a_damaged_or_impossible_progress_file_is_said_in_one_line(tmp_path, change, why):
+    path, said = progress_of(tmp_path, change)
+    assert said.startswith(f"{path}: ") and why in said and "\n" not in said
+    assert said.endswith("(remove it to begin again)")
+
+
+def test_a_damaged_progress_file_stops_the_process_with_one_line(tmp_path):
+    sites = sites_of("antipode")
+    config, layout = docs_board(tmp_path, {s.label: (i, i) for i, s in enumerate(sites)})
+    Path(f"{layout}.setup.json").write_text("[" * 100_000)
+    done = subprocess.run([str(REEDBOARD), "setup", "--config", str(config)], capture_output=True,
+                          text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"reedboard setup: {layout}.setup.json: not JSON")
+
+
+def test_a_finished_set_up_with_dead_switches_asks_them_again():
+    """The last run ended with a dead switch (MENU): run again, only that site is asked."""
+    sites = sites_of("antipalos", 4)
+    wiring = {s.label: (i, i) for i, s in enumerate(sites)}
+    first = Wizard(sites, led_channels=len(sites), scans=3)
+    Builder(first, SimBoard(64, leds=len(sites)), {s: w for s, w in wiring.items() if s != "B2*"}).run()
+    assert first.phase == "done" and first.missing()["sensor"] == ["B2*"]
+    again = Wizard(sites, led_channels=len(sites), scans=3,
+                   progress=Progress.from_json(first.progress.to_json()).resumed())
+    events = Builder(again, SimBoard(64, leds=len(sites)), wiring).run()
+    assert [e["site"] for e in events if e.get("step") == "sensor"] == ["B2*"]
+    assert again.phase == "done" and again.layout() == as_layout(wiring)
+
+
+def test_a_layout_it_cannot_read_or_write_is_said_before_anything_is_asked(tmp_path):
+    sites = sites_of("antipode")
+    config, layout = docs_board(tmp_path, {s.label: (i, i) for i, s in enumerate(sites)})
+    layout.write_text('[sites]\n"a1" = { sensor = 0 }\n')
+    with pytest.raises(ConfigError, match=f'^{layout}: \\[sites\\] "a1" has no led channel$'):
+        load_config(str(config), learning=True)
+    layout.unlink()
+    config.write_text(config.read_text().replace(str(layout), f"{tmp_path}/nowhere/layout.toml"))
+    with pytest.raises(ConfigError, match="cannot write the layout here \\(there is no folder"):
+        prepare(load_config(str(config), learning=True), Game.of("antipode", None, None),
+                f"{tmp_path}/nowhere/layout.toml", False, 61, 64)

@@ -262,3 +262,20 @@ def test_a_download_after_a_restart_names_its_game_and_moves_and_replays_alone(t
     assert done.returncode == 0, done.stderr
     end = json.loads(done.stdout.splitlines()[-1])
     assert end["moves"] == controller.moves and end["position"]["game"] == "anti-grid"
+
+
+def test_a_new_game_leaves_nothing_of_the_last_games_sides_to_a_page():
+    """Anti-Grid (Red and Blue, counting lost pieces), then a new game of Antipalos from the
+    page: a page connecting now (a reload, /watch) gets Antipalos's sides and no losses."""
+    controller = open_controller(Config(), Storage(":memory:"), Game.of("anti-grid", 6))
+    board = SimBoard(controller.layout.sensor_channels)
+    hub = Hub()
+    bridge = WebBoard(board, hub, gap_ms=60)
+    bridge.sync(0.0, controller, controller.step(0.0, board.scan(), board.buttons.events()))
+    assert hub.current()["losses"] == {"red": 0, "blue": 0}
+    hub.submit(parse('{"type": "new_game", "game": "antipalos"}', hub.labels))
+    bridge.sync(10.0, controller, controller.step(10.0, board.scan(), board.buttons.events()))
+    state = hub.current()
+    assert state["game"]["sides"] == ["white", "black"] and state["losses"] is None
+    said = json.dumps({k: v for k, v in state.items() if k not in ("oled", "events")}).lower()
+    assert '"red"' not in said and '"blue"' not in said and "red to" not in said

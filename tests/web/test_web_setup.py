@@ -1,5 +1,6 @@
 """The set-up wizard on the page, at the same time as on the OLED and stdin: `reedboard setup`
-on a scrambled simulated board, driven by clicks in Debian's chromium."""
+on a scrambled simulated board, its config naming the layout file it is to write, driven by
+clicks in Debian's chromium."""
 
 from __future__ import annotations
 
@@ -21,9 +22,9 @@ def test_the_wizard_on_the_page(tmp_path, page):
     scrambled = type(layout)({s: 63 - ch for s, ch in layout.sensor.items()}, layout.led)
     (tmp_path / "wiring.toml").write_text(layout_toml(scrambled, "antipode", None, None))
     port = free_port()
-    (tmp_path / "config.toml").write_text(
-        f'game = "antipode"\nstorage = "{tmp_path}/games.db"\n[web]\nport = {port}\n'
-        '[sensors]\nbackend = "sim"\nwiring = "wiring.toml"\n')
+    (tmp_path / "config.toml").write_text(  # naming the layout it is to write, as docs/build.md
+        f'game = "antipode"\nlayout = "{tmp_path}/layout.toml"\nstorage = "{tmp_path}/games.db"\n'
+        f'[web]\nport = {port}\n[sensors]\nbackend = "sim"\nwiring = "wiring.toml"\n')
     said = tmp_path / "stderr"
     with open(said, "w") as err:
         proc = subprocess.Popen([str(REEDBOARD), "setup", "--config", str(tmp_path / "config.toml")],

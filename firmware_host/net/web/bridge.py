@@ -6,7 +6,8 @@ server submits checked commands and reads the latest state; the loop calls
 the simulated board (or the controller) and publishes what changed. When nothing happens a sync
 costs a few comparisons.
 
-Published state (the page merges partial updates into it):
+Published state (the page merges partial updates into it; a new game's first update, the one
+with ``sites``, names every key, ``None`` for what the game lacks, and replaces the state whole):
 ``game`` {name, title, size, variant, sides}, ``sites`` [{label, x, y, shape, point}] (``point``:
 the point a twin site stands for, as notation names it), ``drawing`` {lines, kinds}, ``pieces``
 [labels the sensors see], ``leds`` {label: [#rrggbb, pattern]}, ``lights`` {label: kind} (what
@@ -103,9 +104,13 @@ class Hub:
             return [self._commands.popleft() for _ in range(n)]
 
     def publish(self, update: Update) -> None:
+        """Merge ``update`` into the state and hand it to the listeners. An update with
+        ``sites`` starts a new game (or the wizard): the state is that update alone, so nothing
+        of the last game's outlives it."""
         with self._lock:
             if "sites" in update:
                 self._log.clear()
+                self._state = {}
             self._log.extend(update.get("events", ()))
             self._state.update({k: v for k, v in update.items() if k != "events"})
             listeners = list(self._listeners)
@@ -343,8 +348,7 @@ class WebBoard:
             self.hub.publish(update)
 
     def _put(self, update: dict[str, Any], key: str, value: Any) -> None:
-        if self._shown.get(key) != value:
-            self._shown[key] = update[key] = value
+        put(self._shown, update, key, value)
 
     def _new_game(self, controller: Controller) -> dict[str, Any]:
         self._game_id = controller.game_id
@@ -376,6 +380,21 @@ class WebBoard:
             for site in self._led_sites.get(channel, ()):
                 lit[site] = ["#%02x%02x%02x" % tuple(led.colour), led.pattern]
         return lit
+
+
+def put(shown: dict[str, Any], update: Update, key: str, value: Any) -> None:
+    """Add ``key`` to ``update`` unless ``shown`` already has that value for it; a key not
+    shown yet is always added, whatever its value (a new game's ``None`` clears the last one's).
+
+    >>> shown, update = {}, {}
+    >>> put(shown, update, "losses", None); put(shown, update, "plan", {"move": "c1"})
+    >>> update
+    {'losses': None, 'plan': {'move': 'c1'}}
+    >>> update.clear(); put(shown, update, "losses", None); update
+    {}
+    """
+    if key not in shown or shown[key] != value:
+        shown[key] = update[key] = value
 
 
 def _players(controller: Controller) -> dict[str, Any]:

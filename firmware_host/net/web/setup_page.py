@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from engines.core.contract import Site
 from firmware_host.board.wizard import Wizard
-from firmware_host.net.web.bridge import PER_STEP, Hub, _png
+from firmware_host.net.web.bridge import PER_STEP, Hub, _png, put
 from firmware_host.net.web.commands import Press, SiteChange
 
 #: How the site to put a piece on is lit on the page, and a lit LED's site (simulated board).
@@ -92,5 +92,4 @@ class SetupPage:
         return lit
 
     def _put(self, update: dict[str, Any], key: str, value: Any) -> None:
-        if self._shown.get(key) != value:
-            self._shown[key] = update[key] = value
+        put(self._shown, update, key, value)

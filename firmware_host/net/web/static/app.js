@@ -116,7 +116,16 @@ function notice(text) {
 const withToken = (path) => path + (TOKEN ? (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(TOKEN) : "");
 
 // ------------------------------------------------------------------------------ updates
+// What a new game (or the wizard) starts from where its first update does not say: nothing
+// of the last game's (its pieces, lights, moves, losses, a move to make) outlives it.
+const FRESH = { figures: [], plan: null, pieces: [], lights: {}, leds: {}, history: [], losses: null };
+
 function update(u) {
+  if (u.sites) {
+    u = { ...FRESH, ...u };
+    carried = null;
+    $("board").classList.remove("carrying");
+  }
   if (u.game) showGame(u.game);
   if (u.sites) {
     board.sides = view.sides;
