@@ -56,6 +56,9 @@ class NetBoard:
         self.discovery = discovery
         #: What the board can play: every command is checked against it before it waits.
         self.playable = playable
+        #: The titles of the games the board offers (its state's ``playable``, Home Assistant's
+        #: select) and the new game each names, as last published.
+        self._titles = playable.titles()
         #: How Home Assistant shows the board (its page, software version).
         self.device = device or Device(board_id)
         self._bucket = Bucket(RATE, BURST)
@@ -129,7 +132,12 @@ class NetBoard:
             last_move_at=self._last_move_at, today=self._today,
         )
         state["last_result"] = state["result"] or (self._today or {}).get("last")
-        state["games"] = list(self.playable.games())  # what the dashboard's New game offers
+        listing = self.playable.listing(controller.game)  # what the dashboard's New game offers
+        state.update(listing)
+        titles = self.playable.titles(controller.game)
+        if titles is not self._titles:  # Home Assistant's select offers the game now
+            self._titles = titles
+            self._announce()
         self._send_state(state)
 
     def _publish_record(self, controller: Controller) -> None:
@@ -165,8 +173,13 @@ class NetBoard:
     def on_connect(self) -> None:
         """Online, and (again) the discovery configs for Home Assistant."""
         self.link.publish(topics.availability_topic(self.board), topics.ONLINE, retain=True)
+        self._announce()
+
+    def _announce(self) -> None:
+        """The discovery configs for Home Assistant (retained: the link sends them again on
+        every reconnection)."""
         if self.discovery:
-            for topic, payload in discovery_messages(self.device, self.playable, self.obey):
+            for topic, payload in discovery_messages(self.device, list(self._titles), self.obey):
                 self.link.publish(topic, payload, retain=True)
 
     def check_alive(self) -> None:
@@ -184,7 +197,7 @@ class NetBoard:
         if not self._bucket.take():
             return self._reply(None, f"too many commands (at most {RATE:g} a second)")
         try:
-            command, ident = parse(payload)
+            command, ident = parse(payload, self._titles)
         except Refused as exc:
             return self._reply(exc.ident, str(exc))
         why = self._refusal(command)
