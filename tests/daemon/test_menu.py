@@ -11,6 +11,7 @@ from firmware_host.store.layout import Layout
 from firmware_host.actions.commands import NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack
 from firmware_host.ui.menu import BRIGHTNESS_LEVELS, HELP, GameChoice, Menu, game_choices
 from hardware.base import BUTTONS, ButtonEvent, Scan
+from testbed.broker import wired_for
 
 CHOICES = (
     GameChoice("alpha", 8, "plain", "Alpha"),
@@ -186,14 +187,8 @@ def test_default_layouts_offer_every_game_size_and_variant():
 
 
 def two_games_layout(folder) -> str:
-    """A layout file as docs/config.md shows one, for a board wired for Antipalos 5 and Anti-Grid
-    6 (the sites both games name once)."""
-    sites = [*engines.new_game("antipalos", 5).sites(), *engines.new_game("anti-grid", 6).sites()]
-    labels = list(dict.fromkeys(site.label for site in sites))
-    path = folder / "layout.toml"
-    path.write_text("[sites]\n" + "".join(
-        f'"{label}" = {{ sensor = {i}, led = {i} }}\n' for i, label in enumerate(labels)))
-    return str(path)
+    """A board wired for Antipalos 5 and Anti-Grid 6: its layout file."""
+    return str(wired_for(folder, ("antipalos", 5), ("anti-grid", 6)))
 
 
 def board_menu(tmp_path, top: str = ""):

@@ -22,6 +22,7 @@ from typing import Any, Iterable
 from firmware_host.actions.commands import Again, NewGame, TakeBack
 from firmware_host.actions.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
 from firmware_host.board.controller import Controller
+from firmware_host.board.game import Game
 from firmware_host.board.playable import Playable
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.commands import Command, Refused, parse
@@ -42,14 +43,15 @@ DAY_EVENTS = {"new_game", "game_over", "takeback"}
 class NetBoard:
     """Board ``board_id`` on ``link``; ``obey_commands``: False in kiosk mode unless the
     config allows; ``hardware``: "ok", or "not connected" when the configured hardware is
-    missing (the simulated board stands in)."""
+    missing (the simulated board stands in); ``game``: the game it plays at the start."""
 
     #: How the daemon names it when its threads fail ("Network restarting").
     label = "Network"
 
     def __init__(self, link: Link, board_id: str, obey_commands: bool = True,
                  hardware: str = "ok", discovery: bool = True,
-                 playable: Playable = Playable(), device: Device | None = None) -> None:
+                 playable: Playable = Playable(), device: Device | None = None,
+                 game: Game | None = None) -> None:
         self.link, self.board = link, board_id
         self.obey = obey_commands
         self.hardware = hardware
@@ -58,7 +60,7 @@ class NetBoard:
         self.playable = playable
         #: The titles of the games the board offers (its state's ``playable``, Home Assistant's
         #: select) and the new game each names, as last published.
-        self._titles = playable.titles()
+        self._titles = playable.titles(game)
         #: How Home Assistant shows the board (its page, software version).
         self.device = device or Device(board_id)
         self._bucket = Bucket(RATE, BURST)
@@ -251,7 +253,8 @@ def attach(daemon, config) -> NetBoard:
     playable = Playable.of(config)
     net = NetBoard(link, board_id, obey_commands=not config.kiosk.enabled or settings.kiosk_commands,
                    hardware="not connected" if daemon.note else "ok", discovery=settings.discovery,
-                   playable=playable, device=Device(board_id, settings.configuration_url))
+                   playable=playable, device=Device(board_id, settings.configuration_url),
+                   game=daemon.controller.game)
     link.on_connect = net.on_connect
     link.every_second = net.check_alive
     if config.opponent.kind == "remote":
