@@ -131,17 +131,17 @@ class Playable:
         return self._known[key]
 
     def listing(self, game: Game) -> dict[str, Any]:
-        """What the board's state says it plays while it plays ``game``: ``games``, their
-        names; ``playable``, each game, size and variant (:meth:`offered`) with its title;
-        ``choice``, the title of ``game`` among them."""
+        """What the board's state says it plays while it plays ``game``: ``games``, the
+        names; ``choice``, the title of ``game``; ``playable``, each game, size and variant
+        (:meth:`offered`) with its title."""
         key = ("listing", game.name, game.size, game.variant)
         if key not in self._known:
             offered = self.offered(game)
             self._known[key] = {
                 "games": list(dict.fromkeys(c.game for c in offered)),
+                "choice": GameChoice.of(game.name, game.size, game.variant or "").label,
                 "playable": [{"game": c.game, "size": c.size, "variant": c.variant,
-                              "title": c.label} for c in offered],
-                "choice": GameChoice.of(game.name, game.size, game.variant or "").label}
+                              "title": c.label} for c in offered]}
         return self._known[key]
 
     def picker(self) -> list[dict[str, Any]]:
