@@ -58,8 +58,8 @@ def test_the_games_a_board_plays_are_checked_too(playable):
     fleet, seen = _fleet()
     with pytest.raises(Bad):
         fleet.receive("reedboard/t1/state", json.dumps({**STATE, "playable": playable}).encode())
-    fleet.receive("reedboard/t1/state", json.dumps(
-        {**STATE, "games": ["antipalos", "antipode"], "playable": PLAYABLE, "choice": "Antipalos 3"}).encode())
+    good = {**STATE, "games": ["antipalos", "antipode"], "playable": PLAYABLE, "choice": "Antipalos 3"}
+    fleet.receive("reedboard/t1/state", json.dumps(good).encode())
     assert seen[-1]["state"]["playable"] == PLAYABLE and seen[-1]["state"]["choice"] == "Antipalos 3"
 
 

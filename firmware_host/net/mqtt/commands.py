@@ -4,9 +4,10 @@
 
 ``{"command": "new_game", "game": G, "size": N, "variant": V}`` (without ``game``: the current
 game again; ``{"command": "new_game", "title": T}`` names one by its title in the board's
-``titles``, as Home Assistant's select sends), ``{"command": "takeback"}``, ``{"command": "brightness", "value": 0..1}``. Any
-command may carry an ``"id"`` (a string of at most 64 characters or a whole number) that the
-reply repeats, a refusal's too (:class:`Refused` keeps it).
+``titles``, as Home Assistant's select sends), ``{"command": "takeback"}``,
+``{"command": "brightness", "value": 0..1}``. Any command may carry an ``"id"`` (a string of at
+most 64 characters or a whole number) that the reply repeats, a refusal's too (:class:`Refused`
+keeps it).
 
 >>> parse('{"command": "brightness", "value": 0.25}')
 (SetBrightness(level=0.25), None)
@@ -29,7 +30,7 @@ firmware_host.net.mqtt.commands.Refused: unknown command 'reboot' (one of new_ga
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Collection, Mapping
+from typing import Any, Callable, Collection, Mapping
 
 from firmware_host.actions.commands import Again, NewGame, SetBrightness, TakeBack
 from firmware_host.actions.reading import (CommandError, Fields, load, read, read_new_game,
@@ -68,7 +69,8 @@ def parse(text: str | bytes, titles: Mapping[str, NewGame] | None = None) -> tup
         raise Refused(f"'id' must be a string of at most {MAX_ID_TEXT} characters or a whole "
                       "number")
     try:
-        readers = {"new_game": partial(_new_game, titles=titles or {}), **_READERS}
+        readers: dict[str, Callable[..., Any]] = {
+            "new_game": partial(_new_game, titles=titles or {}), **_READERS}
         return read(obj, "command", readers, ()), ident
     except CommandError as exc:
         raise Refused(str(exc), ident) from None
