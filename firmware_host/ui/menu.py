@@ -68,7 +68,7 @@ class GameChoice:
         """
         default = engines.game_info(self.game).default_variant
         shown = (self.title, self.size, None if self.variant == default else self.variant)
-        return " ".join(str(part) for part in shown if part is not None)
+        return " ".join(str(part) for part in shown if part)
 
 
 def game_choices() -> tuple[GameChoice, ...]:
