@@ -127,6 +127,18 @@ def layout_file(folder: Path, game: str, size: int) -> Path:
     return path
 
 
+def wired_for(folder: Path, *games: tuple[str, int]) -> Path:
+    """One layout file, as docs/config.md shows, for a board wired for several games (each a
+    name and size): every site they name, once, its sensor and LED channel its place in the list."""
+    from engines import new_game
+
+    labels = dict.fromkeys(site.label for game, size in games for site in new_game(game, size).sites())
+    path = folder / "layout.toml"
+    path.write_text("[sites]\n" + "".join(f'{json.dumps(label)} = {{ sensor = {i}, led = {i} }}\n'
+                                          for i, label in enumerate(labels)))
+    return path
+
+
 class Board:
     """``reedboard run --sim --config`` in a subprocess; stdin moves its pieces."""
 

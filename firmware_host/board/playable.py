@@ -1,12 +1,15 @@
 """What a board can play and take from elsewhere, in one place: every path that starts a game or
 acts on the board from outside the menu (the café network's commands, the simulator page, Home
-Assistant) asks :meth:`Playable.refusal` before it calls the controller, and the menu offers only
+Assistant) asks :meth:`Playable.refusal` before it calls the controller; the menu, the board's
+state on the café network, the dashboard's New game and Home Assistant's select all offer
 :meth:`Playable.choices`.
 
-A board with a layout file plays the games whose every site the file wires (any size or variant
-the engine accepts); without one, every game. Kiosk mode offers no players (the computer) from
-elsewhere, as its menu offers none; ``takebacks = false`` refuses take backs; a board paired with
-another board over the network takes no players either (the other board plays the other side).
+A board with a layout file plays the games whose every site the file wires, in every size and
+variant the engine accepts; without one, every game (the menu lists the games' usual sizes).
+Kiosk mode offers no players (the computer) from elsewhere, as its menu offers none;
+``takebacks = false`` refuses take backs; a board paired with another board over the network
+takes no players either (the other board plays the other side) and plays only the games of
+two sides.
 
 >>> from firmware_host.store.layout import Layout
 >>> from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
@@ -19,6 +22,8 @@ True
 'kiosk mode: who plays is set at the board only'
 >>> Playable(takebacks=False).refusal(TakeBack())
 'take backs are off on this board (takebacks = false)'
+>>> Playable(paired="friend").refusal(NewGame("antipalos", 5, "cut-throat-3"))
+'this board plays board friend: only games of two sides (Antipalos 5 cut-throat-3 has 3)'
 """
 
 from __future__ import annotations
@@ -44,9 +49,6 @@ class Playable:
     kiosk: bool = False
     takebacks: bool = True
     paired: str | None = None
-    #: The config's game: the layout covers it (the config check makes sure), even at a size
-    #: the menu does not list.
-    own: str | None = None
     _known: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -54,8 +56,7 @@ class Playable:
         """What a board with ``config`` can play (its layout file read once)."""
         return cls(read_layout(config.layout) if config.layout else None, config.kiosk.enabled,
                    config.takebacks,
-                   config.opponent.board if config.opponent.kind == "remote" else None,
-                   config.game)
+                   config.opponent.board if config.opponent.kind == "remote" else None)
 
     def refusal(self, action: Any) -> str | None:
         """Why the board refuses ``action`` (one of its commands,
@@ -75,36 +76,73 @@ class Playable:
         return None
 
     def game_refusal(self, game: Game) -> str | None:
-        """Why the board cannot play ``game`` (its layout lacks a site), else None."""
-        if self.layout is None:
+        """Why the board cannot play ``game`` (its layout lacks a site, or it has more than two
+        sides on a paired board), else None."""
+        if self.layout is None and self.paired is None:
             return None
         key = (game.name, game.size, game.variant)
         if key not in self._known:
-            self._known[key] = self._missing(game, self.layout)
+            self._known[key] = self._missing(game)
         return self._known[key]
 
-    def _missing(self, game: Game, layout: Layout) -> str | None:
+    def _missing(self, game: Game) -> str | None:
         try:
-            sites = engines.new_game(game.name, game.size, game.variant).sites()
+            state = engines.new_game(game.name, game.size, game.variant)
         except (OptionError, ImportError, ValueError) as exc:
             return f"cannot play {game.name}: {exc}"
-        missing = next((s.label for s in sites if s.label not in layout.sensor), None)
+        title = " ".join(filter(None, (game.title, game.shown_variant)))
+        if self.paired and len(state.sides) != 2:
+            return (f"this board plays board {self.paired}: only games of two sides "
+                    f"({title} has {len(state.sides)})")
+        if self.layout is None:
+            return None
+        missing = next((s.label for s in state.sites() if s.label not in self.layout.sensor), None)
         if missing is None:
             return None
         return f"this board's layout cannot play {game.title} (no site {missing[:20]!r})"
 
     def choices(self) -> tuple[GameChoice, ...]:
-        """The games, menu sizes and variants the board plays (the menu's choices)."""
+        """Every game, size and variant the board plays: each its layout covers (without a
+        layout: the menu's sizes of every game), only those of two sides on a paired board."""
         if "choices" not in self._known:  # listing them loads every engine: once
-            self._known["choices"] = game_choices(self.layout)
+            if self.layout is None:
+                listed = [c for c in game_choices()
+                          if self.game_refusal(Game(c.game, c.size, c.variant)) is None]
+            else:
+                listed = [GameChoice.of(name, size, variant) for name in engines.GAME_NAMES
+                          for size, variant in self._covered(name, engines.game_info(name))]
+            self._known["choices"] = tuple(listed)
         return self._known["choices"]
 
-    def games(self) -> tuple[str, ...]:
-        """The games the board plays in some size and variant."""
-        if self.layout is None:
-            return tuple(engines.GAME_NAMES)
-        found = {c.game for c in self.choices()} | {self.own}
-        return tuple(name for name in engines.GAME_NAMES if name in found)
+    def offered(self, game: Game) -> tuple[GameChoice, ...]:
+        """:meth:`choices`, with ``game`` (the one the board plays now) at the end when they
+        lack it (a size outside the menu's, on a board without a layout)."""
+        now = GameChoice.of(game.name, game.size, game.variant or "")
+        listed = self.choices()
+        return listed if now in listed else (*listed, now)
+
+    def titles(self, game: Game | None = None) -> dict[str, NewGame]:
+        """Title -> the new game it names, of each game :meth:`offered` (:meth:`choices`
+        without ``game``); the same dict for the same list."""
+        offered = self.choices() if game is None else self.offered(game)
+        key = ("titles", offered)
+        if key not in self._known:
+            self._known[key] = {c.label: NewGame(c.game, c.size, c.variant) for c in offered}
+        return self._known[key]
+
+    def listing(self, game: Game) -> dict[str, Any]:
+        """What the board's state says it plays while it plays ``game``: ``games``, the
+        names; ``choice``, the title of ``game``; ``playable``, each game, size and variant
+        (:meth:`offered`) with its title."""
+        key = ("listing", game.name, game.size, game.variant)
+        if key not in self._known:
+            offered = self.offered(game)
+            self._known[key] = {
+                "games": list(dict.fromkeys(c.game for c in offered)),
+                "choice": GameChoice.of(game.name, game.size, game.variant or "").label,
+                "playable": [{"game": c.game, "size": c.size, "variant": c.variant,
+                              "title": c.label} for c in offered]}
+        return self._known[key]
 
     def picker(self) -> list[dict[str, Any]]:
         """The simulator page's game picker: each game it plays with the sizes and variants it
@@ -119,18 +157,20 @@ class Playable:
                      "options": [{"name": o.name, "default": o.default, "choices": list(o.choices),
                                   "low": o.low, "help": o.help, "default_text": o.default_text}
                                  for o in info.options]}
-            if self.layout is not None:
-                entry.update(self._picked(name, info))
+            if self.layout is not None or self.paired:
+                pairs = self._covered(name, info)
+                entry["variants"] = list(dict.fromkeys(v for _, v in pairs))
+                if self.layout is not None:
+                    entry["sizes"] = [s for s in dict.fromkeys(s for s, _ in pairs) if s is not None]
+                    entry["size_range"] = None
                 if not entry["variants"]:
                     continue
             out.append(entry)
         return out
 
-    def _picked(self, name: str, info: Any) -> dict[str, Any]:
+    def _covered(self, name: str, info: Any) -> list[tuple[int | None, str]]:
+        """The (size, variant) of game ``name`` the board plays, of every size the engine takes."""
         low, high = info.size_range or (0, -1)
         sizes = sorted(set(info.sizes) | set(range(low, high + 1))) or [None]
-        pairs = [(s, v) for s in sizes for v in info.variants
-                 if self.game_refusal(Game.of(name, s, v)) is None]
-        return {"sizes": [s for s in dict.fromkeys(s for s, _ in pairs) if s is not None],
-                "size_range": None, "variants": list(dict.fromkeys(v for _, v in pairs))}
-
+        return [(s, v) for s in sizes for v in info.variants
+                if self.game_refusal(Game.of(name, s, v)) is None]

@@ -160,11 +160,8 @@ def _controller(config, storage, game, address, resume, match=None, sync=False,
 
 
 def menu_choices(config: Config) -> tuple[GameChoice, ...] | Callable[[], tuple[GameChoice, ...]]:
-    """The games, sizes and variants the board's layout can play (:class:`Playable`; all, with
-    default layouts: then a function giving them, so that the menu loads every engine only when
-    opened)."""
+    """The games, sizes and variants the board plays (:meth:`Playable.choices`: every one its
+    layout covers; without a layout a function giving them, so that the menu loads every engine
+    only when opened)."""
     playable = Playable.of(config)
-    return playable.choices() if config.layout else _EVERY.choices
-
-
-_EVERY = Playable()
+    return playable.choices() if config.layout else playable.choices

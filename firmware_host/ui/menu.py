@@ -26,7 +26,6 @@ import engines
 from engines.core import OptionError
 from firmware_host.actions.commands import (NewGame, PowerOff, SetBrightness, SetPlayers, ShowIP,
                                             ShowToday, TakeBack)
-from firmware_host.store.layout import Layout
 from firmware_host.ui.screens import Screen, menu_screen
 from hardware.base import ButtonEvent
 
@@ -59,17 +58,28 @@ class GameChoice:
         info = engines.game_info(game)
         return cls(game, size, variant, info.title.split(" (")[0], info.match_targets)
 
+    @property
+    def label(self) -> str:
+        """The title with the size, and the variant unless it is the game's default (a
+        registered game's).
 
-def game_choices(layout: Layout | None = None) -> tuple[GameChoice, ...]:
-    """Every game, menu size and variant whose sites ``layout`` covers (None: the default
-    layouts, so every one)."""
+        >>> GameChoice.of("anti-grid", 6, "chain").label, GameChoice.of("antipalos", 5, "two").label
+        ('Anti-Grid 6 chain', 'Antipalos 5')
+        """
+        default = engines.game_info(self.game).default_variant
+        shown = (self.title, self.size, None if self.variant == default else self.variant)
+        return " ".join(str(part) for part in shown if part)
+
+
+def game_choices() -> tuple[GameChoice, ...]:
+    """Every game in each of its menu sizes and variants (the games a board plays, see
+    ``firmware_host.board.playable``, narrow them to what its layout covers)."""
     out = []
     for game in engines.GAME_NAMES:
         info = engines.game_info(game)
         for size in info.sizes or (info.default_size,):
             for variant in info.variants:
-                if layout is None or layout.covers(engines.new_game(game, size, variant).sites()):
-                    out.append(GameChoice.of(game, size, variant))
+                out.append(GameChoice.of(game, size, variant))
     return tuple(out)
 
 
@@ -92,7 +102,7 @@ class _Page:
 
 
 class Menu:
-    """The menu over ``choices`` (see :func:`game_choices`; or a function giving them, called
+    """The menu over ``choices`` (the board's, ``Playable.choices``; or a function giving them, called
     when the menu first needs them: listing every game loads every engine). ``match``: the points the current
     match goes to (0: single games; the controller keeps it up to date). ``kiosk``: only picking
     a game and starting a new one. ``brightness``: the LED level now (snapped to a menu level).

@@ -23,7 +23,7 @@ from tests.daemon.test_controller import SELF_PHALANX, Drive, Scripted
 
 def with_menu(game: Game, **kw) -> Drive:
     """A board playing ``game`` with the menu every board has."""
-    choices = game_choices(None)
+    choices = game_choices()
     ours = [c for c in choices if c.game == game.name]
     current = next((c for c in ours if c.size == game.size), ours[0])
     return Drive(game, menu=Menu(choices, current), **kw).run(600)

@@ -305,7 +305,7 @@ def test_a_long_screen_starts_on_its_first_page_and_turns_every_3_s():
 
 def test_menu_new_game_take_back_brightness_and_ip_address():
     current = GameChoice("antipalos", 4, "two", "Antipalos")
-    menu = Menu([current, *game_choices(None)[:3]], current)
+    menu = Menu([current, *game_choices()[:3]], current)
     d = Drive(Game.of("antipalos", 4), menu=menu)
     d.run(50).place("B2*").run(500)
     d.press("menu")
@@ -353,7 +353,7 @@ def test_a_correction_keeps_the_final_move_and_logs_the_mis_read_one(tmp_path):
 
 def test_a_passing_notice_ends_on_a_board_change_or_after_a_few_seconds_and_the_menu_keeps_its_title():
     current = GameChoice("antipalos", 4, "two", "Antipalos")
-    menu = Menu([current, *game_choices(None)[:3]], current)
+    menu = Menu([current, *game_choices()[:3]], current)
     d = Drive(Game.of("antipalos", 4), menu=menu)
     labels = [line.lstrip("> ") for line in menu.screen().text_lines()[1:]]
     for wait in ("board", "time"):

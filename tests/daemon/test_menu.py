@@ -6,10 +6,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engines
-from firmware_host.store.layout import Layout, default_layout
+from firmware_host.board.playable import Playable
+from firmware_host.store.layout import Layout
 from firmware_host.actions.commands import NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack
 from firmware_host.ui.menu import BRIGHTNESS_LEVELS, HELP, GameChoice, Menu, game_choices
 from hardware.base import BUTTONS, ButtonEvent, Scan
+from testbed.broker import wired_for
 
 CHOICES = (
     GameChoice("alpha", 8, "plain", "Alpha"),
@@ -184,19 +186,74 @@ def test_default_layouts_offer_every_game_size_and_variant():
         assert offered == {(s, v) for s in sizes for v in info.variants}
 
 
-def test_a_board_layout_offers_only_what_it_covers():
-    game = next(g for g in engines.GAME_NAMES if len(engines.game_info(g).sizes) > 1)
-    info = engines.game_info(game)
-    smallest, larger = info.sizes[0], info.sizes[1]
-    layout = default_layout(engines.new_game(game, larger).sites())
-    offered = {(c.game, c.size) for c in game_choices(layout)}
-    assert (game, larger) in offered and (game, smallest) in offered
-    assert all(g == game for g, _ in offered)
-    assert {c.size for c in game_choices(layout)} <= set(info.sizes[:2])
+def two_games_layout(folder) -> str:
+    """A board wired for Antipalos 5 and Anti-Grid 6: its layout file."""
+    return str(wired_for(folder, ("antipalos", 5), ("anti-grid", 6)))
+
+
+def board_menu(tmp_path, top: str = ""):
+    """The menu of ``reedboard run`` with a config file (Antipalos 5, ``top`` more keys)."""
+    from firmware_host.runtime.session import configured_game, open_controller
+    from firmware_host.store.config import load_config
+    from firmware_host.store.storage import Storage
+
+    path = tmp_path / "config.toml"
+    path.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "g.db"}"\n{top}')
+    config = load_config(str(path))
+    controller = open_controller(config, Storage(config.storage), configured_game(config))
+    return controller.menu
+
+
+def pick(menu: Menu, label: str):
+    """MENU until ``label`` is under the cursor, then OK: the actions that came out."""
+    for _ in range(60):
+        if shown(menu)[menu._pages[-1].cursor + 1] == f"> {label}":
+            return press(menu, "ok")
+        press(menu, "menu")
+    raise AssertionError(f"no {label!r} in {shown(menu)}")
+
+
+def test_a_board_offers_every_size_its_layout_covers(tmp_path):
+    """A board wired for Antipalos 5 and Anti-Grid 6: Choose game offers those two; Antipalos
+    offers sizes 3 to 5 (5 is no size of the usual menu), Anti-Grid only its size 6."""
+    menu = board_menu(tmp_path, f'layout = "{two_games_layout(tmp_path)}"\n')
+    press(menu, "menu")
+    pick(menu, "Choose game")
+    assert shown(menu) == ("Game", "> Antipalos", "Anti-Grid")
+    pick(menu, "Antipalos")
+    assert shown(menu) == ("Antipalos size", "Size 3", "Size 4", "> Size 5")
+    pick(menu, "Size 5")
+    assert shown(menu)[0] == "Antipalos variant" and "cut-throat-3" in " ".join(shown(menu))
+    assert pick(menu, "two") == [NewGame("antipalos", 5, "two")]
+    press(menu, "menu")
+    pick(menu, "Choose game")
+    pick(menu, "Anti-Grid")
+    assert shown(menu) == ("Anti-Grid variant", "> plain", "chain")  # size 6 only: no size page
+    assert pick(menu, "chain") == [NewGame("anti-grid", 6, "chain")]
+
+
+def test_a_board_without_a_layout_offers_the_usual_sizes(tmp_path):
+    menu = board_menu(tmp_path)
+    press(menu, "menu")
+    pick(menu, "Choose game")
+    pick(menu, "Antipalos")
+    sizes = engines.game_info("antipalos").sizes
+    assert [line.lstrip("> ") for line in shown(menu)[1:]] == [f"Size {size}" for size in sizes]
+
+
+def test_a_paired_board_offers_only_games_of_two_sides(tmp_path):
+    menu = board_menu(tmp_path, f'layout = "{two_games_layout(tmp_path)}"\n'
+                      '[mqtt]\nhost = "127.0.0.1"\nboard = "home"\n'
+                      '[opponent]\nkind = "remote"\nboard = "friend"\nside = "black"\n')
+    press(menu, "menu")
+    pick(menu, "Choose game")
+    pick(menu, "Antipalos")
+    pick(menu, "Size 5")
+    assert shown(menu) == ("Antipalos variant", "> two", "team")  # no cut-throat for three or four
 
 
 def test_a_layout_of_unknown_sites_offers_nothing():
-    assert game_choices(Layout({"zz": 0}, {"zz": 0})) == ()
+    assert Playable(Layout({"zz": 0}, {"zz": 0})).choices() == ()
 
 
 def test_house_rules_from_the_menu_hold_from_the_next_new_game(tmp_path):

@@ -35,7 +35,7 @@ def save(drive: Drive, name: str) -> None:
 
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_every_game_s_screens_render_and_fit(game):
-    choices = game_choices(None)
+    choices = game_choices()
     current = next(c for c in choices if c.game == game)
     drive = Drive(Game.of(game, None, None), menu=Menu(choices, current)).run(600)
     save(drive, f"{game}-start")

@@ -30,7 +30,7 @@ def test_taking_back_by_lifting_the_placed_token_guides_the_flip_back_and_the_pa
 
 def test_menu_take_back_lights_the_token_to_lift_off_the_token_to_turn_and_the_pawn_to_carry():
     current = GameChoice("antipode", None, "standard", "Antipode")
-    d = Drive(Game.of("antipode"), menu=Menu([current, *game_choices(None)[:3]], current))
+    d = Drive(Game.of("antipode"), menu=Menu([current, *game_choices()[:3]], current))
     d.run(50).place("b1").run(500)  # Blue places b1: flip a1, then tap the landing
     d.lift("a1").run(300).place("a1").run(600)
     d.lift("b1").run(100).place("b1").run(600)

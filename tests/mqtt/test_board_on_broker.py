@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from firmware_host.store.storage import Storage
-from testbed.broker import Broker, Watcher, board_config, layout_file
+from testbed.broker import Broker, Watcher, board_config, layout_file, wired_for
 
 ONLINE = "reedboard/t1/availability"
 
@@ -210,7 +210,8 @@ def test_home_assistant_discovery(tmp_path, broker, watcher, boards):
         sensor = configs["binary_sensor", name]
         assert sensor["device_class"] == "problem" and sensor["state_topic"] == "reedboard/t1/state"
     select = configs["select", "game"]
-    assert "phalanx" in select["options"] and state["game"] in select["options"]
+    assert select["value_template"] == "{{ value_json.choice }}" and "Phalanx" in select["options"]
+    assert state["choice"] == "Antipalos 3" and "Antipalos 3" in select["options"]  # no menu size
     # A whole game: "To move" says the game is over, "Last result" gives the result.
     for ply, site in enumerate(("A1*", "A3*", "B2*", "C1*", "C3*"), 1):
         board.place(site)
@@ -219,7 +220,7 @@ def test_home_assistant_discovery(tmp_path, broker, watcher, boards):
     assert over["to_move"] is None and over["last_result"] == "white wins by connection"
     assert "value_json.to_move or 'game over'" in configs["sensor", "to_move"]["value_template"]
     # What Home Assistant sends: the select's template with the chosen option, the button's payload.
-    watcher.publish(select["command_topic"], select["command_template"].replace("{{ value }}", "phalanx"))
+    watcher.publish(select["command_topic"], select["command_template"].replace("{{ value }}", "Phalanx"))
     watcher.state("t1", lambda s: s["game"] == "phalanx")
     time.sleep(1.1)  # one new game a second
     button = configs["button", "new_game"]
@@ -236,7 +237,7 @@ def test_home_assistant_sees_only_what_a_board_takes(tmp_path, broker, watcher, 
     config = board_config(tmp_path, broker.port, top=f'layout = "{layout}"\n', game="antipod", size=4)
     board = boards(config)
     select = json.loads(watcher.wait("homeassistant/select/reedboard_t1/game/config"))
-    assert select["options"] == ["antipod"]
+    assert select["options"] == ["Antipod 4"]
     board.stop()
     config.write_text(config.read_text() + "[kiosk]\nenabled = true\n")
     boards(config)
@@ -249,6 +250,61 @@ def test_home_assistant_sees_only_what_a_board_takes(tmp_path, broker, watcher, 
         assert len(late.messages) == len(ENTITIES) - 2
     finally:
         late.close()
+
+
+def test_a_board_plays_every_size_its_layout_covers(tmp_path, broker, watcher, boards):
+    """A board wired for Antipalos 5 and Anti-Grid 6 (a size no menu lists), playing Antipalos 5
+    started by a command: its state lists both, each size and variant titled; Home Assistant's
+    select offers those titles with the game now chosen, and starts the one picked."""
+    layout = wired_for(tmp_path, ("antipalos", 5), ("anti-grid", 6))
+    boards(board_config(tmp_path, broker.port, top=f'layout = "{layout}"\n', game="anti-grid", size=6))
+    watcher.state("t1")
+    command = "reedboard/t1/command"
+    watcher.publish(command, '{"command": "new_game", "game": "antipalos", "size": 5}')
+    state = watcher.state("t1", lambda s: s["game"] == "antipalos")
+    titles = [p["title"] for p in state["playable"]]
+    assert state["games"] == ["antipalos", "anti-grid"] and state["choice"] == "Antipalos 5"
+    assert {"Antipalos 5", "Antipalos 5 cut-throat-3", "Anti-Grid 6", "Anti-Grid 6 chain"} <= set(titles)
+    assert {p["game"] for p in state["playable"]} == {"antipalos", "anti-grid"}
+    assert {"game": "antipalos", "size": 5, "variant": "two", "title": "Antipalos 5"} in state["playable"]
+    assert not any(p["size"] > 5 for p in state["playable"] if p["game"] == "antipalos")
+    select = json.loads(watcher.wait("homeassistant/select/reedboard_t1/game/config"))
+    assert select["options"] == titles and state["choice"] in select["options"]
+    time.sleep(1.1)  # one new game a second
+    watcher.publish(command, select["command_template"].replace("{{ value }}", "Anti-Grid 6 chain"))
+    chain = watcher.state("t1", lambda s: s["variant"] == "chain")
+    assert (chain["game"], chain["size"], chain["choice"]) == ("anti-grid", 6, "Anti-Grid 6 chain")
+    watcher.publish(command, '{"command": "new_game", "title": "Anti-Grid 8", "id": 4}')
+    assert "no game titled 'Anti-Grid 8'" in watcher.wait("reedboard/t1/reply", lambda t: '"id": 4' in t)
+
+
+def test_home_assistant_offers_a_game_started_outside_the_menus_sizes(tmp_path, broker, watcher, boards):
+    """A board without a layout file lists the menu's sizes; a command starts Antipalos 7: the
+    state and Home Assistant's select offer it too, so the select's value is among its options."""
+    boards(board_config(tmp_path, broker.port))
+    watcher.state("t1")
+    watcher.publish("reedboard/t1/command", '{"command": "new_game", "game": "antipalos", "size": 7}')
+    state = watcher.state("t1", lambda s: s["size"] == 7)
+    assert state["choice"] == "Antipalos 7" and "Antipalos 7" in [p["title"] for p in state["playable"]]
+    watcher.wait("homeassistant/select/reedboard_t1/game/config",
+                 lambda t: "Antipalos 7" in json.loads(t)["options"])
+
+
+def test_a_paired_board_plays_only_games_of_two_sides(tmp_path, broker, watcher, boards):
+    """Paired with another board as docs/cafe.md shows: its state and Home Assistant offer no
+    game of three or four sides, and a command for one is refused with the reason."""
+    pair = '[opponent]\nkind = "remote"\nboard = "home"\nside = "white"\n'
+    boards(board_config(tmp_path, broker.port, "friend", extra=pair))
+    state = watcher.state("friend")
+    variants = {p["variant"] for p in state["playable"] if p["game"] == "antipalos"}
+    assert variants == {"two", "team"} and "Antipalos 12" in [p["title"] for p in state["playable"]]
+    select = json.loads(watcher.wait("homeassistant/select/reedboard_friend/game/config"))
+    assert not any("cut-throat" in title for title in select["options"])
+    watcher.publish("reedboard/friend/command",
+                    '{"command": "new_game", "game": "antipalos", "variant": "cut-throat-3", "id": 5}')
+    reply = json.loads(watcher.wait("reedboard/friend/reply", lambda t: '"id": 5' in t))
+    assert reply["error"] == ("this board plays board home: only games of two sides "
+                              "(Antipalos 12 cut-throat-3 has 3)")
 
 
 def docs_acl() -> str:

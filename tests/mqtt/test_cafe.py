@@ -16,7 +16,7 @@ import pytest
 
 from firmware_host.net.cafe import broker_address
 from firmware_host.net.cafe.archive import Archive
-from testbed.broker import REEDBOARD, Watcher, board_config
+from testbed.broker import REEDBOARD, Watcher, board_config, wired_for
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 WIN = ("A1*", "A3*", "B2*", "C1*", "C3*")  # Antipalos 3: white connects
@@ -46,7 +46,7 @@ def test_tiles_live_flagged_first_commands_and_watch(tmp_path, broker, watcher, 
     assert page.locator("article.tile").first.get_attribute("data-board") == "t2"
     page.screenshot(path=str(OUTPUT / "cafe-dashboard.png"))
     # A command from the page: a new game of Phalanx on table 1.
-    tile.locator("select.game").select_option("phalanx")
+    tile.locator("select.game").select_option("Phalanx")
     tile.locator("button.new").click()
     tile.locator(".title").filter(has_text="Phalanx").wait_for()
     page.locator("#toast").filter(has_text="t1: done").wait_for()
@@ -138,7 +138,7 @@ def test_a_days_work_at_the_dashboard(tmp_path, broker, watcher, boards, cafe, p
                           ("t3", "phalanx/None/standard")):
         page.locator(f'article[data-board="{board}"][data-drawn="{layout}"]').wait_for()
     tile = page.locator('article[data-board="t1"]')
-    assert tile.locator("select.game").input_value() == "antipalos"
+    assert tile.locator("select.game").input_value() == "Antipalos 3"
     one.place("A1*")
     page.locator('article[data-board="t1"][data-ply="1"]').wait_for()
     page.screenshot(path=str(OUTPUT / "cafe-tables.png"))
@@ -177,6 +177,36 @@ def test_a_days_work_at_the_dashboard(tmp_path, broker, watcher, boards, cafe, p
     assert [m[0] for m in late.messages if m[1]] == []  # nothing retained is left of t2
     late.close()
     page.screenshot(path=str(OUTPUT / "cafe-day.png"))
+
+
+def test_new_game_offers_every_size_and_variant_the_board_plays(tmp_path, broker, watcher, boards,
+                                                                cafe, page):
+    """A board wired for Antipalos 5 and Anti-Grid 6, playing Antipalos 5 (started by a
+    command): its tile's New game offers each size and variant by title, Antipalos 5 chosen, and
+    starts exactly the one picked."""
+    layout = wired_for(tmp_path, ("antipalos", 5), ("anti-grid", 6))
+    boards(board_config(tmp_path, broker.port, top=f'layout = "{layout}"\n', game="anti-grid", size=6))
+    watcher.state("t1")
+    watcher.publish("reedboard/t1/command", '{"command": "new_game", "game": "antipalos", "size": 5}')
+    titles = [p["title"] for p in watcher.state("t1", lambda s: s["game"] == "antipalos")["playable"]]
+    page.goto(cafe())
+    tile = page.locator('article[data-board="t1"]')
+    tile.locator(".title").filter(has_text="Antipalos 5").wait_for()
+    select = tile.locator("select.game")
+    assert select.input_value() == "Antipalos 5"
+    assert select.locator("option").all_inner_texts() == titles
+    select.select_option("Anti-Grid 6 chain")
+    tile.locator("button.new").click()
+    page.locator("#toast").filter(has_text="t1: done").wait_for()
+    chain = watcher.state("t1", lambda s: s["variant"] == "chain")
+    assert (chain["game"], chain["size"]) == ("anti-grid", 6)
+    page.locator('article[data-board="t1"][data-drawn="anti-grid/6/chain"]').wait_for()
+    assert select.input_value() == "Anti-Grid 6 chain"  # the table's game now
+    select.select_option("Antipalos 5")
+    tile.locator("button.new").click()
+    watcher.state("t1", lambda s: s["game"] == "antipalos" and s["ply"] == 0)
+    assert json.loads(watcher.texts("reedboard/t1/command")[-1]) == {
+        "command": "new_game", "game": "antipalos", "size": 5, "variant": "two"}
 
 
 def test_the_archive_keeps_every_finished_game_and_replays_it(tmp_path, broker, watcher, boards,

@@ -46,6 +46,23 @@ def test_a_bad_state_is_dropped_whole_and_the_table_keeps_what_it_had(change):
     assert seen[-1]["state"]["ply"] == 1 and fleet.tables["t1"].pieces
 
 
+PLAYABLE = [{"game": "antipalos", "size": 3, "variant": "two", "title": "Antipalos 3"},
+            {"game": "antipode", "size": None, "variant": "rulebook", "title": "Antipode rulebook"}]
+
+
+@pytest.mark.parametrize("playable", [
+    "every game", [{"game": "antipalos"}], [{"game": "antipalos", "title": "A", "size": "3"}],
+    [{"game": "antipalos", "title": "x" * 500}], PLAYABLE * 200,
+])
+def test_the_games_a_board_plays_are_checked_too(playable):
+    fleet, seen = _fleet()
+    with pytest.raises(Bad):
+        fleet.receive("reedboard/t1/state", json.dumps({**STATE, "playable": playable}).encode())
+    good = {**STATE, "games": ["antipalos", "antipode"], "playable": PLAYABLE, "choice": "Antipalos 3"}
+    fleet.receive("reedboard/t1/state", json.dumps(good).encode())
+    assert seen[-1]["state"]["playable"] == PLAYABLE and seen[-1]["state"]["choice"] == "Antipalos 3"
+
+
 @pytest.mark.parametrize("topic, payload", [
     ("reedboard/t1/state", b"\xff\xfe"), ("reedboard/t1/state", b"[" * 5000),
     ("reedboard/t1/state", b'"text"'), ("reedboard/t1/state", b"NaN"),

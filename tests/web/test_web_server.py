@@ -134,6 +134,19 @@ def test_the_picker_offers_and_the_page_may_start_only_what_the_layout_wires(tmp
     _client_test(None, check, playable)
 
 
+def test_a_paired_board_s_picker_offers_and_the_page_starts_only_games_of_two_sides():
+    async def check(client, hub):
+        async with client.ws_connect("/ws") as ws:
+            hello, _ = await _hello_and_state(ws)
+            antipalos = next(g for g in hello["games"] if g["name"] == "antipalos")
+            assert antipalos["variants"] == ["two", "team"]
+            await ws.send_str('{"type": "new_game", "game": "antipalos", "variant": "cut-throat-4"}')
+            assert "only games of two sides" in (await ws.receive_json())["error"]
+        assert hub.take() == []
+
+    _client_test(None, check, Playable(paired="friend"))
+
+
 def test_token_guards_the_controls_not_the_spectators():
     async def check(client, hub):
         for path in ("/ws", "/ws?token=wrong", "/replay.jsonl", "/games.json", "/games.txt",

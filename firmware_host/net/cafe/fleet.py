@@ -53,6 +53,9 @@ ALERTS = 100
 GRACE = 40.0
 
 _WORD, _LINE = text(80), text(200)
+#: The most games, sizes and variants a board's state may list as playable (every game in every
+#: size and variant its engine takes is 112).
+PLAYABLE = 300
 _SITES = items(text(40), 2000)
 #: A board's state as the dashboard reads it: anything else is left out, anything wrong drops it.
 STATE = record({
@@ -66,6 +69,10 @@ STATE = record({
     "board": optional(text(64)), "hardware": optional(_WORD), "opponent": optional(_WORD),
     "last_move_at": optional(text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")),
     "last_result": optional(_LINE), "games": optional(items(text(40), 20)),
+    "playable": optional(items(record({"game": text(40), "size": optional(whole(0, 1000)),
+                                       "variant": optional(text(40)), "title": _WORD},
+                                      required=("game", "title")), PLAYABLE)),
+    "choice": optional(_WORD),
     "today": optional(record({"played": whole(0, 100_000),
                               "results": mapping(text(20), whole(0, 100_000), 8),
                               "running": whole(0, 100_000), "last": optional(_LINE)})),

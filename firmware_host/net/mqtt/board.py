@@ -22,6 +22,7 @@ from typing import Any, Iterable
 from firmware_host.actions.commands import Again, NewGame, TakeBack
 from firmware_host.actions.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
 from firmware_host.board.controller import Controller
+from firmware_host.board.game import Game
 from firmware_host.board.playable import Playable
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.commands import Command, Refused, parse
@@ -42,20 +43,24 @@ DAY_EVENTS = {"new_game", "game_over", "takeback"}
 class NetBoard:
     """Board ``board_id`` on ``link``; ``obey_commands``: False in kiosk mode unless the
     config allows; ``hardware``: "ok", or "not connected" when the configured hardware is
-    missing (the simulated board stands in)."""
+    missing (the simulated board stands in); ``game``: the game it plays at the start."""
 
     #: How the daemon names it when its threads fail ("Network restarting").
     label = "Network"
 
     def __init__(self, link: Link, board_id: str, obey_commands: bool = True,
                  hardware: str = "ok", discovery: bool = True,
-                 playable: Playable = Playable(), device: Device | None = None) -> None:
+                 playable: Playable = Playable(), device: Device | None = None,
+                 game: Game | None = None) -> None:
         self.link, self.board = link, board_id
         self.obey = obey_commands
         self.hardware = hardware
         self.discovery = discovery
         #: What the board can play: every command is checked against it before it waits.
         self.playable = playable
+        #: The titles of the games the board offers (its state's ``playable``, Home Assistant's
+        #: select) and the new game each names, as last published.
+        self._titles = playable.titles(game)
         #: How Home Assistant shows the board (its page, software version).
         self.device = device or Device(board_id)
         self._bucket = Bucket(RATE, BURST)
@@ -129,7 +134,12 @@ class NetBoard:
             last_move_at=self._last_move_at, today=self._today,
         )
         state["last_result"] = state["result"] or (self._today or {}).get("last")
-        state["games"] = list(self.playable.games())  # what the dashboard's New game offers
+        listing = self.playable.listing(controller.game)  # what the dashboard's New game offers
+        state.update(listing)
+        titles = self.playable.titles(controller.game)
+        if titles is not self._titles:  # Home Assistant's select offers the game now
+            self._titles = titles
+            self._announce()
         self._send_state(state)
 
     def _publish_record(self, controller: Controller) -> None:
@@ -165,8 +175,13 @@ class NetBoard:
     def on_connect(self) -> None:
         """Online, and (again) the discovery configs for Home Assistant."""
         self.link.publish(topics.availability_topic(self.board), topics.ONLINE, retain=True)
+        self._announce()
+
+    def _announce(self) -> None:
+        """The discovery configs for Home Assistant (retained: the link sends them again on
+        every reconnection)."""
         if self.discovery:
-            for topic, payload in discovery_messages(self.device, self.playable, self.obey):
+            for topic, payload in discovery_messages(self.device, list(self._titles), self.obey):
                 self.link.publish(topic, payload, retain=True)
 
     def check_alive(self) -> None:
@@ -184,7 +199,7 @@ class NetBoard:
         if not self._bucket.take():
             return self._reply(None, f"too many commands (at most {RATE:g} a second)")
         try:
-            command, ident = parse(payload)
+            command, ident = parse(payload, self._titles)
         except Refused as exc:
             return self._reply(exc.ident, str(exc))
         why = self._refusal(command)
@@ -238,7 +253,8 @@ def attach(daemon, config) -> NetBoard:
     playable = Playable.of(config)
     net = NetBoard(link, board_id, obey_commands=not config.kiosk.enabled or settings.kiosk_commands,
                    hardware="not connected" if daemon.note else "ok", discovery=settings.discovery,
-                   playable=playable, device=Device(board_id, settings.configuration_url))
+                   playable=playable, device=Device(board_id, settings.configuration_url),
+                   game=daemon.controller.game)
     link.on_connect = net.on_connect
     link.every_second = net.check_alive
     if config.opponent.kind == "remote":

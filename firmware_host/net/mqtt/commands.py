@@ -3,9 +3,11 @@
 ``firmware_host.actions.commands``): a bad one gets a one-line reason and changes nothing.
 
 ``{"command": "new_game", "game": G, "size": N, "variant": V}`` (without ``game``: the current
-game again), ``{"command": "takeback"}``, ``{"command": "brightness", "value": 0..1}``. Any
-command may carry an ``"id"`` (a string of at most 64 characters or a whole number) that the
-reply repeats, a refusal's too (:class:`Refused` keeps it).
+game again; ``{"command": "new_game", "title": T}`` names one by its title in the board's
+``titles``, as Home Assistant's select sends), ``{"command": "takeback"}``,
+``{"command": "brightness", "value": 0..1}``. Any command may carry an ``"id"`` (a string of at
+most 64 characters or a whole number) that the reply repeats, a refusal's too (:class:`Refused`
+keeps it).
 
 >>> parse('{"command": "brightness", "value": 0.25}')
 (SetBrightness(level=0.25), None)
@@ -13,6 +15,8 @@ reply repeats, a refusal's too (:class:`Refused` keeps it).
 (TakeBack(), 7)
 >>> parse('{"command": "new_game"}')
 (Again(), None)
+>>> parse('{"command": "new_game", "title": "Antipalos 5"}', {"Antipalos 5": NewGame("antipalos", 5, "two")})
+(NewGame(game='antipalos', size=5, variant='two', match=0, computer=None, level=None), None)
 >>> parse('{"command": "brightness", "value": 3, "id": "b"}')
 Traceback (most recent call last):
 ...
@@ -25,7 +29,8 @@ firmware_host.net.mqtt.commands.Refused: unknown command 'reboot' (one of new_ga
 
 from __future__ import annotations
 
-from typing import Any, Collection
+from functools import partial
+from typing import Any, Callable, Collection, Mapping
 
 from firmware_host.actions.commands import Again, NewGame, SetBrightness, TakeBack
 from firmware_host.actions.reading import (CommandError, Fields, load, read, read_new_game,
@@ -49,9 +54,10 @@ class Refused(CommandError):
 Command = NewGame | TakeBack | SetBrightness | Again
 
 
-def parse(text: str | bytes) -> tuple[Command, Any]:
+def parse(text: str | bytes, titles: Mapping[str, NewGame] | None = None) -> tuple[Command, Any]:
     """The command in a message and its ``id`` (None when it has none); :class:`Refused`,
-    with the id, for a bad one."""
+    with the id, for a bad one. ``titles``: the new games a title names (none: a title is
+    refused)."""
     if len(text) > MAX_COMMAND:
         raise Refused(f"a command is at most {MAX_COMMAND} bytes")
     try:
@@ -63,7 +69,9 @@ def parse(text: str | bytes) -> tuple[Command, Any]:
         raise Refused(f"'id' must be a string of at most {MAX_ID_TEXT} characters or a whole "
                       "number")
     try:
-        return read(obj, "command", _READERS, ()), ident
+        readers: dict[str, Callable[..., Any]] = {
+            "new_game": partial(_new_game, titles=titles or {}), **_READERS}
+        return read(obj, "command", readers, ()), ident
     except CommandError as exc:
         raise Refused(str(exc), ident) from None
 
@@ -74,7 +82,13 @@ def _good_id(ident: Any) -> bool:
     return type(ident) is int and abs(ident) <= MAX_ID_NUMBER
 
 
-def _new_game(f: Fields, sites: Collection[str]) -> NewGame | Again:
+def _new_game(f: Fields, sites: Collection[str], titles: Mapping[str, NewGame]) -> NewGame | Again:
+    if "title" in f.obj:
+        title = f.get("title", (str,))
+        f.done()
+        if title not in titles:
+            raise CommandError(f"new_game: this board plays no game titled {title[:40]!r}")
+        return titles[title]
     if "game" not in f.obj:
         f.done()
         return Again()
@@ -89,4 +103,5 @@ def _brightness(f: Fields, _: Collection[str]) -> SetBrightness:
     return SetBrightness(float(value))
 
 
-_READERS = {"new_game": _new_game, "takeback": read_take_back, "brightness": _brightness}
+#: The readers of the commands besides new_game (whose reader knows the board's titles).
+_READERS = {"takeback": read_take_back, "brightness": _brightness}

@@ -4,7 +4,9 @@
 Sensors Game, To move, Status, Ply (a count that starts again each game: no statistics) and Last
 result read the board's state; binary sensors Out of sync and Needs attention (out of sync, or
 the hardware missing or not responding) read it too, Connected its availability; a button starts
-a new game of the same kind and a select picks one of the games the board can play. A board
+a new game of the same kind and a select picks one of the games the board can play (by title,
+"Antipalos 5", "Anti-Grid 6 chain": each game, size and variant its state's ``playable`` lists;
+its value is the state's ``choice``, the game now). A board
 that refuses commands (kiosk mode without ``[mqtt] kiosk_commands``) announces neither, and
 clears what an earlier start announced (an empty retained config removes an entity).
 
@@ -23,9 +25,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
-from firmware_host.board.playable import Playable
 from firmware_host.net.mqtt import topics
 
 PREFIX = "homeassistant"
@@ -89,15 +90,16 @@ ENTITIES: tuple[tuple[str, str, dict[str, Any]], ...] = (
 COMMANDS = (
     ("button", "new_game", {"name": "New game", "payload_press": '{"command": "new_game"}',
                             "icon": "mdi:restart"}),
-    ("select", "game", {"name": "Game choice", "value_template": "{{ value_json.game }}",
-                        "command_template": '{"command": "new_game", "game": "{{ value }}"}'}),
+    ("select", "game", {"name": "Game choice", "value_template": "{{ value_json.choice }}",
+                        "command_template": '{"command": "new_game", "title": "{{ value }}"}'}),
 )
 
 
-def discovery_messages(device: Device, playable: Playable = Playable(),
+def discovery_messages(device: Device, titles: Sequence[str] = (),
                        obeys: bool = True) -> Iterator[tuple[str, str]]:
     """(topic, JSON config) for each entity of the board; with ``obeys`` False the command
-    entities' configs are empty (removed). The select offers ``playable``'s games."""
+    entities' configs are empty (removed). The select offers the games ``titles`` name (the
+    state's ``playable`` titles)."""
     node = f"reedboard_{device.board}"
     for component, name, fields in ENTITIES + COMMANDS:
         topic = f"{PREFIX}/{component}/{node}/{name}/config"
@@ -115,7 +117,7 @@ def discovery_messages(device: Device, playable: Playable = Playable(),
         if component in ("button", "select"):
             config["command_topic"] = topics.command_topic(device.board)
         if component == "select":
-            config["options"] = list(playable.games())
+            config["options"] = list(titles)
         yield topic, json.dumps(config)
 
 

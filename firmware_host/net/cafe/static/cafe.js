@@ -166,13 +166,17 @@ function makeTile(id) {
   return el;
 }
 
-// A new game of ``game`` at the table: its own size and variant when it is the game being
-// played; asked first when a game is under way there.
-function newGame(id, game) {
+// A new game of the table's playable game titled ``title`` (its game, size and variant; a board
+// that lists only names plays its own size and variant of its own game); asked first when a game
+// is under way there.
+function newGame(id, title) {
   const { view } = tables.get(id);
   const s = view.state;
-  const body = { command: "new_game", game };
-  if (game === s.game) Object.assign(body, { size: s.size, variant: s.variant });
+  const chosen = offered(s).find((p) => p.title === title);
+  if (!chosen) return;
+  const body = { command: "new_game", game: chosen.game };
+  if ("size" in chosen) Object.assign(body, { size: chosen.size, variant: chosen.variant });
+  else if (chosen.game === s.game) Object.assign(body, { size: s.size, variant: s.variant });
   const going = s.ply > 0 && !s.result;
   if (!going) return command(id, body);
   ask(`${view.name} is playing ${s.title || s.game} (move ${s.ply + 1}). End that game and start a new one?`,
@@ -263,15 +267,16 @@ function renderControls(view, el) {
   if (!controls) return;
   const s = view.state;
   const select = form.querySelector(".game");
-  const offered = s.games && s.games.length ? s.games : games;
-  if (select.dataset.offered !== offered.join()) {
-    select.replaceChildren(...offered.map((g) => new Option(g, g)));
-    select.dataset.offered = offered.join();
+  const titles = offered(s).map((p) => p.title);
+  if (select.dataset.offered !== titles.join("\n")) {
+    select.replaceChildren(...titles.map((t) => new Option(t, t)));
+    select.dataset.offered = titles.join("\n");
     delete select.dataset.game;
   }
-  if (select.dataset.game !== s.game) {  // the table's game, until someone picks another
-    select.dataset.game = s.game;
-    if (offered.includes(s.game)) select.value = s.game;
+  const now = s.choice || s.game;
+  if (select.dataset.game !== now) {  // the table's game, until someone picks another
+    select.dataset.game = now;
+    if (titles.includes(now)) select.value = now;
   }
   const light = form.querySelector(".brightness");
   if (typeof s.brightness === "number" && document.activeElement !== light) {
@@ -279,6 +284,13 @@ function renderControls(view, el) {
   }
   for (const button of form.querySelectorAll(".needs-online")) button.disabled = !view.online;
   form.querySelector(".retire").hidden = view.online;
+}
+
+// The games a table's New game offers: each game, size and variant its board plays, titled
+// (a board that lists only the games' names: those, else every game).
+function offered(s) {
+  if (s.playable && s.playable.length) return s.playable;
+  return (s.games && s.games.length ? s.games : games).map((g) => ({ game: g, title: g }));
 }
 
 function renderSince(view, el) {
