@@ -15,6 +15,7 @@ import aiohttp
 import pytest
 
 from firmware_host.net.cafe import broker_address
+from firmware_host.net.cafe import fleet as fleet_module
 from firmware_host.net.cafe.archive import Archive
 from testbed.broker import REEDBOARD, Watcher, board_config
 
@@ -217,23 +218,48 @@ def test_the_archive_keeps_every_finished_game_and_replays_it(tmp_path, broker, 
     day.locator("ol a").filter(has_text="white wins by connection (5 moves)").wait_for()
 
 
-def test_a_broker_that_goes_down_is_shown_as_that_not_every_table_offline(
-        tmp_path, broker, watcher, boards, cafe, page):
-    boards(board_config(tmp_path, broker.port, "t1"))
-    boards(board_config(tmp_path, broker.port, "t2"))
-    for board in ("t1", "t2"):
+#: Records in ``window.flagged`` every table whose tile was ever flagged (needs attention).
+FLAGGED_JS = """() => {
+  window.flagged = new Set();
+  const note = () => document.querySelectorAll("article.tile.flagged")
+    .forEach((t) => window.flagged.add(t.dataset.board));
+  new MutationObserver(note).observe(document.body, {subtree: true, attributes: true, childList: true});
+}"""
+
+
+def test_a_broker_restart_is_one_banner_no_table_offline_and_no_alert(
+        tmp_path, broker, watcher, boards, cafe, page, monkeypatch):
+    """Mosquitto stopped and started again on its port with the boards and the dashboard on it:
+    the page shows one banner, no tile is flagged or offers Retire, no alert is raised or
+    published; a board that stays away is flagged once the grace after the dashboard's return
+    is over (shortened here from 40 s)."""
+    monkeypatch.setattr(fleet_module, "GRACE", 8.0)
+    started = {board: boards(board_config(tmp_path, broker.port, board)) for board in ("t1", "t2", "t3")}
+    for board in started:
         watcher.state(board)
     page.goto(cafe())
-    page.locator('article[data-board="t2"]').wait_for()
-    broker.stop()
+    page.locator('article[data-board="t3"]').wait_for()
+    page.evaluate(FLAGGED_JS)
+    broker.stop()  # it sends every board's last will as it goes
     page.locator("#broker-down").wait_for()
-    assert page.locator(".flag.offline").count() == 0
-    assert page.locator("#summary").inner_text() == "2 tables · 0 need attention"
+    page.locator("#broker").filter(has_text="broker unreachable").wait_for()
+    started["t3"].proc.send_signal(signal.SIGKILL)  # one board goes for good meanwhile
+    started["t3"].proc.wait(5)
+    assert page.locator(".flag").count() == 0 and page.locator("button.retire:visible").count() == 0
+    assert page.locator("#summary").inner_text() == "3 tables · 0 need attention"
     page.screenshot(path=str(OUTPUT / "cafe-broker-down.png"))
     broker.start()
-    page.locator("#broker-down").wait_for(state="hidden", timeout=40000)
-    page.locator("#broker").filter(has_text="broker connected").wait_for()
-    assert page.locator(".flag.offline").count() == 0
+    alerts = Watcher(broker.port, "reedboard-cafe/alerts", "reedboard/+/availability")
+    page.locator("#broker").filter(has_text="broker connected").wait_for(timeout=40000)
+    for board in ("t1", "t2"):
+        alerts.wait(f"reedboard/{board}/availability", lambda text: text == "online", timeout=40)
+    page.locator('article[data-board="t3"] .flag.offline').wait_for(timeout=40000)
+    assert page.evaluate("() => [...window.flagged]") == ["t3"]
+    assert page.locator(".flag.offline").count() == 1
+    assert "t1" not in page.locator("#alerts").inner_text() and "t2" not in page.locator("#alerts").inner_text()
+    said = [json.loads(text) for text in alerts.texts("reedboard-cafe/alerts")]
+    assert [(a["board"], a["what"]) for a in said] == [("t3", "went offline")]
+    alerts.close()
 
 
 def _phalanx(folder, port):
