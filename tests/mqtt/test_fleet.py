@@ -14,6 +14,7 @@ from firmware_host.net.cafe.clock import Clock, zone
 from firmware_host.net.cafe.fleet import Fleet
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.untrusted import Bad
+from firmware_host.ui.screens import status_screen
 
 STATE = {"game": "antipalos", "title": "Antipalos 3", "size": 3, "variant": "two",
          "moves": ["A1*"], "ply": 1, "to_move": "black", "sync": "in_sync", "screen": ["a", "b"],
@@ -167,9 +168,15 @@ def test_times_and_the_day_are_the_cafes_and_the_day_turns_at_its_midnight():
 
 def test_the_tile_shows_the_screens_lines_without_page_numbers():
     fleet, seen = _fleet()
-    screen = ["Phalanx", "Green to move", "Green 15 pcs 130 pts", "Board differs p1/3", "p1/3"]
-    fleet.receive("reedboard/t1/state", json.dumps({**STATE, "screen": screen}).encode())
-    assert seen[-1]["lines"] == ["Green 15 pcs 130 pts", "Board differs"]
+    long = status_screen("Antipalos 12", "three", "white", None, 2,
+                         ["In hand: White 6 · Black 7 · Red 5", "Captured: 3"],
+                         "Remove the 2 lit pieces now please", "Board differs: put back 12 pieces", None)
+    first = long.pages()[0].text_lines()  # the title made room: the page number ends the screen
+    assert first[-1] == "p1/5"
+    fleet.receive("reedboard/t1/state", json.dumps(
+        {**STATE, "screen": first, "status": "White to move"}).encode())
+    assert seen[-1]["lines"] == [
+        "Board differs: put back 12 pieces", "Remove the 2 lit pieces now please", "Phase 2"]
 
 
 def test_names_and_the_days_games_survive_a_restart_in_the_archive(tmp_path):

@@ -144,12 +144,12 @@ class Table:
         return not self.online and self.offline_at is not None
 
     def view(self) -> dict[str, Any]:
-        """The table for the page; ``lines``: the OLED's lines below its main line, without
-        the page numbers of a long screen's pages."""
+        """The table for the page; ``lines``: the OLED's lines besides its title and main line
+        (:func:`tile_lines`)."""
         state = {k: v for k, v in self.state.items() if k != "moves"}
         return {"id": self.board, "name": self.name or self.board,
                 "online": self.online or self.reconnecting, "reconnecting": self.reconnecting,
-                "state": state, "lines": unpaged((state.get("screen") or [])[2:]),
+                "state": state, "lines": tile_lines(state.get("screen") or [], state.get("status")),
                 "layout": self.layout, "pieces": sorted(self.pieces),
                 "changed": sorted(self.changed), "figures": self.figures,
                 "problem": self.problem, "games": self.games[:10]}
@@ -370,10 +370,16 @@ class Fleet:
         return {**entry, "time": self.clock.shown(entry["at"])} if entry["at"] else entry
 
 
-def unpaged(lines: list[str]) -> list[str]:
-    """The OLED's lines without the page numbers of a long screen's pages.
+def tile_lines(screen: list[str], status: str | None) -> list[str]:
+    """The OLED's lines a tile shows beside its turn: without the title (a long screen's pages
+    may leave it out), the main line (``status``) and the pages' numbers ("p1/3").
 
-    >>> unpaged(["Green removes g2sw", "Board differs p1/3", "p2/3"])
-    ['Green removes g2sw', 'Board differs']
+    >>> tile_lines(["Phalanx p1/3", "Green to move", "Board differs", "Green 15 pcs"], "Green to move")
+    ['Board differs', 'Green 15 pcs']
+    >>> tile_lines(["White to move", "Remove the 2 lit pieces", "Phase 2", "p1/5"], "White to move")
+    ['Remove the 2 lit pieces', 'Phase 2']
     """
-    return [kept for line in lines if (kept := _PAGE_MARK.sub("", line))]
+    lines = [kept for line in screen if (kept := _PAGE_MARK.sub("", line))]
+    if lines and lines[0] != status:
+        lines = lines[1:]
+    return lines[1:] if lines and lines[0] == status else lines
