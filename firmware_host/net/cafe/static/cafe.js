@@ -110,6 +110,9 @@ const pending = new Map();
 let frame = 0;
 
 function later(view) {
+  const queued = pending.get(view.id);
+  // When the page received this ply (bench/cafe.py): the first message that brought it.
+  view.got = queued && queued.state.ply === view.state.ply ? queued.got : Date.now();
   pending.set(view.id, view);
   if (!frame) frame = requestAnimationFrame(flush);
 }
@@ -140,6 +143,7 @@ function update(view) {
   if (view.state.ply !== before || !table.el.dataset.plyAt) {
     table.el.dataset.ply = view.state.ply;
     table.el.dataset.plyAt = Date.now();   // when this ply was first shown (bench/cafe.py)
+    table.el.dataset.plyGot = view.got || table.el.dataset.plyAt;  // and received
   }
   render(table);
 }
