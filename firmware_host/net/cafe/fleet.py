@@ -296,14 +296,23 @@ class Fleet:
         return emptied
 
     def broker(self, connected: bool) -> None:
-        """The dashboard's own link to the broker went up or down."""
+        """The dashboard's own link to the broker went up or down. Back, every table is
+        reconnecting until it says it is online (its retained availability, or the board's
+        return): a board gone meanwhile may have left no word on a restarted broker."""
+        views = []
         with self.lock:
             if self.broker_up and not connected:
                 self.broker_lost = self.timer()
             self.broker_up = connected
             if connected and self._connected_before:
                 self.broker_since = self.timer()
+                for table in self.tables.values():
+                    if table.online:
+                        table.online, table.offline_at = False, self.broker_since
+                        views.append(table.view())
             self._connected_before |= connected
+        for view in views:
+            self.listener(view)
 
     def tick(self) -> None:
         """Called about once a second: a table whose offline report is now believed is offline
