@@ -50,8 +50,9 @@ DAY_GAMES = 50
 #: Alerts kept for the page (the latest first).
 ALERTS = 100
 #: Seconds after the dashboard's broker connection comes back during which a table reported
-#: offline since shortly before the broker went is taken to be reconnecting (a broker that goes
-#: down sends every board's last will; the boards come back within their 30 s backoff).
+#: offline since shortly before the broker went, or not yet heard online again, is taken to be
+#: reconnecting (a broker that goes down sends every board's last will; the boards come back
+#: within their 30 s backoff).
 GRACE = 40.0
 #: Seconds an offline report waits before it is believed: a broker going down sends the boards'
 #: last wills just before the dashboard notices that it lost the broker itself.
