@@ -11,6 +11,7 @@ import socket
 import sys
 from dataclasses import Field, dataclass, field, fields, is_dataclass, replace
 from typing import Any, Mapping, get_args, get_type_hints
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
@@ -148,6 +149,14 @@ class ArchiveConfig:
     url: str | None = option(None)
 
 
+@dataclass(frozen=True)
+class CafeConfig:
+    """The café dashboard: ``timezone``, the café's IANA zone ("America/New_York") its times
+    and its day are shown in (None: the system's local zone)."""
+
+    timezone: str | None = option(None)
+
+
 #: The kinds of opponent.
 OPPONENT_KINDS = ("none", "computer", "remote")
 
@@ -196,6 +205,7 @@ class Config:
     mqtt: Mqtt = field(default_factory=Mqtt)
     opponent: OpponentConfig = field(default_factory=OpponentConfig)
     archive: ArchiveConfig = field(default_factory=ArchiveConfig)
+    cafe: CafeConfig = field(default_factory=CafeConfig)
     #: The file this came from (None: built-in defaults).
     source: str | None = field(default=None, compare=False)
 
@@ -412,6 +422,7 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
     if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite:///")):
         raise ConfigError(f"{path}: [archive] url must be postgresql://... or sqlite:///path "
                           f"(got {describe(url[:40])})")
+    _check_zone(path, config.cafe.timezone)
     sites = _game_sites(path, config)
     _check_opponent(path, config)
     if config.layout is not None and learning:
@@ -438,6 +449,17 @@ def _check_mqtt(path: str, mqtt: Mqtt) -> None:
     if url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", url):
         raise ConfigError(f"{path}: [mqtt] configuration_url must be an http:// or https:// "
                           f"address (got {describe(url)})")
+
+
+def _check_zone(path: str, name: str | None) -> None:
+    """``[cafe] timezone`` names a zone this machine knows (its IANA name)."""
+    if name is None:
+        return
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"{path}: [cafe] timezone must be an IANA zone name such as "
+                          f"\"America/New_York\" (got {describe(name[:60])})") from None
 
 
 def _check_board_id(path: str, key: str, board: str | None) -> None:

@@ -76,7 +76,8 @@ def test_docs_name_every_key_with_its_default():
     text = (DOCS / "config.md").read_text(encoding="utf-8")
     sections = {"timing": config_module.Timing, "kiosk": config_module.Kiosk,
                 "web": config_module.Web, "mqtt": config_module.Mqtt,
-                "opponent": config_module.OpponentConfig, "archive": config_module.ArchiveConfig}
+                "opponent": config_module.OpponentConfig, "archive": config_module.ArchiveConfig,
+                "cafe": config_module.CafeConfig}
     tables = set(sections) | set(config_module.BACKEND_TABLES) | {"source"}
     for name in tables - {"source"}:
         assert f"## [{name}]" in text or f"[{name}]," in text or f"[{name}]\n" in text, name

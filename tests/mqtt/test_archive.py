@@ -39,7 +39,9 @@ def test_games_kept_listed_and_read_back_as_records(archive):
     assert game["moves"] == GAME["moves"] and game["text"] == first["text"]
     assert '[Opponent "board t2, black"]' in game["text"] and "1. A1*; A3*" in game["text"]
     assert [len(p.occupied()) for p in positions(game)] == [0, 1, 2, 3, 4, 5]
-    assert archive.day("t1", "2026-11-23T00:00:00Z")[0]["game"] == "Antipalos 3"
+    day = archive.day("t1", "2026-11-23T00:00:00Z")  # the latest first, as every list
+    assert [(g["key"], g["game"]) for g in day] == [
+        (second["key"], "Antipalos 3"), (first["key"], "Antipalos 3")]
     assert archive.game("t1", "nope") is None and archive.boards() == ["t1", "t2"]
 
 

@@ -5,18 +5,24 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 import subprocess
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import aiohttp
 import pytest
 
 from firmware_host.net.cafe import broker_address
+from firmware_host.net.cafe import fleet as fleet_module
 from firmware_host.net.cafe.archive import Archive
+from firmware_host.ui.screens import status_screen
 from testbed.broker import REEDBOARD, Watcher, board_config, wired_for
+from testbed.tools import free_port
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 WIN = ("A1*", "A3*", "B2*", "C1*", "C3*")  # Antipalos 3: white connects
@@ -247,23 +253,134 @@ def test_the_archive_keeps_every_finished_game_and_replays_it(tmp_path, broker, 
     day.locator("ol a").filter(has_text="white wins by connection (5 moves)").wait_for()
 
 
-def test_a_broker_that_goes_down_is_shown_as_that_not_every_table_offline(
-        tmp_path, broker, watcher, boards, cafe, page):
-    boards(board_config(tmp_path, broker.port, "t1"))
-    boards(board_config(tmp_path, broker.port, "t2"))
-    for board in ("t1", "t2"):
+#: Records in ``window.flagged`` every table whose tile was ever flagged (needs attention).
+FLAGGED_JS = """() => {
+  window.flagged = new Set();
+  const note = () => document.querySelectorAll("article.tile.flagged")
+    .forEach((t) => window.flagged.add(t.dataset.board));
+  new MutationObserver(note).observe(document.body, {subtree: true, attributes: true, childList: true});
+}"""
+
+
+def test_a_broker_restart_is_one_banner_no_table_offline_and_no_alert(
+        tmp_path, broker, watcher, boards, cafe, page, monkeypatch):
+    """Mosquitto stopped and started again on its port with the boards and the dashboard on it:
+    the page shows one banner, no tile is flagged or offers Retire, no alert is raised or
+    published; a board that stays away is flagged once the grace after the dashboard's return
+    is over (shortened here from 40 s)."""
+    monkeypatch.setattr(fleet_module, "GRACE", 8.0)
+    started = {board: boards(board_config(tmp_path, broker.port, board)) for board in ("t1", "t2", "t3")}
+    for board in started:
         watcher.state(board)
     page.goto(cafe())
-    page.locator('article[data-board="t2"]').wait_for()
-    broker.stop()
+    page.locator('article[data-board="t3"]').wait_for()
+    page.evaluate(FLAGGED_JS)
+    broker.stop()  # it sends every board's last will as it goes
     page.locator("#broker-down").wait_for()
-    assert page.locator(".flag.offline").count() == 0
-    assert page.locator("#summary").inner_text() == "2 tables · 0 need attention"
+    page.locator("#broker").filter(has_text="broker unreachable").wait_for()
+    started["t3"].proc.send_signal(signal.SIGKILL)  # one board goes for good meanwhile
+    started["t3"].proc.wait(5)
+    assert page.locator(".flag").count() == 0 and page.locator("button.retire:visible").count() == 0
+    assert page.locator("#summary").inner_text() == "3 tables · 0 need attention"
     page.screenshot(path=str(OUTPUT / "cafe-broker-down.png"))
     broker.start()
-    page.locator("#broker-down").wait_for(state="hidden", timeout=40000)
-    page.locator("#broker").filter(has_text="broker connected").wait_for()
-    assert page.locator(".flag.offline").count() == 0
+    alerts = Watcher(broker.port, "reedboard-cafe/alerts", "reedboard/+/availability")
+    page.locator("#broker").filter(has_text="broker connected").wait_for(timeout=40000)
+    for board in ("t1", "t2"):
+        alerts.wait(f"reedboard/{board}/availability", lambda text: text == "online", timeout=40)
+    page.locator('article[data-board="t3"] .flag.offline').wait_for(timeout=40000)
+    assert page.evaluate("() => [...window.flagged]") == ["t3"]
+    assert page.locator(".flag.offline").count() == 1
+    assert [text.split(" ", 2)[2] for text in page.locator("#alerts li").all_inner_texts()] == [
+        "t3: went offline"]
+    said = [json.loads(text) for text in alerts.texts("reedboard-cafe/alerts")]
+    assert [(a["board"], a["what"]) for a in said] == [("t3", "went offline")]
+    alerts.close()
+
+
+def test_a_cafe_in_new_york_sees_its_own_times_newest_first_and_no_page_numbers(
+        tmp_path, broker, watcher, boards, page):
+    """``reedboard cafe --config`` with ``[cafe] timezone = "America/New_York"``: two games
+    finished at a table are listed newest first on its tile and in its archive, at New York's
+    time with its zone; the alerts too; a tile shows the OLED's lines without the page number
+    of a long screen's page."""
+    config = tmp_path / "cafe.toml"
+    config.write_text(f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n\n'
+                      '[cafe]\ntimezone = "America/New_York"\n')
+    port = free_port()
+    dashboard = subprocess.Popen([*REEDBOARD, "cafe", "--config", str(config), "--port", str(port),
+                                  "--state", str(tmp_path / "state")], stderr=subprocess.PIPE, text=True)
+    try:
+        while "dashboard is at" not in (line := dashboard.stderr.readline()):
+            assert line, "the dashboard did not start"
+        one = boards(board_config(tmp_path, broker.port, "t1", size=3))
+        watcher.state("t1")
+        states, finished = Follow(watcher, "reedboard/t1/state"), Follow(watcher, "reedboard/t1/record")
+        records = []
+        for n in (1, 2):
+            for ply, site in enumerate(WIN, 1):
+                one.place(site)
+                states.next(lambda s, ply=ply: s["ply"] == ply)
+            records.insert(0, finished.next())
+            if n == 1:  # a new game: the board asks for its pieces off
+                watcher.publish("reedboard/t1/command", '{"command": "new_game"}')
+                states.next(lambda s: s["ply"] == 0 and s["sync"] == "out_of_sync")
+                for site in WIN:
+                    one.lift(site)
+                states.next(lambda s: s["sync"] == "in_sync")
+        long = status_screen("Antipalos 12", "three", "white", None, 2,
+                             ["In hand: White 6 · Black 7 · Red 5", "Captured: 3"],
+                             "Remove the 2 lit pieces now please", "Board differs: put back 12 pieces", None)
+        screen = long.pages()[0].text_lines()  # the OLED's first page: its number on the last line
+        watcher.publish("reedboard/t9/availability", "online")
+        watcher.publish("reedboard/t9/state", json.dumps({
+            "game": "antipalos", "size": 5, "ply": 0, "to_move": "white", "moves": [],
+            "status": screen[0], "screen": screen}))
+        page.goto(f"http://127.0.0.1:{port}/")
+        tile = page.locator('article[data-board="t1"]')
+        tile.locator(".day summary").filter(has_text="2 games today").wait_for()
+        tile.locator(".day summary").click()
+        listed = [f"{_new_york(r['finished'])} Antipalos 3: white wins by connection (5 moves)"
+                  for r in records]
+        assert tile.locator(".day li").all_inner_texts() == listed
+        alerts = page.locator("#alerts li").all_inner_texts()
+        assert len(alerts) >= 2 and all(re.match(r"\d\d:\d\d E[SD]T t1: ", text) for text in alerts)
+        status = page.locator('article[data-board="t9"] .status')
+        assert status.inner_text() == (
+            "Board differs: put back 12 pieces · Remove the 2 lit pieces now please · Phase 2")
+        page.goto(f"http://127.0.0.1:{port}/tables/t1")
+        rows = page.locator("table.games tbody tr")
+        rows.nth(1).wait_for()
+        assert [rows.nth(i).locator("td").first.inner_text() for i in range(2)] == [
+            _new_york(r["finished"], "%Y-%m-%d %H:%M %Z") for r in records]
+    finally:
+        dashboard.terminate()
+        dashboard.wait(5)
+
+
+class Follow:
+    """A watcher's JSON messages on one topic read in order: each :meth:`next` is a later one."""
+
+    def __init__(self, watcher: Watcher, topic: str) -> None:
+        self.watcher, self.topic, self.read = watcher, topic, 0
+
+    def next(self, test=lambda _: True) -> dict:
+        """The first message after those read so far that passes ``test``."""
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            texts = self.watcher.texts(self.topic)
+            for n in range(self.read, len(texts)):
+                if test(value := json.loads(texts[n])):
+                    self.read = n + 1
+                    return value
+            time.sleep(0.05)
+        raise AssertionError(f"nothing new on {self.topic} passed the test")
+
+
+def _new_york(stamp: str, form: str = "%H:%M %Z") -> str:
+    """A stored time as a clock in New York reads it."""
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(
+        ZoneInfo("America/New_York")).strftime(form)
 
 
 def _phalanx(folder, port):
@@ -305,6 +422,11 @@ def test_bad_arguments_and_archive_addresses_say_what_is_wrong(tmp_path, capsys)
     bad.write_text('[archive]\nurl = "mysql://db/cafe"\n')
     assert main(["cafe", "--config", str(bad), "--mqtt", "broker"]) == 2
     assert "cafe.toml: [archive] url must be postgresql://... or sqlite:///path" in capsys.readouterr().err
+    zone = tmp_path / "zone.toml"
+    zone.write_text('[cafe]\ntimezone = "Mars/Olympus_Mons"\n')
+    assert main(["cafe", "--config", str(zone), "--mqtt", "broker"]) == 2
+    assert capsys.readouterr().err == (f"reedboard cafe: {zone}: [cafe] timezone must be an IANA zone "
+                                       "name such as \"America/New_York\" (got 'Mars/Olympus_Mons')\n")
     unwritable = tmp_path / "file"
     unwritable.write_text("")
     assert main(["cafe", "--mqtt", "broker", "--state", str(unwritable / "sub")]) == 2

@@ -4,14 +4,17 @@ broker that comes back is not every table offline, alerts, names, the day's game
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 
 import pytest
 
 from firmware_host.net.cafe import fleet as fleet_module
 from firmware_host.net.cafe.archive import Archive
+from firmware_host.net.cafe.clock import Clock, zone
 from firmware_host.net.cafe.fleet import Fleet
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.untrusted import Bad
+from firmware_host.ui.screens import status_screen
 
 STATE = {"game": "antipalos", "title": "Antipalos 3", "size": 3, "variant": "two",
          "moves": ["A1*"], "ply": 1, "to_move": "black", "sync": "in_sync", "screen": ["a", "b"],
@@ -80,35 +83,120 @@ def test_anything_else_not_a_board_would_send_is_dropped(topic, payload):
     assert len(seen) == 2 and fleet.tables["t1"].online and set(fleet.tables) == {"t1"}
 
 
-def test_a_broker_that_comes_back_is_not_every_table_offline(monkeypatch):
-    fleet, seen = _fleet()
-    alerts = []
-    fleet.on_alert = alerts.append
-    for up in (True, False, True):  # the dashboard's link: up, the broker gone, back
-        fleet.broker(up)
-    fleet.receive("reedboard/t1/availability", b"offline")  # the will the broker kept
-    assert seen[-1]["online"] and seen[-1]["reconnecting"] and not alerts
-    fleet.receive("reedboard/t1/availability", b"online")  # the board reconnected
-    assert seen[-1]["online"] and not seen[-1]["reconnecting"]
-    fleet.receive("reedboard/t1/availability", b"offline")
-    monkeypatch.setattr(fleet_module, "GRACE", 0.0)
-    fleet.tables["t1"].reconnecting_until = 1.0  # the grace ran out: offline after all
+class Timer:
+    """The fleet's monotonic clock, moved on by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _timed_fleet(boards=("t1",)) -> tuple[Fleet, list, list, Timer]:
+    """A fleet on its broker with ``boards`` online, its timer, what it showed and alerted."""
+    timer = Timer()
+    fleet, seen, alerts = Fleet(timer=timer), [], []
+    fleet.listener, fleet.on_alert = seen.append, alerts.append
+    fleet.broker(True)
+    for board in boards:
+        fleet.receive(f"reedboard/{board}/availability", b"online")
+        fleet.receive(f"reedboard/{board}/state", json.dumps(STATE).encode())
+    return fleet, seen, alerts, timer
+
+
+def _flags(fleet: Fleet) -> dict[str, str]:
+    return {board: "offline" if not v["online"] else "reconnecting" if v["reconnecting"] else "online"
+            for board, v in ((v["id"], v) for v in fleet.views())}
+
+
+def test_a_broker_restart_is_no_table_offline_from_the_wills_to_the_grace_after_it_is_back():
+    """The broker going down sends the boards' last wills a moment before the dashboard
+    notices its own link is gone: no table is called offline, nothing alerted, until the grace
+    period counted from the dashboard's return; then a board that stayed away is, whether its
+    will reached the dashboard (t3) or not (t4)."""
+    fleet, seen, alerts, timer = _timed_fleet(("t1", "t2", "t3", "t4"))
+    for board in ("t1", "t2", "t3"):  # the wills, as the broker shuts down (t4's is lost)
+        fleet.receive(f"reedboard/{board}/availability", b"offline")
+    timer.now += 0.5
+    fleet.broker(False)  # then the dashboard notices
+    for _ in range(20):  # 20 s of outage
+        timer.now += 1
+        fleet.tick()
+    assert _flags(fleet) == {**dict.fromkeys(("t1", "t2", "t3"), "reconnecting"), "t4": "online"}
+    assert not alerts
+    fleet.broker(True)
+    fleet.receive("reedboard/t3/availability", b"offline")  # a will the broker kept
+    timer.now += 5
+    fleet.receive("reedboard/t1/availability", b"online")  # the boards come back
+    fleet.receive("reedboard/t2/availability", b"online")
+    timer.now += fleet_module.GRACE - 6
     fleet.tick()
-    assert not seen[-1]["online"] and [a["kind"] for a in alerts] == ["offline"]
+    assert _flags(fleet) == {"t1": "online", "t2": "online", "t3": "reconnecting", "t4": "reconnecting"}
+    assert not alerts
+    timer.now += 1.5  # the grace since the dashboard came back is over: t3 and t4 stayed away
+    fleet.tick()
+    assert _flags(fleet) == {"t1": "online", "t2": "online", "t3": "offline", "t4": "offline"}
+    assert [(a["board"], a["kind"]) for a in alerts] == [("t3", "offline"), ("t4", "offline")]
+    assert not seen[-1]["online"] and seen[-1]["id"] == "t4"
+
+
+def test_a_board_that_goes_while_the_broker_stays_is_offline_after_a_moment():
+    fleet, seen, alerts, timer = _timed_fleet()
+    fleet.receive("reedboard/t1/availability", b"offline")
+    assert seen[-1]["reconnecting"] and not alerts
+    timer.now += fleet_module.WINDOW
+    fleet.tick()
+    assert not seen[-1]["online"] and [a["what"] for a in alerts] == ["went offline"]
+    fleet.tick()
+    assert len(alerts) == 1
 
 
 def test_first_connection_gives_no_grace_and_alerts_say_what_happened():
-    fleet, seen = _fleet()
-    alerts = []
-    fleet.on_alert = alerts.append
-    fleet.broker(True)
+    fleet, seen, alerts, timer = _timed_fleet()
     fleet.receive("reedboard/t1/state", json.dumps({**STATE, "sync": "out_of_sync"}).encode())
     fleet.receive("reedboard/t1/state", json.dumps(
         {**STATE, "result": "white wins by connection"}).encode())
     fleet.receive("reedboard/t1/availability", b"offline")
+    timer.now += fleet_module.WINDOW
+    fleet.tick()
     assert [(a["kind"], a["what"]) for a in alerts] == [
         ("sync", "out of sync"), ("finished", "white wins by connection"), ("offline", "went offline")]
     assert not seen[-1]["online"] and fleet.alerts[0]["kind"] == "offline"
+
+
+def test_times_and_the_day_are_the_cafes_and_the_day_turns_at_its_midnight():
+    """A café in New York: a game finished at 23:43 UTC is shown at 18:43 EST, and is today's
+    until New York's midnight, when the day's list empties by itself, newest first until then."""
+    now = [datetime(2026, 12, 5, 23, 50, tzinfo=timezone.utc)]
+    fleet = Fleet(clock=Clock(zone("America/New_York"), lambda: now[0]))
+    seen, alerts = [], []
+    fleet.listener, fleet.on_alert = seen.append, alerts.append
+    fleet.receive("reedboard/t1/availability", b"online")
+    for n, finished in enumerate(("2026-12-05T23:43:00Z", "2026-12-06T00:20:00Z"), 1):
+        fleet.receive("reedboard/t1/record", json.dumps({**RECORD, "id": n, "finished": finished}).encode())
+    assert [g["time"] for g in seen[-1]["games"]] == ["19:20 EST", "18:43 EST"]
+    fleet.receive("reedboard/t1/state", json.dumps({**STATE, "sync": "out_of_sync"}).encode())
+    assert alerts[0]["time"].endswith(" EST")
+    now[0] = datetime(2026, 12, 6, 4, 59, tzinfo=timezone.utc)  # 23:59 in New York
+    fleet.tick()
+    assert len(fleet.tables["t1"].games) == 2
+    now[0] = datetime(2026, 12, 6, 5, 0, 1, tzinfo=timezone.utc)  # New York's midnight
+    fleet.tick()
+    assert seen[-1]["games"] == []
+
+
+def test_the_tile_shows_the_screens_lines_without_page_numbers():
+    fleet, seen = _fleet()
+    long = status_screen("Antipalos 12", "three", "white", None, 2,
+                         ["In hand: White 6 · Black 7 · Red 5", "Captured: 3"],
+                         "Remove the 2 lit pieces now please", "Board differs: put back 12 pieces", None)
+    first = long.pages()[0].text_lines()  # the title made room: the page number ends the screen
+    assert first[-1] == "p1/5"
+    fleet.receive("reedboard/t1/state", json.dumps(
+        {**STATE, "screen": first, "status": "White to move"}).encode())
+    assert seen[-1]["lines"] == [
+        "Board differs: put back 12 pieces", "Remove the 2 lit pieces now please", "Phase 2"]
 
 
 def test_names_and_the_days_games_survive_a_restart_in_the_archive(tmp_path):

@@ -63,6 +63,7 @@ def main(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= 65535:
         return _fail(f"--port must be 1..65535 (got {args.port})")
     from firmware_host.net.cafe.archive import Archive, ArchiveError
+    from firmware_host.net.cafe.clock import Clock, zone
     from firmware_host.net.cafe.run import serve
 
     try:
@@ -70,7 +71,8 @@ def main(args: argparse.Namespace) -> int:
                                args.state or os.path.dirname(default_storage()))
     except (ArchiveError, OSError) as exc:
         return _fail(str(exc))
-    return serve(settings, host, port, args.host, args.port, args.token, archive)
+    return serve(settings, host, port, args.host, args.port, args.token, archive,
+                 Clock(zone(config.cafe.timezone)))
 
 
 def _fail(message: str) -> int:

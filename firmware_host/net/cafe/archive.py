@@ -255,9 +255,9 @@ class Archive:
                           (board, limit, offset))
 
     def day(self, board: str, since: str) -> list[dict[str, Any]]:
-        """Table ``board``'s games finished at or after ``since``, oldest first (the day's)."""
+        """Table ``board``'s games finished at or after ``since``, the latest first (the day's)."""
         rows = self._rows(f"SELECT {SUMMARY} FROM games WHERE board = ? AND finished >= ? "
-                          "ORDER BY finished, game_id", (board, since))
+                          "ORDER BY finished DESC, game_id DESC", (board, since))
         return [{"key": r["key"], "game": Game(r["game"], r["size"]).title, "result": r["result"],
                  "winner": r["winner"], "moves": r["plies"], "at": r["finished"]} for r in rows]
 

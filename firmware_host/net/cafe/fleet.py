@@ -29,9 +29,10 @@ firmware_host.net.mqtt.untrusted.Bad: moves: expected a list (got 5)
 
 from __future__ import annotations
 
+import math
+import re
 import threading
 import time
-from datetime import datetime, timezone
 from typing import Any, Callable
 
 from engines import GAME_NAMES, new_game
@@ -41,16 +42,23 @@ from firmware_host.net.mqtt.untrusted import (
     Bad, board_id, ident, items, mapping, number, one_of, optional, read, record, text, whole,
 )
 from firmware_host.net.cafe.archive import read_record
+from firmware_host.net.cafe.clock import Clock, zone
 from firmware_host.net.web.drawn import drawn, figures
 
 #: Finished games kept per table for the day's list.
 DAY_GAMES = 50
 #: Alerts kept for the page (the latest first).
 ALERTS = 100
-#: Seconds after the dashboard's broker connection comes back during which a table that was
-#: online and is now reported offline is taken to be reconnecting (a broker that went down sends
-#: every board's last will; the boards come back within their 30 s backoff).
+#: Seconds after the dashboard's broker connection comes back during which a table reported
+#: offline since shortly before the broker went, or not yet heard online again, is taken to be
+#: reconnecting (a broker that goes down sends every board's last will; the boards come back
+#: within their 30 s backoff).
 GRACE = 40.0
+#: Seconds an offline report waits before it is believed: a broker going down sends the boards'
+#: last wills just before the dashboard notices that it lost the broker itself.
+WINDOW = 3.0
+#: The OLED's page number ("p1/3") at the end of a line of a long screen's page.
+_PAGE_MARK = re.compile(r"\s*\bp\d+/\d+$")
 
 _WORD, _LINE = text(80), text(200)
 #: The most games, sizes and variants a board's state may list as playable (every game in every
@@ -88,8 +96,8 @@ class Table:
     def __init__(self, board: str) -> None:
         self.board = board
         self.online = False
-        #: Until when an offline report is taken for a board reconnecting (monotonic s).
-        self.reconnecting_until = 0.0
+        #: When an offline report not yet believed came (monotonic s; None: none is waiting).
+        self.offline_at: float | None = None
         self.state: dict[str, Any] = {}
         self.games: list[dict[str, Any]] = []
         self.layout: str | None = None
@@ -141,26 +149,31 @@ class Table:
 
     @property
     def reconnecting(self) -> bool:
-        return not self.online and time.monotonic() < self.reconnecting_until
+        return not self.online and self.offline_at is not None
 
     def view(self) -> dict[str, Any]:
-        """The table for the page."""
+        """The table for the page; ``lines``: the OLED's lines besides its title and main line
+        (:func:`tile_lines`)."""
         state = {k: v for k, v in self.state.items() if k != "moves"}
         return {"id": self.board, "name": self.name or self.board,
                 "online": self.online or self.reconnecting, "reconnecting": self.reconnecting,
-                "state": state, "layout": self.layout, "pieces": sorted(self.pieces),
+                "state": state, "lines": tile_lines(state.get("screen") or [], state.get("status")),
+                "layout": self.layout, "pieces": sorted(self.pieces),
                 "changed": sorted(self.changed), "figures": self.figures,
-                "problem": self.problem, "games": self.games[-10:]}
+                "problem": self.problem, "games": self.games[:10]}
 
 
 class Fleet:
     """Every table seen on the broker; ``archive`` (None: none) keeps their finished games and
-    names."""
+    names; ``clock``: the café's (default: the system's zone); ``timer``: monotonic seconds."""
 
-    def __init__(self, archive: Any = None) -> None:
+    def __init__(self, archive: Any = None, clock: Clock | None = None,
+                 timer: Callable[[], float] = time.monotonic) -> None:
         self.tables: dict[str, Table] = {}
         self.lock = threading.Lock()
         self.archive = archive
+        self.clock = clock or Clock(zone(None))
+        self.timer = timer
         #: Called with a table's view whenever it changes (from the MQTT client's thread).
         self.listener: Callable[[dict[str, Any]], None] = lambda _: None
         #: Called with (board, reply) for a board's answer to a command.
@@ -170,11 +183,11 @@ class Fleet:
         #: Layout key -> the board to draw, its sites and drawing (only games some table plays).
         self.layouts: dict[str, dict[str, Any]] = {}
         self.alerts: list[dict[str, Any]] = []
-        #: Whether the dashboard is connected to the broker, and since when it is back after
-        #: an outage (monotonic s; its first connection is no return).
-        self.broker_up, self.broker_since = False, -GRACE
+        #: Whether the dashboard is connected to the broker, when it last lost it and since
+        #: when it is back (monotonic s; its first connection is no return).
+        self.broker_up, self.broker_lost, self.broker_since = False, -math.inf, -math.inf
         self._connected_before = False
-        self._day = _today()
+        self._day = self.clock.today()
 
     # ------------------------------------------------------------------ the link's thread
     def receive(self, topic: str, payload: bytes) -> None:
@@ -211,7 +224,8 @@ class Fleet:
             table = self.tables[board] = Table(board)
             if self.archive is not None:
                 table.name = self.archive.names().get(board)
-                table.games = self.archive.day(board, _midnight())[-DAY_GAMES:]
+                table.games = [self._timed(g) for g in
+                               self.archive.day(board, self.clock.midnight())[:DAY_GAMES]]
         return table
 
     def _apply(self, table: Table, kind: str, data: Any) -> list[dict[str, Any]]:
@@ -219,28 +233,42 @@ class Fleet:
         alerts = []
         if kind == "availability":
             online = data == topics.ONLINE
-            if not online and table.online and self._just_back():
-                table.reconnecting_until = self.broker_since + GRACE
-            elif not online and table.online:
-                alerts.append(_alert(table, "offline", "went offline"))
+            if online:
+                table.offline_at = None
+            elif table.online:  # believed later (:meth:`_believed`), or not at all
+                table.offline_at = self.timer()
             table.online = online
+            alerts += self._gone(table)
         elif data is None:  # a retired table's state cleared
             table.state = {}
             table.replay()
         else:
             before = table.state
             if data.get("result") and not before.get("result") and before:
-                alerts.append(_alert(table, "finished", data["result"]))
+                alerts.append(self._alert_for(table, "finished", data["result"]))
             if data.get("sync") == "out_of_sync" and before.get("sync") != "out_of_sync":
-                alerts.append(_alert(table, "sync", "out of sync"))
+                alerts.append(self._alert_for(table, "sync", "out of sync"))
             table.state = data
             position = table.replay()
             if position is not None and table.layout is not None and table.layout not in self.layouts:
                 self.layouts[table.layout] = drawn(position)
         return alerts
 
-    def _just_back(self) -> bool:
-        return self.broker_up and time.monotonic() - self.broker_since < GRACE
+    def _gone(self, table: Table) -> list[dict[str, Any]]:
+        """The alert for a table whose offline report is now believed (it is then offline)."""
+        if table.offline_at is None or not self._believed(table.offline_at, self.timer()):
+            return []
+        table.offline_at = None
+        return [self._alert_for(table, "offline", "went offline")]
+
+    def _believed(self, at: float, now: float) -> bool:
+        """Whether an offline report that came at ``at`` is believed ``now``: not while the
+        dashboard is cut off from the broker, nor for :data:`WINDOW` after it came (the broker
+        may be going down), nor, when it came within :data:`WINDOW` before the dashboard lost
+        the broker or since, until :data:`GRACE` after the dashboard is back."""
+        if not self.broker_up or now < at + WINDOW:
+            return False
+        return not (at >= self.broker_lost - WINDOW and now < self.broker_since + GRACE)
 
     def _record(self, board: str, payload: bytes) -> None:
         """A finished game's record: checked (its moves replayed), archived, listed today."""
@@ -251,11 +279,10 @@ class Fleet:
             self.archive.add(board, game)
         with self.lock:
             table = self._table(board)
-            self._new_day()
-            entry = _day_entry(game)
-            if game["finished"] and game["finished"] >= _midnight() and entry not in table.games:
-                table.games = [g for g in table.games if g["key"] != entry["key"]] + [entry]
-                del table.games[:-DAY_GAMES]
+            entry = self._day_entry(game)
+            if game["finished"] and game["finished"] >= self.clock.midnight() and entry not in table.games:
+                table.games = [entry] + [g for g in table.games if g["key"] != entry["key"]]
+                del table.games[DAY_GAMES:]
             view = table.view()
         self.listener(view)
 
@@ -265,33 +292,50 @@ class Fleet:
             del self.alerts[ALERTS:]
         self.on_alert(alert)
 
-    def _new_day(self) -> None:
-        """At midnight (UTC) the day's lists start empty."""
-        if _today() != self._day:
-            self._day = _today()
-            for table in self.tables.values():
-                table.games.clear()
+    def _new_day(self) -> list[Table]:
+        """At the café's midnight the day's lists start empty: the tables that had games."""
+        today = self.clock.today()
+        if today == self._day:
+            return []
+        self._day = today
+        emptied = [table for table in self.tables.values() if table.games]
+        for table in emptied:
+            table.games = []
+        return emptied
 
     def broker(self, connected: bool) -> None:
-        """The dashboard's own link to the broker went up or down."""
+        """The dashboard's own link to the broker went up or down. Back, every table is
+        reconnecting until it says it is online (its retained availability, or the board's
+        return): a board gone meanwhile may have left no word on a restarted broker."""
+        views = []
         with self.lock:
+            if self.broker_up and not connected:
+                self.broker_lost = self.timer()
             self.broker_up = connected
             if connected and self._connected_before:
-                self.broker_since = time.monotonic()
+                self.broker_since = self.timer()
+                for table in self.tables.values():
+                    if table.online:
+                        table.online, table.offline_at = False, self.broker_since
+                        views.append(table.view())
             self._connected_before |= connected
+        for view in views:
+            self.listener(view)
 
     def tick(self) -> None:
-        """Called about once a second: a table whose reconnecting time ran out is offline."""
-        ended = []
+        """Called about once a second: a table whose offline report is now believed is offline
+        (and alerted); at the café's midnight the day's lists are emptied."""
+        changed = []
         with self.lock:
+            emptied = self._new_day()
             for table in self.tables.values():
-                if table.reconnecting_until and not table.reconnecting:
-                    table.reconnecting_until = 0.0
-                    if not table.online:
-                        ended.append((table.view(), _alert(table, "offline", "went offline")))
-        for view, alert in ended:
+                alerts = self._gone(table)
+                if alerts or table in emptied:
+                    changed.append((table.view(), alerts))
+        for view, alerts in changed:
             self.listener(view)
-            self._alert(alert)
+            for alert in alerts:
+                self._alert(alert)
 
     # ------------------------------------------------------------------ the page's side
     def views(self) -> list[dict[str, Any]]:
@@ -326,21 +370,33 @@ class Fleet:
         return True
 
 
-def _alert(table: Table, kind: str, what: str) -> dict[str, Any]:
-    return {"board": table.board, "name": table.name or table.board, "kind": kind, "what": what,
-            "at": topics.utc_now()}
+    def _alert_for(self, table: Table, kind: str, what: str) -> dict[str, Any]:
+        """An alert: ``at`` in UTC, ``time`` as the café reads it."""
+        at = topics.utc_now()
+        return {"board": table.board, "name": table.name or table.board, "kind": kind,
+                "what": what, "at": at, "time": self.clock.shown(at)}
+
+    def _day_entry(self, game: dict[str, Any]) -> dict[str, Any]:
+        """A finished game's record as the tile's day list shows it."""
+        return self._timed({"key": game["key"], "game": game["title"], "result": game["result"],
+                            "winner": game["winner"], "moves": len(game["moves"]),
+                            "at": game["finished"]})
+
+    def _timed(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """A day list's entry with its ``time`` as the café reads it."""
+        return {**entry, "time": self.clock.shown(entry["at"])} if entry["at"] else entry
 
 
-def _day_entry(game: dict[str, Any]) -> dict[str, Any]:
-    """A finished game as the tile's day list shows it."""
-    return {"key": game["key"], "game": game["title"], "result": game["result"], "winner": game["winner"],
-            "moves": len(game["moves"]), "at": game["finished"]}
+def tile_lines(screen: list[str], status: str | None) -> list[str]:
+    """The OLED's lines a tile shows beside its turn: without the title (a long screen's pages
+    may leave it out), the main line (``status``) and the pages' numbers ("p1/3").
 
-
-def _today() -> str:
-    return datetime.now(timezone.utc).date().isoformat()
-
-
-def _midnight() -> str:
-    """Today's start (UTC) as stored times are written."""
-    return f"{_today()}T00:00:00Z"
+    >>> tile_lines(["Phalanx p1/3", "Green to move", "Board differs", "Green 15 pcs"], "Green to move")
+    ['Board differs', 'Green 15 pcs']
+    >>> tile_lines(["White to move", "Remove the 2 lit pieces", "Phase 2", "p1/5"], "White to move")
+    ['Remove the 2 lit pieces', 'Phase 2']
+    """
+    lines = [kept for line in screen if (kept := _PAGE_MARK.sub("", line))]
+    if lines and lines[0] != status:
+        lines = lines[1:]
+    return lines[1:] if lines and lines[0] == status else lines

@@ -12,6 +12,7 @@ import threading
 from typing import Any, TextIO
 
 from firmware_host.net.cafe.archive import Archive
+from firmware_host.net.cafe.clock import Clock
 from firmware_host.net.cafe.fleet import Fleet
 from firmware_host.net.cafe.server import Dashboard
 from firmware_host.net.mqtt import topics
@@ -35,15 +36,16 @@ CAFE_ENTITIES = (
 
 
 def start(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
-          token: str | None, out: TextIO = sys.stderr, archive: Archive | None = None
-          ) -> tuple[Link, WebServer]:
+          token: str | None, out: TextIO = sys.stderr, archive: Archive | None = None,
+          clock: Clock | None = None) -> tuple[Link, WebServer]:
     """The link (connecting in the background) and the served page; ``archive``: where finished
-    games are kept (None: nowhere). OSError if the page's address cannot be used."""
+    games are kept (None: nowhere); ``clock``: the café's (None: the system's zone). OSError if
+    the page's address cannot be used."""
     if not is_loopback(host):
         token = token or new_token()
         print(f"reedboard cafe: WARNING: serving the dashboard beyond this machine ({host}); "
               "the commands need the token in the address below", file=out)
-    fleet = Fleet(archive)
+    fleet = Fleet(archive, clock)
     link = Link(settings, f"reedboard-cafe-{os.getpid()}", host=broker, port=broker_port,
                 who="reedboard cafe")
     dashboard = Dashboard(fleet, lambda topic, text, retain: link.publish(topic, text, retain),
@@ -96,10 +98,11 @@ def _cafe_discovery() -> list[tuple[str, str]]:
 
 
 def serve(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
-          token: str | None, archive: Archive | None = None) -> int:
+          token: str | None, archive: Archive | None = None, clock: Clock | None = None) -> int:
     """Run until SIGTERM or SIGINT."""
     try:
-        link, server = start(settings, broker, broker_port, host, port, token, archive=archive)
+        link, server = start(settings, broker, broker_port, host, port, token, archive=archive,
+                             clock=clock)
     except OSError as exc:
         print(f"reedboard cafe: cannot serve the page on {host}:{port}: {exc.strerror or exc}",
               file=sys.stderr)

@@ -108,6 +108,8 @@ class Dashboard(WebApp):
         asked = request.query.get("offset", "0")
         offset = int(asked) if asked.isdigit() and len(asked) < 9 else 0
         listed = await self._read(lambda: archive.games(board, 200, offset))
+        for game in listed:  # the time as the café reads it
+            game["when"] = self.fleet.clock.shown(game["finished"], day=True) if game["finished"] else ""
         name = self.fleet.tables[board].name if board in self.fleet.tables else None
         return web.json_response({"board": board, "name": name or board, "games": listed})
 

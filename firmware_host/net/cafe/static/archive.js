@@ -41,7 +41,7 @@ async function showList() {
   $("list").querySelector("tbody").replaceChildren(...data.games.map((g) => {
     const row = document.createElement("tr");
     row.dataset.key = g.key;
-    cell(row, (g.finished || "").replace("T", " ").replace("Z", ""));
+    cell(row, g.when);
     cell(row, [g.game, g.size, g.variant].filter(Boolean).join(" "));
     cell(row, g.result);
     cell(row, g.plies);

@@ -110,6 +110,9 @@ const pending = new Map();
 let frame = 0;
 
 function later(view) {
+  const queued = pending.get(view.id);
+  // When the page received this ply (bench/cafe.py): the first message that brought it.
+  view.got = queued && queued.state.ply === view.state.ply ? queued.got : Date.now();
   pending.set(view.id, view);
   if (!frame) frame = requestAnimationFrame(flush);
 }
@@ -140,6 +143,7 @@ function update(view) {
   if (view.state.ply !== before || !table.el.dataset.plyAt) {
     table.el.dataset.ply = view.state.ply;
     table.el.dataset.plyAt = Date.now();   // when this ply was first shown (bench/cafe.py)
+    table.el.dataset.plyGot = view.got || table.el.dataset.plyAt;  // and received
   }
   render(table);
 }
@@ -213,8 +217,9 @@ function ask(text, ok, yes) {
 function flags(view) {
   const s = view.state;
   const out = [];
-  if (view.reconnecting) out.push(["reconnecting", "reconnecting"]);
-  else if (!view.online && brokerUp !== false) out.push(["offline", "offline"]);
+  // While the dashboard itself has no broker, the banner says so: no table is flagged for it.
+  if (brokerUp !== false && view.reconnecting) out.push(["reconnecting", "reconnecting"]);
+  else if (brokerUp !== false && !view.online) out.push(["offline", "offline"]);
   if (s.sync === "out_of_sync") out.push(["sync", "out of sync"]);
   if (s.hardware && s.hardware !== "ok") out.push(["hardware", s.hardware]);
   if (view.problem) out.push(["problem", "cannot show"]);
@@ -254,7 +259,7 @@ function renderTile(table) {
   setText(el.querySelector(".turn"), s.result
     ? s.result[0].toUpperCase() + s.result.slice(1)
     : s.to_move ? `${s.to_move[0].toUpperCase()}${s.to_move.slice(1)} to move · move ${s.ply + 1}` : "");
-  setText(el.querySelector(".status"), (s.screen || []).slice(2).join(" · "));
+  setText(el.querySelector(".status"), view.lines.join(" · "));
   renderControls(view, el);
   renderSince(view, el);
   renderDay(view, el);
@@ -321,7 +326,7 @@ function renderDay(view, el) {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = `/tables/${encodeURIComponent(view.id)}/games/${encodeURIComponent(g.key)}`;
-    a.textContent = `${g.at.slice(11, 16)} ${g.game}: ${g.result} (${g.moves} moves)`;
+    a.textContent = `${g.time} ${g.game}: ${g.result} (${g.moves} moves)`;
     li.append(a);
     return li;
   }));
@@ -350,7 +355,7 @@ function showAlerts() {
   list.querySelector("ol").replaceChildren(...alerts.slice(0, 8).map((a) => {
     const li = document.createElement("li");
     li.className = `alert ${a.kind}`;
-    li.textContent = `${a.at.slice(11, 16)} ${a.name}: ${a.what}`;
+    li.textContent = `${a.time} ${a.name}: ${a.what}`;
     return li;
   }));
 }
