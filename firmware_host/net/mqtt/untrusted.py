@@ -26,6 +26,8 @@ import math
 import re
 from typing import Any, Callable
 
+from firmware_host.actions.inbound import Unreadable, loads
+
 Check = Callable[[Any], Any]
 
 #: The largest message read at all (a long game's state is some kilobytes).
@@ -51,18 +53,10 @@ def read(payload: bytes, check: Check, most: int = MAX_PAYLOAD) -> Any:
     if len(payload) > most:
         raise Bad(f"too long ({len(payload)} bytes, at most {most})")
     try:
-        value = json.loads(payload.decode("utf-8"), parse_constant=_no_constant)
-    except UnicodeDecodeError:
-        raise Bad("not UTF-8 text") from None
-    except RecursionError:
-        raise Bad("nested too deeply") from None
-    except ValueError as exc:
-        raise Bad(f"not JSON ({str(exc).split(':')[0]})") from None
+        value = loads(payload, most)
+    except Unreadable as exc:
+        raise Bad(str(exc)) from None
     return check(value)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number")
 
 
 def whole(low: int, high: int) -> Check:
