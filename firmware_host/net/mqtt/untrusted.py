@@ -27,13 +27,12 @@ import re
 from typing import Any, Callable
 
 from firmware_host.actions.inbound import Unreadable, loads
+from firmware_host.store.config import is_board_id
 
 Check = Callable[[Any], Any]
 
 #: The largest message read at all (a long game's state is some kilobytes).
 MAX_PAYLOAD = 256 * 1024
-#: A board id as the config checks it: one topic level of a-z, 0-9, '-' and '_'.
-BOARD_ID = re.compile(r"[a-z0-9_-]{1,64}")
 
 
 class Bad(ValueError):
@@ -160,5 +159,5 @@ def ident(value: Any) -> Any:
 
 def board_id(text: Any) -> str | None:
     """``text`` when it is a board id as the config allows one (one topic level: a-z, 0-9,
-    '-', '_'; no wildcard), else None."""
-    return text if isinstance(text, str) and BOARD_ID.fullmatch(text) else None
+    '-', '_'; no wildcard; ``is_board_id``), else None."""
+    return text if is_board_id(text) else None
