@@ -10,13 +10,21 @@ import signal
 import sqlite3
 from pathlib import Path
 
-from tests.daemon.test_daemon import Running, config  # noqa: F401 - the fixture
+from tests.daemon.test_daemon import Running
 from tests.daemon.test_storage_faults import immutable
 from testbed.tools import free_port
 
 
-def test_a_stdout_whose_reader_went_away_is_a_failure_said_in_the_journal(config: Path):
-    board = Running(config)
+def sim_config(folder: Path) -> Path:
+    """A config for Antipalos 5, its games in ``folder/games.db`` and its page on a free port."""
+    path = folder / "config.toml"
+    path.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{folder / "games.db"}"\n'
+                    f"[web]\nport = {free_port()}\n")
+    return path
+
+
+def test_a_stdout_whose_reader_went_away_is_a_failure_said_in_the_journal(tmp_path: Path):
+    board = Running(sim_config(tmp_path))
     board.wait_for("display")
     board.proc.stdout.close()  # the reader goes away (a pipe's other end, a journal restarted)
     board.send(site="B2*", on=True)  # its events find no reader
@@ -27,9 +35,7 @@ def test_a_stdout_whose_reader_went_away_is_a_failure_said_in_the_journal(config
 
 
 def test_moves_held_in_memory_are_saved_beside_the_games_file_at_a_stop(tmp_path: Path):
-    db = tmp_path / "games.db"
-    config = tmp_path / "config.toml"
-    config.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{db}"\n[web]\nport = {free_port()}\n')
+    db, config = tmp_path / "games.db", sim_config(tmp_path)
     sqlite3.connect(db).close()
     immutable(db)  # the games file cannot be written: the game goes on from memory
     try:

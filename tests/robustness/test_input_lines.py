@@ -11,15 +11,16 @@ import signal
 import subprocess
 from pathlib import Path
 
-from tests.daemon.test_daemon import REEDBOARD, Running, config  # noqa: F401 - the fixture
+from tests.daemon.test_daemon import REEDBOARD, Running
 from tests.daemon.test_setup import chain_wiring, sites_of, write_board
+from tests.daemon.test_stops_said import sim_config
 
 DEEP = "[" * 100_000
 LONG = '{"site": "' + "x" * 10_000_000 + '", "on": true}'
 
 
-def test_run_sim_reads_on_after_a_deep_and_a_huge_stdin_line(config: Path):
-    board = Running(config)
+def test_run_sim_reads_on_after_a_deep_and_a_huge_stdin_line(tmp_path: Path):
+    board = Running(sim_config(tmp_path))
     board.wait_for("display")
     for line in (DEEP, LONG):
         board.proc.stdin.write(line + "\n")
@@ -51,7 +52,8 @@ def test_setup_reads_on_after_a_deep_and_a_huge_stdin_line(tmp_path: Path):
     assert "Traceback" not in said
 
 
-def test_replay_refuses_a_deep_or_huge_line_in_one_line(config: Path, tmp_path: Path):
+def test_replay_refuses_a_deep_or_huge_line_in_one_line(tmp_path: Path):
+    config = sim_config(tmp_path)
     for n, line in enumerate((DEEP, LONG)):
         events = tmp_path / f"bad{n}.jsonl"
         events.write_text('{"t": 0, "site": "B2*", "on": true}\n' + line + "\n")
