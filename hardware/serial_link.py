@@ -10,7 +10,12 @@ Writing never blocks the daemon: frames wait in the link's own queue and go to t
 as far as it takes them at once (a writable tty, and at most :data:`QUEUE_LIMIT` bytes in the
 OS output queue, pyserial's ``out_waiting``). LED frames coalesce: a frame is encoded only when
 the one before has left the queue, so on a slow link the frames shown in between are dropped
-(``leds_stale``) and the board gets the newest.
+(``leds_stale``) and the board gets the newest. The other frames are requests that ask the
+same each time (HELLO, REQUEST_STATE): one still waiting to leave is not queued again
+(``coalesced``), and a board that keeps sending changes out of sequence gets one REQUEST_STATE
+until its state comes or ``resend_after`` passes, so the queue holds at most one LED frame and
+one of each request however the board behaves (before, a board that sent bad changes and never
+read made the host queue a request per change: 172 MB in 20 s).
 """
 
 from __future__ import annotations
@@ -125,6 +130,7 @@ class SerialLink:
         self._out: deque[tuple[int, bytearray]] = deque()  # (kind, wire bytes); head may be part-sent
         self._led_chunks = 0  # LEDS frames in _out
         self._led_left = -float("inf")  # when the last LED frame had all left _out
+        self._state_asked = -float("inf")  # when REQUEST_STATE was last sent, until STATE comes
         self._last_heard = self._last_attempt = -float("inf")
         self._hello_at, self._hello_wait = -float("inf"), hello_again  # the last HELLO; until the next
         self._open_error = ""
@@ -234,6 +240,7 @@ class SerialLink:
         self._reader.reset()
         self._out.clear()
         self._led_chunks, self._led_left = 0, -float("inf")
+        self._state_asked = -float("inf")
         self._last_heard = now
         self._hello(now, self.hello_again)
 
@@ -255,10 +262,31 @@ class SerialLink:
 
     # -- sending ----------------------------------------------------------------------------
 
+    @property
+    def waiting(self) -> int:
+        """Bytes waiting in the link's own queue for the port."""
+        return sum(len(data) for _, data in self._out)
+
     def _send(self, kind: int, body: bytes = b"") -> None:
-        if self._port is not None:
+        """Queue a request and write what the port takes; one of its kind still waiting to
+        leave already asks it."""
+        if self._port is None:
+            return
+        if any(waiting == kind for waiting, _ in self._out):
+            self.stats["coalesced"] += 1
+        else:
             self._queue(kind, body)
-            self._flush()
+        self._flush()
+
+    def _ask_state(self) -> None:
+        """REQUEST_STATE, unless one was sent less than ``resend_after`` ago and its STATE has
+        not come yet."""
+        now = self.clock()
+        if now - self._state_asked < self.resend_after:
+            self.stats["coalesced"] += 1
+            return
+        self._state_asked = now
+        self._send(p.REQUEST_STATE)
 
     def _queue(self, kind: int, body: bytes) -> None:
         self._seq = (self._seq + 1) & 0xFF
@@ -338,6 +366,7 @@ class SerialLink:
         assert self.channels is not None  # the handshake, which frames wait for, set it
         closed, north, led_id = p.decode_state(frame.body, self.channels, self.senses_polarity)
         self._expect = (frame.seq + 1) & 0xFF
+        self._state_asked = -float("inf")
         self._set(closed, north or {})
         settled = not self._led_chunks and self.clock() - self._led_left > self.resend_after
         if led_id != self._led_id and settled and not self._led_pending:
@@ -349,7 +378,7 @@ class SerialLink:
         if frame.seq != self._expect or max(changes, default=0) >= self.channels:
             self.stats["resyncs"] += 1
             self._expect = None
-            self._send(p.REQUEST_STATE)
+            self._ask_state()
             return
         self._expect = (frame.seq + 1) & 0xFF
         closed, north = set(self._closed), dict(self._north)

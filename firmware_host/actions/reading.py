@@ -28,6 +28,7 @@ from typing import Any, Callable, Collection
 from engines import GAME_NAMES, game_info
 from engines.core import OptionError
 from firmware_host.actions.commands import SEATS, HouseRule, NewGame, TakeBack
+from firmware_host.actions.inbound import TooLarge, Unreadable, loads
 
 
 class CommandError(ValueError):
@@ -35,13 +36,13 @@ class CommandError(ValueError):
 
 
 def load(text: str | bytes) -> dict[str, Any]:
-    """The JSON object in a message."""
+    """The JSON object in a message (read within bounds: ``firmware_host.actions.inbound``)."""
     try:
-        obj = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+        obj = loads(text)
+    except TooLarge as exc:
+        raise CommandError(f"not a command ({exc})") from None
+    except Unreadable:
         raise CommandError("not a JSON message") from None
-    except RecursionError:
-        raise CommandError("not a command (nested too deeply)") from None
     if not isinstance(obj, dict):
         raise CommandError("expected a JSON object")
     return obj

@@ -22,6 +22,7 @@ import os
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -126,7 +127,10 @@ class Daemon:
         self.period = 1.0 / scan_hz
         #: Between scans of a settled board that must be polled (``[timing] idle_scan_hz``).
         self.idle_period = 1.0 / idle_scan_hz if idle_scan_hz else self.period
-        self.log = log
+        #: Where the events go, one JSON line each (None: its reader went away).
+        self.log: TextIO | None = log
+        #: The status run() ends with once stopped (1: a failure, for Restart=on-failure).
+        self.exit_status = 0
         #: Wakes the loop: parts that can tell when there is news set it, and so does a stop.
         self.waker = Waker()
         self.stop = _Stop(self.waker)
@@ -181,7 +185,7 @@ class Daemon:
             if self.stop.is_set():
                 stop_by = stop_by or now + DRAIN_SECONDS
                 if self.controller.debouncer.quiet(now_ms) or now >= stop_by:
-                    return 0
+                    return self.exit_status
             tick += self._period(now_ms) if worked else self.period
             if tick < now:  # fell behind (a slow move): skip, do not rush to catch up
                 tick = now + self.period
@@ -262,12 +266,27 @@ class Daemon:
             elif event["event"] == "new_game":
                 self._game_t0 = event["t"]
             t = max(0, round(event["t"] - self._game_t0))
-            print(json.dumps({**event, "t": t}), file=self.log, flush=True)
+            self._write(json.dumps({**event, "t": t}))
         for observer in self.observers:
             self._sync(observer, now_ms, events)
         if self.power_off and (why := self.power_off.failure()):
             self._power_off_failed(why)
         return True
+
+    def _write(self, line: str) -> None:
+        """One event line to the log; a log that cannot take it (stdout's reader went away)
+        stops the daemon with a failure, said in the journal, so that systemd starts it again."""
+        if self.log is None:
+            return
+        try:
+            print(line, file=self.log, flush=True)
+        except (OSError, ValueError) as exc:  # a closed pipe (EPIPE), a closed file
+            log, self.log = self.log, None
+            print(f"reedboard run: cannot write the events to stdout ({describe(exc)}): its "
+                  "reader went away; stopping with a failure", file=sys.stderr)
+            _to_null(log)
+            self.exit_status = 1
+            self.stop.set()
 
     def _watch_storage(self, now: float) -> None:
         """Try the writes that failed again now and then (a refused move too: its events come
@@ -429,12 +448,46 @@ class Daemon:
         self.notifier.stopping()
         self.hardware.leds.show({})
         self.hardware.close()
+        self._keep_unsaved()
         self.controller.storage.close()
         for thinker in (self.controller.opponent, self.controller.hints):
             if thinker:
                 thinker.close()
         self.notifier.close()
         self.waker.close()
+
+
+    def _keep_unsaved(self) -> None:
+        """A stop while the games file cannot be written: tried once more, else what is kept
+        in memory is written to a file beside it (or in the runtime or temporary folder), and
+        where is said in one line; if none takes it, what is lost is said."""
+        storage = self.controller.storage
+        if not storage.pending or storage.flush():
+            return
+        why, moves = storage.failure, storage.unsaved_moves
+        folders = [os.path.dirname(os.path.abspath(storage.path)),
+                   *filter(None, [os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]]),
+                   tempfile.gettempdir()]
+        where = storage.save_aside(folders)
+        head = (f"reedboard run: stopping while the games cannot be saved in {storage.path} "
+                f"({why}): the {moves} moves kept in memory ({len(storage.pending)} writes in all)")
+        if where:
+            print(f"{head} are saved in {where} (a games file: copy it over {storage.path} "
+                  "once it can be written)", file=sys.stderr)
+        else:
+            print(f"{head} are LOST: no folder took a copy ({', '.join(folders)})",
+                  file=sys.stderr)
+
+
+def _to_null(stream: TextIO) -> None:
+    """Point ``stream``'s descriptor at /dev/null: what it still buffers is then dropped
+    quietly at exit (not an "Exception ignored" on a broken pipe)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # no descriptor (a test's StringIO)
+        pass
 
 
 class _Stop(threading.Event):

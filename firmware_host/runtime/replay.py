@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Container, Iterable, Iterator, Mapping, TextIO
 
+from firmware_host.actions import inbound
 from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
 from firmware_host.runtime.session import open_controller
@@ -120,9 +121,9 @@ def parse_line(
         return ReplayError(f"line {number}: {why}")
 
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise bad(f"not JSON ({exc.msg})") from None
+        obj = inbound.loads(text.rstrip("\r\n"))
+    except inbound.Unreadable as exc:
+        raise bad(str(exc)) from None
     if not isinstance(obj, dict):
         raise bad("expected a JSON object")
     if "setup" in obj:
@@ -254,7 +255,7 @@ def feed(board: SimBoard, believed: Callable[[], Mapping[str, int]], stream: Tex
     line is said on stderr and skipped. ``gap``: seconds kept at least between two changes of
     one site, so that the debouncer sees a quick place-and-lift."""
     changed: dict[str, float] = {}
-    for number, text in enumerate(stream, 1):
+    for number, text in enumerate(inbound.lines(stream), 1):
         if not text.strip():
             continue
         sensor = believed()

@@ -120,13 +120,31 @@ class Mqtt:
         return self.board or topic_name(socket.gethostname())
 
 
+#: The longest board id: the same limit for the config, a paired board's token and the café
+#: dashboard (a longer one would pass one and fail another).
+MAX_BOARD_ID = 64
+#: A board id: one topic level of a-z, 0-9, '-' and '_', at most MAX_BOARD_ID characters.
+BOARD_ID = re.compile(rf"[a-z0-9_-]{{1,{MAX_BOARD_ID}}}")
+
+
+def is_board_id(text: Any) -> bool:
+    """Whether ``text`` is a board id (the one check, wherever an id is read).
+
+    >>> is_board_id("table-7"), is_board_id("t" * 64), is_board_id("t" * 65), is_board_id("#")
+    (True, True, False, False)
+    """
+    return isinstance(text, str) and BOARD_ID.fullmatch(text) is not None
+
+
 def topic_name(text: str) -> str:
-    """``text`` as one MQTT topic level: lower case, letters, digits, '-' and '_' only.
+    """``text`` as a board id: one MQTT topic level, lower case, letters, digits, '-' and '_'
+    only, at most MAX_BOARD_ID characters.
 
     >>> topic_name("Table 7.local")
     'table-7-local'
     """
-    return re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-") or "board"
+    name = re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-")[:MAX_BOARD_ID]
+    return name.strip("-") or "board"
 
 
 @dataclass(frozen=True)
@@ -463,10 +481,12 @@ def _check_zone(path: str, name: str | None) -> None:
 
 
 def _check_board_id(path: str, key: str, board: str | None) -> None:
-    """A board id is one topic level (no wildcard, no '/'): ConfigError naming ``key``."""
-    if board is not None and topic_name(board) != board:
-        raise ConfigError(f"{path}: {key} must use only a-z, 0-9, '-' and '_', e.g. "
-                          f"{topic_name(board)!r} (got {describe(board)})")
+    """A board id is one topic level (no wildcard, no '/') of at most MAX_BOARD_ID
+    characters: ConfigError naming ``key``."""
+    if board is not None and not is_board_id(board):
+        raise ConfigError(f"{path}: {key} must use only a-z, 0-9, '-' and '_', at most "
+                          f"{MAX_BOARD_ID} characters, e.g. {topic_name(board)!r} "
+                          f"(got {describe(board)})")
 
 
 def _game_sites(path: str, config: Config) -> tuple[Site, ...]:

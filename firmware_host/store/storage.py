@@ -38,9 +38,11 @@ import os
 import shutil
 import sqlite3
 from collections import deque
+from contextlib import closing, suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Iterable
 
 #: The schema as the steps that built it, in order: a database at version n (``PRAGMA
 #: user_version``) has had the first n. A step once shipped is never changed; a new one is added
@@ -281,6 +283,32 @@ class Storage:
 
     def close(self) -> None:
         self._db.close()
+
+    @property
+    def unsaved_moves(self) -> int:
+        """The moves acknowledged but not yet in the file (kept in memory)."""
+        return sum(sql.startswith("INSERT OR REPLACE INTO moves")
+                   for statements in self.pending for sql, _ in statements)
+
+    def save_aside(self, folders: Iterable[str]) -> str | None:
+        """Write the games as they stand, every write still waiting done, to a new file in
+        the first of ``folders`` that takes it (``<name>.unsaved-<UTC time>.db``, a games file
+        like this one); its path, None when no folder took it. For a stop while the file
+        cannot be written: what is kept in memory is not lost."""
+        name = f"{os.path.basename(self.path)}.unsaved-{now_text().replace(':', '')}.db"
+        for folder in folders:
+            path = os.path.join(folder, name)
+            try:
+                with closing(sqlite3.connect(path)) as copy:
+                    self._db.backup(copy)
+                    if not self.in_memory:  # the file's games, and the writes waiting for it
+                        for statements in self.pending:
+                            self._apply(copy, statements)
+                return path
+            except (OSError, sqlite3.Error):
+                with suppress(OSError):
+                    os.remove(path)
+        return None
 
     def _write(self, *statements: Write, keep: bool = True) -> None:
         """Run the statements in one committed transaction, after the writes still pending.

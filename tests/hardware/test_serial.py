@@ -279,3 +279,31 @@ def test_a_frame_not_yet_read_is_not_resent_by_every_heartbeat(tmp_path):
     finally:
         link.close()
         mcu.close()
+
+
+def test_a_board_that_sends_bad_changes_and_never_reads_leaves_the_queue_small(tmp_path):
+    """A board (broken, or an attacker on the cable) floods the host with CHANGE frames out of
+    sequence and reads nothing: each asks for the board's state, but the host keeps one request
+    waiting, not one per change (before: 53 -> 172 MB in 20 s). Once the board reads again, one
+    state puts the host right."""
+    board = SimBoard(64)
+    mcu = SimMcu(board, str(tmp_path / "b"), heartbeat=60)
+    link = SerialLink(str(tmp_path / "b"), 64, reopen_interval=0.02, stale_after=60)
+    scanner = SerialScanner(link)
+    try:
+        assert wait_for(lambda: scanner.scan() is not None and link.connected)
+        mcu.read_rate = 1e-9  # it reads nothing from now on
+        change = p.encode_changes({5: (True, False)})
+        for n in range(20_000):
+            mcu.send_raw(p.encode(p.Frame(p.CHANGE, (n * 7 + 100) & 0xFF, change)))
+            if n % 100 == 0:
+                link.poll()
+        assert wait_for(lambda: link.poll() or link.counters()["resyncs"] >= 19_000, timeout=20)
+        assert link.waiting < 64  # one REQUEST_STATE at most, in bytes
+        assert link.counters()["coalesced"] >= 18_000 and link.connected
+        mcu.read_rate = None  # it reads again: the request asks for its state
+        board.place(9)
+        assert wait_for(lambda: link.poll() or 9 in scanner.scan().closed, timeout=10)
+    finally:
+        link.close()
+        mcu.close()

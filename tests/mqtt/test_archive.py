@@ -5,10 +5,12 @@ them; a database that goes away is said and written to once it is back."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
 from firmware_host.net.cafe.archive import Archive, ArchiveError, positions, read_record
+from firmware_host.net.mqtt.untrusted import Bad
 
 GAME = {"id": 4, "game": "antipalos", "size": 3, "variant": "two",
         "started": "2026-11-23T20:01:00Z", "finished": "2026-11-23T20:09:00Z",
@@ -79,3 +81,33 @@ def test_an_archive_that_cannot_be_opened_says_why(tmp_path):
         Archive.open("mysql://x")
     with pytest.raises(ArchiveError, match="cannot open the archive"):
         Archive.open("postgresql://nobody@127.0.0.1:1/none")
+
+
+def test_a_record_dated_in_the_future_or_with_a_side_not_of_its_game_is_not_kept(
+        tmp_path, broker, watcher, cafe):
+    """An outsider on the café network publishes records: one finished in 9999 (it would head
+    every day's list), one whose first player is "purple", one whose winner is, one dated on a day
+    no calendar has, one finished before it began. None is kept, each for a one-line reason; a
+    true record after them is kept."""
+    archive = Archive.open(None, str(tmp_path / "cafe"))
+    cafe(archive=archive)
+    bad = [("t8", {**GAME, "finished": "9999-12-31T23:59:59Z"}, "is in the future"),
+           ("t8", {**GAME, "id": 5, "first": "purple"}, "purple"),
+           ("t8", {**GAME, "id": 10, "game": "phalanx", "size": None, "variant": None,
+                   "winner": None, "moves": [], "first": "purple"}, "first: 'purple' is no side"),
+           ("t8", {**GAME, "id": 6, "winner": "purple"}, "winner: 'purple' is no side"),
+           ("t8", {**GAME, "id": 7, "finished": "2026-02-30T10:00:00Z"}, "is no date"),
+           ("t8", {**GAME, "id": 8, "finished": "2026-11-23T19:00:00Z"}, "before the game started")]
+    for board, game, _ in bad:
+        watcher.client.publish(f"reedboard/{board}/record", json.dumps(game), qos=1,
+                               retain=True).wait_for_publish(5)
+    watcher.client.publish("reedboard/t8/record", json.dumps({**GAME, "id": 9}), qos=1,
+                           retain=True).wait_for_publish(5)
+    deadline = time.monotonic() + 10
+    while not archive.games("t8"):
+        assert time.monotonic() < deadline, "the true record was not kept"
+        time.sleep(0.05)
+    assert [g["key"].split("-")[0] for g in archive.games("t8")] == ["9"]
+    for _, game, why in bad:
+        with pytest.raises(Bad, match=why):
+            read_record(json.dumps(game).encode())

@@ -5,9 +5,11 @@ its ``id`` and a reason, none changes the game, and the daemon goes on playing."
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 
-from testbed.broker import board_config, layout_file
+from testbed.broker import Broker, Watcher, board_config, layout_file
+from tests.mqtt.test_board_on_broker import docs_acl
 
 COMMAND, REPLY = "reedboard/t1/command", "reedboard/t1/reply"
 
@@ -61,10 +63,9 @@ NOT_COMMANDS = [
     (b"[" * 5000, "a command is at most 4096 bytes"),
     (b"[" * 2000, "nested too deeply"),
     (b'"takeback"', "expected a JSON object"),
-    (b"", "not a JSON message"),
     (json.dumps({"command": "takeback", "pad": "x" * 5000}).encode(), "at most 4096 bytes"),
-    (b'{"command": "brightness", "value": NaN}', "must be from 0 to 1"),
-    (b'{"command": "brightness", "value": Infinity}', "must be from 0 to 1"),
+    (b'{"command": "brightness", "value": NaN}', "not a JSON message"),
+    (b'{"command": "brightness", "value": Infinity}', "not a JSON message"),
     (b'{"command": "takeback", "id": [1]}', "'id' must be a string"),
     (b'{"command": "takeback", "id": 1.5}', "'id' must be a string"),
     (b'{"command": "takeback", "id": "' + b"i" * 65 + b'"}', "'id' must be a string"),
@@ -135,3 +136,79 @@ def test_a_flood_of_new_games_starts_one_a_second(tmp_path, broker, watcher, boa
     assert any("one new game every 1 s" in r["error"] for r in refusals)
     assert any("too many commands" in r["error"] for r in refusals)
     assert board.proc.poll() is None
+
+
+def _latest(watcher, test) -> dict:
+    """Until the last state published passes ``test``."""
+    deadline = time.monotonic() + 10
+    while not test(state := json.loads(watcher.texts("reedboard/t1/state")[-1])):
+        assert time.monotonic() < deadline, state
+        time.sleep(0.02)
+    return state
+
+
+def _logins(tmp_path, *users: str) -> Broker:
+    """Mosquitto with the docs' ACL and a login (password ``<user>-secret``) for each user."""
+    passwords = tmp_path / "passwd"
+    for n, user in enumerate(users):
+        subprocess.run(["mosquitto_passwd", *(["-c"] if n == 0 else []), "-b", str(passwords),
+                        user, f"{user}-secret"], check=True, capture_output=True)
+    (tmp_path / "acl").write_text(docs_acl())
+    return Broker(tmp_path, f"password_file {passwords}\nacl_file {tmp_path / 'acl'}\n").start()
+
+
+def test_a_retained_command_is_acted_on_once_not_at_every_restart(tmp_path, boards):
+    """A Home Assistant automation that publishes with ``retain: true``: the board starts the
+    new game once; restarted (or reconnected), it does not start another over the game under
+    way, says why, and removes the command from the broker (the docs' ACL lets it)."""
+    broker = _logins(tmp_path, "t1", "homeassistant", "cafe")
+    (tmp_path / "t1.password").write_text("t1-secret\n")
+    config = board_config(tmp_path, broker.port,
+                          extra=f'username = "t1"\npassword_file = "{tmp_path / "t1.password"}"\n')
+    ha = Watcher(broker.port, username="homeassistant", password="homeassistant-secret")
+    cafe = Watcher(broker.port, "reedboard/#", username="cafe", password="cafe-secret")
+    try:
+        board = boards(config)
+        board.wait_running()
+        board.place("B2*")
+        cafe.state("t1", lambda s: s["ply"] == 1)
+        ha.client.publish(COMMAND, '{"command": "new_game", "id": "ha"}', qos=1,
+                          retain=True).wait_for_publish(5)
+        cafe.wait(REPLY, lambda t: json.loads(t) == {"id": "ha", "ok": True})
+        cafe.state("t1", lambda s: s["extra"] == ["B2*"])
+        board.lift("B2*")  # the new game's board cleared
+        _latest(cafe, lambda s: s["ply"] == 0 and s["sync"] == "in_sync")
+        board.place("C3*")
+        cafe.state("t1", lambda s: s["ply"] == 1 and s["moves"] == ["C3*"])
+        assert board.stop() == 0
+        board = boards(config)
+        board.wait_running()
+        refusal = json.loads(cafe.wait(REPLY, lambda t: "retained" in t))
+        assert refusal["id"] == "ha" and refusal["ok"] is False
+        board.place("D4*")
+        assert cafe.state("t1", lambda s: s["ply"] == 2)["moves"] == ["C3*", "D4*"]
+        later = Watcher(broker.port, COMMAND, username="cafe", password="cafe-secret")
+        time.sleep(0.5)  # a kept command would come at once on subscribing
+        assert later.messages == []
+        later.close()
+        assert "Traceback" not in board.errors()
+    finally:
+        ha.close()
+        cafe.close()
+        broker.stop()
+
+
+def test_a_command_whose_id_was_taken_is_not_taken_again(tmp_path, broker, watcher, boards):
+    """A command sent twice with one id (a sender retrying, a bridge delivering twice): the
+    second takeback takes back nothing; a new id is taken."""
+    board = boards(board_config(tmp_path, broker.port))
+    board.wait_running()
+    for ply, site in enumerate(("B2*", "C3*"), 1):
+        board.place(site)
+        watcher.state("t1", lambda s: s["ply"] == ply)
+    assert _ask(watcher, '{"command": "takeback", "id": "undo-1"}', 1) == {"id": "undo-1", "ok": True}
+    second = _ask(watcher, '{"command": "takeback", "id": "undo-1"}', 2)
+    assert second["ok"] is False and "taken already" in second["error"]
+    assert _ask(watcher, '{"command": "brightness", "value": 0.2, "id": 2}', 3)["ok"] is True
+    state = watcher.state("t1", lambda s: s["brightness"] == 0.2)
+    assert state["moves"] == ["B2*"]  # one move taken back, not two

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.store.config import Config, ConfigError, load_config, topic_name
+import subprocess
+import sys
+
+from firmware_host.net.cafe.fleet import Fleet
+from firmware_host.net.mqtt.peer import peer_token
+from firmware_host.net.mqtt.untrusted import Bad
+from firmware_host.store.config import (MAX_BOARD_ID, Config, ConfigError, load_config,
+                                        topic_name)
 
 
 def _load(tmp_path, text: str) -> Config:
@@ -29,7 +36,9 @@ def test_a_full_table_loads_with_paths_made_absolute(tmp_path):
 
 
 @pytest.mark.parametrize("text, expected", [
-    ('board = "Table 7"', "[mqtt] board must use only a-z, 0-9, '-' and '_', e.g. 'table-7'"),
+    ('board = "Table 7"', "[mqtt] board must use only a-z, 0-9, '-' and '_', at most 64 "
+                          "characters, e.g. 'table-7'"),
+    (f'board = "{"t" * 65}"', "[mqtt] board must use only a-z, 0-9, '-' and '_', at most 64"),
     ('board = "a/b"', "[mqtt] board must use only"),
     ('port = 0', "[mqtt] port must be between 1 and 65535"),
     ('password_file = "nowhere"\nusername = "x"', "[mqtt] password_file: cannot read"),
@@ -50,7 +59,7 @@ def test_a_password_needs_a_user(tmp_path):
         _load(tmp_path, '[mqtt]\npassword_file = "pw"\n')
 
 
-@pytest.mark.parametrize("board", ["#", "+", "a/b", "t2/#", "", "T2"])
+@pytest.mark.parametrize("board", ["#", "+", "a/b", "t2/#", "", "T2", "t" * 65])
 def test_the_other_board_is_checked_as_a_board_id(tmp_path, board):
     """A wildcard would make every board the opponent (or stop the network thread)."""
     with pytest.raises(ConfigError) as error:
@@ -67,3 +76,33 @@ def test_a_board_cannot_play_itself_and_a_page_address_is_checked(tmp_path):
         _load(tmp_path, '[mqtt]\nconfiguration_url = "javascript:alert(1)"\n')
     url = "http://cafe.lan:8090/watch/t1"
     assert _load(tmp_path, f'[mqtt]\nconfiguration_url = "{url}"\n').mqtt.configuration_url == url
+
+
+def test_an_id_the_config_takes_is_taken_by_the_other_board_and_the_dashboard():
+    """One limit everywhere: an id of 64 characters passes the config, a paired board's token and
+    the dashboard; one of 65 passes none (before: the config took ids the other board refused,
+    and the pair never played)."""
+    longest, longer = "t" * MAX_BOARD_ID, "t" * (MAX_BOARD_ID + 1)
+    assert peer_token(f"{'0' * 20}:{longest}", now_ns=10**19) == f"{'0' * 20}:{longest}"
+    with pytest.raises(Bad):
+        peer_token(f"{'0' * 20}:{longer}", now_ns=10**19)
+    fleet, seen = Fleet(), []
+    fleet.listener = seen.append
+    fleet.receive(f"reedboard/{longest}/availability", b"online")
+    assert [table["id"] for table in seen] == [longest]
+    with pytest.raises(Bad, match="at most 64 characters"):
+        fleet.receive(f"reedboard/{longer}/availability", b"online")
+    assert topic_name("Ta" * 40) == "ta" * 32
+
+
+def test_a_too_long_id_stops_the_board_at_start_in_one_line(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text(f'game = "antipalos"\nstorage = "{tmp_path / "g.db"}"\n[mqtt]\n'
+                      f'host = "127.0.0.1"\nboard = "t1"\n[opponent]\nkind = "remote"\n'
+                      f'board = "{"t" * 65}"\n')
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", "run", "--sim",
+                           "--config", str(config)], capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert f"{config}: [opponent] board must use only" in done.stderr
+    assert "at most 64 characters" in done.stderr

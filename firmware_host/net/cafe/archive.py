@@ -31,6 +31,7 @@ firmware_host.net.mqtt.untrusted.Bad: move 2 'A1*' cannot be played (A1 already 
 from __future__ import annotations
 
 import json
+import math
 import os
 import queue
 import sqlite3
@@ -38,16 +39,19 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from typing import Any, Callable, Iterator
 
 from engines import GAME_NAMES, new_game
-from engines.core import GameState, IllegalMove, OptionError
+from engines.core import DRAW, GameState, IllegalMove, OptionError
 from firmware_host.board.game import Game
 from firmware_host.net.mqtt.untrusted import Bad, items, optional, read, record, text, whole
 from firmware_host.store.export import options_of, record_text
 from firmware_host.store.storage import StoredGame
 
 _TIME = text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+#: How far in the future (by the dashboard's clock) a record's times may be: boards' clocks differ.
+SKEW_SECONDS = 600
 _ID = whole(1, 2**53)
 #: A finished game as a board publishes it (StoredGame's fields).
 RECORD = record({
@@ -65,15 +69,21 @@ COLUMNS = ("board", "key", "game_id", "game", "size", "variant", "started", "fin
 SUMMARY = "key, game, size, variant, started, finished, result, winner, opponent, plies"
 
 
-def read_record(payload: bytes) -> dict[str, Any]:
-    """A board's finished game, checked: its fields, and its moves replayed through the
-    engine (with the house rules it was played with). Bad otherwise. Adds ``key`` (the game's
+def read_record(payload: bytes, now: float | None = None) -> dict[str, Any]:
+    """A board's finished game, checked: its fields, its times (real dates, none after ``now``,
+    the clock's time, by more than SKEW_SECONDS), its sides (``first``, ``winner``: the game's),
+    and its moves replayed through the engine (with the house rules it was played with). Bad
+    otherwise. Adds ``key`` (the game's
     id and start, unique per board), ``title`` and ``text`` (as ``reedboard export`` writes it)."""
     game = read(payload, RECORD)
     if game["game"] not in GAME_NAMES:
         raise Bad(f"unknown game {game['game']!r}")
+    _check_times(game, time.time() if now is None else now)
     rec = StoredGame(**game)
-    replay(rec)
+    sides = replay(rec)[0].sides
+    for key, allowed in (("first", sides), ("winner", (*sides, DRAW))):
+        if game[key] is not None and game[key] not in allowed:
+            raise Bad(f"{key}: {game[key]!r} is no side of this game ({', '.join(sides)})")
     try:
         game["text"] = record_text(rec)
         game["title"] = Game(game["game"], game["size"]).title
@@ -81,6 +91,23 @@ def read_record(payload: bytes) -> dict[str, Any]:
         raise Bad(f"cannot write its record ({exc})") from None
     game["key"] = f"{game['id']}-{game['started'].replace('-', '').replace(':', '')}"
     return game
+
+
+def _check_times(game: dict[str, Any], now: float) -> None:
+    """``started`` and ``finished`` are real times in that order, neither in the future by
+    more than SKEW_SECONDS (a game dated 9999 would head every list); Bad otherwise."""
+    times = {}
+    for key in ("started", "finished"):
+        if game[key] is not None:
+            try:
+                when = datetime.strptime(game[key], "%Y-%m-%dT%H:%M:%SZ")
+            except ValueError:
+                raise Bad(f"{key}: {game[key]!r} is no date and time") from None
+            times[key] = when.replace(tzinfo=timezone.utc).timestamp()
+            if times[key] > now + SKEW_SECONDS:
+                raise Bad(f"{key}: {game[key]!r} is in the future")
+    if times.get("finished", math.inf) < times["started"]:
+        raise Bad("finished: before the game started")
 
 
 def replay(rec: StoredGame) -> list[GameState]:

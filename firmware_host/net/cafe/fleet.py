@@ -44,6 +44,7 @@ from firmware_host.net.mqtt.untrusted import (
 from firmware_host.net.cafe.archive import read_record
 from firmware_host.net.cafe.clock import Clock, zone
 from firmware_host.net.web.drawn import drawn, figures
+from firmware_host.store.config import MAX_BOARD_ID
 
 #: Finished games kept per table for the day's list.
 DAY_GAMES = 50
@@ -74,7 +75,7 @@ STATE = record({
     "result": optional(_LINE), "status": optional(_LINE), "screen": optional(items(_LINE, 12)),
     "sync": optional(one_of("in_sync", "out_of_sync")), "missing": optional(_SITES),
     "extra": optional(_SITES), "brightness": optional(number(0, 1)),
-    "board": optional(text(64)), "hardware": optional(_WORD), "opponent": optional(_WORD),
+    "board": optional(text(MAX_BOARD_ID)), "hardware": optional(_WORD), "opponent": optional(_WORD),
     "last_move_at": optional(text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")),
     "last_result": optional(_LINE), "games": optional(items(text(40), 20)),
     "playable": optional(items(record({"game": text(40), "size": optional(whole(0, 1000)),
@@ -195,7 +196,8 @@ class Fleet:
         what a board sends."""
         board, kind = board_id(topics.board_of(topic)), topic.rsplit("/", 1)[-1]
         if board is None:
-            raise Bad("not a board's topic (a board id is a-z, 0-9, '-', '_')")
+            raise Bad("not a board's topic (a board id is a-z, 0-9, '-', '_', at most "
+                      f"{MAX_BOARD_ID} characters)")
         if kind == "reply":
             return self.on_reply(board, read(payload, REPLY))
         if kind == "record":

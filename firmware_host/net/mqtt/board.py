@@ -25,10 +25,11 @@ from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
 from firmware_host.board.playable import Playable
 from firmware_host.net.mqtt import topics
-from firmware_host.net.mqtt.commands import Command, Refused, parse
+from firmware_host.net.mqtt.commands import Command, Recent, Refused, parse
 from firmware_host.net.mqtt.discovery import Device, discovery_messages
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.remote import Remote
+from firmware_host.net.mqtt.untrusted import shown
 from firmware_host.store.storage import StorageError
 from firmware_host.ui.stats import today
 
@@ -66,6 +67,7 @@ class NetBoard:
         self._bucket = Bucket(RATE, BURST)
         self._new_games = Bucket(1 / NEW_GAME_SECONDS, 1)
         self._commands: deque[tuple[Command, Any]] = deque()
+        self._recent = Recent()
         self._lock = threading.Lock()
         self._state: dict[str, Any] | None = None
         self._sent = ""
@@ -76,7 +78,8 @@ class NetBoard:
         self._stale = False
         self._quiet_until = 0.0
         self._waker: Any = None
-        link.subscribe(topics.command_topic(board_id), self._on_command)
+        link.subscribe(topics.command_topic(board_id), self._on_command,
+                       retained=self._on_kept_command)
 
     # ------------------------------------------------------------------ the loop's thread
     def wakes(self, waker: Any) -> None:
@@ -195,7 +198,10 @@ class NetBoard:
 
     def _on_command(self, _: str, payload: bytes) -> None:
         """A command from the broker: checked here (its form, the rate, what the board plays),
-        then handed to the loop; anything refused is answered at once with the reason."""
+        then handed to the loop; anything refused is answered at once with the reason. An
+        empty message (one clearing a kept command) is no command."""
+        if not payload:
+            return None
         if not self._bucket.take():
             return self._reply(None, f"too many commands (at most {RATE:g} a second)")
         try:
@@ -206,11 +212,29 @@ class NetBoard:
         if why:
             return self._reply(ident, why)
         with self._lock:
+            if ident in self._recent:
+                return self._reply(ident, f"ignored: a command with id {shown(ident)} was "
+                                          "taken already")
             if len(self._commands) >= PENDING:
                 return self._reply(ident, "busy: too many commands waiting")
             self._commands.append((command, ident))
+            self._recent.add(ident)
         if self._waker is not None:
             self._waker.set()
+
+    def _on_kept_command(self, topic: str, payload: bytes) -> None:
+        """A command the broker kept (published with retain) and sends at each connection:
+        never acted on (it was, when it was sent), removed from the broker where the ACL lets
+        the board, and answered."""
+        if not payload:
+            return None
+        self.link.clear(topic)
+        try:
+            ident = parse(payload)[1]
+        except Refused as exc:
+            ident = exc.ident
+        self._reply(ident, "ignored: a retained command is acted on once, when it is sent "
+                           "(publish commands without retain)")
 
     def _refusal(self, command: Command) -> str | None:
         if not self.obey:

@@ -7,7 +7,9 @@ game again; ``{"command": "new_game", "title": T}`` names one by its title in th
 ``titles``, as Home Assistant's select sends), ``{"command": "takeback"}``,
 ``{"command": "brightness", "value": 0..1}``. Any command may carry an ``"id"`` (a string of at
 most 64 characters or a whole number) that the reply repeats, a refusal's too (:class:`Refused`
-keeps it).
+keeps it). A command is acted on once: one whose id was taken lately is not taken again
+(:class:`Recent`), nor is one the broker kept (published with retain) and sends again at every
+connection.
 
 >>> parse('{"command": "brightness", "value": 0.25}')
 (SetBrightness(level=0.25), None)
@@ -29,6 +31,8 @@ firmware_host.net.mqtt.commands.Refused: unknown command 'reboot' (one of new_ga
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from functools import partial
 from typing import Any, Callable, Collection, Mapping
 
@@ -40,6 +44,8 @@ from firmware_host.actions.reading import (CommandError, Fields, load, read, rea
 MAX_COMMAND = 4096
 #: The longest string ``id`` a reply repeats, and the largest whole number (JSON's safe ones).
 MAX_ID_TEXT, MAX_ID_NUMBER = 64, 2**53
+#: How long (seconds), and for how many commands at most, a taken command's id is remembered.
+RECENT_SECONDS, RECENT_IDS = 600.0, 256
 
 
 class Refused(CommandError):
@@ -74,6 +80,37 @@ def parse(text: str | bytes, titles: Mapping[str, NewGame] | None = None) -> tup
         return read(obj, "command", readers, ()), ident
     except CommandError as exc:
         raise Refused(str(exc), ident) from None
+
+
+class Recent:
+    """The ids of the commands taken lately: the last ``most``, none older than ``seconds``.
+
+    >>> recent = Recent()
+    >>> recent.add("lamp-1"); "lamp-1" in recent, "lamp-2" in recent, None in recent
+    (True, False, False)
+    """
+
+    def __init__(self, seconds: float = RECENT_SECONDS, most: int = RECENT_IDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds, self.most, self.clock = seconds, most, clock
+        self._taken: OrderedDict[Any, float] = OrderedDict()  # id -> when, oldest first
+
+    def __contains__(self, ident: Any) -> bool:
+        self._forget()
+        return ident is not None and ident in self._taken
+
+    def add(self, ident: Any) -> None:
+        """Remember ``ident`` as taken now (None, no id, is never remembered)."""
+        if ident is not None:
+            self._taken[ident] = self.clock()
+            self._taken.move_to_end(ident)
+            self._forget()
+
+    def _forget(self) -> None:
+        old = self.clock() - self.seconds
+        while self._taken and (len(self._taken) > self.most
+                               or next(iter(self._taken.values())) < old):
+            self._taken.popitem(last=False)
 
 
 def _good_id(ident: Any) -> bool:

@@ -95,6 +95,7 @@ class Link:
         self.every_second: Callable[[], None] = lambda: None
         self.dropped = 0
         self._handlers: dict[str, Handler] = {}
+        self._stale: dict[str, Handler] = {}  # subscription -> its handler of retained ones
         self._retained: dict[str, bytes] = {}
         self._queue: deque[tuple[str, bytes, bool]] = deque(maxlen=QUEUE)
         self._wake = threading.Condition()
@@ -148,10 +149,21 @@ class Link:
             self._queue.append((topic, data, retain))
             self._wake.notify()
 
-    def subscribe(self, topic: str, handler: Handler) -> None:
+    def clear(self, topic: str) -> None:
+        """Remove the message the broker keeps on ``topic`` (an empty retained message, sent
+        once); never blocks."""
+        with self._wake:
+            self._retained.pop(topic, None)
+            self._queue.append((topic, b"", True))
+            self._wake.notify()
+
+    def subscribe(self, topic: str, handler: Handler, retained: Handler | None = None) -> None:
         """Call ``handler(topic, payload)`` (in paho's thread) for messages on ``topic``
-        (wildcards allowed), on this and every later connection."""
+        (wildcards allowed), on this and every later connection; ``retained``, when given,
+        takes instead the messages the broker kept and sends again at each connection."""
         self._handlers[topic] = handler
+        if retained is not None:
+            self._stale[topic] = retained
         if self.connected.is_set():
             self._subscribe(topic)
 
@@ -229,8 +241,9 @@ class Link:
         for pattern, handler in list(self._handlers.items()):
             if paho.topic_matches_sub(pattern, message.topic):
                 self.heard[pattern] = time.monotonic()
+                take = self._stale.get(pattern, handler) if message.retain else handler
                 try:
-                    handler(message.topic, message.payload)
+                    take(message.topic, message.payload)
                 except Exception as exc:  # noqa: BLE001 - a message never stops paho's thread
                     self.drop(message.topic, describe(exc))
 

@@ -35,6 +35,7 @@ from typing import Any
 import engines
 from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.board.game import Game
+from firmware_host.store.config import BOARD_ID
 from firmware_host.net.mqtt.untrusted import (
     Bad, board_id, items, one_of, optional, read, record, shown, text, whole,
 )
@@ -43,7 +44,7 @@ from firmware_host.net.mqtt.untrusted import (
 MAX_MOVES = 5000
 #: How far ahead of this board's clock another board's stamp may be (clocks differ a little).
 SKEW_MS = 60_000
-TOKEN = re.compile(r"(\d{20}):([a-z0-9_-]{1,64})")
+TOKEN = re.compile(rf"(\d{{20}}):({BOARD_ID.pattern})")
 
 
 def peer_board(value: Any) -> str:

@@ -26,12 +26,13 @@ import math
 import re
 from typing import Any, Callable
 
+from firmware_host.actions.inbound import Unreadable, loads
+from firmware_host.store.config import is_board_id
+
 Check = Callable[[Any], Any]
 
 #: The largest message read at all (a long game's state is some kilobytes).
 MAX_PAYLOAD = 256 * 1024
-#: A board id as the config checks it: one topic level of a-z, 0-9, '-' and '_'.
-BOARD_ID = re.compile(r"[a-z0-9_-]{1,64}")
 
 
 class Bad(ValueError):
@@ -51,18 +52,10 @@ def read(payload: bytes, check: Check, most: int = MAX_PAYLOAD) -> Any:
     if len(payload) > most:
         raise Bad(f"too long ({len(payload)} bytes, at most {most})")
     try:
-        value = json.loads(payload.decode("utf-8"), parse_constant=_no_constant)
-    except UnicodeDecodeError:
-        raise Bad("not UTF-8 text") from None
-    except RecursionError:
-        raise Bad("nested too deeply") from None
-    except ValueError as exc:
-        raise Bad(f"not JSON ({str(exc).split(':')[0]})") from None
+        value = loads(payload, most)
+    except Unreadable as exc:
+        raise Bad(str(exc)) from None
     return check(value)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number")
 
 
 def whole(low: int, high: int) -> Check:
@@ -166,5 +159,5 @@ def ident(value: Any) -> Any:
 
 def board_id(text: Any) -> str | None:
     """``text`` when it is a board id as the config allows one (one topic level: a-z, 0-9,
-    '-', '_'; no wildcard), else None."""
-    return text if isinstance(text, str) and BOARD_ID.fullmatch(text) else None
+    '-', '_'; no wildcard; ``is_board_id``), else None."""
+    return text if is_board_id(text) else None

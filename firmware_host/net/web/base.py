@@ -69,6 +69,8 @@ class WebApp:
         self.token, self.host = token, host
         #: Each client's queue of messages, and its connection.
         self.queues: dict[asyncio.Queue, asyncio.Transport | None] = {}
+        #: What a client's queue is given of a pushed message (absent: all of it).
+        self.seen: dict[asyncio.Queue, Callable[[Message], Message | None]] = {}
         #: The open websockets, and their connections.
         self.sockets: dict[web.WebSocketResponse, asyncio.Transport | None] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -121,18 +123,23 @@ class WebApp:
 
     # ------------------------------------------------------------------ websockets
     async def socket(self, request: web.Request, first: Callable[[], Iterable[Message]],
-                     answer: Callable[[WSMessage], Message | None]) -> web.WebSocketResponse:
+                     answer: Callable[[WSMessage], Message | None],
+                     seen: Callable[[Message], Message | None] | None = None
+                     ) -> web.WebSocketResponse:
         """Serve a websocket (refused from another site's page): the messages ``first()`` gives
         (read once the socket is open, so that none pushed meanwhile is missed), then every one
-        pushed; each message the client sends goes to ``answer``, whose reply (if any) goes to
-        this client alone."""
+        pushed, as ``seen`` lets this client see it (None: not at all); each message the client
+        sends goes to ``answer``, whose reply (if any) goes to this client alone."""
         same_origin(request)
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         queue: asyncio.Queue = asyncio.Queue(self.backlog)
         for message in first():
-            queue.put_nowait(message)
+            if (shown := (seen or _all)(message)) is not None:
+                queue.put_nowait(shown)
         self.queues[queue] = self.sockets[ws] = request.transport
+        if seen is not None:
+            self.seen[queue] = seen
         sender = asyncio.create_task(_send_all(ws, queue, request.transport))
         try:
             async for msg in ws:
@@ -141,6 +148,7 @@ class WebApp:
                     queue.put_nowait(reply)
         finally:
             self.queues.pop(queue, None)
+            self.seen.pop(queue, None)
             self.sockets.pop(ws, None)
             sender.cancel()
         return ws
@@ -160,8 +168,12 @@ class WebApp:
                 queue.put_nowait(None)
                 if transport is not None:  # its sender may be stuck on it: cut it off in time
                     asyncio.get_running_loop().call_later(2 * CLOSE_SECONDS, transport.abort)
-            else:
-                queue.put_nowait(message)
+            elif (shown := self.seen.get(queue, _all)(message)) is not None:
+                queue.put_nowait(shown)
+
+
+def _all(message: Message) -> Message:
+    return message
 
 
 async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue,

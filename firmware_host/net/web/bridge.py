@@ -17,6 +17,10 @@ move still to make, or null), ``history`` [{move, side, from, to}], ``losses`` {
 lost} or null, ``oled`` (PNG, base64), ``status`` {to_move (the side that must act now), result,
 winner, moves, last, lines}, ``settings`` {brightness, rules, takebacks, hints}, ``noise``, and
 ``events`` (new daemon events only; the hub keeps a bounded log for new pages).
+
+The spectators' view (``/watch``) is given only what it shows (:func:`watched`): the board, its
+pieces, the game's story and state, the winning line's lights; never the OLED, the settings, the
+event log, the opponent's plan nor any light asking the players something (a hint).
 """
 
 from __future__ import annotations
@@ -54,6 +58,33 @@ MAX_RECORDED = 20_000
 Update = dict[str, Any]
 
 
+#: What ``/watch`` shows of the published state.
+WATCHED = frozenset({"game", "sites", "drawing", "pieces", "figures", "history", "losses",
+                     "status", "leds", "lights"})
+#: The only lights spectators see: the rest ask something of the players.
+WATCHED_LIGHTS = frozenset({"win"})
+
+
+def watched(update: Update, lights: dict[str, str]) -> Update:
+    """What spectators may see of ``update``; ``lights``: each lit site's kind now (for leds
+    sent without them). The status keeps no screen lines.
+
+    >>> watched({"oled": "...", "events": [{"event": "hint"}], "lights": {"a1": "hint",
+    ...          "b2": "win"}, "leds": {"a1": ["#fff", "slow"], "b2": ["#fff", "pulse"]},
+    ...          "status": {"to_move": "white", "lines": ["Hint: a1"]}}, {})
+    {'lights': {'b2': 'win'}, 'leds': {'b2': ['#fff', 'pulse']}, 'status': {'to_move': 'white', 'lines': []}}
+    """
+    out = {key: value for key, value in update.items() if key in WATCHED}
+    kinds = out.get("lights", lights)
+    shown = {site for site, kind in kinds.items() if kind in WATCHED_LIGHTS}
+    for key in ("lights", "leds"):
+        if key in out:
+            out[key] = {site: value for site, value in out[key].items() if site in shown}
+    if "status" in out:
+        out["status"] = {**out["status"], "lines": []}
+    return out
+
+
 class Hub:
     """Commands from the page to the loop; state from the loop to the pages."""
 
@@ -81,6 +112,11 @@ class Hub:
         if self.on_submit:
             self.on_submit()
         return True
+
+    def lights(self) -> dict[str, str]:
+        """Each lit site's kind, as last published."""
+        with self._lock:
+            return dict(self._state.get("lights", {}))
 
     def current(self) -> Update:
         """The whole state, with the event log, for a page that has just connected."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from firmware_host.net.web.bridge import Hub
+from firmware_host.net.web.bridge import Hub, watched
 from firmware_host.board.playable import Playable
 from firmware_host.actions.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
 from firmware_host.net.web import guides
@@ -146,7 +146,16 @@ class Pages(WebApp):
                      "simulated": self.simulated, **self._link(controls)},
                     {"type": "update", **self.hub.current()}]
 
-        return await self.socket(request, first, lambda msg: self._answer(msg, controls, bucket))
+        return await self.socket(request, first, lambda msg: self._answer(msg, controls, bucket),
+                                 None if controls else self._watched)
+
+    def _watched(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """What a spectator's socket is sent of ``message``: of an update, only what /watch
+        shows (``bridge.watched``); None when that is nothing."""
+        if message.get("type") != "update":
+            return message
+        shown = watched(message, self.hub.lights())
+        return {"type": "update", **shown} if shown else None
 
     def _link(self, controls: bool) -> dict[str, str]:
         """The address a phone opens, and its QR code: the controls' (with the token) for a

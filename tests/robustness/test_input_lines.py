@@ -1,0 +1,64 @@
+"""Lines no reader should choke on, fed as an outsider would: a line of 100,000 ``[`` and one of
+10 MB on the stdin of ``reedboard run --sim`` and ``reedboard setup``, and in a file given to
+``reedboard replay``. Each is refused in one line naming it, never a traceback, and the reader
+goes on with the next line."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+from pathlib import Path
+
+from tests.daemon.test_daemon import REEDBOARD, Running
+from tests.daemon.test_setup import chain_wiring, sites_of, write_board
+from tests.daemon.test_stops_said import sim_config
+
+DEEP = "[" * 100_000
+LONG = '{"site": "' + "x" * 10_000_000 + '", "on": true}'
+
+
+def test_run_sim_reads_on_after_a_deep_and_a_huge_stdin_line(tmp_path: Path):
+    board = Running(sim_config(tmp_path))
+    board.wait_for("display")
+    for line in (DEEP, LONG):
+        board.proc.stdin.write(line + "\n")
+    board.send(site="B2*", on=True)
+    assert board.wait_for("move")["move"] == "B2*"  # the reader is still reading
+    board.proc.send_signal(signal.SIGTERM)
+    assert board.proc.wait(10) == 0
+    said = board.proc.stderr.read()
+    assert "stdin line 1: nested too deeply" in said
+    assert "stdin line 2: too long: more than" in said
+    assert "Traceback" not in said
+
+
+def test_setup_reads_on_after_a_deep_and_a_huge_stdin_line(tmp_path: Path):
+    sites = sites_of("antipode")
+    config = write_board(tmp_path, "antipode", chain_wiring(sites, random.Random(1), h_first=True))
+    setup = subprocess.Popen([str(REEDBOARD[0]), *REEDBOARD[1:], "setup", "--config", str(config)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    assert json.loads(setup.stdout.readline()) == {"event": "setup", "step": "check"}
+    setup.stdin.write(f"{DEEP}\n{LONG}\n" + json.dumps({"button": "ok"}) + "\n")
+    setup.stdin.flush()
+    while (event := json.loads(setup.stdout.readline())).get("step") != "sensor":
+        assert "problem" not in event, event  # the OK after them was read: learning begins
+    setup.send_signal(signal.SIGTERM)
+    setup.wait(10)
+    said = setup.stderr.read()
+    assert "stdin line 1: nested too deeply" in said and "stdin line 2: too long" in said
+    assert "Traceback" not in said
+
+
+def test_replay_refuses_a_deep_or_huge_line_in_one_line(tmp_path: Path):
+    config = sim_config(tmp_path)
+    for n, line in enumerate((DEEP, LONG)):
+        events = tmp_path / f"bad{n}.jsonl"
+        events.write_text('{"t": 0, "site": "B2*", "on": true}\n' + line + "\n")
+        done = subprocess.run([*REEDBOARD, "replay", "--config", str(config), str(events)],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.count("\n") == 1 and "line 2:" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
