@@ -135,6 +135,24 @@ def commands(text: str) -> list[str]:
     return found
 
 
+def said(text: str, command: str) -> str:
+    """The comment beside ``command`` (one of :func:`commands` of ``text``), on any of its
+    lines ("" for none).
+
+    >>> said("reedboard a  # b\\nreedboard d  # e\\n", "reedboard d")
+    '# e'
+    """
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        head = comment_off(line).strip().rstrip("\\").rstrip()
+        if head and command.startswith(head):
+            end = i
+            while comment_off(lines[end]).rstrip().endswith("\\") and end + 1 < len(lines):
+                end += 1
+            return next((comment(r) for r in lines[i:end + 1] if comment(r)), "")
+    return ""
+
+
 def comment_off(line: str) -> str:
     """A shell line without its comment (a ``#`` after a space, outside quotes).
 
