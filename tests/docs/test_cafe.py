@@ -18,11 +18,11 @@ import aiohttp
 import pytest
 
 from testbed.broker import Broker, Watcher
-from testbed.docs import all_blocks, commands, docs
+from testbed.docs import ROOT, all_blocks, commands, docs
 from testbed.docs_run import Sandbox, password, serves, stop
 from testbed.tools import require, wait_until
 
-from tests.docs.test_examples import EXAMPLE, json_examples, same_shape
+from tests.docs.test_examples import EXAMPLE, columns, json_examples, same_shape
 
 pytestmark = pytest.mark.broker
 BLOCKS = [b for b in all_blocks() if not b.skip]
@@ -231,3 +231,52 @@ async def _hello(port: int, board: str) -> dict:
             await asyncio.sleep(0.1)
     return hello
 
+
+
+def test_two_boards_paired_as_the_docs_configure_them(tmp_path_factory):
+    """docs/cafe.md's two configs side by side, each on a machine of its own, on one broker
+    (anonymous, as the docs' ``broker.example``): a move made on the board whose side moves
+    first is carried out on the other, and each board's export names its opponent as the docs
+    show."""
+    pair, = block("toml", lambda b: "[opponent]" in b.text and 'kind = "remote"' in b.text)
+    broker = Broker(tmp_path_factory.mktemp("pair-broker")).start()
+    machines, boards, states = {}, {}, {}
+    seen = Watcher(broker.port, "reedboard/#")
+    try:
+        for text in columns(pair.text):
+            sandbox = Sandbox(tmp_path_factory.mktemp("pair"))
+            sandbox.broker_port = broker.port
+            config = sandbox.config(text, "board.toml")
+            data = tomllib.loads(config.read_text())
+            name = data["mqtt"]["board"]
+            machines[name] = (sandbox, config, data["opponent"])
+            boards[name] = Board(sandbox, config)
+        for name, (_, _, opponent) in machines.items():
+            states[name] = seen.state(name, lambda s: s["opponent"] is not None)
+            assert opponent["board"] in states[name]["opponent"], states[name]
+        # Who plays which side, as each board says of the other: "board home, white".
+        plays = dict(re.fullmatch(r"board (\S+), (.+)", s["opponent"]).groups()
+                     for s in states.values())
+        first, = [n for n in machines if plays[n] == states[n]["to_move"]]
+        other, = set(machines) - {first}
+        (_, shown), = [(b, j) for b, j in json_examples() if "sync" in j]
+        site = shown["moves"][0]
+        _after(seen, first, lambda: boards[first].send({"site": site, "on": True}),
+               lambda s: s["ply"] == 1)
+        seen.state(other, lambda s: site in " ".join(s["screen"]))  # "Opponent plays B2*: ..."
+        _after(seen, other, lambda: boards[other].send({"site": site, "on": True}),
+               lambda s: s["ply"] == 1 and s["sync"] == "in_sync")
+        opponent = re.search(r'`(\[Opponent "board (\S+), .*?"\])`',
+                             (ROOT / pair.doc).read_text(encoding="utf-8"))
+        named, = [n for n, (_, _, o) in machines.items() if o["board"] == opponent[2]]
+        sandbox, config, _ = machines[named]
+        export = sandbox.run(f"reedboard export --config {config}")
+        assert opponent[1] in export.stdout.splitlines(), export.stdout + export.stderr
+    finally:
+        for board in boards.values():
+            stop(board.proc)
+        for sandbox, _, _ in machines.values():
+            sandbox.close()
+        seen.close()
+        broker.stop()
+    assert all(board.proc.returncode == 0 for board in boards.values())

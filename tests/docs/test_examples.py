@@ -41,19 +41,20 @@ def of(kind: str) -> list[Block]:
 
 
 def columns(text: str) -> list[str]:
-    """A block showing two files side by side (the second commented out, from one column on;
-    a comment beside a comment stays one) as the two files; any other block as itself.
+    """A block showing two files side by side (the second commented out, after two spaces or
+    more on every line; a comment beside a comment stays one) as the two files; any other
+    block as itself.
 
     >>> columns('# a         # b\\nx = 1       # x = 2\\n')
     ['# a\\nx = 1\\n', '# b\\nx = 2\\n']
     """
     lines = [line for line in text.splitlines() if line.strip()]
-    at = lines[0].find(" #") + 1 if lines else 0
-    if at <= 0 or not all(len(line) > at and line[at - 1] == " " and line[at] == "#" for line in lines):
+    split = [re.fullmatch(r"(.+?)\s{2,}(#.*)", line) for line in lines]
+    if not lines or not all(split):
         return [text]
-    left = "".join(line[:at].rstrip() + "\n" for line in lines)
-    right = "".join((line[at:] if line.startswith("#") else re.sub(r"^#\s?", "", line[at:]))
-                    .rstrip() + "\n" for line in lines)
+    left = "".join(m[1].rstrip() + "\n" for m in split)
+    right = "".join((m[2] if m[1].startswith("#") else re.sub(r"^#\s?", "", m[2])).rstrip() + "\n"
+                    for m in split)
     return [left, right]
 
 
