@@ -13,6 +13,7 @@ import tomllib
 
 import pytest
 
+from engines import GAME_NAMES
 from firmware_host.cli.main import build_parser
 from firmware_host.store.config import load_config
 from firmware_host.store.layout import read_layout
@@ -223,3 +224,52 @@ def test_commands_the_suite_does_not_run_say_why():
 def _runnable(command: str) -> bool:
     said = words(command)
     return bool(said) and said[0] in ("reedboard", ".venv/bin/reedboard")
+
+
+def inline_json(doc_text: str) -> list[dict]:
+    """The JSON objects a doc writes inline (in backticks)."""
+    found = []
+    for code in re.findall(r"`(\{[^`]*\})`", doc_text):
+        try:
+            found.append(json.loads(code))
+        except ValueError:
+            pass
+    return found
+
+
+INLINE = [(p.relative_to(ROOT).as_posix(), inline_json(p.read_text(encoding="utf-8"))) for p in docs()]
+
+
+def test_the_computer_prints_what_the_docs_show(sandbox):
+    """``reedboard ai --json``'s line has the fields the docs show (``nodes`` instead of
+    ``playouts`` for the games the docs name)."""
+    shown = [o for _, found in INLINE for o in found if {"move", "level"} <= set(o)]
+    assert shown
+    printed = []
+    for game in GAME_NAMES:
+        run = sandbox.run(f"reedboard ai {game} --json --level 1")
+        assert run.returncode == 0, run.stderr
+        printed.append(json.loads(run.stdout))
+    for line in shown:
+        other = {k.replace("playouts", "nodes") for k in line}
+        assert all(set(p) in (set(line), other) for p in printed), printed
+        same_shape(line, next(p for p in printed if set(p) == set(line)), "reedboard ai --json")
+
+
+@pytest.mark.parametrize("doc, found", [(d, f) for d, f in INLINE if any("t" in o for o in f)],
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_the_replay_lines_the_docs_show_replay(doc, found, sandbox):
+    """The replay input lines a doc shows replay: its timed lines as one stream, each set-up
+    line it shows as a stream's first line; each ends with the ``end`` event."""
+    timed = [o for o in found if "t" in o]
+    wait = min((o for o in timed if len(o) == 1), key=lambda o: o["t"])  # {"t": 5000}
+    streams = [timed] + [[o, wait] for o in found if "setup" in o]
+    for n, stream in enumerate(streams):
+        path = sandbox.work / f"{doc.replace('/', '-')}-{n}.jsonl"
+        path.write_text("".join(json.dumps(o) + "\n" for o in stream))
+        run = sandbox.run(f"reedboard replay {path}")
+        assert run.returncode == 0, (stream, run.stderr)
+        events = [json.loads(line) for line in run.stdout.splitlines()]
+        assert events[-1]["event"] == "end", stream
+        if any("site" in o for o in stream):
+            assert any(e["event"] == "move" for e in events), stream
