@@ -130,14 +130,16 @@ class Sandbox:
         return self.text(value) if isinstance(value, str) else value
 
     def _files_named(self, data: dict[str, Any], folder: Path) -> None:
-        game = data.get("game", "antipalos")
-        sites = default_layout_toml(game, data.get("size"), data.get("variant"))
+        def sites() -> str:
+            return default_layout_toml(data.get("game", "antipalos"), data.get("size"),
+                                       data.get("variant"))
+
         layout = data.get("layout")
         if layout and not (folder / layout).exists():
-            (folder / layout).write_text(sites)
+            (folder / layout).write_text(sites())
         wiring = data.get("sensors", {}).get("wiring")
         if wiring and not (folder / wiring).exists():
-            (folder / wiring).write_text(shuffled(sites))
+            (folder / wiring).write_text(shuffled(sites()))
         mqtt = data.get("mqtt", {})
         if mqtt.get("password_file") and not (folder / mqtt["password_file"]).exists():
             (folder / mqtt["password_file"]).write_text(password(mqtt.get("username", "")) + "\n")
@@ -198,14 +200,17 @@ def merged(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
 
 
 def shuffled(layout: str) -> str:
-    """A layout file's sensor channels shuffled (a board wired in no particular order)."""
-    lines = layout.splitlines()
-    rows = [i for i, line in enumerate(lines) if "sensor = " in line]
-    channels = [re.search(r"sensor = (\d+)", lines[i]).group(1) for i in rows]  # type: ignore
+    """A layout file's sensor channels shuffled (a board wired in no particular order).
+
+    >>> text = "".join(f'"s{i}" = {{ sensor = {i}, led = {i} }}\\n' for i in range(8))
+    >>> channels = [int(c) for c in re.findall(r"sensor = (\\d+)", shuffled(text))]
+    >>> sorted(channels) == list(range(8)) and channels != list(range(8))
+    True
+    """
+    channels = re.findall(r"sensor = (\d+)", layout)
     random.Random(7).shuffle(channels)
-    for i, channel in zip(rows, channels):
-        lines[i] = re.sub(r"sensor = \d+", f"sensor = {channel}", lines[i])
-    return "\n".join(lines) + "\n"
+    order = iter(channels)
+    return re.sub(r"sensor = \d+", lambda _: f"sensor = {next(order)}", layout)
 
 
 def serves(proc: subprocess.Popen, port: int, path: str = "/", timeout: float = 30) -> int:
