@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from testbed.docs_run import Sandbox
+from tests.mqtt.conftest import page  # Chromium, as the café tests drive it
 
 
 @pytest.fixture(scope="session")
@@ -12,3 +13,6 @@ def sandbox(tmp_path_factory):
     box = Sandbox(tmp_path_factory.mktemp("machine"))
     yield box
     box.close()
+
+
+__all__ = ["page", "sandbox"]
