@@ -252,12 +252,13 @@ def test_two_boards_paired_as_the_docs_configure_them(tmp_path_factory):
             machines[name] = (sandbox, config, data["opponent"])
             boards[name] = Board(sandbox, config)
         for name, (_, _, opponent) in machines.items():
-            states[name] = seen.state(name, lambda s: s["opponent"] is not None)
+            states[name] = json.loads(seen.wait(f"reedboard/{name}/state",
+                                                lambda t: json.loads(t)["opponent"], 30))
             assert opponent["board"] in states[name]["opponent"], states[name]
         # Who plays which side, as each board says of the other: "board home, white".
         plays = dict(re.fullmatch(r"board (\S+), (.+)", s["opponent"]).groups()
                      for s in states.values())
-        first, = [n for n in machines if plays[n] == states[n]["to_move"]]
+        first, = [n for n in machines if states[n]["to_move"] in plays[n]]
         other, = set(machines) - {first}
         (_, shown), = [(b, j) for b, j in json_examples() if "sync" in j]
         site = shown["moves"][0]
