@@ -6,19 +6,46 @@ why: ``NOT_RUN``."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from testbed.docs import ROOT, all_blocks, commands, said, words
+from firmware_host.cli.main import build_parser
+from testbed.docs import ROOT, all_blocks, commands, docs, inline, is_synopsis, said, words
 from testbed.docs_run import CAFE, Sandbox, not_run, serves, stop
 
-#: The commands to run: (where, the command, its comment), in the docs' order.
-COMMANDS = [(b.where, part, said(b.text, command))
-            for b in all_blocks() if b.kind == "shell" and not b.skip
-            for command in commands(b.text) for part in command.split(" && ")
-            if not not_run(part) and not re.match(CAFE, part)]
+def whole(command: str) -> bool:
+    """Whether an inline ``reedboard ...`` is a whole command (it parses), not a usage or an
+    option named in passing (``reedboard play --json``)."""
+    if is_synopsis(command):
+        return False
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            build_parser().parse_args(words(command)[1:])
+    except SystemExit:
+        return False
+    return True
+
+
+def inline_commands() -> list[tuple[str, str, str]]:
+    """The whole commands the docs write inline, each where it is first written."""
+    found: dict[str, str] = {}
+    for path in docs():
+        for command in inline(path.read_text(encoding="utf-8")):
+            found.setdefault(command, path.relative_to(ROOT).as_posix())
+    return [(where, c, "") for c, where in found.items() if whole(c)]
+
+
+#: The commands to run: (where, the command, its comment), each doc's blocks in its order,
+#: then its inline commands.
+COMMANDS = [(w, c, s) for w, c, s in [
+    *((b.where, part, said(b.text, command))
+      for b in all_blocks() if b.kind == "shell" and not b.skip
+      for command in commands(b.text) for part in command.split(" && ")),
+    *inline_commands()] if not not_run(c) and not re.match(CAFE, c)]
 #: A comment that shows a line the command prints (``# OK  sensors: board on ... answered``).
 PRINTS = re.compile(r"#\s+((?:OK|FAIL)\s.*)")
 #: The status each serving command ends with on SIGTERM: the daemon and the dashboard end
