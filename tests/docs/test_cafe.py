@@ -203,8 +203,8 @@ def _read_until(proc: subprocess.Popen, text: str) -> list[str]:
 
 
 def _dashboard(sandbox: Sandbox, board: str) -> None:
-    """``reedboard cafe`` as the docs start it: its page answers, and its feed has the
-    table."""
+    """``reedboard cafe`` as the docs start it: its pages answer, its feed has the table, its
+    archive is where the docs say."""
     text = config_of("/etc/reedboard/cafe.toml")
     sandbox.config(text, "/etc/reedboard/cafe.toml")
     command, = [c for b in block("shell") for c in commands(b.text) if c.startswith("reedboard cafe")]
@@ -213,11 +213,14 @@ def _dashboard(sandbox: Sandbox, board: str) -> None:
     try:
         assert serves(proc, port) == 200
         assert serves(proc, port, f"/watch/{board}") == 200
+        assert serves(proc, port, f"/tables/{board}") == 200
         hello = asyncio.run(_hello(port, board))
         assert hello["broker"] and board in {t["id"] for t in hello["tables"]}
     finally:
         out, err = stop(proc)
     assert proc.returncode == 0, err
+    # The archive where the docs say it is by default.
+    assert (sandbox.home / ".local" / "state" / "reedboard" / "cafe.db").is_file()
 
 
 async def _hello(port: int, board: str) -> dict:
