@@ -12,6 +12,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import time
 import tomllib
 
 import aiohttp
@@ -26,6 +27,9 @@ from tests.docs.test_examples import EXAMPLE, columns, json_examples, same_shape
 
 pytestmark = pytest.mark.broker
 BLOCKS = [b for b in all_blocks() if not b.skip]
+#: The time between two new games a board takes (docs/cafe.md: "one new game every 1 s at
+#: most"), with a margin.
+NEW_GAMES = 1.2
 #: The piece the docs put on the simulated board first (docs/daemon.md's stdin example).
 PIECE = {"site": "B4*"}
 
@@ -146,11 +150,13 @@ def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe):
                lambda s: s["ply"] == 0 and s["sync"] == "in_sync")
         _after(seen, board, lambda: one.send({"site": shown["moves"][0], "on": True}),
                lambda s: s["ply"] == 1 and s["sync"] == "in_sync")
-        # The table's commands the docs list, each answered ok (the new game last: it ends the
-        # game the others act on).
+        # The table's commands the docs list, each answered ok (new games last: they end the
+        # game the others act on; one a second, the docs' limit).
         listed = sorted(inline_commands(), key=lambda c: c["command"] == "new_game")
         assert len(listed) >= 3
         for n, command in enumerate(listed):
+            if n and command["command"] == listed[n - 1]["command"] == "new_game":
+                time.sleep(NEW_GAMES)
             seen.publish(f"reedboard/{board}/command", json.dumps({**command, "id": n}))
             reply = json.loads(seen.wait(f"reedboard/{board}/reply",
                                          lambda t, n=n: json.loads(t).get("id") == n))
