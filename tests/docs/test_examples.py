@@ -16,9 +16,9 @@ import pytest
 from engines import GAME_NAMES
 from firmware_host.cli.main import build_parser
 from firmware_host.store.config import load_config
-from firmware_host.store.layout import read_layout
+from firmware_host.store.layout import default_layout_toml, read_layout
 from testbed.docs import ROOT, Block, all_blocks, commands, docs, inline, words
-from testbed.docs_run import CAFE, not_run
+from testbed.docs_run import CAFE, Sandbox, not_run
 
 BLOCKS = all_blocks()
 #: What the suite does with each kind of block (``text``: drawings, trees, outputs: nothing).
@@ -273,3 +273,37 @@ def test_the_replay_lines_the_docs_show_replay(doc, found, sandbox):
         assert events[-1]["event"] == "end", stream
         if any("site" in o for o in stream):
             assert any(e["event"] == "move" for e in events), stream
+
+
+def _layout_without(site: str) -> str:
+    """Antipalos 12's layout (the docs' game) lacking ``site``."""
+    printed = default_layout_toml("antipalos", 12, None)
+    return "".join(line + "\n" for line in printed.splitlines() if not line.startswith(f'"{site}"'))
+
+
+#: How to make each config error the docs show: its pattern -> the files that make it.
+ERRORS = {
+    r"config\.toml: \[(\w+)\] (\w+) must be an integer \(got '(.+)'\)":
+        lambda m: {"config.toml": f'[{m[1]}]\n{m[2]} = "{m[3]}"\n'},
+    r"config\.toml: \[(\w+)\] (\w+): GPIO pin (\d+) is also used by \[(\w+)\] (\w+)$":
+        lambda m: {"config.toml": f'[{m[4]}]\nbackend = "gpio-matrix"\n{m[5]} = [{m[3]}]\n'
+                                  f'columns = [5]\n[{m[1]}]\nbackend = "gpio"\n{m[2]} = {m[3]}\n'},
+    r'layout\.toml: \[sites\] "(.+)" is missing$':
+        lambda m: {"config.toml": 'game = "antipalos"\nsize = 12\nlayout = "layout.toml"\n',
+                   "layout.toml": _layout_without(m[1])},
+}
+SAID = [(b.where, line) for b in BLOCKS if b.kind == "text"
+        for line in b.text.splitlines() if re.match(r"reedboard: /etc/reedboard/", line)]
+
+
+@pytest.mark.parametrize("where, said", SAID, ids=[w for w, _ in SAID])
+def test_config_errors_are_the_product_s(where, said, tmp_path):
+    """Each config error the docs show is what ``reedboard`` says, word for word, for a
+    config with that mistake."""
+    made = [make(m) for pattern, make in ERRORS.items() if (m := re.search(pattern, said))]
+    assert made, f"no test makes the error {where} shows"
+    sandbox = Sandbox(tmp_path)
+    for name, text in made[0].items():
+        sandbox.mapped(f"/etc/reedboard/{name}").write_text(text)
+    run = sandbox.run(sandbox.text("reedboard doctor --config /etc/reedboard/config.toml"))
+    assert (run.returncode, run.stderr) == (2, sandbox.text(said) + "\n")
