@@ -28,7 +28,7 @@ SAMPLES = {
     "tests/robustness/test_faults.py": {"broker", "slow"},
     "engines/antipode/state.py": {"unit"},  # doctests
     "tests/docs/test_examples.py": {"docs"},
-    "tests/docs/test_cafe.py": {"docs", "broker"},
+    "tests/docs/test_cafe.py": {"docs", "broker", "browser"},
 }
 MARKERS = ("unit", "daemon", "browser", "broker", "slow", "docs")
 

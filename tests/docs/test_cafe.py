@@ -2,11 +2,11 @@
 conf, password commands and ACL; a board (``reedboard run --sim``) with the docs' ``[mqtt]``
 config and login; the state it publishes read with the dashboard's login and compared with the
 docs' example; the docs' commands (the table's and ``mosquitto_pub``/``mosquitto_sub``'s)
-answered; the dashboard started as the docs start it. Adapted only in hosts, ports and paths."""
+answered; the dashboard started as the docs start it, its page in Chromium; two boards paired
+as the docs pair them. Adapted only in hosts, ports and paths."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import shlex
@@ -15,7 +15,6 @@ import subprocess
 import time
 import tomllib
 
-import aiohttp
 import pytest
 
 from testbed.broker import Broker, Watcher
@@ -120,7 +119,7 @@ class Board:
         self.proc.stdin.flush()
 
 
-def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe):
+def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe, page):
     sandbox = cafe.sandbox
     text = config_of("/etc/reedboard/config.toml")
     config = sandbox.config(text, "/etc/reedboard/config.toml", tomllib.loads(EXAMPLE))
@@ -161,7 +160,7 @@ def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe):
             reply = json.loads(seen.wait(f"reedboard/{board}/reply",
                                          lambda t, n=n: json.loads(t).get("id") == n))
             assert reply["ok"], (command, reply)
-        _dashboard(sandbox, board)
+        _dashboard(sandbox, board, page)
     finally:
         stop(one.proc)
         seen.close()
@@ -208,9 +207,9 @@ def _read_until(proc: subprocess.Popen, text: str) -> list[str]:
     return heard
 
 
-def _dashboard(sandbox: Sandbox, board: str) -> None:
-    """``reedboard cafe`` as the docs start it: its pages answer, its feed has the table, its
-    archive is where the docs say."""
+def _dashboard(sandbox: Sandbox, board: str, page) -> None:
+    """``reedboard cafe`` as the docs start it: its pages answer, the table's tile shows in
+    Chromium, its archive is where the docs say."""
     text = config_of("/etc/reedboard/cafe.toml")
     sandbox.config(text, "/etc/reedboard/cafe.toml")
     command, = [c for b in block("shell") for c in commands(b.text) if c.startswith("reedboard cafe")]
@@ -218,28 +217,15 @@ def _dashboard(sandbox: Sandbox, board: str) -> None:
     proc = sandbox.start(shell)
     try:
         assert serves(proc, port) == 200
-        assert serves(proc, port, f"/watch/{board}") == 200
         assert serves(proc, port, f"/tables/{board}") == 200
-        hello = asyncio.run(_hello(port, board))
-        assert hello["broker"] and board in {t["id"] for t in hello["tables"]}
+        for path in ("/", f"/watch/{board}"):
+            page.goto(f"http://127.0.0.1:{port}{path}")
+            page.locator(f'article[data-board="{board}"]').wait_for()
     finally:
         out, err = stop(proc)
     assert proc.returncode == 0, err
     # The archive where the docs say it is by default.
     assert (sandbox.home / ".local" / "state" / "reedboard" / "cafe.db").is_file()
-
-
-async def _hello(port: int, board: str) -> dict:
-    """The dashboard's feed, once it has heard ``board``."""
-    async with aiohttp.ClientSession() as session:
-        for _ in range(100):
-            async with session.ws_connect(f"http://127.0.0.1:{port}/ws") as ws:
-                hello = json.loads((await ws.receive()).data)
-            if hello["broker"] and board in {t["id"] for t in hello["tables"]}:
-                return hello
-            await asyncio.sleep(0.1)
-    return hello
-
 
 
 def test_two_boards_paired_as_the_docs_configure_them(tmp_path_factory):
