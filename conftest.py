@@ -8,6 +8,8 @@ choose, e.g. the quick tests on a laptop::
   ``postgres`` fixture); a test that starts one itself is marked where it is written;
 - ``slow``: the robot's, the soak's and the faults' runs (:data:`SLOW`);
 - ``daemon``: the daemon's tests (``tests/daemon/``), which need nothing outside Python;
+- ``docs``: the docs as tests (``tests/docs/``): every example and command of README.md and
+  docs/ run against the product (with ``broker`` where they start Mosquitto);
 - ``unit``: every other test and doctest.
 
 A test may have several (a dashboard's page on a broker: ``browser`` and ``broker``).
@@ -31,8 +33,9 @@ NEEDS = {"browser": "browser", "page": "browser", "firefox": "browser",
 SLOW = {"tests/daemon/test_robot.py", "tests/robustness/test_soak.py",
         "tests/robustness/test_faults.py"}
 DAEMON = "tests/daemon/"
+DOCS = "tests/docs/"
 #: The markers that say what a test needs; a test with none of them is a ``unit`` test.
-KINDS = ("browser", "broker", "slow", "daemon")
+KINDS = ("browser", "broker", "slow", "daemon", "docs")
 
 
 def kinds(path: str, fixtures: set[str], marked: set[str]) -> set[str]:
@@ -43,6 +46,8 @@ def kinds(path: str, fixtures: set[str], marked: set[str]) -> set[str]:
         found.add("slow")
     if path.startswith(DAEMON):
         found.add("daemon")
+    if path.startswith(DOCS):
+        found.add("docs")
     return found or {"unit"}
 
 

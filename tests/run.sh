@@ -14,6 +14,7 @@ command -v systemd-analyze >/dev/null || need+=(systemd)
 command -v firefox-esr >/dev/null || need+=(firefox-esr)  # ... and the page in Firefox
 command -v npm >/dev/null || need+=(nodejs npm)  # axe-core and TypeScript (the pages' scripts)
 [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # the café network's tests: a real broker
+command -v mosquitto_pub >/dev/null || need+=(mosquitto-clients)  # docs/cafe.md's commands
 command -v avr-gcc >/dev/null || need+=(gcc-avr)  # the firmware (firmware/Makefile)
 [ -f /usr/lib/avr/include/avr/io.h ] || need+=(avr-libc)
 [ -f /usr/include/simavr/sim_avr.h ] || need+=(libsimavr-dev)  # its emulator harness (firmware/sim)

@@ -27,8 +27,10 @@ SAMPLES = {
     "tests/robustness/test_soak.py": {"slow"},
     "tests/robustness/test_faults.py": {"broker", "slow"},
     "engines/antipode/state.py": {"unit"},  # doctests
+    "tests/docs/test_examples.py": {"docs"},
+    "tests/docs/test_cafe.py": {"docs", "broker", "browser"},
 }
-MARKERS = ("unit", "daemon", "browser", "broker", "slow")
+MARKERS = ("unit", "daemon", "browser", "broker", "slow", "docs")
 
 
 def collected(marker: str) -> set[str]:

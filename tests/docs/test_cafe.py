@@ -1,0 +1,278 @@
+"""docs/cafe.md followed as a café owner does, on one machine: Mosquitto started with the docs'
+conf, password commands and ACL; a board (``reedboard run --sim``) with the docs' ``[mqtt]``
+config and login; the state it publishes read with the dashboard's login and compared with the
+docs' example; the docs' commands (the table's and ``mosquitto_pub``/``mosquitto_sub``'s)
+answered; the dashboard started as the docs start it, its page in Chromium; two boards paired
+as the docs pair them. Adapted only in hosts, ports and paths."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import time
+import tomllib
+
+import pytest
+
+from testbed.broker import Broker, Watcher
+from testbed.docs import ROOT, all_blocks, commands, docs
+from testbed.docs_run import Sandbox, password, serves, stop
+from testbed.tools import require, wait_until
+
+from tests.docs.test_examples import EXAMPLE, columns, json_examples, same_shape
+
+pytestmark = pytest.mark.broker
+BLOCKS = [b for b in all_blocks() if not b.skip]
+#: The time between two new games a board takes (docs/cafe.md: "one new game every 1 s at
+#: most"), with a margin.
+NEW_GAMES = 1.2
+#: The piece the docs put on the simulated board first (docs/daemon.md's stdin example).
+PIECE = {"site": "B4*"}
+
+
+def block(kind: str, test=lambda b: True):
+    found = [b for b in BLOCKS if b.kind == kind and test(b)]
+    assert found, f"the docs show no {kind} block"
+    return found
+
+
+def lines(program: str) -> list[str]:
+    """The docs' command lines that run ``program`` (``sudo`` off), in the docs' order."""
+    return [re.sub(r"^sudo ", "", c) for b in block("shell") for c in commands(b.text)
+            if re.match(rf"(sudo )?{program} ", c)]
+
+
+def inline_commands() -> list[dict]:
+    """The board commands the docs write inline, ``{"command": ...}``."""
+    found = []
+    for path in docs():
+        for code in re.findall(r"`(\{\"command\"[^`]*\})`", path.read_text(encoding="utf-8")):
+            found.append(json.loads(code))
+    return found
+
+
+class Cafe:
+    """The café's machine: Mosquitto with the docs' conf, logins (:attr:`users`) and ACL."""
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        conf, = block("mosquitto")  # (the bridge to a central broker says why it is not run)
+        self.users = self._passwords()
+        acl = "".join(b.text + "\n" for b in block("acl"))
+        named = dict(re.findall(r"^(acl_file|password_file) (\S+)$", conf.text, re.M))
+        sandbox.mapped(named["acl_file"]).write_text(acl)
+        extra = sandbox.text("".join(line + "\n" for line in conf.text.splitlines()
+                                     if not line.startswith("listener ")))
+        folder = sandbox.mapped("/etc/mosquitto/conf.d")
+        folder.mkdir(parents=True, exist_ok=True)
+        self.broker = Broker(folder, extra).start()
+        sandbox.broker_port = self.broker.port
+
+    def _passwords(self) -> list[str]:
+        """Run the docs' ``mosquitto_passwd`` commands, typing each login's password."""
+        users = []
+        for line in lines("mosquitto_passwd"):
+            users.append(shlex.split(line)[-1])
+            run = subprocess.run(["bash", "-c", self.sandbox.text(line)], capture_output=True,
+                                 text=True, input=f"{password(users[-1])}\n" * 2, timeout=30)
+            assert run.returncode == 0, run.stderr
+        return users
+
+    def close(self) -> None:
+        self.broker.stop()
+
+
+@pytest.fixture(scope="module")
+def cafe(tmp_path_factory):
+    require(shutil.which("mosquitto_passwd") is not None, "mosquitto_passwd (Debian's mosquitto)")
+    sandbox = Sandbox(tmp_path_factory.mktemp("cafe"))
+    place = Cafe(sandbox)
+    yield place
+    place.close()
+    sandbox.close()
+
+
+def config_of(name: str) -> str:
+    """The docs' config with an ``[mqtt]`` table written as the file ``name``."""
+    found, = block("toml", lambda b: b.file == name and "[mqtt]" in b.text)
+    return found.text
+
+
+def login(text: str) -> dict[str, str]:
+    """The ``[mqtt]`` login a config of the docs names."""
+    username = re.search(r'^username = "(.+)"', text, re.M)[1]
+    return {"username": username, "password": password(username)}
+
+
+class Board:
+    """``reedboard run --sim`` with a config, in the sandbox; stdin moves its pieces."""
+
+    def __init__(self, sandbox: Sandbox, config) -> None:
+        self.proc = sandbox.start(f"exec reedboard run --sim --config {config}",
+                                  stdin=subprocess.PIPE)
+
+    def send(self, obj: dict) -> None:
+        self.proc.stdin.write(json.dumps(obj) + "\n")
+        self.proc.stdin.flush()
+
+
+def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe, page):
+    sandbox = cafe.sandbox
+    text = config_of("/etc/reedboard/config.toml")
+    config = sandbox.config(text, "/etc/reedboard/config.toml", tomllib.loads(EXAMPLE))
+    board = tomllib.loads(config.read_text())["mqtt"]["board"]
+    assert login(text)["username"] in cafe.users, "the board's login is not among the docs' logins"
+    dashboard = config_of("/etc/reedboard/cafe.toml")
+    assert login(dashboard)["username"] in cafe.users
+    seen = Watcher(cafe.broker.port, "reedboard/#", **login(dashboard))
+    home = Watcher(cafe.broker.port, "homeassistant/#", "reedboard/+/state",
+                   **{"username": "homeassistant", "password": password("homeassistant")})
+    one = Board(sandbox, config)
+    try:
+        seen.wait(f"reedboard/{board}/availability", lambda t: t == "online", timeout=30)
+        state = seen.state(board)
+        (where, shown), = [(b.where, j) for b, j in json_examples() if "sync" in j]
+        same_shape(shown, state, where)
+        # Home Assistant's login reads the boards and their announcements.
+        home.wait(f"reedboard/{board}/state")
+        home.wait(f"homeassistant/select/reedboard_{board}/game/config")
+        # The docs' mosquitto_sub hears the answer to the docs' mosquitto_pub.
+        one.send({**PIECE, "on": True})
+        seen.state(board, lambda s: s["ply"] == 1)
+        replies = _mosquitto_clients(sandbox, cafe.broker.port)
+        assert replies and all(json.loads(r)["ok"] for r in replies), replies
+        # The piece taken back off, and the state example's first move played.
+        _after(seen, board, lambda: one.send({**PIECE, "on": False}),
+               lambda s: s["ply"] == 0 and s["sync"] == "in_sync")
+        _after(seen, board, lambda: one.send({"site": shown["moves"][0], "on": True}),
+               lambda s: s["ply"] == 1 and s["sync"] == "in_sync")
+        # The table's commands the docs list, each answered ok (new games last: they end the
+        # game the others act on; one a second, the docs' limit).
+        listed = sorted(inline_commands(), key=lambda c: c["command"] == "new_game")
+        assert len(listed) >= 3
+        for n, command in enumerate(listed):
+            if n and command["command"] == listed[n - 1]["command"] == "new_game":
+                time.sleep(NEW_GAMES)
+            seen.publish(f"reedboard/{board}/command", json.dumps({**command, "id": n}))
+            reply = json.loads(seen.wait(f"reedboard/{board}/reply",
+                                         lambda t, n=n: json.loads(t).get("id") == n))
+            assert reply["ok"], (command, reply)
+        _dashboard(sandbox, board, page)
+    finally:
+        stop(one.proc)
+        seen.close()
+        home.close()
+    assert one.proc.returncode == 0
+
+
+def _after(seen: Watcher, board: str, action, test) -> None:
+    """Do ``action``, then wait until a state of ``board`` from then on passes ``test``."""
+    before = len(seen.texts(f"reedboard/{board}/state"))
+    action()
+    assert wait_until(lambda: any(test(json.loads(t))
+                                  for t in seen.texts(f"reedboard/{board}/state")[before:]), 15), [
+        {k: json.loads(t)[k] for k in ("ply", "sync", "missing", "extra", "status")}
+        for t in seen.texts(f"reedboard/{board}/state")[-4:]]
+
+
+def _mosquitto_clients(sandbox: Sandbox, port: int) -> list[str]:
+    """Run the docs' ``mosquitto_sub``, then their ``mosquitto_pub``; the replies heard."""
+    require(shutil.which("mosquitto_pub") is not None, "mosquitto_pub (Debian's mosquitto-clients)")
+
+    def adapted(line: str) -> str:
+        user = re.search(r"-u (\S+)", line)[1]
+        return sandbox.text(line).replace("-P ...", f"-P {password(user)}") + f" -p {port}"
+
+    subscriber = sandbox.start(adapted(lines("mosquitto_sub")[0]))
+    try:
+        for line in lines("mosquitto_pub"):
+            run = sandbox.run(adapted(line))
+            assert run.returncode == 0, run.stderr
+            sent = json.loads(shlex.split(line)[-1])
+        heard = _read_until(subscriber, f'"id": {json.dumps(sent["id"])}')
+    finally:
+        stop(subscriber)
+    return [line.split(" ", 1)[1] for line in heard if "/reply " in line]
+
+
+def _read_until(proc: subprocess.Popen, text: str) -> list[str]:
+    heard = []
+    while text not in (heard[-1] if heard else ""):
+        line = proc.stdout.readline()
+        assert line, f"mosquitto_sub stopped: {heard}"
+        heard.append(line.strip())
+    return heard
+
+
+def _dashboard(sandbox: Sandbox, board: str, page) -> None:
+    """``reedboard cafe`` as the docs start it: its pages answer, the table's tile shows in
+    Chromium, its archive is where the docs say."""
+    text = config_of("/etc/reedboard/cafe.toml")
+    sandbox.config(text, "/etc/reedboard/cafe.toml")
+    command, = [c for b in block("shell") for c in commands(b.text) if c.startswith("reedboard cafe")]
+    shell, port = sandbox.command(command)
+    proc = sandbox.start(shell)
+    try:
+        assert serves(proc, port) == 200
+        assert serves(proc, port, f"/tables/{board}") == 200
+        for path in ("/", f"/watch/{board}"):
+            page.goto(f"http://127.0.0.1:{port}{path}")
+            page.locator(f'article[data-board="{board}"]').wait_for()
+    finally:
+        out, err = stop(proc)
+    assert proc.returncode == 0, err
+    # The archive where the docs say it is by default.
+    assert (sandbox.home / ".local" / "state" / "reedboard" / "cafe.db").is_file()
+
+
+def test_two_boards_paired_as_the_docs_configure_them(tmp_path_factory):
+    """docs/cafe.md's two configs side by side, each on a machine of its own, on one broker
+    (anonymous, as the docs' ``broker.example``): a move made on the board whose side moves
+    first is carried out on the other, and each board's export names its opponent as the docs
+    show."""
+    pair, = block("toml", lambda b: "[opponent]" in b.text and 'kind = "remote"' in b.text)
+    broker = Broker(tmp_path_factory.mktemp("pair-broker")).start()
+    machines, boards, states = {}, {}, {}
+    seen = Watcher(broker.port, "reedboard/#")
+    try:
+        for text in columns(pair.text):
+            sandbox = Sandbox(tmp_path_factory.mktemp("pair"))
+            sandbox.broker_port = broker.port
+            config = sandbox.config(text, "board.toml")
+            data = tomllib.loads(config.read_text())
+            name = data["mqtt"]["board"]
+            machines[name] = (sandbox, config, data["opponent"])
+            boards[name] = Board(sandbox, config)
+        for name, (_, _, opponent) in machines.items():
+            states[name] = json.loads(seen.wait(f"reedboard/{name}/state",
+                                                lambda t: json.loads(t)["opponent"], 30))
+            assert opponent["board"] in states[name]["opponent"], states[name]
+        # Who plays which side, as each board says of the other: "board home, white".
+        plays = dict(re.fullmatch(r"board (\S+), (.+)", s["opponent"]).groups()
+                     for s in states.values())
+        first, = [n for n in machines if states[n]["to_move"] in plays[n]]
+        other, = set(machines) - {first}
+        (_, shown), = [(b, j) for b, j in json_examples() if "sync" in j]
+        site = shown["moves"][0]
+        _after(seen, first, lambda: boards[first].send({"site": site, "on": True}),
+               lambda s: s["ply"] == 1)
+        seen.state(other, lambda s: site in " ".join(s["screen"]))  # "Opponent plays B2*: ..."
+        _after(seen, other, lambda: boards[other].send({"site": site, "on": True}),
+               lambda s: s["ply"] == 1 and s["sync"] == "in_sync")
+        opponent = re.search(r'`(\[Opponent "board (\S+), .*?"\])`',
+                             (ROOT / pair.doc).read_text(encoding="utf-8"))
+        named, = [n for n, (_, _, o) in machines.items() if o["board"] == opponent[2]]
+        sandbox, config, _ = machines[named]
+        export = sandbox.run(f"reedboard export --config {config}")
+        assert opponent[1] in export.stdout.splitlines(), export.stdout + export.stderr
+    finally:
+        for board in boards.values():
+            stop(board.proc)
+        for sandbox, _, _ in machines.values():
+            sandbox.close()
+        seen.close()
+        broker.stop()
+    assert all(board.proc.returncode == 0 for board in boards.values())
