@@ -93,6 +93,11 @@ class Watcher:
         """The first state of ``board`` that passes ``test``."""
         return json.loads(self.wait(f"reedboard/{board}/state", lambda t: test(json.loads(t))))
 
+    def playable(self, board: str, test: Callable[[list], bool] = lambda _: True) -> list[dict]:
+        """The first list of the games ``board`` plays (its ``games`` topic) that passes ``test``."""
+        return json.loads(self.wait(f"reedboard/{board}/games",
+                                    lambda t: test(json.loads(t)["playable"])))["playable"]
+
     def texts(self, topic: str) -> list[str]:
         with self._seen:
             return [text for name, text, _ in self.messages if name == topic]

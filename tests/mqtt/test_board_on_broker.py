@@ -262,12 +262,14 @@ def test_a_board_plays_every_size_its_layout_covers(tmp_path, broker, watcher, b
     command = "reedboard/t1/command"
     watcher.publish(command, '{"command": "new_game", "game": "antipalos", "size": 5}')
     state = watcher.state("t1", lambda s: s["game"] == "antipalos")
-    titles = [p["title"] for p in state["playable"]]
+    playable = watcher.playable("t1")
+    titles = [p["title"] for p in playable]
     assert state["games"] == ["antipalos", "anti-grid"] and state["choice"] == "Antipalos 5"
+    assert "playable" not in state  # on its own topic: not sent again with every move
     assert {"Antipalos 5", "Antipalos 5 cut-throat-3", "Anti-Grid 6", "Anti-Grid 6 chain"} <= set(titles)
-    assert {p["game"] for p in state["playable"]} == {"antipalos", "anti-grid"}
-    assert {"game": "antipalos", "size": 5, "variant": "two", "title": "Antipalos 5"} in state["playable"]
-    assert not any(p["size"] > 5 for p in state["playable"] if p["game"] == "antipalos")
+    assert {p["game"] for p in playable} == {"antipalos", "anti-grid"}
+    assert {"game": "antipalos", "size": 5, "variant": "two", "title": "Antipalos 5"} in playable
+    assert not any(p["size"] > 5 for p in playable if p["game"] == "antipalos")
     select = json.loads(watcher.wait("homeassistant/select/reedboard_t1/game/config"))
     assert select["options"] == titles and state["choice"] in select["options"]
     time.sleep(1.1)  # one new game a second
@@ -285,7 +287,8 @@ def test_home_assistant_offers_a_game_started_outside_the_menus_sizes(tmp_path, 
     watcher.state("t1")
     watcher.publish("reedboard/t1/command", '{"command": "new_game", "game": "antipalos", "size": 7}')
     state = watcher.state("t1", lambda s: s["size"] == 7)
-    assert state["choice"] == "Antipalos 7" and "Antipalos 7" in [p["title"] for p in state["playable"]]
+    assert state["choice"] == "Antipalos 7"
+    watcher.playable("t1", lambda games: "Antipalos 7" in [p["title"] for p in games])
     watcher.wait("homeassistant/select/reedboard_t1/game/config",
                  lambda t: "Antipalos 7" in json.loads(t)["options"])
 
@@ -295,9 +298,9 @@ def test_a_paired_board_plays_only_games_of_two_sides(tmp_path, broker, watcher,
     game of three or four sides, and a command for one is refused with the reason."""
     pair = '[opponent]\nkind = "remote"\nboard = "home"\nside = "white"\n'
     boards(board_config(tmp_path, broker.port, "friend", extra=pair))
-    state = watcher.state("friend")
-    variants = {p["variant"] for p in state["playable"] if p["game"] == "antipalos"}
-    assert variants == {"two", "team"} and "Antipalos 12" in [p["title"] for p in state["playable"]]
+    playable = watcher.playable("friend")
+    variants = {p["variant"] for p in playable if p["game"] == "antipalos"}
+    assert variants == {"two", "team"} and "Antipalos 12" in [p["title"] for p in playable]
     select = json.loads(watcher.wait("homeassistant/select/reedboard_friend/game/config"))
     assert not any("cut-throat" in title for title in select["options"])
     watcher.publish("reedboard/friend/command",

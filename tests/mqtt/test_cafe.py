@@ -208,7 +208,8 @@ def test_new_game_offers_every_size_and_variant_the_board_plays(tmp_path, broker
     boards(board_config(tmp_path, broker.port, top=f'layout = "{layout}"\n', game="anti-grid", size=6))
     watcher.state("t1")
     watcher.publish("reedboard/t1/command", '{"command": "new_game", "game": "antipalos", "size": 5}')
-    titles = [p["title"] for p in watcher.state("t1", lambda s: s["game"] == "antipalos")["playable"]]
+    watcher.state("t1", lambda s: s["game"] == "antipalos")
+    titles = [p["title"] for p in watcher.playable("t1")]
     page.goto(cafe())
     tile = page.locator('article[data-board="t1"]')
     tile.locator(".title").filter(has_text="Antipalos 5").wait_for()

@@ -60,10 +60,13 @@ PLAYABLE = [{"game": "antipalos", "size": 3, "variant": "two", "title": "Antipal
 def test_the_games_a_board_plays_are_checked_too(playable):
     fleet, seen = _fleet()
     with pytest.raises(Bad):
-        fleet.receive("reedboard/t1/state", json.dumps({**STATE, "playable": playable}).encode())
-    good = {**STATE, "games": ["antipalos", "antipode"], "playable": PLAYABLE, "choice": "Antipalos 3"}
+        fleet.receive("reedboard/t1/games", json.dumps({"playable": playable}).encode())
+    fleet.receive("reedboard/t1/games", json.dumps({"playable": PLAYABLE}).encode())
+    good = {**STATE, "games": ["antipalos", "antipode"], "choice": "Antipalos 3"}
     fleet.receive("reedboard/t1/state", json.dumps(good).encode())
     assert seen[-1]["state"]["playable"] == PLAYABLE and seen[-1]["state"]["choice"] == "Antipalos 3"
+    fleet.receive("reedboard/t1/games", b"")  # retired: cleared
+    assert "playable" not in seen[-1]["state"]
 
 
 @pytest.mark.parametrize("topic, payload", [

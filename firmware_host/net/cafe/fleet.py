@@ -78,14 +78,16 @@ STATE = record({
     "board": optional(text(MAX_BOARD_ID)), "hardware": optional(_WORD), "opponent": optional(_WORD),
     "last_move_at": optional(text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")),
     "last_result": optional(_LINE), "games": optional(items(text(40), 20)),
-    "playable": optional(items(record({"game": text(40), "size": optional(whole(0, 1000)),
-                                       "variant": optional(text(40)), "title": _WORD},
-                                      required=("game", "title")), PLAYABLE)),
     "choice": optional(_WORD),
     "today": optional(record({"played": whole(0, 100_000),
                               "results": mapping(text(20), whole(0, 100_000), 8),
                               "running": whole(0, 100_000), "last": optional(_LINE)})),
 }, required=("game",))
+#: Every game, size and variant a board plays (retained on ``reedboard/<id>/games``).
+GAMES = record({"playable": items(record({"game": text(40), "size": optional(whole(0, 1000)),
+                                          "variant": optional(text(40)), "title": _WORD},
+                                         required=("game", "title")), PLAYABLE)},
+               required=("playable",))
 #: A board's answer to a command.
 REPLY = record({"id": ident, "ok": one_of(True, False), "error": optional(text(300))},
                required=("ok",))
@@ -101,6 +103,8 @@ class Table:
         self.offline_at: float | None = None
         self.state: dict[str, Any] = {}
         self.games: list[dict[str, Any]] = []
+        #: Every game, size and variant its board plays, titled (its ``games`` topic).
+        self.playable: list[dict[str, Any]] = []
         self.layout: str | None = None
         self.pieces: frozenset[str] = frozenset()
         #: The pieces as the game has them (``net/web/drawn.py``), for the miniature.
@@ -156,6 +160,8 @@ class Table:
         """The table for the page; ``lines``: the OLED's lines besides its title and main line
         (:func:`tile_lines`)."""
         state = {k: v for k, v in self.state.items() if k != "moves"}
+        if self.playable:
+            state["playable"] = self.playable
         return {"id": self.board, "name": self.name or self.board,
                 "online": self.online or self.reconnecting, "reconnecting": self.reconnecting,
                 "state": state, "lines": tile_lines(state.get("screen") or [], state.get("status")),
@@ -208,6 +214,8 @@ class Fleet:
             data: Any = payload.decode()
         elif kind == "state":
             data = read(payload, STATE) if payload else None
+        elif kind == "games":
+            data = read(payload, GAMES)["playable"] if payload else None
         else:
             return
         if not payload and board not in self.tables:
@@ -241,6 +249,8 @@ class Fleet:
                 table.offline_at = self.timer()
             table.online = online
             alerts += self._gone(table)
+        elif kind == "games":
+            table.playable = data or []
         elif data is None:  # a retired table's state cleared
             table.state = {}
             table.replay()

@@ -23,7 +23,7 @@ from firmware_host.net.web.base import WebServer
 from firmware_host.store.config import Mqtt
 
 #: What the dashboard listens to on every board.
-KINDS = ("state", "availability", "reply", "record")
+KINDS = ("state", "availability", "reply", "record", "games")
 #: The dashboard's alerts (retained JSON: the latest, and how many tables need attention), and
 #: how Home Assistant shows them: a device "reedboard café" with two sensors.
 ALERTS_TOPIC = "reedboard-cafe/alerts"

@@ -45,7 +45,7 @@ RATE, BURST = 2.0, 10.0
 #: The longest name a table may be given.
 MAX_NAME = 40
 #: A board's retained topics, cleared when its table is retired.
-RETAINED = ("state", "availability", "moves", "record")
+RETAINED = ("state", "availability", "moves", "record", "games")
 
 #: Publishes on the broker: (topic, payload, retained).
 Publish = Callable[[str, str, bool], None]

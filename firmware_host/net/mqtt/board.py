@@ -70,7 +70,7 @@ class NetBoard:
         self._recent = Recent()
         self._lock = threading.Lock()
         self._state: dict[str, Any] | None = None
-        self._sent = ""
+        self._sent = self._games_sent = ""
         self._game_id: Any = None
         self._today: dict[str, Any] | None = None
         self._last_move_at: str | None = None
@@ -138,7 +138,8 @@ class NetBoard:
         )
         state["last_result"] = state["result"] or (self._today or {}).get("last")
         listing = self.playable.listing(controller.game)  # what the dashboard's New game offers
-        state.update(listing)
+        state.update(games=listing["games"], choice=listing["choice"])
+        self._send_games(listing["playable"])
         titles = self.playable.titles(controller.game)
         if titles is not self._titles:  # Home Assistant's select offers the game now
             self._titles = titles
@@ -159,6 +160,14 @@ class NetBoard:
     def sent_state(self) -> str:
         """The JSON text of the state last published (bench/cafe.py measures its size)."""
         return self._sent
+
+    def _send_games(self, playable: list[dict[str, Any]]) -> None:
+        """Every game, size and variant the board plays, retained on ``reedboard/<id>/games``
+        when it changes: a list too long to send with every state."""
+        text = json.dumps({"playable": playable})
+        if text != self._games_sent:
+            self._games_sent = text
+            self.link.publish(topics.games_topic(self.board), text, retain=True)
 
     def _send_state(self, state: dict[str, Any]) -> None:
         text = json.dumps(state)

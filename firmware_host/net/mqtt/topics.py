@@ -51,6 +51,10 @@ def record_topic(board: str) -> str:
     return topic(board, "record")
 
 
+def games_topic(board: str) -> str:
+    return topic(board, "games")
+
+
 def board_of(name: str) -> str | None:
     """The board id in a ``reedboard/<id>/...`` topic, else None."""
     parts = name.split("/")
