@@ -4,10 +4,12 @@ broker that comes back is not every table offline, alerts, names, the day's game
 from __future__ import annotations
 
 import json
+import random
 from datetime import datetime, timezone
 
 import pytest
 
+from engines import new_game
 from firmware_host.net.cafe import fleet as fleet_module
 from firmware_host.net.cafe.archive import Archive
 from firmware_host.net.cafe.clock import Clock, zone
@@ -214,3 +216,40 @@ def test_names_and_the_days_games_survive_a_restart_in_the_archive(tmp_path):
     assert seen[-1]["name"] == "Window table"
     assert [g["result"] for g in seen[-1]["games"]] == ["white wins by connection"]
     assert again.retire("t1") and "t1" not in again.tables
+
+
+def _long_game(seed: int, plies: int) -> list[str]:
+    """A legal Anti-Grid 8 game of ``plies`` random moves (its games run that long)."""
+    state, rng, moves = new_game("anti-grid", 8, None), random.Random(seed), []
+    while len(moves) < plies:
+        move = rng.choice(list(state.legal_moves()))
+        moves.append(str(move))
+        state = state.apply(move)
+    return moves
+
+
+def test_a_board_flooding_long_histories_delays_no_other_table():
+    """t1 sends two long legal games in turn, five times in a second (each a whole replay): what
+    its budget does not pay for waits, the newest kept, and is shown when it does; t2's move
+    meanwhile is shown at once. A game longer than any game is refused unread."""
+    fleet, seen, _, timer = _timed_fleet(("t1", "t2"))
+    games = [{"game": "anti-grid", "size": 8, "variant": "plain", "moves": _long_game(seed, 2000)}
+             for seed in (1, 2)]
+    for n in range(5):
+        fleet.receive("reedboard/t1/state", json.dumps(games[n % 2]).encode())
+    shown = [view for view in seen if view["layout"] == "anti-grid/8/plain"]
+    assert len(shown) == 2  # the first two: 4,000 moves of the 5,000 it may replay at once
+    fleet.receive("reedboard/t2/state", json.dumps(STATE).encode())
+    assert seen[-1]["id"] == "t2" and seen[-1]["pieces"] == ["A1*"]
+    fleet.tick()
+    assert seen[-1]["id"] == "t2"  # t1's newest still waits for its budget
+    timer.now += 2.0  # 1,000 moves a second: enough for the 2,000 waiting
+    fleet.tick()
+    last = seen[-1]
+    position = new_game("anti-grid", 8, None)
+    for move in games[0]["moves"]:  # the fifth state is the first game again
+        position = position.apply(position.parse_move(move))
+    assert last["id"] == "t1" and last["pieces"] == sorted(position.occupied())
+    with pytest.raises(Bad, match="moves"):
+        fleet.receive("reedboard/t1/state", json.dumps(
+            {**games[0], "moves": games[0]["moves"] * 3}).encode())

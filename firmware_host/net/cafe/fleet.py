@@ -6,6 +6,10 @@ so a board sends only its moves, never its geometry).
 changed table, as a JSON-ready dict, to its listener. Everything a board publishes is checked
 as untrusted input first (:mod:`firmware_host.net.mqtt.untrusted`): a message that fails is
 dropped whole (:class:`Bad`, which the link says in the journal) and the table keeps what it had.
+Replaying a board's moves is bounded by the board: a game of at most ``MAX_MOVES`` moves, and
+:data:`REPLAY_RATE` moves replayed a second for each board; a board that sends more has its
+newest state wait (said once) and shown when its budget allows, so no board delays another's
+tile.
 
 >>> fleet = Fleet()
 >>> seen = []
@@ -31,13 +35,16 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import threading
 import time
 from typing import Any, Callable
 
 from engines import GAME_NAMES, new_game
 from engines.core import GameState, IllegalMove, OptionError
+from firmware_host.actions.limits import Bucket
 from firmware_host.net.mqtt import topics
+from firmware_host.net.mqtt.peer import MAX_MOVES
 from firmware_host.net.mqtt.untrusted import (
     Bad, board_id, ident, items, mapping, number, one_of, optional, read, record, text, whole,
 )
@@ -55,6 +62,9 @@ ALERTS = 100
 #: reconnecting (a broker that goes down sends every board's last will; the boards come back
 #: within their 30 s backoff).
 GRACE = 40.0
+#: The moves the dashboard replays for one board: a second's worth, and at once (a long game's
+#: state after a restart).
+REPLAY_RATE, REPLAY_BURST = 1000.0, float(MAX_MOVES)
 #: Seconds an offline report waits before it is believed: a broker going down sends the boards'
 #: last wills just before the dashboard notices that it lost the broker itself.
 WINDOW = 3.0
@@ -71,7 +81,7 @@ STATE = record({
     "game": text(40), "title": optional(_WORD), "size": optional(whole(0, 1000)),
     "variant": optional(text(40)), "sides": optional(items(text(20), 8)),
     "ply": optional(whole(0, 1_000_000)), "to_move": optional(text(20)),
-    "moves": optional(items(text(40), 20_000)), "winner": optional(text(20)),
+    "moves": optional(items(text(40), MAX_MOVES)), "winner": optional(text(20)),
     "result": optional(_LINE), "status": optional(_LINE), "screen": optional(items(_LINE, 12)),
     "sync": optional(one_of("in_sync", "out_of_sync")), "missing": optional(_SITES),
     "extra": optional(_SITES), "brightness": optional(number(0, 1)),
@@ -96,8 +106,12 @@ REPLY = record({"id": ident, "ok": one_of(True, False), "error": optional(text(3
 class Table:
     """One board: what it last said, and its game replayed."""
 
-    def __init__(self, board: str) -> None:
+    def __init__(self, board: str, clock: Callable[[], float] = time.monotonic) -> None:
         self.board = board
+        #: The moves its states may have replayed (:data:`REPLAY_RATE`), and its newest state
+        #: still waiting for them (None: none).
+        self.budget = Bucket(REPLAY_RATE, REPLAY_BURST, clock)
+        self.waiting: dict[str, Any] | None = None
         self.online = False
         #: When an offline report not yet believed came (monotonic s; None: none is waiting).
         self.offline_at: float | None = None
@@ -136,6 +150,14 @@ class Table:
         self.figures = figures(position)
         self._game = (key, moves, position)
         return position
+
+    def cost(self, state: dict[str, Any]) -> int:
+        """The moves showing ``state`` replays: the new ones, or all when the game is another."""
+        key = f"{state.get('game')}/{state.get('size')}/{state.get('variant')}"
+        moves = tuple(state.get("moves") or ())
+        if self._game and self._game[0] == key and moves[: len(self._game[1])] == self._game[1]:
+            return len(moves) - len(self._game[1])
+        return len(moves)
 
     def _play(self, key: str, moves: tuple[str, ...]) -> tuple[GameState | None, GameState]:
         """(the position before the last new move or None, the position after ``moves``)."""
@@ -222,16 +244,30 @@ class Fleet:
             return  # a retired table's retained topics being cleared
         with self.lock:
             table = self._table(board)
+            if kind == "state" and data is not None and not self._affords(table, data):
+                return
             alerts = self._apply(table, kind, data)
             view = table.view()
         self.listener(view)
         for alert in alerts:
             self._alert(alert)
 
+    def _affords(self, table: Table, state: dict[str, Any]) -> bool:
+        """Whether ``table``'s budget pays for replaying ``state`` now; else it waits (the
+        newest waiting replaces an older one) for :meth:`tick`, said once."""
+        if table.waiting is None and table.budget.take(table.cost(state)):
+            return True
+        if table.waiting is None:
+            print(f"reedboard cafe: {table.board} sends more moves than the dashboard replays "
+                  f"({REPLAY_RATE:g} a second): its newest state is shown when they are replayed",
+                  file=sys.stderr)
+        table.waiting = state
+        return False
+
     def _table(self, board: str) -> Table:
         table = self.tables.get(board)
         if table is None:
-            table = self.tables[board] = Table(board)
+            table = self.tables[board] = Table(board, self.timer)
             if self.archive is not None:
                 table.name = self.archive.names().get(board)
                 table.games = [self._timed(g) for g in
@@ -336,13 +372,19 @@ class Fleet:
 
     def tick(self) -> None:
         """Called about once a second: a table whose offline report is now believed is offline
-        (and alerted); at the café's midnight the day's lists are emptied."""
+        (and alerted); a state that waited for its board's replay budget is shown when the
+        budget allows; at the café's midnight the day's lists are emptied."""
         changed = []
         with self.lock:
             emptied = self._new_day()
             for table in self.tables.values():
                 alerts = self._gone(table)
-                if alerts or table in emptied:
+                waiting = table.waiting
+                shown = waiting is not None and table.budget.take(table.cost(waiting))
+                if shown:
+                    table.waiting = None
+                    alerts += self._apply(table, "state", waiting)
+                if alerts or shown or table in emptied:
                     changed.append((table.view(), alerts))
         for view, alerts in changed:
             self.listener(view)
