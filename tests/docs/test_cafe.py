@@ -136,6 +136,8 @@ def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe, page):
         state = seen.state(board)
         (where, shown), = [(b.where, j) for b, j in json_examples() if "sync" in j]
         same_shape(shown, state, where)
+        (where, listed), = [(b.where, j) for b, j in json_examples() if "playable" in j]
+        same_shape(listed, json.loads(seen.wait(f"reedboard/{board}/games")), where)
         # Home Assistant's login reads the boards and their announcements.
         home.wait(f"reedboard/{board}/state")
         home.wait(f"homeassistant/select/reedboard_{board}/game/config")

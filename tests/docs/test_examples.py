@@ -155,7 +155,7 @@ def json_examples() -> list[tuple[Block, dict]]:
 
 def same_shape(shown: object, real: object, where: str = "") -> None:
     """The doc's ``shown`` JSON has the product's fields, each of the same type (null and
-    empty containers match any value; numbers match numbers)."""
+    empty containers match any value; numbers match numbers; a list's first items alike)."""
     if shown is None or real is None:
         return
     if isinstance(shown, (int, float)) and not isinstance(shown, bool):
@@ -168,6 +168,8 @@ def same_shape(shown: object, real: object, where: str = "") -> None:
             f"only in the product {sorted(set(real) - set(shown))}")
         for key in shown:
             same_shape(shown[key], real[key], f"{where}.{key}")
+    if isinstance(shown, list) and shown and real:
+        same_shape(shown[0], real[0], f"{where}[0]")
 
 
 def test_json_example_the_referee_prints(sandbox):
@@ -193,9 +195,11 @@ def test_json_example_the_wizard_prints(sandbox):
 
 
 def test_json_examples_are_known():
-    """Every JSON block is one the tests check (the referee's, the wizard's, the state)."""
+    """Every JSON block is one the tests check (the referee's, the wizard's, the state, the
+    games a board plays)."""
     for block, shown in json_examples():
-        assert "legal_moves" in shown or shown.get("event") == "setup" or "sync" in shown, block.where
+        assert ("legal_moves" in shown or shown.get("event") == "setup" or "sync" in shown
+                or "playable" in shown), block.where
 
 
 @pytest.mark.parametrize("block", of("python"), ids=lambda b: b.where)
