@@ -24,8 +24,9 @@ def seen(moves: tuple[str, ...], rewrites: tuple[tuple[int, str], ...] = (), gam
 
 
 def remote(bus: Bus, board: str) -> Remote:
-    """Board ``board``'s view of the other board, which plays white at t2 and black at t1."""
-    other, side = ("t2", "black") if board == "t1" else ("t1", "white")
+    """Board ``board``'s view of the other board, which takes the first seat (white) at t2 and
+    the second (black) at t1."""
+    other, side = ("t2", "second") if board == "t1" else ("t1", "first")
     return Remote(bus.link(board), board, other, side, clock=lambda: bus.now / 1000)
 
 

@@ -45,11 +45,13 @@ import time
 from typing import Any, Callable
 
 from engines.core import GameState
+from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.peer import Peer, peer_moves, read_peer
 from firmware_host.net.mqtt.untrusted import Bad
+from firmware_host.store.config import Config, opponent_side
 from firmware_host.board.opponent import (Adopt, Ask, Asked, Intent, Play, Remember, Seen, StartGame,
                                     TakeBackTo, Withdraw)
 from firmware_host.ui.screens import message_screen
@@ -65,7 +67,8 @@ def moves_topic(board: str) -> str:
 
 
 class Remote:
-    """Board ``other`` plays ``side`` against this board (``board``), through ``link``: an
+    """Board ``other`` takes the seat ``side`` ("first" or "second": the same in every game)
+    against this board (``board``), through ``link``: an
     opponent (``firmware_host/board/opponent.py``) polled after every step in the loop's thread; the
     link's thread only replaces what it last heard, under a lock."""
 
@@ -76,7 +79,7 @@ class Remote:
     ASKED = "Take back asked: wait for the opponent's OK"
     REFUSED = "The opponent refused the take back"
 
-    def __init__(self, link: Link, board: str, other: str, side: str | None,
+    def __init__(self, link: Link, board: str, other: str, side: str,
                  clock: Callable[[], float] = time.monotonic,
                  can_play: Callable[[Game], str | None] = lambda game: None) -> None:
         self.link, self.board, self.other, self.side, self.clock = link, board, other, side, clock
@@ -102,10 +105,18 @@ class Remote:
         link.subscribe(moves_topic(other), self._on_moves)
         link.subscribe(topics.availability_topic(other), self._on_availability)
 
+    @classmethod
+    def configured(cls, link: Link, config: Config, clock: Callable[[], float] = time.monotonic,
+                   can_play: Callable[[Game], str | None] = lambda game: None) -> "Remote":
+        """The other board the config's ``[opponent]`` names, in the seat its ``side`` names
+        in the configured game (the config's check makes sure there is one)."""
+        return cls(link, config.mqtt.board_id, config.opponent.board or "",
+                   opponent_side(config) or "", clock, can_play)
+
     # ------------------------------------------------------------------ the protocol
     def side_in(self, state: GameState) -> str:
-        """The side the other board plays in ``state``'s game."""
-        return self.side if self.side in state.sides else state.sides[-1]
+        """The side the other board plays in ``state``'s game: the one in its seat."""
+        return side_named(self.side, state.sides)
 
     def record(self, state: GameState) -> str:
         """Who played the other side, as game records keep it: "board t2, black"."""

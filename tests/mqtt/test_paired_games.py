@@ -1,0 +1,162 @@
+"""Two boards paired exactly as docs/cafe.md shows ("Pairing two boards": only the broker's
+address and each board's games file and page port set for this machine), two real ``reedboard
+run --sim`` daemons on a real Mosquitto, switched through all five games by ``new_game``
+commands sent to either board: in each, both boards say the same who plays which side, and a
+move made on the board whose players are to move is lit on the other for its players to carry
+out."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import engines
+from firmware_host.store.layout import default_layout
+from testbed.broker import Board, Watcher
+from testbed.tools import free_port
+
+CAFE = Path(__file__).resolve().parents[2] / "docs" / "cafe.md"
+#: The games in the order the pair is switched through them (each one's sides differ from the
+#: last one's; Antipalos, the configured game, last).
+GAMES = ("phalanx", "antipode", "anti-grid", "antipod", "antipalos")
+
+
+def docs_pair() -> dict[str, str]:
+    """The two boards' config in docs/cafe.md's "Pairing two boards": home's on the left of
+    the block, friend's in the comments beside it."""
+    text = CAFE.read_text(encoding="utf-8")
+    section = text[text.index("## Pairing two boards"):]
+    start = section.index("```toml\n") + len("```toml\n")
+    columns: dict[str, list[str]] = {"home": [], "friend": []}
+    for line in section[start:section.index("```", start)].splitlines()[1:]:  # the heading comment
+        home, _, friend = line.partition("#")
+        columns["home"].append(home.strip())
+        columns["friend"].append(friend.strip())
+    return {board: "\n".join(lines) + "\n" for board, lines in columns.items()}
+
+
+def on_this_machine(folder: Path, board: str, text: str, port: int) -> Path:
+    """``text`` with the broker here, and the board's own games file and page port (two boards
+    share this machine)."""
+    assert 'host = "broker.example"' in text
+    text = text.replace('host = "broker.example"', f'host = "127.0.0.1"\nport = {port}')
+    path = folder / f"{board}.toml"
+    path.write_text(f'storage = "{folder / (board + ".db")}"\n[web]\nport = {free_port()}\n{text}')
+    return path
+
+
+def first(watcher: Watcher, topic: str, test: Callable[[dict], bool], since: int = 0,
+          timeout: float = 15) -> tuple[int, dict[str, Any]]:
+    """The first message on ``topic`` after its first ``since`` that passes ``test``, and
+    where it is."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for index, text in enumerate(watcher.texts(topic)[since:], since):
+            if test(found := json.loads(text)):
+                return index, found
+        time.sleep(0.05)
+    raise AssertionError(f"nothing on {topic} passed the test; last: {watcher.texts(topic)[-2:]}")
+
+
+def latest(watcher: Watcher, topic: str, test: Callable[[dict], bool], since: int = 0) -> dict[str, Any]:
+    """The first message on ``topic`` after its first ``since`` that passes ``test``."""
+    return first(watcher, topic, test, since)[1]
+
+
+def marks(watcher: Watcher) -> dict[str, int]:
+    """How many messages each topic has had so far."""
+    return {topic: len(watcher.texts(topic)) for topic in {m[0] for m in watcher.messages}}
+
+
+def channels(game: dict[str, Any] | str, sites: frozenset[str]) -> set[int]:
+    """The sensors ``sites`` of ``game`` (a state, or a game's name: its default size) are
+    on, on the simulated board (its default wiring: the games share its sensors)."""
+    state = (engines.new_game(game) if isinstance(game, str)
+             else engines.new_game(game["game"], game["size"], game["variant"]))
+    sensor = default_layout(state.sites()).sensor
+    return {sensor[site] for site in sites}
+
+
+def set_up(watcher: Watcher, board: Board, name: str, game: str, pieces: set[int],
+           since: int) -> dict[str, Any]:
+    """The players at ``name`` (the sensors ``pieces`` covered) put the pieces as its new game
+    of ``game`` shows them: the pieces to put back and to take off are lit (its state says
+    which); its state once they stand so."""
+    topic = f"reedboard/{name}/state"
+    start = channels(game, engines.new_game(game).occupied())
+    if pieces != start:
+        since, lit = first(watcher, topic, lambda s: s["game"] == game and s["sync"] == "out_of_sync",
+                           since)
+        for site in lit["missing"]:
+            board.place(site)
+        for site in lit["extra"]:
+            board.lift(site)
+        pieces.clear()
+        pieces.update(start)
+    return latest(watcher, topic, lambda s: s["game"] == game and s["sync"] == "in_sync"
+                  and s["ply"] == 0, since)
+
+
+def a_move(state: dict[str, Any]) -> tuple[str, frozenset[str], frozenset[str]]:
+    """A legal first move of the game ``state`` names, made by hand alone (the pieces it
+    empties and fills tell it from every other; nothing to remove, add or turn over after):
+    its notation, the sites it empties and fills."""
+    start = engines.new_game(state["game"], state["size"], state["variant"])
+    for move in start.legal_moves():
+        (way, *more) = start.realisations(move)
+        if (not more and all(step.action == "pick" for step in way.follow_ups)
+                and len(start.moves_for_change(way.emptied, way.filled)) == 1):
+            return start.notation(move), way.emptied, way.filled
+    raise AssertionError(f"no plain first move in {state['game']}")
+
+
+def test_paired_boards_as_the_docs_configure_them_agree_on_the_sides_in_every_game(
+        tmp_path, broker, watcher, boards):
+    configs = docs_pair()
+    running = {name: boards(on_this_machine(tmp_path, name, text, broker.port))
+               for name, text in configs.items()}
+    for board in running.values():
+        board.wait_running()
+    other = {"home": "friend", "friend": "home"}
+    pieces: dict[str, set[int]] = {name: set() for name in running}  # Antipalos begins empty
+    for n, game in enumerate(GAMES):
+        sender = ("home", "friend")[n % 2]
+        before = marks(watcher)
+        at = lambda name, what: before.get(f"reedboard/{name}/{what}", 0)  # noqa: E731
+        watcher.publish(f"reedboard/{sender}/command",
+                        json.dumps({"command": "new_game", "game": game, "id": n}))
+        for name in running:  # the board asked begins it, the other follows
+            latest(watcher, f"reedboard/{name}/events",
+                   lambda e: e["event"] == "new_game" and e["game"] == game, at(name, "events"))
+        states = {name: set_up(watcher, board, name, game, pieces[name], at(name, "state"))
+                  for name, board in running.items()}
+        sides = tuple(states["home"]["sides"])
+        assert tuple(engines.new_game(game).sides) == sides
+        # home's config: friend takes the second seat; friend's: home takes the first
+        assert states["home"]["opponent"] == f"board friend, {sides[1]}"
+        assert states["friend"]["opponent"] == f"board home, {sides[0]}"
+        tokens = {name: latest(watcher, f"reedboard/{name}/moves",
+                               lambda m: m["game"] == game and bool(m["token"]), at(name, "moves"))["token"]
+                  for name in running}
+        assert tokens["home"] == tokens["friend"], f"{game}: the boards play different games"
+
+        to_move = states["home"]["to_move"]
+        mover = "home" if to_move == sides[0] else "friend"
+        move, emptied, filled = a_move(states[mover])
+        before = marks(watcher)
+        for site in emptied:
+            running[mover].lift(site)
+        for site in filled:
+            running[mover].place(site)
+        pieces[mover] = (pieces[mover] - channels(states[mover], emptied)) | channels(states[mover], filled)
+        latest(watcher, f"reedboard/{mover}/state", lambda s: s["game"] == game and s["moves"] == [move])
+        asked = latest(watcher, f"reedboard/{other[mover]}/events",
+                       lambda e: e["event"] == "expect", at(other[mover], "events"))
+        assert asked["move"] == move, f"{game}: {other[mover]} was asked {asked['move']}"
+        said = latest(watcher, f"reedboard/{other[mover]}/events",
+                      lambda e: e["event"] == "display" and any(f"Opponent plays {move}" in line
+                                                                 for line in e["lines"]),
+                      at(other[mover], "events"))
+        assert said
