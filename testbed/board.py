@@ -122,9 +122,10 @@ class BoardUnderTest:
     """One board: ``game`` played on a simulated board at ``table`` (a new one by default),
     saved in the SQLite file ``path`` (a new temporary one by default). ``computer``: the side
     the configured computer plays (level 1); ``remote``: the bus link of a board paired as
-    ``config`` says (``[mqtt] board``, ``[opponent] kind = "remote"``) for board-to-board play; ``noise``: the simulated sensors'
-    contact bounce; ``wiring``: the board is wired in an order drawn from it, read from a
-    layout file (:func:`shuffled_layout`), instead of the default one."""
+    ``config`` says (``[mqtt] board``, ``[opponent] kind = "remote"``) for board-to-board
+    play; ``noise``: the simulated sensors' contact bounce; ``wiring``: the board is wired in
+    an order drawn from it, read from a layout file (:func:`shuffled_layout`), instead of the
+    default one."""
 
     def __init__(self, game: Game, path: str | None = None, *, table: Table | None = None,
                  computer: str | None = None, remote: Link | None = None,

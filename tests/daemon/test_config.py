@@ -196,8 +196,10 @@ def test_the_computer_opponent(tmp_path):
 PAIRED = '[mqtt]\nhost = "broker.example"\nboard = "home"\n[opponent]\nkind = "remote"\nboard = "friend"\n'
 
 
-@pytest.mark.parametrize("game, side, seat", [("antipalos", "second", "second"), ("phalanx", "first", "first"),
-                                              ("antipalos", "black", "second"), ("anti-grid", "red", "first")])
+@pytest.mark.parametrize("game, side, seat", [
+    ("antipalos", "second", "second"), ("phalanx", "first", "first"),
+    ("antipalos", "black", "second"), ("anti-grid", "red", "first"),
+])
 def test_a_paired_board_names_the_other_boards_seat_once_for_every_game(tmp_path, game, side, seat):
     """The other board's seat, as a seat word or as a colour of the configured game: the same
     seat in every game (a colour another game lacks, or has in another seat, is not read again)."""
@@ -205,12 +207,16 @@ def test_a_paired_board_names_the_other_boards_seat_once_for_every_game(tmp_path
     assert config_module.opponent_side(config) == seat
 
 
+NOT_A_SEAT = '[opponent] side must be "first", "second" or a side of '
+
+
 @pytest.mark.parametrize("game, side, expected", [
-    ("antipalos", None, '[opponent] side must say which seat board friend takes: "first" or "second" (got none)'),
-    ("antipalos", "red", '[opponent] side must be "first", "second" or a side of antipalos: white, black (got \'red\')'),
-    ("phalanx", "black", '[opponent] side must be "first", "second" or a side of phalanx: green, red (got \'black\')'),
+    ("antipalos", None,
+     '[opponent] side must say which seat board friend takes: "first" or "second" (got none)'),
+    ("antipalos", "red", NOT_A_SEAT + "antipalos: white, black (got 'red')"),
+    ("phalanx", "black", NOT_A_SEAT + "phalanx: green, red (got 'black')"),
 ])
-def test_a_paired_boards_side_that_names_no_seat_is_one_line_naming_file_and_key(tmp_path, game, side, expected):
+def test_a_paired_boards_side_naming_no_seat_is_said_in_one_line(tmp_path, game, side, expected):
     path = write(tmp_path, f'game = "{game}"\n{PAIRED}' + (f'side = "{side}"\n' if side else ""))
     message = error_of(path)
     assert message == f"{path}: {expected}"

@@ -8,13 +8,15 @@ out."""
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 import time
 from pathlib import Path
 from typing import Any, Callable
 
 import engines
 from firmware_host.store.layout import default_layout
-from testbed.broker import Board, Watcher
+from testbed.broker import REEDBOARD, Board, Watcher
 from testbed.tools import free_port
 
 CAFE = Path(__file__).resolve().parents[2] / "docs" / "cafe.md"
@@ -160,3 +162,11 @@ def test_paired_boards_as_the_docs_configure_them_agree_on_the_sides_in_every_ga
                                                                  for line in e["lines"]),
                       at(other[mover], "events"))
         assert said
+
+    for name, seat in (("home", 1), ("friend", 0)):  # each game's record names the other board's side
+        exported = subprocess.run([*REEDBOARD, "export", "--config", str(tmp_path / f"{name}.toml")],
+                                  capture_output=True, text=True, check=True).stdout
+        named = re.findall(r'\[Game "([^"]+)"\].*?\[Opponent "([^"]+)"\]', exported, re.S)
+        for game in GAMES:
+            side = engines.new_game(game).sides[seat]
+            assert (game, f"board {other[name]}, {side}") in named, (name, game, named)
