@@ -1,9 +1,9 @@
 """Two boards paired exactly as docs/cafe.md shows ("Pairing two boards": only the broker's
 address and each board's games file and page port set for this machine), two real ``reedboard
-run --sim`` daemons on a real Mosquitto, switched through all five games by ``new_game``
-commands sent to either board: in each, both boards say the same who plays which side, and a
-move made on the board whose players are to move is lit on the other for its players to carry
-out."""
+run --sim`` daemons on a real Mosquitto, switched through all five games by a ``new_game``
+command sent to one board and Home Assistant's game select of the other: in each, both boards
+say the same who plays which side, a move made on the board whose players are to move is lit
+on the other for its players to carry out, and each board's records name the other's side."""
 
 from __future__ import annotations
 
@@ -124,11 +124,14 @@ def test_paired_boards_as_the_docs_configure_them_agree_on_the_sides_in_every_ga
     other = {"home": "friend", "friend": "home"}
     pieces: dict[str, set[int]] = {name: set() for name in running}  # Antipalos begins empty
     for n, game in enumerate(GAMES):
-        sender = ("home", "friend")[n % 2]
         before = marks(watcher)
         at = lambda name, what: before.get(f"reedboard/{name}/{what}", 0)  # noqa: E731
-        watcher.publish(f"reedboard/{sender}/command",
-                        json.dumps({"command": "new_game", "game": game, "id": n}))
+        if n % 2 == 0:  # a new game sent to home's command topic
+            watcher.publish("reedboard/home/command", json.dumps({"command": "new_game", "game": game}))
+        else:  # friend's game chosen in Home Assistant: its select as the board announces it
+            select = json.loads(watcher.wait("homeassistant/select/reedboard_friend/game/config"))
+            assert game in select["options"]
+            watcher.publish(select["command_topic"], select["command_template"].replace("{{ value }}", game))
         for name in running:  # the board asked begins it, the other follows
             latest(watcher, f"reedboard/{name}/events",
                    lambda e: e["event"] == "new_game" and e["game"] == game, at(name, "events"))
