@@ -173,3 +173,47 @@ def test_paired_boards_as_the_docs_configure_them_agree_on_the_sides_in_every_ga
         for game in GAMES:
             side = engines.new_game(game).sides[seat]
             assert (game, f"board {other[name]}, {side}") in named, (name, game, named)
+
+
+def test_a_takeback_asked_again_after_the_asking_board_restarts_reaches_the_other_board(
+        tmp_path, broker, watcher, boards):
+    """Home asks to take back its move, friend's players say no, home restarts and asks again:
+    friend's players are asked again (before, home said at once that the opponent refused).
+    Home restarts once more while friend's players are being asked: the request stands, and
+    friend's OK takes the move back on both boards."""
+    paths = {name: on_this_machine(tmp_path, name, text, broker.port) for name, text in docs_pair().items()}
+    home, friend = boards(paths["home"]), boards(paths["friend"])
+    home.wait_running()
+    friend.wait_running()
+    home.place("A1*")  # White's move at home, carried out at friend
+    watcher.wait("reedboard/friend/events", lambda t: '"expect"' in t and "A1*" in t)
+    friend.place("A1*")
+    watcher.state("friend", lambda s: s["moves"] == ["A1*"])
+
+    def asked_of_friend() -> None:
+        since = len(watcher.texts("reedboard/friend/events"))
+        watcher.publish("reedboard/home/command", '{"command": "takeback"}')
+        latest(watcher, "reedboard/friend/events",
+               lambda e: e["event"] == "display" and "Take back?" in e["lines"], since)
+
+    def restart(board: Board) -> Board:
+        assert board.stop() == 0
+        again = boards(paths["home"])
+        again.wait_running()
+        return again
+
+    asked_of_friend()
+    friend.press("back")  # no
+    watcher.wait("reedboard/home/events", lambda t: "refused the take back" in t)
+    home = restart(home)
+    asked_of_friend()  # asked again, after the restart: friend's players are asked
+    since, states = len(watcher.texts("reedboard/friend/events")), len(watcher.texts("reedboard/home/state"))
+    events = len(watcher.texts("reedboard/home/events"))
+    home = restart(home)  # while they think: home still waits for their answer
+    latest(watcher, "reedboard/home/state",
+           lambda s: any("wait for the opponent's OK" in line for line in s["screen"]), states)
+    friend.press("ok")
+    for name in ("home", "friend"):  # taken back on both
+        latest(watcher, f"reedboard/{name}/events", lambda e: e["event"] == "takeback",
+               since if name == "friend" else events)
+    assert not [t for t in watcher.texts("reedboard/friend/events")[since:] if "no longer asks" in t]
