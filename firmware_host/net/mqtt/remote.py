@@ -22,6 +22,10 @@ way on it (version 2)::
   the other board puts each to its players and answers with the takeback itself, or with
   ``answer`` ``[rewrites, moves, "no"]`` and ``answer_again``, the ``again`` it refuses (a
   board of protocol 2 without these two reads them as 0).
+- A board that starts reads back its own retained message before it publishes a game played
+  with the other board again: a request and a "no" it had published of the position where
+  it still is stand across the restart; asked again after a "no", it counts past the
+  ``answer_again`` the other board still publishes.
 - When both boards changed the history at once (a correction here while the other board's
   players answered), the change with the fewer moves kept wins on both (then the side's name
   decides), and the other board follows it.
