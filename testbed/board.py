@@ -32,6 +32,7 @@ from engines.core import GameState
 from firmware_host.board.controller import Controller, Game
 from firmware_host.board.opponent import Computer
 from firmware_host.board.turn import LIGHTS
+from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.remote import Remote
 from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config, OpponentConfig
@@ -120,13 +121,14 @@ class Table:
 class BoardUnderTest:
     """One board: ``game`` played on a simulated board at ``table`` (a new one by default),
     saved in the SQLite file ``path`` (a new temporary one by default). ``computer``: the side
-    the configured computer plays (level 1); ``remote``: (bus link, this board's id, the other
-    board's id, the side it plays) for board-to-board play; ``noise``: the simulated sensors'
-    contact bounce; ``wiring``: the board is wired in an order drawn from it, read from a
-    layout file (:func:`shuffled_layout`), instead of the default one."""
+    the configured computer plays (level 1); ``remote``: the bus link of a board paired as
+    ``config`` says (``[mqtt] board``, ``[opponent] kind = "remote"``) for board-to-board
+    play; ``noise``: the simulated sensors' contact bounce; ``wiring``: the board is wired in
+    an order drawn from it, read from a layout file (:func:`shuffled_layout`), instead of the
+    default one."""
 
     def __init__(self, game: Game, path: str | None = None, *, table: Table | None = None,
-                 computer: str | None = None, remote: tuple | None = None,
+                 computer: str | None = None, remote: Link | None = None,
                  noise: Noise | None = None, config: Config | None = None,
                  wiring: random.Random | None = None) -> None:
         if path is None:
@@ -134,8 +136,9 @@ class BoardUnderTest:
             os.close(handle)
             os.unlink(path)
         self.game, self.path, self.remote = game, path, remote
-        opponent = OpponentConfig("computer", computer, 1) if computer else OpponentConfig()
-        self.config = replace(config or Config(), opponent=opponent)
+        config = config or Config()
+        opponent = OpponentConfig("computer", computer, 1) if computer else config.opponent
+        self.config = replace(config, opponent=opponent)
         if wiring is not None:
             self.config = replace(self.config, layout=shuffled_layout(game, wiring, path + ".layout.toml"))
         self.table = table or Table(1000 / self.config.timing.scan_hz)
@@ -159,8 +162,8 @@ class BoardUnderTest:
         controller = open_controller(self.config, self.storage, self.game, say=lambda _: None,
                                      sync=True)  # the computer thinks at once, on the virtual clock
         if self.remote is not None:
-            link, board, other, side = self.remote
-            controller.opponent = Remote(link, board, other, side, clock=lambda: self.now_ms / 1000)
+            controller.opponent = Remote.configured(self.remote, self.config,
+                                                    clock=lambda: self.now_ms / 1000)
         return controller
 
     # -------------------------------------------------------------------- time

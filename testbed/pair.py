@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 
 from firmware_host.board.controller import Game
 from firmware_host.net.mqtt.remote import Remote
+from firmware_host.store.config import Config, Mqtt, OpponentConfig
 from testbed.board import BoardUnderTest, Table
 from testbed.bus import Bus, Faults
 from testbed.robot import KINDS, Robot
@@ -31,18 +32,27 @@ PAIR_MIX = {"move": 60, "correct": 5, "takeback menu": 5, "takeback command": 3,
 WAIT_MS = 8000
 
 
+def paired_config(board: str, other: str, seat: str) -> Config:
+    """Board ``board``'s config as docs/cafe.md pairs two boards: ``[opponent] kind =
+    "remote"``, the ``other`` board taking ``seat`` ("first" or "second")."""
+    return Config(mqtt=Mqtt(host="broker.example", board=board),
+                  opponent=OpponentConfig("remote", seat, board=other))
+
+
 class Pair:
-    """``game`` (of two sides) on boards "t1" (the first side) and "t2", joined by a bus with
-    ``faults``; the robots draw from ``rng`` and add the noise ``kinds``."""
+    """``game`` (of two sides) on boards "t1" (the first seat) and "t2", joined by a bus with
+    ``faults``, each configured as the docs pair two boards; the robots draw from ``rng`` and
+    add the noise ``kinds``."""
 
     def __init__(self, game: Game, rng: random.Random, kinds: Iterable[str] = KINDS,
                  faults: Faults = Faults()) -> None:
         self.bus = Bus(faults, random.Random(rng.random()))
         table = Table(bus=self.bus)
-        first, second = game.new().sides
         self.boards = [
-            BoardUnderTest(game, table=table, remote=(self.bus.link("t1"), "t1", "t2", second)),
-            BoardUnderTest(game, table=table, remote=(self.bus.link("t2"), "t2", "t1", first)),
+            BoardUnderTest(game, table=table, remote=self.bus.link("t1"),
+                           config=paired_config("t1", "t2", "second")),
+            BoardUnderTest(game, table=table, remote=self.bus.link("t2"),
+                           config=paired_config("t2", "t1", "first")),
         ]
         self.rng = rng
         self.robots = [Robot(b, rng, kinds, patient=False) for b in self.boards]

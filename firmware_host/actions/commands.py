@@ -21,11 +21,37 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import engines
 
-#: The seats the computer can take in a new game asked from elsewhere: moving first or second.
+#: The seats every game has, in the order of its sides: the first side and the second. A new
+#: game asked from elsewhere names the computer's seat so; a paired board names the other
+#: board's so in its config (``[opponent] side``).
 SEATS = ("first", "second")
+
+
+def seat(name: str, sides: Sequence[str]) -> int | None:
+    """The seat (an index into a game's ``sides``) ``name`` names: a seat word's, or a side's
+    own; None when it is neither.
+
+    >>> seat("second", ("green", "red")), seat("black", ("white", "black")), seat("black", ("red", "blue"))
+    (1, 1, None)
+    """
+    if name in SEATS:
+        return SEATS.index(name)
+    return list(sides).index(name) if name in sides else None
+
+
+def side_named(name: str | None, sides: Sequence[str]) -> str:
+    """The side of a game with ``sides`` that ``name`` (a seat word or a side) names; the last
+    side for None or a side the game lacks.
+
+    >>> side_named("first", ("green", "red")), side_named("black", ("red", "blue"))
+    ('green', 'blue')
+    """
+    index = None if name is None else seat(name, sides)
+    return sides[-1] if index is None or index >= len(sides) else sides[index]
 
 
 @dataclass(frozen=True)
@@ -56,7 +82,7 @@ class NewGame:
         if self.level is None and self.computer is None:
             return None
         sides = engines.new_game(self.game, self.size, self.variant).sides
-        side = None if self.computer is None else sides[SEATS.index(self.computer)]
+        side = None if self.computer is None else side_named(self.computer, sides)
         return SetPlayers(side, self.level or 1)
 
 

@@ -28,6 +28,7 @@ from typing import Any, Callable, Protocol, Sequence
 from engines import MODULES
 from engines.ai import choose
 from engines.core import GameState
+from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.board.turn import directions
 from firmware_host.board.worker import Job, Worker
@@ -246,8 +247,9 @@ class Hints(Thinker):
 
 
 class Computer(Thinker):
-    """The computer playing ``side`` at ``level`` (1..5); ``seed`` makes its play repeatable.
-    A game without that side (or ``side`` None): the computer plays the side moving second."""
+    """The computer playing ``side`` (a side, or a seat: "first" or "second") at ``level``
+    (1..5); ``seed`` makes its play repeatable. A game without that side (or ``side`` None):
+    the computer plays the last side."""
 
     WAIT = "Wait: the computer is thinking"
     rethinks = True
@@ -300,7 +302,7 @@ class Computer(Thinker):
 
     def side_in(self, state: GameState) -> str:
         """The side the computer plays in ``state``'s game."""
-        return self.side if self.side in state.sides else state.sides[-1]
+        return side_named(self.side, state.sides)
 
     @staticmethod
     def _play(state: GameState, move: str) -> Play:

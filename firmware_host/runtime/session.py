@@ -7,7 +7,7 @@ from typing import Callable
 
 from engines import game_info
 from engines.core import GameState, IllegalMove, OptionError
-from firmware_host.store.config import Config, ConfigError
+from firmware_host.store.config import Config, ConfigError, opponent_side
 from firmware_host.board.controller import Controller, Opponents
 from firmware_host.board.game import Game
 from firmware_host.ui.kiosk import Idle
@@ -105,7 +105,7 @@ def _last_opponent(storage: Storage) -> str | None:
 def configured_computer(config: Config, sync: bool = False) -> Computer | None:
     """The computer the config's [opponent] names, if any."""
     opponent = config.opponent
-    return Computer(opponent.side, opponent.level, sync=sync) if opponent.kind == "computer" else None
+    return Computer(opponent_side(config), opponent.level, sync=sync) if opponent.kind == "computer" else None
 
 
 def computers(sync: bool = False) -> Opponents:

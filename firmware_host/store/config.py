@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
 from engines.core.contract import Site
+from firmware_host.actions.commands import SEATS, seat
 from firmware_host.store.layout import layout_for, read_layout
 from firmware_host.store.tomlfile import ConfigError, describe, read_small_file, read_toml
 from hardware.pins import gpio_pins
@@ -151,7 +152,8 @@ def topic_name(text: str) -> str:
 class OpponentConfig:
     """Who plays the other side: ``none`` (two at the table), the ``computer`` playing ``side``
     (default: the side that moves second) at ``level`` 1 (gentle) to 5, or the players at
-    ``remote`` board ``board`` (its id on the café network's broker) playing ``side``."""
+    ``remote`` board ``board`` (its id on the café network's broker) playing ``side``.
+    ``side`` is a seat, "first" or "second", or a side of the configured game (its seat)."""
 
     kind: str = option("none")
     side: str | None = option(None)
@@ -529,6 +531,26 @@ def _check_opponent(path: str, config: Config) -> None:
         raise ConfigError(f"{path}: [opponent] kind = \"remote\" needs [mqtt] host "
                           "(the broker both boards use)")
     sides = new_game(config.game, config.size, config.variant).sides
-    if side is not None and side not in sides:
-        raise ConfigError(f"{path}: [opponent] side must be a side of {config.game}: "
-                          f"{', '.join(sides)} (got {describe(side)})")
+    index = None if side is None else seat(side, sides)
+    if side is not None and index is None:
+        raise ConfigError(f"{path}: [opponent] side must be \"first\", \"second\" or a side of "
+                          f"{config.game}: {', '.join(sides)} (got {describe(side)})")
+    if kind == "remote" and (index is None or index >= len(SEATS)):
+        raise ConfigError(f"{path}: [opponent] side must say which seat board "
+                          f"{config.opponent.board} takes: \"first\" or \"second\" "
+                          f"(got {describe(side) if side else 'none'})")
+
+
+def opponent_side(config: Config) -> str | None:
+    """The configured ``[opponent] side`` as the seat it names in the configured game
+    ("first", "second"), so that it means the same seat in every game; a side past the second
+    stays as named; None: none named.
+
+    >>> opponent_side(Config(game="antipod", opponent=OpponentConfig("computer", "black")))
+    'second'
+    """
+    side = config.opponent.side
+    if side is None:
+        return None
+    index = seat(side, new_game(config.game, config.size, config.variant).sides)
+    return SEATS[index] if index is not None and index < len(SEATS) else side

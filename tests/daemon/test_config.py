@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from firmware_host.store import config as config_module
 from firmware_host.store.config import Config, ConfigError, default_storage, load_config, load_config_or_exit
+from firmware_host.runtime import session
 from firmware_host.store.layout import default_layout, layout_toml
 from tests.daemon.toml_fuzz import VALUES, toml_document
 
@@ -177,7 +178,7 @@ def test_hardware_options_leave_out_what_the_daemon_uses(tmp_path):
         ('[opponent]\nkind = "remote"\n', "[opponent] board must name the other board's id"),
         ('[opponent]\nkind = "remote"\nboard = "t2"\n', "[opponent] kind = \"remote\" needs [mqtt] host"),
         ("[opponent]\nlevel = 6\n", "[opponent] level must be between 1 and 5 (got 6)"),
-        ('[opponent]\nside = "purple"\n', f"[opponent] side must be a side of {GAME}: "),
+        ('[opponent]\nside = "purple"\n', f'[opponent] side must be "first", "second" or a side of {GAME}: '),
         ("[opponent]\nside = 2\n", "[opponent] side must be a non-empty string (got 2)"),
     ],
 )
@@ -191,6 +192,44 @@ def test_the_computer_opponent(tmp_path):
     config = config_of(tmp_path, f'[opponent]\nkind = "computer"\nside = "{side}"\nlevel = 3\n')
     assert config.opponent == config_module.OpponentConfig("computer", side, 3)
     assert Config().opponent == config_module.OpponentConfig("none", None, 1)
+
+
+PAIRED = '[mqtt]\nhost = "broker.example"\nboard = "home"\n[opponent]\nkind = "remote"\nboard = "friend"\n'
+
+
+@pytest.mark.parametrize("game, side, seat", [
+    ("antipalos", "second", "second"), ("phalanx", "first", "first"),
+    ("antipalos", "black", "second"), ("anti-grid", "red", "first"),
+])
+def test_a_paired_board_names_the_other_boards_seat_once_for_every_game(tmp_path, game, side, seat):
+    """The other board's seat, as a seat word or as a colour of the configured game: the same
+    seat in every game (a colour another game lacks, or has in another seat, is not read again)."""
+    config = load_config(write(tmp_path, f'game = "{game}"\n{PAIRED}side = "{side}"\n'))
+    assert config_module.opponent_side(config) == seat
+
+
+NOT_A_SEAT = '[opponent] side must be "first", "second" or a side of '
+
+
+@pytest.mark.parametrize("game, side, expected", [
+    ("antipalos", None,
+     '[opponent] side must say which seat board friend takes: "first" or "second" (got none)'),
+    ("antipalos", "red", NOT_A_SEAT + "antipalos: white, black (got 'red')"),
+    ("phalanx", "black", NOT_A_SEAT + "phalanx: green, red (got 'black')"),
+])
+def test_a_paired_boards_side_naming_no_seat_is_said_in_one_line(tmp_path, game, side, expected):
+    path = write(tmp_path, f'game = "{game}"\n{PAIRED}' + (f'side = "{side}"\n' if side else ""))
+    message = error_of(path)
+    assert message == f"{path}: {expected}"
+
+
+def test_the_computer_takes_a_seat_too(tmp_path):
+    """``side = "first"``: the computer moves first in every game, whatever its colours."""
+    config = config_of(tmp_path, '[opponent]\nkind = "computer"\nside = "first"\n')
+    computer = session.configured_computer(config, sync=True)
+    assert computer is not None
+    assert [computer.side_in(engines.new_game(g)) for g in ("antipod", "phalanx", "anti-grid")] == \
+        ["white", "green", "red"]
 
 
 def test_unknown_game(tmp_path):

@@ -5,7 +5,8 @@ twice, or from a board that restarted in between."""
 from __future__ import annotations
 
 from firmware_host.board.controller import Game
-from firmware_host.board.opponent import Ask, Asked, Seen, TakeBackTo
+from firmware_host.board.opponent import Ask, Asked, Seen, TakeBackTo, Withdraw
+from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.remote import Remote
 from testbed.bus import Bus
 
@@ -24,9 +25,18 @@ def seen(moves: tuple[str, ...], rewrites: tuple[tuple[int, str], ...] = (), gam
 
 
 def remote(bus: Bus, board: str) -> Remote:
-    """Board ``board``'s view of the other board, which plays white at t2 and black at t1."""
-    other, side = ("t2", "black") if board == "t1" else ("t1", "white")
+    """Board ``board``'s view of the other board, which takes the first seat (white) at t2 and
+    the second (black) at t1."""
+    other, side = ("t2", "second") if board == "t1" else ("t1", "first")
+    bus.link(board).publish(topics.availability_topic(board), topics.ONLINE, retain=True)  # as it connects
     return Remote(bus.link(board), board, other, side, clock=lambda: bus.now / 1000)
+
+
+def pair(bus: Bus) -> tuple[Remote, Remote]:
+    """Boards t1 and t2, connected: each has heard the other is online."""
+    t1, t2 = remote(bus, "t1"), remote(bus, "t2")
+    bus.deliver(bus.now)
+    return t1, t2
 
 
 def test_an_agreed_takeback_stands_when_the_board_that_agreed_restarts_before_it_is_heard():
@@ -35,7 +45,7 @@ def test_an_agreed_takeback_stands_when_the_board_that_agreed_restarts_before_it
     broker, of a position it has left, and says no to it; t2 takes the history t1 sends, not
     that no: both boards end with t1's move alone (before, t2 said "refused" and kept its moves)."""
     bus, moves = Bus(), ("B2*", "A1*")
-    t1, t2 = remote(bus, "t1"), remote(bus, "t2")
+    t1, t2 = pair(bus)
     here = seen(moves)
     assert t1.poll(here) == t2.poll(here) == []  # both play the game
     assert isinstance(t2.takeback(here), Asked) and t2.poll(here) == []
@@ -58,7 +68,7 @@ def test_a_refusal_is_news_of_its_game_only():
     request at the same count of moves would read it as refused (before, "The opponent refused
     the take back" stayed on t1's screen through every later game)."""
     bus = Bus()
-    t1, t2 = remote(bus, "t1"), remote(bus, "t2")
+    t1, t2 = pair(bus)
     here = seen(("B2*",))
     assert t1.poll(here) == t2.poll(here) == []
     t1.takeback(here)
@@ -97,7 +107,7 @@ def test_a_takeback_refused_can_be_asked_again_from_the_menu():
     asked again (the first "no", still retained, does not answer it), and their OK takes it back
     (before, asking again was refused at once without asking)."""
     bus = Bus()
-    t1, t2 = remote(bus, "t1"), remote(bus, "t2")
+    t1, t2 = pair(bus)
     here = seen(("B2*",))
     assert t1.poll(here) == t2.poll(here) == []
     _refused(bus, t1, t2, here)
@@ -118,7 +128,7 @@ def test_a_takeback_by_hand_refused_is_heard_once_then_asked_again():
     set back, hears the refusal (they are guided back) and does not ask again by itself; the
     players setting them back once more ask again."""
     bus = Bus()
-    t1, t2 = remote(bus, "t1"), remote(bus, "t2")
+    t1, t2 = pair(bus)
     here = seen(("B2*",))
     assert t1.poll(here) == t2.poll(here) == []
     _refused(bus, t1, t2, here, to=0)
@@ -130,3 +140,78 @@ def test_a_takeback_by_hand_refused_is_heard_once_then_asked_again():
     bus.deliver(bus.now + 1)
     (ask,) = t2.poll(here)
     assert isinstance(ask, Ask)
+
+
+def test_a_takeback_refused_then_asked_again_after_the_asking_board_restarts_reaches_the_other_board():
+    """t1's players ask to take back, t2's say no; t1 restarts; t1's players ask again: t1
+    waits for t2's answer and t2's players are asked (before, the count of asks was lost with
+    the restart, t2's "no" still on the broker answered the new request at once: "The opponent
+    refused the take back", and t2 was never asked)."""
+    bus = Bus()
+    t1, t2 = pair(bus)
+    here = seen(("B2*",))
+    assert t1.poll(here) == t2.poll(here) == []
+    _refused(bus, t1, t2, here)
+    t1 = remote(bus, "t1")  # restarted
+    bus.deliver(bus.now + 1)  # the broker hands the new t1 what it retained
+    assert t1.poll(here) == [] and t1.note is None
+    answer = t1.takeback(here)
+    assert isinstance(answer, Asked) and answer.waiting and t1.note == Remote.ASKED
+    t1.poll(here)
+    bus.deliver(bus.now + 1)
+    assert t1.poll(here) == [] and t1.note == Remote.ASKED  # the old "no" is not this one's
+    (ask,) = t2.poll(here)
+    assert isinstance(ask, Ask)
+    ask.answer(True)  # OK
+    assert t2.poll(here) == [TakeBackTo(0)]
+
+
+def test_a_takeback_asked_when_the_asking_board_restarts_still_stands_on_both_boards():
+    """t1's players ask to take back and t1 restarts while t2's players are being asked: t1
+    still says it waits for the answer, t2 still asks (nothing withdrawn), and t2's OK takes
+    the move back on both boards (before, t1 forgot its request: t2's question went away
+    unsaid, and had t2 agreed first, t1 would have refused the takeback as asked by nobody)."""
+    bus = Bus()
+    t1, t2 = pair(bus)
+    here = seen(("B2*",))
+    assert t1.poll(here) == t2.poll(here) == []
+    t1.takeback(here)
+    t1.poll(here)
+    bus.deliver(bus.now + 1)
+    (ask,) = t2.poll(here)
+    assert isinstance(ask, Ask)
+    t1 = remote(bus, "t1")  # restarted while t2's players think
+    t1.poll(here)
+    bus.deliver(bus.now + 1)
+    assert t1.poll(here) == [] and t1.note == Remote.ASKED
+    bus.deliver(bus.now + 1)
+    assert t2.poll(here) == [] and t2.note is None  # still asked: no withdrawal
+    ask.answer(True)  # OK
+    assert t2.poll(here) == [TakeBackTo(0)]
+    t2.poll(seen((), ((0, "white"),)))
+    bus.deliver(bus.now + 1)
+    assert t1.poll(here) == [TakeBackTo(0)]
+
+
+def test_a_request_the_asking_board_no_longer_knows_is_said_withdrawn_on_the_board_asked():
+    """t1 restarts while t2 is asked, and the broker lost what t1 kept there (it restarted
+    too, without persistence): t1 publishes no request; t2's question goes and its screen
+    says the opponent no longer asks, until the game moves on."""
+    bus = Bus()
+    t1, t2 = pair(bus)
+    here = seen(("B2*",))
+    assert t1.poll(here) == t2.poll(here) == []
+    t1.takeback(here)
+    t1.poll(here)
+    bus.deliver(bus.now + 1)
+    (ask,) = t2.poll(here)
+    del bus.retained["reedboard/t1/moves"]  # the broker forgot it
+    t1 = remote(bus, "t1")
+    bus.deliver(bus.now + 1)
+    t1.poll(here)
+    assert t1.note is None
+    bus.deliver(bus.now + 1)
+    assert t2.poll(here) == [Withdraw()] and t2.note == Remote.WITHDRAWN
+    assert t2.poll(here) == [] and t2.note == Remote.WITHDRAWN  # said until the game moves on
+    t2.poll(seen(("B2*", "C3*")))
+    assert t2.note is None

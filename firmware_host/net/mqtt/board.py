@@ -292,8 +292,7 @@ def attach(daemon, config) -> NetBoard:
     link.every_second = net.check_alive
     if config.opponent.kind == "remote":
         controller = daemon.controller
-        controller.opponent = Remote(link, board_id, config.opponent.board, config.opponent.side,
-                                     can_play=playable.game_refusal)
+        controller.opponent = Remote.configured(link, config, can_play=playable.game_refusal)
         _name_opponent(controller)
     daemon.attach(net)
     link.start()

@@ -22,6 +22,10 @@ way on it (version 2)::
   the other board puts each to its players and answers with the takeback itself, or with
   ``answer`` ``[rewrites, moves, "no"]`` and ``answer_again``, the ``again`` it refuses (a
   board of protocol 2 without these two reads them as 0).
+- A board that starts reads back its own retained message before it publishes a game played
+  with the other board again: a request and a "no" it had published of the position where
+  it still is stand across the restart; asked again after a "no", it counts past the
+  ``answer_again`` the other board still publishes.
 - When both boards changed the history at once (a correction here while the other board's
   players answered), the change with the fewer moves kept wins on both (then the side's name
   decides), and the other board follows it.
@@ -45,11 +49,13 @@ import time
 from typing import Any, Callable
 
 from engines.core import GameState
+from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.peer import Peer, peer_moves, read_peer
 from firmware_host.net.mqtt.untrusted import Bad
+from firmware_host.store.config import Config, opponent_side
 from firmware_host.board.opponent import (Adopt, Ask, Asked, Intent, Play, Remember, Seen, StartGame,
                                     TakeBackTo, Withdraw)
 from firmware_host.ui.screens import message_screen
@@ -65,7 +71,8 @@ def moves_topic(board: str) -> str:
 
 
 class Remote:
-    """Board ``other`` plays ``side`` against this board (``board``), through ``link``: an
+    """Board ``other`` takes the seat ``side`` ("first" or "second": the same in every game)
+    against this board (``board``), through ``link``: an
     opponent (``firmware_host/board/opponent.py``) polled after every step in the loop's thread; the
     link's thread only replaces what it last heard, under a lock."""
 
@@ -75,8 +82,9 @@ class Remote:
     level = None
     ASKED = "Take back asked: wait for the opponent's OK"
     REFUSED = "The opponent refused the take back"
+    WITHDRAWN = "The opponent no longer asks to take back"
 
-    def __init__(self, link: Link, board: str, other: str, side: str | None,
+    def __init__(self, link: Link, board: str, other: str, side: str,
                  clock: Callable[[], float] = time.monotonic,
                  can_play: Callable[[Game], str | None] = lambda game: None) -> None:
         self.link, self.board, self.other, self.side, self.clock = link, board, other, side, clock
@@ -94,18 +102,32 @@ class Remote:
         self._refusal_told = False  # the board has heard of the refusal (its pieces guided back)
         self._asking: tuple[int, int, int, int] | None = None  # theirs, put to the players here
         self._answered: tuple[str, tuple[int, int, int, int]] | None = None  # the game's token, its ask
+        self._withdrawn: tuple[int, int] | None = None  # where their request was withdrawn
         self._answer: tuple[int, int, int] | None = None  # our "no": rewrites, moves, again
         self._agreed: list[Intent] = []
         self._dropped: str | None = None  # the last reason a message was dropped (said once)
         self._read: tuple[Peer | None, tuple[str, ...] | None] = (None, None)
+        #: What this board published before it (re)started, as the broker kept it: the first
+        #: message heard on its own topic unless it is what it published since; read once.
+        self._kept: Peer | None = None
+        self._own_heard = self._kept_read = False
         self.note: str | None = None
+        link.subscribe(moves_topic(board), self._on_own)  # first: it arrives before the other's
         link.subscribe(moves_topic(other), self._on_moves)
         link.subscribe(topics.availability_topic(other), self._on_availability)
 
+    @classmethod
+    def configured(cls, link: Link, config: Config, clock: Callable[[], float] = time.monotonic,
+                   can_play: Callable[[Game], str | None] = lambda game: None) -> "Remote":
+        """The other board the config's ``[opponent]`` names, in the seat its ``side`` names
+        in the configured game (the config's check makes sure there is one)."""
+        return cls(link, config.mqtt.board_id, config.opponent.board or "",
+                   opponent_side(config) or "", clock, can_play)
+
     # ------------------------------------------------------------------ the protocol
     def side_in(self, state: GameState) -> str:
-        """The side the other board plays in ``state``'s game."""
-        return self.side if self.side in state.sides else state.sides[-1]
+        """The side the other board plays in ``state``'s game: the one in its seat."""
+        return side_named(self.side, state.sides)
 
     def record(self, state: GameState) -> str:
         """Who played the other side, as game records keep it: "board t2, black"."""
@@ -123,12 +145,17 @@ class Remote:
         asked = (len(seen.rewrites), keep, len(seen.moves))
         if self._ask is not None and self._ask[:3] == asked:
             return Asked(self.ASKED)  # asked already: the answer is awaited
-        again = 0
+        with self._lock:
+            peer = self._peer
+        # asked again after a "no": counted past it (the other board's "no" still says which,
+        # when this board restarted since)
+        no = peer.answer if peer else None
+        again = 1 + no[2] if no and no[:2] == (len(seen.rewrites), len(seen.moves)) else 0
         if self._refusal is not None and self._refusal[:3] == asked:
             if to is not None and not self._refusal_told:
                 self._refusal_told, self.note = True, self.REFUSED
                 return Asked(self.REFUSED, waiting=False)
-            again = self._refusal[3] + 1
+            again = max(again, self._refusal[3] + 1)
         self._refusal, self._refusal_told = None, False
         self._ask, self.note = (*asked, again), self.ASKED
         return Asked(self.ASKED)
@@ -137,12 +164,15 @@ class Remote:
         """What the other board's game asks of this one; ours published when nothing is under
         way here."""
         with self._lock:
-            peer, online = self._peer, self._online
+            peer, online, kept = self._peer, self._online, self._kept
         if seen.game_id != self._game_id:
             began_here = self._game_id is not None and self._joining is None
             self._game_id, self._ask, self._refusal, self._answer = seen.game_id, None, None, None
             if began_here:  # the players here began it: the other board follows
                 return [Remember(_token(self.board))]
+        if kept is not None and not self._kept_read:
+            self._kept_read = True
+            self._resume(seen, kept)
         self._say(seen, peer, online)
         intents, self._agreed = self._agreed, []
         if not intents and not seen.token:
@@ -155,6 +185,17 @@ class Remote:
             self._publish(seen)
         return intents
 
+    def _resume(self, seen: Seen, kept: Peer) -> None:
+        """After a restart, this board's open takeback request and its "no" to the other
+        board's, as it published them of the game where it still is: they stand."""
+        if not seen.token or kept.token != seen.token:
+            return
+        position = (len(seen.rewrites), len(seen.moves))
+        if kept.ask is not None and self._ask is None and (kept.ask[0], kept.ask[2]) == position:
+            self._ask, self.note = kept.ask, self.ASKED
+        if kept.answer is not None and self._answer is None and kept.answer[:2] == position:
+            self._answer = kept.answer
+
     def _say(self, seen: Seen, peer: Peer | None, online: bool | None) -> None:
         """The screen's line about the other board: out of reach, offline, or the last
         takeback's news (old once the game moves on)."""
@@ -162,11 +203,12 @@ class Remote:
             self.note = f"Cannot hear board {self.other}: check its id and the broker's access list"
         elif online is False:
             self.note = OFFLINE
-        elif self.note == self.ASKED and self._ask is None:
-            self.note = None
-        elif self.note not in (self.ASKED, self.REFUSED) or (self.note == self.REFUSED and (
-                self._refusal is None or not _asked_in(self._refusal, seen))):
-            self.note = None
+        else:
+            news = {self.ASKED: self._ask is not None,
+                    self.REFUSED: self._refusal is not None and _asked_in(self._refusal, seen),
+                    self.WITHDRAWN: self._withdrawn == (len(seen.rewrites), len(seen.moves))}
+            if not news.get(self.note or "", False):
+                self.note = None
 
     def _first_token(self, seen: Seen, peer: Peer | None) -> list[Intent]:
         """A game played with no other board yet (a board's first start, or a new game begun
@@ -286,10 +328,12 @@ class Remote:
             self._refusal, self._ask, self.note = self._ask, None, self.REFUSED
         ask = peer.ask
         if self._asking is not None and ask != self._asking:
-            self._asking = None
+            self._asking, self._answered = None, None  # asked once more, it is a new question
             intents.append(Withdraw())
-        if ask is None or (peer.token, ask) == self._answered:  # the same ask in a later game is new
-            return intents
+            if ask is None:  # said until the game moves on
+                self._withdrawn, self.note = (len(seen.rewrites), len(seen.moves)), self.WITHDRAWN
+        if ask is None or (peer.token, ask) == self._answered or self._answer == (ask[0], ask[2], ask[3]):
+            return intents  # answered (the same ask in a later game is new)
         self._answered = (peer.token, ask)
         rewrites, keep, moves, again = ask
         if not self._of_here(seen, peer, ask):
@@ -330,7 +374,14 @@ class Remote:
         return []
 
     def _publish(self, seen: Seen) -> None:
+        """This board's game, once its moves are final; a game played with the other board is
+        not published before the broker was heard (a restarted board reads back what it kept
+        there first) or the other board is out of reach."""
         if not seen.final:
+            return
+        with self._lock:
+            heard = self._own_heard or self._peer is not None or self._online is not None
+        if seen.token and not heard and self.clock() - self._since <= UNHEARD_SECONDS:
             return
         g = seen.game
         text = self.payload(g.name, g.size, g.variant, seen.token, list(seen.moves),
@@ -357,6 +408,22 @@ class Remote:
             return
         with self._lock:
             self._peer = peer
+
+    def _on_own(self, _: str, payload: bytes) -> None:
+        """The first message on this board's own topic: what it published before it started,
+        if the broker kept it (not what it published since)."""
+        with self._lock:
+            if self._own_heard:
+                return
+            self._own_heard = True
+        if payload.decode(errors="replace") == self._sent:
+            return
+        try:
+            kept = read_peer(payload, time.time_ns())
+        except Bad:
+            return
+        with self._lock:
+            self._kept = kept
 
     def _on_availability(self, _: str, payload: bytes) -> None:
         with self._lock:
