@@ -230,19 +230,18 @@ def _dashboard(sandbox: Sandbox, board: str, page) -> None:
     assert (sandbox.home / ".local" / "state" / "reedboard" / "cafe.db").is_file()
 
 
-def test_two_boards_paired_as_the_docs_configure_them(tmp_path_factory):
-    """docs/cafe.md's two configs side by side, each on a machine of its own, on one broker
-    (anonymous, as the docs' ``broker.example``): a move made on the board whose side moves
-    first is carried out on the other, and each board's export names its opponent as the docs
-    show."""
+def test_two_boards_paired_as_the_docs_configure_them(cafe, tmp_path_factory):
+    """docs/cafe.md's two configs side by side, each on a machine of its own, on the café's
+    broker with the docs' logins and ACL: a move made on the board whose side moves first is
+    carried out on the other, and each board's export names its opponent as the docs show."""
     pair, = block("toml", lambda b: "[opponent]" in b.text and 'kind = "remote"' in b.text)
-    broker = Broker(tmp_path_factory.mktemp("pair-broker")).start()
     machines, boards, states = {}, {}, {}
-    seen = Watcher(broker.port, "reedboard/#")
+    seen = Watcher(cafe.broker.port, "reedboard/#", **login(config_of("/etc/reedboard/cafe.toml")))
     try:
         for text in columns(pair.text):
+            assert login(text)["username"] in cafe.users, "a paired board's login is not in the docs"
             sandbox = Sandbox(tmp_path_factory.mktemp("pair"))
-            sandbox.broker_port = broker.port
+            sandbox.broker_port = cafe.broker.port
             config = sandbox.config(text, "board.toml")
             data = tomllib.loads(config.read_text())
             name = data["mqtt"]["board"]
@@ -276,5 +275,4 @@ def test_two_boards_paired_as_the_docs_configure_them(tmp_path_factory):
         for sandbox, _, _ in machines.values():
             sandbox.close()
         seen.close()
-        broker.stop()
     assert all(board.proc.returncode == 0 for board in boards.values())
