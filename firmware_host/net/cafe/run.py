@@ -113,6 +113,7 @@ def serve(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
                 print(f"reedboard cafe: {name}: {said}", file=sys.stderr)
     link.stop()
     server.stop()
-    if archive is not None:
-        archive.flush(5.0)
+    if archive is not None and not archive.flush(5.0):
+        print(f"reedboard cafe: stopped with {archive.waiting} writes not made to the archive "
+              f"({archive.where} is away); each board keeps its own games", file=sys.stderr)
     return 0
