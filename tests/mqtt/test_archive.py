@@ -156,3 +156,12 @@ def test_an_archive_that_cannot_be_opened_says_why(tmp_path, capfd):
         archive.games("t1")
     archive.set_name("t1", "Window table")
     assert archive.names() == {"t1": "Window table"} and archive.waiting == 1
+
+
+def test_a_game_the_database_refuses_is_said_and_holds_up_no_other(archive, capfd):
+    refused = read_record(json.dumps({**GAME, "opponent": "\ud800"}).encode())  # a lone surrogate
+    archive.add("t1", refused)
+    archive.add("t1", read_record(json.dumps({**GAME, "id": 5}).encode()))
+    assert archive.flush()
+    assert [g["key"][0] for g in archive.games("t1")] == ["5"]
+    assert f"refused the game {refused['key']} from t1" in capfd.readouterr().err

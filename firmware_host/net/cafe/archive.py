@@ -180,7 +180,8 @@ class Archive:
         elif url and not url.startswith("sqlite://"):
             raise ArchiveError(f"[archive] url must be postgresql://... or sqlite:///path (got {url[:40]!r})")
         else:
-            archive = cls._sqlite(url[len("sqlite://"):] if url else os.path.join(state_dir or ".", "cafe.db"))
+            path = url[len("sqlite://"):] if url else os.path.join(state_dir or ".", "cafe.db")
+            archive = cls._sqlite(path)
         archive._opened.wait(READ_WAIT)  # a database that answers at once is read before the fleet starts
         return archive
 
@@ -325,22 +326,26 @@ class Archive:
     def _work(self) -> None:
         while True:
             ask, write = self._next()
+            opening = True
             try:
                 self._timed(self._open)
+                opening = False
                 if ask is not None:
                     ask.result = self._timed(ask.job, *ask.args)
                 elif write is not None:
                     self._timed(write[1][0], *write[1][1])
-            except self.away as exc:
-                cut = self._cut_call == self._call[0]
-                self._failed(f"no answer within {CALL_LIMIT:g} s" if cut else _one_line(exc), write)
-                if ask is not None:
-                    ask.error = f"the archive is unavailable ({self._why})"
-            except Exception as exc:  # noqa: BLE001 - refused (a bad value): said, never retried
-                what = _what(*write[0]) if write else "a read"
-                _say(f"the archive ({self.where}) refused {what}: {_one_line(exc)}")
-                if ask is not None:
-                    ask.error = f"the archive cannot read this ({_one_line(exc)})"
+            except Exception as exc:  # noqa: BLE001 - the database away, or this one refused
+                if opening or isinstance(exc, self.away):
+                    cut = self._cut_call == self._call[0]
+                    self._failed(f"no answer within {CALL_LIMIT:g} s" if cut else _one_line(exc),
+                                 write)
+                    if ask is not None:
+                        ask.error = f"the archive is unavailable ({self._why})"
+                else:  # a value the database refuses: said, never tried again
+                    what = _what(*write[0]) if write else "a read"
+                    _say(f"the archive ({self.where}) refused {what}: {_one_line(exc)}")
+                    if ask is not None:
+                        ask.error = f"the archive cannot read this ({_one_line(exc)})"
             else:
                 self._answered()
             finally:
@@ -393,18 +398,16 @@ class Archive:
                             pass
 
     def _open(self) -> None:
-        """Connect (again), and the first time make the tables and read the names and
-        today's games."""
+        """Connect (again) and make the tables if they are missing; the first time, read the
+        names and today's games."""
         if self._db is None:
             db = self.connect()
             with self._db_lock:
                 self._db = db
-            for statement in self.setup:
+            for statement in (*self.setup, *_schema(self.dialect)):
                 self._execute(statement)
         if self._loaded:
             return
-        for statement in _schema(self.dialect):
-            self._execute(statement)
         names = self._rows("SELECT board, name FROM tables")
         today = self._rows(f"SELECT board, {SUMMARY}, game_id FROM games WHERE finished >= ?",
                            (f"{time.strftime('%Y-%m-%d', time.gmtime())}T00:00:00Z",))
