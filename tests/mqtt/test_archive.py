@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 
 import pytest
 
@@ -165,3 +166,25 @@ def test_a_game_the_database_refuses_is_said_and_holds_up_no_other(archive, capf
     assert archive.flush()
     assert [g["key"][0] for g in archive.games("t1")] == ["5"]
     assert f"refused the game {refused['key']} from t1" in capfd.readouterr().err
+
+
+def test_a_worker_that_dies_is_started_again_and_makes_its_write(tmp_path, monkeypatch):
+    archive = Archive.open(None, str(tmp_path))
+    store, calls = Archive._store, []
+
+    def dies_once(self, board, game):
+        calls.append(board)
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # not the database: the worker's thread ends
+        store(self, board, game)
+
+    monkeypatch.setattr(Archive, "_store", dies_once)
+    archive.add("t1", read_record(json.dumps(GAME).encode()))
+    assert not archive.flush(0.2) and archive.waiting == 1
+    said = None
+    for _ in range(50):
+        if said := archive.check():
+            break
+        time.sleep(0.1)
+    assert said == "archive: its thread ended (KeyboardInterrupt); it is started again"
+    assert archive.flush() and [g["plies"] for g in archive.games("t1")] == [5]

@@ -49,6 +49,7 @@ from firmware_host.board.game import Game
 from firmware_host.net.mqtt.untrusted import Bad, items, optional, read, record, text, whole
 from firmware_host.store.export import options_of, record_text
 from firmware_host.store.storage import StoredGame
+from hardware.supervise import Supervised
 
 _TIME = text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 _ID = whole(1, 2**53)
@@ -152,7 +153,8 @@ class Archive:
         self._writes: OrderedDict[tuple[str, str, str], tuple[Callable[..., None], tuple]] = (
             OrderedDict())
         self._reads: deque[_Ask] = deque()
-        self._writing = False
+        #: The write the worker is making.
+        self._writing: tuple[tuple[str, str, str], Any] | None = None
         #: Why the database is away (None: it answered last); reads fail at once meanwhile.
         self._why: str | None = "not opened yet"
         self._retry_at, self._backoff = 0.0, BACKOFF[0]
@@ -167,8 +169,10 @@ class Archive:
         #: (call number, monotonic start or None): what the watchdog looks at.
         self._call: tuple[int, float | None] = (0, None)
         self._cut_call = 0
-        for name, target in (("archive", self._work), ("archive-watchdog", self._watch)):
-            threading.Thread(target=target, daemon=True, name=name).start()
+        self._threads = (Supervised("archive", self._work, redo=self._redo),
+                         Supervised("archive-watchdog", self._watch))
+        for thread in self._threads:
+            thread.start()
 
     @classmethod
     def open(cls, url: str | None, state_dir: str | None = None) -> "Archive":
@@ -250,13 +254,20 @@ class Archive:
         """Wait until everything added so far is written; False if it is not within
         ``timeout``."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._writes and not self._writing, timeout)
+            return self._cond.wait_for(lambda: not self._writes and self._writing is None,
+                                       timeout)
 
     @property
     def waiting(self) -> int:
         """How many writes wait for the database."""
         with self._cond:
-            return len(self._writes) + self._writing
+            return len(self._writes) + (self._writing is not None)
+
+    def check(self) -> str | None:
+        """Start the worker or the watchdog again if its thread died (said in the answer,
+        once); None when both run."""
+        said = [f"{thread.name}: {why}" for thread in self._threads if (why := thread.check())]
+        return "; ".join(said) or None
 
     def names(self) -> dict[str, str]:
         """The tables' names, from memory."""
@@ -348,13 +359,12 @@ class Archive:
                         ask.error = f"the archive cannot read this ({_one_line(exc)})"
             else:
                 self._answered()
-            finally:
-                if ask is not None:
-                    ask.done.set()
-                self._opened.set()
-                with self._cond:
-                    self._writing = False
-                    self._cond.notify_all()
+            if ask is not None:
+                ask.done.set()
+            self._opened.set()
+            with self._cond:
+                self._writing = None
+                self._cond.notify_all()
 
     def _next(self) -> tuple[_Ask | None, tuple[tuple[str, str, str], Any] | None]:
         """The next read (first), or write, or None, None to try the database again: waits
@@ -370,8 +380,8 @@ class Archive:
             if self._reads:
                 return self._reads.popleft(), None
             if self._writes:
-                self._writing = True
-                return None, self._writes.popitem(last=False)
+                self._writing = self._writes.popitem(last=False)
+                return None, self._writing
             return None, None
 
     def _timed(self, job: Callable[..., Any], *args: Any) -> Any:
@@ -432,9 +442,7 @@ class Archive:
             except Exception:  # noqa: BLE001 - a broken connection may not close cleanly
                 pass
         with self._cond:
-            if write is not None and write[0] not in self._writes:
-                self._writes[write[0]] = write[1]
-                self._writes.move_to_end(write[0], last=False)
+            self._put_back(write)
             first = self._why is None or not self._opened.is_set()
             self._why = why
             self._retry_at = time.monotonic() + self._backoff
@@ -445,12 +453,28 @@ class Archive:
                  f"memory (at most {PENDING}) and are written when it is back (tried again "
                  f"every {BACKOFF[0]:g} to {BACKOFF[1]:g} s)")
 
+    def _put_back(self, write: tuple[tuple[str, str, str], Any] | None) -> None:
+        """A write not made goes back first in line, unless sent again meanwhile (under the
+        condition's lock)."""
+        if write is not None and write[0] not in self._writes:
+            self._writes[write[0]] = write[1]
+            self._writes.move_to_end(write[0], last=False)
+
+    def _redo(self, _: str) -> None:
+        """The worker's thread died (a fault of this code): the write it was making waits
+        again."""
+        with self._cond:
+            self._put_back(self._writing)
+            self._writing = None
+            self._cond.notify_all()
+
     def _answered(self) -> None:
         with self._cond:
             back, self._why = self._why, None
             self._backoff, self._full = BACKOFF[0], False
+            waiting = len(self._writes)
         if back is not None and back != "not opened yet":
-            _say(f"the archive ({self.where}) is back: the waiting games are written")
+            _say(f"the archive ({self.where}) is back: {waiting} more waiting writes are made now")
 
     def _execute(self, statement: str, args: tuple = ()) -> Any:
         cursor = self._db.cursor()

@@ -107,8 +107,10 @@ def serve(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    parts: list[tuple[str, Any]] = [("network", link), ("page", server)]
+    parts += [("archive", archive)] if archive is not None else []
     while not stop.wait(1.0):  # the helpers' threads kept going; one that died is said
-        for name, part in (("network", link), ("page", server)):
+        for name, part in parts:
             if said := part.check():
                 print(f"reedboard cafe: {name}: {said}", file=sys.stderr)
     link.stop()
