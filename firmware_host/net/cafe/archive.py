@@ -301,6 +301,7 @@ class Archive:
         return row
 
     def boards(self) -> list[str]:
+        """The tables that have games in the archive; ArchiveError as :meth:`games`."""
         return [r["board"] for r in self._ask(self._rows,
                                               "SELECT DISTINCT board FROM games ORDER BY board")]
 
