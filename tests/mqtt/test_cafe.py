@@ -283,7 +283,7 @@ def test_a_dashboard_started_with_its_database_away_plays_and_archives_when_it_i
         assert tile["games"][0]["result"] == "white wins by connection"
         postgres.start_again()
         started = True
-        _wait(lambda: run(_get(url + "api/tables/t1/games"))[0] == 200, 60)
+        _wait(lambda: run(_get(url + "api/tables/t1/games"))[0] == 200, 60, journal.read_text)
         listed = json.loads(run(_get(url + "api/tables/t1/games"))[2])["games"]
         assert [g["result"] for g in listed] == ["white wins by connection"]
     finally:
@@ -339,16 +339,19 @@ def _tile(url: str, test) -> dict:
 
 
 async def _get(url: str) -> tuple[int, str, str]:
-    """The status, type and text of a GET, within a 5 s time-out."""
-    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
-        async with session.get(url) as response:
-            return response.status, response.content_type, await response.text()
+    """The status, type and text of a GET, within a 5 s time-out (status 0: none came)."""
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
+            async with session.get(url) as response:
+                return response.status, response.content_type, await response.text()
+    except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+        return 0, "", repr(exc)
 
 
-def _wait(test, seconds: float = 30) -> None:
+def _wait(test, seconds: float = 30, why=lambda: "gave up waiting") -> None:
     deadline = time.monotonic() + seconds
     while not test():
-        assert time.monotonic() < deadline, "gave up waiting"
+        assert time.monotonic() < deadline, why()
         time.sleep(0.2)
 
 
