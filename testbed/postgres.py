@@ -79,9 +79,10 @@ class Postgres:
     def _signal(self, sig: int) -> None:
         with open(os.path.join(self.data, "postmaster.pid")) as pid_file:
             postmaster = int(pid_file.readline())
+        os.kill(postmaster, sig)  # first: a stopped postmaster starts no backend meanwhile
         children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True,
                                   text=True).stdout.split()
-        for pid in (postmaster, *map(int, children)):
+        for pid in map(int, children):
             os.kill(pid, sig)
 
     def remove(self) -> None:
