@@ -12,6 +12,8 @@ import pytest
 
 from firmware_host.net.cafe import archive as archive_module
 from firmware_host.net.cafe.archive import Archive, ArchiveError, positions, read_record
+from firmware_host.net.cafe.fleet import Fleet
+from firmware_host.net.mqtt import topics
 
 GAME = {"id": 4, "game": "antipalos", "size": 3, "variant": "two",
         "started": "2026-11-23T20:01:00Z", "finished": "2026-11-23T20:09:00Z",
@@ -188,3 +190,30 @@ def test_a_worker_that_dies_is_started_again_and_makes_its_write(tmp_path, monke
         time.sleep(0.1)
     assert said == "archive: its thread ended (KeyboardInterrupt); it is started again"
     assert archive.flush() and [g["plies"] for g in archive.games("t1")] == [5]
+
+
+def test_tables_seen_while_the_database_is_away_get_their_names_and_games_once_it_is_back(
+        postgres):
+    """A dashboard restarted with its PostgreSQL away shows its tables at once, by their ids;
+    the database back, each tile takes its name and today's games."""
+    psycopg = pytest.importorskip("psycopg")
+    url = postgres.database()
+    before = Archive.open(url)
+    before.set_name("t1", "Window table")
+    before.store("t1", read_record(json.dumps({**GAME, "finished": topics.utc_now()}).encode()))
+    with psycopg.connect(url, autocommit=True) as db:  # on disk before the immediate stop
+        db.execute("CHECKPOINT")  # (synchronous_commit is off: the last instants may be lost)
+    postgres.stop()
+    try:
+        fleet, seen = Fleet(Archive.open(url)), []
+        fleet.listener = seen.append
+        fleet.receive("reedboard/t1/state", json.dumps({"game": "antipalos", "size": 3}).encode())
+        assert (seen[-1]["name"], seen[-1]["games"]) == ("t1", [])
+    finally:
+        postgres.start_again()
+    for _ in range(300):
+        if seen[-1]["name"] != "t1":
+            break
+        time.sleep(0.1)
+    assert seen[-1]["name"] == "Window table"
+    assert [g["result"] for g in seen[-1]["games"]] == ["white wins by connection"]

@@ -163,6 +163,8 @@ class Archive:
         self._renamed: dict[str, str | None] = {}
         self._today: dict[str, dict[str, dict[str, Any]]] = {}
         self._loaded = False
+        #: Called (from the worker) once the names and today's games are read.
+        self.on_read: Callable[[], None] = lambda: None
         self._opened = threading.Event()
         self._db: Any = None
         self._db_lock = threading.Lock()
@@ -431,6 +433,7 @@ class Archive:
                 self._today.setdefault(row.pop("board"), {}).setdefault(row["key"], row)
             self._loaded = True
             self._renamed.clear()
+        self.on_read()
 
     def _failed(self, why: str, write: tuple[tuple[str, str, str], Any] | None) -> None:
         """The database is away: the write goes back first in line (unless sent again
