@@ -7,6 +7,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 
@@ -64,7 +65,25 @@ class Postgres:
 
     def stop(self) -> None:
         if os.path.exists(os.path.join(self.data, "postmaster.pid")):
+            self.resume()  # a paused server would not stop
             self._run(f"{self.bin}/pg_ctl", "-D", self.data, "-m", "immediate", "stop")
+
+    def pause(self) -> None:
+        """Stop the server's processes (SIGSTOP), as a network that drops packets or a machine
+        that hangs: connections stay open and nothing answers. :meth:`resume` goes on."""
+        self._signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self._signal(signal.SIGCONT)
+
+    def _signal(self, sig: int) -> None:
+        with open(os.path.join(self.data, "postmaster.pid")) as pid_file:
+            postmaster = int(pid_file.readline())
+        os.kill(postmaster, sig)  # first: a stopped postmaster starts no backend meanwhile
+        children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True,
+                                  text=True).stdout.split()
+        for pid in map(int, children):
+            os.kill(pid, sig)
 
     def remove(self) -> None:
         self.stop()

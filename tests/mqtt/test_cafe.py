@@ -7,6 +7,7 @@ import asyncio
 import json
 import re
 import signal
+import sqlite3
 import subprocess
 import threading
 import time
@@ -395,6 +396,123 @@ def _new_york(stamp: str, form: str = "%H:%M %Z") -> str:
     """A stored time as a clock in New York reads it."""
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(
         ZoneInfo("America/New_York")).strftime(form)
+
+
+def test_a_hung_database_holds_up_no_tile_and_loses_no_game(tmp_path, broker, watcher, boards,
+                                                             cafe, postgres):
+    """PostgreSQL stops answering (SIGSTOP, as a network that drops packets) while a new board
+    plays a whole game: the page and its feed answer, the tile follows the game and lists it,
+    the archive's page says it is unavailable; the database back, the game is archived."""
+    pytest.importorskip("psycopg")
+    archive = Archive.open(postgres.database())
+    url = cafe(archive=archive)
+    postgres.pause()
+    try:
+        _play_a_game(tmp_path, broker, watcher, boards)
+        tile = _tile(url, lambda t: t["state"].get("ply") == len(WIN) and t["games"])
+        assert tile["games"][0]["result"] == "white wins by connection"
+        assert run(_get(url))[:2] == (200, "text/html")
+        status, _, text = run(_get(url + "api/tables/t1/games"))
+        assert status == 503 and text.startswith("the archive is unavailable")
+    finally:
+        postgres.resume()
+    assert archive.flush(30)
+    assert [g["plies"] for g in archive.games("t1")] == [len(WIN)]
+
+
+def test_a_dashboard_started_with_its_database_away_plays_and_archives_when_it_is_back(
+        tmp_path, broker, watcher, boards, postgres):
+    """``reedboard cafe`` with its PostgreSQL down: it starts, says so once, shows the tables;
+    the game finished meanwhile is archived once PostgreSQL is started."""
+    pytest.importorskip("psycopg")
+    database = postgres.database()
+    config = tmp_path / "cafe.toml"
+    config.write_text(f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n\n'
+                      f'[archive]\nurl = "{database}"\n')
+    port, journal = free_port(), tmp_path / "cafe.log"
+    postgres.stop()
+    started = False
+    dashboard = subprocess.Popen([*REEDBOARD, "cafe", "--config", str(config), "--port", str(port)],
+                                 stderr=journal.open("w"))
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        _wait(lambda: "dashboard is at" in journal.read_text() or dashboard.poll() is not None)
+        assert dashboard.poll() is None, journal.read_text()
+        _play_a_game(tmp_path, broker, watcher, boards)
+        tile = _tile(url, lambda t: t["state"].get("ply") == len(WIN) and t["games"])
+        assert tile["games"][0]["result"] == "white wins by connection"
+        postgres.start_again()
+        started = True
+        _wait(lambda: run(_get(url + "api/tables/t1/games"))[0] == 200, 60, journal.read_text)
+        listed = json.loads(run(_get(url + "api/tables/t1/games"))[2])["games"]
+        assert [g["result"] for g in listed] == ["white wins by connection"]
+    finally:
+        if not started:
+            postgres.start_again()
+        dashboard.send_signal(signal.SIGTERM)
+        dashboard.wait(15)
+    said = journal.read_text()
+    assert said.count("is unavailable:") == 1 and said.count("is back:") == 1, said
+
+
+def test_a_locked_sqlite_archive_holds_up_no_tile(tmp_path, broker, watcher, boards, cafe):
+    """Another program holds the archive file's lock (an exclusive transaction): the tile
+    follows the game; the lock released, the game is archived."""
+    archive = Archive.open(None, str(tmp_path / "cafe"))
+    url = cafe(archive=archive)
+    other = sqlite3.connect(tmp_path / "cafe" / "cafe.db", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        _play_a_game(tmp_path, broker, watcher, boards)
+        _tile(url, lambda t: t["state"].get("ply") == len(WIN) and t["games"])
+        assert run(_get(url))[:2] == (200, "text/html") and not archive.flush(0.5)
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    assert archive.flush(30)
+    assert [g["plies"] for g in archive.games("t1")] == [len(WIN)]
+
+
+def _play_a_game(folder, broker, watcher, boards) -> None:
+    """A new board, t1, plays a whole game of Antipalos 3 (white connects)."""
+    one = boards(board_config(folder, broker.port, "t1", size=3))
+    watcher.state("t1")
+    for ply, site in enumerate(WIN, 1):
+        one.place(site)
+        watcher.state("t1", lambda s, ply=ply: s["ply"] == ply)
+    watcher.wait("reedboard/t1/record")
+
+
+def _tile(url: str, test) -> dict:
+    """Table t1 as the page's feed shows it, once ``test(table)`` holds (each hello within
+    the request's 5 s time-out)."""
+    async def hello() -> dict:
+        timeout = aiohttp.ClientTimeout(total=5)
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            async with session.ws_connect(url + "ws") as ws:
+                return json.loads((await ws.receive(timeout=5)).data)
+
+    found: list[dict] = []
+    _wait(lambda: bool(found.extend(t for t in run(hello())["tables"] if t["id"] == "t1" and test(t))
+                       or found))
+    return found[0]
+
+
+async def _get(url: str) -> tuple[int, str, str]:
+    """The status, type and text of a GET, within a 5 s time-out (status 0: none came)."""
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
+            async with session.get(url) as response:
+                return response.status, response.content_type, await response.text()
+    except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+        return 0, "", repr(exc)
+
+
+def _wait(test, seconds: float = 30, why=lambda: "gave up waiting") -> None:
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, why()
+        time.sleep(0.2)
 
 
 def _phalanx(folder, port):

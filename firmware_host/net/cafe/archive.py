@@ -8,8 +8,11 @@ its moves through the game's engine, and :class:`Archive` keeps it with its text
 directory; ``[archive] url = "postgresql://..."`` keeps the same tables in PostgreSQL
 (psycopg), for a chain of cafés whose brokers are bridged to one.
 
-Writes go through a thread of the archive's own (a slow or restarting database never holds up
-the broker's thread); a write that fails is said once and tried again.
+Only the archive's own thread (its worker) talks to the database, and a call that takes more
+than :data:`CALL_LIMIT` is cut off: finished games and names wait in memory, in order, while the
+database is away (said once, tried again with a backoff) and are written when it is back; the
+names and today's games are answered from memory, so neither the broker's thread nor the page
+ever waits for the database. A page of the archive waits :data:`READ_WAIT` at most.
 
 >>> archive = Archive.open("sqlite://:memory:")
 >>> game = read_record(b'{"id": 3, "game": "antipalos", "size": 3, "variant": "two", '
@@ -33,12 +36,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import queue
+import socket
 import sqlite3
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from collections import OrderedDict, deque
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator
 
@@ -48,6 +51,7 @@ from firmware_host.board.game import Game
 from firmware_host.net.mqtt.untrusted import Bad, items, optional, read, record, text, whole
 from firmware_host.store.export import options_of, record_text
 from firmware_host.store.storage import StoredGame
+from hardware.supervise import Supervised
 
 _TIME = text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 #: How far in the future (by the dashboard's clock) a record's times may be: boards' clocks differ.
@@ -126,43 +130,104 @@ def replay(rec: StoredGame) -> list[GameState]:
 
 
 class ArchiveError(Exception):
-    """The archive's database cannot be read; ``str()`` is one line."""
+    """The archive cannot answer now; ``str()`` is one line."""
+
+
+#: Seconds a reader (a page of the archive, a test) waits for the database before it is told
+#: the archive is unavailable.
+READ_WAIT = 2.0
+#: Seconds a database call may take before it is cut off (the connection dropped, the call tried
+#: again later); PostgreSQL's own statement timeout is the same.
+CALL_LIMIT = 5.0
+#: Seconds PostgreSQL's connection may take.
+CONNECT_TIMEOUT = 3
+#: Finished games and names waiting for the database, at most.
+PENDING = 2000
+#: Today's games kept in memory per table, at most.
+DAY = 200
+#: Seconds between attempts while the database is away: doubling from the first to the last.
+BACKOFF = (1.0, 30.0)
+
+
+class _Ask:
+    """A read waiting for the worker."""
+
+    def __init__(self, job: Callable[..., Any], args: tuple) -> None:
+        self.job, self.args = job, args
+        self.done = threading.Event()
+        self.result: Any = None
+        self.error: str | None = None
+        self.abandoned = False
 
 
 class Archive:
-    """The archive on one database connection (SQLite or psycopg), used under a lock."""
+    """The archive on one database connection (SQLite or psycopg) that only its worker thread
+    uses: writes wait in order in memory (the same game or name sent again replaces the waiting
+    one) until the database takes them; the tables' names and the games finished since the
+    dashboard's day began are kept in memory too, so the fleet never waits for the database."""
 
     def __init__(self, connect: Callable[[], Any], dialect: str, where: str,
-                 errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)) -> None:
-        self.connect, self.dialect, self.where, self.errors = connect, dialect, where, errors
-        self._lock = threading.Lock()
+                 setup: tuple[str, ...] = (),
+                 cut: Callable[[Any], None] = lambda db: db.interrupt(),
+                 away: tuple[type[BaseException], ...] = (sqlite3.OperationalError, OSError)
+                 ) -> None:
+        #: ``connect()`` makes a connection, ``setup`` the statements run on each one,
+        #: ``cut(db)`` makes a call waiting on ``db`` fail (from another thread), ``away``: the
+        #: exceptions that say the database is away (any other refuses that one write).
+        self.connect, self.dialect, self.where, self.setup = connect, dialect, where, setup
+        self.cut, self.away = cut, away
+        self._cond = threading.Condition()
+        self._writes: OrderedDict[tuple[str, str, str], tuple[Callable[..., None], tuple]] = (
+            OrderedDict())
+        self._reads: deque[_Ask] = deque()
+        #: The write the worker is making.
+        self._writing: tuple[tuple[str, str, str], Any] | None = None
+        #: Why the database is away (None: it answered last); reads fail at once meanwhile.
+        self._why: str | None = "not opened yet"
+        self._retry_at, self._backoff = 0.0, BACKOFF[0]
+        self._full = False
+        self._names: dict[str, str] = {}
+        self._renamed: dict[str, str | None] = {}
+        self._today: dict[str, dict[str, dict[str, Any]]] = {}
+        self._loaded = False
+        #: Called (from the worker) once the names and today's games are read.
+        self.on_read: Callable[[], None] = lambda: None
+        self._opened = threading.Event()
         self._db: Any = None
-        self._queue: queue.Queue = queue.Queue(10_000)
-        self._said = ""
-        self._writer = threading.Thread(target=self._write_all, daemon=True, name="archive")
-        self._writer.start()
+        self._db_lock = threading.Lock()
+        #: (call number, monotonic start or None): what the watchdog looks at.
+        self._call: tuple[int, float | None] = (0, None)
+        self._cut_call = 0
+        self._threads = (Supervised("archive", self._work, redo=self._redo),
+                         Supervised("archive-watchdog", self._watch))
+        for thread in self._threads:
+            thread.start()
 
     @classmethod
     def open(cls, url: str | None, state_dir: str | None = None) -> "Archive":
         """The archive at ``url`` (``postgresql://...``, ``sqlite:///path``), default SQLite
-        ``cafe.db`` in ``state_dir``; ArchiveError when it cannot be opened."""
+        ``cafe.db`` in ``state_dir``; ArchiveError for an address it cannot use. A database
+        that does not answer is said and tried again: the archive is used meanwhile."""
         if url and url.startswith(("postgresql://", "postgres://")):
-            return cls._postgres(url)
-        if url and not url.startswith("sqlite://"):
+            archive = cls._postgres(url)
+        elif url and not url.startswith("sqlite://"):
             raise ArchiveError(f"[archive] url must be postgresql://... or sqlite:///path (got {url[:40]!r})")
-        path = url[len("sqlite://"):] if url else os.path.join(state_dir or ".", "cafe.db")
+        else:
+            path = url[len("sqlite://"):] if url else os.path.join(state_dir or ".", "cafe.db")
+            archive = cls._sqlite(path)
+        archive._opened.wait(READ_WAIT)  # a database that answers at once is read before the fleet starts
+        return archive
+
+    @classmethod
+    def _sqlite(cls, path: str) -> "Archive":
         if path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
 
-        def connect() -> sqlite3.Connection:
-            db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=5)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            return db
+        def connect() -> sqlite3.Connection:  # the busy timeout: how long a locked file is waited for
+            return sqlite3.connect(path, check_same_thread=False, isolation_level=None,
+                                   timeout=READ_WAIT)
 
-        archive = cls(connect, "sqlite", path)
-        archive._ready()
-        return archive
+        return cls(connect, "sqlite", path, ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL"))
 
     @classmethod
     def _postgres(cls, url: str) -> "Archive":
@@ -171,126 +236,93 @@ class Archive:
         except ImportError:
             raise ArchiveError("[archive] url names PostgreSQL: install psycopg "
                                "(pip install 'psycopg[binary]' or apt install python3-psycopg)") from None
-        def connect():
-            db = psycopg.connect(url, autocommit=True, connect_timeout=5)
-            # As SQLite's synchronous=NORMAL: a crash of the server's machine may lose the last
-            # instants' games (each board keeps its own), never the database's consistency.
-            db.execute("SET synchronous_commit TO off")
-            return db
 
-        archive = cls(connect, "postgresql", url.split("@")[-1], (psycopg.Error, OSError))
-        archive._ready()
-        return archive
+        def connect() -> Any:
+            return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
 
-    def _ready(self) -> None:
-        try:
-            with self._cursor() as db:
-                for statement in _schema(self.dialect):
-                    db.execute(statement)
-        except ArchiveError as exc:
-            raise ArchiveError(f"cannot open the archive: {exc}") from None
+        # synchronous_commit off, as SQLite's synchronous=NORMAL: a crash of the server's
+        # machine may lose the last instants' games (each board keeps its own), never the
+        # database's consistency.
+        setup = ("SET synchronous_commit TO off",
+                 f"SET statement_timeout TO {int(CALL_LIMIT * 1000)}")
+        return cls(connect, "postgresql", url.split("@")[-1], setup, _shut_down,
+                   (psycopg.OperationalError, psycopg.InterfaceError, OSError))
 
-    # ------------------------------------------------------------------ database access
-    @contextmanager
-    def _cursor(self) -> Iterator[Any]:
-        """A cursor on the connection (made again after a failure), under the lock;
-        ArchiveError for anything the database says."""
-        with self._lock:
-            try:
-                if self._db is None:
-                    self._db = self.connect()
-                yield self._db.cursor()
-            except self.errors as exc:
-                self._drop_connection()
-                raise ArchiveError(_one_line(exc)) from None
-
-    def _drop_connection(self) -> None:
-        try:
-            self._db.close()
-        except Exception:  # noqa: BLE001 - a broken connection may not close cleanly either
-            pass
-        self._db = None
-
-    def _sql(self, statement: str) -> str:
-        return statement.replace("?", "%s") if self.dialect == "postgresql" else statement
-
-    def _rows(self, statement: str, args: tuple = ()) -> list[dict[str, Any]]:
-        with self._cursor() as db:
-            db.execute(self._sql(statement), args)
-            names = [d[0] for d in db.description]
-            return [dict(zip(names, row)) for row in db.fetchall()]
-
-    # ------------------------------------------------------------------ writing
+    # ------------------------------------------------------------------ anyone's thread
     def add(self, board: str, game: dict[str, Any]) -> None:
-        """Keep ``game`` (from :func:`read_record`) soon, in the writer thread."""
-        try:
-            self._queue.put_nowait((self.store, (board, game)))
-        except queue.Full:
-            self._say("the archive's queue is full: a game was not kept")
+        """Keep ``game`` (from :func:`read_record`): listed today at once, written in turn."""
+        row = {c: game.get(c) for c in SUMMARY.split(", ")}
+        with self._cond:
+            today = self._today.setdefault(board, {})
+            today[game["key"]] = {**row, "game_id": game["id"], "plies": len(game["moves"])}
+            if len(today) > DAY:
+                del today[min(today, key=lambda k: _order(today[k]))]
+        self._queue(("game", board, game["key"]), self._store, (board, game),
+                    f"a game from {board} was not kept")
 
     def set_name(self, board: str, name: str | None) -> None:
-        """Call table ``board`` ``name`` (None: by its id again)."""
-        self._queue.put((self._store_name, (board, name)))
+        """Call table ``board`` ``name`` (None: by its id again), written in turn."""
+        with self._cond:
+            if name:
+                self._names[board] = name
+            else:
+                self._names.pop(board, None)
+            if not self._loaded:
+                self._renamed[board] = name
+        self._queue(("name", board, ""), self._store_name, (board, name),
+                    f"{board}'s name was not kept")
+
+    def store(self, board: str, game: dict[str, Any], timeout: float = READ_WAIT) -> None:
+        """:meth:`add`, then wait until it is written; ArchiveError if it is not within
+        ``timeout`` (it stays waiting)."""
+        self.add(board, game)
+        if not self.flush(timeout):
+            raise ArchiveError(f"the archive is unavailable ({self._why or 'no answer yet'})")
 
     def flush(self, timeout: float = 10.0) -> bool:
-        """Wait until everything added so far is written (tests, the bench)."""
-        done = threading.Event()
-        self._queue.put((lambda: done.set(), ()))
-        return done.wait(timeout)
+        """Wait until everything added so far is written; False if it is not within
+        ``timeout``."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._writes and self._writing is None,
+                                       timeout)
 
-    def store(self, board: str, game: dict[str, Any]) -> None:
-        """Write ``game`` now (replacing the same game sent again, or taken back and finished
-        anew); ArchiveError when the database fails."""
-        values = {**game, "board": board, "game_id": game["id"], "moves": json.dumps(game["moves"]),
-                  "plies": len(game["moves"]),
-                  "received": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        columns = ", ".join(COLUMNS)
-        updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c not in ("board", "key"))
-        with self._cursor() as db:
-            db.execute(self._sql(
-                f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(COLUMNS))}) "
-                f"ON CONFLICT (board, key) DO UPDATE SET {updates}"),
-                tuple(values.get(c) for c in COLUMNS))
+    @property
+    def waiting(self) -> int:
+        """How many writes wait for the database."""
+        with self._cond:
+            return len(self._writes) + (self._writing is not None)
 
-    def _store_name(self, board: str, name: str | None) -> None:
-        with self._cursor() as db:
-            db.execute(self._sql("DELETE FROM tables WHERE board = ?"), (board,))
-            if name:
-                db.execute(self._sql("INSERT INTO tables (board, name) VALUES (?, ?)"), (board, name))
+    def check(self) -> str | None:
+        """Start the worker or the watchdog again if its thread died (said in the answer,
+        once); None when both run."""
+        said = [f"{thread.name}: {why}" for thread in self._threads if (why := thread.check())]
+        return "; ".join(said) or None
 
-    def _write_all(self) -> None:
-        while True:
-            job, args = self._queue.get()
-            while True:
-                try:
-                    job(*args)
-                    break
-                except ArchiveError as exc:
-                    self._say(f"cannot write the archive ({self.where}): {exc}; trying again")
-                    time.sleep(2.0)
-
-    def _say(self, text: str) -> None:
-        if text != self._said:
-            self._said = text
-            print(f"reedboard cafe: {text}", file=sys.stderr)
-
-    # ------------------------------------------------------------------ reading
-    def games(self, board: str, limit: int = 200, offset: int = 0) -> list[dict[str, Any]]:
-        """Table ``board``'s games, the latest finished first."""
-        return self._rows(f"SELECT {SUMMARY} FROM games WHERE board = ? "
-                          "ORDER BY finished DESC, game_id DESC LIMIT ? OFFSET ?",
-                          (board, limit, offset))
+    def names(self) -> dict[str, str]:
+        """The tables' names, from memory."""
+        with self._cond:
+            return dict(self._names)
 
     def day(self, board: str, since: str) -> list[dict[str, Any]]:
-        """Table ``board``'s games finished at or after ``since``, the latest first (the day's)."""
-        rows = self._rows(f"SELECT {SUMMARY} FROM games WHERE board = ? AND finished >= ? "
-                          "ORDER BY finished DESC, game_id DESC", (board, since))
+        """Table ``board``'s games finished at or after ``since`` (within the dashboard's day),
+        the latest first, from memory."""
+        with self._cond:
+            rows = sorted((r for r in self._today.get(board, {}).values()
+                           if (r["finished"] or "") >= since), key=_order, reverse=True)
         return [{"key": r["key"], "game": Game(r["game"], r["size"]).title, "result": r["result"],
                  "winner": r["winner"], "moves": r["plies"], "at": r["finished"]} for r in rows]
 
+    def games(self, board: str, limit: int = 200, offset: int = 0) -> list[dict[str, Any]]:
+        """Table ``board``'s games, the latest finished first; ArchiveError if the database
+        does not answer within :data:`READ_WAIT`."""
+        return self._ask(self._rows, f"SELECT {SUMMARY} FROM games WHERE board = ? "
+                         "ORDER BY finished DESC, game_id DESC LIMIT ? OFFSET ?",
+                         (board, limit, offset))
+
     def game(self, board: str, key: str) -> dict[str, Any] | None:
-        """One game with its moves and text record, None if the archive has none."""
-        rows = self._rows("SELECT * FROM games WHERE board = ? AND key = ?", (board, key))
+        """One game with its moves and text record, None if the archive has none;
+        ArchiveError as :meth:`games`."""
+        rows = self._ask(self._rows, "SELECT * FROM games WHERE board = ? AND key = ?", (board, key))
         if not rows:
             return None
         row = rows[0]
@@ -298,13 +330,210 @@ class Archive:
         return row
 
     def boards(self) -> list[str]:
-        return [r["board"] for r in self._rows("SELECT DISTINCT board FROM games ORDER BY board")]
+        """The tables that have games in the archive; ArchiveError as :meth:`games`."""
+        return [r["board"] for r in self._ask(self._rows,
+                                              "SELECT DISTINCT board FROM games ORDER BY board")]
 
-    def names(self) -> dict[str, str]:
+    def _queue(self, key: tuple[str, str, str], job: Callable[..., None], args: tuple,
+               lost: str) -> None:
+        with self._cond:
+            if key not in self._writes and len(self._writes) >= PENDING:
+                said, self._full = self._full, True
+            else:
+                said = True
+                self._writes[key] = (job, args)
+                self._cond.notify_all()
+        if not said:
+            _say(f"the archive's queue is full ({PENDING} writes wait for {self.where}): {lost} "
+                 "(nor any other until the database is back; each board keeps its own games)")
+
+    def _ask(self, job: Callable[..., Any], *args: Any) -> Any:
+        """``job(*args)`` in the worker; ArchiveError at once while the database is away, or
+        after :data:`READ_WAIT` without an answer."""
+        ask = _Ask(job, args)
+        with self._cond:
+            if self._why is not None:
+                raise ArchiveError(f"the archive is unavailable ({self._why})")
+            self._reads.append(ask)
+            self._cond.notify_all()
+        if not ask.done.wait(READ_WAIT):
+            ask.abandoned = True
+            raise ArchiveError(f"the archive is unavailable (no answer within {READ_WAIT:g} s)")
+        if ask.error is not None:
+            raise ArchiveError(ask.error)
+        return ask.result
+
+    # ------------------------------------------------------------------ the worker's thread
+    def _work(self) -> None:
+        while True:
+            ask, write = self._next()
+            opening = True
+            try:
+                self._timed(self._open)
+                opening = False
+                if ask is not None:
+                    ask.result = self._timed(ask.job, *ask.args)
+                elif write is not None:
+                    self._timed(write[1][0], *write[1][1])
+            except Exception as exc:  # noqa: BLE001 - the database away, or this one refused
+                if opening or isinstance(exc, self.away):
+                    cut = self._cut_call == self._call[0]
+                    self._failed(f"no answer within {CALL_LIMIT:g} s" if cut else _one_line(exc),
+                                 write)
+                    if ask is not None:
+                        ask.error = f"the archive is unavailable ({self._why})"
+                else:  # a value the database refuses: said, never tried again
+                    what = _what(*write[0]) if write else "a read"
+                    _say(f"the archive ({self.where}) refused {what}: {_one_line(exc)}")
+                    if ask is not None:
+                        ask.error = f"the archive cannot read this ({_one_line(exc)})"
+            else:
+                self._answered()
+            if ask is not None:
+                ask.done.set()
+            self._opened.set()
+            with self._cond:
+                self._writing = None
+                self._cond.notify_all()
+
+    def _next(self) -> tuple[_Ask | None, tuple[tuple[str, str, str], Any] | None]:
+        """The next read (first), or write, or None, None to try the database again: waits
+        until there is one and the backoff is over."""
+        with self._cond:
+            while True:
+                while self._reads and self._reads[0].abandoned:
+                    self._reads.popleft()
+                wait = self._retry_at - time.monotonic()
+                if wait <= 0 and (self._reads or self._writes or self._why is not None):
+                    break
+                self._cond.wait(wait if wait > 0 else None)
+            if self._reads:
+                return self._reads.popleft(), None
+            if self._writes:
+                self._writing = self._writes.popitem(last=False)
+                return None, self._writing
+            return None, None
+
+    def _timed(self, job: Callable[..., Any], *args: Any) -> Any:
+        """``job(*args)`` under the watchdog's eye."""
+        self._call = (self._call[0] + 1, time.monotonic())
         try:
-            return {r["board"]: r["name"] for r in self._rows("SELECT board, name FROM tables")}
-        except ArchiveError:
-            return {}
+            return job(*args)
+        finally:
+            self._call = (self._call[0], None)
+
+    def _watch(self) -> None:
+        """Cut off a database call that takes longer than :data:`CALL_LIMIT` (a server that
+        hangs, a network that drops packets): the call fails, the connection is made again."""
+        while True:
+            time.sleep(0.5)
+            number, since = self._call
+            if since is not None and time.monotonic() - since > CALL_LIMIT:
+                with self._db_lock:
+                    if self._db is not None and self._call[0] == number:
+                        self._cut_call = number
+                        try:
+                            self.cut(self._db)
+                        except Exception:  # noqa: BLE001 - a connection closing as it is cut
+                            pass
+
+    def _open(self) -> None:
+        """Connect (again) and make the tables if they are missing; the first time, read the
+        names and today's games."""
+        if self._db is None:
+            db = self.connect()
+            with self._db_lock:
+                self._db = db
+            for statement in (*self.setup, *_schema(self.dialect)):
+                self._execute(statement)
+        if self._loaded:
+            return
+        names = self._rows("SELECT board, name FROM tables")
+        today = self._rows(f"SELECT board, {SUMMARY}, game_id FROM games WHERE finished >= ?",
+                           (f"{time.strftime('%Y-%m-%d', time.gmtime())}T00:00:00Z",))
+        with self._cond:
+            self._names = {**{r["board"]: r["name"] for r in names}, **self._names}
+            for board, name in self._renamed.items():
+                if name is None:
+                    self._names.pop(board, None)
+            for row in today:
+                self._today.setdefault(row.pop("board"), {}).setdefault(row["key"], row)
+            self._loaded = True
+            self._renamed.clear()
+        self.on_read()
+
+    def _failed(self, why: str, write: tuple[tuple[str, str, str], Any] | None) -> None:
+        """The database is away: the write goes back first in line (unless sent again
+        meanwhile), the connection is dropped, the next try after the backoff."""
+        with self._db_lock:
+            db, self._db = self._db, None
+        if db is not None:
+            try:
+                db.close()
+            except Exception:  # noqa: BLE001 - a broken connection may not close cleanly
+                pass
+        with self._cond:
+            self._put_back(write)
+            first = self._why is None or not self._opened.is_set()
+            self._why = why
+            self._retry_at = time.monotonic() + self._backoff
+            self._backoff = min(self._backoff * 2, BACKOFF[1])
+            self._cond.notify_all()
+        if first:
+            _say(f"the archive ({self.where}) is unavailable: {why}; finished games wait in "
+                 f"memory (at most {PENDING}) and are written when it is back (tried again "
+                 f"every {BACKOFF[0]:g} to {BACKOFF[1]:g} s)")
+
+    def _put_back(self, write: tuple[tuple[str, str, str], Any] | None) -> None:
+        """A write not made goes back first in line, unless sent again meanwhile (under the
+        condition's lock)."""
+        if write is not None and write[0] not in self._writes:
+            self._writes[write[0]] = write[1]
+            self._writes.move_to_end(write[0], last=False)
+
+    def _redo(self, _: str) -> None:
+        """The worker's thread died (a fault of this code): the write it was making waits
+        again."""
+        with self._cond:
+            self._put_back(self._writing)
+            self._writing = None
+            self._cond.notify_all()
+
+    def _answered(self) -> None:
+        with self._cond:
+            back, self._why = self._why, None
+            self._backoff, self._full = BACKOFF[0], False
+            waiting = len(self._writes)
+        if back is not None and back != "not opened yet":
+            _say(f"the archive ({self.where}) is back: {waiting} more waiting writes are made now")
+
+    def _execute(self, statement: str, args: tuple = ()) -> Any:
+        cursor = self._db.cursor()
+        cursor.execute(statement.replace("?", "%s") if self.dialect == "postgresql" else statement,
+                       args)
+        return cursor
+
+    def _rows(self, statement: str, args: tuple = ()) -> list[dict[str, Any]]:
+        cursor = self._execute(statement, args)
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+    def _store(self, board: str, game: dict[str, Any]) -> None:
+        """Write ``game``, replacing the same game sent again (or taken back and finished
+        anew)."""
+        values = {**game, "board": board, "game_id": game["id"], "moves": json.dumps(game["moves"]),
+                  "plies": len(game["moves"]),
+                  "received": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        columns = ", ".join(COLUMNS)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c not in ("board", "key"))
+        self._execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(COLUMNS))}) "
+                      f"ON CONFLICT (board, key) DO UPDATE SET {updates}",
+                      tuple(values.get(c) for c in COLUMNS))
+
+    def _store_name(self, board: str, name: str | None) -> None:
+        self._execute("DELETE FROM tables WHERE board = ?", (board,))
+        if name:
+            self._execute("INSERT INTO tables (board, name) VALUES (?, ?)", (board, name))
 
 
 def positions(game: dict[str, Any]) -> Iterator[GameState]:
@@ -328,6 +557,30 @@ def _schema(dialect: str) -> list[str]:
         "CREATE INDEX IF NOT EXISTS games_finished ON games (board, finished)",
         "CREATE TABLE IF NOT EXISTS tables (board TEXT PRIMARY KEY, name TEXT NOT NULL)",
     ]
+
+
+def _order(row: dict[str, Any]) -> tuple[str, int]:
+    return row["finished"] or "", row["game_id"]
+
+
+def _what(kind: str, board: str, key: str) -> str:
+    """A waiting write in words.
+
+    >>> _what("game", "t1", "4-20261123T200100Z"), _what("name", "t1", "")
+    ('the game 4-20261123T200100Z from t1', "t1's name")
+    """
+    return f"the game {key} from {board}" if kind == "game" else f"{board}'s name"
+
+
+def _shut_down(db: Any) -> None:
+    """Cut a psycopg connection off: its socket shut down under it, so that a call waiting on
+    a server that does not answer fails at once."""
+    with socket.socket(fileno=os.dup(db.fileno())) as sock:
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+def _say(text: str) -> None:
+    print(f"reedboard cafe: {text}", file=sys.stderr, flush=True)
 
 
 def _one_line(exc: BaseException) -> str:

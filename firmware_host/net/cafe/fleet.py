@@ -217,6 +217,8 @@ class Fleet:
         self.broker_up, self.broker_lost, self.broker_since = False, -math.inf, -math.inf
         self._connected_before = False
         self._day = self.clock.today()
+        if archive is not None:
+            archive.on_read = self.recall
 
     # ------------------------------------------------------------------ the link's thread
     def receive(self, topic: str, payload: bytes) -> None:
@@ -268,11 +270,25 @@ class Fleet:
         table = self.tables.get(board)
         if table is None:
             table = self.tables[board] = Table(board, self.timer)
-            if self.archive is not None:
-                table.name = self.archive.names().get(board)
-                table.games = [self._timed(g) for g in
-                               self.archive.day(board, self.clock.midnight())[:DAY_GAMES]]
+            self._from_archive(table)
         return table
+
+    def _from_archive(self, table: Table) -> None:
+        """The table's name and today's games as the archive has them (in its memory)."""
+        if self.archive is not None:
+            table.name = self.archive.names().get(table.board)
+            table.games = [self._timed(g) for g in
+                           self.archive.day(table.board, self.clock.midnight())[:DAY_GAMES]]
+
+    def recall(self) -> None:
+        """The archive read its database late (away when the dashboard started): each table
+        takes its name and today's games from it again."""
+        with self.lock:
+            for table in self.tables.values():
+                self._from_archive(table)
+            views = [table.view() for table in self.tables.values()]
+        for view in views:
+            self.listener(view)
 
     def _apply(self, table: Table, kind: str, data: Any) -> list[dict[str, Any]]:
         """Take the message in; the alerts it raises."""

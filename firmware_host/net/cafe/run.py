@@ -110,12 +110,15 @@ def serve(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    parts: list[tuple[str, Any]] = [("network", link), ("page", server)]
+    parts += [("archive", archive)] if archive is not None else []
     while not stop.wait(1.0):  # the helpers' threads kept going; one that died is said
-        for name, part in (("network", link), ("page", server)):
+        for name, part in parts:
             if said := part.check():
                 print(f"reedboard cafe: {name}: {said}", file=sys.stderr)
     link.stop()
     server.stop()
-    if archive is not None:
-        archive.flush(5.0)
+    if archive is not None and not archive.flush(5.0):
+        print(f"reedboard cafe: stopped with {archive.waiting} writes not made to the archive "
+              f"({archive.where} is away); each board keeps its own games", file=sys.stderr)
     return 0

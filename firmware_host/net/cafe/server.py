@@ -96,11 +96,12 @@ class Dashboard(WebApp):
         return self.fleet.archive
 
     async def _read(self, what: Callable[[], Any]) -> Any:
-        """``what()`` on the archive, off the event loop; 503 when the database fails."""
+        """``what()`` on the archive, off the event loop; 503 at once while the database is
+        away, or when it does not answer within the archive's ``READ_WAIT``."""
         try:
             return await asyncio.to_thread(what)
         except ArchiveError as exc:
-            raise web.HTTPServiceUnavailable(text=f"the archive cannot be read: {exc}\n") from None
+            raise web.HTTPServiceUnavailable(text=f"{exc}\n") from None
 
     async def games(self, request: web.Request) -> web.Response:
         board = _board(request)
