@@ -148,7 +148,7 @@ def test_a_full_queue_is_said_once_and_keeps_what_it_has(monkeypatch, capfd):
     for n in (4, 5, 6, 7):
         archive.add("t1", read_record(json.dumps({**GAME, "id": n}).encode()))
     assert archive.waiting == 2
-    assert [g["key"][0] for g in archive.day("t1", "2026-11-23T00:00:00Z")] == ["4", "5", "6", "7"]
+    assert [g["key"][0] for g in archive.day("t1", "2026-11-23T00:00:00Z")] == ["7", "6", "5", "4"]
     journal = capfd.readouterr().err
     assert journal.count("queue is full") == 1 and journal.count("is unavailable") == 1
 
