@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping, cast
+from typing import Any, Callable, Iterable, Mapping, TypeVar, cast
 
 from engines.core import FollowUp, GameState, IllegalMove, Outcome
 from firmware_host.actions.commands import (Again, Command, HouseRule, NewGame, PowerOff, SetBrightness,
@@ -40,6 +40,7 @@ from firmware_host.board.view import Pager, Snapshot, build_frame, build_screen
 from hardware.base import ButtonEvent, Led, Scan
 
 Event = dict[str, Any]
+T = TypeVar("T")
 #: How long a passing message ("Corrected to E5*") stays unless the board changes first.
 FLASH_MS = 4000
 #: How long a passing notice (IP address, today's games) stays unless the board changes first.
@@ -127,7 +128,7 @@ class Controller:
         self._evaluated: tuple[frozenset[str], int] | None = None  # the board last judged, the moves then
         self._ok_waiting = False
         self._flashed: tuple[str, float] | None = None
-        self._target_cache: dict[tuple[int, str], frozenset[str]] = {}
+        self._target_cache: dict[tuple[int, str], Any] = {}  # asked of the engine, per position
 
     # ------------------------------------------------------------------ reading
     @property
@@ -184,7 +185,9 @@ class Controller:
 
     def snapshot(self) -> Snapshot:
         """Everything the frame and the screen are drawn from."""
-        return Snapshot(self.phase, self.record, self.board, self.sync, self.targets, self.hinted,
+        movers = frozenset(s for s in self.expected - self.board if self.targets_of(-1, s)) \
+            if self.targets else frozenset()
+        return Snapshot(self.phase, self.record, self.board, self.sync, self.targets, movers, self.hinted,
                         self.message, self._flashed and self._flashed[0], self._notice,
                         self.menu if self.menu and self.menu.is_open else None, self.idle,
                         self.connected, self.opponent.note if self.opponent else None, self._now)
@@ -200,17 +203,21 @@ class Controller:
 
     def touchable(self) -> frozenset[str]:
         """The sites a legal move of the position turns over or taps, asked once."""
-        key = (-1, "touchable")
-        if key not in self._target_cache:
-            self._target_cache[key] = recognise.touchable(self.state)
-        return self._target_cache[key]
+        return self._asked((-1, "touchable"), lambda: recognise.touchable(self.state))
+
+    def captures(self) -> recognise.Captures:
+        """The legal moves of the position that take pieces off, asked once."""
+        return self._asked((-1, "captures"), lambda: recognise.captures(self.state))
 
     def targets_of(self, index: int, site: str) -> frozenset[str]:
         """The targets of a piece lifted from ``site`` in position ``index``, asked once."""
-        key = (index, site)
+        return self._asked((index, site), lambda: self.states[index].targets(site))
+
+    def _asked(self, key: tuple[int, str], ask: Callable[[], T]) -> T:
+        """What ``ask`` answers of the engine, once per position (forgotten when it changes)."""
         if key not in self._target_cache:
-            self._target_cache[key] = self.states[index].targets(site)
-        return self._target_cache[key]
+            self._target_cache[key] = ask()
+        return cast(T, self._target_cache[key])
 
     # ------------------------------------------------------------------- input
     def step(self, now: float, scan: Scan, buttons: Iterable[ButtonEvent] = (),

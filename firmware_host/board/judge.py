@@ -60,6 +60,7 @@ class Effects(Protocol):
     def seen(self) -> Seen: ...
     def sorted(self, sites: Iterable[str]) -> list[str]: ...
     def touchable(self) -> Board: ...
+    def captures(self) -> recognise.Captures: ...
     def targets_of(self, index: int, site: str) -> Board: ...
     def emit(self, event: str, **fields: Any) -> None: ...
     def go(self, phase: Phase) -> None: ...
@@ -239,9 +240,10 @@ def ok_then_move(c: Effects, phase: Moving, board: Board) -> bool:
 
 
 def piece_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
-    """Only pieces the side to move may move are lifted: a move under way (their targets lit);
-    the next side has begun, so the last move is no longer corrected."""
-    if not recognise.lifting(c.state, board, lambda site: c.targets_of(-1, site)):
+    """Only pieces the side to move may move are lifted, and pieces a move of theirs captures
+    (taken off first by the other hand): a move under way (their targets lit); the next side
+    has begun, so the last move is no longer corrected."""
+    if not recognise.lifting(c.state, board, lambda site: c.targets_of(-1, site), c.captures):
         return False
     c.in_sync()
     c.go(replace(phase, correctable=False, held=None))
@@ -250,11 +252,11 @@ def piece_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
 
 
 def token_in_hand(c: Effects, phase: Moving | Awaiting, board: Board) -> bool:
-    """Only tokens a legal move turns over or taps are lifted (a flip or a tap made before the
-    move shows): quiet, their return counted as a touch; off for TOKEN_HOLD_MS, they are
-    pointed out (knocked off)."""
+    """Only tokens a legal move turns over or taps, or pieces it captures, are lifted (a flip
+    or a tap made before the move shows, a captured piece taken off first): quiet, their
+    return counted as a touch; off for TOKEN_HOLD_MS, they are pointed out (knocked off)."""
     lifted = c.record.board - board
-    if not lifted or not board < c.record.board or not lifted <= c.touchable():
+    if not lifted or not board < c.record.board or not lifted <= c.touchable() | capturable(c):
         return False
     if phase.holding is not None and c.now - phase.holding >= TOKEN_HOLD_MS:
         return False
@@ -262,6 +264,11 @@ def token_in_hand(c: Effects, phase: Moving | Awaiting, board: Board) -> bool:
     if phase.holding is None:
         c.go(replace(phase, holding=c.now))
     return True
+
+
+def capturable(c: Effects) -> Board:
+    """The pieces a legal move of the side to move takes off."""
+    return frozenset().union(*(removed for _, removed in c.captures()))
 
 
 def due_under_way(c: Effects, phase: Moving, board: Board) -> bool:
@@ -277,7 +284,8 @@ def due_under_way(c: Effects, phase: Moving, board: Board) -> bool:
 def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: Board) -> bool:
     """The last move's pieces lifted back to where they came from: a takeback once held there for
     ``takeback_ms`` (a piece lifted by mistake and set down again takes nothing back); before
-    the next side began, lifted on its way elsewhere, a correction, quietly (targets lit)."""
+    the next side began, lifted on its way elsewhere, a correction, quietly (targets lit),
+    unless a move of the side to move captures them (a capture begun continues the turn)."""
     if not (c.moves and c.takebacks):
         return False
     if board == c.boards[-2] and not opponent_to_move(c, -2):
@@ -287,7 +295,8 @@ def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: B
             c.go(replace(phase, held=c.now))
         return True
     if (phase.correctable and not opponent_to_move(c, -2)
-            and recognise.lifting(c.states[-2], board, lambda site: c.targets_of(-2, site))):
+            and recognise.lifting(c.states[-2], board, lambda site: c.targets_of(-2, site))
+            and not c.record.board - board <= capturable(c)):  # a capture begun, rather
         c.in_sync()
         c.light_targets(lifted_targets(c, board))
         return True
@@ -370,9 +379,11 @@ def lifted_targets(c: Effects, board: Board) -> frozenset[str]:
     """The targets of the pieces lifted: the side to move's, or the players' last move's while
     it may be corrected."""
     targets: set[str] = set()
-    for site in c.record.board - board:
+    lifted = c.record.board - board
+    for site in lifted:
         targets |= c.targets_of(-1, site)
-    if not targets and getattr(c.phase, "correctable", False) and len(c.boards) > 1:
+    if (not targets and getattr(c.phase, "correctable", False) and len(c.boards) > 1
+            and lifted <= c.boards[-1] - c.boards[-2] and not lifted <= capturable(c)):
         for site in c.boards[-2] - board:
             targets |= c.targets_of(-2, site)
     return frozenset(targets)
