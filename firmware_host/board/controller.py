@@ -30,7 +30,7 @@ from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.ui.menu import Menu
 from firmware_host.board.opponent import (Adopt, Ask, Asked, Hints, Opponent, Play, Remember, Seen,
                                     StartGame, TakeBackTo, Withdraw)
-from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
+from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, acting
 from firmware_host.board.record import GameRecord
 from firmware_host.ui.screens import Screen, message_screen
 from firmware_host.ui.stats import today_screen
@@ -108,8 +108,11 @@ class Controller:
             record = GameRecord.begin(storage, game, match, self._who(game.new()))
         else:
             record = GameRecord.resume(storage, game, resume[0], resume[1], match, history)
-        undo = Turn.undo(record.undo, record.board, record.state.to_move) if record.undo else None
+        by = record.undo_by or record.state.to_move  # kept before the steps' side was
+        undo = Turn.undo(record.undo, record.board, by) if record.undo else None
         self._begin(record, Restoring(undo, why="resume" if resume else "new game"))
+        if undo is not None:  # what was left to do when the daemon stopped: asked again
+            self.guide(undo)
 
     def _begin(self, record: GameRecord, phase: Phase) -> None:
         self.record = record
@@ -171,8 +174,9 @@ class Controller:
 
     @property
     def to_act(self) -> str | None:
-        """The side who must act now: during a move's steps the side whose steps they are."""
-        return self.phase.turn.side if isinstance(self.phase, Following) else self.state.to_move
+        """The side who must act now: during a move's steps (or a takeback's undoing) the side
+        whose steps they are."""
+        return acting(self.phase, self.state)
 
     def seen(self) -> Seen:
         """What an opponent sees now."""
@@ -363,7 +367,7 @@ class Controller:
         self.phase, self._dirty = phase, True
         turn = phase.undo if isinstance(phase, Restoring) else (
             phase.turn if isinstance(phase, Following) else None)
-        self.record.set_undo(turn.steps_left() if turn is not None else ())
+        self.record.set_undo(turn.steps_left() if turn is not None else (), turn.side if turn else None)
 
     def in_sync(self) -> None:
         if self.sync:
@@ -429,10 +433,14 @@ class Controller:
         self.go(replace(phase, turn=turn))
         if not turn.done:
             if announce or turn.step != phase.turn.step:
-                self.emit("guide", action=cast(FollowUp, turn.current).action,
-                          sites=self.sorted(turn.remaining(self.board)))
+                self.guide(turn)
             return
         self.begin_turn(correctable=phase.correctable, late=turn.untouched, touched=phase.touched)
+
+    def guide(self, turn: Turn) -> None:
+        """Announce ``turn``'s current step: its action and the sites it still needs."""
+        self.emit("guide", action=cast(FollowUp, turn.current).action,
+                  sites=self.sorted(turn.remaining(self.board)))
 
     def begin_turn(self, correctable: bool = False, late: frozenset[str] = frozenset(),
                    touched: tuple[Touch, ...] = ()) -> None:
@@ -488,8 +496,7 @@ class Controller:
         undo = Turn.undo(steps, self.record.board, self.state.to_move) if steps else None
         self.go(Restoring(undo, why))
         if undo is not None:
-            self.emit("guide", action=cast(FollowUp, undo.current).action,
-                      sites=self.sorted(undo.remaining(self.board)))
+            self.guide(undo)
         if undone:
             self.flash(f"Took back {', '.join(undone)}")
         self.rejudge()

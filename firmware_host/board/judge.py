@@ -71,6 +71,7 @@ class Effects(Protocol):
     def offer(self, choice: TurnChoice, late: Board = frozenset()) -> None: ...
     def accept(self, turn: Turn, correct: bool = False, correctable: bool = True) -> bool: ...
     def follow(self, announce: bool = False) -> None: ...
+    def guide(self, turn: Turn) -> None: ...
     def begin_turn(self, correctable: bool = False, late: Board = frozenset(),
                    touched: tuple[Touch, ...] = ()) -> None: ...
     def take_back(self, keep: int, why: str = "takeback", then: Play | None = None) -> None: ...
@@ -552,7 +553,7 @@ def restored(c: Effects, phase: Restoring, board: Board) -> bool:
     undo = cast(Restoring, c.phase).undo
     if undo is not None and not undo.done:
         c.go(Following(undo))
-        c.follow()  # its first step was announced with the takeback
+        c.follow()  # its first step was announced with the takeback (or the resume)
     else:
         c.begin_turn()
     return True
@@ -645,7 +646,15 @@ def touched(c: Effects, touch: Touch) -> None:
     elif isinstance(phase, Restoring) and phase.undo is not None:
         index = phase.undo.taker(touch)
         if index is not None:
-            c.go(replace(phase, undo=phase.undo.touched(index, touch.site).advance(c.board, None)))
+            _undo_moved_on(c, phase, phase.undo.touched(index, touch.site))
+
+
+def _undo_moved_on(c: Effects, phase: Restoring, undo: Turn) -> None:
+    """A takeback's step done while the pieces are set back: the next step, announced."""
+    undo = undo.advance(c.board, None)
+    c.go(replace(phase, undo=undo))
+    if undo.current is not None and undo.step != cast(Turn, phase.undo).step:
+        c.guide(undo)
 
 
 def _say_taken(c: Effects, choice: TurnChoice, touch: Touch, taken: str | None) -> None:
@@ -691,7 +700,7 @@ def ok(c: Effects) -> None:
         c.follow()
         c.rejudge()  # the board as it stands, in the step or the turn that follows
     elif isinstance(phase, Restoring) and phase.undo and phase.undo.current:
-        c.go(replace(phase, undo=phase.undo.complete().advance(c.board, None)))
+        _undo_moved_on(c, phase, phase.undo.complete())
         c.rejudge()
     elif isinstance(phase, Moving) and not c.sync and c.board == c.record.board \
             and (move := c.state.ok_move()) is not None:

@@ -23,6 +23,9 @@ in :mod:`firmware_host.board.judge` (``RULES``); docs/daemon.md prints it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from engines.core import GameState
 
 from firmware_host.board.turn import Pending, Touch, Turn, TurnChoice
 
@@ -99,3 +102,13 @@ class Over:
 
 
 Phase = Moving | Choosing | Following | Awaiting | Restoring | Over
+
+
+def acting(phase: Phase, state: GameState[Any]) -> str | None:
+    """The side who must act now: during a move's steps, or a takeback's (or a resumed game's)
+    steps the sensors cannot see, the side whose steps they are; else the side to move."""
+    if isinstance(phase, Following):
+        return phase.turn.side
+    if isinstance(phase, Restoring) and phase.undo is not None and not phase.undo.done:
+        return phase.undo.side
+    return state.to_move

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from firmware_host.board.game import result_lines
-from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
+from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, acting
 from firmware_host.board.record import GameRecord
 from firmware_host.board.turn import LIGHTS, STEPS, Sync, by_name, fix_words, named, words
 from firmware_host.store.layout import Layout
@@ -136,8 +136,7 @@ def build_screen(snap: Snapshot) -> Screen:
     return status_screen(
         game_title=record.game.title,
         variant=record.game.shown_variant,
-        to_move=None if outcome and not following else (
-            phase.turn.side if isinstance(phase, Following) else state.to_move),
+        to_move=None if outcome and not following else acting(phase, state),
         side_colour=None,
         phase=state.phase,
         status_lines=state.status_lines(),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.daemon.stream_tools import Stream, kinds, moves, of, run, said
+from tests.daemon.stream_tools import Stream, board_after, kinds, moves, of, run, said
 
 # ------------------------------------------------------------ a capture made with both hands
 #: game -> (the moves before, the capturing piece's sites, where it goes, the captured piece)
@@ -66,3 +66,54 @@ def test_a_capture_made_by_lifting_the_captured_piece_too_gives_no_warning(game,
     assert any(set(to) <= set(lit["sites"]) for lit in of(events, "targets"))
     assert len(moves(events)) == len(before) + 1 and events[-1]["moves"][:-1] == before
     assert "guide" not in kinds(events[-8:])  # the removal was already made
+
+
+# ------------------------------------------------------------ a restart mid-steps
+def _antipode_b1_a1(flip_path: bool) -> Stream:
+    """Blue places b1, turns its neighbour a1 over, taps a1 (the pawn lands there); with
+    ``flip_path`` also turns b1, the token the pawn passed."""
+    stream = Stream().place("b1").settle().lift("a1").wait(300).place("a1").settle()
+    stream.lift("a1").place("a1").settle()
+    if flip_path:
+        stream.lift("b1").wait(300).place("b1").settle()
+    return stream
+
+
+def _restarted(stream: Stream):
+    """The board that played ``stream``, then restarted, and its events since the restart."""
+    board = board_after(stream.restart().wait(1000), "antipode", variant="standard")
+    return board, board.events[board.restarts[-1]:]
+
+
+def test_a_restart_while_a_moves_flip_is_left_announces_it_and_names_the_side():
+    """Blue's b1:a1 is recorded and b1 (passed by the pawn) is to be turned when the daemon
+    restarts: the board asks again for b1 as a guide event, and the OLED says it is Blue's
+    step; once b1 is turned, Red is to move."""
+    board, since = _restarted(_antipode_b1_a1(flip_path=False))
+    try:
+        assert {"action": "flip", "sites": ["b1"]} in of(since, "guide")
+        assert "Flip b1" in board.screen() and "Blue to move" in board.screen()
+        board.lift("b1"), board.run(300), board.place("b1")
+        board.settle()
+        assert "Red to move" in board.screen() and board.held() == ("b1:a1",)
+    finally:
+        board.close()
+
+
+def test_a_restart_while_a_takebacks_steps_are_left_announces_each():
+    """Blue's b1:a1 made in full, then MENU -> Take back: b1 to take off, a1 to turn back and
+    the pawn to carry back to e1. The daemon restarts before anything is done: the board asks
+    for them again, each as a guide event, as Blue's steps."""
+    stream = _antipode_b1_a1(flip_path=True)
+    for _ in range(4):
+        stream.press("menu")
+    board, since = _restarted(stream.press("ok").wait(600))
+    try:
+        assert of(since, "guide") == [{"action": "flip", "sites": ["a1"]}]
+        assert "Blue to move" in board.screen()
+        board.lift("b1"), board.run(600), board.lift("a1"), board.run(300), board.place("a1")
+        board.settle()
+        since = board.events[board.restarts[-1]:]
+        assert of(since, "guide")[-1]["action"] == "carry" and "Blue to move" in board.screen()
+    finally:
+        board.close()
