@@ -435,7 +435,8 @@ class Controller:
             if announce or turn.step != phase.turn.step:
                 self.guide(turn)
             return
-        self.begin_turn(correctable=phase.correctable, late=turn.untouched, touched=phase.touched)
+        self.begin_turn(correctable=phase.correctable, late=turn.untouched, touched=phase.touched,
+                        last=turn if turn.early else None)
 
     def guide(self, turn: Turn) -> None:
         """Announce ``turn``'s current step: its action and the sites it still needs."""
@@ -443,7 +444,7 @@ class Controller:
                   sites=self.sorted(turn.remaining(self.board)))
 
     def begin_turn(self, correctable: bool = False, late: frozenset[str] = frozenset(),
-                   touched: tuple[Touch, ...] = ()) -> None:
+                   touched: tuple[Touch, ...] = (), last: Turn | None = None) -> None:
         """The next turn: the game over, the opponent's to answer, or the players' (a removal
         that is their whole turn guided, a move that needs no hand change offered);
         ``touched``: touches already made for it (the last turn's steps took none of them)."""
@@ -451,8 +452,8 @@ class Controller:
         if state.outcome():
             return self._game_over()
         if self.opponent and state.to_move == self.opponent.side_in(state):
-            return self.go(Awaiting(correctable=correctable, late=late, touched=touched))
-        self.go(Moving(correctable=correctable, late=late, touched=touched))
+            return self.go(Awaiting(correctable=correctable, late=late, touched=touched, last=last))
+        self.go(Moving(correctable=correctable, late=late, touched=touched, last=last))
         due = state.due()
         if due is not None:
             self.emit("guide", action=due.action, sites=self.sorted(due.sites))

@@ -73,7 +73,7 @@ class Effects(Protocol):
     def follow(self, announce: bool = False) -> None: ...
     def guide(self, turn: Turn) -> None: ...
     def begin_turn(self, correctable: bool = False, late: Board = frozenset(),
-                   touched: tuple[Touch, ...] = ()) -> None: ...
+                   touched: tuple[Touch, ...] = (), last: Turn | None = None) -> None: ...
     def take_back(self, keep: int, why: str = "takeback", then: Play | None = None) -> None: ...
     def drop_last(self) -> None: ...
     def new_game(self, game: Game) -> None: ...
@@ -626,6 +626,8 @@ def touched(c: Effects, touch: Touch) -> None:
     if asked_back and isinstance(phase, (Moving, Awaiting, Following)):
         return
     if isinstance(phase, (Moving, Awaiting)):
+        if phase.correctable and phase.last is not None and rechosen(c, phase.last, touch):
+            return
         if touch.site in phase.late:
             c.go(replace(phase, late=phase.late - {touch.site}))
             return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
@@ -639,6 +641,8 @@ def touched(c: Effects, touch: Touch) -> None:
         _choice_moved_on(c, phase, choice)
     elif isinstance(phase, Following):
         index = phase.turn.taker(touch)
+        if index is None and phase.correctable and rechosen(c, phase.turn, touch):
+            return
         if index is None:  # kept for the next turn: a flip of its own, made early
             return c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
         c.go(replace(phase, turn=phase.turn.touched(index, touch.site)))
@@ -655,6 +659,29 @@ def _undo_moved_on(c: Effects, phase: Restoring, undo: Turn) -> None:
     c.go(replace(phase, undo=undo))
     if undo.current is not None and undo.step != cast(Turn, phase.undo).step:
         c.guide(undo)
+
+
+def rechosen(c: Effects, turn: Turn, touch: Touch) -> bool:
+    """The last move ``turn`` still correctable: a tap on the landing of another move of the
+    same placement, whose pawn passes the landing taken from a touch made before the move
+    showed. That touch was a token turned on the pawn's way, and the tapped move replaces the
+    one recorded (its flips made so far kept)."""
+    if not (turn.early and touch.quick and len(c.states) > 1):
+        return False
+    done = turn.done_touches() | {turn.early}
+    for cand in recognise.candidates(c.states[-2], c.boards[-1]):
+        other = Turn.of(cand, c.boards[-2], turn.side)
+        pick = other.pick_index()
+        if pick is None or touch.site not in other.left[pick] or not any(
+                turn.early in s.sites for s in other.steps[pick + 1:] if s.action == "flip"):
+            continue
+        other = other.touched(pick, touch.site)
+        for i, step in enumerate(other.steps):
+            for site in step.sites & done if step.action == "flip" else ():
+                other = other.touched(i, site)
+        c.accept(other, correct=True)
+        return True
+    return False
 
 
 def _say_taken(c: Effects, choice: TurnChoice, touch: Touch, taken: str | None) -> None:

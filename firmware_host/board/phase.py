@@ -42,7 +42,8 @@ class _Turning:
     has been off its switch before the move shows (pointed out after a while); ``doubted``:
     since when (ms) the board has shown a move that only goes towards the position before one
     of the players' own last turns, and that board (a takeback by hand may be under way, until
-    ``takeback_ms`` pass; ``-inf``: they passed, it is a move)."""
+    ``takeback_ms`` pass; ``-inf``: they passed, it is a move); ``last``: the players' last
+    turn while its landing may still be chosen again (see ``Turn.early``)."""
 
     correctable: bool = False
     touched: tuple[Touch, ...] = ()
@@ -50,6 +51,7 @@ class _Turning:
     held: float | None = None
     holding: float | None = None
     doubted: tuple[float, frozenset[str]] | None = None
+    last: Turn | None = None
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ board to say and record.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.daemon.stream_tools import Stream, board_after, kinds, moves, of, run, said
@@ -117,3 +119,28 @@ def test_a_restart_while_a_takebacks_steps_are_left_announces_each():
         assert of(since, "guide")[-1]["action"] == "carry" and "Blue to move" in board.screen()
     finally:
         board.close()
+
+
+# ------------------------------------------------------------ Antipode: the pawn first
+def _antipode(stream: Stream, moves_before: list[str]) -> list[dict]:
+    """``stream`` replayed on Antipode after ``moves_before``."""
+    head = {"setup": "start", "game": "antipode", "variant": "standard", "moves": moves_before}
+    return run([json.dumps(head)] + stream.text().splitlines(), "antipode")
+
+
+#: Before Blue's g5:i5 (place g5, turn its neighbour h5, the pawn e1 to i5 passing g3).
+BEFORE_G5_I5 = ["g3:g3", "g9:g9", "h7:e1", "h5:e9"]
+
+
+def test_antipode_the_pawn_carried_first_turning_a_token_on_its_way_is_no_landing():
+    """Blue carries the pawn first, e1 to i5, turning g3 it passes on the way; then places g5,
+    turns h5, taps i5 and presses OK. The early turn of g3 is first taken as the landing
+    tapped before the placement (g5:g3, as players also do), and the tap on i5 corrects it:
+    g5:i5 with g3 turned, nothing more asked (before, g5:g3 stayed)."""
+    stream = Stream().lift("g3").wait(300).place("g3").settle()
+    stream.place("g5").settle().lift("h5").wait(300).place("h5").settle()
+    stream.lift("i5").wait(50).place("i5").settle().press("ok").settle()
+    events = _antipode(stream, BEFORE_G5_I5)
+    assert of(events, "correction") == [{"move": "g5:i5", "replaces": "g5:g3", "side": "blue"}]
+    assert events[-1]["moves"][-1] == "g5:i5" and events[-1]["position"]["to_move"] == "red"
+    assert {"action": "flip", "sites": ["g3"]} not in of(events, "guide")
