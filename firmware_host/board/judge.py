@@ -24,7 +24,7 @@ from firmware_host.board.hand import Hand
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.board.recognise import Candidate
 from firmware_host.board.record import GameRecord
-from firmware_host.board.turn import Sync, Touch, Turn, TurnChoice
+from firmware_host.board.turn import Sync, Touch, Turn, TurnChoice, undo_steps
 from firmware_host.ui.kiosk import Idle
 
 Board = frozenset[str]
@@ -283,13 +283,15 @@ def due_under_way(c: Effects, phase: Moving, board: Board) -> bool:
 
 
 def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: Board) -> bool:
-    """The last move's pieces lifted back to where they came from: a takeback once held there for
-    ``takeback_ms`` (a piece lifted by mistake and set down again takes nothing back); before
+    """The last move's pieces lifted back to where they came from (tokens its takeback turns
+    back may be in the hand meanwhile, though the board then equals an earlier position: it is
+    no deeper takeback): a takeback once held there for ``takeback_ms`` (a piece lifted by
+    mistake and set down again takes nothing back); before
     the next side began, lifted on its way elsewhere, a correction, quietly (targets lit),
     unless a move of the side to move captures them (a capture begun continues the turn)."""
     if not (c.moves and c.takebacks):
         return False
-    if board == c.boards[-2] and not opponent_to_move(c, -2):
+    if before_last(c, board) and not opponent_to_move(c, -2):
         c.in_sync()
         c.light_targets(frozenset())
         if phase.held is None:
@@ -543,12 +545,14 @@ def rethought(c: Effects, phase: Awaiting, board: Board) -> bool:
 
 # --------------------------------------------------------------------------- restoring
 def restored(c: Effects, phase: Restoring, board: Board) -> bool:
-    """The board shows the position: what the sensors cannot see (tokens to turn back, unseen
-    pieces to carry) is guided next, then the turn begins."""
-    if board != c.record.board:
+    """The board shows the position (but for tokens in the hand that are to be turned back):
+    what the sensors cannot see (tokens to turn back, unseen pieces to carry) is guided next,
+    then the turn begins."""
+    undo, position = phase.undo, c.record.board
+    if board != position and not (undo and board < position and position - board <= undo.to_touch()):
         return False
     c.in_sync()
-    for touch in c.hand.settled(c.now, board, board):  # made on the way: the undo's flips
+    for touch in c.hand.settled(c.now, board, position):  # made on the way: the undo's flips
         touched(c, touch)  # count, the rest were no flips or taps
     undo = cast(Restoring, c.phase).undo
     if undo is not None and not undo.done:
@@ -591,7 +595,7 @@ def settled(c: Effects, board: Board) -> None:
     began on it (the last one's steps done) is judged on it too: a piece already off counts."""
     phase = c.phase
     if (isinstance(phase, (Moving, Following, Awaiting)) and phase.held is not None
-            and board != c.boards[-2]):
+            and not before_last(c, board)):
         c.go(replace(phase, held=None))
     moves = len(c.moves)
     _decide(c, board)
@@ -613,8 +617,30 @@ def held_back(c: Effects, board: Board) -> None:
     if not isinstance(phase, (Moving, Following, Awaiting)):
         return  # only these phases hold a move back
     c.go(replace(phase, held=None))
-    if board == c.boards[-2]:
-        taken_back(c, replace(phase, correctable=False), board)
+    if before_last(c, board):
+        flips, moves = undo_flips(c), len(c.moves)
+        taken_back(c, replace(phase, correctable=False), c.boards[-2])
+        if len(c.moves) < moves:
+            for touch in phase.touched:  # tokens turned back while the move was held off
+                if touch.site in flips:
+                    touched(c, touch)
+
+
+def before_last(c: Effects, board: Board) -> bool:
+    """Whether ``board`` shows the position before the last move, but for tokens lifted that
+    its takeback turns back (in the hand, being turned): a takeback of that move under way,
+    never of more (the position before an earlier move the pieces may then equal).
+
+    The position before a deeper move is read (``taken_back``) only from a board whose lifted
+    pieces are down, or were asked off."""
+    before = c.boards[-2]
+    return board == before or (board < before and before - board <= undo_flips(c))
+
+
+def undo_flips(c: Effects) -> Board:
+    """The tokens taking back the last move turns over."""
+    steps = undo_steps(c.state, c.states[-2])
+    return frozenset().union(*(s.sites for s in steps if s.action == "flip"))
 
 
 # --------------------------------------------------------------------------- touches

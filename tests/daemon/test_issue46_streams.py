@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.daemon.stream_tools import Stream, board_after, kinds, moves, of, run, said
+from tests.daemon.stream_tools import Stream, after, board_after, kinds, moves, of, run, said
 
 # ------------------------------------------------------------ a capture made with both hands
 #: game -> (the moves before, the capturing piece's sites, where it goes, the captured piece)
@@ -144,3 +144,26 @@ def test_antipode_the_pawn_carried_first_turning_a_token_on_its_way_is_no_landin
     assert of(events, "correction") == [{"move": "g5:i5", "replaces": "g5:g3", "side": "blue"}]
     assert events[-1]["moves"][-1] == "g5:i5" and events[-1]["position"]["to_move"] == "red"
     assert {"action": "flip", "sites": ["g3"]} not in of(events, "guide")
+
+
+# ------------------------------------------------------------ a takeback by hand, one turn deep
+@pytest.mark.parametrize("hold", [100, 500, 2000])
+def test_antipode_a_takeback_by_hand_through_an_earlier_position_takes_back_one_turn(hold):
+    """Blue completes g5:i5 (h5 turned, i5 tapped, g3 turned, OK), then regrets it: takes g5 off
+    (held ``hold`` ms), turns g3 and h5 back and carries the pawn back, OK. While h5 is in the
+    hand the pieces equal the position before Red's h5:e9: that is no takeback of two turns,
+    and h5 set down is no move of Red's."""
+    stream = Stream().place("g5").settle().lift("h5").wait(300).place("h5").settle()
+    stream.lift("i5").wait(50).place("i5").settle()
+    stream.lift("g3").wait(300).place("g3").settle().press("ok").settle()
+    stream.lift("g5").wait(hold).settle()
+    stream.lift("g3").wait(300).place("g3").settle()
+    stream.lift("h5").wait(400).place("h5").settle().wait(1500).settle()
+    events = _antipode(stream, BEFORE_G5_I5)
+    rest = after(events, "takeback")
+    assert of(events, "takeback") == [{"move": "g5:i5"}] and moves(rest) == []
+    assert not said(events, "h5:e9") and not said(rest, "Flip g3, i5")
+    assert of(rest, "guide")[-1]["action"] == "carry"
+    stream.press("ok").settle()
+    events = _antipode(stream, BEFORE_G5_I5)
+    assert events[-1]["moves"] == BEFORE_G5_I5 and events[-1]["position"]["to_move"] == "blue"
