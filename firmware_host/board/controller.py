@@ -436,7 +436,7 @@ class Controller:
                 self.guide(turn)
             return
         self.begin_turn(correctable=phase.correctable, late=turn.untouched, touched=phase.touched,
-                        last=turn if turn.early else None)
+                        last=turn if turn.early or turn.knocked else None)
 
     def guide(self, turn: Turn) -> None:
         """Announce ``turn``'s current step: its action and the sites it still needs."""

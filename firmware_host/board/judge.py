@@ -211,6 +211,7 @@ def a_move_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
     if not lifted <= flips:
         return False
     c.in_sync()
+    choice = replace(choice, turns=tuple(replace(t, knocked=lifted) for t in choice.turns))
     if len(choice.turns) == 1:
         c.accept(choice.sole())
     else:
@@ -286,11 +287,15 @@ def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: B
     """The last move's pieces lifted back to where they came from (tokens its takeback turns
     back may be in the hand meanwhile, though the board then equals an earlier position: it is
     no deeper takeback): a takeback once held there for ``takeback_ms`` (a piece lifted by
-    mistake and set down again takes nothing back); before
-    the next side began, lifted on its way elsewhere, a correction, quietly (targets lit),
+    mistake and set down again takes nothing back; a move read while a token it turns lay off
+    its switch, undone before the next side began, was a knock set right: dropped at once,
+    nothing asked back); before the next side began, lifted on its way elsewhere, a correction,
+    quietly (targets lit),
     unless a move of the side to move captures them (a capture begun continues the turn)."""
     if not (c.moves and c.takebacks):
         return False
+    if knock_undone(c, phase, board):
+        return True
     if before_last(c, board) and not opponent_to_move(c, -2):
         c.in_sync()
         c.light_targets(frozenset())
@@ -624,6 +629,23 @@ def held_back(c: Effects, board: Board) -> None:
             for touch in phase.touched:  # tokens turned back while the move was held off
                 if touch.site in flips:
                     touched(c, touch)
+
+
+def knock_undone(c: Effects, phase: Moving | Awaiting | Following, board: Board) -> bool:
+    """The players' last move, read as a token it turns lay off its switch (the hand may have
+    knocked it off as the piece landed: a token pushed onto its neighbour equals a placement
+    with a flip), undone on its own board before the next side began: the knock undone. The
+    move is dropped at once, nothing asked to turn back or carry (no flip was made)."""
+    last = phase.last if isinstance(phase, (Moving, Awaiting)) else None
+    if not (last and last.knocked and phase.correctable and c.opponent is None and board == c.boards[-2]):
+        return False
+    c.in_sync()
+    c.light_targets(frozenset())
+    text = c.moves[-1]
+    c.drop_last()
+    c.begin_turn()
+    c.flash(f"Took back {text}: {', '.join(c.sorted(last.knocked))} knocked off")
+    return True
 
 
 def before_last(c: Effects, board: Board) -> bool:

@@ -127,7 +127,9 @@ class Turn:
     board instead); ``untouched``: tokens whose flip was taken as done without a touch (OK,
     or the next side began), which a touch may still come for; ``early``: the landing taken
     from a touch made before the move showed that other moves turn over (a token the pawn
-    passes, turned on its way): a tap on such a move's landing chooses it instead."""
+    passes, turned on its way): a tap on such a move's landing chooses it instead;
+    ``knocked``: tokens it turns that were off their switches when it was read (their return
+    counted as the flip; the hand may have knocked them off instead)."""
 
     move: Any
     real: Realisation
@@ -137,6 +139,7 @@ class Turn:
     left: tuple[frozenset[str], ...] = ()
     untouched: frozenset[str] = frozenset()
     early: str | None = None
+    knocked: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, cand: Candidate, before: frozenset[str], side: str | None) -> "Turn":

@@ -128,6 +128,29 @@ def _antipode(stream: Stream, moves_before: list[str]) -> list[dict]:
     return run([json.dumps(head)] + stream.text().splitlines(), "antipode")
 
 
+@pytest.mark.parametrize("order", ["token_first", "piece_first"])
+def test_antipode_a_token_knocked_onto_its_neighbour_and_set_right_leaves_no_move(order):
+    """After Blue's e3:e3, Red's hand pushes the corner token a5 onto a4, which equals Red's
+    legal a4:a5 with a5 turned (read as that move). Red sets it right: the token back on a5
+    and off a4, in either order. The move is dropped, nothing asked to turn or carry back
+    (before, a4:a5 stayed, or its takeback asked to turn a5, which nobody had turned); Red's
+    real a4:a5 then asks for the flip of a5."""
+    stream = Stream().switch("a5", False).switch("a4", True, after=30).wait(600).settle()
+    if order == "token_first":
+        stream.place("a5").lift("a4", after=400)
+    else:
+        stream.lift("a4").place("a5", after=400)
+    stream.settle().wait(2000).settle()
+    events = _antipode(stream, ["e3:e3"])
+    rest = after(events, "takeback")
+    assert of(events, "takeback") == [{"move": "a4:a5"}] and events[-1]["moves"] == ["e3:e3"]
+    assert "guide" not in kinds(rest) and "out_of_sync" not in kinds(rest)
+    assert said(rest, "a5 knocked off") and not said(rest, "Flip a5")
+    stream.place("a4").settle()
+    events = _antipode(stream, ["e3:e3"])
+    assert of(after(events, "takeback"), "guide") == [{"action": "flip", "sites": ["a5"]}]
+
+
 #: Before Blue's g5:i5 (place g5, turn its neighbour h5, the pawn e1 to i5 passing g3).
 BEFORE_G5_I5 = ["g3:g3", "g9:g9", "h7:e1", "h5:e9"]
 
