@@ -24,7 +24,7 @@ from firmware_host.board.hand import Hand
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.board.recognise import Candidate
 from firmware_host.board.record import GameRecord
-from firmware_host.board.turn import Sync, Touch, Turn, TurnChoice, undo_steps
+from firmware_host.board.turn import KNOCK_MS, Sync, Touch, Turn, TurnChoice, undo_steps
 from firmware_host.ui.kiosk import Idle
 
 Board = frozenset[str]
@@ -290,8 +290,7 @@ def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: B
     mistake and set down again takes nothing back; a move read while a token it turns lay off
     its switch, undone before the next side began, was a knock set right: dropped at once,
     nothing asked back); before the next side began, lifted on its way elsewhere, a correction,
-    quietly (targets lit),
-    unless a move of the side to move captures them (a capture begun continues the turn)."""
+    quietly (targets lit), unless a move of the side to move captures them (a capture begun)."""
     if not (c.moves and c.takebacks):
         return False
     if knock_undone(c, phase, board):
@@ -713,8 +712,10 @@ def rechosen(c: Effects, turn: Turn, touch: Touch) -> bool:
     """The last move ``turn`` still correctable: a tap on the landing of another move of the
     same placement, whose pawn passes the landing taken from a touch made before the move
     showed. That touch was a token turned on the pawn's way, and the tapped move replaces the
-    one recorded (its flips made so far kept)."""
-    if not (turn.early and touch.quick and len(c.states) > 1):
+    one recorded (its flips made so far kept). Only a tap on a board that shows nothing else
+    (not a knock of the next side's hand: brief, or with its piece landing)."""
+    if not (turn.early and touch.quick and touch.held >= KNOCK_MS and c.board == c.expected
+            and len(c.states) > 1):
         return False
     done = turn.done_touches() | {turn.early}
     for cand in recognise.candidates(c.states[-2], c.boards[-1]):

@@ -162,7 +162,7 @@ def test_antipode_the_pawn_carried_first_turning_a_token_on_its_way_is_no_landin
     g5:i5 with g3 turned, nothing more asked (before, g5:g3 stayed)."""
     stream = Stream().lift("g3").wait(300).place("g3").settle()
     stream.place("g5").settle().lift("h5").wait(300).place("h5").settle()
-    stream.lift("i5").wait(50).place("i5").settle().press("ok").settle()
+    stream.lift("i5").wait(150).place("i5").settle().press("ok").settle()  # a tap of 0.25 s
     events = _antipode(stream, BEFORE_G5_I5)
     assert of(events, "correction") == [{"move": "g5:i5", "replaces": "g5:g3", "side": "blue"}]
     assert events[-1]["moves"][-1] == "g5:i5" and events[-1]["position"]["to_move"] == "red"
