@@ -148,6 +148,7 @@ class BoardUnderTest:
         self.sim = SimBoard(layout.sensor_channels, clock=self.table.clock, noise=noise,
                             leds=layout.led_channels)
         self.events: list[dict[str, Any]] = []
+        self.restarts: list[int] = []  # how many events came before each restart
         self.lines: list[dict[str, Any]] = []  # what the scans read, as replay lines
         self.setup = {"setup": "empty", "game": game.name, "size": game.size,
                       "variant": game.variant, "moves": []}
@@ -303,6 +304,7 @@ class BoardUnderTest:
         """The daemon restarted: a new controller from the same database; the pieces, the
         table and the clock stay as they are."""
         self.lines.append({"t": self.now_ms, "restart": True})
+        self.restarts.append(len(self.events))
         if self.controller.opponent is not None:
             self.controller.opponent.close()
         self.storage.close()

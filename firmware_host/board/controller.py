@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping, cast
+from typing import Any, Callable, Iterable, Mapping, TypeVar, cast
 
 from engines.core import FollowUp, GameState, IllegalMove, Outcome
 from firmware_host.actions.commands import (Again, Command, HouseRule, NewGame, PowerOff, SetBrightness,
@@ -30,7 +30,7 @@ from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.ui.menu import Menu
 from firmware_host.board.opponent import (Adopt, Ask, Asked, Hints, Opponent, Play, Remember, Seen,
                                     StartGame, TakeBackTo, Withdraw)
-from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
+from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, acting
 from firmware_host.board.record import GameRecord
 from firmware_host.ui.screens import Screen, message_screen
 from firmware_host.ui.stats import today_screen
@@ -40,6 +40,7 @@ from firmware_host.board.view import Pager, Snapshot, build_frame, build_screen
 from hardware.base import ButtonEvent, Led, Scan
 
 Event = dict[str, Any]
+T = TypeVar("T")
 #: How long a passing message ("Corrected to E5*") stays unless the board changes first.
 FLASH_MS = 4000
 #: How long a passing notice (IP address, today's games) stays unless the board changes first.
@@ -107,8 +108,11 @@ class Controller:
             record = GameRecord.begin(storage, game, match, self._who(game.new()))
         else:
             record = GameRecord.resume(storage, game, resume[0], resume[1], match, history)
-        undo = Turn.undo(record.undo, record.board, record.state.to_move) if record.undo else None
+        by = record.undo_by or record.state.to_move  # kept before the steps' side was
+        undo = Turn.undo(record.undo, record.board, by) if record.undo else None
         self._begin(record, Restoring(undo, why="resume" if resume else "new game"))
+        if undo is not None:  # what was left to do when the daemon stopped: asked again
+            self.guide(undo)
 
     def _begin(self, record: GameRecord, phase: Phase) -> None:
         self.record = record
@@ -127,7 +131,7 @@ class Controller:
         self._evaluated: tuple[frozenset[str], int] | None = None  # the board last judged, the moves then
         self._ok_waiting = False
         self._flashed: tuple[str, float] | None = None
-        self._target_cache: dict[tuple[int, str], frozenset[str]] = {}
+        self._target_cache: dict[tuple[int, str], Any] = {}  # asked of the engine, per position
 
     # ------------------------------------------------------------------ reading
     @property
@@ -170,8 +174,9 @@ class Controller:
 
     @property
     def to_act(self) -> str | None:
-        """The side who must act now: during a move's steps the side whose steps they are."""
-        return self.phase.turn.side if isinstance(self.phase, Following) else self.state.to_move
+        """The side who must act now: during a move's steps (or a takeback's undoing) the side
+        whose steps they are."""
+        return acting(self.phase, self.state)
 
     def seen(self) -> Seen:
         """What an opponent sees now."""
@@ -184,7 +189,9 @@ class Controller:
 
     def snapshot(self) -> Snapshot:
         """Everything the frame and the screen are drawn from."""
-        return Snapshot(self.phase, self.record, self.board, self.sync, self.targets, self.hinted,
+        movers = frozenset(s for s in self.expected - self.board if self.targets_of(-1, s)) \
+            if self.targets else frozenset()
+        return Snapshot(self.phase, self.record, self.board, self.sync, self.targets, movers, self.hinted,
                         self.message, self._flashed and self._flashed[0], self._notice,
                         self.menu if self.menu and self.menu.is_open else None, self.idle,
                         self.connected, self.opponent.note if self.opponent else None, self._now)
@@ -200,17 +207,21 @@ class Controller:
 
     def touchable(self) -> frozenset[str]:
         """The sites a legal move of the position turns over or taps, asked once."""
-        key = (-1, "touchable")
-        if key not in self._target_cache:
-            self._target_cache[key] = recognise.touchable(self.state)
-        return self._target_cache[key]
+        return self._asked((-1, "touchable"), lambda: recognise.touchable(self.state))
+
+    def captures(self) -> recognise.Captures:
+        """The legal moves of the position that take pieces off, asked once."""
+        return self._asked((-1, "captures"), lambda: recognise.captures(self.state))
 
     def targets_of(self, index: int, site: str) -> frozenset[str]:
         """The targets of a piece lifted from ``site`` in position ``index``, asked once."""
-        key = (index, site)
+        return self._asked((index, site), lambda: self.states[index].targets(site))
+
+    def _asked(self, key: tuple[int, str], ask: Callable[[], T]) -> T:
+        """What ``ask`` answers of the engine, once per position (forgotten when it changes)."""
         if key not in self._target_cache:
-            self._target_cache[key] = self.states[index].targets(site)
-        return self._target_cache[key]
+            self._target_cache[key] = ask()
+        return cast(T, self._target_cache[key])
 
     # ------------------------------------------------------------------- input
     def step(self, now: float, scan: Scan, buttons: Iterable[ButtonEvent] = (),
@@ -356,7 +367,7 @@ class Controller:
         self.phase, self._dirty = phase, True
         turn = phase.undo if isinstance(phase, Restoring) else (
             phase.turn if isinstance(phase, Following) else None)
-        self.record.set_undo(turn.steps_left() if turn is not None else ())
+        self.record.set_undo(turn.steps_left() if turn is not None else (), turn.side if turn else None)
 
     def in_sync(self) -> None:
         if self.sync:
@@ -422,13 +433,18 @@ class Controller:
         self.go(replace(phase, turn=turn))
         if not turn.done:
             if announce or turn.step != phase.turn.step:
-                self.emit("guide", action=cast(FollowUp, turn.current).action,
-                          sites=self.sorted(turn.remaining(self.board)))
+                self.guide(turn)
             return
-        self.begin_turn(correctable=phase.correctable, late=turn.untouched, touched=phase.touched)
+        self.begin_turn(correctable=phase.correctable, late=turn.untouched, touched=phase.touched,
+                        last=turn if turn.early or turn.knocked else None)
+
+    def guide(self, turn: Turn) -> None:
+        """Announce ``turn``'s current step: its action and the sites it still needs."""
+        self.emit("guide", action=cast(FollowUp, turn.current).action,
+                  sites=self.sorted(turn.remaining(self.board)))
 
     def begin_turn(self, correctable: bool = False, late: frozenset[str] = frozenset(),
-                   touched: tuple[Touch, ...] = ()) -> None:
+                   touched: tuple[Touch, ...] = (), last: Turn | None = None) -> None:
         """The next turn: the game over, the opponent's to answer, or the players' (a removal
         that is their whole turn guided, a move that needs no hand change offered);
         ``touched``: touches already made for it (the last turn's steps took none of them)."""
@@ -436,8 +452,8 @@ class Controller:
         if state.outcome():
             return self._game_over()
         if self.opponent and state.to_move == self.opponent.side_in(state):
-            return self.go(Awaiting(correctable=correctable, late=late, touched=touched))
-        self.go(Moving(correctable=correctable, late=late, touched=touched))
+            return self.go(Awaiting(correctable=correctable, late=late, touched=touched, last=last))
+        self.go(Moving(correctable=correctable, late=late, touched=touched, last=last))
         due = state.due()
         if due is not None:
             self.emit("guide", action=due.action, sites=self.sorted(due.sites))
@@ -481,8 +497,7 @@ class Controller:
         undo = Turn.undo(steps, self.record.board, self.state.to_move) if steps else None
         self.go(Restoring(undo, why))
         if undo is not None:
-            self.emit("guide", action=cast(FollowUp, undo.current).action,
-                      sites=self.sorted(undo.remaining(self.board)))
+            self.guide(undo)
         if undone:
             self.flash(f"Took back {', '.join(undone)}")
         self.rejudge()

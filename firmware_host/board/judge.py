@@ -24,7 +24,7 @@ from firmware_host.board.hand import Hand
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
 from firmware_host.board.recognise import Candidate
 from firmware_host.board.record import GameRecord
-from firmware_host.board.turn import Sync, Touch, Turn, TurnChoice
+from firmware_host.board.turn import KNOCK_MS, Sync, Touch, Turn, TurnChoice, undo_steps
 from firmware_host.ui.kiosk import Idle
 
 Board = frozenset[str]
@@ -60,6 +60,7 @@ class Effects(Protocol):
     def seen(self) -> Seen: ...
     def sorted(self, sites: Iterable[str]) -> list[str]: ...
     def touchable(self) -> Board: ...
+    def captures(self) -> recognise.Captures: ...
     def targets_of(self, index: int, site: str) -> Board: ...
     def emit(self, event: str, **fields: Any) -> None: ...
     def go(self, phase: Phase) -> None: ...
@@ -70,8 +71,9 @@ class Effects(Protocol):
     def offer(self, choice: TurnChoice, late: Board = frozenset()) -> None: ...
     def accept(self, turn: Turn, correct: bool = False, correctable: bool = True) -> bool: ...
     def follow(self, announce: bool = False) -> None: ...
+    def guide(self, turn: Turn) -> None: ...
     def begin_turn(self, correctable: bool = False, late: Board = frozenset(),
-                   touched: tuple[Touch, ...] = ()) -> None: ...
+                   touched: tuple[Touch, ...] = (), last: Turn | None = None) -> None: ...
     def take_back(self, keep: int, why: str = "takeback", then: Play | None = None) -> None: ...
     def drop_last(self) -> None: ...
     def new_game(self, game: Game) -> None: ...
@@ -209,6 +211,7 @@ def a_move_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
     if not lifted <= flips:
         return False
     c.in_sync()
+    choice = replace(choice, turns=tuple(replace(t, knocked=lifted) for t in choice.turns))
     if len(choice.turns) == 1:
         c.accept(choice.sole())
     else:
@@ -239,9 +242,10 @@ def ok_then_move(c: Effects, phase: Moving, board: Board) -> bool:
 
 
 def piece_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
-    """Only pieces the side to move may move are lifted: a move under way (their targets lit);
-    the next side has begun, so the last move is no longer corrected."""
-    if not recognise.lifting(c.state, board, lambda site: c.targets_of(-1, site)):
+    """Only pieces the side to move may move are lifted, and pieces a move of theirs captures
+    (taken off first by the other hand): a move under way (their targets lit); the next side
+    has begun, so the last move is no longer corrected."""
+    if not recognise.lifting(c.state, board, lambda site: c.targets_of(-1, site), c.captures):
         return False
     c.in_sync()
     c.go(replace(phase, correctable=False, held=None))
@@ -250,11 +254,11 @@ def piece_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
 
 
 def token_in_hand(c: Effects, phase: Moving | Awaiting, board: Board) -> bool:
-    """Only tokens a legal move turns over or taps are lifted (a flip or a tap made before the
-    move shows): quiet, their return counted as a touch; off for TOKEN_HOLD_MS, they are
-    pointed out (knocked off)."""
+    """Only tokens a legal move turns over or taps, or pieces it captures, are lifted (a flip
+    or a tap made before the move shows, a captured piece taken off first): quiet, their
+    return counted as a touch; off for TOKEN_HOLD_MS, they are pointed out (knocked off)."""
     lifted = c.record.board - board
-    if not lifted or not board < c.record.board or not lifted <= c.touchable():
+    if not lifted or not board < c.record.board or not lifted <= c.touchable() | capturable(c):
         return False
     if phase.holding is not None and c.now - phase.holding >= TOKEN_HOLD_MS:
         return False
@@ -262,6 +266,11 @@ def token_in_hand(c: Effects, phase: Moving | Awaiting, board: Board) -> bool:
     if phase.holding is None:
         c.go(replace(phase, holding=c.now))
     return True
+
+
+def capturable(c: Effects) -> Board:
+    """The pieces a legal move of the side to move takes off."""
+    return frozenset().union(*(removed for _, removed in c.captures()))
 
 
 def due_under_way(c: Effects, phase: Moving, board: Board) -> bool:
@@ -275,19 +284,26 @@ def due_under_way(c: Effects, phase: Moving, board: Board) -> bool:
 
 
 def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: Board) -> bool:
-    """The last move's pieces lifted back to where they came from: a takeback once held there for
-    ``takeback_ms`` (a piece lifted by mistake and set down again takes nothing back); before
-    the next side began, lifted on its way elsewhere, a correction, quietly (targets lit)."""
+    """The last move's pieces lifted back to where they came from (tokens its takeback turns
+    back may be in the hand meanwhile, though the board then equals an earlier position: it is
+    no deeper takeback): a takeback once held there for ``takeback_ms`` (a piece lifted by
+    mistake and set down again takes nothing back; a move read while a token it turns lay off
+    its switch, undone before the next side began, was a knock set right: dropped at once,
+    nothing asked back); before the next side began, lifted on its way elsewhere, a correction,
+    quietly (targets lit), unless a move of the side to move captures them (a capture begun)."""
     if not (c.moves and c.takebacks):
         return False
-    if board == c.boards[-2] and not opponent_to_move(c, -2):
+    if knock_undone(c, phase, board):
+        return True
+    if before_last(c, board) and not opponent_to_move(c, -2):
         c.in_sync()
         c.light_targets(frozenset())
         if phase.held is None:
             c.go(replace(phase, held=c.now))
         return True
     if (phase.correctable and not opponent_to_move(c, -2)
-            and recognise.lifting(c.states[-2], board, lambda site: c.targets_of(-2, site))):
+            and recognise.lifting(c.states[-2], board, lambda site: c.targets_of(-2, site))
+            and not c.record.board - board <= capturable(c)):  # a capture begun, rather
         c.in_sync()
         c.light_targets(lifted_targets(c, board))
         return True
@@ -370,9 +386,11 @@ def lifted_targets(c: Effects, board: Board) -> frozenset[str]:
     """The targets of the pieces lifted: the side to move's, or the players' last move's while
     it may be corrected."""
     targets: set[str] = set()
-    for site in c.record.board - board:
+    lifted = c.record.board - board
+    for site in lifted:
         targets |= c.targets_of(-1, site)
-    if not targets and getattr(c.phase, "correctable", False) and len(c.boards) > 1:
+    if (not targets and getattr(c.phase, "correctable", False) and len(c.boards) > 1
+            and lifted <= c.boards[-1] - c.boards[-2] and not lifted <= capturable(c)):
         for site in c.boards[-2] - board:
             targets |= c.targets_of(-2, site)
     return frozenset(targets)
@@ -531,17 +549,19 @@ def rethought(c: Effects, phase: Awaiting, board: Board) -> bool:
 
 # --------------------------------------------------------------------------- restoring
 def restored(c: Effects, phase: Restoring, board: Board) -> bool:
-    """The board shows the position: what the sensors cannot see (tokens to turn back, unseen
-    pieces to carry) is guided next, then the turn begins."""
-    if board != c.record.board:
+    """The board shows the position (but for tokens in the hand that are to be turned back):
+    what the sensors cannot see (tokens to turn back, unseen pieces to carry) is guided next,
+    then the turn begins."""
+    undo, position = phase.undo, c.record.board
+    if board != position and not (undo and board < position and position - board <= undo.to_touch()):
         return False
     c.in_sync()
-    for touch in c.hand.settled(c.now, board, board):  # made on the way: the undo's flips
+    for touch in c.hand.settled(c.now, board, position):  # made on the way: the undo's flips
         touched(c, touch)  # count, the rest were no flips or taps
     undo = cast(Restoring, c.phase).undo
     if undo is not None and not undo.done:
         c.go(Following(undo))
-        c.follow()  # its first step was announced with the takeback
+        c.follow()  # its first step was announced with the takeback (or the resume)
     else:
         c.begin_turn()
     return True
@@ -579,7 +599,7 @@ def settled(c: Effects, board: Board) -> None:
     began on it (the last one's steps done) is judged on it too: a piece already off counts."""
     phase = c.phase
     if (isinstance(phase, (Moving, Following, Awaiting)) and phase.held is not None
-            and board != c.boards[-2]):
+            and not before_last(c, board)):
         c.go(replace(phase, held=None))
     moves = len(c.moves)
     _decide(c, board)
@@ -601,8 +621,47 @@ def held_back(c: Effects, board: Board) -> None:
     if not isinstance(phase, (Moving, Following, Awaiting)):
         return  # only these phases hold a move back
     c.go(replace(phase, held=None))
-    if board == c.boards[-2]:
-        taken_back(c, replace(phase, correctable=False), board)
+    if before_last(c, board):
+        flips, moves = undo_flips(c), len(c.moves)
+        taken_back(c, replace(phase, correctable=False), c.boards[-2])
+        if len(c.moves) < moves:
+            for touch in phase.touched:  # tokens turned back while the move was held off
+                if touch.site in flips:
+                    touched(c, touch)
+
+
+def knock_undone(c: Effects, phase: Moving | Awaiting | Following, board: Board) -> bool:
+    """The players' last move, read as a token it turns lay off its switch (the hand may have
+    knocked it off as the piece landed: a token pushed onto its neighbour equals a placement
+    with a flip), undone on its own board before the next side began: the knock undone. The
+    move is dropped at once, nothing asked to turn back or carry (no flip was made)."""
+    last = phase.last if isinstance(phase, (Moving, Awaiting)) else None
+    if not (last and last.knocked and phase.correctable and c.opponent is None and board == c.boards[-2]):
+        return False
+    c.in_sync()
+    c.light_targets(frozenset())
+    text = c.moves[-1]
+    c.drop_last()
+    c.begin_turn()
+    c.flash(f"Took back {text}: {', '.join(c.sorted(last.knocked))} knocked off")
+    return True
+
+
+def before_last(c: Effects, board: Board) -> bool:
+    """Whether ``board`` shows the position before the last move, but for tokens lifted that
+    its takeback turns back (in the hand, being turned): a takeback of that move under way,
+    never of more (the position before an earlier move the pieces may then equal).
+
+    The position before a deeper move is read (``taken_back``) only from a board whose lifted
+    pieces are down, or were asked off."""
+    before = c.boards[-2]
+    return board == before or (board < before and before - board <= undo_flips(c))
+
+
+def undo_flips(c: Effects) -> Board:
+    """The tokens taking back the last move turns over."""
+    steps = undo_steps(c.state, c.states[-2])
+    return frozenset().union(*(s.sites for s in steps if s.action == "flip"))
 
 
 # --------------------------------------------------------------------------- touches
@@ -614,6 +673,8 @@ def touched(c: Effects, touch: Touch) -> None:
     if asked_back and isinstance(phase, (Moving, Awaiting, Following)):
         return
     if isinstance(phase, (Moving, Awaiting)):
+        if phase.correctable and phase.last is not None and rechosen(c, phase.last, touch):
+            return
         if touch.site in phase.late:
             c.go(replace(phase, late=phase.late - {touch.site}))
             return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
@@ -627,6 +688,8 @@ def touched(c: Effects, touch: Touch) -> None:
         _choice_moved_on(c, phase, choice)
     elif isinstance(phase, Following):
         index = phase.turn.taker(touch)
+        if index is None and phase.correctable and rechosen(c, phase.turn, touch):
+            return
         if index is None:  # kept for the next turn: a flip of its own, made early
             return c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
         c.go(replace(phase, turn=phase.turn.touched(index, touch.site)))
@@ -634,7 +697,40 @@ def touched(c: Effects, touch: Touch) -> None:
     elif isinstance(phase, Restoring) and phase.undo is not None:
         index = phase.undo.taker(touch)
         if index is not None:
-            c.go(replace(phase, undo=phase.undo.touched(index, touch.site).advance(c.board, None)))
+            _undo_moved_on(c, phase, phase.undo.touched(index, touch.site))
+
+
+def _undo_moved_on(c: Effects, phase: Restoring, undo: Turn) -> None:
+    """A takeback's step done while the pieces are set back: the next step, announced."""
+    undo = undo.advance(c.board, None)
+    c.go(replace(phase, undo=undo))
+    if undo.current is not None and undo.step != cast(Turn, phase.undo).step:
+        c.guide(undo)
+
+
+def rechosen(c: Effects, turn: Turn, touch: Touch) -> bool:
+    """The last move ``turn`` still correctable: a tap on the landing of another move of the
+    same placement, whose pawn passes the landing taken from a touch made before the move
+    showed. That touch was a token turned on the pawn's way, and the tapped move replaces the
+    one recorded (its flips made so far kept). Only a tap on a board that shows nothing else
+    (not a knock of the next side's hand: brief, or with its piece landing)."""
+    if not (turn.early and touch.quick and touch.held >= KNOCK_MS and c.board == c.expected
+            and len(c.states) > 1):
+        return False
+    done = turn.done_touches() | {turn.early}
+    for cand in recognise.candidates(c.states[-2], c.boards[-1]):
+        other = Turn.of(cand, c.boards[-2], turn.side)
+        pick = other.pick_index()
+        if pick is None or touch.site not in other.left[pick] or not any(
+                turn.early in s.sites for s in other.steps[pick + 1:] if s.action == "flip"):
+            continue
+        other = other.touched(pick, touch.site)
+        for i, step in enumerate(other.steps):
+            for site in step.sites & done if step.action == "flip" else ():
+                other = other.touched(i, site)
+        c.accept(other, correct=True)
+        return True
+    return False
 
 
 def _say_taken(c: Effects, choice: TurnChoice, touch: Touch, taken: str | None) -> None:
@@ -680,7 +776,7 @@ def ok(c: Effects) -> None:
         c.follow()
         c.rejudge()  # the board as it stands, in the step or the turn that follows
     elif isinstance(phase, Restoring) and phase.undo and phase.undo.current:
-        c.go(replace(phase, undo=phase.undo.complete().advance(c.board, None)))
+        _undo_moved_on(c, phase, phase.undo.complete())
         c.rejudge()
     elif isinstance(phase, Moving) and not c.sync and c.board == c.record.board \
             and (move := c.state.ok_move()) is not None:

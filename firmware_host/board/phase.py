@@ -23,6 +23,9 @@ in :mod:`firmware_host.board.judge` (``RULES``); docs/daemon.md prints it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from engines.core import GameState
 
 from firmware_host.board.turn import Pending, Touch, Turn, TurnChoice
 
@@ -39,7 +42,8 @@ class _Turning:
     has been off its switch before the move shows (pointed out after a while); ``doubted``:
     since when (ms) the board has shown a move that only goes towards the position before one
     of the players' own last turns, and that board (a takeback by hand may be under way, until
-    ``takeback_ms`` pass; ``-inf``: they passed, it is a move)."""
+    ``takeback_ms`` pass; ``-inf``: they passed, it is a move); ``last``: the players' last
+    turn while its landing may still be chosen again (see ``Turn.early``)."""
 
     correctable: bool = False
     touched: tuple[Touch, ...] = ()
@@ -47,6 +51,7 @@ class _Turning:
     held: float | None = None
     holding: float | None = None
     doubted: tuple[float, frozenset[str]] | None = None
+    last: Turn | None = None
 
 
 @dataclass(frozen=True)
@@ -99,3 +104,13 @@ class Over:
 
 
 Phase = Moving | Choosing | Following | Awaiting | Restoring | Over
+
+
+def acting(phase: Phase, state: GameState[Any]) -> str | None:
+    """The side who must act now: during a move's steps, or a takeback's (or a resumed game's)
+    steps the sensors cannot see, the side whose steps they are; else the side to move."""
+    if isinstance(phase, Following):
+        return phase.turn.side
+    if isinstance(phase, Restoring) and phase.undo is not None and not phase.undo.done:
+        return phase.undo.side
+    return state.to_move

@@ -63,15 +63,48 @@ def choose(cands: Sequence[Candidate], site: str) -> list[Candidate]:
     return [Candidate(c.move, c.real, c.done + 1) for c in exact or hits]
 
 
+Captures = tuple[tuple[frozenset[str], frozenset[str]], ...]
+
+
 def lifting(
-    state: GameState, board: frozenset[str], targets: Callable[[str], frozenset[str]] | None = None
+    state: GameState, board: frozenset[str], targets: Callable[[str], frozenset[str]] | None = None,
+    captures: Callable[[], Captures] = tuple,
 ) -> bool:
-    """True when ``board`` is the position with only pieces the side to move may move lifted:
-    a move in progress, not a mistake. ``targets``: ``state.targets`` or a cache of it."""
+    """True when ``board`` is the position with only pieces the side to move may move lifted
+    (and, beside them, pieces a move of theirs captures, taken off first by the other hand:
+    ``captures`` gives the moves as :func:`captures` does, asked only then): a move in
+    progress, not a mistake. ``targets``: ``state.targets`` or a cache of it.
+
+    >>> from engines import new_game
+    >>> state = new_game("anti-grid", 6).play("a9-c9").play("l2-e2")
+    >>> board = state.occupied() - {"a3", "e2"}  # a3 lifted, with the pawn it takes on e3
+    >>> lifting(state, board), lifting(state, board, captures=lambda: captures(state))
+    (False, True)
+    """
     expected = state.occupied()
     lifted = expected - board
     targets = targets or state.targets
-    return bool(lifted) and board <= expected and all(targets(s) for s in lifted)
+    movers = frozenset(s for s in lifted if targets(s))
+    taken = lifted - movers
+    if not movers or not board <= expected:
+        return False
+    return not taken or any(emptied & movers and taken <= removed for emptied, removed in captures())
+
+
+def captures(state: GameState) -> Captures:
+    """The legal moves that take pieces off: (the sites each empties, the sites it removes).
+
+    >>> from engines import new_game
+    >>> captures(new_game("anti-grid", 6).play("a9-c9").play("l2-e2"))
+    ((frozenset({'a3'}), frozenset({'e2'})),)
+    """
+    out = []
+    for move in state.legal_moves():
+        for real in state.realisations(move):
+            removed = frozenset().union(*(s.sites for s in real.follow_ups if s.action == "remove"))
+            if removed:
+                out.append((real.emptied, removed))
+    return tuple(out)
 
 
 def touchable(state: GameState) -> frozenset[str]:

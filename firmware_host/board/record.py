@@ -51,8 +51,9 @@ class GameRecord:
         self.token = ""
         #: What is left to do that the sensors cannot see (the last move's flips, a takeback's
         #: tokens to turn back and unseen pieces to carry), as it stands: kept so a restart
-        #: still asks for it.
+        #: still asks for it; ``undo_by``: the side whose steps they are.
         self.undo: tuple[FollowUp, ...] = ()
+        self.undo_by: str | None = None
         self.over = False
         if match and match.first_id is None:
             match.first_id = game_id  # this game begins the match
@@ -79,7 +80,7 @@ class GameRecord:
         for text in moves:
             record._push(record.state.play(text), text)
         if history:
-            record.token, record.rewrites, record.undo = read_history(history)
+            record.token, record.rewrites, record.undo, record.undo_by = read_history(history)
         return record
 
     # ------------------------------------------------------------------ reading
@@ -107,12 +108,13 @@ class GameRecord:
     # ------------------------------------------------------------------ changing
     def history(self) -> str:
         """The token, rewrites and what is left to undo, as stored."""
-        return _history(self.token, self.rewrites, self.undo)
+        return _history(self.token, self.rewrites, self.undo, self.undo_by)
 
-    def set_undo(self, steps: tuple[FollowUp, ...]) -> None:
-        """What is left to undo is now ``steps``."""
-        if steps != self.undo:
-            self.undo = steps
+    def set_undo(self, steps: tuple[FollowUp, ...], by: str | None) -> None:
+        """What is left to undo is now ``steps``, the side ``by``'s to do."""
+        by = by if steps else None
+        if (steps, by) != (self.undo, self.undo_by):
+            self.undo, self.undo_by = steps, by
             self.storage.set_history(self.game_id, self.history())
 
     def set_token(self, token: str) -> None:
@@ -134,7 +136,7 @@ class GameRecord:
         text = before.notation(move)
         rewrites = self.rewrites + [(len(self.moves) - 1, before.to_move or "")]
         self.storage.correct(self.game_id, len(self.moves), text, replaced,
-                             _history(self.token, rewrites, self.undo))
+                             _history(self.token, rewrites, self.undo, self.undo_by))
         self.rewrites = rewrites
         self._pop(len(self.moves) - 1)
         self._push(before.apply(move), text)
@@ -146,6 +148,7 @@ class GameRecord:
         side whose move is undone first. What the sensors cannot see is left to undo."""
         self.rewrites.append((keep, self.states[keep].to_move or ""))
         self.undo = undo_steps(self.state, self.states[keep])
+        self.undo_by = self.states[keep].to_move if self.undo else None
         self.storage.truncate(self.game_id, keep, self.history())
         undone = self.moves[keep:]
         if self.over and undone:
@@ -190,21 +193,25 @@ class GameRecord:
         del self.states[keep + 1:], self.boards[keep + 1:], self.moves[keep:]
 
 
-def _history(token: str, rewrites: list[tuple[int, str]], undo: tuple[FollowUp, ...] = ()) -> str:
+def _history(token: str, rewrites: list[tuple[int, str]], undo: tuple[FollowUp, ...] = (),
+             by: str | None = None) -> str:
     return json.dumps({"token": token, "rewrites": [list(r) for r in rewrites],
-                       "undo": [[s.action, sorted(s.sites), s.prompt] for s in undo]})
+                       "undo": [[s.action, sorted(s.sites), s.prompt] for s in undo],
+                       **({"undo_by": by} if undo and by else {})})
 
 
-def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp, ...]]:
-    """(token, rewrites, what is left to undo) from stored history; ValueError when it is not
-    that.
+def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp, ...], str | None]:
+    """(token, rewrites, what is left to undo, whose steps they are: None when not kept) from
+    stored history; ValueError when it is not that.
 
-    >>> read_history('{"token": "t", "rewrites": [[2, "white"]], "undo": [["flip", ["a1"], ""]]}')
-    ('t', [(2, 'white')], (FollowUp(action='flip', sites=frozenset({'a1'}), prompt=''),))
+    >>> read_history('{"token": "t", "rewrites": [[2, "white"]], "undo": [["flip", ["a1"], ""]], '
+    ...              '"undo_by": "black"}')
+    ('t', [(2, 'white')], (FollowUp(action='flip', sites=frozenset({'a1'}), prompt=''),), 'black')
     """
     obj = json.loads(text)
     token, rewrites, undo = obj.get("token", ""), obj.get("rewrites", []), obj.get("undo", [])
-    if not isinstance(token, str) or not all(
+    by = obj.get("undo_by")
+    if not isinstance(token, str) or not isinstance(by, str | None) or not all(
             isinstance(r, list) and len(r) == 2 and type(r[0]) is int and isinstance(r[1], str)
             for r in rewrites):
         raise ValueError("the stored history is not a token and a list of rewrites")
@@ -212,4 +219,4 @@ def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp,
         steps = tuple(FollowUp(action, frozenset(sites), prompt) for action, sites, prompt in undo)
     except (TypeError, ValueError):
         raise ValueError("the stored history's steps to undo cannot be read") from None
-    return token, [tuple(r) for r in rewrites], steps
+    return token, [tuple(r) for r in rewrites], steps, by

@@ -125,7 +125,11 @@ class Turn:
     """A move with its follow-ups under way: ``step`` is the first step not yet done; ``left``
     holds, per step, the sites a touch or OK must still do (sensed steps are read from the
     board instead); ``untouched``: tokens whose flip was taken as done without a touch (OK,
-    or the next side began), which a touch may still come for."""
+    or the next side began), which a touch may still come for; ``early``: the landing taken
+    from a touch made before the move showed that other moves turn over (a token the pawn
+    passes, turned on its way): a tap on such a move's landing chooses it instead;
+    ``knocked``: tokens it turns that were off their switches when it was read (their return
+    counted as the flip; the hand may have knocked them off instead)."""
 
     move: Any
     real: Realisation
@@ -134,6 +138,8 @@ class Turn:
     step: int = 0
     left: tuple[frozenset[str], ...] = ()
     untouched: frozenset[str] = frozenset()
+    early: str | None = None
+    knocked: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, cand: Candidate, before: frozenset[str], side: str | None) -> "Turn":
@@ -248,6 +254,11 @@ class Turn:
         return tuple(FollowUp(s.action, self.left[i], s.prompt) for i, s in enumerate(self.steps)
                      if i >= self.step and not s.sensed and self.left[i])
 
+    def done_touches(self) -> frozenset[str]:
+        """The sites whose flip or tap is counted."""
+        return frozenset().union(*(s.sites - left for s, left in zip(self.steps, self.left)
+                                   if s.action in TOUCHED))
+
     def finish_unsensed(self) -> "Turn":
         """Every step left taken as done (the next side began while only flips were left)."""
         flips = (self.left[i] for i in range(self.step, len(self.steps)) if self.steps[i].action == "flip")
@@ -307,7 +318,8 @@ class TurnChoice:
             turns = tuple(t.touched(cast(int, i), touch.site) for i, t in zip(takers, self.turns))
             return replace(self, turns=turns), "flip"
         if picks:
-            turns = tuple(t.touched(i, touch.site) for i, t in zip(takers, self.turns)
+            doubt = touch.site if early and len(picks) < sum(i is not None for i in takers) else None
+            turns = tuple(replace(t.touched(i, touch.site), early=doubt) for i, t in zip(takers, self.turns)
                           if i is not None and t.steps[i].action == "pick")
             return replace(self, turns=turns, highlight=0), "pick"
         if any(i is not None for i in takers):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from firmware_host.board.game import result_lines
-from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
+from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, acting
 from firmware_host.board.record import GameRecord
 from firmware_host.board.turn import LIGHTS, STEPS, Sync, by_name, fix_words, named, words
 from firmware_host.store.layout import Layout
@@ -31,13 +31,15 @@ RESTORE_WORDS = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "
 @dataclass(frozen=True)
 class Snapshot:
     """Where a board stands at one moment: its phase and game, the debounced board, the
-    guidance and lights it decided, and what else is on show."""
+    guidance and lights it decided (``movers``: the lifted pieces whose targets are lit), and
+    what else is on show."""
 
     phase: Phase
     record: GameRecord
     board: frozenset[str]
     sync: Sync | None
     targets: frozenset[str]
+    movers: frozenset[str]
     hinted: frozenset[str]
     message: str | None
     flash: str | None
@@ -134,8 +136,7 @@ def build_screen(snap: Snapshot) -> Screen:
     return status_screen(
         game_title=record.game.title,
         variant=record.game.shown_variant,
-        to_move=None if outcome and not following else (
-            phase.turn.side if isinstance(phase, Following) else state.to_move),
+        to_move=None if outcome and not following else acting(phase, state),
         side_colour=None,
         phase=state.phase,
         status_lines=state.status_lines(),
@@ -161,7 +162,8 @@ def instruction(snap: Snapshot) -> str | None:
     if doubted is not None and doubted[1] == snap.board and doubted[0] > -math.inf:
         return SET_BACK
     lifted = snap.record.board - snap.board
-    if isinstance(phase, (Moving, Awaiting)) and phase.holding is not None and lifted and not snap.sync:
+    if isinstance(phase, (Moving, Awaiting)) and phase.holding is not None and lifted and not snap.sync \
+            and not snap.movers:
         return f"{named(by_name(lifted))} in the hand"
     if isinstance(phase, Restoring):
         missing, extra = snap.restore_left()
@@ -180,8 +182,8 @@ def instruction(snap: Snapshot) -> str | None:
         return words(due, due.sites & snap.board)
     if isinstance(phase, Following) and (step := phase.turn.current) is not None:
         return words(step, phase.turn.remaining(snap.board))
-    if snap.targets:
-        lifted = snap.expected - snap.board
+    if snap.targets:  # the pieces whose targets are lit (not one they capture, lifted too)
+        lifted = snap.movers or snap.expected - snap.board
         return f"Move {named(by_name(lifted))} to a lit site" if lifted else "Put it on a lit site"
     if state.ok_move() is not None:
         return "OK ends the turn"

@@ -49,6 +49,12 @@ class Stream:
         self.lines.append({"t": self.t, "button": button})
         return self
 
+    def restart(self, after: int = 100) -> "Stream":
+        """The daemon restarts (a robot line: replayed through the board under test)."""
+        self.t += after
+        self.lines.append({"t": self.t, "restart": True})
+        return self
+
     def move(self, emptied: Iterable[str] = (), filled: Iterable[str] = ()) -> "Stream":
         """Lift then place by hand, then let the board settle."""
         self.lift(*sorted(emptied))
@@ -63,6 +69,19 @@ class Stream:
     def text(self) -> str:
         head = [{"setup": self.setup}] if self.setup else []
         return "".join(json.dumps(obj) + "\n" for obj in head + self.lines)
+
+
+def board_after(stream: Stream, game: str, size=None, variant=None, computer=None):
+    """The board under test (testbed/board.py) that played ``stream`` from the start position;
+    the caller closes it. Streams with robot lines (a restart) are replayed so."""
+    from engines import new_game
+    from testbed.board import BoardUnderTest
+
+    start = new_game(game, size, variant) if size or variant else new_game(game)
+    head = [{"setup": "empty", "game": game, "size": size, "variant": variant}]
+    head += [{"t": 0, "site": site, "on": True} for site in sorted(start.occupied())]
+    text = "".join(json.dumps(obj) + "\n" for obj in head + stream.lines)
+    return BoardUnderTest.replay(text, computer=computer)
 
 
 def run(lines: str | Iterable[str], game: str, size=None, variant=None, config=None):
