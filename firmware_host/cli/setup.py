@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from firmware_host.actions import inbound
 from firmware_host.board.game import Game
 from firmware_host.board.wizard import Progress, Wizard
 from firmware_host.runtime.replay import feed
@@ -113,11 +114,9 @@ def _resume(path: str, game: Game, labels: list[str], keep: Layout) -> tuple[Pro
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else one_line(exc)
         raise _unusable(path, f"cannot read ({why})") from None
     try:
-        data = json.loads(text.decode("utf-8"))
-    except RecursionError:
-        raise _unusable(path, "not JSON (nested too deep)") from None
-    except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError
-        raise _unusable(path, f"not JSON ({one_line(exc)})") from None
+        data = inbound.loads(text)
+    except inbound.Unreadable as exc:
+        raise _unusable(path, str(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("progress"), dict):
         raise _unusable(path, "not a set-up's progress (expected its JSON object)")
     if data.get("game") != _game_key(game) or data.get("sites") != labels:

@@ -382,6 +382,7 @@ def docs_board(tmp_path, wiring):
     etc.mkdir(parents=True)
     config = docs_block("## 5. `reedboard setup`", "layout =").replace("/etc/reedboard/", f"{etc}/")
     sim = docs_block("To try it without a board", 'backend = "sim"')
+    sim = sim[sim.index("\n[") + 1:]  # its tables: the game is the config's own
     wired = re.search(r'wiring = "([^"]+)"', sim).group(1)
     (etc / wired).write_text(layout_toml(as_layout(wiring), "antipode", None, None))
     quick = f"[web]\nport = {free_port()}\n[timing]\nscan_hz = 200\n"  # a free port, quicker taps
@@ -436,9 +437,9 @@ def changed(**progress):
 
 @pytest.mark.parametrize("change, why", [
     ("{not json", "not JSON"),
-    ("[" * 100_000, "not JSON"),
+    ("[" * 100_000, "nested too deeply"),
     ("[]", "not a set-up's progress"),
-    (b"\xff\xfe", "not JSON"),
+    (b"\xff\xfe", "not UTF-8 text"),
     (changed(phase="sewing"), "not a set-up's progress"),
     (changed(sensor={"a1": 0, "zz9": 7}), 'sensor: "zz9" is not a site this set-up learns'),
     (changed(sensor={"a1": 0, "a2": 0}), 'sensor channel 0 of "a2" is also used by "a1"'),
@@ -459,7 +460,7 @@ def test_a_damaged_progress_file_stops_the_process_with_one_line(tmp_path):
     done = subprocess.run([str(REEDBOARD), "setup", "--config", str(config)], capture_output=True,
                           text=True, timeout=30, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert done.stderr.startswith(f"reedboard setup: {layout}.setup.json: not JSON")
+    assert done.stderr.startswith(f"reedboard setup: {layout}.setup.json: nested too deeply")
 
 
 def test_a_finished_set_up_with_dead_switches_asks_them_again():
