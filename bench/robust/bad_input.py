@@ -1,9 +1,13 @@
-"""Bad input: hypothesis fuzzes the config loader, layout files, replay files and game records.
+"""Bad input: hypothesis fuzzes the config loader, layout files, replay files, game records, the
+lines every reader takes from outside, the set-up's progress file and the records the café's
+archive keeps.
 
 Every input must end in a result or a clear one-line rejection: ConfigError for config and
-layout files, exit status 0 or 2 (one ``reedboard replay: line N: ...`` message) for replay
-files, exit status 0, 1 or 2 (one ``reedboard play: ...`` message) for game records. Figures:
-inputs tried per target, tracebacks (must be 0) and the first few of them.
+layout files and the set-up's progress file (naming the file), exit status 0 or 2 (one
+``reedboard replay: line N: ...`` message) for replay files, exit status 0, 1 or 2 (one
+``reedboard play: ...`` message) for game records, one line (``Unreadable``) for a line read from
+stdin, a page or the broker, and one line (``Bad``) for an archive record. Figures: inputs tried
+per target, tracebacks (must be 0) and the first few of them.
 
     .venv/bin/python -m bench.robust.bad_input [--quick] [--examples N] [--seed S]
 """
@@ -28,11 +32,16 @@ from hypothesis import strategies as st
 
 from bench.robust.common import report
 from engines import GAME_NAMES, new_game
+from firmware_host.actions import inbound
 from firmware_host.board.game import Game
+from firmware_host.board.wizard import PHASES
+from firmware_host.cli.setup import game_key, read_progress
+from firmware_host.net.cafe.archive import read_record
+from firmware_host.net.mqtt.untrusted import Bad
 from firmware_host.runtime.replay import replay
 from firmware_host.store import referee
 from firmware_host.store.config import Config, ConfigError, load_config
-from firmware_host.store.layout import default_layout_toml, load_layout
+from firmware_host.store.layout import Layout, default_layout_toml, load_layout
 
 SMALL = {"antipalos": 3, "antipod": 4, "anti-grid": 6}  # small boards keep replays quick
 
@@ -115,7 +124,8 @@ class Fuzz:
         self.dir = directory
         self.examples = examples
         self.seed = seed_value
-        self.targets = {n: Target(n) for n in ("config", "layout", "replay", "record")}
+        self.targets = {n: Target(n) for n in ("config", "layout", "replay", "record", "line",
+                                               "progress", "archive")}
 
     def write(self, name: str, text: str | bytes) -> str:
         path = os.path.join(self.dir, name)
@@ -259,6 +269,89 @@ class Fuzz:
                     assert status in (1, 2), status
                     assert one_line(err.getvalue()), err.getvalue()
                     assert err.getvalue().startswith("reedboard play: "), err.getvalue()
+                    return True
+                return False
+
+            target.attempt(body)
+
+        self.run(test)
+
+
+    # -- a line from outside (stdin, a page, the broker) ----------------------------------
+    def line(self) -> None:
+        target = self.targets["line"]
+        deep = st.integers(1, 3 * inbound.MAX_DEPTH).map(lambda n: "[" * n + "]" * n)
+
+        @given(st.one_of(VALUES.map(json.dumps), deep, st.text(max_size=40)), st.booleans(),
+               st.data())
+        def test(text, as_bytes, data):
+            text = mutate(data.draw, text)
+            if as_bytes:  # as the broker and a page's socket hand it over
+                text = text.encode("utf-8", "surrogatepass")
+
+            def body() -> bool:
+                try:
+                    inbound.loads(text)
+                except inbound.Unreadable as exc:
+                    assert one_line(str(exc)), str(exc)
+                    return True
+                return False
+
+            target.attempt(body)
+
+        self.run(test)
+
+    # -- the set-up's progress file --------------------------------------------------------
+    def progress(self) -> None:
+        target = self.targets["progress"]
+        game = Game.of("antipode", None)
+        labels = [s.label for s in game.new().sites()]
+
+        @given(st.data())
+        def test(data):
+            learned = data.draw(st.lists(st.sampled_from(labels), max_size=6, unique=True))
+            progress = {"phase": data.draw(st.sampled_from([*PHASES, "bogus"])),
+                        "sensor": {s: data.draw(st.integers(-1, 70)) for s in learned},
+                        "led": {}, "dead": data.draw(st.lists(st.sampled_from(labels), max_size=2)),
+                        "dark": []}
+            saved = {"game": game_key(game), "sites": labels, "progress": progress}
+            path = self.write("layout.toml.setup.json", mutate(data.draw, json.dumps(saved)))
+
+            def body() -> bool:
+                try:
+                    with redirect_stderr(io.StringIO()):  # "another set-up's progress": said
+                        read_progress(path, game, labels, Layout({}, {}))
+                except ConfigError as exc:
+                    assert one_line(str(exc)) and path in str(exc), str(exc)
+                    return True
+                return False
+
+            target.attempt(body)
+
+        self.run(test)
+
+    # -- a finished game as the café's archive takes it --------------------------------------
+    def archive(self) -> None:
+        target = self.targets["archive"]
+        game = {"id": 4, "game": "antipalos", "size": 3, "variant": "two",
+                "started": "2026-11-23T20:01:00Z", "finished": "2026-11-23T20:09:00Z",
+                "result": "white wins by connection", "winner": "white",
+                "moves": ["A1*", "A3*", "B2*", "C1*", "C3*"]}
+
+        @given(st.data())
+        def test(data):
+            changed = dict(game)
+            for key in data.draw(st.lists(st.sampled_from(
+                    [*game, "first", "opponent", "options"]), max_size=3, unique=True)):
+                changed[key] = data.draw(VALUES | st.sampled_from(
+                    ["9999-12-31T23:59:59Z", "2026-02-30T10:00:00Z", "purple", "black", None]))
+            payload = mutate(data.draw, json.dumps(changed))
+
+            def body() -> bool:
+                try:
+                    read_record(payload.encode("utf-8", "surrogatepass"))
+                except Bad as exc:
+                    assert one_line(str(exc)), str(exc)
                     return True
                 return False
 

@@ -79,7 +79,7 @@ def prepare(config: Config, game: Game, target: str, again: bool, led_channels: 
     believed = {**default_layout(sites).sensor, **existing.sensor}
     progress_file = target + ".setup.json"
     _check_writable(target)
-    progress, resumed = _resume(progress_file, game, [s.label for s in learn], keep)
+    progress, resumed = read_progress(progress_file, game, [s.label for s in learn], keep)
     sensors = config.hardware("sensors")
     checked = sensor_channels
     if sensors["backend"] == "sim":
@@ -102,7 +102,8 @@ def _check_writable(target: str) -> None:
                           f"{folder})")
 
 
-def _resume(path: str, game: Game, labels: list[str], keep: Layout) -> tuple[Progress | None, bool]:
+def read_progress(path: str, game: Game, labels: list[str],
+                  keep: Layout) -> tuple[Progress | None, bool]:
     """The progress an interrupted set-up of the same sites saved (None: none); ConfigError
     naming the file and what is wrong when it is damaged or impossible (a site not learned
     now, a channel two sites share)."""
@@ -119,7 +120,7 @@ def _resume(path: str, game: Game, labels: list[str], keep: Layout) -> tuple[Pro
         raise _unusable(path, str(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("progress"), dict):
         raise _unusable(path, "not a set-up's progress (expected its JSON object)")
-    if data.get("game") != _game_key(game) or data.get("sites") != labels:
+    if data.get("game") != game_key(game) or data.get("sites") != labels:
         print(f"reedboard setup: {path} is another set-up's progress: beginning again",
               file=sys.stderr)
         return None, False
@@ -135,7 +136,7 @@ def _unusable(path: str, why: str) -> ConfigError:
     return ConfigError(f"{path}: {why} (remove it to begin again)")
 
 
-def _game_key(game: Game) -> dict[str, Any]:
+def game_key(game: Game) -> dict[str, Any]:
     return {"name": game.name, "size": game.size, "variant": game.variant}
 
 
@@ -150,7 +151,7 @@ def _write(path: str, text: str) -> None:
 
 
 def save_progress(plan: Plan, game: Game) -> None:
-    data = {"game": _game_key(game), "sites": plan.labels,
+    data = {"game": game_key(game), "sites": plan.labels,
             "progress": plan.wizard.progress.to_json()}
     _write(plan.progress_file, json.dumps(data) + "\n")
 

@@ -8,10 +8,12 @@ as the docs pair them. Adapted only in hosts, ports and paths."""
 from __future__ import annotations
 
 import json
+import queue
 import re
 import shlex
 import shutil
 import subprocess
+import threading
 import time
 import tomllib
 
@@ -189,24 +191,54 @@ def _mosquitto_clients(sandbox: Sandbox, port: int) -> list[str]:
         return sandbox.text(line).replace("-P ...", f"-P {password(user)}") + f" -p {port}"
 
     subscriber = sandbox.start(adapted(lines("mosquitto_sub")[0]))
+    heard = _heard(subscriber)
     try:
+        _subscribed(heard, port, lines("mosquitto_sub")[0])
         for line in lines("mosquitto_pub"):
             run = sandbox.run(adapted(line))
             assert run.returncode == 0, run.stderr
             sent = json.loads(shlex.split(line)[-1])
-        heard = _read_until(subscriber, f'"id": {json.dumps(sent["id"])}')
+        said = _read_until(heard, f'"id": {json.dumps(sent["id"])}')
     finally:
         stop(subscriber)
-    return [line.split(" ", 1)[1] for line in heard if "/reply " in line]
+    return [line.split(" ", 1)[1] for line in said if "/reply " in line and "/probe/" not in line]
 
 
-def _read_until(proc: subprocess.Popen, text: str) -> list[str]:
-    heard = []
-    while text not in (heard[-1] if heard else ""):
-        line = proc.stdout.readline()
-        assert line, f"mosquitto_sub stopped: {heard}"
-        heard.append(line.strip())
+def _heard(proc: subprocess.Popen) -> queue.Queue:
+    """The lines ``proc`` prints, as they come (read in a thread of their own)."""
+    heard: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [heard.put(line.strip()) for line in proc.stdout],
+                     daemon=True).start()
     return heard
+
+
+def _subscribed(heard: queue.Queue, port: int, command: str) -> None:
+    """Wait until the docs' ``mosquitto_sub`` hears its topic: a probe published there (as the
+    dashboard's login, which may) until one comes back."""
+    user = re.search(r"-u (\S+)", command)[1]
+    probe = Watcher(port, **{"username": user, "password": password(user)})
+    try:
+        for n in range(30):
+            probe.publish("reedboard/probe/reply", f'{{"probe": {n}}}')
+            try:
+                while f'{{"probe": {n}}}' not in heard.get(timeout=1):
+                    pass
+                return
+            except queue.Empty:
+                continue
+        raise AssertionError("the docs' mosquitto_sub never heard its topic")
+    finally:
+        probe.close()
+
+
+def _read_until(heard: queue.Queue, text: str, timeout: float = 30) -> list[str]:
+    said: list[str] = []
+    while text not in (said[-1] if said else ""):
+        try:
+            said.append(heard.get(timeout=timeout))
+        except queue.Empty:
+            raise AssertionError(f"mosquitto_sub heard no {text}: {said}") from None
+    return said
 
 
 def _dashboard(sandbox: Sandbox, board: str, page) -> None:
