@@ -113,6 +113,19 @@ class Target:
         except Exception:  # the figure: nothing may escape as a traceback
             self.tracebacks.append(traceback.format_exc(limit=-3))
 
+    def refuses(self, fn: Callable[[], Any], errors: type[Exception], naming: str = "") -> None:
+        """Run one input through ``fn``: a result, or one of ``errors`` said in one line that
+        names ``naming`` (the file)."""
+        def body() -> bool:
+            try:
+                fn()
+            except errors as exc:
+                assert one_line(str(exc)) and naming in str(exc), str(exc)
+                return True
+            return False
+
+        self.attempt(body)
+
 
 def one_line(message: str) -> bool:
     text = message.strip()
@@ -145,16 +158,8 @@ class Fuzz:
         @given(config_text() | st.binary(max_size=200))
         def test(text):
             path = self.write("config.toml", text)
-
-            def body() -> bool:
-                try:
-                    load_config(path)
-                except ConfigError as exc:  # names the config or a file it points to
-                    assert one_line(str(exc)) and self.dir in str(exc), str(exc)
-                    return True
-                return False
-
-            target.attempt(body)
+            # names the config or a file it points to
+            target.refuses(lambda: load_config(path), ConfigError, self.dir)
 
         self.run(test)
 
@@ -173,16 +178,7 @@ class Fuzz:
                      '"c3" = { sensor = true, led = 1 }\n']))
             path = self.write("layout.toml", text)
             sites = new_game(game, SMALL.get(game), None).sites()
-
-            def body() -> bool:
-                try:
-                    load_layout(path, sites)
-                except ConfigError as exc:
-                    assert one_line(str(exc)) and path in str(exc), str(exc)
-                    return True
-                return False
-
-            target.attempt(body)
+            target.refuses(lambda: load_layout(path, sites), ConfigError, path)
 
         self.run(test)
 
@@ -288,16 +284,7 @@ class Fuzz:
             text = mutate(data.draw, text)
             if as_bytes:  # as the broker and a page's socket hand it over
                 text = text.encode("utf-8", "surrogatepass")
-
-            def body() -> bool:
-                try:
-                    inbound.loads(text)
-                except inbound.Unreadable as exc:
-                    assert one_line(str(exc)), str(exc)
-                    return True
-                return False
-
-            target.attempt(body)
+            target.refuses(lambda: inbound.loads(text), inbound.Unreadable)
 
         self.run(test)
 
@@ -317,16 +304,11 @@ class Fuzz:
             saved = {"game": game_key(game), "sites": labels, "progress": progress}
             path = self.write("layout.toml.setup.json", mutate(data.draw, json.dumps(saved)))
 
-            def body() -> bool:
-                try:
-                    with redirect_stderr(io.StringIO()):  # "another set-up's progress": said
-                        read_progress(path, game, labels, Layout({}, {}))
-                except ConfigError as exc:
-                    assert one_line(str(exc)) and path in str(exc), str(exc)
-                    return True
-                return False
+            def read() -> None:
+                with redirect_stderr(io.StringIO()):  # "another set-up's progress": said
+                    read_progress(path, game, labels, Layout({}, {}))
 
-            target.attempt(body)
+            target.refuses(read, ConfigError, path)
 
         self.run(test)
 
@@ -345,17 +327,8 @@ class Fuzz:
                     [*game, "first", "opponent", "options"]), max_size=3, unique=True)):
                 changed[key] = data.draw(VALUES | st.sampled_from(
                     ["9999-12-31T23:59:59Z", "2026-02-30T10:00:00Z", "purple", "black", None]))
-            payload = mutate(data.draw, json.dumps(changed))
-
-            def body() -> bool:
-                try:
-                    read_record(payload.encode("utf-8", "surrogatepass"))
-                except Bad as exc:
-                    assert one_line(str(exc)), str(exc)
-                    return True
-                return False
-
-            target.attempt(body)
+            payload = mutate(data.draw, json.dumps(changed)).encode("utf-8", "surrogatepass")
+            target.refuses(lambda: read_record(payload), Bad)
 
         self.run(test)
 
