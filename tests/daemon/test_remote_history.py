@@ -102,6 +102,21 @@ def _refused(bus: Bus, t1: Remote, t2: Remote, here: Seen, to: int | None = None
     assert t1.note == Remote.REFUSED
 
 
+def _asked_again_and_agreed(bus, t1, t2, here) -> None:
+    """t1's players ask again after t2's "no": t1 waits (the old "no", still retained, does not
+    answer it), t2's players are asked, and their OK takes the move back."""
+    answer = t1.takeback(here)
+    assert isinstance(answer, Asked) and answer.waiting and t1.note == Remote.ASKED
+    assert t1.takeback(here) == answer  # the board judges again meanwhile: the same request
+    t1.poll(here)
+    bus.deliver(bus.now + 1)
+    assert t1.poll(here) == [] and t1.note == Remote.ASKED
+    (ask,) = t2.poll(here)
+    assert isinstance(ask, Ask)
+    ask.answer(True)  # OK
+    assert t2.poll(here) == [TakeBackTo(0)]
+
+
 def test_a_takeback_refused_can_be_asked_again_from_the_menu():
     """t1's players ask to take back their move, t2's say no; t1's ask again: t2's players are
     asked again (the first "no", still retained, does not answer it), and their OK takes it back
@@ -111,16 +126,7 @@ def test_a_takeback_refused_can_be_asked_again_from_the_menu():
     here = seen(("B2*",))
     assert t1.poll(here) == t2.poll(here) == []
     _refused(bus, t1, t2, here)
-    answer = t1.takeback(here)
-    assert isinstance(answer, Asked) and answer.waiting and t1.note == Remote.ASKED
-    assert t1.takeback(here) == answer  # the board judges again meanwhile: the same request
-    t1.poll(here)
-    bus.deliver(bus.now + 1)
-    assert t1.poll(here) == [] and t1.note == Remote.ASKED  # the old "no" is not this one's
-    (ask,) = t2.poll(here)
-    assert isinstance(ask, Ask)
-    ask.answer(True)  # OK
-    assert t2.poll(here) == [TakeBackTo(0)]
+    _asked_again_and_agreed(bus, t1, t2, here)
 
 
 def test_a_takeback_by_hand_refused_is_heard_once_then_asked_again():
@@ -155,15 +161,7 @@ def test_a_takeback_refused_then_asked_again_after_the_asking_board_restarts_rea
     t1 = remote(bus, "t1")  # restarted
     bus.deliver(bus.now + 1)  # the broker hands the new t1 what it retained
     assert t1.poll(here) == [] and t1.note is None
-    answer = t1.takeback(here)
-    assert isinstance(answer, Asked) and answer.waiting and t1.note == Remote.ASKED
-    t1.poll(here)
-    bus.deliver(bus.now + 1)
-    assert t1.poll(here) == [] and t1.note == Remote.ASKED  # the old "no" is not this one's
-    (ask,) = t2.poll(here)
-    assert isinstance(ask, Ask)
-    ask.answer(True)  # OK
-    assert t2.poll(here) == [TakeBackTo(0)]
+    _asked_again_and_agreed(bus, t1, t2, here)
 
 
 def test_a_takeback_asked_when_the_asking_board_restarts_still_stands_on_both_boards():
