@@ -53,7 +53,7 @@ from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.link import Link
-from firmware_host.net.mqtt.peer import Peer, peer_moves, read_peer
+from firmware_host.net.mqtt.peer import Peer, peer_turn, read_peer, replay
 from firmware_host.net.mqtt.untrusted import Bad
 from firmware_host.store.config import Config, opponent_side
 from firmware_host.board.opponent import (Adopt, Ask, Asked, Intent, Play, Remember, Seen, StartGame,
@@ -83,6 +83,7 @@ class Remote:
     ASKED = "Take back asked: wait for the opponent's OK"
     REFUSED = "The opponent refused the take back"
     WITHDRAWN = "The opponent no longer asks to take back"
+    DIFFERS = "The opponent's board changed the game: not followed"
 
     def __init__(self, link: Link, board: str, other: str, side: str,
                  clock: Callable[[], float] = time.monotonic,
@@ -106,7 +107,11 @@ class Remote:
         self._answer: tuple[int, int, int] | None = None  # our "no": rewrites, moves, again
         self._agreed: list[Intent] = []
         self._dropped: str | None = None  # the last reason a message was dropped (said once)
-        self._read: tuple[Peer | None, tuple[str, ...] | None] = (None, None)
+        # the other board's message as last read here: its moves, and how many were left unread
+        self._read: tuple[Peer | None, tuple[tuple[str, ...], int] | None] = (None, None)
+        self._ended: tuple[Peer | None, bool] = (None, False)  # whether its game is over
+        self._refused: Peer | None = None  # the message refused as a change nobody agreed to
+        self._asked_keep: int | None = None  # the moves to keep of our last takeback request
         #: What this board published before it (re)started, as the broker kept it: the first
         #: message heard on its own topic unless it is what it published since; read once.
         self._kept: Peer | None = None
@@ -158,6 +163,7 @@ class Remote:
             again = max(again, self._refusal[3] + 1)
         self._refusal, self._refusal_told = None, False
         self._ask, self.note = (*asked, again), self.ASKED
+        self._asked_keep = keep
         return Asked(self.ASKED)
 
     def poll(self, seen: Seen) -> list[Intent]:
@@ -168,6 +174,7 @@ class Remote:
         if seen.game_id != self._game_id:
             began_here = self._game_id is not None and self._joining is None
             self._game_id, self._ask, self._refusal, self._answer = seen.game_id, None, None, None
+            self._asked_keep = None
             if began_here:  # the players here began it: the other board follows
                 return [Remember(_token(self.board))]
         if kept is not None and not self._kept_read:
@@ -192,7 +199,7 @@ class Remote:
             return
         position = (len(seen.rewrites), len(seen.moves))
         if kept.ask is not None and self._ask is None and (kept.ask[0], kept.ask[2]) == position:
-            self._ask, self.note = kept.ask, self.ASKED
+            self._ask, self.note, self._asked_keep = kept.ask, self.ASKED, kept.ask[1]
         if kept.answer is not None and self._answer is None and kept.answer[:2] == position:
             self._answer = kept.answer
 
@@ -206,7 +213,8 @@ class Remote:
         else:
             news = {self.ASKED: self._ask is not None,
                     self.REFUSED: self._refusal is not None and _asked_in(self._refusal, seen),
-                    self.WITHDRAWN: self._withdrawn == (len(seen.rewrites), len(seen.moves))}
+                    self.WITHDRAWN: self._withdrawn == (len(seen.rewrites), len(seen.moves)),
+                    self.DIFFERS: peer is not None and self._refused is peer}
             if not news.get(self.note or "", False):
                 self.note = None
 
@@ -228,27 +236,35 @@ class Remote:
         game, here = peer.game, seen.game
         if (game.name, game.size, game.variant) != (here.name, here.size, here.variant):
             return False
-        state = seen.states[0]
-        for move in self._moves(seen, peer) or ():
-            state = state.play(move)
-        return state.outcome() is not None
+        if self._ended[0] is not peer:
+            try:
+                self._ended = (peer, replay(seen.states[0], list(peer.moves))[1].outcome() is not None)
+            except Bad as exc:
+                self._ended = (peer, False)
+                self._drop(str(exc))
+        return self._ended[1]
 
     def _follow(self, seen: Seen, peer: Peer) -> list[Intent]:
         if peer.token != seen.token:
             return self._join(seen, peer)
-        moves = self._moves(seen, peer)
-        if moves is None:
+        read = self._moves(seen, peer)
+        if read is None:
             return []
+        moves, unread = read
         intents = self._answers(seen, peer)
         common = _common(seen.rewrites, peer.rewrites)
         theirs, ours = peer.rewrites[common:], seen.rewrites[common:]
         if theirs and ours:  # both changed the history at once: one change wins on both
-            return intents + ([Adopt(moves, peer.rewrites)] if _wins(theirs[0], ours[0]) else [])
+            if not _wins(theirs[0], ours[0]):
+                return intents
+            return intents + self._adopt(seen, peer, moves, unread, theirs[0], ours[0][0])
         if theirs:
-            return intents + self._rewrite(seen, moves, theirs[0])
+            if unread:
+                return intents + self._refuse(peer, "a change followed by moves of this board's side")
+            return intents + self._rewrite(seen, peer, moves, theirs[0])
         if ours:
             return intents  # the other board follows ours
-        return intents + self._next(seen, moves, peer)
+        return intents + self._next(seen, moves, unread, peer)
 
     def _join(self, seen: Seen, peer: Peer) -> list[Intent]:
         """A game under another token: the other board's when it is later (or ours has none):
@@ -263,56 +279,72 @@ class Remote:
         if why:
             self.note = f"Board {self.other} plays {game.title}: {why}"
             return []
+        n = min(len(peer.moves), len(seen.moves))
         if (game.name, game.size, game.variant) == (here.name, here.size, here.variant) \
-                and not seen.token and (moves := self._moves(seen, peer)) is not None:
-            n = min(len(moves), len(seen.moves))
-            if moves[:n] == seen.moves[:n]:
-                return [Remember(peer.token)]
+                and not seen.token and peer.moves[:n] == seen.moves[:n]:
+            return [Remember(peer.token)]
         self._joining = peer.token
         return [StartGame(game)]
 
-    def _moves(self, seen: Seen, peer: Peer) -> tuple[str, ...] | None:
-        """The other board's moves in this engine's notation, read once per message; None
-        (dropped) when they are not a legal game here."""
+    def _moves(self, seen: Seen, peer: Peer) -> tuple[tuple[str, ...], int] | None:
+        """The other board's moves read once per message, at the cost of its new moves only
+        (:func:`~firmware_host.net.mqtt.peer.peer_turn`): those it shares with this board, then
+        its side's moves from where the two part; and how many are left unread after them (a
+        move of this board's side where they part). None (dropped) when a move read is not
+        legal there."""
         if self._read[0] is not peer:
             try:
-                self._read = (peer, tuple(peer_moves(seen.states[0], list(peer.moves))))
+                self._read = (peer, peer_turn(seen.moves, seen.states, peer.moves, self.side_in(seen.state)))
             except Bad as exc:
                 self._read = (peer, None)
                 self._drop(str(exc))
         return self._read[1]
 
-    def _rewrite(self, seen: Seen, moves: tuple[str, ...], entry: tuple[int, str]) -> list[Intent]:
+    def _adopt(self, seen: Seen, peer: Peer, moves: tuple[str, ...], unread: int,
+               entry: tuple[int, str], ours: int) -> list[Intent]:
+        """The other board's history over ours (its change was made at once with ours and
+        wins), if its change is one it may make: a takeback to where our players asked, or a
+        correction of its own moves before ours began; and nothing of our side after it."""
+        keep, side = entry
+        theirs = self.side_in(seen.state)
+        allowed = (self._asked_keep == keep if side != theirs else
+                   all(state.to_move == theirs for state in seen.states[keep:min(ours, len(seen.moves))]))
+        if unread or not allowed or not 0 <= keep <= len(seen.moves) or moves[:keep] != seen.moves[:keep]:
+            return self._refuse(peer, "a change of the game nobody here agreed to")
+        return [Adopt(moves, peer.rewrites)]
+
+    def _rewrite(self, seen: Seen, peer: Peer, moves: tuple[str, ...],
+                 entry: tuple[int, str]) -> list[Intent]:
         """The other board's next history entry: a takeback our players asked for, or a
         correction of its own side's moves; anything else is dropped."""
         keep, side = entry
         if not 0 <= keep <= len(seen.moves) or moves[:keep] != seen.moves[:keep]:
-            return self._drop("a takeback of another game")
+            return self._refuse(peer, "a takeback of another game")
         theirs = self.side_in(seen.state)
         if side != theirs:  # our side's moves undone: only as we asked
             if self._ask is None or self._ask[1] != keep:
-                return self._drop("a takeback nobody here asked for")
+                return self._refuse(peer, "a takeback nobody here asked for")
             self._ask, self.note = None, None
             return [TakeBackTo(keep)]
         if any(state.to_move != theirs for state in seen.states[keep:len(seen.moves)]):
-            return self._drop("a correction of moves that are not its own")
+            return self._refuse(peer, "a correction of moves that are not its own")
         then = None
         if len(moves) > keep and seen.states[keep].to_move == theirs:
             then = _play(seen.states[keep], moves[keep], "changed to")
         return [TakeBackTo(keep, then)]
 
-    def _next(self, seen: Seen, moves: tuple[str, ...], peer: Peer) -> list[Intent]:
-        """The same history: the other board's next move, to carry out here."""
+    def _next(self, seen: Seen, moves: tuple[str, ...], unread: int, peer: Peer) -> list[Intent]:
+        """The same history: the other board's next move, to carry out here. Its list differing
+        from ours in a move of its side is a change nobody agreed to, refused; in a move of
+        ours, ours stands: the other board is the one to come back to it."""
         n = _common(seen.moves, moves)
-        if n == len(moves):
-            return []  # the same game, or ours ahead
+        if n < len(seen.moves) and n < len(moves):
+            return self._refuse(peer, "a change of its moves already played, with no takeback")
+        if n < len(seen.moves) or not (unread or n < len(moves)):
+            return []  # the same game, ours ahead, or a move of ours differs
+        if n == len(moves) or unread:
+            return self._refuse(peer, "a move of this board's side it did not make")
         state = seen.states[n]
-        if state.to_move != self.side_in(state):
-            if n < len(seen.moves):  # our side's move differs: ours stands, theirs follows
-                return []
-            return self._drop("a move of this board's side it did not make")
-        if n < len(seen.moves):
-            return [Adopt(moves, peer.rewrites)]  # its move stands over ours: a copy gone wrong
         if seen.awaiting or (seen.pending is not None and seen.pending != moves[n]):
             verb = "changed to" if seen.pending is not None else "plays"
             return [_play(state, moves[n], verb)]
@@ -353,9 +385,9 @@ class Remote:
             return False
         if moves == len(seen.moves):
             return True
-        theirs = self._moves(seen, peer)
-        return (moves == len(seen.moves) + 1 and seen.pending is not None and theirs is not None
-                and theirs[:moves] == (*seen.moves, seen.pending))
+        read = self._moves(seen, peer)
+        return (moves == len(seen.moves) + 1 and seen.pending is not None and read is not None
+                and read[0][:moves] == (*seen.moves, seen.pending))
 
     def _reply(self, ask: tuple[int, int, int, int], yes: bool) -> None:
         if self._asking != ask:
@@ -365,6 +397,13 @@ class Remote:
             self._agreed.append(TakeBackTo(ask[1]))
         else:
             self._answer = (ask[0], ask[2], ask[3])
+
+    def _refuse(self, peer: Peer, why: str) -> list[Intent]:
+        """The other board's message changes the game as the protocol does not allow: not
+        followed, said once in the journal and on the screen while it stands (ours is still
+        published: the other board is the one to come back to it)."""
+        self._refused, self.note = peer, self.DIFFERS
+        return self._drop(why)
 
     def _drop(self, why: str) -> list[Intent]:
         """Say once in the journal that the other board's message is not followed."""
