@@ -104,9 +104,7 @@ def peer_turn(known: Sequence[str], states: Sequence[GameState], texts: Sequence
     >>> peer_turn(["a2"], states, ["d4", "b3"], "black")
     ((), 2)
     """
-    n = 0
-    while n < min(len(known), len(texts)) and known[n] == texts[n]:
-        n += 1
+    n = common(known, texts)
     state, out = states[n], list(known[:n])
     for move_text in texts[n:]:
         if state.to_move != side:
@@ -118,6 +116,21 @@ def peer_turn(known: Sequence[str], states: Sequence[GameState], texts: Sequence
         except (IllegalMove, ValueError) as exc:
             raise Bad(f"move {len(out) + 1} {move_text[:20]!r} is not legal there ({exc})") from None
     return tuple(out), len(texts) - len(out)
+
+
+def common(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """The length of the common prefix of ``a`` and ``b`` (halving: slices compare at C speed).
+
+    >>> common(["a2", "b3"], ["a2", "b3", "c2"]), common(("a2", "b3"), ("a2", "c3"))
+    (2, 1)
+    """
+    low, high = 0, min(len(a), len(b))
+    if a[:high] == b[:high]:
+        return high
+    while high - low > 1:  # a[:low] is common, a[:high] is not
+        middle = (low + high) // 2
+        low, high = (middle, high) if a[low:middle] == b[low:middle] else (low, middle)
+    return low
 
 
 def peer_token(value: Any, now_ns: int) -> str:

@@ -33,7 +33,13 @@ way on it (version 2)::
 Everything received is untrusted: a message is read whole or not at all (types, sizes,
 bounds), moves are read through the engine (``B4`` and ``b4 `` are ``b4``), a token must be
 a time that has come and a board id, and a history entry is taken only if the rules above allow
-it; anything else is dropped with one journal line.
+it; anything else is dropped with one journal line. A list that changes the game in any other
+way (moves already played changed with no entry, a change nobody here agreed to, moves of this
+board's side it did not make) is refused: the game here is kept, the screen says so while the
+list stands, and this board's own game stays published: the other board is the one to come
+back to it. A list is compared with the moves known here as written, and only the other side's
+moves after them are read through the engine (up to where this board's side is to move), so a
+long history costs the loop only what is new in it, once per message.
 
 >>> payload = Remote.payload("antipod", 4, None, "", ["b2"], [], None, None)
 >>> sorted(json.loads(payload))
@@ -53,7 +59,7 @@ from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.link import Link
-from firmware_host.net.mqtt.peer import Peer, peer_turn, read_peer, replay
+from firmware_host.net.mqtt.peer import Peer, common, peer_turn, read_peer, replay
 from firmware_host.net.mqtt.untrusted import Bad
 from firmware_host.store.config import Config, opponent_side
 from firmware_host.board.opponent import (Adopt, Ask, Asked, Intent, Play, Remember, Seen, StartGame,
@@ -96,6 +102,7 @@ class Remote:
         self._online: bool | None = None
         self._since = clock()
         self._sent: str | None = None
+        self._sent_key: tuple | None = None  # what ``_sent`` was written from
         self._game_id: int | None = None
         self._joining: str | None = None  # the token of the other board's game begun here
         self._ask: tuple[int, int, int, int] | None = None  # our takeback request, and again
@@ -252,8 +259,8 @@ class Remote:
             return []
         moves, unread = read
         intents = self._answers(seen, peer)
-        common = _common(seen.rewrites, peer.rewrites)
-        theirs, ours = peer.rewrites[common:], seen.rewrites[common:]
+        shared = common(seen.rewrites, peer.rewrites)
+        theirs, ours = peer.rewrites[shared:], seen.rewrites[shared:]
         if theirs and ours:  # both changed the history at once: one change wins on both
             if not _wins(theirs[0], ours[0]):
                 return intents
@@ -337,7 +344,7 @@ class Remote:
         """The same history: the other board's next move, to carry out here. Its list differing
         from ours in a move of its side is a change nobody agreed to, refused; in a move of
         ours, ours stands: the other board is the one to come back to it."""
-        n = _common(seen.moves, moves)
+        n = common(seen.moves, moves)
         if n < len(seen.moves) and n < len(moves):
             return self._refuse(peer, "a change of its moves already played, with no takeback")
         if n < len(seen.moves) or not (unread or n < len(moves)):
@@ -422,7 +429,10 @@ class Remote:
             heard = self._own_heard or self._peer is not None or self._online is not None
         if seen.token and not heard and self.clock() - self._since <= UNHEARD_SECONDS:
             return
-        g = seen.game
+        g, key = seen.game, (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer)
+        if key == self._sent_key:
+            return  # as sent (not written again at every step: a long game's JSON costs)
+        self._sent_key = key
         text = self.payload(g.name, g.size, g.variant, seen.token, list(seen.moves),
                             [list(r) for r in seen.rewrites], self._ask, self._answer)
         if text != self._sent:
@@ -473,14 +483,6 @@ def _asked_in(ask: tuple[int, int, int, int], seen: Seen) -> bool:
     """Whether the takeback request ``ask`` was made in the position ``seen`` is in (the same
     rewrites and moves)."""
     return (ask[0], ask[2]) == (len(seen.rewrites), len(seen.moves))
-
-
-def _common(a: tuple | list, b: tuple | list) -> int:
-    """The length of the common prefix of ``a`` and ``b``."""
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return n
 
 
 def _wins(theirs: tuple[int, str], ours: tuple[int, str]) -> bool:
