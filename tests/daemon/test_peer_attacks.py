@@ -10,7 +10,6 @@ import time
 
 import pytest
 
-import engines
 from engines.core import GameState
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Play, Seen
