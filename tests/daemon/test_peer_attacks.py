@@ -160,3 +160,26 @@ def test_long_histories_cost_the_loop_only_their_new_moves(monkeypatch):
         assert len(plays) <= 10, (name, len(plays))
         assert bool(intents and isinstance(intents[0], Play)) == (name == "its next move"), name
         assert (t1.note == Remote.DIFFERS) == (name != "its next move"), name
+
+
+
+def test_a_forged_change_made_at_once_with_ours_does_not_win_over_it(capsys):
+    """t1's players corrected their move (a history entry t2 has not followed yet); "t2"
+    publishes a takeback of t1's moves to the start that nobody asked for, as if made at the
+    same time: the fewer moves kept would win, but a takeback of this board's moves stands only
+    where its players asked (before, t1 took the empty game)."""
+    bus = Bus()
+    t1 = Remote(bus.link("t1"), "t1", "t2", "second", clock=lambda: bus.now / 1000)
+    states, moves = [ANTIPOD.new()], []
+    for _ in range(3):  # white (t1), black (t2), white corrected
+        moves.append(states[-1].notation(next(iter(states[-1].legal_moves()))))
+        states.append(states[-1].play(moves[-1]))
+    token = "00000001764050000000:t1"
+    here = Seen(ANTIPOD, 1, tuple(moves), tuple(states), awaiting=False, final=True, token=token,
+                rewrites=((2, "white"),))
+    payload = Remote.payload("antipod", 4, None, token, [], [[0, "white"]], None, None)
+    bus.link("forger").publish("reedboard/t2/moves", payload, retain=True)
+    bus.deliver(1)
+    capsys.readouterr()
+    assert t1.poll(here) == [] and t1.poll(here) == []
+    assert capsys.readouterr().err.count(FORGED) == 1 and t1.note == Remote.DIFFERS
