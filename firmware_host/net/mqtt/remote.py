@@ -31,15 +31,15 @@ way on it (version 2)::
   decides), and the other board follows it.
 
 Everything received is untrusted: a message is read whole or not at all (types, sizes,
-bounds), moves are read through the engine (``B4`` and ``b4 `` are ``b4``), a token must be
-a time that has come and a board id, and a history entry is taken only if the rules above allow
-it; anything else is dropped with one journal line. A list that changes the game in any other
-way (moves already played changed with no entry, a change nobody here agreed to, moves of this
-board's side it did not make) is refused: the game here is kept, the screen says so while the
-list stands, and this board's own game stays published: the other board is the one to come
-back to it. A list is compared with the moves known here as written, and only the other side's
-moves after them are read through the engine (up to where this board's side is to move), so a
-long history costs the loop only what is new in it, once per message.
+bounds), a token must be a time that has come and a board id, and a history entry is taken
+only if the rules above allow it. A list is compared with the moves known here as written (as
+boards publish them), and only the other side's moves after them are read through the engine
+(``B4`` and ``b4 `` are ``b4``), up to where this board's side is to move: a long history costs
+the loop only what is new in it, once per message. A move that is not legal is dropped with one
+journal line; a list that changes the game in any other way (moves already played changed with
+no entry, a change nobody here agreed to, moves of this board's side it did not make) is
+refused: the game here is kept, the journal says so once and the screen while the list stands,
+and this board's own game stays published: the other board is the one to come back to it.
 
 >>> payload = Remote.payload("antipod", 4, None, "", ["b2"], [], None, None)
 >>> sorted(json.loads(payload))
