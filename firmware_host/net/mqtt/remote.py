@@ -123,6 +123,7 @@ class Remote:
         #: message heard on its own topic unless it is what it published since; read once.
         self._kept: Peer | None = None
         self._own_heard = self._kept_read = False
+        self._overwritten = False  # another client published on this board's topic since
         self.note: str | None = None
         link.subscribe(moves_topic(board), self._on_own)  # first: it arrives before the other's
         link.subscribe(moves_topic(other), self._on_moves)
@@ -429,6 +430,10 @@ class Remote:
             heard = self._own_heard or self._peer is not None or self._online is not None
         if seen.token and not heard and self.clock() - self._since <= UNHEARD_SECONDS:
             return
+        with self._lock:
+            again, self._overwritten = self._overwritten, False
+        if again:
+            self._sent = self._sent_key = None
         g, key = seen.game, (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer)
         if key == self._sent_key:
             return  # as sent (not written again at every step: a long game's JSON costs)
@@ -460,12 +465,15 @@ class Remote:
 
     def _on_own(self, _: str, payload: bytes) -> None:
         """The first message on this board's own topic: what it published before it started,
-        if the broker kept it (not what it published since)."""
+        if the broker kept it (not what it published since). A later one that is not what it
+        sent is someone else's, published as this board: its own is published again."""
+        mine = payload.decode(errors="replace") == self._sent
         with self._lock:
             if self._own_heard:
+                self._overwritten = self._overwritten or not mine
                 return
             self._own_heard = True
-        if payload.decode(errors="replace") == self._sent:
+        if mine:
             return
         try:
             kept = read_peer(payload, time.time_ns())
