@@ -40,10 +40,11 @@ def docs_pair() -> dict[str, str]:
 
 
 def on_this_machine(folder: Path, board: str, text: str, port: int) -> Path:
-    """``text`` with the broker here, and the board's own games file and page port (two boards
-    share this machine)."""
-    assert 'host = "broker.example"' in text
-    text = text.replace('host = "broker.example"', f'host = "127.0.0.1"\nport = {port}')
+    """``text`` with the broker here (which takes anonymous clients: no log-in), and the board's
+    own games file and page port (two boards share this machine)."""
+    assert re.search(r'^host = ".+"$', text, re.M) and f'board = "{board}"' in text
+    text = re.sub(r'^host = ".+"$', f'host = "127.0.0.1"\nport = {port}', text, flags=re.M)
+    text = re.sub(r'^(username|password_file) = .*\n', "", text, flags=re.M)
     path = folder / f"{board}.toml"
     path.write_text(f'storage = "{folder / (board + ".db")}"\n[web]\nport = {free_port()}\n{text}')
     return path
@@ -130,8 +131,8 @@ def test_paired_boards_as_the_docs_configure_them_agree_on_the_sides_in_every_ga
             watcher.publish("reedboard/home/command", json.dumps({"command": "new_game", "game": game}))
         else:  # friend's game chosen in Home Assistant: its select as the board announces it
             select = json.loads(watcher.wait("homeassistant/select/reedboard_friend/game/config"))
-            assert game in select["options"]
-            watcher.publish(select["command_topic"], select["command_template"].replace("{{ value }}", game))
+            title = next(option for option in select["options"] if option.split()[0].lower() == game)
+            watcher.publish(select["command_topic"], select["command_template"].replace("{{ value }}", title))
         for name in running:  # the board asked begins it, the other follows
             latest(watcher, f"reedboard/{name}/events",
                    lambda e: e["event"] == "new_game" and e["game"] == game, at(name, "events"))

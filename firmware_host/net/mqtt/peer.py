@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 import engines
 from engines.core import GameState, IllegalMove, OptionError
@@ -71,6 +71,11 @@ def peer_moves(start: GameState, texts: Any) -> list[str]:
     """A peer's moves from ``start``, each read by the engine in the position before it and
     written in its canonical notation; Bad for a list too long, a move too long, not text, or
     not legal where it stands."""
+    return replay(start, texts)[0]
+
+
+def replay(start: GameState, texts: Any) -> tuple[list[str], GameState]:
+    """:func:`peer_moves` and the position they lead to."""
     texts = items(text(40), MAX_MOVES)(texts)
     state, out = start, []
     for n, move_text in enumerate(texts, 1):
@@ -81,7 +86,51 @@ def peer_moves(start: GameState, texts: Any) -> list[str]:
         except (IllegalMove, ValueError) as exc:
             raise Bad(f"move {n} {move_text[:20]!r} is not legal there ({exc})") from None
         out.append(canonical)
-    return out
+    return out, state
+
+
+def peer_turn(known: Sequence[str], states: Sequence[GameState], texts: Sequence[str],
+              side: str) -> tuple[tuple[str, ...], int]:
+    """A peer's moves ``texts`` read against the moves ``known`` here (``states``: the
+    positions they lead through) at the cost of its new moves only: the moves it shares with
+    ``known`` as written there, then its moves from where they part while ``side`` (the peer's)
+    is to move, each read by the engine; and how many of ``texts`` are left unread (the first
+    of them a move of the other side where they part). Bad for a move not legal there.
+
+    >>> states = [engines.new_game("antipod", 4)]
+    >>> states.append(states[0].play("a2"))
+    >>> peer_turn(["a2"], states, ["a2", "B3", "c2"], "black")
+    (('a2', 'b3'), 1)
+    >>> peer_turn(["a2"], states, ["d4", "b3"], "black")
+    ((), 2)
+    """
+    n = common(known, texts)
+    state, out = states[n], list(known[:n])
+    for move_text in texts[n:]:
+        if state.to_move != side:
+            break
+        try:
+            move = state.parse_move(move_text)
+            out.append(state.notation(move))
+            state = state.play(out[-1])
+        except (IllegalMove, ValueError) as exc:
+            raise Bad(f"move {len(out) + 1} {move_text[:20]!r} is not legal there ({exc})") from None
+    return tuple(out), len(texts) - len(out)
+
+
+def common(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """The length of the common prefix of ``a`` and ``b`` (halving: slices compare at C speed).
+
+    >>> common(["a2", "b3"], ["a2", "b3", "c2"]), common(("a2", "b3"), ("a2", "c3"))
+    (2, 1)
+    """
+    low, high = 0, min(len(a), len(b))
+    if a[:high] == b[:high]:
+        return high
+    while high - low > 1:  # a[:low] is common, a[:high] is not
+        middle = (low + high) // 2
+        low, high = (middle, high) if a[low:middle] == b[low:middle] else (low, middle)
+    return low
 
 
 def peer_token(value: Any, now_ns: int) -> str:

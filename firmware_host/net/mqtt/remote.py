@@ -31,9 +31,15 @@ way on it (version 2)::
   decides), and the other board follows it.
 
 Everything received is untrusted: a message is read whole or not at all (types, sizes,
-bounds), moves are read through the engine (``B4`` and ``b4 `` are ``b4``), a token must be
-a time that has come and a board id, and a history entry is taken only if the rules above allow
-it; anything else is dropped with one journal line.
+bounds), a token must be a time that has come and a board id, and a history entry is taken
+only if the rules above allow it. A list is compared with the moves known here as written (as
+boards publish them), and only the other side's moves after them are read through the engine
+(``B4`` and ``b4 `` are ``b4``), up to where this board's side is to move: a long history costs
+the loop only what is new in it, once per message. A move that is not legal is dropped with one
+journal line; a list that changes the game in any other way (moves already played changed with
+no entry, a change nobody here agreed to, moves of this board's side it did not make) is
+refused: the game here is kept, the journal says so once and the screen while the list stands,
+and this board's own game stays published: the other board is the one to come back to it.
 
 >>> payload = Remote.payload("antipod", 4, None, "", ["b2"], [], None, None)
 >>> sorted(json.loads(payload))
@@ -53,7 +59,7 @@ from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.link import Link
-from firmware_host.net.mqtt.peer import Peer, peer_moves, read_peer
+from firmware_host.net.mqtt.peer import Peer, common, peer_turn, read_peer, replay
 from firmware_host.net.mqtt.untrusted import Bad
 from firmware_host.store.config import Config, opponent_side
 from firmware_host.board.opponent import (Adopt, Ask, Asked, Intent, Play, Remember, Seen, StartGame,
@@ -83,6 +89,7 @@ class Remote:
     ASKED = "Take back asked: wait for the opponent's OK"
     REFUSED = "The opponent refused the take back"
     WITHDRAWN = "The opponent no longer asks to take back"
+    DIFFERS = "The opponent's board changed the game: not followed"
 
     def __init__(self, link: Link, board: str, other: str, side: str,
                  clock: Callable[[], float] = time.monotonic,
@@ -95,6 +102,7 @@ class Remote:
         self._online: bool | None = None
         self._since = clock()
         self._sent: str | None = None
+        self._sent_key: tuple | None = None  # what ``_sent`` was written from
         self._game_id: int | None = None
         self._joining: str | None = None  # the token of the other board's game begun here
         self._ask: tuple[int, int, int, int] | None = None  # our takeback request, and again
@@ -106,11 +114,16 @@ class Remote:
         self._answer: tuple[int, int, int] | None = None  # our "no": rewrites, moves, again
         self._agreed: list[Intent] = []
         self._dropped: str | None = None  # the last reason a message was dropped (said once)
-        self._read: tuple[Peer | None, tuple[str, ...] | None] = (None, None)
+        # the other board's message as last read here: its moves, and how many were left unread
+        self._read: tuple[Peer | None, tuple[tuple[str, ...], int] | None] = (None, None)
+        self._ended: tuple[Peer | None, bool] = (None, False)  # whether its game is over
+        self._refused: Peer | None = None  # the message refused as a change nobody agreed to
+        self._asked_keep: int | None = None  # the moves to keep of our last takeback request
         #: What this board published before it (re)started, as the broker kept it: the first
         #: message heard on its own topic unless it is what it published since; read once.
         self._kept: Peer | None = None
         self._own_heard = self._kept_read = False
+        self._overwritten = False  # another client published on this board's topic since
         self.note: str | None = None
         link.subscribe(moves_topic(board), self._on_own)  # first: it arrives before the other's
         link.subscribe(moves_topic(other), self._on_moves)
@@ -158,6 +171,7 @@ class Remote:
             again = max(again, self._refusal[3] + 1)
         self._refusal, self._refusal_told = None, False
         self._ask, self.note = (*asked, again), self.ASKED
+        self._asked_keep = keep
         return Asked(self.ASKED)
 
     def poll(self, seen: Seen) -> list[Intent]:
@@ -168,6 +182,7 @@ class Remote:
         if seen.game_id != self._game_id:
             began_here = self._game_id is not None and self._joining is None
             self._game_id, self._ask, self._refusal, self._answer = seen.game_id, None, None, None
+            self._asked_keep = None
             if began_here:  # the players here began it: the other board follows
                 return [Remember(_token(self.board))]
         if kept is not None and not self._kept_read:
@@ -192,7 +207,7 @@ class Remote:
             return
         position = (len(seen.rewrites), len(seen.moves))
         if kept.ask is not None and self._ask is None and (kept.ask[0], kept.ask[2]) == position:
-            self._ask, self.note = kept.ask, self.ASKED
+            self._ask, self.note, self._asked_keep = kept.ask, self.ASKED, kept.ask[1]
         if kept.answer is not None and self._answer is None and kept.answer[:2] == position:
             self._answer = kept.answer
 
@@ -206,7 +221,8 @@ class Remote:
         else:
             news = {self.ASKED: self._ask is not None,
                     self.REFUSED: self._refusal is not None and _asked_in(self._refusal, seen),
-                    self.WITHDRAWN: self._withdrawn == (len(seen.rewrites), len(seen.moves))}
+                    self.WITHDRAWN: self._withdrawn == (len(seen.rewrites), len(seen.moves)),
+                    self.DIFFERS: peer is not None and self._refused is peer}
             if not news.get(self.note or "", False):
                 self.note = None
 
@@ -228,27 +244,35 @@ class Remote:
         game, here = peer.game, seen.game
         if (game.name, game.size, game.variant) != (here.name, here.size, here.variant):
             return False
-        state = seen.states[0]
-        for move in self._moves(seen, peer) or ():
-            state = state.play(move)
-        return state.outcome() is not None
+        if self._ended[0] is not peer:
+            try:
+                self._ended = (peer, replay(seen.states[0], list(peer.moves))[1].outcome() is not None)
+            except Bad as exc:
+                self._ended = (peer, False)
+                self._drop(str(exc))
+        return self._ended[1]
 
     def _follow(self, seen: Seen, peer: Peer) -> list[Intent]:
         if peer.token != seen.token:
             return self._join(seen, peer)
-        moves = self._moves(seen, peer)
-        if moves is None:
+        read = self._moves(seen, peer)
+        if read is None:
             return []
+        moves, unread = read
         intents = self._answers(seen, peer)
-        common = _common(seen.rewrites, peer.rewrites)
-        theirs, ours = peer.rewrites[common:], seen.rewrites[common:]
+        shared = common(seen.rewrites, peer.rewrites)
+        theirs, ours = peer.rewrites[shared:], seen.rewrites[shared:]
         if theirs and ours:  # both changed the history at once: one change wins on both
-            return intents + ([Adopt(moves, peer.rewrites)] if _wins(theirs[0], ours[0]) else [])
+            if not _wins(theirs[0], ours[0]):
+                return intents
+            return intents + self._adopt(seen, peer, moves, unread, theirs[0], ours[0][0])
         if theirs:
-            return intents + self._rewrite(seen, moves, theirs[0])
+            if unread:
+                return intents + self._refuse(peer, "a change followed by moves of this board's side")
+            return intents + self._rewrite(seen, peer, moves, theirs[0])
         if ours:
             return intents  # the other board follows ours
-        return intents + self._next(seen, moves, peer)
+        return intents + self._next(seen, moves, unread, peer)
 
     def _join(self, seen: Seen, peer: Peer) -> list[Intent]:
         """A game under another token: the other board's when it is later (or ours has none):
@@ -263,56 +287,72 @@ class Remote:
         if why:
             self.note = f"Board {self.other} plays {game.title}: {why}"
             return []
+        n = min(len(peer.moves), len(seen.moves))
         if (game.name, game.size, game.variant) == (here.name, here.size, here.variant) \
-                and not seen.token and (moves := self._moves(seen, peer)) is not None:
-            n = min(len(moves), len(seen.moves))
-            if moves[:n] == seen.moves[:n]:
-                return [Remember(peer.token)]
+                and not seen.token and peer.moves[:n] == seen.moves[:n]:
+            return [Remember(peer.token)]
         self._joining = peer.token
         return [StartGame(game)]
 
-    def _moves(self, seen: Seen, peer: Peer) -> tuple[str, ...] | None:
-        """The other board's moves in this engine's notation, read once per message; None
-        (dropped) when they are not a legal game here."""
+    def _moves(self, seen: Seen, peer: Peer) -> tuple[tuple[str, ...], int] | None:
+        """The other board's moves read once per message, at the cost of its new moves only
+        (:func:`~firmware_host.net.mqtt.peer.peer_turn`): those it shares with this board, then
+        its side's moves from where the two part; and how many are left unread after them (a
+        move of this board's side where they part). None (dropped) when a move read is not
+        legal there."""
         if self._read[0] is not peer:
             try:
-                self._read = (peer, tuple(peer_moves(seen.states[0], list(peer.moves))))
+                self._read = (peer, peer_turn(seen.moves, seen.states, peer.moves, self.side_in(seen.state)))
             except Bad as exc:
                 self._read = (peer, None)
                 self._drop(str(exc))
         return self._read[1]
 
-    def _rewrite(self, seen: Seen, moves: tuple[str, ...], entry: tuple[int, str]) -> list[Intent]:
+    def _adopt(self, seen: Seen, peer: Peer, moves: tuple[str, ...], unread: int,
+               entry: tuple[int, str], ours: int) -> list[Intent]:
+        """The other board's history over ours (its change was made at once with ours and
+        wins), if its change is one it may make: a takeback to where our players asked, or a
+        correction of its own moves before ours began; and nothing of our side after it."""
+        keep, side = entry
+        theirs = self.side_in(seen.state)
+        allowed = (self._asked_keep == keep if side != theirs else
+                   all(state.to_move == theirs for state in seen.states[keep:min(ours, len(seen.moves))]))
+        if unread or not allowed or not 0 <= keep <= len(seen.moves) or moves[:keep] != seen.moves[:keep]:
+            return self._refuse(peer, "a change of the game nobody here agreed to")
+        return [Adopt(moves, peer.rewrites)]
+
+    def _rewrite(self, seen: Seen, peer: Peer, moves: tuple[str, ...],
+                 entry: tuple[int, str]) -> list[Intent]:
         """The other board's next history entry: a takeback our players asked for, or a
         correction of its own side's moves; anything else is dropped."""
         keep, side = entry
         if not 0 <= keep <= len(seen.moves) or moves[:keep] != seen.moves[:keep]:
-            return self._drop("a takeback of another game")
+            return self._refuse(peer, "a takeback of another game")
         theirs = self.side_in(seen.state)
         if side != theirs:  # our side's moves undone: only as we asked
             if self._ask is None or self._ask[1] != keep:
-                return self._drop("a takeback nobody here asked for")
+                return self._refuse(peer, "a takeback nobody here asked for")
             self._ask, self.note = None, None
             return [TakeBackTo(keep)]
         if any(state.to_move != theirs for state in seen.states[keep:len(seen.moves)]):
-            return self._drop("a correction of moves that are not its own")
+            return self._refuse(peer, "a correction of moves that are not its own")
         then = None
         if len(moves) > keep and seen.states[keep].to_move == theirs:
             then = _play(seen.states[keep], moves[keep], "changed to")
         return [TakeBackTo(keep, then)]
 
-    def _next(self, seen: Seen, moves: tuple[str, ...], peer: Peer) -> list[Intent]:
-        """The same history: the other board's next move, to carry out here."""
-        n = _common(seen.moves, moves)
-        if n == len(moves):
-            return []  # the same game, or ours ahead
+    def _next(self, seen: Seen, moves: tuple[str, ...], unread: int, peer: Peer) -> list[Intent]:
+        """The same history: the other board's next move, to carry out here. Its list differing
+        from ours in a move of its side is a change nobody agreed to, refused; in a move of
+        ours, ours stands: the other board is the one to come back to it."""
+        n = common(seen.moves, moves)
+        if n < len(seen.moves) and n < len(moves):
+            return self._refuse(peer, "a change of its moves already played, with no takeback")
+        if n < len(seen.moves) or not (unread or n < len(moves)):
+            return []  # the same game, ours ahead, or a move of ours differs
+        if n == len(moves) or unread:
+            return self._refuse(peer, "a move of this board's side it did not make")
         state = seen.states[n]
-        if state.to_move != self.side_in(state):
-            if n < len(seen.moves):  # our side's move differs: ours stands, theirs follows
-                return []
-            return self._drop("a move of this board's side it did not make")
-        if n < len(seen.moves):
-            return [Adopt(moves, peer.rewrites)]  # its move stands over ours: a copy gone wrong
         if seen.awaiting or (seen.pending is not None and seen.pending != moves[n]):
             verb = "changed to" if seen.pending is not None else "plays"
             return [_play(state, moves[n], verb)]
@@ -353,9 +393,9 @@ class Remote:
             return False
         if moves == len(seen.moves):
             return True
-        theirs = self._moves(seen, peer)
-        return (moves == len(seen.moves) + 1 and seen.pending is not None and theirs is not None
-                and theirs[:moves] == (*seen.moves, seen.pending))
+        read = self._moves(seen, peer)
+        return (moves == len(seen.moves) + 1 and seen.pending is not None and read is not None
+                and read[0][:moves] == (*seen.moves, seen.pending))
 
     def _reply(self, ask: tuple[int, int, int, int], yes: bool) -> None:
         if self._asking != ask:
@@ -365,6 +405,13 @@ class Remote:
             self._agreed.append(TakeBackTo(ask[1]))
         else:
             self._answer = (ask[0], ask[2], ask[3])
+
+    def _refuse(self, peer: Peer, why: str) -> list[Intent]:
+        """The other board's message changes the game as the protocol does not allow: not
+        followed, said once in the journal and on the screen while it stands (ours is still
+        published: the other board is the one to come back to it)."""
+        self._refused, self.note = peer, self.DIFFERS
+        return self._drop(why)
 
     def _drop(self, why: str) -> list[Intent]:
         """Say once in the journal that the other board's message is not followed."""
@@ -383,7 +430,14 @@ class Remote:
             heard = self._own_heard or self._peer is not None or self._online is not None
         if seen.token and not heard and self.clock() - self._since <= UNHEARD_SECONDS:
             return
-        g = seen.game
+        with self._lock:
+            again, self._overwritten = self._overwritten, False
+        if again:
+            self._sent = self._sent_key = None
+        g, key = seen.game, (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer)
+        if key == self._sent_key:
+            return  # as sent (not written again at every step: a long game's JSON costs)
+        self._sent_key = key
         text = self.payload(g.name, g.size, g.variant, seen.token, list(seen.moves),
                             [list(r) for r in seen.rewrites], self._ask, self._answer)
         if text != self._sent:
@@ -411,12 +465,15 @@ class Remote:
 
     def _on_own(self, _: str, payload: bytes) -> None:
         """The first message on this board's own topic: what it published before it started,
-        if the broker kept it (not what it published since)."""
+        if the broker kept it (not what it published since). A later one that is not what it
+        sent is someone else's, published as this board: its own is published again."""
+        mine = payload.decode(errors="replace") == self._sent
         with self._lock:
             if self._own_heard:
+                self._overwritten = self._overwritten or not mine
                 return
             self._own_heard = True
-        if payload.decode(errors="replace") == self._sent:
+        if mine:
             return
         try:
             kept = read_peer(payload, time.time_ns())
@@ -434,14 +491,6 @@ def _asked_in(ask: tuple[int, int, int, int], seen: Seen) -> bool:
     """Whether the takeback request ``ask`` was made in the position ``seen`` is in (the same
     rewrites and moves)."""
     return (ask[0], ask[2]) == (len(seen.rewrites), len(seen.moves))
-
-
-def _common(a: tuple | list, b: tuple | list) -> int:
-    """The length of the common prefix of ``a`` and ``b``."""
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return n
 
 
 def _wins(theirs: tuple[int, str], ours: tuple[int, str]) -> bool:
