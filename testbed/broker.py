@@ -24,15 +24,18 @@ REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 class Broker:
-    """``mosquitto -c <conf>`` on 127.0.0.1:``port``; ``extra`` lines go into the conf."""
+    """``mosquitto -c <conf>`` on 127.0.0.1:``port``; ``extra`` lines go into the conf;
+    ``persist``: retained messages are kept in ``folder`` over a restart (as Debian's
+    Mosquitto keeps them)."""
 
-    def __init__(self, folder: Path, extra: str = "") -> None:
+    def __init__(self, folder: Path, extra: str = "", persist: bool = False) -> None:
         require(Path(MOSQUITTO).exists(), "mosquitto")
         self.port = free_port()
         self.conf = folder / "mosquitto.conf"
         auth = "" if "password_file" in extra else "allow_anonymous true\n"
+        kept = f"persistence true\npersistence_location {folder}/\n" if persist else "persistence false\n"
         # As root, mosquitto would drop to its own user, who cannot read the test's files.
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\n{auth}persistence false\n"
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\n{auth}{kept}"
                              f"user {getpass.getuser()}\n{extra}")
         self.proc: subprocess.Popen | None = None
 
@@ -52,6 +55,12 @@ class Broker:
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(5)
+
+    def restart(self, down: float = 0.0) -> None:
+        """Stopped, ``down`` seconds away, and started again on the same port."""
+        self.stop()
+        time.sleep(down)
+        self.start()
 
 
 class Watcher:
