@@ -73,10 +73,14 @@ class Watcher:
         if auth:
             self.client.username_pw_set(auth["username"], auth["password"])
         self.client.on_message = self._on_message
+        self.client.on_connect = lambda client, *_: self._subscribe(topics)  # again after a reconnection
         self.client.connect("127.0.0.1", port)
+        self._subscribe(topics)
+        self.client.loop_start()
+
+    def _subscribe(self, topics: tuple[str, ...]) -> None:
         for topic in topics:
             self.client.subscribe(topic, qos=1)
-        self.client.loop_start()
 
     def _on_message(self, client, userdata, msg) -> None:
         with self._seen:
