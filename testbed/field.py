@@ -35,6 +35,7 @@ import signal
 import subprocess
 import threading
 import time
+from dataclasses import dataclass, field as default
 from pathlib import Path
 from typing import Any, Callable
 
@@ -62,12 +63,12 @@ SEATS = False
 PATHS = ("page", "menu", "mqtt", "ha", "dashboard")
 #: The field's intentions and their weights: the robot's own (without the computer), and more.
 FIELD_MIX = {**{k: v for k, v in MIX.items() if not k.startswith(("players", "restart"))},
-             **{f"switch {path}": 1 for path in PATHS},
+             **{f"switch {path}": 2 for path in PATHS},
              "restart term": 2, "restart kill": 2, "broker": 1}
 PAIR_FIELD_MIX = {**FIELD_MIX, "takeback again": 3}
 #: How long outputs must stay unchanged before a board counts as settled (ms of the wall
 #: clock), and the longest wait for it.
-STILL_MS, SETTLE_CAP_MS = 300, 10_000
+STILL_MS, SETTLE_CAP_MS = 200, 10_000
 #: How long a board may take to start, to switch to a new game, or to hear the other board (s).
 START_S, WAIT_S = 30.0, 15.0
 
@@ -401,6 +402,9 @@ class Cafe:
         settings = load_config(str(folder / "cafe.toml")).mqtt
         self.link, self.server = start(settings, "127.0.0.1", broker.port, "127.0.0.1", 0, None,
                                        out=io.StringIO())
+        self.journal: list[str] = []  # what the dashboard's link said (a message dropped, ...)
+        say = self.link._say
+        self.link._say = lambda text: (self.journal.append(text), say(text))  # type: ignore[method-assign]
         self.replies: list[dict[str, Any]] = []
         self.dashboard = Socket(self.server.url.replace("http", "ws") + "ws", self.replies.append)
 
@@ -448,8 +452,8 @@ class Cafe:
 def docs_block(page: str, marker: str, before: str = "```") -> str:
     """The code block of docs/``page`` that holds ``marker`` (it opens with ``before``).
 
-    >>> docs_block("cafe.md", "pattern write reedboard/%u/#").splitlines()[0]
-    '# every board: %u is the user name, which is the board\\'s id'
+    >>> docs_block("cafe.md", "pattern write reedboard/%u/#").splitlines()[1]
+    'pattern write reedboard/%u/#'
     """
     text = (DOCS / page).read_text(encoding="utf-8")
     at = text.index(marker)
@@ -467,7 +471,8 @@ def pair_columns() -> tuple[str, str]:
     """
     block = docs_block("cafe.md", "# board \"home\"", before="```toml")
     rows = [line.partition("#")[::2] for line in block.splitlines()[1:]]
-    return "".join(f"{left.strip()}\n" for left, _ in rows), "".join(f"{right.strip()}\n" for _, right in rows)
+    home = "".join(f"{left.strip()}\n" for left, _ in rows)
+    return home, "".join(f"{right.strip()}\n" for _, right in rows)
 
 
 class Field:
@@ -555,7 +560,8 @@ class Field:
         target = Game.of(*rng.choice(sorted(choices, key=str)))
         command = {"command": "new_game", "game": target.name, "size": target.size,
                    "variant": target.variant}
-        board.lines.append({"t": board.now_ms, "switch": path, "game": [target.name, target.size, target.variant]})
+        board.lines.append({"t": board.now_ms, "switch": path,
+                            "game": [target.name, target.size, target.variant]})
         if path == "page":
             board.page.send({"type": "new_game", **{k: v for k, v in command.items() if k != "command"}})
         elif path == "menu":
@@ -753,38 +759,45 @@ def rotation(i: int) -> str:
     return names[i % len(names)]
 
 
+@dataclass
+class FieldRun:
+    """What a field episode did: the intentions done, the violation (None: none), the games
+    played (titles, in turn) and what the dashboard's link said meanwhile."""
+
+    done: int = 0
+    violation: Violation | None = None
+    games: list[str] = default(default_factory=list)
+    journal: list[str] = default(default_factory=list)
+
+
 def run_field(folder: Path, game: tuple, seed: int, intentions: list[str], paired: bool,
-              side: str = "black") -> tuple[int, Violation | None, list[str]]:
+              side: str = "black") -> FieldRun:
     """One field episode: a fresh café in ``folder``, ``game`` to start with, the robot(s)
-    seeded by ``seed`` doing ``intentions``. The intentions done, the violation (None: none)
-    and the games played (as titles)."""
+    seeded by ``seed`` doing ``intentions``."""
     from testbed import robot as rules
 
     rng = random.Random(seed)
-    field = Field(folder, game, paired, side)
-    table: Solo | FieldPair = FieldPair(field, rng) if paired else Solo(field, rng)
-    played: list[str] = []
-    done = 0
+    cafe = Field(folder, game, paired, side)
+    table: Solo | FieldPair = FieldPair(cafe, rng) if paired else Solo(cafe, rng)
+    run = FieldRun(journal=cafe.cafe.journal)
     try:
         for i, intention in enumerate(intentions):
-            intention = rules.intend(rng, seed, i, intention, table.over())
-            table.act(intention)
-            done = i + 1
-            title = field.boards[0].game.title
-            if not played or played[-1] != title:
-                played.append(title)
+            table.act(rules.intend(rng, seed, i, intention, table.over()))
+            run.done = i + 1
+            title = cafe.boards[0].game.title
+            if not run.games or run.games[-1] != title:
+                run.games.append(title)
         if paired:
             table.check()
         for robot in table.robots:
             robot.check()
-        field.alive(table.robots[0])
-        return done, None, played
+        cafe.alive(table.robots[0])
     except Violated as exc:
-        return done, exc.violation, played
+        run.violation = exc.violation
     except Exception as exc:  # noqa: BLE001 - the "no exception" invariant, the harness's too
-        board = field.boards[0]
-        return done, Violation("exception", f"{type(exc).__name__}: {exc}", board.game.title,
-                               board.dump()), played
+        board = cafe.boards[0]
+        run.violation = Violation("exception", f"{type(exc).__name__}: {exc}", board.game.title,
+                                  board.dump())
     finally:
-        field.close()
-
+        cafe.close()
+    return run

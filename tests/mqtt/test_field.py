@@ -19,13 +19,13 @@ OUT = Path(__file__).resolve().parents[2] / "test-output" / "field"
 
 
 def played(tmp_path, game, intentions, paired=False, seed=1):
-    done, violation, games = run_field(tmp_path, game, seed, intentions, paired)
-    if violation is not None:
+    run = run_field(tmp_path, game, seed, intentions, paired)
+    if run.violation is not None:
         OUT.mkdir(parents=True, exist_ok=True)
-        path = OUT / f"{violation.invariant.replace(' ', '_')}.jsonl"
-        path.write_text(violation.stream)
-        raise AssertionError(f"after {done} intentions: {violation}\nstream: {path}")
-    return games
+        path = OUT / f"{run.violation.invariant.replace(' ', '_')}.jsonl"
+        path.write_text(run.violation.stream)
+        raise AssertionError(f"after {run.done} intentions: {run.violation}\nstream: {path}")
+    return run.games
 
 
 def test_one_board_plays_all_five_games_from_every_path_through_restarts(tmp_path):
