@@ -73,12 +73,18 @@ class Watcher:
         if auth:
             self.client.username_pw_set(auth["username"], auth["password"])
         self.client.on_message = self._on_message
-        self.client.on_connect = lambda client, *_: self._subscribe(topics)  # again after a reconnection
+        self._connections = 0
+        self.client.on_connect = lambda *_: self._subscribe(topics, again=True)
         self.client.connect("127.0.0.1", port)
         self._subscribe(topics)
         self.client.loop_start()
 
-    def _subscribe(self, topics: tuple[str, ...]) -> None:
+    def _subscribe(self, topics: tuple[str, ...], again: bool = False) -> None:
+        """Subscribed at once, and again after each reconnection (a broker restarted)."""
+        if again:
+            self._connections += 1
+            if self._connections == 1:
+                return  # the first connection's subscriptions are made
         for topic in topics:
             self.client.subscribe(topic, qos=1)
 
