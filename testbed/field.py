@@ -351,12 +351,19 @@ class FieldBoard:
         return self.remote_side_in(self.game)
 
     def remote_side_in(self, game: Game) -> str | None:
-        """The side the other board plays in ``game``: the configured colour, or the seat."""
+        """The side the other board plays in ``game``: the configured colour where the game
+        has it, else the seat (the seat word, or the colour's seat in the configured game)."""
         if self.side is None:
             return None
         sides = game.new().sides
+        if self.side in sides:
+            return self.side
+        c = self.config
         seats = {"first": 0, "second": 1}
-        return sides[seats[self.side]] if self.side in seats else self.side
+        seat = seats.get(self.side)
+        if seat is None:
+            seat = Game.of(c.game, c.size, c.variant).new().sides.index(self.side)
+        return sides[seat]
 
     def token(self) -> str:
         moves = self.cafe.watcher.texts(f"reedboard/{self.board}/moves")
@@ -588,6 +595,15 @@ class Field:
         if not _until(back, 45.0):
             robot.fail("broker", "a board never said its state again after the broker restarted")
 
+    def published(self, robots: list[Robot]) -> None:
+        """The moves each board last published in its state (what the dashboard and Home
+        Assistant read) are the ones its robot played."""
+        for board, player in zip(self.boards, robots):
+            state = lambda: self.cafe.watcher.texts(f"reedboard/{board.board}/state")[-1:]  # noqa: E731, B023
+            said = lambda: [json.loads(text).get("moves") for text in state()]  # noqa: E731
+            if not _until(lambda: said() == [player.moves], 5.0):  # noqa: B023
+                player.fail("state", f"{board.board}'s state says moves {said()}, played {player.moves}")
+
     def alive(self, robot: Robot) -> None:
         """No daemon died or printed a traceback."""
         for board in self.boards:
@@ -702,12 +718,13 @@ class FieldPair(Paired):
             super().act(intention)
         self.field.alive(self.robots[0])
 
-    def switch(self, path: str) -> None:
-        """A new game of another game at one board; the other board follows."""
+    def switch(self, path: str, name: str | None = None) -> None:
+        """A new game of another game (``name``'s, if given) at one board; the other board
+        follows."""
         robot = self.rng.choice(self.robots)
         other = self.robots[1 - self.robots.index(robot)]
         game_id = other.board.game_id()
-        target = self.field.switch(robot.board, robot, path, self.rng)
+        target = self.field.switch(robot.board, robot, path, self.rng, name)
         self.switches += 1
         robot.others = {robot.board.remote_side_in(target)}
         other.others = {other.board.remote_side_in(target)}
@@ -791,6 +808,7 @@ def run_field(folder: Path, game: tuple, seed: int, intentions: list[str], paire
             table.check()
         for robot in table.robots:
             robot.check()
+        cafe.published(table.robots)
         cafe.alive(table.robots[0])
     except Violated as exc:
         run.violation = exc.violation
