@@ -647,17 +647,16 @@ def _until(done: Callable[[], bool], timeout: float = WAIT_S) -> bool:
 
 
 class Quiet:
-    """What travels between paired boards over the broker: idle once no board has published
-    its moves for a second (loopback carries a message in milliseconds)."""
+    """What travels between paired ``boards`` over the broker: idle once neither has
+    published its moves for a second (loopback carries a message in milliseconds)."""
 
-    def __init__(self, cafe: Cafe) -> None:
-        self.cafe = cafe
+    def __init__(self, cafe: Cafe, boards: list[FieldBoard]) -> None:
+        self.cafe, self.boards = cafe, boards
+        self._count, self._since = -1, time.monotonic()
 
     def idle(self) -> bool:
-        watcher = self.cafe.watcher
-        with watcher._seen:
-            count = sum(1 for topic, _, _ in watcher.messages if topic.endswith("/moves"))
-        if count != getattr(self, "_count", None):
+        count = sum(len(self.cafe.watcher.texts(f"reedboard/{b.board}/moves")) for b in self.boards)
+        if count != self._count:
             self._count, self._since = count, time.monotonic()
         return time.monotonic() - self._since >= 1.0
 
@@ -698,7 +697,7 @@ class FieldPair(Paired):
 
     def __init__(self, field: Field, rng: random.Random, kinds=FIELD_KINDS) -> None:
         self.field = field
-        super().__init__(field.boards, Quiet(field.cafe), rng, kinds)
+        super().__init__(field.boards, Quiet(field.cafe, field.boards), rng, kinds)
         self.switches = 0
 
     def act(self, intention: str) -> None:
