@@ -41,6 +41,7 @@ from typing import Any, Callable
 
 import engines
 from firmware_host.board.controller import Game
+from firmware_host.actions.commands import SEATS as SEATS_WORDS
 from firmware_host.board.playable import Playable
 from firmware_host.store.config import Config, load_config
 from firmware_host.store.storage import Storage
@@ -62,10 +63,12 @@ SEATS = False
 #: How a new game of another game reaches a board.
 PATHS = ("page", "menu", "mqtt", "ha", "dashboard")
 #: The field's intentions and their weights: the robot's own (without the computer), and more.
-FIELD_MIX = {**{k: v for k, v in MIX.items() if not k.startswith(("players", "restart"))},
+FIELD_MIX = {**{k: v for k, v in MIX.items() if not k.startswith("restart")},
              **{f"switch {path}": 2 for path in PATHS},
              "restart term": 2, "restart kill": 2, "broker": 1}
-PAIR_FIELD_MIX = {**FIELD_MIX, "takeback again": 3}
+#: A pair's: no computer (a paired board has none), and takebacks asked again.
+PAIR_FIELD_MIX = {**{k: v for k, v in FIELD_MIX.items() if not k.startswith("players")},
+                  "takeback again": 3}
 #: How long outputs must stay unchanged before a board counts as settled (ms of the wall
 #: clock), and the longest wait for it.
 STILL_MS, SETTLE_CAP_MS = 200, 10_000
@@ -345,7 +348,9 @@ class FieldBoard:
         return games[-1].id if games else 0
 
     def computer(self) -> str | None:
-        return None
+        """The side the computer plays (None: nobody), as the page's players say its seat."""
+        seat = (self.page.get("game") or {}).get("computer")
+        return self.game.new().sides[SEATS_WORDS.index(seat)] if seat in SEATS_WORDS else None
 
     def remote_side(self) -> str | None:
         return self.remote_side_in(self.game)
@@ -371,16 +376,20 @@ class FieldBoard:
 
     # ------------------------------------------------------------------ commands
     def command(self, name: str, side: str | None = None) -> None:
-        """``takeback`` or ``new_game`` (of the same kind): from the page, or as the café
-        network sends it when the hands are on stdin."""
-        self.lines.append({"t": self.now_ms, "command": name})
+        """``takeback``, ``new_game`` (of the same kind) or ``players`` (a new game, the
+        computer at level 1 taking ``side``'s seat, the first or the second; None: nobody):
+        from the page, or as the café network sends it when the hands are on stdin."""
+        self.lines.append({"t": self.now_ms, "command": name, **({"side": side} if side else {})})
         g = self.game
+        new = {"game": g.name, "size": g.size, "variant": g.variant}
+        if name == "players":
+            seat = SEATS_WORDS[g.new().sides.index(side)] if side else None
+            new.update(computer=seat, level=1)
+            name = "new_game"
         if self.hands == "page":
-            page = {"takeback": {"type": "takeback"},
-                    "new_game": {"type": "new_game", "game": g.name, "size": g.size, "variant": g.variant}}
-            self.page.send(page[name])
+            self.page.send({"type": "takeback"} if name == "takeback" else {"type": "new_game", **new})
         else:
-            self.cafe.command(self.board, {"command": name})
+            self.cafe.command(self.board, {"command": name, **(new if name == "new_game" else {})})
         self._acted()
 
     def dump(self) -> str:
@@ -676,17 +685,23 @@ class Solo:
     def act(self, intention: str) -> None:
         what, _, how = intention.partition(" ")
         robot, board = self.robot, self.field.boards[0]
-        if what == "switch":
+        if what == "switch":  # the computer keeps its seat (the page's players show it)
             self.field.switch(board, robot, how, self.rng, rotation(self.switches))
             self.switches += 1
+            robot.others = {s for s in (board.computer(),) if s}
             robot.new_belief()
         elif what == "restart":
             board.signal = signal.SIGKILL if how == "kill" else signal.SIGTERM
             robot.restart()
+            if {s for s in (board.computer(),) if s} != robot.others:
+                robot.fail("players", f"after a restart the computer plays {board.computer()}, "
+                           f"before it played {robot.others or 'nothing'}")
         elif what == "broker":
             self.field.restart_broker(robot, self.rng.uniform(0.5, 3.0))
             robot.follow()
             robot.check()
+        elif intention == "players command":  # the page and the café network name two seats
+            robot.players(self.rng.choice([None, *robot.state.sides[:len(SEATS_WORDS)]]), how)
         else:
             robot.act(intention)
         self.field.alive(robot)

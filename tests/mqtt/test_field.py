@@ -31,12 +31,14 @@ def played(tmp_path, game, intentions, paired=False, seed=1):
 def test_one_board_plays_all_five_games_from_every_path_through_restarts(tmp_path):
     """table-7 as docs/cafe.md configures it: a new game of each other game from the page, the
     menu, an MQTT command, Home Assistant's select and the dashboard; the daemon killed and
-    stopped, the broker restarted; the record stored is the one played throughout."""
+    stopped, the broker restarted, the computer brought in; the record stored and the state
+    published are the ones played throughout."""
     intentions = ["move"]
     for path in PATHS:
         intentions += [f"switch {path}", "move", "move"]
     intentions[7:7] = ["restart kill", "move"]
-    intentions += ["broker", "move", "takeback command", "restart term", "move"]
+    intentions += ["broker", "move", "takeback command", "players command", "move", "move",
+                   "restart term", "move"]
     games = played(tmp_path, ("antipalos", 3, "two"), intentions)
     assert {title.split()[0] for title in games} >= {"Antipalos", "Antipode", "Antipod",
                                                     "Anti-Grid", "Phalanx"}
