@@ -204,14 +204,17 @@ class FieldBoard:
     # ------------------------------------------------------------------ the process
     def _start(self) -> None:
         self.daemon = Daemon(self.path)
-        self.daemon.wait_running()
-        self.page = Page(self.config.web.port)
+        try:
+            self.daemon.wait_running()
+            self.page = Page(self.config.web.port)
+        except BaseException:
+            self.daemon.stop(signal.SIGKILL)
+            raise
         self.page.events = self.events  # one list over restarts
-        deadline = time.monotonic() + START_S
-        while self.page.get("pieces") is None or self.page.get("status") is None:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{self.board}: the page never showed the board")
-            time.sleep(0.05)
+        shown = lambda: self.page.get("pieces") is not None and self.page.get("status") is not None  # noqa: E731
+        if not _until(shown, START_S):
+            self.close()
+            raise AssertionError(f"{self.board}: the page never showed the board")
 
     def restart(self) -> None:
         """The daemon stopped (by :attr:`signal`) and started again with the same config and
@@ -514,8 +517,6 @@ class Field:
         (folder / "reedboard.acl").write_text(acl)
         conf = docs_block("cafe.md", "acl_file /etc/mosquitto/reedboard.acl").replace(
             "/etc/mosquitto/", f"{folder}/").replace("listener 1883\n", "")
-        self.broker = Broker(folder, conf, persist=True).start()
-        self.cafe = Cafe(self.broker, folder, self.password)
         other = {"black": "white", "white": "black", "first": "second", "second": "first"}
         if paired:
             home, friend = pair_columns()
@@ -523,7 +524,19 @@ class Field:
         else:
             one = docs_block("cafe.md", 'board = "table-7"', before="```toml")
             configs = [(one, "table-7", None, "page")]
-        self.boards = [self._board(text, board, game, s, hands) for text, board, s, hands in configs]
+        self.broker = Broker(folder, conf, persist=True).start()
+        self.boards: list[FieldBoard] = []
+        try:
+            self.cafe = Cafe(self.broker, folder, self.password)
+        except BaseException:
+            self.broker.stop()
+            raise
+        try:
+            for text, board, s, hands in configs:
+                self.boards.append(self._board(text, board, game, s, hands))
+        except BaseException:
+            self.close()  # nothing left running
+            raise
 
     def password(self, user: str) -> Path:
         return self.folder / f"{user}-password"
@@ -586,6 +599,8 @@ class Field:
             self.cafe.command(board.board, command)
         elif path == "ha":
             self.cafe.select(board.board, target.name)
+        elif path != "dashboard":
+            raise ValueError(f"no path {path!r} to a new game (one of {PATHS})")
         elif (refused := self.cafe.from_dashboard(board.board, command)) is not None:
             robot.fail("dashboard", f"the dashboard refused New game: {refused}")
         board._acted()
@@ -808,7 +823,10 @@ def run_field(folder: Path, game: tuple, seed: int, intentions: list[str], paire
     from testbed import robot as rules
 
     rng = random.Random(seed)
-    cafe = Field(folder, game, paired, side)
+    try:
+        cafe = Field(folder, game, paired, side)
+    except AssertionError as exc:  # a board that never started: said, with its stderr
+        return FieldRun(violation=Violation("start", str(exc)[:2000], " ".join(map(str, game)), ""))
     table: Solo | FieldPair = FieldPair(cafe, rng) if paired else Solo(cafe, rng)
     run = FieldRun(journal=cafe.cafe.journal)
     try:
