@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parent
 #: Fixture -> the marker of the test that uses it.
 NEEDS = {"browser": "browser", "page": "browser", "firefox": "browser",
          "broker": "broker", "watcher": "broker", "boards": "broker", "postgres": "broker"}
-#: Test files that run for a minute or more: the robot's machines, the soak and the faults (their
-#: long versions are bench scripts).
-SLOW = {"tests/daemon/test_robot.py", "tests/robustness/test_soak.py",
+#: Test files that run for a minute or more: the robot's machines (in the field too), the soak
+#: and the faults (their long versions are bench scripts).
+SLOW = {"tests/daemon/test_robot.py", "tests/mqtt/test_field.py", "tests/robustness/test_soak.py",
         "tests/robustness/test_faults.py"}
 DAEMON = "tests/daemon/"
 DOCS = "tests/docs/"

@@ -3,8 +3,9 @@ players, machines and faults do. It imports neither of them.
 
 Players: the board under test (:mod:`testbed.board`, the one module that touches the
 controller), hands that make board changes with noise (:mod:`testbed.hands`), an in-memory
-message bus for paired boards (:mod:`testbed.bus`, :mod:`testbed.pair`) and the player robot
-that follows the board (:mod:`testbed.robot`).
+message bus for paired boards (:mod:`testbed.bus`, :mod:`testbed.pair`), the player robot
+that follows the board (:mod:`testbed.robot`), and the same robot in the field, playing
+``reedboard run --sim`` processes configured as the docs write them (:mod:`testbed.field`).
 
 Machines: a real Mosquitto and boards on it (:mod:`testbed.broker`), a throw-away PostgreSQL
 cluster (:mod:`testbed.postgres`), the board's firmware in the AVR emulator

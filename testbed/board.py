@@ -264,6 +264,10 @@ class BoardUnderTest:
     def game_id(self) -> int:
         return self.controller.game_id
 
+    def token(self) -> str:
+        """The token naming the game a paired board plays ("" until the pair agrees on one)."""
+        return self.controller.record.token
+
     def stored(self) -> tuple[str, ...] | None:
         """The moves saved for the game the controller holds (None: no such game saved)."""
         games = self.storage.games(self.controller.game_id)

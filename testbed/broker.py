@@ -24,15 +24,18 @@ REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 class Broker:
-    """``mosquitto -c <conf>`` on 127.0.0.1:``port``; ``extra`` lines go into the conf."""
+    """``mosquitto -c <conf>`` on 127.0.0.1:``port``; ``extra`` lines go into the conf;
+    ``persist``: retained messages are kept in ``folder`` over a restart (as Debian's
+    Mosquitto keeps them)."""
 
-    def __init__(self, folder: Path, extra: str = "") -> None:
+    def __init__(self, folder: Path, extra: str = "", persist: bool = False) -> None:
         require(Path(MOSQUITTO).exists(), "mosquitto")
         self.port = free_port()
         self.conf = folder / "mosquitto.conf"
         auth = "" if "password_file" in extra else "allow_anonymous true\n"
+        kept = f"persistence true\npersistence_location {folder}/\n" if persist else "persistence false\n"
         # As root, mosquitto would drop to its own user, who cannot read the test's files.
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\n{auth}persistence false\n"
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\n{auth}{kept}"
                              f"user {getpass.getuser()}\n{extra}")
         self.proc: subprocess.Popen | None = None
 
@@ -53,6 +56,12 @@ class Broker:
             self.proc.terminate()
             self.proc.wait(5)
 
+    def restart(self, down: float = 0.0) -> None:
+        """Stopped, ``down`` seconds away, and started again on the same port."""
+        self.stop()
+        time.sleep(down)
+        self.start()
+
 
 class Watcher:
     """A client subscribed to ``topics`` that records (topic, text, retained) as it comes."""
@@ -64,10 +73,20 @@ class Watcher:
         if auth:
             self.client.username_pw_set(auth["username"], auth["password"])
         self.client.on_message = self._on_message
+        self._connections = 0
+        self.client.on_connect = lambda *_: self._subscribe(topics, again=True)
         self.client.connect("127.0.0.1", port)
+        self._subscribe(topics)
+        self.client.loop_start()
+
+    def _subscribe(self, topics: tuple[str, ...], again: bool = False) -> None:
+        """Subscribed at once, and again after each reconnection (a broker restarted)."""
+        if again:
+            self._connections += 1
+            if self._connections == 1:
+                return  # the first connection's subscriptions are made
         for topic in topics:
             self.client.subscribe(topic, qos=1)
-        self.client.loop_start()
 
     def _on_message(self, client, userdata, msg) -> None:
         with self._seen:

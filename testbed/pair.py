@@ -16,7 +16,7 @@ flight, they must hold the same record (the ``paired`` invariant).
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Protocol
 
 from firmware_host.board.controller import Game
 from firmware_host.net.mqtt.remote import Remote
@@ -39,23 +39,22 @@ def paired_config(board: str, other: str, seat: str) -> Config:
                   opponent=OpponentConfig("remote", seat, board=other))
 
 
-class Pair:
-    """``game`` (of two sides) on boards "t1" (the first seat) and "t2", joined by a bus with
-    ``faults``, each configured as the docs pair two boards; the robots draw from ``rng`` and
-    add the noise ``kinds``."""
+class Link(Protocol):
+    """What carries the messages between two paired boards."""
 
-    def __init__(self, game: Game, rng: random.Random, kinds: Iterable[str] = KINDS,
-                 faults: Faults = Faults()) -> None:
-        self.bus = Bus(faults, random.Random(rng.random()))
-        table = Table(bus=self.bus)
-        self.boards = [
-            BoardUnderTest(game, table=table, remote=self.bus.link("t1"),
-                           config=paired_config("t1", "t2", "second")),
-            BoardUnderTest(game, table=table, remote=self.bus.link("t2"),
-                           config=paired_config("t2", "t1", "first")),
-        ]
-        self.rng = rng
-        self.robots = [Robot(b, rng, kinds, patient=False) for b in self.boards]
+    def idle(self) -> bool:
+        """Nothing in flight between the boards."""
+
+
+class Paired:
+    """The robots at two paired ``boards`` (anything shaped as
+    :class:`~testbed.board.BoardUnderTest`: in this process, or ``reedboard run`` processes,
+    :mod:`testbed.field`) joined by ``link``; they draw from ``rng`` and add the noise
+    ``kinds``."""
+
+    def __init__(self, boards: list, link: Link, rng: random.Random, kinds: Iterable[str]) -> None:
+        self.boards, self.link, self.rng = boards, link, rng
+        self.robots = [Robot(b, rng, kinds, patient=False) for b in boards]
 
     def act(self, intention: str) -> None:
         """One intention of :data:`PAIR_MIX` by a robot at one of the boards."""
@@ -109,7 +108,7 @@ class Pair:
             robot.fail("takeback unasked", f"the other board never asked; OLED {robot.board.screen()}")
         yes = asked() and (other.follow() or other.answered[-1])
         waiting = "Take back asked"  # until the answer, delayed or sent again, reaches the asker
-        if not self._until(lambda: waiting not in " ".join(robot.board.screen()) and self.bus.idle()):
+        if not self._until(lambda: waiting not in " ".join(robot.board.screen()) and self.link.idle()):
             robot.fail("takeback unanswered", f"the answer never arrived; OLED {robot.board.screen()}")
         robot.agreed(keep if yes else None)
         other.check()
@@ -123,8 +122,7 @@ class Pair:
     def _joins(self, robot: Robot, other: Robot, game_id: int) -> None:
         """The other board (playing ``game_id``) hears of the new game at ``robot``'s board and
         joins it."""
-        token = lambda board: board.controller.record.token  # noqa: E731
-        joined = lambda: not other.board.held() and token(other.board) == token(robot.board)  # noqa: E731
+        joined = lambda: not other.board.held() and other.board.token() == robot.board.token()  # noqa: E731
         # a board whose game has no moves and no pairing yet may take the new game as its own
         if not self._until(lambda: other.board.game_id() != game_id or joined()):
             other.fail("new game unheard", "the other board never started the new game")
@@ -135,7 +133,7 @@ class Pair:
         """Both boards idle and nothing in flight: the same record (what one board's players
         did while following, e.g. a removal that is their whole turn, heard by the other)."""
         for _ in range(3):
-            if not self._until(self.bus.idle):
+            if not self._until(self.link.idle):
                 self.robots[0].fail("bus", "messages still in flight")
             self.boards[0].run(100)  # what arrived last is taken in by the boards' next steps
             before = [board.held() for board in self.boards]
@@ -144,7 +142,7 @@ class Pair:
             if [board.held() for board in self.boards] == before:
                 break
         a, b = (board.held() for board in self.boards)
-        if a != b and self.bus.idle():
+        if a != b and self.link.idle():
             self.robots[0].fail("paired", f"t1 holds {list(a)}, t2 holds {list(b)}")
 
     def _until(self, done: Callable[[], bool]) -> bool:
@@ -157,6 +155,22 @@ class Pair:
     def close(self) -> None:
         for board in self.boards:
             board.close()
+
+
+class Pair(Paired):
+    """``game`` (of two sides) on boards "t1" (the first seat) and "t2" in this process,
+    joined by an in-memory bus with ``faults``, each configured as the docs pair two boards."""
+
+    def __init__(self, game: Game, rng: random.Random, kinds: Iterable[str] = KINDS,
+                 faults: Faults = Faults()) -> None:
+        self.bus = Bus(faults, random.Random(rng.random()))
+        table = Table(bus=self.bus)
+        super().__init__([
+            BoardUnderTest(game, table=table, remote=self.bus.link("t1"),
+                           config=paired_config("t1", "t2", "second")),
+            BoardUnderTest(game, table=table, remote=self.bus.link("t2"),
+                           config=paired_config("t2", "t1", "first")),
+        ], self.bus, rng, kinds)
 
 
 def _refused_at_once(events: list[dict]) -> bool:

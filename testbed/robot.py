@@ -119,7 +119,6 @@ class Robot:
                  yes: float = 0.7, patient: bool = True) -> None:
         self.board, self.rng, self.kinds, self.yes = board, rng, frozenset(kinds), yes
         self.patient = patient
-        self.hand = Hand(rng, [s.label for s in board.game.new().sites()], self.kinds)
         self.others = {s for s in (board.computer(), board.remote_side()) if s}
         self._new_belief()
         self.told: str | None = None  # the opponent's move the OLED asks to carry out
@@ -134,6 +133,7 @@ class Robot:
     # ------------------------------------------------------------------ belief
     def _new_belief(self) -> None:
         start = self.board.game.new()
+        self.hand = Hand(self.rng, [s.label for s in start.sites()], self.kinds)  # the game's sites
         self.states: list[GameState] = [start]
         self.moves: list[str] = []
         self.faces = dict(start.faces())  # token faces as they stand (sensors cannot tell)

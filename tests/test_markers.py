@@ -23,6 +23,7 @@ SAMPLES = {
     "tests/mqtt/test_archive.py::test_names[sqlite]": {"unit"},
     "tests/mqtt/test_fleet.py": {"unit"},
     "tests/daemon/test_robot.py": {"daemon", "slow"},
+    "tests/mqtt/test_field.py": {"broker", "slow"},
     "tests/daemon/test_menu.py": {"daemon"},
     "tests/robustness/test_soak.py": {"slow"},
     "tests/robustness/test_faults.py": {"broker", "slow"},
