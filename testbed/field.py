@@ -39,11 +39,10 @@ from dataclasses import dataclass, field as default
 from pathlib import Path
 from typing import Any, Callable
 
-import engines
 from firmware_host.board.controller import Game
-from firmware_host.actions.commands import SEATS as SEATS_WORDS
+from firmware_host.actions.commands import SEATS, side_named
 from firmware_host.board.playable import Playable
-from firmware_host.store.config import Config, load_config
+from firmware_host.store.config import Config, load_config, opponent_side
 from firmware_host.store.storage import Storage
 from testbed.board import SAME_LOOK
 from testbed.broker import Board, Broker, Watcher
@@ -56,10 +55,6 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 #: bumps and slides are timed below the spacing the page keeps between one site's changes, and
 #: the daemon restarts as an intention of its own.
 FIELD_KINDS = ("pause", "rest", "order", "hold", "knock")
-#: Whether paired boards take seat words ("first", "second") in ``[opponent] side``: then a pair
-#: switches among every game of two sides. Until then a pair configured with colours switches
-#: only among the games that have both its colours.
-SEATS = False
 #: How a new game of another game reaches a board.
 PATHS = ("page", "menu", "mqtt", "ha", "dashboard")
 #: The field's intentions and their weights: the robot's own (without the computer), and more.
@@ -353,25 +348,17 @@ class FieldBoard:
     def computer(self) -> str | None:
         """The side the computer plays (None: nobody), as the page's players say its seat."""
         seat = (self.page.get("game") or {}).get("computer")
-        return self.game.new().sides[SEATS_WORDS.index(seat)] if seat in SEATS_WORDS else None
+        return self.game.new().sides[SEATS.index(seat)] if seat in SEATS else None
 
     def remote_side(self) -> str | None:
         return self.remote_side_in(self.game)
 
     def remote_side_in(self, game: Game) -> str | None:
-        """The side the other board plays in ``game``: the configured colour where the game
-        has it, else the seat (the seat word, or the colour's seat in the configured game)."""
+        """The side the other board plays in ``game``: the seat its configured side names in
+        the configured game, as the daemon reads it (``opponent_side``)."""
         if self.side is None:
             return None
-        sides = game.new().sides
-        if self.side in sides:
-            return self.side
-        c = self.config
-        seats = {"first": 0, "second": 1}
-        seat = seats.get(self.side)
-        if seat is None:
-            seat = Game.of(c.game, c.size, c.variant).new().sides.index(self.side)
-        return sides[seat]
+        return side_named(opponent_side(self.config), game.new().sides)
 
     def token(self) -> str:
         moves = self.cafe.watcher.texts(f"reedboard/{self.board}/moves")
@@ -386,7 +373,7 @@ class FieldBoard:
         g = self.game
         new = {"game": g.name, "size": g.size, "variant": g.variant}
         if name == "players":
-            seat = SEATS_WORDS[g.new().sides.index(side)] if side else None
+            seat = SEATS[g.new().sides.index(side)] if side else None
             new.update(computer=seat, level=1)
             name = "new_game"
         if self.hands == "page":
@@ -439,9 +426,13 @@ class Cafe:
         payload = config["command_template"].replace("{{ value }}", option)
         self.home_assistant.publish(config["command_topic"], payload)
 
-    def options(self, board: str) -> list[str]:
+    def options(self, board: str) -> dict[tuple, str]:
+        """Each game Home Assistant's select offers (game, size, variant) -> its title there:
+        the titles of the board's ``games`` topic."""
         text = self.home_assistant.wait(f"homeassistant/select/reedboard_{board}/game/config")
-        return json.loads(text)["options"]
+        offered = set(json.loads(text)["options"])
+        return {(p["game"], p["size"], p["variant"]): p["title"]
+                for p in self.watcher.playable(board) if p["title"] in offered}
 
     def from_dashboard(self, board: str, command: dict[str, Any]) -> str | None:
         """The dashboard's New game for ``board``; the dashboard's refusal, if it refused
@@ -501,7 +492,7 @@ class Field:
     and "friend" (``paired``; ``side``: home's ``[opponent] side``, the other one's the other
     colour or seat) playing ``game``."""
 
-    def __init__(self, folder: Path, game: tuple, paired: bool = False, side: str = "black") -> None:
+    def __init__(self, folder: Path, game: tuple, paired: bool = False, side: str = "second") -> None:
         self.folder = folder
         names = ["home", "friend"] if paired else ["table-7"]
         users = [*names, "cafe", "homeassistant"]
@@ -563,21 +554,17 @@ class Field:
     def games(self, path: str) -> list[tuple]:
         """The games a new game from ``path`` may start here: the menu's choices from the menu,
         the select's (defaults for size and variant) from Home Assistant, the robot's small
-        ones otherwise; on a pair, only those whose sides both boards' configs name."""
+        ones otherwise; on a pair, only those of two sides."""
         if path == "menu":
             choices = [(c.game, c.size, c.variant) for c in Playable().choices()]
         elif path == "ha":
-            choices = [(name, engines.game_info(name).default_size, engines.game_info(name).default_variant)
-                       for name in self.cafe.options(self.boards[0].board)]
+            choices = list(self.cafe.options(self.boards[0].board))
         else:
             choices = list(GAMES)
         return [g for g in choices if self.pairable(Game.of(*g))]
 
     def pairable(self, game: Game) -> bool:
-        sides = game.new().sides
-        if len(self.boards) == 1:
-            return True
-        return len(sides) == 2 and (SEATS or all(b.side in sides for b in self.boards))
+        return len(self.boards) == 1 or len(game.new().sides) == 2
 
     def switch(self, board: FieldBoard, robot: Robot, path: str, rng: random.Random,
                name: str | None = None) -> Game:
@@ -598,7 +585,8 @@ class Field:
         elif path == "mqtt":
             self.cafe.command(board.board, command)
         elif path == "ha":
-            self.cafe.select(board.board, target.name)
+            self.cafe.select(board.board, self.cafe.options(board.board)[
+                (target.name, target.size, target.variant)])
         elif path != "dashboard":
             raise ValueError(f"no path {path!r} to a new game (one of {PATHS})")
         elif (refused := self.cafe.from_dashboard(board.board, command)) is not None:
@@ -716,7 +704,7 @@ class Solo:
             robot.follow()
             robot.check()
         elif intention == "players command":  # the page and the café network name two seats
-            robot.players(self.rng.choice([None, *robot.state.sides[:len(SEATS_WORDS)]]), how)
+            robot.players(self.rng.choice([None, *robot.state.sides[:len(SEATS)]]), how)
         else:
             robot.act(intention)
         self.field.alive(robot)
@@ -817,7 +805,7 @@ class FieldRun:
 
 
 def run_field(folder: Path, game: tuple, seed: int, intentions: list[str], paired: bool,
-              side: str = "black") -> FieldRun:
+              side: str = "second") -> FieldRun:
     """One field episode: a fresh café in ``folder``, ``game`` to start with, the robot(s)
     seeded by ``seed`` doing ``intentions``."""
     from testbed import robot as rules

@@ -57,8 +57,6 @@ def test_a_pair_plays_through_new_games_takebacks_and_restarts_on_either_side(tm
     assert len(games) >= 2
 
 
-@pytest.mark.xfail(reason="issue 45: a restart of the asking board loses its count of asks, so "
-                          "its next request is refused at once by the retained no", strict=False)
 def test_a_pair_asks_again_after_a_refusal_and_a_restart(tmp_path):
     """A takeback asked at one board, refused at the other; the asking daemon restarts and its
     players ask again: the other board's players are asked again."""
@@ -66,8 +64,6 @@ def test_a_pair_asks_again_after_a_refusal_and_a_restart(tmp_path):
            paired=True)
 
 
-@pytest.mark.xfail(reason="found by the field robot: the menu's screen has 13 lines, the dashboard "
-                          "takes at most 12 and drops the board's state", strict=False)
 def test_the_dashboard_follows_a_board_whose_menu_is_open(tmp_path):
     """MENU pressed on table-7: its tile on the dashboard shows the menu, and the dashboard
     drops nothing."""

@@ -72,6 +72,8 @@ WINDOW = 3.0
 _PAGE_MARK = re.compile(r"\s*\bp\d+/\d+$")
 
 _WORD, _LINE = text(80), text(200)
+#: The most lines a board's screen may have (a menu lists every item: 13 and more).
+SCREEN_LINES = 64
 #: The most games, sizes and variants a board's state may list as playable (every game in every
 #: size and variant its engine takes is 112).
 PLAYABLE = 300
@@ -82,7 +84,7 @@ STATE = record({
     "variant": optional(text(40)), "sides": optional(items(text(20), 8)),
     "ply": optional(whole(0, 1_000_000)), "to_move": optional(text(20)),
     "moves": optional(items(text(40), MAX_MOVES)), "winner": optional(text(20)),
-    "result": optional(_LINE), "status": optional(_LINE), "screen": optional(items(_LINE, 12)),
+    "result": optional(_LINE), "status": optional(_LINE), "screen": optional(items(_LINE, SCREEN_LINES)),
     "sync": optional(one_of("in_sync", "out_of_sync")), "missing": optional(_SITES),
     "extra": optional(_SITES), "brightness": optional(number(0, 1)),
     "board": optional(text(MAX_BOARD_ID)), "hardware": optional(_WORD), "opponent": optional(_WORD),
