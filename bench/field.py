@@ -26,9 +26,10 @@ from bench.robust.common import report
 from testbed import robot
 from testbed.field import FIELD_KINDS, FIELD_MIX, PAIR_FIELD_MIX, run_field
 
-#: The games episodes start with, in turn: one board starts with any; a pair with its colours'.
-STARTS = (("antipalos", 3, "two"), ("antipod", 4, None), ("antipalos", 3, "team"),
-          ("antipode", None, "standard"))
+#: The games episodes start with, in turn (one board and the pair in turn: each starts with
+#: each, every one of them of two sides).
+STARTS = (("antipalos", 3, "two"), ("antipod", 4, None), ("phalanx", None, None),
+          ("antipalos", 3, "team"), ("anti-grid", 6, "plain"), ("antipode", None, "standard"))
 
 
 def field_episodes(seed: int, first: int, episodes: int, minutes: float, length: int) -> dict:
@@ -38,8 +39,6 @@ def field_episodes(seed: int, first: int, episodes: int, minutes: float, length:
     while n < first + episodes and time.monotonic() - began < 60 * minutes:
         paired = n % 2 == 1
         game = STARTS[n % len(STARTS)]
-        if paired and game[0] == "antipode":
-            game = ("antipalos", 3, "two")  # the pair's colours, until seats land (testbed/field.py)
         number = seed * 1_000_003 + n
         intentions = robot.planned(number, PAIR_FIELD_MIX if paired else FIELD_MIX, length)
         with tempfile.TemporaryDirectory(prefix="field-") as folder:
