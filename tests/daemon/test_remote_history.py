@@ -164,11 +164,9 @@ def test_a_takeback_refused_then_asked_again_after_the_asking_board_restarts_rea
     _asked_again_and_agreed(bus, t1, t2, here)
 
 
-def test_a_takeback_asked_when_the_asking_board_restarts_still_stands_on_both_boards():
-    """t1's players ask to take back and t1 restarts while t2's players are being asked: t1
-    still says it waits for the answer, t2 still asks (nothing withdrawn), and t2's OK takes
-    the move back on both boards (before, t1 forgot its request: t2's question went away
-    unsaid, and had t2 agreed first, t1 would have refused the takeback as asked by nobody)."""
+def _asked_of_t2():
+    """A pair after one move whose t1 asks to take back, put to t2's players: (the bus, t1,
+    t2, the position, t2's question)."""
     bus = Bus()
     t1, t2 = pair(bus)
     here = seen(("B2*",))
@@ -178,6 +176,15 @@ def test_a_takeback_asked_when_the_asking_board_restarts_still_stands_on_both_bo
     bus.deliver(bus.now + 1)
     (ask,) = t2.poll(here)
     assert isinstance(ask, Ask)
+    return bus, t1, t2, here, ask
+
+
+def test_a_takeback_asked_when_the_asking_board_restarts_still_stands_on_both_boards():
+    """t1's players ask to take back and t1 restarts while t2's players are being asked: t1
+    still says it waits for the answer, t2 still asks (nothing withdrawn), and t2's OK takes
+    the move back on both boards (before, t1 forgot its request: t2's question went away
+    unsaid, and had t2 agreed first, t1 would have refused the takeback as asked by nobody)."""
+    bus, t1, t2, here, ask = _asked_of_t2()
     t1 = remote(bus, "t1")  # restarted while t2's players think
     t1.poll(here)
     bus.deliver(bus.now + 1)
@@ -195,14 +202,7 @@ def test_a_request_the_asking_board_no_longer_knows_is_said_withdrawn_on_the_boa
     """t1 restarts while t2 is asked, and the broker lost what t1 kept there (it restarted
     too, without persistence): t1 publishes no request; t2's question goes and its screen
     says the opponent no longer asks, until the game moves on."""
-    bus = Bus()
-    t1, t2 = pair(bus)
-    here = seen(("B2*",))
-    assert t1.poll(here) == t2.poll(here) == []
-    t1.takeback(here)
-    t1.poll(here)
-    bus.deliver(bus.now + 1)
-    (ask,) = t2.poll(here)
+    bus, t1, t2, here, ask = _asked_of_t2()
     del bus.retained["reedboard/t1/moves"]  # the broker forgot it
     t1 = remote(bus, "t1")
     bus.deliver(bus.now + 1)
