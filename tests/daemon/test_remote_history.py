@@ -67,14 +67,7 @@ def test_a_refusal_is_news_of_its_game_only():
     at t1: the refusal is no longer said, and t2's "no" is not kept for the new game, where a
     request at the same count of moves would read it as refused (before, "The opponent refused
     the take back" stayed on t1's screen through every later game)."""
-    bus = Bus()
-    t1, t2 = pair(bus)
-    here = seen(("B2*",))
-    assert t1.poll(here) == t2.poll(here) == []
-    t1.takeback(here)
-    t1.poll(here)
-    bus.deliver(1)
-    (ask,) = t2.poll(here)
+    bus, t1, t2, here, ask = _asked_of_t2()
     ask.answer(False)  # BACK
     t2.poll(here)
     bus.deliver(2)
