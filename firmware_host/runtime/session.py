@@ -159,9 +159,8 @@ def _controller(config, storage, game, address, resume, match=None, sync=False,
     return controller
 
 
-def menu_choices(config: Config) -> tuple[GameChoice, ...] | Callable[[], tuple[GameChoice, ...]]:
-    """The games, sizes and variants the board plays (:meth:`Playable.choices`: every one its
-    layout covers; without a layout a function giving them, so that the menu loads every engine
-    only when opened)."""
-    playable = Playable.of(config)
-    return playable.choices() if config.layout else playable.choices
+def menu_choices(config: Config) -> Callable[[], tuple[GameChoice, ...]]:
+    """A function giving the games, sizes and variants the board plays
+    (:meth:`Playable.choices`: every one its layout covers), so that the menu loads every
+    engine only when it is opened, not at start."""
+    return Playable.of(config).choices

@@ -203,5 +203,5 @@ def test_a_board_layout_for_several_games_offers_them_all(tmp_path):
     )
     path = tmp_path / "board.toml"
     path.write_text(layout_toml(board, "antipod", 4, None), encoding="utf-8")
-    offered = {(c.game, c.size) for c in menu_choices(Config(layout=str(path)))}
+    offered = {(c.game, c.size) for c in menu_choices(Config(layout=str(path)))()}
     assert offered == {("antipod", 4), ("phalanx", None)}
