@@ -135,9 +135,7 @@ class Table:
         """Bring the pieces up to the state's moves: only the new ones are played when the
         moves go on from the last ones seen (a takeback or another game starts again).
         The game's position, or None when it cannot be shown."""
-        state = self.state
-        key = f"{state.get('game')}/{state.get('size')}/{state.get('variant')}"
-        moves = tuple(state.get("moves") or ())
+        key, moves = _game_of(self.state)
         try:
             before, position = self._play(key, moves)
         except (OptionError, IllegalMove, ValueError, KeyError, TypeError) as exc:
@@ -155,15 +153,17 @@ class Table:
 
     def cost(self, state: dict[str, Any]) -> int:
         """The moves showing ``state`` replays: the new ones, or all when the game is another."""
-        key = f"{state.get('game')}/{state.get('size')}/{state.get('variant')}"
-        moves = tuple(state.get("moves") or ())
-        if self._game and self._game[0] == key and moves[: len(self._game[1])] == self._game[1]:
-            return len(moves) - len(self._game[1])
-        return len(moves)
+        key, moves = _game_of(state)
+        return len(moves) - (len(self._game[1]) if self._game and self._goes_on(key, moves) else 0)
+
+    def _goes_on(self, key: str, moves: tuple[str, ...]) -> bool:
+        """Whether ``moves`` of the game ``key`` go on from the last ones replayed."""
+        return self._game is not None and self._game[0] == key \
+            and moves[: len(self._game[1])] == self._game[1]
 
     def _play(self, key: str, moves: tuple[str, ...]) -> tuple[GameState | None, GameState]:
         """(the position before the last new move or None, the position after ``moves``)."""
-        if self._game and self._game[0] == key and moves[: len(self._game[1])] == self._game[1]:
+        if self._game and self._goes_on(key, moves):
             done, position = len(self._game[1]), self._game[2]
         else:
             name = self.state.get("game")
@@ -457,6 +457,11 @@ class Fleet:
     def _timed(self, entry: dict[str, Any]) -> dict[str, Any]:
         """A day list's entry with its ``time`` as the café reads it."""
         return {**entry, "time": self.clock.shown(entry["at"])} if entry["at"] else entry
+
+
+def _game_of(state: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """A board's state's game as a layout key ("antipalos/5/two") and its moves."""
+    return f"{state.get('game')}/{state.get('size')}/{state.get('variant')}", tuple(state.get("moves") or ())
 
 
 def tile_lines(screen: list[str], status: str | None) -> list[str]:
