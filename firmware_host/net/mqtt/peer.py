@@ -79,14 +79,19 @@ def replay(start: GameState, texts: Any) -> tuple[list[str], GameState]:
     texts = items(text(40), MAX_MOVES)(texts)
     state, out = start, []
     for n, move_text in enumerate(texts, 1):
-        try:
-            move = state.parse_move(move_text)
-            canonical = state.notation(move)
-            state = state.play(canonical)
-        except (IllegalMove, ValueError) as exc:
-            raise Bad(f"move {n} {move_text[:20]!r} is not legal there ({exc})") from None
+        canonical, state = _read(state, move_text, n)
         out.append(canonical)
     return out, state
+
+
+def _read(state: GameState, move_text: str, n: int) -> tuple[str, GameState]:
+    """Move ``n`` of a peer's list read by the engine in ``state``: its canonical notation and
+    the position after it; Bad when it is not legal there."""
+    try:
+        canonical = state.notation(state.parse_move(move_text))
+        return canonical, state.play(canonical)
+    except (IllegalMove, ValueError) as exc:
+        raise Bad(f"move {n} {move_text[:20]!r} is not legal there ({exc})") from None
 
 
 def peer_turn(known: Sequence[str], states: Sequence[GameState], texts: Sequence[str],
@@ -109,12 +114,8 @@ def peer_turn(known: Sequence[str], states: Sequence[GameState], texts: Sequence
     for move_text in texts[n:]:
         if state.to_move != side:
             break
-        try:
-            move = state.parse_move(move_text)
-            out.append(state.notation(move))
-            state = state.play(out[-1])
-        except (IllegalMove, ValueError) as exc:
-            raise Bad(f"move {len(out) + 1} {move_text[:20]!r} is not legal there ({exc})") from None
+        canonical, state = _read(state, move_text, len(out) + 1)
+        out.append(canonical)
     return tuple(out), len(texts) - len(out)
 
 
