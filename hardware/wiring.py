@@ -40,10 +40,27 @@ class Part:
         return f"{self.count} x {self.name}" + (f" ({self.note})" if self.note else "")
 
 
+@dataclass(frozen=True)
+class Wire:
+    """A wire from a controller's pin: ``host`` (:data:`PI` or :data:`MEGA`), ``pin`` (the Pi's
+    BCM number, the Arduino's pin number) and what it goes to; ``bus``: a bus's line, which
+    several parts may share."""
+
+    host: str
+    pin: int
+    what: str
+    bus: bool = False
+
+
+#: The controllers a plan wires to.
+PI, MEGA = "Raspberry Pi", "Arduino Mega 2560"
+
+
 @dataclass
 class WiringPlan:
     """How a part's channels are wired: ``title``, how many channels it has, each channel's
-    terminal (short, for the drawing; long, for the wiring sheet), its parts and notes."""
+    terminal (short, for the drawing; long, for the wiring sheet), its parts, notes and the
+    wires it takes from the Pi's or the Mega's pins."""
 
     title: str
     capacity: int
@@ -51,6 +68,9 @@ class WiringPlan:
     long: Callable[[int], str]
     parts: list[Part] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    wires: list[Wire] = field(default_factory=list)
+    #: The channels where an LED chain begins, with where its data comes from.
+    starts: dict[int, str] = field(default_factory=dict)
 
     def terminal(self, channel: int, long: bool = False) -> str:
         return (self.long if long else self.short)(channel)
@@ -61,36 +81,72 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _pin(pins: list | None, i: int) -> str:
-    return f" (GPIO {pins[i]})" if pins else ""
+def pin_name(host: str, pin: int) -> str:
+    """A pin as printed beside it: ``GPIO 5`` on the Pi, ``D22`` or ``A0`` on the Mega.
+
+    >>> pin_name(PI, 5), pin_name(MEGA, 22), pin_name(MEGA, 55)
+    ('GPIO 5', 'D22', 'A1')
+    """
+    if host == PI:
+        return f"GPIO {pin}"
+    return f"A{pin - 54}" if pin >= 54 else f"D{pin}"
 
 
-def _near_square(channels: int) -> tuple[int, int]:
-    columns = max(1, math.ceil(math.sqrt(channels)))
-    return math.ceil(channels / columns), columns
+def _pin(host: str, pins: list | None, i: int) -> str:
+    return f" ({pin_name(host, pins[i])})" if pins else ""
+
+
+def near_square(channels: int) -> tuple[int, int]:
+    """The rows and columns of the matrix with the fewest wires for ``channels`` switches.
+
+    >>> near_square(128), near_square(288), near_square(61)
+    ((10, 13), (16, 18), (8, 8))
+    """
+    least = min(math.ceil(channels / c) + c for c in range(1, channels + 1))
+    shapes = [(math.ceil(channels / c), c) for c in range(1, channels + 1)
+              if math.ceil(channels / c) + c == least]
+    return min(shapes, key=lambda rc: (rc[0] * rc[1], rc[0] > rc[1], rc[1]))
+
+
+def _diode_matrix(host: str, rows: list | None, columns: list | None, r: int, c: int,
+                  channels: int, diodes: bool) -> tuple[list[Part], list[str], list[Wire]]:
+    """A matrix's diodes, notes and wires (rows and columns on ``host``'s pins)."""
+    parts = [Part(channels, "1N4148 diode", "one in series with each switch: anode to the "
+                  "switch's column, cathode (the ring) to its row")] if diodes else []
+    notes = [f"{r + c} pins: {r} rows driven low in turn, {c} columns read with pull-ups",
+             "channel = row x columns + column; each switch from its column through its "
+             "diode to its row"]
+    if not diodes:
+        notes.append("without diodes, three closed switches at the corners of a rectangle "
+                     "make the fourth read closed: such readings are refused")
+    wires = [Wire(host, pin, f"row {i}") for i, pin in enumerate(rows or [])]
+    wires += [Wire(host, pin, f"column {i}") for i, pin in enumerate(columns or [])]
+    return parts, notes, wires
 
 
 def _matrix(opt: dict, channels: int) -> WiringPlan:
     rows, columns = opt.get("rows"), opt.get("columns")
-    r, c = (len(rows), len(columns)) if rows and columns else _near_square(channels)
+    r, c = (len(rows), len(columns)) if rows and columns else near_square(channels)
     diodes = opt.get("diodes", True)
-    parts = [Part(channels, "1N4148 diode", "one in series with each switch, cathode to the row")
-             ] if diodes else []
-    notes = [f"{r + c} GPIO pins: {r} rows driven low in turn, {c} columns read with pull-ups",
-             "channel = row x columns + column"]
-    if not diodes:
-        notes.append("without diodes, three closed switches at the corners of a rectangle "
-                     "make the fourth read closed: such readings are refused")
+    parts, notes, wires = _diode_matrix(PI, rows, columns, r, c, channels, diodes)
     return WiringPlan(
         f"GPIO matrix: {r} rows x {c} columns, " + ("a diode per switch" if diodes else "no diodes"),
         r * c, lambda ch: f"R{ch // c}C{ch % c}",
-        lambda ch: f"row {ch // c}{_pin(rows, ch // c)}, column {ch % c}{_pin(columns, ch % c)}",
-        parts, notes)
+        lambda ch: (f"row {ch // c}{_pin(PI, rows, ch // c)}, "
+                    f"column {ch % c}{_pin(PI, columns, ch % c)}"),
+        parts, notes, wires)
+
+
+#: The Pi's SPI0 and I2C1 pins (BCM), which a 74HC165 chain, a MAX7219 or an I2C part take.
+SPI0 = {"MISO": 9, "MOSI": 10, "SCLK": 11, "CE0": 8, "CE1": 7}
+I2C1 = {"SDA": 2, "SCL": 3}
 
 
 def _shift_registers(opt: dict, channels: int) -> WiringPlan:
     registers = opt.get("registers") or math.ceil(channels / 8)
     letters = "ABCDEFGH" if opt.get("bit_order", "a-first") == "a-first" else "HGFEDCBA"
+    latch = opt.get("latch", 25)
+    select = SPI0["CE1"] if opt.get("spi_device", 0) == 1 else SPI0["CE0"]
 
     def long(ch: int) -> str:
         letter = letters[ch % 8]
@@ -104,9 +160,12 @@ def _shift_registers(opt: dict, channels: int) -> WiringPlan:
          Part(8 * registers, "10 kΩ resistor", "pull-up on each input; or "
               f"{registers} x 9-pin 10 kΩ resistor network"),
          Part(registers, "100 nF capacitor", "one across each chip")],
-        ["U0's QH to the Pi's MISO (GPIO 9), each register's SER to the next one's QH, the last "
-         "SER to GND", "SH/LD of every register to the latch pin, CLK to SCLK (GPIO 11), "
-         "CLK INH to the chip select", "each switch from its input to GND"])
+        [f"U0's QH to the Pi's MISO (GPIO {SPI0['MISO']}), each register's SER to the next "
+         "one's QH, the last SER to GND", f"SH/LD of every register to the latch (GPIO {latch}), "
+         f"CLK to SCLK (GPIO {SPI0['SCLK']}), CLK INH to the chip select (GPIO {select})",
+         "each switch from its input to GND"],
+        [Wire(PI, SPI0["MISO"], "U0 QH (MISO)", True), Wire(PI, SPI0["SCLK"], "CLK (SCLK)", True),
+         Wire(PI, select, "CLK INH (chip select)"), Wire(PI, latch, "SH/LD (latch)")])
 
 
 def _expanders(opt: dict, channels: int) -> WiringPlan:
@@ -130,34 +189,88 @@ def _expanders(opt: dict, channels: int) -> WiringPlan:
 
     def long(ch: int) -> str:
         address, name = port(ch % width)
-        row = f"row {ch // width}{_pin(rows, ch // width)}, " if rows else ""
+        row = f"row {ch // width}{_pin(PI, rows, ch // width)}, " if rows else ""
         return f"{row}chip {address:#04x} GP{name} (pin {MCP_PINS[name]})"
 
     span = f"{addresses[0]:#04x}" + (f"-{addresses[-1]:#04x}" if len(addresses) > 1 else "")
     parts = [Part(len(addresses), "MCP23017 I2C expander", f"16 inputs each, addresses {span}"),
              Part(len(addresses), "100 nF capacitor", "one across each chip")]
-    notes = ["SDA to GPIO 2, SCL to GPIO 3, VDD 3.3 V, RESET to 3.3 V; A2 A1 A0 strapped "
-             "to the chip's address - 0x20", "each switch from its input to GND (the chip's "
-             "own pull-ups are used)"]
+    notes = [f"SDA to GPIO {I2C1['SDA']}, SCL to GPIO {I2C1['SCL']}, VDD 3.3 V, RESET to 3.3 V; "
+             "A2 A1 A0 strapped to the chip's address - 0x20", "each switch from its input to "
+             "GND (the chip's own pull-ups are used)"]
+    wires = [Wire(PI, I2C1["SDA"], "SDA (I2C)", True), Wire(PI, I2C1["SCL"], "SCL (I2C)", True)]
     if opt.get("interrupt") is not None:
         notes.append(f"INTA of every chip to GPIO {opt['interrupt']} (open drain, shared)")
+        wires.append(Wire(PI, opt["interrupt"], "INTA of the expanders"))
     if rows:
         if opt.get("diodes", True):
             parts.append(Part(channels, "1N4148 diode", "one in series with each switch, "
                               "cathode to the row"))
         notes.append(f"{len(rows)} rows on the Pi's GPIO, driven low in turn; the chips' "
                      "inputs are the columns")
+        wires += [Wire(PI, pin, f"row {i}") for i, pin in enumerate(rows)]
     kind = f"{len(rows)} rows x {width} columns on " if rows else ""
     return WiringPlan(f"MCP23017 expanders: {kind}{len(addresses)} chips on I2C",
-                      width * (len(rows) if rows else 1), short, long, parts, notes)
+                      width * (len(rows) if rows else 1), short, long, parts, notes, wires)
+
+
+#: The Mega's pins as the firmware's config.h gives them by default: the matrix rows (ports A
+#: and C), columns (A0-A15, D42, D43) and the WS2812 chains (port H); then the pins a larger
+#: matrix takes next. D0 and D1 are the USB serial, D13 (the on-board LED) is left free.
+MEGA_ROWS = (22, 23, 24, 25, 26, 27, 28, 29, 37, 36, 35, 34, 33, 32, 31, 30)
+MEGA_COLUMNS = (*range(54, 70), 42, 43)
+MEGA_SPARE = (44, 45, 46, 47, 48, 49, 38, 39, 40, 41, 2, 3, 4, 5, 10, 11, 12, *range(14, 22),
+              50, 51, 52, 53)
+MEGA_LED_PINS = (6, 7, 8, 9)
+#: The Mega's pins a plan may use: all 70 but the USB serial's two and D13.
+MEGA_USABLE = 67
+#: LEDs a WS2812 chain takes (ms each): 24 bits of 1.25 us.
+WS2812_MS = 0.03
+#: The most LEDs on one of the Mega's chains for a frame written in 3 ms, so that a switch
+#: change waiting for the write still reaches the host within 5 ms (docs/firmware.md).
+MEGA_LEDS_PER_CHAIN = 100
+
+
+def mega_matrix(channels: int) -> tuple[list[int], list[int]]:
+    """The Mega's row and column pins for a matrix of ``channels`` switches: the firmware's
+    defaults first, then the spare pins; ValueError when even all its pins are too few.
+
+    >>> rows, columns = mega_matrix(288)
+    >>> len(rows), len(columns), rows[0], columns[0]
+    (16, 18, 22, 54)
+    """
+    r, c = near_square(channels)
+    spare = list(MEGA_SPARE)
+    rows = list(MEGA_ROWS[:r]) + [spare.pop(0) for _ in range(max(0, r - len(MEGA_ROWS)))
+                                  if spare]
+    columns = list(MEGA_COLUMNS[:c]) + [spare.pop(0) for _ in range(max(0, c - len(MEGA_COLUMNS)))
+                                        if spare]
+    if len(rows) < r or len(columns) < c:
+        raise ValueError(f"{channels} switches need {r + c} matrix pins, more than the Mega has")
+    return rows, columns
 
 
 def _serial(opt: dict, channels: int) -> WiringPlan:
+    """The Mega with reedboard's firmware: its default diode matrix, sized for the board."""
+    try:
+        rows, columns = mega_matrix(opt.get("channels") or channels)
+    except ValueError as exc:
+        raise HardwareOptionError(f"scanner.serial: {exc}: use a 74HC165 chain on the Mega "
+                                  "(SCANNER_165, docs/firmware.md)") from None
+    r, c = len(rows), len(columns)
+    parts, notes, wires = _diode_matrix(MEGA, rows, columns, r, c, channels, True)
+    parts.insert(0, Part(1, MEGA, "with reedboard's firmware (docs/firmware.md), on the Pi's "
+                         "USB"))
+    names = [", ".join(map(str, pins)) for pins in (rows, columns)]
+    notes += [f"the firmware built with ROW_PINS {names[0]} and COLUMN_PINS {names[1]} "
+              f"(config.h: A0 is 54); the config's [sensors] channels = {r * c}",
+              "the Mega's own pull-ups read the columns: no resistors"]
     return WiringPlan(
-        "the board's microcontroller over USB serial", opt.get("channels") or channels,
-        lambda ch: f"ch{ch}", lambda ch: f"the microcontroller's sensor channel {ch}",
-        [Part(1, "microcontroller board", "with reedboard's serial protocol firmware")],
-        ["its firmware numbers the channels (docs/serial-protocol.md)"])
+        f"{MEGA} over USB: a {r} x {c} matrix, a diode per switch", r * c,
+        lambda ch: f"R{ch // c}C{ch % c}",
+        lambda ch: (f"row {ch // c}{_pin(MEGA, rows, ch // c)}, "
+                    f"column {ch % c}{_pin(MEGA, columns, ch % c)}"),
+        parts, notes, wires)
 
 
 #: The scanner a plan is drawn for when the config names none (the simulated board): it reads
@@ -183,7 +296,7 @@ def channel_groups(options: dict[str, Any], channels: int) -> Callable[[int], tu
         return lambda ch: (f"row {ch // width}", f"column {ch % width}")
     if backend == "gpio-matrix":
         rows, columns = options.get("rows"), options.get("columns")
-        width = len(columns) if rows and columns else _near_square(channels)[1]
+        width = len(columns) if rows and columns else near_square(channels)[1]
         return lambda ch: (f"row {ch // width}", f"column {ch % width}")
     if backend == "74hc165":
         return lambda ch: (f"register U{ch // 8}",)
@@ -227,29 +340,81 @@ def led_plan(options: dict[str, Any], channels: int, brightness: float) -> Wirin
             lambda ch: f"M{ch // 64}.{ch % 64 // 8}{ch % 8}",
             lambda ch: f"module {ch // 64}, row {ch % 64 // 8}, column {ch % 8}",
             [Part(modules, "MAX7219 8x8 LED module")],
-            ["DIN to MOSI (GPIO 10), CLK to SCLK (GPIO 11), CS to CE0 (GPIO 8); 5 V supply"])
+            [f"DIN to MOSI (GPIO {SPI0['MOSI']}), CLK to SCLK (GPIO {SPI0['SCLK']}), CS to CE0 "
+             f"(GPIO {SPI0['CE0']}); 5 V supply"],
+            [Wire(PI, SPI0["MOSI"], "MAX7219 DIN (MOSI)", True),
+             Wire(PI, SPI0["SCLK"], "MAX7219 CLK (SCLK)", True),
+             Wire(PI, SPI0["CE0"], "MAX7219 CS (CE0)")],
+            {0: f"module 0: DIN from GPIO {SPI0['MOSI']}"})
     if backend == "serial":
-        return WiringPlan("LEDs on the board's microcontroller", channels,
-                          lambda ch: f"L{ch}", lambda ch: f"the microcontroller's LED {ch}")
+        return _mega_chains(options, channels, brightness)
     return _ws2812(options, channels, brightness)
 
 
-def _ws2812(options: dict[str, Any], channels: int, brightness: float) -> WiringPlan:
+def _power(options: dict[str, Any], channels: int, brightness: float,
+           host: str) -> tuple[list[Part], list[str]]:
+    """The LEDs, their capacitors and the 5 V supply sized for the current they may draw."""
     per_channel = options.get("ma_per_channel", WS2812_MA)
     cap = options.get("max_current_ma", 2000)
     full = channels * 3 * per_channel
     dimmed = full * brightness
     drawn = min(dimmed, cap)
     supply = math.ceil((drawn / 1000 + 0.5) * 1.2 * 2) / 2  # 0.5 A of idle draw, 20% margin
+    parts = [Part(channels, "WS2812B LED", "one under each site"),
+             Part(math.ceil(channels / 2), "100 nF capacitor", "one per two LEDs, if not on "
+                  "the LED"),
+             Part(1, f"5 V supply for the LEDs, {supply:g} A or more",
+                  f"ground shared with the {host}"),
+             Part(1, "1000 µF capacitor, 10 V or more", "across the LEDs' 5 V where it comes in")]
+    notes = [f"all {channels} lit white at full power: {full / 1000:.1f} A; at brightness "
+             f"{brightness:.0%}: {dimmed / 1000:.1f} A; the frame is scaled down to "
+             f"max_current_ma = {cap:g} mA, so the LEDs draw at most {drawn / 1000:.1f} A",
+             "inject 5 V and GND every 50-100 LEDs along a chain"]
+    return parts, notes
+
+
+def _ws2812(options: dict[str, Any], channels: int, brightness: float) -> WiringPlan:
+    parts, notes = _power(options, channels, brightness, PI)
+    parts += [Part(1, "74AHCT125 level shifter", "3.3 V data from GPIO 18 to 5 V"),
+              Part(1, "330 Ω resistor", "in the data line at the first LED")]
     return WiringPlan(
         f"WS2812B chain of {channels} LEDs", options.get("count") or channels,
         lambda ch: f"L{ch}", lambda ch: f"LED {ch} ({_ordinal(ch + 1)} along the chain)",
-        [Part(channels, "WS2812B LED", "one under each site"),
-         Part(math.ceil(channels / 2), "100 nF capacitor", "one per two LEDs, if not on the LED"),
-         Part(1, f"5 V supply for the LEDs, {supply:g} A or more", "ground shared with the Pi"),
-         Part(1, "74AHCT125 level shifter", "3.3 V data from GPIO 18 to 5 V"),
-         Part(1, "330 Ω resistor", "in the data line at the first LED")],
-        [f"all {channels} lit white at full power: {full / 1000:.1f} A; at brightness "
-         f"{brightness:.0%}: {dimmed / 1000:.1f} A; the daemon scales a frame down to "
-         f"max_current_ma = {cap:g} mA, so the LEDs draw at most {drawn / 1000:.1f} A",
-         "inject 5 V and GND every 50-100 LEDs along the chain"])
+        parts, notes, [Wire(PI, 18, "LED data (74AHCT125)")],
+        {0: "data in from GPIO 18 (74AHCT125, 330 Ω)"})
+
+
+def mega_chains(leds: int) -> int:
+    """How many chains the Mega's LEDs take: the fewest of at most
+    :data:`MEGA_LEDS_PER_CHAIN` LEDs each, up to its four pins of one port.
+
+    >>> mega_chains(61), mega_chains(288), mega_chains(800)
+    (1, 3, 4)
+    """
+    return max(1, min(len(MEGA_LED_PINS), math.ceil(leds / MEGA_LEDS_PER_CHAIN)))
+
+
+def _mega_chains(options: dict[str, Any], channels: int, brightness: float) -> WiringPlan:
+    """WS2812B chains on the Mega's pins of one port, each its equal run of the channels."""
+    chains = mega_chains(channels)
+    per = math.ceil(channels / chains)
+    pins = MEGA_LED_PINS[:chains]
+    parts, notes = _power(options, channels, brightness, MEGA)
+    parts.append(Part(chains, "330 Ω resistor", "in each chain's data line at its first LED"))
+    names = ", ".join(map(str, pins))
+    notes += [f"{chains} chains of up to {per} LEDs: LED n is the (n mod {per})th of chain "
+              f"n / {per}; each takes {per * WS2812_MS:.1f} ms to write; the firmware built "
+              f"with LED_PINS {names} and LED_COUNT {channels}"]
+    if per > MEGA_LEDS_PER_CHAIN:
+        notes.append(f"more than {MEGA_LEDS_PER_CHAIN} LEDs a chain: a switch change may wait "
+                     f"{per * WS2812_MS:.1f} ms for a write; more chains need a port with more "
+                     "free pins (docs/firmware.md)")
+    return WiringPlan(
+        f"WS2812B on the Mega: {chains} chain{'s' if chains > 1 else ''} of {per} LEDs",
+        options.get("count") or channels, lambda ch: f"L{ch}",
+        lambda ch: (f"LED {ch} ({_ordinal(ch % per + 1)} along chain {ch // per}, "
+                    f"{pin_name(MEGA, pins[ch // per])})"),
+        parts, notes, [Wire(MEGA, pin, f"LED chain {i} (L{i * per}-"
+                            f"L{min(channels, (i + 1) * per) - 1})") for i, pin in enumerate(pins)],
+        {i * per: f"chain {i}: data in from {pin_name(MEGA, pin)} (330 Ω)"
+         for i, pin in enumerate(pins)})

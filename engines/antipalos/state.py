@@ -36,7 +36,7 @@ from engines.antipalos.distance import contested, paths, remaining
 from engines.core import (
     DRAW, GameState, IllegalMove, InvalidMove, OptionError, Outcome, Realisation, Result, Site,
 )
-from engines.core.drawing import Figure
+from engines.core.drawing import Figure, PieceSet
 from engines.core.tally import Tally
 
 COLOURS = ("white", "black", "red", "blue")
@@ -415,6 +415,11 @@ class AntipalosState(GameState[Move]):
         labels = self.setup.geo.labels
         return tuple(Figure(COLOURS[(v - 1) >> 1], (labels[sq * 2 + ((v - 1) & 1)],), "trirod")
                      for sq, v in enumerate(self.cells) if v)
+
+    def piece_sets(self) -> tuple[PieceSet, ...]:
+        """Each side's supply of Trirods."""
+        sides = COLOURS[: self.setup.side_count]
+        return (PieceSet("trirod", self.setup.supply, sides, self.setup.geo.labels[:1]),)
 
     def occupied(self) -> frozenset[str]:
         labels = self.setup.geo.labels

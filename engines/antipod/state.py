@@ -33,7 +33,7 @@ from functools import cached_property
 
 from engines.antipod.board import Place, Sphere, is_edge, sphere_of
 from engines.core import FollowUp, GameState, IllegalMove, InvalidMove, Outcome, Realisation, Result, Site
-from engines.core.drawing import Figure
+from engines.core.drawing import Figure, PieceSet
 from engines.core.graph import Graph, UnionFind
 from engines.core.hexgrid import cell_name, parse_cell, row_range
 from engines.core.state import Playout
@@ -275,6 +275,17 @@ class AntipodState(GameState[Place]):
         names = self.sphere.site_names
         return tuple(Figure(SIDES[v - 1], (site,), "stone")
                      for p, v in enumerate(self.board) if v for site in names[p])
+
+    def piece_sets(self) -> tuple[PieceSet, ...]:
+        """Stones enough for any game: a side's stones on the board, one for each turn it can
+        still have and a second for each edge point it may take (its twin site)."""
+        names = self.sphere.site_names
+        free = [p for p, v in enumerate(self.board) if not v]
+        turns = -(-len(free) // 2)
+        edges = sum(len(names[p]) == 2 for p in free)
+        held = max(sum(len(names[p]) for p, v in enumerate(self.board) if v == side)
+                   for side in (1, 2))
+        return (PieceSet("stone", held + turns + min(turns, edges), SIDES, names[0][:1]),)
 
     def occupied(self) -> frozenset[str]:
         names = self.sphere.site_names

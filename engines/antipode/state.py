@@ -51,7 +51,7 @@ from engines.antipode.tactics import winning_turn
 from engines.core import (
     DRAW, FollowUp, GameState, IllegalMove, InvalidMove, Outcome, Realisation, Result, Site,
 )
-from engines.core.drawing import Figure
+from engines.core.drawing import Figure, PieceSet
 from engines.core.hexgrid import cell_name, on_board, parse_cell
 from engines.core.state import Playout
 from engines.core.tally import Tally
@@ -391,6 +391,14 @@ class AntipodeState(GameState[Turn]):
         faces = self.faces()
         tokens = tuple(Figure(face, (site,), "token") for site, face in faces.items())
         return tokens + tuple(Figure(side, (self.pawn(side),), "pawn") for side in SIDES)
+
+    def piece_sets(self) -> tuple[PieceSet, ...]:
+        """A token for every cell, one face of each colour, and a pawn a side that no switch
+        reads (it stands on a token)."""
+        cell = (NAMES[0],)
+        return (PieceSet("token", len(NAMES), ("/".join(SIDES),), cell,
+                         note="two-faced: one face of each colour"),
+                PieceSet("pawn", 1, SIDES, cell, sensed=False, note="stands on a token"))
 
     def faces(self) -> dict[str, str]:
         return {NAMES[n]: "blue" if self.blue >> n & 1 else "red" for n in indices(self.tokens)}

@@ -52,3 +52,40 @@ class Figure:
     side: str
     sites: tuple[str, ...]
     kind: str = "piece"
+
+
+@dataclass(frozen=True)
+class PieceSet:
+    """Pieces to make for a game: ``count`` of ``kind`` in each colour of ``sides``, each
+    covering sites like ``sites`` (one placement of it, for its size and its magnets);
+    ``sensed``: False for a piece no switch reads (it needs no magnet); ``note`` what else a
+    maker should know (a token's two faces).
+
+    >>> sets_of((Figure("red", ("a1",), "pawn"), Figure("blue", ("b2",), "pawn"),
+    ...          Figure("red", ("c1",), "pawn")))
+    (PieceSet(kind='pawn', count=2, sides=('red',), sites=('a1',), sensed=True, note=''), \
+PieceSet(kind='pawn', count=1, sides=('blue',), sites=('b2',), sensed=True, note=''))
+    """
+
+    kind: str
+    count: int
+    sides: tuple[str, ...]
+    sites: tuple[str, ...]
+    sensed: bool = True
+    note: str = ""
+
+
+def sets_of(figures: tuple[Figure, ...]) -> tuple[PieceSet, ...]:
+    """The pieces laid out as ``figures``, counted by kind and side, in the order they come
+    (sides with equal counts of a kind as one set)."""
+    counts: dict[tuple[str, str], list[Figure]] = {}
+    for f in figures:
+        counts.setdefault((f.kind, f.side), []).append(f)
+    merged: dict[tuple[str, int], PieceSet] = {}
+    for (kind, side), found in counts.items():
+        key = (kind, len(found))
+        if key in merged:
+            merged[key] = PieceSet(kind, len(found), (*merged[key].sides, side), merged[key].sites)
+        else:
+            merged[key] = PieceSet(kind, len(found), (side,), found[0].sites)
+    return tuple(merged.values())

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Generic, Iterable, Mapping, Protocol, Self, TypeVar
 
 from engines.core.contract import FollowUp, Realisation, Site
-from engines.core.drawing import Drawing, Figure
+from engines.core.drawing import Drawing, Figure, PieceSet, sets_of
 from engines.core.errors import IllegalMove
 from engines.core.outcome import Draw, Outcome
 
@@ -190,6 +190,11 @@ class GameState(ABC, Generic[M]):
         """The pieces as they stand on the table, for drawing: side, sites covered, kind.
         The default knows only occupancy: no figures, so the page shows bare readings."""
         return ()
+
+    def piece_sets(self) -> tuple[PieceSet, ...]:
+        """The pieces a set for this game needs, asked of its starting position. The default:
+        the pieces the set-up lays out (a game with a supply off the board says more)."""
+        return sets_of(self.figures())
 
     def status_lines(self) -> list[str]:
         """Short game-specific status (supplies left, captures); shown on the OLED."""

@@ -8,6 +8,12 @@ import sys
 from engines import GAME_NAMES
 from hardware.wiring import DEFAULT_SCANNER, SCANNERS
 
+#: The pitch a parts list sizes the pieces at when none is given (mm).
+DEFAULT_PITCH = 30.0
+#: How near a magnet may close a reed switch (mm): firmware_host.plan.pieces.REACH, which
+#: this module does not import (the drawing modules load only when the command runs).
+DEFAULT_REACH = 13.0
+
 
 def _outputs(args: argparse.Namespace, game) -> str:
     stem = "-".join(str(v) for v in (game.name, game.size) if v) + "-plan"
@@ -30,14 +36,21 @@ def _run(args: argparse.Namespace) -> int:
                               "sites on your board, in millimetres")
         if args.pitch is not None and not 5 <= args.pitch <= 500:
             raise OptionError(f"--pitch must be from 5 to 500 mm (got {args.pitch:g})")
-        plan = make_plan(config, game, args.pitch or 30.0, args.layout,
-                         args.scanner, DEFAULT_SCANNER)
+        if not 1 <= args.reach <= 100:
+            raise OptionError(f"--reach must be from 1 to 100 mm (got {args.reach:g})")
+        plan = make_plan(config, game, args.pitch or DEFAULT_PITCH, args.layout,
+                         args.scanner, DEFAULT_SCANNER, args.reach)
     except (ConfigError, OptionError, HardwareOptionError) as exc:
         print(f"reedboard plan: {exc}", file=sys.stderr)
         return 2
     if args.parts:
         sys.stdout.write(plan.parts(args.pitch is not None))
         return 0
+    if plan.problems():
+        print(f"reedboard plan: {plan.problems()[0]}", file=sys.stderr)
+        return 2
+    if not plan.build.clearance.safe:
+        print(f"reedboard plan: {plan.build.clearance.line(args.pitch)}", file=sys.stderr)
     out = _outputs(args, game)
     try:
         written = write_plan(plan, out, args.format, args.paper)
@@ -71,5 +84,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     plan.add_argument("--paper", choices=("a4", "letter"), default="a4", help="page size (a4)")
     plan.add_argument("--format", choices=("svg", "pdf"), default="svg", help="svg (default) or pdf")
     plan.add_argument("--out", metavar="PATH", help="the file to write (default GAME[-SIZE]-plan.svg)")
-    plan.add_argument("--parts", action="store_true", help="print the bill of materials instead")
+    plan.add_argument("--parts", action="store_true", help="print the parts list instead: the "
+                      "pieces and their magnets, the parts, the pins")
+    plan.add_argument("--reach", type=float, metavar="MM", default=DEFAULT_REACH,
+                      help="how near a magnet closes a reed switch, or keeps one closed "
+                      f"(default {DEFAULT_REACH:g}: measure yours)")
     plan.set_defaults(func=_run)

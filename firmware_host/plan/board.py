@@ -15,6 +15,7 @@ diagonal leaves it open.
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
@@ -27,12 +28,18 @@ PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 PRINT_MARGIN = 8.0
 #: How much neighbouring tiles overlap (mm); the alignment marks sit in the middle of it.
 OVERLAP = 16.0
+#: The arms of an alignment mark's L (mm): a corner, unlike any switch mark.
+MARK_ARM = 7.0
 #: Room at the foot of a page for what the page is.
 FOOTER = 10.0
 #: Where along a segment a site's switch goes when another site shares its centre.
 OFF_CENTRE = 0.25
 #: The scale bar printed on every sheet, to check the printer did not scale it (mm).
 SCALE_BAR = 100.0
+#: A reed switch's glass body (mm), drawn lying left to right under its site's magnet.
+SWITCH_BODY = (14.0, 2.5)
+#: How far the LED sits above (towards the top of the sheet from) its switch, at most (mm).
+LED_OFFSET = 7.0
 
 
 class BoardPlan:
@@ -56,6 +63,8 @@ class BoardPlan:
         self._switch = {s.label: self._switch_at(s, centres[(s.x, s.y)] > 1) for s in sites}
         #: The distance between the nearest two switches (mm): the labels must fit in it.
         self.nearest = _nearest(list(self._switch.values())) if len(sites) > 1 else pitch
+        self._centre = {s.label: self.mm(s.x, s.y) for s in sites}
+        self._sites = {s.label: s for s in sites}
 
     def mm(self, x: float, y: float) -> Point:
         """A point in board units as mm on the sheet (y downwards)."""
@@ -71,10 +80,77 @@ class BoardPlan:
         """Where the switch of site ``label`` goes (mm on the sheet)."""
         return self._switch[label]
 
+    def site(self, label: str) -> Site:
+        return self._sites[label]
+
+    def off_centre(self, label: str) -> bool:
+        """True when the site's switch is off its centre (another site shares the centre)."""
+        return math.dist(self._switch[label], self._centre[label]) > 1e-6
+
+    def magnets(self, label: str) -> list[Point]:
+        """Where a piece on site ``label`` has magnets (mm on the sheet): over the switch, and
+        where the switch is off the centre also over its mirror image through the centre, since
+        the piece may lie either way round."""
+        (sx, sy), (cx, cy) = self._switch[label], self._centre[label]
+        return [(sx, sy), (2 * cx - sx, 2 * cy - sy)] if self.off_centre(label) else [(sx, sy)]
+
+    def led(self, label: str) -> Point:
+        """Where the site's LED goes (mm on the sheet): at the other end of a segment whose
+        switch is off the centre, else just above the switch, clear of its glass."""
+        if self.off_centre(label):
+            return self.magnets(label)[1]
+        sx, sy = self._switch[label]
+        return sx, sy - min(LED_OFFSET, 0.3 * self.nearest)
+
+    def closest_magnet(self) -> tuple[float, str, str]:
+        """The smallest distance (mm) from a piece's magnet on one site to the switch of
+        another, with the two sites: a magnet that near may close that switch."""
+        switches = sorted((p, label) for label, p in self._switch.items())
+        xs = [p[0] for p, _ in switches]
+        best = (math.inf, "", "")
+        for label in self._switch:
+            for m in self.magnets(label):
+                i = bisect.bisect_left(xs, m[0] - best[0])
+                for p, other in switches[i:]:
+                    if p[0] > m[0] + best[0]:
+                        break
+                    d = math.dist(m, p)
+                    if other != label and d < best[0]:
+                        best = (d, label, other)
+        return best
+
     @property
     def font(self) -> float:
         """The labels' size (mm): large enough to read, small enough to fit between switches."""
         return min(4.5, max(1.8, self.nearest * 0.16))
+
+
+def rows_of(plan: BoardPlan) -> list[list[str]]:
+    """The sites in rows across the sheet, top to bottom, each left to right: a site joins a
+    row while its centre is less than half a pitch below the row's first."""
+    order = sorted(plan.sites, key=lambda s: (-s.y, plan.point(s.label)[0]))
+    rows: list[list[str]] = []
+    top = math.inf
+    for site in order:
+        if not rows or top - site.y >= 0.5:
+            rows.append([])
+            top = site.y
+        rows[-1].append(site.label)
+    return [sorted(row, key=lambda label: plan.point(label)) for row in rows]
+
+
+def serpentine(plan: BoardPlan) -> list[str]:
+    """The sites along a path that runs each row the other way round from the one before
+    (the LED chain's path: no long way back across the board).
+
+    >>> from engines.core.contract import Site
+    >>> plan = BoardPlan([Site(f"{c}{r}", x, y) for y, r in enumerate("12")
+    ...                   for x, c in enumerate("ab")], pitch=20)
+    >>> serpentine(plan)
+    ['a2', 'b2', 'b1', 'a1']
+    """
+    rows = rows_of(plan)
+    return [label for n, row in enumerate(rows) for label in (row[::-1] if n % 2 else row)]
 
 
 def _nearest(points: list[Point]) -> float:
@@ -183,7 +259,7 @@ def tiles(board: Sheet, page: Paper) -> list[Sheet]:
     across, down = page.grid(board.width, board.height)
     if across == down == 1:
         dx, dy = (page.width - board.width) / 2, (page.height - FOOTER - board.height) / 2
-        return [Sheet(page.width, page.height, [_shift(i, dx, dy) for i in board.items],
+        return [Sheet(page.width, page.height, [shifted(i, dx, dy) for i in board.items],
                       {**board.data, "tile": "1,1", "origin": f"{-dx:.3f},{-dy:.3f}"},
                       board.title)]
     marks = _marks(board, across, down, w, h)
@@ -192,11 +268,12 @@ def tiles(board: Sheet, page: Paper) -> list[Sheet]:
         for col in range(across):
             ox, oy = col * (w - OVERLAP), row * (h - OVERLAP)
             shift = (PRINT_MARGIN - ox, PRINT_MARGIN - oy)
-            inside = [_shift(i, *shift) for i in board.items + marks
+            inside = [shifted(i, *shift) for i in board.items + marks
                       if _meets(i, ox, oy, ox + w, oy + h)]
             number = row * across + col + 1
             footer = (f"{board.title} - page {number} of {across * down} (row {row + 1}, "
-                      f"column {col + 1}): trim, then lay the red marks on those of the next page")
+                      f"column {col + 1}): trim, then lay each L-shaped align mark on the same one "
+                      "of the next page")
             window = Line(((PRINT_MARGIN, PRINT_MARGIN), (PRINT_MARGIN + w, PRINT_MARGIN),
                            (PRINT_MARGIN + w, PRINT_MARGIN + h), (PRINT_MARGIN, PRINT_MARGIN + h)),
                           "frame", closed=True)
@@ -212,7 +289,8 @@ def tiles(board: Sheet, page: Paper) -> list[Sheet]:
 
 def _marks(board: Sheet, across: int, down: int, w: float, h: float) -> list[Item]:
     """Alignment marks in the middle of every overlap: on each seam, level with the quarters
-    of each page it joins, and where seams cross."""
+    of each page it joins, and where seams cross. Each is an L with its number ("align 3"), a
+    corner unlike the switches' crosses and circles."""
     xs = [c * (w - OVERLAP) + OVERLAP / 2 for c in range(1, across)]
     ys = [r * (h - OVERLAP) + OVERLAP / 2 for r in range(1, down)]
     points = {(x, y) for x in xs for y in ys}
@@ -222,9 +300,9 @@ def _marks(board: Sheet, across: int, down: int, w: float, h: float) -> list[Ite
         points |= {(c * (w - OVERLAP) + f * w, y) for c in range(across) for f in (0.3, 0.7)}
     marks: list[Item] = []
     for n, (x, y) in enumerate(sorted(p for p in points if p[0] < board.width and p[1] < board.height)):
-        marks.append(Group("mark", {"mark": n + 1, "x": f"{x:.3f}", "y": f"{y:.3f}"}, [
-            Circle((x, y), 3.0, "mark"), Line(((x - 6, y), (x + 6, y)), "mark"),
-            Line(((x, y - 6), (x, y + 6)), "mark")]))
+        marks.append(Group("align", {"mark": n + 1, "x": f"{x:.3f}", "y": f"{y:.3f}"}, [
+            Line(((x, y + MARK_ARM), (x, y), (x + MARK_ARM, y)), "mark"),
+            Text((x + 1.2, y + 3.4), f"align {n + 1}", 2.4, "mark-label", "start")]))
     return marks
 
 
@@ -252,12 +330,12 @@ def _meets(item: Item, x0: float, y0: float, x1: float, y1: float) -> bool:
     return a < x1 and c > x0 and b < y1 and d > y0
 
 
-def _shift(item: Item, dx: float, dy: float) -> Item:
+def shifted(item: Item, dx: float, dy: float) -> Item:
     if isinstance(item, Clip):
         x, y, w, h = item.box
-        return replace(item, box=(x + dx, y + dy, w, h), items=[_shift(i, dx, dy) for i in item.items])
+        return replace(item, box=(x + dx, y + dy, w, h), items=[shifted(i, dx, dy) for i in item.items])
     if isinstance(item, Group):
-        return replace(item, items=[_shift(i, dx, dy) for i in item.items])
+        return replace(item, items=[shifted(i, dx, dy) for i in item.items])
     if isinstance(item, Circle):
         return replace(item, centre=(item.centre[0] + dx, item.centre[1] + dy))
     if isinstance(item, Text):

@@ -1,43 +1,57 @@
-"""The bill of materials of a board, as text: one line per part with its count."""
+"""The parts list of a build, as text: the pieces to make and their magnets, one line per part
+with its count, and the pins each controller gives (``reedboard plan --parts``)."""
 
 from __future__ import annotations
 
-from hardware.wiring import Part, WiringPlan
+from dataclasses import dataclass
+
+from firmware_host.plan.pieces import Clearance, Pieces, magnets
+from hardware.pinplan import Budget
+from hardware.wiring import PI, Part, WiringPlan
 
 
-def parts_text(title: str, sites: int, scanner: WiringPlan, leds: WiringPlan,
-               display: dict, size_mm: tuple[float, float] | None) -> str:
-    """The parts for a board of ``sites`` sites wired as ``scanner`` and ``leds``.
+@dataclass(frozen=True)
+class Build:
+    """What a parts list is made from."""
 
-    >>> from hardware.wiring import led_plan, scanner_plan
-    >>> text = parts_text("Antipode", 61, scanner_plan({"backend": "74hc165"}, 61),
-    ...                   led_plan({"backend": "ws2812"}, 61, 0.5), {}, None)
-    >>> lines = text.splitlines()
-    >>> "  61 x reed switch (normally open, one under each site)" in lines
-    True
-    >>> "  8 x 74HC165 shift register (8 inputs each)" in lines
-    True
-    """
-    panel = str(display.get("backend", "")).upper()
+    title: str
+    sites: int
+    pitch: float
+    pieces: list[Pieces]
+    clearance: Clearance
+    scanner: WiringPlan
+    leds: WiringPlan
+    display: dict
+    budgets: list[Budget]
+
+
+def parts_text(build: Build, size_mm: tuple[float, float] | None) -> str:
+    """The parts for ``build``, section by section; ``size_mm``: the board's size, when the
+    pitch was given."""
+    panel = str(build.display.get("backend", "")).upper()
     panel = panel if panel in ("SSD1306", "SH1106") else "SSD1306 or SH1106"
-    address = display.get("address", 0x3C)
+    address = build.display.get("address", 0x3C)
+    count = magnets(build.pieces)
     sections = [
-        (f"Sensors: {scanner.title}",
-         [Part(sites, "reed switch", "normally open, one under each site"),
-          Part(sites, "magnet", "one in each piece, over its switch"), *scanner.parts],
-         scanner.notes),
-        (f"LEDs: {leds.title}", leds.parts, leds.notes),
+        (f"Pieces at pitch {build.pitch:g} mm", [], [p.line() for p in build.pieces]),
+        (f"Sensors: {build.scanner.title}",
+         [Part(build.sites, "reed switch", "normally open, glass 14 mm or shorter, one under "
+               "each site's switch mark"),
+          Part(count, "magnet", "neodymium, 8 x 3 x 3 mm or alike: the pieces' magnets "
+               "above"), *build.scanner.parts],
+         [*build.scanner.notes, build.clearance.line(build.pitch)]),
+        (f"LEDs: {build.leds.title}", build.leds.parts, build.leds.notes),
         ("Controls", [
             Part(1, f"OLED 128x64, {panel}, I2C", f"address {address:#04x}"),
             Part(3, "push button", "OK, BACK and MENU, each from its GPIO to GND"),
-            Part(1, "Raspberry Pi", "Zero 2 W, 3, 4 or 5, with its own 5 V supply and a "
-                 "microSD card"),
+            Part(1, PI, "Zero 2 W, 3, 4 or 5, with its own 5 V supply and a microSD card"),
         ], []),
+        ("Pins", [], [line for b in build.budgets for line in b.lines()]),
     ]
-    lines = [f"Bill of materials: {title}, {sites} sites"]
+    lines = [f"Parts: {build.title}, {build.sites} sites"]
     if size_mm:
         lines.append(f"Board: {size_mm[0]:.0f} x {size_mm[1]:.0f} mm with its margin")
     for heading, parts, notes in sections:
-        lines += ["", heading, *(f"  {p.line()}" for p in parts),
-                  *(f"  - {note}" for note in notes)]
+        lines += ["", heading, *(f"  {p.line()}" for p in parts)]
+        lines += [f"  - {note}" if parts else f"  {note}" for note in notes]
     return "\n".join(lines) + "\n"

@@ -29,9 +29,14 @@ STYLES = {
     "label": ("#000000", 0, None),
     "channel": ("#1f5fa8", 0, None),
     "note": ("#555555", 0, None),
-    "mark": ("#d01010", 0.25, None),
+    "mark": ("#d01010", 0.6, None),
+    "mark-label": ("#d01010", 0, None),
     "chain": ("#1f5fa8", 0.35, None),
     "chain-start": ("#1f5fa8", 0.35, "#1f5fa8"),
+    "switch-body": ("#000000", 0.25, "#e8e8e8"),
+    "led": ("#000000", 0.25, "#ffffff"),
+    "pin-free": ("#9a9a9a", 0.25, None),
+    "pin-used": ("#000000", 0.3, "#000000"),
 }
 
 
