@@ -145,16 +145,20 @@ def budgets(wires: list[Wire], needed: dict[str, int]) -> list[Budget]:
     return list(found.values())
 
 
-def matrix_advice(channels: int, free: int) -> list[str]:
-    """What to add when a GPIO matrix of ``channels`` switches needs more pins than ``free``."""
+def matrix_advice(channels: int, free: list[int]) -> list[str]:
+    """What to add when a GPIO matrix of ``channels`` switches needs more pins than are
+    ``free``: MCP23017s for its columns (the rows on the Pi), or a 74HC165 chain.
+
+    >>> matrix_advice(128, [5, 6, 12, 13, 16, 19, 20, 21, 26])[0]
+    'add an MCP23017: 8 rows on the Pi, the columns on its inputs ([sensors] backend = "mcp23017", rows = [5, 6, 12, 13, 16, 19, 20, 21])'
+    """
     advice = []
-    rows = expander_rows(channels, free)
+    rows = expander_rows(channels, len(free))
     if rows:
         chips = math.ceil(math.ceil(channels / rows) / 16)
         advice.append(f"add {'an MCP23017' if chips == 1 else f'{chips} MCP23017s'}: {rows} rows "
-                      f"on the Pi, the columns on the {'chips' if chips > 1 else 'chip'}'s "
-                      "inputs (--scanner mcp23017)")
+                      f"on the Pi, the columns on {'its' if chips == 1 else 'their'} inputs "
+                      f'([sensors] backend = "mcp23017", rows = {free[:rows]})')
     advice.append(f"or a 74HC165 chain: {math.ceil(channels / 8)} registers on 4 pins "
                   "(--scanner 74hc165)")
     return advice
-

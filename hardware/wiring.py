@@ -259,8 +259,6 @@ def _serial(opt: dict, channels: int) -> WiringPlan:
                                   "(SCANNER_165, docs/firmware.md)") from None
     r, c = len(rows), len(columns)
     parts, notes, wires = _diode_matrix(MEGA, rows, columns, r, c, channels, True)
-    parts.insert(0, Part(1, MEGA, "with reedboard's firmware (docs/firmware.md), on the Pi's "
-                         "USB"))
     names = [", ".join(map(str, pins)) for pins in (rows, columns)]
     notes += [f"the firmware built with ROW_PINS {names[0]} and COLUMN_PINS {names[1]} "
               f"(config.h: A0 is 54); the config's [sensors] channels = {r * c}",

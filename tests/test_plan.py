@@ -103,9 +103,15 @@ def test_a_large_board_is_cut_into_pages_that_overlap_by_their_marks(tmp_path, c
         assert sorted(size_mm(page)) == [210, 297]
         ox, oy = map(float, page.get("data-origin").split(","))
         for group in page.iter(f"{SVG}g"):
-            if group.get("class") == "mark":
-                circle = next(group.iter(f"{SVG}circle"))
-                board = (float(circle.get("cx")) + ox, float(circle.get("cy")) + oy)
+            if group.get("class") == "align":
+                # An L, not a cross and circle like a switch's: its corner is the mark.
+                assert not list(group.iter(f"{SVG}circle"))
+                arms = [tuple(map(float, p.split(","))) for p in
+                        next(group.iter(f"{SVG}polyline")).get("points").split()]
+                assert len(arms) == 3 and arms[0][0] == arms[1][0] and arms[1][1] == arms[2][1]
+                label = next(group.iter(f"{SVG}text")).text
+                assert label == f"align {group.get('data-mark')}"
+                board = (arms[1][0] + ox, arms[1][1] + oy)
                 seen_marks.setdefault(group.get("data-mark"), []).append(board)
         for label, (centre, *_rest) in sites_of(page).items():
             seen_sites.setdefault(label, []).append((centre[0] + ox, centre[1] + oy))
@@ -126,6 +132,7 @@ def test_a_board_that_fits_the_paper_is_one_page(tmp_path, capsys):
                         "--paper", "letter")
     assert not [p for p in written if "-page-" in p]
     assert f"{tmp_path}/anti-grid-wiring.svg" in written
+    assert f"{tmp_path}/anti-grid-pins.svg" in written
 
 
 def test_pdf_holds_the_pages_the_wiring_sheet_and_table(tmp_path, capsys):
@@ -134,67 +141,7 @@ def test_pdf_holds_the_pages_the_wiring_sheet_and_table(tmp_path, capsys):
     data = out.read_bytes()
     assert data.startswith(b"%PDF")
     pages = len(re.findall(rb"/Type /Page\b", data))
-    assert pages == 2 + 1 + 1  # two board pages, the wiring sheet, one table page
-
-
-def parts(capsys, *args):
-    assert main(["plan", *args, "--parts"]) == 0
-    counts = {}
-    for line in capsys.readouterr().out.splitlines():
-        if m := re.match(r"\s+(\d+) x ([^(]+?)\s*(\(|$)", line):
-            counts[m.group(2)] = int(m.group(1))
-    return counts
-
-
-@pytest.mark.parametrize("game,size", GAMES)
-def test_parts_count_the_game_and_the_scanner(capsys, game, size):
-    n = len(engines.new_game(game, size, None).sites())
-    extra = ["--size", str(size)] if size else []
-    chain = parts(capsys, game, *extra, "--scanner", "74hc165")
-    assert chain["reed switch"] == chain["magnet"] == chain["WS2812B LED"] == n
-    assert chain["74HC165 shift register"] == math.ceil(n / 8)
-    assert chain["10 kΩ resistor"] == 8 * math.ceil(n / 8)
-    matrix = parts(capsys, game, *extra, "--scanner", "gpio-matrix")
-    assert matrix["1N4148 diode"] == n
-    if n <= 128:
-        expanders = parts(capsys, game, *extra, "--scanner", "mcp23017")
-        assert expanders["MCP23017 I2C expander"] == math.ceil(n / 16)
-        assert "1N4148 diode" not in expanders
-
-
-def test_parts_follow_the_config(tmp_path, capsys):
-    config = tmp_path / "config.toml"
-    config.write_text("""
-game = "antipode"
-[sensors]
-backend = "mcp23017"
-addresses = [0x20, 0x21]
-rows = [5, 6]
-diodes = true
-[leds]
-backend = "ws2812"
-count = 61
-brightness = 0.25
-max_current_ma = 1500
-[display]
-backend = "sh1106"
-""")
-    counts = parts(capsys, "antipode", "--config", str(config))
-    assert counts["MCP23017 I2C expander"] == 2 and counts["1N4148 diode"] == 61
-    assert counts["OLED 128x64, SH1106, I2C"] == 1 and counts["push button"] == 3
-    assert main(["plan", "antipode", "--config", str(config), "--parts"]) == 0
-    text = capsys.readouterr().out
-    assert "at brightness 25%: 0.9 A" in text and "at most 0.9 A" in text  # 61 x 60 mA / 4
-
-
-def test_bad_requests_say_why_in_one_line(capsys):
-    assert main(["plan", "antipode"]) == 2
-    assert "--pitch MM is needed" in capsys.readouterr().err
-    assert main(["plan", "antipod", "--size", "10", "--pitch", "30", "--scanner", "mcp23017"]) == 2
-    err = capsys.readouterr().err
-    assert "need 34 MCP23017s" in err and len(err.splitlines()) == 1
-    assert main(["plan", "antipode", "--pitch", "1"]) == 2
-    assert "--pitch must be from 5 to 500 mm" in capsys.readouterr().err
+    assert pages == 2 + 1 + 1 + 1  # two board pages, the pins, the wiring sheet, one table page
 
 
 def test_the_guides_drawings_are_what_plan_draws_now(tmp_path, capsys):

@@ -17,14 +17,14 @@ piece fills that square. After a self-phalanx the opponent's whole turn is remov
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable, Iterator
 
 from engines.core import (
     DRAW, FollowUp, GameState, IllegalMove, InvalidMove, Outcome, Realisation, Result, Site,
 )
-from engines.core.drawing import Figure
+from engines.core.drawing import Figure, PieceSet, sets_of
 from engines.core.tally import Tally
 from engines.phalanx.board import (
     FILES,
@@ -354,6 +354,11 @@ class PhalanxState(GameState[Move | Removal]):
     # ------------------------------------------------------------------ physical contract
     def sites(self) -> tuple[Site, ...]:
         return SITES
+
+    def piece_sets(self) -> tuple[PieceSet, ...]:
+        """The set-up's pieces; a side's two Hoplites are each other's mirror image."""
+        return tuple(replace(s, note="one left-handed, one right-handed")
+                     if s.kind == "Hoplite" else s for s in sets_of(self.figures()))
 
     def figures(self) -> tuple[Figure, ...]:
         """Every piece as its outline: the triangles it covers, in its side's colour."""

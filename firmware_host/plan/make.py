@@ -88,7 +88,7 @@ def make_plan(config: Config, game: Game, pitch: float, layout_path: str | None 
         needed["matrix"] = sum(near_square(layout.sensor_channels))
     found = budgets(wires, needed)
     if needed:
-        found[0].advice = matrix_advice(layout.sensor_channels, len(free_pins(wires)))
+        found[0].advice = matrix_advice(layout.sensor_channels, free_pins(wires))
     channels = Channels(layout.sensor, layout.led, scan.terminal)
     by_label = {s.label: s for s in sites}
     build = Build(game.title, len(sites), pitch, pieces(state.piece_sets(), board, by_label),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from firmware_host.plan.pieces import Clearance, Pieces, magnets
 from hardware.pinplan import Budget
-from hardware.wiring import PI, Part, WiringPlan
+from hardware.wiring import MEGA, PI, Part, WiringPlan
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,8 @@ def parts_text(build: Build, size_mm: tuple[float, float] | None) -> str:
             Part(1, f"OLED 128x64, {panel}, I2C", f"address {address:#04x}"),
             Part(3, "push button", "OK, BACK and MENU, each from its GPIO to GND"),
             Part(1, PI, "Zero 2 W, 3, 4 or 5, with its own 5 V supply and a microSD card"),
+            *([Part(1, MEGA, "with reedboard's firmware (docs/firmware.md), on a USB A-B "
+                    "cable from the Pi")] if any(b.host == MEGA for b in build.budgets) else []),
         ], []),
         ("Pins", [], [line for b in build.budgets for line in b.lines()]),
     ]
