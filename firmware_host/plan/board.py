@@ -8,6 +8,7 @@ one's switch goes a quarter of the way along its own segment, where a piece lyin
 diagonal leaves it open.
 
 >>> from engines.core.contract import Site
+from engines.core.graph import UnionFind
 >>> plan = BoardPlan([Site("a1", 0, 0), Site("b1", 1, 0)], pitch=20)
 >>> [round(x - plan.point("a1")[0], 3) for x, _ in map(plan.point, ("a1", "b1"))]
 [0.0, 20.0]
@@ -21,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from engines.core.contract import Site
+from engines.core.graph import UnionFind
 from firmware_host.plan.sheet import Circle, Clip, Group, Item, Line, Point, Sheet, Text
 
 #: Paper sizes in mm (portrait) and the margin a printer leaves blank.
@@ -125,10 +127,12 @@ class BoardPlan:
         return min(4.5, max(1.8, self.nearest * 0.16))
 
 
-def rows_of(plan: BoardPlan) -> list[list[str]]:
-    """The sites in rows across the sheet, top to bottom, each left to right: a site joins a
-    row while its centre is less than half a pitch below the row's first."""
-    order = sorted(plan.sites, key=lambda s: (-s.y, plan.point(s.label)[0]))
+def rows_of(plan: BoardPlan, labels: Sequence[str] | None = None) -> list[list[str]]:
+    """The sites (of ``labels``, else all) in rows across the sheet, top to bottom, each left
+    to right: a site joins a row while its centre is less than half a pitch below the row's
+    first."""
+    chosen = [plan.site(label) for label in labels] if labels else plan.sites
+    order = sorted(chosen, key=lambda s: (-s.y, plan.point(s.label)[0]))
     rows: list[list[str]] = []
     top = math.inf
     for site in order:
@@ -139,9 +143,31 @@ def rows_of(plan: BoardPlan) -> list[list[str]]:
     return [sorted(row, key=lambda label: plan.point(label)) for row in rows]
 
 
+def islands(plan: BoardPlan) -> list[list[str]]:
+    """The board's parts that a gap wider than one and a half times the sites' spacing keeps
+    apart (Antipod's two hemispheres), left to right."""
+    order = sorted(plan.sites, key=lambda s: (s.x, s.y))
+    sets = UnionFind(len(order))
+    steps = [math.dist((a.x, a.y), (b.x, b.y)) for a, b in zip(order, order[1:])]
+    reach = 1.5 * max(min((d for d in steps if d > 1e-9), default=1.0),
+                      plan.nearest / plan.pitch)
+    for i, a in enumerate(order):
+        for j in range(i + 1, len(order)):
+            b = order[j]
+            if b.x - a.x > reach:
+                break
+            if math.dist((a.x, a.y), (b.x, b.y)) <= reach:
+                sets.union(i, j)
+    groups: dict[int, list[str]] = {}
+    for i, s in enumerate(order):
+        groups.setdefault(sets.find(i), []).append(s.label)
+    return list(groups.values())
+
+
 def serpentine(plan: BoardPlan) -> list[str]:
     """The sites along a path that runs each row the other way round from the one before
-    (the LED chain's path: no long way back across the board).
+    (the LED chain's path: no long way back across the board); a board in parts is run part
+    by part, left to right, each from the end nearest the last.
 
     >>> from engines.core.contract import Site
     >>> plan = BoardPlan([Site(f"{c}{r}", x, y) for y, r in enumerate("12")
@@ -149,8 +175,16 @@ def serpentine(plan: BoardPlan) -> list[str]:
     >>> serpentine(plan)
     ['a2', 'b2', 'b1', 'a1']
     """
-    rows = rows_of(plan)
-    return [label for n, row in enumerate(rows) for label in (row[::-1] if n % 2 else row)]
+    path: list[str] = []
+    for part in islands(plan):
+        rows = rows_of(plan, part)
+        if path and len(rows) > 1 and \
+                plan.point(path[-1])[1] > (plan.point(rows[0][0])[1] + plan.point(rows[-1][0])[1]) / 2:
+            rows = rows[::-1]
+        flip = bool(path) and plan.point(path[-1])[0] > plan.point(rows[0][-1])[0]
+        path += [label for n, row in enumerate(rows) for label in
+                 (row[::-1] if (n % 2 == 1) != flip else row)]
+    return path
 
 
 def _nearest(points: list[Point]) -> float:
