@@ -180,7 +180,7 @@ def _board_page(plan: BoardPlan, channels: Channels, build: Build, page: Paper, 
     for label in group:
         items.append(_site(plan, channels, label, at, scale, size))
     order = sorted(channels.led, key=channels.led.__getitem__)
-    items += _chain(plan, order, inside, at, leds, page_of, size)
+    items += _chain(plan, order, inside, at, leds, page_of, size, page.width / 2)
     return Sheet(page.width, page.height, items, {"sheet": "wiring", "page": n + 1,
                                                   "scale": f"{scale:.4f}"}, build.title)
 
@@ -210,7 +210,7 @@ def _site(plan: BoardPlan, channels: Channels, label: str, at, scale: float, siz
 
 
 def _chain(plan: BoardPlan, order: list[str], inside: set[str], at, leds: WiringPlan,
-           page_of: dict[str, int], size: float) -> list[Item]:
+           page_of: dict[str, int], size: float, middle: float) -> list[Item]:
     """The LED path through the page's sites, a dot where data comes in, and where a run
     goes on to another page."""
     items: list[Item] = []
@@ -218,8 +218,10 @@ def _chain(plan: BoardPlan, order: list[str], inside: set[str], at, leds: Wiring
     for i, label in enumerate(order):
         if label in inside and i in leds.starts:
             x, y = at(plan.led(label))
+            left = x < middle  # the words run towards the middle of the page
             items += [Circle((x, y), max(0.8, size * 0.45), "chain-start"),
-                      Text((x - size, y - size), leds.starts[i], 0.8 * size, "channel", "end")]
+                      Text((x + (size if left else -size), y - 1.2 * size), leds.starts[i],
+                           0.8 * size, "channel", "start" if left else "end")]
         if label in inside and i not in leds.starts:
             run.append(at(plan.led(label)))
         else:
