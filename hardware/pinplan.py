@@ -149,8 +149,10 @@ def matrix_advice(channels: int, free: list[int]) -> list[str]:
     """What to add when a GPIO matrix of ``channels`` switches needs more pins than are
     ``free``: MCP23017s for its columns (the rows on the Pi), or a 74HC165 chain.
 
-    >>> matrix_advice(128, [5, 6, 12, 13, 16, 19, 20, 21, 26])[0]
-    'add an MCP23017: 8 rows on the Pi, the columns on its inputs ([sensors] backend = "mcp23017", rows = [5, 6, 12, 13, 16, 19, 20, 21])'
+    >>> print(matrix_advice(128, [5, 6, 12, 13, 16, 19, 20, 21, 26])[0])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    add an MCP23017: 8 rows on the Pi, the columns on its inputs
+    ([sensors] backend = "mcp23017", rows = [5, 6, 12, 13, 16, 19, 20, 21])
     """
     advice = []
     rows = expander_rows(channels, len(free))

@@ -47,7 +47,7 @@ def pins(text):
         if m := re.match(r"  (\S.*): (\d+) of (\d+) pins( - DOES NOT FIT)?$", line):
             host = m.group(1)
             found[host] = [int(m.group(2)), [], not m.group(4)]
-        elif line.startswith("    ") and ": " in line and not line.strip()[0] in "!-":
+        elif line.startswith("    ") and ": " in line and line.strip()[0] not in "!-":
             listed = line.rsplit(": ", 1)[1].split(", ")
             prefix = listed[0].split()[0] if listed[0].startswith("GPIO") else ""
             found[host][1] += [n if n.startswith(("GPIO", "D", "A")) else f"{prefix} {n}"

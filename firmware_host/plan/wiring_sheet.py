@@ -46,9 +46,10 @@ def _pin_label(pin: tuple[str, int | None, int], wires: dict[int, list[str]],
     return f"{'; '.join(used)} - {name}" if used else name
 
 
-def _header_items(head: Header, wires: dict[int, list[str]], x: float, y: float) -> tuple[list[Item], float, float]:
-    """``head`` drawn from (x, y): each block a column of pins with the wires' labels beside
+def _header_items(head: Header, wires: dict[int, list[str]]) -> tuple[list[Item], float, float]:
+    """``head`` drawn from (0, 0): each block a column of pins with the wires' labels beside
     them; its items, width and height."""
+    x = y = 0.0
     items: list[Item] = [Text((x, y), head.title, 3.6, "label", "start")]
     top = y + 6
     for block in head.blocks:
@@ -62,7 +63,8 @@ def _header_items(head: Header, wires: dict[int, list[str]], x: float, y: float)
             for j, pin in enumerate(row):
                 px = centre + j * 2.6 * PIN
                 name, number, place = pin
-                used = number is not None and number in wires
+                wired = wires.get(number, []) if number is not None else []
+                used = bool(wired)
                 at_left = two and j == 0
                 tx = px - 2 * PIN if at_left else px + 2 * PIN
                 parts: list[Item] = [
@@ -71,15 +73,15 @@ def _header_items(head: Header, wires: dict[int, list[str]], x: float, y: float)
                          "label" if used else "note", "end" if at_left else "start")]
                 data: dict[str, object] = {"name": name, "place": place}
                 if used:
-                    data |= {"pin": number, "wire": "; ".join(wires[number])}
+                    data |= {"pin": number, "wire": "; ".join(wired)}
                 items.append(Group("pin", data, parts))
         frame = (x + left, top, x + left + (5.2 if two else 2.6) * PIN + 1.4, top + len(block) * ROW)
         items.append(Line(((frame[0], frame[1]), (frame[2], frame[1]), (frame[2], frame[3]),
                            (frame[0], frame[3])), "frame", closed=True))
         x = centre + (2.6 * PIN if two else 0) + 2 * PIN + right + 6
     height = 6 + max(len(b) for b in head.blocks) * ROW + 4
-    items.append(Text((items[0].at[0], top + height - 6), head.note, 2.2, "note", "start"))
-    return items, x - items[0].at[0], height + 2
+    items.append(Text((0, top + height - 6), head.note, 2.2, "note", "start"))
+    return items, x, height + 2
 
 
 def pins_sheet(build: Build, paper_name: str) -> Sheet:
@@ -89,7 +91,7 @@ def pins_sheet(build: Build, paper_name: str) -> Sheet:
         hosts[budget.host] = {pin: list(what) for pin, what in budget.used.items()}
     drawn = []
     for host, wires in hosts.items():
-        drawn.append(_header_items(header(host), wires, 0, 0))
+        drawn.append(_header_items(header(host), wires))
     notes = [*build.scanner.notes, *build.leds.notes]
     width = max(sum(w for _, w, _ in drawn), 160)
     height = max(h for _, _, h in drawn) + 9 * len(notes) + 10
