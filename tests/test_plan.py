@@ -152,5 +152,5 @@ def test_the_guides_drawings_are_what_plan_draws_now(tmp_path, capsys):
     out = tmp_path / "antipode.svg"
     assert main(["plan", "antipode", "--pitch", "32", "--scanner", "74hc165", "--out", str(out)]) == 0
     assert out.read_text() == (drawings / "antipode-plan.svg").read_text()
-    assert (tmp_path / "antipode-wiring.svg").read_text() == \
-        (drawings / "antipode-wiring.svg").read_text()
+    for sheet in ("antipode-wiring.svg", "antipode-pins.svg"):
+        assert (tmp_path / sheet).read_text() == (drawings / sheet).read_text()

@@ -2,8 +2,9 @@
 
     .venv/bin/python docs/drawings/make.py
 
-Antipode's board at 1:1 (pitch 32 mm) with each switch's place, label and channels, and its
-wiring sheet for a 74HC165 chain, as SVG beside this script (small files, kept in the repo).
+Antipode's board at 1:1 (pitch 32 mm) with each switch's place, label and channels, its
+wiring sheet and its pins for a 74HC165 chain, as SVG beside this script (small files, kept
+in the repo).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ def make() -> list[Path]:
         assert main(["plan", "antipode", "--pitch", "32", "--scanner", "74hc165",
                      "--out", out]) == 0
         for name, target in (("antipode.svg", "antipode-plan.svg"),
-                             ("antipode-wiring.svg", "antipode-wiring.svg")):
+                             ("antipode-wiring.svg", "antipode-wiring.svg"),
+                             ("antipode-pins.svg", "antipode-pins.svg")):
             path = HERE / target
             path.write_text(Path(tmp, name).read_text())
             made.append(path)
