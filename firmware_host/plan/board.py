@@ -306,8 +306,8 @@ def tiles(board: Sheet, page: Paper) -> list[Sheet]:
                       if _meets(i, ox, oy, ox + w, oy + h)]
             number = row * across + col + 1
             footer = (f"{board.title} - page {number} of {across * down} (row {row + 1}, "
-                      f"column {col + 1}): trim, then lay each L-shaped align mark on the same one "
-                      "of the next page")
+                      f"column {col + 1}): trim, then lay each red L on the L of the same number on "
+                      "the next page, corner on corner")
             window = Line(((PRINT_MARGIN, PRINT_MARGIN), (PRINT_MARGIN + w, PRINT_MARGIN),
                            (PRINT_MARGIN + w, PRINT_MARGIN + h), (PRINT_MARGIN, PRINT_MARGIN + h)),
                           "frame", closed=True)
@@ -322,22 +322,41 @@ def tiles(board: Sheet, page: Paper) -> list[Sheet]:
 
 
 def _marks(board: Sheet, across: int, down: int, w: float, h: float) -> list[Item]:
-    """Alignment marks in the middle of every overlap: on each seam, level with the quarters
-    of each page it joins, and where seams cross. Each is an L with its number ("align 3"), a
-    corner unlike the switches' crosses and circles."""
+    """Alignment marks in the middle of every overlap: on each seam, near the quarters of each
+    page it joins, and where seams cross. Each is an L with its number, a corner unlike the
+    switches' crosses and circles, slid along its seam clear of every switch and label."""
     xs = [c * (w - OVERLAP) + OVERLAP / 2 for c in range(1, across)]
     ys = [r * (h - OVERLAP) + OVERLAP / 2 for r in range(1, down)]
-    points = {(x, y) for x in xs for y in ys}
+    points = {(x, y, "") for x in xs for y in ys}
     for x in xs:
-        points |= {(x, r * (h - OVERLAP) + f * h) for r in range(down) for f in (0.3, 0.7)}
+        points |= {(x, r * (h - OVERLAP) + f * h, "y") for r in range(down) for f in (0.3, 0.7)}
     for y in ys:
-        points |= {(c * (w - OVERLAP) + f * w, y) for c in range(across) for f in (0.3, 0.7)}
+        points |= {(c * (w - OVERLAP) + f * w, y, "x") for c in range(across) for f in (0.3, 0.7)}
+    taken = [_bounds(part) for i in board.items if isinstance(i, Group) for part in i.items
+             if not (isinstance(part, Line) and part.style == "outline")]
     marks: list[Item] = []
-    for n, (x, y) in enumerate(sorted(p for p in points if p[0] < board.width and p[1] < board.height)):
+    for n, (x, y, along) in enumerate(sorted(p for p in points if p[0] < board.width
+                                             and p[1] < board.height)):
+        x, y = _clear(x, y, along, taken)
         marks.append(Group("align", {"mark": n + 1, "x": f"{x:.3f}", "y": f"{y:.3f}"}, [
             Line(((x, y + MARK_ARM), (x, y), (x + MARK_ARM, y)), "mark"),
-            Text((x + 1.2, y + 3.4), f"align {n + 1}", 2.4, "mark-label", "start")]))
+            Text((x + 1.5, y + 4.8), str(n + 1), 3.4, "mark-label", "start")]))
     return marks
+
+
+def _clear(x: float, y: float, along: str, taken: list[tuple[float, float, float, float]]
+           ) -> Point:
+    """(x, y) or the nearest point along its seam (``along``: "x", "y" or "" to stay) whose
+    mark meets none of the boxes ``taken``, within 40 mm."""
+    for step in (0, *(s * d for s in range(2, 42, 2) for d in (1, -1))):
+        px, py = (x + step, y) if along == "x" else (x, y + step) if along == "y" else (x, y)
+        box = (px - 1, py - 1, px + MARK_ARM + 1, py + MARK_ARM + 1)
+        if not any(a < box[2] and c > box[0] and b < box[3] and d > box[1]
+                   for a, b, c, d in taken):
+            return px, py
+        if not along:
+            break
+    return x, y
 
 
 def _bounds(item: Item) -> tuple[float, float, float, float]:
