@@ -113,6 +113,9 @@ def test_a_large_board_is_cut_into_pages_that_overlap_by_their_marks(tmp_path, c
                 assert label == group.get("data-mark")
                 board = (arms[1][0] + ox, arms[1][1] + oy)
                 seen_marks.setdefault(group.get("data-mark"), []).append(board)
+                # Clear of every switch's cross (3.2 mm arms) on the page.
+                for _, switch, *_ in sites_of(page).values():
+                    assert math.dist(arms[1], switch) > 4
         for label, (centre, *_rest) in sites_of(page).items():
             seen_sites.setdefault(label, []).append((centre[0] + ox, centre[1] + oy))
     # Each mark is on two pages or more, at the same point of the board on each.
