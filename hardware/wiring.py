@@ -9,7 +9,7 @@ follow from the number of channels the board needs).
 (24, 'U1.B', 'register U1 (2nd from the Pi), input B (pin 12)')
 >>> plan = scanner_plan({"backend": "gpio-matrix"}, 10)
 >>> plan.title, plan.terminal(5)
-('GPIO matrix: 3 rows x 4 columns, a diode per switch', 'R1C1')
+('GPIO matrix: 2 rows x 5 columns, a diode per switch', 'R1C0')
 >>> [p.count for p in scanner_plan({"backend": "mcp23017"}, 20).parts]  # chips, capacitors
 [2, 2]
 """
@@ -97,10 +97,11 @@ def _pin(host: str, pins: list | None, i: int) -> str:
 
 
 def near_square(channels: int) -> tuple[int, int]:
-    """The rows and columns of the matrix with the fewest wires for ``channels`` switches.
+    """The rows and columns of the matrix with the fewest wires for ``channels`` switches,
+    and of those the one with the fewest crossings left over.
 
     >>> near_square(128), near_square(288), near_square(61)
-    ((10, 13), (16, 18), (8, 8))
+    ((10, 13), (16, 18), (7, 9))
     """
     least = min(math.ceil(channels / c) + c for c in range(1, channels + 1))
     shapes = [(math.ceil(channels / c), c) for c in range(1, channels + 1)

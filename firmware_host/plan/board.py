@@ -8,7 +8,6 @@ one's switch goes a quarter of the way along its own segment, where a piece lyin
 diagonal leaves it open.
 
 >>> from engines.core.contract import Site
-from engines.core.graph import UnionFind
 >>> plan = BoardPlan([Site("a1", 0, 0), Site("b1", 1, 0)], pitch=20)
 >>> [round(x - plan.point("a1")[0], 3) for x, _ in map(plan.point, ("a1", "b1"))]
 [0.0, 20.0]
