@@ -325,6 +325,11 @@ def scanner_plan(options: dict[str, Any], channels: int) -> WiringPlan:
     return plan
 
 
+#: How near (mm) a piece's magnet may close a reed switch, or keep one closed that its own
+#: piece has left (docs/build.md, "Magnets and pitch"): a 10-20 AT glass switch with an
+#: 8 x 3 x 3 mm neodymium magnet closes at 8.5-11 mm and opens again at 11-13 mm.
+MAGNET_REACH = 13.0
+
 #: A fully lit WS2812 colour channel draws about this much (mA), so white ~60 mA a LED.
 WS2812_MA = 20
 

@@ -6,13 +6,10 @@ import argparse
 import sys
 
 from engines import GAME_NAMES
-from hardware.wiring import DEFAULT_SCANNER, SCANNERS
+from hardware.wiring import DEFAULT_SCANNER, MAGNET_REACH, SCANNERS
 
 #: The pitch a parts list sizes the pieces at when none is given (mm).
 DEFAULT_PITCH = 30.0
-#: How near a magnet may close a reed switch (mm): firmware_host.plan.pieces.REACH, which
-#: this module does not import (the drawing modules load only when the command runs).
-DEFAULT_REACH = 13.0
 
 
 def _outputs(args: argparse.Namespace, game) -> str:
@@ -86,7 +83,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     plan.add_argument("--out", metavar="PATH", help="the file to write (default GAME[-SIZE]-plan.svg)")
     plan.add_argument("--parts", action="store_true", help="print the parts list instead: the "
                       "pieces and their magnets, the parts, the pins")
-    plan.add_argument("--reach", type=float, metavar="MM", default=DEFAULT_REACH,
+    plan.add_argument("--reach", type=float, metavar="MM", default=MAGNET_REACH,
                       help="how near a magnet closes a reed switch, or keeps one closed "
-                      f"(default {DEFAULT_REACH:g}: measure yours)")
+                      f"(default {MAGNET_REACH:g}: measure yours)")
     plan.set_defaults(func=_run)

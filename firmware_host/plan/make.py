@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from firmware_host.board.game import Game
 from firmware_host.plan.board import BoardPlan, Channels, board_sheet, paper, serpentine, tiles
 from firmware_host.plan.parts import Build, parts_text
-from firmware_host.plan.pieces import REACH, clearance, pieces
+from firmware_host.plan.pieces import clearance, pieces
 from firmware_host.plan.sheet import Sheet, to_pdf, to_svg
 from firmware_host.plan.wiring_sheet import table_lines, table_sheets, wiring_sheets
 from firmware_host.store.config import DEFAULT_BRIGHTNESS, Config
 from firmware_host.store.layout import Layout, layout_for, layout_toml
 from hardware.backends import HardwareOptionError
 from hardware.pinplan import budgets, control_wires, fit_scanner, free_pins, matrix_advice
-from hardware.wiring import WiringPlan, led_plan, near_square, scanner_plan
+from hardware.wiring import MAGNET_REACH, WiringPlan, led_plan, near_square, scanner_plan
 
 
 @dataclass
@@ -56,7 +56,7 @@ class Plan:
 
 def make_plan(config: Config, game: Game, pitch: float, layout_path: str | None = None,
               scanner: str | None = None, default_scanner: str = "74hc165",
-              reach: float = REACH) -> Plan:
+              reach: float = MAGNET_REACH) -> Plan:
     """The plan of ``game`` on the board ``config`` describes (``scanner``: another backend
     than the config's; ``default_scanner`` for a config on the simulated board); ConfigError,
     OptionError (a game) or HardwareOptionError (its wiring). Without a layout file the LEDs

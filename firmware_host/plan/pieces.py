@@ -19,13 +19,10 @@ from dataclasses import dataclass
 from engines.core.contract import Site
 from engines.core.drawing import PieceSet
 from firmware_host.plan.board import OFF_CENTRE, BoardPlan
+from hardware.wiring import MAGNET_REACH
 
 #: How much smaller than its sites' outline a piece is cut, on every side (mm).
 CLEARANCE = 1.0
-#: How near (mm) a magnet may close a reed switch, or keep one closed that its own piece has
-#: left (docs/build.md, "Magnets and pitch"): a 10-20 AT glass switch with an 8 x 3 x 3 mm
-#: neodymium magnet closes at 8.5-11 mm and opens again at 11-13 mm.
-REACH = 13.0
 
 
 @dataclass(frozen=True)
@@ -125,7 +122,7 @@ class Clearance:
                 f"use a pitch of {self.safe_pitch:g} mm or more")
 
 
-def clearance(plan: BoardPlan, reach: float = REACH) -> Clearance:
+def clearance(plan: BoardPlan, reach: float = MAGNET_REACH) -> Clearance:
     """How near a magnet comes to another site's switch on ``plan``'s board.
 
     >>> import engines
