@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from hardware.wiring import I2C1, MCP_ADDRESSES, MEGA_USABLE, PI, Wire, near_square, pin_name
+from hardware.wiring import I2C1, MCP_ADDRESSES, MEGA_USABLE, PI, SPI0, Wire, near_square, pin_name
 
 #: The Pi's GPIO pins on its 40-pin header: GPIO 2 to 27 (0 and 1 are the HAT's ID EEPROM's).
 PI_GPIO = tuple(range(2, 28))
@@ -60,7 +60,8 @@ def expander_rows(channels: int, free: int) -> int | None:
 def fit_scanner(options: dict[str, Any], channels: int, others: list[Wire]) -> dict[str, Any]:
     """``options`` with the pins a plan chooses where the config names none: a GPIO matrix's
     rows and columns from the pins ``others`` leave free (when they are enough), the rows of
-    MCP23017s that eight chips' inputs alone cannot hold, a 74HC165 chain's latch."""
+    MCP23017s that eight chips' inputs alone cannot hold, a 74HC165 chain's latch and chip
+    select (CE1 when the LEDs have CE0)."""
     backend, free = options.get("backend"), free_pins(others)
     if backend == "gpio-matrix" and not (options.get("rows") and options.get("columns")):
         r, c = near_square(channels)
@@ -71,8 +72,12 @@ def fit_scanner(options: dict[str, Any], channels: int, others: list[Wire]) -> d
         rows = expander_rows(channels, len(free))
         if rows:
             return {**options, "rows": free[:rows]}
-    if backend == "74hc165" and "latch" not in options:
-        return {**options, "latch": free[0] if 25 not in free else 25}
+    if backend == "74hc165":
+        taken = {w.pin for w in others if w.host == PI}
+        if "latch" not in options:
+            options = {**options, "latch": 25 if 25 in free else free[0]}
+        if "spi_device" not in options and SPI0["CE0"] in taken:
+            options = {**options, "spi_device": 1}  # CE0 is the LEDs' chip select
     return options
 
 

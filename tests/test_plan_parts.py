@@ -194,6 +194,16 @@ def test_a_mega_build_uses_the_firmwares_matrix_and_led_pins(capsys):
     assert counts(text)["330 Ω resistor"] == 3  # a chain of 96 LEDs is written in 2.9 ms
 
 
+def test_a_chain_of_registers_beside_max7219s_takes_the_other_chip_select(tmp_path, capsys):
+    config = tmp_path / "config.toml"
+    config.write_text('game = "antipode"\n[leds]\nbackend = "max7219"\n')
+    text = run(capsys, "antipode", "--config", str(config), "--scanner", "74hc165")
+    lines = section(text, "Pins")
+    assert pins(text)["Raspberry Pi"][2], lines
+    assert any(line.endswith("MAX7219 CS (CE0): GPIO 8") for line in lines)
+    assert any(line.endswith("CLK INH (chip select): GPIO 7") for line in lines)
+
+
 def test_parts_follow_the_config(tmp_path, capsys):
     config = tmp_path / "config.toml"
     config.write_text("""
