@@ -222,7 +222,7 @@ def _chain(plan: BoardPlan, order: list[str], inside: set[str], at, leds: Wiring
             x, y = at(plan.led(label))
             left = x < middle  # the words run towards the middle of the page
             items += [Circle((x, y), max(0.8, size * 0.45), "chain-start"),
-                      Text((x + (size if left else -size), y - 1.2 * size), leds.starts[i],
+                      Text((x + (size if left else -size), y - 2.2 * size), leds.starts[i],
                            0.8 * size, "channel", "start" if left else "end")]
         if label in inside and i not in leds.starts:
             run.append(at(plan.led(label)))
