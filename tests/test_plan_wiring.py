@@ -159,3 +159,19 @@ def test_a_large_board_is_wired_from_readable_pages(tmp_path, capsys):
         for text in root.iter(f"{SVG}text"):
             if m := re.match(r"to L(\d+), page (\d+)", text.text or ""):
                 assert found[int(m.group(1))][0] == int(m.group(2)) - 1
+
+
+def test_the_layout_written_beside_the_sheets_is_the_wiring_drawn(tmp_path, capsys):
+    """A board wired as the sheet draws it needs only the layout file named in its config."""
+    from firmware_host.store.layout import load_layout
+
+    written = draw(tmp_path, capsys, "antipode", "--pitch", "30")
+    path = next(p for p in written if p.endswith("-layout.toml"))
+    layout = load_layout(path, engines.new_game("antipode", None, None).sites())
+    drawn = {g.get("data-site"): (int(g.get("data-sensor")), int(g.get("data-led")))
+             for p in wiring_pages(written) for g in groups(p, "wire")}
+    assert drawn == {site: (layout.sensor[site], layout.led[site]) for site in layout.sensor}
+    # Drawn from that layout, the plan writes no other.
+    (tmp_path / "again").mkdir()
+    again = draw(tmp_path / "again", capsys, "antipode", "--pitch", "30", "--layout", path)
+    assert not [p for p in again if p.endswith("-layout.toml")]
