@@ -14,17 +14,17 @@ ROOT = Path(__file__).resolve().parent.parent
 QUICK = "not browser and not broker and not slow"
 #: A file or test of each kind, and the markers it must be collected under.
 SAMPLES = {
-    "tests/web/test_web_browser.py": {"browser"},
-    "tests/web/test_web_server.py": {"unit"},
-    "tests/mqtt/test_board_on_broker.py::test_state_events_and_availability": {"broker"},
-    "tests/mqtt/test_net_board.py::test_a_pairing_whose_acl_lacks_the_read_lines_is_seen_within_seconds":
+    "tests/net/web/test_web_browser.py": {"browser"},
+    "tests/net/web/test_web_server.py": {"unit"},
+    "tests/net/mqtt/test_board_on_broker.py::test_state_events_and_availability": {"broker"},
+    "tests/net/mqtt/test_net_board.py::test_a_pairing_whose_acl_lacks_the_read_lines_is_seen_within_seconds":
         {"broker"},
-    "tests/mqtt/test_archive.py::test_names[postgresql]": {"broker"},
-    "tests/mqtt/test_archive.py::test_names[sqlite]": {"unit"},
-    "tests/mqtt/test_fleet.py": {"unit"},
-    "tests/daemon/test_robot.py": {"daemon", "slow"},
-    "tests/mqtt/test_field.py": {"broker", "slow"},
-    "tests/daemon/test_menu.py": {"daemon"},
+    "tests/net/cafe/test_archive.py::test_names[postgresql]": {"broker"},
+    "tests/net/cafe/test_archive.py::test_names[sqlite]": {"unit"},
+    "tests/net/cafe/test_fleet.py": {"unit"},
+    "tests/board/test_robot.py": {"daemon", "slow"},
+    "tests/net/mqtt/test_field.py": {"broker", "slow"},
+    "tests/ui/test_menu.py": {"daemon"},
     "tests/robustness/test_soak.py": {"slow"},
     "tests/robustness/test_faults.py": {"broker", "slow"},
     "engines/antipode/state.py": {"unit"},  # doctests
