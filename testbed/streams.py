@@ -119,6 +119,11 @@ def after(events, kind: str) -> list[dict[str, Any]]:
     return events[names.index(kind) + 1:] if kind in names else []
 
 
+def shown(events) -> list[list[str]]:
+    """The lines of every screen shown (the ``display`` events), in order."""
+    return [e["lines"] for e in events if e["event"] == "display"]
+
+
 def said(events, words: str) -> bool:
     """Whether any screen shown (a ``display`` event) had a line containing ``words``."""
     return any(words in line for e in events if e["event"] == "display" for line in e["lines"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import socket
 import time
+from pathlib import Path
 
 import pytest
 
@@ -36,6 +37,24 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def write_config(folder: Path, body: str = "", *, storage: str = "games.db", web: bool = True) -> Path:
+    """A config file, folder/config.toml: the games file ``storage`` in ``folder``, ``body``, then
+    (with ``web``) the page on a free port; its path.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> print(write_config(folder, 'game = "phalanx"', web=False).read_text()
+    ...       .replace(str(folder), "F"))
+    storage = "F/games.db"
+    game = "phalanx"
+    <BLANKLINE>
+    """
+    path = Path(folder) / "config.toml"
+    page = f"[web]\nport = {free_port()}\n" if web else ""
+    path.write_text(f'storage = "{Path(folder) / storage}"\n{body}\n{page}')
+    return path
 
 
 class InjectedFault(Exception):

@@ -17,7 +17,7 @@ from firmware_host.runtime.replay import Replayer, parse
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.storage import Storage
 from hardware.base import ButtonEvent
-from testbed.streams import SETTLE, Stream, kinds, of, run
+from testbed.streams import SETTLE, Stream, kinds, of, run, shown
 
 
 # -------------------------------------------------------------------------------- storage
@@ -58,7 +58,7 @@ def clear(stream: Stream, moves) -> Stream:
     return stream.lift(*moves).settle()
 
 
-class Board:
+class Replayed:
     """A controller from ``open_controller`` on a simulated board with a virtual clock."""
 
     def __init__(self, storage: Storage, config: Config = CONFIG) -> None:
@@ -75,10 +75,6 @@ class Board:
             self.replayer.apply(item)
         self.replayer.run_until(stream.t)
         return [json.loads(line) for line in self.out.getvalue().splitlines()]
-
-
-def shown(events) -> list[list[str]]:
-    return [e["lines"] for e in events if e["event"] == "display"]
 
 
 def test_a_match_to_6_scored_on_the_screen_the_loser_begins_the_next_game():
@@ -103,7 +99,7 @@ def test_a_match_to_6_scored_on_the_screen_the_loser_begins_the_next_game():
 
 def test_after_a_won_match_the_next_game_begins_a_new_match_to_the_same_target(tmp_path):
     db = Storage(str(tmp_path / "games.db"))
-    board = Board(db)
+    board = Replayed(db)
     stream = clear(play(clear(play(Stream(), GAME_1), GAME_1), GAME_2), GAME_2)
     events = board.run(stream)
     assert kinds(events)[-2:] == ["match", "new_game"]
@@ -142,11 +138,11 @@ def test_resume_in_game_2_rebuilds_the_score_without_abandoned_games(tmp_path):
     path = str(tmp_path / "games.db")
     stream = clear(play(Stream(), GAME_1), GAME_1)
     stream = play(stream, GAME_2[:1]).press("menu").press("ok").wait(SETTLE)
-    Board(Storage(path)).run(play(stream.lift("A1*").settle(), GAME_2[:2]))
+    Replayed(Storage(path)).run(play(stream.lift("A1*").settle(), GAME_2[:2]))
     # the process dies here: every move is already committed
 
     db = Storage(path)
-    board = Board(db)
+    board = Replayed(db)
     assert board.ctl.moves == GAME_2[:2] and board.ctl.state.to_move == "black"
     assert board.ctl.match.score == "3-0 (to 6)"
     assert "Match 3-0 (to 6)" in board.ctl.screen().text_lines()
@@ -159,7 +155,7 @@ def test_resume_in_game_2_rebuilds_the_score_without_abandoned_games(tmp_path):
 
 def test_export_names_the_match_of_a_match_game(tmp_path):
     db = Storage(str(tmp_path / "games.db"))
-    Board(db).run(play(clear(play(Stream(), GAME_1), GAME_1), GAME_2[:1]))
+    Replayed(db).run(play(clear(play(Stream(), GAME_1), GAME_1), GAME_2[:1]))
     first, second = db.games()
     assert '[First "black"]\n[Match "1"]\n[MatchTarget "6"]' in record_text(second)
     assert '[First "white"]' in record_text(first)
@@ -170,8 +166,8 @@ def test_export_names_the_match_of_a_match_game(tmp_path):
 
 def test_a_single_game_is_resumed_without_a_match(tmp_path):
     path = str(tmp_path / "games.db")
-    Board(Storage(path), Config()).run(play(Stream(), GAME_1[:2]))
-    board = Board(Storage(path), Config())
+    Replayed(Storage(path), Config()).run(play(Stream(), GAME_1[:2]))
+    board = Replayed(Storage(path), Config())
     assert board.ctl.match is None and board.ctl.moves == GAME_1[:2]
     assert not any(line.startswith("Match") for line in board.ctl.screen().text_lines())
 
@@ -256,7 +252,7 @@ def test_menu_has_no_match_play_in_kiosk_mode_or_for_games_without_it():
 
 
 def test_menu_new_game_follows_a_game_started_elsewhere(tmp_path):
-    board = Board(Storage(str(tmp_path / "games.db")), Config())
+    board = Replayed(Storage(str(tmp_path / "games.db")), Config())
     board.ctl.new_game(Game.of("antipod", 4))  # as the simulator page's picker does
     events = board.run(Stream().press("menu").press("ok"))
     assert of(events, "new_game")[-1] == {"game": "antipod", "size": 4, "variant": "standard"}

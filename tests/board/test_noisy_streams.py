@@ -1,11 +1,7 @@
 """Streams the noisy-sensor bench (bench/robust/noisy.py) once got wrong, kept as they were
 recorded: what the scans read, hand tremors and hovering magnets included."""
 
-from testbed.streams import kinds, moves, of, run_file
-
-
-def shown(events) -> list[list[str]]:
-    return [e["lines"] for e in events if e["event"] == "display"]
+from testbed.streams import kinds, moves, of, run_file, shown
 
 
 def test_ok_pressed_while_a_hand_hovers_ends_the_capture_chain_once_the_board_settles():

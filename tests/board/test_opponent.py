@@ -19,7 +19,7 @@ from firmware_host.store.storage import Storage
 from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
 from testbed.streams import Stream, kinds, of, run
-from tests.board.test_controller import Drive
+from testbed.drive import Drive
 
 CONFIG = replace(Config(), opponent=OpponentConfig("computer", None, 1))
 #: Per game: its size and the human's first move (the human plays the side moving first).

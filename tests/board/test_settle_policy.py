@@ -7,7 +7,7 @@ from __future__ import annotations
 from engines import new_game
 from firmware_host.board import recognise
 from firmware_host.board.game import Game
-from tests.board.test_controller import Drive
+from testbed.drive import Drive
 
 
 def moved_at(drive: Drive, change_ms: int) -> int | None:

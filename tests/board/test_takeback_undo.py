@@ -6,12 +6,8 @@ from firmware_host.board.game import Game
 from firmware_host.board.phase import Following
 from firmware_host.ui.menu import GameChoice, Menu, game_choices
 from firmware_host.board.turn import LIGHTS, STEPS
-from testbed.streams import kinds, of, run_file
-from tests.board.test_controller import Drive
-
-
-def shown(events) -> list[list[str]]:
-    return [e["lines"] for e in events if e["event"] == "display"]
+from testbed.streams import kinds, of, run_file, shown
+from testbed.drive import Drive
 
 
 def test_taking_back_by_lifting_the_placed_token_guides_the_flip_back_and_the_pawn_home():

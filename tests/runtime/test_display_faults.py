@@ -5,70 +5,39 @@ in STATUS that it cannot write to them, and shows the board as it stands once th
 
 from __future__ import annotations
 
-import io
-import json
-import time
 
 import pytest
 from luma.core.interface.serial import i2c
 from luma.led_matrix.device import ws2812
 from luma.oled.device import ssd1306
 
-from firmware_host.cli.daemon import Daemon, Hardware
-from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage
 from hardware import leds, oled
 from hardware.leds import LumaLeds
 from hardware.oled import LumaDisplay
-from hardware.sim import SimBoard
 from testbed.recorders import I2cBus, RecordingWs281x
+from testbed.stepped import Stepped
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 TIMING = Timing(settle_ms=100, debounce_scans=2)
 
 
-class Board:
-    """The daemon stepped on a virtual clock over the simulated board, with a real panel and
-    a real LED chain."""
+class RealParts(Stepped):
+    """The daemon stepped over the simulated board, with a real panel on an I2C bus that can
+    break and a real LED chain whose DMA render can fail."""
 
     def __init__(self) -> None:
-        config = Config(game="antipalos", size=3, timing=TIMING)
-        self.controller = open_controller(config, Storage(":memory:"), configured_game(config))
-        self.sim, self.bus, self.log = SimBoard(64), I2cBus(), io.StringIO()
+        self.bus, self.dma = I2cBus(), RecordingWs281x()
         self.panel = LumaDisplay(ssd1306(i2c(bus=self.bus)), thread=True)
-        self.dma = RecordingWs281x()
         self.leds = LumaLeds(ws2812(dma_interface=self.dma, cascaded=64))
-        hardware = Hardware(self.sim, self.leds, self.panel, self.sim.buttons)
-        self.daemon = Daemon(self.controller, hardware, 100, log=self.log)
-        self.t = 0.0
-
-    def wait(self, ms: float) -> None:
-        for _ in range(int(ms // 10)):
-            self.t += 10
-            assert self.daemon.step(self.t)
-            time.sleep(0.001)  # the panel's thread gets its turn
-
-    def put(self, site: str) -> None:
-        self.sim.place(self.controller.layout.sensor[site])
-        self.wait(300)
-
-    def until(self, condition) -> None:
-        """Step on until ``condition()`` (the parts' threads run on the real clock), and once more."""
-        deadline = time.monotonic() + 5
-        while not condition():
-            assert time.monotonic() < deadline, "timed out"
-            self.wait(50)
-        self.wait(50)
-
-    def moves(self) -> list[str]:
-        return [e["move"] for e in map(json.loads, self.log.getvalue().splitlines())
-                if e["event"] == "move"]
+        super().__init__(Config(game="antipalos", size=3, timing=TIMING), Storage(":memory:"),
+                         leds=self.leds, display=self.panel, pause=0.001)
 
 
 def test_a_panel_that_stops_answering_does_not_stop_the_game(monkeypatch, capsys):
     monkeypatch.setattr(oled, "RETRY_SECONDS", 0.05)
-    board = Board()
+    board = RealParts()
     board.wait(200)
     assert board.panel.redraws == 1 and board.panel.failure is None
     board.bus.broken = True  # the panel's cable comes loose
@@ -92,7 +61,7 @@ def test_a_panel_that_stops_answering_does_not_stop_the_game(monkeypatch, capsys
 
 def test_leds_that_stop_answering_do_not_stop_the_game(monkeypatch, capsys):
     monkeypatch.setattr(leds, "RETRY_SECONDS", 0.05)
-    board = Board()
+    board = RealParts()
     board.wait(200)
     board.dma.failing = -5  # another program took the DMA channel
     board.put("A1*")

@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from firmware_host.store.storage import READ_ONLY, Storage
-from tests.store.test_storage_faults import Board
+from tests.store.test_storage_faults import OnFile
 from tests.system.test_service import REEDBOARD, send
 from testbed.tools import Card, NoCard, free_port, wait_for, wait_until
 
@@ -94,7 +94,7 @@ def test_games_begun_in_memory_follow_those_a_late_file_holds(card):
 
 # ------------------------------------------------------------------ the daemon
 def test_a_card_that_fails_mid_game_plays_on_and_says_so_once(card, capsys):
-    board = Board(str(card.folder / "games.db"))
+    board = OnFile(str(card.folder / "games.db"))
     board.put("A1*")
     card.fail()  # as an SD card that reports errors: read-only from now on
     board.put("A3*")

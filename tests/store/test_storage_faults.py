@@ -5,9 +5,7 @@ in the journal, refuses or retries the action, and loses nothing it acknowledged
 
 from __future__ import annotations
 
-import io
 from collections import deque
-import json
 import os
 import sqlite3
 import subprocess
@@ -16,46 +14,21 @@ import pytest
 
 from firmware_host.store.config import Config, Timing
 from firmware_host.board.game import Game
-from firmware_host.cli.daemon import Daemon, Hardware
-from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.storage import Storage
-from hardware.sim import SimBoard
+from testbed.stepped import Stepped
 
 TIMING = Timing(settle_ms=100, debounce_scans=2)
 #: Antipalos 3: white wins by connection with its third stone.
 GAME = ["A1*", "A3*", "B2*", "C1*", "C3*"]
 
 
-class Board:
-    """The daemon loop stepped on a virtual clock over the simulated board and a real file."""
+class OnFile(Stepped):
+    """The daemon loop stepped over the simulated board and a real games file at ``path``."""
 
     def __init__(self, path: str, match: int = 0) -> None:
-        self.config = Config(game="antipalos", size=3, match=match, storage=path, timing=TIMING)
-        self.storage = Storage(path)
-        self.controller = open_controller(self.config, self.storage, configured_game(self.config))
-        self.sim = SimBoard(64)
-        self.log = io.StringIO()
-        self.daemon = Daemon(self.controller, Hardware(self.sim, self.sim.leds, self.sim.display,
-                                                       self.sim.buttons), 100, log=self.log)
-        self.t = 0.0
+        super().__init__(Config(game="antipalos", size=3, match=match, storage=path, timing=TIMING),
+                         Storage(path))
         self.wait(200)
-
-    def wait(self, ms: float) -> None:
-        for _ in range(int(ms // 10)):
-            self.t += 10
-            assert self.daemon.step(self.t)
-
-    def put(self, site: str, on: bool = True) -> None:
-        channel = self.controller.layout.sensor[site]
-        self.sim.place(channel) if on else self.sim.lift(channel)
-        self.wait(300)
-
-    def events(self, kind: str) -> list[dict]:
-        return [e for e in map(json.loads, self.log.getvalue().splitlines()) if e["event"] == kind]
-
-    @property
-    def screen(self) -> list[str]:
-        return list(self.controller.screen().text_lines())
 
     def stored(self) -> list[tuple]:
         with sqlite3.connect(self.config.storage) as db:
@@ -70,7 +43,7 @@ class Locked:
 
     reason = "database is locked"
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: OnFile) -> None:
         self.other = sqlite3.connect(board.config.storage, isolation_level=None)
         self.other.execute("BEGIN EXCLUSIVE")
 
@@ -84,7 +57,7 @@ class Full:
 
     reason = "database or disk is full"
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: OnFile) -> None:
         self.db = db = board.storage._db
         pages = db.execute("PRAGMA page_count").fetchone()[0]
         db.execute(f"PRAGMA max_page_count = {pages}")
@@ -108,7 +81,7 @@ class Refused:
 
     reason = "not authorized"
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: OnFile) -> None:
         self.db = board.storage._db
         writes = (sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE)
         self.db.set_authorizer(
@@ -119,7 +92,7 @@ class Refused:
         self.db.set_authorizer(None)
 
 
-def said(board: Board, capsys, fault) -> None:
+def said(board: OnFile, capsys, fault) -> None:
     """The OLED, STATUS and the journal (once) say the games cannot be saved, and why."""
     assert board.screen[:2] == ["Cannot save", fault.reason]
     assert f"(cannot save: {fault.reason})" in board.daemon._status
@@ -127,7 +100,7 @@ def said(board: Board, capsys, fault) -> None:
     assert err.count("cannot save the games") == 1 and fault.reason in err
 
 
-def recovered(board: Board, capsys) -> None:
+def recovered(board: OnFile, capsys) -> None:
     board.wait(1200)
     assert "cannot save" not in board.daemon._status
     assert "can be saved again" in capsys.readouterr().err
@@ -136,7 +109,7 @@ def recovered(board: Board, capsys) -> None:
 
 @pytest.mark.parametrize("fault", [Locked, Full])
 def test_a_move_is_refused_until_it_can_be_saved_then_taken(tmp_path, capsys, fault):
-    board = Board(str(tmp_path / "games.db"))
+    board = OnFile(str(tmp_path / "games.db"))
     board.put("A1*")
     broken = fault(board)
     board.put("A3*")
@@ -152,7 +125,7 @@ def test_a_move_is_refused_until_it_can_be_saved_then_taken(tmp_path, capsys, fa
 
 @pytest.mark.parametrize("fault", [Locked, Refused])
 def test_a_takeback_and_a_new_game_wait_for_the_file_in_order(tmp_path, capsys, fault):
-    board = Board(str(tmp_path / "games.db"))
+    board = OnFile(str(tmp_path / "games.db"))
     board.put("A1*")
     board.put("A3*")
     broken = fault(board)
@@ -176,7 +149,7 @@ def test_a_takeback_and_a_new_game_wait_for_the_file_in_order(tmp_path, capsys, 
 
 @pytest.mark.parametrize("match", [0, 6])
 def test_a_game_end_that_cannot_be_saved_is_saved_later(tmp_path, capsys, match):
-    board = Board(str(tmp_path / "games.db"), match)
+    board = OnFile(str(tmp_path / "games.db"), match)
     for site in GAME[:-1]:
         board.put(site)
     broken = Refused(board)
@@ -194,7 +167,7 @@ def test_a_game_end_that_cannot_be_saved_is_saved_later(tmp_path, capsys, match)
 
 
 def test_a_locked_database_holds_a_write_two_scan_periods_at_most(tmp_path):
-    board = Board(str(tmp_path / "games.db"))  # 100 Hz: 10 ms a scan
+    board = OnFile(str(tmp_path / "games.db"))  # 100 Hz: 10 ms a scan
     assert board.storage._db.execute("PRAGMA busy_timeout").fetchone()[0] == 20
 
 
@@ -212,7 +185,7 @@ def test_a_database_that_cannot_be_written_at_start_is_played_from_memory(tmp_pa
     Storage(str(db)).close()
     immutable(db)
     try:
-        board = Board(str(db))
+        board = OnFile(str(db))
         why = "the games file cannot be written (attempt to write a readonly database)"
         assert board.storage.in_memory and board.screen[:2] == ["Cannot save", why]
         assert f"Cannot save: {why} ({db}); the game goes on from memory" in capsys.readouterr().err
@@ -227,7 +200,7 @@ def test_a_database_that_cannot_be_written_at_start_is_played_from_memory(tmp_pa
 
 
 def test_the_journal_counts_time_from_the_games_start_as_the_page_and_replays_do(tmp_path):
-    board = Board(str(tmp_path / "games.db"))
+    board = OnFile(str(tmp_path / "games.db"))
     board.wait(5000)
     board.put("A1*")
     assert board.events("move")[0]["t"] >= 5000  # counted from the daemon's (and game's) start
@@ -245,7 +218,7 @@ def test_a_disk_already_full_at_start_is_said_at_once_and_cleared_when_there_is_
         tmp_path, monkeypatch, capsys):
     free = os.statvfs(tmp_path).f_bavail * os.statvfs(tmp_path).f_frsize
     monkeypatch.setattr("firmware_host.store.storage.MIN_FREE_BYTES", free * 2)  # the disk is "full"
-    board = Board(str(tmp_path / "games.db"))
+    board = OnFile(str(tmp_path / "games.db"))
     assert board.screen[0] == "Cannot save" and board.screen[1].startswith("the disk is full")
     assert "(the disk is full (" in capsys.readouterr().err
     monkeypatch.setattr("firmware_host.store.storage.MIN_FREE_BYTES", 0)  # room made

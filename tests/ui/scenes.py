@@ -1,7 +1,7 @@
 """Moments at the board, one for every kind of thing the OLED asks or tells the players: a
 piece in the hand, each kind of follow-up, a choice, a takeback, a refusal, a knocked piece, the
 computer's move to carry out, the end, a correction, the menu. Each scene is a real controller
-on a real engine, driven by hand changes on a simulated board (tests/board/test_controller.py's
+on a real engine, driven by hand changes on a simulated board (testbed/drive.py's
 :class:`Drive`). The OLED tests render them all; docs/play/make.py shows them in the players'
 guides.
 
@@ -18,7 +18,7 @@ from typing import Callable
 from firmware_host.board.game import Game
 from firmware_host.store.storage import Storage
 from firmware_host.ui.menu import Menu, game_choices
-from tests.board.test_controller import SELF_PHALANX, Drive, Scripted
+from testbed.drive import SELF_PHALANX, Drive, Scripted
 
 
 def with_menu(game: Game, **kw) -> Drive:

@@ -12,7 +12,7 @@ import sys
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from testbed.streams import STREAMS, Stream, kinds, moves, of, run
+from testbed.streams import STREAMS, Stream, kinds, moves, of, run, shown
 
 from firmware_host.store.config import Config, Kiosk
 from firmware_host.ui.menu import HELP
@@ -24,10 +24,6 @@ from firmware_host.store.storage import Storage
 GAME, SIZE = "antipalos", 3
 MINUTE = 60_000
 KIOSK = replace(Config(), kiosk=Kiosk(enabled=True, idle_minutes=1))
-
-
-def shown(events) -> list[list[str]]:
-    return [e["lines"] for e in events if e["event"] == "display"]
 
 
 def at(events, kind: str) -> float:

@@ -15,7 +15,7 @@ from engines import GAME_NAMES
 from firmware_host.board.game import Game
 from firmware_host.ui.screens import SIZE, fits
 from tests.ui.scenes import SCENES
-from tests.board.test_controller import Drive
+from testbed.drive import Drive
 from tests.net.web.web_tools import OUTPUT
 
 #: What each scene's screen must say (a pattern searched in its text, every page together).

@@ -15,7 +15,7 @@ from firmware_host.board.game import Game
 from firmware_host.board.phase import Moving
 from firmware_host.ui.menu import Menu, game_choices
 from firmware_host.ui.screens import SIZE, fits
-from tests.board.test_controller import Drive
+from testbed.drive import Drive
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 
