@@ -9,7 +9,7 @@ import json
 import time
 from typing import Any, Callable
 
-from firmware_host.cli.daemon import Daemon, Hardware
+from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage

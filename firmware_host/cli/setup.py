@@ -205,7 +205,7 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool,
               out: TextIO = sys.stdout) -> int:
     """Run the wizard until the layout is written (0), the set-up stops incomplete (1), or it
     is interrupted (130, its progress saved); 2 for a bad config."""
-    from firmware_host.cli.daemon import open_hardware
+    from firmware_host.runtime.loop import open_hardware
 
     target = layout_target(config, layout)
     try:
@@ -244,7 +244,7 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool,
 def _page(hardware, plan: Plan, game: Game, config: Config):
     """The wizard's page at the config's ``[web]`` address (loopback by default; beyond it the
     controls need a token, printed); None, said why, when the address is taken."""
-    from firmware_host.cli.daemon import host_address
+    from firmware_host.runtime.loop import host_address
     from firmware_host.net import web
     from firmware_host.net.web.setup_page import SetupPage
     from firmware_host.net.web.tap import tap

@@ -10,7 +10,7 @@ import json
 import os
 import time
 
-from firmware_host.cli.daemon import SILENT_SECONDS, Daemon, Hardware
+from firmware_host.runtime.loop import SILENT_SECONDS, Daemon, Hardware
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from firmware_host.cli.daemon import Daemon, Hardware
+from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage

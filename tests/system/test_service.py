@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.cli.daemon import Daemon, Hardware
+from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.runtime.notify import Notifier
 from firmware_host.runtime.service import PowerOffProcess
 from firmware_host.runtime.session import configured_game, open_controller

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.cli.daemon import Daemon, open_hardware
+from firmware_host.runtime.loop import Daemon, open_hardware
 from firmware_host.net import web
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Timing
