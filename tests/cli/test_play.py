@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.store.referee import play
+from firmware_host.cli.play import play
 
 SEVEN = "F2*; *G7; B4*; *D2; H8*; *A1; L12*"
 #: 12 placements on 4×4 (supply 6) without a win: Phase Two follows.

@@ -12,7 +12,8 @@ import pytest
 
 from engines import GAME_NAMES, game_info, new_game
 from firmware_host.store.export import export
-from firmware_host.store.referee import has_views, play
+from firmware_host.cli.play import play
+from firmware_host.store.records import has_views
 from firmware_host.store.storage import Storage
 
 CASES = [(name, variant) for name in GAME_NAMES for variant in game_info(name).variants]
