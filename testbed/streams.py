@@ -72,10 +72,10 @@ class Stream:
 
 
 def board_after(stream: Stream, game: str, size=None, variant=None, computer=None):
-    """The board under test (testbed/board.py) that played ``stream`` from the start position;
+    """The board under test (testbed/board_under_test.py) that played ``stream`` from the start position;
     the caller closes it. Streams with robot lines (a restart) are replayed so."""
     from engines import new_game
-    from testbed.board import BoardUnderTest
+    from testbed.board_under_test import BoardUnderTest
 
     start = new_game(game, size, variant) if size or variant else new_game(game)
     head = [{"setup": "empty", "game": game, "size": size, "variant": variant}]

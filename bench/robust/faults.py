@@ -121,7 +121,7 @@ class Rig:
         self.daemon.attach(self.page)
         self.net = None
         if broker:
-            from firmware_host.net.mqtt.board import attach
+            from firmware_host.net.mqtt.observer import attach
 
             self.net = attach(self.daemon, self.config)
         self.t0 = time.monotonic()

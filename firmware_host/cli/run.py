@@ -156,7 +156,7 @@ def _network(daemon: Daemon, config: Config):
     """The board on the café network's broker, when the config names one (docs/cafe.md)."""
     if config.mqtt.host is None:
         return None
-    from firmware_host.net.mqtt.board import attach
+    from firmware_host.net.mqtt.observer import attach
 
     return attach(daemon, config)
 

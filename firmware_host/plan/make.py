@@ -16,7 +16,7 @@ from hardware.wiring import WiringPlan, led_plan, scanner_plan
 
 
 @dataclass
-class Plan:
+class BuildPlan:
     """Everything a plan is drawn from."""
 
     title: str
@@ -47,7 +47,7 @@ class Plan:
 
 
 def make_plan(config: Config, game: Game, pitch: float, layout_path: str | None = None,
-              scanner: str | None = None, default_scanner: str = "74hc165") -> Plan:
+              scanner: str | None = None, default_scanner: str = "74hc165") -> BuildPlan:
     """The plan of ``game`` on the board ``config`` describes (``scanner``: another backend
     than the config's; ``default_scanner`` for a config on the simulated board);
     ConfigError, OptionError (a game) or HardwareOptionError (its wiring)."""
@@ -63,10 +63,10 @@ def make_plan(config: Config, game: Game, pitch: float, layout_path: str | None 
         raise HardwareOptionError(f"leds: the board needs {layout.led_channels} LED channels, "
                                   f"and the chain has {leds.capacity}")
     channels = Channels(layout.sensor, layout.led, scan.terminal)
-    return Plan(game.title, BoardPlan(sites, pitch), channels, scan, leds, config)
+    return BuildPlan(game.title, BoardPlan(sites, pitch), channels, scan, leds, config)
 
 
-def write_plan(plan: Plan, out: str, fmt: str, paper_name: str) -> list[str]:
+def write_plan(plan: BuildPlan, out: str, fmt: str, paper_name: str) -> list[str]:
     """Write the sheets; the files written. SVG: ``out`` is the whole board, and beside it
     ``-page-NN.svg`` (when it does not fit the paper), ``-wiring.svg`` and ``-wiring.txt``.
     PDF: one file, the pages then the wiring sheet and table."""

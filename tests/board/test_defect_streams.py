@@ -3,7 +3,7 @@ issue34_*.jsonl) and what the player expects to see: the events, the record, the
 
 Each was reproduced on the controller as it stood when the issue was filed (where all but two
 failed) and passes on the phase model that replaced it. Streams with robot-only lines (a
-``command`` the page sends) are replayed through the board under test (testbed/board.py),
+``command`` the page sends) are replayed through the board under test (testbed/board_under_test.py),
 the others through ``reedboard replay``.
 """
 
@@ -18,7 +18,7 @@ from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.board.controller import Game
 from firmware_host.board.view import SET_BACK
 from testbed.streams import STREAMS, after, kinds, moves, of, run_file, said
-from testbed.board import BoardUnderTest
+from testbed.board_under_test import BoardUnderTest
 from testbed.pair import Pair
 
 GAMES = {"antipalos": (3, "two"), "antipode": (None, "standard"), "antipod": (4, None),

@@ -25,7 +25,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 from bench.robot import FAULTS, Options, one_board
 from firmware_host.board.controller import Game
 from testbed.bus import Faults
-from testbed.board import BoardUnderTest
+from testbed.board_under_test import BoardUnderTest
 from testbed.pair import PAIR_MIX, Pair
 from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, intend, planned
 

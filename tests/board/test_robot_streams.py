@@ -11,7 +11,7 @@ import pytest
 from firmware_host.board.game import Game
 from firmware_host.store.config import Config, OpponentConfig
 from testbed.streams import STREAMS, after, kinds, moves, of, run_file, said
-from testbed.board import BoardUnderTest
+from testbed.board_under_test import BoardUnderTest
 
 
 def test_a_capture_taken_back_from_the_menu_ends_before_it():

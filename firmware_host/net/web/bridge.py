@@ -42,7 +42,7 @@ from firmware_host.net.web.drawn import drawn
 from firmware_host.net.web.tap import HardwareBoard
 from firmware_host.ui.screens import result_words
 from firmware_host.actions.commands import SEATS, NewGame
-from firmware_host.net.web.commands import Command, Drag, Press, SetNoise, SetUp, SiteChange
+from firmware_host.net.web.commands import PageCommand, Drag, Press, SetNoise, SetUp, SiteChange
 from hardware.sim import Noise, SimBoard
 
 #: The noise the page's switch turns on: contact bounce, and a hand hovering now and then.
@@ -90,7 +90,7 @@ class Hub:
 
     def __init__(self, log_size: int = 2000) -> None:
         self._lock = threading.Lock()
-        self._commands: deque[Command] = deque()
+        self._commands: deque[PageCommand] = deque()
         self._state: Update = {}
         self._log: deque[dict[str, Any]] = deque(maxlen=log_size)
         self._listeners: list[Callable[[Update], None]] = []
@@ -103,7 +103,7 @@ class Hub:
         self.storage: str | None = None
 
     # -- the web server's side
-    def submit(self, command: Command) -> bool:
+    def submit(self, command: PageCommand) -> bool:
         """Queue ``command`` for the loop; False when MAX_WAITING already wait."""
         with self._lock:
             if len(self._commands) >= MAX_WAITING:
@@ -133,7 +133,7 @@ class Hub:
     def pending(self) -> bool:
         return bool(self._commands)
 
-    def take(self, most: int = MAX_WAITING) -> list[Command]:
+    def take(self, most: int = MAX_WAITING) -> list[PageCommand]:
         """The oldest ``most`` commands waiting."""
         with self._lock:
             n = min(most, len(self._commands))
@@ -214,7 +214,7 @@ class WebBoard:
         #: Changes of one site are spaced at least this far apart, so that the debouncer sees
         #: each (a quick click-click is a lift and a placing, i.e. a tap).
         self.gap_ms = gap_ms
-        self._pending: deque[Command] = deque()
+        self._pending: deque[PageCommand] = deque()
         self._changed: dict[str, float] = {}
         self._now = 0.0
         self._game_id: Any = object()
@@ -246,14 +246,14 @@ class WebBoard:
         self._publish(controller, list(events))
 
     # ------------------------------------------------------------------ commands
-    def _due_now(self) -> list[Command]:
+    def _due_now(self) -> list[PageCommand]:
         """Up to PER_STEP commands to apply now, taken out of the queue: each one's sites'
         earlier changes are far enough back, and no earlier command waits for its sites (a
         site's changes keep their order; one busy site never holds the others up). A command
         for the whole board (a button, a new game, a setup) waits for everything before it."""
-        due: list[Command] = []
+        due: list[PageCommand] = []
         busy: set[str] = set()
-        kept: deque[Command] = deque()
+        kept: deque[PageCommand] = deque()
         while self._pending and len(due) < PER_STEP:
             command = self._pending.popleft()
             sites = _sites_of(command)
@@ -268,11 +268,11 @@ class WebBoard:
         self._pending.extendleft(reversed(kept))
         return due
 
-    def _due(self, command: Command) -> bool:
+    def _due(self, command: PageCommand) -> bool:
         sites = _sites_of(command)
         return all(self._now - self._changed.get(s, -math.inf) >= self.gap_ms for s in sites)
 
-    def _apply(self, command: Command, controller: Controller) -> None:
+    def _apply(self, command: PageCommand, controller: Controller) -> None:
         if isinstance(command, SiteChange):
             on = command.action == "place"
             if command.action == "toggle":
@@ -446,7 +446,7 @@ def _players(controller: Controller) -> dict[str, Any]:
     return {"computer": SEATS[seat] if seat < len(SEATS) else None, "level": opponent.level}
 
 
-def _sites_of(command: Command) -> tuple[str, ...]:
+def _sites_of(command: PageCommand) -> tuple[str, ...]:
     if isinstance(command, SiteChange):
         return (command.site,)
     if isinstance(command, Drag):

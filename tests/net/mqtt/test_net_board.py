@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from firmware_host.net.mqtt import topics
-from firmware_host.net.mqtt.board import NetBoard
+from firmware_host.net.mqtt.observer import NetBoard
 from firmware_host.net.mqtt.link import Link
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Mqtt

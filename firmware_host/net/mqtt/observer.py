@@ -25,7 +25,7 @@ from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
 from firmware_host.board.playable import Playable
 from firmware_host.net.mqtt import topics
-from firmware_host.net.mqtt.commands import Command, Recent, Refused, parse
+from firmware_host.net.mqtt.commands import BrokerCommand, Recent, Refused, parse
 from firmware_host.net.mqtt.discovery import Device, discovery_messages
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.remote import Remote
@@ -66,7 +66,7 @@ class NetBoard:
         self.device = device or Device(board_id)
         self._bucket = Bucket(RATE, BURST)
         self._new_games = Bucket(1 / NEW_GAME_SECONDS, 1)
-        self._commands: deque[tuple[Command, Any]] = deque()
+        self._commands: deque[tuple[BrokerCommand, Any]] = deque()
         self._recent = Recent()
         self._lock = threading.Lock()
         self._state: dict[str, Any] | None = None
@@ -105,7 +105,7 @@ class NetBoard:
         if events or commands or self._state is None or self._stale:
             self._publish_state(controller, events)
 
-    def _apply(self, controller: Controller, command: Command, ident: Any) -> None:
+    def _apply(self, controller: Controller, command: BrokerCommand, ident: Any) -> None:
         """Carry out a checked command; a failure is answered and said, and the loop goes on."""
         if isinstance(command, TakeBack) and not controller.moves:
             return self._reply(ident, "no move to take back")
@@ -245,7 +245,7 @@ class NetBoard:
         self._reply(ident, "ignored: a retained command is acted on once, when it is sent "
                            "(publish commands without retain)")
 
-    def _refusal(self, command: Command) -> str | None:
+    def _refusal(self, command: BrokerCommand) -> str | None:
         if not self.obey:
             return "commands are off in kiosk mode ([mqtt] kiosk_commands)"
         why = self.playable.refusal(command)
