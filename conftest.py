@@ -6,7 +6,8 @@ choose, e.g. the quick tests on a laptop::
 - ``browser``: a test given Chromium or Firefox (the ``browser``, ``page`` or ``firefox`` fixture);
 - ``broker``: a test given Mosquitto or PostgreSQL (the ``broker``, ``watcher``, ``boards`` or
   ``postgres`` fixture); a test that starts one itself is marked where it is written;
-- ``slow``: the robot's, the soak's and the faults' runs (:data:`SLOW`);
+- ``slow``: the robot's, the soak's and the faults' runs (:data:`SLOW`), and tests marked so
+  where they are written (the computer's longest searches);
 - ``daemon``: the daemon's tests that need nothing outside Python (:data:`DAEMON`: the folders
   mirroring firmware_host's packages, tests/net/ aside);
 - ``docs``: the docs as tests (``tests/docs/``): every example and command of README.md and
