@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import time
 from pathlib import Path
 
 import pytest
+
+#: ``reedboard`` as a process of this Python (the package as the tests import it).
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 def require(present: bool, what: str) -> None:

@@ -7,64 +7,21 @@ import json
 import signal
 import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from firmware_host.store.storage import Storage
 from testbed.streams import STREAMS
-from testbed.tools import free_port
+from testbed.running import Running
+from testbed.tools import REEDBOARD, write_config
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
-
-
-class Running:
-    """``reedboard run --sim`` fed through stdin; its events read from stdout."""
-
-    def __init__(self, config: Path) -> None:
-        self.proc = subprocess.Popen(
-            [*REEDBOARD, "run", "--sim", "--config", str(config)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )
-
-    def send(self, **line) -> None:
-        self.proc.stdin.write(json.dumps(line) + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, kind: str, timeout: float = 20) -> dict:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
-            event = json.loads(line)
-            if event["event"] == kind:
-                return event
-        raise AssertionError(f"no {kind} event; stderr: {self.proc.stderr.read()}")
-
-    def said(self, text: str, timeout: float = 20) -> bool:
-        """Read stderr until a line holds ``text`` (the page is served after READY)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.proc.stderr.readline()
-            if not line:
-                return False
-            if text in line:
-                return True
-        return False
 
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
     """A config with its own games file (and its own port for the simulator page)."""
-    path = tmp_path / "config.toml"
-    path.write_text(
-        f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
-        f"[web]\nport = {free_port()}\n"
-    )
-    return path
+    return write_config(tmp_path, 'game = "antipalos"\nsize = 5')
 
 
 def test_sigkill_mid_game_then_resume_from_the_sqlite_file(config: Path, tmp_path: Path):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -18,9 +17,8 @@ from firmware_host.store.config import Config
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.storage import Storage
 from firmware_host.board.turn import LIGHTS
-from testbed.tools import wait_until, write_config
+from testbed.tools import REEDBOARD, wait_until, write_config
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ import signal
 import subprocess
 from pathlib import Path
 
-from tests.cli.test_run import REEDBOARD, Running
+from testbed.running import Running
+from testbed.tools import REEDBOARD
 from tests.cli.test_setup import chain_wiring, sites_of, write_board
 from tests.runtime.test_stops_said import sim_config
 

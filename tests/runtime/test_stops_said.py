@@ -10,7 +10,7 @@ import signal
 import sqlite3
 from pathlib import Path
 
-from tests.cli.test_run import Running
+from testbed.running import Running
 from tests.store.test_storage_faults import immutable
 from testbed.tools import free_port
 

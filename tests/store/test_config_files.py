@@ -7,13 +7,11 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 
 import pytest
 
-from testbed.tools import free_port
+from testbed.tools import REEDBOARD, free_port
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 def reedboard(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import sys
 
-from testbed.tools import free_port
+from testbed.tools import REEDBOARD, free_port
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 def test_a_second_daemon_on_the_same_database_exits_2_naming_the_holder(tmp_path):

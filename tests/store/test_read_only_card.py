@@ -15,8 +15,8 @@ import pytest
 
 from firmware_host.store.storage import READ_ONLY, Storage
 from tests.store.test_storage_faults import OnFile
-from tests.system.test_service import REEDBOARD, send
-from testbed.tools import Card, NoCard, free_port, wait_for, wait_until
+from tests.system.test_service import send
+from testbed.tools import REEDBOARD, Card, NoCard, free_port, wait_for, wait_until
 
 
 @pytest.fixture

@@ -7,12 +7,10 @@ import json
 import signal
 import sqlite3
 import subprocess
-import sys
 
 from firmware_host.store.storage import Storage
-from testbed.tools import free_port
+from testbed.tools import REEDBOARD, free_port
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 def setup(tmp_path):

@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -23,9 +22,8 @@ from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
-from testbed.tools import receive, wait_for, write_config
+from testbed.tools import REEDBOARD, receive, wait_for, write_config
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 def sim_config(tmp_path: Path, extra: str = "") -> Path:

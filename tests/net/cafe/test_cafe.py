@@ -22,7 +22,8 @@ from firmware_host.net.cafe import broker_address
 from firmware_host.net.cafe import fleet as fleet_module
 from firmware_host.net.cafe.archive import Archive
 from firmware_host.ui.screens import status_screen
-from testbed.broker import REEDBOARD, Watcher, board_config, wired_for
+from testbed.broker import Watcher, board_config, wired_for
+from testbed.tools import REEDBOARD
 from testbed.tools import free_port
 
 OUTPUT = Path(__file__).resolve().parents[3] / "test-output"

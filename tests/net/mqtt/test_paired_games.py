@@ -16,7 +16,8 @@ from typing import Any, Callable
 
 import engines
 from firmware_host.store.layout import default_layout
-from testbed.broker import REEDBOARD, Board, Watcher
+from testbed.broker import Board, Watcher
+from testbed.tools import REEDBOARD
 from testbed.tools import free_port
 
 CAFE = Path(__file__).resolve().parents[3] / "docs" / "cafe.md"

@@ -12,7 +12,7 @@ from pathlib import Path
 import aiohttp
 
 from testbed.tools import free_port
-from tests.cli.test_run import Running
+from testbed.running import Running
 
 #: What the /watch page never shows.
 UNSHOWN = {"oled", "settings", "events", "noise", "plan"}
