@@ -1,5 +1,6 @@
-"""Issue 34, "Why": every defect players hit, as a recorded stream (tests/board/streams/
-issue34_*.jsonl) and what the player expects to see: the events, the record, the OLED's words.
+"""Every defect players hit at the board (issue 34's list), as a recorded stream
+(tests/board/streams/defect_*.jsonl) and what the player expects to see: the events, the
+record, the OLED's words.
 
 Each was reproduced on the controller as it stood when the issue was filed (where all but two
 failed) and passes on the phase model that replaced it. Streams with robot-only lines (a
@@ -38,7 +39,7 @@ def replay(name: str, game: str, side: str | None = None):
 def test_takeback_against_the_computer_in_anti_grid_guides_both_pieces_back():
     """Red c1-c3, the computer's b12-b8 carried out, MENU -> Take back; the player puts the
     computer's piece back, then the own pawn."""
-    events = replay("issue34_antigrid_computer_takeback.jsonl", "anti-grid", "blue")
+    events = replay("defect_antigrid_computer_takeback.jsonl", "anti-grid", "blue")
     assert of(events, "takeback") == [{"move": "b12-b8"}, {"move": "c1-c3"}]
     (first, *_) = of(after(events, "takeback"), "out_of_sync")
     assert {"c1", "b12"} <= set(first["missing"]) and {"c3", "b8"} <= set(first["extra"])
@@ -49,7 +50,7 @@ def test_takeback_against_the_computer_in_anti_grid_guides_both_pieces_back():
 def test_takeback_against_the_computer_in_antipalos_clears_in_the_order_lit():
     """White B2*, the computer's *C3 placed, MENU -> Take back: the two lit Trirods lifted in
     the order the board lists them."""
-    events = replay("issue34_antipalos_computer_takeback.jsonl", "antipalos", "black")
+    events = replay("defect_antipalos_computer_takeback.jsonl", "antipalos", "black")
     rest = after(events, "takeback")
     assert moves(rest) == [] and "expect" not in kinds(rest)
     assert not said(rest[-3:], "Board differs")
@@ -60,28 +61,28 @@ def test_takeback_against_the_computer_in_antipalos_clears_in_the_order_lit():
 def test_antipode_a_placement_tapped_at_once_is_the_landing():
     """b1 placed and tapped at once (the pawn lands on it), then the lit neighbour a1 flipped:
     b1:b1, without asking for the landing again."""
-    events = replay("issue34_antipode_place_then_tap.jsonl", "antipode")
+    events = replay("defect_antipode_place_then_tap.jsonl", "antipode")
     assert moves(events) == ["b1:b1"]
     assert not said(events, "Tap the token your pawn lands on")
 
 
 def test_antipode_the_landing_tapped_before_placing_counts():
     """Blue moves the pawn to e3 and taps it first, then places a3 (no flips): a3:e3."""
-    events = replay("issue34_antipode_tap_landing_first.jsonl", "antipode")
+    events = replay("defect_antipode_tap_landing_first.jsonl", "antipode")
     assert moves(events) == ["a3:e3"]
     assert not said(events, "BACK/OK: a3:a3")
 
 
 def test_antipode_a_flip_just_before_the_placement_counts():
     """One hand turns a1 over, the other sets b1 down 60 ms later; then b1 tapped as the landing."""
-    events = replay("issue34_antipode_flip_before_placing.jsonl", "antipode")
+    events = replay("defect_antipode_flip_before_placing.jsonl", "antipode")
     assert {"action": "flip", "sites": ["a1"]} not in of(events, "guide")
     assert moves(events) == ["b1:b1"]
 
 
 def test_antipode_a_token_held_while_turned_is_a_flip_in_progress():
     """a1 lifted to be turned, b1 placed meanwhile, a1 held 0.7 s then set down; b1 tapped."""
-    events = replay("issue34_antipode_token_held_while_turned.jsonl", "antipode")
+    events = replay("defect_antipode_token_held_while_turned.jsonl", "antipode")
     assert not said(events, "Put a1 back") and "out_of_sync" not in kinds(events)
     assert moves(events) == ["b1:b1"]
 
@@ -89,14 +90,14 @@ def test_antipode_a_token_held_while_turned_is_a_flip_in_progress():
 def test_antipode_the_next_player_starting_before_ok_is_not_stuck():
     """Blue placed b1 and flipped a1; the landing is offered (OK: b1:a1) when Red places h9:
     Blue's turn is taken as offered and Red's begins, nothing is refused."""
-    events = replay("issue34_antipode_next_player_before_ok.jsonl", "antipode")
+    events = replay("defect_antipode_next_player_before_ok.jsonl", "antipode")
     assert moves(events)[:1] == ["b1:a1"]
     assert not said(events, "Take h9 off") and "out_of_sync" not in kinds(events)
 
 
 def test_antipode_a_flip_just_after_ok_keeps_the_turn():
     """b1:a1 recorded, its path flip b1 lit: OK, and b1 turned over by lifting just after."""
-    events = replay("issue34_antipode_flip_just_after_ok.jsonl", "antipode")
+    events = replay("defect_antipode_flip_just_after_ok.jsonl", "antipode")
     assert "takeback" not in kinds(events)
     assert events[-1]["moves"] == ["b1:a1"]
 
@@ -104,14 +105,14 @@ def test_antipode_a_flip_just_after_ok_keeps_the_turn():
 # ------------------------------------------------------------ the board's own guidance
 def test_new_game_clearing_as_listed_is_no_move():
     """A won game; MENU -> New game; the seven pieces lifted one by one as the board lists them."""
-    events = replay("issue34_antipalos_new_game_clearing.jsonl", "antipalos")
+    events = replay("defect_antipalos_new_game_clearing.jsonl", "antipalos")
     assert moves(after(events, "new_game")) == []
     assert events[-1]["moves"] == []
 
 
 def test_anti_grid_takeback_pieces_set_back_in_the_other_order():
     """c1-c3, MENU -> Take back; c3 lifted first, then the pawn put back on c1."""
-    events = replay("issue34_antigrid_takeback_lift_first.jsonl", "anti-grid")
+    events = replay("defect_antigrid_takeback_lift_first.jsonl", "anti-grid")
     rest = after(events, "takeback")
     assert "targets" not in kinds(rest) and not said(rest, "Put it on a lit site")
     assert said(rest, "Put c1 back")
@@ -120,7 +121,7 @@ def test_anti_grid_takeback_pieces_set_back_in_the_other_order():
 
 def test_phalanx_one_triangle_of_a_piece_to_remove_asks_for_the_rest():
     """Green a1se-g7se self-phalanxes; Red lifts the Archer a triangle at a time."""
-    events = replay("issue34_phalanx_one_triangle.jsonl", "phalanx")
+    events = replay("defect_phalanx_one_triangle.jsonl", "phalanx")
     assert "out_of_sync" not in kinds(events) and not said(events, "put back")
     assert len(events[-1]["moves"]) == 2
 
@@ -130,7 +131,7 @@ def test_phalanx_one_triangle_of_a_piece_to_remove_asks_for_the_rest():
 def test_takeback_against_the_computer_ends_before_the_players_move(game):
     """The player's move, the computer's answer carried out, MENU -> Take back; then a player
     who does one thing at a time, exactly what the board lights."""
-    name = f"issue34_{game.replace('-', '')}_computer_takeback_one_at_a_time.jsonl"
+    name = f"defect_{game.replace('-', '')}_computer_takeback_one_at_a_time.jsonl"
     events = replay(name, game, new_game(game, *GAMES[game]).sides[-1])
     rest = after(events, "takeback")
     assert moves(rest) == [] and "illegal" not in kinds(rest)
@@ -140,7 +141,7 @@ def test_takeback_against_the_computer_ends_before_the_players_move(game):
 def test_phalanx_the_computers_forced_removal_is_made():
     """Green a1se-g7se self-phalanxes against the computer (Red): Red's whole turn is removing
     the Archer; the player lifts it as the board asks."""
-    events = replay("issue34_phalanx_computer_forced_removal.jsonl", "phalanx", "red")
+    events = replay("defect_phalanx_computer_forced_removal.jsonl", "phalanx", "red")
     assert not said(events, "Wait: the computer is thinking")
     assert len(events[-1]["moves"]) == 2
 
@@ -149,7 +150,7 @@ def test_phalanx_the_computers_forced_removal_is_made():
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_new_game_from_the_page_shows_no_warning(game):
     """Two moves, then the page's New game, which sets the start position up at once."""
-    name = f"issue34_{game.replace('-', '')}_new_game_from_page.jsonl"
+    name = f"defect_{game.replace('-', '')}_new_game_from_page.jsonl"
     board = BoardUnderTest.replay((STREAMS / name).read_text())
     try:
         events = after(board.events, "new_game")
@@ -162,14 +163,14 @@ def test_a_new_game_from_the_page_shows_no_warning(game):
 # ------------------------------------------------------------ a correction by lifting
 def test_anti_grid_a_correction_by_lifting_shows_no_warning():
     """c1-c3, then the pawn lifted off c3 and set on c5 0.35 s later."""
-    events = replay("issue34_antigrid_correction_by_lifting.jsonl", "anti-grid")
+    events = replay("defect_antigrid_correction_by_lifting.jsonl", "anti-grid")
     assert "out_of_sync" not in kinds(events) and not said(events, "Board differs")
     assert of(events, "correction") == [{"move": "c1-c5", "replaces": "c1-c3", "side": "red"}]
 
 
 def test_antipalos_a_correction_by_lifting_is_a_correction():
     """B2*, then the Trirod lifted and set on C3* 0.35 s later."""
-    events = replay("issue34_antipalos_correction_by_lifting.jsonl", "antipalos")
+    events = replay("defect_antipalos_correction_by_lifting.jsonl", "antipalos")
     assert "takeback" not in kinds(events)
     assert of(events, "correction") == [{"move": "C3*", "replaces": "B2*", "side": "white"}]
 
