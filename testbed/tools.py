@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -59,6 +60,20 @@ def write_config(folder: Path, body: str = "", *, storage: str = "games.db", web
     page = f"[web]\nport = {free_port()}\n" if web else ""
     path.write_text(f'storage = "{Path(folder) / storage}"\n{body}\n{page}')
     return path
+
+
+def sim_config(folder: Path, extra: str = "") -> Path:
+    """Antipalos 5 and ``extra`` (top-level keys or tables) in :func:`write_config`'s file."""
+    return write_config(folder, f'game = "antipalos"\nsize = 5\n{extra}')
+
+
+def immutable(path, on: bool = True) -> None:
+    """Make ``path`` unwritable (``on``) or writable again, for root too (chattr), else by
+    its mode."""
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i" if on else "-i", str(path)], check=True)
+    else:
+        os.chmod(path, 0o444 if on else 0o644)
 
 
 class InjectedFault(Exception):

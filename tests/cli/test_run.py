@@ -14,14 +14,14 @@ import pytest
 from firmware_host.store.storage import Storage
 from testbed.streams import STREAMS
 from testbed.running import Running
-from testbed.tools import REEDBOARD, write_config
+from testbed.tools import REEDBOARD, sim_config
 
 
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
     """A config with its own games file (and its own port for the simulator page)."""
-    return write_config(tmp_path, 'game = "antipalos"\nsize = 5')
+    return sim_config(tmp_path)
 
 
 def test_sigkill_mid_game_then_resume_from_the_sqlite_file(config: Path, tmp_path: Path):

@@ -12,9 +12,8 @@ import subprocess
 from pathlib import Path
 
 from testbed.running import Running
-from testbed.tools import REEDBOARD
+from testbed.tools import REEDBOARD, sim_config
 from tests.cli.test_setup import chain_wiring, sites_of, write_board
-from tests.runtime.test_stops_said import sim_config
 
 DEEP = "[" * 100_000
 LONG = '{"site": "' + "x" * 10_000_000 + '", "on": true}'

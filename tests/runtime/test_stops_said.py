@@ -11,16 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from testbed.running import Running
-from tests.store.test_storage_faults import immutable
-from testbed.tools import free_port
-
-
-def sim_config(folder: Path) -> Path:
-    """A config for Antipalos 5, its games in ``folder/games.db`` and its page on a free port."""
-    path = folder / "config.toml"
-    path.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{folder / "games.db"}"\n'
-                    f"[web]\nport = {free_port()}\n")
-    return path
+from testbed.tools import immutable, sim_config
 
 
 def test_a_stdout_whose_reader_went_away_is_a_failure_said_in_the_journal(tmp_path: Path):

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import deque
 import os
 import sqlite3
-import subprocess
 
 import pytest
 
@@ -16,6 +15,7 @@ from firmware_host.store.config import Config, Timing
 from firmware_host.board.game import Game
 from firmware_host.store.storage import Storage
 from testbed.stepped import Stepped
+from testbed.tools import immutable
 
 TIMING = Timing(settle_ms=100, debounce_scans=2)
 #: Antipalos 3: white wins by connection with its third stone.
@@ -169,15 +169,6 @@ def test_a_game_end_that_cannot_be_saved_is_saved_later(tmp_path, capsys, match)
 def test_a_locked_database_holds_a_write_two_scan_periods_at_most(tmp_path):
     board = OnFile(str(tmp_path / "games.db"))  # 100 Hz: 10 ms a scan
     assert board.storage._db.execute("PRAGMA busy_timeout").fetchone()[0] == 20
-
-
-def immutable(path, on: bool = True) -> None:
-    """Make ``path`` unwritable (``on``) or writable again, for root too (chattr), else by
-    its mode."""
-    if os.geteuid() == 0:
-        subprocess.run(["chattr", "+i" if on else "-i", str(path)], check=True)
-    else:
-        os.chmod(path, 0o444 if on else 0o644)
 
 
 def test_a_database_that_cannot_be_written_at_start_is_played_from_memory(tmp_path, capsys):

@@ -22,13 +22,8 @@ from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
-from testbed.tools import REEDBOARD, receive, wait_for, write_config
+from testbed.tools import REEDBOARD, receive, sim_config, wait_for
 
-
-
-def sim_config(tmp_path: Path, extra: str = "") -> Path:
-    """Antipalos 5 with ``extra`` (top-level keys or tables)."""
-    return write_config(tmp_path, f'game = "antipalos"\nsize = 5\n{extra}')
 
 
 def start(config: Path, **env: str) -> subprocess.Popen:

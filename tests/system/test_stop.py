@@ -16,8 +16,8 @@ import time
 
 import pytest
 
-from tests.system.test_service import send, sim_config
-from testbed.tools import REEDBOARD, wait_for, wait_until
+from tests.system.test_service import send
+from testbed.tools import REEDBOARD, sim_config, wait_for, wait_until
 
 #: systemd's TimeoutStopSec in systemd/reedboard.service.
 STOP_SECONDS = 5
