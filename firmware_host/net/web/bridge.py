@@ -8,15 +8,24 @@ costs a few comparisons.
 
 Published state (the page merges partial updates into it; a new game's first update, the one
 with ``sites``, names every key, ``None`` for what the game lacks, and replaces the state whole):
-``game`` {name, title, size, variant, sides}, ``sites`` [{label, x, y, shape, point}] (``point``:
-the point a twin site stands for, as notation names it), ``drawing`` {lines, kinds}, ``pieces``
-[labels the sensors see], ``leds`` {label: [#rrggbb, pattern]}, ``lights`` {label: kind} (what
-each lit site asks: ``firmware_host.board.turn.LIGHTS``), ``figures`` [{side, sites, kind, mark}] (the
-pieces as the game expects them now, ``firmware_host/net/web/story.py``), ``plan`` (the opponent's
-move still to make, or null), ``history`` [{move, side, from, to}], ``losses`` {side: pieces
-lost} or null, ``oled`` (PNG, base64), ``status`` {to_move (the side that must act now), result,
-winner, moves, last, lines}, ``settings`` {brightness, rules, takebacks, hints}, ``noise``, and
-``events`` (new daemon events only; the hub keeps a bounded log for new pages).
+
+- ``game``: {name, title, size, variant, sides}
+- ``sites``: [{label, x, y, shape, point}] (``point``: the point a twin site stands for, as
+  notation names it)
+- ``drawing``: {lines, kinds}
+- ``pieces``: [labels the sensors see]
+- ``leds``: {label: [#rrggbb, pattern]}
+- ``lights``: {label: kind}, what each lit site asks (``firmware_host.board.turn.LIGHTS``)
+- ``figures``: [{side, sites, kind, mark}], the pieces as the game expects them now
+  (``firmware_host/net/web/story.py``)
+- ``plan``: the opponent's move still to make, or null
+- ``history``: [{move, side, from, to}]
+- ``losses``: {side: pieces lost} or null
+- ``oled``: PNG, base64
+- ``status``: {to_move (the side that must act now), result, winner, moves, last, lines}
+- ``settings``: {brightness, rules, takebacks, hints}
+- ``noise``
+- ``events``: new daemon events only (the hub keeps a bounded log for new pages)
 
 The spectators' view (``/watch``) is given only what it shows (:func:`watched`): the board, its
 pieces, the game's story and state, the winning line's lights; never the OLED, the settings, the
