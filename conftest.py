@@ -6,8 +6,10 @@ choose, e.g. the quick tests on a laptop::
 - ``browser``: a test given Chromium or Firefox (the ``browser``, ``page`` or ``firefox`` fixture);
 - ``broker``: a test given Mosquitto or PostgreSQL (the ``broker``, ``watcher``, ``boards`` or
   ``postgres`` fixture); a test that starts one itself is marked where it is written;
-- ``slow``: the robot's, the soak's and the faults' runs (:data:`SLOW`);
-- ``daemon``: the daemon's tests (``tests/daemon/``), which need nothing outside Python;
+- ``slow``: the robot's, the soak's and the faults' runs (:data:`SLOW`), and tests marked so
+  where they are written (the computer's longest searches);
+- ``daemon``: the daemon's tests that need nothing outside Python (:data:`DAEMON`: the folders
+  mirroring firmware_host's packages, tests/net/ aside);
 - ``docs``: the docs as tests (``tests/docs/``): every example and command of README.md and
   docs/ run against the product (with ``broker`` where they start Mosquitto);
 - ``unit``: every other test and doctest.
@@ -30,9 +32,11 @@ NEEDS = {"browser": "browser", "page": "browser", "firefox": "browser",
          "broker": "broker", "watcher": "broker", "boards": "broker", "postgres": "broker"}
 #: Test files that run for a minute or more: the robot's machines (in the field too), the soak
 #: and the faults (their long versions are bench scripts).
-SLOW = {"tests/daemon/test_robot.py", "tests/mqtt/test_field.py", "tests/robustness/test_soak.py",
+SLOW = {"tests/board/test_robot.py", "tests/net/mqtt/test_field.py", "tests/robustness/test_soak.py",
         "tests/robustness/test_faults.py"}
-DAEMON = "tests/daemon/"
+#: The daemon's test folders (tests/net/'s are ``unit`` tests, or ``broker``/``browser``).
+DAEMON = tuple(f"tests/{package}/" for package in
+               ("actions", "board", "cli", "daemon", "plan", "runtime", "store", "ui"))
 DOCS = "tests/docs/"
 #: The markers that say what a test needs; a test with none of them is a ``unit`` test.
 KINDS = ("browser", "broker", "slow", "daemon", "docs")

@@ -48,9 +48,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from bench.daemon import cpu_ticks, rss_mb
 from bench.timing import percentile
 from engines import new_game
-from firmware_host.cli.daemon import IDLE_WAIT, Daemon, open_hardware
+from firmware_host.runtime.loop import IDLE_WAIT, Daemon, open_hardware
 from firmware_host.net.cafe.archive import Archive, read_record
-from firmware_host.net.mqtt.board import attach
+from firmware_host.net.mqtt.observer import attach
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Mqtt, Timing
 from firmware_host.store.storage import Storage

@@ -1,4 +1,4 @@
-"""The MQTT fuzz test (tests/mqtt/test_fuzz.py) for longer: random and mutated messages on every
+"""The MQTT fuzz test (tests/net/mqtt/test_fuzz.py) for longer: random and mutated messages on every
 topic of a real Mosquitto with two boards and the dashboard listening.
 
 Usage: .venv/bin/python -m bench.fuzz_mqtt [--examples N]   (default 2000 batches of up to 25)
@@ -22,7 +22,7 @@ def main() -> int:
     args = parser.parse_args()
     env = {**os.environ, "REEDBOARD_FUZZ_EXAMPLES": str(args.examples)}
     return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                            "--timeout", "3600", str(ROOT / "tests/mqtt/test_fuzz.py")],
+                            "--timeout", "3600", str(ROOT / "tests/net/mqtt/test_fuzz.py")],
                            cwd=ROOT, env=env)
 
 

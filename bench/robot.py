@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from bench.robust.common import report
 from firmware_host.board.controller import Game
 from hardware.sim import Noise, SimBoard
-from testbed.board import BoardUnderTest
+from testbed.board_under_test import BoardUnderTest
 from testbed.bus import Faults
 from testbed.pair import PAIR_MIX, Pair
 from testbed import robot

@@ -99,12 +99,14 @@ class LatchPin(MockPin):
 
 class ShiftRegisterChainMock(MockSPIDevice):
     """A chain of ``registers`` 74HC165s on the pins of a ``MockFactory``, for gpiozero's mock
-    SPI: SH/LD (``latch``) low loads every input (clocks are ignored meanwhile); then each
-    rising clock edge while CLK INH (``select``) is low shifts one bit out on QH (``miso``):
-    register 0's input H first, down to A, then register 1's H, ... and after the last
-    register, the grounded serial input (0s). ``closed``: the closed switch channels
-    (8 * register + input, A..H = 0..7); ``active_low``: a closed switch reads 0.
-    ``loads`` counts the latch pulses.
+    SPI. SH/LD low loads every input (clocks are ignored meanwhile); then each rising clock edge
+    while CLK INH is low shifts one bit out on QH: register 0's input H first, down to A, then
+    register 1's H, ... and after the last register, the grounded serial input (0s).
+
+    - ``latch``: the SH/LD pin; ``select``: CLK INH; ``miso``: QH; ``clock``: CLK
+    - ``closed``: the closed switch channels (8 * register + input, A..H = 0..7)
+    - ``active_low``: a closed switch reads 0
+    - ``loads``: the latch pulses counted
 
     >>> from hardware.shift_register import ShiftRegisterChain
     >>> with default_factory(MockFactory()) as factory:

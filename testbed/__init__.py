@@ -1,7 +1,7 @@
 """What the tests (``tests/``) and the bench scripts (``bench/``) share to drive the daemon as
 players, machines and faults do. It imports neither of them.
 
-Players: the board under test (:mod:`testbed.board`, the one module that touches the
+Players: the board under test (:mod:`testbed.board_under_test`, the one module that touches the
 controller), hands that make board changes with noise (:mod:`testbed.hands`), an in-memory
 message bus for paired boards (:mod:`testbed.bus`, :mod:`testbed.pair`), the player robot
 that follows the board (:mod:`testbed.robot`), and the same robot in the field, playing

@@ -8,7 +8,6 @@ import json
 import shutil
 import socket
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -17,10 +16,9 @@ from typing import Any, Callable
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
-from testbed.tools import free_port, require
+from testbed.tools import REEDBOARD, free_port, require
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 class Broker:

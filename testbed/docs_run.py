@@ -44,7 +44,7 @@ NOT_RUN = {
     r"^\.venv/bin/python -m tools\.importgraph": "redraws docs/drawings/imports.svg: "
                                                  "tests/test_imports.py checks it is current",
     r"^(bench/run|(\.venv/bin/)?python -m bench\.)": "benchmarks run for minutes: the suite runs "
-        "their short versions (tests/robustness/, tests/daemon/test_robot.py, tests/mqtt/)",
+        "their short versions (tests/robustness/, tests/board/test_robot.py, tests/net/mqtt/)",
     r"^cd firmware$|^make( |$)": "the firmware's build and flashing: tests/firmware/ builds it "
                                  "with this Makefile; flashing needs an Arduino on USB",
     r"^reedboard setup$": "without --config the wizard's page takes the built-in port 8080 "

@@ -4,7 +4,7 @@ docs/cafe.md writes a café's boards, on a real Mosquitto that has the docs' pas
 ACL, with the café dashboard (``reedboard cafe``, in this process) and Home Assistant's select
 on the same broker.
 
-A :class:`FieldBoard` is shaped as :class:`~testbed.board.BoardUnderTest`, so the robot plays
+A :class:`FieldBoard` is shaped as :class:`~testbed.board_under_test.BoardUnderTest`, so the robot plays
 it unchanged: it reads the board from the simulator page's websocket (the lights' kinds, the
 OLED's lines, the moves, what the sensors read) and makes its hand changes and button presses
 through the page's messages or, on a board whose ``hands`` are ``stdin``, the daemon's stdin
@@ -44,7 +44,7 @@ from firmware_host.actions.commands import SEATS, side_named
 from firmware_host.board.playable import Playable
 from firmware_host.store.config import Config, load_config, opponent_side
 from firmware_host.store.storage import Storage
-from testbed.board import SAME_LOOK
+from testbed.board_under_test import SAME_LOOK
 from testbed.broker import Board, Broker, Watcher
 from testbed.pair import Paired
 from testbed.robot import GAMES, MIX, Robot, Violated, Violation
@@ -179,7 +179,7 @@ class Daemon(Board):
 
 class FieldBoard:
     """A ``reedboard run --sim`` process with ``config`` (its board id ``board``), played as
-    :class:`~testbed.board.BoardUnderTest` is: ``hands`` "page" (the page's messages; commands
+    :class:`~testbed.board_under_test.BoardUnderTest` is: ``hands`` "page" (the page's messages; commands
     too) or "stdin" (replay lines on stdin; commands on MQTT, through ``cafe``, as the café
     network sends them). ``side``: the configured ``[opponent] side`` (None: not paired)."""
 

@@ -55,7 +55,7 @@ class Segment:
 
 def do(action: Action, board) -> None:
     """Make ``action`` on ``board`` (anything with place, lift, hover, slide and press by site,
-    e.g. :class:`testbed.board.BoardUnderTest`)."""
+    e.g. :class:`testbed.board_under_test.BoardUnderTest`)."""
     if action.kind == "place":
         board.place(action.sites[0])
     elif action.kind == "lift":

@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Protocol
 from firmware_host.board.controller import Game
 from firmware_host.net.mqtt.remote import Remote
 from firmware_host.store.config import Config, Mqtt, OpponentConfig
-from testbed.board import BoardUnderTest, Table
+from testbed.board_under_test import BoardUnderTest, Table
 from testbed.bus import Bus, Faults
 from testbed.robot import KINDS, Robot
 
@@ -48,7 +48,7 @@ class Link(Protocol):
 
 class Paired:
     """The robots at two paired ``boards`` (anything shaped as
-    :class:`~testbed.board.BoardUnderTest`: in this process, or ``reedboard run`` processes,
+    :class:`~testbed.board_under_test.BoardUnderTest`: in this process, or ``reedboard run`` processes,
     :mod:`testbed.field`) joined by ``link``; they draw from ``rng`` and add the noise
     ``kinds``."""
 

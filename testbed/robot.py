@@ -1,6 +1,6 @@
 """The player robot that follows the board.
 
-It plays a board under test (:class:`~testbed.board.BoardUnderTest`) as a player at the
+It plays a board under test (:class:`~testbed.board_under_test.BoardUnderTest`) as a player at the
 table does, and does only what the board shows it:
 
 - whatever is lit asking for action is done, in a random order, with noise: ``remove`` (and the
@@ -20,7 +20,7 @@ invariants whenever the board is idle (:meth:`Robot.check`); the first one broke
 :class:`Violated`, with the stream that led to it.
 
 >>> from firmware_host.board.controller import Game
->>> from testbed.board import BoardUnderTest
+>>> from testbed.board_under_test import BoardUnderTest
 >>> robot = Robot(BoardUnderTest(Game.of("antipalos", 3)), random.Random(2))
 >>> for _ in range(3):
 ...     robot.move()
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from engines.core import GameState, IllegalMove, Realisation
-from testbed.board import BoardUnderTest
+from testbed.board_under_test import BoardUnderTest
 from testbed.hands import NOISE, Hand, Segment, do
 
 #: What the robot may mix into its play: the hands' noise, pieces resting on a wrong site before

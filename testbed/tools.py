@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
+
+#: ``reedboard`` as a process of this Python (the package as the tests import it).
+REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 def require(present: bool, what: str) -> None:
@@ -36,6 +42,38 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def write_config(folder: Path, body: str = "", *, storage: str = "games.db", web: bool = True) -> Path:
+    """A config file, folder/config.toml: the games file ``storage`` in ``folder``, ``body``, then
+    (with ``web``) the page on a free port; its path.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> print(write_config(folder, 'game = "phalanx"', web=False).read_text()
+    ...       .replace(str(folder), "F"))
+    storage = "F/games.db"
+    game = "phalanx"
+    <BLANKLINE>
+    """
+    path = Path(folder) / "config.toml"
+    page = f"[web]\nport = {free_port()}\n" if web else ""
+    path.write_text(f'storage = "{Path(folder) / storage}"\n{body}\n{page}')
+    return path
+
+
+def sim_config(folder: Path, extra: str = "") -> Path:
+    """Antipalos 5 and ``extra`` (top-level keys or tables) in :func:`write_config`'s file."""
+    return write_config(folder, f'game = "antipalos"\nsize = 5\n{extra}')
+
+
+def immutable(path, on: bool = True) -> None:
+    """Make ``path`` unwritable (``on``) or writable again, for root too (chattr), else by
+    its mode."""
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i" if on else "-i", str(path)], check=True)
+    else:
+        os.chmod(path, 0o444 if on else 0o644)
 
 
 class InjectedFault(Exception):

@@ -30,7 +30,7 @@ fi
 # axe-core (the accessibility checker the browser tests give the page) into .axe/, git-ignored
 [ -f .axe/node_modules/axe-core/axe.min.js ] || \
   npm install --silent --no-audit --no-fund --prefix .axe axe-core@4 >/dev/null
-# TypeScript, pinned (tsc checks the pages' scripts: tests/web/test_scripts_typed.py) into .tsc/,
+# TypeScript, pinned (tsc checks the pages' scripts: tests/net/web/test_scripts_typed.py) into .tsc/,
 # git-ignored
 TYPESCRIPT=5.9.3
 [ "$(node -p 'require("./.tsc/node_modules/typescript/package.json").version' 2>/dev/null)" = \

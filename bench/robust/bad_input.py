@@ -39,7 +39,7 @@ from firmware_host.cli.setup import game_key, read_progress
 from firmware_host.net.cafe.archive import read_record
 from firmware_host.net.mqtt.untrusted import Bad
 from firmware_host.runtime.replay import replay
-from firmware_host.store import referee
+from firmware_host.cli import play as referee
 from firmware_host.store.config import Config, ConfigError, load_config
 from firmware_host.store.layout import Layout, default_layout_toml, load_layout
 

@@ -55,7 +55,7 @@ from luma.oled.device import ssd1306
 from bench.robust.common import report
 from bench.robust.storage_faults import full, locked, refused
 from firmware_host.board.phase import Moving, Over
-from firmware_host.cli.daemon import Daemon, Hardware
+from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.net import web
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Mqtt, OpponentConfig, Timing
@@ -121,7 +121,7 @@ class Rig:
         self.daemon.attach(self.page)
         self.net = None
         if broker:
-            from firmware_host.net.mqtt.board import attach
+            from firmware_host.net.mqtt.observer import attach
 
             self.net = attach(self.daemon, self.config)
         self.t0 = time.monotonic()

@@ -27,7 +27,7 @@ import time
 from bench.robust.common import report
 from firmware_host.store.config import Config, Timing
 from firmware_host.board.game import Game
-from firmware_host.cli.daemon import Daemon, Hardware
+from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard

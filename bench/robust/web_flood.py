@@ -24,7 +24,7 @@ from dataclasses import replace
 import aiohttp
 
 from bench.robust.common import report
-from firmware_host.cli.daemon import Daemon, open_hardware
+from firmware_host.runtime.loop import Daemon, open_hardware
 from firmware_host.net import web
 from firmware_host.net.web import base
 from firmware_host.runtime.session import configured_game, open_controller

@@ -7,7 +7,7 @@ For each game the daemon runs on the simulated board (as `reedboard run --sim`),
 chromium shows its page (Playwright, as the browser tests do), pieces are put and lifted as a
 player's hands would, and the board (and the OLED beside its buttons) is photographed at each
 moment the guide shows. The OLED screens of every kind of instruction come from
-tests/daemon/scenes.py, drawn by the daemon's own screen code. Pictures go to docs/play/img/ as
+tests/ui/scenes.py, drawn by the daemon's own screen code. Pictures go to docs/play/img/ as
 small palette PNGs (a few tens of KB each). Needs the [test] extra and chromium.
 """
 
@@ -20,8 +20,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from tests.daemon.scenes import SCENES
-from tests.web.conftest import CHROMIUM, Served
+from tests.ui.scenes import SCENES
+from tests.net.web.conftest import CHROMIUM, Served
 
 HERE = Path(__file__).resolve().parent
 IMG = HERE / "img"

@@ -23,36 +23,25 @@ from engines.core.state import GameState
 
 @dataclass(frozen=True)
 class SearchProfile:
-    """A game's search and its tuning.
+    """A game's search and its tuning, a field a line."""
 
-    ``search``: "mcts" (random playouts; connection games) or "alphabeta" (on the state's
-    ``evaluate``; capture games and Antipalos). ``rate``: the positions the search makes per
-    CPU second on the reference machine; the levels turn seconds into a budget with it.
-    ``top_work``: level 5's budget as a multiple of what the rate makes of its second, for a
-    game whose level 5 works unlike the lower levels the rate was set by (Antipode: its leaves
-    for every root move cost more CPU a position than the narrow levels' counted scans).
-    ``gentle``: the share of level 1's moves made with the least work (loose moves that still
-    take a win at once and hand none over), where levels 1 and 2 would otherwise play alike.
-    ``gentle_ahead``: level 1 is loose only where playouts give it at least this share of a win,
-    and searches with level 2's budget elsewhere (None: loose anywhere); for a game one seat is
-    favoured in (Antipod). ``loose_sample``: a loose move is the best, by its leaf's score, of
-    this many moves drawn among those that hand over no win at once (1: any of them).
-    ``scan_cost``: the work an MCTS charges per move a selection weighs, in tenths of a
-    position, at levels 1 to 5: a level's breadth. ``mobility``: what alpha-beta adds to a
-    leaf's score per move its parent searched (zero where the moves searched do not tell it).
-    ``win_check_cost``: positions one ``winning_move`` call costs a budget where the game finds
-    wins faster than by playing each move (None: one per move looked at); a game that sets it
-    also gets the short tactics of ``threats.py``.
-    """
-
+    #: "mcts" (random playouts; connection games) or "alphabeta" (``evaluate``; capture games, Antipalos)
     search: Literal["mcts", "alphabeta"] = "mcts"
+    #: Positions searched per CPU second on the reference machine: the levels' seconds to a budget.
     rate: int = 5000
+    #: Level 5's budget in rate-seconds, where level 5 works unlike the levels the rate is set by.
     top_work: float = 1.0
+    #: Level 1's share of loose moves (least work, a win still taken, none handed over).
     gentle: float = 0.0
+    #: Level 1 is loose only where playouts give it this share of a win (None: anywhere).
     gentle_ahead: float | None = None
+    #: A loose move: the best by its leaf of this many, drawn among moves handing over no win.
     loose_sample: int = 1
+    #: An MCTS's work per move a selection weighs (tenths of a position) at levels 1-5: breadth.
     scan_cost: tuple[int, int, int, int, int] = (2, 2, 2, 2, 2)
+    #: What alpha-beta adds to a leaf's score per move its parent searched (0: it tells nothing).
     mobility: float = 0.02
+    #: Positions a ``winning_move`` call costs (None: one a move); set, threats.py's tactics too.
     win_check_cost: int | None = None
 
     def rate_for(self, state: GameState[Any]) -> int:

@@ -127,4 +127,5 @@ class PowerOff:
     """Power the board off (the daemon runs the configured command)."""
 
 
+#: Everything a board can be asked to do, whoever asks (the menu, the page, the broker).
 Command = NewGame | Again | TakeBack | SetBrightness | HouseRule | SetPlayers | ShowIP | ShowToday | PowerOff

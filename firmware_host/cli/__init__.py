@@ -1,3 +1,4 @@
 """The ``reedboard`` command: its parser (``main``) and each subcommand with the loop it runs:
-``run`` (``daemon``, the wall-clock loop, and ``daemon_cli``: run, replay, export), ``setup``,
+``run`` (``run``: the wall-clock loop with its page and network, and ``daemon_cli``: the run,
+replay, setup and export commands' arguments), ``setup``,
 ``ai``, ``doctor`` and ``plan``."""

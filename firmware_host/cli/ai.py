@@ -16,7 +16,8 @@ from engines import game_name
 from engines.ai import LEVELS, SECONDS, choose
 from engines.core import IllegalMove, OptionError
 from firmware_host.cli import arguments
-from firmware_host.store.referee import notation_from, parse_from, parse_options, read_moves, start_position
+from firmware_host.cli.play import parse_options
+from firmware_host.store.records import notation_from, parse_from, read_moves, start_position
 
 #: The wall-clock safety net: this many times the level's CPU seconds, plus a margin for slow
 #: machines (a Pi Zero 2 W is ~20x slower than the machine the levels were calibrated on).

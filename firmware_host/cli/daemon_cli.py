@@ -131,7 +131,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from firmware_host.cli.daemon import run
+    from firmware_host.cli.run import run
 
     try:
         config = load_config(args.config)

@@ -7,9 +7,8 @@ import sys
 
 from engines import GAME_NAMES, game_info, game_name
 from engines.core import OptionError
-from firmware_host.cli import ai, arguments, daemon_cli, plan
+from firmware_host.cli import ai, arguments, daemon_cli, plan, play as referee
 from firmware_host.net import cafe
-from firmware_host.store import referee
 from firmware_host.store.layout import default_layout_toml
 
 

@@ -35,7 +35,7 @@ from hardware.wiring import channel_groups
 
 
 @dataclass
-class Plan:
+class SetupJob:
     """What a set-up learns and where it writes: the wizard, the layout file, the progress
     file, and the channels a simulated board believes in (when it has no wiring of its own)."""
 
@@ -60,7 +60,7 @@ def layout_target(config: Config, layout: str | None) -> str:
 
 
 def prepare(config: Config, game: Game, target: str, again: bool, led_channels: int,
-            sensor_channels: int) -> Plan:
+            sensor_channels: int) -> SetupJob:
     """The wizard for ``game``'s sites that ``target`` lacks (all of them, ``again``);
     ConfigError for a bad layout or progress file, or when there is nothing to learn."""
     sites = game.new().sites()
@@ -88,7 +88,7 @@ def prepare(config: Config, game: Game, target: str, again: bool, led_channels: 
     wizard = Wizard(learn, led_channels=led_channels, keep=keep, expected=expected,
                     groups=channel_groups(sensors, checked), channels=checked,
                     scans=config.timing.debounce_scans, progress=progress)
-    return Plan(wizard, [s.label for s in learn], target, progress_file, believed, resumed)
+    return SetupJob(wizard, [s.label for s in learn], target, progress_file, believed, resumed)
 
 
 def _check_writable(target: str) -> None:
@@ -150,13 +150,13 @@ def _write(path: str, text: str) -> None:
     os.replace(temporary, path)
 
 
-def save_progress(plan: Plan, game: Game) -> None:
+def save_progress(plan: SetupJob, game: Game) -> None:
     data = {"game": game_key(game), "sites": plan.labels,
             "progress": plan.wizard.progress.to_json()}
     _write(plan.progress_file, json.dumps(data) + "\n")
 
 
-def _save(plan: Plan, game: Game) -> None:
+def _save(plan: SetupJob, game: Game) -> None:
     """Save the progress; said in one line when it cannot be written (the set-up goes on, and
     tries again at its next step)."""
     try:
@@ -166,7 +166,7 @@ def _save(plan: Plan, game: Game) -> None:
               f"({exc.strerror or exc})", file=sys.stderr)
 
 
-def finish(plan: Plan, game: Game, config: Config) -> dict[str, Any]:
+def finish(plan: SetupJob, game: Game, config: Config) -> dict[str, Any]:
     """Write the layout (the set-up is complete); the done event, with the line to ``add`` to
     the config when it does not name the file written (said on stderr too: the config is
     never edited)."""
@@ -205,7 +205,7 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool,
               out: TextIO = sys.stdout) -> int:
     """Run the wizard until the layout is written (0), the set-up stops incomplete (1), or it
     is interrupted (130, its progress saved); 2 for a bad config."""
-    from firmware_host.cli.daemon import open_hardware
+    from firmware_host.runtime.loop import open_hardware
 
     target = layout_target(config, layout)
     try:
@@ -241,10 +241,10 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool,
         hardware.close()
 
 
-def _page(hardware, plan: Plan, game: Game, config: Config):
+def _page(hardware, plan: SetupJob, game: Game, config: Config):
     """The wizard's page at the config's ``[web]`` address (loopback by default; beyond it the
     controls need a token, printed); None, said why, when the address is taken."""
-    from firmware_host.cli.daemon import host_address
+    from firmware_host.runtime.loop import host_address
     from firmware_host.net import web
     from firmware_host.net.web.setup_page import SetupPage
     from firmware_host.net.web.tap import tap
@@ -259,7 +259,7 @@ def _page(hardware, plan: Plan, game: Game, config: Config):
         return None
 
 
-def _loop(plan: Plan, game: Game, config: Config, hardware, stop: threading.Event,
+def _loop(plan: SetupJob, game: Game, config: Config, hardware, stop: threading.Event,
           out: TextIO, page=None) -> int:
     wizard, period = plan.wizard, 1.0 / config.timing.scan_hz
     say = _printer(out)
@@ -292,7 +292,7 @@ def _loop(plan: Plan, game: Game, config: Config, hardware, stop: threading.Even
         events = wizard.step(now, hardware.scanner.scan(), hardware.buttons.events())
 
 
-def _end(plan: Plan, game: Game, config: Config, say) -> int:
+def _end(plan: SetupJob, game: Game, config: Config, say) -> int:
     missing = plan.wizard.missing()
     if missing["sensor"] or missing["led"]:
         say({"event": "setup", "incomplete": missing, "progress": plan.progress_file})

@@ -18,7 +18,7 @@ from hardware.wiring import MAGNET_REACH, WiringPlan, led_plan, near_square, sca
 
 
 @dataclass
-class Plan:
+class BuildPlan:
     """Everything a plan is drawn from."""
 
     title: str
@@ -56,7 +56,7 @@ class Plan:
 
 def make_plan(config: Config, game: Game, pitch: float, layout_path: str | None = None,
               scanner: str | None = None, default_scanner: str = "74hc165",
-              reach: float = MAGNET_REACH) -> Plan:
+              reach: float = MAGNET_REACH) -> BuildPlan:
     """The plan of ``game`` on the board ``config`` describes (``scanner``: another backend
     than the config's; ``default_scanner`` for a config on the simulated board); ConfigError,
     OptionError (a game) or HardwareOptionError (its wiring). Without a layout file the LEDs
@@ -94,10 +94,10 @@ def make_plan(config: Config, game: Game, pitch: float, layout_path: str | None 
     build = Build(game.title, len(sites), pitch, pieces(state.piece_sets(), board, by_label),
                   clearance(board, reach), scan, leds, config.display, found)
     layout_file = None if path else layout_toml(layout, game.name, game.size, game.variant)
-    return Plan(game.title, board, channels, scan, leds, config, build, layout_file)
+    return BuildPlan(game.title, board, channels, scan, leds, config, build, layout_file)
 
 
-def write_plan(plan: Plan, out: str, fmt: str, paper_name: str) -> list[str]:
+def write_plan(plan: BuildPlan, out: str, fmt: str, paper_name: str) -> list[str]:
     """Write the sheets; the files written. SVG: ``out`` is the whole board, and beside it
     ``-page-NN.svg`` (when it does not fit the paper), ``-pins.svg`` (the controllers' pins),
     ``-wiring.svg`` (``-wiring-NN.svg``

@@ -1,4 +1,4 @@
 """A board's controller put together and run: from a config and the saved game (``session``),
-on a virtual clock from a file of sensor events (``replay``), and what the run loop tells
-systemd and asks of the machine (``service``, ``notify``). The wall-clock loop itself is
-``firmware_host.cli.daemon`` (``reedboard run``)."""
+on a virtual clock from a file of sensor events (``replay``), the wall-clock loop of
+``reedboard run`` (``loop``), and what it tells systemd and asks of the machine (``service``,
+``notify``)."""

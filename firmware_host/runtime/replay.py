@@ -28,7 +28,7 @@ from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
 from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config
-from firmware_host.store.referee import position_summary
+from firmware_host.store.records import position_summary
 from firmware_host.store.storage import Storage
 from hardware.base import BUTTONS
 from hardware.sim import SimBoard

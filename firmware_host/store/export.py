@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable
 from engines import game_info, new_game
 from engines.core import GameState, IllegalMove, OptionError
 from engines.core.options import read_options
-from firmware_host.store.referee import has_views, notation_from
+from firmware_host.store.records import has_views, notation_from
 from firmware_host.store.storage import StoredGame
 
 

@@ -227,7 +227,7 @@ def layout(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]
     """Where each row of ``screen`` goes, and for a menu the rows that get an arrow
     (True: more items above, False: below). The first style of :data:`STYLES` in which
     everything fits wins. A text too long even for the last (no message the daemon sends:
-    tests/daemon/test_oled_fit.py renders them all) ends in "…" where the panel ends."""
+    tests/ui/test_oled_fit.py renders them all) ends in "…" where the panel ends."""
     if screen.selected is not None:
         return _menu_layout(screen, width, height)
     for style in (screen.style,) if screen.style else STYLES:

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.daemon.stream_tools import Stream, after, board_after, kinds, moves, of, run, said
+from testbed.streams import Stream, after, board_after, kinds, moves, of, run, said
 
 # ------------------------------------------------------------ a capture made with both hands
 #: game -> (the moves before, the capturing piece's sites, where it goes, the captured piece)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from testbed.docs_run import Sandbox
-from tests.mqtt.conftest import page  # Chromium, as the café tests drive it
+from tests.net.conftest import page  # Chromium, as the café tests drive it
 
 
 @pytest.fixture(scope="session")

@@ -182,7 +182,7 @@ def test_json_example_the_referee_prints(sandbox):
 
 def test_json_example_the_wizard_prints(sandbox):
     """``reedboard setup`` begins with the docs' first line (the lines after it come as the
-    wizard's steps are answered: tests/web/test_web_setup.py and tests/daemon/ follow them)."""
+    wizard's steps are answered: tests/net/web/test_web_setup.py and tests/cli/test_setup.py follow them)."""
     lines = [j for _, j in json_examples() if j.get("event") == "setup"]
     config = sandbox.config('[sensors]\nbackend = "sim"\n', "wizard.toml")
     proc = sandbox.start(f"reedboard setup --config {config}", stdin=subprocess.PIPE)

@@ -5,6 +5,7 @@ The full strength ladder is bench/ai.py; here a few seeded games on small boards
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -128,6 +129,7 @@ def test_a_duel_counts_the_wins_of_whichever_player_began():
         + (result.losses - lost_when_second) + result.unfinished == result.games
 
 
+@pytest.mark.slow  # tens of seconds of search: in the whole suite, not the quick run
 def test_level_3_beats_the_one_ply_baseline_in_short_games():
     for game, size in (("antipod", 4), ("antipalos", 8), ("antipode", None)):
         result = duel(lambda: new_game(game, size), level_player(3), one_ply, games=2,
@@ -146,6 +148,7 @@ def _searched(state, move, depth):
     return value if child.to_move == state.to_move else -value
 
 
+@pytest.mark.slow  # tens of seconds of search: in the whole suite, not the quick run
 def test_a_cut_short_alpha_beta_iteration_only_trades_its_move_for_a_better_one():
     """Levels 4 and 5 of the capture games finish two plies and part of a third: a root move
     the cut-short iteration finished replaces the last full one's choice only when it is better
@@ -189,6 +192,7 @@ def _finished_plies(state, work: int, selective: bool) -> int:
     return depth
 
 
+@pytest.mark.slow  # tens of seconds of search: in the whole suite, not the quick run
 def test_antipalos_level_5_searches_only_moves_to_contested_squares_and_reaches_deeper():
     """Level 5 looks only at the moves that bring a Trirod to a square on a cheapest connection
     (or turn one in place), and on its budget finishes more plies than a full search would."""

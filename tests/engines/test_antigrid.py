@@ -18,7 +18,7 @@ from engines.antigrid.board import (
     BLUE, RED, SHARED, grid, parse_point, point_kind, point_name,
 )
 from engines.core import FollowUp, IllegalMove, OptionError, Outcome
-from firmware_host.store.referee import play
+from firmware_host.cli.play import play
 
 
 def pos(red: str, blue: str, **kw) -> AntiGridState:

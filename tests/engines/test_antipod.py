@@ -18,7 +18,7 @@ from engines import new_game
 from engines.antipod import AntipodState, Place, new, sphere_of
 from engines.antipod.state import BLACK, EMPTY, WHITE
 from engines.core import FollowUp, IllegalMove, OptionError
-from firmware_host.store import referee
+from firmware_host.cli import play as referee
 
 REEDBOARD = Path(sys.executable).with_name("reedboard")
 

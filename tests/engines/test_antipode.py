@@ -22,7 +22,7 @@ from engines import game_info, new_game
 from engines.antipode import AntipodeState, HouseRules, Turn, new
 from engines.core import GameState, IllegalMove, OptionError, Outcome
 from engines.core.hexgrid import cell_xy
-from firmware_host.store import referee
+from firmware_host.cli import play as referee
 
 # ---------------------------------------------------------------- the independent referee
 ROWS = "abcdefghi"

@@ -19,7 +19,7 @@ from engines import new_game
 from engines.core import IllegalMove, Result
 from engines.phalanx import Move, Removal, make_piece, new, position
 from engines.phalanx.board import NAMES, SHAPES, TABLES
-from firmware_host.store import referee
+from firmware_host.cli import play as referee
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = "abcdefgh"

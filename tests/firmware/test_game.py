@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -18,9 +17,8 @@ from firmware_host.store.config import Config
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.storage import Storage
 from firmware_host.board.turn import LIGHTS
-from testbed.tools import free_port, wait_until
+from testbed.tools import REEDBOARD, wait_until, write_config
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 @pytest.fixture
@@ -31,10 +29,9 @@ def board(tmp_path):
     assert board.errors == []  # no UART overrun, no short, nothing dropped
 
 
-def write_config(tmp_path: Path, port: str, game: str) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(f"""game = "{game}"
-storage = "{tmp_path / 'games.db'}"
+def serial_config(tmp_path: Path, port: str, game: str) -> Path:
+    """``game`` on a board whose sensors and LEDs answer on the pty ``port``."""
+    return write_config(tmp_path, f"""game = "{game}"
 
 [timing]
 settle_ms = 150
@@ -49,11 +46,7 @@ backend = "serial"
 port = "{port}"
 count = 288
 brightness = 1.0
-
-[web]
-port = {free_port()}
 """)
-    return path
 
 
 class Daemon:
@@ -89,7 +82,7 @@ def lit(board: EmulatedBoard) -> dict[int, tuple[int, int, int]]:
 
 
 def test_a_game_moved_by_closing_switches_with_targets_lit_on_the_chain(tmp_path, board):
-    config = write_config(tmp_path, board.path, "anti-grid")
+    config = serial_config(tmp_path, board.path, "anti-grid")
     game = Config(game="anti-grid")
     controller = open_controller(game, Storage(":memory:"), configured_game(game))
     sensor, led = controller.layout.sensor, controller.layout.led
@@ -127,7 +120,7 @@ def test_a_game_moved_by_closing_switches_with_targets_lit_on_the_chain(tmp_path
 
 
 def test_doctor_finds_the_board_and_its_counts(tmp_path, board):
-    config = write_config(tmp_path, board.path, "anti-grid")
+    config = serial_config(tmp_path, board.path, "anti-grid")
     done = subprocess.run([*REEDBOARD, "doctor", "--config", str(config)], capture_output=True,
                           text=True, timeout=60)
     assert f"OK    sensors: board on {board.path} answered" in done.stdout, done.stdout

@@ -1,5 +1,5 @@
 """Short runs of the attack scripts: bench/robust/storage_faults.py, two_daemons.py and
-rebinding.py (bench/robust/web_flood.py's attacks are tests/web/test_web_attacks.py)."""
+rebinding.py (bench/robust/web_flood.py's attacks are tests/net/web/test_web_attacks.py)."""
 
 import json
 import subprocess

@@ -11,9 +11,9 @@ import signal
 import subprocess
 from pathlib import Path
 
-from tests.daemon.test_daemon import REEDBOARD, Running
-from tests.daemon.test_setup import chain_wiring, sites_of, write_board
-from tests.daemon.test_stops_said import sim_config
+from testbed.running import Running
+from testbed.tools import REEDBOARD, sim_config
+from tests.cli.test_setup import chain_wiring, sites_of, write_board
 
 DEEP = "[" * 100_000
 LONG = '{"site": "' + "x" * 10_000_000 + '", "on": true}'

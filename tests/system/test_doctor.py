@@ -8,16 +8,16 @@ import pytest
 from firmware_host.cli.main import main
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
+from testbed.tools import write_config
 
 
-def write_config(tmp_path, body: str) -> str:
-    path = tmp_path / "config.toml"
-    path.write_text(f'storage = "{tmp_path}/state/games.db"\n' + body)
-    return str(path)
+def config_of(tmp_path, body: str) -> str:
+    """``body`` with the games file in a folder of its own, not made yet."""
+    return str(write_config(tmp_path, body, storage="state/games.db", web=False))
 
 
 def test_simulated_board_passes(tmp_path, capsys):
-    assert main(["doctor", "--config", write_config(tmp_path, "")]) == 0
+    assert main(["doctor", "--config", config_of(tmp_path, "")]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == ["OK"] * 6
     assert any("storage" in line and "writable" in line for line in lines)
@@ -25,7 +25,7 @@ def test_simulated_board_passes(tmp_path, capsys):
 
 
 def test_missing_devices_fail_with_a_fix(tmp_path, capsys):
-    config = write_config(tmp_path, """
+    config = config_of(tmp_path, """
 [sensors]
 backend = "serial"
 port = "/dev/ttyREEDBOARD-missing"
@@ -66,7 +66,7 @@ def mcu(tmp_path):
     (20, 1, "board reports 16 sensor channels, config says 20"),  # as `run` would refuse it
 ])
 def test_serial_board_handshake_over_a_pty(tmp_path, capsys, mcu, channels, status, said):
-    config = write_config(tmp_path, f"""
+    config = config_of(tmp_path, f"""
 [sensors]
 backend = "serial"
 port = "{mcu.path}"
@@ -80,7 +80,7 @@ channels = {channels}
 def test_silent_serial_port_fails(tmp_path, capsys):
     master, slave = os.openpty()
     try:
-        config = write_config(tmp_path, f"""
+        config = config_of(tmp_path, f"""
 [sensors]
 backend = "serial"
 port = "{os.ttyname(slave)}"
@@ -96,6 +96,6 @@ channels = 16
 def test_a_file_that_is_no_database_fails_with_its_fix(tmp_path, capsys):
     (tmp_path / "state").mkdir()
     (tmp_path / "state" / "games.db").write_bytes(b"not sqlite " * 400)
-    assert main(["doctor", "--config", write_config(tmp_path, "")]) == 1
+    assert main(["doctor", "--config", config_of(tmp_path, "")]) == 1
     out = capsys.readouterr().out
     assert "FAIL  storage:" in out and "file is not a database" in out and "move " in out

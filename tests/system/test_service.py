@@ -9,30 +9,21 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from firmware_host.cli.daemon import Daemon, Hardware
+from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.runtime.notify import Notifier
 from firmware_host.runtime.service import PowerOffProcess
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
-from testbed.tools import free_port, receive, wait_for
+from testbed.tools import REEDBOARD, receive, sim_config, wait_for
 
-REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
-
-
-def write_config(tmp_path: Path, extra: str = "") -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
-                    f"{extra}\n[web]\nport = {free_port()}\n")
-    return path
 
 
 def start(config: Path, **env: str) -> subprocess.Popen:
@@ -54,7 +45,7 @@ def events(proc: subprocess.Popen) -> list[dict]:
 # ------------------------------------------------------------------- a real run --sim
 def test_ready_status_watchdog_and_stopping_from_run_sim(tmp_path, notify_socket):
     path, sock = notify_socket
-    proc = start(write_config(tmp_path), NOTIFY_SOCKET=path, WATCHDOG_USEC="200000")
+    proc = start(sim_config(tmp_path), NOTIFY_SOCKET=path, WATCHDOG_USEC="200000")
     try:
         first = wait_for(sock, "READY=1")
         assert first == ["READY=1\nSTATUS=Antipalos 5: white to move"]  # nothing before READY
@@ -78,7 +69,7 @@ def test_ready_status_watchdog_and_stopping_from_run_sim(tmp_path, notify_socket
 
 def test_missing_hardware_falls_back_to_the_simulated_board_and_says_so(tmp_path, notify_socket):
     path, sock = notify_socket
-    config = write_config(tmp_path, '[display]\nbackend = "ssd1306"\nport = 97')
+    config = sim_config(tmp_path, '[display]\nbackend = "ssd1306"\nport = 97')
     proc = subprocess.Popen(
         [*REEDBOARD, "run", "--config", str(config)], env={**os.environ, "NOTIFY_SOCKET": path},
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
@@ -96,7 +87,7 @@ def test_missing_hardware_falls_back_to_the_simulated_board_and_says_so(tmp_path
 
 
 def test_sigterm_during_a_move_keeps_the_move(tmp_path):
-    config = write_config(tmp_path, "[timing]\nsettle_ms = 1000")
+    config = sim_config(tmp_path, "[timing]\nsettle_ms = 1000")
     proc = start(config)
     try:
         proc.stdout.readline()  # the first screen: the loop is scanning
@@ -114,7 +105,7 @@ def test_sigterm_during_a_move_keeps_the_move(tmp_path):
 
 def test_the_simulated_board_never_runs_the_power_off_command(tmp_path):
     flag = tmp_path / "powered-off"
-    proc = start(write_config(tmp_path, f'poweroff_command = ["touch", "{flag}"]'))
+    proc = start(sim_config(tmp_path, f'poweroff_command = ["touch", "{flag}"]'))
     try:
         proc.stdout.readline()
         send(proc, button="menu", long=True)

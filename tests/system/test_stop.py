@@ -16,19 +16,16 @@ import time
 
 import pytest
 
-from tests.system.test_service import REEDBOARD, send
-from testbed.tools import free_port, wait_for, wait_until
+from tests.system.test_service import send
+from testbed.tools import REEDBOARD, sim_config, wait_for, wait_until
 
 #: systemd's TimeoutStopSec in systemd/reedboard.service.
 STOP_SECONDS = 5
 
 
-def write_config(tmp_path, side: str, level: int) -> str:
-    path = tmp_path / "config.toml"
-    path.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
-                    f'[opponent]\nkind = "computer"\nside = "{side}"\nlevel = {level}\n'
-                    f"[web]\nport = {free_port()}\n")
-    return str(path)
+def computer_config(tmp_path, side: str, level: int) -> str:
+    """Antipalos 5 against the computer playing ``side`` at ``level``."""
+    return str(sim_config(tmp_path, f'[opponent]\nkind = "computer"\nside = "{side}"\nlevel = {level}'))
 
 
 def descendants(pid: int) -> set[int]:
@@ -111,7 +108,7 @@ def runs():
 def test_sigterm_while_the_computer_thinks_stops_in_time_and_leaves_nothing(
         tmp_path, notify_socket, runs, stdin):
     path, sock = notify_socket
-    run = runs(write_config(tmp_path, "white", 5), stdin, path)  # the computer moves first
+    run = runs(computer_config(tmp_path, "white", 5), stdin, path)  # the computer moves first
     wait_for(sock, "READY=1")
     assert wait_until(lambda: worker_of(run.proc.pid) is not None, 30)
     worker = worker_of(run.proc.pid)
@@ -130,7 +127,7 @@ def test_sigterm_while_the_computer_thinks_stops_in_time_and_leaves_nothing(
 
 def test_the_computer_answers_a_move_sent_on_a_stdin_pipe(tmp_path, notify_socket, runs):
     path, sock = notify_socket
-    run = runs(write_config(tmp_path, "black", 1), "pipe", path)
+    run = runs(computer_config(tmp_path, "black", 1), "pipe", path)
     wait_for(sock, "READY=1")
     send(run.proc, site="C3*", on=True)
     assert wait_until(lambda: run.kinds("expect"), 20), run.events[-3:]
@@ -150,7 +147,7 @@ def test_sigterm_with_the_fork_server_stopped_after_a_worker_was_killed_stops_in
     reports the end of the worker killed at the stop, and the interpreter's exit must not wait
     for that report."""
     path, sock = notify_socket
-    run = runs(write_config(tmp_path, "white", 5), "pipe", path)
+    run = runs(computer_config(tmp_path, "white", 5), "pipe", path)
     wait_for(sock, "READY=1")
     assert wait_until(lambda: worker_of(run.proc.pid) is not None, 30)
     first = worker_of(run.proc.pid)

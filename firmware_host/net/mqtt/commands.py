@@ -57,10 +57,11 @@ class Refused(CommandError):
         self.ident = ident
 
 
-Command = NewGame | TakeBack | SetBrightness | Again
+#: What the broker may send: the board's commands (``actions.commands``) a café may ask.
+BrokerCommand = NewGame | TakeBack | SetBrightness | Again
 
 
-def parse(text: str | bytes, titles: Mapping[str, NewGame] | None = None) -> tuple[Command, Any]:
+def parse(text: str | bytes, titles: Mapping[str, NewGame] | None = None) -> tuple[BrokerCommand, Any]:
     """The command in a message and its ``id`` (None when it has none); :class:`Refused`,
     with the id, for a bad one. ``titles``: the new games a title names (none: a title is
     refused)."""

@@ -8,15 +8,24 @@ costs a few comparisons.
 
 Published state (the page merges partial updates into it; a new game's first update, the one
 with ``sites``, names every key, ``None`` for what the game lacks, and replaces the state whole):
-``game`` {name, title, size, variant, sides}, ``sites`` [{label, x, y, shape, point}] (``point``:
-the point a twin site stands for, as notation names it), ``drawing`` {lines, kinds}, ``pieces``
-[labels the sensors see], ``leds`` {label: [#rrggbb, pattern]}, ``lights`` {label: kind} (what
-each lit site asks: ``firmware_host.board.turn.LIGHTS``), ``figures`` [{side, sites, kind, mark}] (the
-pieces as the game expects them now, ``firmware_host/net/web/story.py``), ``plan`` (the opponent's
-move still to make, or null), ``history`` [{move, side, from, to}], ``losses`` {side: pieces
-lost} or null, ``oled`` (PNG, base64), ``status`` {to_move (the side that must act now), result,
-winner, moves, last, lines}, ``settings`` {brightness, rules, takebacks, hints}, ``noise``, and
-``events`` (new daemon events only; the hub keeps a bounded log for new pages).
+
+- ``game``: {name, title, size, variant, sides}
+- ``sites``: [{label, x, y, shape, point}] (``point``: the point a twin site stands for, as
+  notation names it)
+- ``drawing``: {lines, kinds}
+- ``pieces``: [labels the sensors see]
+- ``leds``: {label: [#rrggbb, pattern]}
+- ``lights``: {label: kind}, what each lit site asks (``firmware_host.board.turn.LIGHTS``)
+- ``figures``: [{side, sites, kind, mark}], the pieces as the game expects them now
+  (``firmware_host/net/web/story.py``)
+- ``plan``: the opponent's move still to make, or null
+- ``history``: [{move, side, from, to}]
+- ``losses``: {side: pieces lost} or null
+- ``oled``: PNG, base64
+- ``status``: {to_move (the side that must act now), result, winner, moves, last, lines}
+- ``settings``: {brightness, rules, takebacks, hints}
+- ``noise``
+- ``events``: new daemon events only (the hub keeps a bounded log for new pages)
 
 The spectators' view (``/watch``) is given only what it shows (:func:`watched`): the board, its
 pieces, the game's story and state, the winning line's lights; never the OLED, the settings, the
@@ -42,7 +51,7 @@ from firmware_host.net.web.drawn import drawn
 from firmware_host.net.web.tap import HardwareBoard
 from firmware_host.ui.screens import result_words
 from firmware_host.actions.commands import SEATS, NewGame
-from firmware_host.net.web.commands import Command, Drag, Press, SetNoise, SetUp, SiteChange
+from firmware_host.net.web.commands import PageCommand, Drag, Press, SetNoise, SetUp, SiteChange
 from hardware.sim import Noise, SimBoard
 
 #: The noise the page's switch turns on: contact bounce, and a hand hovering now and then.
@@ -90,7 +99,7 @@ class Hub:
 
     def __init__(self, log_size: int = 2000) -> None:
         self._lock = threading.Lock()
-        self._commands: deque[Command] = deque()
+        self._commands: deque[PageCommand] = deque()
         self._state: Update = {}
         self._log: deque[dict[str, Any]] = deque(maxlen=log_size)
         self._listeners: list[Callable[[Update], None]] = []
@@ -103,7 +112,7 @@ class Hub:
         self.storage: str | None = None
 
     # -- the web server's side
-    def submit(self, command: Command) -> bool:
+    def submit(self, command: PageCommand) -> bool:
         """Queue ``command`` for the loop; False when MAX_WAITING already wait."""
         with self._lock:
             if len(self._commands) >= MAX_WAITING:
@@ -133,7 +142,7 @@ class Hub:
     def pending(self) -> bool:
         return bool(self._commands)
 
-    def take(self, most: int = MAX_WAITING) -> list[Command]:
+    def take(self, most: int = MAX_WAITING) -> list[PageCommand]:
         """The oldest ``most`` commands waiting."""
         with self._lock:
             n = min(most, len(self._commands))
@@ -214,7 +223,7 @@ class WebBoard:
         #: Changes of one site are spaced at least this far apart, so that the debouncer sees
         #: each (a quick click-click is a lift and a placing, i.e. a tap).
         self.gap_ms = gap_ms
-        self._pending: deque[Command] = deque()
+        self._pending: deque[PageCommand] = deque()
         self._changed: dict[str, float] = {}
         self._now = 0.0
         self._game_id: Any = object()
@@ -246,14 +255,14 @@ class WebBoard:
         self._publish(controller, list(events))
 
     # ------------------------------------------------------------------ commands
-    def _due_now(self) -> list[Command]:
+    def _due_now(self) -> list[PageCommand]:
         """Up to PER_STEP commands to apply now, taken out of the queue: each one's sites'
         earlier changes are far enough back, and no earlier command waits for its sites (a
         site's changes keep their order; one busy site never holds the others up). A command
         for the whole board (a button, a new game, a setup) waits for everything before it."""
-        due: list[Command] = []
+        due: list[PageCommand] = []
         busy: set[str] = set()
-        kept: deque[Command] = deque()
+        kept: deque[PageCommand] = deque()
         while self._pending and len(due) < PER_STEP:
             command = self._pending.popleft()
             sites = _sites_of(command)
@@ -268,11 +277,11 @@ class WebBoard:
         self._pending.extendleft(reversed(kept))
         return due
 
-    def _due(self, command: Command) -> bool:
+    def _due(self, command: PageCommand) -> bool:
         sites = _sites_of(command)
         return all(self._now - self._changed.get(s, -math.inf) >= self.gap_ms for s in sites)
 
-    def _apply(self, command: Command, controller: Controller) -> None:
+    def _apply(self, command: PageCommand, controller: Controller) -> None:
         if isinstance(command, SiteChange):
             on = command.action == "place"
             if command.action == "toggle":
@@ -446,7 +455,7 @@ def _players(controller: Controller) -> dict[str, Any]:
     return {"computer": SEATS[seat] if seat < len(SEATS) else None, "level": opponent.level}
 
 
-def _sites_of(command: Command) -> tuple[str, ...]:
+def _sites_of(command: PageCommand) -> tuple[str, ...]:
     if isinstance(command, SiteChange):
         return (command.site,)
     if isinstance(command, Drag):

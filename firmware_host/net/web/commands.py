@@ -67,10 +67,11 @@ class SetNoise:
     on: bool
 
 
-Command = SiteChange | Drag | Press | SetUp | SetNoise | NewGame | TakeBack | SetBrightness | HouseRule
+#: What the page may send: its own commands, and the board's (``actions.commands``) it may ask.
+PageCommand = SiteChange | Drag | Press | SetUp | SetNoise | NewGame | TakeBack | SetBrightness | HouseRule
 
 
-def parse(text: str | bytes, sites: Collection[str]) -> Command:
+def parse(text: str | bytes, sites: Collection[str]) -> PageCommand:
     """The command in a websocket message; ``sites`` are the current board's labels."""
     return read(load(text), "type", _READERS, sites)
 

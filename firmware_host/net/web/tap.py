@@ -4,7 +4,7 @@ buttons, with the face of the simulated board that the page's bridge reads
 (:class:`HardwareBoard`). Pieces are real: nothing here can put or lift one.
 
 >>> from hardware.sim import SimBoard
->>> from firmware_host.cli.daemon import Hardware
+>>> from firmware_host.runtime.loop import Hardware
 >>> sim = SimBoard(8)
 >>> parts = Hardware(sim, sim.leds, sim.display, sim.buttons)
 >>> board = tap(parts)

@@ -6,7 +6,7 @@
 // board the project draws: the board's page and /watch, a stored game's replay, the café
 // dashboard's tiles and its archive; the colours and sizes are in board.css beside it. The data
 // comes from firmware_host/net/web/drawn.py. An ES module, no build step; `tsc --noEmit` checks the
-// types below (tsconfig.json, tests/web/test_types_js.py).
+// types below (tsconfig.json, tests/net/web/test_scripts_typed.py).
 
 /** A point in the engine's coordinates (board units, y upwards). @typedef {[number, number]} Point */
 

@@ -1,0 +1,57 @@
+"""The settle policy: a board that shows one whole legal move is judged after quick_settle_ms
+(a piece that only paused on its way is corrected as it moves on); a change that is no single
+move waits settle_ms."""
+
+from __future__ import annotations
+
+from engines import new_game
+from firmware_host.board import recognise
+from firmware_host.board.game import Game
+from testbed.drive import Drive
+
+
+def moved_at(drive: Drive, change_ms: int) -> int | None:
+    """Ms from the change to the move event (None: no move within a second)."""
+    drive.run(1000)
+    moves = [e["t"] for e in drive.events if e["event"] == "move"]
+    return moves[0] - change_ms if moves else None
+
+
+def test_a_placing_is_judged_after_the_quick_settle():
+    drive = Drive(Game.of("antipalos", 5)).run(500)
+    change = drive.t
+    drive.place("B2*")
+    timing = drive.ctl.timing
+    assert timing.quick_settle_ms < timing.settle_ms
+    assert moved_at(drive, change) <= timing.quick_settle_ms + 10 * timing.debounce_scans
+    assert drive.last("move")["move"] == "B2*"
+
+
+def test_a_pawn_pausing_on_its_way_is_judged_soon_then_corrected_as_it_moves_on():
+    drive = Drive(Game.of("anti-grid", 6, "plain")).run(500)
+    drive.lift("e1").run(100)
+    change = drive.t
+    drive.place("e5")  # the hand pauses
+    timing = drive.ctl.timing
+    assert moved_at(drive, change) <= timing.quick_settle_ms + 10 * timing.debounce_scans
+    drive.lift("e5").run(50).place("e9").run(1000)  # ... and slides on
+    correction = drive.last("correction")
+    assert (correction["move"], correction["replaces"]) == ("e1-e9", "e1-e5")
+    assert drive.ctl.moves == ["e1-e9"]
+
+
+def test_the_end_of_a_line_is_judged_soon():
+    state = new_game("anti-grid", 6, "plain")
+    move = next(m for m in state.legal_moves() if str(m) == "e1-e11")
+    real = state.realisations(move)[0]
+    assert recognise.complete(state, (state.occupied() - real.emptied) | real.filled)
+
+
+def test_a_change_of_mind_within_the_quick_settle_is_not_recorded():
+    drive = Drive(Game.of("antipalos", 5)).run(500)
+    drive.place("B2*").run(drive.ctl.timing.quick_settle_ms - 20)
+    drive.lift("B2*").run(40)
+    change = drive.t
+    drive.place("C3*")
+    assert moved_at(drive, change) is not None
+    assert [e["move"] for e in drive.events if e["event"] == "move"] == ["C3*"]

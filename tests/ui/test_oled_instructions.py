@@ -1,0 +1,98 @@
+"""Every kind of thing the OLED asks or tells the players (tests/ui/scenes.py), rendered on
+luma's dummy device for a person to look at (test-output/oled-say-<scene>[-page].png, 4x), each
+page fitting the panel; and wherever the board differs from the game, the screen names a site to
+put back or take off, in every game, for any pieces put on or lifted."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from luma.core.device import dummy
+
+from engines import GAME_NAMES
+from firmware_host.board.game import Game
+from firmware_host.ui.screens import SIZE, fits
+from tests.ui.scenes import SCENES
+from testbed.drive import Drive
+from tests.net.web.web_tools import OUTPUT
+
+#: What each scene's screen must say (a pattern searched in its text, every page together).
+SAYS = {
+    "anti-grid-lifted": r"Move c1 to a lit site",
+    "phalanx-lifted": r"Move a1nw, a1se to a lit site",
+    "anti-grid-capture": r"Take \w+ off",
+    "antipod-twin": r"Place the twin on \w+",
+    "antipode-flip": r"Flip a1",
+    "antipode-choice": r"Tap the token your pawn lands on: a1 or b1 · OK: a1, BACK: next",
+    "phalanx-self-phalanx": r"Remove the lit Archer: e7nw, e7se",
+    "antipode-takeback": r"Took back b1:a1.*|Take back: take b1 off",
+    "antipode-takeback-carry": r"Blue pawn: a1 back to e1",
+    "antipalos-refused": r"C3 already holds a Trirod · Take C3\* off",
+    "anti-grid-knocked": r"Put e1 back",
+    "antipod-differs": r"Put a1 back, take c3, d4 off",
+    "antipalos-new-game": r"New game: take B2\* off",
+    "anti-grid-computer": r"Computer plays c1-c2: move c1 to c2",
+    "anti-grid-set-back": r"Taking back\? Set the rest back, or it is a move in a moment",
+    "antipalos-over": r"White wins: connection.*Set up to play again",
+    "antipalos-corrected": r"Corrected to B3\*",
+    "antipode-menu": r"Menu.*MENU: next · OK: pick.*BACK: back / close",
+    "antipode-players": r"^Players",
+}
+
+
+def text(drive: Drive) -> str:
+    """Every page of what the OLED shows now, as one text."""
+    return " / ".join(" / ".join(page.text_lines()) for page in drive.ctl.screen().pages())
+
+
+@pytest.mark.parametrize("name", list(SCENES))
+def test_every_kind_of_instruction_renders_fits_and_says_it(name):
+    drive = SCENES[name]()
+    said = text(drive)
+    assert re.search(SAYS[name], said), said
+    OUTPUT.mkdir(exist_ok=True)
+    for number, page in enumerate(drive.ctl.screen().pages()):
+        assert fits(page), page.text_lines()
+        image = page.render(dummy(*SIZE, mode="1"))
+        suffix = f"-{number + 1}" if number else ""
+        image.convert("L").resize((SIZE[0] * 4, SIZE[1] * 4)).save(OUTPUT / f"oled-say-{name}{suffix}.png")
+
+
+def named_site(drive: Drive) -> bool:
+    """True when the screen names a site the board has to change (one to put back or take
+    off), or the board does not differ."""
+    sync = drive.ctl.sync
+    if sync is None or sync.waiting:
+        return True
+    sites = set(sync.missing) | set(sync.extra)
+    said = text(drive)
+    return not sites or any(re.search(rf"(?<![\w*]){re.escape(s)}(?![\w*])", said) for s in sites)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_board_that_differs_always_names_a_site(game):
+    """Pieces put on empty sites and lifted off occupied ones, a few at a time, at the start
+    and after some moves: whenever the board differs, the screen says where."""
+    rng = random.Random(game)
+    checked = 0
+    for trial in range(6):
+        drive = Drive(Game.of(game)).run(300)
+        for _ in range(trial):  # a few moves in
+            state = drive.ctl.state
+            real = state.realisations(rng.choice(state.legal_moves()))[0]
+            if real.follow_ups:
+                continue
+            for site in real.emptied:
+                drive.lift(site)
+            for site in real.filled:
+                drive.place(site)
+            drive.run(800)
+        labels = [s.label for s in drive.ctl.state.sites()]
+        for site in rng.sample(labels, 1 + trial % 3):
+            (drive.lift if site in drive.ctl.board else drive.place)(site)
+        drive.run(800)
+        assert named_site(drive), (game, drive.ctl.sync, text(drive))
+        checked += drive.ctl.sync is not None
+    assert checked >= 3
