@@ -377,9 +377,21 @@ FRAMES_JS = """() => {
 }"""
 
 
-def _tiles(page) -> dict[str, tuple[int, float, float]]:
+def _number(text: str | None) -> float:
+    """A tile's data attribute as a number; 0 when unset (a board that said nothing yet).
+
+    >>> _number("12"), _number(None), _number("undefined")
+    (12.0, 0.0, 0.0)
+    """
+    try:
+        return float(text or 0)
+    except ValueError:
+        return 0.0
+
+
+def _tiles(page) -> dict[str, tuple[float, float, float]]:
     """Board -> (the ply its tile shows, when the page received it, when it showed it)."""
-    return {t["board"]: (int(t["ply"] or 0), float(t["got"] or 0), float(t["at"] or 0))
+    return {t["board"]: (_number(t["ply"]), _number(t["got"]), _number(t["at"]))
             for t in page.evaluate("[...document.querySelectorAll('article.tile')].map((e) => "
                                    "({board: e.dataset.board, ply: e.dataset.ply, "
                                    "got: e.dataset.plyGot, at: e.dataset.plyAt}))")}

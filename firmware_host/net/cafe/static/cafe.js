@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const watched = location.pathname.startsWith("/watch/")
   ? decodeURIComponent(location.pathname.slice("/watch/".length)) : null;
-const tables = new Map();   // board id -> {view, el, board}
+const tables = new Map();   // board id -> {view, el, board, seen, stale, shown, relayout}
 const layouts = new Map();  // layout key -> its board (sites, drawing), or the tables waiting for it
 const waiting = new Map();  // board -> timer of a command the board has not answered yet
 let controls = false;
@@ -53,7 +53,10 @@ function receive(msg) {
     showAlerts();
   } else if (msg.type === "retired") {
     const table = tables.get(msg.board);
-    if (table) table.el.remove();
+    if (table) {
+      inView.unobserve(table.el);
+      table.el.remove();
+    }
     tables.delete(msg.board);
     sortTiles();
   } else if (msg.type === "error") {
@@ -71,7 +74,7 @@ function showBroker(up) {
   el.className = `conn ${up ? "up" : "down"}`;
   $("broker-down").hidden = up !== false;
   document.body.classList.toggle("broker-down", up === false);
-  tables.forEach(render);
+  tables.forEach(changed);
   sortTiles();
 }
 
@@ -121,31 +124,69 @@ function flush() {
   frame = 0;
   const views = [...pending.values()];
   pending.clear();
-  const order = orderKey();
+  const moved = views.some((view) => orderOf(view) !== orderOf(tables.get(view.id)?.view));
   for (const view of views) update(view);
-  if (orderKey() !== order) sortTiles(); else showSummary();
+  if (moved) sortTiles(); else showSummary();
 }
 
-// What the tiles' order depends on: which need attention, their names, how many.
-function orderKey() {
-  return [...tables.values()].map((t) => `${t.view.id}:${t.view.name}:${needsAttention(t.view)}`).join();
+// What a tile's place among the others depends on: whether it needs attention, its name.
+function orderOf(view) {
+  return view ? `${needsAttention(view)}:${view.name}` : "";
 }
+
+// Only the tiles in view (or about to be) are drawn: a table off the screen keeps its latest
+// state and is drawn from it when it comes into view. A tile made off the screen has its words
+// written once, so that it takes its place in the grid.
+const inView = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    const table = tables.get(/** @type {HTMLElement} */ (entry.target).dataset.board);
+    if (!table) continue;
+    table.seen = entry.isIntersecting;
+    if (table.seen && table.stale) render(table);
+  }
+}, { rootMargin: "200px" });
 
 function update(view) {
   if (watched && view.id !== watched) return;
   let table = tables.get(view.id);
-  if (!table) {
-    table = { view, el: makeTile(view.id) };
+  const made = !table;
+  if (made) {
+    table = { view, el: makeTile(view.id), seen: false, stale: true, shown: {}, relayout: false };
     tables.set(view.id, table);
+    inView.observe(table.el);
   }
-  const before = table.view.state.ply;
   table.view = view;
-  if (view.state.ply !== before || !table.el.dataset.plyAt) {
-    table.el.dataset.ply = view.state.ply;
-    table.el.dataset.plyAt = Date.now();   // when this ply was first shown (bench/cafe.py)
-    table.el.dataset.plyGot = view.got || table.el.dataset.plyAt;  // and received
+  changed(table);
+  if (made && !table.seen) guard(table, () => renderTile(table));
+}
+
+// One table's state never stops the others: what went wrong is said on its tile.
+function guard(table, draw) {
+  try {
+    draw();
+  } catch (error) {
+    table.el.querySelector(".status").textContent = `cannot show this table (${error.message})`;
   }
-  render(table);
+}
+
+// The table's tile drawn again now if it is in view, else when it comes into view.
+function changed(table) {
+  table.stale = true;
+  if (table.seen) render(table);
+}
+
+function render(table) {
+  table.stale = false;
+  guard(table, () => {
+    renderTile(table);
+    drawTile(table);
+  });
+  const { view, el } = table;
+  if (String(view.state.ply) !== el.dataset.ply || !el.dataset.plyAt) {
+    el.dataset.ply = view.state.ply;
+    el.dataset.plyAt = Date.now();   // when the tile showed this ply (bench/cafe.py)
+    el.dataset.plyGot = view.got || el.dataset.plyAt;  // and when the page received it
+  }
 }
 
 function makeTile(id) {
@@ -230,14 +271,6 @@ function needsAttention(view) {
   return flags(view).some(([cls]) => cls !== "reconnecting");
 }
 
-function render(table) {
-  try {
-    renderTile(table);
-  } catch (error) {  // one table's state never stops the others
-    table.el.querySelector(".status").textContent = `cannot show this table (${error.message})`;
-  }
-}
-
 function renderTile(table) {
   const { view, el } = table;
   const s = view.state;
@@ -263,7 +296,6 @@ function renderTile(table) {
   renderControls(view, el);
   renderSince(view, el);
   renderDay(view, el);
-  drawTile(table);
 }
 
 function renderControls(view, el) {
@@ -376,7 +408,7 @@ function layoutOf(key, board) {
     layouts.set(key, data);
     for (const id of boards) {
       const table = tables.get(id);
-      if (table) drawTile(table);
+      if (table) changed(table);
     }
   }).catch(() => layouts.delete(key));
   return null;
@@ -386,8 +418,9 @@ function layoutOf(key, board) {
 // put back, a piece to take off.
 const FIX = { missing: ["#ff6400", "steady"], extra: ["#ff0000", "steady"] };
 
-// The table's board: built when its game (layout) changes, then its pieces, its last move and
-// what is out of place shown on it.
+// The table's board: built when its game (layout) changes, then each of its pieces, its last
+// move and what is out of place drawn again only when it changed (a state that changes nothing
+// on the board, the clock or the screen, draws nothing).
 function drawTile(table) {
   const { view, el } = table;
   const layout = view.layout && layoutOf(view.layout, view.id);
@@ -402,11 +435,12 @@ function drawTile(table) {
   if (el.dataset.drawn !== view.layout) {
     board.build(layout.sites, layout.drawing);
     el.dataset.drawn = view.layout;
-    table.shown = null;  // drawn afresh
+    table.shown = {};  // drawn afresh
+    table.relayout = false;
+  } else if (table.relayout) {  // the screen changed size while the tile was out of view
+    board.layout();
+    table.relayout = false;
   }
-  const shown = JSON.stringify([view.figures, view.pieces, view.changed, view.state.missing, view.state.extra]);
-  if (table.shown === shown) return;  // a state that changes nothing on the board (the clock, the screen)
-  table.shown = shown;
   // As the board's page shows it: a piece to put back is faint (its sensor sees nothing), a
   // piece to take off is a bare reading, and their sites are marked as the board lights them.
   const seen = new Set(view.pieces);
@@ -418,10 +452,19 @@ function drawTile(table) {
       if (kind === "missing") seen.delete(site); else seen.add(site);
     }
   }
-  board.showFigures(view.figures);
-  board.showPieces(seen);
-  board.showLast(lastMove(view.changed, view.pieces));
-  board.showLights(leds, kinds);
+  /** Each part of the drawing: its name, what it shows, how it is drawn. @type {[string, any, () => void][]} */
+  const parts = [
+    ["figures", [board.sides, view.figures], () => board.showFigures(view.figures)],
+    ["pieces", [...seen].sort(), () => board.showPieces(seen)],
+    ["last", [view.changed, view.pieces], () => board.showLast(lastMove(view.changed, view.pieces))],
+    ["lights", leds, () => board.showLights(leds, kinds)],
+  ];
+  for (const [name, what, draw] of parts) {
+    const key = JSON.stringify(what);
+    if (table.shown[name] === key) continue;
+    table.shown[name] = key;
+    draw();
+  }
 }
 
 // ---------------------------------------------------------------- little things
@@ -439,6 +482,9 @@ if (watched) {
   $("home").textContent = `reedboard café · ${watched}`;
 }
 // The screen's size decides the coordinates' size on each board.
-addEventListener("resize", () => tables.forEach((t) => t.board && t.board.layout()));
-setInterval(() => tables.forEach((t) => renderSince(t.view, t.el)), 1000);
+addEventListener("resize", () => tables.forEach((t) => {
+  if (t.board && t.seen) t.board.layout(); else t.relayout = true;
+}));
+// The clock of each tile in view (the others are brought up to date as they come into view).
+setInterval(() => tables.forEach((t) => t.seen && renderSince(t.view, t.el)), 1000);
 connect();

@@ -49,6 +49,7 @@
  * @property {SVGElement} piece  a sensor's reading no figure explains
  * @property {SVGElement | null} hit  where a click lands (null on a board nobody clicks)
  * @property {number} [radius]  a point's outline, when lit
+ * @property {string} [lit]  its light as last drawn ("" for none)
  */
 
 /**
@@ -282,18 +283,34 @@ export class Board {
     this.figures = figures || [];
     const layer = this.layers && this.layers.figures;
     if (!layer) return;
-    layer.replaceChildren();
+    // A piece drawn as it still is keeps its node: only the pieces that changed are drawn.
+    /** @type {Map<string, SVGGElement[]>} */
+    const drawn = new Map();
+    for (const [figure, node] of this.figureNodes) {
+      if (node.parentNode !== layer) continue;  // built afresh since
+      const key = this.figureKey(figure);
+      drawn.set(key, [...(drawn.get(key) || []), node]);
+    }
     this.figureAt = new Map();
     this.figureNodes = new Map();
     for (const figure of this.figures) {
-      const g = this.drawFigure(figure, layer);
+      const g = drawn.get(this.figureKey(figure))?.shift() || this.drawFigure(figure, layer);
       if (!g) continue;
       this.figureNodes.set(figure, g);
       for (const label of figure.sites) {
         if (!this.figureAt.has(label) || figure.kind !== "pawn") this.figureAt.set(label, figure);
       }
     }
+    for (const nodes of drawn.values()) nodes.forEach((node) => node.remove());
+    [...this.figureNodes.values()].forEach((node, i) => {  // in the figures' order (which covers which)
+      if (layer.children[i] !== node) layer.insertBefore(node, layer.children[i] || null);
+    });
     this.markFigures();
+  }
+
+  /** What a piece looks like drawn (equal keys: equal drawings). @param {Figure} figure */
+  figureKey(figure) {
+    return `${JSON.stringify(figure)} ${sideColour(figure.side, this.sides)}`;
   }
 
   /**
@@ -359,6 +376,9 @@ export class Board {
       const led = leds[label];
       const node = parts.led;
       const kind = led ? kinds[label] || "target" : null;
+      const lit = led ? `${led.join(" ")} ${kind}` : "";
+      if (parts.lit === lit) continue;  // as drawn: only the lights that changed are touched
+      parts.lit = lit;
       node.setAttribute("class", led ? `led lit ${led[1]} ${kind}` : "led");
       node.style.setProperty("--led", led ? full(led[0]) : "transparent");
       node.style.setProperty("--dim", led ? String(dimness(led[0])) : "1");
