@@ -376,8 +376,7 @@ function sortTiles() {
 
 function showSummary() {
   const flagged = [...tables.values()].filter((t) => needsAttention(t.view)).length;
-  $("summary").textContent = `${tables.size} table${tables.size === 1 ? "" : "s"} · ` +
-    `${flagged} need attention`;
+  setText($("summary"), `${tables.size} table${tables.size === 1 ? "" : "s"} · ${flagged} need attention`);
 }
 
 // ---------------------------------------------------------------- alerts
