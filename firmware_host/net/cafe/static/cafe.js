@@ -38,6 +38,7 @@ function receive(msg) {
     alerts = msg.alerts || [];
     showBroker(msg.broker);
     for (const view of msg.tables) update(view);
+    redraw([...tables.values()]);
     sortTiles();
     showAlerts();
   } else if (msg.type === "table") {
@@ -74,7 +75,8 @@ function showBroker(up) {
   el.className = `conn ${up ? "up" : "down"}`;
   $("broker-down").hidden = up !== false;
   document.body.classList.toggle("broker-down", up === false);
-  tables.forEach(changed);
+  tables.forEach((table) => { table.stale = true; });
+  redraw([...tables.values()]);
   sortTiles();
 }
 
@@ -113,6 +115,13 @@ const pending = new Map();
 let frame = 0;
 
 function later(view) {
+  const table = tables.get(view.id);
+  if (watched && view.id !== watched) return;
+  if (table && !table.seen && !pending.has(view.id) && orderOf(view) === orderOf(table.view)) {
+    table.view = view;  // out of view, in its place: kept for when it comes into view, no frame
+    table.stale = true;
+    return;
+  }
   const queued = pending.get(view.id);
   // When the page received this ply (bench/cafe.py): the first message that brought it.
   view.got = queued && queued.state.ply === view.state.ply ? queued.got : Date.now();
@@ -126,6 +135,7 @@ function flush() {
   pending.clear();
   const moved = views.some((view) => orderOf(view) !== orderOf(tables.get(view.id)?.view));
   for (const view of views) update(view);
+  redraw(views.map((view) => tables.get(view.id)));
   if (moved) sortTiles(); else showSummary();
 }
 
@@ -142,7 +152,7 @@ const inView = new IntersectionObserver((entries) => {
     const table = tables.get(/** @type {HTMLElement} */ (entry.target).dataset.board);
     if (!table) continue;
     table.seen = entry.isIntersecting;
-    if (table.seen && table.stale) render(table);
+    if (table.seen && table.stale) redraw([table]);
   }
 }, { rootMargin: "200px" });
 
@@ -156,8 +166,8 @@ function update(view) {
     inView.observe(table.el);
   }
   table.view = view;
-  changed(table);
-  if (made && !table.seen) guard(table, () => renderTile(table));
+  table.stale = true;  // drawn again if in view (redraw), else when it comes into view
+  if (made) guard(table, () => renderTile(table));
 }
 
 // One table's state never stops the others: what went wrong is said on its tile.
@@ -169,17 +179,19 @@ function guard(table, draw) {
   }
 }
 
-// The table's tile drawn again now if it is in view, else when it comes into view.
-function changed(table) {
-  table.stale = true;
-  if (table.seen) render(table);
+// The tiles of ``list`` in view that changed, drawn; their boards' frames measured first, all
+// at once (the page laid out once, not once a board).
+function redraw(list) {
+  const drawn = list.filter((table) => table && table.seen && table.stale);
+  const frames = drawn.map((table) => table.el.querySelector(".mini").getBoundingClientRect());
+  drawn.forEach((table, i) => render(table, frames[i]));
 }
 
-function render(table) {
+function render(table, frame) {
   table.stale = false;
   guard(table, () => {
     renderTile(table);
-    drawTile(table);
+    drawTile(table, frame);
   });
   const { view, el } = table;
   if (String(view.state.ply) !== el.dataset.ply || !el.dataset.plyAt) {
@@ -407,8 +419,9 @@ function layoutOf(key, board) {
     layouts.set(key, data);
     for (const id of boards) {
       const table = tables.get(id);
-      if (table) changed(table);
+      if (table) table.stale = true;
     }
+    redraw([...boards].map((id) => tables.get(id)));
   }).catch(() => layouts.delete(key));
   return null;
 }
@@ -420,7 +433,7 @@ const FIX = { missing: ["#ff6400", "steady"], extra: ["#ff0000", "steady"] };
 // The table's board: built when its game (layout) changes, then each of its pieces, its last
 // move and what is out of place drawn again only when it changed (a state that changes nothing
 // on the board, the clock or the screen, draws nothing).
-function drawTile(table) {
+function drawTile(table, frame) {
   const { view, el } = table;
   const layout = view.layout && layoutOf(view.layout, view.id);
   if (!layout) {
@@ -432,12 +445,12 @@ function drawTile(table) {
   const board = table.board;
   board.sides = view.state.sides || [];
   if (el.dataset.drawn !== view.layout) {
-    board.build(layout.sites, layout.drawing);
+    board.build(layout.sites, layout.drawing, frame);
     el.dataset.drawn = view.layout;
     table.shown = {};  // drawn afresh
     table.relayout = false;
   } else if (table.relayout) {  // the screen changed size while the tile was out of view
-    board.layout();
+    board.layout(frame);
     table.relayout = false;
   }
   // As the board's page shows it: a piece to put back is faint (its sensor sees nothing), a

@@ -192,9 +192,10 @@ export class Board {
    * other on a tall frame (a phone held upright), so each is twice as large.
    * @param {Site[]} sites
    * @param {Drawing} drawing
+   * @param {DOMRect} [r]  the frame's size on the screen (measured if not given: a page drawing
+   *   many boards measures them all first, laid out once)
    */
-  build(sites, drawing) {
-    const r = this.svg.getBoundingClientRect();
+  build(sites, drawing, r = this.svg.getBoundingClientRect()) {
     this.source = [sites, drawing];
     const stacked = stackParts(sites, typicalSpacing(sites));
     this.stacked = stacked !== sites && fitScale(stacked, r) > fitScale(sites, r);
