@@ -508,6 +508,7 @@ def wall(playwright, count: int, rounds: int, seed: int, processes: int,
         observer.start()
         try:
             page = browser.new_page(viewport={"width": 1920, "height": 1080})
+            page.on("pageerror", lambda exc: print(f"error in the page: {exc}", file=sys.stderr))
             page.goto(f"http://127.0.0.1:{web_port}/")
             boards.run(3.0)  # all connected, the page has every tile
             deadline = time.monotonic() + 30
