@@ -179,11 +179,12 @@ function guard(table, draw) {
   }
 }
 
-// The tiles of ``list`` in view that changed, drawn; their boards' frames measured first, all
-// at once (the page laid out once, not once a board).
+// The tiles of ``list`` in view that changed, drawn; the frames of the boards to build (or fit to
+// a new screen size) measured first, all at once (the page laid out once, not once a board).
 function redraw(list) {
   const drawn = list.filter((table) => table && table.seen && table.stale);
-  const frames = drawn.map((table) => table.el.querySelector(".mini").getBoundingClientRect());
+  const frames = drawn.map((table) => (table.relayout || table.el.dataset.drawn !== table.view.layout
+    ? table.el.querySelector(".mini").getBoundingClientRect() : undefined));
   drawn.forEach((table, i) => render(table, frames[i]));
 }
 
