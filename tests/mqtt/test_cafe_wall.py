@@ -6,8 +6,8 @@ Mosquitto, the dashboard in Debian's Chromium."""
 from __future__ import annotations
 
 from testbed.broker import board_config
-from tests.web.test_web_browser import AXE
 from testbed.tools import require
+from tests.web.test_web_browser import AXE
 
 TABLES = ("t1", "t2", "t3")
 LAYOUT = "antipalos/3/two"
