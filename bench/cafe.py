@@ -1,30 +1,37 @@
-"""The café network under load: N simulated boards (default 200) on one Mosquitto, with the
-dashboard (``reedboard cafe``, its archive in SQLite) open in Debian's Chromium.
+"""The café network under load: N simulated boards (50, then 200) on one Mosquitto, with the
+dashboard (``reedboard cafe``, its archive in SQLite) open in Debian's Chromium on a café screen
+(1920x1080).
 
 Each board is the real daemon code in this process: a controller on a simulated board
 (``Daemon.step``), its ``NetBoard`` observer and its own paho client. As the real loop does, a
 board is stepped at 50 Hz while something happens on it (a piece placed, the board settling)
 and, settled, only every ``IDLE_WAIT`` (the real loop sleeps until woken). The boards place
-pieces in rounds (Antipalos 5, staggered over the round). Printed:
+pieces in rounds (Antipalos 5, staggered over the round). Printed for each number of boards:
 
 - move -> tile: from the board's ``move`` event to the page showing that ply on the board's
-  tile (the page's ``data-ply-at``, same clock), p50 / p99 / max, and beside it the broker's
-  own round trip in the same run (a client in a process of its own publishing to itself every
-  50 ms: the floor any message pays);
+  tile (the page's ``data-ply-at``, set once the tile is drawn; same clock), p50 / p99 / max,
+  for the tiles in view (the page draws only those), and beside it the broker's own round trip
+  in the same run (a client in a process of its own publishing to itself every 50 ms: the floor
+  any message pays);
 - the same time split where each part ends, each read as it happens: move -> the broker's
-  subscriber (that client notes when each state reaches it), -> the page (the websocket
-  message that brought the ply: ``data-ply-got``) -> the tile (drawn: ``data-ply-at``);
-- CPU of the broker and of the dashboard process, idle (all boards connected, nobody playing:
-  the baseline) and while half, then all the boards play; the cost of one more playing board
-  is the difference over the extra boards;
+  subscriber (that client notes when each state reaches it) -> out of the dashboard (a
+  websocket client of the dashboard's feed in that process, as the page is: the server) -> the
+  page's websocket handler (``data-ply-got``: the browser receiving) -> the tile drawn (the
+  browser drawing); the server's split over every move too, in view or not;
+- CPU of the broker, the dashboard process and Chromium (all its processes), idle (all boards
+  connected, nobody playing: the baseline) and while half, then all the boards play; the cost
+  of one more playing board is the difference over the extra boards. On a shared machine the
+  CPU a part uses is steadier than the time it takes;
 - the dashboard's memory (RSS) and the size of one state message;
 - the page's frames while all the boards play (the time between two animation frames: 16.7 ms
-  when the page keeps up; a tile drawn slowly shows as longer frames), p50 / p99 / max, and the
-  page opened afresh: the seconds until every tile has its board drawn;
+  when the page keeps up), p50 / p99 / max; the page scrolled to its end: the milliseconds until
+  every tile then in view shows its board's latest move; the page opened afresh: the seconds
+  until every tile in view is drawn;
 - the archive's insert of a finished game (``Archive.store``: SQLite, and PostgreSQL when
-  Debian's is installed), p50 / p99 over 300 games, beside a bare ``INSERT`` of the same row.
+  Debian's is installed), p50 / p99 over 300 games, beside a bare ``INSERT`` of the same row;
+- the load average before and after (the machine's other work shows in every time).
 
-Usage: .venv/bin/python -m bench.cafe [--boards N] [--rounds R] [--quick]
+Usage: .venv/bin/python -m bench.cafe [--boards 50,200] [--rounds R] [--quick] [--screenshot DIR]
 The last line is a JSON object of the figures.
 """
 
@@ -222,11 +229,40 @@ def game_moves(seed: int, count: int) -> list[str]:
             return moves
 
 
-def observe(port: int, stop, results) -> None:
+def listen(url: str, served: dict[tuple[str, int], float], stop) -> None:
+    """The dashboard's live feed at ``url`` read as a page reads it, in a thread: when each
+    table's ply was first sent (wall time, s), into ``served``, until ``stop`` is set."""
+    import asyncio
+
+    import aiohttp
+
+    async def read() -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+            while not stop.is_set():
+                try:
+                    msg = await ws.receive(timeout=0.2)
+                except asyncio.TimeoutError:
+                    continue
+                if msg.type != aiohttp.WSMsgType.TEXT:
+                    return
+                data = json.loads(msg.data)
+                if data["type"] == "table" and "ply" in data["table"]["state"]:
+                    served.setdefault((data["table"]["id"], data["table"]["state"]["ply"]), time.time())
+
+    asyncio.run(read())
+
+
+def observe(port: int, web_port: int, stop, results) -> None:
     """In a process of its own (free of the boards' threads): publish to itself every 50 ms
-    (the broker's round trip, ms) and note when each board's state shows a new ply (wall
-    time, s). Puts (round trips, {(board, ply): time}) on ``results`` once ``stop`` is set."""
-    trips, arrived, sent = [], {}, {}
+    (the broker's round trip, ms), note when each board's state shows a new ply (wall time,
+    s) and when the dashboard's feed sends it (a websocket client as the page is). Puts (round
+    trips, {(board, ply): time at the broker's subscriber}, {(board, ply): time out of the
+    dashboard}) on ``results`` once ``stop`` is set."""
+    import threading
+
+    trips, arrived, sent, served = [], {}, {}, {}
+    feed = threading.Thread(target=listen, args=(f"http://127.0.0.1:{web_port}/ws", served, stop))
+    feed.start()
 
     def on_message(client, userdata, message) -> None:
         now = time.perf_counter()
@@ -251,7 +287,8 @@ def observe(port: int, stop, results) -> None:
         client.publish("bench/ping", str(n), qos=0)
     client.loop_stop()
     client.disconnect()
-    results.put((trips[40:], arrived))  # the first 2 s: the boards connecting
+    feed.join(5)
+    results.put((trips[40:], arrived, served))  # the first 2 s: the boards connecting
 
 
 def archive_inserts(archive: Archive, count: int = 300) -> list[float]:
@@ -310,6 +347,35 @@ def archive_figures(folder: Path) -> dict[str, float]:
     return out
 
 
+def browser_pids() -> list[int]:
+    """The Chromium processes under this one (the browser Playwright started, its renderer...)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(stat.parent.name))
+    found, todo = [], [os.getpid()]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            todo.append(child)
+            try:
+                if b"chromium" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    found.append(child)
+            except OSError:
+                continue
+    return found
+
+
+def _ticks(pid: int) -> int:
+    """A process's CPU ticks; 0 once it is gone."""
+    try:
+        return cpu_ticks(pid)
+    except OSError:
+        return 0
+
+
 class Cpu:
     """CPU seconds of some processes between two readings."""
 
@@ -318,7 +384,7 @@ class Cpu:
         self.mark()
 
     def _ticks(self) -> dict[str, int]:
-        return {k: sum(map(cpu_ticks, pids)) for k, pids in self.pids.items()}
+        return {k: sum(map(_ticks, pids)) for k, pids in self.pids.items()}
 
     def mark(self) -> None:
         self.at, self.ticks = time.monotonic(), self._ticks()
@@ -336,7 +402,7 @@ def play_rounds(boards: Workers, page, active: int, rounds: int,
                 sites: list[str]) -> dict[tuple[str, int], tuple[float, float]]:
     """Each of the first ``active`` boards places its next piece once per round; (board, ply)
     -> when the page received that ply and when its tile showed it (the page's ms since the
-    epoch), read in the round."""
+    epoch), read in the round, for the tiles in view (the page draws only those)."""
     shown_at = {}
     for _ in range(rounds):
         now = boards.plies()
@@ -346,26 +412,43 @@ def play_rounds(boards: Workers, page, active: int, rounds: int,
         deadline = time.monotonic() + 5
         while True:
             shown = _tiles(page)
-            late = [i for i, ply in plies.items() if shown.get(board_name(i), (0, 0, 0))[0] < ply]
+            timed = {i: ply for i, ply in plies.items() if shown.get(board_name(i), NONE)[3]}
+            late = [i for i, ply in timed.items() if shown[board_name(i)][0] < ply]
             if not late or time.monotonic() > deadline:
                 break
             boards.run(0.1)
-        for i, ply in plies.items():
+        for i, ply in timed.items():
             board = board_name(i)
-            if shown.get(board, (0, 0, 0))[0] == ply:
-                shown_at[board, ply] = shown[board][1:]
-        print(f"round: {len(plies) - len(late)} of {len(plies)} tiles updated", file=sys.stderr,
-              flush=True)
+            if shown[board][0] == ply:
+                shown_at[board, ply] = shown[board][1:3]
+        print(f"round: {len(timed) - len(late)} of the {len(timed)} tiles in view updated "
+              f"({len(plies)} boards moved)", file=sys.stderr, flush=True)
     return shown_at
 
 
-def open_again(page, count: int) -> float:
-    """Seconds from opening the page again to every one of ``count`` tiles drawn."""
+#: True when every tile in view shows the ply its board is at (board -> ply).
+IN_VIEW_SHOWN_JS = """(plies) => [...document.querySelectorAll('article.tile')].every((e) => {
+  const r = e.getBoundingClientRect();
+  const off = r.bottom <= 0 || r.top >= innerHeight;
+  return off || (e.dataset.drawn && Number(e.dataset.ply) === plies[e.dataset.board]);
+})"""
+
+
+def open_again(page, plies: dict[str, int]) -> float:
+    """Seconds from opening the page again to every tile in view drawn, with its board's ply."""
     began = time.perf_counter()
     page.reload()
-    page.wait_for_function("(n) => document.querySelectorAll('article.tile[data-drawn]:not("
-                           "[data-drawn=\"\"])').length >= n", arg=count, timeout=60_000)
+    page.wait_for_function(IN_VIEW_SHOWN_JS, arg=plies, timeout=60_000, polling="raf")
     return time.perf_counter() - began
+
+
+def scrolled(page, plies: dict[str, int]) -> float:
+    """Milliseconds from scrolling to the page's end to every tile then in view drawn with its
+    board's ply (tiles that were out of view while their boards played)."""
+    page.evaluate("() => { window.benchScrolled = performance.now(); "
+                  "scrollTo(0, document.documentElement.scrollHeight); }")
+    page.wait_for_function(IN_VIEW_SHOWN_JS, arg=plies, timeout=30_000, polling="raf")
+    return page.evaluate("() => performance.now() - benchScrolled")
 
 
 #: Records the time between the page's animation frames in ``benchFrames``.
@@ -377,26 +460,38 @@ FRAMES_JS = """() => {
 }"""
 
 
-def _tiles(page) -> dict[str, tuple[int, float, float]]:
-    """Board -> (the ply its tile shows, when the page received it, when it showed it)."""
-    return {t["board"]: (int(t["ply"] or 0), float(t["got"] or 0), float(t["at"] or 0))
-            for t in page.evaluate("[...document.querySelectorAll('article.tile')].map((e) => "
-                                   "({board: e.dataset.board, ply: e.dataset.ply, "
-                                   "got: e.dataset.plyGot, at: e.dataset.plyAt}))")}
+def _number(text: str | None) -> float:
+    """A tile's data attribute as a number; 0 when unset (a board that said nothing yet).
+
+    >>> _number("12"), _number(None), _number("undefined")
+    (12.0, 0.0, 0.0)
+    """
+    try:
+        return float(text or 0)
+    except ValueError:
+        return 0.0
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=6, help="moves per board in each phase")
-    parser.add_argument("--quick", action="store_true", help="10 boards, 2 rounds")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--processes", type=int, default=4, help="worker processes for the boards")
-    args = parser.parse_args()
-    count, rounds = (10, 2) if args.quick else (args.boards, args.rounds)
-    from playwright.sync_api import sync_playwright
+#: A board the page has no tile of.
+NONE = (0.0, 0.0, 0.0, False)
 
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
+
+def _tiles(page) -> dict[str, tuple[float, float, float, bool]]:
+    """Board -> (the ply its tile shows, when the page received it, when it showed it, whether
+    the tile is in view)."""
+    return {t["board"]: (_number(t["ply"]), _number(t["got"]), _number(t["at"]), t["seen"])
+            for t in page.evaluate("[...document.querySelectorAll('article.tile')].map((e) => {"
+                                   "const r = e.getBoundingClientRect(); "
+                                   "return {board: e.dataset.board, ply: e.dataset.ply, "
+                                   "got: e.dataset.plyGot, at: e.dataset.plyAt, "
+                                   "seen: r.bottom > 0 && r.top < innerHeight}; })")}
+
+
+def wall(playwright, count: int, rounds: int, seed: int, processes: int,
+         screenshot: Path | None) -> dict:
+    """The figures of ``count`` boards playing ``rounds`` rounds, half of them then all, the
+    dashboard open in Chromium on a café screen (1920x1080)."""
+    with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         broker = Broker(folder, "set_tcp_nodelay true\n").start()
         web_port = free_port()
@@ -406,35 +501,41 @@ def main() -> None:
              "--port", str(web_port), "--state", str(folder / "cafe")], stderr=journal.open("w"))
         while "dashboard is at" not in journal.read_text():
             time.sleep(0.05)
-        boards = Workers(count, broker.port, args.processes)
+        boards = Workers(count, broker.port, processes)
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         stop, results = PROCESSES.Event(), PROCESSES.Queue()
-        observer = PROCESSES.Process(target=observe, args=(broker.port, stop, results))
+        observer = PROCESSES.Process(target=observe, args=(broker.port, web_port, stop, results))
         observer.start()
         try:
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page = browser.new_page(viewport={"width": 1920, "height": 1080})
+            page.on("pageerror", lambda exc: print(f"error in the page: {exc}", file=sys.stderr))
             page.goto(f"http://127.0.0.1:{web_port}/")
             boards.run(3.0)  # all connected, the page has every tile
             deadline = time.monotonic() + 30
             while len(_tiles(page)) < count and time.monotonic() < deadline:
                 boards.run(0.5)
             assert len(_tiles(page)) == count, f"{len(_tiles(page))} tiles of {count}"
-            cpu = Cpu(broker=[broker.proc.pid], dashboard=[cafe.pid], boards=boards.pids)
-            boards.run(5.0)
+            cpu = Cpu(broker=[broker.proc.pid], dashboard=[cafe.pid], browser=browser_pids(),
+                      boards=boards.pids)
+            boards.run(3.0)
             idle = cpu.percent()
-            sites = placements(args.seed, 2 * rounds)
+            sites = placements(seed, 2 * rounds)
             half = count // 2
             lat_half = play_rounds(boards, page, half, rounds, sites)
             busy_half = cpu.percent()
             page.evaluate(FRAMES_JS)
             lat_all = play_rounds(boards, page, count, rounds, sites)
             frames = page.evaluate("() => benchFrames")
-            opened = open_again(page, count)
             busy_all = cpu.percent()
+            plies = {board_name(i): ply for i, ply in boards.plies().items()}
+            if screenshot:
+                page.screenshot(path=str(screenshot / f"cafe-wall-{count}.png"))
+            scroll_ms = scrolled(page, plies)
+            opened = open_again(page, plies)
             rss = rss_mb(cafe.pid)
         finally:
             stop.set()
-            trips, arrived = results.get(timeout=10)
+            trips, arrived, served = results.get(timeout=10)
             observer.join(5)
             browser.close()
             boards.stop()
@@ -444,64 +545,109 @@ def main() -> None:
         said = journal.read_text().splitlines()[1:]
         if said:
             print(f"the dashboard said {len(said)} lines, the first: {said[0]}", file=sys.stderr)
-        archive = archive_figures(folder)
-    state_bytes = boards.state_bytes
-    shown = {k: v for k, v in {**lat_half, **lat_all}.items() if k in boards.moved and k in arrived}
-    # Each split where it ends: the broker's subscriber, the page's websocket, the tile (ms).
-    latencies = [at - boards.moved[k] * 1000 for k, (_, at) in shown.items()]
-    to_broker = [(arrived[k] - boards.moved[k]) * 1000 for k in shown]
-    to_page = [got - arrived[k] * 1000 for k, (got, _) in shown.items()]
-    to_tile = [at - got for got, at in shown.values()]
-    per_board = {k: (busy_all[k] - busy_half[k]) / (count - half) for k in ("broker", "dashboard")}
+    moved = boards.moved
+    # The server's split over every move (in view or not): the broker's subscriber -> the feed.
+    passed = [k for k in moved if k in arrived and k in served]
+    server = [(served[k] - arrived[k]) * 1000 for k in passed]
+    # The tiles in view: each split where it ends (the broker's subscriber, the dashboard's
+    # feed, the page's websocket, the tile drawn), ms.
+    shown = {k: v for k, v in {**lat_half, **lat_all}.items() if k in arrived and k in served}
+    splits = {
+        "move_to_tile": [at - moved[k] * 1000 for k, (_, at) in shown.items()],
+        "move_to_broker": [(arrived[k] - moved[k]) * 1000 for k in shown],
+        "server": [(served[k] - arrived[k]) * 1000 for k in shown],
+        "page_receives": [got - served[k] * 1000 for k, (got, _) in shown.items()],
+        "page_draws": [at - got for got, at in shown.values()],
+    }
+    per_board = {k: (busy_all[k] - busy_half[k]) / (count - half) for k in ("broker", "dashboard", "browser")}
     figures = {
-        "boards": count, "moves_timed": len(latencies),
-        "move_to_tile_p50_ms": round(percentile(latencies, 0.5), 1),
-        "move_to_tile_p99_ms": round(percentile(latencies, 0.99), 1),
-        "move_to_tile_max_ms": round(max(latencies, default=0.0), 1),
-        "move_to_broker_p50_ms": round(percentile(to_broker, 0.5), 1),
-        "move_to_broker_p99_ms": round(percentile(to_broker, 0.99), 1),
-        "broker_to_page_p50_ms": round(percentile(to_page, 0.5), 1),
-        "broker_to_page_p99_ms": round(percentile(to_page, 0.99), 1),
-        "page_to_tile_p50_ms": round(percentile(to_tile, 0.5), 1),
-        "page_to_tile_p99_ms": round(percentile(to_tile, 0.99), 1),
+        "boards": count, "moves_timed": len(shown), "moves_through_server": len(passed),
+        **{f"{name}_{q}_ms": round(percentile(v, p), 1) for name, v in splits.items()
+           for q, p in (("p50", 0.5), ("p99", 0.99))},
+        "move_to_tile_max_ms": round(max(splits["move_to_tile"], default=0.0), 1),
+        "server_all_moves_p50_ms": round(percentile(server, 0.5), 1),
+        "server_all_moves_p99_ms": round(percentile(server, 0.99), 1),
         "broker_round_trip_p50_ms": round(percentile(trips, 0.5), 2),
         "broker_round_trip_p99_ms": round(percentile(trips, 0.99), 2),
         "cpu_idle_pct": {k: round(v, 2) for k, v in idle.items()},
         "cpu_half_playing_pct": {k: round(v, 2) for k, v in busy_half.items()},
         "cpu_all_playing_pct": {k: round(v, 2) for k, v in busy_all.items()},
         "cpu_per_extra_playing_board_pct": {k: round(v, 3) for k, v in per_board.items()},
-        "dashboard_rss_mb": round(rss, 1), "state_message_bytes": state_bytes,
+        "dashboard_rss_mb": round(rss, 1), "state_message_bytes": boards.state_bytes,
         **{f"page_frame_{name}_ms": round(percentile(frames, q), 1)
            for name, q in (("p50", 0.5), ("p99", 0.99), ("max", 1.0))},
+        "scrolled_in_drawn_ms": round(scroll_ms, 1),
         "page_opened_s": round(opened, 2),
-        **{k: round(v, 3) for k, v in archive.items()},
     }
-    print(f"{count} boards ({args.processes} processes) on one Mosquitto, the dashboard open in Chromium; "
-          f"{len(latencies)} moves timed (one per board and round, a round every {ROUND_S} s)")
-    print(f"move -> tile:  p50 {figures['move_to_tile_p50_ms']} ms   p99 "
-          f"{figures['move_to_tile_p99_ms']} ms   max {figures['move_to_tile_max_ms']} ms (goal p99 <= 100)"
-          f"   broker round trip (baseline): p50 {figures['broker_round_trip_p50_ms']} ms   p99 "
-          f"{figures['broker_round_trip_p99_ms']} ms")
-    for name, key in (("move -> the broker's subscriber (the boards' side)", "move_to_broker"),
-                      ("the broker -> the page (the dashboard and its websocket)", "broker_to_page"),
-                      ("the page -> the tile drawn", "page_to_tile")):
-        print(f"  {name:<58} p50 {figures[key + '_p50_ms']} ms   p99 {figures[key + '_p99_ms']} ms")
+    print_wall(figures, processes)
+    return figures
+
+
+def print_wall(f: dict, processes: int) -> None:
+    """The figures of one wall, as a table."""
+    count, half = f["boards"], f["boards"] // 2
+    print(f"\n{count} boards ({processes} processes) on one Mosquitto, the dashboard open in Chromium "
+          f"(1920x1080); {f['moves_timed']} moves timed on the tiles in view (one per board and round, "
+          f"a round every {ROUND_S} s)")
+    print(f"move -> tile:  p50 {f['move_to_tile_p50_ms']} ms   p99 {f['move_to_tile_p99_ms']} ms   "
+          f"max {f['move_to_tile_max_ms']} ms (goal p99 <= 100)   broker round trip (baseline): "
+          f"p50 {f['broker_round_trip_p50_ms']} ms   p99 {f['broker_round_trip_p99_ms']} ms")
+    for name, key in (("move -> the broker's subscriber (the boards, the broker)", "move_to_broker"),
+                      ("-> out of the dashboard's feed (the server)", "server"),
+                      ("-> the page's websocket handler (the browser receiving)", "page_receives"),
+                      ("-> the tile drawn (the browser drawing)", "page_draws")):
+        print(f"  {name:<58} p50 {f[key + '_p50_ms']} ms   p99 {f[key + '_p99_ms']} ms")
+    print(f"  the server over all {f['moves_through_server']} moves (in view or not)"
+          f"{'':<14} p50 {f['server_all_moves_p50_ms']} ms   p99 {f['server_all_moves_p99_ms']} ms")
     print(f"{'CPU % of one core':<28}{'idle (baseline)':>16}{f'{half} playing':>14}{f'{count} playing':>14}"
           f"{'per extra board':>17}")
-    for k in ("broker", "dashboard", "boards"):
-        extra = f"{per_board[k]:>17.3f}" if k in per_board else f"{'(the bench)':>17}"
-        print(f"{k:<28}{idle[k]:>16.2f}{busy_half[k]:>14.2f}{busy_all[k]:>14.2f}{extra}")
-    print(f"dashboard memory (RSS) {rss:.0f} MB; one state message {state_bytes} bytes")
-    print(f"the page's frames while {count} play: p50 {figures['page_frame_p50_ms']} ms   p99 "
-          f"{figures['page_frame_p99_ms']} ms   max {figures['page_frame_max_ms']} ms (60 Hz: 16.7);"
-          f" opened afresh, every board drawn in {figures['page_opened_s']} s")
-    print("archive insert of a finished game (40 moves), ms (goal p99 <= 5):")
+    for k in ("broker", "dashboard", "browser", "boards"):
+        per = f["cpu_per_extra_playing_board_pct"]
+        extra = f"{per[k]:>17.3f}" if k in per else f"{'(the bench)':>17}"
+        print(f"{k:<28}{f['cpu_idle_pct'][k]:>16.2f}{f['cpu_half_playing_pct'][k]:>14.2f}"
+              f"{f['cpu_all_playing_pct'][k]:>14.2f}{extra}")
+    print(f"dashboard memory (RSS) {f['dashboard_rss_mb']:.0f} MB; one state message "
+          f"{f['state_message_bytes']} bytes")
+    print(f"the page's frames while {count} play: p50 {f['page_frame_p50_ms']} ms   p99 "
+          f"{f['page_frame_p99_ms']} ms   max {f['page_frame_max_ms']} ms (60 Hz: 16.7); scrolled to "
+          f"the end, the tiles then in view drawn in {f['scrolled_in_drawn_ms']} ms; opened afresh, "
+          f"every tile in view drawn in {f['page_opened_s']} s")
+
+
+def print_archive(archive: dict[str, float]) -> None:
+    print("\narchive insert of a finished game (40 moves), ms (goal p99 <= 5):")
     for name, key in (("SQLite archive", "archive_sqlite"), ("bare sqlite3 INSERT (baseline)",
                                                             "bare_sqlite_insert"),
                       ("PostgreSQL archive", "archive_postgres")):
         if f"{key}_p50_ms" in archive:
             print(f"  {name:<32} p50 {archive[key + '_p50_ms']:.3f}   p99 {archive[key + '_p99_ms']:.3f}")
-    print(json.dumps(figures))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", default="50,200", help="how many boards, one wall each: 50,200")
+    parser.add_argument("--rounds", type=int, default=4, help="moves per board in each phase")
+    parser.add_argument("--quick", action="store_true", help="10 boards, 2 rounds")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=4, help="worker processes for the boards")
+    parser.add_argument("--screenshot", type=Path, help="a folder for each wall's screenshot")
+    parser.add_argument("--no-archive", action="store_true", help="the walls only")
+    args = parser.parse_args()
+    counts, rounds = ([10], 2) if args.quick else ([int(n) for n in args.boards.split(",")], args.rounds)
+    from playwright.sync_api import sync_playwright
+
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+          f"({os.cpu_count()} cores)")
+    with sync_playwright() as playwright:
+        walls = [wall(playwright, n, rounds, args.seed, args.processes, args.screenshot) for n in counts]
+    archive = {}
+    if not args.no_archive:
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = {k: round(v, 3) for k, v in archive_figures(Path(tmp)).items()}
+        print_archive(archive)
+    load = os.getloadavg()
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in load)} ({os.cpu_count()} cores)")
+    print(json.dumps({"walls": walls, **archive, "load_average": [round(x, 2) for x in load]}))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const watched = location.pathname.startsWith("/watch/")
   ? decodeURIComponent(location.pathname.slice("/watch/".length)) : null;
-const tables = new Map();   // board id -> {view, el, board}
+const tables = new Map();   // board id -> {view, el, board, seen, stale, shown, relayout}
 const layouts = new Map();  // layout key -> its board (sites, drawing), or the tables waiting for it
 const waiting = new Map();  // board -> timer of a command the board has not answered yet
 let controls = false;
@@ -38,6 +38,7 @@ function receive(msg) {
     alerts = msg.alerts || [];
     showBroker(msg.broker);
     for (const view of msg.tables) update(view);
+    redraw([...tables.values()]);
     sortTiles();
     showAlerts();
   } else if (msg.type === "table") {
@@ -53,7 +54,10 @@ function receive(msg) {
     showAlerts();
   } else if (msg.type === "retired") {
     const table = tables.get(msg.board);
-    if (table) table.el.remove();
+    if (table) {
+      inView.unobserve(table.el);
+      table.el.remove();
+    }
     tables.delete(msg.board);
     sortTiles();
   } else if (msg.type === "error") {
@@ -71,7 +75,8 @@ function showBroker(up) {
   el.className = `conn ${up ? "up" : "down"}`;
   $("broker-down").hidden = up !== false;
   document.body.classList.toggle("broker-down", up === false);
-  tables.forEach(render);
+  tables.forEach((table) => { table.stale = true; });
+  redraw([...tables.values()]);
   sortTiles();
 }
 
@@ -110,6 +115,13 @@ const pending = new Map();
 let frame = 0;
 
 function later(view) {
+  const table = tables.get(view.id);
+  if (watched && view.id !== watched) return;
+  if (table && !table.seen && !pending.has(view.id) && orderOf(view) === orderOf(table.view)) {
+    table.view = view;  // out of view, in its place: kept for when it comes into view, no frame
+    table.stale = true;
+    return;
+  }
   const queued = pending.get(view.id);
   // When the page received this ply (bench/cafe.py): the first message that brought it.
   view.got = queued && queued.state.ply === view.state.ply ? queued.got : Date.now();
@@ -121,31 +133,73 @@ function flush() {
   frame = 0;
   const views = [...pending.values()];
   pending.clear();
-  const order = orderKey();
+  const moved = views.some((view) => orderOf(view) !== orderOf(tables.get(view.id)?.view));
   for (const view of views) update(view);
-  if (orderKey() !== order) sortTiles(); else showSummary();
+  redraw(views.map((view) => tables.get(view.id)));
+  if (moved) sortTiles(); else showSummary();
 }
 
-// What the tiles' order depends on: which need attention, their names, how many.
-function orderKey() {
-  return [...tables.values()].map((t) => `${t.view.id}:${t.view.name}:${needsAttention(t.view)}`).join();
+// What a tile's place among the others depends on: whether it needs attention, its name.
+function orderOf(view) {
+  return view ? `${needsAttention(view)}:${view.name}` : "";
 }
+
+// Only the tiles in view (or about to be) are drawn: a table off the screen keeps its latest
+// state and is drawn from it when it comes into view. A tile made off the screen has its words
+// written once, so that it takes its place in the grid.
+const inView = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    const table = tables.get(/** @type {HTMLElement} */ (entry.target).dataset.board);
+    if (!table) continue;
+    table.seen = entry.isIntersecting;
+    if (table.seen && table.stale) redraw([table]);
+  }
+}, { rootMargin: "200px" });
 
 function update(view) {
   if (watched && view.id !== watched) return;
   let table = tables.get(view.id);
-  if (!table) {
-    table = { view, el: makeTile(view.id) };
+  const made = !table;
+  if (made) {
+    table = { view, el: makeTile(view.id), seen: false, stale: true, shown: {}, relayout: false };
     tables.set(view.id, table);
+    inView.observe(table.el);
   }
-  const before = table.view.state.ply;
   table.view = view;
-  if (view.state.ply !== before || !table.el.dataset.plyAt) {
-    table.el.dataset.ply = view.state.ply;
-    table.el.dataset.plyAt = Date.now();   // when this ply was first shown (bench/cafe.py)
-    table.el.dataset.plyGot = view.got || table.el.dataset.plyAt;  // and received
+  table.stale = true;  // drawn again if in view (redraw), else when it comes into view
+  if (made) guard(table, () => renderTile(table));
+}
+
+// One table's state never stops the others: what went wrong is said on its tile.
+function guard(table, draw) {
+  try {
+    draw();
+  } catch (error) {
+    table.el.querySelector(".status").textContent = `cannot show this table (${error.message})`;
   }
-  render(table);
+}
+
+// The tiles of ``list`` in view that changed, drawn; the frames of the boards to build (or fit to
+// a new screen size) measured first, all at once (the page laid out once, not once a board).
+function redraw(list) {
+  const drawn = list.filter((table) => table && table.seen && table.stale);
+  const frames = drawn.map((table) => (table.relayout || table.el.dataset.drawn !== table.view.layout
+    ? table.el.querySelector(".mini").getBoundingClientRect() : undefined));
+  drawn.forEach((table, i) => render(table, frames[i]));
+}
+
+function render(table, frame) {
+  table.stale = false;
+  guard(table, () => {
+    renderTile(table);
+    drawTile(table, frame);
+  });
+  const { view, el } = table;
+  if (String(view.state.ply) !== el.dataset.ply || !el.dataset.plyAt) {
+    el.dataset.ply = view.state.ply;
+    el.dataset.plyAt = Date.now();   // when the tile showed this ply (bench/cafe.py)
+    el.dataset.plyGot = view.got || el.dataset.plyAt;  // and when the page received it
+  }
 }
 
 function makeTile(id) {
@@ -230,14 +284,6 @@ function needsAttention(view) {
   return flags(view).some(([cls]) => cls !== "reconnecting");
 }
 
-function render(table) {
-  try {
-    renderTile(table);
-  } catch (error) {  // one table's state never stops the others
-    table.el.querySelector(".status").textContent = `cannot show this table (${error.message})`;
-  }
-}
-
 function renderTile(table) {
   const { view, el } = table;
   const s = view.state;
@@ -263,7 +309,6 @@ function renderTile(table) {
   renderControls(view, el);
   renderSince(view, el);
   renderDay(view, el);
-  drawTile(table);
 }
 
 function renderControls(view, el) {
@@ -344,8 +389,7 @@ function sortTiles() {
 
 function showSummary() {
   const flagged = [...tables.values()].filter((t) => needsAttention(t.view)).length;
-  $("summary").textContent = `${tables.size} table${tables.size === 1 ? "" : "s"} · ` +
-    `${flagged} need attention`;
+  setText($("summary"), `${tables.size} table${tables.size === 1 ? "" : "s"} · ${flagged} need attention`);
 }
 
 // ---------------------------------------------------------------- alerts
@@ -376,8 +420,9 @@ function layoutOf(key, board) {
     layouts.set(key, data);
     for (const id of boards) {
       const table = tables.get(id);
-      if (table) drawTile(table);
+      if (table) table.stale = true;
     }
+    redraw([...boards].map((id) => tables.get(id)));
   }).catch(() => layouts.delete(key));
   return null;
 }
@@ -386,9 +431,10 @@ function layoutOf(key, board) {
 // put back, a piece to take off.
 const FIX = { missing: ["#ff6400", "steady"], extra: ["#ff0000", "steady"] };
 
-// The table's board: built when its game (layout) changes, then its pieces, its last move and
-// what is out of place shown on it.
-function drawTile(table) {
+// The table's board: built when its game (layout) changes, then each of its pieces, its last
+// move and what is out of place drawn again only when it changed (a state that changes nothing
+// on the board, the clock or the screen, draws nothing).
+function drawTile(table, frame) {
   const { view, el } = table;
   const layout = view.layout && layoutOf(view.layout, view.id);
   if (!layout) {
@@ -400,13 +446,14 @@ function drawTile(table) {
   const board = table.board;
   board.sides = view.state.sides || [];
   if (el.dataset.drawn !== view.layout) {
-    board.build(layout.sites, layout.drawing);
+    board.build(layout.sites, layout.drawing, frame);
     el.dataset.drawn = view.layout;
-    table.shown = null;  // drawn afresh
+    table.shown = {};  // drawn afresh
+    table.relayout = false;
+  } else if (table.relayout) {  // the screen changed size while the tile was out of view
+    board.layout(frame);
+    table.relayout = false;
   }
-  const shown = JSON.stringify([view.figures, view.pieces, view.changed, view.state.missing, view.state.extra]);
-  if (table.shown === shown) return;  // a state that changes nothing on the board (the clock, the screen)
-  table.shown = shown;
   // As the board's page shows it: a piece to put back is faint (its sensor sees nothing), a
   // piece to take off is a bare reading, and their sites are marked as the board lights them.
   const seen = new Set(view.pieces);
@@ -418,10 +465,19 @@ function drawTile(table) {
       if (kind === "missing") seen.delete(site); else seen.add(site);
     }
   }
-  board.showFigures(view.figures);
-  board.showPieces(seen);
-  board.showLast(lastMove(view.changed, view.pieces));
-  board.showLights(leds, kinds);
+  /** Each part of the drawing: its name, what it shows, how it is drawn. @type {[string, any, () => void][]} */
+  const parts = [
+    ["figures", [board.sides, view.figures], () => board.showFigures(view.figures)],
+    ["pieces", [...seen].sort(), () => board.showPieces(seen)],
+    ["last", [view.changed, view.pieces], () => board.showLast(lastMove(view.changed, view.pieces))],
+    ["lights", leds, () => board.showLights(leds, kinds)],
+  ];
+  for (const [name, what, draw] of parts) {
+    const key = JSON.stringify(what);
+    if (table.shown[name] === key) continue;
+    table.shown[name] = key;
+    draw();
+  }
 }
 
 // ---------------------------------------------------------------- little things
@@ -439,6 +495,9 @@ if (watched) {
   $("home").textContent = `reedboard café · ${watched}`;
 }
 // The screen's size decides the coordinates' size on each board.
-addEventListener("resize", () => tables.forEach((t) => t.board && t.board.layout()));
-setInterval(() => tables.forEach((t) => renderSince(t.view, t.el)), 1000);
+addEventListener("resize", () => tables.forEach((t) => {
+  if (t.board && t.seen) t.board.layout(); else t.relayout = true;
+}));
+// The clock of each tile in view (the others are brought up to date as they come into view).
+setInterval(() => tables.forEach((t) => t.seen && renderSince(t.view, t.el)), 1000);
 connect();

@@ -49,6 +49,7 @@
  * @property {SVGElement} piece  a sensor's reading no figure explains
  * @property {SVGElement | null} hit  where a click lands (null on a board nobody clicks)
  * @property {number} [radius]  a point's outline, when lit
+ * @property {string} [lit]  its light as last drawn ("" for none)
  */
 
 /**
@@ -191,9 +192,10 @@ export class Board {
    * other on a tall frame (a phone held upright), so each is twice as large.
    * @param {Site[]} sites
    * @param {Drawing} drawing
+   * @param {DOMRect} [r]  the frame's size on the screen (measured if not given: a page drawing
+   *   many boards measures them all first, laid out once)
    */
-  build(sites, drawing) {
-    const r = this.svg.getBoundingClientRect();
+  build(sites, drawing, r = this.svg.getBoundingClientRect()) {
     this.source = [sites, drawing];
     const stacked = stackParts(sites, typicalSpacing(sites));
     this.stacked = stacked !== sites && fitScale(stacked, r) > fitScale(sites, r);
@@ -282,18 +284,34 @@ export class Board {
     this.figures = figures || [];
     const layer = this.layers && this.layers.figures;
     if (!layer) return;
-    layer.replaceChildren();
+    // A piece drawn as it still is keeps its node: only the pieces that changed are drawn.
+    /** @type {Map<string, SVGGElement[]>} */
+    const drawn = new Map();
+    for (const [figure, node] of this.figureNodes) {
+      if (node.parentNode !== layer) continue;  // built afresh since
+      const key = this.figureKey(figure);
+      drawn.set(key, [...(drawn.get(key) || []), node]);
+    }
     this.figureAt = new Map();
     this.figureNodes = new Map();
     for (const figure of this.figures) {
-      const g = this.drawFigure(figure, layer);
+      const g = drawn.get(this.figureKey(figure))?.shift() || this.drawFigure(figure, layer);
       if (!g) continue;
       this.figureNodes.set(figure, g);
       for (const label of figure.sites) {
         if (!this.figureAt.has(label) || figure.kind !== "pawn") this.figureAt.set(label, figure);
       }
     }
+    for (const nodes of drawn.values()) nodes.forEach((node) => node.remove());
+    [...this.figureNodes.values()].forEach((node, i) => {  // in the figures' order (which covers which)
+      if (layer.children[i] !== node) layer.insertBefore(node, layer.children[i] || null);
+    });
     this.markFigures();
+  }
+
+  /** What a piece looks like drawn (equal keys: equal drawings). @param {Figure} figure */
+  figureKey(figure) {
+    return `${JSON.stringify(figure)} ${sideColour(figure.side, this.sides)}`;
   }
 
   /**
@@ -359,6 +377,9 @@ export class Board {
       const led = leds[label];
       const node = parts.led;
       const kind = led ? kinds[label] || "target" : null;
+      const lit = led ? `${led.join(" ")} ${kind}` : "";
+      if (parts.lit === lit) continue;  // as drawn: only the lights that changed are touched
+      parts.lit = lit;
       node.setAttribute("class", led ? `led lit ${led[1]} ${kind}` : "led");
       node.style.setProperty("--led", led ? full(led[0]) : "transparent");
       node.style.setProperty("--dim", led ? String(dimness(led[0])) : "1");

@@ -1,0 +1,90 @@
+"""The café wall draws what is seen and what changed: a move on one table redraws that table's
+board alone (only the parts the move changed), a table out of view is drawn with its latest
+state once it is scrolled into view; the page passes axe-core's checks. Real boards on a real
+Mosquitto, the dashboard in Debian's Chromium."""
+
+from __future__ import annotations
+
+from testbed.broker import board_config
+from testbed.tools import require
+from tests.net.web.test_web_browser import AXE
+
+TABLES = ("t1", "t2", "t3")
+LAYOUT = "antipalos/3/two"
+
+#: Records, per table, the layers of its board that changed (a MutationObserver on the tiles).
+WATCH_BOARDS_JS = """() => {
+  window.redrawn = {};
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      const mini = node.closest('svg.mini');
+      if (!mini) continue;
+      const board = mini.closest('article').dataset.board;
+      const layer = node === mini ? 'svg' : node.closest('svg.mini > g')?.getAttribute('class');
+      (redrawn[board] ||= new Set()).add(layer);
+    }
+  }).observe(document.getElementById('tables'), {subtree: true, childList: true, attributes: true,
+                                                 characterData: true});
+}"""
+
+
+def _tile(page, board: str, ply: int | None = None):
+    return page.locator(f'article[data-board="{board}"]' + (f'[data-ply="{ply}"]' if ply else ""))
+
+
+def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen(
+        tmp_path, broker, watcher, boards, cafe, page):
+    started = {name: boards(board_config(tmp_path, broker.port, name, size=3)) for name in TABLES}
+    for name in TABLES:
+        watcher.state(name)
+    page.goto(cafe())
+    for name in TABLES:
+        page.locator(f'article[data-board="{name}"][data-drawn="{LAYOUT}"]').wait_for()
+    page.evaluate(WATCH_BOARDS_JS)
+    started["t1"].place("A1*")
+    _tile(page, "t1", 1).wait_for()
+    redrawn = page.evaluate("() => Object.fromEntries(Object.entries(redrawn).map(([k, v]) => [k, [...v]]))")
+    assert list(redrawn) == ["t1"]  # the other tables' boards untouched
+    # Its new piece and its last move drawn; the board's sites, coordinates and lights untouched.
+    assert "figures" in redrawn["t1"] and set(redrawn["t1"]) <= {"figures", "pieces", "last"}
+    assert _tile(page, "t1").locator(".figures .figure").count() == 1
+
+    # A phone-sized window: one tile under the other, table 3 well below the fold.
+    page.set_viewport_size({"width": 420, "height": 500})
+    assert _tile(page, "t3").bounding_box()["y"] > 500 + 400
+    started["t3"].place("A1*")
+    watcher.state("t3", lambda s: s["ply"] == 1)
+    # The dashboard passes the boards' states on in the order the broker had them: once table
+    # 1's next move is on its tile, the page has table 3's move too.
+    started["t1"].place("A3*")
+    _tile(page, "t1", 2).wait_for()
+    assert _tile(page, "t3").get_attribute("data-ply") == "0"  # out of view: not drawn yet
+    assert _tile(page, "t3").locator(".figures .figure").count() == 0
+    _tile(page, "t3").scroll_into_view_if_needed()
+    _tile(page, "t3", 1).wait_for()
+    assert _tile(page, "t3").locator(".figures .figure").count() == 1
+    assert _tile(page, "t3").locator(".turn").inner_text() == "Black to move · move 2"
+
+
+def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watcher, boards, cafe,
+                                                         page):
+    """Every tile drawn, the controls shown (the page on loopback)."""
+    require(AXE.exists(), f"axe-core in {AXE.parent} (tests/run.sh installs it with npm)")
+    for name in TABLES[:2]:
+        boards(board_config(tmp_path, broker.port, name, size=3))
+        watcher.state(name)
+    context = page.context.browser.new_context(viewport={"width": 1280, "height": 800},
+                                               bypass_csp=True)  # axe-core is added to the page
+    try:
+        wall = context.new_page()
+        wall.goto(cafe())
+        for name in TABLES[:2]:
+            wall.locator(f'article[data-board="{name}"][data-drawn="{LAYOUT}"]').wait_for()
+        wall.add_script_tag(path=str(AXE))
+        found = wall.evaluate("""async () => (await axe.run(document)).violations
+            .filter((v) => ['serious', 'critical'].includes(v.impact))
+            .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0].target})`)""")
+    finally:
+        context.close()
+    assert found == []
