@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping, TypeVar, cast
+from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar, cast
 
 from engines.core import FollowUp, GameState, IllegalMove, Outcome
 from firmware_host.actions.commands import (Again, Command, HouseRule, NewGame, PowerOff, SetBrightness,
                                             SetPlayers, ShowIP, ShowToday, TakeBack)
-from firmware_host.board import judge, recognise
+from firmware_host.board import events as ev, judge, recognise
+from firmware_host.board.events import Event
 from firmware_host.ui import menu as menus
 from firmware_host.store.config import ConfigError, Timing
 from firmware_host.board.debounce import Debouncer
@@ -28,9 +29,10 @@ from firmware_host.ui.kiosk import Idle
 from firmware_host.store.layout import Layout
 from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.ui.menu import Menu
-from firmware_host.board.opponent import (Adopt, Ask, Asked, Hints, Opponent, Play, Remember, Seen,
+from firmware_host.board.opponent import (Adopt, Ask, Asked, Hints, Intent, Opponent, Play, Remember, Seen,
                                     StartGame, TakeBackTo, Withdraw)
-from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, acting
+from firmware_host.board.phase import (Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why,
+                                        acting)
 from firmware_host.board.record import GameRecord
 from firmware_host.ui.screens import Screen, message_screen
 from firmware_host.ui.stats import today_screen
@@ -39,7 +41,6 @@ from firmware_host.board.turn import Pending, Sync, Touch, Turn, TurnChoice
 from firmware_host.board.view import Pager, Snapshot, build_frame, build_screen
 from hardware.base import ButtonEvent, Led, Scan
 
-Event = dict[str, Any]
 T = TypeVar("T")
 #: How long a passing message ("Corrected to E5*") stays unless the board changes first.
 FLASH_MS = 4000
@@ -261,8 +262,8 @@ class Controller:
         events, self._events = self._events, []
         return events
 
-    def emit(self, event: str, **fields: Any) -> None:
-        self._events.append({"t": self._now, "event": event, **fields})
+    def emit(self, event: Event) -> None:
+        self._events.append(event)
         self._dirty = True
 
     def _tick(self, now: float) -> None:
@@ -372,22 +373,24 @@ class Controller:
     def in_sync(self) -> None:
         if self.sync:
             self.sync = None
-            self.emit("in_sync")
+            self.emit(ev.InSync(t=self._now, event="in_sync"))
 
     def out_of_sync(self, sync: Sync) -> None:
         """Guide the board back: ``sync`` says what differs and why."""
         if sync == self.sync:
             return
         self.sync, self.targets = sync, frozenset()
-        self.emit("out_of_sync", missing=list(sync.missing), extra=list(sync.extra))
+        self.emit(ev.OutOfSync(t=self._now, event="out_of_sync", missing=list(sync.missing),
+                               extra=list(sync.extra)))
         if sync.reason:
-            self.emit("waiting" if sync.waiting else "illegal", reason=sync.reason,
-                      sites=self.sorted(set(sync.missing) | set(sync.extra)))
+            kind: Literal["waiting", "illegal"] = "waiting" if sync.waiting else "illegal"
+            self.emit(ev.Refused(t=self._now, event=kind, reason=sync.reason,
+                                 sites=self.sorted(set(sync.missing) | set(sync.extra))))
 
     def light_targets(self, targets: frozenset[str]) -> None:
         if targets != self.targets:
             self.targets, self._dirty = targets, True
-            self.emit("targets", sites=self.sorted(targets))
+            self.emit(ev.Targets(t=self._now, event="targets", sites=self.sorted(targets)))
 
     def flash(self, text: str) -> None:
         """Show ``text`` briefly: until the next board change or a few seconds pass."""
@@ -398,7 +401,7 @@ class Controller:
         turn's flips a touch may still come for."""
         self.go(Choosing(choice, late))
         self.targets = frozenset()
-        self.emit("guide", action=choice.action, sites=self.sorted(choice.sites))
+        self.emit(ev.Guide(t=self._now, event="guide", action=choice.action, sites=self.sorted(choice.sites)))
 
     def accept(self, turn: Turn, correct: bool = False, correctable: bool = True) -> bool:
         """Save ``turn``'s move (``correct``: in place of the last move), then announce it and
@@ -415,10 +418,10 @@ class Controller:
             return False
         self.message, self.targets, self._target_cache = None, frozenset(), {}
         if correct:
-            self.emit("correction", move=text, replaces=replaced, side=side)
+            self.emit(ev.Corrected(t=self._now, event="correction", move=text, replaces=replaced, side=side))
             self.flash(f"Corrected to {text}")
         else:
-            self.emit("move", move=text, side=side)
+            self.emit(ev.Moved(t=self._now, event="move", move=text, side=side))
         while (pick := turn.pick_index()) is not None:
             turn = turn.complete(pick)  # the move is known, so its pick is made
         self.go(Following(replace(turn, side=side), correctable))
@@ -440,8 +443,8 @@ class Controller:
 
     def guide(self, turn: Turn) -> None:
         """Announce ``turn``'s current step: its action and the sites it still needs."""
-        self.emit("guide", action=cast(FollowUp, turn.current).action,
-                  sites=self.sorted(turn.remaining(self.board)))
+        self.emit(ev.Guide(t=self._now, event="guide", action=cast(FollowUp, turn.current).action,
+                           sites=self.sorted(turn.remaining(self.board))))
 
     def begin_turn(self, correctable: bool = False, late: frozenset[str] = frozenset(),
                    touched: tuple[Touch, ...] = (), last: Turn | None = None) -> None:
@@ -456,28 +459,34 @@ class Controller:
         self.go(Moving(correctable=correctable, late=late, touched=touched, last=last))
         due = state.due()
         if due is not None:
-            self.emit("guide", action=due.action, sites=self.sorted(due.sites))
+            self.emit(ev.Guide(t=self._now, event="guide", action=due.action, sites=self.sorted(due.sites)))
         elif offered := recognise.offered(state):
             self.offer(TurnChoice(tuple(Turn.of(c, self.record.board, state.to_move) for c in offered),
                               self.record.board), late)
         elif state.ok_move() is not None:
-            self.emit("guide", action="confirm", sites=[])
+            self.emit(ev.Guide(t=self._now, event="guide", action="confirm", sites=[]))
 
     def _game_over(self) -> None:
         self.go(Over())
         self.record.finish()
         outcome = cast(Outcome, self.state.outcome())
-        self.emit("game_over", winner=outcome.winner, result=outcome.result,
-                  sites=self.sorted(self.win_sites()))
+        self.emit(ev.GameOver(t=self._now, event="game_over", winner=outcome.winner, result=outcome.result,
+                              sites=self.sorted(self.win_sites())))
         if self.match:
-            self.emit("match", **self.match.event())
+            self._score()
+
+    def _score(self) -> None:
+        """The match's totals, told (after a game, or a takeback of its last move)."""
+        m = cast(OngoingMatch, self.match)
+        self.emit(ev.MatchScore(t=self._now, event="match", totals=dict(m.match.totals), target=m.target,
+                                winner=m.match.winner))
 
     def win_sites(self) -> set[str]:
         """The sites that show the win (a point may have several, e.g. an Antipod edge point)."""
         outcome = self.state.outcome()
         return {site for name in (outcome.sites if outcome else ()) for site in self.state.sites_of(name)}
 
-    def take_back(self, keep: int, why: str = "takeback", then: Play | None = None) -> None:
+    def take_back(self, keep: int, why: Why = "takeback", then: Play | None = None) -> None:
         """Take the game back to its first ``keep`` moves; the board is then guided back to that
         position (pieces, tokens to turn back, unseen pieces to carry), in any order. ``then``:
         the opponent's move in place of the one undone, carried out from the board as it
@@ -486,9 +495,9 @@ class Controller:
         undone = self.record.take_back(keep)
         self._target_cache, self.targets = {}, frozenset()
         for text in undone:
-            self.emit("takeback", move=text)
+            self.emit(ev.TookBack(t=self._now, event="takeback", move=text))
         if over and undone and self.match:
-            self.emit("match", **self.match.event())
+            self._score()
         steps = self.record.undo
         if then is not None and not steps and self.opponent \
                 and self.state.to_move == self.opponent.side_in(self.state):
@@ -505,7 +514,7 @@ class Controller:
     def drop_last(self) -> None:
         """Undo the last move with nothing to guide (a correction reaching past it)."""
         for text in self.record.take_back(len(self.moves) - 1):
-            self.emit("takeback", move=text)
+            self.emit(ev.TookBack(t=self._now, event="takeback", move=text))
 
     def ask_takeback(self) -> None:
         """The players ask to take back (the menu, the page): the last turn, or with an
@@ -530,7 +539,8 @@ class Controller:
         match = self.match if self.match and game == self.game and not self.match.won else game.new_match()
         record = GameRecord.begin(self.storage, game, match, self._who(game.new()))
         self._begin(record, Restoring(why="new game"))
-        self.emit("new_game", game=game.name, size=game.size, variant=game.variant)
+        self.emit(ev.NewGame(t=self._now, event="new_game", game=game.name, size=game.size,
+                             variant=game.variant))
         judge.changed(self)  # a board already showing the start needs no settle
         if isinstance(self.phase, Restoring):
             self.debouncer.restart(self._now)  # read once the hands have set the pieces
@@ -557,7 +567,7 @@ class Controller:
                 and all(s.action == "carry" for s in phase.turn.steps_left())
                 and self.opponent is not None and state.to_move == self.opponent.side_in(state))
 
-    def _obey(self, intent: Any) -> None:
+    def _obey(self, intent: Intent) -> None:
         """Carry out what the opponent wants done."""
         if isinstance(intent, Play) and self._opponent_next():
             following = cast(Following, self.phase)
@@ -590,7 +600,8 @@ class Controller:
         pending = Pending(move, state.notation(move), state.realisations(move)[0], play.say)
         self.go(replace(cast(Awaiting, self.phase), pending=pending))
         real = pending.real
-        self.emit("expect", move=pending.text, empty=self.sorted(real.emptied), fill=self.sorted(real.filled))
+        self.emit(ev.Expect(t=self._now, event="expect", move=pending.text, empty=self.sorted(real.emptied),
+                            fill=self.sorted(real.filled)))
         if not (real.emptied or real.filled):  # recorded at once, so said a while
             nothing = f"{play.say.partition(': ')[0]}: nothing to carry out"
             self.flash(play.say if real.follow_ups else nothing)
@@ -614,7 +625,8 @@ class Controller:
         move = state.parse_move(move_text)
         real = state.realisations(move)[0]
         self.hinted = real.emptied | real.filled
-        self.emit("hint", move=state.notation(move), sites=self.sorted(self.hinted))
+        self.emit(ev.Hint(t=self._now, event="hint", move=state.notation(move),
+                          sites=self.sorted(self.hinted)))
         self.flash(f"Hint: {state.notation(move)}")
 
     # ----------------------------------------------------------------- buttons
@@ -673,7 +685,7 @@ class Controller:
             self._pass(today_screen(self.storage))
         elif isinstance(action, PowerOff):
             self._notice = message_screen("Powering off", ["Wait for the screen to go dark"])
-            self.emit("power_off")  # the daemon runs the configured command
+            self.emit(ev.Signal(t=self._now, event="power_off"))  # the daemon runs the configured command
 
     def say(self, text: str | None) -> None:
         """Show ``text`` on the screen's message line until replaced (None: no more)."""
@@ -700,7 +712,7 @@ class Controller:
         """Someone is at the board: end an idle spell; True if one ended."""
         if self.idle is None or not self.idle.activity(self._now):
             return False
-        self.emit("wake")
+        self.emit(ev.Signal(t=self._now, event="wake"))
         return True
 
     def _idle_tick(self) -> None:
@@ -709,7 +721,7 @@ class Controller:
             self._notice = self._answer = None
             if self.menu:
                 self.menu.close()
-            self.emit("attract")
+            self.emit(ev.Signal(t=self._now, event="attract"))
         elif what == "frame":
             self._dirty = True
 
@@ -735,7 +747,7 @@ class Controller:
         self._screen_due = False
         lines = self.pager.show(build_screen(self.snapshot()), self._now)
         if lines is not None:
-            self._events.append({"t": self._now, "event": "display", "lines": list(lines)})
+            self._events.append(ev.Display(t=self._now, event="display", lines=list(lines)))
 
     def frame(self) -> dict[int, Led]:
         """LED channel -> what it shows now."""

@@ -17,7 +17,6 @@ before the last game was recorded, so a takeback after game over can undo the re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import engines
 from engines.core import GameState, MatchPlay
@@ -74,8 +73,3 @@ class OngoingMatch:
         totals = self.match.totals
         points = [totals[winner]] + [p for side, p in totals.items() if side != winner]
         return f"{winner[:1].upper()}{winner[1:]} wins the match {'-'.join(map(str, points))}"
-
-    def event(self) -> dict[str, Any]:
-        """The fields of the ``match`` event."""
-        return {"totals": dict(self.match.totals), "target": self.target,
-                "winner": self.match.winner}

@@ -23,7 +23,7 @@ in :mod:`firmware_host.board.judge` (``RULES``); docs/daemon.md prints it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from engines.core import GameState
 
@@ -88,6 +88,10 @@ class Awaiting(_Turning):
     pending: Pending | None = None
 
 
+#: Why the board is guided back (the screen words each: ``view.RESTORE_WORDS``).
+Why = Literal["takeback", "new game", "resume", "refused"]
+
+
 @dataclass(frozen=True)
 class Restoring:
     """The board must come back to the recorded position; ``undo`` holds what the sensors
@@ -95,7 +99,7 @@ class Restoring:
     "resume" or "refused" (a takeback by hand the other board refused)."""
 
     undo: Turn | None = None
-    why: str = "resume"
+    why: Why = "resume"
 
 
 @dataclass(frozen=True)

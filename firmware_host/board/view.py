@@ -10,13 +10,34 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from firmware_host.board.game import result_lines
-from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, acting
+from firmware_host.board.phase import (Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why,
+                                        acting)
 from firmware_host.board.record import GameRecord
-from firmware_host.board.turn import LIGHTS, STEPS, Sync, by_name, fix_words, named, words
+from firmware_host.board.turn import STEPS, LightKind, Sync, by_name, fix_words, named, words
 from firmware_host.store.layout import Layout
 from firmware_host.ui.kiosk import Idle
 from firmware_host.ui.screens import Screen, status_screen
 from hardware.base import Led
+
+# What the LEDs show. "Take this off" is red; "a piece goes here" (a lifted piece's targets, an
+# opponent's move to carry out) is yellow, a colour no side has, so a lit site never reads as a
+# side's piece; the page draws each kind as a mark of its own (firmware_host/net/web/static/).
+LIGHTS: dict[LightKind, Led] = {
+    "target": Led((255, 200, 0), "steady"),
+    "remove": Led((255, 0, 0), "fast"),
+    "twin": Led((0, 80, 255), "slow"),
+    "pick": Led((255, 140, 0), "slow"),
+    "picked": Led((255, 140, 0), "fast"),
+    "flip": Led((0, 255, 255), "slow"),
+    "marker": Led((160, 0, 255), "steady"),
+    "empty": Led((255, 0, 255), "slow"),
+    "carry": Led((255, 0, 255), "pulse"),
+    "fill": Led((255, 200, 0), "pulse"),
+    "missing": Led((255, 100, 0), "pulse"),
+    "extra": Led((255, 0, 0), "fast"),
+    "win": Led((255, 255, 255), "pulse"),
+    "hint": Led((255, 255, 255), "slow"),
+}
 
 #: A screen too long for the OLED shows its pages in turn, each this long (ms).
 PAGE_MS = 3000
@@ -25,7 +46,8 @@ PAGE_MS = 3000
 #: waits to be read (a takeback by hand may be under way).
 SET_BACK = "Taking back? Set the rest back, or it is a move in a moment"
 #: What the screen says while the board is guided back, by why.
-RESTORE_WORDS = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}", "refused": "{Fix}"}
+RESTORE_WORDS: dict[Why, str] = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}",
+                                 "refused": "{Fix}"}
 
 
 @dataclass(frozen=True)
@@ -61,10 +83,10 @@ class Snapshot:
         return target - self.board, self.board - target
 
 
-def lights(snap: Snapshot) -> dict[str, str]:
+def lights(snap: Snapshot) -> dict[str, LightKind]:
     """Site -> light kind (a key of :data:`LIGHTS`)."""
     phase, state = snap.phase, snap.record.state
-    lit: dict[str, str] = {}
+    lit: dict[str, LightKind] = {}
     if isinstance(phase, Over):
         outcome = state.outcome()
         won = (site for name in (outcome.sites if outcome else ()) for site in state.sites_of(name))

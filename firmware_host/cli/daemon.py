@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
 from firmware_host.board.controller import Controller
+from firmware_host.board.events import Event
 from firmware_host.board.playable import Playable
 from firmware_host.runtime.notify import Notifier
 from firmware_host.runtime.replay import feed
@@ -158,7 +159,7 @@ class Daemon:
         #: The helpers that fail now ("LEDs", "display", "Computer", ...), and why, as said.
         self._failing: dict[str, str] = {}
         #: Observers whose last call raised: why, and the events they are to get again.
-        self._unsynced: dict[Callable, tuple[str, list]] = {}
+        self._unsynced: dict[Callable, tuple[str, list[Event]]] = {}
         #: When the game being played began (ms, the loop's clock): the events' ``t`` count
         #: from it, as the page's log and replay files do (a resumed game: from the resume).
         self._game_t0 = 0.0
@@ -241,10 +242,10 @@ class Daemon:
         if self._scan_error is not None:
             print("reedboard run: the scan works again", file=sys.stderr)
             self._scan_error = None
+        events: list[Event] = []
         try:
             events = controller.step(now_ms, scan, hw.buttons.events(), screen=False)
         except StorageError as exc:  # a read that failed; every write is kept or refused
-            events = []
             self._storage_changed(exc.reason)
         self._had_events = bool(events)
         self._watch_storage(now_ms / 1000)
@@ -336,7 +337,7 @@ class Daemon:
             self._board_problem = problem
             self._status = self._status and ""
 
-    def _sync(self, observer: Callable, now_ms: float, events: list) -> None:
+    def _sync(self, observer: Callable, now_ms: float, events: list[Event]) -> None:
         """Call ``observer`` (the page, the café network); one that raises is said (as a
         helper) and gets the events it missed again with the next step's."""
         missed = self._unsynced.pop(observer, ("", []))[1]
@@ -392,7 +393,7 @@ class Daemon:
         elif self.controller.message == COMPUTER_RESTARTING:
             self.controller.say(None)
 
-    def _tell_systemd(self, events: list) -> None:
+    def _tell_systemd(self, events: list[Event]) -> None:
         """READY after the first good step, then STATUS= whenever the status line changes;
         it can only change when something happened (an event)."""
         if self._status and not events:

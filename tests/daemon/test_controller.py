@@ -11,7 +11,7 @@ from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Play
 from firmware_host.board.phase import Following, Moving
-from firmware_host.board.turn import LIGHTS
+from firmware_host.board.view import LIGHTS
 from firmware_host.store.layout import default_layout
 from firmware_host.ui.menu import GameChoice, Menu, game_choices
 from firmware_host.store.storage import Storage, StorageError
