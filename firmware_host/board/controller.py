@@ -11,7 +11,6 @@ time only through the ``now`` (ms) it is given.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar, cast
 
@@ -23,7 +22,7 @@ from firmware_host.board.events import Event
 from firmware_host.ui import menu as menus
 from firmware_host.store.config import ConfigError, Timing
 from firmware_host.board.debounce import Debouncer
-from firmware_host.board.game import Game
+from firmware_host.board.game import Game, win_sites
 from firmware_host.board.hand import Hand
 from firmware_host.ui.kiosk import Idle
 from firmware_host.store.layout import Layout
@@ -31,8 +30,7 @@ from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.ui.menu import Menu
 from firmware_host.board.opponent import (Adopt, Ask, Asked, Hints, Intent, Opponent, Play, Remember, Seen,
                                     StartGame, TakeBackTo, Withdraw)
-from firmware_host.board.phase import (Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why,
-                                        acting)
+from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
 from firmware_host.board.record import GameRecord
 from firmware_host.ui.screens import Screen, message_screen
 from firmware_host.ui.stats import today_screen
@@ -118,7 +116,6 @@ class Controller:
     def _begin(self, record: GameRecord, phase: Phase) -> None:
         self.record = record
         self.layout = self._layouts(record.state)
-        self._order = {s.label: i for i, s in enumerate(record.state.sites())}
         if self.menu:  # the menu's "New game" means this game from now on
             game = record.game
             self.menu.current = menus.GameChoice.of(game.name, game.size, game.variant or "")
@@ -166,26 +163,25 @@ class Controller:
     @property
     def pending(self) -> Pending | None:
         """The opponent's move the players are to carry out, if any."""
-        return self.phase.pending if isinstance(self.phase, Awaiting) else None
+        return self.phase.opponent_move()
 
     @property
     def expected(self) -> frozenset[str]:
         """The occupancy the board should show now."""
-        return self.phase.turn.board() if isinstance(self.phase, Following) else self.record.board
+        return self.phase.expected(self.record.board)
 
     @property
     def to_act(self) -> str | None:
         """The side who must act now: during a move's steps (or a takeback's undoing) the side
         whose steps they are."""
-        return acting(self.phase, self.state)
+        return self.phase.acting(self.state)
 
     def seen(self) -> Seen:
         """What an opponent sees now."""
         r, phase = self.record, self.phase
-        awaiting = (isinstance(phase, Awaiting) and phase.pending is None) or self._opponent_next()
-        final = isinstance(phase, (Moving, Awaiting, Over, Restoring))
+        awaiting = phase.awaits_answer() or self._opponent_next()
         pending = self.pending.text if self.pending else None
-        return Seen(r.game, r.game_id, tuple(r.moves), tuple(r.states), awaiting, final, pending,
+        return Seen(r.game, r.game_id, tuple(r.moves), tuple(r.states), awaiting, phase.final, pending,
                     r.token, tuple(r.rewrites))
 
     def snapshot(self) -> Snapshot:
@@ -204,7 +200,7 @@ class Controller:
 
     def sorted(self, sites: Iterable[str]) -> list[str]:
         """Sites in the engine's order."""
-        return sorted(sites, key=lambda s: self._order.get(s, len(self._order)))
+        return self.record.sorted(sites)
 
     def touchable(self) -> frozenset[str]:
         """The sites a legal move of the position turns over or taps, asked once."""
@@ -278,18 +274,15 @@ class Controller:
         if self._notice_until is not None and now >= self._notice_until:
             self._notice = self._notice_until = None
             self._dirty = True
-        held = getattr(self.phase, "held", None)
-        if held is not None and now - held >= self.timing.takeback_ms and self.debouncer.quiet(now):
-            judge.held_back(self, self.board)
-        doubted = getattr(self.phase, "doubted", None)
-        if doubted and -math.inf < doubted[0] <= now - self.timing.takeback_ms and self.debouncer.quiet(now):
-            self.go(replace(cast(Moving, self.phase), doubted=(-math.inf, doubted[1])))  # a move after all
-            self.rejudge()
-        holding = getattr(self.phase, "holding", None)
-        if holding is not None and holding > -math.inf and now - holding >= judge.TOKEN_HOLD_MS:
-            # off for long: pointed out, once
-            self.go(replace(cast(Moving | Awaiting, self.phase), holding=-math.inf))
-            self.rejudge()
+        for _ in range(3):  # a hold, a doubt, a token off: each at most once
+            lapse = self.phase.lapsed(now, self.timing.takeback_ms, self.debouncer.quiet(now))
+            if lapse is None:
+                break
+            if lapse == "held":
+                judge.held_back(self, self.board)
+            else:  # a doubted move read after all, a token off for long pointed out
+                self.go(lapse)
+                self.rejudge()
         if self.opponent:
             for intent in self.opponent.poll(self.seen()):
                 self._obey(intent)
@@ -309,8 +302,7 @@ class Controller:
         if self._notice_until is not None:
             self._notice = self._notice_until = None
         judge.changed(self)
-        moving = isinstance(self.phase, Moving)
-        self.debouncer.complete = moving and recognise.complete(self.state, self.board)
+        self.debouncer.complete = self.phase.move_shown(self.state, self.board)
 
     def _on_settle(self) -> None:
         for touch in self.hand.settled(self._now, self.board, self._holding()):
@@ -334,14 +326,12 @@ class Controller:
         """A token set back that picks a move counts at once (the move is known as the tap
         lands); a flip waits for the board to settle (a token brushing its switch mid-flip is
         not yet set back)."""
-        if not isinstance(self.phase, Choosing) or site in self.phase.late:
-            return
-        if self.phase.choice.touch(self.hand.touch(site))[1] == "pick":
+        if self.phase.picks(self.hand.touch(site)):
             judge.touched(self, self.hand.take(site))
 
     def _holding(self) -> frozenset[str]:
         """The sites the game has a piece on now (a choice's: with the move's pieces placed)."""
-        return self.phase.choice.board if isinstance(self.phase, Choosing) else self.expected
+        return self.phase.pieces(self.record.board)
 
     def rejudge(self) -> None:
         """Judge the board again now, if it is settled (the game changed under it, or a move
@@ -366,8 +356,7 @@ class Controller:
         """Enter ``phase`` (what is left to do that the sensors cannot see, a move's flips or
         a takeback's undoing, is kept with the game: a restart still asks for it)."""
         self.phase, self._dirty = phase, True
-        turn = phase.undo if isinstance(phase, Restoring) else (
-            phase.turn if isinstance(phase, Following) else None)
+        turn = phase.unseen()
         self.record.set_undo(turn.steps_left() if turn is not None else (), turn.side if turn else None)
 
     def in_sync(self) -> None:
@@ -471,7 +460,7 @@ class Controller:
         self.record.finish()
         outcome = cast(Outcome, self.state.outcome())
         self.emit(ev.GameOver(t=self._now, event="game_over", winner=outcome.winner, result=outcome.result,
-                              sites=self.sorted(self.win_sites())))
+                              sites=self.sorted(win_sites(self.state))))
         if self.match:
             self._score()
 
@@ -481,17 +470,12 @@ class Controller:
         self.emit(ev.MatchScore(t=self._now, event="match", totals=dict(m.match.totals), target=m.target,
                                 winner=m.match.winner))
 
-    def win_sites(self) -> set[str]:
-        """The sites that show the win (a point may have several, e.g. an Antipod edge point)."""
-        outcome = self.state.outcome()
-        return {site for name in (outcome.sites if outcome else ()) for site in self.state.sites_of(name)}
-
     def take_back(self, keep: int, why: Why = "takeback", then: Play | None = None) -> None:
         """Take the game back to its first ``keep`` moves; the board is then guided back to that
         position (pieces, tokens to turn back, unseen pieces to carry), in any order. ``then``:
         the opponent's move in place of the one undone, carried out from the board as it
         stands (one motion: the piece moved on) when nothing unseen is to be undone."""
-        over = isinstance(self.phase, Over)
+        over = self.phase.over
         undone = self.record.take_back(keep)
         self._target_cache, self.targets = {}, frozenset()
         for text in undone:
@@ -542,7 +526,7 @@ class Controller:
         self.emit(ev.NewGame(t=self._now, event="new_game", game=game.name, size=game.size,
                              variant=game.variant))
         judge.changed(self)  # a board already showing the start needs no settle
-        if isinstance(self.phase, Restoring):
+        if self.board != self.record.board:  # still restoring
             self.debouncer.restart(self._now)  # read once the hands have set the pieces
 
     def set_players(self, players: SetPlayers, game: Game | None = None) -> None:
@@ -562,18 +546,16 @@ class Controller:
     def _opponent_next(self) -> bool:
         """Only unseen pieces are left to carry (a takeback's pawn going back) and the opponent
         is to move next: its move may come now, and ends them (a flip is always waited for)."""
-        phase, state = self.phase, self.state
-        return (isinstance(phase, Following) and bool(phase.turn.steps_left())
-                and all(s.action == "carry" for s in phase.turn.steps_left())
-                and self.opponent is not None and state.to_move == self.opponent.side_in(state))
+        state = self.state
+        return (self.phase.only_carries_left() and self.opponent is not None
+                and state.to_move == self.opponent.side_in(state))
 
     def _obey(self, intent: Intent) -> None:
         """Carry out what the opponent wants done."""
         if isinstance(intent, Play) and self._opponent_next():
-            following = cast(Following, self.phase)
-            self.go(replace(following, turn=following.turn.finish_unsensed()))
+            self.go(self.phase.finish_unsensed())
             self.follow()  # the opponent's move ends the steps left
-        if isinstance(intent, Play) and isinstance(self.phase, Awaiting):
+        if isinstance(intent, Play) and self.phase.opponents_turn:
             self._expect(intent)
         elif isinstance(intent, TakeBackTo):
             self.take_back(intent.keep, then=intent.then)
@@ -598,7 +580,7 @@ class Controller:
         except IllegalMove:
             return self.say(f"Opponent's move {play.move} is illegal here")
         pending = Pending(move, state.notation(move), state.realisations(move)[0], play.say)
-        self.go(replace(cast(Awaiting, self.phase), pending=pending))
+        self.go(self.phase.answered(pending))
         real = pending.real
         self.emit(ev.Expect(t=self._now, event="expect", move=pending.text, empty=self.sorted(real.emptied),
                             fill=self.sorted(real.filled)))
@@ -640,7 +622,7 @@ class Controller:
         elif self.menu and (self.menu.is_open or press.button == "menu"):
             self.command(self.menu.press(press))
         elif press.long:
-            if press.button == "ok" and self.hints and isinstance(self.phase, Moving):
+            if press.button == "ok" and self.hints and self.phase.players_to_move:
                 self.hints.ask(self.seen())  # a long OK: the computer's suggestion
         elif press.button == "ok":
             self._ok()
@@ -650,7 +632,7 @@ class Controller:
             judge.back(self)
 
     def _ok(self) -> None:
-        if isinstance(self.phase, Moving) and self.board != self.record.board \
+        if self.phase.players_to_move and self.board != self.record.board \
                 and not self.debouncer.quiet(self._now):
             self._ok_waiting = True  # a hand over the board: OK is judged at the settle
             return

@@ -62,6 +62,12 @@ class Game:
         return None if self.variant == game_info(self.name).default_variant else self.variant
 
 
+def win_sites(state: GameState) -> set[str]:
+    """The sites that show the win (a point may have several, e.g. an Antipod edge point)."""
+    outcome = state.outcome()
+    return {site for name in (outcome.sites if outcome else ()) for site in state.sites_of(name)}
+
+
 def result_text(outcome: Outcome) -> str:
     """A result in words: "white wins by connection", "draw by repetition"."""
     if outcome.winner == "draw":

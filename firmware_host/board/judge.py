@@ -22,7 +22,8 @@ from firmware_host.board.events import Event, Guide
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Asked, Opponent, Play, Seen
 from firmware_host.board.hand import Hand
-from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
+from firmware_host.board.phase import (TOKEN_HOLD_MS, Awaiting, Choosing, Following, Moving, Over, Phase,
+                                        Restoring, Why)
 from firmware_host.board.recognise import Candidate
 from firmware_host.board.record import GameRecord
 from firmware_host.board.turn import KNOCK_MS, Sync, Touch, Turn, TurnChoice, undo_steps
@@ -85,18 +86,13 @@ P = TypeVar("P", Moving, Choosing, Following, Awaiting, Restoring, Over)
 #: A rule of the table; :func:`row` checks each takes its row's phase.
 Rule = Callable[[Effects, Any, Board], bool]
 
-#: Touches kept while the players' move has not shown yet (the newest).
-TOUCHES_KEPT = 12
-#: How long (ms) a token may be off its switch before the move shows, quietly (a flip or a tap
-#: under way); longer, it is pointed out as knocked off.
-TOKEN_HOLD_MS = 3000
 
 
 # --------------------------------------------------------------------------- every phase
 def start_again(c: Effects, phase: Phase, board: Board) -> bool:
     """The start position set up again once the game is over (or, in kiosk mode, after an idle
     spell): a new game of the same kind."""
-    stale = isinstance(phase, Over) or (c.idle is not None and c.idle.stale)
+    stale = phase.over or (c.idle is not None and c.idle.stale)
     if not (stale and board == c.boards[0] != c.boards[-1]):
         return False
     c.new_game(c.game)
@@ -120,19 +116,13 @@ def out_of_sync(c: Effects, phase: Phase, board: Board) -> bool:
     position), with the engine's reason when it looks like an attempted move, or why the board
     waits."""
     expected, aim, reason = c.expected, None, None
-    if isinstance(phase, Awaiting) and phase.pending:
-        missing, extra = phase.pending.stray(c.record.board, board)
-    else:
-        if isinstance(phase, Awaiting):
-            reason = c.opponent.WAIT if c.opponent else None
-        elif isinstance(phase, Moving) or next_side_may_begin(c, phase):
-            aim = recognise.nearest(c.state, board)
-            if aim is None:
-                reason = recognise.attempt_reason(c.state, expected - board, board - expected)
-        target = expected if aim is None else aim
-        missing, extra = target - board, board - target
-        if isinstance(phase, Following):  # a token to turn, in the hand, is no piece missing
-            missing -= phase.turn.to_touch()
+    if phase.awaits_answer():
+        reason = c.opponent.WAIT if c.opponent else None
+    elif phase.players_to_move or next_side_may_begin(c, phase):
+        aim = recognise.nearest(c.state, board)
+        if aim is None:
+            reason = recognise.attempt_reason(c.state, expected - board, board - expected)
+    missing, extra = phase.differs(c.record.board, board, aim)
     c.out_of_sync(Sync(tuple(c.sorted(missing)), tuple(c.sorted(extra)), reason, aim))
     return True
 
@@ -140,7 +130,7 @@ def out_of_sync(c: Effects, phase: Phase, board: Board) -> bool:
 def next_side_may_begin(c: Effects, phase: Phase) -> bool:
     """Only steps the sensors cannot see are left of the turn followed, and the side to move
     next is at the table: its move may begin (and is what a stray piece is judged against)."""
-    return isinstance(phase, Following) and phase.turn.only_unsensed_left() and not opponent_to_move(c, -1)
+    return phase.only_unsensed_left() and not opponent_to_move(c, -1)
 
 
 # --------------------------------------------------------------------------- moving
@@ -237,7 +227,7 @@ def ok_then_move(c: Effects, phase: Moving, board: Board) -> bool:
         return False
     c.in_sync()
     if c.accept(Turn.of(Candidate(ok, c.state.realisations(ok)[0]), c.record.board, c.state.to_move)) \
-            and isinstance(c.phase, Moving):
+            and c.phase.players_to_move:
         settled(c, board)
     return True
 
@@ -343,7 +333,7 @@ def corrected(c: Effects, phase: Phase, board: Board) -> bool:
     the last one. When the last move only took off what the move before it put down (a piece
     lifted from where it rested reads as its removal; an opponent that answers again took it
     off), the correction reaches past it."""
-    if not (c.moves and getattr(phase, "correctable", False)):
+    if not (c.moves and phase.may_correct()):
         return False
     reach = took_off_arrival(c)
     for back in range(1, 2 + reach):
@@ -390,7 +380,7 @@ def lifted_targets(c: Effects, board: Board) -> frozenset[str]:
     lifted = c.record.board - board
     for site in lifted:
         targets |= c.targets_of(-1, site)
-    if (not targets and getattr(c.phase, "correctable", False) and len(c.boards) > 1
+    if (not targets and c.phase.may_correct() and len(c.boards) > 1
             and lifted <= c.boards[-1] - c.boards[-2] and not lifted <= capturable(c)):
         for site in c.boards[-2] - board:
             targets |= c.targets_of(-2, site)
@@ -430,10 +420,10 @@ def next_side_chose(c: Effects, phase: Choosing, board: Board) -> bool:
     if not c.accept(turn):
         return True
     c.flash(f"{text} taken: the next side began")
-    if isinstance(c.phase, Following):
-        c.go(replace(c.phase, turn=c.phase.turn.finish_unsensed()))
+    if c.phase.unseen() is not None:  # its steps under way: taken as done
+        c.go(c.phase.finish_unsensed())
         c.follow()
-    if isinstance(c.phase, (Moving, Awaiting)):
+    if c.phase.turning:
         settled(c, board)
     return True
 
@@ -441,7 +431,7 @@ def next_side_chose(c: Effects, phase: Choosing, board: Board) -> bool:
 def choice_dropped(c: Effects, phase: Choosing, board: Board) -> bool:
     """Anything else: the choice is dropped and the board judged as the side's move again."""
     c.begin_turn()
-    if not isinstance(c.phase, Choosing):
+    if c.phase.turning or c.phase.over:  # not offered again
         settled(c, board)
     return True
 
@@ -455,7 +445,7 @@ def steps_shown(c: Effects, phase: Following, board: Board) -> bool:
         if board == turn.board(step):
             c.in_sync()
             if phase.held is not None:
-                c.go(replace(phase, held=None))  # the move's piece set down again
+                c.go(phase.unheld())  # the move's piece set down again
             if step > turn.step:
                 c.go(replace(phase, turn=turn.skip_to(step)))
                 c.follow()
@@ -498,9 +488,9 @@ def next_side_began(c: Effects, phase: Following, board: Board) -> bool:
     if not (recognise.candidates(state, board)
             or recognise.lifting(state, board, lambda site: c.targets_of(-1, site))):
         return False
-    c.go(replace(phase, turn=turn.finish_unsensed()))
+    c.go(phase.finish_unsensed())
     c.follow()
-    if isinstance(c.phase, (Moving, Awaiting)):
+    if c.phase.turning:
         settled(c, board)
     return True
 
@@ -598,13 +588,11 @@ def settled(c: Effects, board: Board) -> None:
     """Judge the settled ``board``: the first rule of the phase's row that applies decides (a
     hold of the last move's pieces ends when the board shows anything else). A turn that
     began on it (the last one's steps done) is judged on it too: a piece already off counts."""
-    phase = c.phase
-    if (isinstance(phase, (Moving, Following, Awaiting)) and phase.held is not None
-            and not before_last(c, board)):
-        c.go(replace(phase, held=None))
+    if c.phase.held_since() is not None and not before_last(c, board):
+        c.go(c.phase.unheld())
     moves = len(c.moves)
     _decide(c, board)
-    began = len(c.moves) != moves and isinstance(c.phase, (Moving, Awaiting))
+    began = len(c.moves) != moves and c.phase.turning
     if began and board != c.record.board:
         _decide(c, board)
 
@@ -619,14 +607,12 @@ def _decide(c: Effects, board: Board) -> None:
 def held_back(c: Effects, board: Board) -> None:
     """The players' last move held off the board for ``takeback_ms``: taken back."""
     phase = c.phase
-    if not isinstance(phase, (Moving, Following, Awaiting)):
-        return  # only these phases hold a move back
-    c.go(replace(phase, held=None))
+    c.go(phase.unheld())
     if before_last(c, board):
         flips, moves = undo_flips(c), len(c.moves)
-        taken_back(c, replace(phase, correctable=False), c.boards[-2])
+        taken_back(c, phase.fixed(), c.boards[-2])
         if len(c.moves) < moves:
-            for touch in phase.touched:  # tokens turned back while the move was held off
+            for touch in phase.touches():  # tokens turned back while the move was held off
                 if touch.site in flips:
                     touched(c, touch)
 
@@ -636,7 +622,7 @@ def knock_undone(c: Effects, phase: Moving | Awaiting | Following, board: Board)
     knocked it off as the piece landed: a token pushed onto its neighbour equals a placement
     with a flip), undone on its own board before the next side began: the knock undone. The
     move is dropped at once, nothing asked to turn back or carry (no flip was made)."""
-    last = phase.last if isinstance(phase, (Moving, Awaiting)) else None
+    last = phase.last_turn()
     if not (last and last.knocked and phase.correctable and c.opponent is None and board == c.boards[-2]):
         return False
     c.in_sync()
@@ -666,39 +652,57 @@ def undo_flips(c: Effects) -> Board:
 
 
 # --------------------------------------------------------------------------- touches
-def touched(c: Effects, touch: Touch) -> None:
-    """A token lifted and set back: a flip or a tap, counted by the phase's move; one the board
-    had asked back (knocked off) is only put back."""
-    phase = c.phase
-    asked_back = c.sync is not None and touch.site in c.sync.missing
-    if asked_back and isinstance(phase, (Moving, Awaiting, Following)):
+def asked_back(c: Effects, touch: Touch) -> bool:
+    """Whether ``touch`` puts back a token the board had asked back (knocked off): only that."""
+    return c.sync is not None and touch.site in c.sync.missing
+
+
+def touched_turning(c: Effects, phase: Moving | Awaiting, touch: Touch) -> None:
+    """Before the move shows: a tap choosing the last move's landing again, the last turn's flip
+    made late, or a touch kept for the move to come."""
+    if asked_back(c, touch):
         return
-    if isinstance(phase, (Moving, Awaiting)):
-        if phase.correctable and phase.last is not None and rechosen(c, phase.last, touch):
-            return
-        if touch.site in phase.late:
-            c.go(replace(phase, late=phase.late - {touch.site}))
-            return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
-        c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
-    elif isinstance(phase, Choosing):
-        if touch.site in phase.late:
-            c.go(replace(phase, late=phase.late - {touch.site}))
-            return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
-        choice, taken = phase.choice.touch(touch)
-        _say_taken(c, phase.choice, touch, taken)
-        _choice_moved_on(c, phase, choice)
-    elif isinstance(phase, Following):
-        index = phase.turn.taker(touch)
-        if index is None and phase.correctable and rechosen(c, phase.turn, touch):
-            return
-        if index is None:  # kept for the next turn: a flip of its own, made early
-            return c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
-        c.go(replace(phase, turn=phase.turn.touched(index, touch.site)))
-        c.follow()
-    elif isinstance(phase, Restoring) and phase.undo is not None:
-        index = phase.undo.taker(touch)
-        if index is not None:
-            _undo_moved_on(c, phase, phase.undo.touched(index, touch.site))
+    if phase.correctable and phase.last is not None and rechosen(c, phase.last, touch):
+        return
+    if touch.site in phase.late:
+        return _late_flip(c, phase, touch)
+    c.go(phase.touch(touch))
+
+
+def touched_choosing(c: Effects, phase: Choosing, touch: Touch) -> None:
+    """While choosing: the last turn's flip made late, or a touch that narrows the choice."""
+    if touch.site in phase.late:
+        return _late_flip(c, phase, touch)
+    choice, taken = phase.choice.touch(touch)
+    _say_taken(c, phase.choice, touch, taken)
+    _choice_moved_on(c, phase, choice)
+
+
+def touched_following(c: Effects, phase: Following, touch: Touch) -> None:
+    """While following: a step's flip or tap (the steps go on), a tap choosing the last move's
+    landing again, or a touch kept for the next turn (a flip of its own, made early)."""
+    if asked_back(c, touch):
+        return
+    index = phase.turn.taker(touch)
+    if index is None and phase.correctable and rechosen(c, phase.turn, touch):
+        return
+    if index is None:
+        return c.go(phase.touch(touch))
+    c.go(replace(phase, turn=phase.turn.touched(index, touch.site)))
+    c.follow()
+
+
+def touched_restoring(c: Effects, phase: Restoring, touch: Touch) -> None:
+    """While restoring: a takeback's flip, made as the pieces are set back."""
+    index = phase.undo.taker(touch) if phase.undo is not None else None
+    if phase.undo is not None and index is not None:
+        _undo_moved_on(c, phase, phase.undo.touched(index, touch.site))
+
+
+def _late_flip(c: Effects, phase: Moving | Awaiting | Choosing, touch: Touch) -> None:
+    """The last turn's flip of ``touch.site``, made late: counted."""
+    c.go(replace(phase, late=phase.late - {touch.site}))
+    c.flash(f"Flip of {touch.site} counted")
 
 
 def _undo_moved_on(c: Effects, phase: Restoring, undo: Turn) -> None:
@@ -752,42 +756,90 @@ def _choice_moved_on(c: Effects, phase: Choosing, choice: TurnChoice) -> None:
         c.emit(Guide(t=c.now, event="guide", action=choice.action, sites=c.sorted(choice.sites)))
 
 
-def changed(c: Effects) -> None:
-    """The debounced board changed (before it settles): a step seen done goes dark at once; a
-    lifted piece's targets light; a board restored to the position needs no settle."""
-    phase = c.phase
-    if isinstance(phase, Restoring) and c.board == c.record.board:
+def changed_restoring(c: Effects, phase: Restoring) -> None:
+    """A board restored to the position needs no settle."""
+    if c.board == c.record.board:
         restored(c, phase, c.board)
-    elif isinstance(phase, Following):
-        c.follow()
-    elif isinstance(phase, (Moving, Awaiting)) and not c.sync:
+
+
+def changed_following(c: Effects, phase: Following) -> None:
+    """A step seen done goes dark at once."""
+    c.follow()
+
+
+def changed_turning(c: Effects, phase: Moving | Awaiting) -> None:
+    """A lifted piece's targets light (unless the board is being guided back)."""
+    if not c.sync:
         c.light_targets(lifted_targets(c, c.board))
 
 
 # --------------------------------------------------------------------------- buttons
-def ok(c: Effects) -> None:
-    """OK: choose the shown move (or count a shared flip made without lifting); a step the
-    sensors cannot see done (a flip, an unseen piece carried); the OK move (ending a capture
-    chain)."""
-    phase = c.phase
-    if isinstance(phase, Choosing):
-        _choice_moved_on(c, phase, phase.choice.ok())
-    elif isinstance(phase, Following) and phase.turn.current and not phase.turn.current.sensed:
+def ok_choosing(c: Effects, phase: Choosing) -> None:
+    """OK chooses the shown move (or counts a shared flip made without lifting)."""
+    _choice_moved_on(c, phase, phase.choice.ok())
+
+
+def ok_following(c: Effects, phase: Following) -> None:
+    """OK does a step the sensors cannot see (a flip, an unseen piece carried)."""
+    if phase.turn.current and not phase.turn.current.sensed:
         c.go(replace(phase, turn=phase.turn.complete()))
         c.follow()
         c.rejudge()  # the board as it stands, in the step or the turn that follows
-    elif isinstance(phase, Restoring) and phase.undo and phase.undo.current:
+
+
+def ok_restoring(c: Effects, phase: Restoring) -> None:
+    """OK does a takeback's step the sensors cannot see."""
+    if phase.undo and phase.undo.current:
         _undo_moved_on(c, phase, phase.undo.complete())
         c.rejudge()
-    elif isinstance(phase, Moving) and not c.sync and c.board == c.record.board \
-            and (move := c.state.ok_move()) is not None:
+
+
+def ok_moving(c: Effects, phase: Moving) -> None:
+    """OK plays the OK move (ending a capture chain) on a board that shows the position."""
+    if not c.sync and c.board == c.record.board and (move := c.state.ok_move()) is not None:
         c.accept(Turn.of(Candidate(move, c.state.realisations(move)[0]), c.record.board, c.state.to_move))
 
 
+def back_choosing(c: Effects, phase: Choosing) -> None:
+    """BACK shows the next candidate."""
+    c.go(replace(phase, choice=phase.choice.next()))
+
+
+#: What a touch (:func:`touched`), a change of the debounced board (:func:`changed`), OK and
+#: BACK do, by phase (a phase not listed: nothing).
+TOUCHED: dict[type[Phase], Callable[[Effects, Any, Touch], None]] = {
+    Moving: touched_turning, Awaiting: touched_turning, Choosing: touched_choosing,
+    Following: touched_following, Restoring: touched_restoring}
+CHANGED: dict[type[Phase], Callable[[Effects, Any], None]] = {
+    Restoring: changed_restoring, Following: changed_following, Moving: changed_turning,
+    Awaiting: changed_turning}
+OK: dict[type[Phase], Callable[[Effects, Any], None]] = {
+    Choosing: ok_choosing, Following: ok_following, Restoring: ok_restoring, Moving: ok_moving}
+BACK: dict[type[Phase], Callable[[Effects, Any], None]] = {Choosing: back_choosing}
+
+
+def touched(c: Effects, touch: Touch) -> None:
+    """A token lifted and set back: a flip or a tap, counted as the phase has it."""
+    if handler := TOUCHED.get(type(c.phase)):
+        handler(c, c.phase, touch)
+
+
+def changed(c: Effects) -> None:
+    """The debounced board changed (before it settles)."""
+    if handler := CHANGED.get(type(c.phase)):
+        handler(c, c.phase)
+
+
+def ok(c: Effects) -> None:
+    """The OK button."""
+    if handler := OK.get(type(c.phase)):
+        handler(c, c.phase)
+
+
 def back(c: Effects) -> None:
-    """BACK while choosing: show the next candidate."""
-    if isinstance(c.phase, Choosing):
-        c.go(replace(c.phase, choice=c.phase.choice.next()))
+    """The BACK button."""
+    if handler := BACK.get(type(c.phase)):
+        handler(c, c.phase)
 
 
 def table() -> str:

@@ -55,8 +55,13 @@ class GameRecord:
         self.undo: tuple[FollowUp, ...] = ()
         self.undo_by: str | None = None
         self.over = False
+        self._order = {s.label: i for i, s in enumerate(start.sites())}
         if match and match.first_id is None:
             match.first_id = game_id  # this game begins the match
+
+    def sorted(self, sites: Iterable[str]) -> list[str]:
+        """Sites in the engine's order."""
+        return sorted(sites, key=lambda s: self._order.get(s, len(self._order)))
 
     @classmethod
     def begin(cls, storage: Storage, game: Game, match: OngoingMatch | None = None,

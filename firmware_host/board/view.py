@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Callable
 
-from firmware_host.board.game import result_lines
-from firmware_host.board.phase import (Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why,
-                                        acting)
+from firmware_host.board.game import result_lines, win_sites
+from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
 from firmware_host.board.record import GameRecord
-from firmware_host.board.turn import STEPS, LightKind, Sync, by_name, fix_words, named, words
+from firmware_host.board.turn import LightKind, Sync, by_name, fix_words, named, words
 from firmware_host.store.layout import Layout
 from firmware_host.ui.kiosk import Idle
 from firmware_host.ui.screens import Screen, status_screen
@@ -74,53 +73,23 @@ class Snapshot:
 
     @property
     def expected(self) -> frozenset[str]:
-        phase = self.phase
-        return phase.turn.board() if isinstance(phase, Following) else self.record.board
-
-    def restore_left(self) -> tuple[frozenset[str], frozenset[str]]:
-        """While restoring: the sites still to fill and to empty."""
-        target = self.record.board
-        return target - self.board, self.board - target
+        return self.phase.expected(self.record.board)
 
 
 def lights(snap: Snapshot) -> dict[str, LightKind]:
     """Site -> light kind (a key of :data:`LIGHTS`)."""
-    phase, state = snap.phase, snap.record.state
+    phase, record = snap.phase, snap.record
     lit: dict[str, LightKind] = {}
-    if isinstance(phase, Over):
-        outcome = state.outcome()
-        won = (site for name in (outcome.sites if outcome else ()) for site in state.sites_of(name))
-        lit.update(dict.fromkeys(won, "win"))
+    if phase.over:
+        lit.update(dict.fromkeys(win_sites(record.state), "win"))
     else:
-        lit.update(dict.fromkeys(state.markers(), "marker"))
+        lit.update(dict.fromkeys(record.state.markers(), "marker"))
     lit.update(dict.fromkeys(snap.hinted, "hint"))
     lit.update(dict.fromkeys(snap.targets, "target"))
-    if isinstance(phase, Awaiting) and phase.pending:
-        lit.update(phase.pending.lights(snap.board))
-    if isinstance(phase, Moving) and (due := state.due()) is not None:
-        lit.update(dict.fromkeys(due.sites & snap.board, STEPS[due.action].light))
-    if isinstance(phase, Choosing):
-        lit.update(phase.choice.lights())
-    if isinstance(phase, Following) and phase.turn.current:
-        lit.update(dict.fromkeys(phase.turn.remaining(snap.board), STEPS[phase.turn.current.action].light))
-    if isinstance(phase, Restoring):
-        undo = phase.undo
-        if undo is not None and undo.current is not None:
-            lit.update(dict.fromkeys(undo.remaining(snap.board), STEPS[undo.current.action].light))
-        if snap.sync:  # guided once the board was read at a settle: no flash meanwhile
-            missing, extra = snap.restore_left()
-            lit.update(dict.fromkeys(missing, "missing"))
-            lit.update(dict.fromkeys(extra, "extra"))
-    elif snap.sync and snap.connected:
-        if isinstance(phase, Awaiting) and phase.pending:
-            missing, extra = phase.pending.stray(snap.record.board, snap.board)
-        else:
-            aim = snap.expected if snap.sync.aim is None else snap.sync.aim
-            missing, extra = aim - snap.board, snap.board - aim
-            if isinstance(phase, Following):  # as the judge has it: a token to turn is in the hand
-                missing -= phase.turn.to_touch()
-        lit.update(dict.fromkeys(missing, "missing"))
-        lit.update(dict.fromkeys(extra, "extra"))
+    lit.update(phase.lights(record.state, snap.board))
+    missing, extra = phase.strays(record.board, snap.board, snap.sync, snap.connected)
+    lit.update(dict.fromkeys(missing, "missing"))
+    lit.update(dict.fromkeys(extra, "extra"))
     return lit
 
 
@@ -150,7 +119,6 @@ def build_screen(snap: Snapshot) -> Screen:
     state, phase = record.state, snap.phase
     outcome = state.outcome()
     result, score = result_lines(outcome, record.match)
-    following = isinstance(phase, Following)
     fix = snap.sync.fix() if snap.sync and snap.connected else None  # what to do on a refusal
     said, asked = snap.message or error(snap), instruction(snap)
     if fix and said and not asked:  # the refusal and what to do about it, in one line
@@ -158,7 +126,7 @@ def build_screen(snap: Snapshot) -> Screen:
     return status_screen(
         game_title=record.game.title,
         variant=record.game.shown_variant,
-        to_move=None if outcome and not following else acting(phase, state),
+        to_move=None if outcome and phase.final else phase.acting(state),
         side_colour=None,
         phase=state.phase,
         status_lines=state.status_lines(),
@@ -171,45 +139,94 @@ def build_screen(snap: Snapshot) -> Screen:
 
 
 def instruction(snap: Snapshot) -> str | None:
-    """What the players are asked to do now."""
-    phase, state = snap.phase, snap.record.state
-    if isinstance(phase, Over):
-        return "Set up to play again"
-    if isinstance(phase, (Moving, Awaiting, Following)) and phase.held is not None and snap.record.moves:
-        move = snap.record.moves[-1]
-        if snap.board < snap.record.board:
-            return f"{move} lifted: set it down again, or leave it off to take it back"
-        return f"{move} undone: taken back in a moment, or set it as it was"
-    doubted = phase.doubted if isinstance(phase, Moving) else None
+    """What the players are asked to do now (as :data:`INSTRUCTIONS` words it for the phase)."""
+    return INSTRUCTIONS[type(snap.phase)](snap.phase, snap)
+
+
+def _moving(phase: Moving, snap: Snapshot) -> str | None:
+    """A hold of the last move, a set-back under way, a token in the hand, the removal that is
+    the whole turn, else what anyone is asked (:func:`_anyone`)."""
+    if (held := _held(phase, snap)) is not None:
+        return held
+    doubted = phase.doubted
     if doubted is not None and doubted[1] == snap.board and doubted[0] > -math.inf:
         return SET_BACK
-    lifted = snap.record.board - snap.board
-    if isinstance(phase, (Moving, Awaiting)) and phase.holding is not None and lifted and not snap.sync \
-            and not snap.movers:
-        return f"{named(by_name(lifted))} in the hand"
-    if isinstance(phase, Restoring):
-        missing, extra = snap.restore_left()
-        if (missing or extra) and snap.sync:
-            order = {s.label: i for i, s in enumerate(state.sites())}
-            fix = fix_words(*(sorted(sites, key=lambda s: order.get(s, len(order)))
-                              for sites in (missing, extra)))
-            return RESTORE_WORDS[phase.why].format(fix=fix[:1].lower() + fix[1:], Fix=fix)
-        undo = phase.undo
-        return words(undo.current, undo.remaining(snap.board)) if undo and undo.current else None
-    if isinstance(phase, Awaiting):
-        return phase.pending.say if phase.pending else None
-    if isinstance(phase, Choosing):
-        return phase.choice.instruction(state.notation)
-    if isinstance(phase, Moving) and (due := state.due()) is not None:
+    if (in_hand := _in_hand(phase, snap)) is not None:
+        return in_hand
+    if (due := snap.record.state.due()) is not None:
         return words(due, due.sites & snap.board)
-    if isinstance(phase, Following) and (step := phase.turn.current) is not None:
+    return _anyone(snap)
+
+
+def _awaiting(phase: Awaiting, snap: Snapshot) -> str | None:
+    """A hold of the last move, a token in the hand, else the opponent's move to carry out."""
+    if (held := _held(phase, snap)) is not None:
+        return held
+    if (in_hand := _in_hand(phase, snap)) is not None:
+        return in_hand
+    return phase.pending.say if phase.pending else None
+
+
+def _following(phase: Following, snap: Snapshot) -> str | None:
+    """A hold of the last move, the step under way, else what anyone is asked."""
+    if (held := _held(phase, snap)) is not None:
+        return held
+    if (step := phase.turn.current) is not None:
         return words(step, phase.turn.remaining(snap.board))
+    return _anyone(snap)
+
+
+def _choosing(phase: Choosing, snap: Snapshot) -> str | None:
+    """How to choose among the moves."""
+    return phase.choice.instruction(snap.record.state.notation)
+
+
+def _restoring(phase: Restoring, snap: Snapshot) -> str | None:
+    """The pieces to set back (once the board was read), else the takeback's step."""
+    missing, extra = phase.strays(snap.record.board, snap.board, snap.sync, snap.connected)
+    if missing or extra:
+        fix = fix_words(snap.record.sorted(missing), snap.record.sorted(extra))
+        return RESTORE_WORDS[phase.why].format(fix=fix[:1].lower() + fix[1:], Fix=fix)
+    undo = phase.undo
+    return words(undo.current, undo.remaining(snap.board)) if undo and undo.current else None
+
+
+def _over(phase: Over, snap: Snapshot) -> str | None:
+    return "Set up to play again"
+
+
+def _held(phase: Moving | Awaiting | Following, snap: Snapshot) -> str | None:
+    """The players' last move held back: set down again, or taken back in a moment."""
+    if phase.held is None or not snap.record.moves:
+        return None
+    move = snap.record.moves[-1]
+    if snap.board < snap.record.board:
+        return f"{move} lifted: set it down again, or leave it off to take it back"
+    return f"{move} undone: taken back in a moment, or set it as it was"
+
+
+def _in_hand(phase: Moving | Awaiting, snap: Snapshot) -> str | None:
+    """Tokens held off their switches for long before the move shows."""
+    lifted = snap.record.board - snap.board
+    if phase.holding is not None and lifted and not snap.sync and not snap.movers:
+        return f"{named(by_name(lifted))} in the hand"
+    return None
+
+
+def _anyone(snap: Snapshot) -> str | None:
+    """A lifted piece's targets lit, or OK to end the turn."""
     if snap.targets:  # the pieces whose targets are lit (not one they capture, lifted too)
         lifted = snap.movers or snap.expected - snap.board
         return f"Move {named(by_name(lifted))} to a lit site" if lifted else "Put it on a lit site"
-    if state.ok_move() is not None:
+    if snap.record.state.ok_move() is not None:
         return "OK ends the turn"
     return None
+
+
+#: The players' instruction, by phase: each takes its phase and the snapshot.
+INSTRUCTIONS: dict[type[Phase], Callable[[Any, Snapshot], str | None]] = {
+    Moving: _moving, Awaiting: _awaiting, Following: _following, Choosing: _choosing,
+    Restoring: _restoring, Over: _over}
 
 
 def error(snap: Snapshot) -> str | None:
@@ -218,7 +235,7 @@ def error(snap: Snapshot) -> str | None:
         return "Board not connected"
     if snap.note:
         return snap.note
-    if snap.sync and not isinstance(snap.phase, Restoring):
+    if snap.sync and snap.phase.says_differs:
         return snap.sync.words()
     return None
 
