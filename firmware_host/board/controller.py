@@ -12,7 +12,8 @@ time only through the ``now`` (ms) it is given.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Literal, Mapping, TypeVar, cast
+from functools import partial
+from typing import Any, Callable, Iterable, Literal, TypeVar, cast
 
 from engines.core import FollowUp, GameState, IllegalMove, Outcome
 from firmware_host.actions.commands import (Again, Command, HouseRule, NewGame, PowerOff, SetBrightness,
@@ -27,6 +28,10 @@ from firmware_host.board.hand import Hand
 from firmware_host.ui.kiosk import Idle
 from firmware_host.store.layout import Layout
 from firmware_host.board.matchplay import OngoingMatch
+from firmware_host.board.notices import Notices
+from firmware_host.board.output import Output
+from firmware_host.board.sensing import Sensing
+from firmware_host.board.settings import Opponents, Settings
 from firmware_host.ui.menu import Menu
 from firmware_host.board.opponent import (Adopt, Ask, Asked, Hints, Intent, Opponent, Play, Remember, Seen,
                                     StartGame, TakeBackTo, Withdraw)
@@ -36,17 +41,11 @@ from firmware_host.ui.screens import Screen, message_screen
 from firmware_host.ui.stats import today_screen
 from firmware_host.store.storage import Storage, StorageError
 from firmware_host.board.turn import Pending, Sync, Touch, Turn, TurnChoice
-from firmware_host.board.view import Pager, Snapshot, build_frame, build_screen
+from firmware_host.board.view import Snapshot, build_screen
 from hardware.base import ButtonEvent, Led, Scan
 
 T = TypeVar("T")
-#: How long a passing message ("Corrected to E5*") stays unless the board changes first.
-FLASH_MS = 4000
-#: How long a passing notice (IP address, today's games) stays unless the board changes first.
-NOTICE_MS = 8000
 
-#: Who plays the other side for a choice of players (the menu's, the page's): a factory.
-Opponents = Callable[[SetPlayers], "Opponent | None"]
 
 
 class Controller:
@@ -61,47 +60,21 @@ class Controller:
     board, ``opponents`` makes one for a choice of players; ``hints`` on a long OK.
     """
 
-    def __init__(
-        self,
-        game: Game,
-        layouts: Callable[[GameState], Layout],
-        timing: Timing,
-        storage: Storage,
-        *,
-        takebacks: bool = True,
-        resume: tuple[int, Iterable[str]] | None = None,
-        history: str | None = None,
-        brightness: float = 1.0,
-        menu: Menu | None = None,
-        address: Callable[[], str] = lambda: "unknown",
-        idle: Idle | None = None,
-        match: OngoingMatch | None = None,
-        house_rules: dict[str, dict[str, Any]] | None = None,
-        opponent: Opponent | None = None,
-        opponents: Opponents = lambda players: None,
-        hints: Hints | None = None,
-    ) -> None:
-        self.timing, self.idle, self.takebacks = timing, idle, takebacks
-        self.house_rules = {} if house_rules is None else house_rules
-        self.storage, self.brightness, self.menu = storage, brightness, menu
-        self.opponent, self.opponents, self.hints = opponent, opponents, hints
-        self._address, self._layouts = address, layouts
-        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms, quick_ms=timing.quick_settle_ms)
-        #: False while the board does not answer (the daemon says): nothing is judged.
-        self.connected = True
-        self.message: str | None = None  # a daemon's or a refused save's line, until replaced
-        self._note: str | None = None  # the opponent's, as last shown
-        self._notice: Screen | None = None
-        self._notice_until: float | None = None
-        self._answer: Callable[[bool], None] | None = None
-        self._events: list[Event] = []
+    def __init__(self, game: Game, layouts: Callable[[GameState[Any]], Layout], timing: Timing,
+                 storage: Storage, *, takebacks: bool = True, resume: tuple[int, Iterable[str]] | None = None,
+                 history: str | None = None, brightness: float = 1.0, menu: Menu | None = None,
+                 address: Callable[[], str] = lambda: "unknown", idle: Idle | None = None,
+                 match: OngoingMatch | None = None, house_rules: dict[str, dict[str, Any]] | None = None,
+                 opponent: Opponent | None = None, opponents: Opponents = lambda players: None,
+                 hints: Hints | None = None) -> None:
+        self.settings = Settings(storage, layouts, timing, takebacks, brightness,
+                                 {} if house_rules is None else house_rules, menu, address, idle, opponents,
+                                 hints)
+        self.opponent = opponent
+        self.sensing = Sensing(timing)
+        self.notes = Notices()  # the message line (a daemon's, a refused save's), flashes, notices
+        self.output = Output(self.notes.pager)
         self._now = 0.0
-        self._polarity: Mapping[int, bool] | None = None
-        self._frame: dict[int, Led] = {}
-        self.pager = Pager()
-        self._dirty, self._screen_due = True, False
-        self.frame_version = 0
-        self.board: frozenset[str] = frozenset()
         match = match or game.new_match()
         if resume is None:
             record = GameRecord.begin(storage, game, match, self._who(game.new()))
@@ -115,20 +88,16 @@ class Controller:
 
     def _begin(self, record: GameRecord, phase: Phase) -> None:
         self.record = record
-        self.layout = self._layouts(record.state)
-        if self.menu:  # the menu's "New game" means this game from now on
+        self.sensing.regame(self.settings.layouts(record.state))
+        if self.settings.menu:  # the menu's "New game" means this game from now on
             game = record.game
-            self.menu.current = menus.GameChoice.of(game.name, game.size, game.variant or "")
-            self.menu.match = game.match
-        self.board = self.layout.sites_of(self.debouncer.stable)
+            self.settings.menu.current = menus.GameChoice.of(game.name, game.size, game.variant or "")
+            self.settings.menu.match = game.match
         self.phase: Phase = phase
         self.sync: Sync | None = None
         self.targets: frozenset[str] = frozenset()
         self.hinted: frozenset[str] = frozenset()
-        self.hand = Hand(self.timing.tap_ms)  # touches under way
         self._evaluated: tuple[frozenset[str], int] | None = None  # the board last judged, the moves then
-        self._ok_waiting = False
-        self._flashed: tuple[str, float] | None = None
         self._target_cache: dict[tuple[int, str], Any] = {}  # asked of the engine, per position
 
     # ------------------------------------------------------------------ reading
@@ -145,11 +114,11 @@ class Controller:
         return self.record.match
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> GameState[Any]:
         return self.record.state
 
     @property
-    def states(self) -> list[GameState]:
+    def states(self) -> list[GameState[Any]]:
         return self.record.states
 
     @property
@@ -189,9 +158,80 @@ class Controller:
         movers = frozenset(s for s in self.expected - self.board if self.targets_of(-1, s)) \
             if self.targets else frozenset()
         return Snapshot(self.phase, self.record, self.board, self.sync, self.targets, movers, self.hinted,
-                        self.message, self._flashed and self._flashed[0], self._notice,
+                        self.notes.message, self.notes.flashed, self.notes.notice,
                         self.menu if self.menu and self.menu.is_open else None, self.idle,
-                        self.connected, self.opponent.note if self.opponent else None, self._now)
+                        self.sensing.connected, self.opponent.note if self.opponent else None, self._now)
+
+    @property
+    def board(self) -> frozenset[str]:
+        """The sites the debounced board shows."""
+        return self.sensing.board
+
+    @property
+    def layout(self) -> Layout:
+        return self.sensing.layout
+
+    @property
+    def debouncer(self) -> Debouncer:
+        return self.sensing.debouncer
+
+    @property
+    def hand(self) -> Hand:
+        """The touches under way."""
+        return self.sensing.hand
+
+    @property
+    def storage(self) -> Storage:
+        """Where the games are kept."""
+        return self.settings.storage
+
+    @property
+    def timing(self) -> Timing:
+        return self.settings.timing
+
+    @property
+    def takebacks(self) -> bool:
+        return self.settings.takebacks
+
+    @property
+    def brightness(self) -> float:
+        return self.settings.brightness
+
+    @property
+    def house_rules(self) -> dict[str, dict[str, Any]]:
+        return self.settings.house_rules
+
+    @property
+    def menu(self) -> Menu | None:
+        return self.settings.menu
+
+    @property
+    def idle(self) -> Idle | None:
+        return self.settings.idle
+
+    @property
+    def hints(self) -> Hints | None:
+        """The computer's suggestions, on a long OK (None: none)."""
+        return self.settings.hints
+
+    @hints.setter
+    def hints(self, hints: Hints | None) -> None:
+        self.settings.hints = hints
+
+    @property
+    def connected(self) -> bool:
+        """False while the board does not answer (the daemon says): nothing is judged."""
+        return self.sensing.connected
+
+    @property
+    def frame_version(self) -> int:
+        """How many times the LED frame changed (the daemon sends a changed one)."""
+        return self.output.version
+
+    @property
+    def message(self) -> str | None:
+        """The screen's message line (a daemon's, a refused save's), until replaced."""
+        return self.notes.message
 
     @property
     def now(self) -> float:
@@ -227,55 +267,39 @@ class Controller:
         With ``screen`` False a changed screen is laid out (and its ``display`` event given)
         only by :meth:`screen_step`: the daemon sends the LED frame first."""
         self._now = now
-        if scan.polarity is not None:
-            self._polarity = scan.polarity
-        fresh = not self.debouncer.started
-        change = self.debouncer.feed(now, scan)
-        if fresh or change.closed or change.opened:
-            self.board = self.layout.sites_of(self.debouncer.stable)
-            if fresh:
-                judge.changed(self)
-            else:
-                self._wake()
-                self._on_change(self.layout.sites_of(change.opened), self.layout.sites_of(change.closed))
+        fresh, change = self.sensing.feed(now, scan)
+        if fresh:
+            judge.changed(self)
+        elif change.closed or change.opened:
+            self._wake()
+            self._on_change(self.sensing.sites(change.opened), self.sensing.sites(change.closed))
         for press in buttons:
             if not self._wake():  # a press that wakes the board does nothing else
                 self._on_button(press)
         if change.settled:
             self._on_settle()
         self._tick(now)
-        if self._dirty:
-            self._refresh()
-        if screen:
-            self._refresh_screen()
-        events, self._events = self._events, []
-        return events
+        self.output.flush(self.snapshot, self.layout, self.settings.brightness, screen)
+        return self.output.take()
 
     def screen_step(self) -> list[Event]:
         """After a ``step(..., screen=False)``: the screen laid out if it changed; its
         ``display`` event."""
-        self._refresh_screen()
-        events, self._events = self._events, []
-        return events
+        self.output.flush_screen(self.snapshot)
+        return self.output.take()
 
     def emit(self, event: Event) -> None:
-        self._events.append(event)
-        self._dirty = True
+        self.output.tell(event)
 
     def _tick(self, now: float) -> None:
         """What time alone brings: an idle spell, a page turn, a message's end, a piece held
         back long enough to be a takeback, the opponent's and the hints' answers."""
-        if self.idle:
+        if self.settings.idle:
             self._idle_tick()
-        if self.pager.turn_due(now):
-            self._dirty = True
-        if self._flashed and now >= self._flashed[1]:
-            self._flashed, self._dirty = None, True
-        if self._notice_until is not None and now >= self._notice_until:
-            self._notice = self._notice_until = None
-            self._dirty = True
+        if self.notes.tick(now):
+            self.output.changed()
         for _ in range(3):  # a hold, a doubt, a token off: each at most once
-            lapse = self.phase.lapsed(now, self.timing.takeback_ms, self.debouncer.quiet(now))
+            lapse = self.phase.lapsed(now, self.settings.timing.takeback_ms, self.debouncer.quiet(now))
             if lapse is None:
                 break
             if lapse == "held":
@@ -286,36 +310,35 @@ class Controller:
         if self.opponent:
             for intent in self.opponent.poll(self.seen()):
                 self._obey(intent)
-            if self.opponent.note != self._note:
-                self._note, self._dirty = self.opponent.note, True
+            if self.notes.heard(self.opponent.note):
+                self.output.changed()
                 if self.sync is not None and self.sync.waiting:
                     self.rejudge()  # the answer the board waits for came
-        if self.hints and (hint := self.hints.poll(self.seen())):
+        if self.settings.hints and (hint := self.settings.hints.poll(self.seen())):
             self._hint(hint)
 
     # -------------------------------------------------- debounced sensor changes
     def _on_change(self, lifted: frozenset[str], placed: frozenset[str]) -> None:
         for site in self.hand.changed(self._now, lifted, placed, self._holding()):
             self._tapped(site)
-        self._dirty = True
-        self._flashed, self.hinted = None, frozenset()
-        if self._notice_until is not None:
-            self._notice = self._notice_until = None
+        self.output.changed()
+        self.hinted = frozenset()
+        self.notes.board_changed()
         judge.changed(self)
         self.debouncer.complete = self.phase.move_shown(self.state, self.board)
 
     def _on_settle(self) -> None:
         for touch in self.hand.settled(self._now, self.board, self._holding()):
             judge.touched(self, touch)
-        if self._ok_waiting:
-            self._ok_waiting = False
+        if self.sensing.ok_waiting:
+            self.sensing.ok_waiting = False
             self._ok()
         self._judge_settled()
 
     def _judge_settled(self) -> None:
         """Judge the settled board, once per board and number of moves (a move recorded by a
         touch or OK begins a turn that is judged on the board as it stands)."""
-        if (self.board, len(self.moves)) == self._evaluated or not self.connected:
+        if (self.board, len(self.moves)) == self._evaluated or not self.sensing.connected:
             return
         self._evaluated = (self.board, len(self.moves))
         judge.settled(self, self.board)
@@ -343,9 +366,10 @@ class Controller:
     def set_connected(self, connected: bool) -> None:
         """The board stopped answering (False: no guidance about pieces nobody can see) or
         answers again (True: the board is judged again)."""
-        if connected == self.connected:
+        if connected == self.sensing.connected:
             return
-        self.connected, self._dirty = connected, True
+        self.sensing.connected = connected
+        self.output.changed()
         if connected:
             self.rejudge()
         else:
@@ -355,7 +379,8 @@ class Controller:
     def go(self, phase: Phase) -> None:
         """Enter ``phase`` (what is left to do that the sensors cannot see, a move's flips or
         a takeback's undoing, is kept with the game: a restart still asks for it)."""
-        self.phase, self._dirty = phase, True
+        self.phase = phase
+        self.output.changed()
         turn = phase.unseen()
         self.record.set_undo(turn.steps_left() if turn is not None else (), turn.side if turn else None)
 
@@ -378,12 +403,14 @@ class Controller:
 
     def light_targets(self, targets: frozenset[str]) -> None:
         if targets != self.targets:
-            self.targets, self._dirty = targets, True
+            self.targets = targets
+            self.output.changed()
             self.emit(ev.Targets(t=self._now, event="targets", sites=self.sorted(targets)))
 
     def flash(self, text: str) -> None:
         """Show ``text`` briefly: until the next board change or a few seconds pass."""
-        self._flashed, self._dirty = (text, self._now + FLASH_MS), True
+        self.notes.flash(text, self._now)
+        self.output.changed()
 
     def offer(self, choice: TurnChoice, late: frozenset[str] = frozenset()) -> None:
         """Let the players choose among moves (several explain the board); ``late``: the last
@@ -403,9 +430,10 @@ class Controller:
             else:
                 text = self.record.play(turn.move)
         except StorageError as exc:
-            self.message, self._dirty = str(exc), True
+            self.notes.message = str(exc)
+            self.output.changed()
             return False
-        self.message, self.targets, self._target_cache = None, frozenset(), {}
+        self.notes.message, self.targets, self._target_cache = None, frozenset(), {}
         if correct:
             self.emit(ev.Corrected(t=self._now, event="correction", move=text, replaces=replaced, side=side))
             self.flash(f"Corrected to {text}")
@@ -421,7 +449,8 @@ class Controller:
         """Run the recorded move's steps from the current one until one must wait; then the
         next turn."""
         phase = cast(Following, self.phase)
-        turn = phase.turn.advance(self.board, self._faces_shown if self._polarity is not None else None)
+        faces = partial(self.sensing.faces_shown, self.state) if self.sensing.reads_faces else None
+        turn = phase.turn.advance(self.board, faces)
         self.go(replace(phase, turn=turn))
         if not turn.done:
             if announce or turn.step != phase.turn.step:
@@ -504,7 +533,7 @@ class Controller:
         """The players ask to take back (the menu, the page): the last turn, or with an
         opponent away from the board its last turn and the players' before it (asked of the
         other board first, which answers later)."""
-        if not self.moves or not self.takebacks:
+        if not self.moves or not self.settings.takebacks:
             return
         keep = self.opponent.takeback(self.seen()) if self.opponent else len(self.moves) - 1
         if not isinstance(keep, Asked):  # asked: the opponent's note says so
@@ -514,14 +543,14 @@ class Controller:
         """Begin ``game`` (the menu, the page, another board): the next game of the match when it
         continues the one being played (an unfinished game is abandoned unscored), else a new
         match or a single game. The board is then read from the pieces once they settle."""
-        game = game.with_options(self.house_rules.get(game.name))
+        game = game.with_options(self.settings.house_rules.get(game.name))
         try:
-            self._layouts(game.new())
+            self.settings.layouts(game.new())
         except ConfigError as exc:  # the board's layout lacks the game's sites: it goes on
             return self.say(f"Cannot play {game.title} here: {' '.join(str(exc).split())[:80]}")
         self.record.abandon()
         match = self.match if self.match and game == self.game and not self.match.won else game.new_match()
-        record = GameRecord.begin(self.storage, game, match, self._who(game.new()))
+        record = GameRecord.begin(self.settings.storage, game, match, self._who(game.new()))
         self._begin(record, Restoring(why="new game"))
         self.emit(ev.NewGame(t=self._now, event="new_game", game=game.name, size=game.size,
                              variant=game.variant))
@@ -534,12 +563,12 @@ class Controller:
         ``players.computer`` (None: nobody)."""
         if self.opponent:
             self.opponent.close()
-        self.opponent = self.opponents(players)
-        if self.menu:
-            self.menu.players = (players.computer, players.level)
+        self.opponent = self.settings.opponents(players)
+        if self.settings.menu:
+            self.settings.menu.players = (players.computer, players.level)
         self.new_game(game or self.game)
 
-    def _who(self, state: GameState) -> str | None:
+    def _who(self, state: GameState[Any]) -> str | None:
         return self.opponent.record(state) if self.opponent else None
 
     # ------------------------------------------------------------- the opponent
@@ -595,7 +624,8 @@ class Controller:
         try:
             self.record.adopt(adopt.moves, adopt.rewrites)
         except (StorageError, IllegalMove) as exc:
-            self.message, self._dirty = str(exc), True
+            self.notes.message = str(exc)
+            self.output.changed()
             return  # asked again at the next step
         self._target_cache, self.targets = {}, frozenset()
         self.go(Restoring(why="takeback"))
@@ -613,17 +643,14 @@ class Controller:
 
     # ----------------------------------------------------------------- buttons
     def _on_button(self, press: ButtonEvent) -> None:
-        self._dirty = True
-        if self._notice is not None:
-            self._notice = self._notice_until = None  # any button closes a notice
-            answer, self._answer = self._answer, None
-            if answer:
-                answer(press.button == "ok" and not press.long)
-        elif self.menu and (self.menu.is_open or press.button == "menu"):
-            self.command(self.menu.press(press))
+        self.output.changed()
+        if self.notes.press(press):  # any button closes a notice
+            return
+        if self.settings.menu and (self.settings.menu.is_open or press.button == "menu"):
+            self.command(self.settings.menu.press(press))
         elif press.long:
-            if press.button == "ok" and self.hints and self.phase.players_to_move:
-                self.hints.ask(self.seen())  # a long OK: the computer's suggestion
+            if press.button == "ok" and self.settings.hints and self.phase.players_to_move:
+                self.settings.hints.ask(self.seen())  # a long OK: the computer's suggestion
         elif press.button == "ok":
             self._ok()
             if self.debouncer.quiet(self._now):
@@ -634,14 +661,14 @@ class Controller:
     def _ok(self) -> None:
         if self.phase.players_to_move and self.board != self.record.board \
                 and not self.debouncer.quiet(self._now):
-            self._ok_waiting = True  # a hand over the board: OK is judged at the settle
+            self.sensing.ok_waiting = True  # a hand over the board: OK is judged at the settle
             return
         judge.ok(self)
 
     def command(self, action: Command | None) -> None:
         """Carry out one of the board's commands (``firmware_host.actions.commands``), whoever
         gave it: the menu, the page, the café network (None: the menu gave none)."""
-        self._dirty = True
+        self.output.changed()
         if isinstance(action, NewGame):
             game = Game(action.game, action.size, action.variant, action.match)
             players = action.players()
@@ -654,90 +681,63 @@ class Controller:
         elif isinstance(action, TakeBack):
             self.ask_takeback()
         elif isinstance(action, SetBrightness):
-            self.brightness = action.level
-            if self.menu:
-                self.menu.show_brightness(action.level)
+            self.settings.brightness = action.level
+            if self.settings.menu:
+                self.settings.menu.show_brightness(action.level)
         elif isinstance(action, HouseRule):
-            self.house_rules.setdefault(action.game, {})[action.name] = action.value
+            self.settings.house_rules.setdefault(action.game, {})[action.name] = action.value
         elif isinstance(action, SetPlayers):
             self.set_players(action)
         elif isinstance(action, ShowIP):
-            self._pass(message_screen("IP address", [self._address()]))
+            self.notes.pass_by(message_screen("IP address", [self.settings.address()]), self._now)
         elif isinstance(action, ShowToday):
-            self._pass(today_screen(self.storage))
+            self.notes.pass_by(today_screen(self.settings.storage), self._now)
         elif isinstance(action, PowerOff):
-            self._notice = message_screen("Powering off", ["Wait for the screen to go dark"])
+            self.notes.notice = message_screen("Powering off", ["Wait for the screen to go dark"])
             self.emit(ev.Signal(t=self._now, event="power_off"))  # the daemon runs the configured command
 
     def say(self, text: str | None) -> None:
         """Show ``text`` on the screen's message line until replaced (None: no more)."""
-        if text != self.message:
-            self.message, self._dirty = text, True
-
-    def _pass(self, screen: Screen) -> None:
-        """Show a passing notice: until a button, the next board change or NOTICE_MS."""
-        self._notice, self._notice_until = screen, self._now + NOTICE_MS
+        if self.notes.say(text):
+            self.output.changed()
 
     def notice(self, screen: Screen | None) -> None:
         """Show ``screen`` until a button is pressed (the daemon's messages); None: no more."""
-        self._notice, self._notice_until, self._answer = screen, None, None
-        self._dirty = True
+        self.notes.show(screen)
+        self.output.changed()
 
     def ask(self, screen: Screen, answer: Callable[[bool], None]) -> None:
         """Show the question ``screen`` until a button: OK calls ``answer(True)``, any other
         button ``answer(False)``."""
-        self.notice(screen)
-        self._answer = answer
+        self.notes.show(screen, answer)
+        self.output.changed()
 
     # -------------------------------------------------------------- idle spells
     def _wake(self) -> bool:
         """Someone is at the board: end an idle spell; True if one ended."""
-        if self.idle is None or not self.idle.activity(self._now):
+        if self.settings.idle is None or not self.settings.idle.activity(self._now):
             return False
         self.emit(ev.Signal(t=self._now, event="wake"))
         return True
 
     def _idle_tick(self) -> None:
-        what = cast(Idle, self.idle).tick(self._now, self._events)
+        what = cast(Idle, self.settings.idle).tick(self._now, self.output.events)
         if what == "attract":
-            self._notice = self._answer = None
-            if self.menu:
-                self.menu.close()
+            self.notes.attract()
+            if self.settings.menu:
+                self.settings.menu.close()
             self.emit(ev.Signal(t=self._now, event="attract"))
         elif what == "frame":
-            self._dirty = True
-
-    def _faces_shown(self, sites: frozenset[str]) -> bool:
-        """True when polarity sensors read the face the game expects on every site."""
-        north, faces = self.state.sides[0], self.state.faces()
-        polarity = cast(Mapping[int, bool], self._polarity)
-        readings = [polarity.get(self.layout.sensor[site]) for site in sites]
-        return all(r is not None and r == (faces.get(s) == north) for s, r in zip(sites, readings))
+            self.output.changed()
 
     # ----------------------------------------------------------------- output
-    def _refresh(self) -> None:
-        self._dirty = False
-        frame = build_frame(self.snapshot(), self.layout, self.brightness)
-        if frame != self._frame:
-            self._frame = frame
-            self.frame_version += 1
-        self._screen_due = True
-
-    def _refresh_screen(self) -> None:
-        if not self._screen_due:
-            return
-        self._screen_due = False
-        lines = self.pager.show(build_screen(self.snapshot()), self._now)
-        if lines is not None:
-            self._events.append(ev.Display(t=self._now, event="display", lines=list(lines)))
-
     def frame(self) -> dict[int, Led]:
         """LED channel -> what it shows now."""
-        return self._frame
+        return self.output.frame
 
     def screen(self) -> Screen:
         """What the OLED shows now (the page due of a long screen)."""
-        return replace(build_screen(self.snapshot()), page=self.pager.page)
+        return replace(build_screen(self.snapshot()), page=self.notes.pager.page)
 
 
 

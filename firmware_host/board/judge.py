@@ -38,13 +38,17 @@ class Effects(Protocol):
 
     phase: Phase
     record: GameRecord
-    board: Board
     sync: Sync | None
     opponent: Opponent | None
-    idle: Idle | None
-    takebacks: bool
-    hand: Hand
 
+    @property
+    def idle(self) -> Idle | None: ...
+    @property
+    def takebacks(self) -> bool: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def hand(self) -> Hand: ...
     @property
     def game(self) -> Game: ...
     @property

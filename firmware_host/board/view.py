@@ -6,7 +6,7 @@ so each can be tried on a snapshot alone.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from firmware_host.board.game import result_lines, win_sites
@@ -15,6 +15,7 @@ from firmware_host.board.record import GameRecord
 from firmware_host.board.turn import LightKind, Sync, by_name, fix_words, named, words
 from firmware_host.store.layout import Layout
 from firmware_host.ui.kiosk import Idle
+from firmware_host.ui.menu import Menu
 from firmware_host.ui.screens import Screen, status_screen
 from hardware.base import Led
 
@@ -37,9 +38,6 @@ LIGHTS: dict[LightKind, Led] = {
     "win": Led((255, 255, 255), "pulse"),
     "hint": Led((255, 255, 255), "slow"),
 }
-
-#: A screen too long for the OLED shows its pages in turn, each this long (ms).
-PAGE_MS = 3000
 
 #: Said while a move that goes towards the position before one of the players' own last turns
 #: waits to be read (a takeback by hand may be under way).
@@ -65,7 +63,7 @@ class Snapshot:
     message: str | None
     flash: str | None
     notice: Screen | None
-    menu: Any
+    menu: Menu | None
     idle: Idle | None
     connected: bool
     note: str | None
@@ -238,39 +236,3 @@ def error(snap: Snapshot) -> str | None:
     if snap.sync and snap.phase.says_differs:
         return snap.sync.words()
     return None
-
-
-class Pager:
-    """A screen too long for the panel, shown a page at a time for PAGE_MS each, from its first
-    page whenever the screen changes.
-
-    >>> pager = Pager()
-    >>> pager.show(Screen("Title", ("one",)), now=0)
-    ('Title', 'one')
-    >>> pager.show(Screen("Title", ("one",)), now=10) is None
-    True
-    """
-
-    def __init__(self) -> None:
-        self.page = 0
-        self._pages = 0
-        self._shown: Screen | None = None
-        self._at = 0.0
-        self._lines: tuple[str, ...] = ()
-
-    def turn_due(self, now: float) -> bool:
-        """True when a long screen's next page is due."""
-        return self._pages > 1 and (now - self._at) // PAGE_MS != self.page
-
-    def show(self, screen: Screen, now: float) -> tuple[str, ...] | None:
-        """Show ``screen`` at ``now``; the page's text when it changed, else None."""
-        if screen != self._shown:
-            self._shown, self._at = screen, now
-        self.page = int((now - self._at) // PAGE_MS)
-        paged = replace(screen, page=self.page)
-        self._pages = len(paged.pages())
-        lines = paged.text_lines()
-        if lines == self._lines:
-            return None
-        self._lines = lines
-        return lines

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.store.config import Timing
-from firmware_host.board.controller import NOTICE_MS
+from firmware_host.board.notices import NOTICE_MS
 from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Play
