@@ -17,6 +17,7 @@ before the last game was recorded, so a takeback after game over can undo the re
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import engines
 from engines.core import GameState, MatchPlay
@@ -46,11 +47,11 @@ class OngoingMatch:
     def won(self) -> bool:
         return self.match.winner is not None
 
-    def next_game(self) -> GameState:
+    def next_game(self) -> GameState[Any]:
         """The start of the match's next game (the engine decides who begins)."""
         return self.match.new_game()
 
-    def record(self, finished: GameState) -> None:
+    def record(self, finished: GameState[Any]) -> None:
         """Score a finished game begun by :meth:`next_game`."""
         self.before, self.match = self.match, self.match.record(finished)
 

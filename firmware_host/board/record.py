@@ -41,10 +41,10 @@ class GameRecord:
     """``game``'s positions (``states``), occupancies (``boards``) and ``moves`` as stored under
     ``game_id`` in ``storage``; ``match``: the match it belongs to (None: a single game)."""
 
-    def __init__(self, storage: Storage, game: Game, game_id: int, start: GameState,
+    def __init__(self, storage: Storage, game: Game, game_id: int, start: GameState[Any],
                  match: OngoingMatch | None) -> None:
         self.storage, self.game, self.game_id, self.match = storage, game, game_id, match
-        self.states: list[GameState] = [start]
+        self.states: list[GameState[Any]] = [start]
         self.boards: list[frozenset[str]] = [start.occupied()]
         self.moves: list[str] = []
         self.rewrites: list[tuple[int, str]] = []
@@ -90,7 +90,7 @@ class GameRecord:
 
     # ------------------------------------------------------------------ reading
     @property
-    def state(self) -> GameState:
+    def state(self) -> GameState[Any]:
         return self.states[-1]
 
     @property
@@ -189,7 +189,7 @@ class GameRecord:
         for text in moves[keep:]:
             self.play(self.state.parse_move(text))
 
-    def _push(self, state: GameState, text: str) -> None:
+    def _push(self, state: GameState[Any], text: str) -> None:
         self.states.append(state)
         self.boards.append(state.occupied())
         self.moves.append(text)
