@@ -22,7 +22,6 @@ from firmware_host.board import events as ev, judge, recognise
 from firmware_host.board.events import Event
 from firmware_host.ui import menu as menus
 from firmware_host.store.config import ConfigError, Timing
-from firmware_host.board.debounce import Debouncer
 from firmware_host.board.game import Game, win_sites
 from firmware_host.board.hand import Hand
 from firmware_host.ui.kiosk import Idle
@@ -48,8 +47,19 @@ T = TypeVar("T")
 
 
 
+#: What the other rooms (the loop, the page, the café network, replay) use of a controller:
+#: stepping and showing, the players' commands and the daemon's words, and the game read.
+OUTSIDE = frozenset({
+    "step", "screen_step", "frame", "frame_version", "screen", "snapshot", "quiet",  # run, show
+    "command", "say", "notice", "set_connected", "rejudge", "message",  # commands, words
+    "record", "game", "game_id", "state", "states", "moves", "boards", "expected", "to_act", "sync",
+    "layout", "opponent", "storage", "hints", "idle", "brightness", "house_rules", "takebacks",
+})
+
+
 class Controller:
     """One board's game: ``step(now, scan, buttons)`` -> events; :meth:`frame`, :meth:`screen`.
+    What other rooms may use of it is :data:`OUTSIDE`.
 
     ``storage`` holds the game (a new one is begun unless ``resume`` gives the stored game's id
     and moves, and ``history`` its stored takebacks and token); ``layouts`` gives the layout
@@ -162,6 +172,10 @@ class Controller:
                         self.menu if self.menu and self.menu.is_open else None, self.idle,
                         self.sensing.connected, self.opponent.note if self.opponent else None, self._now)
 
+    def quiet(self, now: float) -> bool:
+        """True when the board has settled at ``now`` (no hand over it): a good moment to stop."""
+        return self.sensing.debouncer.quiet(now)
+
     @property
     def board(self) -> frozenset[str]:
         """The sites the debounced board shows."""
@@ -170,10 +184,6 @@ class Controller:
     @property
     def layout(self) -> Layout:
         return self.sensing.layout
-
-    @property
-    def debouncer(self) -> Debouncer:
-        return self.sensing.debouncer
 
     @property
     def hand(self) -> Hand:
@@ -299,7 +309,7 @@ class Controller:
         if self.notes.tick(now):
             self.output.changed()
         for _ in range(3):  # a hold, a doubt, a token off: each at most once
-            lapse = self.phase.lapsed(now, self.settings.timing.takeback_ms, self.debouncer.quiet(now))
+            lapse = self.phase.lapsed(now, self.settings.timing.takeback_ms, self.quiet(now))
             if lapse is None:
                 break
             if lapse == "held":
@@ -325,7 +335,7 @@ class Controller:
         self.hinted = frozenset()
         self.notes.board_changed()
         judge.changed(self)
-        self.debouncer.complete = self.phase.move_shown(self.state, self.board)
+        self.sensing.debouncer.complete = self.phase.move_shown(self.state, self.board)
 
     def _on_settle(self) -> None:
         for touch in self.hand.settled(self._now, self.board, self._holding()):
@@ -360,7 +370,7 @@ class Controller:
         """Judge the board again now, if it is settled (the game changed under it, or a move
         storage refused is to be tried again)."""
         self._evaluated = None
-        if self.debouncer.quiet(self._now):
+        if self.quiet(self._now):
             self._on_settle()
 
     def set_connected(self, connected: bool) -> None:
@@ -556,7 +566,7 @@ class Controller:
                              variant=game.variant))
         judge.changed(self)  # a board already showing the start needs no settle
         if self.board != self.record.board:  # still restoring
-            self.debouncer.restart(self._now)  # read once the hands have set the pieces
+            self.sensing.debouncer.restart(self._now)  # read once the hands have set the pieces
 
     def set_players(self, players: SetPlayers, game: Game | None = None) -> None:
         """A new game (of ``game``, default the current one) in which the computer plays
@@ -653,14 +663,14 @@ class Controller:
                 self.settings.hints.ask(self.seen())  # a long OK: the computer's suggestion
         elif press.button == "ok":
             self._ok()
-            if self.debouncer.quiet(self._now):
+            if self.quiet(self._now):
                 self._judge_settled()
         elif press.button == "back":
             judge.back(self)
 
     def _ok(self) -> None:
         if self.phase.players_to_move and self.board != self.record.board \
-                and not self.debouncer.quiet(self._now):
+                and not self.quiet(self._now):
             self.sensing.ok_waiting = True  # a hand over the board: OK is judged at the settle
             return
         judge.ok(self)

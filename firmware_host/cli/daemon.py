@@ -185,7 +185,7 @@ class Daemon:
                 return 1
             if self.stop.is_set():
                 stop_by = stop_by or now + DRAIN_SECONDS
-                if self.controller.debouncer.quiet(now_ms) or now >= stop_by:
+                if self.controller.quiet(now_ms) or now >= stop_by:
                     return self.exit_status
             tick += self._period(now_ms) if worked else self.period
             if tick < now:  # fell behind (a slow move): skip, do not rush to catch up
@@ -216,14 +216,14 @@ class Daemon:
             self._wakeable and not self._had_events and not self.stop.is_set()
             and (self.controller.storage.failure is None or self.controller.storage.in_memory)
             and self._silent_since is None
-            and self.controller.debouncer.quiet(now_ms)
+            and self.controller.quiet(now_ms)
             and all(getattr(part, "quiet", True) for part in parts)
         )
 
     def _period(self, now_ms: float) -> float:
         """The time to the next scan: the idle period on a settled board, if one is set."""
         if self.idle_period > self.period and not self._had_events and \
-                self.controller.debouncer.quiet(now_ms):
+                self.controller.quiet(now_ms):
             return self.idle_period
         return self.period
 

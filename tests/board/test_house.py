@@ -10,8 +10,10 @@ import tomllib
 from pathlib import Path
 from typing import get_args, get_type_hints, is_typeddict
 
-from firmware_host.board.controller import Controller
+from firmware_host.board.controller import OUTSIDE, Controller
 from firmware_host.board.events import Event
+from firmware_host.board.game import Game
+from tests.daemon.test_controller import Drive
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = ROOT / "firmware_host" / "board"
@@ -75,3 +77,16 @@ def test_the_board_s_modules_and_the_engines_are_checked_strictly():
     board = {f"firmware_host.board.{p.stem}" for p in BOARD.glob("*.py") if p.stem != "__init__"}
     missing = board - set(strict["module"]) - {f"firmware_host.board.{m}" for m in NOT_YET_STRICT}
     assert not missing and {"engines", "engines.*"} <= set(strict["module"])
+
+
+def test_other_rooms_use_only_the_controller_s_named_interface():
+    used = {}
+    for path in (ROOT / "firmware_host").rglob("*.py"):
+        if path.parent.name == "board":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and ast.unparse(node.value).split(".")[-1] == "controller":
+                used.setdefault(node.attr, f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert set(used) <= OUTSIDE, {name: where for name, where in used.items() if name not in OUTSIDE}
+    ctl = Drive(Game.of("antipalos", 3)).ctl
+    assert all(hasattr(ctl, name) for name in OUTSIDE)
