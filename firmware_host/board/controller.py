@@ -7,6 +7,12 @@ touch or a button does in each phase is the table in ``firmware_host/board/judge
 the screen are functions of :meth:`Controller.snapshot` (``firmware_host/board/view.py``). The
 controller knows a game only through the GameState interface and the physical contract, and
 time only through the ``now`` (ms) it is given.
+
+Its parts, each the one owner of its state: :class:`~firmware_host.board.model.Model` (the record
+and the phase), :class:`~firmware_host.board.sensing.Sensing` (debounced scans, the board, the
+hand), :class:`~firmware_host.board.notices.Notices` (message, flashes, notices, pages),
+:class:`~firmware_host.board.output.Output` (events, frame, screen) and
+:class:`~firmware_host.board.settings.Settings` (what the board is set up with).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from firmware_host.board.hand import Hand
 from firmware_host.ui.kiosk import Idle
 from firmware_host.store.layout import Layout
 from firmware_host.board.matchplay import OngoingMatch
+from firmware_host.board.model import Model
 from firmware_host.board.notices import Notices
 from firmware_host.board.output import Output
 from firmware_host.board.sensing import Sensing
@@ -97,20 +104,28 @@ class Controller:
             self.guide(undo)
 
     def _begin(self, record: GameRecord, phase: Phase) -> None:
-        self.record = record
+        self.model = Model(record, phase)
         self.sensing.regame(self.settings.layouts(record.state))
         if self.settings.menu:  # the menu's "New game" means this game from now on
             game = record.game
             self.settings.menu.current = menus.GameChoice.of(game.name, game.size, game.variant or "")
             self.settings.menu.match = game.match
-        self.phase: Phase = phase
         self.sync: Sync | None = None
         self.targets: frozenset[str] = frozenset()
         self.hinted: frozenset[str] = frozenset()
         self._evaluated: tuple[frozenset[str], int] | None = None  # the board last judged, the moves then
-        self._target_cache: dict[tuple[int, str], Any] = {}  # asked of the engine, per position
 
     # ------------------------------------------------------------------ reading
+    @property
+    def record(self) -> GameRecord:
+        """The game being played (the only writer to storage)."""
+        return self.model.record
+
+    @property
+    def phase(self) -> Phase:
+        """Where the game stands (``firmware_host/board/phase.py``)."""
+        return self.model.phase
+
     @property
     def game(self) -> Game:
         return self.record.game
@@ -167,8 +182,8 @@ class Controller:
         """Everything the frame and the screen are drawn from."""
         movers = frozenset(s for s in self.expected - self.board if self.targets_of(-1, s)) \
             if self.targets else frozenset()
-        return Snapshot(self.phase, self.record, self.board, self.sync, self.targets, movers, self.hinted,
-                        self.notes.message, self.notes.flashed, self.notes.notice,
+        return Snapshot(self.phase, self.record.standing(), self.board, self.sync, self.targets, movers,
+                        self.hinted, self.notes.message, self.notes.flashed, self.notes.notice,
                         self.menu if self.menu and self.menu.is_open else None, self.idle,
                         self.sensing.connected, self.opponent.note if self.opponent else None, self._now)
 
@@ -254,21 +269,15 @@ class Controller:
 
     def touchable(self) -> frozenset[str]:
         """The sites a legal move of the position turns over or taps, asked once."""
-        return self._asked((-1, "touchable"), lambda: recognise.touchable(self.state))
+        return self.model.asked((-1, "touchable"), lambda: recognise.touchable(self.state))
 
     def captures(self) -> recognise.Captures:
         """The legal moves of the position that take pieces off, asked once."""
-        return self._asked((-1, "captures"), lambda: recognise.captures(self.state))
+        return self.model.asked((-1, "captures"), lambda: recognise.captures(self.state))
 
     def targets_of(self, index: int, site: str) -> frozenset[str]:
         """The targets of a piece lifted from ``site`` in position ``index``, asked once."""
-        return self._asked((index, site), lambda: self.states[index].targets(site))
-
-    def _asked(self, key: tuple[int, str], ask: Callable[[], T]) -> T:
-        """What ``ask`` answers of the engine, once per position (forgotten when it changes)."""
-        if key not in self._target_cache:
-            self._target_cache[key] = ask()
-        return cast(T, self._target_cache[key])
+        return self.model.asked((index, site), lambda: self.states[index].targets(site))
 
     # ------------------------------------------------------------------- input
     def step(self, now: float, scan: Scan, buttons: Iterable[ButtonEvent] = (),
@@ -389,10 +398,8 @@ class Controller:
     def go(self, phase: Phase) -> None:
         """Enter ``phase`` (what is left to do that the sensors cannot see, a move's flips or
         a takeback's undoing, is kept with the game: a restart still asks for it)."""
-        self.phase = phase
+        self.model.go(phase)
         self.output.changed()
-        turn = phase.unseen()
-        self.record.set_undo(turn.steps_left() if turn is not None else (), turn.side if turn else None)
 
     def in_sync(self) -> None:
         if self.sync:
@@ -443,7 +450,8 @@ class Controller:
             self.notes.message = str(exc)
             self.output.changed()
             return False
-        self.notes.message, self.targets, self._target_cache = None, frozenset(), {}
+        self.notes.message, self.targets = None, frozenset()
+        self.model.forget()
         if correct:
             self.emit(ev.Corrected(t=self._now, event="correction", move=text, replaces=replaced, side=side))
             self.flash(f"Corrected to {text}")
@@ -516,7 +524,8 @@ class Controller:
         stands (one motion: the piece moved on) when nothing unseen is to be undone."""
         over = self.phase.over
         undone = self.record.take_back(keep)
-        self._target_cache, self.targets = {}, frozenset()
+        self.targets = frozenset()
+        self.model.forget()
         for text in undone:
             self.emit(ev.TookBack(t=self._now, event="takeback", move=text))
         if over and undone and self.match:
@@ -637,7 +646,8 @@ class Controller:
             self.notes.message = str(exc)
             self.output.changed()
             return  # asked again at the next step
-        self._target_cache, self.targets = {}, frozenset()
+        self.targets = frozenset()
+        self.model.forget()
         self.go(Restoring(why="takeback"))
         self.rejudge()
 

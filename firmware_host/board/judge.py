@@ -36,11 +36,13 @@ class Effects(Protocol):
     """What a rule reads of the board's game and the effects it acts through
     (:class:`firmware_host.board.controller.Controller`)."""
 
-    phase: Phase
-    record: GameRecord
     sync: Sync | None
     opponent: Opponent | None
 
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def record(self) -> GameRecord: ...
     @property
     def idle(self) -> Idle | None: ...
     @property

@@ -27,14 +27,34 @@ survive a restart, so two boards can compare their histories entry by entry
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, cast
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, cast
 
 from engines.core import FollowUp, GameState, Outcome
 from engines.core.options import write_options
-from firmware_host.board.game import Game, result_text
+from firmware_host.board.game import Game, result_lines, result_text
 from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.board.turn import undo_steps
 from firmware_host.store.storage import Storage
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The game as recorded at one moment, as a snapshot shows it: the ``game``, its ``state``,
+    the occupancy it shows (``board``), the ``moves``, the ``result`` and ``score`` lines (see
+    :func:`~firmware_host.board.game.result_lines`) and the engine's ``order`` of the sites."""
+
+    game: Game
+    state: GameState[Any]
+    board: frozenset[str]
+    moves: tuple[str, ...]
+    result: str | None
+    score: str | None
+    order: Mapping[str, int]
+
+    def sorted(self, sites: Iterable[str]) -> list[str]:
+        """Sites in the engine's order."""
+        return sorted(sites, key=lambda s: self.order.get(s, len(self.order)))
 
 
 class GameRecord:
@@ -62,6 +82,12 @@ class GameRecord:
     def sorted(self, sites: Iterable[str]) -> list[str]:
         """Sites in the engine's order."""
         return sorted(sites, key=lambda s: self._order.get(s, len(self._order)))
+
+    def standing(self) -> Standing:
+        """The game as it stands now, as a value."""
+        state = self.state
+        result, score = result_lines(state.outcome(), self.match)
+        return Standing(self.game, state, self.board, tuple(self.moves), result, score, self._order)
 
     @classmethod
     def begin(cls, storage: Storage, game: Game, match: OngoingMatch | None = None,

@@ -9,9 +9,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from firmware_host.board.game import result_lines, win_sites
+from firmware_host.board.game import win_sites
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
-from firmware_host.board.record import GameRecord
+from firmware_host.board.record import Standing
 from firmware_host.board.turn import LightKind, Sync, by_name, fix_words, named, words
 from firmware_host.store.layout import Layout
 from firmware_host.ui.kiosk import Idle
@@ -49,12 +49,12 @@ RESTORE_WORDS: dict[Why, str] = {"takeback": "{Fix}", "new game": "New game: {fi
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Where a board stands at one moment: its phase and game, the debounced board, the
-    guidance and lights it decided (``movers``: the lifted pieces whose targets are lit), and
-    what else is on show."""
+    """Where a board stands at one moment, as values: its phase, the game as recorded
+    (``record``), the debounced board, the guidance and lights it decided (``movers``: the
+    lifted pieces whose targets are lit), and what else is on show."""
 
     phase: Phase
-    record: GameRecord
+    record: Standing
     board: frozenset[str]
     sync: Sync | None
     targets: frozenset[str]
@@ -116,7 +116,7 @@ def build_screen(snap: Snapshot) -> Screen:
     record = snap.record
     state, phase = record.state, snap.phase
     outcome = state.outcome()
-    result, score = result_lines(outcome, record.match)
+    result, score = record.result, record.score
     fix = snap.sync.fix() if snap.sync and snap.connected else None  # what to do on a refusal
     said, asked = snap.message or error(snap), instruction(snap)
     if fix and said and not asked:  # the refusal and what to do about it, in one line
