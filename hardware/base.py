@@ -7,13 +7,14 @@ a frame of LED channel -> :class:`Led`, a display shows a PIL image, buttons rep
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping, Protocol
+from typing import TYPE_CHECKING, Literal, Mapping, Protocol, get_args
 
 if TYPE_CHECKING:
     from PIL import Image
 
 #: LED patterns a player can tell apart.
-PATTERNS = ("steady", "slow", "fast", "pulse")
+Pattern = Literal["steady", "slow", "fast", "pulse"]
+PATTERNS: tuple[Pattern, ...] = get_args(Pattern)
 
 #: Button names.
 BUTTONS = ("ok", "back", "menu")
@@ -43,7 +44,7 @@ class Led:
     """What one LED shows: an RGB colour and a pattern from :data:`PATTERNS`."""
 
     colour: tuple[int, int, int] = (255, 255, 255)
-    pattern: str = "steady"
+    pattern: Pattern = "steady"
 
 
 @dataclass(frozen=True)

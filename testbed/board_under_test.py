@@ -31,7 +31,7 @@ from typing import Any
 from engines.core import GameState
 from firmware_host.board.controller import Controller, Game
 from firmware_host.board.opponent import Computer
-from firmware_host.board.turn import LIGHTS
+from firmware_host.board.view import LIGHTS
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.remote import Remote
 from firmware_host.runtime.session import open_controller

@@ -166,7 +166,7 @@ class Rig:
         """Act as the player at white would, once the board has settled from the last act."""
         now = time.monotonic()
         c = self.controller
-        if now - self._acted_at < 0.35 or not c.debouncer.quiet(c._now):
+        if now - self._acted_at < 0.35 or not c.quiet(c._now):
             return
         self._acted_at = now
         over = isinstance(c.phase, Over)

@@ -107,7 +107,7 @@ class Run:
         while self.now < limit:
             self.scan()
             ready = self.last_ms >= after * 1000 + settle_ms
-            if ready and self.controller.debouncer.quiet(self.last_ms):
+            if ready and self.controller.quiet(self.last_ms):
                 return True
         return False
 

@@ -16,6 +16,7 @@ player's own hand (a :class:`Realisation`) and what the rules require afterwards
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 #: Follow-up actions. ``remove`` and ``twin`` are checked by the sensors (sites must empty / fill);
 #: ``pick`` chooses one of the sites (a tap on the board or the buttons) and tells apart moves
@@ -24,7 +25,8 @@ from dataclasses import dataclass
 #: stands in for a flip made without lifting. ``carry`` moves a piece the sensors cannot see
 #: (:meth:`GameState.markers`) off the lit site to where the markers show it (a takeback's pawn
 #: going back); OK confirms it.
-ACTIONS = ("remove", "twin", "pick", "flip", "carry")
+Action = Literal["remove", "twin", "pick", "flip", "carry"]
+ACTIONS: tuple[Action, ...] = get_args(Action)
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class FollowUp:
     """One step the rules require after a move: ``action`` (see :data:`ACTIONS`) on ``sites``;
     ``prompt``: the game's own words for it, if the daemon's generic ones would not do."""
 
-    action: str
+    action: Action
     sites: frozenset[str]
     prompt: str = ""
 

@@ -35,7 +35,7 @@ class Game:
         info = game_info(name)
         return cls(name, *info.check_options(size, variant), match and info.check_match(match))
 
-    def new(self) -> GameState:
+    def new(self) -> GameState[Any]:
         return new_game(self.name, self.size, self.variant, dict(self.options))
 
     def with_options(self, options: Mapping[str, Any] | None) -> "Game":
@@ -60,6 +60,12 @@ class Game:
     def shown_variant(self) -> str | None:
         """The variant when it is not the default one."""
         return None if self.variant == game_info(self.name).default_variant else self.variant
+
+
+def win_sites(state: GameState[Any]) -> set[str]:
+    """The sites that show the win (a point may have several, e.g. an Antipod edge point)."""
+    outcome = state.outcome()
+    return {site for name in (outcome.sites if outcome else ()) for site in state.sites_of(name)}
 
 
 def result_text(outcome: Outcome) -> str:

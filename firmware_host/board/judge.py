@@ -14,55 +14,46 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Protocol, TypeVar, cast
+from typing import Any, Callable, Protocol, TypeVar, cast
 
-from engines.core import GameState
 from firmware_host.board import recognise
+from firmware_host.board.events import Event, Guide
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Asked, Opponent, Play, Seen
-from firmware_host.board.hand import Hand
-from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring
+from firmware_host.board.phase import (TOKEN_HOLD_MS, Awaiting, Choosing, Following, Moving, Over, Phase,
+                                        Restoring, Why)
 from firmware_host.board.recognise import Candidate
+from firmware_host.board.sensing import Sensing
+from firmware_host.board.settings import Settings
 from firmware_host.board.record import GameRecord
 from firmware_host.board.turn import KNOCK_MS, Sync, Touch, Turn, TurnChoice, undo_steps
-from firmware_host.ui.kiosk import Idle
 
 Board = frozenset[str]
 
 
 class Effects(Protocol):
-    """What a rule reads of the board's game and the effects it acts through
+    """What a rule reads of the board's game (its parts: the record, the phase, the sensed
+    board, the settings) and the effects it acts through
     (:class:`firmware_host.board.controller.Controller`)."""
 
-    phase: Phase
-    record: GameRecord
-    board: Board
     sync: Sync | None
     opponent: Opponent | None
-    idle: Idle | None
-    takebacks: bool
-    hand: Hand
 
     @property
-    def game(self) -> Game: ...
+    def phase(self) -> Phase: ...
     @property
-    def state(self) -> GameState[Any]: ...
+    def record(self) -> GameRecord: ...
     @property
-    def states(self) -> list[GameState[Any]]: ...
+    def sensing(self) -> Sensing: ...
     @property
-    def boards(self) -> list[Board]: ...
-    @property
-    def moves(self) -> list[str]: ...
-    @property
-    def expected(self) -> Board: ...
+    def settings(self) -> Settings: ...
     @property
     def now(self) -> float: ...
     def seen(self) -> Seen: ...
-    def sorted(self, sites: Iterable[str]) -> list[str]: ...
     def touchable(self) -> Board: ...
     def captures(self) -> recognise.Captures: ...
     def targets_of(self, index: int, site: str) -> Board: ...
-    def emit(self, event: str, **fields: Any) -> None: ...
+    def emit(self, event: Event) -> None: ...
     def go(self, phase: Phase) -> None: ...
     def in_sync(self) -> None: ...
     def out_of_sync(self, sync: Sync) -> None: ...
@@ -74,7 +65,7 @@ class Effects(Protocol):
     def guide(self, turn: Turn) -> None: ...
     def begin_turn(self, correctable: bool = False, late: Board = frozenset(),
                    touched: tuple[Touch, ...] = (), last: Turn | None = None) -> None: ...
-    def take_back(self, keep: int, why: str = "takeback", then: Play | None = None) -> None: ...
+    def take_back(self, keep: int, why: Why = "takeback", then: Play | None = None) -> None: ...
     def drop_last(self) -> None: ...
     def new_game(self, game: Game) -> None: ...
     def rejudge(self) -> None: ...
@@ -84,21 +75,16 @@ P = TypeVar("P", Moving, Choosing, Following, Awaiting, Restoring, Over)
 #: A rule of the table; :func:`row` checks each takes its row's phase.
 Rule = Callable[[Effects, Any, Board], bool]
 
-#: Touches kept while the players' move has not shown yet (the newest).
-TOUCHES_KEPT = 12
-#: How long (ms) a token may be off its switch before the move shows, quietly (a flip or a tap
-#: under way); longer, it is pointed out as knocked off.
-TOKEN_HOLD_MS = 3000
 
 
 # --------------------------------------------------------------------------- every phase
 def start_again(c: Effects, phase: Phase, board: Board) -> bool:
     """The start position set up again once the game is over (or, in kiosk mode, after an idle
     spell): a new game of the same kind."""
-    stale = isinstance(phase, Over) or (c.idle is not None and c.idle.stale)
-    if not (stale and board == c.boards[0] != c.boards[-1]):
+    stale = phase.over or (c.settings.idle is not None and c.settings.idle.stale)
+    if not (stale and board == c.record.boards[0] != c.record.boards[-1]):
         return False
-    c.new_game(c.game)
+    c.new_game(c.record.game)
     return True
 
 
@@ -118,28 +104,22 @@ def out_of_sync(c: Effects, phase: Phase, board: Board) -> bool:
     legal move fewer changes reach, e.g. a placement that knocked a neighbour off; else the
     position), with the engine's reason when it looks like an attempted move, or why the board
     waits."""
-    expected, aim, reason = c.expected, None, None
-    if isinstance(phase, Awaiting) and phase.pending:
-        missing, extra = phase.pending.stray(c.record.board, board)
-    else:
-        if isinstance(phase, Awaiting):
-            reason = c.opponent.WAIT if c.opponent else None
-        elif isinstance(phase, Moving) or next_side_may_begin(c, phase):
-            aim = recognise.nearest(c.state, board)
-            if aim is None:
-                reason = recognise.attempt_reason(c.state, expected - board, board - expected)
-        target = expected if aim is None else aim
-        missing, extra = target - board, board - target
-        if isinstance(phase, Following):  # a token to turn, in the hand, is no piece missing
-            missing -= phase.turn.to_touch()
-    c.out_of_sync(Sync(tuple(c.sorted(missing)), tuple(c.sorted(extra)), reason, aim))
+    expected, aim, reason = c.phase.expected(c.record.board), None, None
+    if phase.awaits_answer():
+        reason = c.opponent.WAIT if c.opponent else None
+    elif phase.players_to_move or next_side_may_begin(c, phase):
+        aim = recognise.nearest(c.record.state, board)
+        if aim is None:
+            reason = recognise.attempt_reason(c.record.state, expected - board, board - expected)
+    missing, extra = phase.differs(c.record.board, board, aim)
+    c.out_of_sync(Sync(tuple(c.record.sorted(missing)), tuple(c.record.sorted(extra)), reason, aim))
     return True
 
 
 def next_side_may_begin(c: Effects, phase: Phase) -> bool:
     """Only steps the sensors cannot see are left of the turn followed, and the side to move
     next is at the table: its move may begin (and is what a stray piece is judged against)."""
-    return isinstance(phase, Following) and phase.turn.only_unsensed_left() and not opponent_to_move(c, -1)
+    return phase.only_unsensed_left() and not opponent_to_move(c, -1)
 
 
 # --------------------------------------------------------------------------- moving
@@ -148,7 +128,7 @@ def a_move(c: Effects, phase: Moving, board: Board) -> bool:
     made before it showed); several are offered to choose among. Against an opponent, a move
     that only goes towards the position before one of the players' own last turns is recorded
     once the board has shown it for ``takeback_ms`` (a takeback by hand may be under way)."""
-    found = recognise.candidates(c.state, board)
+    found = recognise.candidates(c.record.state, board)
     if not found:
         return False
     c.in_sync()
@@ -169,10 +149,10 @@ def set_back_begun(c: Effects, phase: Moving, board: Board) -> bool:
     the opponent's lifted and theirs set on its site): nothing is recorded (or sent, or
     answered) until the board has shown it for ``takeback_ms``, so the rest of the set-back
     reads as a takeback, not as a move to undo too."""
-    if not (c.opponent and c.takebacks) or phase.doubted == (-math.inf, board):
+    if not (c.opponent and c.settings.takebacks) or phase.doubted == (-math.inf, board):
         return False
     here = c.record.board
-    if not any(here - board <= here - c.boards[i] and board - here <= c.boards[i] - here
+    if not any(here - board <= here - c.record.boards[i] and board - here <= c.record.boards[i] - here
                for i in own_last_turns(c)):
         return False
     if phase.doubted is None or phase.doubted[1] != board:
@@ -187,12 +167,12 @@ def own_last_turns(c: Effects) -> list[int]:
     In a game of four with the computer playing White after Blue, after Black, Red, Blue and
     White played: the positions before Blue's, Red's and Black's moves."""
     turns: list[int] = []
-    for i in reversed(range(len(c.moves))):
+    for i in reversed(range(len(c.record.moves))):
         if not opponent_to_move(c, i):
             turns.append(i)
         elif turns:
             break
-    return turns if turns and turns[0] != len(c.moves) - 1 else []
+    return turns if turns and turns[0] != len(c.record.moves) - 1 else []
 
 
 def a_move_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
@@ -203,7 +183,7 @@ def a_move_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
     if not lifted:
         return False
     whole = board | lifted
-    found = recognise.candidates(c.state, whole)
+    found = recognise.candidates(c.record.state, whole)
     if not found:
         return False
     choice = _choice(c, found, whole, phase.touched)
@@ -221,7 +201,7 @@ def a_move_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
 
 def _choice(c: Effects, found: list[Candidate], board: Board, touched: tuple[Touch, ...]) -> TurnChoice:
     """The candidates as a choice, the touches made so far counted in order."""
-    choice = TurnChoice(tuple(Turn.of(f, c.record.board, c.state.to_move) for f in found), board)
+    choice = TurnChoice(tuple(Turn.of(f, c.record.board, c.record.state.to_move) for f in found), board)
     for touch in touched:
         choice, taken = choice.touch(touch, early=touch.site in c.record.board)
         _say_taken(c, choice, touch, taken)
@@ -231,21 +211,26 @@ def _choice(c: Effects, found: list[Candidate], board: Board, touched: tuple[Tou
 def ok_then_move(c: Effects, phase: Moving, board: Board) -> bool:
     """The board shows a move that follows the OK move (the opponent starting while a capture
     chain could go on): both are recorded."""
-    ok = c.state.ok_move()
-    if ok is None or not recognise.candidates(c.state.apply(ok), board):
+    ok = c.record.state.ok_move()
+    if ok is None or not recognise.candidates(c.record.state.apply(ok), board):
         return False
     c.in_sync()
-    if c.accept(Turn.of(Candidate(ok, c.state.realisations(ok)[0]), c.record.board, c.state.to_move)) \
-            and isinstance(c.phase, Moving):
+    if c.accept(ok_turn(c, ok)) and c.phase.players_to_move:
         settled(c, board)
     return True
+
+
+def ok_turn(c: Effects, move: Any) -> Turn:
+    """The OK move ``move`` as a turn of the side to move (it changes nothing the sensors see)."""
+    state = c.record.state
+    return Turn.of(Candidate(move, state.realisations(move)[0]), c.record.board, state.to_move)
 
 
 def piece_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
     """Only pieces the side to move may move are lifted, and pieces a move of theirs captures
     (taken off first by the other hand): a move under way (their targets lit); the next side
     has begun, so the last move is no longer corrected."""
-    if not recognise.lifting(c.state, board, lambda site: c.targets_of(-1, site), c.captures):
+    if not recognise.lifting(c.record.state, board, lambda site: c.targets_of(-1, site), c.captures):
         return False
     c.in_sync()
     c.go(replace(phase, correctable=False, held=None))
@@ -276,7 +261,7 @@ def capturable(c: Effects) -> Board:
 def due_under_way(c: Effects, phase: Moving, board: Board) -> bool:
     """Part of the removal that is the side's whole turn is made (a piece of several sites
     lifted one site at a time)."""
-    due, position = c.state.due(), c.record.board
+    due, position = c.record.state.due(), c.record.board
     if due is None or not (board < position and position - board <= due.sites):
         return False
     c.in_sync()
@@ -291,7 +276,7 @@ def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: B
     its switch, undone before the next side began, was a knock set right: dropped at once,
     nothing asked back); before the next side began, lifted on its way elsewhere, a correction,
     quietly (targets lit), unless a move of the side to move captures them (a capture begun)."""
-    if not (c.moves and c.takebacks):
+    if not (c.record.moves and c.settings.takebacks):
         return False
     if knock_undone(c, phase, board):
         return True
@@ -302,7 +287,7 @@ def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: B
             c.go(replace(phase, held=c.now))
         return True
     if (phase.correctable and not opponent_to_move(c, -2)
-            and recognise.lifting(c.states[-2], board, lambda site: c.targets_of(-2, site))
+            and recognise.lifting(c.record.states[-2], board, lambda site: c.targets_of(-2, site))
             and not c.record.board - board <= capturable(c)):  # a capture begun, rather
         c.in_sync()
         c.light_targets(lifted_targets(c, board))
@@ -315,12 +300,12 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
     an opponent away from the board only to a position the players are to move in (its piece
     lifted alone is being set right), as far back as the opponent agrees; refused, the pieces
     are guided back to the game's position, nothing read as a move meanwhile."""
-    if not c.takebacks:
+    if not c.settings.takebacks:
         return False
     index = c.record.earlier(board)
     if index is None or opponent_to_move(c, index):
         return False
-    if index < len(c.moves) - 1 and corrected(c, phase, board):
+    if index < len(c.record.moves) - 1 and corrected(c, phase, board):
         return True  # a different last move explains it better than undoing several
     c.in_sync()
     if c.opponent:
@@ -328,8 +313,10 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
         if isinstance(answer, Asked):
             if not answer.waiting:
                 c.go(Restoring(why="refused"))
-            c.out_of_sync(Sync(tuple(c.sorted(c.expected - board)), tuple(c.sorted(board - c.expected)),
-                               answer.why, waiting=answer.waiting))
+            expected = c.phase.expected(c.record.board)
+            missing, extra = expected - board, board - expected
+            c.out_of_sync(Sync(tuple(c.record.sorted(missing)), tuple(c.record.sorted(extra)), answer.why,
+                               waiting=answer.waiting))
             return True
         index = answer
     c.take_back(index)
@@ -342,7 +329,7 @@ def corrected(c: Effects, phase: Phase, board: Board) -> bool:
     the last one. When the last move only took off what the move before it put down (a piece
     lifted from where it rested reads as its removal; an opponent that answers again took it
     off), the correction reaches past it."""
-    if not (c.moves and getattr(phase, "correctable", False)):
+    if not (c.record.moves and phase.may_correct()):
         return False
     reach = took_off_arrival(c)
     for back in range(1, 2 + reach):
@@ -350,13 +337,13 @@ def corrected(c: Effects, phase: Phase, board: Board) -> bool:
             if back == 1 and reach and rethinks(c):
                 continue  # its removal of the piece the players rested there is dropped
             return False  # the opponent's move is not the players' to change
-        before, last = c.states[-1 - back], c.moves[-back]
+        before, last = c.record.states[-1 - back], c.record.moves[-back]
         found = [f for f in recognise.candidates(before, board) if before.notation(f.move) != last]
         if len(found) == 1:
             c.in_sync()
             if back == 2:
                 c.drop_last()
-            turn = Turn.of(found[0], c.boards[-2], before.to_move)
+            turn = Turn.of(found[0], c.record.boards[-2], before.to_move)
             c.accept(turn, correct=True)
             return True
     return False
@@ -364,7 +351,7 @@ def corrected(c: Effects, phase: Phase, board: Board) -> bool:
 
 def took_off_arrival(c: Effects) -> bool:
     """True when the last move only took off pieces the move before it put down."""
-    return len(c.boards) >= 3 and took_off(*c.boards[-3:])
+    return len(c.record.boards) >= 3 and took_off(*c.record.boards[-3:])
 
 
 def took_off(earlier: Board, arrived: Board, now: Board) -> bool:
@@ -378,7 +365,7 @@ def took_off(earlier: Board, arrived: Board, now: Board) -> bool:
 
 def opponent_to_move(c: Effects, index: int) -> bool:
     """Whether position ``index`` is the opponent's to move (not the players')."""
-    state = c.states[index]
+    state = c.record.states[index]
     return c.opponent is not None and state.to_move == c.opponent.side_in(state)
 
 
@@ -389,9 +376,9 @@ def lifted_targets(c: Effects, board: Board) -> frozenset[str]:
     lifted = c.record.board - board
     for site in lifted:
         targets |= c.targets_of(-1, site)
-    if (not targets and getattr(c.phase, "correctable", False) and len(c.boards) > 1
-            and lifted <= c.boards[-1] - c.boards[-2] and not lifted <= capturable(c)):
-        for site in c.boards[-2] - board:
+    if (not targets and c.phase.may_correct() and len(c.record.boards) > 1
+            and lifted <= c.record.boards[-1] - c.record.boards[-2] and not lifted <= capturable(c)):
+        for site in c.record.boards[-2] - board:
             targets |= c.targets_of(-2, site)
     return frozenset(targets)
 
@@ -422,17 +409,17 @@ def next_side_chose(c: Effects, phase: Choosing, board: Board) -> bool:
     turn = phase.choice.chosen()
     if not turn.only_unsensed_left():
         return False
-    after = c.state.apply(turn.move)
+    after = c.record.state.apply(turn.move)
     if not (recognise.candidates(after, board) or recognise.lifting(after, board)):
         return False
-    text = c.state.notation(turn.move)
+    text = c.record.state.notation(turn.move)
     if not c.accept(turn):
         return True
     c.flash(f"{text} taken: the next side began")
-    if isinstance(c.phase, Following):
-        c.go(replace(c.phase, turn=c.phase.turn.finish_unsensed()))
+    if c.phase.unseen() is not None:  # its steps under way: taken as done
+        c.go(c.phase.finish_unsensed())
         c.follow()
-    if isinstance(c.phase, (Moving, Awaiting)):
+    if c.phase.turning:
         settled(c, board)
     return True
 
@@ -440,7 +427,7 @@ def next_side_chose(c: Effects, phase: Choosing, board: Board) -> bool:
 def choice_dropped(c: Effects, phase: Choosing, board: Board) -> bool:
     """Anything else: the choice is dropped and the board judged as the side's move again."""
     c.begin_turn()
-    if not isinstance(c.phase, Choosing):
+    if c.phase.turning or c.phase.over:  # not offered again
         settled(c, board)
     return True
 
@@ -454,7 +441,7 @@ def steps_shown(c: Effects, phase: Following, board: Board) -> bool:
         if board == turn.board(step):
             c.in_sync()
             if phase.held is not None:
-                c.go(replace(phase, held=None))  # the move's piece set down again
+                c.go(phase.unheld())  # the move's piece set down again
             if step > turn.step:
                 c.go(replace(phase, turn=turn.skip_to(step)))
                 c.follow()
@@ -479,8 +466,9 @@ def step_under_way(c: Effects, phase: Following, board: Board) -> bool:
 def next_side_token_in_hand(c: Effects, phase: Following, board: Board) -> bool:
     """Only steps the sensors cannot see are left, and the next side lifts only tokens its
     moves turn over or tap (a flip made early): quiet, their return kept for its turn."""
-    lifted = c.expected - board
-    if not (lifted and board < c.expected and next_side_may_begin(c, phase)):
+    expected = phase.expected(c.record.board)
+    lifted = expected - board
+    if not (lifted and board < expected and next_side_may_begin(c, phase)):
         return False
     if not lifted <= c.touchable():
         return False
@@ -491,15 +479,15 @@ def next_side_token_in_hand(c: Effects, phase: Following, board: Board) -> bool:
 def next_side_began(c: Effects, phase: Following, board: Board) -> bool:
     """The next side acts while only steps the sensors cannot see (flips) are left: they are
     taken as done and the board is judged as the next side's."""
-    turn, state = phase.turn, c.state
+    turn, state = phase.turn, c.record.state
     if not turn.only_unsensed_left():
         return False
     if not (recognise.candidates(state, board)
             or recognise.lifting(state, board, lambda site: c.targets_of(-1, site))):
         return False
-    c.go(replace(phase, turn=turn.finish_unsensed()))
+    c.go(phase.finish_unsensed())
     c.follow()
-    if isinstance(c.phase, (Moving, Awaiting)):
+    if c.phase.turning:
         settled(c, board)
     return True
 
@@ -522,8 +510,8 @@ def took_off_players_arrival(c: Effects, board: Board) -> bool:
     """Whether the opponent's move ``board`` shows only took off what the players' last move
     put down, and the opponent answers again: the players may still go on from where the
     piece rested, correcting their move."""
-    return (rethinks(c) and len(c.boards) >= 2 and not opponent_to_move(c, -2)
-            and took_off(c.boards[-2], c.record.board, board))
+    return (rethinks(c) and len(c.record.boards) >= 2 and not opponent_to_move(c, -2)
+            and took_off(c.record.boards[-2], c.record.board, board))
 
 
 def rethinks(c: Effects) -> bool:
@@ -556,7 +544,7 @@ def restored(c: Effects, phase: Restoring, board: Board) -> bool:
     if board != position and not (undo and board < position and position - board <= undo.to_touch()):
         return False
     c.in_sync()
-    for touch in c.hand.settled(c.now, board, position):  # made on the way: the undo's flips
+    for touch in c.sensing.hand.settled(c.now, board, position):  # made on the way: the undo's flips
         touched(c, touch)  # count, the rest were no flips or taps
     undo = cast(Restoring, c.phase).undo
     if undo is not None and not undo.done:
@@ -571,7 +559,7 @@ def restore_guidance(c: Effects, phase: Restoring, board: Board) -> bool:
     """Anything else: the pieces to put back and to take off are lit, nothing is read as a
     move meanwhile."""
     target = c.record.board
-    c.out_of_sync(Sync(tuple(c.sorted(target - board)), tuple(c.sorted(board - target))))
+    c.out_of_sync(Sync(tuple(c.record.sorted(target - board)), tuple(c.record.sorted(board - target))))
     return True
 
 
@@ -597,13 +585,11 @@ def settled(c: Effects, board: Board) -> None:
     """Judge the settled ``board``: the first rule of the phase's row that applies decides (a
     hold of the last move's pieces ends when the board shows anything else). A turn that
     began on it (the last one's steps done) is judged on it too: a piece already off counts."""
-    phase = c.phase
-    if (isinstance(phase, (Moving, Following, Awaiting)) and phase.held is not None
-            and not before_last(c, board)):
-        c.go(replace(phase, held=None))
-    moves = len(c.moves)
+    if c.phase.held_since() is not None and not before_last(c, board):
+        c.go(c.phase.unheld())
+    moves = len(c.record.moves)
     _decide(c, board)
-    began = len(c.moves) != moves and isinstance(c.phase, (Moving, Awaiting))
+    began = len(c.record.moves) != moves and c.phase.turning
     if began and board != c.record.board:
         _decide(c, board)
 
@@ -618,14 +604,12 @@ def _decide(c: Effects, board: Board) -> None:
 def held_back(c: Effects, board: Board) -> None:
     """The players' last move held off the board for ``takeback_ms``: taken back."""
     phase = c.phase
-    if not isinstance(phase, (Moving, Following, Awaiting)):
-        return  # only these phases hold a move back
-    c.go(replace(phase, held=None))
+    c.go(phase.unheld())
     if before_last(c, board):
-        flips, moves = undo_flips(c), len(c.moves)
-        taken_back(c, replace(phase, correctable=False), c.boards[-2])
-        if len(c.moves) < moves:
-            for touch in phase.touched:  # tokens turned back while the move was held off
+        flips, moves = undo_flips(c), len(c.record.moves)
+        taken_back(c, phase.fixed(), c.record.boards[-2])
+        if len(c.record.moves) < moves:
+            for touch in phase.touches():  # tokens turned back while the move was held off
                 if touch.site in flips:
                     touched(c, touch)
 
@@ -635,15 +619,16 @@ def knock_undone(c: Effects, phase: Moving | Awaiting | Following, board: Board)
     knocked it off as the piece landed: a token pushed onto its neighbour equals a placement
     with a flip), undone on its own board before the next side began: the knock undone. The
     move is dropped at once, nothing asked to turn back or carry (no flip was made)."""
-    last = phase.last if isinstance(phase, (Moving, Awaiting)) else None
-    if not (last and last.knocked and phase.correctable and c.opponent is None and board == c.boards[-2]):
+    last = phase.last_turn()
+    if not (last and last.knocked and phase.correctable and c.opponent is None
+            and board == c.record.boards[-2]):
         return False
     c.in_sync()
     c.light_targets(frozenset())
-    text = c.moves[-1]
+    text = c.record.moves[-1]
     c.drop_last()
     c.begin_turn()
-    c.flash(f"Took back {text}: {', '.join(c.sorted(last.knocked))} knocked off")
+    c.flash(f"Took back {text}: {', '.join(c.record.sorted(last.knocked))} knocked off")
     return True
 
 
@@ -654,55 +639,73 @@ def before_last(c: Effects, board: Board) -> bool:
 
     The position before a deeper move is read (``taken_back``) only from a board whose lifted
     pieces are down, or were asked off."""
-    before = c.boards[-2]
+    before = c.record.boards[-2]
     return board == before or (board < before and before - board <= undo_flips(c))
 
 
 def undo_flips(c: Effects) -> Board:
     """The tokens taking back the last move turns over."""
-    steps = undo_steps(c.state, c.states[-2])
+    steps = undo_steps(c.record.state, c.record.states[-2])
     return frozenset().union(*(s.sites for s in steps if s.action == "flip"))
 
 
 # --------------------------------------------------------------------------- touches
-def touched(c: Effects, touch: Touch) -> None:
-    """A token lifted and set back: a flip or a tap, counted by the phase's move; one the board
-    had asked back (knocked off) is only put back."""
-    phase = c.phase
-    asked_back = c.sync is not None and touch.site in c.sync.missing
-    if asked_back and isinstance(phase, (Moving, Awaiting, Following)):
+def asked_back(c: Effects, touch: Touch) -> bool:
+    """Whether ``touch`` puts back a token the board had asked back (knocked off): only that."""
+    return c.sync is not None and touch.site in c.sync.missing
+
+
+def touched_turning(c: Effects, phase: Moving | Awaiting, touch: Touch) -> None:
+    """Before the move shows: a tap choosing the last move's landing again, the last turn's flip
+    made late, or a touch kept for the move to come."""
+    if asked_back(c, touch):
         return
-    if isinstance(phase, (Moving, Awaiting)):
-        if phase.correctable and phase.last is not None and rechosen(c, phase.last, touch):
-            return
-        if touch.site in phase.late:
-            c.go(replace(phase, late=phase.late - {touch.site}))
-            return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
-        c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
-    elif isinstance(phase, Choosing):
-        if touch.site in phase.late:
-            c.go(replace(phase, late=phase.late - {touch.site}))
-            return c.flash(f"Flip of {touch.site} counted")  # the last turn's flip, made late
-        choice, taken = phase.choice.touch(touch)
-        _say_taken(c, phase.choice, touch, taken)
-        _choice_moved_on(c, phase, choice)
-    elif isinstance(phase, Following):
-        index = phase.turn.taker(touch)
-        if index is None and phase.correctable and rechosen(c, phase.turn, touch):
-            return
-        if index is None:  # kept for the next turn: a flip of its own, made early
-            return c.go(replace(phase, touched=(phase.touched + (touch,))[-TOUCHES_KEPT:]))
-        c.go(replace(phase, turn=phase.turn.touched(index, touch.site)))
-        c.follow()
-    elif isinstance(phase, Restoring) and phase.undo is not None:
-        index = phase.undo.taker(touch)
-        if index is not None:
-            _undo_moved_on(c, phase, phase.undo.touched(index, touch.site))
+    if phase.correctable and phase.last is not None and rechosen(c, phase.last, touch):
+        return
+    if touch.site in phase.late:
+        return _late_flip(c, phase, touch)
+    c.go(phase.touch(touch))
+
+
+def touched_choosing(c: Effects, phase: Choosing, touch: Touch) -> None:
+    """While choosing: the last turn's flip made late, or a touch that narrows the choice."""
+    if touch.site in phase.late:
+        return _late_flip(c, phase, touch)
+    choice, taken = phase.choice.touch(touch)
+    _say_taken(c, phase.choice, touch, taken)
+    _choice_moved_on(c, phase, choice)
+
+
+def touched_following(c: Effects, phase: Following, touch: Touch) -> None:
+    """While following: a step's flip or tap (the steps go on), a tap choosing the last move's
+    landing again, or a touch kept for the next turn (a flip of its own, made early)."""
+    if asked_back(c, touch):
+        return
+    index = phase.turn.taker(touch)
+    if index is None and phase.correctable and rechosen(c, phase.turn, touch):
+        return
+    if index is None:
+        return c.go(phase.touch(touch))
+    c.go(replace(phase, turn=phase.turn.touched(index, touch.site)))
+    c.follow()
+
+
+def touched_restoring(c: Effects, phase: Restoring, touch: Touch) -> None:
+    """While restoring: a takeback's flip, made as the pieces are set back."""
+    index = phase.undo.taker(touch) if phase.undo is not None else None
+    if phase.undo is not None and index is not None:
+        _undo_moved_on(c, phase, phase.undo.touched(index, touch.site))
+
+
+def _late_flip(c: Effects, phase: Moving | Awaiting | Choosing, touch: Touch) -> None:
+    """The last turn's flip of ``touch.site``, made late: counted."""
+    c.go(replace(phase, late=phase.late - {touch.site}))
+    c.flash(f"Flip of {touch.site} counted")
 
 
 def _undo_moved_on(c: Effects, phase: Restoring, undo: Turn) -> None:
     """A takeback's step done while the pieces are set back: the next step, announced."""
-    undo = undo.advance(c.board, None)
+    undo = undo.advance(c.sensing.board, None)
     c.go(replace(phase, undo=undo))
     if undo.current is not None and undo.step != cast(Turn, phase.undo).step:
         c.guide(undo)
@@ -714,12 +717,13 @@ def rechosen(c: Effects, turn: Turn, touch: Touch) -> bool:
     showed. That touch was a token turned on the pawn's way, and the tapped move replaces the
     one recorded (its flips made so far kept). Only a tap on a board that shows nothing else
     (not a knock of the next side's hand: brief, or with its piece landing)."""
-    if not (turn.early and touch.quick and touch.held >= KNOCK_MS and c.board == c.expected
-            and len(c.states) > 1):
+    shown = c.sensing.board == c.phase.expected(c.record.board)
+    if not (turn.early and touch.quick and touch.held >= KNOCK_MS and shown
+            and len(c.record.states) > 1):
         return False
     done = turn.done_touches() | {turn.early}
-    for cand in recognise.candidates(c.states[-2], c.boards[-1]):
-        other = Turn.of(cand, c.boards[-2], turn.side)
+    for cand in recognise.candidates(c.record.states[-2], c.record.boards[-1]):
+        other = Turn.of(cand, c.record.boards[-2], turn.side)
         pick = other.pick_index()
         if pick is None or touch.site not in other.left[pick] or not any(
                 turn.early in s.sites for s in other.steps[pick + 1:] if s.action == "flip"):
@@ -748,45 +752,93 @@ def _choice_moved_on(c: Effects, phase: Choosing, choice: TurnChoice) -> None:
     was = phase.choice
     c.go(replace(phase, choice=choice))
     if (choice.action, choice.sites) != (was.action, was.sites):
-        c.emit("guide", action=choice.action, sites=c.sorted(choice.sites))
+        c.emit(Guide(t=c.now, event="guide", action=choice.action, sites=c.record.sorted(choice.sites)))
 
 
-def changed(c: Effects) -> None:
-    """The debounced board changed (before it settles): a step seen done goes dark at once; a
-    lifted piece's targets light; a board restored to the position needs no settle."""
-    phase = c.phase
-    if isinstance(phase, Restoring) and c.board == c.record.board:
-        restored(c, phase, c.board)
-    elif isinstance(phase, Following):
-        c.follow()
-    elif isinstance(phase, (Moving, Awaiting)) and not c.sync:
-        c.light_targets(lifted_targets(c, c.board))
+def changed_restoring(c: Effects, phase: Restoring) -> None:
+    """A board restored to the position needs no settle."""
+    if c.sensing.board == c.record.board:
+        restored(c, phase, c.sensing.board)
+
+
+def changed_following(c: Effects, phase: Following) -> None:
+    """A step seen done goes dark at once."""
+    c.follow()
+
+
+def changed_turning(c: Effects, phase: Moving | Awaiting) -> None:
+    """A lifted piece's targets light (unless the board is being guided back)."""
+    if not c.sync:
+        c.light_targets(lifted_targets(c, c.sensing.board))
 
 
 # --------------------------------------------------------------------------- buttons
-def ok(c: Effects) -> None:
-    """OK: choose the shown move (or count a shared flip made without lifting); a step the
-    sensors cannot see done (a flip, an unseen piece carried); the OK move (ending a capture
-    chain)."""
-    phase = c.phase
-    if isinstance(phase, Choosing):
-        _choice_moved_on(c, phase, phase.choice.ok())
-    elif isinstance(phase, Following) and phase.turn.current and not phase.turn.current.sensed:
+def ok_choosing(c: Effects, phase: Choosing) -> None:
+    """OK chooses the shown move (or counts a shared flip made without lifting)."""
+    _choice_moved_on(c, phase, phase.choice.ok())
+
+
+def ok_following(c: Effects, phase: Following) -> None:
+    """OK does a step the sensors cannot see (a flip, an unseen piece carried)."""
+    if phase.turn.current and not phase.turn.current.sensed:
         c.go(replace(phase, turn=phase.turn.complete()))
         c.follow()
         c.rejudge()  # the board as it stands, in the step or the turn that follows
-    elif isinstance(phase, Restoring) and phase.undo and phase.undo.current:
+
+
+def ok_restoring(c: Effects, phase: Restoring) -> None:
+    """OK does a takeback's step the sensors cannot see."""
+    if phase.undo and phase.undo.current:
         _undo_moved_on(c, phase, phase.undo.complete())
         c.rejudge()
-    elif isinstance(phase, Moving) and not c.sync and c.board == c.record.board \
-            and (move := c.state.ok_move()) is not None:
-        c.accept(Turn.of(Candidate(move, c.state.realisations(move)[0]), c.record.board, c.state.to_move))
+
+
+def ok_moving(c: Effects, phase: Moving) -> None:
+    """OK plays the OK move (ending a capture chain) on a board that shows the position."""
+    if not c.sync and c.sensing.board == c.record.board and (move := c.record.state.ok_move()) is not None:
+        c.accept(ok_turn(c, move))
+
+
+def back_choosing(c: Effects, phase: Choosing) -> None:
+    """BACK shows the next candidate."""
+    c.go(replace(phase, choice=phase.choice.next()))
+
+
+#: What a touch (:func:`touched`), a change of the debounced board (:func:`changed`), OK and
+#: BACK do, by phase (a phase not listed: nothing).
+TOUCHED: dict[type[Phase], Callable[[Effects, Any, Touch], None]] = {
+    Moving: touched_turning, Awaiting: touched_turning, Choosing: touched_choosing,
+    Following: touched_following, Restoring: touched_restoring}
+CHANGED: dict[type[Phase], Callable[[Effects, Any], None]] = {
+    Restoring: changed_restoring, Following: changed_following, Moving: changed_turning,
+    Awaiting: changed_turning}
+OK: dict[type[Phase], Callable[[Effects, Any], None]] = {
+    Choosing: ok_choosing, Following: ok_following, Restoring: ok_restoring, Moving: ok_moving}
+BACK: dict[type[Phase], Callable[[Effects, Any], None]] = {Choosing: back_choosing}
+
+
+def touched(c: Effects, touch: Touch) -> None:
+    """A token lifted and set back: a flip or a tap, counted as the phase has it."""
+    if handler := TOUCHED.get(type(c.phase)):
+        handler(c, c.phase, touch)
+
+
+def changed(c: Effects) -> None:
+    """The debounced board changed (before it settles)."""
+    if handler := CHANGED.get(type(c.phase)):
+        handler(c, c.phase)
+
+
+def ok(c: Effects) -> None:
+    """The OK button."""
+    if handler := OK.get(type(c.phase)):
+        handler(c, c.phase)
 
 
 def back(c: Effects) -> None:
-    """BACK while choosing: show the next candidate."""
-    if isinstance(c.phase, Choosing):
-        c.go(replace(c.phase, choice=c.phase.choice.next()))
+    """The BACK button."""
+    if handler := BACK.get(type(c.phase)):
+        handler(c, c.phase)
 
 
 def table() -> str:

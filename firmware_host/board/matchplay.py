@@ -47,11 +47,11 @@ class OngoingMatch:
     def won(self) -> bool:
         return self.match.winner is not None
 
-    def next_game(self) -> GameState:
+    def next_game(self) -> GameState[Any]:
         """The start of the match's next game (the engine decides who begins)."""
         return self.match.new_game()
 
-    def record(self, finished: GameState) -> None:
+    def record(self, finished: GameState[Any]) -> None:
         """Score a finished game begun by :meth:`next_game`."""
         self.before, self.match = self.match, self.match.record(finished)
 
@@ -74,8 +74,3 @@ class OngoingMatch:
         totals = self.match.totals
         points = [totals[winner]] + [p for side, p in totals.items() if side != winner]
         return f"{winner[:1].upper()}{winner[1:]} wins the match {'-'.join(map(str, points))}"
-
-    def event(self) -> dict[str, Any]:
-        """The fields of the ``match`` event."""
-        return {"totals": dict(self.match.totals), "target": self.target,
-                "winner": self.match.winner}

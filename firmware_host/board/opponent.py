@@ -51,7 +51,7 @@ class Seen:
     game: Game
     game_id: int
     moves: tuple[str, ...]
-    states: tuple[GameState, ...]
+    states: tuple[GameState[Any], ...]
     awaiting: bool
     final: bool
     pending: str | None = None
@@ -59,7 +59,7 @@ class Seen:
     rewrites: tuple[tuple[int, str], ...] = ()
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> GameState[Any]:
         return self.states[-1]
 
     @property
@@ -160,10 +160,10 @@ class Opponent(Protocol):
     def level(self) -> int | None:
         """The computer's level (1..5); None for a player elsewhere."""
 
-    def side_in(self, state: GameState) -> str:
+    def side_in(self, state: GameState[Any]) -> str:
         """The side it plays in ``state``'s game."""
 
-    def record(self, state: GameState) -> str:
+    def record(self, state: GameState[Any]) -> str:
         """Who it is, as game records keep it."""
 
     def poll(self, seen: Seen) -> Sequence[Intent]:
@@ -181,7 +181,7 @@ class Opponent(Protocol):
         """Stop whatever it runs."""
 
 
-def think(state: GameState, level: int, seed: int, gentle: bool = True) -> str:
+def think(state: GameState[Any], level: int, seed: int, gentle: bool = True) -> str:
     """The computer's move at ``state`` in canonical notation (run in the worker process);
     a hint is not ``gentle``: never one of level 1's loose moves."""
     deadline = time.monotonic() + CAP_SECONDS
@@ -224,7 +224,7 @@ class Hints(Thinker):
         self.level = level
         self.sync = sync
         self._future: Job | None = None
-        self._asked: tuple | None = None
+        self._asked: tuple[Any, ...] | None = None
         self._ready: str | None = None
 
     def ask(self, seen: Seen) -> None:
@@ -262,7 +262,7 @@ class Computer(Thinker):
         self.sync = sync
         self._future: Job | None = None
         #: The position the computer is thinking about or has answered.
-        self._asked: tuple | None = None
+        self._asked: tuple[Any, ...] | None = None
 
     def poll(self, seen: Seen) -> list[Play]:
         """Think when its move is due; once the move is found, have it carried out."""
@@ -286,7 +286,7 @@ class Computer(Thinker):
         position (``to``)."""
         return seen.turns_back(self.side_in(seen.state), to)
 
-    def record(self, state: GameState) -> str:
+    def record(self, state: GameState[Any]) -> str:
         """Who the computer is, as game records keep it: "computer black, level 3"."""
         return f"computer {self.side_in(state)}, level {self.level}"
 
@@ -300,10 +300,10 @@ class Computer(Thinker):
         found = re.fullmatch(r"computer (\S+), level ([1-5])", text or "")
         return cls(found.group(1), int(found.group(2)), sync=sync) if found else None
 
-    def side_in(self, state: GameState) -> str:
+    def side_in(self, state: GameState[Any]) -> str:
         """The side the computer plays in ``state``'s game."""
         return side_named(self.side, state.sides)
 
     @staticmethod
-    def _play(state: GameState, move: str) -> Play:
+    def _play(state: GameState[Any], move: str) -> Play:
         return Play(move, f"Computer plays {move}: {directions(state, state.parse_move(move))}")

@@ -13,8 +13,10 @@ phase          meaning
 ``Over``       the game is over; the start position set up again begins the next one
 =============  ==================================================================================
 
+Each phase answers what depends on it (:class:`_Phase`: the board it should show, who acts, what
+time alone brings...) and makes its own small changes (:meth:`_Turning.touch`, :meth:`hold`...).
 What each phase does with a settled board, a touch, a button or an opponent's word is the table
-in :mod:`firmware_host.board.judge` (``RULES``); docs/daemon.md prints it.
+in :mod:`firmware_host.board.judge` (``SETTLED``); docs/daemon.md prints it.
 
 >>> Moving().correctable, Restoring(why="new game").why
 (False, 'new game')
@@ -22,28 +24,168 @@ in :mod:`firmware_host.board.judge` (``RULES``); docs/daemon.md prints it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+import math
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Literal, Self
 
 from engines.core import GameState
 
-from firmware_host.board.turn import Pending, Touch, Turn, TurnChoice
+from firmware_host.board import recognise
+from firmware_host.board.turn import LightKind, Pending, STEPS, Sync, Touch, Turn, TurnChoice
+
+Board = frozenset[str]
+#: Touches kept while the players' move has not shown yet (the newest).
+TOUCHES_KEPT = 12
+#: How long (ms) a token may be off its switch before the move shows, quietly (a flip or a tap
+#: under way); longer, it is pointed out as knocked off.
+TOKEN_HOLD_MS = 3000
+#: What time alone may bring a phase (:meth:`_Phase.lapsed`) besides a new phase: the players'
+#: last move held back long enough to be taken back.
+Held = Literal["held"]
+
+
+class _Phase:
+    """What every phase answers; each overrides what it keeps."""
+
+    #: Whether an opponent sees the position as one to answer (no move being made or chosen).
+    final: ClassVar[bool] = True
+    #: Whether a turn is about to be made (the players' or the opponent's).
+    turning: ClassVar[bool] = False
+    #: Whether a settled board is read as the players' move.
+    players_to_move: ClassVar[bool] = False
+    #: Whether the game is over.
+    over: ClassVar[bool] = False
+    #: Whether the screen says how the board differs as an error (else its instruction guides).
+    says_differs: ClassVar[bool] = True
+    #: Whether the opponent is to move (its move, once it comes, is for the players to carry out).
+    opponents_turn: ClassVar[bool] = False
+
+    def expected(self, position: Board) -> Board:
+        """The occupancy the board should show, the game's ``position`` recorded."""
+        return position
+
+    def pieces(self, position: Board) -> Board:
+        """The sites the game has a piece on now (a choice's: with the move's pieces placed)."""
+        return self.expected(position)
+
+    def acting(self, state: GameState[Any]) -> str | None:
+        """The side who must act now: during a move's steps, or a takeback's (or a resumed
+        game's) steps the sensors cannot see, the side whose steps they are; else the side to
+        move."""
+        return state.to_move
+
+    def unseen(self) -> Turn | None:
+        """The turn whose steps the sensors cannot see are left (kept with the game)."""
+        return None
+
+    def opponent_move(self) -> Pending | None:
+        """The opponent's move the players are to carry out, if any."""
+        return None
+
+    def awaits_answer(self) -> bool:
+        """True while the opponent is to choose its move."""
+        return False
+
+    def answered(self, pending: Pending) -> Self:
+        """This phase once the opponent chose ``pending`` (only :class:`Awaiting` keeps it)."""
+        return self
+
+    def may_correct(self) -> bool:
+        """True while the players' last move may still be corrected."""
+        return False
+
+    def held_since(self) -> float | None:
+        """Since when (ms) the board has shown the position before the players' last move."""
+        return None
+
+    def unheld(self) -> Self:
+        """This phase with no hold of the last move."""
+        return self
+
+    def fixed(self) -> Self:
+        """This phase with the players' last move no longer to be corrected."""
+        return self
+
+    def touches(self) -> tuple[Touch, ...]:
+        """Touches made for the turn to come, not counted yet."""
+        return ()
+
+    def last_turn(self) -> Turn | None:
+        """The players' last turn while its landing may still be chosen again."""
+        return None
+
+    def only_unsensed_left(self) -> bool:
+        """True when only steps the sensors cannot see (flips) are left of the turn followed."""
+        return False
+
+    def only_carries_left(self) -> bool:
+        """True when only unseen pieces are left to carry of the turn followed."""
+        return False
+
+    def finish_unsensed(self) -> Self:
+        """The turn followed with the steps the sensors cannot see taken as done."""
+        return self
+
+    def shown_turn(self) -> Turn | None:
+        """The move a choice shows (highlighted), if any."""
+        return None
+
+    def picks(self, touch: Touch) -> bool:
+        """True when ``touch`` picks a move at once (a tap on a choice's lit site)."""
+        return False
+
+    def move_shown(self, state: GameState[Any], board: Board) -> bool:
+        """True when ``board`` shows a whole move the players may make (settled at once)."""
+        return False
+
+    def lapsed(self, now: float, takeback_ms: float, quiet: bool) -> Self | Held | None:
+        """What time alone brings at ``now`` (``quiet``: the board has settled): :data:`Held`
+        (the last move held back long enough to be taken back), a new phase, or None."""
+        return None
+
+    def differs(self, position: Board, board: Board, aim: Board | None) -> tuple[Board, Board]:
+        """(missing, extra): how ``board`` differs from what it should show (``aim``: a legal
+        move's board fewer changes reach, else the expected board)."""
+        target = self.expected(position) if aim is None else aim
+        return target - board, board - target
+
+    def strays(self, position: Board, board: Board, sync: Sync | None,
+               connected: bool) -> tuple[Board, Board]:
+        """(missing, extra) to light: how the board differs, once the judge said so."""
+        if sync is None or not connected:
+            return frozenset(), frozenset()
+        return self.differs(position, board, sync.aim)
+
+    def lights(self, state: GameState[Any], board: Board) -> dict[str, LightKind]:
+        """Site -> light kind: what this phase asks of the players (steps, picks, the
+        opponent's move)."""
+        return {}
+
+
+def _steps_lit(turn: Turn | None, board: Board) -> dict[str, LightKind]:
+    """The sites ``turn``'s current step still needs, lit as its kind."""
+    if turn is None or turn.current is None:
+        return {}
+    return dict.fromkeys(turn.remaining(board), STEPS[turn.current.action].light)
 
 
 @dataclass(frozen=True)
-class _Turning:
+class _Turning(_Phase):
     """What :class:`Moving` and :class:`Awaiting` both keep of a turn about to be made.
-    ``correctable``: the players' last move may still be corrected (the next side has not
-    begun); ``touched``: touches made before the move shows (counted for it once it does: a
-    landing tapped before the placement); ``late``: the last turn's flip sites (a touch on one is
-    that turn's flip, made late); ``held``: since when (ms) the board has shown the position
-    before the players' last move (its piece back in the hand: a correction on its way, a
-    takeback once held for ``takeback_ms``); ``holding``: since when a token a move may turn over
-    has been off its switch before the move shows (pointed out after a while); ``doubted``:
-    since when (ms) the board has shown a move that only goes towards the position before one
-    of the players' own last turns, and that board (a takeback by hand may be under way, until
-    ``takeback_ms`` pass; ``-inf``: they passed, it is a move); ``last``: the players' last
-    turn while its landing may still be chosen again (see ``Turn.early``)."""
+
+    ``correctable``: the players' last move may still be corrected (the next side has not begun).
+    ``touched``: touches made before the move shows (counted for it once it does: a landing
+    tapped before the placement).
+    ``late``: the last turn's flip sites (a touch on one is that turn's flip, made late).
+    ``held``: since when (ms) the board has shown the position before the players' last move
+    (its piece back in the hand: a correction on its way, a takeback once held for ``takeback_ms``).
+    ``holding``: since when a token a move may turn over has been off its switch before the move
+    shows (pointed out after a while).
+    ``doubted``: since when (ms) the board has shown a move that only goes towards the position
+    before one of the players' own last turns, and that board (a takeback by hand may be under
+    way, until ``takeback_ms`` pass; ``-inf``: they passed, it is a move).
+    ``last``: the players' last turn while its landing may still be chosen again (``Turn.early``).
+    """
 
     correctable: bool = False
     touched: tuple[Touch, ...] = ()
@@ -53,30 +195,135 @@ class _Turning:
     doubted: tuple[float, frozenset[str]] | None = None
     last: Turn | None = None
 
+    turning: ClassVar[bool] = True
+
+    def may_correct(self) -> bool:
+        return self.correctable
+
+    def held_since(self) -> float | None:
+        return self.held
+
+    def unheld(self) -> Self:
+        return replace(self, held=None)
+
+    def fixed(self) -> Self:
+        return replace(self, correctable=False)
+
+    def touches(self) -> tuple[Touch, ...]:
+        return self.touched
+
+    def last_turn(self) -> Turn | None:
+        return self.last
+
+    def touch(self, touch: Touch) -> Self:
+        """A touch kept for the move to come (the newest :data:`TOUCHES_KEPT`)."""
+        return replace(self, touched=(self.touched + (touch,))[-TOUCHES_KEPT:])
+
+    def lapsed(self, now: float, takeback_ms: float, quiet: bool) -> Self | Held | None:
+        if self.held is not None and now - self.held >= takeback_ms and quiet:
+            return "held"
+        doubted = self.doubted
+        if doubted and -math.inf < doubted[0] <= now - takeback_ms and quiet:
+            return replace(self, doubted=(-math.inf, doubted[1]))
+        if self.holding is not None and self.holding > -math.inf and now - self.holding >= TOKEN_HOLD_MS:
+            return replace(self, holding=-math.inf)  # pointed out, once
+        return None
+
 
 @dataclass(frozen=True)
 class Moving(_Turning):
     """The players are to move (what they keep meanwhile: :class:`_Turning`)."""
 
+    players_to_move: ClassVar[bool] = True
+
+    def move_shown(self, state: GameState[Any], board: Board) -> bool:
+        return recognise.complete(state, board)
+
+    def lights(self, state: GameState[Any], board: Board) -> dict[str, LightKind]:
+        due = state.due()
+        return {} if due is None else dict.fromkeys(due.sites & board, STEPS[due.action].light)
+
 
 @dataclass(frozen=True)
-class Choosing:
+class Choosing(_Phase):
     """Several moves explain the board: the ``choice`` among them. ``late`` as for
     :class:`Moving`."""
 
+    final: ClassVar[bool] = False
     choice: TurnChoice
     late: frozenset[str] = frozenset()
 
+    def pieces(self, position: Board) -> Board:
+        return self.choice.board
+
+    def shown_turn(self) -> Turn | None:
+        return self.choice.turns[self.choice.highlight]
+
+    def picks(self, touch: Touch) -> bool:
+        return touch.site not in self.late and self.choice.touch(touch)[1] == "pick"
+
+    def lights(self, state: GameState[Any], board: Board) -> dict[str, LightKind]:
+        return self.choice.lights()
+
 
 @dataclass(frozen=True)
-class Following:
+class Following(_Phase):
     """``turn`` is recorded; its steps are under way. ``correctable`` and ``held`` as for
     :class:`_Turning`; ``touched``: touches none of its steps took (the next side's, made early)."""
 
+    final: ClassVar[bool] = False
     turn: Turn
     correctable: bool = False
     touched: tuple[Touch, ...] = ()
     held: float | None = None
+
+    def expected(self, position: Board) -> Board:
+        return self.turn.board()
+
+    def acting(self, state: GameState[Any]) -> str | None:
+        return self.turn.side
+
+    def unseen(self) -> Turn | None:
+        return self.turn
+
+    def may_correct(self) -> bool:
+        return self.correctable
+
+    def held_since(self) -> float | None:
+        return self.held
+
+    def unheld(self) -> Self:
+        return replace(self, held=None)
+
+    def fixed(self) -> Self:
+        return replace(self, correctable=False)
+
+    def touches(self) -> tuple[Touch, ...]:
+        return self.touched
+
+    def only_unsensed_left(self) -> bool:
+        return self.turn.only_unsensed_left()
+
+    def only_carries_left(self) -> bool:
+        left = self.turn.steps_left()
+        return bool(left) and all(s.action == "carry" for s in left)
+
+    def finish_unsensed(self) -> Self:
+        return replace(self, turn=self.turn.finish_unsensed())
+
+    def touch(self, touch: Touch) -> Self:
+        """A touch none of the steps took, kept for the next turn (a flip of its own, made early)."""
+        return replace(self, touched=(self.touched + (touch,))[-TOUCHES_KEPT:])
+
+    def lapsed(self, now: float, takeback_ms: float, quiet: bool) -> Self | Held | None:
+        return "held" if self.held is not None and now - self.held >= takeback_ms and quiet else None
+
+    def differs(self, position: Board, board: Board, aim: Board | None) -> tuple[Board, Board]:
+        missing, extra = super().differs(position, board, aim)
+        return missing - self.turn.to_touch(), extra  # a token to turn, in the hand, is no piece missing
+
+    def lights(self, state: GameState[Any], board: Board) -> dict[str, LightKind]:
+        return _steps_lit(self.turn, board)
 
 
 @dataclass(frozen=True)
@@ -87,30 +334,67 @@ class Awaiting(_Turning):
 
     pending: Pending | None = None
 
+    def opponent_move(self) -> Pending | None:
+        return self.pending
+
+    opponents_turn: ClassVar[bool] = True
+
+    def awaits_answer(self) -> bool:
+        return self.pending is None
+
+    def answered(self, pending: Pending) -> Self:
+        return replace(self, pending=pending)
+
+    def differs(self, position: Board, board: Board, aim: Board | None) -> tuple[Board, Board]:
+        if self.pending:  # the changes that are no part of the opponent's move
+            return self.pending.stray(position, board)
+        return super().differs(position, board, aim)
+
+    def lights(self, state: GameState[Any], board: Board) -> dict[str, LightKind]:
+        return self.pending.lights(board) if self.pending else {}
+
+
+#: Why the board is guided back (the screen words each: ``view.RESTORE_WORDS``).
+Why = Literal["takeback", "new game", "resume", "refused"]
+
 
 @dataclass(frozen=True)
-class Restoring:
+class Restoring(_Phase):
     """The board must come back to the recorded position; ``undo`` holds what the sensors
     cannot see (tokens to turn back, unseen pieces to carry); ``why``: "takeback", "new game",
     "resume" or "refused" (a takeback by hand the other board refused)."""
 
+    says_differs: ClassVar[bool] = False
     undo: Turn | None = None
-    why: str = "resume"
+    why: Why = "resume"
+
+    def acting(self, state: GameState[Any]) -> str | None:
+        if self.undo is not None and not self.undo.done:
+            return self.undo.side
+        return state.to_move
+
+    def unseen(self) -> Turn | None:
+        return self.undo
+
+    def differs(self, position: Board, board: Board, aim: Board | None) -> tuple[Board, Board]:
+        return position - board, board - position  # the recorded position, whatever the aim
+
+    def strays(self, position: Board, board: Board, sync: Sync | None,
+               connected: bool) -> tuple[Board, Board]:
+        if sync is None:  # guided once the board was read at a settle: no flash meanwhile
+            return frozenset(), frozenset()
+        return self.differs(position, board, None)
+
+    def lights(self, state: GameState[Any], board: Board) -> dict[str, LightKind]:
+        return _steps_lit(self.undo, board)
 
 
 @dataclass(frozen=True)
-class Over:
+class Over(_Phase):
     """The game is over."""
+
+    over: ClassVar[bool] = True
 
 
 Phase = Moving | Choosing | Following | Awaiting | Restoring | Over
 
-
-def acting(phase: Phase, state: GameState[Any]) -> str | None:
-    """The side who must act now: during a move's steps, or a takeback's (or a resumed game's)
-    steps the sensors cannot see, the side whose steps they are; else the side to move."""
-    if isinstance(phase, Following):
-        return phase.turn.side
-    if isinstance(phase, Restoring) and phase.undo is not None and not phase.undo.done:
-        return phase.undo.side
-    return state.to_move

@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import engines
 from engines.core import OptionError
@@ -83,7 +83,7 @@ class Playable:
         key = (game.name, game.size, game.variant)
         if key not in self._known:
             self._known[key] = self._missing(game)
-        return self._known[key]
+        return cast(str | None, self._known[key])
 
     def _missing(self, game: Game) -> str | None:
         try:
@@ -112,7 +112,7 @@ class Playable:
                 listed = [GameChoice.of(name, size, variant) for name in engines.GAME_NAMES
                           for size, variant in self._covered(name, engines.game_info(name))]
             self._known["choices"] = tuple(listed)
-        return self._known["choices"]
+        return cast(tuple[GameChoice, ...], self._known["choices"])
 
     def offered(self, game: Game) -> tuple[GameChoice, ...]:
         """:meth:`choices`, with ``game`` (the one the board plays now) at the end when they
@@ -128,7 +128,7 @@ class Playable:
         key = ("titles", offered)
         if key not in self._known:
             self._known[key] = {c.label: NewGame(c.game, c.size, c.variant) for c in offered}
-        return self._known[key]
+        return cast(dict[str, NewGame], self._known[key])
 
     def listing(self, game: Game) -> dict[str, Any]:
         """What the board's state says it plays while it plays ``game``: ``games``, the
@@ -142,7 +142,7 @@ class Playable:
                 "choice": GameChoice.of(game.name, game.size, game.variant or "").label,
                 "playable": [{"game": c.game, "size": c.size, "variant": c.variant,
                               "title": c.label} for c in offered]}
-        return self._known[key]
+        return cast(dict[str, Any], self._known[key])
 
     def picker(self) -> list[dict[str, Any]]:
         """The simulator page's game picker: each game it plays with the sizes and variants it

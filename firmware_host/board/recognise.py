@@ -39,7 +39,7 @@ class Candidate:
         return step.sites if step is not None and step.action == "pick" else None
 
 
-def candidates(state: GameState, board: frozenset[str]) -> list[Candidate]:
+def candidates(state: GameState[Any], board: frozenset[str]) -> list[Candidate]:
     """Legal moves whose own-hand change (plus any sensed follow-ups done) leaves ``board``;
     one entry per distinct move."""
     expected = state.occupied()
@@ -49,7 +49,7 @@ def candidates(state: GameState, board: frozenset[str]) -> list[Candidate]:
     return list(found.values())
 
 
-def offered(state: GameState) -> list[Candidate]:
+def offered(state: GameState[Any]) -> list[Candidate]:
     """Moves with no hand change at all that wait for a pick (offered as soon as a turn
     begins), e.g. a turn that only moves an unsensed pawn."""
     return [c for c in candidates(state, state.occupied()) if c.pick is not None]
@@ -59,7 +59,7 @@ def choose(cands: Sequence[Candidate], site: str) -> list[Candidate]:
     """The candidates a tap on ``site`` selects (those picking exactly it, if any), with the
     pick marked done."""
     hits = [c for c in cands if c.pick is not None and site in c.pick]
-    exact = [c for c in hits if c.pick == {site}]
+    exact = [c for c in hits if c.pick == frozenset({site})]
     return [Candidate(c.move, c.real, c.done + 1) for c in exact or hits]
 
 
@@ -67,7 +67,7 @@ Captures = tuple[tuple[frozenset[str], frozenset[str]], ...]
 
 
 def lifting(
-    state: GameState, board: frozenset[str], targets: Callable[[str], frozenset[str]] | None = None,
+    state: GameState[Any], board: frozenset[str], targets: Callable[[str], frozenset[str]] | None = None,
     captures: Callable[[], Captures] = tuple,
 ) -> bool:
     """True when ``board`` is the position with only pieces the side to move may move lifted
@@ -91,7 +91,7 @@ def lifting(
     return not taken or any(emptied & movers and taken <= removed for emptied, removed in captures())
 
 
-def captures(state: GameState) -> Captures:
+def captures(state: GameState[Any]) -> Captures:
     """The legal moves that take pieces off: (the sites each empties, the sites it removes).
 
     >>> from engines import new_game
@@ -107,7 +107,7 @@ def captures(state: GameState) -> Captures:
     return tuple(out)
 
 
-def touchable(state: GameState) -> frozenset[str]:
+def touchable(state: GameState[Any]) -> frozenset[str]:
     """The sites a legal move of ``state`` asks to turn over or tap (Antipode's tokens): a
     token lifted from one before the move shows may be a flip or a tap under way.
 
@@ -122,7 +122,7 @@ def touchable(state: GameState) -> frozenset[str]:
     return frozenset(out)
 
 
-def complete(state: GameState, board: frozenset[str]) -> bool:
+def complete(state: GameState[Any], board: frozenset[str]) -> bool:
     """True when ``board`` can be judged without the full settle time: it shows exactly one
     legal move that puts a piece down (or the removal that is the whole turn). A piece that
     only paused on its way is corrected when it moves on (the controller's correction of the
@@ -138,7 +138,7 @@ def complete(state: GameState, board: frozenset[str]) -> bool:
     return len(candidates(state, board)) == 1
 
 
-def nearest(state: GameState, board: frozenset[str], limit: int = 2) -> frozenset[str] | None:
+def nearest(state: GameState[Any], board: frozenset[str], limit: int = 2) -> frozenset[str] | None:
     """The board of a legal move that ``board`` reaches with fewer changes than it takes to
     get back to the position (at most ``limit``), e.g. a placement with a neighbour knocked
     off: the players are guided there rather than told to undo their move. None when there is
@@ -169,7 +169,7 @@ def attempt_texts(emptied: frozenset[str], filled: frozenset[str]) -> list[str]:
     return [f"{src}-{to}", f"{src} - {to}"]
 
 
-def attempt_reason(state: GameState, emptied: frozenset[str], filled: frozenset[str]) -> str | None:
+def attempt_reason(state: GameState[Any], emptied: frozenset[str], filled: frozenset[str]) -> str | None:
     """The engine's reason why the move this diff looks like is illegal, when it looks like one."""
     reason = state.refusal(emptied, filled)
     if reason:

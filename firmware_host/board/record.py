@@ -27,24 +27,44 @@ survive a restart, so two boards can compare their histories entry by entry
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, cast
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, cast
 
 from engines.core import FollowUp, GameState, Outcome
 from engines.core.options import write_options
-from firmware_host.board.game import Game, result_text
+from firmware_host.board.game import Game, result_lines, result_text
 from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.board.turn import undo_steps
 from firmware_host.store.storage import Storage
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The game as recorded at one moment, as a snapshot shows it: the ``game``, its ``state``,
+    the occupancy it shows (``board``), the ``moves``, the ``result`` and ``score`` lines (see
+    :func:`~firmware_host.board.game.result_lines`) and the engine's ``order`` of the sites."""
+
+    game: Game
+    state: GameState[Any]
+    board: frozenset[str]
+    moves: tuple[str, ...]
+    result: str | None
+    score: str | None
+    order: Mapping[str, int]
+
+    def sorted(self, sites: Iterable[str]) -> list[str]:
+        """Sites in the engine's order."""
+        return sorted(sites, key=lambda s: self.order.get(s, len(self.order)))
 
 
 class GameRecord:
     """``game``'s positions (``states``), occupancies (``boards``) and ``moves`` as stored under
     ``game_id`` in ``storage``; ``match``: the match it belongs to (None: a single game)."""
 
-    def __init__(self, storage: Storage, game: Game, game_id: int, start: GameState,
+    def __init__(self, storage: Storage, game: Game, game_id: int, start: GameState[Any],
                  match: OngoingMatch | None) -> None:
         self.storage, self.game, self.game_id, self.match = storage, game, game_id, match
-        self.states: list[GameState] = [start]
+        self.states: list[GameState[Any]] = [start]
         self.boards: list[frozenset[str]] = [start.occupied()]
         self.moves: list[str] = []
         self.rewrites: list[tuple[int, str]] = []
@@ -55,8 +75,19 @@ class GameRecord:
         self.undo: tuple[FollowUp, ...] = ()
         self.undo_by: str | None = None
         self.over = False
+        self._order = {s.label: i for i, s in enumerate(start.sites())}
         if match and match.first_id is None:
             match.first_id = game_id  # this game begins the match
+
+    def sorted(self, sites: Iterable[str]) -> list[str]:
+        """Sites in the engine's order."""
+        return sorted(sites, key=lambda s: self._order.get(s, len(self._order)))
+
+    def standing(self) -> Standing:
+        """The game as it stands now, as a value."""
+        state = self.state
+        result, score = result_lines(state.outcome(), self.match)
+        return Standing(self.game, state, self.board, tuple(self.moves), result, score, self._order)
 
     @classmethod
     def begin(cls, storage: Storage, game: Game, match: OngoingMatch | None = None,
@@ -85,7 +116,7 @@ class GameRecord:
 
     # ------------------------------------------------------------------ reading
     @property
-    def state(self) -> GameState:
+    def state(self) -> GameState[Any]:
         return self.states[-1]
 
     @property
@@ -184,7 +215,7 @@ class GameRecord:
         for text in moves[keep:]:
             self.play(self.state.parse_move(text))
 
-    def _push(self, state: GameState, text: str) -> None:
+    def _push(self, state: GameState[Any], text: str) -> None:
         self.states.append(state)
         self.boards.append(state.occupied())
         self.moves.append(text)

@@ -18,31 +18,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, cast
+from typing import Any, Callable, Iterable, Literal, cast
 
 from engines.core import FollowUp, GameState, Realisation
+from engines.core.contract import Action
 from firmware_host.board.recognise import Candidate
-from hardware.base import Led
 
-# What the LEDs show. "Take this off" is red; "a piece goes here" (a lifted piece's targets, an
-# opponent's move to carry out) is yellow, a colour no side has, so a lit site never reads as a
-# side's piece; the page draws each kind as a mark of its own (firmware_host/net/web/static/).
-LIGHTS = {
-    "target": Led((255, 200, 0), "steady"),
-    "remove": Led((255, 0, 0), "fast"),
-    "twin": Led((0, 80, 255), "slow"),
-    "pick": Led((255, 140, 0), "slow"),
-    "picked": Led((255, 140, 0), "fast"),
-    "flip": Led((0, 255, 255), "slow"),
-    "marker": Led((160, 0, 255), "steady"),
-    "empty": Led((255, 0, 255), "slow"),
-    "carry": Led((255, 0, 255), "pulse"),
-    "fill": Led((255, 200, 0), "pulse"),
-    "missing": Led((255, 100, 0), "pulse"),
-    "extra": Led((255, 0, 0), "fast"),
-    "win": Led((255, 255, 255), "pulse"),
-    "hint": Led((255, 255, 255), "slow"),
-}
+#: What a lit site asks of the players, one kind per light (the view gives each its colour and
+#: pattern: ``firmware_host.board.view.LIGHTS``).
+LightKind = Literal["target", "remove", "twin", "pick", "picked", "flip", "marker", "empty", "carry",
+                    "fill", "missing", "extra", "win", "hint"]
+#: What a ``guide`` event asks: a step, or OK to end the turn.
+GuideAction = Action | Literal["confirm"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +37,7 @@ class StepKind:
     """How a step kind is lit and worded: ``one`` for one site, ``several`` for more, each
     naming them (``{sites}``); ``either``: the sites are alternatives ("h4 or h5")."""
 
-    light: str
+    light: LightKind
     one: str
     several: str
     either: bool = False
@@ -61,7 +48,7 @@ class StepKind:
         return text.format(sites=named(sites, either=self.either))
 
 
-STEPS = {
+STEPS: dict[Action, StepKind] = {
     "remove": StepKind("remove", "Take {sites} off", "Take {sites} off"),
     "twin": StepKind("twin", "Place the twin on {sites}", "Place the twins on {sites}"),
     "flip": StepKind("flip", "Flip {sites}", "Flip {sites}"),
@@ -370,14 +357,14 @@ class TurnChoice:
         return frozenset().union(*(s.sites for t in self.turns for s in t.steps if s.action in TOUCHED))
 
     @property
-    def action(self) -> str:
+    def action(self) -> Literal["flip", "pick"]:
         return "flip" if self.shared is not None else "pick"
 
-    def lights(self) -> dict[str, str]:
+    def lights(self) -> dict[str, LightKind]:
         """Site -> light kind: the shared flip's tokens left, else the picks (the shown one fast)."""
         if self.shared is not None:
             return dict.fromkeys(self.sites, "flip")
-        lit = dict.fromkeys(self.sites, "pick")
+        lit: dict[str, LightKind] = dict.fromkeys(self.sites, "pick")
         turn = self.turns[self.highlight]
         pick = turn.pick_index()
         lit.update(dict.fromkeys(turn.left[pick] if pick is not None else (), "picked"))
@@ -543,7 +530,7 @@ class Pending:
         """How many sensed follow-ups are done when ``board`` shows the move (None: it does not)."""
         return self.real.reaches(before, board)
 
-    def lights(self, board: frozenset[str]) -> dict[str, str]:
+    def lights(self, board: frozenset[str]) -> dict[str, LightKind]:
         """Site -> light kind: the sites still to empty and to fill."""
         return {**dict.fromkeys(self.real.emptied & board, "empty"),
                 **dict.fromkeys(self.real.filled - board, "fill")}

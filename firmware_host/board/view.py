@@ -6,36 +6,55 @@ so each can be tried on a snapshot alone.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
-from firmware_host.board.game import result_lines
-from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, acting
-from firmware_host.board.record import GameRecord
-from firmware_host.board.turn import LIGHTS, STEPS, Sync, by_name, fix_words, named, words
+from firmware_host.board.game import win_sites
+from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
+from firmware_host.board.record import Standing
+from firmware_host.board.turn import LightKind, Sync, by_name, fix_words, named, words
 from firmware_host.store.layout import Layout
 from firmware_host.ui.kiosk import Idle
+from firmware_host.ui.menu import Menu
 from firmware_host.ui.screens import Screen, status_screen
 from hardware.base import Led
 
-#: A screen too long for the OLED shows its pages in turn, each this long (ms).
-PAGE_MS = 3000
+# What the LEDs show. "Take this off" is red; "a piece goes here" (a lifted piece's targets, an
+# opponent's move to carry out) is yellow, a colour no side has, so a lit site never reads as a
+# side's piece; the page draws each kind as a mark of its own (firmware_host/net/web/static/).
+LIGHTS: dict[LightKind, Led] = {
+    "target": Led((255, 200, 0), "steady"),
+    "remove": Led((255, 0, 0), "fast"),
+    "twin": Led((0, 80, 255), "slow"),
+    "pick": Led((255, 140, 0), "slow"),
+    "picked": Led((255, 140, 0), "fast"),
+    "flip": Led((0, 255, 255), "slow"),
+    "marker": Led((160, 0, 255), "steady"),
+    "empty": Led((255, 0, 255), "slow"),
+    "carry": Led((255, 0, 255), "pulse"),
+    "fill": Led((255, 200, 0), "pulse"),
+    "missing": Led((255, 100, 0), "pulse"),
+    "extra": Led((255, 0, 0), "fast"),
+    "win": Led((255, 255, 255), "pulse"),
+    "hint": Led((255, 255, 255), "slow"),
+}
 
 #: Said while a move that goes towards the position before one of the players' own last turns
 #: waits to be read (a takeback by hand may be under way).
 SET_BACK = "Taking back? Set the rest back, or it is a move in a moment"
 #: What the screen says while the board is guided back, by why.
-RESTORE_WORDS = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}", "refused": "{Fix}"}
+RESTORE_WORDS: dict[Why, str] = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}",
+                                 "refused": "{Fix}"}
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Where a board stands at one moment: its phase and game, the debounced board, the
-    guidance and lights it decided (``movers``: the lifted pieces whose targets are lit), and
-    what else is on show."""
+    """Where a board stands at one moment, as values: its phase, the game as recorded
+    (``record``), the debounced board, the guidance and lights it decided (``movers``: the
+    lifted pieces whose targets are lit), and what else is on show."""
 
     phase: Phase
-    record: GameRecord
+    record: Standing
     board: frozenset[str]
     sync: Sync | None
     targets: frozenset[str]
@@ -44,7 +63,7 @@ class Snapshot:
     message: str | None
     flash: str | None
     notice: Screen | None
-    menu: Any
+    menu: Menu | None
     idle: Idle | None
     connected: bool
     note: str | None
@@ -52,53 +71,23 @@ class Snapshot:
 
     @property
     def expected(self) -> frozenset[str]:
-        phase = self.phase
-        return phase.turn.board() if isinstance(phase, Following) else self.record.board
-
-    def restore_left(self) -> tuple[frozenset[str], frozenset[str]]:
-        """While restoring: the sites still to fill and to empty."""
-        target = self.record.board
-        return target - self.board, self.board - target
+        return self.phase.expected(self.record.board)
 
 
-def lights(snap: Snapshot) -> dict[str, str]:
+def lights(snap: Snapshot) -> dict[str, LightKind]:
     """Site -> light kind (a key of :data:`LIGHTS`)."""
-    phase, state = snap.phase, snap.record.state
-    lit: dict[str, str] = {}
-    if isinstance(phase, Over):
-        outcome = state.outcome()
-        won = (site for name in (outcome.sites if outcome else ()) for site in state.sites_of(name))
-        lit.update(dict.fromkeys(won, "win"))
+    phase, record = snap.phase, snap.record
+    lit: dict[str, LightKind] = {}
+    if phase.over:
+        lit.update(dict.fromkeys(win_sites(record.state), "win"))
     else:
-        lit.update(dict.fromkeys(state.markers(), "marker"))
+        lit.update(dict.fromkeys(record.state.markers(), "marker"))
     lit.update(dict.fromkeys(snap.hinted, "hint"))
     lit.update(dict.fromkeys(snap.targets, "target"))
-    if isinstance(phase, Awaiting) and phase.pending:
-        lit.update(phase.pending.lights(snap.board))
-    if isinstance(phase, Moving) and (due := state.due()) is not None:
-        lit.update(dict.fromkeys(due.sites & snap.board, STEPS[due.action].light))
-    if isinstance(phase, Choosing):
-        lit.update(phase.choice.lights())
-    if isinstance(phase, Following) and phase.turn.current:
-        lit.update(dict.fromkeys(phase.turn.remaining(snap.board), STEPS[phase.turn.current.action].light))
-    if isinstance(phase, Restoring):
-        undo = phase.undo
-        if undo is not None and undo.current is not None:
-            lit.update(dict.fromkeys(undo.remaining(snap.board), STEPS[undo.current.action].light))
-        if snap.sync:  # guided once the board was read at a settle: no flash meanwhile
-            missing, extra = snap.restore_left()
-            lit.update(dict.fromkeys(missing, "missing"))
-            lit.update(dict.fromkeys(extra, "extra"))
-    elif snap.sync and snap.connected:
-        if isinstance(phase, Awaiting) and phase.pending:
-            missing, extra = phase.pending.stray(snap.record.board, snap.board)
-        else:
-            aim = snap.expected if snap.sync.aim is None else snap.sync.aim
-            missing, extra = aim - snap.board, snap.board - aim
-            if isinstance(phase, Following):  # as the judge has it: a token to turn is in the hand
-                missing -= phase.turn.to_touch()
-        lit.update(dict.fromkeys(missing, "missing"))
-        lit.update(dict.fromkeys(extra, "extra"))
+    lit.update(phase.lights(record.state, snap.board))
+    missing, extra = phase.strays(record.board, snap.board, snap.sync, snap.connected)
+    lit.update(dict.fromkeys(missing, "missing"))
+    lit.update(dict.fromkeys(extra, "extra"))
     return lit
 
 
@@ -127,8 +116,7 @@ def build_screen(snap: Snapshot) -> Screen:
     record = snap.record
     state, phase = record.state, snap.phase
     outcome = state.outcome()
-    result, score = result_lines(outcome, record.match)
-    following = isinstance(phase, Following)
+    result, score = record.result, record.score
     fix = snap.sync.fix() if snap.sync and snap.connected else None  # what to do on a refusal
     said, asked = snap.message or error(snap), instruction(snap)
     if fix and said and not asked:  # the refusal and what to do about it, in one line
@@ -136,7 +124,7 @@ def build_screen(snap: Snapshot) -> Screen:
     return status_screen(
         game_title=record.game.title,
         variant=record.game.shown_variant,
-        to_move=None if outcome and not following else acting(phase, state),
+        to_move=None if outcome and phase.final else phase.acting(state),
         side_colour=None,
         phase=state.phase,
         status_lines=state.status_lines(),
@@ -149,45 +137,94 @@ def build_screen(snap: Snapshot) -> Screen:
 
 
 def instruction(snap: Snapshot) -> str | None:
-    """What the players are asked to do now."""
-    phase, state = snap.phase, snap.record.state
-    if isinstance(phase, Over):
-        return "Set up to play again"
-    if isinstance(phase, (Moving, Awaiting, Following)) and phase.held is not None and snap.record.moves:
-        move = snap.record.moves[-1]
-        if snap.board < snap.record.board:
-            return f"{move} lifted: set it down again, or leave it off to take it back"
-        return f"{move} undone: taken back in a moment, or set it as it was"
-    doubted = phase.doubted if isinstance(phase, Moving) else None
+    """What the players are asked to do now (as :data:`INSTRUCTIONS` words it for the phase)."""
+    return INSTRUCTIONS[type(snap.phase)](snap.phase, snap)
+
+
+def _moving(phase: Moving, snap: Snapshot) -> str | None:
+    """A hold of the last move, a set-back under way, a token in the hand, the removal that is
+    the whole turn, else what anyone is asked (:func:`_anyone`)."""
+    if (held := _held(phase, snap)) is not None:
+        return held
+    doubted = phase.doubted
     if doubted is not None and doubted[1] == snap.board and doubted[0] > -math.inf:
         return SET_BACK
-    lifted = snap.record.board - snap.board
-    if isinstance(phase, (Moving, Awaiting)) and phase.holding is not None and lifted and not snap.sync \
-            and not snap.movers:
-        return f"{named(by_name(lifted))} in the hand"
-    if isinstance(phase, Restoring):
-        missing, extra = snap.restore_left()
-        if (missing or extra) and snap.sync:
-            order = {s.label: i for i, s in enumerate(state.sites())}
-            fix = fix_words(*(sorted(sites, key=lambda s: order.get(s, len(order)))
-                              for sites in (missing, extra)))
-            return RESTORE_WORDS[phase.why].format(fix=fix[:1].lower() + fix[1:], Fix=fix)
-        undo = phase.undo
-        return words(undo.current, undo.remaining(snap.board)) if undo and undo.current else None
-    if isinstance(phase, Awaiting):
-        return phase.pending.say if phase.pending else None
-    if isinstance(phase, Choosing):
-        return phase.choice.instruction(state.notation)
-    if isinstance(phase, Moving) and (due := state.due()) is not None:
+    if (in_hand := _in_hand(phase, snap)) is not None:
+        return in_hand
+    if (due := snap.record.state.due()) is not None:
         return words(due, due.sites & snap.board)
-    if isinstance(phase, Following) and (step := phase.turn.current) is not None:
+    return _anyone(snap)
+
+
+def _awaiting(phase: Awaiting, snap: Snapshot) -> str | None:
+    """A hold of the last move, a token in the hand, else the opponent's move to carry out."""
+    if (held := _held(phase, snap)) is not None:
+        return held
+    if (in_hand := _in_hand(phase, snap)) is not None:
+        return in_hand
+    return phase.pending.say if phase.pending else None
+
+
+def _following(phase: Following, snap: Snapshot) -> str | None:
+    """A hold of the last move, the step under way, else what anyone is asked."""
+    if (held := _held(phase, snap)) is not None:
+        return held
+    if (step := phase.turn.current) is not None:
         return words(step, phase.turn.remaining(snap.board))
+    return _anyone(snap)
+
+
+def _choosing(phase: Choosing, snap: Snapshot) -> str | None:
+    """How to choose among the moves."""
+    return phase.choice.instruction(snap.record.state.notation)
+
+
+def _restoring(phase: Restoring, snap: Snapshot) -> str | None:
+    """The pieces to set back (once the board was read), else the takeback's step."""
+    missing, extra = phase.strays(snap.record.board, snap.board, snap.sync, snap.connected)
+    if missing or extra:
+        fix = fix_words(snap.record.sorted(missing), snap.record.sorted(extra))
+        return RESTORE_WORDS[phase.why].format(fix=fix[:1].lower() + fix[1:], Fix=fix)
+    undo = phase.undo
+    return words(undo.current, undo.remaining(snap.board)) if undo and undo.current else None
+
+
+def _over(phase: Over, snap: Snapshot) -> str | None:
+    return "Set up to play again"
+
+
+def _held(phase: Moving | Awaiting | Following, snap: Snapshot) -> str | None:
+    """The players' last move held back: set down again, or taken back in a moment."""
+    if phase.held is None or not snap.record.moves:
+        return None
+    move = snap.record.moves[-1]
+    if snap.board < snap.record.board:
+        return f"{move} lifted: set it down again, or leave it off to take it back"
+    return f"{move} undone: taken back in a moment, or set it as it was"
+
+
+def _in_hand(phase: Moving | Awaiting, snap: Snapshot) -> str | None:
+    """Tokens held off their switches for long before the move shows."""
+    lifted = snap.record.board - snap.board
+    if phase.holding is not None and lifted and not snap.sync and not snap.movers:
+        return f"{named(by_name(lifted))} in the hand"
+    return None
+
+
+def _anyone(snap: Snapshot) -> str | None:
+    """A lifted piece's targets lit, or OK to end the turn."""
     if snap.targets:  # the pieces whose targets are lit (not one they capture, lifted too)
         lifted = snap.movers or snap.expected - snap.board
         return f"Move {named(by_name(lifted))} to a lit site" if lifted else "Put it on a lit site"
-    if state.ok_move() is not None:
+    if snap.record.state.ok_move() is not None:
         return "OK ends the turn"
     return None
+
+
+#: The players' instruction, by phase: each takes its phase and the snapshot.
+INSTRUCTIONS: dict[type[Phase], Callable[[Any, Snapshot], str | None]] = {
+    Moving: _moving, Awaiting: _awaiting, Following: _following, Choosing: _choosing,
+    Restoring: _restoring, Over: _over}
 
 
 def error(snap: Snapshot) -> str | None:
@@ -196,42 +233,6 @@ def error(snap: Snapshot) -> str | None:
         return "Board not connected"
     if snap.note:
         return snap.note
-    if snap.sync and not isinstance(snap.phase, Restoring):
+    if snap.sync and snap.phase.says_differs:
         return snap.sync.words()
     return None
-
-
-class Pager:
-    """A screen too long for the panel, shown a page at a time for PAGE_MS each, from its first
-    page whenever the screen changes.
-
-    >>> pager = Pager()
-    >>> pager.show(Screen("Title", ("one",)), now=0)
-    ('Title', 'one')
-    >>> pager.show(Screen("Title", ("one",)), now=10) is None
-    True
-    """
-
-    def __init__(self) -> None:
-        self.page = 0
-        self._pages = 0
-        self._shown: Screen | None = None
-        self._at = 0.0
-        self._lines: tuple[str, ...] = ()
-
-    def turn_due(self, now: float) -> bool:
-        """True when a long screen's next page is due."""
-        return self._pages > 1 and (now - self._at) // PAGE_MS != self.page
-
-    def show(self, screen: Screen, now: float) -> tuple[str, ...] | None:
-        """Show ``screen`` at ``now``; the page's text when it changed, else None."""
-        if screen != self._shown:
-            self._shown, self._at = screen, now
-        self.page = int((now - self._at) // PAGE_MS)
-        paged = replace(screen, page=self.page)
-        self._pages = len(paged.pages())
-        lines = paged.text_lines()
-        if lines == self._lines:
-            return None
-        self._lines = lines
-        return lines

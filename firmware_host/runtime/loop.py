@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
 from firmware_host.board.controller import Controller
+from firmware_host.board.events import Event
 from firmware_host.runtime.notify import Notifier
 from firmware_host.runtime.service import PowerOffProcess, status_text
 from firmware_host.store.config import Config
@@ -145,7 +146,7 @@ class Daemon:
         #: The helpers that fail now ("LEDs", "display", "Computer", ...), and why, as said.
         self._failing: dict[str, str] = {}
         #: Observers whose last call raised: why, and the events they are to get again.
-        self._unsynced: dict[Callable, tuple[str, list]] = {}
+        self._unsynced: dict[Callable, tuple[str, list[Event]]] = {}
         #: When the game being played began (ms, the loop's clock): the events' ``t`` count
         #: from it, as the page's log and replay files do (a resumed game: from the resume).
         self._game_t0 = 0.0
@@ -171,7 +172,7 @@ class Daemon:
                 return 1
             if self.stop.is_set():
                 stop_by = stop_by or now + DRAIN_SECONDS
-                if self.controller.debouncer.quiet(now_ms) or now >= stop_by:
+                if self.controller.quiet(now_ms) or now >= stop_by:
                     return self.exit_status
             tick += self._period(now_ms) if worked else self.period
             if tick < now:  # fell behind (a slow move): skip, do not rush to catch up
@@ -202,14 +203,14 @@ class Daemon:
             self._wakeable and not self._had_events and not self.stop.is_set()
             and (self.controller.storage.failure is None or self.controller.storage.in_memory)
             and self._silent_since is None
-            and self.controller.debouncer.quiet(now_ms)
+            and self.controller.quiet(now_ms)
             and all(getattr(part, "quiet", True) for part in parts)
         )
 
     def _period(self, now_ms: float) -> float:
         """The time to the next scan: the idle period on a settled board, if one is set."""
         if self.idle_period > self.period and not self._had_events and \
-                self.controller.debouncer.quiet(now_ms):
+                self.controller.quiet(now_ms):
             return self.idle_period
         return self.period
 
@@ -228,10 +229,10 @@ class Daemon:
         if self._scan_error is not None:
             print("reedboard run: the scan works again", file=sys.stderr)
             self._scan_error = None
+        events: list[Event] = []
         try:
             events = controller.step(now_ms, scan, hw.buttons.events(), screen=False)
         except StorageError as exc:  # a read that failed; every write is kept or refused
-            events = []
             self._storage_changed(exc.reason)
         self._had_events = bool(events)
         self._watch_storage(now_ms / 1000)
@@ -323,7 +324,7 @@ class Daemon:
             self._board_problem = problem
             self._status = self._status and ""
 
-    def _sync(self, observer: Callable, now_ms: float, events: list) -> None:
+    def _sync(self, observer: Callable, now_ms: float, events: list[Event]) -> None:
         """Call ``observer`` (the page, the café network); one that raises is said (as a
         helper) and gets the events it missed again with the next step's."""
         missed = self._unsynced.pop(observer, ("", []))[1]
@@ -379,7 +380,7 @@ class Daemon:
         elif self.controller.message == COMPUTER_RESTARTING:
             self.controller.say(None)
 
-    def _tell_systemd(self, events: list) -> None:
+    def _tell_systemd(self, events: list[Event]) -> None:
         """READY after the first good step, then STATUS= whenever the status line changes;
         it can only change when something happened (an event)."""
         if self._status and not events:

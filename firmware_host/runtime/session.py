@@ -8,7 +8,8 @@ from typing import Callable
 from engines import game_info
 from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.store.config import Config, ConfigError, opponent_side
-from firmware_host.board.controller import Controller, Opponents
+from firmware_host.board.controller import Controller
+from firmware_host.board.settings import Opponents
 from firmware_host.board.game import Game
 from firmware_host.ui.kiosk import Idle
 from firmware_host.store.layout import Layout, default_layout, game_layout, read_layout

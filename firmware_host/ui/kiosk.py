@@ -82,7 +82,7 @@ class Idle:
         at = self._frame_at + FRAME_MS if self.attracting else self._last + self.idle_ms
         return max(0.0, at - now)
 
-    def tick(self, now: float, events: Sequence[Mapping]) -> str | None:
+    def tick(self, now: float, events: Sequence[Mapping[str, object]]) -> str | None:
         """One controller step at ``now`` with the events it produced so far: "attract" when an
         idle spell begins, "frame" when its animation moves on, else None."""
         if any(event["event"] in PLAYING for event in events):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.board.controller import NOTICE_MS
+from firmware_host.board.notices import NOTICE_MS
 from firmware_host.board.game import Game
 from firmware_host.board.phase import Following, Moving
-from firmware_host.board.turn import LIGHTS
+from firmware_host.board.view import LIGHTS
 from firmware_host.ui.menu import GameChoice, Menu, game_choices
 from firmware_host.store.storage import Storage, StorageError
 from hardware.base import Scan

@@ -13,7 +13,8 @@ from engines.ai import choose
 from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Computer, Hints, think
-from firmware_host.board.turn import LIGHTS, directions
+from firmware_host.board.turn import directions
+from firmware_host.board.view import LIGHTS
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.storage import Storage
 from hardware.base import ButtonEvent

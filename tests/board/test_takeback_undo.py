@@ -5,7 +5,8 @@ and lit, and OK (or the next side's first action) confirms the pawn."""
 from firmware_host.board.game import Game
 from firmware_host.board.phase import Following
 from firmware_host.ui.menu import GameChoice, Menu, game_choices
-from firmware_host.board.turn import LIGHTS, STEPS
+from firmware_host.board.turn import STEPS
+from firmware_host.board.view import LIGHTS
 from testbed.streams import kinds, of, run_file, shown
 from testbed.drive import Drive
 

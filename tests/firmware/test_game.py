@@ -16,7 +16,7 @@ from testbed.firmware_emulator import EmulatedBoard, build
 from firmware_host.store.config import Config
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.storage import Storage
-from firmware_host.board.turn import LIGHTS
+from firmware_host.board.view import LIGHTS
 from testbed.tools import REEDBOARD, wait_until, write_config
 
 

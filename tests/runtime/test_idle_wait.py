@@ -119,7 +119,7 @@ def test_a_board_in_motion_is_scanned_at_the_scan_rate(loop):
 def test_a_polled_scanner_never_waits_and_its_slower_idle_rate_loses_nothing():
     loop = Loop(Timing(settle_ms=100, idle_scan_hz=10), polled=True)
     try:
-        assert until(lambda: loop.controller.debouncer.quiet(loop.controller._now))
+        assert until(lambda: loop.controller.quiet(loop.controller._now))
         for count, site in enumerate(("B2*", "A1*"), 1):
             loop.place(site)
             assert until(lambda: sum(e["event"] == "move" for e in loop.events()) == count)

@@ -22,6 +22,7 @@ from typing import Any, Iterable
 from firmware_host.actions.commands import Again, NewGame, TakeBack
 from firmware_host.actions.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
 from firmware_host.board.controller import Controller
+from firmware_host.board.events import Event
 from firmware_host.board.game import Game
 from firmware_host.board.playable import Playable
 from firmware_host.net.mqtt import topics
@@ -91,7 +92,7 @@ class NetBoard:
         """True when no command waits for the loop."""
         return not self._commands
 
-    def sync(self, now: float, controller: Controller, events: Iterable[dict[str, Any]]) -> None:
+    def sync(self, now: float, controller: Controller, events: Iterable[Event]) -> None:
         """After a controller step: apply the due commands, publish events and the state."""
         self._stepped = time.monotonic()
         with self._lock:
@@ -118,7 +119,7 @@ class NetBoard:
             return self._reply(ident, f"failed: {why}")
         self._reply(ident, None)
 
-    def _publish_state(self, controller: Controller, events: list[dict[str, Any]]) -> None:
+    def _publish_state(self, controller: Controller, events: list[Event]) -> None:
         kinds = {e["event"] for e in events}
         first_move = len(controller.moves) == 1 and "move" in kinds
         if controller.game_id != self._game_id or first_move or kinds & DAY_EVENTS:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Mapping
 
 from firmware_host.board.controller import Controller
 
@@ -65,7 +65,7 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def event_json(event: dict[str, Any]) -> str:
+def event_json(event: Mapping[str, Any]) -> str:
     """An event as ``reedboard run`` logs it (``t`` in whole ms)."""
     return json.dumps({**event, "t": round(event["t"])})
 

@@ -17,6 +17,7 @@ import threading
 from typing import Any, Callable, Iterable, TextIO
 
 from firmware_host.board.controller import Controller
+from firmware_host.board.events import Event
 from firmware_host.board.playable import Playable
 from firmware_host.net.web.address import is_loopback, listen, new_token, page_address
 from firmware_host.net.web.bridge import Hub, WebBoard
@@ -86,7 +87,7 @@ class Simulator:
         """True when no command from the page waits to be applied."""
         return self.board.quiet
 
-    def sync(self, now: float, controller: Controller, events: Iterable[dict[str, Any]]) -> None:
+    def sync(self, now: float, controller: Controller, events: Iterable[Event]) -> None:
         self.board.sync(now, controller, events)
 
     def stop(self) -> None:

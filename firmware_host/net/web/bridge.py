@@ -15,7 +15,7 @@ with ``sites``, names every key, ``None`` for what the game lacks, and replaces 
 - ``drawing``: {lines, kinds}
 - ``pieces``: [labels the sensors see]
 - ``leds``: {label: [#rrggbb, pattern]}
-- ``lights``: {label: kind}, what each lit site asks (``firmware_host.board.turn.LIGHTS``)
+- ``lights``: {label: kind}, what each lit site asks (``firmware_host.board.view.LIGHTS``)
 - ``figures``: [{side, sites, kind, mark}], the pieces as the game expects them now
   (``firmware_host/net/web/story.py``)
 - ``plan``: the opponent's move still to make, or null
@@ -44,6 +44,7 @@ from collections import deque
 from typing import Any, Callable, Iterable
 
 from firmware_host.board.controller import Controller
+from firmware_host.board.events import Event
 from firmware_host.runtime.replay import Setup
 from firmware_host.board.view import lights
 from firmware_host.net.web import story
@@ -240,7 +241,7 @@ class WebBoard:
         """True when no command waits: none submitted and none held back by ``gap_ms``."""
         return not self._pending and not self.hub.pending
 
-    def sync(self, now: float, controller: Controller, events: Iterable[dict[str, Any]]) -> None:
+    def sync(self, now: float, controller: Controller, events: Iterable[Event]) -> None:
         """After a controller step at ``now`` ms: apply the due commands, publish changes."""
         self._now = self.hub.recording.now = now
         if len(self._pending) < MAX_WAITING:
@@ -358,7 +359,7 @@ class WebBoard:
             self._changed[site] = now + len(path) * step
 
     # ------------------------------------------------------------------ publishing
-    def _publish(self, controller: Controller, events: list[dict[str, Any]]) -> None:
+    def _publish(self, controller: Controller, events: list[Event]) -> None:
         update: dict[str, Any] = {}
         fresh = controller.game_id != self._game_id
         if fresh:

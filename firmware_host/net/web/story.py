@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from engines.core import GameState, IllegalMove
-from firmware_host.board.phase import Awaiting, Choosing, Following, Restoring
 from firmware_host.board.turn import Turn
 from firmware_host.board.view import Snapshot
 from firmware_host.net.web.drawn import figure as _figure
@@ -35,13 +34,10 @@ def figures_of(state: GameState, mark: str | None = None) -> list[Figure]:
 def expected(snap: Snapshot) -> list[Figure]:
     """The pieces as the game expects them now (see the module's words)."""
     phase, record = snap.phase, snap.record
-    if isinstance(phase, Following):
-        return _mid_turn(record.state, phase.turn)
-    if isinstance(phase, Choosing):
-        turn = phase.choice.turns[phase.choice.highlight]
+    if (turn := phase.unseen()) is not None:  # a move's steps, a takeback's
+        return _mid_turn(record.state, turn)
+    if (turn := phase.shown_turn()) is not None:  # the move shown of a choice
         return _mid_turn(record.state.apply(turn.move), turn, before=record.state)
-    if isinstance(phase, Restoring) and phase.undo is not None:
-        return _mid_turn(record.state, phase.undo)
     return figures_of(record.state)
 
 
@@ -73,10 +69,9 @@ def _unseen(state: GameState, figure) -> bool:
 def plan(snap: Snapshot) -> dict[str, Any] | None:
     """The opponent's move still to carry out: the sites it empties and fills and the pieces
     it puts there (drawn as a move to make, not as made); None when there is none."""
-    phase = snap.phase
-    if not isinstance(phase, Awaiting) or phase.pending is None:
+    pending, state = snap.phase.opponent_move(), snap.record.state
+    if pending is None:
         return None
-    pending, state = phase.pending, snap.record.state
     after = state.apply(pending.move)
     filled, stood = pending.real.filled, state.markers()
     arrives = [f for f in after.figures()
