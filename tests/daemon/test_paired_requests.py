@@ -1,0 +1,47 @@
+"""Paired boards: a request the players make while something is still being carried out at
+their board reaches the other board at once (written from the players' side: what each OLED
+says)."""
+
+from __future__ import annotations
+
+import random
+
+from firmware_host.board.controller import Game
+from testbed.pair import Pair
+
+
+def _do_all_but_carry(robot) -> None:
+    """Do what the board lights, but leave the unseen pawns where they stand (no OK)."""
+    for _ in range(8):
+        robot.board.settle()
+        rest = {s: w for s, w in robot.asks().items() if w not in ("carry", "pawns")}
+        if not rest:
+            return
+        robot._do(rest)
+
+
+def test_antipode_a_takeback_asked_while_the_last_ones_pawns_are_to_carry_is_asked_at_once():
+    """Four moves on paired Antipode boards; Blue's players (t1) take back from the menu, Red's
+    (t2) agree. t1's players set the tokens back and, before carrying the pawns back as the
+    OLED asks, ask to take back again: t2's OLED asks "Take back?" (before, the request waited
+    unsent until the pawns were carried and OK pressed); agreed, both boards go back to the
+    start."""
+    pair = Pair(Game.of("antipode", None, "standard"), random.Random(5), kinds=())
+    try:
+        for _ in range(4):
+            pair.act("move")
+        t1, t2 = pair.robots
+        t1.menu("Take back")
+        assert pair._until(lambda: "Take back?" in t2.board.screen())
+        t2.board.press("ok")
+        assert pair._until(lambda: len(t1.board.held()) == 2)
+        _do_all_but_carry(t1)
+        assert any("back to" in line and line.endswith("then OK") for line in t1.board.screen())
+        t1.menu("Take back")
+        assert any(line.startswith("Take back asked") for line in t1.board.screen())
+        assert pair._until(lambda: "Take back?" in t2.board.screen())
+        assert "Opponent asks to undo 2 moves" in t2.board.screen()
+        t2.board.press("ok")
+        assert pair._until(lambda: t1.board.held() == t2.board.held() == ())
+    finally:
+        pair.close()
