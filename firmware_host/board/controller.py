@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Mapping, TypeVar, cast
 from engines.core import FollowUp, GameState, IllegalMove, Outcome
 from firmware_host.actions.commands import (Again, Command, HouseRule, NewGame, PowerOff, SetBrightness,
                                             SetPlayers, ShowIP, ShowToday, TakeBack)
-from firmware_host.board import judge, recognise
+from firmware_host.board import doubt, judge, recognise
 from firmware_host.ui import menu as menus
 from firmware_host.store.config import ConfigError, Timing
 from firmware_host.board.debounce import Debouncer
@@ -181,8 +181,10 @@ class Controller:
     def seen(self) -> Seen:
         """What an opponent sees now."""
         r, phase = self.record, self.phase
-        awaiting = (isinstance(phase, Awaiting) and phase.pending is None) or self._opponent_next()
-        final = isinstance(phase, (Moving, Awaiting, Over, Restoring))
+        undecided = doubt.undecided(phase)  # the players' move may have been a knock
+        awaiting = (isinstance(phase, Awaiting) and phase.pending is None and not undecided) \
+            or self._opponent_next()
+        final = isinstance(phase, (Moving, Awaiting, Over, Restoring)) and not undecided
         pending = self.pending.text if self.pending else None
         return Seen(r.game, r.game_id, tuple(r.moves), tuple(r.states), awaiting, final, pending,
                     r.token, tuple(r.rewrites))
@@ -452,7 +454,8 @@ class Controller:
         if state.outcome():
             return self._game_over()
         if self.opponent and state.to_move == self.opponent.side_in(state):
-            return self.go(Awaiting(correctable=correctable, late=late, touched=touched, last=last))
+            return self.go(Awaiting(correctable=correctable, late=late, touched=touched, last=last,
+                                    doubted=doubt.opened(self._now, self.record.board, last, correctable)))
         self.go(Moving(correctable=correctable, late=late, touched=touched, last=last))
         due = state.due()
         if due is not None:

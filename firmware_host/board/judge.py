@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Protocol, TypeVar, cast
 
 from engines.core import GameState
 from firmware_host.board import recognise
+from firmware_host.board.doubt import undecided
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Asked, Opponent, Play, Seen
 from firmware_host.board.hand import Hand
@@ -634,9 +635,11 @@ def knock_undone(c: Effects, phase: Moving | Awaiting | Following, board: Board)
     """The players' last move, read as a token it turns lay off its switch (the hand may have
     knocked it off as the piece landed: a token pushed onto its neighbour equals a placement
     with a flip), undone on its own board before the next side began: the knock undone. The
-    move is dropped at once, nothing asked to turn back or carry (no flip was made)."""
+    move is dropped at once, nothing asked to turn back or carry (no flip was made). Against an
+    opponent, only while the move is in doubt (neither sent nor answered yet)."""
     last = phase.last if isinstance(phase, (Moving, Awaiting)) else None
-    if not (last and last.knocked and phase.correctable and c.opponent is None and board == c.boards[-2]):
+    if not (last and last.knocked and phase.correctable and (c.opponent is None or undecided(phase))
+            and board == c.boards[-2]):
         return False
     c.in_sync()
     c.light_targets(frozenset())

@@ -42,7 +42,10 @@ class _Turning:
     has been off its switch before the move shows (pointed out after a while); ``doubted``:
     since when (ms) the board has shown a move that only goes towards the position before one
     of the players' own last turns, and that board (a takeback by hand may be under way, until
-    ``takeback_ms`` pass; ``-inf``: they passed, it is a move); ``last``: the players' last
+    ``takeback_ms`` pass; ``-inf``: they passed, it is a move), or in :class:`Awaiting` since
+    when the players' last move, read while a token it turns lay off its switch, has stood (a
+    knock, maybe: neither sent nor answered until ``takeback_ms`` pass, see
+    ``firmware_host/board/doubt.py``); ``last``: the players' last
     turn while its landing may still be chosen again (see ``Turn.early``)."""
 
     correctable: bool = False
