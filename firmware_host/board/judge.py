@@ -323,6 +323,8 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
         return False
     if index < len(c.moves) - 1 and corrected(c, phase, board):
         return True  # a different last move explains it better than undoing several
+    if set_back_deeper(c, phase, board, index):
+        return True
     c.in_sync()
     if c.opponent:
         answer = c.opponent.takeback(c.seen(), index)
@@ -334,6 +336,21 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
             return True
         index = answer
     c.take_back(index)
+    return True
+
+
+def set_back_deeper(c: Effects, phase: Phase, board: Board, index: int) -> bool:
+    """The board shows a position deeper than the players' last turn (a knocked piece, or a
+    token in the hand, can leave the pieces so): it is taken back only once the board has shown
+    it, settled, for ``takeback_ms``; meanwhile nothing is taken back, sent or answered."""
+    if index >= len(c.moves) - 1 or index in own_last_turns(c) or not isinstance(phase, (Moving, Awaiting)):
+        return False
+    if phase.doubted == (-math.inf, board):
+        return False  # it has stood: a takeback
+    c.in_sync()
+    c.light_targets(frozenset())
+    if phase.doubted is None or phase.doubted[1] != board:
+        c.go(replace(phase, doubted=(c.now, board)))
     return True
 
 

@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
+from firmware_host.board import recognise
 from firmware_host.board.game import result_lines
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, acting
 from firmware_host.board.record import GameRecord
@@ -24,6 +25,8 @@ PAGE_MS = 3000
 #: Said while a move that goes towards the position before one of the players' own last turns
 #: waits to be read (a takeback by hand may be under way).
 SET_BACK = "Taking back? Set the rest back, or it is a move in a moment"
+#: What the screen says while a set-back deeper than the players' last turn waits.
+SET_BACK_DEEPER = "Taking back {n} moves in a moment, or set it as it was"
 #: What the screen says while the board is guided back, by why.
 RESTORE_WORDS = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}", "refused": "{Fix}"}
 
@@ -158,9 +161,12 @@ def instruction(snap: Snapshot) -> str | None:
         if snap.board < snap.record.board:
             return f"{move} lifted: set it down again, or leave it off to take it back"
         return f"{move} undone: taken back in a moment, or set it as it was"
-    doubted = phase.doubted if isinstance(phase, Moving) else None
-    if doubted is not None and doubted[1] == snap.board and doubted[0] > -math.inf:
-        return SET_BACK
+    doubted = phase.doubted if isinstance(phase, (Moving, Awaiting)) else None
+    if doubted is not None and doubted[1] == snap.board != snap.record.board and doubted[0] > -math.inf:
+        index = snap.record.earlier(snap.board)
+        if index is None or recognise.candidates(state, snap.board):  # a move, maybe
+            return SET_BACK
+        return SET_BACK_DEEPER.format(n=len(snap.record.moves) - index)
     lifted = snap.record.board - snap.board
     if isinstance(phase, (Moving, Awaiting)) and phase.holding is not None and lifted and not snap.sync \
             and not snap.movers:

@@ -283,3 +283,20 @@ def test_the_docs_print_the_doubt_table():
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "daemon.md"
     assert doubt.table() in docs.read_text(), "run: python -m firmware_host.board.doubt, paste into docs/daemon.md"
+
+
+# ------------------------------------------------------------ a set-back deeper than the last turn
+def test_antipalos_two_moves_set_back_then_one_put_down_again_takes_back_one():
+    """Antipalos, two players at one board: B2*, C1*, A3* played. A3* and C1* are lifted (the
+    pieces stand as after B2* alone); 0.6 s later C1* is set down again (a slip of the second
+    hand). The board waited ("Taking back 2 moves in a moment, or set it as it was"), so only
+    A3* is taken back, once its lift has stood for ``takeback_ms``; left off, both are."""
+    stream = Stream().move((), ["B2*"]).move((), ["C1*"]).move((), ["A3*"])
+    stream.lift("A3*", "C1*").wait(600).place("C1*").settle().wait(2000).settle()
+    events = run(stream.text(), "antipalos", 3)
+    assert said(events, "Taking back 2 moves in a moment, or set it as it was")
+    assert of(events, "takeback") == [{"move": "A3*"}] and events[-1]["moves"] == ["B2*", "C1*"]
+    stream = Stream().move((), ["B2*"]).move((), ["C1*"]).move((), ["A3*"])
+    stream.lift("A3*", "C1*").settle().wait(2000).settle()
+    events = run(stream.text(), "antipalos", 3)
+    assert of(events, "takeback") == [{"move": "A3*"}, {"move": "C1*"}] and events[-1]["moves"] == ["B2*"]
