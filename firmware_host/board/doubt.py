@@ -14,7 +14,7 @@ also means telling the opponent: a move in doubt is neither sent nor answered un
 has passed (:func:`undecided`).
 
 >>> [d.rules for d in DOUBTS][:2]
-['token_in_hand', 'a_move_in_hand, last_move_in_hand']
+['token_in_hand', 'a_move_in_hand, knock_set_right, last_move_in_hand']
 """
 
 from __future__ import annotations
@@ -47,9 +47,11 @@ DOUBTS = (
           "neighbour equals a placement with that token turned)",
           "the move, that token's flip under way (its return counts as the flip)",
           "a knock: the board set back to before it before the next side begins drops the move "
-          "at once, nothing asked back; against an opponent away from the board the move is "
-          "neither sent nor answered until the board has shown it for `takeback_ms`",
-          "a_move_in_hand, last_move_in_hand"),
+          "at once, nothing asked back (while a landing is still to tap and the placed token is "
+          "lifted, a tap on it may be under way: once it has stood for `takeback_ms`); against "
+          "an opponent away from the board the move is neither sent nor answered until the "
+          "board has shown it for `takeback_ms`",
+          "a_move_in_hand, knock_set_right, last_move_in_hand"),
     Doubt("the position before the players' last move but for tokens its takeback turns over "
           "(in the hand), which equals an earlier position",
           "that one turn being taken back (held, then taken back after `takeback_ms`)",

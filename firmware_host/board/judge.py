@@ -494,6 +494,18 @@ def step_under_way(c: Effects, phase: Following, board: Board) -> bool:
     return False
 
 
+def knock_set_right(c: Effects, phase: Following | Choosing, board: Board) -> bool:
+    """The move (or the moves offered) read while a token it turns lay off its switch, and the
+    board shows the position before it again (a knock set right, or a tap on the placed token
+    under way): once shown for ``takeback_ms``, the move is dropped, nothing asked back. While
+    offered, the placed piece off and the token still in the hand: quiet, the token awaited."""
+    last = knocked_turn(phase)
+    if isinstance(phase, Choosing) and last is not None and board == c.record.board - last.knocked:
+        c.in_sync()
+        return True
+    return knock_undone(c, phase, board)
+
+
 def next_side_token_in_hand(c: Effects, phase: Following, board: Board) -> bool:
     """Only steps the sensors cannot see are left, and the next side lifts only tokens its
     moves turn over or tap (a flip made early): quiet, their return kept for its turn."""
@@ -601,8 +613,8 @@ def row(phase: type[P], *rules: Callable[[Effects, P, Board], bool]) -> tuple[ty
 SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict((
     row(Moving, start_again, in_position, a_move, a_move_in_hand, ok_then_move, piece_in_hand,
         due_under_way, last_move_in_hand, taken_back, corrected, token_in_hand, out_of_sync),
-    row(Choosing, start_again, at_choice, touch_under_way, next_side_chose, choice_dropped),
-    row(Following, start_again, steps_shown, step_under_way, last_move_in_hand, taken_back,
+    row(Choosing, start_again, at_choice, knock_set_right, touch_under_way, next_side_chose, choice_dropped),
+    row(Following, start_again, steps_shown, knock_set_right, step_under_way, last_move_in_hand, taken_back,
         next_side_began, next_side_token_in_hand, corrected, out_of_sync),
     row(Awaiting, start_again, opponent_move_made, in_position, opponent_move_under_way,
         last_move_in_hand, rethought, taken_back, out_of_sync),
@@ -617,7 +629,8 @@ def settled(c: Effects, board: Board) -> None:
     began on it (the last one's steps done) is judged on it too: a piece already off counts."""
     phase = c.phase
     if (isinstance(phase, (Moving, Following, Awaiting)) and phase.held is not None
-            and not before_last(c, board)):
+            and not before_last(c, board)) or (isinstance(phase, Choosing) and phase.held is not None
+                                               and board != c.record.board):
         c.go(replace(phase, held=None))
     moves = len(c.moves)
     _decide(c, board)
@@ -636,9 +649,14 @@ def _decide(c: Effects, board: Board) -> None:
 def held_back(c: Effects, board: Board) -> None:
     """The players' last move held off the board for ``takeback_ms``: taken back."""
     phase = c.phase
-    if not isinstance(phase, (Moving, Following, Awaiting)):
+    if not isinstance(phase, (Moving, Following, Awaiting, Choosing)):
         return  # only these phases hold a move back
     c.go(replace(phase, held=None))
+    if isinstance(phase, (Following, Choosing)) and (last := knocked_turn(phase)) \
+            and board == knock_before(c, phase):
+        return drop_knock(c, last)  # no tap under way: the knock set right
+    if isinstance(phase, Choosing):
+        return
     if before_last(c, board):
         flips, moves = undo_flips(c), len(c.moves)
         taken_back(c, replace(phase, correctable=False), c.boards[-2])
@@ -648,23 +666,56 @@ def held_back(c: Effects, board: Board) -> None:
                     touched(c, touch)
 
 
-def knock_undone(c: Effects, phase: Moving | Awaiting | Following, board: Board) -> bool:
+def knock_undone(c: Effects, phase: Moving | Awaiting | Following | Choosing, board: Board) -> bool:
     """The players' last move, read as a token it turns lay off its switch (the hand may have
     knocked it off as the piece landed: a token pushed onto its neighbour equals a placement
     with a flip), undone on its own board before the next side began: the knock undone. The
     move is dropped at once, nothing asked to turn back or carry (no flip was made). Against an
-    opponent, only while the move is in doubt (neither sent nor answered yet)."""
-    last = phase.last if isinstance(phase, (Moving, Awaiting)) else None
-    if not (last and last.knocked and phase.correctable and (c.opponent is None or undecided(phase))
-            and board == c.boards[-2]):
+    opponent, only while the move is in doubt (neither sent nor answered yet). While its steps
+    are still followed or its landing chosen and the placed token lifted may be a tap on it
+    under way, once the board has shown it for ``takeback_ms``."""
+    last = knocked_turn(phase)
+    if not (last and getattr(phase, "correctable", True) and board == knock_before(c, phase)
+            and (c.opponent is None or not isinstance(phase, Awaiting) or undecided(phase))):
         return False
     c.in_sync()
     c.light_targets(frozenset())
-    text = c.moves[-1]
-    c.drop_last()
+    if isinstance(phase, (Following, Choosing)) and tap_maybe(phase, board):
+        if phase.held is None:
+            c.go(replace(phase, held=c.now))
+        return True
+    drop_knock(c, last)
+    return True
+
+
+def tap_maybe(phase: Following | Choosing, board: Board) -> bool:
+    """Whether a site lifted may be a tap under way (a landing still to choose)."""
+    if isinstance(phase, Choosing):
+        return bool((phase.choice.board - board) & phase.choice.handled)
+    return bool((phase.turn.board() - board) & phase.turn.to_touch())
+
+
+def knocked_turn(phase: Phase) -> Turn | None:
+    """The players' last move (or the moves offered), if read while a token it turns lay off
+    its switch."""
+    if isinstance(phase, Choosing):
+        return phase.choice.turns[0] if all(t.knocked for t in phase.choice.turns) else None
+    last = phase.turn if isinstance(phase, Following) else phase.last if isinstance(phase, (Moving, Awaiting)) else None
+    return last if last is not None and last.knocked else None
+
+
+def knock_before(c: Effects, phase: Phase) -> Board:
+    """The board before the move read as a knock (while offered, it is not recorded yet)."""
+    return c.record.board if isinstance(phase, Choosing) else c.boards[-2]
+
+
+def drop_knock(c: Effects, last: Turn) -> None:
+    """The move read from a knock set right dropped (or no longer offered): nothing asked back."""
+    text = c.state.notation(last.move) if isinstance(c.phase, Choosing) else c.moves[-1]
+    if not isinstance(c.phase, Choosing):
+        c.drop_last()
     c.begin_turn()
     c.flash(f"Took back {text}: {', '.join(c.sorted(last.knocked))} knocked off")
-    return True
 
 
 def before_last(c: Effects, board: Board) -> bool:

@@ -65,10 +65,13 @@ class Moving(_Turning):
 @dataclass(frozen=True)
 class Choosing:
     """Several moves explain the board: the ``choice`` among them. ``late`` as for
-    :class:`Moving`."""
+    :class:`Moving`; ``held``: since when (ms) the board has shown the position again, the
+    moves having been read while a token they turn lay off its switch (a knock set right, or a
+    tap on the placed token under way)."""
 
     choice: TurnChoice
     late: frozenset[str] = frozenset()
+    held: float | None = None
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,9 @@ PAGE_MS = 3000
 #: Said while a move that goes towards the position before one of the players' own last turns
 #: waits to be read (a takeback by hand may be under way).
 SET_BACK = "Taking back? Set the rest back, or it is a move in a moment"
+#: What the screen says while a move offered, read with a token off its switch, may have been
+#: a knock set right (or the placed token lifted is a tap on it under way).
+KNOCK_SET_RIGHT = "Knock set right? Dropped in a moment, or set it as it was"
 #: What the screen says while a set-back deeper than the players' last turn waits.
 SET_BACK_DEEPER = "Taking back {n} moves in a moment, or set it as it was"
 #: What the screen says while the board is guided back, by why.
@@ -161,6 +164,8 @@ def instruction(snap: Snapshot) -> str | None:
         if snap.board < snap.record.board:
             return f"{move} lifted: set it down again, or leave it off to take it back"
         return f"{move} undone: taken back in a moment, or set it as it was"
+    if isinstance(phase, Choosing) and phase.held is not None:
+        return KNOCK_SET_RIGHT
     doubted = phase.doubted if isinstance(phase, (Moving, Awaiting)) else None
     if doubted is not None and doubted[1] == snap.board != snap.record.board and doubted[0] > -math.inf:
         index = snap.record.earlier(snap.board)

@@ -300,3 +300,32 @@ def test_antipalos_two_moves_set_back_then_one_put_down_again_takes_back_one():
     stream.lift("A3*", "C1*").settle().wait(2000).settle()
     events = run(stream.text(), "antipalos", 3)
     assert of(events, "takeback") == [{"move": "A3*"}, {"move": "C1*"}] and events[-1]["moves"] == ["B2*"]
+
+
+#: Antipode positions where a token knocked onto its neighbour equals a placement there with
+#: several landings to tap: (the moves before, the token, the neighbour, whether the placed
+#: token is itself a landing: its lift may then be that tap under way).
+KNOCKS_WITH_LANDINGS = {
+    "placed_token_no_landing": (["b1:a1", "e5:e5", "h8:e1", "e6:e9", "e2:b1", "g3:i9", "c6:e1", "f2:e9"],
+                                "e2", "d2", False),
+    "placed_token_a_landing": (["e3:e3", "e5:e5", "f9:e1", "b6:a1", "i7:e3", "a4:e5", "a3:i7", "e2:a1",
+                                "f7:i9", "d2:e1"], "e5", "d4", True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(KNOCKS_WITH_LANDINGS))
+def test_antipode_a_knock_read_as_a_placement_with_landings_to_tap_set_right_leaves_no_move(case):
+    """Blue's hand pushes a token onto its empty neighbour: the board reads a placement there
+    with that token turned and asks for the landing among several. Blue sets it right (the
+    token back, then the neighbour cleared): no move is recorded and nothing is asked (before,
+    the board kept asking for the landing and took Blue's next touch as one). When the placed
+    token is itself a landing, its lift may be that tap: the board says it waits, then drops
+    the move."""
+    before, token, onto, landing = KNOCKS_WITH_LANDINGS[case]
+    stream = Stream().switch(token, False).switch(onto, True, after=30).wait(600).settle()
+    stream.place(token).lift(onto, after=300).settle().wait(2000).settle()
+    events = _antipode(stream, before)
+    assert of(events, "guide")[-1]["action"] == "pick"  # read as the placement, landing asked
+    assert moves(events) == [] and events[-1]["moves"] == before
+    assert said(events, f"{token} knocked off")
+    assert said(events, "Knock set right? Dropped in a moment, or set it as it was") == landing
