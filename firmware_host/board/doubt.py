@@ -79,7 +79,8 @@ DOUBTS = (
 )
 
 
-def opened(now: float, board: frozenset[str], last: Turn | None, correctable: bool) -> tuple[float, frozenset[str]] | None:
+def opened(now: float, board: frozenset[str], last: Turn | None,
+           correctable: bool) -> tuple[float, frozenset[str]] | None:
     """The doubt the opponent's turn begins in: the players' last move, still correctable, was
     read while a token it turns lay off its switch (it may have been a knock); ``now`` and the
     ``board`` it began on, else None.

@@ -700,7 +700,8 @@ def knocked_turn(phase: Phase) -> Turn | None:
     its switch."""
     if isinstance(phase, Choosing):
         return phase.choice.turns[0] if all(t.knocked for t in phase.choice.turns) else None
-    last = phase.turn if isinstance(phase, Following) else phase.last if isinstance(phase, (Moving, Awaiting)) else None
+    last = phase.turn if isinstance(phase, Following) else (
+        phase.last if isinstance(phase, (Moving, Awaiting)) else None)
     return last if last is not None and last.knocked else None
 
 

@@ -225,7 +225,7 @@ def _knock(board, token: str, onto: str, set_right: bool) -> None:
 
 
 @pytest.mark.parametrize("set_right", [True, False])
-def test_antipode_a_knock_that_equals_a_move_against_the_computer_is_not_answered_before_it_is_clear(set_right):
+def test_antipode_a_knock_that_equals_a_move_against_the_computer_is_answered_once_clear(set_right):
     """The computer (Blue) opens e2:e2; Red's hand pushes a5 onto a4, which equals Red's a4:a5
     with a5 turned. Set right at once, the move is dropped and the computer never answered it
     (before, its answer was lit for a move nobody made); the token set back and a4 kept, the
@@ -282,7 +282,8 @@ def test_the_docs_print_the_doubt_table():
     from firmware_host.board import doubt
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "daemon.md"
-    assert doubt.table() in docs.read_text(), "run: python -m firmware_host.board.doubt, paste into docs/daemon.md"
+    assert doubt.table() in docs.read_text(), \
+        "run: python -m firmware_host.board.doubt, paste into docs/daemon.md"
 
 
 # ------------------------------------------------------------ a set-back deeper than the last turn
