@@ -45,3 +45,28 @@ def test_antipode_a_takeback_asked_while_the_last_ones_pawns_are_to_carry_is_ask
         assert pair._until(lambda: t1.board.held() == t2.board.held() == ())
     finally:
         pair.close()
+
+
+def test_anti_grid_two_moves_set_back_by_hand_pausing_halfway_reads_no_move():
+    """Paired Anti-Grid: Red (t1) plays k1-k7, Blue (t2) answers f12-f7. Red's players set both
+    back by hand, their own piece first (k7 back to k1, which is also a legal move of Red's),
+    pausing a second before Blue's piece goes back to f12. Meanwhile t1 says it waits
+    ("Taking back? ...") and t2 is told nothing; then t2 asks its players to undo 2 moves, and
+    agreed, both boards are back at the start."""
+    pair = Pair(Game.of("anti-grid", 6, "plain"), random.Random(0), kinds=())
+    try:
+        pair.act("move"), pair.act("move")
+        t1, t2 = pair.boards
+        assert t1.held() == t2.held() == ("k1-k7", "f12-f7")
+        begun = len(t2.events)
+        t1.lift("k7"), t1.run(100), t1.place("k1"), t1.run(1000)
+        assert any(line.startswith("Taking back? Set the rest back") for line in t1.screen())
+        t1.lift("f7"), t1.run(100), t1.place("f12")
+        assert pair._until(lambda: "Take back?" in t2.screen())
+        assert "Opponent asks to undo 2 moves" in t2.screen()
+        assert not [e for e in t2.events[begun:] if e["event"] in ("expect", "move")]
+        assert t1.held() == ("k1-k7", "f12-f7")
+        t2.press("ok")
+        assert pair._until(lambda: t1.held() == t2.held() == ())
+    finally:
+        pair.close()
