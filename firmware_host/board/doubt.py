@@ -55,8 +55,10 @@ DOUBTS = (
     Doubt("the position before the players' last move but for tokens its takeback turns over "
           "(in the hand), which equals an earlier position",
           "that one turn being taken back (held, then taken back after `takeback_ms`)",
-          "a deeper takeback: read only from a settled board whose every lifted piece is down "
-          "or was asked off, on one board and on paired boards",
+          "a deeper takeback (more than the players' last turn): only once the board has shown "
+          "that position, settled, for `takeback_ms` (a piece knocked off or a token in the hand "
+          "set down meanwhile takes nothing back, sends and answers nothing), on one board and "
+          "on paired boards",
           "last_move_in_hand, taken_back"),
     Doubt("against an opponent, a legal move whose every change goes towards the position "
           "before one of the players' own last turns",
