@@ -569,7 +569,9 @@ class Controller:
         if isinstance(intent, Play) and isinstance(self.phase, Awaiting):
             self._expect(intent)
         elif isinstance(intent, TakeBackTo):
+            made = getattr(self.phase, "touched", ())  # tokens turned back while it was asked
             self.take_back(intent.keep, then=intent.then)
+            judge.turned_back(self, made)
         elif isinstance(intent, StartGame):
             self.new_game(intent.game)
         elif isinstance(intent, Remember):

@@ -666,6 +666,18 @@ def held_back(c: Effects, board: Board) -> None:
                     touched(c, touch)
 
 
+def turned_back(c: Effects, made: Iterable[Touch]) -> None:
+    """A takeback made elsewhere (the other board agreed): the touches ``made`` meanwhile on
+    tokens it turns back count for its undoing (they were turned back by hand while it was
+    asked), as a takeback held off here counts them."""
+    phase = c.phase
+    undo = phase.undo if isinstance(phase, Restoring) else phase.turn if isinstance(phase, Following) else None
+    flips = frozenset().union(*(s.sites for s in undo.steps if s.action == "flip")) if undo else frozenset()
+    for touch in made:
+        if touch.site in flips:
+            touched(c, touch)
+
+
 def knock_undone(c: Effects, phase: Moving | Awaiting | Following | Choosing, board: Board) -> bool:
     """The players' last move, read as a token it turns lay off its switch (the hand may have
     knocked it off as the piece landed: a token pushed onto its neighbour equals a placement

@@ -70,3 +70,26 @@ def test_anti_grid_two_moves_set_back_by_hand_pausing_halfway_reads_no_move():
         assert pair._until(lambda: t1.held() == t2.held() == ())
     finally:
         pair.close()
+
+
+def test_antipode_tokens_turned_back_while_a_takeback_by_hand_is_asked_count_once_agreed():
+    """Paired Antipode: Blue's players (t1) place b1, turning a1, and regret it before Red
+    answers: they lift b1 and turn a1 back, then wait for Red's players (t2) to agree. Agreed,
+    t1 asks only for the pawn to be carried back, not for a1 to be turned again (before, it
+    asked "Flip a1", and a player who obeyed left a1 showing the wrong face)."""
+    pair = Pair(Game.of("antipode", None, "standard"), random.Random(1), kinds=())
+    try:
+        pair.act("move")
+        t1, t2 = pair.boards
+        assert t1.held() == ("b1:b1",)
+        t1.lift("b1"), t1.run(150), t1.lift("a1"), t1.run(300), t1.place("a1"), t1.run(150)
+        t1.settle(), t1.run(2000), t1.settle()
+        assert any(line.startswith("Take back asked") for line in t1.screen())
+        assert pair._until(lambda: "Take back?" in t2.screen())
+        t2.press("ok")
+        assert pair._until(lambda: t1.held() == t2.held() == ())
+        t1.settle()
+        assert not any("Flip" in line for line in t1.screen())
+        assert any("Blue pawn: b1 back to e1, then OK" in line for line in t1.screen())
+    finally:
+        pair.close()
