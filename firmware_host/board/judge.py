@@ -671,7 +671,8 @@ def turned_back(c: Effects, made: Iterable[Touch]) -> None:
     tokens it turns back count for its undoing (they were turned back by hand while it was
     asked), as a takeback held off here counts them."""
     phase = c.phase
-    undo = phase.undo if isinstance(phase, Restoring) else phase.turn if isinstance(phase, Following) else None
+    undo = phase.undo if isinstance(phase, Restoring) else (
+        phase.turn if isinstance(phase, Following) else None)
     flips = frozenset().union(*(s.sites for s in undo.steps if s.action == "flip")) if undo else frozenset()
     for touch in made:
         if touch.site in flips:
