@@ -314,19 +314,27 @@ KNOCKS_WITH_LANDINGS = {
 }
 
 
+@pytest.mark.parametrize("order", ["token_first", "piece_first"])
 @pytest.mark.parametrize("case", sorted(KNOCKS_WITH_LANDINGS))
-def test_antipode_a_knock_read_as_a_placement_with_landings_to_tap_set_right_leaves_no_move(case):
+def test_antipode_a_knock_read_as_a_placement_with_landings_to_tap_set_right_leaves_no_move(case, order):
     """Blue's hand pushes a token onto its empty neighbour: the board reads a placement there
     with that token turned and asks for the landing among several. Blue sets it right (the
-    token back, then the neighbour cleared): no move is recorded and nothing is asked (before,
-    the board kept asking for the landing and took Blue's next touch as one). When the placed
-    token is itself a landing, its lift may be that tap: the board says it waits, then drops
-    the move."""
+    token back and the neighbour cleared, in either order): no move is recorded and nothing is
+    asked (before, the board kept asking for the landing and took Blue's next touch as one, or
+    counted the token's return as a flip of Blue's next move). When the placed token is itself
+    a landing, its lift may be that tap: the board says it waits, then drops the move."""
     before, token, onto, landing = KNOCKS_WITH_LANDINGS[case]
     stream = Stream().switch(token, False).switch(onto, True, after=30).wait(600).settle()
-    stream.place(token).lift(onto, after=300).settle().wait(2000).settle()
+    if order == "token_first":
+        stream.place(token).lift(onto, after=300)
+    else:
+        stream.lift(onto).place(token, after=300)
+    stream.settle().wait(2000).settle()
     events = _antipode(stream, before)
     assert of(events, "guide")[-1]["action"] == "pick"  # read as the placement, landing asked
     assert moves(events) == [] and events[-1]["moves"] == before
     assert said(events, f"{token} knocked off")
     assert said(events, "Knock set right? Dropped in a moment, or set it as it was") == landing
+    stream.place(onto).settle()  # Blue now places there for real: the token is still to turn
+    flips = [g for g in of(_antipode(stream, before), "guide") if g == {"action": "flip", "sites": [token]}]
+    assert len(flips) == 2  # asked of the knock read as the move, then of the move
