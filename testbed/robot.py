@@ -46,8 +46,9 @@ from testbed.hands import NOISE, Hand, Segment, do
 #: capture made by lifting the moving piece and the captured one together, held a while;
 #: ``turn back``: a set-back by hand of the last turn turning its tokens back at once, held up
 #: to 2 s (the pieces may then equal an earlier position; not on paired boards, where the other
-#: board may refuse the takeback and the board does not count them); ``slow``: a set-back by hand with
-#: pauses, so that the boards it passes through settle (half of it may be a legal move).
+#: board may refuse the takeback and nobody then asks to turn them over again); ``slow``: a
+#: set-back by hand with pauses, so that the boards it passes through settle (half of it may
+#: be a legal move).
 KINDS = (*NOISE, "rest", "knock", "order", "hold", "crash", "two hands", "turn back", "slow")
 #: Every game and variant the robot plays, small: (name, size, variant).
 GAMES = (("antipalos", 3, "two"), ("antipalos", 3, "team"), ("antipalos", 3, "cut-throat-3"),
@@ -686,7 +687,7 @@ class Robot:
             elif site not in target:  # in the hand as it was (set down so if the board asks)
                 self.in_hand[site] = self.faces.pop(site, None)
         if ("turn back" in self.kinds and keep == len(self.moves) - 1 and not self.board.remote_side()
-                and self.rng.random() < 0.5):  # paired, the other board may yet say no: not yet
+                and self.rng.random() < 0.5):  # paired, the other board may yet say no
             turned = {s for s in target & here if was.get(s) and self.faces.get(s) not in (None, was[s])}
             self._flip(seg, turned, (0.2, 2.0))  # turned back with the set-back, the board not asked
         self._perform(seg)
