@@ -36,7 +36,7 @@ SLOW = {"tests/board/test_robot.py", "tests/net/mqtt/test_field.py", "tests/robu
         "tests/robustness/test_faults.py"}
 #: The daemon's test folders (tests/net/'s are ``unit`` tests, or ``broker``/``browser``).
 DAEMON = tuple(f"tests/{package}/" for package in
-               ("actions", "board", "cli", "daemon", "plan", "runtime", "store", "ui"))
+               ("actions", "board", "cli", "plan", "runtime", "store", "ui"))
 DOCS = "tests/docs/"
 #: The markers that say what a test needs; a test with none of them is a ``unit`` test.
 KINDS = ("browser", "broker", "slow", "daemon", "docs")

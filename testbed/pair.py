@@ -27,7 +27,7 @@ from testbed.robot import KINDS, Robot
 
 #: What the robots at a pair of boards intend, and how often (weights).
 PAIR_MIX = {"move": 60, "correct": 5, "takeback menu": 5, "takeback command": 3,
-            "takeback hands": 4, "new_game menu": 2, "new_game command": 1, "restart": 3}
+            "takeback hands": 4, "new_game menu": 2, "new_game command": 1, "restart": 3, "knock": 3}
 #: How long to wait for what the other board sends (ms of the virtual clock).
 WAIT_MS = 8000
 
@@ -69,6 +69,8 @@ class Paired:
             self.take_back(robot, other, source)
         elif what == "new_game":
             self.new_game(robot, other, source)
+        elif what == "knock":
+            next((r for r in self.robots if r.at_table()), robot).knock()
         elif what == "restart":
             game_id, theirs = robot.board.game_id(), other.board.game_id()
             robot.restart()

@@ -42,8 +42,14 @@ from testbed.hands import NOISE, Hand, Segment, do
 #: What the robot may mix into its play: the hands' noise, pieces resting on a wrong site before
 #: going on (read as a move, then corrected), a neighbour knocked off and left for the board to
 #: point out, follow-ups made in the player's own order rather than the lights', tokens held a
-#: while as they are turned, the daemon restarting in the middle of a turn.
-KINDS = (*NOISE, "rest", "knock", "order", "hold", "crash")
+#: while as they are turned, the daemon restarting in the middle of a turn; ``two hands``: a
+#: capture made by lifting the moving piece and the captured one together, held a while;
+#: ``turn back``: a set-back by hand of the last turn turning its tokens back at once, held up
+#: to 2 s (the pieces may then equal an earlier position; not on paired boards, where the other
+#: board may refuse the takeback and nobody then asks to turn them over again); ``slow``: a
+#: set-back by hand with pauses, so that the boards it passes through settle (half of it may
+#: be a legal move).
+KINDS = (*NOISE, "rest", "knock", "order", "hold", "crash", "two hands", "turn back", "slow")
 #: Every game and variant the robot plays, small: (name, size, variant).
 GAMES = (("antipalos", 3, "two"), ("antipalos", 3, "team"), ("antipalos", 3, "cut-throat-3"),
          ("antipalos", 3, "cut-throat-4"), ("antipode", None, "standard"),
@@ -53,7 +59,7 @@ GAMES = (("antipalos", 3, "two"), ("antipalos", 3, "team"), ("antipalos", 3, "cu
 #: What the robot intends when nothing asks, and how often (weights): moves, mostly.
 MIX = {"move": 60, "correct": 6, "takeback menu": 4, "takeback command": 3, "takeback hands": 4,
        "new_game menu": 2, "new_game command": 1, "players menu": 2, "players command": 1,
-       "restart": 3}
+       "restart": 3, "knock": 3}
 #: How many rounds of doing what the board asks an intention may take before the robot says the
 #: board is stuck.
 PATIENCE = 12
@@ -174,8 +180,38 @@ class Robot:
             self.players(self.rng.choice([None, *self.state.sides]), source)
         elif what == "restart":
             self.restart()
+        elif what == "knock":
+            self.knock()
         else:
             raise ValueError(f"unknown intention {intention!r}")
+
+    def knock(self) -> bool:
+        """The side to move (at the table) knocks a token onto an empty neighbour so that the
+        pieces equal one of its legal moves (a placement there turning that token), holds it
+        0.6 s, then sets it right, in either order: no move was made, and the board must say
+        none (against an opponent, send none). False when no knock here equals a move."""
+        self.follow()
+        if not self.at_table() or self.state.outcome():
+            return False
+        found = _knocks_to_moves(self.state)
+        if not found:
+            return False
+        token, onto = self.rng.choice(found)
+        seg = Segment()
+        seg.add("lift", token)
+        seg.add("place", onto, gap=0.03)
+        self._perform(seg)
+        self.board.settle()  # read as the move, its token in the hand
+        seg = Segment()
+        steps = [("place", token), ("lift", onto)]
+        self.rng.shuffle(steps)
+        for kind, site in steps:
+            seg.add(kind, site, gap=self.rng.uniform(0.1, 0.5))
+        self._perform(seg)
+        self.correctable = False
+        self.follow()
+        self.check()
+        return True
 
     def move(self) -> None:
         """Make a legal move of the side to move, if it is played here; else let the opponent's
@@ -538,7 +574,11 @@ class Robot:
             return self._perform(seg)
         early = self._early(seg, real) if "order" in self.kinds and rng.random() < 0.5 else ""
         start = seg.t
-        after = self.hand.change(seg, real.emptied, real.filled, here)
+        if early == "two hands":  # the moving piece is in the hand already
+            here = here - real.emptied - real.follow_ups[0].sites
+            after = self.hand.change(seg, frozenset(), real.filled, here)
+        else:
+            after = self.hand.change(seg, real.emptied, real.filled, here)
         self.hand.noise(seg, start, after, here, real.emptied | real.filled | _touches(state, real))
         if early == "tap placement":
             self.hand.tap(seg, min(real.filled), after)
@@ -553,6 +593,11 @@ class Robot:
         steps, here, landing = real.follow_ups, self.board.occupied(), self._landing()
         flips = {s for step in steps if step.action == "flip" for s in step.sites}
         if steps and steps[0].action == "remove":
+            if "two hands" in self.kinds and self.rng.random() < 0.5:  # both lifted, held
+                for site in (*sorted(real.emptied), *sorted(steps[0].sites)):
+                    seg.add("lift", site, gap=self.rng.uniform(0.02, 0.1))
+                seg.t += self.rng.uniform(0.2, 1.0)
+                return "two hands"
             self.hand.step(seg, steps[0], here)
             return "remove"
         if landing is not None and landing in real.filled:
@@ -634,12 +679,17 @@ class Robot:
         seg = Segment()
         order = sorted(here ^ target)
         self.rng.shuffle(order)
+        gaps = (0.3, 1.0) if "slow" in self.kinds and self.rng.random() < 0.3 else (0.05, 0.2)
         for site in order:
-            seg.add("place" if site in target else "lift", site, gap=self.rng.uniform(0.05, 0.2))
+            seg.add("place" if site in target else "lift", site, gap=self.rng.uniform(*gaps))
             if site in target and site in was:
                 self.faces[site] = was[site]
             elif site not in target:  # in the hand as it was (set down so if the board asks)
                 self.in_hand[site] = self.faces.pop(site, None)
+        if ("turn back" in self.kinds and keep == len(self.moves) - 1 and not self.board.remote_side()
+                and self.rng.random() < 0.5):  # paired, the other board may yet say no
+            turned = {s for s in target & here if was.get(s) and self.faces.get(s) not in (None, was[s])}
+            self._flip(seg, turned, (0.2, 2.0))  # turned back with the set-back, the board not asked
         self._perform(seg)
 
     def _keep(self) -> int | None:
@@ -772,6 +822,26 @@ def _knock_clear(states: list[GameState], board: frozenset[str], site: str, move
     if {b for b in near if _a_move_shows(state, b)} != {board}:
         return False
     return not (before and _a_move_shows(before[0], knocked))
+
+
+def _knocks_to_moves(state: GameState) -> list[tuple[str, str]]:
+    """(token, empty site) pairs such that the token pushed onto that site leaves the pieces
+    as a legal move of the side to move shows them with the token in the hand: a placement
+    there that turns the token over and may land the pawn on it (Antipode's a4:a5, a5 knocked
+    onto a4; other landings may be offered to tap).
+
+    >>> from engines import new_game
+    >>> _knocks_to_moves(new_game("antipalos", 3))
+    []
+    """
+    out = []
+    for move in sorted(state.legal_moves(), key=state.notation):
+        real = state.realisations(move)[0]
+        steps = real.follow_ups
+        if (not real.emptied and len(real.filled) == 1 and [s.action for s in steps] == ["flip", "pick"]
+                and steps[0].sites == steps[1].sites and len(steps[0].sites) == 1):
+            out.append((min(steps[0].sites), min(real.filled)))
+    return out
 
 
 def _move_of(state: GameState, emptied: frozenset[str], filled: frozenset[str]):

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Literal, TypeVar, cast
 from engines.core import FollowUp, GameState, IllegalMove, Outcome
 from firmware_host.actions.commands import (Again, Command, HouseRule, NewGame, PowerOff, SetBrightness,
                                             SetPlayers, ShowIP, ShowToday, TakeBack)
-from firmware_host.board import events as ev, judge, recognise
+from firmware_host.board import doubt, events as ev, judge, recognise
 from firmware_host.board.events import Event
 from firmware_host.ui import menu as menus
 from firmware_host.store.config import ConfigError, Timing
@@ -173,10 +173,11 @@ class Controller:
     def seen(self) -> Seen:
         """What an opponent sees now."""
         r, phase = self.record, self.phase
-        awaiting = phase.awaits_answer() or self._opponent_next()
+        undecided = phase.in_doubt()  # the players' move may have been a knock
+        awaiting = (phase.awaits_answer() and not undecided) or self._opponent_next()
         pending = self.pending.text if self.pending else None
-        return Seen(r.game, r.game_id, tuple(r.moves), tuple(r.states), awaiting, phase.final, pending,
-                    r.token, tuple(r.rewrites))
+        return Seen(r.game, r.game_id, tuple(r.moves), tuple(r.states), awaiting,
+                    phase.final and not undecided, pending, r.token, tuple(r.rewrites))
 
     def snapshot(self) -> Snapshot:
         """Everything the frame and the screen are drawn from."""
@@ -491,7 +492,8 @@ class Controller:
         if state.outcome():
             return self._game_over()
         if self.opponent and state.to_move == self.opponent.side_in(state):
-            return self.go(Awaiting(correctable=correctable, late=late, touched=touched, last=last))
+            return self.go(Awaiting(correctable=correctable, late=late, touched=touched, last=last,
+                                    doubted=doubt.opened(self._now, self.record.board, last, correctable)))
         self.go(Moving(correctable=correctable, late=late, touched=touched, last=last))
         due = state.due()
         if due is not None:
@@ -606,7 +608,9 @@ class Controller:
         if isinstance(intent, Play) and self.phase.opponents_turn:
             self._expect(intent)
         elif isinstance(intent, TakeBackTo):
+            made = self.phase.touches()  # tokens turned back while it was asked
             self.take_back(intent.keep, then=intent.then)
+            judge.turned_back(self, made)
         elif isinstance(intent, StartGame):
             self.new_game(intent.game)
         elif isinstance(intent, Remember):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Callable, Protocol, TypeVar, cast
+from typing import Any, Callable, Iterable, Protocol, TypeVar, cast
 
 from firmware_host.board import recognise
 from firmware_host.board.events import Event, Guide
@@ -307,6 +307,8 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
         return False
     if index < len(c.record.moves) - 1 and corrected(c, phase, board):
         return True  # a different last move explains it better than undoing several
+    if set_back_deeper(c, phase, board, index):
+        return True
     c.in_sync()
     if c.opponent:
         answer = c.opponent.takeback(c.seen(), index)
@@ -320,6 +322,22 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
             return True
         index = answer
     c.take_back(index)
+    return True
+
+
+def set_back_deeper(c: Effects, phase: Phase, board: Board, index: int) -> bool:
+    """The board shows a position deeper than the players' last turn (a knocked piece, or a
+    token in the hand, can leave the pieces so): it is taken back only once the board has shown
+    it, settled, for ``takeback_ms``; meanwhile nothing is taken back, sent or answered."""
+    if index >= len(c.record.moves) - 1 or index in own_last_turns(c) or not phase.turning:
+        return False
+    doubted = phase.set_back_since()
+    if doubted == (-math.inf, board):
+        return False  # it has stood: a takeback
+    c.in_sync()
+    c.light_targets(frozenset())
+    if doubted is None or doubted[1] != board:
+        c.go(phase.setting_back(c.now, board))
     return True
 
 
@@ -463,6 +481,18 @@ def step_under_way(c: Effects, phase: Following, board: Board) -> bool:
     return False
 
 
+def knock_set_right(c: Effects, phase: Following | Choosing, board: Board) -> bool:
+    """The move (or the moves offered) read while a token it turns lay off its switch, and the
+    board shows the position before it again (a knock set right, or a tap on the placed token
+    under way): once shown for ``takeback_ms``, the move is dropped, nothing asked back. While
+    offered, the placed piece off and the token still in the hand: quiet, the token awaited."""
+    last = phase.knocked_turn()
+    if phase.offering and last is not None and board == c.record.board - last.knocked:
+        c.in_sync()
+        return True
+    return knock_undone(c, phase, board)
+
+
 def next_side_token_in_hand(c: Effects, phase: Following, board: Board) -> bool:
     """Only steps the sensors cannot see are left, and the next side lifts only tokens its
     moves turn over or tap (a flip made early): quiet, their return kept for its turn."""
@@ -571,8 +601,8 @@ def row(phase: type[P], *rules: Callable[[Effects, P, Board], bool]) -> tuple[ty
 SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict((
     row(Moving, start_again, in_position, a_move, a_move_in_hand, ok_then_move, piece_in_hand,
         due_under_way, last_move_in_hand, taken_back, corrected, token_in_hand, out_of_sync),
-    row(Choosing, start_again, at_choice, touch_under_way, next_side_chose, choice_dropped),
-    row(Following, start_again, steps_shown, step_under_way, last_move_in_hand, taken_back,
+    row(Choosing, start_again, at_choice, knock_set_right, touch_under_way, next_side_chose, choice_dropped),
+    row(Following, start_again, steps_shown, knock_set_right, step_under_way, last_move_in_hand, taken_back,
         next_side_began, next_side_token_in_hand, corrected, out_of_sync),
     row(Awaiting, start_again, opponent_move_made, in_position, opponent_move_under_way,
         last_move_in_hand, rethought, taken_back, out_of_sync),
@@ -585,8 +615,10 @@ def settled(c: Effects, board: Board) -> None:
     """Judge the settled ``board``: the first rule of the phase's row that applies decides (a
     hold of the last move's pieces ends when the board shows anything else). A turn that
     began on it (the last one's steps done) is judged on it too: a piece already off counts."""
-    if c.phase.held_since() is not None and not before_last(c, board):
-        c.go(c.phase.unheld())
+    phase = c.phase
+    if phase.held_since() is not None and (board != c.record.board if phase.offering
+                                           else not before_last(c, board)):
+        c.go(phase.unheld())
     moves = len(c.record.moves)
     _decide(c, board)
     began = len(c.record.moves) != moves and c.phase.turning
@@ -605,6 +637,10 @@ def held_back(c: Effects, board: Board) -> None:
     """The players' last move held off the board for ``takeback_ms``: taken back."""
     phase = c.phase
     c.go(phase.unheld())
+    if (last := phase.knock_pending()) and board == knock_before(c, phase):
+        return drop_knock(c, last)  # no tap under way: the knock set right
+    if phase.offering:
+        return
     if before_last(c, board):
         flips, moves = undo_flips(c), len(c.record.moves)
         taken_back(c, phase.fixed(), c.record.boards[-2])
@@ -614,22 +650,52 @@ def held_back(c: Effects, board: Board) -> None:
                     touched(c, touch)
 
 
-def knock_undone(c: Effects, phase: Moving | Awaiting | Following, board: Board) -> bool:
+def turned_back(c: Effects, made: Iterable[Touch]) -> None:
+    """A takeback made elsewhere (the other board agreed): the touches ``made`` meanwhile on
+    tokens it turns back count for its undoing (they were turned back by hand while it was
+    asked), as a takeback held off here counts them."""
+    undo = c.phase.unseen()
+    flips = frozenset().union(*(s.sites for s in undo.steps if s.action == "flip")) if undo else frozenset()
+    for touch in made:
+        if touch.site in flips:
+            touched(c, touch)
+
+
+def knock_undone(c: Effects, phase: Moving | Awaiting | Following | Choosing, board: Board) -> bool:
     """The players' last move, read as a token it turns lay off its switch (the hand may have
     knocked it off as the piece landed: a token pushed onto its neighbour equals a placement
     with a flip), undone on its own board before the next side began: the knock undone. The
-    move is dropped at once, nothing asked to turn back or carry (no flip was made)."""
-    last = phase.last_turn()
-    if not (last and last.knocked and phase.correctable and c.opponent is None
-            and board == c.record.boards[-2]):
+    move is dropped at once, nothing asked to turn back or carry (no flip was made). Against an
+    opponent, only while the move is in doubt (neither sent nor answered yet). While its steps
+    are still followed or its landing chosen and the placed token lifted may be a tap on it
+    under way, once the board has shown it for ``takeback_ms``."""
+    last = phase.knocked_turn()
+    if not (last and (phase.may_correct() or phase.offering) and board == knock_before(c, phase)
+            and (c.opponent is None or not phase.opponents_turn or phase.in_doubt())):
         return False
     c.in_sync()
     c.light_targets(frozenset())
-    text = c.record.moves[-1]
-    c.drop_last()
+    if phase.tap_maybe(board):
+        if phase.held_since() is None:
+            c.go(phase.hold(c.now))
+        return True
+    drop_knock(c, last)
+    return True
+
+
+def knock_before(c: Effects, phase: Phase) -> Board:
+    """The board before the move read as a knock (while offered, it is not recorded yet)."""
+    return c.record.board if phase.offering else c.record.boards[-2]
+
+
+def drop_knock(c: Effects, last: Turn) -> None:
+    """The move read from a knock set right dropped (or no longer offered): nothing asked back."""
+    offered = c.phase.offering
+    text = c.record.state.notation(last.move) if offered else c.record.moves[-1]
+    if not offered:
+        c.drop_last()
     c.begin_turn()
     c.flash(f"Took back {text}: {', '.join(c.record.sorted(last.knocked))} knocked off")
-    return True
 
 
 def before_last(c: Effects, board: Board) -> bool:

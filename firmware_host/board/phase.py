@@ -59,6 +59,8 @@ class _Phase:
     says_differs: ClassVar[bool] = True
     #: Whether the opponent is to move (its move, once it comes, is for the players to carry out).
     opponents_turn: ClassVar[bool] = False
+    #: Whether several moves are offered (none recorded yet).
+    offering: ClassVar[bool] = False
 
     def expected(self, position: Board) -> Board:
         """The occupancy the board should show, the game's ``position`` recorded."""
@@ -100,6 +102,36 @@ class _Phase:
 
     def unheld(self) -> Self:
         """This phase with no hold of the last move."""
+        return self
+
+    def hold(self, now: float) -> Self:
+        """This phase holding the last move back since ``now`` (phases that hold one)."""
+        return self
+
+    def knocked_turn(self) -> Turn | None:
+        """The players' last move (or the moves offered), if read while a token it turns lay
+        off its switch (a knock, maybe: see ``doubt.py``)."""
+        return None
+
+    def knock_pending(self) -> Turn | None:
+        """The move followed or offered, read while a token it turns lay off its switch, whose
+        drop waits for a tap that may be under way."""
+        return None
+
+    def tap_maybe(self, board: Board) -> bool:
+        """Whether a site lifted from ``board`` may be a tap under way (a landing to choose)."""
+        return False
+
+    def in_doubt(self) -> bool:
+        """Whether the players' move may have been a knock: neither sent nor answered yet."""
+        return False
+
+    def set_back_since(self) -> tuple[float, Board] | None:
+        """Since when the board has shown a set-back under way, and that board (``doubted``)."""
+        return None
+
+    def setting_back(self, now: float, board: Board) -> Self:
+        """This phase with a set-back to ``board`` under way since ``now``."""
         return self
 
     def fixed(self) -> Self:
@@ -183,7 +215,9 @@ class _Turning(_Phase):
     shows (pointed out after a while).
     ``doubted``: since when (ms) the board has shown a move that only goes towards the position
     before one of the players' own last turns, and that board (a takeback by hand may be under
-    way, until ``takeback_ms`` pass; ``-inf``: they passed, it is a move).
+    way, until ``takeback_ms`` pass; ``-inf``: they passed, it is a move); in :class:`Awaiting`,
+    since when the players' last move, read while a token it turns lay off its switch, has stood
+    (a knock, maybe: neither sent nor answered until ``takeback_ms`` pass; see ``doubt.py``).
     ``last``: the players' last turn while its landing may still be chosen again (``Turn.early``).
     """
 
@@ -205,6 +239,18 @@ class _Turning(_Phase):
 
     def unheld(self) -> Self:
         return replace(self, held=None)
+
+    def hold(self, now: float) -> Self:
+        return replace(self, held=now)
+
+    def knocked_turn(self) -> Turn | None:
+        return self.last if self.last is not None and self.last.knocked else None
+
+    def set_back_since(self) -> tuple[float, Board] | None:
+        return self.doubted
+
+    def setting_back(self, now: float, board: Board) -> Self:
+        return replace(self, doubted=(now, board))
 
     def fixed(self) -> Self:
         return replace(self, correctable=False)
@@ -247,11 +293,37 @@ class Moving(_Turning):
 @dataclass(frozen=True)
 class Choosing(_Phase):
     """Several moves explain the board: the ``choice`` among them. ``late`` as for
-    :class:`Moving`."""
+    :class:`Moving`; ``held``: since when (ms) the board has shown the position again, the
+    moves having been read while a token they turn lay off its switch (a knock set right, or a
+    tap on the placed token under way)."""
 
     final: ClassVar[bool] = False
+    offering: ClassVar[bool] = True
     choice: TurnChoice
     late: frozenset[str] = frozenset()
+    held: float | None = None
+
+    def held_since(self) -> float | None:
+        return self.held
+
+    def unheld(self) -> Self:
+        return replace(self, held=None)
+
+    def hold(self, now: float) -> Self:
+        return replace(self, held=now)
+
+    def knocked_turn(self) -> Turn | None:
+        turns = self.choice.turns
+        return turns[0] if all(t.knocked for t in turns) else None
+
+    def knock_pending(self) -> Turn | None:
+        return self.knocked_turn()
+
+    def tap_maybe(self, board: Board) -> bool:
+        return bool((self.choice.board - board) & self.choice.handled)
+
+    def lapsed(self, now: float, takeback_ms: float, quiet: bool) -> Self | Held | None:
+        return "held" if self.held is not None and now - self.held >= takeback_ms and quiet else None
 
     def pieces(self, position: Board) -> Board:
         return self.choice.board
@@ -294,6 +366,18 @@ class Following(_Phase):
 
     def unheld(self) -> Self:
         return replace(self, held=None)
+
+    def hold(self, now: float) -> Self:
+        return replace(self, held=now)
+
+    def knocked_turn(self) -> Turn | None:
+        return self.turn if self.turn.knocked else None
+
+    def knock_pending(self) -> Turn | None:
+        return self.knocked_turn()
+
+    def tap_maybe(self, board: Board) -> bool:
+        return bool((self.turn.board() - board) & self.turn.to_touch())
 
     def fixed(self) -> Self:
         return replace(self, correctable=False)
@@ -341,6 +425,9 @@ class Awaiting(_Turning):
 
     def awaits_answer(self) -> bool:
         return self.pending is None
+
+    def in_doubt(self) -> bool:
+        return self.doubted is not None and self.doubted[0] > -math.inf
 
     def answered(self, pending: Pending) -> Self:
         return replace(self, pending=pending)

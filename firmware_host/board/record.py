@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, cast
+from typing import Any, Iterable, Mapping, Sequence, cast
 
 from engines.core import FollowUp, GameState, Outcome
 from engines.core.options import write_options
@@ -42,7 +42,8 @@ from firmware_host.store.storage import Storage
 class Standing:
     """The game as recorded at one moment, as a snapshot shows it: the ``game``, its ``state``,
     the occupancy it shows (``board``), the ``moves``, the ``result`` and ``score`` lines (see
-    :func:`~firmware_host.board.game.result_lines`) and the engine's ``order`` of the sites."""
+    :func:`~firmware_host.board.game.result_lines`), the engine's ``order`` of the sites and the
+    occupancy after each move (``boards``)."""
 
     game: Game
     state: GameState[Any]
@@ -51,10 +52,15 @@ class Standing:
     result: str | None
     score: str | None
     order: Mapping[str, int]
+    boards: tuple[frozenset[str], ...] = ()
 
     def sorted(self, sites: Iterable[str]) -> list[str]:
         """Sites in the engine's order."""
         return sorted(sites, key=lambda s: self.order.get(s, len(self.order)))
+
+    def earlier(self, board: frozenset[str]) -> int | None:
+        """The number of moves of the most recent earlier position showing ``board``."""
+        return _earlier(self.boards, board)
 
 
 class GameRecord:
@@ -87,7 +93,8 @@ class GameRecord:
         """The game as it stands now, as a value."""
         state = self.state
         result, score = result_lines(state.outcome(), self.match)
-        return Standing(self.game, state, self.board, tuple(self.moves), result, score, self._order)
+        return Standing(self.game, state, self.board, tuple(self.moves), result, score, self._order,
+                        tuple(self.boards))
 
     @classmethod
     def begin(cls, storage: Storage, game: Game, match: OngoingMatch | None = None,
@@ -131,10 +138,7 @@ class GameRecord:
 
     def earlier(self, board: frozenset[str]) -> int | None:
         """The number of moves of the most recent earlier position showing ``board``."""
-        for index in range(len(self.boards) - 2, -1, -1):
-            if self.boards[index] == board:
-                return index
-        return None
+        return _earlier(self.boards, board)
 
     # ------------------------------------------------------------------ changing
     def history(self) -> str:
@@ -251,3 +255,15 @@ def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp,
     except (TypeError, ValueError):
         raise ValueError("the stored history's steps to undo cannot be read") from None
     return token, [tuple(r) for r in rewrites], steps, by
+
+
+def _earlier(boards: Sequence[frozenset[str]], board: frozenset[str]) -> int | None:
+    """The index of the most recent of ``boards`` but the last that is ``board``.
+
+    >>> _earlier([frozenset(), frozenset("a"), frozenset()], frozenset())
+    0
+    """
+    for index in range(len(boards) - 2, -1, -1):
+        if boards[index] == board:
+            return index
+    return None

@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from firmware_host.board import recognise
 from firmware_host.board.game import win_sites
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
 from firmware_host.board.record import Standing
@@ -42,6 +43,11 @@ LIGHTS: dict[LightKind, Led] = {
 #: Said while a move that goes towards the position before one of the players' own last turns
 #: waits to be read (a takeback by hand may be under way).
 SET_BACK = "Taking back? Set the rest back, or it is a move in a moment"
+#: What the screen says while a move offered, read with a token off its switch, may have been
+#: a knock set right (or the placed token lifted is a tap on it under way).
+KNOCK_SET_RIGHT = "Knock set right? Dropped in a moment, or set it as it was"
+#: What the screen says while a set-back deeper than the players' last turn waits.
+SET_BACK_DEEPER = "Taking back {n} moves in a moment, or set it as it was"
 #: What the screen says while the board is guided back, by why.
 RESTORE_WORDS: dict[Why, str] = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}",
                                  "refused": "{Fix}"}
@@ -146,9 +152,8 @@ def _moving(phase: Moving, snap: Snapshot) -> str | None:
     the whole turn, else what anyone is asked (:func:`_anyone`)."""
     if (held := _held(phase, snap)) is not None:
         return held
-    doubted = phase.doubted
-    if doubted is not None and doubted[1] == snap.board and doubted[0] > -math.inf:
-        return SET_BACK
+    if (back := _set_back(phase, snap)) is not None:
+        return back
     if (in_hand := _in_hand(phase, snap)) is not None:
         return in_hand
     if (due := snap.record.state.due()) is not None:
@@ -157,9 +162,12 @@ def _moving(phase: Moving, snap: Snapshot) -> str | None:
 
 
 def _awaiting(phase: Awaiting, snap: Snapshot) -> str | None:
-    """A hold of the last move, a token in the hand, else the opponent's move to carry out."""
+    """A hold of the last move, a set-back under way, a token in the hand, else the opponent's
+    move to carry out."""
     if (held := _held(phase, snap)) is not None:
         return held
+    if (back := _set_back(phase, snap)) is not None:
+        return back
     if (in_hand := _in_hand(phase, snap)) is not None:
         return in_hand
     return phase.pending.say if phase.pending else None
@@ -175,7 +183,9 @@ def _following(phase: Following, snap: Snapshot) -> str | None:
 
 
 def _choosing(phase: Choosing, snap: Snapshot) -> str | None:
-    """How to choose among the moves."""
+    """A knock set right, maybe, else how to choose among the moves."""
+    if phase.held is not None:
+        return KNOCK_SET_RIGHT
     return phase.choice.instruction(snap.record.state.notation)
 
 
@@ -201,6 +211,17 @@ def _held(phase: Moving | Awaiting | Following, snap: Snapshot) -> str | None:
     if snap.board < snap.record.board:
         return f"{move} lifted: set it down again, or leave it off to take it back"
     return f"{move} undone: taken back in a moment, or set it as it was"
+
+
+def _set_back(phase: Moving | Awaiting, snap: Snapshot) -> str | None:
+    """A set-back by hand under way: of the players' last turn (or a move, maybe), or deeper."""
+    doubted = phase.doubted
+    if doubted is None or doubted[0] == -math.inf or not doubted[1] == snap.board != snap.record.board:
+        return None
+    index = snap.record.earlier(snap.board)
+    if index is None or recognise.candidates(snap.record.state, snap.board):  # a move, maybe
+        return SET_BACK
+    return SET_BACK_DEEPER.format(n=len(snap.record.moves) - index)
 
 
 def _in_hand(phase: Moving | Awaiting, snap: Snapshot) -> str | None:

@@ -59,10 +59,12 @@ class OneBoard(RuleBasedStateMachine):
     """One board, one robot: every game, with the computer or without, on the default wiring or
     one read from a layout file, every intention: moves with noise, corrections, takebacks from
     the menu, a command or by hand, new games, the players changed, restarts (in the middle of
-    a turn too)."""
+    a turn too), a token knocked onto its neighbour so that the pieces equal a legal move, then
+    set right."""
 
     act = acting("move", "move", "correct", "takeback menu", "takeback command", "takeback hands",
-                 "new_game menu", "new_game command", "players menu", "players command", "restart")
+                 "new_game menu", "new_game command", "players menu", "players command", "restart",
+                 "knock")
 
     @initialize(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32),
                 computer=st.booleans(), shuffled=st.booleans())
@@ -86,10 +88,10 @@ class OneBoard(RuleBasedStateMachine):
 
 class TwoBoards(RuleBasedStateMachine):
     """Two boards paired through a bus that drops, repeats and delays messages: moves with
-    noise, corrections, takebacks from every source, new games and restarts."""
+    noise, corrections, takebacks from every source, new games, restarts and knocks set right."""
 
     act = acting("move", "move", "correct", "takeback menu", "takeback command", "takeback hands",
-                 "new_game menu", "new_game command", "restart")
+                 "new_game menu", "new_game command", "restart", "knock")
 
     @initialize(data=st.data(), seed=st.integers(0, 2**32), faulty=st.booleans())
     def start(self, data, seed, faulty):

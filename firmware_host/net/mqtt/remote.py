@@ -421,10 +421,13 @@ class Remote:
         return []
 
     def _publish(self, seen: Seen) -> None:
-        """This board's game, once its moves are final; a game played with the other board is
-        not published before the broker was heard (a restarted board reads back what it kept
-        there first) or the other board is out of reach."""
-        if not seen.final:
+        """This board's game, once its moves are final, or at once with a takeback request or
+        an answer made while steps are still under way here (a takeback's pawn to carry back);
+        a game played with the other board is not published before the broker was heard (a
+        restarted board reads back what it kept there first) or the other board is out of
+        reach."""
+        news = self._sent_key is None or self._sent_key[4:] != (self._ask, self._answer)
+        if not (seen.final or news and (self._ask or self._answer)):
             return
         with self._lock:
             heard = self._own_heard or self._peer is not None or self._online is not None

@@ -1,15 +1,19 @@
-"""Issue 46: what the players' hands mean. The board senses presence only, so a position the
-hands pass through on the way (a captured piece taken off first, a token lifted to be turned, a
-neighbour knocked off, the first of two pieces set back) can equal an earlier position or a
-legal move. Each case is a sensor stream written as the players act, with what they expect the
-board to say and record.
+"""What the players' hands mean. The board senses presence only, so a position the hands pass
+through on the way (a captured piece taken off first, a token lifted to be turned, a neighbour
+knocked off, the first of two pieces set back) can equal an earlier position or a legal move.
+Each case is a sensor stream written as the players act, with what they expect the board to say
+and record: on one board, against the computer and on paired boards (the doubt table,
+``firmware_host/board/doubt.py``).
 """
 
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+
+from firmware_host.board.controller import Game
 
 from testbed.streams import Stream, after, board_after, kinds, moves, of, run, said
 
@@ -190,3 +194,147 @@ def test_antipode_a_takeback_by_hand_through_an_earlier_position_takes_back_one_
     stream.press("ok").settle()
     events = _antipode(stream, BEFORE_G5_I5)
     assert events[-1]["moves"] == BEFORE_G5_I5 and events[-1]["position"]["to_move"] == "blue"
+
+
+# ------------------------------------------------------------ a knock against an opponent
+def _knock_on(state) -> tuple[str, str, str]:
+    """A token the side to move may knock onto an empty neighbour so that the board equals one
+    of its legal moves (a placement on the neighbour turning that token, the pawn landing on
+    it): (the token, the neighbour, the move)."""
+    for move in sorted(state.legal_moves(), key=state.notation):
+        real = state.realisations(move)[0]
+        steps = real.follow_ups
+        if (not real.emptied and len(real.filled) == 1 and [s.action for s in steps] == ["flip", "pick"]
+                and steps[0].sites == steps[1].sites and len(steps[0].sites) == 1):
+            return min(steps[0].sites), min(real.filled), state.notation(move)
+    raise AssertionError("no knock equals a move here")
+
+
+def _knock(board, token: str, onto: str, set_right: bool) -> None:
+    """The hand pushes ``token`` onto ``onto`` (0.03 s), held there 0.6 s, then the token is set
+    back on its site; ``set_right``: ``onto`` cleared 0.4 s later, as the players do (else the
+    move stands, its token turned)."""
+    board.lift(token), board.run(30), board.place(onto), board.run(600)
+    board.settle()
+    board.place(token)
+    if set_right:
+        board.run(400), board.lift(onto)
+    board.settle()
+    board.run(2500)
+    board.settle()
+
+
+@pytest.mark.parametrize("set_right", [True, False])
+def test_antipode_a_knock_that_equals_a_move_against_the_computer_is_answered_once_clear(set_right):
+    """The computer (Blue) opens e2:e2; Red's hand pushes a5 onto a4, which equals Red's a4:a5
+    with a5 turned. Set right at once, the move is dropped and the computer never answered it
+    (before, its answer was lit for a move nobody made); the token set back and a4 kept, the
+    board waits ``takeback_ms``, then it is Red's move and the computer answers it."""
+    from testbed.board_under_test import BoardUnderTest
+    from testbed.robot import Robot
+
+    board = BoardUnderTest(Game.of("antipode", None, "standard"), computer="blue")
+    try:
+        Robot(board, random.Random(1), kinds=()).follow()  # e2:e2 carried out
+        token, onto, move = _knock_on(board.position())
+        begun = len(board.events)
+        _knock(board, token, onto, set_right)
+        events = board.events[begun:]
+        assert moves(events) == [move]
+        if set_right:
+            assert of(events, "takeback") == [{"move": move}] and "expect" not in kinds(events)
+            assert said(events, f"{token} knocked off") and board.held() == ("e2:e2",)
+            assert "Red to move" in board.screen()
+        else:
+            assert "takeback" not in kinds(events) and "expect" in kinds(after(events, "move"))
+            assert board.held()[:2] == ("e2:e2", move)
+    finally:
+        board.close()
+
+
+def test_antipode_a_knock_that_equals_a_move_on_paired_boards_never_reaches_the_other_board():
+    """Paired Antipode: Blue's players (t1) open; at t2 Red's hand knocks a token onto its
+    neighbour, which equals a legal move of Red's, and sets it right at once. t2 drops the move
+    ("... knocked off"), t1 never lights it, and both boards hold Blue's move alone."""
+    from testbed.pair import Pair
+
+    pair = Pair(Game.of("antipode", None, "standard"), random.Random(5), kinds=())
+    try:
+        pair.act("move")
+        t1, t2 = pair.boards
+        token, onto, move = _knock_on(t2.position())
+        begun = len(t1.events), len(t2.events)
+        _knock(t2, token, onto, set_right=True)
+        assert pair._until(pair.link.idle)
+        t1.run(1000)
+        assert of(t2.events[begun[1]:], "takeback") == [{"move": move}]
+        assert said(t2.events[begun[1]:], f"{token} knocked off")
+        assert "expect" not in kinds(t1.events[begun[0]:]) and not said(t1.events[begun[0]:], move)
+        assert t1.held() == t2.held() and len(t1.held()) == 1
+    finally:
+        pair.close()
+
+
+def test_the_docs_print_the_doubt_table():
+    """docs/daemon.md shows where the board is in doubt as ``doubt.DOUBTS`` says."""
+    from pathlib import Path
+
+    from firmware_host.board import doubt
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "daemon.md"
+    assert doubt.table() in docs.read_text(), \
+        "run: python -m firmware_host.board.doubt, paste into docs/daemon.md"
+
+
+# ------------------------------------------------------------ a set-back deeper than the last turn
+def test_antipalos_two_moves_set_back_then_one_put_down_again_takes_back_one():
+    """Antipalos, two players at one board: B2*, C1*, A3* played. A3* and C1* are lifted (the
+    pieces stand as after B2* alone); 0.6 s later C1* is set down again (a slip of the second
+    hand). The board waited ("Taking back 2 moves in a moment, or set it as it was"), so only
+    A3* is taken back, once its lift has stood for ``takeback_ms``; left off, both are."""
+    stream = Stream().move((), ["B2*"]).move((), ["C1*"]).move((), ["A3*"])
+    stream.lift("A3*", "C1*").wait(600).place("C1*").settle().wait(2000).settle()
+    events = run(stream.text(), "antipalos", 3)
+    assert said(events, "Taking back 2 moves in a moment, or set it as it was")
+    assert of(events, "takeback") == [{"move": "A3*"}] and events[-1]["moves"] == ["B2*", "C1*"]
+    stream = Stream().move((), ["B2*"]).move((), ["C1*"]).move((), ["A3*"])
+    stream.lift("A3*", "C1*").settle().wait(2000).settle()
+    events = run(stream.text(), "antipalos", 3)
+    assert of(events, "takeback") == [{"move": "A3*"}, {"move": "C1*"}] and events[-1]["moves"] == ["B2*"]
+
+
+#: Antipode positions where a token knocked onto its neighbour equals a placement there with
+#: several landings to tap: (the moves before, the token, the neighbour, whether the placed
+#: token is itself a landing: its lift may then be that tap under way).
+KNOCKS_WITH_LANDINGS = {
+    "placed_token_no_landing": (["b1:a1", "e5:e5", "h8:e1", "e6:e9", "e2:b1", "g3:i9", "c6:e1", "f2:e9"],
+                                "e2", "d2", False),
+    "placed_token_a_landing": (["e3:e3", "e5:e5", "f9:e1", "b6:a1", "i7:e3", "a4:e5", "a3:i7", "e2:a1",
+                                "f7:i9", "d2:e1"], "e5", "d4", True),
+}
+
+
+@pytest.mark.parametrize("order", ["token_first", "piece_first"])
+@pytest.mark.parametrize("case", sorted(KNOCKS_WITH_LANDINGS))
+def test_antipode_a_knock_read_as_a_placement_with_landings_to_tap_set_right_leaves_no_move(case, order):
+    """Blue's hand pushes a token onto its empty neighbour: the board reads a placement there
+    with that token turned and asks for the landing among several. Blue sets it right (the
+    token back and the neighbour cleared, in either order): no move is recorded and nothing is
+    asked (before, the board kept asking for the landing and took Blue's next touch as one, or
+    counted the token's return as a flip of Blue's next move). When the placed token is itself
+    a landing, its lift may be that tap: the board says it waits, then drops the move."""
+    before, token, onto, landing = KNOCKS_WITH_LANDINGS[case]
+    stream = Stream().switch(token, False).switch(onto, True, after=30).wait(600).settle()
+    if order == "token_first":
+        stream.place(token).lift(onto, after=300)
+    else:
+        stream.lift(onto).place(token, after=300)
+    stream.settle().wait(2000).settle()
+    events = _antipode(stream, before)
+    assert of(events, "guide")[-1]["action"] == "pick"  # read as the placement, landing asked
+    assert moves(events) == [] and events[-1]["moves"] == before
+    assert said(events, f"{token} knocked off")
+    assert said(events, "Knock set right? Dropped in a moment, or set it as it was") == landing
+    stream.place(onto).settle()  # Blue now places there for real: the token is still to turn
+    flips = [g for g in of(_antipode(stream, before), "guide") if g == {"action": "flip", "sites": [token]}]
+    assert len(flips) == 2  # asked of the knock read as the move, then of the move
