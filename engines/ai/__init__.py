@@ -78,7 +78,7 @@ def budget(state: GameState[Any], level: int) -> int:
 
 def choose(
     state: GameState[Any], level: int = 3, seed: int = 0, stop: Callable[[], bool] | None = None,
-    work: int | None = None, gentle: bool = True, tree: mcts.Node | None = None,
+    work: int | None = None, gentle: bool = True, tree: mcts.Node[Any] | None = None,
 ) -> SearchChoice:
     """The move the computer plays at ``level`` (or with a ``work`` budget); ValueError when
     the game is over. At level 1 the profile's ``gentle`` share of moves, drawn with ``seed``,

@@ -94,18 +94,20 @@ class Ponder:
         if not stop():
             self.answer = (move, made)
 
-    def reply(self, state: GameState[Any], move: Any, seed: int) -> SearchChoice:
+    def reply(self, state: GameState[Any], move: Any, seed: int,
+              stop: Callable[[], bool] | None = None) -> SearchChoice:
         """The computer's move at ``state``, reached by the players' ``move`` from the kept
-        position: from what pondering kept when it can, else the level's search."""
+        position: from what pondering kept when it can, else the level's search (``stop``:
+        the caller's, as for ``choose``)."""
         if self.tree is not None:
             kept = self.tree.children.get(move)
             if kept is not None and kept.state == state:
-                return choose(state, self.level, seed, tree=kept)
+                return choose(state, self.level, seed, stop, tree=kept)
         elif move == self.expected and self.answer is not None:
             found, work = self.answer
             if work >= self.budget:
                 return SearchChoice(found, self.level, alphabeta.COUNTS, 0, work)
-        return choose(state, self.level, seed)
+        return choose(state, self.level, seed, stop)
 
 
 def start(state: GameState[Any], choice: SearchChoice, level: int,
