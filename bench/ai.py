@@ -14,7 +14,7 @@ tree's, each in a fresh interpreter that also times a bare loop of a million ste
 machine's speed in the same run), with a Pi Zero 2 W estimate (15-25 times slower) beside each
 level's wall-clock limit (``engines.ai.LIMITS``).
 
-``--ponder``: only strength at equal wall time: per game (standard size), the level pondering
+``--ponder``: only strength at equal wall time: per game (small size), the level pondering
 (``engines/ai/ponder.py``) against the same level without, half the games each colour. The
 pondering side ponders as much work as the other side's move took (it thinks while the other
 side does; ``--long``: up to its cap, as over a player's turn of a few seconds), and answers
@@ -254,14 +254,15 @@ def equal_time(game: str, size: int | None, level: int, games: int, long: bool) 
 
 
 def strength(chosen: list[str], levels: list[int], games: int, jobs: int, long: bool) -> dict:
-    """:func:`equal_time` per game (standard size) and level, printed as they finish."""
+    """:func:`equal_time` per game (small size: a game of the standard size takes minutes
+    on a shared machine) and level, printed as they finish."""
     figures: dict = {}
     with ProcessPoolExecutor(jobs) as pool:
-        runs = {pool.submit(equal_time, g, SIZES[g][-1], level, games, long): (g, level)
+        runs = {pool.submit(equal_time, g, SIZES[g][0], level, games, long): (g, level)
                 for level in levels for g in chosen}
         for future in as_completed(runs):
             game, level = runs[future]
-            size = SIZES[game][-1]
+            size = SIZES[game][0]
             name = f"{game}_{size}" if size else game
             got = future.result()
             figures.setdefault(name, {})[f"level{level}_pondering"] = got
