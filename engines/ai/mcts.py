@@ -110,7 +110,7 @@ def search(
     ranked = sorted(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)),
                     reverse=True)
     if profile.win_check_cost is not None:  # wins in one are cheap: forks, and none allowed
-        tactics = threats.Budget(budget, profile.win_check_cost)
+        tactics = threats.Budget(budget, profile.win_check_cost, stop)
         return threats.pick(state, ranked, tactics), playouts, spent + tactics.spent
     best, checked = safe(state, ranked, rng, profile)
     return best, playouts, spent + checked
