@@ -270,7 +270,8 @@ def strength(chosen: list[str], levels: list[int], games: int, jobs: int, long: 
             name = f"{game}_{size}" if size else game
             got = future.result()
             figures.setdefault(name, {})[f"level{level}_pondering"] = got
-            print(f"{name:<14} level {level} pondering{' long' if long else ''} vs without: won {got['wins']}/"
+            how = "pondering long" if long else "pondering"
+            print(f"{name:<14} level {level} {how} vs without: won {got['wins']}/"
                   f"{got['games']}, lost {got['losses']}, unfinished {got['unfinished']} "
                   f"({got['from_pondering']} of its {got['moves']} moves from what it kept)",
                   flush=True)
