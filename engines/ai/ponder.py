@@ -79,19 +79,25 @@ class Ponder:
         """Alpha-beta: find the expected move, then an answer to it with twice the work of the
         last (a search ``stop`` cut short is not kept)."""
         selective = self.level >= 5
-        if self.expected is None:
-            found = alphabeta.search(self.state, self.budget, self.rng, stop, selective,
-                                     self.profile)
-            self.expected, self.spent = found[0], self.spent + found[2]
+        state, work = self.state, self.budget
+        if self.expected is not None:
+            state = self.state.apply(self.expected)
+            work = 2 * (self.answer[1] if self.answer else self.budget // 2)
+            if state.outcome() is not None or state.to_move == self.state.to_move:
+                self.spent = TIMES * self.budget  # nothing to answer yet: done
+                return
+        try:
+            move, _, made = alphabeta.search(state, work, self.rng, stop, selective,
+                                             self.profile, abandon=True)
+        except alphabeta.OutOfBudget:
+            self.spent += work // 4  # about what a stopped first iteration made
             return
-        after = self.state.apply(self.expected)
-        work = 2 * (self.answer[1] if self.answer else self.budget // 2)
-        if after.outcome() is not None or after.to_move == self.state.to_move:
-            self.spent = TIMES * self.budget  # nothing to answer yet: done
-            return
-        move, _, made = alphabeta.search(after, work, self.rng, stop, selective, self.profile)
         self.spent += made
-        if not stop():
+        if stop():
+            return  # cut short: not kept
+        if self.expected is None:
+            self.expected = move
+        else:
             self.answer = (move, made)
 
     def reply(self, state: GameState[Any], move: Any, seed: int,
