@@ -121,7 +121,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PI_SLOWER = (15, 25)
 #: Run by ``--cpu`` in a fresh interpreter on either tree (it needs only ``new_game`` and
 #: ``choose``, which both have): the bare loop's CPU seconds, then per level the most CPU a
-#: move took (the least of three runs) over positions made as :func:`positions` makes them
+#: move took (the least of two runs) over positions made as :func:`positions` makes them
 #: (the same rules: the same positions).
 CPU_SCRIPT = """
 import json, random, sys, time
@@ -151,7 +151,7 @@ for level in levels:
     worst = 0.0
     for index, state in enumerate(states):
         took = []
-        for _ in range(3):  # the least of three: another process's load only adds
+        for _ in range(2):  # the least of two: another process's load only adds
             began = time.process_time()
             choose(state, level, seed=index)
             took.append(time.process_time() - began)
@@ -188,8 +188,8 @@ def cpu(chosen: list[str], before: str, quick: bool) -> dict:
         for game in chosen:
             size = SIZES[game][-1]
             name = f"{game}_{size}" if size else game
-            old = cpu_per_move(old_root, game, size, 3 if quick else 6)
-            new = cpu_per_move(str(ROOT), game, size, 3 if quick else 6)
+            old = cpu_per_move(old_root, game, size, 3 if quick else 5)
+            new = cpu_per_move(str(ROOT), game, size, 3 if quick else 5)
             figures[name] = {"bare_loop_s": [round(old.pop("bare_loop_s"), 3),
                                              round(new.pop("bare_loop_s"), 3)]}
             print(f"{name}: bare loop {figures[name]['bare_loop_s'][0]:.3f} s before, "
