@@ -18,7 +18,9 @@ level's wall-clock limit (``engines.ai.LIMITS``).
 (``engines/ai/ponder.py``) against the same level without, half the games each colour. The
 pondering side ponders as much work as the other side's move took (it thinks while the other
 side does; ``--long``: up to its cap, as over a player's turn of a few seconds), and answers
-with its level's budget.
+with its level's budget; also how many of its moves came from what it kept, and with how many
+times a level's search (the tree's visits against its own search's, or the answer's work
+against the level's).
 
 Usage: .venv/bin/python -m bench.ai [--quick] [--games N] [--game NAME] [--jobs J]
        .venv/bin/python -m bench.ai --cpu [--before REV] [--game NAME]
@@ -226,7 +228,9 @@ def pondering_pair(level: int, long: bool = False) -> tuple[Player, Player]:
             while thought.spent < goal and thought.grow(goal - thought.spent, lambda: False):
                 pass
             choice = thought.reply(state, last["move"], seed)
-            kept["hits"] = kept.get("hits", 0) + from_pondering(thought, choice)
+            if from_pondering(thought, choice):
+                kept["hits"] = kept.get("hits", 0) + 1
+                kept["gain"] = kept.get("gain", 0.0) + gain(choice, thought.budget)
         else:
             choice = choose(state, level, seed)
         kept["moves"] = kept.get("moves", 0) + 1
@@ -247,14 +251,30 @@ def from_pondering(thought: ponder.Ponder, choice) -> bool:
     return thought.answer is not None and (choice.move, choice.work) == thought.answer
 
 
+#: Plies a --ponder game lasts at most (then decided by material, or unfinished): the capture
+#: games' 200 take minutes a game on a shared machine.
+PONDER_PLIES = 120
+
+
+def gain(choice, work: int) -> float:
+    """How much more search a move from pondering had than a level's own (``work``): the
+    tree's visits against those its own search added, or the answer's work against the
+    level's."""
+    if choice.tree is not None:
+        return choice.tree.visits / max(1, choice.count)
+    return choice.work / work
+
+
 def equal_time(game: str, size: int | None, level: int, games: int, long: bool) -> dict:
     """``games`` games of the level pondering against the level without, half each colour."""
     pondering, plain = pondering_pair(level, long)
-    result = duel(lambda: new_game(game, size), pondering, plain, games, seed=53)
+    result = duel(lambda: new_game(game, size), pondering, plain, games, seed=53,
+                  max_plies=PONDER_PLIES)
     kept = pondering.kept  # type: ignore[attr-defined]
     return {"games": result.games, "wins": result.wins, "losses": result.losses,
             "unfinished": result.unfinished, "moves": kept.get("moves", 0),
-            "from_pondering": kept.get("hits", 0)}
+            "from_pondering": kept.get("hits", 0),
+            "search_gain": round(kept.get("gain", 0.0) / max(1, kept.get("hits", 0)), 1)}
 
 
 def strength(chosen: list[str], levels: list[int], games: int, jobs: int, long: bool) -> dict:
@@ -273,7 +293,8 @@ def strength(chosen: list[str], levels: list[int], games: int, jobs: int, long: 
             how = "pondering long" if long else "pondering"
             print(f"{name:<14} level {level} {how} vs without: won {got['wins']}/"
                   f"{got['games']}, lost {got['losses']}, unfinished {got['unfinished']} "
-                  f"({got['from_pondering']} of its {got['moves']} moves from what it kept)",
+                  f"({got['from_pondering']} of its {got['moves']} moves from what it kept, "
+                  f"with {got['search_gain']}x the search)",
                   flush=True)
     return figures
 
