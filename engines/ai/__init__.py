@@ -35,8 +35,9 @@ LEVELS = (1, 2, 3, 4, 5)
 #: CPU seconds a move may cost at each level on the reference machine.
 SECONDS = (0.05, 0.1, 0.25, 0.5, 1.0)
 #: Wall-clock seconds a move may take at most at each level, whatever the machine: the
-#: caller's ``stop`` ends the search there (the budget's work takes a fifth of this here, so
-#: only a slow or busy machine meets it: a Pi Zero 2 W, 15-25 times slower, waits at most this).
+#: caller's ``stop`` ends the search there (a level's work takes a tenth of this or less here,
+#: so only a slow or busy machine meets it: a Pi Zero 2 W, 15-25 times slower, waits at most
+#: about this long).
 LIMITS = (0.5, 1.0, 1.5, 3.0, 6.0)
 #: The share of those seconds the budget aims at (positions differ in cost).
 MARGIN = 0.7

@@ -185,7 +185,7 @@ class Opponent(Protocol):
         """Stop whatever it runs."""
 
 
-#: Game = (its stored id, its moves): which game a position is in and how far.
+#: Where a position is: (its game's stored id, the moves that led to it).
 Where = tuple[int, tuple[str, ...]]
 #: In the worker process: where the pondering is (the computer's move played) and what it
 #: keeps; None when it ponders nothing.
