@@ -86,10 +86,12 @@ def test_a_replaced_job_ends_its_process_and_the_new_one_is_answered(worker):
 KEPT: list[str] = []
 
 
-def keep_until_interrupted(value: str) -> str:
-    """A yielding job (as the computer's pondering): keeps ``value``, works until asked to
-    stop."""
+def keep_until_interrupted(value: str, started: str) -> str:
+    """A yielding job (as the computer's pondering): keeps ``value``, says so in the file
+    ``started``, works until asked to stop."""
     KEPT.append(value)
+    with open(started, "w") as fp:
+        fp.write(value)
     while not interrupted():
         time.sleep(0.01)
     return "stopped"
@@ -99,11 +101,12 @@ def kept() -> list[str]:
     return list(KEPT)
 
 
-def test_a_yielding_job_stops_for_the_next_which_finds_what_it_kept_in_the_same_process(worker):
-    background = worker.submit(keep_until_interrupted, "tree", yields=True)
-    assert wait_until(lambda: worker.pid is not None, 30)
+def test_a_yielding_job_stops_for_the_next_which_finds_what_it_kept_in_the_same_process(
+        worker, tmp_path):
+    started = tmp_path / "started"
+    background = worker.submit(keep_until_interrupted, "tree", str(started), yields=True)
+    assert wait_until(started.exists, 30)  # it is under way
     busy = worker.pid
-    time.sleep(0.2)  # it is under way
     answer = worker.submit(kept)
     assert answer.wait(10) and answer.result() == ["tree"]
     assert worker.pid == busy and alive(busy) and not background.done()
