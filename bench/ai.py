@@ -21,7 +21,8 @@ pondering side ponders as much work as the other side's move took (it thinks whi
 side does; ``--long``: up to its cap, as over a player's turn of a few seconds), and answers
 with its level's budget; also how many of its moves came from what it kept, and with how many
 times a level's search (the tree's visits against its own search's, or the answer's work
-against the level's).
+against the level's). First, per game (standard size), how soon pondering stops once the
+worker is wanted for the players' move.
 
 Usage: .venv/bin/python -m bench.ai [--quick] [--games N] [--game NAME] [--jobs J]
        .venv/bin/python -m bench.ai --cpu [--before REV] [--game NAME]
@@ -48,6 +49,7 @@ from engines import game_info, new_game
 from engines.ai import LEVELS, LIMITS, SECONDS, choose, ponder, profile_of
 from engines.ai.arena import Player, duel, level_player
 from engines.ai.baseline import one_ply, random_player
+from firmware_host.board.opponent import PONDER_SLICE
 
 #: Game -> (small size, standard size); None for games of one size.
 SIZES = {
@@ -291,6 +293,27 @@ def equal_time(game: str, size: int | None, level: int, games: int, long: bool) 
             "search_gain": round(kept.get("gain", 0.0) / max(1, kept.get("hits", 0)), 1)}
 
 
+def stops_within(game: str, size: int | None, levels: list[int]) -> float:
+    """The longest a pondering took to stop once asked (wall seconds), asked 0.05 and 0.15 s
+    into pondering after the computer's move at two positions, at each of ``levels``: how
+    long the players' move waits for the worker."""
+    worst = 0.0
+    for level in levels:
+        for index, state in enumerate(positions(game, size, 4, seed=2)[1:3]):
+            thought = ponder.start(state, choose(state, level, seed=index), level, index)
+            for delay in (0.05, 0.15) if thought else ():
+                asked = time.monotonic() + delay
+
+                def stop() -> bool:
+                    return time.monotonic() > asked
+
+                while not stop() and thought.grow(PONDER_SLICE, stop):
+                    pass
+                if stop():
+                    worst = max(worst, time.monotonic() - asked)
+    return worst
+
+
 def strength(chosen: list[str], levels: list[int], games: int, jobs: int, long: bool) -> dict:
     """:func:`equal_time` per game (small size: a game of the standard size takes minutes
     on a shared machine) and level, printed as they finish."""
@@ -342,6 +365,12 @@ def main() -> int:
             figures["cpu"] = cpu(chosen, args.before, args.quick)
         if args.ponder:
             levels = [int(level) for level in args.levels.split(",")]
+            for game in chosen:
+                size = SIZES[game][-1]
+                late = stops_within(game, size, sorted({3, 5, *levels}))
+                print(f"{game} {size or ''}: pondering stops within {late * 1000:.0f} ms of "
+                      "being asked (levels 3, 5)", flush=True)
+                figures[f"{game}_stops_ms"] = round(late * 1000)
             figures["ponder"] = strength(chosen, levels, args.games or 4, args.jobs, args.long)
         print(json.dumps(figures))
         return 0
