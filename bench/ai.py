@@ -8,7 +8,25 @@ random play, and each level against the one below, half the games each colour. G
 wins >= 90% against the baseline, each level beats the one below in >= 60%, random never beats
 level 1.
 
+``--cpu``: only the most CPU a move takes per game (standard size) and level (and all of the
+moves' CPU together, a steadier figure on a loaded machine), the code of
+``--before`` (a git revision, by default the computer before issue 53's speed-ups) beside this
+tree's, each in a fresh interpreter that also times a bare loop of a million steps (the
+machine's speed in the same run), with a Pi Zero 2 W estimate (15-25 times slower) beside each
+level's wall-clock limit (``engines.ai.LIMITS``).
+
+``--ponder``: only strength at equal wall time: per game (small size), the level pondering
+(``engines/ai/ponder.py``) against the same level without, half the games each colour. The
+pondering side ponders as much work as the other side's move took (it thinks while the other
+side does; ``--long``: up to its cap, as over a player's turn of a few seconds), and answers
+with its level's budget; also how many of its moves came from what it kept, and with how many
+times a level's search (the tree's visits against its own search's, or the answer's work
+against the level's). First, per game (standard size), how soon pondering stops once the
+worker is wanted for the players' move.
+
 Usage: .venv/bin/python -m bench.ai [--quick] [--games N] [--game NAME] [--jobs J]
+       .venv/bin/python -m bench.ai --cpu [--before REV] [--game NAME]
+       .venv/bin/python -m bench.ai --ponder [--long] [--games N] [--levels 1,3,5] [--game NAME]
 The last line is a JSON object of the figures.
 """
 
@@ -18,14 +36,20 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from io import BytesIO
+from pathlib import Path
 
 from engines import game_info, new_game
-from engines.ai import LEVELS, SECONDS, choose, profile_of
-from engines.ai.arena import duel, level_player
+from engines.ai import LEVELS, LIMITS, SECONDS, choose, ponder, profile_of
+from engines.ai.arena import Player, duel, level_player
 from engines.ai.baseline import one_ply, random_player
+from firmware_host.board.opponent import PONDER_SLICE
 
 #: Game -> (small size, standard size); None for games of one size.
 SIZES = {
@@ -95,6 +119,223 @@ def pairing(game: str, size: int | None, first: str, second: str, games: int) ->
             "wins_beginning": result.wins_beginning, "beginner_won": result.beginner_won}
 
 
+#: The computer before issue 53 (its speed-ups and pondering): what ``--cpu`` compares with.
+BEFORE = "162ed53dca8058a72fbe13b832b9228d7fd892f1"
+ROOT = Path(__file__).resolve().parent.parent
+#: A Pi Zero 2 W against this machine: 15 to 25 times slower.
+PI_SLOWER = (15, 25)
+#: Run by ``--cpu`` in a fresh interpreter on either tree (it needs only ``new_game`` and
+#: ``choose``, which both have): the bare loop's CPU seconds, then per level the most CPU a
+#: move took (the least of two runs) over positions made as :func:`positions` makes them
+#: (the same rules: the same positions).
+CPU_SCRIPT = """
+import json, random, sys, time
+from engines import new_game
+from engines.ai import choose
+game, size, count, levels = json.loads(sys.argv[1])
+loops = []
+for _ in range(5):  # the least of five, as for the moves below
+    began = time.process_time()
+    for _ in range(1_000_000):
+        pass
+    loops.append(time.process_time() - began)
+figures = {"bare_loop_s": min(loops)}
+rng, states = random.Random(1), [new_game(game, size)]
+while len(states) < count - 1:
+    state = new_game(game, size)
+    for _ in range(rng.randrange(2, 20)):
+        if state.outcome() is None:
+            state = state.apply(state.random_move(rng))
+    if state.outcome() is None:
+        states.append(state)
+state = new_game(game, size)
+for _ in range(400):
+    after = state.apply(state.random_move(rng))
+    if after.outcome() is not None:
+        break
+    state = after
+states.append(state)
+total = 0.0
+for level in levels:
+    worst = 0.0
+    for index, state in enumerate(states):
+        took = []
+        for _ in range(2):  # the least of two: another process's load only adds
+            began = time.process_time()
+            choose(state, level, seed=index)
+            took.append(time.process_time() - began)
+        worst, total = max(worst, min(took)), total + min(took)
+    figures[level] = worst
+figures["total_s"] = total
+print(json.dumps(figures))
+"""
+
+
+def tree_of(revision: str, into: str) -> str:
+    """``revision``'s ``engines/`` unpacked under ``into`` (its root, for PYTHONPATH)."""
+    packed = subprocess.run(["git", "archive", revision, "engines"], cwd=ROOT, check=True,
+                            capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(packed)) as archive:
+        archive.extractall(into, filter="data")
+    return into
+
+
+def cpu_per_move(root: str, game: str, size: int | None, count: int) -> dict:
+    """:data:`CPU_SCRIPT`'s figures for the tree at ``root``."""
+    env = {**os.environ, "PYTHONPATH": root}
+    done = subprocess.run([sys.executable, "-c", CPU_SCRIPT,
+                           json.dumps([game, size, count, list(LEVELS)])],
+                          cwd=root, env=env, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout)
+
+
+def cpu(chosen: list[str], before: str, quick: bool) -> dict:
+    """Per game at its standard size: the most CPU a move took, old and new, and the bare
+    loop of each run; printed as it goes."""
+    figures: dict = {}
+    with tempfile.TemporaryDirectory() as old_root:
+        tree_of(before, old_root)
+        for game in chosen:
+            size = SIZES[game][-1]
+            name = f"{game}_{size}" if size else game
+            old = cpu_per_move(old_root, game, size, 3 if quick else 5)
+            new = cpu_per_move(str(ROOT), game, size, 3 if quick else 5)
+            figures[name] = {"bare_loop_s": [round(old.pop("bare_loop_s"), 3),
+                                             round(new.pop("bare_loop_s"), 3)]}
+            total = [round(old.pop("total_s"), 3), round(new.pop("total_s"), 3)]
+            figures[name]["total_s"] = total
+            print(f"{name}: bare loop {figures[name]['bare_loop_s'][0]:.3f} s before, "
+                  f"{figures[name]['bare_loop_s'][1]:.3f} s now; every move of every level "
+                  f"{total[0]:.3f} s before, {total[1]:.3f} s now "
+                  f"({total[0] / max(total[1], 1e-6):.2f}x)", flush=True)
+            loops = figures[name]["bare_loop_s"]
+            for level in LEVELS:
+                was, now = old[str(level)], new[str(level)]
+                # in bare loops of its own run: what another process's load changed cancels
+                faster = (was / max(loops[0], 1e-6)) / max(now / max(loops[1], 1e-6), 1e-6)
+                low, high = (round(now * k, 1) for k in PI_SLOWER)
+                figures[name][f"level{level}"] = {
+                    "before_s": round(was, 3), "now_s": round(now, 3), "faster": round(faster, 2),
+                    "pi_s": [low, high], "limit_s": LIMITS[level - 1]}
+                print(f"  level {level}: most CPU a move {was:.3f} s before, {now:.3f} s now "
+                      f"({faster:.1f}x faster in bare loops); Pi Zero 2 W ~{low}-{high} s, "
+                      f"waits at most {LIMITS[level - 1]} s", flush=True)
+    return figures
+
+
+def pondering_pair(level: int, long: bool = False) -> tuple[Player, Player]:
+    """(the level pondering, the level without), sharing what the one without did last: the
+    pondering side ponders as much work as that move took (``long``: as much as it may, as
+    over a player's turn of a few seconds), then answers from what it kept."""
+    last: dict = {}
+
+    def plain(state, rng):
+        choice = choose(state, level, seed=rng.randrange(1 << 30))
+        last.update(before=state, move=choice.move, work=choice.work)
+        return choice.move
+
+    kept: dict = {}
+
+    def pondering(state, rng):
+        seed, thought = rng.randrange(1 << 30), kept.pop("thought", None)
+        if (thought is not None and state.ply == thought.state.ply + 1
+                and last.get("before") == thought.state):  # the other side's one move
+            goal = thought.spent + (ponder.TIMES * thought.budget if long else last["work"])
+            while thought.spent < goal and thought.grow(goal - thought.spent, lambda: False):
+                pass
+            choice = thought.reply(state, last["move"], seed)
+            if from_pondering(thought, choice):
+                kept["hits"] = kept.get("hits", 0) + 1
+                kept["gain"] = kept.get("gain", 0.0) + gain(choice, thought.budget)
+        else:
+            choice = choose(state, level, seed)
+        kept["moves"] = kept.get("moves", 0) + 1
+        following = ponder.start(state, choice, level, seed)
+        if following is not None:
+            kept["thought"] = following
+        return choice.move
+
+    pondering.kept = kept  # type: ignore[attr-defined]
+    return pondering, plain
+
+
+def from_pondering(thought: ponder.Ponder, choice) -> bool:
+    """Whether ``choice`` came from what ``thought`` kept: a tree with visits from before its
+    search, or alpha-beta's answer to the move it expected."""
+    if choice.tree is not None:
+        return choice.tree.visits > choice.count
+    return thought.answer is not None and (choice.move, choice.work) == thought.answer
+
+
+#: Plies a --ponder game lasts at most (then decided by material, or unfinished): the capture
+#: games' 200 take minutes a game on a shared machine.
+PONDER_PLIES = 120
+
+
+def gain(choice, work: int) -> float:
+    """How much more search a move from pondering had than a level's own (``work``): the
+    tree's visits against those its own search added, or the answer's work against the
+    level's."""
+    if choice.tree is not None:
+        return choice.tree.visits / max(1, choice.count)
+    return choice.work / work
+
+
+def equal_time(game: str, size: int | None, level: int, games: int, long: bool) -> dict:
+    """``games`` games of the level pondering against the level without, half each colour."""
+    pondering, plain = pondering_pair(level, long)
+    result = duel(lambda: new_game(game, size), pondering, plain, games, seed=53,
+                  max_plies=PONDER_PLIES)
+    kept = pondering.kept  # type: ignore[attr-defined]
+    return {"games": result.games, "wins": result.wins, "losses": result.losses,
+            "unfinished": result.unfinished, "moves": kept.get("moves", 0),
+            "from_pondering": kept.get("hits", 0),
+            "search_gain": round(kept.get("gain", 0.0) / max(1, kept.get("hits", 0)), 1)}
+
+
+def stops_within(game: str, size: int | None, levels: list[int]) -> float:
+    """The longest a pondering took to stop once asked (wall seconds), asked 0.05 and 0.15 s
+    into pondering after the computer's move at two positions, at each of ``levels``: how
+    long the players' move waits for the worker."""
+    worst = 0.0
+    for level in levels:
+        for index, state in enumerate(positions(game, size, 4, seed=2)[1:3]):
+            thought = ponder.start(state, choose(state, level, seed=index), level, index)
+            for delay in (0.05, 0.15) if thought else ():
+                asked = time.monotonic() + delay
+
+                def stop() -> bool:
+                    return time.monotonic() > asked
+
+                while not stop() and thought.grow(PONDER_SLICE, stop):
+                    pass
+                if stop():
+                    worst = max(worst, time.monotonic() - asked)
+    return worst
+
+
+def strength(chosen: list[str], levels: list[int], games: int, jobs: int, long: bool) -> dict:
+    """:func:`equal_time` per game (small size: a game of the standard size takes minutes
+    on a shared machine) and level, printed as they finish."""
+    figures: dict = {}
+    with ProcessPoolExecutor(jobs) as pool:
+        runs = {pool.submit(equal_time, g, SIZES[g][0], level, games, long): (g, level)
+                for level in levels for g in chosen}
+        for future in as_completed(runs):
+            game, level = runs[future]
+            size = SIZES[game][0]
+            name = f"{game}_{size}" if size else game
+            got = future.result()
+            figures.setdefault(name, {})[f"level{level}_pondering"] = got
+            how = "pondering long" if long else "pondering"
+            print(f"{name:<14} level {level} {how} vs without: won {got['wins']}/"
+                  f"{got['games']}, lost {got['losses']}, unfinished {got['unfinished']} "
+                  f"({got['from_pondering']} of its {got['moves']} moves from what it kept, "
+                  f"with {got['search_gain']}x the search)",
+                  flush=True)
+    return figures
+
+
 def pairings(quick: bool) -> list[tuple[str, str]]:
     if quick:
         return [("3", "baseline"), ("1", "random")]
@@ -109,9 +350,30 @@ def main() -> int:
     parser.add_argument("--game", choices=list(SIZES), help="only this game")
     parser.add_argument("--no-speed", action="store_true", help="only the games")
     parser.add_argument("--jobs", type=int, default=2, help="processes for the games")
+    parser.add_argument("--cpu", action="store_true", help="only CPU a move, before and now")
+    parser.add_argument("--before", default=BEFORE, help="the revision --cpu compares with")
+    parser.add_argument("--ponder", action="store_true", help="only pondering at equal time")
+    parser.add_argument("--levels", default="3", help="--ponder's levels (default 3)")
+    parser.add_argument("--long", action="store_true",
+                        help="--ponder as over a player's turn: to pondering's cap")
     args = parser.parse_args()
     games = args.games or (2 if args.quick else 10)
     chosen = [args.game] if args.game else list(SIZES)
+    if args.cpu or args.ponder:
+        figures = {"bench": "ai", "load": os.getloadavg()[0]}
+        if args.cpu:
+            figures["cpu"] = cpu(chosen, args.before, args.quick)
+        if args.ponder:
+            levels = [int(level) for level in args.levels.split(",")]
+            for game in chosen:
+                size = SIZES[game][-1]
+                late = stops_within(game, size, sorted({3, 5, *levels}))
+                print(f"{game} {size or ''}: pondering stops within {late * 1000:.0f} ms of "
+                      "being asked (levels 3, 5)", flush=True)
+                figures[f"{game}_stops_ms"] = round(late * 1000)
+            figures["ponder"] = strength(chosen, levels, args.games or 4, args.jobs, args.long)
+        print(json.dumps(figures))
+        return 0
     boards = [(g, s) for g in chosen for s in (SIZES[g][-1:] if args.quick else SIZES[g])]
     timed = boards if args.quick else boards + [(g, top) for g in chosen if (top := largest(g))]
     figures: dict = {"bench": "ai", "games_per_pairing": games, "load": os.getloadavg()[0]}

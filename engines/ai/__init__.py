@@ -19,18 +19,26 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engines.ai import alphabeta, mcts
 from engines.ai.profile import SearchProfile, profile_of
 from engines.core import GameState
 
-__all__ = ["LEVELS", "SECONDS", "SearchChoice", "SearchProfile", "budget", "choose", "profile_of"]
+__all__ = [
+    "LEVELS", "LIMITS", "SECONDS", "SearchChoice", "SearchProfile", "budget", "choose",
+    "profile_of",
+]
 
 LEVELS = (1, 2, 3, 4, 5)
 #: CPU seconds a move may cost at each level on the reference machine.
 SECONDS = (0.05, 0.1, 0.25, 0.5, 1.0)
+#: Wall-clock seconds a move may take at most at each level, whatever the machine: the
+#: caller's ``stop`` ends the search there (a level's work takes a tenth of this or less here,
+#: so only a slow or busy machine meets it: a Pi Zero 2 W, 15-25 times slower, waits at most
+#: about this long).
+LIMITS = (0.5, 1.0, 1.5, 3.0, 6.0)
 #: The share of those seconds the budget aims at (positions differ in cost).
 MARGIN = 0.7
 #: From this level up a search looks only at the moves the game finds worth searching
@@ -55,6 +63,8 @@ class SearchChoice:
     count: int
     work: int
     loose: bool = False
+    #: The MCTS's tree (its root node), kept for pondering; None for other searches.
+    tree: Any = field(default=None, compare=False, repr=False)
 
 
 def budget(state: GameState[Any], level: int) -> int:
@@ -69,14 +79,15 @@ def budget(state: GameState[Any], level: int) -> int:
 
 def choose(
     state: GameState[Any], level: int = 3, seed: int = 0, stop: Callable[[], bool] | None = None,
-    work: int | None = None, gentle: bool = True,
+    work: int | None = None, gentle: bool = True, tree: mcts.Node[Any] | None = None,
 ) -> SearchChoice:
     """The move the computer plays at ``level`` (or with a ``work`` budget); ValueError when
     the game is over. At level 1 the profile's ``gentle`` share of moves, drawn with ``seed``,
     are loose: the best of ``loose_sample`` safe moves at one ply (``mcts.sample``). A game
     with ``gentle_ahead`` plays them loose only where playouts say it is that far ahead, and
     elsewhere searches with level 2's budget (a seat random play could otherwise win on).
-    Never loose when ``gentle`` is False (a hint)."""
+    Never loose when ``gentle`` is False (a hint). ``tree``: an MCTS tree already grown at
+    ``state`` (pondering, ``ponder.py``), searched on with the level's budget."""
     if state.outcome() is not None:
         raise ValueError("the game is over")
     profile = profile_of(state)
@@ -98,6 +109,7 @@ def choose(
         found = alphabeta.search(state, limit, rng, halt, level >= SELECTIVE, profile)
     else:
         counts = mcts.COUNTS
-        found = mcts.search(state, limit, rng, halt, profile.scan_cost[level - 1], profile)
+        tree = tree or mcts.Node(state, rng)
+        found = mcts.search(state, limit, rng, halt, profile.scan_cost[level - 1], profile, tree)
     move, count, spent = found
-    return SearchChoice(move, level, counts, count, spent + looked, loose)
+    return SearchChoice(move, level, counts, count, spent + looked, False, tree)

@@ -41,9 +41,9 @@ class Search(Generic[M]):
     """One search: the node count, the best move per position and the killer moves per depth."""
 
     def __init__(self, budget: int, rng: random.Random, stop: Callable[[], bool],
-                 selective: bool = False, *, mobility: float) -> None:
+                 selective: bool = False, *, mobility: float, abandon: bool = False) -> None:
         self.budget, self.rng, self.stop, self.selective = budget, rng, stop, selective
-        self.mobility = mobility
+        self.mobility, self.abandon = mobility, abandon
         self.width = min(WIDTH, max(20, budget // 4))  # a small budget looks at fewer moves
         self.nodes = 0
         self.limited = False  # the first iteration always finishes: it is the fallback
@@ -73,7 +73,9 @@ class Search(Generic[M]):
 
     def child(self, state: GameState[M], move: M) -> GameState[M]:
         self.nodes += 1
-        if self.limited and (self.nodes > self.budget or (self.nodes & 31 == 0 and self.stop())):
+        if self.nodes & 31 == 0 and (self.limited or self.abandon) and self.stop():
+            raise OutOfBudget
+        if self.limited and self.nodes > self.budget:
             raise OutOfBudget
         return state.apply(move)
 
@@ -114,13 +116,15 @@ def final(winner: str | Draw, side: str, depth: int) -> float:
 
 def search(
     state: GameState[M], budget: int, rng: random.Random, stop: Callable[[], bool],
-    selective: bool = False, profile: SearchProfile | None = None,
+    selective: bool = False, profile: SearchProfile | None = None, abandon: bool = False,
 ) -> tuple[M, int, int]:
     """(move, nodes, positions made): the best move of the deepest iteration, counting the root
     moves a cut-short one finished (``selective``: on the moves the game finds worth
-    searching; ``profile``: the game's own unless given)."""
+    searching; ``profile``: the game's own unless given). ``abandon`` (pondering, where a
+    search cut short is dropped): ``stop`` may end even the first iteration, which then
+    raises :class:`OutOfBudget`."""
     mobility = (profile or profile_of(state)).mobility
-    run: Search[M] = Search(budget, rng, stop, selective, mobility=mobility)
+    run: Search[M] = Search(budget, rng, stop, selective, mobility=mobility, abandon=abandon)
     if state.legal_count() == 1:  # counted, not listed: Antipalos lists thousands
         return state.legal_moves()[0], 0, 0
     best, run.root = None, state  # the first iteration always finishes and sets it
@@ -129,6 +133,8 @@ def search(
         try:
             value = run.negamax(state, depth, -2 * WIN, 2 * WIN)
         except OutOfBudget:
+            if best is None:  # abandoned in the first iteration
+                raise
             if run.found is not None:  # the previous best was searched first, and beaten
                 best = run.found
             break

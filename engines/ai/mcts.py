@@ -92,30 +92,40 @@ def reward(winner: Verdict, side: str) -> float:
 
 def search(
     state: GameState[M], budget: int, rng: random.Random, stop: Callable[[], bool], scan: int,
-    profile: SearchProfile | None = None,
+    profile: SearchProfile | None = None, root: Node[M] | None = None,
 ) -> tuple[M, int, int]:
     """(move, playouts, positions made) of a search spending about ``budget`` positions,
     charging ``scan`` tenths of a position per move a selection weighs (``profile``: the
-    game's own unless given)."""
+    game's own unless given; ``root``: a tree at ``state`` to grow on, else a new one)."""
     profile = profile or profile_of(state)
-    root = Node(state, rng)
+    root = root or Node(state, rng)
     if len(root.moves) == 1:
         return root.moves[0], 0, 0
     win = state.winning_move(root.moves)
     spent = profile.check_cost(root.moves)
     if win is not None:
         return win, 0, spent
-    playouts = 0
-    while spent < budget and not (playouts & 15 == 0 and playouts and stop()):
-        spent += max(1, iterate(root, rng, scan))  # a tree of finished games would cost nothing
-        playouts += 1
+    playouts, grown = grow(root, budget - spent, rng, stop, scan)
+    spent += grown
     ranked = sorted(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)),
                     reverse=True)
     if profile.win_check_cost is not None:  # wins in one are cheap: forks, and none allowed
-        tactics = threats.Budget(budget, profile.win_check_cost)
+        tactics = threats.Budget(budget, profile.win_check_cost, stop)
         return threats.pick(state, ranked, tactics), playouts, spent + tactics.spent
     best, checked = safe(state, ranked, rng, profile)
     return best, playouts, spent + checked
+
+
+def grow(
+    root: Node[M], budget: int, rng: random.Random, stop: Callable[[], bool], scan: int,
+) -> tuple[int, int]:
+    """(playouts, positions made) of descents from ``root`` until ``budget`` positions are
+    made or ``stop()`` (asked every 16 playouts)."""
+    playouts = spent = 0
+    while spent < budget and not (playouts & 15 == 0 and playouts and stop()):
+        spent += max(1, iterate(root, rng, scan))  # a tree of finished games would cost nothing
+        playouts += 1
+    return playouts, spent
 
 
 def estimate(state: GameState[M], rng: random.Random, playouts: int) -> tuple[float, int]:

@@ -16,7 +16,7 @@ cost a few positions. Work is counted in positions made, like the searches' budg
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from engines.core import GameState
 from engines.core.state import M, side_to_move
@@ -24,17 +24,19 @@ from engines.core.state import M, side_to_move
 
 class Budget:
     """Positions a tactical check may still make; ``check``: what one ``winning_move`` call
-    costs (the game's ``win_check_cost``)."""
+    costs (the game's ``win_check_cost``); ``stop``: the caller's, which also ends it (the
+    level's time limit)."""
 
-    def __init__(self, limit: int, check: int) -> None:
+    def __init__(self, limit: int, check: int, stop: Callable[[], bool] | None = None) -> None:
         self.limit, self.check, self.spent = limit, check, 0
+        self.stop = stop
 
     def charge(self, positions: int) -> None:
         self.spent += positions
 
     @property
     def out(self) -> bool:
-        return self.spent >= self.limit
+        return self.spent >= self.limit or (self.stop is not None and self.stop())
 
 
 def to_front(moves: Iterable[M], first: M | None) -> list[M]:
@@ -92,7 +94,7 @@ def pick(state: GameState[M], ranked: list[M], budget: Budget) -> M:
     ``ranked[0]``."""
     found = fork(state, ranked, budget)
     if found is None:
-        deep = Budget((budget.limit - budget.spent) // 2, budget.check)
+        deep = Budget((budget.limit - budget.spent) // 2, budget.check, budget.stop)
         found = fork(state, ranked, deep, 2)
         budget.charge(deep.spent)
     if found is not None:

@@ -103,8 +103,10 @@ class AntiGridState(GameState[AnyMove]):
         return [p for p in self.grid.stands[colour] if board[p] == colour]
 
     def material(self) -> dict[str, float]:
-        """Pawns on the board per side."""
-        return {COLOUR_NAMES[c]: float(len(self.pawns(c))) for c in (RED, BLUE)}
+        """Pawns on the board per side (a pawn's colour is only ever on points it may hold, so
+        counting the bytes counts them: alpha-beta asks at every leaf)."""
+        board = self.board
+        return {COLOUR_NAMES[c]: float(board.count(c)) for c in (RED, BLUE)}
 
     def legal_moves(self) -> tuple[AnyMove, ...]:
         """The mover's pawn moves; in a capture chain its capturing moves and then OK."""
@@ -289,7 +291,7 @@ class AntiGridState(GameState[AnyMove]):
 
     def _captured_out(self) -> Outcome | None:
         for colour in (RED, BLUE):
-            if len(self.pawns(colour)) <= 1:
+            if self.board.count(colour) <= 1:  # its pawns (see material)
                 return Outcome(COLOUR_NAMES[3 - colour], Result.CAPTURES)
         return None
 

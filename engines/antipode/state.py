@@ -233,11 +233,24 @@ class AntipodeState(GameState[Turn]):
         return self.turns
 
     def legal_moves(self) -> tuple[Turn, ...]:
+        """Per placement (cell order), its landings (cell order): :meth:`_landings` written out
+        with what every placement shares worked out once (the searches list moves often)."""
         if self.outcome():
             return ()
-        return tuple(
-            TURNS[p][land] for p in self.placements() for land in indices(self._landings(p))
-        )
+        reach, own = self.reach, self.own(self.mover)
+        flippable = self.tokens & ~((1 << self.pawns[0]) | (1 << self.pawns[1]))
+        turns: list[Turn] = []
+        for p in self.placements():
+            if p == PASS:
+                land = reach & own
+            else:
+                land = reach & ((own ^ (NEIGHBOURS[p] & flippable)) | 1 << p)
+            row = TURNS[p]
+            while land:
+                low = land & -land
+                turns.append(row[low.bit_length() - 1])
+                land ^= low
+        return tuple(turns)
 
     def legal_count(self) -> int:
         return 0 if self.outcome() else self._count

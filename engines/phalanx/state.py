@@ -454,10 +454,15 @@ def _phalanxed(piece: Piece, owner: list[int]) -> bool:
     """True when two of the piece's sides are each bordered along every unit by enemy pieces."""
     enemy = 1 - piece.side
     bordered = 0
-    for side in piece.rest.sides:
-        if all(owner[t] == enemy for t in side):
+    for side in piece.rest.sides:  # loops, not all() over a generator: asked after every move
+        for t in side:
+            if owner[t] != enemy:
+                break
+        else:
             bordered += 1
-    return bordered >= 2
+            if bordered == 2:
+                return True
+    return False
 
 
 def _triangle_name(name: str) -> str:

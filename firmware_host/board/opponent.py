@@ -9,9 +9,13 @@ network (``firmware_host/net/mqtt/remote.py``).
 
 The computer thinks in a supervised worker process (:mod:`firmware_host.board.worker`), started when
 first needed: a worker that dies (the OOM killer) is started again and thinks again on the same
-position, its ``failure`` saying why meanwhile ("Computer restarting"). Under ``reedboard
-replay`` (``sync=True``) the move is chosen at once, so a replay with a fixed seed is always the
-same.
+position, its ``failure`` saying why meanwhile ("Computer restarting"). A search stops at its
+level's work or its wall-clock limit (``engines.ai.LIMITS``), whichever comes first. Once its
+move is found the computer ponders in that process over the players' turn
+(``engines/ai/ponder.py``): a yielding job, stopped when its next move is asked for, so the
+search it kept answers the players' move; a takeback or a new game ends it. Under ``reedboard
+replay`` (``sync=True``) the move is chosen at once, without pondering, so a replay with a fixed
+seed is always the same.
 
 >>> computer = Computer("black", level=1, sync=True)
 >>> computer.side, computer.level, computer.rethinks
@@ -26,16 +30,16 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
 from engines import MODULES
-from engines.ai import choose
+from engines.ai import LIMITS, choose, ponder
 from engines.core import GameState
 from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.board.turn import directions
-from firmware_host.board.worker import Job, Worker
+from firmware_host.board.worker import Job, Worker, interrupted
 from firmware_host.ui.screens import Screen
 
-#: The wall-clock cap on one search (its budget is work, so this is only a safety net).
-CAP_SECONDS = 60.0
+#: Work a pondering slice does between looks at whether it is wanted elsewhere (positions).
+PONDER_SLICE = 200
 
 
 @dataclass(frozen=True)
@@ -181,12 +185,59 @@ class Opponent(Protocol):
         """Stop whatever it runs."""
 
 
-def think(state: GameState[Any], level: int, seed: int, gentle: bool = True) -> str:
-    """The computer's move at ``state`` in canonical notation (run in the worker process);
-    a hint is not ``gentle``: never one of level 1's loose moves."""
-    deadline = time.monotonic() + CAP_SECONDS
-    choice = choose(state, level, seed, stop=lambda: time.monotonic() > deadline, gentle=gentle)
-    return state.notation(choice.move)
+#: Where a position is: (its game's stored id, the moves that led to it).
+Where = tuple[int, tuple[str, ...]]
+#: In the worker process: where the pondering is (the computer's move played) and what it
+#: keeps; None when it ponders nothing.
+_PONDERING: tuple[Where, ponder.Ponder] | None = None
+
+
+def think(state: GameState[Any], level: int, seed: int, gentle: bool = True,
+          where: Where | None = None) -> str:
+    """The computer's move at ``state`` in canonical notation (run in the worker process),
+    within its level's time limit; a hint is not ``gentle``: never one of level 1's loose
+    moves. ``where`` (the computer's own moves, not hints): where ``state`` is, so that the
+    pondering kept answers the players' move when it follows the last one the computer
+    pondered over, and pondering starts after the move chosen."""
+    global _PONDERING
+    deadline = time.monotonic() + LIMITS[level - 1]
+
+    def stop() -> bool:
+        return time.monotonic() > deadline
+
+    kept, _PONDERING = _PONDERING, None
+    if where is not None and kept is not None and _follows(kept[0], where):
+        thought = kept[1]
+        choice = thought.reply(state, thought.state.parse_move(where[1][-1]), seed, stop)
+    else:
+        choice = choose(state, level, seed, stop=stop, gentle=gentle)
+    move = state.notation(choice.move)
+    if where is not None:
+        after = ponder.start(state, choice, level, seed)
+        _PONDERING = ((where[0], (*where[1], move)), after) if after else None
+    return move
+
+
+def _follows(pondered: Where, now: Where) -> bool:
+    """Whether ``now`` is one move after ``pondered``."""
+    return now[0] == pondered[0] and now[1][:-1] == pondered[1]
+
+
+def think_on() -> int:
+    """Ponder (in the worker process) until the worker wants it for another job or pondering
+    is done; the work it did."""
+    if _PONDERING is None:
+        return 0
+    thought = _PONDERING[1]
+    while not interrupted() and thought.grow(PONDER_SLICE, interrupted):
+        pass
+    return thought.spent
+
+
+def forget() -> None:
+    """Drop the pondering (in the worker process): the game went elsewhere."""
+    global _PONDERING
+    _PONDERING = None
 
 
 class Thinker:
@@ -263,22 +314,42 @@ class Computer(Thinker):
         self._future: Job | None = None
         #: The position the computer is thinking about or has answered.
         self._asked: tuple[Any, ...] | None = None
+        #: Where the worker ponders (the game and its moves, the computer's last included).
+        self._pondering: Where | None = None
 
     def poll(self, seen: Seen) -> list[Play]:
-        """Think when its move is due; once the move is found, have it carried out."""
+        """Think when its move is due; once the move is found, have it carried out and ponder
+        over the players' turn."""
         if not seen.awaiting:
             self._asked = self._future = None  # a search under way is left to end unread
+            self._ponder_while(seen)
             return []
         if self._asked != seen.position:
             self._asked = seen.position
             seed = self.seed + len(seen.moves)
             if self.sync:
                 return [self._play(seen.state, think(seen.state, self.level, seed))]
-            self._future = self._workers().submit(think, seen.state, self.level, seed)
+            where = (seen.game_id, seen.moves)
+            self._pondering = None  # the search below stops it (a yielding job)
+            self._future = self._workers().submit(think, seen.state, self.level, seed, True,
+                                                  where)
         if self._future is not None and self._future.done():
             future, self._future = self._future, None
-            return [self._play(seen.state, future.result())]
+            move = future.result()
+            self._pondering = (seen.game_id, (*seen.moves, move))
+            self._workers().submit(think_on, yields=True)
+            return [self._play(seen.state, move)]
         return []
+
+    def _ponder_while(self, seen: Seen) -> None:
+        """Stop pondering once the game leaves the way it was pondered on (a takeback, a new
+        game): the worker forgets it."""
+        where = self._pondering
+        if where is None or seen.game_id == where[0] and (  # its move to carry out, or played
+                seen.moves == where[1][:-1] or seen.moves[:len(where[1])] == where[1]):
+            return
+        self._pondering = None
+        self._workers().submit(forget)
 
     def takeback(self, seen: Seen, to: int | None = None) -> int:
         """The computer's last turn and the players' before it are undone (the players'

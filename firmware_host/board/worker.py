@@ -7,7 +7,11 @@ process, sends the job, waits for the answer or for the process to end. A proces
 (SIGKILL, the OOM killer) or a job that raises is noted in ``failure`` (the caller says it),
 the process is started again after a backoff (:data:`BACKOFF`), and the job is run again on
 the same input. A job submitted while another runs replaces it: the process running the old
-one is ended and a fresh one runs the new one (only the newest answer is wanted).
+one is ended and a fresh one runs the new one (only the newest answer is wanted), unless the
+old one *yields* (``submit(..., yields=True)``: pondering): it is asked to stop
+(:func:`interrupted` turns true in the process), its answer is dropped, and the same process,
+with whatever the job kept in its memory, runs the new one (ended as before if it has not
+stopped within :data:`GRACE`).
 
 Processes are started by the ``forkserver`` method (:data:`METHOD`): a server process,
 started once, imports the job's modules (``preload``) and forks a worker from itself on
@@ -45,13 +49,15 @@ from hardware.supervise import describe
 METHOD = "forkserver"
 #: Seconds before a failed worker is started again: the first wait, doubling up to the last.
 BACKOFF = (0.5, 30.0)
+#: Seconds a yielding job has to stop once replaced, before its process is ended.
+GRACE = 1.0
 
 
 class Job:
     """A job handed to a :class:`Worker`: ``fn(*args)``, run in the worker's process."""
 
-    def __init__(self, worker: Worker, fn: Callable, args: tuple) -> None:
-        self.worker, self.fn, self.args = worker, fn, args
+    def __init__(self, worker: Worker, fn: Callable, args: tuple, yields: bool = False) -> None:
+        self.worker, self.fn, self.args, self.yields = worker, fn, args, yields
         self._answered = threading.Event()
         self._value: Any = None
 
@@ -114,10 +120,11 @@ class Worker:
         process = self._process
         return process.pid if process is not None else None
 
-    def submit(self, fn: Callable, *args: Any) -> Job:
+    def submit(self, fn: Callable, *args: Any, yields: bool = False) -> Job:
         """Run ``fn(*args)`` (picklable, importable) in the worker; never blocks. A job not
-        answered yet is given up for this one."""
-        job = Job(self, fn, args)
+        answered yet is given up for this one. ``yields``: this job stops by itself when
+        :func:`interrupted` says so, and keeps its process (see the module's docstring)."""
+        job = Job(self, fn, args, yields)
         with self._lock:
             if self._closed:
                 raise RuntimeError(f"the {self.name} worker is closed")
@@ -197,6 +204,8 @@ class Worker:
                     return False
                 answer = self._receive(conn, process, job)
                 if answer == "replaced":
+                    if job.yields and self._interrupt(conn, process):
+                        continue  # the same process runs the new job
                     return True
                 if answer is None:
                     return False
@@ -260,6 +269,18 @@ class Worker:
                 self._fail(self._why_ended(process))
                 return None
         return None
+
+    def _interrupt(self, conn: Connection, process: Any) -> bool:
+        """Ask the process to stop its yielding job and drop its answer; False when it has not
+        answered within :data:`GRACE` (or ended)."""
+        try:
+            conn.send(None)  # what interrupted() sees
+            if wait([conn, process.sentinel], GRACE) != [conn] and not conn.poll():
+                return False
+            conn.recv()
+        except (EOFError, OSError, ValueError):
+            return False
+        return True
 
     def _pause(self, seconds: float) -> None:
         """Wait ``seconds`` (a close ends the wait)."""
@@ -343,17 +364,33 @@ def _forget(process: Any) -> None:
 
 
 # ---------------------------------------------------------------------- the worker process
+#: The worker process's end of its pipe (None in any other process).
+_CONN: Connection | None = None
+
+
+def interrupted() -> bool:
+    """In a job run by a worker: whether the worker wants the process for another job (a
+    yielding job then ends soon, its answer unread). Never true outside a worker."""
+    return _CONN is not None and _CONN.poll()
+
+
 def _serve(conn: Connection, lifeline: Connection) -> None:
     """The worker process: say ready, then answer ``(fn, args)`` messages until the pipe
-    closes. An answer is ("done", value) or ("error", "Type: text")."""
+    closes (a None is a yielding job's interruption, read after it). An answer is ("done",
+    value) or ("error", "Type: text")."""
+    global _CONN
+    _CONN = conn
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_end_with, args=(lifeline,), daemon=True).start()
     conn.send(("ready", None))
     while True:
         try:
-            fn, args = conn.recv()
+            message = conn.recv()
         except (EOFError, OSError):
             return
+        if message is None:
+            continue
+        fn, args = message
         try:
             answer = ("done", fn(*args))
         except Exception as exc:  # noqa: BLE001 - the job's own failure: the parent says it

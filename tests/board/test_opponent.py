@@ -12,7 +12,9 @@ from engines import new_game
 from engines.ai import choose
 from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.board.game import Game
-from firmware_host.board.opponent import Computer, Hints, think
+from engines.ai import budget, ponder
+from firmware_host.board import opponent
+from firmware_host.board.opponent import Computer, Hints, forget, think, think_on
 from firmware_host.board.turn import directions
 from firmware_host.board.view import LIGHTS
 from firmware_host.runtime.session import configured_game, open_controller
@@ -147,6 +149,85 @@ def test_a_live_board_thinks_in_another_process_and_gets_the_same_move():
     assert controller.moves == ["b2"] and controller.pending is not None
     assert controller.pending.text == think(controller.state, 1, seed=1)
     assert steps > 1  # the steps went on while it thought
+
+
+def test_the_answer_to_a_move_the_computer_pondered_is_searched_on_the_tree_it_kept():
+    """What the worker process runs: the move, pondering until done (nothing interrupts it
+    here), then the players' move. Expected: the answer grows the kept subtree. In another
+    game (or after any other move) the answer is the fresh search's."""
+    state = new_game("antipod", 4)
+    try:
+        move = think(state, 3, 1, True, (1, ()))
+        assert opponent._PONDERING[0] == (1, (move,))
+        assert think_on() >= ponder.TIMES * budget(state, 3)
+        thought = opponent._PONDERING[1]
+        expected = max(thought.tree.children, key=lambda m: thought.tree.n.get(m, 0))
+        kept = thought.tree.children[expected]
+        before = kept.visits
+        after = thought.state.apply(expected)
+        moves = (move, thought.state.notation(expected))
+        answer = think(after, 3, 2, True, (1, moves))
+        after.check(after.parse_move(answer))
+        assert kept.visits > before and kept.visits > choose(after, 3, seed=2).tree.visits
+        think(state, 3, 1, True, (1, ()))
+        think_on()
+        assert think(after, 3, 2, True, (2, moves)) == think(after, 3, 2)  # another game
+    finally:
+        forget()
+    assert opponent._PONDERING is None
+
+
+def test_a_live_computer_ponders_over_the_players_turn_and_a_takeback_stops_it():
+    """After its move the computer's worker ponders (a yielding job) while the players carry
+    the move out and think; their move stops it and the answer is searched in the same process,
+    where the pondering was kept. A takeback makes it forget."""
+    config = replace(CONFIG, opponent=OpponentConfig("computer", "black", 3))
+    controller = open_controller(config, Storage(":memory:"), configured_game(config, "antipod", 4))
+    computer = controller.opponent
+    board = SimBoard(controller.layout.sensor_channels)
+    for site in controller.boards[0]:
+        board.place(controller.layout.sensor[site])
+    clock = [0.0]
+
+    def until(done) -> bool:
+        deadline = time.monotonic() + 60
+        while not done() and time.monotonic() < deadline:
+            clock[0] += 10
+            controller.step(clock[0], board.scan())
+            time.sleep(0.005)
+        return done()
+
+    def place(real) -> None:  # a stone, and its twin on an edge point
+        for site in (*real.filled, *(s for step in real.follow_ups for s in step.sites)):
+            board.place(controller.layout.sensor[site])
+
+    def carry_out() -> None:
+        place(controller.pending.real)
+
+    def players_move() -> None:
+        place(controller.state.realisations(controller.state.legal_moves()[0])[0])
+
+    try:
+        controller.step(clock[0], board.scan())
+        players_move()
+        assert until(lambda: controller.pending is not None)
+        thinker = computer.worker
+        process = thinker.pid
+        assert thinker._job is not None and thinker._job.yields  # pondering already
+        carry_out()
+        assert until(lambda: controller.pending is None and len(controller.moves) == 2)
+        players_move()
+        assert until(lambda: controller.pending is not None and len(controller.moves) == 3)
+        controller.state.check(controller.pending.move)
+        assert thinker.pid == process and thinker.failures == 0  # pondering yielded
+        carry_out()
+        assert until(lambda: len(controller.moves) == 4)
+        assert computer._pondering is not None
+        controller.take_back(2)
+        assert until(lambda: computer._pondering is None)
+        assert thinker.failures == 0
+    finally:
+        computer.close()
 
 
 def test_a_game_against_the_computer_keeps_the_level_and_side_in_its_record(tmp_path):

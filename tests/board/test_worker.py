@@ -1,8 +1,8 @@
 """The supervised worker (firmware_host/board/worker.py) with real processes from the fork server:
 a job is answered without the caller waiting, a worker killed by PID (as the OOM killer does)
 is said, started again after a backoff and redoes its job, a job replaced while it runs ends
-its process, a job that raises is said and tried again, and a closed worker leaves no process
-behind."""
+its process (unless it yields: pondering keeps its process and what it kept), a job that raises
+is said and tried again, and a closed worker leaves no process behind."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import time
 import pytest
 
 from firmware_host.board import worker as worker_module
-from firmware_host.board.worker import Worker
+from firmware_host.board.worker import Worker, interrupted
 from testbed.tools import inject, wait_until
 
 
@@ -82,6 +82,49 @@ def test_a_replaced_job_ends_its_process_and_the_new_one_is_answered(worker):
     assert worker.failure is None and worker.failures == 0  # not a failure
 
 
+#: In the worker process: what a yielding job kept there.
+KEPT: list[str] = []
+
+
+def keep_until_interrupted(value: str, started: str) -> str:
+    """A yielding job (as the computer's pondering): keeps ``value``, says so in the file
+    ``started``, works until asked to stop."""
+    KEPT.append(value)
+    with open(started, "w") as fp:
+        fp.write(value)
+    while not interrupted():
+        time.sleep(0.01)
+    return "stopped"
+
+
+def kept() -> list[str]:
+    return list(KEPT)
+
+
+def test_a_yielding_job_stops_for_the_next_which_finds_what_it_kept_in_the_same_process(
+        worker, tmp_path):
+    started = tmp_path / "started"
+    background = worker.submit(keep_until_interrupted, "tree", str(started), yields=True)
+    assert wait_until(started.exists, 30)  # it is under way
+    busy = worker.pid
+    answer = worker.submit(kept)
+    assert answer.wait(10) and answer.result() == ["tree"]
+    assert worker.pid == busy and alive(busy) and not background.done()
+    assert worker.failure is None and worker.failures == 0
+    assert not interrupted()  # outside a worker it never is
+
+
+def test_a_yielding_job_that_does_not_stop_has_its_process_ended(worker, monkeypatch):
+    monkeypatch.setattr(worker_module, "GRACE", 0.2)
+    worker.submit(time.sleep, 30, yields=True)
+    assert wait_until(lambda: worker.pid is not None, 30)
+    busy = worker.pid
+    time.sleep(0.1)
+    new = worker.submit(sum, [1, 2])
+    assert new.wait(10) and new.result() == 3
+    assert not alive(busy) and worker.failures == 0
+
+
 def test_a_job_that_raises_is_said_and_tried_again_with_a_growing_backoff(worker):
     job = worker.submit(int, "x")
     assert wait_until(lambda: worker.failures >= 3)  # 0.05 s, 0.1 s, 0.2 s apart
@@ -115,7 +158,7 @@ def test_close_leaves_no_process_behind(worker):
 
 OWNER = """
 import sys, time
-from firmware_host.board.worker import Worker
+from firmware_host.board.worker import Worker, interrupted
 if __name__ == "__main__":
     worker = Worker("computer")
     worker.submit(time.sleep, 60)

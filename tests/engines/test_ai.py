@@ -59,6 +59,18 @@ def test_budgets_grow_with_the_level_and_a_stop_ends_the_search_early():
     state.check(stopped.move)
 
 
+@pytest.mark.parametrize("game,size", [("antipode", None), ("antipod", 6), ("phalanx", None)])
+def test_a_search_whose_time_is_up_still_answers_with_less_work(game, size):
+    """The caller's stop is how a level's wall-clock limit ends a search on a slow machine
+    (a clock that runs out after some looks here): a legal move, less work than the level's.
+    Antipode's tactics after its search stop too."""
+    state = reached(game, size, 5, 10)
+    looks = iter(range(3))
+    stopped = choose(state, 5, seed=1, stop=lambda: next(looks, None) is None)
+    state.check(stopped.move)
+    assert stopped.work < choose(state, 5, seed=1).work
+
+
 def test_antipode_s_level_5_gives_a_leaf_to_every_root_move_the_lower_levels_to_few():
     """Levels 1 to 4 pay for each move a descent weighs (the profile's ``scan_cost``), so at a root of a
     hundred moves and more their few descents reach few of them: breadth is what sets them

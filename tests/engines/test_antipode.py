@@ -653,3 +653,19 @@ def test_reedboard_play_antipode_subprocess():
         "error": "a1 already holds a token", "ply": 1, "move": "a1:a1"
     }
     assert bad.stderr.strip() == "reedboard play: move 2 (a1:a1): a1 already holds a token"
+
+
+@given(st.integers(0, 2**20), st.integers(0, 90))
+def test_the_turns_listed_are_each_placements_landings_in_cell_order(seed, plies):
+    """legal_moves() works out what its placements share once (the searches list turns all the
+    time); it lists exactly the landings each placement allows, each turn legal."""
+    from engines.antipode.board import TURNS, indices
+    from tests.engines.play_tools import reached
+
+    state = reached("antipode", None, seed, plies)
+    listed = state.legal_moves()
+    assert listed == tuple(TURNS[p][land] for p in state.placements()
+                           for land in indices(state._landings(p)))
+    assert len(listed) == state.legal_count()
+    for turn in listed[:: max(1, len(listed) // 5)]:
+        state.check(turn)
