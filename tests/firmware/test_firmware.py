@@ -95,7 +95,7 @@ def test_the_board_announces_itself_then_sends_its_state_every_second(emulated):
     board.run_for(3.1)
     frames = board.frames_sent()
     assert [f.kind for _, f in frames[:2]] == [p.INFO, p.STATE]
-    assert p.decode_info(frames[0][1].body) == p.BoardInfo(1, 64, 64, False)
+    assert p.decode_info(frames[0][1].body) == p.BoardInfo(1, 64, 64, False, firmware=p.FIRMWARE)
     beats = [cycle for cycle, _ in sent(board, p.STATE)]
     assert all(abs((b - a) / MS - 1000) <= 5 for a, b in zip(beats[1:], beats[2:]))
     closed, _, led_id = p.decode_state(frames[-1][1].body, 64, False)
