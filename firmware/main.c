@@ -96,18 +96,23 @@ int main(void)
             sensors_scan();
             TRACE(0);
         }
+        /* A picture is rendered a part a loop, so scans keep their pace; the chains are not
+         * written while a switch is changing (for at most LED_HOLD_MS): its change goes out
+         * first. The write reads the switches between LEDs, and what it read is debounced
+         * straight after, so a change that came during the write goes out at once. */
+        uint8_t due = leds_due(now), ready = due && leds_render(now);
+        if (ready && !sensors_settling())
+            sensors_scan(); /* a switch that changed since the last scan holds the write too */
+        if (!ready) {
+            leds_waiting = now; /* a hold begins once the picture is ready */
+        } else if (!sensors_settling() || now - leds_waiting >= LED_HOLD_MS) {
+            leds_write();
+            sensors_after_write();
+        }
         if (now - beat >= HEARTBEAT_MS)
             proto_want_beat(now - beat >= HEARTBEAT_MS + BEAT_HOLD_MS);
         if (proto_transmit())
             beat = now;
-        /* A picture is rendered a part a loop, so scans keep their pace; the chains are not
-         * written while a switch is changing (for at most LED_HOLD_MS): with interrupts off
-         * no scan runs, and the change would wait. */
-        uint8_t due = leds_due(now), ready = due && leds_render(now);
-        if (!ready)
-            leds_waiting = now; /* a hold begins once the picture is ready */
-        else if (!sensors_settling() || now - leds_waiting >= LED_HOLD_MS)
-            leds_write();
         /* more to render, or a long scan or write: go on at once */
         idle((due && !ready) || clock_ms() - scanned >= SCAN_PERIOD_MS);
     }

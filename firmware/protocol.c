@@ -236,6 +236,16 @@ static void give_way(void)
     want_beat |= 1;
 }
 
+void proto_send_changes(void)
+{
+    if (sensors_unreported())
+        give_way();
+    while (sensors_unreported() && uart_room() >= WIRE_MAX) {
+        uint16_t count = sensors_take_changes(&payload[2], CHANGES_MAX);
+        send(CHANGE, (uint16_t)(2 * count));
+    }
+}
+
 uint8_t proto_transmit(void)
 {
     if (want_info) {
@@ -249,12 +259,7 @@ uint8_t proto_transmit(void)
         want_state = want_beat = 0;
         return 1;
     }
-    if (sensors_unreported())
-        give_way();
-    while (sensors_unreported() && uart_room() >= WIRE_MAX) {
-        uint16_t count = sensors_take_changes(&payload[2], CHANGES_MAX);
-        send(CHANGE, (uint16_t)(2 * count));
-    }
+    proto_send_changes();
     /* A heartbeat waits for a switch that is changing, unless it is overdue. */
     if (!want_beat || (want_beat == 1 && sensors_settling()) || !send_state())
         return 0;

@@ -19,4 +19,22 @@ void scan_init(void);
  * matrix copies from it the channels whose reading is ambiguous. */
 uint8_t scan_read(uint8_t *raw, const uint8_t *hold);
 
+/* Scanning while the LED chains are written (interrupts off, no clock, no scan_read): the
+ * write calls scan_gap() between two LEDs, and each call reads one part of the inputs (a
+ * matrix row; a scanner without parts reads nothing), a few microseconds at most. A part is
+ * read again every GAP_PERIOD gaps or more (a scan period's worth of LEDs), so consecutive
+ * readings of a part are a scan period apart, as scans are. */
+void scan_gap_begin(void);
+/* Returns n > 0 when the part just read (inputs [*at, *at + n), their readings in *value) read
+ * otherwise than before the write and then the same DEBOUNCE_SCANS times in a row. */
+uint8_t scan_gap(uint16_t *at, uint32_t *value);
+/* After the write: the most readings in a row that agreed for a part that read otherwise than
+ * before the write (0: none did), and the bytes of raw[] such parts give, [from, to). */
+uint8_t scan_gap_passes(uint16_t *from, uint16_t *to);
+/* The reading `back` readings before the write's end (1: the last), for the parts that read
+ * otherwise than before the write: a part that read the same its last `back` readings gives
+ * that reading; one that read otherwise in between gives `hold` (the sure state: a debounce
+ * count starts again). The other parts keep raw's. */
+void scan_gap_reading(uint8_t *raw, const uint8_t *hold, uint8_t back);
+
 #endif /* SCAN_H */

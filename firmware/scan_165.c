@@ -77,4 +77,21 @@ uint8_t scan_read(uint8_t *raw, const uint8_t *hold)
     return changed != 0;
 }
 
+/* The chain is read whole (scan_read) between writes only. */
+void scan_gap_begin(void) {}
+uint8_t scan_gap(uint16_t *at, uint32_t *value)
+{
+    (void)at, (void)value;
+    return 0;
+}
+uint8_t scan_gap_passes(uint16_t *from, uint16_t *to)
+{
+    *from = *to = 0;
+    return 0;
+}
+void scan_gap_reading(uint8_t *raw, const uint8_t *hold, uint8_t back)
+{
+    (void)raw, (void)hold, (void)back;
+}
+
 #endif /* SCANNER_165 */
