@@ -19,11 +19,11 @@ void scan_init(void);
  * matrix copies from it the channels whose reading is ambiguous. */
 uint8_t scan_read(uint8_t *raw, const uint8_t *hold);
 
-/* Scanning while the LED chains are written (interrupts off, no clock, no scan_read): the
- * write calls scan_gap() between two LEDs, and each call reads one part of the inputs (a
- * matrix row; a scanner without parts reads nothing), a few microseconds at most. A part is
- * read again every GAP_PERIOD gaps or more (a scan period's worth of LEDs), so consecutive
- * readings of a part are a scan period apart, as scans are. */
+/* Scanning while the LED chains are written (interrupts off, no scan_read): the write calls
+ * scan_gap() between two LEDs, and a call reads a part of the inputs or two (a matrix row; a
+ * scanner without parts reads nothing), some microseconds. A pass over all parts begins a
+ * scan period after the last (Timer1 goes on counting), so the readings of a part are a scan
+ * period apart at least, as scans are. */
 void scan_gap_begin(void);
 /* Returns n > 0 when the part just read (inputs [*at, *at + n), their readings in *value) read
  * otherwise than before the write and then the same DEBOUNCE_SCANS times in a row. */

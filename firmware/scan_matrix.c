@@ -17,6 +17,7 @@
 #include <util/delay.h>
 
 #include "bits.h"
+#include "clock.h"
 #include "pinmap.h"
 #include "pins.h"
 #include "scan.h"
@@ -211,63 +212,81 @@ uint8_t scan_read(uint8_t *raw, const uint8_t *hold)
 }
 
 /* -- between the LEDs of a write (scan.h) ---------------------------------------------------
- * A row is driven low in one gap and read ROW_STEP gaps later (an LED or more: 30 us, its
- * settling time); rows are spread so that a pass takes a scan period at least, and a write
- * holds DEBOUNCE_SCANS passes or more where it can. Its ports go to last[], as a scan's. */
+ * A row is driven low in one pause and read ROW_STEP pauses later (an LED or more: 30 us, its
+ * settling time); rows are spread so that a write holds DEBOUNCE_SCANS passes where it can.
+ * When a pass of a row a pause would take longer than a scan period, a pause reads two rows
+ * (the second driven then, MATRIX_SETTLE_US before it is read). Readings go to last[], as a
+ * scan's. */
 
 #define ROW_STEP_FIT (LED_PER_CHAIN / DEBOUNCE_SCANS / ROWS)
 #define ROW_STEP (ROW_STEP_FIT > 1 ? ROW_STEP_FIT : 1)
-#define PASS_GAPS (ROWS * ROW_STEP + 1 > GAP_PERIOD ? ROWS * ROW_STEP + 1 : GAP_PERIOD)
-_Static_assert(PASS_GAPS - ROWS * ROW_STEP < 256, "scan_gap: the wait between passes is a byte");
+#define ROW_CYCLES 200 /* a row read in a pause, about */
+#define ROWS_PER_GAP (ROW_STEP == 1 && (ROWS + 1) * (WS2812_LED_CYCLES + ROW_CYCLES) > \
+                      F_CPU / 1000 * SCAN_PERIOD_MS ? 2 : 1)
 #define MOVED 0x80 /* agree[]: the row read otherwise during the write */
 
 static struct {
-    uint8_t row;    /* the row driven low now; ROWS: none (between passes) */
-    uint8_t wait;   /* gaps until it is read, or until the next pass */
-    uint8_t *level; /* its readings: last[row] */
+    uint8_t row;     /* the row driven low now; ROWS: none (between passes) */
+    uint8_t wait;    /* pauses until it is read */
+    uint16_t began;  /* clock_counts() when the pass began */
+    uint8_t *level;  /* its readings: last[row] */
 } gap;
 static uint8_t agree[ROWS]; /* MOVED, and the readings in a row that read the same (0-3) */
 
 void scan_gap_begin(void)
 {
     gap.row = ROWS;
-    gap.wait = 1; /* the first pass begins at once */
+    gap.began = clock_counts() - CLOCK_COUNTS_PER_MS * SCAN_PERIOD_MS; /* the first at once */
     for (uint8_t r = 0; r < ROWS; r++)
         agree[r] = 0;
 }
 
+/* Read the row driven now and drive the next; whether it changed (then `*at`, `*value`). */
+static uint8_t gap_read(uint16_t *at, uint32_t *value)
+{
+    uint8_t r = gap.row, was = agree[r], now;
+    if (read_row(gap.level))
+        now = MOVED | 1;
+    else
+        now = !was ? 1 : (was & 3) == 3 ? was : was + 1;
+    agree[r] = now;
+    IO_DDR(rows[r]) &= (uint8_t)~rows[r].mask;
+    uint8_t settled = MATRIX_DIODES && now != was && now == (MOVED | DEBOUNCE_SCANS);
+    if (settled) { /* without diodes a row is not sure by itself: after the write */
+        *at = (uint16_t)(r * COLUMNS);
+        *value = lines[r] = closed_columns(gap.level);
+    }
+    gap.level += PORTS_MAX;
+    if (++gap.row < ROWS)
+        IO_DDR(rows[gap.row]) |= rows[gap.row].mask;
+    return settled;
+}
+
 uint8_t scan_gap(uint16_t *at, uint32_t *value)
 {
+    if (gap.row == ROWS) { /* between passes */
+        uint16_t now = clock_counts();
+        if ((uint16_t)(now - gap.began) < CLOCK_COUNTS_PER_MS * SCAN_PERIOD_MS)
+            return 0;
+        gap.began = now;
+        gap.row = 0;
+        gap.level = last[0];
+        gap.wait = ROW_STEP;
+        IO_DDR(rows[0]) |= rows[0].mask;
+        return 0;
+    }
     if (--gap.wait)
         return 0;
-    uint8_t r = gap.row, settled = 0;
-    if (r < ROWS) {
-        uint8_t was = agree[r], now;
-        if (read_row(gap.level))
-            now = MOVED | 1;
-        else
-            now = !was ? 1 : (was & 3) == 3 ? was : was + 1;
-        agree[r] = now;
-        settled = now != was && now == (MOVED | DEBOUNCE_SCANS);
-        IO_DDR(rows[r]) &= (uint8_t)~rows[r].mask;
-        if (settled && MATRIX_DIODES) { /* without diodes a row is not sure by itself */
-            *at = (uint16_t)(r * COLUMNS);
-            *value = lines[r] = closed_columns(gap.level);
-        }
-        r++;
-        gap.level += PORTS_MAX;
-    } else { /* a pass begins */
-        r = 0;
-        gap.level = last[0];
+    gap.wait = ROW_STEP;
+    uint8_t settled = gap_read(at, value);
+    if (ROWS_PER_GAP == 2 && gap.row < ROWS) {
+        _delay_us(MATRIX_SETTLE_US);
+        uint16_t at2;
+        uint32_t value2;
+        if (gap_read(&at2, &value2) && !settled) /* a second at once: after the write */
+            settled = 1, *at = at2, *value = value2;
     }
-    gap.row = r;
-    if (r < ROWS) {
-        IO_DDR(rows[r]) |= rows[r].mask;
-        gap.wait = ROW_STEP;
-    } else {
-        gap.wait = PASS_GAPS - ROWS * ROW_STEP;
-    }
-    return settled && MATRIX_DIODES ? COLUMNS : 0;
+    return settled ? COLUMNS : 0;
 }
 
 uint8_t scan_gap_passes(uint16_t *from, uint16_t *to)

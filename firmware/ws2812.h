@@ -23,11 +23,9 @@
 
 _Static_assert(LED_CHAINS >= 1 && LED_CHAINS <= 8, "LED_PINS: 1 to 8 pins");
 
-/* Cycles a bit takes (ws2812.c), an LED of every chain with the pause after it, and the LEDs
- * written in a scan period: the write reads a part of the inputs between LEDs (scan.h). */
+/* Cycles a bit takes (ws2812.c), and an LED of every chain with the pause after it. */
 #define WS2812_BIT_CYCLES (LED_CHAINS <= 6 ? 20 : LED_CHAINS == 7 ? 21 : 23)
 #define WS2812_LED_CYCLES (24 * WS2812_BIT_CYCLES + 40)
-#define GAP_PERIOD ((F_CPU / 1000 * SCAN_PERIOD_MS + WS2812_LED_CYCLES - 1) / WS2812_LED_CYCLES)
 
 void ws2812_init(void);
 /* Write LED 0 .. leds-1 of every chain from `data` (laid out as above). */
