@@ -377,7 +377,8 @@ def test_the_wizards_screens_fit_the_oled():
     builder = Builder(wizard, board, wiring)
     builder.scans(1)
     wizard.start()
-    moments = [("check", lambda: board.place(5) or builder.scans(1))]
+    moments = [("none-closed", lambda: builder.scans(1, [ButtonEvent("ok")]))]
+    moments.append(("check", lambda: board.place(5) or builder.scans(1)))
     moments.append(("sensor", lambda: (board.lift(5), builder.scans(1, [ButtonEvent("ok")]))))
     moments.append(("doubled", lambda: (builder.tap("A1*"), builder.tap("A1*"))))
     for site in serpentine(sites)[1:]:
