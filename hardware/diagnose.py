@@ -181,8 +181,8 @@ def _serial(name: str, options: dict, handshake_seconds: float) -> Iterator[Chec
 def firmware_check(name: str, info: BoardInfo, port: str) -> Check:
     """The board's firmware release against the one this host ships, in one line.
 
-    >>> firmware_check("firmware", BoardInfo(1, 64, 64, False, firmware=1), "/dev/ttyACM0").line()
-    'FAIL  firmware: the board runs firmware 1, this host ships 2 -> reedboard firmware flash --port /dev/ttyACM0'
+    >>> firmware_check("firmware", BoardInfo(1, 64, 64, False, firmware=1), "/dev/ttyS9").fix
+    'reedboard firmware flash --port /dev/ttyS9'
     """
     if info.firmware != FIRMWARE:
         return Check(name, False, f"the board runs firmware {info.firmware}, this host ships {FIRMWARE}",
@@ -204,7 +204,7 @@ def _connected(name: str, options: dict, seconds: float) -> BoardInfo:
             link.poll()
         if link.error:
             raise backends.HardwareUnavailable(f"{name}: the board refused: {link.error}")
-        if not link.connected:
+        if not link.connected or link.info is None:
             raise backends.HardwareUnavailable(
                 f"{name}: no handshake from the board on {options['port']} within {seconds:g} s "
                 f"({SILENT} --port {options['port']})"
