@@ -213,13 +213,15 @@ uint8_t scan_read(uint8_t *raw, const uint8_t *hold)
 
 /* -- between the LEDs of a write (scan.h) ---------------------------------------------------
  * A row is driven low in one pause and read ROW_STEP pauses later (an LED or more: 30 us, its
- * settling time); rows are spread so that a write holds DEBOUNCE_SCANS passes where it can.
+ * settling time). On a chain long enough to hold 2 × (DEBOUNCE_SCANS + 1) passes of a row a
+ * pause, rows are spread to DEBOUNCE_SCANS + 1 passes (a shorter write); else they go as fast
+ * as they can.
  * When a pass of a row a pause would take longer than a scan period, a pause reads two rows
  * (the second driven then, MATRIX_SETTLE_US before it is read). Readings go to last[], as a
  * scan's. */
 
-#define ROW_STEP_FIT (LED_PER_CHAIN / DEBOUNCE_SCANS / ROWS)
-#define ROW_STEP (ROW_STEP_FIT > 1 ? ROW_STEP_FIT : 1)
+#define ROW_STEP_FIT (LED_PER_CHAIN / (DEBOUNCE_SCANS + 1) / ROWS)
+#define ROW_STEP (ROW_STEP_FIT >= 2 ? ROW_STEP_FIT : 1) /* spread on a long chain only */
 #define ROW_CYCLES 200 /* a row read in a pause, about */
 #define ROWS_PER_GAP (ROW_STEP == 1 && (ROWS + 1) * (WS2812_LED_CYCLES + ROW_CYCLES) > \
                       F_CPU / 1000 * SCAN_PERIOD_MS ? 2 : 1)
