@@ -4,10 +4,11 @@
  *
  * Up to 8 chains on pins of one port are written in parallel: each bit is three writes of
  * the whole port (every chain high; low where the chain's bit is 0; all low), so 8 chains
- * take as long as one. The chains are written with interrupts off, so the bit timing and the
- * pauses between LEDs stay short and exact (some WS2812B take a pause of a few microseconds
- * for the latch); meanwhile the UART is served by polling between LEDs (uart_batch), so no
- * byte from the host is lost, and the clock catches up afterwards (clock.c).
+ * take as long as one. The chains are written with interrupts off, so the bit timing is exact
+ * and the pauses between LEDs stay well under the 50 us latch; in them the UART is served by
+ * polling (uart_batch), so no byte from the host is lost, and the switches are read
+ * (sensors_gap, SCAN_DURING_WRITES: a change's frame goes out during the write); the clock
+ * catches up afterwards (clock.c).
  *
  * The data is laid out LED by LED along the chains: for LED i of every chain, the green
  * bytes of chains 0..LED_CHAINS-1, then their red bytes, then their blue bytes:
