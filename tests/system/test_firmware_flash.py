@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from hardware.flash import avrdude_command
+from hardware.flash import FIRMWARE, avrdude_command
 
 REEDBOARD = [sys.executable, "-c", "import sys; from firmware_host.cli.main import main; sys.exit(main())"]
 #: An Intel HEX file with nothing but its end record: avrdude fails at the port before writing.
@@ -58,3 +58,14 @@ def test_the_command_is_make_flashs():
                           capture_output=True, text=True, check=True).stdout.split()
     ours = avrdude_command("mega", "/dev/ttyACM0", "build/mega/reedboard.hex")
     assert make[make.index("avrdude"):] == ours
+
+
+@pytest.mark.skipif(not shutil.which("avrdude") or not shutil.which("avr-gcc"),
+                    reason="avrdude and the AVR toolchain not installed (tests/run.sh)")
+def test_without_hex_it_builds_the_firmware_then_runs_avrdude(tmp_path):
+    port = tmp_path / "not-a-board"
+    port.write_text("")
+    done = reedboard("firmware", "flash", "--board", "nano", "--port", str(port))
+    assert done.returncode == 1  # built, then avrdude could not open a serial port there
+    assert "avrdude could not flash the board on" in done.stderr
+    assert (FIRMWARE / "build" / "uno" / "reedboard.hex").read_text().startswith(":")
