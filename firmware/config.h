@@ -135,7 +135,7 @@
 
 /* Timing. */
 #ifndef SCAN_DURING_WRITES
-/* 1: the switches (a matrix) are read between the LEDs of a chain write, so a change goes out
+/* 1: the switches are read between the LEDs of a chain write, so a change goes out
  * during the write; the pauses between LEDs grow to 35 us at most (the WS2812B's latch is
  * 50 us). 0: the pauses stay under 5 us, and a change that comes during a write waits for it. */
 # define SCAN_DURING_WRITES 1

@@ -37,4 +37,14 @@ uint8_t scan_gap_passes(uint16_t *from, uint16_t *to);
  * count starts again). The other parts keep raw's. */
 void scan_gap_reading(uint8_t *raw, const uint8_t *hold, uint8_t back);
 
+/* A part's readings during a write, a byte each: SCAN_MOVED once it read otherwise than the
+ * reading before, and how many readings in a row read the same (1-3). */
+#define SCAN_MOVED 0x80
+static inline uint8_t scan_agree(uint8_t was, uint8_t differs)
+{
+    return differs ? SCAN_MOVED | 1 : !was ? 1 : (was & 3) == 3 ? was : (uint8_t)(was + 1);
+}
+/* Whether a part whose count went from `was` to `now` has just settled on a new reading. */
+#define SCAN_SETTLED(was, now) ((now) != (was) && (now) == (SCAN_MOVED | DEBOUNCE_SCANS))
+
 #endif /* SCAN_H */

@@ -225,7 +225,6 @@ uint8_t scan_read(uint8_t *raw, const uint8_t *hold)
 #define ROW_CYCLES 200 /* a row read in a pause, about */
 #define ROWS_PER_GAP (ROW_STEP == 1 && (ROWS + 1) * (WS2812_LED_CYCLES + ROW_CYCLES) > \
                       F_CPU / 1000 * SCAN_PERIOD_MS ? 2 : 1)
-#define MOVED 0x80 /* agree[]: the row read otherwise during the write */
 
 static struct {
     uint8_t row;     /* the row driven low now; ROWS: none (between passes) */
@@ -233,7 +232,7 @@ static struct {
     uint16_t began;  /* clock_counts() when the pass began */
     uint8_t *level;  /* its readings: last[row] */
 } gap;
-static uint8_t agree[ROWS]; /* MOVED, and the readings in a row that read the same (0-3) */
+static uint8_t agree[ROWS]; /* scan_agree() of each row */
 
 void scan_gap_begin(void)
 {
@@ -246,14 +245,10 @@ void scan_gap_begin(void)
 /* Read the row driven now and drive the next; whether it changed (then `*at`, `*value`). */
 static uint8_t gap_read(uint16_t *at, uint32_t *value)
 {
-    uint8_t r = gap.row, was = agree[r], now;
-    if (read_row(gap.level))
-        now = MOVED | 1;
-    else
-        now = !was ? 1 : (was & 3) == 3 ? was : was + 1;
+    uint8_t r = gap.row, was = agree[r], now = scan_agree(was, read_row(gap.level));
     agree[r] = now;
     IO_DDR(rows[r]) &= (uint8_t)~rows[r].mask;
-    uint8_t settled = MATRIX_DIODES && now != was && now == (MOVED | DEBOUNCE_SCANS);
+    uint8_t settled = MATRIX_DIODES && SCAN_SETTLED(was, now);
     if (settled) { /* without diodes a row is not sure by itself: after the write */
         *at = (uint16_t)(r * COLUMNS);
         *value = lines[r] = closed_columns(gap.level);
@@ -298,7 +293,7 @@ uint8_t scan_gap_passes(uint16_t *from, uint16_t *to)
     gap.row = ROWS;
     uint8_t most = 0, first = ROWS, last_moved = 0;
     for (uint8_t r = 0; r < ROWS; r++)
-        if (agree[r] & MOVED) {
+        if (agree[r] & SCAN_MOVED) {
             most = (agree[r] & 3) > most ? agree[r] & 3 : most;
             first = r < first ? r : first;
             last_moved = r;
@@ -314,7 +309,7 @@ uint8_t scan_gap_passes(uint16_t *from, uint16_t *to)
 void scan_gap_reading(uint8_t *raw, const uint8_t *hold, uint8_t back)
 {
     for (uint8_t r = 0; r < ROWS; r++) {
-        if (!(agree[r] & MOVED)) /* as before the write */
+        if (!(agree[r] & SCAN_MOVED)) /* as before the write */
             continue;
         uint16_t at = (uint16_t)(r * COLUMNS);
         lines[r] = (agree[r] & 3) >= back ? closed_columns(last[r]) : bits_get(hold, at, COLUMNS);

@@ -37,11 +37,16 @@ def worst_change_across_a_write(tmp_path, **defs) -> tuple[float, float]:
         board.close()
 
 
-def test_four_chains_of_100_never_hold_a_change_past_5_ms(tmp_path):
-    worst, _ = worst_change_across_a_write(tmp_path)  # the Mega's default: LED_PINS 6, 7, 8, 9
+SCANNERS = [{}, {"SCANNER": "SCANNER_165"}]  # the Mega's 16 x 18 matrix; 36 74HC165s
+
+
+@pytest.mark.parametrize("scanner", SCANNERS, ids=["matrix", "74hc165"])
+def test_four_chains_of_100_never_hold_a_change_past_5_ms(tmp_path, scanner):
+    worst, _ = worst_change_across_a_write(tmp_path, **scanner)  # LED_PINS 6, 7, 8, 9
     assert worst <= 5.0
 
 
-def test_one_chain_of_400_holds_a_change_no_longer_than_its_write_and_the_frame(tmp_path):
-    worst, write = worst_change_across_a_write(tmp_path, LED_PINS=6)
+@pytest.mark.parametrize("scanner", SCANNERS, ids=["matrix", "74hc165"])
+def test_one_chain_of_400_holds_a_change_no_longer_than_its_write_and_the_frame(tmp_path, scanner):
+    worst, write = worst_change_across_a_write(tmp_path, LED_PINS=6, **scanner)
     assert worst <= write + 9 * 11 * 1000 / 115200  # the CHANGE's 9 bytes (simavr: 11 bits)
