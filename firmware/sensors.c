@@ -128,17 +128,14 @@ void sensors_scan(void)
 
 void sensors_after_write(void)
 {
-    uint16_t from, to; /* the input bytes the write's readings changed */
+    /* the input bytes the write's readings changed (none on a board with polarity pairs,
+     * which is read between writes only: its inputs are not its channels) */
+    uint16_t from, to;
     uint8_t passes = SCAN_DURING_WRITES ? scan_gap_passes(&from, &to) : 0;
     for (uint8_t back = passes < DEBOUNCE_SCANS ? passes : DEBOUNCE_SCANS; back >= 1; back--) {
         scan_gap_reading(raw, sensors_closed, back);
-#if SENSES_POLARITY
-        (void)from, (void)to;
-        debounce_raw();
-#else
         debounce_bytes(raw, sensors_closed, &closed_count, from, to); /* the others as they were */
         counting = closed_count.from < closed_count.to;
-#endif
     }
 }
 
