@@ -15,7 +15,6 @@
 # error "clock.c and ws2812.c are written for a 16 MHz clock"
 #endif
 
-#define COUNTS_PER_MS 250
 
 static volatile uint32_t ms;
 static uint16_t next; /* the counter value at which the next millisecond begins */
@@ -24,7 +23,7 @@ void clock_init(void)
 {
     TCCR1A = 0;
     TCCR1B = _BV(CS11) | _BV(CS10); /* normal mode, F_CPU / 64 */
-    next = COUNTS_PER_MS;
+    next = CLOCK_COUNTS_PER_MS;
     OCR1A = next;
     TIMSK1 = _BV(OCIE1A);
 }
@@ -33,7 +32,7 @@ ISR(TIMER1_COMPA_vect)
 {
     do {
         ms++;
-        next += COUNTS_PER_MS;
+        next += CLOCK_COUNTS_PER_MS;
     } while ((int16_t)(TCNT1 - next) >= 0);
     OCR1A = next;
 }

@@ -134,6 +134,13 @@
 #endif
 
 /* Timing. */
+#ifndef SCAN_DURING_WRITES
+/* 1: the switches are read between the LEDs of a chain write, so a change goes out
+ * during the write; the pauses between LEDs grow to 35 us at most (the WS2812B's latch is
+ * 50 us). 0: the pauses stay under 5 us, and a change that comes during a write waits for it. */
+# define SCAN_DURING_WRITES 1
+#endif
+
 #ifndef SCAN_PERIOD_MS
 # define SCAN_PERIOD_MS 1
 #endif

@@ -57,6 +57,18 @@ static io_pin trace;
 # define TRACE(high) ((void)0)
 #endif
 
+/* A scan when SCAN_PERIOD_MS have passed since the last (at `*scanned`). */
+static void scan_if_due(uint32_t *scanned)
+{
+    uint32_t now = clock_ms();
+    if (now - *scanned < SCAN_PERIOD_MS)
+        return;
+    *scanned = now;
+    TRACE(1);
+    sensors_scan();
+    TRACE(0);
+}
+
 /* Sleep until the next interrupt unless bytes from the host already wait or `busy`. */
 static void idle(uint8_t busy)
 {
@@ -90,24 +102,24 @@ int main(void)
         wdt_reset();
         proto_receive();
         uint32_t now = clock_ms();
-        if (now - scanned >= SCAN_PERIOD_MS) {
-            scanned = now;
-            TRACE(1);
-            sensors_scan();
-            TRACE(0);
+        scan_if_due(&scanned);
+        /* A picture is rendered a part a loop, so scans keep their pace; the chains are not
+         * written while a switch is changing (for at most LED_HOLD_MS): its change goes out
+         * first. The write reads the switches between LEDs, and what it read is debounced
+         * straight after, so a change that came during the write goes out at once. */
+        uint8_t due = leds_due(now), ready = due && leds_render(now);
+        if (ready)
+            scan_if_due(&scanned); /* the rendering took a while: a fresh reading first */
+        if (!ready) {
+            leds_waiting = now; /* a hold begins once the picture is ready */
+        } else if (!sensors_settling() || now - leds_waiting >= LED_HOLD_MS) {
+            leds_write();
+            sensors_after_write();
         }
         if (now - beat >= HEARTBEAT_MS)
             proto_want_beat(now - beat >= HEARTBEAT_MS + BEAT_HOLD_MS);
         if (proto_transmit())
             beat = now;
-        /* A picture is rendered a part a loop, so scans keep their pace; the chains are not
-         * written while a switch is changing (for at most LED_HOLD_MS): with interrupts off
-         * no scan runs, and the change would wait. */
-        uint8_t due = leds_due(now), ready = due && leds_render(now);
-        if (!ready)
-            leds_waiting = now; /* a hold begins once the picture is ready */
-        else if (!sensors_settling() || now - leds_waiting >= LED_HOLD_MS)
-            leds_write();
         /* more to render, or a long scan or write: go on at once */
         idle((due && !ready) || clock_ms() - scanned >= SCAN_PERIOD_MS);
     }

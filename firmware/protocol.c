@@ -13,6 +13,7 @@
 #include "protocol.h"
 #include "sensors.h"
 #include "uart.h"
+#include "version.h"
 
 #define VERSION 1
 #define MAX_PAYLOAD 1024
@@ -144,22 +145,21 @@ void proto_receive(void)
 
 /* -- transmission ----------------------------------------------------------------------- */
 
-/* The largest body the board sends: a STATE, an INFO, or a CHANGE of up to 32 channels. */
+/* The largest body the board sends: a STATE, an INFO (7 bytes), or a CHANGE of up to 32 channels. */
 #define STATE_BODY (1 + MASK_BYTES * (SENSES_POLARITY ? 2 : 1))
 #define CHANGES_MAX (CHANNELS < 32 ? CHANNELS : 32)
-#define BODY_MAX (STATE_BODY > 2 * CHANGES_MAX ? STATE_BODY : 2 * CHANGES_MAX)
+#define INFO_BODY 7
+#define REPORT_MAX (STATE_BODY > 2 * CHANGES_MAX ? STATE_BODY : 2 * CHANGES_MAX)
+#define BODY_MAX (REPORT_MAX > INFO_BODY ? REPORT_MAX : INFO_BODY)
 #define WIRE_MAX (COBS_MAX_ENCODED(BODY_MAX + 4) + 2)
 
-_Static_assert(TX_BUFFER > WIRE_MAX + COBS_MAX_ENCODED(6 + 4) + 2,
+_Static_assert(TX_BUFFER > WIRE_MAX + COBS_MAX_ENCODED(INFO_BODY + 4) + 2,
                "TX_BUFFER must hold an INFO and a STATE frame");
 
 static uint8_t payload[BODY_MAX + 4], wire[WIRE_MAX];
 static uint8_t tx_seq;
 static uint8_t want_info, want_state, want_beat;
 static uint8_t beat_on_line; /* the last frame queued is a heartbeat that may give way */
-
-/* A heartbeat with more than this many bytes still to go is cut short for a change. */
-#define GIVE_WAY_BYTES 8
 
 void proto_want_info(void)
 {
@@ -204,7 +204,8 @@ static uint8_t send_info(void)
     body[3] = (uint8_t)(LED_COUNT >> 8);
     body[4] = (uint8_t)LED_COUNT;
     body[5] = SENSES_POLARITY;
-    return send(INFO, 6);
+    body[6] = FIRMWARE_RELEASE;
+    return send(INFO, INFO_BODY);
 }
 
 static uint8_t send_state(void)
@@ -223,15 +224,26 @@ static uint8_t send_state(void)
 }
 
 /* A change waits: a heartbeat still far from sent is cut short (the host drops the cut frame
- * as damaged), its sequence number goes to the change and it follows the change again. */
+ * as damaged) however little of it waits but its delimiter, its sequence number goes to the change and it
+ * follows the change again. */
 static void give_way(void)
 {
-    if (!beat_on_line || uart_unsent() <= GIVE_WAY_BYTES)
+    if (!beat_on_line || uart_unsent() <= 1) /* its last byte is the delimiter the change has too */
         return;
     uart_drop_unsent();
     beat_on_line = 0;
     tx_seq--;
     want_beat |= 1;
+}
+
+void proto_send_changes(void)
+{
+    if (sensors_unreported())
+        give_way();
+    while (sensors_unreported() && uart_room() >= WIRE_MAX) {
+        uint16_t count = sensors_take_changes(&payload[2], CHANGES_MAX);
+        send(CHANGE, (uint16_t)(2 * count));
+    }
 }
 
 uint8_t proto_transmit(void)
@@ -247,12 +259,7 @@ uint8_t proto_transmit(void)
         want_state = want_beat = 0;
         return 1;
     }
-    if (sensors_unreported())
-        give_way();
-    while (sensors_unreported() && uart_room() >= WIRE_MAX) {
-        uint16_t count = sensors_take_changes(&payload[2], CHANGES_MAX);
-        send(CHANGE, (uint16_t)(2 * count));
-    }
+    proto_send_changes();
     /* A heartbeat waits for a switch that is changing, unless it is overdue. */
     if (!want_beat || (want_beat == 1 && sensors_settling()) || !send_state())
         return 0;

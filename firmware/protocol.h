@@ -26,6 +26,9 @@ void proto_want_state(void);
  * changing, and one still far from sent is cut short for a change), unless `overdue`. */
 void proto_want_beat(uint8_t overdue);
 
+/* Queue the changes not reported yet (a heartbeat on its way gives way), as far as the
+ * transmit buffer has room: quick enough to run between the LEDs of a write. */
+void proto_send_changes(void);
 /* Queue what waits (INFO, STATE, changes, the heartbeat) as far as the transmit buffer has
  * room; returns whether a STATE went out. */
 uint8_t proto_transmit(void);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "bits.h"
 #include "scan.h"
 #include "sensors.h"
 
@@ -25,7 +26,7 @@ typedef struct {
 static uint8_t raw[INPUT_BYTES];
 static counters closed_count;
 static uint8_t unreported[MASK_BYTES];
-static uint8_t maybe_unreported; /* 0: nothing in `unreported` (a quick answer) */
+static uint16_t unreported_from = MASK_BYTES; /* no unreported change before this byte */
 #if SENSES_POLARITY
 static uint8_t raw_closed[MASK_BYTES], raw_north[MASK_BYTES];
 static counters north_count;
@@ -36,22 +37,10 @@ void sensors_init(void)
     scan_init();
 }
 
-/* Debounce one mask: `now` is this scan's reading; flips of `sure` go to `unreported`. Only
- * the bytes that read otherwise or are counting are worked on (a large board changes a few
- * bytes at a time). Returns whether some channel is still counting. */
-static uint8_t debounce(const uint8_t *now, uint8_t *sure, counters *count)
+/* Debounce bytes [from, to) of one mask, `now` being this scan's reading: flips of `sure` go
+ * to `unreported`; the bytes that go on counting join the counts' range. */
+static void debounce_bytes(const uint8_t *now, uint8_t *sure, counters *count, uint16_t from, uint16_t to)
 {
-    uint16_t from = 0, to = MASK_BYTES;
-    while (from < to && now[from] == sure[from])
-        from++;
-    while (to > from && now[to - 1] == sure[to - 1])
-        to--;
-    if (from == to) /* nothing reads otherwise: only the counts */
-        from = count->from, to = count->to;
-    else if (count->from < count->to) /* and the counts too */
-        from = from < count->from ? from : count->from, to = to > count->to ? to : count->to;
-    count->from = MASK_BYTES;
-    count->to = 0;
     for (uint16_t i = from; i < to; i++) {
         uint8_t differs = now[i] ^ sure[i];
         if (!(differs | count->low[i] | count->high[i]))
@@ -70,13 +59,33 @@ static uint8_t debounce(const uint8_t *now, uint8_t *sure, counters *count)
         count->low[i] = low & (uint8_t)~flip;
         count->high[i] = high & (uint8_t)~flip;
         unreported[i] |= flip;
-        maybe_unreported |= flip;
+        if (flip && i < unreported_from)
+            unreported_from = i;
         if (count->low[i] | count->high[i]) {
             if (i < count->from)
                 count->from = i;
-            count->to = i + 1;
+            if (i >= count->to)
+                count->to = i + 1;
         }
     }
+}
+
+/* Debounce one mask: only the bytes that read otherwise or are counting are worked on (a
+ * large board changes a few bytes at a time). Returns whether some channel is still counting. */
+static uint8_t debounce(const uint8_t *now, uint8_t *sure, counters *count)
+{
+    uint16_t from = 0, to = MASK_BYTES;
+    while (from < to && now[from] == sure[from])
+        from++;
+    while (to > from && now[to - 1] == sure[to - 1])
+        to--;
+    if (from == to) /* nothing reads otherwise: only the counts */
+        from = count->from, to = count->to;
+    else if (count->from < count->to) /* and the counts too */
+        from = from < count->from ? from : count->from, to = to > count->to ? to : count->to;
+    count->from = MASK_BYTES;
+    count->to = 0;
+    debounce_bytes(now, sure, count, from, to);
     return count->from < count->to;
 }
 
@@ -98,17 +107,72 @@ static void pair_inputs(void)
 
 static uint8_t counting; /* some channel reads otherwise than its sure state */
 
-void sensors_scan(void)
+/* Debounce the reading in raw[]. */
+static void debounce_raw(void)
 {
-    /* A reading like the last, with no switch counting towards a change: nothing to do. */
-    if (!scan_read(raw, sensors_closed) && !counting)
-        return;
 #if SENSES_POLARITY
     pair_inputs();
     counting = debounce(raw_closed, sensors_closed, &closed_count);
     counting |= debounce(raw_north, sensors_north, &north_count);
 #else
     counting = debounce(raw, sensors_closed, &closed_count);
+#endif
+}
+
+void sensors_scan(void)
+{
+    /* A reading like the last, with no switch counting towards a change: nothing to do. */
+    if (scan_read(raw, sensors_closed) || counting)
+        debounce_raw();
+}
+
+void sensors_after_write(void)
+{
+    /* the input bytes the write's readings changed (none on a board with polarity pairs,
+     * which is read between writes only: its inputs are not its channels) */
+    uint16_t from, to;
+    uint8_t passes = SCAN_DURING_WRITES ? scan_gap_passes(&from, &to) : 0;
+    for (uint8_t back = passes < DEBOUNCE_SCANS ? passes : DEBOUNCE_SCANS; back >= 1; back--) {
+        scan_gap_reading(raw, sensors_closed, back);
+        debounce_bytes(raw, sensors_closed, &closed_count, from, to); /* the others as they were */
+        counting = closed_count.from < closed_count.to;
+    }
+}
+
+#if !SENSES_POLARITY
+/* Channels [at, at + n) read `value` the last DEBOUNCE_SCANS times: that is their state now,
+ * their counts start again. */
+static void settled(uint16_t at, uint32_t value, uint8_t n)
+{
+    uint32_t flip = bits_get(sensors_closed, at, n) ^ value;
+    bits_put(closed_count.low, at, 0, n);
+    bits_put(closed_count.high, at, 0, n);
+    if (!flip)
+        return;
+    bits_put(sensors_closed, at, value, n);
+    bits_put(unreported, at, bits_get(unreported, at, n) | flip, n);
+    if (at / 8 < unreported_from)
+        unreported_from = at / 8;
+}
+#endif
+
+void sensors_gap_begin(void)
+{
+    scan_gap_begin();
+}
+
+uint8_t sensors_gap(void)
+{
+    uint16_t at;
+    uint32_t value;
+    uint8_t n = scan_gap(&at, &value);
+#if SENSES_POLARITY
+    (void)at, (void)value, (void)n;
+    return 0;
+#else
+    if (n)
+        settled(at, value, n);
+    return n != 0;
 #endif
 }
 
@@ -119,17 +183,15 @@ uint8_t sensors_settling(void)
 
 uint8_t sensors_unreported(void)
 {
-    for (uint16_t i = 0; maybe_unreported && i < MASK_BYTES; i++)
-        if (unreported[i])
-            return 1;
-    maybe_unreported = 0;
-    return 0;
+    while (unreported_from < MASK_BYTES && !unreported[unreported_from])
+        unreported_from++;
+    return unreported_from < MASK_BYTES;
 }
 
 uint16_t sensors_take_changes(uint8_t *body, uint16_t max)
 {
     uint16_t taken = 0;
-    for (uint16_t i = 0; i < MASK_BYTES && taken < max; i++) {
+    for (uint16_t i = unreported_from; i < MASK_BYTES && taken < max; i++) {
         while (unreported[i] && taken < max) {
             uint8_t bit = (uint8_t)(unreported[i] & -unreported[i]); /* the lowest set bit */
             uint8_t index = 0;
@@ -152,5 +214,5 @@ uint16_t sensors_take_changes(uint8_t *body, uint16_t max)
 void sensors_all_reported(void)
 {
     memset(unreported, 0, sizeof unreported);
-    maybe_unreported = 0;
+    unreported_from = MASK_BYTES;
 }

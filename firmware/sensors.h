@@ -20,6 +20,14 @@ extern uint8_t sensors_north[SENSES_POLARITY ? MASK_BYTES : 1];
 void sensors_init(void);
 /* Scan once and debounce. */
 void sensors_scan(void);
+/* A chain write begins (interrupts off until it ends). */
+void sensors_gap_begin(void);
+/* Between two of its LEDs: read a part of the inputs (scan.h); a part that read otherwise
+ * than before and then the same DEBOUNCE_SCANS times has changed at once. Returns whether
+ * something changed (its CHANGE can go out during the write). */
+uint8_t sensors_gap(void);
+/* Debounce the rest of what was read between the LEDs of the write that just ended. */
+void sensors_after_write(void);
 
 /* Whether some switch is changing: it reads otherwise than its sure state (the debounce is
  * counting), or its change waits to be reported. */

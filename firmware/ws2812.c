@@ -14,6 +14,8 @@
 #include "config.h"
 #include "pinmap.h"
 #include "pins.h"
+#include "protocol.h"
+#include "sensors.h"
 #include "uart.h"
 #include "ws2812.h"
 
@@ -144,11 +146,24 @@ __attribute__((noinline)) void ws2812_write(const uint8_t *data, uint16_t leds)
     cli();
     uart_batch batch;
     uart_batch_begin(&batch);
+    if (SCAN_DURING_WRITES)
+        sensors_gap_begin();
     volatile uint8_t *const out = port;
     uint8_t low = (uint8_t)(*out & ~mask), high = (uint8_t)(low | mask);
+    uint8_t changed = 0;
     while (leds--) {
         send_led(out, high, low, &data);
         uart_batch_poll(&batch);
+        if (!SCAN_DURING_WRITES) {
+            continue;
+        } else if (!changed) {
+            changed = sensors_gap();
+        } else { /* the next pause: the change's frame into the ring, the UART takes it */
+            uart_batch_end(&batch);
+            proto_send_changes();
+            uart_batch_begin(&batch);
+            changed = 0;
+        }
     }
     uart_batch_end(&batch);
     sei();

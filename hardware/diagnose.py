@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from hardware import backends
+from hardware.protocol import FIRMWARE, FLASH, SILENT, BoardInfo
 
 _I2C_SLAVE = 0x0703  # ioctl: set the address of the device to talk to (linux/i2c-dev.h)
 
@@ -166,11 +167,31 @@ def _serial(name: str, options: dict, handshake_seconds: float) -> Iterator[Chec
         yield node
         if not node.ok:
             return
-    yield _attempt(name, lambda: _connected(name, options, handshake_seconds), str)
+    found: list[BoardInfo] = []
+
+    def connect() -> BoardInfo:
+        found.append(_connected(name, options, handshake_seconds))
+        return found[0]
+
+    yield _attempt(name, connect, lambda info: f"board on {port} answered: {info}")
+    if found:
+        yield firmware_check(f"{name} firmware", found[0], port)
 
 
-def _connected(name: str, options: dict, seconds: float) -> str:
-    """Open the link and wait for the board's handshake; the description of the board. A board
+def firmware_check(name: str, info: BoardInfo, port: str) -> Check:
+    """The board's firmware release against the one this host ships, in one line.
+
+    >>> firmware_check("firmware", BoardInfo(1, 64, 64, False, firmware=1), "/dev/ttyS9").fix
+    'reedboard firmware flash --port /dev/ttyS9'
+    """
+    if info.firmware != FIRMWARE:
+        return Check(name, False, f"the board runs firmware {info.firmware}, this host ships {FIRMWARE}",
+                     f"{FLASH} --port {port}")
+    return Check(name, True, f"firmware {info.firmware}, serial protocol v{info.version}, as this host's")
+
+
+def _connected(name: str, options: dict, seconds: float) -> BoardInfo:
+    """Open the link and wait for the board's handshake; what the board said of itself. A board
     whose channel or LED count differs from the options is refused, as ``reedboard run`` would."""
     from hardware.serial_link import SerialLink
 
@@ -183,11 +204,12 @@ def _connected(name: str, options: dict, seconds: float) -> str:
             link.poll()
         if link.error:
             raise backends.HardwareUnavailable(f"{name}: the board refused: {link.error}")
-        if not link.connected:
+        if not link.connected or link.info is None:
             raise backends.HardwareUnavailable(
-                f"{name}: no handshake from the board on {options['port']} within {seconds:g} s"
+                f"{name}: no handshake from the board on {options['port']} within {seconds:g} s "
+                f"({SILENT} --port {options['port']})"
             )
-        return f"board on {options['port']} answered: {link.info}"
+        return link.info
     finally:
         link.close()
 

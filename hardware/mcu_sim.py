@@ -35,10 +35,12 @@ class SimMcu:
         heartbeat: float = 1.0,
         interval: float = 0.001,
         version: int = p.VERSION,
+        firmware: int = p.FIRMWARE,
         read_rate: float | None = None,
     ) -> None:
         self.board, self.path = board, path
         self.heartbeat, self.interval, self.version = heartbeat, interval, version
+        self.firmware = firmware  # the release INFO reports (1: a board from before it did)
         self.read_rate = read_rate
         self._budget, self._budget_at = 0.0, time.monotonic()
         self.reader = p.FrameReader()
@@ -156,7 +158,7 @@ class SimMcu:
             if frame.kind == p.HELLO:
                 info = p.BoardInfo(
                     self.version, self.board.channels, self.board.leds.channels,
-                    self.board.senses_polarity,
+                    self.board.senses_polarity, self.firmware,
                 )
                 self._send(p.INFO, p.encode_info(info))
                 self._send_state()

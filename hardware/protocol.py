@@ -25,6 +25,13 @@ from cobs import cobs
 from hardware.base import PATTERNS, Led
 
 VERSION = 1
+#: The firmware release this host ships (firmware/version.h), reported in INFO since release 2.
+FIRMWARE = 2
+#: What to do about a board on another firmware or protocol.
+FLASH = "reedboard firmware flash"
+#: Why a board's port opens but nothing answers: a flash cut short leaves the bootloader, but
+#: maybe not the program it starts.
+SILENT = f"firmware missing or interrupted: run {FLASH}"
 #: Longest payload (kind + seq + body + crc) either end accepts.
 MAX_PAYLOAD = 1024
 #: Most channels / LEDs a board may have (14-bit channel numbers).
@@ -136,24 +143,35 @@ class FrameReader:
 
 @dataclass(frozen=True)
 class BoardInfo:
+    """INFO's body. ``firmware``: the board's firmware release; 1 for a board from before
+    INFO carried it (six bytes, without the release)."""
+
     version: int
     channels: int
     leds: int
     senses_polarity: bool
+    firmware: int = FIRMWARE
 
 
 def encode_info(info: BoardInfo) -> bytes:
+    """INFO's body, with the firmware release (a release-1 board's six bytes without it).
+
+    >>> decode_info(encode_info(BoardInfo(1, 64, 64, False, firmware=1)))
+    BoardInfo(version=1, channels=64, leds=64, senses_polarity=False, firmware=1)
+    """
+    release = bytes((info.firmware,)) if info.firmware > 1 else b""
     return (
         bytes((info.version,)) + info.channels.to_bytes(2, "big") + info.leds.to_bytes(2, "big")
-        + bytes((int(info.senses_polarity),))
+        + bytes((int(info.senses_polarity),)) + release
     )
 
 
 def decode_info(body: bytes) -> BoardInfo:
-    if len(body) != 6:
+    if len(body) not in (6, 7):
         raise FrameError("malformed")
     return BoardInfo(
-        body[0], int.from_bytes(body[1:3], "big"), int.from_bytes(body[3:5], "big"), bool(body[5] & 1)
+        body[0], int.from_bytes(body[1:3], "big"), int.from_bytes(body[3:5], "big"), bool(body[5] & 1),
+        body[6] if len(body) == 7 else 1,
     )
 
 

@@ -155,7 +155,7 @@ class SerialLink:
             return self.error
         if self._port is None and self._open_error:
             return f"cannot open {self.url} ({self._open_error})"
-        return f"no answer on {self.url}"
+        return f"no answer on {self.url}: {p.SILENT}"
 
     # -- the daemon side ------------------------------------------------------------------
 
@@ -353,7 +353,8 @@ class SerialLink:
     def _on_info(self, info: p.BoardInfo) -> None:
         self.info, self.senses_polarity = info, info.senses_polarity
         if info.version != p.VERSION:
-            self.error = f"board speaks serial protocol v{info.version}, this host v{p.VERSION}"
+            self.error = (f"board speaks serial protocol v{info.version}, this host v{p.VERSION}: "
+                          f"run {p.FLASH}")
         elif self.channels is not None and info.channels != self.channels:
             self.error = f"board reports {info.channels} sensor channels, config says {self.channels}"
         elif info.leds < self.leds:

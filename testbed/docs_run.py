@@ -47,6 +47,8 @@ NOT_RUN = {
         "their short versions (tests/robustness/, tests/board/test_robot.py, tests/net/mqtt/)",
     r"^cd firmware$|^make( |$)": "the firmware's build and flashing: tests/firmware/ builds it "
                                  "with this Makefile; flashing needs an Arduino on USB",
+    r"^reedboard firmware flash\b": "writes an Arduino's flash over USB: "
+                                   "tests/system/test_firmware_flash.py runs it without one",
     r"^reedboard setup$": "without --config the wizard's page takes the built-in port 8080 "
                           "(no config to move it to a free one); docs/build.md's "
                           "`reedboard setup --config ...` runs",

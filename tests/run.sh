@@ -20,6 +20,7 @@ command -v avr-gcc >/dev/null || need+=(gcc-avr)  # the firmware (firmware/Makef
 [ -f /usr/include/simavr/sim_avr.h ] || need+=(libsimavr-dev)  # its emulator harness (firmware/sim)
 command -v cc >/dev/null || need+=(gcc)
 command -v make >/dev/null || need+=(make)
+command -v avrdude >/dev/null || need+=(avrdude)  # reedboard firmware flash (tests/system/test_firmware_flash.py)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)  # the café archive
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

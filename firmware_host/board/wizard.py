@@ -6,13 +6,15 @@ Phases, each driven by the board's buttons (or the page's, or stdin's) and the s
 ``check``   a live view of the sensors while the builder sweeps a piece over the board; OK
             ends it with a report: switches that were closed all the time, groups of switches
             none of which closed (a row, a register, a chip: most likely one loose wire), and
-            readings that ghost (a matrix without diodes).
+            readings that ghost (a matrix without diodes). A check in which no switch closed
+            at all says so and is asked again.
 ``sensor``  one site at a time, in rows, each row the other way (serpentine): "Put a piece on
-            A1*"; the channel that closes is recorded. A channel that is already another site's
-            (doubled), several at once, or a ghosting reading are said at once and recorded
-            not; a channel other than the one the board was expected to use (its old layout,
-            or the engine's order) is recorded and said (wrong). BACK asks the last site again;
-            MENU skips a site whose switch closes nothing (dead).
+            A1*"; the channel that closes is recorded, whatever order the board is wired in.
+            A channel that is already another site's (doubled), several at once, or a ghosting
+            reading are said at once and recorded not. BACK asks the last site again; MENU
+            skips a site whose switch closes nothing (dead). At the end, on a board that
+            mostly follows the channels it was expected to use (its old layout, or the
+            engine's order), pairs of sites with each other's channels are named (swapped).
 ``led``     one LED channel lit at a time: the builder puts a piece on the lit site, which the
             learned sensors name. BACK skips a channel that lights nothing.
 ``done``    every site has both channels (the loop writes the layout), or some are missing.
@@ -276,6 +278,8 @@ class Wizard:
 
     def _press(self, press: ButtonEvent) -> list[Event]:
         phase, button = self.phase, press.button
+        if phase == "check" and button == "ok" and not self._seen_closed and not self._ghosted:
+            return self._check_again()
         if phase == "check" and button == "ok":
             return [self._report(), *self._enter("sensor", [])]
         if phase == "sensor" and button == "back" and self._history:
@@ -296,6 +300,15 @@ class Wizard:
         self._always_closed = set(scan.closed) if self._always_closed is None else \
             self._always_closed & scan.closed
         self._ghosted = self._ghosted or bool(scan.ambiguous)
+
+    def _check_again(self) -> list[Event]:
+        """No switch closed in the whole check: said, and the check begins again."""
+        self._always_closed = None
+        report = self._report()
+        report["report"]["causes"].insert(0, "no switch closed: sweep a piece over every site "
+                                          "(none at all: check the sensors' cable and config)")
+        said = self._problem("none closed")
+        return [report, said, {"event": "setup", "step": "check", "again": True}]
 
     def _report(self) -> Event:
         """What the check found, each with its likely cause."""
@@ -365,11 +378,7 @@ class Wizard:
             return [self._problem("doubled", channel=channel, site=site, owner=owner)]
         self.progress.sensor[site] = channel
         self._history.append(site)
-        event = {"event": "setup", "learned": site, "channel": channel}
-        expected = self.expected.get(site)
-        if expected is not None and expected != channel:
-            event |= {"expected": expected, "problem": "wrong"}
-        return [event, *self._next_site()]
+        return [{"event": "setup", "learned": site, "channel": channel}, *self._next_site()]
 
     def _learn_led(self, channel: int) -> list[Event]:
         site, lit = self.owner(channel), self.lit
@@ -395,9 +404,24 @@ class Wizard:
                 "swapped": swapped}
 
     def swaps(self) -> list[list[str]]:
-        """Pairs of sites whose learned sensor channels are each other's expected ones."""
-        pairs = []
+        """Pairs of sites whose learned sensor channels are each other's expected ones, on a
+        board that mostly follows the expected channels: one wired in an order of its own is
+        learned as it is, with no pairs named.
+
+        >>> w = Wizard([Site(x, i, 0) for i, x in enumerate("abcd")], led_channels=4,
+        ...            expected={"a": 0, "b": 1, "c": 2, "d": 3}, check=False)
+        >>> w.progress.sensor = {"a": 1, "b": 0, "c": 2, "d": 3}
+        >>> w.swaps()
+        [['a', 'b']]
+        >>> w.progress.sensor = {"a": 1, "b": 0, "c": 7, "d": 5}  # an order of its own
+        >>> w.swaps()
+        []
+        """
+        pairs: list[list[str]] = []
         learned, expected = self.progress.sensor, self.expected
+        compared = [s for s in learned if s in expected]
+        if 2 * sum(learned[s] == expected[s] for s in compared) < len(compared):
+            return pairs
         for a in self.order:
             for b in self.order:
                 if a < b and a in learned and b in learned and learned[a] != learned[b] and \
@@ -413,11 +437,11 @@ class Wizard:
 
     def screen(self) -> Screen:
         """What the OLED shows."""
+        said = self._said_lines()
         if self.phase == "check":
             return message_screen("Sensor check", [
-                f"{len(self._now_closed)} closed now", "Sweep a piece over",
+                f"{len(self._now_closed)} closed now", *said, "Sweep a piece over",
                 "every site, then OK", f"{len(self._seen_closed)} channels seen"])
-        said = self._said_lines()
         if self.phase == "sensor":
             done, total = len(self.progress.sensor), len(self.order)
             return message_screen(f"Sensors {done + 1}/{total}", [
@@ -446,4 +470,6 @@ class Wizard:
             return ["One piece at a time"]
         if kind == "ghost":
             return ["Ghosting: one piece"]
+        if kind == "none closed":
+            return ["None closed! Again"]
         return [f"ch {said['channel']}: no site"]

@@ -7,7 +7,7 @@ import sys
 
 from engines import GAME_NAMES, game_info, game_name
 from engines.core import OptionError
-from firmware_host.cli import ai, arguments, daemon_cli, plan, play as referee
+from firmware_host.cli import ai, arguments, daemon_cli, firmware, plan, play as referee
 from firmware_host.net import cafe
 from firmware_host.store.layout import default_layout_toml
 
@@ -157,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     daemon_cli.add_commands(sub)
     plan.add_command(sub)
+    firmware.add_command(sub)
     ai.add_command(sub)
     cafe.add_command(sub)
     return parser

@@ -85,8 +85,9 @@ class Builder:
         return out + self.scans()
 
     def answer(self, event):
-        if event.get("step") == "check":
-            return self.scans(buttons=[ButtonEvent("ok")])
+        if event.get("step") == "check":  # a piece swept over the board, then OK
+            swept = [self.tap(site) for site in self.wiring]
+            return sum(swept, []) + self.scans(buttons=[ButtonEvent("ok")])
         if event.get("step") == "sensor":
             return self.tap(event["site"])
         if event.get("step") == "led":
@@ -193,7 +194,7 @@ def test_ghosting_is_said_in_the_check_and_while_learning():
     assert wizard.step(30, board.scan(), []) == []  # once, until it is gone
 
 
-def test_wrong_doubled_and_swapped_channels_are_said_at_once():
+def test_doubled_and_swapped_channels_are_said():
     sites = sites_of("antipode")
     expected = {s.label: i for i, s in enumerate(sites)}
     wiring = {label: (ch, ch) for label, ch in expected.items()}
@@ -204,8 +205,7 @@ def test_wrong_doubled_and_swapped_channels_are_said_at_once():
     builder.scans(1)
     wizard.start()
     first = builder.tap("a1")
-    assert first[0] == {"event": "setup", "learned": "a1", "channel": 1, "expected": 0,
-                        "problem": "wrong"}
+    assert first[0] == {"event": "setup", "learned": "a1", "channel": 1}  # learned as it is
     doubled = builder.tap("a1")  # the same site again instead of a2
     assert doubled[0] == {"event": "setup", "problem": "doubled", "channel": 1, "site": "a2",
                           "owner": "a1"}
@@ -219,6 +219,36 @@ def test_wrong_doubled_and_swapped_channels_are_said_at_once():
     done = next(e for e in events if e.get("step") == "done")
     assert done["swapped"] == [["a1", "a2"]]
     assert wizard.layout() == as_layout(wiring)
+
+
+def test_a_board_wired_in_its_own_order_is_learned_with_no_problem_said():
+    """The docs say any order is fine: a board expected in the engine's order (a new one) but
+    wired otherwise is learned as it is, no site called wrong and no pair called swapped."""
+    sites = sites_of("antipalos", 4)
+    expected = {s.label: i for i, s in enumerate(sites)}
+    wiring = matrix_wiring(sites, random.Random(7))
+    assert sum(wiring[s][0] == ch for s, ch in expected.items()) < len(sites) // 2
+    wizard, events = learn(sites, wiring, expected=expected)
+    assert wizard.layout() == as_layout(wiring)
+    assert [e for e in events if "problem" in e or "expected" in e] == []
+    assert next(e for e in events if e.get("step") == "done")["swapped"] == []
+
+
+def test_a_sensor_check_with_no_switch_closed_says_so_and_asks_again():
+    sites = sites_of("antipode")
+    board = SimBoard(64, leds=61)
+    wizard = Wizard(sites, led_channels=61, channels=64, scans=1)
+    builder = Builder(wizard, board, {s.label: (i, i) for i, s in enumerate(sites)})
+    builder.scans(1)
+    assert wizard.start() == [{"event": "setup", "step": "check"}]
+    report, said, again = builder.scans(2, buttons=[ButtonEvent("ok")])  # nothing swept
+    assert report["report"]["closed"] == 0
+    assert report["report"]["causes"][0].startswith("no switch closed: sweep a piece over every site")
+    assert said == {"event": "setup", "problem": "none closed"}
+    assert again == {"event": "setup", "step": "check", "again": True}
+    assert wizard.phase == "check" and "None closed! Again" in wizard.screen().lines
+    events = builder.answer(again)  # swept this time
+    assert events[0]["report"]["closed"] == 61 and events[1]["step"] == "sensor"
 
 
 def test_only_a_new_games_sites_are_learned_and_the_others_kept():
@@ -291,7 +321,8 @@ class Session:
     def answer(self, event):
         if event is None:
             return
-        if event.get("step") == "check":
+        if event.get("step") == "check":  # a piece over one site, then OK
+            self.tap(next(iter(self.by_led.values())))
             self.send({"button": "ok"})
         elif event.get("step") == "sensor":
             self.tap(event["site"])
@@ -346,7 +377,8 @@ def test_the_wizards_screens_fit_the_oled():
     builder = Builder(wizard, board, wiring)
     builder.scans(1)
     wizard.start()
-    moments = [("check", lambda: board.place(5) or builder.scans(1))]
+    moments = [("none-closed", lambda: builder.scans(1, [ButtonEvent("ok")]))]
+    moments.append(("check", lambda: board.place(5) or builder.scans(1)))
     moments.append(("sensor", lambda: (board.lift(5), builder.scans(1, [ButtonEvent("ok")]))))
     moments.append(("doubled", lambda: (builder.tap("A1*"), builder.tap("A1*"))))
     for site in serpentine(sites)[1:]:

@@ -115,10 +115,16 @@ def usages() -> list[tuple[str, str]]:
     return [(w, c) for w, c in found if re.fullmatch(r"reedboard [a-z]+( .*)?", c)]
 
 
-def _subcommand(name: str) -> argparse.ArgumentParser:
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+def _subcommand(words: list[str]) -> argparse.ArgumentParser:
+    """The parser of the command ``words`` name (``firmware flash``: its action's own)."""
+    parser, name = build_parser(), words[0]
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert name in sub.choices, f"there is no command reedboard {name}"
-    return sub.choices[name]
+    parser = sub.choices[name]
+    actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if actions and len(words) > 1 and words[1] in actions[0].choices:
+        parser = actions[0].choices[words[1]]
+    return parser
 
 
 @pytest.mark.parametrize("where, usage", usages(), ids=[f"{w}:{c[:40]}" for w, c in usages()])
@@ -126,7 +132,7 @@ def test_usage(where, usage):
     """Each command exists and has each option the docs give it, and takes the words the docs
     give a choice (``--format svg|pdf``)."""
     said = usage.replace("\\|", "|").split()
-    parser = _subcommand(said[1])
+    parser = _subcommand(said[1:])
     options = {o: a for a in parser._actions for o in a.option_strings}
     for i, word in enumerate(said):
         option = word.strip("[]")

@@ -125,6 +125,8 @@ def test_doctor_finds_the_board_and_its_counts(tmp_path, board):
                           text=True, timeout=60)
     assert f"OK    sensors: board on {board.path} answered" in done.stdout, done.stdout
     assert "288" in done.stdout
+    # the firmware says its release, as the host ships it
+    assert "OK    sensors firmware: firmware 2, serial protocol v1, as this host's" in done.stdout
     wrong = tmp_path / "wrong.toml"
     wrong.write_text(config.read_text().replace("channels = 288", "channels = 300"))
     done = subprocess.run([*REEDBOARD, "doctor", "--config", str(wrong)], capture_output=True,

@@ -1,6 +1,7 @@
 """Frame and message encoding of the serial protocol."""
 
 import binascii
+from pathlib import Path
 
 import pytest
 from cobs import cobs
@@ -105,3 +106,17 @@ def test_malformed_bodies_raise_frame_error():
     ]:
         with pytest.raises(p.FrameError):
             decode(body)
+
+
+def test_the_host_ships_the_firmware_release_the_firmware_says():
+    """`reedboard doctor` compares the board's INFO with p.FIRMWARE: the same number as the
+    firmware this checkout builds (firmware/version.h)."""
+    version_h = (Path(__file__).resolve().parents[2] / "firmware" / "version.h").read_text()
+    assert f"#define FIRMWARE_RELEASE {p.FIRMWARE}\n" in version_h
+
+
+def test_a_board_from_before_the_release_in_info_is_still_read():
+    old = p.BoardInfo(1, 64, 300, True, firmware=1)
+    assert len(p.encode_info(old)) == 6  # the six bytes release 1 sends
+    assert p.decode_info(p.encode_info(old)) == old
+    assert p.decode_info(p.encode_info(p.BoardInfo(1, 64, 300, True))).firmware == p.FIRMWARE

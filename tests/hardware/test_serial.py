@@ -216,7 +216,7 @@ def test_a_board_with_other_counts_is_refused(end):
 
 @pytest.mark.parametrize(
     "kwargs, message",
-    [({"version": 2}, "board speaks serial protocol v2, this host v1")],
+    [({"version": 2}, "board speaks serial protocol v2, this host v1: run reedboard firmware flash")],
 )
 def test_mismatched_board_is_refused(tmp_path, kwargs, message):
     mcu = SimMcu(SimBoard(8), str(tmp_path / "b"), **kwargs)

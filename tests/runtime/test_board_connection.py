@@ -94,7 +94,8 @@ def test_a_pty_whose_other_end_never_answers(capsys):
         rig.run(SILENT_SECONDS + 1.5)  # past the link's stale time: it reopens, still silent
         assert "Board not connected" in rig.screen and "out_of_sync" not in rig.kinds()
         assert rig.daemon._status.endswith(
-            f"(Board not connected: no answer on {os.ttyname(slave)})")
+            f"(Board not connected: no answer on {os.ttyname(slave)}: "
+            "firmware missing or interrupted: run reedboard firmware flash)")
         assert capsys.readouterr().err.count("Board not connected") == 1
         rig.close()
     finally:

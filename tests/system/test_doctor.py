@@ -77,6 +77,26 @@ channels = {channels}
     assert said.format(path=mcu.path) in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("release, said", [
+    (2, "OK    sensors firmware: firmware 2, serial protocol v1, as this host's"),
+    (1, "FAIL  sensors firmware: the board runs firmware 1, this host ships 2 "
+        "-> reedboard firmware flash --port {path}"),  # a board from before INFO said it
+])
+def test_doctor_compares_the_boards_firmware_with_the_hosts(tmp_path, capsys, release, said):
+    device = SimMcu(SimBoard(channels=16), str(tmp_path / "ttyBOARD"), heartbeat=0.2, firmware=release)
+    try:
+        config = write_config(tmp_path, f"""
+[sensors]
+backend = "serial"
+port = "{device.path}"
+channels = 16
+""")
+        assert main(["doctor", "--config", config]) == (release != 2)
+        assert said.format(path=device.path) in capsys.readouterr().out.splitlines()
+    finally:
+        device.close()
+
+
 def test_silent_serial_port_fails(tmp_path, capsys):
     master, slave = os.openpty()
     try:
@@ -87,7 +107,9 @@ port = "{os.ttyname(slave)}"
 channels = 16
 """)
         assert main(["doctor", "--config", config]) == 1
-        assert "no handshake from the board" in capsys.readouterr().out
+        out = capsys.readouterr().out
+        assert "no handshake from the board" in out
+        assert "firmware missing or interrupted: run reedboard firmware flash" in out
     finally:
         os.close(master)
         os.close(slave)

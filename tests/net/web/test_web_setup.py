@@ -35,6 +35,11 @@ def test_the_wizard_on_the_page(tmp_path, page):
         page.goto(f"http://127.0.0.1:{port}/")
         oled = "() => document.getElementById('oled').alt"
         page.wait_for_function(f"() => ({oled})().includes('Sensor check')")
+        page.click("[data-button=ok]")  # nothing swept yet: the check is asked again
+        page.wait_for_function(f"() => ({oled})().includes('None closed! Again')")
+        for _ in range(2):  # a piece on a1 and off again
+            page.locator('[data-site="a1"]').click()
+            page.wait_for_timeout(100)
         page.click("[data-button=ok]")
         page.wait_for_function(f"() => ({oled})().includes('Piece on a1')")
         assert page.evaluate("() => view.leds['a1']") == ["#3fa7ff", "pulse"]  # lit to find
@@ -43,8 +48,7 @@ def test_the_wizard_on_the_page(tmp_path, page):
         screenshot(page, "setup-page")
         proc.terminate()
         out, _ = proc.communicate(timeout=10)
-        assert '{"event": "setup", "learned": "a1", "channel": 63, "expected": 0, ' \
-               '"problem": "wrong"}' in out
+        assert '{"event": "setup", "learned": "a1", "channel": 63}' in out  # its own order: fine
     finally:
         if proc.poll() is None:
             proc.kill()
