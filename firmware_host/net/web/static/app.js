@@ -4,7 +4,7 @@
 // (replayed move by move), help; on the simulated board, clicks, taps and drags move its pieces.
 // /watch is the same page for spectators: the board, the last move, the moves and the captures,
 // nothing meant for the players. An ES module, no build step.
-import { Board, capital, centreOf, sideColour, siteCentre, svgEl } from "../shared/board.js";
+import { Board, capital, centreOf, contains, sideColour, siteCentre, svgEl } from "../shared/board.js";
 
 const WATCH = location.pathname.replace(/\/+$/, "") === "/watch";
 const TOKEN = new URLSearchParams(location.search).get("token");
@@ -512,7 +512,8 @@ function landed(group, from, to) {
     const poly = parts.site.shape;
     if (poly.length < 3) continue;
     const c = centreOf(poly);
-    const probes = [c, ...poly.map(([x, y]) => [x + (c[0] - x) * 0.3, y + (c[1] - y) * 0.3])];
+    /** @type {[number, number][]} */
+    const probes = [c, ...poly.map(([x, y]) => /** @type {[number, number]} */ ([x + (c[0] - x) * 0.3, y + (c[1] - y) * 0.3]))];
     const inside = probes.filter((q) => moved.some((m) => contains(m, q))).length;
     if (inside * 2 > probes.length) out.push(label);
   }
@@ -527,16 +528,6 @@ function cellCentre(label) {
   const pts = [...board.sites.values()].filter((p) => core(p.site.label) === cell)
     .map((p) => siteCentre(p.site));
   return centreOf(pts);
-}
-
-/** Whether ``poly`` contains the point ``q`` (even-odd rule). @param {number[][]} poly @param {number[]} q */
-function contains(poly, [x, y]) {
-  let inside = false;
-  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i], [xj, yj] = poly[j];
-    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
 }
 
 // The board's keys work whatever has focus (caught before the focused control sees them), so
