@@ -4,11 +4,13 @@ story's words, /watch's move list, the colour-blind palette and the set-up page.
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 
 import pytest
 
-from engines import GAME_NAMES
+from engines import GAME_NAMES, new_game
 from tests.web.test_web_browser import site, wait_event
 from tests.web.web_tools import screenshot
 
@@ -66,3 +68,94 @@ def test_coordinates_never_collide_and_name_every_line(serve, page, game, size):
                 if text.isalpha():
                     parts.setdefault(line.split(":")[1], set()).add(text)
             assert len(parts) == 2 and len(set(map(frozenset, parts.values()))) == 1, parts
+
+
+# ---------------------------------------------------------------------------- colour
+#: Machado, Oliveira and Fernandes (2009), severity 1.0, on linear sRGB.
+SIMULATIONS = {
+    "normal": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+}
+
+
+def seen(hex_colour: str, vision: str) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of "#rrggbb" as a person with ``vision`` sees it.
+
+    >>> [round(v) for v in seen("#ffffff", "deuteranopia")]
+    [100, 0, 0]
+    """
+    def linear(c):
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    rgb = [linear(int(hex_colour[i:i + 2], 16) / 255) for i in (1, 3, 5)]
+    r, g, b = (min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb)))) for row in SIMULATIONS[vision])
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def distance(a: str, b: str) -> float:
+    """The smallest CIE76 distance between two colours under normal vision, protanopia and
+    deuteranopia (simulated)."""
+    return min(math.dist(seen(a, v), seen(b, v)) for v in SIMULATIONS)
+
+
+#: The least distance between two sides of a game, two lights' meanings, a target and a side.
+APART = 40
+
+
+def test_the_palette_stays_apart_for_the_colour_blind(serve, page):
+    """Every two sides of a game, every two meanings of the lights and a target against every
+    side differ by CIE76 > 40 under normal vision and simulated protanopia and deuteranopia;
+    each meaning has its own mark, each side its own shape."""
+    served = serve("phalanx")
+    page.goto(served.url)
+    page.wait_for_selector(".figures .figure")
+    palette = page.evaluate("""async () => { const b = await import('/shared/board.js');
+        return [b.SIDE_COLOURS, b.LIGHT_COLOURS, b.LIGHT_MARKS, b.SIDE_SHAPES]; }""")
+    sides, lights, marks, shapes = palette
+    for game in GAME_NAMES:
+        game_sides = new_game(game).sides
+        for a, b in itertools.combinations(game_sides, 2):
+            assert distance(sides[a], sides[b]) > APART, (game, a, b)
+        for side in game_sides:
+            assert distance(lights["target"], sides[side]) > APART, (game, side)
+    meanings = sorted(set(lights.values()))
+    for a, b in itertools.combinations(meanings, 2):
+        assert distance(a, b) > APART, (a, b)
+    # One colour and mark, one meaning: no two kinds of light share both unless they mean alike.
+    alike = {("target", "fill"), ("remove", "extra"), ("remove", "empty"), ("extra", "empty"),
+             ("pick", "picked"), ("win", "marker"), ("marker", "carry"), ("win", "carry")}
+    for a, b in itertools.combinations(sorted(lights), 2):
+        if (a, b) not in alike and (b, a) not in alike:
+            assert (lights[a], marks[a]) != (lights[b], marks[b]), (a, b)
+    assert len(set(shapes)) == len(shapes)
+    # The page draws them: the sides' pieces in their colours and shapes, a target in amber.
+    drawn = page.evaluate("""() => [...document.querySelectorAll('.figures .figure')].map(
+        (g) => [g.dataset.side, g.dataset.shape, getComputedStyle(g.querySelector('.fill, .body')).fill,
+                g.querySelectorAll('.side-mark, .hatch').length > 0])""")
+    by_side = {side: (shape, fill, marked) for side, shape, fill, marked in drawn}
+    assert {shape for shape, _, _ in by_side.values()} == set(shapes[:2])
+    assert all(marked == (shape != "circle") for shape, _, marked in by_side.values())
+    for side, (_, fill, _) in by_side.items():
+        assert fill == rgb(sides[side])
+    for label in ["c2ne", "c2sw"]:
+        page.evaluate("(label) => send({type: 'lift', site: label})", label)
+    page.wait_for_selector(".leds .lit.target")
+    glow = page.evaluate("() => getComputedStyle(document.querySelector('.leds .lit.target .glow')).stroke")
+    assert glow == rgb(lights["target"])
+    for where, (w, h) in SIZES.items():
+        page.set_viewport_size({"width": w, "height": h})
+        screenshot(page, f"palette-phalanx-{where}")
+    print({f"{a}/{b}": round(distance(sides[a], sides[b]), 1) for a, b in
+           (("red", "green"), ("red", "blue"), ("white", "black"))},
+          {f"{a}/{b}": round(distance(a, b), 1) for a, b in itertools.combinations(meanings, 2)})
+
+
+def rgb(hex_colour: str) -> str:
+    """A "#rrggbb" colour as getComputedStyle writes it."""
+    return "rgb({}, {}, {})".format(*(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)))

@@ -60,11 +60,33 @@
 /** @typedef {Record<string, SVGGElement>} Layers */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-/** Sides' colours (a side named by a colour gets this shade of it). @type {Record<string, string>} */
-const SIDE_COLOURS = {
-  white: "#f3efe4", black: "#26272b", red: "#d8453e", blue: "#3d7be0", green: "#2f9e55",
+/**
+ * Sides' colours (a side named by a colour gets this shade of it), chosen with the lights'
+ * below to stay apart for the colour-blind: every two sides of a game, and a light's meaning
+ * from every other and from the sides, measured under simulated protanopia and deuteranopia
+ * (tests/web/test_page_defects.py). Red is dark and green light, so the two differ in lightness
+ * where their hues look alike; a side's pieces carry its shape too (sideShape).
+ * @type {Record<string, string>}
+ */
+export const SIDE_COLOURS = {
+  white: "#f3efe4", black: "#26272b", red: "#a82a24", blue: "#3d7be0", green: "#66e0b0",
   yellow: "#e8c43a",
 };
+/**
+ * What each light means, in one colour per meaning whatever the LED's own: amber where a piece
+ * goes, sky blue to choose by a tap, crimson where the board must be put right (take off, put
+ * back), white to look at (flip it, the winning line, a hint), violet where a pawn stands.
+ * @type {Record<string, string>}
+ */
+export const LIGHT_COLOURS = {
+  target: "#ffc800", fill: "#ffc800", twin: "#ffc800",
+  pick: "#4db8ff", picked: "#4db8ff",
+  remove: "#ff3366", extra: "#ff3366", empty: "#ff3366", carry: "#ff3366", missing: "#ff3366",
+  flip: "#ffffff", marker: "#6633ff", win: "#ffffff", hint: "#ffffff",
+};
+let hatchings = 0;   // each board's hatching has its own id
+/** The shapes that tell sides apart besides their colours (the n-th side's). */
+export const SIDE_SHAPES = ["circle", "square", "triangle", "diamond"];
 const PALETTE = ["#d9a441", "#5aa9e6", "#e36464", "#7bc47f", "#b48ade", "#e0e0e0"];
 // Kinds that are no colour name (e.g. Anti-Grid's shared points): light, neutral first.
 const KIND_PALETTE = ["#e8e8e8", "#d9a441", "#7bc47f", "#b48ade"];
@@ -76,8 +98,8 @@ const ROUND = ["stone", "token", "pawn", "trirod", "piece"];
  * LED's colour): a ring for "a piece goes here", a cross for "take it off", and so on.
  * @type {Record<string, string>}
  */
-const LIGHT_MARKS = {
-  target: "ring", fill: "ring", twin: "ring-plus", missing: "ring-plus", pick: "tap", picked: "tap",
+export const LIGHT_MARKS = {
+  target: "ring", fill: "ring", twin: "ring-plus", missing: "back", pick: "tap", picked: "tap",
   remove: "cross", extra: "cross", empty: "cross", flip: "turn", marker: "none", win: "none",
   hint: "ring", carry: "none",
 };
@@ -150,6 +172,15 @@ export function sideColour(name, sides) {
   if (CSS.supports("color", name)) return name;
   const i = sides.indexOf(name);
   return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
+}
+
+/**
+ * The shape that marks a side (a circle, a square, ...) beside its colour: the n-th side's.
+ * @param {string | null | undefined} name @param {string[]} sides
+ */
+export function sideShape(name, sides) {
+  const i = name ? sides.indexOf(name) : -1;
+  return i < 0 ? "" : SIDE_SHAPES[i % SIDE_SHAPES.length];
 }
 
 export class Board {
@@ -310,9 +341,11 @@ export class Board {
     const parts = figure.sites.map((label) => this.sites.get(label)).filter(isParts);
     if (!parts.length) return null;
     const mark = figure.mark ? ` ${figure.mark}` : "";
-    const g = svgEl("g", { class: `figure ${figure.kind}${mark}${extra}`, "data-side": figure.side }, layer);
+    const shape = sideShape(figure.side, this.sides);
+    const g = svgEl("g", { class: `figure ${figure.kind}${mark}${extra}`, "data-side": figure.side,
+                           "data-shape": shape }, layer);
     g.style.setProperty("--side", sideColour(figure.side, this.sides));
-    g.style.setProperty("--edge", figure.side === "black" ? "#bdbdbd" : "#101114");
+    g.style.setProperty("--edge", lightness(sideColour(figure.side, this.sides)) < 0.3 ? "#e6e6e6" : "#101114");
     svgEl("title", {}, g).textContent = `${capital(figure.side)} ${figure.kind}` +
       (figure.mark === "flip" ? " (to flip)" : figure.mark === "plan" ? " (to place)" : "");
     const round = ROUND.includes(figure.kind) || parts[0].site.shape.length < 3;
@@ -325,6 +358,10 @@ export class Board {
     } else {
       drawOne(g, parts[0].site, figure.kind, this.spacing);
     }
+    if (shape && shape !== "circle") {
+      if (parts.length > 1 || !round) this.hatch(g, parts);
+      else this.markSide(g, parts, shape);
+    }
     if (figure.mark === "flip") {
       const c = siteCentre(parts[0].site);
       const t = svgEl("text", { x: c[0], y: -c[1], class: "flip-mark", "font-size": this.spacing * 0.5,
@@ -332,6 +369,47 @@ export class Board {
       t.textContent = "↻";
     }
     return g;
+  }
+
+  /**
+   * A side's shape on its round piece (every side but the first): a small square, triangle or
+   * diamond at its centre, so that sides differ by more than their colours.
+   * @param {SVGGElement} g @param {Parts[]} parts @param {string} shape
+   */
+  markSide(g, parts, shape) {
+    const c = siteCentre(parts[0].site);
+    const r = this.spacing * 0.11;
+    const [x, y] = [c[0], -c[1]];
+    /** @type {Record<string, number[][]>} */
+    const corners = {
+      square: [[-1, -1], [1, -1], [1, 1], [-1, 1]], triangle: [[0, -1.2], [1.1, 0.8], [-1.1, 0.8]],
+      diamond: [[0, -1.3], [1.3, 0], [0, 1.3], [-1.3, 0]],
+    };
+    const points = (corners[shape] || []).map(([u, v]) => `${x + u * r},${y + v * r}`).join(" ");
+    svgEl("polygon", { points, class: "side-mark" }, g);
+  }
+
+  /**
+   * A piece drawn as its sites' outline, of a side but the first: hatched over its colour.
+   * @param {SVGGElement} g @param {Parts[]} parts
+   */
+  hatch(g, parts) {
+    const svg = this.svg;
+    let pattern = svg.querySelector("pattern.hatching");
+    if (!pattern) {
+      const defs = svgEl("defs", {}, null);
+      svg.prepend(defs);
+      const s = this.spacing;
+      pattern = svgEl("pattern", { id: `hatching-${++hatchings}`, class: "hatching", patternUnits: "userSpaceOnUse",
+                                   width: s * 0.22, height: s * 0.22, patternTransform: "rotate(45)" }, defs);
+      svgEl("line", { x1: 0, y1: 0, x2: 0, y2: s * 0.22, "stroke-width": s * 0.07 }, pattern);
+    }
+    for (const { site } of parts) {
+      svgEl("polygon", { points: site.shape.map(pt).join(" "), class: "hatch",
+                         fill: `url(#${pattern.id})` }, g);
+    }
+    const text = g.querySelector(".kind-mark");
+    if (text) g.append(text);   // the kind's letters above the hatching
   }
 
   // A piece the sensors do not see is faint; a reading no piece explains is drawn apart.
@@ -364,7 +442,7 @@ export class Board {
       const node = parts.led;
       const kind = led ? kinds[label] || "target" : null;
       node.setAttribute("class", led ? `led lit ${led[1]} ${kind}` : "led");
-      node.style.setProperty("--led", led ? full(led[0]) : "transparent");
+      node.style.setProperty("--led", led ? full((kind && LIGHT_COLOURS[kind]) || led[0]) : "transparent");
       node.style.setProperty("--dim", led ? String(dimness(led[0])) : "1");
       if (led && kind) {
         node.dataset.colour = led[0];
@@ -716,7 +794,10 @@ function drawMark(node, parts, kind, spacing) {
     svgEl("circle", { cx, cy, r, class: `mark ring${mark === "tap" ? " dashed" : ""}` }, node);
     if (mark === "ring") svgEl("circle", { cx, cy, r: r * 0.22, class: "mark dot" }, node);
   }
-  if (mark === "ring-plus") {
+  if (mark === "back") {   // put back: a square with a plus (a ring with one is a twin)
+    svgEl("rect", { x: cx - r * 0.8, y: cy - r * 0.8, width: r * 1.6, height: r * 1.6, class: "mark ring" }, node);
+  }
+  if (mark === "ring-plus" || mark === "back") {
     svgEl("path", { d: `M${cx - r * 0.5},${cy}H${cx + r * 0.5}M${cx},${cy - r * 0.5}V${cy + r * 0.5}`,
                     class: "mark line" }, node);
   }
@@ -1016,6 +1097,19 @@ function full(hex) {
   const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
   const top = Math.max(...rgb, 1);
   return `rgb(${rgb.map((c) => Math.round((c * 255) / top)).join(",")})`;
+}
+
+/**
+ * A colour's relative luminance, 0..1 (0.5 for a colour not written "#rrggbb").
+ * @param {string} colour
+ */
+function lightness(colour) {
+  if (!/^#[0-9a-f]{6}$/i.test(colour)) return 0.5;
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(colour.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
 /** @param {string} hex "#rrggbb" */

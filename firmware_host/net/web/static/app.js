@@ -4,7 +4,7 @@
 // (replayed move by move), help; on the simulated board, clicks, taps and drags move its pieces.
 // /watch is the same page for spectators: the board, the last move, the moves and the captures,
 // nothing meant for the players. An ES module, no build step.
-import { Board, capital, centreOf, contains, sideColour, siteCentre, svgEl } from "../shared/board.js";
+import { Board, capital, centreOf, contains, sideColour, sideShape, siteCentre, svgEl } from "../shared/board.js";
 
 const WATCH = location.pathname.replace(/\/+$/, "") === "/watch";
 const TOKEN = new URLSearchParams(location.search).get("token");
@@ -174,7 +174,7 @@ function showStatus(status) {
   turn.textContent = status.result ? status.result
     : status.to_move ? `${capital(status.to_move)} to move` : "";
   turn.dataset.side = status.to_move || "";
-  turn.style.setProperty("--side", sideColour(status.to_move, view.sides));
+  markSide(turn, status.to_move);
   const result = $("result");
   result.hidden = !status.result;
   result.textContent = status.result || "";
@@ -199,7 +199,7 @@ function showHistory(history) {
     for (const item of history.slice(i, i + per)) {
       const span = document.createElement("span");
       span.textContent = item.move;
-      span.style.setProperty("--side", sideColour(item.side, view.sides));
+      markSide(span, item.side);
       span.title = `${capital(item.side)} ${moveWords(item.move)}`;
       li.append(span);
     }
@@ -210,13 +210,19 @@ function showHistory(history) {
   $("moves-count").textContent = history.length ? `(${history.length})` : "";
 }
 
+// A side named on the page: its colour and its shape, as its pieces carry them.
+function markSide(node, side) {
+  node.style.setProperty("--side", sideColour(side, view.sides));
+  node.dataset.shape = sideShape(side, view.sides);
+}
+
 function showLosses(losses) {
   const box = $("losses");
   box.hidden = !losses;
   if (!losses) return;
   box.replaceChildren(...Object.entries(losses).map(([side, n]) => {
     const li = document.createElement("li");
-    li.style.setProperty("--side", sideColour(side, view.sides));
+    markSide(li, side);
     li.textContent = `${capital(side)} has lost ${n} piece${n === 1 ? "" : "s"}`;
     return li;
   }));
