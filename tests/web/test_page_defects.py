@@ -11,7 +11,7 @@ import re
 import pytest
 
 from engines import GAME_NAMES, new_game
-from tests.web.test_web_browser import site, wait_event
+from tests.web.test_web_browser import centroid, events, site, wait_event
 from tests.web.web_tools import screenshot
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -33,6 +33,14 @@ MEASURE = """() => {
     return texts.map((t, i) => [t.textContent, t.dataset.line,
         boxes.some((b, j) => j !== i && meet(b, boxes[i])), onSite(boxes[i])]);
 }"""
+
+
+def play(page, label):
+    """Click a site as a player does; on a phone a small board's first tap zooms in there."""
+    site(page, label).click()
+    if not page.locator("#zoom-out").is_disabled():
+        page.locator(f'.hits [data-site="{label}"]').scroll_into_view_if_needed()
+        site(page, label).click()
 
 
 def lines_of(state):
@@ -159,3 +167,86 @@ def test_the_palette_stays_apart_for_the_colour_blind(serve, page):
 def rgb(hex_colour: str) -> str:
     """A "#rrggbb" colour as getComputedStyle writes it."""
     return "rgb({}, {}, {})".format(*(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)))
+
+
+# ---------------------------------------------------------------------------- antipod's twins
+@pytest.mark.parametrize("where", SIZES)
+def test_antipods_twin_is_named_alike_on_the_oled_and_the_page(serve, page, where):
+    """A stone on the edge point c1: the OLED asks for the twin on c12 (its own name on the
+    right board, as the engine names it), and the lit cell on the page reads c12 too."""
+    served = serve("antipod", 6)
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[where])))
+    page.goto(served.url)
+    page.wait_for_selector('[data-site="c1"]')
+    play(page, "c1")
+    guide = wait_event(page, "guide")[-1]
+    assert guide["action"] == "twin" and guide["sites"] == ["c12"]
+    page.wait_for_function("() => document.getElementById('oled').alt.includes('c12')")
+    assert page.evaluate("() => view.leds['c12']") is not None
+    assert page.locator('.twins text[data-for="c12"]').text_content() == "c12"
+    names = page.locator(".twins text").all_text_contents()
+    assert "c1" not in names and all(n == t for n, t in zip(names, page.locator(
+        ".twins text").evaluate_all("(ts) => ts.map((t) => t.dataset.for)")))
+    screenshot(page, f"antipod-twin-{where}")
+
+
+# ---------------------------------------------------------------------------- phalanx
+def phalanx_move(state):
+    """A move of a piece over several sites that needs nothing more."""
+    return next((m, r) for m in state.legal_moves() for r in state.realisations(m)[:1]
+                if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled)
+
+
+@pytest.mark.parametrize("where", SIZES)
+def test_a_notice_never_moves_or_covers_take_back(serve, page, where):
+    """Tapping a Phalanx piece lifts it with a notice: Take back stays where it was, uncovered;
+    a second click on it puts it back (a tap, as the help says), and nothing is played."""
+    served = serve("phalanx")
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[where])))
+    page.goto(served.url)
+    page.wait_for_selector(".figures .figure:not(.missing)")
+    move, _ = phalanx_move(served.daemon.controller.state)
+    before = page.locator("#takeback").bounding_box()
+    page.locator("#board").scroll_into_view_if_needed()
+    page.mouse.click(*centroid(page, move.frm))
+    page.wait_for_function("() => document.getElementById('notice').textContent.includes('Lifted')")
+    after = page.locator("#takeback").bounding_box()
+    note = page.locator("#notice").bounding_box()
+    assert after == before
+    assert note["y"] + note["height"] <= after["y"] or note["y"] >= after["y"] + after["height"]
+    text_fits = page.evaluate("() => { const n = document.getElementById('notice');"
+                              " return n.scrollHeight <= n.clientHeight + 1; }")
+    assert text_fits
+    screenshot(page, f"phalanx-lifted-notice-{where}")
+    help_text = page.locator("#sim-help").text_content()
+    assert "twice quickly to tap" in help_text and "on it again to put it back (a tap)" in help_text
+    page.mouse.click(*centroid(page, move.frm))  # the second click of a double click
+    page.wait_for_function("() => document.getElementById('notice').textContent.includes('a tap')")
+    page.wait_for_function("() => document.querySelectorAll('.leds .lit.target').length === 0")
+    assert not served.daemon.controller.moves and not events(page, "out_of_sync")
+
+
+def test_a_piece_lifted_out_of_turn_is_never_said_to_go_anywhere(serve, page):
+    """After Green's move, Red is to move: Green's piece lifted is out of turn. The story says
+    so (its last moved piece may only correct that move; any other goes back), never "it can
+    go to ... lit sites"."""
+    served = serve("phalanx")
+    page.goto(served.url)
+    page.wait_for_selector(".figures .figure:not(.missing)")
+    move, real = phalanx_move(served.daemon.controller.state)
+    page.mouse.click(*centroid(page, move.frm))
+    page.wait_for_function("() => document.querySelectorAll('.leds .lit.target').length > 0")
+    page.mouse.click(*centroid(page, move.to))
+    wait_event(page, "move")
+    page.wait_for_function("() => document.getElementById('turn').textContent === 'Red to move'")
+    moved = sorted(real.filled)[0]
+    page.evaluate("(label) => send({type: 'lift', site: label})", moved)
+    page.wait_for_function("() => document.querySelectorAll('#log li[data-event=targets]').length > 1")
+    said = page.locator('#log li[data-event="targets"]').last.text_content()
+    assert "out of turn" in said and "can go to" not in said, said
+    page.evaluate("(label) => send({type: 'place', site: label})", moved)
+    page.evaluate("() => send({type: 'lift', site: 'h1ne'})")  # another of Green's pieces
+    wait_event(page, "out_of_sync")
+    stories = page.locator("#log li").all_text_contents()
+    assert not any("can go to" in s for s in stories[stories.index(next(
+        s for s in stories if "Green played" in s)):]), stories

@@ -266,6 +266,7 @@ export class Board {
         const label = svgEl("text", { x: c[0], y: -c[1], class: "twin-name", "font-size": spacing * 0.3,
                                       "text-anchor": "middle", "dominant-baseline": "central" }, layers.twins);
         label.textContent = site.label;  // its own name, as the OLED says it
+        label.dataset.for = site.label;
       }
       this.sites.set(site.label, parts);
     }

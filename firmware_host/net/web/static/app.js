@@ -271,8 +271,7 @@ const WORDS = {
     e.missing && e.missing.length ? `put back ${list(e.missing)}` : "",
     e.extra && e.extra.length ? `take off ${list(e.extra)}` : ""].filter(Boolean).join("; "),
   in_sync: () => "Board matches the game again",
-  targets: (e) => (e.sites.length ? `Lifted: it can go to ${e.sites.length} lit site${e.sites.length === 1 ? "" : "s"} (${many(e.sites)})`
-    : "Put down"),
+  targets: (e) => liftedWords(e.sites),
   guide: (e) => (e.action === "confirm" ? "Press OK to end the turn" : `Lit: ${GUIDED[e.action] || e.action} ${list(e.sites)}`),
   expect: (e) => `To carry out: ${e.move}` + (e.empty.length ? `, take ${list(e.empty)} off` : "") +
     (e.fill.length ? `, put a piece on ${list(e.fill)}` : ""),
@@ -281,6 +280,23 @@ const WORDS = {
   attract: () => "Idle: showing the attract screen",
   power_off: () => "Powered off",
 };
+
+// A lifted piece's lit sites in words, as whose turn it is says: the side to move's piece can go
+// there; the last move's piece, out of turn, can only correct that move; any other piece out of
+// turn goes back.
+function liftedWords(sites) {
+  if (!sites.length) return "Put down";
+  const lifted = board.figures.filter((f) => f.sites.some((s) => !board.pieces.has(s)));
+  const toMove = view.status && view.status.to_move;
+  const other = lifted.find((f) => toMove && f.side !== toMove);
+  const n = `${sites.length} lit site${sites.length === 1 ? "" : "s"}`;
+  if (!other) return `Lifted: it can go to ${n} (${many(sites)})`;
+  const last = view.history[view.history.length - 1];
+  if (last && last.side === other.side && other.sites.some((s) => last.to.includes(s))) {
+    return `Lifted ${capital(other.side)}'s last moved piece out of turn: to correct that move, ${n} (${many(sites)})`;
+  }
+  return `Lifted ${capital(other.side)}'s piece out of turn: put it back`;
+}
 
 function words(event) {
   const { t, event: kind, ...rest } = event;
@@ -464,6 +480,7 @@ function tap(site) {
     carried = null;
     $("board").classList.remove("carrying");
     const back = sites.includes(site);
+    if (back) notice("Put back where it was: a tap.");
     const moved = back ? sites : landed(sites, from, site) || shifted(sites, from, site);
     if (!moved) {
       notice(`The piece does not fit at ${site}: it is back where it was.`);
@@ -478,7 +495,7 @@ function tap(site) {
     carried = { sites: group, from: site };
     $("board").classList.add("carrying");
     for (const label of group) send({ type: "lift", site: label });
-    notice("Piece lifted: tap where it goes (tap it again to put it back).");
+    notice("Lifted: tap where it goes, or on it again to put it back.");
     return;
   }
   send({ type: "toggle", site });
