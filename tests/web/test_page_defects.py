@@ -250,3 +250,102 @@ def test_a_piece_lifted_out_of_turn_is_never_said_to_go_anywhere(serve, page):
     stories = page.locator("#log li").all_text_contents()
     assert not any("can go to" in s for s in stories[stories.index(next(
         s for s in stories if "Green played" in s)):]), stories
+
+
+# ---------------------------------------------------------------------------- /watch
+def play_plain(page, served, count):
+    """Play up to ``count`` moves that need no follow-up, by the sites they empty and fill;
+    returns how many were played."""
+    for n in range(1, count + 1):
+        state = served.daemon.controller.state
+        found = next(((m, r) for m in state.legal_moves()[:400] for r in state.realisations(m)[:1]
+                      if not r.follow_ups), None)
+        if found is None:
+            return n - 1
+        _, real = found
+        for label in sorted(real.emptied):
+            page.evaluate("(label) => send({type: 'lift', site: label})", label)
+        for label in sorted(real.filled):
+            page.evaluate("(label) => send({type: 'place', site: label})", label)
+        wait_event(page, "move", n)
+    return count
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_watch_lists_the_moves_in_reading_order_apart(serve, page, browser, game):
+    """/watch on a café screen (1920x1080) and on a phone: the rounds read 1, 2, 3 from the
+    top, and no move's name runs into the next or past the list."""
+    served = serve(game)
+    page.goto(served.url)
+    page.wait_for_selector("[data-site]")
+    played = play_plain(page, served, 7)
+    assert played >= 2 or game == "antipode"
+    watcher = browser.new_page()
+    try:
+        for width, height, where in ((1920, 1080, "cafe"), (390, 844, "phone"), (1280, 800, "desktop")):
+            watcher.set_viewport_size({"width": width, "height": height})
+            watcher.goto(served.url + "watch")
+            watcher.wait_for_function("(n) => document.querySelectorAll('#moves span').length === n",
+                                      arg=played)
+            rows = watcher.evaluate("""() => [...document.querySelectorAll('#moves li')].map((li) => {
+                const r = li.getBoundingClientRect();
+                return [r.top, r.left, [...li.querySelectorAll('span')].map((s) => {
+                    const b = s.getBoundingClientRect(); return [b.left, b.right, s.scrollWidth, s.clientWidth]; })]; })""")
+            box = watcher.locator("#moves").bounding_box()
+            tops = [top for top, _, _ in rows]
+            assert tops == sorted(tops) and len(set(tops)) == len(tops), (where, tops)  # one column
+            for _, left, spans in rows:
+                for (l1, r1, _, _), (l2, _, _, _) in zip(spans, spans[1:]):
+                    assert r1 < l2, (where, spans)
+                for l, r, scroll, client in spans:
+                    assert scroll <= client + 1 and r <= box["x"] + box["width"] + 1, (where, spans)
+            screenshot(watcher, f"watch-moves-{game}-{where}")
+    finally:
+        watcher.close()
+
+
+# ---------------------------------------------------------------------------- antipode's pawn
+def antipode_first_move(page):
+    """Blue places on b1, flips a1, taps a1 (its pawn goes there), flips b1: "b1:a1"."""
+    play(page, "b1")
+    wait_event(page, "guide")
+    play(page, "a1")  # the neighbour turned over: lifted and set back
+    play(page, "a1")
+    wait_event(page, "guide", 2)
+    play(page, "a1")  # a tap: lift and put back quickly
+    play(page, "a1")
+    assert wait_event(page, "move")[-1]["move"] == "b1:a1"
+    wait_event(page, "guide", 3)
+    play(page, "b1")
+    play(page, "b1")
+    page.wait_for_function("() => document.getElementById('turn').textContent === 'Red to move'")
+
+
+@pytest.mark.parametrize("where", SIZES)
+def test_antipodes_pawn_walk_has_an_arrow_and_a_takeback_shows_it_still_to_carry(serve, page, where):
+    """The last move's pawn walk (e1 to a1) has its arrow; Take back: the pawn is drawn where it
+    stands (a1) while the OLED asks to carry it back to e1, with a ghost on e1 and an arrow."""
+    served = serve("antipode")
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[where])))
+    page.goto(served.url)
+    page.wait_for_selector('[data-site="b1"]')
+    antipode_first_move(page)
+    assert page.locator("#board .last .pawn-walk.head").count() == 1
+    screenshot(page, f"antipode-pawn-arrow-{where}")
+    page.get_by_role("button", name="Take back").click()
+    wait_event(page, "takeback")
+    play(page, "b1")  # its token off
+    wait_event(page, "in_sync")
+    play(page, "a1")  # the token it turned, turned back
+    play(page, "a1")
+    page.wait_for_function("() => document.getElementById('oled').alt.includes('back to e1')")
+    page.wait_for_function("() => document.querySelectorAll('#board .plan .ghost-piece').length > 0")
+    pawns = """(layer) => [...document.querySelectorAll(`#board .${layer} .figure.pawn`)]
+        .map((g) => [g.dataset.side, g.dataset.sites])"""
+    assert page.evaluate(pawns, "plan") == [["blue", "e1"]]  # a ghost where it goes
+    assert page.locator("#board .plan .plan-arrow.head").count() == 1
+    assert ["blue", "a1"] in page.evaluate(pawns, "figures")  # drawn where it still stands
+    screenshot(page, f"antipode-takeback-{where}")
+    page.locator('[data-button="ok"]').click()  # carried back: OK, and the ghost goes
+    page.wait_for_function("() => document.querySelectorAll('#board .plan .ghost-piece').length === 0")
+    assert ["blue", "e1"] in page.evaluate(pawns, "figures")

@@ -33,7 +33,10 @@
  * @typedef {{side: string, sites: string[], kind: string, mark?: string}} Figure
  */
 
-/** A move: the sites it emptied and filled. @typedef {{from: string[], to: string[]}} Move */
+/**
+ * A move: the sites it emptied and filled, and the unseen pieces (pawns) it carried [from, to].
+ * @typedef {{from: string[], to: string[], pawns?: string[][]}} Move
+ */
 /** A move still to make, with the pieces it puts down. @typedef {Move & {figures: Figure[]}} Plan */
 /**
  * An LED: its colour "#rrggbb" and its pattern (steady, slow, fast, pulse).
@@ -344,7 +347,7 @@ export class Board {
     const mark = figure.mark ? ` ${figure.mark}` : "";
     const shape = sideShape(figure.side, this.sides);
     const g = svgEl("g", { class: `figure ${figure.kind}${mark}${extra}`, "data-side": figure.side,
-                           "data-shape": shape }, layer);
+                           "data-shape": shape, "data-sites": figure.sites.join(" ") }, layer);
     g.style.setProperty("--side", sideColour(figure.side, this.sides));
     g.style.setProperty("--edge", lightness(sideColour(figure.side, this.sides)) < 0.3 ? "#e6e6e6" : "#101114");
     svgEl("title", {}, g).textContent = `${capital(figure.side)} ${figure.kind}` +
@@ -471,6 +474,11 @@ export class Board {
         if (parts) outlineOf(parts, layer, `last-move${move.to.includes(label) ? " to" : " from"}`);
       }
       this.arrow(layer, move.from, move.to, "last-arrow");
+      for (const [from, to] of move.pawns || []) {   // a pawn's walk, which no sensor sees
+        const parts = this.sites.get(from);
+        if (parts) outlineOf(parts, layer, "last-move from");
+        this.arrow(layer, [from], [to], "last-arrow pawn-walk");
+      }
     });
   }
 

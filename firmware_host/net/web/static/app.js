@@ -193,6 +193,7 @@ function showHistory(history) {
   $("last").textContent = last ? `Last: ${capital(last.side)} ${moveWords(last.move)}` : "No move yet";
   const list = $("moves");
   const per = Math.max(1, view.sides.length);
+  list.style.setProperty("--per", String(per));
   const rows = [];
   for (let i = 0; i < history.length; i += per) {
     const li = document.createElement("li");
