@@ -349,3 +349,23 @@ def test_antipodes_pawn_walk_has_an_arrow_and_a_takeback_shows_it_still_to_carry
     page.locator('[data-button="ok"]').click()  # carried back: OK, and the ghost goes
     page.wait_for_function("() => document.querySelectorAll('#board .plan .ghost-piece').length === 0")
     assert ["blue", "e1"] in page.evaluate(pawns, "figures")
+
+
+# ---------------------------------------------------------------------------- a newcomer
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_newcomer_is_told_to_click_a_site_until_the_first_move(serve, page, game):
+    """Desktop and phone: before the first move the page says, in view without opening a
+    panel, that a click (a tap on the phone) on a site puts a piece there; after it, no more."""
+    served = serve(game)
+    for where, (w, h) in SIZES.items():
+        page.set_viewport_size({"width": w, "height": h})
+        page.goto(served.url)
+        page.wait_for_selector("#first-hint:not([hidden])")
+        hint = page.locator("#first-hint")
+        box = hint.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= h
+        act = "Tap" if where == "phone" else "Click"
+        assert hint.text_content().startswith(f"{act} a site to put a piece on it")
+        screenshot(page, f"first-hint-{game}-{where}")
+    if play_plain(page, served, 1):
+        page.wait_for_selector("#first-hint", state="hidden")

@@ -85,6 +85,7 @@ function receive(message) {
     for (const el of all(".sim-only")) el.hidden ||= !view.simulated;
     document.body.classList.toggle("controls", view.controls);
     document.body.classList.toggle("hardware", !view.simulated);
+    showFirstHint();
     showLink(message.address, message.qr);
     if (view.controls) fillPicker();
   } else if (message.type === "update") {
@@ -160,6 +161,8 @@ function showGame(game) {
   $("variant").textContent = game.shown_variant || "";
   view.sides = game.sides;
   view.game = game;
+  // The set-up wizard: no game to take back, hint, list, start or store while it runs.
+  document.body.classList.toggle("setup", Boolean(game.setup));
   if (view.controls) fillPicker();
   document.title = `${game.title} · reedboard${WATCH ? " (watch)" : ""}`;
   $("download").href = withToken("/replay.jsonl");
@@ -182,6 +185,17 @@ function showStatus(status) {
   $("oled").alt = status.lines.join(" / ");
   document.body.dataset.over = status.result ? "yes" : "no";
   $("takeback").disabled = !status.moves;
+  showFirstHint();
+}
+
+// A first word for a newcomer on the simulated board, until the game's first move: what a
+// click (a tap) on a site does. The rest is in the "Simulated board" panel.
+function showFirstHint() {
+  const hint = $("first-hint");
+  hint.hidden = WATCH || Boolean(view.game && view.game.setup) || !view.controls || !view.simulated || !view.status || view.status.moves > 0;
+  const act = matchMedia("(pointer: coarse), (max-width: 800px)").matches ? "Tap" : "Click";
+  hint.textContent = `${act} a site to put a piece on it, again to lift it; drag a piece to ` +
+    "move it. More under Simulated board and Help.";
 }
 
 // The game's story: the last move marked on the board and named, every move so far (a round
