@@ -192,10 +192,12 @@ function showStatus(status) {
 // click (a tap) on a site does. The rest is in the "Simulated board" panel.
 function showFirstHint() {
   const hint = $("first-hint");
-  hint.hidden = WATCH || Boolean(view.game && view.game.setup) || !view.controls || !view.simulated || !view.status || view.status.moves > 0;
+  hint.hidden = WATCH || Boolean(view.game && view.game.setup) || !view.controls || !view.simulated
+    || !view.status || view.status.moves > 0;
   const act = matchMedia("(pointer: coarse), (max-width: 800px)").matches ? "Tap" : "Click";
-  hint.textContent = `${act} a site to put a piece on it, again to lift it; drag a piece to ` +
-    "move it. More under Simulated board and Help.";
+  hint.textContent = `${act} a site to put a piece on it, again to lift it; drag a piece to move it.`;
+  hint.title = "More under Simulated board and Help";
+  document.body.classList.toggle("newcomer", !hint.hidden);
 }
 
 // The game's story: the last move marked on the board and named, every move so far (a round
