@@ -11,7 +11,8 @@ import re
 import pytest
 
 from engines import GAME_NAMES, new_game
-from tests.web.test_web_browser import centroid, events, site, wait_event
+from testbed.tools import require
+from tests.web.test_web_browser import AXE, centroid, events, site, wait_event
 from tests.web.web_tools import screenshot
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -215,8 +216,8 @@ def test_a_notice_never_moves_or_covers_take_back(serve, page, where):
     assert after == before
     assert note["y"] + note["height"] <= after["y"] or note["y"] >= after["y"] + after["height"]
     text_fits = page.evaluate("() => { const n = document.getElementById('notice');"
-                              " return n.scrollHeight <= n.clientHeight + 1; }")
-    assert text_fits
+                              " return [n.scrollHeight, n.clientHeight, n.textContent]; }")
+    assert text_fits[0] <= text_fits[1] + 1, text_fits
     screenshot(page, f"phalanx-lifted-notice-{where}")
     help_text = page.locator("#sim-help").text_content()
     assert "twice quickly to tap" in help_text and "on it again to put it back (a tap)" in help_text
@@ -369,3 +370,27 @@ def test_a_newcomer_is_told_to_click_a_site_until_the_first_move(serve, page, ga
         screenshot(page, f"first-hint-{game}-{where}")
     if play_plain(page, served, 1):
         page.wait_for_selector("#first-hint", state="hidden")
+
+
+# ---------------------------------------------------------------------------- axe-core
+@pytest.mark.parametrize("game", ["phalanx", "antipod"])
+def test_the_palette_and_hints_keep_axe_clean(serve, browser, game):
+    """axe-core finds nothing serious with every panel open (the legend, the first hint, the
+    sides' shapes and hatching), on desktop and phone."""
+    require(AXE.exists(), f"axe-core in {AXE.parent} (tests/run.sh installs it with npm)")
+    served = serve(game)
+    for where, (w, h) in SIZES.items():
+        context = browser.new_context(viewport={"width": w, "height": h}, bypass_csp=True)
+        page = context.new_page()
+        try:
+            page.goto(served.url)
+            page.wait_for_selector("#first-hint:not([hidden])")
+            page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            page.wait_for_selector("#stored-none:not([hidden]), #stored-list li")
+            page.add_script_tag(path=str(AXE))
+            found = page.evaluate("""async () => (await axe.run(document)).violations
+                .filter((v) => ['serious', 'critical'].includes(v.impact))
+                .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0].target})`)""")
+            assert found == [], where
+        finally:
+            context.close()
