@@ -291,14 +291,15 @@ def test_watch_lists_the_moves_in_reading_order_apart(serve, page, browser, game
             rows = watcher.evaluate("""() => [...document.querySelectorAll('#moves li')].map((li) => {
                 const r = li.getBoundingClientRect();
                 return [r.top, r.left, [...li.querySelectorAll('span')].map((s) => {
-                    const b = s.getBoundingClientRect(); return [b.left, b.right, s.scrollWidth, s.clientWidth]; })]; })""")
+                    const b = s.getBoundingClientRect();
+                    return [b.left, b.right, s.scrollWidth, s.clientWidth]; })]; })""")
             box = watcher.locator("#moves").bounding_box()
             tops = [top for top, _, _ in rows]
             assert tops == sorted(tops) and len(set(tops)) == len(tops), (where, tops)  # one column
-            for _, left, spans in rows:
-                for (l1, r1, _, _), (l2, _, _, _) in zip(spans, spans[1:]):
+            for _, _, spans in rows:
+                for (_, r1, _, _), (l2, _, _, _) in zip(spans, spans[1:]):
                     assert r1 < l2, (where, spans)
-                for l, r, scroll, client in spans:
+                for _, r, scroll, client in spans:
                     assert scroll <= client + 1 and r <= box["x"] + box["width"] + 1, (where, spans)
             screenshot(watcher, f"watch-moves-{game}-{where}")
     finally:

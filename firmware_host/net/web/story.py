@@ -67,7 +67,8 @@ def carried(snap: Snapshot) -> list[tuple[str, str, str]]:
     [('Blue', 'i9', 'e9'), ('red', 'a1', 'e1')]
     """
     phase = snap.phase
-    turn = phase.undo if isinstance(phase, Restoring) else phase.turn if isinstance(phase, Following) else None
+    turn = phase.undo if isinstance(phase, Restoring) else \
+        phase.turn if isinstance(phase, Following) else None
     if turn is None or turn.move is not None:  # none, or a move's own steps
         return []
     return [(side.lower(), off, to) for i, step in enumerate(turn.steps)
