@@ -332,7 +332,7 @@ def test_antipodes_pawn_walk_has_an_arrow_and_a_takeback_shows_it_still_to_carry
     page.goto(served.url)
     page.wait_for_selector('[data-site="b1"]')
     antipode_first_move(page)
-    assert page.locator("#board .last .pawn-walk.head").count() == 1
+    assert page.locator("#board .arrows .pawn-walk.head").count() == 1
     screenshot(page, f"antipode-pawn-arrow-{where}")
     page.get_by_role("button", name="Take back").click()
     wait_event(page, "takeback")

@@ -117,7 +117,7 @@ const LIGHT_WORDS = {
 // The space between the parts of a board drawn in parts, in spacings: room for the coordinates
 // of both parts' facing ends, apart enough to tell whose they are.
 const PART_GAP = 5;
-const LAYERS = ["cells", "lines", "coords", "last", "leds", "figures", "plan", "pieces", "twins", "hits"];
+const LAYERS = ["cells", "lines", "coords", "last", "leds", "figures", "arrows", "plan", "pieces", "twins", "hits"];
 
 /**
  * An SVG element with ``attrs``, appended to ``parent`` if given.
@@ -468,16 +468,16 @@ export class Board {
    */
   showLast(last) {
     this.last = last;
-    this.redraw("last", last, (layer, move) => {
-      for (const label of [...move.from, ...move.to]) {
-        const parts = this.sites.get(label);
-        if (parts) outlineOf(parts, layer, `last-move${move.to.includes(label) ? " to" : " from"}`);
-      }
+    this.redraw("arrows", last, (layer, move) => {   // above the pieces, never hidden by one
       this.arrow(layer, move.from, move.to, "last-arrow");
       for (const [from, to] of move.pawns || []) {   // a pawn's walk, which no sensor sees
-        const parts = this.sites.get(from);
-        if (parts) outlineOf(parts, layer, "last-move from");
         this.arrow(layer, [from], [to], "last-arrow pawn-walk");
+      }
+    });
+    this.redraw("last", last, (layer, move) => {
+      for (const label of [...move.from, ...move.to, ...(move.pawns || []).map(([from]) => from)]) {
+        const parts = this.sites.get(label);
+        if (parts) outlineOf(parts, layer, `last-move${move.to.includes(label) ? " to" : " from"}`);
       }
     });
   }
@@ -519,9 +519,15 @@ export class Board {
       const pts = labels.map((l) => this.sites.get(l)).filter(isParts).map((p) => [p.site.x, p.site.y]);
       return pts.length ? centreOf(pts) : null;
     };
-    const [a, b] = [centre(from), centre(to)];
-    if (!a || !b || Math.hypot(b[0] - a[0], b[1] - a[1]) < this.spacing * 0.5) return;
+    const [a, to0] = [centre(from), centre(to)];
+    if (!a || !to0) return;
+    const length = Math.hypot(to0[0] - a[0], to0[1] - a[1]);
+    if (length < this.spacing * 0.5) return;
     const s = this.spacing;
+    // ... its head at the edge of the piece it points to, not under it
+    const back = Math.min(s * 0.4, length * 0.3) / length;
+    /** @type {Point} */
+    const b = [to0[0] - (to0[0] - a[0]) * back, to0[1] - (to0[1] - a[1]) * back];
     svgEl("line", { x1: a[0], y1: -a[1], x2: b[0], y2: -b[1], class: cls,
                     "stroke-width": s * 0.08, "marker-end": "" }, layer);
     const angle = Math.atan2(-(b[1] - a[1]), b[0] - a[0]);
