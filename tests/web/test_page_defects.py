@@ -227,12 +227,15 @@ def test_a_notice_never_moves_or_covers_take_back(serve, page, where):
     assert not served.daemon.controller.moves and not events(page, "out_of_sync")
 
 
-def test_a_piece_lifted_out_of_turn_is_never_said_to_go_anywhere(serve, page):
+@pytest.mark.parametrize("where", SIZES)
+def test_a_piece_lifted_out_of_turn_is_never_said_to_go_anywhere(serve, page, where):
     """After Green's move, Red is to move: Green's piece lifted is out of turn. The story says
     so (its last moved piece may only correct that move; any other goes back), never "it can
     go to ... lit sites"."""
     served = serve("phalanx")
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[where])))
     page.goto(served.url)
+    page.locator("#board").scroll_into_view_if_needed()
     page.wait_for_selector(".figures .figure:not(.missing)")
     move, real = phalanx_move(served.daemon.controller.state)
     page.mouse.click(*centroid(page, move.frm))
