@@ -46,7 +46,7 @@ class SetupPage:
             game = self.game
             update["game"] = {"name": game.name, "title": f"Set-up: {game.title}",
                               "size": game.size, "variant": game.variant,
-                              "shown_variant": None, "sides": []}
+                              "shown_variant": None, "sides": [], "setup": True}
             update["sites"] = [{"label": s.label, "x": s.x, "y": s.y, "shape": s.shape}
                                for s in self.sites]
             update["drawing"] = {"lines": [], "kinds": {}}

@@ -16,6 +16,7 @@ stood.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
 from engines.core import GameState, IllegalMove
@@ -32,13 +33,46 @@ def figures_of(state: GameState, mark: str | None = None) -> list[Figure]:
 
 
 def expected(snap: Snapshot) -> list[Figure]:
-    """The pieces as the game expects them now (see the module's words)."""
+    """The pieces as the game expects them now (see the module's words); a takeback's unseen
+    piece still to carry back stays where it stands (:func:`plan` shows where it goes)."""
+    state = snap.record.state
+    figures = _expected(snap)
+    for side, off, to in carried(snap):
+        figures = [{**f, "sites": [off]} if f["side"] == side and f["sites"] == [to]
+                   and _is_unseen(state, f) else f for f in figures]
+    return figures
+
+
+def _expected(snap: Snapshot) -> list[Figure]:
     phase, record = snap.phase, snap.record
     if (turn := phase.unseen()) is not None:  # a move's steps, a takeback's
         return _mid_turn(record.state, turn)
     if (turn := phase.shown_turn()) is not None:  # the move shown of a choice
         return _mid_turn(record.state.apply(turn.move), turn, before=record.state)
     return figures_of(record.state)
+
+
+#: A takeback's words for an unseen piece to carry back ("Blue pawn: i9 back to e9").
+_CARRY = re.compile(r"(\w+) [\w ]+?: (\S+) back to ([^\s;,]+)")
+
+
+def carried(snap: Snapshot) -> list[tuple[str, str, str]]:
+    """A takeback's unseen pieces still to carry back, as (side, from, to).
+
+    >>> [m.groups() for m in _CARRY.finditer("Blue pawn: i9 back to e9; red pawn: a1 back to e1")]
+    [('Blue', 'i9', 'e9'), ('red', 'a1', 'e1')]
+    """
+    turn = snap.phase.unseen()
+    if turn is None or turn.move is not None:  # none, or a move's own steps
+        return []
+    return [(side.lower(), off, to) for i, step in enumerate(turn.steps)
+            if step.action == "carry" and i >= turn.step
+            for side, off, to in _CARRY.findall(step.prompt)]
+
+
+def _is_unseen(state: GameState, figure: Figure) -> bool:
+    return figure["kind"] == "pawn" and len(figure["sites"]) == 1 \
+        and state.markers().get(figure["sites"][0]) == figure["side"]
 
 
 def _mid_turn(after: GameState, turn: Turn, before: GameState | None = None) -> list[Figure]:
@@ -69,6 +103,12 @@ def _unseen(state: GameState, figure) -> bool:
 def plan(snap: Snapshot) -> dict[str, Any] | None:
     """The opponent's move still to carry out: the sites it empties and fills and the pieces
     it puts there (drawn as a move to make, not as made); None when there is none."""
+    back = carried(snap)
+    if back:  # a takeback's pawn to carry back: from where it stands to where it goes
+        pawns = {f["sites"][0]: f for f in figures_of(snap.record.state) if f["kind"] == "pawn"}
+        return {"move": "; ".join(f"{off} back to {to}" for _, off, to in back), "say": None,
+                "from": [off for _, off, _ in back], "to": [to for _, _, to in back],
+                "figures": [{**pawns[to], "mark": "plan"} for _, _, to in back if to in pawns]}
     pending, state = snap.phase.opponent_move(), snap.record.state
     if pending is None:
         return None
@@ -90,9 +130,24 @@ def history(states: list[GameState], moves: Iterable[str]) -> list[dict[str, Any
         except (IllegalMove, ValueError, KeyError, IndexError):  # named otherwise: as stored
             out.append({"move": text, "side": None, "from": [], "to": []})
             continue
-        out.append({"move": state.notation(move), "side": state.maker(move),
-                    "from": sorted(real.emptied), "to": sorted(real.filled)})
+        entry = {"move": state.notation(move), "side": state.maker(move),
+                 "from": sorted(real.emptied), "to": sorted(real.filled)}
+        pawns = _walked(state, state.apply(move))
+        out.append({**entry, "pawns": pawns} if pawns else entry)
     return out
+
+
+def _walked(before: GameState, after: GameState) -> list[list[str]]:
+    """The unseen pieces (pawns) a move carried: [from, to] for each that changed its site.
+
+    >>> from engines import new_game
+    >>> start = new_game("antipode"); move = start.legal_moves()[0]
+    >>> str(move), _walked(start, start.apply(move))
+    ('a2:a1', [['e1', 'a1']])
+    """
+    stood = {side: site for site, side in before.markers().items()}
+    return [[stood[side], site] for site, side in sorted(after.markers().items())
+            if side in stood and stood[side] != site]
 
 
 def losses(start: GameState, now: GameState) -> dict[str, int] | None:

@@ -33,7 +33,10 @@
  * @typedef {{side: string, sites: string[], kind: string, mark?: string}} Figure
  */
 
-/** A move: the sites it emptied and filled. @typedef {{from: string[], to: string[]}} Move */
+/**
+ * A move: the sites it emptied and filled, and the unseen pieces (pawns) it carried [from, to].
+ * @typedef {{from: string[], to: string[], pawns?: string[][]}} Move
+ */
 /** A move still to make, with the pieces it puts down. @typedef {Move & {figures: Figure[]}} Plan */
 /**
  * An LED: its colour "#rrggbb" and its pattern (steady, slow, fast, pulse).
@@ -61,11 +64,33 @@
 /** @typedef {Record<string, SVGGElement>} Layers */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-/** Sides' colours (a side named by a colour gets this shade of it). @type {Record<string, string>} */
-const SIDE_COLOURS = {
-  white: "#f3efe4", black: "#26272b", red: "#d8453e", blue: "#3d7be0", green: "#2f9e55",
+/**
+ * Sides' colours (a side named by a colour gets this shade of it), chosen with the lights'
+ * below to stay apart for the colour-blind: every two sides of a game, and a light's meaning
+ * from every other and from the sides, measured under simulated protanopia and deuteranopia
+ * (tests/web/test_page_defects.py). Red is dark and green light, so the two differ in lightness
+ * where their hues look alike; a side's pieces carry its shape too (sideShape).
+ * @type {Record<string, string>}
+ */
+export const SIDE_COLOURS = {
+  white: "#f3efe4", black: "#26272b", red: "#a82a24", blue: "#3d7be0", green: "#66e0b0",
   yellow: "#e8c43a",
 };
+/**
+ * What each light means, in one colour per meaning whatever the LED's own: amber where a piece
+ * goes, sky blue to choose by a tap, crimson where the board must be put right (take off, put
+ * back), white to look at (flip it, the winning line, a hint), violet where a pawn stands.
+ * @type {Record<string, string>}
+ */
+export const LIGHT_COLOURS = {
+  target: "#ffc800", fill: "#ffc800", twin: "#ffc800",
+  pick: "#4db8ff", picked: "#4db8ff",
+  remove: "#ff3366", extra: "#ff3366", empty: "#ff3366", carry: "#ff3366", missing: "#ff3366",
+  flip: "#ffffff", marker: "#6633ff", win: "#ffffff", hint: "#ffffff",
+};
+let hatchings = 0;   // each board's hatching has its own id
+/** The shapes that tell sides apart besides their colours (the n-th side's). */
+export const SIDE_SHAPES = ["circle", "square", "triangle", "diamond"];
 const PALETTE = ["#d9a441", "#5aa9e6", "#e36464", "#7bc47f", "#b48ade", "#e0e0e0"];
 // Kinds that are no colour name (e.g. Anti-Grid's shared points): light, neutral first.
 const KIND_PALETTE = ["#e8e8e8", "#d9a441", "#7bc47f", "#b48ade"];
@@ -77,8 +102,8 @@ const ROUND = ["stone", "token", "pawn", "trirod", "piece"];
  * LED's colour): a ring for "a piece goes here", a cross for "take it off", and so on.
  * @type {Record<string, string>}
  */
-const LIGHT_MARKS = {
-  target: "ring", fill: "ring", twin: "ring-plus", missing: "ring-plus", pick: "tap", picked: "tap",
+export const LIGHT_MARKS = {
+  target: "ring", fill: "ring", twin: "ring-plus", missing: "back", pick: "tap", picked: "tap",
   remove: "cross", extra: "cross", empty: "cross", flip: "turn", marker: "none", win: "none",
   hint: "ring", carry: "none",
 };
@@ -90,7 +115,10 @@ const LIGHT_WORDS = {
   marker: "a pawn stands here", win: "the winning line", hint: "hint",
   carry: "move the unseen pawn off here (the token stays)",
 };
-const LAYERS = ["cells", "lines", "coords", "last", "leds", "figures", "plan", "pieces", "twins", "hits"];
+// The space between the parts of a board drawn in parts, in spacings: room for the coordinates
+// of both parts' facing ends, apart enough to tell whose they are.
+const PART_GAP = 5;
+const LAYERS = ["cells", "lines", "coords", "last", "leds", "figures", "arrows", "plan", "pieces", "twins", "hits"];
 
 /**
  * An SVG element with ``attrs``, appended to ``parent`` if given.
@@ -150,6 +178,15 @@ export function sideColour(name, sides) {
   return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
 }
 
+/**
+ * The shape that marks a side (a circle, a square, ...) beside its colour: the n-th side's.
+ * @param {string | null | undefined} name @param {string[]} sides
+ */
+export function sideShape(name, sides) {
+  const i = name ? sides.indexOf(name) : -1;
+  return i < 0 ? "" : SIDE_SHAPES[i % SIDE_SHAPES.length];
+}
+
 export class Board {
   /** @param {SVGSVGElement} svg @param {Options} [options] */
   constructor(svg, { interactive = true, minLabelPx = 10 } = {}) {
@@ -197,9 +234,10 @@ export class Board {
    */
   build(sites, drawing, r = this.svg.getBoundingClientRect()) {
     this.source = [sites, drawing];
-    const stacked = stackParts(sites, typicalSpacing(sites));
-    this.stacked = stacked !== sites && fitScale(stacked, r) > fitScale(sites, r);
-    sites = this.stacked ? stacked : sites;
+    const spaced = typicalSpacing(sites);
+    const beside = arrangeParts(sites, spaced, false), stacked = arrangeParts(sites, spaced, true);
+    this.stacked = stacked !== sites && fitScale(stacked, r) > fitScale(beside, r);
+    sites = this.stacked ? stacked : beside;
     const svg = this.svg;
     svg.replaceChildren();
     this.sites.clear();
@@ -232,7 +270,8 @@ export class Board {
         const c = siteCentre(site);
         const label = svgEl("text", { x: c[0], y: -c[1], class: "twin-name", "font-size": spacing * 0.3,
                                       "text-anchor": "middle", "dominant-baseline": "central" }, layers.twins);
-        label.textContent = site.point;
+        label.textContent = site.label;  // its own name, as the OLED says it
+        label.dataset.for = site.label;
       }
       this.sites.set(site.label, parts);
     }
@@ -324,9 +363,11 @@ export class Board {
     const parts = figure.sites.map((label) => this.sites.get(label)).filter(isParts);
     if (!parts.length) return null;
     const mark = figure.mark ? ` ${figure.mark}` : "";
-    const g = svgEl("g", { class: `figure ${figure.kind}${mark}${extra}`, "data-side": figure.side }, layer);
+    const shape = sideShape(figure.side, this.sides);
+    const g = svgEl("g", { class: `figure ${figure.kind}${mark}${extra}`, "data-side": figure.side,
+                           "data-shape": shape, "data-sites": figure.sites.join(" ") }, layer);
     g.style.setProperty("--side", sideColour(figure.side, this.sides));
-    g.style.setProperty("--edge", figure.side === "black" ? "#bdbdbd" : "#101114");
+    g.style.setProperty("--edge", lightness(sideColour(figure.side, this.sides)) < 0.3 ? "#e6e6e6" : "#101114");
     svgEl("title", {}, g).textContent = `${capital(figure.side)} ${figure.kind}` +
       (figure.mark === "flip" ? " (to flip)" : figure.mark === "plan" ? " (to place)" : "");
     const round = ROUND.includes(figure.kind) || parts[0].site.shape.length < 3;
@@ -339,6 +380,10 @@ export class Board {
     } else {
       drawOne(g, parts[0].site, figure.kind, this.spacing);
     }
+    if (shape && shape !== "circle") {
+      if (parts.length > 1 || !round) this.hatch(g, parts);
+      else this.markSide(g, parts, shape);
+    }
     if (figure.mark === "flip") {
       const c = siteCentre(parts[0].site);
       const t = svgEl("text", { x: c[0], y: -c[1], class: "flip-mark", "font-size": this.spacing * 0.5,
@@ -346,6 +391,47 @@ export class Board {
       t.textContent = "↻";
     }
     return g;
+  }
+
+  /**
+   * A side's shape on its round piece (every side but the first): a small square, triangle or
+   * diamond at its centre, so that sides differ by more than their colours.
+   * @param {SVGGElement} g @param {Parts[]} parts @param {string} shape
+   */
+  markSide(g, parts, shape) {
+    const c = siteCentre(parts[0].site);
+    const r = this.spacing * 0.11;
+    const [x, y] = [c[0], -c[1]];
+    /** @type {Record<string, number[][]>} */
+    const corners = {
+      square: [[-1, -1], [1, -1], [1, 1], [-1, 1]], triangle: [[0, -1.2], [1.1, 0.8], [-1.1, 0.8]],
+      diamond: [[0, -1.3], [1.3, 0], [0, 1.3], [-1.3, 0]],
+    };
+    const points = (corners[shape] || []).map(([u, v]) => `${x + u * r},${y + v * r}`).join(" ");
+    svgEl("polygon", { points, class: "side-mark" }, g);
+  }
+
+  /**
+   * A piece drawn as its sites' outline, of a side but the first: hatched over its colour.
+   * @param {SVGGElement} g @param {Parts[]} parts
+   */
+  hatch(g, parts) {
+    const svg = this.svg;
+    let pattern = svg.querySelector("pattern.hatching");
+    if (!pattern) {
+      const defs = svgEl("defs", {}, null);
+      svg.prepend(defs);
+      const s = this.spacing;
+      pattern = svgEl("pattern", { id: `hatching-${++hatchings}`, class: "hatching", patternUnits: "userSpaceOnUse",
+                                   width: s * 0.22, height: s * 0.22, patternTransform: "rotate(45)" }, defs);
+      svgEl("line", { x1: 0, y1: 0, x2: 0, y2: s * 0.22, "stroke-width": s * 0.07 }, pattern);
+    }
+    for (const { site } of parts) {
+      svgEl("polygon", { points: site.shape.map(pt).join(" "), class: "hatch",
+                         fill: `url(#${pattern.id})` }, g);
+    }
+    const text = g.querySelector(".kind-mark");
+    if (text) g.append(text);   // the kind's letters above the hatching
   }
 
   // A piece the sensors do not see is faint; a reading no piece explains is drawn apart.
@@ -381,7 +467,7 @@ export class Board {
       if (parts.lit === lit) continue;  // as drawn: only the lights that changed are touched
       parts.lit = lit;
       node.setAttribute("class", led ? `led lit ${led[1]} ${kind}` : "led");
-      node.style.setProperty("--led", led ? full(led[0]) : "transparent");
+      node.style.setProperty("--led", led ? full((kind && LIGHT_COLOURS[kind]) || led[0]) : "transparent");
       node.style.setProperty("--dim", led ? String(dimness(led[0])) : "1");
       if (led && kind) {
         node.dataset.colour = led[0];
@@ -403,12 +489,17 @@ export class Board {
    */
   showLast(last) {
     this.last = last;
+    this.redraw("arrows", last, (layer, move) => {   // above the pieces, never hidden by one
+      this.arrow(layer, move.from, move.to, "last-arrow");
+      for (const [from, to] of move.pawns || []) {   // a pawn's walk, which no sensor sees
+        this.arrow(layer, [from], [to], "last-arrow pawn-walk");
+      }
+    });
     this.redraw("last", last, (layer, move) => {
-      for (const label of [...move.from, ...move.to]) {
+      for (const label of [...move.from, ...move.to, ...(move.pawns || []).map(([from]) => from)]) {
         const parts = this.sites.get(label);
         if (parts) outlineOf(parts, layer, `last-move${move.to.includes(label) ? " to" : " from"}`);
       }
-      this.arrow(layer, move.from, move.to, "last-arrow");
     });
   }
 
@@ -449,9 +540,15 @@ export class Board {
       const pts = labels.map((l) => this.sites.get(l)).filter(isParts).map((p) => [p.site.x, p.site.y]);
       return pts.length ? centreOf(pts) : null;
     };
-    const [a, b] = [centre(from), centre(to)];
-    if (!a || !b || Math.hypot(b[0] - a[0], b[1] - a[1]) < this.spacing * 0.5) return;
+    const [a, to0] = [centre(from), centre(to)];
+    if (!a || !to0) return;
+    const length = Math.hypot(to0[0] - a[0], to0[1] - a[1]);
+    if (length < this.spacing * 0.5) return;
     const s = this.spacing;
+    // ... its head at the edge of the piece it points to, not under it
+    const back = Math.min(s * 0.4, length * 0.3) / length;
+    /** @type {Point} */
+    const b = [to0[0] - (to0[0] - a[0]) * back, to0[1] - (to0[1] - a[1]) * back];
     svgEl("line", { x1: a[0], y1: -a[1], x2: b[0], y2: -b[1], class: cls,
                     "stroke-width": s * 0.08, "marker-end": "" }, layer);
     const angle = Math.atan2(-(b[1] - a[1]), b[0] - a[0]);
@@ -553,11 +650,13 @@ function typicalSpacing(sites) {
 }
 
 /**
- * The sites split where a gap of half a spacing or more runs between them from top to bottom,
- * the parts after the first each moved below the one before (``part`` says which); else as given.
- * @param {Site[]} sites @param {number} spacing @returns {Site[]}
+ * The sites split where a gap of half a spacing or more runs between them from top to bottom
+ * (two hemispheres), each site given its ``part``; the parts after the first moved below the one
+ * before (``stacked``) or beside it, far enough apart for both parts' coordinates between them.
+ * A board in one part is returned as given.
+ * @param {Site[]} sites @param {number} spacing @param {boolean} stacked @returns {Site[]}
  */
-function stackParts(sites, spacing) {
+function arrangeParts(sites, spacing, stacked) {
   /** @param {Site} s */
   const span = (s) => {
     const xs = outlinePoints(s).map((p) => p[0]);
@@ -575,22 +674,20 @@ function stackParts(sites, spacing) {
   }
   if (parts.length < 2) return sites;
   /** @param {Site[]} part */
-  const box = (part) => {
-    const pts = part.flatMap(outlinePoints);
-    return [Math.min(...pts.map((p) => p[0])), Math.min(...pts.map((p) => p[1])), Math.max(...pts.map((p) => p[1]))];
-  };
+  const box = (part) => extent(part.flatMap(outlinePoints));
   /** @type {Map<string, Site>} */
   const moved = new Map();
-  const [x0] = box(parts[0]);
-  let bottom = box(parts[0])[1];
+  const first = box(parts[0]);
+  let [right, bottom] = [first[2], first[1]];
   parts.forEach((part, n) => {
-    const [px, py0, py1] = box(part);
-    const [dx, dy] = n ? [x0 - px, bottom - spacing * 2.5 - py1] : [0, 0];
+    const [px0, py0, px1, py1] = box(part);
+    const [dx, dy] = !n ? [0, 0] : stacked ? [first[0] - px0, bottom - PART_GAP * spacing - py1]
+      : [right + PART_GAP * spacing - px0, 0];
     for (const s of part) {
       moved.set(s.label, { ...s, x: s.x + dx, y: s.y + dy, part: n,
                            shape: s.shape.map(([x, y]) => [x + dx, y + dy]) });
     }
-    if (n) bottom = py0 + dy;
+    [right, bottom] = [px1 + dx, py0 + dy];
   });
   return sites.map((s) => moved.get(s.label) || s);
 }
@@ -733,7 +830,10 @@ function drawMark(node, parts, kind, spacing) {
     svgEl("circle", { cx, cy, r, class: `mark ring${mark === "tap" ? " dashed" : ""}` }, node);
     if (mark === "ring") svgEl("circle", { cx, cy, r: r * 0.22, class: "mark dot" }, node);
   }
-  if (mark === "ring-plus") {
+  if (mark === "back") {   // put back: a square with a plus (a ring with one is a twin)
+    svgEl("rect", { x: cx - r * 0.8, y: cy - r * 0.8, width: r * 1.6, height: r * 1.6, class: "mark ring" }, node);
+  }
+  if (mark === "ring-plus" || mark === "back") {
     svgEl("path", { d: `M${cx - r * 0.5},${cy}H${cx + r * 0.5}M${cx},${cy - r * 0.5}V${cy + r * 0.5}`,
                     class: "mark line" }, node);
   }
@@ -753,26 +853,35 @@ function drawMark(node, parts, kind, spacing) {
 /** A row or column: the line it lies on. @typedef {{c: Point, d: Point, min: number, max: number}} Line */
 
 /**
- * Coordinates at both ends of every row and column: the sites sharing a label's letters (or its
- * number) that lie on one line get that letters (number) just outside the board at both ends of
- * the line, whatever its direction (a hexagon's columns run slantwise). Labels on no such lines
- * get none. Returns where each label went: [x, y, half its width].
+ * A label that may go at one end of a row or column.
+ * @typedef {{text: string, kind: number, line: Line, end: number, t: number, far: number,
+ *            half: number, slanted: boolean, id: string, part: number}} Label
+ */
+
+/**
+ * Coordinates of every row and column: the sites sharing a label's letters (or its number) that
+ * lie on one line get that letters (number) just outside the board beyond the line's ends,
+ * whatever its direction (a hexagon's columns run slantwise). Each label stays clear of every
+ * site and every other label; a slanted line's label stands only where no label of the other
+ * kind is near (it would read as naming the other line) and has a leader along its line to the
+ * site it names; every line keeps at least one. Labels on no such lines get none. Returns where
+ * each label went: [x, y, half its width].
  * @param {Site[]} sites @param {SVGGElement} layer @param {number} spacing @param {number} size
  * @returns {[number, number, number][]}
  */
 function drawCoordinates(sites, layer, spacing, size) {
   layer.replaceChildren();
-  /** @type {Record<string, Map<string, Site[]>>} */
-  const groups = { letter: new Map(), number: new Map() };
+  /** @type {Map<string, Site[]>[]} letters, numbers */
+  const groups = [new Map(), new Map()];
   for (const site of sites) {
     const m = COORDINATES.exec(site.label);
-    if (!m || (site.point && site.point !== site.label)) continue;  // a twin: its point's name is not its own
-    for (const [kind, key] of [["letter", m[1]], ["number", m[2]]]) {
+    if (!m) continue;
+    [m[1], m[2]].forEach((key, kind) => {
       const k = `${site.part || 0}:${key}`;  // a part drawn apart has its own lines
       const group = groups[kind].get(k) || [];
       groups[kind].set(k, group);
       group.push(site);
-    }
+    });
   }
   /** @type {Map<number, Point[]>} each part's outline points */
   const outlines = new Map();
@@ -781,32 +890,124 @@ function drawCoordinates(sites, layer, spacing, size) {
     outlines.set(s.part || 0, own);
     own.push(...outlinePoints(s));
   }
-  /** @type {[number, number, number][]} */
-  const placed = [];
-  for (const map of Object.values(groups)) {
+  /** @type {Label[][]} each line's two candidates */
+  const candidates = [];
+  groups.forEach((map, kind) => {
     const lines = [...map].map(([key, members]) => ({ key, line: lineOf(members, spacing), members }));
-    if (lines.filter(({ line }) => line).length * 2 < lines.length) continue;  // not rows or columns
+    if (lines.filter(({ line }) => line).length * 2 < lines.length) return;  // not rows or columns
     for (const { key, line, members } of lines) {
       if (!line) continue;
       const own = members.flatMap(outlinePoints);
-      for (const end of [-1, 1]) {
-        let t = labelPlace(line, end, outlines.get(members[0].part || 0) || [], own, spacing, size);
-        /** @param {number} u @returns {Point} */
-        const at = (u) => [line.c[0] + u * line.d[0], line.c[1] + u * line.d[1]];
-        const text = key.split(":")[1];
-        const half = size * 0.32 * text.length + size * 0.1;
-        /** @param {Point} p */
-        const clash = ([x, y]) => placed.some(([u, v, w]) => Math.abs(u - x) < w + half && Math.abs(v - y) < size * 0.95);
-        // Two labels at one corner (a row's and a column's): this one steps further out.
-        for (let n = 0; n < 4 && clash(at(t)); n++) t += end * size * 0.8;
-        const [x, y] = at(t);
-        placed.push([x, y, half]);
-        svgEl("text", { x, y: -y, class: "coord", "font-size": size, "text-anchor": "middle",
-                        "dominant-baseline": "central" }, layer).textContent = text;
+      const text = key.split(":")[1];
+      const slanted = Math.min(Math.abs(line.d[0]), Math.abs(line.d[1])) > 0.2;
+      candidates.push([-1, 1].map((end) => {
+        const far = labelReach(line, end, outlines.get(members[0].part || 0) || [], own, spacing);
+        return { text, kind, line, end, far, part: members[0].part || 0, t: end * (far + size * 0.85 + (slanted ? spacing * 0.3 : 0)), slanted, id: `${kind}:${key}`,
+                 half: size * 0.32 * text.length + size * 0.1 };
+      }));
+    }
+  });
+  /** @param {Label} l @returns {Point} */
+  const at = (l) => [l.line.c[0] + l.t * l.line.d[0], l.line.c[1] + l.t * l.line.d[1]];
+  /** @type {Label[]} */
+  const placed = [];
+  /** @param {Label} l */
+  const clear = (l) => {
+    const [x, y] = at(l);
+    if (overSite(x, y, l.half + size * 0.08, size * 0.55, sites, spacing)) return false;
+    if (nearestPart(x, y, sites) !== l.part) return false;  // between two parts: its own
+    return placed.every((p) => {
+      const [u, v] = at(p);
+      const apart = Math.abs(u - x) >= p.half + l.half + size * 0.15 || Math.abs(v - y) >= size * 1.05;
+      const plain = !l.slanted || p.kind === l.kind || Math.hypot(u - x, v - y) >= Math.max(spacing * 1.3, size * 2.2);
+      return apart && plain;
+    });
+  };
+  /** @param {Label} l @param {number} steps */
+  const settle = (l, steps) => {
+    const t0 = l.t;
+    for (let n = 0; n <= steps; n++, l.t += l.end * size * 0.6) {
+      if (clear(l)) return true;
+    }
+    l.t = t0;
+    return false;
+  };
+  // Straight lines' labels first (rows across a hexagon), then the slanted ones where they fit;
+  // a line left with none gets its clearer end, further out.
+  const order = [...candidates].sort((a, b) => Number(a[0].slanted) - Number(b[0].slanted));
+  for (const pair of order) {
+    for (const l of pair) if (settle(l, l.slanted ? 2 : 6)) placed.push(l);
+  }
+  for (const pair of order) {
+    if (pair.some((l) => placed.includes(l))) continue;
+    const l = pair.find((c) => settle(c, 12)) || pair[0];
+    placed.push(l);
+  }
+  for (const l of placed) {
+    const [x, y] = at(l);
+    if (l.slanted) {   // a leader from the line's last site to its label
+      const from = l.end * (l.far + spacing * 0.12), to = l.t - l.end * size * 0.55;
+      const [d0, d1] = l.line.d, [c0, c1] = l.line.c;
+      if (Math.abs(to) > Math.abs(from)) {
+        svgEl("line", { x1: c0 + from * d0, y1: -(c1 + from * d1), x2: c0 + to * d0, y2: -(c1 + to * d1),
+                        class: "leader", "stroke-width": spacing * 0.03 }, layer);
       }
     }
+    const text = svgEl("text", { x, y: -y, class: "coord", "font-size": size, "text-anchor": "middle",
+                                 "dominant-baseline": "central" }, layer);
+    text.textContent = l.text;
+    text.dataset.line = l.id;
   }
-  return placed;
+  return placed.map((l) => [...at(l), l.half]);
+}
+
+/**
+ * Whether a box (centre x, y; half width w, half height h) covers part of a site: a point of it
+ * inside a cell, or a point, segment or cell corner inside it.
+ * @param {number} x @param {number} y @param {number} w @param {number} h @param {Site[]} sites
+ * @param {number} spacing
+ */
+function overSite(x, y, w, h, sites, spacing) {
+  /** @type {Point[]} */
+  const probes = [];
+  for (const u of [-1, -0.5, 0, 0.5, 1]) for (const v of [-1, 0, 1]) probes.push([x + u * w, y + v * h]);
+  /** @param {Point} p */
+  const inBox = ([px, py]) => Math.abs(px - x) <= w && Math.abs(py - y) <= h;
+  for (const s of sites) {
+    if (Math.abs(s.x - x) > w + spacing * 1.5 || Math.abs(s.y - y) > h + spacing * 1.5) continue;
+    if (s.shape.length >= 3) {
+      if (s.shape.some(inBox) || probes.some((p) => contains(s.shape, p))) return true;
+    } else if (s.shape.length === 2) {
+      const [[ax, ay], [bx, by]] = s.shape;
+      for (let i = 0; i <= 8; i++) if (inBox([ax + (bx - ax) * i / 8, ay + (by - ay) * i / 8])) return true;
+    } else if (Math.abs(s.x - x) <= w + spacing * 0.12 && Math.abs(s.y - y) <= h + spacing * 0.12) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The part of the site nearest to (x, y). @param {number} x @param {number} y @param {Site[]} sites */
+function nearestPart(x, y, sites) {
+  let best = Infinity, part = 0;
+  for (const s of sites) {
+    const d = (s.x - x) ** 2 + (s.y - y) ** 2;
+    if (d < best) [best, part] = [d, s.part || 0];
+  }
+  return part;
+}
+
+/**
+ * Whether ``poly`` contains the point ``q`` (even-odd rule).
+ * @param {Point[]} poly @param {Point} q
+ */
+export function contains(poly, [x, y]) {
+  let inside = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i], [xj, yj] = poly[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
 }
 
 /**
@@ -833,13 +1034,12 @@ function lineOf(sites, spacing) {
 }
 
 /**
- * Where a line's label goes at its ``end`` (-1 or 1), as a distance along the line from its
- * centre: beyond the farthest outline point of its own sites or of sites near the line (within a
- * spacing: the next row's too), by most of a label.
+ * How far along a line from its centre, at its ``end`` (-1 or 1), its own sites and the sites
+ * near the line (within a spacing: the next row's too) reach.
  * @param {Line} line @param {number} end @param {Point[]} outline @param {Point[]} own
- * @param {number} spacing @param {number} size
+ * @param {number} spacing
  */
-function labelPlace(line, end, outline, own, spacing, size) {
+function labelReach(line, end, outline, own, spacing) {
   const { c, d } = line;
   let far = end > 0 ? line.max : -line.min;
   /** @param {Point[]} pts @param {number} band */
@@ -852,7 +1052,7 @@ function labelPlace(line, end, outline, own, spacing, size) {
   };
   reach(own, Infinity);
   reach(outline, spacing);
-  return end * (far + size * 0.85);
+  return far;
 }
 
 // ------------------------------------------------------------------------------ pieces
@@ -933,6 +1133,19 @@ function full(hex) {
   const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
   const top = Math.max(...rgb, 1);
   return `rgb(${rgb.map((c) => Math.round((c * 255) / top)).join(",")})`;
+}
+
+/**
+ * A colour's relative luminance, 0..1 (0.5 for a colour not written "#rrggbb").
+ * @param {string} colour
+ */
+function lightness(colour) {
+  if (!/^#[0-9a-f]{6}$/i.test(colour)) return 0.5;
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(colour.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
 /** @param {string} hex "#rrggbb" */

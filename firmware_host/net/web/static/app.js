@@ -4,7 +4,7 @@
 // (replayed move by move), help; on the simulated board, clicks, taps and drags move its pieces.
 // /watch is the same page for spectators: the board, the last move, the moves and the captures,
 // nothing meant for the players. An ES module, no build step.
-import { Board, capital, centreOf, sideColour, siteCentre, svgEl } from "../shared/board.js";
+import { Board, capital, centreOf, contains, sideColour, sideShape, siteCentre, svgEl } from "../shared/board.js";
 
 const WATCH = location.pathname.replace(/\/+$/, "") === "/watch";
 const TOKEN = new URLSearchParams(location.search).get("token");
@@ -85,6 +85,7 @@ function receive(message) {
     for (const el of all(".sim-only")) el.hidden ||= !view.simulated;
     document.body.classList.toggle("controls", view.controls);
     document.body.classList.toggle("hardware", !view.simulated);
+    showFirstHint();
     showLink(message.address, message.qr);
     if (view.controls) fillPicker();
   } else if (message.type === "update") {
@@ -160,6 +161,8 @@ function showGame(game) {
   $("variant").textContent = game.shown_variant || "";
   view.sides = game.sides;
   view.game = game;
+  // The set-up wizard: no game to take back, hint, list, start or store while it runs.
+  document.body.classList.toggle("setup", Boolean(game.setup));
   if (view.controls) fillPicker();
   document.title = `${game.title} · reedboard${WATCH ? " (watch)" : ""}`;
   $("download").href = withToken("/replay.jsonl");
@@ -174,7 +177,7 @@ function showStatus(status) {
   turn.textContent = status.result ? status.result
     : status.to_move ? `${capital(status.to_move)} to move` : "";
   turn.dataset.side = status.to_move || "";
-  turn.style.setProperty("--side", sideColour(status.to_move, view.sides));
+  markSide(turn, status.to_move);
   const result = $("result");
   result.hidden = !status.result;
   result.textContent = status.result || "";
@@ -182,6 +185,19 @@ function showStatus(status) {
   $("oled").alt = status.lines.join(" / ");
   document.body.dataset.over = status.result ? "yes" : "no";
   $("takeback").disabled = !status.moves;
+  showFirstHint();
+}
+
+// A first word for a newcomer on the simulated board, until the game's first move: what a
+// click (a tap) on a site does. The rest is in the "Simulated board" panel.
+function showFirstHint() {
+  const hint = $("first-hint");
+  hint.hidden = WATCH || Boolean(view.game && view.game.setup) || !view.controls || !view.simulated
+    || !view.status || view.status.moves > 0;
+  const act = matchMedia("(pointer: coarse), (max-width: 800px)").matches ? "Tap" : "Click";
+  hint.textContent = `${act} a site to put a piece on it, again to lift it; drag a piece to move it.`;
+  hint.title = "More under Simulated board and Help";
+  document.body.classList.toggle("newcomer", !hint.hidden);
 }
 
 // The game's story: the last move marked on the board and named, every move so far (a round
@@ -193,13 +209,14 @@ function showHistory(history) {
   $("last").textContent = last ? `Last: ${capital(last.side)} ${moveWords(last.move)}` : "No move yet";
   const list = $("moves");
   const per = Math.max(1, view.sides.length);
+  list.style.setProperty("--per", String(per));
   const rows = [];
   for (let i = 0; i < history.length; i += per) {
     const li = document.createElement("li");
     for (const item of history.slice(i, i + per)) {
       const span = document.createElement("span");
       span.textContent = item.move;
-      span.style.setProperty("--side", sideColour(item.side, view.sides));
+      markSide(span, item.side);
       span.title = `${capital(item.side)} ${moveWords(item.move)}`;
       li.append(span);
     }
@@ -210,13 +227,19 @@ function showHistory(history) {
   $("moves-count").textContent = history.length ? `(${history.length})` : "";
 }
 
+// A side named on the page: its colour and its shape, as its pieces carry them.
+function markSide(node, side) {
+  node.style.setProperty("--side", sideColour(side, view.sides));
+  node.dataset.shape = sideShape(side, view.sides);
+}
+
 function showLosses(losses) {
   const box = $("losses");
   box.hidden = !losses;
   if (!losses) return;
   box.replaceChildren(...Object.entries(losses).map(([side, n]) => {
     const li = document.createElement("li");
-    li.style.setProperty("--side", sideColour(side, view.sides));
+    markSide(li, side);
     li.textContent = `${capital(side)} has lost ${n} piece${n === 1 ? "" : "s"}`;
     return li;
   }));
@@ -265,8 +288,7 @@ const WORDS = {
     e.missing && e.missing.length ? `put back ${list(e.missing)}` : "",
     e.extra && e.extra.length ? `take off ${list(e.extra)}` : ""].filter(Boolean).join("; "),
   in_sync: () => "Board matches the game again",
-  targets: (e) => (e.sites.length ? `Lifted: it can go to ${e.sites.length} lit site${e.sites.length === 1 ? "" : "s"} (${many(e.sites)})`
-    : "Put down"),
+  targets: (e) => liftedWords(e.sites),
   guide: (e) => (e.action === "confirm" ? "Press OK to end the turn" : `Lit: ${GUIDED[e.action] || e.action} ${list(e.sites)}`),
   expect: (e) => `To carry out: ${e.move}` + (e.empty.length ? `, take ${list(e.empty)} off` : "") +
     (e.fill.length ? `, put a piece on ${list(e.fill)}` : ""),
@@ -275,6 +297,23 @@ const WORDS = {
   attract: () => "Idle: showing the attract screen",
   power_off: () => "Powered off",
 };
+
+// A lifted piece's lit sites in words, as whose turn it is says: the side to move's piece can go
+// there; the last move's piece, out of turn, can only correct that move; any other piece out of
+// turn goes back.
+function liftedWords(sites) {
+  if (!sites.length) return "Put down";
+  const lifted = board.figures.filter((f) => f.sites.some((s) => !board.pieces.has(s)));
+  const toMove = view.status && view.status.to_move;
+  const other = lifted.find((f) => toMove && f.side !== toMove);
+  const n = `${sites.length} lit site${sites.length === 1 ? "" : "s"}`;
+  if (!other) return `Lifted: it can go to ${n} (${many(sites)})`;
+  const last = view.history[view.history.length - 1];
+  if (last && last.side === other.side && other.sites.some((s) => last.to.includes(s))) {
+    return `Lifted ${capital(other.side)}'s last moved piece out of turn: to correct that move, ${n} (${many(sites)})`;
+  }
+  return `Lifted ${capital(other.side)}'s piece out of turn: put it back`;
+}
 
 function words(event) {
   const { t, event: kind, ...rest } = event;
@@ -458,6 +497,7 @@ function tap(site) {
     carried = null;
     $("board").classList.remove("carrying");
     const back = sites.includes(site);
+    if (back) notice("Put back where it was: a tap.");
     const moved = back ? sites : landed(sites, from, site) || shifted(sites, from, site);
     if (!moved) {
       notice(`The piece does not fit at ${site}: it is back where it was.`);
@@ -472,7 +512,7 @@ function tap(site) {
     carried = { sites: group, from: site };
     $("board").classList.add("carrying");
     for (const label of group) send({ type: "lift", site: label });
-    notice("Piece lifted: tap where it goes (tap it again to put it back).");
+    notice("Lifted: tap where it goes, or on it again to put it back.");
     return;
   }
   send({ type: "toggle", site });
@@ -512,7 +552,8 @@ function landed(group, from, to) {
     const poly = parts.site.shape;
     if (poly.length < 3) continue;
     const c = centreOf(poly);
-    const probes = [c, ...poly.map(([x, y]) => [x + (c[0] - x) * 0.3, y + (c[1] - y) * 0.3])];
+    /** @type {[number, number][]} */
+    const probes = [c, ...poly.map(([x, y]) => /** @type {[number, number]} */ ([x + (c[0] - x) * 0.3, y + (c[1] - y) * 0.3]))];
     const inside = probes.filter((q) => moved.some((m) => contains(m, q))).length;
     if (inside * 2 > probes.length) out.push(label);
   }
@@ -527,16 +568,6 @@ function cellCentre(label) {
   const pts = [...board.sites.values()].filter((p) => core(p.site.label) === cell)
     .map((p) => siteCentre(p.site));
   return centreOf(pts);
-}
-
-/** Whether ``poly`` contains the point ``q`` (even-odd rule). @param {number[][]} poly @param {number[]} q */
-function contains(poly, [x, y]) {
-  let inside = false;
-  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i], [xj, yj] = poly[j];
-    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
 }
 
 // The board's keys work whatever has focus (caught before the focused control sees them), so
