@@ -20,24 +20,25 @@ from firmware_host.ui.menu import Menu
 from firmware_host.ui.screens import Screen, status_screen
 from hardware.base import Led
 
-# What the LEDs show. "Take this off" is red; "a piece goes here" (a lifted piece's targets, an
-# opponent's move to carry out) is yellow, a colour no side has, so a lit site never reads as a
-# side's piece; the page draws each kind as a mark of its own (firmware_host/net/web/static/).
+# What the LEDs show: one colour per meaning, as the page's palette (LIGHT_COLOURS in
+# firmware_host/net/web/shared/board.js), kept apart for colour-blind players, each kind told
+# from the others of its colour by its pattern. "A piece goes here" is amber, a colour no side
+# has, so a lit site never reads as a side's piece; the page draws each kind as a mark too.
 LIGHTS: dict[LightKind, Led] = {
-    "target": Led((255, 200, 0), "steady"),
-    "remove": Led((255, 0, 0), "fast"),
-    "twin": Led((0, 80, 255), "slow"),
-    "pick": Led((255, 140, 0), "slow"),
-    "picked": Led((255, 140, 0), "fast"),
-    "flip": Led((0, 255, 255), "slow"),
-    "marker": Led((160, 0, 255), "steady"),
-    "empty": Led((255, 0, 255), "slow"),
-    "carry": Led((255, 0, 255), "pulse"),
+    "target": Led((255, 200, 0), "steady"),  # amber: a piece goes here
     "fill": Led((255, 200, 0), "pulse"),
-    "missing": Led((255, 100, 0), "pulse"),
-    "extra": Led((255, 0, 0), "fast"),
+    "twin": Led((255, 200, 0), "slow"),
+    "pick": Led((30, 140, 255), "slow"),  # sky blue: tap one of these to choose
+    "picked": Led((30, 140, 255), "fast"),
+    "remove": Led((255, 0, 60), "fast"),  # crimson: put the board right
+    "extra": Led((255, 0, 60), "fast"),
+    "missing": Led((255, 0, 60), "pulse"),
+    "empty": Led((255, 0, 60), "slow"),
+    "carry": Led((255, 0, 60), "pulse"),
+    "flip": Led((255, 255, 255), "slow"),  # white: look here
     "win": Led((255, 255, 255), "pulse"),
-    "hint": Led((255, 255, 255), "slow"),
+    "hint": Led((255, 255, 255), "steady"),
+    "marker": Led((100, 0, 255), "steady"),  # violet: a pawn stands here
 }
 
 #: Said while a move that goes towards the position before one of the players' own last turns
