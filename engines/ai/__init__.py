@@ -22,7 +22,6 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from engines.ai import alphabeta, mcts
 from engines.ai.profile import SearchProfile, profile_of
 from engines.core import GameState
 
@@ -79,6 +78,9 @@ def choose(
     Never loose when ``gentle`` is False (a hint)."""
     if state.outcome() is not None:
         raise ValueError("the game is over")
+    # The searches load with the first move asked (every game's package imports this one).
+    from engines.ai import alphabeta, mcts
+
     profile = profile_of(state)
     rng = random.Random(seed)
     limit = budget(state, level) if work is None else work

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from engines import MODULES
 from engines.ai import choose
@@ -31,8 +31,10 @@ from engines.core import GameState
 from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.board.turn import directions
-from firmware_host.board.worker import Job, Worker
 from firmware_host.ui.screens import Screen
+
+if TYPE_CHECKING:  # the worker (multiprocessing) loads when the computer first thinks
+    from firmware_host.board.worker import Job, Worker
 
 #: The wall-clock cap on one search (its budget is work, so this is only a safety net).
 CAP_SECONDS = 60.0
@@ -189,6 +191,10 @@ def think(state: GameState, level: int, seed: int, gentle: bool = True) -> str:
     return state.notation(choice.move)
 
 
+#: The searches a worker loads before its first move (engines.ai loads them when first asked).
+SEARCHES = ("engines.ai.alphabeta", "engines.ai.mcts")
+
+
 class Thinker:
     """A search run in a supervised worker process, started when first needed."""
 
@@ -198,7 +204,9 @@ class Thinker:
 
     def _workers(self) -> Worker:
         if self.worker is None:
-            self.worker = Worker(self.NAME, preload=(__name__, *MODULES.values()))
+            from firmware_host.board.worker import Worker
+
+            self.worker = Worker(self.NAME, preload=(__name__, *SEARCHES, *MODULES.values()))
         return self.worker
 
     def close(self) -> None:

@@ -31,7 +31,6 @@ from typing import Any, Callable, TextIO
 from firmware_host.board.controller import Controller
 from firmware_host.board.playable import Playable
 from firmware_host.runtime.notify import Notifier
-from firmware_host.runtime.replay import feed
 from firmware_host.runtime.service import PowerOffProcess, status_text
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config
@@ -520,6 +519,8 @@ def _wakes(part: Any, waker: Waker) -> bool:
 
 def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
     """Apply replay-format lines from ``stream`` to the simulated board until it ends."""
+    from firmware_host.runtime.replay import feed
+
     feed(board, lambda: controller.layout.sensor, stream, "run")
 
 
@@ -553,13 +554,15 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     else:
         missing = None
     simulated = hardware.sim
-    board = simulated if simulated is not None else _tap(hardware)
     daemon = Daemon(controller, hardware, config.timing.scan_hz,
                     idle_scan_hz=config.timing.idle_scan_hz)
     daemon.note = missing
     if simulated is None:  # only a real board powers off the machine it runs on
         daemon.power_off = PowerOffProcess(config.poweroff_command)
-    page = _bind_page(board, config, host or config.web.host, port or config.web.port, token)
+    page = None
+    if simulated is not None or config.web.enabled:
+        board = simulated if simulated is not None else _tap(hardware)
+        page = _bind_page(board, config, host or config.web.host, port or config.web.port, token)
     if page is None and simulated is not None:
         daemon.close()
         return 2

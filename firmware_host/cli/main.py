@@ -9,8 +9,6 @@ from engines import GAME_NAMES, game_info, game_name
 from engines.core import OptionError
 from firmware_host.cli import ai, arguments, daemon_cli, plan
 from firmware_host.net import cafe
-from firmware_host.store import referee
-from firmware_host.store.layout import default_layout_toml
 
 
 def _games(_: argparse.Namespace) -> int:
@@ -37,6 +35,8 @@ def _games(_: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from firmware_host.store import referee
+
     try:
         options = referee.parse_options(args.option)
     except OptionError as exc:
@@ -56,6 +56,8 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _layout(args: argparse.Namespace) -> int:
+    from firmware_host.store.layout import default_layout_toml
+
     try:
         text = default_layout_toml(game_name(args.game), args.size, args.variant)
     except OptionError as exc:

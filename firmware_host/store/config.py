@@ -72,7 +72,7 @@ class Timing:
     idle_scan_hz: int = option(0, 0, 1000)
     #: The settle time of a board showing exactly one legal move whose piece cannot still be on
     #: its way (docs/daemon.md); at most settle_ms.
-    quick_settle_ms: int = option(120, 0, 5000)
+    quick_settle_ms: int = option(80, 0, 5000)
     #: How long the players' last move may be held off the board (a correction on its way)
     #: before the board reads it as taken back.
     takeback_ms: int = option(1500, 0, 10000)
@@ -92,6 +92,9 @@ class Kiosk:
 
 @dataclass(frozen=True)
 class Web:
+    #: A real board's own page (the simulated board always has its page). Off: the board
+    #: loads no web server (about 25 MB less memory, docs/performance.md).
+    enabled: bool = option(True)
     host: str = option("127.0.0.1")
     port: int = option(8080, 1, 65535)
 
