@@ -534,8 +534,9 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         lock = DatabaseLock(config.storage) if config.storage != ":memory:" else None
         storage, aside = open_storage(config.storage)
         where: list[str] = []  # the page's address, once bound
+        playable = Playable.of(config)  # one for the menu, the page and the network
         controller = open_controller(config, storage, configured_game(config),
-                                     lambda: _shown_address(where))
+                                     lambda: _shown_address(where), playable=playable)
     except StorageError as exc:
         print(f"reedboard run: {exc}", file=sys.stderr)
         return 2
@@ -562,7 +563,8 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     page = None
     if simulated is not None or config.web.enabled:
         board = simulated if simulated is not None else _tap(hardware)
-        page = _bind_page(board, config, host or config.web.host, port or config.web.port, token)
+        page = _bind_page(board, config, host or config.web.host, port or config.web.port, token,
+                          playable)
     if page is None and simulated is not None:
         daemon.close()
         return 2
@@ -573,7 +575,8 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
             then=lambda: _say_running(controller) if simulated is not None else None))
     if simulated is not None:
         _start_sim(simulated, controller)
-    net = _network(daemon, config)
+    net = _network(daemon, config, playable)
+    daemon.when_ready.append(playable.list_soon)  # the games offered, off the scan loop
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: daemon.stop.set())
     try:
@@ -651,14 +654,15 @@ def _shown_address(where: list[str]) -> str:
     return host_address()
 
 
-def _bind_page(board, config: Config, host: str, port: int, token: str | None):
+def _bind_page(board, config: Config, host: str, port: int, token: str | None,
+               playable: Playable):
     """The page for ``board`` (simulated, or real hardware's tapped parts), its address bound
     (None, said why, if it cannot be)."""
     from firmware_host.net import web
 
     try:
         return web.bind(board, config.timing, host, port, token, lan=host_address,
-                        playable=Playable.of(config))
+                        playable=playable)
     except OSError as exc:
         taken = exc.errno == errno.EADDRINUSE
         hint = f" (another program uses it: try --port {port + 1})" if taken else ""
@@ -667,13 +671,13 @@ def _bind_page(board, config: Config, host: str, port: int, token: str | None):
         return None
 
 
-def _network(daemon: Daemon, config: Config):
+def _network(daemon: Daemon, config: Config, playable: Playable):
     """The board on the café network's broker, when the config names one (docs/cafe.md)."""
     if config.mqtt.host is None:
         return None
     from firmware_host.net.mqtt.board import attach
 
-    return attach(daemon, config)
+    return attach(daemon, config, playable)
 
 
 def _say_running(controller: Controller) -> None:
