@@ -576,7 +576,8 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     if simulated is not None:
         _start_sim(simulated, controller)
     net = _network(daemon, config, playable)
-    daemon.when_ready.append(playable.list_soon)  # the games offered, off the scan loop
+    if page is not None or net is not None:  # they offer the games: listed off the scan loop
+        daemon.when_ready.append(playable.list_soon)  # (alone, the menu lists them when opened)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: daemon.stop.set())
     try:
