@@ -15,7 +15,14 @@ bare interpreter's; and one run under ``python -X importtime``: the imports befo
 after it, the heaviest top-level ones named with their cumulative time. Then each heavy module
 alone: its import time and the memory it adds to a bare interpreter.
 
-Usage: .venv/bin/python -m bench.startup [--quick] [--runs N]
+The project's bytecode is compiled first (``compileall``), as ``pip install`` leaves an
+installed package; ``--source`` instead removes it and runs with PYTHONDONTWRITEBYTECODE=1, so
+that every start compiles the project's modules (an editable checkout that may not write).
+``--compare DIR`` starts another checkout (e.g. ``git archive`` of an older commit) in turn with
+this one, in the same runs; configurations it does not know never reach READY there.
+
+Usage: .venv/bin/python -m bench.startup [--quick] [--runs N] [--kinds K,K] [--compare DIR]
+       [--source]
 The last line is a JSON object of the figures.
 """
 
@@ -25,6 +32,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import socket
 import statistics
 import subprocess
@@ -58,6 +66,21 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+#: The project's packages (their bytecode compiled, or removed with --source).
+PACKAGES = ("engines", "firmware_host", "hardware")
+
+
+def bytecode(root: Path, source: bool) -> None:
+    """Compile the project's modules under ``root`` (or, ``source``, remove their bytecode)."""
+    for package in PACKAGES:
+        if source:
+            for cache in (root / package).rglob("__pycache__"):
+                shutil.rmtree(cache)
+        else:
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / package)],
+                           check=True, stdout=subprocess.DEVNULL)
+
+
 def write_config(tmp: Path, kind: str) -> tuple[list[str], SimMcu | None]:
     """The command line of ``reedboard run`` in configuration ``kind`` and the simulated
     microcontroller it talks to (None: the simulated board)."""
@@ -83,9 +106,10 @@ def write_config(tmp: Path, kind: str) -> tuple[list[str], SimMcu | None]:
     return [sys.executable, "-m", "firmware_host.cli.main", *args], mcu
 
 
-def ready_once(tmp: Path, kind: str, settle: float = 0.0,
-               flags: tuple[str, ...] = ()) -> tuple[float | None, float, str]:
-    """Seconds to READY=1, the RSS (MB) ``settle`` s later, and the stderr up to READY."""
+def ready_once(tmp: Path, kind: str, settle: float = 0.0, flags: tuple[str, ...] = (),
+               root: Path = ROOT) -> tuple[float | None, float, str]:
+    """Seconds to READY=1 of the checkout at ``root``, the RSS (MB) ``settle`` s later, and the
+    stderr, READY marked in it."""
     command, mcu = write_config(tmp, kind)
     command[1:1] = flags
     address = str(tmp / "notify")
@@ -97,11 +121,12 @@ def ready_once(tmp: Path, kind: str, settle: float = 0.0,
         sock.settimeout(30)
         env = {**os.environ, "NOTIFY_SOCKET": address}
         began = time.perf_counter()
-        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(command, cwd=root, env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=errors)
         try:
             while b"READY=1" not in sock.recv(4096):
-                pass
+                if proc.poll() is not None:
+                    raise OSError("ended before READY")
             took: float | None = time.perf_counter() - began
             at_ready = err.stat().st_size
             time.sleep(settle)
@@ -165,24 +190,42 @@ def module_cost(name: str) -> dict:
             "rss_mb": round(float(out.stdout) - base, 1)}
 
 
-def measure(kind: str, runs: int, tmp: Path) -> dict:
-    times, bare = [], []
+def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
+    """READY, memory and imports of configuration ``kind`` started from each of ``roots``,
+    their runs in turn with a bare interpreter's."""
+    times: list[list[float | None]] = [[] for _ in roots]
+    bare = []
     for _ in range(runs):
         bare.append(bare_once())
-        times.append(ready_once(tmp, kind)[0])
-    good = [t for t in times if t is not None]
-    _, rss, _ = ready_once(tmp, kind, settle=SETTLE)
-    _, _, log = ready_once(tmp, kind, flags=("-X", "importtime"))
-    figures = {
-        "never_ready": len(times) - len(good),
-        "ready_median_s": round(statistics.median(good), 3) if good else None,
-        "bare_python_median_s": round(statistics.median(bare), 3),
-        "ready_ratio": round(statistics.median(good) / statistics.median(bare), 1)
-        if good else None,
-        "rss_mb": round(rss, 1),
-        "bare_python_rss_mb": round(bare_rss(), 1),
-    }
-    return figures | imports(log)
+        for root, got in zip(roots, times):
+            got.append(ready_once(tmp, kind, root=root)[0])
+    out = []
+    for root, got in zip(roots, times):
+        good = [t for t in got if t is not None]
+        _, rss, _ = ready_once(tmp, kind, settle=SETTLE, root=root)
+        _, _, log = ready_once(tmp, kind, flags=("-X", "importtime"), root=root)
+        out.append({
+            "never_ready": len(got) - len(good),
+            "ready_median_s": round(statistics.median(good), 3) if good else None,
+            "bare_python_median_s": round(statistics.median(bare), 3),
+            "ready_ratio": round(statistics.median(good) / statistics.median(bare), 1)
+            if good else None,
+            "rss_mb": round(rss, 1),
+            "bare_python_rss_mb": round(bare_rss(), 1),
+        } | imports(log))
+    return out
+
+
+def show(name: str, got: dict) -> None:
+    if got["ready_median_s"] is None:
+        print(f"{name}: never READY")
+        return
+    print(f"{name}: READY {got['ready_median_s']} s = {got['ready_ratio']}x a bare python "
+          f"({got['bare_python_median_s']} s); RSS {got['rss_mb']} MB (bare "
+          f"{got['bare_python_rss_mb']} MB); imports {got['before_ready_ms']} ms before READY, "
+          f"{got['after_ready_ms']} ms after")
+    for module, ms in got["heaviest_before_ready_ms"].items():
+        print(f"    {ms:>7.1f} ms  {module}")
 
 
 def main() -> None:
@@ -191,18 +234,26 @@ def main() -> None:
     parser.add_argument("--runs", type=int, help="READY runs of each configuration")
     parser.add_argument("--kinds", default="sim,hardware,hardware-lean",
                         help="configurations, comma-separated")
+    parser.add_argument("--compare", metavar="DIR", type=Path,
+                        help="another checkout, started in turn with this one")
+    parser.add_argument("--source", action="store_true",
+                        help="no bytecode: every start compiles the project's modules")
     args = parser.parse_args()
     runs = args.runs or (5 if args.quick else 11)
-    figures: dict = {"bench": "startup", "runs": runs}
+    figures: dict = {"bench": "startup", "runs": runs, "source": args.source}
+    roots = [ROOT] + ([args.compare.resolve()] if args.compare else [])
+    if args.source:
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+    for root in roots:
+        bytecode(root, args.source)
     with tempfile.TemporaryDirectory(prefix="reedboard-startup-") as tmp:
         for kind in args.kinds.split(","):
-            got = figures[kind] = measure(kind, runs, Path(tmp))
-            print(f"{kind}: READY {got['ready_median_s']} s = {got['ready_ratio']}x a bare "
-                  f"python ({got['bare_python_median_s']} s); RSS {got['rss_mb']} MB (bare "
-                  f"{got['bare_python_rss_mb']} MB); imports {got['before_ready_ms']} ms before "
-                  f"READY, {got['after_ready_ms']} ms after")
-            for name, ms in got["heaviest_before_ready_ms"].items():
-                print(f"    {ms:>7.1f} ms  {name}")
+            got = measure(kind, runs, Path(tmp), roots)
+            figures[kind] = got[0]
+            show(kind, got[0])
+            if args.compare:
+                figures[f"{kind} (compare)"] = got[1]
+                show(f"{kind} ({args.compare})", got[1])
     print(f"{'module alone':<34}{'import ms':>10}{'+RSS MB':>9}")
     alone = figures["modules"] = {name: module_cost(name) for name in MODULES}
     for name, cost in alone.items():

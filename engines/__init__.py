@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, cast
 
 from engines.core import GameInfo, GameState, MatchPlay, OptionError
@@ -61,7 +62,12 @@ def game_name(text: str) -> str:
 
 
 def _module(name: str) -> GamePackage:
-    return cast(GamePackage, importlib.import_module(MODULES[game_name(name)]))
+    """The package of game ``name`` (imported when first asked; then a lookup, since the
+    daemon asks for a game's info in every step that names its title)."""
+    package = sys.modules.get(MODULES.get(name, ""))
+    if package is None:
+        package = importlib.import_module(MODULES[game_name(name)])
+    return cast(GamePackage, package)
 
 
 def game_info(name: str) -> GameInfo:
