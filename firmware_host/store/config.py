@@ -11,7 +11,6 @@ import socket
 import sys
 from dataclasses import Field, dataclass, field, fields, is_dataclass, replace
 from typing import Any, Mapping, get_args, get_type_hints
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
@@ -478,6 +477,8 @@ def _check_zone(path: str, name: str | None) -> None:
     """``[cafe] timezone`` names a zone this machine knows (its IANA name)."""
     if name is None:
         return
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # only the café's config names one
+
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
