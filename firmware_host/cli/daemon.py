@@ -138,7 +138,7 @@ class Daemon:
         #: True while the loop waits for a wake-up (the board settled, nothing in progress).
         self.waiting = False
         #: Run once, right after READY (e.g. start serving the simulator page).
-        self.when_ready: list[Callable[[], None]] = []
+        self.when_ready: list[Callable[[], object]] = []
         self.notifier = Notifier()
         #: What a confirmed power-off runs (None, the simulated board: only shown).
         self.power_off: PowerOffProcess | None = None

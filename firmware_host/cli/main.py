@@ -132,9 +132,10 @@ def _columns() -> int:
         return int(os.environ["COLUMNS"])
     except (KeyError, ValueError):
         pass
+    stdout = sys.__stdout__
     try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns
-    except (AttributeError, ValueError, OSError):
+        return os.get_terminal_size(stdout.fileno()).columns if stdout else 80
+    except (ValueError, OSError):
         return 80
 
 

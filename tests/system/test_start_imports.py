@@ -12,7 +12,9 @@ import re
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
+from typing import Callable
 
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
@@ -22,8 +24,10 @@ CHANNELS = 50  # Antipalos 5: 50 sites
 _IMPORT = re.compile(r"import time:\s+\d+ \|\s+\d+ \| *(\S+)")
 
 
-def started(config: Path, notify: tuple[str, object], *flags: str) -> tuple[set[str], set[str]]:
-    """The modules ``reedboard run`` loaded before READY and in the second after it."""
+def started(config: Path, notify: tuple[str, object], *flags: str,
+            until: Callable[[], object] = lambda: time.sleep(1.0)) -> tuple[set[str], set[str]]:
+    """The modules ``reedboard run`` loaded before READY and after it, ``until`` returns (by
+    default a second: the first screen drawn)."""
     path, sock = notify
     log = config.with_suffix(".log")
     with open(log, "w") as errors:
@@ -35,12 +39,25 @@ def started(config: Path, notify: tuple[str, object], *flags: str) -> tuple[set[
         try:
             assert wait_for(sock, "READY=1")
             at_ready = log.stat().st_size
-            time.sleep(1.0)  # the first screen drawn, the page served
+            until()
         finally:
             proc.terminate()
             proc.wait(timeout=10)
     text = log.read_text()
     return set(_IMPORT.findall(text[:at_ready])), set(_IMPORT.findall(text[at_ready:]))
+
+
+def served(url: str, timeout: float = 30) -> None:
+    """Wait until the page at ``url`` answers."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(
@@ -66,10 +83,11 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(
 
 
 def test_the_simulated_boards_page_loads_its_web_server_after_ready(tmp_path, notify_socket):
-    config = tmp_path / "config.toml"
+    config, port = tmp_path / "config.toml", free_port()
     config.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
-                      f"[web]\nport = {free_port()}\n")
-    before, after = started(config, notify_socket, "--sim")
+                      f"[web]\nport = {port}\n")
+    before, after = started(config, notify_socket, "--sim",
+                            until=lambda: served(f"http://127.0.0.1:{port}/"))
     assert "firmware_host.net.web" in before  # its address bound before READY
     assert "aiohttp" not in before and "aiohttp" in after
     assert "engines.phalanx.state" not in before  # the games it offers: listed after READY
