@@ -1,6 +1,6 @@
 """Placement -> ``move`` event: how long after a player's hand leaves the board the move is
 announced, per game, with the default configuration (100 Hz, 3 debounce scans, settle 300 ms,
-quick settle 80 ms; ``--quick-settle MS`` for another).
+quick settle 100 ms, landing settle 40 ms; ``--quick-settle MS`` for another).
 
 Random legal games of every game are played on the simulated board with contact bounce, as
 bench/robust/noisy.py plays them (its seeded player and its 100 Hz virtual clock), without the

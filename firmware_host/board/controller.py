@@ -87,7 +87,8 @@ class Controller:
         self.storage, self.brightness, self.menu = storage, brightness, menu
         self.opponent, self.opponents, self.hints = opponent, opponents, hints
         self._address, self._layouts = address, layouts
-        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms, quick_ms=timing.quick_settle_ms)
+        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms, quick_ms=timing.quick_settle_ms,
+                                   landing_ms=timing.landing_settle_ms)
         #: False while the board does not answer (the daemon says): nothing is judged.
         self.connected = True
         self.message: str | None = None  # a daemon's or a refused save's line, until replaced
@@ -309,7 +310,8 @@ class Controller:
             self._notice = self._notice_until = None
         judge.changed(self)
         moving = isinstance(self.phase, Moving)
-        self.debouncer.complete = moving and recognise.complete(self.state, self.board)
+        complete = self.debouncer.complete = moving and recognise.complete(self.state, self.board)
+        self.debouncer.landing = complete and recognise.landing(self.state, self.board)
 
     def _on_settle(self) -> None:
         for touch in self.hand.settled(self._now, self.board, self._holding()):

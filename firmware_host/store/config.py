@@ -71,7 +71,10 @@ class Timing:
     idle_scan_hz: int = option(0, 0, 1000)
     #: The settle time of a board showing exactly one legal move whose piece cannot still be on
     #: its way (docs/daemon.md); at most settle_ms.
-    quick_settle_ms: int = option(80, 0, 5000)
+    quick_settle_ms: int = option(100, 0, 5000)
+    #: The settle time of such a board when the piece was lifted from a site and set down on
+    #: the one site it can land on (only its contact bounce to wait for); at most quick_settle_ms.
+    landing_settle_ms: int = option(40, 0, 5000)
     #: How long the players' last move may be held off the board (a correction on its way)
     #: before the board reads it as taken back.
     takeback_ms: int = option(1500, 0, 10000)
