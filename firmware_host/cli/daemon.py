@@ -138,7 +138,7 @@ class Daemon:
         #: True while the loop waits for a wake-up (the board settled, nothing in progress).
         self.waiting = False
         #: Run once, right after READY (e.g. start serving the simulator page).
-        self.when_ready: list[Callable[[], object]] = []
+        self.when_ready: list[Callable[[], None]] = []
         self.notifier = Notifier()
         #: What a confirmed power-off runs (None, the simulated board: only shown).
         self.power_off: PowerOffProcess | None = None
@@ -576,9 +576,7 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
             then=lambda: _say_running(controller) if simulated is not None else None))
     if simulated is not None:
         _start_sim(simulated, controller)
-    net = _network(daemon, config, playable)
-    if page is not None or net is not None:  # they offer the games: listed off the scan loop
-        daemon.when_ready.append(playable.list_soon)  # (alone, the menu lists them when opened)
+    net = _network(daemon, config, playable)  # it lists the games off the scan loop
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: daemon.stop.set())
     try:

@@ -294,6 +294,7 @@ def attach(daemon, config, playable: Playable | None = None) -> NetBoard:
     availability = topics.availability_topic(board_id)
     link = Link(settings, f"reedboard-{board_id}", will=(availability, topics.OFFLINE))
     playable = playable or Playable.of(config)
+    playable.list_soon()  # while the daemon starts, off its scan loop
     net = NetBoard(link, board_id, obey_commands=not config.kiosk.enabled or settings.kiosk_commands,
                    hardware="not connected" if daemon.note else "ok", discovery=settings.discovery,
                    playable=playable, device=Device(board_id, settings.configuration_url),
