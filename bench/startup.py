@@ -9,7 +9,9 @@ Two configurations:
   ``hardware-lean``, without it (``[web] enabled = false``).
 
 For each: READY time (from ``Popen`` until READY=1 reaches a NOTIFY_SOCKET bound here), runs
-interleaved with a bare interpreter's start (``ready_ratio``); the resident memory (VmRSS)
+interleaved with a bare interpreter's start (``ready_ratio``), and the CPU time the daemon had
+used at READY beside a bare interpreter's whole CPU time (``cpu_ratio``: steadier than the wall
+clock on a shared machine; the daemon's is read in 10 ms ticks); the resident memory (VmRSS)
 ``SETTLE`` seconds after READY, once the first screen is drawn and the page served, beside a
 bare interpreter's; and one run under ``python -X importtime``: the imports before READY and
 after it, the heaviest top-level ones named with their cumulative time. Then each heavy module
@@ -41,7 +43,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.daemon import rss_mb
+from bench.daemon import cpu_ticks, rss_mb
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
 
@@ -107,9 +109,9 @@ def write_config(tmp: Path, kind: str) -> tuple[list[str], SimMcu | None]:
 
 
 def ready_once(tmp: Path, kind: str, settle: float = 0.0, flags: tuple[str, ...] = (),
-               root: Path = ROOT) -> tuple[float | None, float, str]:
+               root: Path = ROOT, cpu: list[float] | None = None) -> tuple[float | None, float, str]:
     """Seconds to READY=1 of the checkout at ``root``, the RSS (MB) ``settle`` s later, and the
-    stderr, READY marked in it."""
+    stderr, READY marked in it; the CPU seconds used by READY appended to ``cpu``."""
     command, mcu = write_config(tmp, kind)
     command[1:1] = flags
     address = str(tmp / "notify")
@@ -128,6 +130,8 @@ def ready_once(tmp: Path, kind: str, settle: float = 0.0, flags: tuple[str, ...]
                 if proc.poll() is not None:
                     raise OSError("ended before READY")
             took: float | None = time.perf_counter() - began
+            if cpu is not None:
+                cpu.append(cpu_ticks(proc.pid) / os.sysconf("SC_CLK_TCK"))
             at_ready = err.stat().st_size
             time.sleep(settle)
             rss = rss_mb(proc.pid) if settle else float("nan")
@@ -142,9 +146,13 @@ def ready_once(tmp: Path, kind: str, settle: float = 0.0, flags: tuple[str, ...]
     return took, rss, text[:at_ready] + "\n--- READY ---\n" + text[at_ready:]
 
 
-def bare_once() -> float:
+def bare_once(cpu: list[float] | None = None) -> float:
+    """Seconds a bare ``python -c pass`` takes; its CPU seconds appended to ``cpu``."""
     began = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    _, _, usage = os.wait4(proc.pid, 0)
+    if cpu is not None:
+        cpu.append(usage.ru_utime + usage.ru_stime)
     return time.perf_counter() - began
 
 
@@ -194,13 +202,15 @@ def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
     """READY, memory and imports of configuration ``kind`` started from each of ``roots``,
     their runs in turn with a bare interpreter's."""
     times: list[list[float | None]] = [[] for _ in roots]
-    bare = []
+    cpus: list[list[float]] = [[] for _ in roots]
+    bare: list[float] = []
+    bare_cpu: list[float] = []
     for _ in range(runs):
-        bare.append(bare_once())
-        for root, got in zip(roots, times):
-            got.append(ready_once(tmp, kind, root=root)[0])
+        bare.append(bare_once(bare_cpu))
+        for root, got, cpu in zip(roots, times, cpus):
+            got.append(ready_once(tmp, kind, root=root, cpu=cpu)[0])
     out = []
-    for root, got in zip(roots, times):
+    for root, got, cpu in zip(roots, times, cpus):
         good = [t for t in got if t is not None]
         _, rss, _ = ready_once(tmp, kind, settle=SETTLE, root=root)
         _, _, log = ready_once(tmp, kind, flags=("-X", "importtime"), root=root)
@@ -210,6 +220,10 @@ def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
             "bare_python_median_s": round(statistics.median(bare), 3),
             "ready_ratio": round(statistics.median(good) / statistics.median(bare), 1)
             if good else None,
+            "ready_cpu_s": round(statistics.median(cpu), 3) if cpu else None,
+            "bare_python_cpu_s": round(statistics.median(bare_cpu), 3),
+            "cpu_ratio": round(statistics.median(cpu) / statistics.median(bare_cpu), 1)
+            if cpu else None,
             "rss_mb": round(rss, 1),
             "bare_python_rss_mb": round(bare_rss(), 1),
         } | imports(log))
@@ -221,7 +235,8 @@ def show(name: str, got: dict) -> None:
         print(f"{name}: never READY")
         return
     print(f"{name}: READY {got['ready_median_s']} s = {got['ready_ratio']}x a bare python "
-          f"({got['bare_python_median_s']} s); RSS {got['rss_mb']} MB (bare "
+          f"({got['bare_python_median_s']} s); CPU {got['ready_cpu_s']} s = {got['cpu_ratio']}x "
+          f"({got['bare_python_cpu_s']} s); RSS {got['rss_mb']} MB (bare "
           f"{got['bare_python_rss_mb']} MB); imports {got['before_ready_ms']} ms before READY, "
           f"{got['after_ready_ms']} ms after")
     for module, ms in got["heaviest_before_ready_ms"].items():
