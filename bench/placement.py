@@ -1,13 +1,17 @@
 """Placement -> ``move`` event: how long after a player's hand leaves the board the move is
-announced, per game, with the default configuration (100 Hz, 3 debounce scans, settle 300 ms).
+announced, per game, with the default configuration (100 Hz, 3 debounce scans, settle 300 ms,
+quick settle 100 ms, landing settle 40 ms; ``--quick-settle MS`` for another).
 
 Random legal games of every game are played on the simulated board with contact bounce, as
 bench/robust/noisy.py plays them (its seeded player and its 100 Hz virtual clock), without the
 other noise kinds. The latency of a move is the time from the board's last physical change
 before it was announced (the placing; its contact bounce counts as latency) to the controller
-step that announced it.
+step that announced it. That part is on the virtual clock: the settle rule's wait and the
+scan period. Beside it, the wall-clock time of the step that announced the move (judging it,
+saving it to an in-memory database, the events, frame and screen built), with a bare Python
+loop of ``BARE_LOOP`` additions timed in the same run as its baseline.
 
-Usage: .venv/bin/python -m bench.placement [--quick] [--streams N] [--seed S]
+Usage: .venv/bin/python -m bench.placement [--quick] [--streams N] [--seed S] [--quick-settle MS]
 The last line is a JSON object of the figures.
 """
 
@@ -16,16 +20,48 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import time
+from dataclasses import replace
 
 from bench.robust.noisy import GAMES, Run, play
 from bench.robust.player import Player
 from bench.timing import percentile
 from firmware_host.board.game import Game
 from firmware_host.runtime.session import open_controller
-from firmware_host.store.config import Config
+from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
+
+
+#: Additions of the bare loop, the baseline of a step's wall-clock time.
+BARE_LOOP = 10_000
+
+
+class TimedRun(Run):
+    """A stream whose steps that announce a move have their wall-clock time (ms) kept."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.step_ms: list[float] = []
+
+    def scan(self) -> None:
+        start = time.perf_counter()
+        events = len(self.events)
+        super().scan()
+        if any(e["event"] == "move" for e in self.events[events:]):
+            self.step_ms.append((time.perf_counter() - start) * 1000)
+
+
+def bare_loop_ms() -> float:
+    """The median wall time (ms) of a bare loop of :data:`BARE_LOOP` additions."""
+    times = []
+    for _ in range(21):
+        start, total = time.perf_counter(), 0
+        for i in range(BARE_LOOP):
+            total += i
+        times.append((time.perf_counter() - start) * 1000)
+    return sorted(times)[10]
 
 
 class TimedBoard(SimBoard):
@@ -40,11 +76,14 @@ class TimedBoard(SimBoard):
         self.times.append(self.clock() * 1000)
 
 
-def stream_latencies(name: str, seed: int, plies: int = 12) -> tuple[list[float], int]:
-    """One random game of ``name``: each move's latency (ms), and how many moves were wrong."""
+def stream_latencies(name: str, seed: int, plies: int = 12, timing: Timing = Timing()
+                     ) -> tuple[list[float], int, list[float]]:
+    """One random game of ``name``: each move's latency (ms), how many moves were wrong, and
+    the wall time (ms) of each step that announced a move."""
     rng = random.Random(seed)
     size, variant = rng.choice(GAMES[name])
-    controller = open_controller(Config(), Storage(":memory:"), Game.of(name, size, variant))
+    controller = open_controller(Config(timing=timing), Storage(":memory:"),
+                                 Game.of(name, size, variant))
     layout = controller.layout
     plan = Player(rng, [s.label for s in controller.state.sites()], frozenset()).plan(
         controller.state, plies)
@@ -53,7 +92,7 @@ def stream_latencies(name: str, seed: int, plies: int = 12) -> tuple[list[float]
     board = TimedBoard(layout.sensor_channels, clock=clock, noise=noise, leds=layout.led_channels)
     for site in controller.boards[0]:
         board.place(layout.sensor[site])
-    run = Run(controller, board, clock, 1000 / controller.timing.scan_hz)
+    run = TimedRun(controller, board, clock, 1000 / controller.timing.scan_hz)
     run.settle(0.0)
     for segment in plan.segments:
         play(run, segment, rng)
@@ -66,7 +105,7 @@ def stream_latencies(name: str, seed: int, plies: int = 12) -> tuple[list[float]
                 latencies.append(event["t"] - last)
     made = [e["move"] for e in run.events if e["event"] == "move"]
     wrong = sum(a != b for a, b in zip(made, plan.moves)) + abs(len(made) - len(plan.moves))
-    return latencies, wrong
+    return latencies, wrong, run.step_ms
 
 
 def main() -> None:
@@ -74,18 +113,26 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="20 games of each game")
     parser.add_argument("--streams", type=int, help="games of each game (default 100)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick-settle", type=int, metavar="MS",
+                        help=f"[timing] quick_settle_ms (default {Timing().quick_settle_ms})")
     args = parser.parse_args()
     streams = args.streams or (20 if args.quick else 100)
-    figures: dict = {"bench": "placement", "streams_per_game": streams}
+    timing = Timing()
+    if args.quick_settle is not None:
+        timing = replace(timing, quick_settle_ms=args.quick_settle)
+    figures: dict = {"bench": "placement", "streams_per_game": streams,
+                     "quick_settle_ms": timing.quick_settle_ms}
     everything: list[float] = []
+    steps: list[float] = []
     print(f"{'game':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>8}{'p99 ms':>8}{'max ms':>8}"
           f"{'wrong':>7}")
     for name in GAMES:
         samples, wrong = [], 0
         for i in range(streams):
-            got, bad = stream_latencies(name, args.seed * 1_000_003 + i)
+            got, bad, took = stream_latencies(name, args.seed * 1_000_003 + i, timing=timing)
             samples += got
             wrong += bad
+            steps += took
         everything += samples
         row = {"moves": len(samples), "median_ms": percentile(samples, 0.5),
                "p90_ms": percentile(samples, 0.9), "p99_ms": percentile(samples, 0.99),
@@ -98,6 +145,13 @@ def main() -> None:
     figures["wrong"] = sum(figures[name]["wrong"] for name in GAMES)
     print(f"{'all':<12}{len(everything):>7}{figures['median_ms']:>11.0f}{'':>8}"
           f"{figures['p99_ms']:>8.0f}")
+    bare = bare_loop_ms()
+    figures["step_median_ms"] = percentile(steps, 0.5)
+    figures["step_p99_ms"] = percentile(steps, 0.99)
+    figures["bare_loop_ms"] = bare
+    print(f"the step announcing a move (wall clock): median {figures['step_median_ms']:.2f} ms, "
+          f"p99 {figures['step_p99_ms']:.2f} ms; a bare loop of {BARE_LOOP} additions "
+          f"{bare:.2f} ms (p99 {figures['step_p99_ms'] / bare:.1f}x it)")
     print(json.dumps(figures))
 
 

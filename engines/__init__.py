@@ -10,12 +10,14 @@
 
 from __future__ import annotations
 
-import difflib
 import importlib
-from typing import Any, Callable, Mapping, Protocol, cast
+import sys
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, cast
 
-from engines.ai.profile import SearchProfile
 from engines.core import GameInfo, GameState, MatchPlay, OptionError
+
+if TYPE_CHECKING:
+    from engines.ai.profile import SearchProfile
 
 #: Game name -> its package (see :class:`GamePackage`).
 MODULES = {
@@ -52,13 +54,20 @@ def game_name(text: str) -> str:
     name = text.strip().lower()
     if name in MODULES:
         return name
+    import difflib  # only for a near miss
+
     near = difflib.get_close_matches(name, GAME_NAMES, n=1, cutoff=0.6)
     hint = f": did you mean {near[0]}?" if near else f" (choose from {', '.join(GAME_NAMES)})"
     raise OptionError(f"unknown game {text!r}{hint}")
 
 
 def _module(name: str) -> GamePackage:
-    return cast(GamePackage, importlib.import_module(MODULES[game_name(name)]))
+    """The package of game ``name`` (imported when first asked; then a lookup, since the
+    daemon asks for a game's info in every step that names its title)."""
+    package = sys.modules.get(MODULES.get(name, ""))
+    if package is None:
+        package = importlib.import_module(MODULES[game_name(name)])
+    return cast(GamePackage, package)
 
 
 def game_info(name: str) -> GameInfo:

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from engines.ai import alphabeta, mcts
 from engines.ai.profile import SearchProfile, profile_of
 from engines.core import GameState
+
+if TYPE_CHECKING:  # the searches load when first asked
+    from engines.ai import mcts
 
 __all__ = [
     "LEVELS", "LIMITS", "SECONDS", "SearchChoice", "SearchProfile", "budget", "choose",
@@ -90,6 +92,9 @@ def choose(
     ``state`` (pondering, ``ponder.py``), searched on with the level's budget."""
     if state.outcome() is not None:
         raise ValueError("the game is over")
+    # The searches load with the first move asked (every game's package imports this one).
+    from engines.ai import alphabeta, mcts
+
     profile = profile_of(state)
     rng = random.Random(seed)
     limit = budget(state, level) if work is None else work

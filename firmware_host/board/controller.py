@@ -345,7 +345,8 @@ class Controller:
         self.hinted = frozenset()
         self.notes.board_changed()
         judge.changed(self)
-        self.sensing.debouncer.complete = self.phase.move_shown(self.state, self.board)
+        complete = self.sensing.debouncer.complete = self.phase.move_shown(self.state, self.board)
+        self.sensing.debouncer.landing = complete and recognise.landing(self.state, self.board)
 
     def _on_settle(self) -> None:
         for touch in self.hand.settled(self._now, self.board, self._holding()):

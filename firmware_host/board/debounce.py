@@ -8,7 +8,9 @@ Channels a scan marks ambiguous (a ghosting matrix) are never trusted: they keep
 state, their debounce count starts again, and the board does not settle while any remain.
 
 The settle policy: while the caller marks the debounced board ``complete`` (e.g. it shows exactly
-one legal move whose piece cannot still be on its way), ``quick_ms`` of quiet settle it instead.
+one legal move whose piece cannot still be on its way), ``quick_ms`` of quiet settle it instead;
+and ``landing_ms`` when it also marks it a ``landing`` (the one site the lifted piece can land
+on: nothing but the piece's contact bounce to wait for).
 
 >>> from hardware.base import Scan
 >>> d = Debouncer(scans=3, settle_ms=100)
@@ -25,6 +27,12 @@ False
 (frozenset({5}), False)
 >>> d.complete = True
 >>> d.quiet(150)
+True
+>>> d = Debouncer(scans=1, settle_ms=300, quick_ms=100, landing_ms=40, initial=frozenset())
+>>> d.feed(0, Scan(frozenset({5}))).closed, d.quiet(50)
+(frozenset({5}), False)
+>>> d.complete = d.landing = True
+>>> d.quiet(50)
 True
 """
 
@@ -55,7 +63,7 @@ class Debouncer:
 
     def __init__(
         self, scans: int = 3, settle_ms: float = 300, initial: frozenset[int] | None = None,
-        quick_ms: float | None = None,
+        quick_ms: float | None = None, landing_ms: float | None = None,
     ) -> None:
         if scans < 1:
             raise ValueError("scans must be at least 1")
@@ -63,9 +71,12 @@ class Debouncer:
         self.settle_ms = settle_ms
         #: The settle time while ``complete`` (None: always settle_ms).
         self.quick_ms = settle_ms if quick_ms is None else min(quick_ms, settle_ms)
+        #: The settle time while ``complete`` and ``landing`` (None: quick_ms).
+        self.landing_ms = self.quick_ms if landing_ms is None else min(landing_ms, self.quick_ms)
         #: Set by the caller whenever the debounced board changes: True when it needs no more
-        #: than ``quick_ms`` of quiet to be judged.
+        #: than ``quick_ms`` of quiet to be judged (and, if ``landing`` too, ``landing_ms``).
         self.complete = False
+        self.landing = False
         #: The debounced closed channels.
         self.stable: frozenset[int] = initial if initial is not None else _NONE
         #: False until the first scan (or an ``initial`` set) is known.
@@ -82,8 +93,14 @@ class Debouncer:
             self.started
             and not self._counts
             and not self._ambiguous
-            and now - self._activity >= (self.quick_ms if self.complete else self.settle_ms)
+            and now - self._activity >= self._wait()
         )
+
+    def _wait(self) -> float:
+        """The quiet the board needs now (ms)."""
+        if not self.complete:
+            return self.settle_ms
+        return self.landing_ms if self.landing else self.quick_ms
 
     def restart(self, now: float) -> None:
         """Count the board as changed at ``now``: it settles again after a quiet spell (a new

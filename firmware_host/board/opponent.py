@@ -27,16 +27,19 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from engines import MODULES
-from engines.ai import LIMITS, choose, ponder
+from engines.ai import LIMITS, choose
 from engines.core import GameState
 from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.board.turn import directions
-from firmware_host.board.worker import Job, Worker, interrupted
 from firmware_host.ui.screens import Screen
+
+if TYPE_CHECKING:  # the worker (multiprocessing) and the searches load when the computer first thinks
+    from engines.ai import ponder
+    from firmware_host.board.worker import Job, Worker
 
 #: Work a pondering slice does between looks at whether it is wanted elsewhere (positions).
 PONDER_SLICE = 200
@@ -200,6 +203,8 @@ def think(state: GameState[Any], level: int, seed: int, gentle: bool = True,
     pondering kept answers the players' move when it follows the last one the computer
     pondered over, and pondering starts after the move chosen."""
     global _PONDERING
+    from engines.ai import ponder
+
     deadline = time.monotonic() + LIMITS[level - 1]
 
     def stop() -> bool:
@@ -226,6 +231,8 @@ def _follows(pondered: Where, now: Where) -> bool:
 def think_on() -> int:
     """Ponder (in the worker process) until the worker wants it for another job or pondering
     is done; the work it did."""
+    from firmware_host.board.worker import interrupted
+
     if _PONDERING is None:
         return 0
     thought = _PONDERING[1]
@@ -240,6 +247,10 @@ def forget() -> None:
     _PONDERING = None
 
 
+#: The searches a worker loads before its first move (engines.ai loads them when first asked).
+SEARCHES = ("engines.ai.alphabeta", "engines.ai.mcts")
+
+
 class Thinker:
     """A search run in a supervised worker process, started when first needed."""
 
@@ -249,7 +260,9 @@ class Thinker:
 
     def _workers(self) -> Worker:
         if self.worker is None:
-            self.worker = Worker(self.NAME, preload=(__name__, *MODULES.values()))
+            from firmware_host.board.worker import Worker
+
+            self.worker = Worker(self.NAME, preload=(__name__, *SEARCHES, *MODULES.values()))
         return self.worker
 
     def close(self) -> None:

@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -50,6 +51,7 @@ class Playable:
     takebacks: bool = True
     paired: str | None = None
     _known: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    _listing: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @classmethod
     def of(cls, config: Any) -> "Playable":
@@ -101,18 +103,44 @@ class Playable:
             return None
         return f"this board's layout cannot play {game.title} (no site {missing[:20]!r})"
 
+    @property
+    def listed(self) -> bool:
+        """True once :meth:`choices` are known (asking for them then costs nothing)."""
+        return "choices" in self._known
+
+    def list_soon(self) -> threading.Thread:
+        """List :meth:`choices` in a thread of its own (the daemon's, after READY), so that
+        neither the start nor the scan loop waits for every engine to load; the thread (the
+        same one if asked again).
+
+        >>> board = Playable()
+        >>> board.list_soon().join(); board.listed, board.list_soon() is board.list_soon()
+        (True, True)
+        """
+        with self._listing:
+            if "lister" not in self._known:
+                self._known["lister"] = threading.Thread(target=self.choices, name="playable",
+                                                         daemon=True)
+                self._known["lister"].start()
+        return cast(threading.Thread, self._known["lister"])
+
     def choices(self) -> tuple[GameChoice, ...]:
         """Every game, size and variant the board plays: each its layout covers (without a
         layout: the menu's sizes of every game), only those of two sides on a paired board."""
-        if "choices" not in self._known:  # listing them loads every engine: once
-            if self.layout is None:
-                listed = [c for c in game_choices()
-                          if self.game_refusal(Game(c.game, c.size, c.variant)) is None]
-            else:
-                listed = [GameChoice.of(name, size, variant) for name in engines.GAME_NAMES
-                          for size, variant in self._covered(name, engines.game_info(name))]
-            self._known["choices"] = tuple(listed)
+        with self._listing:  # listing them loads every engine: once, whichever thread asks
+            if not self.listed:
+                self._known["choices"] = self._list()
         return cast(tuple[GameChoice, ...], self._known["choices"])
+
+    def _list(self) -> tuple[GameChoice, ...]:
+        """:meth:`choices`, worked out."""
+        if self.layout is None:
+            listed = [c for c in game_choices()
+                      if self.game_refusal(Game(c.game, c.size, c.variant)) is None]
+        else:
+            listed = [GameChoice.of(name, size, variant) for name in engines.GAME_NAMES
+                      for size, variant in self._covered(name, engines.game_info(name))]
+        return tuple(listed)
 
     def offered(self, game: Game) -> tuple[GameChoice, ...]:
         """:meth:`choices`, with ``game`` (the one the board plays now) at the end when they

@@ -138,6 +138,25 @@ def complete(state: GameState[Any], board: frozenset[str]) -> bool:
     return len(candidates(state, board)) == 1
 
 
+def landing(state: GameState[Any], board: frozenset[str]) -> bool:
+    """True when ``board`` shows a piece lifted from a site and set down on the one site where
+    it can land (``targets``): nothing else can be meant (a hand hovering there would carry the
+    very piece that must land there), so only its contact bounce need be waited for. Asked of a
+    :func:`complete` board.
+
+    >>> from engines import new_game
+    >>> state = new_game("anti-grid", 6)
+    >>> for move in ["e1-e9", "f12-f9", "a11-k11", "l2-c2"]:
+    ...     state = state.play(move)
+    >>> state.targets("c1"), landing(state, (state.occupied() - {"c1"}) | {"e1"})
+    (frozenset({'e1'}), True)
+    >>> landing(state, (state.occupied() - {"e9"}) | {"e8"})  # e9's pawn has other landings
+    False
+    """
+    emptied, filled = state.occupied() - board, board - state.occupied()
+    return len(emptied) == 1 and len(filled) == 1 and state.targets(min(emptied)) == filled
+
+
 def nearest(state: GameState[Any], board: frozenset[str], limit: int = 2) -> frozenset[str] | None:
     """The board of a legal move that ``board`` reaches with fewer changes than it takes to
     get back to the position (at most ``limit``), e.g. a placement with a neighbour knocked

@@ -16,8 +16,6 @@ from engines import game_name
 from engines.ai import LEVELS, SECONDS, choose
 from engines.core import IllegalMove, OptionError
 from firmware_host.cli import arguments
-from firmware_host.cli.play import parse_options
-from firmware_host.store.records import notation_from, parse_from, read_moves, start_position
 
 #: The wall-clock safety net: this many times the level's CPU seconds, plus a margin for slow
 #: machines (a Pi Zero 2 W is ~20x slower than the machine the levels were calibrated on).
@@ -34,6 +32,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    from firmware_host.cli.play import parse_options
+    from firmware_host.store.records import notation_from, parse_from, read_moves, start_position
+
     out, err = out or sys.stdout, err or sys.stderr
     try:
         game = game_name(args.game)

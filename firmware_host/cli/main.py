@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from engines import GAME_NAMES, game_info, game_name
 from engines.core import OptionError
-from firmware_host.cli import ai, arguments, daemon_cli, firmware, plan, play as referee
+from firmware_host.cli import ai, arguments, daemon_cli, firmware, plan
 from firmware_host.net import cafe
-from firmware_host.store.layout import default_layout_toml
 
 
 def _games(_: argparse.Namespace) -> int:
@@ -36,6 +36,8 @@ def _games(_: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from firmware_host.cli import play as referee
+
     try:
         options = referee.parse_options(args.option)
     except OptionError as exc:
@@ -55,6 +57,8 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _layout(args: argparse.Namespace) -> int:
+    from firmware_host.store.layout import default_layout_toml
+
     try:
         text = default_layout_toml(game_name(args.game), args.size, args.variant)
     except OptionError as exc:
@@ -121,8 +125,30 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _columns() -> int:
+    """The terminal's width, as ``shutil.get_terminal_size`` says it ($COLUMNS, else stdout's
+    terminal, else 80) without importing shutil (which loads lzma and bz2: 0.8 MB)."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    stdout = sys.__stdout__
+    try:
+        return os.get_terminal_size(stdout.fileno()).columns if stdout else 80
+    except (ValueError, OSError):
+        return 80
+
+
+class _Parser(argparse.ArgumentParser):
+    """A parser (its subcommands' too) whose help is as wide as the terminal, as argparse's
+    own, without argparse importing shutil for each argument added."""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return self.formatter_class(prog=self.prog, width=_columns() - 2)  # type: ignore[call-arg]
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="reedboard", description="Controller for sensor-equipped tabletop game boards.",
         epilog="Run `reedboard COMMAND --help` for a command's options and examples.",
     )

@@ -20,7 +20,6 @@ from typing import TextIO
 from firmware_host.board.controller import Controller
 from firmware_host.board.playable import Playable
 from firmware_host.runtime.loop import Daemon, Hardware, host_address, open_hardware, open_storage
-from firmware_host.runtime.replay import feed
 from firmware_host.runtime.service import PowerOffProcess
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config
@@ -38,6 +37,8 @@ CLOSE_SECONDS = 3.0
 
 def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
     """Apply replay-format lines from ``stream`` to the simulated board until it ends."""
+    from firmware_host.runtime.replay import feed
+
     feed(board, lambda: controller.layout.sensor, stream, "run")
 
 
@@ -51,8 +52,9 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         lock = DatabaseLock(config.storage) if config.storage != ":memory:" else None
         storage, aside = open_storage(config.storage)
         where: list[str] = []  # the page's address, once bound
+        playable = Playable.of(config)  # one for the menu, the page and the network
         controller = open_controller(config, storage, configured_game(config),
-                                     lambda: _shown_address(where))
+                                     lambda: _shown_address(where), playable=playable)
     except StorageError as exc:
         print(f"reedboard run: {exc}", file=sys.stderr)
         return 2
@@ -71,13 +73,16 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     else:
         missing = None
     simulated = hardware.sim
-    board = simulated if simulated is not None else _tap(hardware)
     daemon = Daemon(controller, hardware, config.timing.scan_hz,
                     idle_scan_hz=config.timing.idle_scan_hz)
     daemon.note = missing
     if simulated is None:  # only a real board powers off the machine it runs on
         daemon.power_off = PowerOffProcess(config.poweroff_command)
-    page = _bind_page(board, config, host or config.web.host, port or config.web.port, token)
+    page = None
+    if simulated is not None or config.web.enabled:
+        board = simulated if simulated is not None else _tap(hardware)
+        page = _bind_page(board, config, host or config.web.host, port or config.web.port, token,
+                          playable)
     if page is None and simulated is not None:
         daemon.close()
         return 2
@@ -88,7 +93,7 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
             then=lambda: _say_running(controller) if simulated is not None else None))
     if simulated is not None:
         _start_sim(simulated, controller)
-    net = _network(daemon, config)
+    net = _network(daemon, config, playable)  # it lists the games off the scan loop
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: daemon.stop.set())
     try:
@@ -136,14 +141,15 @@ def _shown_address(where: list[str]) -> str:
     return host_address()
 
 
-def _bind_page(board, config: Config, host: str, port: int, token: str | None):
+def _bind_page(board, config: Config, host: str, port: int, token: str | None,
+               playable: Playable):
     """The page for ``board`` (simulated, or real hardware's tapped parts), its address bound
     (None, said why, if it cannot be)."""
     from firmware_host.net import web
 
     try:
         return web.bind(board, config.timing, host, port, token, lan=host_address,
-                        playable=Playable.of(config))
+                        playable=playable)
     except OSError as exc:
         taken = exc.errno == errno.EADDRINUSE
         hint = f" (another program uses it: try --port {port + 1})" if taken else ""
@@ -152,13 +158,13 @@ def _bind_page(board, config: Config, host: str, port: int, token: str | None):
         return None
 
 
-def _network(daemon: Daemon, config: Config):
+def _network(daemon: Daemon, config: Config, playable: Playable):
     """The board on the café network's broker, when the config names one (docs/cafe.md)."""
     if config.mqtt.host is None:
         return None
     from firmware_host.net.mqtt.observer import attach
 
-    return attach(daemon, config)
+    return attach(daemon, config, playable)
 
 
 def _say_running(controller: Controller) -> None:

@@ -17,7 +17,6 @@ import json
 import os
 import socket
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -452,6 +451,8 @@ class Daemon:
         storage = self.controller.storage
         if not storage.pending or storage.flush():
             return
+        import tempfile
+
         why, moves = storage.failure, storage.unsaved_moves
         folders = [os.path.dirname(os.path.abspath(storage.path)),
                    *filter(None, [os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]]),

@@ -5,10 +5,12 @@ installs; docs/raspberry-pi.md)."""
 
 from __future__ import annotations
 
-import subprocess
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from firmware_host.board.controller import Controller
+
+if TYPE_CHECKING:  # started only to power off
+    import subprocess
 
 from firmware_host.board.game import result_text
 
@@ -37,6 +39,8 @@ class PowerOffProcess:
 
     def start(self) -> str | None:
         """Start the command; why it could not start, if it could not."""
+        import subprocess
+
         try:
             self._proc = subprocess.Popen(
                 self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

@@ -50,16 +50,20 @@ def _say(text: str) -> None:
 
 def open_controller(
     config: Config, storage: Storage, game: Game, address: Callable[[], str] = lambda: "unknown",
-    say: Callable[[str], None] = _say, sync: bool = False,
+    say: Callable[[str], None] = _say, sync: bool = False, playable: Playable | None = None,
 ) -> Controller:
     """A controller on the unfinished game in ``storage`` if it can still be played and laid
     out, else on a new ``game``. An unplayable one is set aside: closed with the reason as
     its result (its moves kept), said once (``say``: the journal) and shown on the OLED.
-    ``sync``: the computer thinks at once, in this process (a replay's virtual clock)."""
+    ``sync``: the computer thinks at once, in this process (a replay's virtual clock).
+    ``playable``: what the board plays (the daemon's one, shared with its page and network;
+    default: the config's)."""
+    lister = (playable or Playable.of(config)).choices
     record = storage.unfinished()
     if record is None:  # a new game, against the computer the last game had, if any
         computer = Computer.of_record(_last_opponent(storage), sync)
-        return _controller(config, storage, game, address, None, sync=sync, computer=computer)
+        return _controller(config, storage, game, address, None, sync=sync, computer=computer,
+                           choices=lister)
     saved = Game(record.game, record.size, record.variant, record.match_target or 0)
     saved = saved.with_options(config.options.get(record.game))
     try:
@@ -67,13 +71,13 @@ def open_controller(
             raise ValueError(record.problem)
         match = resumed_match(storage, record)
         return _controller(config, storage, saved, address, (record.id, record.moves), match, sync,
-                           record.history, Computer.of_record(record.opponent, sync))
+                           record.history, Computer.of_record(record.opponent, sync), lister)
     except (IllegalMove, OptionError, ConfigError, ImportError, TypeError, ValueError) as exc:
         why = " ".join(str(exc).split())[:120] or type(exc).__name__
     storage.finish(record.id, f"set aside: {why}")
     say(f"game {record.id} ({record.game}) cannot be resumed and is set aside ({why}); its "
         f"moves are kept in {storage.path}")
-    controller = _controller(config, storage, game, address, None, sync=sync)
+    controller = _controller(config, storage, game, address, None, sync=sync, choices=lister)
     controller.notice(message_screen("Game set aside", [f"Game {record.id} cannot resume",
                                                         "Its moves are kept"]))
     return controller
@@ -115,14 +119,15 @@ def computers(sync: bool = False) -> Opponents:
 
 
 def _controller(config, storage, game, address, resume, match=None, sync=False,
-                history=None, computer=None) -> Controller:
+                history=None, computer=None, choices=None) -> Controller:
     """The controller; ``computer``: the one a resumed game was played against, or the last
-    game for a new one (the menu's Players choice is remembered), else the config's."""
+    game for a new one (the menu's Players choice is remembered), else the config's;
+    ``choices``: what gives the menu's games (default :func:`menu_choices`)."""
     brightness = config.leds.get("brightness", 1.0)
     kiosk = config.kiosk
     rules = {name: dict(options) for name, options in config.options.items()}  # the menu's too
     menu = Menu(
-        menu_choices(config),
+        choices or menu_choices(config),
         current=GameChoice.of(game.name, game.size, game.variant or ""),
         match=game.match,
         takebacks=config.takebacks,

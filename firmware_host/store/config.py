@@ -11,7 +11,6 @@ import socket
 import sys
 from dataclasses import Field, dataclass, field, fields, is_dataclass, replace
 from typing import Any, Mapping, get_args, get_type_hints
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
@@ -72,7 +71,10 @@ class Timing:
     idle_scan_hz: int = option(0, 0, 1000)
     #: The settle time of a board showing exactly one legal move whose piece cannot still be on
     #: its way (docs/daemon.md); at most settle_ms.
-    quick_settle_ms: int = option(120, 0, 5000)
+    quick_settle_ms: int = option(100, 0, 5000)
+    #: The settle time of such a board when the piece was lifted from a site and set down on
+    #: the one site it can land on (only its contact bounce to wait for); at most quick_settle_ms.
+    landing_settle_ms: int = option(40, 0, 5000)
     #: How long the players' last move may be held off the board (a correction on its way)
     #: before the board reads it as taken back.
     takeback_ms: int = option(1500, 0, 10000)
@@ -92,6 +94,9 @@ class Kiosk:
 
 @dataclass(frozen=True)
 class Web:
+    #: A real board's own page (the simulated board always has its page). Off: the board
+    #: loads no web server (about 25 MB less memory, docs/performance.md).
+    enabled: bool = option(True)
     host: str = option("127.0.0.1")
     port: int = option(8080, 1, 65535)
 
@@ -475,6 +480,8 @@ def _check_zone(path: str, name: str | None) -> None:
     """``[cafe] timezone`` names a zone this machine knows (its IANA name)."""
     if name is None:
         return
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # only the café's config names one
+
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

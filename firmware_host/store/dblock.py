@@ -4,9 +4,10 @@
 (even by SIGKILL: the kernel drops both):
 
 - an abstract unix socket (Linux) named after the database's real path,
-  ``\\0reedboard-db:<sha256 of the path>``, listening: it needs no file at all, so it works on a
-  read-only card and for a folder that does not exist; a second daemon that cannot bind the
-  name connects to it and learns the holder's PID from the kernel (``SO_PEERCRED``);
+  ``\\0reedboard-db:<the path>`` (its sha256 when too long for a name), listening: it needs no
+  file at all, so it works on a read-only card and for a folder that does not exist; a second
+  daemon that cannot bind the name connects to it and learns the holder's PID from the kernel
+  (``SO_PEERCRED``);
 - ``flock`` on ``PATH.lock`` beside the database, the holder's PID written in it: opened
   read-only when it cannot be written (a flock needs no write), on the database file itself
   when neither can be made. This one also holds between machines' containers that share the
@@ -20,12 +21,15 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import hashlib
 import os
 import socket
 import struct
 
 from firmware_host.store.storage import StorageError
+
+
+#: The longest path named as it is in the socket's name (a name has at most 107 bytes).
+MAX_PATH = 90
 
 
 class DatabaseLock:
@@ -75,9 +79,18 @@ def _refuse(path: str, pid: int | None) -> None:
 
 
 def _name(path: str) -> bytes:
-    """The abstract socket name for the database at ``path`` (its real path's digest)."""
-    digest = hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:40]
-    return b"\0reedboard-db:" + digest.encode()
+    """The abstract socket name for the database at ``path``: its real path, or that path's
+    digest when it is too long for a socket's name (hashlib loads OpenSSL, ~3 MB: only then).
+
+    >>> _name("/var/lib/reedboard/games.db")
+    b'\\x00reedboard-db:/var/lib/reedboard/games.db'
+    """
+    real = os.path.realpath(path).encode()
+    if len(real) > MAX_PATH:
+        import hashlib
+
+        real = hashlib.sha256(real).hexdigest()[:40].encode()
+    return b"\0reedboard-db:" + real
 
 
 def _abstract_lock(path: str) -> socket.socket | None:

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import sqlite3
 from collections import deque
 from contextlib import closing, suppress
@@ -258,6 +257,8 @@ class Storage:
     def set_aside(path: str, copy: bool = False) -> str:
         """Move (or ``copy``) a damaged database and its WAL aside, never deleting them; the
         new name."""
+        import shutil  # only for a damaged database
+
         aside = f"{path}.damaged-{now_text().replace(':', '')}"
         for suffix in ("", "-wal") if copy else ("", "-wal", "-shm"):
             if os.path.exists(path + suffix):

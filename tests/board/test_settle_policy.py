@@ -55,3 +55,17 @@ def test_a_change_of_mind_within_the_quick_settle_is_not_recorded():
     drive.place("C3*")
     assert moved_at(drive, change) is not None
     assert [e["move"] for e in drive.events if e["event"] == "move"] == ["C3*"]
+
+
+def test_a_piece_set_on_the_one_site_it_can_go_is_taken_at_once():
+    drive = Drive(Game.of("anti-grid", 6)).run(500)
+    for start, end in [("e1", "e9"), ("f12", "f9"), ("a11", "k11"), ("l2", "c2")]:
+        drive.lift(start).run(200).place(end).run(1000)
+    assert drive.ctl.state.targets("c1") == {"e1"}  # c1's pawn has one landing
+    drive.lift("c1").run(200)
+    change = drive.t
+    drive.place("e1")
+    timing = drive.ctl.timing
+    assert timing.landing_settle_ms < timing.quick_settle_ms
+    assert moved_at(drive, change) <= timing.landing_settle_ms + 10 * timing.debounce_scans
+    assert drive.ctl.moves[-1] == "c1-e1"

@@ -61,8 +61,11 @@ class NetBoard:
         #: What the board can play: every command is checked against it before it waits.
         self.playable = playable
         #: The titles of the games the board offers (its state's ``playable``, Home Assistant's
-        #: select) and the new game each names, as last published.
-        self._titles = playable.titles(game)
+        #: select) and the new game each names, as last published (none until they are listed,
+        #: off the scan loop: Playable.list_soon).
+        self._titles = playable.titles(game) if playable.listed else {}
+        #: Whether the state published last had the games listed.
+        self._listing_sent = False
         #: How Home Assistant shows the board (its page, software version).
         self.device = device or Device(board_id)
         self._bucket = Bucket(RATE, BURST)
@@ -103,7 +106,8 @@ class NetBoard:
         events = list(events)
         for event in events:
             self.link.publish(topics.events_topic(self.board), topics.event_json(event))
-        if events or commands or self._state is None or self._stale:
+        if events or commands or self._state is None or self._stale or (
+                not self._listing_sent and self.playable.listed):  # now with the games
             self._publish_state(controller, events)
 
     def _apply(self, controller: Controller, command: BrokerCommand, ident: Any) -> None:
@@ -138,13 +142,17 @@ class NetBoard:
             last_move_at=self._last_move_at, today=self._today,
         )
         state["last_result"] = state["result"] or (self._today or {}).get("last")
-        listing = self.playable.listing(controller.game)  # what the dashboard's New game offers
-        state.update(games=listing["games"], choice=listing["choice"])
-        self._send_games(listing["playable"])
-        titles = self.playable.titles(controller.game)
-        if titles is not self._titles:  # Home Assistant's select offers the game now
-            self._titles = titles
-            self._announce()
+        self._listing_sent = self.playable.listed
+        if not self._listing_sent:  # listed off the scan loop; the state again once they are
+            self.playable.list_soon()
+        else:  # what the dashboard's New game offers
+            listing = self.playable.listing(controller.game)
+            state.update(games=listing["games"], choice=listing["choice"])
+            self._send_games(listing["playable"])
+            titles = self.playable.titles(controller.game)
+            if titles is not self._titles:  # Home Assistant's select offers the game now
+                self._titles = titles
+                self._announce()
         self._send_state(state)
 
     def _publish_record(self, controller: Controller) -> None:
@@ -192,8 +200,9 @@ class NetBoard:
 
     def _announce(self) -> None:
         """The discovery configs for Home Assistant (retained: the link sends them again on
-        every reconnection)."""
-        if self.discovery:
+        every reconnection); none before the games are listed (the scan loop announces them
+        then)."""
+        if self.discovery and self._titles:
             for topic, payload in discovery_messages(self.device, list(self._titles), self.obey):
                 self.link.publish(topic, payload, retain=True)
 
@@ -277,14 +286,16 @@ def _last_move_at(controller: Controller) -> str | None:
         return None
 
 
-def attach(daemon, config) -> NetBoard:
+def attach(daemon, config, playable: Playable | None = None) -> NetBoard:
     """Put ``daemon``'s board on the broker the config's [mqtt] names (connecting in the
-    background); :meth:`NetBoard.stop` at the end."""
+    background); :meth:`NetBoard.stop` at the end. ``playable``: what the board plays (the
+    daemon's, shared with its menu and page; default: the config's)."""
     settings = config.mqtt
     board_id = settings.board_id
     availability = topics.availability_topic(board_id)
     link = Link(settings, f"reedboard-{board_id}", will=(availability, topics.OFFLINE))
-    playable = Playable.of(config)
+    playable = playable or Playable.of(config)
+    playable.list_soon()  # while the daemon starts, off its scan loop
     net = NetBoard(link, board_id, obey_commands=not config.kiosk.enabled or settings.kiosk_commands,
                    hardware="not connected" if daemon.note else "ok", discovery=settings.discovery,
                    playable=playable, device=Device(board_id, settings.configuration_url),

@@ -1,0 +1,281 @@
+"""Start-up and memory of ``reedboard run``: start -> READY=1, resident memory, and what each
+import costs, each beside a bare ``python -c pass`` measured in the same run.
+
+Two configurations:
+
+- ``sim``: ``reedboard run --sim`` with its page (the simulated board);
+- ``hardware``: the hardware backends, the serial link to a simulated microcontroller on a pty
+  (run by this process) and luma's dummy OLED, with the board's page (the default) or, as
+  ``hardware-lean``, without it (``[web] enabled = false``).
+
+For each: READY time (from ``Popen`` until READY=1 reaches a NOTIFY_SOCKET bound here), runs
+interleaved with a bare interpreter's start (``ready_ratio``), and the CPU time the daemon had
+used at READY beside a bare interpreter's whole CPU time (``cpu_ratio``: steadier than the wall
+clock on a shared machine; the daemon's is read in 10 ms ticks); the resident memory (VmRSS)
+``SETTLE`` seconds after READY, once the first screen is drawn and the page served, beside a
+bare interpreter's; and one run under ``python -X importtime``: the imports before READY and
+after it, the heaviest top-level ones named with their cumulative time. Then each heavy module
+alone: its import time and the memory it adds to a bare interpreter.
+
+The project's bytecode is compiled first (``compileall``), as ``pip install`` leaves an
+installed package; ``--source`` instead removes it and runs with PYTHONDONTWRITEBYTECODE=1, so
+that every start compiles the project's modules (an editable checkout that may not write).
+``--compare DIR`` starts another checkout (e.g. ``git archive`` of an older commit) in turn with
+this one, in the same runs; configurations it does not know never reach READY there.
+
+Usage: .venv/bin/python -m bench.startup [--quick] [--runs N] [--kinds K,K] [--compare DIR]
+       [--source]
+The last line is a JSON object of the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.daemon import cpu_ticks, rss_mb
+from hardware.mcu_sim import SimMcu
+from hardware.sim import SimBoard
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Seconds after READY before the memory is read (the screen drawn, the page served).
+SETTLE = 2.0
+#: Channels of the hardware configuration's board (a 12x12 Antipalos board has 288 sites).
+CHANNELS = 288
+#: Modules whose cost alone is shown: what the daemon may load, heaviest first in the past.
+MODULES = (
+    "firmware_host.cli.main", "firmware_host.cli.daemon", "firmware_host.runtime.session",
+    "firmware_host.store.config", "firmware_host.board.controller", "hardware.backends",
+    "hardware.serial_link", "engines.antipalos", "engines.ai", "firmware_host.net.web",
+    "aiohttp", "paho.mqtt.client", "PIL.Image", "luma.core.device", "serial", "sqlite3",
+)
+_LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \| ( *)(\S+)")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+#: The project's packages (their bytecode compiled, or removed with --source).
+PACKAGES = ("engines", "firmware_host", "hardware")
+
+
+def bytecode(root: Path, source: bool) -> None:
+    """Compile the project's modules under ``root`` (or, ``source``, remove their bytecode)."""
+    for package in PACKAGES:
+        if source:
+            for cache in (root / package).rglob("__pycache__"):
+                shutil.rmtree(cache)
+        else:
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / package)],
+                           check=True, stdout=subprocess.DEVNULL)
+
+
+def write_config(tmp: Path, kind: str) -> tuple[list[str], SimMcu | None]:
+    """The command line of ``reedboard run`` in configuration ``kind`` and the simulated
+    microcontroller it talks to (None: the simulated board)."""
+    config = tmp / f"{kind}.toml"
+    db = tmp / f"{kind}.db"
+    if db.exists():
+        db.unlink()
+    text = f'game = "antipalos"\nsize = 12\nstorage = "{db}"\n'
+    args = ["run", "--config", str(config)]
+    mcu = None
+    if kind == "sim":
+        text += f"[web]\nport = {free_port()}\n"
+        args.append("--sim")
+    else:
+        port = str(tmp / f"board-{time.monotonic_ns()}")
+        mcu = SimMcu(SimBoard(CHANNELS, leds=CHANNELS), port, interval=0.005)
+        text += (f'[sensors]\nbackend = "serial"\nport = "{port}"\nchannels = {CHANNELS}\n'
+                 f'[leds]\nbackend = "serial"\nport = "{port}"\ncount = {CHANNELS}\n'
+                 f'[display]\nbackend = "dummy"\n[web]\nport = {free_port()}\n')
+        if kind == "hardware-lean":
+            text += "enabled = false\n"
+    config.write_text(text)
+    return [sys.executable, "-m", "firmware_host.cli.main", *args], mcu
+
+
+def ready_once(tmp: Path, kind: str, settle: float = 0.0, flags: tuple[str, ...] = (),
+               root: Path = ROOT, cpu: list[float] | None = None) -> tuple[float | None, float, str]:
+    """Seconds to READY=1 of the checkout at ``root``, the RSS (MB) ``settle`` s later, and the
+    stderr, READY marked in it; the CPU seconds used by READY appended to ``cpu``."""
+    command, mcu = write_config(tmp, kind)
+    command[1:1] = flags
+    address = str(tmp / "notify")
+    if os.path.exists(address):
+        os.unlink(address)
+    err = tmp / "stderr"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock, open(err, "w") as errors:
+        sock.bind(address)
+        sock.settimeout(30)
+        env = {**os.environ, "NOTIFY_SOCKET": address}
+        began = time.perf_counter()
+        proc = subprocess.Popen(command, cwd=root, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=errors)
+        try:
+            while b"READY=1" not in sock.recv(4096):
+                if proc.poll() is not None:
+                    raise OSError("ended before READY")
+            took: float | None = time.perf_counter() - began
+            if cpu is not None:
+                cpu.append(cpu_ticks(proc.pid) / os.sysconf("SC_CLK_TCK"))
+            at_ready = err.stat().st_size
+            time.sleep(settle)
+            rss = rss_mb(proc.pid) if settle else float("nan")
+        except OSError:
+            took, rss, at_ready = None, float("nan"), 0
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+            if mcu is not None:
+                mcu.close()
+    text = err.read_text()
+    return took, rss, text[:at_ready] + "\n--- READY ---\n" + text[at_ready:]
+
+
+def bare_once(cpu: list[float] | None = None) -> float:
+    """Seconds a bare ``python -c pass`` takes; its CPU seconds appended to ``cpu``."""
+    began = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    _, _, usage = os.wait4(proc.pid, 0)
+    if cpu is not None:
+        cpu.append(usage.ru_utime + usage.ru_stime)
+    return time.perf_counter() - began
+
+
+def bare_rss() -> float:
+    """The resident memory (MB) of a bare interpreter."""
+    out = subprocess.run([sys.executable, "-c", _RSS], capture_output=True, text=True, check=True)
+    return float(out.stdout)
+
+
+_RSS = ("import sys\nfor line in open('/proc/self/status'):\n"
+        "    if line.startswith('VmRSS:'): print(int(line.split()[1]) / 1024)\n")
+
+
+def imports(stderr: str) -> dict:
+    """From a ``-X importtime`` log cut at READY: total ms before and after READY, and the
+    top-level imports before READY (cumulative ms), heaviest first."""
+    before, _, after = stderr.partition("--- READY ---")
+    top: dict[str, float] = {}
+    totals = []
+    for part in (before, after):
+        total = 0.0
+        for self_us, cumulative_us, indent, name in _LINE.findall(part):
+            total += int(self_us) / 1000
+            if part is before and not indent:
+                top[name] = top.get(name, 0.0) + int(cumulative_us) / 1000
+        totals.append(total)
+    heavy = dict(sorted(top.items(), key=lambda kv: -kv[1])[:12])
+    return {"before_ready_ms": round(totals[0], 1), "after_ready_ms": round(totals[1], 1),
+            "heaviest_before_ready_ms": {k: round(v, 1) for k, v in heavy.items()}}
+
+
+def module_cost(name: str) -> dict:
+    """One module imported alone in a fresh interpreter: its cumulative import time (ms) and
+    the resident memory (MB) it adds."""
+    code = (f"{_RSS.replace('print(', 'a=(')}\nimport {name}\n{_RSS}")
+    out = subprocess.run([sys.executable, "-X", "importtime", "-c", code], cwd=ROOT,
+                         capture_output=True, text=True)
+    if out.returncode:
+        return {"error": out.stderr.strip().splitlines()[-1]}
+    cost = [int(c) for _, c, indent, n in _LINE.findall(out.stderr) if not indent and n == name]
+    base = bare_rss()
+    return {"import_ms": round(cost[-1] / 1000, 1) if cost else 0.0,
+            "rss_mb": round(float(out.stdout) - base, 1)}
+
+
+def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
+    """READY, memory and imports of configuration ``kind`` started from each of ``roots``,
+    their runs in turn with a bare interpreter's."""
+    times: list[list[float | None]] = [[] for _ in roots]
+    cpus: list[list[float]] = [[] for _ in roots]
+    bare: list[float] = []
+    bare_cpu: list[float] = []
+    for _ in range(runs):
+        bare.append(bare_once(bare_cpu))
+        for root, got, cpu in zip(roots, times, cpus):
+            got.append(ready_once(tmp, kind, root=root, cpu=cpu)[0])
+    out = []
+    for root, got, cpu in zip(roots, times, cpus):
+        good = [t for t in got if t is not None]
+        _, rss, _ = ready_once(tmp, kind, settle=SETTLE, root=root)
+        _, _, log = ready_once(tmp, kind, flags=("-X", "importtime"), root=root)
+        out.append({
+            "never_ready": len(got) - len(good),
+            "ready_median_s": round(statistics.median(good), 3) if good else None,
+            "bare_python_median_s": round(statistics.median(bare), 3),
+            "ready_ratio": round(statistics.median(good) / statistics.median(bare), 1)
+            if good else None,
+            "ready_cpu_s": round(statistics.median(cpu), 3) if cpu else None,
+            "bare_python_cpu_s": round(statistics.median(bare_cpu), 3),
+            "cpu_ratio": round(statistics.median(cpu) / statistics.median(bare_cpu), 1)
+            if cpu else None,
+            "rss_mb": round(rss, 1),
+            "bare_python_rss_mb": round(bare_rss(), 1),
+        } | imports(log))
+    return out
+
+
+def show(name: str, got: dict) -> None:
+    if got["ready_median_s"] is None:
+        print(f"{name}: never READY")
+        return
+    print(f"{name}: READY {got['ready_median_s']} s = {got['ready_ratio']}x a bare python "
+          f"({got['bare_python_median_s']} s); CPU {got['ready_cpu_s']} s = {got['cpu_ratio']}x "
+          f"({got['bare_python_cpu_s']} s); RSS {got['rss_mb']} MB (bare "
+          f"{got['bare_python_rss_mb']} MB); imports {got['before_ready_ms']} ms before READY, "
+          f"{got['after_ready_ms']} ms after")
+    for module, ms in got["heaviest_before_ready_ms"].items():
+        print(f"    {ms:>7.1f} ms  {module}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="5 runs of each (default 11)")
+    parser.add_argument("--runs", type=int, help="READY runs of each configuration")
+    parser.add_argument("--kinds", default="sim,hardware,hardware-lean",
+                        help="configurations, comma-separated")
+    parser.add_argument("--compare", metavar="DIR", type=Path,
+                        help="another checkout, started in turn with this one")
+    parser.add_argument("--source", action="store_true",
+                        help="no bytecode: every start compiles the project's modules")
+    args = parser.parse_args()
+    runs = args.runs or (5 if args.quick else 11)
+    figures: dict = {"bench": "startup", "runs": runs, "source": args.source}
+    roots = [ROOT] + ([args.compare.resolve()] if args.compare else [])
+    if args.source:
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+    for root in roots:
+        bytecode(root, args.source)
+    with tempfile.TemporaryDirectory(prefix="reedboard-startup-") as tmp:
+        for kind in args.kinds.split(","):
+            got = measure(kind, runs, Path(tmp), roots)
+            figures[kind] = got[0]
+            show(kind, got[0])
+            if args.compare:
+                figures[f"{kind} (compare)"] = got[1]
+                show(f"{kind} ({args.compare})", got[1])
+    print(f"{'module alone':<34}{'import ms':>10}{'+RSS MB':>9}")
+    alone = figures["modules"] = {name: module_cost(name) for name in MODULES}
+    for name, cost in alone.items():
+        print(f"{name:<34}{cost.get('import_ms', '-'):>10}{cost.get('rss_mb', '-'):>9}"
+              f"  {cost.get('error', '')}")
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
