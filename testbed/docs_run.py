@@ -33,9 +33,9 @@ from testbed.tools import free_port
 #: Commands the docs show that the suite does not run: pattern -> why.
 NOT_RUN = {
     r"^(sudo )?apt(-get)? ": "installs Debian packages (tests/run.sh installs what the suite needs)",
-    r"^(sudo )?(systemd/install\.sh|systemctl|journalctl)|^git |^cd reedboard$":
+    r"^(sudo )?(systemd/install\.sh|systemctl|journalctl)|^git |^cd reedboard$": (
         "sets up or watches the service on a Raspberry Pi (tests/system/ checks the unit and "
-        "its installer)",
+        "its installer)"),
     r"^sudo -u reedboard ": "the service's user and venv exist on a Pi only; `reedboard doctor` "
                             "runs from docs/build.md",
     r"^python3 -m venv |^\.venv/bin/pip install ": "the install: the suite runs in the venv "

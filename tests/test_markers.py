@@ -18,8 +18,8 @@ SAMPLES = {
     "tests/net/web/test_web_browser.py": {"browser"},
     "tests/net/web/test_web_server.py": {"unit"},
     "tests/net/mqtt/test_board_on_broker.py::test_state_events_and_availability": {"broker"},
-    "tests/net/mqtt/test_net_board.py::test_a_pairing_whose_acl_lacks_the_read_lines_is_seen_within_seconds":
-        {"broker"},
+    ("tests/net/mqtt/test_net_board.py::"
+     "test_a_pairing_whose_acl_lacks_the_read_lines_is_seen_within_seconds"): {"broker"},
     "tests/net/cafe/test_archive.py::test_names[postgresql]": {"broker"},
     "tests/net/cafe/test_archive.py::test_names[sqlite]": {"unit"},
     "tests/net/cafe/test_fleet.py": {"unit"},

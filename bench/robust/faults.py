@@ -317,8 +317,10 @@ def raising(observer: Callable[[Rig], object]) -> Callable[[Rig], Callable[[], N
     def start(rig: Rig) -> Callable[[], None]:
         part = observer(rig)
         stand_in = FailsOnce(part)
-        swap = lambda old, new: setattr(rig.daemon, "observers", [  # noqa: E731
-            new if o == old else o for o in rig.daemon.observers])
+
+        def swap(old: Callable, new: Callable) -> None:
+            rig.daemon.observers = [new if o == old else o for o in rig.daemon.observers]
+
         swap(part.sync, stand_in.sync)
         return lambda: swap(stand_in.sync, part.sync)
     return start

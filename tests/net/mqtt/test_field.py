@@ -62,8 +62,11 @@ def test_the_dashboard_follows_a_board_whose_menu_is_open(tmp_path):
     """MENU pressed on table-7: its tile on the dashboard shows the menu, and the dashboard
     drops nothing."""
     field = Field(tmp_path, ("antipalos", 3, "two"))
-    tile = lambda: [r["table"]["state"].get("screen", [])[:1] for r in field.cafe.replies  # noqa: E731
-                    if r.get("type") == "table" and r["table"].get("id") == "table-7"]
+
+    def tile() -> list:
+        return [r["table"]["state"].get("screen", [])[:1] for r in field.cafe.replies
+                if r.get("type") == "table" and r["table"].get("id") == "table-7"]
+
     try:
         field.boards[0].press("menu")
         field.cafe.watcher.state("table-7", lambda s: s["screen"][:1] == ["Menu"])
