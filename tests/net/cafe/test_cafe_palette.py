@@ -18,7 +18,8 @@ STATES_JS = """() => {
     const shown = (sel, paint) => { const e = document.querySelector(sel);
         return [e.innerText, getComputedStyle(e)[paint], getComputedStyle(e, '::before').content]; };
     const root = getComputedStyle(document.documentElement);
-    return {vars: Object.fromEntries(['--ok', '--warn', '--bad'].map((v) => [v, root.getPropertyValue(v).trim()])),
+    const vars = ['--ok', '--warn', '--bad'].map((v) => [v, root.getPropertyValue(v).trim()]);
+    return {vars: Object.fromEntries(vars),
             connected: shown('#broker', 'color'), offline: shown('.flag.offline', 'backgroundColor'),
             alert: shown('#alerts li.offline', 'color'),
             tile: getComputedStyle(document.querySelector('article.tile.offline')).borderTopStyle};
