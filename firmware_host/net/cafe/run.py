@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import sys
 import threading
@@ -46,8 +47,11 @@ def start(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
         print(f"reedboard cafe: WARNING: serving the dashboard beyond this machine ({host}); "
               "the commands need the token in the address below", file=out)
     fleet = Fleet(archive, clock)
-    link = Link(settings, f"reedboard-cafe-{os.getpid()}", host=broker, port=broker_port,
-                who="reedboard cafe")
+    # Its own client id, never another dashboard's (the broker drops the older of two alike, and
+    # each then takes the other's place every second): two started in one process, or two
+    # containers each its process 1, share a pid.
+    link = Link(settings, f"reedboard-cafe-{os.getpid()}-{secrets.token_hex(3)}", host=broker,
+                port=broker_port, who="reedboard cafe")
     dashboard = Dashboard(fleet, lambda topic, text, retain: link.publish(topic, text, retain),
                           token, host)
     fleet.listener, fleet.on_reply = dashboard.table_changed, dashboard.replied

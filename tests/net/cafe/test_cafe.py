@@ -294,6 +294,16 @@ def test_a_broker_restart_is_one_banner_no_table_offline_and_no_alert(
     broker.stop()  # it sends every board's last will as it goes
     page.locator("#broker-down").wait_for()
     page.locator("#broker").filter(has_text="broker unreachable").wait_for()
+    # A café screen with the banner over its table: the board shrinks to fit, nothing scrolls.
+    screen = page.context.browser.new_page(viewport={"width": 1920, "height": 1080})
+    screen.goto(page.url + "watch/t1")
+    screen.locator("#broker-down").wait_for()
+    screen.locator('article[data-board="t1"][data-drawn]').wait_for()
+    board = screen.locator("article .mini").bounding_box()
+    assert board["height"] >= 0.8 * 1080 and board["y"] + board["height"] <= 1080
+    assert screen.evaluate("() => document.documentElement.scrollHeight") <= 1080
+    screen.screenshot(path=str(OUTPUT / "cafe-watch-broker-down.png"))
+    screen.close()
     started["t3"].proc.send_signal(signal.SIGKILL)  # one board goes for good meanwhile
     started["t3"].proc.wait(5)
     assert page.locator(".flag").count() == 0 and page.locator("button.retire:visible").count() == 0
@@ -312,6 +322,25 @@ def test_a_broker_restart_is_one_banner_no_table_offline_and_no_alert(
     said = [json.loads(text) for text in alerts.texts("reedboard-cafe/alerts")]
     assert [(a["board"], a["what"]) for a in said] == [("t3", "went offline")]
     alerts.close()
+
+
+def test_two_dashboards_on_one_broker_both_stay_connected(tmp_path, broker, watcher, boards, cafe, page):
+    """Two dashboards started in one process (the same pid, as two containers' dashboards have)
+    on one broker: neither takes the other's place, neither page ever says the broker is away."""
+    boards(board_config(tmp_path, broker.port, "t1", size=3))
+    watcher.state("t1")
+    pages = [page, page.context.browser.new_page()]
+    for shown, url in zip(pages, (cafe(), cafe())):
+        shown.goto(url)
+        shown.locator("#broker").filter(has_text="broker connected").wait_for()
+        shown.evaluate("""() => { window.said = [];
+            new MutationObserver(() => said.push(document.getElementById('broker').textContent))
+                .observe(document.getElementById('broker'), {childList: true, characterData: true,
+                                                             subtree: true}); }""")
+    pages[0].wait_for_timeout(3000)  # a takeover would recur every second (the link's backoff)
+    assert [shown.evaluate("() => said") for shown in pages] == [[], []]
+    assert [shown.locator("#broker").inner_text() for shown in pages] == ["broker connected"] * 2
+    pages[1].close()
 
 
 def test_a_cafe_in_new_york_sees_its_own_times_newest_first_and_no_page_numbers(

@@ -68,7 +68,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
  * Sides' colours (a side named by a colour gets this shade of it), chosen with the lights'
  * below to stay apart for the colour-blind: every two sides of a game, and a light's meaning
  * from every other and from the sides, measured under simulated protanopia and deuteranopia
- * (tests/web/test_page_defects.py). Red is dark and green light, so the two differ in lightness
+ * (tests/net/web/test_page_defects.py). Red is dark and green light, so the two differ in lightness
  * where their hues look alike; a side's pieces carry its shape too (sideShape).
  * @type {Record<string, string>}
  */
@@ -77,9 +77,11 @@ export const SIDE_COLOURS = {
   yellow: "#e8c43a",
 };
 /**
- * What each light means, in one colour per meaning whatever the LED's own: amber where a piece
- * goes, sky blue to choose by a tap, crimson where the board must be put right (take off, put
- * back), white to look at (flip it, the winning line, a hint), violet where a pawn stands.
+ * What each light means, in the board's LED colour for it (board/view.py LIGHTS, a little lighter
+ * where the pure LED colour is too dark on a dark screen; tests/net/web/test_light_colours.py):
+ * amber where a piece goes, sky blue to choose by a tap, crimson where the board must be put
+ * right (take off, put back), white to look at (flip it, the winning line, a hint), violet
+ * where a pawn stands.
  * @type {Record<string, string>}
  */
 export const LIGHT_COLOURS = {
