@@ -34,11 +34,11 @@ LIGHTS: dict[LightKind, Led] = {
     "extra": Led((255, 0, 60), "fast"),
     "missing": Led((255, 0, 60), "pulse"),
     "empty": Led((255, 0, 60), "slow"),
-    "carry": Led((255, 0, 60), "pulse"),
     "flip": Led((255, 255, 255), "slow"),  # white: look here
     "win": Led((255, 255, 255), "pulse"),
     "hint": Led((255, 255, 255), "steady"),
     "marker": Led((100, 0, 255), "steady"),  # violet: a pawn stands here
+    "carry": Led((100, 0, 255), "pulse"),  # its pawn to carry off
 }
 
 #: Said while a move that goes towards the position before one of the players' own last turns

@@ -92,13 +92,13 @@ def test_a_game_moved_by_closing_switches_with_targets_lit_on_the_chain(tmp_path
         # An empty board: the start position's sites light up as missing (a pulse).
         missing = LIGHTS["missing"].colour
         assert wait_until(lambda: set(lit(board)) == {led[s] for s in start}, timeout=15), lit(board)
-        for rgb in lit(board).values():  # orange at some level of the pulse
-            assert abs(rgb[1] - round(rgb[0] * missing[1] / missing[0])) <= 2 and rgb[2] == 0
+        for rgb in lit(board).values():  # crimson at some level of the pulse
+            assert all(abs(rgb[i] - round(rgb[0] * missing[i] / missing[0])) <= 2 for i in (1, 2))
         for site in start:
             board.place(sensor[site])
         assert wait_until(lambda: not lit(board), timeout=10), lit(board)  # all in place
         time.sleep(4 * 0.150)  # the daemon judges a board still for settle_ms: the game begins
-        # Lift a piece: its targets light yellow, exactly the daemon's targets.
+        # Lift a piece: its targets light amber, exactly the daemon's targets.
         piece = "a11"
         board.lift(sensor[piece])
         assert wait_until(lambda: daemon.of("targets") and daemon.of("targets")[-1]["sites"], 10)

@@ -81,14 +81,14 @@ export const SIDE_COLOURS = {
  * where the pure LED colour is too dark on a dark screen; tests/net/web/test_light_colours.py):
  * amber where a piece goes, sky blue to choose by a tap, crimson where the board must be put
  * right (take off, put back), white to look at (flip it, the winning line, a hint), violet
- * where a pawn stands.
+ * where a pawn stands or goes from.
  * @type {Record<string, string>}
  */
 export const LIGHT_COLOURS = {
   target: "#ffc800", fill: "#ffc800", twin: "#ffc800",
   pick: "#4db8ff", picked: "#4db8ff",
-  remove: "#ff3366", extra: "#ff3366", empty: "#ff3366", carry: "#ff3366", missing: "#ff3366",
-  flip: "#ffffff", marker: "#6633ff", win: "#ffffff", hint: "#ffffff",
+  remove: "#ff3366", extra: "#ff3366", empty: "#ff3366", missing: "#ff3366",
+  flip: "#ffffff", marker: "#6633ff", carry: "#6633ff", win: "#ffffff", hint: "#ffffff",
 };
 let hatchings = 0;   // each board's hatching has its own id
 /** The shapes that tell sides apart besides their colours (the n-th side's). */
