@@ -29,6 +29,12 @@ class Stream:
         self.t += ms
         return self
 
+    def stand(self, ms: int) -> "Stream":
+        """Nothing touched for ``ms``, the replay running through them (a wait at the end)."""
+        self.t += ms
+        self.lines.append({"t": self.t})
+        return self
+
     def switch(self, site: str, on: bool, after: int = 100) -> "Stream":
         self.t += after
         self.lines.append({"t": self.t, "site": site, "on": on})

@@ -94,15 +94,16 @@ def test_a_stale_game_put_back_in_the_start_position_starts_a_new_game():
     assert kinds(events) == ["move", "move", "attract", "wake", "new_game", "end"]
     assert of(events, "new_game") == [{"game": "antipalos", "size": 3, "variant": "two"}]
     assert events[-1]["moves"] == []
-    # the same hands without an idle spell take the moves back
-    quick = replace(played, lines=list(played.lines)).lift("A1*", "B2*").settle()
+    # the same hands without an idle spell take the moves back (two turns: once they have
+    # stood for takeback_ms, as a deeper set-back by hand does)
+    quick = replace(played, lines=list(played.lines)).lift("A1*", "B2*").settle().stand(1600)
     assert kinds(run(quick.text(), GAME, SIZE, config=KIOSK)) == [
         "move", "move", "takeback", "takeback", "end"]
 
 
 def test_after_a_spell_a_new_move_makes_the_game_current_again():
     stream = Stream().place("B2*").settle().wait(MINUTE).place("A1*").settle()
-    stream.lift("A1*", "B2*").settle()
+    stream.lift("A1*", "B2*").settle().stand(1600)  # two turns set back: read after takeback_ms
     events = run(stream.text(), GAME, SIZE, config=KIOSK)
     assert kinds(events)[-3:] == ["takeback", "takeback", "end"]
 
