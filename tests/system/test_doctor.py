@@ -91,7 +91,7 @@ backend = "serial"
 port = "{device.path}"
 channels = 16
 """)
-        assert main(["doctor", "--config", config]) == (release != 2)
+        assert main(["doctor", "--config", str(config)]) == (release != 2)
         assert said.format(path=device.path) in capsys.readouterr().out.splitlines()
     finally:
         device.close()
