@@ -65,7 +65,7 @@ class Delay:
         >>> Delay.parse("fischer:3")
         Traceback (most recent call last):
         ...
-        firmware_host.board.clock.ControlError: 'fischer:3' is no delay: bronstein:S or simple:S (seconds)
+        firmware_host.store.timecontrol.ControlError: 'fischer:3' is no delay: bronstein:S or simple:S (seconds)
         """
         if not text:
             return None
@@ -93,7 +93,7 @@ class TimeControl:
         >>> TimeControl.parse("40/5400:")
         Traceback (most recent call last):
         ...
-        firmware_host.board.clock.ControlError: '40/5400:' is no time control: e.g. 300+3, 40/5400+30:1800+30, *60 or -
+        firmware_host.store.timecontrol.ControlError: '40/5400:' is no time control: e.g. 300+3, 40/5400+30:1800+30, *60 or -
         """
         text = text.strip()
         if text == "-":

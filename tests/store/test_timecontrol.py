@@ -3,7 +3,7 @@ side's clock after its moves, and when a flag falls."""
 
 import pytest
 
-from firmware_host.board.clock import Clocks, ControlError, TimeControl, clock_text, pgn_clock
+from firmware_host.store.timecontrol import Clocks, ControlError, TimeControl, clock_text, pgn_clock
 
 S = 1000  # ms
 
