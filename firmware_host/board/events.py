@@ -150,5 +150,16 @@ class Display(TypedDict):
     lines: list[str]
 
 
+class ClockEvent(TypedDict):
+    """The game clocks switched, were set back or a flag fell: each side's time ``left`` (ms),
+    the side whose clock runs now (None: nobody's), the side whose flag fell (None: none)."""
+
+    t: float
+    event: Literal["clock"]
+    left: dict[str, float]
+    running: str | None
+    flag: str | None
+
+
 Event = (InSync | OutOfSync | Refused | Targets | Guide | Moved | Corrected | TookBack | GameOver
-         | MatchScore | NewGame | Expect | Hint | Signal | Display)
+         | MatchScore | NewGame | Expect | Hint | Signal | Display | ClockEvent)

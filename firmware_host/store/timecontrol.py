@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, replace
 from typing import Literal, Mapping
@@ -154,10 +155,23 @@ class Clocks:
         """Every side's clock at the game's start."""
         return cls(control, {s: control.added(0) * 1000 for s in sides}, {s: 0 for s in sides})
 
+    def readings(self) -> str:
+        """The clocks as storage keeps them (none running): JSON.
+
+        >>> c = Clocks.start(TimeControl.parse("300+3"), ("a", "b"))
+        >>> c.readings()
+        '{"control": "300+3", "left": {"a": 300000.0, "b": 300000.0}, "moves": {"a": 0, "b": 0}}'
+        >>> Clocks.read(c.control, c.readings()) == c
+        True
+        """
+        return json.dumps({"control": self.control.text, "left": dict(self.left), "moves": dict(self.moves)})
+
     @classmethod
-    def at(cls, control: TimeControl, left: Mapping[str, float], moves: Mapping[str, int]) -> Clocks:
-        """The clocks as stored (``left`` in ms), none running."""
-        return cls(control, dict(left), dict(moves))
+    def read(cls, control: TimeControl, readings: str) -> Clocks:
+        """The clocks as :meth:`readings` kept them, on ``control``."""
+        kept = json.loads(readings)
+        return cls(control, {s: float(ms) for s, ms in kept["left"].items()},
+                   {s: int(n) for s, n in kept["moves"].items()})
 
     def used(self, now: float) -> float:
         """What the running side's turn has cost it so far at ``now`` (ms): a simple delay

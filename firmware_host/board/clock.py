@@ -1,0 +1,127 @@
+"""The game clocks at the board (:class:`Clock`), a part of the controller: whose clock runs as
+the game goes from phase to phase, pressed at the sensor change that completed a turn (not when
+it was recognised), kept with each move, set back by a takeback, resumed after a restart, and
+the flag. The clocks themselves are values (:mod:`firmware_host.store.timecontrol`).
+
+>>> from firmware_host.store.storage import Storage
+>>> clock = Clock(TimeControl.parse("60+2"), False, Storage(":memory:"))
+>>> clock.begin(1, ("white", "black"), 0)
+>>> clock.mark(0); _ = clock.follow("white", 0, False, 0)
+>>> clock.mark(5000); clock.follow("black", 1, False, 5300)["left"]  # pressed at the change
+{'white': 57000.0, 'black': 59700.0}
+>>> clock.line(6300)
+'0:57 >0:59'
+"""
+
+from __future__ import annotations
+
+import math
+
+from firmware_host.board.events import ClockEvent
+from firmware_host.store.storage import Storage, StorageError
+from firmware_host.store.timecontrol import TENTHS_BELOW, Clocks, TimeControl, clock_text
+
+#: The clocks are drawn again at most this often (ms): a few times a second.
+DRAW_MS = 250
+
+
+class Clock:
+    """``control``: the time control (None: no clock; then nothing here does anything);
+    ``casual``: a game goes on after a flag; ``storage`` keeps the readings after each move."""
+
+    def __init__(self, control: TimeControl | None, casual: bool, storage: Storage) -> None:
+        self.control, self.casual, self.storage = control, casual, storage
+        self.clocks: Clocks | None = None
+        self._game_id, self._plies, self._at = 0, 0, 0.0
+        self._drawn, self._drawn_at = "", -math.inf
+
+    def begin(self, game_id: int, sides: tuple[str, ...], plies: int) -> None:
+        """Game ``game_id`` at ``plies`` moves (a new game, a resumed or taken back one): its
+        clocks as kept after that move, none running (the start's when none were kept)."""
+        if self.control is None:
+            return
+        self._game_id, self._plies = game_id, plies
+        kept = self._kept() if plies else {}
+        ply = max((p for p in kept if p <= plies), default=None)
+        self.clocks = Clocks.read(self.control, kept[ply]) if ply is not None \
+            else Clocks.start(self.control, sides)
+
+    def _kept(self) -> dict[int, str]:
+        try:
+            return self.storage.clocks(self._game_id)
+        except StorageError:
+            return {}
+
+    def mark(self, at: float) -> None:
+        """A switch from now on is charged at ``at``: the time of the sensor change being
+        judged, or of the press or the step under way."""
+        self._at = at
+
+    def follow(self, runs: str | None, plies: int, answered: bool, now: float) -> ClockEvent | None:
+        """The game now runs ``runs``'s clock (None: nobody's) at ``plies`` moves; ``answered``:
+        the opponent away from the board chose its move. A side whose clock stops with a move
+        made (or chosen) has its move pressed (its increment, the readings kept); the event."""
+        clocks = self.clocks
+        if clocks is None or runs == clocks.running:
+            return None
+        at = min(max(self._at, clocks.since), now)
+        if clocks.running is not None and (plies > self._plies or answered):
+            clocks = clocks.press(at)
+            self._keep(clocks, plies + answered)
+        self.clocks, self._plies = clocks.run(runs, at), plies
+        return self.told(now)
+
+    def _keep(self, clocks: Clocks, ply: int) -> None:
+        try:
+            self.storage.set_clocks(self._game_id, ply, clocks.readings())
+        except StorageError:
+            pass  # the move itself was kept; its clocks are worth no stop
+
+    def flag_due(self, now: float, quiet: bool, changed_at: float) -> str | None:
+        """The side whose flag falls at ``now``: its time is out, and no sensor change from
+        before then may still complete its turn (the board is quiet, or changed since)."""
+        clocks = self.clocks
+        out = clocks.out() if clocks is not None and clocks.flag is None else None
+        if clocks is None or clocks.running is None or out is None or now < out \
+                or (not quiet and changed_at < out):
+            return None
+        self.clocks = clocks.flagged(clocks.running)
+        return clocks.running
+
+    def told(self, now: float) -> ClockEvent | None:
+        """The clocks as an event (None: no clock)."""
+        if self.clocks is None:
+            return None
+        left = {side: round(ms) for side, ms in self.clocks.shown(now).items()}
+        return ClockEvent(t=now, event="clock", left={s: float(ms) for s, ms in left.items()},
+                          running=self.clocks.running, flag=self.clocks.flag)
+
+    def line(self, now: float) -> str | None:
+        """Every side's clock in one line, the running one marked ``>``, a fallen flag ``!``
+        (None: no clock)."""
+        if self.clocks is None:
+            return None
+        marks = {self.clocks.running: ">", self.clocks.flag: "!"}
+        return " ".join(f"{marks.get(side, '')}{clock_text(ms)}"
+                        for side, ms in self.clocks.shown(now).items())
+
+    def redraw(self, now: float) -> bool:
+        """True when what the clocks show has changed, at most every :data:`DRAW_MS` (in the
+        last 10 s the tenths change faster than the screen is drawn)."""
+        if self.clocks is None or self.clocks.running is None or now - self._drawn_at < DRAW_MS:
+            return False
+        line = self.line(now) or ""
+        if line == self._drawn:
+            return False
+        self._drawn, self._drawn_at = line, now
+        return True
+
+    def shown(self, now: float) -> dict[str, object] | None:
+        """The clocks as the page shows them: each side's ms left and text, who runs, the flag."""
+        if self.clocks is None:
+            return None
+        shown = self.clocks.shown(now)
+        return {"control": self.clocks.control.text, "running": self.clocks.running, "flag": self.clocks.flag,
+                "left": {s: round(max(0.0, ms)) for s, ms in shown.items()},
+                "text": {s: clock_text(ms) for s, ms in shown.items()},
+                "tenths": any(ms < TENTHS_BELOW for ms in shown.values())}
