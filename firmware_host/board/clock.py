@@ -7,8 +7,9 @@ the flag. The clocks themselves are values (:mod:`firmware_host.store.timecontro
 >>> clock = Clock(TimeControl.parse("60+2"), False, Storage(":memory:"))
 >>> clock.begin(1, ("white", "black"), 0)
 >>> clock.mark(0); _ = clock.follow("white", 0, False, 0)
->>> clock.mark(5000); clock.follow("black", 1, False, 5300)["left"]  # pressed at the change
-{'white': 57000.0, 'black': 59700.0}
+>>> clock.mark(5000); told = clock.follow("black", 1, False, 5300)
+>>> told["left"], told["running"], told["since"]  # pressed at the change, not at 5300
+({'white': 57000.0, 'black': 60000.0}, 'black', 5000.0)
 >>> clock.line(6300)
 '0:57 >0:59'
 """
@@ -57,10 +58,12 @@ class Clock:
         judged, or of the press or the step under way."""
         self._at = at
 
-    def follow(self, runs: str | None, plies: int, answered: bool, now: float) -> ClockEvent | None:
+    def follow(self, runs: str | None, plies: int, answered: bool, now: float,
+               away: str | None = None) -> ClockEvent | None:
         """The game now runs ``runs``'s clock (None: nobody's) at ``plies`` moves; ``answered``:
-        the opponent away from the board chose its move. A side whose clock stops with a move
-        made (or chosen) has its move pressed (its increment, the readings kept); the event."""
+        the opponent away from the board (``away``, whose clock starts when it is told, not at
+        the change) chose its move. A side whose clock stops with a move made (or chosen) has
+        its move pressed (its increment, the readings kept); the event."""
         clocks = self.clocks
         if clocks is None or runs == clocks.running:
             return None
@@ -68,7 +71,7 @@ class Clock:
         if clocks.running is not None and (plies > self._plies or answered):
             clocks = clocks.press(at)
             self._keep(clocks, plies + answered)
-        self.clocks, self._plies = clocks.run(runs, at), plies
+        self.clocks, self._plies = clocks.run(runs, now if runs is not None and runs == away else at), plies
         return self.told(now)
 
     def _keep(self, clocks: Clocks, ply: int) -> None:
@@ -92,9 +95,9 @@ class Clock:
         """The clocks as an event (None: no clock)."""
         if self.clocks is None:
             return None
-        left = {side: round(ms) for side, ms in self.clocks.shown(now).items()}
-        return ClockEvent(t=now, event="clock", left={s: float(ms) for s, ms in left.items()},
-                          running=self.clocks.running, flag=self.clocks.flag)
+        c = self.clocks
+        return ClockEvent(t=now, event="clock", left={s: float(round(ms)) for s, ms in c.left.items()},
+                          running=c.running, since=float(c.since), flag=c.flag)
 
     def line(self, now: float) -> str | None:
         """Every side's clock in one line, the running one marked ``>``, a fallen flag ``!``

@@ -361,7 +361,8 @@ class Controller:
             return self.flash(f"{flag[:1].upper()}{flag[1:]}: time is up")
         outcome = self.record.lose_on_time(flag)
         self.go(Over())
-        self.emit(ev.GameOver(t=now, event="game_over", winner=outcome.winner, result=outcome.result, sites=[]))
+        self.emit(ev.GameOver(t=now, event="game_over", winner=outcome.winner, result=outcome.result,
+                              sites=[]))
 
     def _tell_clocks(self) -> None:
         if (told := self.clock.told(self._now)) is not None:
@@ -433,7 +434,7 @@ class Controller:
         self.output.changed()
         away = self.opponent.side_in(self.state) if self.opponent else None
         told = self.clock.follow(phase.timed(self.state, away), len(self.moves),
-                                 phase.opponent_move() is not None, self._now)
+                                 phase.opponent_move() is not None, self._now, away)
         if told is not None:
             self.emit(told)
 

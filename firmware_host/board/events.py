@@ -151,13 +151,15 @@ class Display(TypedDict):
 
 
 class ClockEvent(TypedDict):
-    """The game clocks switched, were set back or a flag fell: each side's time ``left`` (ms),
-    the side whose clock runs now (None: nobody's), the side whose flag fell (None: none)."""
+    """The game clocks switched, were set back or a flag fell: each side's time ``left`` (ms)
+    as it stood ``since`` (ms), when the clock of ``running`` started (None: nobody's runs);
+    the side whose flag fell (None: none)."""
 
     t: float
     event: Literal["clock"]
     left: dict[str, float]
     running: str | None
+    since: float
     flag: str | None
 
 
