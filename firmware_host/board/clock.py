@@ -69,14 +69,15 @@ class Clock:
             return None
         at = min(max(self._at, clocks.since), now)
         if clocks.running is not None and (plies > self._plies or answered):
-            clocks = clocks.press(at)
-            self._keep(clocks, plies + answered)
+            pressed = clocks.press(at)
+            self._keep(pressed, plies + answered, clocks.running)
+            clocks = pressed
         self.clocks, self._plies = clocks.run(runs, now if runs is not None and runs == away else at), plies
         return self.told(now)
 
-    def _keep(self, clocks: Clocks, ply: int) -> None:
+    def _keep(self, clocks: Clocks, ply: int, mover: str) -> None:
         try:
-            self.storage.set_clocks(self._game_id, ply, clocks.readings())
+            self.storage.set_clocks(self._game_id, ply, clocks.readings(mover))
         except StorageError:
             pass  # the move itself was kept; its clocks are worth no stop
 

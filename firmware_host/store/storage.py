@@ -39,7 +39,7 @@ import shutil
 import sqlite3
 from collections import deque
 from contextlib import closing, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable
@@ -153,6 +153,9 @@ class StoredGame:
     #: (``firmware_host/board/record.py``): JSON.
     history: str | None = None
     moves: tuple[str, ...] = ()
+    #: The clocks' readings (JSON, ``firmware_host/store/timecontrol.py``) after each move, ply 1
+    #: first ("" where none was kept); empty for a game without a clock.
+    clocks: tuple[str, ...] = ()
     #: What is wrong with the stored row (a column of the wrong type), if anything.
     problem: str | None = None
 
@@ -574,9 +577,15 @@ class Storage:
             sql += " WHERE " + " AND ".join(where)
         try:
             rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
-            return [_record(row, self._moves(row[0])) for row in rows]
+            return [self._with_clocks(_record(row, self._moves(row[0]))) for row in rows]
         except sqlite3.Error as exc:
             raise StorageError(f"{self.path}: cannot read the games ({exc})") from None
+
+    def _with_clocks(self, record: StoredGame) -> StoredGame:
+        kept = self.clocks(record.id)
+        if not kept:
+            return record
+        return replace(record, clocks=tuple(kept.get(ply, "") for ply in range(1, len(record.moves) + 1)))
 
     def _moves(self, game_id: int) -> tuple:
         rows = self._db.execute(

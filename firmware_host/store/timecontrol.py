@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
-from typing import Literal, Mapping
+from typing import Literal, Mapping, Sequence
 
 #: Below this (ms) a clock is shown in tenths.
 TENTHS_BELOW = 10_000
@@ -153,8 +153,9 @@ class Clocks:
         """Every side's clock at the game's start."""
         return cls(control, {s: control.added(0) * 1000 for s in sides}, {s: 0 for s in sides})
 
-    def readings(self) -> str:
-        """The clocks as storage keeps them (none running): JSON.
+    def readings(self, mover: str | None = None) -> str:
+        """The clocks as storage keeps them (none running), with the side whose move they
+        follow: JSON.
 
         >>> c = Clocks.start(TimeControl.parse("300+3"), ("a", "b"))
         >>> c.readings()
@@ -162,7 +163,8 @@ class Clocks:
         >>> Clocks.read(c.control, c.readings()) == c
         True
         """
-        return json.dumps({"control": self.control.text, "left": dict(self.left), "moves": dict(self.moves)})
+        kept = {"control": self.control.text, "left": dict(self.left), "moves": dict(self.moves)}
+        return json.dumps({**kept, "mover": mover} if mover else kept)
 
     @classmethod
     def read(cls, control: TimeControl, readings: str) -> Clocks:
@@ -248,6 +250,23 @@ def clock_text(ms: float) -> str:
     seconds = int(-(-ms // 1000))  # whole seconds, up: a clock shows 0:00 only when out
     hours, rest = divmod(seconds, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def pgn_clocks(readings: Sequence[str]) -> tuple[str | None, list[str]]:
+    """From the readings kept after each move: the control (None: no clock) and each move's
+    ``%clk`` comment, the mover's time left ("" where none was kept).
+
+    >>> kept = Clocks.start(TimeControl.parse("300+3"), ("a", "b")).run("a", 0).press(5_000)
+    >>> pgn_clocks([kept.readings("a"), ""])
+    ('300+3', ['{[%clk 0:04:58]}', ''])
+    """
+    control, comments = None, []
+    for text in readings:
+        kept = json.loads(text) if text else {}
+        control = control or kept.get("control")
+        mover = kept.get("mover")
+        comments.append(f"{{[%clk {pgn_clock(kept['left'][mover])}]}}" if mover else "")
+    return control, comments
 
 
 def pgn_clock(ms: float) -> str:

@@ -5,7 +5,9 @@ game."""
 
 import json
 
+from engines.core.notation import read_record
 from firmware_host.board.game import Game
+from firmware_host.store.export import record_text
 from firmware_host.store.config import ClockConfig, Config
 from testbed.board_under_test import BoardUnderTest
 from testbed.streams import STREAMS, Stream, moves, of, run, said
@@ -153,3 +155,22 @@ def test_no_clock_section_no_clock_events():
     stream = Stream().wait(1000).place("A1*").settle()
     events = run(stream.text(), "antipalos", 3)
     assert not clocks(events) and moves(events) == ["A1*"]
+
+
+def test_the_export_has_the_time_control_and_each_move_s_clock():
+    board = BoardUnderTest(Game.of("antipalos", 3), config=clocked("60+2"))
+    try:
+        board.run(1000)
+        board.place("B2*")
+        board.settle()
+        board.run(10_000)
+        board.place("A1*")
+        board.settle()
+        (game,) = board.storage.games()
+        text = record_text(game)
+        assert '[TimeControl "60+2"]' in text
+        first, second = text.splitlines()[-1].removeprefix("1. ").split("; ")
+        assert first.startswith("B2* {[%clk 0:01:0") and second.startswith("A1* {[%clk 0:00:5")
+        assert read_record(text)[1] == ["B2*", "A1*"]  # read back as a record
+    finally:
+        board.close()
