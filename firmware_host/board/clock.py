@@ -20,7 +20,7 @@ import math
 
 from firmware_host.board.events import ClockEvent
 from firmware_host.store.storage import Storage, StorageError
-from firmware_host.store.timecontrol import TENTHS_BELOW, Clocks, TimeControl, clock_text
+from firmware_host.store.timecontrol import Clocks, TimeControl, clock_text
 
 #: The clocks are drawn again at most this often (ms): a few times a second.
 DRAW_MS = 250
@@ -121,11 +121,16 @@ class Clock:
         return True
 
     def shown(self, now: float) -> dict[str, object] | None:
-        """The clocks as the page shows them: each side's ms left and text, who runs, the flag."""
+        """The clocks as the page shows them (the published state's ``clock``), as the screen
+        last drew them: the control, each side's time as text, who runs, the flag (None: no
+        clock).
+
+        >>> Clock(TimeControl.parse("300+3"), False, Storage(":memory:")).shown(0) is None
+        True
+        """
         if self.clocks is None:
             return None
-        shown = self.clocks.shown(now)
-        return {"control": self.clocks.control.text, "running": self.clocks.running, "flag": self.clocks.flag,
-                "left": {s: round(max(0.0, ms)) for s, ms in shown.items()},
-                "text": {s: clock_text(ms) for s, ms in shown.items()},
-                "tenths": any(ms < TENTHS_BELOW for ms in shown.values())}
+        at = min(now, max(self._drawn_at, self.clocks.since))  # as last drawn: a few times a second
+        text = {s: clock_text(ms) for s, ms in self.clocks.shown(at).items()}
+        return {"control": self.clocks.control.text, "running": self.clocks.running,
+                "flag": self.clocks.flag, "text": text}
