@@ -62,7 +62,7 @@ OUTSIDE = frozenset({
     "command", "say", "notice", "set_connected", "rejudge", "message",  # commands, words
     "record", "game", "game_id", "state", "states", "moves", "boards", "expected", "to_act", "sync",
     "layout", "opponent", "storage", "hints", "idle", "brightness", "house_rules", "takebacks",
-    "clock",
+    "clock", "now",
 })
 
 

@@ -299,7 +299,8 @@ def test_the_published_state_has_the_clocks_as_the_screen_draws_them():
     flag; without a [clock] the key is None."""
     from firmware_host.store.config import ClockConfig
 
-    controller = open_controller(Config(clock=ClockConfig("60")), Storage(":memory:"), Game.of("antipalos", 3))
+    game = Game.of("antipalos", 3)
+    controller = open_controller(Config(clock=ClockConfig("60")), Storage(":memory:"), game)
     board = SimBoard(controller.layout.sensor_channels)
     hub = Hub()
     published = []
