@@ -442,7 +442,7 @@ class Awaiting(_Turning):
         return self.pending is None
 
     def timed(self, state: GameState[Any], away: str | None) -> str | None:
-        return away if self.pending is None else None
+        return away if self.pending is None and not self.in_doubt() else None  # once told
 
     def in_doubt(self) -> bool:
         return self.doubted is not None and self.doubted[0] > -math.inf

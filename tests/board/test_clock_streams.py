@@ -174,3 +174,14 @@ def test_the_export_has_the_time_control_and_each_move_s_clock():
         assert read_record(text)[1] == ["B2*", "A1*"]  # read back as a record
     finally:
         board.close()
+
+
+def test_each_player_of_a_cut_throat_game_has_a_clock_and_a_flag_leaves_the_game_on():
+    stream = Stream().wait(1000).place("A1*").settle().wait(2000).place("A3*").settle()
+    stream.wait(1000).place("C1*").settle().wait(10_000).settle()
+    events = run(stream.text(), "antipalos", 3, "cut-throat-3", config=clocked("10"))
+    ticks = clocks(events)
+    assert [t["running"] for t in ticks[:4]] == ["white", "black", "red", "white"]
+    assert ticks[3]["left"] == {"white": 10 * S - 1100, "black": 10 * S - 2600, "red": 10 * S - 1600}
+    assert ticks[-1]["flag"] == "white" and not of(events, "game_over")
+    assert said(events, "White: time is up") and said(events, "!0.0 7.4 8.4")
