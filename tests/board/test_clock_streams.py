@@ -8,7 +8,7 @@ import json
 from engines.core.notation import read_record
 from firmware_host.board.game import Game
 from firmware_host.store.export import record_text
-from firmware_host.store.config import ClockConfig, Config
+from firmware_host.store.config import ClockConfig, Config, load_config
 from testbed.board_under_test import BoardUnderTest
 from testbed.streams import STREAMS, Stream, moves, of, run, said
 
@@ -185,3 +185,15 @@ def test_each_player_of_a_cut_throat_game_has_a_clock_and_a_flag_leaves_the_game
     assert ticks[3]["left"] == {"white": 10 * S - 1100, "black": 10 * S - 2600, "red": 10 * S - 1600}
     assert ticks[-1]["flag"] == "white" and not of(events, "game_over")
     assert said(events, "White: time is up") and said(events, "!0.0 7.4 8.4")
+
+
+def test_the_config_md_example_plays_on_a_bronstein_clock(tmp_path):
+    """The [clock] block docs/config.md shows, loaded as the daemon loads it: 300+3 with a 2 s
+    Bronstein delay; a 1.1 s move gives back 1.1 s and gains 3 s."""
+    text = (STREAMS.parents[2] / "docs" / "config.md").read_text(encoding="utf-8")
+    block = next(b.split("```", 1)[0] for b in text.split("```toml\n")[1:] if b.startswith("[clock]"))
+    path = tmp_path / "config.toml"
+    path.write_text(block, encoding="utf-8")
+    config = load_config(str(path))
+    events = run(Stream().wait(1000).place("A1*").settle().text(), "antipalos", 3, config=config)
+    assert clocks(events)[-1]["left"] == {"white": 303 * S, "black": 300 * S}
