@@ -8,8 +8,8 @@ the flag. The clocks themselves are values (:mod:`firmware_host.store.timecontro
 >>> clock.begin(1, ("white", "black"), 0)
 >>> clock.mark(0); _ = clock.follow("white", 0, False, 0)
 >>> clock.mark(5000); told = clock.follow("black", 1, False, 5300)
->>> told["left"], told["running"], told["since"]  # pressed at the change, not at 5300
-({'white': 57000.0, 'black': 60000.0}, 'black', 5000.0)
+>>> told["left"], told["running"], told["elapsed"]  # pressed at the change, 300 ms before
+({'white': 57000.0, 'black': 60000.0}, 'black', 300.0)
 >>> clock.line(6300)
 '0:57 >0:59'
 """
@@ -98,7 +98,7 @@ class Clock:
             return None
         c = self.clocks
         return ClockEvent(t=now, event="clock", left={s: float(round(ms)) for s, ms in c.left.items()},
-                          running=c.running, since=float(c.since), flag=c.flag)
+                          running=c.running, elapsed=float(round(now - c.since)), flag=c.flag)
 
     def line(self, now: float) -> str | None:
         """Every side's clock in one line, the running one marked ``>``, a fallen flag ``!``

@@ -152,14 +152,15 @@ class Display(TypedDict):
 
 class ClockEvent(TypedDict):
     """The game clocks switched, were set back or a flag fell: each side's time ``left`` (ms)
-    as it stood ``since`` (ms), when the clock of ``running`` started (None: nobody's runs);
-    the side whose flag fell (None: none)."""
+    as it stood when they last switched, ``elapsed`` ms before ``t`` (the press: the sensor
+    change that completed a turn), when the clock of ``running`` started (None: nobody's
+    runs); the side whose flag fell (None: none)."""
 
     t: float
     event: Literal["clock"]
     left: dict[str, float]
     running: str | None
-    since: float
+    elapsed: float
     flag: str | None
 
 

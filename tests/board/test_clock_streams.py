@@ -23,6 +23,11 @@ def clocks(events) -> list[dict]:
     return [e for e in events if e["event"] == "clock"]
 
 
+def since(event: dict) -> float:
+    """When the clocks last switched: the press (ms)."""
+    return event["t"] - event["elapsed"]
+
+
 def changes(text: str) -> list[float]:
     """The times of a stream's sensor changes."""
     return [line["t"] for line in map(json.loads, text.splitlines()) if "site" in line]
@@ -34,13 +39,13 @@ def test_a_move_s_time_ends_at_its_last_sensor_change_not_when_it_was_recognised
     stream = Stream().wait(2000).place("A1*").settle().wait(3000).place("A3*").settle()
     events = run(stream.text(), "antipalos", 3, config=clocked("60+2"))
     start, white, black = clocks(events)
-    assert (start["running"], start["since"]) == ("white", 0)
+    assert (start["running"], since(start)) == ("white", 0)
     assert start["left"] == {"white": 60 * S, "black": 60 * S}
     move = next(e for e in events if e["event"] == "move")
     assert white["t"] == move["t"] > 2100  # told when recognised ...
-    assert (white["running"], white["since"]) == ("black", 2100)  # ... pressed at the change
+    assert (white["running"], since(white)) == ("black", 2100)  # ... pressed at the change
     assert white["left"] == {"white": 60 * S - 2100 + 2 * S, "black": 60 * S}
-    assert (black["running"], black["since"]) == ("white", 5700)
+    assert (black["running"], since(black)) == ("white", 5700)
     assert black["left"]["black"] == 60 * S - (5700 - 2100) + 2 * S
 
 
@@ -49,7 +54,7 @@ def test_flips_and_the_landing_tap_count_for_the_mover():
     token its pawn passed. Each clock stops at the last change of its side's whole turn."""
     text = (STREAMS / "antipode_natural.jsonl").read_text()
     events = run(text, "antipode", config=clocked("300"))
-    presses = [(e["running"], e["since"]) for e in clocks(events)]
+    presses = [(e["running"], since(e)) for e in clocks(events)]
     assert presses == [("blue", 0), ("red", 2200), ("blue", 6200)]
     assert changes(text)[-1] == 6200 and clocks(events)[-1]["left"] == {"blue": 300 * S - 2200,
                                                                          "red": 300 * S - 4000}
@@ -68,14 +73,14 @@ def test_the_computer_s_move_carried_out_counts_for_nobody():
         ticks = clocks(board.events)
         assert [t["running"] for t in ticks] == ["white", "black", None]
         computer = ticks[-1]["left"]["black"]  # from when it was told the move to its answer, +1 s
-        assert computer == 61 * S - (ticks[-1]["since"] - ticks[-2]["since"])
-        assert ticks[-2]["since"] > ticks[-3]["since"]  # told once the move was recognised
+        assert computer == 61 * S - (since(ticks[-1]) - since(ticks[-2]))
+        assert since(ticks[-2]) > since(ticks[-3])  # told once the move was recognised
         for site, kind in board.lit().items():
             (board.lift if kind == "remove" else board.place)(site)
         board.settle()
         last = clocks(board.events)[-1]
         assert last["running"] == "white" and last["left"]["black"] == computer  # nobody's time
-        assert last["since"] > ticks[-1]["since"] + 4000  # White's clock runs once it is carried out
+        assert since(last) > since(ticks[-1]) + 4000  # White's clock runs once it is carried out
         assert last["left"]["white"] == ticks[-1]["left"]["white"]
     finally:
         board.close()
@@ -115,7 +120,7 @@ def test_a_flag_ends_the_game_on_time():
     events = run(stream.text(), "antipalos", 3, config=clocked("5"))
     assert of(events, "game_over") == [{"winner": "white", "result": "time", "sites": []}]
     flag = next(e for e in clocks(events) if e["flag"])
-    assert flag["flag"] == "black" and flag["t"] >= flag["since"] + 5 * S
+    assert flag["flag"] == "black" and flag["t"] >= since(flag) + 5 * S
     assert said(events, "White wins: time") and said(events, "!0.0")
     assert events[-1]["position"]["winner"] is None  # the rules' position: nobody won on the board
     assert said(events, ">4.") and said(events, ">0.")  # the last 10 s in tenths
