@@ -6,6 +6,7 @@ game."""
 import json
 
 from engines.core.notation import read_record
+from firmware_host.board.clock import DRAW_MS
 from firmware_host.board.game import Game
 from firmware_host.store.export import record_text
 from firmware_host.store.config import ClockConfig, Config, load_config
@@ -124,6 +125,8 @@ def test_a_flag_ends_the_game_on_time():
     assert said(events, "White wins: time") and said(events, "!0.0")
     assert events[-1]["position"]["winner"] is None  # the rules' position: nobody won on the board
     assert said(events, ">4.") and said(events, ">0.")  # the last 10 s in tenths
+    drawn = [e["t"] for e in events if e["event"] == "display" and 2000 < e["t"] < flag["t"]]
+    assert len(drawn) > 4 and all(b - a >= DRAW_MS for a, b in zip(drawn, drawn[1:]))  # a few a second
 
 
 def test_a_flag_waits_for_a_move_whose_last_change_came_in_time():
