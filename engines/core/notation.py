@@ -15,6 +15,7 @@ import re
 _SEPARATORS = re.compile(r"[;\n]")
 _TAG = re.compile(r'^\s*\[(\w+)\s+"([^"]*)"\]\s*$')
 _NUMBER = re.compile(r"^\s*\d+\.(?!\d)\s*")
+_COMMENT = re.compile(r"\{[^}]*\}")
 
 
 def split_moves(text: str) -> list[str]:
@@ -24,8 +25,13 @@ def split_moves(text: str) -> list[str]:
 
 def read_record(text: str) -> tuple[dict[str, str], list[str]]:
     """A game record as ``reedboard export`` writes it: ``[Tag "value"]`` lines, then moves
-    separated by ';' or newlines, each line optionally numbered (``1. A1*; *D4``). Plain move
-    lists read the same way. Returns (tags, moves)."""
+    separated by ';' or newlines, each line optionally numbered (``1. A1*; *D4``), comments in
+    braces left out (``{[%clk 0:04:58]}``). Plain move lists read the same way. Returns (tags,
+    moves).
+
+    >>> read_record("1. A1* {[%clk 0:04:58]}; *D4 {[%clk 0:04:59]}")
+    ({}, ['A1*', '*D4'])
+    """
     tags: dict[str, str] = {}
     body = []
     for line in text.splitlines():
@@ -33,7 +39,7 @@ def read_record(text: str) -> tuple[dict[str, str], list[str]]:
         if tag:
             tags[tag[1]] = tag[2]
         else:
-            body.append(_NUMBER.sub("", line))
+            body.append(_COMMENT.sub("", _NUMBER.sub("", line)))
     return tags, split_moves("\n".join(body))
 
 

@@ -27,7 +27,8 @@ from firmware_host.actions.commands import (Again, Command, HouseRule, NewGame, 
 from firmware_host.board import doubt, events as ev, judge, recognise
 from firmware_host.board.events import Event
 from firmware_host.ui import menu as menus
-from firmware_host.store.config import ConfigError, Timing
+from firmware_host.store.config import ClockConfig, ConfigError, Timing
+from firmware_host.board.clock import Clock
 from firmware_host.board.game import Game, win_sites
 from firmware_host.board.hand import Hand
 from firmware_host.ui.kiosk import Idle
@@ -61,6 +62,7 @@ OUTSIDE = frozenset({
     "command", "say", "notice", "set_connected", "rejudge", "message",  # commands, words
     "record", "game", "game_id", "state", "states", "moves", "boards", "expected", "to_act", "sync",
     "layout", "opponent", "storage", "hints", "idle", "brightness", "house_rules", "takebacks",
+    "clock", "now",
 })
 
 
@@ -74,7 +76,8 @@ class Controller:
     ``match``: the match a resumed game belongs to (default: a new one when ``game.match``).
     ``idle``: kiosk mode's idle spells; ``house_rules``: the config's options by game, for the
     games the menu or the page start; ``opponent``: who plays the other side away from the
-    board, ``opponents`` makes one for a choice of players; ``hints`` on a long OK.
+    board, ``opponents`` makes one for a choice of players; ``hints`` on a long OK;
+    ``clock``: the config's ``[clock]`` (none: no clock).
     """
 
     def __init__(self, game: Game, layouts: Callable[[GameState[Any]], Layout], timing: Timing,
@@ -83,7 +86,7 @@ class Controller:
                  address: Callable[[], str] = lambda: "unknown", idle: Idle | None = None,
                  match: OngoingMatch | None = None, house_rules: dict[str, dict[str, Any]] | None = None,
                  opponent: Opponent | None = None, opponents: Opponents = lambda players: None,
-                 hints: Hints | None = None) -> None:
+                 hints: Hints | None = None, clock: ClockConfig | None = None) -> None:
         self.settings = Settings(storage, layouts, timing, takebacks, brightness,
                                  {} if house_rules is None else house_rules, menu, address, idle, opponents,
                                  hints)
@@ -92,6 +95,8 @@ class Controller:
         self.notes = Notices()  # the message line (a daemon's, a refused save's), flashes, notices
         self.output = Output(self.notes.pager)
         self._now = 0.0
+        clock = clock or ClockConfig()
+        self.clock = Clock(clock.time_control(), clock.casual, storage)
         match = match or game.new_match()
         if resume is None:
             record = GameRecord.begin(storage, game, match, self._who(game.new()))
@@ -105,6 +110,7 @@ class Controller:
 
     def _begin(self, record: GameRecord, phase: Phase) -> None:
         self.model = Model(record, phase)
+        self.clock.begin(record.game_id, record.state.sides, len(record.moves))
         self.sensing.regame(self.settings.layouts(record.state))
         if self.settings.menu:  # the menu's "New game" means this game from now on
             game = record.game
@@ -186,7 +192,8 @@ class Controller:
         return Snapshot(self.phase, self.record.standing(), self.board, self.sync, self.targets, movers,
                         self.hinted, self.notes.message, self.notes.flashed, self.notes.notice,
                         self.menu if self.menu and self.menu.is_open else None, self.idle,
-                        self.sensing.connected, self.opponent.note if self.opponent else None, self._now)
+                        self.sensing.connected, self.opponent.note if self.opponent else None, self._now,
+                        self.clock.line(self._now))
 
     def quiet(self, now: float) -> bool:
         """True when the board has settled at ``now`` (no hand over it): a good moment to stop."""
@@ -288,16 +295,20 @@ class Controller:
         only by :meth:`screen_step`: the daemon sends the LED frame first."""
         self._now = now
         fresh, change = self.sensing.feed(now, scan)
+        self.clock.mark(self.sensing.debouncer.changed_at)  # a turn ends at its last change
         if fresh:
             judge.changed(self)
         elif change.closed or change.opened:
             self._wake()
             self._on_change(self.sensing.sites(change.opened), self.sensing.sites(change.closed))
         for press in buttons:
+            self.clock.mark(now)
             if not self._wake():  # a press that wakes the board does nothing else
                 self._on_button(press)
         if change.settled:
+            self.clock.mark(self.sensing.debouncer.changed_at)
             self._on_settle()
+        self.clock.mark(now)
         self._tick(now)
         self.output.flush(self.snapshot, self.layout, self.settings.brightness, screen)
         return self.output.take()
@@ -316,6 +327,7 @@ class Controller:
         back long enough to be a takeback, the opponent's and the hints' answers."""
         if self.settings.idle:
             self._idle_tick()
+        self._time(now)
         if self.notes.tick(now):
             self.output.changed()
         for _ in range(3):  # a hold, a doubt, a token off: each at most once
@@ -336,6 +348,25 @@ class Controller:
                     self.rejudge()  # the answer the board waits for came
         if self.settings.hints and (hint := self.settings.hints.poll(self.seen())):
             self._hint(hint)
+
+    def _time(self, now: float) -> None:
+        """The clocks drawn again (a few times a second), a flag fallen."""
+        if self.clock.redraw(now):
+            self.output.changed()
+        flag = self.clock.flag_due(now, self.quiet(now), self.sensing.debouncer.changed_at)
+        if flag is None:
+            return
+        self._tell_clocks()
+        if self.clock.casual or len(self.state.sides) > 2:  # a cut-throat game has no loser alone
+            return self.flash(f"{flag[:1].upper()}{flag[1:]}: time is up")
+        outcome = self.record.lose_on_time(flag)
+        self.go(Over())
+        self.emit(ev.GameOver(t=now, event="game_over", winner=outcome.winner, result=outcome.result,
+                              sites=[]))
+
+    def _tell_clocks(self) -> None:
+        if (told := self.clock.told(self._now)) is not None:
+            self.emit(told)
 
     # -------------------------------------------------- debounced sensor changes
     def _on_change(self, lifted: frozenset[str], placed: frozenset[str]) -> None:
@@ -402,6 +433,11 @@ class Controller:
         a takeback's undoing, is kept with the game: a restart still asks for it)."""
         self.model.go(phase)
         self.output.changed()
+        away = self.opponent.side_in(self.state) if self.opponent else None
+        told = self.clock.follow(phase.timed(self.state, away), len(self.moves),
+                                 phase.opponent_move() is not None, self._now, away)
+        if told is not None:
+            self.emit(told)
 
     def in_sync(self) -> None:
         if self.sync:
@@ -527,6 +563,8 @@ class Controller:
         stands (one motion: the piece moved on) when nothing unseen is to be undone."""
         over = self.phase.over
         undone = self.record.take_back(keep)
+        self.clock.begin(self.game_id, self.state.sides, keep)  # as they stood at that position
+        self._tell_clocks()
         self.targets = frozenset()
         self.model.forget()
         for text in undone:

@@ -87,6 +87,11 @@ class Debouncer:
         self._activity = 0.0
         self._settled = False
 
+    @property
+    def changed_at(self) -> float:
+        """When (ms) a reading last changed (the scan that began the quiet spell under way)."""
+        return self._activity
+
     def quiet(self, now: float) -> bool:
         """True when the board is settled at ``now``."""
         return (

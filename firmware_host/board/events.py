@@ -150,5 +150,19 @@ class Display(TypedDict):
     lines: list[str]
 
 
+class ClockEvent(TypedDict):
+    """The game clocks switched, were set back or a flag fell: each side's time ``left`` (ms)
+    as it stood when they last switched, ``elapsed`` ms before ``t`` (the press: the sensor
+    change that completed a turn), when the clock of ``running`` started (None: nobody's
+    runs); the side whose flag fell (None: none)."""
+
+    t: float
+    event: Literal["clock"]
+    left: dict[str, float]
+    running: str | None
+    elapsed: float
+    flag: str | None
+
+
 Event = (InSync | OutOfSync | Refused | Targets | Guide | Moved | Corrected | TookBack | GameOver
-         | MatchScore | NewGame | Expect | Hint | Signal | Display)
+         | MatchScore | NewGame | Expect | Hint | Signal | Display | ClockEvent)

@@ -80,6 +80,12 @@ class _Phase:
         """The turn whose steps the sensors cannot see are left (kept with the game)."""
         return None
 
+    def timed(self, state: GameState[Any], away: str | None) -> str | None:
+        """Whose clock runs (None: nobody's): the side whose turn it is, its steps included;
+        ``away``: the side of the opponent away from the board, whose clock runs while it
+        chooses (carrying its move out is nobody's time)."""
+        return None
+
     def opponent_move(self) -> Pending | None:
         """The opponent's move the players are to carry out, if any."""
         return None
@@ -282,6 +288,9 @@ class Moving(_Turning):
 
     players_to_move: ClassVar[bool] = True
 
+    def timed(self, state: GameState[Any], away: str | None) -> str | None:
+        return state.to_move
+
     def move_shown(self, state: GameState[Any], board: Board) -> bool:
         return recognise.complete(state, board)
 
@@ -302,6 +311,9 @@ class Choosing(_Phase):
     choice: TurnChoice
     late: frozenset[str] = frozenset()
     held: float | None = None
+
+    def timed(self, state: GameState[Any], away: str | None) -> str | None:
+        return state.to_move
 
     def held_since(self) -> float | None:
         return self.held
@@ -351,6 +363,9 @@ class Following(_Phase):
 
     def expected(self, position: Board) -> Board:
         return self.turn.board()
+
+    def timed(self, state: GameState[Any], away: str | None) -> str | None:
+        return None if self.turn.side == away else self.turn.side
 
     def acting(self, state: GameState[Any]) -> str | None:
         return self.turn.side
@@ -425,6 +440,9 @@ class Awaiting(_Turning):
 
     def awaits_answer(self) -> bool:
         return self.pending is None
+
+    def timed(self, state: GameState[Any], away: str | None) -> str | None:
+        return away if self.pending is None and not self.in_doubt() else None  # once told
 
     def in_doubt(self) -> bool:
         return self.doubted is not None and self.doubted[0] > -math.inf

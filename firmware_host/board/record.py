@@ -30,7 +30,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence, cast
 
-from engines.core import FollowUp, GameState, Outcome
+from engines.core import FollowUp, GameState, Outcome, Result
 from engines.core.options import write_options
 from firmware_host.board.game import Game, result_lines, result_text
 from firmware_host.board.matchplay import OngoingMatch
@@ -53,6 +53,8 @@ class Standing:
     score: str | None
     order: Mapping[str, int]
     boards: tuple[frozenset[str], ...] = ()
+    #: The game was lost on time (the whole board is lit as its end).
+    on_time: bool = False
 
     def sorted(self, sites: Iterable[str]) -> list[str]:
         """Sites in the engine's order."""
@@ -81,6 +83,8 @@ class GameRecord:
         self.undo: tuple[FollowUp, ...] = ()
         self.undo_by: str | None = None
         self.over = False
+        #: How a flag ended the game (None: the position itself, or not ended).
+        self.flagged: Outcome | None = None
         self._order = {s.label: i for i, s in enumerate(start.sites())}
         if match and match.first_id is None:
             match.first_id = game_id  # this game begins the match
@@ -92,9 +96,9 @@ class GameRecord:
     def standing(self) -> Standing:
         """The game as it stands now, as a value."""
         state = self.state
-        result, score = result_lines(state.outcome(), self.match)
+        result, score = result_lines(self.flagged or state.outcome(), self.match)
         return Standing(self.game, state, self.board, tuple(self.moves), result, score, self._order,
-                        tuple(self.boards))
+                        tuple(self.boards), self.flagged is not None)
 
     @classmethod
     def begin(cls, storage: Storage, game: Game, match: OngoingMatch | None = None,
@@ -188,8 +192,9 @@ class GameRecord:
         undone = self.moves[keep:]
         if self.over and undone:
             self.over = False
-            if self.match:
+            if self.match and self.flagged is None:
                 self.match.unrecord()
+        self.flagged = None
         self._pop(keep)
         return list(reversed(undone))
 
@@ -200,6 +205,14 @@ class GameRecord:
         self.storage.finish(self.game_id, result_text(outcome), outcome.winner)
         if self.match:
             self.match.record(self.state)
+
+    def lose_on_time(self, side: str) -> Outcome:
+        """``side``'s flag fell in a game of two: it is over, the other side won on "time"
+        (stored; a match is not scored by a flag)."""
+        winner = next(s for s in self.state.sides if s != side)
+        self.flagged, self.over = Outcome(winner, Result.TIME), True
+        self.storage.finish(self.game_id, result_text(self.flagged), winner)
+        return self.flagged
 
     def abandon(self) -> None:
         """The game stops unfinished (a new game begins instead)."""

@@ -75,6 +75,8 @@ class Snapshot:
     connected: bool
     note: str | None
     now: float
+    #: The game clocks in one line (None: no clock).
+    clock: str | None = None
 
     @property
     def expected(self) -> frozenset[str]:
@@ -86,7 +88,7 @@ def lights(snap: Snapshot) -> dict[str, LightKind]:
     phase, record = snap.phase, snap.record
     lit: dict[str, LightKind] = {}
     if phase.over:
-        lit.update(dict.fromkeys(win_sites(record.state), "win"))
+        lit.update(dict.fromkeys(record.board if record.on_time else win_sites(record.state), "win"))
     else:
         lit.update(dict.fromkeys(record.state.markers(), "marker"))
     lit.update(dict.fromkeys(snap.hinted, "hint"))
@@ -140,6 +142,7 @@ def build_screen(snap: Snapshot) -> Screen:
         result=result,
         match_score=score,
         news=snap.flash,
+        clock=snap.clock,
     )
 
 

@@ -17,6 +17,7 @@ from engines.core import OptionError
 from engines.core.contract import Site
 from firmware_host.actions.commands import SEATS, seat
 from firmware_host.store.layout import layout_for, read_layout
+from firmware_host.store.timecontrol import ControlError, TimeControl
 from firmware_host.store.tomlfile import ConfigError, describe, read_small_file, read_toml
 from hardware.pins import gpio_pins
 
@@ -182,6 +183,21 @@ class CafeConfig:
     timezone: str | None = option(None)
 
 
+@dataclass(frozen=True)
+class ClockConfig:
+    """The game clocks (docs/config.md): ``control`` in PGN's TimeControl notation ("300+3",
+    "40/5400+30:1800+30", "*60"; None or "-": no clock), ``delay`` ("bronstein:5",
+    "simple:5"), ``casual``: a game goes on after a flag falls (the flag shown)."""
+
+    control: str | None = option(None)
+    delay: str = option("")
+    casual: bool = option(False)
+
+    def time_control(self) -> TimeControl | None:
+        """The control these name (None: no clock); ControlError when it does not read."""
+        return None if self.control is None else TimeControl.parse(self.control, self.delay)
+
+
 #: The kinds of opponent.
 OPPONENT_KINDS = ("none", "computer", "remote")
 
@@ -231,6 +247,7 @@ class Config:
     opponent: OpponentConfig = field(default_factory=OpponentConfig)
     archive: ArchiveConfig = field(default_factory=ArchiveConfig)
     cafe: CafeConfig = field(default_factory=CafeConfig)
+    clock: ClockConfig = field(default_factory=ClockConfig)
     #: The file this came from (None: built-in defaults).
     source: str | None = field(default=None, compare=False)
 
@@ -448,6 +465,11 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
         raise ConfigError(f"{path}: [archive] url must be postgresql://... or sqlite:///path "
                           f"(got {describe(url[:40])})")
     _check_zone(path, config.cafe.timezone)
+    try:
+        config.clock.time_control()
+    except ControlError as e:
+        key = "delay" if config.clock.delay and str(e).startswith(repr(config.clock.delay)) else "control"
+        raise ConfigError(f"{path}: [clock] {key}: {e}") from None
     sites = _game_sites(path, config)
     _check_opponent(path, config)
     if config.layout is not None and learning:

@@ -15,6 +15,7 @@ from engines.core import GameState, IllegalMove, OptionError
 from engines.core.options import read_options
 from firmware_host.store.records import has_views, notation_from
 from firmware_host.store.storage import StoredGame
+from firmware_host.store.timecontrol import pgn_clocks
 
 
 def record_text(record: StoredGame, view: str | None = None) -> str:
@@ -33,7 +34,9 @@ def record_text(record: StoredGame, view: str | None = None) -> str:
         view = view or record.first or state.to_move
     elif view is not None:
         note, view = f"{record.game} names moves one way only: --view does not apply", None
-    names = [_name(state, text, view) for text in record.moves]
+    control, clocks = pgn_clocks(record.clocks)
+    names = [" ".join(filter(None, (_name(state, text, view), clock)))
+             for text, clock in zip(record.moves, clocks + [""] * len(record.moves))]
     several = len(game_info(record.game).variants) > 1
     tags: list[tuple[str, Any]] = [
         ("Game", record.game),
@@ -46,6 +49,7 @@ def record_text(record: StoredGame, view: str | None = None) -> str:
         ("First", record.first),
         ("Options", record.options),
         ("Opponent", record.opponent),
+        ("TimeControl", control),
         ("Match", record.match_of),
         ("MatchTarget", record.match_target),
         ("View", view),

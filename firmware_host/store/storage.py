@@ -38,7 +38,7 @@ import os
 import sqlite3
 from collections import deque
 from contextlib import closing, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable
@@ -69,6 +69,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("ALTER TABLE games ADD COLUMN opponent TEXT",),
     # 8: takebacks and corrections as board-to-board play keeps them
     ("ALTER TABLE games ADD COLUMN history TEXT",),
+    # 9: the clocks as they stood after each move (JSON: the control, each side's ms left, moves)
+    ("CREATE TABLE clocks (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+     " ply INTEGER NOT NULL, readings TEXT NOT NULL, PRIMARY KEY (game_id, ply))",),
 )
 #: The version this code writes and reads.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -149,6 +152,9 @@ class StoredGame:
     #: (``firmware_host/board/record.py``): JSON.
     history: str | None = None
     moves: tuple[str, ...] = ()
+    #: The clocks' readings (JSON, ``firmware_host/store/timecontrol.py``) after each move, ply 1
+    #: first ("" where none was kept); empty for a game without a clock.
+    clocks: tuple[str, ...] = ()
     #: What is wrong with the stored row (a column of the wrong type), if anything.
     problem: str | None = None
 
@@ -475,10 +481,24 @@ class Storage:
         the game's, as it stands after it)."""
         self._write(
             ("DELETE FROM moves WHERE game_id = ? AND ply > ?", (GameId(game_id), plies)),
+            ("DELETE FROM clocks WHERE game_id = ? AND ply > ?", (GameId(game_id), plies)),
             ("UPDATE games SET finished = NULL, result = NULL, winner = NULL WHERE id = ?",
              (GameId(game_id),)),
             *self._history(game_id, history),
         )
+
+    def set_clocks(self, game_id: int, ply: int, readings: str) -> None:
+        """The clocks' ``readings`` (JSON) as they stood after move ``ply`` (0: the start)."""
+        self._write(("INSERT OR REPLACE INTO clocks (game_id, ply, readings) VALUES (?, ?, ?)",
+                     (GameId(game_id), ply, readings)))
+
+    def clocks(self, game_id: int) -> dict[int, str]:
+        """The clocks' readings kept after each move of game ``game_id``, by ply."""
+        try:
+            rows = self._db.execute("SELECT ply, readings FROM clocks WHERE game_id = ?", (game_id,))
+            return {ply: readings for ply, readings in rows}
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: cannot read the clocks ({exc})") from None
 
     def set_history(self, game_id: int, history: str) -> None:
         """The game's history (its takebacks and corrections, its token) is now ``history``."""
@@ -558,9 +578,15 @@ class Storage:
             sql += " WHERE " + " AND ".join(where)
         try:
             rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
-            return [_record(row, self._moves(row[0])) for row in rows]
+            return [self._with_clocks(_record(row, self._moves(row[0]))) for row in rows]
         except sqlite3.Error as exc:
             raise StorageError(f"{self.path}: cannot read the games ({exc})") from None
+
+    def _with_clocks(self, record: StoredGame) -> StoredGame:
+        kept = self.clocks(record.id)
+        if not kept:
+            return record
+        return replace(record, clocks=tuple(kept.get(ply, "") for ply in range(1, len(record.moves) + 1)))
 
     def _moves(self, game_id: int) -> tuple:
         rows = self._db.execute(

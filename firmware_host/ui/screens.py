@@ -558,13 +558,20 @@ def status_screen(
     result: str | None,
     match_score: str | None = None,
     news: str | None = None,
+    clock: str | None = None,
 ) -> Screen:
     """The screen during a game. The main line is the result once there is one, else who is to
     move (with the side's colour where it differs from its name). Below it, most urgent first:
     the error (and the title bar lights up), the instruction, the news (what just happened:
     "Took back b1:a1", "Flip of a1 counted"), the phase with the game's own status lines, the
     match score (once there is a result, the score comes before the instruction: it is the news
-    then). The error and the instruction are on every page of a long screen."""
+    then). The error and the instruction are on every page of a long screen. The game
+    ``clock`` line, when there is one, comes first, in the large type, on every page.
+
+    >>> status_screen("Antipalos", None, "white", None, None, (), None, None, None,
+    ...               clock=">4:58 5:00").lines
+    ('>4:58 5:00', 'White to move')
+    """
     title = " · ".join(filter(None, (game_title, variant)))
     main = result or (_to_move(to_move, side_colour) if to_move else "Game over")
     status = list(status_lines)
@@ -576,6 +583,8 @@ def status_screen(
     keep = 1 + sum(1 for line in (error, instruction) if line)
     if result:
         keep = 1 + sum(1 for line in (match, instruction) if line)
+    if clock:
+        lines, keep = [clock, *lines], keep + 1
     return Screen(title, tuple(lines), invert_title=bool(error), large=True, keep=keep)
 
 

@@ -78,7 +78,7 @@ def test_docs_name_every_key_with_its_default():
     sections = {"timing": config_module.Timing, "kiosk": config_module.Kiosk,
                 "web": config_module.Web, "mqtt": config_module.Mqtt,
                 "opponent": config_module.OpponentConfig, "archive": config_module.ArchiveConfig,
-                "cafe": config_module.CafeConfig}
+                "cafe": config_module.CafeConfig, "clock": config_module.ClockConfig}
     tables = set(sections) | set(config_module.BACKEND_TABLES) | {"source"}
     for name in tables - {"source"}:
         assert f"## [{name}]" in text or f"[{name}]," in text or f"[{name}]\n" in text, name
@@ -180,11 +180,23 @@ def test_hardware_options_leave_out_what_the_daemon_uses(tmp_path):
         ("[opponent]\nlevel = 6\n", "[opponent] level must be between 1 and 5 (got 6)"),
         ('[opponent]\nside = "purple"\n', f'[opponent] side must be "first", "second" or a side of {GAME}: '),
         ("[opponent]\nside = 2\n", "[opponent] side must be a non-empty string (got 2)"),
+        ('[clock]\ncontrol = "5 minutes"\n', "[clock] control: '5 minutes' is no time control: e.g. 300+3"),
+        ('[clock]\ncontrol = "300"\ndelay = "fischer:2"\n', "[clock] delay: 'fischer:2' is no delay"),
+        ("[clock]\ncasual = 1\n", "[clock] casual must be true or false (got 1)"),
     ],
 )
 def test_mistakes_are_one_line_naming_file_and_key(tmp_path, text, expected):
     path = write(tmp_path, f'game = "{GAME}"\n' + text)
     assert expected in error_of(path)
+
+
+def test_no_clock_section_is_no_clock_and_a_control_reads_as_pgn(tmp_path):
+    assert config_of(tmp_path, "").clock.time_control() is None
+    clock = config_of(tmp_path, '[clock]\ncontrol = "40/5400+30:1800+30"\ndelay = "bronstein:5"\n'
+                                "casual = true\n").clock
+    control = clock.time_control()
+    assert control is not None and control.text == "40/5400+30:1800+30" and clock.casual
+    assert [(s.moves, s.seconds, s.increment) for s in control.stages] == [(40, 5400, 30), (None, 1800, 30)]
 
 
 def test_the_computer_opponent(tmp_path):

@@ -97,6 +97,8 @@ def test_a_file_from_each_release_opens_with_its_games_and_the_schema_current(tm
     new = storage.start("phalanx", None, None, first="white", options="quiet-plies=50",
                         opponent="computer black, level 2")
     storage.add_move(new, 1, "a1se-a4sw")
+    readings = '{"control": "60", "left": {"white": 59000.0}, "moves": {"white": 1}}'
+    storage.set_clocks(new, 1, readings)  # version 9: the clocks after each move
     storage.close()
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
@@ -108,6 +110,7 @@ def test_a_file_from_each_release_opens_with_its_games_and_the_schema_current(tm
     assert [g.moves for g in again.games()] == [("A1*", "*B2", "C3*"), ("a3-b3", "f4-e4"),
                                                 ("a1se-a4sw",)]
     assert again.games(new)[0].opponent == "computer black, level 2"
+    assert again.games(new)[0].clocks == (readings,) and again.games(1)[0].clocks == ()
 
 
 @pytest.mark.parametrize("release", ["684e936", "53c8503"])

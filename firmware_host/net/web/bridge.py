@@ -385,6 +385,7 @@ class WebBoard:
             self._put(update, "status", _status(controller))
             self._put(update, "history", self._history.of(controller.record))
             self._put(update, "losses", story.losses(controller.states[0], controller.state))
+        self._put(update, "clock", controller.clock.shown(controller.now))  # sent as its text changes
         self._put(update, "settings", _settings(controller))
         self._put(update, "noise", self.board.noise is not None)
         if events:

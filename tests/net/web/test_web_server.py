@@ -292,3 +292,28 @@ def test_a_new_game_leaves_nothing_of_the_last_games_sides_to_a_page():
     assert state["game"]["sides"] == ["white", "black"] and state["losses"] is None
     said = json.dumps({k: v for k, v in state.items() if k not in ("oled", "events")}).lower()
     assert '"red"' not in said and '"blue"' not in said and "red to" not in said
+
+
+def test_the_published_state_has_the_clocks_as_the_screen_draws_them():
+    """With [clock] control = "60": the page gets each side's time, the running one and the
+    flag; without a [clock] the key is None."""
+    from firmware_host.store.config import ClockConfig
+
+    game = Game.of("antipalos", 3)
+    controller = open_controller(Config(clock=ClockConfig("60")), Storage(":memory:"), game)
+    board = SimBoard(controller.layout.sensor_channels)
+    hub = Hub()
+    published = []
+    hub.listen(published.append)
+    bridge = WebBoard(board, hub, gap_ms=60)
+    for tick in range(300):  # 3 s, White to move
+        now = tick * 10.0
+        bridge.sync(now, controller, controller.step(now, board.scan(), board.buttons.events()))
+    clock = hub.current()["clock"]
+    assert clock == {"control": "60", "running": "white", "flag": None,
+                     "text": {"white": "0:58", "black": "1:00"}}
+    sent = [u["clock"]["text"]["white"] for u in published if u.get("clock")]
+    assert sent == ["1:00", "0:59", "0:58"]  # sent as the text changes, not every scan
+    plain = open_controller(Config(), Storage(":memory:"), Game.of("antipalos", 3))
+    WebBoard(SimBoard(plain.layout.sensor_channels), other := Hub(), gap_ms=60).sync(0.0, plain, [])
+    assert other.current()["clock"] is None

@@ -141,6 +141,7 @@ function update(u) {
   if (u.leds || u.lights) showLights();
   if (u.oled) $("oled").src = "data:image/png;base64," + u.oled;
   if (u.status) showStatus(u.status);
+  if ("clock" in u) showClocks(u.clock);
   if (u.history) showHistory(u.history);
   if ("losses" in u) showLosses(u.losses);
   if (u.settings) showSettings(u.settings);
@@ -186,6 +187,22 @@ function showStatus(status) {
   document.body.dataset.over = status.result ? "yes" : "no";
   $("takeback").disabled = !status.moves;
   showFirstHint();
+}
+
+// The game clocks ([clock] in the config): each side's time, the running one marked (▶), a
+// fallen flag (⚑); none without a clock.
+function showClocks(clock) {
+  const clocks = $("clocks");
+  clocks.hidden = !clock;
+  clocks.replaceChildren(...Object.entries(clock ? clock.text : {}).map(([side, text]) => {
+    const one = document.createElement("span");
+    one.className = "clock";
+    one.dataset.side = side;
+    one.classList.toggle("running", side === clock.running);
+    const mark = side === clock.flag ? "⚑ " : side === clock.running ? "▶ " : "";
+    one.textContent = `${mark}${capital(side)} ${text}`;
+    return one;
+  }));
 }
 
 // A first word for a newcomer on the simulated board, until the game's first move: what a

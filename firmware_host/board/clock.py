@@ -1,0 +1,136 @@
+"""The game clocks at the board (:class:`Clock`), a part of the controller: whose clock runs as
+the game goes from phase to phase, pressed at the sensor change that completed a turn (not when
+it was recognised), kept with each move, set back by a takeback, resumed after a restart, and
+the flag. The clocks themselves are values (:mod:`firmware_host.store.timecontrol`).
+
+>>> from firmware_host.store.storage import Storage
+>>> clock = Clock(TimeControl.parse("60+2"), False, Storage(":memory:"))
+>>> clock.begin(1, ("white", "black"), 0)
+>>> clock.mark(0); _ = clock.follow("white", 0, False, 0)
+>>> clock.mark(5000); told = clock.follow("black", 1, False, 5300)
+>>> told["left"], told["running"], told["elapsed"]  # pressed at the change, 300 ms before
+({'white': 57000.0, 'black': 60000.0}, 'black', 300.0)
+>>> clock.line(6300)
+'0:57 >0:59'
+"""
+
+from __future__ import annotations
+
+import math
+
+from firmware_host.board.events import ClockEvent
+from firmware_host.store.storage import Storage, StorageError
+from firmware_host.store.timecontrol import Clocks, TimeControl, clock_text
+
+#: The clocks are drawn again at most this often (ms): a few times a second.
+DRAW_MS = 250
+
+
+class Clock:
+    """``control``: the time control (None: no clock; then nothing here does anything);
+    ``casual``: a game goes on after a flag; ``storage`` keeps the readings after each move."""
+
+    def __init__(self, control: TimeControl | None, casual: bool, storage: Storage) -> None:
+        self.control, self.casual, self.storage = control, casual, storage
+        self.clocks: Clocks | None = None
+        self._game_id, self._plies, self._at = 0, 0, 0.0
+        self._drawn, self._drawn_at = "", -math.inf
+
+    def begin(self, game_id: int, sides: tuple[str, ...], plies: int) -> None:
+        """Game ``game_id`` at ``plies`` moves (a new game, a resumed or taken back one): its
+        clocks as kept after that move, none running (the start's when none were kept)."""
+        if self.control is None:
+            return
+        self._game_id, self._plies = game_id, plies
+        kept = self._kept() if plies else {}
+        ply = max((p for p in kept if p <= plies), default=None)
+        self.clocks = Clocks.read(self.control, kept[ply]) if ply is not None \
+            else Clocks.start(self.control, sides)
+
+    def _kept(self) -> dict[int, str]:
+        try:
+            return self.storage.clocks(self._game_id)
+        except StorageError:
+            return {}
+
+    def mark(self, at: float) -> None:
+        """A switch from now on is charged at ``at``: the time of the sensor change being
+        judged, or of the press or the step under way."""
+        self._at = at
+
+    def follow(self, runs: str | None, plies: int, answered: bool, now: float,
+               away: str | None = None) -> ClockEvent | None:
+        """The game now runs ``runs``'s clock (None: nobody's) at ``plies`` moves; ``answered``:
+        the opponent away from the board (``away``, whose clock starts when it is told, not at
+        the change) chose its move. A side whose clock stops with a move made (or chosen) has
+        its move pressed (its increment, the readings kept); the event."""
+        clocks = self.clocks
+        if clocks is None or runs == clocks.running:
+            return None
+        at = min(max(self._at, clocks.since), now)
+        if clocks.running is not None and (plies > self._plies or answered):
+            pressed = clocks.press(at)
+            self._keep(pressed, plies + answered, clocks.running)
+            clocks = pressed
+        self.clocks, self._plies = clocks.run(runs, now if runs is not None and runs == away else at), plies
+        return self.told(now)
+
+    def _keep(self, clocks: Clocks, ply: int, mover: str) -> None:
+        try:
+            self.storage.set_clocks(self._game_id, ply, clocks.readings(mover))
+        except StorageError:
+            pass  # the move itself was kept; its clocks are worth no stop
+
+    def flag_due(self, now: float, quiet: bool, changed_at: float) -> str | None:
+        """The side whose flag falls at ``now``: its time is out, and no sensor change from
+        before then may still complete its turn (the board is quiet, or changed since)."""
+        clocks = self.clocks
+        out = clocks.out() if clocks is not None and clocks.flag is None else None
+        if clocks is None or clocks.running is None or out is None or now < out \
+                or (not quiet and changed_at < out):
+            return None
+        self.clocks = clocks.flagged(clocks.running)
+        return clocks.running
+
+    def told(self, now: float) -> ClockEvent | None:
+        """The clocks as an event (None: no clock)."""
+        if self.clocks is None:
+            return None
+        c = self.clocks
+        return ClockEvent(t=now, event="clock", left={s: float(round(ms)) for s, ms in c.left.items()},
+                          running=c.running, elapsed=float(round(now - c.since)), flag=c.flag)
+
+    def line(self, now: float) -> str | None:
+        """Every side's clock in one line, the running one marked ``>``, a fallen flag ``!``
+        (None: no clock)."""
+        if self.clocks is None:
+            return None
+        marks = {self.clocks.running: ">", self.clocks.flag: "!"}
+        return " ".join(f"{marks.get(side, '')}{clock_text(ms)}"
+                        for side, ms in self.clocks.shown(now).items())
+
+    def redraw(self, now: float) -> bool:
+        """True when what the clocks show has changed, at most every :data:`DRAW_MS` (in the
+        last 10 s the tenths change faster than the screen is drawn)."""
+        if self.clocks is None or self.clocks.running is None or now - self._drawn_at < DRAW_MS:
+            return False
+        line = self.line(now) or ""
+        if line == self._drawn:
+            return False
+        self._drawn, self._drawn_at = line, now
+        return True
+
+    def shown(self, now: float) -> dict[str, object] | None:
+        """The clocks as the page shows them (the published state's ``clock``), as the screen
+        last drew them: the control, each side's time as text, who runs, the flag (None: no
+        clock).
+
+        >>> Clock(TimeControl.parse("300+3"), False, Storage(":memory:")).shown(0) is None
+        True
+        """
+        if self.clocks is None:
+            return None
+        at = min(now, max(self._drawn_at, self.clocks.since))  # as last drawn: a few times a second
+        text = {s: clock_text(ms) for s, ms in self.clocks.shown(at).items()}
+        return {"control": self.clocks.control.text, "running": self.clocks.running,
+                "flag": self.clocks.flag, "text": text}

@@ -1,0 +1,207 @@
+"""Game clocks on replayed sensor streams, with the times in them: the board presses the clock at
+the sensor change that completed a turn, flips count for the mover, a computer's move carried
+out counts for nobody, a takeback and a restart leave the clocks as they stood, a flag ends the
+game."""
+
+import json
+
+from engines.core.notation import read_record
+from firmware_host.board.clock import DRAW_MS
+from firmware_host.board.game import Game
+from firmware_host.store.export import record_text
+from firmware_host.store.config import ClockConfig, Config, load_config
+from testbed.board_under_test import BoardUnderTest
+from testbed.streams import STREAMS, Stream, moves, of, run, said
+
+S = 1000
+
+
+def clocked(control: str, **options) -> Config:
+    return Config(clock=ClockConfig(control, **options))
+
+
+def clocks(events) -> list[dict]:
+    return [e for e in events if e["event"] == "clock"]
+
+
+def since(event: dict) -> float:
+    """When the clocks last switched: the press (ms)."""
+    return event["t"] - event["elapsed"]
+
+
+def changes(text: str) -> list[float]:
+    """The times of a stream's sensor changes."""
+    return [line["t"] for line in map(json.loads, text.splitlines()) if "site" in line]
+
+
+def test_a_move_s_time_ends_at_its_last_sensor_change_not_when_it_was_recognised():
+    """White places A1* at 2.1 s; the board recognises it a settle later; White is charged to
+    2.1 s, gets its 2 s, and Black's clock runs from 2.1 s."""
+    stream = Stream().wait(2000).place("A1*").settle().wait(3000).place("A3*").settle()
+    events = run(stream.text(), "antipalos", 3, config=clocked("60+2"))
+    start, white, black = clocks(events)
+    assert (start["running"], since(start)) == ("white", 0)
+    assert start["left"] == {"white": 60 * S, "black": 60 * S}
+    move = next(e for e in events if e["event"] == "move")
+    assert white["t"] == move["t"] > 2100  # told when recognised ...
+    assert (white["running"], since(white)) == ("black", 2100)  # ... pressed at the change
+    assert white["left"] == {"white": 60 * S - 2100 + 2 * S, "black": 60 * S}
+    assert (black["running"], since(black)) == ("white", 5700)
+    assert black["left"]["black"] == 60 * S - (5700 - 2100) + 2 * S
+
+
+def test_flips_and_the_landing_tap_count_for_the_mover():
+    """Antipode: Blue places, flips a1, taps its landing; Red places, flips, taps, flips the
+    token its pawn passed. Each clock stops at the last change of its side's whole turn."""
+    text = (STREAMS / "antipode_natural.jsonl").read_text()
+    events = run(text, "antipode", config=clocked("300"))
+    presses = [(e["running"], since(e)) for e in clocks(events)]
+    assert presses == [("blue", 0), ("red", 2200), ("blue", 6200)]
+    assert changes(text)[-1] == 6200 and clocks(events)[-1]["left"] == {"blue": 300 * S - 2200,
+                                                                         "red": 300 * S - 4000}
+    assert moves(events) == ["b1:b1", "h9:i9"]
+
+
+def test_the_computer_s_move_carried_out_counts_for_nobody():
+    board = BoardUnderTest(Game.of("antipalos", 3), computer="black", config=clocked("60+1"))
+    try:
+        board.run(1000)
+        board.place("B2*")
+        board.settle()
+        board.run(4000)  # the players take their time carrying the computer's move out
+        carry = board.controller.record.moves  # the computer answered at once: lit, not recorded
+        assert len(carry) == 1 and board.lit()
+        ticks = clocks(board.events)
+        assert [t["running"] for t in ticks] == ["white", "black", None]
+        computer = ticks[-1]["left"]["black"]  # from when it was told the move to its answer, +1 s
+        assert computer == 61 * S - (since(ticks[-1]) - since(ticks[-2]))
+        assert since(ticks[-2]) > since(ticks[-3])  # told once the move was recognised
+        for site, kind in board.lit().items():
+            (board.lift if kind == "remove" else board.place)(site)
+        board.settle()
+        last = clocks(board.events)[-1]
+        assert last["running"] == "white" and last["left"]["black"] == computer  # nobody's time
+        assert since(last) > since(ticks[-1]) + 4000  # White's clock runs once it is carried out
+        assert last["left"]["white"] == ticks[-1]["left"]["white"]
+    finally:
+        board.close()
+
+
+def test_a_takeback_restores_the_clocks_as_they_stood_at_that_position():
+    stream = Stream().wait(1000).place("A1*").settle().wait(2000).place("A3*").settle().wait(3000)
+    stream.lift("A3*").wait(2000).settle()  # Black's move lifted back and held: taken back
+    events = run(stream.text(), "antipalos", 3, config=clocked("60+2"))
+    assert of(events, "takeback") == [{"move": "A3*"}]
+    after_white = clocks(events)[1]["left"]
+    restored = clocks(events)[3]
+    assert restored["left"] == after_white and restored["running"] is None
+    assert clocks(events)[-1]["running"] == "black"  # its clock runs again once the board shows it
+
+
+def test_a_restart_resumes_with_the_stored_times_the_time_off_charged_to_nobody():
+    board = BoardUnderTest(Game.of("antipalos", 3), config=clocked("60"))
+    try:
+        board.run(1000)
+        board.place("B2*")
+        board.settle()
+        stored = clocks(board.events)[-1]["left"]
+        board.run(3000)
+        board.restart()  # the daemon was off: none of it is anyone's time
+        board.run(20_000)
+        board.settle()
+        resumed = clocks(board.events[board.restarts[0]:])
+        assert resumed[0]["left"] == stored and resumed[0]["running"] == "black"
+        assert board.screen()[1].startswith("0:") or ">" in board.screen()[1]
+    finally:
+        board.close()
+
+
+def test_a_flag_ends_the_game_on_time():
+    stream = Stream().wait(1000).place("A1*").settle().wait(6000).settle()
+    events = run(stream.text(), "antipalos", 3, config=clocked("5"))
+    assert of(events, "game_over") == [{"winner": "white", "result": "time", "sites": []}]
+    flag = next(e for e in clocks(events) if e["flag"])
+    assert flag["flag"] == "black" and flag["t"] >= since(flag) + 5 * S
+    assert said(events, "White wins: time") and said(events, "!0.0")
+    assert events[-1]["position"]["winner"] is None  # the rules' position: nobody won on the board
+    assert said(events, ">4.") and said(events, ">0.")  # the last 10 s in tenths
+    drawn = [e["t"] for e in events if e["event"] == "display" and 2000 < e["t"] < flag["t"]]
+    assert len(drawn) > 4 and all(b - a >= DRAW_MS for a, b in zip(drawn, drawn[1:]))  # a few a second
+
+
+def test_a_flag_waits_for_a_move_whose_last_change_came_in_time():
+    """Black's piece lands 0.1 s before its time is out; the board only recognises it after:
+    the move counts."""
+    stream = Stream().wait(1000).place("A1*").settle().wait(3800).place("A3*").settle()
+    events = run(stream.text(), "antipalos", 3, config=clocked("5"))
+    assert moves(events) == ["A1*", "A3*"] and not of(events, "game_over")
+
+
+def test_a_casual_game_goes_on_after_a_flag():
+    stream = Stream().wait(1000).place("A1*").settle().wait(6000).place("A3*").settle()
+    events = run(stream.text(), "antipalos", 3, config=clocked("5", casual=True))
+    assert moves(events) == ["A1*", "A3*"] and not of(events, "game_over")
+    assert said(events, "Black: time is up") and said(events, "!0.0")
+
+
+def test_a_flag_on_the_board_under_test_lights_the_board_and_stores_the_result():
+    board = BoardUnderTest(Game.of("antipalos", 3), config=clocked("3"))
+    try:
+        board.run(1000)
+        board.place("B2*")
+        board.settle()
+        board.run(4000)
+        assert set(board.lit().values()) == {"win"} and set(board.lit()) == {"B2*"}
+        assert board.screen()[2] == "White wins: time" and "!0.0" in board.screen()[1]
+        (game,) = board.storage.games()
+        assert game.result == "white wins by time"
+    finally:
+        board.close()
+
+
+def test_no_clock_section_no_clock_events():
+    stream = Stream().wait(1000).place("A1*").settle()
+    events = run(stream.text(), "antipalos", 3)
+    assert not clocks(events) and moves(events) == ["A1*"]
+
+
+def test_the_export_has_the_time_control_and_each_move_s_clock():
+    board = BoardUnderTest(Game.of("antipalos", 3), config=clocked("60+2"))
+    try:
+        board.run(1000)
+        board.place("B2*")
+        board.settle()
+        board.run(10_000)
+        board.place("A1*")
+        board.settle()
+        (game,) = board.storage.games()
+        text = record_text(game)
+        assert '[TimeControl "60+2"]' in text
+        first, second = text.splitlines()[-1].removeprefix("1. ").split("; ")
+        assert first.startswith("B2* {[%clk 0:01:0") and second.startswith("A1* {[%clk 0:00:5")
+        assert read_record(text)[1] == ["B2*", "A1*"]  # read back as a record
+    finally:
+        board.close()
+
+
+def test_each_player_of_a_cut_throat_game_has_a_clock_and_a_flag_leaves_the_game_on():
+    stream = Stream().wait(1000).place("A1*").settle().wait(2000).place("A3*").settle()
+    stream.wait(1000).place("C1*").settle().wait(10_000).settle()
+    events = run(stream.text(), "antipalos", 3, "cut-throat-3", config=clocked("10"))
+    ticks = clocks(events)
+    assert [t["running"] for t in ticks[:4]] == ["white", "black", "red", "white"]
+    assert ticks[3]["left"] == {"white": 10 * S - 1100, "black": 10 * S - 2600, "red": 10 * S - 1600}
+    assert ticks[-1]["flag"] == "white" and not of(events, "game_over")
+    assert said(events, "White: time is up") and said(events, "!0.0 7.4 8.4")
+
+
+def test_the_config_md_example_plays_on_a_bronstein_clock(tmp_path):
+    """The [clock] block docs/config.md shows, loaded as the daemon loads it: 300+3 with a 2 s
+    Bronstein delay; a 1.1 s move gives back 1.1 s and gains 3 s."""
+    text = (STREAMS.parents[2] / "docs" / "config.md").read_text(encoding="utf-8")
+    block = next(b.split("```", 1)[0] for b in text.split("```toml\n")[1:] if b.startswith("[clock]"))
+    path = tmp_path / "config.toml"
+    path.write_text(block, encoding="utf-8")
+    config = load_config(str(path))
+    events = run(Stream().wait(1000).place("A1*").settle().text(), "antipalos", 3, config=config)
+    assert clocks(events)[-1]["left"] == {"white": 303 * S, "black": 300 * S}
