@@ -33,6 +33,7 @@ The last line is a JSON object of the figures.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import random
@@ -124,10 +125,9 @@ BEFORE = "162ed53dca8058a72fbe13b832b9228d7fd892f1"
 ROOT = Path(__file__).resolve().parent.parent
 #: A Pi Zero 2 W against this machine: 15 to 25 times slower.
 PI_SLOWER = (15, 25)
-#: Run by ``--cpu`` in a fresh interpreter on either tree (it needs only ``new_game`` and
-#: ``choose``, which both have): the bare loop's CPU seconds, then per level the most CPU a
-#: move took (the least of two runs) over positions made as :func:`positions` makes them
-#: (the same rules: the same positions).
+#: Run by ``--cpu`` in a fresh interpreter on either tree after :func:`positions`'s source (it
+#: needs only ``new_game`` and ``choose``, which both have): the bare loop's CPU seconds, then
+#: per level the most CPU a move took (the least of two runs) over the same positions.
 CPU_SCRIPT = """
 import json, random, sys, time
 from engines import new_game
@@ -140,21 +140,7 @@ for _ in range(5):  # the least of five, as for the moves below
         pass
     loops.append(time.process_time() - began)
 figures = {"bare_loop_s": min(loops)}
-rng, states = random.Random(1), [new_game(game, size)]
-while len(states) < count - 1:
-    state = new_game(game, size)
-    for _ in range(rng.randrange(2, 20)):
-        if state.outcome() is None:
-            state = state.apply(state.random_move(rng))
-    if state.outcome() is None:
-        states.append(state)
-state = new_game(game, size)
-for _ in range(400):
-    after = state.apply(state.random_move(rng))
-    if after.outcome() is not None:
-        break
-    state = after
-states.append(state)
+states = positions(game, size, count, 1)
 total = 0.0
 for level in levels:
     worst = 0.0
@@ -183,7 +169,8 @@ def tree_of(revision: str, into: str) -> str:
 def cpu_per_move(root: str, game: str, size: int | None, count: int) -> dict:
     """:data:`CPU_SCRIPT`'s figures for the tree at ``root``."""
     env = {**os.environ, "PYTHONPATH": root}
-    done = subprocess.run([sys.executable, "-c", CPU_SCRIPT,
+    script = inspect.getsource(positions) + CPU_SCRIPT  # the same positions on either tree
+    done = subprocess.run([sys.executable, "-c", script,
                            json.dumps([game, size, count, list(LEVELS)])],
                           cwd=root, env=env, check=True, capture_output=True, text=True)
     return json.loads(done.stdout)
