@@ -54,7 +54,7 @@ SETTLE_CAP_MS = 6000
 def light_kind(led: Led, brightness: float) -> str | None:
     """The legend's kind an LED shows (``brightness`` scales its colours), or None.
 
-    >>> light_kind(LIGHTS["flip"], 1.0), light_kind(Led((0, 40, 128), "slow"), 0.5)
+    >>> light_kind(LIGHTS["flip"], 1.0), light_kind(Led((128, 100, 0), "slow"), 0.5)
     ('flip', 'twin')
     >>> light_kind(LIGHTS["extra"], 1.0)
     'remove'

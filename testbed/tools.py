@@ -189,3 +189,16 @@ def wait_for(sock: socket.socket, wanted: str, timeout: float = 15) -> list[str]
         if got[-1].startswith(wanted):
             return got
     raise AssertionError(f"no {wanted!r} among {got}")
+
+
+def run_async(coroutine, timeout: float = 30):
+    """Run ``coroutine`` in a thread of its own, its result: a test's browser (Playwright's
+    sync API) may hold this thread's event loop."""
+    import asyncio
+    import threading
+
+    result = []
+    thread = threading.Thread(target=lambda: result.append(asyncio.run(coroutine)))
+    thread.start()
+    thread.join(timeout)
+    return result[0]

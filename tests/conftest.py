@@ -1,12 +1,19 @@
 """Shared test settings: hypothesis profiles (``HYPOTHESIS_PROFILE=long`` for longer runs);
-the ``notify_socket`` fixture (systemd's NOTIFY_SOCKET)."""
+the ``notify_socket`` fixture (systemd's NOTIFY_SOCKET); Debian's Chromium, one for the session,
+and a page of it per test (``browser``, ``page``)."""
 
 import os
+import shutil
 import socket
 import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from testbed.tools import require
+
+#: Debian's Chromium (never a browser Playwright downloads).
+CHROMIUM = "/usr/bin/chromium"
 
 settings.register_profile("default", deadline=None, max_examples=60)
 settings.register_profile(
@@ -26,3 +33,37 @@ def notify_socket():
     sock.close()
     os.unlink(path)
     os.rmdir(folder)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium through Playwright, one for the session (each test its own context).
+    Playwright's sync API holds this thread's event loop meanwhile: the pages' servers bind and
+    the tests' clients run their loops in threads of their own (``testbed.tools.run_async``)."""
+    try:
+        from playwright import sync_api
+    except ImportError:
+        sync_api = None
+    require(sync_api is not None, "playwright (the [test] extra)")
+    require(shutil.which(CHROMIUM) is not None, f"Debian's chromium ({CHROMIUM})")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A page of its own in the session's Chromium, closed after the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(10000)
+    yield page
+    context.close()
+    assert not errors, f"errors in the page: {errors}"

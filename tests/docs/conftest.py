@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from testbed.docs_run import Sandbox
-from tests.net.conftest import page  # Chromium, as the café tests drive it
 
 
 @pytest.fixture(scope="session")
@@ -15,4 +14,3 @@ def sandbox(tmp_path_factory):
     box.close()
 
 
-__all__ = ["page", "sandbox"]

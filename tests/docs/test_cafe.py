@@ -135,7 +135,7 @@ def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe, page):
     one = Board(sandbox, config)
     try:
         seen.wait(f"reedboard/{board}/availability", lambda t: t == "online", timeout=30)
-        state = seen.state(board)
+        state = seen.state(board, lambda s: "games" in s)  # once the games are listed
         (where, shown), = [(b.where, j) for b, j in json_examples() if "sync" in j]
         same_shape(shown, state, where)
         (where, listed), = [(b.where, j) for b, j in json_examples() if "playable" in j]

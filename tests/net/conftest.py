@@ -4,7 +4,6 @@ dashboard on it."""
 from __future__ import annotations
 
 import io
-import shutil
 import threading
 
 import pytest
@@ -13,8 +12,6 @@ from firmware_host.net.cafe.archive import Archive
 from firmware_host.net.cafe.run import start
 from firmware_host.store.config import Mqtt
 from testbed.broker import Board, Broker, Watcher
-from testbed.tools import require
-from tests.net.web.conftest import CHROMIUM
 
 
 @pytest.fixture
@@ -43,28 +40,6 @@ def boards():
     yield start
     for board in started:
         board.stop()
-
-
-@pytest.fixture
-def page():
-    """A page in Debian's Chromium through Playwright, closed after the test: its event loop
-    holds this thread only meanwhile (tests after it start event loops here)."""
-    try:
-        from playwright import sync_api
-    except ImportError:
-        sync_api = None
-    require(sync_api is not None, "playwright (the [test] extra)")
-    require(shutil.which(CHROMIUM) is not None, f"Debian's chromium ({CHROMIUM})")
-    errors: list[str] = []
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM,
-                                             args=["--no-sandbox", "--disable-dev-shm-usage"])
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.set_default_timeout(10000)
-        yield page
-        browser.close()
-    assert not errors, f"errors in the page: {errors}"
 
 
 @pytest.fixture(scope="session")

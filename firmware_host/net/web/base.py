@@ -30,9 +30,10 @@ import json
 import logging
 import socket
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterable
+from typing import Any, Awaitable, Callable, Coroutine, Iterable
 
 from aiohttp import WSCloseCode, WSMessage, web
 
@@ -297,12 +298,29 @@ class WebServer:
         self._runner = runner = web.AppRunner(self.pages.app(), access_log=None, logger=LOG,
                                               keepalive_timeout=IDLE_SECONDS)
         try:
-            self._loop.run_until_complete(self._bind(runner))
+            self._complete(self._bind(runner))
         except BaseException:
-            self._loop.run_until_complete(runner.cleanup())
+            self._complete(runner.cleanup())
             self._loop.close()
             raise
         self._thread.start()
+
+    def _complete(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` to its end on the server's loop, in a thread of its own: the caller's
+        thread may be running a loop of its own (an embedding program's, a test's browser)."""
+        failed: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                self._loop.run_until_complete(work)
+            except BaseException as exc:  # handed to the caller
+                failed.append(exc)
+
+        helper = threading.Thread(target=run, name="web-bind")
+        helper.start()
+        helper.join()
+        if failed:
+            raise failed[0]
 
     async def _bind(self, runner: web.AppRunner) -> None:
         await runner.setup()
@@ -320,7 +338,7 @@ class WebServer:
         if self._thread.thread is None or self._runner is None:  # never served
             return
         if not self._thread.alive():  # its thread died: the loop is idle, clean up here
-            self._loop.run_until_complete(asyncio.wait_for(self._runner.cleanup(), 5))
+            self._complete(asyncio.wait_for(self._runner.cleanup(), 5))
         else:
             future = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
             future.result(timeout=5)

@@ -9,7 +9,6 @@ import re
 import signal
 import sqlite3
 import subprocess
-import threading
 import time
 from datetime import datetime
 from pathlib import Path
@@ -24,7 +23,7 @@ from firmware_host.net.cafe.archive import Archive
 from firmware_host.ui.screens import status_screen
 from testbed.broker import Watcher, board_config, wired_for
 from testbed.tools import REEDBOARD
-from testbed.tools import free_port
+from testbed.tools import free_port, run_async
 
 OUTPUT = Path(__file__).resolve().parents[3] / "test-output"
 WIN = ("A1*", "A3*", "B2*", "C1*", "C3*")  # Antipalos 3: white connects
@@ -103,9 +102,9 @@ def test_commands_need_the_token_and_the_host_and_origin_are_checked(
             return answers
 
     brightness = {"type": "command", "board": "t1", "command": {"command": "brightness", "value": 0.1}}
-    hello, refused = run(talk("", [brightness]))
+    hello, refused = run_async(talk("", [brightness]))
     assert hello["controls"] is False and "need the token" in refused["error"]
-    answers = run(talk("?token=s3cret", [
+    answers = run_async(talk("?token=s3cret", [
         {**brightness, "board": "t9"},
         {**brightness, "command": {"command": "brightness", "value": 7}},
         {"type": "command", "board": "t1"},
@@ -123,12 +122,12 @@ def test_commands_need_the_token_and_the_host_and_origin_are_checked(
             async with session.get(url + path, headers=headers) as response:
                 return response.status
 
-    assert run(status("", {"Host": "evil.test"})) == 421
-    assert run(status("", {})) == 200
-    assert run(status("ws?token=s3cret", {"Origin": "http://evil.test", "Connection": "Upgrade",
+    assert run_async(status("", {"Host": "evil.test"})) == 421
+    assert run_async(status("", {})) == 200
+    assert run_async(status("ws?token=s3cret", {"Origin": "http://evil.test", "Connection": "Upgrade",
                                                   "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
                                                   "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})) == 403
-    assert run(status("layouts/chess/8/None", {})) == 404
+    assert run_async(status("layouts/chess/8/None", {})) == 404
 
 
 def test_a_days_work_at_the_dashboard(tmp_path, broker, watcher, boards, cafe, page):
@@ -173,7 +172,8 @@ def test_a_days_work_at_the_dashboard(tmp_path, broker, watcher, boards, cafe, p
     page.locator("#alerts").filter(has_text="t2: went offline").wait_for()
     gone = page.locator('article[data-board="t2"]')
     assert gone.locator("button.new").is_disabled()
-    answer = run(_talk(page.url, {"type": "command", "board": "t2", "command": {"command": "takeback"}}))
+    takeback = {"type": "command", "board": "t2", "command": {"command": "takeback"}}
+    answer = run_async(_talk(page.url, takeback))
     assert answer == {"type": "error", "error": "t2 is offline: nothing was sent", "board": "t2"}
     gone.locator("button.retire").click()
     dialog.locator("#ask-ok").click()
@@ -441,8 +441,8 @@ def test_a_hung_database_holds_up_no_tile_and_loses_no_game(tmp_path, broker, wa
         _play_a_game(tmp_path, broker, watcher, boards)
         tile = _tile(url, lambda t: t["state"].get("ply") == len(WIN) and t["games"])
         assert tile["games"][0]["result"] == "white wins by connection"
-        assert run(_get(url))[:2] == (200, "text/html")
-        status, _, text = run(_get(url + "api/tables/t1/games"))
+        assert run_async(_get(url))[:2] == (200, "text/html")
+        status, _, text = run_async(_get(url + "api/tables/t1/games"))
         assert status == 503 and text.startswith("the archive is unavailable")
     finally:
         postgres.resume()
@@ -473,8 +473,8 @@ def test_a_dashboard_started_with_its_database_away_plays_and_archives_when_it_i
         assert tile["games"][0]["result"] == "white wins by connection"
         postgres.start_again()
         started = True
-        _wait(lambda: run(_get(url + "api/tables/t1/games"))[0] == 200, 60, journal.read_text)
-        listed = json.loads(run(_get(url + "api/tables/t1/games"))[2])["games"]
+        _wait(lambda: run_async(_get(url + "api/tables/t1/games"))[0] == 200, 60, journal.read_text)
+        listed = json.loads(run_async(_get(url + "api/tables/t1/games"))[2])["games"]
         assert [g["result"] for g in listed] == ["white wins by connection"]
     finally:
         if not started:
@@ -495,7 +495,7 @@ def test_a_locked_sqlite_archive_holds_up_no_tile(tmp_path, broker, watcher, boa
     try:
         _play_a_game(tmp_path, broker, watcher, boards)
         _tile(url, lambda t: t["state"].get("ply") == len(WIN) and t["games"])
-        assert run(_get(url))[:2] == (200, "text/html") and not archive.flush(0.5)
+        assert run_async(_get(url))[:2] == (200, "text/html") and not archive.flush(0.5)
     finally:
         other.execute("COMMIT")
         other.close()
@@ -523,7 +523,7 @@ def _tile(url: str, test) -> dict:
                 return json.loads((await ws.receive(timeout=5)).data)
 
     found: list[dict] = []
-    _wait(lambda: bool(found.extend(t for t in run(hello())["tables"] if t["id"] == "t1" and test(t))
+    _wait(lambda: bool(found.extend(t for t in run_async(hello())["tables"] if t["id"] == "t1" and test(t))
                        or found))
     return found[0]
 
@@ -560,15 +560,6 @@ async def _talk(url: str, message: dict) -> dict:
             while (answer := json.loads((await ws.receive()).data))["type"] not in ("error", "sent"):
                 pass
             return answer
-
-
-def run(coroutine):
-    """Run ``coroutine`` in a thread of its own (Playwright's sync API holds this one's loop)."""
-    result = []
-    thread = threading.Thread(target=lambda: result.append(asyncio.run(coroutine)))
-    thread.start()
-    thread.join(30)
-    return result[0]
 
 
 def test_bad_arguments_and_archive_addresses_say_what_is_wrong(tmp_path, capsys):

@@ -201,7 +201,7 @@ def test_home_assistant_discovery(tmp_path, broker, watcher, boards):
     assert connectivity["state_topic"] == ONLINE and connectivity["device_class"] == "connectivity"
     assert (connectivity["payload_on"], connectivity["payload_off"]) == ("online", "offline")
     assert "state_class" not in configs["sensor", "ply"]  # a count that starts again: no statistics
-    state = watcher.state("t1")
+    state = watcher.state("t1", lambda s: "choice" in s)  # once the games are listed
     for name, key in [("game", "title"), ("status", "status"), ("ply", "ply")]:
         sensor = configs["sensor", name]
         assert sensor["state_topic"] == "reedboard/t1/state"

@@ -4,7 +4,6 @@ page on a free port, and Debian's chromium driven by Playwright (never a downloa
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -16,9 +15,7 @@ from firmware_host.net import web
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage
-from testbed.tools import require
 
-CHROMIUM = "/usr/bin/chromium"
 #: A shorter settle time than the default keeps the browser tests quick.
 TIMING = Timing(settle_ms=150)
 
@@ -82,24 +79,6 @@ def serve(tmp_path):
     yield start
     for served in running:
         served.stop()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    try:
-        from playwright import sync_api
-    except ImportError:
-        sync_api = None
-    require(sync_api is not None, "playwright (the [test] extra)")
-    require(shutil.which(CHROMIUM) is not None, f"Debian's chromium ({CHROMIUM})")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"],
-        )
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

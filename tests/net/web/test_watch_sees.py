@@ -11,7 +11,7 @@ from pathlib import Path
 
 import aiohttp
 
-from testbed.tools import free_port
+from testbed.tools import free_port, run_async
 from testbed.running import Running
 
 #: What the /watch page never shows.
@@ -52,7 +52,7 @@ def test_spectators_are_sent_only_what_watch_shows(tmp_path: Path):
     board = Running(config)
     try:
         assert board.said("is at http://127.0.0.1")
-        player, spectator = asyncio.run(_watch_a_hint(port))
+        player, spectator = run_async(_watch_a_hint(port))
     finally:
         board.proc.terminate()
         board.proc.wait(10)

@@ -24,6 +24,7 @@ from firmware_host.store.config import Config, Timing
 from firmware_host.board.game import Game
 from firmware_host.runtime.replay import replay
 from firmware_host.runtime.session import open_controller
+from testbed.tools import run_async
 from firmware_host.store.storage import Storage
 from firmware_host.net.web.bridge import Hub, WebBoard
 from firmware_host.actions.reading import CommandError
@@ -232,7 +233,7 @@ def test_stopping_with_pages_open_closes_them_at_once():
 
     def scenario():
         simulator = web.start(SimBoard(16), Timing(), "127.0.0.1", 0, out=open(os.devnull, "w"))
-        return asyncio.run(watch(simulator))
+        return run_async(watch(simulator))
 
     # In a thread of its own, as above: no other event loop may run where the server starts.
     with ThreadPoolExecutor(1) as pool:
