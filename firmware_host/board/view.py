@@ -271,7 +271,7 @@ def next_words(state: GameState[Any]) -> str | None:
 
     >>> from engines import new_game
     >>> next_words(new_game("antipode")), next_words(new_game("anti-grid"))
-    ('Place a token', 'Lift a pawn to see its moves')
+    ('Place a token', 'Lift a pawn to move it')
     """
     kinds: set[str] = set()
     for move in state.legal_moves():
@@ -288,7 +288,7 @@ def next_words(state: GameState[Any]) -> str | None:
 
 
 #: What a move is, by how its hand changes go (:func:`next_words`).
-NEXT_WORDS = {"move": "Lift {a} {piece} to see its moves", "place": "Place {a} {piece}",
+NEXT_WORDS = {"move": "Lift {a} {piece} to move it", "place": "Place {a} {piece}",
               "take": "Take {a} {piece} off"}
 
 
