@@ -257,8 +257,8 @@ def _anyone(snap: Snapshot) -> str | None:
 
 def _next(snap: Snapshot) -> str | None:
     """What the side to move does next (:func:`next_words`), unless the board differs from the
-    game (it says what to fix) or the game is over."""
-    if snap.sync or snap.message or snap.record.state.outcome():
+    game (it says what to fix), news is shown (a hint says more) or the game is over."""
+    if snap.sync or snap.message or snap.flash or snap.record.state.outcome():
         return None
     return next_words(snap.record.state)
 

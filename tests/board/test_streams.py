@@ -204,7 +204,7 @@ def test_antipalos_a_trirod_slid_on_after_resting_corrects_the_last_move_until_t
         {"move": "C2*", "replaces": "C3*", "side": "black"},
     ]
     shown = [e["lines"] for e in events if e["event"] == "display"]
-    corrected = ["Antipalos 3", "Black to move", "Place a trirod", "Corrected to A2*",
+    corrected = ["Antipalos 3", "Black to move", "Corrected to A2*",
                  "Phase 1 · In hand: White 3 · Black 4"]
     assert corrected in shown
     assert "Corrected to A2*" not in shown[shown.index(corrected) + 1]
