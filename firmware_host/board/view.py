@@ -45,12 +45,12 @@ LIGHTS: dict[LightKind, Led] = {
 
 #: Said while a move that goes towards the position before one of the players' own last turns
 #: waits to be read (a takeback by hand may be under way).
-SET_BACK = "Taking back? Set the rest back, or it is a move in a moment"
+SET_BACK = "Taking back? Set the rest back or it's a move"
 #: What the screen says while a move offered, read with a token off its switch, may have been
 #: a knock set right (or the placed token lifted is a tap on it under way).
-KNOCK_SET_RIGHT = "Knock set right? Dropped in a moment, or set it as it was"
+KNOCK_SET_RIGHT = "Knock set right? Set it back to keep the move"
 #: What the screen says while a set-back deeper than the players' last turn waits.
-SET_BACK_DEEPER = "Taking back {n} moves in a moment, or set it as it was"
+SET_BACK_DEEPER = "Taking back {n} moves soon, or set it as it was"
 #: What the screen says while the board is guided back, by why.
 RESTORE_WORDS: dict[Why, str] = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}",
                                  "refused": "{Fix}"}
@@ -222,8 +222,8 @@ def _held(phase: Moving | Awaiting | Following, snap: Snapshot) -> str | None:
         return None
     move = snap.record.moves[-1]
     if snap.board < snap.record.board:
-        return f"{move} lifted: set it down again, or leave it off to take it back"
-    return f"{move} undone: taken back in a moment, or set it as it was"
+        return f"{move}: set it down, or leave it off to undo"
+    return f"{move} undone soon, or set it as it was"
 
 
 def _set_back(phase: Moving | Awaiting, snap: Snapshot) -> str | None:

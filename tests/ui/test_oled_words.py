@@ -15,7 +15,7 @@ from engines import GAME_NAMES
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Hints
 from firmware_host.board.turn import by_name, named
-from firmware_host.board.view import next_words
+from firmware_host.board.view import KNOCK_SET_RIGHT, SET_BACK, SET_BACK_DEEPER, next_words
 from firmware_host.ui.menu import game_choices
 from firmware_host.ui.screens import SIZE, fits, status_screen
 from testbed.drive import Drive
@@ -86,3 +86,24 @@ def test_the_idle_screen_and_the_common_instructions_fit_on_one_page(choice):
             assert len(screen.pages()) == 1 and fits(screen), screen.text_lines()
         state, checked = state.apply(rng.choice(state.legal_moves())), checked + 1
     assert checked
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_what_a_takeback_or_a_knock_under_way_says_fits_on_one_page(game):
+    """The words said while the board waits to tell a takeback or a knock from a move, with the
+    game's status lines, throughout a random game at the game's usual size and variant (but
+    for a Phalanx removal due, whose extra status line makes these page)."""
+    rng = random.Random(game)
+    played, state = Game.of(game), Game.of(game).new()
+    for _ in range(30):
+        if state.outcome() is not None:
+            break
+        move = rng.choice(state.legal_moves())
+        last = max((state.notation(m) for m in state.legal_moves()[:40]), key=len)
+        waits = (SET_BACK, KNOCK_SET_RIGHT, SET_BACK_DEEPER.format(n=12),
+                 f"{last}: set it down, or leave it off to undo", f"{last} undone soon, or set it as it was")
+        for said in waits if state.due() is None else ():
+            screen = status_screen(played.title, played.shown_variant, state.to_move, None, state.phase,
+                                   state.status_lines(), said, None, None)
+            assert len(screen.pages()) == 1 and fits(screen), screen.lines
+        state = state.apply(move)
