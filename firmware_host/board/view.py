@@ -276,7 +276,8 @@ def next_words(state: GameState[Any]) -> str | None:
     kinds: set[str] = set()
     for move in state.legal_moves():
         for real in state.realisations(move):
-            kinds.add("move" if real.emptied and real.filled else "place" if real.filled else "take")
+            if real.emptied or real.filled:  # (a move of no hand change is offered as a pick)
+                kinds.add("move" if real.emptied and real.filled else "place" if real.filled else "take")
         if {"move", "place"} <= kinds:
             break
     sensed = {piece.kind for piece in state.piece_sets() if piece.sensed}
@@ -284,7 +285,8 @@ def next_words(state: GameState[Any]) -> str | None:
     a = "an" if piece[:1].lower() in "aeiou" else "a"
     if {"move", "place"} <= kinds:
         return f"Place {a} {piece}, or lift one to move it"
-    return NEXT_WORDS.get(min(kinds, default=""), "").format(a=a, piece=piece) or None
+    first = next((kind for kind in NEXT_WORDS if kind in kinds), None)  # in NEXT_WORDS' order
+    return NEXT_WORDS[first].format(a=a, piece=piece) if first else None
 
 
 #: What a move is, by how its hand changes go (:func:`next_words`).
