@@ -47,7 +47,7 @@ from firmware_host.board.record import GameRecord
 from firmware_host.ui.screens import Screen, message_screen
 from firmware_host.ui.stats import today_screen
 from firmware_host.store.storage import Storage, StorageError
-from firmware_host.board.turn import Pending, Sync, Touch, Turn, TurnChoice
+from firmware_host.board.turn import Pending, Sync, Touch, Turn, TurnChoice, directions
 from firmware_host.board.view import Snapshot, build_screen
 from hardware.base import ButtonEvent, Led, Scan
 
@@ -702,7 +702,7 @@ class Controller:
         self.hinted = real.emptied | real.filled
         self.emit(ev.Hint(t=self._now, event="hint", move=state.notation(move),
                           sites=self.sorted(self.hinted)))
-        self.flash(f"Hint: {state.notation(move)}")
+        self.flash(f"Hint: {directions(state, move)}")
 
     # ----------------------------------------------------------------- buttons
     def _on_button(self, press: ButtonEvent) -> None:

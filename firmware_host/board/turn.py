@@ -420,12 +420,15 @@ def directions(state: GameState[Any], move: Any) -> str:
     >>> grid = new_game("anti-grid", 6)
     >>> directions(grid, grid.parse_move("c1-c5"))
     'move c1 to c5'
+    >>> phalanx = new_game("phalanx")
+    >>> directions(phalanx, phalanx.parse_move("d2se-d4se"))
+    'move d2se, e2sw to d4se, e4sw'
     """
     real = state.realisations(move)[0]
     order = {site.label: i for i, site in enumerate(state.sites())}
     emptied, filled = (sorted(sites, key=order.__getitem__) for sites in (real.emptied, real.filled))
-    if len(emptied) == len(filled) == 1:
-        parts = [f"move {emptied[0]} to {filled[0]}"]
+    if emptied and len(emptied) == len(filled):  # a piece (of one site or more) moved
+        parts = [f"move {named(emptied)} to {named(filled)}"]
     else:
         parts = [f"take {named(emptied)} off"] if emptied else []
         parts += [f"place {named(filled)}"] if filled else []

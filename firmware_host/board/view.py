@@ -6,9 +6,11 @@ so each can be tried on a snapshot alone.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Callable
 
+from engines.core import GameState
 from firmware_host.board import recognise
 from firmware_host.board.game import win_sites
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
@@ -43,12 +45,12 @@ LIGHTS: dict[LightKind, Led] = {
 
 #: Said while a move that goes towards the position before one of the players' own last turns
 #: waits to be read (a takeback by hand may be under way).
-SET_BACK = "Taking back? Set the rest back, or it is a move in a moment"
+SET_BACK = "Taking back? Set the rest back or it's a move"
 #: What the screen says while a move offered, read with a token off its switch, may have been
 #: a knock set right (or the placed token lifted is a tap on it under way).
-KNOCK_SET_RIGHT = "Knock set right? Dropped in a moment, or set it as it was"
+KNOCK_SET_RIGHT = "Knock set right? Set it back to keep the move"
 #: What the screen says while a set-back deeper than the players' last turn waits.
-SET_BACK_DEEPER = "Taking back {n} moves in a moment, or set it as it was"
+SET_BACK_DEEPER = "Taking back {n} moves soon, or set it as it was"
 #: What the screen says while the board is guided back, by why.
 RESTORE_WORDS: dict[Why, str] = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}",
                                  "refused": "{Fix}"}
@@ -130,7 +132,7 @@ def build_screen(snap: Snapshot) -> Screen:
     said, asked = snap.message or error(snap), instruction(snap)
     if fix and said and not asked:  # the refusal and what to do about it, in one line
         said = f"{said} · {fix}"
-    return status_screen(
+    return _fitted(snap, status_screen(
         game_title=record.game.title,
         variant=record.game.shown_variant,
         to_move=None if outcome and phase.final else phase.acting(state),
@@ -143,7 +145,17 @@ def build_screen(snap: Snapshot) -> Screen:
         match_score=score,
         news=snap.flash,
         clock=snap.clock,
-    )
+    ))
+
+
+def _fitted(snap: Snapshot, screen: Screen) -> Screen:
+    """``screen`` without what to do next (:func:`_next`) where those words alone make it page:
+    a crowded screen (a team match) keeps its news on one page."""
+    idle = _next(snap)
+    if idle is None or idle not in screen.lines or len(screen.pages()) == 1:
+        return screen
+    short = replace(screen, lines=tuple(line for line in screen.lines if line != idle), keep=screen.keep - 1)
+    return short if len(short.pages()) == 1 else screen
 
 
 def instruction(snap: Snapshot) -> str | None:
@@ -162,7 +174,7 @@ def _moving(phase: Moving, snap: Snapshot) -> str | None:
         return in_hand
     if (due := snap.record.state.due()) is not None:
         return words(due, due.sites & snap.board)
-    return _anyone(snap)
+    return _anyone(snap) or _next(snap)
 
 
 def _awaiting(phase: Awaiting, snap: Snapshot) -> str | None:
@@ -213,8 +225,8 @@ def _held(phase: Moving | Awaiting | Following, snap: Snapshot) -> str | None:
         return None
     move = snap.record.moves[-1]
     if snap.board < snap.record.board:
-        return f"{move} lifted: set it down again, or leave it off to take it back"
-    return f"{move} undone: taken back in a moment, or set it as it was"
+        return f"{move}: set it down, or leave it off to undo"
+    return f"{move} undone soon, or set it as it was"
 
 
 def _set_back(phase: Moving | Awaiting, snap: Snapshot) -> str | None:
@@ -244,6 +256,45 @@ def _anyone(snap: Snapshot) -> str | None:
     if snap.record.state.ok_move() is not None:
         return "OK ends the turn"
     return None
+
+
+def _next(snap: Snapshot) -> str | None:
+    """What the side to move does next (:func:`next_words`), unless the board differs from the
+    game (it says what to fix), news is shown (a hint says more) or the game is over."""
+    if snap.sync or snap.message or snap.flash or snap.record.state.outcome():
+        return None
+    return next_words(snap.record.state)
+
+
+@lru_cache(maxsize=8)
+def next_words(state: GameState[Any]) -> str | None:
+    """What a move of the side to move is, in words, as its legal moves are made by hand:
+    placing a piece (their realisations fill sites only), moving one (they empty and fill), or
+    both; the piece named as the game's one sensed kind of piece, else "piece".
+
+    >>> from engines import new_game
+    >>> next_words(new_game("antipode")), next_words(new_game("anti-grid"))
+    ('Place a token', 'Lift a pawn to move it')
+    """
+    kinds: set[str] = set()
+    for move in state.legal_moves():
+        for real in state.realisations(move):
+            if real.emptied or real.filled:  # (a move of no hand change is offered as a pick)
+                kinds.add("move" if real.emptied and real.filled else "place" if real.filled else "take")
+        if {"move", "place"} <= kinds:
+            break
+    sensed = {piece.kind for piece in state.piece_sets() if piece.sensed}
+    piece = sensed.pop() if len(sensed) == 1 else "piece"
+    a = "an" if piece[:1].lower() in "aeiou" else "a"
+    if {"move", "place"} <= kinds:
+        return f"Place {a} {piece}, or lift one to move it"
+    first = next((kind for kind in NEXT_WORDS if kind in kinds), None)  # in NEXT_WORDS' order
+    return NEXT_WORDS[first].format(a=a, piece=piece) if first else None
+
+
+#: What a move is, by how its hand changes go (:func:`next_words`).
+NEXT_WORDS = {"move": "Lift {a} {piece} to move it", "place": "Place {a} {piece}",
+              "take": "Take {a} {piece} off"}
 
 
 #: The players' instruction, by phase: each takes its phase and the snapshot.

@@ -290,12 +290,12 @@ def test_the_docs_print_the_doubt_table():
 def test_antipalos_two_moves_set_back_then_one_put_down_again_takes_back_one():
     """Antipalos, two players at one board: B2*, C1*, A3* played. A3* and C1* are lifted (the
     pieces stand as after B2* alone); 0.6 s later C1* is set down again (a slip of the second
-    hand). The board waited ("Taking back 2 moves in a moment, or set it as it was"), so only
+    hand). The board waited ("Taking back 2 moves soon, or set it as it was"), so only
     A3* is taken back, once its lift has stood for ``takeback_ms``; left off, both are."""
     stream = Stream().move((), ["B2*"]).move((), ["C1*"]).move((), ["A3*"])
     stream.lift("A3*", "C1*").wait(600).place("C1*").settle().wait(2000).settle()
     events = run(stream.text(), "antipalos", 3)
-    assert said(events, "Taking back 2 moves in a moment, or set it as it was")
+    assert said(events, "Taking back 2 moves soon, or set it as it was")
     assert of(events, "takeback") == [{"move": "A3*"}] and events[-1]["moves"] == ["B2*", "C1*"]
     stream = Stream().move((), ["B2*"]).move((), ["C1*"]).move((), ["A3*"])
     stream.lift("A3*", "C1*").settle().wait(2000).settle()
@@ -334,7 +334,7 @@ def test_antipode_a_knock_read_as_a_placement_with_landings_to_tap_set_right_lea
     assert of(events, "guide")[-1]["action"] == "pick"  # read as the placement, landing asked
     assert moves(events) == [] and events[-1]["moves"] == before
     assert said(events, f"{token} knocked off")
-    assert said(events, "Knock set right? Dropped in a moment, or set it as it was") == landing
+    assert said(events, "Knock set right? Set it back to keep the move") == landing
     stream.place(onto).settle()  # Blue now places there for real: the token is still to turn
     flips = [g for g in of(_antipode(stream, before), "guide") if g == {"action": "flip", "sites": [token]}]
     assert len(flips) == 2  # asked of the knock read as the move, then of the move

@@ -80,8 +80,8 @@ class Replayed:
 def test_a_match_to_6_scored_on_the_screen_the_loser_begins_the_next_game():
     stream = clear(play(Stream(), GAME_1), GAME_1)
     events = run(play(stream, GAME_2).text(), "antipalos", 3, config=CONFIG)
-    assert shown(events)[0] == ["Antipalos 3", "White to move", "Phase 1 · In hand: White 4 · Black 4",
-                                "Match 0-0 (to 6)"]
+    assert shown(events)[0] == ["Antipalos 3", "White to move", "Place a trirod",
+                                "Phase 1 · In hand: White 4 · Black 4", "Match 0-0 (to 6)"]
     assert kinds(events)[5:8] == ["game_over", "match", "new_game"]
     assert of(events, "match") == [
         {"totals": {"white": 3, "black": 0}, "target": 6, "winner": None},

@@ -19,7 +19,7 @@ def test_a_flipped_token_brushing_its_switch_mid_flip_is_no_takeback():
     assert moves(events) == ["e6:e6", "e8:e8", "e4:e1"]
     assert "takeback" not in kinds(events) and "out_of_sync" not in kinds(events)
     assert of(events, "guide")[-1] == {"action": "flip", "sites": ["e4"]}
-    assert shown(events)[-1][1:3] == ["Red to move", "Pawns: blue e1, red e8"]  # the flip is done
+    assert shown(events)[-1][1:3] == ["Red to move", "Place a token"]  # the flip is done
 
 
 def test_a_piece_resting_where_it_self_phalanxes_then_moved_on_is_corrected():

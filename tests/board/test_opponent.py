@@ -300,7 +300,8 @@ def test_a_long_ok_lights_the_computers_hint_until_the_board_changes():
     events = run(stream.text(), "antipod", 4)
     (hint,) = of(events, "hint")
     assert hint["move"] == think(new_game("antipod", 4).play("b2"), 1, seed=1, gentle=False)
-    assert any(f"Hint: {hint['move']}" in e["lines"] for e in events if e["event"] == "display")
+    (site,) = hint["sites"]  # said as what to do, not in notation
+    assert any(f"Hint: place {site}" in e["lines"] for e in events if e["event"] == "display")
     kiosk = replace(Config(), kiosk=replace(Config().kiosk, enabled=True))
     assert of(run(stream.text(), "antipod", 4, config=kiosk), "hint") == []  # guests: off
 
@@ -316,6 +317,18 @@ def test_the_hint_is_lit_and_goes_dark_as_the_player_moves():
         d.place(placed)
     d.run(50)
     assert d.lit(site) != LIGHTS["hint"]
+
+
+@pytest.mark.parametrize("game", ["anti-grid", "phalanx"])
+def test_a_hint_for_a_move_names_the_piece_and_where_it_goes(game):
+    d = Drive(Game.of(game))
+    d.ctl.hints = Hints(1, sync=True)
+    d.run(50).press("ok", long=True)
+    hint = d.last("hint")
+    real = d.ctl.state.realisations(d.ctl.state.parse_move(hint["move"]))[0]
+    said = next(line for line in d.ctl.screen().text_lines() if line.startswith("Hint:"))
+    assert hint["move"] not in said and all(site in said for site in real.emptied | real.filled), said
+    assert said.startswith("Hint: move ") and " to " in said
 
 
 def test_a_hint_is_never_one_of_the_gentle_level_1s_loose_moves():

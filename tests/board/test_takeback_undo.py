@@ -21,7 +21,8 @@ def test_taking_back_by_lifting_the_placed_token_guides_the_flip_back_and_the_pa
             "Pool: 54 tokens"] in shown(after)
     assert ["Antipode", "Red to move", "Red pawn: i9 back to e9, then OK", "Pawns: blue b1, red e9",
             "Pool: 54 tokens"] in shown(after)
-    assert shown(after)[-1] == ["Antipode", "Red to move", "Pawns: blue b1, red e9", "Pool: 54 tokens"]
+    assert shown(after)[-1] == ["Antipode", "Red to move", "Place a token", "Pawns: blue b1, red e9",
+                                "Pool: 54 tokens"]
     assert events[-1]["moves"] == ["b1:b1"] and "out_of_sync" not in kinds(events)
 
 

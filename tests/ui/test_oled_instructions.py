@@ -34,7 +34,7 @@ SAYS = {
     "antipod-differs": r"Put a1 back, take c3, d4 off",
     "antipalos-new-game": r"New game: take B2\* off",
     "anti-grid-computer": r"Computer plays c1-c2: move c1 to c2",
-    "anti-grid-set-back": r"Taking back\? Set the rest back, or it is a move in a moment",
+    "anti-grid-set-back": r"Taking back\? Set the rest back or it's a move",
     "antipalos-over": r"White wins: connection.*Set up to play again",
     "antipalos-corrected": r"Corrected to B3\*",
     "antipode-menu": r"Menu.*MENU: next · OK: pick.*BACK: back / close",
