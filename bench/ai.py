@@ -54,7 +54,10 @@ from firmware_host.board.opponent import PONDER_SLICE
 
 #: Game -> (small size, standard size); None for games of one size.
 SIZES = {
-    "antipalos": (8, 12), "antipode": (None,), "antipod": (4, 6), "anti-grid": (6, 8),
+    "antipalos": (8, 12),
+    "antipode": (None,),
+    "antipod": (4, 6),
+    "anti-grid": (6, 8),
     "phalanx": (None,),
 }
 PLAYERS = {"baseline": one_ply, "random": random_player}
@@ -115,9 +118,16 @@ def pairing(game: str, size: int | None, first: str, second: str, games: int) ->
         return PLAYERS.get(name) or level_player(int(name))
 
     result = duel(lambda: new_game(game, size), player(first), player(second), games, seed=7)
-    return {"first": first, "second": second, "games": result.games, "wins": result.wins,
-            "losses": result.losses, "unfinished": result.unfinished,
-            "wins_beginning": result.wins_beginning, "beginner_won": result.beginner_won}
+    return {
+        "first": first,
+        "second": second,
+        "games": result.games,
+        "wins": result.wins,
+        "losses": result.losses,
+        "unfinished": result.unfinished,
+        "wins_beginning": result.wins_beginning,
+        "beginner_won": result.beginner_won,
+    }
 
 
 #: The computer before issue 53 (its speed-ups and pondering): what ``--cpu`` compares with.
@@ -159,8 +169,9 @@ print(json.dumps(figures))
 
 def tree_of(revision: str, into: str) -> str:
     """``revision``'s ``engines/`` unpacked under ``into`` (its root, for PYTHONPATH)."""
-    packed = subprocess.run(["git", "archive", revision, "engines"], cwd=ROOT, check=True,
-                            capture_output=True).stdout
+    packed = subprocess.run(
+        ["git", "archive", revision, "engines"], cwd=ROOT, check=True, capture_output=True
+    ).stdout
     with tarfile.open(fileobj=BytesIO(packed)) as archive:
         archive.extractall(into, filter="data")
     return into
@@ -170,9 +181,14 @@ def cpu_per_move(root: str, game: str, size: int | None, count: int) -> dict:
     """:data:`CPU_SCRIPT`'s figures for the tree at ``root``."""
     env = {**os.environ, "PYTHONPATH": root}
     script = inspect.getsource(positions) + CPU_SCRIPT  # the same positions on either tree
-    done = subprocess.run([sys.executable, "-c", script,
-                           json.dumps([game, size, count, list(LEVELS)])],
-                          cwd=root, env=env, check=True, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script, json.dumps([game, size, count, list(LEVELS)])],
+        cwd=root,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(done.stdout)
 
 
@@ -187,14 +203,18 @@ def cpu(chosen: list[str], before: str, quick: bool) -> dict:
             name = f"{game}_{size}" if size else game
             old = cpu_per_move(old_root, game, size, 3 if quick else 5)
             new = cpu_per_move(str(ROOT), game, size, 3 if quick else 5)
-            figures[name] = {"bare_loop_s": [round(old.pop("bare_loop_s"), 3),
-                                             round(new.pop("bare_loop_s"), 3)]}
+            figures[name] = {
+                "bare_loop_s": [round(old.pop("bare_loop_s"), 3), round(new.pop("bare_loop_s"), 3)]
+            }
             total = [round(old.pop("total_s"), 3), round(new.pop("total_s"), 3)]
             figures[name]["total_s"] = total
-            print(f"{name}: bare loop {figures[name]['bare_loop_s'][0]:.3f} s before, "
-                  f"{figures[name]['bare_loop_s'][1]:.3f} s now; every move of every level "
-                  f"{total[0]:.3f} s before, {total[1]:.3f} s now "
-                  f"({total[0] / max(total[1], 1e-6):.2f}x)", flush=True)
+            print(
+                f"{name}: bare loop {figures[name]['bare_loop_s'][0]:.3f} s before, "
+                f"{figures[name]['bare_loop_s'][1]:.3f} s now; every move of every level "
+                f"{total[0]:.3f} s before, {total[1]:.3f} s now "
+                f"({total[0] / max(total[1], 1e-6):.2f}x)",
+                flush=True,
+            )
             loops = figures[name]["bare_loop_s"]
             for level in LEVELS:
                 was, now = old[str(level)], new[str(level)]
@@ -202,11 +222,18 @@ def cpu(chosen: list[str], before: str, quick: bool) -> dict:
                 faster = (was / max(loops[0], 1e-6)) / max(now / max(loops[1], 1e-6), 1e-6)
                 low, high = (round(now * k, 1) for k in PI_SLOWER)
                 figures[name][f"level{level}"] = {
-                    "before_s": round(was, 3), "now_s": round(now, 3), "faster": round(faster, 2),
-                    "pi_s": [low, high], "limit_s": LIMITS[level - 1]}
-                print(f"  level {level}: most CPU a move {was:.3f} s before, {now:.3f} s now "
-                      f"({faster:.1f}x faster in bare loops); Pi Zero 2 W ~{low}-{high} s, "
-                      f"waits at most {LIMITS[level - 1]} s", flush=True)
+                    "before_s": round(was, 3),
+                    "now_s": round(now, 3),
+                    "faster": round(faster, 2),
+                    "pi_s": [low, high],
+                    "limit_s": LIMITS[level - 1],
+                }
+                print(
+                    f"  level {level}: most CPU a move {was:.3f} s before, {now:.3f} s now "
+                    f"({faster:.1f}x faster in bare loops); Pi Zero 2 W ~{low}-{high} s, "
+                    f"waits at most {LIMITS[level - 1]} s",
+                    flush=True,
+                )
     return figures
 
 
@@ -225,8 +252,9 @@ def pondering_pair(level: int, long: bool = False) -> tuple[Player, Player]:
 
     def pondering(state, rng):
         seed, thought = rng.randrange(1 << 30), kept.pop("thought", None)
-        if (thought is not None and state.ply == thought.state.ply + 1
-                and last.get("before") == thought.state):  # the other side's one move
+        if (
+            thought is not None and state.ply == thought.state.ply + 1 and last.get("before") == thought.state
+        ):  # the other side's one move
             goal = thought.spent + (ponder.TIMES * thought.budget if long else last["work"])
             while thought.spent < goal and thought.grow(goal - thought.spent, lambda: False):
                 pass
@@ -271,13 +299,17 @@ def gain(choice, work: int) -> float:
 def equal_time(game: str, size: int | None, level: int, games: int, long: bool) -> dict:
     """``games`` games of the level pondering against the level without, half each colour."""
     pondering, plain = pondering_pair(level, long)
-    result = duel(lambda: new_game(game, size), pondering, plain, games, seed=53,
-                  max_plies=PONDER_PLIES)
+    result = duel(lambda: new_game(game, size), pondering, plain, games, seed=53, max_plies=PONDER_PLIES)
     kept = pondering.kept  # type: ignore[attr-defined]
-    return {"games": result.games, "wins": result.wins, "losses": result.losses,
-            "unfinished": result.unfinished, "moves": kept.get("moves", 0),
-            "from_pondering": kept.get("hits", 0),
-            "search_gain": round(kept.get("gain", 0.0) / max(1, kept.get("hits", 0)), 1)}
+    return {
+        "games": result.games,
+        "wins": result.wins,
+        "losses": result.losses,
+        "unfinished": result.unfinished,
+        "moves": kept.get("moves", 0),
+        "from_pondering": kept.get("hits", 0),
+        "search_gain": round(kept.get("gain", 0.0) / max(1, kept.get("hits", 0)), 1),
+    }
 
 
 def stops_within(game: str, size: int | None, levels: list[int]) -> float:
@@ -306,8 +338,11 @@ def strength(chosen: list[str], levels: list[int], games: int, jobs: int, long: 
     on a shared machine) and level, printed as they finish."""
     figures: dict = {}
     with ProcessPoolExecutor(jobs) as pool:
-        runs = {pool.submit(equal_time, g, SIZES[g][0], level, games, long): (g, level)
-                for level in levels for g in chosen}
+        runs = {
+            pool.submit(equal_time, g, SIZES[g][0], level, games, long): (g, level)
+            for level in levels
+            for g in chosen
+        }
         for future in as_completed(runs):
             game, level = runs[future]
             size = SIZES[game][0]
@@ -315,19 +350,28 @@ def strength(chosen: list[str], levels: list[int], games: int, jobs: int, long: 
             got = future.result()
             figures.setdefault(name, {})[f"level{level}_pondering"] = got
             how = "pondering long" if long else "pondering"
-            print(f"{name:<14} level {level} {how} vs without: won {got['wins']}/"
-                  f"{got['games']}, lost {got['losses']}, unfinished {got['unfinished']} "
-                  f"({got['from_pondering']} of its {got['moves']} moves from what it kept, "
-                  f"with {got['search_gain']}x the search)",
-                  flush=True)
+            print(
+                f"{name:<14} level {level} {how} vs without: won {got['wins']}/"
+                f"{got['games']}, lost {got['losses']}, unfinished {got['unfinished']} "
+                f"({got['from_pondering']} of its {got['moves']} moves from what it kept, "
+                f"with {got['search_gain']}x the search)",
+                flush=True,
+            )
     return figures
 
 
 def pairings(quick: bool) -> list[tuple[str, str]]:
     if quick:
         return [("3", "baseline"), ("1", "random")]
-    return [("3", "baseline"), ("3", "random"), ("1", "random"), ("2", "1"), ("3", "2"),
-            ("4", "3"), ("5", "4")]
+    return [
+        ("3", "baseline"),
+        ("3", "random"),
+        ("1", "random"),
+        ("2", "1"),
+        ("3", "2"),
+        ("4", "3"),
+        ("5", "4"),
+    ]
 
 
 def main() -> int:
@@ -341,8 +385,9 @@ def main() -> int:
     parser.add_argument("--before", default=BEFORE, help="the revision --cpu compares with")
     parser.add_argument("--ponder", action="store_true", help="only pondering at equal time")
     parser.add_argument("--levels", default="3", help="--ponder's levels (default 3)")
-    parser.add_argument("--long", action="store_true",
-                        help="--ponder as over a player's turn: to pondering's cap")
+    parser.add_argument(
+        "--long", action="store_true", help="--ponder as over a player's turn: to pondering's cap"
+    )
     args = parser.parse_args()
     games = args.games or (2 if args.quick else 10)
     chosen = [args.game] if args.game else list(SIZES)
@@ -355,8 +400,11 @@ def main() -> int:
             for game in chosen:
                 size = SIZES[game][-1]
                 late = stops_within(game, size, sorted({3, 5, *levels}))
-                print(f"{game} {size or ''}: pondering stops within {late * 1000:.0f} ms of "
-                      "being asked (levels 3, 5)", flush=True)
+                print(
+                    f"{game} {size or ''}: pondering stops within {late * 1000:.0f} ms of "
+                    "being asked (levels 3, 5)",
+                    flush=True,
+                )
                 figures[f"{game}_stops_ms"] = round(late * 1000)
             figures["ponder"] = strength(chosen, levels, args.games or 4, args.jobs, args.long)
         print(json.dumps(figures))
@@ -365,8 +413,11 @@ def main() -> int:
     timed = boards if args.quick else boards + [(g, top) for g in chosen if (top := largest(g))]
     figures: dict = {"bench": "ai", "games_per_pairing": games, "load": os.getloadavg()[0]}
     with ProcessPoolExecutor(args.jobs) as pool:
-        duels = {(g, s, a, b): pool.submit(pairing, g, s, a, b, games)
-                 for a, b in pairings(args.quick) for g, s in boards}
+        duels = {
+            (g, s, a, b): pool.submit(pairing, g, s, a, b, games)
+            for a, b in pairings(args.quick)
+            for g, s in boards
+        }
         for game, size in timed:
             name = f"{game}_{size}" if size else game
             figures[name] = {} if args.no_speed else speed(game, size, args.quick)
@@ -377,10 +428,12 @@ def main() -> int:
             name = f"{game}_{size}" if size else game
             got = future.result()
             figures[name][f"{first}_vs_{second}"] = f"{got['wins']}/{got['games']}"
-            print(f"{name:<14} {first:>8} vs {second:<8} won {got['wins']:>3}/{got['games']}  "
-                  f"({got['wins_beginning']} of them beginning)  lost {got['losses']:>3}  "
-                  f"unfinished {got['unfinished']}  the beginner won {got['beginner_won']}",
-                  flush=True)
+            print(
+                f"{name:<14} {first:>8} vs {second:<8} won {got['wins']:>3}/{got['games']}  "
+                f"({got['wins_beginning']} of them beginning)  lost {got['losses']:>3}  "
+                f"unfinished {got['unfinished']}  the beginner won {got['beginner_won']}",
+                flush=True,
+            )
     print(json.dumps(figures))
     return 0
 

@@ -108,8 +108,10 @@ def main() -> int:
         found = record(args.seeds, args.jobs)
         with open(args.record, "w") as out:
             json.dump(found, out)
-        print(f"recorded {sum(map(len, found['choices'].values()))} choices in "
-              f"{time.perf_counter() - start:.0f} s")
+        print(
+            f"recorded {sum(map(len, found['choices'].values()))} choices in "
+            f"{time.perf_counter() - start:.0f} s"
+        )
         return 0
     with open(args.compare) as saved:
         before = json.load(saved)

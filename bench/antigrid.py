@@ -19,9 +19,8 @@ import random
 import statistics
 import time
 
-from engines.antigrid import new
 from bench.timing import percentile
-
+from engines.antigrid import new
 
 
 def run_game(rng: random.Random, variant: str, plies: int, timings: dict[str, list[float]]) -> int:
@@ -72,14 +71,18 @@ def main() -> None:
         "p99_cpu_ms": round(percentile(timings["gen_cpu"], 0.99) * 1e3, 4),
         "play_p99_ms": round(percentile(play, 0.99) * 1e3, 4),
     }
-    print(f"Anti-Grid n=8: {figures['games']} random games, {total_plies} plies, "
-          f"{elapsed:.2f} s")
+    print(f"Anti-Grid n=8: {figures['games']} random games, {total_plies} plies, {elapsed:.2f} s")
     print(f"{'timing':<34}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
-    rows = (("legal_moves() + win check", gen), ("  the same in thread CPU time", timings["gen_cpu"]),
-            ("play() (check + apply)", play))
+    rows = (
+        ("legal_moves() + win check", gen),
+        ("  the same in thread CPU time", timings["gen_cpu"]),
+        ("play() (check + apply)", play),
+    )
     for name, values in rows:
-        print(f"{name:<34}{statistics.median(values) * 1e3:>10.4f}"
-              f"{percentile(values, 0.99) * 1e3:>10.4f}{max(values) * 1e3:>10.4f}")
+        print(
+            f"{name:<34}{statistics.median(values) * 1e3:>10.4f}"
+            f"{percentile(values, 0.99) * 1e3:>10.4f}{max(values) * 1e3:>10.4f}"
+        )
     print(f"{'moves per second (whole loop)':<34}{figures['moves_per_s']:>10}")
     print(json.dumps(figures))
 

@@ -15,8 +15,8 @@ import random
 import statistics
 import time
 
-from engines.antipalos import COLOURS, Place, Shift, new
 from bench.timing import percentile
+from engines.antipalos import COLOURS, Place, Shift, new
 
 SIZE, PHASE_TWO_MOVES = 20, 200
 
@@ -32,7 +32,6 @@ def random_move(state, rng: random.Random):
     if rng.randrange(2 * len(empty) + 1) == 0:
         to = src.turned
     return Shift(src, to)
-
 
 
 def run(games: int, seed: int) -> dict[str, float]:
@@ -85,8 +84,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     figures = run(3 if args.quick else args.games, args.seed)
-    print(f"Antipalos {SIZE}x{SIZE}: {figures['games']} random games, {figures['moves']} moves "
-          f"({figures['wins']} won before the Phase Two limit)")
+    print(
+        f"Antipalos {SIZE}x{SIZE}: {figures['games']} random games, {figures['moves']} moves "
+        f"({figures['wins']} won before the Phase Two limit)"
+    )
     print(f"{'measure':<40}{'value':>10}")
     rows = [
         ("moves/s (change, play, outcome, targets)", figures["moves_per_s"]),

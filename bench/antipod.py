@@ -16,11 +16,10 @@ import random
 import statistics
 import time
 
-from engines.antipod import new
 from bench.timing import percentile
+from engines.antipod import new
 
 RADII = (6, 10)
-
 
 
 def run(radius: int, games: int, rng: random.Random) -> dict[str, float]:

@@ -15,11 +15,10 @@ import random
 import time
 from collections import Counter
 
-from engines.antipode import AntipodeState, new
 from bench.timing import percentile, print_timings
+from engines.antipode import AntipodeState, new
 
 MAX_TURNS = 5000  # random full-board play can wander long before a third repetition
-
 
 
 def play_game(rng: random.Random, times: dict[str, list[float]]) -> AntipodeState:

@@ -55,9 +55,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from bench.daemon import cpu_ticks, rss_mb
 from bench.timing import percentile
 from engines import new_game
-from firmware_host.runtime.loop import IDLE_WAIT, Daemon, open_hardware
 from firmware_host.net.cafe.archive import Archive, read_record
 from firmware_host.net.mqtt.observer import attach
+from firmware_host.runtime.loop import IDLE_WAIT, Daemon, open_hardware
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Mqtt, Timing
 from firmware_host.store.storage import Storage
@@ -87,12 +87,18 @@ class Boards:
             board = board_name(first + i)
             # Games in memory: paho waits on its sockets with select(), which takes no descriptor
             # above 1023, and three SQLite files a board would pass that before 120 boards.
-            config = replace(Config(), game="antipalos", size=5, storage=":memory:",
-                             timing=Timing(scan_hz=SCAN_HZ),
-                             mqtt=Mqtt(host="127.0.0.1", port=port, board=board)).simulated()
+            config = replace(
+                Config(),
+                game="antipalos",
+                size=5,
+                storage=":memory:",
+                timing=Timing(scan_hz=SCAN_HZ),
+                mqtt=Mqtt(host="127.0.0.1", port=port, board=board),
+            ).simulated()
             controller = open_controller(config, Storage(config.storage), configured_game(config))
-            daemon = Daemon(controller, open_hardware(config, controller.layout.sensor_channels),
-                            SCAN_HZ, log=self.log)
+            daemon = Daemon(
+                controller, open_hardware(config, controller.layout.sensor_channels), SCAN_HZ, log=self.log
+            )
             daemon.observers.append(self._recorder(i, board))
             self.nets.append(attach(daemon, config))
             self.daemons.append(daemon)
@@ -106,6 +112,7 @@ class Boards:
                 self.active_until[index] = time.monotonic() + ACTIVE_S
             if any(e["event"] == "move" for e in events):
                 self.moved[board, len(controller.moves)] = time.time()
+
         return record
 
     def run(self, seconds: float, placing: dict[int, list[tuple[float, str]]] | None = None) -> None:
@@ -164,8 +171,9 @@ class Workers:
         self.pipes, self.procs = [], []
         for first in range(0, count, share):
             parent, child = PROCESSES.Pipe()
-            proc = PROCESSES.Process(target=serve_boards,
-                                           args=(first, min(share, count - first), port, child))
+            proc = PROCESSES.Process(
+                target=serve_boards, args=(first, min(share, count - first), port, child)
+            )
             proc.start()
             self.pipes.append(parent)
             self.procs.append(proc)
@@ -204,9 +212,13 @@ def placements(seed: int, count: int) -> list[str]:
     while True:
         state, sites = new_game("antipalos", 5), []
         for _ in range(count):
-            moves = [m for m in state.legal_moves()
-                     if all(not r.follow_ups and not r.emptied and len(r.filled) == 1
-                            for r in state.realisations(m))]
+            moves = [
+                m
+                for m in state.legal_moves()
+                if all(
+                    not r.follow_ups and not r.emptied and len(r.filled) == 1 for r in state.realisations(m)
+                )
+            ]
             move = rng.choice(moves)
             sites.append(next(iter(state.realisations(move)[0].filled)))
             state = state.apply(move)
@@ -294,10 +306,21 @@ def observe(port: int, web_port: int, stop, results) -> None:
 def archive_inserts(archive: Archive, count: int = 300) -> list[float]:
     """Milliseconds to keep each of ``count`` finished games (a 40-move Antipalos 5 game)."""
     moves = game_moves(7, 40)
-    game = read_record(json.dumps({
-        "id": 1, "game": "antipalos", "size": 5, "variant": "two", "started": "2026-11-27T18:00:00Z",
-        "finished": "2026-11-27T18:30:00Z", "result": "abandoned", "winner": None,
-        "moves": moves}).encode())
+    game = read_record(
+        json.dumps(
+            {
+                "id": 1,
+                "game": "antipalos",
+                "size": 5,
+                "variant": "two",
+                "started": "2026-11-27T18:00:00Z",
+                "finished": "2026-11-27T18:30:00Z",
+                "result": "abandoned",
+                "winner": None,
+                "moves": moves,
+            }
+        ).encode()
+    )
     times = []
     for n in range(count):
         began = time.perf_counter()
@@ -328,10 +351,12 @@ def archive_figures(folder: Path) -> dict[str, float]:
     out = {}
     sqlite = archive_inserts(Archive.open(None, str(folder / "bench-archive")))
     bare = bare_inserts(str(folder / "bare.db"))
-    out.update(archive_sqlite_p50_ms=percentile(sqlite, 0.5),
-               archive_sqlite_p99_ms=percentile(sqlite, 0.99),
-               bare_sqlite_insert_p50_ms=percentile(bare, 0.5),
-               bare_sqlite_insert_p99_ms=percentile(bare, 0.99))
+    out.update(
+        archive_sqlite_p50_ms=percentile(sqlite, 0.5),
+        archive_sqlite_p99_ms=percentile(sqlite, 0.99),
+        bare_sqlite_insert_p50_ms=percentile(bare, 0.5),
+        bare_sqlite_insert_p99_ms=percentile(bare, 0.99),
+    )
     try:
         from testbed.postgres import Postgres
 
@@ -398,8 +423,9 @@ class Cpu:
         return {k: 100 * v / elapsed for k, v in used.items()}
 
 
-def play_rounds(boards: Workers, page, active: int, rounds: int,
-                sites: list[str]) -> dict[tuple[str, int], tuple[float, float]]:
+def play_rounds(
+    boards: Workers, page, active: int, rounds: int, sites: list[str]
+) -> dict[tuple[str, int], tuple[float, float]]:
     """Each of the first ``active`` boards places its next piece once per round; (board, ply)
     -> when the page received that ply and when its tile showed it (the page's ms since the
     epoch), read in the round, for the tiles in view (the page draws only those)."""
@@ -421,8 +447,12 @@ def play_rounds(boards: Workers, page, active: int, rounds: int,
             board = board_name(i)
             if shown[board][0] == ply:
                 shown_at[board, ply] = shown[board][1:3]
-        print(f"round: {len(timed) - len(late)} of the {len(timed)} tiles in view updated "
-              f"({len(plies)} boards moved)", file=sys.stderr, flush=True)
+        print(
+            f"round: {len(timed) - len(late)} of the {len(timed)} tiles in view updated "
+            f"({len(plies)} boards moved)",
+            file=sys.stderr,
+            flush=True,
+        )
     return shown_at
 
 
@@ -445,8 +475,10 @@ def open_again(page, plies: dict[str, int]) -> float:
 def scrolled(page, plies: dict[str, int]) -> float:
     """Milliseconds from scrolling to the page's end to every tile then in view drawn with its
     board's ply (tiles that were out of view while their boards played)."""
-    page.evaluate("() => { window.benchScrolled = performance.now(); "
-                  "scrollTo(0, document.documentElement.scrollHeight); }")
+    page.evaluate(
+        "() => { window.benchScrolled = performance.now(); "
+        "scrollTo(0, document.documentElement.scrollHeight); }"
+    )
     page.wait_for_function(IN_VIEW_SHOWN_JS, arg=plies, timeout=30_000, polling="raf")
     return page.evaluate("() => performance.now() - benchScrolled")
 
@@ -479,16 +511,19 @@ NONE = (0.0, 0.0, 0.0, False)
 def _tiles(page) -> dict[str, tuple[float, float, float, bool]]:
     """Board -> (the ply its tile shows, when the page received it, when it showed it, whether
     the tile is in view)."""
-    return {t["board"]: (_number(t["ply"]), _number(t["got"]), _number(t["at"]), t["seen"])
-            for t in page.evaluate("[...document.querySelectorAll('article.tile')].map((e) => {"
-                                   "const r = e.getBoundingClientRect(); "
-                                   "return {board: e.dataset.board, ply: e.dataset.ply, "
-                                   "got: e.dataset.plyGot, at: e.dataset.plyAt, "
-                                   "seen: r.bottom > 0 && r.top < innerHeight}; })")}
+    return {
+        t["board"]: (_number(t["ply"]), _number(t["got"]), _number(t["at"]), t["seen"])
+        for t in page.evaluate(
+            "[...document.querySelectorAll('article.tile')].map((e) => {"
+            "const r = e.getBoundingClientRect(); "
+            "return {board: e.dataset.board, ply: e.dataset.ply, "
+            "got: e.dataset.plyGot, at: e.dataset.plyAt, "
+            "seen: r.bottom > 0 && r.top < innerHeight}; })"
+        )
+    }
 
 
-def wall(playwright, count: int, rounds: int, seed: int, processes: int,
-         screenshot: Path | None) -> dict:
+def wall(playwright, count: int, rounds: int, seed: int, processes: int, screenshot: Path | None) -> dict:
     """The figures of ``count`` boards playing ``rounds`` rounds, half of them then all, the
     dashboard open in Chromium on a café screen (1920x1080)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -497,8 +532,20 @@ def wall(playwright, count: int, rounds: int, seed: int, processes: int,
         web_port = free_port()
         journal = folder / "cafe.log"  # the dashboard's stderr: a pipe nobody read would stall it
         cafe = subprocess.Popen(
-            [sys.executable, "-m", "firmware_host.cli.main", "cafe", "--mqtt", f"127.0.0.1:{broker.port}",
-             "--port", str(web_port), "--state", str(folder / "cafe")], stderr=journal.open("w"))
+            [
+                sys.executable,
+                "-m",
+                "firmware_host.cli.main",
+                "cafe",
+                "--mqtt",
+                f"127.0.0.1:{broker.port}",
+                "--port",
+                str(web_port),
+                "--state",
+                str(folder / "cafe"),
+            ],
+            stderr=journal.open("w"),
+        )
         while "dashboard is at" not in journal.read_text():
             time.sleep(0.05)
         boards = Workers(count, broker.port, processes)
@@ -515,8 +562,9 @@ def wall(playwright, count: int, rounds: int, seed: int, processes: int,
             while len(_tiles(page)) < count and time.monotonic() < deadline:
                 boards.run(0.5)
             assert len(_tiles(page)) == count, f"{len(_tiles(page))} tiles of {count}"
-            cpu = Cpu(broker=[broker.proc.pid], dashboard=[cafe.pid], browser=browser_pids(),
-                      boards=boards.pids)
+            cpu = Cpu(
+                broker=[broker.proc.pid], dashboard=[cafe.pid], browser=browser_pids(), boards=boards.pids
+            )
             boards.run(3.0)
             idle = cpu.percent()
             sites = placements(seed, 2 * rounds)
@@ -561,9 +609,14 @@ def wall(playwright, count: int, rounds: int, seed: int, processes: int,
     }
     per_board = {k: (busy_all[k] - busy_half[k]) / (count - half) for k in ("broker", "dashboard", "browser")}
     figures = {
-        "boards": count, "moves_timed": len(shown), "moves_through_server": len(passed),
-        **{f"{name}_{q}_ms": round(percentile(v, p), 1) for name, v in splits.items()
-           for q, p in (("p50", 0.5), ("p99", 0.99))},
+        "boards": count,
+        "moves_timed": len(shown),
+        "moves_through_server": len(passed),
+        **{
+            f"{name}_{q}_ms": round(percentile(v, p), 1)
+            for name, v in splits.items()
+            for q, p in (("p50", 0.5), ("p99", 0.99))
+        },
         "move_to_tile_max_ms": round(max(splits["move_to_tile"], default=0.0), 1),
         "server_all_moves_p50_ms": round(percentile(server, 0.5), 1),
         "server_all_moves_p99_ms": round(percentile(server, 0.99), 1),
@@ -573,9 +626,12 @@ def wall(playwright, count: int, rounds: int, seed: int, processes: int,
         "cpu_half_playing_pct": {k: round(v, 2) for k, v in busy_half.items()},
         "cpu_all_playing_pct": {k: round(v, 2) for k, v in busy_all.items()},
         "cpu_per_extra_playing_board_pct": {k: round(v, 3) for k, v in per_board.items()},
-        "dashboard_rss_mb": round(rss, 1), "state_message_bytes": boards.state_bytes,
-        **{f"page_frame_{name}_ms": round(percentile(frames, q), 1)
-           for name, q in (("p50", 0.5), ("p99", 0.99), ("max", 1.0))},
+        "dashboard_rss_mb": round(rss, 1),
+        "state_message_bytes": boards.state_bytes,
+        **{
+            f"page_frame_{name}_ms": round(percentile(frames, q), 1)
+            for name, q in (("p50", 0.5), ("p99", 0.99), ("max", 1.0))
+        },
         "scrolled_in_drawn_ms": round(scroll_ms, 1),
         "page_opened_s": round(opened, 2),
     }
@@ -586,39 +642,57 @@ def wall(playwright, count: int, rounds: int, seed: int, processes: int,
 def print_wall(f: dict, processes: int) -> None:
     """The figures of one wall, as a table."""
     count, half = f["boards"], f["boards"] // 2
-    print(f"\n{count} boards ({processes} processes) on one Mosquitto, the dashboard open in Chromium "
-          f"(1920x1080); {f['moves_timed']} moves timed on the tiles in view (one per board and round, "
-          f"a round every {ROUND_S} s)")
-    print(f"move -> tile:  p50 {f['move_to_tile_p50_ms']} ms   p99 {f['move_to_tile_p99_ms']} ms   "
-          f"max {f['move_to_tile_max_ms']} ms (goal p99 <= 100)   broker round trip (baseline): "
-          f"p50 {f['broker_round_trip_p50_ms']} ms   p99 {f['broker_round_trip_p99_ms']} ms")
-    for name, key in (("move -> the broker's subscriber (the boards, the broker)", "move_to_broker"),
-                      ("-> out of the dashboard's feed (the server)", "server"),
-                      ("-> the page's websocket handler (the browser receiving)", "page_receives"),
-                      ("-> the tile drawn (the browser drawing)", "page_draws")):
+    print(
+        f"\n{count} boards ({processes} processes) on one Mosquitto, the dashboard open in Chromium "
+        f"(1920x1080); {f['moves_timed']} moves timed on the tiles in view (one per board and round, "
+        f"a round every {ROUND_S} s)"
+    )
+    print(
+        f"move -> tile:  p50 {f['move_to_tile_p50_ms']} ms   p99 {f['move_to_tile_p99_ms']} ms   "
+        f"max {f['move_to_tile_max_ms']} ms (goal p99 <= 100)   broker round trip (baseline): "
+        f"p50 {f['broker_round_trip_p50_ms']} ms   p99 {f['broker_round_trip_p99_ms']} ms"
+    )
+    for name, key in (
+        ("move -> the broker's subscriber (the boards, the broker)", "move_to_broker"),
+        ("-> out of the dashboard's feed (the server)", "server"),
+        ("-> the page's websocket handler (the browser receiving)", "page_receives"),
+        ("-> the tile drawn (the browser drawing)", "page_draws"),
+    ):
         print(f"  {name:<58} p50 {f[key + '_p50_ms']} ms   p99 {f[key + '_p99_ms']} ms")
-    print(f"  the server over all {f['moves_through_server']} moves (in view or not)"
-          f"{'':<14} p50 {f['server_all_moves_p50_ms']} ms   p99 {f['server_all_moves_p99_ms']} ms")
-    print(f"{'CPU % of one core':<28}{'idle (baseline)':>16}{f'{half} playing':>14}{f'{count} playing':>14}"
-          f"{'per extra board':>17}")
+    print(
+        f"  the server over all {f['moves_through_server']} moves (in view or not)"
+        f"{'':<14} p50 {f['server_all_moves_p50_ms']} ms   p99 {f['server_all_moves_p99_ms']} ms"
+    )
+    print(
+        f"{'CPU % of one core':<28}{'idle (baseline)':>16}{f'{half} playing':>14}{f'{count} playing':>14}"
+        f"{'per extra board':>17}"
+    )
     for k in ("broker", "dashboard", "browser", "boards"):
         per = f["cpu_per_extra_playing_board_pct"]
         extra = f"{per[k]:>17.3f}" if k in per else f"{'(the bench)':>17}"
-        print(f"{k:<28}{f['cpu_idle_pct'][k]:>16.2f}{f['cpu_half_playing_pct'][k]:>14.2f}"
-              f"{f['cpu_all_playing_pct'][k]:>14.2f}{extra}")
-    print(f"dashboard memory (RSS) {f['dashboard_rss_mb']:.0f} MB; one state message "
-          f"{f['state_message_bytes']} bytes")
-    print(f"the page's frames while {count} play: p50 {f['page_frame_p50_ms']} ms   p99 "
-          f"{f['page_frame_p99_ms']} ms   max {f['page_frame_max_ms']} ms (60 Hz: 16.7); scrolled to "
-          f"the end, the tiles then in view drawn in {f['scrolled_in_drawn_ms']} ms; opened afresh, "
-          f"every tile in view drawn in {f['page_opened_s']} s")
+        print(
+            f"{k:<28}{f['cpu_idle_pct'][k]:>16.2f}{f['cpu_half_playing_pct'][k]:>14.2f}"
+            f"{f['cpu_all_playing_pct'][k]:>14.2f}{extra}"
+        )
+    print(
+        f"dashboard memory (RSS) {f['dashboard_rss_mb']:.0f} MB; one state message "
+        f"{f['state_message_bytes']} bytes"
+    )
+    print(
+        f"the page's frames while {count} play: p50 {f['page_frame_p50_ms']} ms   p99 "
+        f"{f['page_frame_p99_ms']} ms   max {f['page_frame_max_ms']} ms (60 Hz: 16.7); scrolled to "
+        f"the end, the tiles then in view drawn in {f['scrolled_in_drawn_ms']} ms; opened afresh, "
+        f"every tile in view drawn in {f['page_opened_s']} s"
+    )
 
 
 def print_archive(archive: dict[str, float]) -> None:
     print("\narchive insert of a finished game (40 moves), ms (goal p99 <= 5):")
-    for name, key in (("SQLite archive", "archive_sqlite"), ("bare sqlite3 INSERT (baseline)",
-                                                            "bare_sqlite_insert"),
-                      ("PostgreSQL archive", "archive_postgres")):
+    for name, key in (
+        ("SQLite archive", "archive_sqlite"),
+        ("bare sqlite3 INSERT (baseline)", "bare_sqlite_insert"),
+        ("PostgreSQL archive", "archive_postgres"),
+    ):
         if f"{key}_p50_ms" in archive:
             print(f"  {name:<32} p50 {archive[key + '_p50_ms']:.3f}   p99 {archive[key + '_p99_ms']:.3f}")
 
@@ -636,8 +710,7 @@ def main() -> None:
     counts, rounds = ([10], 2) if args.quick else ([int(n) for n in args.boards.split(",")], args.rounds)
     from playwright.sync_api import sync_playwright
 
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
-          f"({os.cpu_count()} cores)")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     with sync_playwright() as playwright:
         walls = [wall(playwright, n, rounds, args.seed, args.processes, args.screenshot) for n in counts]
     archive = {}

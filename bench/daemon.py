@@ -26,18 +26,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.timing import percentile
 from engines import new_game
-from firmware_host.store.config import Timing
 from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
+from firmware_host.store.config import Timing
 from firmware_host.store.layout import default_layout
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
-from bench.timing import percentile
 
 SIZE = 20
 PERIOD_MS = 10
-
 
 
 class TimedStorage(Storage):
@@ -60,7 +59,10 @@ class Bench:
         for ply, move in enumerate(moves, 1):
             storage.add_move(game_id, ply, move)
         self.ctl = Controller(
-            Game.of("antipalos", SIZE), lambda s: default_layout(s.sites()), Timing(), storage,
+            Game.of("antipalos", SIZE),
+            lambda s: default_layout(s.sites()),
+            Timing(),
+            storage,
             resume=(game_id, moves),
         )
         self.board = SimBoard(self.ctl.layout.sensor_channels)
@@ -154,14 +156,19 @@ def idle_run(seconds: float, tmp: Path, hardware: str) -> dict[str, float]:
         channels = SIZE * SIZE * 2
         port = str(tmp / "board")
         mcu = SimMcu(SimBoard(channels, leds=channels), port, interval=0.005)
-        text += (f'[sensors]\nbackend = "serial"\nport = "{port}"\nchannels = {channels}\n'
-                 f'[leds]\nbackend = "serial"\nport = "{port}"\ncount = {channels}\n'
-                 '[display]\nbackend = "dummy"\n')
+        text += (
+            f'[sensors]\nbackend = "serial"\nport = "{port}"\nchannels = {channels}\n'
+            f'[leds]\nbackend = "serial"\nport = "{port}"\ncount = {channels}\n'
+            '[display]\nbackend = "dummy"\n'
+        )
     config.write_text(text)
     args = [sys.executable, "-m", "firmware_host.cli.main", "run", "--config", str(config)]
     proc = subprocess.Popen(
         args + (["--sim"] if hardware == "sim" else []),
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
     )
     floor = subprocess.Popen([sys.executable, "-c", BARE_LOOP])
     try:
@@ -248,9 +255,13 @@ def main() -> None:
         "serial_rss_mb": round(serial["rss"], 1),
     }
     print(f"{'figure':<28}{'value':>10}  goal")
-    goals = {"lift_to_frame_p99_ms": "< 5", "settle_to_move_p99_ms": "< 5",
-             "idle_cpu_ratio": "<= 1.3", "serial_idle_cpu_ratio": "<= 1.3",
-             "serial_rss_mb": "<= 40"}
+    goals = {
+        "lift_to_frame_p99_ms": "< 5",
+        "settle_to_move_p99_ms": "< 5",
+        "idle_cpu_ratio": "<= 1.3",
+        "serial_idle_cpu_ratio": "<= 1.3",
+        "serial_rss_mb": "<= 40",
+    }
     for key, value in figures.items():
         if key != "bench":  # a ratio is None when its floor took no CPU tick (short runs)
             print(f"{key:<28}{'-' if value is None else value:>10}  {goals.get(key, '')}")

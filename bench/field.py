@@ -28,8 +28,14 @@ from testbed.field import FIELD_KINDS, FIELD_MIX, PAIR_FIELD_MIX, run_field
 
 #: The games episodes start with, in turn (one board and the pair in turn: each starts with
 #: each, every one of them of two sides).
-STARTS = (("antipalos", 3, "two"), ("antipod", 4, None), ("phalanx", None, None),
-          ("antipalos", 3, "team"), ("anti-grid", 6, "plain"), ("antipode", None, "standard"))
+STARTS = (
+    ("antipalos", 3, "two"),
+    ("antipod", 4, None),
+    ("phalanx", None, None),
+    ("antipalos", 3, "team"),
+    ("anti-grid", 6, "plain"),
+    ("antipode", None, "standard"),
+)
 
 
 def field_episodes(seed: int, first: int, episodes: int, minutes: float, length: int) -> dict:
@@ -48,13 +54,21 @@ def field_episodes(seed: int, first: int, episodes: int, minutes: float, length:
         journal += [f"episode {n}: {line}" for line in run.journal]
         if run.violation is not None:
             violations += 1
-            found.append({"episode": n, "paired": paired, "after": run.done,
-                          "violation": str(run.violation)[:300]})
+            found.append(
+                {"episode": n, "paired": paired, "after": run.done, "violation": str(run.violation)[:300]}
+            )
         n += 1
     seconds = time.monotonic() - began
-    return {"turns": turns, "episodes": n - first, "violations": violations,
-            "turns_per_second": round(turns / seconds, 2), "seconds": round(seconds, 1),
-            "games_played": sorted(played), "found": found, "dashboard_said": journal}
+    return {
+        "turns": turns,
+        "episodes": n - first,
+        "violations": violations,
+        "turns_per_second": round(turns / seconds, 2),
+        "seconds": round(seconds, 1),
+        "games_played": sorted(played),
+        "found": found,
+        "dashboard_said": journal,
+    }
 
 
 def baseline(seed: int, turns: int) -> dict:
@@ -70,8 +84,13 @@ def baseline(seed: int, turns: int) -> dict:
             violations += ep.violation is not None
             n += 1
     seconds = time.monotonic() - began
-    return {"turns": done, "episodes": episodes, "violations": violations,
-            "turns_per_second": round(done / seconds, 1), "seconds": round(seconds, 1)}
+    return {
+        "turns": done,
+        "episodes": episodes,
+        "violations": violations,
+        "turns_per_second": round(done / seconds, 1),
+        "seconds": round(seconds, 1),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,14 +104,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     field = field_episodes(args.seed, args.first, args.episodes, args.minutes, args.episode)
     lab = baseline(args.seed, args.baseline)
-    rows = [(name.replace("_", " "), f"{field[name]} (in process: {lab[name]})")
-            for name in ("turns", "episodes", "violations", "turns_per_second", "seconds")]
+    rows = [
+        (name.replace("_", " "), f"{field[name]} (in process: {lab[name]})")
+        for name in ("turns", "episodes", "violations", "turns_per_second", "seconds")
+    ]
     rows += [("games played", ", ".join(field["games_played"]))]
     rows += [("the dashboard said", line) for line in field["dashboard_said"]]
-    rows += [(f"episode {f['episode']}{' (paired)' if f['paired'] else ''}",
-              f"after {f['after']} intentions: {f['violation']}") for f in field["found"]]
-    report(f"Player robot in the field: seed {args.seed}", rows,
-           {"bench": "field", "field": field, "in_process": lab})
+    rows += [
+        (
+            f"episode {f['episode']}{' (paired)' if f['paired'] else ''}",
+            f"after {f['after']} intentions: {f['violation']}",
+        )
+        for f in field["found"]
+    ]
+    report(
+        f"Player robot in the field: seed {args.seed}",
+        rows,
+        {"bench": "field", "field": field, "in_process": lab},
+    )
     return 1 if field["violations"] else 0
 
 

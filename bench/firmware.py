@@ -22,9 +22,9 @@ import subprocess
 import sys
 import tempfile
 
-from testbed.firmware_emulator import F_CPU, EmulatedBoard, Variant, build
 from hardware import protocol as p
 from hardware.base import Led
+from testbed.firmware_emulator import F_CPU, EmulatedBoard, Variant, build
 
 MS = F_CPU / 1000
 BAUD = 115200
@@ -43,16 +43,18 @@ def pins_but(*taken: int) -> list[int]:
 
 def matrix(pins: list[int], rows: int) -> dict:
     """``rows`` rows and 32 columns from ``pins``."""
-    return dict(ROW_PINS=",".join(map(str, pins[:rows])),
-                COLUMN_PINS=",".join(map(str, pins[rows:rows + 32])))
+    return dict(
+        ROW_PINS=",".join(map(str, pins[:rows])), COLUMN_PINS=",".join(map(str, pins[rows : rows + 32]))
+    )
 
 
 #: The largest matrix: 66 of the Mega's 68 free pins (all but the LEDs' D6 and D13, the scan
 #: marker), 34 rows x 32 columns (the firmware reads at most 32 columns); 400 LEDs on D6.
 LARGEST = dict(matrix(pins_but(6, TRACE_PIN), 34), LED_PINS=6, LED_COUNT=400, TRACE_PIN=TRACE_PIN)
 #: 31 x 32 (992 switches) beside 400 LEDs as four chains of 100 on D6..D9.
-PARALLEL = dict(matrix(pins_but(6, 7, 8, 9, TRACE_PIN), 31), LED_PINS="6,7,8,9", LED_COUNT=400,
-                TRACE_PIN=TRACE_PIN)
+PARALLEL = dict(
+    matrix(pins_but(6, 7, 8, 9, TRACE_PIN), 31), LED_PINS="6,7,8,9", LED_COUNT=400, TRACE_PIN=TRACE_PIN
+)
 #: 400 LEDs as eight chains of 50 on port A (D22..D29), a 74HC165 chain for the switches.
 EIGHT = dict(SCANNER="SCANNER_165", LED_PINS=",".join(map(str, range(22, 30))), LED_COUNT=400)
 GOALS = {"scan_ms": 2, "change_ms": 5, "leds_ms": 10, "ram_percent": 75}
@@ -66,8 +68,9 @@ def ms(cycles: float) -> float:
 def sizes(elf) -> tuple[int, int]:
     """(flash, RAM) bytes: text + data, and data + bss + noinit."""
     out = subprocess.run(["avr-size", "-A", str(elf)], capture_output=True, text=True, check=True)
-    section = {line.split()[0]: int(line.split()[1]) for line in out.stdout.splitlines()
-               if line.startswith(".")}
+    section = {
+        line.split()[0]: int(line.split()[1]) for line in out.stdout.splitlines() if line.startswith(".")
+    }
     data = section.get(".data", 0)
     return section.get(".text", 0) + data, data + section.get(".bss", 0) + section.get(".noinit", 0)
 
@@ -79,8 +82,11 @@ def marks(board: EmulatedBoard) -> list[int]:
 
 def sent(board: EmulatedBoard, kind: int, since: int = 0) -> list[tuple[int, int]]:
     """(cycle the frame began on the line, cycle it ended) of the board's frames of ``kind``."""
-    return [(end - round((len(p.encode(frame)) * BYTE)), end)
-            for end, frame in board.frames_sent(since) if frame.kind == kind]
+    return [
+        (end - round((len(p.encode(frame)) * BYTE)), end)
+        for end, frame in board.frames_sent(since)
+        if frame.kind == kind
+    ]
 
 
 def faults(board: EmulatedBoard) -> list[str]:
@@ -90,8 +96,9 @@ def faults(board: EmulatedBoard) -> list[str]:
 
 
 def leds_frame(leds: dict[int, Led], frame_id: int, seq: int) -> bytes:
-    return b"".join(p.encode(p.Frame(p.LEDS, seq + k, body))
-                    for k, body in enumerate(p.encode_leds(leds, frame_id)))
+    return b"".join(
+        p.encode(p.Frame(p.LEDS, seq + k, body)) for k, body in enumerate(p.encode_leds(leds, frame_id))
+    )
 
 
 class Switcher:
@@ -149,8 +156,11 @@ def change_latencies(variant: Variant, quick: bool) -> dict[str, list[tuple[floa
                 return next_after([start for start, _ in sent(board, p.STATE, recent)], BEAT_MS * MS, after)
 
             switcher = Switcher(board)
-            quiet = sweep(switcher, lambda after: beats(after) + 30 * MS,
-                          [rng.uniform(0, 40) for _ in range(15 * 2 // step)])
+            quiet = sweep(
+                switcher,
+                lambda after: beats(after) + 30 * MS,
+                [rng.uniform(0, 40) for _ in range(15 * 2 // step)],
+            )
             beat = sweep(switcher, beats, [x / 2 for x in range(-8, 30, step)])
             pulse = {ch: Led((255, 255, 255), "pulse") for ch in range(400)}
             board.send_to_firmware(leds_frame(pulse, 1, seq=1))
@@ -178,22 +188,29 @@ def led_latency(variant: Variant, frames: int) -> dict:
         try:
             board.run_for(0.05)
             for i in range(frames):
-                frame = {ch: Led(((ch + i) % 256, 50, 200), "pulse" if i == frames - 1 else "steady")
-                         for ch in range(400)}
+                frame = {
+                    ch: Led(((ch + i) % 256, 50, 200), "pulse" if i == frames - 1 else "steady")
+                    for ch in range(400)
+                }
                 written, seen = len(board.led_writes), len(board.events)
                 board.send_to_firmware(leds_frame(frame, i + 1, seq=2 * i + 1))
                 board.wait_for(lambda: len(board.led_writes) > written and board.shows(frame), timeout=20)
                 write = next(w for w in board.led_writes[written:] if board.shows(frame))
-                arrived = max(int(e[1]) for e in board.events[seen:]
-                              if e[0] == "rx" and int(e[1]) < write.start)
+                arrived = max(
+                    int(e[1]) for e in board.events[seen:] if e[0] == "rx" and int(e[1]) < write.start
+                )
                 out.append((write.start - arrived, write.end - arrived))
             busy = len(board.led_writes)
             board.send_to_firmware(b"".join(p.encode(p.Frame(p.REQUEST_STATE, k % 256)) for k in range(600)))
             board.run_for(0.3)
             pulsing = board.led_writes[busy:]
             assert not faults(board) and all(w.faults == 0 for w in pulsing), faults(board)
-            return {"latency": out, "gap": max(w.longest_low for w in pulsing),
-                    "write": max(w.end - w.start for w in pulsing), "chains": board.layout.chains}
+            return {
+                "latency": out,
+                "gap": max(w.longest_low for w in pulsing),
+                "write": max(w.end - w.start for w in pulsing),
+                "chains": board.layout.chains,
+            }
         finally:
             board.close()
 
@@ -217,8 +234,9 @@ def scans(variant: Variant) -> dict:
 
 def chain_scan() -> list[int]:
     """Scans of a 100-register 74HC165 chain (800 switches: Antipalos 20 x 20) at 8 MHz SPI."""
-    variant = build("mega", SCANNER="SCANNER_165", SR_REGISTERS=100, SR_SPI_DIVIDER=2,
-                    TRACE_PIN=TRACE_PIN, LED_COUNT=800)
+    variant = build(
+        "mega", SCANNER="SCANNER_165", SR_REGISTERS=100, SR_SPI_DIVIDER=2, TRACE_PIN=TRACE_PIN, LED_COUNT=800
+    )
     with tempfile.TemporaryDirectory() as directory:
         board = EmulatedBoard(variant, os.path.join(directory, "board"), speed=0, trace=True)
         try:
@@ -244,8 +262,10 @@ def main(argv: list[str] | None = None) -> int:
     chain = chain_scan()
     one = change_latencies(build("mega", **LARGEST, HEARTBEAT_MS=BEAT_MS), args.quick)
     four = change_latencies(build("mega", **PARALLEL, HEARTBEAT_MS=BEAT_MS), args.quick)
-    leds = {name: led_latency(build("mega", **defs), frames)
-            for name, defs in (("1", LARGEST), ("4", PARALLEL), ("8", EIGHT))}
+    leds = {
+        name: led_latency(build("mega", **defs), frames)
+        for name, defs in (("1", LARGEST), ("4", PARALLEL), ("8", EIGHT))
+    }
     figures = {
         "bench": "firmware",
         "scan_1088_matrix_cycles": max(scan["quiet"]),
@@ -268,9 +288,12 @@ def main(argv: list[str] | None = None) -> int:
         figures[f"leds_400_{chains}_chains_write_ms"] = ms(run["write"])
         figures[f"leds_400_{chains}_chains_wire_floor_ms"] = round(400 / run["chains"] * 24 * 1.25e-3, 3)
         figures[f"ws2812_{chains}_chains_longest_pause_us"] = round(run["gap"] / MS * 1000, 2)
-    for name, elf in (("mega_default", build("mega").elf), ("uno_default", build("uno").elf),
-                      ("mega_1088_switches_400_leds", largest.elf),
-                      ("mega_992_switches_4x100_leds", build("mega", **PARALLEL).elf)):
+    for name, elf in (
+        ("mega_default", build("mega").elf),
+        ("uno_default", build("uno").elf),
+        ("mega_1088_switches_400_leds", largest.elf),
+        ("mega_992_switches_4x100_leds", build("mega", **PARALLEL).elf),
+    ):
         flash, ram = sizes(elf)
         chip = name.split("_")[0]
         figures[f"{name}_flash_bytes"] = flash
@@ -283,38 +306,61 @@ def main(argv: list[str] | None = None) -> int:
 
 def print_table(f: dict) -> None:
     rows = [
-        ("full scan, 34 x 32 matrix (1088 switches), median / max",
-         f"{f['scan_1088_matrix_median_ms']} / {f['scan_1088_matrix_ms']} ms (goal <= 2 ms)"),
+        (
+            "full scan, 34 x 32 matrix (1088 switches), median / max",
+            f"{f['scan_1088_matrix_median_ms']} / {f['scan_1088_matrix_ms']} ms (goal <= 2 ms)",
+        ),
         ("  the same when every row changed", f"{f['scan_1088_matrix_every_row_changed_ms']} ms"),
         ("full scan, 100 x 74HC165 (800 switches)", f"{f['scan_800_chain_ms']} ms"),
     ]
-    for name, board in (("1088_one_chain", "1088 switches, 400 LEDs on one chain"),
-                        ("992_four_chains", "992 switches, 400 LEDs on 4 chains")):
+    for name, board in (
+        ("1088_one_chain", "1088 switches, 400 LEDs on one chain"),
+        ("992_four_chains", "992 switches, 400 LEDs on 4 chains"),
+    ):
         rows += [
             (f"switch change -> CHANGE sent ({board})", ""),
-            ("  nothing else going on: median / max",
-             f"{f[f'change_{name}_median_ms']} / {f[f'change_{name}_quiet_max_ms']} ms "
-             f"(floor {f['change_to_frame_floor_ms']} ms on the wire; goal <= 5 ms)"),
-            ("  a heartbeat STATE on the line, max",
-             f"{f[f'change_{name}_beat_max_ms']} ms (change {f[f'change_{name}_beat_max_at_ms']} ms "
-             "from the STATE's start)"),
-            ("  400 LEDs pulsing, heartbeats too, max",
-             f"{f[f'change_{name}_writing_max_ms']} ms (change {f[f'change_{name}_writing_max_at_ms']} ms "
-             "from a write's / STATE's start)"),
+            (
+                "  nothing else going on: median / max",
+                f"{f[f'change_{name}_median_ms']} / {f[f'change_{name}_quiet_max_ms']} ms "
+                f"(floor {f['change_to_frame_floor_ms']} ms on the wire; goal <= 5 ms)",
+            ),
+            (
+                "  a heartbeat STATE on the line, max",
+                f"{f[f'change_{name}_beat_max_ms']} ms (change {f[f'change_{name}_beat_max_at_ms']} ms "
+                "from the STATE's start)",
+            ),
+            (
+                "  400 LEDs pulsing, heartbeats too, max",
+                f"{f[f'change_{name}_writing_max_ms']} ms (change {f[f'change_{name}_writing_max_at_ms']} ms "
+                "from a write's / STATE's start)",
+            ),
         ]
     for chains in ("1", "4", "8"):
         led = f"leds_400_{chains}_chains"
         rows += [
-            (f"LEDS frame in -> first / last bit, 400 LEDs on {chains} chain(s)",
-             f"{f[led + '_to_first_bit_ms']} / {f[led + '_to_last_bit_ms']} ms (write "
-             f"{f[led + '_write_ms']} ms, floor {f[led + '_wire_floor_ms']} ms of bits; goal <= 10 ms)"),
-            ("  longest pause between bits (UART busy both ways)",
-             f"{f[f'ws2812_{chains}_chains_longest_pause_us']} us (latch: 50 us)"),
+            (
+                f"LEDS frame in -> first / last bit, 400 LEDs on {chains} chain(s)",
+                f"{f[led + '_to_first_bit_ms']} / {f[led + '_to_last_bit_ms']} ms (write "
+                f"{f[led + '_write_ms']} ms, floor {f[led + '_wire_floor_ms']} ms of bits; goal <= 10 ms)",
+            ),
+            (
+                "  longest pause between bits (UART busy both ways)",
+                f"{f[f'ws2812_{chains}_chains_longest_pause_us']} us (latch: 50 us)",
+            ),
         ]
-    rows += [(f"{name}: flash / RAM", f"{f[name + '_flash_bytes']} B / {f[name + '_ram_bytes']} B "
-              f"({f[name + '_ram_percent']}% of RAM; goal <= 75%)")
-             for name in ("mega_default", "uno_default", "mega_1088_switches_400_leds",
-                          "mega_992_switches_4x100_leds")]
+    rows += [
+        (
+            f"{name}: flash / RAM",
+            f"{f[name + '_flash_bytes']} B / {f[name + '_ram_bytes']} B "
+            f"({f[name + '_ram_percent']}% of RAM; goal <= 75%)",
+        )
+        for name in (
+            "mega_default",
+            "uno_default",
+            "mega_1088_switches_400_leds",
+            "mega_992_switches_4x100_leds",
+        )
+    ]
     width = max(len(name) for name, _ in rows)
     print("Board firmware in simavr (ATmega2560 / ATmega328P at 16 MHz, 115200 baud)")
     for name, value in rows:

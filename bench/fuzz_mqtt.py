@@ -21,9 +21,21 @@ def main() -> int:
     parser.add_argument("--examples", type=int, default=2000)
     args = parser.parse_args()
     env = {**os.environ, "REEDBOARD_FUZZ_EXAMPLES": str(args.examples)}
-    return subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                            "--timeout", "3600", str(ROOT / "tests/net/mqtt/test_fuzz.py")],
-                           cwd=ROOT, env=env)
+    return subprocess.call(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--timeout",
+            "3600",
+            str(ROOT / "tests/net/mqtt/test_fuzz.py"),
+        ],
+        cwd=ROOT,
+        env=env,
+    )
 
 
 if __name__ == "__main__":

@@ -21,9 +21,9 @@ import time
 from dataclasses import dataclass, field
 
 from bench.robust.noisy import Run, whole_game
+from bench.timing import percentile
 from engines import game_info
 from firmware_host.board.game import Game
-from bench.timing import percentile
 
 GAMES = ("antipalos", "antipode", "antipod", "anti-grid", "phalanx")
 
@@ -51,8 +51,7 @@ class TimedRun(Run):
 def long_game(name: str, plies: int, seed: int) -> dict:
     """Play one planned game through the controller; its figures."""
     size = game_info(name).default_size
-    run, plan, unsettled = whole_game(Game.of(name, size), random.Random(seed), plies,
-                                      kind=TimedRun)
+    run, plan, unsettled = whole_game(Game.of(name, size), random.Random(seed), plies, kind=TimedRun)
     if unsettled:
         raise RuntimeError(f"{name}: the board did not settle {unsettled} times")
     accepted = [e["move"] for e in run.events if e["event"] == "move"]
@@ -62,7 +61,9 @@ def long_game(name: str, plies: int, seed: int) -> dict:
     first, last = run.moved[:quarter], run.moved[-quarter:]
     idle = sum(run.idle) / len(run.idle)
     return {
-        "size": size, "moves": len(accepted), "over": run.controller.state.outcome() is not None,
+        "size": size,
+        "moves": len(accepted),
+        "over": run.controller.state.outcome() is not None,
         "idle_step_ms": round(idle, 3),
         "first_p50_ms": round(percentile(first, 0.5), 2),
         "first_p99_ms": round(percentile(first, 0.99), 2),
@@ -83,11 +84,14 @@ def main() -> int:
     figures: dict = {"bench": "long_games", "plies": plies}
     for name in [args.game] if args.game else GAMES:
         figures[name] = got = long_game(name, plies, args.seed)
-        print(f"{name:<10} size {got['size'] or '-':>3}  {got['moves']:>4} moves"
-              f" ({'over' if got['over'] else 'unfinished'})  settle -> move p50/p99:"
-              f" first quarter {got['first_p50_ms']}/{got['first_p99_ms']} ms,"
-              f" last {got['last_p50_ms']}/{got['last_p99_ms']} ms;"
-              f" idle step {got['idle_step_ms']} ms", flush=True)
+        print(
+            f"{name:<10} size {got['size'] or '-':>3}  {got['moves']:>4} moves"
+            f" ({'over' if got['over'] else 'unfinished'})  settle -> move p50/p99:"
+            f" first quarter {got['first_p50_ms']}/{got['first_p99_ms']} ms,"
+            f" last {got['last_p50_ms']}/{got['last_p99_ms']} ms;"
+            f" idle step {got['idle_step_ms']} ms",
+            flush=True,
+        )
     print(json.dumps(figures))
     return 0
 

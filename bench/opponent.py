@@ -15,15 +15,15 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from itertools import cycle
 from dataclasses import replace
+from itertools import cycle
 
-from firmware_host.store.config import Config, OpponentConfig
+from bench.timing import percentile
 from firmware_host.board.controller import Controller
 from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
-from bench.timing import percentile
 
 PERIOD_S = 0.01
 CHANGES = 400  # sensor change -> frame figures per case
@@ -39,8 +39,9 @@ def _after_first_move(game: str, size: int | None, level: int | None) -> tuple[C
     for site in c.boards[0]:
         board.place(c.layout.sensor[site])
     c.step(0.0, board.scan())  # the start position seen first
-    real = next(r for m in c.state.legal_moves() for r in c.state.realisations(m)
-                if not r.follow_ups)  # a move without follow-ups: the computer answers it
+    real = next(
+        r for m in c.state.legal_moves() for r in c.state.realisations(m) if not r.follow_ups
+    )  # a move without follow-ups: the computer answers it
     for site in real.emptied:
         board.lift(c.layout.sensor[site])
     for site in real.filled:
@@ -126,9 +127,14 @@ def main() -> None:
     idle, _ = steps(args.game, args.size, None)
     busy, seconds = steps(args.game, args.size, args.level)
     figures = {
-        "game": args.game, "level": args.level, "think_s": round(seconds, 3), "steps": len(busy),
-        "idle_p50_ms": round(percentile(idle, 0.5), 3), "idle_p99_ms": round(percentile(idle, 0.99), 3),
-        "think_p50_ms": round(percentile(busy, 0.5), 3), "think_p99_ms": round(percentile(busy, 0.99), 3),
+        "game": args.game,
+        "level": args.level,
+        "think_s": round(seconds, 3),
+        "steps": len(busy),
+        "idle_p50_ms": round(percentile(idle, 0.5), 3),
+        "idle_p99_ms": round(percentile(idle, 0.99), 3),
+        "think_p50_ms": round(percentile(busy, 0.5), 3),
+        "think_p99_ms": round(percentile(busy, 0.99), 3),
     }
     figures["p99_ratio"] = round(figures["think_p99_ms"] / max(figures["idle_p99_ms"], 1e-6), 2)
     quiet = change_frames(args.game, args.size, None, changes)
@@ -141,7 +147,8 @@ def main() -> None:
         "change_think_p99_ms": round(percentile(thinking, 0.99), 3),
     }
     figures["change_p99_ratio"] = round(
-        figures["change_think_p99_ms"] / max(figures["change_idle_p99_ms"], 1e-6), 2)
+        figures["change_think_p99_ms"] / max(figures["change_idle_p99_ms"], 1e-6), 2
+    )
     for key, value in figures.items():
         print(f"{key:20} {value}")
     print(json.dumps({"bench": "opponent", **figures}))

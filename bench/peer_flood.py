@@ -50,11 +50,14 @@ def main() -> int:
     t1 = Remote(bus.link("t1"), "t1", "t2", "second", clock=lambda: bus.now / 1000)
     theirs = t1.side_in(states[0])
     k = max(n for n in range(len(moves)) if states[n].to_move == theirs)
-    here = Seen(GRID, 1, tuple(moves[:k]), tuple(states[:k + 1]), awaiting=True, final=True, token=TOKEN)
+    here = Seen(GRID, 1, tuple(moves[:k]), tuple(states[: k + 1]), awaiting=True, final=True, token=TOKEN)
     last = max(n for n in range(k - 1) if states[n].to_move == theirs)  # its move before
     other = next(m for m in map(states[last].notation, states[last].legal_moves()) if m != moves[last])
-    lists = {"its next move": moves[:k + 1], "history changed": [*moves[:last], other],
-             "this board's moves too": moves}
+    lists = {
+        "its next move": moves[: k + 1],
+        "history changed": [*moves[:last], other],
+        "this board's moves too": moves,
+    }
     figures: dict[str, object] = {"bench": "peer_flood", "plies": k}
     print(f"A forged peer, {k}-move Anti-Grid 8 game, {args.messages} messages each (ms a message)")
     for name, texts in lists.items():
@@ -73,10 +76,15 @@ def main() -> int:
         for _ in range(min(args.messages, 3)):
             peer_moves(states[0], texts)  # the baseline: the whole list played, as before
         baseline = time.perf_counter() - began
-        row = {"link": ms(link, args.messages), "loop": ms(polls, args.messages),
-               "baseline_loop": ms(baseline, min(args.messages, 3))}
-        print(f"  {name:<24} link thread {row['link']:>8} ms   loop {row['loop']:>8} ms"
-              f"   baseline loop {row['baseline_loop']:>8} ms")
+        row = {
+            "link": ms(link, args.messages),
+            "loop": ms(polls, args.messages),
+            "baseline_loop": ms(baseline, min(args.messages, 3)),
+        }
+        print(
+            f"  {name:<24} link thread {row['link']:>8} ms   loop {row['loop']:>8} ms"
+            f"   baseline loop {row['baseline_loop']:>8} ms"
+        )
         figures[name.replace(" ", "_").replace("'", "")] = row
     print(json.dumps(figures))
     return 0

@@ -19,12 +19,11 @@ import time
 from collections import Counter
 from dataclasses import replace
 
-from engines.phalanx import Move, PhalanxState, new
 from bench.timing import percentile, print_timings
+from engines.phalanx import Move, PhalanxState, new
 
 CROWDED_PIECES = 24
 CROWDED_FROM_PLY = 20
-
 
 
 def timed_legal(state: PhalanxState, times: dict[str, list[float]], key: str) -> None:
@@ -74,8 +73,13 @@ def main() -> None:
     times: dict[str, list[float]] = {
         k: []
         for k in (
-            "legal/opening", "legal/opening cpu", "legal/crowded", "legal/crowded cpu",
-            "legal/all", "contract", "play",
+            "legal/opening",
+            "legal/opening cpu",
+            "legal/crowded",
+            "legal/crowded cpu",
+            "legal/all",
+            "contract",
+            "play",
         )
     }
     opening = new()

@@ -33,7 +33,6 @@ from firmware_host.store.storage import Storage
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
 
-
 #: Additions of the bare loop, the baseline of a step's wall-clock time.
 BARE_LOOP = 10_000
 
@@ -76,17 +75,16 @@ class TimedBoard(SimBoard):
         self.times.append(self.clock() * 1000)
 
 
-def stream_latencies(name: str, seed: int, plies: int = 12, timing: Timing = Timing()
-                     ) -> tuple[list[float], int, list[float]]:
+def stream_latencies(
+    name: str, seed: int, plies: int = 12, timing: Timing = Timing()
+) -> tuple[list[float], int, list[float]]:
     """One random game of ``name``: each move's latency (ms), how many moves were wrong, and
     the wall time (ms) of each step that announced a move."""
     rng = random.Random(seed)
     size, variant = rng.choice(GAMES[name])
-    controller = open_controller(Config(timing=timing), Storage(":memory:"),
-                                 Game.of(name, size, variant))
+    controller = open_controller(Config(timing=timing), Storage(":memory:"), Game.of(name, size, variant))
     layout = controller.layout
-    plan = Player(rng, [s.label for s in controller.state.sites()], frozenset()).plan(
-        controller.state, plies)
+    plan = Player(rng, [s.label for s in controller.state.sites()], frozenset()).plan(controller.state, plies)
     clock = VirtualClock()
     noise = Noise(bounce=rng.choice([(0.0005, 0.001), (0.001, 0.005), (0.005, 0.025)]), seed=seed)
     board = TimedBoard(layout.sensor_channels, clock=clock, noise=noise, leds=layout.led_channels)
@@ -113,19 +111,25 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="20 games of each game")
     parser.add_argument("--streams", type=int, help="games of each game (default 100)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--quick-settle", type=int, metavar="MS",
-                        help=f"[timing] quick_settle_ms (default {Timing().quick_settle_ms})")
+    parser.add_argument(
+        "--quick-settle",
+        type=int,
+        metavar="MS",
+        help=f"[timing] quick_settle_ms (default {Timing().quick_settle_ms})",
+    )
     args = parser.parse_args()
     streams = args.streams or (20 if args.quick else 100)
     timing = Timing()
     if args.quick_settle is not None:
         timing = replace(timing, quick_settle_ms=args.quick_settle)
-    figures: dict = {"bench": "placement", "streams_per_game": streams,
-                     "quick_settle_ms": timing.quick_settle_ms}
+    figures: dict = {
+        "bench": "placement",
+        "streams_per_game": streams,
+        "quick_settle_ms": timing.quick_settle_ms,
+    }
     everything: list[float] = []
     steps: list[float] = []
-    print(f"{'game':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>8}{'p99 ms':>8}{'max ms':>8}"
-          f"{'wrong':>7}")
+    print(f"{'game':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>8}{'p99 ms':>8}{'max ms':>8}{'wrong':>7}")
     for name in GAMES:
         samples, wrong = [], 0
         for i in range(streams):
@@ -134,24 +138,32 @@ def main() -> None:
             wrong += bad
             steps += took
         everything += samples
-        row = {"moves": len(samples), "median_ms": percentile(samples, 0.5),
-               "p90_ms": percentile(samples, 0.9), "p99_ms": percentile(samples, 0.99),
-               "max_ms": max(samples, default=0.0), "wrong": wrong}
+        row = {
+            "moves": len(samples),
+            "median_ms": percentile(samples, 0.5),
+            "p90_ms": percentile(samples, 0.9),
+            "p99_ms": percentile(samples, 0.99),
+            "max_ms": max(samples, default=0.0),
+            "wrong": wrong,
+        }
         figures[name] = row
-        print(f"{name:<12}{row['moves']:>7}{row['median_ms']:>11.0f}{row['p90_ms']:>8.0f}"
-              f"{row['p99_ms']:>8.0f}{row['max_ms']:>8.0f}{wrong:>7}")
+        print(
+            f"{name:<12}{row['moves']:>7}{row['median_ms']:>11.0f}{row['p90_ms']:>8.0f}"
+            f"{row['p99_ms']:>8.0f}{row['max_ms']:>8.0f}{wrong:>7}"
+        )
     figures["median_ms"] = percentile(everything, 0.5)
     figures["p99_ms"] = percentile(everything, 0.99)
     figures["wrong"] = sum(figures[name]["wrong"] for name in GAMES)
-    print(f"{'all':<12}{len(everything):>7}{figures['median_ms']:>11.0f}{'':>8}"
-          f"{figures['p99_ms']:>8.0f}")
+    print(f"{'all':<12}{len(everything):>7}{figures['median_ms']:>11.0f}{'':>8}{figures['p99_ms']:>8.0f}")
     bare = bare_loop_ms()
     figures["step_median_ms"] = percentile(steps, 0.5)
     figures["step_p99_ms"] = percentile(steps, 0.99)
     figures["bare_loop_ms"] = bare
-    print(f"the step announcing a move (wall clock): median {figures['step_median_ms']:.2f} ms, "
-          f"p99 {figures['step_p99_ms']:.2f} ms; a bare loop of {BARE_LOOP} additions "
-          f"{bare:.2f} ms (p99 {figures['step_p99_ms'] / bare:.1f}x it)")
+    print(
+        f"the step announcing a move (wall clock): median {figures['step_median_ms']:.2f} ms, "
+        f"p99 {figures['step_p99_ms']:.2f} ms; a bare loop of {BARE_LOOP} additions "
+        f"{bare:.2f} ms (p99 {figures['step_p99_ms'] / bare:.1f}x it)"
+    )
     print(json.dumps(figures))
 
 

@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from bench.robust.common import report
 from firmware_host.board.controller import Game
 from hardware.sim import Noise, SimBoard
+from testbed import robot
 from testbed.board_under_test import BoardUnderTest
 from testbed.bus import Faults
 from testbed.pair import PAIR_MIX, Pair
-from testbed import robot
 from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, Violation
 
 
@@ -69,8 +69,9 @@ def shape(v: Violation) -> str:
     if v.invariant != "intended" or len(parts) != 2:
         return v.invariant
     recorded, meant = (part.count("'") // 2 for part in parts)
-    return "intended: " + ("extra move" if recorded > meant else
-                           "move lost" if recorded < meant else "other move")
+    return "intended: " + (
+        "extra move" if recorded > meant else "move lost" if recorded < meant else "other move"
+    )
 
 
 @dataclass
@@ -98,8 +99,9 @@ def one_board(game: Game, seed: int, opts: Options) -> BoardUnderTest:
     return BoardUnderTest(game, path, noise=noise, wiring=random.Random(~seed) if shuffled else None)
 
 
-def run_episode(game: tuple, seed: int, length: int, opts: Options,
-                intentions: list[str] | None = None) -> Episode:
+def run_episode(
+    game: tuple, seed: int, length: int, opts: Options, intentions: list[str] | None = None
+) -> Episode:
     """Play one episode: ``intentions`` (else ``length`` drawn from the mix); the robot's
     choices for intention i come from a generator seeded by (``seed``, i), so leaving out an
     intention leaves the others' choices alone (what :func:`shrink` relies on)."""
@@ -124,8 +126,9 @@ def run_episode(game: tuple, seed: int, length: int, opts: Options,
     except Violated as exc:
         episode.violation = exc.violation
     except Exception as exc:  # noqa: BLE001 - the "no exception" invariant
-        episode.violation = Violation("exception", f"{type(exc).__name__}: {exc}",
-                                      " ".join(str(x) for x in game if x), boards[0].dump())
+        episode.violation = Violation(
+            "exception", f"{type(exc).__name__}: {exc}", " ".join(str(x) for x in game if x), boards[0].dump()
+        )
     episode.scans = boards[0].table.scans
     for board in boards:
         board.close()
@@ -138,7 +141,7 @@ def shrink(ep: Episode, opts: Options, budget: int = 60) -> Episode:
     i = 0
     while i < best.done and budget > 0:
         budget -= 1
-        trial = best.intentions[:i] + best.intentions[i + 1:best.done + 1]
+        trial = best.intentions[:i] + best.intentions[i + 1 : best.done + 1]
         again = run_episode(best.game, best.seed, 0, opts, trial)
         if again.violation and again.kind[:2] == best.kind[:2]:
             best = again
@@ -166,9 +169,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kinds", default=",".join(KINDS), help="noise kinds (comma-separated)")
     parser.add_argument("--mix", default="", help="intentions to keep (prefixes, comma-separated)")
     parser.add_argument("--paired", action="store_true", help="two boards over a faulty bus")
-    parser.add_argument("--wiring", default="mixed", choices=("default", "shuffled", "mixed"),
-                        help="one board's wiring: the default layout, a shuffled layout file per "
-                             "episode, or every other episode shuffled (default)")
+    parser.add_argument(
+        "--wiring",
+        default="mixed",
+        choices=("default", "shuffled", "mixed"),
+        help="one board's wiring: the default layout, a shuffled layout file per "
+        "episode, or every other episode shuffled (default)",
+    )
     parser.add_argument("--shrink", action="store_true", help="shrink each failure kind's stream")
     parser.add_argument("--failures", default="robot-failures", help="where streams go")
     args = parser.parse_args(argv)
@@ -213,11 +220,13 @@ def main(argv: list[str] | None = None) -> int:
         path = os.path.join(args.failures, f"{name}.jsonl")
         with open(path, "w", encoding="utf-8") as fp:
             fp.write(ep.violation.stream)
-        kinds_seen[name] = {"episodes": sum(e.kind == ep.kind for e in episodes),
-                            "intentions": ep.done + 1, "stream": path,
-                            "numbers": [e.seed - args.seed * 1_000_003 for e in episodes
-                                        if e.kind == ep.kind][:20],
-                            "detail": ep.violation.detail[:160]}
+        kinds_seen[name] = {
+            "episodes": sum(e.kind == ep.kind for e in episodes),
+            "intentions": ep.done + 1,
+            "stream": path,
+            "numbers": [e.seed - args.seed * 1_000_003 for e in episodes if e.kind == ep.kind][:20],
+            "detail": ep.violation.detail[:160],
+        }
     figures = {
         "bench": "robot",
         "turns": turns,
@@ -234,8 +243,14 @@ def main(argv: list[str] | None = None) -> int:
         "bare_loop_scans_per_second": round(scans / bare) if bare else None,
     }
     rows = [(k.replace("_", " "), v) for k, v in figures.items() if k not in ("bench", "failure_kinds")]
-    rows += [(f"kind {name}", f"{v['episodes']} episodes (numbers {v['numbers']}); shortest "
-              f"{v['intentions']} intentions: {v['stream']}") for name, v in kinds_seen.items()]
+    rows += [
+        (
+            f"kind {name}",
+            f"{v['episodes']} episodes (numbers {v['numbers']}); shortest "
+            f"{v['intentions']} intentions: {v['stream']}",
+        )
+        for name, v in kinds_seen.items()
+    ]
     mode = "paired boards" if args.paired else "one board"
     report(f"Player robot ({mode}): {turns} turns, game {args.game}, seed {args.seed}", rows, figures)
     return 1 if shortest else 0

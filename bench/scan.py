@@ -16,9 +16,9 @@ import statistics
 import tempfile
 import time
 
-from hardware import protocol as p
 from gpiozero.pins.mock import MockFactory
 
+from hardware import protocol as p
 from hardware.base import PATTERNS, Led
 from hardware.gpio_mock import ShiftRegisterChainMock, default_factory
 from hardware.leds import LumaLeds
@@ -62,7 +62,7 @@ def sim_board():
 def bench_sim(n):
     board = sim_board()
     idle = per_call_us(board.scan, n)
-    flip = iter(range(10 ** 9))
+    flip = iter(range(10**9))
     changed = timed_us(lambda: (board.lift if next(flip) % 2 else board.place)(5), board.scan, n)
     return idle, changed
 
@@ -155,11 +155,12 @@ class NullDevice:
 
 def bench_leds(n):
     frame = {ch: Led((ch % 256, 80, 200), PATTERNS[ch % 4]) for ch in range(CHANNELS)}
-    encode = per_call_us(lambda: [p.encode(p.Frame(p.LEDS, 1, b)) for b in p.encode_leds(frame, 1)],
-                         max(10, n // 100))
+    encode = per_call_us(
+        lambda: [p.encode(p.Frame(p.LEDS, 1, b)) for b in p.encode_leds(frame, 1)], max(10, n // 100)
+    )
     sink = LumaLeds(NullDevice(), thread=False)
     sink.show(frame)
-    clock = iter(range(10 ** 9))
+    clock = iter(range(10**9))
     render = per_call_us(lambda: sink.tick(next(clock) * 0.02), max(10, n // 100))
     return encode, render
 
@@ -190,18 +191,29 @@ def main() -> None:
     ]
     for name, value, unit in rows:
         print(f"{name:<58} {value:>10.2f} {unit}")
-    print(json.dumps({
-        "bench": "scan", "channels": CHANNELS,
-        "sim_idle_scan_us": round(sim_idle, 3), "sim_changed_scan_us": round(sim_changed, 3),
-        "serial_idle_scan_us": round(ser_idle, 3), "serial_changed_scan_us": round(ser_host, 3),
-        "serial_change_latency_ms": round(ser_latency, 3),
-"slow_link_show_p50_ms": round(show_p50, 3), "slow_link_show_max_ms": round(show_max, 3),
-        "slow_link_leds_sent": sent, "slow_link_leds_stale": stale,
-        "slow_link_settled_s": round(settled, 2),
-                "chain_mock_spi_read_ms": round(chain_ms, 2), "chain_1mhz_wire_ms": 0.8,
-        "chain_decode_us": round(chain_decode, 2),
-        "led_encode_800_us": round(led_encode, 1), "led_render_800_us": round(led_render, 1),
-    }))
+    print(
+        json.dumps(
+            {
+                "bench": "scan",
+                "channels": CHANNELS,
+                "sim_idle_scan_us": round(sim_idle, 3),
+                "sim_changed_scan_us": round(sim_changed, 3),
+                "serial_idle_scan_us": round(ser_idle, 3),
+                "serial_changed_scan_us": round(ser_host, 3),
+                "serial_change_latency_ms": round(ser_latency, 3),
+                "slow_link_show_p50_ms": round(show_p50, 3),
+                "slow_link_show_max_ms": round(show_max, 3),
+                "slow_link_leds_sent": sent,
+                "slow_link_leds_stale": stale,
+                "slow_link_settled_s": round(settled, 2),
+                "chain_mock_spi_read_ms": round(chain_ms, 2),
+                "chain_1mhz_wire_ms": 0.8,
+                "chain_decode_us": round(chain_decode, 2),
+                "led_encode_800_us": round(led_encode, 1),
+                "led_render_800_us": round(led_render, 1),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -63,9 +63,11 @@ def screens_of(game: Game, state) -> list[screens.Screen]:
     """The plain screen, the board differs, and the computer's move on a board that differs."""
     move = state.notation(state.legal_moves()[0])
     args = (game.title, game.shown_variant, state.to_move, None, state.phase, state.status_lines())
-    return [screens.status_screen(*args, "Put it on a lit site", None, None),
-            screens.status_screen(*args, "Put it on a lit site", DIFFERS, None),
-            screens.status_screen(*args, f"Computer plays {move}: move it", DIFFERS, None)]
+    return [
+        screens.status_screen(*args, "Put it on a lit site", None, None),
+        screens.status_screen(*args, "Put it on a lit site", DIFFERS, None),
+        screens.status_screen(*args, f"Computer plays {move}: move it", DIFFERS, None),
+    ]
 
 
 def layout_ms(screen: screens.Screen, cold: bool) -> tuple[float, float, int]:
@@ -115,8 +117,10 @@ def bench_send(figures: dict, images: list, loop: float) -> None:
             key = f"send_{hz // 1000}khz_{'thread' if thread else 'in_loop'}"
             figures[f"{key}_p50_ms"] = round(percentile(samples, 0.5), 2)
             figures[f"{key}_max_ms"] = round(max(samples), 2)
-            print(f"{key:<24} p50 {figures[key + '_p50_ms']:>6.2f} ms  max {max(samples):>6.2f} "
-                  f"ms  (max / bare loop: {max(samples) / loop:.1f})")
+            print(
+                f"{key:<24} p50 {figures[key + '_p50_ms']:>6.2f} ms  max {max(samples):>6.2f} "
+                f"ms  (max / bare loop: {max(samples) / loop:.1f})"
+            )
 
 
 def main() -> None:
@@ -129,8 +133,10 @@ def main() -> None:
     times: dict[tuple[str, bool], list[float]] = {}
     loops = []
     print("Laying out (ms):")
-    print(f"{'board':<16}{'screens':>8}{'paged':>7}{'in play p50':>13}{'p99 ms':>8}"
-          f"{'cold p50':>10}{'p99 ms':>8}")
+    print(
+        f"{'board':<16}{'screens':>8}{'paged':>7}{'in play p50':>13}{'p99 ms':>8}"
+        f"{'cold p50':>10}{'p99 ms':>8}"
+    )
     for game in boards():
         shown = [s for state in positions(game, rng, count) for s in screens_of(game, state)]
         row: dict = {"screens": len(shown), "paged": 0}
@@ -148,16 +154,20 @@ def main() -> None:
             row[f"{key}_p99_ms"] = round(percentile(samples, 0.99), 2)
         name = f"{game.name} {game.size or ''}".strip()
         figures[name] = row
-        print(f"{name:<16}{row['screens']:>8}{row['paged']:>7}{row['in_play_p50_ms']:>13.2f}"
-              f"{row['in_play_p99_ms']:>8.2f}{row['cold_p50_ms']:>10.2f}{row['cold_p99_ms']:>8.2f}")
+        print(
+            f"{name:<16}{row['screens']:>8}{row['paged']:>7}{row['in_play_p50_ms']:>13.2f}"
+            f"{row['in_play_p99_ms']:>8.2f}{row['cold_p50_ms']:>10.2f}{row['cold_p99_ms']:>8.2f}"
+        )
     loop = percentile(loops, 0.5)
     figures["bare_loop_ms"] = round(loop, 2)
     for (kind, cold), samples in sorted(times.items()):
         key = f"{kind}_{'cold' if cold else 'in_play'}"
         figures[f"{key}_p50_ms"] = round(percentile(samples, 0.5), 2)
         figures[f"{key}_max_ms"] = round(max(samples), 2)
-        print(f"{key:<18} p50 {figures[key + '_p50_ms']:>6.2f} ms  max {max(samples):>6.2f} ms  "
-              f"(max / bare loop: {max(samples) / loop:.1f})")
+        print(
+            f"{key:<18} p50 {figures[key + '_p50_ms']:>6.2f} ms  max {max(samples):>6.2f} ms  "
+            f"(max / bare loop: {max(samples) / loop:.1f})"
+        )
     print("Sending a changed screen to an ssd1306 (ms the loop waits):")
     images = [screen.render() for screen in shown[:8]]
     bench_send(figures, images, loop)

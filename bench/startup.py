@@ -54,10 +54,22 @@ SETTLE = 2.0
 CHANNELS = 288
 #: Modules whose cost alone is shown: what the daemon may load, heaviest first in the past.
 MODULES = (
-    "firmware_host.cli.main", "firmware_host.cli.daemon", "firmware_host.runtime.session",
-    "firmware_host.store.config", "firmware_host.board.controller", "hardware.backends",
-    "hardware.serial_link", "engines.antipalos", "engines.ai", "firmware_host.net.web",
-    "aiohttp", "paho.mqtt.client", "PIL.Image", "luma.core.device", "serial", "sqlite3",
+    "firmware_host.cli.main",
+    "firmware_host.cli.daemon",
+    "firmware_host.runtime.session",
+    "firmware_host.store.config",
+    "firmware_host.board.controller",
+    "hardware.backends",
+    "hardware.serial_link",
+    "engines.antipalos",
+    "engines.ai",
+    "firmware_host.net.web",
+    "aiohttp",
+    "paho.mqtt.client",
+    "PIL.Image",
+    "luma.core.device",
+    "serial",
+    "sqlite3",
 )
 _LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \| ( *)(\S+)")
 
@@ -79,8 +91,11 @@ def bytecode(root: Path, source: bool) -> None:
             for cache in (root / package).rglob("__pycache__"):
                 shutil.rmtree(cache)
         else:
-            subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / package)],
-                           check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [sys.executable, "-m", "compileall", "-q", str(root / package)],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
 
 
 def write_config(tmp: Path, kind: str) -> tuple[list[str], SimMcu | None]:
@@ -99,17 +114,25 @@ def write_config(tmp: Path, kind: str) -> tuple[list[str], SimMcu | None]:
     else:
         port = str(tmp / f"board-{time.monotonic_ns()}")
         mcu = SimMcu(SimBoard(CHANNELS, leds=CHANNELS), port, interval=0.005)
-        text += (f'[sensors]\nbackend = "serial"\nport = "{port}"\nchannels = {CHANNELS}\n'
-                 f'[leds]\nbackend = "serial"\nport = "{port}"\ncount = {CHANNELS}\n'
-                 f'[display]\nbackend = "dummy"\n[web]\nport = {free_port()}\n')
+        text += (
+            f'[sensors]\nbackend = "serial"\nport = "{port}"\nchannels = {CHANNELS}\n'
+            f'[leds]\nbackend = "serial"\nport = "{port}"\ncount = {CHANNELS}\n'
+            f'[display]\nbackend = "dummy"\n[web]\nport = {free_port()}\n'
+        )
         if kind == "hardware-lean":
             text += "enabled = false\n"
     config.write_text(text)
     return [sys.executable, "-m", "firmware_host.cli.main", *args], mcu
 
 
-def ready_once(tmp: Path, kind: str, settle: float = 0.0, flags: tuple[str, ...] = (),
-               root: Path = ROOT, cpu: list[float] | None = None) -> tuple[float | None, float, str]:
+def ready_once(
+    tmp: Path,
+    kind: str,
+    settle: float = 0.0,
+    flags: tuple[str, ...] = (),
+    root: Path = ROOT,
+    cpu: list[float] | None = None,
+) -> tuple[float | None, float, str]:
     """Seconds to READY=1 of the checkout at ``root``, the RSS (MB) ``settle`` s later, and the
     stderr, READY marked in it; the CPU seconds used by READY appended to ``cpu``."""
     command, mcu = write_config(tmp, kind)
@@ -123,8 +146,9 @@ def ready_once(tmp: Path, kind: str, settle: float = 0.0, flags: tuple[str, ...]
         sock.settimeout(30)
         env = {**os.environ, "NOTIFY_SOCKET": address}
         began = time.perf_counter()
-        proc = subprocess.Popen(command, cwd=root, env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=errors)
+        proc = subprocess.Popen(
+            command, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors
+        )
         try:
             while b"READY=1" not in sock.recv(4096):
                 if proc.poll() is not None:
@@ -162,8 +186,10 @@ def bare_rss() -> float:
     return float(out.stdout)
 
 
-_RSS = ("import sys\nfor line in open('/proc/self/status'):\n"
-        "    if line.startswith('VmRSS:'): print(int(line.split()[1]) / 1024)\n")
+_RSS = (
+    "import sys\nfor line in open('/proc/self/status'):\n"
+    "    if line.startswith('VmRSS:'): print(int(line.split()[1]) / 1024)\n"
+)
 
 
 def imports(stderr: str) -> dict:
@@ -180,22 +206,28 @@ def imports(stderr: str) -> dict:
                 top[name] = top.get(name, 0.0) + int(cumulative_us) / 1000
         totals.append(total)
     heavy = dict(sorted(top.items(), key=lambda kv: -kv[1])[:12])
-    return {"before_ready_ms": round(totals[0], 1), "after_ready_ms": round(totals[1], 1),
-            "heaviest_before_ready_ms": {k: round(v, 1) for k, v in heavy.items()}}
+    return {
+        "before_ready_ms": round(totals[0], 1),
+        "after_ready_ms": round(totals[1], 1),
+        "heaviest_before_ready_ms": {k: round(v, 1) for k, v in heavy.items()},
+    }
 
 
 def module_cost(name: str) -> dict:
     """One module imported alone in a fresh interpreter: its cumulative import time (ms) and
     the resident memory (MB) it adds."""
-    code = (f"{_RSS.replace('print(', 'a=(')}\nimport {name}\n{_RSS}")
-    out = subprocess.run([sys.executable, "-X", "importtime", "-c", code], cwd=ROOT,
-                         capture_output=True, text=True)
+    code = f"{_RSS.replace('print(', 'a=(')}\nimport {name}\n{_RSS}"
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code], cwd=ROOT, capture_output=True, text=True
+    )
     if out.returncode:
         return {"error": out.stderr.strip().splitlines()[-1]}
     cost = [int(c) for _, c, indent, n in _LINE.findall(out.stderr) if not indent and n == name]
     base = bare_rss()
-    return {"import_ms": round(cost[-1] / 1000, 1) if cost else 0.0,
-            "rss_mb": round(float(out.stdout) - base, 1)}
+    return {
+        "import_ms": round(cost[-1] / 1000, 1) if cost else 0.0,
+        "rss_mb": round(float(out.stdout) - base, 1),
+    }
 
 
 def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
@@ -214,19 +246,20 @@ def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
         good = [t for t in got if t is not None]
         _, rss, _ = ready_once(tmp, kind, settle=SETTLE, root=root)
         _, _, log = ready_once(tmp, kind, flags=("-X", "importtime"), root=root)
-        out.append({
-            "never_ready": len(got) - len(good),
-            "ready_median_s": round(statistics.median(good), 3) if good else None,
-            "bare_python_median_s": round(statistics.median(bare), 3),
-            "ready_ratio": round(statistics.median(good) / statistics.median(bare), 1)
-            if good else None,
-            "ready_cpu_s": round(statistics.median(cpu), 3) if cpu else None,
-            "bare_python_cpu_s": round(statistics.median(bare_cpu), 3),
-            "cpu_ratio": round(statistics.median(cpu) / statistics.median(bare_cpu), 1)
-            if cpu else None,
-            "rss_mb": round(rss, 1),
-            "bare_python_rss_mb": round(bare_rss(), 1),
-        } | imports(log))
+        out.append(
+            {
+                "never_ready": len(got) - len(good),
+                "ready_median_s": round(statistics.median(good), 3) if good else None,
+                "bare_python_median_s": round(statistics.median(bare), 3),
+                "ready_ratio": round(statistics.median(good) / statistics.median(bare), 1) if good else None,
+                "ready_cpu_s": round(statistics.median(cpu), 3) if cpu else None,
+                "bare_python_cpu_s": round(statistics.median(bare_cpu), 3),
+                "cpu_ratio": round(statistics.median(cpu) / statistics.median(bare_cpu), 1) if cpu else None,
+                "rss_mb": round(rss, 1),
+                "bare_python_rss_mb": round(bare_rss(), 1),
+            }
+            | imports(log)
+        )
     return out
 
 
@@ -234,11 +267,13 @@ def show(name: str, got: dict) -> None:
     if got["ready_median_s"] is None:
         print(f"{name}: never READY")
         return
-    print(f"{name}: READY {got['ready_median_s']} s = {got['ready_ratio']}x a bare python "
-          f"({got['bare_python_median_s']} s); CPU {got['ready_cpu_s']} s = {got['cpu_ratio']}x "
-          f"({got['bare_python_cpu_s']} s); RSS {got['rss_mb']} MB (bare "
-          f"{got['bare_python_rss_mb']} MB); imports {got['before_ready_ms']} ms before READY, "
-          f"{got['after_ready_ms']} ms after")
+    print(
+        f"{name}: READY {got['ready_median_s']} s = {got['ready_ratio']}x a bare python "
+        f"({got['bare_python_median_s']} s); CPU {got['ready_cpu_s']} s = {got['cpu_ratio']}x "
+        f"({got['bare_python_cpu_s']} s); RSS {got['rss_mb']} MB (bare "
+        f"{got['bare_python_rss_mb']} MB); imports {got['before_ready_ms']} ms before READY, "
+        f"{got['after_ready_ms']} ms after"
+    )
     for module, ms in got["heaviest_before_ready_ms"].items():
         print(f"    {ms:>7.1f} ms  {module}")
 
@@ -247,12 +282,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="5 runs of each (default 11)")
     parser.add_argument("--runs", type=int, help="READY runs of each configuration")
-    parser.add_argument("--kinds", default="sim,hardware,hardware-lean",
-                        help="configurations, comma-separated")
-    parser.add_argument("--compare", metavar="DIR", type=Path,
-                        help="another checkout, started in turn with this one")
-    parser.add_argument("--source", action="store_true",
-                        help="no bytecode: every start compiles the project's modules")
+    parser.add_argument(
+        "--kinds", default="sim,hardware,hardware-lean", help="configurations, comma-separated"
+    )
+    parser.add_argument(
+        "--compare", metavar="DIR", type=Path, help="another checkout, started in turn with this one"
+    )
+    parser.add_argument(
+        "--source", action="store_true", help="no bytecode: every start compiles the project's modules"
+    )
     args = parser.parse_args()
     runs = args.runs or (5 if args.quick else 11)
     figures: dict = {"bench": "startup", "runs": runs, "source": args.source}
@@ -272,8 +310,9 @@ def main() -> None:
     print(f"{'module alone':<34}{'import ms':>10}{'+RSS MB':>9}")
     alone = figures["modules"] = {name: module_cost(name) for name in MODULES}
     for name, cost in alone.items():
-        print(f"{name:<34}{cost.get('import_ms', '-'):>10}{cost.get('rss_mb', '-'):>9}"
-              f"  {cost.get('error', '')}")
+        print(
+            f"{name:<34}{cost.get('import_ms', '-'):>10}{cost.get('rss_mb', '-'):>9}  {cost.get('error', '')}"
+        )
     print(json.dumps(figures))
 
 

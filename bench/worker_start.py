@@ -66,8 +66,12 @@ def one_method(method: str, repeat: int) -> dict:
             again.append(time.perf_counter() - began)
     finally:
         worker.close()
-    return {"submit_ms": submit * 1e3, "first_ms": first * 1e3,
-            "again_ms": statistics.median(again) * 1e3, "again_max_ms": max(again) * 1e3}
+    return {
+        "submit_ms": submit * 1e3,
+        "first_ms": first * 1e3,
+        "again_ms": statistics.median(again) * 1e3,
+        "again_max_ms": max(again) * 1e3,
+    }
 
 
 def with_stdin_reader(method: str) -> bool:
@@ -89,8 +93,13 @@ def with_stdin_reader(method: str) -> bool:
 def in_fresh_process(*args: str) -> tuple[int, str]:
     """Exit status and output of this script run with ``args``, its stdin a pipe kept open
     (and empty) until it ends."""
-    proc = subprocess.Popen([sys.executable, "-m", "bench.worker_start", *args], cwd=ROOT,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bench.worker_start", *args],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     out = proc.stdout.read()
     status = proc.wait(120)
     proc.stdin.close()
@@ -120,22 +129,29 @@ def main() -> None:
         return
     from engines import MODULES
 
-    figures = {"python_c_pass_ms": round(bare("pass", repeat), 1),
-               "python_imports_ms": round(bare(f"import {PRELOAD}, " + ", ".join(
-                   MODULES.values()), repeat), 1)}
+    figures = {
+        "python_c_pass_ms": round(bare("pass", repeat), 1),
+        "python_imports_ms": round(bare(f"import {PRELOAD}, " + ", ".join(MODULES.values()), repeat), 1),
+    }
     print("worker start, by method (ms; a Pi Zero 2 W: 15-25 times these)")
-    print(f"  bare python -c pass {figures['python_c_pass_ms']:7.1f}   "
-          f"with the search's imports {figures['python_imports_ms']:7.1f}")
-    print(f"  {'method':<11} {'submit':>7} {'first':>7} {'again':>7} {'again max':>9}  "
-          "answers while stdin is read")
+    print(
+        f"  bare python -c pass {figures['python_c_pass_ms']:7.1f}   "
+        f"with the search's imports {figures['python_imports_ms']:7.1f}"
+    )
+    print(
+        f"  {'method':<11} {'submit':>7} {'first':>7} {'again':>7} {'again max':>9}  "
+        "answers while stdin is read"
+    )
     for method in METHODS:
         start = json.loads(in_fresh_process("--child", "start", method)[1])
         answers = in_fresh_process("--child", "stdin", method)[0] == 0
         figures.update({f"{method}_{key}": round(value, 2) for key, value in start.items()})
         figures[f"{method}_answers_with_stdin_pipe"] = answers
-        print(f"  {method:<11} {start['submit_ms']:7.2f} {start['first_ms']:7.1f} "
-              f"{start['again_ms']:7.1f} {start['again_max_ms']:9.1f}  "
-              f"{'yes' if answers else f'no (not in {HANG_SECONDS:g} s)'}")
+        print(
+            f"  {method:<11} {start['submit_ms']:7.2f} {start['first_ms']:7.1f} "
+            f"{start['again_ms']:7.1f} {start['again_max_ms']:9.1f}  "
+            f"{'yes' if answers else f'no (not in {HANG_SECONDS:g} s)'}"
+        )
     print(json.dumps(figures))
 
 

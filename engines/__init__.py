@@ -75,7 +75,9 @@ def game_info(name: str) -> GameInfo:
 
 
 def new_game(
-    name: str, size: int | None = None, variant: str | None = None,
+    name: str,
+    size: int | None = None,
+    variant: str | None = None,
     options: Mapping[str, Any] | None = None,
 ) -> GameState[Any]:
     """The starting state of a game; ``options`` its named options (house rules) by name.

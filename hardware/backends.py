@@ -40,8 +40,9 @@ class _Reader:
         self.options = dict(options)
         backend = self.options.pop("backend", None)
         if backend not in backends:
-            raise HardwareOptionError(f"{section}: 'backend' must be one of {', '.join(backends)}, "
-                              f"not {backend!r}")
+            raise HardwareOptionError(
+                f"{section}: 'backend' must be one of {', '.join(backends)}, not {backend!r}"
+            )
         self.backend, self.where = backend, f"{section}.{backend}"
 
     def _get(self, name: str, default: Any) -> Any:
@@ -156,8 +157,9 @@ def make_scanner(options: Options, *, pin_factory=None, bus=None):
         if wiring is not None:
             wiring = _wiring(opt, wiring, channels)
             leds = max(leds or 0, max((led + 1 for _, led in wiring.values()), default=0)) or None
-        return SimBoard(channels, polarity, noise=noise, columns=columns, diodes=diodes, leds=leds,
-                        wiring=wiring)
+        return SimBoard(
+            channels, polarity, noise=noise, columns=columns, diodes=diodes, leds=leds, wiring=wiring
+        )
     if opt.backend == "gpio-matrix":
         from hardware.gpio import GpioMatrix
 
@@ -167,8 +169,10 @@ def make_scanner(options: Options, *, pin_factory=None, bus=None):
         opt.done()
         if len(set(rows) | set(columns)) != len(rows) + len(columns):
             raise HardwareOptionError("scanner.gpio-matrix: the row and column pins must all differ")
-        return _opening("gpio-matrix", lambda: GpioMatrix(
-            rows, columns, diodes=diodes, settle=settle, pin_factory=pin_factory))
+        return _opening(
+            "gpio-matrix",
+            lambda: GpioMatrix(rows, columns, diodes=diodes, settle=settle, pin_factory=pin_factory),
+        )
     if opt.backend == "74hc165":
         return _shift_registers(opt, pin_factory)
     if opt.backend == "mcp23017":
@@ -184,14 +188,17 @@ def _wiring(opt: _Reader, wiring: Any, channels: int) -> dict[str, tuple[int, in
     """The simulated board's true wiring: site -> (sensor, LED) channel (the config reads it
     from a layout file)."""
     ok = isinstance(wiring, dict) and all(
-        isinstance(pair, (list, tuple)) and len(pair) == 2 and
-        all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pair)
-        for pair in wiring.values())
+        isinstance(pair, (list, tuple))
+        and len(pair) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pair)
+        for pair in wiring.values()
+    )
     if not ok:
         raise opt.fail("wiring", "site -> [sensor, led] channels", wiring)
     if any(sensor >= channels for sensor, _ in wiring.values()):
-        raise HardwareOptionError(f"{opt.where}: the wiring uses sensor channels beyond the board's "
-                          f"{channels}")
+        raise HardwareOptionError(
+            f"{opt.where}: the wiring uses sensor channels beyond the board's {channels}"
+        )
     return {site: (pair[0], pair[1]) for site, pair in wiring.items()}
 
 
@@ -212,15 +219,29 @@ def _shift_registers(opt: _Reader, pin_factory):
     pins = {name: opt.pin(name) for name in _SPI_PINS if name in opt.options}
     opt.done()
     if pins and (device is not None or len(pins) < len(_SPI_PINS)):
-        raise HardwareOptionError(f"{opt.where}: give either 'spi_device' (hardware SPI0) or all of "
-                          "'clock', 'miso' and 'select' (any GPIO pins), not a mix")
+        raise HardwareOptionError(
+            f"{opt.where}: give either 'spi_device' (hardware SPI0) or all of "
+            "'clock', 'miso' and 'select' (any GPIO pins), not a mix"
+        )
     if len({latch, *pins.values()}) != 1 + len(pins):
         raise HardwareOptionError(f"{opt.where}: the latch, clock, miso and select pins must all differ")
-    spi = ({_SPI_PINS[name]: pin for name, pin in pins.items()} | {"mosi_pin": None}
-           if pins else {"port": 0, "device": device or 0})
-    return _opening("74hc165", lambda: ShiftRegisterChain(
-        registers, latch, spi, active_low=active_low, a_first=order == "a-first",
-        speed_hz=speed, pin_factory=pin_factory))
+    spi = (
+        {_SPI_PINS[name]: pin for name, pin in pins.items()} | {"mosi_pin": None}
+        if pins
+        else {"port": 0, "device": device or 0}
+    )
+    return _opening(
+        "74hc165",
+        lambda: ShiftRegisterChain(
+            registers,
+            latch,
+            spi,
+            active_low=active_low,
+            a_first=order == "a-first",
+            speed_hz=speed,
+            pin_factory=pin_factory,
+        ),
+    )
 
 
 #: The addresses an MCP23017 can be strapped to (A2 A1 A0): eight chips on one bus.
@@ -232,10 +253,15 @@ def _expanders(opt: _Reader, pin_factory, bus):
 
     port = opt.int("port", 1, hi=99)
     addresses = opt._get("addresses", [0x20])
-    if not (isinstance(addresses, list) and addresses and len(set(addresses)) == len(addresses)
-            and all(a in MCP23017_ADDRESSES and not isinstance(a, bool) for a in addresses)):
-        raise opt.fail("addresses", "a list of different chip addresses from 0x20 to 0x27 "
-                       "(32 to 39)", addresses)
+    if not (
+        isinstance(addresses, list)
+        and addresses
+        and len(set(addresses)) == len(addresses)
+        and all(a in MCP23017_ADDRESSES and not isinstance(a, bool) for a in addresses)
+    ):
+        raise opt.fail(
+            "addresses", "a list of different chip addresses from 0x20 to 0x27 (32 to 39)", addresses
+        )
     rows = opt.pins("rows") if "rows" in opt.options else None
     interrupt = opt._get("interrupt", None)
     if interrupt is not None and not _is_pin(interrupt):
@@ -253,16 +279,25 @@ def _expanders(opt: _Reader, pin_factory, bus):
     def build():
         if bus is None:
             from smbus2 import SMBus
+
             opened = SMBus(port)
         else:
             opened = bus
         try:
-            return Mcp23017Scanner(opened, addresses, rows=rows, diodes=diodes,
-                                   interrupt=interrupt, settle=settle, pin_factory=pin_factory)
+            return Mcp23017Scanner(
+                opened,
+                addresses,
+                rows=rows,
+                diodes=diodes,
+                interrupt=interrupt,
+                settle=settle,
+                pin_factory=pin_factory,
+            )
         except OSError as error:
-            raise HardwareUnavailable(f"mcp23017 on I2C bus {port}: no chip answers at "
-                                      f"{_no_answer(opened, addresses):#04x} ({error.strerror or error})"
-                                      ) from error
+            raise HardwareUnavailable(
+                f"mcp23017 on I2C bus {port}: no chip answers at "
+                f"{_no_answer(opened, addresses):#04x} ({error.strerror or error})"
+            ) from error
 
     return _opening(f"mcp23017 on I2C bus {port}", build)
 
@@ -287,8 +322,10 @@ def _noise(opt: _Reader, noise: Any) -> Noise | None:
     sub = _Reader(opt.where + ".noise", {"backend": "-", **noise}, ("-",))
     bounce = sub._get("bounce_ms", [0.5, 1.0])
     if bounce is not False and not (
-        isinstance(bounce, list) and len(bounce) == 2
-        and all(isinstance(v, (int, float)) for v in bounce) and 0 <= bounce[0] <= bounce[1]
+        isinstance(bounce, list)
+        and len(bounce) == 2
+        and all(isinstance(v, (int, float)) for v in bounce)
+        and 0 <= bounce[0] <= bounce[1]
     ):
         raise sub.fail("bounce_ms", "[shortest, longest] or false", bounce)
     result = Noise(
@@ -345,7 +382,9 @@ def _luma_leds(opt: _Reader, device):
         def build():
             import _rpi_ws281x  # noqa: F401  (luma needs it; fail before luma half-builds)
             from luma.led_matrix.device import ws2812
+
             return ws2812(cascaded=count, mapping=mapping)
+
         what = "ws2812 (needs the rpi_ws281x module and root on a Raspberry Pi)"
     else:
         cascaded = opt.int("cascaded", 1, lo=1, hi=64)
@@ -358,8 +397,11 @@ def _luma_leds(opt: _Reader, device):
         def build():
             from luma.core.interface.serial import spi
             from luma.led_matrix.device import max7219
-            return max7219(spi(port=port, device=spi_device), cascaded=cascaded,
-                           block_orientation=orientation)
+
+            return max7219(
+                spi(port=port, device=spi_device), cascaded=cascaded, block_orientation=orientation
+            )
+
         what = f"max7219 on SPI {port}.{spi_device} (needs spidev and SPI enabled)"
     device = device or _opening(what, build)
     return LumaLeds(device, **common)
@@ -381,6 +423,7 @@ def make_display(options: Options, *, sim: SimBoard | None = None):
     if opt.backend == "dummy":
         opt.done()
         from luma.core.device import dummy
+
         return LumaDisplay(dummy(mode="1", rotate=rotate, **size))
     port, address = opt.int("port", 1, hi=99), opt.int("address", 0x3C, lo=0x03, hi=0x77)
     opt.done()
@@ -388,11 +431,13 @@ def make_display(options: Options, *, sim: SimBoard | None = None):
     def build():
         from luma.core.interface.serial import i2c
         from luma.oled import device as oled
+
         panel = getattr(oled, opt.backend)
         return panel(i2c(port=port, address=address), rotate=rotate, **size)
 
-    return LumaDisplay(_opening(f"{opt.backend} on I2C bus {port} address {address:#04x}", build),
-                       thread=True)
+    return LumaDisplay(
+        _opening(f"{opt.backend} on I2C bus {port} address {address:#04x}", build), thread=True
+    )
 
 
 # -- buttons ---------------------------------------------------------------------------------
@@ -412,5 +457,7 @@ def make_buttons(options: Options, *, sim: SimBoard | None = None, pin_factory=N
     opt.done()
     if len(set(pins.values())) != len(pins):
         raise HardwareOptionError("buttons.gpio: the ok, back and menu pins must all differ")
-    return _opening("gpio buttons", lambda: GpioButtons(
-        pins, hold_time=hold, min_press=min_press, pin_factory=pin_factory))
+    return _opening(
+        "gpio buttons",
+        lambda: GpioButtons(pins, hold_time=hold, min_press=min_press, pin_factory=pin_factory),
+    )

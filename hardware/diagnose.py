@@ -31,8 +31,9 @@ class Check:
         return f"FAIL  {self.name}: {self.detail}" + (f" -> {self.fix}" if self.fix else "")
 
 
-def hardware_checks(tables: dict[str, dict], handshake_seconds: float = 3.0,
-                    open_i2c: Callable[[int], object] | None = None) -> list[Check]:
+def hardware_checks(
+    tables: dict[str, dict], handshake_seconds: float = 3.0, open_i2c: Callable[[int], object] | None = None
+) -> list[Check]:
     """The checks of the backend tables ``sensors``, ``leds``, ``display`` and ``buttons``.
     ``open_i2c(port)``: the I2C bus to probe expanders on (default: smbus2 on /dev/i2c-N)."""
     return [
@@ -54,8 +55,7 @@ def _device(name: str, path: str, enable: str, group: str) -> Check:
 
 
 def _spi(name: str, path: str) -> Check:
-    return _device(name, path,
-                   "enable SPI: sudo raspi-config nonint do_spi 0, then reboot", "spi")
+    return _device(name, path, "enable SPI: sudo raspi-config nonint do_spi 0, then reboot", "spi")
 
 
 def _attempt(name: str, build: Callable[[], object], detail: Callable[[object], str]) -> Check:
@@ -74,7 +74,9 @@ def _attempt(name: str, build: Callable[[], object], detail: Callable[[object], 
 
 def _gpio() -> Check:
     return _device(
-        "gpio", "/dev/gpiochip0", "this is not a Raspberry Pi, or the kernel lacks gpiochip",
+        "gpio",
+        "/dev/gpiochip0",
+        "this is not a Raspberry Pi, or the kernel lacks gpiochip",
         "gpio",
     )
 
@@ -104,15 +106,21 @@ def _expanders(options: dict, open_i2c) -> Iterator[Check]:
     """The I2C bus, each chip at its address (read back as an MCP23017), then a scan."""
     port = options.get("port", 1)
     if open_i2c is None:
-        node = _device("sensors i2c", f"/dev/i2c-{port}",
-                       "enable I2C: sudo raspi-config nonint do_i2c 0, then reboot", "i2c")
+        node = _device(
+            "sensors i2c",
+            f"/dev/i2c-{port}",
+            "enable I2C: sudo raspi-config nonint do_i2c 0, then reboot",
+            "i2c",
+        )
         yield node
         if not node.ok:
             return
 
         def open_i2c(port: int):
             from smbus2 import SMBus
+
             return SMBus(port)
+
     bus = open_i2c(port)
     found = True
     try:
@@ -123,8 +131,7 @@ def _expanders(options: dict, open_i2c) -> Iterator[Check]:
     finally:
         bus.close()
     if found:
-        yield _attempt("sensors", lambda: backends.make_scanner(options, bus=open_i2c(port)),
-                       _describe_scan)
+        yield _attempt("sensors", lambda: backends.make_scanner(options, bus=open_i2c(port)), _describe_scan)
 
 
 def _expander_at(bus, port: int, address: int) -> Check:
@@ -133,8 +140,12 @@ def _expander_at(bus, port: int, address: int) -> Check:
     try:
         bus.read_byte_data(address, 0x00)
     except OSError:
-        return Check(name, False, f"no device answers at {address:#04x} on I2C bus {port}",
-                     f"check its power, SDA/SCL and the A2 A1 A0 straps (i2cdetect -y {port})")
+        return Check(
+            name,
+            False,
+            f"no device answers at {address:#04x} on I2C bus {port}",
+            f"check its power, SDA/SCL and the A2 A1 A0 straps (i2cdetect -y {port})",
+        )
     return Check(name, True, f"MCP23017 answers at {address:#04x} on I2C bus {port}")
 
 
@@ -162,8 +173,12 @@ def _describe_scan(scanner) -> str:
 def _serial(name: str, options: dict, handshake_seconds: float) -> Iterator[Check]:
     port = str(options.get("port", ""))
     if port.startswith("/dev/"):
-        node = _device(f"{name} port", port, "plug in the board's USB cable (or check the port "
-                       "name: ls /dev/serial/by-id/)", "dialout")
+        node = _device(
+            f"{name} port",
+            port,
+            "plug in the board's USB cable (or check the port name: ls /dev/serial/by-id/)",
+            "dialout",
+        )
         yield node
         if not node.ok:
             return
@@ -185,8 +200,12 @@ def firmware_check(name: str, info: BoardInfo, port: str) -> Check:
     'reedboard firmware flash --port /dev/ttyS9'
     """
     if info.firmware != FIRMWARE:
-        return Check(name, False, f"the board runs firmware {info.firmware}, this host ships {FIRMWARE}",
-                     f"{FLASH} --port {port}")
+        return Check(
+            name,
+            False,
+            f"the board runs firmware {info.firmware}, this host ships {FIRMWARE}",
+            f"{FLASH} --port {port}",
+        )
     return Check(name, True, f"firmware {info.firmware}, serial protocol v{info.version}, as this host's")
 
 
@@ -195,8 +214,12 @@ def _connected(name: str, options: dict, seconds: float) -> BoardInfo:
     whose channel or LED count differs from the options is refused, as ``reedboard run`` would."""
     from hardware.serial_link import SerialLink
 
-    link = SerialLink(options["port"], options.get("channels"), options.get("count", 0),
-                      baudrate=options.get("baudrate", 115200))
+    link = SerialLink(
+        options["port"],
+        options.get("channels"),
+        options.get("count", 0),
+        baudrate=options.get("baudrate", 115200),
+    )
     try:
         deadline = time.monotonic() + seconds
         while not link.connected and link.error is None and time.monotonic() < deadline:
@@ -237,19 +260,21 @@ def _display(options: dict) -> Iterator[Check]:
         return
     port, address = options.get("port", 1), options.get("address", 0x3C)
     bus = f"/dev/i2c-{port}"
-    node = _device("display", bus, "enable I2C: sudo raspi-config nonint do_i2c 0, then reboot",
-                   "i2c")
+    node = _device("display", bus, "enable I2C: sudo raspi-config nonint do_i2c 0, then reboot", "i2c")
     yield node
     if not node.ok:
         return
     if not _i2c_answers(bus, address):
         yield Check(
-            "display", False, f"no device answers at {address:#04x} on {bus}",
+            "display",
+            False,
+            f"no device answers at {address:#04x} on {bus}",
             f"check the wiring and the address (i2cdetect -y {port})",
         )
         return
-    yield _attempt("display", lambda: backends.make_display(options),
-                   lambda d: f"{backend} at {address:#04x} on {bus}")
+    yield _attempt(
+        "display", lambda: backends.make_display(options), lambda d: f"{backend} at {address:#04x} on {bus}"
+    )
 
 
 def _i2c_answers(bus: str, address: int) -> bool:
@@ -275,5 +300,4 @@ def _buttons(options: dict) -> Iterator[Check]:
     gpio = _gpio()
     yield gpio
     if gpio.ok:
-        yield _attempt("buttons", lambda: backends.make_buttons(options),
-                       lambda d: "OK, BACK and MENU ready")
+        yield _attempt("buttons", lambda: backends.make_buttons(options), lambda d: "OK, BACK and MENU ready")

@@ -45,19 +45,34 @@ def avrdude_command(board: str, port: str, hex_file: Path, baud: int | None = No
     ['-p', 'atmega328p', '-c', 'arduino', '-P', '/dev/ttyACM0']
     """
     spec = BOARDS[board]
-    return ["avrdude", "-p", spec.chip, "-c", spec.programmer, "-P", port,
-            "-b", str(baud or spec.baud), "-D", "-U", f"flash:w:{hex_file}:i"]
+    return [
+        "avrdude",
+        "-p",
+        spec.chip,
+        "-c",
+        spec.programmer,
+        "-P",
+        port,
+        "-b",
+        str(baud or spec.baud),
+        "-D",
+        "-U",
+        f"flash:w:{hex_file}:i",
+    ]
 
 
 def build_hex(board: str, source: Path = FIRMWARE) -> Path:
     """Build the firmware for ``board`` with its Makefile; the .hex file."""
     missing = [tool for tool in ("make", "avr-gcc", "cc") if not shutil.which(tool)]
     if missing or not (source / "Makefile").exists():
-        raise FlashError("cannot build the firmware here: sudo apt-get install gcc-avr avr-libc make "
-                         "gcc (or give --hex FILE, a reedboard.hex built elsewhere)")
+        raise FlashError(
+            "cannot build the firmware here: sudo apt-get install gcc-avr avr-libc make "
+            "gcc (or give --hex FILE, a reedboard.hex built elsewhere)"
+        )
     make_board = "uno" if board == "nano" else board
-    done = subprocess.run(["make", "-s", "-C", str(source), f"BOARD={make_board}"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["make", "-s", "-C", str(source), f"BOARD={make_board}"], capture_output=True, text=True
+    )
     if done.returncode:
         last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["make failed"]
         raise FlashError(f"the firmware did not build: {last[0]}")
@@ -81,7 +96,9 @@ def flash(board: str, port: str, hex_file: Path | None = None, baud: int | None 
     said = [line.strip() for line in done.stderr.splitlines() if line.strip()]
     if done.returncode:
         why = next((line for line in said if "error" in line.lower()), said[-1] if said else "")
-        raise FlashError(f"avrdude could not flash the board on {port} ({why}); check --board, "
-                         "press its reset button as avrdude starts, then run this again: "
-                         "the bootloader stays, so a board whose flash was cut short takes it")
+        raise FlashError(
+            f"avrdude could not flash the board on {port} ({why}); check --board, "
+            "press its reset button as avrdude starts, then run this again: "
+            "the bootloader stays, so a board whose flash was cut short takes it"
+        )
     return next((line for line in reversed(said) if "verified" in line), f"{image} written to {port}")

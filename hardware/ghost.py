@@ -32,7 +32,7 @@ def ambiguous_cells(reading: Iterable[Cell]) -> set[Cell]:
     rows = [(r, cols) for r, cols in by_row.items() if len(cols) >= 2]
     out: set[Cell] = set()
     for i, (r1, cols1) in enumerate(rows):
-        for r2, cols2 in rows[i + 1:]:
+        for r2, cols2 in rows[i + 1 :]:
             shared = cols1 & cols2
             if len(shared) >= 2:
                 out.update((r, c) for r in (r1, r2) for c in shared)

@@ -134,7 +134,10 @@ class GpioButtons:
 
     def _button(self, name, pin, hold_time, bounce_time, pin_factory) -> Button:
         button = Button(
-            pin, pull_up=True, bounce_time=bounce_time, hold_time=hold_time,
+            pin,
+            pull_up=True,
+            bounce_time=bounce_time,
+            hold_time=hold_time,
             pin_factory=pin_factory,
         )
         button.when_pressed = lambda: self._pressed(name)

@@ -119,8 +119,15 @@ class ShiftRegisterChainMock(MockSPIDevice):
     """
 
     def __init__(
-        self, factory: MockFactory, registers: int, latch: int, *, clock: int = 11,
-        miso: int = 9, select: int = 8, active_low: bool = True,
+        self,
+        factory: MockFactory,
+        registers: int,
+        latch: int,
+        *,
+        clock: int = 11,
+        miso: int = 9,
+        select: int = 8,
+        active_low: bool = True,
     ) -> None:
         super().__init__(clock, miso_pin=miso, select_pin=select, pin_factory=factory)
         self.registers, self.active_low = registers, active_low
@@ -133,9 +140,7 @@ class ShiftRegisterChainMock(MockSPIDevice):
         """SH/LD went low: the shift register takes the inputs' levels (QH first)."""
         self.loads += 1
         level = (lambda ch: ch not in self.closed) if self.active_low else self.closed.__contains__
-        self.tx_buf = [
-            int(level(8 * r + i)) for r in range(self.registers) for i in reversed(range(8))
-        ]
+        self.tx_buf = [int(level(8 * r + i)) for r in range(self.registers) for i in reversed(range(8))]
 
     def on_start(self):
         # CLK INH going low selects the chain; unlike an SPI slave's transaction, this does

@@ -19,8 +19,47 @@ from hardware.wiring import MEGA, PI, pin_name
 
 #: The Pi's header, physical pin 1 to 40: a BCM number or a power pin's name.
 PI_PINS: tuple[int | str, ...] = (
-    "3.3 V", "5 V", 2, "5 V", 3, "GND", 4, 14, "GND", 15, 17, 18, 27, "GND", 22, 23, "3.3 V", 24,
-    10, "GND", 9, 25, 11, 8, "GND", 7, 0, 1, 5, "GND", 6, 12, 13, "GND", 19, 16, 26, 20, "GND", 21)
+    "3.3 V",
+    "5 V",
+    2,
+    "5 V",
+    3,
+    "GND",
+    4,
+    14,
+    "GND",
+    15,
+    17,
+    18,
+    27,
+    "GND",
+    22,
+    23,
+    "3.3 V",
+    24,
+    10,
+    "GND",
+    9,
+    25,
+    11,
+    8,
+    "GND",
+    7,
+    0,
+    1,
+    5,
+    "GND",
+    6,
+    12,
+    13,
+    "GND",
+    19,
+    16,
+    26,
+    20,
+    "GND",
+    21,
+)
 
 #: A pin: its name, its number (None: power) and its place on the connector (the Pi's
 #: physical pin number; the Arduino's is its name).
@@ -53,11 +92,12 @@ def header(host: str) -> Header:
         # Seen from above, the header at the board's top edge turned upright: odd pins on the
         # left, even pins on the right, pin 1 at the top.
         rows = tuple((_pi_pin(2 * i + 1), _pi_pin(2 * i + 2)) for i in range(20))
-        return Header(PI, (rows,), "pin 1 (3.3 V) is the square pad, at the SD card's end",
-                      True)
+        return Header(PI, (rows,), "pin 1 (3.3 V) is the square pad, at the SD card's end", True)
     single = tuple((_mega_pin(n),) for n in range(0, 22))
     double = tuple((_mega_pin(n), _mega_pin(n + 1)) for n in range(22, 54, 2))
     analog = tuple((_mega_pin(n),) for n in range(54, 70))
-    return Header(MEGA, (single, double, analog),
-                  "D0-D21 along the top edge, D22-D53 the double row at the end, A0-A15 along "
-                  "the bottom edge")
+    return Header(
+        MEGA,
+        (single, double, analog),
+        "D0-D21 along the top edge, D22-D53 the double row at the end, A0-A15 along the bottom edge",
+    )

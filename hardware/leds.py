@@ -108,7 +108,7 @@ class LumaLeds:
             return image
         pixels = bytearray(3 * self.channels)
         for ch, (r, g, b) in patterns.render(frame, now).items():
-            pixels[3 * ch:3 * ch + 3] = bytes((r, g, b))
+            pixels[3 * ch : 3 * ch + 3] = bytes((r, g, b))
         scale = self.brightness
         if self.max_current_ma is not None:
             full = sum(pixels) / 255 * self.ma_per_channel * scale

@@ -29,7 +29,18 @@ from hardware.wake import Waker
 
 # Register addresses with IOCON.BANK = 0 (port A; port B is the next one).
 IODIR, IPOL, GPINTEN, DEFVAL, INTCON, IOCON, GPPU, INTF, INTCAP, GPIO, OLAT = (
-    0x00, 0x02, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x14)
+    0x00,
+    0x02,
+    0x04,
+    0x06,
+    0x08,
+    0x0A,
+    0x0C,
+    0x0E,
+    0x10,
+    0x12,
+    0x14,
+)
 # IOCON bits.
 BANK, MIRROR, SEQOP, DISSLW, HAEN, ODR, INTPOL = 0x80, 0x40, 0x20, 0x10, 0x08, 0x04, 0x02
 #: What this driver writes to IOCON: mirrored, open-drain interrupt outputs (several chips can
@@ -88,16 +99,18 @@ class Mcp23017Scanner:
     def _set_up(self, address: int, interrupts: bool) -> None:
         write = self.bus.write_i2c_block_data
         write(address, IOCON, [IOCON_VALUE])
-        write(address, IODIR, [0xFF, 0xFF])      # every pin an input
-        write(address, IPOL, [0x00, 0x00])       # GPIO reads the pins as they are
-        write(address, GPPU, [0xFF, 0xFF])       # 100 kΩ pull-ups: a switch to GND reads 0
-        write(address, INTCON, [0x00, 0x00])     # interrupt on any change...
+        write(address, IODIR, [0xFF, 0xFF])  # every pin an input
+        write(address, IPOL, [0x00, 0x00])  # GPIO reads the pins as they are
+        write(address, GPPU, [0xFF, 0xFF])  # 100 kΩ pull-ups: a switch to GND reads 0
+        write(address, INTCON, [0x00, 0x00])  # interrupt on any change...
         write(address, GPINTEN, [0xFF if interrupts else 0x00] * 2)  # ...of any pin, if wired
         check = self.bus.read_i2c_block_data(address, IOCON, 1)[0]
         direction = self.bus.read_i2c_block_data(address, IODIR, 2)
         if check & ~HAEN != IOCON_VALUE or list(direction) != [0xFF, 0xFF]:
-            raise ValueError(f"the device at {address:#04x} does not answer as an MCP23017 "
-                             f"(IOCON {check:#04x}, IODIR {bytes(direction).hex()})")
+            raise ValueError(
+                f"the device at {address:#04x} does not answer as an MCP23017 "
+                f"(IOCON {check:#04x}, IODIR {bytes(direction).hex()})"
+            )
         self.bus.read_i2c_block_data(address, GPIO, 2)  # clears a pending interrupt
 
     def _interrupt_line(self, pin: Pin, pin_factory):

@@ -20,8 +20,24 @@ from __future__ import annotations
 import errno
 from typing import Callable
 
-from hardware.mcp23017 import (BANK, DEFVAL, GPINTEN, GPIO, GPPU, INTCAP, INTCON, INTF, INTPOL,
-                               IOCON, IODIR, IPOL, MIRROR, ODR, OLAT, SEQOP)
+from hardware.mcp23017 import (
+    BANK,
+    DEFVAL,
+    GPINTEN,
+    GPIO,
+    GPPU,
+    INTCAP,
+    INTCON,
+    INTF,
+    INTPOL,
+    IOCON,
+    IODIR,
+    IPOL,
+    MIRROR,
+    ODR,
+    OLAT,
+    SEQOP,
+)
 
 #: Registers with IOCON.BANK = 0: 0x00..0x15; the pointer rolls over after the last.
 REGISTERS = 0x16

@@ -157,8 +157,11 @@ class SimMcu:
         for frame in self.reader.feed(self._on_the_line(data)):
             if frame.kind == p.HELLO:
                 info = p.BoardInfo(
-                    self.version, self.board.channels, self.board.leds.channels,
-                    self.board.senses_polarity, self.firmware,
+                    self.version,
+                    self.board.channels,
+                    self.board.leds.channels,
+                    self.board.senses_polarity,
+                    self.firmware,
                 )
                 self._send(p.INFO, p.encode_info(info))
                 self._send_state()
@@ -202,7 +205,7 @@ class SimMcu:
             for ch in scan.closed ^ old_closed | {c for c in scan.closed if north.get(c) != old_north.get(c)}
         }
         for i in range(0, len(changed), p.CHANGES_PER_FRAME):
-            part = dict(list(changed.items())[i:i + p.CHANGES_PER_FRAME])
+            part = dict(list(changed.items())[i : i + p.CHANGES_PER_FRAME])
             self._send(p.CHANGE, p.encode_changes(part))
         self._sent = (scan.closed, north)
 

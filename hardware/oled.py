@@ -49,8 +49,9 @@ class LumaDisplay:
 
     def show(self, image: Image.Image) -> None:
         if image.size != self.size:
-            raise ValueError(f"image is {image.size[0]}x{image.size[1]}, the display "
-                             f"{self.size[0]}x{self.size[1]}")
+            raise ValueError(
+                f"image is {image.size[0]}x{image.size[1]}, the display {self.size[0]}x{self.size[1]}"
+            )
         self.images_shown += 1
         image = image.convert(self.device.mode)
         data = image.tobytes()

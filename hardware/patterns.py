@@ -82,9 +82,5 @@ def next_change(frame: Mapping[int, Led], t: float, fps: float) -> float:
     patterns = {led.pattern for led in frame.values()}
     if "pulse" in patterns:
         return t + 1 / fps
-    edges = [
-        (math.floor(t / (PERIODS[p] / 2)) + 1) * (PERIODS[p] / 2)
-        for p in patterns
-        if p in PERIODS
-    ]
+    edges = [(math.floor(t / (PERIODS[p] / 2)) + 1) * (PERIODS[p] / 2) for p in patterns if p in PERIODS]
     return min(edges, default=math.inf)

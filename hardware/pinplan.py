@@ -21,8 +21,34 @@ from hardware.wiring import I2C1, MCP_ADDRESSES, MEGA_USABLE, PI, SPI0, Wire, ne
 #: The Pi's GPIO pins on its 40-pin header: GPIO 2 to 27 (0 and 1 are the HAT's ID EEPROM's).
 PI_GPIO = tuple(range(2, 28))
 #: The order a matrix is given the Pi's free pins: plain GPIOs first, SPI and UART pins last.
-MATRIX_ORDER = (5, 6, 12, 13, 16, 19, 20, 21, 26, 4, 23, 24, 25, 7, 8, 9, 10, 11, 14, 15,
-                17, 27, 22, 18, 2, 3)
+MATRIX_ORDER = (
+    5,
+    6,
+    12,
+    13,
+    16,
+    19,
+    20,
+    21,
+    26,
+    4,
+    23,
+    24,
+    25,
+    7,
+    8,
+    9,
+    10,
+    11,
+    14,
+    15,
+    17,
+    27,
+    22,
+    18,
+    2,
+    3,
+)
 #: The buttons' pins when the config names none.
 DEFAULT_BUTTONS = {"ok": 17, "back": 27, "menu": 22}
 
@@ -30,11 +56,15 @@ DEFAULT_BUTTONS = {"ok": 17, "back": 27, "menu": 22}
 def control_wires(display: dict[str, Any], buttons: dict[str, Any]) -> list[Wire]:
     """The Pi's wires to the OLED (on I2C) and the three buttons (the config's pins, else
     :data:`DEFAULT_BUTTONS`)."""
-    pins = {name: buttons.get(name, pin) for name, pin in DEFAULT_BUTTONS.items()} \
-        if buttons.get("backend") == "gpio" else DEFAULT_BUTTONS
+    pins = (
+        {name: buttons.get(name, pin) for name, pin in DEFAULT_BUTTONS.items()}
+        if buttons.get("backend") == "gpio"
+        else DEFAULT_BUTTONS
+    )
     wires = [Wire(PI, I2C1["SDA"], "SDA (I2C)", True), Wire(PI, I2C1["SCL"], "SCL (I2C)", True)]
-    return wires + [Wire(PI, int(pin), f"button {name.upper()}") for name, pin in pins.items()
-                    if isinstance(pin, int)]
+    return wires + [
+        Wire(PI, int(pin), f"button {name.upper()}") for name, pin in pins.items() if isinstance(pin, int)
+    ]
 
 
 def free_pins(taken: list[Wire]) -> list[int]:
@@ -66,9 +96,13 @@ def fit_scanner(options: dict[str, Any], channels: int, others: list[Wire]) -> d
     if backend == "gpio-matrix" and not (options.get("rows") and options.get("columns")):
         r, c = near_square(channels)
         if r + c <= len(free):
-            return {**options, "rows": free[:r], "columns": free[r:r + c]}
-    if backend == "mcp23017" and not options.get("rows") and not options.get("addresses") \
-            and channels > 16 * len(MCP_ADDRESSES):
+            return {**options, "rows": free[:r], "columns": free[r : r + c]}
+    if (
+        backend == "mcp23017"
+        and not options.get("rows")
+        and not options.get("addresses")
+        and channels > 16 * len(MCP_ADDRESSES)
+    ):
         rows = expander_rows(channels, len(free))
         if rows:
             return {**options, "rows": free[:rows]}
@@ -122,8 +156,12 @@ class Budget:
             first, *rest = names
             prefix = first.split(" ")[0] + " " if " " in first else ""
             body.append(f"  {kind}{span}: {', '.join([first, *(n.removeprefix(prefix) for n in rest)])}")
-        return [head + ("" if self.fits else " - DOES NOT FIT"), *body,
-                *(f"  ! {p}" for p in self.problems), *(f"  -> {a}" for a in self.advice)]
+        return [
+            head + ("" if self.fits else " - DOES NOT FIT"),
+            *body,
+            *(f"  ! {p}" for p in self.problems),
+            *(f"  -> {a}" for a in self.advice),
+        ]
 
 
 def budgets(wires: list[Wire], needed: dict[str, int]) -> list[Budget]:
@@ -137,16 +175,18 @@ def budgets(wires: list[Wire], needed: dict[str, int]) -> list[Budget]:
         budget = found[wire.host]
         users = budget.used.setdefault(wire.pin, [])
         if users and not wire.bus:
-            budget.problems.append(f"{pin_name(wire.host, wire.pin)} is wired to both "
-                                   f"{users[0]} and {wire.what}")
+            budget.problems.append(
+                f"{pin_name(wire.host, wire.pin)} is wired to both {users[0]} and {wire.what}"
+            )
         if wire.what not in users:
             users.append(wire.what)
     pi = found[PI]
     extra = pi.wanted = sum(needed.values())
     if len(pi.used) + extra > pi.usable:
         what = ", ".join(f"{n} for the {w}" for w, n in needed.items())
-        pi.problems.append(f"{len(pi.used) + extra} pins needed ({len(pi.used)} wired, {what}),"
-                           f" and the Pi has {pi.usable}")
+        pi.problems.append(
+            f"{len(pi.used) + extra} pins needed ({len(pi.used)} wired, {what}), and the Pi has {pi.usable}"
+        )
     return list(found.values())
 
 
@@ -163,9 +203,10 @@ def matrix_advice(channels: int, free: list[int]) -> list[str]:
     rows = expander_rows(channels, len(free))
     if rows:
         chips = math.ceil(math.ceil(channels / rows) / 16)
-        advice.append(f"add {'an MCP23017' if chips == 1 else f'{chips} MCP23017s'}: {rows} rows "
-                      f"on the Pi, the columns on {'its' if chips == 1 else 'their'} inputs "
-                      f'([sensors] backend = "mcp23017", rows = {free[:rows]})')
-    advice.append(f"or a 74HC165 chain: {math.ceil(channels / 8)} registers on 4 pins "
-                  "(--scanner 74hc165)")
+        advice.append(
+            f"add {'an MCP23017' if chips == 1 else f'{chips} MCP23017s'}: {rows} rows "
+            f"on the Pi, the columns on {'its' if chips == 1 else 'their'} inputs "
+            f'([sensors] backend = "mcp23017", rows = {free[:rows]})'
+        )
+    advice.append(f"or a 74HC165 chain: {math.ceil(channels / 8)} registers on 4 pins (--scanner 74hc165)")
     return advice

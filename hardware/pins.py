@@ -37,9 +37,7 @@ def gpio_pins(kind: str, options: dict[str, Any]) -> list[Pin]:
     ``kind`` takes. Values of the wrong type are left for the backend to refuse."""
     backend: str = options.get("backend") or ""
     pins = [
-        (pin, key, None)
-        for key in PIN_OPTIONS.get((kind, backend), ())
-        for pin in _listed(options.get(key))
+        (pin, key, None) for key in PIN_OPTIONS.get((kind, backend), ()) for pin in _listed(options.get(key))
     ]
     return pins + _bus_pins(kind, backend, options)
 
@@ -62,8 +60,7 @@ def _bus_pins(kind: str, backend: Any, options: dict[str, Any]) -> list[Pin]:
     if hardware_spi:
         select = _SPI0_SELECT.get(options.get("spi_device", 0))
         return [(pin, what, "spi0") for pin, what in _SPI0] + ([(*select, None)] if select else [])
-    on_i2c1 = (kind, backend) in (("display", "ssd1306"), ("display", "sh1106"),
-                                  ("scanner", "mcp23017"))
+    on_i2c1 = (kind, backend) in (("display", "ssd1306"), ("display", "sh1106"), ("scanner", "mcp23017"))
     if on_i2c1 and options.get("port", 1) == 1:
         return [(pin, what, "i2c1") for pin, what in _I2C1]
     if kind == "leds" and backend == "ws2812":

@@ -161,8 +161,11 @@ def encode_info(info: BoardInfo) -> bytes:
     """
     release = bytes((info.firmware,)) if info.firmware > 1 else b""
     return (
-        bytes((info.version,)) + info.channels.to_bytes(2, "big") + info.leds.to_bytes(2, "big")
-        + bytes((int(info.senses_polarity),)) + release
+        bytes((info.version,))
+        + info.channels.to_bytes(2, "big")
+        + info.leds.to_bytes(2, "big")
+        + bytes((int(info.senses_polarity),))
+        + release
     )
 
 
@@ -170,7 +173,10 @@ def decode_info(body: bytes) -> BoardInfo:
     if len(body) not in (6, 7):
         raise FrameError("malformed")
     return BoardInfo(
-        body[0], int.from_bytes(body[1:3], "big"), int.from_bytes(body[3:5], "big"), bool(body[5] & 1),
+        body[0],
+        int.from_bytes(body[1:3], "big"),
+        int.from_bytes(body[3:5], "big"),
+        bool(body[5] & 1),
         body[6] if len(body) == 7 else 1,
     )
 
@@ -214,12 +220,12 @@ def decode_state(
     size = (channels + 7) // 8
     if len(body) != 1 + size * (2 if polarity else 1):
         raise FrameError("malformed")
-    closed = closed_channels(body[1:1 + size])
+    closed = closed_channels(body[1 : 1 + size])
     if max(closed, default=-1) >= channels:
         raise FrameError("malformed")
     north = None
     if polarity:
-        up = closed_channels(body[1 + size:])
+        up = closed_channels(body[1 + size :])
         north = {c: c in up for c in closed}
     return closed, north, body[0]
 
@@ -237,7 +243,7 @@ def decode_changes(body: bytes) -> dict[int, tuple[bool, bool]]:
         raise FrameError("malformed")
     out = {}
     for i in range(0, len(body), 2):
-        word = int.from_bytes(body[i:i + 2], "big")
+        word = int.from_bytes(body[i : i + 2], "big")
         out[word & 0x3FFF] = (bool(word & 0x8000), bool(word & 0x4000))
     return out
 
@@ -250,7 +256,7 @@ def encode_leds(frame: Mapping[int, Led], frame_id: int) -> list[bytes]:
         for ch, led in sorted(frame.items())
         if any(led.colour)
     ]
-    chunks = [entries[i:i + LEDS_PER_CHUNK] for i in range(0, len(entries), LEDS_PER_CHUNK)] or [[]]
+    chunks = [entries[i : i + LEDS_PER_CHUNK] for i in range(0, len(entries), LEDS_PER_CHUNK)] or [[]]
     bodies = []
     for i, chunk in enumerate(chunks):
         flags = (FIRST if i == 0 else 0) | (LAST if i == len(chunks) - 1 else 0)
@@ -264,6 +270,6 @@ def decode_leds(body: bytes) -> tuple[int, int, dict[int, Led]]:
         raise FrameError("malformed")
     leds = {}
     for i in range(2, len(body), LED_ENTRY):
-        word = int.from_bytes(body[i:i + 2], "big")
+        word = int.from_bytes(body[i : i + 2], "big")
         leds[word & 0x3FFF] = Led((body[i + 2], body[i + 3], body[i + 4]), PATTERNS[word >> 14])
     return body[0], body[1], leds

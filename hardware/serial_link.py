@@ -210,8 +210,9 @@ class SerialLink:
         """True when only the board's bytes can bring news: the board answered, nothing waits
         to be written, and the port has a descriptor to watch. Until then polls must go on."""
         with self._lock:
-            return (self.connected and not self._out and not self._led_pending
-                    and _fileno(self._port) is not None)
+            return (
+                self.connected and not self._out and not self._led_pending and _fileno(self._port) is not None
+            )
 
     def close(self) -> None:
         with self._lock:
@@ -353,8 +354,9 @@ class SerialLink:
     def _on_info(self, info: p.BoardInfo) -> None:
         self.info, self.senses_polarity = info, info.senses_polarity
         if info.version != p.VERSION:
-            self.error = (f"board speaks serial protocol v{info.version}, this host v{p.VERSION}: "
-                          f"run {p.FLASH}")
+            self.error = (
+                f"board speaks serial protocol v{info.version}, this host v{p.VERSION}: run {p.FLASH}"
+            )
         elif self.channels is not None and info.channels != self.channels:
             self.error = f"board reports {info.channels} sensor channels, config says {self.channels}"
         elif info.leds < self.leds:

@@ -15,7 +15,6 @@ The select line goes to CLK INH, so the chain only shifts while it is selected.
 from __future__ import annotations
 
 import warnings
-
 from typing import Any
 
 from gpiozero import DigitalOutputDevice
@@ -27,12 +26,15 @@ from hardware.protocol import closed_channels
 
 Pin = int | str
 
+
 def _table(active_low: bool, a_first: bool) -> bytes:
     """byte as read (input H in bit 7) -> byte with channel i of the register in bit i, set
     when the switch is closed."""
+
     def convert(value: int) -> int:
         value = value ^ 0xFF if active_low else value
         return value if a_first else int(f"{value:08b}"[::-1], 2)
+
     return bytes(convert(v) for v in range(256))
 
 

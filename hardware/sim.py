@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from hardware import patterns
-from hardware.base import ButtonEvent, BUTTONS, Led, Scan
+from hardware.base import BUTTONS, ButtonEvent, Led, Scan
 from hardware.clock import Clock, wall_clock
 from hardware.ghost import ghosted, matrix_scan, to_cells, to_channels
 from hardware.wake import Waker
@@ -212,9 +212,14 @@ class SimBoard:
         self.changes = 0
         self._waker: Waker | None = None
         self.wiring = dict(wiring) if wiring is not None else None
-        self._wired = None if wiring is None else (
-            _Wired({site: pair[0] for site, pair in wiring.items()}),
-            _Wired({site: pair[1] for site, pair in wiring.items()}))
+        self._wired = (
+            None
+            if wiring is None
+            else (
+                _Wired({site: pair[0] for site, pair in wiring.items()}),
+                _Wired({site: pair[1] for site, pair in wiring.items()}),
+            )
+        )
 
     def sensors(self, believed: Mapping[str, int]) -> Mapping[str, int | None]:
         """site -> the channel a piece put on it closes: this board's own ``wiring`` when it

@@ -74,9 +74,13 @@ class Supervised:
     :class:`Backoff` allows. ``redo(why)`` is called just before (the owner notes the failure
     and queues again the work the thread had)."""
 
-    def __init__(self, name: str, target: Callable[[], None],
-                 backoff: tuple[float, float] = BACKOFF,
-                 redo: Callable[[str], None] = lambda why: None) -> None:
+    def __init__(
+        self,
+        name: str,
+        target: Callable[[], None],
+        backoff: tuple[float, float] = BACKOFF,
+        redo: Callable[[str], None] = lambda why: None,
+    ) -> None:
         self.name, self.target, self.redo = name, target, redo
         self.backoff = Backoff(backoff)
         #: How many times it died.

@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from engines.core import GameState
+from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
 from firmware_host.board.controller import Controller, Game
 from firmware_host.board.opponent import Computer
 from firmware_host.board.view import LIGHTS
@@ -38,7 +39,6 @@ from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.store.layout import Layout, layout_toml
 from firmware_host.store.storage import Storage
-from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
 from hardware.base import Led
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
@@ -79,8 +79,10 @@ def shuffled_layout(game: Game, rng: random.Random, path: str) -> str:
     """
     labels = [site.label for site in game.new().sites()]
     channels = range(len(labels) + 8)
-    layout = Layout(dict(zip(labels, rng.sample(channels, len(labels)))),
-                    dict(zip(labels, rng.sample(channels, len(labels)))))
+    layout = Layout(
+        dict(zip(labels, rng.sample(channels, len(labels)))),
+        dict(zip(labels, rng.sample(channels, len(labels)))),
+    )
     with open(path, "w", encoding="utf-8") as out:
         out.write(layout_toml(layout, game.name, game.size, game.variant))
     return path
@@ -127,10 +129,18 @@ class BoardUnderTest:
     an order drawn from it, read from a layout file (:func:`shuffled_layout`), instead of the
     default one."""
 
-    def __init__(self, game: Game, path: str | None = None, *, table: Table | None = None,
-                 computer: str | None = None, remote: Link | None = None,
-                 noise: Noise | None = None, config: Config | None = None,
-                 wiring: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        path: str | None = None,
+        *,
+        table: Table | None = None,
+        computer: str | None = None,
+        remote: Link | None = None,
+        noise: Noise | None = None,
+        config: Config | None = None,
+        wiring: random.Random | None = None,
+    ) -> None:
         if path is None:
             handle, path = tempfile.mkstemp(suffix=".db", prefix="robot-")
             os.close(handle)
@@ -145,13 +155,19 @@ class BoardUnderTest:
         self.storage = Storage(path)
         self.controller = self._open()
         layout = self.controller.layout
-        self.sim = SimBoard(layout.sensor_channels, clock=self.table.clock, noise=noise,
-                            leds=layout.led_channels)
+        self.sim = SimBoard(
+            layout.sensor_channels, clock=self.table.clock, noise=noise, leds=layout.led_channels
+        )
         self.events: list[dict[str, Any]] = []
         self.restarts: list[int] = []  # how many events came before each restart
         self.lines: list[dict[str, Any]] = []  # what the scans read, as replay lines
-        self.setup = {"setup": "empty", "game": game.name, "size": game.size,
-                      "variant": game.variant, "moves": []}
+        self.setup = {
+            "setup": "empty",
+            "game": game.name,
+            "size": game.size,
+            "variant": game.variant,
+            "moves": [],
+        }
         self._read: frozenset[int] = frozenset()
         self._frame_version = -1
         self.changed_at = self.acted_at = 0.0  # the last output change, the last hand action
@@ -160,11 +176,13 @@ class BoardUnderTest:
         self.table.boards.append(self)
 
     def _open(self) -> Controller:
-        controller = open_controller(self.config, self.storage, self.game, say=lambda _: None,
-                                     sync=True)  # the computer thinks at once, on the virtual clock
+        controller = open_controller(
+            self.config, self.storage, self.game, say=lambda _: None, sync=True
+        )  # the computer thinks at once, on the virtual clock
         if self.remote is not None:
-            controller.opponent = Remote.configured(self.remote, self.config,
-                                                    clock=lambda: self.now_ms / 1000)
+            controller.opponent = Remote.configured(
+                self.remote, self.config, clock=lambda: self.now_ms / 1000
+            )
         return controller
 
     # -------------------------------------------------------------------- time
@@ -179,8 +197,7 @@ class BoardUnderTest:
             site = self.controller.layout.site_of_sensor(channel)
             self.lines.append({"t": now, "site": site, "on": channel in reading.closed})
         self._read = reading.closed
-        self.lines += [{"t": now, "button": p.button, **({"long": True} if p.long else {})}
-                       for p in presses]
+        self.lines += [{"t": now, "button": p.button, **({"long": True} if p.long else {})} for p in presses]
         events = self.controller.step(now, reading, presses)
         self.events += events
         if events or self.controller.frame_version != self._frame_version:

@@ -33,13 +33,13 @@ class Broker:
         auth = "" if "password_file" in extra else "allow_anonymous true\n"
         kept = f"persistence true\npersistence_location {folder}/\n" if persist else "persistence false\n"
         # As root, mosquitto would drop to its own user, who cannot read the test's files.
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\n{auth}{kept}"
-                             f"user {getpass.getuser()}\n{extra}")
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\n{auth}{kept}user {getpass.getuser()}\n{extra}")
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> "Broker":
-        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -91,8 +91,7 @@ class Watcher:
             self.messages.append((msg.topic, msg.payload.decode(errors="replace"), bool(msg.retain)))
             self._seen.notify_all()
 
-    def wait(self, topic: str, test: Callable[[str], bool] = lambda _: True,
-             timeout: float = 15) -> str:
+    def wait(self, topic: str, test: Callable[[str], bool] = lambda _: True, timeout: float = 15) -> str:
         """The first text on ``topic`` that passes ``test`` (seen before or arriving)."""
         deadline = time.monotonic() + timeout
         with self._seen:
@@ -112,8 +111,9 @@ class Watcher:
 
     def playable(self, board: str, test: Callable[[list], bool] = lambda _: True) -> list[dict]:
         """The first list of the games ``board`` plays (its ``games`` topic) that passes ``test``."""
-        return json.loads(self.wait(f"reedboard/{board}/games",
-                                    lambda t: test(json.loads(t)["playable"])))["playable"]
+        return json.loads(self.wait(f"reedboard/{board}/games", lambda t: test(json.loads(t)["playable"])))[
+            "playable"
+        ]
 
     def texts(self, topic: str) -> list[str]:
         with self._seen:
@@ -127,8 +127,15 @@ class Watcher:
         self.client.loop_stop()
 
 
-def board_config(folder: Path, port: int, board: str = "t1", extra: str = "",
-                 top: str = "", size: int = 5, game: str = "antipalos") -> Path:
+def board_config(
+    folder: Path,
+    port: int,
+    board: str = "t1",
+    extra: str = "",
+    top: str = "",
+    size: int = 5,
+    game: str = "antipalos",
+) -> Path:
     """A config for ``game`` (Antipalos) on the broker at ``port`` (its own games file and page
     port); ``top``: more top-level keys, ``extra``: more of the [mqtt] table."""
     folder.mkdir(exist_ok=True)
@@ -156,8 +163,10 @@ def wired_for(folder: Path, *games: tuple[str, int]) -> Path:
 
     labels = dict.fromkeys(site.label for game, size in games for site in new_game(game, size).sites())
     path = folder / "layout.toml"
-    path.write_text("[sites]\n" + "".join(f'{json.dumps(label)} = {{ sensor = {i}, led = {i} }}\n'
-                                          for i, label in enumerate(labels)))
+    path.write_text(
+        "[sites]\n"
+        + "".join(f"{json.dumps(label)} = {{ sensor = {i}, led = {i} }}\n" for i, label in enumerate(labels))
+    )
     return path
 
 
@@ -167,7 +176,10 @@ class Board:
     def __init__(self, config: Path) -> None:
         self.proc = subprocess.Popen(
             [*REEDBOARD, "run", "--sim", "--config", str(config)],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
         )
 
     def wait_running(self) -> None:

@@ -63,8 +63,9 @@ class BusLink:
 class Bus:
     """The broker; ``faults`` and ``rng`` say how it misbehaves."""
 
-    def __init__(self, faults: Faults = Faults(), rng: random.Random | None = None,
-                 reconnect_ms: float = 2000.0) -> None:
+    def __init__(
+        self, faults: Faults = Faults(), rng: random.Random | None = None, reconnect_ms: float = 2000.0
+    ) -> None:
         self.faults = faults
         self.rng = rng or random.Random(0)
         self.reconnect_ms = reconnect_ms

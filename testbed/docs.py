@@ -34,15 +34,46 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The docs whose examples are tested.
 DOCS = ("README.md", "docs/*.md", "docs/play/*.md")
 #: The words a Mosquitto config's lines begin with (docs/cafe.md's conf and bridge).
-MOSQUITTO_WORDS = {"listener", "allow_anonymous", "password_file", "acl_file", "set_tcp_nodelay",
-                   "connection", "address", "bridge_cafile", "remote_username", "remote_password",
-                   "topic", "persistence", "certfile", "keyfile", "cafile"}
+MOSQUITTO_WORDS = {
+    "listener",
+    "allow_anonymous",
+    "password_file",
+    "acl_file",
+    "set_tcp_nodelay",
+    "connection",
+    "address",
+    "bridge_cafile",
+    "remote_username",
+    "remote_password",
+    "topic",
+    "persistence",
+    "certfile",
+    "keyfile",
+    "cafile",
+}
 #: The words a Mosquitto ACL's lines begin with.
 ACL_WORDS = {"user", "topic", "pattern"}
 #: The programs a shell line may begin with.
-PROGRAMS = {"reedboard", ".venv/bin/reedboard", ".venv/bin/python", "python", "python3", "bash",
-            "sudo", "echo", "cd", "git", "journalctl", "systemctl", "mosquitto_pub",
-            "mosquitto_sub", "mosquitto_passwd", "make", "pip", "bench/run"}
+PROGRAMS = {
+    "reedboard",
+    ".venv/bin/reedboard",
+    ".venv/bin/python",
+    "python",
+    "python3",
+    "bash",
+    "sudo",
+    "echo",
+    "cd",
+    "git",
+    "journalctl",
+    "systemctl",
+    "mosquitto_pub",
+    "mosquitto_sub",
+    "mosquitto_passwd",
+    "make",
+    "pip",
+    "bench/run",
+}
 SKIP = re.compile(r"<!--\s*doc-test:\s*skip\s*\((.+?)\)\s*-->")
 FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
 #: A file a block is, named on its first line (``# board.toml``) or at the end of the
@@ -149,7 +180,7 @@ def said(text: str, command: str) -> str:
             end = i
             while comment_off(lines[end]).rstrip().endswith("\\") and end + 1 < len(lines):
                 end += 1
-            return next((comment(r) for r in lines[i:end + 1] if comment(r)), "")
+            return next((comment(r) for r in lines[i : end + 1] if comment(r)), "")
     return ""
 
 
@@ -159,7 +190,7 @@ def comment_off(line: str) -> str:
     >>> comment_off("mosquitto_sub -t 'a/#' -v  # replies")
     "mosquitto_sub -t 'a/#' -v"
     """
-    return line[:len(line) - len(comment(line))].rstrip() if comment(line) else line
+    return line[: len(line) - len(comment(line))].rstrip() if comment(line) else line
 
 
 def comment(line: str) -> str:
@@ -186,12 +217,16 @@ def blocks(text: str, doc: str) -> list[Block]:
     i = 0
     while i < len(lines):
         fence = FENCE.match(lines[i])
-        indented = (lines[i].startswith("    ") and lines[i].strip()
-                    and (i == 0 or not lines[i - 1].strip()) and not _in_list(lines, i))
+        indented = (
+            lines[i].startswith("    ")
+            and lines[i].strip()
+            and (i == 0 or not lines[i - 1].strip())
+            and not _in_list(lines, i)
+        )
         if fence:
             end = next(j for j in range(i + 1, len(lines)) if lines[j].strip() == "```")
             indent = len(fence.group(1))
-            body = "".join(line[indent:] + "\n" for line in lines[i + 1:end])
+            body = "".join(line[indent:] + "\n" for line in lines[i + 1 : end])
             found.append(_block(lines, doc, i, i + 2, fence.group(2), body))
             i = end + 1
         elif indented:
@@ -221,8 +256,7 @@ def _block(lines: list[str], doc: str, start: int, first: int, lang: str, body: 
     while above >= 0 and not lines[above].strip():
         above -= 1
     mark = SKIP.search(lines[above]) if above >= 0 else None
-    return Block(doc, first, lang, body, mark.group(1) if mark else None,
-                 _named(body, lines, above))
+    return Block(doc, first, lang, body, mark.group(1) if mark else None, _named(body, lines, above))
 
 
 def _named(body: str, lines: list[str], above: int) -> str | None:
@@ -252,8 +286,11 @@ def docs() -> list[Path]:
 
 def all_blocks() -> list[Block]:
     """Every code block of every doc."""
-    return [b for path in docs()
-            for b in blocks(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())]
+    return [
+        b
+        for path in docs()
+        for b in blocks(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())
+    ]
 
 
 def words(command: str) -> list[str]:

@@ -34,24 +34,24 @@ from testbed.tools import free_port
 NOT_RUN = {
     r"^(sudo )?apt(-get)? ": "installs Debian packages (tests/run.sh installs what the suite needs)",
     r"^(sudo )?(systemd/install\.sh|systemctl|journalctl)|^git |^cd reedboard$": (
-        "sets up or watches the service on a Raspberry Pi (tests/system/ checks the unit and "
-        "its installer)"),
+        "sets up or watches the service on a Raspberry Pi (tests/system/ checks the unit and its installer)"
+    ),
     r"^sudo -u reedboard ": "the service's user and venv exist on a Pi only; `reedboard doctor` "
-                            "runs from docs/build.md",
+    "runs from docs/build.md",
     r"^python3 -m venv |^\.venv/bin/pip install ": "the install: the suite runs in the venv "
-                                                   "tests/run.sh makes this way",
+    "tests/run.sh makes this way",
     r"^bash tests/run\.sh|^\.venv/bin/python -m pytest": "the test suite itself",
     r"^\.venv/bin/python -m tools\.importgraph": "redraws docs/drawings/imports.svg: "
-                                                 "tests/test_imports.py checks it is current",
+    "tests/test_imports.py checks it is current",
     r"^(bench/run|(\.venv/bin/)?python -m bench\.)": "benchmarks run for minutes: the suite runs "
-        "their short versions (tests/robustness/, tests/board/test_robot.py, tests/net/mqtt/)",
+    "their short versions (tests/robustness/, tests/board/test_robot.py, tests/net/mqtt/)",
     r"^cd firmware$|^make( |$)": "the firmware's build and flashing: tests/firmware/ builds it "
-                                 "with this Makefile; flashing needs an Arduino on USB",
+    "with this Makefile; flashing needs an Arduino on USB",
     r"^reedboard firmware flash\b": "writes an Arduino's flash over USB: "
-                                   "tests/system/test_firmware_flash.py runs it without one",
+    "tests/system/test_firmware_flash.py runs it without one",
     r"^reedboard setup$": "without --config the wizard's page takes the built-in port 8080 "
-                          "(no config to move it to a free one); docs/build.md's "
-                          "`reedboard setup --config ...` runs",
+    "(no config to move it to a free one); docs/build.md's "
+    "`reedboard setup --config ...` runs",
 }
 #: Commands that need the café's broker: run by tests/docs/test_cafe.py.
 CAFE = r"^(sudo )?mosquitto_(passwd|pub|sub) |^reedboard cafe\b"
@@ -104,11 +104,18 @@ class Sandbox:
         return HOSTS.sub("127.0.0.1", text)
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("STATE_DIRECTORY", "XDG_STATE_HOME", "NOTIFY_SOCKET", "REEDBOARD_TOKEN")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("STATE_DIRECTORY", "XDG_STATE_HOME", "NOTIFY_SOCKET", "REEDBOARD_TOKEN")
+        }
         bin_ = str(Path(sys.executable).parent)
-        return {**env, "HOME": str(self.home), "PATH": f"{bin_}:{env.get('PATH', '')}",
-                "PYTHONUNBUFFERED": "1"}
+        return {
+            **env,
+            "HOME": str(self.home),
+            "PATH": f"{bin_}:{env.get('PATH', '')}",
+            "PYTHONUNBUFFERED": "1",
+        }
 
     # ------------------------------------------------------------------------------- configs
     def config(self, text: str, name: str, base: dict[str, Any] | None = None) -> Path:
@@ -136,8 +143,7 @@ class Sandbox:
 
     def _files_named(self, data: dict[str, Any], folder: Path) -> None:
         def sites() -> str:
-            return default_layout_toml(data.get("game", "antipalos"), data.get("size"),
-                                       data.get("variant"))
+            return default_layout_toml(data.get("game", "antipalos"), data.get("size"), data.get("variant"))
 
         layout = data.get("layout")
         if layout and not (folder / layout).exists():
@@ -153,8 +159,7 @@ class Sandbox:
             if data.get(table, {}).get("backend") == "serial" and port not in self.ends:
                 Path(port).parent.mkdir(parents=True, exist_ok=True)
                 channels = data["sensors"].get("channels", 64)
-                self.ends[port] = PythonEnd(port, channels, data["leds"].get("count", channels),
-                                            False, 0.2)
+                self.ends[port] = PythonEnd(port, channels, data["leds"].get("count", channels), False, 0.2)
 
     # ------------------------------------------------------------------------------ commands
     def command(self, command: str) -> tuple[str, int | None]:
@@ -177,14 +182,27 @@ class Sandbox:
         return tomllib.loads(path.read_text())["web"]["port"]
 
     def start(self, command: str, stdin: int | None = subprocess.DEVNULL) -> subprocess.Popen:
-        return subprocess.Popen(["bash", "-c", command], cwd=self.work, env=self.env(),
-                                stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, start_new_session=True)
+        return subprocess.Popen(
+            ["bash", "-c", command],
+            cwd=self.work,
+            env=self.env(),
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
 
     def run(self, command: str, timeout: float = 60) -> subprocess.CompletedProcess:
-        return subprocess.run(["bash", "-c", command], cwd=self.work, env=self.env(),
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              timeout=timeout)
+        return subprocess.run(
+            ["bash", "-c", command],
+            cwd=self.work,
+            env=self.env(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
 
     def close(self) -> None:
         for end in self.ends.values():
@@ -199,8 +217,9 @@ def merged(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
     """
     out = dict(base)
     for key, value in more.items():
-        out[key] = merged(out[key], value) if isinstance(value, dict) and isinstance(
-            out.get(key), dict) else value
+        out[key] = (
+            merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+        )
     return out
 
 
@@ -243,4 +262,3 @@ def stop(proc: subprocess.Popen) -> tuple[str, str]:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
     return out, err
-

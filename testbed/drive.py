@@ -17,13 +17,31 @@ from hardware.sim import SimBoard
 class Drive:
     """A controller and a simulated board, stepped every 10 ms."""
 
-    def __init__(self, game: Game, *, polarity=False, takebacks=True, storage=None, menu=None,
-                 resume=None, setup=True, opponent=None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        polarity=False,
+        takebacks=True,
+        storage=None,
+        menu=None,
+        resume=None,
+        setup=True,
+        opponent=None,
+    ) -> None:
         self.storage = storage or Storage(":memory:")
         layouts = lambda state: default_layout(state.sites())  # noqa: E731
-        self.ctl = Controller(game, layouts, Timing(), self.storage, takebacks=takebacks,
-                              menu=menu, resume=resume, address=lambda: "192.0.2.7",
-                              opponent=opponent)
+        self.ctl = Controller(
+            game,
+            layouts,
+            Timing(),
+            self.storage,
+            takebacks=takebacks,
+            menu=menu,
+            resume=resume,
+            address=lambda: "192.0.2.7",
+            opponent=opponent,
+        )
         self.sim = SimBoard(self.ctl.layout.sensor_channels, senses_polarity=polarity)
         if setup:
             for site in self.ctl.boards[-1]:
@@ -95,6 +113,25 @@ class Scripted:
 
 
 #: A Phalanx game after which e5se-e7se leaves a piece of the mover's own side phalanxed.
-SELF_PHALANX = ["e2ne-e6ne", "f7ne-h5ne", "g1se-h2se", "e7se-a3se", "a1se-d4se", "h5ne-g6ne", "h2se-e5se",
-                "d7ne-a4ne", "f2nw-g3nw", "a4ne-b3ne", "d2nw-e3nw", "b8se-a7se", "b1sw-a2sw", "c7nw-a5nw",
-                "e6ne-d5ne", "d8se-h4se", "f1sw-f3sw", "a5nw-c5nw", "f3sw-h5sw", "g6ne-f5ne"]
+SELF_PHALANX = [
+    "e2ne-e6ne",
+    "f7ne-h5ne",
+    "g1se-h2se",
+    "e7se-a3se",
+    "a1se-d4se",
+    "h5ne-g6ne",
+    "h2se-e5se",
+    "d7ne-a4ne",
+    "f2nw-g3nw",
+    "a4ne-b3ne",
+    "d2nw-e3nw",
+    "b8se-a7se",
+    "b1sw-a2sw",
+    "c7nw-a5nw",
+    "e6ne-d5ne",
+    "d8se-h4se",
+    "f1sw-f3sw",
+    "a5nw-c5nw",
+    "f3sw-h5sw",
+    "g6ne-f5ne",
+]

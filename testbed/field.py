@@ -35,12 +35,13 @@ import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass, field as default
+from dataclasses import dataclass
+from dataclasses import field as default
 from pathlib import Path
 from typing import Any, Callable
 
-from firmware_host.board.controller import Game
 from firmware_host.actions.commands import SEATS, side_named
+from firmware_host.board.controller import Game
 from firmware_host.board.playable import Playable
 from firmware_host.store.config import Config, load_config, opponent_side
 from firmware_host.store.storage import Storage
@@ -58,12 +59,15 @@ FIELD_KINDS = ("pause", "rest", "order", "hold", "knock")
 #: How a new game of another game reaches a board.
 PATHS = ("page", "menu", "mqtt", "ha", "dashboard")
 #: The field's intentions and their weights: the robot's own (without the computer), and more.
-FIELD_MIX = {**{k: v for k, v in MIX.items() if not k.startswith("restart")},
-             **{f"switch {path}": 2 for path in PATHS},
-             "restart term": 2, "restart kill": 2, "broker": 1}
+FIELD_MIX = {
+    **{k: v for k, v in MIX.items() if not k.startswith("restart")},
+    **{f"switch {path}": 2 for path in PATHS},
+    "restart term": 2,
+    "restart kill": 2,
+    "broker": 1,
+}
 #: A pair's: no computer (a paired board has none), and takebacks asked again.
-PAIR_FIELD_MIX = {**{k: v for k, v in FIELD_MIX.items() if not k.startswith("players")},
-                  "takeback again": 3}
+PAIR_FIELD_MIX = {**{k: v for k, v in FIELD_MIX.items() if not k.startswith("players")}, "takeback again": 3}
 #: How long outputs must stay unchanged before a board counts as settled (ms of the wall
 #: clock), and the longest wait for it.
 STILL_MS, SETTLE_CAP_MS = 200, 10_000
@@ -183,8 +187,9 @@ class FieldBoard:
     too) or "stdin" (replay lines on stdin; commands on MQTT, through ``cafe``, as the café
     network sends them). ``side``: the configured ``[opponent] side`` (None: not paired)."""
 
-    def __init__(self, config: Path, board: str, cafe: "Cafe", hands: str = "page",
-                 side: str | None = None) -> None:
+    def __init__(
+        self, config: Path, board: str, cafe: "Cafe", hands: str = "page", side: str | None = None
+    ) -> None:
         self.path, self.board, self.cafe, self.hands, self.side = config, board, cafe, hands, side
         self.config: Config = load_config(str(config))
         self.signal = signal.SIGTERM  # how the next restart stops the daemon
@@ -397,17 +402,25 @@ class Cafe:
     def __init__(self, broker: Broker, folder: Path, password: Callable[[str], Path]) -> None:
         from firmware_host.net.cafe.run import start
 
-        self.watcher = Watcher(broker.port, "reedboard/#", username="cafe",
-                               password=password("cafe").read_text().strip())
-        self.home_assistant = Watcher(broker.port, "homeassistant/#", username="homeassistant",
-                                      password=password("homeassistant").read_text().strip())
-        toml = docs_block("cafe.md", "[archive]", before="```toml").replace(
-            '"broker.cafe.lan"', '"127.0.0.1"').replace(
-            "/etc/reedboard/cafe-password", str(password("cafe")))
+        self.watcher = Watcher(
+            broker.port, "reedboard/#", username="cafe", password=password("cafe").read_text().strip()
+        )
+        self.home_assistant = Watcher(
+            broker.port,
+            "homeassistant/#",
+            username="homeassistant",
+            password=password("homeassistant").read_text().strip(),
+        )
+        toml = (
+            docs_block("cafe.md", "[archive]", before="```toml")
+            .replace('"broker.cafe.lan"', '"127.0.0.1"')
+            .replace("/etc/reedboard/cafe-password", str(password("cafe")))
+        )
         (folder / "cafe.toml").write_text(toml)
         settings = load_config(str(folder / "cafe.toml")).mqtt
-        self.link, self.server = start(settings, "127.0.0.1", broker.port, "127.0.0.1", 0, None,
-                                       out=io.StringIO())
+        self.link, self.server = start(
+            settings, "127.0.0.1", broker.port, "127.0.0.1", 0, None, out=io.StringIO()
+        )
         self.journal: list[str] = []  # what the dashboard's link said (a message dropped, ...)
         say = self.link._say
         self.link._say = lambda text: (self.journal.append(text), say(text))  # type: ignore[method-assign]
@@ -431,8 +444,11 @@ class Cafe:
         the titles of the board's ``games`` topic."""
         text = self.home_assistant.wait(f"homeassistant/select/reedboard_{board}/game/config")
         offered = set(json.loads(text)["options"])
-        return {(p["game"], p["size"], p["variant"]): p["title"]
-                for p in self.watcher.playable(board) if p["title"] in offered}
+        return {
+            (p["game"], p["size"], p["variant"]): p["title"]
+            for p in self.watcher.playable(board)
+            if p["title"] in offered
+        }
 
     def from_dashboard(self, board: str, command: dict[str, Any]) -> str | None:
         """The dashboard's New game for ``board``; the dashboard's refusal, if it refused
@@ -469,7 +485,7 @@ def docs_block(page: str, marker: str, before: str = "```") -> str:
     at = text.index(marker)
     start = text.rindex(before, 0, at)
     start = text.index("\n", start) + 1
-    return text[start:text.index("```", at)]
+    return text[start : text.index("```", at)]
 
 
 def pair_columns() -> tuple[str, str]:
@@ -479,7 +495,7 @@ def pair_columns() -> tuple[str, str]:
     >>> 'board = "friend"' in home, 'board = "home"' in friend
     (True, True)
     """
-    block = docs_block("cafe.md", "# board \"home\"", before="```toml")
+    block = docs_block("cafe.md", '# board "home"', before="```toml")
     rows = [line.partition("#")[::2] for line in block.splitlines()[1:]]
     home = "".join(f"{left.strip()}\n" for left, _ in rows)
     return home, "".join(f"{right.strip()}\n" for _, right in rows)
@@ -499,15 +515,21 @@ class Field:
         passwd = folder / "reedboard.passwd"
         for i, user in enumerate(users):
             create = ["-c"] if i == 0 else []
-            subprocess.run(["mosquitto_passwd", *create, "-b", str(passwd), user, f"{user}-secret"],
-                           check=True, capture_output=True)
+            subprocess.run(
+                ["mosquitto_passwd", *create, "-b", str(passwd), user, f"{user}-secret"],
+                check=True,
+                capture_output=True,
+            )
             self.password(user).write_text(f"{user}-secret\n")
         acl = docs_block("cafe.md", "pattern write reedboard/%u/#")
         if paired:
             acl += docs_block("cafe.md", "user home\n")
         (folder / "reedboard.acl").write_text(acl)
-        conf = docs_block("cafe.md", "acl_file /etc/mosquitto/reedboard.acl").replace(
-            "/etc/mosquitto/", f"{folder}/").replace("listener 1883\n", "")
+        conf = (
+            docs_block("cafe.md", "acl_file /etc/mosquitto/reedboard.acl")
+            .replace("/etc/mosquitto/", f"{folder}/")
+            .replace("listener 1883\n", "")
+        )
         other = {"black": "white", "white": "black", "first": "second", "second": "first"}
         if paired:
             home, friend = pair_columns()
@@ -536,13 +558,19 @@ class Field:
         """The docs' config for ``board``, host and paths adapted: the broker here, its login,
         its own games file and page port, and the game it starts with."""
         name, size, variant = game
-        top = f'game = "{name}"\n' + (f"size = {size}\n" if size else "") + (
-            f'variant = "{variant}"\n' if variant else "")
+        top = (
+            f'game = "{name}"\n'
+            + (f"size = {size}\n" if size else "")
+            + (f'variant = "{variant}"\n' if variant else "")
+        )
         top += f'storage = "{self.folder / (board + ".db")}"\n'
         text = re.sub(r'host = "[^"]+"', f'host = "127.0.0.1"\nport = {self.broker.port}', docs)
         if "username" not in text:
-            text = text.replace(f'board = "{board}"\n', f'board = "{board}"\nusername = "{board}"\n'
-                                f'password_file = "/etc/reedboard/mqtt-password"\n', 1)
+            text = text.replace(
+                f'board = "{board}"\n',
+                f'board = "{board}"\nusername = "{board}"\npassword_file = "/etc/reedboard/mqtt-password"\n',
+                1,
+            )
         text = text.replace("/etc/reedboard/mqtt-password", str(self.password(board)))
         if side is not None:
             text = re.sub(r'side = "\w+"', f'side = "{side}"', text)
@@ -566,18 +594,19 @@ class Field:
     def pairable(self, game: Game) -> bool:
         return len(self.boards) == 1 or len(game.new().sides) == 2
 
-    def switch(self, board: FieldBoard, robot: Robot, path: str, rng: random.Random,
-               name: str | None = None) -> Game:
+    def switch(
+        self, board: FieldBoard, robot: Robot, path: str, rng: random.Random, name: str | None = None
+    ) -> Game:
         """A new game of another game (``name``'s if given, else drawn) at ``board`` from
         ``path`` (:data:`PATHS`); the game once the board shows it."""
         now = board.game
         choices = [g for g in self.games(path) if g[0] != now.name and (name is None or g[0] == name)]
         choices = choices or [g for g in self.games(path) if g != (now.name, now.size, now.variant)]
         target = Game.of(*rng.choice(sorted(choices, key=str)))
-        command = {"command": "new_game", "game": target.name, "size": target.size,
-                   "variant": target.variant}
-        board.lines.append({"t": board.now_ms, "switch": path,
-                            "game": [target.name, target.size, target.variant]})
+        command = {"command": "new_game", "game": target.name, "size": target.size, "variant": target.variant}
+        board.lines.append(
+            {"t": board.now_ms, "switch": path, "game": [target.name, target.size, target.variant]}
+        )
         if path == "page":
             board.page.send({"type": "new_game", **{k: v for k, v in command.items() if k != "command"}})
         elif path == "menu":
@@ -585,16 +614,20 @@ class Field:
         elif path == "mqtt":
             self.cafe.command(board.board, command)
         elif path == "ha":
-            self.cafe.select(board.board, self.cafe.options(board.board)[
-                (target.name, target.size, target.variant)])
+            self.cafe.select(
+                board.board, self.cafe.options(board.board)[(target.name, target.size, target.variant)]
+            )
         elif path != "dashboard":
             raise ValueError(f"no path {path!r} to a new game (one of {PATHS})")
         elif (refused := self.cafe.from_dashboard(board.board, command)) is not None:
             robot.fail("dashboard", f"the dashboard refused New game: {refused}")
         board._acted()
         if not _until(lambda: _same(board.game, target)):
-            robot.fail("new game unheard", f"{path}: asked for {target.title}, the board plays "
-                       f"{board.game.title}; page errors {board.page.errors[-3:]}")
+            robot.fail(
+                "new game unheard",
+                f"{path}: asked for {target.title}, the board plays "
+                f"{board.game.title}; page errors {board.page.errors[-3:]}",
+            )
         return target
 
     def restart_broker(self, robot: Robot, down: float) -> None:
@@ -697,14 +730,17 @@ class Solo:
             board.signal = signal.SIGKILL if how == "kill" else signal.SIGTERM
             robot.restart()
             if {s for s in (board.computer(),) if s} != robot.others:
-                robot.fail("players", f"after a restart the computer plays {board.computer()}, "
-                           f"before it played {robot.others or 'nothing'}")
+                robot.fail(
+                    "players",
+                    f"after a restart the computer plays {board.computer()}, "
+                    f"before it played {robot.others or 'nothing'}",
+                )
         elif what == "broker":
             self.field.restart_broker(robot, self.rng.uniform(0.5, 3.0))
             robot.follow()
             robot.check()
         elif intention == "players command":  # the page and the café network name two seats
-            robot.players(self.rng.choice([None, *robot.state.sides[:len(SEATS)]]), how)
+            robot.players(self.rng.choice([None, *robot.state.sides[: len(SEATS)]]), how)
         else:
             robot.act(intention)
         self.field.alive(robot)
@@ -747,8 +783,9 @@ class FieldPair(Paired):
         other.others = {other.board.remote_side_in(target)}
         robot.new_belief()
         if not _until(lambda: _same(other.board.game, target)):
-            other.fail("new game unheard", f"the other board plays {other.board.game.title}, "
-                       f"not {target.title}")
+            other.fail(
+                "new game unheard", f"the other board plays {other.board.game.title}, not {target.title}"
+            )
         self._joins(robot, other, game_id)
         self.check()
 
@@ -776,9 +813,12 @@ class FieldPair(Paired):
                 if exc.violation.invariant != "takeback unasked":
                     raise
             if len(other.answered) == asked:
-                robot.fail("asked again", "asked again after a refusal and a restart, the request "
-                           f"was refused at once; the other board's players were never asked "
-                           f"(OLED {robot.board.screen()})")
+                robot.fail(
+                    "asked again",
+                    "asked again after a refusal and a restart, the request "
+                    f"was refused at once; the other board's players were never asked "
+                    f"(OLED {robot.board.screen()})",
+                )
         finally:
             other.yes = yes
 
@@ -804,8 +844,9 @@ class FieldRun:
     journal: list[str] = default(default_factory=list)
 
 
-def run_field(folder: Path, game: tuple, seed: int, intentions: list[str], paired: bool,
-              side: str = "second") -> FieldRun:
+def run_field(
+    folder: Path, game: tuple, seed: int, intentions: list[str], paired: bool, side: str = "second"
+) -> FieldRun:
     """One field episode: a fresh café in ``folder``, ``game`` to start with, the robot(s)
     seeded by ``seed`` doing ``intentions``."""
     from testbed import robot as rules
@@ -834,8 +875,7 @@ def run_field(folder: Path, game: tuple, seed: int, intentions: list[str], paire
         run.violation = exc.violation
     except Exception as exc:  # noqa: BLE001 - the "no exception" invariant, the harness's too
         board = cafe.boards[0]
-        run.violation = Violation("exception", f"{type(exc).__name__}: {exc}", board.game.title,
-                                  board.dump())
+        run.violation = Violation("exception", f"{type(exc).__name__}: {exc}", board.game.title, board.dump())
     finally:
         cafe.close()
     return run

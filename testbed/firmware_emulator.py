@@ -48,8 +48,13 @@ class ToolchainMissing(RuntimeError):
 
 def missing() -> list[str]:
     """The Debian packages still to install for building and emulating the firmware."""
-    return sorted({package for need, package in NEEDS.items()
-                   if not (os.path.exists(need) if need.startswith("/") else shutil.which(need))})
+    return sorted(
+        {
+            package
+            for need, package in NEEDS.items()
+            if not (os.path.exists(need) if need.startswith("/") else shutil.which(need))
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,8 @@ def build(board: str = "mega", **defs: object) -> Variant:
     if need:
         raise ToolchainMissing(
             "the firmware tests need the AVR toolchain and simavr: "
-            f"apt-get install {' '.join(need)} (tests/run.sh installs them)")
+            f"apt-get install {' '.join(need)} (tests/run.sh installs them)"
+        )
     key = (board, tuple(sorted(defs.items())))
     with _lock:
         if key in _built:
@@ -93,12 +99,21 @@ def build(board: str = "mega", **defs: object) -> Variant:
         name = f"test-{board}-{hashlib.sha1(flags.encode()).hexdigest()[:10]}"
         directory = FIRMWARE / "build" / name
         done = subprocess.run(
-            ["make", "-s", "-C", str(FIRMWARE), f"BOARD={board}", f"BUILD=build/{name}",
-             f"DEFS={flags}", "sim"],
-            capture_output=True, text=True)
+            [
+                "make",
+                "-s",
+                "-C",
+                str(FIRMWARE),
+                f"BOARD={board}",
+                f"BUILD=build/{name}",
+                f"DEFS={flags}",
+                "sim",
+            ],
+            capture_output=True,
+            text=True,
+        )
         if done.returncode:
-            raise RuntimeError(f"building the firmware ({board} {flags}) failed:\n"
-                               f"{done.stdout}{done.stderr}")
+            raise RuntimeError(f"building the firmware ({board} {flags}) failed:\n{done.stdout}{done.stderr}")
         variant = _built[key] = Variant(board, dict(defs), directory)
         return variant
 
@@ -123,7 +138,7 @@ class LedLayout:
     def channel_order(self, chains: tuple[bytes, ...]) -> bytes:
         """The chains' bytes (3 an LED) as the host's channels 0 .. leds-1."""
         size = 3 * self.per_chain
-        return b"".join(chain[:size].ljust(size, b"\0") for chain in chains)[:3 * self.leds]
+        return b"".join(chain[:size].ljust(size, b"\0") for chain in chains)[: 3 * self.leds]
 
 
 @dataclass(frozen=True)
@@ -161,8 +176,13 @@ class EmulatedBoard:
         self._changed = threading.Condition()
         argv = [str(variant.harness), str(variant.elf), "--link", path, "--speed", str(speed)]
         self._process = subprocess.Popen(
-            argv + (["--trace"] if trace else []), stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+            argv + (["--trace"] if trace else []),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
         ready = self._process.stdout.readline().split()
         if ready[:1] != ["ready"]:
             self._process.kill()
@@ -259,15 +279,17 @@ class EmulatedBoard:
         """Send a command and wait for the event that answers it (named like the command)."""
         seen = len(self.events)
         self._command(command)
-        return self._wait(lambda: next((e for e in self.events[seen:] if e[0] == command), None),
-                          f"answer to {command}", timeout)
+        return self._wait(
+            lambda: next((e for e in self.events[seen:] if e[0] == command), None),
+            f"answer to {command}",
+            timeout,
+        )
 
     def frames_sent(self, since: int = 0) -> list[tuple[int, p.Frame]]:
         """The frames the board sent (cycle their last byte left, frame), with ``trace``, from
         event ``since`` on; a frame cut short (a heartbeat that gave way to a change) is left
         out."""
-        return [(int(e[1]), frame) for e in self.events[since:]
-                if e[0] == "tx" and (frame := decoded(e[2]))]
+        return [(int(e[1]), frame) for e in self.events[since:] if e[0] == "tx" and (frame := decoded(e[2]))]
 
     # -- the LEDs ----------------------------------------------------------------------------
 
@@ -285,9 +307,10 @@ class EmulatedBoard:
         like a chain that shows nothing)."""
         if not self.powered or not self.led_writes or not renders(frame, self.leds):
             return False
-        since = self.led_writes[self._powered_at:]
+        since = self.led_writes[self._powered_at :]
         return not any(led.colour != (0, 0, 0) for led in frame.values()) or any(
-            any(map(any, write.colours())) and renders(frame, write.colours()) for write in since)
+            any(map(any, write.colours())) and renders(frame, write.colours()) for write in since
+        )
 
     def dark(self) -> bool:
         return not any(map(any, self.leds))
@@ -338,8 +361,9 @@ class EmulatedBoard:
             if words[0] == "leds":
                 start, end, low, faults = map(int, words[1:5])
                 chains = tuple(bytes.fromhex(hex) if hex != "-" else b"" for hex in words[5:])
-                self.led_writes.append(LedWrite(start, end, low, faults, chains,
-                                                self.layout.channel_order(chains)))
+                self.led_writes.append(
+                    LedWrite(start, end, low, faults, chains, self.layout.channel_order(chains))
+                )
             elif words[0] in ("error", "overrun", "short", "dropped"):
                 self.errors.append(line.strip())
             self.events.append(words)

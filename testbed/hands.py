@@ -114,8 +114,9 @@ class Hand:
             seg.add("lift", site, gap=self.rng.uniform(0.05, 0.3))
             seg.add("place", site, gap=self.rng.uniform(*hold))
 
-    def tap(self, seg: Segment, site: str, board: frozenset[str],
-            hold: tuple[float, float] = (0.08, 0.8)) -> None:
+    def tap(
+        self, seg: Segment, site: str, board: frozenset[str], hold: tuple[float, float] = (0.08, 0.8)
+    ) -> None:
         """Lift and set back a piece on ``site`` (or place and lift one on an empty site), held
         ``hold`` seconds."""
         first, second = ("lift", "place") if site in board else ("place", "lift")

@@ -26,8 +26,17 @@ from testbed.bus import Bus, Faults
 from testbed.robot import KINDS, Robot
 
 #: What the robots at a pair of boards intend, and how often (weights).
-PAIR_MIX = {"move": 60, "correct": 5, "takeback menu": 5, "takeback command": 3,
-            "takeback hands": 4, "new_game menu": 2, "new_game command": 1, "restart": 3, "knock": 3}
+PAIR_MIX = {
+    "move": 60,
+    "correct": 5,
+    "takeback menu": 5,
+    "takeback command": 3,
+    "takeback hands": 4,
+    "new_game menu": 2,
+    "new_game command": 1,
+    "restart": 3,
+    "knock": 3,
+}
 #: How long to wait for what the other board sends (ms of the virtual clock).
 WAIT_MS = 8000
 
@@ -35,8 +44,9 @@ WAIT_MS = 8000
 def paired_config(board: str, other: str, seat: str) -> Config:
     """Board ``board``'s config as docs/cafe.md pairs two boards: ``[opponent] kind =
     "remote"``, the ``other`` board taking ``seat`` ("first" or "second")."""
-    return Config(mqtt=Mqtt(host="broker.example", board=board),
-                  opponent=OpponentConfig("remote", seat, board=other))
+    return Config(
+        mqtt=Mqtt(host="broker.example", board=board), opponent=OpponentConfig("remote", seat, board=other)
+    )
 
 
 class Link(Protocol):
@@ -163,16 +173,24 @@ class Pair(Paired):
     """``game`` (of two sides) on boards "t1" (the first seat) and "t2" in this process,
     joined by an in-memory bus with ``faults``, each configured as the docs pair two boards."""
 
-    def __init__(self, game: Game, rng: random.Random, kinds: Iterable[str] = KINDS,
-                 faults: Faults = Faults()) -> None:
+    def __init__(
+        self, game: Game, rng: random.Random, kinds: Iterable[str] = KINDS, faults: Faults = Faults()
+    ) -> None:
         self.bus = Bus(faults, random.Random(rng.random()))
         table = Table(bus=self.bus)
-        super().__init__([
-            BoardUnderTest(game, table=table, remote=self.bus.link("t1"),
-                           config=paired_config("t1", "t2", "second")),
-            BoardUnderTest(game, table=table, remote=self.bus.link("t2"),
-                           config=paired_config("t2", "t1", "first")),
-        ], self.bus, rng, kinds)
+        super().__init__(
+            [
+                BoardUnderTest(
+                    game, table=table, remote=self.bus.link("t1"), config=paired_config("t1", "t2", "second")
+                ),
+                BoardUnderTest(
+                    game, table=table, remote=self.bus.link("t2"), config=paired_config("t2", "t1", "first")
+                ),
+            ],
+            self.bus,
+            rng,
+            kinds,
+        )
 
 
 def _refused_at_once(events: list[dict]) -> bool:

@@ -15,8 +15,10 @@ from testbed.tools import free_port, require
 
 
 def _bin() -> str | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0,
+    )
     return os.path.dirname(found[-1]) if found else None
 
 
@@ -41,16 +43,23 @@ class Postgres:
         assert done.returncode == 0, f"{args[0]} failed: {done.stdout}{done.stderr}"
 
     def start(self) -> "Postgres":
-        self._run(f"{self.bin}/initdb", "-D", self.data, "-U", "reedboard", "-A", "trust",
-                  "--no-sync")
+        self._run(f"{self.bin}/initdb", "-D", self.data, "-U", "reedboard", "-A", "trust", "--no-sync")
         return self.start_again()
 
     def start_again(self) -> "Postgres":
         """Start the cluster made by :meth:`start` (after :meth:`stop`)."""
-        self._run(f"{self.bin}/pg_ctl", "-D", self.data, "-w", "-l", f"{self.folder}/log", "-o",
-                  f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
-                  + ("" if self.fsync else " -c fsync=off"),
-                  "start")
+        self._run(
+            f"{self.bin}/pg_ctl",
+            "-D",
+            self.data,
+            "-w",
+            "-l",
+            f"{self.folder}/log",
+            "-o",
+            f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+            + ("" if self.fsync else " -c fsync=off"),
+            "start",
+        )
         return self
 
     def database(self) -> str:
@@ -80,8 +89,9 @@ class Postgres:
         with open(os.path.join(self.data, "postmaster.pid")) as pid_file:
             postmaster = int(pid_file.readline())
         os.kill(postmaster, sig)  # first: a stopped postmaster starts no backend meanwhile
-        children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True,
-                                  text=True).stdout.split()
+        children = subprocess.run(
+            ["pgrep", "-P", str(postmaster)], capture_output=True, text=True
+        ).stdout.split()
         for pid in map(int, children):
             os.kill(pid, sig)
 

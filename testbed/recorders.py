@@ -59,13 +59,26 @@ class RecordingWs281x:
     def ws2811_init(self, leds):
         return 0
 
-    def ws2811_channel_t_gpionum_set(self, *a): pass
-    def ws2811_channel_t_invert_set(self, *a): pass
-    def ws2811_channel_t_strip_type_set(self, *a): pass
-    def ws2811_t_freq_set(self, *a): pass
-    def ws2811_t_dmanum_set(self, *a): pass
-    def ws2811_fini(self, *a): pass
-    def delete_ws2811_t(self, *a): pass
+    def ws2811_channel_t_gpionum_set(self, *a):
+        pass
+
+    def ws2811_channel_t_invert_set(self, *a):
+        pass
+
+    def ws2811_channel_t_strip_type_set(self, *a):
+        pass
+
+    def ws2811_t_freq_set(self, *a):
+        pass
+
+    def ws2811_t_dmanum_set(self, *a):
+        pass
+
+    def ws2811_fini(self, *a):
+        pass
+
+    def delete_ws2811_t(self, *a):
+        pass
 
 
 class I2cBus:

@@ -51,15 +51,34 @@ from testbed.hands import NOISE, Hand, Segment, do
 #: be a legal move).
 KINDS = (*NOISE, "rest", "knock", "order", "hold", "crash", "two hands", "turn back", "slow")
 #: Every game and variant the robot plays, small: (name, size, variant).
-GAMES = (("antipalos", 3, "two"), ("antipalos", 3, "team"), ("antipalos", 3, "cut-throat-3"),
-         ("antipalos", 3, "cut-throat-4"), ("antipode", None, "standard"),
-         ("antipode", None, "no-full-board-turn"), ("antipode", None, "no-repetition-draw"),
-         ("antipode", None, "rulebook"), ("antipod", 4, None), ("anti-grid", 6, "plain"),
-         ("anti-grid", 6, "chain"), ("phalanx", None, None))
+GAMES = (
+    ("antipalos", 3, "two"),
+    ("antipalos", 3, "team"),
+    ("antipalos", 3, "cut-throat-3"),
+    ("antipalos", 3, "cut-throat-4"),
+    ("antipode", None, "standard"),
+    ("antipode", None, "no-full-board-turn"),
+    ("antipode", None, "no-repetition-draw"),
+    ("antipode", None, "rulebook"),
+    ("antipod", 4, None),
+    ("anti-grid", 6, "plain"),
+    ("anti-grid", 6, "chain"),
+    ("phalanx", None, None),
+)
 #: What the robot intends when nothing asks, and how often (weights): moves, mostly.
-MIX = {"move": 60, "correct": 6, "takeback menu": 4, "takeback command": 3, "takeback hands": 4,
-       "new_game menu": 2, "new_game command": 1, "players menu": 2, "players command": 1,
-       "restart": 3, "knock": 3}
+MIX = {
+    "move": 60,
+    "correct": 6,
+    "takeback menu": 4,
+    "takeback command": 3,
+    "takeback hands": 4,
+    "new_game menu": 2,
+    "new_game command": 1,
+    "players menu": 2,
+    "players command": 1,
+    "restart": 3,
+    "knock": 3,
+}
 #: How many rounds of doing what the board asks an intention may take before the robot says the
 #: board is stuck.
 PATIENCE = 12
@@ -121,8 +140,14 @@ class Robot:
     for the opponent's move when idle (the computer; a paired board's robot moves in turn
     instead, see :mod:`testbed.pair`)."""
 
-    def __init__(self, board: BoardUnderTest, rng: random.Random, kinds: Iterable[str] = KINDS,
-                 yes: float = 0.7, patient: bool = True) -> None:
+    def __init__(
+        self,
+        board: BoardUnderTest,
+        rng: random.Random,
+        kinds: Iterable[str] = KINDS,
+        yes: float = 0.7,
+        patient: bool = True,
+    ) -> None:
         self.board, self.rng, self.kinds, self.yes = board, rng, frozenset(kinds), yes
         self.patient = patient
         self.others = {s for s in (board.computer(), board.remote_side()) if s}
@@ -155,7 +180,7 @@ class Robot:
         self.moves.append(text)
 
     def _truncate(self, keep: int) -> None:
-        del self.states[keep + 1:], self.moves[keep:]
+        del self.states[keep + 1 :], self.moves[keep:]
         self.correctable = False
 
     def at_table(self) -> bool:
@@ -276,9 +301,16 @@ class Robot:
         self.correctable = False
         keep = self._keep()
         by_hand = source == "hands"
-        if keep is None or by_hand and (self.state.outcome() or self.states[keep].to_move in self.others
-                                        or self.states[keep].occupied() == self.board.occupied()
-                                        or _a_move_shows(self.state, self.states[keep].occupied())):
+        if (
+            keep is None
+            or by_hand
+            and (
+                self.state.outcome()
+                or self.states[keep].to_move in self.others
+                or self.states[keep].occupied() == self.board.occupied()
+                or _a_move_shows(self.state, self.states[keep].occupied())
+            )
+        ):
             return None  # by hand: only the players' own positions, in a game not over, that the
             # pieces do not show already (Anti-Grid's OK ending a chain moves none) and no move
             # of the side to move shows too (the sensors do not see whose piece stands where)
@@ -398,8 +430,12 @@ class Robot:
     def _waits(self) -> bool:
         """The board waits for a piece in the hand, then says more: wait until it does (at most
         :data:`HAND_WAIT_MS`); True if it waited."""
-        waiting = ("leave it off to take it back", "or set it as it was", " in the hand",
-                   "or it is a move in a moment")
+        waiting = (
+            "leave it off to take it back",
+            "or set it as it was",
+            " in the hand",
+            "or it is a move in a moment",
+        )
         said = lambda: any(line.endswith(waiting) for line in self.board.screen())  # noqa: E731
         if not said():
             return False
@@ -427,7 +463,7 @@ class Robot:
         """The opponent's move that changes nothing the sensors see (OK ending a capture
         chain; a pawn moved, tokens to turn over), told on the OLED and recorded: part of the
         game (its flips are then done as lit)."""
-        recorded = self.board.held()[len(self.moves):][:1]
+        recorded = self.board.held()[len(self.moves) :][:1]
         if not self.told or self.state.to_move not in self.others or recorded != (self.told,):
             return
         try:
@@ -449,8 +485,10 @@ class Robot:
             self.board.run(100)
             if self.asks():
                 return True
-        return self.fail("opponent silent", f"{self.state.to_move} (not at the table) never moves; "
-                         f"OLED {self.board.screen()}")
+        return self.fail(
+            "opponent silent",
+            f"{self.state.to_move} (not at the table) never moves; OLED {self.board.screen()}",
+        )
 
     def _due(self, asks: dict[str, str]) -> None:
         """Lights asking for a whole turn's removal (a side's due): that is the move meant."""
@@ -490,8 +528,10 @@ class Robot:
             try:
                 self._believe(opponents)
             except IllegalMove as exc:
-                self.fail("intended", f"the board had {opponents} carried out, illegal in the game "
-                          f"meant {self.moves}: {exc}")
+                self.fail(
+                    "intended",
+                    f"the board had {opponents} carried out, illegal in the game meant {self.moves}: {exc}",
+                )
             self.pawns = dict(self.state.markers())
             self.told = None
 
@@ -553,8 +593,11 @@ class Robot:
     def _choose(self, state: GameState):
         """A random legal move; a capture half the time when there is one (games end)."""
         moves = sorted(state.legal_moves(), key=state.notation)
-        captures = [m for m in moves if any(step.action == "remove" for real in state.realisations(m)
-                                            for step in real.follow_ups)]
+        captures = [
+            m
+            for m in moves
+            if any(step.action == "remove" for real in state.realisations(m) for step in real.follow_ups)
+        ]
         return self.rng.choice(captures if captures and self.rng.random() < 0.5 else moves)
 
     def _make(self, state: GameState, move, real: Realisation) -> None:
@@ -622,9 +665,12 @@ class Robot:
             return
         steps = frozenset().union(*(step.sites for step in real.follow_ups))  # the move's own touches
         site = self.rng.choice(sorted(board - real.filled - steps) or [None])
-        if (site is None or not _knock_clear(self.states[-2:], board, site, move)
-                or any(board - {site} == state.occupied() for state in self.states)
-                or self.state.apply(move).outcome()):
+        if (
+            site is None
+            or not _knock_clear(self.states[-2:], board, site, move)
+            or any(board - {site} == state.occupied() for state in self.states)
+            or self.state.apply(move).outcome()
+        ):
             return  # nor after a move that ends the game: the board then only asks to set up
         seg.add("lift", site, gap=0.05)
         self.in_hand[site] = self.faces.pop(site, None)
@@ -686,8 +732,12 @@ class Robot:
                 self.faces[site] = was[site]
             elif site not in target:  # in the hand as it was (set down so if the board asks)
                 self.in_hand[site] = self.faces.pop(site, None)
-        if ("turn back" in self.kinds and keep == len(self.moves) - 1 and not self.board.remote_side()
-                and self.rng.random() < 0.5):  # paired, the other board may yet say no
+        if (
+            "turn back" in self.kinds
+            and keep == len(self.moves) - 1
+            and not self.board.remote_side()
+            and self.rng.random() < 0.5
+        ):  # paired, the other board may yet say no
             turned = {s for s in target & here if was.get(s) and self.faces.get(s) not in (None, was[s])}
             self._flip(seg, turned, (0.2, 2.0))  # turned back with the set-back, the board not asked
         self._perform(seg)
@@ -739,15 +789,19 @@ class Robot:
         b = self.board
         want, here = self.state.occupied(), b.occupied()
         if here != want:
-            return self.fail("sync", f"nothing asked, yet pieces missing {sorted(want - here)}, "
-                             f"extra {sorted(here - want)}; OLED {b.screen()}")
+            return self.fail(
+                "sync",
+                f"nothing asked, yet pieces missing {sorted(want - here)}, "
+                f"extra {sorted(here - want)}; OLED {b.screen()}",
+            )
         faces = dict(self.state.faces())
         if self.faces != faces:
             wrong = sorted(s for s in faces if self.faces.get(s) != faces[s])
             return self.fail("faces", f"tokens {wrong} show the wrong face after following the board")
         if self.pawns != dict(self.state.markers()):
-            return self.fail("unseen", f"unseen pieces at {self.pawns}, the game has "
-                             f"{dict(self.state.markers())}")
+            return self.fail(
+                "unseen", f"unseen pieces at {self.pawns}, the game has {dict(self.state.markers())}"
+            )
 
     def check_record(self) -> None:
         """The stored record is the game the controller holds, a legal game, the one meant."""
@@ -788,10 +842,15 @@ def _alternatives(state: GameState, move, real: Realisation) -> list[frozenset[s
     text, out = state.notation(move), []
     for other in sorted(state.legal_moves(), key=state.notation):
         for alt in state.realisations(other)[:1]:
-            if (state.notation(other) != text and alt.emptied == real.emptied and len(alt.filled) == 1
-                    and not alt.follow_ups and not alt.filled & real.filled
-                    and len(state.moves_for_change(alt.emptied, alt.filled)) == 1
-                    and not state.apply(other).outcome()):
+            if (
+                state.notation(other) != text
+                and alt.emptied == real.emptied
+                and len(alt.filled) == 1
+                and not alt.follow_ups
+                and not alt.filled & real.filled
+                and len(state.moves_for_change(alt.emptied, alt.filled)) == 1
+                and not state.apply(other).outcome()
+            ):
                 out.append(alt.filled)
     return out
 
@@ -805,8 +864,13 @@ def _a_move_shows(state: GameState, board: frozenset[str]) -> bool:
 def _touches(state: GameState, real: Realisation) -> frozenset[str]:
     """The tokens that the moves the board cannot tell from ``real`` by its hand change tap or
     turn over (a bump of one is that touch, to the board as to anyone watching)."""
-    return frozenset().union(*(step.sites for _, r, _ in state.moves_for_change(real.emptied, real.filled)
-                               for step in r.follow_ups))
+    return frozenset().union(
+        *(
+            step.sites
+            for _, r, _ in state.moves_for_change(real.emptied, real.filled)
+            for step in r.follow_ups
+        )
+    )
 
 
 def _knock_clear(states: list[GameState], board: frozenset[str], site: str, move) -> bool:
@@ -838,8 +902,13 @@ def _knocks_to_moves(state: GameState) -> list[tuple[str, str]]:
     for move in sorted(state.legal_moves(), key=state.notation):
         real = state.realisations(move)[0]
         steps = real.follow_ups
-        if (not real.emptied and len(real.filled) == 1 and [s.action for s in steps] == ["flip", "pick"]
-                and steps[0].sites == steps[1].sites and len(steps[0].sites) == 1):
+        if (
+            not real.emptied
+            and len(real.filled) == 1
+            and [s.action for s in steps] == ["flip", "pick"]
+            and steps[0].sites == steps[1].sites
+            and len(steps[0].sites) == 1
+        ):
             out.append((min(steps[0].sites), min(real.filled)))
     return out
 
@@ -847,5 +916,3 @@ def _knocks_to_moves(state: GameState) -> list[tuple[str, str]]:
 def _move_of(state: GameState, emptied: frozenset[str], filled: frozenset[str]):
     (found,) = {state.notation(m): m for m, _, _ in state.moves_for_change(emptied, filled)}.values()
     return found
-
-

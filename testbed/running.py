@@ -17,7 +17,10 @@ class Running:
     def __init__(self, config: Path) -> None:
         self.proc = subprocess.Popen(
             [*REEDBOARD, "run", "--sim", "--config", str(config)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
 
     def send(self, **line) -> None:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from testbed.firmware_emulator import EmulatedBoard, build
 from hardware.base import Led
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
+from testbed.firmware_emulator import EmulatedBoard, build
 
 ENDS = ("python", "firmware")
 
@@ -59,15 +59,21 @@ class FirmwareEnd(EmulatedBoard):
         inputs = channels * (2 if polarity else 1)
         if inputs % 8:
             raise ValueError(f"a 74HC165 chain has inputs in eights, not {inputs}")
-        variant = build("mega", SCANNER="SCANNER_165", SR_REGISTERS=inputs // 8,
-                        SR_POLARITY_PAIRS=int(polarity), LED_COUNT=leds,
-                        HEARTBEAT_MS=round(heartbeat * 1000))
+        variant = build(
+            "mega",
+            SCANNER="SCANNER_165",
+            SR_REGISTERS=inputs // 8,
+            SR_POLARITY_PAIRS=int(polarity),
+            LED_COUNT=leds,
+            HEARTBEAT_MS=round(heartbeat * 1000),
+        )
         self.heartbeat = heartbeat
         super().__init__(variant, path)
 
 
-def make_end(kind: str, path: str, channels: int, leds: int, *, polarity: bool = False,
-             heartbeat: float = 0.2) -> PythonEnd | FirmwareEnd:
+def make_end(
+    kind: str, path: str, channels: int, leds: int, *, polarity: bool = False, heartbeat: float = 0.2
+) -> PythonEnd | FirmwareEnd:
     """A board end of ``kind`` (one of :data:`ENDS`) on a pty at ``path``."""
     end = {"python": PythonEnd, "firmware": FirmwareEnd}[kind]
     return end(path, channels, leds, polarity, heartbeat)

@@ -24,13 +24,13 @@ class Stepped:
     channels; its LEDs and display unless ``leds`` or ``display`` are given. ``pause``: seconds
     slept after each scan, so that the parts' threads get their turn."""
 
-    def __init__(self, config: Config, storage: Storage, *, leds: Any = None, display: Any = None,
-                 pause: float = 0.0) -> None:
+    def __init__(
+        self, config: Config, storage: Storage, *, leds: Any = None, display: Any = None, pause: float = 0.0
+    ) -> None:
         self.config, self.storage, self.pause = config, storage, pause
         self.controller = open_controller(config, storage, configured_game(config))
         self.sim, self.log = SimBoard(64), io.StringIO()
-        hardware = Hardware(self.sim, leds or self.sim.leds, display or self.sim.display,
-                            self.sim.buttons)
+        hardware = Hardware(self.sim, leds or self.sim.leds, display or self.sim.display, self.sim.buttons)
         self.daemon = Daemon(self.controller, hardware, SCAN_HZ, log=self.log)
         self.t = 0.0
 

@@ -122,7 +122,7 @@ def kinds(events) -> list[str]:
 def after(events, kind: str) -> list[dict[str, Any]]:
     """The events after the first one of ``kind`` (none if there is none)."""
     names = [e["event"] for e in events]
-    return events[names.index(kind) + 1:] if kind in names else []
+    return events[names.index(kind) + 1 :] if kind in names else []
 
 
 def shown(events) -> list[list[str]]:

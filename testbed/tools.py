@@ -94,8 +94,9 @@ def inject(thread, exc_type: type[BaseException] = ThreadDeath) -> bool:
 
     if thread is None or thread.ident is None or not thread.is_alive():
         return False
-    done = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
-                                                      ctypes.py_object(exc_type))
+    done = ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread.ident), ctypes.py_object(exc_type)
+    )
     return done == 1
 
 
@@ -129,8 +130,7 @@ class Card:
             raise NoCard(f"cannot mount a loop file system here: {made.stderr or self._why}")
 
     def _mount(self):
-        done = self._run("mount", "-o", "loop,errors=remount-ro", str(self.image),
-                         str(self.folder))
+        done = self._run("mount", "-o", "loop,errors=remount-ro", str(self.image), str(self.folder))
         self._why = done.stderr.strip()
         return done
 

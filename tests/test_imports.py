@@ -57,8 +57,9 @@ def test_engines_core_imports_no_game_nor_the_computer():
 
 def test_the_rooms_of_the_picture_are_each_layer_s_packages_and_modules():
     found = rooms(graph(*LAYERS))
-    assert {"firmware_host.net", "firmware_host.board", "engines.core", "hardware.sim",
-            "engines"} <= set(found)
+    assert {"firmware_host.net", "firmware_host.board", "engines.core", "hardware.sim", "engines"} <= set(
+        found
+    )
     assert "engines.core" in found["engines.antipode"] and "firmware_host" not in found["engines"]
     assert room("engines.antipode.state") == "engines.antipode"
     assert room("firmware_host.net.web.server") == "firmware_host.net"

@@ -18,8 +18,10 @@ SAMPLES = {
     "tests/net/web/test_web_browser.py": {"browser"},
     "tests/net/web/test_web_server.py": {"unit"},
     "tests/net/mqtt/test_board_on_broker.py::test_state_events_and_availability": {"broker"},
-    ("tests/net/mqtt/test_net_board.py::"
-     "test_a_pairing_whose_acl_lacks_the_read_lines_is_seen_within_seconds"): {"broker"},
+    (
+        "tests/net/mqtt/test_net_board.py::"
+        "test_a_pairing_whose_acl_lacks_the_read_lines_is_seen_within_seconds"
+    ): {"broker"},
     "tests/net/cafe/test_archive.py::test_names[postgresql]": {"broker"},
     "tests/net/cafe/test_archive.py::test_names[sqlite]": {"unit"},
     "tests/net/cafe/test_fleet.py": {"unit"},
@@ -50,11 +52,15 @@ sys.exit(pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *sys.arg
 
 def _marked(*args: str) -> dict[str, set[str]]:
     """The tests ``pytest args`` collects -> the markers each is collected under."""
-    run = subprocess.run([sys.executable, "-c", MARKED, *args], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", MARKED, *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert run.returncode in (0, 5), run.stdout + run.stderr  # 5: none selected
-    found = [json.loads(line.removeprefix("MARKED ")) for line in run.stdout.splitlines()
-             if line.startswith("MARKED ")]
+    found = [
+        json.loads(line.removeprefix("MARKED "))
+        for line in run.stdout.splitlines()
+        if line.startswith("MARKED ")
+    ]
     return {nodeid: set(markers) for nodeid, markers in found}
 
 

@@ -17,7 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_mypy_finds_no_error(tmp_path):
     run = subprocess.run(
         [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Success" in run.stdout
@@ -33,5 +36,9 @@ def test_mypy_checks_every_layer_and_the_model_strictly():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     assert set(config["files"]) == {"engines", "firmware_host", "hardware"}
     strict = next(o for o in config["overrides"] if o.get("disallow_untyped_defs"))
-    assert {"engines.*", "firmware_host.board.phase", "firmware_host.board.judge",
-            "firmware_host.board.turn"} <= set(strict["module"])
+    assert {
+        "engines.*",
+        "firmware_host.board.phase",
+        "firmware_host.board.judge",
+        "firmware_host.board.turn",
+    } <= set(strict["module"])

@@ -48,8 +48,9 @@ def module_name(path: Path) -> str:
 
 def modules(*packages: str) -> dict[str, Path]:
     """Module name -> its file, for every module of ``packages``."""
-    return {module_name(path): path
-            for package in packages for path in sorted((ROOT / package).rglob("*.py"))}
+    return {
+        module_name(path): path for package in packages for path in sorted((ROOT / package).rglob("*.py"))
+    }
 
 
 def imported(path: Path, name: str, known: set[str]) -> set[str]:
@@ -154,9 +155,11 @@ def _rows(layer: list[str], edges: Edges) -> list[list[str]]:
     rows = [sorted(n for n in layer if ranks[n] == r) for r in range(max(ranks.values()), -1, -1)]
     where: dict[str, float] = {}
     for row in rows:
+
         def key(node: str) -> tuple[float, str]:
             above = [where[s] for s in sorted(edges) if node in edges[s] and s in where]
             return (sum(above) / len(above) if above else 0.5, node)
+
         row.sort(key=key)
         where.update({n: (i + 0.5) / len(row) for i, n in enumerate(row)})
     return rows
@@ -167,8 +170,9 @@ def _label(node: str) -> str:
     return rest or "__init__"
 
 
-def _place(layer: str, rows: list[list[str]], left: float, top: float, width: float,
-           box_w: float) -> dict[str, tuple[float, float]]:
+def _place(
+    layer: str, rows: list[list[str]], left: float, top: float, width: float, box_w: float
+) -> dict[str, tuple[float, float]]:
     """The top-left corner of each room's box in the band at ``left``, ``top``."""
     at = {}
     for r, row in enumerate(rows):
@@ -184,8 +188,9 @@ def svg(edges: Edges) -> str:
     layers = {name: sorted(n for n in edges if n.split(".")[0] == name) for name in LAYERS}
     rows = {name: _rows(nodes, edges) for name, nodes in layers.items()}
     box_w = {name: max(len(_label(n)) for n in nodes) * CHAR_W + 12 for name, nodes in layers.items()}
-    width = {name: max(len(r) for r in rows[name]) * (box_w[name] + BOX_GAP) - BOX_GAP + 2 * PAD
-             for name in LAYERS}
+    width = {
+        name: max(len(r) for r in rows[name]) * (box_w[name] + BOX_GAP) - BOX_GAP + 2 * PAD for name in LAYERS
+    }
     height = {name: 28 + len(rows[name]) * (BOX_H + ROW_GAP) - ROW_GAP + PAD for name in LAYERS}
     top, *below = LAYERS
     total_w = max(width[top], sum(width[b] for b in below) + BAND_GAP * (len(below) - 1))
@@ -200,29 +205,39 @@ def svg(edges: Edges) -> str:
     for name, (bx, by) in bands.items():
         at |= _place(name, rows[name], bx + PAD, by, width[name] - 2 * PAD, box_w[name])
     size = {n: box_w[n.split(".")[0]] for n in at}
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}" height="{total_h:.0f}" '
-           f'viewBox="0 0 {total_w:.0f} {total_h:.0f}" font-family="monospace" font-size="11">',
-           "<title>reedboard: layers, rooms and imports (python -m tools.importgraph)</title>",
-           '<defs><marker id="a" viewBox="0 0 6 6" refX="6" refY="3" markerWidth="6" '
-           'markerHeight="6" orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="context-stroke"/>'
-           "</marker></defs>"]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}" height="{total_h:.0f}" '
+        f'viewBox="0 0 {total_w:.0f} {total_h:.0f}" font-family="monospace" font-size="11">',
+        "<title>reedboard: layers, rooms and imports (python -m tools.importgraph)</title>",
+        '<defs><marker id="a" viewBox="0 0 6 6" refX="6" refY="3" markerWidth="6" '
+        'markerHeight="6" orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="context-stroke"/>'
+        "</marker></defs>",
+    ]
     for name, (bx, by) in bands.items():
-        out.append(f'<rect x="{bx:.1f}" y="{by:.1f}" width="{width[name]:.1f}" '
-                   f'height="{height[name]:.1f}" rx="6" fill="#f4f4f0" stroke="#999"/>')
-        out.append(f'<text x="{bx + 8:.1f}" y="{by + 16:.1f}" font-weight="bold">{name}/ '
-                   f'<tspan font-weight="normal" fill="#555">{escape(LAYERS[name])}</tspan></text>')
+        out.append(
+            f'<rect x="{bx:.1f}" y="{by:.1f}" width="{width[name]:.1f}" '
+            f'height="{height[name]:.1f}" rx="6" fill="#f4f4f0" stroke="#999"/>'
+        )
+        out.append(
+            f'<text x="{bx + 8:.1f}" y="{by + 16:.1f}" font-weight="bold">{name}/ '
+            f'<tspan font-weight="normal" fill="#555">{escape(LAYERS[name])}</tspan></text>'
+        )
     for source in sorted(edges):
         for target in sorted(edges[source]):
             (sx, sy), (tx, ty) = at[source], at[target]
             across = source.split(".")[0] != target.split(".")[0]
             colour = "#3a6fb0" if across else ("#c0392b" if ty <= sy else "#777")
-            out.append(f'<line x1="{sx + size[source] / 2:.1f}" y1="{sy + BOX_H:.1f}" '
-                       f'x2="{tx + size[target] / 2:.1f}" y2="{ty:.1f}" stroke="{colour}" '
-                       f'stroke-opacity="{0.35 if across else 0.6}" marker-end="url(#a)"/>')
+            out.append(
+                f'<line x1="{sx + size[source] / 2:.1f}" y1="{sy + BOX_H:.1f}" '
+                f'x2="{tx + size[target] / 2:.1f}" y2="{ty:.1f}" stroke="{colour}" '
+                f'stroke-opacity="{0.35 if across else 0.6}" marker-end="url(#a)"/>'
+            )
     for node, (nx, ny) in sorted(at.items()):
-        out.append(f'<g><title>{node}</title><rect x="{nx:.1f}" y="{ny:.1f}" '
-                   f'width="{size[node]:.1f}" height="{BOX_H}" rx="3" fill="white" stroke="#333"/>'
-                   f'<text x="{nx + 6:.1f}" y="{ny + 13:.1f}">{escape(_label(node))}</text></g>')
+        out.append(
+            f'<g><title>{node}</title><rect x="{nx:.1f}" y="{ny:.1f}" '
+            f'width="{size[node]:.1f}" height="{BOX_H}" rx="3" fill="white" stroke="#333"/>'
+            f'<text x="{nx + 6:.1f}" y="{ny + 13:.1f}">{escape(_label(node))}</text></g>'
+        )
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -35,11 +35,11 @@ from engines import GAME_NAMES, new_game
 from firmware_host.actions import inbound
 from firmware_host.board.game import Game
 from firmware_host.board.wizard import PHASES
+from firmware_host.cli import play as referee
 from firmware_host.cli.setup import game_key, read_progress
 from firmware_host.net.cafe.archive import read_record
 from firmware_host.net.mqtt.untrusted import Bad
 from firmware_host.runtime.replay import replay
-from firmware_host.cli import play as referee
 from firmware_host.store.config import Config, ConfigError, load_config
 from firmware_host.store.layout import Layout, default_layout_toml, load_layout
 
@@ -47,8 +47,11 @@ SMALL = {"antipalos": 3, "antipod": 4, "anti-grid": 6}  # small boards keep repl
 
 # -- values and text mutations ----------------------------------------------------------------
 SCALARS = st.one_of(
-    st.integers(-(2**63), 2**63 - 1), st.integers(-5, 2000), st.booleans(),
-    st.text(max_size=12), st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(2**63), 2**63 - 1),
+    st.integers(-5, 2000),
+    st.booleans(),
+    st.text(max_size=12),
+    st.floats(allow_nan=True, allow_infinity=True),
     st.sampled_from(["sim", "serial", "gpio-matrix", "ws2812", "ssd1306", "/dev/null", "", "~"]),
 )
 VALUES = st.recursive(
@@ -87,7 +90,7 @@ def mutate(draw, text: str) -> str:
         i = draw(st.integers(0, len(text) - 1))
         edit = draw(st.sampled_from(["drop", "insert", "dup", "cut"]))
         if edit == "drop":
-            text = text[:i] + text[i + 1:]
+            text = text[:i] + text[i + 1 :]
         elif edit == "insert":
             text = text[:i] + draw(st.text(max_size=3)) + text[i:]
         elif edit == "dup":
@@ -116,6 +119,7 @@ class Target:
     def refuses(self, fn: Callable[[], Any], errors: type[Exception], naming: str = "") -> None:
         """Run one input through ``fn``: a result, or one of ``errors`` said in one line that
         names ``naming`` (the file)."""
+
         def body() -> bool:
             try:
                 fn()
@@ -137,8 +141,9 @@ class Fuzz:
         self.dir = directory
         self.examples = examples
         self.seed = seed_value
-        self.targets = {n: Target(n) for n in ("config", "layout", "replay", "record", "line",
-                                               "progress", "archive")}
+        self.targets = {
+            n: Target(n) for n in ("config", "layout", "replay", "record", "line", "progress", "archive")
+        }
 
     def write(self, name: str, text: str | bytes) -> str:
         path = os.path.join(self.dir, name)
@@ -147,8 +152,9 @@ class Fuzz:
         return path
 
     def run(self, test: Callable) -> None:
-        test = settings(max_examples=self.examples, database=None, deadline=None,
-                        suppress_health_check=list(HealthCheck))(test)
+        test = settings(
+            max_examples=self.examples, database=None, deadline=None, suppress_health_check=list(HealthCheck)
+        )(test)
         seed(self.seed)(test)()
 
     # -- config ---------------------------------------------------------------------------
@@ -172,10 +178,18 @@ class Fuzz:
         def test(game, data):
             text = mutate(data.draw, texts[game])
             if data.draw(st.booleans()):  # a channel used twice, a bad value, a stray key
-                text += data.draw(st.sampled_from(
-                    ['"A1*" = { sensor = 1, led = 0 }\n', "x = 1\n", '"zz" = 3\n',
-                     '"a1" = { sensor = -1, led = 2 }\n', "[sites]\n",
-                     '"c3" = { sensor = true, led = 1 }\n']))
+                text += data.draw(
+                    st.sampled_from(
+                        [
+                            '"A1*" = { sensor = 1, led = 0 }\n',
+                            "x = 1\n",
+                            '"zz" = 3\n',
+                            '"a1" = { sensor = -1, led = 2 }\n',
+                            "[sites]\n",
+                            '"c3" = { sensor = true, led = 1 }\n',
+                        ]
+                    )
+                )
             path = self.write("layout.toml", text)
             sites = new_game(game, SMALL.get(game), None).sites()
             target.refuses(lambda: load_layout(path, sites), ConfigError, path)
@@ -204,15 +218,22 @@ class Fuzz:
                     obj = {"t": t}
                 lines.append(json.dumps(obj))
             if draw(st.booleans()):  # spoil one line
-                bad = draw(st.one_of(
-                    st.text(max_size=20), VALUES.map(json.dumps),
-                    st.fixed_dictionaries({"t": SCALARS}).map(json.dumps),
-                    st.fixed_dictionaries(
-                        {"t": st.integers(0, 10**6), "site": SCALARS, "on": SCALARS}
-                    ).map(json.dumps),
-                    st.fixed_dictionaries({"t": st.integers(0, 10**6), "button": SCALARS}).map(json.dumps),
-                    st.just('{"setup": "start"}'), st.just('{"t": -1}'), st.just('{"t": 1e400}'),
-                ))
+                bad = draw(
+                    st.one_of(
+                        st.text(max_size=20),
+                        VALUES.map(json.dumps),
+                        st.fixed_dictionaries({"t": SCALARS}).map(json.dumps),
+                        st.fixed_dictionaries(
+                            {"t": st.integers(0, 10**6), "site": SCALARS, "on": SCALARS}
+                        ).map(json.dumps),
+                        st.fixed_dictionaries({"t": st.integers(0, 10**6), "button": SCALARS}).map(
+                            json.dumps
+                        ),
+                        st.just('{"setup": "start"}'),
+                        st.just('{"t": -1}'),
+                        st.just('{"t": 1e400}'),
+                    )
+                )
                 lines.insert(draw(st.integers(0, len(lines))), bad)
             return lines
 
@@ -272,14 +293,12 @@ class Fuzz:
 
         self.run(test)
 
-
     # -- a line from outside (stdin, a page, the broker) ----------------------------------
     def line(self) -> None:
         target = self.targets["line"]
         deep = st.integers(1, 3 * inbound.MAX_DEPTH).map(lambda n: "[" * n + "]" * n)
 
-        @given(st.one_of(VALUES.map(json.dumps), deep, st.text(max_size=40)), st.booleans(),
-               st.data())
+        @given(st.one_of(VALUES.map(json.dumps), deep, st.text(max_size=40)), st.booleans(), st.data())
         def test(text, as_bytes, data):
             text = mutate(data.draw, text)
             if as_bytes:  # as the broker and a page's socket hand it over
@@ -297,10 +316,13 @@ class Fuzz:
         @given(st.data())
         def test(data):
             learned = data.draw(st.lists(st.sampled_from(labels), max_size=6, unique=True))
-            progress = {"phase": data.draw(st.sampled_from([*PHASES, "bogus"])),
-                        "sensor": {s: data.draw(st.integers(-1, 70)) for s in learned},
-                        "led": {}, "dead": data.draw(st.lists(st.sampled_from(labels), max_size=2)),
-                        "dark": []}
+            progress = {
+                "phase": data.draw(st.sampled_from([*PHASES, "bogus"])),
+                "sensor": {s: data.draw(st.integers(-1, 70)) for s in learned},
+                "led": {},
+                "dead": data.draw(st.lists(st.sampled_from(labels), max_size=2)),
+                "dark": [],
+            }
             saved = {"game": game_key(game), "sites": labels, "progress": progress}
             path = self.write("layout.toml.setup.json", mutate(data.draw, json.dumps(saved)))
 
@@ -315,18 +337,30 @@ class Fuzz:
     # -- a finished game as the café's archive takes it --------------------------------------
     def archive(self) -> None:
         target = self.targets["archive"]
-        game = {"id": 4, "game": "antipalos", "size": 3, "variant": "two",
-                "started": "2026-11-23T20:01:00Z", "finished": "2026-11-23T20:09:00Z",
-                "result": "white wins by connection", "winner": "white",
-                "moves": ["A1*", "A3*", "B2*", "C1*", "C3*"]}
+        game = {
+            "id": 4,
+            "game": "antipalos",
+            "size": 3,
+            "variant": "two",
+            "started": "2026-11-23T20:01:00Z",
+            "finished": "2026-11-23T20:09:00Z",
+            "result": "white wins by connection",
+            "winner": "white",
+            "moves": ["A1*", "A3*", "B2*", "C1*", "C3*"],
+        }
 
         @given(st.data())
         def test(data):
             changed = dict(game)
-            for key in data.draw(st.lists(st.sampled_from(
-                    [*game, "first", "opponent", "options"]), max_size=3, unique=True)):
-                changed[key] = data.draw(VALUES | st.sampled_from(
-                    ["9999-12-31T23:59:59Z", "2026-02-30T10:00:00Z", "purple", "black", None]))
+            for key in data.draw(
+                st.lists(st.sampled_from([*game, "first", "opponent", "options"]), max_size=3, unique=True)
+            ):
+                changed[key] = data.draw(
+                    VALUES
+                    | st.sampled_from(
+                        ["9999-12-31T23:59:59Z", "2026-02-30T10:00:00Z", "purple", "black", None]
+                    )
+                )
             payload = mutate(data.draw, json.dumps(changed)).encode("utf-8", "surrogatepass")
             target.refuses(lambda: read_record(payload), Bad)
 

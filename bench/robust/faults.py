@@ -55,8 +55,8 @@ from luma.oled.device import ssd1306
 from bench.robust.common import report
 from bench.robust.storage_faults import full, locked, refused
 from firmware_host.board.phase import Moving, Over
-from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.net import web
+from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Mqtt, OpponentConfig, Timing
 from firmware_host.store.storage import Storage
@@ -95,27 +95,33 @@ class Rig:
 
     def __init__(self, folder: Path, seed: int, storage: Path, broker: int | None) -> None:
         self.rng = random.Random(seed)
-        mqtt = Mqtt(host="127.0.0.1", port=broker, board="rig", discovery=False) \
-            if broker else Mqtt()
-        self.config = replace(Config(), game="antipalos", size=5, storage=str(storage),
-                              timing=TIMING, opponent=OpponentConfig("computer", COMPUTER, 1),
-                              mqtt=mqtt)
+        mqtt = Mqtt(host="127.0.0.1", port=broker, board="rig", discovery=False) if broker else Mqtt()
+        self.config = replace(
+            Config(),
+            game="antipalos",
+            size=5,
+            storage=str(storage),
+            timing=TIMING,
+            opponent=OpponentConfig("computer", COMPUTER, 1),
+            mqtt=mqtt,
+        )
         self.path = str(storage)
         self.storage = Storage(self.path)
-        self.controller = open_controller(self.config, self.storage,
-                                          configured_game(self.config))
+        self.controller = open_controller(self.config, self.storage, configured_game(self.config))
         channels = self.controller.layout.sensor_channels
         self.board = SimBoard(channels)
         self.mcu = SimMcu(self.board, str(folder / "ttyBOARD"), interval=0.005)
         self.link = SerialLink(str(folder / "ttyBOARD"), channels)
         self.i2c, self.spi = I2cBus(), SpiBus()
         self.panel = LumaDisplay(ssd1306(i2c(bus=self.i2c)), thread=True)
-        self.leds = LumaLeds(max7219(spi(spi=self.spi, gpio=NoGpio(), gpio_DC=None,
-                                         gpio_RST=None)))
+        self.leds = LumaLeds(max7219(spi(spi=self.spi, gpio=NoGpio(), gpio_DC=None, gpio_RST=None)))
         self.log = io.StringIO()
-        self.daemon = Daemon(self.controller, Hardware(SerialScanner(self.link), self.leds,
-                                                       self.panel, self.board.buttons),
-                             TIMING.scan_hz, log=self.log)
+        self.daemon = Daemon(
+            self.controller,
+            Hardware(SerialScanner(self.link), self.leds, self.panel, self.board.buttons),
+            TIMING.scan_hz,
+            log=self.log,
+        )
         self.page = web.bind(self.board, TIMING, "127.0.0.1", 0, out=io.StringIO())
         self.page.serve()
         self.daemon.attach(self.page)
@@ -155,7 +161,7 @@ class Rig:
 
     def events(self) -> list[dict]:
         text = self.log.getvalue()
-        new = text[self._parsed:]
+        new = text[self._parsed :]
         cut = new.rfind("\n") + 1
         self._events += [json.loads(line) for line in new[:cut].splitlines()]
         self._parsed += cut
@@ -240,6 +246,7 @@ def kill(pid: Callable[[Rig], int | None]) -> Callable[[Rig], None]:
         target = pid(rig)
         if target is not None:
             os.kill(target, signal.SIGKILL)
+
     return start
 
 
@@ -249,8 +256,13 @@ def worker_pid(rig: Rig, which: str) -> int | None:
     if which == "hints":
         rig.run(5, lambda: rig.controller.to_act == HUMAN and not rig.controller.pending)
         rig.board.buttons.press("ok", long=True)
-    rig.run(10, lambda: getattr(getattr(rig.controller, which), "worker", None) is not None
-            and getattr(rig.controller, which).worker.pid is not None)
+    rig.run(
+        10,
+        lambda: (
+            getattr(getattr(rig.controller, which), "worker", None) is not None
+            and getattr(rig.controller, which).worker.pid is not None
+        ),
+    )
     worker = getattr(getattr(rig.controller, which), "worker", None) or thinker.worker
     return worker.pid
 
@@ -260,11 +272,13 @@ def fork_server(rig: Rig) -> int | None:
     return multiprocessing.forkserver._forkserver._forkserver_pid
 
 
-def raise_in(thread: Callable[[Rig], threading.Thread | None],
-             poke: Callable[[Rig], None] = lambda rig: None) -> Callable[[Rig], None]:
+def raise_in(
+    thread: Callable[[Rig], threading.Thread | None], poke: Callable[[Rig], None] = lambda rig: None
+) -> Callable[[Rig], None]:
     def start(rig: Rig) -> None:
         inject(thread(rig), ThreadDeath)
         poke(rig)  # a thread waiting in C gets it once woken
+
     return start
 
 
@@ -277,8 +291,9 @@ def get_page(rig: Rig) -> None:
     """Ask the page for itself (wakes the web server's loop)."""
     import urllib.request
 
-    threading.Thread(target=lambda: urllib.request.urlopen(rig.page.server.url, timeout=5).read(),
-                     daemon=True).start()
+    threading.Thread(
+        target=lambda: urllib.request.urlopen(rig.page.server.url, timeout=5).read(), daemon=True
+    ).start()
 
 
 def flag(bus: Callable[[Rig], object]) -> Callable[[Rig], Callable[[], None]]:
@@ -286,6 +301,7 @@ def flag(bus: Callable[[Rig], object]) -> Callable[[Rig], Callable[[], None]]:
         part = bus(rig)
         part.broken = True
         return lambda: setattr(part, "broken", False)
+
     return start
 
 
@@ -314,6 +330,7 @@ class FailsOnce:
 
 def raising(observer: Callable[[Rig], object]) -> Callable[[Rig], Callable[[], None]]:
     """The observer's step raises once; mended: the observer itself again."""
+
     def start(rig: Rig) -> Callable[[], None]:
         part = observer(rig)
         stand_in = FailsOnce(part)
@@ -323,63 +340,153 @@ def raising(observer: Callable[[Rig], object]) -> Callable[[Rig], Callable[[], N
 
         swap(part.sync, stand_in.sync)
         return lambda: swap(stand_in.sync, part.sync)
+
     return start
 
 
 FAULTS = [
-    Fault("computer process killed", kill(lambda rig: worker_pid(rig, "opponent")),
-          ("Computer restarting: its process was killed by SIGKILL",), "Computer",
-          ("Computer works again",)),
-    Fault("hints process killed", kill(lambda rig: worker_pid(rig, "hints")),
-          ("Hints restarting: its process was killed by SIGKILL",), "Hints",
-          ("Hints works again",)),
-    Fault("fork server killed", kill(fork_server), ("Computer restarting: its process",),
-          "Computer", ("Computer works again",)),
-    Fault("OLED thread raises", raise_in(lambda rig: rig.panel._writer.thread, wake_panel),
-          ("cannot write to the display (its thread ended (ThreadDeath)",), "display",
-          ("writing to the display works again",)),
-    Fault("LED thread raises", raise_in(lambda rig: rig.leds._animator.thread,
-                                        lambda rig: rig.leds._wake.set()),
-          ("cannot write to the LEDs (its thread ended (ThreadDeath)",), "LEDs",
-          ("writing to the LEDs works again",)),
-    Fault("web server thread raises", raise_in(lambda rig: rig.page.server._thread.thread,
-                                               get_page),
-          ("ThreadDeath",), "Page"),
-    Fault("computer's driver thread raises",
-          raise_in(lambda rig: rig.controller.opponent.worker
-                   and rig.controller.opponent.worker._driver,
-                   lambda rig: rig.controller.opponent.worker._poke()),
-          ("Computer restarting: its supervising thread ended (ThreadDeath)",), "Computer",
-          ("Computer works again",)),
-    Fault("paho's network thread raises", raise_in(lambda rig: rig.net.link.client._thread),
-          ("Network restarting: its network thread ended (ThreadDeath)",), "Network",
-          ("Network works again",), needs="broker"),
-    Fault("MQTT sender thread raises", raise_in(lambda rig: rig.net.link._sender.thread),
-          ("Network restarting: its thread ended (ThreadDeath)",), "Network",
-          ("Network works again",), needs="broker"),
-    Fault("I2C bus fails (OLED)", flag(lambda rig: rig.i2c),
-          ("cannot write to the display (DeviceNotFoundError",), "display",
-          ("writing to the display works again",)),
-    Fault("SPI bus fails (LEDs)", flag(lambda rig: rig.spi),
-          ("cannot write to the LEDs (OSError: [Errno 5]",), "LEDs",
-          ("writing to the LEDs works again",)),
-    Fault("serial cable pulled", unplug, ("Board not connected",), None,
-          ("the board is connected again",), hold=2.5, status="(Board not connected"),
-    Fault("database locked", locked, ("(database is locked)",), None,
-          ("the games can be saved again",), hold=1.5, status="(cannot save: database is"),
-    Fault("database full", full, ("(database or disk is full)",), None,
-          ("the games can be saved again",), hold=1.5, status="(cannot save: database or"),
-    Fault("writes refused (authorizer)", refused, ("(not authorized)",), None,
-          ("the games can be saved again",), hold=1.5, status="(cannot save: not author"),
-    Fault("card fails mid-game", card_fails, ("Cannot save: the card is read-only",), None,
-          ("the games can be saved again",), hold=2.0, needs="card",
-          status="(cannot save: the card is read-only)"),
-    Fault("page's step raises", raising(lambda rig: rig.page),
-          ("Page restarting: it failed (InjectedFault: in sync)",), "Page",
-          ("Page works again",)),
-    Fault("network's step raises", raising(lambda rig: rig.net),
-          ("Network restarting: it failed (InjectedFault: in sync)",), "Network",
-          ("Network works again",), needs="broker"),
+    Fault(
+        "computer process killed",
+        kill(lambda rig: worker_pid(rig, "opponent")),
+        ("Computer restarting: its process was killed by SIGKILL",),
+        "Computer",
+        ("Computer works again",),
+    ),
+    Fault(
+        "hints process killed",
+        kill(lambda rig: worker_pid(rig, "hints")),
+        ("Hints restarting: its process was killed by SIGKILL",),
+        "Hints",
+        ("Hints works again",),
+    ),
+    Fault(
+        "fork server killed",
+        kill(fork_server),
+        ("Computer restarting: its process",),
+        "Computer",
+        ("Computer works again",),
+    ),
+    Fault(
+        "OLED thread raises",
+        raise_in(lambda rig: rig.panel._writer.thread, wake_panel),
+        ("cannot write to the display (its thread ended (ThreadDeath)",),
+        "display",
+        ("writing to the display works again",),
+    ),
+    Fault(
+        "LED thread raises",
+        raise_in(lambda rig: rig.leds._animator.thread, lambda rig: rig.leds._wake.set()),
+        ("cannot write to the LEDs (its thread ended (ThreadDeath)",),
+        "LEDs",
+        ("writing to the LEDs works again",),
+    ),
+    Fault(
+        "web server thread raises",
+        raise_in(lambda rig: rig.page.server._thread.thread, get_page),
+        ("ThreadDeath",),
+        "Page",
+    ),
+    Fault(
+        "computer's driver thread raises",
+        raise_in(
+            lambda rig: rig.controller.opponent.worker and rig.controller.opponent.worker._driver,
+            lambda rig: rig.controller.opponent.worker._poke(),
+        ),
+        ("Computer restarting: its supervising thread ended (ThreadDeath)",),
+        "Computer",
+        ("Computer works again",),
+    ),
+    Fault(
+        "paho's network thread raises",
+        raise_in(lambda rig: rig.net.link.client._thread),
+        ("Network restarting: its network thread ended (ThreadDeath)",),
+        "Network",
+        ("Network works again",),
+        needs="broker",
+    ),
+    Fault(
+        "MQTT sender thread raises",
+        raise_in(lambda rig: rig.net.link._sender.thread),
+        ("Network restarting: its thread ended (ThreadDeath)",),
+        "Network",
+        ("Network works again",),
+        needs="broker",
+    ),
+    Fault(
+        "I2C bus fails (OLED)",
+        flag(lambda rig: rig.i2c),
+        ("cannot write to the display (DeviceNotFoundError",),
+        "display",
+        ("writing to the display works again",),
+    ),
+    Fault(
+        "SPI bus fails (LEDs)",
+        flag(lambda rig: rig.spi),
+        ("cannot write to the LEDs (OSError: [Errno 5]",),
+        "LEDs",
+        ("writing to the LEDs works again",),
+    ),
+    Fault(
+        "serial cable pulled",
+        unplug,
+        ("Board not connected",),
+        None,
+        ("the board is connected again",),
+        hold=2.5,
+        status="(Board not connected",
+    ),
+    Fault(
+        "database locked",
+        locked,
+        ("(database is locked)",),
+        None,
+        ("the games can be saved again",),
+        hold=1.5,
+        status="(cannot save: database is",
+    ),
+    Fault(
+        "database full",
+        full,
+        ("(database or disk is full)",),
+        None,
+        ("the games can be saved again",),
+        hold=1.5,
+        status="(cannot save: database or",
+    ),
+    Fault(
+        "writes refused (authorizer)",
+        refused,
+        ("(not authorized)",),
+        None,
+        ("the games can be saved again",),
+        hold=1.5,
+        status="(cannot save: not author",
+    ),
+    Fault(
+        "card fails mid-game",
+        card_fails,
+        ("Cannot save: the card is read-only",),
+        None,
+        ("the games can be saved again",),
+        hold=2.0,
+        needs="card",
+        status="(cannot save: the card is read-only)",
+    ),
+    Fault(
+        "page's step raises",
+        raising(lambda rig: rig.page),
+        ("Page restarting: it failed (InjectedFault: in sync)",),
+        "Page",
+        ("Page works again",),
+    ),
+    Fault(
+        "network's step raises",
+        raising(lambda rig: rig.net),
+        ("Network restarting: it failed (InjectedFault: in sync)",),
+        "Network",
+        ("Network works again",),
+        needs="broker",
+    ),
 ]
 
 
@@ -398,39 +505,63 @@ def try_fault(rig: Rig, fault: Fault) -> dict:
     said = rig.run(SAY_SECONDS, lambda: heard(fault.said))
     if mend is not None:
         mend()
-    recovered = rig.run(RECOVER_SECONDS, lambda: heard(fault.back or ())
-                        and fault.part not in rig.daemon._failing)
-    progressed = rig.run(RECOVER_SECONDS, lambda: len(
-        [e for e in rig.events() if e["event"] == "move"]) >= moves + 2)
+    recovered = rig.run(
+        RECOVER_SECONDS, lambda: heard(fault.back or ()) and fault.part not in rig.daemon._failing
+    )
+    progressed = rig.run(
+        RECOVER_SECONDS, lambda: len([e for e in rig.events() if e["event"] == "move"]) >= moves + 2
+    )
     in_status = any(fault.shown in status for status in rig.statuses)
     on_oled = fault.part != "Computer" or "Computer restarting" in rig.messages
     c = rig.controller
-    stuck = None if progressed else {
-        "phase": type(c.phase).__name__, "pending": c.pending and c.pending.text,
-        "sync": bool(c.sync), "to_act": c.to_act, "settled": c.board == c.boards[-1],
-        "screen": c.screen().text_lines(), "failing": dict(rig.daemon._failing),
-        "storage": rig.storage.failure,
-        "computer": (c.opponent._asked, c.opponent._future, c.opponent.worker
-                     and (c.opponent.worker.pid, c.opponent.worker._job,
-                          c.opponent.worker._driver.is_alive()))}
+    stuck = (
+        None
+        if progressed
+        else {
+            "phase": type(c.phase).__name__,
+            "pending": c.pending and c.pending.text,
+            "sync": bool(c.sync),
+            "to_act": c.to_act,
+            "settled": c.board == c.boards[-1],
+            "screen": c.screen().text_lines(),
+            "failing": dict(rig.daemon._failing),
+            "storage": rig.storage.failure,
+            "computer": (
+                c.opponent._asked,
+                c.opponent._future,
+                c.opponent.worker
+                and (c.opponent.worker.pid, c.opponent.worker._job, c.opponent.worker._driver.is_alive()),
+            ),
+        }
+    )
     during = [e["event"] for e in rig.events()[events_from:] if e["event"] != "display"]
-    return {"fault": fault.name, "said": said and in_status and on_oled, "in_journal": said,
-            "during": during[:40],
-            "in_status": in_status, "on_oled": on_oled, "stepped": rig.steps > steps,
-            "stuck": stuck,
-            "ended": rig.ended - ended, "recovered": recovered, "progressed": progressed,
-            "seconds": round(time.monotonic() - began, 1),
-            "journal": rig.journal.since(mark)[-2000:]}
+    return {
+        "fault": fault.name,
+        "said": said and in_status and on_oled,
+        "in_journal": said,
+        "during": during[:40],
+        "in_status": in_status,
+        "on_oled": on_oled,
+        "stepped": rig.steps > steps,
+        "stuck": stuck,
+        "ended": rig.ended - ended,
+        "recovered": recovered,
+        "progressed": progressed,
+        "seconds": round(time.monotonic() - began, 1),
+        "journal": rig.journal.since(mark)[-2000:],
+    }
 
 
-def run(rounds: int = 1, seed: int = 1, broker: int | None = None,
-        card=None, folder: Path | None = None) -> dict:
+def run(
+    rounds: int = 1, seed: int = 1, broker: int | None = None, card=None, folder: Path | None = None
+) -> dict:
     """``rounds`` times every fault this machine allows, in a random order each; the
     figures. ``card``: a testbed.tools.Card for the games (else a plain folder)."""
     rng = random.Random(seed)
     results: list[dict] = []
-    skipped = [f.name for f in FAULTS if (f.needs == "broker" and not broker)
-               or (f.needs == "card" and card is None)]
+    skipped = [
+        f.name for f in FAULTS if (f.needs == "broker" and not broker) or (f.needs == "card" and card is None)
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(folder or tmp)
         storage = (card.folder if card else base) / "games.db"
@@ -454,12 +585,15 @@ def run(rounds: int = 1, seed: int = 1, broker: int | None = None,
         finally:
             sys.stderr = stderr
         stored = [list(g.moves) for g in Storage(str(storage), read_only=True).games()]
-    lost = sum(len(a) - sum(1 for x, y in zip(a, s) if x == y)
-               for a, s in zip(acknowledged, stored + [[]] * len(acknowledged)))
+    lost = sum(
+        len(a) - sum(1 for x, y in zip(a, s) if x == y)
+        for a, s in zip(acknowledged, stored + [[]] * len(acknowledged))
+    )
     return {
         "faults_tried": len(results),
-        "survived": sum(r["stepped"] and not r["ended"] and r["recovered"] and r["progressed"]
-                        for r in results),
+        "survived": sum(
+            r["stepped"] and not r["ended"] and r["recovered"] and r["progressed"] for r in results
+        ),
         "said": sum(r["said"] for r in results),
         "daemon_ended": ended,
         "moves_acknowledged": sum(map(len, acknowledged)),
@@ -467,8 +601,9 @@ def run(rounds: int = 1, seed: int = 1, broker: int | None = None,
         "games": len(acknowledged),
         "steps": steps,
         "skipped": skipped,
-        "failed": [r for r in results
-                   if not (r["said"] and r["recovered"] and r["progressed"] and not r["ended"])],
+        "failed": [
+            r for r in results if not (r["said"] and r["recovered"] and r["progressed"] and not r["ended"])
+        ],
         "seconds": {r["fault"]: r["seconds"] for r in results},
     }
 
@@ -506,12 +641,21 @@ def main() -> None:
             broker.stop()
     failed = figures.pop("failed")
     rows = [(k, v) for k, v in figures.items()]
-    rows += [(f"failed: {r['fault']}", f"said in the journal {r['in_journal']}, STATUS "
-              f"{r['in_status']}, OLED {r['on_oled']}; works again {r['recovered']}, the game "
-              f"goes on {r['progressed']}; stuck: {r['stuck']}; events {r['during']}; "
-              f"journal {r['journal'][-600:]!r}") for r in failed]
-    report(f"Fault injection: {rounds} round(s), seed {args.seed}", rows,
-           {**figures, "failed": [r["fault"] for r in failed]})
+    rows += [
+        (
+            f"failed: {r['fault']}",
+            f"said in the journal {r['in_journal']}, STATUS "
+            f"{r['in_status']}, OLED {r['on_oled']}; works again {r['recovered']}, the game "
+            f"goes on {r['progressed']}; stuck: {r['stuck']}; events {r['during']}; "
+            f"journal {r['journal'][-600:]!r}",
+        )
+        for r in failed
+    ]
+    report(
+        f"Fault injection: {rounds} round(s), seed {args.seed}",
+        rows,
+        {**figures, "failed": [r["fault"] for r in failed]},
+    )
 
 
 if __name__ == "__main__":

@@ -144,8 +144,12 @@ def run_stream(seed: int, plies: tuple[int, int] = (3, 12)) -> Result:
     start = controller.boards[0]
     if "ghost" in kinds and not readable(start):
         kinds = kinds - {"ghost"}  # a diode-less matrix cannot read this game's start position
-    player = Player(rng, [s.label for s in controller.state.sites()], kinds,
-                    readable if "ghost" in kinds else (lambda b: True))
+    player = Player(
+        rng,
+        [s.label for s in controller.state.sites()],
+        kinds,
+        readable if "ghost" in kinds else (lambda b: True),
+    )
     plan = player.plan(controller.state, rng.randint(*plies))
     noise = Noise(
         bounce=rng.choice([(0.0005, 0.001), (0.001, 0.005), (0.005, 0.025)]),
@@ -154,13 +158,24 @@ def run_stream(seed: int, plies: tuple[int, int] = (3, 12)) -> Result:
         seed=seed,
     )
     clock = VirtualClock()
-    board = SimBoard(channels, clock=clock, noise=noise, columns=columns,
-                     diodes="ghost" not in kinds, leds=layout.led_channels)
+    board = SimBoard(
+        channels,
+        clock=clock,
+        noise=noise,
+        columns=columns,
+        diodes="ghost" not in kinds,
+        leds=layout.led_channels,
+    )
     for site in start:
         board.place(layout.sensor[site])
     run = Run(controller, board, clock, 1000 / controller.timing.scan_hz)
-    result = Result(seed, name if size is None else f"{name} {size}", tuple(sorted(kinds)),
-                    intended=len(plan.moves), cut_short=plan.cut_short)
+    result = Result(
+        seed,
+        name if size is None else f"{name} {size}",
+        tuple(sorted(kinds)),
+        intended=len(plan.moves),
+        cut_short=plan.cut_short,
+    )
     if not run.settle(0.0):
         result.unsettled += 1
     for segment in plan.segments:
@@ -197,8 +212,9 @@ def play(run: Run, segment: Segment, rng: random.Random) -> bool:
     return run.settle(begin + segment.end)
 
 
-def whole_game(game: Game, rng: random.Random, plies: int, noise: Noise | None = None,
-               kind: type[Run] = Run) -> tuple[Run, Plan, int]:
+def whole_game(
+    game: Game, rng: random.Random, plies: int, noise: Noise | None = None, kind: type[Run] = Run
+) -> tuple[Run, Plan, int]:
     """Up to ``plies`` random moves (captures first, so capture games end) carried out from the
     start on a simulated board, follow-ups included, through a new controller: the ``kind`` of
     run that played them, the plan, and how many of its segments the board did not settle
@@ -210,8 +226,9 @@ def whole_game(game: Game, rng: random.Random, plies: int, noise: Noise | None =
         board.place(layout.sensor[site])
     run = kind(controller, board, clock, 1000 / controller.timing.scan_hz)
     start = controller.state
-    plan = Player(rng, [s.label for s in start.sites()], frozenset(),
-                  choose=capturing_first).plan(start, plies)
+    plan = Player(rng, [s.label for s in start.sites()], frozenset(), choose=capturing_first).plan(
+        start, plies
+    )
     unsettled = sum(not play(run, segment, rng) for segment in plan.segments)
     return run, plan, unsettled
 

@@ -41,9 +41,11 @@ def capturing_first(state: GameState, rng: random.Random):
     """A random legal move, a capturing one (a move with a remove follow-up) when there is one,
     so that games of captures end."""
     moves = state.legal_moves()
-    captures = [m for m in moves if any(step.action == "remove"
-                                        for real in state.realisations(m)
-                                        for step in real.follow_ups)]
+    captures = [
+        m
+        for m in moves
+        if any(step.action == "remove" for real in state.realisations(m) for step in real.follow_ups)
+    ]
     return rng.choice(captures or moves)
 
 
@@ -162,9 +164,15 @@ class Player:
         text = state.notation(move)
         for other in self.rng.sample(state.legal_moves(), min(20, len(state.legal_moves()))):
             (alt,) = state.realisations(other)[:1] or (None,)
-            if (alt is None or state.notation(other) == text or alt.follow_ups
-                    or alt.emptied != real.emptied or len(alt.filled) != 1
-                    or alt.filled & real.filled or state.apply(other).outcome()):
+            if (
+                alt is None
+                or state.notation(other) == text
+                or alt.follow_ups
+                or alt.emptied != real.emptied
+                or len(alt.filled) != 1
+                or alt.filled & real.filled
+                or state.apply(other).outcome()
+            ):
                 continue
             board = (state.occupied() - alt.emptied) | alt.filled
             if len(recognise.candidates(state, board)) == 1:

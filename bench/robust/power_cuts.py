@@ -80,8 +80,13 @@ class Daemon:
         env = {**os.environ, "NOTIFY_SOCKET": sock_path, "PYTHONPATH": ROOT}
         began = time.perf_counter()
         self.proc = subprocess.Popen(
-            [*REEDBOARD, "--config", config], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=open(os.path.join(directory, "stderr"), "a"), text=True, env=env, cwd=ROOT,
+            [*REEDBOARD, "--config", config],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=open(os.path.join(directory, "stderr"), "a"),
+            text=True,
+            env=env,
+            cwd=ROOT,
         )
         self.ready_s = self._await_ready(began)
         threading.Thread(target=self._read, daemon=True).start()
@@ -186,7 +191,7 @@ def one_run(seed: int) -> Outcome:
             ready.append(second.ready_s)
             play(second, moves, len(stored))
             second.kill(signal.SIGTERM)
-            resumed = second.acknowledged() == names[len(stored):] and stored_moves_all(db) == names
+            resumed = second.acknowledged() == names[len(stored) :] and stored_moves_all(db) == names
     return Outcome(len(acked), len(stored), lost, resumed, [r for r in ready if r is not None])
 
 

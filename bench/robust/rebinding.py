@@ -24,10 +24,22 @@ from bench.robust.power_cuts import free_port
 
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main", "run", "--sim"]
 ROUTES = ["/", "/watch", "/static/app.js", "/replay.jsonl", "/ws", "/ws/watch"]
-EVIL = ["evil.test", "evil.test.", "127.0.0.1.evil.test", "localhost.evil.test", "rebind.me",
-        "xn--80ak6aa92e.com", "", "[::1].evil.test"]
-UPGRADE = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
-           "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+EVIL = [
+    "evil.test",
+    "evil.test.",
+    "127.0.0.1.evil.test",
+    "localhost.evil.test",
+    "rebind.me",
+    "xn--80ak6aa92e.com",
+    "",
+    "[::1].evil.test",
+]
+UPGRADE = {
+    "Upgrade": "websocket",
+    "Connection": "Upgrade",
+    "Sec-WebSocket-Version": "13",
+    "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+}
 
 
 def status(port: int, path: str, host: str, origin: str | None) -> int:
@@ -49,9 +61,14 @@ def attack(bind: str, token: str | None) -> dict:
         with open(config, "w") as fp:
             fp.write(f'storage = "{folder}/games.db"\n[web]\nport = {port}\n')
         env = {**os.environ, **({"REEDBOARD_TOKEN": token} if token else {})}
-        proc = subprocess.Popen([*REEDBOARD, "--config", config, "--host", bind],
-                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, text=True, env=env)
+        proc = subprocess.Popen(
+            [*REEDBOARD, "--config", config, "--host", bind],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         try:
             for line in proc.stderr:
                 if "is at http" in line:

@@ -23,10 +23,10 @@ from collections import Counter
 from cobs import cobs
 
 from bench.robust.common import report
-from testbed.serial_ends import ENDS, make_end
 from hardware import protocol as p
 from hardware.base import Led
 from hardware.serial_link import SerialLink
+from testbed.serial_ends import ENDS, make_end
 
 CHANNELS = 64
 BURST = 20  # garbage frames between two board changes
@@ -145,7 +145,7 @@ class Abuse:
             self.sent[sort] += 1
             data += wire
         for i in range(0, len(data), 512):  # as a noisy line delivers it, a piece at a time
-            self.board.send_raw(bytes(data[i:i + 512]))
+            self.board.send_raw(bytes(data[i : i + 512]))
             self.observe()
         state = self.change_board()
         took = self.wait_for(lambda: self.observe() == state)
@@ -221,8 +221,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, help="bad frames to send (default 100000)")
     parser.add_argument("--disconnects", type=int, help="cable pulls (default 200)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--end", choices=ENDS, default="python",
-                        help="the far end: the simulated microcontroller or the firmware in simavr")
+    parser.add_argument(
+        "--end",
+        choices=ENDS,
+        default="python",
+        help="the far end: the simulated microcontroller or the firmware in simavr",
+    )
     args = parser.parse_args(argv)
     frames = args.frames or (2_000 if args.quick else 100_000)
     disconnects = args.disconnects if args.disconnects is not None else (5 if args.quick else 200)

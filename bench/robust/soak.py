@@ -58,8 +58,12 @@ class Soak:
         self.controller = open_controller(Config(), self.storage, game)
         layout = self.controller.layout
         self.clock = VirtualClock()
-        self.board = SimBoard(layout.sensor_channels, clock=self.clock,
-                              noise=Noise(bounce=(0.0005, 0.005), seed=seed), leds=layout.led_channels)
+        self.board = SimBoard(
+            layout.sensor_channels,
+            clock=self.clock,
+            noise=Noise(bounce=(0.0005, 0.005), seed=seed),
+            leds=layout.led_channels,
+        )
         for site in self.controller.boards[0]:
             self.board.place(layout.sensor[site])
         self.run = Run(self.controller, self.board, self.clock, 1000 / self.controller.timing.scan_hz)

@@ -25,10 +25,10 @@ import tempfile
 import time
 
 from bench.robust.common import report
-from firmware_host.store.config import Config, Timing
 from firmware_host.board.game import Game
 from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
 
@@ -37,15 +37,24 @@ WIN = ["A1*", "A3*", "B2*", "C1*", "C3*"]  # Antipalos 3: white connects
 
 class Rig:
     def __init__(self, path: str, match: int = 0) -> None:
-        config = Config(game="antipalos", size=3, match=match, storage=path,
-                        timing=Timing(settle_ms=100, debounce_scans=2))
+        config = Config(
+            game="antipalos",
+            size=3,
+            match=match,
+            storage=path,
+            timing=Timing(settle_ms=100, debounce_scans=2),
+        )
         self.path = path
         self.storage = Storage(path)
         self.controller = open_controller(config, self.storage, configured_game(config))
         self.sim = SimBoard(64)
         self.log = io.StringIO()
-        self.daemon = Daemon(self.controller, Hardware(self.sim, self.sim.leds, self.sim.display,
-                                                       self.sim.buttons), 100, log=self.log)
+        self.daemon = Daemon(
+            self.controller,
+            Hardware(self.sim, self.sim.leds, self.sim.display, self.sim.buttons),
+            100,
+            log=self.log,
+        )
         self.t, self.longest = 0.0, 0.0
         self.alive = True
         self.wait(200)
@@ -98,8 +107,10 @@ def full(rig: Rig):
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
     fillers = (  # rows like the daemon's next ones (its game's moves, games), then smaller
         ("INSERT INTO moves VALUES (?, ?, 'A1* - B2*', ?)", lambda n: (game, FILLER + n, when)),
-        ("INSERT INTO games (id, game, started, finished) VALUES (?, 'x', ?, 'x')",
-         lambda n: (FILLER + n, when)),
+        (
+            "INSERT INTO games (id, game, started, finished) VALUES (?, 'x', ?, 'x')",
+            lambda n: (FILLER + n, when),
+        ),
         ("INSERT INTO moves VALUES (?, ?, '', '')", lambda n: (game, FILLER + n)),
     )
     count = 0
@@ -115,14 +126,18 @@ def full(rig: Rig):
         with db:
             db.execute("DELETE FROM moves WHERE ply >= ?", (FILLER,))
             db.execute("DELETE FROM games WHERE id >= ?", (FILLER,))
+
     return mend
 
 
 def refused(rig: Rig):
     db = rig.storage._db
     writes = (sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE)
-    db.set_authorizer(lambda action, table, *_: sqlite3.SQLITE_DENY
-                      if action in writes and table in ("games", "moves") else sqlite3.SQLITE_OK)
+    db.set_authorizer(
+        lambda action, table, *_: (
+            sqlite3.SQLITE_DENY if action in writes and table in ("games", "moves") else sqlite3.SQLITE_OK
+        )
+    )
     return lambda: db.set_authorizer(None)
 
 
@@ -164,12 +179,16 @@ def run_one(fault: str, action: str) -> dict:
         game = [g for g in stored if g.finished is None or g.id == rig.controller.game_id]
         kept = list(game[-1].moves) if game else []
         said = err.getvalue()
-        return {"alive": rig.alive, "lost": len(set(rig.acknowledged()) - set(kept)),
-                "failed": "cannot save the games" in said,
-                "said_once": said.count("cannot save the games") == 1,
-                "saved_again": "can be saved again" in said,
-                "pending_left": len(rig.storage.pending),
-                "longest_ms": rig.longest * 1000, "baseline_ms": baseline * 1000}
+        return {
+            "alive": rig.alive,
+            "lost": len(set(rig.acknowledged()) - set(kept)),
+            "failed": "cannot save the games" in said,
+            "said_once": said.count("cannot save the games") == 1,
+            "saved_again": "can be saved again" in said,
+            "pending_left": len(rig.storage.pending),
+            "longest_ms": rig.longest * 1000,
+            "baseline_ms": baseline * 1000,
+        }
 
 
 def locked_write_ms(tries: int = 20) -> tuple[float, float]:
@@ -205,12 +224,16 @@ def main() -> None:
             runs = [run_one(fault, action) for _ in range(repeat)]
             results += runs
             worst = max(r.get("longest_ms", 0) for r in runs)
-            rows.append((f"{fault} × {action}",
-                         f"alive {sum(r['alive'] for r in runs)}/{repeat}, lost "
-                         f"{sum(r.get('lost', 0) for r in runs)}, a write failed "
-                         f"{sum(r.get('failed', False) for r in runs)}/{repeat}, said once "
-                         f"{sum(r.get('said_once', False) for r in runs)}/{repeat}, longest step "
-                         f"{worst:.1f} ms"))
+            rows.append(
+                (
+                    f"{fault} × {action}",
+                    f"alive {sum(r['alive'] for r in runs)}/{repeat}, lost "
+                    f"{sum(r.get('lost', 0) for r in runs)}, a write failed "
+                    f"{sum(r.get('failed', False) for r in runs)}/{repeat}, said once "
+                    f"{sum(r.get('said_once', False) for r in runs)}/{repeat}, longest step "
+                    f"{worst:.1f} ms",
+                )
+            )
     locked_runs = results[: len(actions) * repeat]
     median_ms, max_ms = locked_write_ms()
     figures = {
@@ -223,7 +246,8 @@ def main() -> None:
         "writes_left_pending": sum(r.get("pending_left", 0) for r in results),
         "locked_longest_step_ms": round(max(r.get("longest_ms", 0) for r in locked_runs), 1),
         "baseline_longest_step_ms": round(max(r.get("baseline_ms", 0) for r in results), 1),
-        "locked_write_median_ms": median_ms, "locked_write_max_ms": max_ms,
+        "locked_write_median_ms": median_ms,
+        "locked_write_max_ms": max_ms,
     }
     report("storage faults × actions", rows + list(figures.items()), figures)
 

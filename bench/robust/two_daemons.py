@@ -24,9 +24,13 @@ REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main"]
 
 
 def start(config: str) -> subprocess.Popen:
-    return subprocess.Popen([*REEDBOARD, "run", "--sim", "--config", config],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [*REEDBOARD, "run", "--sim", "--config", config],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def outcome(proc: subprocess.Popen, wait: float) -> tuple[int | None, str]:
@@ -52,17 +56,23 @@ def one(folder: str, race: bool) -> dict:
     second = start(config)
     second_code, second_err = outcome(second, 10)
     exit_s = time.perf_counter() - began
-    export = subprocess.run([*REEDBOARD, "export", "--config", config], capture_output=True,
-                            text=True, timeout=30)
+    export = subprocess.run(
+        [*REEDBOARD, "export", "--config", config], capture_output=True, text=True, timeout=30
+    )
     first_code, _ = outcome(first, 0.5)
     ran = [p for p, code in ((first, first_code), (second, second_code)) if code is None]
     loser = second if first in ran else first
     line = (second_err if loser is second else "").strip().splitlines()
-    named = line == [f"reedboard run: {db} is in use by another reedboard run (PID "
-                     f"{first.pid}); one daemon per database"]
-    return {"both_ran": len(ran) == 2, "one_ran": len(ran) == 1, "named": named or race,
-            "export_read": export.returncode == 0 and "[Game" in export.stdout,
-            "exit_s": exit_s if not race else 0.0}
+    named = line == [
+        f"reedboard run: {db} is in use by another reedboard run (PID {first.pid}); one daemon per database"
+    ]
+    return {
+        "both_ran": len(ran) == 2,
+        "one_ran": len(ran) == 1,
+        "named": named or race,
+        "export_read": export.returncode == 0 and "[Game" in export.stdout,
+        "exit_s": exit_s if not race else 0.0,
+    }
 
 
 def main() -> None:
@@ -78,10 +88,13 @@ def main() -> None:
     after = [r for race, r in results if not race]
     races = [r for race, r in results if race]
     figures = {
-        "runs": runs, "both_ran": sum(r["both_ran"] for _, r in results),
+        "runs": runs,
+        "both_ran": sum(r["both_ran"] for _, r in results),
         "exactly_one_ran": sum(r["one_ran"] for _, r in results),
-        "second_refused_naming_pid": sum(r["named"] for r in after), "sequential": len(after),
-        "races": len(races), "export_read_while_running": sum(r["export_read"] for _, r in results),
+        "second_refused_naming_pid": sum(r["named"] for r in after),
+        "sequential": len(after),
+        "races": len(races),
+        "export_read_while_running": sum(r["export_read"] for _, r in results),
         "refused_exit_max_s": round(max((r["exit_s"] for r in after), default=0), 2),
     }
     report("two daemons on one database", list(figures.items()), figures)

@@ -24,9 +24,9 @@ from dataclasses import replace
 import aiohttp
 
 from bench.robust.common import report
-from firmware_host.runtime.loop import Daemon, open_hardware
 from firmware_host.net import web
 from firmware_host.net.web import base
+from firmware_host.runtime.loop import Daemon, open_hardware
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage
@@ -36,8 +36,13 @@ class Loop:
     """``reedboard run --sim`` in a thread, with the gaps between its steps recorded."""
 
     def __init__(self, folder: str) -> None:
-        self.config = replace(Config(), game="antipalos", size=5, timing=Timing(settle_ms=150),
-                              storage=os.path.join(folder, "games.db")).simulated()
+        self.config = replace(
+            Config(),
+            game="antipalos",
+            size=5,
+            timing=Timing(settle_ms=150),
+            storage=os.path.join(folder, "games.db"),
+        ).simulated()
         self.ready = threading.Event()
         self.gaps: list[float] = []
         self.events: list[dict] = []
@@ -46,12 +51,10 @@ class Loop:
         self.ready.wait(10)
 
     def _run(self) -> None:
-        controller = open_controller(self.config, Storage(self.config.storage),
-                                     configured_game(self.config))
+        controller = open_controller(self.config, Storage(self.config.storage), configured_game(self.config))
         hardware = open_hardware(self.config, controller.layout.sensor_channels)
         self.daemon = Daemon(controller, hardware, 100, log=open(os.devnull, "w"))
-        self.page = web.start(hardware.sim, self.config.timing, "127.0.0.1", 0,
-                              out=open(os.devnull, "w"))
+        self.page = web.start(hardware.sim, self.config.timing, "127.0.0.1", 0, out=open(os.devnull, "w"))
         self.daemon.observers += [self.page.sync, self._observe]
         self.url = self.page.server.url
         self.port = self.page.server.port
@@ -154,10 +157,16 @@ def slowloris(loop: Loop, connections: int) -> dict:
         except (BlockingIOError, ConnectionResetError):
             pass
         conn.close()
-    return {"held": connections, "refused_503": refused, "closed_by_idle_timeout": closed,
-            "server_fds_before": fds_before, "server_fds_during": fds_during,
-            "page_served_during": page_during, "page_served_after": _page_ok(loop.port),
-            "idle_close_s": round(time.perf_counter() - began, 1)}
+    return {
+        "held": connections,
+        "refused_503": refused,
+        "closed_by_idle_timeout": closed,
+        "server_fds_before": fds_before,
+        "server_fds_during": fds_during,
+        "page_served_during": page_during,
+        "page_served_after": _page_ok(loop.port),
+        "idle_close_s": round(time.perf_counter() - began, 1),
+    }
 
 
 def _page_ok(port: int) -> bool:
@@ -172,8 +181,11 @@ def _page_ok(port: int) -> bool:
 def malformed(loop: Loop, count: int) -> int:
     for i in range(count):
         with socket.create_connection(("127.0.0.1", loop.port), timeout=3) as conn:
-            junk = [b"GARBAGE\r\n\r\n", b"GET /\x00 HTTP/9.9\r\n\r\n",
-                    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X: y\r\n" * 300 + b"\r\n"]
+            junk = [
+                b"GARBAGE\r\n\r\n",
+                b"GET /\x00 HTTP/9.9\r\n\r\n",
+                b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X: y\r\n" * 300 + b"\r\n",
+            ]
             conn.sendall(junk[i % 3])
             conn.recv(64)
     return count
@@ -206,14 +218,17 @@ def main() -> None:
     said = stderr.getvalue()
     figures = {
         "baseline_longest_step_ms": baseline,
-        "new_game_flood_sent": new_games["sent"], "new_game_flood_per_s": new_games["per_s"],
+        "new_game_flood_sent": new_games["sent"],
+        "new_game_flood_per_s": new_games["per_s"],
         "new_game_flood_longest_step_ms": new_games["longest_step_ms"],
         "new_games_applied": new_games["applied"],
-        "mixed_flood_sent": mixed["sent"], "mixed_flood_per_s": mixed["per_s"],
+        "mixed_flood_sent": mixed["sent"],
+        "mixed_flood_per_s": mixed["per_s"],
         "mixed_flood_longest_step_ms": mixed["longest_step_ms"],
         "other_site_waited_ms": round(waited * 1000),
         **{f"slowloris_{k}": v for k, v in loris.items()},
-        "malformed_requests": bad, "log_lines": len(said.splitlines()),
+        "malformed_requests": bad,
+        "log_lines": len(said.splitlines()),
         "tracebacks": said.count("Traceback"),
     }
     report("web flood (loopback, the daemon loop at 100 Hz)", list(figures.items()), figures)

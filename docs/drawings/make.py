@@ -22,11 +22,12 @@ def make() -> list[Path]:
     made = []
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "antipode.svg")
-        assert main(["plan", "antipode", "--pitch", "32", "--scanner", "74hc165",
-                     "--out", out]) == 0
-        for name, target in (("antipode.svg", "antipode-plan.svg"),
-                             ("antipode-wiring.svg", "antipode-wiring.svg"),
-                             ("antipode-pins.svg", "antipode-pins.svg")):
+        assert main(["plan", "antipode", "--pitch", "32", "--scanner", "74hc165", "--out", out]) == 0
+        for name, target in (
+            ("antipode.svg", "antipode-plan.svg"),
+            ("antipode-wiring.svg", "antipode-wiring.svg"),
+            ("antipode-pins.svg", "antipode-pins.svg"),
+        ):
             path = HERE / target
             path.write_text(Path(tmp, name).read_text())
             made.append(path)

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from tests.ui.scenes import SCENES
 from tests.net.web.conftest import CHROMIUM, Served
+from tests.ui.scenes import SCENES
 
 HERE = Path(__file__).resolve().parent
 IMG = HERE / "img"
@@ -83,7 +83,9 @@ def wait_for(page, event: tuple[str, int] | None) -> None:
     if event:
         page.wait_for_function(
             "([kind, n]) => document.querySelectorAll(`#log li[data-event='${kind}']`).length >= n",
-            arg=list(event), timeout=15000)
+            arg=list(event),
+            timeout=15000,
+        )
     page.wait_for_timeout(900)  # the board settled, the lights and the OLED sent
 
 

@@ -29,7 +29,13 @@ if TYPE_CHECKING:  # the searches load when first asked
     from engines.ai import mcts
 
 __all__ = [
-    "LEVELS", "LIMITS", "SECONDS", "SearchChoice", "SearchProfile", "budget", "choose",
+    "LEVELS",
+    "LIMITS",
+    "SECONDS",
+    "SearchChoice",
+    "SearchProfile",
+    "budget",
+    "choose",
     "profile_of",
 ]
 
@@ -80,8 +86,13 @@ def budget(state: GameState[Any], level: int) -> int:
 
 
 def choose(
-    state: GameState[Any], level: int = 3, seed: int = 0, stop: Callable[[], bool] | None = None,
-    work: int | None = None, gentle: bool = True, tree: mcts.Node[Any] | None = None,
+    state: GameState[Any],
+    level: int = 3,
+    seed: int = 0,
+    stop: Callable[[], bool] | None = None,
+    work: int | None = None,
+    gentle: bool = True,
+    tree: mcts.Node[Any] | None = None,
 ) -> SearchChoice:
     """The move the computer plays at ``level`` (or with a ``work`` budget); ValueError when
     the game is over. At level 1 the profile's ``gentle`` share of moves, drawn with ``seed``,

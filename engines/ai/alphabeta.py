@@ -40,8 +40,16 @@ class OutOfBudget(Exception):
 class Search(Generic[M]):
     """One search: the node count, the best move per position and the killer moves per depth."""
 
-    def __init__(self, budget: int, rng: random.Random, stop: Callable[[], bool],
-                 selective: bool = False, *, mobility: float, abandon: bool = False) -> None:
+    def __init__(
+        self,
+        budget: int,
+        rng: random.Random,
+        stop: Callable[[], bool],
+        selective: bool = False,
+        *,
+        mobility: float,
+        abandon: bool = False,
+    ) -> None:
         self.budget, self.rng, self.stop, self.selective = budget, rng, stop, selective
         self.mobility, self.abandon = mobility, abandon
         self.width = min(WIDTH, max(20, budget // 4))  # a small budget looks at fewer moves
@@ -115,8 +123,13 @@ def final(winner: str | Draw, side: str, depth: int) -> float:
 
 
 def search(
-    state: GameState[M], budget: int, rng: random.Random, stop: Callable[[], bool],
-    selective: bool = False, profile: SearchProfile | None = None, abandon: bool = False,
+    state: GameState[M],
+    budget: int,
+    rng: random.Random,
+    stop: Callable[[], bool],
+    selective: bool = False,
+    profile: SearchProfile | None = None,
+    abandon: bool = False,
 ) -> tuple[M, int, int]:
     """(move, nodes, positions made): the best move of the deepest iteration, counting the root
     moves a cut-short one finished (``selective``: on the moves the game finds worth

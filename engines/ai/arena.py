@@ -27,8 +27,9 @@ def level_player(level: int) -> Player:
     return lambda state, rng: choose(state, level, seed=rng.randrange(1 << 30)).move
 
 
-def play(start: GameState[Any], players: tuple[Player, ...], rng: random.Random,
-         max_plies: int = 200) -> str | None:
+def play(
+    start: GameState[Any], players: tuple[Player, ...], rng: random.Random, max_plies: int = 200
+) -> str | None:
     """The winner (a side or "draw"); players in the order of ``start.sides``. A game still
     going after ``max_plies`` goes to the side with more material, or None (unfinished)."""
     state, sides = start, start.sides
@@ -56,8 +57,14 @@ class Duel:
         return self.wins / self.games if self.games else 0.0
 
 
-def duel(new: Callable[[], GameState[Any]], first: Player, second: Player, games: int,
-         seed: int = 0, max_plies: int = 200) -> Duel:
+def duel(
+    new: Callable[[], GameState[Any]],
+    first: Player,
+    second: Player,
+    games: int,
+    seed: int = 0,
+    max_plies: int = 200,
+) -> Duel:
     """``games`` games of ``first`` against ``second``, ``first`` beginning every other one."""
     wins = losses = wins_beginning = beginner_won = 0
     for index in range(games):

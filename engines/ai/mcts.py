@@ -91,8 +91,13 @@ def reward(winner: Verdict, side: str) -> float:
 
 
 def search(
-    state: GameState[M], budget: int, rng: random.Random, stop: Callable[[], bool], scan: int,
-    profile: SearchProfile | None = None, root: Node[M] | None = None,
+    state: GameState[M],
+    budget: int,
+    rng: random.Random,
+    stop: Callable[[], bool],
+    scan: int,
+    profile: SearchProfile | None = None,
+    root: Node[M] | None = None,
 ) -> tuple[M, int, int]:
     """(move, playouts, positions made) of a search spending about ``budget`` positions,
     charging ``scan`` tenths of a position per move a selection weighs (``profile``: the
@@ -107,8 +112,7 @@ def search(
         return win, 0, spent
     playouts, grown = grow(root, budget - spent, rng, stop, scan)
     spent += grown
-    ranked = sorted(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)),
-                    reverse=True)
+    ranked = sorted(root.moves, key=lambda m: (root.n.get(m, 0), root.w.get(m, 0.0)), reverse=True)
     if profile.win_check_cost is not None:  # wins in one are cheap: forks, and none allowed
         tactics = threats.Budget(budget, profile.win_check_cost, stop)
         return threats.pick(state, ranked, tactics), playouts, spent + tactics.spent
@@ -117,7 +121,11 @@ def search(
 
 
 def grow(
-    root: Node[M], budget: int, rng: random.Random, stop: Callable[[], bool], scan: int,
+    root: Node[M],
+    budget: int,
+    rng: random.Random,
+    stop: Callable[[], bool],
+    scan: int,
 ) -> tuple[int, int]:
     """(playouts, positions made) of descents from ``root`` until ``budget`` positions are
     made or ``stop()`` (asked every 16 playouts)."""
@@ -144,7 +152,10 @@ def estimate(state: GameState[M], rng: random.Random, playouts: int) -> tuple[fl
 
 
 def sample(
-    state: GameState[M], rng: random.Random, count: int, profile: SearchProfile | None = None,
+    state: GameState[M],
+    rng: random.Random,
+    count: int,
+    profile: SearchProfile | None = None,
 ) -> tuple[M, int, int]:
     """(move, leaves, positions made) of a gentle level's loose move, a one-ply look at a few
     moves: a move that wins at once, else the best by its leaf's score (``playout``) of
@@ -183,7 +194,10 @@ def sample(
 
 
 def safe(
-    state: GameState[M], ranked: list[M], rng: random.Random, profile: SearchProfile,
+    state: GameState[M],
+    ranked: list[M],
+    rng: random.Random,
+    profile: SearchProfile,
 ) -> tuple[M, int]:
     """The first of ``ranked`` after which the opponent cannot win at once (the first move if
     none is), and the positions made to find out. Few playouts can miss a one-move loss; this
@@ -198,7 +212,10 @@ def safe(
 
 
 def hands_over(
-    state: GameState[M], move: M, rng: random.Random, profile: SearchProfile,
+    state: GameState[M],
+    move: M,
+    rng: random.Random,
+    profile: SearchProfile,
 ) -> tuple[GameState[M], int, bool]:
     """(the position after ``move``, positions made, whether the opponent can then win at
     once: looked for among the :data:`WIDTH` replies a wide position lists)."""

@@ -48,8 +48,7 @@ class Ponder:
     """What the computer keeps of its search over the players' turn at ``state`` (the position
     after its move, the players to move); ``level`` and ``seed`` are its own."""
 
-    def __init__(self, state: GameState[Any], level: int, seed: int,
-                 tree: mcts.Node[Any] | None) -> None:
+    def __init__(self, state: GameState[Any], level: int, seed: int, tree: mcts.Node[Any] | None) -> None:
         self.state, self.level, self.seed = state, level, seed
         self.profile = profile_of(state)
         self.budget = budget(state, level)
@@ -87,8 +86,9 @@ class Ponder:
                 self.spent = TIMES * self.budget  # nothing to answer yet: done
                 return
         try:
-            move, _, made = alphabeta.search(state, work, self.rng, stop, selective,
-                                             self.profile, abandon=True)
+            move, _, made = alphabeta.search(
+                state, work, self.rng, stop, selective, self.profile, abandon=True
+            )
         except alphabeta.OutOfBudget:
             self.spent += work // 4  # about what a stopped first iteration made
             return
@@ -100,8 +100,9 @@ class Ponder:
         else:
             self.answer = (move, made)
 
-    def reply(self, state: GameState[Any], move: Any, seed: int,
-              stop: Callable[[], bool] | None = None) -> SearchChoice:
+    def reply(
+        self, state: GameState[Any], move: Any, seed: int, stop: Callable[[], bool] | None = None
+    ) -> SearchChoice:
         """The computer's move at ``state``, reached by the players' ``move`` from the kept
         position: from what pondering kept when it can, else the level's search (``stop``:
         the caller's, as for ``choose``)."""
@@ -116,8 +117,7 @@ class Ponder:
         return choose(state, self.level, seed, stop)
 
 
-def start(state: GameState[Any], choice: SearchChoice, level: int,
-          seed: int) -> Ponder | None:
+def start(state: GameState[Any], choice: SearchChoice, level: int, seed: int) -> Ponder | None:
     """Pondering over the players' turn after the computer plays ``choice`` at ``state``
     (None where there is none: the game ends, or the computer moves again)."""
     after = state.apply(choice.move)

@@ -78,8 +78,10 @@ def fork(state: GameState[M], moves: Iterable[M], budget: Budget, depth: int = 1
             after = child.apply(reply)
             budget.charge(1 + budget.check)
             if _holds(after, side) and (
-                    depth == 1 or after.outcome() is not None
-                    or fork(after, after.legal_moves(), budget, depth - 1) is None):
+                depth == 1
+                or after.outcome() is not None
+                or fork(after, after.legal_moves(), budget, depth - 1) is None
+            ):
                 killer = reply
                 break
         else:

@@ -16,7 +16,15 @@ from engines.core import GameInfo
 from engines.core.options import GameOption
 
 __all__ = [
-    "INFO", "OK", "QUIET_LIMIT", "SEARCH", "AntiGridState", "EndTurn", "Move", "new", "point_kind",
+    "INFO",
+    "OK",
+    "QUIET_LIMIT",
+    "SEARCH",
+    "AntiGridState",
+    "EndTurn",
+    "Move",
+    "new",
+    "point_kind",
 ]
 
 #: The size played unless another is chosen (points along a grid's side).
@@ -34,8 +42,12 @@ INFO = GameInfo(
     notation="a3-e3 (a capture suffix xc3 is optional, checked when given); ok ends a chain",
     options=(
         GameOption("first", "red", "the side that begins", choices=("red", "blue")),
-        GameOption("trapped", True, "after 40 plies without a capture, a side whose pawns can "
-                   "never be flanked loses", param="trapped_rule"),
+        GameOption(
+            "trapped",
+            True,
+            "after 40 plies without a capture, a side whose pawns can never be flanked loses",
+            param="trapped_rule",
+        ),
     ),
 )
 
@@ -43,8 +55,9 @@ INFO = GameInfo(
 SEARCH = SearchProfile(search="alphabeta", rate=6500)
 
 
-def new(size: int | None = None, variant: str | None = None,
-        trapped_rule: bool = True, first: str = "red") -> AntiGridState:
+def new(
+    size: int | None = None, variant: str | None = None, trapped_rule: bool = True, first: str = "red"
+) -> AntiGridState:
     """The start (``size`` points a grid side); ``trapped_rule`` the house rule of
     40 plies without a capture, on by default; ``first`` the side that begins (house rule:
     red). OptionError for a size or variant the game does not offer."""

@@ -64,7 +64,7 @@ def parse_point(text: str) -> int | None:
 
 
 def point_kind(label: str) -> str:
-    """"red", "blue" or "shared" for a point's label (site label), from the parity of X and Y.
+    """ "red", "blue" or "shared" for a point's label (site label), from the parity of X and Y.
 
     A drawer uses it to colour sites; ValueError for a label that is no point name.
     >>> point_kind("a1"), point_kind("b2"), point_kind("c2")
@@ -132,8 +132,7 @@ class Grid:
         """Red: its points with X = 0 or Y = 0; Blue: its points with X = 2n-1 or Y = 2n-1."""
         edge = 0 if colour == RED else 2 * self.n - 1
         return frozenset(
-            p for p in self.points
-            if self.kind[p] == colour and edge in (p % STRIDE, p // STRIDE)
+            p for p in self.points if self.kind[p] == colour and edge in (p % STRIDE, p // STRIDE)
         )
 
     def far_corner(self, colour: int) -> int:
@@ -166,11 +165,12 @@ class Grid:
             for _, line in self.lines:
                 if p in line:
                     i = line.index(p)
-                    if closed(line[i + 1:]) and closed(line[:i][::-1]):
+                    if closed(line[i + 1 :]) and closed(line[:i][::-1]):
                         return True
             return False
 
         return frozenset(p for p in self.stands[colour] if not flankable(p))
+
 
 @lru_cache(maxsize=None)
 def grid(n: int) -> Grid:
@@ -183,10 +183,8 @@ def grid(n: int) -> Grid:
         for x in span:
             kind[pid(x, y)] = _kind_at(n, x, y)
     points = tuple(pid(x, y) for y in span for x in span if kind[pid(x, y)])
-    rows = [(RED if v % 2 == 0 else BLUE, tuple(pid(x, v) for x in span if kind[pid(x, v)]))
-            for v in span]
-    columns = [(RED if v % 2 == 0 else BLUE, tuple(pid(v, y) for y in span if kind[pid(v, y)]))
-               for v in span]
+    rows = [(RED if v % 2 == 0 else BLUE, tuple(pid(x, v) for x in span if kind[pid(x, v)])) for v in span]
+    columns = [(RED if v % 2 == 0 else BLUE, tuple(pid(v, y) for y in span if kind[pid(v, y)])) for v in span]
     lines = tuple(rows + columns)
     size = STRIDE * STRIDE
     move_rays: list[list[list[Ray]]] = [[[] for _ in range(size)] for _ in range(3)]
@@ -194,7 +192,7 @@ def grid(n: int) -> Grid:
     guards: list[list[tuple[int, int] | None]] = [[None] * size for _ in range(3)]
     for colour, line in lines:
         for i, p in enumerate(line):
-            rays = [r for r in (line[i + 1:], line[:i][::-1]) if r]
+            rays = [r for r in (line[i + 1 :], line[:i][::-1]) if r]
             move_rays[colour][p] += rays
             capture_rays[p] += rays
             if kind[p] == SHARED and 0 < i < len(line) - 1:
@@ -203,8 +201,12 @@ def grid(n: int) -> Grid:
                     guards[3 - colour][p] = pair
     stands = ((), *(tuple(p for p in points if kind[p] in (c, SHARED)) for c in (RED, BLUE)))
     sites = tuple(
-        Site(point_name(p), p % STRIDE, p // STRIDE,
-             tuple((p % STRIDE + dx, p // STRIDE + dy) for dx, dy in _OUTLINE))
+        Site(
+            point_name(p),
+            p % STRIDE,
+            p // STRIDE,
+            tuple((p % STRIDE + dx, p // STRIDE + dy) for dx, dy in _OUTLINE),
+        )
         for p in points
     )
     return Grid(

@@ -30,20 +30,38 @@ from functools import cached_property
 from typing import Iterator
 
 from engines.antigrid.board import (
-    BLUE, COLOUR_NAMES, EMPTY, OK, RED, STRIDE, AnyMove, EndTurn, Grid, Move, grid, parse_point,
-    point_kind, point_name,
+    BLUE,
+    COLOUR_NAMES,
+    EMPTY,
+    OK,
+    RED,
+    STRIDE,
+    AnyMove,
+    EndTurn,
+    Grid,
+    Move,
+    grid,
+    parse_point,
+    point_kind,
+    point_name,
 )
 from engines.core import (
-    DRAW, FollowUp, GameState, IllegalMove, InvalidMove, Outcome, Realisation, Result, Site,
+    DRAW,
+    FollowUp,
+    GameState,
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    Realisation,
+    Result,
+    Site,
 )
 from engines.core.drawing import Drawing, Figure, Line
 
 #: Plies (pawn moves) without a capture after which the trapped rule applies.
 QUIET_LIMIT = 40
 
-_MOVE = re.compile(
-    r"([a-z]\d{1,2})\s*-\s*([a-z]\d{1,2})((?:\s*x\s*[a-z]\d{1,2})*)", re.IGNORECASE
-)
+_MOVE = re.compile(r"([a-z]\d{1,2})\s*-\s*([a-z]\d{1,2})((?:\s*x\s*[a-z]\d{1,2})*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -68,8 +86,14 @@ class AntiGridState(GameState[AnyMove]):
 
     @classmethod
     def position(
-        cls, n: int, red: list[str], blue: list[str], to_move: str = "red", variant: str = "plain",
-        quiet: int = 0, trapped_rule: bool = True,
+        cls,
+        n: int,
+        red: list[str],
+        blue: list[str],
+        to_move: str = "red",
+        variant: str = "plain",
+        quiet: int = 0,
+        trapped_rule: bool = True,
     ) -> "AntiGridState":
         """A position from point names (for tests and set-up puzzles); ValueError when a pawn
         stands on a point its colour may not hold."""
@@ -81,8 +105,9 @@ class AntiGridState(GameState[AnyMove]):
                 if p is None or p not in g.stands[colour]:
                     raise ValueError(f"a {COLOUR_NAMES[colour]} pawn cannot stand on {name}")
                 board[p] = colour
-        return cls(n, variant, bytes(board), COLOUR_NAMES.index(to_move), quiet=quiet,
-                   trapped_rule=trapped_rule)
+        return cls(
+            n, variant, bytes(board), COLOUR_NAMES.index(to_move), quiet=quiet, trapped_rule=trapped_rule
+        )
 
     # ------------------------------------------------------------ interface
     @property
@@ -244,7 +269,7 @@ class AntiGridState(GameState[AnyMove]):
                 continue
             if board[dst]:
                 return f"{point_name(dst)} is occupied"
-            for q in ray[:ray.index(dst)]:
+            for q in ray[: ray.index(dst)]:
                 if board[q]:
                     return f"{point_name(q)} is in the way"
                 if self._blockaded(q, colour):
@@ -282,12 +307,17 @@ class AntiGridState(GameState[AnyMove]):
         for q in taken:
             board[q] = EMPTY
         if taken and self.variant == "chain":
-            chained = replace(self, board=bytes(board), plies=self.plies + 1, quiet=0,
-                              continuing=True)
+            chained = replace(self, board=bytes(board), plies=self.plies + 1, quiet=0, continuing=True)
             if chained._capturing_moves and not chained._captured_out():
                 return chained
-        return replace(self, board=bytes(board), mover=3 - self.mover, plies=self.plies + 1,
-                       quiet=0 if taken else self.quiet + 1, continuing=False)
+        return replace(
+            self,
+            board=bytes(board),
+            mover=3 - self.mover,
+            plies=self.plies + 1,
+            quiet=0 if taken else self.quiet + 1,
+            continuing=False,
+        )
 
     def _captured_out(self) -> Outcome | None:
         for colour in (RED, BLUE):
@@ -363,8 +393,9 @@ class AntiGridState(GameState[AnyMove]):
     def figures(self) -> tuple[Figure, ...]:
         """Every pawn in its colour."""
         board = self.board
-        return tuple(Figure(COLOUR_NAMES[board[p]], (point_name(p),), "pawn")
-                     for p in self.grid.points if board[p])
+        return tuple(
+            Figure(COLOUR_NAMES[board[p]], (point_name(p),), "pawn") for p in self.grid.points if board[p]
+        )
 
     def occupied(self) -> frozenset[str]:
         board = self.board
@@ -377,8 +408,7 @@ class AntiGridState(GameState[AnyMove]):
             return (Realisation(frozenset(), frozenset()),)
         taken = self._actor(move).captures(move)
         follow = (FollowUp("remove", frozenset(map(point_name, taken))),) if taken else ()
-        return (Realisation(frozenset({point_name(move.src)}), frozenset({point_name(move.dst)}),
-                            follow),)
+        return (Realisation(frozenset({point_name(move.src)}), frozenset({point_name(move.dst)}), follow),)
 
     def moves_for_change(
         self, emptied: frozenset[str], filled: frozenset[str]
@@ -387,8 +417,7 @@ class AntiGridState(GameState[AnyMove]):
         if self.outcome() or len(filled) != 1:
             return []
         dst = self.grid.index.get(next(iter(filled)))
-        moves = [Move(self.grid.index.get(name, -1), -1 if dst is None else dst)
-                 for name in sorted(emptied)]
+        moves = [Move(self.grid.index.get(name, -1), -1 if dst is None else dst) for name in sorted(emptied)]
         return self.explain([m for m in moves if self._legal(m)], emptied, filled)
 
     def _legal(self, move: Move) -> bool:

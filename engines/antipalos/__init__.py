@@ -55,8 +55,7 @@ INFO = GameInfo(
     notation="a placement B4* or *B4; Phase Two B2* - B3*, turning in place B2* - *B2",
     match_targets=TARGETS,
     options=(
-        GameOption("supply", None, "Trirods per side, 3N/2 or an equal smaller number",
-                   default_text="3N/2"),
+        GameOption("supply", None, "Trirods per side, 3N/2 or an equal smaller number", default_text="3N/2"),
         GameOption("first", "white", "the side that begins", choices=COLOURS),
         GameOption("repetition-draw", True, "the third repetition in Phase Two is a draw"),
     ),
@@ -86,7 +85,10 @@ SEARCH = _Search(search="alphabeta", rate=3000, mobility=0.0)
 
 
 def new(
-    size: int = 12, variant: str = "two", supply: int | None = None, first: str | None = None,
+    size: int = 12,
+    variant: str = "two",
+    supply: int | None = None,
+    first: str | None = None,
     repetition_draw: bool = True,
 ) -> AntipalosState:
     """A new game (see :func:`engines.antipalos.state.start`); OptionError for a size,

@@ -130,9 +130,7 @@ def rotate(move: Move, quarter_turns: int, size: int) -> Move:
     """``move`` as seen from a seat ``quarter_turns`` clockwise (see :func:`rotate_spot`)."""
     if isinstance(move, Place):
         return Place(rotate_spot(move.to, quarter_turns, size))
-    return Shift(
-        rotate_spot(move.src, quarter_turns, size), rotate_spot(move.to, quarter_turns, size)
-    )
+    return Shift(rotate_spot(move.src, quarter_turns, size), rotate_spot(move.to, quarter_turns, size))
 
 
 # ------------------------------------------------------------------ geometry
@@ -178,13 +176,11 @@ def geometry(size: int) -> Geometry:
         for vertex in pair:
             at_vertex.setdefault(vertex, []).append(site)
     neighbours = tuple(
-        tuple(sorted({n for v in pair for n in at_vertex[v] if n != site}))
-        for site, pair in enumerate(ends)
+        tuple(sorted({n for v in pair for n in at_vertex[v] if n != site})) for site, pair in enumerate(ends)
     )
     labels = tuple(str(s) for s in all_spots)
     sites = tuple(
-        Site(label, s.col + 0.5, s.row + 0.5, pair)
-        for label, s, pair in zip(labels, all_spots, ends)
+        Site(label, s.col + 0.5, s.row + 0.5, pair) for label, s, pair in zip(labels, all_spots, ends)
     )
     return Geometry(
         size=size,

@@ -47,8 +47,12 @@ def _geometry(size: int) -> tuple[tuple[int, ...], int, int, int, int, int]:
 def _step(reached: int, slash: int, back: int, w: int) -> int:
     """The vertices one diagonal away from ``reached`` through squares whose `/` bit (at the
     lower-left vertex) is in ``slash`` or whose `\\` bit (lower-right) is in ``back``."""
-    return (((reached & slash) << (w + 1)) | ((reached >> (w + 1)) & slash)
-            | ((reached & back) << (w - 1)) | ((reached >> (w - 1)) & back))
+    return (
+        ((reached & slash) << (w + 1))
+        | ((reached >> (w + 1)) & slash)
+        | ((reached & back) << (w - 1))
+        | ((reached >> (w - 1)) & back)
+    )
 
 
 def _flood(reached: int, free_s: int, free_b: int, w: int) -> int:
@@ -56,8 +60,13 @@ def _flood(reached: int, free_s: int, free_b: int, w: int) -> int:
     added (written out here: the flood is most of a search's time on a big board)."""
     up, down = w + 1, w - 1
     while True:
-        more = (reached | ((reached & free_s) << up) | ((reached >> up) & free_s)
-                | ((reached & free_b) << down) | ((reached >> down) & free_b))
+        more = (
+            reached
+            | ((reached & free_s) << up)
+            | ((reached >> up) & free_s)
+            | ((reached & free_b) << down)
+            | ((reached >> down) & free_b)
+        )
         if more == reached:
             return reached
         reached = more
@@ -78,8 +87,7 @@ def _layers(start: int, goal: int, masks: tuple[int, int, int, int], w: int) -> 
     return layers
 
 
-def _on_paths(ahead: list[int], behind: list[int], masks: tuple[int, int, int, int],
-              w: int) -> int:
+def _on_paths(ahead: list[int], behind: list[int], masks: tuple[int, int, int, int], w: int) -> int:
     """The empty squares on some cheapest path, as bits at their lower-left vertex, from the
     :func:`_layers` of both borders (each reaching the other at cost ``len - 1``): a square is
     on one when a diagonal of it joins a vertex k Trirods from one border to one
@@ -94,7 +102,9 @@ def _on_paths(ahead: list[int], behind: list[int], masks: tuple[int, int, int, i
 
 
 def _side_masks(
-    cells: tuple[int, ...], size: int, sides: tuple[int, ...],
+    cells: tuple[int, ...],
+    size: int,
+    sides: tuple[int, ...],
 ) -> list[tuple[int, int, int, int]]:
     """Per side: its `/` squares, the empty squares, its `\\` squares (bits at the lower-right
     vertex) and the empty ones again so placed, as :func:`_step` takes them."""
@@ -103,8 +113,7 @@ def _side_masks(
     for sq, code in enumerate(cells):
         if code:
             lying[code] |= bits[sq]
-    empty = every & ~(lying[1] | lying[2] | lying[3] | lying[4] | lying[5] | lying[6]
-                      | lying[7] | lying[8])
+    empty = every & ~(lying[1] | lying[2] | lying[3] | lying[4] | lying[5] | lying[6] | lying[7] | lying[8])
     return [(lying[2 * s + 1], empty, lying[2 * s + 2] << 1, empty << 1) for s in sides]
 
 

@@ -185,4 +185,3 @@ class Match:
             points[names.index(after)] += outcome.score or 0
         first = names[(names.index(after) + 1) % len(names)]
         return replace(self, first=first, points=tuple(points), games=self.games + (outcome,))
-

@@ -34,7 +34,15 @@ from engines.antipalos.board import (
 )
 from engines.antipalos.distance import contested, paths, remaining
 from engines.core import (
-    DRAW, GameState, IllegalMove, InvalidMove, OptionError, Outcome, Realisation, Result, Site,
+    DRAW,
+    GameState,
+    IllegalMove,
+    InvalidMove,
+    OptionError,
+    Outcome,
+    Realisation,
+    Result,
+    Site,
 )
 from engines.core.drawing import Figure, PieceSet
 from engines.core.tally import Tally
@@ -204,8 +212,7 @@ class AntipalosState(GameState[Move]):
         own = self.trirods(COLOURS[self.side])
         return self._shifts(rng, own, [sq * 2 + d for sq in empty for d in (0, 1)], count)
 
-    def _shifts(self, rng: random.Random, own: tuple[Spot, ...], sites: list[int],
-                count: int) -> list[Move]:
+    def _shifts(self, rng: random.Random, own: tuple[Spot, ...], sites: list[int], count: int) -> list[Move]:
         """``count`` uniform draws (repeats possible) of one of ``own`` Trirods taken to one of
         the empty ``sites`` or turned in place."""
         spots_ = self.setup.geo.spots
@@ -413,8 +420,11 @@ class AntipalosState(GameState[Move]):
     def figures(self) -> tuple[Figure, ...]:
         """Each Trirod, in its owner's colour, on the segment it lies along."""
         labels = self.setup.geo.labels
-        return tuple(Figure(COLOURS[(v - 1) >> 1], (labels[sq * 2 + ((v - 1) & 1)],), "trirod")
-                     for sq, v in enumerate(self.cells) if v)
+        return tuple(
+            Figure(COLOURS[(v - 1) >> 1], (labels[sq * 2 + ((v - 1) & 1)],), "trirod")
+            for sq, v in enumerate(self.cells)
+            if v
+        )
 
     def piece_sets(self) -> tuple[PieceSet, ...]:
         """Each side's supply of Trirods."""

@@ -115,8 +115,7 @@ def sphere_of(r: int) -> Sphere:
         site_names=tuple(tuple(sites[p]) for p in range(len(labels))),
         faces=faces,
         links=tuple(
-            tuple((q, int(frozenset((p, q)) in cut)) for q in graph.neighbours[p])
-            for p in range(len(labels))
+            tuple((q, int(frozenset((p, q)) in cut)) for q in graph.neighbours[p]) for p in range(len(labels))
         ),
         centres=centres,
         corners=tuple(names[cell_name(i, c)] for i, c in _corner_cells(r)),
@@ -143,7 +142,9 @@ def _faces(r: int, point: dict[tuple[int, int, int], int]) -> tuple[tuple[int, i
 
 
 def _crossed_edges(
-    faces: tuple[tuple[int, int, int], ...], start: int, goal: int,
+    faces: tuple[tuple[int, int, int], ...],
+    start: int,
+    goal: int,
 ) -> set[frozenset[int]]:
     """The edges a curve from point ``start`` to point ``goal`` crosses, walking from triangle
     to neighbouring triangle (a shortest walk in the dual graph)."""

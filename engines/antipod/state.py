@@ -43,6 +43,7 @@ EMPTY, WHITE, BLACK = 0, 1, 2
 STONE = {EMPTY: ".", WHITE: "o", BLACK: "x"}
 COLOUR = {mark: colour for colour, mark in STONE.items()}
 
+
 # --------------------------------------------------------------------------------- state
 @dataclass(frozen=True)
 class AntipodState(GameState[Place]):
@@ -150,9 +151,7 @@ class AntipodState(GameState[Place]):
         sphere, board = self.sphere, self.board
         links = self._union
         black = _winner_after(links, sphere, sphere.centres[0], BLACK) is not None
-        white = any(
-            v == WHITE and _winner_after(links, sphere, p, WHITE) for p, v in enumerate(board)
-        )
+        white = any(v == WHITE and _winner_after(links, sphere, p, WHITE) for p, v in enumerate(board))
         return black, white
 
     def black_chain(self) -> tuple[str, ...]:
@@ -224,8 +223,7 @@ class AntipodState(GameState[Place]):
             indent = " " * abs(i - (r - 1))
             cols = row_range(r, i)
             halves = [
-                indent + " ".join(self._mark(cell_name(i, c + b * shift)) for c in cols)
-                for b in (0, 1)
+                indent + " ".join(self._mark(cell_name(i, c + b * shift)) for c in cols) for b in (0, 1)
             ]
             letter = chr(ord("a") + i)
             ranges = f"{letter}{cols[0]}-{cols[-1]}  {letter}{cols[0] + shift}-{cols[-1] + shift}"
@@ -273,8 +271,9 @@ class AntipodState(GameState[Place]):
     def figures(self) -> tuple[Figure, ...]:
         """Every stone in its colour (an edge point has one on each of its sites)."""
         names = self.sphere.site_names
-        return tuple(Figure(SIDES[v - 1], (site,), "stone")
-                     for p, v in enumerate(self.board) if v for site in names[p])
+        return tuple(
+            Figure(SIDES[v - 1], (site,), "stone") for p, v in enumerate(self.board) if v for site in names[p]
+        )
 
     def piece_sets(self) -> tuple[PieceSet, ...]:
         """Stones enough for any game: a side's stones on the board, one for each turn it can
@@ -283,8 +282,7 @@ class AntipodState(GameState[Place]):
         free = [p for p, v in enumerate(self.board) if not v]
         turns = -(-len(free) // 2)
         edges = sum(len(names[p]) == 2 for p in free)
-        held = max(sum(len(names[p]) for p, v in enumerate(self.board) if v == side)
-                   for side in (1, 2))
+        held = max(sum(len(names[p]) for p, v in enumerate(self.board) if v == side) for side in (1, 2))
         return (PieceSet("stone", held + turns + min(turns, edges), SIDES, names[0][:1]),)
 
     def occupied(self) -> frozenset[str]:

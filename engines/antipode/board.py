@@ -52,9 +52,7 @@ def _ray(n: int, di: int, dc: int) -> tuple[int, ...]:
 
 
 #: The cells along each of the six directions from each cell, nearest first.
-RAYS = tuple(
-    tuple(ray for ray in (_ray(n, *step) for step in DIRECTIONS) if ray) for n in range(len(CELLS))
-)
+RAYS = tuple(tuple(ray for ray in (_ray(n, *step) for step in DIRECTIONS) if ray) for n in range(len(CELLS)))
 #: BETWEEN[a][b]: mask of the cells strictly between a and b when they share a line (else absent).
 BETWEEN: tuple[dict[int, int], ...] = tuple(
     {ray[k]: sum(1 << m for m in ray[:k]) for ray in RAYS[n] for k in range(len(ray))}
@@ -111,6 +109,4 @@ class Turn(NamedTuple):
 #: The placement number of the full-board turn, which places nothing.
 PASS = len(CELLS)
 #: Every possible turn, interned: TURNS[placement cell or PASS][landing cell].
-TURNS = tuple(
-    tuple(Turn(NAMES[p] if p < PASS else None, land) for land in NAMES) for p in range(PASS + 1)
-)
+TURNS = tuple(tuple(Turn(NAMES[p] if p < PASS else None, land) for land in NAMES) for p in range(PASS + 1))

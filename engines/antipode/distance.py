@@ -52,8 +52,15 @@ def axial(mask: int) -> int:
 
 def grow(reached: int) -> int:
     """``reached`` and its neighbours."""
-    return (reached | reached << 1 | reached >> 1 | reached << STRIDE | reached >> STRIDE
-            | reached << STRIDE + 1 | reached >> STRIDE + 1) & VALID
+    return (
+        reached
+        | reached << 1
+        | reached >> 1
+        | reached << STRIDE
+        | reached >> STRIDE
+        | reached << STRIDE + 1
+        | reached >> STRIDE + 1
+    ) & VALID
 
 
 def _take_in(reached: int, own: int) -> int:
@@ -76,16 +83,21 @@ def _between(a: int, b: int, own: int) -> int:
 def destined(blue: int, tokens: int) -> int:
     """The corners that will be blue once the board is full (each empty neighbour flips a
     corner once), as a cell mask."""
-    return sum(1 << c for c in CORNERS
-               if (blue >> c ^ (NEIGHBOURS[c] & ~tokens).bit_count()) & 1)
+    return sum(1 << c for c in CORNERS if (blue >> c ^ (NEIGHBOURS[c] & ~tokens).bit_count()) & 1)
 
 
 def distance(own: int, lost: int = 0) -> int:
     """The fewest cells a side owning the ``own`` cell mask must still turn its colour to join
     one of the three corner pairs; pairs with a corner in ``lost`` are out (FAR if all are)."""
     grid = axial(own)
-    return min((_between(AXIAL[a], AXIAL[b], grid) for a, b in CORNER_PAIRS
-                if not lost >> a & 1 and not lost >> b & 1), default=FAR)
+    return min(
+        (
+            _between(AXIAL[a], AXIAL[b], grid)
+            for a, b in CORNER_PAIRS
+            if not lost >> a & 1 and not lost >> b & 1
+        ),
+        default=FAR,
+    )
 
 
 def distances(blue: int, red: int, tokens: int | None = None) -> tuple[int, int]:

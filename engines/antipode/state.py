@@ -49,7 +49,15 @@ from engines.antipode.board import (
 from engines.antipode.distance import distances
 from engines.antipode.tactics import winning_turn
 from engines.core import (
-    DRAW, FollowUp, GameState, IllegalMove, InvalidMove, Outcome, Realisation, Result, Site,
+    DRAW,
+    FollowUp,
+    GameState,
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    Realisation,
+    Result,
+    Site,
 )
 from engines.core.drawing import Figure, PieceSet
 from engines.core.hexgrid import cell_name, on_board, parse_cell
@@ -166,8 +174,14 @@ class AntipodeState(GameState[Turn]):
 
     @classmethod
     def _make(
-        cls, tokens: int, blue: int, pawns: tuple[int, int], mover: int, turns: int,
-        rules: HouseRules, previous: Tally,
+        cls,
+        tokens: int,
+        blue: int,
+        pawns: tuple[int, int],
+        mover: int,
+        turns: int,
+        rules: HouseRules,
+        previous: Tally,
     ) -> "AntipodeState":
         """A state whose history extends ``previous``. Only full-board positions can recur
         (every other turn adds a token), so the history restarts until the board is full."""
@@ -316,9 +330,7 @@ class AntipodeState(GameState[Turn]):
         tokens, blue, _, _ = self._after(move)
         land, (first, second) = INDEX[move.land], self.pawns
         pawns = (land, second) if self.mover == 0 else (first, land)
-        return self._make(
-            tokens, blue, pawns, 1 - self.mover, self.turns + 1, self.rules, self.history
-        )
+        return self._make(tokens, blue, pawns, 1 - self.mover, self.turns + 1, self.rules, self.history)
 
     def outcome(self) -> Outcome | None:
         return self._outcome
@@ -409,9 +421,12 @@ class AntipodeState(GameState[Turn]):
         """A token for every cell, one face of each colour, and a pawn a side that no switch
         reads (it stands on a token)."""
         cell = (NAMES[0],)
-        return (PieceSet("token", len(NAMES), ("/".join(SIDES),), cell,
-                         note="two-faced: one face of each colour"),
-                PieceSet("pawn", 1, SIDES, cell, sensed=False, note="stands on a token"))
+        return (
+            PieceSet(
+                "token", len(NAMES), ("/".join(SIDES),), cell, note="two-faced: one face of each colour"
+            ),
+            PieceSet("pawn", 1, SIDES, cell, sensed=False, note="stands on a token"),
+        )
 
     def faces(self) -> dict[str, str]:
         return {NAMES[n]: "blue" if self.blue >> n & 1 else "red" for n in indices(self.tokens)}

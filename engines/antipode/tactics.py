@@ -25,7 +25,15 @@ from operator import or_
 from typing import Iterator, Protocol
 
 from engines.antipode.board import (
-    BETWEEN, CORNER_PAIRS, FULL, NEIGHBOURS, PASS, RAYS, TURNS, Turn, indices,
+    BETWEEN,
+    CORNER_PAIRS,
+    FULL,
+    NEIGHBOURS,
+    PASS,
+    RAYS,
+    TURNS,
+    Turn,
+    indices,
 )
 from engines.antipode.distance import AXIAL, VALID, axial, grow
 from engines.core import Outcome
@@ -74,8 +82,7 @@ PAIRS_AX = tuple((AXIAL[a], AXIAL[b]) for a, b in CORNER_PAIRS)
 #: on (what a pawn on b hides from a pawn on a).
 LINES = tuple(sum(1 << m for ray in rays for m in ray) for rays in RAYS)
 SHADOW = tuple(
-    {ray[k]: sum(1 << m for m in ray[k:]) for ray in rays for k in range(len(ray))}
-    for rays in RAYS
+    {ray[k]: sum(1 << m for m in ray[k:]) for ray in rays for k in range(len(ray))} for rays in RAYS
 )
 
 
@@ -108,9 +115,15 @@ def winning_turns(state: Position) -> Iterator[Turn]:
     holes = VALID & ~tokens
     empties = FULL & ~state.tokens
     # A landing can strand the other pawn only if one placement fills all it still sees.
-    lines = [(land, AXIAL[land], between[land],
-              sees if (sees := LINES[other] & ~shadow.get(land, 0) & empties).bit_count() < 2
-              else None) for land in indices(state.reach)]
+    lines = [
+        (
+            land,
+            AXIAL[land],
+            between[land],
+            sees if (sees := LINES[other] & ~shadow.get(land, 0) & empties).bit_count() < 2 else None,
+        )
+        for land in indices(state.reach)
+    ]
     paths = reduce(or_, (path for _, _, path, _ in lines), 0)
     # No turn adds more than the empty cells, the tokens beside them and the pawn's paths.
     may_join = joined(own | holes | (grow(holes) & tokens) | paths)
@@ -127,8 +140,11 @@ def winning_turns(state: Position) -> Iterator[Turn]:
         for land, bit, path, seen in lines:
             if not placed & bit:
                 continue
-            if joins and joined(placed ^ (path & filled)) or (
-                    seen is not None and not seen & ~(1 << p) and _strands(state, p, land)):
+            if (
+                joins
+                and joined(placed ^ (path & filled))
+                or (seen is not None and not seen & ~(1 << p) and _strands(state, p, land))
+            ):
                 yield TURNS[p][land]
 
 

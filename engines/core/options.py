@@ -83,8 +83,7 @@ def write_options(given: Mapping[str, Value]) -> str:
     >>> read_options("repetition-draw=no, supply=4")
     {'repetition-draw': 'no', 'supply': '4'}
     """
-    shown = {name: ("yes" if v else "no") if isinstance(v, bool) else str(v)
-             for name, v in given.items()}
+    shown = {name: ("yes" if v else "no") if isinstance(v, bool) else str(v) for name, v in given.items()}
     return ", ".join(f"{name}={shown[name]}" for name in sorted(shown))
 
 

@@ -16,8 +16,18 @@ from engines.phalanx.board import Move, Piece, Removal
 from engines.phalanx.state import SIDES, PhalanxState, Rules, make_piece, position, start
 
 __all__ = [
-    "INFO", "SEARCH", "SIDES", "Move", "PhalanxState", "Piece", "Removal", "Rules",
-    "make_piece", "new", "position", "start",
+    "INFO",
+    "SEARCH",
+    "SIDES",
+    "Move",
+    "PhalanxState",
+    "Piece",
+    "Removal",
+    "Rules",
+    "make_piece",
+    "new",
+    "position",
+    "start",
 ]
 
 INFO = GameInfo(
@@ -31,10 +41,13 @@ INFO = GameInfo(
     notes="green moves first",
     notation="anchor triangles, a1se-a2sw; xd4se removes a self-phalanxed piece",
     options=(
-        GameOption("repetition-draw", True, "the third repetition ends the game (decided by "
-                   "points)", param="repetition"),
-        GameOption("quiet-plies", 200, "plies without a capture that end the game (decided by "
-                   "points)"),
+        GameOption(
+            "repetition-draw",
+            True,
+            "the third repetition ends the game (decided by points)",
+            param="repetition",
+        ),
+        GameOption("quiet-plies", 200, "plies without a capture that end the game (decided by points)"),
     ),
 )
 
@@ -43,8 +56,11 @@ SEARCH = SearchProfile(search="alphabeta", rate=3500)
 
 
 def new(
-    size: int | None = None, variant: str = "standard", *,
-    repetition: bool = True, quiet_plies: int | None = 200,
+    size: int | None = None,
+    variant: str = "standard",
+    *,
+    repetition: bool = True,
+    quiet_plies: int | None = 200,
 ) -> PhalanxState:
     """The starting position. ``size`` is ignored (one board); house rules as in :class:`Rules`."""
     return start(Rules(repetition, quiet_plies))

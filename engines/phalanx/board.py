@@ -64,9 +64,7 @@ def half_of(t: int) -> str:
     return halves(*square_of(t))[t & 1]
 
 
-NAMES = tuple(
-    f"{FILES[f]}{r + 1}{half}" for r in range(SIZE) for f in range(SIZE) for half in halves(f, r)
-)
+NAMES = tuple(f"{FILES[f]}{r + 1}{half}" for r in range(SIZE) for f in range(SIZE) for half in halves(f, r))
 INDEX = {name: t for t, name in enumerate(NAMES)}
 
 
@@ -87,12 +85,19 @@ def polygon(t: int) -> tuple[tuple[float, float], ...]:
 
 
 #: The square edges each half touches; the edge facing each edge and the step to its square.
-TOUCHES = {"nw": ("top", "left"), "se": ("bottom", "right"),
-           "ne": ("top", "right"), "sw": ("bottom", "left")}
-FACING = {"top": ("bottom", 0, 1), "bottom": ("top", 0, -1),
-          "left": ("right", -1, 0), "right": ("left", 1, 0)}
-SEGMENT = {"top": ((0, 1), (1, 1)), "bottom": ((0, 0), (1, 0)),
-           "left": ((0, 0), (0, 1)), "right": ((1, 0), (1, 1))}
+TOUCHES = {"nw": ("top", "left"), "se": ("bottom", "right"), "ne": ("top", "right"), "sw": ("bottom", "left")}
+FACING = {
+    "top": ("bottom", 0, 1),
+    "bottom": ("top", 0, -1),
+    "left": ("right", -1, 0),
+    "right": ("left", 1, 0),
+}
+SEGMENT = {
+    "top": ((0, 1), (1, 1)),
+    "bottom": ((0, 0), (1, 0)),
+    "left": ((0, 0), (0, 1)),
+    "right": ((1, 0), (1, 1)),
+}
 
 Segment = tuple[tuple[int, int], tuple[int, int]]
 
@@ -219,10 +224,7 @@ def _sides(triangles: list[int]) -> tuple[tuple[int, ...], ...]:
     never be bordered."""
     inside = set(triangles)
     units = sorted(
-        (_line(seg), seg, other)
-        for t in triangles
-        for seg, other in EDGES[t]
-        if other not in inside
+        (_line(seg), seg, other) for t in triangles for seg, other in EDGES[t] if other not in inside
     )
     sides: list[list[int | None]] = []
     last = None
@@ -244,8 +246,7 @@ def _table(shape: Shape) -> ShapeTable:
             if cells is None:
                 continue
             o = SIZE * r + f
-            masks[o] = sum(1 << (4 * (SIZE * s + g) + q)
-                           for g, s, part in cells for q in PART_QUARTERS[part])
+            masks[o] = sum(1 << (4 * (SIZE * s + g) + q) for g, s, part in cells for q in PART_QUARTERS[part])
             rest = _rest(cells, masks[o])
             if rest is not None:
                 rests[o] = rest
@@ -254,7 +255,10 @@ def _table(shape: Shape) -> ShapeTable:
 
 
 def _ray(
-    masks: dict[int, int], rests: dict[int, Rest], o: int, step: tuple[int, int],
+    masks: dict[int, int],
+    rests: dict[int, Rest],
+    o: int,
+    step: tuple[int, int],
 ) -> tuple[tuple[int, int], ...]:
     f, r = o % SIZE, o // SIZE
     out: list[tuple[int, int]] = []

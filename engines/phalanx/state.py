@@ -22,7 +22,15 @@ from functools import cached_property
 from typing import Iterable, Iterator
 
 from engines.core import (
-    DRAW, FollowUp, GameState, IllegalMove, InvalidMove, Outcome, Realisation, Result, Site,
+    DRAW,
+    FollowUp,
+    GameState,
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    Realisation,
+    Result,
+    Site,
 )
 from engines.core.drawing import Figure, PieceSet, sets_of
 from engines.core.tally import Tally
@@ -248,7 +256,10 @@ class PhalanxState(GameState[Move | Removal]):
         return self._next(kept, own, captured), captured
 
     def _next(
-        self, pieces: tuple[Piece, ...], pending: tuple[Piece, ...], removed: tuple[Piece, ...],
+        self,
+        pieces: tuple[Piece, ...],
+        pending: tuple[Piece, ...],
+        removed: tuple[Piece, ...],
     ) -> "PhalanxState":
         green, red = self.taken
         taken = (green + len(removed), red) if self.turn == 0 else (green, red + len(removed))
@@ -256,8 +267,14 @@ class PhalanxState(GameState[Move | Removal]):
         key: Position = (pieces, turn, pending)
         history = (Tally() if removed else self.history).push(key)
         return PhalanxState(
-            pieces, turn, self.moves_played + 1, taken, pending,
-            0 if removed else self.quiet + 1, self.rules, history,
+            pieces,
+            turn,
+            self.moves_played + 1,
+            taken,
+            pending,
+            0 if removed else self.quiet + 1,
+            self.rules,
+            history,
         )
 
     def apply(self, move: Move | Removal) -> "PhalanxState":
@@ -319,6 +336,7 @@ class PhalanxState(GameState[Move | Removal]):
     def diagram(self) -> str:
         """Ranks 8..1, each square as ``left/right`` or ``left\\right`` halves; letters S H A X
         (Syntagma, Hoplite, Archer, Auxiliary), Green upper case, Red lower case, ``.`` empty."""
+
         def letter(t: int) -> str:
             i = self._owner[t]
             if i < 0:
@@ -357,13 +375,16 @@ class PhalanxState(GameState[Move | Removal]):
 
     def piece_sets(self) -> tuple[PieceSet, ...]:
         """The set-up's pieces; a side's two Hoplites are each other's mirror image."""
-        return tuple(replace(s, note="one left-handed, one right-handed")
-                     if s.kind == "Hoplite" else s for s in sets_of(self.figures()))
+        return tuple(
+            replace(s, note="one left-handed, one right-handed") if s.kind == "Hoplite" else s
+            for s in sets_of(self.figures())
+        )
 
     def figures(self) -> tuple[Figure, ...]:
         """Every piece as its outline: the triangles it covers, in its side's colour."""
-        return tuple(Figure(SIDES[piece.side], tuple(sorted(piece.sites)), piece.kind)
-                     for piece in self.pieces)
+        return tuple(
+            Figure(SIDES[piece.side], tuple(sorted(piece.sites)), piece.kind) for piece in self.pieces
+        )
 
     def occupied(self) -> frozenset[str]:
         return frozenset(NAMES[t] for t, i in enumerate(self._owner) if i >= 0)
@@ -372,8 +393,9 @@ class PhalanxState(GameState[Move | Removal]):
         """After a self-phalanx, the removal of the phalanxed pieces is the whole turn."""
         if not self.pending or self.outcome():
             return None
-        return FollowUp("remove", frozenset().union(*(p.sites for p in self.pending)),
-                        removal_words(self.pending))
+        return FollowUp(
+            "remove", frozenset().union(*(p.sites for p in self.pending)), removal_words(self.pending)
+        )
 
     def realisations(self, move: Move | Removal) -> tuple[Realisation, ...]:
         if isinstance(move, Removal):
@@ -478,11 +500,21 @@ SITES = tuple(
 
 #: Green's set-up (a house rule, docs/games/phalanx.md): (kind, anchor). Red's is the same turned 180 degrees.
 GREEN_SETUP = (
-    ("archer", "a1se"), ("archer", "b1sw"), ("archer", "g1se"), ("archer", "h1sw"),
-    ("hoplite-left", "c1se"), ("hoplite-right", "f1sw"),
-    ("auxiliary", "d1sw"), ("auxiliary", "d1ne"), ("auxiliary", "e1nw"), ("auxiliary", "e1se"),
+    ("archer", "a1se"),
+    ("archer", "b1sw"),
+    ("archer", "g1se"),
+    ("archer", "h1sw"),
+    ("hoplite-left", "c1se"),
+    ("hoplite-right", "f1sw"),
+    ("auxiliary", "d1sw"),
+    ("auxiliary", "d1ne"),
+    ("auxiliary", "e1nw"),
+    ("auxiliary", "e1se"),
     ("syntagma", "d2se"),
-    ("auxiliary", "c2ne"), ("auxiliary", "d2nw"), ("auxiliary", "e2ne"), ("auxiliary", "f2nw"),
+    ("auxiliary", "c2ne"),
+    ("auxiliary", "d2nw"),
+    ("auxiliary", "e2ne"),
+    ("auxiliary", "f2nw"),
 )
 
 

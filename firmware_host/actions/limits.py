@@ -26,8 +26,7 @@ class Bucket:
     """A token bucket: :meth:`take` is True at most ``burst`` times at once and ``rate`` times
     a second on average (``clock``: seconds, monotonic)."""
 
-    def __init__(self, rate: float, burst: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate, self.burst, self.clock = rate, burst, clock
         self.tokens, self.at = burst, clock()
 

@@ -124,8 +124,9 @@ def read_house_rule(f: Fields, _: Collection[str]) -> HouseRule:
         raise CommandError(f"no game {name[:40]!r} (one of {', '.join(GAME_NAMES)})")
     options = {o.name: o for o in game_info(name).options}
     if option not in options:
-        raise CommandError(f"{name} has no house rule {option[:40]!r}"
-                           f" (its rules: {', '.join(options) or 'none'})")
+        raise CommandError(
+            f"{name} has no house rule {option[:40]!r} (its rules: {', '.join(options) or 'none'})"
+        )
     try:
         return HouseRule(name, option, options[option].read(value))
     except OptionError as exc:

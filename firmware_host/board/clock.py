@@ -44,8 +44,9 @@ class Clock:
         self._game_id, self._plies = game_id, plies
         kept = self._kept() if plies else {}
         ply = max((p for p in kept if p <= plies), default=None)
-        self.clocks = Clocks.read(self.control, kept[ply]) if ply is not None \
-            else Clocks.start(self.control, sides)
+        self.clocks = (
+            Clocks.read(self.control, kept[ply]) if ply is not None else Clocks.start(self.control, sides)
+        )
 
     def _kept(self) -> dict[int, str]:
         try:
@@ -58,8 +59,9 @@ class Clock:
         judged, or of the press or the step under way."""
         self._at = at
 
-    def follow(self, runs: str | None, plies: int, answered: bool, now: float,
-               away: str | None = None) -> ClockEvent | None:
+    def follow(
+        self, runs: str | None, plies: int, answered: bool, now: float, away: str | None = None
+    ) -> ClockEvent | None:
         """The game now runs ``runs``'s clock (None: nobody's) at ``plies`` moves; ``answered``:
         the opponent away from the board (``away``, whose clock starts when it is told, not at
         the change) chose its move. A side whose clock stops with a move made (or chosen) has
@@ -86,8 +88,13 @@ class Clock:
         before then may still complete its turn (the board is quiet, or changed since)."""
         clocks = self.clocks
         out = clocks.out() if clocks is not None and clocks.flag is None else None
-        if clocks is None or clocks.running is None or out is None or now < out \
-                or (not quiet and changed_at < out):
+        if (
+            clocks is None
+            or clocks.running is None
+            or out is None
+            or now < out
+            or (not quiet and changed_at < out)
+        ):
             return None
         self.clocks = clocks.flagged(clocks.running)
         return clocks.running
@@ -97,8 +104,14 @@ class Clock:
         if self.clocks is None:
             return None
         c = self.clocks
-        return ClockEvent(t=now, event="clock", left={s: float(round(ms)) for s, ms in c.left.items()},
-                          running=c.running, elapsed=float(round(now - c.since)), flag=c.flag)
+        return ClockEvent(
+            t=now,
+            event="clock",
+            left={s: float(round(ms)) for s, ms in c.left.items()},
+            running=c.running,
+            elapsed=float(round(now - c.since)),
+            flag=c.flag,
+        )
 
     def line(self, now: float) -> str | None:
         """Every side's clock in one line, the running one marked ``>``, a fallen flag ``!``
@@ -106,8 +119,9 @@ class Clock:
         if self.clocks is None:
             return None
         marks = {self.clocks.running: ">", self.clocks.flag: "!"}
-        return " ".join(f"{marks.get(side, '')}{clock_text(ms)}"
-                        for side, ms in self.clocks.shown(now).items())
+        return " ".join(
+            f"{marks.get(side, '')}{clock_text(ms)}" for side, ms in self.clocks.shown(now).items()
+        )
 
     def redraw(self, now: float) -> bool:
         """True when what the clocks show has changed, at most every :data:`DRAW_MS` (in the
@@ -132,5 +146,9 @@ class Clock:
             return None
         at = min(now, max(self._drawn_at, self.clocks.since))  # as last drawn: a few times a second
         text = {s: clock_text(ms) for s, ms in self.clocks.shown(at).items()}
-        return {"control": self.clocks.control.text, "running": self.clocks.running,
-                "flag": self.clocks.flag, "text": text}
+        return {
+            "control": self.clocks.control.text,
+            "running": self.clocks.running,
+            "flag": self.clocks.flag,
+            "text": text,
+        }

@@ -22,48 +22,100 @@ from functools import partial
 from typing import Any, Callable, Iterable, Literal, TypeVar, cast
 
 from engines.core import FollowUp, GameState, IllegalMove, Outcome
-from firmware_host.actions.commands import (Again, Command, HouseRule, NewGame, PowerOff, SetBrightness,
-                                            SetPlayers, ShowIP, ShowToday, TakeBack)
-from firmware_host.board import doubt, events as ev, judge, recognise
-from firmware_host.board.events import Event
-from firmware_host.ui import menu as menus
-from firmware_host.store.config import ClockConfig, ConfigError, Timing
+from firmware_host.actions.commands import (
+    Again,
+    Command,
+    HouseRule,
+    NewGame,
+    PowerOff,
+    SetBrightness,
+    SetPlayers,
+    ShowIP,
+    ShowToday,
+    TakeBack,
+)
+from firmware_host.board import doubt, judge, recognise
+from firmware_host.board import events as ev
 from firmware_host.board.clock import Clock
+from firmware_host.board.events import Event
 from firmware_host.board.game import Game, win_sites
 from firmware_host.board.hand import Hand
-from firmware_host.ui.kiosk import Idle
-from firmware_host.store.layout import Layout
 from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.board.model import Model
 from firmware_host.board.notices import Notices
+from firmware_host.board.opponent import (
+    Adopt,
+    Ask,
+    Asked,
+    Hints,
+    Intent,
+    Opponent,
+    Play,
+    Remember,
+    Seen,
+    StartGame,
+    TakeBackTo,
+    Withdraw,
+)
 from firmware_host.board.output import Output
-from firmware_host.board.sensing import Sensing
-from firmware_host.board.settings import Opponents, Settings
-from firmware_host.ui.menu import Menu
-from firmware_host.board.opponent import (Adopt, Ask, Asked, Hints, Intent, Opponent, Play, Remember, Seen,
-                                    StartGame, TakeBackTo, Withdraw)
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
 from firmware_host.board.record import GameRecord
-from firmware_host.ui.screens import Screen, message_screen
-from firmware_host.ui.stats import today_screen
-from firmware_host.store.storage import Storage, StorageError
+from firmware_host.board.sensing import Sensing
+from firmware_host.board.settings import Opponents, Settings
 from firmware_host.board.turn import Pending, Sync, Touch, Turn, TurnChoice, directions
 from firmware_host.board.view import Snapshot, build_screen
+from firmware_host.store.config import ClockConfig, ConfigError, Timing
+from firmware_host.store.layout import Layout
+from firmware_host.store.storage import Storage, StorageError
+from firmware_host.ui import menu as menus
+from firmware_host.ui.kiosk import Idle
+from firmware_host.ui.menu import Menu
+from firmware_host.ui.screens import Screen, message_screen
+from firmware_host.ui.stats import today_screen
 from hardware.base import ButtonEvent, Led, Scan
 
 T = TypeVar("T")
 
 
-
 #: What the other rooms (the loop, the page, the café network, replay) use of a controller:
 #: stepping and showing, the players' commands and the daemon's words, and the game read.
-OUTSIDE = frozenset({
-    "step", "screen_step", "frame", "frame_version", "screen", "snapshot", "quiet",  # run, show
-    "command", "say", "notice", "set_connected", "rejudge", "message",  # commands, words
-    "record", "game", "game_id", "state", "states", "moves", "boards", "expected", "to_act", "sync",
-    "layout", "opponent", "storage", "hints", "idle", "brightness", "house_rules", "takebacks",
-    "clock", "now",
-})
+OUTSIDE = frozenset(
+    {
+        "step",
+        "screen_step",
+        "frame",
+        "frame_version",
+        "screen",
+        "snapshot",
+        "quiet",  # run, show
+        "command",
+        "say",
+        "notice",
+        "set_connected",
+        "rejudge",
+        "message",  # commands, words
+        "record",
+        "game",
+        "game_id",
+        "state",
+        "states",
+        "moves",
+        "boards",
+        "expected",
+        "to_act",
+        "sync",
+        "layout",
+        "opponent",
+        "storage",
+        "hints",
+        "idle",
+        "brightness",
+        "house_rules",
+        "takebacks",
+        "clock",
+        "now",
+    }
+)
 
 
 class Controller:
@@ -80,16 +132,40 @@ class Controller:
     ``clock``: the config's ``[clock]`` (none: no clock).
     """
 
-    def __init__(self, game: Game, layouts: Callable[[GameState[Any]], Layout], timing: Timing,
-                 storage: Storage, *, takebacks: bool = True, resume: tuple[int, Iterable[str]] | None = None,
-                 history: str | None = None, brightness: float = 1.0, menu: Menu | None = None,
-                 address: Callable[[], str] = lambda: "unknown", idle: Idle | None = None,
-                 match: OngoingMatch | None = None, house_rules: dict[str, dict[str, Any]] | None = None,
-                 opponent: Opponent | None = None, opponents: Opponents = lambda players: None,
-                 hints: Hints | None = None, clock: ClockConfig | None = None) -> None:
-        self.settings = Settings(storage, layouts, timing, takebacks, brightness,
-                                 {} if house_rules is None else house_rules, menu, address, idle, opponents,
-                                 hints)
+    def __init__(
+        self,
+        game: Game,
+        layouts: Callable[[GameState[Any]], Layout],
+        timing: Timing,
+        storage: Storage,
+        *,
+        takebacks: bool = True,
+        resume: tuple[int, Iterable[str]] | None = None,
+        history: str | None = None,
+        brightness: float = 1.0,
+        menu: Menu | None = None,
+        address: Callable[[], str] = lambda: "unknown",
+        idle: Idle | None = None,
+        match: OngoingMatch | None = None,
+        house_rules: dict[str, dict[str, Any]] | None = None,
+        opponent: Opponent | None = None,
+        opponents: Opponents = lambda players: None,
+        hints: Hints | None = None,
+        clock: ClockConfig | None = None,
+    ) -> None:
+        self.settings = Settings(
+            storage,
+            layouts,
+            timing,
+            takebacks,
+            brightness,
+            {} if house_rules is None else house_rules,
+            menu,
+            address,
+            idle,
+            opponents,
+            hints,
+        )
         self.opponent = opponent
         self.sensing = Sensing(timing)
         self.notes = Notices()  # the message line (a daemon's, a refused save's), flashes, notices
@@ -182,18 +258,43 @@ class Controller:
         undecided = phase.in_doubt()  # the players' move may have been a knock
         awaiting = (phase.awaits_answer() and not undecided) or self._opponent_next()
         pending = self.pending.text if self.pending else None
-        return Seen(r.game, r.game_id, tuple(r.moves), tuple(r.states), awaiting,
-                    phase.final and not undecided, pending, r.token, tuple(r.rewrites))
+        return Seen(
+            r.game,
+            r.game_id,
+            tuple(r.moves),
+            tuple(r.states),
+            awaiting,
+            phase.final and not undecided,
+            pending,
+            r.token,
+            tuple(r.rewrites),
+        )
 
     def snapshot(self) -> Snapshot:
         """Everything the frame and the screen are drawn from."""
-        movers = frozenset(s for s in self.expected - self.board if self.targets_of(-1, s)) \
-            if self.targets else frozenset()
-        return Snapshot(self.phase, self.record.standing(), self.board, self.sync, self.targets, movers,
-                        self.hinted, self.notes.message, self.notes.flashed, self.notes.notice,
-                        self.menu if self.menu and self.menu.is_open else None, self.idle,
-                        self.sensing.connected, self.opponent.note if self.opponent else None, self._now,
-                        self.clock.line(self._now))
+        movers = (
+            frozenset(s for s in self.expected - self.board if self.targets_of(-1, s))
+            if self.targets
+            else frozenset()
+        )
+        return Snapshot(
+            self.phase,
+            self.record.standing(),
+            self.board,
+            self.sync,
+            self.targets,
+            movers,
+            self.hinted,
+            self.notes.message,
+            self.notes.flashed,
+            self.notes.notice,
+            self.menu if self.menu and self.menu.is_open else None,
+            self.idle,
+            self.sensing.connected,
+            self.opponent.note if self.opponent else None,
+            self._now,
+            self.clock.line(self._now),
+        )
 
     def quiet(self, now: float) -> bool:
         """True when the board has settled at ``now`` (no hand over it): a good moment to stop."""
@@ -288,8 +389,9 @@ class Controller:
         return self.model.asked((index, site), lambda: self.states[index].targets(site))
 
     # ------------------------------------------------------------------- input
-    def step(self, now: float, scan: Scan, buttons: Iterable[ButtonEvent] = (),
-             screen: bool = True) -> list[Event]:
+    def step(
+        self, now: float, scan: Scan, buttons: Iterable[ButtonEvent] = (), screen: bool = True
+    ) -> list[Event]:
         """Take one scan (and the button presses since the last) at ``now`` ms; the events.
         With ``screen`` False a changed screen is laid out (and its ``display`` event given)
         only by :meth:`screen_step`: the daemon sends the LED frame first."""
@@ -361,8 +463,9 @@ class Controller:
             return self.flash(f"{flag[:1].upper()}{flag[1:]}: time is up")
         outcome = self.record.lose_on_time(flag)
         self.go(Over())
-        self.emit(ev.GameOver(t=now, event="game_over", winner=outcome.winner, result=outcome.result,
-                              sites=[]))
+        self.emit(
+            ev.GameOver(t=now, event="game_over", winner=outcome.winner, result=outcome.result, sites=[])
+        )
 
     def _tell_clocks(self) -> None:
         if (told := self.clock.told(self._now)) is not None:
@@ -434,8 +537,9 @@ class Controller:
         self.model.go(phase)
         self.output.changed()
         away = self.opponent.side_in(self.state) if self.opponent else None
-        told = self.clock.follow(phase.timed(self.state, away), len(self.moves),
-                                 phase.opponent_move() is not None, self._now, away)
+        told = self.clock.follow(
+            phase.timed(self.state, away), len(self.moves), phase.opponent_move() is not None, self._now, away
+        )
         if told is not None:
             self.emit(told)
 
@@ -449,12 +553,19 @@ class Controller:
         if sync == self.sync:
             return
         self.sync, self.targets = sync, frozenset()
-        self.emit(ev.OutOfSync(t=self._now, event="out_of_sync", missing=list(sync.missing),
-                               extra=list(sync.extra)))
+        self.emit(
+            ev.OutOfSync(t=self._now, event="out_of_sync", missing=list(sync.missing), extra=list(sync.extra))
+        )
         if sync.reason:
             kind: Literal["waiting", "illegal"] = "waiting" if sync.waiting else "illegal"
-            self.emit(ev.Refused(t=self._now, event=kind, reason=sync.reason,
-                                 sites=self.sorted(set(sync.missing) | set(sync.extra))))
+            self.emit(
+                ev.Refused(
+                    t=self._now,
+                    event=kind,
+                    reason=sync.reason,
+                    sites=self.sorted(set(sync.missing) | set(sync.extra)),
+                )
+            )
 
     def light_targets(self, targets: frozenset[str]) -> None:
         if targets != self.targets:
@@ -512,16 +623,31 @@ class Controller:
             if announce or turn.step != phase.turn.step:
                 self.guide(turn)
             return
-        self.begin_turn(correctable=phase.correctable, late=turn.untouched, touched=phase.touched,
-                        last=turn if turn.early or turn.knocked else None)
+        self.begin_turn(
+            correctable=phase.correctable,
+            late=turn.untouched,
+            touched=phase.touched,
+            last=turn if turn.early or turn.knocked else None,
+        )
 
     def guide(self, turn: Turn) -> None:
         """Announce ``turn``'s current step: its action and the sites it still needs."""
-        self.emit(ev.Guide(t=self._now, event="guide", action=cast(FollowUp, turn.current).action,
-                           sites=self.sorted(turn.remaining(self.board))))
+        self.emit(
+            ev.Guide(
+                t=self._now,
+                event="guide",
+                action=cast(FollowUp, turn.current).action,
+                sites=self.sorted(turn.remaining(self.board)),
+            )
+        )
 
-    def begin_turn(self, correctable: bool = False, late: frozenset[str] = frozenset(),
-                   touched: tuple[Touch, ...] = (), last: Turn | None = None) -> None:
+    def begin_turn(
+        self,
+        correctable: bool = False,
+        late: frozenset[str] = frozenset(),
+        touched: tuple[Touch, ...] = (),
+        last: Turn | None = None,
+    ) -> None:
         """The next turn: the game over, the opponent's to answer, or the players' (a removal
         that is their whole turn guided, a move that needs no hand change offered);
         ``touched``: touches already made for it (the last turn's steps took none of them)."""
@@ -529,15 +655,26 @@ class Controller:
         if state.outcome():
             return self._game_over()
         if self.opponent and state.to_move == self.opponent.side_in(state):
-            return self.go(Awaiting(correctable=correctable, late=late, touched=touched, last=last,
-                                    doubted=doubt.opened(self._now, self.record.board, last, correctable)))
+            return self.go(
+                Awaiting(
+                    correctable=correctable,
+                    late=late,
+                    touched=touched,
+                    last=last,
+                    doubted=doubt.opened(self._now, self.record.board, last, correctable),
+                )
+            )
         self.go(Moving(correctable=correctable, late=late, touched=touched, last=last))
         due = state.due()
         if due is not None:
             self.emit(ev.Guide(t=self._now, event="guide", action=due.action, sites=self.sorted(due.sites)))
         elif offered := recognise.offered(state):
-            self.offer(TurnChoice(tuple(Turn.of(c, self.record.board, state.to_move) for c in offered),
-                              self.record.board), late)
+            self.offer(
+                TurnChoice(
+                    tuple(Turn.of(c, self.record.board, state.to_move) for c in offered), self.record.board
+                ),
+                late,
+            )
         elif state.ok_move() is not None:
             self.emit(ev.Guide(t=self._now, event="guide", action="confirm", sites=[]))
 
@@ -545,16 +682,30 @@ class Controller:
         self.go(Over())
         self.record.finish()
         outcome = cast(Outcome, self.state.outcome())
-        self.emit(ev.GameOver(t=self._now, event="game_over", winner=outcome.winner, result=outcome.result,
-                              sites=self.sorted(win_sites(self.state))))
+        self.emit(
+            ev.GameOver(
+                t=self._now,
+                event="game_over",
+                winner=outcome.winner,
+                result=outcome.result,
+                sites=self.sorted(win_sites(self.state)),
+            )
+        )
         if self.match:
             self._score()
 
     def _score(self) -> None:
         """The match's totals, told (after a game, or a takeback of its last move)."""
         m = cast(OngoingMatch, self.match)
-        self.emit(ev.MatchScore(t=self._now, event="match", totals=dict(m.match.totals), target=m.target,
-                                winner=m.match.winner))
+        self.emit(
+            ev.MatchScore(
+                t=self._now,
+                event="match",
+                totals=dict(m.match.totals),
+                target=m.target,
+                winner=m.match.winner,
+            )
+        )
 
     def take_back(self, keep: int, why: Why = "takeback", then: Play | None = None) -> None:
         """Take the game back to its first ``keep`` moves; the board is then guided back to that
@@ -572,8 +723,12 @@ class Controller:
         if over and undone and self.match:
             self._score()
         steps = self.record.undo
-        if then is not None and not steps and self.opponent \
-                and self.state.to_move == self.opponent.side_in(self.state):
+        if (
+            then is not None
+            and not steps
+            and self.opponent
+            and self.state.to_move == self.opponent.side_in(self.state)
+        ):
             self.go(Awaiting())
             return self._expect(then)
         undo = Turn.undo(steps, self.record.board, self.state.to_move) if steps else None
@@ -612,8 +767,9 @@ class Controller:
         match = self.match if self.match and game == self.game and not self.match.won else game.new_match()
         record = GameRecord.begin(self.settings.storage, game, match, self._who(game.new()))
         self._begin(record, Restoring(why="new game"))
-        self.emit(ev.NewGame(t=self._now, event="new_game", game=game.name, size=game.size,
-                             variant=game.variant))
+        self.emit(
+            ev.NewGame(t=self._now, event="new_game", game=game.name, size=game.size, variant=game.variant)
+        )
         judge.changed(self)  # a board already showing the start needs no settle
         if self.board != self.record.board:  # still restoring
             self.sensing.debouncer.restart(self._now)  # read once the hands have set the pieces
@@ -636,8 +792,11 @@ class Controller:
         """Only unseen pieces are left to carry (a takeback's pawn going back) and the opponent
         is to move next: its move may come now, and ends them (a flip is always waited for)."""
         state = self.state
-        return (self.phase.only_carries_left() and self.opponent is not None
-                and state.to_move == self.opponent.side_in(state))
+        return (
+            self.phase.only_carries_left()
+            and self.opponent is not None
+            and state.to_move == self.opponent.side_in(state)
+        )
 
     def _obey(self, intent: Intent) -> None:
         """Carry out what the opponent wants done."""
@@ -673,8 +832,15 @@ class Controller:
         pending = Pending(move, state.notation(move), state.realisations(move)[0], play.say)
         self.go(self.phase.answered(pending))
         real = pending.real
-        self.emit(ev.Expect(t=self._now, event="expect", move=pending.text, empty=self.sorted(real.emptied),
-                            fill=self.sorted(real.filled)))
+        self.emit(
+            ev.Expect(
+                t=self._now,
+                event="expect",
+                move=pending.text,
+                empty=self.sorted(real.emptied),
+                fill=self.sorted(real.filled),
+            )
+        )
         if not (real.emptied or real.filled):  # recorded at once, so said a while
             nothing = f"{play.say.partition(': ')[0]}: nothing to carry out"
             self.flash(play.say if real.follow_ups else nothing)
@@ -700,8 +866,9 @@ class Controller:
         move = state.parse_move(move_text)
         real = state.realisations(move)[0]
         self.hinted = real.emptied | real.filled
-        self.emit(ev.Hint(t=self._now, event="hint", move=state.notation(move),
-                          sites=self.sorted(self.hinted)))
+        self.emit(
+            ev.Hint(t=self._now, event="hint", move=state.notation(move), sites=self.sorted(self.hinted))
+        )
         self.flash(f"Hint: {directions(state, move)}")
 
     # ----------------------------------------------------------------- buttons
@@ -722,8 +889,7 @@ class Controller:
             judge.back(self)
 
     def _ok(self) -> None:
-        if self.phase.players_to_move and self.board != self.record.board \
-                and not self.quiet(self._now):
+        if self.phase.players_to_move and self.board != self.record.board and not self.quiet(self._now):
             self.sensing.ok_waiting = True  # a hand over the board: OK is judged at the settle
             return
         judge.ok(self)
@@ -801,6 +967,3 @@ class Controller:
     def screen(self) -> Screen:
         """What the OLED shows now (the page due of a long screen)."""
         return replace(build_screen(self.snapshot()), page=self.notes.pager.page)
-
-
-

@@ -62,8 +62,12 @@ class Debouncer:
     """Per-channel debounce and board settle detection. Pure: time is passed in (ms)."""
 
     def __init__(
-        self, scans: int = 3, settle_ms: float = 300, initial: frozenset[int] | None = None,
-        quick_ms: float | None = None, landing_ms: float | None = None,
+        self,
+        scans: int = 3,
+        settle_ms: float = 300,
+        initial: frozenset[int] | None = None,
+        quick_ms: float | None = None,
+        landing_ms: float | None = None,
     ) -> None:
         if scans < 1:
             raise ValueError("scans must be at least 1")
@@ -95,10 +99,7 @@ class Debouncer:
     def quiet(self, now: float) -> bool:
         """True when the board is settled at ``now``."""
         return (
-            self.started
-            and not self._counts
-            and not self._ambiguous
-            and now - self._activity >= self._wait()
+            self.started and not self._counts and not self._ambiguous and now - self._activity >= self._wait()
         )
 
     def _wait(self) -> float:

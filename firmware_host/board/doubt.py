@@ -37,50 +37,65 @@ class Doubt:
 
 
 DOUBTS = (
-    Doubt("a token a legal move turns over or taps, off its switch before the move shows",
-          "a flip or a tap under way: quiet, its return counted as the touch",
-          "knocked off: pointed out once it has been off for TOKEN_HOLD_MS (3 s)",
-          "token_in_hand"),
-    Doubt("a legal move but for a token it turns over, off its switch (a token pushed onto its "
-          "neighbour equals a placement with that token turned)",
-          "the move, that token's flip under way (its return counts as the flip)",
-          "a knock: the board set back to before it before the next side begins drops the move "
-          "at once, nothing asked back (while a landing is still to tap and the placed token is "
-          "lifted, a tap on it may be under way: once it has stood for `takeback_ms`); against "
-          "an opponent away from the board the move is neither sent nor answered until the "
-          "board has shown it for `takeback_ms`",
-          "a_move_in_hand, knock_set_right, last_move_in_hand"),
-    Doubt("the position before the players' last move but for tokens its takeback turns over "
-          "(in the hand), which equals an earlier position",
-          "that one turn being taken back (held, then taken back after `takeback_ms`)",
-          "a deeper takeback (more than the players' last turn): only once the board has shown "
-          "that position, settled, for `takeback_ms` (a piece knocked off or a token in the hand "
-          "set down meanwhile takes nothing back, sends and answers nothing), on one board and "
-          "on paired boards",
-          "last_move_in_hand, taken_back"),
-    Doubt("against an opponent, a legal move whose every change goes towards the position "
-          "before one of the players' own last turns",
-          "a takeback by hand under way: nothing recorded, sent or answered",
-          "the move, recorded once the board has shown it for `takeback_ms`",
-          "a_move"),
-    Doubt("the players' last move lifted back off the board before the next side began",
-          "a correction on its way (its targets lit)",
-          "a takeback once held off for `takeback_ms`",
-          "last_move_in_hand"),
-    Doubt("a piece a legal move captures lifted with, or before, the capturing piece",
-          "a capture under way: quiet, the capturing piece's targets lit",
-          "knocked off: pointed out after TOKEN_HOLD_MS (3 s) off the board",
-          "piece_in_hand, token_in_hand"),
-    Doubt("a token touched before the placement that another move turns over on its pawn's "
-          "way, taken as that move's landing",
-          "the landing tapped first",
-          "a tap on another landing (on a board showing nothing else) chooses that move instead",
-          "rechosen"),
+    Doubt(
+        "a token a legal move turns over or taps, off its switch before the move shows",
+        "a flip or a tap under way: quiet, its return counted as the touch",
+        "knocked off: pointed out once it has been off for TOKEN_HOLD_MS (3 s)",
+        "token_in_hand",
+    ),
+    Doubt(
+        "a legal move but for a token it turns over, off its switch (a token pushed onto its "
+        "neighbour equals a placement with that token turned)",
+        "the move, that token's flip under way (its return counts as the flip)",
+        "a knock: the board set back to before it before the next side begins drops the move "
+        "at once, nothing asked back (while a landing is still to tap and the placed token is "
+        "lifted, a tap on it may be under way: once it has stood for `takeback_ms`); against "
+        "an opponent away from the board the move is neither sent nor answered until the "
+        "board has shown it for `takeback_ms`",
+        "a_move_in_hand, knock_set_right, last_move_in_hand",
+    ),
+    Doubt(
+        "the position before the players' last move but for tokens its takeback turns over "
+        "(in the hand), which equals an earlier position",
+        "that one turn being taken back (held, then taken back after `takeback_ms`)",
+        "a deeper takeback (more than the players' last turn): only once the board has shown "
+        "that position, settled, for `takeback_ms` (a piece knocked off or a token in the hand "
+        "set down meanwhile takes nothing back, sends and answers nothing), on one board and "
+        "on paired boards",
+        "last_move_in_hand, taken_back",
+    ),
+    Doubt(
+        "against an opponent, a legal move whose every change goes towards the position "
+        "before one of the players' own last turns",
+        "a takeback by hand under way: nothing recorded, sent or answered",
+        "the move, recorded once the board has shown it for `takeback_ms`",
+        "a_move",
+    ),
+    Doubt(
+        "the players' last move lifted back off the board before the next side began",
+        "a correction on its way (its targets lit)",
+        "a takeback once held off for `takeback_ms`",
+        "last_move_in_hand",
+    ),
+    Doubt(
+        "a piece a legal move captures lifted with, or before, the capturing piece",
+        "a capture under way: quiet, the capturing piece's targets lit",
+        "knocked off: pointed out after TOKEN_HOLD_MS (3 s) off the board",
+        "piece_in_hand, token_in_hand",
+    ),
+    Doubt(
+        "a token touched before the placement that another move turns over on its pawn's "
+        "way, taken as that move's landing",
+        "the landing tapped first",
+        "a tap on another landing (on a board showing nothing else) chooses that move instead",
+        "rechosen",
+    ),
 )
 
 
-def opened(now: float, board: frozenset[str], last: Turn | None,
-           correctable: bool) -> tuple[float, frozenset[str]] | None:
+def opened(
+    now: float, board: frozenset[str], last: Turn | None, correctable: bool
+) -> tuple[float, frozenset[str]] | None:
     """The doubt the opponent's turn begins in: the players' last move, still correctable, was
     read while a token it turns lay off its switch (it may have been a knock); ``now`` and the
     ``board`` it began on, else None.
@@ -93,10 +108,14 @@ def opened(now: float, board: frozenset[str], last: Turn | None,
 
 def table() -> str:
     """:data:`DOUBTS` as docs/daemon.md prints it."""
-    rows = [f"| {d.shows} | {d.kept} | {d.other} | {', '.join(f'`{r}`' for r in d.rules.split(', '))} |"
-            for d in DOUBTS]
-    return ("| the board shows | the reading kept | the other reading, acted on | rules |\n"
-            "|---|---|---|---|\n" + "\n".join(rows))
+    rows = [
+        f"| {d.shows} | {d.kept} | {d.other} | {', '.join(f'`{r}`' for r in d.rules.split(', '))} |"
+        for d in DOUBTS
+    ]
+    return (
+        "| the board shows | the reading kept | the other reading, acted on | rules |\n"
+        "|---|---|---|---|\n" + "\n".join(rows)
+    )
 
 
 if __name__ == "__main__":

@@ -164,5 +164,21 @@ class ClockEvent(TypedDict):
     flag: str | None
 
 
-Event = (InSync | OutOfSync | Refused | Targets | Guide | Moved | Corrected | TookBack | GameOver
-         | MatchScore | NewGame | Expect | Hint | Signal | Display | ClockEvent)
+Event = (
+    InSync
+    | OutOfSync
+    | Refused
+    | Targets
+    | Guide
+    | Moved
+    | Corrected
+    | TookBack
+    | GameOver
+    | MatchScore
+    | NewGame
+    | Expect
+    | Hint
+    | Signal
+    | Display
+    | ClockEvent
+)

@@ -27,9 +27,7 @@ class Game:
     options: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
-    def of(
-        cls, name: str, size: int | None = None, variant: str | None = None, match: int = 0
-    ) -> "Game":
+    def of(cls, name: str, size: int | None = None, variant: str | None = None, match: int = 0) -> "Game":
         """The game with its defaults filled in; OptionError for a bad game, option or match
         target."""
         info = game_info(name)

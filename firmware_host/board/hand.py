@@ -33,8 +33,9 @@ class Hand:
         self._placed: dict[str, float] = {}  # site -> when a piece was last set down there
         self._done: list[tuple[float, Touch]] = []  # touches ended by a second lift, with when
 
-    def changed(self, now: float, lifted: Collection[str], placed: Collection[str],
-                holding: Collection[str]) -> list[str]:
+    def changed(
+        self, now: float, lifted: Collection[str], placed: Collection[str], holding: Collection[str]
+    ) -> list[str]:
         """A debounced change at ``now``; ``holding``: the sites the game has a piece on. The
         lifted sites just set back (touches that may count at once)."""
         for site in lifted:

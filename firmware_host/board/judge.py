@@ -20,12 +20,21 @@ from firmware_host.board import recognise
 from firmware_host.board.events import Event, Guide
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Asked, Opponent, Play, Seen
-from firmware_host.board.phase import (TOKEN_HOLD_MS, Awaiting, Choosing, Following, Moving, Over, Phase,
-                                        Restoring, Why)
+from firmware_host.board.phase import (
+    TOKEN_HOLD_MS,
+    Awaiting,
+    Choosing,
+    Following,
+    Moving,
+    Over,
+    Phase,
+    Restoring,
+    Why,
+)
 from firmware_host.board.recognise import Candidate
+from firmware_host.board.record import GameRecord
 from firmware_host.board.sensing import Sensing
 from firmware_host.board.settings import Settings
-from firmware_host.board.record import GameRecord
 from firmware_host.board.turn import KNOCK_MS, Sync, Touch, Turn, TurnChoice, undo_steps
 
 Board = frozenset[str]
@@ -63,8 +72,13 @@ class Effects(Protocol):
     def accept(self, turn: Turn, correct: bool = False, correctable: bool = True) -> bool: ...
     def follow(self, announce: bool = False) -> None: ...
     def guide(self, turn: Turn) -> None: ...
-    def begin_turn(self, correctable: bool = False, late: Board = frozenset(),
-                   touched: tuple[Touch, ...] = (), last: Turn | None = None) -> None: ...
+    def begin_turn(
+        self,
+        correctable: bool = False,
+        late: Board = frozenset(),
+        touched: tuple[Touch, ...] = (),
+        last: Turn | None = None,
+    ) -> None: ...
     def take_back(self, keep: int, why: Why = "takeback", then: Play | None = None) -> None: ...
     def drop_last(self) -> None: ...
     def new_game(self, game: Game) -> None: ...
@@ -74,7 +88,6 @@ class Effects(Protocol):
 P = TypeVar("P", Moving, Choosing, Following, Awaiting, Restoring, Over)
 #: A rule of the table; :func:`row` checks each takes its row's phase.
 Rule = Callable[[Effects, Any, Board], bool]
-
 
 
 # --------------------------------------------------------------------------- every phase
@@ -152,8 +165,10 @@ def set_back_begun(c: Effects, phase: Moving, board: Board) -> bool:
     if not (c.opponent and c.settings.takebacks) or phase.doubted == (-math.inf, board):
         return False
     here = c.record.board
-    if not any(here - board <= here - c.record.boards[i] and board - here <= c.record.boards[i] - here
-               for i in own_last_turns(c)):
+    if not any(
+        here - board <= here - c.record.boards[i] and board - here <= c.record.boards[i] - here
+        for i in own_last_turns(c)
+    ):
         return False
     if phase.doubted is None or phase.doubted[1] != board:
         c.go(replace(phase, doubted=(c.now, board)))
@@ -286,9 +301,12 @@ def last_move_in_hand(c: Effects, phase: Moving | Awaiting | Following, board: B
         if phase.held is None:
             c.go(replace(phase, held=c.now))
         return True
-    if (phase.correctable and not opponent_to_move(c, -2)
-            and recognise.lifting(c.record.states[-2], board, lambda site: c.targets_of(-2, site))
-            and not c.record.board - board <= capturable(c)):  # a capture begun, rather
+    if (
+        phase.correctable
+        and not opponent_to_move(c, -2)
+        and recognise.lifting(c.record.states[-2], board, lambda site: c.targets_of(-2, site))
+        and not c.record.board - board <= capturable(c)
+    ):  # a capture begun, rather
         c.in_sync()
         c.light_targets(lifted_targets(c, board))
         return True
@@ -317,8 +335,14 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
                 c.go(Restoring(why="refused"))
             expected = c.phase.expected(c.record.board)
             missing, extra = expected - board, board - expected
-            c.out_of_sync(Sync(tuple(c.record.sorted(missing)), tuple(c.record.sorted(extra)), answer.why,
-                               waiting=answer.waiting))
+            c.out_of_sync(
+                Sync(
+                    tuple(c.record.sorted(missing)),
+                    tuple(c.record.sorted(extra)),
+                    answer.why,
+                    waiting=answer.waiting,
+                )
+            )
             return True
         index = answer
     c.take_back(index)
@@ -394,8 +418,13 @@ def lifted_targets(c: Effects, board: Board) -> frozenset[str]:
     lifted = c.record.board - board
     for site in lifted:
         targets |= c.targets_of(-1, site)
-    if (not targets and c.phase.may_correct() and len(c.record.boards) > 1
-            and lifted <= c.record.boards[-1] - c.record.boards[-2] and not lifted <= capturable(c)):
+    if (
+        not targets
+        and c.phase.may_correct()
+        and len(c.record.boards) > 1
+        and lifted <= c.record.boards[-1] - c.record.boards[-2]
+        and not lifted <= capturable(c)
+    ):
         for site in c.record.boards[-2] - board:
             targets |= c.targets_of(-2, site)
     return frozenset(targets)
@@ -512,8 +541,10 @@ def next_side_began(c: Effects, phase: Following, board: Board) -> bool:
     turn, state = phase.turn, c.record.state
     if not turn.only_unsensed_left():
         return False
-    if not (recognise.candidates(state, board)
-            or recognise.lifting(state, board, lambda site: c.targets_of(-1, site))):
+    if not (
+        recognise.candidates(state, board)
+        or recognise.lifting(state, board, lambda site: c.targets_of(-1, site))
+    ):
         return False
     c.go(phase.finish_unsensed())
     c.follow()
@@ -540,8 +571,12 @@ def took_off_players_arrival(c: Effects, board: Board) -> bool:
     """Whether the opponent's move ``board`` shows only took off what the players' last move
     put down, and the opponent answers again: the players may still go on from where the
     piece rested, correcting their move."""
-    return (rethinks(c) and len(c.record.boards) >= 2 and not opponent_to_move(c, -2)
-            and took_off(c.record.boards[-2], c.record.board, board))
+    return (
+        rethinks(c)
+        and len(c.record.boards) >= 2
+        and not opponent_to_move(c, -2)
+        and took_off(c.record.boards[-2], c.record.board, board)
+    )
 
 
 def rethinks(c: Effects) -> bool:
@@ -598,17 +633,60 @@ def row(phase: type[P], *rules: Callable[[Effects, P, Board], bool]) -> tuple[ty
     return phase, rules
 
 
-SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict((
-    row(Moving, start_again, in_position, a_move, a_move_in_hand, ok_then_move, piece_in_hand,
-        due_under_way, last_move_in_hand, taken_back, corrected, token_in_hand, out_of_sync),
-    row(Choosing, start_again, at_choice, knock_set_right, touch_under_way, next_side_chose, choice_dropped),
-    row(Following, start_again, steps_shown, knock_set_right, step_under_way, last_move_in_hand, taken_back,
-        next_side_began, next_side_token_in_hand, corrected, out_of_sync),
-    row(Awaiting, start_again, opponent_move_made, in_position, opponent_move_under_way,
-        last_move_in_hand, rethought, taken_back, out_of_sync),
-    row(Restoring, restored, restore_guidance),
-    row(Over, start_again),
-))
+SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict(
+    (
+        row(
+            Moving,
+            start_again,
+            in_position,
+            a_move,
+            a_move_in_hand,
+            ok_then_move,
+            piece_in_hand,
+            due_under_way,
+            last_move_in_hand,
+            taken_back,
+            corrected,
+            token_in_hand,
+            out_of_sync,
+        ),
+        row(
+            Choosing,
+            start_again,
+            at_choice,
+            knock_set_right,
+            touch_under_way,
+            next_side_chose,
+            choice_dropped,
+        ),
+        row(
+            Following,
+            start_again,
+            steps_shown,
+            knock_set_right,
+            step_under_way,
+            last_move_in_hand,
+            taken_back,
+            next_side_began,
+            next_side_token_in_hand,
+            corrected,
+            out_of_sync,
+        ),
+        row(
+            Awaiting,
+            start_again,
+            opponent_move_made,
+            in_position,
+            opponent_move_under_way,
+            last_move_in_hand,
+            rethought,
+            taken_back,
+            out_of_sync,
+        ),
+        row(Restoring, restored, restore_guidance),
+        row(Over, start_again),
+    )
+)
 
 
 def settled(c: Effects, board: Board) -> None:
@@ -616,8 +694,9 @@ def settled(c: Effects, board: Board) -> None:
     hold of the last move's pieces ends when the board shows anything else). A turn that
     began on it (the last one's steps done) is judged on it too: a piece already off counts."""
     phase = c.phase
-    if phase.held_since() is not None and (board != c.record.board if phase.offering
-                                           else not before_last(c, board)):
+    if phase.held_since() is not None and (
+        board != c.record.board if phase.offering else not before_last(c, board)
+    ):
         c.go(phase.unheld())
     moves = len(c.record.moves)
     _decide(c, board)
@@ -670,8 +749,12 @@ def knock_undone(c: Effects, phase: Moving | Awaiting | Following | Choosing, bo
     are still followed or its landing chosen and the placed token lifted may be a tap on it
     under way, once the board has shown it for ``takeback_ms``."""
     last = phase.knocked_turn()
-    if not (last and (phase.may_correct() or phase.offering) and board == knock_before(c, phase)
-            and (c.opponent is None or not phase.opponents_turn or phase.in_doubt())):
+    if not (
+        last
+        and (phase.may_correct() or phase.offering)
+        and board == knock_before(c, phase)
+        and (c.opponent is None or not phase.opponents_turn or phase.in_doubt())
+    ):
         return False
     c.in_sync()
     c.light_targets(frozenset())
@@ -784,15 +867,17 @@ def rechosen(c: Effects, turn: Turn, touch: Touch) -> bool:
     one recorded (its flips made so far kept). Only a tap on a board that shows nothing else
     (not a knock of the next side's hand: brief, or with its piece landing)."""
     shown = c.sensing.board == c.phase.expected(c.record.board)
-    if not (turn.early and touch.quick and touch.held >= KNOCK_MS and shown
-            and len(c.record.states) > 1):
+    if not (turn.early and touch.quick and touch.held >= KNOCK_MS and shown and len(c.record.states) > 1):
         return False
     done = turn.done_touches() | {turn.early}
     for cand in recognise.candidates(c.record.states[-2], c.record.boards[-1]):
         other = Turn.of(cand, c.record.boards[-2], turn.side)
         pick = other.pick_index()
-        if pick is None or touch.site not in other.left[pick] or not any(
-                turn.early in s.sites for s in other.steps[pick + 1:] if s.action == "flip"):
+        if (
+            pick is None
+            or touch.site not in other.left[pick]
+            or not any(turn.early in s.sites for s in other.steps[pick + 1 :] if s.action == "flip")
+        ):
             continue
         other = other.touched(pick, touch.site)
         for i, step in enumerate(other.steps):
@@ -873,13 +958,24 @@ def back_choosing(c: Effects, phase: Choosing) -> None:
 #: What a touch (:func:`touched`), a change of the debounced board (:func:`changed`), OK and
 #: BACK do, by phase (a phase not listed: nothing).
 TOUCHED: dict[type[Phase], Callable[[Effects, Any, Touch], None]] = {
-    Moving: touched_turning, Awaiting: touched_turning, Choosing: touched_choosing,
-    Following: touched_following, Restoring: touched_restoring}
+    Moving: touched_turning,
+    Awaiting: touched_turning,
+    Choosing: touched_choosing,
+    Following: touched_following,
+    Restoring: touched_restoring,
+}
 CHANGED: dict[type[Phase], Callable[[Effects, Any], None]] = {
-    Restoring: changed_restoring, Following: changed_following, Moving: changed_turning,
-    Awaiting: changed_turning}
+    Restoring: changed_restoring,
+    Following: changed_following,
+    Moving: changed_turning,
+    Awaiting: changed_turning,
+}
 OK: dict[type[Phase], Callable[[Effects, Any], None]] = {
-    Choosing: ok_choosing, Following: ok_following, Restoring: ok_restoring, Moving: ok_moving}
+    Choosing: ok_choosing,
+    Following: ok_following,
+    Restoring: ok_restoring,
+    Moving: ok_moving,
+}
 BACK: dict[type[Phase], Callable[[Effects, Any], None]] = {Choosing: back_choosing}
 
 
@@ -913,8 +1009,10 @@ def table() -> str:
     rows = []
     for phase, rules in SETTLED.items():
         for n, rule in enumerate(rules, 1):
-            rows.append(f"| {phase.__name__ if n == 1 else ''} | {n}. `{rule.__name__}` | "
-                        f"{' '.join((rule.__doc__ or '').split(chr(10) + chr(10))[0].split())} |")
+            rows.append(
+                f"| {phase.__name__ if n == 1 else ''} | {n}. `{rule.__name__}` | "
+                f"{' '.join((rule.__doc__ or '').split(chr(10) + chr(10))[0].split())} |"
+            )
     return "| phase | rule | when, and what follows |\n|---|---|---|\n" + "\n".join(rows)
 
 

@@ -33,9 +33,7 @@ class OngoingMatch:
     before: MatchPlay | None = None
 
     @classmethod
-    def begin(
-        cls, game: str, size: int | None, variant: str | None, target: int
-    ) -> "OngoingMatch":
+    def begin(cls, game: str, size: int | None, variant: str | None, target: int) -> "OngoingMatch":
         """A new match; OptionError for a game or target without match play."""
         return cls(engines.new_match(game, size, variant, target))
 

@@ -195,8 +195,9 @@ Where = tuple[int, tuple[str, ...]]
 _PONDERING: tuple[Where, ponder.Ponder] | None = None
 
 
-def think(state: GameState[Any], level: int, seed: int, gentle: bool = True,
-          where: Where | None = None) -> str:
+def think(
+    state: GameState[Any], level: int, seed: int, gentle: bool = True, where: Where | None = None
+) -> str:
     """The computer's move at ``state`` in canonical notation (run in the worker process),
     within its level's time limit; a hint is not ``gentle``: never one of level 1's loose
     moves. ``where`` (the computer's own moves, not hints): where ``state`` is, so that the
@@ -344,8 +345,7 @@ class Computer(Thinker):
                 return [self._play(seen.state, think(seen.state, self.level, seed))]
             where = (seen.game_id, seen.moves)
             self._pondering = None  # the search below stops it (a yielding job)
-            self._future = self._workers().submit(think, seen.state, self.level, seed, True,
-                                                  where)
+            self._future = self._workers().submit(think, seen.state, self.level, seed, True, where)
         if self._future is not None and self._future.done():
             future, self._future = self._future, None
             move = future.result()
@@ -358,8 +358,13 @@ class Computer(Thinker):
         """Stop pondering once the game leaves the way it was pondered on (a takeback, a new
         game): the worker forgets it."""
         where = self._pondering
-        if where is None or seen.game_id == where[0] and (  # its move to carry out, or played
-                seen.moves == where[1][:-1] or seen.moves[:len(where[1])] == where[1]):
+        if (
+            where is None
+            or seen.game_id == where[0]
+            and (  # its move to carry out, or played
+                seen.moves == where[1][:-1] or seen.moves[: len(where[1])] == where[1]
+            )
+        ):
             return
         self._pondering = None
         self._workers().submit(forget)

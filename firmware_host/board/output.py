@@ -35,8 +35,9 @@ class Output:
         """What is shown may have changed."""
         self._changed = True
 
-    def flush(self, snapshot: Callable[[], Snapshot], layout: Layout, brightness: float,
-              screen: bool) -> None:
+    def flush(
+        self, snapshot: Callable[[], Snapshot], layout: Layout, brightness: float, screen: bool
+    ) -> None:
         """Draw the frame if anything changed, and with ``screen`` the screen too, from one
         snapshot (else the screen waits for :meth:`flush_screen`)."""
         snap = None

@@ -29,9 +29,8 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal, Self
 
 from engines.core import GameState
-
 from firmware_host.board import recognise
-from firmware_host.board.turn import LightKind, Pending, STEPS, Sync, Touch, Turn, TurnChoice
+from firmware_host.board.turn import STEPS, LightKind, Pending, Sync, Touch, Turn, TurnChoice
 
 Board = frozenset[str]
 #: Touches kept while the players' move has not shown yet (the newest).
@@ -187,8 +186,9 @@ class _Phase:
         target = self.expected(position) if aim is None else aim
         return target - board, board - target
 
-    def strays(self, position: Board, board: Board, sync: Sync | None,
-               connected: bool) -> tuple[Board, Board]:
+    def strays(
+        self, position: Board, board: Board, sync: Sync | None, connected: bool
+    ) -> tuple[Board, Board]:
         """(missing, extra) to light: how the board differs, once the judge said so."""
         if sync is None or not connected:
             return frozenset(), frozenset()
@@ -484,8 +484,9 @@ class Restoring(_Phase):
     def differs(self, position: Board, board: Board, aim: Board | None) -> tuple[Board, Board]:
         return position - board, board - position  # the recorded position, whatever the aim
 
-    def strays(self, position: Board, board: Board, sync: Sync | None,
-               connected: bool) -> tuple[Board, Board]:
+    def strays(
+        self, position: Board, board: Board, sync: Sync | None, connected: bool
+    ) -> tuple[Board, Board]:
         if sync is None:  # guided once the board was read at a settle: no flash meanwhile
             return frozenset(), frozenset()
         return self.differs(position, board, None)
@@ -502,4 +503,3 @@ class Over(_Phase):
 
 
 Phase = Moving | Choosing | Following | Awaiting | Restoring | Over
-

@@ -56,9 +56,12 @@ class Playable:
     @classmethod
     def of(cls, config: Any) -> "Playable":
         """What a board with ``config`` can play (its layout file read once)."""
-        return cls(read_layout(config.layout) if config.layout else None, config.kiosk.enabled,
-                   config.takebacks,
-                   config.opponent.board if config.opponent.kind == "remote" else None)
+        return cls(
+            read_layout(config.layout) if config.layout else None,
+            config.kiosk.enabled,
+            config.takebacks,
+            config.opponent.board if config.opponent.kind == "remote" else None,
+        )
 
     def refusal(self, action: Any) -> str | None:
         """Why the board refuses ``action`` (one of its commands,
@@ -66,8 +69,9 @@ class Playable:
         elsewhere; None when it may go ahead."""
         if isinstance(action, NewGame):
             players = action.players()
-            return (self.game_refusal(Game(action.game, action.size, action.variant))
-                    or (self.refusal(players) if players else None))
+            return self.game_refusal(Game(action.game, action.size, action.variant)) or (
+                self.refusal(players) if players else None
+            )
         if isinstance(action, SetPlayers):
             if self.kiosk:
                 return "kiosk mode: who plays is set at the board only"
@@ -94,8 +98,10 @@ class Playable:
             return f"cannot play {game.name}: {exc}"
         title = " ".join(filter(None, (game.title, game.shown_variant)))
         if self.paired and len(state.sides) != 2:
-            return (f"this board plays board {self.paired}: only games of two sides "
-                    f"({title} has {len(state.sides)})")
+            return (
+                f"this board plays board {self.paired}: only games of two sides "
+                f"({title} has {len(state.sides)})"
+            )
         if self.layout is None:
             return None
         missing = next((s.label for s in state.sites() if s.label not in self.layout.sensor), None)
@@ -119,8 +125,7 @@ class Playable:
         """
         with self._listing:
             if "lister" not in self._known:
-                self._known["lister"] = threading.Thread(target=self.choices, name="playable",
-                                                         daemon=True)
+                self._known["lister"] = threading.Thread(target=self.choices, name="playable", daemon=True)
                 self._known["lister"].start()
         return cast(threading.Thread, self._known["lister"])
 
@@ -135,11 +140,13 @@ class Playable:
     def _list(self) -> tuple[GameChoice, ...]:
         """:meth:`choices`, worked out."""
         if self.layout is None:
-            listed = [c for c in game_choices()
-                      if self.game_refusal(Game(c.game, c.size, c.variant)) is None]
+            listed = [c for c in game_choices() if self.game_refusal(Game(c.game, c.size, c.variant)) is None]
         else:
-            listed = [GameChoice.of(name, size, variant) for name in engines.GAME_NAMES
-                      for size, variant in self._covered(name, engines.game_info(name))]
+            listed = [
+                GameChoice.of(name, size, variant)
+                for name in engines.GAME_NAMES
+                for size, variant in self._covered(name, engines.game_info(name))
+            ]
         return tuple(listed)
 
     def offered(self, game: Game) -> tuple[GameChoice, ...]:
@@ -168,8 +175,10 @@ class Playable:
             self._known[key] = {
                 "games": list(dict.fromkeys(c.game for c in offered)),
                 "choice": GameChoice.of(game.name, game.size, game.variant or "").label,
-                "playable": [{"game": c.game, "size": c.size, "variant": c.variant,
-                              "title": c.label} for c in offered]}
+                "playable": [
+                    {"game": c.game, "size": c.size, "variant": c.variant, "title": c.label} for c in offered
+                ],
+            }
         return cast(dict[str, Any], self._known[key])
 
     def picker(self) -> list[dict[str, Any]]:
@@ -178,13 +187,26 @@ class Playable:
         out = []
         for name in engines.GAME_NAMES:
             info = engines.game_info(name)
-            entry = {"name": name, "title": info.title.split(" (")[0], "sizes": list(info.sizes),
-                     "size_range": list(info.size_range) if info.size_range else None,
-                     "default_size": info.default_size, "variants": list(info.variants),
-                     "default_variant": info.default_variant,
-                     "options": [{"name": o.name, "default": o.default, "choices": list(o.choices),
-                                  "low": o.low, "help": o.help, "default_text": o.default_text}
-                                 for o in info.options]}
+            entry = {
+                "name": name,
+                "title": info.title.split(" (")[0],
+                "sizes": list(info.sizes),
+                "size_range": list(info.size_range) if info.size_range else None,
+                "default_size": info.default_size,
+                "variants": list(info.variants),
+                "default_variant": info.default_variant,
+                "options": [
+                    {
+                        "name": o.name,
+                        "default": o.default,
+                        "choices": list(o.choices),
+                        "low": o.low,
+                        "help": o.help,
+                        "default_text": o.default_text,
+                    }
+                    for o in info.options
+                ],
+            }
             if self.layout is not None or self.paired:
                 pairs = self._covered(name, info)
                 entry["variants"] = list(dict.fromkeys(v for _, v in pairs))
@@ -200,5 +222,6 @@ class Playable:
         """The (size, variant) of game ``name`` the board plays, of every size the engine takes."""
         low, high = info.size_range or (0, -1)
         sizes = sorted(set(info.sizes) | set(range(low, high + 1))) or [None]
-        return [(s, v) for s in sizes for v in info.variants
-                if self.game_refusal(Game.of(name, s, v)) is None]
+        return [
+            (s, v) for s in sizes for v in info.variants if self.game_refusal(Game.of(name, s, v)) is None
+        ]

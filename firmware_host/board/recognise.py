@@ -67,7 +67,9 @@ Captures = tuple[tuple[frozenset[str], frozenset[str]], ...]
 
 
 def lifting(
-    state: GameState[Any], board: frozenset[str], targets: Callable[[str], frozenset[str]] | None = None,
+    state: GameState[Any],
+    board: frozenset[str],
+    targets: Callable[[str], frozenset[str]] | None = None,
     captures: Callable[[], Captures] = tuple,
 ) -> bool:
     """True when ``board`` is the position with only pieces the side to move may move lifted
@@ -170,8 +172,7 @@ def nearest(state: GameState[Any], board: frozenset[str], limit: int = 2) -> fro
     """
     diff = sorted(state.occupied() ^ board)
     for k in range(1, min(limit, len(diff) - 1) + 1):
-        aims = {aim for sites in combinations(diff, k)
-                if candidates(state, aim := board ^ frozenset(sites))}
+        aims = {aim for sites in combinations(diff, k) if candidates(state, aim := board ^ frozenset(sites))}
         if aims:
             return aims.pop() if len(aims) == 1 else None
     return None

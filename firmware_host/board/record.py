@@ -69,8 +69,9 @@ class GameRecord:
     """``game``'s positions (``states``), occupancies (``boards``) and ``moves`` as stored under
     ``game_id`` in ``storage``; ``match``: the match it belongs to (None: a single game)."""
 
-    def __init__(self, storage: Storage, game: Game, game_id: int, start: GameState[Any],
-                 match: OngoingMatch | None) -> None:
+    def __init__(
+        self, storage: Storage, game: Game, game_id: int, start: GameState[Any], match: OngoingMatch | None
+    ) -> None:
         self.storage, self.game, self.game_id, self.match = storage, game, game_id, match
         self.states: list[GameState[Any]] = [start]
         self.boards: list[frozenset[str]] = [start.occupied()]
@@ -97,25 +98,48 @@ class GameRecord:
         """The game as it stands now, as a value."""
         state = self.state
         result, score = result_lines(self.flagged or state.outcome(), self.match)
-        return Standing(self.game, state, self.board, tuple(self.moves), result, score, self._order,
-                        tuple(self.boards), self.flagged is not None)
+        return Standing(
+            self.game,
+            state,
+            self.board,
+            tuple(self.moves),
+            result,
+            score,
+            self._order,
+            tuple(self.boards),
+            self.flagged is not None,
+        )
 
     @classmethod
-    def begin(cls, storage: Storage, game: Game, match: OngoingMatch | None = None,
-              opponent: str | None = None) -> "GameRecord":
+    def begin(
+        cls, storage: Storage, game: Game, match: OngoingMatch | None = None, opponent: str | None = None
+    ) -> "GameRecord":
         """A new game, stored at once (``opponent``: who plays the other side, as records keep
         it)."""
         start = match.next_game() if match else game.new()
         match_of, target = (match.first_id, match.target) if match else (None, None)
-        game_id = storage.start(game.name, game.size, game.variant, match_of, target,
-                                first=start.to_move,
-                                options=write_options(dict(game.options)) or None,
-                                opponent=opponent)
+        game_id = storage.start(
+            game.name,
+            game.size,
+            game.variant,
+            match_of,
+            target,
+            first=start.to_move,
+            options=write_options(dict(game.options)) or None,
+            opponent=opponent,
+        )
         return cls(storage, game, game_id, start, match)
 
     @classmethod
-    def resume(cls, storage: Storage, game: Game, game_id: int, moves: Iterable[str],
-               match: OngoingMatch | None = None, history: str | None = None) -> "GameRecord":
+    def resume(
+        cls,
+        storage: Storage,
+        game: Game,
+        game_id: int,
+        moves: Iterable[str],
+        match: OngoingMatch | None = None,
+        history: str | None = None,
+    ) -> "GameRecord":
         """The stored game ``game_id`` replayed from its ``moves`` (IllegalMove if one no
         longer replays), with its ``history`` as stored (ValueError if it cannot be read)."""
         record = cls(storage, game, game_id, match.next_game() if match else game.new(), match)
@@ -174,8 +198,13 @@ class GameRecord:
         before, replaced = self.states[-2], self.moves[-1]
         text = before.notation(move)
         rewrites = self.rewrites + [(len(self.moves) - 1, before.to_move or "")]
-        self.storage.correct(self.game_id, len(self.moves), text, replaced,
-                             _history(self.token, rewrites, self.undo, self.undo_by))
+        self.storage.correct(
+            self.game_id,
+            len(self.moves),
+            text,
+            replaced,
+            _history(self.token, rewrites, self.undo, self.undo_by),
+        )
         self.rewrites = rewrites
         self._pop(len(self.moves) - 1)
         self._push(before.apply(move), text)
@@ -238,14 +267,20 @@ class GameRecord:
         self.moves.append(text)
 
     def _pop(self, keep: int) -> None:
-        del self.states[keep + 1:], self.boards[keep + 1:], self.moves[keep:]
+        del self.states[keep + 1 :], self.boards[keep + 1 :], self.moves[keep:]
 
 
-def _history(token: str, rewrites: list[tuple[int, str]], undo: tuple[FollowUp, ...] = (),
-             by: str | None = None) -> str:
-    return json.dumps({"token": token, "rewrites": [list(r) for r in rewrites],
-                       "undo": [[s.action, sorted(s.sites), s.prompt] for s in undo],
-                       **({"undo_by": by} if undo and by else {})})
+def _history(
+    token: str, rewrites: list[tuple[int, str]], undo: tuple[FollowUp, ...] = (), by: str | None = None
+) -> str:
+    return json.dumps(
+        {
+            "token": token,
+            "rewrites": [list(r) for r in rewrites],
+            "undo": [[s.action, sorted(s.sites), s.prompt] for s in undo],
+            **({"undo_by": by} if undo and by else {}),
+        }
+    )
 
 
 def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp, ...], str | None]:
@@ -259,9 +294,14 @@ def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp,
     obj = json.loads(text)
     token, rewrites, undo = obj.get("token", ""), obj.get("rewrites", []), obj.get("undo", [])
     by = obj.get("undo_by")
-    if not isinstance(token, str) or not isinstance(by, str | None) or not all(
+    if (
+        not isinstance(token, str)
+        or not isinstance(by, str | None)
+        or not all(
             isinstance(r, list) and len(r) == 2 and type(r[0]) is int and isinstance(r[1], str)
-            for r in rewrites):
+            for r in rewrites
+        )
+    ):
         raise ValueError("the stored history is not a token and a list of rewrites")
     try:
         steps = tuple(FollowUp(action, frozenset(sites), prompt) for action, sites, prompt in undo)

@@ -19,8 +19,12 @@ class Sensing:
     ``hand``: the touches under way (a new game begins a new one)."""
 
     def __init__(self, timing: Timing) -> None:
-        self.debouncer = Debouncer(timing.debounce_scans, timing.settle_ms, quick_ms=timing.quick_settle_ms,
-                                   landing_ms=timing.landing_settle_ms)
+        self.debouncer = Debouncer(
+            timing.debounce_scans,
+            timing.settle_ms,
+            quick_ms=timing.quick_settle_ms,
+            landing_ms=timing.landing_settle_ms,
+        )
         self._tap_ms = timing.tap_ms
         self._polarity: Mapping[int, bool] | None = None
         self.layout: Layout  # set by :meth:`regame`, as a game begins

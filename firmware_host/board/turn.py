@@ -26,8 +26,22 @@ from firmware_host.board.recognise import Candidate
 
 #: What a lit site asks of the players, one kind per light (the view gives each its colour and
 #: pattern: ``firmware_host.board.view.LIGHTS``).
-LightKind = Literal["target", "remove", "twin", "pick", "picked", "flip", "marker", "empty", "carry",
-                    "fill", "missing", "extra", "win", "hint"]
+LightKind = Literal[
+    "target",
+    "remove",
+    "twin",
+    "pick",
+    "picked",
+    "flip",
+    "marker",
+    "empty",
+    "carry",
+    "fill",
+    "missing",
+    "extra",
+    "win",
+    "hint",
+]
 #: What a ``guide`` event asks: a step, or OK to end the turn.
 GuideAction = Action | Literal["confirm"]
 
@@ -86,8 +100,10 @@ def by_name(sites: Iterable[str]) -> list[str]:
     >>> by_name(["a10", "b1", "a2"])
     ['a2', 'a10', 'b1']
     """
-    return sorted(sites, key=lambda s: [(p.isdigit(), int(p) if p.isdigit() else 0, p)
-                                        for p in re.findall(r"\d+|\D+", s)])
+    return sorted(
+        sites,
+        key=lambda s: [(p.isdigit(), int(p) if p.isdigit() else 0, p) for p in re.findall(r"\d+|\D+", s)],
+    )
 
 
 #: Before the move shows, a token of the position off its switch for less than this (ms) was
@@ -165,7 +181,7 @@ class Turn:
 
     def only_unsensed_left(self) -> bool:
         """True when no step left changes what the sensors see."""
-        return all(not s.sensed for s in self.steps[self.step:])
+        return all(not s.sensed for s in self.steps[self.step :])
 
     def to_touch(self) -> frozenset[str]:
         """The tokens still to turn over or tap: one off the board is in the hand, not missing.
@@ -179,7 +195,7 @@ class Turn:
 
     def last_flip(self) -> bool:
         """True when the current step is the move's last flip (polarity checks final faces)."""
-        return all(s.action != "flip" for s in self.steps[self.step + 1:])
+        return all(s.action != "flip" for s in self.steps[self.step + 1 :])
 
     def pick_index(self) -> int | None:
         """The index of the pick step still to make, if any."""
@@ -197,8 +213,11 @@ class Turn:
         """The step a touch counts for: the earliest with the site still to do (a pick only
         for a quick touch)."""
         for i, step in enumerate(self.steps):
-            if step.action in TOUCHED and touch.site in self.left[i] \
-                    and (touch.quick or step.action != "pick"):
+            if (
+                step.action in TOUCHED
+                and touch.site in self.left[i]
+                and (touch.quick or step.action != "pick")
+            ):
                 return i
         return None
 
@@ -238,13 +257,17 @@ class Turn:
 
     def steps_left(self) -> tuple[FollowUp, ...]:
         """The steps still to do that the sensors cannot see, each with its sites left."""
-        return tuple(FollowUp(s.action, self.left[i], s.prompt) for i, s in enumerate(self.steps)
-                     if i >= self.step and not s.sensed and self.left[i])
+        return tuple(
+            FollowUp(s.action, self.left[i], s.prompt)
+            for i, s in enumerate(self.steps)
+            if i >= self.step and not s.sensed and self.left[i]
+        )
 
     def done_touches(self) -> frozenset[str]:
         """The sites whose flip or tap is counted."""
-        return frozenset().union(*(s.sites - left for s, left in zip(self.steps, self.left)
-                                   if s.action in TOUCHED))
+        return frozenset().union(
+            *(s.sites - left for s, left in zip(self.steps, self.left) if s.action in TOUCHED)
+        )
 
     def finish_unsensed(self) -> "Turn":
         """Every step left taken as done (the next side began while only flips were left)."""
@@ -306,8 +329,11 @@ class TurnChoice:
             return replace(self, turns=turns), "flip"
         if picks:
             doubt = touch.site if early and len(picks) < sum(i is not None for i in takers) else None
-            turns = tuple(replace(t.touched(i, touch.site), early=doubt) for i, t in zip(takers, self.turns)
-                          if i is not None and t.steps[i].action == "pick")
+            turns = tuple(
+                replace(t.touched(i, touch.site), early=doubt)
+                for i, t in zip(takers, self.turns)
+                if i is not None and t.steps[i].action == "pick"
+            )
             return replace(self, turns=turns, highlight=0), "pick"
         if any(i is not None for i in takers):
             return replace(self, deferred=self.deferred + (touch,)), None
@@ -400,12 +426,14 @@ def undo_steps(played: GameState[Any], back: GameState[Any]) -> tuple[FollowUp, 
     turned = frozenset(site for site, face in now.items() if was.get(site, face) != face)
     steps = [FollowUp("flip", turned)] if turned else []
     stood = {side: site for site, side in played.markers().items()}
-    carried = [(stood[side], site, side) for site, side in back.markers().items()
-               if stood.get(side, site) != site]
+    carried = [
+        (stood[side], site, side) for site, side in back.markers().items() if stood.get(side, site) != site
+    ]
     if carried:  # every unseen piece at once: the next side's first action ends the step
         words = "; ".join(f"{side} {back.UNSEEN}: {off} back to {site}" for off, site, side in carried)
-        steps.append(FollowUp("carry", frozenset(off for off, _, _ in carried),
-                              words[:1].upper() + words[1:]))
+        steps.append(
+            FollowUp("carry", frozenset(off for off, _, _ in carried), words[:1].upper() + words[1:])
+        )
     return tuple(steps)
 
 
@@ -433,8 +461,11 @@ def directions(state: GameState[Any], move: Any) -> str:
         parts = [f"take {named(emptied)} off"] if emptied else []
         parts += [f"place {named(filled)}"] if filled else []
     was = state.markers()
-    parts += [f"{side} {state.UNSEEN} to {site}" for site, side in state.apply(move).markers().items()
-              if was.get(site) != side]
+    parts += [
+        f"{side} {state.UNSEEN} to {site}"
+        for site, side in state.apply(move).markers().items()
+        if was.get(site) != side
+    ]
     return ", ".join(parts) or "OK"
 
 
@@ -491,7 +522,7 @@ class Sync:
 
 
 def fix_words(missing: Iterable[str], extra: Iterable[str]) -> str:
-    """"Put c1 back, take c11 off" for the sites to fill and to empty, in the given order;
+    """ "Put c1 back, take c11 off" for the sites to fill and to empty, in the given order;
     many sites are counted, the first two named.
 
     >>> fix_words([], ["a1"])
@@ -535,8 +566,10 @@ class Pending:
 
     def lights(self, board: frozenset[str]) -> dict[str, LightKind]:
         """Site -> light kind: the sites still to empty and to fill."""
-        return {**dict.fromkeys(self.real.emptied & board, "empty"),
-                **dict.fromkeys(self.real.filled - board, "fill")}
+        return {
+            **dict.fromkeys(self.real.emptied & board, "empty"),
+            **dict.fromkeys(self.real.filled - board, "fill"),
+        }
 
     def stray(self, before: frozenset[str], board: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
         """(missing, extra): the changes that are no part of the move (both empty: in progress)."""

@@ -52,8 +52,12 @@ KNOCK_SET_RIGHT = "Knock set right? Set it back to keep the move"
 #: What the screen says while a set-back deeper than the players' last turn waits.
 SET_BACK_DEEPER = "Taking back {n} moves soon, or set it as it was"
 #: What the screen says while the board is guided back, by why.
-RESTORE_WORDS: dict[Why, str] = {"takeback": "{Fix}", "new game": "New game: {fix}", "resume": "{Fix}",
-                                 "refused": "{Fix}"}
+RESTORE_WORDS: dict[Why, str] = {
+    "takeback": "{Fix}",
+    "new game": "New game: {fix}",
+    "resume": "{Fix}",
+    "refused": "{Fix}",
+}
 
 
 @dataclass(frozen=True)
@@ -132,20 +136,23 @@ def build_screen(snap: Snapshot) -> Screen:
     said, asked = snap.message or error(snap), instruction(snap)
     if fix and said and not asked:  # the refusal and what to do about it, in one line
         said = f"{said} · {fix}"
-    return _fitted(snap, status_screen(
-        game_title=record.game.title,
-        variant=record.game.shown_variant,
-        to_move=None if outcome and phase.final else phase.acting(state),
-        side_colour=None,
-        phase=state.phase,
-        status_lines=state.status_lines(),
-        instruction=asked or (None if said else fix),
-        error=said,
-        result=result,
-        match_score=score,
-        news=snap.flash,
-        clock=snap.clock,
-    ))
+    return _fitted(
+        snap,
+        status_screen(
+            game_title=record.game.title,
+            variant=record.game.shown_variant,
+            to_move=None if outcome and phase.final else phase.acting(state),
+            side_colour=None,
+            phase=state.phase,
+            status_lines=state.status_lines(),
+            instruction=asked or (None if said else fix),
+            error=said,
+            result=result,
+            match_score=score,
+            news=snap.flash,
+            clock=snap.clock,
+        ),
+    )
 
 
 def _fitted(snap: Snapshot, screen: Screen) -> Screen:
@@ -293,14 +300,22 @@ def next_words(state: GameState[Any]) -> str | None:
 
 
 #: What a move is, by how its hand changes go (:func:`next_words`).
-NEXT_WORDS = {"move": "Lift {a} {piece} to move it", "place": "Place {a} {piece}",
-              "take": "Take {a} {piece} off"}
+NEXT_WORDS = {
+    "move": "Lift {a} {piece} to move it",
+    "place": "Place {a} {piece}",
+    "take": "Take {a} {piece} off",
+}
 
 
 #: The players' instruction, by phase: each takes its phase and the snapshot.
 INSTRUCTIONS: dict[type[Phase], Callable[[Any, Snapshot], str | None]] = {
-    Moving: _moving, Awaiting: _awaiting, Following: _following, Choosing: _choosing,
-    Restoring: _restoring, Over: _over}
+    Moving: _moving,
+    Awaiting: _awaiting,
+    Following: _following,
+    Choosing: _choosing,
+    Restoring: _restoring,
+    Over: _over,
+}
 
 
 def error(snap: Snapshot) -> str | None:

@@ -101,20 +101,31 @@ class Progress:
     dark: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"phase": self.phase, "sensor": self.sensor, "led": self.led, "dead": self.dead,
-                "dark": self.dark}
+        return {
+            "phase": self.phase,
+            "sensor": self.sensor,
+            "led": self.led,
+            "dead": self.dead,
+            "dark": self.dark,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Progress":
         """The progress saved as :meth:`to_json`; ValueError for anything else."""
         try:
-            progress = cls(str(data["phase"]), dict(data["sensor"]), dict(data["led"]),
-                           list(data["dead"]), list(data["dark"]))
+            progress = cls(
+                str(data["phase"]),
+                dict(data["sensor"]),
+                dict(data["led"]),
+                list(data["dead"]),
+                list(data["dark"]),
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a set-up's progress ({exc})") from None
         numbers = [*progress.sensor.values(), *progress.led.values(), *progress.dark]
         if progress.phase not in PHASES or not all(
-                isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in numbers):
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in numbers
+        ):
             raise ValueError("not a set-up's progress (bad phase or channel)")
         return progress
 
@@ -139,8 +150,9 @@ class Progress:
             for site, channel in table.items():
                 other = owners.setdefault(channel, site)
                 if other != site:
-                    raise ValueError(f"{kind} channel {channel} of {_quote(site)} is also used "
-                                     f"by {_quote(other)}")
+                    raise ValueError(
+                        f"{kind} channel {channel} of {_quote(site)} is also used by {_quote(other)}"
+                    )
         lit = set(self.dark) & {*self.led.values(), *keep.led.values()}
         if lit:
             raise ValueError(f"led channel {min(lit)} is both a site's and dark")
@@ -224,8 +236,9 @@ class Wizard:
         """The site to put a piece on now (sensor phase), else None."""
         if self.phase != "sensor":
             return None
-        return next((s for s in self.order if s not in self.progress.sensor and
-                     s not in self.progress.dead), None)
+        return next(
+            (s for s in self.order if s not in self.progress.sensor and s not in self.progress.dead), None
+        )
 
     @property
     def lit(self) -> int | None:
@@ -245,8 +258,10 @@ class Wizard:
 
     def missing(self) -> dict[str, list[str]]:
         """This set-up's sites that lack a sensor or an LED channel."""
-        return {"sensor": [s for s in self.order if s not in self.progress.sensor],
-                "led": [s for s in self.order if s not in self.progress.led]}
+        return {
+            "sensor": [s for s in self.order if s not in self.progress.sensor],
+            "led": [s for s in self.order if s not in self.progress.led],
+        }
 
     def layout(self) -> Layout:
         """The kept sites and the learned ones (only complete sites)."""
@@ -297,16 +312,20 @@ class Wizard:
     # ------------------------------------------------------------------------- the check
     def _watch(self, scan: Scan) -> None:
         self._seen_closed |= scan.closed
-        self._always_closed = set(scan.closed) if self._always_closed is None else \
-            self._always_closed & scan.closed
+        self._always_closed = (
+            set(scan.closed) if self._always_closed is None else self._always_closed & scan.closed
+        )
         self._ghosted = self._ghosted or bool(scan.ambiguous)
 
     def _check_again(self) -> list[Event]:
         """No switch closed in the whole check: said, and the check begins again."""
         self._always_closed = None
         report = self._report()
-        report["report"]["causes"].insert(0, "no switch closed: sweep a piece over every site "
-                                          "(none at all: check the sensors' cable and config)")
+        report["report"]["causes"].insert(
+            0,
+            "no switch closed: sweep a piece over every site "
+            "(none at all: check the sensors' cable and config)",
+        )
         said = self._problem("none closed")
         return [report, said, {"event": "setup", "step": "check", "again": True}]
 
@@ -318,16 +337,27 @@ class Wizard:
         for ch in range(self.channels):
             for group in self.groups(ch):
                 members.setdefault(group, []).append(ch)
-        dead_groups = [g for g, chs in members.items()
-                       if len(chs) > 1 and not self._seen_closed.intersection(chs)]
-        causes += [f"{g}: none of its {len(members[g])} switches closed: {g} not connected"
-                   for g in dead_groups]
+        dead_groups = [
+            g for g, chs in members.items() if len(chs) > 1 and not self._seen_closed.intersection(chs)
+        ]
+        causes += [
+            f"{g}: none of its {len(members[g])} switches closed: {g} not connected" for g in dead_groups
+        ]
         if self._ghosted:
-            causes.append("readings ghost: a matrix without diodes reads a fourth switch closed "
-                          "at the corner of three; learn with one piece at a time")
-        return {"event": "setup", "report": {
-            "closed": len(self._seen_closed), "stuck": stuck, "dead": dead_groups,
-            "ghosting": self._ghosted, "causes": causes}}
+            causes.append(
+                "readings ghost: a matrix without diodes reads a fourth switch closed "
+                "at the corner of three; learn with one piece at a time"
+            )
+        return {
+            "event": "setup",
+            "report": {
+                "closed": len(self._seen_closed),
+                "stuck": stuck,
+                "dead": dead_groups,
+                "ghosting": self._ghosted,
+                "causes": causes,
+            },
+        }
 
     # --------------------------------------------------------------------- learning
     def _enter(self, phase: str, events: list[Event]) -> list[Event]:
@@ -348,8 +378,13 @@ class Wizard:
         self.version += 1
         self._said = None
         site = self.prompt
-        event = {"event": "setup", "step": "sensor", "site": site,
-                 "n": len(self.progress.sensor) + len(self.progress.dead) + 1, "of": len(self.order)}
+        event = {
+            "event": "setup",
+            "step": "sensor",
+            "site": site,
+            "n": len(self.progress.sensor) + len(self.progress.dead) + 1,
+            "of": len(self.order),
+        }
         return [{**event, "redo": True} if redo else event]
 
     def _next_led(self) -> list[Event]:
@@ -358,8 +393,15 @@ class Wizard:
         wanting = [s for s in self.order if s in self.progress.sensor and s not in self.progress.led]
         if not wanting or self.lit is None:
             return self._enter("done", [])
-        return [{"event": "setup", "step": "led", "channel": self.lit,
-                 "n": len(self.progress.led) + 1, "of": len(self.progress.sensor)}]
+        return [
+            {
+                "event": "setup",
+                "step": "led",
+                "channel": self.lit,
+                "n": len(self.progress.led) + 1,
+                "of": len(self.progress.sensor),
+            }
+        ]
 
     def _closed(self, channels: frozenset[int]) -> list[Event]:
         if len(channels) > 1:
@@ -400,8 +442,13 @@ class Wizard:
     def _done(self) -> Event:
         missing = self.missing()
         swapped = self.swaps()
-        return {"event": "setup", "step": "done", "missing": missing, "dead": self.progress.dead,
-                "swapped": swapped}
+        return {
+            "event": "setup",
+            "step": "done",
+            "missing": missing,
+            "dead": self.progress.dead,
+            "swapped": swapped,
+        }
 
     def swaps(self) -> list[list[str]]:
         """Pairs of sites whose learned sensor channels are each other's expected ones, on a
@@ -424,8 +471,14 @@ class Wizard:
             return pairs
         for a in self.order:
             for b in self.order:
-                if a < b and a in learned and b in learned and learned[a] != learned[b] and \
-                        learned[a] == expected.get(b) and learned[b] == expected.get(a):
+                if (
+                    a < b
+                    and a in learned
+                    and b in learned
+                    and learned[a] != learned[b]
+                    and learned[a] == expected.get(b)
+                    and learned[b] == expected.get(a)
+                ):
                     pairs.append([a, b])
         return pairs
 
@@ -439,22 +492,38 @@ class Wizard:
         """What the OLED shows."""
         said = self._said_lines()
         if self.phase == "check":
-            return message_screen("Sensor check", [
-                f"{len(self._now_closed)} closed now", *said, "Sweep a piece over",
-                "every site, then OK", f"{len(self._seen_closed)} channels seen"])
+            return message_screen(
+                "Sensor check",
+                [
+                    f"{len(self._now_closed)} closed now",
+                    *said,
+                    "Sweep a piece over",
+                    "every site, then OK",
+                    f"{len(self._seen_closed)} channels seen",
+                ],
+            )
         if self.phase == "sensor":
             done, total = len(self.progress.sensor), len(self.order)
-            return message_screen(f"Sensors {done + 1}/{total}", [
-                f"Piece on {self.prompt}", *said, "BACK: redo last", "MENU: dead switch"])
+            return message_screen(
+                f"Sensors {done + 1}/{total}",
+                [f"Piece on {self.prompt}", *said, "BACK: redo last", "MENU: dead switch"],
+            )
         if self.phase == "led":
-            return message_screen(f"LED {self.lit}", [
-                "Piece on lit site", *said, f"{len(self.progress.led)} of "
-                f"{len(self.progress.sensor)} found", "BACK: lights none"])
+            return message_screen(
+                f"LED {self.lit}",
+                [
+                    "Piece on lit site",
+                    *said,
+                    f"{len(self.progress.led)} of {len(self.progress.sensor)} found",
+                    "BACK: lights none",
+                ],
+            )
         missing = self.missing()
         if missing["sensor"] or missing["led"]:
-            return message_screen("Set-up incomplete", [
-                f"{len(missing['sensor'])} no sensor", f"{len(missing['led'])} no LED",
-                "Fix, run again"])
+            return message_screen(
+                "Set-up incomplete",
+                [f"{len(missing['sensor'])} no sensor", f"{len(missing['led'])} no LED", "Fix, run again"],
+            )
         return message_screen("Set-up done", [f"{len(self.order)} sites", "Layout written"])
 
     def _said_lines(self) -> list[str]:

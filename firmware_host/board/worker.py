@@ -88,8 +88,13 @@ class Worker:
     server imports once (the jobs' own); ``on_news`` is called (in the driver thread) when an
     answer comes or ``failure`` changes, e.g. to wake a waiting loop."""
 
-    def __init__(self, name: str, preload: Sequence[str] = (), method: str = METHOD,
-                 on_news: Callable[[], None] = lambda: None) -> None:
+    def __init__(
+        self,
+        name: str,
+        preload: Sequence[str] = (),
+        method: str = METHOD,
+        on_news: Callable[[], None] = lambda: None,
+    ) -> None:
         self.name = name
         self.on_news = on_news
         #: Why the worker is not working now (its process ended, a job raised), until it works
@@ -140,8 +145,7 @@ class Worker:
                 if self._driver is not None:  # a driver that died: its process goes with it
                     self._fail(f"its supervising thread ended ({self._ended_by})")
                     self._kill(wait=0)
-                self._driver = threading.Thread(target=self._drive, daemon=True,
-                                                name=f"{self.name}-worker")
+                self._driver = threading.Thread(target=self._drive, daemon=True, name=f"{self.name}-worker")
                 self._driver.start()
         return self.failure
 
@@ -199,8 +203,7 @@ class Worker:
                     self._fail(self._why_ended(process))
                     return False
                 except Exception as exc:  # noqa: BLE001 - it cannot be pickled: a bug, said
-                    self._fail(f"its job cannot be sent ({describe(exc)}); it is "
-                               "tried again")
+                    self._fail(f"its job cannot be sent ({describe(exc)}); it is tried again")
                     return False
                 answer = self._receive(conn, process, job)
                 if answer == "replaced":
@@ -226,8 +229,9 @@ class Worker:
         only this process holds the other end of (it ends itself once that closes)."""
         ours, theirs = self._ctx.Pipe()
         lifeline, held = self._ctx.Pipe(duplex=False)
-        process = self._ctx.Process(target=_serve, args=(theirs, lifeline), daemon=True,
-                                    name=f"reedboard-{self.name}")
+        process = self._ctx.Process(
+            target=_serve, args=(theirs, lifeline), daemon=True, name=f"reedboard-{self.name}"
+        )
         try:
             process.start()
         finally:

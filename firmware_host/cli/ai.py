@@ -39,8 +39,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     try:
         game = game_name(args.game)
         tags, record = read_moves(args.moves, args.moves_file)
-        state, view = start_position(game, args.size, args.variant, parse_options(args.option),
-                                     tags)
+        state, view = start_position(game, args.size, args.variant, parse_options(args.option), tags)
     except OptionError as exc:
         print(f"reedboard ai: {exc}", file=err)
         return 2
@@ -65,8 +64,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     spent = time.process_time() - started
     move = notation_from(state, choice.move, view)
     if args.json:
-        report = {"move": move, "level": choice.level, choice.kind: choice.count,
-                  "loose": choice.loose, "time": round(spent, 3)}
+        report = {
+            "move": move,
+            "level": choice.level,
+            choice.kind: choice.count,
+            "loose": choice.loose,
+            "time": round(spent, 3),
+        }
         print(json.dumps(report), file=out)
     else:
         print(move, file=out)

@@ -21,7 +21,11 @@ def game_record(parser: argparse.ArgumentParser, game: Callable[[str], str] = st
     parser.add_argument("game", type=game, metavar="GAME", help=" | ".join(GAME_NAMES))
     parser.add_argument("--size", type=int, help="board size (game-specific)")
     parser.add_argument("--variant", help="game variant")
-    parser.add_argument("--option", action="append", metavar="NAME=VALUE",
-                        help="a house rule or setting (see `reedboard games`); repeatable")
+    parser.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a house rule or setting (see `reedboard games`); repeatable",
+    )
     parser.add_argument("--moves", help="moves separated by ';' or newlines")
     parser.add_argument("--moves-file", help="a file of moves, or a record from `reedboard export`")

@@ -17,12 +17,18 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     run = sub.add_parser("run", help="run the daemon (the simulated board if no hardware)")
     run.add_argument("--config", help="config file (default /etc/reedboard/config.toml)")
     run.add_argument("--sim", action="store_true", help="use the simulated board")
-    run.add_argument("--host", help="serve the simulator page on this address "
-                     "(default 127.0.0.1; elsewhere the controls need a token)")
+    run.add_argument(
+        "--host",
+        help="serve the simulator page on this address "
+        "(default 127.0.0.1; elsewhere the controls need a token)",
+    )
     run.add_argument("--port", type=int, help="the simulator page's port (default 8080)")
     secret = run.add_mutually_exclusive_group()
-    secret.add_argument("--token", help="token the page's controls need (generated off "
-                        "loopback; shows in ps: prefer --token-file or $REEDBOARD_TOKEN)")
+    secret.add_argument(
+        "--token",
+        help="token the page's controls need (generated off "
+        "loopback; shows in ps: prefer --token-file or $REEDBOARD_TOKEN)",
+    )
     secret.add_argument("--token-file", metavar="F", help="read the token from this file")
     run.set_defaults(func=_run)
 
@@ -35,18 +41,28 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     replay.set_defaults(func=_replay)
 
     setup = sub.add_parser(
-        "setup", help="learn the board's wiring: sensor check, then each site's sensor and LED",
+        "setup",
+        help="learn the board's wiring: sensor check, then each site's sensor and LED",
         description="The set-up wizard on the board's OLED and buttons (and stdin on the "
-        "simulated board): it writes the layout file and resumes where it stopped.")
+        "simulated board): it writes the layout file and resumes where it stopped.",
+    )
     setup.add_argument("--config", help="config file (default /etc/reedboard/config.toml)")
-    setup.add_argument("--game", choices=GAME_NAMES, metavar="G",
-                       help="the game whose sites to learn (default: the config's)")
+    setup.add_argument(
+        "--game",
+        choices=GAME_NAMES,
+        metavar="G",
+        help="the game whose sites to learn (default: the config's)",
+    )
     setup.add_argument("--size", type=int, help="board size (game-specific)")
     setup.add_argument("--variant", help="game variant")
-    setup.add_argument("--layout", metavar="F", help="the layout file to write (default: the "
-                       "config's layout, else layout.toml beside the config)")
-    setup.add_argument("--again", action="store_true",
-                       help="learn this game's sites anew even if the layout has them")
+    setup.add_argument(
+        "--layout",
+        metavar="F",
+        help="the layout file to write (default: the config's layout, else layout.toml beside the config)",
+    )
+    setup.add_argument(
+        "--again", action="store_true", help="learn this game's sites anew even if the layout has them"
+    )
     setup.set_defaults(func=_setup)
 
     export = sub.add_parser("export", help="print stored games as text records")
@@ -110,8 +126,10 @@ def _export(args: argparse.Namespace) -> int:
         print(f"reedboard export: no games stored yet ({config.storage})", file=sys.stderr)
         return 0 if args.game_id is None else 2
     if lost := lost_commits(config.storage):
-        print(f"reedboard export: {config.storage}-wal is damaged: {lost} saved change(s) "
-              "cannot be read", file=sys.stderr)
+        print(
+            f"reedboard export: {config.storage}-wal is damaged: {lost} saved change(s) cannot be read",
+            file=sys.stderr,
+        )
     try:
         storage = Storage(config.storage, read_only=True)
     except StorageError as exc:
@@ -120,8 +138,7 @@ def _export(args: argparse.Namespace) -> int:
         records = storage.games(args.game_id)
         if args.game_id is not None and not records:
             return _fail("export", f"no game {args.game_id} in {config.storage}")
-        text = export(records, args.view,
-                      lambda why: print(f"reedboard export: {why}", file=sys.stderr))
+        text = export(records, args.view, lambda why: print(f"reedboard export: {why}", file=sys.stderr))
     except (StorageError, OptionError) as exc:
         return _fail("export", str(exc))
     finally:

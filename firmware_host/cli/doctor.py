@@ -45,7 +45,9 @@ def _storage(path: str) -> Check:
             raise PermissionError(storage.failure)
     except OSError as exc:
         return Check(
-            "storage", False, f"cannot write {path}: {exc}",
+            "storage",
+            False,
+            f"cannot write {path}: {exc}",
             f"give the daemon's user write access to {folder} (the service's StateDirectory)",
         )
     except NewerSchema as exc:

@@ -26,8 +26,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     out, err = out or sys.stdout, err or sys.stderr
     port = args.port or _config_port(args.config)
     if not port:
-        print("reedboard firmware flash: give --port (ls /dev/serial/by-id/), or a --config "
-              "whose [sensors] backend is serial", file=err)
+        print(
+            "reedboard firmware flash: give --port (ls /dev/serial/by-id/), or a --config "
+            "whose [sensors] backend is serial",
+            file=err,
+        )
         return 2
     try:
         print(flash(args.board, port, args.hex, args.baud), file=out)

@@ -24,8 +24,7 @@ def _games(_: argparse.Namespace) -> int:
             print(f"  --variant: {', '.join(info.variants)}; default {info.default_variant}")
         for option in info.options:
             words = f" ({' | '.join(option.choices)})" if option.choices else ""
-            print(f"  --option {option.name}=…{words}: {option.help}; "
-                  f"default {option.shown(option.default)}")
+            print(f"  --option {option.name}=…{words}: {option.help}; default {option.shown(option.default)}")
         if info.match_targets:
             targets = ", ".join(map(str, info.match_targets))
             print(f"  match play: to {targets} points (config key match)")
@@ -91,10 +90,15 @@ class _PlayHelp(argparse.RawDescriptionHelpFormatter):
     def add_text(self, text: str | None) -> None:
         super().add_text(text)
         if text == PLAY_EXAMPLES:
-            super().add_text("\n".join(
-                ["notation (moves separated by ';' or newlines; a file from `reedboard export` "
-                 "reads as is):"]
-                + [f"  {name:<10} {game_info(name).notation}" for name in GAME_NAMES]))
+            super().add_text(
+                "\n".join(
+                    [
+                        "notation (moves separated by ';' or newlines; a file from `reedboard export` "
+                        "reads as is):"
+                    ]
+                    + [f"  {name:<10} {game_info(name).notation}" for name in GAME_NAMES]
+                )
+            )
 
 
 def _game(text: str) -> str:
@@ -149,7 +153,8 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="reedboard", description="Controller for sensor-equipped tabletop game boards.",
+        prog="reedboard",
+        description="Controller for sensor-equipped tabletop game boards.",
         epilog="Run `reedboard COMMAND --help` for a command's options and examples.",
     )
     parser.add_argument("--version", action=_Version)
@@ -159,7 +164,10 @@ def build_parser() -> argparse.ArgumentParser:
     games.set_defaults(func=_games)
 
     play = sub.add_parser(
-        "play", help="referee a game record", epilog=PLAY_EXAMPLES, formatter_class=_PlayHelp,
+        "play",
+        help="referee a game record",
+        epilog=PLAY_EXAMPLES,
+        formatter_class=_PlayHelp,
         description="Apply a game record and report the position (exit 1 at an illegal move).",
     )
     arguments.game_record(play, _game)
@@ -169,7 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=_play)
 
     layout = sub.add_parser(
-        "layout", help="print a game's default layout file (TOML)",
+        "layout",
+        help="print a game's default layout file (TOML)",
         epilog="example: reedboard layout antipalos --size 12 > layout.toml",
     )
     layout.add_argument("game", type=_game, metavar="GAME", help=" | ".join(GAME_NAMES))

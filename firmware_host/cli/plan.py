@@ -29,14 +29,16 @@ def _run(args: argparse.Namespace) -> int:
         config = load_config(args.config)
         game = Game.of(game_name(args.game), args.size, args.variant)
         if args.pitch is None and not args.parts:
-            raise OptionError("--pitch MM is needed: the distance between neighbouring "
-                              "sites on your board, in millimetres")
+            raise OptionError(
+                "--pitch MM is needed: the distance between neighbouring sites on your board, in millimetres"
+            )
         if args.pitch is not None and not 5 <= args.pitch <= 500:
             raise OptionError(f"--pitch must be from 5 to 500 mm (got {args.pitch:g})")
         if not 1 <= args.reach <= 100:
             raise OptionError(f"--reach must be from 1 to 100 mm (got {args.reach:g})")
-        plan = make_plan(config, game, args.pitch or DEFAULT_PITCH, args.layout,
-                         args.scanner, DEFAULT_SCANNER, args.reach)
+        plan = make_plan(
+            config, game, args.pitch or DEFAULT_PITCH, args.layout, args.scanner, DEFAULT_SCANNER, args.reach
+        )
     except (ConfigError, OptionError, HardwareOptionError) as exc:
         print(f"reedboard plan: {exc}", file=sys.stderr)
         return 2
@@ -55,8 +57,11 @@ def _run(args: argparse.Namespace) -> int:
         print(f"reedboard plan: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     board = plan.board
-    print(f"{plan.title}: {len(board.sites)} sites, {board.width:.0f} x {board.height:.0f} mm "
-          f"at pitch {args.pitch:g} mm", file=sys.stderr)
+    print(
+        f"{plan.title}: {len(board.sites)} sites, {board.width:.0f} x {board.height:.0f} mm "
+        f"at pitch {args.pitch:g} mm",
+        file=sys.stderr,
+    )
     for path in written:
         print(path)
     return 0
@@ -64,26 +69,44 @@ def _run(args: argparse.Namespace) -> int:
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     plan = sub.add_parser(
-        "plan", help="draw the board at 1:1 with each switch's place, a wiring sheet, parts",
+        "plan",
+        help="draw the board at 1:1 with each switch's place, a wiring sheet, parts",
         epilog="examples:\n  reedboard plan antipode --pitch 32 --format pdf\n"
-               "  reedboard plan antipalos --size 12 --pitch 30 --scanner mcp23017 --parts",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        "  reedboard plan antipalos --size 12 --pitch 30 --scanner mcp23017 --parts",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     plan.add_argument("game", metavar="GAME", help=" | ".join(GAME_NAMES))
     plan.add_argument("--size", type=int, help="board size (game-specific)")
     plan.add_argument("--variant", help="game variant")
-    plan.add_argument("--pitch", type=float, metavar="MM",
-                      help="the distance between neighbouring sites (squares, cells, points), mm")
-    plan.add_argument("--layout", metavar="F", help="layout file (default: the config's, else "
-                      "the engine's order)")
+    plan.add_argument(
+        "--pitch",
+        type=float,
+        metavar="MM",
+        help="the distance between neighbouring sites (squares, cells, points), mm",
+    )
+    plan.add_argument(
+        "--layout", metavar="F", help="layout file (default: the config's, else the engine's order)"
+    )
     plan.add_argument("--config", help="config file: the scanner, LEDs, display and layout")
-    plan.add_argument("--scanner", choices=sorted(SCANNERS),
-                      help=f"plan for this scanner (default: the config's, else {DEFAULT_SCANNER})")
+    plan.add_argument(
+        "--scanner",
+        choices=sorted(SCANNERS),
+        help=f"plan for this scanner (default: the config's, else {DEFAULT_SCANNER})",
+    )
     plan.add_argument("--paper", choices=("a4", "letter"), default="a4", help="page size (a4)")
     plan.add_argument("--format", choices=("svg", "pdf"), default="svg", help="svg (default) or pdf")
     plan.add_argument("--out", metavar="PATH", help="the file to write (default GAME[-SIZE]-plan.svg)")
-    plan.add_argument("--parts", action="store_true", help="print the parts list instead: the "
-                      "pieces and their magnets, the parts, the pins")
-    plan.add_argument("--reach", type=float, metavar="MM", default=MAGNET_REACH,
-                      help="how near a magnet closes a reed switch, or keeps one closed "
-                      f"(default {MAGNET_REACH:g}: measure yours)")
+    plan.add_argument(
+        "--parts",
+        action="store_true",
+        help="print the parts list instead: the pieces and their magnets, the parts, the pins",
+    )
+    plan.add_argument(
+        "--reach",
+        type=float,
+        metavar="MM",
+        default=MAGNET_REACH,
+        help="how near a magnet closes a reed switch, or keeps one closed "
+        f"(default {MAGNET_REACH:g}: measure yours)",
+    )
     plan.set_defaults(func=_run)

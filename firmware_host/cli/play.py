@@ -42,8 +42,7 @@ def describe(state: GameState, game: str) -> str:
     else:
         phase = f", phase {state.phase}" if state.phase else ""
         lines.append(
-            f"Move {state.ply + 1}{phase}: {state.to_move} to move, "
-            f"{summary['legal_moves']} legal moves."
+            f"Move {state.ply + 1}{phase}: {state.to_move} to move, {summary['legal_moves']} legal moves."
         )
     lines.extend(state.status_lines())
     return "\n".join(lines)

@@ -42,8 +42,13 @@ def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
     feed(board, lambda: controller.layout.sensor, stream, "run")
 
 
-def run(config: Config, sim: bool = False, host: str | None = None, port: int | None = None,
-        token: str | None = None) -> int:
+def run(
+    config: Config,
+    sim: bool = False,
+    host: str | None = None,
+    port: int | None = None,
+    token: str | None = None,
+) -> int:
     """Run until SIGTERM/SIGINT; the exit status. On the simulated board the page is served
     at ``host``:``port`` (default: the config's [web] table; docs/simulator.md)."""
     if sim:
@@ -53,8 +58,9 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
         storage, aside = open_storage(config.storage)
         where: list[str] = []  # the page's address, once bound
         playable = Playable.of(config)  # one for the menu, the page and the network
-        controller = open_controller(config, storage, configured_game(config),
-                                     lambda: _shown_address(where), playable=playable)
+        controller = open_controller(
+            config, storage, configured_game(config), lambda: _shown_address(where), playable=playable
+        )
     except StorageError as exc:
         print(f"reedboard run: {exc}", file=sys.stderr)
         return 2
@@ -73,24 +79,23 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
     else:
         missing = None
     simulated = hardware.sim
-    daemon = Daemon(controller, hardware, config.timing.scan_hz,
-                    idle_scan_hz=config.timing.idle_scan_hz)
+    daemon = Daemon(controller, hardware, config.timing.scan_hz, idle_scan_hz=config.timing.idle_scan_hz)
     daemon.note = missing
     if simulated is None:  # only a real board powers off the machine it runs on
         daemon.power_off = PowerOffProcess(config.poweroff_command)
     page = None
     if simulated is not None or config.web.enabled:
         board = simulated if simulated is not None else _tap(hardware)
-        page = _bind_page(board, config, host or config.web.host, port or config.web.port, token,
-                          playable)
+        page = _bind_page(board, config, host or config.web.host, port or config.web.port, token, playable)
     if page is None and simulated is not None:
         daemon.close()
         return 2
     if page is not None:  # a real board plays on without its page
         where.append(page.address)
         daemon.attach(page)
-        daemon.when_ready.append(lambda: page.serve_soon(
-            then=lambda: _say_running(controller) if simulated is not None else None))
+        daemon.when_ready.append(
+            lambda: page.serve_soon(then=lambda: _say_running(controller) if simulated is not None else None)
+        )
     if simulated is not None:
         _start_sim(simulated, controller)
     net = _network(daemon, config, playable)  # it lists the games off the scan loop
@@ -114,8 +119,7 @@ def run(config: Config, sim: bool = False, host: str | None = None, port: int | 
 
 def _abandon(daemon: Daemon) -> None:
     """Closing took CLOSE_SECONDS: end the helpers' processes and this one now."""
-    print(f"reedboard run: stopping took more than {CLOSE_SECONDS:g} s; ending now",
-          file=sys.stderr)
+    print(f"reedboard run: stopping took more than {CLOSE_SECONDS:g} s; ending now", file=sys.stderr)
     for thinker in (daemon.controller.opponent, daemon.controller.hints):
         worker = getattr(thinker, "worker", None)
         if worker is not None and worker.pid is not None:
@@ -141,20 +145,20 @@ def _shown_address(where: list[str]) -> str:
     return host_address()
 
 
-def _bind_page(board, config: Config, host: str, port: int, token: str | None,
-               playable: Playable):
+def _bind_page(board, config: Config, host: str, port: int, token: str | None, playable: Playable):
     """The page for ``board`` (simulated, or real hardware's tapped parts), its address bound
     (None, said why, if it cannot be)."""
     from firmware_host.net import web
 
     try:
-        return web.bind(board, config.timing, host, port, token, lan=host_address,
-                        playable=playable)
+        return web.bind(board, config.timing, host, port, token, lan=host_address, playable=playable)
     except OSError as exc:
         taken = exc.errno == errno.EADDRINUSE
         hint = f" (another program uses it: try --port {port + 1})" if taken else ""
-        print(f"reedboard run: cannot serve the page on {host}:{port}: "
-              f"{exc.strerror or exc}{hint}", file=sys.stderr)
+        print(
+            f"reedboard run: cannot serve the page on {host}:{port}: {exc.strerror or exc}{hint}",
+            file=sys.stderr,
+        )
         return None
 
 

@@ -59,20 +59,21 @@ def layout_target(config: Config, layout: str | None) -> str:
     return os.path.join(folder, "layout.toml")
 
 
-def prepare(config: Config, game: Game, target: str, again: bool, led_channels: int,
-            sensor_channels: int) -> SetupJob:
+def prepare(
+    config: Config, game: Game, target: str, again: bool, led_channels: int, sensor_channels: int
+) -> SetupJob:
     """The wizard for ``game``'s sites that ``target`` lacks (all of them, ``again``);
     ConfigError for a bad layout or progress file, or when there is nothing to learn."""
     sites = game.new().sites()
     labels = {s.label for s in sites}
     existing = read_layout(target) if os.path.exists(target) else Layout({}, {})
     keep_labels = [s for s in existing.sensor if not (again and s in labels)]
-    keep = Layout({s: existing.sensor[s] for s in keep_labels},
-                  {s: existing.led[s] for s in keep_labels})
+    keep = Layout({s: existing.sensor[s] for s in keep_labels}, {s: existing.led[s] for s in keep_labels})
     learn = [s for s in sites if s.label not in keep.sensor]
     if not learn:
-        raise ConfigError(f"{target}: already has all {len(sites)} sites of {game.title} "
-                          "(--again learns them anew)")
+        raise ConfigError(
+            f"{target}: already has all {len(sites)} sites of {game.title} (--again learns them anew)"
+        )
     expected = {s: existing.sensor[s] for s in labels if s in existing.sensor} if again else {}
     if not os.path.exists(target):  # a new board: expected in the engine's order
         expected = default_layout(sites).sensor
@@ -85,9 +86,16 @@ def prepare(config: Config, game: Game, target: str, again: bool, led_channels: 
     if sensors["backend"] == "sim":
         wired = [pair[0] for pair in sensors.get("wiring", {}).values()]
         checked = max(len(sites) + len(keep.sensor), *(ch + 1 for ch in wired), 1)
-    wizard = Wizard(learn, led_channels=led_channels, keep=keep, expected=expected,
-                    groups=channel_groups(sensors, checked), channels=checked,
-                    scans=config.timing.debounce_scans, progress=progress)
+    wizard = Wizard(
+        learn,
+        led_channels=led_channels,
+        keep=keep,
+        expected=expected,
+        groups=channel_groups(sensors, checked),
+        channels=checked,
+        scans=config.timing.debounce_scans,
+        progress=progress,
+    )
     return SetupJob(wizard, [s.label for s in learn], target, progress_file, believed, resumed)
 
 
@@ -98,12 +106,10 @@ def _check_writable(target: str) -> None:
     if not os.path.isdir(folder):
         raise ConfigError(f"{target}: cannot write the layout here (there is no folder {folder})")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise ConfigError(f"{target}: cannot write the layout here (no permission to write in "
-                          f"{folder})")
+        raise ConfigError(f"{target}: cannot write the layout here (no permission to write in {folder})")
 
 
-def read_progress(path: str, game: Game, labels: list[str],
-                  keep: Layout) -> tuple[Progress | None, bool]:
+def read_progress(path: str, game: Game, labels: list[str], keep: Layout) -> tuple[Progress | None, bool]:
     """The progress an interrupted set-up of the same sites saved (None: none); ConfigError
     naming the file and what is wrong when it is damaged or impossible (a site not learned
     now, a channel two sites share)."""
@@ -121,8 +127,7 @@ def read_progress(path: str, game: Game, labels: list[str],
     if not isinstance(data, dict) or not isinstance(data.get("progress"), dict):
         raise _unusable(path, "not a set-up's progress (expected its JSON object)")
     if data.get("game") != game_key(game) or data.get("sites") != labels:
-        print(f"reedboard setup: {path} is another set-up's progress: beginning again",
-              file=sys.stderr)
+        print(f"reedboard setup: {path} is another set-up's progress: beginning again", file=sys.stderr)
         return None, False
     try:
         progress = Progress.from_json(data["progress"])
@@ -151,8 +156,7 @@ def _write(path: str, text: str) -> None:
 
 
 def save_progress(plan: SetupJob, game: Game) -> None:
-    data = {"game": game_key(game), "sites": plan.labels,
-            "progress": plan.wizard.progress.to_json()}
+    data = {"game": game_key(game), "sites": plan.labels, "progress": plan.wizard.progress.to_json()}
     _write(plan.progress_file, json.dumps(data) + "\n")
 
 
@@ -162,8 +166,10 @@ def _save(plan: SetupJob, game: Game) -> None:
     try:
         save_progress(plan, game)
     except OSError as exc:
-        print(f"reedboard setup: {plan.progress_file}: cannot save the progress "
-              f"({exc.strerror or exc})", file=sys.stderr)
+        print(
+            f"reedboard setup: {plan.progress_file}: cannot save the progress ({exc.strerror or exc})",
+            file=sys.stderr,
+        )
 
 
 def finish(plan: SetupJob, game: Game, config: Config) -> dict[str, Any]:
@@ -179,8 +185,10 @@ def finish(plan: SetupJob, game: Game, config: Config) -> dict[str, Any]:
         event["add"] = line = layout_line(config.source, plan.target)
         where = config.source or "the config"
         if config.layout is None:
-            say = (f"add {line} to {where} (above its first [table]): reedboard run uses the "
-                   "default order until it names the file")
+            say = (
+                f"add {line} to {where} (above its first [table]): reedboard run uses the "
+                "default order until it names the file"
+            )
         else:
             say = f"{where} names {config.layout}: make it {line} for reedboard run to use this one"
         print(f"reedboard setup: {say}", file=sys.stderr)
@@ -201,8 +209,7 @@ def layout_line(config_path: str | None, layout: str) -> str:
 
 
 # ------------------------------------------------------------------------------- the loop
-def run_setup(config: Config, game: Game, layout: str | None, again: bool,
-              out: TextIO = sys.stdout) -> int:
+def run_setup(config: Config, game: Game, layout: str | None, again: bool, out: TextIO = sys.stdout) -> int:
     """Run the wizard until the layout is written (0), the set-up stops incomplete (1), or it
     is interrupted (130, its progress saved); 2 for a bad config."""
     from firmware_host.runtime.loop import open_hardware
@@ -217,8 +224,7 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool,
         print(f"reedboard setup: {exc}; see reedboard doctor", file=sys.stderr)
         return 2
     try:
-        plan = prepare(config, game, target, again, hardware.leds.channels,
-                       hardware.scanner.channels)
+        plan = prepare(config, game, target, again, hardware.leds.channels, hardware.scanner.channels)
     except ConfigError as exc:
         hardware.close()
         print(f"reedboard setup: {exc}", file=sys.stderr)
@@ -230,8 +236,12 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool,
     if hardware.sim is not None and not sys.stdin.isatty():
         timing = config.timing
         gap = max(0.05, 3 * timing.debounce_scans / timing.scan_hz)  # a quick tap is seen
-        threading.Thread(target=feed, args=(hardware.sim, lambda: plan.believed, sys.stdin,
-                                            "setup", gap), daemon=True, name="stdin").start()
+        threading.Thread(
+            target=feed,
+            args=(hardware.sim, lambda: plan.believed, sys.stdin, "setup", gap),
+            daemon=True,
+            name="stdin",
+        ).start()
     try:
         return _loop(plan, game, config, hardware, stop, out, page)
     finally:
@@ -244,28 +254,38 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool,
 def _page(hardware, plan: SetupJob, game: Game, config: Config):
     """The wizard's page at the config's ``[web]`` address (loopback by default; beyond it the
     controls need a token, printed); None, said why, when the address is taken."""
-    from firmware_host.runtime.loop import host_address
     from firmware_host.net import web
     from firmware_host.net.web.setup_page import SetupPage
     from firmware_host.net.web.tap import tap
+    from firmware_host.runtime.loop import host_address
 
     board = hardware.sim if hardware.sim is not None else tap(hardware)
     bridge = SetupPage(board, game.new().sites(), plan.believed, game)
     try:
         return web.bind_bridge(bridge, config.web.host, config.web.port, None, lan=host_address)
     except OSError as exc:
-        print(f"reedboard setup: no page on {config.web.host}:{config.web.port} "
-              f"({exc.strerror or exc}); the board's buttons and OLED work", file=sys.stderr)
+        print(
+            f"reedboard setup: no page on {config.web.host}:{config.web.port} "
+            f"({exc.strerror or exc}); the board's buttons and OLED work",
+            file=sys.stderr,
+        )
         return None
 
 
-def _loop(plan: SetupJob, game: Game, config: Config, hardware, stop: threading.Event,
-          out: TextIO, page=None) -> int:
+def _loop(
+    plan: SetupJob, game: Game, config: Config, hardware, stop: threading.Event, out: TextIO, page=None
+) -> int:
     wizard, period = plan.wizard, 1.0 / config.timing.scan_hz
     say = _printer(out)
     if plan.resumed:
-        say({"event": "setup", "resumed": plan.progress_file,
-             "learned": len(wizard.progress.sensor), "leds": len(wizard.progress.led)})
+        say(
+            {
+                "event": "setup",
+                "resumed": plan.progress_file,
+                "learned": len(wizard.progress.sensor),
+                "leds": len(wizard.progress.led),
+            }
+        )
     start = time.monotonic()
     wizard.step(0.0, hardware.scanner.scan(), [])  # what the board holds before the question
     events, shown = wizard.start(), -1
@@ -300,8 +320,11 @@ def _end(plan: SetupJob, game: Game, config: Config, say) -> int:
     try:
         say(finish(plan, game, config))
     except OSError as exc:
-        print(f"reedboard setup: {plan.target}: cannot write the layout ({exc.strerror or exc}); "
-              f"what was learned is kept in {plan.progress_file}", file=sys.stderr)
+        print(
+            f"reedboard setup: {plan.target}: cannot write the layout ({exc.strerror or exc}); "
+            f"what was learned is kept in {plan.progress_file}",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
@@ -309,4 +332,5 @@ def _end(plan: SetupJob, game: Game, config: Config, say) -> int:
 def _printer(out: TextIO):
     def say(event: dict[str, Any]) -> None:
         print(json.dumps(event), file=out, flush=True)
+
     return say

@@ -148,8 +148,7 @@ def islands(plan: BoardPlan) -> list[list[str]]:
     order = sorted(plan.sites, key=lambda s: (s.x, s.y))
     sets = UnionFind(len(order))
     steps = [math.dist((a.x, a.y), (b.x, b.y)) for a, b in zip(order, order[1:])]
-    reach = 1.5 * max(min((d for d in steps if d > 1e-9), default=1.0),
-                      plan.nearest / plan.pitch)
+    reach = 1.5 * max(min((d for d in steps if d > 1e-9), default=1.0), plan.nearest / plan.pitch)
     for i, a in enumerate(order):
         for j in range(i + 1, len(order)):
             b = order[j]
@@ -177,12 +176,16 @@ def serpentine(plan: BoardPlan) -> list[str]:
     path: list[str] = []
     for part in islands(plan):
         rows = rows_of(plan, part)
-        if path and len(rows) > 1 and \
-                plan.point(path[-1])[1] > (plan.point(rows[0][0])[1] + plan.point(rows[-1][0])[1]) / 2:
+        if (
+            path
+            and len(rows) > 1
+            and plan.point(path[-1])[1] > (plan.point(rows[0][0])[1] + plan.point(rows[-1][0])[1]) / 2
+        ):
             rows = rows[::-1]
         flip = bool(path) and plan.point(path[-1])[0] > plan.point(rows[0][-1])[0]
-        path += [label for n, row in enumerate(rows) for label in
-                 (row[::-1] if (n % 2 == 1) != flip else row)]
+        path += [
+            label for n, row in enumerate(rows) for label in (row[::-1] if (n % 2 == 1) != flip else row)
+        ]
     return path
 
 
@@ -192,7 +195,7 @@ def _nearest(points: list[Point]) -> float:
     points = sorted(points)
     best = math.inf
     for i, (x, y) in enumerate(points):
-        for u, v in points[i + 1:]:
+        for u, v in points[i + 1 :]:
             if u - x >= best:
                 break
             best = min(best, math.hypot(u - x, v - y))
@@ -219,8 +222,7 @@ def site_items(plan: BoardPlan, channels: Channels) -> list[Item]:
         sensor, led = channels.sensor[site.label], channels.led[site.label]
         items: list[Item] = []
         if site.shape:
-            items.append(Line(tuple(plan.mm(*p) for p in site.shape), "outline",
-                              closed=len(site.shape) > 2))
+            items.append(Line(tuple(plan.mm(*p) for p in site.shape), "outline", closed=len(site.shape) > 2))
         items += [
             Circle((cx, cy), 0.35, "centre"),
             Circle((sx, sy), 1.6, "switch"),
@@ -236,22 +238,32 @@ def site_items(plan: BoardPlan, channels: Channels) -> list[Item]:
 
 def scale_bar(x: float, y: float) -> list[Item]:
     """A ruler of :data:`SCALE_BAR` mm with ticks every 10 mm, to check the print's scale."""
-    ticks = [Line(((x + i * 10, y), (x + i * 10, y - (3 if i % 5 else 5))), "switch")
-             for i in range(int(SCALE_BAR // 10) + 1)]
-    return [Line(((x, y), (x + SCALE_BAR, y)), "switch"), *ticks,
-            Text((x + SCALE_BAR + 2, y), f"{SCALE_BAR:g} mm: measure to check the print is 1:1",
-                 2.6, "note", "start")]
+    ticks = [
+        Line(((x + i * 10, y), (x + i * 10, y - (3 if i % 5 else 5))), "switch")
+        for i in range(int(SCALE_BAR // 10) + 1)
+    ]
+    return [
+        Line(((x, y), (x + SCALE_BAR, y)), "switch"),
+        *ticks,
+        Text(
+            (x + SCALE_BAR + 2, y),
+            f"{SCALE_BAR:g} mm: measure to check the print is 1:1",
+            2.6,
+            "note",
+            "start",
+        ),
+    ]
 
 
 def board_sheet(plan: BoardPlan, channels: Channels, title: str) -> Sheet:
     """The whole board at 1:1 on one sheet."""
-    header = [Text((plan.margin, plan.margin), title, 5, "label", "start"),
-              *scale_bar(plan.margin, plan.margin + 9)]
-    frame = Line(((0, 0), (plan.width, 0), (plan.width, plan.height), (0, plan.height)), "frame",
-                 closed=True)
+    header = [
+        Text((plan.margin, plan.margin), title, 5, "label", "start"),
+        *scale_bar(plan.margin, plan.margin + 9),
+    ]
+    frame = Line(((0, 0), (plan.width, 0), (plan.width, plan.height), (0, plan.height)), "frame", closed=True)
     data: dict[str, object] = {"pitch": plan.pitch, "sites": len(plan.sites)}
-    return Sheet(plan.width, plan.height, [frame, *header, *site_items(plan, channels)], data,
-                 title)
+    return Sheet(plan.width, plan.height, [frame, *header, *site_items(plan, channels)], data, title)
 
 
 # ------------------------------------------------------------------------------------ tiles
@@ -273,8 +285,10 @@ class Paper:
     def grid(self, width: float, height: float) -> tuple[int, int]:
         """Pages across and down to cover ``width`` x ``height`` mm with overlaps."""
         w, h = self.window
-        return (max(1, math.ceil((width - OVERLAP) / (w - OVERLAP))),
-                max(1, math.ceil((height - OVERLAP) / (h - OVERLAP))))
+        return (
+            max(1, math.ceil((width - OVERLAP) / (w - OVERLAP))),
+            max(1, math.ceil((height - OVERLAP) / (h - OVERLAP))),
+        )
 
 
 def paper(name: str, width: float, height: float) -> Paper:
@@ -292,31 +306,57 @@ def tiles(board: Sheet, page: Paper) -> list[Sheet]:
     across, down = page.grid(board.width, board.height)
     if across == down == 1:
         dx, dy = (page.width - board.width) / 2, (page.height - FOOTER - board.height) / 2
-        return [Sheet(page.width, page.height, [shifted(i, dx, dy) for i in board.items],
-                      {**board.data, "tile": "1,1", "origin": f"{-dx:.3f},{-dy:.3f}"},
-                      board.title)]
+        return [
+            Sheet(
+                page.width,
+                page.height,
+                [shifted(i, dx, dy) for i in board.items],
+                {**board.data, "tile": "1,1", "origin": f"{-dx:.3f},{-dy:.3f}"},
+                board.title,
+            )
+        ]
     marks = _marks(board, across, down, w, h)
     sheets = []
     for row in range(down):
         for col in range(across):
             ox, oy = col * (w - OVERLAP), row * (h - OVERLAP)
             shift = (PRINT_MARGIN - ox, PRINT_MARGIN - oy)
-            inside = [shifted(i, *shift) for i in board.items + marks
-                      if _meets(i, ox, oy, ox + w, oy + h)]
+            inside = [shifted(i, *shift) for i in board.items + marks if _meets(i, ox, oy, ox + w, oy + h)]
             number = row * across + col + 1
-            footer = (f"{board.title} - page {number} of {across * down} (row {row + 1}, "
-                      f"column {col + 1}): trim, then lay each red L on the L of the same number on "
-                      "the next page, corner on corner")
-            window = Line(((PRINT_MARGIN, PRINT_MARGIN), (PRINT_MARGIN + w, PRINT_MARGIN),
-                           (PRINT_MARGIN + w, PRINT_MARGIN + h), (PRINT_MARGIN, PRINT_MARGIN + h)),
-                          "frame", closed=True)
+            footer = (
+                f"{board.title} - page {number} of {across * down} (row {row + 1}, "
+                f"column {col + 1}): trim, then lay each red L on the L of the same number on "
+                "the next page, corner on corner"
+            )
+            window = Line(
+                (
+                    (PRINT_MARGIN, PRINT_MARGIN),
+                    (PRINT_MARGIN + w, PRINT_MARGIN),
+                    (PRINT_MARGIN + w, PRINT_MARGIN + h),
+                    (PRINT_MARGIN, PRINT_MARGIN + h),
+                ),
+                "frame",
+                closed=True,
+            )
             bottom = page.height - PRINT_MARGIN - FOOTER + 5
-            sheets.append(Sheet(page.width, page.height, [
-                window, Clip((PRINT_MARGIN, PRINT_MARGIN, w, h), inside),
-                Text((PRINT_MARGIN, bottom), footer, 2.6, "note", "start"),
-                *scale_bar(PRINT_MARGIN, bottom + 4.5)],
-                {**board.data, "tile": f"{row + 1},{col + 1}", "origin":
-                 f"{ox - PRINT_MARGIN:.3f},{oy - PRINT_MARGIN:.3f}"}, board.title))
+            sheets.append(
+                Sheet(
+                    page.width,
+                    page.height,
+                    [
+                        window,
+                        Clip((PRINT_MARGIN, PRINT_MARGIN, w, h), inside),
+                        Text((PRINT_MARGIN, bottom), footer, 2.6, "note", "start"),
+                        *scale_bar(PRINT_MARGIN, bottom + 4.5),
+                    ],
+                    {
+                        **board.data,
+                        "tile": f"{row + 1},{col + 1}",
+                        "origin": f"{ox - PRINT_MARGIN:.3f},{oy - PRINT_MARGIN:.3f}",
+                    },
+                    board.title,
+                )
+            )
     return sheets
 
 
@@ -331,27 +371,38 @@ def _marks(board: Sheet, across: int, down: int, w: float, h: float) -> list[Ite
         points |= {(x, r * (h - OVERLAP) + f * h, "y") for r in range(down) for f in (0.3, 0.7)}
     for y in ys:
         points |= {(c * (w - OVERLAP) + f * w, y, "x") for c in range(across) for f in (0.3, 0.7)}
-    taken = [_bounds(part) for i in board.items if isinstance(i, Group) for part in i.items
-             if not (isinstance(part, Line) and part.style == "outline")]
+    taken = [
+        _bounds(part)
+        for i in board.items
+        if isinstance(i, Group)
+        for part in i.items
+        if not (isinstance(part, Line) and part.style == "outline")
+    ]
     marks: list[Item] = []
-    for n, (x, y, along) in enumerate(sorted(p for p in points if p[0] < board.width
-                                             and p[1] < board.height)):
+    for n, (x, y, along) in enumerate(
+        sorted(p for p in points if p[0] < board.width and p[1] < board.height)
+    ):
         x, y = _clear(x, y, along, taken)
-        marks.append(Group("align", {"mark": n + 1, "x": f"{x:.3f}", "y": f"{y:.3f}"}, [
-            Line(((x, y + MARK_ARM), (x, y), (x + MARK_ARM, y)), "mark"),
-            Text((x + 1.5, y + 4.8), str(n + 1), 3.4, "mark-label", "start")]))
+        marks.append(
+            Group(
+                "align",
+                {"mark": n + 1, "x": f"{x:.3f}", "y": f"{y:.3f}"},
+                [
+                    Line(((x, y + MARK_ARM), (x, y), (x + MARK_ARM, y)), "mark"),
+                    Text((x + 1.5, y + 4.8), str(n + 1), 3.4, "mark-label", "start"),
+                ],
+            )
+        )
     return marks
 
 
-def _clear(x: float, y: float, along: str, taken: list[tuple[float, float, float, float]]
-           ) -> Point:
+def _clear(x: float, y: float, along: str, taken: list[tuple[float, float, float, float]]) -> Point:
     """(x, y) or the nearest point along its seam (``along``: "x", "y" or "" to stay) whose
     mark meets none of the boxes ``taken``, within 40 mm."""
     for step in (0, *(s * d for s in range(2, 42, 2) for d in (1, -1))):
         px, py = (x + step, y) if along == "x" else (x, y + step) if along == "y" else (x, y)
         box = (px - 1, py - 1, px + MARK_ARM + 1, py + MARK_ARM + 1)
-        if not any(a < box[2] and c > box[0] and b < box[3] and d > box[1]
-                   for a, b, c, d in taken):
+        if not any(a < box[2] and c > box[0] and b < box[3] and d > box[1] for a, b, c, d in taken):
             return px, py
         if not along:
             break
@@ -364,8 +415,12 @@ def _bounds(item: Item) -> tuple[float, float, float, float]:
         return x, y, x + w, y + h
     if isinstance(item, Group):
         boxes = [_bounds(i) for i in item.items]
-        return (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                max(b[2] for b in boxes), max(b[3] for b in boxes))
+        return (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
     if isinstance(item, Circle):
         (x, y), r = item.centre, item.r
         return x - r, y - r, x + r, y + r

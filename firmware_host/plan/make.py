@@ -36,13 +36,14 @@ class BuildPlan:
         whole = board_sheet(self.board, self.channels, self.title)
         page = paper(paper_name, whole.width, whole.height)
         pages = tiles(whole, page)
-        wiring = [*wiring_sheets(self.board, self.channels, self.build, paper_name),
-                  *table_sheets(self.table(), page, self.title)]
+        wiring = [
+            *wiring_sheets(self.board, self.channels, self.build, paper_name),
+            *table_sheets(self.table(), page, self.title),
+        ]
         return whole, pages, wiring
 
     def table(self) -> list[str]:
-        return table_lines([s.label for s in self.board.sites], self.channels, self.scanner,
-                           self.leds)
+        return table_lines([s.label for s in self.board.sites], self.channels, self.scanner, self.leds)
 
     def parts(self, with_size: bool) -> str:
         size = (self.board.width, self.board.height) if with_size else None
@@ -50,13 +51,22 @@ class BuildPlan:
 
     def problems(self) -> list[str]:
         """Why the build cannot be wired as planned (its pins do not fit)."""
-        return [f"{b.host}: {p}" + (f"; {b.advice[0]}" if b.advice else "")
-                for b in self.build.budgets for p in b.problems]
+        return [
+            f"{b.host}: {p}" + (f"; {b.advice[0]}" if b.advice else "")
+            for b in self.build.budgets
+            for p in b.problems
+        ]
 
 
-def make_plan(config: Config, game: Game, pitch: float, layout_path: str | None = None,
-              scanner: str | None = None, default_scanner: str = "74hc165",
-              reach: float = MAGNET_REACH) -> BuildPlan:
+def make_plan(
+    config: Config,
+    game: Game,
+    pitch: float,
+    layout_path: str | None = None,
+    scanner: str | None = None,
+    default_scanner: str = "74hc165",
+    reach: float = MAGNET_REACH,
+) -> BuildPlan:
     """The plan of ``game`` on the board ``config`` describes (``scanner``: another backend
     than the config's; ``default_scanner`` for a config on the simulated board); ConfigError,
     OptionError (a game) or HardwareOptionError (its wiring). Without a layout file the LEDs
@@ -77,8 +87,9 @@ def make_plan(config: Config, game: Game, pitch: float, layout_path: str | None 
         chain = {"backend": "serial" if sensors["backend"] == "serial" else "ws2812"}
     leds = led_plan(chain, layout.led_channels, brightness)
     if leds.capacity < layout.led_channels:
-        raise HardwareOptionError(f"leds: the board needs {layout.led_channels} LED channels, "
-                                  f"and the chain has {leds.capacity}")
+        raise HardwareOptionError(
+            f"leds: the board needs {layout.led_channels} LED channels, and the chain has {leds.capacity}"
+        )
     controls = control_wires(config.display, config.buttons)
     sensors = fit_scanner(sensors, layout.sensor_channels, [*controls, *leds.wires])
     scan = scanner_plan(sensors, layout.sensor_channels)
@@ -91,8 +102,17 @@ def make_plan(config: Config, game: Game, pitch: float, layout_path: str | None 
         found[0].advice = matrix_advice(layout.sensor_channels, free_pins(wires))
     channels = Channels(layout.sensor, layout.led, scan.terminal)
     by_label = {s.label: s for s in sites}
-    build = Build(game.title, len(sites), pitch, pieces(state.piece_sets(), board, by_label),
-                  clearance(board, reach), scan, leds, config.display, found)
+    build = Build(
+        game.title,
+        len(sites),
+        pitch,
+        pieces(state.piece_sets(), board, by_label),
+        clearance(board, reach),
+        scan,
+        leds,
+        config.display,
+        found,
+    )
     layout_file = None if path else layout_toml(layout, game.name, game.size, game.variant)
     return BuildPlan(game.title, board, channels, scan, leds, config, build, layout_file)
 
@@ -125,5 +145,3 @@ def write_plan(plan: BuildPlan, out: str, fmt: str, paper_name: str) -> list[str
         with open(path, "w", encoding="utf-8") as fp:
             fp.write(text)
     return list(files)
-
-

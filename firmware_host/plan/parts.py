@@ -34,20 +34,40 @@ def parts_text(build: Build, size_mm: tuple[float, float] | None) -> str:
     count = magnets(build.pieces)
     sections = [
         (f"Pieces at pitch {build.pitch:g} mm", [], [p.line() for p in build.pieces]),
-        (f"Sensors: {build.scanner.title}",
-         [Part(build.sites, "reed switch", "normally open, glass 14 mm or shorter, one under "
-               "each site's switch mark"),
-          Part(count, "magnet", "neodymium, 8 x 3 x 3 mm or alike: the pieces' magnets "
-               "above"), *build.scanner.parts],
-         [*build.scanner.notes, build.clearance.line(build.pitch)]),
+        (
+            f"Sensors: {build.scanner.title}",
+            [
+                Part(
+                    build.sites,
+                    "reed switch",
+                    "normally open, glass 14 mm or shorter, one under each site's switch mark",
+                ),
+                Part(count, "magnet", "neodymium, 8 x 3 x 3 mm or alike: the pieces' magnets above"),
+                *build.scanner.parts,
+            ],
+            [*build.scanner.notes, build.clearance.line(build.pitch)],
+        ),
         (f"LEDs: {build.leds.title}", build.leds.parts, build.leds.notes),
-        ("Controls", [
-            Part(1, f"OLED 128x64, {panel}, I2C", f"address {address:#04x}"),
-            Part(3, "push button", "OK, BACK and MENU, each from its GPIO to GND"),
-            Part(1, PI, "Zero 2 W, 3, 4 or 5, with its own 5 V supply and a microSD card"),
-            *([Part(1, MEGA, "with reedboard's firmware (docs/firmware.md), on a USB A-B "
-                    "cable from the Pi")] if any(b.host == MEGA for b in build.budgets) else []),
-        ], []),
+        (
+            "Controls",
+            [
+                Part(1, f"OLED 128x64, {panel}, I2C", f"address {address:#04x}"),
+                Part(3, "push button", "OK, BACK and MENU, each from its GPIO to GND"),
+                Part(1, PI, "Zero 2 W, 3, 4 or 5, with its own 5 V supply and a microSD card"),
+                *(
+                    [
+                        Part(
+                            1,
+                            MEGA,
+                            "with reedboard's firmware (docs/firmware.md), on a USB A-B cable from the Pi",
+                        )
+                    ]
+                    if any(b.host == MEGA for b in build.budgets)
+                    else []
+                ),
+            ],
+            [],
+        ),
         ("Pins", [], [line for b in build.budgets for line in b.lines()]),
     ]
     lines = [f"Parts: {build.title}, {build.sites} sites"]

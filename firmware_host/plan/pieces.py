@@ -43,8 +43,11 @@ class Pieces:
 
     def line(self) -> str:
         sides = " and ".join(self.sides)
-        magnets = (f"{self.magnets} magnet{'s' if self.magnets > 1 else ''} each, {self.where}"
-                   if self.magnets else f"no magnet ({self.where})")
+        magnets = (
+            f"{self.magnets} magnet{'s' if self.magnets > 1 else ''} each, {self.where}"
+            if self.magnets
+            else f"no magnet ({self.where})"
+        )
         note = f"; {self.note}" if self.note else ""
         return f"{self.count} x {self.kind}, {sides} ({self.total} in all): {self.size}, {magnets}{note}"
 
@@ -55,8 +58,17 @@ def pieces(sets: tuple[PieceSet, ...], plan: BoardPlan, sites: dict[str, Site]) 
     for s in sets:
         covered = [sites[label] for label in s.sites]
         magnets = sum(len(plan.magnets(label)) for label in s.sites) if s.sensed else 0
-        made.append(Pieces(s.kind, s.count, s.sides, size_text(covered, plan.pitch), magnets,
-                           _where(covered, plan) if s.sensed else "no switch reads it", s.note))
+        made.append(
+            Pieces(
+                s.kind,
+                s.count,
+                s.sides,
+                size_text(covered, plan.pitch),
+                magnets,
+                _where(covered, plan) if s.sensed else "no switch reads it",
+                s.note,
+            )
+        )
     return made
 
 
@@ -90,8 +102,10 @@ def size_text(covered: list[Site], pitch: float) -> str:
 
 def _where(covered: list[Site], plan: BoardPlan) -> str:
     if len(covered) == 1 and plan.off_centre(covered[0].label):
-        return (f"a {'quarter' if OFF_CENTRE == 0.25 else f'{OFF_CENTRE:g}'} of its length from "
-                "either end (it lies either way round)")
+        return (
+            f"a {'quarter' if OFF_CENTRE == 0.25 else f'{OFF_CENTRE:g}'} of its length from "
+            "either end (it lies either way round)"
+        )
     if len(covered) == 1:
         return "in its middle, over the switch"
     return "one over each of its sites' switch marks (the 1:1 plan)"
@@ -113,13 +127,17 @@ class Clearance:
         return self.distance > self.reach
 
     def line(self, pitch: float) -> str:
-        where = (f"a magnet of a piece on {self.magnet_site} is {self.distance:.1f} mm from "
-                 f"{self.switch_site}'s switch")
+        where = (
+            f"a magnet of a piece on {self.magnet_site} is {self.distance:.1f} mm from "
+            f"{self.switch_site}'s switch"
+        )
         if self.safe:
             return f"at pitch {pitch:g} mm {where}: farther than a switch's reach ({self.reach:g} mm)"
-        return (f"WARNING: at pitch {pitch:g} mm {where}, within a switch's reach "
-                f"({self.reach:g} mm): it may close that switch, or keep it closed; "
-                f"use a pitch of {self.safe_pitch:g} mm or more")
+        return (
+            f"WARNING: at pitch {pitch:g} mm {where}, within a switch's reach "
+            f"({self.reach:g} mm): it may close that switch, or keep it closed; "
+            f"use a pitch of {self.safe_pitch:g} mm or more"
+        )
 
 
 def clearance(plan: BoardPlan, reach: float = MAGNET_REACH) -> Clearance:

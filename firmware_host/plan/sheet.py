@@ -120,8 +120,10 @@ def _data(data: dict[str, object]) -> str:
 def _svg_item(item: Item, out: list[str]) -> None:
     if isinstance(item, Clip):
         left, top, w, h = map(_n, item.box)
-        out.append(f'<clipPath id="page"><rect x="{left}" y="{top}" width="{w}" height="{h}"/></clipPath>'
-                   '<g clip-path="url(#page)">')
+        out.append(
+            f'<clipPath id="page"><rect x="{left}" y="{top}" width="{w}" height="{h}"/></clipPath>'
+            '<g clip-path="url(#page)">'
+        )
         for child in item.items:
             _svg_item(child, out)
         out.append("</g>")
@@ -139,8 +141,10 @@ def _svg_item(item: Item, out: list[str]) -> None:
     else:
         x, y = item.at
         mono = ' font-family="monospace" xml:space="preserve"' if item.mono else ""
-        out.append(f'<text class="{item.style}" x="{_n(x)}" y="{_n(y)}" font-size="{_n(item.size)}" '
-                   f'text-anchor="{item.anchor}"{mono}>{escape(item.text)}</text>')
+        out.append(
+            f'<text class="{item.style}" x="{_n(x)}" y="{_n(y)}" font-size="{_n(item.size)}" '
+            f'text-anchor="{item.anchor}"{mono}>{escape(item.text)}</text>'
+        )
 
 
 def _svg_styles() -> str:
@@ -159,7 +163,7 @@ def to_svg(sheet: Sheet) -> str:
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(sheet.width)}mm" '
         f'height="{_n(sheet.height)}mm" viewBox="0 0 {_n(sheet.width)} {_n(sheet.height)}"'
-        f'{_data(sheet.data)}>',
+        f"{_data(sheet.data)}>",
     ]
     if sheet.title:
         out.append(f"<title>{escape(sheet.title)}</title>")
@@ -195,7 +199,7 @@ def to_pdf(sheets: list[Sheet]) -> bytes:
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+    return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
 
 
 def _pdf_item(pdf, item: Line | Circle | Text) -> None:

@@ -103,8 +103,14 @@ def host_address() -> str:
 class Daemon:
     """The loop over one controller and its hardware."""
 
-    def __init__(self, controller: Controller, hardware: Hardware, scan_hz: int,
-                 log: TextIO = sys.stdout, idle_scan_hz: int = 0) -> None:
+    def __init__(
+        self,
+        controller: Controller,
+        hardware: Hardware,
+        scan_hz: int,
+        log: TextIO = sys.stdout,
+        idle_scan_hz: int = 0,
+    ) -> None:
         self.controller = controller
         # A write waits for another process's lock a scan period or two, then is kept for later.
         controller.storage.set_busy_ms(min(BUSY_MS, 2000 / scan_hz))
@@ -166,8 +172,7 @@ class Daemon:
             elif failing_since is None:
                 failing_since = now
             elif now - failing_since >= FAILING_SECONDS:
-                print(f"reedboard run: the scan failed for {FAILING_SECONDS:g} s; stopping",
-                      file=sys.stderr)
+                print(f"reedboard run: the scan failed for {FAILING_SECONDS:g} s; stopping", file=sys.stderr)
                 return 1
             if self.stop.is_set():
                 stop_by = stop_by or now + DRAIN_SECONDS
@@ -199,7 +204,9 @@ class Daemon:
         notice, are shown by the next)."""
         parts = (self.hardware.scanner, self.hardware.buttons, *self._pages)
         return (
-            self._wakeable and not self._had_events and not self.stop.is_set()
+            self._wakeable
+            and not self._had_events
+            and not self.stop.is_set()
             and (self.controller.storage.failure is None or self.controller.storage.in_memory)
             and self._silent_since is None
             and self.controller.quiet(now_ms)
@@ -208,8 +215,7 @@ class Daemon:
 
     def _period(self, now_ms: float) -> float:
         """The time to the next scan: the idle period on a settled board, if one is set."""
-        if self.idle_period > self.period and not self._had_events and \
-                self.controller.quiet(now_ms):
+        if self.idle_period > self.period and not self._had_events and self.controller.quiet(now_ms):
             return self.idle_period
         return self.period
 
@@ -269,8 +275,11 @@ class Daemon:
             print(line, file=self.log, flush=True)
         except (OSError, ValueError) as exc:  # a closed pipe (EPIPE), a closed file
             log, self.log = self.log, None
-            print(f"reedboard run: cannot write the events to stdout ({describe(exc)}): its "
-                  "reader went away; stopping with a failure", file=sys.stderr)
+            print(
+                f"reedboard run: cannot write the events to stdout ({describe(exc)}): its "
+                "reader went away; stopping with a failure",
+                file=sys.stderr,
+            )
             _to_null(log)
             self.exit_status = 1
             self.stop.set()
@@ -292,14 +301,19 @@ class Daemon:
             print("reedboard run: the games can be saved again", file=sys.stderr)
             self.controller.notice(None)
         elif storage.in_memory:
-            print(f"reedboard run: Cannot save: {why} ({storage.path}); the game goes on from "
-                  f"memory, every move kept in order, and they are saved once the file can be "
-                  f"written (tried every {RETRY_SECONDS:g} s)", file=sys.stderr)
+            print(
+                f"reedboard run: Cannot save: {why} ({storage.path}); the game goes on from "
+                f"memory, every move kept in order, and they are saved once the file can be "
+                f"written (tried every {RETRY_SECONDS:g} s)",
+                file=sys.stderr,
+            )
             self.controller.notice(message_screen("Cannot save", [why, "Moves kept till then"]))
         else:
-            print(f"reedboard run: cannot save the games in {storage.path} ({why}); "
-                  f"{len(storage.pending)} waiting, trying again every {RETRY_SECONDS:g} s",
-                  file=sys.stderr)
+            print(
+                f"reedboard run: cannot save the games in {storage.path} ({why}); "
+                f"{len(storage.pending)} waiting, trying again every {RETRY_SECONDS:g} s",
+                file=sys.stderr,
+            )
             self.controller.notice(message_screen("Cannot save", [why, "Trying again"]))
         self._save_error = why
         self._status = self._status and ""  # STATUS= says it at the next step
@@ -359,14 +373,18 @@ class Daemon:
                 continue
             if failure is None:
                 del self._failing[name]
-                back = f"writing to the {name} works again" if name in OUTPUTS else \
-                    f"{name} works again"
+                back = f"writing to the {name} works again" if name in OUTPUTS else f"{name} works again"
                 print(f"reedboard run: {back}", file=sys.stderr)
             else:
                 self._failing[name] = failure
-                said = (f"cannot write to the {name} ({failure}); the game goes on, and it is "
-                        "tried again every second") if name in OUTPUTS else \
-                    f"{name} restarting: {failure}"
+                said = (
+                    (
+                        f"cannot write to the {name} ({failure}); the game goes on, and it is "
+                        "tried again every second"
+                    )
+                    if name in OUTPUTS
+                    else f"{name} restarting: {failure}"
+                )
                 print(f"reedboard run: {said}", file=sys.stderr)
             if name == "Computer":
                 self._say_computer(failure is not None)
@@ -407,8 +425,11 @@ class Daemon:
         error = f"{type(exc).__name__}: {exc}"
         if error == self._scan_error:
             return
-        print(f"reedboard run: Board not connected: the scan failed ({error}); no watchdog "
-              "pings until it works", file=sys.stderr)
+        print(
+            f"reedboard run: Board not connected: the scan failed ({error}); no watchdog "
+            "pings until it works",
+            file=sys.stderr,
+        )
         self._scan_error = self._board_problem = error
         self.controller.set_connected(False)
         self.hardware.display.show(self.controller.screen().render(self.hardware.display.size))
@@ -418,12 +439,13 @@ class Daemon:
 
     def _power_off(self) -> None:
         if self.power_off is None:  # the simulated board: never this machine
-            print("reedboard run: power-off on the simulated board: shown, the host is not "
-                  "powered off", file=sys.stderr)
+            print(
+                "reedboard run: power-off on the simulated board: shown, the host is not powered off",
+                file=sys.stderr,
+            )
             self.controller.notice(message_screen("Powered off", ["(simulated)", "Any button: back"]))
             return None
-        print(f"reedboard run: powering off ({' '.join(self.power_off.command)})",
-              file=sys.stderr)
+        print(f"reedboard run: powering off ({' '.join(self.power_off.command)})", file=sys.stderr)
         if why := self.power_off.start():
             self._power_off_failed(why)
 
@@ -443,7 +465,6 @@ class Daemon:
         self.notifier.close()
         self.waker.close()
 
-
     def _keep_unsaved(self) -> None:
         """A stop while the games file cannot be written: tried once more, else what is kept
         in memory is written to a file beside it (or in the runtime or temporary folder), and
@@ -454,18 +475,24 @@ class Daemon:
         import tempfile
 
         why, moves = storage.failure, storage.unsaved_moves
-        folders = [os.path.dirname(os.path.abspath(storage.path)),
-                   *filter(None, [os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]]),
-                   tempfile.gettempdir()]
+        folders = [
+            os.path.dirname(os.path.abspath(storage.path)),
+            *filter(None, [os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]]),
+            tempfile.gettempdir(),
+        ]
         where = storage.save_aside(folders)
-        head = (f"reedboard run: stopping while the games cannot be saved in {storage.path} "
-                f"({why}): the {moves} moves kept in memory ({len(storage.pending)} writes in all)")
+        head = (
+            f"reedboard run: stopping while the games cannot be saved in {storage.path} "
+            f"({why}): the {moves} moves kept in memory ({len(storage.pending)} writes in all)"
+        )
         if where:
-            print(f"{head} are saved in {where} (a games file: copy it over {storage.path} "
-                  "once it can be written)", file=sys.stderr)
+            print(
+                f"{head} are saved in {where} (a games file: copy it over {storage.path} "
+                "once it can be written)",
+                file=sys.stderr,
+            )
         else:
-            print(f"{head} are LOST: no folder took a copy ({', '.join(folders)})",
-                  file=sys.stderr)
+            print(f"{head} are LOST: no folder took a copy ({', '.join(folders)})", file=sys.stderr)
 
 
 def _to_null(stream: TextIO) -> None:
@@ -515,8 +542,11 @@ def open_storage(path: str) -> tuple[Storage, str | None]:
     lost = lost_commits(path) if path != ":memory:" else 0
     if lost:
         aside = _set_aside(path, copy=True)
-        print(f"reedboard run: {path}-wal is damaged: {lost} saved change(s) cannot be read; "
-              f"the files are kept as {aside}", file=sys.stderr)
+        print(
+            f"reedboard run: {path}-wal is damaged: {lost} saved change(s) cannot be read; "
+            f"the files are kept as {aside}",
+            file=sys.stderr,
+        )
     try:
         return Storage(path), "Some saves damaged" if lost else None
     except StorageError as exc:
@@ -524,8 +554,10 @@ def open_storage(path: str) -> tuple[Storage, str | None]:
             raise
         why = exc.reason
     aside = _set_aside(path)
-    print(f"reedboard run: {path} is damaged ({why}); it is kept as {aside} and a new "
-          "database begun", file=sys.stderr)
+    print(
+        f"reedboard run: {path} is damaged ({why}); it is kept as {aside} and a new database begun",
+        file=sys.stderr,
+    )
     return Storage(path), "The file was damaged"
 
 

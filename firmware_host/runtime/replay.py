@@ -52,8 +52,10 @@ class Setup:
         """The setup line's fields, checked; ValueError saying what is wrong."""
         unknown = set(obj) - {"setup", "game", "size", "variant", "moves"}
         if unknown or obj["setup"] not in SETUPS:
-            raise ValueError('setup must be {"setup": "start"} or {"setup": "empty"}, with '
-                             'optional "game", "size", "variant" and "moves"')
+            raise ValueError(
+                'setup must be {"setup": "start"} or {"setup": "empty"}, with '
+                'optional "game", "size", "variant" and "moves"'
+            )
         size, moves = obj.get("size"), obj.get("moves", [])
         if "game" in obj and not isinstance(obj["game"], str):
             raise ValueError("'game' must be a game's name")
@@ -69,8 +71,11 @@ class Setup:
     def line(self) -> dict[str, Any]:
         """The first line of a replay file that reproduces this start."""
         named = {"game": self.game, "size": self.size, "variant": self.variant}
-        return {"setup": self.kind, **{k: v for k, v in named.items() if v is not None},
-                "moves": list(self.moves)}
+        return {
+            "setup": self.kind,
+            **{k: v for k, v in named.items() if v is not None},
+            "moves": list(self.moves),
+        }
 
 
 class ReplayError(Exception):
@@ -164,8 +169,9 @@ class Replayer:
         self.out = out
         self.scans = 0
         layout = controller.layout
-        self.board = SimBoard(max(layout.sensor_channels, channels, 1),
-                              leds=max(layout.led_channels, channels, 1))
+        self.board = SimBoard(
+            max(layout.sensor_channels, channels, 1), leds=max(layout.led_channels, channels, 1)
+        )
         self._frame_version = -1
 
     def setup(self, kind: str) -> None:
@@ -228,8 +234,9 @@ def replay(lines: Iterable[str], config: Config, game: Game, out: IO[str] = sys.
             storage.add_move(game_id, ply, move)
     controller = open_controller(config, storage, game, say=lambda _: None, sync=True)
     if len(controller.moves) != len(setup.moves):
-        print("reedboard replay: the first line's moves are not a legal game of "
-              f"{game.name}", file=sys.stderr)
+        print(
+            f"reedboard replay: the first line's moves are not a legal game of {game.name}", file=sys.stderr
+        )
         return 2
     labels = [s.label for s in controller.state.sites()]
     try:
@@ -247,8 +254,9 @@ def replay(lines: Iterable[str], config: Config, game: Game, out: IO[str] = sys.
     return 0
 
 
-def feed(board: SimBoard, believed: Callable[[], Mapping[str, int]], stream: TextIO,
-         command: str, gap: float = 0.0) -> None:
+def feed(
+    board: SimBoard, believed: Callable[[], Mapping[str, int]], stream: TextIO, command: str, gap: float = 0.0
+) -> None:
     """Apply replay-format lines from ``stream`` (``t`` optional and ignored: a line acts when
     it arrives) to the simulated ``board`` until the stream ends. ``believed()``: the layout's
     site -> sensor channel now (the board's own wiring, if it has one, decides instead). A bad

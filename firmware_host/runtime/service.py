@@ -43,8 +43,12 @@ class PowerOffProcess:
 
         try:
             self._proc = subprocess.Popen(
-                self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE, text=True, errors="replace",
+                self.command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                errors="replace",
             )
         except OSError as exc:
             return f"{self.command[0]}: {exc.strerror or exc}"

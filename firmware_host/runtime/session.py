@@ -7,19 +7,19 @@ from typing import Callable
 
 from engines import game_info
 from engines.core import GameState, IllegalMove, OptionError
-from firmware_host.store.config import Config, ConfigError, opponent_side
 from firmware_host.board.controller import Controller
-from firmware_host.board.settings import Opponents
 from firmware_host.board.game import Game
-from firmware_host.ui.kiosk import Idle
-from firmware_host.store.layout import Layout, default_layout, game_layout, read_layout
 from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.board.opponent import Computer, Hints
-from firmware_host.ui.menu import GameChoice, Menu
 from firmware_host.board.playable import Playable
+from firmware_host.board.settings import Opponents
+from firmware_host.store.config import Config, ConfigError, opponent_side
+from firmware_host.store.layout import Layout, default_layout, game_layout, read_layout
+from firmware_host.store.storage import Storage, StorageError, StoredGame
+from firmware_host.ui.kiosk import Idle
+from firmware_host.ui.menu import GameChoice, Menu
 from firmware_host.ui.screens import message_screen
 from firmware_host.ui.stats import today_screen
-from firmware_host.store.storage import Storage, StorageError, StoredGame
 
 
 def layouts_for(config: Config) -> Callable[[GameState], Layout]:
@@ -49,8 +49,13 @@ def _say(text: str) -> None:
 
 
 def open_controller(
-    config: Config, storage: Storage, game: Game, address: Callable[[], str] = lambda: "unknown",
-    say: Callable[[str], None] = _say, sync: bool = False, playable: Playable | None = None,
+    config: Config,
+    storage: Storage,
+    game: Game,
+    address: Callable[[], str] = lambda: "unknown",
+    say: Callable[[str], None] = _say,
+    sync: bool = False,
+    playable: Playable | None = None,
 ) -> Controller:
     """A controller on the unfinished game in ``storage`` if it can still be played and laid
     out, else on a new ``game``. An unplayable one is set aside: closed with the reason as
@@ -62,24 +67,36 @@ def open_controller(
     record = storage.unfinished()
     if record is None:  # a new game, against the computer the last game had, if any
         computer = Computer.of_record(_last_opponent(storage), sync)
-        return _controller(config, storage, game, address, None, sync=sync, computer=computer,
-                           choices=lister)
+        return _controller(config, storage, game, address, None, sync=sync, computer=computer, choices=lister)
     saved = Game(record.game, record.size, record.variant, record.match_target or 0)
     saved = saved.with_options(config.options.get(record.game))
     try:
         if record.problem:
             raise ValueError(record.problem)
         match = resumed_match(storage, record)
-        return _controller(config, storage, saved, address, (record.id, record.moves), match, sync,
-                           record.history, Computer.of_record(record.opponent, sync), lister)
+        return _controller(
+            config,
+            storage,
+            saved,
+            address,
+            (record.id, record.moves),
+            match,
+            sync,
+            record.history,
+            Computer.of_record(record.opponent, sync),
+            lister,
+        )
     except (IllegalMove, OptionError, ConfigError, ImportError, TypeError, ValueError) as exc:
         why = " ".join(str(exc).split())[:120] or type(exc).__name__
     storage.finish(record.id, f"set aside: {why}")
-    say(f"game {record.id} ({record.game}) cannot be resumed and is set aside ({why}); its "
-        f"moves are kept in {storage.path}")
+    say(
+        f"game {record.id} ({record.game}) cannot be resumed and is set aside ({why}); its "
+        f"moves are kept in {storage.path}"
+    )
     controller = _controller(config, storage, game, address, None, sync=sync, choices=lister)
-    controller.notice(message_screen("Game set aside", [f"Game {record.id} cannot resume",
-                                                        "Its moves are kept"]))
+    controller.notice(
+        message_screen("Game set aside", [f"Game {record.id} cannot resume", "Its moves are kept"])
+    )
     return controller
 
 
@@ -118,8 +135,9 @@ def computers(sync: bool = False) -> Opponents:
     return lambda players: Computer(players.computer, players.level, sync=sync) if players.computer else None
 
 
-def _controller(config, storage, game, address, resume, match=None, sync=False,
-                history=None, computer=None, choices=None) -> Controller:
+def _controller(
+    config, storage, game, address, resume, match=None, sync=False, history=None, computer=None, choices=None
+) -> Controller:
     """The controller; ``computer``: the one a resumed game was played against, or the last
     game for a new one (the menu's Players choice is remembered), else the config's;
     ``choices``: what gives the menu's games (default :func:`menu_choices`)."""

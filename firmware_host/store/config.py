@@ -40,8 +40,7 @@ def read_token(path: str | None, environ: Mapping[str, str] = os.environ) -> str
     try:
         lines = read_small_file(path, 4096).decode("utf-8").splitlines()
     except (OSError, ValueError) as e:
-        raise ConfigError(f"{path}: cannot read the token ({getattr(e, 'strerror', None) or e})"
-                          ) from None
+        raise ConfigError(f"{path}: cannot read the token ({getattr(e, 'strerror', None) or e})") from None
     token = lines[0].strip() if lines else ""
     if not token:
         raise ConfigError(f"{path}: the token file is empty")
@@ -318,14 +317,9 @@ def _table(path: str, section: str | None, cls: type, data: Any, base: str) -> d
     for key in data:
         if key not in known:
             where = f"in [{section}]" if section else "at the top level"
-            raise ConfigError(
-                f"{path}: unknown key {key!r} {where} (known: {', '.join(known)})"
-            )
+            raise ConfigError(f"{path}: unknown key {key!r} {where} (known: {', '.join(known)})")
     hints = get_type_hints(cls)
-    return {
-        key: _value(path, section, known[key], hints[key], value, base)
-        for key, value in data.items()
-    }
+    return {key: _value(path, section, known[key], hints[key], value, base) for key, value in data.items()}
 
 
 def _value(path: str, section: str | None, f: Field, hint: Any, value: Any, base: str) -> Any:
@@ -346,8 +340,7 @@ def _value(path: str, section: str | None, f: Field, hint: Any, value: Any, base
     low, high = f.metadata.get("low"), f.metadata.get("high")
     if low is not None and not low <= value <= high:
         raise ConfigError(
-            f"{path}: {key_name(section, name)} must be between {low} and {high} "
-            f"(got {describe(value)})"
+            f"{path}: {key_name(section, name)} must be between {low} and {high} (got {describe(value)})"
         )
     if f.metadata.get("path"):
         return os.path.join(base, os.path.expanduser(value))
@@ -358,8 +351,8 @@ def _strings(path: str, name: str, value: Any) -> tuple[str, ...]:
     """A non-empty list of non-empty strings (a command and its arguments)."""
     if not isinstance(value, list) or not value or not all(_is(v, str) for v in value):
         raise ConfigError(
-            f"{path}: {name} must be a list of non-empty strings, e.g. [\"systemctl\", "
-            f"\"poweroff\"] (got {describe(value)})"
+            f'{path}: {name} must be a list of non-empty strings, e.g. ["systemctl", '
+            f'"poweroff"] (got {describe(value)})'
         )
     return tuple(value)
 
@@ -396,8 +389,7 @@ def _options_table(path: str, value: Any) -> dict[str, dict[str, Any]]:
         try:
             name = game_name(game)
             if not isinstance(table, dict):
-                raise OptionError(f"must be a table like {{ first = \"blue\" }} "
-                                  f"(got {describe(table)})")
+                raise OptionError(f'must be a table like {{ first = "blue" }} (got {describe(table)})')
             game_info(name).check_game_options(table)
         except OptionError as e:
             raise ConfigError(f"{path}: [options.{game}] {e}") from None
@@ -414,8 +406,7 @@ def _wiring(path: str, value: Any, base: str) -> dict[str, tuple[int, int]]:
     """``[sensors] wiring = "FILE"`` of the simulated board: a layout file saying how that
     board is really wired (site -> sensor and LED channel), read as a layout is."""
     if not _is(value, str):
-        raise ConfigError(f"{path}: [sensors] wiring must be a layout file's name "
-                          f"(got {describe(value)})")
+        raise ConfigError(f"{path}: [sensors] wiring must be a layout file's name (got {describe(value)})")
     file = os.path.join(base, os.path.expanduser(value))
     if not os.path.isfile(file):
         raise ConfigError(f"{path}: [sensors] wiring: there is no file {file}")
@@ -423,24 +414,22 @@ def _wiring(path: str, value: Any, base: str) -> dict[str, tuple[int, int]]:
     return {site: (wired.sensor[site], wired.led[site]) for site in wired.sensor}
 
 
-def _backend_table(path: str, name: str, value: Any, defaults: dict[str, Any],
-                   base: str = "") -> dict[str, Any]:
+def _backend_table(
+    path: str, name: str, value: Any, defaults: dict[str, Any], base: str = ""
+) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ConfigError(f"{path}: [{name}] must be a table (got {describe(value)})")
     table = {**defaults, **value}
     backend = table["backend"]
     if not _is(backend, str):
-        raise ConfigError(
-            f"{path}: [{name}] backend must be {_KIND_NAMES[str]} (got {describe(backend)})"
-        )
+        raise ConfigError(f"{path}: [{name}] backend must be {_KIND_NAMES[str]} (got {describe(backend)})")
     if name == "sensors" and backend == "sim" and "wiring" in table:
         table["wiring"] = _wiring(path, table["wiring"], base)
     for key, (low, high) in _DAEMON_OPTIONS.get(name, {}).items():
         number = table[key]
         if not _is(number, float) or not low <= number <= high:
             raise ConfigError(
-                f"{path}: [{name}] {key} must be a number from {low} to {high} "
-                f"(got {describe(number)})"
+                f"{path}: [{name}] {key} must be a number from {low} to {high} (got {describe(number)})"
             )
     return table
 
@@ -462,8 +451,9 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
     _check_mqtt(path, config.mqtt)
     url = config.archive.url
     if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite:///")):
-        raise ConfigError(f"{path}: [archive] url must be postgresql://... or sqlite:///path "
-                          f"(got {describe(url[:40])})")
+        raise ConfigError(
+            f"{path}: [archive] url must be postgresql://... or sqlite:///path (got {describe(url[:40])})"
+        )
     _check_zone(path, config.cafe.timezone)
     try:
         config.clock.time_control()
@@ -477,8 +467,7 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
             read_layout(config.layout)
     elif config.layout is not None:
         if not os.path.isfile(config.layout):
-            raise ConfigError(f"{path}: layout: there is no file {config.layout} "
-                              "(reedboard setup writes it)")
+            raise ConfigError(f"{path}: layout: there is no file {config.layout} (reedboard setup writes it)")
         layout_for(config.layout, sites)
     return config
 
@@ -494,8 +483,9 @@ def _check_mqtt(path: str, mqtt: Mqtt) -> None:
         raise ConfigError(f"{path}: [mqtt] password_file needs a username")
     url = mqtt.configuration_url
     if url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", url):
-        raise ConfigError(f"{path}: [mqtt] configuration_url must be an http:// or https:// "
-                          f"address (got {describe(url)})")
+        raise ConfigError(
+            f"{path}: [mqtt] configuration_url must be an http:// or https:// address (got {describe(url)})"
+        )
 
 
 def _check_zone(path: str, name: str | None) -> None:
@@ -507,25 +497,27 @@ def _check_zone(path: str, name: str | None) -> None:
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ConfigError(f"{path}: [cafe] timezone must be an IANA zone name such as "
-                          f"\"America/New_York\" (got {describe(name[:60])})") from None
+        raise ConfigError(
+            f"{path}: [cafe] timezone must be an IANA zone name such as "
+            f'"America/New_York" (got {describe(name[:60])})'
+        ) from None
 
 
 def _check_board_id(path: str, key: str, board: str | None) -> None:
     """A board id is one topic level (no wildcard, no '/') of at most MAX_BOARD_ID
     characters: ConfigError naming ``key``."""
     if board is not None and not is_board_id(board):
-        raise ConfigError(f"{path}: {key} must use only a-z, 0-9, '-' and '_', at most "
-                          f"{MAX_BOARD_ID} characters, e.g. {topic_name(board)!r} "
-                          f"(got {describe(board)})")
+        raise ConfigError(
+            f"{path}: {key} must use only a-z, 0-9, '-' and '_', at most "
+            f"{MAX_BOARD_ID} characters, e.g. {topic_name(board)!r} "
+            f"(got {describe(board)})"
+        )
 
 
 def _game_sites(path: str, config: Config) -> tuple[Site, ...]:
     """The sites of the configured game; ConfigError naming the key for a bad game option."""
     if config.game not in GAME_NAMES:
-        raise ConfigError(
-            f"{path}: game {config.game!r} is not a game (choose from {', '.join(GAME_NAMES)})"
-        )
+        raise ConfigError(f"{path}: game {config.game!r} is not a game (choose from {', '.join(GAME_NAMES)})")
     try:
         info = game_info(config.game)
         for key, size in (("variant", None), ("size", config.size)):
@@ -547,27 +539,34 @@ def _check_opponent(path: str, config: Config) -> None:
     """ConfigError naming the key for an unknown kind or a side the configured game lacks."""
     kind, side = config.opponent.kind, config.opponent.side
     if kind not in OPPONENT_KINDS:
-        raise ConfigError(f"{path}: [opponent] kind must be one of {', '.join(OPPONENT_KINDS)} "
-                          f"(got {describe(kind)})")
+        raise ConfigError(
+            f"{path}: [opponent] kind must be one of {', '.join(OPPONENT_KINDS)} (got {describe(kind)})"
+        )
     if kind == "remote" and not config.opponent.board:
-        raise ConfigError(f"{path}: [opponent] board must name the other board's id "
-                          "for kind = \"remote\"")
+        raise ConfigError(f'{path}: [opponent] board must name the other board\'s id for kind = "remote"')
     _check_board_id(path, "[opponent] board", config.opponent.board)
     if kind == "remote" and config.opponent.board == config.mqtt.board_id:
-        raise ConfigError(f"{path}: [opponent] board is this board's own id "
-                          f"({config.opponent.board!r}): name the other board")
+        raise ConfigError(
+            f"{path}: [opponent] board is this board's own id "
+            f"({config.opponent.board!r}): name the other board"
+        )
     if kind == "remote" and config.mqtt.host is None:
-        raise ConfigError(f"{path}: [opponent] kind = \"remote\" needs [mqtt] host "
-                          "(the broker both boards use)")
+        raise ConfigError(
+            f'{path}: [opponent] kind = "remote" needs [mqtt] host (the broker both boards use)'
+        )
     sides = new_game(config.game, config.size, config.variant).sides
     index = None if side is None else seat(side, sides)
     if side is not None and index is None:
-        raise ConfigError(f"{path}: [opponent] side must be \"first\", \"second\" or a side of "
-                          f"{config.game}: {', '.join(sides)} (got {describe(side)})")
+        raise ConfigError(
+            f'{path}: [opponent] side must be "first", "second" or a side of '
+            f"{config.game}: {', '.join(sides)} (got {describe(side)})"
+        )
     if kind == "remote" and (index is None or index >= len(SEATS)):
-        raise ConfigError(f"{path}: [opponent] side must say which seat board "
-                          f"{config.opponent.board} takes: \"first\" or \"second\" "
-                          f"(got {describe(side) if side else 'none'})")
+        raise ConfigError(
+            f"{path}: [opponent] side must say which seat board "
+            f'{config.opponent.board} takes: "first" or "second" '
+            f"(got {describe(side) if side else 'none'})"
+        )
 
 
 def opponent_side(config: Config) -> str | None:

@@ -27,7 +27,6 @@ import struct
 
 from firmware_host.store.storage import StorageError
 
-
 #: The longest path named as it is in the socket's name (a name has at most 107 bytes).
 MAX_PATH = 90
 
@@ -74,8 +73,7 @@ class DatabaseLock:
 
 def _refuse(path: str, pid: int | None) -> None:
     holder = f" (PID {pid})" if pid else ""
-    raise StorageError(f"{path} is in use by another reedboard run{holder}; one daemon per "
-                       "database")
+    raise StorageError(f"{path} is in use by another reedboard run{holder}; one daemon per database")
 
 
 def _name(path: str) -> bytes:
@@ -113,8 +111,7 @@ def _socket_holder(path: str) -> int | None:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
         try:
             probe.connect(_name(path))
-            creds = probe.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
-                                     struct.calcsize("3i"))
+            creds = probe.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
         except (OSError, AttributeError):
             return None
     return struct.unpack("3i", creds)[0] or None

@@ -35,8 +35,10 @@ def record_text(record: StoredGame, view: str | None = None) -> str:
     elif view is not None:
         note, view = f"{record.game} names moves one way only: --view does not apply", None
     control, clocks = pgn_clocks(record.clocks)
-    names = [" ".join(filter(None, (_name(state, text, view), clock)))
-             for text, clock in zip(record.moves, clocks + [""] * len(record.moves))]
+    names = [
+        " ".join(filter(None, (_name(state, text, view), clock)))
+        for text, clock in zip(record.moves, clocks + [""] * len(record.moves))
+    ]
     several = len(game_info(record.game).variants) > 1
     tags: list[tuple[str, Any]] = [
         ("Game", record.game),
@@ -80,8 +82,9 @@ def _name(state: GameState, text: str, view: str | None) -> str:
         return text
 
 
-def export(records: Iterable[StoredGame], view: str | None = None,
-           warn: Callable[[str], None] = lambda text: None) -> str:
+def export(
+    records: Iterable[StoredGame], view: str | None = None, warn: Callable[[str], None] = lambda text: None
+) -> str:
     """The records as text; a game that cannot be read is left out and ``warn`` says why."""
     texts = []
     for record in records:

@@ -142,18 +142,14 @@ def _site_channels(path: str, label: str, entry: Any) -> dict[str, int]:
         if value is None:
             raise ConfigError(f"{where} has no {kind} channel")
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ConfigError(
-                f"{where} {kind} must be a channel number 0 or more (got {describe(value)})"
-            )
+            raise ConfigError(f"{where} {kind} must be a channel number 0 or more (got {describe(value)})")
         out[kind] = value
     return out
 
 
 def layout_toml(layout: Layout, game: str, size: int | None, variant: str | None) -> str:
     """The layout as a TOML file to edit, headed by comments saying what it is for."""
-    options = " ".join(
-        f"--{name} {value}" for name, value in (("size", size), ("variant", variant)) if value
-    )
+    options = " ".join(f"--{name} {value}" for name, value in (("size", size), ("variant", variant)) if value)
     lines = [
         f"# reedboard layout for {' '.join(filter(None, (game, options)))}",
         "# One line per site: the sensor channel that reads it and the LED channel that lights it.",

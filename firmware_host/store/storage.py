@@ -48,21 +48,24 @@ from typing import Iterable
 #: at the end (a database from before it gets it when next opened for writing).
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: games and their moves (the first release)
-    ("CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, size INTEGER,"
-     " variant TEXT, started TEXT NOT NULL, finished TEXT, result TEXT)",
-     "CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
-     " ply INTEGER NOT NULL, notation TEXT NOT NULL, time TEXT NOT NULL,"
-     " PRIMARY KEY (game_id, ply))"),
+    (
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, size INTEGER,"
+        " variant TEXT, started TEXT NOT NULL, finished TEXT, result TEXT)",
+        "CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+        " ply INTEGER NOT NULL, notation TEXT NOT NULL, time TEXT NOT NULL,"
+        " PRIMARY KEY (game_id, ply))",
+    ),
     # 2: who won
     ("ALTER TABLE games ADD COLUMN winner TEXT",),
     # 3: the match a game belongs to
-    ("ALTER TABLE games ADD COLUMN match_of INTEGER",
-     "ALTER TABLE games ADD COLUMN match_target INTEGER"),
+    ("ALTER TABLE games ADD COLUMN match_of INTEGER", "ALTER TABLE games ADD COLUMN match_target INTEGER"),
     # 4: who began
     ("ALTER TABLE games ADD COLUMN first TEXT",),
     # 5: moves corrected in place
-    ("CREATE TABLE corrections (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
-     " ply INTEGER NOT NULL, replaced TEXT NOT NULL, notation TEXT NOT NULL, time TEXT NOT NULL)",),
+    (
+        "CREATE TABLE corrections (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+        " ply INTEGER NOT NULL, replaced TEXT NOT NULL, notation TEXT NOT NULL, time TEXT NOT NULL)",
+    ),
     # 6: the house rules played with
     ("ALTER TABLE games ADD COLUMN options TEXT",),
     # 7: who played the other side
@@ -70,16 +73,25 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 8: takebacks and corrections as board-to-board play keeps them
     ("ALTER TABLE games ADD COLUMN history TEXT",),
     # 9: the clocks as they stood after each move (JSON: the control, each side's ms left, moves)
-    ("CREATE TABLE clocks (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
-     " ply INTEGER NOT NULL, readings TEXT NOT NULL, PRIMARY KEY (game_id, ply))",),
+    (
+        "CREATE TABLE clocks (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+        " ply INTEGER NOT NULL, readings TEXT NOT NULL, PRIMARY KEY (game_id, ply))",
+    ),
 )
 #: The version this code writes and reads.
 SCHEMA_VERSION = len(MIGRATIONS)
 #: What each step up to 8 left behind (a table, or a table's column): how far a database from
 #: before versions were kept (user_version 0) had got.
-UNVERSIONED = (("games", None), ("games", "winner"), ("games", "match_target"), ("games", "first"),
-               ("corrections", None), ("games", "options"), ("games", "opponent"),
-               ("games", "history"))
+UNVERSIONED = (
+    ("games", None),
+    ("games", "winner"),
+    ("games", "match_target"),
+    ("games", "first"),
+    ("corrections", None),
+    ("games", "options"),
+    ("games", "opponent"),
+    ("games", "history"),
+)
 
 
 class StorageError(Exception):
@@ -100,9 +112,11 @@ class NewerSchema(StorageError):
     left as it is."""
 
     def __init__(self, path: str, version: int) -> None:
-        super().__init__(f"{path} was written by a newer reedboard (games database version "
-                         f"{version}; this one knows up to {SCHEMA_VERSION}): update reedboard, "
-                         "or name another file (storage in the config)")
+        super().__init__(
+            f"{path} was written by a newer reedboard (games database version "
+            f"{version}; this one knows up to {SCHEMA_VERSION}): update reedboard, "
+            "or name another file (storage in the config)"
+        )
 
 
 #: How long a write waits for a lock another process holds, by default (the daemon shortens
@@ -117,8 +131,7 @@ Write = tuple[str, tuple]
 READ_ONLY = "the card is read-only"
 #: SQLite's primary result codes for a file it cannot write at all: READONLY, CANTOPEN, PERM,
 #: and IOERR (what a write gets once ext4 has remounted the card read-only after errors).
-CANNOT_WRITE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM,
-                sqlite3.SQLITE_IOERR)
+CANNOT_WRITE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_IOERR)
 
 
 class GameId(int):
@@ -194,10 +207,8 @@ class Storage:
             self._db.execute("PRAGMA foreign_keys=ON")
             self._last_id = self._db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
         except (OSError, sqlite3.Error) as exc:
-            corrupt = isinstance(exc, sqlite3.DatabaseError) and not isinstance(
-                exc, sqlite3.OperationalError)
-            raise StorageError(f"{path}: cannot open the games database ({exc})", str(exc),
-                               corrupt) from None
+            corrupt = isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
+            raise StorageError(f"{path}: cannot open the games database ({exc})", str(exc), corrupt) from None
 
     def _open_file(self) -> sqlite3.Connection:
         """The file opened for writing (made if missing), its schema up to date; sets
@@ -294,8 +305,11 @@ class Storage:
     @property
     def unsaved_moves(self) -> int:
         """The moves acknowledged but not yet in the file (kept in memory)."""
-        return sum(sql.startswith("INSERT OR REPLACE INTO moves")
-                   for statements in self.pending for sql, _ in statements)
+        return sum(
+            sql.startswith("INSERT OR REPLACE INTO moves")
+            for statements in self.pending
+            for sql, _ in statements
+        )
 
     def save_aside(self, folders: Iterable[str]) -> str | None:
         """Write the games as they stand, every write still waiting done, to a new file in
@@ -350,8 +364,9 @@ class Storage:
         shift = self._shift or 0
         with db:
             for sql, args in statements:
-                db.execute(sql, tuple(a + shift if isinstance(a, GameId) and a > self._known
-                                      else a for a in args))
+                db.execute(
+                    sql, tuple(a + shift if isinstance(a, GameId) and a > self._known else a for a in args)
+                )
 
     def _commit(self, statements: tuple[Write, ...]) -> None:
         try:
@@ -438,32 +453,51 @@ class Storage:
         game_id = self._last_id
         if match_target is not None and match_of is None:
             match_of = game_id
-        self._write((
-            "INSERT INTO games (id, game, size, variant, started, match_of, match_target, first,"
-            " options, opponent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (GameId(game_id), game, size, variant, now_text(),
-             None if match_of is None else GameId(match_of), match_target, first, options,
-             opponent),
-        ))
+        self._write(
+            (
+                "INSERT INTO games (id, game, size, variant, started, match_of, match_target, first,"
+                " options, opponent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    GameId(game_id),
+                    game,
+                    size,
+                    variant,
+                    now_text(),
+                    None if match_of is None else GameId(match_of),
+                    match_target,
+                    first,
+                    options,
+                    opponent,
+                ),
+            )
+        )
         return game_id
 
     def add_move(self, game_id: int, ply: int, notation: str) -> None:
         """Commit move number ``ply`` (1 = the first) before anyone is told of it."""
-        self._write((
-            "INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
-            (GameId(game_id), ply, notation, now_text()),
-        ), keep=False)
+        self._write(
+            (
+                "INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
+                (GameId(game_id), ply, notation, now_text()),
+            ),
+            keep=False,
+        )
 
-    def correct(self, game_id: int, ply: int, notation: str, replaced: str,
-                history: str | None = None) -> None:
+    def correct(
+        self, game_id: int, ply: int, notation: str, replaced: str, history: str | None = None
+    ) -> None:
         """Move ``ply`` was mis-read as ``replaced``: keep ``notation`` and log the correction
         (``history``: the game's, as it stands after it)."""
         when = now_text()
         self._write(
-            ("INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
-             (GameId(game_id), ply, notation, when)),
-            ("INSERT INTO corrections (game_id, ply, replaced, notation, time) VALUES (?, ?, ?, ?, ?)",
-             (GameId(game_id), ply, replaced, notation, when)),
+            (
+                "INSERT OR REPLACE INTO moves (game_id, ply, notation, time) VALUES (?, ?, ?, ?)",
+                (GameId(game_id), ply, notation, when),
+            ),
+            (
+                "INSERT INTO corrections (game_id, ply, replaced, notation, time) VALUES (?, ?, ?, ?, ?)",
+                (GameId(game_id), ply, replaced, notation, when),
+            ),
             *self._history(game_id, history),
             keep=False,
         )
@@ -482,15 +516,21 @@ class Storage:
         self._write(
             ("DELETE FROM moves WHERE game_id = ? AND ply > ?", (GameId(game_id), plies)),
             ("DELETE FROM clocks WHERE game_id = ? AND ply > ?", (GameId(game_id), plies)),
-            ("UPDATE games SET finished = NULL, result = NULL, winner = NULL WHERE id = ?",
-             (GameId(game_id),)),
+            (
+                "UPDATE games SET finished = NULL, result = NULL, winner = NULL WHERE id = ?",
+                (GameId(game_id),),
+            ),
             *self._history(game_id, history),
         )
 
     def set_clocks(self, game_id: int, ply: int, readings: str) -> None:
         """The clocks' ``readings`` (JSON) as they stood after move ``ply`` (0: the start)."""
-        self._write(("INSERT OR REPLACE INTO clocks (game_id, ply, readings) VALUES (?, ?, ?)",
-                     (GameId(game_id), ply, readings)))
+        self._write(
+            (
+                "INSERT OR REPLACE INTO clocks (game_id, ply, readings) VALUES (?, ?, ?)",
+                (GameId(game_id), ply, readings),
+            )
+        )
 
     def clocks(self, game_id: int) -> dict[int, str]:
         """The clocks' readings kept after each move of game ``game_id``, by ply."""
@@ -518,8 +558,7 @@ class Storage:
         """When the last move of game ``game_id`` was saved (as :func:`now_text` writes it),
         None before its first move."""
         try:
-            row = self._db.execute("SELECT MAX(time) FROM moves WHERE game_id = ?",
-                                   (game_id,)).fetchone()
+            row = self._db.execute("SELECT MAX(time) FROM moves WHERE game_id = ?", (game_id,)).fetchone()
         except sqlite3.Error as exc:
             raise StorageError(f"{self.path}: cannot read the games ({exc})") from None
         return row[0] if row and isinstance(row[0], str) else None
@@ -527,10 +566,12 @@ class Storage:
     def finish(self, game_id: int, result: str, winner: str | None = None) -> None:
         """The game is over: ``result`` in words, ``winner`` a side or "draw" (None when the
         game was abandoned)."""
-        self._write((
-            "UPDATE games SET finished = ?, result = ?, winner = ? WHERE id = ?",
-            (now_text(), result, winner, GameId(game_id)),
-        ))
+        self._write(
+            (
+                "UPDATE games SET finished = ?, result = ?, winner = ? WHERE id = ?",
+                (now_text(), result, winner, GameId(game_id)),
+            )
+        )
 
     def unfinished(self) -> StoredGame | None:
         """The most recent game still running, with its moves."""
@@ -589,9 +630,7 @@ class Storage:
         return replace(record, clocks=tuple(kept.get(ply, "") for ply in range(1, len(record.moves) + 1)))
 
     def _moves(self, game_id: int) -> tuple:
-        rows = self._db.execute(
-            "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-        )
+        rows = self._db.execute("SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return tuple(n for (n,) in rows)
 
 
@@ -695,9 +734,22 @@ def _readable(db: sqlite3.Connection, path: str) -> sqlite3.Connection:
 
 
 #: The type each column of a stored game must have (None is allowed but for id, game, started).
-_TYPES = {"id": int, "game": str, "size": int, "variant": str, "started": str, "finished": str,
-          "result": str, "winner": str, "match_of": int, "match_target": int, "first": str,
-          "options": str, "opponent": str, "history": str}
+_TYPES = {
+    "id": int,
+    "game": str,
+    "size": int,
+    "variant": str,
+    "started": str,
+    "finished": str,
+    "result": str,
+    "winner": str,
+    "match_of": int,
+    "match_target": int,
+    "first": str,
+    "options": str,
+    "opponent": str,
+    "history": str,
+}
 
 
 def _record(row: tuple, moves: tuple) -> StoredGame:
@@ -711,7 +763,8 @@ def _record(row: tuple, moves: tuple) -> StoredGame:
     for name, kind in _TYPES.items():
         value = values[name]
         if (value is None and name not in ("id", "game", "started")) or (
-                isinstance(value, kind) and not isinstance(value, bool)):
+            isinstance(value, kind) and not isinstance(value, bool)
+        ):
             continue
         what = "a whole number" if kind is int else "text"
         problems.append(f"{name} {str(value)[:20]!r} is not {what}")

@@ -170,8 +170,11 @@ class Clocks:
     def read(cls, control: TimeControl, readings: str) -> Clocks:
         """The clocks as :meth:`readings` kept them, on ``control``."""
         kept = json.loads(readings)
-        return cls(control, {s: float(ms) for s, ms in kept["left"].items()},
-                   {s: int(n) for s, n in kept["moves"].items()})
+        return cls(
+            control,
+            {s: float(ms) for s, ms in kept["left"].items()},
+            {s: int(n) for s, n in kept["moves"].items()},
+        )
 
     def used(self, now: float) -> float:
         """What the running side's turn has cost it so far at ``now`` (ms): a simple delay
@@ -222,8 +225,9 @@ class Clocks:
             left = self.control.added(made) * 1000
         else:
             left = self.left[side] - spent + back + self.control.added(made) * 1000
-        return replace(self, left={**self.left, side: left}, moves={**self.moves, side: made},
-                       running=None, since=at)
+        return replace(
+            self, left={**self.left, side: left}, moves={**self.moves, side: made}, running=None, since=at
+        )
 
     def out(self) -> float | None:
         """When (ms) the running side's time runs out (None: no clock runs)."""

@@ -52,15 +52,15 @@ def lost_commits(db_path: str) -> int:
         page_size = 65536 if db_page == 1 else db_page  # the database's own header says
         if not 512 <= page_size <= 65536 or len(data) < HEADER + FRAME_HEADER:
             return 0
-        salt1, salt2 = struct.unpack(">2I", data[HEADER + 8:HEADER + 16])  # the first frame's
+        salt1, salt2 = struct.unpack(">2I", data[HEADER + 8 : HEADER + 16])  # the first frame's
     size, lost = FRAME_HEADER + page_size, 0
     for start in range(HEADER, len(data) - size + 1, size):
-        page_no, commit, s1, s2, f0, f1 = struct.unpack(">6I", data[start:start + FRAME_HEADER])
+        page_no, commit, s1, s2, f0, f1 = struct.unpack(">6I", data[start : start + FRAME_HEADER])
         current = (s1, s2) == (salt1, salt2)  # neither: an older generation's frame
         damaged = (s1 == salt1) != (s2 == salt2)
         if not failed:
-            after = _checksum(data[start:start + 8], big, *sums)
-            after = _checksum(data[start + FRAME_HEADER:start + size], big, *after)
+            after = _checksum(data[start : start + 8], big, *sums)
+            after = _checksum(data[start + FRAME_HEADER : start + size], big, *after)
             if current and page_no and after == (f0, f1):
                 sums = after
                 continue

@@ -24,8 +24,15 @@ from typing import Callable, Sequence
 
 import engines
 from engines.core import OptionError
-from firmware_host.actions.commands import (NewGame, PowerOff, SetBrightness, SetPlayers, ShowIP,
-                                            ShowToday, TakeBack)
+from firmware_host.actions.commands import (
+    NewGame,
+    PowerOff,
+    SetBrightness,
+    SetPlayers,
+    ShowIP,
+    ShowToday,
+    TakeBack,
+)
 from firmware_host.ui.screens import Screen, menu_screen
 from hardware.base import ButtonEvent
 
@@ -149,8 +156,9 @@ class Menu:
         """Handle a button press; the action for the controller to carry out, if any."""
         if event.long:
             if event.button == "menu" and self.power_off:
-                self._pages = [_Page("Power off?", (_Item("Power off now", PowerOff),
-                                                    _Item("Cancel", lambda: None)))]
+                self._pages = [
+                    _Page("Power off?", (_Item("Power off now", PowerOff), _Item("Cancel", lambda: None)))
+                ]
             return None
         if not self._pages:
             if event.button == "menu":
@@ -181,8 +189,9 @@ class Menu:
         """The open menu's screen (the top level when closed)."""
         page = self._pages[-1] if self._pages else self._main()
         first = len(self._pages) <= 1 and page.title == "Menu" and page.cursor == 0
-        return menu_screen(page.title, [item.label for item in page.items], page.cursor,
-                           HELP if first else ())
+        return menu_screen(
+            page.title, [item.label for item in page.items], page.cursor, HELP if first else ()
+        )
 
     # ---------------------------------------------------------------------- internals
     def _choose(self, item: _Item) -> Action | None:
@@ -224,13 +233,12 @@ class Menu:
 
     def _games_page(self) -> _Page:
         games = list(dict.fromkeys((c.game, c.title) for c in self.choices))
-        items = tuple(
-            _Item(title, partial(self._narrow_to, "game", game)) for game, title in games
-        )
+        items = tuple(_Item(title, partial(self._narrow_to, "game", game)) for game, title in games)
         return _Page("Game", items, _index([g for g, _ in games], self.current.game))
 
-    def _narrow_to(self, field: str, value: object,
-                   keep: Callable[[GameChoice], bool] = lambda c: True) -> Action | _Page:
+    def _narrow_to(
+        self, field: str, value: object, keep: Callable[[GameChoice], bool] = lambda c: True
+    ) -> Action | _Page:
         """:meth:`_narrow` to the choices ``keep`` selects whose ``field`` is ``value``."""
         return self._narrow(lambda c: keep(c) and getattr(c, field) == value)
 
@@ -259,8 +267,9 @@ class Menu:
         options = _menu_options(game)
         rules = self.rules.setdefault(game, {})
         items = tuple(
-            _Item(f"{o.name}: {o.shown(o.read(rules.get(o.name, o.default)))}",
-                  partial(self._next_rule, o, i))
+            _Item(
+                f"{o.name}: {o.shown(o.read(rules.get(o.name, o.default)))}", partial(self._next_rule, o, i)
+            )
             for i, o in enumerate(options)
         )
         return _Page("Rules (next game)", items, cursor)
@@ -290,11 +299,13 @@ class Menu:
             sides = engines.new_game(c.game, c.size, c.variant).sides
         except OptionError:  # a game these engines do not know: nobody to play
             sides = ()
-        items = (_Item("Two at the table" if len(sides) == 2 else "All at the table",
-                       lambda: self._set_players(None)),
-                 *(_Item(f"Computer: {side}", partial(self._set_players, side))
-                   for side in sides),
-                 _Item(f"Level {level}", self._next_level))
+        items = (
+            _Item(
+                "Two at the table" if len(sides) == 2 else "All at the table", lambda: self._set_players(None)
+            ),
+            *(_Item(f"Computer: {side}", partial(self._set_players, side)) for side in sides),
+            _Item(f"Level {level}", self._next_level),
+        )
         if cursor is None:
             cursor = 1 + sides.index(computer) if computer in sides else 0
         return _Page("Players", items, cursor)
@@ -312,8 +323,9 @@ class Menu:
     def _matches_page(self) -> _Page:
         targets = [0, *self.current.match_targets]
         items = tuple(
-            _Item(f"Match to {target}" if target else "Single games",
-                  partial(self._start, self.current, target))
+            _Item(
+                f"Match to {target}" if target else "Single games", partial(self._start, self.current, target)
+            )
             for target in targets
         )
         return _Page("Match play", items, _index(targets, self.match))

@@ -89,9 +89,7 @@ class Screen:
         """The plain text of the page shown, one string per line (the replay's ``display``
         event); a menu's highlighted line starts with "> "."""
         page = self.shown()
-        lines = [
-            f"> {line}" if i == page.selected else line for i, line in enumerate(page.lines)
-        ]
+        lines = [f"> {line}" if i == page.selected else line for i, line in enumerate(page.lines)]
         return tuple(line for line in (page.title, *lines, *page.footer, page.marker) if line)
 
     def render(self, target: LumaDevice | tuple[int, int] = SIZE) -> Image.Image:
@@ -213,17 +211,22 @@ def _draw(screen: Screen, draw: ImageDraw.ImageDraw, width: int, height: int) ->
         row.font.draw(draw, row.x, row.baseline, row.text, "black" if row.lit else "white")
     if screen.marker and rows:
         font = _marker_font()
-        font.draw(draw, width - MARGIN - SLACK - round(font.width(screen.marker)),
-                  rows[0].top + 1 + font.cap, screen.marker, "white")
+        font.draw(
+            draw,
+            width - MARGIN - SLACK - round(font.width(screen.marker)),
+            rows[0].top + 1 + font.cap,
+            screen.marker,
+            "white",
+        )
     for row, up in more:  # small arrows at the right end: more items above / below
         x, mid = width - MARGIN - 3, (row.top + row.bottom) // 2
         tip, base = (mid - 2, mid + 1) if up else (mid + 2, mid - 1)
-        draw.polygon([(x - 3, base), (x + 3, base), (x, tip)],
-                     fill="black" if row.lit else "white")
+        draw.polygon([(x - 3, base), (x + 3, base), (x, tip)], fill="black" if row.lit else "white")
 
 
-def layout(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]
-           ) -> tuple[list[Row], list[tuple[Row, bool]]]:
+def layout(
+    screen: Screen, width: int = SIZE[0], height: int = SIZE[1]
+) -> tuple[list[Row], list[tuple[Row, bool]]]:
     """Where each row of ``screen`` goes, and for a menu the rows that get an arrow
     (True: more items above, False: below). The first style of :data:`STYLES` in which
     everything fits wins. A text too long even for the last (no message the daemon sends:
@@ -259,7 +262,7 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
     """
     if screen.selected is not None or _fits_one(screen, width, height):
         return (screen,)
-    fixed, rest = screen.lines[: screen.keep], screen.lines[screen.keep:]
+    fixed, rest = screen.lines[: screen.keep], screen.lines[screen.keep :]
     # When the kept lines leave no room for the title, the title becomes a line of the last
     # page and the page number moves to the right end of the first row.
     for title, rest in ((screen.title, rest), ("", (*rest, screen.title))):
@@ -278,20 +281,30 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
     return (screen,)
 
 
-def _numbered(screen: Screen, fixed: tuple[str, ...], chunks: list[tuple[str, ...]]
-              ) -> tuple[Screen, ...]:
+def _numbered(screen: Screen, fixed: tuple[str, ...], chunks: list[tuple[str, ...]]) -> tuple[Screen, ...]:
     n = len(chunks)
     if screen.title:
-        return tuple(replace(screen, title=f"{screen.title} {PAGE.format(i, n)}", lines=fixed + chunk)
-                     for i, chunk in enumerate(chunks, 1))
-    return tuple(replace(screen, lines=fixed + chunk, marker=PAGE.format(i, n))
-                 for i, chunk in enumerate(chunks, 1))
+        return tuple(
+            replace(screen, title=f"{screen.title} {PAGE.format(i, n)}", lines=fixed + chunk)
+            for i, chunk in enumerate(chunks, 1)
+        )
+    return tuple(
+        replace(screen, lines=fixed + chunk, marker=PAGE.format(i, n)) for i, chunk in enumerate(chunks, 1)
+    )
 
 
-def _chunks(screen: Screen, fixed: tuple[str, ...], rest: tuple[str, ...], style: tuple[int, int],
-            width: int, height: int, breaks: str) -> list[tuple[str, ...]] | None:
+def _chunks(
+    screen: Screen,
+    fixed: tuple[str, ...],
+    rest: tuple[str, ...],
+    style: tuple[int, int],
+    width: int,
+    height: int,
+    breaks: str,
+) -> list[tuple[str, ...]] | None:
     """``rest`` split greedily into runs that fit below ``fixed`` in ``style``, a line too
     long alone broken as ``breaks`` allows (None: one such line cannot be)."""
+
     def fit(lines: tuple[str, ...]) -> bool:
         title = f"{screen.title} {PAGE.format(9, 9)}" if screen.title else ""
         page = replace(screen, title=title, lines=fixed + lines, marker="" if title else PAGE.format(9, 9))
@@ -350,7 +363,8 @@ def _packed(text: str, font: _Font, width: int) -> tuple[str, ...]:
 def _marker_clear(screen: Screen, rows: list[Row], width: int) -> bool:
     """True when the first row leaves room at its right end for the page marker."""
     return not screen.marker or rows[0].box()[2] + 4 <= width - MARGIN - SLACK - _marker_font().width(
-        screen.marker)
+        screen.marker
+    )
 
 
 def _marker_font() -> _Font:
@@ -419,8 +433,7 @@ def _text_layout(screen: Screen, style: tuple[int, int], width: int) -> list[Row
     return rows or [Row(0, 0, "", small)]
 
 
-def _menu_layout(screen: Screen, width: int, height: int
-                 ) -> tuple[list[Row], list[tuple[Row, bool]]]:
+def _menu_layout(screen: Screen, width: int, height: int) -> tuple[list[Row], list[tuple[Row, bool]]]:
     """The title with the position ("Menu 3/8"), then one row per item, scrolled so that the
     selected one (lit) is in view; arrows mark the rows beyond which more items follow."""
     font = _font(SMALL_SIZE)
@@ -428,17 +441,21 @@ def _menu_layout(screen: Screen, width: int, height: int
     selected = min(max(screen.selected or 0, 0), max(len(items) - 1, 0))
     position = f"{selected + 1}/{len(items)}" if len(items) > 1 else ""
     title = " ".join(filter(None, (_plain(screen.title), position)))
-    head = Row(0, font.height, _fit(title, font, width - 2 * MARGIN), font,
-               lit=screen.invert_title)
+    head = Row(0, font.height, _fit(title, font, width - 2 * MARGIN), font, lit=screen.invert_title)
     top = head.bottom + 2
     pitch = font.height + 1
     visible = max(1, (height - top) // pitch - len(screen.footer))
     first = min(max(0, selected - visible + 1), max(0, len(items) - visible))
     arrow = 10  # room at the right end for the arrows
     rows = [
-        Row(top + n * pitch, top + (n + 1) * pitch - 1, _fit(item, font, width - 2 * MARGIN - arrow),
-            font, lit=first + n == selected)
-        for n, item in enumerate(items[first: first + visible])
+        Row(
+            top + n * pitch,
+            top + (n + 1) * pitch - 1,
+            _fit(item, font, width - 2 * MARGIN - arrow),
+            font,
+            lit=first + n == selected,
+        )
+        for n, item in enumerate(items[first : first + visible])
     ]
     more = []
     if rows and first > 0:
@@ -446,8 +463,10 @@ def _menu_layout(screen: Screen, width: int, height: int
     if rows and first + visible < len(items):
         more.append((rows[-1], False))
     below = top + visible * pitch
-    help_rows = [Row(below + n * pitch, below + (n + 1) * pitch - 1, _plain(text), font)
-                 for n, text in enumerate(screen.footer)]
+    help_rows = [
+        Row(below + n * pitch, below + (n + 1) * pitch - 1, _plain(text), font)
+        for n, text in enumerate(screen.footer)
+    ]
     return [head, *rows, *help_rows], more
 
 

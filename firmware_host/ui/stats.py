@@ -17,8 +17,9 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
-from firmware_host.ui.screens import Screen, message_screen
 from firmware_host.store.storage import Storage, StorageError, now_text
+from firmware_host.ui.screens import Screen, message_screen
+
 
 @dataclass(frozen=True)
 class Day:

@@ -8,8 +8,8 @@ import json
 from engines.core.notation import read_record
 from firmware_host.board.clock import DRAW_MS
 from firmware_host.board.game import Game
-from firmware_host.store.export import record_text
 from firmware_host.store.config import ClockConfig, Config, load_config
+from firmware_host.store.export import record_text
 from testbed.board_under_test import BoardUnderTest
 from testbed.streams import STREAMS, Stream, moves, of, run, said
 
@@ -57,8 +57,10 @@ def test_flips_and_the_landing_tap_count_for_the_mover():
     events = run(text, "antipode", config=clocked("300"))
     presses = [(e["running"], since(e)) for e in clocks(events)]
     assert presses == [("blue", 0), ("red", 2200), ("blue", 6200)]
-    assert changes(text)[-1] == 6200 and clocks(events)[-1]["left"] == {"blue": 300 * S - 2200,
-                                                                         "red": 300 * S - 4000}
+    assert changes(text)[-1] == 6200 and clocks(events)[-1]["left"] == {
+        "blue": 300 * S - 2200,
+        "red": 300 * S - 4000,
+    }
     assert moves(events) == ["b1:b1", "h9:i9"]
 
 
@@ -109,7 +111,7 @@ def test_a_restart_resumes_with_the_stored_times_the_time_off_charged_to_nobody(
         board.restart()  # the daemon was off: none of it is anyone's time
         board.run(20_000)
         board.settle()
-        resumed = clocks(board.events[board.restarts[0]:])
+        resumed = clocks(board.events[board.restarts[0] :])
         assert resumed[0]["left"] == stored and resumed[0]["running"] == "black"
         assert board.screen()[1].startswith("0:") or ">" in board.screen()[1]
     finally:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.board.notices import NOTICE_MS
 from firmware_host.board.game import Game
+from firmware_host.board.notices import NOTICE_MS
 from firmware_host.board.phase import Following, Moving
 from firmware_host.board.view import LIGHTS
-from firmware_host.ui.menu import GameChoice, Menu, game_choices
 from firmware_host.store.storage import Storage, StorageError
+from firmware_host.ui.menu import GameChoice, Menu, game_choices
 from hardware.base import Scan
 from testbed.drive import SELF_PHALANX, Drive, Scripted
 from tests.board.toy_game import ToyGame, move
@@ -21,12 +21,21 @@ def toy(*script, start=()) -> ToyGame:
 
 
 def test_remove_then_twin_lit_until_done_in_order():
-    d = Drive(toy([move("m", ["s0"], ["s1"], ("remove", ["s2", "s3"]), ("twin", ["s4"]))],
-                  [move("n", [], ["s5"])], start=["s0", "s2", "s3"]))
+    d = Drive(
+        toy(
+            [move("m", ["s0"], ["s1"], ("remove", ["s2", "s3"]), ("twin", ["s4"]))],
+            [move("n", [], ["s5"])],
+            start=["s0", "s2", "s3"],
+        )
+    )
     d.run(50).lift("s0").run(50).place("s1").run(500)
     assert d.kinds() == ["targets", "move", "guide"]
-    assert d.last("guide") == {"t": d.last("guide")["t"], "event": "guide", "action": "remove",
-                               "sites": ["s2", "s3"]}
+    assert d.last("guide") == {
+        "t": d.last("guide")["t"],
+        "event": "guide",
+        "action": "remove",
+        "sites": ["s2", "s3"],
+    }
     assert d.lit("s2") == LIGHTS["remove"] and d.lit("s3") == LIGHTS["remove"]
     d.lift("s2").run(50)
     assert d.lit("s2") is None and d.lit("s3") == LIGHTS["remove"]
@@ -40,8 +49,7 @@ def test_remove_then_twin_lit_until_done_in_order():
 
 
 def test_sensed_follow_ups_done_before_the_settle_count_at_once():
-    d = Drive(toy([move("m", ["s0"], ["s1"], ("remove", ["s2"]), ("twin", ["s4"]))], [],
-                  start=["s0", "s2"]))
+    d = Drive(toy([move("m", ["s0"], ["s1"], ("remove", ["s2"]), ("twin", ["s4"]))], [], start=["s0", "s2"]))
     d.run(50).lift("s2").lift("s0").place("s4").place("s1").run(500)
     assert d.kinds() == ["targets", "move"]
     assert isinstance(d.ctl.phase, Moving)
@@ -201,8 +209,7 @@ class DriveScreenLater(Drive):
 
     def scan(self, scan: Scan | None = None) -> None:
         version = self.ctl.frame_version
-        stepped = self.ctl.step(self.t, scan or self.sim.scan(), self.sim.buttons.events(),
-                                screen=False)
+        stepped = self.ctl.step(self.t, scan or self.sim.scan(), self.sim.buttons.events(), screen=False)
         assert not any(e["event"] == "display" for e in stepped)
         shown = self.ctl.screen_step()
         assert all(e["event"] == "display" for e in shown)
@@ -241,8 +248,11 @@ def test_a_long_screen_starts_on_its_first_page_and_turns_every_3_s():
         d.place(site)
     shown_at = d.t
     d.run(6500)
-    paged = [(e["t"] - shown_at, e["lines"][0]) for e in d.events
-             if e["event"] == "display" and "/" in e["lines"][0]]
+    paged = [
+        (e["t"] - shown_at, e["lines"][0])
+        for e in d.events
+        if e["event"] == "display" and "/" in e["lines"][0]
+    ]
     assert [title for _, title in paged] == [f"Antipalos 12 · team p{n}/2" for n in (1, 2, 1)]
     assert [t // 1000 for t, _ in paged] == [0, 3, 6]
 
@@ -325,7 +335,11 @@ def test_a_move_chosen_elsewhere_is_carried_out_under_guidance_and_only_that_mov
     assert d.ctl.to_act == "white"
     d.place("A1*").run(500)  # a legal move, but not the one to carry out
     assert "move" not in d.kinds() and d.last("out_of_sync") == {
-        "t": d.last("out_of_sync")["t"], "event": "out_of_sync", "missing": [], "extra": ["A1*"]}
+        "t": d.last("out_of_sync")["t"],
+        "event": "out_of_sync",
+        "missing": [],
+        "extra": ["A1*"],
+    }
     d.lift("A1*").run(500).place("B2*").run(500)
     assert d.last("move") == {"t": d.last("move")["t"], "event": "move", "move": "B2*", "side": "white"}
     assert d.ctl.pending is None and d.ctl.to_act == "black" and d.ctl.frame() == {}
@@ -359,8 +373,12 @@ def test_a_self_phalanxed_piece_is_lit_and_guided_like_any_removal():
     d.run(500)
     assert d.last("move")["move"] == "e5se-e7se"
     due = d.ctl.state.due()
-    assert d.last("guide") == {"t": d.last("guide")["t"], "event": "guide", "action": "remove",
-                               "sites": d.ctl.sorted(due.sites)}
+    assert d.last("guide") == {
+        "t": d.last("guide")["t"],
+        "event": "guide",
+        "action": "remove",
+        "sites": d.ctl.sorted(due.sites),
+    }
     assert all(d.lit(site) == LIGHTS["remove"] for site in due.sites)
     assert f"{due.prompt}: e7nw, e7se" in d.ctl.screen().text_lines() and "triangle" not in due.prompt
     for site in due.sites:

@@ -15,15 +15,20 @@ import random
 import pytest
 
 from engines import new_game
-from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.board.controller import Game
 from firmware_host.board.view import SET_BACK
-from testbed.streams import STREAMS, after, kinds, moves, of, run_file, said
+from firmware_host.store.config import Config, OpponentConfig
 from testbed.board_under_test import BoardUnderTest
 from testbed.pair import Pair
+from testbed.streams import STREAMS, after, kinds, moves, of, run_file, said
 
-GAMES = {"antipalos": (3, "two"), "antipode": (None, "standard"), "antipod": (4, None),
-         "anti-grid": (6, "plain"), "phalanx": (None, None)}
+GAMES = {
+    "antipalos": (3, "two"),
+    "antipode": (None, "standard"),
+    "antipod": (4, None),
+    "anti-grid": (6, "plain"),
+    "phalanx": (None, None),
+}
 
 
 def computer(side: str) -> Config:

@@ -9,13 +9,16 @@ from typing import get_args, get_type_hints
 from firmware_host.board.events import Event
 from firmware_host.store.config import Config
 from testbed.drive import Drive
-from tests.board.test_controller import toy
 from testbed.streams import Stream, run
+from tests.board.test_controller import toy
 from tests.board.toy_game import move
 
 #: Kind -> its fields, read from the union.
-KINDS = {kind: list(get_type_hints(cls)) for cls in get_args(Event)
-         for kind in get_args(get_type_hints(cls)["event"])}
+KINDS = {
+    kind: list(get_type_hints(cls))
+    for cls in get_args(Event)
+    for kind in get_args(get_type_hints(cls)["event"])
+}
 
 
 def check(events: list) -> set[str]:
@@ -32,8 +35,13 @@ def test_the_kinds_are_each_named_once():
 
 
 def test_a_game_with_steps_a_stray_piece_and_a_takeback_tells_typed_events():
-    d = Drive(toy([move("m", ["s0"], ["s1"], ("remove", ["s2"]), ("flip", ["s3"]))],
-                  [move("n", [], ["s5"])], start=["s0", "s2", "s3"]))
+    d = Drive(
+        toy(
+            [move("m", ["s0"], ["s1"], ("remove", ["s2"]), ("flip", ["s3"]))],
+            [move("n", [], ["s5"])],
+            start=["s0", "s2", "s3"],
+        )
+    )
     d.run(50).lift("s0").run(50).place("s1").run(500).lift("s2").run(500)
     d.lift("s3").run(100).place("s3").run(500)
     d.place("s9").run(500).lift("s9").run(500)

@@ -14,7 +14,6 @@ import random
 import pytest
 
 from firmware_host.board.controller import Game
-
 from testbed.streams import Stream, after, board_after, kinds, moves, of, run, said
 
 # ------------------------------------------------------------ a capture made with both hands
@@ -88,7 +87,7 @@ def _antipode_b1_a1(flip_path: bool) -> Stream:
 def _restarted(stream: Stream):
     """The board that played ``stream``, then restarted, and its events since the restart."""
     board = board_after(stream.restart().wait(1000), "antipode", variant="standard")
-    return board, board.events[board.restarts[-1]:]
+    return board, board.events[board.restarts[-1] :]
 
 
 def test_a_restart_while_a_moves_flip_is_left_announces_it_and_names_the_side():
@@ -119,7 +118,7 @@ def test_a_restart_while_a_takebacks_steps_are_left_announces_each():
         assert "Blue to move" in board.screen()
         board.lift("b1"), board.run(600), board.lift("a1"), board.run(300), board.place("a1")
         board.settle()
-        since = board.events[board.restarts[-1]:]
+        since = board.events[board.restarts[-1] :]
         assert of(since, "guide")[-1]["action"] == "carry" and "Blue to move" in board.screen()
     finally:
         board.close()
@@ -204,8 +203,13 @@ def _knock_on(state) -> tuple[str, str, str]:
     for move in sorted(state.legal_moves(), key=state.notation):
         real = state.realisations(move)[0]
         steps = real.follow_ups
-        if (not real.emptied and len(real.filled) == 1 and [s.action for s in steps] == ["flip", "pick"]
-                and steps[0].sites == steps[1].sites and len(steps[0].sites) == 1):
+        if (
+            not real.emptied
+            and len(real.filled) == 1
+            and [s.action for s in steps] == ["flip", "pick"]
+            and steps[0].sites == steps[1].sites
+            and len(steps[0].sites) == 1
+        ):
             return min(steps[0].sites), min(real.filled), state.notation(move)
     raise AssertionError("no knock equals a move here")
 
@@ -267,9 +271,9 @@ def test_antipode_a_knock_that_equals_a_move_on_paired_boards_never_reaches_the_
         _knock(t2, token, onto, set_right=True)
         assert pair._until(pair.link.idle)
         t1.run(1000)
-        assert of(t2.events[begun[1]:], "takeback") == [{"move": move}]
-        assert said(t2.events[begun[1]:], f"{token} knocked off")
-        assert "expect" not in kinds(t1.events[begun[0]:]) and not said(t1.events[begun[0]:], move)
+        assert of(t2.events[begun[1] :], "takeback") == [{"move": move}]
+        assert said(t2.events[begun[1] :], f"{token} knocked off")
+        assert "expect" not in kinds(t1.events[begun[0] :]) and not said(t1.events[begun[0] :], move)
         assert t1.held() == t2.held() and len(t1.held()) == 1
     finally:
         pair.close()
@@ -282,8 +286,9 @@ def test_the_docs_print_the_doubt_table():
     from firmware_host.board import doubt
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "daemon.md"
-    assert doubt.table() in docs.read_text(), \
+    assert doubt.table() in docs.read_text(), (
         "run: python -m firmware_host.board.doubt, paste into docs/daemon.md"
+    )
 
 
 # ------------------------------------------------------------ a set-back deeper than the last turn
@@ -307,10 +312,18 @@ def test_antipalos_two_moves_set_back_then_one_put_down_again_takes_back_one():
 #: several landings to tap: (the moves before, the token, the neighbour, whether the placed
 #: token is itself a landing: its lift may then be that tap under way).
 KNOCKS_WITH_LANDINGS = {
-    "placed_token_no_landing": (["b1:a1", "e5:e5", "h8:e1", "e6:e9", "e2:b1", "g3:i9", "c6:e1", "f2:e9"],
-                                "e2", "d2", False),
-    "placed_token_a_landing": (["e3:e3", "e5:e5", "f9:e1", "b6:a1", "i7:e3", "a4:e5", "a3:i7", "e2:a1",
-                                "f7:i9", "d2:e1"], "e5", "d4", True),
+    "placed_token_no_landing": (
+        ["b1:a1", "e5:e5", "h8:e1", "e6:e9", "e2:b1", "g3:i9", "c6:e1", "f2:e9"],
+        "e2",
+        "d2",
+        False,
+    ),
+    "placed_token_a_landing": (
+        ["e3:e3", "e5:e5", "f9:e1", "b6:a1", "i7:e3", "a4:e5", "a3:i7", "e2:a1", "f7:i9", "d2:e1"],
+        "e5",
+        "d4",
+        True,
+    ),
 }
 
 

@@ -34,9 +34,14 @@ def _mentions_phase(node: ast.expr) -> bool:
 
 def test_the_controller_keeps_at_most_15_attributes():
     """What it holds beyond that is its parts': settings, sensing, notices, output."""
-    stored = {n.attr for n in ast.walk(_class(BOARD / "controller.py", "Controller"))
-              if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
-              and isinstance(n.value, ast.Name) and n.value.id == "self"}
+    stored = {
+        n.attr
+        for n in ast.walk(_class(BOARD / "controller.py", "Controller"))
+        if isinstance(n, ast.Attribute)
+        and isinstance(n.ctx, ast.Store)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == "self"
+    }
     assert len(stored) <= 15, sorted(stored)
 
 
@@ -44,15 +49,24 @@ def _body_lines(function: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     """A function's lines from its first statement after the docstring to its end (the
     signature, one parameter a line as the formatter lays a long one out, is not counted)."""
     body = function.body
-    start = body[1] if len(body) > 1 and isinstance(body[0], ast.Expr) \
-        and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str) else body[0]
+    start = (
+        body[1]
+        if len(body) > 1
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+        else body[0]
+    )
     return (function.end_lineno or start.lineno) - start.lineno + 1
 
 
 def test_no_function_of_the_controller_module_is_over_30_lines():
     tree = ast.parse((BOARD / "controller.py").read_text())
-    long = {n.name: _body_lines(n) for n in ast.walk(tree)
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and _body_lines(n) > 30}
+    long = {
+        n.name: _body_lines(n)
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and _body_lines(n) > 30
+    }
     assert not long
 
 
@@ -60,8 +74,11 @@ def test_the_controller_s_events_are_a_union_of_typed_dicts():
     """The game's events (the setup wizard's, board/wizard.py, are its own)."""
     assert get_type_hints(Controller.step)["return"] == list[Event]
     assert all(is_typeddict(kind) for kind in get_args(Event))
-    untyped = [p.name for p in BOARD.glob("*.py")
-               if p.name != "wizard.py" and re.search(r"^Event = dict", p.read_text(), re.M)]
+    untyped = [
+        p.name
+        for p in BOARD.glob("*.py")
+        if p.name != "wizard.py" and re.search(r"^Event = dict", p.read_text(), re.M)
+    ]
     assert not untyped
 
 
@@ -73,9 +90,13 @@ def test_no_getattr_nor_isinstance_on_a_phase_outside_phase_py():
         if path.name == "phase.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id in ("getattr", "isinstance") and node.args \
-                    and _mentions_phase(node.args[0]):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("getattr", "isinstance")
+                and node.args
+                and _mentions_phase(node.args[0])
+            ):
                 found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
     assert not found
 

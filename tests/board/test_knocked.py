@@ -25,18 +25,23 @@ def knockable(state, move):
     real = state.realisations(move)[0]
     after = (state.occupied() - real.emptied) | real.filled
     for site in sorted(state.occupied() - real.emptied - real.filled):
-        if not any(((state.occupied() - r.emptied) | r.filled) == after - {site}
-                   for m in state.legal_moves() for r in state.realisations(m)):
+        if not any(
+            ((state.occupied() - r.emptied) | r.filled) == after - {site}
+            for m in state.legal_moves()
+            for r in state.realisations(m)
+        ):
             return site
     return None
 
 
 @pytest.mark.parametrize("game,size,variant", GAMES)
 def test_a_piece_knocked_off_during_a_legal_move_is_named_and_the_move_counts_once_it_is_back(
-        game, size, variant):
+    game, size, variant
+):
     stream, state = opening(new_game(game, size, variant) if size or variant else new_game(game), 2)
-    move = next(m for m in state.legal_moves() if not state.realisations(m)[0].follow_ups
-                and knockable(state, m))
+    move = next(
+        m for m in state.legal_moves() if not state.realisations(m)[0].follow_ups and knockable(state, m)
+    )
     real, knocked = state.realisations(move)[0], knockable(state, move)
     stream.lift(*sorted(real.emptied), knocked).place(*sorted(real.filled)).settle()
     stream.place(knocked).settle()

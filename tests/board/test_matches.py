@@ -8,14 +8,14 @@ import json
 import pytest
 
 from engines.core import OptionError
-from firmware_host.store.config import Config, ConfigError, load_config
-from firmware_host.board.game import Game
-from firmware_host.store.export import record_text
 from firmware_host.actions.commands import NewGame
-from firmware_host.ui.menu import GameChoice, Menu
+from firmware_host.board.game import Game
 from firmware_host.runtime.replay import Replayer, parse
 from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.config import Config, ConfigError, load_config
+from firmware_host.store.export import record_text
 from firmware_host.store.storage import Storage
+from firmware_host.ui.menu import GameChoice, Menu
 from hardware.base import ButtonEvent
 from testbed.streams import SETTLE, Stream, kinds, of, run, shown
 
@@ -32,8 +32,7 @@ def test_a_match_s_games_share_the_first_game_s_id(tmp_path):
     assert [g.id for g in db.match_games(first)] == [first, second]
     assert [g.id for g in db.match_games(other)] == [other]
     record = db.unfinished()
-    assert (record.id, record.match_of, record.match_target, record.moves) == (
-        second, first, 6, ("A1*",))
+    assert (record.id, record.match_of, record.match_target, record.moves) == (second, first, 6, ("A1*",))
     assert db.games(single)[0].match_of is None and db.games(single)[0].match_target is None
 
 
@@ -80,8 +79,13 @@ class Replayed:
 def test_a_match_to_6_scored_on_the_screen_the_loser_begins_the_next_game():
     stream = clear(play(Stream(), GAME_1), GAME_1)
     events = run(play(stream, GAME_2).text(), "antipalos", 3, config=CONFIG)
-    assert shown(events)[0] == ["Antipalos 3", "White to move", "Place a trirod",
-                                "Phase 1 · In hand: White 4 · Black 4", "Match 0-0 (to 6)"]
+    assert shown(events)[0] == [
+        "Antipalos 3",
+        "White to move",
+        "Place a trirod",
+        "Phase 1 · In hand: White 4 · Black 4",
+        "Match 0-0 (to 6)",
+    ]
     assert kinds(events)[5:8] == ["game_over", "match", "new_game"]
     assert of(events, "match") == [
         {"totals": {"white": 3, "black": 0}, "target": 6, "winner": None},
@@ -91,8 +95,7 @@ def test_a_match_to_6_scored_on_the_screen_the_loser_begins_the_next_game():
     assert over[:3] == ["Antipalos 3", "White wins: connection", "Match 3-0 (to 6)"]
     assert shown(events)[6][1:2] == ["Black to move"] and "Match 3-0 (to 6)" in shown(events)[6]
     assert of(events, "move")[5] == {"move": "A1*", "side": "black"}
-    assert shown(events)[-1][:3] == ["Antipalos 3", "White wins the match 6-0",
-                                     "Set up to play again"]
+    assert shown(events)[-1][:3] == ["Antipalos 3", "White wins the match 6-0", "Set up to play again"]
     assert not any(line.startswith("Match") for line in shown(events)[-1])
     assert events[-1]["position"]["winner"] == "white"
 
@@ -128,10 +131,23 @@ def test_a_takeback_after_game_over_unscores_the_game():
     stream.lift("B3*").settle()
     stream.place("B3*").settle()
     events = run(stream.text(), "antipalos", 3, config=CONFIG)
-    assert kinds(events)[5:] == ["game_over", "match", "takeback", "match", "out_of_sync",
-                                 "in_sync", "move", "game_over", "match", "end"]
+    assert kinds(events)[5:] == [
+        "game_over",
+        "match",
+        "takeback",
+        "match",
+        "out_of_sync",
+        "in_sync",
+        "move",
+        "game_over",
+        "match",
+        "end",
+    ]
     assert [m["totals"] for m in of(events, "match")] == [
-        {"white": 3, "black": 0}, {"white": 0, "black": 0}, {"white": 3, "black": 0}]
+        {"white": 3, "black": 0},
+        {"white": 0, "black": 0},
+        {"white": 3, "black": 0},
+    ]
 
 
 def test_resume_in_game_2_rebuilds_the_score_without_abandoned_games(tmp_path):
@@ -147,10 +163,12 @@ def test_resume_in_game_2_rebuilds_the_score_without_abandoned_games(tmp_path):
     assert board.ctl.match.score == "3-0 (to 6)"
     assert "Match 3-0 (to 6)" in board.ctl.screen().text_lines()
     events = board.run(play(Stream(), GAME_2[2:]))
-    assert of(events, "match") == [
-        {"totals": {"white": 6, "black": 0}, "target": 6, "winner": "white"}]
+    assert of(events, "match") == [{"totals": {"white": 6, "black": 0}, "target": 6, "winner": "white"}]
     assert [g.result for g in db.games()] == [
-        "white wins by connection", "abandoned", "white wins by connection"]
+        "white wins by connection",
+        "abandoned",
+        "white wins by connection",
+    ]
 
 
 def test_export_names_the_match_of_a_match_game(tmp_path):
@@ -190,8 +208,7 @@ def config_file(tmp_path, text: str) -> str:
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("match = 7\n",
-         "match: antipalos matches go to 6, 9 or 15 points, not 7 (0: single games)"),
+        ("match = 7\n", "match: antipalos matches go to 6, 9 or 15 points, not 7 (0: single games)"),
         ('game = "phalanx"\nmatch = 6\n', "match: phalanx has no match play (0: single games)"),
         ('match = "6"\n', "match must be an integer (got '6')"),
         ("match = true\n", "match must be an integer (got True)"),
@@ -226,7 +243,12 @@ def test_menu_match_play_page_offers_single_games_and_the_targets():
     menu = Menu((ANTIPALOS, *OTHERS), ANTIPALOS, match=6)
     press(menu, "menu", "menu", "menu", "ok")
     assert menu.screen().text_lines() == (
-        "Match play", "Single games", "> Match to 6", "Match to 9", "Match to 15")
+        "Match play",
+        "Single games",
+        "> Match to 6",
+        "Match to 9",
+        "Match to 15",
+    )
     assert press(menu, "menu", "ok") == [NewGame("antipalos", 12, "two", match=9)]
     assert menu.match == 9 and not menu.is_open
     assert press(menu, "menu", "ok") == [NewGame("antipalos", 12, "two", match=9)]
@@ -239,7 +261,8 @@ def test_menu_match_play_page_offers_single_games_and_the_targets():
 def test_menu_choosing_a_game_keeps_the_match_only_for_the_same_game():
     menu = Menu((ANTIPALOS, *OTHERS), ANTIPALOS, match=15)
     assert press(menu, "menu", "menu", "ok", "ok", "menu", "ok") == [
-        NewGame("antipalos", 14, "two", match=15)]
+        NewGame("antipalos", 14, "two", match=15)
+    ]
     assert press(menu, "menu", "menu", "ok", "menu", "ok") == [NewGame("phalanx", None, "standard")]
     assert menu.match == 0 and "Match play" not in menu.screen().text_lines()
 

@@ -9,26 +9,29 @@ from dataclasses import replace
 import pytest
 
 from engines import new_game
-from engines.ai import choose
-from firmware_host.store.config import Config, OpponentConfig
-from firmware_host.board.game import Game
-from engines.ai import budget, ponder
+from engines.ai import budget, choose, ponder
 from firmware_host.board import opponent
+from firmware_host.board.game import Game
 from firmware_host.board.opponent import Computer, Hints, forget, think, think_on
 from firmware_host.board.turn import directions
 from firmware_host.board.view import LIGHTS
 from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.store.storage import Storage
 from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
-from testbed.streams import Stream, kinds, of, run
 from testbed.drive import Drive
+from testbed.streams import Stream, kinds, of, run
 
 CONFIG = replace(Config(), opponent=OpponentConfig("computer", None, 1))
 #: Per game: its size and the human's first move (the human plays the side moving first).
 #: Antipode, whose every turn ends in flips and a tap, has a test of its own (follow_guides).
-GAMES = {"antipod": (4, "b2"), "anti-grid": (6, "c1-c5"), "antipalos": (6, "C3*"),
-         "phalanx": (None, "d2nw-d4nw")}
+GAMES = {
+    "antipod": (4, "b2"),
+    "anti-grid": (6, "c1-c5"),
+    "antipalos": (6, "C3*"),
+    "phalanx": (None, "d2nw-d4nw"),
+}
 
 
 def replayed(stream: Stream, game: str) -> list[dict]:
@@ -90,8 +93,11 @@ def test_the_computer_move_is_lit_refused_when_wrong_carried_out_and_taken_back(
     asked = of(events, "expect")
     real = state.realisations(state.parse_move(chosen))[0]
     assert asked == [{"move": chosen, "empty": sorted(real.emptied), "fill": sorted(real.filled)}]
-    assert any(f"Computer plays {chosen}: {directions(state, state.parse_move(chosen))}" in e["lines"]
-               for e in events if e["event"] == "display")
+    assert any(
+        f"Computer plays {chosen}: {directions(state, state.parse_move(chosen))}" in e["lines"]
+        for e in events
+        if e["event"] == "display"
+    )
 
     # Another legal move of the computer's side is refused: out of sync, never accepted.
     other = next(m for m in state.legal_moves() if state.notation(m) != chosen)
@@ -105,7 +111,7 @@ def test_the_computer_move_is_lit_refused_when_wrong_carried_out_and_taken_back(
     events = carry_out(stream, game, state, chosen)
     assert of(events, "move")[1] == {"move": chosen, "side": state.to_move}
     assert events[-1]["moves"][:2] == [first, chosen]
-    assert "out_of_sync" not in kinds(events)[kinds(events).index("in_sync"):]
+    assert "out_of_sync" not in kinds(events)[kinds(events).index("in_sync") :]
 
     # Take back undoes the computer's move and the human's before it.
     moves_before = events[-1]["moves"]
@@ -376,7 +382,9 @@ def test_taking_the_computers_piece_and_yours_off_takes_both_turns_back():
     assert d.ctl.moves == ["b2", reply["move"]]
     d.lift("b2").run(500)  # then the player's own: the board as before both turns
     assert d.ctl.moves == [] and [e["move"] for e in d.events if e["event"] == "takeback"] == [
-        reply["move"], "b2"]
+        reply["move"],
+        "b2",
+    ]
     assert d.ctl.state.ply == 0 and d.ctl.pending is None and d.ctl.sync is None
 
 
@@ -391,9 +399,15 @@ def test_the_computers_piece_moved_on_after_its_move_is_refused_not_taken_as_a_c
     assert d.ctl.moves == ["c1-c5", reply["move"]] and d.ctl.state.to_move == "red"
     before = d.ctl.states[-2]
     (landed,) = reply["fill"]
-    elsewhere = next(r for m in before.legal_moves() for r in before.realisations(m)
-                     if r.emptied == frozenset(reply["empty"]) and r.filled != {landed}
-                     and len(r.filled) == 1 and not r.filled & d.ctl.board)
+    elsewhere = next(
+        r
+        for m in before.legal_moves()
+        for r in before.realisations(m)
+        if r.emptied == frozenset(reply["empty"])
+        and r.filled != {landed}
+        and len(r.filled) == 1
+        and not r.filled & d.ctl.board
+    )
     (other,) = elsewhere.filled
     d.lift(landed).place(other).run(800)
     assert d.ctl.moves == ["c1-c5", reply["move"]] and "correction" not in d.kinds()
@@ -434,11 +448,14 @@ def test_antipode_against_the_computer_its_turn_lit_refused_when_wrong_carried_o
     chosen = think(state, 1, seed=1)
     events = run(stream.text(), "antipode", config=CONFIG)
     assert of(events, "expect")[-1]["move"] == chosen
-    assert any(f"Computer plays {chosen}: place {chosen.split(':')[0]}, red pawn to {chosen.split(':')[1]}"
-               in e["lines"] for e in events if e["event"] == "display")
+    assert any(
+        f"Computer plays {chosen}: place {chosen.split(':')[0]}, red pawn to {chosen.split(':')[1]}"
+        in e["lines"]
+        for e in events
+        if e["event"] == "display"
+    )
     real = state.realisations(state.parse_move(chosen))[0]
-    other = next(m for m in state.legal_moves()
-                 if not state.realisations(m)[0].filled & real.filled)
+    other = next(m for m in state.legal_moves() if not state.realisations(m)[0].filled & real.filled)
     wrong = state.realisations(other)[0].filled
     stream.move((), wrong)  # another placement for the computer: refused, never its move
     events = run(stream.text(), "antipode", config=CONFIG)

@@ -12,8 +12,9 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "daemon.md"
 
 
 def test_docs_print_the_transition_table_the_code_has():
-    assert judge.table() in DOCS.read_text(), \
+    assert judge.table() in DOCS.read_text(), (
         "run: python -m firmware_host.board.judge, paste into docs/daemon.md"
+    )
 
 
 def test_every_phase_has_a_row_that_ends_in_a_rule_that_always_applies():

@@ -14,26 +14,31 @@ source, new games, the computer or a paired board as the opponent, restarts.
 from __future__ import annotations
 
 import random
-
-import pytest
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from bench.robot import FAULTS, Options, one_board
 from firmware_host.board.controller import Game
-from testbed.bus import Faults
 from testbed.board_under_test import BoardUnderTest
+from testbed.bus import Faults
 from testbed.pair import PAIR_MIX, Pair
 from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, intend, planned
 
 #: Games of two sides, for paired boards.
 PAIRED = [g for g in GAMES if len(Game.of(*g).new().sides) == 2]
 OUT = Path(__file__).resolve().parents[2] / "test-output" / "robot"
-QUICK = settings(max_examples=400, stateful_step_count=15, deadline=None, derandomize=True,
-                 database=None, suppress_health_check=list(HealthCheck))
+QUICK = settings(
+    max_examples=400,
+    stateful_step_count=15,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 
 
 def reported(violation) -> AssertionError:
@@ -46,12 +51,14 @@ def reported(violation) -> AssertionError:
 
 def acting(*intentions: str):
     """The machine's one rule: an intention drawn from ``intentions``, done by :meth:`do`."""
+
     @rule(intention=st.sampled_from(intentions))
     def act(self, intention):
         try:
             self.do(intention)
         except Violated as exc:
             raise reported(exc.violation) from None
+
     return act
 
 
@@ -62,12 +69,27 @@ class OneBoard(RuleBasedStateMachine):
     a turn too), a token knocked onto its neighbour so that the pieces equal a legal move, then
     set right."""
 
-    act = acting("move", "move", "correct", "takeback menu", "takeback command", "takeback hands",
-                 "new_game menu", "new_game command", "players menu", "players command", "restart",
-                 "knock")
+    act = acting(
+        "move",
+        "move",
+        "correct",
+        "takeback menu",
+        "takeback command",
+        "takeback hands",
+        "new_game menu",
+        "new_game command",
+        "players menu",
+        "players command",
+        "restart",
+        "knock",
+    )
 
-    @initialize(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32),
-                computer=st.booleans(), shuffled=st.booleans())
+    @initialize(
+        game=st.sampled_from(GAMES),
+        seed=st.integers(0, 2**32),
+        computer=st.booleans(),
+        shuffled=st.booleans(),
+    )
     def start(self, game, seed, computer, shuffled):
         self.game = Game.of(*game)
         self.side = self.game.new().sides[-1] if computer else None
@@ -90,8 +112,18 @@ class TwoBoards(RuleBasedStateMachine):
     """Two boards paired through a bus that drops, repeats and delays messages: moves with
     noise, corrections, takebacks from every source, new games, restarts and knocks set right."""
 
-    act = acting("move", "move", "correct", "takeback menu", "takeback command", "takeback hands",
-                 "new_game menu", "new_game command", "restart", "knock")
+    act = acting(
+        "move",
+        "move",
+        "correct",
+        "takeback menu",
+        "takeback command",
+        "takeback hands",
+        "new_game menu",
+        "new_game command",
+        "restart",
+        "knock",
+    )
 
     @initialize(data=st.data(), seed=st.integers(0, 2**32), faulty=st.booleans())
     def start(self, data, seed, faulty):
@@ -126,8 +158,17 @@ def test_paired_a_takeback_asked_in_a_new_game_like_one_answered_in_the_last_is_
     answered; the asking board waited for ever."""
     pair = Pair(Game.of("antipode", None, "rulebook"), random.Random(1291), KINDS, Faults())
     try:
-        for intention in ("restart", "correct", "takeback menu", "new_game menu", "move",
-                          "takeback command", "new_game menu", "move", "takeback menu"):
+        for intention in (
+            "restart",
+            "correct",
+            "takeback menu",
+            "new_game menu",
+            "move",
+            "takeback command",
+            "new_game menu",
+            "move",
+            "takeback menu",
+        ):
             pair.act(intention)
         assert [board.held() for board in pair.boards] == [(), ()]
     finally:
@@ -145,16 +186,23 @@ def test_paired_an_opponents_ok_ending_a_capture_chain_is_recorded_at_once_and_s
     try:
         for i, intention in enumerate(planned(seed, PAIR_MIX, 40)):
             pair.act(intend(rng, seed, i, intention, pair.over()))
-        said = [e for board in pair.boards for e in board.events if e["event"] == "display"
-                and "Opponent plays ok: nothing to carry out" in e["lines"]]
+        said = [
+            e
+            for board in pair.boards
+            for e in board.events
+            if e["event"] == "display" and "Opponent plays ok: nothing to carry out" in e["lines"]
+        ]
         assert said and all(board.held() == pair.boards[0].held() for board in pair.boards)
     finally:
         pair.close()
 
 
-@pytest.mark.parametrize("game, seed, episode", [
-    (("antipalos", 3, "cut-throat-4"), 16, 1719),  # a set-back over the table's whole round
-])
+@pytest.mark.parametrize(
+    "game, seed, episode",
+    [
+        (("antipalos", 3, "cut-throat-4"), 16, 1719),  # a set-back over the table's whole round
+    ],
+)
 def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, tmp_path):
     """Episodes of bench/robot.py (one board) that ended in a violation now play through with
     the record the robot meant. Seed 16, episode 1,719: four sides, the computer White. Black,
@@ -176,10 +224,13 @@ def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, tm
         board.close()
 
 
-@pytest.mark.parametrize("game, seed, episode", [
-    (("antipalos", 3, "two"), 14, 0),  # a set-back by hand passing through a winning move
-    (("antipalos", 3, "team"), 17, 229),  # a piece knocked off, leaving an earlier position
-])
+@pytest.mark.parametrize(
+    "game, seed, episode",
+    [
+        (("antipalos", 3, "two"), 14, 0),  # a set-back by hand passing through a winning move
+        (("antipalos", 3, "team"), 17, 229),  # a piece knocked off, leaving an earlier position
+    ],
+)
 def test_paired_episodes_the_bench_found_play_through(game, seed, episode):
     """Episodes of bench/robot.py --paired that ended in a violation (the seed, the episode's
     number among the two-sided games) now play through: the same record on both boards, the

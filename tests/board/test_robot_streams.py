@@ -10,8 +10,8 @@ import pytest
 
 from firmware_host.board.game import Game
 from firmware_host.store.config import Config, OpponentConfig
-from testbed.streams import STREAMS, after, kinds, moves, of, run_file, said
 from testbed.board_under_test import BoardUnderTest
+from testbed.streams import STREAMS, after, kinds, moves, of, run_file, said
 
 
 def test_a_capture_taken_back_from_the_menu_ends_before_it():
@@ -48,8 +48,7 @@ def test_antipode_taking_back_the_computers_first_move_lets_it_play_again():
     """Antipode against the computer (Blue, who begins): its first move carried out, MENU ->
     Take back, the token lifted as lit and the pawn carried back as the OLED says."""
     config = Config(opponent=OpponentConfig("computer", "blue", 1))
-    events = run_file("robot_antipode_takeback_of_the_computers_move_stalls.jsonl", "antipode",
-                      config=config)
+    events = run_file("robot_antipode_takeback_of_the_computers_move_stalls.jsonl", "antipode", config=config)
     assert "expect" in kinds(after(events, "takeback"))
 
 
@@ -67,8 +66,9 @@ def test_antipode_a_restart_during_a_takeback_still_asks_to_turn_the_tokens_back
 def test_antipalos_a_phase_two_correction_by_lifting_is_a_correction():
     """Antipalos 3, Phase Two: Black moves *B3 - *C2, then lifts that Trirod for 0.4 s and sets
     it down on C2* instead (a change of mind before White begins)."""
-    events = run_file("robot_antipalos_phase_two_correction_takes_back_five_moves.jsonl",
-                      "antipalos", 3, "two")
+    events = run_file(
+        "robot_antipalos_phase_two_correction_takes_back_five_moves.jsonl", "antipalos", 3, "two"
+    )
     assert "takeback" not in kinds(events)
     assert of(events, "correction") == [{"move": "*B3 - C2*", "replaces": "*B3 - *C2", "side": "black"}]
 
@@ -151,11 +151,13 @@ def test_antipode_a_flip_made_early_while_a_pawn_is_still_to_carry_is_not_asked_
         board.close()
 
 
-
-@pytest.mark.parametrize("name, last, site", [
-    ("robot_antipode_token_knocked_before_a_landing_tap.jsonl", "c6:a5", "b2"),
-    ("robot_antipode_token_knocked_before_a_landing_chosen_by_ok.jsonl", "a2:i9", "h4"),
-])
+@pytest.mark.parametrize(
+    "name, last, site",
+    [
+        ("robot_antipode_token_knocked_before_a_landing_tap.jsonl", "c6:a5", "b2"),
+        ("robot_antipode_token_knocked_before_a_landing_chosen_by_ok.jsonl", "a2:i9", "h4"),
+    ],
+)
 def test_antipode_a_token_knocked_off_before_the_landing_is_chosen_is_asked_back_next_turn(name, last, site):
     """Antipode: a placement knocks a token off on the way; the board offers the landings and
     one is chosen, by a tap (recorded as the tap lands) or by BACK and OK. The next turn begins
@@ -199,7 +201,8 @@ def test_phalanx_moving_on_after_the_computer_took_off_the_resting_piece_correct
     dropped and the move corrected to b6nw-e3nw, and the computer answers that (before, e3nw
     was a piece to take off and the player's move was lost)."""
     board = BoardUnderTest.replay(
-        (STREAMS / "robot_phalanx_move_on_after_the_computer_removed_the_resting_piece.jsonl").read_text())
+        (STREAMS / "robot_phalanx_move_on_after_the_computer_removed_the_resting_piece.jsonl").read_text()
+    )
     try:
         (last, *_) = of(board.events, "correction")[::-1]
         assert last == {"move": "b6nw-e3nw", "replaces": "b6nw-d4nw", "side": "green"}

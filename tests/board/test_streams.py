@@ -119,6 +119,7 @@ def test_antipode_ok_stands_in_for_flips_made_without_lifting():
     assert [g["action"] for g in of(events, "guide")] == ["flip", "pick", "flip"]
     assert events[-1]["position"]["to_move"] == "red"
 
+
 def test_antipod_twin_is_lit_until_filled():
     events = run_file("antipod_twin.jsonl", "antipod")
     assert kinds(events) == ["move", "guide", "move", "end"]
@@ -198,14 +199,17 @@ def test_antipalos_a_trirod_slid_on_after_resting_corrects_the_last_move_until_t
     its mind from C3* to C2*: corrected. White then moving A2* is refused: Black has moved."""
     events = run_file("antipalos_correction.jsonl", "antipalos", 3)
     assert [e["event"] for e in events if e["event"] in ("move", "correction")] == [
-        "move", "correction", "move", "correction"]
+        "move",
+        "correction",
+        "move",
+        "correction",
+    ]
     assert of(events, "correction") == [
         {"move": "A2*", "replaces": "A1*", "side": "white"},
         {"move": "C2*", "replaces": "C3*", "side": "black"},
     ]
     shown = [e["lines"] for e in events if e["event"] == "display"]
-    corrected = ["Antipalos 3", "Black to move", "Corrected to A2*",
-                 "Phase 1 · In hand: White 3 · Black 4"]
+    corrected = ["Antipalos 3", "Black to move", "Corrected to A2*", "Phase 1 · In hand: White 3 · Black 4"]
     assert corrected in shown
     assert "Corrected to A2*" not in shown[shown.index(corrected) + 1]
     # B1* alone would be a legal placement for White: only A2* is flagged
@@ -227,8 +231,9 @@ def test_antipode_a_placement_without_a_pawn_move_is_refused_with_the_engines_re
     assert kinds(events) == ["out_of_sync", "illegal", "in_sync", "guide", "end"]
     assert of(events, "illegal") == [{"reason": "c3 leaves the pawn no move", "sites": ["c3"]}]
     shown = [e["lines"] for e in events if e["event"] == "display"]
-    assert any("c3 leaves the pawn no move · Take c3 off" in lines
-               for lines in shown)  # the reason, and what to do about it
+    assert any(
+        "c3 leaves the pawn no move · Take c3 off" in lines for lines in shown
+    )  # the reason, and what to do about it
     assert of(events, "guide") == [{"action": "flip", "sites": ["a1"]}]
 
 

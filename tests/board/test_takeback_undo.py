@@ -4,25 +4,34 @@ and lit, and OK (or the next side's first action) confirms the pawn."""
 
 from firmware_host.board.game import Game
 from firmware_host.board.phase import Following
-from firmware_host.ui.menu import GameChoice, Menu, game_choices
 from firmware_host.board.turn import STEPS
 from firmware_host.board.view import LIGHTS
-from testbed.streams import kinds, of, run_file, shown
+from firmware_host.ui.menu import GameChoice, Menu, game_choices
 from testbed.drive import Drive
+from testbed.streams import kinds, of, run_file, shown
 
 
 def test_taking_back_by_lifting_the_placed_token_guides_the_flip_back_and_the_pawn_home():
     # Red placed h9, flipped i9, landed on i9; then lifts h9 off again: the move is taken back.
     events = run_file("antipode_takeback_undo.jsonl", "antipode")
     assert of(events, "takeback") == [{"move": "h9:i9"}]
-    after = events[[e["event"] for e in events].index("takeback"):]
+    after = events[[e["event"] for e in events].index("takeback") :]
     assert of(after, "guide") == [{"action": "flip", "sites": ["i9"]}, {"action": "carry", "sites": ["i9"]}]
-    assert ["Antipode", "Red to move", "Flip i9", "Pawns: blue b1, red e9",
-            "Pool: 54 tokens"] in shown(after)
-    assert ["Antipode", "Red to move", "Red pawn: i9 back to e9, then OK", "Pawns: blue b1, red e9",
-            "Pool: 54 tokens"] in shown(after)
-    assert shown(after)[-1] == ["Antipode", "Red to move", "Place a token", "Pawns: blue b1, red e9",
-                                "Pool: 54 tokens"]
+    assert ["Antipode", "Red to move", "Flip i9", "Pawns: blue b1, red e9", "Pool: 54 tokens"] in shown(after)
+    assert [
+        "Antipode",
+        "Red to move",
+        "Red pawn: i9 back to e9, then OK",
+        "Pawns: blue b1, red e9",
+        "Pool: 54 tokens",
+    ] in shown(after)
+    assert shown(after)[-1] == [
+        "Antipode",
+        "Red to move",
+        "Place a token",
+        "Pawns: blue b1, red e9",
+        "Pool: 54 tokens",
+    ]
     assert events[-1]["moves"] == ["b1:b1"] and "out_of_sync" not in kinds(events)
 
 

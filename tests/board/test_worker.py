@@ -53,8 +53,7 @@ def test_a_worker_killed_mid_job_is_said_started_again_and_redoes_the_job(worker
     time.sleep(0.1)  # the job is under way
     os.kill(first, signal.SIGKILL)
     assert wait_until(lambda: worker.failure is not None)
-    assert worker.failure == ("its process was killed by SIGKILL; it is started again and "
-                              "redoes its job")
+    assert worker.failure == ("its process was killed by SIGKILL; it is started again and redoes its job")
     assert not job.done()
     assert job.wait(30)  # redone in a new process
     assert worker.failure is None and worker.failures == 1
@@ -101,8 +100,7 @@ def kept() -> list[str]:
     return list(KEPT)
 
 
-def test_a_yielding_job_stops_for_the_next_which_finds_what_it_kept_in_the_same_process(
-        worker, tmp_path):
+def test_a_yielding_job_stops_for_the_next_which_finds_what_it_kept_in_the_same_process(worker, tmp_path):
     started = tmp_path / "started"
     background = worker.submit(keep_until_interrupted, "tree", str(started), yields=True)
     assert wait_until(started.exists, 30)  # it is under way
@@ -128,8 +126,9 @@ def test_a_yielding_job_that_does_not_stop_has_its_process_ended(worker, monkeyp
 def test_a_job_that_raises_is_said_and_tried_again_with_a_growing_backoff(worker):
     job = worker.submit(int, "x")
     assert wait_until(lambda: worker.failures >= 3)  # 0.05 s, 0.1 s, 0.2 s apart
-    assert worker.failure == ("it failed (ValueError: invalid literal for int() with base 10: "
-                              "'x'); it is tried again")
+    assert worker.failure == (
+        "it failed (ValueError: invalid literal for int() with base 10: 'x'); it is tried again"
+    )
     assert not job.done()
     fixed = worker.submit(int, "7")
     assert fixed.wait(10) and fixed.result() == 7 and worker.failure is None
@@ -172,8 +171,9 @@ if __name__ == "__main__":
 def test_a_worker_whose_owner_is_killed_mid_job_ends_itself(tmp_path):
     script = tmp_path / "owner.py"
     script.write_text(OWNER)
-    owner = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
-                             cwd=os.getcwd())
+    owner = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=os.getcwd()
+    )
     try:
         pid = int(owner.stdout.readline())
         time.sleep(0.2)  # the sleep is under way

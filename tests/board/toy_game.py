@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.board.game import Game
 from engines.core import FollowUp, GameState, IllegalMove, Outcome, Realisation, Site
+from firmware_host.board.game import Game
 
 SITES = tuple(f"s{i}" for i in range(10))
 

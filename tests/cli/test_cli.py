@@ -35,7 +35,9 @@ def test_a_closed_pipe_is_not_an_error():
     # `true` never reads: by the time reedboard writes, the pipe is closed.
     done = subprocess.run(
         ["bash", "-c", f"set -o pipefail; {sys.executable} -m firmware_host.cli.main games | true"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0 and done.stderr == ""
 
@@ -48,12 +50,18 @@ def test_bare_reedboard_prints_help_and_version_is_known(capsys):
     assert exit_.value.code == 0 and capsys.readouterr().out.startswith("reedboard ")
 
 
-@pytest.mark.parametrize("argv, usage, message", [
-    (["play", "antigrid"], "usage: reedboard play", "unknown game 'antigrid': did you mean anti-grid?"),
-    (["play", "antipalos", "--varient", "x"], "usage: reedboard play",
-     "unrecognized arguments: --varient x"),
-    (["layout", "antipod", "--sise", "4"], "usage: reedboard layout", "unrecognized arguments"),
-])
+@pytest.mark.parametrize(
+    "argv, usage, message",
+    [
+        (["play", "antigrid"], "usage: reedboard play", "unknown game 'antigrid': did you mean anti-grid?"),
+        (
+            ["play", "antipalos", "--varient", "x"],
+            "usage: reedboard play",
+            "unrecognized arguments: --varient x",
+        ),
+        (["layout", "antipod", "--sise", "4"], "usage: reedboard layout", "unrecognized arguments"),
+    ],
+)
 def test_a_subcommands_errors_show_its_own_usage(argv, usage, message, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(argv)

@@ -31,11 +31,26 @@ def test_json_summary_of_a_sample_game():
     status, out, err = referee(SEVEN, as_json=True)
     assert status == 0 and err == [] and len(out) == 1
     assert json.loads(out[0]) == {
-        "game": "antipalos", "ply": 7, "to_move": "black", "phase": 1, "legal_moves": 274,
-        "winner": None, "result": None, "score": None, "chain": [],
+        "game": "antipalos",
+        "ply": 7,
+        "to_move": "black",
+        "phase": 1,
+        "legal_moves": 274,
+        "winner": None,
+        "result": None,
+        "score": None,
+        "chain": [],
     }
     assert list(json.loads(out[0])) == [
-        "game", "ply", "to_move", "phase", "legal_moves", "winner", "result", "score", "chain"
+        "game",
+        "ply",
+        "to_move",
+        "phase",
+        "legal_moves",
+        "winner",
+        "result",
+        "score",
+        "chain",
     ]
 
 
@@ -43,8 +58,14 @@ def test_json_of_a_won_game():
     status, out, _ = referee(BLACK_WINS, as_json=True, size=4)
     assert status == 0
     assert json.loads(out[-1]) == {
-        "game": "antipalos", "ply": 8, "to_move": None, "phase": 1, "legal_moves": 0,
-        "winner": "black", "result": "connection", "score": 5,
+        "game": "antipalos",
+        "ply": 8,
+        "to_move": None,
+        "phase": 1,
+        "legal_moves": 0,
+        "winner": "black",
+        "result": "connection",
+        "score": 5,
         "chain": ["*D1", "*C2", "*B3", "*A4"],
     }
 
@@ -85,7 +106,9 @@ def test_unreadable_move():
     status, out, err = referee("F2*; F2", as_json=True)
     assert status == 1 and len(err) == 1
     assert json.loads(out[-1]) == {
-        "error": "Cannot read 'F2': one '*' before or after", "ply": 1, "move": "F2"
+        "error": "Cannot read 'F2': one '*' before or after",
+        "ply": 1,
+        "move": "F2",
     }
 
 
@@ -114,8 +137,13 @@ def test_phase_two_moves_with_or_without_spaces(move):
 def test_readable_diagram_without_json():
     status, out, err = referee("B2*; *A4", size=4)
     assert status == 0 and err == []
-    assert out[:5] == ["     A  B  C  D", " 4  b\\  .  .  .  4", " 3   .  .  .  .  3",
-                       " 2   . w/  .  .  2", " 1   .  .  .  .  1"]
+    assert out[:5] == [
+        "     A  B  C  D",
+        " 4  b\\  .  .  .  4",
+        " 3   .  .  .  .  3",
+        " 2   . w/  .  .  2",
+        " 1   .  .  .  .  1",
+    ]
     assert "Move 3, phase 1: white to move, 28 legal moves." in out
     assert "In hand: White 5 · Black 5" in out
 
@@ -146,23 +174,29 @@ def test_variants_through_the_referee():
 def test_the_installed_command():
     done = subprocess.run(
         [str(REEDBOARD), "play", "antipalos", "--json", "--moves", SEVEN],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0 and json.loads(done.stdout)["legal_moves"] == 274
     bad = subprocess.run(
         [str(REEDBOARD), "play", "antipalos", "--size", "30"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
-    message = (
-        "reedboard play: antipalos has no size 30 (sizes: 12, 14, 16, 18, 20; any of 3..26 also works)"
-    )
+    message = "reedboard play: antipalos has no size 30 (sizes: 12, 14, 16, 18, 20; any of 3..26 also works)"
     assert bad.stderr.strip() == message
     illegal = subprocess.run(
         [str(REEDBOARD), "play", "antipalos", "--trace", "--moves", "F2*; F2*"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert illegal.returncode == 1 and len(illegal.stderr.splitlines()) == 1
     assert json.loads(illegal.stdout.splitlines()[-1]) == {
-        "error": "F2 already holds a Trirod", "ply": 1, "move": "F2*"
+        "error": "F2 already holds a Trirod",
+        "ply": 1,
+        "move": "F2*",
     }

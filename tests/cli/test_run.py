@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from firmware_host.store.storage import Storage
-from testbed.streams import STREAMS
 from testbed.running import Running
+from testbed.streams import STREAMS
 from testbed.tools import REEDBOARD, sim_config
-
 
 
 @pytest.fixture
@@ -39,9 +38,7 @@ def test_sigkill_mid_game_then_resume_from_the_sqlite_file(config: Path, tmp_pat
     shown = second.wait_for("display")
     assert shown["lines"][:2] == ["Antipalos 5", "White to move"]
     second.send(site="A1*", on=True)
-    assert second.wait_for("move") | {"t": 0} == {
-        "t": 0, "event": "move", "move": "A1*", "side": "white"
-    }
+    assert second.wait_for("move") | {"t": 0} == {"t": 0, "event": "move", "move": "A1*", "side": "white"}
     second.proc.send_signal(signal.SIGTERM)
     assert second.proc.wait(timeout=2) == 0
     games = Storage(str(tmp_path / "games.db")).games()
@@ -58,15 +55,27 @@ def test_sigterm_ends_the_daemon_within_two_seconds(config: Path):
 
 def test_replay_cli_end_to_end():
     done = subprocess.run(
-        [*REEDBOARD, "replay", str(STREAMS / "antipalos_illegal.jsonl"), "--game", "antipalos",
-         "--size", "3"], capture_output=True, text=True, check=True,
+        [
+            *REEDBOARD,
+            "replay",
+            str(STREAMS / "antipalos_illegal.jsonl"),
+            "--game",
+            "antipalos",
+            "--size",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert all("t" in e and "event" in e for e in lines[:-1])
     assert lines[-1]["event"] == "end" and lines[-1]["moves"] == ["B2*", "A1*"]
     referee = subprocess.run(
         [*REEDBOARD, "play", "antipalos", "--size", "3", "--moves", "B2*; A1*", "--json"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert lines[-1]["position"] == json.loads(referee.stdout)
 
@@ -85,8 +94,9 @@ def test_replay_cli_end_to_end():
 def test_replay_malformed_line_exits_2_naming_it(tmp_path: Path, text: str, where: str):
     events = tmp_path / "bad.jsonl"
     events.write_text(text)
-    done = subprocess.run([*REEDBOARD, "replay", str(events), "--game", "antipalos"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [*REEDBOARD, "replay", str(events), "--game", "antipalos"], capture_output=True, text=True
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert where in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -103,8 +113,9 @@ def test_export_both_views_and_unknown_game(config: Path, tmp_path: Path):
     db.close()
 
     def export(*args):
-        return subprocess.run([*REEDBOARD, "export", "--config", str(config), *args],
-                              capture_output=True, text=True)
+        return subprocess.run(
+            [*REEDBOARD, "export", "--config", str(config), *args], capture_output=True, text=True
+        )
 
     both = export()
     assert both.returncode == 0
@@ -125,9 +136,13 @@ def test_a_taken_port_is_said_with_the_fix(config: Path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run([*REEDBOARD, "run", "--sim", "--config", str(config),
-                               "--port", str(port)], capture_output=True, text=True, timeout=30,
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [*REEDBOARD, "run", "--sim", "--config", str(config), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            stdin=subprocess.DEVNULL,
+        )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"cannot serve the page on 127.0.0.1:{port}" in done.stderr
     assert f"try --port {port + 1}" in done.stderr

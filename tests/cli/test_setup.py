@@ -26,8 +26,14 @@ from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
 from testbed.tools import free_port
 
-GAMES = [("antipalos", 4), ("antipalos", 12), ("antipode", None), ("antipod", 5),
-         ("anti-grid", 6), ("phalanx", None)]
+GAMES = [
+    ("antipalos", 4),
+    ("antipalos", 12),
+    ("antipode", None),
+    ("antipod", 5),
+    ("anti-grid", 6),
+    ("phalanx", None),
+]
 REEDBOARD = Path(sys.executable).with_name("reedboard")
 
 
@@ -108,8 +114,9 @@ class Builder:
 
 def learn(sites, wiring, *, columns=None, diodes=True, keep=None, expected=None, check=True):
     board = SimBoard(2048, columns=columns, diodes=diodes, leds=max(led for _, led in wiring.values()) + 1)
-    wizard = Wizard(sites, led_channels=board.leds.channels, keep=keep, expected=expected,
-                    scans=3, check=check)
+    wizard = Wizard(
+        sites, led_channels=board.leds.channels, keep=keep, expected=expected, scans=3, check=check
+    )
     builder = Builder(wizard, board, wiring)
     return wizard, builder.run()
 
@@ -155,8 +162,9 @@ def test_a_dead_switch_is_reported_and_nothing_is_written():
 def test_the_check_names_stuck_switches_and_loose_rows():
     sites = sites_of("antipode")
     board = SimBoard(128, columns=8)
-    wizard = Wizard(sites, led_channels=61, channels=128,
-                    groups=lambda ch: (f"row {ch // 8}", f"column {ch % 8}"))
+    wizard = Wizard(
+        sites, led_channels=61, channels=128, groups=lambda ch: (f"row {ch // 8}", f"column {ch % 8}")
+    )
     board.place(41)  # stuck closed all along
     wizard.step(0, board.scan(), [])
     assert wizard.start() == [{"event": "setup", "step": "check"}]
@@ -207,14 +215,12 @@ def test_doubled_and_swapped_channels_are_said():
     first = builder.tap("a1")
     assert first[0] == {"event": "setup", "learned": "a1", "channel": 1}  # learned as it is
     doubled = builder.tap("a1")  # the same site again instead of a2
-    assert doubled[0] == {"event": "setup", "problem": "doubled", "channel": 1, "site": "a2",
-                          "owner": "a1"}
+    assert doubled[0] == {"event": "setup", "problem": "doubled", "channel": 1, "site": "a2", "owner": "a1"}
     assert "Ch 1 is a1!" in wizard.screen().lines
     several = (board.place(0), board.place(2), builder.scans(), board.lift(0), board.lift(2))[2]
     assert several[0]["problem"] == "several" and wizard.prompt == "a2"
     redo = builder.scans(1, buttons=[ButtonEvent("back")])  # BACK: a1 again
-    assert redo[0] == {"event": "setup", "step": "sensor", "site": "a1", "n": 1, "of": 61,
-                       "redo": True}
+    assert redo[0] == {"event": "setup", "step": "sensor", "site": "a1", "n": 1, "of": 61, "redo": True}
     events = builder.run()
     done = next(e for e in events if e.get("step") == "done")
     assert done["swapped"] == [["a1", "a2"]]
@@ -253,8 +259,9 @@ def test_a_sensor_check_with_no_switch_closed_says_so_and_asks_again():
 
 def test_only_a_new_games_sites_are_learned_and_the_others_kept():
     antipode = sites_of("antipode")
-    kept = Layout({s.label: 100 + i for i, s in enumerate(antipode)},
-                  {s.label: 200 + i for i, s in enumerate(antipode)})
+    kept = Layout(
+        {s.label: 100 + i for i, s in enumerate(antipode)}, {s.label: 200 + i for i, s in enumerate(antipode)}
+    )
     sites = sites_of("antipalos", 4)
     wiring = {s.label: (i, i) for i, s in enumerate(sites)}
     wizard, events = learn(sites, wiring, keep=kept, check=False)
@@ -269,10 +276,13 @@ def write_board(tmp_path, game, wiring, size=None):
     wired = tmp_path / "wiring.toml"
     wired.write_text(layout_toml(as_layout(wiring), game, size, None))
     config = tmp_path / "config.toml"
-    config.write_text(f'game = "{game}"\n' + (f"size = {size}\n" if size else "") +
-                      f'storage = "{tmp_path}/games.db"\n[timing]\nscan_hz = 200\n'
-                      f'[web]\nport = {free_port()}\n'
-                      '[sensors]\nbackend = "sim"\nwiring = "wiring.toml"\n')
+    config.write_text(
+        f'game = "{game}"\n'
+        + (f"size = {size}\n" if size else "")
+        + f'storage = "{tmp_path}/games.db"\n[timing]\nscan_hz = 200\n'
+        f"[web]\nport = {free_port()}\n"
+        '[sensors]\nbackend = "sim"\nwiring = "wiring.toml"\n'
+    )
     return config
 
 
@@ -280,9 +290,13 @@ class Session:
     """`reedboard setup` in a process of its own, answered over stdin as a builder would."""
 
     def __init__(self, config, wiring):
-        self.proc = subprocess.Popen([str(REEDBOARD), "setup", "--config", str(config)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            [str(REEDBOARD), "setup", "--config", str(config)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.by_led = {led: site for site, (_, led) in wiring.items()}
         self.events = []
 
@@ -299,8 +313,9 @@ class Session:
         """Answer each question; one left unanswered for 3 s is answered again (a tap the
         board missed on a loaded machine, as a builder taps again)."""
         lines: queue.Queue = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(line) for line in self.proc.stdout] + [lines.put(None)],
-                         daemon=True).start()
+        threading.Thread(
+            target=lambda: [lines.put(line) for line in self.proc.stdout] + [lines.put(None)], daemon=True
+        ).start()
         event = None
         while True:
             try:
@@ -312,8 +327,11 @@ class Session:
                 return self.proc.wait(timeout=30)
             event = json.loads(line)
             self.events.append(event)
-            if stop_after is not None and event.get("learned_led") and \
-                    len([e for e in self.events if "learned_led" in e]) == stop_after:
+            if (
+                stop_after is not None
+                and event.get("learned_led")
+                and len([e for e in self.events if "learned_led" in e]) == stop_after
+            ):
                 self.proc.send_signal(signal.SIGTERM)
             else:
                 self.answer(event)
@@ -351,13 +369,16 @@ def test_setup_from_outside_learns_a_scrambled_board_and_resumes(tmp_path):
     # The config is never edited: what to add is said, in one line and in the last event.
     assert config.read_text() == written
     said = [line for line in second.proc.stderr.read().splitlines() if "layout =" in line]
-    assert said == [f'reedboard setup: add layout = "layout.toml" to {config} (above its first '
-                    '[table]): reedboard run uses the default order until it names the file']
+    assert said == [
+        f'reedboard setup: add layout = "layout.toml" to {config} (above its first '
+        "[table]): reedboard run uses the default order until it names the file"
+    ]
     assert second.events[-1]["add"] == 'layout = "layout.toml"'
     assert not os.path.exists(f"{tmp_path}/layout.toml.setup.json")
     # The board now plays with what was learned: the daemon's config check accepts it.
-    done = subprocess.run([str(REEDBOARD), "setup", "--config", str(config)],
-                          capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        [str(REEDBOARD), "setup", "--config", str(config)], capture_output=True, text=True, timeout=30
+    )
     assert done.returncode == 2 and "already has all 61 sites of Antipode" in done.stderr
 
 
@@ -403,7 +424,7 @@ def docs_block(after: str, holding: str) -> str:
     """The first ```toml block of docs/build.md after the line ``after`` that holds
     ``holding``."""
     text = DOCS.read_text(encoding="utf-8")
-    blocks = re.findall(r"```toml\n(.*?)```", text[text.index(after):], re.S)
+    blocks = re.findall(r"```toml\n(.*?)```", text[text.index(after) :], re.S)
     return next(block for block in blocks if holding in block)
 
 
@@ -414,7 +435,7 @@ def docs_board(tmp_path, wiring):
     etc.mkdir(parents=True)
     config = docs_block("## 5. `reedboard setup`", "layout =").replace("/etc/reedboard/", f"{etc}/")
     sim = docs_block("To try it without a board", 'backend = "sim"')
-    sim = sim[sim.index("\n[") + 1:]  # its tables: the game is the config's own
+    sim = sim[sim.index("\n[") + 1 :]  # its tables: the game is the config's own
     wired = re.search(r'wiring = "([^"]+)"', sim).group(1)
     (etc / wired).write_text(layout_toml(as_layout(wiring), "antipode", None, None))
     quick = f"[web]\nport = {free_port()}\n[timing]\nscan_hz = 200\n"  # a free port, quicker taps
@@ -467,18 +488,21 @@ def changed(**progress):
     return lambda data: json.dumps({**data, "progress": {**data["progress"], **progress}})
 
 
-@pytest.mark.parametrize("change, why", [
-    ("{not json", "not JSON"),
-    ("[" * 100_000, "nested too deeply"),
-    ("[]", "not a set-up's progress"),
-    (b"\xff\xfe", "not UTF-8 text"),
-    (changed(phase="sewing"), "not a set-up's progress"),
-    (changed(sensor={"a1": 0, "zz9": 7}), 'sensor: "zz9" is not a site this set-up learns'),
-    (changed(sensor={"a1": 0, "a2": 0}), 'sensor channel 0 of "a2" is also used by "a1"'),
-    (changed(led={"a3": 3}), '"a3" has an LED channel but no sensor channel'),
-    (changed(dead=["a1"]), '"a1" is both learned and dead'),
-    (changed(phase="led"), 'phase led, but "a3" has no sensor channel'),
-])
+@pytest.mark.parametrize(
+    "change, why",
+    [
+        ("{not json", "not JSON"),
+        ("[" * 100_000, "nested too deeply"),
+        ("[]", "not a set-up's progress"),
+        (b"\xff\xfe", "not UTF-8 text"),
+        (changed(phase="sewing"), "not a set-up's progress"),
+        (changed(sensor={"a1": 0, "zz9": 7}), 'sensor: "zz9" is not a site this set-up learns'),
+        (changed(sensor={"a1": 0, "a2": 0}), 'sensor channel 0 of "a2" is also used by "a1"'),
+        (changed(led={"a3": 3}), '"a3" has an LED channel but no sensor channel'),
+        (changed(dead=["a1"]), '"a1" is both learned and dead'),
+        (changed(phase="led"), 'phase led, but "a3" has no sensor channel'),
+    ],
+)
 def test_a_damaged_or_impossible_progress_file_is_said_in_one_line(tmp_path, change, why):
     path, said = progress_of(tmp_path, change)
     assert said.startswith(f"{path}: ") and why in said and "\n" not in said
@@ -489,8 +513,13 @@ def test_a_damaged_progress_file_stops_the_process_with_one_line(tmp_path):
     sites = sites_of("antipode")
     config, layout = docs_board(tmp_path, {s.label: (i, i) for i, s in enumerate(sites)})
     Path(f"{layout}.setup.json").write_text("[" * 100_000)
-    done = subprocess.run([str(REEDBOARD), "setup", "--config", str(config)], capture_output=True,
-                          text=True, timeout=30, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [str(REEDBOARD), "setup", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(f"reedboard setup: {layout}.setup.json: nested too deeply")
 
@@ -502,8 +531,12 @@ def test_a_finished_set_up_with_dead_switches_asks_them_again():
     first = Wizard(sites, led_channels=len(sites), scans=3)
     Builder(first, SimBoard(64, leds=len(sites)), {s: w for s, w in wiring.items() if s != "B2*"}).run()
     assert first.phase == "done" and first.missing()["sensor"] == ["B2*"]
-    again = Wizard(sites, led_channels=len(sites), scans=3,
-                   progress=Progress.from_json(first.progress.to_json()).resumed())
+    again = Wizard(
+        sites,
+        led_channels=len(sites),
+        scans=3,
+        progress=Progress.from_json(first.progress.to_json()).resumed(),
+    )
     events = Builder(again, SimBoard(64, leds=len(sites)), wiring).run()
     assert [e["site"] for e in events if e.get("step") == "sensor"] == ["B2*"]
     assert again.phase == "done" and again.layout() == as_layout(wiring)
@@ -518,5 +551,11 @@ def test_a_layout_it_cannot_read_or_write_is_said_before_anything_is_asked(tmp_p
     layout.unlink()
     config.write_text(config.read_text().replace(str(layout), f"{tmp_path}/nowhere/layout.toml"))
     with pytest.raises(ConfigError, match="cannot write the layout here \\(there is no folder"):
-        prepare(load_config(str(config), learning=True), Game.of("antipode", None, None),
-                f"{tmp_path}/nowhere/layout.toml", False, 61, 64)
+        prepare(
+            load_config(str(config), learning=True),
+            Game.of("antipode", None, None),
+            f"{tmp_path}/nowhere/layout.toml",
+            False,
+            61,
+            64,
+        )

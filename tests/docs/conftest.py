@@ -12,5 +12,3 @@ def sandbox(tmp_path_factory):
     box = Sandbox(tmp_path_factory.mktemp("machine"))
     yield box
     box.close()
-
-

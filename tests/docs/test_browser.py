@@ -10,8 +10,14 @@ from testbed.docs_run import not_run, serves, stop
 
 
 def test_the_readme_s_first_command_serves_the_board_in_a_browser(page, sandbox):
-    first = next(part for b in all_blocks() if b.doc == "README.md" and b.kind == "shell"
-                 for c in commands(b.text) for part in c.split(" && ") if not not_run(part))
+    first = next(
+        part
+        for b in all_blocks()
+        if b.doc == "README.md" and b.kind == "shell"
+        for c in commands(b.text)
+        for part in c.split(" && ")
+        if not not_run(part)
+    )
     shell, port = sandbox.command(first)
     proc = sandbox.start(shell)
     try:

@@ -23,7 +23,6 @@ from testbed.broker import Broker, Watcher
 from testbed.docs import ROOT, all_blocks, commands, docs
 from testbed.docs_run import Sandbox, password, serves, stop
 from testbed.tools import require, wait_until
-
 from tests.docs.test_examples import EXAMPLE, columns, json_examples, same_shape
 
 pytestmark = pytest.mark.broker
@@ -43,8 +42,12 @@ def block(kind: str, test=lambda b: True):
 
 def lines(program: str) -> list[str]:
     """The docs' command lines that run ``program`` (``sudo`` off), in the docs' order."""
-    return [re.sub(r"^sudo ", "", c) for b in block("shell") for c in commands(b.text)
-            if re.match(rf"(sudo )?{program} ", c)]
+    return [
+        re.sub(r"^sudo ", "", c)
+        for b in block("shell")
+        for c in commands(b.text)
+        if re.match(rf"(sudo )?{program} ", c)
+    ]
 
 
 def inline_commands() -> list[dict]:
@@ -61,13 +64,14 @@ class Cafe:
 
     def __init__(self, sandbox: Sandbox) -> None:
         self.sandbox = sandbox
-        conf, = block("mosquitto")  # (the bridge to a central broker says why it is not run)
+        (conf,) = block("mosquitto")  # (the bridge to a central broker says why it is not run)
         self.users = self._passwords()
         acl = "".join(b.text + "\n" for b in block("acl"))
         named = dict(re.findall(r"^(acl_file|password_file) (\S+)$", conf.text, re.M))
         sandbox.mapped(named["acl_file"]).write_text(acl)
-        extra = sandbox.text("".join(line + "\n" for line in conf.text.splitlines()
-                                     if not line.startswith("listener ")))
+        extra = sandbox.text(
+            "".join(line + "\n" for line in conf.text.splitlines() if not line.startswith("listener "))
+        )
         folder = sandbox.mapped("/etc/mosquitto/conf.d")
         folder.mkdir(parents=True, exist_ok=True)
         self.broker = Broker(folder, extra).start()
@@ -78,8 +82,13 @@ class Cafe:
         users = []
         for line in lines("mosquitto_passwd"):
             users.append(shlex.split(line)[-1])
-            run = subprocess.run(["bash", "-c", self.sandbox.text(line)], capture_output=True,
-                                 text=True, input=f"{password(users[-1])}\n" * 2, timeout=30)
+            run = subprocess.run(
+                ["bash", "-c", self.sandbox.text(line)],
+                capture_output=True,
+                text=True,
+                input=f"{password(users[-1])}\n" * 2,
+                timeout=30,
+            )
             assert run.returncode == 0, run.stderr
         return users
 
@@ -99,7 +108,7 @@ def cafe(tmp_path_factory):
 
 def config_of(name: str) -> str:
     """The docs' config with an ``[mqtt]`` table written as the file ``name``."""
-    found, = block("toml", lambda b: b.file == name and "[mqtt]" in b.text)
+    (found,) = block("toml", lambda b: b.file == name and "[mqtt]" in b.text)
     return found.text
 
 
@@ -113,8 +122,7 @@ class Board:
     """``reedboard run --sim`` with a config, in the sandbox; stdin moves its pieces."""
 
     def __init__(self, sandbox: Sandbox, config) -> None:
-        self.proc = sandbox.start(f"exec reedboard run --sim --config {config}",
-                                  stdin=subprocess.PIPE)
+        self.proc = sandbox.start(f"exec reedboard run --sim --config {config}", stdin=subprocess.PIPE)
 
     def send(self, obj: dict) -> None:
         self.proc.stdin.write(json.dumps(obj) + "\n")
@@ -130,15 +138,19 @@ def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe, page):
     dashboard = config_of("/etc/reedboard/cafe.toml")
     assert login(dashboard)["username"] in cafe.users
     seen = Watcher(cafe.broker.port, "reedboard/#", **login(dashboard))
-    home = Watcher(cafe.broker.port, "homeassistant/#", "reedboard/+/state",
-                   **{"username": "homeassistant", "password": password("homeassistant")})
+    home = Watcher(
+        cafe.broker.port,
+        "homeassistant/#",
+        "reedboard/+/state",
+        **{"username": "homeassistant", "password": password("homeassistant")},
+    )
     one = Board(sandbox, config)
     try:
         seen.wait(f"reedboard/{board}/availability", lambda t: t == "online", timeout=30)
         state = seen.state(board, lambda s: "games" in s)  # once the games are listed
-        (where, shown), = [(b.where, j) for b, j in json_examples() if "sync" in j]
+        ((where, shown),) = [(b.where, j) for b, j in json_examples() if "sync" in j]
         same_shape(shown, state, where)
-        (where, listed), = [(b.where, j) for b, j in json_examples() if "playable" in j]
+        ((where, listed),) = [(b.where, j) for b, j in json_examples() if "playable" in j]
         same_shape(listed, json.loads(seen.wait(f"reedboard/{board}/games")), where)
         # Home Assistant's login reads the boards and their announcements.
         home.wait(f"reedboard/{board}/state")
@@ -149,10 +161,18 @@ def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe, page):
         replies = _mosquitto_clients(sandbox, cafe.broker.port)
         assert replies and all(json.loads(r)["ok"] for r in replies), replies
         # The piece taken back off, and the state example's first move played.
-        _after(seen, board, lambda: one.send({**PIECE, "on": False}),
-               lambda s: s["ply"] == 0 and s["sync"] == "in_sync")
-        _after(seen, board, lambda: one.send({"site": shown["moves"][0], "on": True}),
-               lambda s: s["ply"] == 1 and s["sync"] == "in_sync")
+        _after(
+            seen,
+            board,
+            lambda: one.send({**PIECE, "on": False}),
+            lambda s: s["ply"] == 0 and s["sync"] == "in_sync",
+        )
+        _after(
+            seen,
+            board,
+            lambda: one.send({"site": shown["moves"][0], "on": True}),
+            lambda s: s["ply"] == 1 and s["sync"] == "in_sync",
+        )
         # The table's commands the docs list, each answered ok (new games last: they end the
         # game the others act on; one a second, the docs' limit).
         listed = sorted(inline_commands(), key=lambda c: c["command"] == "new_game")
@@ -161,8 +181,9 @@ def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe, page):
             if n and command["command"] == listed[n - 1]["command"] == "new_game":
                 time.sleep(NEW_GAMES)
             seen.publish(f"reedboard/{board}/command", json.dumps({**command, "id": n}))
-            reply = json.loads(seen.wait(f"reedboard/{board}/reply",
-                                         lambda t, n=n: json.loads(t).get("id") == n))
+            reply = json.loads(
+                seen.wait(f"reedboard/{board}/reply", lambda t, n=n: json.loads(t).get("id") == n)
+            )
             assert reply["ok"], (command, reply)
         _dashboard(sandbox, board, page)
     finally:
@@ -176,10 +197,12 @@ def _after(seen: Watcher, board: str, action, test) -> None:
     """Do ``action``, then wait until a state of ``board`` from then on passes ``test``."""
     before = len(seen.texts(f"reedboard/{board}/state"))
     action()
-    assert wait_until(lambda: any(test(json.loads(t))
-                                  for t in seen.texts(f"reedboard/{board}/state")[before:]), 15), [
+    assert wait_until(
+        lambda: any(test(json.loads(t)) for t in seen.texts(f"reedboard/{board}/state")[before:]), 15
+    ), [
         {k: json.loads(t)[k] for k in ("ply", "sync", "missing", "extra", "status")}
-        for t in seen.texts(f"reedboard/{board}/state")[-4:]]
+        for t in seen.texts(f"reedboard/{board}/state")[-4:]
+    ]
 
 
 def _mosquitto_clients(sandbox: Sandbox, port: int) -> list[str]:
@@ -207,8 +230,7 @@ def _mosquitto_clients(sandbox: Sandbox, port: int) -> list[str]:
 def _heard(proc: subprocess.Popen) -> queue.Queue:
     """The lines ``proc`` prints, as they come (read in a thread of their own)."""
     heard: queue.Queue = queue.Queue()
-    threading.Thread(target=lambda: [heard.put(line.strip()) for line in proc.stdout],
-                     daemon=True).start()
+    threading.Thread(target=lambda: [heard.put(line.strip()) for line in proc.stdout], daemon=True).start()
     return heard
 
 
@@ -246,7 +268,7 @@ def _dashboard(sandbox: Sandbox, board: str, page) -> None:
     Chromium, its archive is where the docs say."""
     text = config_of("/etc/reedboard/cafe.toml")
     sandbox.config(text, "/etc/reedboard/cafe.toml")
-    command, = [c for b in block("shell") for c in commands(b.text) if c.startswith("reedboard cafe")]
+    (command,) = [c for b in block("shell") for c in commands(b.text) if c.startswith("reedboard cafe")]
     shell, port = sandbox.command(command)
     proc = sandbox.start(shell)
     try:
@@ -266,7 +288,7 @@ def test_two_boards_paired_as_the_docs_configure_them(cafe, tmp_path_factory):
     """docs/cafe.md's two configs side by side, each on a machine of its own, on the café's
     broker with the docs' logins and ACL: a move made on the board whose side moves first is
     carried out on the other, and each board's export names its opponent as the docs show."""
-    pair, = block("toml", lambda b: "[opponent]" in b.text and 'kind = "remote"' in b.text)
+    (pair,) = block("toml", lambda b: "[opponent]" in b.text and 'kind = "remote"' in b.text)
     machines, boards, states = {}, {}, {}
     seen = Watcher(cafe.broker.port, "reedboard/#", **login(config_of("/etc/reedboard/cafe.toml")))
     try:
@@ -280,24 +302,28 @@ def test_two_boards_paired_as_the_docs_configure_them(cafe, tmp_path_factory):
             machines[name] = (sandbox, config, data["opponent"])
             boards[name] = Board(sandbox, config)
         for name, (_, _, opponent) in machines.items():
-            states[name] = json.loads(seen.wait(f"reedboard/{name}/state",
-                                                lambda t: json.loads(t)["opponent"], 30))
+            states[name] = json.loads(
+                seen.wait(f"reedboard/{name}/state", lambda t: json.loads(t)["opponent"], 30)
+            )
             assert opponent["board"] in states[name]["opponent"], states[name]
         # Who plays which side, as each board says of the other: "board home, white".
-        plays = dict(re.fullmatch(r"board (\S+), (.+)", s["opponent"]).groups()
-                     for s in states.values())
-        first, = [n for n in machines if states[n]["to_move"] in plays[n]]
-        other, = set(machines) - {first}
-        (_, shown), = [(b, j) for b, j in json_examples() if "sync" in j]
+        plays = dict(re.fullmatch(r"board (\S+), (.+)", s["opponent"]).groups() for s in states.values())
+        (first,) = [n for n in machines if states[n]["to_move"] in plays[n]]
+        (other,) = set(machines) - {first}
+        ((_, shown),) = [(b, j) for b, j in json_examples() if "sync" in j]
         site = shown["moves"][0]
-        _after(seen, first, lambda: boards[first].send({"site": site, "on": True}),
-               lambda s: s["ply"] == 1)
+        _after(seen, first, lambda: boards[first].send({"site": site, "on": True}), lambda s: s["ply"] == 1)
         seen.state(other, lambda s: site in " ".join(s["screen"]))  # "Opponent plays B2*: ..."
-        _after(seen, other, lambda: boards[other].send({"site": site, "on": True}),
-               lambda s: s["ply"] == 1 and s["sync"] == "in_sync")
-        opponent = re.search(r'`(\[Opponent "board (\S+), .*?"\])`',
-                             (ROOT / pair.doc).read_text(encoding="utf-8"))
-        named, = [n for n, (_, _, o) in machines.items() if o["board"] == opponent[2]]
+        _after(
+            seen,
+            other,
+            lambda: boards[other].send({"site": site, "on": True}),
+            lambda s: s["ply"] == 1 and s["sync"] == "in_sync",
+        )
+        opponent = re.search(
+            r'`(\[Opponent "board (\S+), .*?"\])`', (ROOT / pair.doc).read_text(encoding="utf-8")
+        )
+        (named,) = [n for n, (_, _, o) in machines.items() if o["board"] == opponent[2]]
         sandbox, config, _ = machines[named]
         export = sandbox.run(f"reedboard export --config {config}")
         assert opponent[1] in export.stdout.splitlines(), export.stdout + export.stderr

@@ -17,6 +17,7 @@ from firmware_host.cli.main import build_parser
 from testbed.docs import ROOT, all_blocks, commands, docs, inline, is_synopsis, said, words
 from testbed.docs_run import CAFE, Sandbox, not_run, serves, stop
 
+
 def whole(command: str) -> bool:
     """Whether an inline ``reedboard ...`` is a whole command (it parses), not a usage or an
     option named in passing (``reedboard play --json``)."""
@@ -41,11 +42,20 @@ def inline_commands() -> list[tuple[str, str, str]]:
 
 #: The commands to run: (where, the command, its comment), each doc's blocks in its order,
 #: then its inline commands.
-COMMANDS = [(w, c, s) for w, c, s in [
-    *((b.where, part, said(b.text, command))
-      for b in all_blocks() if b.kind == "shell" and not b.skip
-      for command in commands(b.text) for part in command.split(" && ")),
-    *inline_commands()] if not not_run(c) and not re.match(CAFE, c)]
+COMMANDS = [
+    (w, c, s)
+    for w, c, s in [
+        *(
+            (b.where, part, said(b.text, command))
+            for b in all_blocks()
+            if b.kind == "shell" and not b.skip
+            for command in commands(b.text)
+            for part in command.split(" && ")
+        ),
+        *inline_commands(),
+    ]
+    if not not_run(c) and not re.match(CAFE, c)
+]
 #: A comment that shows a line the command prints (``# OK  sensors: board on ... answered``).
 PRINTS = re.compile(r"#\s+((?:OK|FAIL)\s.*)")
 #: The status each serving command ends with on SIGTERM: the daemon and the dashboard end
@@ -79,7 +89,7 @@ def installed(sandbox: Sandbox) -> Sandbox:
 
 
 def outcome(sandbox: Sandbox, command: str, comment: str) -> str:
-    """"" when ``command`` did what the docs say; else what went wrong."""
+    """ "" when ``command`` did what the docs say; else what went wrong."""
     shell, port = sandbox.command(command)
     if port is None:
         run = sandbox.run(shell)
@@ -105,6 +115,7 @@ def outcome(sandbox: Sandbox, command: str, comment: str) -> str:
 def outcomes(tmp_path_factory):
     """Every command's outcome. Each doc's commands run in its order on a machine of their own
     (as a reader follows one doc), the docs a few at a time."""
+
     def follow(doc: str) -> dict[str, str]:
         sandbox = installed(Sandbox(tmp_path_factory.mktemp(doc.replace("/", "-"))))
         try:
@@ -121,8 +132,6 @@ def test_the_docs_show_commands():
     assert len(COMMANDS) >= 10
 
 
-@pytest.mark.parametrize("where, command, said", COMMANDS,
-                         ids=[f"{w}:{c[:50]}" for w, c, _ in COMMANDS])
+@pytest.mark.parametrize("where, command, said", COMMANDS, ids=[f"{w}:{c[:50]}" for w, c, _ in COMMANDS])
 def test_command(where, command, said, outcomes):
     assert outcomes[command] == ""
-

@@ -54,13 +54,13 @@ def columns(text: str) -> list[str]:
     if not lines or not all(split) or not lines[0].startswith("#"):
         return [text]
     left = "".join(m[1].rstrip() + "\n" for m in split)
-    right = "".join((m[2] if m[1].startswith("#") else re.sub(r"^#\s?", "", m[2])).rstrip() + "\n"
-                    for m in split)
+    right = "".join(
+        (m[2] if m[1].startswith("#") else re.sub(r"^#\s?", "", m[2])).rstrip() + "\n" for m in split
+    )
     return [left, right]
 
 
-CONFIGS = [(b, part) for b in of("toml") if not b.text.startswith("# reedboard ")
-           for part in columns(b.text)]
+CONFIGS = [(b, part) for b in of("toml") if not b.text.startswith("# reedboard ") for part in columns(b.text)]
 EXAMPLE = (ROOT / "docs" / "config.example.toml").read_text(encoding="utf-8")
 
 
@@ -72,8 +72,7 @@ def test_every_example_is_tested_or_says_why_not():
     assert any(len(columns(b.text)) == 2 for b in of("toml"))  # the paired boards' configs
 
 
-@pytest.mark.parametrize("block, text", CONFIGS,
-                         ids=[f"{b.where}#{i}" for i, (b, _) in enumerate(CONFIGS)])
+@pytest.mark.parametrize("block, text", CONFIGS, ids=[f"{b.where}#{i}" for i, (b, _) in enumerate(CONFIGS)])
 def test_config_example(block, text, sandbox):
     """Loads as the product loads a config; one named ``/etc/reedboard/config.toml`` is a
     change to the one the installer puts there (docs/config.example.toml)."""
@@ -87,15 +86,21 @@ def test_config_example(block, text, sandbox):
             assert getattr(config, table)["backend"] == shown[table]["backend"]
 
 
-@pytest.mark.parametrize("block", [b for b in of("toml") if b.text.startswith("# reedboard ")],
-                         ids=lambda b: b.where)
+@pytest.mark.parametrize(
+    "block", [b for b in of("toml") if b.text.startswith("# reedboard ")], ids=lambda b: b.where
+)
 def test_output_example(block, sandbox):
     """A block headed ``# reedboard layout for GAME ...`` (the header the command writes)
     shows a part of what that command prints: its lines are the command's, in order, and it
     reads as such a file."""
-    printed = subprocess.run(words(block.text.split("\n", 1)[0].lstrip("# ").replace(" for ", " ")),
-                             capture_output=True, text=True, cwd=sandbox.work, env=sandbox.env(),
-                             check=True).stdout.splitlines()
+    printed = subprocess.run(
+        words(block.text.split("\n", 1)[0].lstrip("# ").replace(" for ", " ")),
+        capture_output=True,
+        text=True,
+        cwd=sandbox.work,
+        env=sandbox.env(),
+        check=True,
+    ).stdout.splitlines()
     lines = [line for line in block.text.splitlines() if line.strip()]
     assert lines[0] == printed[0]
     at = [printed.index(line) for line in lines]
@@ -107,8 +112,13 @@ def test_output_example(block, sandbox):
 
 def usages() -> list[tuple[str, str]]:
     """Every ``reedboard`` usage and command the docs write (blocks and inline), by where."""
-    found = [(b.where, c) for b in BLOCKS if b.kind in ("synopsis", "shell")
-             for c in commands(b.text) if c.startswith("reedboard ")]
+    found = [
+        (b.where, c)
+        for b in BLOCKS
+        if b.kind in ("synopsis", "shell")
+        for c in commands(b.text)
+        if c.startswith("reedboard ")
+    ]
     for path in docs():
         where = path.relative_to(ROOT).as_posix()
         found += [(where, c) for c in inline(path.read_text(encoding="utf-8"))]
@@ -145,7 +155,8 @@ def test_usage(where, usage):
             span = re.fullmatch(r"(\d+)\.\.(\d+)", value)
             given = range(int(span[1]), int(span[2]) + 1) if span else value.split("|")
             assert {str(v) for v in given} <= {str(c) for c in choices}, (
-                f"{option} takes {choices}, not {value}")
+                f"{option} takes {choices}, not {value}"
+            )
 
 
 def json_examples() -> list[tuple[Block, dict]]:
@@ -171,7 +182,8 @@ def same_shape(shown: object, real: object, where: str = "") -> None:
     if isinstance(shown, dict) and shown and real:
         assert set(shown) == set(real), (
             f"{where}: fields only in the docs {sorted(set(shown) - set(real))}, "
-            f"only in the product {sorted(set(real) - set(shown))}")
+            f"only in the product {sorted(set(real) - set(shown))}"
+        )
         for key in shown:
             same_shape(shown[key], real[key], f"{where}.{key}")
     if isinstance(shown, list) and shown and real:
@@ -180,7 +192,7 @@ def same_shape(shown: object, real: object, where: str = "") -> None:
 
 def test_json_example_the_referee_prints(sandbox):
     """``reedboard play --json`` prints what the README shows."""
-    (block, shown), = [(b, j) for b, j in json_examples() if "legal_moves" in j]
+    ((block, shown),) = [(b, j) for b, j in json_examples() if "legal_moves" in j]
     run = sandbox.run(f"reedboard play {shown['game']} --json")
     assert run.returncode == 0, run.stderr
     same_shape(shown, json.loads(run.stdout), block.where)
@@ -204,8 +216,9 @@ def test_json_examples_are_known():
     """Every JSON block is one the tests check (the referee's, the wizard's, the state, the
     games a board plays)."""
     for block, shown in json_examples():
-        assert ("legal_moves" in shown or shown.get("event") == "setup" or "sync" in shown
-                or "playable" in shown), block.where
+        assert (
+            "legal_moves" in shown or shown.get("event") == "setup" or "sync" in shown or "playable" in shown
+        ), block.where
 
 
 @pytest.mark.parametrize("block", of("python"), ids=lambda b: b.where)
@@ -266,8 +279,11 @@ def test_the_computer_prints_what_the_docs_show(sandbox):
         same_shape(line, next(p for p in printed if set(p) == set(line)), "reedboard ai --json")
 
 
-@pytest.mark.parametrize("doc, found", [(d, f) for d, f in INLINE if any("t" in o for o in f)],
-                         ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    "doc, found",
+    [(d, f) for d, f in INLINE if any("t" in o for o in f)],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
 def test_the_replay_lines_the_docs_show_replay(doc, found, sandbox):
     """The replay input lines a doc shows replay: its timed lines as one stream, each set-up
     line it shows as a stream's first line; each ends with the ``end`` event."""
@@ -293,17 +309,25 @@ def _layout_without(site: str) -> str:
 
 #: How to make each config error the docs show: its pattern -> the files that make it.
 ERRORS = {
-    r"config\.toml: \[(\w+)\] (\w+) must be an integer \(got '(.+)'\)":
-        lambda m: {"config.toml": f'[{m[1]}]\n{m[2]} = "{m[3]}"\n'},
-    r"config\.toml: \[(\w+)\] (\w+): GPIO pin (\d+) is also used by \[(\w+)\] (\w+)$":
-        lambda m: {"config.toml": f'[{m[4]}]\nbackend = "gpio-matrix"\n{m[5]} = [{m[3]}]\n'
-                                  f'columns = [5]\n[{m[1]}]\nbackend = "gpio"\n{m[2]} = {m[3]}\n'},
-    r'layout\.toml: \[sites\] "(.+)" is missing$':
-        lambda m: {"config.toml": 'game = "antipalos"\nsize = 12\nlayout = "layout.toml"\n',
-                   "layout.toml": _layout_without(m[1])},
+    r"config\.toml: \[(\w+)\] (\w+) must be an integer \(got '(.+)'\)": lambda m: {
+        "config.toml": f'[{m[1]}]\n{m[2]} = "{m[3]}"\n'
+    },
+    r"config\.toml: \[(\w+)\] (\w+): GPIO pin (\d+) is also used by \[(\w+)\] (\w+)$": lambda m: {
+        "config.toml": f'[{m[4]}]\nbackend = "gpio-matrix"\n{m[5]} = [{m[3]}]\n'
+        f'columns = [5]\n[{m[1]}]\nbackend = "gpio"\n{m[2]} = {m[3]}\n'
+    },
+    r'layout\.toml: \[sites\] "(.+)" is missing$': lambda m: {
+        "config.toml": 'game = "antipalos"\nsize = 12\nlayout = "layout.toml"\n',
+        "layout.toml": _layout_without(m[1]),
+    },
 }
-SAID = [(b.where, line) for b in BLOCKS if b.kind == "text"
-        for line in b.text.splitlines() if re.match(r"reedboard: /etc/reedboard/", line)]
+SAID = [
+    (b.where, line)
+    for b in BLOCKS
+    if b.kind == "text"
+    for line in b.text.splitlines()
+    if re.match(r"reedboard: /etc/reedboard/", line)
+]
 
 
 @pytest.mark.parametrize("where, said", SAID, ids=[w for w, _ in SAID])

@@ -10,11 +10,23 @@ from firmware_host.board.view import LIGHTS
 from testbed.docs import ROOT
 
 #: The colours' names in the docs, as the LEDs show them.
-COLOURS = {"amber": (255, 200, 0), "sky blue": (30, 140, 255), "crimson": (255, 0, 60),
-           "white": (255, 255, 255), "violet": (100, 0, 255)}
+COLOURS = {
+    "amber": (255, 200, 0),
+    "sky blue": (30, 140, 255),
+    "crimson": (255, 0, 60),
+    "white": (255, 255, 255),
+    "violet": (100, 0, 255),
+}
 #: The docs' words for the LEDs' patterns.
-PATTERNS = {"steady": "steady", "pulsing": "pulse", "pulse": "pulse", "blinking slowly": "slow",
-            "slow blink": "slow", "blinking fast": "fast", "fast blink": "fast"}
+PATTERNS = {
+    "steady": "steady",
+    "pulsing": "pulse",
+    "pulse": "pulse",
+    "blinking slowly": "slow",
+    "slow blink": "slow",
+    "blinking fast": "fast",
+    "fast blink": "fast",
+}
 
 
 def lights_in(doc: str) -> list[tuple[str, tuple[int, int, int], str]]:
@@ -47,10 +59,13 @@ def test_the_follow_ups_table_names_each_steps_light():
 
 
 def test_no_doc_names_a_light_in_a_colour_the_board_has_not():
-    """"Lights yellow", "blinks red", "lit cyan": words a board that shows amber, crimson or
+    """ "Lights yellow", "blinks red", "lit cyan": words a board that shows amber, crimson or
     white would belie."""
-    said = re.compile(r"\b(lights?|lit|blinks?|blinking|pulses?|pulsing)\b[^.|]{0,20}?"
-                      r"\b(yellow|orange|cyan|magenta|red|blue|green)\b", re.I)
+    said = re.compile(
+        r"\b(lights?|lit|blinks?|blinking|pulses?|pulsing)\b[^.|]{0,20}?"
+        r"\b(yellow|orange|cyan|magenta|red|blue|green)\b",
+        re.I,
+    )
     for doc in ["README.md", *sorted((ROOT / "docs").glob("**/*.md"))]:
         text = (ROOT / doc).read_text().replace("sky blue", "skyblue")
         for line, row in enumerate(text.splitlines(), 1):

@@ -20,16 +20,23 @@ BOARDS = [(g, s) for g in GAME_NAMES for s in (game_info(g).sizes or (None,))] +
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(BOARDS), st.integers(0, 2**20), st.integers(0, 60), st.integers(20, 120),
-       st.sampled_from([3, 5]))
-def test_the_ai_always_returns_a_legal_move_and_takes_an_immediate_win(board, seed, plies, work,
-                                                                        level):
+@given(
+    st.sampled_from(BOARDS),
+    st.integers(0, 2**20),
+    st.integers(0, 60),
+    st.integers(20, 120),
+    st.sampled_from([3, 5]),
+)
+def test_the_ai_always_returns_a_legal_move_and_takes_an_immediate_win(board, seed, plies, work, level):
     state = reached(*board, seed, plies)
     choice = choose(state, level, seed=seed, work=work)  # level 5 searches selectively
     state.check(choice.move)
     side = state.to_move
-    winning = [m for m in state.legal_moves()[:400] if (state.apply(m).outcome() or 0) and
-               state.apply(m).outcome().winner == side]
+    winning = [
+        m
+        for m in state.legal_moves()[:400]
+        if (state.apply(m).outcome() or 0) and state.apply(m).outcome().winner == side
+    ]
     if winning and state.legal_count() <= 400:
         assert state.apply(choice.move).outcome().winner == side
 
@@ -103,8 +110,7 @@ def test_the_ai_refuses_a_finished_game():
 
 def test_level_1_never_loses_to_random_play_on_small_boards():
     for game, size in (("antipod", 4), ("anti-grid", 6), ("antipalos", 8)):
-        result = duel(lambda: new_game(game, size), level_player(1), random_player, games=2,
-                      max_plies=60)
+        result = duel(lambda: new_game(game, size), level_player(1), random_player, games=2, max_plies=60)
         assert result.losses == 0, (game, result)
 
 
@@ -131,21 +137,24 @@ def test_a_search_whose_tree_holds_only_finished_games_still_ends_on_its_budget(
 def test_a_duel_counts_the_wins_of_whichever_player_began():
     """Antipod's second player wins most games between levels: the bench shows it beside each
     pairing's wins, so a ladder is read knowing what the seats give."""
-    result = duel(lambda: new_game("antipod", size=4), random_player, random_player, games=8,
-                  seed=3)
+    result = duel(lambda: new_game("antipod", size=4), random_player, random_player, games=8, seed=3)
     began = [index % 2 == 0 for index in range(8)]  # ``first`` begins the even games
     assert result.wins_beginning <= result.wins and result.wins_beginning <= began.count(True)
     lost_when_second = result.beginner_won - result.wins_beginning
     assert 0 <= lost_when_second <= result.losses
-    assert result.beginner_won + (result.wins - result.wins_beginning) \
-        + (result.losses - lost_when_second) + result.unfinished == result.games
+    assert (
+        result.beginner_won
+        + (result.wins - result.wins_beginning)
+        + (result.losses - lost_when_second)
+        + result.unfinished
+        == result.games
+    )
 
 
 @pytest.mark.slow  # tens of seconds of search: in the whole suite, not the quick run
 def test_level_3_beats_the_one_ply_baseline_in_short_games():
     for game, size in (("antipod", 4), ("antipalos", 8), ("antipode", None)):
-        result = duel(lambda: new_game(game, size), level_player(3), one_ply, games=2,
-                      max_plies=120)
+        result = duel(lambda: new_game(game, size), level_player(3), one_ply, games=2, max_plies=120)
         assert result.wins == 2, (game, result)
 
 
@@ -154,8 +163,7 @@ def _searched(state, move, depth):
     child = state.apply(move)
     if child.outcome() is not None:
         return alphabeta.final(child.outcome().winner, state.to_move, depth - 1)
-    run = alphabeta.Search(10**7, random.Random(0), lambda: False,
-                           mobility=profile_of(state).mobility)
+    run = alphabeta.Search(10**7, random.Random(0), lambda: False, mobility=profile_of(state).mobility)
     value = run.negamax(child, depth - 1, -3 * alphabeta.WIN, 3 * alphabeta.WIN)
     return value if child.to_move == state.to_move else -value
 
@@ -171,8 +179,9 @@ def test_a_cut_short_alpha_beta_iteration_only_trades_its_move_for_a_better_one(
             state = reached(game, size, seed, 10 + 10 * seed % 40)
             for work in (900, 2400):
                 move = alphabeta.search(state, work, random.Random(1), lambda: False)[0]
-                run = alphabeta.Search(work, random.Random(1), lambda: False,
-                                       mobility=profile_of(state).mobility)
+                run = alphabeta.Search(
+                    work, random.Random(1), lambda: False, mobility=profile_of(state).mobility
+                )
                 depth, window = 0, (-2 * alphabeta.WIN, 2 * alphabeta.WIN)
                 try:  # the same seeded search, up to its last full iteration
                     while True:
@@ -191,8 +200,9 @@ def test_a_cut_short_alpha_beta_iteration_only_trades_its_move_for_a_better_one(
 
 def _finished_plies(state, work: int, selective: bool) -> int:
     """How many plies a seeded alpha-beta search of ``work`` nodes finishes."""
-    run = alphabeta.Search(work, random.Random(1), lambda: False, selective,
-                           mobility=profile_of(state).mobility)
+    run = alphabeta.Search(
+        work, random.Random(1), lambda: False, selective, mobility=profile_of(state).mobility
+    )
     run.root, depth = state, 0
     try:
         while depth < 6:

@@ -15,7 +15,13 @@ import pytest
 from engines import new_game
 from engines.antigrid import OK, QUIET_LIMIT, AntiGridState, Move, new
 from engines.antigrid.board import (
-    BLUE, RED, SHARED, grid, parse_point, point_kind, point_name,
+    BLUE,
+    RED,
+    SHARED,
+    grid,
+    parse_point,
+    point_kind,
+    point_name,
 )
 from engines.core import FollowUp, IllegalMove, OptionError, Outcome
 from firmware_host.cli.play import play
@@ -61,15 +67,27 @@ def test_never_flankable_points_are_start_points_and_far_corner(n, colour):
     g = grid(n)
     expected = set(new(n).pawns(colour)) | {g.far_corner(colour)}
     assert g.never_flankable(colour) == expected
-    assert names([g.far_corner(colour)]) == ({f"{'k' if n == 6 else 'o'}{2 * n - 1}"}
-                                              if colour == RED else {"b2"})
+    assert names([g.far_corner(colour)]) == (
+        {f"{'k' if n == 6 else 'o'}{2 * n - 1}"} if colour == RED else {"b2"}
+    )
 
 
 def test_lines_and_their_points():
     g = grid(6)
     assert names(g.line_points(RED, row=0)) == {"a1", "c1", "e1", "g1", "i1", "k1"}
     assert [point_name(p) for p in g.line_points(BLUE, row=1)] == [
-        "b2", "c2", "d2", "e2", "f2", "g2", "h2", "i2", "j2", "k2", "l2"]
+        "b2",
+        "c2",
+        "d2",
+        "e2",
+        "f2",
+        "g2",
+        "h2",
+        "i2",
+        "j2",
+        "k2",
+        "l2",
+    ]
     assert [point_name(p) for p in g.line_points(BLUE, column=11)][:2] == ["l2", "l4"]
     assert point_kind("c2") == "shared" and point_kind("l12") == "blue"
     with pytest.raises(ValueError):
@@ -86,8 +104,12 @@ def test_pawns_stand_only_on_own_or_shared_points():
 # ------------------------------------------------------------------- moves
 def test_moves_run_along_own_lines_through_empty_points():
     state = pos("a5 a1 c1", "l12 j12")
-    assert {m for m in moves_of(state) if m.startswith("a5")} == {
-        f"a5-{c}5" for c in "bcdefghijk"} | {"a5-a3", "a5-a7", "a5-a9", "a5-a11"}
+    assert {m for m in moves_of(state) if m.startswith("a5")} == {f"a5-{c}5" for c in "bcdefghijk"} | {
+        "a5-a3",
+        "a5-a7",
+        "a5-a9",
+        "a5-a11",
+    }
     with pytest.raises(IllegalMove, match="not along a red line"):
         state.play("a5-c7")
     with pytest.raises(IllegalMove, match="not along a red line"):
@@ -299,15 +321,21 @@ def test_notation_with_capture_suffix():
         assert state.parse_move(text) == Move(parse_point("c1"), parse_point("c3"))
     assert str(state.parse_move("c1-c3xb3")) == "c1-c3"
     # Ruling 9: a capture suffix is never required, but one given must name the captures
-    for wrong, reason in [("c1-c3xb3xd3", "c1-c3 captures b3, not b3 d3"),
-                          ("c1-c3xk11", "c1-c3 captures b3, not k11"),
-                          ("a3-a5xb3", "a3-a5 captures nothing, not b3")]:
+    for wrong, reason in [
+        ("c1-c3xb3xd3", "c1-c3 captures b3, not b3 d3"),
+        ("c1-c3xk11", "c1-c3 captures b3, not k11"),
+        ("a3-a5xb3", "a3-a5 captures nothing, not b3"),
+    ]:
         with pytest.raises(IllegalMove) as info:
             state.parse_move(wrong)
         assert info.value.reason == reason
     assert state.parse_move("OK") is OK and str(OK) == "ok"
-    for bad, reason in [("c1c3", "Cannot read 'c1c3'"), ("b1-c1", "b1 is not a point"),
-                        ("c1-z30", "z30 is not a point"), ("m1-a1", "m1 is not a point")]:
+    for bad, reason in [
+        ("c1c3", "Cannot read 'c1c3'"),
+        ("b1-c1", "b1 is not a point"),
+        ("c1-z30", "z30 is not a point"),
+        ("m1-a1", "m1 is not a point"),
+    ]:
         with pytest.raises(IllegalMove) as info:
             state.parse_move(bad)
         assert info.value.reason == reason
@@ -362,9 +390,17 @@ def test_referee_json_start(size, legal):
     assert code == 0
     summary = json.loads(out)
     assert list(summary) == KEYS
-    assert summary == {"game": "anti-grid", "ply": 0, "to_move": "red", "phase": None,
-                       "legal_moves": legal, "winner": None, "result": None, "score": None,
-                       "chain": []}
+    assert summary == {
+        "game": "anti-grid",
+        "ply": 0,
+        "to_move": "red",
+        "phase": None,
+        "legal_moves": legal,
+        "winner": None,
+        "result": None,
+        "score": None,
+        "chain": [],
+    }
 
 
 CHAIN_RECORD = "a7-j7; l4-h4; k1-k8; j12-j8xk8"  # blue captures and may capture again
@@ -392,15 +428,13 @@ def test_referee_chain_variant(tail, ply, to_move, legal):
 def test_referee_chain_refuses_a_quiet_move_of_the_capturer():
     code, out, err = referee(6, "chain", CHAIN_RECORD + "; l6-l4", as_json=True)
     assert code == 1
-    assert json.loads(out) == {"error": "l6-l4 captures nothing: press OK", "ply": 4,
-                               "move": "l6-l4"}
+    assert json.loads(out) == {"error": "l6-l4 captures nothing: press OK", "ply": 4, "move": "l6-l4"}
 
 
 def test_referee_illegal_move():
     code, out, err = referee(6, None, "a3-e3; l10-h10; h10-h8", as_json=True)
     assert code == 1
-    assert json.loads(out.splitlines()[-1]) == {"error": "h10 is blue's pawn", "ply": 2,
-                                                "move": "h10-h8"}
+    assert json.loads(out.splitlines()[-1]) == {"error": "h10 is blue's pawn", "ply": 2, "move": "h10-h8"}
     assert "move 3 (h10-h8)" in err
     code, out, _ = referee(6, None, "a3-e3; nonsense", as_json=True)
     assert code == 1 and json.loads(out)["error"] == "Cannot read 'nonsense'"
@@ -410,8 +444,7 @@ def test_referee_trace_and_text():
     code, out, _ = referee(6, None, "a3-e3; l10-h10", trace=True)
     lines = [json.loads(line) for line in out.splitlines()]
     assert [line["ply"] for line in lines] == [0, 1, 2]
-    assert lines[1] == {"ply": 1, "move": "a3-e3", "to_move": "blue", "legal_moves": 97,
-                        "winner": None}
+    assert lines[1] == {"ply": 1, "move": "a3-e3", "to_move": "blue", "legal_moves": 97, "winner": None}
     code, out, _ = referee(6, None, "a3-e3")
     assert code == 0 and "blue to move" in out and "Red 11  Blue 11" in out
 
@@ -419,12 +452,20 @@ def test_referee_trace_and_text():
 @pytest.mark.parametrize("args", [["--size", "6"], ["--size", "8", "--variant", "chain"]])
 def test_reedboard_play_subprocess(args):
     exe = Path(sys.executable).with_name("reedboard")
-    ok = subprocess.run([exe, "play", "anti-grid", *args, "--json", "--moves", "a3-e3"],
-                        capture_output=True, text=True, timeout=60)
+    ok = subprocess.run(
+        [exe, "play", "anti-grid", *args, "--json", "--moves", "a3-e3"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert ok.returncode == 0 and list(json.loads(ok.stdout)) == KEYS
     assert json.loads(ok.stdout)["to_move"] == "blue"
-    bad = subprocess.run([exe, "play", "anti-grid", *args, "--json", "--moves", "a3-e3; e3-e5"],
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [exe, "play", "anti-grid", *args, "--json", "--moves", "a3-e3; e3-e5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 1
     assert json.loads(bad.stdout) == {"error": "e3 is red's pawn", "ply": 1, "move": "e3-e5"}
 

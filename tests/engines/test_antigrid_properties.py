@@ -86,8 +86,7 @@ def test_check_agrees_with_legal_moves(game, data):
             except IllegalMove:
                 accepted = False
             assert accepted == (move in legal), str(move)
-        assert state.targets(str(Move(src, src)).split("-")[0]) == {
-            str(m).split("-")[1] for m in legal}
+        assert state.targets(str(Move(src, src)).split("-")[0]) == {str(m).split("-")[1] for m in legal}
 
 
 @given(games)

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from engines import new_game
 from engines.antipalos import (
     COLOURS,
-    AntipalosState,
     INFO,
+    AntipalosState,
     Match,
     Place,
     Record,
@@ -177,10 +177,7 @@ def test_a_zig_zag_cannot_be_crossed():
     # of columns B..E, gets from rows 1-2 to rows 4-6.
     state = run("A6*; B3*; A5*; *C3; F6*; D3*; F5*; *E3", size=6)
     geo = state.setup.geo
-    free = {
-        s for s, spot in enumerate(geo.spots)
-        if 1 <= spot.col <= 4 and not state.cells[s >> 1]
-    }
+    free = {s for s, spot in enumerate(geo.spots) if 1 <= spot.col <= 4 and not state.cells[s >> 1]}
     seen = {s for s in free if geo.spots[s].row <= 1}
     stack = list(seen)
     while stack:
@@ -365,8 +362,7 @@ def test_team_turn_order_and_shared_supply():
         seen.append((state.player, state.to_move))
         assert f"Player {state.player} to move" in state.status_lines()
         state = state.play(move)
-    assert seen == [("A1", "white"), ("B1", "black"), ("A2", "white"), ("B2", "black"),
-                    ("A1", "white")]
+    assert seen == [("A1", "white"), ("B1", "black"), ("A2", "white"), ("B2", "black"), ("A1", "white")]
     assert state.left == (15, 16)
 
 
@@ -382,8 +378,7 @@ def test_team_wins_as_one():
 
 @pytest.mark.parametrize(
     "variant, order",
-    [("cut-throat-3", ["white", "black", "red"]),
-     ("cut-throat-4", ["white", "black", "red", "blue"])],
+    [("cut-throat-3", ["white", "black", "red"]), ("cut-throat-4", ["white", "black", "red", "blue"])],
 )
 def test_cut_throat_turn_order(variant, order):
     state = new(12, variant)
@@ -439,9 +434,7 @@ def test_quarter_turn_views_swap_the_diagonal():
 
 
 def spots_for(size):
-    return st.builds(
-        Spot, st.integers(0, size - 1), st.integers(0, size - 1), st.integers(0, 1)
-    )
+    return st.builds(Spot, st.integers(0, size - 1), st.integers(0, size - 1), st.integers(0, 1))
 
 
 @st.composite
@@ -452,8 +445,7 @@ def sized_moves(draw):
     return size, move
 
 
-@given(sized_moves(), st.sampled_from(["two", "team", "cut-throat-3", "cut-throat-4"]),
-       st.integers(0, 3))
+@given(sized_moves(), st.sampled_from(["two", "team", "cut-throat-3", "cut-throat-4"]), st.integers(0, 3))
 def test_notation_round_trips_in_every_view(sized, variant, seat):
     size, move = sized
     state = new(size, variant)
@@ -531,8 +523,11 @@ def test_diagram_and_status():
 # ---------------------------------------------------------------- properties vs brute force
 
 
-@given(st.integers(0, 10**6), st.sampled_from([(3, 4), (4, 6), (5, 4), (6, 5)]),
-       st.sampled_from(["two", "cut-throat-3"]))
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from([(3, 4), (4, 6), (5, 4), (6, 5)]),
+    st.sampled_from(["two", "cut-throat-3"]),
+)
 def test_incremental_win_check_equals_brute_force_in_play(seed, board, variant):
     size, supply = board
     rng = random.Random(seed)
@@ -548,8 +543,9 @@ def test_incremental_win_check_equals_brute_force_in_play(seed, board, variant):
 
 @given(st.integers(3, 8), st.data())
 def test_components_equal_brute_force_on_random_positions(size, data):
-    cells = tuple(data.draw(st.lists(st.sampled_from([0, 0, 1, 2, 3, 4]), min_size=size * size,
-                                     max_size=size * size)))
+    cells = tuple(
+        data.draw(st.lists(st.sampled_from([0, 0, 1, 2, 3, 4]), min_size=size * size, max_size=size * size))
+    )
     state = AntipalosState(new(size).setup, cells, (0, 0), 0)
     geo = state.setup.geo
     for side, members, borders in brute_components(state):
@@ -582,9 +578,18 @@ def test_record_text_from_the_first_players_view():
     record = Record(size=4, moves=moves)
     text = write_record(record)
     assert text.splitlines() == [
-        '[Game "Antipalos"]', '[Size "4"]', '[Variant "two"]', '[Supply "6"]', '[First "white"]',
-        '[View "white"]', '[Result "black wins by connection, 5 points"]', "",
-        "1. B2*; *A4", "2. C3*; *B3", "3. A1*; *C2", "4. *D4; *D1",
+        '[Game "Antipalos"]',
+        '[Size "4"]',
+        '[Variant "two"]',
+        '[Supply "6"]',
+        '[First "white"]',
+        '[View "white"]',
+        '[Result "black wins by connection, 5 points"]',
+        "",
+        "1. B2*; *A4",
+        "2. C3*; *B3",
+        "3. A1*; *C2",
+        "4. *D4; *D1",
     ]
     black_view = write_record(record, view="black")
     assert "1. C3*; *D1" in black_view and '[View "black"]' in black_view
@@ -603,8 +608,12 @@ def test_bad_records():
         read_record("1. A1*; A1*").replay()
 
 
-@given(st.integers(0, 10**6), st.sampled_from(["two", "team", "cut-throat-3", "cut-throat-4"]),
-       st.integers(0, 3), st.booleans())
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from(["two", "team", "cut-throat-3", "cut-throat-4"]),
+    st.integers(0, 3),
+    st.booleans(),
+)
 def test_records_round_trip(seed, variant, seat, black_first):
     rng = random.Random(seed)
     first = "black" if black_first else "white"
@@ -658,14 +667,14 @@ def test_match_refuses_wrong_games_and_targets():
         match.record(match.new_game())
     with pytest.raises(OptionError, match="black begins"):
         match.record(win(match, "A2*; A4*; *B2; C4*; C2*; D3*; *D2")).record(
-            win(match, "A2*; A4*; *B2; C4*; C2*; D3*; *D2"))
+            win(match, "A2*; A4*; *B2; C4*; C2*; D3*; *D2")
+        )
 
 
 def test_match_after_a_draw_the_other_side_begins():
     match = Match(target=15, size=4, supply=2)
     state = match.new_game()
-    for move in "B2*; *B3; C3*; *C2".split("; ") + ["B2* - *B2", "*B3 - B3*", "*B2 - B2*",
-                                                   "B3* - *B3"] * 2:
+    for move in "B2*; *B3; C3*; *C2".split("; ") + ["B2* - *B2", "*B3 - B3*", "*B2 - B2*", "B3* - *B3"] * 2:
         state = state.play(move)
     match = match.record(state)
     assert match.totals == {"white": 0, "black": 0} and match.first == "black"

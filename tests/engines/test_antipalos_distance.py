@@ -7,7 +7,8 @@ from __future__ import annotations
 import heapq
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines import new_game
 from engines.antipalos.distance import BOTTLENECK, FAR, WAY, contested, paths, remaining
@@ -28,8 +29,7 @@ def _edges(cells: tuple[int, ...], size: int, side: int) -> dict:
 
 def _reach(edges: dict, size: int, axis: int, line: int) -> dict[tuple[int, int], int]:
     """Dijkstra: each vertex's cost from the border where coordinate ``axis`` is ``line``."""
-    seen = {v: 0 for v in ((x, y) for x in range(size + 1) for y in range(size + 1))
-            if v[axis] == line}
+    seen = {v: 0 for v in ((x, y) for x in range(size + 1) for y in range(size + 1)) if v[axis] == line}
     todo = [(0, v) for v in seen]
     while todo:
         cost, vertex = heapq.heappop(todo)
@@ -109,15 +109,15 @@ def test_a_trirod_off_every_cheapest_path_changes_no_distance(size, plies, seed)
     assert on <= set(state.empty_squares())
     for sq in set(state.empty_squares()) - on:
         for code in (1, 2, 3, 4):  # either side's Trirod, either way
-            cells = state.cells[:sq] + (code,) + state.cells[sq + 1:]
+            cells = state.cells[:sq] + (code,) + state.cells[sq + 1 :]
             assert [cost for cost, _ in paths(cells, size, (0, 1))] == before
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from([3, 4, 8, 12]), st.integers(0, 400), st.integers(0, 10**6),
-       st.integers(1, 300))
+@given(st.sampled_from([3, 4, 8, 12]), st.integers(0, 400), st.integers(0, 10**6), st.integers(1, 300))
 def test_the_moves_worth_searching_are_legal_and_bring_a_trirod_to_a_contested_square(
-        size, plies, seed, width):
+    size, plies, seed, width
+):
     state = _played(size, plies, seed)
     moves = state.search_moves(random.Random(seed), width)
     if state.outcome() is not None:

@@ -120,9 +120,7 @@ def test_point_counts_and_degrees(r):
 @pytest.mark.parametrize("r", [4, 6, 10])
 def test_the_sphere_is_a_triangulated_sphere(r):
     sphere = sphere_of(r)
-    edges = Counter(
-        frozenset(pair) for a, b, c in sphere.faces for pair in ((a, b), (b, c), (a, c))
-    )
+    edges = Counter(frozenset(pair) for a, b, c in sphere.faces for pair in ((a, b), (b, c), (a, c)))
     assert set(edges.values()) == {2}  # every edge between exactly two triangles
     graph_edges = {frozenset((p, q)) for p, ns in enumerate(sphere.graph.neighbours) for q in ns}
     assert set(edges) == graph_edges
@@ -136,7 +134,12 @@ def test_radius_6_names():
     assert [label(new(6), p) for p in sphere.centres] == ["f6", "f17"]
     # an edge point's neighbours come from both boards; a corner has 4
     assert sorted(label(new(6), q) for q in sphere.graph.neighbours[sphere.names["a3"]]) == [
-        "a2", "a4", "b14", "b15", "b3", "b4"
+        "a2",
+        "a4",
+        "b14",
+        "b15",
+        "b3",
+        "b4",
     ]
     assert sphere.names["a14"] == sphere.names["a3"] and sphere.names["f22"] == sphere.names["f11"]
 
@@ -262,10 +265,12 @@ def test_parsing_both_names_of_an_edge_point():
     for text in ("a3", "a14", "A14", " a3+ ", "a14+", "A3+"):
         assert s.parse_move(text) == Place("a3")
     # Ruling 5: '+' marks an edge point in records, after its name and only there
-    for bad, reason in [("f5+", "f5 is not an edge point: only edge points carry '+'"),
-                        ("+a3", "Cannot read '+a3' ('+' goes after an edge point's name: a3+)"),
-                        ("a+3", "Cannot read 'a+3' ('+' goes after an edge point's name: a3+)"),
-                        ("a3++", "Cannot read 'a3++' ('+' goes after an edge point's name: a3+)")]:
+    for bad, reason in [
+        ("f5+", "f5 is not an edge point: only edge points carry '+'"),
+        ("+a3", "Cannot read '+a3' ('+' goes after an edge point's name: a3+)"),
+        ("a+3", "Cannot read 'a+3' ('+' goes after an edge point's name: a3+)"),
+        ("a3++", "Cannot read 'a3++' ('+' goes after an edge point's name: a3+)"),
+    ]:
         with pytest.raises(IllegalMove) as info:
             s.parse_move(bad)
         assert info.value.reason == reason
@@ -276,9 +281,16 @@ def test_parsing_both_names_of_an_edge_point():
 
 @pytest.mark.parametrize(
     "text, reason",
-    [("a7", "a7 is off the board"), ("a18", "a18 is off the board"), ("l1", "l1 is off the board"),
-     ("xyz", "Cannot read 'xyz'"), ("", "Cannot read ''"), ("f6", "f6 is already taken"),
-     ("a12", "a1 is already taken"), ("k22", "k11 is already taken")],
+    [
+        ("a7", "a7 is off the board"),
+        ("a18", "a18 is off the board"),
+        ("l1", "l1 is off the board"),
+        ("xyz", "Cannot read 'xyz'"),
+        ("", "Cannot read ''"),
+        ("f6", "f6 is already taken"),
+        ("a12", "a1 is already taken"),
+        ("k22", "k11 is already taken"),
+    ],
 )
 def test_bad_moves_are_refused_clearly(text, reason):
     s = new(6)
@@ -351,8 +363,15 @@ def test_referee_json():
     code, (summary,), _ = run_referee("a14", "f14", as_json=True, legal=True)
     assert code == 0
     assert summary == {
-        "game": "antipod", "ply": 2, "to_move": "white", "phase": None, "legal_moves": 142,
-        "winner": None, "result": None, "score": None, "chain": [],
+        "game": "antipod",
+        "ply": 2,
+        "to_move": "white",
+        "phase": None,
+        "legal_moves": 142,
+        "winner": None,
+        "result": None,
+        "score": None,
+        "chain": [],
         "legal": summary["legal"],
     }
     assert len(summary["legal"]) == 142
@@ -380,21 +399,27 @@ def test_referee_illegal_move():
 def test_reedboard_play_subprocess():
     done = subprocess.run(
         [str(REEDBOARD), "play", "antipod", "--size", "4", "--moves", "a2; b9; e14+", "--json"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout.splitlines()[-1])
     assert (summary["ply"], summary["to_move"], summary["legal_moves"]) == (3, "black", 56 - 8 - 3)
     bad = subprocess.run(
         [str(REEDBOARD), "play", "antipod", "--size", "4", "--moves", "a2; a9", "--json"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert bad.returncode == 1
     error = {"error": "a2 is already taken", "ply": 1, "move": "a9"}
     assert json.loads(bad.stdout.splitlines()[-1]) == error
     text = subprocess.run(
         [str(REEDBOARD), "play", "antipod", "--size", "4"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert text.returncode == 0 and "white to move" in text.stdout
 
@@ -421,9 +446,7 @@ def test_full_boards_have_exactly_one_winner(r, rnd):
 @given(radii, st.randoms(use_true_random=False), st.floats(0.1, 0.9))
 def test_partial_boards_agree_with_search(r, rnd, fill):
     start = new(r)
-    board = bytes(
-        v or (rnd.choice((WHITE, BLACK)) if rnd.random() < fill else EMPTY) for v in start.board
-    )
+    board = bytes(v or (rnd.choice((WHITE, BLACK)) if rnd.random() < fill else EMPTY) for v in start.board)
     s = AntipodState(r, board)
     assert s.win_flags() == brute_flags(s)
 

@@ -199,7 +199,12 @@ BLUE_FIRST_TURNS = {
     # token just placed (one turn per empty line cell: 13) or on a1 / i5 after the placement
     # flipped it, i.e. placing next to a1 (a2, b1, b2) or next to i5 (h4, h5, i6): 6 more.
     *(f"{c}:{c}" for c in "e2 e3 e4 e5 e6 e7 e8 d1 c1 b1 f2 g3 h4".split()),
-    "a2:a1", "b1:a1", "b2:a1", "h4:i5", "h5:i5", "i6:i5",
+    "a2:a1",
+    "b1:a1",
+    "b2:a1",
+    "h4:i5",
+    "h5:i5",
+    "i6:i5",
 }
 
 
@@ -484,9 +489,7 @@ def test_moves_for_change_lists_every_landing_of_the_placement():
     assert state.moves_for_change(frozenset({"a1"}), frozenset()) == []
     assert state.moves_for_change(frozenset(), frozenset({"b1", "c1"})) == []
     assert state.moves_for_change(frozenset(), frozenset()) == []
-    assert {str(m) for m, _, _ in full_board().moves_for_change(frozenset(), frozenset())} == {
-        ":e2"
-    }
+    assert {str(m) for m, _, _ in full_board().moves_for_change(frozenset(), frozenset())} == {":e2"}
     assert state.targets("a1") == frozenset()
 
 
@@ -543,6 +546,7 @@ def test_notation_round_trips(state):
 def test_play_never_mutates_the_state(state, rng):
     if state.outcome():
         return
+
     def snapshot():
         return (state.tokens, state.blue, state.pawns, state.mover, state.turns, state.history)
 
@@ -591,8 +595,15 @@ def test_referee_reports_a_won_game_with_its_chain():
     summary = json.loads(out)
     assert status == 0 and list(summary) == KEYS
     assert summary == {
-        "game": "antipode", "ply": 23, "to_move": None, "phase": None, "legal_moves": 0,
-        "winner": "blue", "result": "connection", "score": None, "chain": WIN_CHAIN,
+        "game": "antipode",
+        "ply": 23,
+        "to_move": None,
+        "phase": None,
+        "legal_moves": 0,
+        "winner": "blue",
+        "result": "connection",
+        "score": None,
+        "chain": WIN_CHAIN,
     }
     ref = Ref.of(new())  # the independent referee replays the record to the same win
     for turn in WIN_RECORD.split("; "):
@@ -640,17 +651,25 @@ def test_reedboard_play_antipode_subprocess():
     exe = Path(sys.executable).parent / "reedboard"
     done = subprocess.run(
         [str(exe), "play", "antipode", "--json", "--moves", WIN_RECORD],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["chain"] == WIN_CHAIN
     bad = subprocess.run(
         [str(exe), "play", "antipode", "--json", "--moves", "b1:a1; a1:a1"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert bad.returncode == 1
     assert json.loads(bad.stdout.splitlines()[-1]) == {
-        "error": "a1 already holds a token", "ply": 1, "move": "a1:a1"
+        "error": "a1 already holds a token",
+        "ply": 1,
+        "move": "a1:a1",
     }
     assert bad.stderr.strip() == "reedboard play: move 2 (a1:a1): a1 already holds a token"
 
@@ -664,8 +683,7 @@ def test_the_turns_listed_are_each_placements_landings_in_cell_order(seed, plies
 
     state = reached("antipode", None, seed, plies)
     listed = state.legal_moves()
-    assert listed == tuple(TURNS[p][land] for p in state.placements()
-                           for land in indices(state._landings(p)))
+    assert listed == tuple(TURNS[p][land] for p in state.placements() for land in indices(state._landings(p)))
     assert len(listed) == state.legal_count()
     for turn in listed[:: max(1, len(listed) // 5)]:
         state.check(turn)

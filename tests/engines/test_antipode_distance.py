@@ -6,11 +6,12 @@ from __future__ import annotations
 import heapq
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines import new_game
-from engines.antipode.distance import distances
 from engines.antipode.board import CORNER_PAIRS, GRAPH
+from engines.antipode.distance import distances
 
 
 def slow_distance(own: int) -> int:

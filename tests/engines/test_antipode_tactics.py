@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines import new_game
-from engines.antipode.distance import CORNERS, FAR, destined, distances
 from engines.antipode import AntipodeState
 from engines.antipode.board import CELLS, NAMES
+from engines.antipode.distance import CORNERS, FAR, destined, distances
 from engines.antipode.tactics import winning_turns
 from engines.core import GameState
 from tests.engines.play_tools import reached
@@ -34,8 +35,35 @@ def test_a_win_in_one_is_found_exactly_when_playing_every_turn_finds_one(turns, 
 
 
 def test_a_win_by_leaving_the_opponent_no_turn_is_found():
-    blue = ["a1", "a3", "a4", "b1", "b5", "b6", "c2", "d1", "d8", "e1", "e2", "e3", "e5", "f2",
-            "f4", "f6", "g3", "g5", "g9", "h4", "h5", "h6", "h7", "h9", "i5", "i7", "i8"]
+    blue = [
+        "a1",
+        "a3",
+        "a4",
+        "b1",
+        "b5",
+        "b6",
+        "c2",
+        "d1",
+        "d8",
+        "e1",
+        "e2",
+        "e3",
+        "e5",
+        "f2",
+        "f4",
+        "f6",
+        "g3",
+        "g5",
+        "g9",
+        "h4",
+        "h5",
+        "h6",
+        "h7",
+        "h9",
+        "i5",
+        "i7",
+        "i8",
+    ]
     red = [name for name in NAMES if name not in blue]
     state = AntipodeState.setup(blue, red, pawns=("f2", "c1"))
     turn = state.winning_move()

@@ -20,14 +20,11 @@ from engines.core import DRAW, IllegalMove, InvalidMove, Result
 #: Game -> (size, unreadable texts, texts naming what the board lacks, opening, readable moves
 #: the opening does not allow).
 CASES = {
-    "antipalos": (12, ["xyz", "B4", "*B4*"], ["M13*", "B2* - Z3*"], [],
-                  ["B2* - B3*"]),
-    "antipode": (None, ["c4e3", "c4-e3", ""], ["a6:a1", "c4:z9"], [],
-                 ["a1:e5", "c4:e9", ":e3"]),
+    "antipalos": (12, ["xyz", "B4", "*B4*"], ["M13*", "B2* - Z3*"], [], ["B2* - B3*"]),
+    "antipode": (None, ["c4e3", "c4-e3", ""], ["a6:a1", "c4:z9"], [], ["a1:e5", "c4:e9", ":e3"]),
     "antipod": (6, ["zz", "f"], ["a7", "f5+"], [], ["f6", "a1"]),
     "anti-grid": (6, ["zz", "a1-"], ["z1-z2", "a2-a3"], [], ["b2-b4", "a3-a5", "ok"]),
-    "phalanx": (None, ["zz", "a1-a3"], ["a1ne-a2sw", "i1se-i2se"], [],
-                ["a1se-b5sw", "h8nw-h7ne", "xd4se"]),
+    "phalanx": (None, ["zz", "a1-a3"], ["a1ne-a2sw", "i1se-i2se"], [], ["a1se-b5sw", "h8nw-h7ne", "xd4se"]),
 }
 
 
@@ -68,8 +65,9 @@ def _finished(game: str, size: int | None, seed: int):
     return None
 
 
-@pytest.mark.parametrize("game, size", [("antipalos", 4), ("antipode", None), ("antipod", 4),
-                                        ("anti-grid", 6), ("phalanx", None)])
+@pytest.mark.parametrize(
+    "game, size", [("antipalos", 4), ("antipode", None), ("antipod", 4), ("anti-grid", 6), ("phalanx", None)]
+)
 def test_an_outcome_names_a_side_or_a_draw_and_a_result_written_as_before(game, size):
     ended = [state for seed in range(6) if (state := _finished(game, size, seed)) is not None]
     assert ended, game

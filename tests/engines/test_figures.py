@@ -18,8 +18,11 @@ def test_figures_cover_the_occupied_sites_in_the_sides_colours(game):
     labels = {site.label for site in state.sites()}
     for _ in range(40):
         figures = state.figures()
-        standing = [f for f in figures if f.kind != "pawn" or not any(
-            g.kind != "pawn" and set(g.sites) & set(f.sites) for g in figures)]
+        standing = [
+            f
+            for f in figures
+            if f.kind != "pawn" or not any(g.kind != "pawn" and set(g.sites) & set(f.sites) for g in figures)
+        ]
         covered = [site for f in standing for site in f.sites]
         assert sorted(covered) == sorted(state.occupied())  # each site once
         assert all(f.side in state.sides and set(f.sites) <= labels for f in figures)

@@ -58,15 +58,18 @@ def test_phalanx_quiet_plies_and_repetition():
     assert play(new_game("phalanx", options={"repetition-draw": False}), moves * 2).outcome() is None
 
 
-@pytest.mark.parametrize("game, options, message", [
-    ("antipalos", {"suply": 2}, "no option 'suply' (options: supply, first, repetition-draw)"),
-    ("antipalos", {"supply": "many"}, "option supply is a whole number, not 'many'"),
-    ("antipalos", {"supply": 0}, "option supply is a whole number from 1, not 0"),
-    ("antipalos", {"supply": 99}, "supply must be 1 to 6 Trirods per side on 4x4"),
-    ("anti-grid", {"first": "green"}, "option first is one of red, blue, not 'green'"),
-    ("anti-grid", {"trapped": "maybe"}, "option trapped is yes or no, not 'maybe'"),
-    ("antipode", {"first": "red"}, "no option 'first' (options: none)"),
-])
+@pytest.mark.parametrize(
+    "game, options, message",
+    [
+        ("antipalos", {"suply": 2}, "no option 'suply' (options: supply, first, repetition-draw)"),
+        ("antipalos", {"supply": "many"}, "option supply is a whole number, not 'many'"),
+        ("antipalos", {"supply": 0}, "option supply is a whole number from 1, not 0"),
+        ("antipalos", {"supply": 99}, "supply must be 1 to 6 Trirods per side on 4x4"),
+        ("anti-grid", {"first": "green"}, "option first is one of red, blue, not 'green'"),
+        ("anti-grid", {"trapped": "maybe"}, "option trapped is yes or no, not 'maybe'"),
+        ("antipode", {"first": "red"}, "no option 'first' (options: none)"),
+    ],
+)
 def test_bad_options_are_refused_in_one_line(game, options, message):
     with pytest.raises(OptionError) as info:
         new_game(game, 4 if game == "antipalos" else None, options=options)

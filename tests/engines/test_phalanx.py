@@ -46,7 +46,7 @@ def test_setup_has_fifteen_pieces_a_side_without_overlap():
 def test_setup_matches_the_rulings():
     s = new()
     green = {site for p in s.pieces if p.side == 0 for site in p.sites}
-    rank1 = {f"{f}1{h}" for n, f in enumerate(FILES) for h in ("nw ne se sw".split()[n % 2::2])}
+    rank1 = {f"{f}1{h}" for n, f in enumerate(FILES) for h in ("nw ne se sw".split()[n % 2 :: 2])}
     assert green == rank1 | {"c2ne", "c2sw", "d2nw", "d2se", "e2ne", "e2sw", "f2nw", "f2se"}
     assert s.piece_on("c2sw").kind == "Hoplite" and s.piece_on("c1nw") == s.piece_on("c2sw")
     assert s.piece_on("f2se") == s.piece_on("f1ne")
@@ -102,10 +102,7 @@ def _resting(outline) -> set[tuple[int, int]]:
     """Lower-left corners of the bounding box at every resting place."""
     left, low = min(x for x, _ in outline), min(y for _, y in outline)
     return {
-        (dx + left, dy + low)
-        for dx in range(-8, 9)
-        for dy in range(-8, 9)
-        if _lines_match(outline, dx, dy)
+        (dx + left, dy + low) for dx in range(-8, 9) for dy in range(-8, 9) if _lines_match(outline, dx, dy)
     }
 
 
@@ -133,7 +130,9 @@ def test_a_lone_piece_reaches_every_resting_place_along_its_eight_lines(index):
         f, r = o % 8, o // 8
         expected = sum(
             (f + k * a, r + k * b) in rests
-            for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != (0, 0)
+            for a in (-1, 0, 1)
+            for b in (-1, 0, 1)
+            if (a, b) != (0, 0)
             for k in range(1, 8)
         )
         assert s.legal_count() == expected
@@ -186,8 +185,7 @@ def test_moves_only_in_eight_directions_and_to_resting_places():
 
 # ------------------------------------------------------------------------------ captures
 def test_capture_on_two_sides():
-    s = pos("green archer c4sw", "red archer d4se", "green archer d1sw",
-                  "red archer h8se")
+    s = pos("green archer c4sw", "red archer d4se", "green archer d1sw", "red archer h8se")
     move = s.parse_move("d1sw-d3sw")
     (real,) = s.realisations(move)
     assert real.follow_ups[0].action == "remove" and real.follow_ups[0].sites == {"d4nw", "d4se"}
@@ -213,16 +211,18 @@ def test_the_board_edge_does_not_count():
     corner = pos("red archer a1se", "green archer b1sw", "green archer c2sw")
     assert corner.play("c2sw-a2sw").piece_on("a1se") is None  # right + top bordered
     # Red's Syntagma with its base on the top edge falls to its two slanted sides.
-    top = pos("red syntagma c8ne", "green auxiliary c8sw",
-                    "green auxiliary f8se", "red archer a1se")
+    top = pos("red syntagma c8ne", "green auxiliary c8sw", "green auxiliary f8se", "red archer a1se")
     assert top.piece_on("c8ne").sites == {"c8ne", "d8nw"}
     assert top.play("f8se-d8se").piece_on("c8ne") is None
 
 
 def test_a_double_phalanx_removes_both_and_saves_the_mover():
     s = pos(
-        "red archer c4sw", "red archer e4sw",
-        "green archer c3se", "green archer e3se", "green archer d1sw",
+        "red archer c4sw",
+        "red archer e4sw",
+        "green archer c3se",
+        "green archer e3se",
+        "green archer d1sw",
         "red archer h8se",
     )
     move = s.parse_move("d1sw-d4se")
@@ -234,8 +234,7 @@ def test_a_double_phalanx_removes_both_and_saves_the_mover():
 
 
 def test_a_self_phalanx_is_removed_on_the_opponents_turn():
-    s = pos("red archer c4sw", "red archer e4sw", "green archer d1sw",
-                  "green archer h1sw")
+    s = pos("red archer c4sw", "red archer e4sw", "green archer d1sw", "green archer h1sw")
     after = s.play("d1sw-d4se")
     assert after.to_move == "red" and [p.anchor for p in after.pending] == ["d4se"]
     assert [str(m) for m in after.legal_moves()] == ["xd4se"]
@@ -254,8 +253,7 @@ def test_a_self_phalanx_is_removed_on_the_opponents_turn():
 
 
 def test_fourteen_captures_win():
-    s = pos("red archer d4se", "green archer c4sw", "green archer d1sw",
-                  "red archer h8se")
+    s = pos("red archer d4se", "green archer c4sw", "green archer d1sw", "red archer h8se")
     s = replace(s, taken=(13, 0))
     won = s.play("d1sw-d3sw")
     assert won.outcome().winner == "green" and won.outcome().result == "captures"
@@ -273,8 +271,13 @@ def shuffle(state, moves, times):
 
 
 def test_points_count():
-    s = pos("green syntagma a1se", "green hoplite-left a3se",
-                  "red archer h8se", "red auxiliary h6nw", "red auxiliary g6sw")
+    s = pos(
+        "green syntagma a1se",
+        "green hoplite-left a3se",
+        "red archer h8se",
+        "red auxiliary h6nw",
+        "red auxiliary g6sw",
+    )
     assert s.points() == {"green": 35, "red": 20}
     assert s.by_points(Result.TIME).winner == "green"
     assert new().by_points(Result.TIME).winner == "draw"
@@ -303,8 +306,9 @@ def test_two_hundred_quiet_plies_are_decided_by_points():
 
 
 def test_no_legal_move_is_decided_by_points():
-    s = pos("green auxiliary a1nw", "red auxiliary a1se", "red archer a2sw",
-                  "red archer b2se", "red archer b1sw")
+    s = pos(
+        "green auxiliary a1nw", "red auxiliary a1se", "red archer a2sw", "red archer b2se", "red archer b1sw"
+    )
     assert s.outcome().result == "no-moves" and s.outcome().winner == "red"
 
 
@@ -320,8 +324,7 @@ def test_notation_is_tolerant_and_round_trips():
 
 
 def test_a_removal_of_several_pieces_round_trips():
-    s = pos("green archer e4sw", "green auxiliary d4se",
-                  "red archer h8se", to_move="red")
+    s = pos("green archer e4sw", "green auxiliary d4se", "red archer h8se", to_move="red")
     s = replace(s, pending=tuple(p for p in s.pieces if p.side == 0))
     (due,) = s.legal_moves()
     assert str(due) == "xd4se,e4sw" == str(s.parse_move(str(due)))
@@ -329,15 +332,18 @@ def test_a_removal_of_several_pieces_round_trips():
     assert s.play("xe4sw,d4se").pieces == tuple(p for p in s.pieces if p.side == 1)
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("zz", "Cannot read 'zz'"),
-    ("a1-a4", "Cannot read 'a1-a4': name triangles, like a1se-a3se"),
-    ("a1se a3se", "Cannot read 'a1se a3se'"),
-    ("d4ne-d5ne", "d4 has no ne half"),
-    ("a3se-a4sw", "No piece on a3se"),
-    ("h8se-h6se", "h8se is red's"),
-    ("a1se-a1se", "It is already there"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("zz", "Cannot read 'zz'"),
+        ("a1-a4", "Cannot read 'a1-a4': name triangles, like a1se-a3se"),
+        ("a1se a3se", "Cannot read 'a1se a3se'"),
+        ("d4ne-d5ne", "d4 has no ne half"),
+        ("a3se-a4sw", "No piece on a3se"),
+        ("h8se-h6se", "h8se is red's"),
+        ("a1se-a1se", "It is already there"),
+    ],
+)
 def test_notation_errors(text, reason):
     with pytest.raises(IllegalMove) as err:
         new().play(text)
@@ -372,8 +378,7 @@ def test_realisation_and_targets_of_a_lifted_piece():
 
 
 def test_a_capture_is_recognised_before_and_after_the_removal():
-    s = pos("green archer c4sw", "red archer d4se", "green archer d1sw",
-                  "red archer h8se")
+    s = pos("green archer c4sw", "red archer d4se", "green archer d1sw", "red archer h8se")
     (real,) = s.realisations(s.parse_move("d1sw-d3sw"))
     assert [d for _, _, d in s.moves_for_change(real.emptied, real.filled)] == [0]
     gone = real.emptied | {"d4nw", "d4se"}
@@ -429,15 +434,21 @@ def test_whole_random_games_capture_self_phalanx_and_end():
         while state.outcome() is None:
             move = rng.choice(state.legal_moves())
             after = _check_step(state, move)
-            kinds.add("removal" if isinstance(move, Removal) else
-                      "capture" if len(after.pieces) < len(state.pieces) else "move")
+            kinds.add(
+                "removal"
+                if isinstance(move, Removal)
+                else "capture"
+                if len(after.pieces) < len(state.pieces)
+                else "move"
+            )
             state = after
         assert state.outcome().result in ("captures", "no-captures", "repetition", "no-moves")
     assert kinds == {"move", "capture", "removal"}
 
 
-@given(st.lists(st.integers(min_value=0, max_value=10**6), max_size=40),
-       st.integers(0, 127), st.integers(0, 127))
+@given(
+    st.lists(st.integers(min_value=0, max_value=10**6), max_size=40), st.integers(0, 127), st.integers(0, 127)
+)
 def test_check_agrees_with_the_generated_moves(picks, a, b):
     _, state = _random_game(picks)
     if state.outcome() or state.pending:
@@ -462,9 +473,17 @@ def test_referee_json():
     summary = json.loads(out.getvalue())
     after = new_game("phalanx").play("a1se-a2sw").play("h8se-h7sw")
     assert list(summary) == KEYS
-    assert summary == {"game": "phalanx", "ply": 2, "to_move": "green", "phase": None,
-                       "legal_moves": after.legal_count(),
-                       "winner": None, "result": None, "score": None, "chain": []}
+    assert summary == {
+        "game": "phalanx",
+        "ply": 2,
+        "to_move": "green",
+        "phase": None,
+        "legal_moves": after.legal_count(),
+        "winner": None,
+        "result": None,
+        "score": None,
+        "chain": [],
+    }
 
 
 def test_referee_stops_at_an_illegal_move():
@@ -472,7 +491,10 @@ def test_referee_stops_at_an_illegal_move():
     moves = "a1se-a2sw; a2sw-a3se"
     assert referee.play("phalanx", moves=moves, as_json=True, out=out, err=err) == 1
     assert json.loads(out.getvalue().splitlines()[-1]) == {
-        "error": "a2sw is green's", "ply": 1, "move": "a2sw-a3se"}
+        "error": "a2sw is green's",
+        "ply": 1,
+        "move": "a2sw-a3se",
+    }
     assert "move 2" in err.getvalue()
 
 
@@ -489,14 +511,25 @@ def test_referee_text_and_legal_list():
 
 def test_reedboard_play_phalanx_subprocess():
     exe = Path(sys.executable).with_name("reedboard")
-    done = subprocess.run([str(exe), "play", "phalanx", "--json", "--moves", "A1SE-A2SW"],
-                          capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [str(exe), "play", "phalanx", "--json", "--moves", "A1SE-A2SW"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert done.returncode == 0 and json.loads(done.stdout)["to_move"] == "red"
-    bad = subprocess.run([str(exe), "play", "phalanx", "--json", "--moves", "a1se-b3sw"],
-                         capture_output=True, text=True, cwd=ROOT)
+    bad = subprocess.run(
+        [str(exe), "play", "phalanx", "--json", "--moves", "a1se-b3sw"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert bad.returncode == 1
     assert json.loads(bad.stdout.splitlines()[-1]) == {
-        "error": "Not a straight line", "ply": 0, "move": "a1se-b3sw"}
+        "error": "Not a straight line",
+        "ply": 0,
+        "move": "a1se-b3sw",
+    }
     assert bad.stderr.strip() == "reedboard play: move 1 (a1se-b3sw): Not a straight line"
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines import new_game
 from engines.ai.baseline import one_ply
@@ -15,11 +16,68 @@ from engines.antipode.state import AntipodeState
 from engines.core import GameState
 from tests.engines.play_tools import reached
 
-FORK_BLUE = ["a1", "a2", "a4", "a5", "b1", "b3", "b5", "b6", "c2", "c3", "c4", "c6", "d1", "d3",
-             "d5", "d7", "e3", "e4", "e5", "e7", "e8", "e9", "f2", "f9", "g4", "g7", "g8", "h5",
-             "h6", "h9", "i5", "i6"]
-FORK_RED = ["a3", "b2", "c1", "c7", "d2", "d4", "d6", "d8", "e1", "e2", "e6", "f3", "f4", "f5",
-            "f6", "f7", "f8", "g3", "g5", "g6", "g9", "h4", "h8", "i7", "i8", "i9"]
+FORK_BLUE = [
+    "a1",
+    "a2",
+    "a4",
+    "a5",
+    "b1",
+    "b3",
+    "b5",
+    "b6",
+    "c2",
+    "c3",
+    "c4",
+    "c6",
+    "d1",
+    "d3",
+    "d5",
+    "d7",
+    "e3",
+    "e4",
+    "e5",
+    "e7",
+    "e8",
+    "e9",
+    "f2",
+    "f9",
+    "g4",
+    "g7",
+    "g8",
+    "h5",
+    "h6",
+    "h9",
+    "i5",
+    "i6",
+]
+FORK_RED = [
+    "a3",
+    "b2",
+    "c1",
+    "c7",
+    "d2",
+    "d4",
+    "d6",
+    "d8",
+    "e1",
+    "e2",
+    "e6",
+    "f3",
+    "f4",
+    "f5",
+    "f6",
+    "f7",
+    "f8",
+    "g3",
+    "g5",
+    "g6",
+    "g9",
+    "h4",
+    "h8",
+    "i7",
+    "i8",
+    "i9",
+]
 #: What one win check costs a tactical budget in Antipode (its search profile).
 CHECK = profile_of(new_game("antipode")).win_check_cost
 

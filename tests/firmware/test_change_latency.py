@@ -18,8 +18,9 @@ PULSE = {ch: Led((255, 255, 255), "pulse") for ch in range(400)}
 def worst_change_across_a_write(tmp_path, **defs) -> tuple[float, float]:
     """(slowest change -> CHANGE sent, the write's length), in ms, for changes swept 0.5 ms
     apart from just before a chain write to just after it."""
-    board = EmulatedBoard(build("mega", LED_COUNT=400, **defs), os.path.join(tmp_path, "board"),
-                          speed=0, trace=True)
+    board = EmulatedBoard(
+        build("mega", LED_COUNT=400, **defs), os.path.join(tmp_path, "board"), speed=0, trace=True
+    )
     try:
         board.run_for(0.2)
         board.send_to_firmware(leds_frame(PULSE, 1, seq=1))

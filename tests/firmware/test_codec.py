@@ -18,9 +18,11 @@ from testbed.firmware_emulator import FIRMWARE, missing
 
 HERE = Path(__file__).parent
 #: Long runs without zeros (COBS blocks of 254) are what matters; keep zeros rare in some.
-payloads = st.one_of(st.binary(max_size=700),
-                     st.lists(st.integers(1, 255), max_size=700).map(bytes),
-                     st.lists(st.sampled_from([0, 1, 255]), max_size=600).map(bytes))
+payloads = st.one_of(
+    st.binary(max_size=700),
+    st.lists(st.integers(1, 255), max_size=700).map(bytes),
+    st.lists(st.sampled_from([0, 1, 255]), max_size=600).map(bytes),
+)
 
 
 @pytest.fixture(scope="module")
@@ -28,11 +30,24 @@ def codec(tmp_path_factory):
     if "gcc" in missing() or not shutil.which("cc"):
         pytest.fail("the firmware's codec test needs a C compiler: apt-get install gcc")
     binary = tmp_path_factory.mktemp("codec") / "codec"
-    subprocess.run(["cc", "-std=gnu11", "-Wall", "-Werror", f"-I{FIRMWARE}", "-o", str(binary),
-                    str(HERE / "codec_main.c"), str(FIRMWARE / "cobs.c"), str(FIRMWARE / "crc.c")],
-                   check=True)
-    process = subprocess.Popen([str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               text=True, bufsize=1)
+    subprocess.run(
+        [
+            "cc",
+            "-std=gnu11",
+            "-Wall",
+            "-Werror",
+            f"-I{FIRMWARE}",
+            "-o",
+            str(binary),
+            str(HERE / "codec_main.c"),
+            str(FIRMWARE / "cobs.c"),
+            str(FIRMWARE / "crc.c"),
+        ],
+        check=True,
+    )
+    process = subprocess.Popen(
+        [str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+    )
 
     def ask(command: str, data: bytes) -> str:
         process.stdin.write(f"{command} {data.hex()}\n")
@@ -60,5 +75,5 @@ def test_decoding_a_byte_at_a_time_finds_each_packet_and_a_cut_one_is_bad(codec,
     assert codec("d", wire).split() == [f"p{p.hex()}" for p in packets]
     encoded = cobs.encode(packets[0])
     if encoded[0] > 1:  # cut inside the first block, after its code byte
-        cut_short = b"\0" + encoded[:1 + cut % (encoded[0] - 1)] + b"\0"
+        cut_short = b"\0" + encoded[: 1 + cut % (encoded[0] - 1)] + b"\0"
         assert codec("d", cut_short).split() == ["bad"]

@@ -10,11 +10,11 @@ import subprocess
 
 import pytest
 
-from testbed.firmware_emulator import F_CPU, FIRMWARE, EmulatedBoard, decoded, build, renders
 from hardware import patterns
 from hardware import protocol as p
 from hardware.base import Led
 from hardware.serial_link import SerialLeds, SerialLink, SerialScanner
+from testbed.firmware_emulator import F_CPU, FIRMWARE, EmulatedBoard, build, decoded, renders
 from testbed.tools import wait_until
 
 MS = F_CPU // 1000
@@ -36,8 +36,9 @@ def emulated(tmp_path):
     boards = []
 
     def start(board: str = "uno", speed: float = 0, trace: bool = True, **defs) -> EmulatedBoard:
-        emulated = EmulatedBoard(build(board, **defs), str(tmp_path / f"board{len(boards)}"),
-                                 speed=speed, trace=trace)
+        emulated = EmulatedBoard(
+            build(board, **defs), str(tmp_path / f"board{len(boards)}"), speed=speed, trace=trace
+        )
         boards.append(emulated)
         emulated.run_for(0.005)  # booted: bytes sent before its UART is on would be lost
         return emulated
@@ -58,32 +59,45 @@ def sent(board: EmulatedBoard, kind: int, since: int = 0) -> list[tuple[int, p.F
 @pytest.mark.parametrize("board, ram", [("mega", 8192), ("uno", 2048)])
 def test_the_default_build_fits_the_chip(board, ram):
     variant = build(board)
-    sizes = subprocess.run(["avr-size", "-A", str(variant.elf)], capture_output=True, text=True,
-                           check=True).stdout
-    section = {line.split()[0]: int(line.split()[1]) for line in sizes.splitlines()
-               if line.startswith(".")}
+    sizes = subprocess.run(
+        ["avr-size", "-A", str(variant.elf)], capture_output=True, text=True, check=True
+    ).stdout
+    section = {line.split()[0]: int(line.split()[1]) for line in sizes.splitlines() if line.startswith(".")}
     used = section.get(".data", 0) + section.get(".bss", 0) + section.get(".noinit", 0)
     assert used <= 0.75 * ram  # the goal: a quarter of the RAM left for the stack
 
 
-@pytest.mark.parametrize("defs, message", [
-    ("-DLED_PINS=2", "config.h: ROW_PINS: pin 2 is also used by LED_PINS"),
-    ("-DLED_PINS=6,13", "config.h: LED_PINS: pin 13 is on port B, pin 6 on port D: "
-                        "the chains must share one port"),
-    ("-DBAUD=500000UL", "config.h: BAUD: at most 250000"),
-])
+@pytest.mark.parametrize(
+    "defs, message",
+    [
+        ("-DLED_PINS=2", "config.h: ROW_PINS: pin 2 is also used by LED_PINS"),
+        (
+            "-DLED_PINS=6,13",
+            "config.h: LED_PINS: pin 13 is on port B, pin 6 on port D: the chains must share one port",
+        ),
+        ("-DBAUD=500000UL", "config.h: BAUD: at most 250000"),
+    ],
+)
 def test_a_wiring_that_cannot_work_stops_the_build_naming_the_setting(tmp_path, defs, message):
-    done = subprocess.run(["make", "-C", str(FIRMWARE), "BOARD=uno", f"BUILD={tmp_path}/b",
-                           f"DEFS={defs}"], capture_output=True, text=True)
+    done = subprocess.run(
+        ["make", "-C", str(FIRMWARE), "BOARD=uno", f"BUILD={tmp_path}/b", f"DEFS={defs}"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode != 0
     assert message in done.stderr
 
 
 def test_make_flash_writes_the_hex_with_avrdude():
-    done = subprocess.run(["make", "-n", "-C", str(FIRMWARE), "BOARD=uno", "PORT=/dev/ttyUSB0",
-                           "flash"], capture_output=True, text=True, check=True)
-    assert ("avrdude -p atmega328p -c arduino -P /dev/ttyUSB0 -b 115200 -D "
-            "-U flash:w:build/uno/reedboard.hex:i") in done.stdout
+    done = subprocess.run(
+        ["make", "-n", "-C", str(FIRMWARE), "BOARD=uno", "PORT=/dev/ttyUSB0", "flash"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert (
+        "avrdude -p atmega328p -c arduino -P /dev/ttyUSB0 -b 115200 -D -U flash:w:build/uno/reedboard.hex:i"
+    ) in done.stdout
 
 
 # -- the protocol ----------------------------------------------------------------------------
@@ -108,15 +122,21 @@ def test_bad_frames_from_the_host_are_dropped_counted_and_the_next_answered(emul
     hello = frame(p.HELLO, b"\x01")
     bad_crc = bytearray(hello)
     bad_crc[3] ^= 0x40
-    garbage = (bytes(range(1, 200)) + b"\0"              # random bytes: bad COBS or CRC
-               + hello[:4] + b"\0"                       # a truncated frame
-               + bytes(bad_crc)                          # a bit flipped
-               + b"\0" + b"\x05" * 3000 + b"\0"          # oversized
-               + frame(0x44, b"xyz")                     # a kind nobody sends
-               + frame(p.INFO, b"\x01\x00\x40\x00\x40\x00")  # the board's own kind
-               + frame(p.HELLO, b"\x01\x02")             # a HELLO with a body too long
-               + frame(p.REQUEST_STATE, b"\x00")         # a REQUEST_STATE with a body
-               + hello)
+    garbage = (
+        bytes(range(1, 200))
+        + b"\0"  # random bytes: bad COBS or CRC
+        + hello[:4]
+        + b"\0"  # a truncated frame
+        + bytes(bad_crc)  # a bit flipped
+        + b"\0"
+        + b"\x05" * 3000
+        + b"\0"  # oversized
+        + frame(0x44, b"xyz")  # a kind nobody sends
+        + frame(p.INFO, b"\x01\x00\x40\x00\x40\x00")  # the board's own kind
+        + frame(p.HELLO, b"\x01\x02")  # a HELLO with a body too long
+        + frame(p.REQUEST_STATE, b"\x00")  # a REQUEST_STATE with a body
+        + hello
+    )
     board.send_to_firmware(garbage)
     assert wait_until(lambda: len(sent(board, p.INFO)) == 2, timeout=20)  # boot, then HELLO
     counts = board.counts()
@@ -142,8 +162,9 @@ def test_an_led_frame_missing_a_chunk_is_not_shown_and_reported_as_none(emulated
     assert not any(map(any, board.leds))
     board.send_to_firmware(leds_frame(leds, 8, seq=5) + frame(p.REQUEST_STATE, seq=7))
     assert wait_until(lambda: board.shows(leds), timeout=20)
-    assert wait_until(lambda: p.decode_state(sent(board, p.STATE)[-1][1].body, 288, False)[2] == 8,
-                      timeout=20)
+    assert wait_until(
+        lambda: p.decode_state(sent(board, p.STATE)[-1][1].body, 288, False)[2] == 8, timeout=20
+    )
 
 
 # -- sensing ---------------------------------------------------------------------------------
@@ -208,13 +229,18 @@ def test_a_diodeless_matrix_holds_ambiguous_switches_until_the_reading_is_sound(
 
 def test_patterns_are_animated_on_the_mcu_clock(emulated):
     board = emulated()
-    leds = {0: Led((200, 0, 0)), 1: Led((0, 200, 0), "slow"), 2: Led((0, 0, 200), "fast"),
-            3: Led((100, 100, 100), "pulse")}
+    leds = {
+        0: Led((200, 0, 0)),
+        1: Led((0, 200, 0), "slow"),
+        2: Led((0, 0, 200), "fast"),
+        3: Led((100, 100, 100), "pulse"),
+    }
     board.send_to_firmware(leds_frame(leds, 1))
     assert wait_until(lambda: board.shows(leds), timeout=20)
     board.run_for(2.2)
     writes = [w for w in board.led_writes if any(map(any, w.colours()))]
     assert all(renders(leds, w.colours()) for w in writes)
+
     def near_edge(t: float, half_period: float) -> bool:  # within 3 ms of a blink edge
         return min(t % half_period, half_period - t % half_period) < 0.003
 
@@ -238,15 +264,20 @@ def test_the_current_limit_dims_the_whole_frame(emulated):
     assert sum(shown) / 255 * 20 <= 500 + 64 * 3 * 20 / 255
 
 
-@pytest.mark.parametrize("scanning, pause_us, write_ms", [
-    (1, 25, 5),  # the switches read between LEDs: pauses well under the 50 us latch
-    (0, 5, 4),  # not: pauses of a few microseconds, 3 ms of bits
-])
-def test_the_ws2812_bits_keep_the_data_sheet_timing_with_the_uart_busy(emulated, scanning, pause_us,
-                                                                        write_ms):
+@pytest.mark.parametrize(
+    "scanning, pause_us, write_ms",
+    [
+        (1, 25, 5),  # the switches read between LEDs: pauses well under the 50 us latch
+        (0, 5, 4),  # not: pauses of a few microseconds, 3 ms of bits
+    ],
+)
+def test_the_ws2812_bits_keep_the_data_sheet_timing_with_the_uart_busy(
+    emulated, scanning, pause_us, write_ms
+):
     board = emulated("mega", LED_COUNT=400, SCAN_DURING_WRITES=scanning)  # four chains of 100
-    frames = [{ch: Led((i * 40 % 256, ch % 256, 255 - ch % 256), "pulse") for ch in range(400)}
-              for i in range(3)]
+    frames = [
+        {ch: Led((i * 40 % 256, ch % 256, 255 - ch % 256), "pulse") for ch in range(400)} for i in range(3)
+    ]
     for i, leds in enumerate(frames):
         board.send_to_firmware(leds_frame(leds, i + 1, seq=3 * i + 1))
     assert wait_until(lambda: board.shows(frames[-1]), timeout=20)
@@ -261,11 +292,21 @@ def test_the_ws2812_bits_keep_the_data_sheet_timing_with_the_uart_busy(emulated,
     assert max(w.end - w.start for w in writes[busy:]) < write_ms * MS  # 100 LEDs along: 3 ms of bits
 
 
-@pytest.mark.parametrize("defs, chains, per_chain", [
-    ({}, 4, 72),  # the Mega's default: four chains on D6..D9, 288 LEDs
-    (dict(LED_COUNT=61, LED_PINS="42,43,44,45,46,47,48,49",  # port L; the last chain is short
-          COLUMN_PINS=",".join(map(str, range(54, 70)))), 8, 8),
-])
+@pytest.mark.parametrize(
+    "defs, chains, per_chain",
+    [
+        ({}, 4, 72),  # the Mega's default: four chains on D6..D9, 288 LEDs
+        (
+            dict(
+                LED_COUNT=61,
+                LED_PINS="42,43,44,45,46,47,48,49",  # port L; the last chain is short
+                COLUMN_PINS=",".join(map(str, range(54, 70))),
+            ),
+            8,
+            8,
+        ),
+    ],
+)
 def test_each_chain_carries_its_share_of_the_led_channels(emulated, defs, chains, per_chain):
     board = emulated("mega", LED_MAX_CURRENT_MA=30000, **defs)  # no dimming: bytes as sent
     count = board.layout.leds
@@ -276,9 +317,12 @@ def test_each_chain_carries_its_share_of_the_led_channels(emulated, defs, chains
     write = board.led_writes[-1]
     assert write.faults == 0
     for chain, carried in enumerate(write.chains):  # LED channel n: chain n // per_chain
-        expected = b"".join(bytes((leds[n].colour[1], leds[n].colour[0], leds[n].colour[2]))
-                            if (n := chain * per_chain + i) < count else bytes(3)  # dark, past the end
-                            for i in range(per_chain))
+        expected = b"".join(
+            bytes((leds[n].colour[1], leds[n].colour[0], leds[n].colour[2]))
+            if (n := chain * per_chain + i) < count
+            else bytes(3)  # dark, past the end
+            for i in range(per_chain)
+        )
         assert carried == expected, chain
 
 

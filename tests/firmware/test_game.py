@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from testbed.firmware_emulator import EmulatedBoard, build
-from firmware_host.store.config import Config
-from firmware_host.runtime.session import configured_game, open_controller
-from firmware_host.store.storage import Storage
 from firmware_host.board.view import LIGHTS
+from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.store.config import Config
+from firmware_host.store.storage import Storage
+from testbed.firmware_emulator import EmulatedBoard, build
 from testbed.tools import REEDBOARD, wait_until, write_config
-
 
 
 @pytest.fixture
@@ -31,7 +30,9 @@ def board(tmp_path):
 
 def serial_config(tmp_path: Path, port: str, game: str) -> Path:
     """``game`` on a board whose sensors and LEDs answer on the pty ``port``."""
-    return write_config(tmp_path, f"""game = "{game}"
+    return write_config(
+        tmp_path,
+        f"""game = "{game}"
 
 [timing]
 settle_ms = 150
@@ -46,7 +47,8 @@ backend = "serial"
 port = "{port}"
 count = 288
 brightness = 1.0
-""")
+""",
+    )
 
 
 class Daemon:
@@ -54,9 +56,13 @@ class Daemon:
 
     def __init__(self, config: Path) -> None:
         self.events: list[dict] = []
-        self.process = subprocess.Popen([*REEDBOARD, "run", "--config", str(config)],
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            [*REEDBOARD, "run", "--config", str(config)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -105,10 +111,9 @@ def test_a_game_moved_by_closing_switches_with_targets_lit_on_the_chain(tmp_path
         targets = daemon.of("targets")[-1]["sites"]
         assert targets == sorted(controller.state.targets(piece))
         yellow = LIGHTS["target"].colour
-        assert wait_until(lambda: lit(board) == {led[s]: yellow for s in targets}, timeout=5), \
-            lit(board)
+        assert wait_until(lambda: lit(board) == {led[s]: yellow for s in targets}, timeout=5), lit(board)
         raw = board.led_writes[-1].grb  # on the wire: green, red, blue
-        assert raw[3 * led[targets[0]]:3 * led[targets[0]] + 3] == bytes((yellow[1], yellow[0], yellow[2]))
+        assert raw[3 * led[targets[0]] : 3 * led[targets[0]] + 3] == bytes((yellow[1], yellow[0], yellow[2]))
         # Put it down on a target: the move is the daemon's.
         board.place(sensor["d11"])
         assert wait_until(lambda: daemon.of("move"), timeout=10)
@@ -121,15 +126,17 @@ def test_a_game_moved_by_closing_switches_with_targets_lit_on_the_chain(tmp_path
 
 def test_doctor_finds_the_board_and_its_counts(tmp_path, board):
     config = serial_config(tmp_path, board.path, "anti-grid")
-    done = subprocess.run([*REEDBOARD, "doctor", "--config", str(config)], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [*REEDBOARD, "doctor", "--config", str(config)], capture_output=True, text=True, timeout=60
+    )
     assert f"OK    sensors: board on {board.path} answered" in done.stdout, done.stdout
     assert "288" in done.stdout
     # the firmware says its release, as the host ships it
     assert "OK    sensors firmware: firmware 2, serial protocol v1, as this host's" in done.stdout
     wrong = tmp_path / "wrong.toml"
     wrong.write_text(config.read_text().replace("channels = 288", "channels = 300"))
-    done = subprocess.run([*REEDBOARD, "doctor", "--config", str(wrong)], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [*REEDBOARD, "doctor", "--config", str(wrong)], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 1
     assert "board reports 288 sensor channels, config says 300" in done.stdout, done.stdout

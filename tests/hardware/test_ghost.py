@@ -1,6 +1,7 @@
 """The ghost detector: a reading is ambiguous exactly when two rows share two closed columns."""
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hardware.ghost import ambiguous_cells, ghosted, matrix_scan
 
@@ -11,9 +12,7 @@ def has_rectangle(reading):
     rows = {}
     for r, c in reading:
         rows.setdefault(r, set()).add(c)
-    return any(
-        len(rows[a] & rows[b]) >= 2 for a in rows for b in rows if a < b
-    )
+    return any(len(rows[a] & rows[b]) >= 2 for a in rows for b in rows if a < b)
 
 
 @given(cells)
@@ -27,7 +26,9 @@ def test_ambiguous_cells_are_corners_of_rectangles(reading):
         assert (r, c) in reading
         assert any(
             (r2, c) in reading and (r, c2) in reading and (r2, c2) in reading
-            for r2 in range(6) for c2 in range(6) if r2 != r and c2 != c
+            for r2 in range(6)
+            for c2 in range(6)
+            if r2 != r and c2 != c
         )
 
 

@@ -4,7 +4,8 @@ import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hardware.ghost import ghosted, to_cells, to_channels
 from hardware.gpio import GpioButtons, GpioMatrix
@@ -73,8 +74,11 @@ def test_channels_and_bad_pins():
 def buttons():
     factory = MockFactory()
     b = GpioButtons(
-        {"ok": 17, "back": 27, "menu": 22}, hold_time=0.2, min_press=0.02,
-        bounce_time=None, pin_factory=factory,
+        {"ok": 17, "back": 27, "menu": 22},
+        hold_time=0.2,
+        min_press=0.02,
+        bounce_time=None,
+        pin_factory=factory,
     )
     yield b, {name: factory.pin(f"GPIO{n}") for name, n in (("ok", 17), ("back", 27), ("menu", 22))}
     b.close()
@@ -83,8 +87,9 @@ def buttons():
 def test_short_press():
     factory = MockFactory()
     # a hold time far beyond the press, so that a stalled test thread cannot make it long
-    b = GpioButtons({"ok": 17, "back": 27, "menu": 22}, hold_time=5, min_press=0.02,
-                    bounce_time=None, pin_factory=factory)
+    b = GpioButtons(
+        {"ok": 17, "back": 27, "menu": 22}, hold_time=5, min_press=0.02, bounce_time=None, pin_factory=factory
+    )
     try:
         pin = factory.pin("GPIO17")
         pin.drive_low()

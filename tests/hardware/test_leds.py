@@ -5,9 +5,9 @@ import time
 import pytest
 from luma.led_matrix.device import max7219, ws2812
 
+from hardware import leds
 from hardware.base import Led
 from hardware.clock import VirtualClock
-from hardware import leds
 from hardware.leds import LumaLeds
 from testbed.recorders import RecordingSerial, RecordingWs281x
 from testbed.tools import wait_until
@@ -35,9 +35,9 @@ def test_full_white_is_capped_to_the_current_budget():
     sink, dma, _ = chain(count=400, brightness=1.0, max_current_ma=2000)
     sink.show({ch: Led(WHITE) for ch in range(400)})
     total_ma = sum(sum(rgb) for rgb in dma.leds.values()) / 255 * 20
-    assert 1900 < total_ma <= 2000          # 24 A uncapped
+    assert 1900 < total_ma <= 2000  # 24 A uncapped
     sink.show({0: Led(WHITE)})
-    assert dma.leds[0] == WHITE             # one LED is far under the cap
+    assert dma.leds[0] == WHITE  # one LED is far under the cap
 
 
 def test_blinks_render_on_the_clock_and_write_only_on_edges():
@@ -45,13 +45,13 @@ def test_blinks_render_on_the_clock_and_write_only_on_edges():
     sink.show({2: Led(RED, "fast"), 5: Led(RED)})
     writes = sink.writes
     lit = []
-    for _ in range(16):                     # 0.5 s at 32 Hz: two fast-blink periods
+    for _ in range(16):  # 0.5 s at 32 Hz: two fast-blink periods
         due = sink.tick()
         lit.append(dma.leds[2] != (0, 0, 0))
         assert due > clock()
         clock.advance(1 / 32)
     assert lit == ([True] * 4 + [False] * 4) * 2
-    assert sink.writes - writes == 3        # off, on, off: nothing written in between
+    assert sink.writes - writes == 3  # off, on, off: nothing written in between
     assert dma.leds[5] != (0, 0, 0)
 
 
@@ -75,9 +75,11 @@ def test_steady_frame_needs_no_animation():
 def test_bad_frames_are_refused_and_change_nothing():
     sink, dma, _ = chain(brightness=0.3)
     sink.show({1: Led(RED)})
-    for frame, message in [({10: Led()}, "no LED channel 10"),
-                           ({1: Led(RED, "strobe")}, "strobe"),
-                           ({1: Led((300, 0, 0))}, "colour")]:
+    for frame, message in [
+        ({10: Led()}, "no LED channel 10"),
+        ({1: Led(RED, "strobe")}, "strobe"),
+        ({1: Led((300, 0, 0))}, "colour"),
+    ]:
         with pytest.raises(ValueError, match=message):
             sink.show(frame)
     assert dma.leds[1] == (76, 0, 0)
@@ -141,9 +143,9 @@ def test_max7219_is_monochrome_and_blinks_by_pattern():
     clock = VirtualClock()
     sink = LumaLeds(max7219(serial, cascaded=1), clock=clock, thread=False, brightness=0.5)
     assert not sink.colour and sink.channels == 64
-    assert [0x0A, 8] in serial.writes                # intensity from the brightness
+    assert [0x0A, 8] in serial.writes  # intensity from the brightness
     sink.show({0: Led(RED), 9: Led((0, 0, 255), "slow"), 63: Led((0, 0, 0))})
-    assert max7219_lit(serial) == {0, 9}             # black is off; any colour is on
+    assert max7219_lit(serial) == {0, 9}  # black is off; any colour is on
     clock.advance(0.6)
     sink.tick()
     assert max7219_lit(serial) == {0}

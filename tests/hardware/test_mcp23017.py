@@ -6,7 +6,7 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware import backends
 from hardware.diagnose import hardware_checks
-from hardware.mcp23017 import GPINTEN, GPIO, GPPU, INTCAP, INTF, IOCON, IODIR, IOCON_VALUE
+from hardware.mcp23017 import GPINTEN, GPIO, GPPU, INTCAP, INTF, IOCON, IOCON_VALUE, IODIR
 from hardware.mcp23017_mock import ExpanderMatrix, I2cBus, Mcp23017
 from hardware.wake import Waker
 
@@ -19,18 +19,19 @@ def bus_with(*addresses):
 
 
 def scanner(bus, factory=None, **options):
-    return backends.make_scanner({"backend": "mcp23017", **options}, bus=bus,
-                                 pin_factory=factory or MockFactory())
+    return backends.make_scanner(
+        {"backend": "mcp23017", **options}, bus=bus, pin_factory=factory or MockFactory()
+    )
 
 
 def test_direct_wiring_reads_sixteen_switches_a_chip():
     bus = bus_with(0x20, 0x23)
     scan = scanner(bus, addresses=[0x20, 0x23])
     for chip in bus.chips.values():  # set up as the datasheet wants: inputs, pull-ups
-        assert chip.registers[IODIR:IODIR + 2] == b"\xff\xff"
-        assert chip.registers[GPPU:GPPU + 2] == b"\xff\xff"
+        assert chip.registers[IODIR : IODIR + 2] == b"\xff\xff"
+        assert chip.registers[GPPU : GPPU + 2] == b"\xff\xff"
         assert chip.registers[IOCON] == IOCON_VALUE
-        assert chip.registers[GPINTEN:GPINTEN + 2] == b"\x00\x00"
+        assert chip.registers[GPINTEN : GPINTEN + 2] == b"\x00\x00"
     bus.chips[0x20].closed = {0, 15}
     bus.chips[0x23].closed = {7, 8}
     assert scan.channels == 32
@@ -64,7 +65,7 @@ def test_interrupts_wake_the_loop_and_spare_the_bus():
     scan = scanner(bus, addresses=[0x20, 0x21], interrupt=4, factory=factory)
     waker = Waker()
     scan.wakes(waker)
-    assert bus.chips[0x21].registers[GPINTEN:GPINTEN + 2] == b"\xff\xff"
+    assert bus.chips[0x21].registers[GPINTEN : GPINTEN + 2] == b"\xff\xff"
     assert scan.scan().closed == frozenset()
     before = bus.transfers
     for _ in range(5):
@@ -101,12 +102,15 @@ def test_without_diodes_a_ghosting_reading_is_ambiguous():
     scan.close()
 
 
-@pytest.mark.parametrize("options,message", [
-    ({"addresses": [0x19]}, "'addresses' must be a list of different chip addresses"),
-    ({"addresses": [0x20, 0x20]}, "'addresses' must be a list"),
-    ({"rows": [5, 6], "interrupt": 4}, "'interrupt' works with direct wiring only"),
-    ({"speed": 4}, "unknown option 'speed'"),
-])
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"addresses": [0x19]}, "'addresses' must be a list of different chip addresses"),
+        ({"addresses": [0x20, 0x20]}, "'addresses' must be a list"),
+        ({"rows": [5, 6], "interrupt": 4}, "'interrupt' works with direct wiring only"),
+        ({"speed": 4}, "unknown option 'speed'"),
+    ],
+)
 def test_bad_options_are_named(options, message):
     with pytest.raises(backends.HardwareOptionError, match=message):
         backends.make_scanner({"backend": "mcp23017", **options}, bus=bus_with(0x20))
@@ -131,13 +135,18 @@ def test_the_stand_in_keeps_the_datasheets_rules():
 
 def test_doctor_finds_each_chip_at_its_address():
     bus = bus_with(0x20, 0x22)
-    tables = {"sensors": {"backend": "mcp23017", "addresses": [0x20, 0x21, 0x22]},
-              "leds": {"backend": "sim"}, "display": {"backend": "sim"},
-              "buttons": {"backend": "sim"}}
+    tables = {
+        "sensors": {"backend": "mcp23017", "addresses": [0x20, 0x21, 0x22]},
+        "leds": {"backend": "sim"},
+        "display": {"backend": "sim"},
+        "buttons": {"backend": "sim"},
+    }
     lines = [c.line() for c in hardware_checks(tables, open_i2c=lambda port: bus)]
     assert "OK    sensors chip 0x20: MCP23017 answers at 0x20 on I2C bus 1" in lines
-    assert any(line.startswith("FAIL  sensors chip 0x21: no device answers at 0x21") and
-               "i2cdetect -y 1" in line for line in lines)
+    assert any(
+        line.startswith("FAIL  sensors chip 0x21: no device answers at 0x21") and "i2cdetect -y 1" in line
+        for line in lines
+    )
     bus.attach(Mcp23017(0x21))
     lines = [c.line() for c in hardware_checks(tables, open_i2c=lambda port: bus)]
     assert "OK    sensors: 48 channels read, 0 closed" in lines
@@ -166,8 +175,13 @@ def test_the_interrupt_pin_is_checked_against_the_other_tables(tmp_path):
     from firmware_host.store.config import ConfigError, load_config
 
     config = tmp_path / "config.toml"
-    config.write_text('[sensors]\nbackend = "mcp23017"\ninterrupt = 17\n'
-                      '[buttons]\nbackend = "gpio"\nok = 17\nback = 27\nmenu = 22\n')
-    with pytest.raises(ConfigError, match=r"\[buttons\] ok: GPIO pin 17 is also used by "
-                       r"\[sensors\] interrupt"):
+    config.write_text(
+        '[sensors]\nbackend = "mcp23017"\ninterrupt = 17\n'
+        '[buttons]\nbackend = "gpio"\nok = 17\nback = 27\nmenu = 22\n'
+    )
+    with pytest.raises(
+        ConfigError,
+        match=r"\[buttons\] ok: GPIO pin 17 is also used by "
+        r"\[sensors\] interrupt",
+    ):
         load_config(str(config))

@@ -78,6 +78,7 @@ def test_wrong_size_is_refused():
 
 def _panel(bus, thread=True):
     from luma.core.interface.serial import i2c
+
     return LumaDisplay(ssd1306(i2c(bus=bus)), thread=thread)
 
 

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 from cobs import cobs
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hardware import protocol as p
 from hardware.base import PATTERNS, Led
@@ -63,8 +64,11 @@ def test_unknown_kind_is_dropped():
     assert reader.stats["unknown_kind"] == 1
 
 
-@given(st.integers(1, 900).flatmap(lambda n: st.tuples(
-    st.just(n), st.dictionaries(st.integers(0, n - 1), st.booleans(), max_size=40))))
+@given(
+    st.integers(1, 900).flatmap(
+        lambda n: st.tuples(st.just(n), st.dictionaries(st.integers(0, n - 1), st.booleans(), max_size=40))
+    )
+)
 def test_state_round_trip(case):
     channels, north = case
     body = p.encode_state(north, north, channels, 9)

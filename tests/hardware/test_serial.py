@@ -6,12 +6,12 @@ import time
 
 import pytest
 
-from testbed.serial_ends import ENDS, make_end
 from hardware import protocol as p
 from hardware.base import Led
 from hardware.mcu_sim import SimMcu
 from hardware.serial_link import SerialLeds, SerialLink, SerialScanner
 from hardware.sim import SimBoard
+from testbed.serial_ends import ENDS, make_end
 
 
 def wait_for(predicate, timeout=5.0):
@@ -97,6 +97,7 @@ def test_bad_crc_is_dropped_and_counted(rig):
     wire = bytearray(p.encode(p.Frame(p.CHANGE, 0, p.encode_changes({40: (True, True)}))))
     wire[-2] ^= 0x01 if wire[-2] != 1 else 0x03
     board.send_raw(bytes(wire))
+
     def dropped() -> int:
         return link.counters()["bad_crc"] + link.counters()["bad_cobs"]
 
@@ -139,7 +140,7 @@ def test_unplug_keeps_host_state_and_reconnects(rig):
     board.unplug()
     assert wait_for(lambda: scanner.scan() is not None and not link.connected)
     assert scanner.scan().closed == {7}  # last known state while away
-    assert board.dark()                  # the board lost power
+    assert board.dark()  # the board lost power
     board.lift(7)
     board.place(8)
     board.plug()

@@ -42,8 +42,8 @@ def test_bounce_chatters_within_a_millisecond_then_settles():
     board, clock = bouncy()
     board.place(5)
     readings = trace(board, clock, 5)
-    assert False in readings[:10]           # chatter inside the first millisecond
-    assert all(readings[10:])               # settled after it
+    assert False in readings[:10]  # chatter inside the first millisecond
+    assert all(readings[10:])  # settled after it
     changes = sum(a != b for a, b in zip(readings, readings[1:]))
     assert changes >= 2
 

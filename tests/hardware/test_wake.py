@@ -40,8 +40,13 @@ def test_the_simulated_board_and_its_buttons_wake_on_every_change(waker):
     board = SimBoard(16)
     board.wakes(waker)
     board.buttons.wakes(waker)
-    for act in (lambda: board.place(3), lambda: board.lift(3), lambda: board.buttons.press("ok"),
-                lambda: board.hover(4), lambda: board.schedule(0.1, lambda: board.place(5))):
+    for act in (
+        lambda: board.place(3),
+        lambda: board.lift(3),
+        lambda: board.buttons.press("ok"),
+        lambda: board.hover(4),
+        lambda: board.schedule(0.1, lambda: board.place(5)),
+    ):
         assert not waker.wait(0)
         act()
         assert waker.wait(0)

@@ -59,9 +59,20 @@ def cafe(broker):
 
     def run(token: str | None = None, archive: Archive | None = None) -> str:
         # Started from a thread of its own: Playwright's sync API runs an event loop here.
-        starter = threading.Thread(target=lambda: served.append(start(
-            Mqtt(), "127.0.0.1", broker.port, "127.0.0.1", 0, token, out=io.StringIO(),
-            archive=archive)))
+        starter = threading.Thread(
+            target=lambda: served.append(
+                start(
+                    Mqtt(),
+                    "127.0.0.1",
+                    broker.port,
+                    "127.0.0.1",
+                    0,
+                    token,
+                    out=io.StringIO(),
+                    archive=archive,
+                )
+            )
+        )
         starter.start()
         starter.join(10)
         return served[-1][1].url

@@ -33,7 +33,10 @@ def sites_of(root):
         labels = [t.text for t in group.iter(f"{SVG}text") if t.get("class") == "label"]
         found[group.get("data-site")] = (
             (float(centre.get("cx")), float(centre.get("cy"))),
-            (float(switch.get("cx")), float(switch.get("cy"))), labels, dict(group.attrib))
+            (float(switch.get("cx")), float(switch.get("cy"))),
+            labels,
+            dict(group.attrib),
+        )
     return found
 
 
@@ -59,8 +62,11 @@ def test_site_centres_are_a_pitch_apart_where_the_geometry_says(tmp_path, capsys
         assert math.dist(drawn[a.label][0], drawn[b.label][0]) == pytest.approx(expected, abs=0.02)
     # Sites a whole number of units apart (neighbours: one; Phalanx's alike triangles: two)
     # are that many pitches apart.
-    whole = [(a, b, round(math.dist((a.x, a.y), (b.x, b.y)))) for a, b in combinations(engine[:60], 2)
-             if math.isclose(math.dist((a.x, a.y), (b.x, b.y)) % 1, 0, abs_tol=1e-6)]
+    whole = [
+        (a, b, round(math.dist((a.x, a.y), (b.x, b.y))))
+        for a, b in combinations(engine[:60], 2)
+        if math.isclose(math.dist((a.x, a.y), (b.x, b.y)) % 1, 0, abs_tol=1e-6)
+    ]
     assert any(n in (1, 2) for *_, n in whole)
     for a, b, n in whole:
         assert math.dist(drawn[a.label][0], drawn[b.label][0]) == pytest.approx(n * pitch, abs=0.02)
@@ -86,7 +92,8 @@ def test_channels_come_from_the_layout(tmp_path, capsys):
     out, written = plan(tmp_path, capsys, "antipode", "--pitch", "30", "--layout", str(layout))
     drawn = sites_of(ET.parse(out).getroot())
     assert {label: int(v[3]["data-sensor"]) for label, v in drawn.items()} == {
-        s.label: 60 - i for i, s in enumerate(sites)}
+        s.label: 60 - i for i, s in enumerate(sites)
+    }
     table = (tmp_path / "antipode-wiring.txt").read_text().splitlines()
     assert table[1].split()[:2] == ["0", sites[60].label]  # sensor order
     assert "register U0 (1st from the Pi), input A (pin 11)" in table[1]
@@ -106,8 +113,10 @@ def test_a_large_board_is_cut_into_pages_that_overlap_by_their_marks(tmp_path, c
             if group.get("class") == "align":
                 # An L, not a cross and circle like a switch's: its corner is the mark.
                 assert not list(group.iter(f"{SVG}circle"))
-                arms = [tuple(map(float, p.split(","))) for p in
-                        next(group.iter(f"{SVG}polyline")).get("points").split()]
+                arms = [
+                    tuple(map(float, p.split(",")))
+                    for p in next(group.iter(f"{SVG}polyline")).get("points").split()
+                ]
                 assert len(arms) == 3 and arms[0][0] == arms[1][0] and arms[1][1] == arms[2][1]
                 label = next(group.iter(f"{SVG}text")).text
                 assert label == group.get("data-mark")
@@ -131,8 +140,7 @@ def test_a_large_board_is_cut_into_pages_that_overlap_by_their_marks(tmp_path, c
 
 
 def test_a_board_that_fits_the_paper_is_one_page(tmp_path, capsys):
-    out, written = plan(tmp_path, capsys, "anti-grid", "--size", "6", "--pitch", "12",
-                        "--paper", "letter")
+    out, written = plan(tmp_path, capsys, "anti-grid", "--size", "6", "--pitch", "12", "--paper", "letter")
     assert not [p for p in written if "-page-" in p]
     assert f"{tmp_path}/anti-grid-wiring.svg" in written
     assert f"{tmp_path}/anti-grid-pins.svg" in written

@@ -37,7 +37,7 @@ def section(text, heading):
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(heading))
     end = next((i for i in range(start + 1, len(lines)) if not lines[i]), len(lines))
-    return lines[start + 1:end]
+    return lines[start + 1 : end]
 
 
 def pins(text):
@@ -50,8 +50,7 @@ def pins(text):
         elif line.startswith("    ") and ": " in line and line.strip()[0] not in "!-":
             listed = line.rsplit(": ", 1)[1].split(", ")
             prefix = listed[0].split()[0] if listed[0].startswith("GPIO") else ""
-            found[host][1] += [n if n.startswith(("GPIO", "D", "A")) else f"{prefix} {n}"
-                               for n in listed]
+            found[host][1] += [n if n.startswith(("GPIO", "D", "A")) else f"{prefix} {n}" for n in listed]
     return found
 
 
@@ -69,8 +68,12 @@ def piece_lines(text):
     for line in section(text, "Pieces"):
         m = re.match(r"  (\d+) x (\S+), (.+?) \((\d+) in all\): (.*)", line)
         magnets = re.search(r"(\d+) magnets? each", line)
-        found[m.group(2)] = (int(m.group(1)), m.group(3).split(" and "),
-                             int(magnets.group(1)) if magnets else 0, line)
+        found[m.group(2)] = (
+            int(m.group(1)),
+            m.group(3).split(" and "),
+            int(magnets.group(1)) if magnets else 0,
+            line,
+        )
     return found
 
 
@@ -117,8 +120,10 @@ def test_each_game_says_which_pieces_to_make_and_the_magnets_in_each(capsys):
 @pytest.mark.parametrize("game,size", GAMES)
 def test_every_build_lists_the_parts_it_uses_and_no_other(tmp_path, capsys, game, size, scanner, leds):
     config = tmp_path / "config.toml"
-    config.write_text(f'game = "{game}"\n[leds]\nbackend = "{leds}"\n'
-                      + ('port = "/dev/ttyACM0"\n' if leds == "serial" else ""))
+    config.write_text(
+        f'game = "{game}"\n[leds]\nbackend = "{leds}"\n'
+        + ('port = "/dev/ttyACM0"\n' if leds == "serial" else "")
+    )
     n = sites(game, size)
     text = run(capsys, game, *size_args(size), "--config", str(config), "--scanner", scanner)
     found = counts(text)
@@ -140,8 +145,9 @@ def test_every_build_lists_the_parts_it_uses_and_no_other(tmp_path, capsys, game
     budget = pins(text)
     led_data = [line for line in section(text, "Pins") if "GPIO 18" in line and "LED" in line]
     assert bool(led_data) == (leds == "ws2812")
-    assert found.get("330 Ω resistor", 0) == (math.ceil(n / 100) if leds == "serial" else
-                                              1 if leds == "ws2812" else 0)
+    assert found.get("330 Ω resistor", 0) == (
+        math.ceil(n / 100) if leds == "serial" else 1 if leds == "ws2812" else 0
+    )
     assert found.get("MAX7219 8x8 LED module", 0) == (math.ceil(n / 64) if leds == "max7219" else 0)
     # Every pin is listed once, and the count is of the pins listed.
     for host, (used, listed, fits) in budget.items():
@@ -161,8 +167,10 @@ def test_a_gpio_matrix_that_needs_more_pins_than_the_pi_has_says_what_to_add(tmp
     assert "add an MCP23017: 8 rows on the Pi" in advice[0]
     assert "74HC165 chain: 16 registers" in advice[1]
     # It is not drawn for soldering: one line says why.
-    assert main(["plan", "phalanx", "--scanner", "gpio-matrix", "--pitch", "30",
-                 "--out", "/nonexistent/x.svg"]) == 2
+    assert (
+        main(["plan", "phalanx", "--scanner", "gpio-matrix", "--pitch", "30", "--out", "/nonexistent/x.svg"])
+        == 2
+    )
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "29 pins needed" in err and "MCP23017" in err
     # The part it names fits: eight rows on the Pi, the columns on one chip.

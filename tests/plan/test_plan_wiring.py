@@ -14,8 +14,26 @@ from firmware_host.cli.main import main
 SVG = "{http://www.w3.org/2000/svg}"
 GAMES = [("antipalos", 12), ("antipode", None), ("antipod", 6), ("anti-grid", 8), ("phalanx", None)]
 #: A few of the Pi's GPIOs and their pins on its 40-pin header (the Pi's own pinout).
-PI_HEADER = {2: 3, 3: 5, 5: 29, 6: 31, 12: 32, 13: 33, 16: 36, 17: 11, 18: 12, 19: 35,
-             20: 38, 21: 40, 22: 15, 23: 16, 24: 18, 25: 22, 26: 37, 27: 13}
+PI_HEADER = {
+    2: 3,
+    3: 5,
+    5: 29,
+    6: 31,
+    12: 32,
+    13: 33,
+    16: 36,
+    17: 11,
+    18: 12,
+    19: 35,
+    20: 38,
+    21: 40,
+    22: 15,
+    23: 16,
+    24: 18,
+    25: 22,
+    26: 37,
+    27: 13,
+}
 
 
 def draw(tmp_path, capsys, game, *args):
@@ -58,10 +76,16 @@ menu = 11
     written = draw(tmp_path, capsys, "antipode", "--config", str(config), "--pitch", "30")
     sheet = next(p for p in written if p.endswith("-pins.svg"))
     found = pins_of(sheet)
-    expected = {**{pin: f"row {i}" for i, pin in enumerate(rows)},
-                **{pin: f"column {i}" for i, pin in enumerate(columns)},
-                9: "button OK", 10: "button BACK", 11: "button MENU", 2: "SDA (I2C)",
-                3: "SCL (I2C)", 18: "LED data (74AHCT125)"}
+    expected = {
+        **{pin: f"row {i}" for i, pin in enumerate(rows)},
+        **{pin: f"column {i}" for i, pin in enumerate(columns)},
+        9: "button OK",
+        10: "button BACK",
+        11: "button MENU",
+        2: "SDA (I2C)",
+        3: "SCL (I2C)",
+        18: "LED data (74AHCT125)",
+    }
     assert {pin: wire for pin, (wire, _) in found.items()} == expected
     for pin, (_, place) in found.items():
         assert PI_HEADER.get(pin, place) == place
@@ -81,22 +105,52 @@ menu = 11
 def test_a_mega_builds_sheet_shows_the_megas_pins_and_its_chains(tmp_path, capsys):
     config = tmp_path / "config.toml"
     config.write_text('game = "antipalos"\n[leds]\nbackend = "serial"\nport = "/dev/ttyACM0"\n')
-    written = draw(tmp_path, capsys, "antipalos", "--size", "12", "--config", str(config),
-                   "--scanner", "serial", "--pitch", "30")
+    written = draw(
+        tmp_path,
+        capsys,
+        "antipalos",
+        "--size",
+        "12",
+        "--config",
+        str(config),
+        "--scanner",
+        "serial",
+        "--pitch",
+        "30",
+    )
     sheet = next(p for p in written if p.endswith("-pins.svg"))
-    mega = {g.get("data-name"): g.get("data-wire") for g in groups(sheet, "pin")
-            if g.get("data-wire") and g.get("data-name").startswith(("D", "A"))}
+    mega = {
+        g.get("data-name"): g.get("data-wire")
+        for g in groups(sheet, "pin")
+        if g.get("data-wire") and g.get("data-name").startswith(("D", "A"))
+    }
     assert mega["D22"] == "row 0" and mega["D30"] == "row 15" and mega["A0"] == "column 0"
     assert mega["D43"] == "column 17"
     assert [mega[f"D{pin}"] for pin in (6, 7, 8)] == [
-        "LED chain 0 (L0-L95)", "LED chain 1 (L96-L191)", "LED chain 2 (L192-L287)"]
-    pi = {g.get("data-name"): g.get("data-wire") for g in groups(sheet, "pin")
-          if g.get("data-wire") and g.get("data-name").startswith("GPIO")}
-    assert pi == {"GPIO 2": "SDA (I2C)", "GPIO 3": "SCL (I2C)", "GPIO 17": "button OK",
-                  "GPIO 27": "button BACK", "GPIO 22": "button MENU"}  # no LED data on the Pi
+        "LED chain 0 (L0-L95)",
+        "LED chain 1 (L96-L191)",
+        "LED chain 2 (L192-L287)",
+    ]
+    pi = {
+        g.get("data-name"): g.get("data-wire")
+        for g in groups(sheet, "pin")
+        if g.get("data-wire") and g.get("data-name").startswith("GPIO")
+    }
+    assert pi == {
+        "GPIO 2": "SDA (I2C)",
+        "GPIO 3": "SCL (I2C)",
+        "GPIO 17": "button OK",
+        "GPIO 27": "button BACK",
+        "GPIO 22": "button MENU",
+    }  # no LED data on the Pi
     # Each chain's first LED says where its data comes from.
-    starts = [t.text for p in written if "-wiring" in p and p.endswith(".svg")
-              for t in ET.parse(p).getroot().iter(f"{SVG}text") if "data in from" in (t.text or "")]
+    starts = [
+        t.text
+        for p in written
+        if "-wiring" in p and p.endswith(".svg")
+        for t in ET.parse(p).getroot().iter(f"{SVG}text")
+        if "data in from" in (t.text or "")
+    ]
     assert sorted(starts) == [f"chain {i}: data in from D{6 + i} (330 Ω)" for i in range(3)]
 
 
@@ -124,8 +178,7 @@ def leds_on(pages):
 @pytest.mark.parametrize("game,size", GAMES)
 def test_the_led_path_runs_row_by_row_without_long_returns(tmp_path, capsys, game, size):
     pitch = 30
-    written = draw(tmp_path, capsys, game, *(["--size", str(size)] if size else []),
-                   "--pitch", str(pitch))
+    written = draw(tmp_path, capsys, game, *(["--size", str(size)] if size else []), "--pitch", str(pitch))
     found, scales = leds_on(wiring_pages(written))
     state = engines.new_game(game, size, None)
     assert len(found) == len(state.sites())
@@ -168,8 +221,11 @@ def test_the_layout_written_beside_the_sheets_is_the_wiring_drawn(tmp_path, caps
     written = draw(tmp_path, capsys, "antipode", "--pitch", "30")
     path = next(p for p in written if p.endswith("-layout.toml"))
     layout = load_layout(path, engines.new_game("antipode", None, None).sites())
-    drawn = {g.get("data-site"): (int(g.get("data-sensor")), int(g.get("data-led")))
-             for p in wiring_pages(written) for g in groups(p, "wire")}
+    drawn = {
+        g.get("data-site"): (int(g.get("data-sensor")), int(g.get("data-led")))
+        for p in wiring_pages(written)
+        for g in groups(p, "wire")
+    }
     assert drawn == {site: (layout.sensor[site], layout.led[site]) for site in layout.sensor}
     # Drawn from that layout, the plan writes no other.
     (tmp_path / "again").mkdir()

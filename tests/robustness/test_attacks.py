@@ -11,8 +11,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def figures(script: str, *args: str) -> dict:
     """Run ``bench.robust.<script>`` from the repository's root; the JSON of its last line."""
-    done = subprocess.run([sys.executable, "-m", f"bench.robust.{script}", *args],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", f"bench.robust.{script}", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.splitlines()[-1])
 

@@ -37,9 +37,13 @@ def test_run_sim_reads_on_after_a_deep_and_a_huge_stdin_line(tmp_path: Path):
 def test_setup_reads_on_after_a_deep_and_a_huge_stdin_line(tmp_path: Path):
     sites = sites_of("antipode")
     config = write_board(tmp_path, "antipode", chain_wiring(sites, random.Random(1), h_first=True))
-    setup = subprocess.Popen([str(REEDBOARD[0]), *REEDBOARD[1:], "setup", "--config", str(config)],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
+    setup = subprocess.Popen(
+        [str(REEDBOARD[0]), *REEDBOARD[1:], "setup", "--config", str(config)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert json.loads(setup.stdout.readline()) == {"event": "setup", "step": "check"}
     setup.stdin.write(f"{DEEP}\n{LONG}\n" + json.dumps({"button": "ok"}) + "\n")
     setup.stdin.flush()
@@ -58,8 +62,12 @@ def test_replay_refuses_a_deep_or_huge_line_in_one_line(tmp_path: Path):
     for n, line in enumerate((DEEP, LONG)):
         events = tmp_path / f"bad{n}.jsonl"
         events.write_text('{"t": 0, "site": "B2*", "on": true}\n' + line + "\n")
-        done = subprocess.run([*REEDBOARD, "replay", "--config", str(config), str(events)],
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [*REEDBOARD, "replay", "--config", str(config), str(events)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.count("\n") == 1 and "line 2:" in done.stderr, done.stderr
         assert "Traceback" not in done.stderr

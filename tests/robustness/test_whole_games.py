@@ -12,12 +12,11 @@ from hardware.sim import Noise
 
 
 @pytest.mark.parametrize(
-    "name, size", [("antipalos", 5), ("antipode", None), ("antipod", 4), ("anti-grid", 6),
-                   ("phalanx", None)])
+    "name, size", [("antipalos", 5), ("antipode", None), ("antipod", 4), ("anti-grid", 6), ("phalanx", None)]
+)
 def test_a_whole_game_through_the_daemon(name, size):
     game = Game.of(name, size)
-    run, plan, unsettled = whole_game(game, random.Random(7), 3000,
-                                      Noise(bounce=(0.0005, 0.001), seed=7))
+    run, plan, unsettled = whole_game(game, random.Random(7), 3000, Noise(bounce=(0.0005, 0.001), seed=7))
     final = game.new()
     for move in plan.moves:
         final = final.play(move)

@@ -27,13 +27,17 @@ class Rig:
     def __init__(self, url: str) -> None:
         config = Config(game="phalanx", timing=TIMING)  # its start position has pieces
         self.controller = open_controller(config, Storage(":memory:"), configured_game(config))
-        self.link = SerialLink(url, self.controller.layout.sensor_channels, reopen_interval=0.05,
-                               stale_after=1.0)
+        self.link = SerialLink(
+            url, self.controller.layout.sensor_channels, reopen_interval=0.05, stale_after=1.0
+        )
         self.sim = SimBoard(self.link.channels)
         self.log = io.StringIO()
-        self.daemon = Daemon(self.controller, Hardware(SerialScanner(self.link), self.sim.leds,
-                                                       self.sim.display, self.sim.buttons),
-                             100, log=self.log)
+        self.daemon = Daemon(
+            self.controller,
+            Hardware(SerialScanner(self.link), self.sim.leds, self.sim.display, self.sim.buttons),
+            100,
+            log=self.log,
+        )
         self.began = time.monotonic()
 
     def run(self, seconds: float) -> None:
@@ -59,8 +63,7 @@ def test_absent_then_plugged_then_unplugged(tmp_path, capsys):
     try:
         rig.run(SILENT_SECONDS + 0.5)
         assert "Board not connected" in rig.screen and "out_of_sync" not in rig.kinds()
-        assert f"(Board not connected: cannot open {path} (No such file or directory))" in \
-            rig.daemon._status
+        assert f"(Board not connected: cannot open {path} (No such file or directory))" in rig.daemon._status
         err = capsys.readouterr().err
         assert err.count("Board not connected") == 1
         board = SimBoard(rig.link.channels)
@@ -70,8 +73,7 @@ def test_absent_then_plugged_then_unplugged(tmp_path, capsys):
         rig.run(0.8)
         assert "Board not connected" not in rig.screen and "out_of_sync" not in rig.kinds()
         assert "Board not connected" not in rig.daemon._status
-        assert capsys.readouterr().err.splitlines() == [
-            "reedboard run: the board is connected again"]
+        assert capsys.readouterr().err.splitlines() == ["reedboard run: the board is connected again"]
         mcu.unplug()
         rig.run(SILENT_SECONDS + 0.5)
         assert "Board not connected" in rig.screen and "out_of_sync" not in rig.kinds()
@@ -95,7 +97,8 @@ def test_a_pty_whose_other_end_never_answers(capsys):
         assert "Board not connected" in rig.screen and "out_of_sync" not in rig.kinds()
         assert rig.daemon._status.endswith(
             f"(Board not connected: no answer on {os.ttyname(slave)}: "
-            "firmware missing or interrupted: run reedboard firmware flash)")
+            "firmware missing or interrupted: run reedboard firmware flash)"
+        )
         assert capsys.readouterr().err.count("Board not connected") == 1
         rig.close()
     finally:

@@ -5,7 +5,6 @@ in STATUS that it cannot write to them, and shows the board as it stands once th
 
 from __future__ import annotations
 
-
 import pytest
 from luma.core.interface.serial import i2c
 from luma.led_matrix.device import ws2812
@@ -31,8 +30,13 @@ class RealParts(Stepped):
         self.bus, self.dma = I2cBus(), RecordingWs281x()
         self.panel = LumaDisplay(ssd1306(i2c(bus=self.bus)), thread=True)
         self.leds = LumaLeds(ws2812(dma_interface=self.dma, cascaded=64))
-        super().__init__(Config(game="antipalos", size=3, timing=TIMING), Storage(":memory:"),
-                         leds=self.leds, display=self.panel, pause=0.001)
+        super().__init__(
+            Config(game="antipalos", size=3, timing=TIMING),
+            Storage(":memory:"),
+            leds=self.leds,
+            display=self.panel,
+            pause=0.001,
+        )
 
 
 def test_a_panel_that_stops_answering_does_not_stop_the_game(monkeypatch, capsys):

@@ -51,9 +51,13 @@ class Loop:
     def _run(self) -> None:  # sqlite wants the thread that uses it to open it
         board, config = self.board, self.config
         self.controller = open_controller(config, Storage(":memory:"), configured_game(config))
-        self.daemon = Daemon(self.controller, Hardware(self.scanner, board.leds, board.display,
-                                                       board.buttons), 100, log=self.log,
-                             idle_scan_hz=config.timing.idle_scan_hz)
+        self.daemon = Daemon(
+            self.controller,
+            Hardware(self.scanner, board.leds, board.display, board.buttons),
+            100,
+            log=self.log,
+            idle_scan_hz=config.timing.idle_scan_hz,
+        )
         self.built.set()
         self.daemon.run()
         self.saved = self.controller.storage.unfinished().moves
@@ -90,8 +94,7 @@ def test_nothing_is_lost_when_changes_come_while_it_waits(loop):
     for site in moves:
         assert until(lambda: loop.daemon.waiting)
         loop.place(site)
-        assert until(lambda: sum(e["event"] == "move" for e in loop.events())
-                     == moves.index(site) + 1)
+        assert until(lambda: sum(e["event"] == "move" for e in loop.events()) == moves.index(site) + 1)
     assert [e["move"] for e in loop.events() if e["event"] == "move"] == moves
     loop.stop()
     assert loop.saved == tuple(moves)

@@ -11,13 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import engines
+from firmware_host.runtime import session
 from firmware_host.store import config as config_module
 from firmware_host.store.config import Config, ConfigError, default_storage, load_config, load_config_or_exit
-from firmware_host.runtime import session
 from firmware_host.store.layout import default_layout, layout_toml
 from tests.store.toml_fuzz import VALUES, toml_document
-
-import engines
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 EXAMPLE = DOCS / "config.example.toml"
@@ -58,8 +57,7 @@ def test_system_config_is_read_when_present(monkeypatch, tmp_path):
 
 def test_defaults():
     config = Config()
-    assert (config.game, config.size, config.variant, config.takebacks) == (
-        "antipalos", None, None, True)
+    assert (config.game, config.size, config.variant, config.takebacks) == ("antipalos", None, None, True)
     assert config.timing == config_module.Timing(100, 3, 300, 1500)
     assert config.sensors == config.display == config.buttons == {"backend": "sim"}
     assert config.leds == {"backend": "sim", "brightness": 0.5}
@@ -75,10 +73,16 @@ def test_example_config_loads_with_the_documented_values():
 
 def test_docs_name_every_key_with_its_default():
     text = (DOCS / "config.md").read_text(encoding="utf-8")
-    sections = {"timing": config_module.Timing, "kiosk": config_module.Kiosk,
-                "web": config_module.Web, "mqtt": config_module.Mqtt,
-                "opponent": config_module.OpponentConfig, "archive": config_module.ArchiveConfig,
-                "cafe": config_module.CafeConfig, "clock": config_module.ClockConfig}
+    sections = {
+        "timing": config_module.Timing,
+        "kiosk": config_module.Kiosk,
+        "web": config_module.Web,
+        "mqtt": config_module.Mqtt,
+        "opponent": config_module.OpponentConfig,
+        "archive": config_module.ArchiveConfig,
+        "cafe": config_module.CafeConfig,
+        "clock": config_module.ClockConfig,
+    }
     tables = set(sections) | set(config_module.BACKEND_TABLES) | {"source"}
     for name in tables - {"source"}:
         assert f"## [{name}]" in text or f"[{name}]," in text or f"[{name}]\n" in text, name
@@ -126,7 +130,7 @@ BUTTONS = '[buttons]\nbackend = "gpio"\nok = {ok}\nback = 20\nmenu = 21\n'
 def test_pins_are_told_apart_and_counts_are_not_pins(tmp_path):
     config = config_of(tmp_path, MATRIX + BUTTONS.format(ok=26))
     assert config.buttons == {"backend": "gpio", "ok": 26, "back": 20, "menu": 21}
-    sim = config_of(tmp_path, '[sensors]\ncolumns = 20\nchannels = 64\n' + BUTTONS.format(ok=26))
+    sim = config_of(tmp_path, "[sensors]\ncolumns = 20\nchannels = 64\n" + BUTTONS.format(ok=26))
     assert sim.sensors["columns"] == 20
 
 
@@ -158,25 +162,34 @@ def test_hardware_options_leave_out_what_the_daemon_uses(tmp_path):
         ("[leds]\nbrightness = 'dim'\n", "[leds] brightness must be a number from 0.0 to 1.0"),
         ("[display]\nbackend = 3\n", "[display] backend must be a non-empty string (got 3)"),
         ("sensors = 'gpio'\n", "[sensors] must be a table (got 'gpio')"),
-        (MATRIX + BUTTONS.format(ok=6),
-         "[buttons] ok: GPIO pin 6 is also used by [sensors] rows"),
-        (MATRIX + BUTTONS.format(ok='"GPIO13"'),
-         "[buttons] ok: GPIO pin 13 is also used by [sensors] columns"),
-        ('[sensors]\nbackend = "gpio-matrix"\nrows = [5, 6, 5]\ncolumns = [7]\n',
-         "[sensors] rows: GPIO pin 5 is also used by another entry there"),
-        ('[sensors]\nbackend = "gpio-matrix"\nrows = ["BCM4"]\ncolumns = ["gpio4"]\n',
-         "[sensors] columns: GPIO pin 4 is also used by [sensors] rows"),
-        (BUTTONS.format(ok='"J8:11"').replace("back = 20", 'back = "j8:11"'),
-         "[buttons] back: GPIO pin J8:11 is also used by [buttons] ok"),
+        (MATRIX + BUTTONS.format(ok=6), "[buttons] ok: GPIO pin 6 is also used by [sensors] rows"),
+        (
+            MATRIX + BUTTONS.format(ok='"GPIO13"'),
+            "[buttons] ok: GPIO pin 13 is also used by [sensors] columns",
+        ),
+        (
+            '[sensors]\nbackend = "gpio-matrix"\nrows = [5, 6, 5]\ncolumns = [7]\n',
+            "[sensors] rows: GPIO pin 5 is also used by another entry there",
+        ),
+        (
+            '[sensors]\nbackend = "gpio-matrix"\nrows = ["BCM4"]\ncolumns = ["gpio4"]\n',
+            "[sensors] columns: GPIO pin 4 is also used by [sensors] rows",
+        ),
+        (
+            BUTTONS.format(ok='"J8:11"').replace("back = 20", 'back = "j8:11"'),
+            "[buttons] back: GPIO pin J8:11 is also used by [buttons] ok",
+        ),
         ('variant = "nonesuch"\n', "variant: "),
         ("size = 1\n", "size: "),
         ("size = 'big'\n", "size must be an integer (got 'big')"),
         ('layout = "missing.toml"\n', "layout: there is no file "),
         ("[timing\n", "not valid TOML ("),
-        ('[opponent]\nkind = "robot"\n',
-         "[opponent] kind must be one of none, computer, remote (got 'robot')"),
+        (
+            '[opponent]\nkind = "robot"\n',
+            "[opponent] kind must be one of none, computer, remote (got 'robot')",
+        ),
         ('[opponent]\nkind = "remote"\n', "[opponent] board must name the other board's id"),
-        ('[opponent]\nkind = "remote"\nboard = "t2"\n', "[opponent] kind = \"remote\" needs [mqtt] host"),
+        ('[opponent]\nkind = "remote"\nboard = "t2"\n', '[opponent] kind = "remote" needs [mqtt] host'),
         ("[opponent]\nlevel = 6\n", "[opponent] level must be between 1 and 5 (got 6)"),
         ('[opponent]\nside = "purple"\n', f'[opponent] side must be "first", "second" or a side of {GAME}: '),
         ("[opponent]\nside = 2\n", "[opponent] side must be a non-empty string (got 2)"),
@@ -192,8 +205,9 @@ def test_mistakes_are_one_line_naming_file_and_key(tmp_path, text, expected):
 
 def test_no_clock_section_is_no_clock_and_a_control_reads_as_pgn(tmp_path):
     assert config_of(tmp_path, "").clock.time_control() is None
-    clock = config_of(tmp_path, '[clock]\ncontrol = "40/5400+30:1800+30"\ndelay = "bronstein:5"\n'
-                                "casual = true\n").clock
+    clock = config_of(
+        tmp_path, '[clock]\ncontrol = "40/5400+30:1800+30"\ndelay = "bronstein:5"\ncasual = true\n'
+    ).clock
     control = clock.time_control()
     assert control is not None and control.text == "40/5400+30:1800+30" and clock.casual
     assert [(s.moves, s.seconds, s.increment) for s in control.stages] == [(40, 5400, 30), (None, 1800, 30)]
@@ -209,10 +223,15 @@ def test_the_computer_opponent(tmp_path):
 PAIRED = '[mqtt]\nhost = "broker.example"\nboard = "home"\n[opponent]\nkind = "remote"\nboard = "friend"\n'
 
 
-@pytest.mark.parametrize("game, side, seat", [
-    ("antipalos", "second", "second"), ("phalanx", "first", "first"),
-    ("antipalos", "black", "second"), ("anti-grid", "red", "first"),
-])
+@pytest.mark.parametrize(
+    "game, side, seat",
+    [
+        ("antipalos", "second", "second"),
+        ("phalanx", "first", "first"),
+        ("antipalos", "black", "second"),
+        ("anti-grid", "red", "first"),
+    ],
+)
 def test_a_paired_board_names_the_other_boards_seat_once_for_every_game(tmp_path, game, side, seat):
     """The other board's seat, as a seat word or as a colour of the configured game: the same
     seat in every game (a colour another game lacks, or has in another seat, is not read again)."""
@@ -223,12 +242,18 @@ def test_a_paired_board_names_the_other_boards_seat_once_for_every_game(tmp_path
 NOT_A_SEAT = '[opponent] side must be "first", "second" or a side of '
 
 
-@pytest.mark.parametrize("game, side, expected", [
-    ("antipalos", None,
-     '[opponent] side must say which seat board friend takes: "first" or "second" (got none)'),
-    ("antipalos", "red", NOT_A_SEAT + "antipalos: white, black (got 'red')"),
-    ("phalanx", "black", NOT_A_SEAT + "phalanx: green, red (got 'black')"),
-])
+@pytest.mark.parametrize(
+    "game, side, expected",
+    [
+        (
+            "antipalos",
+            None,
+            '[opponent] side must say which seat board friend takes: "first" or "second" (got none)',
+        ),
+        ("antipalos", "red", NOT_A_SEAT + "antipalos: white, black (got 'red')"),
+        ("phalanx", "black", NOT_A_SEAT + "phalanx: green, red (got 'black')"),
+    ],
+)
 def test_a_paired_boards_side_naming_no_seat_is_said_in_one_line(tmp_path, game, side, expected):
     path = write(tmp_path, f'game = "{game}"\n{PAIRED}' + (f'side = "{side}"\n' if side else ""))
     message = error_of(path)
@@ -240,8 +265,11 @@ def test_the_computer_takes_a_seat_too(tmp_path):
     config = config_of(tmp_path, '[opponent]\nkind = "computer"\nside = "first"\n')
     computer = session.configured_computer(config, sync=True)
     assert computer is not None
-    assert [computer.side_in(engines.new_game(g)) for g in ("antipod", "phalanx", "anti-grid")] == \
-        ["white", "green", "red"]
+    assert [computer.side_in(engines.new_game(g)) for g in ("antipod", "phalanx", "anti-grid")] == [
+        "white",
+        "green",
+        "red",
+    ]
 
 
 def test_unknown_game(tmp_path):
@@ -331,12 +359,18 @@ SHIFT = '[sensors]\nbackend = "74hc165"\nregisters = 100\nlatch = 25\n'
     "text, expected",
     [
         (SHIFT + BUTTONS.format(ok=8), "[buttons] ok: GPIO pin 8 is also used by [sensors] SPI0 CE0"),
-        ('[leds]\nbackend = "ws2812"\ncount = 64\n' + BUTTONS.format(ok=18),
-         "[buttons] ok: GPIO pin 18 is also used by [leds] WS2812 data (PWM0)"),
-        ('[display]\nbackend = "ssd1306"\n' + BUTTONS.format(ok='"GPIO3"'),
-         "[buttons] ok: GPIO pin 3 is also used by [display] I2C1 SCL"),
-        (SHIFT + '[leds]\nbackend = "max7219"\n',
-         "[leds] SPI0 CE0: GPIO pin 8 is also used by [sensors] SPI0 CE0"),
+        (
+            '[leds]\nbackend = "ws2812"\ncount = 64\n' + BUTTONS.format(ok=18),
+            "[buttons] ok: GPIO pin 18 is also used by [leds] WS2812 data (PWM0)",
+        ),
+        (
+            '[display]\nbackend = "ssd1306"\n' + BUTTONS.format(ok='"GPIO3"'),
+            "[buttons] ok: GPIO pin 3 is also used by [display] I2C1 SCL",
+        ),
+        (
+            SHIFT + '[leds]\nbackend = "max7219"\n',
+            "[leds] SPI0 CE0: GPIO pin 8 is also used by [sensors] SPI0 CE0",
+        ),
     ],
 )
 def test_pins_taken_by_buses_count_too(tmp_path, text, expected):
@@ -350,21 +384,34 @@ def test_devices_on_one_bus_share_its_lines(tmp_path):
 
 
 def test_house_rules_are_options_per_game(tmp_path):
-    config = load_config(write(tmp_path, 'game = "anti-grid"\n[options.anti-grid]\nfirst = "blue"\n'
-                                         'trapped = false\n[options.Antipalos]\nsupply = 4\n'))
-    assert config.options == {"anti-grid": {"first": "blue", "trapped": False},
-                              "antipalos": {"supply": 4}}
+    config = load_config(
+        write(
+            tmp_path,
+            'game = "anti-grid"\n[options.anti-grid]\nfirst = "blue"\n'
+            "trapped = false\n[options.Antipalos]\nsupply = 4\n",
+        )
+    )
+    assert config.options == {"anti-grid": {"first": "blue", "trapped": False}, "antipalos": {"supply": 4}}
 
 
-@pytest.mark.parametrize("text, message", [
-    ('[options.anti-grid]\nfirst = "green"\n',
-     "[options.anti-grid] option first is one of red, blue, not 'green'"),
-    ('[options.anti-grid]\nfrist = "blue"\n',
-     "[options.anti-grid] no option 'frist' (options: first, trapped)"),
-    ('[options.antigrid]\nfirst = "blue"\n',
-     "[options.antigrid] unknown game 'antigrid': did you mean anti-grid?"),
-    ('[options]\nanti-grid = 3\n', "[options.anti-grid] must be a table like"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            '[options.anti-grid]\nfirst = "green"\n',
+            "[options.anti-grid] option first is one of red, blue, not 'green'",
+        ),
+        (
+            '[options.anti-grid]\nfrist = "blue"\n',
+            "[options.anti-grid] no option 'frist' (options: first, trapped)",
+        ),
+        (
+            '[options.antigrid]\nfirst = "blue"\n',
+            "[options.antigrid] unknown game 'antigrid': did you mean anti-grid?",
+        ),
+        ("[options]\nanti-grid = 3\n", "[options.anti-grid] must be a table like"),
+    ],
+)
 def test_bad_house_rules_name_the_table(tmp_path, text, message):
     assert message in error_of(write(tmp_path, text))
 
@@ -374,8 +421,12 @@ def test_the_configured_house_rules_reach_every_new_game(tmp_path):
     from firmware_host.runtime.session import configured_game, open_controller
     from firmware_host.store.storage import Storage
 
-    config = load_config(write(tmp_path, f'game = "anti-grid"\nstorage = "{tmp_path / "g.db"}"\n'
-                                         '[options.anti-grid]\nfirst = "blue"\n'))
+    config = load_config(
+        write(
+            tmp_path,
+            f'game = "anti-grid"\nstorage = "{tmp_path / "g.db"}"\n[options.anti-grid]\nfirst = "blue"\n',
+        )
+    )
     storage = Storage(config.storage)
     controller = open_controller(config, storage, configured_game(config))
     assert controller.state.to_move == "blue"

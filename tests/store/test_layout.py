@@ -10,7 +10,12 @@ import engines
 from engines.core.contract import Site
 from firmware_host.store.config import ConfigError
 from firmware_host.store.layout import (
-    Layout, default_layout, layout_for, layout_toml, load_layout, read_layout,
+    Layout,
+    default_layout,
+    layout_for,
+    layout_toml,
+    load_layout,
+    read_layout,
 )
 from tests.store.toml_fuzz import VALUES, toml_table
 
@@ -60,9 +65,11 @@ def test_printed_layout_loads_back_unchanged(tmp_path):
 
 
 def test_edited_layout_keeps_its_channels(tmp_path):
-    text = layout_toml(default_layout(SITES), "g", None, "v").replace(
-        '"a1" = { sensor = 0, led = 0 }', '"a1" = { sensor = 40, led = 9 }'
-    ).replace('"B4*" = { sensor = 2, led = 2 }', '"B4*" = { sensor = 2, led = 0 }')
+    text = (
+        layout_toml(default_layout(SITES), "g", None, "v")
+        .replace('"a1" = { sensor = 0, led = 0 }', '"a1" = { sensor = 40, led = 9 }')
+        .replace('"B4*" = { sensor = 2, led = 2 }', '"B4*" = { sensor = 2, led = 0 }')
+    )
     layout = load_layout(write(tmp_path, text), SITES)
     assert layout.sensor["a1"] == 40 and layout.led["a1"] == 9 and layout.led["B4*"] == 0
     assert layout.sensor_channels == 41 and layout.site_of_sensor(40) == "a1"
@@ -93,19 +100,31 @@ GOOD = {"a1": "{ sensor = 0, led = 0 }", "b1": "{ sensor = 1, led = 1 }"}
     [
         (lines(**GOOD, c9="{ sensor = 2, led = 2 }"), '[sites] "c9" is not a site of this game'),
         (lines(a1=GOOD["a1"]), '[sites] "b1" is missing'),
-        (lines(a1=GOOD["a1"], b1="{ sensor = 0, led = 1 }"),
-         '[sites] "b1" sensor channel 0 is also used by "a1"'),
-        (lines(a1=GOOD["a1"], b1="{ sensor = 1, led = 0 }"),
-         '[sites] "b1" led channel 0 is also used by "a1"'),
-        (lines(a1=GOOD["a1"], b1='{ sensor = "one", led = 1 }'),
-         "[sites] \"b1\" sensor must be a channel number 0 or more (got 'one')"),
-        (lines(a1=GOOD["a1"], b1="{ sensor = -1, led = 1 }"),
-         '[sites] "b1" sensor must be a channel number 0 or more (got -1)'),
-        (lines(a1=GOOD["a1"], b1="{ sensor = true, led = 1 }"),
-         '[sites] "b1" sensor must be a channel number 0 or more (got True)'),
+        (
+            lines(a1=GOOD["a1"], b1="{ sensor = 0, led = 1 }"),
+            '[sites] "b1" sensor channel 0 is also used by "a1"',
+        ),
+        (
+            lines(a1=GOOD["a1"], b1="{ sensor = 1, led = 0 }"),
+            '[sites] "b1" led channel 0 is also used by "a1"',
+        ),
+        (
+            lines(a1=GOOD["a1"], b1='{ sensor = "one", led = 1 }'),
+            "[sites] \"b1\" sensor must be a channel number 0 or more (got 'one')",
+        ),
+        (
+            lines(a1=GOOD["a1"], b1="{ sensor = -1, led = 1 }"),
+            '[sites] "b1" sensor must be a channel number 0 or more (got -1)',
+        ),
+        (
+            lines(a1=GOOD["a1"], b1="{ sensor = true, led = 1 }"),
+            '[sites] "b1" sensor must be a channel number 0 or more (got True)',
+        ),
         (lines(a1=GOOD["a1"], b1="{ sensor = 1 }"), '[sites] "b1" has no led channel'),
-        (lines(a1=GOOD["a1"], b1="{ sensor = 1, led = 1, colour = 2 }"),
-         "[sites] \"b1\" has unknown key 'colour' (only sensor and led)"),
+        (
+            lines(a1=GOOD["a1"], b1="{ sensor = 1, led = 1, colour = 2 }"),
+            "[sites] \"b1\" has unknown key 'colour' (only sensor and led)",
+        ),
         (lines(a1=GOOD["a1"], b1="7"), '[sites] "b1" must be a table like { sensor = 0, led = 0 }'),
         ("game = 'x'\n" + lines(**GOOD), "unknown key 'game' (a layout has only [sites])"),
         ("sites = 3\n", "[sites] is missing"),
@@ -193,8 +212,8 @@ def test_cli_bad_option_is_one_line_and_status_2(capsys):
 
 
 def test_a_board_layout_for_several_games_offers_them_all(tmp_path):
-    from firmware_host.store.config import Config
     from firmware_host.runtime.session import menu_choices
+    from firmware_host.store.config import Config
 
     antipod, phalanx = engines.new_game("antipod", 4).sites(), engines.new_game("phalanx").sites()
     board = Layout(

@@ -9,36 +9,49 @@ import subprocess
 from testbed.tools import REEDBOARD, free_port
 
 
-
 def test_a_second_daemon_on_the_same_database_exits_2_naming_the_holder(tmp_path):
     db = tmp_path / "games.db"
     config = tmp_path / "config.toml"
-    config.write_text(f'game = "antipalos"\nsize = 3\nstorage = "{db}"\n'
-                      f"[web]\nport = {free_port()}\n")
-    first = subprocess.Popen([*REEDBOARD, "run", "--sim", "--config", str(config)],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True)
+    config.write_text(f'game = "antipalos"\nsize = 3\nstorage = "{db}"\n[web]\nport = {free_port()}\n')
+    first = subprocess.Popen(
+        [*REEDBOARD, "run", "--sim", "--config", str(config)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         first.stdout.readline()  # scanning: the game is stored
-        second = subprocess.run([*REEDBOARD, "run", "--sim", "--config", str(config)],
-                                capture_output=True, text=True, timeout=30,
-                                stdin=subprocess.DEVNULL)
+        second = subprocess.run(
+            [*REEDBOARD, "run", "--sim", "--config", str(config)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            stdin=subprocess.DEVNULL,
+        )
         assert second.returncode == 2 and second.stdout == ""
         assert second.stderr.splitlines() == [
             f"reedboard run: {db} is in use by another reedboard run (PID {first.pid}); "
-            "one daemon per database"]
-        export = subprocess.run([*REEDBOARD, "export", "--config", str(config)],
-                                capture_output=True, text=True, timeout=30)
+            "one daemon per database"
+        ]
+        export = subprocess.run(
+            [*REEDBOARD, "export", "--config", str(config)], capture_output=True, text=True, timeout=30
+        )
         assert export.returncode == 0 and '[Result "running"]' in export.stdout
-        doctor = subprocess.run([*REEDBOARD, "doctor", "--config", str(config)],
-                                capture_output=True, text=True, timeout=60)
+        doctor = subprocess.run(
+            [*REEDBOARD, "doctor", "--config", str(config)], capture_output=True, text=True, timeout=60
+        )
         assert f"; reedboard run (PID {first.pid}) uses it" in doctor.stdout
     finally:
         first.send_signal(signal.SIGTERM)
         assert first.wait(5) == 0
-    again = subprocess.Popen([*REEDBOARD, "run", "--sim", "--config", str(config)],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True)
+    again = subprocess.Popen(
+        [*REEDBOARD, "run", "--sim", "--config", str(config)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert again.stdout.readline()  # the lock went with the first daemon
     finally:

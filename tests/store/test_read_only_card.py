@@ -14,9 +14,9 @@ import threading
 import pytest
 
 from firmware_host.store.storage import READ_ONLY, Storage
+from testbed.tools import REEDBOARD, Card, NoCard, free_port, wait_for, wait_until
 from tests.store.test_storage_faults import OnFile
 from tests.system.test_service import send
-from testbed.tools import REEDBOARD, Card, NoCard, free_port, wait_for, wait_until
 
 
 @pytest.fixture
@@ -116,37 +116,49 @@ def test_a_card_that_fails_mid_game_plays_on_and_says_so_once(card, capsys):
 
 
 def test_reedboard_run_on_a_read_only_card_plays_refuses_a_second_daemon_and_saves_later(
-        tmp_path, card, notify_socket):
+    tmp_path, card, notify_socket
+):
     path, sock = notify_socket
     db = card.folder / "games.db"
     config = tmp_path / "config.toml"
-    config.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{db}"\n'
-                      f"[web]\nport = {free_port()}\n")
+    config.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{db}"\n[web]\nport = {free_port()}\n')
     before = Storage(str(db))
     before.add_move(before.start("antipalos", 5, None), 1, "B2*")
     before.close()
     card.read_only()
-    proc = subprocess.Popen([*REEDBOARD, "run", "--sim", "--config", str(config)],
-                            env={"NOTIFY_SOCKET": path, "PATH": "/usr/bin:/bin"},
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [*REEDBOARD, "run", "--sim", "--config", str(config)],
+        env={"NOTIFY_SOCKET": path, "PATH": "/usr/bin:/bin"},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     lines: list[dict] = []
     reader = threading.Thread(target=lambda: lines.extend(map(json.loads, proc.stdout)))
     reader.start()
     try:
         ready = wait_for(sock, "READY=1")[-1]
         assert ready.endswith(f"black to move (cannot save: {READ_ONLY})")  # resumed
-        assert wait_until(lambda: any(e["event"] == "display" and e["lines"][:2] == [
-            "Cannot save", READ_ONLY] for e in lines))
+        assert wait_until(
+            lambda: any(
+                e["event"] == "display" and e["lines"][:2] == ["Cannot save", READ_ONLY] for e in lines
+            )
+        )
         send(proc, site="C3*", on=True)
         send(proc, button="ok")  # the notice read: the game's screen again
         assert wait_until(lambda: [e["move"] for e in lines if e["event"] == "move"] == ["C3*"])
-        second = subprocess.run([*REEDBOARD, "run", "--sim", "--config", str(config)],
-                                capture_output=True, text=True, timeout=30,
-                                stdin=subprocess.DEVNULL)
+        second = subprocess.run(
+            [*REEDBOARD, "run", "--sim", "--config", str(config)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            stdin=subprocess.DEVNULL,
+        )
         assert second.returncode == 2 and second.stderr.splitlines() == [
             f"reedboard run: {db} is in use by another reedboard run (PID {proc.pid}); "
-            "one daemon per database"]
+            "one daemon per database"
+        ]
         card.mend()
         saved = "STATUS=Antipalos 5: white to move"  # no longer "(cannot save: ...)"
         while wait_for(sock, "STATUS=", timeout=5)[-1] != saved:

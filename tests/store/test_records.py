@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from engines import GAME_NAMES, game_info, new_game
-from firmware_host.store.export import export
 from firmware_host.cli.play import play
+from firmware_host.store.export import export
 from firmware_host.store.records import has_views
 from firmware_host.store.storage import Storage
 
@@ -53,7 +53,8 @@ def test_export_reads_back_from_every_view(name, variant, tmp_path):
         path.write_text(export(records, view), encoding="utf-8")
         summary = referee(path, name)
         assert summary["ply"] == len(moves) and summary["winner"] == (
-            state.outcome().winner if state.outcome() else None)
+            state.outcome().winner if state.outcome() else None
+        )
         assert summary["to_move"] == (None if state.outcome() else state.to_move)
 
 
@@ -95,8 +96,12 @@ def test_a_game_played_with_house_rules_records_them_and_reads_back(tmp_path):
     from firmware_host.runtime.session import configured_game, open_controller
     from firmware_host.store.config import Config
 
-    config = Config(game="antipalos", size=4, storage=str(tmp_path / "games.db"),
-                    options={"antipalos": {"supply": 2, "repetition-draw": False}})
+    config = Config(
+        game="antipalos",
+        size=4,
+        storage=str(tmp_path / "games.db"),
+        options={"antipalos": {"supply": 2, "repetition-draw": False}},
+    )
     storage = Storage(config.storage)
     controller = open_controller(config, storage, configured_game(config))
     assert controller.state.setup.supply == 2

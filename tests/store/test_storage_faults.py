@@ -5,14 +5,14 @@ in the journal, refuses or retries the action, and loses nothing it acknowledged
 
 from __future__ import annotations
 
-from collections import deque
 import os
 import sqlite3
+from collections import deque
 
 import pytest
 
-from firmware_host.store.config import Config, Timing
 from firmware_host.board.game import Game
+from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage
 from testbed.stepped import Stepped
 from testbed.tools import immutable
@@ -26,15 +26,17 @@ class OnFile(Stepped):
     """The daemon loop stepped over the simulated board and a real games file at ``path``."""
 
     def __init__(self, path: str, match: int = 0) -> None:
-        super().__init__(Config(game="antipalos", size=3, match=match, storage=path, timing=TIMING),
-                         Storage(path))
+        super().__init__(
+            Config(game="antipalos", size=3, match=match, storage=path, timing=TIMING), Storage(path)
+        )
         self.wait(200)
 
     def stored(self) -> list[tuple]:
         with sqlite3.connect(self.config.storage) as db:
             games = db.execute("SELECT id, finished, result FROM games WHERE id > 0").fetchall()
-            moves = db.execute("SELECT game_id, notation FROM moves WHERE game_id > 0"
-                               " ORDER BY game_id, ply").fetchall()
+            moves = db.execute(
+                "SELECT game_id, notation FROM moves WHERE game_id > 0 ORDER BY game_id, ply"
+            ).fetchall()
         return games, moves
 
 
@@ -65,8 +67,9 @@ class Full:
         try:  # fill the pages there are (negative ids: no game of the daemon's)
             while True:
                 with db:
-                    db.execute("INSERT INTO games (id, game, started, finished) VALUES (?, 'x',"
-                               " '', 'x')", (filler,))
+                    db.execute(
+                        "INSERT INTO games (id, game, started, finished) VALUES (?, 'x', '', 'x')", (filler,)
+                    )
                     db.execute("INSERT INTO moves VALUES (?, 1, ?, '')", (filler, "x" * 20))
                 filler -= 1
         except sqlite3.OperationalError as exc:
@@ -85,8 +88,10 @@ class Refused:
         self.db = board.storage._db
         writes = (sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE)
         self.db.set_authorizer(
-            lambda action, table, *_: sqlite3.SQLITE_DENY
-            if action in writes and table == "games" else sqlite3.SQLITE_OK)
+            lambda action, table, *_: (
+                sqlite3.SQLITE_DENY if action in writes and table == "games" else sqlite3.SQLITE_OK
+            )
+        )
 
     def end(self) -> None:
         self.db.set_authorizer(None)
@@ -206,7 +211,8 @@ def test_the_journal_counts_time_from_the_games_start_as_the_page_and_replays_do
 
 
 def test_a_disk_already_full_at_start_is_said_at_once_and_cleared_when_there_is_room(
-        tmp_path, monkeypatch, capsys):
+    tmp_path, monkeypatch, capsys
+):
     free = os.statvfs(tmp_path).f_bavail * os.statvfs(tmp_path).f_frsize
     monkeypatch.setattr("firmware_host.store.storage.MIN_FREE_BYTES", free * 2)  # the disk is "full"
     board = OnFile(str(tmp_path / "games.db"))

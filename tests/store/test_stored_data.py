@@ -12,20 +12,22 @@ from firmware_host.store.storage import Storage
 from testbed.tools import REEDBOARD, free_port
 
 
-
 def setup(tmp_path):
     db = tmp_path / "games.db"
     config = tmp_path / "config.toml"
-    config.write_text(f'game = "antipalos"\nsize = 3\nstorage = "{db}"\n'
-                      f"[web]\nport = {free_port()}\n")
+    config.write_text(f'game = "antipalos"\nsize = 3\nstorage = "{db}"\n[web]\nport = {free_port()}\n')
     return db, config
 
 
 def first_screen(config) -> tuple[list[str], list[str]]:
     """The first OLED lines of ``run --sim`` and what it said on stderr."""
-    proc = subprocess.Popen([*REEDBOARD, "run", "--sim", "--config", str(config)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [*REEDBOARD, "run", "--sim", "--config", str(config)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         shown = json.loads(proc.stdout.readline())
         assert shown["event"] == "display"
@@ -54,14 +56,18 @@ def test_a_text_size_sets_the_game_aside_and_export_goes_on(tmp_path):
     storage.close()
     lines, said = first_screen(config)
     assert lines[:2] == ["Game set aside", "Game 2 cannot resume"]
-    assert said == [f"reedboard run: game 2 (antipalos) cannot be resumed and is set aside (size "
-                    f"'big' is not a whole number); its moves are kept in {db}"]
+    assert said == [
+        f"reedboard run: game 2 (antipalos) cannot be resumed and is set aside (size "
+        f"'big' is not a whole number); its moves are kept in {db}"
+    ]
     assert stored_games(db)[1] == (2, "big", "set aside: size 'big' is not a whole number")
-    export = subprocess.run([*REEDBOARD, "export", "--config", str(config)], capture_output=True,
-                            text=True, timeout=30)
+    export = subprocess.run(
+        [*REEDBOARD, "export", "--config", str(config)], capture_output=True, text=True, timeout=30
+    )
     assert export.returncode == 0 and '[Id "1"]' in export.stdout and '[Id "3"]' in export.stdout
     assert export.stderr.splitlines() == [
-        "reedboard export: game 2 left out: size 'big' is not a whole number"]
+        "reedboard export: game 2 left out: size 'big' is not a whole number"
+    ]
 
 
 def test_a_game_that_no_longer_replays_is_set_aside_with_its_moves(tmp_path):
@@ -85,8 +91,10 @@ def test_a_damaged_file_is_kept_aside_and_a_new_one_begun(tmp_path):
     assert lines[:2] == ["Games set aside", "The file was damaged"]
     (aside,) = tmp_path.glob("games.db.damaged-*")
     assert aside.read_bytes() == damaged
-    assert said == [f"reedboard run: {db} is damaged (file is not a database); it is kept as "
-                    f"{aside} and a new database begun"]
+    assert said == [
+        f"reedboard run: {db} is damaged (file is not a database); it is kept as "
+        f"{aside} and a new database begun"
+    ]
     assert len(stored_games(db)) == 1  # the new game
 
 
@@ -105,8 +113,9 @@ def test_a_damaged_log_is_said_by_run_and_export_and_kept_aside_as_it_was(tmp_pa
     log = bytearray((copy / "games.db-wal").read_bytes())
     log[len(log) // 2] ^= 0xFF
     db.with_name("games.db-wal").write_bytes(log)
-    export = subprocess.run([*REEDBOARD, "export", "--config", str(config)], capture_output=True,
-                            text=True, timeout=30)
+    export = subprocess.run(
+        [*REEDBOARD, "export", "--config", str(config)], capture_output=True, text=True, timeout=30
+    )
     assert export.returncode == 0 and export.stderr.startswith(f"reedboard export: {db}-wal is")
     lines, said = first_screen(config)
     assert lines[:2] == ["Games set aside", "Some saves damaged"]

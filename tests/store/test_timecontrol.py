@@ -56,8 +56,11 @@ def test_per_move_time_is_each_move_s_own():
 def test_each_player_of_a_multi_player_game_has_a_clock():
     sides = ("red", "blue", "green")
     clocks = played("60+1", [5, 10, 20, 5], sides=sides)
-    assert clocks.left == {"red": (60 - 5 + 1 - 5 + 1) * S, "blue": (60 - 10 + 1) * S,
-                           "green": (60 - 20 + 1) * S}
+    assert clocks.left == {
+        "red": (60 - 5 + 1 - 5 + 1) * S,
+        "blue": (60 - 10 + 1) * S,
+        "green": (60 - 20 + 1) * S,
+    }
 
 
 def test_a_flag_falls_when_the_running_side_s_time_is_out():

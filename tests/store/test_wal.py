@@ -6,7 +6,8 @@ from __future__ import annotations
 import shutil
 import sqlite3
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_host.store.wal import lost_commits
 

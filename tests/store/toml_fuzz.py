@@ -16,8 +16,10 @@ SCALARS = st.one_of(
 )
 VALUES = st.recursive(
     SCALARS,
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.text("abcdeklnoprst_", min_size=1, max_size=8), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text("abcdeklnoprst_", min_size=1, max_size=8), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 

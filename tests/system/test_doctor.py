@@ -25,7 +25,9 @@ def test_simulated_board_passes(tmp_path, capsys):
 
 
 def test_missing_devices_fail_with_a_fix(tmp_path, capsys):
-    config = config_of(tmp_path, """
+    config = config_of(
+        tmp_path,
+        """
 [sensors]
 backend = "serial"
 port = "/dev/ttyREEDBOARD-missing"
@@ -35,7 +37,8 @@ channels = 288
 backend = "ssd1306"
 port = 97
 address = 0x3C
-""")
+""",
+    )
     assert main(["doctor", "--config", config]) == 1
     out = capsys.readouterr().out
     assert "FAIL  sensors port: /dev/ttyREEDBOARD-missing does not exist -> plug in" in out
@@ -61,36 +64,51 @@ def mcu(tmp_path):
     device.close()
 
 
-@pytest.mark.parametrize("channels, status, said", [
-    (16, 0, "OK    sensors: board on {path} answered"),
-    (20, 1, "board reports 16 sensor channels, config says 20"),  # as `run` would refuse it
-])
+@pytest.mark.parametrize(
+    "channels, status, said",
+    [
+        (16, 0, "OK    sensors: board on {path} answered"),
+        (20, 1, "board reports 16 sensor channels, config says 20"),  # as `run` would refuse it
+    ],
+)
 def test_serial_board_handshake_over_a_pty(tmp_path, capsys, mcu, channels, status, said):
-    config = config_of(tmp_path, f"""
+    config = config_of(
+        tmp_path,
+        f"""
 [sensors]
 backend = "serial"
 port = "{mcu.path}"
 channels = {channels}
-""")
+""",
+    )
     assert os.path.exists(mcu.path)
     assert main(["doctor", "--config", config]) == status
     assert said.format(path=mcu.path) in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("release, said", [
-    (2, "OK    sensors firmware: firmware 2, serial protocol v1, as this host's"),
-    (1, "FAIL  sensors firmware: the board runs firmware 1, this host ships 2 "
-        "-> reedboard firmware flash --port {path}"),  # a board from before INFO said it
-])
+@pytest.mark.parametrize(
+    "release, said",
+    [
+        (2, "OK    sensors firmware: firmware 2, serial protocol v1, as this host's"),
+        (
+            1,
+            "FAIL  sensors firmware: the board runs firmware 1, this host ships 2 "
+            "-> reedboard firmware flash --port {path}",
+        ),  # a board from before INFO said it
+    ],
+)
 def test_doctor_compares_the_boards_firmware_with_the_hosts(tmp_path, capsys, release, said):
     device = SimMcu(SimBoard(channels=16), str(tmp_path / "ttyBOARD"), heartbeat=0.2, firmware=release)
     try:
-        config = write_config(tmp_path, f"""
+        config = write_config(
+            tmp_path,
+            f"""
 [sensors]
 backend = "serial"
 port = "{device.path}"
 channels = 16
-""")
+""",
+        )
         assert main(["doctor", "--config", str(config)]) == (release != 2)
         assert said.format(path=device.path) in capsys.readouterr().out.splitlines()
     finally:
@@ -100,12 +118,15 @@ channels = 16
 def test_silent_serial_port_fails(tmp_path, capsys):
     master, slave = os.openpty()
     try:
-        config = config_of(tmp_path, f"""
+        config = config_of(
+            tmp_path,
+            f"""
 [sensors]
 backend = "serial"
 port = "{os.ttyname(slave)}"
 channels = 16
-""")
+""",
+        )
         assert main(["doctor", "--config", config]) == 1
         out = capsys.readouterr().out
         assert "no handshake from the board" in out

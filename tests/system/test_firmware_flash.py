@@ -54,14 +54,20 @@ def test_without_a_port_or_config_it_asks_for_one():
 
 
 def test_the_command_is_make_flashs():
-    make = subprocess.run(["make", "-n", "-s", "-C", "firmware", "flash", "BOARD=mega", "PORT=/dev/ttyACM0"],
-                          capture_output=True, text=True, check=True).stdout.split()
+    make = subprocess.run(
+        ["make", "-n", "-s", "-C", "firmware", "flash", "BOARD=mega", "PORT=/dev/ttyACM0"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     ours = avrdude_command("mega", "/dev/ttyACM0", "build/mega/reedboard.hex")
-    assert make[make.index("avrdude"):] == ours
+    assert make[make.index("avrdude") :] == ours
 
 
-@pytest.mark.skipif(not shutil.which("avrdude") or not shutil.which("avr-gcc"),
-                    reason="avrdude and the AVR toolchain not installed (tests/run.sh)")
+@pytest.mark.skipif(
+    not shutil.which("avrdude") or not shutil.which("avr-gcc"),
+    reason="avrdude and the AVR toolchain not installed (tests/run.sh)",
+)
 def test_without_hex_it_builds_the_firmware_then_runs_avrdude(tmp_path):
     port = tmp_path / "not-a-board"
     port.write_text("")

@@ -23,7 +23,10 @@ def systemd_analyze():
 def exposure(unit: Path) -> float:
     result = subprocess.run(
         ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
     assert match, result.stdout + result.stderr

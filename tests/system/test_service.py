@@ -25,11 +25,14 @@ from hardware.sim import SimBoard
 from testbed.tools import REEDBOARD, receive, sim_config, wait_for
 
 
-
 def start(config: Path, **env: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [*REEDBOARD, "run", "--sim", "--config", str(config)], env={**os.environ, **env},
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [*REEDBOARD, "run", "--sim", "--config", str(config)],
+        env={**os.environ, **env},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -71,13 +74,19 @@ def test_missing_hardware_falls_back_to_the_simulated_board_and_says_so(tmp_path
     path, sock = notify_socket
     config = sim_config(tmp_path, '[display]\nbackend = "ssd1306"\nport = 97')
     proc = subprocess.Popen(
-        [*REEDBOARD, "run", "--config", str(config)], env={**os.environ, "NOTIFY_SOCKET": path},
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [*REEDBOARD, "run", "--config", str(config)],
+        env={**os.environ, "NOTIFY_SOCKET": path},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         ready = wait_for(sock, "READY=1")[-1]
-        assert ready == ("READY=1\nSTATUS=Antipalos 5: white to move (simulated board: the "
-                         "configured hardware is missing, see reedboard doctor)")
+        assert ready == (
+            "READY=1\nSTATUS=Antipalos 5: white to move (simulated board: the "
+            "configured hardware is missing, see reedboard doctor)"
+        )
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=2) == 0
         assert "i2c bus 97" in proc.stderr.read().lower()
@@ -133,8 +142,7 @@ def test_a_real_board_runs_the_power_off_command(tmp_path, command, works):
     controller = open_controller(config, Storage(":memory:"), configured_game(config))
     board = SimBoard(32)
     log = io.StringIO()
-    daemon = Daemon(controller, Hardware(Gate(board), board.leds, board.display, board.buttons),
-                    100, log=log)
+    daemon = Daemon(controller, Hardware(Gate(board), board.leds, board.display, board.buttons), 100, log=log)
     daemon.power_off = PowerOffProcess([arg.format(flag=flag) for arg in command])
     board.buttons.press("menu", True)
     board.buttons.press("ok")
@@ -187,8 +195,9 @@ def running(notify_socket):
     controller = open_controller(config, Storage(":memory:"), configured_game(config))
     board = SimBoard(32)
     gate = Gate(board)
-    daemon = Daemon(controller, Hardware(gate, board.leds, board.display, board.buttons), 100,
-                    log=io.StringIO())
+    daemon = Daemon(
+        controller, Hardware(gate, board.leds, board.display, board.buttons), 100, log=io.StringIO()
+    )
     daemon.notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "100000"})
     thread = threading.Thread(target=daemon.run)
     thread.start()
@@ -218,13 +227,13 @@ def test_a_failing_scan_stops_the_pings_and_says_so(running, capsys):
     gate.broken = True
     assert gate.held.wait(2)  # a scan has failed
     status = wait_for(sock, "STATUS=", timeout=1)[-1]
-    assert status == ("STATUS=Antipalos 3: white to move (Board not connected: OSError: [Errno 5]"
-                      " Input/output error)")
+    assert status == (
+        "STATUS=Antipalos 3: white to move (Board not connected: OSError: [Errno 5] Input/output error)"
+    )
     assert receive(sock, 0.5) == []
     gate.broken = False
     back = wait_for(sock, "WATCHDOG=1", timeout=1)  # STATUS= comes with the good step before
     assert back == ["STATUS=Antipalos 3: white to move", "WATCHDOG=1"]
     err = capsys.readouterr().err
-    assert err.count("Board not connected: the scan failed (OSError: [Errno 5] Input/output "
-                     "error)") == 1
+    assert err.count("Board not connected: the scan failed (OSError: [Errno 5] Input/output error)") == 1
     assert "the scan works again" in err and "the board is connected again" in err

@@ -24,18 +24,34 @@ CHANNELS = 50  # Antipalos 5: 50 sites
 _IMPORT = re.compile(r"import time:\s+\d+ \|\s+\d+ \| *(\S+)")
 
 
-def started(config: Path, notify: tuple[str, object], *flags: str,
-            until: Callable[[], object] = lambda: time.sleep(1.0)) -> tuple[set[str], set[str]]:
+def started(
+    config: Path,
+    notify: tuple[str, object],
+    *flags: str,
+    until: Callable[[], object] = lambda: time.sleep(1.0),
+) -> tuple[set[str], set[str]]:
     """The modules ``reedboard run`` loaded before READY and after it, ``until`` returns (by
     default a second: the first screen drawn)."""
     path, sock = notify
     log = config.with_suffix(".log")
     with open(log, "w") as errors:
         proc = subprocess.Popen(
-            [sys.executable, "-X", "importtime", "-m", "firmware_host.cli.main", "run",
-             "--config", str(config), *flags],
+            [
+                sys.executable,
+                "-X",
+                "importtime",
+                "-m",
+                "firmware_host.cli.main",
+                "run",
+                "--config",
+                str(config),
+                *flags,
+            ],
             env={"NOTIFY_SOCKET": path, "PATH": "/usr/bin:/bin"},
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors)
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+        )
         try:
             assert wait_for(sock, "READY=1")
             at_ready = log.stat().st_size
@@ -60,8 +76,7 @@ def served(url: str, timeout: float = 30) -> None:
             time.sleep(0.1)
 
 
-def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(
-        tmp_path, notify_socket):
+def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_path, notify_socket):
     port = str(tmp_path / "board")
     mcu = SimMcu(SimBoard(CHANNELS, leds=CHANNELS), port, interval=0.005)
     config = tmp_path / "config.toml"
@@ -69,25 +84,36 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(
         f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
         f'[sensors]\nbackend = "serial"\nport = "{port}"\nchannels = {CHANNELS}\n'
         f'[leds]\nbackend = "serial"\nport = "{port}"\ncount = {CHANNELS}\n'
-        '[display]\nbackend = "dummy"\n[web]\nenabled = false\n')
+        '[display]\nbackend = "dummy"\n[web]\nenabled = false\n'
+    )
     try:
         before, after = started(config, notify_socket)
     finally:
         mcu.close()
     loaded = before | after
     assert {"hardware.serial_link", "engines.antipalos.state", "luma.core.device"} <= loaded
-    unwanted = {"aiohttp", "firmware_host.net.web", "paho", "firmware_host.net.mqtt",
-                "engines.ai.mcts", "engines.ai.alphabeta", "firmware_host.board.worker",
-                "engines.phalanx.state", "engines.antipode.state", "hashlib", "firmware_host.plan"}
+    unwanted = {
+        "aiohttp",
+        "firmware_host.net.web",
+        "paho",
+        "firmware_host.net.mqtt",
+        "engines.ai.mcts",
+        "engines.ai.alphabeta",
+        "firmware_host.board.worker",
+        "engines.phalanx.state",
+        "engines.antipode.state",
+        "hashlib",
+        "firmware_host.plan",
+    }
     assert not unwanted & loaded
 
 
 def test_the_simulated_boards_page_loads_its_web_server_after_ready(tmp_path, notify_socket):
     config, port = tmp_path / "config.toml", free_port()
-    config.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
-                      f"[web]\nport = {port}\n")
-    before, after = started(config, notify_socket, "--sim",
-                            until=lambda: served(f"http://127.0.0.1:{port}/"))
+    config.write_text(
+        f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n[web]\nport = {port}\n'
+    )
+    before, after = started(config, notify_socket, "--sim", until=lambda: served(f"http://127.0.0.1:{port}/"))
     assert "firmware_host.net.web" in before  # its address bound before READY
     assert "aiohttp" not in before and "aiohttp" in after
     assert "engines.phalanx.state" not in before  # the games it offers: listed after READY

@@ -16,8 +16,8 @@ import time
 
 import pytest
 
-from tests.system.test_service import send
 from testbed.tools import REEDBOARD, sim_config, wait_for, wait_until
+from tests.system.test_service import send
 
 #: systemd's TimeoutStopSec in systemd/reedboard.service.
 STOP_SECONDS = 5
@@ -72,9 +72,14 @@ class Run:
         else:
             stdin = subprocess.PIPE if kind == "pipe" else subprocess.DEVNULL
         self.proc = subprocess.Popen(
-            [*REEDBOARD, "run", "--sim", "--config", config], stdin=stdin,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "NOTIFY_SOCKET": notify}, start_new_session=kind == "pty")
+            [*REEDBOARD, "run", "--sim", "--config", config],
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "NOTIFY_SOCKET": notify},
+            start_new_session=kind == "pty",
+        )
         if kind == "pty":
             os.close(stdin)
         self.events: list[dict] = []
@@ -106,7 +111,8 @@ def runs():
 
 @pytest.mark.parametrize("stdin", ["pipe", "pty", "devnull"])
 def test_sigterm_while_the_computer_thinks_stops_in_time_and_leaves_nothing(
-        tmp_path, notify_socket, runs, stdin):
+    tmp_path, notify_socket, runs, stdin
+):
     path, sock = notify_socket
     run = runs(computer_config(tmp_path, "white", 5), stdin, path)  # the computer moves first
     wait_for(sock, "READY=1")
@@ -120,8 +126,7 @@ def test_sigterm_while_the_computer_thinks_stops_in_time_and_leaves_nothing(
     status = run.proc.wait(STOP_SECONDS)
     took = time.monotonic() - began
     assert status == 0 and took < STOP_SECONDS, run.proc.stderr.read()
-    assert wait_until(lambda: not any(map(running, helpers)), 3), \
-        [p for p in helpers if running(p)]
+    assert wait_until(lambda: not any(map(running, helpers)), 3), [p for p in helpers if running(p)]
     assert "Traceback" not in run.proc.stderr.read()
 
 
@@ -142,7 +147,8 @@ def parent_of(pid: int) -> int:
 
 
 def test_sigterm_with_the_fork_server_stopped_after_a_worker_was_killed_stops_in_time(
-        tmp_path, notify_socket, runs):
+    tmp_path, notify_socket, runs
+):
     """The worker killed and started again, then its fork server stopped (SIGSTOP): it never
     reports the end of the worker killed at the stop, and the interpreter's exit must not wait
     for that report."""

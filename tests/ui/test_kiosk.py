@@ -12,14 +12,13 @@ import sys
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from testbed.streams import STREAMS, Stream, kinds, moves, of, run, shown
-
-from firmware_host.store.config import Config, Kiosk
-from firmware_host.ui.menu import HELP
 from firmware_host.runtime.replay import Replayer, parse
 from firmware_host.runtime.session import configured_game, open_controller
-from firmware_host.ui.stats import Day, day_screen, today
+from firmware_host.store.config import Config, Kiosk
 from firmware_host.store.storage import Storage
+from firmware_host.ui.menu import HELP
+from firmware_host.ui.stats import Day, day_screen, today
+from testbed.streams import STREAMS, Stream, kinds, moves, of, run, shown
 
 GAME, SIZE = "antipalos", 3
 MINUTE = 60_000
@@ -57,8 +56,19 @@ def test_a_button_only_wakes_the_board_and_activity_postpones_the_spell():
 
 def won_game() -> Stream:
     """White wins by connection (A1* B2* C3*)."""
-    return Stream().place("A1*").settle().place("A3*").settle().place("B2*").settle() \
-        .place("C1*").settle().place("C3*").settle()
+    return (
+        Stream()
+        .place("A1*")
+        .settle()
+        .place("A3*")
+        .settle()
+        .place("B2*")
+        .settle()
+        .place("C1*")
+        .settle()
+        .place("C3*")
+        .settle()
+    )
 
 
 def test_the_attract_animation_is_a_dim_rolling_wave_and_the_game_lights_come_back():
@@ -98,7 +108,12 @@ def test_a_stale_game_put_back_in_the_start_position_starts_a_new_game():
     # stood for takeback_ms, as a deeper set-back by hand does)
     quick = replace(played, lines=list(played.lines)).lift("A1*", "B2*").settle().stand(1600)
     assert kinds(run(quick.text(), GAME, SIZE, config=KIOSK)) == [
-        "move", "move", "takeback", "takeback", "end"]
+        "move",
+        "move",
+        "takeback",
+        "takeback",
+        "end",
+    ]
 
 
 def test_after_a_spell_a_new_move_makes_the_game_current_again():
@@ -127,8 +142,9 @@ def test_long_menu_press_offers_power_off_ok_confirms_back_cancels():
     def press(*buttons):
         stream = Stream()
         for button in buttons:
-            stream.lines.append({"t": stream.wait(100).t, "button": button,
-                                 **({"long": True} if button == "menu" else {})})
+            stream.lines.append(
+                {"t": stream.wait(100).t, "button": button, **({"long": True} if button == "menu" else {})}
+            )
         return run(stream.text(), GAME, SIZE, config=KIOSK)
 
     confirmed = press("menu", "ok")
@@ -160,9 +176,22 @@ def test_reedboard_replay_with_a_kiosk_config(tmp_path):
     config = tmp_path / "kiosk.toml"
     config.write_text("[kiosk]\nenabled = true\nidle_minutes = 1\n")
     done = subprocess.run(
-        [sys.executable, "-m", "firmware_host.cli.main", "replay", str(STREAMS / "kiosk_idle.jsonl"),
-         "--game", GAME, "--size", str(SIZE), "--config", str(config)],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "firmware_host.cli.main",
+            "replay",
+            str(STREAMS / "kiosk_idle.jsonl"),
+            "--game",
+            GAME,
+            "--size",
+            str(SIZE),
+            "--config",
+            str(config),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     events = [json.loads(line) for line in done.stdout.splitlines()]
     assert kinds(events) == ["move", "move", "attract", "wake", "new_game", "end"]

@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engines
+from firmware_host.actions.commands import NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack
 from firmware_host.board.playable import Playable
 from firmware_host.store.layout import Layout
-from firmware_host.actions.commands import NewGame, SetBrightness, SetPlayers, ShowIP, TakeBack
 from firmware_host.ui.menu import BRIGHTNESS_LEVELS, HELP, GameChoice, Menu, game_choices
 from hardware.base import BUTTONS, ButtonEvent, Scan
 from testbed.broker import wired_for
@@ -68,8 +68,16 @@ def test_menu_opens_with_menu_and_lists_everything():
     menu = Menu(CHOICES, CURRENT)
     assert not menu.is_open
     assert press(menu, "menu") == [] and menu.is_open
-    assert shown(menu) == ("Menu", "> New game", "Choose game", "Take back", "Brightness 50%",
-                           "Show IP address", "Players", "Exit")
+    assert shown(menu) == (
+        "Menu",
+        "> New game",
+        "Choose game",
+        "Take back",
+        "Brightness 50%",
+        "Show IP address",
+        "Players",
+        "Exit",
+    )
 
 
 def test_ok_and_back_belong_to_the_game_while_the_menu_is_closed():
@@ -242,9 +250,12 @@ def test_a_board_without_a_layout_offers_the_usual_sizes(tmp_path):
 
 
 def test_a_paired_board_offers_only_games_of_two_sides(tmp_path):
-    menu = board_menu(tmp_path, f'layout = "{two_games_layout(tmp_path)}"\n'
-                      '[mqtt]\nhost = "127.0.0.1"\nboard = "home"\n'
-                      '[opponent]\nkind = "remote"\nboard = "friend"\nside = "black"\n')
+    menu = board_menu(
+        tmp_path,
+        f'layout = "{two_games_layout(tmp_path)}"\n'
+        '[mqtt]\nhost = "127.0.0.1"\nboard = "home"\n'
+        '[opponent]\nkind = "remote"\nboard = "friend"\nside = "black"\n',
+    )
     press(menu, "menu")
     pick(menu, "Choose game")
     pick(menu, "Antipalos")
@@ -259,8 +270,8 @@ def test_a_layout_of_unknown_sites_offers_nothing():
 def test_house_rules_from_the_menu_hold_from_the_next_new_game(tmp_path):
     """MENU > House rules: OK steps a yes/no or word option to its next value the game takes;
     it holds from the next new game (and for every later one the menu starts)."""
-    from firmware_host.store.config import Config
     from firmware_host.runtime.session import configured_game, open_controller
+    from firmware_host.store.config import Config
     from firmware_host.store.storage import Storage
 
     config = Config(game="anti-grid", size=6, storage=str(tmp_path / "g.db"))

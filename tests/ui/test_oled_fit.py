@@ -16,13 +16,13 @@ import pytest
 
 import engines
 from firmware_host.board import turn
-from firmware_host.ui import screens
 from firmware_host.board.game import Game
-from firmware_host.ui.menu import Menu, game_choices
-from firmware_host.net.mqtt.remote import OFFLINE, Remote
 from firmware_host.board.opponent import Computer
 from firmware_host.board.recognise import attempt_reason
 from firmware_host.board.view import SET_BACK
+from firmware_host.net.mqtt.remote import OFFLINE, Remote
+from firmware_host.ui import screens
+from firmware_host.ui.menu import Menu, game_choices
 from firmware_host.ui.screens import message_screen, result_words, status_screen
 from firmware_host.ui.stats import Day, day_screen
 from hardware.base import ButtonEvent
@@ -42,15 +42,24 @@ def shown_whole(screen):
     kept = screen.lines[: screen.keep]
     if len(pages) == 1:
         return True
+
     def words(lines):
         return "".join(lines).replace("·", "").replace(" ", "")
-    rest = [line for page in pages for line in page.lines[len(kept):]]
+
+    rest = [line for page in pages for line in page.lines[len(kept) :]]
     titled = all(page.title.startswith(screen.title) for page in pages)
-    whole = screen.lines[len(kept):] + (() if titled else (screen.title,))
-    said = {" · ".join(parts[i:j]) for parts in (line.split(" · ") for line in whole)
-            for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)}
-    return (all(page.lines[: len(kept)] == kept for page in pages)
-            and words(rest) == words(whole) and set(rest) <= said)
+    whole = screen.lines[len(kept) :] + (() if titled else (screen.title,))
+    said = {
+        " · ".join(parts[i:j])
+        for parts in (line.split(" · ") for line in whole)
+        for i in range(len(parts))
+        for j in range(i + 1, len(parts) + 1)
+    }
+    return (
+        all(page.lines[: len(kept)] == kept for page in pages)
+        and words(rest) == words(whole)
+        and set(rest) <= said
+    )
 
 
 def widest(texts, n=3):
@@ -105,8 +114,7 @@ def instructions(states):
     the controller words it (its pick among the widest sites, or the longest moves)."""
     steps, picks = follow_ups(states)
     labels = widest([s.label for s in states[0].sites()], 3)
-    notations = [s.notation(m) for s in states[:: max(1, len(states) // 4)]
-                 for m in s.legal_moves()[:50]]
+    notations = [s.notation(m) for s in states[:: max(1, len(states) // 4)] for m in s.legal_moves()[:50]]
     choices = [f"OK: {move}, BACK: next" for move in widest(notations, 2)]
     for step in picks[:1]:
         ask = turn.words(step, labels[:2])
@@ -131,8 +139,9 @@ def game_screens(choice):
     results += [result_words(side, o.result) for side in sides for o in outcomes]
     status_lines = []
     for index in range(max(len(s.status_lines()) for s in states)):
-        status_lines.append(widest([s.status_lines()[index] for s in states
-                                    if len(s.status_lines()) > index], 1)[0])
+        status_lines.append(
+            widest([s.status_lines()[index] for s in states if len(s.status_lines()) > index], 1)[0]
+        )
     phase = max((s.phase for s in states if s.phase is not None), default=None)
     targets = engines.game_info(choice.game).match_targets
     match = f"{'-'.join(['10'] * len(sides))} (to 10)" if targets else None
@@ -143,21 +152,35 @@ def game_screens(choice):
     small = [turn.fix_words(wide[:2], wide[:1]), *widest(reasons(states, rng))]
     half = len(labels) // 2  # a board set up wrong all over: no piece lifted then
     every = [turn.fix_words(labels[:half], labels[half:]), turn.fix_words(labels, [])]
-    for instruction, error in [*((i, e) for i in steps for e in [None, *small]),
-                               *((i, e) for i in moving for e in small),
-                               *((i, e) for i in moving[1:] for e in every),
-                               *((p, None) for p in [*prompts, SET_BACK])]:
-        yield status_screen(game.title, game.shown_variant, side, None, phase, status_lines,
-                            instruction, error, None, match)
+    for instruction, error in [
+        *((i, e) for i in steps for e in [None, *small]),
+        *((i, e) for i in moving for e in small),
+        *((i, e) for i in moving[1:] for e in every),
+        *((p, None) for p in [*prompts, SET_BACK]),
+    ]:
+        yield status_screen(
+            game.title, game.shown_variant, side, None, phase, status_lines, instruction, error, None, match
+        )
     for result in widest(results, 4):
-        yield status_screen(game.title, game.shown_variant, None, None, phase, status_lines,
-                            "Set up to play again", None, result, match)
+        yield status_screen(
+            game.title,
+            game.shown_variant,
+            None,
+            None,
+            phase,
+            status_lines,
+            "Set up to play again",
+            None,
+            result,
+            match,
+        )
 
 
 CHOICES = game_choices()
 #: The longest texts come with the largest board of each game and variant.
-LARGEST = [c for c in CHOICES if c.size == max(d.size or 0 for d in CHOICES if d.game == c.game)
-           or c.size is None]
+LARGEST = [
+    c for c in CHOICES if c.size == max(d.size or 0 for d in CHOICES if d.game == c.game) or c.size is None
+]
 
 
 @pytest.mark.parametrize("choice", LARGEST, ids=lambda c: f"{c.game}-{c.size}-{c.variant}")
@@ -179,8 +202,9 @@ def test_every_menu_page_fits():
         for current in CHOICES:
             menu = Menu(CHOICES, current, kiosk=kiosk, today=True, power_off=True)
             seen = walk(menu, [])
-            assert seen and all(screens.fits(s) for s in seen), [s.text_lines() for s in seen
-                                                                  if not screens.fits(s)]
+            assert seen and all(screens.fits(s) for s in seen), [
+                s.text_lines() for s in seen if not screens.fits(s)
+            ]
 
 
 def walk(menu, path, depth=0):
@@ -200,8 +224,9 @@ def walk(menu, path, depth=0):
         seen.append(menu.screen())
         menu.press(ButtonEvent("menu"))
     for index in range(len(page.lines)):
-        if page.lines[index] in ("Exit", "Take back", "Show IP address", "Today") or \
-                page.lines[index].startswith("Brightness"):
+        if page.lines[index] in ("Exit", "Take back", "Show IP address", "Today") or page.lines[
+            index
+        ].startswith("Brightness"):
             continue
         seen += walk(menu, [*path, index], depth + 1)
     return seen
@@ -214,15 +239,25 @@ def test_notices_fit():
         message_screen("Powering off", ["Wait for the screen to go dark"]),
         message_screen("Cannot power off", ["not available here"]),
         day_screen(Day(0, {}, 0, None)),
-        day_screen(Day(188, {"white": 99, "black": 88, "draw": 1}, 1,
-                       "white wins by connection")),
+        day_screen(Day(188, {"white": 99, "black": 88, "draw": 1}, 1, "white wins by connection")),
         message_screen("Today", ["Not available", "The games cannot be read"]),
         status_screen("Antipode", None, None, None, None, [], None, None, longest_result),
         message_screen("Take back?", ["Opponent asks to undo 2 moves", "OK: yes, BACK: no"]),
     ]
     for said in (Remote.WAIT, Remote.ASKED, Remote.REFUSED, OFFLINE, Computer.WAIT):
-        notices.append(status_screen("Antipalos 20", "Cut-throat", "black", None, 2,
-                                     ["In hand: White 30 · Black 30 · Red 30"], "Put it on a lit site",
-                                     said, None, None))
+        notices.append(
+            status_screen(
+                "Antipalos 20",
+                "Cut-throat",
+                "black",
+                None,
+                2,
+                ["In hand: White 30 · Black 30 · Red 30"],
+                "Put it on a lit site",
+                said,
+                None,
+                None,
+            )
+        )
     for screen in notices:
         assert shown_whole(screen), screen.text_lines()

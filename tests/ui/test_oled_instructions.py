@@ -14,9 +14,9 @@ from luma.core.device import dummy
 from engines import GAME_NAMES
 from firmware_host.board.game import Game
 from firmware_host.ui.screens import SIZE, fits
-from tests.ui.scenes import SCENES
 from testbed.drive import Drive
 from tests.net.web.web_tools import OUTPUT
+from tests.ui.scenes import SCENES
 
 #: What each scene's screen must say (a pattern searched in its text, every page together).
 SAYS = {

@@ -29,8 +29,7 @@ def save(drive: Drive, name: str) -> None:
         assert image.getbbox() is not None, f"{name}: nothing lit"
         OUTPUT.mkdir(exist_ok=True)
         suffix = f"-{number + 1}" if number else ""
-        image.convert("L").resize((SIZE[0] * 4, SIZE[1] * 4)).save(
-            OUTPUT / f"oled-{name}{suffix}.png")
+        image.convert("L").resize((SIZE[0] * 4, SIZE[1] * 4)).save(OUTPUT / f"oled-{name}{suffix}.png")
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)

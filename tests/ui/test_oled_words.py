@@ -22,8 +22,13 @@ from testbed.drive import Drive
 from tests.net.web.web_tools import OUTPUT
 
 #: What the idle screen of each game asks at the start.
-IDLE = {"antipalos": "Place a trirod", "antipode": "Place a token", "antipod": "Place a stone",
-        "anti-grid": "Lift a pawn to move it", "phalanx": "Lift a piece to move it"}
+IDLE = {
+    "antipalos": "Place a trirod",
+    "antipode": "Place a token",
+    "antipod": "Place a stone",
+    "anti-grid": "Lift a pawn to move it",
+    "phalanx": "Lift a piece to move it",
+}
 
 
 def one_page(drive: Drive, name: str) -> tuple[str, ...]:
@@ -81,8 +86,17 @@ def test_the_idle_screen_and_the_common_instructions_fit_on_one_page(choice):
         lifted = f"Move {max(pieces, key=len)} to a lit site"
         asked = (next_words(state), lifted, "OK ends the turn") if state.due() is None else ()
         for instruction in asked:  # (a removal due is the whole turn: it is all that is asked)
-            screen = status_screen(game.title, game.shown_variant, state.to_move, None, state.phase,
-                                   state.status_lines(), instruction, None, None)
+            screen = status_screen(
+                game.title,
+                game.shown_variant,
+                state.to_move,
+                None,
+                state.phase,
+                state.status_lines(),
+                instruction,
+                None,
+                None,
+            )
             assert len(screen.pages()) == 1 and fits(screen), screen.text_lines()
         state, checked = state.apply(rng.choice(state.legal_moves())), checked + 1
     assert checked
@@ -100,10 +114,24 @@ def test_what_a_takeback_or_a_knock_under_way_says_fits_on_one_page(game):
             break
         move = rng.choice(state.legal_moves())
         last = max((state.notation(m) for m in state.legal_moves()[:40]), key=len)
-        waits = (SET_BACK, KNOCK_SET_RIGHT, SET_BACK_DEEPER.format(n=12),
-                 f"{last}: set it down, or leave it off to undo", f"{last} undone soon, or set it as it was")
+        waits = (
+            SET_BACK,
+            KNOCK_SET_RIGHT,
+            SET_BACK_DEEPER.format(n=12),
+            f"{last}: set it down, or leave it off to undo",
+            f"{last} undone soon, or set it as it was",
+        )
         for said in waits if state.due() is None else ():
-            screen = status_screen(played.title, played.shown_variant, state.to_move, None, state.phase,
-                                   state.status_lines(), said, None, None)
+            screen = status_screen(
+                played.title,
+                played.shown_variant,
+                state.to_move,
+                None,
+                state.phase,
+                state.status_lines(),
+                said,
+                None,
+                None,
+            )
             assert len(screen.pages()) == 1 and fits(screen), screen.lines
         state = state.apply(move)

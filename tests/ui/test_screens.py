@@ -17,16 +17,24 @@ WIDTH, HEIGHT = screens.SIZE
 
 
 def status(**changes) -> Screen:
-    fields = dict(game_title="Antipalos 12", variant=None, to_move="white", side_colour=None,
-                  phase=None, status_lines=(), instruction=None, error=None, result=None,
-                  match_score=None)
+    fields = dict(
+        game_title="Antipalos 12",
+        variant=None,
+        to_move="white",
+        side_colour=None,
+        phase=None,
+        status_lines=(),
+        instruction=None,
+        error=None,
+        result=None,
+        match_score=None,
+    )
     return status_screen(**{**fields, **changes})
 
 
 def lit_rows(image: Image.Image, left: int = 0, right: int = WIDTH) -> list[int]:
     """The rows with at least one lit pixel between ``left`` and ``right``."""
-    return [y for y in range(image.height)
-            if any(image.getpixel((x, y)) for x in range(left, right))]
+    return [y for y in range(image.height) if any(image.getpixel((x, y)) for x in range(left, right))]
 
 
 def lit_fraction(image: Image.Image, box: tuple[int, int, int, int]) -> float:
@@ -52,11 +60,16 @@ def ink_runs(rows: list[int]) -> list[tuple[int, int]]:
 
 # --------------------------------------------------------------------------- the text
 def test_whose_turn_with_phase_and_supply():
-    screen = status(phase=1, status_lines=["14 left", "3 captured"],
-                    instruction="Flip the 4 lit tokens, then OK")
-    assert screen.text_lines() == ("Antipalos 12", "White to move",
-                                   "Flip the 4 lit tokens, then OK", "Phase 1 · 14 left",
-                                   "3 captured")
+    screen = status(
+        phase=1, status_lines=["14 left", "3 captured"], instruction="Flip the 4 lit tokens, then OK"
+    )
+    assert screen.text_lines() == (
+        "Antipalos 12",
+        "White to move",
+        "Flip the 4 lit tokens, then OK",
+        "Phase 1 · 14 left",
+        "3 captured",
+    )
     assert not screen.invert_title and screen.large
 
 
@@ -66,11 +79,19 @@ def test_side_colour_is_named_when_it_differs_from_the_side():
 
 
 def test_error_comes_first_and_lights_the_title():
-    screen = status(error="Square B4 already holds a Trirod", instruction="Place a Trirod",
-                    variant="team", match_score="2-1")
-    assert screen.text_lines() == ("Antipalos 12 · team", "White to move",
-                                   "Square B4 already holds a Trirod", "Place a Trirod",
-                                   "Match 2-1")
+    screen = status(
+        error="Square B4 already holds a Trirod",
+        instruction="Place a Trirod",
+        variant="team",
+        match_score="2-1",
+    )
+    assert screen.text_lines() == (
+        "Antipalos 12 · team",
+        "White to move",
+        "Square B4 already holds a Trirod",
+        "Place a Trirod",
+        "Match 2-1",
+    )
     assert screen.invert_title
 
 
@@ -113,8 +134,10 @@ def test_main_line_is_large_for_arm_s_length():
     image = status(phase=1, status_lines=["14 left"]).render()
     runs = ink_runs(lit_rows(image))
     title, main, small = runs[0], runs[1], runs[2]
+
     def height(run):
         return run[1] - run[0] + 1
+
     assert height(main) >= 13 and height(main) > height(small) + 3  # no descenders in either
     assert title[0] <= 2 and small[1] < HEIGHT
     assert [size for _, size in layout(status(phase=1))] == [screens.SMALL_SIZE, 18, screens.SMALL_SIZE]
@@ -132,7 +155,8 @@ def test_long_lines_wrap_and_smaller_type_makes_room_before_anything_is_cut():
     assert rows[1][1] < 18 and screens.fits(screen)  # the main line gave way first
     assert " ".join(text for text, _ in rows[2:]) == "Square B4 already holds a Trirod Place it Phase 1"
     assert layout(status(error="Square B4 is empty")) == [
-        ("Antipalos 12", screens.SMALL_SIZE), ("White to move", 18),
+        ("Antipalos 12", screens.SMALL_SIZE),
+        ("White to move", 18),
         ("Square B4 is empty", screens.SMALL_SIZE),
     ]
     for row in screens.layout(screen, WIDTH, HEIGHT)[0]:
@@ -142,8 +166,12 @@ def test_long_lines_wrap_and_smaller_type_makes_room_before_anything_is_cut():
 
 
 def test_a_screen_too_long_for_the_panel_is_shown_as_pages_each_with_the_instruction():
-    screen = status(error="Square B4 already holds a Trirod of the other side",
-                    instruction="Then place your Trirod", phase=1, match_score="2-1 (to 6)")
+    screen = status(
+        error="Square B4 already holds a Trirod of the other side",
+        instruction="Then place your Trirod",
+        phase=1,
+        match_score="2-1 (to 6)",
+    )
     pages = screen.pages()
     assert len(pages) > 1 and all(screens.fits(page) for page in pages)
     assert all(page.lines[:3] == screen.lines[:3] for page in pages)
@@ -158,14 +186,23 @@ def test_a_paged_status_line_is_broken_where_it_says_two_things_never_between_wo
     """The computer's move to carry out and a board that differs leave one row below them: the
     phase line goes on pages of its own, each page a whole thing said (a player reading page 2
     alone once saw "17 Black 18")."""
-    screen = status_screen("Antipalos 12", None, "white", None, 1, ["In hand: White 17 · Black 18"],
-                           "Computer plays K3*: move it", "Board differs: take off 1", None)
+    screen = status_screen(
+        "Antipalos 12",
+        None,
+        "white",
+        None,
+        1,
+        ["In hand: White 17 · Black 18"],
+        "Computer plays K3*: move it",
+        "Board differs: take off 1",
+        None,
+    )
     pages = screen.pages()
-    assert [page.lines[3:] for page in pages] == [("Phase 1",), ("In hand: White 17",),
-                                                   ("Black 18",)]
+    assert [page.lines[3:] for page in pages] == [("Phase 1",), ("In hand: White 17",), ("Black 18",)]
     assert all(screens.fits(page) for page in pages)
-    quiet = status_screen("Antipalos 12", None, "white", None, 1, ["In hand: White 17 · Black 18"],
-                          "Place a Trirod", None, None)
+    quiet = status_screen(
+        "Antipalos 12", None, "white", None, 1, ["In hand: White 17 · Black 18"], "Place a Trirod", None, None
+    )
     assert quiet.pages() == (quiet,)
     assert [text for text, _ in layout(quiet)][3:] == ["Phase 1 · In hand:", "White 17 · Black 18"]
 
@@ -188,7 +225,10 @@ def test_a_long_main_line_shrinks_before_it_wraps():
     assert screens._large_font("Draw: repetition", WIDTH - 4, 18) is screens._font(15)
     assert screens._large_font("Phalanx: Vertical wins by blockade", WIDTH, 18) is None
     assert layout(status(to_move=None, result="White wins: connection")) == [
-        ("Antipalos 12", screens.SMALL_SIZE), ("White wins:", 18), ("connection", 18)]
+        ("Antipalos 12", screens.SMALL_SIZE),
+        ("White wins:", 18),
+        ("connection", 18),
+    ]
 
 
 def test_a_count_is_not_left_alone_on_the_last_row():
@@ -211,8 +251,10 @@ def test_menu_highlights_the_selected_item_and_scrolls_to_it():
     items = tuple(f"Item {i}" for i in range(10))
     top = Screen("Menu", items, selected=0).render()
     bottom = Screen("Menu", items, selected=9).render()
+
     def bar(image):
         return [y for y in range(HEIGHT) if lit_fraction(image, (0, y, WIDTH, y + 1)) > 0.6]
+
     assert bar(top) and bar(top)[0] < 25
     assert bar(bottom) and bar(bottom)[-1] > 50
     shown = layout(Screen("Menu", items, selected=9))

@@ -21,15 +21,20 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     cafe = sub.add_parser("cafe", help="serve the café dashboard: every board on the broker")
     cafe.add_argument("--mqtt", metavar="HOST[:PORT]", help="the broker (default: [mqtt] host)")
     cafe.add_argument("--config", help="config file for the broker's login ([mqtt] table)")
-    cafe.add_argument("--host", default="127.0.0.1",
-                      help="serve the page on this address (default 127.0.0.1; elsewhere the "
-                           "commands need a token)")
+    cafe.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="serve the page on this address (default 127.0.0.1; elsewhere the commands need a token)",
+    )
     cafe.add_argument("--port", type=int, default=PORT, help=f"the page's port (default {PORT})")
     cafe.add_argument("--token", help="token the commands need (generated off loopback)")
-    cafe.add_argument("--state", metavar="DIR",
-                      help="where the archive (cafe.db) is kept unless [archive] url says "
-                           "(default: beside the board's games, $STATE_DIRECTORY or "
-                           "~/.local/state/reedboard)")
+    cafe.add_argument(
+        "--state",
+        metavar="DIR",
+        help="where the archive (cafe.db) is kept unless [archive] url says "
+        "(default: beside the board's games, $STATE_DIRECTORY or "
+        "~/.local/state/reedboard)",
+    )
     cafe.set_defaults(func=main)
 
 
@@ -54,8 +59,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
         settings = config.mqtt
-        host, port = broker_address(args.mqtt, settings.port) if args.mqtt else (
-            settings.host, settings.port)
+        host, port = broker_address(args.mqtt, settings.port) if args.mqtt else (settings.host, settings.port)
     except (ConfigError, ValueError) as exc:
         return _fail(str(exc))
     if host is None:
@@ -67,12 +71,12 @@ def main(args: argparse.Namespace) -> int:
     from firmware_host.net.cafe.run import serve
 
     try:
-        archive = Archive.open(config.archive.url,
-                               args.state or os.path.dirname(default_storage()))
+        archive = Archive.open(config.archive.url, args.state or os.path.dirname(default_storage()))
     except (ArchiveError, OSError) as exc:
         return _fail(str(exc))
-    return serve(settings, host, port, args.host, args.port, args.token, archive,
-                 Clock(zone(config.cafe.timezone)))
+    return serve(
+        settings, host, port, args.host, args.port, args.token, archive, Clock(zone(config.cafe.timezone))
+    )
 
 
 def _fail(message: str) -> int:

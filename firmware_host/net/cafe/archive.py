@@ -58,17 +58,47 @@ _TIME = text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 SKEW_SECONDS = 600
 _ID = whole(1, 2**53)
 #: A finished game as a board publishes it (StoredGame's fields).
-RECORD = record({
-    "id": _ID, "game": text(40), "size": optional(whole(0, 1000)), "variant": optional(text(40)),
-    "started": _TIME, "finished": optional(_TIME), "result": optional(text(200)),
-    "winner": optional(text(20)), "match_of": optional(_ID), "match_target": optional(whole(0, 1000)),
-    "first": optional(text(20)), "options": optional(text(400)), "opponent": optional(text(80)),
-    "moves": items(text(40), 20_000),
-}, required=("id", "game", "started", "moves"))
+RECORD = record(
+    {
+        "id": _ID,
+        "game": text(40),
+        "size": optional(whole(0, 1000)),
+        "variant": optional(text(40)),
+        "started": _TIME,
+        "finished": optional(_TIME),
+        "result": optional(text(200)),
+        "winner": optional(text(20)),
+        "match_of": optional(_ID),
+        "match_target": optional(whole(0, 1000)),
+        "first": optional(text(20)),
+        "options": optional(text(400)),
+        "opponent": optional(text(80)),
+        "moves": items(text(40), 20_000),
+    },
+    required=("id", "game", "started", "moves"),
+)
 
-COLUMNS = ("board", "key", "game_id", "game", "size", "variant", "started", "finished", "result",
-           "winner", "first", "options", "opponent", "match_of", "match_target", "plies", "moves",
-           "text", "received")
+COLUMNS = (
+    "board",
+    "key",
+    "game_id",
+    "game",
+    "size",
+    "variant",
+    "started",
+    "finished",
+    "result",
+    "winner",
+    "first",
+    "options",
+    "opponent",
+    "match_of",
+    "match_target",
+    "plies",
+    "moves",
+    "text",
+    "received",
+)
 #: What a list of games shows (not the moves or the text).
 SUMMARY = "key, game, size, variant, started, finished, result, winner, opponent, plies"
 
@@ -166,19 +196,22 @@ class Archive:
     one) until the database takes them; the tables' names and the games finished since the
     dashboard's day began are kept in memory too, so the fleet never waits for the database."""
 
-    def __init__(self, connect: Callable[[], Any], dialect: str, where: str,
-                 setup: tuple[str, ...] = (),
-                 cut: Callable[[Any], None] = lambda db: db.interrupt(),
-                 away: tuple[type[BaseException], ...] = (sqlite3.OperationalError, OSError)
-                 ) -> None:
+    def __init__(
+        self,
+        connect: Callable[[], Any],
+        dialect: str,
+        where: str,
+        setup: tuple[str, ...] = (),
+        cut: Callable[[Any], None] = lambda db: db.interrupt(),
+        away: tuple[type[BaseException], ...] = (sqlite3.OperationalError, OSError),
+    ) -> None:
         #: ``connect()`` makes a connection, ``setup`` the statements run on each one,
         #: ``cut(db)`` makes a call waiting on ``db`` fail (from another thread), ``away``: the
         #: exceptions that say the database is away (any other refuses that one write).
         self.connect, self.dialect, self.where, self.setup = connect, dialect, where, setup
         self.cut, self.away = cut, away
         self._cond = threading.Condition()
-        self._writes: OrderedDict[tuple[str, str, str], tuple[Callable[..., None], tuple]] = (
-            OrderedDict())
+        self._writes: OrderedDict[tuple[str, str, str], tuple[Callable[..., None], tuple]] = OrderedDict()
         self._reads: deque[_Ask] = deque()
         #: The write the worker is making.
         self._writing: tuple[tuple[str, str, str], Any] | None = None
@@ -198,8 +231,10 @@ class Archive:
         #: (call number, monotonic start or None): what the watchdog looks at.
         self._call: tuple[int, float | None] = (0, None)
         self._cut_call = 0
-        self._threads = (Supervised("archive", self._work, redo=self._redo),
-                         Supervised("archive-watchdog", self._watch))
+        self._threads = (
+            Supervised("archive", self._work, redo=self._redo),
+            Supervised("archive-watchdog", self._watch),
+        )
         for thread in self._threads:
             thread.start()
 
@@ -213,7 +248,7 @@ class Archive:
         elif url and not url.startswith("sqlite://"):
             raise ArchiveError(f"[archive] url must be postgresql://... or sqlite:///path (got {url[:40]!r})")
         else:
-            path = url[len("sqlite://"):] if url else os.path.join(state_dir or ".", "cafe.db")
+            path = url[len("sqlite://") :] if url else os.path.join(state_dir or ".", "cafe.db")
             archive = cls._sqlite(path)
         archive._opened.wait(READ_WAIT)  # a database that answers at once is read before the fleet starts
         return archive
@@ -224,8 +259,7 @@ class Archive:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
 
         def connect() -> sqlite3.Connection:  # the busy timeout: how long a locked file is waited for
-            return sqlite3.connect(path, check_same_thread=False, isolation_level=None,
-                                   timeout=READ_WAIT)
+            return sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=READ_WAIT)
 
         return cls(connect, "sqlite", path, ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL"))
 
@@ -234,8 +268,10 @@ class Archive:
         try:
             import psycopg
         except ImportError:
-            raise ArchiveError("[archive] url names PostgreSQL: install psycopg "
-                               "(pip install 'psycopg[binary]' or apt install python3-psycopg)") from None
+            raise ArchiveError(
+                "[archive] url names PostgreSQL: install psycopg "
+                "(pip install 'psycopg[binary]' or apt install python3-psycopg)"
+            ) from None
 
         def connect() -> Any:
             return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
@@ -243,10 +279,15 @@ class Archive:
         # synchronous_commit off, as SQLite's synchronous=NORMAL: a crash of the server's
         # machine may lose the last instants' games (each board keeps its own), never the
         # database's consistency.
-        setup = ("SET synchronous_commit TO off",
-                 f"SET statement_timeout TO {int(CALL_LIMIT * 1000)}")
-        return cls(connect, "postgresql", url.split("@")[-1], setup, _shut_down,
-                   (psycopg.OperationalError, psycopg.InterfaceError, OSError))
+        setup = ("SET synchronous_commit TO off", f"SET statement_timeout TO {int(CALL_LIMIT * 1000)}")
+        return cls(
+            connect,
+            "postgresql",
+            url.split("@")[-1],
+            setup,
+            _shut_down,
+            (psycopg.OperationalError, psycopg.InterfaceError, OSError),
+        )
 
     # ------------------------------------------------------------------ anyone's thread
     def add(self, board: str, game: dict[str, Any]) -> None:
@@ -257,8 +298,9 @@ class Archive:
             today[game["key"]] = {**row, "game_id": game["id"], "plies": len(game["moves"])}
             if len(today) > DAY:
                 del today[min(today, key=lambda k: _order(today[k]))]
-        self._queue(("game", board, game["key"]), self._store, (board, game),
-                    f"a game from {board} was not kept")
+        self._queue(
+            ("game", board, game["key"]), self._store, (board, game), f"a game from {board} was not kept"
+        )
 
     def set_name(self, board: str, name: str | None) -> None:
         """Call table ``board`` ``name`` (None: by its id again), written in turn."""
@@ -269,8 +311,7 @@ class Archive:
                 self._names.pop(board, None)
             if not self._loaded:
                 self._renamed[board] = name
-        self._queue(("name", board, ""), self._store_name, (board, name),
-                    f"{board}'s name was not kept")
+        self._queue(("name", board, ""), self._store_name, (board, name), f"{board}'s name was not kept")
 
     def store(self, board: str, game: dict[str, Any], timeout: float = READ_WAIT) -> None:
         """:meth:`add`, then wait until it is written; ArchiveError if it is not within
@@ -283,8 +324,7 @@ class Archive:
         """Wait until everything added so far is written; False if it is not within
         ``timeout``."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._writes and self._writing is None,
-                                       timeout)
+            return self._cond.wait_for(lambda: not self._writes and self._writing is None, timeout)
 
     @property
     def waiting(self) -> int:
@@ -307,17 +347,32 @@ class Archive:
         """Table ``board``'s games finished at or after ``since`` (within the dashboard's day),
         the latest first, from memory."""
         with self._cond:
-            rows = sorted((r for r in self._today.get(board, {}).values()
-                           if (r["finished"] or "") >= since), key=_order, reverse=True)
-        return [{"key": r["key"], "game": Game(r["game"], r["size"]).title, "result": r["result"],
-                 "winner": r["winner"], "moves": r["plies"], "at": r["finished"]} for r in rows]
+            rows = sorted(
+                (r for r in self._today.get(board, {}).values() if (r["finished"] or "") >= since),
+                key=_order,
+                reverse=True,
+            )
+        return [
+            {
+                "key": r["key"],
+                "game": Game(r["game"], r["size"]).title,
+                "result": r["result"],
+                "winner": r["winner"],
+                "moves": r["plies"],
+                "at": r["finished"],
+            }
+            for r in rows
+        ]
 
     def games(self, board: str, limit: int = 200, offset: int = 0) -> list[dict[str, Any]]:
         """Table ``board``'s games, the latest finished first; ArchiveError if the database
         does not answer within :data:`READ_WAIT`."""
-        return self._ask(self._rows, f"SELECT {SUMMARY} FROM games WHERE board = ? "
-                         "ORDER BY finished DESC, game_id DESC LIMIT ? OFFSET ?",
-                         (board, limit, offset))
+        return self._ask(
+            self._rows,
+            f"SELECT {SUMMARY} FROM games WHERE board = ? "
+            "ORDER BY finished DESC, game_id DESC LIMIT ? OFFSET ?",
+            (board, limit, offset),
+        )
 
     def game(self, board: str, key: str) -> dict[str, Any] | None:
         """One game with its moves and text record, None if the archive has none;
@@ -331,11 +386,9 @@ class Archive:
 
     def boards(self) -> list[str]:
         """The tables that have games in the archive; ArchiveError as :meth:`games`."""
-        return [r["board"] for r in self._ask(self._rows,
-                                              "SELECT DISTINCT board FROM games ORDER BY board")]
+        return [r["board"] for r in self._ask(self._rows, "SELECT DISTINCT board FROM games ORDER BY board")]
 
-    def _queue(self, key: tuple[str, str, str], job: Callable[..., None], args: tuple,
-               lost: str) -> None:
+    def _queue(self, key: tuple[str, str, str], job: Callable[..., None], args: tuple, lost: str) -> None:
         with self._cond:
             if key not in self._writes and len(self._writes) >= PENDING:
                 said, self._full = self._full, True
@@ -344,8 +397,10 @@ class Archive:
                 self._writes[key] = (job, args)
                 self._cond.notify_all()
         if not said:
-            _say(f"the archive's queue is full ({PENDING} writes wait for {self.where}): {lost} "
-                 "(nor any other until the database is back; each board keeps its own games)")
+            _say(
+                f"the archive's queue is full ({PENDING} writes wait for {self.where}): {lost} "
+                "(nor any other until the database is back; each board keeps its own games)"
+            )
 
     def _ask(self, job: Callable[..., Any], *args: Any) -> Any:
         """``job(*args)`` in the worker; ArchiveError at once while the database is away, or
@@ -378,8 +433,7 @@ class Archive:
             except Exception as exc:  # noqa: BLE001 - the database away, or this one refused
                 if opening or isinstance(exc, self.away):
                     cut = self._cut_call == self._call[0]
-                    self._failed(f"no answer within {CALL_LIMIT:g} s" if cut else _one_line(exc),
-                                 write)
+                    self._failed(f"no answer within {CALL_LIMIT:g} s" if cut else _one_line(exc), write)
                     if ask is not None:
                         ask.error = f"the archive is unavailable ({self._why})"
                 else:  # a value the database refuses: said, never tried again
@@ -449,8 +503,10 @@ class Archive:
         if self._loaded:
             return
         names = self._rows("SELECT board, name FROM tables")
-        today = self._rows(f"SELECT board, {SUMMARY}, game_id FROM games WHERE finished >= ?",
-                           (f"{time.strftime('%Y-%m-%d', time.gmtime())}T00:00:00Z",))
+        today = self._rows(
+            f"SELECT board, {SUMMARY}, game_id FROM games WHERE finished >= ?",
+            (f"{time.strftime('%Y-%m-%d', time.gmtime())}T00:00:00Z",),
+        )
         with self._cond:
             self._names = {**{r["board"]: r["name"] for r in names}, **self._names}
             for board, name in self._renamed.items():
@@ -480,9 +536,11 @@ class Archive:
             self._backoff = min(self._backoff * 2, BACKOFF[1])
             self._cond.notify_all()
         if first:
-            _say(f"the archive ({self.where}) is unavailable: {why}; finished games wait in "
-                 f"memory (at most {PENDING}) and are written when it is back (tried again "
-                 f"every {BACKOFF[0]:g} to {BACKOFF[1]:g} s)")
+            _say(
+                f"the archive ({self.where}) is unavailable: {why}; finished games wait in "
+                f"memory (at most {PENDING}) and are written when it is back (tried again "
+                f"every {BACKOFF[0]:g} to {BACKOFF[1]:g} s)"
+            )
 
     def _put_back(self, write: tuple[tuple[str, str, str], Any] | None) -> None:
         """A write not made goes back first in line, unless sent again meanwhile (under the
@@ -509,8 +567,7 @@ class Archive:
 
     def _execute(self, statement: str, args: tuple = ()) -> Any:
         cursor = self._db.cursor()
-        cursor.execute(statement.replace("?", "%s") if self.dialect == "postgresql" else statement,
-                       args)
+        cursor.execute(statement.replace("?", "%s") if self.dialect == "postgresql" else statement, args)
         return cursor
 
     def _rows(self, statement: str, args: tuple = ()) -> list[dict[str, Any]]:
@@ -521,14 +578,21 @@ class Archive:
     def _store(self, board: str, game: dict[str, Any]) -> None:
         """Write ``game``, replacing the same game sent again (or taken back and finished
         anew)."""
-        values = {**game, "board": board, "game_id": game["id"], "moves": json.dumps(game["moves"]),
-                  "plies": len(game["moves"]),
-                  "received": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        values = {
+            **game,
+            "board": board,
+            "game_id": game["id"],
+            "moves": json.dumps(game["moves"]),
+            "plies": len(game["moves"]),
+            "received": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
         columns = ", ".join(COLUMNS)
         updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c not in ("board", "key"))
-        self._execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(COLUMNS))}) "
-                      f"ON CONFLICT (board, key) DO UPDATE SET {updates}",
-                      tuple(values.get(c) for c in COLUMNS))
+        self._execute(
+            f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(COLUMNS))}) "
+            f"ON CONFLICT (board, key) DO UPDATE SET {updates}",
+            tuple(values.get(c) for c in COLUMNS),
+        )
 
     def _store_name(self, board: str, name: str | None) -> None:
         self._execute("DELETE FROM tables WHERE board = ?", (board,))
@@ -538,16 +602,20 @@ class Archive:
 
 def positions(game: dict[str, Any]) -> Iterator[GameState]:
     """The positions of an archived game, the start first."""
-    fields: dict[str, Any] = {k: game.get(k) for k in ("game", "size", "variant", "started",
-                                                       "finished", "result", "winner", "first",
-                                                       "options")}
+    fields: dict[str, Any] = {
+        k: game.get(k)
+        for k in ("game", "size", "variant", "started", "finished", "result", "winner", "first", "options")
+    }
     yield from replay(StoredGame(id=game["game_id"], **fields, moves=tuple(game["moves"])))
 
 
 def _schema(dialect: str) -> list[str]:
     """The tables, in ``dialect`` (SQLite and PostgreSQL differ only in their number types)."""
-    n, big = ("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BIGINT") if (
-        dialect == "postgresql") else ("INTEGER PRIMARY KEY", "INTEGER")
+    n, big = (
+        ("BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "BIGINT")
+        if (dialect == "postgresql")
+        else ("INTEGER PRIMARY KEY", "INTEGER")
+    )
     return [
         f"CREATE TABLE IF NOT EXISTS games (n {n}, board TEXT NOT NULL, key TEXT NOT NULL, "
         f"game_id {big} NOT NULL, game TEXT NOT NULL, size INTEGER, variant TEXT, "

@@ -43,13 +43,24 @@ from typing import Any, Callable
 from engines import GAME_NAMES, new_game
 from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.actions.limits import Bucket
+from firmware_host.net.cafe.archive import read_record
+from firmware_host.net.cafe.clock import Clock, zone
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.peer import MAX_MOVES
 from firmware_host.net.mqtt.untrusted import (
-    Bad, board_id, ident, items, mapping, number, one_of, optional, read, record, text, whole,
+    Bad,
+    board_id,
+    ident,
+    items,
+    mapping,
+    number,
+    one_of,
+    optional,
+    read,
+    record,
+    text,
+    whole,
 )
-from firmware_host.net.cafe.archive import read_record
-from firmware_host.net.cafe.clock import Clock, zone
 from firmware_host.net.web.drawn import drawn, figures
 from firmware_host.store.config import MAX_BOARD_ID
 
@@ -79,30 +90,64 @@ SCREEN_LINES = 64
 PLAYABLE = 300
 _SITES = items(text(40), 2000)
 #: A board's state as the dashboard reads it: anything else is left out, anything wrong drops it.
-STATE = record({
-    "game": text(40), "title": optional(_WORD), "size": optional(whole(0, 1000)),
-    "variant": optional(text(40)), "sides": optional(items(text(20), 8)),
-    "ply": optional(whole(0, 1_000_000)), "to_move": optional(text(20)),
-    "moves": optional(items(text(40), MAX_MOVES)), "winner": optional(text(20)),
-    "result": optional(_LINE), "status": optional(_LINE), "screen": optional(items(_LINE, SCREEN_LINES)),
-    "sync": optional(one_of("in_sync", "out_of_sync")), "missing": optional(_SITES),
-    "extra": optional(_SITES), "brightness": optional(number(0, 1)),
-    "board": optional(text(MAX_BOARD_ID)), "hardware": optional(_WORD), "opponent": optional(_WORD),
-    "last_move_at": optional(text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")),
-    "last_result": optional(_LINE), "games": optional(items(text(40), 20)),
-    "choice": optional(_WORD),
-    "today": optional(record({"played": whole(0, 100_000),
-                              "results": mapping(text(20), whole(0, 100_000), 8),
-                              "running": whole(0, 100_000), "last": optional(_LINE)})),
-}, required=("game",))
+STATE = record(
+    {
+        "game": text(40),
+        "title": optional(_WORD),
+        "size": optional(whole(0, 1000)),
+        "variant": optional(text(40)),
+        "sides": optional(items(text(20), 8)),
+        "ply": optional(whole(0, 1_000_000)),
+        "to_move": optional(text(20)),
+        "moves": optional(items(text(40), MAX_MOVES)),
+        "winner": optional(text(20)),
+        "result": optional(_LINE),
+        "status": optional(_LINE),
+        "screen": optional(items(_LINE, SCREEN_LINES)),
+        "sync": optional(one_of("in_sync", "out_of_sync")),
+        "missing": optional(_SITES),
+        "extra": optional(_SITES),
+        "brightness": optional(number(0, 1)),
+        "board": optional(text(MAX_BOARD_ID)),
+        "hardware": optional(_WORD),
+        "opponent": optional(_WORD),
+        "last_move_at": optional(text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")),
+        "last_result": optional(_LINE),
+        "games": optional(items(text(40), 20)),
+        "choice": optional(_WORD),
+        "today": optional(
+            record(
+                {
+                    "played": whole(0, 100_000),
+                    "results": mapping(text(20), whole(0, 100_000), 8),
+                    "running": whole(0, 100_000),
+                    "last": optional(_LINE),
+                }
+            )
+        ),
+    },
+    required=("game",),
+)
 #: Every game, size and variant a board plays (retained on ``reedboard/<id>/games``).
-GAMES = record({"playable": items(record({"game": text(40), "size": optional(whole(0, 1000)),
-                                          "variant": optional(text(40)), "title": _WORD},
-                                         required=("game", "title")), PLAYABLE)},
-               required=("playable",))
+GAMES = record(
+    {
+        "playable": items(
+            record(
+                {
+                    "game": text(40),
+                    "size": optional(whole(0, 1000)),
+                    "variant": optional(text(40)),
+                    "title": _WORD,
+                },
+                required=("game", "title"),
+            ),
+            PLAYABLE,
+        )
+    },
+    required=("playable",),
+)
 #: A board's answer to a command.
-REPLY = record({"id": ident, "ok": one_of(True, False), "error": optional(text(300))},
-               required=("ok",))
+REPLY = record({"id": ident, "ok": one_of(True, False), "error": optional(text(300))}, required=("ok",))
 
 
 class Table:
@@ -158,8 +203,9 @@ class Table:
 
     def _goes_on(self, key: str, moves: tuple[str, ...]) -> bool:
         """Whether ``moves`` of the game ``key`` go on from the last ones replayed."""
-        return self._game is not None and self._game[0] == key \
-            and moves[: len(self._game[1])] == self._game[1]
+        return (
+            self._game is not None and self._game[0] == key and moves[: len(self._game[1])] == self._game[1]
+        )
 
     def _play(self, key: str, moves: tuple[str, ...]) -> tuple[GameState | None, GameState]:
         """(the position before the last new move or None, the position after ``moves``)."""
@@ -186,20 +232,29 @@ class Table:
         state = {k: v for k, v in self.state.items() if k != "moves"}
         if self.playable:
             state["playable"] = self.playable
-        return {"id": self.board, "name": self.name or self.board,
-                "online": self.online or self.reconnecting, "reconnecting": self.reconnecting,
-                "state": state, "lines": tile_lines(state.get("screen") or [], state.get("status")),
-                "layout": self.layout, "pieces": sorted(self.pieces),
-                "changed": sorted(self.changed), "figures": self.figures,
-                "problem": self.problem, "games": self.games[:10]}
+        return {
+            "id": self.board,
+            "name": self.name or self.board,
+            "online": self.online or self.reconnecting,
+            "reconnecting": self.reconnecting,
+            "state": state,
+            "lines": tile_lines(state.get("screen") or [], state.get("status")),
+            "layout": self.layout,
+            "pieces": sorted(self.pieces),
+            "changed": sorted(self.changed),
+            "figures": self.figures,
+            "problem": self.problem,
+            "games": self.games[:10],
+        }
 
 
 class Fleet:
     """Every table seen on the broker; ``archive`` (None: none) keeps their finished games and
     names; ``clock``: the café's (default: the system's zone); ``timer``: monotonic seconds."""
 
-    def __init__(self, archive: Any = None, clock: Clock | None = None,
-                 timer: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, archive: Any = None, clock: Clock | None = None, timer: Callable[[], float] = time.monotonic
+    ) -> None:
         self.tables: dict[str, Table] = {}
         self.lock = threading.Lock()
         self.archive = archive
@@ -228,8 +283,9 @@ class Fleet:
         what a board sends."""
         board, kind = board_id(topics.board_of(topic)), topic.rsplit("/", 1)[-1]
         if board is None:
-            raise Bad("not a board's topic (a board id is a-z, 0-9, '-', '_', at most "
-                      f"{MAX_BOARD_ID} characters)")
+            raise Bad(
+                f"not a board's topic (a board id is a-z, 0-9, '-', '_', at most {MAX_BOARD_ID} characters)"
+            )
         if kind == "reply":
             return self.on_reply(board, read(payload, REPLY))
         if kind == "record":
@@ -262,9 +318,11 @@ class Fleet:
         if table.waiting is None and table.budget.take(table.cost(state)):
             return True
         if table.waiting is None:
-            print(f"reedboard cafe: {table.board} sends more moves than the dashboard replays "
-                  f"({REPLAY_RATE:g} a second): its newest state is shown when they are replayed",
-                  file=sys.stderr)
+            print(
+                f"reedboard cafe: {table.board} sends more moves than the dashboard replays "
+                f"({REPLAY_RATE:g} a second): its newest state is shown when they are replayed",
+                file=sys.stderr,
+            )
         table.waiting = state
         return False
 
@@ -279,8 +337,9 @@ class Fleet:
         """The table's name and today's games as the archive has them (in its memory)."""
         if self.archive is not None:
             table.name = self.archive.names().get(table.board)
-            table.games = [self._timed(g) for g in
-                           self.archive.day(table.board, self.clock.midnight())[:DAY_GAMES]]
+            table.games = [
+                self._timed(g) for g in self.archive.day(table.board, self.clock.midnight())[:DAY_GAMES]
+            ]
 
     def recall(self) -> None:
         """The archive read its database late (away when the dashboard started): each table
@@ -441,18 +500,30 @@ class Fleet:
             self.archive.set_name(board, None)
         return True
 
-
     def _alert_for(self, table: Table, kind: str, what: str) -> dict[str, Any]:
         """An alert: ``at`` in UTC, ``time`` as the café reads it."""
         at = topics.utc_now()
-        return {"board": table.board, "name": table.name or table.board, "kind": kind,
-                "what": what, "at": at, "time": self.clock.shown(at)}
+        return {
+            "board": table.board,
+            "name": table.name or table.board,
+            "kind": kind,
+            "what": what,
+            "at": at,
+            "time": self.clock.shown(at),
+        }
 
     def _day_entry(self, game: dict[str, Any]) -> dict[str, Any]:
         """A finished game's record as the tile's day list shows it."""
-        return self._timed({"key": game["key"], "game": game["title"], "result": game["result"],
-                            "winner": game["winner"], "moves": len(game["moves"]),
-                            "at": game["finished"]})
+        return self._timed(
+            {
+                "key": game["key"],
+                "game": game["title"],
+                "result": game["result"],
+                "winner": game["winner"],
+                "moves": len(game["moves"]),
+                "at": game["finished"],
+            }
+        )
 
     def _timed(self, entry: dict[str, Any]) -> dict[str, Any]:
         """A day list's entry with its ``time`` as the café reads it."""

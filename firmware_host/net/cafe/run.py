@@ -29,31 +29,59 @@ KINDS = ("state", "availability", "reply", "record", "games")
 #: how Home Assistant shows them: a device "reedboard café" with two sensors.
 ALERTS_TOPIC = "reedboard-cafe/alerts"
 CAFE_ENTITIES = (
-    ("last_alert", {"name": "Last alert", "value_template": "{{ value_json.what }}",
-                    "json_attributes_topic": ALERTS_TOPIC, "icon": "mdi:bell-alert"}),
-    ("attention", {"name": "Tables needing attention",
-                   "value_template": "{{ value_json.attention }}", "icon": "mdi:table-alert"}),
+    (
+        "last_alert",
+        {
+            "name": "Last alert",
+            "value_template": "{{ value_json.what }}",
+            "json_attributes_topic": ALERTS_TOPIC,
+            "icon": "mdi:bell-alert",
+        },
+    ),
+    (
+        "attention",
+        {
+            "name": "Tables needing attention",
+            "value_template": "{{ value_json.attention }}",
+            "icon": "mdi:table-alert",
+        },
+    ),
 )
 
 
-def start(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
-          token: str | None, out: TextIO = sys.stderr, archive: Archive | None = None,
-          clock: Clock | None = None) -> tuple[Link, WebServer]:
+def start(
+    settings: Mqtt,
+    broker: str,
+    broker_port: int,
+    host: str,
+    port: int,
+    token: str | None,
+    out: TextIO = sys.stderr,
+    archive: Archive | None = None,
+    clock: Clock | None = None,
+) -> tuple[Link, WebServer]:
     """The link (connecting in the background) and the served page; ``archive``: where finished
     games are kept (None: nowhere); ``clock``: the café's (None: the system's zone). OSError if
     the page's address cannot be used."""
     if not is_loopback(host):
         token = token or new_token()
-        print(f"reedboard cafe: WARNING: serving the dashboard beyond this machine ({host}); "
-              "the commands need the token in the address below", file=out)
+        print(
+            f"reedboard cafe: WARNING: serving the dashboard beyond this machine ({host}); "
+            "the commands need the token in the address below",
+            file=out,
+        )
     fleet = Fleet(archive, clock)
     # Its own client id, never another dashboard's (the broker drops the older of two alike, and
     # each then takes the other's place every second): two started in one process, or two
     # containers each its process 1, share a pid.
-    link = Link(settings, f"reedboard-cafe-{os.getpid()}-{secrets.token_hex(3)}", host=broker,
-                port=broker_port, who="reedboard cafe")
-    dashboard = Dashboard(fleet, lambda topic, text, retain: link.publish(topic, text, retain),
-                          token, host)
+    link = Link(
+        settings,
+        f"reedboard-cafe-{os.getpid()}-{secrets.token_hex(3)}",
+        host=broker,
+        port=broker_port,
+        who="reedboard cafe",
+    )
+    dashboard = Dashboard(fleet, lambda topic, text, retain: link.publish(topic, text, retain), token, host)
     fleet.listener, fleet.on_reply = dashboard.table_changed, dashboard.replied
 
     def alerted(alert: dict[str, Any]) -> None:
@@ -80,36 +108,60 @@ def start(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
     link.start()
     query = f"?token={token}" if token else ""
     where = f"; games kept in {archive.where}" if archive else ""
-    print(f"reedboard cafe: the dashboard is at {server.url}{query} (broker {broker}:{broker_port}"
-          f"{where})", file=out, flush=True)
+    print(
+        f"reedboard cafe: the dashboard is at {server.url}{query} (broker {broker}:{broker_port}{where})",
+        file=out,
+        flush=True,
+    )
     return link, server
 
 
 def _needs_attention(view: dict[str, Any]) -> bool:
     state = view["state"]
-    return (not view["online"] or state.get("sync") == "out_of_sync"
-            or state.get("hardware", "ok") != "ok")
+    return not view["online"] or state.get("sync") == "out_of_sync" or state.get("hardware", "ok") != "ok"
 
 
 def _cafe_discovery() -> list[tuple[str, str]]:
     """Home Assistant's configs for the dashboard's own entities."""
-    device = {**Device("cafe").json(), "identifiers": ["reedboard_cafe_dashboard"],
-              "name": "reedboard café", "model": "café dashboard"}
-    return [(f"homeassistant/sensor/reedboard_cafe_dashboard/{name}/config",
-             json.dumps({"unique_id": f"reedboard_cafe_dashboard_{name}", "device": device,
-                         "state_topic": ALERTS_TOPIC, **fields}))
-            for name, fields in CAFE_ENTITIES]
+    device = {
+        **Device("cafe").json(),
+        "identifiers": ["reedboard_cafe_dashboard"],
+        "name": "reedboard café",
+        "model": "café dashboard",
+    }
+    return [
+        (
+            f"homeassistant/sensor/reedboard_cafe_dashboard/{name}/config",
+            json.dumps(
+                {
+                    "unique_id": f"reedboard_cafe_dashboard_{name}",
+                    "device": device,
+                    "state_topic": ALERTS_TOPIC,
+                    **fields,
+                }
+            ),
+        )
+        for name, fields in CAFE_ENTITIES
+    ]
 
 
-def serve(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
-          token: str | None, archive: Archive | None = None, clock: Clock | None = None) -> int:
+def serve(
+    settings: Mqtt,
+    broker: str,
+    broker_port: int,
+    host: str,
+    port: int,
+    token: str | None,
+    archive: Archive | None = None,
+    clock: Clock | None = None,
+) -> int:
     """Run until SIGTERM or SIGINT."""
     try:
-        link, server = start(settings, broker, broker_port, host, port, token, archive=archive,
-                             clock=clock)
+        link, server = start(settings, broker, broker_port, host, port, token, archive=archive, clock=clock)
     except OSError as exc:
-        print(f"reedboard cafe: cannot serve the page on {host}:{port}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(
+            f"reedboard cafe: cannot serve the page on {host}:{port}: {exc.strerror or exc}", file=sys.stderr
+        )
         return 2
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -123,6 +175,9 @@ def serve(settings: Mqtt, broker: str, broker_port: int, host: str, port: int,
     link.stop()
     server.stop()
     if archive is not None and not archive.flush(5.0):
-        print(f"reedboard cafe: stopped with {archive.waiting} writes not made to the archive "
-              f"({archive.where} is away); each board keeps its own games", file=sys.stderr)
+        print(
+            f"reedboard cafe: stopped with {archive.waiting} writes not made to the archive "
+            f"({archive.where} is away); each board keeps its own games",
+            file=sys.stderr,
+        )
     return 0

@@ -129,20 +129,48 @@ class Dashboard(WebApp):
         steps, before = [], None
         for n, state in enumerate(states):
             occupied = state.occupied()
-            steps.append({"move": game["moves"][n - 1] if n else None, "pieces": sorted(occupied),
-                          "changed": sorted(occupied ^ before) if before is not None else [],
-                          "figures": figures(state)})
+            steps.append(
+                {
+                    "move": game["moves"][n - 1] if n else None,
+                    "pieces": sorted(occupied),
+                    "changed": sorted(occupied ^ before) if before is not None else [],
+                    "figures": figures(state),
+                }
+            )
             before = occupied
-        fields = {k: game[k] for k in ("key", "game", "size", "variant", "started", "finished",
-                                       "result", "winner", "opponent", "text")}
-        return web.json_response({**fields, "title": Game(game["game"], game["size"]).title,
-                                  "sides": list(states[0].sides), "board": board,
-                                  **drawn(states[0]), "steps": steps})
+        fields = {
+            k: game[k]
+            for k in (
+                "key",
+                "game",
+                "size",
+                "variant",
+                "started",
+                "finished",
+                "result",
+                "winner",
+                "opponent",
+                "text",
+            )
+        }
+        return web.json_response(
+            {
+                **fields,
+                "title": Game(game["game"], game["size"]).title,
+                "sides": list(states[0].sides),
+                "board": board,
+                **drawn(states[0]),
+                "steps": steps,
+            }
+        )
 
     async def record_text(self, request: web.Request) -> web.Response:
         board, key, game = await self._stored(request)
-        return web.Response(text=game["text"], content_type="text/plain", headers={
-            "Content-Disposition": f'attachment; filename="{board}-{key}.txt"'})
+        return web.Response(
+            text=game["text"],
+            content_type="text/plain",
+            headers={"Content-Disposition": f'attachment; filename="{board}-{key}.txt"'},
+        )
 
     async def layout(self, request: web.Request) -> web.Response:
         key = "/".join(request.match_info[k] for k in ("game", "size", "variant"))
@@ -158,9 +186,16 @@ class Dashboard(WebApp):
         bucket = Bucket(RATE, BURST)
 
         def first() -> list[dict[str, Any]]:
-            return [{"type": "hello", "controls": controls, "games": list(GAME_NAMES),
-                     "broker": self.broker, "tables": self.fleet.views(),
-                     "alerts": self.fleet.alerts[:20]}]
+            return [
+                {
+                    "type": "hello",
+                    "controls": controls,
+                    "games": list(GAME_NAMES),
+                    "broker": self.broker,
+                    "tables": self.fleet.views(),
+                    "alerts": self.fleet.alerts[:20],
+                }
+            ]
 
         return await self.socket(request, first, lambda msg: self._command(msg, bucket if controls else None))
 
@@ -184,8 +219,7 @@ class Dashboard(WebApp):
                 raise CommandError(f"no table {str(board)[:40]!r}")
             return handlers[kind](board, obj)
         except CommandError as exc:
-            return {"type": "error", "error": str(exc),
-                    "board": board if isinstance(board, str) else None}
+            return {"type": "error", "error": str(exc), "board": board if isinstance(board, str) else None}
 
     def _send(self, board: str, obj: dict[str, Any]) -> dict[str, Any]:
         text = json.dumps(obj["command"])
@@ -197,8 +231,9 @@ class Dashboard(WebApp):
 
     def _rename(self, board: str, obj: dict[str, Any]) -> dict[str, Any]:
         name = obj["name"]
-        if name is not None and (not isinstance(name, str) or len(name.strip()) > MAX_NAME
-                                 or any(ord(c) < 32 for c in name)):
+        if name is not None and (
+            not isinstance(name, str) or len(name.strip()) > MAX_NAME or any(ord(c) < 32 for c in name)
+        ):
             raise CommandError(f"a table's name is text of at most {MAX_NAME} characters")
         self.fleet.rename(board, (name or "").strip() or None)
         return {"type": "renamed", "board": board}
@@ -206,8 +241,10 @@ class Dashboard(WebApp):
     def _retire(self, board: str, _: dict[str, Any]) -> dict[str, Any]:
         """Forget an offline table: its retained topics and Home Assistant device cleared."""
         if self.fleet.tables[board].online:
-            raise CommandError(f"{board} is online: switch the board off (or give it another "
-                               "id) first, or it announces itself again")
+            raise CommandError(
+                f"{board} is online: switch the board off (or give it another "
+                "id) first, or it announces itself again"
+            )
         for kind in RETAINED:
             self.publish(topics.topic(board, kind), "", True)
         for topic, payload in removal_messages(board):
@@ -218,8 +255,11 @@ class Dashboard(WebApp):
 
 
 #: The fields of each message a page may send.
-_FIELDS = {"command": {"type", "board", "command"}, "rename": {"type", "board", "name"},
-           "retire": {"type", "board"}}
+_FIELDS = {
+    "command": {"type", "board", "command"},
+    "rename": {"type", "board", "name"},
+    "retire": {"type", "board"},
+}
 
 
 def _board(request: web.Request) -> str:

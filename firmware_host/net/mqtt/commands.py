@@ -37,8 +37,7 @@ from functools import partial
 from typing import Any, Callable, Collection, Mapping
 
 from firmware_host.actions.commands import Again, NewGame, SetBrightness, TakeBack
-from firmware_host.actions.reading import (CommandError, Fields, load, read, read_new_game,
-                                           read_take_back)
+from firmware_host.actions.reading import CommandError, Fields, load, read, read_new_game, read_take_back
 
 #: The longest command the board reads (a longer one is refused unread).
 MAX_COMMAND = 4096
@@ -73,11 +72,12 @@ def parse(text: str | bytes, titles: Mapping[str, NewGame] | None = None) -> tup
         raise Refused(str(exc)) from None
     ident = obj.pop("id", None)
     if not _good_id(ident):
-        raise Refused(f"'id' must be a string of at most {MAX_ID_TEXT} characters or a whole "
-                      "number")
+        raise Refused(f"'id' must be a string of at most {MAX_ID_TEXT} characters or a whole number")
     try:
         readers: dict[str, Callable[..., Any]] = {
-            "new_game": partial(_new_game, titles=titles or {}), **_READERS}
+            "new_game": partial(_new_game, titles=titles or {}),
+            **_READERS,
+        }
         return read(obj, "command", readers, ()), ident
     except CommandError as exc:
         raise Refused(str(exc), ident) from None
@@ -91,8 +91,12 @@ class Recent:
     (True, False, False)
     """
 
-    def __init__(self, seconds: float = RECENT_SECONDS, most: int = RECENT_IDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        seconds: float = RECENT_SECONDS,
+        most: int = RECENT_IDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.seconds, self.most, self.clock = seconds, most, clock
         self._taken: OrderedDict[Any, float] = OrderedDict()  # id -> when, oldest first
 
@@ -109,8 +113,7 @@ class Recent:
 
     def _forget(self) -> None:
         old = self.clock() - self.seconds
-        while self._taken and (len(self._taken) > self.most
-                               or next(iter(self._taken.values())) < old):
+        while self._taken and (len(self._taken) > self.most or next(iter(self._taken.values())) < old):
             self._taken.popitem(last=False)
 
 

@@ -50,9 +50,13 @@ class Device:
 
     def json(self) -> dict[str, Any]:
         node = f"reedboard_{self.board}"
-        device = {"identifiers": [node], "name": f"reedboard {self.board}",
-                  "manufacturer": "reedboard", "model": "sensor game board",
-                  "sw_version": self.sw_version}
+        device = {
+            "identifiers": [node],
+            "name": f"reedboard {self.board}",
+            "manufacturer": "reedboard",
+            "model": "sensor game board",
+            "sw_version": self.sw_version,
+        }
         if self.configuration_url:
             device["configuration_url"] = self.configuration_url
         return device
@@ -62,41 +66,88 @@ _PROBLEM = {"device_class": "problem", "payload_on": "ON", "payload_off": "OFF"}
 
 #: (component, object, its own fields): the entities every board has.
 ENTITIES: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    ("sensor", "game", {"name": "Game", "value_template": "{{ value_json.title }}",
-                        "icon": "mdi:checkerboard"}),
-    ("sensor", "to_move", {"name": "To move",
-                           "value_template": "{{ value_json.to_move or 'game over' }}",
-                           "icon": "mdi:account-arrow-right"}),
-    ("sensor", "status", {"name": "Status", "value_template": "{{ value_json.status }}",
-                          "icon": "mdi:message-text"}),
-    ("sensor", "ply", {"name": "Ply", "value_template": "{{ value_json.ply }}",
-                       "icon": "mdi:counter"}),
-    ("sensor", "last_result", {"name": "Last result",
-                               "value_template": "{{ value_json.last_result or 'none yet' }}",
-                               "icon": "mdi:trophy"}),
-    ("binary_sensor", "connectivity", {"name": "Connected", "device_class": "connectivity",
-                                       "payload_on": topics.ONLINE,
-                                       "payload_off": topics.OFFLINE}),
-    ("binary_sensor", "out_of_sync", {
-        "name": "Out of sync", **_PROBLEM,
-        "value_template": "{{ 'ON' if value_json.sync == 'out_of_sync' else 'OFF' }}"}),
-    ("binary_sensor", "attention", {
-        "name": "Needs attention", **_PROBLEM,
-        "value_template": "{{ 'ON' if value_json.sync == 'out_of_sync' or value_json.hardware "
-                          "!= 'ok' else 'OFF' }}"}),
+    (
+        "sensor",
+        "game",
+        {"name": "Game", "value_template": "{{ value_json.title }}", "icon": "mdi:checkerboard"},
+    ),
+    (
+        "sensor",
+        "to_move",
+        {
+            "name": "To move",
+            "value_template": "{{ value_json.to_move or 'game over' }}",
+            "icon": "mdi:account-arrow-right",
+        },
+    ),
+    (
+        "sensor",
+        "status",
+        {"name": "Status", "value_template": "{{ value_json.status }}", "icon": "mdi:message-text"},
+    ),
+    ("sensor", "ply", {"name": "Ply", "value_template": "{{ value_json.ply }}", "icon": "mdi:counter"}),
+    (
+        "sensor",
+        "last_result",
+        {
+            "name": "Last result",
+            "value_template": "{{ value_json.last_result or 'none yet' }}",
+            "icon": "mdi:trophy",
+        },
+    ),
+    (
+        "binary_sensor",
+        "connectivity",
+        {
+            "name": "Connected",
+            "device_class": "connectivity",
+            "payload_on": topics.ONLINE,
+            "payload_off": topics.OFFLINE,
+        },
+    ),
+    (
+        "binary_sensor",
+        "out_of_sync",
+        {
+            "name": "Out of sync",
+            **_PROBLEM,
+            "value_template": "{{ 'ON' if value_json.sync == 'out_of_sync' else 'OFF' }}",
+        },
+    ),
+    (
+        "binary_sensor",
+        "attention",
+        {
+            "name": "Needs attention",
+            **_PROBLEM,
+            "value_template": "{{ 'ON' if value_json.sync == 'out_of_sync' or value_json.hardware "
+            "!= 'ok' else 'OFF' }}",
+        },
+    ),
 )
 
 #: The entities that send commands: announced only on a board that takes them.
 COMMANDS = (
-    ("button", "new_game", {"name": "New game", "payload_press": '{"command": "new_game"}',
-                            "icon": "mdi:restart"}),
-    ("select", "game", {"name": "Game choice", "value_template": "{{ value_json.choice }}",
-                        "command_template": '{"command": "new_game", "title": "{{ value }}"}'}),
+    (
+        "button",
+        "new_game",
+        {"name": "New game", "payload_press": '{"command": "new_game"}', "icon": "mdi:restart"},
+    ),
+    (
+        "select",
+        "game",
+        {
+            "name": "Game choice",
+            "value_template": "{{ value_json.choice }}",
+            "command_template": '{"command": "new_game", "title": "{{ value }}"}',
+        },
+    ),
 )
 
 
-def discovery_messages(device: Device, titles: Sequence[str] = (),
-                       obeys: bool = True) -> Iterator[tuple[str, str]]:
+def discovery_messages(
+    device: Device, titles: Sequence[str] = (), obeys: bool = True
+) -> Iterator[tuple[str, str]]:
     """(topic, JSON config) for each entity of the board; with ``obeys`` False the command
     entities' configs are empty (removed). The select offers the games ``titles`` name (the
     state's ``playable`` titles)."""
@@ -106,8 +157,11 @@ def discovery_messages(device: Device, titles: Sequence[str] = (),
         if (component, name, fields) in COMMANDS and not obeys:
             yield topic, ""
             continue
-        config: dict[str, Any] = {"unique_id": f"{node}_{component}_{name}",
-                                  "device": device.json(), **fields}
+        config: dict[str, Any] = {
+            "unique_id": f"{node}_{component}_{name}",
+            "device": device.json(),
+            **fields,
+        }
         if name == "connectivity":
             config["state_topic"] = topics.availability_topic(device.board)
         else:

@@ -52,9 +52,15 @@ class Link:
     """A paho client for ``settings`` (host, port, credentials, TLS) named ``client_id``;
     ``will``: (topic, payload) the broker publishes, retained, if the link dies."""
 
-    def __init__(self, settings: Mqtt, client_id: str, will: tuple[str, str] | None = None,
-                 host: str | None = None, port: int | None = None,
-                 who: str = "reedboard run") -> None:
+    def __init__(
+        self,
+        settings: Mqtt,
+        client_id: str,
+        will: tuple[str, str] | None = None,
+        host: str | None = None,
+        port: int | None = None,
+        who: str = "reedboard run",
+    ) -> None:
         host = host or settings.host
         if host is None:
             raise ValueError("a link needs the broker's host ([mqtt] host)")
@@ -128,11 +134,13 @@ class Link:
 
     def _network(self, loop: Callable) -> Callable:
         """``loop`` (paho's loop_forever), keeping what ends it for :meth:`check`."""
+
         def run(*args, **kwargs):
             try:
                 return loop(*args, **kwargs)
             except BaseException as exc:  # noqa: BLE001 - said by check(), which restarts it
                 self._network_ended = describe(exc)
+
         return run
 
     def publish(self, topic: str, payload: str | bytes, retain: bool = False) -> None:
@@ -183,8 +191,12 @@ class Link:
         or more ago, on a connection still up (a retained topic answers at once when it can be
         read)."""
         made = self._since.get(topic)
-        return (self.connected.is_set() and topic not in self.heard and made is not None
-                and time.monotonic() - made >= seconds)
+        return (
+            self.connected.is_set()
+            and topic not in self.heard
+            and made is not None
+            and time.monotonic() - made >= seconds
+        )
 
     def cannot_read(self, topic: str, seconds: float = SILENT_SECONDS) -> bool:
         """The flag for a pairing: the broker refused the subscription ``topic``, or it has
@@ -218,8 +230,7 @@ class Link:
         with self._wake:
             self.connected.set()
             kept = set(self._retained)
-            self._queue = deque(((t, d, r) for t, d, r in self._queue if t not in kept),
-                                maxlen=QUEUE)
+            self._queue = deque(((t, d, r) for t, d, r in self._queue if t not in kept), maxlen=QUEUE)
             self._queue.extend((t, d, True) for t, d in self._retained.items())
             self._wake.notify()
         self._guarded("on_connect", self.on_connect)
@@ -232,8 +243,7 @@ class Link:
         topic = self._asked.pop(mid, None)
         if topic is not None and any(r.is_failure for r in reasons):
             self.refused = self.refused | {topic}
-            self._say(f"cannot read {topic[:80]!r}: the broker does not let this login read it "
-                      "(its ACL)")
+            self._say(f"cannot read {topic[:80]!r}: the broker does not let this login read it (its ACL)")
 
     def _on_message(self, client, userdata, message) -> None:
         if len(message.payload) > MAX_PAYLOAD:

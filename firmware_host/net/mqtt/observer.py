@@ -50,10 +50,17 @@ class NetBoard:
     #: How the daemon names it when its threads fail ("Network restarting").
     label = "Network"
 
-    def __init__(self, link: Link, board_id: str, obey_commands: bool = True,
-                 hardware: str = "ok", discovery: bool = True,
-                 playable: Playable = Playable(), device: Device | None = None,
-                 game: Game | None = None) -> None:
+    def __init__(
+        self,
+        link: Link,
+        board_id: str,
+        obey_commands: bool = True,
+        hardware: str = "ok",
+        discovery: bool = True,
+        playable: Playable = Playable(),
+        device: Device | None = None,
+        game: Game | None = None,
+    ) -> None:
         self.link, self.board = link, board_id
         self.obey = obey_commands
         self.hardware = hardware
@@ -82,8 +89,7 @@ class NetBoard:
         self._stale = False
         self._quiet_until = 0.0
         self._waker: Any = None
-        link.subscribe(topics.command_topic(board_id), self._on_command,
-                       retained=self._on_kept_command)
+        link.subscribe(topics.command_topic(board_id), self._on_command, retained=self._on_kept_command)
 
     # ------------------------------------------------------------------ the loop's thread
     def wakes(self, waker: Any) -> None:
@@ -106,8 +112,13 @@ class NetBoard:
         events = list(events)
         for event in events:
             self.link.publish(topics.events_topic(self.board), topics.event_json(event))
-        if events or commands or self._state is None or self._stale or (
-                not self._listing_sent and self.playable.listed):  # now with the games
+        if (
+            events
+            or commands
+            or self._state is None
+            or self._stale
+            or (not self._listing_sent and self.playable.listed)
+        ):  # now with the games
             self._publish_state(controller, events)
 
     def _apply(self, controller: Controller, command: BrokerCommand, ident: Any) -> None:
@@ -118,8 +129,10 @@ class NetBoard:
             controller.command(command)
         except Exception as exc:  # noqa: BLE001 - a command must never end the daemon
             why = " ".join(str(exc).split())[:160] or type(exc).__name__
-            print(f"reedboard run: a command from the broker failed: {type(exc).__name__}: {why}",
-                  file=sys.stderr)
+            print(
+                f"reedboard run: a command from the broker failed: {type(exc).__name__}: {why}",
+                file=sys.stderr,
+            )
             return self._reply(ident, f"failed: {why}")
         self._reply(ident, None)
 
@@ -137,9 +150,12 @@ class NetBoard:
             self._publish_record(controller)
         self._stale = False
         state = topics.board_state(
-            controller, board=self.board, hardware=self.hardware,
+            controller,
+            board=self.board,
+            hardware=self.hardware,
             opponent=controller.opponent.record(controller.state) if controller.opponent else None,
-            last_move_at=self._last_move_at, today=self._today,
+            last_move_at=self._last_move_at,
+            today=self._today,
         )
         state["last_result"] = state["result"] or (self._today or {}).get("last")
         self._listing_sent = self.playable.listed
@@ -162,8 +178,7 @@ class NetBoard:
         except StorageError:
             return
         if records and records[0].finished:
-            self.link.publish(topics.record_topic(self.board), topics.record_json(records[0]),
-                              retain=True)
+            self.link.publish(topics.record_topic(self.board), topics.record_json(records[0]), retain=True)
 
     @property
     def sent_state(self) -> str:
@@ -232,8 +247,7 @@ class NetBoard:
             return self._reply(ident, why)
         with self._lock:
             if ident in self._recent:
-                return self._reply(ident, f"ignored: a command with id {shown(ident)} was "
-                                          "taken already")
+                return self._reply(ident, f"ignored: a command with id {shown(ident)} was taken already")
             if len(self._commands) >= PENDING:
                 return self._reply(ident, "busy: too many commands waiting")
             self._commands.append((command, ident))
@@ -252,8 +266,10 @@ class NetBoard:
             ident = parse(payload)[1]
         except Refused as exc:
             ident = exc.ident
-        self._reply(ident, "ignored: a retained command is acted on once, when it is sent "
-                           "(publish commands without retain)")
+        self._reply(
+            ident,
+            "ignored: a retained command is acted on once, when it is sent (publish commands without retain)",
+        )
 
     def _refusal(self, command: BrokerCommand) -> str | None:
         if not self.obey:
@@ -296,10 +312,16 @@ def attach(daemon, config, playable: Playable | None = None) -> NetBoard:
     link = Link(settings, f"reedboard-{board_id}", will=(availability, topics.OFFLINE))
     playable = playable or Playable.of(config)
     playable.list_soon()  # while the daemon starts, off its scan loop
-    net = NetBoard(link, board_id, obey_commands=not config.kiosk.enabled or settings.kiosk_commands,
-                   hardware="not connected" if daemon.note else "ok", discovery=settings.discovery,
-                   playable=playable, device=Device(board_id, settings.configuration_url),
-                   game=daemon.controller.game)
+    net = NetBoard(
+        link,
+        board_id,
+        obey_commands=not config.kiosk.enabled or settings.kiosk_commands,
+        hardware="not connected" if daemon.note else "ok",
+        discovery=settings.discovery,
+        playable=playable,
+        device=Device(board_id, settings.configuration_url),
+        game=daemon.controller.game,
+    )
     link.on_connect = net.on_connect
     link.every_second = net.check_alive
     if config.opponent.kind == "remote":
@@ -319,7 +341,6 @@ def _name_opponent(controller: Controller) -> None:
     try:
         (record,) = controller.storage.games(controller.game_id)
         if record.opponent is None:
-            controller.storage.set_opponent(controller.game_id,
-                                            controller.opponent.record(controller.state))
+            controller.storage.set_opponent(controller.game_id, controller.opponent.record(controller.state))
     except (StorageError, ValueError):
         return

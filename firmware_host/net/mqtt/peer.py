@@ -35,10 +35,19 @@ from typing import Any, Sequence
 import engines
 from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.board.game import Game
-from firmware_host.store.config import BOARD_ID
 from firmware_host.net.mqtt.untrusted import (
-    Bad, board_id, items, one_of, optional, read, record, shown, text, whole,
+    Bad,
+    board_id,
+    items,
+    one_of,
+    optional,
+    read,
+    record,
+    shown,
+    text,
+    whole,
 )
+from firmware_host.store.config import BOARD_ID
 
 #: The most moves a peer's game may hold (the longest games here are some hundreds of moves).
 MAX_MOVES = 5000
@@ -94,8 +103,9 @@ def _read(state: GameState, move_text: str, n: int) -> tuple[str, GameState]:
         raise Bad(f"move {n} {move_text[:20]!r} is not legal there ({exc})") from None
 
 
-def peer_turn(known: Sequence[str], states: Sequence[GameState], texts: Sequence[str],
-              side: str) -> tuple[tuple[str, ...], int]:
+def peer_turn(
+    known: Sequence[str], states: Sequence[GameState], texts: Sequence[str], side: str
+) -> tuple[tuple[str, ...], int]:
     """A peer's moves ``texts`` read against the moves ``known`` here (``states``: the
     positions they lead through) at the cost of its new moves only: the moves it shares with
     ``known`` as written there, then its moves from where they part while ``side`` (the peer's)
@@ -164,13 +174,25 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
     keep < moves, and ``again`` how many times it was asked again after a "no" (0 if absent);
     ``answer`` is [rewrites, moves, "no"], and ``answer_again`` the ``again`` of the request it
     refuses. The Peer's ``ask`` and ``answer`` end with those numbers."""
-    obj = read(payload, record({
-        "v": one_of(2), "game": lambda v: v, "size": lambda v: v, "variant": lambda v: v,
-        "token": lambda v: v, "moves": items(text(40), MAX_MOVES),
-        "rewrites": items(items(lambda v: v, 2), MAX_MOVES),
-        "ask": optional(items(whole(0, MAX_MOVES), 3)), "again": optional(whole(0, MAX_MOVES)),
-        "answer": optional(items(lambda v: v, 3)), "answer_again": optional(whole(0, MAX_MOVES))},
-        required=("v", "game", "token", "moves")))
+    obj = read(
+        payload,
+        record(
+            {
+                "v": one_of(2),
+                "game": lambda v: v,
+                "size": lambda v: v,
+                "variant": lambda v: v,
+                "token": lambda v: v,
+                "moves": items(text(40), MAX_MOVES),
+                "rewrites": items(items(lambda v: v, 2), MAX_MOVES),
+                "ask": optional(items(whole(0, MAX_MOVES), 3)),
+                "again": optional(whole(0, MAX_MOVES)),
+                "answer": optional(items(lambda v: v, 3)),
+                "answer_again": optional(whole(0, MAX_MOVES)),
+            },
+            required=("v", "game", "token", "moves"),
+        ),
+    )
     rewrites = []
     for entry in obj["rewrites"] or ():
         if len(entry) != 2:
@@ -185,5 +207,11 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
             raise Bad('answer: expected [rewrites, moves, "no"]')
         answer = (whole(0, MAX_MOVES)(answer[0]), whole(0, MAX_MOVES)(answer[1]), obj["answer_again"] or 0)
     token = "" if obj["token"] == "" else peer_token(obj["token"], now_ns)
-    return Peer(peer_game(obj["game"], obj["size"], obj["variant"]), token, tuple(obj["moves"]),
-                tuple(rewrites), (*ask, obj["again"] or 0) if ask else None, answer)
+    return Peer(
+        peer_game(obj["game"], obj["size"], obj["variant"]),
+        token,
+        tuple(obj["moves"]),
+        tuple(rewrites),
+        (*ask, obj["again"] or 0) if ask else None,
+        answer,
+    )

@@ -57,15 +57,25 @@ from typing import Any, Callable
 from engines.core import GameState
 from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
+from firmware_host.board.opponent import (
+    Adopt,
+    Ask,
+    Asked,
+    Intent,
+    Play,
+    Remember,
+    Seen,
+    StartGame,
+    TakeBackTo,
+    Withdraw,
+)
+from firmware_host.board.turn import directions
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.peer import Peer, common, peer_turn, read_peer, replay
 from firmware_host.net.mqtt.untrusted import Bad
 from firmware_host.store.config import Config, opponent_side
-from firmware_host.board.opponent import (Adopt, Ask, Asked, Intent, Play, Remember, Seen, StartGame,
-                                    TakeBackTo, Withdraw)
 from firmware_host.ui.screens import message_screen
-from firmware_host.board.turn import directions
 
 OFFLINE = "Opponent offline"
 #: Seconds after which a board never heard from is said to be out of reach.
@@ -91,9 +101,15 @@ class Remote:
     WITHDRAWN = "The opponent no longer asks to take back"
     DIFFERS = "The opponent's board changed the game: not followed"
 
-    def __init__(self, link: Link, board: str, other: str, side: str,
-                 clock: Callable[[], float] = time.monotonic,
-                 can_play: Callable[[Game], str | None] = lambda game: None) -> None:
+    def __init__(
+        self,
+        link: Link,
+        board: str,
+        other: str,
+        side: str,
+        clock: Callable[[], float] = time.monotonic,
+        can_play: Callable[[Game], str | None] = lambda game: None,
+    ) -> None:
         self.link, self.board, self.other, self.side, self.clock = link, board, other, side, clock
         #: Why this board cannot play a game (its layout lacks its sites), else None.
         self.can_play = can_play
@@ -130,12 +146,23 @@ class Remote:
         link.subscribe(topics.availability_topic(other), self._on_availability)
 
     @classmethod
-    def configured(cls, link: Link, config: Config, clock: Callable[[], float] = time.monotonic,
-                   can_play: Callable[[Game], str | None] = lambda game: None) -> "Remote":
+    def configured(
+        cls,
+        link: Link,
+        config: Config,
+        clock: Callable[[], float] = time.monotonic,
+        can_play: Callable[[Game], str | None] = lambda game: None,
+    ) -> "Remote":
         """The other board the config's ``[opponent]`` names, in the seat its ``side`` names
         in the configured game (the config's check makes sure there is one)."""
-        return cls(link, config.mqtt.board_id, config.opponent.board or "",
-                   opponent_side(config) or "", clock, can_play)
+        return cls(
+            link,
+            config.mqtt.board_id,
+            config.opponent.board or "",
+            opponent_side(config) or "",
+            clock,
+            can_play,
+        )
 
     # ------------------------------------------------------------------ the protocol
     def side_in(self, state: GameState) -> str:
@@ -219,10 +246,12 @@ class Remote:
         elif online is False:
             self.note = OFFLINE
         else:
-            news = {self.ASKED: self._ask is not None,
-                    self.REFUSED: self._refusal is not None and _asked_in(self._refusal, seen),
-                    self.WITHDRAWN: self._withdrawn == (len(seen.rewrites), len(seen.moves)),
-                    self.DIFFERS: peer is not None and self._refused is peer}
+            news = {
+                self.ASKED: self._ask is not None,
+                self.REFUSED: self._refusal is not None and _asked_in(self._refusal, seen),
+                self.WITHDRAWN: self._withdrawn == (len(seen.rewrites), len(seen.moves)),
+                self.DIFFERS: peer is not None and self._refused is peer,
+            }
             if not news.get(self.note or "", False):
                 self.note = None
 
@@ -288,8 +317,11 @@ class Remote:
             self.note = f"Board {self.other} plays {game.title}: {why}"
             return []
         n = min(len(peer.moves), len(seen.moves))
-        if (game.name, game.size, game.variant) == (here.name, here.size, here.variant) \
-                and not seen.token and peer.moves[:n] == seen.moves[:n]:
+        if (
+            (game.name, game.size, game.variant) == (here.name, here.size, here.variant)
+            and not seen.token
+            and peer.moves[:n] == seen.moves[:n]
+        ):
             return [Remember(peer.token)]
         self._joining = peer.token
         return [StartGame(game)]
@@ -308,21 +340,26 @@ class Remote:
                 self._drop(str(exc))
         return self._read[1]
 
-    def _adopt(self, seen: Seen, peer: Peer, moves: tuple[str, ...], unread: int,
-               entry: tuple[int, str], ours: int) -> list[Intent]:
+    def _adopt(
+        self, seen: Seen, peer: Peer, moves: tuple[str, ...], unread: int, entry: tuple[int, str], ours: int
+    ) -> list[Intent]:
         """The other board's history over ours (its change was made at once with ours and
         wins), if its change is one it may make: a takeback to where our players asked, or a
         correction of its own moves before ours began; and nothing of our side after it."""
         keep, side = entry
         theirs = self.side_in(seen.state)
-        allowed = (self._asked_keep == keep if side != theirs else
-                   all(state.to_move == theirs for state in seen.states[keep:min(ours, len(seen.moves))]))
+        allowed = (
+            self._asked_keep == keep
+            if side != theirs
+            else all(state.to_move == theirs for state in seen.states[keep : min(ours, len(seen.moves))])
+        )
         if unread or not allowed or not 0 <= keep <= len(seen.moves) or moves[:keep] != seen.moves[:keep]:
             return self._refuse(peer, "a change of the game nobody here agreed to")
         return [Adopt(moves, peer.rewrites)]
 
-    def _rewrite(self, seen: Seen, peer: Peer, moves: tuple[str, ...],
-                 entry: tuple[int, str]) -> list[Intent]:
+    def _rewrite(
+        self, seen: Seen, peer: Peer, moves: tuple[str, ...], entry: tuple[int, str]
+    ) -> list[Intent]:
         """The other board's next history entry: a takeback our players asked for, or a
         correction of its own side's moves; anything else is dropped."""
         keep, side = entry
@@ -334,7 +371,7 @@ class Remote:
                 return self._refuse(peer, "a takeback nobody here asked for")
             self._ask, self.note = None, None
             return [TakeBackTo(keep)]
-        if any(state.to_move != theirs for state in seen.states[keep:len(seen.moves)]):
+        if any(state.to_move != theirs for state in seen.states[keep : len(seen.moves)]):
             return self._refuse(peer, "a correction of moves that are not its own")
         then = None
         if len(moves) > keep and seen.states[keep].to_move == theirs:
@@ -363,8 +400,11 @@ class Remote:
         is); its refusal of ours, unless its history has moved on (a board restarted after
         agreeing finds the request of a position it has left, and says no to it)."""
         intents: list[Intent] = []
-        if (self._ask is not None and peer.answer == (self._ask[0], self._ask[2], self._ask[3])
-                and len(peer.rewrites) == self._ask[0]):
+        if (
+            self._ask is not None
+            and peer.answer == (self._ask[0], self._ask[2], self._ask[3])
+            and len(peer.rewrites) == self._ask[0]
+        ):
             self._refusal, self._ask, self.note = self._ask, None, self.REFUSED
         ask = peer.ask
         if self._asking is not None and ask != self._asking:
@@ -381,8 +421,9 @@ class Remote:
             return intents
         self._asking = ask
         undo = moves - keep
-        screen = message_screen("Take back?", [f"Opponent asks to undo {undo} move{'s' if undo > 1 else ''}",
-                                               "OK: yes, BACK: no"])
+        screen = message_screen(
+            "Take back?", [f"Opponent asks to undo {undo} move{'s' if undo > 1 else ''}", "OK: yes, BACK: no"]
+        )
         return intents + [Ask(screen, lambda yes: self._reply(ask, yes))]
 
     def _of_here(self, seen: Seen, peer: Peer, ask: tuple[int, int, int, int]) -> bool:
@@ -394,8 +435,12 @@ class Remote:
         if moves == len(seen.moves):
             return True
         read = self._moves(seen, peer)
-        return (moves == len(seen.moves) + 1 and seen.pending is not None and read is not None
-                and read[0][:moves] == (*seen.moves, seen.pending))
+        return (
+            moves == len(seen.moves) + 1
+            and seen.pending is not None
+            and read is not None
+            and read[0][:moves] == (*seen.moves, seen.pending)
+        )
 
     def _reply(self, ask: tuple[int, int, int, int], yes: bool) -> None:
         if self._asking != ask:
@@ -441,20 +486,46 @@ class Remote:
         if key == self._sent_key:
             return  # as sent (not written again at every step: a long game's JSON costs)
         self._sent_key = key
-        text = self.payload(g.name, g.size, g.variant, seen.token, list(seen.moves),
-                            [list(r) for r in seen.rewrites], self._ask, self._answer)
+        text = self.payload(
+            g.name,
+            g.size,
+            g.variant,
+            seen.token,
+            list(seen.moves),
+            [list(r) for r in seen.rewrites],
+            self._ask,
+            self._answer,
+        )
         if text != self._sent:
             self._sent = text
             self.link.publish(moves_topic(self.board), text, retain=True)
 
     @staticmethod
-    def payload(game: str, size: int | None, variant: str | None, token: str, moves: list[str],
-                rewrites: list[list[Any]], ask: Any, answer: Any) -> str:
-        return json.dumps({"v": 2, "game": game, "size": size, "variant": variant, "token": token,
-                           "moves": list(moves), "rewrites": rewrites,
-                           "ask": list(ask[:3]) if ask else None, "again": ask[3] if ask else 0,
-                           "answer": [*answer[:2], "no"] if answer else None,
-                           "answer_again": answer[2] if answer else 0})
+    def payload(
+        game: str,
+        size: int | None,
+        variant: str | None,
+        token: str,
+        moves: list[str],
+        rewrites: list[list[Any]],
+        ask: Any,
+        answer: Any,
+    ) -> str:
+        return json.dumps(
+            {
+                "v": 2,
+                "game": game,
+                "size": size,
+                "variant": variant,
+                "token": token,
+                "moves": list(moves),
+                "rewrites": rewrites,
+                "ask": list(ask[:3]) if ask else None,
+                "again": ask[3] if ask else 0,
+                "answer": [*answer[:2], "no"] if answer else None,
+                "answer_again": answer[2] if answer else 0,
+            }
+        )
 
     # ------------------------------------------------------------------ the link's threads
     def _on_moves(self, _: str, payload: bytes) -> None:

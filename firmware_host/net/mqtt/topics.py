@@ -14,10 +14,9 @@ from datetime import datetime, timezone
 from typing import Any, Mapping
 
 from firmware_host.board.controller import Controller
-
 from firmware_host.board.game import result_text
-from firmware_host.ui.stats import Day
 from firmware_host.store.storage import StoredGame
+from firmware_host.ui.stats import Day
 
 ROOT = "reedboard"
 ONLINE, OFFLINE = "online", "offline"
@@ -107,5 +106,4 @@ def record_json(record: StoredGame) -> str:
 
 def day_json(day: Day) -> dict[str, Any]:
     """Today's games at the board: played, wins per side, still running, the last result."""
-    return {"played": day.played, "results": day.results, "running": day.running,
-            "last": day.last}
+    return {"played": day.played, "results": day.results, "running": day.running, "last": day.last}

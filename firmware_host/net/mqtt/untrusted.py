@@ -60,20 +60,23 @@ def read(payload: bytes, check: Check, most: int = MAX_PAYLOAD) -> Any:
 
 def whole(low: int, high: int) -> Check:
     """A whole number from ``low`` to ``high`` (not a boolean)."""
+
     def check(value: Any) -> int:
         if type(value) is not int or not low <= value <= high:
             raise Bad(f"expected a whole number from {low} to {high} (got {shown(value)})")
         return value
+
     return check
 
 
 def number(low: float, high: float) -> Check:
     """A finite number from ``low`` to ``high`` (not a boolean), as a float."""
+
     def check(value: Any) -> float:
-        if (type(value) not in (int, float) or not math.isfinite(value)
-                or not low <= value <= high):
+        if type(value) not in (int, float) or not math.isfinite(value) or not low <= value <= high:
             raise Bad(f"expected a number from {low:g} to {high:g} (got {shown(value)})")
         return float(value)
+
     return check
 
 
@@ -85,10 +88,10 @@ def text(most: int, pattern: str | None = None) -> Check:
     def check(value: Any) -> str:
         if not isinstance(value, str) or len(value) > most:
             raise Bad(f"expected text of at most {most} characters (got {shown(value)})")
-        if any(ord(c) < 32 or ord(c) == 127 for c in value) or (
-                shape and not shape.fullmatch(value)):
+        if any(ord(c) < 32 or ord(c) == 127 for c in value) or (shape and not shape.fullmatch(value)):
             raise Bad(f"unexpected text {shown(value)}")
         return value
+
     return check
 
 
@@ -97,6 +100,7 @@ def one_of(*values: Any) -> Check:
         if not any(type(value) is type(v) and value == v for v in values):
             raise Bad(f"expected one of {', '.join(map(shown, values))} (got {shown(value)})")
         return value
+
     return check
 
 
@@ -107,6 +111,7 @@ def optional(inner: Check) -> Check:
 
 def items(inner: Check, most: int) -> Check:
     """A list of at most ``most`` items, each as ``inner`` accepts it."""
+
     def check(value: Any) -> list:
         if not isinstance(value, list):
             raise Bad(f"expected a list (got {shown(value)})")
@@ -119,21 +124,25 @@ def items(inner: Check, most: int) -> Check:
             except Bad as exc:
                 raise Bad(f"item {i}: {exc}") from None
         return out
+
     return check
 
 
 def mapping(key: Check, inner: Check, most: int) -> Check:
     """An object of at most ``most`` entries, keys and values checked."""
+
     def check(value: Any) -> dict:
         if not isinstance(value, dict) or len(value) > most:
             raise Bad(f"expected an object of at most {most} entries (got {shown(value)})")
         return {key(k): inner(v) for k, v in value.items()}
+
     return check
 
 
 def record(fields: dict[str, Check], required: tuple[str, ...] = ()) -> Check:
     """An object with these ``fields`` (each checked; a missing one is None, or Bad when
     ``required``); fields it does not know are left out."""
+
     def check(value: Any) -> dict:
         if not isinstance(value, dict):
             raise Bad(f"expected an object (got {shown(value)})")
@@ -146,13 +155,18 @@ def record(fields: dict[str, Check], required: tuple[str, ...] = ()) -> Check:
             except Bad as exc:
                 raise Bad(f"{name}: {exc}") from None
         return out
+
     return check
 
 
 def ident(value: Any) -> Any:
     """A command's ``id``: None, text of at most 64 characters or a whole number (JSON-safe)."""
-    if value is None or isinstance(value, str) and len(value) <= 64 or (
-            type(value) is int and abs(value) <= 2**53):
+    if (
+        value is None
+        or isinstance(value, str)
+        and len(value) <= 64
+        or (type(value) is int and abs(value) <= 2**53)
+    ):
         return value
     raise Bad(f"expected an id: text of at most 64 characters or a whole number (got {shown(value)})")
 

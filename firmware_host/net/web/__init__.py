@@ -33,9 +33,16 @@ class Simulator:
     #: How the daemon names it when its server's thread fails ("Page restarting").
     label = "Page"
 
-    def __init__(self, board: WebBoard, host: str, port: int, token: str | None,
-                 out: TextIO, lan: Callable[[], str] = lambda: "127.0.0.1",
-                 playable: Playable = Playable()) -> None:
+    def __init__(
+        self,
+        board: WebBoard,
+        host: str,
+        port: int,
+        token: str | None,
+        out: TextIO,
+        lan: Callable[[], str] = lambda: "127.0.0.1",
+        playable: Playable = Playable(),
+    ) -> None:
         self.board, self.host, self.token, self.out = board, host, token, out
         self.playable = playable
         self.sock = listen(host, port)
@@ -53,20 +60,26 @@ class Simulator:
         with self._lock:
             if self._stopped:
                 return False
-            pages = Pages(self.board.hub, self.token, self.host, self.playable,
-                          simulated=self.board.simulated, address=self.address)
+            pages = Pages(
+                self.board.hub,
+                self.token,
+                self.host,
+                self.playable,
+                simulated=self.board.simulated,
+                address=self.address,
+            )
             self.server = WebServer(pages, self.host, self.sock.getsockname()[1], sock=self.sock)
             self.server.start()
         query = f"?token={self.token}" if self.token else ""
         url = self.server.url
         what = "the simulated board" if self.board.simulated else "the board's page"
-        print(f"reedboard: {what} is at {url}{query} (spectators: {url}watch)",
-              file=self.out, flush=True)
+        print(f"reedboard: {what} is at {url}{query} (spectators: {url}watch)", file=self.out, flush=True)
         return True
 
     def serve_soon(self, then: Callable[[], None] = lambda: None) -> None:
         """:meth:`serve`, then ``then()``, in a thread of its own: the loop scans meanwhile.
         A stop before it is served ends it unserved (no wait for the libraries to load)."""
+
         def serve() -> None:
             if self.serve():
                 then()
@@ -118,17 +131,26 @@ def bind(
     return bind_bridge(WebBoard(board, Hub(), gap_ms), host, port, token, out, lan, playable)
 
 
-def bind_bridge(bridge, host: str, port: int, token: str | None, out: TextIO = sys.stderr,
-                lan: Callable[[], str] = lambda: "127.0.0.1",
-                playable: Playable = Playable()) -> Simulator:
+def bind_bridge(
+    bridge,
+    host: str,
+    port: int,
+    token: str | None,
+    out: TextIO = sys.stderr,
+    lan: Callable[[], str] = lambda: "127.0.0.1",
+    playable: Playable = Playable(),
+) -> Simulator:
     """:func:`bind` for a bridge of the loop's own (``hub``, ``quiet``, ``simulated``,
     ``sync``), e.g. the set-up wizard's page."""
     if not is_loopback(host):
         token = token or new_token()
     simulator = Simulator(bridge, host, port, token, out, lan, playable)
     if not is_loopback(host):
-        print(f"reedboard: WARNING: serving the board beyond this machine ({host}); "
-              "the controls need the token in the address below", file=out)
+        print(
+            f"reedboard: WARNING: serving the board beyond this machine ({host}); "
+            "the controls need the token in the address below",
+            file=out,
+        )
     return simulator
 
 

@@ -34,7 +34,8 @@ def listen(host: str, port: int) -> socket.socket:
     """A listening TCP socket on ``host``:``port`` (0: the OS chooses); OSError when the
     address is taken or not this machine's."""
     family, kind, proto, _, address = socket.getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

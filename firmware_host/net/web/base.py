@@ -93,6 +93,7 @@ class WebApp:
 
     def file(self, name: str) -> Handler:
         """A handler answering with the static file ``name``."""
+
         async def handler(_: web.Request) -> web.FileResponse:
             return web.FileResponse(self.static / name)
 
@@ -112,8 +113,12 @@ class WebApp:
     async def _close_sockets(self, _: web.Application) -> None:
         """The server stops: tell every open socket at once; one that takes no more (a client
         that reads nothing) is cut off after CLOSE_SECONDS, so that none holds the server up."""
-        await asyncio.gather(*(_close(ws, transport, WSCloseCode.GOING_AWAY, self.farewell)
-                               for ws, transport in list(self.sockets.items())))
+        await asyncio.gather(
+            *(
+                _close(ws, transport, WSCloseCode.GOING_AWAY, self.farewell)
+                for ws, transport in list(self.sockets.items())
+            )
+        )
 
     @web.middleware
     async def _check_host(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -123,10 +128,13 @@ class WebApp:
         return await handler(request)
 
     # ------------------------------------------------------------------ websockets
-    async def socket(self, request: web.Request, first: Callable[[], Iterable[Message]],
-                     answer: Callable[[WSMessage], Message | None],
-                     seen: Callable[[Message], Message | None] | None = None
-                     ) -> web.WebSocketResponse:
+    async def socket(
+        self,
+        request: web.Request,
+        first: Callable[[], Iterable[Message]],
+        answer: Callable[[WSMessage], Message | None],
+        seen: Callable[[Message], Message | None] | None = None,
+    ) -> web.WebSocketResponse:
         """Serve a websocket (refused from another site's page): the messages ``first()`` gives
         (read once the socket is open, so that none pushed meanwhile is missed), then every one
         pushed, as ``seen`` lets this client see it (None: not at all); each message the client
@@ -177,8 +185,9 @@ def _all(message: Message) -> Message:
     return message
 
 
-async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue,
-                    transport: asyncio.Transport | None) -> None:
+async def _send_all(
+    ws: web.WebSocketResponse, queue: asyncio.Queue, transport: asyncio.Transport | None
+) -> None:
     """Send the queued messages in order; ``None`` closes the socket."""
     try:
         while (message := await queue.get()) is not None:
@@ -188,8 +197,12 @@ async def _send_all(ws: web.WebSocketResponse, queue: asyncio.Queue,
     await _close(ws, transport)
 
 
-async def _close(ws: web.WebSocketResponse, transport: asyncio.Transport | None,
-                 code: int = WSCloseCode.OK, message: bytes = b"") -> None:
+async def _close(
+    ws: web.WebSocketResponse,
+    transport: asyncio.Transport | None,
+    code: int = WSCloseCode.OK,
+    message: bytes = b"",
+) -> None:
     """Close ``ws``; a client that takes nothing more within CLOSE_SECONDS (it reads nothing)
     has its connection cut."""
     try:
@@ -236,8 +249,7 @@ class _Refused(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.WriteTransport)  # a TCP server's always is
-        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
-                        b"Connection: close\r\n\r\n")
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         transport.close()
 
 
@@ -246,8 +258,9 @@ class CappedSite(web.TCPSite):
     whose handler has not started yet: a burst is accepted before any starts). ``sock``: a
     socket already listening on host:port, served instead of binding anew."""
 
-    def __init__(self, runner: web.AppRunner, host: str, port: int, limit: int,
-                 sock: socket.socket | None = None) -> None:
+    def __init__(
+        self, runner: web.AppRunner, host: str, port: int, limit: int, sock: socket.socket | None = None
+    ) -> None:
         super().__init__(runner, host, port)
         self.limit = limit
         self.starting = 0
@@ -271,10 +284,12 @@ class CappedSite(web.TCPSite):
             return serve()
 
         server.connection_made = connection_made  # type: ignore[method-assign]
-        where = ({"sock": self.sock} if self.sock is not None else
-                 {"host": self._host, "port": self._port, "reuse_address": self._reuse_address})
-        self._server = await asyncio.get_running_loop().create_server(
-            factory, backlog=self._backlog, **where)
+        where = (
+            {"sock": self.sock}
+            if self.sock is not None
+            else {"host": self._host, "port": self._port, "reuse_address": self._reuse_address}
+        )
+        self._server = await asyncio.get_running_loop().create_server(factory, backlog=self._backlog, **where)
         self._bound_port = self._server.sockets[0].getsockname()[1]
 
 
@@ -282,8 +297,7 @@ class WebServer:
     """Serves ``pages`` (a :class:`WebApp`) on ``host``:``port`` from a thread of its own until
     :meth:`stop`."""
 
-    def __init__(self, pages: WebApp, host: str, port: int,
-                 sock: socket.socket | None = None) -> None:
+    def __init__(self, pages: WebApp, host: str, port: int, sock: socket.socket | None = None) -> None:
         self.pages, self.host, self.port = pages, host, port
         #: A socket already listening on host:port (serve there rather than bind anew).
         self.sock = sock
@@ -295,8 +309,9 @@ class WebServer:
 
     def start(self) -> None:
         """Bind and start serving; OSError when the address is taken or not ours."""
-        self._runner = runner = web.AppRunner(self.pages.app(), access_log=None, logger=LOG,
-                                              keepalive_timeout=IDLE_SECONDS)
+        self._runner = runner = web.AppRunner(
+            self.pages.app(), access_log=None, logger=LOG, keepalive_timeout=IDLE_SECONDS
+        )
         try:
             self._complete(self._bind(runner))
         except BaseException:

@@ -43,16 +43,16 @@ import threading
 from collections import deque
 from typing import Any, Callable, Iterable
 
+from firmware_host.actions.commands import SEATS, NewGame
 from firmware_host.board.controller import Controller
 from firmware_host.board.events import Event
-from firmware_host.runtime.replay import Setup
 from firmware_host.board.view import lights
 from firmware_host.net.web import story
+from firmware_host.net.web.commands import Drag, PageCommand, Press, SetNoise, SetUp, SiteChange
 from firmware_host.net.web.drawn import drawn
 from firmware_host.net.web.tap import HardwareBoard
+from firmware_host.runtime.replay import Setup
 from firmware_host.ui.screens import result_words
-from firmware_host.actions.commands import SEATS, NewGame
-from firmware_host.net.web.commands import PageCommand, Drag, Press, SetNoise, SetUp, SiteChange
 from hardware.sim import Noise, SimBoard
 
 #: The noise the page's switch turns on: contact bounce, and a hand hovering now and then.
@@ -69,8 +69,9 @@ Update = dict[str, Any]
 
 
 #: What ``/watch`` shows of the published state.
-WATCHED = frozenset({"game", "sites", "drawing", "pieces", "figures", "history", "losses",
-                     "status", "leds", "lights"})
+WATCHED = frozenset(
+    {"game", "sites", "drawing", "pieces", "figures", "history", "losses", "status", "leds", "lights"}
+)
 #: The only lights spectators see: the rest ask something of the players.
 WATCHED_LIGHTS = frozenset({"win"})
 
@@ -180,13 +181,19 @@ class Recorder:
         self.cut = float("inf")
         self.game: dict[str, Any] = {}
 
-    def restart(self, t0: float, game: dict[str, Any], start: bool, pieces: Iterable[str],
-                moves: Iterable[str] = ()) -> None:
+    def restart(
+        self, t0: float, game: dict[str, Any], start: bool, pieces: Iterable[str], moves: Iterable[str] = ()
+    ) -> None:
         """Begin a new recording of ``game`` after ``moves`` (a resumed game's); the board
         shows that position (``start``), or ``pieces``. The first line names all of it, so
         the file replays with no options."""
-        setup = Setup("start" if start else "empty", game.get("name"), game.get("size"),
-                      game.get("variant"), tuple(moves))
+        setup = Setup(
+            "start" if start else "empty",
+            game.get("name"),
+            game.get("size"),
+            game.get("variant"),
+            tuple(moves),
+        )
         head = [setup.line()]
         if not start:
             head += [{"t": 0, "site": site, "on": True} for site in pieces]
@@ -251,8 +258,10 @@ class WebBoard:
                 self._apply(command, controller)
             except Exception as exc:  # noqa: BLE001 - a command must never end the daemon
                 why = " ".join(str(exc).split())[:160]
-                print(f"reedboard run: the page's {type(command).__name__} failed: "
-                      f"{type(exc).__name__}: {why}", file=sys.stderr)
+                print(
+                    f"reedboard run: the page's {type(command).__name__} failed: {type(exc).__name__}: {why}",
+                    file=sys.stderr,
+                )
         self._publish(controller, list(events))
 
     # ------------------------------------------------------------------ commands
@@ -330,8 +339,7 @@ class WebBoard:
         board = self.board
         if not isinstance(board, SimBoard) or not self._occupied(controller, drag.source):
             return
-        path = (self._geometry.between(drag.source, drag.target)
-                if self.board.noise and self._geometry else [])
+        path = self._geometry.between(drag.source, drag.target) if self.board.noise and self._geometry else []
         if not path:
             self._set(controller, drag.source, False)
             return self._set(controller, drag.target, True)
@@ -410,12 +418,18 @@ class WebBoard:
             if (led := lights[site.label]) is not None:
                 self._led_sites.setdefault(led, []).append(site.label)
         self.hub.labels = frozenset(s.label for s in sites)
-        info = {"name": game.name, "title": game.title, "size": game.size,
-                "variant": game.variant, "shown_variant": game.shown_variant,
-                "sides": list(state.sides)}
+        info = {
+            "name": game.name,
+            "title": game.title,
+            "size": game.size,
+            "variant": game.variant,
+            "shown_variant": game.shown_variant,
+            "sides": list(state.sides),
+        }
         pieces = self._pieces(controller)
-        self.hub.recording.restart(self._now, info, set(pieces) == controller.boards[-1], pieces,
-                                   controller.moves)
+        self.hub.recording.restart(
+            self._now, info, set(pieces) == controller.boards[-1], pieces, controller.moves
+        )
         return {"game": {**info, **_players(controller)}, **drawn(state)}
 
     def _pieces(self, controller: Controller) -> list[str]:
@@ -468,9 +482,12 @@ def _sites_of(command: PageCommand) -> tuple[str, ...]:
 def _settings(controller: Controller) -> dict[str, Any]:
     """What the page's settings show: the LED brightness, the house rules for the next game,
     whether takebacks and hints are offered."""
-    return {"brightness": controller.brightness,
-            "rules": {game: dict(options) for game, options in controller.house_rules.items()},
-            "takebacks": controller.takebacks, "hints": controller.hints is not None}
+    return {
+        "brightness": controller.brightness,
+        "rules": {game: dict(options) for game, options in controller.house_rules.items()},
+        "takebacks": controller.takebacks,
+        "hints": controller.hints is not None,
+    }
 
 
 class _History:
@@ -482,8 +499,9 @@ class _History:
 
     def of(self, record) -> list[dict[str, Any]]:
         moves = list(record.moves)
-        same = next((i for i, (a, b) in enumerate(zip(moves, self.moves)) if a != b),
-                    min(len(moves), len(self.moves)))
+        same = next(
+            (i for i, (a, b) in enumerate(zip(moves, self.moves)) if a != b), min(len(moves), len(self.moves))
+        )
         self.items = self.items[:same] + story.history(record.states[same:-1], moves[same:])
         self.moves = moves
         return self.items

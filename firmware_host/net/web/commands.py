@@ -27,8 +27,15 @@ from dataclasses import dataclass
 from typing import Collection
 
 from firmware_host.actions.commands import HouseRule, NewGame, SetBrightness, TakeBack
-from firmware_host.actions.reading import (CommandError, Fields, load, read, read_house_rule,
-                                           read_new_game, read_take_back)
+from firmware_host.actions.reading import (
+    CommandError,
+    Fields,
+    load,
+    read,
+    read_house_rule,
+    read_new_game,
+    read_take_back,
+)
 from hardware.base import BUTTONS
 
 #: How the board can be set at once: to what the game expects now, or emptied.

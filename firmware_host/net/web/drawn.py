@@ -23,8 +23,10 @@ from engines.core.drawing import Figure
 def drawn(state: GameState) -> dict[str, Any]:
     """``{"sites": [...], "drawing": {"lines": [...], "kinds": {...}}}`` of ``state``'s board."""
     drawing = state.drawing()
-    return {"sites": [site(state, s) for s in state.sites()],
-            "drawing": {"lines": [asdict(line) for line in drawing.lines], "kinds": dict(drawing.kinds)}}
+    return {
+        "sites": [site(state, s) for s in state.sites()],
+        "drawing": {"lines": [asdict(line) for line in drawing.lines], "kinds": dict(drawing.kinds)},
+    }
 
 
 def site(state: GameState, s: Site) -> dict[str, Any]:

@@ -50,13 +50,23 @@ def listed(path: str | None) -> list[dict[str, Any]]:
         games = storage.games()[-LISTED:]
     finally:
         storage.close()
-    return [{"id": g.id, "game": g.game, "title": _title(g), "started": g.started,
-             "finished": g.finished, "result": g.result or ("running" if g.finished is None else ""),
-             "opponent": g.opponent, "moves": len(g.moves)} for g in reversed(games)]
+    return [
+        {
+            "id": g.id,
+            "game": g.game,
+            "title": _title(g),
+            "started": g.started,
+            "finished": g.finished,
+            "result": g.result or ("running" if g.finished is None else ""),
+            "opponent": g.opponent,
+            "moves": len(g.moves),
+        }
+        for g in reversed(games)
+    ]
 
 
 def _title(record: StoredGame) -> str:
-    """"Anti-Grid 6 · plain": the game's title, size, and variant where it has several."""
+    """ "Anti-Grid 6 · plain": the game's title, size, and variant where it has several."""
     try:
         info = game_info(record.game)
     except OptionError:
@@ -95,8 +105,12 @@ def replayed(path: str | None, game_id: int) -> dict[str, Any]:
         positions.append({**item, "figures": story.figures_of(state)})
     outcome = state.outcome()
     return {
-        "id": record.id, "title": _title(record), "game": record.game, "sides": list(state.sides),
-        "started": record.started, "result": record.result,
+        "id": record.id,
+        "title": _title(record),
+        "game": record.game,
+        "sides": list(state.sides),
+        "started": record.started,
+        "result": record.result,
         **drawn(state),
         "positions": positions,
         "won": [site for name in (outcome.sites if outcome else ()) for site in state.sites_of(name)],

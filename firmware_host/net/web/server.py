@@ -27,17 +27,16 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from firmware_host.net.web.bridge import Hub, watched
-from firmware_host.board.playable import Playable
+from firmware_host.actions.commands import NewGame
 from firmware_host.actions.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
-from firmware_host.net.web import guides
+from firmware_host.actions.reading import CommandError
+from firmware_host.board.playable import Playable
 from firmware_host.net.web import games as stored
+from firmware_host.net.web import guides
 from firmware_host.net.web.address import qr_svg
 from firmware_host.net.web.base import WebApp
-from firmware_host.actions.reading import CommandError
-from firmware_host.actions.commands import NewGame
+from firmware_host.net.web.bridge import Hub, watched
 from firmware_host.net.web.commands import Drag, SetNoise, SetUp, SiteChange, parse
-
 
 
 class Pages(WebApp):
@@ -46,9 +45,15 @@ class Pages(WebApp):
     name, farewell, backlog = "board", b"reedboard stopped", 256
     static = Path(__file__).with_name("static")
 
-    def __init__(self, hub: Hub, token: str | None = None, host: str = "127.0.0.1",
-                 playable: Playable = Playable(), simulated: bool = True,
-                 address: str | None = None) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        token: str | None = None,
+        host: str = "127.0.0.1",
+        playable: Playable = Playable(),
+        simulated: bool = True,
+        address: str | None = None,
+    ) -> None:
         super().__init__(token, host)
         self.hub = hub
         #: What the board can play: the picker offers only that, and a new game is checked.
@@ -81,10 +86,12 @@ class Pages(WebApp):
     async def replay(self, request: web.Request) -> web.Response:
         self._authorise(request)
         rec = self.hub.recording
-        name = "-".join(str(v) for v in (rec.game.get("name", "game"), rec.game.get("size"),
-                                          rec.game.get("variant")) if v)
+        name = "-".join(
+            str(v) for v in (rec.game.get("name", "game"), rec.game.get("size"), rec.game.get("variant")) if v
+        )
         return web.Response(
-            text=rec.text(), content_type="application/x-ndjson",
+            text=rec.text(),
+            content_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="{name}.replay.jsonl"'},
         )
 
@@ -103,8 +110,11 @@ class Pages(WebApp):
         game_id = request.match_info.get("id")
         text = await self._stored(stored.records, self.hub.storage, game_id and int(game_id))
         name = f"game-{game_id}.txt" if game_id else "games.txt"
-        return web.Response(text=text, content_type="text/plain",
-                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        return web.Response(
+            text=text,
+            content_type="text/plain",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
 
     async def _stored(self, read, *args):
         """``read(*args)`` in a worker thread (the games file is read there, never in the
@@ -141,13 +151,23 @@ class Pages(WebApp):
         bucket = Bucket(RATE, BURST)
 
         def first() -> list[dict[str, Any]]:
-            return [{"type": "hello", "controls": controls,
-                     "games": self.playable.picker() if controls else [],
-                     "simulated": self.simulated, **self._link(controls)},
-                    {"type": "update", **self.hub.current()}]
+            return [
+                {
+                    "type": "hello",
+                    "controls": controls,
+                    "games": self.playable.picker() if controls else [],
+                    "simulated": self.simulated,
+                    **self._link(controls),
+                },
+                {"type": "update", **self.hub.current()},
+            ]
 
-        return await self.socket(request, first, lambda msg: self._answer(msg, controls, bucket),
-                                 None if controls else self._watched)
+        return await self.socket(
+            request,
+            first,
+            lambda msg: self._answer(msg, controls, bucket),
+            None if controls else self._watched,
+        )
 
     def _watched(self, message: dict[str, Any]) -> dict[str, Any] | None:
         """What a spectator's socket is sent of ``message``: of an update, only what /watch

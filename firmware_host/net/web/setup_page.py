@@ -24,8 +24,9 @@ class SetupPage:
     """The wizard's side of the page for ``board`` (a SimBoard, or real hardware's tapped
     parts); ``believed``: site -> channel the simulated board uses when it has no wiring."""
 
-    def __init__(self, board, sites: Sequence[Site], believed: Mapping[str, int], game,
-                 hub: Hub | None = None) -> None:
+    def __init__(
+        self, board, sites: Sequence[Site], believed: Mapping[str, int], game, hub: Hub | None = None
+    ) -> None:
         self.board, self.sites, self.believed, self.game = board, list(sites), believed, game
         self.hub = hub or Hub()
         self.hub.labels = frozenset(s.label for s in sites)
@@ -44,17 +45,31 @@ class SetupPage:
         if not self._started:
             self._started = True
             game = self.game
-            update["game"] = {"name": game.name, "title": f"Set-up: {game.title}",
-                              "size": game.size, "variant": game.variant,
-                              "shown_variant": None, "sides": [], "setup": True}
-            update["sites"] = [{"label": s.label, "x": s.x, "y": s.y, "shape": s.shape}
-                               for s in self.sites]
+            update["game"] = {
+                "name": game.name,
+                "title": f"Set-up: {game.title}",
+                "size": game.size,
+                "variant": game.variant,
+                "shown_variant": None,
+                "sides": [],
+                "setup": True,
+            }
+            update["sites"] = [{"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in self.sites]
             update["drawing"] = {"lines": [], "kinds": {}}
         self._put(update, "pieces", sorted(self._sensed(wizard)))
         self._put(update, "leds", self._leds(wizard))
-        self._put(update, "status", {"to_move": None, "result": None, "winner": None,
-                                     "moves": 0, "last": None,
-                                     "lines": list(wizard.screen().text_lines())})
+        self._put(
+            update,
+            "status",
+            {
+                "to_move": None,
+                "result": None,
+                "winner": None,
+                "moves": 0,
+                "last": None,
+                "lines": list(wizard.screen().text_lines()),
+            },
+        )
         if self.board.display.images_shown != self._shown.get("images"):
             self._shown["images"] = self.board.display.images_shown
             update["oled"] = _png(self.board.display.image)
@@ -71,8 +86,9 @@ class SetupPage:
             channel = self.board.sensors(self.believed).get(command.site)
             if channel is None:
                 return  # a dead switch: nothing closes
-            on = command.action == "place" or (command.action == "toggle" and
-                                               channel not in self.board.pieces())
+            on = command.action == "place" or (
+                command.action == "toggle" and channel not in self.board.pieces()
+            )
             (self.board.place if on else self.board.lift)(channel)
 
     def _sensed(self, wizard: Wizard) -> set[str]:

@@ -38,8 +38,10 @@ def expected(snap: Snapshot) -> list[Figure]:
     state = snap.record.state
     figures = _expected(snap)
     for side, off, to in carried(snap):
-        figures = [{**f, "sites": [off]} if f["side"] == side and f["sites"] == [to]
-                   and _is_unseen(state, f) else f for f in figures]
+        figures = [
+            {**f, "sites": [off]} if f["side"] == side and f["sites"] == [to] and _is_unseen(state, f) else f
+            for f in figures
+        ]
     return figures
 
 
@@ -65,14 +67,20 @@ def carried(snap: Snapshot) -> list[tuple[str, str, str]]:
     turn = snap.phase.unseen()
     if turn is None or turn.move is not None:  # none, or a move's own steps
         return []
-    return [(side.lower(), off, to) for i, step in enumerate(turn.steps)
-            if step.action == "carry" and i >= turn.step
-            for side, off, to in _CARRY.findall(step.prompt)]
+    return [
+        (side.lower(), off, to)
+        for i, step in enumerate(turn.steps)
+        if step.action == "carry" and i >= turn.step
+        for side, off, to in _CARRY.findall(step.prompt)
+    ]
 
 
 def _is_unseen(state: GameState, figure: Figure) -> bool:
-    return figure["kind"] == "pawn" and len(figure["sites"]) == 1 \
+    return (
+        figure["kind"] == "pawn"
+        and len(figure["sites"]) == 1
         and state.markers().get(figure["sites"][0]) == figure["side"]
+    )
 
 
 def _mid_turn(after: GameState, turn: Turn, before: GameState | None = None) -> list[Figure]:
@@ -96,8 +104,11 @@ def _mid_turn(after: GameState, turn: Turn, before: GameState | None = None) -> 
 
 def _unseen(state: GameState, figure) -> bool:
     """True for a piece the sensors cannot see (a pawn standing on a token)."""
-    return figure.kind == "pawn" and len(figure.sites) == 1 \
+    return (
+        figure.kind == "pawn"
+        and len(figure.sites) == 1
         and state.markers().get(figure.sites[0]) == figure.side
+    )
 
 
 def plan(snap: Snapshot) -> dict[str, Any] | None:
@@ -106,18 +117,30 @@ def plan(snap: Snapshot) -> dict[str, Any] | None:
     back = carried(snap)
     if back:  # a takeback's pawn to carry back: from where it stands to where it goes
         pawns = {f["sites"][0]: f for f in figures_of(snap.record.state) if f["kind"] == "pawn"}
-        return {"move": "; ".join(f"{off} back to {to}" for _, off, to in back), "say": None,
-                "from": [off for _, off, _ in back], "to": [to for _, _, to in back],
-                "figures": [{**pawns[to], "mark": "plan"} for _, _, to in back if to in pawns]}
+        return {
+            "move": "; ".join(f"{off} back to {to}" for _, off, to in back),
+            "say": None,
+            "from": [off for _, off, _ in back],
+            "to": [to for _, _, to in back],
+            "figures": [{**pawns[to], "mark": "plan"} for _, _, to in back if to in pawns],
+        }
     pending, state = snap.phase.opponent_move(), snap.record.state
     if pending is None:
         return None
     after = state.apply(pending.move)
     filled, stood = pending.real.filled, state.markers()
-    arrives = [f for f in after.figures()
-               if set(f.sites) & filled or _unseen(after, f) and stood.get(f.sites[0]) != f.side]
-    return {"move": pending.text, "say": pending.say, "from": sorted(pending.real.emptied),
-            "to": sorted(filled), "figures": [{**_figure(f), "mark": "plan"} for f in arrives]}
+    arrives = [
+        f
+        for f in after.figures()
+        if set(f.sites) & filled or _unseen(after, f) and stood.get(f.sites[0]) != f.side
+    ]
+    return {
+        "move": pending.text,
+        "say": pending.say,
+        "from": sorted(pending.real.emptied),
+        "to": sorted(filled),
+        "figures": [{**_figure(f), "mark": "plan"} for f in arrives],
+    }
 
 
 def history(states: list[GameState], moves: Iterable[str]) -> list[dict[str, Any]]:
@@ -130,8 +153,12 @@ def history(states: list[GameState], moves: Iterable[str]) -> list[dict[str, Any
         except (IllegalMove, ValueError, KeyError, IndexError):  # named otherwise: as stored
             out.append({"move": text, "side": None, "from": [], "to": []})
             continue
-        entry = {"move": state.notation(move), "side": state.maker(move),
-                 "from": sorted(real.emptied), "to": sorted(real.filled)}
+        entry = {
+            "move": state.notation(move),
+            "side": state.maker(move),
+            "from": sorted(real.emptied),
+            "to": sorted(real.filled),
+        }
         pawns = _walked(state, state.apply(move))
         out.append({**entry, "pawns": pawns} if pawns else entry)
     return out
@@ -146,8 +173,11 @@ def _walked(before: GameState, after: GameState) -> list[list[str]]:
     ('a2:a1', [['e1', 'a1']])
     """
     stood = {side: site for site, side in before.markers().items()}
-    return [[stood[side], site] for site, side in sorted(after.markers().items())
-            if side in stood and stood[side] != site]
+    return [
+        [stood[side], site]
+        for site, side in sorted(after.markers().items())
+        if side in stood and stood[side] != site
+    ]
 
 
 def losses(start: GameState, now: GameState) -> dict[str, int] | None:

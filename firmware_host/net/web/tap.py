@@ -117,8 +117,9 @@ class HardwareBoard:
     simulated = False
     noise = None
 
-    def __init__(self, scanner: TappedScanner, leds: TappedLeds, display: TappedDisplay,
-                 buttons: PageButtons) -> None:
+    def __init__(
+        self, scanner: TappedScanner, leds: TappedLeds, display: TappedDisplay, buttons: PageButtons
+    ) -> None:
         self.scanner, self.leds, self.display, self.buttons = scanner, leds, display, buttons
 
     @property

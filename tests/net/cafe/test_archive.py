@@ -16,10 +16,18 @@ from firmware_host.net.cafe.fleet import Fleet
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.untrusted import Bad
 
-GAME = {"id": 4, "game": "antipalos", "size": 3, "variant": "two",
-        "started": "2026-11-23T20:01:00Z", "finished": "2026-11-23T20:09:00Z",
-        "result": "white wins by connection", "winner": "white", "opponent": "board t2, black",
-        "moves": ["A1*", "A3*", "B2*", "C1*", "C3*"]}
+GAME = {
+    "id": 4,
+    "game": "antipalos",
+    "size": 3,
+    "variant": "two",
+    "started": "2026-11-23T20:01:00Z",
+    "finished": "2026-11-23T20:09:00Z",
+    "result": "white wins by connection",
+    "winner": "white",
+    "opponent": "board t2, black",
+    "moves": ["A1*", "A3*", "B2*", "C1*", "C3*"],
+}
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.broker)])
@@ -34,9 +42,18 @@ def test_games_kept_listed_and_read_back_as_records(archive):
     first = read_record(json.dumps(GAME).encode())
     archive.store("t1", first)
     archive.store("t1", first)  # the retained record again (a reconnection): no second game
-    second = read_record(json.dumps({**GAME, "id": 5, "finished": "2026-11-23T21:00:00Z",
-                                     "moves": GAME["moves"][:4], "result": None,
-                                     "winner": None}).encode())
+    second = read_record(
+        json.dumps(
+            {
+                **GAME,
+                "id": 5,
+                "finished": "2026-11-23T21:00:00Z",
+                "moves": GAME["moves"][:4],
+                "result": None,
+                "winner": None,
+            }
+        ).encode()
+    )
     archive.store("t1", second)
     archive.store("t2", read_record(json.dumps(GAME).encode()))
     listed = archive.games("t1")
@@ -47,7 +64,9 @@ def test_games_kept_listed_and_read_back_as_records(archive):
     assert [len(p.occupied()) for p in positions(game)] == [0, 1, 2, 3, 4, 5]
     day = archive.day("t1", "2026-11-23T00:00:00Z")  # the latest first, as every list
     assert [(g["key"], g["game"]) for g in day] == [
-        (second["key"], "Antipalos 3"), (first["key"], "Antipalos 3")]
+        (second["key"], "Antipalos 3"),
+        (first["key"], "Antipalos 3"),
+    ]
     assert archive.game("t1", "nope") is None and archive.boards() == ["t1", "t2"]
 
 
@@ -82,7 +101,9 @@ def test_a_postgres_that_goes_away_is_written_to_when_it_is_back(postgres, capfd
     assert len(archive.games("t1")) == 1
     journal = capfd.readouterr().err.splitlines()
     assert [line.split(":")[1] for line in journal] == [
-        " the archive (127.0.0.1", " the archive (127.0.0.1"]  # away, then back: one line each
+        " the archive (127.0.0.1",
+        " the archive (127.0.0.1",
+    ]  # away, then back: one line each
     assert "is unavailable" in journal[0] and "is back" in journal[1]
 
 
@@ -100,8 +121,9 @@ def test_a_hung_postgres_holds_up_no_reader_and_loses_no_game(postgres, capfd):
         first, second = (read_record(json.dumps({**GAME, "id": n}).encode()) for n in (4, 5))
         archive.add("t1", first)
         archive.add("t2", second)
-        again = read_record(json.dumps({**GAME, "id": 4, "moves": GAME["moves"][:4],
-                                        "result": None, "winner": None}).encode())
+        again = read_record(
+            json.dumps({**GAME, "id": 4, "moves": GAME["moves"][:4], "result": None, "winner": None}).encode()
+        )
         archive.add("t1", again)  # taken back and finished anew while waiting: replaces it
         archive.set_name("t2", "Bar")
         assert archive.names() == {"t1": "Window table", "t2": "Bar"}
@@ -195,8 +217,7 @@ def test_a_worker_that_dies_is_started_again_and_makes_its_write(tmp_path, monke
     assert archive.flush() and [g["plies"] for g in archive.games("t1")] == [5]
 
 
-def test_tables_seen_while_the_database_is_away_get_their_names_and_games_once_it_is_back(
-        postgres):
+def test_tables_seen_while_the_database_is_away_get_their_names_and_games_once_it_is_back(postgres):
     """A dashboard restarted with its PostgreSQL away shows its tables at once, by their ids;
     the database back, each tile takes its name and today's games."""
     psycopg = pytest.importorskip("psycopg")
@@ -223,25 +244,42 @@ def test_tables_seen_while_the_database_is_away_get_their_names_and_games_once_i
 
 
 def test_a_record_dated_in_the_future_or_with_a_side_not_of_its_game_is_not_kept(
-        tmp_path, broker, watcher, cafe):
+    tmp_path, broker, watcher, cafe
+):
     """An outsider on the café network publishes records: one finished in 9999 (it would head
     every day's list), one whose first player is "purple", one whose winner is, one dated on a day
     no calendar has, one finished before it began. None is kept, each for a one-line reason; a
     true record after them is kept."""
     archive = Archive.open(None, str(tmp_path / "cafe"))
     cafe(archive=archive)
-    bad = [("t8", {**GAME, "finished": "9999-12-31T23:59:59Z"}, "is in the future"),
-           ("t8", {**GAME, "id": 5, "first": "purple"}, "purple"),
-           ("t8", {**GAME, "id": 10, "game": "phalanx", "size": None, "variant": None,
-                   "winner": None, "moves": [], "first": "purple"}, "first: 'purple' is no side"),
-           ("t8", {**GAME, "id": 6, "winner": "purple"}, "winner: 'purple' is no side"),
-           ("t8", {**GAME, "id": 7, "finished": "2026-02-30T10:00:00Z"}, "is no date"),
-           ("t8", {**GAME, "id": 8, "finished": "2026-11-23T19:00:00Z"}, "before the game started")]
+    bad = [
+        ("t8", {**GAME, "finished": "9999-12-31T23:59:59Z"}, "is in the future"),
+        ("t8", {**GAME, "id": 5, "first": "purple"}, "purple"),
+        (
+            "t8",
+            {
+                **GAME,
+                "id": 10,
+                "game": "phalanx",
+                "size": None,
+                "variant": None,
+                "winner": None,
+                "moves": [],
+                "first": "purple",
+            },
+            "first: 'purple' is no side",
+        ),
+        ("t8", {**GAME, "id": 6, "winner": "purple"}, "winner: 'purple' is no side"),
+        ("t8", {**GAME, "id": 7, "finished": "2026-02-30T10:00:00Z"}, "is no date"),
+        ("t8", {**GAME, "id": 8, "finished": "2026-11-23T19:00:00Z"}, "before the game started"),
+    ]
     for board, game, _ in bad:
-        watcher.client.publish(f"reedboard/{board}/record", json.dumps(game), qos=1,
-                               retain=True).wait_for_publish(5)
-    watcher.client.publish("reedboard/t8/record", json.dumps({**GAME, "id": 9}), qos=1,
-                           retain=True).wait_for_publish(5)
+        watcher.client.publish(
+            f"reedboard/{board}/record", json.dumps(game), qos=1, retain=True
+        ).wait_for_publish(5)
+    watcher.client.publish(
+        "reedboard/t8/record", json.dumps({**GAME, "id": 9}), qos=1, retain=True
+    ).wait_for_publish(5)
     deadline = time.monotonic() + 10
     while not archive.games("t8"):
         assert time.monotonic() < deadline, "the true record was not kept"

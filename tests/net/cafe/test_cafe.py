@@ -22,8 +22,7 @@ from firmware_host.net.cafe import fleet as fleet_module
 from firmware_host.net.cafe.archive import Archive
 from firmware_host.ui.screens import status_screen
 from testbed.broker import Watcher, board_config, wired_for
-from testbed.tools import REEDBOARD
-from testbed.tools import free_port, run_async
+from testbed.tools import REEDBOARD, free_port, run_async
 
 OUTPUT = Path(__file__).resolve().parents[3] / "test-output"
 WIN = ("A1*", "A3*", "B2*", "C1*", "C3*")  # Antipalos 3: white connects
@@ -76,8 +75,7 @@ def test_tiles_live_flagged_first_commands_and_watch(tmp_path, broker, watcher, 
     page.screenshot(path=str(OUTPUT / "cafe-watch-1920.png"))
 
 
-def test_commands_need_the_token_and_the_host_and_origin_are_checked(
-        tmp_path, broker, watcher, boards, cafe):
+def test_commands_need_the_token_and_the_host_and_origin_are_checked(tmp_path, broker, watcher, boards, cafe):
     boards(board_config(tmp_path, broker.port, "t1"))
     watcher.state("t1")
     url = cafe(token="s3cret")
@@ -104,16 +102,24 @@ def test_commands_need_the_token_and_the_host_and_origin_are_checked(
     brightness = {"type": "command", "board": "t1", "command": {"command": "brightness", "value": 0.1}}
     hello, refused = run_async(talk("", [brightness]))
     assert hello["controls"] is False and "need the token" in refused["error"]
-    answers = run_async(talk("?token=s3cret", [
-        {**brightness, "board": "t9"},
-        {**brightness, "command": {"command": "brightness", "value": 7}},
-        {"type": "command", "board": "t1"},
-        brightness,
-    ]))
+    answers = run_async(
+        talk(
+            "?token=s3cret",
+            [
+                {**brightness, "board": "t9"},
+                {**brightness, "command": {"command": "brightness", "value": 7}},
+                {"type": "command", "board": "t1"},
+                brightness,
+            ],
+        )
+    )
     assert answers[0]["controls"] is True
     assert [a.get("error", a["type"]) for a in answers[1:]] == [
-        "no table 't9'", "brightness: 'value' must be from 0 to 1 (got 7)",
-        'expected {"type": "command", "board": ..., "command": {...}}', "sent"]
+        "no table 't9'",
+        "brightness: 'value' must be from 0 to 1 (got 7)",
+        'expected {"type": "command", "board": ..., "command": {...}}',
+        "sent",
+    ]
     assert watcher.state("t1", lambda s: s["brightness"] == 0.1)
     assert watcher.texts("reedboard/t1/command") == [json.dumps(brightness["command"])]
 
@@ -124,9 +130,21 @@ def test_commands_need_the_token_and_the_host_and_origin_are_checked(
 
     assert run_async(status("", {"Host": "evil.test"})) == 421
     assert run_async(status("", {})) == 200
-    assert run_async(status("ws?token=s3cret", {"Origin": "http://evil.test", "Connection": "Upgrade",
-                                                  "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
-                                                  "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})) == 403
+    assert (
+        run_async(
+            status(
+                "ws?token=s3cret",
+                {
+                    "Origin": "http://evil.test",
+                    "Connection": "Upgrade",
+                    "Upgrade": "websocket",
+                    "Sec-WebSocket-Version": "13",
+                    "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+                },
+            )
+        )
+        == 403
+    )
     assert run_async(status("layouts/chess/8/None", {})) == 404
 
 
@@ -141,8 +159,11 @@ def test_a_days_work_at_the_dashboard(tmp_path, broker, watcher, boards, cafe, p
     for board in ("t1", "t2", "t3"):
         watcher.state(board)
     page.goto(cafe())
-    for board, layout in (("t1", "antipalos/3/two"), ("t2", "antipalos/3/two"),
-                          ("t3", "phalanx/None/standard")):
+    for board, layout in (
+        ("t1", "antipalos/3/two"),
+        ("t2", "antipalos/3/two"),
+        ("t3", "phalanx/None/standard"),
+    ):
         page.locator(f'article[data-board="{board}"][data-drawn="{layout}"]').wait_for()
     tile = page.locator('article[data-board="t1"]')
     assert tile.locator("select.game").input_value() == "Antipalos 3"
@@ -157,11 +178,16 @@ def test_a_days_work_at_the_dashboard(tmp_path, broker, watcher, boards, cafe, p
     dialog.locator("#ask-ok").click()
     page.locator("#toast").filter(has_text="t1: done").wait_for()
     assert json.loads(watcher.texts("reedboard/t1/command")[-1]) == {
-        "command": "new_game", "game": "antipalos", "size": 3, "variant": "two"}
+        "command": "new_game",
+        "game": "antipalos",
+        "size": 3,
+        "variant": "two",
+    }
     assert len(watcher.texts("reedboard/t1/command")) == 1  # the cancelled one was never sent
     watcher.state("t1", lambda s: s["ply"] == 0)
     tile.locator("input.brightness").evaluate(
-        "(e) => { e.value = 20; e.dispatchEvent(new Event('change')); }")
+        "(e) => { e.value = 20; e.dispatchEvent(new Event('change')); }"
+    )
     watcher.state("t1", lambda s: s["brightness"] == 0.2)
     tile.locator("button.rename").click()
     page.locator("#ask-name").fill("Window table")
@@ -201,8 +227,9 @@ def start_new_game(page, tile) -> None:
     raise AssertionError(f"New game was refused: {toast.inner_text()}")
 
 
-def test_new_game_offers_every_size_and_variant_the_board_plays(tmp_path, broker, watcher, boards,
-                                                                cafe, page):
+def test_new_game_offers_every_size_and_variant_the_board_plays(
+    tmp_path, broker, watcher, boards, cafe, page
+):
     """A board wired for Antipalos 5 and Anti-Grid 6, playing Antipalos 5 (started by a
     command): its tile's New game offers each size and variant by title, Antipalos 5 chosen, and
     starts exactly the one picked."""
@@ -228,11 +255,14 @@ def test_new_game_offers_every_size_and_variant_the_board_plays(tmp_path, broker
     start_new_game(page, tile)
     watcher.state("t1", lambda s: s["game"] == "antipalos" and s["ply"] == 0)
     assert json.loads(watcher.texts("reedboard/t1/command")[-1]) == {
-        "command": "new_game", "game": "antipalos", "size": 5, "variant": "two"}
+        "command": "new_game",
+        "game": "antipalos",
+        "size": 5,
+        "variant": "two",
+    }
 
 
-def test_the_archive_keeps_every_finished_game_and_replays_it(tmp_path, broker, watcher, boards,
-                                                             cafe, page):
+def test_the_archive_keeps_every_finished_game_and_replays_it(tmp_path, broker, watcher, boards, cafe, page):
     """A game finished at a table is kept as it arrives; the table's page lists it, replays it
     move by move and downloads the record ``reedboard export`` writes; a restarted dashboard
     still shows the day's games."""
@@ -258,8 +288,12 @@ def test_the_archive_keeps_every_finished_game_and_replays_it(tmp_path, broker, 
     page.screenshot(path=str(OUTPUT / "cafe-replay.png"))
     with page.expect_download() as download:
         page.locator("#download").click()
-    exported = subprocess.run([*REEDBOARD, "export", "--config", str(config), "--game-id",
-                               str(record["id"])], capture_output=True, text=True, check=True)
+    exported = subprocess.run(
+        [*REEDBOARD, "export", "--config", str(config), "--game-id", str(record["id"])],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert Path(download.value.path()).read_text() == exported.stdout
     # The dashboard restarted: the day's games come back from the archive.
     again = cafe(archive=Archive.open(None, str(tmp_path / "cafe")))
@@ -279,7 +313,8 @@ FLAGGED_JS = """() => {
 
 
 def test_a_broker_restart_is_one_banner_no_table_offline_and_no_alert(
-        tmp_path, broker, watcher, boards, cafe, page, monkeypatch):
+    tmp_path, broker, watcher, boards, cafe, page, monkeypatch
+):
     """Mosquitto stopped and started again on its port with the boards and the dashboard on it:
     the page shows one banner, no tile is flagged or offers Retire, no alert is raised or
     published; a board that stays away is flagged once the grace after the dashboard's return
@@ -318,7 +353,8 @@ def test_a_broker_restart_is_one_banner_no_table_offline_and_no_alert(
     assert page.evaluate("() => [...window.flagged]") == ["t3"]
     assert page.locator(".flag.offline").count() == 1
     assert [text.split(" ", 2)[2] for text in page.locator("#alerts li").all_inner_texts()] == [
-        "t3: went offline"]
+        "t3: went offline"
+    ]
     said = [json.loads(text) for text in alerts.texts("reedboard-cafe/alerts")]
     assert [(a["board"], a["what"]) for a in said] == [("t3", "went offline")]
     alerts.close()
@@ -344,17 +380,31 @@ def test_two_dashboards_on_one_broker_both_stay_connected(tmp_path, broker, watc
 
 
 def test_a_cafe_in_new_york_sees_its_own_times_newest_first_and_no_page_numbers(
-        tmp_path, broker, watcher, boards, page):
+    tmp_path, broker, watcher, boards, page
+):
     """``reedboard cafe --config`` with ``[cafe] timezone = "America/New_York"``: two games
     finished at a table are listed newest first on its tile and in its archive, at New York's
     time with its zone; the alerts too; a tile shows the OLED's lines without the page number
     of a long screen's page."""
     config = tmp_path / "cafe.toml"
-    config.write_text(f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n\n'
-                      '[cafe]\ntimezone = "America/New_York"\n')
+    config.write_text(
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n\n[cafe]\ntimezone = "America/New_York"\n'
+    )
     port = free_port()
-    dashboard = subprocess.Popen([*REEDBOARD, "cafe", "--config", str(config), "--port", str(port),
-                                  "--state", str(tmp_path / "state")], stderr=subprocess.PIPE, text=True)
+    dashboard = subprocess.Popen(
+        [
+            *REEDBOARD,
+            "cafe",
+            "--config",
+            str(config),
+            "--port",
+            str(port),
+            "--state",
+            str(tmp_path / "state"),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         while "dashboard is at" not in (line := dashboard.stderr.readline()):
             assert line, "the dashboard did not start"
@@ -373,31 +423,53 @@ def test_a_cafe_in_new_york_sees_its_own_times_newest_first_and_no_page_numbers(
                 for site in WIN:
                     one.lift(site)
                 states.next(lambda s: s["sync"] == "in_sync")
-        long = status_screen("Antipalos 12", "three", "white", None, 2,
-                             ["In hand: White 6 · Black 7 · Red 5", "Captured: 3"],
-                             "Remove the 2 lit pieces now please", "Board differs: put back 12 pieces", None)
+        long = status_screen(
+            "Antipalos 12",
+            "three",
+            "white",
+            None,
+            2,
+            ["In hand: White 6 · Black 7 · Red 5", "Captured: 3"],
+            "Remove the 2 lit pieces now please",
+            "Board differs: put back 12 pieces",
+            None,
+        )
         screen = long.pages()[0].text_lines()  # the OLED's first page: its number on the last line
         watcher.publish("reedboard/t9/availability", "online")
-        watcher.publish("reedboard/t9/state", json.dumps({
-            "game": "antipalos", "size": 5, "ply": 0, "to_move": "white", "moves": [],
-            "status": screen[0], "screen": screen}))
+        watcher.publish(
+            "reedboard/t9/state",
+            json.dumps(
+                {
+                    "game": "antipalos",
+                    "size": 5,
+                    "ply": 0,
+                    "to_move": "white",
+                    "moves": [],
+                    "status": screen[0],
+                    "screen": screen,
+                }
+            ),
+        )
         page.goto(f"http://127.0.0.1:{port}/")
         tile = page.locator('article[data-board="t1"]')
         tile.locator(".day summary").filter(has_text="2 games today").wait_for()
         tile.locator(".day summary").click()
-        listed = [f"{_new_york(r['finished'])} Antipalos 3: white wins by connection (5 moves)"
-                  for r in records]
+        listed = [
+            f"{_new_york(r['finished'])} Antipalos 3: white wins by connection (5 moves)" for r in records
+        ]
         assert tile.locator(".day li").all_inner_texts() == listed
         alerts = page.locator("#alerts li").all_inner_texts()
         assert len(alerts) >= 2 and all(re.match(r"\d\d:\d\d E[SD]T t1: ", text) for text in alerts)
         status = page.locator('article[data-board="t9"] .status')
         assert status.inner_text() == (
-            "Board differs: put back 12 pieces · Remove the 2 lit pieces now please · Phase 2")
+            "Board differs: put back 12 pieces · Remove the 2 lit pieces now please · Phase 2"
+        )
         page.goto(f"http://127.0.0.1:{port}/tables/t1")
         rows = page.locator("table.games tbody tr")
         rows.nth(1).wait_for()
         assert [rows.nth(i).locator("td").first.inner_text() for i in range(2)] == [
-            _new_york(r["finished"], "%Y-%m-%d %H:%M %Z") for r in records]
+            _new_york(r["finished"], "%Y-%m-%d %H:%M %Z") for r in records
+        ]
     finally:
         dashboard.terminate()
         dashboard.wait(5)
@@ -424,12 +496,16 @@ class Follow:
 
 def _new_york(stamp: str, form: str = "%H:%M %Z") -> str:
     """A stored time as a clock in New York reads it."""
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(
-        ZoneInfo("America/New_York")).strftime(form)
+    return (
+        datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        .astimezone(ZoneInfo("America/New_York"))
+        .strftime(form)
+    )
 
 
-def test_a_hung_database_holds_up_no_tile_and_loses_no_game(tmp_path, broker, watcher, boards,
-                                                             cafe, postgres):
+def test_a_hung_database_holds_up_no_tile_and_loses_no_game(
+    tmp_path, broker, watcher, boards, cafe, postgres
+):
     """PostgreSQL stops answering (SIGSTOP, as a network that drops packets) while a new board
     plays a whole game: the page and its feed answer, the tile follows the game and lists it,
     the archive's page says it is unavailable; the database back, the game is archived."""
@@ -451,19 +527,20 @@ def test_a_hung_database_holds_up_no_tile_and_loses_no_game(tmp_path, broker, wa
 
 
 def test_a_dashboard_started_with_its_database_away_plays_and_archives_when_it_is_back(
-        tmp_path, broker, watcher, boards, postgres):
+    tmp_path, broker, watcher, boards, postgres
+):
     """``reedboard cafe`` with its PostgreSQL down: it starts, says so once, shows the tables;
     the game finished meanwhile is archived once PostgreSQL is started."""
     pytest.importorskip("psycopg")
     database = postgres.database()
     config = tmp_path / "cafe.toml"
-    config.write_text(f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n\n'
-                      f'[archive]\nurl = "{database}"\n')
+    config.write_text(f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n\n[archive]\nurl = "{database}"\n')
     port, journal = free_port(), tmp_path / "cafe.log"
     postgres.stop()
     started = False
-    dashboard = subprocess.Popen([*REEDBOARD, "cafe", "--config", str(config), "--port", str(port)],
-                                 stderr=journal.open("w"))
+    dashboard = subprocess.Popen(
+        [*REEDBOARD, "cafe", "--config", str(config), "--port", str(port)], stderr=journal.open("w")
+    )
     try:
         url = f"http://127.0.0.1:{port}/"
         _wait(lambda: "dashboard is at" in journal.read_text() or dashboard.poll() is not None)
@@ -516,6 +593,7 @@ def _play_a_game(folder, broker, watcher, boards) -> None:
 def _tile(url: str, test) -> dict:
     """Table t1 as the page's feed shows it, once ``test(table)`` holds (each hello within
     the request's 5 s time-out)."""
+
     async def hello() -> dict:
         timeout = aiohttp.ClientTimeout(total=5)
         async with aiohttp.ClientSession(timeout=timeout) as session:
@@ -523,8 +601,11 @@ def _tile(url: str, test) -> dict:
                 return json.loads((await ws.receive(timeout=5)).data)
 
     found: list[dict] = []
-    _wait(lambda: bool(found.extend(t for t in run_async(hello())["tables"] if t["id"] == "t1" and test(t))
-                       or found))
+    _wait(
+        lambda: bool(
+            found.extend(t for t in run_async(hello())["tables"] if t["id"] == "t1" and test(t)) or found
+        )
+    )
     return found[0]
 
 
@@ -578,8 +659,10 @@ def test_bad_arguments_and_archive_addresses_say_what_is_wrong(tmp_path, capsys)
     zone = tmp_path / "zone.toml"
     zone.write_text('[cafe]\ntimezone = "Mars/Olympus_Mons"\n')
     assert main(["cafe", "--config", str(zone), "--mqtt", "broker"]) == 2
-    assert capsys.readouterr().err == (f"reedboard cafe: {zone}: [cafe] timezone must be an IANA zone "
-                                       "name such as \"America/New_York\" (got 'Mars/Olympus_Mons')\n")
+    assert capsys.readouterr().err == (
+        f"reedboard cafe: {zone}: [cafe] timezone must be an IANA zone "
+        "name such as \"America/New_York\" (got 'Mars/Olympus_Mons')\n"
+    )
     unwritable = tmp_path / "file"
     unwritable.write_text("")
     assert main(["cafe", "--mqtt", "broker", "--state", str(unwritable / "sub")]) == 2

@@ -28,17 +28,19 @@ STATES_JS = """() => {
 
 def hex_of(css: str) -> str:
     """ "rgb(r, g, b)" as "#rrggbb"."""
-    return "#" + "".join(f"{int(c):02x}" for c in css[css.index("(") + 1:-1].split(",")[:3])
+    return "#" + "".join(f"{int(c):02x}" for c in css[css.index("(") + 1 : -1].split(",")[:3])
 
 
 def test_fine_look_and_down_differ_for_the_colour_blind_and_carry_a_word_and_a_mark(
-        tmp_path, broker, watcher, boards, cafe, page):
+    tmp_path, broker, watcher, boards, cafe, page
+):
     require(AXE.exists(), f"axe-core in {AXE.parent} (tests/run.sh installs it with npm)")
     started = {name: boards(board_config(tmp_path, broker.port, name, size=3)) for name in ("t1", "t2")}
     for name in started:
         watcher.state(name)
-    context = page.context.browser.new_context(viewport={"width": 1280, "height": 800},
-                                               bypass_csp=True)  # axe-core is added to the page
+    context = page.context.browser.new_context(
+        viewport={"width": 1280, "height": 800}, bypass_csp=True
+    )  # axe-core is added to the page
     try:
         wall = context.new_page()
         wall.goto(cafe())
@@ -64,5 +66,9 @@ def test_fine_look_and_down_differ_for_the_colour_blind_and_carry_a_word_and_a_m
     assert states["alert"][0].endswith("t2: went offline") and states["alert"][2] == '"✕ "'
     assert states["tile"] == "dashed"  # an offline tile's border is dashed, a flagged one solid
     assert found == []
-    print({f"{a}/{b}": round(distance(colours[a], colours[b]), 1)
-           for a, b in itertools.combinations(sorted(colours), 2)})
+    print(
+        {
+            f"{a}/{b}": round(distance(colours[a], colours[b]), 1)
+            for a, b in itertools.combinations(sorted(colours), 2)
+        }
+    )

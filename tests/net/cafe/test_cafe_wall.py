@@ -34,7 +34,8 @@ def _tile(page, board: str, ply: int | None = None):
 
 
 def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen(
-        tmp_path, broker, watcher, boards, cafe, page):
+    tmp_path, broker, watcher, boards, cafe, page
+):
     started = {name: boards(board_config(tmp_path, broker.port, name, size=3)) for name in TABLES}
     for name in TABLES:
         watcher.state(name)
@@ -67,15 +68,15 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
     assert _tile(page, "t3").locator(".turn").inner_text() == "Black to move · move 2"
 
 
-def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watcher, boards, cafe,
-                                                         page):
+def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watcher, boards, cafe, page):
     """Every tile drawn, the controls shown (the page on loopback)."""
     require(AXE.exists(), f"axe-core in {AXE.parent} (tests/run.sh installs it with npm)")
     for name in TABLES[:2]:
         boards(board_config(tmp_path, broker.port, name, size=3))
         watcher.state(name)
-    context = page.context.browser.new_context(viewport={"width": 1280, "height": 800},
-                                               bypass_csp=True)  # axe-core is added to the page
+    context = page.context.browser.new_context(
+        viewport={"width": 1280, "height": 800}, bypass_csp=True
+    )  # axe-core is added to the page
     try:
         wall = context.new_page()
         wall.goto(cafe())

@@ -18,13 +18,30 @@ from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.untrusted import Bad
 from firmware_host.ui.screens import status_screen
 
-STATE = {"game": "antipalos", "title": "Antipalos 3", "size": 3, "variant": "two",
-         "moves": ["A1*"], "ply": 1, "to_move": "black", "sync": "in_sync", "screen": ["a", "b"],
-         "today": {"played": 1, "results": {}, "running": 1, "last": None}, "brightness": 0.5}
-RECORD = {"id": 4, "game": "antipalos", "size": 3, "variant": "two",
-          "started": "2026-11-23T20:01:00Z", "finished": "2026-11-23T20:09:00Z",
-          "result": "white wins by connection", "winner": "white",
-          "moves": ["A1*", "A3*", "B2*", "C1*", "C3*"]}
+STATE = {
+    "game": "antipalos",
+    "title": "Antipalos 3",
+    "size": 3,
+    "variant": "two",
+    "moves": ["A1*"],
+    "ply": 1,
+    "to_move": "black",
+    "sync": "in_sync",
+    "screen": ["a", "b"],
+    "today": {"played": 1, "results": {}, "running": 1, "last": None},
+    "brightness": 0.5,
+}
+RECORD = {
+    "id": 4,
+    "game": "antipalos",
+    "size": 3,
+    "variant": "two",
+    "started": "2026-11-23T20:01:00Z",
+    "finished": "2026-11-23T20:09:00Z",
+    "result": "white wins by connection",
+    "winner": "white",
+    "moves": ["A1*", "A3*", "B2*", "C1*", "C3*"],
+}
 
 
 def _fleet(archive=None) -> tuple[Fleet, list]:
@@ -35,15 +52,33 @@ def _fleet(archive=None) -> tuple[Fleet, list]:
     return fleet, seen
 
 
-@pytest.mark.parametrize("change", [
-    {"moves": 5}, {"moves": [5]}, {"screen": "oops"}, {"screen": [["x"]]}, {"ply": -1},
-    {"ply": "1"}, {"ply": True}, {"brightness": 7}, {"brightness": "0.5"}, {"sync": "maybe"},
-    {"today": {"played": "many"}}, {"today": []}, {"today": {"played": 1, "results": {"w": -1},
-                                                            "running": 0, "last": None}},
-    {"title": "x" * 500}, {"moves": ["A" * 100]}, {"moves": ["ok"] * 30_000},
-    {"last_move_at": "yesterday"}, {"game": None}, {"game": 3}, {"missing": {"a": 1}},
-    {"status": "line\nbreak"}, {"hardware": ["broken"]},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"moves": 5},
+        {"moves": [5]},
+        {"screen": "oops"},
+        {"screen": [["x"]]},
+        {"ply": -1},
+        {"ply": "1"},
+        {"ply": True},
+        {"brightness": 7},
+        {"brightness": "0.5"},
+        {"sync": "maybe"},
+        {"today": {"played": "many"}},
+        {"today": []},
+        {"today": {"played": 1, "results": {"w": -1}, "running": 0, "last": None}},
+        {"title": "x" * 500},
+        {"moves": ["A" * 100]},
+        {"moves": ["ok"] * 30_000},
+        {"last_move_at": "yesterday"},
+        {"game": None},
+        {"game": 3},
+        {"missing": {"a": 1}},
+        {"status": "line\nbreak"},
+        {"hardware": ["broken"]},
+    ],
+)
 def test_a_bad_state_is_dropped_whole_and_the_table_keeps_what_it_had(change):
     fleet, seen = _fleet()
     with pytest.raises(Bad):
@@ -51,14 +86,22 @@ def test_a_bad_state_is_dropped_whole_and_the_table_keeps_what_it_had(change):
     assert seen[-1]["state"]["ply"] == 1 and fleet.tables["t1"].pieces
 
 
-PLAYABLE = [{"game": "antipalos", "size": 3, "variant": "two", "title": "Antipalos 3"},
-            {"game": "antipode", "size": None, "variant": "rulebook", "title": "Antipode rulebook"}]
+PLAYABLE = [
+    {"game": "antipalos", "size": 3, "variant": "two", "title": "Antipalos 3"},
+    {"game": "antipode", "size": None, "variant": "rulebook", "title": "Antipode rulebook"},
+]
 
 
-@pytest.mark.parametrize("playable", [
-    "every game", [{"game": "antipalos"}], [{"game": "antipalos", "title": "A", "size": "3"}],
-    [{"game": "antipalos", "title": "x" * 500}], PLAYABLE * 200,
-])
+@pytest.mark.parametrize(
+    "playable",
+    [
+        "every game",
+        [{"game": "antipalos"}],
+        [{"game": "antipalos", "title": "A", "size": "3"}],
+        [{"game": "antipalos", "title": "x" * 500}],
+        PLAYABLE * 200,
+    ],
+)
 def test_the_games_a_board_plays_are_checked_too(playable):
     fleet, seen = _fleet()
     with pytest.raises(Bad):
@@ -71,16 +114,24 @@ def test_the_games_a_board_plays_are_checked_too(playable):
     assert "playable" not in seen[-1]["state"]
 
 
-@pytest.mark.parametrize("topic, payload", [
-    ("reedboard/t1/state", b"\xff\xfe"), ("reedboard/t1/state", b"[" * 5000),
-    ("reedboard/t1/state", b'"text"'), ("reedboard/t1/state", b"NaN"),
-    ("reedboard/t1/availability", b"maybe"), ("reedboard/t1/reply", b'{"ok": "yes"}'),
-    ("reedboard/t1/reply", b'{"ok": true, "id": [1]}'), ("reedboard/T1/state", b"{}"),
-    ("reedboard/#/state", b"{}"), ("reedboard/t1/record", b'{"id": 1}'),
-    ("reedboard/t1/record", json.dumps({**RECORD, "moves": ["A1*", "A1*"]}).encode()),
-    ("reedboard/t1/record", json.dumps({**RECORD, "game": "chess"}).encode()),
-    ("reedboard/t1/record", json.dumps({**RECORD, "size": 99}).encode()),
-])
+@pytest.mark.parametrize(
+    "topic, payload",
+    [
+        ("reedboard/t1/state", b"\xff\xfe"),
+        ("reedboard/t1/state", b"[" * 5000),
+        ("reedboard/t1/state", b'"text"'),
+        ("reedboard/t1/state", b"NaN"),
+        ("reedboard/t1/availability", b"maybe"),
+        ("reedboard/t1/reply", b'{"ok": "yes"}'),
+        ("reedboard/t1/reply", b'{"ok": true, "id": [1]}'),
+        ("reedboard/T1/state", b"{}"),
+        ("reedboard/#/state", b"{}"),
+        ("reedboard/t1/record", b'{"id": 1}'),
+        ("reedboard/t1/record", json.dumps({**RECORD, "moves": ["A1*", "A1*"]}).encode()),
+        ("reedboard/t1/record", json.dumps({**RECORD, "game": "chess"}).encode()),
+        ("reedboard/t1/record", json.dumps({**RECORD, "size": 99}).encode()),
+    ],
+)
 def test_anything_else_not_a_board_would_send_is_dropped(topic, payload):
     fleet, seen = _fleet()
     with pytest.raises(Bad):
@@ -111,8 +162,10 @@ def _timed_fleet(boards=("t1",)) -> tuple[Fleet, list, list, Timer]:
 
 
 def _flags(fleet: Fleet) -> dict[str, str]:
-    return {board: "offline" if not v["online"] else "reconnecting" if v["reconnecting"] else "online"
-            for board, v in ((v["id"], v) for v in fleet.views())}
+    return {
+        board: "offline" if not v["online"] else "reconnecting" if v["reconnecting"] else "online"
+        for board, v in ((v["id"], v) for v in fleet.views())
+    }
 
 
 def test_a_broker_restart_is_no_table_offline_from_the_wills_to_the_grace_after_it_is_back():
@@ -160,13 +213,15 @@ def test_a_board_that_goes_while_the_broker_stays_is_offline_after_a_moment():
 def test_first_connection_gives_no_grace_and_alerts_say_what_happened():
     fleet, seen, alerts, timer = _timed_fleet()
     fleet.receive("reedboard/t1/state", json.dumps({**STATE, "sync": "out_of_sync"}).encode())
-    fleet.receive("reedboard/t1/state", json.dumps(
-        {**STATE, "result": "white wins by connection"}).encode())
+    fleet.receive("reedboard/t1/state", json.dumps({**STATE, "result": "white wins by connection"}).encode())
     fleet.receive("reedboard/t1/availability", b"offline")
     timer.now += fleet_module.WINDOW
     fleet.tick()
     assert [(a["kind"], a["what"]) for a in alerts] == [
-        ("sync", "out of sync"), ("finished", "white wins by connection"), ("offline", "went offline")]
+        ("sync", "out of sync"),
+        ("finished", "white wins by connection"),
+        ("offline", "went offline"),
+    ]
     assert not seen[-1]["online"] and fleet.alerts[0]["kind"] == "offline"
 
 
@@ -193,15 +248,27 @@ def test_times_and_the_day_are_the_cafes_and_the_day_turns_at_its_midnight():
 
 def test_the_tile_shows_the_screens_lines_without_page_numbers():
     fleet, seen = _fleet()
-    long = status_screen("Antipalos 12", "three", "white", None, 2,
-                         ["In hand: White 6 · Black 7 · Red 5", "Captured: 3"],
-                         "Remove the 2 lit pieces now please", "Board differs: put back 12 pieces", None)
+    long = status_screen(
+        "Antipalos 12",
+        "three",
+        "white",
+        None,
+        2,
+        ["In hand: White 6 · Black 7 · Red 5", "Captured: 3"],
+        "Remove the 2 lit pieces now please",
+        "Board differs: put back 12 pieces",
+        None,
+    )
     first = long.pages()[0].text_lines()  # the title made room: the page number ends the screen
     assert first[-1] == "p1/5"
-    fleet.receive("reedboard/t1/state", json.dumps(
-        {**STATE, "screen": first, "status": "White to move"}).encode())
+    fleet.receive(
+        "reedboard/t1/state", json.dumps({**STATE, "screen": first, "status": "White to move"}).encode()
+    )
     assert seen[-1]["lines"] == [
-        "Board differs: put back 12 pieces", "Remove the 2 lit pieces now please", "Phase 2"]
+        "Board differs: put back 12 pieces",
+        "Remove the 2 lit pieces now please",
+        "Phase 2",
+    ]
 
 
 def test_names_and_the_days_games_survive_a_restart_in_the_archive(tmp_path):
@@ -233,8 +300,10 @@ def test_a_board_flooding_long_histories_delays_no_other_table():
     its budget does not pay for waits, the newest kept, and is shown when it does; t2's move
     meanwhile is shown at once. A game longer than any game is refused unread."""
     fleet, seen, _, timer = _timed_fleet(("t1", "t2"))
-    games = [{"game": "anti-grid", "size": 8, "variant": "plain", "moves": _long_game(seed, 2000)}
-             for seed in (1, 2)]
+    games = [
+        {"game": "anti-grid", "size": 8, "variant": "plain", "moves": _long_game(seed, 2000)}
+        for seed in (1, 2)
+    ]
     for n in range(5):
         fleet.receive("reedboard/t1/state", json.dumps(games[n % 2]).encode())
     shown = [view for view in seen if view["layout"] == "anti-grid/8/plain"]
@@ -251,5 +320,4 @@ def test_a_board_flooding_long_histories_delays_no_other_table():
         position = position.apply(position.parse_move(move))
     assert last["id"] == "t1" and last["pieces"] == sorted(position.occupied())
     with pytest.raises(Bad, match="moves"):
-        fleet.receive("reedboard/t1/state", json.dumps(
-            {**games[0], "moves": games[0]["moves"] * 3}).encode())
+        fleet.receive("reedboard/t1/state", json.dumps({**games[0], "moves": games[0]["moves"] * 3}).encode())

@@ -37,8 +37,7 @@ def test_state_events_and_availability(tmp_path, broker, watcher, boards):
     watcher.wait(ONLINE, lambda t: t == "offline")
 
 
-def test_last_move_at_survives_a_restart_and_starts_again_with_a_new_game(
-        tmp_path, broker, watcher, boards):
+def test_last_move_at_survives_a_restart_and_starts_again_with_a_new_game(tmp_path, broker, watcher, boards):
     config = board_config(tmp_path, broker.port)
     board = boards(config)
     board.wait_running()
@@ -78,11 +77,13 @@ def test_commands_valid_and_invalid(tmp_path, broker, watcher, boards):
     assert watcher.state("t1", lambda s: s["brightness"] == 0.2)
     watcher.publish(command, '{"command": "takeback", "id": 1}')
     assert json.loads(watcher.wait(replies, lambda t: '"id": 1' in t))["error"] == "no move to take back"
-    for bad, why in [("{nope", "not a JSON message"),
-                     ('{"command": "brightness", "value": 2}', "'value' must be from 0 to 1"),
-                     ('{"command": "new_game", "game": "chess"}', "no game 'chess'"),
-                     ('{"command": "takeback", "extra": 1}', "unexpected field 'extra'"),
-                     ('{"command": "reboot"}', "unknown command 'reboot'")]:
+    for bad, why in [
+        ("{nope", "not a JSON message"),
+        ('{"command": "brightness", "value": 2}', "'value' must be from 0 to 1"),
+        ('{"command": "new_game", "game": "chess"}', "no game 'chess'"),
+        ('{"command": "takeback", "extra": 1}', "unexpected field 'extra'"),
+        ('{"command": "reboot"}', "unknown command 'reboot'"),
+    ]:
         watcher.publish(command, bad)
         watcher.wait(replies, lambda t, why=why: why in t)
     board.place("B2*")
@@ -154,14 +155,18 @@ def test_a_silent_broker_never_holds_up_play(tmp_path, boards):
 def test_a_password_and_an_acl(tmp_path, boards):
     passwords = tmp_path / "passwd"
     for create, user in (["-c"], "t1"), ([], "cafe"):
-        subprocess.run(["mosquitto_passwd", *create, "-b", str(passwords), user, f"{user}-secret"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["mosquitto_passwd", *create, "-b", str(passwords), user, f"{user}-secret"],
+            check=True,
+            capture_output=True,
+        )
     acl = tmp_path / "acl"
     acl.write_text(docs_acl())
     broker = Broker(tmp_path, f"password_file {passwords}\nacl_file {acl}\n").start()
     (tmp_path / "t1.password").write_text("t1-secret\n")
-    config = board_config(tmp_path, broker.port,
-                          extra=f'username = "t1"\npassword_file = "{tmp_path / "t1.password"}"\n')
+    config = board_config(
+        tmp_path, broker.port, extra=f'username = "t1"\npassword_file = "{tmp_path / "t1.password"}"\n'
+    )
     board = boards(config)
     cafe = Watcher(broker.port, "reedboard/#", username="cafe", password="cafe-secret")
     try:
@@ -175,15 +180,26 @@ def test_a_password_and_an_acl(tmp_path, boards):
         broker.stop()
 
 
-ENTITIES = [("sensor", "game"), ("sensor", "to_move"), ("sensor", "status"), ("sensor", "ply"),
-            ("sensor", "last_result"), ("binary_sensor", "connectivity"),
-            ("binary_sensor", "out_of_sync"), ("binary_sensor", "attention"),
-            ("button", "new_game"), ("select", "game")]
+ENTITIES = [
+    ("sensor", "game"),
+    ("sensor", "to_move"),
+    ("sensor", "status"),
+    ("sensor", "ply"),
+    ("sensor", "last_result"),
+    ("binary_sensor", "connectivity"),
+    ("binary_sensor", "out_of_sync"),
+    ("binary_sensor", "attention"),
+    ("button", "new_game"),
+    ("select", "game"),
+]
 
 
 def test_home_assistant_discovery(tmp_path, broker, watcher, boards):
-    board = boards(board_config(tmp_path, broker.port, size=3,
-                                extra='configuration_url = "http://cafe.lan:8090/watch/t1"\n'))
+    board = boards(
+        board_config(
+            tmp_path, broker.port, size=3, extra='configuration_url = "http://cafe.lan:8090/watch/t1"\n'
+        )
+    )
     configs = {}
     for component, name in ENTITIES:
         text = watcher.wait(f"homeassistant/{component}/reedboard_t1/{name}/config")
@@ -225,8 +241,13 @@ def test_home_assistant_discovery(tmp_path, broker, watcher, boards):
     time.sleep(1.1)  # one new game a second
     button = configs["button", "new_game"]
     watcher.publish(button["command_topic"], button["payload_press"])
-    watcher.wait("reedboard/t1/reply", lambda t: t.count('"ok": true') and watcher.texts(
-        "reedboard/t1/reply").count('{"id": null, "ok": true}') == 2)
+    watcher.wait(
+        "reedboard/t1/reply",
+        lambda t: (
+            t.count('"ok": true')
+            and watcher.texts("reedboard/t1/reply").count('{"id": null, "ok": true}') == 2
+        ),
+    )
     assert watcher.state("t1", lambda s: s["game"] == "phalanx")["ply"] == 0
 
 
@@ -289,8 +310,9 @@ def test_home_assistant_offers_a_game_started_outside_the_menus_sizes(tmp_path, 
     state = watcher.state("t1", lambda s: s["size"] == 7)
     assert state["choice"] == "Antipalos 7"
     watcher.playable("t1", lambda games: "Antipalos 7" in [p["title"] for p in games])
-    watcher.wait("homeassistant/select/reedboard_t1/game/config",
-                 lambda t: "Antipalos 7" in json.loads(t)["options"])
+    watcher.wait(
+        "homeassistant/select/reedboard_t1/game/config", lambda t: "Antipalos 7" in json.loads(t)["options"]
+    )
 
 
 def test_a_paired_board_plays_only_games_of_two_sides(tmp_path, broker, watcher, boards):
@@ -303,18 +325,21 @@ def test_a_paired_board_plays_only_games_of_two_sides(tmp_path, broker, watcher,
     assert variants == {"two", "team"} and "Antipalos 12" in [p["title"] for p in playable]
     select = json.loads(watcher.wait("homeassistant/select/reedboard_friend/game/config"))
     assert not any("cut-throat" in title for title in select["options"])
-    watcher.publish("reedboard/friend/command",
-                    '{"command": "new_game", "game": "antipalos", "variant": "cut-throat-3", "id": 5}')
+    watcher.publish(
+        "reedboard/friend/command",
+        '{"command": "new_game", "game": "antipalos", "variant": "cut-throat-3", "id": 5}',
+    )
     reply = json.loads(watcher.wait("reedboard/friend/reply", lambda t: '"id": 5' in t))
-    assert reply["error"] == ("this board plays board home: only games of two sides "
-                              "(Antipalos 12 cut-throat-3 has 3)")
+    assert reply["error"] == (
+        "this board plays board home: only games of two sides (Antipalos 12 cut-throat-3 has 3)"
+    )
 
 
 def docs_acl() -> str:
     """The ACL docs/cafe.md gives, as written there."""
     text = (Path(__file__).resolve().parents[3] / "docs" / "cafe.md").read_text(encoding="utf-8")
     start = text.index("# every board: %u")
-    return text[start:text.index("```", start)]
+    return text[start : text.index("```", start)]
 
 
 def _wait_for_moves(db, count: int, board=None, timeout: float = 15) -> None:
@@ -329,5 +354,4 @@ def _wait_for_moves(db, count: int, board=None, timeout: float = 15) -> None:
             finally:
                 storage.close()
         time.sleep(0.1)
-    raise AssertionError(f"{count} moves were not saved in {timeout} s; "
-                         f"{board.errors() if board else ''}")
+    raise AssertionError(f"{count} moves were not saved in {timeout} s; {board.errors() if board else ''}")

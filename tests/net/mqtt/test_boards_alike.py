@@ -64,7 +64,8 @@ def web_port(config) -> int:
 
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_a_board_is_drawn_alike_on_its_page_watch_and_the_dashboard(
-        tmp_path, broker, watcher, boards, cafe, page, game):
+    tmp_path, broker, watcher, boards, cafe, page, game
+):
     size = game_info(game).default_size
     config = board_config(tmp_path, broker.port, "t1", game=game, size=size or 0)
     if size is None:
@@ -76,10 +77,12 @@ def test_a_board_is_drawn_alike_on_its_page_watch_and_the_dashboard(
         watcher.state("t1", lambda s: s["ply"] == 1)
     own = f"http://127.0.0.1:{web_port(config)}/"
     dashboard = cafe()
-    views = {"page": (own, "#board", (1280, 800)),
-             "watch": (own + "watch", "#board", (1920, 1080)),
-             "tile": (dashboard, 'article[data-board="t1"] svg.mini', (1280, 800)),
-             "cafe-watch": (dashboard + "watch/t1", 'article[data-board="t1"] svg.mini', (1920, 1080))}
+    views = {
+        "page": (own, "#board", (1280, 800)),
+        "watch": (own + "watch", "#board", (1920, 1080)),
+        "tile": (dashboard, 'article[data-board="t1"] svg.mini', (1280, 800)),
+        "cafe-watch": (dashboard + "watch/t1", 'article[data-board="t1"] svg.mini', (1920, 1080)),
+    }
     seen = {}
     for name, (url, selector, (width, height)) in views.items():
         page.set_viewport_size({"width": width, "height": height})

@@ -19,8 +19,10 @@ BAD = [
     ({"command": "new_game", "game": "phalanx"}, "layout cannot play Phalanx"),
     ({"command": "new_game", "game": "antipod", "size": 4}, "layout cannot play Antipod 4"),
     ({"command": "new_game", "game": "antipalos", "size": 14}, "layout cannot play Antipalos 14"),
-    ({"command": "new_game", "game": "antipalos", "size": 20, "variant": "team"},
-     "layout cannot play Antipalos 20"),
+    (
+        {"command": "new_game", "game": "antipalos", "size": 20, "variant": "team"},
+        "layout cannot play Antipalos 20",
+    ),
     ({"command": "new_game", "game": "antipalos", "size": 999}, "size"),
     ({"command": "new_game", "game": "antipalos", "size": -1}, "size"),
     ({"command": "new_game", "game": "antipalos", "variant": "nope"}, "variant"),
@@ -83,8 +85,7 @@ def _ask(watcher, payload: bytes | str, count: int) -> dict:
     return json.loads(replies[count - 1])
 
 
-def test_every_bad_command_is_answered_with_its_id_and_changes_nothing(
-        tmp_path, broker, watcher, boards):
+def test_every_bad_command_is_answered_with_its_id_and_changes_nothing(tmp_path, broker, watcher, boards):
     layout = layout_file(tmp_path, "antipalos", 12)
     board = boards(board_config(tmp_path, broker.port, size=12, top=f'layout = "{layout}"\n'))
     board.wait_running()
@@ -104,8 +105,7 @@ def test_every_bad_command_is_answered_with_its_id_and_changes_nothing(
         assert reply["id"] is None
     # Nothing changed: the same game, its move, the board still playing and answering.
     count += 1
-    assert _ask(watcher, '{"command": "brightness", "value": 0.3, "id": 1}', count) == {
-        "id": 1, "ok": True}
+    assert _ask(watcher, '{"command": "brightness", "value": 0.3, "id": 1}', count) == {"id": 1, "ok": True}
     now = watcher.state("t1", lambda s: s["brightness"] == 0.3)
     assert {k: now[k] for k in ("game", "size", "moves")} == {k: before[k] for k in ("game", "size", "moves")}
     board.place("C3*")
@@ -126,8 +126,9 @@ def test_a_flood_of_new_games_starts_one_a_second(tmp_path, broker, watcher, boa
     watcher.state("t1")
     began = time.monotonic()
     for n in range(2000):
-        watcher.client.publish(COMMAND, json.dumps({"command": "new_game", "game": "antipalos",
-                                                    "size": 5, "id": n}), qos=0)
+        watcher.client.publish(
+            COMMAND, json.dumps({"command": "new_game", "game": "antipalos", "size": 5, "id": n}), qos=0
+        )
     time.sleep(1.5)
     elapsed = time.monotonic() - began
     started = [t for t in watcher.texts("reedboard/t1/events") if '"new_game"' in t]
@@ -151,8 +152,11 @@ def _logins(tmp_path, *users: str) -> Broker:
     """Mosquitto with the docs' ACL and a login (password ``<user>-secret``) for each user."""
     passwords = tmp_path / "passwd"
     for n, user in enumerate(users):
-        subprocess.run(["mosquitto_passwd", *(["-c"] if n == 0 else []), "-b", str(passwords),
-                        user, f"{user}-secret"], check=True, capture_output=True)
+        subprocess.run(
+            ["mosquitto_passwd", *(["-c"] if n == 0 else []), "-b", str(passwords), user, f"{user}-secret"],
+            check=True,
+            capture_output=True,
+        )
     (tmp_path / "acl").write_text(docs_acl())
     return Broker(tmp_path, f"password_file {passwords}\nacl_file {tmp_path / 'acl'}\n").start()
 
@@ -163,8 +167,9 @@ def test_a_retained_command_is_acted_on_once_not_at_every_restart(tmp_path, boar
     way, says why, and removes the command from the broker (the docs' ACL lets it)."""
     broker = _logins(tmp_path, "t1", "homeassistant", "cafe")
     (tmp_path / "t1.password").write_text("t1-secret\n")
-    config = board_config(tmp_path, broker.port,
-                          extra=f'username = "t1"\npassword_file = "{tmp_path / "t1.password"}"\n')
+    config = board_config(
+        tmp_path, broker.port, extra=f'username = "t1"\npassword_file = "{tmp_path / "t1.password"}"\n'
+    )
     ha = Watcher(broker.port, username="homeassistant", password="homeassistant-secret")
     cafe = Watcher(broker.port, "reedboard/#", username="cafe", password="cafe-secret")
     try:
@@ -172,8 +177,9 @@ def test_a_retained_command_is_acted_on_once_not_at_every_restart(tmp_path, boar
         board.wait_running()
         board.place("B2*")
         cafe.state("t1", lambda s: s["ply"] == 1)
-        ha.client.publish(COMMAND, '{"command": "new_game", "id": "ha"}', qos=1,
-                          retain=True).wait_for_publish(5)
+        ha.client.publish(
+            COMMAND, '{"command": "new_game", "id": "ha"}', qos=1, retain=True
+        ).wait_for_publish(5)
         cafe.wait(REPLY, lambda t: json.loads(t) == {"id": "ha", "ok": True})
         cafe.state("t1", lambda s: s["extra"] == ["B2*"])
         board.lift("B2*")  # the new game's board cleared

@@ -41,8 +41,13 @@ def test_one_board_plays_all_five_games_from_every_path_through_restarts(tmp_pat
     intentions[9:9] = ["broker"]
     intentions += ["players command", "move", "restart term", "move"]
     games = played(tmp_path, ("antipalos", 3, "two"), intentions)
-    assert {title.split()[0] for title in games} >= {"Antipalos", "Antipode", "Antipod",
-                                                    "Anti-Grid", "Phalanx"}
+    assert {title.split()[0] for title in games} >= {
+        "Antipalos",
+        "Antipode",
+        "Antipod",
+        "Anti-Grid",
+        "Phalanx",
+    }
 
 
 def test_a_pair_plays_through_new_games_takebacks_asked_again_and_restarts(tmp_path):
@@ -52,8 +57,17 @@ def test_a_pair_plays_through_new_games_takebacks_asked_again_and_restarts(tmp_p
     games of another game from an MQTT command and the dashboard; each daemon restarted
     (SIGKILL), the broker restarted; both boards hold the same record whenever both are idle.
     (bench/field.py runs the pair at length, every path and Home Assistant's select too.)"""
-    intentions = ["move", "move", "takeback again", "switch mqtt", "move", "restart kill",
-                  "broker", "switch dashboard", "move"]
+    intentions = [
+        "move",
+        "move",
+        "takeback again",
+        "switch mqtt",
+        "move",
+        "restart kill",
+        "broker",
+        "switch dashboard",
+        "move",
+    ]
     games = played(tmp_path, ("antipod", 4, None), intentions, paired=True)
     assert len(games) >= 2
 
@@ -64,8 +78,11 @@ def test_the_dashboard_follows_a_board_whose_menu_is_open(tmp_path):
     field = Field(tmp_path, ("antipalos", 3, "two"))
 
     def tile() -> list:
-        return [r["table"]["state"].get("screen", [])[:1] for r in field.cafe.replies
-                if r.get("type") == "table" and r["table"].get("id") == "table-7"]
+        return [
+            r["table"]["state"].get("screen", [])[:1]
+            for r in field.cafe.replies
+            if r.get("type") == "table" and r["table"].get("id") == "table-7"
+        ]
 
     try:
         field.boards[0].press("menu")

@@ -51,11 +51,17 @@ def test_dead_network_and_sender_threads_are_started_again(broker, watcher):
             assert inject(thread)  # paho's wakes within a second, the sender every second
             assert wait_until(lambda: not thread.is_alive(), 5)
         said: list[str] = []
-        assert wait_until(lambda: said.append(link.check()) or all(
-            t is not None and t.is_alive() for t in (link.client._thread, link._sender.thread)), 5)
+        assert wait_until(
+            lambda: (
+                said.append(link.check())
+                or all(t is not None and t.is_alive() for t in (link.client._thread, link._sender.thread))
+            ),
+            5,
+        )
         assert [s for s in said if s] == [
             "its thread ended (ThreadDeath); it is started again; its network thread ended "
-            "(ThreadDeath); it is started again"]  # both, in one answer, once
+            "(ThreadDeath); it is started again"
+        ]  # both, in one answer, once
         assert link.check() is None
         assert link.connected.wait(10)
         watcher.publish("t/ok", "again")

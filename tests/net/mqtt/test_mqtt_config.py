@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
-
 import subprocess
 import sys
+
+import pytest
 
 from firmware_host.net.cafe.fleet import Fleet
 from firmware_host.net.mqtt.peer import peer_token
 from firmware_host.net.mqtt.untrusted import Bad
-from firmware_host.store.config import (MAX_BOARD_ID, Config, ConfigError, load_config,
-                                        topic_name)
+from firmware_host.store.config import MAX_BOARD_ID, Config, ConfigError, load_config, topic_name
 
 
 def _load(tmp_path, text: str) -> Config:
@@ -29,23 +28,31 @@ def test_defaults_keep_the_board_off_the_network():
 def test_a_full_table_loads_with_paths_made_absolute(tmp_path):
     (tmp_path / "pw").write_text("secret\n")
     (tmp_path / "ca.pem").write_text("not checked here\n")
-    mqtt = _load(tmp_path, '[mqtt]\nhost = "broker.lan"\nport = 8883\nboard = "table-7"\n'
-                           'username = "table-7"\npassword_file = "pw"\ntls = "ca.pem"\n').mqtt
+    mqtt = _load(
+        tmp_path,
+        '[mqtt]\nhost = "broker.lan"\nport = 8883\nboard = "table-7"\n'
+        'username = "table-7"\npassword_file = "pw"\ntls = "ca.pem"\n',
+    ).mqtt
     assert (mqtt.host, mqtt.port, mqtt.board_id) == ("broker.lan", 8883, "table-7")
     assert mqtt.password_file == str(tmp_path / "pw") and mqtt.tls == str(tmp_path / "ca.pem")
 
 
-@pytest.mark.parametrize("text, expected", [
-    ('board = "Table 7"', "[mqtt] board must use only a-z, 0-9, '-' and '_', at most 64 "
-                          "characters, e.g. 'table-7'"),
-    (f'board = "{"t" * 65}"', "[mqtt] board must use only a-z, 0-9, '-' and '_', at most 64"),
-    ('board = "a/b"', "[mqtt] board must use only"),
-    ('port = 0', "[mqtt] port must be between 1 and 65535"),
-    ('password_file = "nowhere"\nusername = "x"', "[mqtt] password_file: cannot read"),
-    ('tls = "nowhere.pem"', "[mqtt] tls: cannot read"),
-    ('host = 7', "[mqtt] host must be a non-empty string"),
-    ('qos = 2', "unknown key 'qos' in [mqtt]"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            'board = "Table 7"',
+            "[mqtt] board must use only a-z, 0-9, '-' and '_', at most 64 characters, e.g. 'table-7'",
+        ),
+        (f'board = "{"t" * 65}"', "[mqtt] board must use only a-z, 0-9, '-' and '_', at most 64"),
+        ('board = "a/b"', "[mqtt] board must use only"),
+        ("port = 0", "[mqtt] port must be between 1 and 65535"),
+        ('password_file = "nowhere"\nusername = "x"', "[mqtt] password_file: cannot read"),
+        ('tls = "nowhere.pem"', "[mqtt] tls: cannot read"),
+        ("host = 7", "[mqtt] host must be a non-empty string"),
+        ("qos = 2", "unknown key 'qos' in [mqtt]"),
+    ],
+)
 def test_bad_values_are_one_line_naming_the_key(tmp_path, text, expected):
     (tmp_path / "pw").write_text("x\n")
     with pytest.raises(ConfigError) as error:
@@ -63,8 +70,7 @@ def test_a_password_needs_a_user(tmp_path):
 def test_the_other_board_is_checked_as_a_board_id(tmp_path, board):
     """A wildcard would make every board the opponent (or stop the network thread)."""
     with pytest.raises(ConfigError) as error:
-        _load(tmp_path, f'[mqtt]\nhost = "b"\nboard = "t1"\n[opponent]\nkind = "remote"\n'
-                        f'board = "{board}"\n')
+        _load(tmp_path, f'[mqtt]\nhost = "b"\nboard = "t1"\n[opponent]\nkind = "remote"\nboard = "{board}"\n')
     text = str(error.value)
     assert "config.toml: [opponent] board" in text and "\n" not in text
 
@@ -97,12 +103,18 @@ def test_an_id_the_config_takes_is_taken_by_the_other_board_and_the_dashboard():
 
 def test_a_too_long_id_stops_the_board_at_start_in_one_line(tmp_path):
     config = tmp_path / "config.toml"
-    config.write_text(f'game = "antipalos"\nstorage = "{tmp_path / "g.db"}"\n[mqtt]\n'
-                      f'host = "127.0.0.1"\nboard = "t1"\n[opponent]\nkind = "remote"\n'
-                      f'board = "{"t" * 65}"\n')
-    done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", "run", "--sim",
-                           "--config", str(config)], capture_output=True, text=True, timeout=60,
-                          stdin=subprocess.DEVNULL)
+    config.write_text(
+        f'game = "antipalos"\nstorage = "{tmp_path / "g.db"}"\n[mqtt]\n'
+        f'host = "127.0.0.1"\nboard = "t1"\n[opponent]\nkind = "remote"\n'
+        f'board = "{"t" * 65}"\n'
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware_host.cli.main", "run", "--sim", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert f"{config}: [opponent] board must use only" in done.stderr
     assert "at most 64 characters" in done.stderr

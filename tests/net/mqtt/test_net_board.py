@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from firmware_host.net.mqtt import topics
-from firmware_host.net.mqtt.observer import NetBoard
 from firmware_host.net.mqtt.link import Link
+from firmware_host.net.mqtt.observer import NetBoard
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Mqtt
 from firmware_host.store.storage import Storage
@@ -69,17 +69,27 @@ def test_a_pairing_whose_acl_lacks_the_read_lines_is_seen_within_seconds(tmp_pat
     (remote.py shows it on the OLED.)"""
     passwords, acl = tmp_path / "passwd", tmp_path / "acl"
     for create, user in (["-c"], "t1"), ([], "t2"):
-        subprocess.run(["mosquitto_passwd", *create, "-b", str(passwords), user, "secret"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["mosquitto_passwd", *create, "-b", str(passwords), user, "secret"],
+            check=True,
+            capture_output=True,
+        )
     (tmp_path / "pw").write_text("secret\n")
-    docs = ("pattern write reedboard/%u/#\npattern read reedboard/%u/command\n"
-            "pattern write homeassistant/+/reedboard_%u/#\n")
+    docs = (
+        "pattern write reedboard/%u/#\npattern read reedboard/%u/command\n"
+        "pattern write homeassistant/+/reedboard_%u/#\n"
+    )
     for lines, silent in (("", True), ("user t1\ntopic read reedboard/t2/#\n", False)):
         acl.write_text(docs + lines)
         broker = Broker(tmp_path, f"password_file {passwords}\nacl_file {acl}\n").start()
-        links = {user: Link(Mqtt(host="127.0.0.1", port=broker.port, username=user,
-                                 password_file=str(tmp_path / "pw")), f"reedboard-{user}",
-                            will=(topics.availability_topic(user), topics.OFFLINE)) for user in ("t1", "t2")}
+        links = {
+            user: Link(
+                Mqtt(host="127.0.0.1", port=broker.port, username=user, password_file=str(tmp_path / "pw")),
+                f"reedboard-{user}",
+                will=(topics.availability_topic(user), topics.OFFLINE),
+            )
+            for user in ("t1", "t2")
+        }
         other = topics.availability_topic("t2")
         links["t2"].publish(other, topics.ONLINE, retain=True)
         links["t2"].start()

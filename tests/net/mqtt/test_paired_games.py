@@ -17,8 +17,7 @@ from typing import Any, Callable
 import engines
 from firmware_host.store.layout import default_layout
 from testbed.broker import Board, Watcher
-from testbed.tools import REEDBOARD
-from testbed.tools import free_port
+from testbed.tools import REEDBOARD, free_port
 
 CAFE = Path(__file__).resolve().parents[3] / "docs" / "cafe.md"
 #: The games in the order the pair is switched through them (each one's sides differ from the
@@ -30,10 +29,10 @@ def docs_pair() -> dict[str, str]:
     """The two boards' config in docs/cafe.md's "Pairing two boards": home's on the left of
     the block, friend's in the comments beside it."""
     text = CAFE.read_text(encoding="utf-8")
-    section = text[text.index("## Pairing two boards"):]
+    section = text[text.index("## Pairing two boards") :]
     start = section.index("```toml\n") + len("```toml\n")
     columns: dict[str, list[str]] = {"home": [], "friend": []}
-    for line in section[start:section.index("```", start)].splitlines()[1:]:  # the heading comment
+    for line in section[start : section.index("```", start)].splitlines()[1:]:  # the heading comment
         home, _, friend = line.partition("#")
         columns["home"].append(home.strip())
         columns["friend"].append(friend.strip())
@@ -45,14 +44,15 @@ def on_this_machine(folder: Path, board: str, text: str, port: int) -> Path:
     own games file and page port (two boards share this machine)."""
     assert re.search(r'^host = ".+"$', text, re.M) and f'board = "{board}"' in text
     text = re.sub(r'^host = ".+"$', f'host = "127.0.0.1"\nport = {port}', text, flags=re.M)
-    text = re.sub(r'^(username|password_file) = .*\n', "", text, flags=re.M)
+    text = re.sub(r"^(username|password_file) = .*\n", "", text, flags=re.M)
     path = folder / f"{board}.toml"
     path.write_text(f'storage = "{folder / (board + ".db")}"\n[web]\nport = {free_port()}\n{text}')
     return path
 
 
-def first(watcher: Watcher, topic: str, test: Callable[[dict], bool], since: int = 0,
-          timeout: float = 15) -> tuple[int, dict[str, Any]]:
+def first(
+    watcher: Watcher, topic: str, test: Callable[[dict], bool], since: int = 0, timeout: float = 15
+) -> tuple[int, dict[str, Any]]:
     """The first message on ``topic`` after its first ``since`` that passes ``test``, and
     where it is."""
     deadline = time.monotonic() + timeout
@@ -77,30 +77,34 @@ def marks(watcher: Watcher) -> dict[str, int]:
 def channels(game: dict[str, Any] | str, sites: frozenset[str]) -> set[int]:
     """The sensors ``sites`` of ``game`` (a state, or a game's name: its default size) are
     on, on the simulated board (its default wiring: the games share its sensors)."""
-    state = (engines.new_game(game) if isinstance(game, str)
-             else engines.new_game(game["game"], game["size"], game["variant"]))
+    state = (
+        engines.new_game(game)
+        if isinstance(game, str)
+        else engines.new_game(game["game"], game["size"], game["variant"])
+    )
     sensor = default_layout(state.sites()).sensor
     return {sensor[site] for site in sites}
 
 
-def set_up(watcher: Watcher, board: Board, name: str, game: str, pieces: set[int],
-           since: int) -> dict[str, Any]:
+def set_up(
+    watcher: Watcher, board: Board, name: str, game: str, pieces: set[int], since: int
+) -> dict[str, Any]:
     """The players at ``name`` (the sensors ``pieces`` covered) put the pieces as its new game
     of ``game`` shows them: the pieces to put back and to take off are lit (its state says
     which); its state once they stand so."""
     topic = f"reedboard/{name}/state"
     start = channels(game, engines.new_game(game).occupied())
     if pieces != start:
-        since, lit = first(watcher, topic, lambda s: s["game"] == game and s["sync"] == "out_of_sync",
-                           since)
+        since, lit = first(watcher, topic, lambda s: s["game"] == game and s["sync"] == "out_of_sync", since)
         for site in lit["missing"]:
             board.place(site)
         for site in lit["extra"]:
             board.lift(site)
         pieces.clear()
         pieces.update(start)
-    return latest(watcher, topic, lambda s: s["game"] == game and s["sync"] == "in_sync"
-                  and s["ply"] == 0, since)
+    return latest(
+        watcher, topic, lambda s: s["game"] == game and s["sync"] == "in_sync" and s["ply"] == 0, since
+    )
 
 
 def a_move(state: dict[str, Any]) -> tuple[str, frozenset[str], frozenset[str]]:
@@ -110,17 +114,22 @@ def a_move(state: dict[str, Any]) -> tuple[str, frozenset[str], frozenset[str]]:
     start = engines.new_game(state["game"], state["size"], state["variant"])
     for move in start.legal_moves():
         (way, *more) = start.realisations(move)
-        if (not more and all(step.action == "pick" for step in way.follow_ups)
-                and len(start.moves_for_change(way.emptied, way.filled)) == 1):
+        if (
+            not more
+            and all(step.action == "pick" for step in way.follow_ups)
+            and len(start.moves_for_change(way.emptied, way.filled)) == 1
+        ):
             return start.notation(move), way.emptied, way.filled
     raise AssertionError(f"no plain first move in {state['game']}")
 
 
 def test_paired_boards_as_the_docs_configure_them_agree_on_the_sides_in_every_game(
-        tmp_path, broker, watcher, boards):
+    tmp_path, broker, watcher, boards
+):
     configs = docs_pair()
-    running = {name: boards(on_this_machine(tmp_path, name, text, broker.port))
-               for name, text in configs.items()}
+    running = {
+        name: boards(on_this_machine(tmp_path, name, text, broker.port)) for name, text in configs.items()
+    }
     for board in running.values():
         board.wait_running()
     other = {"home": "friend", "friend": "home"}
@@ -135,18 +144,30 @@ def test_paired_boards_as_the_docs_configure_them_agree_on_the_sides_in_every_ga
             title = next(option for option in select["options"] if option.split()[0].lower() == game)
             watcher.publish(select["command_topic"], select["command_template"].replace("{{ value }}", title))
         for name in running:  # the board asked begins it, the other follows
-            latest(watcher, f"reedboard/{name}/events",
-                   lambda e: e["event"] == "new_game" and e["game"] == game, at(name, "events"))
-        states = {name: set_up(watcher, board, name, game, pieces[name], at(name, "state"))
-                  for name, board in running.items()}
+            latest(
+                watcher,
+                f"reedboard/{name}/events",
+                lambda e: e["event"] == "new_game" and e["game"] == game,
+                at(name, "events"),
+            )
+        states = {
+            name: set_up(watcher, board, name, game, pieces[name], at(name, "state"))
+            for name, board in running.items()
+        }
         sides = tuple(states["home"]["sides"])
         assert tuple(engines.new_game(game).sides) == sides
         # home's config: friend takes the second seat; friend's: home takes the first
         assert states["home"]["opponent"] == f"board friend, {sides[1]}"
         assert states["friend"]["opponent"] == f"board home, {sides[0]}"
-        tokens = {name: latest(watcher, f"reedboard/{name}/moves",
-                               lambda m: m["game"] == game and bool(m["token"]), at(name, "moves"))["token"]
-                  for name in running}
+        tokens = {
+            name: latest(
+                watcher,
+                f"reedboard/{name}/moves",
+                lambda m: m["game"] == game and bool(m["token"]),
+                at(name, "moves"),
+            )["token"]
+            for name in running
+        }
         assert tokens["home"] == tokens["friend"], f"{game}: the boards play different games"
 
         to_move = states["home"]["to_move"]
@@ -159,18 +180,30 @@ def test_paired_boards_as_the_docs_configure_them_agree_on_the_sides_in_every_ga
             running[mover].place(site)
         pieces[mover] = (pieces[mover] - channels(states[mover], emptied)) | channels(states[mover], filled)
         latest(watcher, f"reedboard/{mover}/state", lambda s: s["game"] == game and s["moves"] == [move])
-        asked = latest(watcher, f"reedboard/{other[mover]}/events",
-                       lambda e: e["event"] == "expect", at(other[mover], "events"))
+        asked = latest(
+            watcher,
+            f"reedboard/{other[mover]}/events",
+            lambda e: e["event"] == "expect",
+            at(other[mover], "events"),
+        )
         assert asked["move"] == move, f"{game}: {other[mover]} was asked {asked['move']}"
-        said = latest(watcher, f"reedboard/{other[mover]}/events",
-                      lambda e: e["event"] == "display" and any(f"Opponent plays {move}" in line
-                                                                 for line in e["lines"]),
-                      at(other[mover], "events"))
+        said = latest(
+            watcher,
+            f"reedboard/{other[mover]}/events",
+            lambda e: (
+                e["event"] == "display" and any(f"Opponent plays {move}" in line for line in e["lines"])
+            ),
+            at(other[mover], "events"),
+        )
         assert said
 
     for name, seat in (("home", 1), ("friend", 0)):  # each game's record names the other board's side
-        exported = subprocess.run([*REEDBOARD, "export", "--config", str(tmp_path / f"{name}.toml")],
-                                  capture_output=True, text=True, check=True).stdout
+        exported = subprocess.run(
+            [*REEDBOARD, "export", "--config", str(tmp_path / f"{name}.toml")],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         named = re.findall(r'\[Game "([^"]+)"\].*?\[Opponent "([^"]+)"\]', exported, re.S)
         for game in GAMES:
             side = engines.new_game(game).sides[seat]
@@ -178,7 +211,8 @@ def test_paired_boards_as_the_docs_configure_them_agree_on_the_sides_in_every_ga
 
 
 def test_a_takeback_asked_again_after_the_asking_board_restarts_reaches_the_other_board(
-        tmp_path, broker, watcher, boards):
+    tmp_path, broker, watcher, boards
+):
     """Home asks to take back its move, friend's players say no, home restarts and asks again:
     friend's players are asked again (before, home said at once that the opponent refused).
     Home restarts once more while friend's players are being asked: the request stands, and
@@ -195,8 +229,12 @@ def test_a_takeback_asked_again_after_the_asking_board_restarts_reaches_the_othe
     def asked_of_friend() -> None:
         since = len(watcher.texts("reedboard/friend/events"))
         watcher.publish("reedboard/home/command", '{"command": "takeback"}')
-        latest(watcher, "reedboard/friend/events",
-               lambda e: e["event"] == "display" and "Take back?" in e["lines"], since)
+        latest(
+            watcher,
+            "reedboard/friend/events",
+            lambda e: e["event"] == "display" and "Take back?" in e["lines"],
+            since,
+        )
 
     def restart(board: Board) -> Board:
         assert board.stop() == 0
@@ -212,10 +250,18 @@ def test_a_takeback_asked_again_after_the_asking_board_restarts_reaches_the_othe
     since, states = len(watcher.texts("reedboard/friend/events")), len(watcher.texts("reedboard/home/state"))
     events = len(watcher.texts("reedboard/home/events"))
     home = restart(home)  # while they think: home still waits for their answer
-    latest(watcher, "reedboard/home/state",
-           lambda s: any("wait for the opponent's OK" in line for line in s["screen"]), states)
+    latest(
+        watcher,
+        "reedboard/home/state",
+        lambda s: any("wait for the opponent's OK" in line for line in s["screen"]),
+        states,
+    )
     friend.press("ok")
     for name in ("home", "friend"):  # taken back on both
-        latest(watcher, f"reedboard/{name}/events", lambda e: e["event"] == "takeback",
-               since if name == "friend" else events)
+        latest(
+            watcher,
+            f"reedboard/{name}/events",
+            lambda e: e["event"] == "takeback",
+            since if name == "friend" else events,
+        )
     assert not [t for t in watcher.texts("reedboard/friend/events")[since:] if "no longer asks" in t]

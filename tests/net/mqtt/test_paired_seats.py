@@ -12,9 +12,12 @@ import engines
 from firmware_host.board.game import Game
 from testbed.pair import Pair
 
-TWO_SIDED = [(name, variant) for name in engines.GAME_NAMES
-             for variant in engines.game_info(name).variants or (None,)
-             if len(engines.new_game(name, None, variant).sides) == 2]
+TWO_SIDED = [
+    (name, variant)
+    for name in engines.GAME_NAMES
+    for variant in engines.game_info(name).variants or (None,)
+    if len(engines.new_game(name, None, variant).sides) == 2
+]
 
 
 @pytest.mark.parametrize("name, variant", TWO_SIDED)

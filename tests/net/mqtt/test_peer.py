@@ -22,9 +22,21 @@ TOKEN = f"{NOW_NS - 10**9:020d}:t2"
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
-    max_leaves=15)
-FIELDS = ("v", "game", "size", "variant", "token", "moves", "rewrites", "ask", "again", "answer",
-          "answer_again")
+    max_leaves=15,
+)
+FIELDS = (
+    "v",
+    "game",
+    "size",
+    "variant",
+    "token",
+    "moves",
+    "rewrites",
+    "ask",
+    "again",
+    "answer",
+    "answer_again",
+)
 
 
 def _game(seed: int, name: str = "antipod", size: int | None = 4, plies: int = 8) -> list[str]:
@@ -49,30 +61,52 @@ def test_anything_reads_as_a_game_or_one_bad_line(fields, junk):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10_000), st.lists(st.sampled_from(["upper", "space", "lower"]), min_size=8,
-                                        max_size=8))
+@given(st.integers(0, 10_000), st.lists(st.sampled_from(["upper", "space", "lower"]), min_size=8, max_size=8))
 def test_a_game_in_any_case_or_spacing_reads_as_its_canonical_moves(seed, styles):
     moves = _game(seed)
-    written = [{"upper": m.upper(), "space": f" {m} ", "lower": m}[style]
-               for m, style in zip(moves, styles)]
+    written = [{"upper": m.upper(), "space": f" {m} ", "lower": m}[style] for m, style in zip(moves, styles)]
     assert peer_moves(engines.new_game("antipod", 4), written) == moves
 
 
-@pytest.mark.parametrize("change, why", [
-    ({"token": "~~~~"}, "token"), ({"token": f"{NOW_NS * 10}:t2"}, "token"),
-    ({"token": f"{NOW_NS + 10**12:020d}:t2"}, "in the future"),
-    ({"token": f"{NOW_NS:020d}:#"}, "token"), ({"ask": [10**18, 0, 2]}, "whole number"),
-    ({"answer": [10**30, 2, "no"]}, "whole number"), ({"answer": [0, 2, "yes"]}, "answer"),
-    ({"ask": [0, 3, 2]}, "fewer kept"), ({"ask": [0, 2, 2]}, "fewer kept"),
-    ({"rewrites": [[-1, "white"]]}, "whole number"), ({"rewrites": [[10**18, "white"]]}, "whole number"),
-    ({"rewrites": [[1, "x" * 40]]}, "at most 32"), ({"rewrites": [[1]]}, "moves kept, side"),
-    ({"moves": ["a2"] * 6000}, "at most 5000"), ({"moves": ["x" * 41]}, "at most 40"),
-    ({"game": "chess"}, "unknown game"), ({"size": 99}, "antipod"), ({"size": "4"}, "whole number"),
-    ({"v": 1}, "v"), ({"again": -1}, "again"), ({"answer_again": "1"}, "answer_again"),
-])
+@pytest.mark.parametrize(
+    "change, why",
+    [
+        ({"token": "~~~~"}, "token"),
+        ({"token": f"{NOW_NS * 10}:t2"}, "token"),
+        ({"token": f"{NOW_NS + 10**12:020d}:t2"}, "in the future"),
+        ({"token": f"{NOW_NS:020d}:#"}, "token"),
+        ({"ask": [10**18, 0, 2]}, "whole number"),
+        ({"answer": [10**30, 2, "no"]}, "whole number"),
+        ({"answer": [0, 2, "yes"]}, "answer"),
+        ({"ask": [0, 3, 2]}, "fewer kept"),
+        ({"ask": [0, 2, 2]}, "fewer kept"),
+        ({"rewrites": [[-1, "white"]]}, "whole number"),
+        ({"rewrites": [[10**18, "white"]]}, "whole number"),
+        ({"rewrites": [[1, "x" * 40]]}, "at most 32"),
+        ({"rewrites": [[1]]}, "moves kept, side"),
+        ({"moves": ["a2"] * 6000}, "at most 5000"),
+        ({"moves": ["x" * 41]}, "at most 40"),
+        ({"game": "chess"}, "unknown game"),
+        ({"size": 99}, "antipod"),
+        ({"size": "4"}, "whole number"),
+        ({"v": 1}, "v"),
+        ({"again": -1}, "again"),
+        ({"answer_again": "1"}, "answer_again"),
+    ],
+)
 def test_forged_fields_are_refused(change, why):
-    payload = {"v": 2, "game": "antipod", "size": 4, "variant": None, "token": TOKEN,
-               "moves": ["a2", "b3"], "rewrites": [], "ask": None, "answer": None, **change}
+    payload = {
+        "v": 2,
+        "game": "antipod",
+        "size": 4,
+        "variant": None,
+        "token": TOKEN,
+        "moves": ["a2", "b3"],
+        "rewrites": [],
+        "ask": None,
+        "answer": None,
+        **change,
+    }
     with pytest.raises(Bad, match=why):
         read_peer(json.dumps(payload).encode(), NOW_NS)
 
@@ -80,8 +114,17 @@ def test_forged_fields_are_refused(change, why):
 def test_a_request_asked_again_is_told_apart_and_a_board_that_does_not_count_asks_first():
     """``again`` and ``answer_again`` end the ask and the answer; a board that sends neither
     (protocol 2 as it began) reads as asking and answering for the first time."""
-    payload = {"v": 2, "game": "antipod", "size": 4, "variant": None, "token": TOKEN,
-               "moves": ["a2", "b3"], "rewrites": [], "ask": [0, 1, 2], "answer": [0, 2, "no"]}
+    payload = {
+        "v": 2,
+        "game": "antipod",
+        "size": 4,
+        "variant": None,
+        "token": TOKEN,
+        "moves": ["a2", "b3"],
+        "rewrites": [],
+        "ask": [0, 1, 2],
+        "answer": [0, 2, "no"],
+    }
     first = read_peer(json.dumps(payload).encode(), NOW_NS)
     assert first.ask == (0, 1, 2, 0) and first.answer == (0, 2, 0)
     again = read_peer(json.dumps({**payload, "again": 2, "answer_again": 1}).encode(), NOW_NS)

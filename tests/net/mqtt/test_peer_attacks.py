@@ -38,8 +38,9 @@ def forge(pair: Pair, moves: list[str], t2_reads_its_topic: bool = False) -> Non
     if not t2_reads_its_topic:
         pair.bus.links["t2"].handlers.pop("reedboard/t2/moves", None)
     record = pair.boards[0].controller.record
-    payload = Remote.payload("antipod", 4, None, record.token, moves,
-                             [list(r) for r in record.rewrites], None, None)
+    payload = Remote.payload(
+        "antipod", 4, None, record.token, moves, [list(r) for r in record.rewrites], None, None
+    )
     pair.bus.link("forger").publish("reedboard/t2/moves", payload, retain=True)
     pair.boards[0].run(2000)
 
@@ -86,7 +87,7 @@ def test_a_peer_changing_its_earlier_move_does_not_cut_this_boards_game(capsys):
 
 @pytest.mark.parametrize("changed", [True, False], ids=["history changed", "history kept"])
 def test_a_peer_sending_moves_of_this_boards_side_is_refused(changed, capsys):
-    """"t2" publishes 28 moves: the game played (or with its move changed) and a continuation
+    """ "t2" publishes 28 moves: the game played (or with its move changed) and a continuation
     holding moves of t1's side: t1 keeps its game (before, it took all 28, 13 moves of its own
     side it never made, and a game won stored as running)."""
     pair = played(6)
@@ -108,8 +109,9 @@ def test_the_pair_agrees_again_after_a_forgery(capsys):
     pair = played(6)
     try:
         held = pair.boards[0].held()
-        forge(pair, [held[0], other_move(pair.boards[0].controller.states[1], held[1])],
-              t2_reads_its_topic=True)
+        forge(
+            pair, [held[0], other_move(pair.boards[0].controller.states[1], held[1])], t2_reads_its_topic=True
+        )
         pair.check()
         assert json.loads(pair.bus.retained["reedboard/t2/moves"])["moves"] == list(held)
         assert pair.boards[0].controller.opponent.note is None and pair.boards[0].held() == held
@@ -146,14 +148,17 @@ def test_long_histories_cost_the_loop_only_their_new_moves(monkeypatch):
     theirs = t1.side_in(states[0])
     k = max(n for n in range(len(moves) - 1) if states[n].to_move == theirs)  # t2 is to move
     token = "00000001764050000000:t1"
-    here = Seen(GRID, 1, moves[:k], states[:k + 1], awaiting=True, final=True, token=token)
+    here = Seen(GRID, 1, moves[:k], states[: k + 1], awaiting=True, final=True, token=token)
     plays: list[str] = []
     real_play = type(states[0]).play
     monkeypatch.setattr(type(states[0]), "play", lambda s, m: plays.append(m) or real_play(s, m))
     first = next(n for n in range(k) if states[n].to_move == theirs)
-    changed = [*moves[:first], other_move(states[first], moves[first]), *moves[first + 1:k + 1]]
-    forged = {"its next move": list(moves[:k + 1]), "history changed": changed,
-              "this board's moves too": list(moves)}
+    changed = [*moves[:first], other_move(states[first], moves[first]), *moves[first + 1 : k + 1]]
+    forged = {
+        "its next move": list(moves[: k + 1]),
+        "history changed": changed,
+        "this board's moves too": list(moves),
+    }
     for name, texts in forged.items():
         payload = Remote.payload("anti-grid", 8, None, token, texts, [], None, None)
         plays.clear()
@@ -168,7 +173,6 @@ def test_long_histories_cost_the_loop_only_their_new_moves(monkeypatch):
         assert (t1.note == Remote.DIFFERS) == (name != "its next move"), name
 
 
-
 def test_a_forged_change_made_at_once_with_ours_does_not_win_over_it(capsys):
     """t1's players corrected their move (a history entry t2 has not followed yet); "t2"
     publishes a takeback of t1's moves to the start that nobody asked for, as if made at the
@@ -181,8 +185,16 @@ def test_a_forged_change_made_at_once_with_ours_does_not_win_over_it(capsys):
         moves.append(states[-1].notation(next(iter(states[-1].legal_moves()))))
         states.append(states[-1].play(moves[-1]))
     token = "00000001764050000000:t1"
-    here = Seen(ANTIPOD, 1, tuple(moves), tuple(states), awaiting=False, final=True, token=token,
-                rewrites=((2, "white"),))
+    here = Seen(
+        ANTIPOD,
+        1,
+        tuple(moves),
+        tuple(states),
+        awaiting=False,
+        final=True,
+        token=token,
+        rewrites=((2, "white"),),
+    )
     payload = Remote.payload("antipod", 4, None, token, [], [[0, "white"]], None, None)
     bus.link("forger").publish("reedboard/t2/moves", payload, retain=True)
     bus.deliver(1)

@@ -14,14 +14,16 @@ GAME = Game.of("antipalos", 3, "two")
 TOKEN = "00000001764050000000:t1"
 
 
-def seen(moves: tuple[str, ...], rewrites: tuple[tuple[int, str], ...] = (), game_id: int = 1,
-         token: str = TOKEN) -> Seen:
+def seen(
+    moves: tuple[str, ...], rewrites: tuple[tuple[int, str], ...] = (), game_id: int = 1, token: str = TOKEN
+) -> Seen:
     """The game at a board that is idle: ``moves`` played, ``rewrites`` made."""
     states = [GAME.new()]
     for move in moves:
         states.append(states[-1].play(states[-1].parse_move(move)))
-    return Seen(GAME, game_id, moves, tuple(states), awaiting=False, final=True, token=token,
-                rewrites=rewrites)
+    return Seen(
+        GAME, game_id, moves, tuple(states), awaiting=False, final=True, token=token, rewrites=rewrites
+    )
 
 
 def remote(bus: Bus, board: str) -> Remote:

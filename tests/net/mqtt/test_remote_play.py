@@ -25,7 +25,8 @@ def events(watcher, board: str, kind: str) -> list[dict]:
 
 
 def test_two_boards_play_each_others_moves_and_survive_duplicates_and_an_absence(
-        tmp_path, broker, watcher, boards):
+    tmp_path, broker, watcher, boards
+):
     one, two = pair(tmp_path, broker, boards)
     one.place("B2*")  # White at t1
     expect = json.loads(watcher.wait("reedboard/t2/events", lambda t: '"expect"' in t))
@@ -79,13 +80,13 @@ def two_moves(one, two, watcher) -> None:
 
 
 def test_a_takeback_asked_on_one_board_is_made_on_both_once_the_other_agrees(
-        tmp_path, broker, watcher, boards):
+    tmp_path, broker, watcher, boards
+):
     one, two = pair(tmp_path, broker, boards)
     two_moves(one, two, watcher)
     one.lift("C3*")  # Black's stone off again at t1: being set right, nothing is asked yet
     one.lift("B2*")  # White's own too: asks to take back Black's turn and White's
-    watcher.wait("reedboard/t1/events",
-                 lambda t: '"waiting"' in t and "wait for the opponent's OK" in t)
+    watcher.wait("reedboard/t1/events", lambda t: '"waiting"' in t and "wait for the opponent's OK" in t)
     watcher.wait("reedboard/t2/events", lambda t: "Take back?" in t and "undo 2 moves" in t)
     assert not events(watcher, "t1", "takeback")  # nothing taken back before the answer
     assert not events(watcher, "t1", "illegal")  # a question asked, not a move refused
@@ -102,8 +103,7 @@ def test_a_takeback_asked_on_one_board_is_made_on_both_once_the_other_agrees(
     watcher.wait("reedboard/t2/events", lambda t: '"new_game"' in t)  # ... and at t2
 
 
-def test_a_refused_takeback_leaves_the_game_and_the_asking_board_is_told(
-        tmp_path, broker, watcher, boards):
+def test_a_refused_takeback_leaves_the_game_and_the_asking_board_is_told(tmp_path, broker, watcher, boards):
     one, two = pair(tmp_path, broker, boards)
     two_moves(one, two, watcher)
     one.lift("C3*")
@@ -122,7 +122,8 @@ def test_a_refused_takeback_leaves_the_game_and_the_asking_board_is_told(
 
 
 def test_a_move_corrected_after_the_other_board_carried_it_out_is_corrected_there_too(
-        tmp_path, broker, watcher, boards):
+    tmp_path, broker, watcher, boards
+):
     one, two = pair(tmp_path, broker, boards)
     one.place("B2*")
     watcher.wait("reedboard/t2/events", lambda t: '"expect"' in t and "B2*" in t)
@@ -143,8 +144,7 @@ def test_a_move_corrected_after_the_other_board_carried_it_out_is_corrected_ther
     assert json.loads(watcher.wait("reedboard/t1/events", lambda t: '"expect"' in t and "D4*" in t))
 
 
-def test_a_takeback_sent_over_the_network_is_asked_of_the_other_board_too(
-        tmp_path, broker, watcher, boards):
+def test_a_takeback_sent_over_the_network_is_asked_of_the_other_board_too(tmp_path, broker, watcher, boards):
     one, two = pair(tmp_path, broker, boards)
     two_moves(one, two, watcher)
     watcher.publish("reedboard/t1/command", '{"command": "takeback", "id": 1}')

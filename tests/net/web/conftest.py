@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.runtime.loop import Daemon, open_hardware
 from firmware_host.net import web
+from firmware_host.runtime.loop import Daemon, open_hardware
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage
@@ -25,8 +25,9 @@ class Served:
 
     def __init__(self, tmp: Path, game: str, size: int | None, host: str, token: str | None):
         tmp.mkdir()
-        self.config = replace(Config(), game=game, size=size, timing=TIMING,
-                              storage=str(tmp / "games.db")).simulated()
+        self.config = replace(
+            Config(), game=game, size=size, timing=TIMING, storage=str(tmp / "games.db")
+        ).simulated()
         self.host, self.token = host, token
         self.ready = threading.Event()
         self.error: BaseException | None = None
@@ -38,15 +39,16 @@ class Served:
 
     def _run(self) -> None:
         try:  # sqlite wants the thread that uses it to open it
-            controller = open_controller(self.config, Storage(self.config.storage),
-                                         configured_game(self.config))
+            controller = open_controller(
+                self.config, Storage(self.config.storage), configured_game(self.config)
+            )
             hardware = open_hardware(self.config, controller.layout.sensor_channels)
             for site in controller.boards[-1]:
                 hardware.sim.place(controller.layout.sensor[site])
-            self.daemon = Daemon(controller, hardware, self.config.timing.scan_hz,
-                                 log=open(os.devnull, "w"))
-            self.page = web.start(hardware.sim, self.config.timing, self.host, 0, self.token,
-                                  out=open(os.devnull, "w"))
+            self.daemon = Daemon(controller, hardware, self.config.timing.scan_hz, log=open(os.devnull, "w"))
+            self.page = web.start(
+                hardware.sim, self.config.timing, self.host, 0, self.token, out=open(os.devnull, "w")
+            )
             self.daemon.attach(self.page)
             self.url = self.page.server.url
             self.token = self.page.server.pages.token

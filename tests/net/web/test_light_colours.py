@@ -19,7 +19,7 @@ def page_colours() -> dict[str, tuple[int, int, int]]:
     body = re.search(r"export const LIGHT_COLOURS = \{(.*?)\};", BOARD_JS.read_text(), re.S)
     assert body, f"no LIGHT_COLOURS in {BOARD_JS}"
     colours = json.loads("{" + re.sub(r"(\w+):", r'"\1":', body.group(1)).rstrip().rstrip(",") + "}")
-    return {kind: tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for kind, c in colours.items()}
+    return {kind: tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for kind, c in colours.items()}
 
 
 def hls(rgb: tuple[int, ...]) -> tuple[float, float, float]:

@@ -102,8 +102,16 @@ def test_the_palette_stays_apart_for_the_colour_blind(serve, page):
     for a, b in itertools.combinations(meanings, 2):
         assert distance(a, b) > APART, (a, b)
     # One colour and mark, one meaning: no two kinds of light share both unless they mean alike.
-    alike = {("target", "fill"), ("remove", "extra"), ("remove", "empty"), ("extra", "empty"),
-             ("pick", "picked"), ("win", "marker"), ("marker", "carry"), ("win", "carry")}
+    alike = {
+        ("target", "fill"),
+        ("remove", "extra"),
+        ("remove", "empty"),
+        ("extra", "empty"),
+        ("pick", "picked"),
+        ("win", "marker"),
+        ("marker", "carry"),
+        ("win", "carry"),
+    }
     for a, b in itertools.combinations(sorted(lights), 2):
         if (a, b) not in alike and (b, a) not in alike:
             assert (lights[a], marks[a]) != (lights[b], marks[b]), (a, b)
@@ -125,14 +133,18 @@ def test_the_palette_stays_apart_for_the_colour_blind(serve, page):
     for where, (w, h) in SIZES.items():
         page.set_viewport_size({"width": w, "height": h})
         screenshot(page, f"palette-phalanx-{where}")
-    print({f"{a}/{b}": round(distance(sides[a], sides[b]), 1) for a, b in
-           (("red", "green"), ("red", "blue"), ("white", "black"))},
-          {f"{a}/{b}": round(distance(a, b), 1) for a, b in itertools.combinations(meanings, 2)})
+    print(
+        {
+            f"{a}/{b}": round(distance(sides[a], sides[b]), 1)
+            for a, b in (("red", "green"), ("red", "blue"), ("white", "black"))
+        },
+        {f"{a}/{b}": round(distance(a, b), 1) for a, b in itertools.combinations(meanings, 2)},
+    )
 
 
 def rgb(hex_colour: str) -> str:
     """A "#rrggbb" colour as getComputedStyle writes it."""
-    return "rgb({}, {}, {})".format(*(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)))
+    return "rgb({}, {}, {})".format(*(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)))
 
 
 # ---------------------------------------------------------------------------- antipod's twins
@@ -151,16 +163,24 @@ def test_antipods_twin_is_named_alike_on_the_oled_and_the_page(serve, page, wher
     assert page.evaluate("() => view.leds['c12']") is not None
     assert page.locator('.twins text[data-for="c12"]').text_content() == "c12"
     names = page.locator(".twins text").all_text_contents()
-    assert "c1" not in names and all(n == t for n, t in zip(names, page.locator(
-        ".twins text").evaluate_all("(ts) => ts.map((t) => t.dataset.for)")))
+    assert "c1" not in names and all(
+        n == t
+        for n, t in zip(
+            names, page.locator(".twins text").evaluate_all("(ts) => ts.map((t) => t.dataset.for)")
+        )
+    )
     screenshot(page, f"antipod-twin-{where}")
 
 
 # ---------------------------------------------------------------------------- phalanx
 def phalanx_move(state):
     """A move of a piece over several sites that needs nothing more."""
-    return next((m, r) for m in state.legal_moves() for r in state.realisations(m)[:1]
-                if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled)
+    return next(
+        (m, r)
+        for m in state.legal_moves()
+        for r in state.realisations(m)[:1]
+        if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled
+    )
 
 
 @pytest.mark.parametrize("where", SIZES)
@@ -180,8 +200,10 @@ def test_a_notice_never_moves_or_covers_take_back(serve, page, where):
     note = page.locator("#notice").bounding_box()
     assert after == before
     assert note["y"] + note["height"] <= after["y"] or note["y"] >= after["y"] + after["height"]
-    text_fits = page.evaluate("() => { const n = document.getElementById('notice');"
-                              " return [n.scrollHeight, n.clientHeight, n.textContent]; }")
+    text_fits = page.evaluate(
+        "() => { const n = document.getElementById('notice');"
+        " return [n.scrollHeight, n.clientHeight, n.textContent]; }"
+    )
     assert text_fits[0] <= text_fits[1] + 1, text_fits
     screenshot(page, f"phalanx-lifted-notice-{where}")
     help_text = page.locator("#sim-help").text_content()
@@ -217,8 +239,9 @@ def test_a_piece_lifted_out_of_turn_is_never_said_to_go_anywhere(serve, page, wh
     page.evaluate("() => send({type: 'lift', site: 'h1ne'})")  # another of Green's pieces
     wait_event(page, "out_of_sync")
     stories = page.locator("#log li").all_text_contents()
-    assert not any("can go to" in s for s in stories[stories.index(next(
-        s for s in stories if "Green played" in s)):]), stories
+    assert not any(
+        "can go to" in s for s in stories[stories.index(next(s for s in stories if "Green played" in s)) :]
+    ), stories
 
 
 # ---------------------------------------------------------------------------- /watch
@@ -227,8 +250,15 @@ def play_plain(page, served, count):
     returns how many were played."""
     for n in range(1, count + 1):
         state = served.daemon.controller.state
-        found = next(((m, r) for m in state.legal_moves()[:400] for r in state.realisations(m)[:1]
-                      if not r.follow_ups), None)
+        found = next(
+            (
+                (m, r)
+                for m in state.legal_moves()[:400]
+                for r in state.realisations(m)[:1]
+                if not r.follow_ups
+            ),
+            None,
+        )
         if found is None:
             return n - 1
         _, real = found
@@ -254,8 +284,9 @@ def test_watch_lists_the_moves_in_reading_order_apart(serve, page, browser, game
         for width, height, where in ((1920, 1080, "cafe"), (390, 844, "phone"), (1280, 800, "desktop")):
             watcher.set_viewport_size({"width": width, "height": height})
             watcher.goto(served.url + "watch")
-            watcher.wait_for_function("(n) => document.querySelectorAll('#moves span').length === n",
-                                      arg=played)
+            watcher.wait_for_function(
+                "(n) => document.querySelectorAll('#moves span').length === n", arg=played
+            )
             rows = watcher.evaluate("""() => [...document.querySelectorAll('#moves li')].map((li) => {
                 const r = li.getBoundingClientRect();
                 return [r.top, r.left, [...li.querySelectorAll('span')].map((s) => {

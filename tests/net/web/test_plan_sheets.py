@@ -13,8 +13,13 @@ import pytest
 from firmware_host.cli.main import main
 from tests.net.web.web_tools import OUTPUT
 
-GAMES = [("antipalos", 12, "serial"), ("antipode", None, "74hc165"), ("antipod", 6, "74hc165"),
-         ("anti-grid", 8, "mcp23017"), ("phalanx", None, "mcp23017")]
+GAMES = [
+    ("antipalos", 12, "serial"),
+    ("antipode", None, "74hc165"),
+    ("antipod", 6, "74hc165"),
+    ("anti-grid", 8, "mcp23017"),
+    ("phalanx", None, "mcp23017"),
+]
 #: Pixels a millimetre in the saved pictures.
 SCALE = 4
 
@@ -24,8 +29,9 @@ def test_every_games_wiring_sheets_render(tmp_path, capsys, page, game, size, sc
     out = tmp_path / f"{game}.svg"
     args = ["plan", game, "--pitch", "32", "--scanner", scanner, "--out", str(out)]
     assert main(args + (["--size", str(size)] if size else [])) == 0
-    sheets = [Path(p) for p in capsys.readouterr().out.split()
-              if re.search(r"-(pins|wiring(-\d+)?)\.svg$", p)]
+    sheets = [
+        Path(p) for p in capsys.readouterr().out.split() if re.search(r"-(pins|wiring(-\d+)?)\.svg$", p)
+    ]
     assert len(sheets) >= 2
     OUTPUT.mkdir(exist_ok=True)
     for sheet in sheets:

@@ -16,14 +16,16 @@ from testbed.tools import require
 
 ROOT = Path(__file__).resolve().parents[3]
 TSC = ROOT / ".tsc" / "node_modules" / "typescript" / "bin" / "tsc"
-SCRIPTS = sorted([*ROOT.glob("firmware_host/net/*/static/*.js"),
-                  *ROOT.glob("firmware_host/net/web/shared/*.js")])
+SCRIPTS = sorted(
+    [*ROOT.glob("firmware_host/net/*/static/*.js"), *ROOT.glob("firmware_host/net/web/shared/*.js")]
+)
 
 
 def tsc(*args: str) -> subprocess.CompletedProcess:
     require(TSC.exists() and shutil.which("node") is not None, f"TypeScript in {TSC.parents[1]}")
-    return subprocess.run(["node", str(TSC), "--noEmit", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        ["node", str(TSC), "--noEmit", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.mark.parametrize("config", ["tsconfig.json", "tsconfig.pages.json"])
@@ -43,9 +45,11 @@ def test_a_wrong_call_into_the_board_module_is_caught(tmp_path):
     (tmp_path / "bad.js").write_text(
         '// @ts-check\nimport { Board } from "%s";\n'
         'new Board(document.createElementNS("http://www.w3.org/2000/svg", "svg")).showLights(["B2*"]);\n'
-        % (ROOT / "firmware_host/net/web/shared/board.js"))
-    (tmp_path / "tsconfig.json").write_text(json.dumps(
-        {"extends": str(ROOT / "tsconfig.json"), "include": [str(tmp_path / "bad.js")]}))
+        % (ROOT / "firmware_host/net/web/shared/board.js")
+    )
+    (tmp_path / "tsconfig.json").write_text(
+        json.dumps({"extends": str(ROOT / "tsconfig.json"), "include": [str(tmp_path / "bad.js")]})
+    )
     done = tsc("-p", str(tmp_path / "tsconfig.json"))
     assert done.returncode != 0, done.stdout
     assert "bad.js(3," in done.stdout and "not assignable" in done.stdout, done.stdout

@@ -48,6 +48,7 @@ def test_history_and_losses():
     state = new_game("anti-grid", 6)
     after = state.play("c1-c2")
     assert story.history([state], ["c1-c2"]) == [
-        {"move": "c1-c2", "side": "red", "from": ["c1"], "to": ["c2"]}]
+        {"move": "c1-c2", "side": "red", "from": ["c1"], "to": ["c2"]}
+    ]
     assert story.losses(state, after) == {"red": 0, "blue": 0}
     assert story.losses(new_game("antipode"), new_game("antipode")) is None  # nothing is taken there

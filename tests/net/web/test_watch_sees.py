@@ -11,8 +11,8 @@ from pathlib import Path
 
 import aiohttp
 
-from testbed.tools import free_port, run_async
 from testbed.running import Running
+from testbed.tools import free_port, run_async
 
 #: What the /watch page never shows.
 UNSHOWN = {"oled", "settings", "events", "noise", "plan"}
@@ -32,8 +32,10 @@ async def _watch_a_hint(port: int) -> tuple[list[dict], list[dict]]:
     url = f"http://127.0.0.1:{port}"
     player, spectator = [], []
     async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(f"{url}/ws") as controls, \
-                session.ws_connect(f"{url}/ws/watch") as watch:
+        async with (
+            session.ws_connect(f"{url}/ws") as controls,
+            session.ws_connect(f"{url}/ws/watch") as watch,
+        ):
             await controls.send_str(json.dumps({"type": "place", "site": "B2*"}))
             await _until(watch, lambda u: u.get("status", {}).get("moves") == 1, spectator)
             await controls.send_str(json.dumps({"type": "button", "button": "ok", "long": True}))
@@ -47,8 +49,9 @@ async def _watch_a_hint(port: int) -> tuple[list[dict], list[dict]]:
 def test_spectators_are_sent_only_what_watch_shows(tmp_path: Path):
     port = free_port()
     config = tmp_path / "config.toml"
-    config.write_text(f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
-                      f"[web]\nport = {port}\n")
+    config.write_text(
+        f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n[web]\nport = {port}\n'
+    )
     board = Running(config)
     try:
         assert board.said("is at http://127.0.0.1")

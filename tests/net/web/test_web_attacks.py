@@ -13,13 +13,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import aiohttp
-
 import pytest
 
 from firmware_host.net import web
-from firmware_host.store.config import Timing
 from firmware_host.net.web import base, bridge
 from firmware_host.net.web.guard import host_allowed
+from firmware_host.store.config import Timing
 from hardware.sim import SimBoard
 
 
@@ -42,10 +41,24 @@ def get(port: int, path: str, host: str, **headers: str) -> int:
 @pytest.mark.parametrize("path", ["/", "/replay.jsonl", "/ws", "/ws/watch", "/static/app.js"])
 def test_a_rebound_name_is_refused_on_every_route(served, path):
     port = served.server.port
-    upgrade = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
-               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="} if path.startswith("/ws") else {}
-    for evil in (f"evil.test:{port}", "evil.test", f"127.0.0.1.evil.test:{port}", "",
-                 f"[::1].evil.test:{port}", "[::1]:x"):
+    upgrade = (
+        {
+            "Upgrade": "websocket",
+            "Connection": "Upgrade",
+            "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        }
+        if path.startswith("/ws")
+        else {}
+    )
+    for evil in (
+        f"evil.test:{port}",
+        "evil.test",
+        f"127.0.0.1.evil.test:{port}",
+        "",
+        f"[::1].evil.test:{port}",
+        "[::1]:x",
+    ):
         assert get(port, path, evil, **upgrade) == 421
     origin = {"Origin": f"http://evil.test:{port}"}
     assert get(port, path, f"evil.test:{port}", **origin, **upgrade) == 421
@@ -141,10 +154,15 @@ def test_deep_json_and_malformed_requests_get_one_line_each(serve, capfd):
     served = serve()
     replies = flood(served, ["[" * 4000, '{"a":[' * 600], seconds=0.5)
     assert [r["error"] for r in replies if r["type"] == "error"] == [
-        "not a command (nested too deeply)", "not a command (nested too deeply)"]
+        "not a command (nested too deeply)",
+        "not a command (nested too deeply)",
+    ]
     port = int(served.url.rsplit(":", 1)[1].strip("/"))
-    for junk in (b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: localhost\r\n" + b"X: y\r\n" * 300
-                 + b"\r\n", b"GET /\x00 HTTP/9.9\r\n\r\n"):
+    for junk in (
+        b"GARBAGE\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: localhost\r\n" + b"X: y\r\n" * 300 + b"\r\n",
+        b"GET /\x00 HTTP/9.9\r\n\r\n",
+    ):
         with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
             conn.sendall(junk)
             assert re.match(rb"HTTP/1\.[01] 4\d\d ", conn.recv(100))
@@ -166,8 +184,7 @@ def test_idle_and_excess_connections_are_closed(monkeypatch):
         refused = sum(c.recv(100).startswith(b"HTTP/1.1 503") for c in conns[-36:])
         assert refused == 36
         time.sleep(1.0)  # past the idle time: every half-sent request is dropped
-        assert sum(c.recv(100) == b"" for c in conns[: base.MAX_CONNECTIONS]) == \
-            base.MAX_CONNECTIONS
+        assert sum(c.recv(100) == b"" for c in conns[: base.MAX_CONNECTIONS]) == base.MAX_CONNECTIONS
         assert get(port, "/", f"127.0.0.1:{port}") == 200  # the page is served again
     finally:
         for conn in conns:

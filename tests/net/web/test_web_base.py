@@ -34,8 +34,11 @@ class Echo(WebApp):
 
     async def ws(self, request: web.Request) -> web.WebSocketResponse:
         controls = self.authorised(request)
-        return await self.socket(request, lambda: [{"type": "hello", "controls": controls}],
-                                 lambda msg: {"type": "echo", "text": msg.data})
+        return await self.socket(
+            request,
+            lambda: [{"type": "hello", "controls": controls}],
+            lambda msg: {"type": "echo", "text": msg.data},
+        )
 
 
 @pytest.fixture
@@ -58,9 +61,11 @@ def stalled_client(port: int) -> socket.socket:
     conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     conn.connect(("127.0.0.1", port))
     key = base64.b64encode(os.urandom(16)).decode()
-    conn.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                 "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    conn.sendall(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
     head = b""
     while not head.endswith(b"\r\n\r\n"):
         head += conn.recv(1)

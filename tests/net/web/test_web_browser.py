@@ -3,17 +3,17 @@ token. Each waits for what the page shows, never for a fixed time."""
 
 from __future__ import annotations
 
-import math
 import json
+import math
 import re
 import sqlite3
 from pathlib import Path
 
 import pytest
-from testbed.tools import require
-from tests.net.web.web_tools import screenshot
 
 from engines import GAME_NAMES
+from testbed.tools import require
+from tests.net.web.web_tools import screenshot
 
 # A short Antipalos game on the 3x3 board: eight placements, then a Phase Two move that wins.
 PLACEMENTS = ["A3*", "B1*", "*C3", "C1*", "A2*", "C2*", "A1*", "*B3"]
@@ -35,13 +35,16 @@ def open_panel(page, name):
 
 def centroid(page, label):
     """The viewport point of a site's centre (a triangle's box centre lies on its edge)."""
-    return page.evaluate("""(label) => {
+    return page.evaluate(
+        """(label) => {
         const hit = document.querySelector(`[data-site="${label}"]`);
         const pts = hit.getAttribute('points').trim().split(/\\s+/).map((p) => p.split(',').map(Number));
         const mean = (i) => pts.reduce((a, q) => a + q[i], 0) / pts.length;
         const p = new DOMPoint(mean(0), mean(1)).matrixTransform(hit.getScreenCTM());
         return [p.x, p.y];
-    }""", label)
+    }""",
+        label,
+    )
 
 
 def events(page, kind):
@@ -52,7 +55,8 @@ def events(page, kind):
 def wait_event(page, kind, count=1):
     page.wait_for_function(
         "([kind, n]) => document.querySelectorAll(`#log li[data-event='${kind}']`).length >= n",
-        arg=[kind, count])
+        arg=[kind, count],
+    )
     return events(page, kind)
 
 
@@ -60,7 +64,8 @@ def lit(page, label):
     return page.locator(f'[data-site="{label}"]').evaluate(
         "(hit) => { const led = document.querySelectorAll('.leds > *')"
         "[[...document.querySelectorAll('[data-site]')].indexOf(hit)];"
-        " return led.classList.contains('lit') ? [led.dataset.colour, led.getAttribute('class')] : null; }")
+        " return led.classList.contains('lit') ? [led.dataset.colour, led.getAttribute('class')] : null; }"
+    )
 
 
 def new_game(page, game, size=None):
@@ -70,11 +75,11 @@ def new_game(page, game, size=None):
         page.select_option("#pick-size", str(size))
     page.click("#picker button[type=submit]")
     title = page.locator("#pick-game option:checked").text_content()
-    page.wait_for_function("(t) => document.getElementById('title').textContent.startsWith(t)",
-                           arg=title)
+    page.wait_for_function("(t) => document.getElementById('title').textContent.startsWith(t)", arg=title)
     if size is not None:
-        page.wait_for_function("(t) => document.getElementById('title').textContent.endsWith(t)",
-                               arg=f" {size}")
+        page.wait_for_function(
+            "(t) => document.getElementById('title').textContent.endsWith(t)", arg=f" {size}"
+        )
 
 
 def test_antipalos_game_by_clicks(serve, page):
@@ -103,8 +108,13 @@ def test_antipalos_game_by_clicks(serve, page):
     # The recorded session replays to the same moves.
     text = page.request.get(served.url + "replay.jsonl").text()
     lines = [json.loads(line) for line in text.splitlines()]
-    assert lines[0] == {"setup": "start", "game": "antipalos", "size": 3, "variant": "two",
-                        "moves": []}  # the file names its game: replay needs no options
+    assert lines[0] == {
+        "setup": "start",
+        "game": "antipalos",
+        "size": 3,
+        "variant": "two",
+        "moves": [],
+    }  # the file names its game: replay needs no options
     assert [line["site"] for line in lines[1:] if line.get("on")] == PLACEMENTS + ["*A2"]
     assert set(lines[-1]) == {"t"}
 
@@ -147,6 +157,7 @@ def test_antipode_place_flip_tap_flip_without_ok(serve, page):
     site(page, "b1").click()
     page.wait_for_function("() => document.getElementById('turn').textContent === 'Red to move'")
     page.wait_for_function("() => document.querySelectorAll('.leds .lit').length === 2")  # the pawns
+
 
 def test_spectator_follows_and_cannot_play(serve, page, browser):
     served = serve("antipalos", 3)
@@ -224,14 +235,14 @@ def test_pieces_coordinates_names_and_hit_areas(serve, page):
     page.wait_for_selector(".figures .figure")
     state = served.daemon.controller.state
     assert page.locator(".figures .figure").count() == len(state.figures())
-    sides = set(page.locator(".figures .figure").evaluate_all(
-        "(gs) => gs.map((g) => g.dataset.side)"))
+    sides = set(page.locator(".figures .figure").evaluate_all("(gs) => gs.map((g) => g.dataset.side)"))
     assert sides == set(state.sides)
     assert page.locator(".figures .outline").count() > 0  # drawn as outlines, not discs
     coords = page.locator(".coords text").all_text_contents()
     assert {"a", "h", "1", "8"} <= set(coords)
     names = page.locator(".hits [data-site]").evaluate_all(
-        "(hs) => hs.map((h) => h.getAttribute('aria-label'))")
+        "(hs) => hs.map((h) => h.getAttribute('aria-label'))"
+    )
     assert sorted(names) == sorted(s.label for s in state.sites())
     # Hover a triangle, then probe just outside its outline: the neighbour is hit.
     box = site(page, "d4nw").bounding_box()
@@ -253,11 +264,19 @@ def test_a_phalanx_piece_is_dragged_as_a_whole(serve, page):
     page.goto(served.url)
     page.wait_for_selector(".figures .figure:not(.missing)")
     state = served.daemon.controller.state
+
     def shape(sites):  # a move that carries the piece without turning its triangles
         return sorted(s[-2:] for s in sites)
-    move = next(m for m in state.legal_moves() for r in state.realisations(m)[:1]
-                if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled
-                and shape(r.emptied) == shape(r.filled))
+
+    move = next(
+        m
+        for m in state.legal_moves()
+        for r in state.realisations(m)[:1]
+        if len(r.emptied) > 1
+        and not r.follow_ups
+        and not r.emptied & r.filled
+        and shape(r.emptied) == shape(r.filled)
+    )
     source, target = move.frm, move.to
     page.mouse.move(*centroid(page, source))
     page.mouse.down()
@@ -415,7 +434,8 @@ def test_hexagon_rows_are_lettered_at_both_ends(serve, page):
     page.goto(serve("antipode").url)
     page.wait_for_selector('[data-site="e5"]')
     labels = page.locator(".coords text").evaluate_all(
-        "(ts) => ts.map((t) => [t.textContent, t.getBoundingClientRect().y])")
+        "(ts) => ts.map((t) => [t.textContent, t.getBoundingClientRect().y])"
+    )
     rows = {}
     for text, y in labels:
         rows.setdefault(text, []).append(y)
@@ -448,9 +468,16 @@ def test_phone_a_small_board_zooms_in_where_tapped_then_takes_taps(serve, page, 
     else:
         assert smallest_target(page) >= 30
     assert page.locator("#zoom-out").is_disabled()  # whole
-    placed = next(str(m) for m in served.daemon.controller.state.legal_moves()
-                  if len(served.daemon.controller.state.realisations(m)[0].filled) == 1
-                  and not served.daemon.controller.state.realisations(m)[0].emptied) if size else None
+    placed = (
+        next(
+            str(m)
+            for m in served.daemon.controller.state.legal_moves()
+            if len(served.daemon.controller.state.realisations(m)[0].filled) == 1
+            and not served.daemon.controller.state.realisations(m)[0].emptied
+        )
+        if size
+        else None
+    )
     if smallest_target(page) < 24:
         site(page, placed or page.locator(".hits [data-site]").first.get_attribute("data-site")).click()
         page.wait_for_function("() => !document.getElementById('zoom-out').disabled")
@@ -475,11 +502,19 @@ def test_a_phalanx_piece_dragged_onto_turned_triangles_lands_as_a_hand_puts_it(s
     page.goto(served.url)
     page.wait_for_selector(".figures .figure:not(.missing)")
     state = served.daemon.controller.state
+
     def shape(sites):
         return sorted(s[-2:] for s in sites)
-    move, real = next((m, r) for m in state.legal_moves() for r in state.realisations(m)[:1]
-                      if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled
-                      and shape(r.emptied) != shape(r.filled))
+
+    move, real = next(
+        (m, r)
+        for m in state.legal_moves()
+        for r in state.realisations(m)[:1]
+        if len(r.emptied) > 1
+        and not r.follow_ups
+        and not r.emptied & r.filled
+        and shape(r.emptied) != shape(r.filled)
+    )
     page.mouse.move(*centroid(page, move.frm))
     page.mouse.down()
     page.mouse.move(*centroid(page, move.to), steps=8)
@@ -553,8 +588,12 @@ def test_a_phalanx_piece_moves_by_two_taps(serve, page):
     page.goto(served.url)
     page.wait_for_selector(".figures .figure:not(.missing)")
     state = served.daemon.controller.state
-    move, real = next((m, r) for m in state.legal_moves() for r in state.realisations(m)[:1]
-                      if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled)
+    move, real = next(
+        (m, r)
+        for m in state.legal_moves()
+        for r in state.realisations(m)[:1]
+        if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled
+    )
     page.mouse.click(*centroid(page, move.frm))
     page.wait_for_function("() => document.querySelectorAll('.leds .lit.target').length > 0")
     assert sorted(events(page, "targets")[-1]["sites"])  # every triangle of it lifted at once

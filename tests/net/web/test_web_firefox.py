@@ -10,6 +10,7 @@ import subprocess
 import time
 
 import pytest
+
 from testbed.tools import free_port, require
 from tests.net.web.web_tools import OUTPUT
 
@@ -35,7 +36,8 @@ def firefox(tmp_path_factory):
     (profile / "user.js").write_text(f'user_pref("marionette.port", {port});\n')
     process = subprocess.Popen(
         [FIREFOX, "--headless", "--marionette", "--no-remote", "--profile", str(profile)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     client = marionette.Marionette(host="127.0.0.1", port=port, startup_timeout=60)
     try:
@@ -70,10 +72,15 @@ def test_antipalos_game_by_clicks_in_firefox(serve, firefox):
     wait_until(firefox, "return document.querySelectorAll('[data-site]').length === 18")
     for n, label in enumerate(["A1*", "A3*", "B2*", "C1*", "C3*"], 1):
         click(firefox, label)
-        wait_until(firefox, "return document.querySelectorAll("
-                   "`#log li[data-event='move']`).length >= arguments[0]", n)
-    over = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='game_over']`);"
-                      " return li && li.dataset.json")
+        wait_until(
+            firefox,
+            "return document.querySelectorAll(`#log li[data-event='move']`).length >= arguments[0]",
+            n,
+        )
+    over = wait_until(
+        firefox,
+        "const li = document.querySelector(`#log li[data-event='game_over']`); return li && li.dataset.json",
+    )
     assert '"winner":"white"' in over.replace(" ", "")
     lit = firefox.execute_script("return document.querySelectorAll('.leds .lit').length")
     assert lit == 3  # the winning chain A1* B2* C3*
@@ -82,16 +89,19 @@ def test_antipalos_game_by_clicks_in_firefox(serve, firefox):
     # The pieces as the game has them, in the sides' colours; sites named by their labels;
     # the log in words.
     sides = firefox.execute_script(
-        "return [...document.querySelectorAll('.figures .figure')].map((g) => g.dataset.side)")
+        "return [...document.querySelectorAll('.figures .figure')].map((g) => g.dataset.side)"
+    )
     assert sorted(sides) == ["black", "black", "white", "white", "white"]
     names = firefox.execute_script(
-        "return [...document.querySelectorAll('.hits [data-site]')].map((h) => h.getAttribute('aria-label'))")
+        "return [...document.querySelectorAll('.hits [data-site]')].map((h) => h.getAttribute('aria-label'))"
+    )
     assert len(names) == 18 and "A1*" in names
     assert firefox.execute_script("return document.querySelectorAll('.coords text').length") == 12
     words = firefox.execute_script("return document.querySelector(`#log li[data-event='move']`).textContent")
     assert "White played A1*" in words and "{" not in words
     over_words = firefox.execute_script(
-        "return document.querySelector(`#log li[data-event='game_over']`).textContent")
+        "return document.querySelector(`#log li[data-event='game_over']`).textContent"
+    )
     assert "White wins: connection" in over_words
     OUTPUT.mkdir(exist_ok=True)
     (OUTPUT / "firefox-antipalos-won.png").write_bytes(firefox.screenshot(format="binary"))
@@ -119,11 +129,16 @@ def test_phone_board_whole_then_a_tap_zooms_in_firefox(serve, firefox):
         placed = next(str(m) for m in state.legal_moves() if not state.realisations(m)[0].follow_ups)
         click(firefox, placed)  # zooms in there
         assert wait_until(firefox, f"const m = (() => {{ {SMALLEST_TARGET} }})(); return m >= 24 && m")
-        firefox.execute_script("document.querySelector(`.hits [data-site='${arguments[0]}']`)"
-                               ".scrollIntoView({block: 'center', inline: 'center'})", script_args=[placed])
+        firefox.execute_script(
+            "document.querySelector(`.hits [data-site='${arguments[0]}']`)"
+            ".scrollIntoView({block: 'center', inline: 'center'})",
+            script_args=[placed],
+        )
         click(firefox, placed)
-        moved = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='move']`);"
-                           " return li && li.dataset.json")
+        moved = wait_until(
+            firefox,
+            "const li = document.querySelector(`#log li[data-event='move']`); return li && li.dataset.json",
+        )
         assert placed in moved
         for _ in range(6):
             firefox.execute_script("document.getElementById('zoom-out').click()")
@@ -150,20 +165,31 @@ def test_phalanx_piece_dragged_onto_turned_triangles_in_firefox(serve, firefox):
     firefox.navigate(served.url)
     wait_until(firefox, "return document.querySelectorAll('.figures .figure:not(.missing)').length > 0")
     state = served.daemon.controller.state
+
     def shape(sites):
         return sorted(s[-2:] for s in sites)
-    move = next(m for m in state.legal_moves() for r in state.realisations(m)[:1]
-                if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled
-                and shape(r.emptied) != shape(r.filled))
-    (x0, y0), (x1, y1) = (firefox.execute_script(CENTROID, script_args=[label])
-                          for label in (move.frm, move.to))
+
+    move = next(
+        m
+        for m in state.legal_moves()
+        for r in state.realisations(m)[:1]
+        if len(r.emptied) > 1
+        and not r.follow_ups
+        and not r.emptied & r.filled
+        and shape(r.emptied) != shape(r.filled)
+    )
+    (x0, y0), (x1, y1) = (
+        firefox.execute_script(CENTROID, script_args=[label]) for label in (move.frm, move.to)
+    )
     pointer = firefox.actions.sequence("pointer", "mouse", {"pointerType": "mouse"})
     pointer.pointer_move(x0, y0).pointer_down()
     for i in range(1, 9):
         pointer.pointer_move(x0 + (x1 - x0) * i // 8, y0 + (y1 - y0) * i // 8)
     pointer.pointer_up().perform()
-    moved = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='move']`);"
-                       " return li && li.dataset.json")
+    moved = wait_until(
+        firefox,
+        "const li = document.querySelector(`#log li[data-event='move']`); return li && li.dataset.json",
+    )
     assert f'"{move}"' in moved
     assert not firefox.execute_script("return document.querySelector(`#log li[data-event='out_of_sync']`)")
 
@@ -174,15 +200,22 @@ def test_phalanx_piece_moves_by_two_taps_in_firefox(serve, firefox):
     firefox.navigate(served.url)
     wait_until(firefox, "return document.querySelectorAll('.figures .figure:not(.missing)').length > 0")
     state = served.daemon.controller.state
-    move = next(m for m in state.legal_moves() for r in state.realisations(m)[:1]
-                if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled)
+    move = next(
+        m
+        for m in state.legal_moves()
+        for r in state.realisations(m)[:1]
+        if len(r.emptied) > 1 and not r.follow_ups and not r.emptied & r.filled
+    )
     for label in (move.frm, move.to):
         x, y = firefox.execute_script(CENTROID, script_args=[label])
-        firefox.actions.sequence("pointer", "mouse", {"pointerType": "mouse"}) \
-            .pointer_move(x, y).pointer_down().pause(30).pointer_up().perform()
+        firefox.actions.sequence("pointer", "mouse", {"pointerType": "mouse"}).pointer_move(
+            x, y
+        ).pointer_down().pause(30).pointer_up().perform()
         if label == move.frm:
             wait_until(firefox, "return document.querySelectorAll('.leds .lit.target').length > 0")
-    moved = wait_until(firefox, "const li = document.querySelector(`#log li[data-event='move']`);"
-                       " return li && li.dataset.json")
+    moved = wait_until(
+        firefox,
+        "const li = document.querySelector(`#log li[data-event='move']`); return li && li.dataset.json",
+    )
     assert f'"{move}"' in moved
     assert not firefox.execute_script("return document.querySelector(`#log li[data-event='out_of_sync']`)")

@@ -47,13 +47,18 @@ backend = "sim"
 port = {port}
 """)
     err = open(tmp_path / "stderr", "w")
-    proc = subprocess.Popen([str(REEDBOARD), "run", "--config", str(config)],
-                            stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [str(REEDBOARD), "run", "--config", str(config)],
+        stdout=subprocess.DEVNULL,
+        stderr=err,
+        stdin=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}/"
     said = tmp_path / "stderr"
     try:
-        wait_until(lambda: "the board's page is at" in said.read_text() or proc.poll() is not None,
-                   timeout=30)
+        wait_until(
+            lambda: "the board's page is at" in said.read_text() or proc.poll() is not None, timeout=30
+        )
         assert proc.poll() is None, said.read_text()
         assert f"the board's page is at {url}" in said.read_text()
         yield url, sim
@@ -82,12 +87,15 @@ def test_the_page_shows_the_real_board_and_refuses_piece_controls(board, page):
     page.wait_for_function("() => document.querySelector('#log li[data-event=out_of_sync]')")
     # A click on a site moves nothing; a toggle sent anyway is refused by the board.
     page.locator('[data-site="a1"]').click()
-    reply = page.evaluate("""(url) => new Promise((done) => {
+    reply = page.evaluate(
+        """(url) => new Promise((done) => {
         const ws = new WebSocket(url.replace('http', 'ws') + 'ws');
         ws.onmessage = (e) => { const m = JSON.parse(e.data);
             if (m.type === 'error') { done(m.error); ws.close(); } };
         ws.onopen = () => ws.send(JSON.stringify({type: 'toggle', site: 'a1'}));
-    })""", url)
+    })""",
+        url,
+    )
     assert reply == "this is a real board: move its pieces by hand"
     assert sim.pieces() == {30}
     # MENU on the page opens the board's menu, shown on the OLED.

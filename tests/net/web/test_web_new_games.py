@@ -46,11 +46,16 @@ def running(tmp_path):
     config.write_text(f'game = "antipalos"\nstorage = "{tmp_path}/games.db"\n[web]\nport = {port}\n')
     said = tmp_path / "stderr"
     with open(said, "w") as err:
-        proc = subprocess.Popen([str(REEDBOARD), "run", "--sim", "--config", str(config)],
-                                stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [str(REEDBOARD), "run", "--sim", "--config", str(config)],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+        )
     try:
-        assert wait_until(lambda: "is at http" in said.read_text() or proc.poll() is not None,
-                          timeout=30), said.read_text()
+        assert wait_until(lambda: "is at http" in said.read_text() or proc.poll() is not None, timeout=30), (
+            said.read_text()
+        )
         assert proc.poll() is None, said.read_text()
         yield f"http://127.0.0.1:{port}/"
     finally:
@@ -62,14 +67,16 @@ def sides_named(page, game: str) -> set[str]:
     """The side names ``page`` shows, once it shows ``game``'s title and no other game's
     sides (if it never does: with the other game's it shows)."""
     title = engines.game_info(game).title.split(" (")[0]
-    page.wait_for_function("(t) => { const shown = document.getElementById('title').textContent;"
-                           " return (shown === t || shown.startsWith(t + ' '))"
-                           " && document.getElementById('turn').textContent; }", arg=title)
+    page.wait_for_function(
+        "(t) => { const shown = document.getElementById('title').textContent;"
+        " return (shown === t || shown.startsWith(t + ' '))"
+        " && document.getElementById('turn').textContent; }",
+        arg=title,
+    )
     own = list(engines.new_game(game, None, None).sides)
     foreign = [n for n in SIDES if n not in own]
     try:
-        page.wait_for_function(f"(names) => ({NAMED})(names).length === 0", arg=foreign,
-                               timeout=3000)
+        page.wait_for_function(f"(names) => ({NAMED})(names).length === 0", arg=foreign, timeout=3000)
     except Exception:  # noqa: BLE001 - the assertion below says what it shows
         pass
     return set(page.evaluate(NAMED, SIDES))
@@ -89,9 +96,12 @@ def start(page, game: str) -> None:
     for _ in range(5):
         page.evaluate("document.getElementById('notice').textContent = ''")
         page.click("#picker button[type=submit]")
-        page.wait_for_function("(t) => { const shown = document.getElementById('title').textContent;"
-                               " return shown === t || shown.startsWith(t + ' ')"
-                               " || document.getElementById('notice').textContent; }", arg=title)
+        page.wait_for_function(
+            "(t) => { const shown = document.getElementById('title').textContent;"
+            " return shown === t || shown.startsWith(t + ' ')"
+            " || document.getElementById('notice').textContent; }",
+            arg=title,
+        )
         if "one new game every" not in page.locator("#notice").inner_text():
             return
         page.wait_for_timeout(1000)

@@ -17,50 +17,60 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 import engines
-from firmware_host.net import web
-from firmware_host.store.layout import default_layout
-from firmware_host.board.playable import Playable
-from firmware_host.store.config import Config, Timing
+from firmware_host.actions.reading import CommandError
 from firmware_host.board.game import Game
+from firmware_host.board.playable import Playable
+from firmware_host.net import web
+from firmware_host.net.web.address import is_loopback
+from firmware_host.net.web.bridge import Hub, WebBoard
+from firmware_host.net.web.commands import parse
+from firmware_host.net.web.server import Pages
 from firmware_host.runtime.replay import replay
 from firmware_host.runtime.session import open_controller
-from testbed.tools import run_async
+from firmware_host.store.config import Config, Timing
+from firmware_host.store.layout import default_layout
 from firmware_host.store.storage import Storage
-from firmware_host.net.web.bridge import Hub, WebBoard
-from firmware_host.actions.reading import CommandError
-from firmware_host.net.web.commands import parse
-from firmware_host.net.web.address import is_loopback
-from firmware_host.net.web.server import Pages
 from hardware.sim import SimBoard
+from testbed.tools import run_async
 
 SITES = {"a1", "b1"}
 
 
-@pytest.mark.parametrize("text, why", [
-    ("nonsense", "not a JSON message"),
-    ("[1]", "expected a JSON object"),
-    ('{"type": "launch"}', "unknown message type 'launch'"),
-    ('{"type": "toggle"}', "toggle: missing 'site'"),
-    ('{"type": "toggle", "site": 3}', "toggle: bad 'site' (3)"),
-    ('{"type": "toggle", "site": "a1", "x": 1}', "toggle: unexpected field 'x'"),
-    ('{"type": "drag", "from": "a1", "to": "a1"}', "same site"),
-    ('{"type": "button", "button": "power"}', "no button 'power'"),
-    ('{"type": "new_game", "game": "chess"}', "no game 'chess'"),
-    ('{"type": "new_game", "game": "antipalos", "size": 99}', "size"),
-    ('{"type": "new_game", "game": "antipalos", "size": true}', "bad 'size'"),
-    ('{"type": "new_game", "game": "antipod", "computer": "third"}', "'computer' must be first, second"),
-    ('{"type": "new_game", "game": "antipod", "computer": "first", "level": 9}', "'level' must be 1 to 5"),
-    ('{"type": "noise", "on": "yes"}', "bad 'on'"),
-    ('{"type": "setup", "board": "chess"}', "setup: 'board' must be one of"),
-    ('{"type": "takeback", "moves": 3}', "takeback: unexpected field 'moves'"),
-    ('{"type": "brightness", "level": 7}', "'level' must be 0.05 to 1"),
-    ('{"type": "brightness", "level": true}', "brightness: bad 'level'"),
-    ('{"type": "rules", "game": "antipode", "name": "first", "value": "red"}',
-     "antipode has no house rule 'first'"),
-    ('{"type": "rules", "game": "anti-grid", "name": "first", "value": "green"}',
-     "option first is one of red, blue"),
-    ('{"type": "rules", "game": "phalanx", "name": "quiet-plies", "value": 0}', "a whole number from 1"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("nonsense", "not a JSON message"),
+        ("[1]", "expected a JSON object"),
+        ('{"type": "launch"}', "unknown message type 'launch'"),
+        ('{"type": "toggle"}', "toggle: missing 'site'"),
+        ('{"type": "toggle", "site": 3}', "toggle: bad 'site' (3)"),
+        ('{"type": "toggle", "site": "a1", "x": 1}', "toggle: unexpected field 'x'"),
+        ('{"type": "drag", "from": "a1", "to": "a1"}', "same site"),
+        ('{"type": "button", "button": "power"}', "no button 'power'"),
+        ('{"type": "new_game", "game": "chess"}', "no game 'chess'"),
+        ('{"type": "new_game", "game": "antipalos", "size": 99}', "size"),
+        ('{"type": "new_game", "game": "antipalos", "size": true}', "bad 'size'"),
+        ('{"type": "new_game", "game": "antipod", "computer": "third"}', "'computer' must be first, second"),
+        (
+            '{"type": "new_game", "game": "antipod", "computer": "first", "level": 9}',
+            "'level' must be 1 to 5",
+        ),
+        ('{"type": "noise", "on": "yes"}', "bad 'on'"),
+        ('{"type": "setup", "board": "chess"}', "setup: 'board' must be one of"),
+        ('{"type": "takeback", "moves": 3}', "takeback: unexpected field 'moves'"),
+        ('{"type": "brightness", "level": 7}', "'level' must be 0.05 to 1"),
+        ('{"type": "brightness", "level": true}', "brightness: bad 'level'"),
+        (
+            '{"type": "rules", "game": "antipode", "name": "first", "value": "red"}',
+            "antipode has no house rule 'first'",
+        ),
+        (
+            '{"type": "rules", "game": "anti-grid", "name": "first", "value": "green"}',
+            "option first is one of red, blue",
+        ),
+        ('{"type": "rules", "game": "phalanx", "name": "quiet-plies", "value": 0}', "a whole number from 1"),
+    ],
+)
 def test_bad_messages_are_refused_with_one_line(text, why):
     with pytest.raises(CommandError) as error:
         parse(text, SITES)
@@ -121,10 +131,13 @@ def test_the_picker_offers_and_the_page_may_start_only_what_the_layout_wires(tmp
         async with client.ws_connect("/ws") as ws:
             hello, _ = await _hello_and_state(ws)
             assert [(g["name"], g["sizes"], g["size_range"]) for g in hello["games"]] == [
-                ("antipod", [4], None)]
-            for bad, why in [({"game": "phalanx"}, "cannot play Phalanx"),
-                             ({"game": "antipod", "size": 5}, "cannot play Antipod 5"),
-                             ({"game": "antipod", "size": 4, "computer": "second"}, "kiosk mode")]:
+                ("antipod", [4], None)
+            ]
+            for bad, why in [
+                ({"game": "phalanx"}, "cannot play Phalanx"),
+                ({"game": "antipod", "size": 5}, "cannot play Antipod 5"),
+                ({"game": "antipod", "size": 4, "computer": "second"}, "kiosk mode"),
+            ]:
                 await ws.send_str(json.dumps({"type": "new_game", **bad}))
                 assert why in (await ws.receive_json())["error"]
             await ws.send_str('{"type": "new_game", "game": "antipod", "size": 4}')
@@ -150,8 +163,16 @@ def test_a_paired_board_s_picker_offers_and_the_page_starts_only_games_of_two_si
 
 def test_token_guards_the_controls_not_the_spectators():
     async def check(client, hub):
-        for path in ("/ws", "/ws?token=wrong", "/replay.jsonl", "/games.json", "/games.txt",
-                     "/games/1.json", "/games/1.txt", "/games/1.txt?token=wrong"):
+        for path in (
+            "/ws",
+            "/ws?token=wrong",
+            "/replay.jsonl",
+            "/games.json",
+            "/games.txt",
+            "/games/1.json",
+            "/games/1.txt",
+            "/games/1.txt?token=wrong",
+        ):
             assert (await client.get(path)).status == 403, path
         assert (await client.get("/replay.jsonl?token=t0k")).status == 200
         # the hub knows no games file here: said, never a traceback
@@ -172,8 +193,9 @@ def test_token_guards_the_controls_not_the_spectators():
         assert hub.take() == []
         for path in ("/", "/watch", "/static/app.js"):
             response = await client.get(path)
-            assert response.status == 200 and "default-src 'self'" in response.headers[
-                "Content-Security-Policy"]
+            assert (
+                response.status == 200 and "default-src 'self'" in response.headers["Content-Security-Policy"]
+            )
 
     _client_test("t0k", check)
 
@@ -269,10 +291,18 @@ def test_a_download_after_a_restart_names_its_game_and_moves_and_replays_alone(t
     path = tmp_path / "download.replay.jsonl"
     path.write_text(hub.recording.text(), encoding="utf-8")
     assert json.loads(path.read_text().splitlines()[0]) == {
-        "setup": "start", "game": "anti-grid", "size": 6, "variant": "plain",
-        "moves": ["a3-b3", "l10-k10"]}
-    done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", "replay", str(path)],
-                          capture_output=True, text=True, timeout=60)
+        "setup": "start",
+        "game": "anti-grid",
+        "size": 6,
+        "variant": "plain",
+        "moves": ["a3-b3", "l10-k10"],
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware_host.cli.main", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     end = json.loads(done.stdout.splitlines()[-1])
     assert end["moves"] == controller.moves and end["position"]["game"] == "anti-grid"
@@ -311,8 +341,12 @@ def test_the_published_state_has_the_clocks_as_the_screen_draws_them():
         now = tick * 10.0
         bridge.sync(now, controller, controller.step(now, board.scan(), board.buttons.events()))
     clock = hub.current()["clock"]
-    assert clock == {"control": "60", "running": "white", "flag": None,
-                     "text": {"white": "0:58", "black": "1:00"}}
+    assert clock == {
+        "control": "60",
+        "running": "white",
+        "flag": None,
+        "text": {"white": "0:58", "black": "1:00"},
+    }
     sent = [u["clock"]["text"]["white"] for u in published if u.get("clock")]
     assert sent == ["1:00", "0:59", "0:58"]  # sent as the text changes, not every scan
     plain = open_controller(Config(), Storage(":memory:"), Game.of("antipalos", 3))

@@ -24,12 +24,17 @@ def test_the_wizard_on_the_page(tmp_path, page):
     port = free_port()
     (tmp_path / "config.toml").write_text(  # naming the layout it is to write, as docs/build.md
         f'game = "antipode"\nlayout = "{tmp_path}/layout.toml"\nstorage = "{tmp_path}/games.db"\n'
-        f'[web]\nport = {port}\n[sensors]\nbackend = "sim"\nwiring = "wiring.toml"\n')
+        f'[web]\nport = {port}\n[sensors]\nbackend = "sim"\nwiring = "wiring.toml"\n'
+    )
     said = tmp_path / "stderr"
     with open(said, "w") as err:
-        proc = subprocess.Popen([str(REEDBOARD), "setup", "--config", str(tmp_path / "config.toml")],
-                                stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL,
-                                text=True)
+        proc = subprocess.Popen(
+            [str(REEDBOARD), "setup", "--config", str(tmp_path / "config.toml")],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
     try:
         assert wait_until(lambda: "is at http" in said.read_text(), timeout=30), said.read_text()
         page.goto(f"http://127.0.0.1:{port}/")
