@@ -1,5 +1,5 @@
-"""The code passes ruff's checks (pyflakes and pycodestyle, as configured in pyproject.toml):
-no unused imports or variables, no undefined names, no overlong lines."""
+"""The code passes ruff's checks (pyflakes, pycodestyle and import order, as configured in
+pyproject.toml) and is laid out as ruff's formatter lays it out."""
 
 import shutil
 import subprocess
@@ -9,15 +9,24 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The folders of Python code.
+CODE = ["engines", "firmware_host", "hardware", "bench", "tests", "testbed", "tools", "docs"]
+
+
+def ruff(*args: str) -> subprocess.CompletedProcess:
+    found = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    if found is None:
+        pytest.fail("ruff is missing: install the package with its [test] extra")
+    return subprocess.run(
+        [found, *args, "--no-cache", *CODE], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_ruff_finds_nothing():
-    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
-    if ruff is None:
-        pytest.fail("ruff is missing: install the package with its [test] extra")
-    done = subprocess.run(
-        [ruff, "check", "--no-cache", "engines", "firmware_host", "hardware", "bench", "tests",
-         "testbed", "tools"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-    )
+    done = ruff("check")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_code_is_formatted():
+    done = ruff("format", "--check")
     assert done.returncode == 0, done.stdout + done.stderr
