@@ -1,5 +1,5 @@
 """Fixtures for the simulator page: the real daemon loop on the simulated board, serving the
-page on a free port, and Debian's chromium driven by Playwright (never a downloaded browser)."""
+page on a free port, and (from tests/conftest.py) Debian's chromium driven by Playwright."""
 
 from __future__ import annotations
 
@@ -81,15 +81,3 @@ def serve(tmp_path):
     yield start
     for served in running:
         served.stop()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(8000)
-    yield page
-    context.close()
-    assert not errors, f"errors in the page: {errors}"
