@@ -44,14 +44,17 @@ def test_setup_reads_on_after_a_deep_and_a_huge_stdin_line(tmp_path: Path):
         stderr=subprocess.PIPE,
         text=True,
     )
-    assert json.loads(setup.stdout.readline()) == {"event": "setup", "step": "check"}
-    setup.stdin.write(f"{DEEP}\n{LONG}\n" + json.dumps({"button": "ok"}) + "\n")
-    setup.stdin.flush()
-    # The OK after them was read: with no switch closed, the check says so and asks again.
-    while (event := json.loads(setup.stdout.readline())).get("problem") != "none closed":
-        assert "problem" not in event, event
-    setup.send_signal(signal.SIGTERM)
-    setup.wait(10)
+    try:
+        assert json.loads(setup.stdout.readline()) == {"event": "setup", "step": "check"}
+        setup.stdin.write(f"{DEEP}\n{LONG}\n" + json.dumps({"button": "ok"}) + "\n")
+        setup.stdin.flush()
+        # The OK after them was read: with no switch closed, the check says so and asks again.
+        while (event := json.loads(setup.stdout.readline())).get("problem") != "none closed":
+            assert "problem" not in event, event
+        setup.send_signal(signal.SIGTERM)
+        setup.wait(10)
+    finally:
+        setup.kill()  # whatever failed, no wizard is left running
     said = setup.stderr.read()
     assert "stdin line 1: nested too deeply" in said and "stdin line 2: too long" in said
     assert "Traceback" not in said
