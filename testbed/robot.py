@@ -430,11 +430,12 @@ class Robot:
     def _waits(self) -> bool:
         """The board waits for a piece in the hand, then says more: wait until it does (at most
         :data:`HAND_WAIT_MS`); True if it waited."""
-        waiting = (
-            "leave it off to take it back",
+        waiting = (  # the endings of board/view.py's words for a hold, a doubt, a token off
+            "leave it off to undo",
             "or set it as it was",
             " in the hand",
-            "or it is a move in a moment",
+            "or it's a move",
+            "to keep the move",
         )
         said = lambda: any(line.endswith(waiting) for line in self.board.screen())  # noqa: E731
         if not said():
