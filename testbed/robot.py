@@ -218,10 +218,10 @@ class Robot:
         self.follow()
         if not self.at_table() or self.state.outcome():
             return False
-        found = _knocks_to_moves(self.state)
+        found = knocks_to_moves(self.state)
         if not found:
             return False
-        token, onto = self.rng.choice(found)
+        token, onto, _ = self.rng.choice(found)
         seg = Segment()
         seg.add("lift", token)
         seg.add("place", onto, gap=0.03)
@@ -889,14 +889,14 @@ def _knock_clear(states: list[GameState], board: frozenset[str], site: str, move
     return not (before and _a_move_shows(before[0], knocked))
 
 
-def _knocks_to_moves(state: GameState) -> list[tuple[str, str]]:
-    """(token, empty site) pairs such that the token pushed onto that site leaves the pieces
+def knocks_to_moves(state: GameState) -> list[tuple[str, str, str]]:
+    """(token, empty site, move) triples such that the token pushed onto that site leaves the pieces
     as a legal move of the side to move shows them with the token in the hand: a placement
     there that turns the token over and may land the pawn on it (Antipode's a4:a5, a5 knocked
     onto a4; other landings may be offered to tap).
 
     >>> from engines import new_game
-    >>> _knocks_to_moves(new_game("antipalos", 3))
+    >>> knocks_to_moves(new_game("antipalos", 3))
     []
     """
     out = []
@@ -910,7 +910,7 @@ def _knocks_to_moves(state: GameState) -> list[tuple[str, str]]:
             and steps[0].sites == steps[1].sites
             and len(steps[0].sites) == 1
         ):
-            out.append((min(steps[0].sites), min(real.filled)))
+            out.append((min(steps[0].sites), min(real.filled), state.notation(move)))
     return out
 
 

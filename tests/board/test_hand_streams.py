@@ -14,6 +14,7 @@ import random
 import pytest
 
 from firmware_host.board.controller import Game
+from testbed.robot import knocks_to_moves
 from testbed.streams import Stream, after, board_after, kinds, moves, of, run, said
 
 # ------------------------------------------------------------ a capture made with both hands
@@ -200,18 +201,9 @@ def _knock_on(state) -> tuple[str, str, str]:
     """A token the side to move may knock onto an empty neighbour so that the board equals one
     of its legal moves (a placement on the neighbour turning that token, the pawn landing on
     it): (the token, the neighbour, the move)."""
-    for move in sorted(state.legal_moves(), key=state.notation):
-        real = state.realisations(move)[0]
-        steps = real.follow_ups
-        if (
-            not real.emptied
-            and len(real.filled) == 1
-            and [s.action for s in steps] == ["flip", "pick"]
-            and steps[0].sites == steps[1].sites
-            and len(steps[0].sites) == 1
-        ):
-            return min(steps[0].sites), min(real.filled), state.notation(move)
-    raise AssertionError("no knock equals a move here")
+    found = knocks_to_moves(state)
+    assert found, "no knock equals a move here"
+    return found[0]
 
 
 def _knock(board, token: str, onto: str, set_right: bool) -> None:
