@@ -9,6 +9,14 @@ while the board waits, and the menu's "Today" item anywhere).
 >>> running = db.start("antipalos", 5, "two"); db.add_move(running, 1, "B2*")
 >>> day_screen(today(db)).text_lines()
 ('Today', '4 games', 'white 2 · black 1 · 1 playing', 'Last: white wins by ring')
+
+A board that played more than one game today names each game's sides with its game, so that
+Phalanx's white is not counted with Antipalos's:
+
+>>> game = db.start("phalanx", None, None); db.add_move(game, 1, "x")
+>>> db.finish(game, "white wins", "white")
+>>> today(db).results
+{'Antipalos white': 2, 'Antipalos black': 1, 'Phalanx white': 1}
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
+from engines import game_info
 from firmware_host.store.storage import Storage, StorageError, now_text
 from firmware_host.ui.screens import Screen, message_screen
 
@@ -40,12 +49,19 @@ def today(storage: Storage, now: datetime | None = None) -> Day:
     games = [g for g in storage.games(since=now_text(midnight)) if g.moves]
     results: Counter[str] = Counter()
     last = None
+    mixed = len({game.game for game in games}) > 1
     for game in games:
         if game.winner:
-            results[game.winner] += 1
+            named = f"{_short_title(game.game)} {game.winner}" if mixed else game.winner
+            results[named] += 1
             last = game.result
     running = sum(game.finished is None for game in games)
     return Day(len(games), dict(results), running, last)
+
+
+def _short_title(game: str) -> str:
+    """The game's title without its subtitle: "Antipalos"."""
+    return game_info(game).title.split(" (")[0]
 
 
 def day_screen(day: Day) -> Screen:

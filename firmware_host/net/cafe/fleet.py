@@ -119,7 +119,7 @@ STATE = record(
             record(
                 {
                     "played": whole(0, 100_000),
-                    "results": mapping(text(20), whole(0, 100_000), 8),
+                    "results": mapping(text(20), whole(0, 100_000), 24),
                     "running": whole(0, 100_000),
                     "last": optional(_LINE),
                 }

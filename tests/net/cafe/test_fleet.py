@@ -9,14 +9,17 @@ from datetime import datetime, timezone
 
 import pytest
 
-from engines import new_game
+from engines import GAME_NAMES, game_info, new_game
 from firmware_host.net.cafe import fleet as fleet_module
 from firmware_host.net.cafe.archive import Archive
 from firmware_host.net.cafe.clock import Clock, zone
 from firmware_host.net.cafe.fleet import Fleet
 from firmware_host.net.mqtt import topics
+from firmware_host.net.mqtt.topics import day_json
 from firmware_host.net.mqtt.untrusted import Bad
+from firmware_host.store.storage import Storage
 from firmware_host.ui.screens import status_screen
+from firmware_host.ui.stats import today
 
 STATE = {
     "game": "antipalos",
@@ -321,3 +324,19 @@ def test_a_board_flooding_long_histories_delays_no_other_table():
     assert last["id"] == "t1" and last["pieces"] == sorted(position.occupied())
     with pytest.raises(Bad, match="moves"):
         fleet.receive("reedboard/t1/state", json.dumps({**games[0], "moves": games[0]["moves"] * 3}).encode())
+
+
+def test_a_board_that_played_every_game_today_has_its_tally_taken_with_each_games_sides():
+    db = Storage(":memory:")
+    for name in GAME_NAMES:
+        for variant in game_info(name).variants:
+            for side in (*new_game(name, None, variant).sides, "draw"):
+                game = db.start(name, None, variant)
+                db.add_move(game, 1, "x")
+                db.finish(game, f"{side} wins", side)
+    day = day_json(today(db))
+    fleet, seen = _fleet()
+    fleet.receive("reedboard/t1/state", json.dumps({**STATE, "today": day}).encode())
+    results = seen[-1]["state"]["today"]["results"]
+    assert results["Phalanx green"] == 1 and results["Antipode blue"] == 4
+    assert results["Antipalos blue"] == 1 and "white" not in results
