@@ -342,6 +342,8 @@ def test_a_broker_restart_is_one_banner_no_table_offline_and_no_alert(
     started["t3"].proc.send_signal(signal.SIGKILL)  # one board goes for good meanwhile
     started["t3"].proc.wait(5)
     assert page.locator(".flag").count() == 0 and page.locator("button.retire:visible").count() == 0
+    tile_buttons = page.locator('article[data-board="t1"] .needs-online')
+    assert tile_buttons.count() and all(b.is_disabled() for b in tile_buttons.all())
     assert page.locator("#summary").inner_text() == "3 tables · 0 need attention"
     page.screenshot(path=str(OUTPUT / "cafe-broker-down.png"))
     broker.start()
@@ -350,6 +352,7 @@ def test_a_broker_restart_is_one_banner_no_table_offline_and_no_alert(
     for board in ("t1", "t2"):
         alerts.wait(f"reedboard/{board}/availability", lambda text: text == "online", timeout=40)
     page.locator('article[data-board="t3"] .flag.offline').wait_for(timeout=40000)
+    assert all(b.is_enabled() for b in tile_buttons.all())
     assert page.evaluate("() => [...window.flagged]") == ["t3"]
     assert page.locator(".flag.offline").count() == 1
     assert [text.split(" ", 2)[2] for text in page.locator("#alerts li").all_inner_texts()] == [

@@ -332,7 +332,12 @@ function renderControls(view, el) {
   if (typeof s.brightness === "number" && document.activeElement !== light) {
     light.value = Math.round(s.brightness * 100);
   }
-  for (const button of form.querySelectorAll(".needs-online")) button.disabled = !view.online;
+  // A command needs the table and the dashboard's own broker: while either is away, no button.
+  const reachable = view.online && brokerUp !== false;
+  for (const button of form.querySelectorAll(".needs-online")) {
+    button.disabled = !reachable;
+    button.title = brokerUp === false ? "The dashboard cannot reach the broker" : "";
+  }
   form.querySelector(".retire").hidden = view.online;
 }
 
