@@ -293,6 +293,17 @@ class CappedSite(web.TCPSite):
         self._bound_port = self._server.sockets[0].getsockname()[1]
 
 
+async def _shut(runner: web.AppRunner) -> None:
+    """Close the server, then end what its pages left running (a socket's sender), so that
+    stopping with a page open leaves no task to be destroyed pending."""
+    await runner.cleanup()
+    current = asyncio.current_task()
+    left = [task for task in asyncio.all_tasks() if task is not current]
+    for task in left:
+        task.cancel()
+    await asyncio.gather(*left, return_exceptions=True)
+
+
 class WebServer:
     """Serves ``pages`` (a :class:`WebApp`) on ``host``:``port`` from a thread of its own until
     :meth:`stop`."""
@@ -355,7 +366,7 @@ class WebServer:
         if not self._thread.alive():  # its thread died: the loop is idle, clean up here
             self._complete(asyncio.wait_for(self._runner.cleanup(), 5))
         else:
-            future = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)
+            future = asyncio.run_coroutine_threadsafe(_shut(self._runner), self._loop)
             future.result(timeout=5)
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=5)

@@ -394,3 +394,20 @@ def test_the_palette_and_hints_keep_axe_clean(serve, browser, game):
             assert found == [], where
         finally:
             context.close()
+
+
+def test_the_connection_mark_differs_in_shape_and_colour_when_the_board_goes_away(serve, page):
+    """Live and away are told apart without colour: a dot, then a cross (and blue, then crimson)."""
+    served = serve("anti-grid")
+    page.goto(served.url)
+    conn = page.locator("#conn")
+    conn.filter(has_text="live").wait_for()
+    mark = """(e) => { const s = getComputedStyle(e, '::before');
+        const hex = s.color.match(/\\d+/g).slice(0, 3).map((n) => (+n).toString(16).padStart(2, "0"));
+        return [s.content, "#" + hex.join("")]; }"""
+    live = conn.evaluate(mark)
+    served.stop()
+    conn.filter(has_text="reconnecting").wait_for()
+    away = conn.evaluate(mark)
+    assert live[0] != away[0] and "✕" in away[0]
+    assert distance(live[1], away[1]) >= APART
