@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,26 @@ def test_a_game_package_has_its_face_board_and_state(game):
     assert isinstance(state, GameState)
     assert type(state).__module__ == f"{engines.MODULES[game]}.state"
     assert set(dir(package)) >= set(package.__all__)
+
+
+#: A fresh interpreter asks every game's info from many threads at once (as the daemon's page
+#: lists the games while its loop opens one): nobody sees a game half imported.
+RACE = """
+import threading, engines
+seen, errors = [], []
+def ask():
+    try:
+        seen.extend(engines.game_info(n).title for n in engines.GAME_NAMES)
+    except Exception as exc:
+        errors.append(repr(exc))
+threads = [threading.Thread(target=ask) for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(len(seen), errors)
+"""
+
+
+def test_games_asked_from_many_threads_at_once_are_never_seen_half_imported():
+    for _ in range(5):
+        out = subprocess.run([sys.executable, "-c", RACE], capture_output=True, text=True, check=True)
+        assert out.stdout.split(" ", 1) == [str(8 * len(engines.GAME_NAMES)), "[]\n"]
