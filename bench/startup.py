@@ -55,7 +55,7 @@ CHANNELS = 288
 #: Modules whose cost alone is shown: what the daemon may load, heaviest first in the past.
 MODULES = (
     "firmware_host.cli.main",
-    "firmware_host.cli.daemon",
+    "firmware_host.runtime.loop",
     "firmware_host.runtime.session",
     "firmware_host.store.config",
     "firmware_host.board.controller",
