@@ -71,7 +71,7 @@ def move_said(controller: Any, text: str, side: str | None) -> str:
     real = before.realisations(before.parse_move(text))[0]
     named = set(re.findall(r"[\w*]+", text))
     emptied, filled = (sorted(s & named or s) for s in (real.emptied, real.filled))
-    return speech.moved(side, emptied, filled)
+    return speech.moved(side, emptied, filled, [s.label for s in before.sites() if s.label in named])
 
 
 def position_said(state: Any) -> str:

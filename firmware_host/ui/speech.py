@@ -75,11 +75,12 @@ def side(name: str | None) -> str:
     return name.capitalize() if name else "The players"
 
 
-def moved(by: str | None, emptied: Sequence[str], filled: Sequence[str]) -> str:
-    """A move made: its side, the sites it emptied and filled (the piece's own, in order).
+def moved(by: str | None, emptied: Sequence[str], filled: Sequence[str], named: Sequence[str] = ()) -> str:
+    """A move made: its side, the sites it emptied and filled (the piece's own, in order), else
+    the sites its notation names (a move made by its follow-ups alone).
 
-    >>> moved("red", ["e1"], ["e9"]), moved("blue", ["c2"], [])
-    ('Red moves from e 1 to e 9', 'Blue removes the piece on c 2')
+    >>> moved("red", ["e1"], ["e9"]), moved("blue", ["c2"], []), moved("red", [], [], ["c2"])
+    ('Red moves from e 1 to e 9', 'Blue removes the piece on c 2', 'Red plays on c 2')
     """
     if emptied and filled:
         return f"{side(by)} moves from {listed(emptied)} to {listed(filled)}"
@@ -87,6 +88,8 @@ def moved(by: str | None, emptied: Sequence[str], filled: Sequence[str]) -> str:
         return f"{side(by)} places on {listed(filled)}"
     if emptied:
         return f"{side(by)} removes the piece on {listed(emptied)}"
+    if named:
+        return f"{side(by)} plays on {listed(named)}"
     return f"{side(by)} passes"
 
 
