@@ -10,13 +10,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import get_args
+from typing import get_args, get_type_hints
 
 import pytest
 
 from bench.robust.noisy import Run, whole_game
 from firmware_host.board.clock import Clock
-from firmware_host.board.events import Guide
+from firmware_host.board.events import Event, Guide
 from firmware_host.board.game import Game
 from firmware_host.board.turn import GuideAction
 from firmware_host.runtime.sound import Speaker, sentences
@@ -186,3 +186,32 @@ def test_a_newer_sentence_replaces_one_not_yet_begun():
         time.sleep(0.01)
     player.close()
     assert heard == ["White places on a 1", "White places on c 3"]
+
+
+#: The events that ask nothing of a player and change nothing they must know: never said.
+SILENT = {"in_sync", "targets", "display", "clock", "match", "power_off", "wake", "attract", "say"}
+#: One event of each kind that is said, and what is said.
+SAID = {
+    "out_of_sync": ({"missing": ["c1"], "extra": []}, "Put back the piece on c 1"),
+    "illegal": (
+        {"reason": "c4 leaves the pawn no move", "sites": []},
+        "Refused: c 4 leaves the pawn no move",
+    ),
+    "waiting": ({"reason": "Waiting for the other board", "sites": []}, "Waiting for the other board"),
+    "guide": ({"action": "flip", "sites": ["h5"]}, "Turn the token on h 5"),
+    "expect": (
+        {"move": "e1-e9", "empty": ["e1"], "fill": ["e9"]},
+        "Opponent's move: move the piece from e 1 to e 9",
+    ),
+    "takeback": ({"move": "f14"}, "Move f 14 taken back"),
+    "game_over": ({"winner": "black", "result": "ring", "sites": []}, "Game over. Black wins by ring"),
+    "new_game": ({"game": "phalanx", "size": None, "variant": None}, "New game of phalanx"),
+    "hint": ({"move": "d8"}, "Hint: d 8"),
+}
+
+
+def test_every_kind_of_event_is_said_or_knowingly_silent():
+    kinds = {arg for kind in get_args(Event) for arg in get_args(get_type_hints(kind)["event"])}
+    assert kinds - SILENT - {"move", "correction"} == set(SAID)  # moves: said whole games above
+    for kind, (fields, text) in SAID.items():
+        assert sentences(None, [{"t": 0, "event": kind, **fields}]) == [text]
