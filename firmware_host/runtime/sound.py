@@ -131,15 +131,22 @@ class Speaker:
         self, now: float, controller: Any, events: list[Event], presses: Iterable[ButtonEvent] = ()
     ) -> list[Said]:
         """After a controller step at ``now`` ms: its ``say`` events, said and cued."""
+        if not events and not presses:
+            if self.outputs and (cue := self._low_time(now, controller)):
+                self._cue(cue)
+            return []
         said = sentences(controller, events)
         if any(p.button == "back" and p.long for p in presses):
             said.append(position_said(controller.state))
         if said and self.voice is not None:
             self.voice.say(". ".join(said))
-        cue = cue_of(controller, events) or self._low_time(now, controller)
-        for output in self.outputs if cue else ():
-            output.cue(cue)
+        if self.outputs and (cue := cue_of(controller, events) or self._low_time(now, controller)):
+            self._cue(cue)
         return [Said(t=now, event="say", text=text) for text in said]
+
+    def _cue(self, name: str) -> None:
+        for output in self.outputs:
+            output.cue(name)
 
     def _low_time(self, now: float, controller: Any) -> str | None:
         """The low-time cue, once per run of a clock that has less than ``low_time`` left."""
