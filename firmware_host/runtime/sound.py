@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from firmware_host.board.events import Event, Said
 from firmware_host.store.config import SoundConfig
@@ -24,39 +24,41 @@ CUE_ORDER = ("over", "refused", "opponent", "follow_up", "turn", "move", "low_ti
 EVENT_CUES = {"illegal": "refused", "guide": "follow_up", "expect": "opponent", "game_over": "over"}
 
 
+#: How each kind of event that is said is put in words, given the controller (a move's sites
+#: are read from the position before it) and the event.
+SAYS: dict[str, Callable[[Any, Any], str]] = {
+    "illegal": lambda c, e: speech.refused(e["reason"]),
+    "waiting": lambda c, e: speech.waiting(e["reason"]),
+    "move": lambda c, e: move_said(c, e["move"], e["side"]),
+    "correction": lambda c, e: speech.corrected(move_said(c, e["move"], e["side"])),
+    "guide": lambda c, e: speech.asked(e["action"], e["sites"]),
+    "expect": lambda c, e: speech.opponent_moves(e["empty"], e["fill"]),
+    "takeback": lambda c, e: speech.taken_back(e["move"]),
+    "game_over": lambda c, e: speech.result(e["winner"], e["result"]),
+    "new_game": lambda c, e: speech.new_game(e["game"]),
+    "hint": lambda c, e: speech.hint(e["move"]),
+}
+
+
 def sentences(controller: Any, events: Iterable[Event]) -> list[str]:
-    """The step's events in words, one sentence each that is said (a refusal with what to put
-    right)."""
+    """The step's events in words, one sentence each that is said; a refusal says what to put
+    right with it.
+
+    >>> sentences(None, [{"t": 0, "event": "guide", "action": "remove", "sites": ["c3"]}])
+    ['Remove the piece on c 3']
+    """
     said: list[str] = []
     fix = ""
     for event in events:
-        kind = event["event"]
         if event["event"] == "out_of_sync":
             fix = speech.put_right(event["missing"], event["extra"])
-            if fix:
-                said.append(fix)
-        elif event["event"] in ("illegal", "waiting"):
-            text = speech.refused(event["reason"]) if kind == "illegal" else speech.waiting(event["reason"])
-            if fix and said and said[-1] == fix:
+            said += [fix] if fix else []
+        elif say := SAYS.get(event["event"]):
+            text = say(controller, event)
+            if event["event"] in ("illegal", "waiting") and fix and said[-1:] == [fix]:
                 said[-1] = f"{text}. {fix}"
             else:
                 said.append(text)
-        elif event["event"] == "move":
-            said.append(move_said(controller, event["move"], event["side"]))
-        elif event["event"] == "correction":
-            said.append(speech.corrected(move_said(controller, event["move"], event["side"])))
-        elif event["event"] == "guide":
-            said.append(speech.asked(event["action"], event["sites"]))
-        elif event["event"] == "expect":
-            said.append(speech.opponent_moves(event["empty"], event["fill"]))
-        elif event["event"] == "takeback":
-            said.append(speech.taken_back(event["move"]))
-        elif event["event"] == "game_over":
-            said.append(speech.result(event["winner"], event["result"]))
-        elif event["event"] == "new_game":
-            said.append(speech.new_game(event["game"]))
-        elif event["event"] == "hint":
-            said.append(speech.hint(event["move"]))
     return said
 
 
