@@ -6,13 +6,14 @@ Zero 2 W estimate: 15-25 times this machine's figures (its Cortex-A53 at 1 GHz a
 desktop core, as the engines' benches take it), which a player hears as the delay after
 setting a piece down.
 
-Usage: .venv/bin/python -m bench.speech [--runs N]
+Usage: .venv/bin/python -m bench.speech [--runs N]   (20 by default)
 The last line is a JSON object of the figures (ms).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -66,7 +67,7 @@ def bare(text: str) -> float:
     begun = time.perf_counter()
     speak = subprocess.Popen([ESPEAK, "--stdout", text], stdout=subprocess.PIPE)
     assert speak.stdout is not None
-    while sink.at is None and (chunk := speak.stdout.read(4096)):
+    while sink.at is None and (chunk := os.read(speak.stdout.fileno(), 4096)):
         sink(chunk)
     speak.stdout.close()
     speak.wait()
@@ -94,14 +95,16 @@ def through_the_board() -> tuple[float, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prefix_chars="-", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--runs", type=int, default=20)
     runs = parser.parse_args(argv).runs
     if shutil.which(ESPEAK) is None:
         print(f"{ESPEAK} is not installed (apt-get install {ESPEAK})", file=sys.stderr)
         return 1
-    board = [through_the_board() for _ in range(runs)]
+    board, plain = [], []
+    for _ in range(runs):  # taken in turns: a busy moment of the machine weighs on both
+        board.append(through_the_board())
+        plain.append(bare(board[-1][1]))
     text = board[0][1]
-    plain = [bare(text) for _ in range(runs)]
     figures = {
         "sentence": text,
         "board_median_ms": round(statistics.median(t for t, _ in board), 1),

@@ -218,8 +218,12 @@ class Voice:
             self.player.give(text)
 
     def _say(self, text: str) -> None:
-        speak = subprocess.Popen([*self.args, text], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        assert speak.stdout is not None
+        speak = subprocess.Popen(
+            self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+        assert speak.stdin is not None and speak.stdout is not None
+        speak.stdin.write(text.encode())  # on stdin: no sentence is read as an option
+        speak.stdin.close()
         if self.sink is None:
             play = subprocess.run(["aplay", "-q"], stdin=speak.stdout, capture_output=True, check=False)
             if play.returncode:
