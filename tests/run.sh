@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs on a fresh Debian machine, then run it.
 # System packages: systemd-analyze (unit checks), chromium and firefox-esr (browser tests; never downloaded),
-# mosquitto (the MQTT tests' broker), postgresql (the café archive's tests start a throw-away
-# cluster on a loopback port), the AVR toolchain and simavr (the board's firmware, built and run in the
+# mosquitto (the MQTT tests' broker), espeak-ng (the board's voice), postgresql (the café
+# archive's tests start a throw-away cluster on a loopback port), the AVR toolchain and simavr (the board's firmware, built and run in the
 # emulator: tests/firmware). npm packages: axe-core (.axe/), TypeScript (.tsc/). Python packages: a venv
 # in .venv.
 set -euo pipefail
@@ -15,6 +15,7 @@ command -v firefox-esr >/dev/null || need+=(firefox-esr)  # ... and the page in 
 command -v npm >/dev/null || need+=(nodejs npm)  # axe-core and TypeScript (the pages' scripts)
 [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # the café network's tests: a real broker
 command -v mosquitto_pub >/dev/null || need+=(mosquitto-clients)  # docs/cafe.md's commands
+command -v espeak-ng >/dev/null || need+=(espeak-ng)  # the board's voice (tests/hardware/test_sound.py)
 command -v avr-gcc >/dev/null || need+=(gcc-avr)  # the firmware (firmware/Makefile)
 [ -f /usr/lib/avr/include/avr/io.h ] || need+=(avr-libc)
 [ -f /usr/include/simavr/sim_avr.h ] || need+=(libsimavr-dev)  # its emulator harness (firmware/sim)

@@ -164,6 +164,14 @@ class ClockEvent(TypedDict):
     flag: str | None
 
 
+class Said(TypedDict):
+    """A sentence the board says (``[sound] speech``) and the page may speak."""
+
+    t: float
+    event: Literal["say"]
+    text: str
+
+
 Event = (
     InSync
     | OutOfSync
@@ -181,4 +189,5 @@ Event = (
     | Signal
     | Display
     | ClockEvent
+    | Said
 )

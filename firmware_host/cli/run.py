@@ -22,6 +22,7 @@ from firmware_host.board.playable import Playable
 from firmware_host.runtime.loop import Daemon, Hardware, host_address, open_hardware, open_storage
 from firmware_host.runtime.service import PowerOffProcess
 from firmware_host.runtime.session import configured_game, open_controller
+from firmware_host.runtime.sound import Speaker
 from firmware_host.store.config import Config
 from firmware_host.store.dblock import DatabaseLock
 from firmware_host.store.storage import StorageError
@@ -81,6 +82,7 @@ def run(
     simulated = hardware.sim
     daemon = Daemon(controller, hardware, config.timing.scan_hz, idle_scan_hz=config.timing.idle_scan_hz)
     daemon.note = missing
+    daemon.speaker = Speaker.configured(config.sound)
     if simulated is None:  # only a real board powers off the machine it runs on
         daemon.power_off = PowerOffProcess(config.poweroff_command)
     page = None

@@ -26,6 +26,7 @@ from firmware_host.board.controller import Controller
 from firmware_host.board.events import Event
 from firmware_host.runtime.notify import Notifier
 from firmware_host.runtime.service import PowerOffProcess, status_text
+from firmware_host.runtime.sound import Speaker
 from firmware_host.store.config import Config
 from firmware_host.store.storage import BUSY_MS, Storage, StorageError
 from firmware_host.store.wal import lost_commits
@@ -139,6 +140,8 @@ class Daemon:
         self.power_off: PowerOffProcess | None = None
         #: Said after the status line, e.g. that the configured hardware was missing.
         self.note: str | None = None
+        #: What the board says and plays after each step (``[sound]``): its ``say`` events.
+        self.speaker = Speaker()
         self._frame_version = -1
         self._status: str | None = None
         self._scan_error: str | None = None
@@ -235,8 +238,9 @@ class Daemon:
             print("reedboard run: the scan works again", file=sys.stderr)
             self._scan_error = None
         events: list[Event] = []
+        presses = hw.buttons.events()
         try:
-            events = controller.step(now_ms, scan, hw.buttons.events(), screen=False)
+            events = controller.step(now_ms, scan, presses, screen=False)
         except StorageError as exc:  # a read that failed; every write is kept or refused
             self._storage_changed(exc.reason)
         self._had_events = bool(events)
@@ -251,6 +255,7 @@ class Daemon:
         shown = controller.screen_step()  # the frame is out: a long screen takes longer
         self._had_events = self._had_events or bool(shown)
         events += shown
+        events += self.speaker.step(now_ms, controller, events, presses)
         for event in events:
             if event["event"] == "display":
                 hw.display.show(controller.screen().render(hw.display.size))
@@ -352,6 +357,7 @@ class Daemon:
         asking starts again a thread or process that died."""
         c = self.controller
         found = {"LEDs": _check(self.hardware.leds), "display": _check(self.hardware.display)}
+        found["Sound"] = self.speaker.check()
         for name, thinker in (("Computer", c.opponent), ("Hints", c.hints)):
             if (worker := getattr(thinker, "worker", None)) is not None:
                 worker.on_news = self.waker.set  # an answer wakes a waiting loop
@@ -457,6 +463,7 @@ class Daemon:
         self.notifier.stopping()
         self.hardware.leds.show({})
         self.hardware.close()
+        self.speaker.close()
         self._keep_unsaved()
         self.controller.storage.close()
         for thinker in (self.controller.opponent, self.controller.hints):

@@ -197,6 +197,22 @@ class ClockConfig:
         return None if self.control is None else TimeControl.parse(self.control, self.delay)
 
 
+@dataclass(frozen=True)
+class SoundConfig:
+    """What the board plays and says (docs/config.md): cues on a ``buzzer`` at a GPIO pin
+    (``tonal``: a passive buzzer that plays notes) and on the ``audio`` out; ``speech``: every
+    move and instruction said aloud by eSpeak NG in ``voice`` at ``rate`` words a minute;
+    ``low_time``: the seconds left on a clock that sound its cue."""
+
+    buzzer: int | None = option(None, 0, 27)
+    tonal: bool = option(False)
+    audio: bool = option(False)
+    speech: bool = option(False)
+    voice: str = option("en")
+    rate: int = option(170, 80, 450)
+    low_time: int = option(10, 0, 3600)
+
+
 #: The kinds of opponent.
 OPPONENT_KINDS = ("none", "computer", "remote")
 
@@ -247,6 +263,7 @@ class Config:
     archive: ArchiveConfig = field(default_factory=ArchiveConfig)
     cafe: CafeConfig = field(default_factory=CafeConfig)
     clock: ClockConfig = field(default_factory=ClockConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     #: The file this came from (None: built-in defaults).
     source: str | None = field(default=None, compare=False)
 
@@ -448,6 +465,14 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
                 other = "another entry there" if other == where else other
                 raise ConfigError(f"{path}: {where}: GPIO pin {pin} is also used by {other}")
             owners[pin] = (where, bus)
+    if config.sound.buzzer is not None and config.sound.buzzer in owners:
+        other = owners[config.sound.buzzer][0]
+        raise ConfigError(f"{path}: [sound] buzzer: GPIO pin {config.sound.buzzer} is also used by {other}")
+    if not re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]+)*(\+[a-z0-9]+)?", config.sound.voice):
+        raise ConfigError(
+            f'{path}: [sound] voice must be an eSpeak NG voice name such as "en", "de" or "fr-fr" '
+            f"(got {describe(config.sound.voice[:40])})"
+        )
     _check_mqtt(path, config.mqtt)
     url = config.archive.url
     if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite:///")):

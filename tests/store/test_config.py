@@ -16,6 +16,7 @@ from firmware_host.runtime import session
 from firmware_host.store import config as config_module
 from firmware_host.store.config import Config, ConfigError, default_storage, load_config, load_config_or_exit
 from firmware_host.store.layout import default_layout, layout_toml
+from testbed.tools import write_config
 from tests.store.toml_fuzz import VALUES, toml_document
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -82,6 +83,7 @@ def test_docs_name_every_key_with_its_default():
         "archive": config_module.ArchiveConfig,
         "cafe": config_module.CafeConfig,
         "clock": config_module.ClockConfig,
+        "sound": config_module.SoundConfig,
     }
     tables = set(sections) | set(config_module.BACKEND_TABLES) | {"source"}
     for name in tables - {"source"}:
@@ -435,3 +437,21 @@ def test_the_configured_house_rules_reach_every_new_game(tmp_path):
     storage.close()
     resumed = open_controller(config, Storage(config.storage), configured_game(config))
     assert resumed.state.to_move == "blue" and resumed.game.size == 8
+
+
+def test_the_sound_table_is_read_and_a_bad_value_named(tmp_path):
+    good = write_config(tmp_path, '[sound]\nbuzzer = 12\nspeech = true\nvoice = "fr-fr"', web=False)
+    sound = load_config(str(good)).sound
+    assert (sound.buzzer, sound.speech, sound.voice, sound.audio) == (12, True, "fr-fr", False)
+    for body, said in [
+        ('[sound]\nvoice = "--help"', "[sound] voice must be an eSpeak NG voice name"),
+        ("[sound]\nrate = 9000", "[sound] rate must be between 80 and 450"),
+        ('[sound]\nspeech = "yes"', "[sound] speech must be true or false"),
+        (
+            '[buttons]\nbackend = "gpio"\nok = 12\nback = 13\nmenu = 14\n[sound]\nbuzzer = 12',
+            "[sound] buzzer: GPIO pin 12",
+        ),
+    ]:
+        with pytest.raises(ConfigError) as info:
+            load_config(str(write_config(tmp_path, body, web=False)))
+        assert said in str(info.value) and "config.toml" in str(info.value)

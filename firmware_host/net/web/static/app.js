@@ -147,6 +147,7 @@ function update(u) {
   if (u.settings) showSettings(u.settings);
   if ("noise" in u) $("noise").checked = u.noise;
   if (u.events) logEvents(u.events, Boolean(u.sites));
+  if (u.events && !u.sites) sound(u.events);
 }
 
 // The lights as the board shows them; spectators see only the winning line (the rest asks
@@ -310,6 +311,7 @@ const WORDS = {
   expect: (e) => `To carry out: ${e.move}` + (e.empty.length ? `, take ${list(e.empty)} off` : "") +
     (e.fill.length ? `, put a piece on ${list(e.fill)}` : ""),
   hint: (e) => `Hint: ${e.move}`,
+  say: (e) => `Said: ${e.text}`,
   wake: () => "Woke up",
   attract: () => "Idle: showing the attract screen",
   power_off: () => "Powered off",
@@ -798,6 +800,86 @@ function showPosition(at) {
     : `The start (${game.positions.length - 1} moves)`;
 }
 
+// ------------------------------------------------------------------------------ sound
+// For a player who plays by ear: the board's say events spoken by the browser's voice, and its
+// cues played with WebAudio (the notes the board's buzzer plays: hardware/sound.py), each when
+// the player turns it on (kept in this browser). A sentence that arrives while one is spoken
+// waits, and a newer one replaces it: speech never lags the game.
+/** @type {Record<string, number[][]>} [frequency Hz (0: a rest), ms] */
+const CUES = {
+  move: [[880, 60]],
+  refused: [[220, 120], [0, 60], [220, 120]],
+  turn: [[660, 60], [0, 40], [880, 60]],
+  opponent: [[880, 60], [0, 40], [660, 60], [0, 40], [880, 60]],
+  follow_up: [[990, 50], [0, 50], [990, 50]],
+  over: [[523, 150], [659, 150], [784, 300]],
+};
+const CUE_ORDER = ["over", "refused", "opponent", "follow_up", "turn", "move"];
+const EVENT_CUES = { illegal: "refused", guide: "follow_up", expect: "opponent", game_over: "over" };
+const heard = { said: /** @type {string[]} */ ([]), cues: /** @type {string[]} */ ([]), next: "", opponent: false };
+Object.assign(view, { heard });
+/** @type {AudioContext | null} */
+let audio = null;
+
+function sound(events) {
+  const said = events.filter((e) => e.event === "say").map((e) => e.text);
+  if (said.length && $("speak").checked) speak(said.join(". "));
+  const cues = new Set();
+  for (const e of events) {
+    if (e.event === "move") cues.add(heard.opponent ? "turn" : "move");
+    if (e.event === "move") heard.opponent = false;
+    if (e.event === "expect") heard.opponent = true;
+    if (EVENT_CUES[e.event]) cues.add(EVENT_CUES[e.event]);
+  }
+  const cue = CUE_ORDER.find((c) => cues.has(c));
+  if (cue && $("cues").checked) playCue(cue);
+}
+
+function speak(text) {
+  if (!("speechSynthesis" in window)) return;
+  if (speechSynthesis.speaking) {
+    heard.next = text;
+    return;
+  }
+  heard.said.push(text);
+  const utterance = new SpeechSynthesisUtterance(text);
+  utterance.onend = utterance.onerror = () => {
+    const next = heard.next;
+    heard.next = "";
+    if (next) speak(next);
+  };
+  speechSynthesis.speak(utterance);
+}
+
+function playCue(name) {
+  audio = audio || new AudioContext();
+  heard.cues.push(name);
+  let at = audio.currentTime;
+  for (const [frequency, ms] of CUES[name]) {
+    if (frequency) {
+      const tone = audio.createOscillator(), level = audio.createGain();
+      tone.type = "square";
+      tone.frequency.value = frequency;
+      level.gain.value = 0.08;
+      tone.connect(level).connect(audio.destination);
+      tone.start(at);
+      tone.stop(at + ms / 1000);
+    }
+    at += ms / 1000;
+  }
+}
+
+function soundSwitches() {
+  for (const id of ["speak", "cues"]) {
+    const box = $(id);
+    box.checked = localStorage.getItem(`reedboard-${id}`) === "on";
+    box.addEventListener("change", () => {
+      localStorage.setItem(`reedboard-${id}`, box.checked ? "on" : "off");
+      if (id === "cues" && box.checked) playCue("move");   // a gesture lets the page sound
+    });
+  }
+}
+
 // ------------------------------------------------------------------------------ start
 function start() {
   document.body.classList.toggle("watch", WATCH);
@@ -815,6 +897,7 @@ function start() {
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("keydown", onKey, true);
   $("raw").addEventListener("change", showRaw);
+  soundSwitches();
   for (const node of document.querySelectorAll("[data-button]")) holdable(node);
   $("pick-game").addEventListener("change", fillOptions);
   $("pick-players").addEventListener("change", (e) => {
