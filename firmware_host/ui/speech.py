@@ -33,11 +33,15 @@ ASKED = {
 }
 
 
+#: A triangle's corner (Phalanx's ``a1nw``), said in words.
+CORNERS = {"nw": "north-west", "ne": "north-east", "sw": "south-west", "se": "south-east"}
+
+
 def site(name: str) -> str:
     """A site's name spelled for a voice.
 
     >>> site("f14"), site("*B4"), site("h8nw")
-    ('f 14', 'star B 4', 'h 8 nw')
+    ('f 14', 'star B 4', 'h 8 north-west')
     """
     return spelled(name)
 
@@ -52,7 +56,8 @@ def spelled(text: str) -> str:
     def one(m: re.Match[str]) -> str:
         before, letters, digits, direction, after = m.groups()
         words = ["star"] if before else []
-        words += [letters, digits] + ([direction] if direction else []) + (["star"] if after else [])
+        words += [letters, digits] + ([CORNERS.get(direction, direction)] if direction else [])
+        words += ["star"] if after else []
         return " ".join(words)
 
     return _SITE.sub(one, text)
