@@ -17,7 +17,9 @@ the flag. The clocks themselves are values (:mod:`firmware_host.store.timecontro
 from __future__ import annotations
 
 import math
+from typing import cast
 
+from firmware_host.actions.commands import Again, Command, NewGame, SetClock
 from firmware_host.board.events import ClockEvent
 from firmware_host.store.storage import Storage, StorageError
 from firmware_host.store.timecontrol import Clocks, TimeControl, clock_text
@@ -36,10 +38,17 @@ class Clock:
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
 
+    def choose(self, action: Command | None) -> None:
+        """The time control of the games begun from now on, as a new game ``action`` from the
+        menu, the page or the broker names it (its ``control``: ``"-"`` no clock, None as it is)."""
+        if isinstance(action, (NewGame, Again)) and action.control is not None:
+            self.control = TimeControl.parse(action.control, action.delay)
+
     def begin(self, game_id: int, sides: tuple[str, ...], plies: int) -> None:
         """Game ``game_id`` at ``plies`` moves (a new game, a resumed or taken back one): its
         clocks as kept after that move, none running (the start's when none were kept)."""
         if self.control is None:
+            self.clocks = None
             return
         self._game_id, self._plies = game_id, plies
         kept = self._kept() if plies else {}
@@ -99,6 +108,45 @@ class Clock:
         self.clocks = clocks.flagged(clocks.running)
         return clocks.running
 
+    def refusal(self, action: SetClock) -> str | None:
+        """Why an arbiter's ``action`` cannot be done (None: it can).
+
+        >>> Clock(None, False, Storage(":memory:")).refusal(SetClock("pause"))
+        'this game has no clock'
+        """
+        if self.clocks is None:
+            return "this game has no clock"
+        sides = tuple(self.clocks.left)
+        if action.action == "adjust" and action.side_in(sides) is None:
+            named = str(action.side)[:40]
+            return f"no side {named!r} in this game (0 to {len(sides) - 1} or {', '.join(sides)})"
+        return None
+
+    def arbiter(self, action: SetClock, now: float) -> bool:
+        """An arbiter's correction at ``now``: pause, resume, or adjust (a side's clock given
+        seconds more, less when negative); False when not done (:meth:`refusal` says why).
+
+        >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"))
+        >>> clock.begin(1, ("white", "black"), 0); _ = clock.follow("white", 0, False, 0)
+        >>> clock.arbiter(SetClock("pause"), 4000), clock.line(9000)
+        (True, '||0:56 1:00')
+        >>> clock.arbiter(SetClock("adjust", "black", -30), 9000), clock.line(9000)
+        (True, '||0:56 0:30')
+        >>> _ = clock.arbiter(SetClock("resume"), 10_000); clock.line(11_000)
+        '>0:55 0:30'
+        """
+        clocks = self.clocks
+        if clocks is None or self.refusal(action):
+            return False
+        if action.action == "pause":
+            self.clocks = clocks.pause(now)
+        elif action.action == "resume":
+            self.clocks = clocks.resume(now)
+        else:
+            self.clocks = clocks.adjust(cast(str, action.side_in(tuple(clocks.left))), action.seconds * 1000)
+        self._drawn_at = -math.inf  # shown at once
+        return True
+
     def told(self, now: float) -> ClockEvent | None:
         """The clocks as an event (None: no clock)."""
         if self.clocks is None:
@@ -118,10 +166,11 @@ class Clock:
         (None: no clock)."""
         if self.clocks is None:
             return None
-        marks = {self.clocks.running: ">", self.clocks.flag: "!"}
-        return " ".join(
+        marks = {None if self.clocks.paused else self.clocks.running: ">", self.clocks.flag: "!"}
+        line = " ".join(
             f"{marks.get(side, '')}{clock_text(ms)}" for side, ms in self.clocks.shown(now).items()
         )
+        return f"||{line}" if self.clocks.paused else line
 
     def redraw(self, now: float) -> bool:
         """True when what the clocks show has changed, at most every :data:`DRAW_MS` (in the
@@ -151,4 +200,26 @@ class Clock:
             "running": self.clocks.running,
             "flag": self.clocks.flag,
             "text": text,
+        }
+
+    def state(self, now: float) -> dict[str, object] | None:
+        """The clocks as the café network's state gives them: the control, each side's time
+        left at ``now`` (ms), whose runs, the flag, a pause (None: no clock).
+
+        >>> clock = Clock(TimeControl.parse("300+3"), False, Storage(":memory:"))
+        >>> clock.begin(1, ("white", "black"), 0); _ = clock.follow("white", 0, False, 0)
+        >>> shown = clock.state(1500.4)
+        >>> shown["left"], shown["running"], shown["flag"], shown["paused"]
+        ({'white': 298500, 'black': 300000}, 'white', None, False)
+        """
+        if self.clocks is None:
+            return None
+        c = self.clocks
+        left = {s: max(0, round(ms)) for s, ms in c.shown(now).items()}
+        return {
+            "control": c.control.text,
+            "left": left,
+            "running": c.running,
+            "flag": c.flag,
+            "paused": c.paused,
         }

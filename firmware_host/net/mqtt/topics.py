@@ -72,7 +72,9 @@ def event_json(event: Mapping[str, Any]) -> str:
 def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
     """The retained state: the game, its moves, the OLED's main line (``status``) and all its
     lines (``screen``), whether the board matches the game (``sync``, with the ``missing``
-    and ``extra`` sites), plus ``extra`` (hardware, opponent, last_move_at, today, ...)."""
+    and ``extra`` sites), the game clocks (``clock``: each side's time left in ms as the state
+    is sent, whose runs, the flag, a pause; None: no clock), plus ``extra`` (hardware,
+    opponent, last_move_at, today, ...)."""
     state, game = controller.state, controller.game
     outcome = state.outcome()
     screen = controller.screen()
@@ -94,6 +96,7 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
         "missing": sorted(sync.missing) if sync else [],
         "extra": sorted(sync.extra) if sync else [],
         "brightness": controller.brightness,
+        "clock": controller.clock.state(controller.now),
         **extra,
     }
 
