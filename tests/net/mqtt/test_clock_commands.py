@@ -99,3 +99,22 @@ def test_a_game_without_a_clock_refuses_an_arbiter(tmp_path, broker, watcher, bo
     reply = _ask(watcher, {"command": "clock", "action": "pause"})
     assert reply == {"id": reply["id"], "ok": False, "error": "this game has no clock"}
     assert board.proc.poll() is None
+
+
+def test_home_assistant_has_a_sensor_for_each_side_s_time(tmp_path, broker, watcher, boards):
+    """Each side's time left in seconds, read from the state as its template says."""
+    board = boards(board_config(tmp_path, broker.port, top='[clock]\ncontrol = "600+5"\n'))
+    board.wait_running()
+    sensors = [
+        json.loads(watcher.wait(f"homeassistant/sensor/reedboard_t1/clock_{n}/config")) for n in (1, 2, 3, 4)
+    ]
+    assert [s["name"] for s in sensors] == [f"Time left {n}" for n in (1, 2, 3, 4)]
+    assert all(s["state_topic"] == "reedboard/t1/state" and s["unit_of_measurement"] == "s" for s in sensors)
+    state = watcher.state("t1", lambda s: s["clock"] is not None)
+    for n, sensor in enumerate(sensors):
+        # what the template reads: the n-th side's time, when the game has an n-th side
+        assert f"c.left[s[{n}]] / 1000" in sensor["value_template"]
+        assert f"s | length > {n}" in sensor["value_template"]
+    assert list(state["clock"]["left"]) == state["sides"] == ["white", "black"]
+    assert state["clock"]["left"]["black"] == 600_000
+    assert board.proc.poll() is None
