@@ -30,10 +30,11 @@ DRAW_MS = 250
 
 class Clock:
     """``control``: the time control (None: no clock; then nothing here does anything);
-    ``casual``: a game goes on after a flag; ``storage`` keeps the readings after each move."""
+    ``casual``: a game goes on after a flag; ``storage`` keeps the readings after each move;
+    ``warn``: the seconds left below which the running clock is low (0: never)."""
 
-    def __init__(self, control: TimeControl | None, casual: bool, storage: Storage) -> None:
-        self.control, self.casual, self.storage = control, casual, storage
+    def __init__(self, control: TimeControl | None, casual: bool, storage: Storage, warn: float = 0) -> None:
+        self.control, self.casual, self.storage, self.warn = control, casual, storage, warn
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
@@ -129,9 +130,9 @@ class Clock:
         >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"))
         >>> clock.begin(1, ("white", "black"), 0); _ = clock.follow("white", 0, False, 0)
         >>> clock.arbiter(SetClock("pause"), 4000), clock.line(9000)
-        (True, '||0:56 1:00')
+        (True, '|| 0:56 1:00')
         >>> clock.arbiter(SetClock("adjust", "black", -30), 9000), clock.line(9000)
-        (True, '||0:56 0:30')
+        (True, '|| 0:56 0:30')
         >>> _ = clock.arbiter(SetClock("resume"), 10_000); clock.line(11_000)
         '>0:55 0:30'
         """
@@ -170,7 +171,20 @@ class Clock:
         line = " ".join(
             f"{marks.get(side, '')}{clock_text(ms)}" for side, ms in self.clocks.shown(now).items()
         )
-        return f"||{line}" if self.clocks.paused else line
+        return f"|| {line}" if self.clocks.paused else line
+
+    def low(self, now: float) -> bool:
+        """True while the running clock has less than ``warn`` seconds left (not paused, no flag).
+
+        >>> clock = Clock(TimeControl.parse("30"), False, Storage(":memory:"), warn=10)
+        >>> clock.begin(1, ("white", "black"), 0); _ = clock.follow("white", 0, False, 0)
+        >>> clock.low(19_000), clock.low(21_000)
+        (False, True)
+        """
+        c = self.clocks
+        if c is None or c.running is None or c.paused or c.flag is not None or not self.warn:
+            return False
+        return c.shown(now)[c.running] < self.warn * 1000
 
     def redraw(self, now: float) -> bool:
         """True when what the clocks show has changed, at most every :data:`DRAW_MS` (in the

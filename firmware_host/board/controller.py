@@ -173,7 +173,7 @@ class Controller:
         self.output = Output(self.notes.pager)
         self._now = 0.0
         clock = clock or ClockConfig()
-        self.clock = Clock(clock.time_control(), clock.casual, storage)
+        self.clock = Clock(clock.time_control(), clock.casual, storage, clock.warn)
         match = match or game.new_match()
         if resume is None:
             record = GameRecord.begin(storage, game, match, self._who(game.new()))
@@ -296,6 +296,7 @@ class Controller:
             self.opponent.note if self.opponent else None,
             self._now,
             self.clock.line(self._now),
+            self.clock.low(self._now),
         )
 
     def quiet(self, now: float) -> bool:

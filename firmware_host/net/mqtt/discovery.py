@@ -3,9 +3,9 @@
 
 Sensors Game, To move, Status, Ply (a count that starts again each game: no statistics), Last
 result and Time left 1 to 4 (each side's clock in seconds, in the order of the game's sides;
-unknown without a clock) read the board's state; binary sensors Out of sync and Needs attention (out of sync, or
-the hardware missing or not responding) read it too, Connected its availability; a button starts
-a new game of the same kind and a select picks one of the games the board can play (by title,
+unknown without a clock) read the board's state; binary sensors Out of sync and Needs
+attention (out of sync, or the hardware missing or not responding) read it too, Connected its
+availability; a button starts a new game of the same kind and a select picks one of the games the board can play (by title,
 "Antipalos 5", "Anti-Grid 6 chain": each game, size and variant its state's ``playable`` lists;
 its value is the state's ``choice``, the game now). A board
 that refuses commands (kiosk mode without ``[mqtt] kiosk_commands``) announces neither, and
@@ -16,8 +16,8 @@ clears what an earlier start announced (an empty retained config removes an enti
 ['binary_sensor/attention', 'binary_sensor/connectivity', 'binary_sensor/out_of_sync', 'button/new_game']
 >>> json.loads(messages["homeassistant/sensor/reedboard_table-7/ply/config"])["state_topic"]
 'reedboard/table-7/state'
->>> json.loads(messages["homeassistant/sensor/reedboard_table-7/clock_2/config"])["value_template"]
-'{% set c = value_json.clock %}{% set s = value_json.sides %}{{ (c.left[s[1]] / 1000) | round(1) if c and s | length > 1 else none }}'
+>>> json.loads(messages["homeassistant/sensor/reedboard_table-7/clock_2/config"])["value_template"][60:]
+'{{ (c.left[s[1]] / 1000) | round(1) if c and s | length > 1 else none }}'
 >>> kiosk = dict(discovery_messages(Device("table-7"), obeys=False))
 >>> kiosk["homeassistant/button/reedboard_table-7/new_game/config"]
 ''
