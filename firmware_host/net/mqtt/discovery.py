@@ -5,9 +5,9 @@ Sensors Game, To move, Status, Ply (a count that starts again each game: no stat
 result and Time left 1 to 4 (each side's clock in seconds, in the order of the game's sides;
 unknown without a clock) read the board's state; binary sensors Out of sync and Needs
 attention (out of sync, or the hardware missing or not responding) read it too, Connected its
-availability; a button starts a new game of the same kind and a select picks one of the games the board can play (by title,
-"Antipalos 5", "Anti-Grid 6 chain": each game, size and variant its state's ``playable`` lists;
-its value is the state's ``choice``, the game now). A board
+availability; a button starts a new game of the same kind and a select picks one of the games
+the board can play (by title, "Antipalos 5", "Anti-Grid 6 chain": each game, size and variant
+its state's ``playable`` lists; its value is the state's ``choice``, the game now). A board
 that refuses commands (kiosk mode without ``[mqtt] kiosk_commands``) announces neither, and
 clears what an earlier start announced (an empty retained config removes an entity).
 
