@@ -47,13 +47,16 @@ class Clock:
 
     def begin(self, game_id: int, sides: tuple[str, ...], plies: int) -> None:
         """Game ``game_id`` at ``plies`` moves (a new game, a resumed or taken back one): its
-        clocks as kept after that move, none running (the start's when none were kept)."""
-        if self.control is None:
-            self.clocks = None
-            return
+        clocks as kept after that move, on the control kept with them (a new game's may differ
+        from the config's), none running (the start's when none were kept)."""
         self._game_id, self._plies = game_id, plies
         kept = self._kept() if plies else {}
         ply = max((p for p in kept if p <= plies), default=None)
+        if ply is not None:
+            self.control = Clocks.control_of(kept[ply]) or self.control
+        if self.control is None:
+            self.clocks = None
+            return
         self.clocks = (
             Clocks.read(self.control, kept[ply]) if ply is not None else Clocks.start(self.control, sides)
         )

@@ -166,7 +166,24 @@ class Clocks:
         True
         """
         kept = {"control": self.control.text, "left": dict(self.left), "moves": dict(self.moves)}
+        delay = self.control.delay
+        if delay is not None:
+            kept["delay"] = f"{delay.kind}:{delay.seconds:g}"
         return json.dumps({**kept, "mover": mover} if mover else kept)
+
+    @staticmethod
+    def control_of(readings: str) -> TimeControl | None:
+        """The control (with its delay) :meth:`readings` were kept on (None: it does not read).
+
+        >>> c = Clocks.start(TimeControl.parse("60+1", "simple:2"), ("a", "b"))
+        >>> Clocks.control_of(c.readings()) == c.control
+        True
+        """
+        try:
+            kept = json.loads(readings)
+            return TimeControl.parse(kept["control"], kept.get("delay", ""))
+        except (ValueError, KeyError, TypeError):
+            return None
 
     @classmethod
     def read(cls, control: TimeControl, readings: str) -> Clocks:

@@ -14,7 +14,7 @@ from testbed.broker import board_config
 
 pytestmark = pytest.mark.broker
 
-COMMAND, REPLY = "reedboard/t1/command", "reedboard/t1/reply"
+COMMAND, REPLY, STATE = "reedboard/t1/command", "reedboard/t1/reply", "reedboard/t1/state"
 
 
 def _ask(watcher, command: dict) -> dict:
@@ -22,6 +22,17 @@ def _ask(watcher, command: dict) -> dict:
     ident = f"c{time.monotonic_ns()}"
     watcher.publish(COMMAND, json.dumps({**command, "id": ident}))
     return json.loads(watcher.wait(REPLY, lambda t: json.loads(t)["id"] == ident))
+
+
+def _state_after(watcher, seen: int, test) -> dict:
+    """The first state after the ``seen`` first ones that passes ``test``."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        for text in watcher.texts(STATE)[seen:]:
+            if test(state := json.loads(text)):
+                return state
+        time.sleep(0.05)
+    raise AssertionError("no such state")
 
 
 def _c(state: dict) -> dict:
@@ -118,3 +129,24 @@ def test_home_assistant_has_a_sensor_for_each_side_s_time(tmp_path, broker, watc
     assert list(state["clock"]["left"]) == state["sides"] == ["white", "black"]
     assert state["clock"]["left"]["black"] == 600_000
     assert board.proc.poll() is None
+
+
+def test_a_control_a_new_game_named_is_kept_through_a_restart(tmp_path, broker, watcher, boards):
+    """A board whose config has no clock plays a game on the control the café's new game named;
+    switched off and on after a move, it goes on with that game's clocks."""
+    config = board_config(tmp_path, broker.port)
+    board = boards(config)
+    board.wait_running()
+    new = {"command": "new_game", "game": "antipalos", "size": 5, "control": "600+5", "delay": "simple:2"}
+    assert _ask(watcher, new)["ok"]
+    board.place("B2*")
+    before = watcher.state("t1", lambda s: s["ply"] == 1 and _c(s)["running"] == "black")["clock"]
+    board.stop()
+    seen = len(watcher.texts(STATE))
+    again = boards(config)
+    again.wait_running()
+    after = _state_after(watcher, seen, lambda s: s["ply"] == 1)
+    assert after["clock"]["control"] == "600+5"
+    assert after["clock"]["left"]["white"] == before["left"]["white"]  # as kept after the move
+    assert after["clock"]["left"]["black"] <= 600_000
+    assert again.proc.poll() is None
