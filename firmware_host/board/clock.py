@@ -216,6 +216,7 @@ class Clock:
             "control": self.clocks.control.text,
             "running": self.clocks.running,
             "flag": self.clocks.flag,
+            "paused": self.clocks.paused,
             "text": text,
         }
 
