@@ -78,6 +78,7 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
     state, game = controller.state, controller.game
     outcome = state.outcome()
     screen = controller.screen()
+    main = screen.lines[1:] if screen.clocks else screen.lines  # the main line after the clocks
     sync = controller.sync
     return {
         "game": game.name,
@@ -90,7 +91,7 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
         "moves": list(controller.moves),
         "winner": outcome.winner if outcome else None,
         "result": result_text(outcome) if outcome else None,
-        "status": screen.lines[0] if screen.lines else screen.title,
+        "status": main[0] if main else screen.title,
         "screen": list(screen.text_lines()),
         "sync": "out_of_sync" if sync else "in_sync",
         "missing": sorted(sync.missing) if sync else [],
