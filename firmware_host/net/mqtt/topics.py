@@ -103,9 +103,9 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
 
 
 def record_json(record: StoredGame) -> str:
-    """A finished game as stored (the fields ``reedboard export`` writes from), for the archive
-    (not yet its clocks: the archive keeps none)."""
-    return json.dumps({k: v for k, v in asdict(record).items() if k not in ("problem", "clocks")})
+    """A finished game as stored (the fields ``reedboard export`` writes from, its clocks after
+    each move among them), for the archive."""
+    return json.dumps({k: v for k, v in asdict(record).items() if k != "problem"})
 
 
 def day_json(day: Day) -> dict[str, Any]:

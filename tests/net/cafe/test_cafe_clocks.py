@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
+import subprocess
+from pathlib import Path
 
 import pytest
 
+from firmware_host.net.cafe.archive import Archive, read_record
+from firmware_host.net.mqtt.untrusted import Bad
 from testbed.broker import board_config
-from tests.net.cafe.test_cafe import OUTPUT, start_new_game
+from testbed.tools import REEDBOARD
+from tests.net.cafe.test_cafe import OUTPUT, WIN, start_new_game
 
-pytestmark = [pytest.mark.broker, pytest.mark.browser]
 
-
+@pytest.mark.broker
+@pytest.mark.browser
 def test_new_game_on_a_clock_from_the_dashboard_and_the_tile_shows_the_clocks(
     tmp_path, broker, watcher, boards, cafe, page
 ):
@@ -39,3 +45,91 @@ def test_new_game_on_a_clock_from_the_dashboard_and_the_tile_shows_the_clocks(
     clocks.filter(has_text="Paused · ").wait_for()
     OUTPUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUTPUT / "cafe-clocks.png"))
+
+
+@pytest.mark.broker
+@pytest.mark.browser
+def test_the_archive_keeps_each_move_s_clock_and_replays_and_exports_it(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """A timed game finished at a table: the archive keeps each move's clock; its replay says the
+    mover's time left after each move, and its record has [TimeControl] and each move's %clk, as
+    ``reedboard export`` writes them."""
+    config = board_config(tmp_path, broker.port, "t1", size=3, top='[clock]\ncontrol = "300+3"\n')
+    one = boards(config)
+    watcher.state("t1")
+    url = cafe(archive=Archive.open(None, str(tmp_path / "cafe")))
+    for ply, site in enumerate(WIN, 1):
+        one.place(site)
+        watcher.state("t1", lambda s, ply=ply: s["ply"] == ply)
+    record = json.loads(watcher.wait("reedboard/t1/record"))
+    assert len(record["clocks"]) == len(WIN)
+    page.goto(url + "tables/t1")
+    row = page.locator("table.games tbody tr").filter(has_text="white wins by connection")
+    row.locator("a", has_text="replay").click()
+    step = page.locator("#step-text")
+    step.filter(has_text=re.compile(r"^Move 5 of 5: C3\* · 0:0[45]:\d\d left$")).wait_for()
+    page.locator("#first").click()
+    page.locator("#next").click()
+    assert re.fullmatch(r"Move 1 of 5: A1\* · 0:0[45]:\d\d left", step.inner_text())
+    text = page.locator("#record").inner_text()
+    assert '[TimeControl "300+3"]' in text and len(re.findall(r"\{\[%clk \d:\d\d:\d\d\]\}", text)) == len(WIN)
+    with page.expect_download() as download:
+        page.locator("#download").click()
+    exported = subprocess.run(
+        [*REEDBOARD, "export", "--config", str(config), "--game-id", str(record["id"])],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert Path(download.value.path()).read_text() == exported.stdout
+
+
+def test_an_archive_made_before_the_clocks_were_kept_gets_their_column(tmp_path):
+    """An older café database (no clocks column) is opened, given it, and keeps timed games."""
+    path = tmp_path / "cafe" / "cafe.db"
+    path.parent.mkdir()
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "CREATE TABLE games (n INTEGER PRIMARY KEY, board TEXT NOT NULL, key TEXT NOT NULL, "
+            "game_id INTEGER NOT NULL, game TEXT NOT NULL, size INTEGER, variant TEXT, "
+            "started TEXT NOT NULL, finished TEXT, result TEXT, winner TEXT, first TEXT, "
+            "options TEXT, opponent TEXT, match_of INTEGER, match_target INTEGER, plies INTEGER NOT NULL, "
+            "moves TEXT NOT NULL, text TEXT NOT NULL, received TEXT NOT NULL, UNIQUE (board, key))"
+        )
+    archive = Archive.open(None, str(tmp_path / "cafe"))
+    kept = json.dumps(
+        {
+            "control": "60",
+            "left": {"white": 58400, "black": 60000},
+            "moves": {"white": 1, "black": 0},
+            "mover": "white",
+        }
+    )
+    game = read_record(
+        json.dumps(
+            {
+                "id": 1,
+                "game": "antipalos",
+                "size": 3,
+                "started": "2026-11-23T20:01:00Z",
+                "finished": None,
+                "moves": ["A1*"],
+                "clocks": [kept],
+            }
+        ).encode()
+    )
+    archive.store("t1", game)
+    assert archive.game("t1", game["key"])["clocks"] == ["0:00:58"]
+    bad = json.dumps(
+        {
+            "id": 2,
+            "game": "antipalos",
+            "size": 3,
+            "started": "2026-11-23T20:01:00Z",
+            "moves": ["A1*"],
+            "clocks": [kept.replace('"white": 1', '"red": 1').replace("white", "red")],
+        }
+    )
+    with pytest.raises(Bad, match="clocks after move 1"):
+        read_record(bad.encode())
