@@ -120,13 +120,8 @@ def corners(state: GameState[Any]) -> tuple[str, ...]:
     """
     sites = state.sites()
     ends = {
-        min(sites, key=lambda s: (key(s), s.label)).label
-        for key in (
-            lambda s: s.x + s.y,
-            lambda s: s.x - s.y,
-            lambda s: -s.x + s.y,
-            lambda s: -s.x - s.y,
-        )
+        min(sites, key=lambda s: (dx * s.x + dy * s.y, s.label)).label
+        for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1))
     }
     return tuple(sorted(ends))
 
