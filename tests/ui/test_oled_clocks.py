@@ -98,6 +98,11 @@ def test_a_game_of_four_players_shows_four_clocks_in_one_row():
     drive = Drive(Game.of("antipalos", 5, "cut-throat-4"), clock=ClockConfig("600")).run(600)
     screen = drive.ctl.screen()
     rows = clock_rows(screen)
-    assert [row.text for row in rows] == ["10:00"] * 4 and [row.lit for row in rows] == [True, False, False, False]
+    assert [row.text for row in rows] == ["10:00"] * 4 and [row.lit for row in rows] == [
+        True,
+        False,
+        False,
+        False,
+    ]
     assert len({row.top for row in rows}) == 1 and rows[-1].x > rows[0].x
     save(screen, "antipalos-cut-throat-4")
