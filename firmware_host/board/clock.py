@@ -16,6 +16,7 @@ the flag. The clocks themselves are values (:mod:`firmware_host.store.timecontro
 
 from __future__ import annotations
 
+import json
 import math
 from typing import cast
 
@@ -109,7 +110,14 @@ class Clock:
         self.clocks, self._plies = clocks.run(runs, now if runs is not None and runs == away else at), plies
         return self.told(now)
 
-    def _keep(self, clocks: Clocks, ply: int, mover: str) -> None:
+    def _keep_correction(self) -> None:
+        """An arbiter's correction kept at once with the readings after the last move, so that
+        a restart resumes with it."""
+        kept = self._kept().get(self._plies) if self._plies else None
+        if kept and self.clocks is not None:
+            self._keep(self.clocks, self._plies, json.loads(kept).get("mover"))
+
+    def _keep(self, clocks: Clocks, ply: int, mover: str | None) -> None:
         try:
             self.storage.set_clocks(self._game_id, ply, clocks.readings(mover))
         except StorageError:
@@ -167,6 +175,7 @@ class Clock:
             self.clocks = clocks.resume(now)
         else:
             self.clocks = clocks.adjust(cast(str, action.side_in(tuple(clocks.left))), action.seconds * 1000)
+            self._keep_correction()
         self._drawn_at = -math.inf  # shown at once
         return True
 

@@ -75,3 +75,22 @@ def test_an_arbiter_pauses_corrects_and_resumes_from_the_menu():
     choose(drive, "Resume clocks")
     drive.run(1000)
     assert drive.ctl.clock.state(drive.t)["left"]["black"] < left["black"]  # running again
+
+
+def test_an_arbiter_s_correction_is_kept_through_a_restart():
+    drive = board("60+1")
+    drive.place("B2*").run(800)
+    drive.press("menu")
+    choose(drive, "Clock")
+    choose(drive, "Adjust time")
+    choose(drive, "Black +1 min")
+    corrected = drive.ctl.clock.state(drive.t)["left"]["black"]
+    assert corrected > 60_000
+    again = Drive(
+        Game.of("antipalos", 5),
+        storage=drive.storage,
+        resume=(drive.ctl.game_id, drive.ctl.moves),
+        clock=ClockConfig("60+1"),
+        setup=False,
+    )
+    assert again.ctl.clock.state(0)["left"]["black"] >= corrected  # none of it charged while off
