@@ -70,16 +70,17 @@ class Clock:
         clocks as kept after that move, on the control kept with them (a new game's may differ
         from the config's), none running (the start's when none were kept)."""
         self._game_id, self._plies = game_id, plies
-        kept = self._kept() if plies else {}
+        kept = self._kept()
         ply = max((p for p in kept if p <= plies), default=None)
         if ply is not None:
             self.control = Clocks.control_of(kept[ply]) or self.control
         if self.control is None:
             self.clocks = None
-            return
-        self.clocks = (
-            Clocks.read(self.control, kept[ply]) if ply is not None else Clocks.start(self.control, sides)
-        )
+        elif ply is not None:
+            self.clocks = Clocks.read(self.control, kept[ply])
+        else:  # a new game: its clocks kept at its start, so a restart before a move keeps them
+            self.clocks = Clocks.start(self.control, sides)
+            self._keep(self.clocks, 0, None)
 
     def _kept(self) -> dict[int, str]:
         try:
