@@ -114,7 +114,7 @@ class Clock:
     def _keep_correction(self) -> None:
         """An arbiter's correction kept at once with the readings after the last move, so that
         a restart resumes with it."""
-        kept = self._kept().get(self._plies) if self._plies else None
+        kept = self._kept().get(self._plies)
         if kept and self.clocks is not None:
             self._keep(self.clocks, self._plies, json.loads(kept).get("mover"))
 

@@ -96,14 +96,18 @@ def test_an_arbiter_s_correction_is_kept_through_a_restart():
     assert again.ctl.clock.state(0)["left"]["black"] >= corrected  # none of it charged while off
 
 
-def test_a_new_game_s_control_is_kept_through_a_restart_before_its_first_move():
+def test_a_new_game_s_control_and_a_handicap_are_kept_through_a_restart_before_its_first_move():
     drive = board()  # the config names no clock
     drive.press("menu")
     choose(drive, "Clock")
     choose(drive, "Control")
     choose(drive, "10 min + 5 s")
+    drive.press("menu")
+    choose(drive, "Clock")
+    choose(drive, "Adjust time")
+    choose(drive, "Black -1 min")  # a handicap, before the first move
     again = Drive(
         Game.of("antipalos", 5), storage=drive.storage, resume=(drive.ctl.game_id, []), clock=ClockConfig("-")
     )
     clock = again.ctl.clock.state(0)
-    assert clock["control"] == "600+5" and clock["left"] == {"white": 600_000, "black": 600_000}
+    assert clock["control"] == "600+5" and clock["left"] == {"white": 600_000, "black": 540_000}
