@@ -28,6 +28,7 @@ class Drive:
         resume=None,
         setup=True,
         opponent=None,
+        clock=None,
     ) -> None:
         self.storage = storage or Storage(":memory:")
         layouts = lambda state: default_layout(state.sites())  # noqa: E731
@@ -41,6 +42,7 @@ class Drive:
             resume=resume,
             address=lambda: "192.0.2.7",
             opponent=opponent,
+            clock=clock,
         )
         self.sim = SimBoard(self.ctl.layout.sensor_channels, senses_polarity=polarity)
         if setup:

@@ -11,7 +11,7 @@ board agreed (a new game with its house rules, a takeback to a move) comes as th
 intents (``firmware_host.board.opponent``).
 
 >>> NewGame("antipalos", 12, "two")
-NewGame(game='antipalos', size=12, variant='two', match=0, computer=None, level=None)
+NewGame(game='antipalos', size=12, variant='two', match=0, computer=None, level=None, control=None, delay='')
 >>> NewGame("antipalos", 12, "two", computer="second", level=3).players()
 SetPlayers(computer='black', level=3)
 >>> NewGame("antipalos", 12, "two").players() is None
@@ -68,7 +68,9 @@ class NewGame:
     """A new game of ``game`` (its name), ``size`` and ``variant``; ``match``: the points a
     match goes to (0: single games). ``computer``: the seat the computer takes (one of
     :data:`SEATS`; None: everybody at the table) at ``level``; both None: who plays stays as
-    it is (the menu's new games)."""
+    it is (the menu's new games). ``control``: the time control from now on, in PGN's
+    TimeControl notation (``"300+3"``; ``"-"``: no clock; None: as it is) with ``delay``
+    (``"bronstein:2"``, ``"simple:3"``; ``""``: none)."""
 
     game: str
     size: int | None
@@ -76,6 +78,8 @@ class NewGame:
     match: int = 0
     computer: str | None = None
     level: int | None = None
+    control: str | None = None
+    delay: str = ""
 
     def players(self) -> SetPlayers | None:
         """Who plays the new game (None: as before)."""
@@ -86,9 +90,39 @@ class NewGame:
         return SetPlayers(side, self.level or 1)
 
 
+#: What an arbiter does to the game clocks.
+CLOCK_ACTIONS = ("pause", "resume", "adjust")
+
+
+@dataclass(frozen=True)
+class SetClock:
+    """An arbiter's correction to the game clocks: ``action`` one of :data:`CLOCK_ACTIONS`;
+    ``adjust`` gives the clock of ``side`` (a side's number from 0, a seat, or a side's name)
+    ``seconds`` more (less when negative)."""
+
+    action: str
+    side: int | str | None = None
+    seconds: float = 0.0
+
+    def side_in(self, sides: Sequence[str]) -> str | None:
+        """The side of ``sides`` this names (None: none of them).
+
+        >>> [SetClock("adjust", s).side_in(("white", "black")) for s in (1, "first", "black", 2, "red")]
+        ['black', 'white', 'black', None, None]
+        """
+        index = (
+            self.side if isinstance(self.side, int) else None if self.side is None else seat(self.side, sides)
+        )
+        return sides[index] if index is not None and index < len(sides) else None
+
+
 @dataclass(frozen=True)
 class Again:
-    """A new game of the game being played (the broker's ``new_game`` naming no game)."""
+    """A new game of the game being played (the broker's ``new_game`` naming no game), with
+    ``control`` and ``delay`` as :class:`NewGame`'s."""
+
+    control: str | None = None
+    delay: str = ""
 
 
 @dataclass(frozen=True)
@@ -128,4 +162,15 @@ class PowerOff:
 
 
 #: Everything a board can be asked to do, whoever asks (the menu, the page, the broker).
-Command = NewGame | Again | TakeBack | SetBrightness | HouseRule | SetPlayers | ShowIP | ShowToday | PowerOff
+Command = (
+    NewGame
+    | Again
+    | TakeBack
+    | SetBrightness
+    | HouseRule
+    | SetPlayers
+    | SetClock
+    | ShowIP
+    | ShowToday
+    | PowerOff
+)

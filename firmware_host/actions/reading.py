@@ -8,8 +8,8 @@ back, a house rule) and readers of their own for the rest.
 
 >>> message = '{"type": "new_game", "game": "antipalos", "computer": "second"}'
 >>> new = read(load(message), "type", {"new_game": read_new_game}, ())
->>> new
-NewGame(game='antipalos', size=12, variant='two', match=0, computer='second', level=None)
+>>> new.game, new.size, new.computer, new.control
+('antipalos', 12, 'second', None)
 >>> load("[" * 3000)
 Traceback (most recent call last):
 ...
@@ -27,8 +27,13 @@ from typing import Any, Callable, Collection
 
 from engines import GAME_NAMES, game_info
 from engines.core import OptionError
-from firmware_host.actions.commands import SEATS, HouseRule, NewGame, TakeBack
+from firmware_host.actions.commands import CLOCK_ACTIONS, SEATS, HouseRule, NewGame, SetClock, TakeBack
 from firmware_host.actions.inbound import TooLarge, Unreadable, loads
+
+#: The most time an arbiter adds or removes at once (seconds): ten hours.
+MOST_ADJUST = 36_000
+#: The most sides a game has (a clock each).
+MOST_SIDES = 4
 
 
 class CommandError(ValueError):
@@ -97,6 +102,7 @@ def read_new_game(f: Fields, _: Collection[str]) -> NewGame:
     variant = f.get("variant", (str,), optional=True)
     computer = f.get("computer", (str,), optional=True)
     level = f.get("level", (int,), optional=True)
+    control, delay = read_control(f)
     f.done()
     if name not in GAME_NAMES:
         raise CommandError(f"no game {name[:40]!r} (one of {', '.join(GAME_NAMES)})")
@@ -108,7 +114,41 @@ def read_new_game(f: Fields, _: Collection[str]) -> NewGame:
         size, variant = game_info(name).check_options(size, variant or None)
     except OptionError as exc:
         raise CommandError(str(exc)) from None
-    return NewGame(name, size, variant, computer=computer, level=level)
+    return NewGame(name, size, variant, computer=computer, level=level, control=control, delay=delay)
+
+
+def read_control(f: Fields) -> tuple[str | None, str]:
+    """A new game's ``control`` (None: as it is) and ``delay``, as text: whether they read as
+    the config's ``[clock]`` is the board's to say (``firmware_host.board.playable``).
+
+    >>> read_control(Fields({"control": "300+3", "delay": "bronstein:2"}, "new_game"))
+    ('300+3', 'bronstein:2')
+    """
+    return f.get("control", (str,), optional=True), f.get("delay", (str,), optional=True) or ""
+
+
+def read_clock(f: Fields, _: Collection[str]) -> SetClock:
+    """An arbiter's correction: ``{"action": "pause"|"resume"|"adjust", "side": 0 (a seat's
+    number, a seat or a side's name), "seconds": 30}``.
+
+    >>> read_clock(Fields({"action": "adjust", "side": 1, "seconds": -30}, "clock"), ())
+    SetClock(action='adjust', side=1, seconds=-30.0)
+    """
+    action = f.get("action", (str,))
+    side = f.get("side", (int, str), optional=True)
+    seconds = f.get("seconds", (int, float), optional=True)
+    f.done()
+    if action not in CLOCK_ACTIONS:
+        raise CommandError(f"{f.kind}: 'action' must be one of {', '.join(CLOCK_ACTIONS)}")
+    if action != "adjust":
+        return SetClock(action)
+    if side is None or seconds is None:
+        raise CommandError(f"{f.kind}: adjust needs 'side' and 'seconds'")
+    if isinstance(side, int) and not 0 <= side < MOST_SIDES:
+        raise CommandError(f"{f.kind}: 'side' must be a number from 0 to {MOST_SIDES - 1}, a seat or a side")
+    if not abs(seconds) <= MOST_ADJUST:
+        raise CommandError(f"{f.kind}: 'seconds' must be from -{MOST_ADJUST} to {MOST_ADJUST}")
+    return SetClock(action, side if isinstance(side, int) else side[:40], float(seconds))
 
 
 def read_take_back(f: Fields, _: Collection[str]) -> TakeBack:

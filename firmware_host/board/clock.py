@@ -16,37 +16,71 @@ the flag. The clocks themselves are values (:mod:`firmware_host.store.timecontro
 
 from __future__ import annotations
 
+import json
 import math
+from typing import cast
 
+from firmware_host.actions.commands import Again, Command, NewGame, SetClock
 from firmware_host.board.events import ClockEvent
 from firmware_host.store.storage import Storage, StorageError
-from firmware_host.store.timecontrol import Clocks, TimeControl, clock_text
+from firmware_host.store.timecontrol import Clocks, ControlError, Delay, TimeControl, clock_text
 
 #: The clocks are drawn again at most this often (ms): a few times a second.
 DRAW_MS = 250
 
 
+def control_refusal(control: str | None, delay: str) -> str | None:
+    """Why a new game's time ``control`` and ``delay`` (as the config's ``[clock]`` reads them)
+    are refused (None: they read, or name none).
+
+    >>> control_refusal("300+3", "bronstein:2") is None, control_refusal(None, "") is None
+    (True, True)
+    >>> control_refusal("3 minutes", "")
+    "new_game: bad 'control': '3 minutes' is no time control: e.g. 300+3, 40/5400+30:1800+30, *60 or -"
+    """
+    for name, text, parse in (("control", control or "-", TimeControl.parse), ("delay", delay, Delay.parse)):
+        try:
+            if len(text) > 40:
+                raise ControlError(f"{text[:40]!r}... is too long")
+            parse(text)
+        except ControlError as exc:
+            return f"new_game: bad {name!r}: {exc}"
+    return None
+
+
 class Clock:
     """``control``: the time control (None: no clock; then nothing here does anything);
-    ``casual``: a game goes on after a flag; ``storage`` keeps the readings after each move."""
+    ``casual``: a game goes on after a flag; ``storage`` keeps the readings after each move;
+    ``warn``: the seconds left below which the running clock is low (0: never)."""
 
-    def __init__(self, control: TimeControl | None, casual: bool, storage: Storage) -> None:
-        self.control, self.casual, self.storage = control, casual, storage
+    def __init__(self, control: TimeControl | None, casual: bool, storage: Storage, warn: float = 0) -> None:
+        self.control, self.casual, self.storage, self.warn = control, casual, storage, warn
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
 
+    def choose(self, action: Command | None) -> None:
+        """The time control of the games begun from now on, as a new game ``action`` from the
+        menu, the page or the broker names it (its ``control``: ``"-"`` no clock, None as it is)."""
+        if isinstance(action, (NewGame, Again)) and action.control is not None:
+            self.control = TimeControl.parse(action.control, action.delay)
+
     def begin(self, game_id: int, sides: tuple[str, ...], plies: int) -> None:
         """Game ``game_id`` at ``plies`` moves (a new game, a resumed or taken back one): its
-        clocks as kept after that move, none running (the start's when none were kept)."""
-        if self.control is None:
-            return
+        clocks as kept after that move, on the control kept with them (a new game's may differ
+        from the config's), none running (the start's when none were kept)."""
         self._game_id, self._plies = game_id, plies
-        kept = self._kept() if plies else {}
+        kept = self._kept()
         ply = max((p for p in kept if p <= plies), default=None)
-        self.clocks = (
-            Clocks.read(self.control, kept[ply]) if ply is not None else Clocks.start(self.control, sides)
-        )
+        if ply is not None:
+            self.control = Clocks.control_of(kept[ply]) or self.control
+        if self.control is None:
+            self.clocks = None
+        elif ply is not None:
+            self.clocks = Clocks.read(self.control, kept[ply])
+        else:  # a new game: its clocks kept at its start, so a restart before a move keeps them
+            self.clocks = Clocks.start(self.control, sides)
+            self._keep(self.clocks, 0, None)
 
     def _kept(self) -> dict[int, str]:
         try:
@@ -77,7 +111,14 @@ class Clock:
         self.clocks, self._plies = clocks.run(runs, now if runs is not None and runs == away else at), plies
         return self.told(now)
 
-    def _keep(self, clocks: Clocks, ply: int, mover: str) -> None:
+    def _keep_correction(self) -> None:
+        """An arbiter's correction kept at once with the readings after the last move, so that
+        a restart resumes with it."""
+        kept = self._kept().get(self._plies)
+        if kept and self.clocks is not None:
+            self._keep(self.clocks, self._plies, json.loads(kept).get("mover"))
+
+    def _keep(self, clocks: Clocks, ply: int, mover: str | None) -> None:
         try:
             self.storage.set_clocks(self._game_id, ply, clocks.readings(mover))
         except StorageError:
@@ -99,6 +140,46 @@ class Clock:
         self.clocks = clocks.flagged(clocks.running)
         return clocks.running
 
+    def refusal(self, action: SetClock) -> str | None:
+        """Why an arbiter's ``action`` cannot be done (None: it can).
+
+        >>> Clock(None, False, Storage(":memory:")).refusal(SetClock("pause"))
+        'this game has no clock'
+        """
+        if self.clocks is None:
+            return "this game has no clock"
+        sides = tuple(self.clocks.left)
+        if action.action == "adjust" and action.side_in(sides) is None:
+            named = str(action.side)[:40]
+            return f"no side {named!r} in this game (0 to {len(sides) - 1} or {', '.join(sides)})"
+        return None
+
+    def arbiter(self, action: SetClock, now: float) -> bool:
+        """An arbiter's correction at ``now``: pause, resume, or adjust (a side's clock given
+        seconds more, less when negative); False when not done (:meth:`refusal` says why).
+
+        >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"))
+        >>> clock.begin(1, ("white", "black"), 0); _ = clock.follow("white", 0, False, 0)
+        >>> clock.arbiter(SetClock("pause"), 4000), clock.line(9000)
+        (True, '|| 0:56 1:00')
+        >>> clock.arbiter(SetClock("adjust", "black", -30), 9000), clock.line(9000)
+        (True, '|| 0:56 0:30')
+        >>> _ = clock.arbiter(SetClock("resume"), 10_000); clock.line(11_000)
+        '>0:55 0:30'
+        """
+        clocks = self.clocks
+        if clocks is None or self.refusal(action):
+            return False
+        if action.action == "pause":
+            self.clocks = clocks.pause(now)
+        elif action.action == "resume":
+            self.clocks = clocks.resume(now)
+        else:
+            self.clocks = clocks.adjust(cast(str, action.side_in(tuple(clocks.left))), action.seconds * 1000)
+            self._keep_correction()
+        self._drawn_at = -math.inf  # shown at once
+        return True
+
     def told(self, now: float) -> ClockEvent | None:
         """The clocks as an event (None: no clock)."""
         if self.clocks is None:
@@ -118,10 +199,24 @@ class Clock:
         (None: no clock)."""
         if self.clocks is None:
             return None
-        marks = {self.clocks.running: ">", self.clocks.flag: "!"}
-        return " ".join(
+        marks = {None if self.clocks.paused else self.clocks.running: ">", self.clocks.flag: "!"}
+        line = " ".join(
             f"{marks.get(side, '')}{clock_text(ms)}" for side, ms in self.clocks.shown(now).items()
         )
+        return f"|| {line}" if self.clocks.paused else line
+
+    def low(self, now: float) -> bool:
+        """True while the running clock has less than ``warn`` seconds left (not paused, no flag).
+
+        >>> clock = Clock(TimeControl.parse("30"), False, Storage(":memory:"), warn=10)
+        >>> clock.begin(1, ("white", "black"), 0); _ = clock.follow("white", 0, False, 0)
+        >>> clock.low(19_000), clock.low(21_000)
+        (False, True)
+        """
+        c = self.clocks
+        if c is None or c.running is None or c.paused or c.flag is not None or not self.warn:
+            return False
+        return c.shown(now)[c.running] < self.warn * 1000
 
     def redraw(self, now: float) -> bool:
         """True when what the clocks show has changed, at most every :data:`DRAW_MS` (in the
@@ -150,5 +245,28 @@ class Clock:
             "control": self.clocks.control.text,
             "running": self.clocks.running,
             "flag": self.clocks.flag,
+            "paused": self.clocks.paused,
             "text": text,
+        }
+
+    def state(self, now: float) -> dict[str, object] | None:
+        """The clocks as the café network's state gives them: the control, each side's time
+        left at ``now`` (ms), whose runs, the flag, a pause (None: no clock).
+
+        >>> clock = Clock(TimeControl.parse("300+3"), False, Storage(":memory:"))
+        >>> clock.begin(1, ("white", "black"), 0); _ = clock.follow("white", 0, False, 0)
+        >>> shown = clock.state(1500.4)
+        >>> shown["left"], shown["running"], shown["flag"], shown["paused"]
+        ({'white': 298500, 'black': 300000}, 'white', None, False)
+        """
+        if self.clocks is None:
+            return None
+        c = self.clocks
+        left = {s: max(0, round(ms)) for s, ms in c.shown(now).items()}
+        return {
+            "control": c.control.text,
+            "left": left,
+            "running": c.running,
+            "flag": c.flag,
+            "paused": c.paused,
         }

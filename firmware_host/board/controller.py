@@ -29,6 +29,7 @@ from firmware_host.actions.commands import (
     NewGame,
     PowerOff,
     SetBrightness,
+    SetClock,
     SetPlayers,
     ShowIP,
     ShowToday,
@@ -172,7 +173,7 @@ class Controller:
         self.output = Output(self.notes.pager)
         self._now = 0.0
         clock = clock or ClockConfig()
-        self.clock = Clock(clock.time_control(), clock.casual, storage)
+        self.clock = Clock(clock.time_control(), clock.casual, storage, clock.warn)
         match = match or game.new_match()
         if resume is None:
             record = GameRecord.begin(storage, game, match, self._who(game.new()))
@@ -192,6 +193,7 @@ class Controller:
             game = record.game
             self.settings.menu.current = menus.GameChoice.of(game.name, game.size, game.variant or "")
             self.settings.menu.match = game.match
+            self.settings.menu.control = self.clock.control.text if self.clock.control else "-"
         self.sync: Sync | None = None
         self.targets: frozenset[str] = frozenset()
         self.hinted: frozenset[str] = frozenset()
@@ -294,6 +296,7 @@ class Controller:
             self.opponent.note if self.opponent else None,
             self._now,
             self.clock.line(self._now),
+            self.clock.low(self._now),
         )
 
     def quiet(self, now: float) -> bool:
@@ -898,6 +901,7 @@ class Controller:
         """Carry out one of the board's commands (``firmware_host.actions.commands``), whoever
         gave it: the menu, the page, the café network (None: the menu gave none)."""
         self.output.changed()
+        self.clock.choose(action)  # a new game's time control
         if isinstance(action, NewGame):
             game = Game(action.game, action.size, action.variant, action.match)
             players = action.players()
@@ -917,6 +921,8 @@ class Controller:
             self.settings.house_rules.setdefault(action.game, {})[action.name] = action.value
         elif isinstance(action, SetPlayers):
             self.set_players(action)
+        elif isinstance(action, SetClock) and self.clock.arbiter(action, self._now):
+            self._tell_clocks()
         elif isinstance(action, ShowIP):
             self.notes.pass_by(message_screen("IP address", [self.settings.address()]), self._now)
         elif isinstance(action, ShowToday):

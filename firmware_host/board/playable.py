@@ -34,7 +34,8 @@ from typing import Any, cast
 
 import engines
 from engines.core import OptionError
-from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
+from firmware_host.actions.commands import Again, NewGame, SetPlayers, TakeBack
+from firmware_host.board.clock import control_refusal
 from firmware_host.board.game import Game
 from firmware_host.store.layout import Layout, read_layout
 from firmware_host.ui.menu import GameChoice, game_choices
@@ -67,6 +68,8 @@ class Playable:
         """Why the board refuses ``action`` (one of its commands,
         ``firmware_host.actions.commands``: a new game, who plays, a take back, ...) from
         elsewhere; None when it may go ahead."""
+        if isinstance(action, (NewGame, Again)) and (why := control_refusal(action.control, action.delay)):
+            return why
         if isinstance(action, NewGame):
             players = action.players()
             return self.game_refusal(Game(action.game, action.size, action.variant)) or (

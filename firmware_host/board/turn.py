@@ -41,6 +41,7 @@ LightKind = Literal[
     "extra",
     "win",
     "hint",
+    "low_time",
 ]
 #: What a ``guide`` event asks: a step, or OK to end the turn.
 GuideAction = Action | Literal["confirm"]

@@ -41,6 +41,7 @@ LIGHTS: dict[LightKind, Led] = {
     "hint": Led((255, 255, 255), "steady"),
     "marker": Led((100, 0, 255), "steady"),  # violet: a pawn stands here
     "carry": Led((100, 0, 255), "pulse"),  # its pawn to carry off
+    "low_time": Led((255, 255, 255), "fast"),  # white, fast: the running clock is low
 }
 
 #: Said while a move that goes towards the position before one of the players' own last turns
@@ -83,6 +84,8 @@ class Snapshot:
     now: float
     #: The game clocks in one line (None: no clock).
     clock: str | None = None
+    #: The running clock is low (``[clock] warn``): the board's corners flash.
+    low_time: bool = False
 
     @property
     def expected(self) -> frozenset[str]:
@@ -92,7 +95,7 @@ class Snapshot:
 def lights(snap: Snapshot) -> dict[str, LightKind]:
     """Site -> light kind (a key of :data:`LIGHTS`)."""
     phase, record = snap.phase, snap.record
-    lit: dict[str, LightKind] = {}
+    lit: dict[str, LightKind] = dict.fromkeys(corners(record.state) if snap.low_time else (), "low_time")
     if phase.over:
         lit.update(dict.fromkeys(record.board if record.on_time else win_sites(record.state), "win"))
     else:
@@ -104,6 +107,23 @@ def lights(snap: Snapshot) -> dict[str, LightKind]:
     lit.update(dict.fromkeys(missing, "missing"))
     lit.update(dict.fromkeys(extra, "extra"))
     return lit
+
+
+@lru_cache(maxsize=16)
+def corners(state: GameState[Any]) -> tuple[str, ...]:
+    """The sites furthest out in the four diagonal directions: the board's corners, where the
+    low-time warning flashes (under any other light).
+
+    >>> import engines
+    >>> corners(engines.new_game("antipalos", 5))
+    ('*A1', '*A5', '*E1', '*E5')
+    """
+    sites = state.sites()
+    ends = {
+        min(sites, key=lambda s: (dx * s.x + dy * s.y, s.label)).label
+        for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1))
+    }
+    return tuple(sorted(ends))
 
 
 def build_frame(snap: Snapshot, layout: Layout, brightness: float) -> dict[int, Led]:

@@ -186,11 +186,13 @@ class CafeConfig:
 class ClockConfig:
     """The game clocks (docs/config.md): ``control`` in PGN's TimeControl notation ("300+3",
     "40/5400+30:1800+30", "*60"; None or "-": no clock), ``delay`` ("bronstein:5",
-    "simple:5"), ``casual``: a game goes on after a flag falls (the flag shown)."""
+    "simple:5"), ``casual``: a game goes on after a flag falls (the flag shown); ``warn``: the
+    LEDs warn while the running clock has fewer seconds than this left (0: no warning)."""
 
     control: str | None = option(None)
     delay: str = option("")
     casual: bool = option(False)
+    warn: float = option(0, 0, 3600)
 
     def time_control(self) -> TimeControl | None:
         """The control these name (None: no clock); ControlError when it does not read."""

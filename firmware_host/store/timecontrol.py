@@ -139,7 +139,8 @@ def _stage(text: str, last: bool) -> Stage | None:
 class Clocks:
     """The clocks of a game's sides: ``left`` (ms) and ``moves`` made per side, as of
     ``since`` (ms) when ``running`` began its turn (None: no clock runs); ``flag``: the side
-    whose time ran out first (None: none yet)."""
+    whose time ran out first (None: none yet); ``paused``: an arbiter stopped the clocks
+    (nobody's time runs, whoever's turn it is)."""
 
     control: TimeControl
     left: Mapping[str, float]
@@ -147,6 +148,7 @@ class Clocks:
     running: str | None = None
     since: float = 0.0
     flag: str | None = None
+    paused: bool = False
 
     @classmethod
     def start(cls, control: TimeControl, sides: tuple[str, ...]) -> Clocks:
@@ -164,7 +166,24 @@ class Clocks:
         True
         """
         kept = {"control": self.control.text, "left": dict(self.left), "moves": dict(self.moves)}
+        delay = self.control.delay
+        if delay is not None:
+            kept["delay"] = f"{delay.kind}:{delay.seconds:g}"
         return json.dumps({**kept, "mover": mover} if mover else kept)
+
+    @staticmethod
+    def control_of(readings: str) -> TimeControl | None:
+        """The control (with its delay) :meth:`readings` were kept on (None: it does not read).
+
+        >>> c = Clocks.start(TimeControl.parse("60+1", "simple:2"), ("a", "b"))
+        >>> Clocks.control_of(c.readings()) == c.control
+        True
+        """
+        try:
+            kept = json.loads(readings)
+            return TimeControl.parse(kept["control"], kept.get("delay", ""))
+        except (ValueError, KeyError, TypeError):
+            return None
 
     @classmethod
     def read(cls, control: TimeControl, readings: str) -> Clocks:
@@ -184,6 +203,8 @@ class Clocks:
         >>> c.used(3000), c.used(8000)
         (0.0, 3000.0)
         """
+        if self.paused:
+            return 0.0
         spent = max(0.0, now - self.since)
         delay = self.control.delay
         if delay is not None and delay.kind == "simple":
@@ -231,11 +252,32 @@ class Clocks:
 
     def out(self) -> float | None:
         """When (ms) the running side's time runs out (None: no clock runs)."""
-        if self.running is None:
+        if self.running is None or self.paused:
             return None
         delay = self.control.delay
         wait = delay.seconds * 1000 if delay is not None and delay.kind == "simple" else 0.0
         return self.since + wait + self.left[self.running]
+
+    def pause(self, at: float) -> Clocks:
+        """Every clock stopped at ``at`` (the running side charged until then), the turn kept.
+
+        >>> c = Clocks.start(TimeControl.parse("60"), ("a", "b")).run("a", 0).pause(5000)
+        >>> c.shown(99_000)["a"], c.out(), c.resume(99_000).shown(100_000)["a"]
+        (55000.0, None, 54000.0)
+        """
+        return self if self.paused else replace(self, left=self.shown(at), since=at, paused=True)
+
+    def resume(self, at: float) -> Clocks:
+        """The clocks go on from ``at`` after a pause."""
+        return replace(self, since=at, paused=False) if self.paused else self
+
+    def adjust(self, side: str, ms: float) -> Clocks:
+        """``side``'s clock given ``ms`` more (less when negative; never below zero).
+
+        >>> Clocks.start(TimeControl.parse("60"), ("a", "b")).adjust("b", -90_000).left
+        {'a': 60000.0, 'b': 0.0}
+        """
+        return replace(self, left={**self.left, side: max(0.0, self.left[side] + ms)})
 
     def flagged(self, side: str) -> Clocks:
         """``side``'s flag fell (the first flag is kept)."""

@@ -12,8 +12,9 @@ so (:data:`HELP`) while its first item is chosen. A long MENU press offers power
 (None, ('Menu', '> New game'), ('MENU: next · OK: pick', 'BACK: back / close'))
 >>> menu.press(ButtonEvent("menu")), menu.press(ButtonEvent("back")), menu.is_open
 (None, None, True)
->>> menu.press(ButtonEvent("ok")), menu.is_open
-(NewGame(game='antipalos', size=12, variant='standard', match=0, computer=None, level=None), False)
+>>> action = menu.press(ButtonEvent("ok"))
+>>> action.game, action.size, action.control, menu.is_open
+('antipalos', 12, None, False)
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from firmware_host.actions.commands import (
     NewGame,
     PowerOff,
     SetBrightness,
+    SetClock,
     SetPlayers,
     ShowIP,
     ShowToday,
@@ -40,11 +42,15 @@ from hardware.base import ButtonEvent
 HELP = ("MENU: next · OK: pick", "BACK: back / close")
 #: LED brightness levels the menu steps through.
 BRIGHTNESS_LEVELS = (0.1, 0.25, 0.5, 0.75, 1.0)
+#: The time controls the menu offers (PGN's TimeControl notation; "-": no clock).
+CONTROLS = ("-", "180+2", "300+3", "600+5", "900+10", "1800+30", "5400+30")
+#: The time an arbiter's press on the clock page adds or removes (seconds).
+ADJUST_STEPS = (10, 60)
 
 
 #: The board's commands the menu gives (``firmware_host.actions.commands``: the same the page and
 #: the broker give).
-Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff | SetPlayers
+Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff | SetPlayers | SetClock
 
 
 # -------------------------------------------------------------------------------- choices
@@ -106,6 +112,8 @@ class _Page:
     cursor: int = 0
     #: MENU presses on this page since it was last shown (BACK steps back over them first).
     moves: int = 0
+    #: The page drawn again after an item that keeps it open (None: as it is), at a cursor.
+    again: Callable[[int], "_Page"] | None = None
 
 
 class Menu:
@@ -115,7 +123,8 @@ class Menu:
     a game and starting a new one. ``brightness``: the LED level now (snapped to a menu level).
     ``today``: offer today's games; ``power_off``: a long MENU press offers power-off.
     ``rules``: the house rules in force by game (the config's, as the menu changes them).
-    ``players``: the side the computer plays (None: nobody) and its level."""
+    ``players``: the side the computer plays (None: nobody) and its level. ``control``: the
+    games' time control (``"-"``: no clock; the controller keeps it up to date)."""
 
     def __init__(
         self,
@@ -129,8 +138,10 @@ class Menu:
         match: int = 0,
         rules: dict[str, dict[str, object]] | None = None,
         players: tuple[str | None, int] = (None, 1),
+        control: str = "-",
     ) -> None:
         self._choices = choices
+        self.control = control
         self.players = players
         self.rules = {} if rules is None else rules
         self.match = match
@@ -200,7 +211,8 @@ class Menu:
             self._pages.append(outcome)
             return None
         if item.keeps_open:
-            self._pages[-1] = self._main(cursor=self._pages[-1].cursor)
+            page = self._pages[-1]
+            self._pages[-1] = page.again(page.cursor) if page.again else page
         else:
             self.close()
         return outcome
@@ -223,8 +235,9 @@ class Menu:
             if _menu_options(self.current.game):
                 items.append(_Item("House rules", self._rules_page))
             items.append(_Item("Players", self._players_page))
+            items.append(_Item("Clock", self._clock_page))
         items.append(_Item("Exit", lambda: None))
-        return _Page("Menu", tuple(items), cursor)
+        return _Page("Menu", tuple(items), cursor, again=self._main)
 
     def _brighter(self) -> SetBrightness:
         index = BRIGHTNESS_LEVELS.index(self.brightness)
@@ -320,6 +333,42 @@ class Menu:
         page = self._pages.pop()
         return self._players_page(page.cursor)
 
+    def _clock_page(self) -> _Page:
+        """The time control of a new game; with a clock, an arbiter's pause, resume and
+        corrections."""
+        items = [_Item(f"Control: {control_label(self.control)}", self._controls_page)]
+        if self.control != "-":
+            items += [
+                _Item("Pause clocks", lambda: SetClock("pause")),
+                _Item("Resume clocks", lambda: SetClock("resume")),
+                _Item("Adjust time", self._adjust_page),
+            ]
+        return _Page("Clock", tuple(items))
+
+    def _controls_page(self) -> _Page:
+        """OK on a control starts a new game of the current choice on it."""
+        items = tuple(_Item(control_label(c), partial(self._start, self.current, None, c)) for c in CONTROLS)
+        return _Page("Clock: new game", items, _index(list(CONTROLS), self.control))
+
+    def _adjust_page(self) -> _Page:
+        """A side's clock given or taken a few seconds at each OK (the page stays open)."""
+        c = self.current
+        try:
+            sides = engines.new_game(c.game, c.size, c.variant).sides
+        except OptionError:  # a game these engines do not know: no clocks
+            sides = ()
+        items = tuple(
+            _Item(
+                f"{side.capitalize()} {sign}{_seconds(step)}",
+                partial(SetClock, "adjust", side, step * int(f"{sign}1")),
+                True,
+            )
+            for side in sides
+            for step in ADJUST_STEPS
+            for sign in "+-"
+        )
+        return _Page("Adjust time", items)
+
     def _matches_page(self) -> _Page:
         targets = [0, *self.current.match_targets]
         items = tuple(
@@ -330,13 +379,34 @@ class Menu:
         )
         return _Page("Match play", items, _index(targets, self.match))
 
-    def _start(self, choice: GameChoice, match: int | None = None) -> NewGame:
+    def _start(self, choice: GameChoice, match: int | None = None, control: str | None = None) -> NewGame:
         """A new game of ``choice``: a match to ``match`` points (default: the current target
-        for the same game, single games for another game)."""
+        for the same game, single games for another game), on ``control`` (None: as it is)."""
         if match is None:
             match = self.match if choice.game == self.current.game else 0
         self.current, self.match = choice, match
-        return NewGame(choice.game, choice.size, choice.variant, match)
+        self.control = self.control if control is None else control
+        return NewGame(choice.game, choice.size, choice.variant, match, control=control)
+
+
+def control_label(control: str) -> str:
+    """A time control as the menu names it.
+
+    >>> [control_label(c) for c in ("-", "180+2", "5400+30", "600", "40/5400+30:1800+30")]
+    ['No clock', '3 min + 2 s', '90 min + 30 s', '10 min', '40/5400+30:1800+30']
+    """
+    if control == "-":
+        return "No clock"
+    base, _, plus = control.partition("+")
+    if not base.isdigit() or not (plus.isdigit() or not plus):
+        return control
+    minutes = f"{_seconds(int(base))}"
+    return f"{minutes} + {plus} s" if plus else minutes
+
+
+def _seconds(seconds: int) -> str:
+    """``90 min``, ``10 s``."""
+    return f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds} s"
 
 
 def _menu_options(game: str) -> tuple:

@@ -40,6 +40,13 @@ LARGE_SIZES = (18, 15, 13)
 SMALL_SIZE = 11
 #: The layout's styles, tried in order until the text fits: (largest main line, other lines).
 STYLES = ((18, 11), (15, 11), (13, 11), (11, 11), (10, 10), (9, 9))
+#: The game clocks' type sizes, largest first: the largest that fits the row, at most the
+#: style's (:data:`CLOCK_LARGEST`, by the style's main line), is drawn. They shrink with the
+#: style, as the main line does: a screen crowded with words draws them smaller.
+CLOCK_SIZES = (24, 22, 20, 18, 15, 13, 11, 10, 9)
+CLOCK_LARGEST = {18: 24, 15: 20, 13: 18, 11: 15, 10: 11, 9: 9}
+#: Pixels of the lit bar on each side of the running clock's digits.
+CLOCK_PAD = 2
 ELLIPSIS = "…"
 #: A long screen's page number: "p1/2" (a menu's "3/8" is the item's position).
 PAGE = "p{}/{}"
@@ -74,6 +81,9 @@ class Screen:
     #: The style (of :data:`STYLES`) every page of a long screen is drawn in (None: the first
     #: that fits), so that its pages keep one type size.
     style: tuple[int, int] | None = None
+    #: The first line is the game clocks (:func:`clock_fields`), drawn in a row of its own in
+    #: the largest type that fits, spread across the panel, the running one on a lit bar.
+    clocks: bool = False
 
     def pages(self, size: tuple[int, int] = SIZE) -> tuple["Screen", ...]:
         """The pages this screen is shown as on a panel of ``size``: itself when it fits,
@@ -191,6 +201,8 @@ class Row:
     font: _Font
     x: int = MARGIN
     lit: bool = False
+    #: Lit only around its text (the running clock), not across the panel.
+    bar: bool = False
 
     @property
     def baseline(self) -> int:
@@ -206,7 +218,10 @@ def _draw(screen: Screen, draw: ImageDraw.ImageDraw, width: int, height: int) ->
     screen = screen.shown((width, height))
     rows, more = layout(screen, width, height)
     for row in rows:
-        if row.lit:
+        if row.lit and row.bar:
+            right = row.x + round(row.font.width(row.text)) + CLOCK_PAD
+            draw.rectangle((row.x - CLOCK_PAD, row.top, right, row.bottom), fill="white")
+        elif row.lit:
             draw.rectangle((0, row.top, width - 1, row.bottom), fill="white")
         row.font.draw(draw, row.x, row.baseline, row.text, "black" if row.lit else "white")
     if screen.marker and rows:
@@ -262,6 +277,15 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
     """
     if screen.selected is not None or _fits_one(screen, width, height):
         return (screen,)
+    return (
+        _paged(screen, _styles(screen), width, height) or _paged(screen, STYLES, width, height) or (screen,)
+    )
+
+
+def _paged(
+    screen: Screen, styles: tuple[tuple[int, int], ...], width: int, height: int
+) -> tuple[Screen, ...] | None:
+    """:func:`paginate` in one of ``styles`` (None: in none of them)."""
     fixed, rest = screen.lines[: screen.keep], screen.lines[screen.keep :]
     # When the kept lines leave no room for the title, the title becomes a line of the last
     # page and the page number moves to the right end of the first row.
@@ -269,7 +293,7 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
         base = replace(screen, title=title)
         for breaks in BREAKS:
             found = []
-            for order, style in enumerate(STYLES):
+            for order, style in enumerate(styles):
                 chunks = _chunks(base, fixed, rest, style, width, height, breaks)
                 if chunks:
                     found.append((max(2, len(chunks)), order, chunks))
@@ -277,8 +301,16 @@ def paginate(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> tup
                         break  # no later style can do better
             if found:
                 _, order, chunks = min(found)
-                return _numbered(replace(base, style=STYLES[order]), fixed, chunks)
-    return (screen,)
+                if len(chunks) == 1:  # one page after all, in a small style
+                    return (replace(screen, style=styles[order]),)
+                return _numbered(replace(base, style=styles[order]), fixed, chunks)
+    return None
+
+
+def _styles(screen: Screen) -> tuple[tuple[int, int], ...]:
+    """The styles ``screen`` is tried in first: a screen with the clocks pages rather than
+    draw them small (below 15 px; a crowded one that cannot page otherwise still does)."""
+    return tuple(s for s in STYLES if CLOCK_LARGEST[s[0]] >= 15) if screen.clocks else STYLES
 
 
 def _numbered(screen: Screen, fixed: tuple[str, ...], chunks: list[tuple[str, ...]]) -> tuple[Screen, ...]:
@@ -361,10 +393,10 @@ def _packed(text: str, font: _Font, width: int) -> tuple[str, ...]:
 
 
 def _marker_clear(screen: Screen, rows: list[Row], width: int) -> bool:
-    """True when the first row leaves room at its right end for the page marker."""
-    return not screen.marker or rows[0].box()[2] + 4 <= width - MARGIN - SLACK - _marker_font().width(
-        screen.marker
-    )
+    """True when the first row (the clocks: all of them) leaves room at its right end for the
+    page marker."""
+    right = max(row.box()[2] + (CLOCK_PAD if row.bar else 0) for row in rows if row.top == rows[0].top)
+    return not screen.marker or right + 4 <= width - MARGIN - SLACK - _marker_font().width(screen.marker)
 
 
 def _marker_font() -> _Font:
@@ -372,7 +404,7 @@ def _marker_font() -> _Font:
 
 
 def _fits_one(screen: Screen, width: int, height: int) -> bool:
-    return any(_text_layout(screen, style, width)[-1].bottom < height for style in STYLES)
+    return any(_text_layout(screen, style, width)[-1].bottom < height for style in _styles(screen))
 
 
 def fits(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> bool:
@@ -382,7 +414,10 @@ def fits(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> bool:
     if not _marker_clear(screen, rows, width):
         return False
     shown = _letters("".join(row.text for row in rows))
-    whole = _letters("".join(_plain(t) for t in (screen.title, *screen.lines)))
+    lines = list(screen.lines)
+    if screen.clocks and lines:  # the clocks as drawn: the running one's mark is its bar
+        lines[0] = "".join(text for text, _ in clock_fields(lines[0]))
+    whole = _letters("".join(_plain(t) for t in (screen.title, *lines)))
     if screen.selected is not None:  # a menu shows its whole title and some items, each whole
         items = {_plain(item) for item in (*screen.lines, *screen.footer)}
         if rows[0].text.endswith(ELLIPSIS) and not screen.title.endswith(ELLIPSIS):
@@ -421,7 +456,10 @@ def _text_layout(screen: Screen, style: tuple[int, int], width: int) -> list[Row
             top = rows[-1].bottom + 1
         top += 1
     lines = [_plain(line) for line in screen.lines]
-    if screen.large and lines:
+    if screen.clocks and lines:
+        rows += _clock_rows(lines.pop(0), top, inner, CLOCK_LARGEST.get(main_size, main_size))
+        top = rows[-1].bottom + 1
+    elif screen.large and lines:
         big = _large_font(lines[0], inner, main_size) or _font(main_size)  # else it wraps
         for text in _wrap(lines.pop(0), big, inner):
             rows.append(Row(top, top + big.height, text, big))
@@ -431,6 +469,35 @@ def _text_layout(screen: Screen, style: tuple[int, int], width: int) -> list[Row
             rows.append(Row(top, top + small.height, text, small))
             top = rows[-1].bottom + 1
     return rows or [Row(0, 0, "", small)]
+
+
+def clock_fields(line: str) -> list[tuple[str, bool]]:
+    """The game clocks' line as drawn: each clock's text, True for the running one (marked
+    ``>`` in the line, drawn on a lit bar instead); a pause's ``||`` and a flag's ``!`` stay.
+
+    >>> clock_fields(">4:58 5:00"), clock_fields("|| 4:58 !0.0")
+    ([('4:58', True), ('5:00', False)], [('||', False), ('4:58', False), ('!0.0', False)])
+    """
+    return [(f[1:], True) if f.startswith(">") else (f, False) for f in line.split()]
+
+
+def _clock_rows(line: str, top: int, inner: int, largest: int) -> list[Row]:
+    """The clocks of ``line`` side by side from ``top``, spread across ``inner`` pixels, in
+    the largest of :data:`CLOCK_SIZES` up to ``largest`` in which they fit."""
+    fields = clock_fields(line)
+    sizes = [s for s in CLOCK_SIZES if s <= largest] or [CLOCK_SIZES[-1]]
+    for size in sizes:
+        font = _font(size)
+        widths = [font.width(text) + 2 * CLOCK_PAD for text, _ in fields]
+        if sum(widths) + CLOCK_PAD * (len(fields) - 1) <= inner:
+            break
+    gap = (inner - sum(widths)) / max(1, len(fields) - 1)
+    rows, x = [], float(MARGIN)
+    for (text, running), w in zip(fields, widths):
+        bottom = top + (font.height if "|" in line else font.cap + 2)  # digits have no descenders
+        rows.append(Row(top, bottom, text, font, round(x) + CLOCK_PAD, running, bar=True))
+        x += w + gap
+    return rows
 
 
 def _menu_layout(screen: Screen, width: int, height: int) -> tuple[list[Row], list[tuple[Row, bool]]]:
@@ -604,7 +671,7 @@ def status_screen(
         keep = 1 + sum(1 for line in (match, instruction) if line)
     if clock:
         lines, keep = [clock, *lines], keep + 1
-    return Screen(title, tuple(lines), invert_title=bool(error), large=True, keep=keep)
+    return Screen(title, tuple(lines), invert_title=bool(error), large=True, keep=keep, clocks=bool(clock))
 
 
 def result_words(winner: str, result: str) -> str:

@@ -76,6 +76,7 @@ def test_menu_opens_with_menu_and_lists_everything():
         "Brightness 50%",
         "Show IP address",
         "Players",
+        "Clock",
         "Exit",
     )
 
@@ -93,7 +94,7 @@ def test_new_game_restarts_the_current_game():
 
 def test_menu_moves_down_and_wraps_around():
     menu = Menu(CHOICES, CURRENT)
-    press(menu, "menu", *["menu"] * 7)
+    press(menu, "menu", *["menu"] * 8)
     assert shown(menu)[1] == "> New game"
     press(menu, "menu", "menu")
     assert shown(menu)[3] == "> Take back"
@@ -116,7 +117,7 @@ def test_brightness_cycles_levels_and_the_menu_stays_open():
 
 def test_exit_and_back_close_the_menu():
     menu = Menu(CHOICES, CURRENT)
-    press(menu, "menu", *["menu"] * 6)
+    press(menu, "menu", *["menu"] * 7)
     assert shown(menu)[-1] == "> Exit"
     assert press(menu, "ok") == [] and not menu.is_open
     press(menu, "menu", "back")
@@ -155,7 +156,15 @@ def test_kiosk_offers_only_games():
 def test_without_takebacks_or_other_games_those_items_are_gone():
     menu = Menu(CHOICES[:1], CHOICES[0], takebacks=False)
     press(menu, "menu")
-    assert shown(menu) == ("Menu", "> New game", "Brightness 50%", "Show IP address", "Players", "Exit")
+    assert shown(menu) == (
+        "Menu",
+        "> New game",
+        "Brightness 50%",
+        "Show IP address",
+        "Players",
+        "Clock",
+        "Exit",
+    )
 
 
 def test_long_menu_press_is_reserved():

@@ -48,9 +48,10 @@ from typing import Any, Callable, Iterator
 from engines import GAME_NAMES, new_game
 from engines.core import DRAW, GameState, IllegalMove, OptionError
 from firmware_host.board.game import Game
-from firmware_host.net.mqtt.untrusted import Bad, items, optional, read, record, text, whole
+from firmware_host.net.mqtt.untrusted import Bad, items, mapping, number, optional, read, record, text, whole
 from firmware_host.store.export import options_of, record_text
 from firmware_host.store.storage import StoredGame
+from firmware_host.store.timecontrol import pgn_clock
 from hardware.supervise import Supervised
 
 _TIME = text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
@@ -74,8 +75,20 @@ RECORD = record(
         "options": optional(text(400)),
         "opponent": optional(text(80)),
         "moves": items(text(40), 20_000),
+        "clocks": optional(items(text(600), 20_000)),
     },
     required=("id", "game", "started", "moves"),
+)
+#: The clocks as a board kept them after a move (``Clocks.readings``).
+READING = record(
+    {
+        "control": text(40),
+        "delay": optional(text(40)),
+        "left": mapping(text(20), number(-1e13, 1e13), 8),
+        "moves": mapping(text(20), whole(0, 10**6), 8),
+        "mover": optional(text(20)),
+    },
+    required=("control", "left", "moves"),
 )
 
 COLUMNS = (
@@ -98,6 +111,7 @@ COLUMNS = (
     "moves",
     "text",
     "received",
+    "clocks",
 )
 #: What a list of games shows (not the moves or the text).
 SUMMARY = "key, game, size, variant, started, finished, result, winner, opponent, plies"
@@ -113,8 +127,10 @@ def read_record(payload: bytes, now: float | None = None) -> dict[str, Any]:
     if game["game"] not in GAME_NAMES:
         raise Bad(f"unknown game {game['game']!r}")
     _check_times(game, time.time() if now is None else now)
+    game["clocks"] = tuple(game["clocks"] or ())
     rec = StoredGame(**game)
     sides = replay(rec)[0].sides
+    game["clk"] = _clock_readings(game["clocks"], sides)
     for key, allowed in (("first", sides), ("winner", (*sides, DRAW))):
         if game[key] is not None and game[key] not in allowed:
             raise Bad(f"{key}: {game[key]!r} is no side of this game ({', '.join(sides)})")
@@ -125,6 +141,27 @@ def read_record(payload: bytes, now: float | None = None) -> dict[str, Any]:
         raise Bad(f"cannot write its record ({exc})") from None
     game["key"] = f"{game['id']}-{game['started'].replace('-', '').replace(':', '')}"
     return game
+
+
+def _clock_readings(clocks: tuple[str, ...], sides: tuple[str, ...]) -> list[str]:
+    """Each move's clock reading as ``%clk`` writes it (the mover's time left, ``h:mm:ss``; ""
+    where none was kept), checked: Bad for a reading that is not the clocks of these sides.
+
+    >>> _clock_readings(('{"control": "60", "left": {"a": 58400, "b": 60000}, "moves": {"a": 1, '
+    ...     '"b": 0}, "mover": "a"}', ""), ("a", "b"))
+    ['0:00:58', '']
+    """
+    shown = []
+    for n, kept in enumerate(clocks, 1):
+        if not kept:
+            shown.append("")
+            continue
+        reading = read(kept.encode(), READING)
+        mover = reading["mover"]
+        if set(reading["left"]) != set(sides) or mover is not None and mover not in sides:
+            raise Bad(f"clocks after move {n}: not the clocks of {', '.join(sides)}")
+        shown.append(pgn_clock(reading["left"][mover]) if mover else "")
+    return shown
 
 
 def _check_times(game: dict[str, Any], now: float) -> None:
@@ -382,6 +419,7 @@ class Archive:
             return None
         row = rows[0]
         row["moves"] = json.loads(row["moves"])
+        row["clocks"] = json.loads(row["clocks"]) if row.get("clocks") else []
         return row
 
     def boards(self) -> list[str]:
@@ -500,6 +538,7 @@ class Archive:
                 self._db = db
             for statement in (*self.setup, *_schema(self.dialect)):
                 self._execute(statement)
+            self._add_clocks()
         if self._loaded:
             return
         names = self._rows("SELECT board, name FROM tables")
@@ -583,6 +622,7 @@ class Archive:
             "board": board,
             "game_id": game["id"],
             "moves": json.dumps(game["moves"]),
+            "clocks": json.dumps(game["clk"]) if any(game.get("clk") or ()) else None,
             "plies": len(game["moves"]),
             "received": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
@@ -593,6 +633,13 @@ class Archive:
             f"ON CONFLICT (board, key) DO UPDATE SET {updates}",
             tuple(values.get(c) for c in COLUMNS),
         )
+
+    def _add_clocks(self) -> None:
+        """Give an archive made before the clocks were kept their column (each move's reading)."""
+        if self.dialect == "postgresql":
+            self._execute("ALTER TABLE games ADD COLUMN IF NOT EXISTS clocks TEXT")
+        elif "clocks" not in {r["name"] for r in self._rows("PRAGMA table_info(games)")}:
+            self._execute("ALTER TABLE games ADD COLUMN clocks TEXT")
 
     def _store_name(self, board: str, name: str | None) -> None:
         self._execute("DELETE FROM tables WHERE board = ?", (board,))
@@ -621,7 +668,7 @@ def _schema(dialect: str) -> list[str]:
         f"game_id {big} NOT NULL, game TEXT NOT NULL, size INTEGER, variant TEXT, "
         "started TEXT NOT NULL, finished TEXT, result TEXT, winner TEXT, first TEXT, "
         f"options TEXT, opponent TEXT, match_of {big}, match_target INTEGER, plies INTEGER NOT NULL, "
-        "moves TEXT NOT NULL, text TEXT NOT NULL, received TEXT NOT NULL, UNIQUE (board, key))",
+        "moves TEXT NOT NULL, text TEXT NOT NULL, received TEXT NOT NULL, clocks TEXT, UNIQUE (board, key))",
         "CREATE INDEX IF NOT EXISTS games_finished ON games (board, finished)",
         "CREATE TABLE IF NOT EXISTS tables (board TEXT PRIMARY KEY, name TEXT NOT NULL)",
     ]

@@ -108,6 +108,18 @@ STATE = record(
         "missing": optional(_SITES),
         "extra": optional(_SITES),
         "brightness": optional(number(0, 1)),
+        "clock": optional(
+            record(
+                {
+                    "control": text(40),
+                    "left": mapping(text(20), whole(0, 10**10), 8),
+                    "running": optional(text(20)),
+                    "flag": optional(text(20)),
+                    "paused": optional(one_of(True, False)),
+                },
+                required=("control", "left"),
+            )
+        ),
         "board": optional(text(MAX_BOARD_ID)),
         "hardware": optional(_WORD),
         "opponent": optional(_WORD),
@@ -537,14 +549,17 @@ def _game_of(state: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
 
 def tile_lines(screen: list[str], status: str | None) -> list[str]:
     """The OLED's lines a tile shows beside its turn: without the title (a long screen's pages
-    may leave it out), the main line (``status``) and the pages' numbers ("p1/3").
+    may leave it out), the clocks (the tile shows them itself), the main line (``status``) and
+    the pages' numbers ("p1/3").
 
     >>> tile_lines(["Phalanx p1/3", "Green to move", "Board differs", "Green 15 pcs"], "Green to move")
     ['Board differs', 'Green 15 pcs']
     >>> tile_lines(["White to move", "Remove the 2 lit pieces", "Phase 2", "p1/5"], "White to move")
     ['Remove the 2 lit pieces', 'Phase 2']
+    >>> tile_lines(["Antipalos 5", ">4:58 5:00", "White to move", "Phase 1"], "White to move")
+    ['Phase 1']
     """
     lines = [kept for line in screen if (kept := _PAGE_MARK.sub("", line))]
-    if lines and lines[0] != status:
-        lines = lines[1:]
-    return lines[1:] if lines and lines[0] == status else lines
+    if status in lines[:3]:  # after the title and the clocks
+        return lines[lines.index(status) + 1 :]
+    return lines[1:]

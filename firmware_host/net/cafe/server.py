@@ -132,6 +132,7 @@ class Dashboard(WebApp):
             steps.append(
                 {
                     "move": game["moves"][n - 1] if n else None,
+                    "clock": game["clocks"][n - 1] if 0 < n <= len(game["clocks"]) else "",
                     "pieces": sorted(occupied),
                     "changed": sorted(occupied ^ before) if before is not None else [],
                     "figures": figures(state),

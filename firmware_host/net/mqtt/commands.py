@@ -5,7 +5,10 @@
 ``{"command": "new_game", "game": G, "size": N, "variant": V}`` (without ``game``: the current
 game again; ``{"command": "new_game", "title": T}`` names one by its title in the board's
 ``titles``, as Home Assistant's select sends), ``{"command": "takeback"}``,
-``{"command": "brightness", "value": 0..1}``. Any command may carry an ``"id"`` (a string of at
+``{"command": "brightness", "value": 0..1}``, ``{"command": "clock", "action":
+"pause"|"resume"|"adjust", "side": 0, "seconds": 30}`` (an arbiter's correction). A new game
+may name its time control (``"control": "300+3"``, ``"-"`` no clock, and ``"delay":
+"bronstein:2"``). Any command may carry an ``"id"`` (a string of at
 most 64 characters or a whole number) that the reply repeats, a refusal's too (:class:`Refused`
 keeps it). A command is acted on once: one whose id was taken lately is not taken again
 (:class:`Recent`), nor is one the broker kept (published with retain) and sends again at every
@@ -16,17 +19,22 @@ connection.
 >>> parse('{"command": "takeback", "id": 7}')
 (TakeBack(), 7)
 >>> parse('{"command": "new_game"}')
-(Again(), None)
->>> parse('{"command": "new_game", "title": "Antipalos 5"}', {"Antipalos 5": NewGame("antipalos", 5, "two")})
-(NewGame(game='antipalos', size=5, variant='two', match=0, computer=None, level=None), None)
+(Again(control=None, delay=''), None)
+>>> parse('{"command": "new_game", "control": "300+3", "delay": "bronstein:2"}')
+(Again(control='300+3', delay='bronstein:2'), None)
+>>> parse('{"command": "clock", "action": "adjust", "side": 0, "seconds": 30}')
+(SetClock(action='adjust', side=0, seconds=30.0), None)
+>>> parse('{"command": "new_game", "title": "Antipalos 5"}',  # doctest: +ELLIPSIS
+... {"Antipalos 5": NewGame("antipalos", 5, "two")})
+(NewGame(game='antipalos', size=5, ..., control=None, delay=''), None)
 >>> parse('{"command": "brightness", "value": 3, "id": "b"}')
 Traceback (most recent call last):
 ...
 firmware_host.net.mqtt.commands.Refused: brightness: 'value' must be from 0 to 1 (got 3)
->>> parse('{"command": "reboot"}')
+>>> parse('{"command": "reboot"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-firmware_host.net.mqtt.commands.Refused: unknown command 'reboot' (one of new_game, takeback, brightness)
+firmware_host.net.mqtt.commands.Refused: unknown command 'reboot' (one of new_game, takeback, ...)
 """
 
 from __future__ import annotations
@@ -36,8 +44,17 @@ from collections import OrderedDict
 from functools import partial
 from typing import Any, Callable, Collection, Mapping
 
-from firmware_host.actions.commands import Again, NewGame, SetBrightness, TakeBack
-from firmware_host.actions.reading import CommandError, Fields, load, read, read_new_game, read_take_back
+from firmware_host.actions.commands import Again, NewGame, SetBrightness, SetClock, TakeBack
+from firmware_host.actions.reading import (
+    CommandError,
+    Fields,
+    load,
+    read,
+    read_clock,
+    read_control,
+    read_new_game,
+    read_take_back,
+)
 
 #: The longest command the board reads (a longer one is refused unread).
 MAX_COMMAND = 4096
@@ -57,7 +74,7 @@ class Refused(CommandError):
 
 
 #: What the broker may send: the board's commands (``actions.commands``) a café may ask.
-BrokerCommand = NewGame | TakeBack | SetBrightness | Again
+BrokerCommand = NewGame | TakeBack | SetBrightness | Again | SetClock
 
 
 def parse(text: str | bytes, titles: Mapping[str, NewGame] | None = None) -> tuple[BrokerCommand, Any]:
@@ -131,8 +148,9 @@ def _new_game(f: Fields, sites: Collection[str], titles: Mapping[str, NewGame]) 
             raise CommandError(f"new_game: this board plays no game titled {title[:40]!r}")
         return titles[title]
     if "game" not in f.obj:
+        control, delay = read_control(f)
         f.done()
-        return Again()
+        return Again(control, delay)
     return read_new_game(f, sites)
 
 
@@ -145,4 +163,4 @@ def _brightness(f: Fields, _: Collection[str]) -> SetBrightness:
 
 
 #: The readers of the commands besides new_game (whose reader knows the board's titles).
-_READERS = {"takeback": read_take_back, "brightness": _brightness}
+_READERS = {"takeback": read_take_back, "brightness": _brightness, "clock": read_clock}

@@ -1,12 +1,13 @@
 """Home Assistant MQTT discovery: one device per board, its entities announced (retained) under
 ``homeassistant/<component>/reedboard_<id>/<object>/config``.
 
-Sensors Game, To move, Status, Ply (a count that starts again each game: no statistics) and Last
-result read the board's state; binary sensors Out of sync and Needs attention (out of sync, or
-the hardware missing or not responding) read it too, Connected its availability; a button starts
-a new game of the same kind and a select picks one of the games the board can play (by title,
-"Antipalos 5", "Anti-Grid 6 chain": each game, size and variant its state's ``playable`` lists;
-its value is the state's ``choice``, the game now). A board
+Sensors Game, To move, Status, Ply (a count that starts again each game: no statistics), Last
+result and Time left 1 to 4 (each side's clock in seconds, in the order of the game's sides;
+unknown without a clock) read the board's state; binary sensors Out of sync and Needs
+attention (out of sync, or the hardware missing or not responding) read it too, Connected its
+availability; a button starts a new game of the same kind and a select picks one of the games
+the board can play (by title, "Antipalos 5", "Anti-Grid 6 chain": each game, size and variant
+its state's ``playable`` lists; its value is the state's ``choice``, the game now). A board
 that refuses commands (kiosk mode without ``[mqtt] kiosk_commands``) announces neither, and
 clears what an earlier start announced (an empty retained config removes an entity).
 
@@ -15,6 +16,8 @@ clears what an earlier start announced (an empty retained config removes an enti
 ['binary_sensor/attention', 'binary_sensor/connectivity', 'binary_sensor/out_of_sync', 'button/new_game']
 >>> json.loads(messages["homeassistant/sensor/reedboard_table-7/ply/config"])["state_topic"]
 'reedboard/table-7/state'
+>>> json.loads(messages["homeassistant/sensor/reedboard_table-7/clock_2/config"])["value_template"][60:]
+'{{ (c.left[s[1]] / 1000) | round(1) if c and s | length > 1 else none }}'
 >>> kiosk = dict(discovery_messages(Device("table-7"), obeys=False))
 >>> kiosk["homeassistant/button/reedboard_table-7/new_game/config"]
 ''
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, Iterator, Sequence
 
+from firmware_host.actions.reading import MOST_SIDES
 from firmware_host.net.mqtt import topics
 
 PREFIX = "homeassistant"
@@ -61,6 +65,13 @@ class Device:
             device["configuration_url"] = self.configuration_url
         return device
 
+
+#: A side's time left on its clock in seconds (tenths), from the state's ``clock``; none
+#: (unknown) without a clock or with fewer sides.
+_CLOCK = (
+    "{{% set c = value_json.clock %}}{{% set s = value_json.sides %}}"
+    "{{{{ (c.left[s[{seat}]] / 1000) | round(1) if c and s | length > {seat} else none }}}}"
+)
 
 _PROBLEM = {"device_class": "problem", "payload_on": "ON", "payload_off": "OFF"}
 
@@ -123,6 +134,20 @@ ENTITIES: tuple[tuple[str, str, dict[str, Any]], ...] = (
             "value_template": "{{ 'ON' if value_json.sync == 'out_of_sync' or value_json.hardware "
             "!= 'ok' else 'OFF' }}",
         },
+    ),
+    *(
+        (
+            "sensor",
+            f"clock_{seat + 1}",
+            {
+                "name": f"Time left {seat + 1}",
+                "device_class": "duration",
+                "unit_of_measurement": "s",
+                "value_template": _CLOCK.format(seat=seat),
+                "icon": "mdi:timer-sand",
+            },
+        )
+        for seat in range(MOST_SIDES)
     ),
 )
 

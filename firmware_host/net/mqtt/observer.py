@@ -19,7 +19,7 @@ import time
 from collections import deque
 from typing import Any, Iterable
 
-from firmware_host.actions.commands import Again, NewGame, TakeBack
+from firmware_host.actions.commands import Again, NewGame, SetClock, TakeBack
 from firmware_host.actions.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
 from firmware_host.board.controller import Controller
 from firmware_host.board.events import Event
@@ -125,6 +125,8 @@ class NetBoard:
         """Carry out a checked command; a failure is answered and said, and the loop goes on."""
         if isinstance(command, TakeBack) and not controller.moves:
             return self._reply(ident, "no move to take back")
+        if isinstance(command, SetClock) and (why := controller.clock.refusal(command)):
+            return self._reply(ident, why)
         try:
             controller.command(command)
         except Exception as exc:  # noqa: BLE001 - a command must never end the daemon

@@ -72,10 +72,13 @@ def event_json(event: Mapping[str, Any]) -> str:
 def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
     """The retained state: the game, its moves, the OLED's main line (``status``) and all its
     lines (``screen``), whether the board matches the game (``sync``, with the ``missing``
-    and ``extra`` sites), plus ``extra`` (hardware, opponent, last_move_at, today, ...)."""
+    and ``extra`` sites), the game clocks (``clock``: each side's time left in ms as the state
+    is sent, whose runs, the flag, a pause; None: no clock), plus ``extra`` (hardware,
+    opponent, last_move_at, today, ...)."""
     state, game = controller.state, controller.game
     outcome = state.outcome()
     screen = controller.screen()
+    main = screen.lines[1:] if screen.clocks else screen.lines  # the main line after the clocks
     sync = controller.sync
     return {
         "game": game.name,
@@ -88,20 +91,21 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
         "moves": list(controller.moves),
         "winner": outcome.winner if outcome else None,
         "result": result_text(outcome) if outcome else None,
-        "status": screen.lines[0] if screen.lines else screen.title,
+        "status": main[0] if main else screen.title,
         "screen": list(screen.text_lines()),
         "sync": "out_of_sync" if sync else "in_sync",
         "missing": sorted(sync.missing) if sync else [],
         "extra": sorted(sync.extra) if sync else [],
         "brightness": controller.brightness,
+        "clock": controller.clock.state(controller.now),
         **extra,
     }
 
 
 def record_json(record: StoredGame) -> str:
-    """A finished game as stored (the fields ``reedboard export`` writes from), for the archive
-    (not yet its clocks: the archive keeps none)."""
-    return json.dumps({k: v for k, v in asdict(record).items() if k not in ("problem", "clocks")})
+    """A finished game as stored (the fields ``reedboard export`` writes from, its clocks after
+    each move among them), for the archive."""
+    return json.dumps({k: v for k, v in asdict(record).items() if k != "problem"})
 
 
 def day_json(day: Day) -> dict[str, Any]:

@@ -70,7 +70,19 @@ Update = dict[str, Any]
 
 #: What ``/watch`` shows of the published state.
 WATCHED = frozenset(
-    {"game", "sites", "drawing", "pieces", "figures", "history", "losses", "status", "leds", "lights"}
+    {
+        "game",
+        "sites",
+        "drawing",
+        "pieces",
+        "figures",
+        "history",
+        "losses",
+        "status",
+        "leds",
+        "lights",
+        "clock",
+    }
 )
 #: The only lights spectators see: the rest ask something of the players.
 WATCHED_LIGHTS = frozenset({"win"})

@@ -186,6 +186,7 @@ ENTITIES = [
     ("sensor", "status"),
     ("sensor", "ply"),
     ("sensor", "last_result"),
+    *(("sensor", f"clock_{n}") for n in range(1, 5)),
     ("binary_sensor", "connectivity"),
     ("binary_sensor", "out_of_sync"),
     ("binary_sensor", "attention"),

@@ -345,6 +345,7 @@ def test_the_published_state_has_the_clocks_as_the_screen_draws_them():
         "control": "60",
         "running": "white",
         "flag": None,
+        "paused": False,
         "text": {"white": "0:58", "black": "1:00"},
     }
     sent = [u["clock"]["text"]["white"] for u in published if u.get("clock")]

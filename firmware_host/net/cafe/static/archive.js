@@ -77,7 +77,8 @@ async function showReplay() {
     drawn.showFigures(step.figures);
     drawn.showPieces(step.pieces);
     drawn.showLast(lastMove(step.changed, step.pieces));
-    $("step-text").textContent = n ? `Move ${n} of ${game.steps.length - 1}: ${step.move}` : "The start";
+    const clock = step.clock ? ` · ${step.clock} left` : "";  // the mover's clock after the move
+    $("step-text").textContent = n ? `Move ${n} of ${game.steps.length - 1}: ${step.move}${clock}` : "The start";
     document.body.dataset.step = n;
   };
   slider.addEventListener("input", () => show(Number(slider.value)));

@@ -122,6 +122,7 @@ function later(view) {
     table.stale = true;
     return;
   }
+  view.received = Date.now();  // the clocks count down from here
   const queued = pending.get(view.id);
   // When the page received this ply (bench/cafe.py): the first message that brought it.
   view.got = queued && queued.state.ply === view.state.ply ? queued.got : Date.now();
@@ -212,7 +213,7 @@ function makeTile(id) {
   const select = form.querySelector(".game");
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    newGame(id, select.value);
+    newGame(id, select.value, form.querySelector("select.clock").value);
   });
   form.querySelector(".takeback").addEventListener("click", () => command(id, { command: "takeback" }));
   const light = form.querySelector(".brightness");
@@ -225,14 +226,16 @@ function makeTile(id) {
 }
 
 // A new game of the table's playable game titled ``title`` (its game, size and variant; a board
-// that lists only names plays its own size and variant of its own game); asked first when a game
-// is under way there.
-function newGame(id, title) {
+// that lists only names plays its own size and variant of its own game) on the time control
+// ``control`` ("": as it is); asked first when a game is under way there.
+function newGame(id, title, control) {
   const { view } = tables.get(id);
   const s = view.state;
   const chosen = offered(s).find((p) => p.title === title);
   if (!chosen) return;
+  /** @type {Record<string, unknown>} */
   const body = { command: "new_game", game: chosen.game };
+  if (control) body.control = control;
   if ("size" in chosen) Object.assign(body, { size: chosen.size, variant: chosen.variant });
   else if (chosen.game === s.game) Object.assign(body, { size: s.size, variant: s.variant });
   const going = s.ply > 0 && !s.result;
@@ -306,6 +309,7 @@ function renderTile(table) {
     ? s.result[0].toUpperCase() + s.result.slice(1)
     : s.to_move ? `${s.to_move[0].toUpperCase()}${s.to_move.slice(1)} to move · move ${s.ply + 1}` : "");
   setText(el.querySelector(".status"), view.lines.join(" · "));
+  renderClocks(view, el);
   renderControls(view, el);
   renderSince(view, el);
   renderDay(view, el);
@@ -346,6 +350,33 @@ function renderControls(view, el) {
 function offered(s) {
   if (s.playable && s.playable.length) return s.playable;
   return (s.games && s.games.length ? s.games : games).map((g) => ({ game: g, title: g }));
+}
+
+// The game clocks of a table (none without a clock): each side's time, the running one counted
+// down from the state's reading (the board sends it at each press) and marked, a flag, a pause.
+function renderClocks(view, el) {
+  const clock = view.state.clock;
+  const box = el.querySelector(".clocks");
+  box.hidden = !clock;
+  if (!clock) return;
+  const counting = clock.running && !clock.paused && !clock.flag;
+  const since = counting ? Date.now() - (view.received || Date.now()) : 0;
+  const text = Object.entries(clock.left).map(([side, ms]) => {
+    const mark = side === clock.flag ? "⚑ " : side === clock.running ? "▶ " : "";
+    return `${mark}${side[0].toUpperCase()}${side.slice(1)} ${clockText(side === clock.running ? ms - since : ms)}`;
+  }).join("  ");
+  setText(box, clock.paused ? `Paused · ${text}` : text);
+  box.title = `Time control ${clock.control}`;
+}
+
+// A clock as the board's screen shows it: h:mm:ss, m:ss, tenths in the last 10 s.
+function clockText(ms) {
+  ms = Math.max(0, ms);
+  if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);
+  const s = Math.ceil(ms / 1000);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(2, "0");
+  const ss = String(s % 60).padStart(2, "0");
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mm}:${ss}` : `${Math.floor(s / 60)}:${ss}`;
 }
 
 function renderSince(view, el) {
@@ -504,5 +535,9 @@ addEventListener("resize", () => tables.forEach((t) => {
   if (t.board && t.seen) t.board.layout(); else t.relayout = true;
 }));
 // The clock of each tile in view (the others are brought up to date as they come into view).
-setInterval(() => tables.forEach((t) => t.seen && renderSince(t.view, t.el)), 1000);
+setInterval(() => tables.forEach((t) => {
+  if (!t.seen) return;
+  renderSince(t.view, t.el);
+  renderClocks(t.view, t.el);
+}), 1000);
 connect();

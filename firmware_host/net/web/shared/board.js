@@ -80,7 +80,8 @@ export const SIDE_COLOURS = {
  * What each light means, in the board's LED colour for it (board/view.py LIGHTS, a little lighter
  * where the pure LED colour is too dark on a dark screen; tests/net/web/test_light_colours.py):
  * amber where a piece goes, sky blue to choose by a tap, crimson where the board must be put
- * right (take off, put back), white to look at (flip it, the winning line, a hint), violet
+ * right (take off, put back), white to look at (flip it, the winning line, a hint, the
+ * corners flashing while the running clock is low), violet
  * where a pawn stands or goes from.
  * @type {Record<string, string>}
  */
@@ -89,6 +90,7 @@ export const LIGHT_COLOURS = {
   pick: "#4db8ff", picked: "#4db8ff",
   remove: "#ff3366", extra: "#ff3366", empty: "#ff3366", missing: "#ff3366",
   flip: "#ffffff", marker: "#6633ff", carry: "#6633ff", win: "#ffffff", hint: "#ffffff",
+  low_time: "#ffffff",
 };
 let hatchings = 0;   // each board's hatching has its own id
 /** The shapes that tell sides apart besides their colours (the n-th side's). */
@@ -107,7 +109,7 @@ const ROUND = ["stone", "token", "pawn", "trirod", "piece"];
 export const LIGHT_MARKS = {
   target: "ring", fill: "ring", twin: "ring-plus", missing: "back", pick: "tap", picked: "tap",
   remove: "cross", extra: "cross", empty: "cross", flip: "turn", marker: "none", win: "none",
-  hint: "ring", carry: "none",
+  hint: "ring", carry: "none", low_time: "none",
 };
 /** Words for each light, for the legend and the sites' names. @type {Record<string, string>} */
 const LIGHT_WORDS = {
@@ -115,7 +117,7 @@ const LIGHT_WORDS = {
   missing: "put a piece back here", pick: "tap to choose", picked: "OK chooses this",
   remove: "take this off", extra: "take this off", empty: "take this off", flip: "flip this token",
   marker: "a pawn stands here", win: "the winning line", hint: "hint",
-  carry: "move the unseen pawn off here (the token stays)",
+  carry: "move the unseen pawn off here (the token stays)", low_time: "the running clock is low",
 };
 // The space between the parts of a board drawn in parts, in spacings: room for the coordinates
 // of both parts' facing ends, apart enough to tell whose they are.

@@ -190,11 +190,13 @@ function showStatus(status) {
   showFirstHint();
 }
 
-// The game clocks ([clock] in the config): each side's time, the running one marked (▶), a
-// fallen flag (⚑); none without a clock.
+// The game clocks ([clock] in the config, or a new game's control): each side's time, the
+// running one marked (▶), a fallen flag (⚑), an arbiter's pause; none without a clock.
 function showClocks(clock) {
   const clocks = $("clocks");
   clocks.hidden = !clock;
+  clocks.classList.toggle("paused", Boolean(clock && clock.paused));
+  clocks.title = clock ? `Time control ${clock.control}${clock.paused ? ": paused" : ""}` : "";
   clocks.replaceChildren(...Object.entries(clock ? clock.text : {}).map(([side, text]) => {
     const one = document.createElement("span");
     one.className = "clock";
@@ -670,6 +672,7 @@ function newGame(e) {
     variant: $("pick-variant").value,
     computer: $("pick-players").value || null,
     level: Number($("pick-level").value),
+    ...($("pick-clock").value ? { control: $("pick-clock").value } : {}),
   });
 }
 
