@@ -77,50 +77,9 @@ from hardware.base import ButtonEvent, Led, Scan
 T = TypeVar("T")
 
 
-#: What the other rooms (the loop, the page, the café network, replay) use of a controller:
-#: stepping and showing, the players' commands and the daemon's words, and the game read.
-OUTSIDE = frozenset(
-    {
-        "step",
-        "screen_step",
-        "frame",
-        "frame_version",
-        "screen",
-        "snapshot",
-        "quiet",  # run, show
-        "command",
-        "say",
-        "notice",
-        "set_connected",
-        "rejudge",
-        "message",  # commands, words
-        "record",
-        "game",
-        "game_id",
-        "state",
-        "states",
-        "moves",
-        "boards",
-        "expected",
-        "to_act",
-        "sync",
-        "layout",
-        "opponent",
-        "storage",
-        "hints",
-        "idle",
-        "brightness",
-        "house_rules",
-        "takebacks",
-        "clock",
-        "now",
-    }
-)
-
-
 class Controller:
     """One board's game: ``step(now, scan, buttons)`` -> events; :meth:`frame`, :meth:`screen`.
-    What other rooms may use of it is :data:`OUTSIDE`.
+    What other rooms may use of it is :class:`firmware_host.board.Controls`.
 
     ``storage`` holds the game (a new one is begun unless ``resume`` gives the stored game's id
     and moves, and ``history`` its stored takebacks and token); ``layouts`` gives the layout

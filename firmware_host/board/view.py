@@ -85,7 +85,13 @@ class Snapshot:
 
     @property
     def expected(self) -> frozenset[str]:
+        """The occupancy the board should show."""
         return self.phase.expected(self.record.board)
+
+    @property
+    def to_act(self) -> str | None:
+        """The side who must act (during a move's steps, the side whose steps they are)."""
+        return self.phase.acting(self.record.state)
 
 
 def lights(snap: Snapshot) -> dict[str, LightKind]:

@@ -13,7 +13,7 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
-from firmware_host.board.controller import Controller
+from firmware_host.board import Controls
 from firmware_host.board.game import result_text
 from firmware_host.store.storage import StoredGame
 from firmware_host.ui.stats import Day
@@ -69,23 +69,23 @@ def event_json(event: Mapping[str, Any]) -> str:
     return json.dumps({**event, "t": round(event["t"])})
 
 
-def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
+def board_state(controller: Controls, **extra: Any) -> dict[str, Any]:
     """The retained state: the game, its moves, the OLED's main line (``status``) and all its
     lines (``screen``), whether the board matches the game (``sync``, with the ``missing``
     and ``extra`` sites), plus ``extra`` (hardware, opponent, last_move_at, today, ...)."""
-    state, game = controller.state, controller.game
+    state, game = controller.record.state, controller.record.game
     outcome = state.outcome()
     screen = controller.screen()
-    sync = controller.sync
+    sync = controller.snapshot().sync
     return {
         "game": game.name,
         "title": game.title,
         "size": game.size,
         "variant": game.variant,
         "sides": list(state.sides),
-        "ply": len(controller.moves),
-        "to_move": None if outcome else controller.to_act,
-        "moves": list(controller.moves),
+        "ply": len(controller.record.moves),
+        "to_move": None if outcome else controller.snapshot().to_act,
+        "moves": list(controller.record.moves),
         "winner": outcome.winner if outcome else None,
         "result": result_text(outcome) if outcome else None,
         "status": screen.lines[0] if screen.lines else screen.title,
@@ -93,7 +93,7 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
         "sync": "out_of_sync" if sync else "in_sync",
         "missing": sorted(sync.missing) if sync else [],
         "extra": sorted(sync.extra) if sync else [],
-        "brightness": controller.brightness,
+        "brightness": controller.settings.brightness,
         **extra,
     }
 
