@@ -20,8 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 BOARD = ROOT / "firmware_host" / "board"
 #: The modules that read where the game stands (the phase) besides board/phase.py.
 PHASE_READERS = [*sorted(BOARD.glob("*.py")), ROOT / "firmware_host" / "net" / "web" / "story.py"]
-#: Modules of board/ other helpers own that are not yet under --strict.
-NOT_YET_STRICT = {"worker"}
 
 
 def _class(path: Path, name: str) -> ast.ClassDef:
@@ -106,7 +104,7 @@ def test_the_board_s_modules_and_the_engines_are_checked_strictly():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     strict = next(o for o in config["overrides"] if o.get("disallow_untyped_defs"))
     board = {f"firmware_host.board.{p.stem}" for p in BOARD.glob("*.py") if p.stem != "__init__"}
-    missing = board - set(strict["module"]) - {f"firmware_host.board.{m}" for m in NOT_YET_STRICT}
+    missing = board - set(strict["module"])
     assert not missing and {"engines", "engines.*"} <= set(strict["module"])
 
 
