@@ -282,10 +282,6 @@ class Controller:
         return self.settings.timing
 
     @property
-    def takebacks(self) -> bool:
-        return self.settings.takebacks
-
-    @property
     def brightness(self) -> float:
         return self.settings.brightness
 
