@@ -58,6 +58,7 @@ class Clock:
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
+        self._marks: tuple[str | None, str | None, bool] | None = None  # who ran, flagged, paused
 
     def choose(self, action: Command | None) -> None:
         """The time control of the games begun from now on, as a new game ``action`` from the
@@ -69,7 +70,7 @@ class Clock:
         """Game ``game_id`` at ``plies`` moves (a new game, a resumed or taken back one): its
         clocks as kept after that move, on the control kept with them (a new game's may differ
         from the config's), none running (the start's when none were kept)."""
-        self._game_id, self._plies = game_id, plies
+        self._game_id, self._plies, self._marks = game_id, plies, None  # drawn again
         kept = self._kept()
         ply = max((p for p in kept if p <= plies), default=None)
         if ply is not None:
@@ -218,16 +219,19 @@ class Clock:
             return False
         return c.shown(now)[c.running] < self.warn * 1000
 
-    def redraw(self, now: float) -> bool:
-        """True when what the clocks show has changed, at most every :data:`DRAW_MS` (in the
-        last 10 s the tenths change faster than the screen is drawn)."""
-        if self.clocks is None or self.clocks.running is None or now - self._drawn_at < DRAW_MS:
-            return False
-        line = self.line(now) or ""
-        if line == self._drawn:
-            return False
-        self._drawn, self._drawn_at = line, now
-        return True
+    def drawn(self, now: float) -> str | None:
+        """The clocks' line as the screen shows it at ``now`` (None: no clock): read again when
+        who runs or has flagged changes, else at most every :data:`DRAW_MS` (in the last 10 s
+        the tenths change faster than the screen is drawn)."""
+        if self.clocks is None:
+            return None
+        marks = (self.clocks.running, self.clocks.flag, self.clocks.paused)
+        if marks != self._marks or (self.clocks.running is not None and now - self._drawn_at >= DRAW_MS):
+            line = self.line(now) or ""
+            if line != self._drawn:
+                self._drawn, self._drawn_at = line, now
+            self._marks = marks
+        return self._drawn
 
     def shown(self, now: float) -> dict[str, object] | None:
         """The clocks as the page shows them (the published state's ``clock``), as the screen

@@ -78,50 +78,9 @@ from hardware.base import ButtonEvent, Led, Scan
 T = TypeVar("T")
 
 
-#: What the other rooms (the loop, the page, the café network, replay) use of a controller:
-#: stepping and showing, the players' commands and the daemon's words, and the game read.
-OUTSIDE = frozenset(
-    {
-        "step",
-        "screen_step",
-        "frame",
-        "frame_version",
-        "screen",
-        "snapshot",
-        "quiet",  # run, show
-        "command",
-        "say",
-        "notice",
-        "set_connected",
-        "rejudge",
-        "message",  # commands, words
-        "record",
-        "game",
-        "game_id",
-        "state",
-        "states",
-        "moves",
-        "boards",
-        "expected",
-        "to_act",
-        "sync",
-        "layout",
-        "opponent",
-        "storage",
-        "hints",
-        "idle",
-        "brightness",
-        "house_rules",
-        "takebacks",
-        "clock",
-        "now",
-    }
-)
-
-
 class Controller:
     """One board's game: ``step(now, scan, buttons)`` -> events; :meth:`frame`, :meth:`screen`.
-    What other rooms may use of it is :data:`OUTSIDE`.
+    What other rooms may use of it is :class:`firmware_host.board.Controls`.
 
     ``storage`` holds the game (a new one is begun unless ``resume`` gives the stored game's id
     and moves, and ``history`` its stored takebacks and token); ``layouts`` gives the layout
@@ -290,12 +249,11 @@ class Controller:
             self.notes.message,
             self.notes.flashed,
             self.notes.notice,
-            self.menu if self.menu and self.menu.is_open else None,
-            self.idle,
+            self.menu.screen() if self.menu and self.menu.is_open else None,
+            self.idle.spell(self.state.sites(), self.layout.led) if self.idle else None,
             self.sensing.connected,
             self.opponent.note if self.opponent else None,
-            self._now,
-            self.clock.line(self._now),
+            self.clock.drawn(self._now),
             self.clock.low(self._now),
         )
 
@@ -325,10 +283,6 @@ class Controller:
     @property
     def timing(self) -> Timing:
         return self.settings.timing
-
-    @property
-    def takebacks(self) -> bool:
-        return self.settings.takebacks
 
     @property
     def brightness(self) -> float:
@@ -415,13 +369,13 @@ class Controller:
             self._on_settle()
         self.clock.mark(now)
         self._tick(now)
-        self.output.flush(self.snapshot, self.layout, self.settings.brightness, screen)
+        self.output.show(self.snapshot(), now, self.layout, self.settings.brightness, screen)
         return self.output.take()
 
     def screen_step(self) -> list[Event]:
         """After a ``step(..., screen=False)``: the screen laid out if it changed; its
         ``display`` event."""
-        self.output.flush_screen(self.snapshot)
+        self.output.show_screen()
         return self.output.take()
 
     def emit(self, event: Event) -> None:
@@ -433,8 +387,7 @@ class Controller:
         if self.settings.idle:
             self._idle_tick()
         self._time(now)
-        if self.notes.tick(now):
-            self.output.changed()
+        self.notes.tick(now)
         for _ in range(3):  # a hold, a doubt, a token off: each at most once
             lapse = self.phase.lapsed(now, self.settings.timing.takeback_ms, self.quiet(now))
             if lapse is None:
@@ -447,17 +400,13 @@ class Controller:
         if self.opponent:
             for intent in self.opponent.poll(self.seen()):
                 self._obey(intent)
-            if self.notes.heard(self.opponent.note):
-                self.output.changed()
-                if self.sync is not None and self.sync.waiting:
-                    self.rejudge()  # the answer the board waits for came
+            if self.notes.heard(self.opponent.note) and self.sync is not None and self.sync.waiting:
+                self.rejudge()  # the answer the board waits for came
         if self.settings.hints and (hint := self.settings.hints.poll(self.seen())):
             self._hint(hint)
 
     def _time(self, now: float) -> None:
-        """The clocks drawn again (a few times a second), a flag fallen."""
-        if self.clock.redraw(now):
-            self.output.changed()
+        """A flag fallen at ``now``: the game lost on time, or said in a casual one."""
         flag = self.clock.flag_due(now, self.quiet(now), self.sensing.debouncer.changed_at)
         if flag is None:
             return
@@ -478,7 +427,6 @@ class Controller:
     def _on_change(self, lifted: frozenset[str], placed: frozenset[str]) -> None:
         for site in self.hand.changed(self._now, lifted, placed, self._holding()):
             self._tapped(site)
-        self.output.changed()
         self.hinted = frozenset()
         self.notes.board_changed()
         judge.changed(self)
@@ -527,7 +475,6 @@ class Controller:
         if connected == self.sensing.connected:
             return
         self.sensing.connected = connected
-        self.output.changed()
         if connected:
             self.rejudge()
         else:
@@ -538,7 +485,6 @@ class Controller:
         """Enter ``phase`` (what is left to do that the sensors cannot see, a move's flips or
         a takeback's undoing, is kept with the game: a restart still asks for it)."""
         self.model.go(phase)
-        self.output.changed()
         away = self.opponent.side_in(self.state) if self.opponent else None
         told = self.clock.follow(
             phase.timed(self.state, away), len(self.moves), phase.opponent_move() is not None, self._now, away
@@ -573,13 +519,11 @@ class Controller:
     def light_targets(self, targets: frozenset[str]) -> None:
         if targets != self.targets:
             self.targets = targets
-            self.output.changed()
             self.emit(ev.Targets(t=self._now, event="targets", sites=self.sorted(targets)))
 
     def flash(self, text: str) -> None:
         """Show ``text`` briefly: until the next board change or a few seconds pass."""
         self.notes.flash(text, self._now)
-        self.output.changed()
 
     def offer(self, choice: TurnChoice, late: frozenset[str] = frozenset()) -> None:
         """Let the players choose among moves (several explain the board); ``late``: the last
@@ -600,7 +544,6 @@ class Controller:
                 text = self.record.play(turn.move)
         except StorageError as exc:
             self.notes.message = str(exc)
-            self.output.changed()
             return False
         self.notes.message, self.targets = None, frozenset()
         self.model.forget()
@@ -856,7 +799,6 @@ class Controller:
             self.record.adopt(adopt.moves, adopt.rewrites)
         except (StorageError, IllegalMove) as exc:
             self.notes.message = str(exc)
-            self.output.changed()
             return  # asked again at the next step
         self.targets = frozenset()
         self.model.forget()
@@ -876,7 +818,6 @@ class Controller:
 
     # ----------------------------------------------------------------- buttons
     def _on_button(self, press: ButtonEvent) -> None:
-        self.output.changed()
         if self.notes.press(press):  # any button closes a notice
             return
         if self.settings.menu and (self.settings.menu.is_open or press.button == "menu"):
@@ -900,7 +841,6 @@ class Controller:
     def command(self, action: Command | None) -> None:
         """Carry out one of the board's commands (``firmware_host.actions.commands``), whoever
         gave it: the menu, the page, the café network (None: the menu gave none)."""
-        self.output.changed()
         self.clock.choose(action)  # a new game's time control
         if isinstance(action, NewGame):
             game = Game(action.game, action.size, action.variant, action.match)
@@ -933,19 +873,16 @@ class Controller:
 
     def say(self, text: str | None) -> None:
         """Show ``text`` on the screen's message line until replaced (None: no more)."""
-        if self.notes.say(text):
-            self.output.changed()
+        self.notes.say(text)
 
     def notice(self, screen: Screen | None) -> None:
         """Show ``screen`` until a button is pressed (the daemon's messages); None: no more."""
         self.notes.show(screen)
-        self.output.changed()
 
     def ask(self, screen: Screen, answer: Callable[[bool], None]) -> None:
         """Show the question ``screen`` until a button: OK calls ``answer(True)``, any other
         button ``answer(False)``."""
         self.notes.show(screen, answer)
-        self.output.changed()
 
     # -------------------------------------------------------------- idle spells
     def _wake(self) -> bool:
@@ -962,8 +899,6 @@ class Controller:
             if self.settings.menu:
                 self.settings.menu.close()
             self.emit(ev.Signal(t=self._now, event="attract"))
-        elif what == "frame":
-            self.output.changed()
 
     # ----------------------------------------------------------------- output
     def frame(self) -> dict[int, Led]:

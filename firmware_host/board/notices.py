@@ -3,8 +3,10 @@ flash, a notice (the daemon's, a question, a passing one) and the pager of a lon
 
 >>> notes = Notices()
 >>> notes.flash("Corrected to E5*", now=0)
->>> notes.flashed, notes.tick(FLASH_MS), notes.flashed
-('Corrected to E5*', True, None)
+>>> shown = notes.flashed
+>>> notes.tick(FLASH_MS)
+>>> shown, notes.flashed
+('Corrected to E5*', None)
 """
 
 from __future__ import annotations
@@ -42,10 +44,9 @@ class Notices:
         """The flash on show, if any."""
         return self._flash[0] if self._flash else None
 
-    def say(self, text: str | None) -> bool:
-        """Show ``text`` on the message line (None: no more); True if it changed."""
-        changed, self.message = text != self.message, text
-        return changed
+    def say(self, text: str | None) -> None:
+        """Show ``text`` on the message line (None: no more)."""
+        self.message = text
 
     def heard(self, note: str | None) -> bool:
         """The opponent's ``note`` (shown as the error line): True if it changed."""
@@ -84,15 +85,12 @@ class Notices:
         """An idle spell began: the notice and its question end."""
         self.notice = self._answer = None
 
-    def tick(self, now: float) -> bool:
-        """What time alone ends or turns at ``now``: True if the screen changes."""
-        changed = self.pager.turn_due(now)
+    def tick(self, now: float) -> None:
+        """What time alone ends at ``now``: a flash, a passing notice."""
         if self._flash and now >= self._flash[1]:
-            self._flash, changed = None, True
+            self._flash = None
         if self._until is not None and now >= self._until:
             self.notice = self._until = None
-            changed = True
-        return changed
 
 
 class Pager:
@@ -113,15 +111,14 @@ class Pager:
         self._at = 0.0
         self._lines: tuple[str, ...] = ()
 
-    def turn_due(self, now: float) -> bool:
-        """True when a long screen's next page is due."""
-        return self._pages > 1 and (now - self._at) // PAGE_MS != self.page
-
     def show(self, screen: Screen, now: float) -> tuple[str, ...] | None:
         """Show ``screen`` at ``now``; the page's text when it changed, else None."""
-        if screen != self._shown:
+        fresh = screen != self._shown
+        if fresh:
             self._shown, self._at = screen, now
-        self.page = int((now - self._at) // PAGE_MS)
+        page, self.page = self.page, int((now - self._at) // PAGE_MS)
+        if not fresh and (page == self.page or self._pages <= 1):  # the same page shows
+            return None
         paged = replace(screen, page=self.page)
         self._pages = len(paged.pages())
         lines = paged.text_lines()

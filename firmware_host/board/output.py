@@ -1,64 +1,58 @@
 """What a board shows and tells: :class:`Output` gathers a step's events and, once per step,
-draws the LED frame and the screen from one :class:`~firmware_host.board.view.Snapshot`.
+shows the LED frame and the screen drawn from that step's
+:class:`~firmware_host.board.view.Snapshot`.
 """
 
 from __future__ import annotations
-
-from typing import Callable
 
 from firmware_host.board.events import Display, Event
 from firmware_host.board.notices import Pager
 from firmware_host.board.view import Snapshot, build_frame, build_screen
 from firmware_host.store.layout import Layout
+from firmware_host.ui.screens import Screen
 from hardware.base import Led
 
 
 class Output:
     """The events of the step under way, the LED frame (``version`` counts its changes) and the
-    screen's text, shown page by page by ``pager``. Anything that may change what is shown
-    calls :meth:`changed`; :meth:`flush` draws it then, once."""
+    screen, shown page by page by ``pager``. :meth:`show` takes each step's snapshot: frame and
+    screen are functions of it (with the layout and brightness), so they are drawn again only
+    when those differ from the last step's."""
 
     def __init__(self, pager: Pager) -> None:
         self.pager = pager
         self.events: list[Event] = []
         self.frame: dict[int, Led] = {}
         self.version = 0
-        self._changed = True  # since the last flush
-        self._screen_due = False
+        self._drawn: tuple[Snapshot, Layout, float] | None = None  # what frame and screen show
+        self._screen: Screen | None = None
+        self._due: float | None = None  # the time of the step whose screen is to be laid out
 
     def tell(self, event: Event) -> None:
-        """Tell ``event`` (what is shown may change with it)."""
+        """Tell ``event``."""
         self.events.append(event)
-        self._changed = True
 
-    def changed(self) -> None:
-        """What is shown may have changed."""
-        self._changed = True
-
-    def flush(
-        self, snapshot: Callable[[], Snapshot], layout: Layout, brightness: float, screen: bool
-    ) -> None:
-        """Draw the frame if anything changed, and with ``screen`` the screen too, from one
-        snapshot (else the screen waits for :meth:`flush_screen`)."""
-        snap = None
-        if self._changed:
-            self._changed, snap = False, snapshot()
+    def show(self, snap: Snapshot, now: float, layout: Layout, brightness: float, screen: bool) -> None:
+        """Show ``snap``, taken at ``now``: the frame at once, the screen too with ``screen``
+        (else at :meth:`show_screen`)."""
+        if (snap, layout, brightness) != self._drawn:
+            self._drawn = (snap, layout, brightness)
             frame = build_frame(snap, layout, brightness)
             if frame != self.frame:
                 self.frame, self.version = frame, self.version + 1
-            self._screen_due = True
+            self._screen = build_screen(snap)
+        self._due = now
         if screen:
-            self.flush_screen(lambda: snap or snapshot())
+            self.show_screen()
 
-    def flush_screen(self, snapshot: Callable[[], Snapshot]) -> None:
-        """Lay the screen out if it is due: a ``display`` event when its text changed."""
-        if not self._screen_due:
+    def show_screen(self) -> None:
+        """Lay out the last step's screen, once: a ``display`` event when its text changed."""
+        if self._due is None or self._screen is None:
             return
-        self._screen_due = False
-        snap = snapshot()
-        lines = self.pager.show(build_screen(snap), snap.now)
+        now, self._due = self._due, None
+        lines = self.pager.show(self._screen, now)
         if lines is not None:
-            self.events.append(Display(t=snap.now, event="display", lines=list(lines)))
+            self.events.append(Display(t=now, event="display", lines=list(lines)))
 
     def take(self) -> list[Event]:
         """The events told since the last take."""

@@ -27,7 +27,8 @@ survive a restart, so two boards can compare their histories entry by entry
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from engines.core import FollowUp, GameState, Outcome, Result
@@ -51,7 +52,7 @@ class Standing:
     moves: tuple[str, ...]
     result: str | None
     score: str | None
-    order: Mapping[str, int]
+    order: Mapping[str, int] = field(compare=False)  # the state's, so not compared
     boards: tuple[frozenset[str], ...] = ()
     #: The game was lost on time (the whole board is lit as its end).
     on_time: bool = False
@@ -86,7 +87,7 @@ class GameRecord:
         self.over = False
         #: How a flag ended the game (None: the position itself, or not ended).
         self.flagged: Outcome | None = None
-        self._order = {s.label: i for i, s in enumerate(start.sites())}
+        self._order = MappingProxyType({s.label: i for i, s in enumerate(start.sites())})
         if match and match.first_id is None:
             match.first_id = game_id  # this game begins the match
 

@@ -17,8 +17,7 @@ from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Ove
 from firmware_host.board.record import Standing
 from firmware_host.board.turn import LightKind, Sync, by_name, fix_words, named, words
 from firmware_host.store.layout import Layout
-from firmware_host.ui.kiosk import Idle
-from firmware_host.ui.menu import Menu
+from firmware_host.ui.kiosk import Spell
 from firmware_host.ui.screens import Screen, status_screen
 from hardware.base import Led
 
@@ -65,7 +64,8 @@ RESTORE_WORDS: dict[Why, str] = {
 class Snapshot:
     """Where a board stands at one moment, as values: its phase, the game as recorded
     (``record``), the debounced board, the guidance and lights it decided (``movers``: the
-    lifted pieces whose targets are lit), and what else is on show."""
+    lifted pieces whose targets are lit), and what else is on show: the open menu's screen
+    (``menu``) or an idle ``spell``. Values only, so two snapshots that are equal show the same."""
 
     phase: Phase
     record: Standing
@@ -77,11 +77,10 @@ class Snapshot:
     message: str | None
     flash: str | None
     notice: Screen | None
-    menu: Menu | None
-    idle: Idle | None
+    menu: Screen | None
+    spell: Spell | None
     connected: bool
     note: str | None
-    now: float
     #: The game clocks in one line (None: no clock).
     clock: str | None = None
     #: The running clock is low (``[clock] warn``): the board's corners flash.
@@ -89,7 +88,13 @@ class Snapshot:
 
     @property
     def expected(self) -> frozenset[str]:
+        """The occupancy the board should show."""
         return self.phase.expected(self.record.board)
+
+    @property
+    def to_act(self) -> str | None:
+        """The side who must act (during a move's steps, the side whose steps they are)."""
+        return self.phase.acting(self.record.state)
 
 
 def lights(snap: Snapshot) -> dict[str, LightKind]:
@@ -128,8 +133,8 @@ def corners(state: GameState[Any]) -> tuple[str, ...]:
 
 def build_frame(snap: Snapshot, layout: Layout, brightness: float) -> dict[int, Led]:
     """LED channel -> what it shows (colours scaled by ``brightness``)."""
-    if snap.idle and snap.idle.attracting:
-        return snap.idle.frame(snap.now, snap.record.state.sites(), layout.led, brightness)
+    if snap.spell:
+        return snap.spell.frame(brightness)
     return {layout.led[site]: _dim(LIGHTS[kind], brightness) for site, kind in lights(snap).items()}
 
 
@@ -142,12 +147,12 @@ def _dim(led: Led, brightness: float) -> Led:
 
 def build_screen(snap: Snapshot) -> Screen:
     """An idle spell's screen, a notice, the open menu, or the game's status."""
-    if snap.idle and snap.idle.attracting and snap.idle.screen is not None:
-        return snap.idle.screen
+    if snap.spell and snap.spell.screen is not None:
+        return snap.spell.screen
     if snap.notice is not None:
         return snap.notice
     if snap.menu is not None:
-        return snap.menu.screen()
+        return snap.menu
     record = snap.record
     state, phase = record.state, snap.phase
     outcome = state.outcome()

@@ -56,7 +56,9 @@ GRACE = 1.0
 class Job:
     """A job handed to a :class:`Worker`: ``fn(*args)``, run in the worker's process."""
 
-    def __init__(self, worker: Worker, fn: Callable, args: tuple, yields: bool = False) -> None:
+    def __init__(
+        self, worker: Worker, fn: Callable[..., Any], args: tuple[Any, ...], yields: bool = False
+    ) -> None:
         self.worker, self.fn, self.args, self.yields = worker, fn, args, yields
         self._answered = threading.Event()
         self._value: Any = None
@@ -125,7 +127,7 @@ class Worker:
         process = self._process
         return process.pid if process is not None else None
 
-    def submit(self, fn: Callable, *args: Any, yields: bool = False) -> Job:
+    def submit(self, fn: Callable[..., Any], *args: Any, yields: bool = False) -> Job:
         """Run ``fn(*args)`` (picklable, importable) in the worker; never blocks. A job not
         answered yet is given up for this one. ``yields``: this job stops by itself when
         :func:`interrupted` says so, and keeps its process (see the module's docstring)."""
@@ -257,7 +259,7 @@ class Worker:
                 return None
         return None
 
-    def _receive(self, conn: Connection, process: Any, job: Job | None = None):
+    def _receive(self, conn: Connection, process: Any, job: Job | None = None) -> Any:
         """The process's next message; "replaced" if ``job`` is replaced meanwhile; None
         (said) if the process ends or the worker is closed."""
         while not self._closed:

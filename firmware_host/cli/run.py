@@ -17,7 +17,7 @@ import sys
 import threading
 from typing import TextIO
 
-from firmware_host.board.controller import Controller
+from firmware_host.board import Controls
 from firmware_host.board.playable import Playable
 from firmware_host.runtime.loop import Daemon, Hardware, host_address, open_hardware, open_storage
 from firmware_host.runtime.service import PowerOffProcess
@@ -36,7 +36,7 @@ from hardware.sim import SimBoard
 CLOSE_SECONDS = 3.0
 
 
-def feed_stdin(board: SimBoard, controller: Controller, stream: TextIO) -> None:
+def feed_stdin(board: SimBoard, controller: Controls, stream: TextIO) -> None:
     """Apply replay-format lines from ``stream`` to the simulated board until it ends."""
     from firmware_host.runtime.replay import feed
 
@@ -122,7 +122,7 @@ def run(
 def _abandon(daemon: Daemon) -> None:
     """Closing took CLOSE_SECONDS: end the helpers' processes and this one now."""
     print(f"reedboard run: stopping took more than {CLOSE_SECONDS:g} s; ending now", file=sys.stderr)
-    for thinker in (daemon.controller.opponent, daemon.controller.hints):
+    for thinker in (daemon.controller.opponent, daemon.controller.settings.hints):
         worker = getattr(thinker, "worker", None)
         if worker is not None and worker.pid is not None:
             os.kill(worker.pid, signal.SIGKILL)
@@ -173,19 +173,19 @@ def _network(daemon: Daemon, config: Config, playable: Playable):
     return attach(daemon, config, playable)
 
 
-def _say_running(controller: Controller) -> None:
+def _say_running(controller: Controls) -> None:
     """Said once the page is served (after READY: the web server's libraries load meanwhile)."""
     print(
-        f"reedboard: the simulated board is running ({controller.game.title}); "
+        f"reedboard: the simulated board is running ({controller.record.game.title}); "
         "stop it with Ctrl-C or SIGTERM",
         file=sys.stderr,
     )
 
 
-def _start_sim(board: SimBoard, controller: Controller) -> None:
+def _start_sim(board: SimBoard, controller: Controls) -> None:
     """The simulated board holds the game's position; stdin (if not a terminal) moves pieces."""
     sensors = board.sensors(controller.layout.sensor)
-    for site in controller.boards[-1]:
+    for site in controller.record.boards[-1]:
         if (channel := sensors[site]) is not None:
             board.place(channel)
     if not sys.stdin.isatty():

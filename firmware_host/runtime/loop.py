@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
-from firmware_host.board.controller import Controller
+from firmware_host.board import Controls
 from firmware_host.board.events import Event
 from firmware_host.runtime.notify import Notifier
 from firmware_host.runtime.service import PowerOffProcess, status_text
@@ -106,7 +106,7 @@ class Daemon:
 
     def __init__(
         self,
-        controller: Controller,
+        controller: Controls,
         hardware: Hardware,
         scan_hz: int,
         log: TextIO = sys.stdout,
@@ -114,9 +114,9 @@ class Daemon:
     ) -> None:
         self.controller = controller
         # A write waits for another process's lock a scan period or two, then is kept for later.
-        controller.storage.set_busy_ms(min(BUSY_MS, 2000 / scan_hz))
+        controller.settings.storage.set_busy_ms(min(BUSY_MS, 2000 / scan_hz))
         #: Called as ``observer(now_ms, controller, events)`` after every step.
-        self.observers: list[Callable[[float, Controller, list], None]] = []
+        self.observers: list[Callable[[float, Controls, list], None]] = []
         self.hardware = hardware
         self.period = 1.0 / scan_hz
         #: Between scans of a settled board that must be polled (``[timing] idle_scan_hz``).
@@ -210,7 +210,9 @@ class Daemon:
             self._wakeable
             and not self._had_events
             and not self.stop.is_set()
-            and (self.controller.storage.failure is None or self.controller.storage.in_memory)
+            and (
+                self.controller.settings.storage.failure is None or self.controller.settings.storage.in_memory
+            )
             and self._silent_since is None
             and self.controller.quiet(now_ms)
             and all(getattr(part, "quiet", True) for part in parts)
@@ -223,7 +225,7 @@ class Daemon:
         return self.period
 
     def _kiosk_due(self, now_ms: float) -> float:
-        idle = self.controller.idle
+        idle = self.controller.settings.idle
         return IDLE_WAIT if idle is None else idle.due(now_ms) / 1000.0
 
     def step(self, now_ms: float) -> bool:
@@ -292,7 +294,7 @@ class Daemon:
     def _watch_storage(self, now: float) -> None:
         """Try the writes that failed again now and then (a refused move too: its events come
         with the next step); say when saving fails or works again."""
-        storage = self.controller.storage
+        storage = self.controller.settings.storage
         if storage.failure is not None and now >= self._retry_at:
             self._retry_at = now + RETRY_SECONDS
             if storage.flush():
@@ -301,7 +303,7 @@ class Daemon:
             self._storage_changed(storage.failure)
 
     def _storage_changed(self, why: str | None) -> None:
-        storage = self.controller.storage
+        storage = self.controller.settings.storage
         if why is None:
             print("reedboard run: the games can be saved again", file=sys.stderr)
             self.controller.notice(None)
@@ -358,7 +360,7 @@ class Daemon:
         c = self.controller
         found = {"LEDs": _check(self.hardware.leds), "display": _check(self.hardware.display)}
         found["Sound"] = self.speaker.check()
-        for name, thinker in (("Computer", c.opponent), ("Hints", c.hints)):
+        for name, thinker in (("Computer", c.opponent), ("Hints", c.settings.hints)):
             if (worker := getattr(thinker, "worker", None)) is not None:
                 worker.on_news = self.waker.set  # an answer wakes a waiting loop
                 found[name] = worker.check()
@@ -400,7 +402,7 @@ class Daemon:
         """The OLED's message line says the computer is restarting, while it is."""
         if restarting:
             self.controller.say(COMPUTER_RESTARTING)
-        elif self.controller.message == COMPUTER_RESTARTING:
+        elif self.controller.snapshot().message == COMPUTER_RESTARTING:
             self.controller.say(None)
 
     def _tell_systemd(self, events: list[Event]) -> None:
@@ -465,8 +467,8 @@ class Daemon:
         self.hardware.close()
         self.speaker.close()
         self._keep_unsaved()
-        self.controller.storage.close()
-        for thinker in (self.controller.opponent, self.controller.hints):
+        self.controller.settings.storage.close()
+        for thinker in (self.controller.opponent, self.controller.settings.hints):
             if thinker:
                 thinker.close()
         self.notifier.close()
@@ -476,7 +478,7 @@ class Daemon:
         """A stop while the games file cannot be written: tried once more, else what is kept
         in memory is written to a file beside it (or in the runtime or temporary folder), and
         where is said in one line; if none takes it, what is lost is said."""
-        storage = self.controller.storage
+        storage = self.controller.settings.storage
         if not storage.pending or storage.flush():
             return
         import tempfile

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Callable, Container, Iterable, Iterator, Mapping, TextIO
 
 from firmware_host.actions import inbound
-from firmware_host.board.controller import Controller
+from firmware_host.board import Controls
 from firmware_host.board.game import Game
 from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config
@@ -163,7 +163,7 @@ class Replayer:
     """Runs a controller on a simulated board, stepping scans on a virtual clock; ``channels``:
     the board's sensors and LEDs (default: the game's; more for games begun later)."""
 
-    def __init__(self, controller: Controller, scan_hz: int, out: IO[str], channels: int = 0) -> None:
+    def __init__(self, controller: Controls, scan_hz: int, out: IO[str], channels: int = 0) -> None:
         self.controller = controller
         self.period = 1000 / scan_hz
         self.out = out
@@ -177,7 +177,7 @@ class Replayer:
     def setup(self, kind: str) -> None:
         """Set up the board: the game's current position (``start``), or nothing."""
         if kind == "start":
-            for site in self.controller.boards[-1]:
+            for site in self.controller.record.boards[-1]:
                 self.board.place(self.controller.layout.sensor[site])
 
     def apply(self, item: Input) -> None:
@@ -200,8 +200,8 @@ class Replayer:
 
     def end(self) -> None:
         c = self.controller
-        position = position_summary(c.state, c.game.name)
-        self.emit({"event": "end", "moves": list(c.moves), "position": position})
+        position = position_summary(c.record.state, c.record.game.name)
+        self.emit({"event": "end", "moves": list(c.record.moves), "position": position})
 
 
 def _ms(t: float) -> float | int:
@@ -233,12 +233,12 @@ def replay(lines: Iterable[str], config: Config, game: Game, out: IO[str] = sys.
         for ply, move in enumerate(setup.moves, 1):
             storage.add_move(game_id, ply, move)
     controller = open_controller(config, storage, game, say=lambda _: None, sync=True)
-    if len(controller.moves) != len(setup.moves):
+    if len(controller.record.moves) != len(setup.moves):
         print(
             f"reedboard replay: the first line's moves are not a legal game of {game.name}", file=sys.stderr
         )
         return 2
-    labels = [s.label for s in controller.state.sites()]
+    labels = [s.label for s in controller.record.state.sites()]
     try:
         items = list(parse(lines, labels))
     except ReplayError as exc:

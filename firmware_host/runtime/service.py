@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from firmware_host.board.controller import Controller
+from firmware_host.board import Controls
 
 if TYPE_CHECKING:  # started only to power off
     import subprocess
@@ -15,16 +15,16 @@ if TYPE_CHECKING:  # started only to power off
 from firmware_host.board.game import result_text
 
 
-def status_text(controller: Controller) -> str:
+def status_text(controller: Controls) -> str:
     """The game and the side to move, or the result: "Antipalos 12: white to move"."""
-    title = controller.game.title
-    outcome = controller.state.outcome()
+    title = controller.record.game.title
+    outcome = controller.record.state.outcome()
     if outcome:
         text = f"{title}: {result_text(outcome)}"
     else:
-        side = controller.to_act
+        side = controller.snapshot().to_act
         text = f"{title}: {side} to move"
-    if controller.idle and controller.idle.attracting:
+    if controller.settings.idle and controller.settings.idle.attracting:
         text += " (idle)"
     return text
 

@@ -180,7 +180,7 @@ def _controller(
     )
     if controller.opponent:
         opponent = controller.opponent  # a player elsewhere has no level: the menu's stays
-        menu.players = (opponent.side_in(controller.state), opponent.level or menu.players[1])
+        menu.players = (opponent.side_in(controller.record.state), opponent.level or menu.players[1])
     return controller
 
 

@@ -12,6 +12,7 @@ import re
 import sys
 from typing import Any, Callable, Iterable, Sequence
 
+from firmware_host.board import Controls
 from firmware_host.board.events import Event, Said
 from firmware_host.store.config import SoundConfig
 from firmware_host.ui import speech
@@ -26,7 +27,7 @@ EVENT_CUES = {"illegal": "refused", "guide": "follow_up", "expect": "opponent", 
 
 #: How each kind of event that is said is put in words, given the controller (a move's sites
 #: are read from the position before it) and the event.
-SAYS: dict[str, Callable[[Any, Any], str]] = {
+SAYS: dict[str, Callable[[Controls, Any], str]] = {
     "illegal": lambda c, e: speech.refused(e["reason"]),
     "waiting": lambda c, e: speech.waiting(e["reason"]),
     "move": lambda c, e: move_said(c, e["move"], e["side"]),
@@ -40,7 +41,7 @@ SAYS: dict[str, Callable[[Any, Any], str]] = {
 }
 
 
-def sentences(controller: Any, events: Iterable[Event]) -> list[str]:
+def sentences(controller: Controls, events: Iterable[Event]) -> list[str]:
     """The step's events in words, one sentence each that is said; a refusal says what to put
     right with it.
 
@@ -62,14 +63,14 @@ def sentences(controller: Any, events: Iterable[Event]) -> list[str]:
     return said
 
 
-def move_said(controller: Any, text: str, side: str | None) -> str:
+def move_said(controller: Controls, text: str, side: str | None) -> str:
     """A recorded move in words: the sites its piece left and reached, those its notation
     names (a piece of several sites by the site that names it)."""
-    moves: Sequence[str] = controller.moves
+    moves: Sequence[str] = controller.record.moves
     index = max((i for i, m in enumerate(moves) if m == text), default=None)
     if index is None:
         return speech.moved(side, [], [text])
-    before = controller.states[index]
+    before = controller.record.states[index]
     real = before.realisations(before.parse_move(text))[0]
     named = set(re.findall(r"[\w*]+", text))
     emptied, filled = (sorted(s & named or s) for s in (real.emptied, real.filled))
@@ -86,10 +87,10 @@ def position_said(state: Any) -> str:
     return speech.position(state.to_move, pieces, state.status_lines())
 
 
-def cue_of(controller: Any, events: Iterable[Event]) -> str | None:
+def cue_of(controller: Controls, events: Iterable[Event]) -> str | None:
     """The step's most important cue (None: none)."""
     opponent = controller.opponent
-    theirs = opponent.side_in(controller.state) if opponent is not None else None
+    theirs = opponent.side_in(controller.record.state) if opponent is not None else None
     cues = set()
     for event in events:
         kind = event["event"]
@@ -130,7 +131,7 @@ class Speaker:
         return cls(voice, outputs, sound.low_time * 1000)
 
     def step(
-        self, now: float, controller: Any, events: list[Event], presses: Iterable[ButtonEvent] = ()
+        self, now: float, controller: Controls, events: list[Event], presses: Iterable[ButtonEvent] = ()
     ) -> list[Said]:
         """After a controller step at ``now`` ms: its ``say`` events, said and cued."""
         if not events and not presses:
@@ -139,7 +140,7 @@ class Speaker:
             return []
         said = sentences(controller, events)
         if any(p.button == "back" and p.long for p in presses):
-            said.append(position_said(controller.state))
+            said.append(position_said(controller.record.state))
         if said and self.voice is not None:
             self.voice.say(". ".join(said))
         if self.outputs and (cue := cue_of(controller, events) or self._low_time(now, controller)):
@@ -150,7 +151,7 @@ class Speaker:
         for output in self.outputs:
             output.cue(name)
 
-    def _low_time(self, now: float, controller: Any) -> str | None:
+    def _low_time(self, now: float, controller: Controls) -> str | None:
         """The low-time cue, once per run of a clock that has less than ``low_time`` left."""
         clocks = controller.clock.clocks
         if clocks is None or clocks.running is None or not self.low_time:

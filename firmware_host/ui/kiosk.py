@@ -22,6 +22,7 @@ out of sync. The controller asks :class:`Idle` at each step; no clock of its own
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
@@ -60,7 +61,7 @@ class Idle:
         self._make_screen = screen
         self._last: float | None = None
         self._frame_at = 0.0
-        self._phases: tuple[object, dict[int, float]] | None = None
+        self._phases: tuple[object, tuple[tuple[int, float], ...]] | None = None
 
     def activity(self, now: float) -> bool:
         """A board change or a button press at ``now``; True if it ended an idle spell."""
@@ -101,28 +102,47 @@ class Idle:
         self.screen = self._make_screen()
         return "attract"
 
-    def frame(
-        self, now: float, sites: Sequence[Site], led: Mapping[str, int], brightness: float
-    ) -> dict[int, Led]:
-        """The attract animation at ``now``: a dim pulse wave rolling diagonally over the sites
-        (LED channel -> colour; dark channels left out)."""
-        lights = _lights(brightness)
-        frame = {}
-        for channel, phase in self._site_phases(sites, led).items():
-            wave = 0.5 - 0.5 * math.cos(2 * math.pi * (now / WAVE_MS - phase))
-            light = lights[round(wave * STEPS)]
-            if light is not None:
-                frame[channel] = light
-        return frame
+    def spell(self, sites: Sequence[Site], led: Mapping[str, int]) -> Spell | None:
+        """The idle spell under way as a value (None: none), its wave laid over ``sites``."""
+        if not self.attracting:
+            return None
+        return Spell(self.screen, self._frame_at, self._site_phases(sites, led))
 
-    def _site_phases(self, sites: Sequence[Site], led: Mapping[str, int]) -> dict[int, float]:
-        """LED channel -> where its site lies along the wave (0..1), cached per layout."""
+    def _site_phases(self, sites: Sequence[Site], led: Mapping[str, int]) -> tuple[tuple[int, float], ...]:
+        """(LED channel, where its site lies along the wave, 0..1), cached per layout."""
         if self._phases is None or self._phases[0] is not led:
             spots = {led[s.label]: s.x + s.y for s in sites if s.label in led}
             low, high = min(spots.values(), default=0), max(spots.values(), default=0)
             span = (high - low) or 1
-            self._phases = (led, {ch: SPREAD * (d - low) / span for ch, d in spots.items()})
+            self._phases = (led, tuple((ch, SPREAD * (d - low) / span) for ch, d in spots.items()))
         return self._phases[1]
+
+
+@dataclass(frozen=True)
+class Spell:
+    """An idle spell at one moment: the ``screen`` shown, the time of the animation's frame
+    (``at``, ms) and where each LED channel lies along the wave (``phases``)."""
+
+    screen: Screen | None
+    at: float
+    phases: tuple[tuple[int, float], ...]
+
+    def frame(self, brightness: float) -> dict[int, Led]:
+        """The dim pulse wave rolling diagonally over the sites (LED channel -> colour; dark
+        channels left out).
+
+        >>> wave = Spell(None, 0.0, ((0, 0.0), (1, 0.5)))
+        >>> sorted(wave.frame(1.0)), sorted(Spell(None, WAVE_MS / 2, wave.phases).frame(1.0))
+        ([1], [0])
+        """
+        lights = _lights(brightness)
+        frame = {}
+        for channel, phase in self.phases:
+            wave = 0.5 - 0.5 * math.cos(2 * math.pi * (self.at / WAVE_MS - phase))
+            light = lights[round(wave * STEPS)]
+            if light is not None:
+                frame[channel] = light
+        return frame
 
 
 @lru_cache(maxsize=4)

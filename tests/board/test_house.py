@@ -10,7 +10,8 @@ import tomllib
 from pathlib import Path
 from typing import get_args, get_type_hints, is_typeddict
 
-from firmware_host.board.controller import OUTSIDE, Controller
+from firmware_host.board import Controls, Recorded
+from firmware_host.board.controller import Controller
 from firmware_host.board.events import Event
 from firmware_host.board.game import Game
 from testbed.drive import Drive
@@ -19,8 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 BOARD = ROOT / "firmware_host" / "board"
 #: The modules that read where the game stands (the phase) besides board/phase.py.
 PHASE_READERS = [*sorted(BOARD.glob("*.py")), ROOT / "firmware_host" / "net" / "web" / "story.py"]
-#: Modules of board/ other helpers own that are not yet under --strict.
-NOT_YET_STRICT = {"worker"}
 
 
 def _class(path: Path, name: str) -> ast.ClassDef:
@@ -105,18 +104,48 @@ def test_the_board_s_modules_and_the_engines_are_checked_strictly():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     strict = next(o for o in config["overrides"] if o.get("disallow_untyped_defs"))
     board = {f"firmware_host.board.{p.stem}" for p in BOARD.glob("*.py") if p.stem != "__init__"}
-    missing = board - set(strict["module"]) - {f"firmware_host.board.{m}" for m in NOT_YET_STRICT}
+    missing = board - set(strict["module"])
     assert not missing and {"engines", "engines.*"} <= set(strict["module"])
 
 
-def test_other_rooms_use_only_the_controller_s_named_interface():
-    used = {}
-    for path in (ROOT / "firmware_host").rglob("*.py"):
-        if path.parent.name == "board":
-            continue
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Attribute) and ast.unparse(node.value).split(".")[-1] == "controller":
-                used.setdefault(node.attr, f"{path.relative_to(ROOT)}:{node.lineno}")
-    assert set(used) <= OUTSIDE, {name: where for name, where in used.items() if name not in OUTSIDE}
+def _members(protocol: type) -> set[str]:
+    """The names a protocol class declares (methods, properties, attributes)."""
+    tree = _class(BOARD / "__init__.py", protocol.__name__)
+    return {
+        n.name if isinstance(n, ast.FunctionDef) else ast.unparse(n.target)
+        for n in tree.body
+        if isinstance(n, (ast.FunctionDef, ast.AnnAssign))
+    }
+
+
+def _outside() -> list[Path]:
+    return [p for p in (ROOT / "firmware_host").rglob("*.py") if p.parent.name != "board"]
+
+
+def test_the_board_s_interface_to_other_rooms_is_small():
+    """Stepped and shown, told, and read: at most 20 names, and a read-only view of the game."""
+    assert len(_members(Controls)) <= 20 and len(_members(Recorded)) <= 8
     ctl = Drive(Game.of("antipalos", 3)).ctl
-    assert all(hasattr(ctl, name) for name in OUTSIDE)
+    assert all(hasattr(ctl, name) for name in _members(Controls))
+    assert all(hasattr(ctl.record, name) for name in _members(Recorded))
+
+
+def test_other_rooms_use_only_the_board_s_named_interface():
+    """Outside board/, a controller is a ``Controls`` (so mypy checks every use; only the
+    session that builds one names the class), and what is used of one is in it."""
+    allowed = {"controller": _members(Controls), "record": _members(Recorded)}
+    used, builders = {}, []
+    for path in _outside():
+        text = path.read_text()
+        if re.search(r"^from firmware_host\.board\.controller import", text, re.M):
+            builders.append(path.relative_to(ROOT).as_posix())
+        for node in ast.walk(ast.parse(text)):
+            if not isinstance(node, ast.Attribute):
+                continue
+            chain = ast.unparse(node.value).split(".")
+            of = "record" if chain[-2:] == ["controller", "record"] else chain[-1]
+            if of in allowed and (of == "controller" or chain[-2:-1] == ["controller"]):
+                if node.attr not in allowed[of]:
+                    used.setdefault(f"{of}.{node.attr}", f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not used
+    assert builders == ["firmware_host/runtime/session.py"]

@@ -349,6 +349,7 @@ class Session:
             self.tap(site) if site else self.send({"button": "back"})
 
 
+@pytest.mark.slow  # the quick run sets up from outside below (the docs' config)
 def test_setup_from_outside_learns_a_scrambled_board_and_resumes(tmp_path):
     sites = sites_of("antipode")
     wiring = chain_wiring(sites, random.Random(11), h_first=True)

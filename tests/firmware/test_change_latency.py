@@ -38,7 +38,8 @@ def worst_change_across_a_write(tmp_path, **defs) -> tuple[float, float]:
         board.close()
 
 
-SCANNERS = [{}, {"SCANNER": "SCANNER_165"}]  # the Mega's 16 x 18 matrix; 36 74HC165s
+#: The Mega's 16 x 18 matrix; 36 74HC165s (emulated for seconds: the slow run's).
+SCANNERS = [{}, pytest.param({"SCANNER": "SCANNER_165"}, marks=pytest.mark.slow)]
 
 
 @pytest.mark.parametrize("scanner", SCANNERS, ids=["matrix", "74hc165"])

@@ -268,7 +268,7 @@ def test_the_current_limit_dims_the_whole_frame(emulated):
     "scanning, pause_us, write_ms",
     [
         (1, 25, 5),  # the switches read between LEDs: pauses well under the 50 us latch
-        (0, 5, 4),  # not: pauses of a few microseconds, 3 ms of bits
+        pytest.param(0, 5, 4, marks=pytest.mark.slow),  # not: pauses of a few us, 3 ms of bits
     ],
 )
 def test_the_ws2812_bits_keep_the_data_sheet_timing_with_the_uart_busy(

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -30,6 +32,7 @@ def test_storage_faults_never_end_the_daemon_nor_lose_a_move():
     assert got["writes_left_pending"] == 0
 
 
+@pytest.mark.slow  # the quick run has tests/store/test_one_daemon.py
 def test_two_daemons_never_share_a_database():
     got = figures("two_daemons", "--runs", "2")
     assert got["both_ran"] == 0 and got["exactly_one_ran"] == 2

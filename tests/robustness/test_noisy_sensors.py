@@ -1,12 +1,14 @@
 """Short run of bench/robust/noisy.py: noise around random legal games of every game never
 makes a false move, a spurious takeback, or loses a true move once the board settles."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.robust.noisy import run_all, run_stream, summarise
 
 
+@pytest.mark.slow  # 150 streams; the quick run keeps the seeded ones below
 def test_noisy_streams_of_every_game_accept_exactly_the_moves_played():
     results = run_all(streams=150, seed=11, workers=1)
     figures = summarise(results, 0.0)

@@ -8,8 +8,11 @@ import pytest
 from bench.robust.serial_abuse import Garbage, run
 from testbed.serial_ends import ENDS
 
+#: The firmware in the emulator takes seconds more: the slow run's (the quick run keeps python).
+EMULATED = [pytest.param(end, marks=pytest.mark.slow) if end == "firmware" else end for end in ENDS]
 
-@pytest.mark.parametrize("end", ENDS)
+
+@pytest.mark.parametrize("end", EMULATED)
 def test_bad_frames_and_disconnects_through_the_pty_link(end):
     figures = run(frames=1_500, seed=5, disconnects=4, end=end)
     assert set(figures["by_sort"]) == set(Garbage.SORTS)

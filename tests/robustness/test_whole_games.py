@@ -10,9 +10,19 @@ from bench.robust.noisy import whole_game
 from firmware_host.board.game import Game
 from hardware.sim import Noise
 
+#: The longest games run in the slow run only (the quick run keeps two of the five).
+LONG = pytest.mark.slow
+
 
 @pytest.mark.parametrize(
-    "name, size", [("antipalos", 5), ("antipode", None), ("antipod", 4), ("anti-grid", 6), ("phalanx", None)]
+    "name, size",
+    [
+        pytest.param("antipalos", 5, marks=LONG),
+        pytest.param("antipode", None, marks=LONG),
+        ("antipod", 4),
+        ("anti-grid", 6),
+        pytest.param("phalanx", None, marks=LONG),
+    ],
 )
 def test_a_whole_game_through_the_daemon(name, size):
     game = Game.of(name, size)

@@ -109,7 +109,10 @@ def runs():
         run.close()
 
 
-@pytest.mark.parametrize("stdin", ["pipe", "pty", "devnull"])
+@pytest.mark.parametrize(
+    "stdin",
+    ["pipe", pytest.param("pty", marks=pytest.mark.slow), pytest.param("devnull", marks=pytest.mark.slow)],
+)
 def test_sigterm_while_the_computer_thinks_stops_in_time_and_leaves_nothing(
     tmp_path, notify_socket, runs, stdin
 ):

@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from firmware_host.actions.commands import Again, NewGame, SetClock, TakeBack
 from firmware_host.actions.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
-from firmware_host.board.controller import Controller
+from firmware_host.board import Controls
 from firmware_host.board.events import Event
 from firmware_host.board.game import Game
 from firmware_host.board.playable import Playable
@@ -101,7 +101,7 @@ class NetBoard:
         """True when no command waits for the loop."""
         return not self._commands
 
-    def sync(self, now: float, controller: Controller, events: Iterable[Event]) -> None:
+    def sync(self, now: float, controller: Controls, events: Iterable[Event]) -> None:
         """After a controller step: apply the due commands, publish events and the state."""
         self._stepped = time.monotonic()
         with self._lock:
@@ -121,9 +121,9 @@ class NetBoard:
         ):  # now with the games
             self._publish_state(controller, events)
 
-    def _apply(self, controller: Controller, command: BrokerCommand, ident: Any) -> None:
+    def _apply(self, controller: Controls, command: BrokerCommand, ident: Any) -> None:
         """Carry out a checked command; a failure is answered and said, and the loop goes on."""
-        if isinstance(command, TakeBack) and not controller.moves:
+        if isinstance(command, TakeBack) and not controller.record.moves:
             return self._reply(ident, "no move to take back")
         if isinstance(command, SetClock) and (why := controller.clock.refusal(command)):
             return self._reply(ident, why)
@@ -138,13 +138,13 @@ class NetBoard:
             return self._reply(ident, f"failed: {why}")
         self._reply(ident, None)
 
-    def _publish_state(self, controller: Controller, events: list[Event]) -> None:
+    def _publish_state(self, controller: Controls, events: list[Event]) -> None:
         kinds = {e["event"] for e in events}
-        first_move = len(controller.moves) == 1 and "move" in kinds
-        if controller.game_id != self._game_id or first_move or kinds & DAY_EVENTS:
-            if controller.game_id != self._game_id or "takeback" in kinds:
+        first_move = len(controller.record.moves) == 1 and "move" in kinds
+        if controller.record.game_id != self._game_id or first_move or kinds & DAY_EVENTS:
+            if controller.record.game_id != self._game_id or "takeback" in kinds:
                 self._last_move_at = _last_move_at(controller)  # a restart, a new game
-            self._game_id = controller.game_id
+            self._game_id = controller.record.game_id
             self._today = _today(controller)
         if "move" in kinds:
             self._last_move_at = topics.utc_now()
@@ -155,7 +155,7 @@ class NetBoard:
             controller,
             board=self.board,
             hardware=self.hardware,
-            opponent=controller.opponent.record(controller.state) if controller.opponent else None,
+            opponent=controller.opponent.record(controller.record.state) if controller.opponent else None,
             last_move_at=self._last_move_at,
             today=self._today,
         )
@@ -164,19 +164,19 @@ class NetBoard:
         if not self._listing_sent:  # listed off the scan loop; the state again once they are
             self.playable.list_soon()
         else:  # what the dashboard's New game offers
-            listing = self.playable.listing(controller.game)
+            listing = self.playable.listing(controller.record.game)
             state.update(games=listing["games"], choice=listing["choice"])
             self._send_games(listing["playable"])
-            titles = self.playable.titles(controller.game)
+            titles = self.playable.titles(controller.record.game)
             if titles is not self._titles:  # Home Assistant's select offers the game now
                 self._titles = titles
                 self._announce()
         self._send_state(state)
 
-    def _publish_record(self, controller: Controller) -> None:
+    def _publish_record(self, controller: Controls) -> None:
         """The finished game as stored, retained on ``reedboard/<id>/record`` (the archive)."""
         try:
-            records = controller.storage.games(controller.game_id)
+            records = controller.settings.storage.games(controller.record.game_id)
         except StorageError:
             return
         if records and records[0].finished:
@@ -289,17 +289,17 @@ class NetBoard:
         self.link.publish(topics.reply_topic(self.board), json.dumps(reply))
 
 
-def _today(controller: Controller) -> dict[str, Any] | None:
+def _today(controller: Controls) -> dict[str, Any] | None:
     try:
-        return topics.day_json(today(controller.storage))
+        return topics.day_json(today(controller.settings.storage))
     except StorageError:
         return None
 
 
-def _last_move_at(controller: Controller) -> str | None:
+def _last_move_at(controller: Controls) -> str | None:
     """When the game's last move was saved (a resumed game's too), None before the first."""
     try:
-        return controller.storage.last_move_time(controller.game_id)
+        return controller.settings.storage.last_move_time(controller.record.game_id)
     except StorageError:
         return None
 
@@ -322,7 +322,7 @@ def attach(daemon, config, playable: Playable | None = None) -> NetBoard:
         discovery=settings.discovery,
         playable=playable,
         device=Device(board_id, settings.configuration_url),
-        game=daemon.controller.game,
+        game=daemon.controller.record.game,
     )
     link.on_connect = net.on_connect
     link.every_second = net.check_alive
@@ -335,14 +335,16 @@ def attach(daemon, config, playable: Playable | None = None) -> NetBoard:
     return net
 
 
-def _name_opponent(controller: Controller) -> None:
+def _name_opponent(controller: Controls) -> None:
     """The game begun before the other board was named as its opponent gets its ``Opponent``
     tag now (a resumed game already has it)."""
     if controller.opponent is None:
         return
     try:
-        (record,) = controller.storage.games(controller.game_id)
+        (record,) = controller.settings.storage.games(controller.record.game_id)
         if record.opponent is None:
-            controller.storage.set_opponent(controller.game_id, controller.opponent.record(controller.state))
+            controller.settings.storage.set_opponent(
+                controller.record.game_id, controller.opponent.record(controller.record.state)
+            )
     except (StorageError, ValueError):
         return

@@ -13,7 +13,7 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
-from firmware_host.board.controller import Controller
+from firmware_host.board import Controls
 from firmware_host.board.game import result_text
 from firmware_host.store.storage import StoredGame
 from firmware_host.ui.stats import Day
@@ -69,26 +69,26 @@ def event_json(event: Mapping[str, Any]) -> str:
     return json.dumps({**event, "t": round(event["t"])})
 
 
-def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
+def board_state(controller: Controls, **extra: Any) -> dict[str, Any]:
     """The retained state: the game, its moves, the OLED's main line (``status``) and all its
     lines (``screen``), whether the board matches the game (``sync``, with the ``missing``
     and ``extra`` sites), the game clocks (``clock``: each side's time left in ms as the state
     is sent, whose runs, the flag, a pause; None: no clock), plus ``extra`` (hardware,
     opponent, last_move_at, today, ...)."""
-    state, game = controller.state, controller.game
+    state, game = controller.record.state, controller.record.game
     outcome = state.outcome()
     screen = controller.screen()
     main = screen.lines[1:] if screen.clocks else screen.lines  # the main line after the clocks
-    sync = controller.sync
+    sync = controller.snapshot().sync
     return {
         "game": game.name,
         "title": game.title,
         "size": game.size,
         "variant": game.variant,
         "sides": list(state.sides),
-        "ply": len(controller.moves),
-        "to_move": None if outcome else controller.to_act,
-        "moves": list(controller.moves),
+        "ply": len(controller.record.moves),
+        "to_move": None if outcome else controller.snapshot().to_act,
+        "moves": list(controller.record.moves),
         "winner": outcome.winner if outcome else None,
         "result": result_text(outcome) if outcome else None,
         "status": main[0] if main else screen.title,
@@ -96,7 +96,7 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
         "sync": "out_of_sync" if sync else "in_sync",
         "missing": sorted(sync.missing) if sync else [],
         "extra": sorted(sync.extra) if sync else [],
-        "brightness": controller.brightness,
+        "brightness": controller.settings.brightness,
         "clock": controller.clock.state(controller.now),
         **extra,
     }

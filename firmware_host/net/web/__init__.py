@@ -16,7 +16,7 @@ import sys
 import threading
 from typing import Any, Callable, Iterable, TextIO
 
-from firmware_host.board.controller import Controller
+from firmware_host.board import Controls
 from firmware_host.board.events import Event
 from firmware_host.board.playable import Playable
 from firmware_host.net.web.address import is_loopback, listen, new_token, page_address
@@ -100,7 +100,7 @@ class Simulator:
         """True when no command from the page waits to be applied."""
         return self.board.quiet
 
-    def sync(self, now: float, controller: Controller, events: Iterable[Event]) -> None:
+    def sync(self, now: float, controller: Controls, events: Iterable[Event]) -> None:
         self.board.sync(now, controller, events)
 
     def stop(self) -> None:

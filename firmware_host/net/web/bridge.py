@@ -44,7 +44,7 @@ from collections import deque
 from typing import Any, Callable, Iterable
 
 from firmware_host.actions.commands import SEATS, NewGame
-from firmware_host.board.controller import Controller
+from firmware_host.board import Controls
 from firmware_host.board.events import Event
 from firmware_host.board.view import lights
 from firmware_host.net.web import story
@@ -260,7 +260,7 @@ class WebBoard:
         """True when no command waits: none submitted and none held back by ``gap_ms``."""
         return not self._pending and not self.hub.pending
 
-    def sync(self, now: float, controller: Controller, events: Iterable[Event]) -> None:
+    def sync(self, now: float, controller: Controls, events: Iterable[Event]) -> None:
         """After a controller step at ``now`` ms: apply the due commands, publish changes."""
         self._now = self.hub.recording.now = now
         if len(self._pending) < MAX_WAITING:
@@ -303,7 +303,7 @@ class WebBoard:
         sites = _sites_of(command)
         return all(self._now - self._changed.get(s, -math.inf) >= self.gap_ms for s in sites)
 
-    def _apply(self, command: PageCommand, controller: Controller) -> None:
+    def _apply(self, command: PageCommand, controller: Controls) -> None:
         if isinstance(command, SiteChange):
             on = command.action == "place"
             if command.action == "toggle":
@@ -316,19 +316,19 @@ class WebBoard:
             held = {"long": True} if command.long else {}
             self.hub.recording.add(self._now, button=command.button, **held)
         elif isinstance(command, SetUp):
-            self._set_board(controller, controller.expected if command.board == "expected" else ())
+            self._set_board(controller, controller.snapshot().expected if command.board == "expected" else ())
         elif isinstance(command, SetNoise):
             self.board.noise = NOISE if command.on else None
         else:  # one of the board's own commands: as the menu's and the broker's
             controller.command(command)
             if isinstance(command, NewGame) and self.simulated:
-                self._set_board(controller, controller.boards[0])
+                self._set_board(controller, controller.record.boards[0])
 
-    def _occupied(self, controller: Controller, site: str) -> bool:
+    def _occupied(self, controller: Controls, site: str) -> bool:
         channel = self.board.sensors(controller.layout.sensor).get(site)
         return channel in self.board.closed
 
-    def _set(self, controller: Controller, site: str, on: bool) -> None:
+    def _set(self, controller: Controls, site: str, on: bool) -> None:
         """Place (``on``) or lift the piece of ``site``, if that changes anything."""
         board = self.board
         if not isinstance(board, SimBoard):
@@ -340,14 +340,14 @@ class WebBoard:
         self._changed[site] = self._now
         self.hub.recording.add(self._now, site=site, on=on)
 
-    def _set_board(self, controller: Controller, sites: Iterable[str]) -> None:
+    def _set_board(self, controller: Controls, sites: Iterable[str]) -> None:
         wanted = frozenset(sites)
         for site in sorted(controller.layout.sites_of(self.board.pieces()) - wanted):
             self._set(controller, site, False)
         for site in sorted(wanted):
             self._set(controller, site, True)
 
-    def _drag(self, controller: Controller, drag: Drag) -> None:
+    def _drag(self, controller: Controls, drag: Drag) -> None:
         board = self.board
         if not isinstance(board, SimBoard) or not self._occupied(controller, drag.source):
             return
@@ -363,7 +363,7 @@ class WebBoard:
         board.slide(channels, step=SLIDE_STEP)
         self._record_slide(controller, path)
 
-    def _record_slide(self, controller: Controller, path: list[str]) -> None:
+    def _record_slide(self, controller: Controls, path: list[str]) -> None:
         """The changes a slide makes, as SimBoard.slide times them (sites already holding a
         piece do not change)."""
         step, overlap = SLIDE_STEP * 1000, SLIDE_STEP * 250
@@ -379,9 +379,9 @@ class WebBoard:
             self._changed[site] = now + len(path) * step
 
     # ------------------------------------------------------------------ publishing
-    def _publish(self, controller: Controller, events: list[Event]) -> None:
+    def _publish(self, controller: Controls, events: list[Event]) -> None:
         update: dict[str, Any] = {}
-        fresh = controller.game_id != self._game_id
+        fresh = controller.record.game_id != self._game_id
         if fresh:
             update.update(self._new_game(controller))
         if fresh or self.board.changes != self._shown.get("changes"):  # not every scan
@@ -404,7 +404,7 @@ class WebBoard:
         if fresh or events:
             self._put(update, "status", _status(controller))
             self._put(update, "history", self._history.of(controller.record))
-            self._put(update, "losses", story.losses(controller.states[0], controller.state))
+            self._put(update, "losses", story.losses(controller.record.states[0], controller.record.state))
         self._put(update, "clock", controller.clock.shown(controller.now))  # sent as its text changes
         self._put(update, "settings", _settings(controller))
         self._put(update, "noise", self.board.noise is not None)
@@ -417,11 +417,11 @@ class WebBoard:
     def _put(self, update: dict[str, Any], key: str, value: Any) -> None:
         put(self._shown, update, key, value)
 
-    def _new_game(self, controller: Controller) -> dict[str, Any]:
-        self._game_id = controller.game_id
-        self.hub.storage = controller.storage.path
+    def _new_game(self, controller: Controls) -> dict[str, Any]:
+        self._game_id = controller.record.game_id
+        self.hub.storage = controller.settings.storage.path
         self._shown, self._history = {}, _History()
-        state, game, layout = controller.state, controller.game, controller.layout
+        state, game, layout = controller.record.state, controller.record.game, controller.layout
         sites = state.sites()
         self._geometry = _Geometry(sites)
         self._led_sites = {}
@@ -440,11 +440,11 @@ class WebBoard:
         }
         pieces = self._pieces(controller)
         self.hub.recording.restart(
-            self._now, info, set(pieces) == controller.boards[-1], pieces, controller.moves
+            self._now, info, set(pieces) == controller.record.boards[-1], pieces, controller.record.moves
         )
         return {"game": {**info, **_players(controller)}, **drawn(state)}
 
-    def _pieces(self, controller: Controller) -> list[str]:
+    def _pieces(self, controller: Controls) -> list[str]:
         return sorted(controller.layout.sites_of(self.board.pieces()))
 
     def _leds(self, frame: dict) -> dict[str, list[str]]:
@@ -470,7 +470,7 @@ def put(shown: dict[str, Any], update: Update, key: str, value: Any) -> None:
         shown[key] = update[key] = value
 
 
-def _players(controller: Controller) -> dict[str, Any]:
+def _players(controller: Controls) -> dict[str, Any]:
     """Who plays, as the page's picker offers it: the computer's seat ("first", "second", or
     None at the table) and its level.
 
@@ -479,7 +479,7 @@ def _players(controller: Controller) -> dict[str, Any]:
     opponent = controller.opponent
     if opponent is None or opponent.level is None:  # another board is not the picker's to set
         return {"computer": None, "level": None}
-    seat = controller.state.sides.index(opponent.side_in(controller.state))
+    seat = controller.record.state.sides.index(opponent.side_in(controller.record.state))
     return {"computer": SEATS[seat] if seat < len(SEATS) else None, "level": opponent.level}
 
 
@@ -491,14 +491,14 @@ def _sites_of(command: PageCommand) -> tuple[str, ...]:
     return ()
 
 
-def _settings(controller: Controller) -> dict[str, Any]:
+def _settings(controller: Controls) -> dict[str, Any]:
     """What the page's settings show: the LED brightness, the house rules for the next game,
     whether takebacks and hints are offered."""
     return {
-        "brightness": controller.brightness,
-        "rules": {game: dict(options) for game, options in controller.house_rules.items()},
-        "takebacks": controller.takebacks,
-        "hints": controller.hints is not None,
+        "brightness": controller.settings.brightness,
+        "rules": {game: dict(options) for game, options in controller.settings.house_rules.items()},
+        "takebacks": controller.settings.takebacks,
+        "hints": controller.settings.hints is not None,
     }
 
 
@@ -519,15 +519,15 @@ class _History:
         return self.items
 
 
-def _status(controller: Controller) -> dict[str, Any]:
-    state = controller.state
+def _status(controller: Controls) -> dict[str, Any]:
+    state = controller.record.state
     outcome = state.outcome()
     return {
-        "to_move": None if outcome else controller.to_act,
+        "to_move": None if outcome else controller.snapshot().to_act,
         "result": result_words(outcome.winner, outcome.result) if outcome else None,
         "winner": outcome.winner if outcome else None,
-        "moves": len(controller.moves),
-        "last": controller.moves[-1] if controller.moves else None,
+        "moves": len(controller.record.moves),
+        "last": controller.record.moves[-1] if controller.record.moves else None,
         "lines": list(controller.screen().text_lines()),
     }
 
