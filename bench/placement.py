@@ -1,6 +1,7 @@
 """Placement -> ``move`` event: how long after a player's hand leaves the board the move is
 announced, per game, with the default configuration (100 Hz, 3 debounce scans, settle 300 ms,
-quick settle 100 ms, landing settle 40 ms; ``--quick-settle MS`` for another).
+quick settle 100 ms from the placing's first contact, landing settle 40 ms; ``--quick-settle MS``
+for another).
 
 Random legal games of every game are played on the simulated board with contact bounce, as
 bench/robust/noisy.py plays them (its seeded player and its 100 Hz virtual clock), without the
@@ -11,22 +12,34 @@ scan period. Beside it, the wall-clock time of the step that announced the move 
 saving it to an in-memory database, the events, frame and screen built), with a bare Python
 loop of ``BARE_LOOP`` additions timed in the same run as its baseline.
 
+Then random games through the daemon's own loop (``Daemon.step`` over the simulated board, a
+database file, the screen laid out and drawn as on the OLED): the CPU time of the step that
+announced a move (this thread's, steadier than the wall clock on a shared machine), until the
+move reached the observers (the page and the café network are observers) and until the step
+ended. Antipode is left out there: its moves wait
+for a tap.
+
 Usage: .venv/bin/python -m bench.placement [--quick] [--streams N] [--seed S] [--quick-settle MS]
+       [--loop N]
 The last line is a JSON object of the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import random
+import tempfile
 import time
 from dataclasses import replace
+from pathlib import Path
 
 from bench.robust.noisy import GAMES, Run, play
 from bench.robust.player import Player
 from bench.timing import percentile
 from firmware_host.board.game import Game
+from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config, Timing
 from firmware_host.store.storage import Storage
@@ -106,11 +119,72 @@ def stream_latencies(
     return latencies, wrong, run.step_ms
 
 
+class Observed:
+    """An observer of the daemon's steps, as the page and the café network are: this thread's
+    CPU time (s) when it is given a ``move`` event."""
+
+    def __init__(self) -> None:
+        self.mark: float | None = None
+
+    def __call__(self, now: float, controller: object, events: list) -> None:
+        if self.mark is None and any(e["event"] == "move" for e in events):
+            self.mark = time.thread_time()
+
+
+def loop_cpu(name: str, seed: int, plies: int = 12) -> list[tuple[float, float]]:
+    """One random game of ``name`` through the daemon's loop (``Daemon.step``: the judging,
+    the database file, the LED frame, the screen laid out and drawn, the events written): for
+    each step that announced a move, this thread's CPU time (ms) until the move was
+    given to the observers (the page, the café network) and until the step ended."""
+    rng = random.Random(seed)
+    size, variant = rng.choice(GAMES[name])
+    with tempfile.TemporaryDirectory() as folder:
+        storage = Storage(str(Path(folder) / "games.db"))
+        controller = open_controller(Config(), storage, Game.of(name, size, variant))
+        layout = controller.layout
+        sim = SimBoard(layout.sensor_channels, leds=layout.led_channels)
+        for site in controller.boards[0]:
+            sim.place(layout.sensor[site])
+        log = Observed()
+        daemon = Daemon(controller, Hardware(sim, sim.leds, sim.display, sim.buttons), 100, log=io.StringIO())
+        daemon.observers.append(log)
+        now, found = 0.0, []
+
+        def step() -> tuple[float, float] | None:
+            nonlocal now
+            now += 10
+            log.mark, start = None, time.thread_time()
+            daemon.step(now)
+            mark = log.mark
+            return None if mark is None else ((mark - start) * 1000, (time.thread_time() - start) * 1000)
+
+        for _ in range(50):
+            step()
+        for _ in range(plies):
+            state = controller.state
+            reals = [r for m in state.legal_moves() for r in state.realisations(m)[:1] if not r.follow_ups]
+            if not reals or state.outcome():
+                break
+            real = rng.choice(reals)
+            for site in real.emptied:
+                sim.lift(layout.sensor[site])
+            for _ in range(5):
+                step()
+            for site in real.filled:
+                sim.place(layout.sensor[site])
+            for _ in range(40):
+                if (took := step()) is not None:
+                    found.append(took)
+        storage.close()
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="20 games of each game")
     parser.add_argument("--streams", type=int, help="games of each game (default 100)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--loop", type=int, help="games of each game through the daemon's loop (default 10)")
     parser.add_argument(
         "--quick-settle",
         type=int,
@@ -164,6 +238,29 @@ def main() -> None:
         f"p99 {figures['step_p99_ms']:.2f} ms; a bare loop of {BARE_LOOP} additions "
         f"{bare:.2f} ms (p99 {figures['step_p99_ms'] / bare:.1f}x it)"
     )
+    loop_games = args.loop or (3 if args.quick else 10)
+    print(f"through the daemon's loop ({loop_games} games of each), the CPU of the step announcing a move:")
+    print(
+        f"{'game':<12}{'moves':>7}{'to observers: median':>21}{'p99':>8}{'whole step: median':>20}{'p99':>8}"
+    )
+    loop: dict = {}
+    for name in GAMES:
+        cpu = [t for i in range(loop_games) for t in loop_cpu(name, args.seed * 1_000_003 + i)]
+        if not cpu:  # every move of it waits for a tap (Antipode's): not played here
+            continue
+        line, whole = [t[0] for t in cpu], [t[1] for t in cpu]
+        loop[name] = row = {
+            "moves": len(cpu),
+            "observed_median_ms": percentile(line, 0.5),
+            "observed_p99_ms": percentile(line, 0.99),
+            "step_median_ms": percentile(whole, 0.5),
+            "step_p99_ms": percentile(whole, 0.99),
+        }
+        print(
+            f"{name:<12}{len(cpu):>7}{row['observed_median_ms']:>18.2f} ms{row['observed_p99_ms']:>5.2f} ms"
+            f"{row['step_median_ms']:>17.2f} ms{row['step_p99_ms']:>5.2f} ms"
+        )
+    figures["loop_cpu"] = loop
     print(json.dumps(figures))
 
 

@@ -16,11 +16,8 @@ from __future__ import annotations
 import io
 import math
 import os
-import shutil
 import struct
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import wave
@@ -163,6 +160,8 @@ class AudioCues:
     """Cues on the audio out: each cue a WAV file made once, played by ``aplay``."""
 
     def __init__(self, command: Sequence[str] = ("aplay", "-q"), err: Any = None) -> None:
+        import tempfile  # here: a board without sound loads none of this (its memory)
+
         self.dir = tempfile.TemporaryDirectory(prefix="reedboard-cues-")
         self.files = {}
         for name, notes in CUES.items():
@@ -176,6 +175,8 @@ class AudioCues:
         self.player.give(self.files[name])
 
     def _play(self, path: str) -> None:
+        import subprocess
+
         done = subprocess.run([*self.command, path], capture_output=True, timeout=10, check=False)
         if done.returncode:
             why = done.stderr.decode(errors="replace").strip().splitlines() or [f"status {done.returncode}"]
@@ -204,6 +205,8 @@ class Voice:
     ) -> None:
         self.args = (ESPEAK, "-v", voice, "-s", str(rate), "--stdout")
         self.sink = sink
+        import shutil
+
         missing = [m for m in (ESPEAK, None if sink else "aplay") if m and shutil.which(m) is None]
         self.available = not missing
         self.player = Player("voice", self._say, err)
@@ -218,6 +221,8 @@ class Voice:
             self.player.give(text)
 
     def _say(self, text: str) -> None:
+        import subprocess
+
         speak = subprocess.Popen(
             self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )

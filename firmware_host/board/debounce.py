@@ -8,9 +8,11 @@ Channels a scan marks ambiguous (a ghosting matrix) are never trusted: they keep
 state, their debounce count starts again, and the board does not settle while any remain.
 
 The settle policy: while the caller marks the debounced board ``complete`` (e.g. it shows exactly
-one legal move whose piece cannot still be on its way), ``quick_ms`` of quiet settle it instead;
-and ``landing_ms`` when it also marks it a ``landing`` (the one site the lifted piece can land
-on: nothing but the piece's contact bounce to wait for).
+one legal move whose piece cannot still be on its way), it settles once its newest change has
+stood ``quick_ms`` since its first contact and its bounce has been quiet for ``landing_ms`` (a
+channel's readings less than ``landing_ms`` apart are one change, bouncing); and ``landing_ms``
+after the last reading when it also marks it a ``landing`` (the one site the lifted piece can
+land on: nothing but the piece's contact bounce to wait for).
 
 >>> from hardware.base import Scan
 >>> d = Debouncer(scans=3, settle_ms=100)
@@ -34,10 +36,17 @@ True
 >>> d.complete = d.landing = True
 >>> d.quiet(50)
 True
+>>> d = Debouncer(scans=1, settle_ms=300, quick_ms=100, landing_ms=40, initial=frozenset())
+>>> [d.feed(t, Scan(frozenset({5} if t != 10 else ()))).closed for t in (0, 10, 20)][0]
+frozenset({5})
+>>> d.complete = True  # its bounce ended at 20 ms: judged 100 ms after its first contact
+>>> d.quiet(90), d.quiet(100)
+(False, True)
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from hardware.base import Scan
@@ -89,6 +98,9 @@ class Debouncer:
         self._raw: frozenset[int] | None = None
         self._ambiguous: frozenset[int] = _NONE
         self._activity = 0.0
+        #: When (ms) the newest change began (its first contact) and each channel last read anew.
+        self._began = 0.0
+        self._read_at: dict[int, float] = {}
         self._settled = False
 
     @property
@@ -98,20 +110,18 @@ class Debouncer:
 
     def quiet(self, now: float) -> bool:
         """True when the board is settled at ``now``."""
-        return (
-            self.started and not self._counts and not self._ambiguous and now - self._activity >= self._wait()
-        )
-
-    def _wait(self) -> float:
-        """The quiet the board needs now (ms)."""
+        if not self.started or self._counts or self._ambiguous:
+            return False
+        since = now - self._activity
         if not self.complete:
-            return self.settle_ms
-        return self.landing_ms if self.landing else self.quick_ms
+            return since >= self.settle_ms
+        return since >= self.landing_ms and (self.landing or now - self._began >= self.quick_ms)
 
     def restart(self, now: float) -> None:
         """Count the board as changed at ``now``: it settles again after a quiet spell (a new
         game is read from the pieces only once the hands have had time to set them)."""
-        self._activity, self._settled = now, False
+        self._activity = self._began = now
+        self._settled = False
 
     def feed(self, now: float, scan: Scan) -> Change:
         """Take one scan read at ``now``; the debounced changes it completes."""
@@ -120,13 +130,23 @@ class Debouncer:
             self.started = True
             self.stable = raw - ambiguous
             self._raw, self._ambiguous, self._activity = raw, ambiguous, now
+            self._began = now
             return NOTHING
         if (raw is not self._raw and raw != self._raw) or ambiguous or self._ambiguous:
+            self._contact(now, raw ^ (self._raw or _NONE))
             self._raw, self._ambiguous, self._activity = raw, ambiguous, now
             self._settled = False
         elif not self._counts:
             return self._settle(now)
         return self._count(raw, ambiguous, now)
+
+    def _contact(self, now: float, channels: frozenset[int]) -> None:
+        """Note the readings of ``channels`` changed at ``now``: a channel quiet for
+        ``landing_ms`` before begins a new change (one that read anew sooner is bouncing)."""
+        for ch in channels:
+            if now - self._read_at.get(ch, -math.inf) >= self.landing_ms:
+                self._began = now
+            self._read_at[ch] = now
 
     def _count(self, raw: frozenset[int], ambiguous: frozenset[int], now: float) -> Change:
         differing = (raw ^ self.stable) - ambiguous

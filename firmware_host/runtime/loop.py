@@ -259,16 +259,17 @@ class Daemon:
         events += shown
         events += self.speaker.step(now_ms, controller, events, presses)
         for event in events:
-            if event["event"] == "display":
-                hw.display.show(controller.screen().render(hw.display.size))
-            elif event["event"] == "power_off":
-                self._power_off()
-            elif event["event"] == "new_game":
+            if event["event"] == "new_game":
                 self._game_t0 = event["t"]
             t = max(0, round(event["t"] - self._game_t0))
             self._write(json.dumps({**event, "t": t}))
         for observer in self.observers:
             self._sync(observer, now_ms, events)
+        kinds = {event["event"] for event in events}
+        if "display" in kinds:  # drawn once the events (a move) are out: drawing takes longest
+            hw.display.show(controller.screen().render(hw.display.size))
+        if "power_off" in kinds:
+            self._power_off()
         if self.power_off and (why := self.power_off.failure()):
             self._power_off_failed(why)
         return True

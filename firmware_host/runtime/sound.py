@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from firmware_host.board import Controls
 from firmware_host.board.events import Event, Said
 from firmware_host.store.config import SoundConfig
 from firmware_host.ui import speech
 from hardware.base import ButtonEvent
-from hardware.sound import AudioCues, Buzzer, Voice
+
+if TYPE_CHECKING:
+    from hardware.sound import Voice
 
 #: The cues by importance: a step plays its most important one.
 CUE_ORDER = ("over", "refused", "opponent", "follow_up", "turn", "move", "low_time")
@@ -116,6 +118,10 @@ class Speaker:
     @classmethod
     def configured(cls, sound: SoundConfig, err: Any = None) -> "Speaker":
         """The speaker ``[sound]`` asks for; a buzzer that cannot be opened is said and left out."""
+        if sound.buzzer is None and not sound.audio and not sound.speech:
+            return cls(None, (), sound.low_time * 1000)  # silent: the players load nothing
+        from hardware.sound import AudioCues, Buzzer, Voice
+
         outputs: list[Any] = []
         if sound.buzzer is not None:
             try:

@@ -69,3 +69,20 @@ def test_a_piece_set_on_the_one_site_it_can_go_is_taken_at_once():
     assert timing.landing_settle_ms < timing.quick_settle_ms
     assert moved_at(drive, change) <= timing.landing_settle_ms + 10 * timing.debounce_scans
     assert drive.ctl.moves[-1] == "c1-e1"
+
+
+def test_a_placing_whose_contact_bounces_is_judged_from_its_first_contact():
+    drive = Drive(Game.of("antipalos", 5)).run(500)
+    change = drive.t
+    drive.place("B2*").run(10).lift("B2*").run(10).place("B2*")  # 20 ms of bounce the scans see
+    timing = drive.ctl.timing
+    assert moved_at(drive, change) <= timing.quick_settle_ms + 10
+    assert drive.ctl.moves == ["B2*"]
+
+
+def test_a_bouncing_hover_as_long_as_the_quick_settle_is_not_a_move():
+    drive = Drive(Game.of("antipalos", 5)).run(500)
+    hover = drive.ctl.timing.quick_settle_ms
+    drive.place("B2*").run(10).lift("B2*").run(10).place("B2*").run(hover - 20).lift("B2*").run(1000)
+    assert drive.ctl.moves == []
+    assert "move" not in drive.kinds()

@@ -2,8 +2,9 @@
 
 A real ``reedboard run`` under ``python -X importtime`` (which logs each module as it loads):
 a board on the hardware backends (the serial link to a simulated microcontroller, a dummy OLED)
-without its page or the café network loads no web server, no MQTT client, no computer search
-and no other game's engine; the simulated board's page loads its web server only after READY.
+without its page, the café network or sound loads no web server, no MQTT client, no computer
+search, no sound players and no other game's engine; the simulated board's page loads its web
+server only after READY.
 """
 
 from __future__ import annotations
@@ -104,6 +105,9 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_p
         "engines.antipode.state",
         "hashlib",
         "firmware_host.plan",
+        "hardware.sound",  # no [sound]: no buzzer, audio or voice
+        "subprocess",
+        "wave",
     }
     assert not unwanted & loaded
 
