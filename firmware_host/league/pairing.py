@@ -126,7 +126,8 @@ def pods(players: Sequence[str], done: Sequence[Pairing], seats: int) -> list[tu
 
     >>> pods(["A", "B", "C", "D", "E", "F", "G"], [], 3)
     [('A', 'B', 'C'), ('D', 'E', 'F'), ('G',)]
-    >>> pods(["A", "B", "C", "D", "E", "F"], [Pairing(1, 1, ("A", "B", "C")), Pairing(1, 2, ("D", "E", "F"))], 3)
+    >>> first = [Pairing(1, 1, ("A", "B", "C")), Pairing(1, 2, ("D", "E", "F"))]
+    >>> pods(["A", "B", "C", "D", "E", "F"], first, 3)
     [('B', 'A', 'D'), ('C', 'E', 'F')]
     """
     points = scores(done)

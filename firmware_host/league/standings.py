@@ -15,8 +15,9 @@ mean of the pod's other players' scores.
 >>> from firmware_host.league.model import Pairing
 >>> done = [Pairing(1, 1, ("A", "B"), (1.0, 0.0)), Pairing(1, 2, ("C", "D"), (0.5, 0.5)),
 ...         Pairing(2, 1, ("A", "C"), (0.5, 0.5)), Pairing(2, 2, ("D", "B"), (1.0, 0.0))]
->>> [(r["rank"], r["name"], r["points"], r["buchholz"]) for r in standings(["A", "B", "C", "D"], done, ("buchholz",))]
-[(1, 'A', 1.5, 1.0), (2, 'D', 1.5, 1.0), (3, 'C', 1.0, 3.0), (4, 'B', 0.0, 3.0)]
+>>> rows = standings(["A", "B", "C", "D"], done, ("buchholz",))
+>>> [(r["rank"], r["name"], r["points"], r["buchholz"]) for r in rows]
+[(1, 'A', 1.5, 1.0), (1, 'D', 1.5, 1.0), (3, 'C', 1.0, 3.0), (4, 'B', 0.0, 3.0)]
 """
 
 from __future__ import annotations
