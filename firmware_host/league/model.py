@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engines import GAME_NAMES, new_game
+from engines import GAME_NAMES, game_info, new_game
 from engines.core import OptionError
 
 #: The event formats: Swiss and round robin for games of two seats, pods for more.
@@ -75,6 +75,8 @@ class Event:
         except (OptionError, ValueError, TypeError) as exc:
             raise LeagueError(f"--size/--variant: {exc}") from None
         sides = len(state.sides)
+        if self.size is None:  # the game's default size, named: ratings are kept by size
+            object.__setattr__(self, "size", game_info(self.game).default_size)
         seats = 4 if self.variant == "team" else sides
         object.__setattr__(self, "seats", seats)
         object.__setattr__(self, "sides", sides)
