@@ -8,7 +8,7 @@ import sys
 
 from engines import GAME_NAMES, game_info, game_name
 from engines.core import OptionError
-from firmware_host.cli import ai, arguments, daemon_cli, firmware, plan
+from firmware_host.cli import ai, arguments, daemon_cli, firmware, league, plan
 from firmware_host.net import cafe
 
 
@@ -195,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     firmware.add_command(sub)
     ai.add_command(sub)
     cafe.add_command(sub)
+    league.add_command(sub)
     return parser
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from engines import GAME_NAMES, game_info, new_game
 from engines.core import OptionError
+from firmware_host.store.timecontrol import ControlError, TimeControl
 
 #: The event formats: Swiss and round robin for games of two seats, pods for more.
 FORMATS = ("swiss", "round-robin", "pods")
@@ -85,6 +86,11 @@ class Event:
         if (self.format == "pods") != (seats > 2):
             want = "pods" if seats > 2 else "swiss or round-robin"
             raise LeagueError(f"--format: a game of {seats} seats is played in {want}")
+        if self.control not in (None, "-"):
+            try:
+                TimeControl.parse(self.control, "")
+            except ControlError as exc:
+                raise LeagueError(f"--control: {exc}") from None
         if not 1 <= self.rounds <= 99:
             raise LeagueError(f"--rounds: must be 1 to 99 (got {self.rounds})")
         for name in self.tiebreaks:
@@ -135,6 +141,29 @@ def read_result(text: str, names: tuple[str, ...], event: Event) -> tuple[float,
         raise LeagueError(f"result {text!r}: give {words}draw or a player of the table ({', '.join(names)})")
     side = event.side_of(winners[0])
     return tuple(1.0 if event.side_of(i) == side else 0.0 for i in range(len(names)))
+
+
+def table_command(event: Event, pairing: Pairing, tag: str) -> dict:
+    """The ``table`` command that seats a pairing's players at its board and sets up the
+    event's game; ``tag`` makes its id unique (a board acts on an id once).
+
+    >>> table_command(Event("Thu", "anti-grid", 6, control="300+3"), Pairing(2, 3, ("Anna", "Ben")), "x1")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'command': 'table', 'table': 3, 'names': ['Anna', 'Ben'], 'game': 'anti-grid', 'size': 6,
+     'variant': None, 'control': '300+3', 'event': 'Thu', 'round': 2, 'id': 'league-2-3-x1'}
+    """
+    return {
+        "command": "table",
+        "table": pairing.table,
+        "names": list(pairing.names),
+        "game": event.game,
+        "size": event.size,
+        "variant": event.variant,
+        "control": event.control,
+        "event": event.name,
+        "round": pairing.round,
+        "id": f"league-{pairing.round}-{pairing.table}-{tag}"[:64],
+    }
 
 
 def check_name(name: str) -> str:

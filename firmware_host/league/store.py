@@ -383,7 +383,8 @@ class LeagueStore:
             for (game, size), players in table.items():
                 for name, r in players.items():
                     self._run(
-                        "INSERT INTO league_ratings (rating, player, mu, sigma, games) VALUES (?, ?, ?, ?, ?)",
+                        "INSERT INTO league_ratings (rating, player, mu, sigma, games) "
+                        "VALUES (?, ?, ?, ?, ?)",
                         (_rating_key(game, size), name, r["mu"], r["sigma"], r["games"]),
                     )
 
