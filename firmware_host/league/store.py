@@ -26,7 +26,7 @@ import sqlite3
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from engines import new_game
 from engines.core import DRAW
@@ -53,43 +53,62 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 
 
-def database(url: str | None, state_dir: str | None = None) -> tuple[Any, str]:
-    """A connection to the archive's database at ``url`` (as ``[archive] url``: default SQLite
-    ``cafe.db`` in ``state_dir``) and its dialect; LeagueError when it cannot be used."""
+def database(url: str | None, state_dir: str | None = None) -> tuple[Callable[[], Any], str, tuple]:
+    """How to connect to the archive's database at ``url`` (as ``[archive] url``: default
+    SQLite ``cafe.db`` in ``state_dir``), its dialect and the exceptions that say it is away;
+    LeagueError for an address it cannot use."""
     if url and url.startswith(("postgresql://", "postgres://")):
         try:
             import psycopg
         except ImportError:
             raise LeagueError("[archive] url names PostgreSQL: install psycopg") from None
-        try:
-            return psycopg.connect(url, autocommit=True, connect_timeout=3), "postgresql"
-        except psycopg.Error as exc:
-            raise LeagueError(f"the archive ({url.split('@')[-1]}) is unavailable: {_line(exc)}") from None
+        return (
+            lambda: psycopg.connect(url, autocommit=True, connect_timeout=3),
+            "postgresql",
+            (psycopg.OperationalError, psycopg.InterfaceError, OSError),
+        )
     if url and not url.startswith("sqlite://"):
         raise LeagueError(f"[archive] url must be postgresql://... or sqlite:///path (got {url[:40]!r})")
     path = url[len("sqlite://") :] if url else os.path.join(state_dir or ".", "cafe.db")
     if path != ":memory:":
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=5)
-    db.execute("PRAGMA journal_mode=WAL")
-    return db, "sqlite"
+
+    def connect() -> sqlite3.Connection:
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=5)
+        db.execute("PRAGMA journal_mode=WAL")
+        return db
+
+    return connect, "sqlite", (sqlite3.OperationalError, OSError)
 
 
 class LeagueStore:
-    """The league in one database connection (used under a lock: the dashboard's threads share
-    it). Every change is checked first: a refused one (LeagueError, one line) changes nothing."""
+    """The league in one database connection, made when first needed and again after the
+    database was away (used under a lock: the dashboard's threads share it). Every change is
+    checked first: a refused one (LeagueError, one line) changes nothing; LeagueError too while
+    the database is away."""
 
-    def __init__(self, db: Any, dialect: str) -> None:
-        self.db, self.dialect = db, dialect
+    def __init__(
+        self, connect: Callable[[], Any], dialect: str, away: tuple = (OSError,), where: str = ""
+    ) -> None:
+        self.connect, self.dialect, self.away, self.where = connect, dialect, away, where
+        self.db: Any = None
         self._lock = threading.RLock()
-        self._migrate()
 
     @classmethod
     def open(cls, url: str | None, state_dir: str | None = None) -> "LeagueStore":
-        return cls(*database(url, state_dir))
+        """The league at ``url``, connected at once if the database answers (a dashboard
+        started before its database connects later)."""
+        store = cls(*database(url, state_dir), where=(url or "cafe.db").split("@")[-1])
+        try:
+            store._connected()
+        except LeagueError:
+            pass
+        return store
 
     def close(self) -> None:
-        self.db.close()
+        if self.db is not None:
+            self.db.close()
+            self.db = None
 
     # ------------------------------------------------------------------ players and events
     def add_player(self, name: str, tag: str | None = None) -> None:
@@ -409,6 +428,7 @@ class LeagueStore:
         )
 
     def _migrate(self) -> None:
+        """Run the migrations this database has not had, each in one transaction."""
         with self._lock:
             self._run("CREATE TABLE IF NOT EXISTS league_schema (version INTEGER NOT NULL)")
             rows = self._rows("SELECT version FROM league_schema")
@@ -424,9 +444,9 @@ class LeagueStore:
         """The archive's games table is there, with the columns a league game fills."""
         try:
             cursor = self._run("SELECT * FROM games WHERE 1 = 0")
-        except Exception:  # noqa: BLE001 - no games table yet (the dashboard never ran here)
-            if self.dialect == "postgresql":
-                self.db.rollback()
+        except Exception as exc:  # noqa: BLE001 - no games table yet (the dashboard never ran here)
+            if not _missing_table(exc):
+                raise
             return False
         return "league_event" in {d[0] for d in cursor.description}
 
@@ -434,21 +454,45 @@ class LeagueStore:
     def _transaction(self) -> Iterator[None]:
         with self._lock:
             if self.dialect == "postgresql":
-                with self.db.transaction():
+                with self._connected().transaction():
                     yield
                 return
-            self.db.execute("BEGIN")
+            self._run("BEGIN")
             try:
                 yield
             except BaseException:
-                self.db.execute("ROLLBACK")
+                if self.db is not None:
+                    self.db.execute("ROLLBACK")
                 raise
-            self.db.execute("COMMIT")
+            self._run("COMMIT")
+
+    def _connected(self) -> Any:
+        """The connection, made (and the schema migrated) if there is none."""
+        with self._lock:
+            if self.db is None:
+                try:
+                    self.db = self.connect()
+                except self.away as exc:
+                    raise LeagueError(f"the archive ({self.where}) is unavailable: {_line(exc)}") from None
+                try:
+                    self._migrate()
+                except BaseException:
+                    self.close()
+                    raise
+            return self.db
 
     def _run(self, statement: str, args: tuple = ()) -> Any:
         with self._lock:
-            cursor = self.db.cursor()
-            cursor.execute(statement.replace("?", "%s") if self.dialect == "postgresql" else statement, args)
+            cursor = self._connected().cursor()
+            try:
+                cursor.execute(
+                    statement.replace("?", "%s") if self.dialect == "postgresql" else statement, args
+                )
+            except self.away as exc:
+                if not _missing_table(exc):
+                    self.close()
+                    raise LeagueError(f"the archive ({self.where}) is unavailable: {_line(exc)}") from None
+                raise
             return cursor
 
     def _rows(self, statement: str, args: tuple = ()) -> list[dict[str, Any]]:
@@ -469,6 +513,11 @@ def _league_of(game: dict[str, Any]) -> tuple[str, int, int] | None:
 def _players_of(game: dict[str, Any]) -> list[str]:
     players = game.get("players") or []
     return json.loads(players) if isinstance(players, str) else list(players)
+
+
+def _missing_table(exc: BaseException) -> bool:
+    """Does ``exc`` say a table is missing (SQLite's words, PostgreSQL's SQLSTATE 42P01)?"""
+    return "no such table" in str(exc) or getattr(exc, "sqlstate", None) == "42P01"
 
 
 def _rating_key(game: str, size: int | None) -> str:
