@@ -82,7 +82,7 @@ class LeagueDesk:
         event = self.store.event(event_name)
         self.store.collect(event.name)
         round_no = self.store.current_round(event.name)
-        views = {v["board"]: v for v in self.fleet.views()}
+        views = {v["id"]: v for v in self.fleet.views()}
         tables = []
         for p in self.store.pairings(event.name, round_no):
             view = views.get(p.board or "", {})
@@ -112,7 +112,7 @@ class LeagueDesk:
     def _boards(self) -> list[str]:
         """The boards the rounds are played on: ``[league] tables``, else every board the
         dashboard sees, by id."""
-        return list(self.tables) or sorted(v["board"] for v in self.fleet.views())
+        return list(self.tables) or sorted(v["id"] for v in self.fleet.views())
 
     async def act(self, request: web.Request) -> web.Response:
         if not self.authorised(request):
