@@ -14,7 +14,7 @@ bye (one player alone at no board). A bye scores :data:`BYE_POINTS`.
 from __future__ import annotations
 
 import warnings
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Iterable, Sequence
 
 from firmware_host.league.model import Event, LeagueError, Pairing
@@ -28,22 +28,22 @@ def pair(event: Event, players: Sequence[str], done: Sequence[Pairing], round_no
     ``done``; LeagueError when it cannot be paired."""
     if len(players) < event.seats:
         raise LeagueError(f"{event.name}: {len(players)} players registered, {event.seats} needed at least")
+    tables: list[tuple[str, ...]]
     if event.format == "pods":
         tables = pods(players, done, event.seats)
     else:
         tables = _library(event, players, done, round_no)
-    games = [names for names in tables if len(names) > 1]
-    byes = [names for names in tables if len(names) == 1]
-    return [Pairing(round_no, n, names) for n, names in enumerate(games + byes, 1)]
+    byes_last = sorted(tables, key=lambda names: len(names) == 1)
+    return [Pairing(round_no, n, names) for n, names in enumerate(byes_last, 1)]
 
 
-def scores(done: Iterable[Pairing]) -> Counter[str]:
-    """Each player's points so far.
+def scores(done: Iterable[Pairing]) -> defaultdict[str, float]:
+    """Each player's points so far (0 for one not met yet).
 
-    >>> scores([Pairing(1, 1, ("A", "B"), (1.0, 0.0)), Pairing(1, 2, ("C",), (1.0,))])
-    Counter({'A': 1.0, 'C': 1.0, 'B': 0.0})
+    >>> dict(scores([Pairing(1, 1, ("A", "B"), (1.0, 0.0)), Pairing(1, 2, ("C",), (1.0,))]))
+    {'A': 1.0, 'B': 0.0, 'C': 1.0}
     """
-    total: Counter[str] = Counter()
+    total: defaultdict[str, float] = defaultdict(float)
     for p in done:
         for name, points in zip(p.names, p.points or (0.0,) * len(p.names)):
             total[name] += points
@@ -90,7 +90,7 @@ def _library(
 def _history(name: str, number: int, done: Sequence[Pairing]) -> dict:
     """A player's history as the library takes it: score, colours, floats and byes."""
     colours, floats, byes = [], [], 0
-    before: Counter[str] = Counter()
+    before: defaultdict[str, float] = defaultdict(float)
     for round_no in sorted({p.round for p in done}):
         tables = [p for p in done if p.round == round_no]
         mine = next((p for p in tables if name in p.names), None)
@@ -105,7 +105,8 @@ def _history(name: str, number: int, done: Sequence[Pairing]) -> dict:
             floats.append(
                 "down" if before[name] > before[other] else "up" if before[name] < before[other] else "none"
             )
-        before.update(scores(tables))
+        for player, points in scores(tables).items():
+            before[player] += points
     return {
         "id": number,
         "name": name,
@@ -141,7 +142,7 @@ def pods(players: Sequence[str], done: Sequence[Pairing], seats: int) -> list[tu
     )
     first = Counter(p.names[0] for p in done if not p.bye)
     rest = [n for n in order if n not in byes]
-    tables = []
+    tables: list[tuple[str, ...]] = []
     while rest:
         pod = [rest.pop(0)]
         while len(pod) < seats:

@@ -42,7 +42,7 @@ def rate(
         count = (sides or {}).get(event, len(pairing.names))
         teams = [[n for i, n in enumerate(pairing.names) if i % count == side] for side in range(count)]
         team_points = [pairing.points[pairing.names.index(team[0])] for team in teams]
-        ranks = [1 + sum(p > mine for p in team_points) for mine in team_points]
+        ranks = [1.0 + sum(p > mine for p in team_points) for mine in team_points]
         before = [[_rating(model, ratings, n) for n in team] for team in teams]
         after = model.rate(before, ranks=ranks)
         for team, rated in zip(teams, after):

@@ -23,7 +23,7 @@ mean of the pod's other players' scores.
 from __future__ import annotations
 
 from statistics import mean
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from firmware_host.league.model import Pairing
 from firmware_host.league.pairing import scores
@@ -78,7 +78,7 @@ def _weighted(
     name: str,
     results: Sequence[Pairing],
     rounds: Sequence[int],
-    points: dict[str, float],
+    points: Mapping[str, float],
     weight: Callable[[float], float],
 ) -> float:
     """The sum over the rounds of weight(points scored) times the opponents' mean score (a
