@@ -201,8 +201,10 @@ def _standings(args: argparse.Namespace) -> int:
             print(f"{'':>4} {'player':<24} {'pts':>4}  {'  '.join(event.tiebreaks)}  rating ± uncertainty")
             for r in rows:
                 rating = r["rating"]
-                shown = f"  {rating['mu']:.1f} ± {rating['sigma']:.1f}" if rating else ""
-                breaks = "  ".join(f"{r[t]:g}" if r[t] is not None else "-" for t in event.tiebreaks)
+                shown = f"  {rating['mu']:.1f} ± {rating['sigma']:.1f}" if rating else "  -"
+                breaks = "  ".join(
+                    f"{r[t]:>{len(t)}g}" if r[t] is not None else f"{'-':>{len(t)}}" for t in event.tiebreaks
+                )
                 out_ = " (withdrawn)" if r["withdrawn"] else ""
                 print(f"{r['rank']:>3}. {r['name']:<24} {r['points']:>4g}  {breaks}{shown}{out_}")
 

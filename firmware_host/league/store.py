@@ -364,7 +364,9 @@ class LeagueStore:
 
     # ------------------------------------------------------------------ standings and ratings
     def standings(self, event_name: str | None = None) -> list[dict[str, Any]]:
-        """The event's standings with its tie-breaks, and each player's rating in its game."""
+        """The event's standings with its tie-breaks, and each player's rating in its game
+        (``mu``, ``sigma``, ``games`` and its ``history``: event, round, mu and sigma after each
+        rated game; None before the first)."""
         event = self.event(event_name)
         entries = self._entries(event.name)
         rows = standings(
@@ -373,16 +375,12 @@ class LeagueStore:
             event.tiebreaks,
             [n for n, out in entries.items() if out],
         )
-        ratings = {
-            r["player"]: r
-            for r in self._rows(
-                "SELECT player, mu, sigma, games FROM league_ratings WHERE rating = ?",
-                (_rating_key(event.game, event.size),),
-            )
-        }
+        ratings = self._rated().get((event.game, event.size), {})
         for row in rows:
             rating = ratings.get(row["name"])
-            row["rating"] = None if rating is None else {k: rating[k] for k in ("mu", "sigma", "games")}
+            row["rating"] = (
+                None if rating is None else {k: rating[k] for k in ("mu", "sigma", "games", "history")}
+            )
         return rows
 
     def ratings(self) -> dict[str, list[dict[str, Any]]]:
@@ -392,11 +390,16 @@ class LeagueStore:
             out.setdefault(r["rating"], []).append({k: r[k] for k in ("player", "mu", "sigma", "games")})
         return out
 
+    def _rated(self) -> dict[tuple[str, Any], dict[str, dict[str, Any]]]:
+        """Every rating from every game played over the board, in the order played (the
+        events in the order created, each round by round)."""
+        events = [self.event(name) for name in reversed(self.events())]
+        games = [(e.game, e.size, e.name, p) for e in events for p in self.pairings(e.name)]
+        return rate(games, {e.name: e.sides for e in events})
+
     def _rerate(self) -> None:
-        """Every rating again from every game played over the board, in the order played."""
-        events = {name: self.event(name) for name in reversed(self.events())}
-        games = [(e.game, e.size, e.name, p) for e in events.values() for p in self.pairings(e.name)]
-        table = rate(games, {e.name: e.sides for e in events.values()})
+        """The ratings kept again, computed from every game."""
+        table = self._rated()
         with self._transaction():
             self._run("DELETE FROM league_ratings")
             for (game, size), players in table.items():

@@ -137,3 +137,24 @@ def test_an_archive_made_before_the_league_gets_its_columns(tmp_path: Path) -> N
     archive = Archive.open(f"sqlite://{path}")
     archive.store("table-1", _record({"event": "Thursday", "round": 1, "table": 1}, ["Anna", "Ben"]))
     assert archive.games("table-1")[0]["winner"] == "white"
+
+
+def test_team_antipalos_scores_both_partners_from_the_boards_record(tmp_path: Path) -> None:
+    store = LeagueStore.open(f"sqlite://{tmp_path / 'cafe.db'}")
+    for name in PLAYERS:
+        store.add_player(name)
+    store.new_event(Event("Teams", "antipalos", 3, "team", format="pods", rounds=1))
+    store.register(None, PLAYERS)
+    (table,) = store.pair()
+    record = {
+        "key": "1-x",
+        "winner": "black",
+        "players": list(table.names),
+        "league": {"event": "Teams", "round": 1, "table": 1},
+    }
+    assert store.record_game(record).points == (0.0, 1.0, 0.0, 1.0)  # seats 2 and 4: black's team
+    rows = {r["name"]: r for r in store.standings()}
+    winners = {table.names[1], table.names[3]}
+    assert {n for n, r in rows.items() if r["points"] == 1.0} == winners
+    partner = rows[table.names[1]]["rating"]
+    assert partner["games"] == 1 and partner["history"][0]["round"] == 1 and partner["mu"] > 25

@@ -221,3 +221,47 @@ def _wait(test, seconds: float = 20, why=lambda: "gave up waiting") -> None:
     while not test():
         assert time.monotonic() < deadline, why()
         time.sleep(0.2)
+
+
+def test_the_league_keeps_to_the_archives_postgresql(postgres) -> None:
+    """The same tables in PostgreSQL (``[archive] url``), a board's game found there by its
+    event, round and table."""
+    from firmware_host.league.model import Event
+    from firmware_host.league.store import LeagueStore
+    from firmware_host.net.cafe.archive import Archive, read_record
+
+    url = postgres.database()
+    archive = Archive.open(url)
+    store = LeagueStore.open(url)
+    for name in PLAYERS[:4]:
+        store.add_player(name)
+    store.new_event(Event("Thursday league", "antipalos", 3, rounds=2))
+    store.register(None, PLAYERS[:4])
+    tables = store.pair(boards=BOARDS[:2])
+    names = list(tables[0].names)
+    record = {
+        "id": 1,
+        "game": "antipalos",
+        "size": 3,
+        "variant": "two",
+        "started": "2026-11-23T20:01:00Z",
+        "finished": "2026-11-23T20:09:00Z",
+        "result": "black wins by connection",
+        "winner": "black",
+        "moves": ["*C2", "*C3", "*A2", "C1*", "A3*", "*B1", "*B2", "A1*"],
+        "players": names,
+        "league": {"event": "Thursday league", "round": 1, "table": 1},
+    }
+    archive.store("table-1", read_record(json.dumps(record).encode()))
+    assert store.collect() == 1
+    store.set_result(None, 2, "1/2-1/2")
+    rows = {r["name"]: r for r in store.standings()}
+    assert rows[names[1]]["points"] == 1.0 and rows[names[0]]["points"] == 0.0
+    assert rows[names[1]]["rating"]["mu"] > 25
+    store.close()
+    again = LeagueStore.open(url)  # migrated once, kept
+    assert [(p.names, p.points) for p in again.pairings()] == [
+        (tuple(names), (0.0, 1.0)),
+        (tables[1].names, (0.5, 0.5)),
+    ]
+    again.close()
