@@ -158,7 +158,12 @@ def _pair(args: argparse.Namespace) -> int:
         if args.no_send:
             return 0
         return _send(
-            config, [(p.board, table_command(event, p, secrets.token_hex(3))) for p in tables if p.board]
+            config,
+            [
+                (p.board, table_command(event, p, secrets.token_hex(3)))
+                for p in tables
+                if p.board and p.points is None
+            ],
         )
 
     return _run(args, act)

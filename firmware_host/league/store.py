@@ -270,7 +270,9 @@ class LeagueStore:
                 )
             if current >= event.rounds:
                 raise LeagueError(f"{event.name}: all {event.rounds} rounds are paired")
-            players = [n for n, out in self._entries(event.name).items() if not out]
+            entries = self._entries(event.name)
+            # a round robin keeps its Berger numbers: a withdrawn player's games are forfeited
+            players = [n for n, out in entries.items() if event.format == "round-robin" or not out]
             tables = pair(event, players, done, current + 1)
             games = [p for p in tables if not p.bye]
             if boards and len(boards) < len(games):
@@ -282,8 +284,7 @@ class LeagueStore:
                     p.round,
                     p.table,
                     p.names,
-                    (BYE_POINTS,) if p.bye else None,
-                    False,
+                    *_unplayed(p, entries),
                     None if p.bye or not boards else boards[p.table - 1],
                 )
                 for p in tables
@@ -503,6 +504,21 @@ class LeagueStore:
             cursor = self._run(statement, args)
             names = [d[0] for d in cursor.description]
             return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def _unplayed(p: Pairing, entries: dict[str, bool]) -> tuple[tuple[float, ...] | None, bool]:
+    """A new table's result before it is played, and whether it is a forfeit: a bye's point,
+    a win for the player whose opponent withdrew (none for two withdrawn), else none yet.
+
+    >>> _unplayed(Pairing(2, 1, ("A", "B")), {"A": False, "B": True})
+    ((1.0, 0.0), True)
+    """
+    if p.bye:
+        return (BYE_POINTS,), False
+    out = [entries.get(n, False) for n in p.names]
+    if any(out):
+        return tuple(0.0 if gone else 1.0 for gone in out), True
+    return None, False
 
 
 def _league_of(game: dict[str, Any]) -> tuple[str, int, int] | None:

@@ -8,7 +8,8 @@ from firmware_host.league.standings import standings
 
 def _double_round_robin() -> list[Pairing]:
     """The double round robin of four players A-D that Sensei's Library publishes on its
-    "Sonneborn-Berger" page (https://senseis.xmp.net/?SonnebornBerger, snapshot of 2003-08-25):
+    "Sonneborn-Berger" page (as read in its snapshot of 2003-08-25,
+    https://senseis.xmp.net/files/snapshots/2001-2005/senseis-library-2003-08-25-diff.tgz):
     1 for a win, 0 for a loss, no draws. Its crosstable, by row (the cycle, then A B C D):
 
         A | - 1 1 1 | - 0 1 0 |  4 wins, Sonneborn-Berger 4+3+3+1 = 11

@@ -158,3 +158,20 @@ def test_team_antipalos_scores_both_partners_from_the_boards_record(tmp_path: Pa
     assert {n for n, r in rows.items() if r["points"] == 1.0} == winners
     partner = rows[table.names[1]]["rating"]
     assert partner["games"] == 1 and partner["history"][0]["round"] == 1 and partner["mu"] > 25
+
+
+def test_a_round_robin_keeps_its_tables_when_a_player_withdraws(tmp_path: Path) -> None:
+    store = LeagueStore.open(f"sqlite://{tmp_path / 'cafe.db'}")
+    for name in PLAYERS:
+        store.add_player(name)
+    store.new_event(Event("Club", "anti-grid", 6, format="round-robin", rounds=3))
+    store.register(None, PLAYERS)
+    for table in store.pair():
+        store.set_result(None, table.table, "1-0")
+    store.withdraw(None, "Dan")
+    second = store.pair()
+    # Berger's round 2 for four: 4-3 1-2; Dan (4) withdrew: Cleo wins by forfeit, unplayed
+    dans = next(p for p in second if "Dan" in p.names)
+    assert set(dans.names) == {"Dan", "Cleo"} and dans.forfeit
+    assert dans.points[dans.names.index("Cleo")] == 1.0
+    assert next(p for p in second if "Anna" in p.names).points is None

@@ -141,7 +141,7 @@ class LeagueDesk:
         tables = self.store.pair(event.name, self._boards(), again=bool(body.get("again")))
         tag = secrets.token_hex(3)
         for p in tables:
-            if p.board:
+            if p.board and p.points is None:  # not a forfeit of a withdrawn player
                 self.publish(topics.command_topic(p.board), json.dumps(table_command(event, p, tag)), False)
         return f"round {tables[0].round} paired: {len(tables)} tables"
 
