@@ -71,6 +71,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     result.add_argument("--round", type=int, help="default: the current round")
     result.set_defaults(func=_result)
 
+    ratings = actions.add_parser("ratings", parents=[common], help="every rating, by game and size")
+    ratings.add_argument("--json", action="store_true")
+    ratings.set_defaults(func=_ratings)
+
     table = actions.add_parser("standings", parents=[common], help="the standings (and ratings)")
     shown = table.add_mutually_exclusive_group()
     shown.add_argument("--json", action="store_true")
@@ -212,6 +216,19 @@ def _standings(args: argparse.Namespace) -> int:
                 )
                 out_ = " (withdrawn)" if r["withdrawn"] else ""
                 print(f"{r['rank']:>3}. {r['name']:<24} {r['points']:>4g}  {breaks}{shown}{out_}")
+
+    return _run(args, act)
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    def act(_: Config, store: Any) -> None:
+        rated = store.ratings()
+        if args.json:
+            print(json.dumps(rated))
+        for key, players in rated.items() if not args.json else ():
+            print(key)
+            for n, r in enumerate(players, 1):
+                print(f"{n:>4}. {r['player']:<24} {r['mu']:5.1f} ± {r['sigma']:.1f}  ({r['games']} games)")
 
     return _run(args, act)
 

@@ -55,6 +55,8 @@ def test_an_evening_from_the_command_line(cafe: Path, capsys) -> None:
     data = json.loads(league(capsys, cafe, "standings", "--json")[1])
     assert data["event"] == "Thursday league" and data["round"] == 1
     assert data["standings"][0]["rating"]["games"] == 1
+    rated = league(capsys, cafe, "ratings")[1].splitlines()
+    assert rated[0] == "anti-grid 6" and rated[1].split()[:2] == ["1.", "Anna"] and "(1 games)" in rated[1]
     text = league(capsys, cafe, "standings")[1]
     assert "Thursday league, round 1 of 2" in text and "buchholz" in text
 
