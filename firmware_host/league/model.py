@@ -5,7 +5,7 @@ points: 1 for a win, 0.5 each for a draw in a game of two, 1 to every seat of th
 
 >>> event = Event("Thursday", "antipalos", 5, "cut-throat-3", format="pods")
 >>> event.seats, event.side_of(2)
-(3, 2)
+(3, 'red')
 >>> read_result("1/2-1/2", ("Anna", "Ben"), Event("E", "anti-grid", 6))
 (0.5, 0.5)
 >>> read_result("Ben", ("Anna", "Ben", "Cleo"), event)
@@ -65,8 +65,13 @@ class Event:
     format: str = "swiss"
     rounds: int = 3
     tiebreaks: tuple[str, ...] = ()
-    seats: int = field(default=0, compare=False)
+    #: The side each seat plays (the game's), and how many sides there are.
+    seat_sides: tuple[str, ...] = field(default=(), compare=False)
     sides: int = field(default=0, compare=False)
+
+    @property
+    def seats(self) -> int:
+        return len(self.seat_sides)
 
     def __post_init__(self) -> None:
         if self.game not in GAME_NAMES:
@@ -75,12 +80,11 @@ class Event:
             state = new_game(self.game, self.size, self.variant)
         except (OptionError, ValueError, TypeError) as exc:
             raise LeagueError(f"--size/--variant: {exc}") from None
-        sides = len(state.sides)
         if self.size is None:  # the game's default size, named: ratings are kept by size
             object.__setattr__(self, "size", game_info(self.game).default_size)
-        seats = 4 if self.variant == "team" else sides
-        object.__setattr__(self, "seats", seats)
-        object.__setattr__(self, "sides", sides)
+        object.__setattr__(self, "seat_sides", state.seat_sides)
+        object.__setattr__(self, "sides", len(state.sides))
+        seats = len(state.seat_sides)
         if self.format not in FORMATS:
             raise LeagueError(f"--format: {self.format!r} is none of {', '.join(FORMATS)}")
         if (self.format == "pods") != (seats > 2):
@@ -99,9 +103,9 @@ class Event:
         if not self.tiebreaks:
             object.__setattr__(self, "tiebreaks", DEFAULT_TIEBREAKS[self.format])
 
-    def side_of(self, seat: int) -> int:
-        """The side (its index) a seat plays: seat by seat, teams sitting alternately."""
-        return seat % self.sides
+    def side_of(self, seat: int) -> str:
+        """The side a seat plays."""
+        return self.seat_sides[seat]
 
 
 @dataclass(frozen=True)

@@ -25,12 +25,12 @@ Rated = tuple[str, "int | None", str, Pairing]
 
 
 def rate(
-    games: Iterable[Rated], sides: dict[str, int] | None = None
+    games: Iterable[Rated], seat_sides: dict[str, tuple[str, ...]] | None = None
 ) -> dict[tuple[str, Any], dict[str, dict[str, Any]]]:
     """Every player's rating after ``games`` (in the order played), by (game, size): ``mu``,
     ``sigma``, ``ordinal``, ``games`` and ``history`` (event, round, mu, sigma after each
-    game). ``sides``: the number of sides of an event's game when it has fewer sides than
-    seats (teams: seats sit alternately), by event name."""
+    game). ``seat_sides``: the side each seat plays, by event name (seats of one side are a
+    team; default: each seat its own side)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
@@ -39,8 +39,8 @@ def rate(
         if pairing.bye or pairing.forfeit or pairing.points is None:
             continue
         ratings = table.setdefault((game, size), {})
-        count = (sides or {}).get(event, len(pairing.names))
-        teams = [[n for i, n in enumerate(pairing.names) if i % count == side] for side in range(count)]
+        seats = (seat_sides or {}).get(event) or tuple(str(i) for i in range(len(pairing.names)))
+        teams = [[n for n, s in zip(pairing.names, seats) if s == side] for side in dict.fromkeys(seats)]
         team_points = [pairing.points[pairing.names.index(team[0])] for team in teams]
         ranks = [1.0 + sum(p > mine for p in team_points) for mine in team_points]
         before = [[_rating(model, ratings, n) for n in team] for team in teams]

@@ -28,7 +28,6 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
-from engines import new_game
 from engines.core import DRAW
 from firmware_host.league.model import Event, LeagueError, Pairing, check_name, read_result
 from firmware_host.league.pairing import BYE_POINTS, pair
@@ -339,12 +338,12 @@ class LeagueStore:
             players = _players_of(game)
             if players and tuple(players) != p.names:
                 return None  # not the players paired there: the arbiter enters it
-            sides = new_game(event.game, event.size, event.variant).sides
             if game["winner"] == DRAW:
                 points = tuple(1 / event.sides for _ in p.names)
             else:
-                won = sides.index(game["winner"])
-                points = tuple(1.0 if event.side_of(i) == won else 0.0 for i in range(len(p.names)))
+                points = tuple(
+                    1.0 if event.side_of(i) == game["winner"] else 0.0 for i in range(len(p.names))
+                )
             new = Pairing(p.round, p.table, p.names, points, False, p.board)
             self._save(event.name, new, game.get("key"))
             self._rerate()
@@ -396,7 +395,7 @@ class LeagueStore:
         events in the order created, each round by round)."""
         events = [self.event(name) for name in reversed(self.events())]
         games = [(e.game, e.size, e.name, p) for e in events for p in self.pairings(e.name)]
-        return rate(games, {e.name: e.sides for e in events})
+        return rate(games, {e.name: e.seat_sides for e in events})
 
     def _rerate(self) -> None:
         """The ratings kept again, computed from every game."""

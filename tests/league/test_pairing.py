@@ -75,7 +75,7 @@ def test_pods_of_three_meet_new_players_each_round() -> None:
 
 def test_teams_of_two_sit_alternately_and_leftovers_get_byes() -> None:
     event = Event("Teams", "antipalos", 5, "team", format="pods")
-    assert (event.seats, [event.side_of(s) for s in range(4)]) == (4, [0, 1, 0, 1])
+    assert (event.seats, [event.side_of(s) for s in range(4)]) == (4, ["white", "black", "white", "black"])
     tables = pair(event, NAMES[:9], [], 1)
     assert [len(p.names) for p in tables] == [4, 4, 1]
 

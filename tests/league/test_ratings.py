@@ -65,7 +65,9 @@ def test_a_draw_leaves_equal_ratings_equal_and_less_uncertain() -> None:
 
 def test_teams_and_pods_rate_every_seat() -> None:
     team = Pairing(1, 1, ("A", "B", "C", "D"), (1.0, 0.0, 1.0, 0.0))
-    table = rate([("antipalos", 5, "T", team)], sides={"T": 2})[("antipalos", 5)]
+    table = rate([("antipalos", 5, "T", team)], seat_sides={"T": ("white", "black", "white", "black")})[
+        ("antipalos", 5)
+    ]
     assert table["A"]["mu"] == pytest.approx(table["C"]["mu"])
     assert table["A"]["mu"] > MU > table["B"]["mu"]
     pod = Pairing(1, 1, ("A", "B", "C"), (0.0, 1.0, 0.0))
