@@ -14,7 +14,6 @@ Bad input gets one line naming what is wrong, and changes nothing.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import secrets
@@ -24,6 +23,7 @@ import time
 from typing import Any, Sequence
 
 from firmware_host.league.model import FORMATS, TIEBREAKS, Event, LeagueError, Pairing, table_command
+from firmware_host.league.standings import as_csv
 from firmware_host.store.config import Config, ConfigError, default_storage, load_config
 
 #: Seconds ``pair`` waits for the boards' answers.
@@ -190,21 +190,7 @@ def _standings(args: argparse.Namespace) -> int:
                 json.dumps({"event": event.name, "round": store.current_round(event.name), "standings": rows})
             )
         elif args.csv:
-            out = csv.writer(sys.stdout)
-            out.writerow(["rank", "name", "points", "played", *event.tiebreaks, "rating", "uncertainty"])
-            for r in rows:
-                rating = r["rating"] or {}
-                out.writerow(
-                    [
-                        r["rank"],
-                        r["name"],
-                        r["points"],
-                        r["played"],
-                        *(r[t] for t in event.tiebreaks),
-                        _num(rating.get("mu")),
-                        _num(rating.get("sigma")),
-                    ]
-                )
+            print(as_csv(rows, event.tiebreaks), end="")
         else:
             print(f"{event.name}, round {store.current_round(event.name)} of {event.rounds}")
             print(f"{'':>4} {'player':<24} {'pts':>4}  {'  '.join(event.tiebreaks)}  rating ± uncertainty")

@@ -22,6 +22,8 @@ mean of the pod's other players' scores.
 
 from __future__ import annotations
 
+import csv
+import io
 from statistics import mean
 from typing import Any, Callable, Mapping, Sequence
 
@@ -102,3 +104,21 @@ def _direct(name: str, group: list[str], results: Sequence[Pairing]) -> float | 
     if any(frozenset((a, b)) not in met for a in group for b in group if a < b):
         return None
     return sum(p.points[p.names.index(name)] for p in between if name in p.names and p.points)
+
+
+def as_csv(rows: Sequence[dict[str, Any]], tiebreaks: Sequence[str]) -> str:
+    """Standings (with ratings, as the store gives them) as CSV, a header first.
+
+    >>> print(as_csv([{"rank": 1, "name": "Anna", "points": 1.0, "played": 1, "buchholz": 0.0,
+    ...                "rating": {"mu": 27.635, "sigma": 8.066}}], ["buchholz"]), end="")
+    rank,name,points,played,buchholz,rating,uncertainty
+    1,Anna,1.0,1,0.0,27.64,8.07
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["rank", "name", "points", "played", *tiebreaks, "rating", "uncertainty"])
+    for r in rows:
+        rating = r.get("rating") or {}
+        shown = [f"{rating[k]:.2f}" if k in rating else "" for k in ("mu", "sigma")]
+        writer.writerow([r["rank"], r["name"], r["points"], r["played"], *(r[t] for t in tiebreaks), *shown])
+    return out.getvalue()

@@ -20,6 +20,7 @@ from typing import Any, Callable
 from aiohttp import web
 
 from firmware_host.league.model import Event, LeagueError, table_command
+from firmware_host.league.standings import as_csv
 from firmware_host.league.store import LeagueStore
 from firmware_host.net.cafe.fleet import Fleet
 from firmware_host.net.mqtt import topics
@@ -65,6 +66,7 @@ class LeagueDesk:
         router.add_get("/league", file("league.html"))
         router.add_get("/league/desk", file("league-desk.html"))
         router.add_get("/api/league", self.view)
+        router.add_get("/league/standings.csv", self.csv)
         router.add_post("/api/league/{action}", self.act)
 
     async def view(self, request: web.Request) -> web.Response:
@@ -72,6 +74,25 @@ class LeagueDesk:
             return web.json_response(await self._call(self.overview, request.query.get("event")))
         except LeagueError as exc:  # the database away, or no such event
             raise web.HTTPServiceUnavailable(text=f"{exc}\n") from None
+
+    async def csv(self, request: web.Request) -> web.Response:
+        """The standings as CSV (a download)."""
+
+        def standings() -> tuple[Event, str]:
+            event = self.store.event(request.query.get("event"))
+            self.store.collect(event.name)
+            return event, as_csv(self.store.standings(event.name), event.tiebreaks)
+
+        try:
+            event, text = await self._call(standings)
+        except LeagueError as exc:
+            raise web.HTTPServiceUnavailable(text=f"{exc}\n") from None
+        name = "".join(c if c.isalnum() else "-" for c in event.name)
+        return web.Response(
+            text=text,
+            content_type="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="{name}-standings.csv"'},
+        )
 
     def overview(self, event_name: str | None = None) -> dict[str, Any]:
         """The event, its current round's tables (with each board's state line) and standings,

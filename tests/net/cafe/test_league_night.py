@@ -142,7 +142,7 @@ def test_an_evening_of_three_swiss_rounds_on_four_boards(cafe, broker, capsys) -
     assert wall["round"] == 3 and [r["name"] for r in wall["standings"]] == [r["name"] for r in rows]
 
 
-def test_the_wall_is_readable_from_across_the_room(cafe, page) -> None:
+def test_the_wall_is_readable_from_across_the_room(cafe, page, capsys) -> None:
     config, url = cafe
     for name in PLAYERS[:5]:
         assert league(config, "player", "add", name) == 0
@@ -175,6 +175,14 @@ def test_the_wall_is_readable_from_across_the_room(cafe, page) -> None:
     page.wait_for_selector("#said.bad:has-text(\"a player is called 'Anna' already\")")
     page.screenshot(path=str(OUTPUT / "league-desk.png"))
     assert [t["points"] for t in _overview(url)["tables"]][:2] == [[1.0, 0.0], [0.5, 0.5]]
+    capsys.readouterr()
+    league(config, "standings", "--csv")
+    status, kind, text = run_async(_get(url + "/league/standings.csv"))
+    assert (status, kind) == (200, "text/csv") and text == capsys.readouterr().out
+    assert (
+        text.splitlines()[0]
+        == "rank,name,points,played,buchholz,sonneborn-berger,direct-encounter,rating,uncertainty"
+    )
 
 
 def test_the_desk_refuses_another_sites_form_and_a_bad_result(cafe) -> None:
@@ -201,6 +209,12 @@ def _overview(url: str) -> dict:
                 return await response.json()
 
     return run_async(get())
+
+
+async def _get(url: str) -> tuple[int, str, str]:
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
+        async with session.get(url) as response:
+            return response.status, response.content_type, await response.text()
 
 
 def _open_tables(url: str) -> list[int]:
