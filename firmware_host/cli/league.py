@@ -156,19 +156,20 @@ def _pair(args: argparse.Namespace) -> int:
         if not args.no_send and config.mqtt.host is None:
             raise LeagueError("no broker to send the tables to: [mqtt] host in the config (or --no-send)")
         event = store.event(args.event)
-        tables = store.pair(event.name, config.league.tables, again=args.again)
-        for p in tables:
-            print(_line(p))
-        if args.no_send:
-            return 0
-        return _send(
-            config,
-            [
+        boards = None if args.no_send else _Boards(config)  # the broker first: nothing paired without it
+        try:
+            tables = store.pair(event.name, config.league.tables, again=args.again)
+            for p in tables:
+                print(_line(p))
+            sent = [
                 (p.board, table_command(event, p, secrets.token_hex(3)))
                 for p in tables
                 if p.board and p.points is None
-            ],
-        )
+            ]
+            return boards.send(sent) if boards else 0
+        finally:
+            if boards:
+                boards.close()
 
     return _run(args, act)
 
@@ -219,53 +220,64 @@ def _ratings(args: argparse.Namespace) -> int:
     return _run(args, act)
 
 
-def _send(config: Config, commands: Sequence[tuple[str, dict]]) -> int:
-    """Publish each board's ``table`` command and print its answer (waiting
-    :data:`REPLY_WAIT` at most); 1 if a board refused or did not answer."""
-    from firmware_host.net.mqtt import topics
-    from firmware_host.net.mqtt.link import Link
+class _Boards:
+    """The boards on the broker of ``config``: connected at once (LeagueError if the broker
+    does not answer within :data:`REPLY_WAIT`), listening to their answers."""
 
-    link = Link(config.mqtt, f"reedboard-league-{os.getpid()}-{secrets.token_hex(3)}", who="reedboard league")
-    answers: dict[str, dict] = {}
-    done = threading.Event()
-    ids = {command["id"]: board for board, command in commands}
+    def __init__(self, config: Config) -> None:
+        from firmware_host.net.mqtt import topics
+        from firmware_host.net.mqtt.link import Link
 
-    def replied(topic: str, payload: bytes) -> None:
+        self.topics = topics
+        self.link = Link(
+            config.mqtt, f"reedboard-league-{os.getpid()}-{secrets.token_hex(3)}", who="reedboard league"
+        )
+        self.answers: dict[object, dict] = {}
+        self.answered = threading.Condition()
+        self.link.subscribe(topics.topic("+", "reply"), self._replied)
+        self.link.start()
+        if not self.link.connected.wait(REPLY_WAIT):
+            self.close()
+            raise LeagueError(
+                f"the broker ({self.link.host}:{self.link.port}) did not answer: nothing was paired"
+            )
+        time.sleep(0.2)  # the subscription made before any command goes
+
+    def _replied(self, topic: str, payload: bytes) -> None:
         try:
             answer = json.loads(payload)
         except ValueError:
             return
-        if isinstance(answer, dict) and answer.get("id") in ids:
-            answers[ids[answer["id"]]] = answer
-            if len(answers) == len(ids):
-                done.set()
+        if isinstance(answer, dict) and isinstance(answer.get("id"), str):
+            with self.answered:
+                self.answers[answer["id"]] = answer
+                self.answered.notify_all()
 
-    for board, _ in commands:
-        link.subscribe(topics.topic(board, "reply"), replied)
-    link.start()
-    try:
-        if not link.connected.wait(REPLY_WAIT):
-            raise LeagueError(
-                f"the broker ({link.host}:{link.port}) did not answer: the round is paired, "
-                "send it again with reedboard league pair --again"
-            )
-        time.sleep(0.2)  # the subscriptions made before the commands go
+    def send(self, commands: Sequence[tuple[str, dict]]) -> int:
+        """Publish each board's ``table`` command and print its answer (waiting
+        :data:`REPLY_WAIT` at most); 1 if a board refused or did not answer."""
         for board, command in commands:
-            link.client.publish(topics.topic(board, "command"), json.dumps(command), qos=1).wait_for_publish(
-                REPLY_WAIT
+            topic = self.topics.topic(board, "command")
+            self.link.client.publish(topic, json.dumps(command), qos=1).wait_for_publish(REPLY_WAIT)
+        ids = {command["id"] for _, command in commands}
+        with self.answered:
+            self.answered.wait_for(lambda: ids <= set(self.answers), REPLY_WAIT)
+        failed = 0
+        for board, command in commands:
+            answer = self.answers.get(command["id"])
+            said = (
+                "no answer"
+                if answer is None
+                else "ok"
+                if answer.get("ok")
+                else f"refused: {answer.get('error')}"
             )
-        done.wait(REPLY_WAIT)
-    finally:
-        link.stop()
-    failed = 0
-    for board, command in commands:
-        answer = answers.get(board)
-        said = (
-            "no answer" if answer is None else "ok" if answer.get("ok") else f"refused: {answer.get('error')}"
-        )
-        failed += said != "ok"
-        print(f"{board}: table {command['table']} sent, {said}")
-    return 1 if failed else 0
+            failed += said != "ok"
+            print(f"{board}: table {command['table']} sent, {said}")
+        return 1 if failed else 0
+
+    def close(self) -> None:
+        self.link.stop()
 
 
 def _line(p: Pairing) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli.main import main
+from testbed.tools import free_port
 
 
 @pytest.fixture
@@ -91,3 +92,15 @@ def test_a_bad_config_is_named(tmp_path: Path, capsys) -> None:
     config.write_text('[league]\ntables = ["Table 1"]\n')
     code, _, err = league(capsys, config, "player", "list")
     assert code == 2 and "[league] tables must use only a-z, 0-9" in err and str(config) in err
+
+
+def test_pairing_with_the_broker_away_pairs_nothing(cafe: Path, capsys) -> None:
+    with cafe.open("a") as config:
+        config.write(f'\n[mqtt]\nhost = "127.0.0.1"\nport = {free_port()}\n')
+    assert league(capsys, cafe, "new", "Thursday league", "--game", "anti-grid")[0] == 0
+    for name in ("Anna", "Ben"):
+        league(capsys, cafe, "player", "add", name)
+    league(capsys, cafe, "register", "Anna", "Ben")
+    code, out, err = league(capsys, cafe, "pair")
+    assert (code, out) == (2, "") and "did not answer: nothing was paired" in err
+    assert json.loads(league(capsys, cafe, "standings", "--json")[1])["round"] == 0
