@@ -158,13 +158,19 @@ class LeagueDesk:
 
     def pair(self, body: dict[str, Any]) -> str:
         """Pair the next round (or this one again) and send each board its table."""
+        if not self.fleet.broker_up:
+            raise LeagueError("the broker is unreachable: nothing was paired")
         event = self.store.event(body.get("event"))
         tables = self.store.pair(event.name, self._boards(), again=bool(body.get("again")))
         tag = secrets.token_hex(3)
+        online = {v["id"] for v in self.fleet.views() if v["online"]}
+        away = []
         for p in tables:
             if p.board and p.points is None:  # not a forfeit of a withdrawn player
                 self.publish(topics.command_topic(p.board), json.dumps(table_command(event, p, tag)), False)
-        return f"round {tables[0].round} paired: {len(tables)} tables"
+                away += [p.board] if p.board not in online else []
+        said = f"round {tables[0].round} paired: {len(tables)} tables"
+        return said + (f" ({', '.join(away)} offline: tell those players their table)" if away else "")
 
 
 def _new(desk: LeagueDesk, body: dict[str, Any]) -> str:

@@ -185,6 +185,35 @@ def test_the_wall_is_readable_from_across_the_room(cafe, page, capsys) -> None:
     )
 
 
+def test_the_desk_runs_a_round_on_the_boards(cafe, broker) -> None:
+    """Create, add, register and pair at the desk: the boards get their tables, and their games
+    give the tables their results."""
+    _, url = cafe
+    boards = [StandIn(broker.port, board, seed_wins) for board in BOARDS[:2]]
+    try:
+        _wait(lambda: _seen(url) >= set(BOARDS[:2]))
+        actions = [("new", {"name": "Friday", "game": "antipalos", "size": "3", "rounds": "2"})]
+        actions += [("player", {"name": name}) for name in PLAYERS[:4]]
+        actions += [("register", {"names": PLAYERS[:4]}), ("pair", {})]
+        for action, body in actions:
+            status, answer = _post(f"{url}/api/league/{action}", body)
+            assert (status, answer["ok"]) == (200, True), (action, answer)
+        assert answer["said"] == "round 1 paired: 2 tables"
+        assert [[c["command"], c["event"], c["round"]] for b in boards for c in b.commands] == [
+            ["table", "Friday", 1],
+            ["table", "Friday", 1],
+        ]
+        _wait(lambda: _open_tables(url) == [], 20, lambda: str(_overview(url)))
+        assert sorted(t["points"] for t in _overview(url)["tables"]) == [[0.0, 1.0], [1.0, 0.0]] or all(
+            t["points"] == [1.0, 0.0] for t in _overview(url)["tables"]
+        )
+        status, answer = _post(url + "/api/league/pair", {"again": True})
+        assert (status, answer["error"]) == (400, "Friday: round 1 has results: it cannot be paired again")
+    finally:
+        for board in boards:
+            board.close()
+
+
 def test_the_desk_refuses_another_sites_form_and_a_bad_result(cafe) -> None:
     _, url = cafe
 
@@ -215,6 +244,17 @@ async def _get(url: str) -> tuple[int, str, str]:
     async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
         async with session.get(url) as response:
             return response.status, response.content_type, await response.text()
+
+
+def _seen(url: str) -> set[str]:
+    """The boards the dashboard sees online (the desk pairs onto them)."""
+
+    async def hello() -> dict:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
+            async with session.ws_connect(url + "/ws") as ws:
+                return json.loads((await ws.receive(timeout=5)).data)
+
+    return {t["id"] for t in run_async(hello())["tables"] if t["online"]}
 
 
 def _open_tables(url: str) -> list[int]:
