@@ -383,6 +383,35 @@ class LeagueStore:
             )
         return rows
 
+    def history(self, name: str) -> dict[str, Any]:
+        """A player's games, event by event (round, table, opponents, points scored) and their
+        rating after each rated game, by game and size; LeagueError for no such player."""
+        known = {r["name"].lower(): r for r in self.players()}
+        player = known.get(name.strip().lower())
+        if player is None:
+            raise LeagueError(f"no player called {name!r}")
+        name = player["name"]
+        games = [
+            {
+                "event": event,
+                "round": p.round,
+                "table": p.table,
+                "opponents": list(p.opponents(name)),
+                "bye": p.bye,
+                "forfeit": p.forfeit,
+                "points": None if p.points is None else p.points[p.names.index(name)],
+            }
+            for event in reversed(self.events())
+            for p in self.pairings(event)
+            if name in p.names
+        ]
+        ratings = {
+            _rating_key(game, size): players[name]["history"]
+            for (game, size), players in self._rated().items()
+            if name in players
+        }
+        return {"name": name, "tag": player["tag"], "games": games, "ratings": ratings}
+
     def ratings(self) -> dict[str, list[dict[str, Any]]]:
         """Every rating, by game and size ("anti-grid 6"), the highest ``mu - 3 sigma`` first."""
         out: dict[str, list[dict[str, Any]]] = {}

@@ -67,6 +67,8 @@ class LeagueDesk:
         router.add_get("/league/desk", file("league-desk.html"))
         router.add_get("/api/league", self.view)
         router.add_get("/league/standings.csv", self.csv)
+        router.add_get("/league/players/{name}", file("league-player.html"))
+        router.add_get("/api/league/players/{name}", self.player)
         router.add_post("/api/league/{action}", self.act)
 
     async def view(self, request: web.Request) -> web.Response:
@@ -74,6 +76,13 @@ class LeagueDesk:
             return web.json_response(await self._call(self.overview, request.query.get("event")))
         except LeagueError as exc:  # the database away, or no such event
             raise web.HTTPServiceUnavailable(text=f"{exc}\n") from None
+
+    async def player(self, request: web.Request) -> web.Response:
+        """A player's games and rating history."""
+        try:
+            return web.json_response(await self._call(self.store.history, request.match_info["name"]))
+        except LeagueError as exc:
+            raise web.HTTPNotFound(text=f"{exc}\n") from None
 
     async def csv(self, request: web.Request) -> web.Response:
         """The standings as CSV (a download)."""

@@ -137,6 +137,14 @@ def test_an_evening_of_three_swiss_rounds_on_four_boards(cafe, broker, capsys) -
         assert (r["rating"]["mu"], r["rating"]["sigma"]) == pytest.approx(ratings[r["name"]])
         assert r["rating"]["games"] == 3
 
+    # each player's page: their games and their rating after each
+    status, _, text = run_async(_get(url + "/api/league/players/anna"))
+    anna = json.loads(text)
+    assert status == 200 and anna["name"] == "Anna" and [g["points"] for g in anna["games"]] == [1.0] * 3
+    steps = anna["ratings"]["antipalos 3"]
+    assert [s["round"] for s in steps] == [1, 2, 3]
+    assert (steps[-1]["mu"], steps[-1]["sigma"]) == pytest.approx(ratings["Anna"])
+
     # the dashboard's wall says the same
     wall = _overview(url)
     assert wall["round"] == 3 and [r["name"] for r in wall["standings"]] == [r["name"] for r in rows]
@@ -174,6 +182,11 @@ def test_the_wall_is_readable_from_across_the_room(cafe, page, capsys) -> None:
     page.click("#player button")
     page.wait_for_selector("#said.bad:has-text(\"a player is called 'Anna' already\")")
     page.screenshot(path=str(OUTPUT / "league-desk.png"))
+    page.click("#roster a:text('Anna')")
+    page.wait_for_selector("#games tr")
+    assert page.inner_text("#name") == "Anna" and "Cleo" in page.inner_text("#games")
+    assert "27.6 ± 8.1" in page.inner_text("#ratings")
+    page.screenshot(path=str(OUTPUT / "league-player.png"))
     assert [t["points"] for t in _overview(url)["tables"]][:2] == [[1.0, 0.0], [0.5, 0.5]]
     capsys.readouterr()
     league(config, "standings", "--csv")
@@ -199,14 +212,12 @@ def test_the_desk_runs_a_round_on_the_boards(cafe, broker) -> None:
             status, answer = _post(f"{url}/api/league/{action}", body)
             assert (status, answer["ok"]) == (200, True), (action, answer)
         assert answer["said"] == "round 1 paired: 2 tables"
-        assert [[c["command"], c["event"], c["round"]] for b in boards for c in b.commands] == [
-            ["table", "Friday", 1],
-            ["table", "Friday", 1],
-        ]
+        _wait(lambda: all(b.commands for b in boards))
+        sent = [[c["command"], c["event"], c["round"]] for b in boards for c in b.commands]
+        assert sent == [["table", "Friday", 1], ["table", "Friday", 1]]
         _wait(lambda: _open_tables(url) == [], 20, lambda: str(_overview(url)))
-        assert sorted(t["points"] for t in _overview(url)["tables"]) == [[0.0, 1.0], [1.0, 0.0]] or all(
-            t["points"] == [1.0, 0.0] for t in _overview(url)["tables"]
-        )
+        for table in _overview(url)["tables"]:
+            assert table["points"] == ([1.0, 0.0] if seed_wins(table["names"]) == "white" else [0.0, 1.0])
         status, answer = _post(url + "/api/league/pair", {"again": True})
         assert (status, answer["error"]) == (400, "Friday: round 1 has results: it cannot be paired again")
     finally:

@@ -27,6 +27,13 @@ async function refresh() {
   current = data;
   document.getElementById("event").textContent = data.event ? `${data.event.name} · round ${data.round} of ${data.event.rounds}` : "no event yet";
   fill(document.getElementById("players"), data.players.map((p) => el("option", p.name)));
+  fill(document.getElementById("roster"), data.players.map((p) => {
+    const item = el("li");
+    const link = el("a", p.name);
+    link.href = `/league/players/${encodeURIComponent(p.name)}`;
+    item.append(link);
+    return item;
+  }));
   const entries = Object.entries(data.entries || {}).filter(([, out]) => !out).map(([name]) => name);
   fill(document.getElementById("entered"), entries.map((n) => el("option", n)));
   const tables = (data.tables || []).filter((t) => !t.bye);
