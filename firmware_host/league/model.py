@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from engines import GAME_NAMES, game_info, new_game
 from engines.core import OptionError
@@ -74,27 +75,14 @@ class Event:
         return len(self.seat_sides)
 
     def __post_init__(self) -> None:
-        if self.game not in GAME_NAMES:
-            raise LeagueError(f"--game: no game {self.game!r} (one of {', '.join(GAME_NAMES)})")
-        try:
-            state = new_game(self.game, self.size, self.variant)
-        except (OptionError, ValueError, TypeError) as exc:
-            raise LeagueError(f"--size/--variant: {exc}") from None
-        if self.size is None:  # the game's default size, named: ratings are kept by size
-            object.__setattr__(self, "size", game_info(self.game).default_size)
+        state = self._game()
         object.__setattr__(self, "seat_sides", state.seat_sides)
         object.__setattr__(self, "sides", len(state.sides))
-        seats = len(state.seat_sides)
         if self.format not in FORMATS:
             raise LeagueError(f"--format: {self.format!r} is none of {', '.join(FORMATS)}")
-        if (self.format == "pods") != (seats > 2):
-            want = "pods" if seats > 2 else "swiss or round-robin"
-            raise LeagueError(f"--format: a game of {seats} seats is played in {want}")
-        if self.control not in (None, "-"):
-            try:
-                TimeControl.parse(self.control, "")
-            except ControlError as exc:
-                raise LeagueError(f"--control: {exc}") from None
+        if (self.format == "pods") != (self.seats > 2):
+            want = "pods" if self.seats > 2 else "swiss or round-robin"
+            raise LeagueError(f"--format: a game of {self.seats} seats is played in {want}")
         if not 1 <= self.rounds <= 99:
             raise LeagueError(f"--rounds: must be 1 to 99 (got {self.rounds})")
         for name in self.tiebreaks:
@@ -102,6 +90,24 @@ class Event:
                 raise LeagueError(f"--tiebreaks: {name!r} is none of {', '.join(TIEBREAKS)}")
         if not self.tiebreaks:
             object.__setattr__(self, "tiebreaks", DEFAULT_TIEBREAKS[self.format])
+
+    def _game(self) -> Any:
+        """The event's game set up (its size named when it is the default: ratings are kept
+        by size), its clock checked; LeagueError naming the option otherwise."""
+        if self.game not in GAME_NAMES:
+            raise LeagueError(f"--game: no game {self.game!r} (one of {', '.join(GAME_NAMES)})")
+        try:
+            state = new_game(self.game, self.size, self.variant)
+        except (OptionError, ValueError, TypeError) as exc:
+            raise LeagueError(f"--size/--variant: {exc}") from None
+        if self.size is None:
+            object.__setattr__(self, "size", game_info(self.game).default_size)
+        if self.control not in (None, "-"):
+            try:
+                TimeControl.parse(self.control, "")
+            except ControlError as exc:
+                raise LeagueError(f"--control: {exc}") from None
+        return state
 
     def side_of(self, seat: int) -> str:
         """The side a seat plays."""

@@ -253,26 +253,11 @@ class LeagueStore:
         event = self.event(event_name)
         with self._lock:
             self.collect(event.name)
-            done = self.pairings(event.name)
-            current = max((p.round for p in done), default=0)
-            if again:
-                if not current:
-                    raise LeagueError(f"{event.name}: no round to pair again")
-                if any(p.points is not None and not p.bye for p in done if p.round == current):
-                    raise LeagueError(f"{event.name}: round {current} has results: it cannot be paired again")
-                done = [p for p in done if p.round < current]
-                current -= 1
-            elif any(p.points is None for p in done):
-                open_ = [str(p.table) for p in done if p.points is None]
-                raise LeagueError(
-                    f"{event.name}: round {current} is not over (table {', '.join(open_)} has no result)"
-                )
-            if current >= event.rounds:
-                raise LeagueError(f"{event.name}: all {event.rounds} rounds are paired")
+            done = self._before(event, again)
             entries = self._entries(event.name)
             # a round robin keeps its Berger numbers: a withdrawn player's games are forfeited
             players = [n for n, out in entries.items() if event.format == "round-robin" or not out]
-            tables = pair(event, players, done, current + 1)
+            tables = pair(event, players, done, max((p.round for p in done), default=0) + 1)
             games = [p for p in tables if not p.bye]
             if boards and len(boards) < len(games):
                 raise LeagueError(
@@ -290,12 +275,33 @@ class LeagueStore:
             ]
             with self._transaction():
                 self._run(
-                    "DELETE FROM league_pairings WHERE event = ? AND round = ?", (event.name, current + 1)
+                    "DELETE FROM league_pairings WHERE event = ? AND round = ?", (event.name, tables[0].round)
                 )
                 for p in seated:
                     self._save(event.name, p)
             self._rerate()
         return seated
+
+    def _before(self, event: Event, again: bool) -> list[Pairing]:
+        """The rounds the next pairing follows (``again``: those before the current one, which
+        must have no result yet); LeagueError when the last round is unfinished or the event
+        is over."""
+        done = self.pairings(event.name)
+        current = max((p.round for p in done), default=0)
+        if again:
+            if not current:
+                raise LeagueError(f"{event.name}: no round to pair again")
+            if any(p.points is not None and not p.bye for p in done if p.round == current):
+                raise LeagueError(f"{event.name}: round {current} has results: it cannot be paired again")
+            return [p for p in done if p.round < current]
+        open_ = [str(p.table) for p in done if p.points is None]
+        if open_:
+            raise LeagueError(
+                f"{event.name}: round {current} is not over (table {', '.join(open_)} has no result)"
+            )
+        if current >= event.rounds:
+            raise LeagueError(f"{event.name}: all {event.rounds} rounds are paired")
+        return done
 
     def set_result(
         self, event_name: str | None, table: int, result: str, round_no: int | None = None
