@@ -36,6 +36,8 @@ class LeagueDesk:
 
     def __init__(self, store: LeagueStore, tables: tuple[str, ...], fleet: Fleet, publish: Publish) -> None:
         self.store, self.tables, self.fleet, self.publish = store, tables, fleet, publish
+        #: Does a request carry the dashboard's token (or need none)? Set by :meth:`routes`.
+        self.authorised: Callable[[web.Request], bool] = lambda _: False
         self._games: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=1000)
         self._worker = Supervised("league", self._record)
         self._worker.start()
