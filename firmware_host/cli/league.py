@@ -60,6 +60,11 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     register.add_argument("--withdraw", action="store_true", help="withdraw them instead")
     register.set_defaults(func=_register)
 
+    bye = actions.add_parser("bye", parents=[common], help="a player sits the next round out")
+    bye.add_argument("name")
+    bye.add_argument("--points", type=float, default=0.5, help="what the bye scores: 0, 0.5 (default) or 1")
+    bye.set_defaults(func=_bye)
+
     pairing = actions.add_parser("pair", parents=[common], help="pair the next round and send the tables")
     pairing.add_argument("--again", action="store_true", help="pair the current round anew (no results yet)")
     pairing.add_argument("--no-send", action="store_true", help="pair, but send nothing to the boards")
@@ -147,6 +152,14 @@ def _register(args: argparse.Namespace) -> int:
             store.register(args.event, args.names)
         entries = store.entries(args.event)
         print(f"{len([n for n, out in entries.items() if not out])} players entered")
+
+    return _run(args, act)
+
+
+def _bye(args: argparse.Namespace) -> int:
+    def act(_: Config, store: Any) -> None:
+        round_no = store.bye(args.event, args.name, args.points)
+        print(f"{args.name}: a bye in round {round_no} ({_num(args.points)} point)")
 
     return _run(args, act)
 

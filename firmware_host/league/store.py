@@ -34,7 +34,7 @@ from firmware_host.league.pairing import BYE_POINTS, pair
 from firmware_host.league.ratings import rate
 from firmware_host.league.standings import standings
 
-#: The schema, migration by migration; ``{serial}`` is the dialect's auto-numbered key.
+#: The schema, migration by migration (each a transaction; the same SQL in both dialects).
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "CREATE TABLE league_players (name TEXT PRIMARY KEY, tag TEXT, added TEXT NOT NULL)",
@@ -48,6 +48,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "PRIMARY KEY (event, round, tab))",
         "CREATE TABLE league_ratings (rating TEXT NOT NULL, player TEXT NOT NULL, mu REAL NOT NULL, "
         "sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (rating, player))",
+    ),
+    # byes asked for ahead of a round (a player away for it): their points, FIDE's half-point bye
+    (
+        "CREATE TABLE league_byes (event TEXT NOT NULL, round INTEGER NOT NULL, player TEXT NOT NULL, "
+        "points REAL NOT NULL, PRIMARY KEY (event, round, player))",
     ),
 )
 
@@ -199,6 +204,35 @@ class LeagueStore:
                     )
                     entered[name] = False
 
+    def bye(self, event_name: str | None, name: str, points: float = 0.5) -> int:
+        """``name`` sits the next round out with ``points`` (0, 0.5 or 1: a bye asked for
+        ahead, FIDE's half-point bye by default); the round it is for."""
+        event = self.event(event_name)
+        entries = self._entries(event.name)
+        if entries.get(name, True):
+            raise LeagueError(f"{name!r} is not playing in {event.name}")
+        if points not in (0, 0.5, 1):
+            raise LeagueError(f"--points: a bye scores 0, 1/2 or 1 (got {points:g})")
+        coming = self.current_round(event.name) + 1  # the next round to pair
+        if coming > event.rounds:
+            raise LeagueError(f"{event.name}: all {event.rounds} rounds are paired")
+        with self._transaction():
+            self._run(
+                "DELETE FROM league_byes WHERE event = ? AND round = ? AND player = ?",
+                (event.name, coming, name),
+            )
+            self._run(
+                "INSERT INTO league_byes (event, round, player, points) VALUES (?, ?, ?, ?)",
+                (event.name, coming, name, float(points)),
+            )
+        return coming
+
+    def _byes(self, event: str, round_no: int) -> dict[str, float]:
+        rows = self._rows(
+            "SELECT player, points FROM league_byes WHERE event = ? AND round = ?", (event, round_no)
+        )
+        return {r["player"]: r["points"] for r in rows}
+
     def withdraw(self, event_name: str | None, name: str) -> None:
         """``name`` is paired no more (their games so far count)."""
         event = self.event(event_name)
@@ -255,9 +289,17 @@ class LeagueStore:
             self.collect(event.name)
             done = self._before(event, again)
             entries = self._entries(event.name)
+            round_no = max((p.round for p in done), default=0) + 1
+            away = self._byes(event.name, round_no) if event.format != "round-robin" else {}
             # a round robin keeps its Berger numbers: a withdrawn player's games are forfeited
-            players = [n for n, out in entries.items() if event.format == "round-robin" or not out]
-            tables = pair(event, players, done, max((p.round for p in done), default=0) + 1)
+            players = [
+                n for n, out in entries.items() if event.format == "round-robin" or not (out or n in away)
+            ]
+            tables = pair(event, players, done, round_no)
+            tables += [
+                Pairing(round_no, len(tables) + n, (name,), (points,))
+                for n, (name, points) in enumerate(away.items(), 1)
+            ]
             games = [p for p in tables if not p.bye]
             if boards and len(boards) < len(games):
                 raise LeagueError(
@@ -548,7 +590,7 @@ def _unplayed(p: Pairing, entries: dict[str, bool]) -> tuple[tuple[float, ...] |
     ((1.0, 0.0), True)
     """
     if p.bye:
-        return (BYE_POINTS,), False
+        return p.points or (BYE_POINTS,), False
     out = [entries.get(n, False) for n in p.names]
     if any(out):
         return tuple(0.0 if gone else 1.0 for gone in out), True

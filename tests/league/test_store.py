@@ -175,3 +175,18 @@ def test_a_round_robin_keeps_its_tables_when_a_player_withdraws(tmp_path: Path) 
     assert set(dans.names) == {"Dan", "Cleo"} and dans.forfeit
     assert dans.points[dans.names.index("Cleo")] == 1.0
     assert next(p for p in second if "Anna" in p.names).points is None
+
+
+def test_a_bye_asked_for_ahead_sits_the_player_out_with_half_a_point(tmp_path: Path) -> None:
+    store = _evening(tmp_path / "cafe.db")
+    assert store.bye(None, "Dan") == 1
+    with pytest.raises(LeagueError, match="'Zed' is not playing in Thursday"):
+        store.bye(None, "Zed")
+    with pytest.raises(LeagueError, match="--points: a bye scores 0, 1/2 or 1"):
+        store.bye(None, "Ben", 2)
+    tables = store.pair()
+    assert [p.names for p in tables] == [("Anna", "Ben"), ("Cleo",), ("Dan",)]
+    assert [p.points for p in tables] == [None, (1.0,), (0.5,)]  # Cleo: the pairing's bye
+    store.set_result(None, 1, "1-0")
+    rows = {r["name"]: r["points"] for r in store.standings()}
+    assert rows == {"Anna": 1.0, "Ben": 0.0, "Cleo": 1.0, "Dan": 0.5}

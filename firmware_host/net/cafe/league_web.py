@@ -217,6 +217,11 @@ def _withdraw(desk: LeagueDesk, body: dict[str, Any]) -> str:
     return f"{body['name']} withdrawn"
 
 
+def _bye(desk: LeagueDesk, body: dict[str, Any]) -> str:
+    round_no = desk.store.bye(body.get("event"), str(body["name"]), float(body.get("points", 0.5)))
+    return f"{body['name']}: a bye in round {round_no}"
+
+
 def _result(desk: LeagueDesk, body: dict[str, Any]) -> str:
     p = desk.store.set_result(body.get("event"), int(body["table"]), str(body["result"]), body.get("round"))
     return f"table {p.table}: {body['result']}"
@@ -227,6 +232,7 @@ _ACTIONS: dict[str, Callable[[LeagueDesk, dict[str, Any]], str]] = {
     "player": _player,
     "register": _register,
     "withdraw": _withdraw,
+    "bye": _bye,
     "result": _result,
     "pair": LeagueDesk.pair,
 }

@@ -207,16 +207,19 @@ def test_the_desk_runs_a_round_on_the_boards(cafe, broker) -> None:
         _wait(lambda: _seen(url) >= set(BOARDS[:2]))
         actions = [("new", {"name": "Friday", "game": "antipalos", "size": "3", "rounds": "2"})]
         actions += [("player", {"name": name}) for name in PLAYERS[:4]]
-        actions += [("register", {"names": PLAYERS[:4]}), ("pair", {})]
+        actions += [("player", {"name": "Eve"}), ("register", {"names": [*PLAYERS[:4], "Eve"]})]
+        actions += [("bye", {"name": "Eve", "points": 0.5}), ("pair", {})]
         for action, body in actions:
             status, answer = _post(f"{url}/api/league/{action}", body)
             assert (status, answer["ok"]) == (200, True), (action, answer)
-        assert answer["said"] == "round 1 paired: 2 tables"
+        assert answer["said"] == "round 1 paired: 3 tables"  # two games and Eve's bye
         _wait(lambda: all(b.commands for b in boards))
         sent = [[c["command"], c["event"], c["round"]] for b in boards for c in b.commands]
         assert sent == [["table", "Friday", 1], ["table", "Friday", 1]]
         _wait(lambda: _open_tables(url) == [], 20, lambda: str(_overview(url)))
-        for table in _overview(url)["tables"]:
+        *games, bye = _overview(url)["tables"]
+        assert (bye["names"], bye["points"], bye["bye"]) == (["Eve"], [0.5], True)
+        for table in games:
             assert table["points"] == ([1.0, 0.0] if seed_wins(table["names"]) == "white" else [0.0, 1.0])
         status, answer = _post(url + "/api/league/pair", {"again": True})
         assert (status, answer["error"]) == (400, "Friday: round 1 has results: it cannot be paired again")

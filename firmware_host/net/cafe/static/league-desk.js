@@ -36,6 +36,7 @@ async function refresh() {
   }));
   const entries = Object.entries(data.entries || {}).filter(([, out]) => !out).map(([name]) => name);
   fill(document.getElementById("entered"), entries.map((n) => el("option", n)));
+  fill(document.getElementById("bye-player"), entries.map((n) => el("option", n)));
   const tables = (data.tables || []).filter((t) => !t.bye);
   fill(document.getElementById("open-tables"), tables.map((t) => {
     const option = el("option", `${t.table}: ${t.names.join(" – ")}${t.points ? " (" + points(t.points) + ")" : ""}`);
@@ -53,6 +54,7 @@ const forms = {
   register: (f) => ({ names: [...f.names.selectedOptions].map((o) => o.value), event: current?.event?.name }),
   result: (f) => ({ ...Object.fromEntries(new FormData(f)), event: current?.event?.name }),
   withdraw: (f) => ({ name: f.name.value, event: current?.event?.name }),
+  bye: (f) => ({ name: f.name.value, points: Number(f.points.value), event: current?.event?.name }),
   pair: (f, submitter) => ({ again: submitter?.name === "again", event: current?.event?.name }),
 };
 for (const [action, read] of Object.entries(forms)) {
