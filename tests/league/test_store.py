@@ -190,3 +190,24 @@ def test_a_bye_asked_for_ahead_sits_the_player_out_with_half_a_point(tmp_path: P
     store.set_result(None, 1, "1-0")
     rows = {r["name"]: r["points"] for r in store.standings()}
     assert rows == {"Anna": 1.0, "Ben": 0.0, "Cleo": 1.0, "Dan": 0.5}
+
+
+def test_a_league_made_by_an_older_version_is_migrated_on_opening(tmp_path: Path) -> None:
+    path = tmp_path / "cafe.db"
+    old = sqlite3.connect(path)
+    for statement in MIGRATIONS[0]:
+        old.execute(statement)
+    old.execute("CREATE TABLE league_schema (version INTEGER NOT NULL)")
+    old.execute("INSERT INTO league_schema (version) VALUES (1)")
+    old.execute("INSERT INTO league_players (name, tag, added) VALUES ('Anna', NULL, '2026-11-23T20:00:00Z')")
+    old.commit()
+    old.close()
+    store = LeagueStore.open(f"sqlite://{path}")
+    assert [p["name"] for p in store.players()] == ["Anna"]  # kept
+    store.add_player("Ben")
+    store.new_event(Event("Thursday", "anti-grid", 6))
+    store.register(None, ["Anna", "Ben"])
+    assert store.bye(None, "Ben") == 1  # the table migration 2 makes
+    assert sqlite3.connect(path).execute("SELECT version FROM league_schema").fetchall() == [
+        (len(MIGRATIONS),)
+    ]
