@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from aiohttp import web
 
+from engines import GAME_NAMES
 from firmware_host.league.model import Event, LeagueError, table_command
 from firmware_host.league.standings import as_csv
 from firmware_host.league.store import LeagueStore
@@ -110,7 +111,13 @@ class LeagueDesk:
         the players and the events."""
         players, events = self.store.players(), self.store.events()
         if not events:
-            return {"event": None, "events": [], "players": players, "boards": self._boards()}
+            return {
+                "event": None,
+                "events": [],
+                "players": players,
+                "boards": self._boards(),
+                "games": GAME_NAMES,
+            }
         event = self.store.event(event_name)
         self.store.collect(event.name)
         round_no = self.store.current_round(event.name)
@@ -139,6 +146,7 @@ class LeagueDesk:
             "events": events,
             "players": players,
             "boards": self._boards(),
+            "games": GAME_NAMES,
         }
 
     def _boards(self) -> list[str]:

@@ -4,7 +4,6 @@ import { el, fill, points } from "/static/league-common.js";
 
 const params = new URLSearchParams(location.search);
 const query = params.get("token") ? `?token=${encodeURIComponent(params.get("token"))}` : "";
-const GAMES = ["antipalos", "antipode", "antipod", "anti-grid", "phalanx"];
 let current = null;
 
 function say(text, bad = false) {
@@ -25,6 +24,8 @@ async function act(action, body) {
 async function refresh() {
   const data = await (await fetch("/api/league")).json();
   current = data;
+  const chosen = document.getElementById("games");
+  if (!chosen.options.length) fill(chosen, data.games.map((g) => el("option", g)));
   document.getElementById("event").textContent = data.event ? `${data.event.name} · round ${data.round} of ${data.event.rounds}` : "no event yet";
   fill(document.getElementById("players"), data.players.map((p) => el("option", p.name)));
   fill(document.getElementById("roster"), data.players.map((p) => {
@@ -47,7 +48,6 @@ async function refresh() {
   document.getElementById("round-state").textContent = data.event ? `${open} of ${tables.length} tables without a result` : "";
 }
 
-fill(document.getElementById("games"), GAMES.map((g) => el("option", g)));
 const forms = {
   new: (f) => Object.fromEntries(new FormData(f)),
   player: (f) => Object.fromEntries(new FormData(f)),
