@@ -167,6 +167,11 @@ class AntipalosState(GameState[Move]):
         return self.setup.seats[self.seat]
 
     @property
+    def seat_sides(self) -> tuple[str, ...]:
+        """Team play's four players sit A1, B1, A2, B2: white, black, white, black."""
+        return tuple(COLOURS[s] for s in self.setup.seat_sides)
+
+    @property
     def sides(self) -> tuple[str, ...]:
         seats = self.setup.seat_sides
         order = [seats[(self.setup.start + i) % len(seats)] for i in range(len(seats))]

@@ -178,6 +178,12 @@ class GameState(ABC, Generic[M]):
         """Side names in turn order."""
         raise NotImplementedError
 
+    @property
+    def seat_sides(self) -> tuple[str, ...]:
+        """The side each seat at the table plays, seat by seat: one seat per side, unless the
+        game's sides are teams of several players (each a seat of its own)."""
+        return self.sides
+
     def diagram(self) -> str:
         """A text drawing of the position for terminals."""
         return ""

@@ -18,6 +18,7 @@ OTHER_COMMANDS = {
     "firmware": "firmware_host.cli.firmware",
     "ai": "firmware_host.cli.ai",
     "cafe": "firmware_host.net.cafe",
+    "league": "firmware_host.cli.league",
 }
 
 

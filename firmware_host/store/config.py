@@ -183,6 +183,14 @@ class CafeConfig:
 
 
 @dataclass(frozen=True)
+class LeagueConfig:
+    """League nights (docs/league.md): ``tables``, the boards' ids the rounds' tables are
+    played on, table 1 first."""
+
+    tables: tuple[str, ...] = option(())
+
+
+@dataclass(frozen=True)
 class ClockConfig:
     """The game clocks (docs/config.md): ``control`` in PGN's TimeControl notation ("300+3",
     "40/5400+30:1800+30", "*60"; None or "-": no clock), ``delay`` ("bronstein:5",
@@ -264,6 +272,7 @@ class Config:
     opponent: OpponentConfig = field(default_factory=OpponentConfig)
     archive: ArchiveConfig = field(default_factory=ArchiveConfig)
     cafe: CafeConfig = field(default_factory=CafeConfig)
+    league: LeagueConfig = field(default_factory=LeagueConfig)
     clock: ClockConfig = field(default_factory=ClockConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
     #: The file this came from (None: built-in defaults).
@@ -482,6 +491,8 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
             f"{path}: [archive] url must be postgresql://... or sqlite:///path (got {describe(url[:40])})"
         )
     _check_zone(path, config.cafe.timezone)
+    for board in config.league.tables:
+        _check_board_id(path, "[league] tables", board)
     try:
         config.clock.time_control()
     except ControlError as e:

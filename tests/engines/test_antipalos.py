@@ -691,3 +691,12 @@ def test_a_win_by_the_last_placement_ends_in_phase_one():
     assert won.outcome().winner == "black" and won.phase == 1
     other = state.play("A4*")  # the last placement, no win: Phase Two begins
     assert other.outcome() is None and other.phase == 2
+
+
+def test_each_seat_plays_a_side_and_team_partners_share_theirs():
+    """The league seats players by ``seat_sides``: one seat per side, or Team play's four
+    players A1, B1, A2, B2 as white, black, white, black."""
+    assert new_game("antipalos", 5, "two").seat_sides == ("white", "black")
+    assert new_game("antipalos", 5, "cut-throat-3").seat_sides == ("white", "black", "red")
+    assert new_game("antipalos", 5, "team").seat_sides == ("white", "black", "white", "black")
+    assert new_game("anti-grid", 6, None).seat_sides == ("red", "blue")  # the default: its sides

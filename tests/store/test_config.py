@@ -82,6 +82,7 @@ def test_docs_name_every_key_with_its_default():
         "opponent": config_module.OpponentConfig,
         "archive": config_module.ArchiveConfig,
         "cafe": config_module.CafeConfig,
+        "league": config_module.LeagueConfig,
         "clock": config_module.ClockConfig,
         "sound": config_module.SoundConfig,
     }

@@ -66,16 +66,21 @@ def main(args: argparse.Namespace) -> int:
         return _fail("no broker: give --mqtt HOST[:PORT] or [mqtt] host in the config")
     if not 1 <= args.port <= 65535:
         return _fail(f"--port must be 1..65535 (got {args.port})")
+    from firmware_host.league.model import LeagueError
+    from firmware_host.league.store import LeagueStore
     from firmware_host.net.cafe.archive import Archive, ArchiveError
     from firmware_host.net.cafe.clock import Clock, zone
     from firmware_host.net.cafe.run import serve
 
+    state = args.state or os.path.dirname(default_storage())
     try:
-        archive = Archive.open(config.archive.url, args.state or os.path.dirname(default_storage()))
-    except (ArchiveError, OSError) as exc:
+        archive = Archive.open(config.archive.url, state)
+        league = LeagueStore.open(config.archive.url, state)
+    except (ArchiveError, LeagueError, OSError) as exc:
         return _fail(str(exc))
+    clock = Clock(zone(config.cafe.timezone))
     return serve(
-        settings, host, port, args.host, args.port, args.token, archive, Clock(zone(config.cafe.timezone))
+        settings, host, port, args.host, args.port, args.token, archive, clock, (league, config.league.tables)
     )
 
 

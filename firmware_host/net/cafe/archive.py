@@ -42,6 +42,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
+from dataclasses import fields
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator
 
@@ -76,9 +77,19 @@ RECORD = record(
         "opponent": optional(text(80)),
         "moves": items(text(40), 20_000),
         "clocks": optional(items(text(600), 20_000)),
+        # who sat at each seat, and the league table the game was played at (docs/league.md)
+        "players": optional(items(text(24), 8)),
+        "league": optional(
+            record(
+                {"event": text(80), "round": whole(1, 99), "table": whole(1, 999)},
+                required=("event", "round", "table"),
+            )
+        ),
     },
     required=("id", "game", "started", "moves"),
 )
+#: A record's fields that are a StoredGame's.
+_STORED = {f.name for f in fields(StoredGame)}
 #: The clocks as a board kept them after a move (``Clocks.readings``).
 READING = record(
     {
@@ -112,6 +123,18 @@ COLUMNS = (
     "text",
     "received",
     "clocks",
+    "players",
+    "league_event",
+    "league_round",
+    "league_table",
+)
+#: Columns added since the first schema, made in an archive that lacks them (name, type).
+ADDED = (
+    ("clocks", "TEXT"),
+    ("players", "TEXT"),
+    ("league_event", "TEXT"),
+    ("league_round", "INTEGER"),
+    ("league_table", "INTEGER"),
 )
 #: What a list of games shows (not the moves or the text).
 SUMMARY = "key, game, size, variant, started, finished, result, winner, opponent, plies"
@@ -128,7 +151,7 @@ def read_record(payload: bytes, now: float | None = None) -> dict[str, Any]:
         raise Bad(f"unknown game {game['game']!r}")
     _check_times(game, time.time() if now is None else now)
     game["clocks"] = tuple(game["clocks"] or ())
-    rec = StoredGame(**game)
+    rec = StoredGame(**{k: v for k, v in game.items() if k in _STORED})
     sides = replay(rec)[0].sides
     game["clk"] = _clock_readings(game["clocks"], sides)
     for key, allowed in (("first", sides), ("winner", (*sides, DRAW))):
@@ -538,7 +561,7 @@ class Archive:
                 self._db = db
             for statement in (*self.setup, *_schema(self.dialect)):
                 self._execute(statement)
-            self._add_clocks()
+            self._add_columns()
         if self._loaded:
             return
         names = self._rows("SELECT board, name FROM tables")
@@ -604,6 +627,13 @@ class Archive:
         if back is not None and back != "not opened yet":
             _say(f"the archive ({self.where}) is back: {waiting} more waiting writes are made now")
 
+    def _add_columns(self) -> None:
+        """Make the columns :data:`ADDED` names in an archive made before them."""
+        have = {d[0] for d in self._execute("SELECT * FROM games WHERE 1 = 0").description}
+        for name, kind in ADDED:
+            if name not in have:
+                self._execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
+
     def _execute(self, statement: str, args: tuple = ()) -> Any:
         cursor = self._db.cursor()
         cursor.execute(statement.replace("?", "%s") if self.dialect == "postgresql" else statement, args)
@@ -617,8 +647,13 @@ class Archive:
     def _store(self, board: str, game: dict[str, Any]) -> None:
         """Write ``game``, replacing the same game sent again (or taken back and finished
         anew)."""
+        league = game.get("league") or {}
         values = {
             **game,
+            "players": json.dumps(game["players"]) if game.get("players") is not None else None,
+            "league_event": league.get("event"),
+            "league_round": league.get("round"),
+            "league_table": league.get("table"),
             "board": board,
             "game_id": game["id"],
             "moves": json.dumps(game["moves"]),
@@ -633,13 +668,6 @@ class Archive:
             f"ON CONFLICT (board, key) DO UPDATE SET {updates}",
             tuple(values.get(c) for c in COLUMNS),
         )
-
-    def _add_clocks(self) -> None:
-        """Give an archive made before the clocks were kept their column (each move's reading)."""
-        if self.dialect == "postgresql":
-            self._execute("ALTER TABLE games ADD COLUMN IF NOT EXISTS clocks TEXT")
-        elif "clocks" not in {r["name"] for r in self._rows("PRAGMA table_info(games)")}:
-            self._execute("ALTER TABLE games ADD COLUMN clocks TEXT")
 
     def _store_name(self, board: str, name: str | None) -> None:
         self._execute("DELETE FROM tables WHERE board = ?", (board,))

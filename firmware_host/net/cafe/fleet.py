@@ -278,6 +278,8 @@ class Fleet:
         self.on_reply: Callable[[str, dict[str, Any]], None] = lambda *_: None
         #: Called with each new alert (a table out of sync, offline, finished a game).
         self.on_alert: Callable[[dict[str, Any]], None] = lambda _: None
+        #: Called with (board, game) for each finished game's checked record (the league's).
+        self.on_record: Callable[[str, dict[str, Any]], None] = lambda *_: None
         #: Layout key -> the board to draw, its sites and drawing (only games some table plays).
         self.layouts: dict[str, dict[str, Any]] = {}
         self.alerts: list[dict[str, Any]] = []
@@ -414,6 +416,7 @@ class Fleet:
         game = read_record(payload)
         if self.archive is not None:
             self.archive.add(board, game)
+        self.on_record(board, game)
         with self.lock:
             table = self._table(board)
             entry = self._day_entry(game)

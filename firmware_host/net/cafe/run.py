@@ -10,11 +10,13 @@ import secrets
 import signal
 import sys
 import threading
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
+from firmware_host.league.store import LeagueStore
 from firmware_host.net.cafe.archive import Archive
 from firmware_host.net.cafe.clock import Clock
 from firmware_host.net.cafe.fleet import Fleet
+from firmware_host.net.cafe.league_web import LeagueDesk
 from firmware_host.net.cafe.server import Dashboard
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.discovery import Device
@@ -59,9 +61,11 @@ def start(
     out: TextIO = sys.stderr,
     archive: Archive | None = None,
     clock: Clock | None = None,
+    league: tuple[LeagueStore, tuple[str, ...]] | None = None,
 ) -> tuple[Link, WebServer]:
     """The link (connecting in the background) and the served page; ``archive``: where finished
-    games are kept (None: nowhere); ``clock``: the café's (None: the system's zone). OSError if
+    games are kept (None: nowhere); ``clock``: the café's (None: the system's zone);
+    ``league``: the league's store and its tables' boards (None: no league pages). OSError if
     the page's address cannot be used."""
     if not is_loopback(host):
         token = token or new_token()
@@ -81,7 +85,11 @@ def start(
         port=broker_port,
         who="reedboard cafe",
     )
-    dashboard = Dashboard(fleet, lambda topic, text, retain: link.publish(topic, text, retain), token, host)
+    publish = lambda topic, text, retain: link.publish(topic, text, retain)  # noqa: E731
+    desk = LeagueDesk(league[0], league[1], fleet, publish) if league else None
+    dashboard = Dashboard(fleet, publish, token, host, desk)
+    if desk is not None:
+        fleet.on_record = desk.game_over
     fleet.listener, fleet.on_reply = dashboard.table_changed, dashboard.replied
 
     def alerted(alert: dict[str, Any]) -> None:
@@ -154,10 +162,13 @@ def serve(
     token: str | None,
     archive: Archive | None = None,
     clock: Clock | None = None,
+    league: tuple[LeagueStore, tuple[str, ...]] | None = None,
 ) -> int:
     """Run until SIGTERM or SIGINT."""
     try:
-        link, server = start(settings, broker, broker_port, host, port, token, archive=archive, clock=clock)
+        link, server = start(
+            settings, broker, broker_port, host, port, token, archive=archive, clock=clock, league=league
+        )
     except OSError as exc:
         print(
             f"reedboard cafe: cannot serve the page on {host}:{port}: {exc.strerror or exc}", file=sys.stderr
@@ -168,6 +179,7 @@ def serve(
         signal.signal(sig, lambda *_: stop.set())
     parts: list[tuple[str, Any]] = [("network", link), ("page", server)]
     parts += [("archive", archive)] if archive is not None else []
+    parts += [("league", cast(Dashboard, server.pages).league)] if league is not None else []
     while not stop.wait(1.0):  # the helpers' threads kept going; one that died is said
         for name, part in parts:
             if said := part.check():

@@ -59,9 +59,13 @@ class Dashboard(WebApp):
     name, farewell, backlog = "dashboard", b"reedboard cafe stopped", 512
     static = Path(__file__).with_name("static")
 
-    def __init__(self, fleet: Fleet, publish: Publish, token: str | None, host: str) -> None:
+    def __init__(
+        self, fleet: Fleet, publish: Publish, token: str | None, host: str, league: Any = None
+    ) -> None:
         super().__init__(token, host)
         self.fleet, self.publish = fleet, publish
+        #: The league's pages (a LeagueDesk, docs/league.md), None: none.
+        self.league = league
         self.broker = False
 
     def routes(self, router: web.UrlDispatcher) -> None:
@@ -74,6 +78,8 @@ class Dashboard(WebApp):
         router.add_get("/api/tables/{board}/games/{key}", self.replay)
         router.add_get("/layouts/{game}/{size}/{variant}", self.layout)
         router.add_get("/ws", self.feed)
+        if self.league is not None:
+            self.league.routes(router, self.file, self.authorised)
 
     # ------------------------------------------------------------------ the fleet's thread
     def table_changed(self, view: dict[str, Any]) -> None:
