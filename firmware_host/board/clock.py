@@ -32,9 +32,17 @@ class Clock:
 
     def __init__(self, control: TimeControl | None, casual: bool, storage: Storage) -> None:
         self.control, self.casual, self.storage = control, casual, storage
+        #: The config's control, which a game begun at the board goes back to.
+        self.configured = control
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
+
+    def use(self, control: TimeControl | None) -> None:
+        """The control of the games begun from now on (a league round's; None: no clock)."""
+        self.control = control
+        if control is None:
+            self.clocks = None
 
     def begin(self, game_id: int, sides: tuple[str, ...], plies: int) -> None:
         """Game ``game_id`` at ``plies`` moves (a new game, a resumed or taken back one): its

@@ -34,7 +34,7 @@ from typing import Any, cast
 
 import engines
 from engines.core import OptionError
-from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
+from firmware_host.actions.commands import NewGame, SetPlayers, TableRound, TakeBack
 from firmware_host.board.game import Game
 from firmware_host.store.layout import Layout, read_layout
 from firmware_host.ui.menu import GameChoice, game_choices
@@ -72,6 +72,8 @@ class Playable:
             return self.game_refusal(Game(action.game, action.size, action.variant)) or (
                 self.refusal(players) if players else None
             )
+        if isinstance(action, TableRound):
+            return self.refusal(action.new)
         if isinstance(action, SetPlayers):
             if self.kiosk:
                 return "kiosk mode: who plays is set at the board only"

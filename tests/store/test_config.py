@@ -82,6 +82,7 @@ def test_docs_name_every_key_with_its_default():
         "archive": config_module.ArchiveConfig,
         "cafe": config_module.CafeConfig,
         "clock": config_module.ClockConfig,
+        "players": config_module.PlayersConfig,
     }
     tables = set(sections) | set(config_module.BACKEND_TABLES) | {"source"}
     for name in tables - {"source"}:

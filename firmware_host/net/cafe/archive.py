@@ -47,9 +47,11 @@ from typing import Any, Callable, Iterator
 
 from engines import GAME_NAMES, new_game
 from engines.core import DRAW, GameState, IllegalMove, OptionError
+from firmware_host.actions.commands import NAME_MAX, SEATS_MAX, names_problem
 from firmware_host.board.game import Game
 from firmware_host.net.mqtt.untrusted import Bad, items, optional, read, record, text, whole
 from firmware_host.store.export import options_of, record_text
+from firmware_host.store.players import players_text
 from firmware_host.store.storage import StoredGame
 from hardware.supervise import Supervised
 
@@ -73,6 +75,13 @@ RECORD = record(
         "first": optional(text(20)),
         "options": optional(text(400)),
         "opponent": optional(text(80)),
+        "players": optional(items(text(NAME_MAX), SEATS_MAX)),
+        "league": optional(
+            record(
+                {"event": text(80), "round": whole(1, 999), "table": whole(1, 999)},
+                required=("event", "round", "table"),
+            )
+        ),
         "moves": items(text(40), 20_000),
     },
     required=("id", "game", "started", "moves"),
@@ -92,6 +101,10 @@ COLUMNS = (
     "first",
     "options",
     "opponent",
+    "players",
+    "event",
+    "round",
+    "table_no",
     "match_of",
     "match_target",
     "plies",
@@ -99,6 +112,9 @@ COLUMNS = (
     "text",
     "received",
 )
+#: The columns added to the games since the first release, with their types: the players at
+#: the seats (JSON) and the league round (its event, round and table).
+ADDED = (("players", "TEXT"), ("event", "TEXT"), ("round", "INTEGER"), ("table_no", "INTEGER"))
 #: What a list of games shows (not the moves or the text).
 SUMMARY = "key, game, size, variant, started, finished, result, winner, opponent, plies"
 
@@ -113,7 +129,12 @@ def read_record(payload: bytes, now: float | None = None) -> dict[str, Any]:
     if game["game"] not in GAME_NAMES:
         raise Bad(f"unknown game {game['game']!r}")
     _check_times(game, time.time() if now is None else now)
-    rec = StoredGame(**game)
+    if (why := names_problem(game["players"] or [])) is not None:
+        raise Bad(f"players: {why}")
+    league = game["league"]
+    rec = StoredGame(
+        **{**game, "players": players_text(game["players"] or []), "league": league and json.dumps(league)}
+    )
     sides = replay(rec)[0].sides
     for key, allowed in (("first", sides), ("winner", (*sides, DRAW))):
         if game[key] is not None and game[key] not in allowed:
@@ -378,11 +399,19 @@ class Archive:
         """One game with its moves and text record, None if the archive has none;
         ArchiveError as :meth:`games`."""
         rows = self._ask(self._rows, "SELECT * FROM games WHERE board = ? AND key = ?", (board, key))
-        if not rows:
-            return None
-        row = rows[0]
-        row["moves"] = json.loads(row["moves"])
-        return row
+        return _decoded(rows[0]) if rows else None
+
+    def league_game(self, event: str, round_: int, table: int) -> dict[str, Any] | None:
+        """The game played at ``table`` in ``event``'s round ``round_`` (the last one finished,
+        were it played again), with its board, players and result; None while there is none;
+        ArchiveError as :meth:`games`."""
+        rows = self._ask(
+            self._rows,
+            "SELECT * FROM games WHERE event = ? AND round = ? AND table_no = ? "
+            "ORDER BY finished DESC, game_id DESC LIMIT 1",
+            (event, round_, table),
+        )
+        return _decoded(rows[0]) if rows else None
 
     def boards(self) -> list[str]:
         """The tables that have games in the archive; ArchiveError as :meth:`games`."""
@@ -500,6 +529,7 @@ class Archive:
                 self._db = db
             for statement in (*self.setup, *_schema(self.dialect)):
                 self._execute(statement)
+            self._add_columns()
         if self._loaded:
             return
         names = self._rows("SELECT board, name FROM tables")
@@ -570,6 +600,13 @@ class Archive:
         cursor.execute(statement.replace("?", "%s") if self.dialect == "postgresql" else statement, args)
         return cursor
 
+    def _add_columns(self) -> None:
+        """The columns added since the first release, on an archive made before them."""
+        have = {d[0] for d in self._execute("SELECT * FROM games LIMIT 0").description}
+        for column, kind in ADDED:
+            if column not in have:
+                self._execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
+
     def _rows(self, statement: str, args: tuple = ()) -> list[dict[str, Any]]:
         cursor = self._execute(statement, args)
         names = [d[0] for d in cursor.description]
@@ -578,8 +615,13 @@ class Archive:
     def _store(self, board: str, game: dict[str, Any]) -> None:
         """Write ``game``, replacing the same game sent again (or taken back and finished
         anew)."""
+        league = game.get("league") or {}
         values = {
             **game,
+            "players": json.dumps(game.get("players") or []),
+            "event": league.get("event"),
+            "round": league.get("round"),
+            "table_no": league.get("table"),
             "board": board,
             "game_id": game["id"],
             "moves": json.dumps(game["moves"]),
@@ -625,6 +667,13 @@ def _schema(dialect: str) -> list[str]:
         "CREATE INDEX IF NOT EXISTS games_finished ON games (board, finished)",
         "CREATE TABLE IF NOT EXISTS tables (board TEXT PRIMARY KEY, name TEXT NOT NULL)",
     ]
+
+
+def _decoded(row: dict[str, Any]) -> dict[str, Any]:
+    """An archived game's row with its moves and players as lists."""
+    row["moves"] = json.loads(row["moves"])
+    row["players"] = json.loads(row.get("players") or "[]")
+    return row
 
 
 def _order(row: dict[str, Any]) -> tuple[str, int]:

@@ -5,11 +5,14 @@
 ``{"command": "new_game", "game": G, "size": N, "variant": V}`` (without ``game``: the current
 game again; ``{"command": "new_game", "title": T}`` names one by its title in the board's
 ``titles``, as Home Assistant's select sends), ``{"command": "takeback"}``,
-``{"command": "brightness", "value": 0..1}``. Any command may carry an ``"id"`` (a string of at
-most 64 characters or a whole number) that the reply repeats, a refusal's too (:class:`Refused`
-keeps it). A command is acted on once: one whose id was taken lately is not taken again
-(:class:`Recent`), nor is one the broker kept (published with retain) and sends again at every
-connection.
+``{"command": "brightness", "value": 0..1}``, ``{"command": "players", "names": ["Anna", "Ben"]}``
+(who sits at each seat; ``[]``: nobody named), ``{"command": "table", "table": 3, "names": [...],
+"game": G, "size": N, "variant": V, "control": "300+3", "event": E, "round": R}`` (a league
+round: the game set up with those players and clock, begun when each has pressed OK). Any
+command may carry an ``"id"`` (a string of at most 64 characters or a whole number) that the
+reply repeats, a refusal's too (:class:`Refused` keeps it). A command is acted on once: one
+whose id was taken lately is not taken again (:class:`Recent`), nor is one the broker kept
+(published with retain) and sends again at every connection.
 
 >>> parse('{"command": "brightness", "value": 0.25}')
 (SetBrightness(level=0.25), None)
@@ -23,10 +26,10 @@ connection.
 Traceback (most recent call last):
 ...
 firmware_host.net.mqtt.commands.Refused: brightness: 'value' must be from 0 to 1 (got 3)
->>> parse('{"command": "reboot"}')
+>>> parse('{"command": "reboot"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-firmware_host.net.mqtt.commands.Refused: unknown command 'reboot' (one of new_game, takeback, brightness)
+firmware_host.net.mqtt.commands.Refused: unknown command 'reboot' (one of new_game, takeback, ...)
 """
 
 from __future__ import annotations
@@ -36,8 +39,18 @@ from collections import OrderedDict
 from functools import partial
 from typing import Any, Callable, Collection, Mapping
 
-from firmware_host.actions.commands import Again, NewGame, SetBrightness, TakeBack
-from firmware_host.actions.reading import CommandError, Fields, load, read, read_new_game, read_take_back
+from firmware_host.actions.commands import Again, NewGame, SetBrightness, SetNames, TableRound, TakeBack
+from firmware_host.actions.reading import (
+    CommandError,
+    Fields,
+    load,
+    read,
+    read_new_game,
+    read_players,
+    read_table,
+    read_take_back,
+)
+from firmware_host.store.timecontrol import ControlError, TimeControl
 
 #: The longest command the board reads (a longer one is refused unread).
 MAX_COMMAND = 4096
@@ -57,7 +70,7 @@ class Refused(CommandError):
 
 
 #: What the broker may send: the board's commands (``actions.commands``) a café may ask.
-BrokerCommand = NewGame | TakeBack | SetBrightness | Again
+BrokerCommand = NewGame | TakeBack | SetBrightness | Again | SetNames | TableRound
 
 
 def parse(text: str | bytes, titles: Mapping[str, NewGame] | None = None) -> tuple[BrokerCommand, Any]:
@@ -144,5 +157,20 @@ def _brightness(f: Fields, _: Collection[str]) -> SetBrightness:
     return SetBrightness(float(value))
 
 
+def _table(f: Fields, sites: Collection[str]) -> TableRound:
+    """A league round at this table, its time control read as the ``[clock]`` reads one."""
+    table = read_table(f, sites)
+    try:
+        TimeControl.parse(table.control or "-")
+    except ControlError as exc:
+        raise CommandError(f"table: 'control': {exc}") from None
+    return table
+
+
 #: The readers of the commands besides new_game (whose reader knows the board's titles).
-_READERS = {"takeback": read_take_back, "brightness": _brightness}
+_READERS = {
+    "takeback": read_take_back,
+    "brightness": _brightness,
+    "players": read_players,
+    "table": _table,
+}

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from firmware_host.board.controller import Controller
 from firmware_host.board.game import result_text
+from firmware_host.store.players import League, read_players
 from firmware_host.store.storage import StoredGame
 from firmware_host.ui.stats import Day
 
@@ -94,6 +95,7 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
         "missing": sorted(sync.missing) if sync else [],
         "extra": sorted(sync.extra) if sync else [],
         "brightness": controller.brightness,
+        **controller.seating.state(),
         **extra,
     }
 
@@ -101,7 +103,10 @@ def board_state(controller: Controller, **extra: Any) -> dict[str, Any]:
 def record_json(record: StoredGame) -> str:
     """A finished game as stored (the fields ``reedboard export`` writes from), for the archive
     (not yet its clocks: the archive keeps none)."""
-    return json.dumps({k: v for k, v in asdict(record).items() if k not in ("problem", "clocks")})
+    fields = {k: v for k, v in asdict(record).items() if k not in ("problem", "clocks")}
+    league = League.read(record.league)
+    fields.update(players=list(read_players(record.players)), league=league and league.json())
+    return json.dumps(fields)
 
 
 def day_json(day: Day) -> dict[str, Any]:
