@@ -65,7 +65,7 @@ def _module(name: str) -> GamePackage:
     """The package of game ``name`` (imported when first asked; then a lookup, since the
     daemon asks for a game's info in every step that names its title)."""
     package = sys.modules.get(MODULES.get(name, ""))
-    if package is None:
+    if package is None or not hasattr(package, "INFO"):  # (another thread's import under way)
         package = importlib.import_module(MODULES[game_name(name)])
     return cast(GamePackage, package)
 
