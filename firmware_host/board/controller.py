@@ -957,7 +957,6 @@ class Controller:
         self.clock.use(TimeControl.parse(action.control or "-"))
         new = action.new
         self.new_game(Game(new.game, new.size, new.variant, new.match))
-        self.flash(self.seating.title() or "")
 
     def _ready(self) -> None:
         """The seat whose turn it was pressed OK: the next one's turn, or the game begins (its

@@ -70,7 +70,19 @@ Update = dict[str, Any]
 
 #: What ``/watch`` shows of the published state.
 WATCHED = frozenset(
-    {"game", "sites", "drawing", "pieces", "figures", "history", "losses", "status", "leds", "lights"}
+    {
+        "game",
+        "sites",
+        "drawing",
+        "pieces",
+        "figures",
+        "history",
+        "losses",
+        "status",
+        "leds",
+        "lights",
+        "seats",
+    }
 )
 #: The only lights spectators see: the rest ask something of the players.
 WATCHED_LIGHTS = frozenset({"win"})
@@ -395,6 +407,7 @@ class WebBoard:
             self._put(update, "losses", story.losses(controller.states[0], controller.state))
         self._put(update, "clock", controller.clock.shown(controller.now))  # sent as its text changes
         self._put(update, "settings", _settings(controller))
+        self._put(update, "seats", _seats(controller))
         self._put(update, "noise", self.board.noise is not None)
         if events:
             rec = self.hub.recording
@@ -477,6 +490,12 @@ def _sites_of(command: PageCommand) -> tuple[str, ...]:
     if isinstance(command, Drag):
         return (command.source, command.target)
     return ()
+
+
+def _seats(controller: Controller) -> dict[str, Any]:
+    """Who sits at each seat, the league round's table and whose OK it waits for."""
+    seating = controller.seating
+    return {"players": list(seating.names), "table": seating.title(), "ready": seating.asked()}
 
 
 def _settings(controller: Controller) -> dict[str, Any]:
