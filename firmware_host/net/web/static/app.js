@@ -213,7 +213,7 @@ function showStatus(status) {
   view.status = status;
   const turn = $("turn");
   turn.textContent = status.result ? status.result
-    : status.to_move ? `${seatName(status.to_move)} to move` : "";
+    : status.to_move && !view.seats.ready ? `${seatName(status.to_move)} to move` : "";
   turn.dataset.side = status.to_move || "";
   markSide(turn, status.to_move);
   const result = $("result");
