@@ -59,6 +59,13 @@ _TIME = text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 #: How far in the future (by the dashboard's clock) a record's times may be: boards' clocks differ.
 SKEW_SECONDS = 600
 _ID = whole(1, 2**53)
+#: Who sits at a board's seats, a name per seat.
+PLAYERS = items(text(NAME_MAX), SEATS_MAX)
+#: The league round a game is played for.
+LEAGUE = record(
+    {"event": text(80), "round": whole(1, 999), "table": whole(1, 999)},
+    required=("event", "round", "table"),
+)
 #: A finished game as a board publishes it (StoredGame's fields).
 RECORD = record(
     {
@@ -75,13 +82,8 @@ RECORD = record(
         "first": optional(text(20)),
         "options": optional(text(400)),
         "opponent": optional(text(80)),
-        "players": optional(items(text(NAME_MAX), SEATS_MAX)),
-        "league": optional(
-            record(
-                {"event": text(80), "round": whole(1, 999), "table": whole(1, 999)},
-                required=("event", "round", "table"),
-            )
-        ),
+        "players": optional(PLAYERS),
+        "league": optional(LEAGUE),
         "moves": items(text(40), 20_000),
     },
     required=("id", "game", "started", "moves"),
@@ -116,7 +118,7 @@ COLUMNS = (
 #: the seats (JSON) and the league round (its event, round and table).
 ADDED = (("players", "TEXT"), ("event", "TEXT"), ("round", "INTEGER"), ("table_no", "INTEGER"))
 #: What a list of games shows (not the moves or the text).
-SUMMARY = "key, game, size, variant, started, finished, result, winner, opponent, plies"
+SUMMARY = "key, game, size, variant, started, finished, result, winner, opponent, plies, players"
 
 
 def read_record(payload: bytes, now: float | None = None) -> dict[str, Any]:
@@ -388,12 +390,13 @@ class Archive:
     def games(self, board: str, limit: int = 200, offset: int = 0) -> list[dict[str, Any]]:
         """Table ``board``'s games, the latest finished first; ArchiveError if the database
         does not answer within :data:`READ_WAIT`."""
-        return self._ask(
+        rows = self._ask(
             self._rows,
             f"SELECT {SUMMARY} FROM games WHERE board = ? "
             "ORDER BY finished DESC, game_id DESC LIMIT ? OFFSET ?",
             (board, limit, offset),
         )
+        return [{**row, "players": json.loads(row["players"] or "[]")} for row in rows]
 
     def game(self, board: str, key: str) -> dict[str, Any] | None:
         """One game with its moves and text record, None if the archive has none;
