@@ -154,6 +154,13 @@ class SetNames:
 
 
 @dataclass(frozen=True)
+class Roster:
+    """The café's players (their names), for the menu to offer at the seats."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class TableRound:
     """A league round at this table: ``new`` set up with the players ``names`` (a name per
     seat) and the time ``control`` (the ``[clock]`` notation; None: no clock), for ``event``'s
@@ -191,6 +198,7 @@ Command = (
     | HouseRule
     | SetPlayers
     | SetNames
+    | Roster
     | TableRound
     | ShowIP
     | ShowToday

@@ -28,6 +28,7 @@ from firmware_host.actions.commands import (
     HouseRule,
     NewGame,
     PowerOff,
+    Roster,
     SetBrightness,
     SetNames,
     SetPlayers,
@@ -200,6 +201,7 @@ class Controller:
             game = record.game
             self.settings.menu.current = menus.GameChoice.of(game.name, game.size, game.variant or "")
             self.settings.menu.match = game.match
+            self.settings.menu.names = self.seating.names
         self.sync: Sync | None = None
         self.targets: frozenset[str] = frozenset()
         self.hinted: frozenset[str] = frozenset()
@@ -911,7 +913,7 @@ class Controller:
         """Carry out one of the board's commands (``firmware_host.actions.commands``), whoever
         gave it: the menu, the page, the café network (None: the menu gave none)."""
         self.output.changed()
-        if isinstance(action, (SetNames, TableRound)):
+        if isinstance(action, (SetNames, TableRound, Roster)):
             return self.seat(action)
         if isinstance(action, NewGame):
             self._new(action)
@@ -947,11 +949,18 @@ class Controller:
         else:
             self.set_players(players, game)
 
-    def seat(self, action: SetNames | TableRound) -> None:
-        """Name the players at the seats; for a league round, set its game up with them and
-        its clock, to begin once each seat's player has pressed OK."""
+    def seat(self, action: SetNames | TableRound | Roster) -> None:
+        """Name the players at the seats (the menu offers the café's ``Roster``); for a league
+        round, set its game up with them and its clock, to begin once each has pressed OK."""
+        menu = self.settings.menu
+        if isinstance(action, Roster):
+            if menu:
+                menu.roster = action.names
+            return None
         if isinstance(action, SetNames):
             self.seating = self.seating.seated(action.names)
+            if menu:
+                menu.names = self.seating.names
             return self.record.set_players(self.seating.kept()[0])
         self.seating = Seating.table(action.names, League(action.event, action.round, action.table))
         self.clock.use(TimeControl.parse(action.control or "-"))

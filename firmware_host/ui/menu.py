@@ -28,6 +28,7 @@ from firmware_host.actions.commands import (
     NewGame,
     PowerOff,
     SetBrightness,
+    SetNames,
     SetPlayers,
     ShowIP,
     ShowToday,
@@ -44,7 +45,7 @@ BRIGHTNESS_LEVELS = (0.1, 0.25, 0.5, 0.75, 1.0)
 
 #: The board's commands the menu gives (``firmware_host.actions.commands``: the same the page and
 #: the broker give).
-Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff | SetPlayers
+Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff | SetPlayers | SetNames
 
 
 # -------------------------------------------------------------------------------- choices
@@ -115,7 +116,9 @@ class Menu:
     a game and starting a new one. ``brightness``: the LED level now (snapped to a menu level).
     ``today``: offer today's games; ``power_off``: a long MENU press offers power-off.
     ``rules``: the house rules in force by game (the config's, as the menu changes them).
-    ``players``: the side the computer plays (None: nobody) and its level."""
+    ``players``: the side the computer plays (None: nobody) and its level. ``names``: who sits
+    at each seat (the controller keeps it up to date); ``roster``: the café's players, offered
+    for each seat (none: "Player 1", "Player 2" ...)."""
 
     def __init__(
         self,
@@ -132,6 +135,8 @@ class Menu:
     ) -> None:
         self._choices = choices
         self.players = players
+        self.names: tuple[str, ...] = ()
+        self.roster: tuple[str, ...] = ()
         self.rules = {} if rules is None else rules
         self.match = match
         self.today = today
@@ -292,7 +297,8 @@ class Menu:
         return self._rules_page(index)
 
     def _players_page(self, cursor: int | None = None) -> _Page:
-        """All at the table, or the computer playing one side; its level (OK steps it)."""
+        """All at the table, or the computer playing one side; its level (OK steps it); the
+        names of who sits at each seat."""
         c = self.current
         computer, level = self.players
         try:
@@ -305,10 +311,42 @@ class Menu:
             ),
             *(_Item(f"Computer: {side}", partial(self._set_players, side)) for side in sides),
             _Item(f"Level {level}", self._next_level),
+            _Item("Names", self._names_page),
         )
         if cursor is None:
             cursor = 1 + sides.index(computer) if computer in sides else 0
         return _Page("Players", items, cursor)
+
+    def _sides(self) -> tuple[str, ...]:
+        c = self.current
+        try:
+            return tuple(engines.new_game(c.game, c.size, c.variant).sides)
+        except OptionError:  # a game these engines do not know: no seats
+            return ()
+
+    def _names_page(self) -> _Page:
+        """A seat per item, with who sits there; OK on one offers the names for it."""
+        sides = self._sides()
+        items = tuple(
+            _Item(f"{side}: {self.names[i] if i < len(self.names) else '-'}", partial(self._seat_page, i))
+            for i, side in enumerate(sides)
+        )
+        return _Page("Names", (*items, _Item("Nobody named", lambda: SetNames(()))))
+
+    def _seat_page(self, seat: int) -> _Page:
+        """The names a seat may take: the café's players, else "Player 1", "Player 2" ..."""
+        sides = self._sides()
+        offered = self.roster or tuple(f"Player {n}" for n in range(1, len(sides) + 1))
+        items = tuple(_Item(name, partial(self._name_seat, seat, name)) for name in offered)
+        now = self.names[seat] if seat < len(self.names) else None
+        return _Page(f"{sides[seat]} is", items, _index(list(offered), now))
+
+    def _name_seat(self, seat: int, name: str) -> SetNames:
+        """``name`` at ``seat``; a seat nobody was named at yet is "Player N"."""
+        count = len(self._sides())
+        names = [self.names[i] if i < len(self.names) else f"Player {i + 1}" for i in range(count)]
+        names[seat] = name
+        return SetNames(tuple(names))
 
     def _set_players(self, computer: str | None) -> SetPlayers:
         self.players = (computer, self.players[1])

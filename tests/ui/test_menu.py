@@ -312,9 +312,16 @@ def test_players_choose_the_computer_for_a_side_and_its_level():
     press(menu, "menu")
     labels = [line.lstrip("> ") for line in shown(menu)[1:]]
     press(menu, *["menu"] * labels.index("Players"), "ok")
-    assert shown(menu) == ("Players", "> Two at the table", "Computer: white", "Computer: black", "Level 2")
+    assert shown(menu) == (
+        "Players",
+        "> Two at the table",
+        "Computer: white",
+        "Computer: black",
+        "Level 2",
+        "Names",
+    )
     assert press(menu, "menu", "menu", "menu", "ok") == []  # the level steps, the page stays
-    assert shown(menu)[0] == "Players" and shown(menu)[-1] == "> Level 3"
-    assert press(menu, "menu", "menu", "menu", "ok") == [SetPlayers("black", 3)] and not menu.is_open
+    assert shown(menu)[0] == "Players" and shown(menu)[-2] == "> Level 3"
+    assert press(menu, *["menu"] * 4, "ok") == [SetPlayers("black", 3)] and not menu.is_open
     press(menu, "menu", *["menu"] * labels.index("Players"), "ok")
     assert shown(menu)[3] == "> Computer: black"  # the cursor on who plays now

@@ -13,6 +13,7 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
+from firmware_host.actions.commands import name_problem
 from firmware_host.board.controller import Controller
 from firmware_host.board.game import result_text
 from firmware_host.store.players import League, read_players
@@ -53,6 +54,34 @@ def record_topic(board: str) -> str:
 
 def games_topic(board: str) -> str:
     return topic(board, "games")
+
+
+#: The café's players (their names, retained by the dashboard): what a board's menu offers.
+ROSTER_TOPIC = f"{ROOT}/cafe/players"
+#: The most names of the café's a board's menu offers.
+ROSTER_MAX = 200
+
+
+def roster(payload: bytes) -> tuple[str, ...]:
+    """The names in the café's list of players: a JSON list of names (or of objects with a
+    ``name``), or an object with such a list under ``players``; names that are no names are
+    left out, and what does not read is no list.
+
+    >>> roster(b'["Anna", "Ben"]'), roster(b'{"players": [{"name": "Cleo", "tag": "C"}, 7]}')
+    (('Anna', 'Ben'), ('Cleo',))
+    >>> roster(b"nonsense")
+    ()
+    """
+    try:
+        value = json.loads(payload)
+    except ValueError:
+        return ()
+    if isinstance(value, dict):
+        value = value.get("players")
+    if not isinstance(value, list):
+        return ()
+    names = (item.get("name") if isinstance(item, dict) else item for item in value[:ROSTER_MAX])
+    return tuple(dict.fromkeys(str(n) for n in names if name_problem(n) is None))
 
 
 def board_of(name: str) -> str | None:

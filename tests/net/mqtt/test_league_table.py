@@ -93,3 +93,37 @@ def test_a_table_command_that_does_not_read_is_refused_and_changes_nothing(tmp_p
         reply = json.loads(watcher.wait(REPLY, lambda t, ident=ident: json.dumps(ident) in t))
         assert reply["error"].startswith(why)
     assert watcher.state("t1")["league"] is None
+
+
+def test_the_menu_offers_the_cafe_s_players_for_each_seat(tmp_path, broker, watcher, boards):
+    roster = {"players": [{"name": "Anna", "tag": "A"}, {"name": "Ben"}, {"name": "Cleo"}]}
+    watcher.client.publish("reedboard/cafe/players", json.dumps(roster), qos=1, retain=True).wait_for_publish(
+        5
+    )
+    board = boards(board_config(tmp_path, broker.port))
+    board.wait_running()
+    shown = watcher.state("t1")
+
+    def press(button: str, until: str) -> None:
+        """Press ``button`` until the screen shows ``until`` (the menu's chosen item)."""
+        nonlocal shown
+        for _ in range(20):
+            before = len(watcher.texts("reedboard/t1/state"))
+            board.press(button)
+            watcher.state("t1", lambda s: len(watcher.texts("reedboard/t1/state")) > before)  # a new one
+            shown = json.loads(watcher.texts("reedboard/t1/state")[-1])
+            if until in shown["screen"]:
+                return
+        raise AssertionError(f"no {until!r} on the screen: {shown['screen']}")
+
+    press("menu", "> New game")
+    press("menu", "> Players")
+    press("ok", "> Two at the table")
+    press("menu", "> Names")
+    press("ok", "> white: -")
+    press("ok", "> Anna")
+    assert "Cleo" in shown["screen"] and "Player 1" not in shown["screen"]
+    press("menu", "> Cleo")
+    board.press("ok")
+    named = watcher.state("t1", lambda s: s["players"] == ["Cleo", "Player 2"])
+    assert named["status"] == "Cleo to move"
