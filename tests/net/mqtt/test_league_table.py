@@ -9,8 +9,9 @@ import json
 
 from firmware_host.net.cafe.archive import Archive, read_record
 from testbed.broker import board_config
+from tests.net.mqtt.test_paired_games import latest
 
-COMMAND, REPLY = "reedboard/t1/command", "reedboard/t1/reply"
+COMMAND, REPLY, STATE = "reedboard/t1/command", "reedboard/t1/reply", "reedboard/t1/state"
 TABLE = {
     "command": "table",
     "table": 3,
@@ -127,3 +128,33 @@ def test_the_menu_offers_the_cafe_s_players_for_each_seat(tmp_path, broker, watc
     board.press("ok")
     named = watcher.state("t1", lambda s: s["players"] == ["Cleo", "Player 2"])
     assert named["status"] == "Cleo to move"
+
+
+def test_a_restart_keeps_the_players_and_the_round_and_asks_again_for_the_oks(
+    tmp_path, broker, watcher, boards
+):
+    config = board_config(tmp_path, broker.port, size=3)
+    board = boards(config)
+    board.wait_running()
+    watcher.state("t1")
+    watcher.publish(COMMAND, json.dumps({**TABLE, "control": "-"}))
+    watcher.state("t1", lambda s: s["ready"] == "Anna: press OK")
+    assert board.stop() == 0
+    watcher.wait("reedboard/t1/availability", lambda t: t == "offline")
+    since = len(watcher.texts(STATE))
+    again = boards(config)
+    again.wait_running()
+    back = latest(watcher, STATE, lambda s: True, since)  # the restarted board's first state
+    assert back["ready"] == "Anna: press OK" and back["league"]["table"] == 3
+    again.press("ok")
+    again.press("ok")
+    watcher.state("t1", lambda s: s["ready"] is None and s["league"] is not None)
+    again.place("A1*")
+    watcher.state("t1", lambda s: s["ply"] == 1)
+    assert again.stop() == 0
+    since = len(watcher.texts(STATE))
+    third = boards(config)
+    third.wait_running()
+    resumed = latest(watcher, STATE, lambda s: True, since)
+    assert resumed["ply"] == 1 and resumed["ready"] is None and "Ben to move" in resumed["screen"]
+    assert resumed["players"] == ["Anna", "Ben"] and resumed["league"]["round"] == 2
