@@ -965,7 +965,10 @@ class Controller:
         self.seating = Seating.table(action.names, League(action.event, action.round, action.table))
         self.clock.use(TimeControl.parse(action.control or "-"))
         new = action.new
-        self.new_game(Game(new.game, new.size, new.variant, new.match))
+        game = Game(new.game, new.size, new.variant, new.match)
+        if self.opponent and self.opponent.level is not None:  # the round is the players' alone
+            return self.set_players(SetPlayers(None, self.opponent.level), game)
+        self.new_game(game)
 
     def _ready(self) -> None:
         """The seat whose turn it was pressed OK: the next one's turn, or the game begins (its

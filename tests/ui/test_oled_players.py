@@ -10,6 +10,7 @@ import pytest
 from engines import GAME_NAMES, new_game
 from firmware_host.actions.commands import NewGame, SetNames, TableRound
 from firmware_host.board.game import Game
+from firmware_host.board.opponent import Computer
 from testbed.drive import Drive
 from tests.ui.test_oled_renders import save
 
@@ -36,11 +37,13 @@ def test_a_league_round_names_the_players_on_the_oled(game, variant):
     assert screen.title == title and screen.lines[0] == "Anna: press OK", screen
     name = f"{game}{'-' + variant if variant else ''}"
     save(drive, f"{name}-table")
+    clock = drive.ctl.clock
+    assert clock.control.text == "300+3" and clock.clocks.running is None  # no time before the OKs
     for seat, player in enumerate(round_.names):
         assert drive.ctl.seating.asked() == f"{player}: press OK"
         drive.press("ok").run(200)
     drive.run(600)
-    assert drive.ctl.seating.asked() is None
+    assert drive.ctl.seating.asked() is None and clock.clocks.running == drive.ctl.to_act
     side = drive.ctl.to_act
     seat = drive.ctl.state.sides.index(side)
     screen = drive.ctl.screen()
@@ -64,3 +67,14 @@ def test_a_long_name_is_cut_short_and_the_game_counts_only_after_the_oks():
     assert drive.ctl.moves == [] and drive.ctl.seating.asked() == "Anna: press OK"
     drive.press("ok").run(100).press("ok").run(800)
     assert drive.ctl.moves == [] and drive.ctl.sync is not None  # the piece is no move: it is extra
+    drive.ctl.command(NewGame("antipod", 4, ""))  # a game begun at the board: no round, no clock
+    drive.run(300)
+    assert drive.ctl.seating.league is None and drive.ctl.seating.names == table("antipod").names
+    assert drive.ctl.clock.control is None and drive.ctl.clock.clocks is None
+
+
+def test_a_league_round_on_a_board_playing_the_computer_is_the_players_alone():
+    drive = Drive(Game.of("antipod", 4, None), opponent=Computer("black", 1, sync=True)).run(100)
+    assert drive.ctl.opponent is not None
+    drive.ctl.command(table("antipod"))
+    assert drive.ctl.opponent is None and drive.ctl.seating.asked() == "Anna: press OK"
