@@ -118,7 +118,10 @@ COLUMNS = (
 #: the seats (JSON) and the league round (its event, round and table).
 ADDED = (("players", "TEXT"), ("event", "TEXT"), ("round", "INTEGER"), ("table_no", "INTEGER"))
 #: What a list of games shows (not the moves or the text).
-SUMMARY = "key, game, size, variant, started, finished, result, winner, opponent, plies, players"
+SUMMARY = (
+    "key, game, size, variant, started, finished, result, winner, opponent, plies, "
+    "players, event, round, table_no"
+)
 
 
 def read_record(payload: bytes, now: float | None = None) -> dict[str, Any]:

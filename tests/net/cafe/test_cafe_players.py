@@ -36,10 +36,19 @@ def test_tiles_and_the_archive_name_the_players(tmp_path, broker, watcher, board
     tile.locator(".players", has_text="Table 3: Cleo – Dan").wait_for()
     tile.locator(".turn", has_text="Cleo: press OK").wait_for()
     page.screenshot(path=str(OUTPUT / "cafe-tile-players.png"))
+    for site in WIN:  # the last game's pieces off, then the round begun after each player's OK
+        board.lift(site)
+    board.press("ok")
+    board.press("ok")
+    tile.locator(".turn", has_text="Cleo to move").wait_for()
+    for ply, site in enumerate(WIN, 1):
+        board.place(site)
+        watcher.state("t1", lambda s, ply=ply: s["ply"] == ply and s["league"] is not None)
     page.goto(url + "tables/t1")
-    row = page.locator("table.games tbody tr").filter(has_text="white wins by connection")
-    row.wait_for()
-    assert "Anna – Ben" in row.inner_text()
+    rows = page.locator("table.games tbody tr")
+    rows.filter(has_text="Thursday league · round 1 · table 3").wait_for()
+    assert "Cleo – Dan" in rows.first.inner_text()  # the latest first
+    assert "Anna – Ben" in rows.nth(1).inner_text() and "Thursday" not in rows.nth(1).inner_text()
     exported = subprocess.run(
         [*REEDBOARD, "export", "--config", str(config), "--game-id", str(record["id"])],
         capture_output=True,

@@ -46,6 +46,7 @@ async function showList() {
     cell(row, g.result);
     cell(row, g.plies);
     cell(row, (g.players || []).join(" – "));
+    cell(row, g.event ? `${g.event} · round ${g.round} · table ${g.table_no}` : "");
     cell(row, g.opponent);
     const actions = cell(row, link(base + encodeURIComponent(g.key), "replay"));
     actions.append(" · ", link(`${base}${encodeURIComponent(g.key)}.txt`, "download"));
