@@ -228,6 +228,7 @@ class Menu:
             if _menu_options(self.current.game):
                 items.append(_Item("House rules", self._rules_page))
             items.append(_Item("Players", self._players_page))
+            items.append(_Item("Names", self._names_page))
         items.append(_Item("Exit", lambda: None))
         return _Page("Menu", tuple(items), cursor)
 
@@ -297,8 +298,7 @@ class Menu:
         return self._rules_page(index)
 
     def _players_page(self, cursor: int | None = None) -> _Page:
-        """All at the table, or the computer playing one side; its level (OK steps it); the
-        names of who sits at each seat."""
+        """All at the table, or the computer playing one side; its level (OK steps it)."""
         c = self.current
         computer, level = self.players
         try:
@@ -311,7 +311,6 @@ class Menu:
             ),
             *(_Item(f"Computer: {side}", partial(self._set_players, side)) for side in sides),
             _Item(f"Level {level}", self._next_level),
-            _Item("Names", self._names_page),
         )
         if cursor is None:
             cursor = 1 + sides.index(computer) if computer in sides else 0

@@ -118,8 +118,6 @@ def test_the_menu_offers_the_cafe_s_players_for_each_seat(tmp_path, broker, watc
         raise AssertionError(f"no {until!r} on the screen: {shown['screen']}")
 
     press("menu", "> New game")
-    press("menu", "> Players")
-    press("ok", "> Two at the table")
     press("menu", "> Names")
     press("ok", "> white: -")
     press("ok", "> Anna")
