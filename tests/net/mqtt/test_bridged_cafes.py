@@ -7,6 +7,7 @@ both tables, and the one archive both dashboards write to keeps both boards' rec
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import time
@@ -105,6 +106,11 @@ def test_a_paired_game_across_two_bridged_cafes(tmp_path, boards, postgres):
             for name in behind:
                 over = watcher.state(name, lambda s: s["winner"] is not None)
                 assert over["winner"] == "white" and over["moves"] == list(MOVES)
+        # A command sent in south reaches the board behind north, and both cafés see its answer.
+        players = {"command": "players", "names": ["Anna", "Ben"], "id": "from-south"}
+        watchers["south"].publish("reedboard/home/command", json.dumps(players))
+        for watcher in watchers.values():
+            assert watcher.state("home", lambda s: s["players"] == ["Anna", "Ben"])["winner"] == "white"
         views = [{v["id"] for v in server.pages.fleet.views()} for _, server in served]
         assert views == [{"home", "friend"}, {"home", "friend"}]  # each café's dashboard, both tables
         archive = Archive.open(database)
