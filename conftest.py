@@ -28,15 +28,27 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent
 #: Fixture -> the marker of the test that uses it.
-NEEDS = {"browser": "browser", "page": "browser", "firefox": "browser",
-         "broker": "broker", "watcher": "broker", "boards": "broker", "postgres": "broker"}
+NEEDS = {
+    "browser": "browser",
+    "page": "browser",
+    "firefox": "browser",
+    "broker": "broker",
+    "watcher": "broker",
+    "boards": "broker",
+    "postgres": "broker",
+}
 #: Test files that run for a minute or more: the robot's machines (in the field too), the soak
 #: and the faults (their long versions are bench scripts).
-SLOW = {"tests/board/test_robot.py", "tests/net/mqtt/test_field.py", "tests/robustness/test_soak.py",
-        "tests/robustness/test_faults.py"}
+SLOW = {
+    "tests/board/test_robot.py",
+    "tests/net/mqtt/test_field.py",
+    "tests/robustness/test_soak.py",
+    "tests/robustness/test_faults.py",
+}
 #: The daemon's test folders (tests/net/'s are ``unit`` tests, or ``broker``/``browser``).
-DAEMON = tuple(f"tests/{package}/" for package in
-               ("actions", "board", "cli", "plan", "runtime", "store", "ui"))
+DAEMON = tuple(
+    f"tests/{package}/" for package in ("actions", "board", "cli", "plan", "runtime", "store", "ui")
+)
 DOCS = "tests/docs/"
 #: The markers that say what a test needs; a test with none of them is a ``unit`` test.
 KINDS = ("browser", "broker", "slow", "daemon", "docs")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import getpass
 import json
+import re
 import shutil
 import socket
 import subprocess
@@ -24,16 +25,23 @@ MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 class Broker:
     """``mosquitto -c <conf>`` on 127.0.0.1:``port``; ``extra`` lines go into the conf;
     ``persist``: retained messages are kept in ``folder`` over a restart (as Debian's
-    Mosquitto keeps them)."""
+    Mosquitto keeps them); ``tls``: a listener's lines (``listener 8883`` ...: a TLS listener of
+    its own, on :attr:`tls_port`; the first listener then takes anonymous clients alone)."""
 
-    def __init__(self, folder: Path, extra: str = "", persist: bool = False) -> None:
+    def __init__(self, folder: Path, extra: str = "", persist: bool = False, tls: str = "") -> None:
         require(Path(MOSQUITTO).exists(), "mosquitto")
         self.port = free_port()
         self.conf = folder / "mosquitto.conf"
         auth = "" if "password_file" in extra else "allow_anonymous true\n"
         kept = f"persistence true\npersistence_location {folder}/\n" if persist else "persistence false\n"
+        self.tls_port = free_port() if tls else None
+        head = "per_listener_settings true\n" if tls else ""
+        if tls:
+            tls = re.sub(r"^listener \d+$", f"listener {self.tls_port} 127.0.0.1", tls, flags=re.M)
         # As root, mosquitto would drop to its own user, who cannot read the test's files.
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\n{auth}{kept}user {getpass.getuser()}\n{extra}")
+        self.conf.write_text(
+            f"{head}listener {self.port} 127.0.0.1\n{auth}{kept}user {getpass.getuser()}\n{tls}{extra}"
+        )
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> "Broker":

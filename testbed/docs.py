@@ -45,6 +45,7 @@ MOSQUITTO_WORDS = {
     "bridge_cafile",
     "remote_username",
     "remote_password",
+    "remote_clientid",
     "topic",
     "persistence",
     "certfile",

@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import engines
 
@@ -146,6 +146,68 @@ class HouseRule:
     value: bool | int | str
 
 
+#: The longest name, in characters.
+NAME_MAX = 24
+#: The most seats a game has (Cut-throat Antipalos has four).
+SEATS_MAX = 4
+
+
+def name_problem(name: Any) -> str | None:
+    """What is wrong with ``name`` as a player's name, None when nothing.
+
+    >>> name_problem("Anna"), name_problem("x" * 25), name_problem("A\\tB")
+    (None, 'is longer than 24 characters', 'has a character that is not printable')
+    """
+    if not isinstance(name, str):
+        return "is not text"
+    if not name.strip():
+        return "is empty"
+    if len(name) > NAME_MAX:
+        return f"is longer than {NAME_MAX} characters"
+    if not name.isprintable():
+        return "has a character that is not printable"
+    return None
+
+
+def names_problem(names: Sequence[Any]) -> str | None:
+    """What is wrong with ``names`` as one name per seat, None when nothing."""
+    if len(names) > SEATS_MAX:
+        return f"{len(names)} names: a game has at most {SEATS_MAX} seats"
+    for n, name in enumerate(names, 1):
+        if (why := name_problem(name)) is not None:
+            return f"name {n} {why} (a name is 1 to {NAME_MAX} printable characters)"
+    return None
+
+
+@dataclass(frozen=True)
+class SetNames:
+    """Who sits at the seats: a name per seat, in seat order (``()``: nobody named). The game
+    goes on; its record names them from now on."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Roster:
+    """The café's players (their names), for the menu to offer at the seats."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TableRound:
+    """A league round at this table: ``new`` set up with the players ``names`` (a name per
+    seat) and the time ``control`` (the ``[clock]`` notation; None: no clock), for ``event``'s
+    ``round`` at table ``table``; it starts once each seat's player has pressed OK."""
+
+    table: int
+    names: tuple[str, ...]
+    new: NewGame
+    control: str | None
+    event: str
+    round: int
+
+
 @dataclass(frozen=True)
 class ShowIP:
     """Show the board's address for a while."""
@@ -170,6 +232,9 @@ Command = (
     | HouseRule
     | SetPlayers
     | SetClock
+    | SetNames
+    | Roster
+    | TableRound
     | ShowIP
     | ShowToday
     | PowerOff

@@ -25,9 +25,19 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Collection
 
-from engines import GAME_NAMES, game_info
+from engines import GAME_NAMES, game_info, new_game
 from engines.core import OptionError
-from firmware_host.actions.commands import CLOCK_ACTIONS, SEATS, HouseRule, NewGame, SetClock, TakeBack
+from firmware_host.actions.commands import (
+    CLOCK_ACTIONS,
+    SEATS,
+    HouseRule,
+    NewGame,
+    SetClock,
+    SetNames,
+    TableRound,
+    TakeBack,
+    names_problem,
+)
 from firmware_host.actions.inbound import TooLarge, Unreadable, loads
 
 #: The most time an arbiter adds or removes at once (seconds): ten hours.
@@ -171,3 +181,35 @@ def read_house_rule(f: Fields, _: Collection[str]) -> HouseRule:
         return HouseRule(name, option, options[option].read(value))
     except OptionError as exc:
         raise CommandError(str(exc)) from None
+
+
+def read_names(f: Fields, key: str = "names") -> tuple[str, ...]:
+    """A name per seat, in seat order (each 1 to 24 printable characters)."""
+    names = f.get(key, (list,))
+    if (why := names_problem(names)) is not None:
+        raise CommandError(f"{f.kind}: {why}")
+    return tuple(names)
+
+
+def read_players(f: Fields, _: Collection[str]) -> SetNames:
+    """``{"players", "names": ["Anna", "Ben"]}``: who sits at the seats (``[]``: nobody named)."""
+    names = read_names(f)
+    f.done()
+    return SetNames(names)
+
+
+def read_table(f: Fields, sites: Collection[str]) -> TableRound:
+    """A league round at this table: its number, the players, the game and its clock, the
+    event and round; as many names as the game has seats."""
+    table, names = f.get("table", (int,)), read_names(f)
+    event, round_ = f.get("event", (str,)), f.get("round", (int,))
+    if not 1 <= table <= 999 or not 1 <= round_ <= 999:
+        raise CommandError(f"{f.kind}: 'table' and 'round' must be 1 to 999")
+    if not 1 <= len(event) <= 80 or not event.isprintable():
+        raise CommandError(f"{f.kind}: 'event' must be 1 to 80 printable characters")
+    new = read_new_game(f, sites)  # its control as sent: the place that reads it checks it
+    control = None if new.control is None or new.control.strip() == "-" else new.control.strip()
+    seats = len(new_game(new.game, new.size, new.variant).sides)
+    if len(names) != seats:
+        raise CommandError(f"{f.kind}: {len(names)} names for a game of {seats} seats")
+    return TableRound(table, names, new, control, event, round_)

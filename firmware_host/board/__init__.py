@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from firmware_host.board.events import Event
     from firmware_host.board.game import Game
     from firmware_host.board.opponent import Opponent
+    from firmware_host.board.seating import Seating
     from firmware_host.board.settings import Settings
     from firmware_host.board.view import Snapshot
     from firmware_host.store.layout import Layout
@@ -80,4 +81,5 @@ class Controls(Protocol):
 
     settings: Settings
     clock: Clock
+    seating: Seating
     opponent: Opponent | None

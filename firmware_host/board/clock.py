@@ -55,6 +55,8 @@ class Clock:
 
     def __init__(self, control: TimeControl | None, casual: bool, storage: Storage, warn: float = 0) -> None:
         self.control, self.casual, self.storage, self.warn = control, casual, storage, warn
+        #: The config's control, which a game begun at the board goes back to.
+        self.configured = control
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
@@ -65,6 +67,12 @@ class Clock:
         menu, the page or the broker names it (its ``control``: ``"-"`` no clock, None as it is)."""
         if isinstance(action, (NewGame, Again)) and action.control is not None:
             self.control = TimeControl.parse(action.control, action.delay)
+
+    def use(self, control: TimeControl | None) -> None:
+        """The control of the games begun from now on (a league round's; None: no clock)."""
+        self.control = control
+        if control is None:
+            self.clocks = None
 
     def begin(self, game_id: int, sides: tuple[str, ...], plies: int) -> None:
         """Game ``game_id`` at ``plies`` moves (a new game, a resumed or taken back one): its

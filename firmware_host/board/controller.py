@@ -28,11 +28,14 @@ from firmware_host.actions.commands import (
     HouseRule,
     NewGame,
     PowerOff,
+    Roster,
     SetBrightness,
     SetClock,
+    SetNames,
     SetPlayers,
     ShowIP,
     ShowToday,
+    TableRound,
     TakeBack,
 )
 from firmware_host.board import doubt, judge, recognise
@@ -61,13 +64,16 @@ from firmware_host.board.opponent import (
 from firmware_host.board.output import Output
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
 from firmware_host.board.record import GameRecord
+from firmware_host.board.seating import Seating
 from firmware_host.board.sensing import Sensing
 from firmware_host.board.settings import Opponents, Settings
 from firmware_host.board.turn import Pending, Sync, Touch, Turn, TurnChoice, directions
 from firmware_host.board.view import Snapshot, build_screen
 from firmware_host.store.config import ClockConfig, ConfigError, Timing
 from firmware_host.store.layout import Layout
+from firmware_host.store.players import League
 from firmware_host.store.storage import Storage, StorageError
+from firmware_host.store.timecontrol import TimeControl
 from firmware_host.ui import menu as menus
 from firmware_host.ui.kiosk import Idle
 from firmware_host.ui.menu import Menu
@@ -89,7 +95,8 @@ class Controller:
     ``idle``: kiosk mode's idle spells; ``house_rules``: the config's options by game, for the
     games the menu or the page start; ``opponent``: who plays the other side away from the
     board, ``opponents`` makes one for a choice of players; ``hints`` on a long OK;
-    ``clock``: the config's ``[clock]`` (none: no clock).
+    ``clock``: the config's ``[clock]`` (none: no clock); ``players``: the names at the
+    seats (the config's ``[players] names``; a resumed game keeps its own).
     """
 
     def __init__(
@@ -112,6 +119,7 @@ class Controller:
         opponents: Opponents = lambda players: None,
         hints: Hints | None = None,
         clock: ClockConfig | None = None,
+        players: tuple[str, ...] = (),
     ) -> None:
         self.settings = Settings(
             storage,
@@ -130,12 +138,12 @@ class Controller:
         self.sensing = Sensing(timing)
         self.notes = Notices()  # the message line (a daemon's, a refused save's), flashes, notices
         self.output = Output(self.notes.pager)
-        self._now = 0.0
         clock = clock or ClockConfig()
-        self.clock = Clock(clock.time_control(), clock.casual, storage, clock.warn)
+        self.clock, self._now = Clock(clock.time_control(), clock.casual, storage, clock.warn), 0.0
         match = match or game.new_match()
+        self.seating = Seating(players) if resume is None else _seated(storage, resume[0], players)
         if resume is None:
-            record = GameRecord.begin(storage, game, match, self._who(game.new()))
+            record = GameRecord.begin(storage, game, match, self._who(game.new()), self.seating.kept())
         else:
             record = GameRecord.resume(storage, game, resume[0], resume[1], match, history)
         by = record.undo_by or record.state.to_move  # kept before the steps' side was
@@ -153,6 +161,7 @@ class Controller:
             self.settings.menu.current = menus.GameChoice.of(game.name, game.size, game.variant or "")
             self.settings.menu.match = game.match
             self.settings.menu.control = self.clock.control.text if self.clock.control else "-"
+            self.settings.menu.names = self.seating.names
         self.sync: Sync | None = None
         self.targets: frozenset[str] = frozenset()
         self.hinted: frozenset[str] = frozenset()
@@ -255,6 +264,7 @@ class Controller:
             self.opponent.note if self.opponent else None,
             self.clock.drawn(self._now),
             self.clock.low(self._now),
+            self.seating,
         )
 
     def quiet(self, now: float) -> bool:
@@ -397,7 +407,7 @@ class Controller:
             else:  # a doubted move read after all, a token off for long pointed out
                 self.go(lapse)
                 self.rejudge()
-        if self.opponent:
+        if self.opponent and not self.seating.waiting:
             for intent in self.opponent.poll(self.seen()):
                 self._obey(intent)
             if self.notes.heard(self.opponent.note) and self.sync is not None and self.sync.waiting:
@@ -434,6 +444,8 @@ class Controller:
         self.sensing.debouncer.landing = complete and recognise.landing(self.state, self.board)
 
     def _on_settle(self) -> None:
+        if self.seating.waiting and self.phase.players_to_move:  # nothing counts before the OKs
+            return
         for touch in self.hand.settled(self._now, self.board, self._holding()):
             judge.touched(self, touch)
         if self.sensing.ok_waiting:
@@ -486,9 +498,8 @@ class Controller:
         a takeback's undoing, is kept with the game: a restart still asks for it)."""
         self.model.go(phase)
         away = self.opponent.side_in(self.state) if self.opponent else None
-        told = self.clock.follow(
-            phase.timed(self.state, away), len(self.moves), phase.opponent_move() is not None, self._now, away
-        )
+        runs = None if self.seating.waiting else phase.timed(self.state, away)
+        told = self.clock.follow(runs, len(self.moves), phase.opponent_move() is not None, self._now, away)
         if told is not None:
             self.emit(told)
 
@@ -711,7 +722,8 @@ class Controller:
             return self.say(f"Cannot play {game.title} here: {' '.join(str(exc).split())[:80]}")
         self.record.abandon()
         match = self.match if self.match and game == self.game and not self.match.won else game.new_match()
-        record = GameRecord.begin(self.settings.storage, game, match, self._who(game.new()))
+        seats = self.seating.kept()
+        record = GameRecord.begin(self.settings.storage, game, match, self._who(game.new()), seats)
         self._begin(record, Restoring(why="new game"))
         self.emit(
             ev.NewGame(t=self._now, event="new_game", game=game.name, size=game.size, variant=game.variant)
@@ -825,6 +837,8 @@ class Controller:
         elif press.long:
             if press.button == "ok" and self.settings.hints and self.phase.players_to_move:
                 self.settings.hints.ask(self.seen())  # a long OK: the computer's suggestion
+        elif press.button == "ok" and self.seating.waiting:
+            self._ready()
         elif press.button == "ok":
             self._ok()
             if self.quiet(self._now):
@@ -842,13 +856,10 @@ class Controller:
         """Carry out one of the board's commands (``firmware_host.actions.commands``), whoever
         gave it: the menu, the page, the café network (None: the menu gave none)."""
         self.clock.choose(action)  # a new game's time control
+        if isinstance(action, (SetNames, TableRound, Roster)):
+            return self.seat(action)
         if isinstance(action, NewGame):
-            game = Game(action.game, action.size, action.variant, action.match)
-            players = action.players()
-            if players is None:
-                self.new_game(game)
-            else:
-                self.set_players(players, game)
+            self._new(action)
         elif isinstance(action, Again):
             self.new_game(self.game)
         elif isinstance(action, TakeBack):
@@ -870,6 +881,47 @@ class Controller:
         elif isinstance(action, PowerOff):
             self.notes.notice = message_screen("Powering off", ["Wait for the screen to go dark"])
             self.emit(ev.Signal(t=self._now, event="power_off"))  # the daemon runs the configured command
+
+    def _new(self, action: NewGame) -> None:
+        """A new game asked (the menu, the page, the broker): no league round's, on the
+        config's clock."""
+        self.seating = self.seating.casual()
+        self.clock.use(self.clock.configured)
+        game = Game(action.game, action.size, action.variant, action.match)
+        players = action.players()
+        if players is None:
+            self.new_game(game)
+        else:
+            self.set_players(players, game)
+
+    def seat(self, action: SetNames | TableRound | Roster) -> None:
+        """Name the players at the seats (the menu offers the café's ``Roster``); for a league
+        round, set its game up with them and its clock, to begin once each has pressed OK."""
+        menu = self.settings.menu
+        if isinstance(action, Roster):
+            if menu:
+                menu.roster = action.names
+            return None
+        if isinstance(action, SetNames):
+            self.seating = self.seating.seated(action.names)
+            if menu:
+                menu.names = self.seating.names
+            return self.record.set_players(self.seating.kept()[0])
+        self.seating = Seating.table(action.names, League(action.event, action.round, action.table))
+        self.clock.use(TimeControl.parse(action.control or "-"))
+        new = action.new
+        game = Game(new.game, new.size, new.variant, new.match)
+        if self.opponent and self.opponent.level is not None:  # the round is the players' alone
+            return self.set_players(SetPlayers(None, self.opponent.level), game)
+        self.new_game(game)
+
+    def _ready(self) -> None:
+        """The seat whose turn it was pressed OK: the next one's turn, or the game begins (its
+        clock runs from now)."""
+        self.seating = self.seating.pressed()
+        if not self.seating.waiting:  # the board is read from the start again: no move yet
+            self.go(Restoring(why="new game"))
+            self.rejudge()
 
     def say(self, text: str | None) -> None:
         """Show ``text`` on the screen's message line until replaced (None: no more)."""
@@ -908,3 +960,12 @@ class Controller:
     def screen(self) -> Screen:
         """What the OLED shows now (the page due of a long screen)."""
         return replace(build_screen(self.snapshot()), page=self.notes.pager.page)
+
+
+def _seated(storage: Storage, game_id: int, names: tuple[str, ...]) -> Seating:
+    """The seating game ``game_id`` was stored with (``names`` where it kept none)."""
+    try:
+        (stored,) = storage.games(game_id)
+    except (StorageError, ValueError):
+        return Seating(names)
+    return Seating.stored(stored, names)

@@ -34,7 +34,7 @@ from typing import Any, cast
 
 import engines
 from engines.core import OptionError
-from firmware_host.actions.commands import Again, NewGame, SetPlayers, TakeBack
+from firmware_host.actions.commands import Again, NewGame, SetPlayers, TableRound, TakeBack
 from firmware_host.board.clock import control_refusal
 from firmware_host.board.game import Game
 from firmware_host.store.layout import Layout, read_layout
@@ -75,6 +75,8 @@ class Playable:
             return self.game_refusal(Game(action.game, action.size, action.variant)) or (
                 self.refusal(players) if players else None
             )
+        if isinstance(action, TableRound):
+            return self.refusal(action.new)
         if isinstance(action, SetPlayers):
             if self.kiosk:
                 return "kiosk mode: who plays is set at the board only"

@@ -113,10 +113,15 @@ class GameRecord:
 
     @classmethod
     def begin(
-        cls, storage: Storage, game: Game, match: OngoingMatch | None = None, opponent: str | None = None
+        cls,
+        storage: Storage,
+        game: Game,
+        match: OngoingMatch | None = None,
+        opponent: str | None = None,
+        seats: tuple[str | None, str | None] = (None, None),
     ) -> "GameRecord":
         """A new game, stored at once (``opponent``: who plays the other side, as records keep
-        it)."""
+        it; ``seats``: the players at the seats and the league round, JSON)."""
         start = match.next_game() if match else game.new()
         match_of, target = (match.first_id, match.target) if match else (None, None)
         game_id = storage.start(
@@ -128,6 +133,8 @@ class GameRecord:
             first=start.to_move,
             options=write_options(dict(game.options)) or None,
             opponent=opponent,
+            players=seats[0],
+            league=seats[1],
         )
         return cls(storage, game, game_id, start, match)
 
@@ -180,6 +187,10 @@ class GameRecord:
         if (steps, by) != (self.undo, self.undo_by):
             self.undo, self.undo_by = steps, by
             self.storage.set_history(self.game_id, self.history())
+
+    def set_players(self, players: str | None) -> None:
+        """Who sits at the seats from now on (JSON, ``store/players.py``; None: nobody named)."""
+        self.storage.set_players(self.game_id, players)
 
     def set_token(self, token: str) -> None:
         """The game is played with another board under ``token``."""

@@ -15,10 +15,11 @@ from firmware_host.board import recognise
 from firmware_host.board.game import win_sites
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
 from firmware_host.board.record import Standing
+from firmware_host.board.seating import Seating
 from firmware_host.board.turn import LightKind, Sync, by_name, fix_words, named, words
 from firmware_host.store.layout import Layout
 from firmware_host.ui.kiosk import Spell
-from firmware_host.ui.screens import Screen, status_screen
+from firmware_host.ui.screens import Screen, fit_name, status_screen
 from hardware.base import Led
 
 # What the LEDs show: one colour per meaning, as the page's palette (LIGHT_COLOURS in
@@ -85,6 +86,8 @@ class Snapshot:
     clock: str | None = None
     #: The running clock is low (``[clock] warn``): the board's corners flash.
     low_time: bool = False
+    #: Who sits at the seats (the names the screen uses), a league round's table.
+    seating: Seating = Seating()
 
     @property
     def expected(self) -> frozenset[str]:
@@ -161,12 +164,20 @@ def build_screen(snap: Snapshot) -> Screen:
     said, asked = snap.message or error(snap), instruction(snap)
     if fix and said and not asked:  # the refusal and what to do about it, in one line
         said = f"{said} · {fix}"
+    seating = snap.seating
+    if seating.waiting:  # a league round: nothing counts until each player has pressed OK
+        setting_up = None if phase.players_to_move else asked or fix
+        lines = tuple(filter(None, (seating.asked(), said, setting_up)))
+        return Screen(seating.title() or "", lines, invert_title=bool(said), large=True, keep=len(lines))
+    side = None if outcome and phase.final else phase.acting(state)
+    name = seating.name_of(side, state.sides)
+    table = f"Table {seating.league.table}" if seating.league else None
     return _fitted(
         snap,
         status_screen(
-            game_title=record.game.title,
+            game_title=" · ".join(filter(None, (table, record.game.title))),
             variant=record.game.shown_variant,
-            to_move=None if outcome and phase.final else phase.acting(state),
+            to_move=fit_name(name) if name else side,
             side_colour=None,
             phase=state.phase,
             status_lines=state.status_lines(),

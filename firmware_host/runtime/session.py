@@ -166,6 +166,7 @@ def _controller(
         storage,
         takebacks=config.takebacks,
         clock=config.clock,
+        players=config.players.names,
         resume=resume,
         history=history,
         brightness=brightness,

@@ -15,7 +15,7 @@ from typing import Any, Mapping, get_args, get_type_hints
 from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
 from engines.core.contract import Site
-from firmware_host.actions.commands import SEATS, seat
+from firmware_host.actions.commands import SEATS, names_problem, seat
 from firmware_host.store.layout import layout_for, read_layout
 from firmware_host.store.timecontrol import ControlError, TimeControl
 from firmware_host.store.tomlfile import ConfigError, describe, read_small_file, read_toml
@@ -191,6 +191,15 @@ class LeagueConfig:
 
 
 @dataclass(frozen=True)
+class PlayersConfig:
+    """Who sits at the board's seats when it starts: ``names``, one per seat in the order of
+    the game's sides (none: "Player 1", "Player 2" on the menu; the menu, the page and the café
+    network change them)."""
+
+    names: tuple[str, ...] = option(())
+
+
+@dataclass(frozen=True)
 class ClockConfig:
     """The game clocks (docs/config.md): ``control`` in PGN's TimeControl notation ("300+3",
     "40/5400+30:1800+30", "*60"; None or "-": no clock), ``delay`` ("bronstein:5",
@@ -275,6 +284,7 @@ class Config:
     league: LeagueConfig = field(default_factory=LeagueConfig)
     clock: ClockConfig = field(default_factory=ClockConfig)
     sound: SoundConfig = field(default_factory=SoundConfig)
+    players: PlayersConfig = field(default_factory=PlayersConfig)
     #: The file this came from (None: built-in defaults).
     source: str | None = field(default=None, compare=False)
 
@@ -498,6 +508,8 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
     except ControlError as e:
         key = "delay" if config.clock.delay and str(e).startswith(repr(config.clock.delay)) else "control"
         raise ConfigError(f"{path}: [clock] {key}: {e}") from None
+    if (why := names_problem(config.players.names)) is not None:
+        raise ConfigError(f"{path}: [players] names: {why}")
     sites = _game_sites(path, config)
     _check_opponent(path, config)
     if config.layout is not None and learning:

@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable
 from engines import game_info, new_game
 from engines.core import GameState, IllegalMove, OptionError
 from engines.core.options import read_options
+from firmware_host.store.players import League, read_players
 from firmware_host.store.records import has_views, notation_from
 from firmware_host.store.storage import StoredGame
 from firmware_host.store.timecontrol import pgn_clocks
@@ -51,6 +52,7 @@ def record_text(record: StoredGame, view: str | None = None) -> str:
         ("First", record.first),
         ("Options", record.options),
         ("Opponent", record.opponent),
+        *seat_tags(record),
         ("TimeControl", control),
         ("Match", record.match_of),
         ("MatchTarget", record.match_target),
@@ -62,6 +64,21 @@ def record_text(record: StoredGame, view: str | None = None) -> str:
     for i in range(0, len(names), per_round):
         lines.append(f"{i // per_round + 1}. " + "; ".join(names[i : i + per_round]))
     return "\n".join(lines) + "\n"
+
+
+def seat_tags(record: StoredGame) -> list[tuple[str, Any]]:
+    """The players at the seats (``Player1``, ``Player2`` ...) and the league round's
+    ``Event``, ``Round`` and ``Table``, as the record keeps them.
+
+    >>> seat_tags(StoredGame(1, "antipod", 4, None, "", None, None, players='["Anna", "Ben"]'))
+    [('Player1', 'Anna'), ('Player2', 'Ben')]
+    """
+    names = read_players(record.players)
+    tags: list[tuple[str, Any]] = [(f"Player{n}", name.replace('"', "'")) for n, name in enumerate(names, 1)]
+    league = League.read(record.league)
+    if league is not None:
+        tags += [("Event", league.event.replace('"', "'")), ("Round", league.round), ("Table", league.table)]
+    return tags
 
 
 def options_of(record: StoredGame) -> dict[str, str]:

@@ -77,6 +77,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE clocks (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
         " ply INTEGER NOT NULL, readings TEXT NOT NULL, PRIMARY KEY (game_id, ply))",
     ),
+    # 10: who sat at the seats (JSON: a name per seat) and the league round played for (JSON)
+    ("ALTER TABLE games ADD COLUMN players TEXT", "ALTER TABLE games ADD COLUMN league TEXT"),
 )
 #: The version this code writes and reads.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -164,6 +166,10 @@ class StoredGame:
     #: The game's takebacks and corrections and its token, as board-to-board play keeps them
     #: (``firmware_host/board/record.py``): JSON.
     history: str | None = None
+    #: The players at the seats, a name per seat in seat order (JSON, ``store/players.py``).
+    players: str | None = None
+    #: The league round it was played for: event, round and table (JSON).
+    league: str | None = None
     moves: tuple[str, ...] = ()
     #: The clocks' readings (JSON, ``firmware_host/store/timecontrol.py``) after each move, ply 1
     #: first ("" where none was kept); empty for a game without a clock.
@@ -444,11 +450,14 @@ class Storage:
         first: str | None = None,
         options: str | None = None,
         opponent: str | None = None,
+        players: str | None = None,
+        league: str | None = None,
     ) -> int:
         """A new running game; its id. In a match (``match_target`` given) ``match_of`` is the
         id of the match's first game; None: this game begins the match (it gets its own id).
         ``options``: the house rules it is played with, as records write them; ``opponent``:
-        who plays the other side when not a player at the table."""
+        who plays the other side when not a player at the table; ``players`` and ``league``:
+        who sits at the seats and the league round (JSON, ``store/players.py``)."""
         self._last_id += 1
         game_id = self._last_id
         if match_target is not None and match_of is None:
@@ -456,7 +465,7 @@ class Storage:
         self._write(
             (
                 "INSERT INTO games (id, game, size, variant, started, match_of, match_target, first,"
-                " options, opponent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " options, opponent, players, league) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     GameId(game_id),
                     game,
@@ -468,6 +477,8 @@ class Storage:
                     first,
                     options,
                     opponent,
+                    players,
+                    league,
                 ),
             )
         )
@@ -554,6 +565,10 @@ class Storage:
         """Who plays the other side of game ``game_id``, told after it began."""
         self._write(("UPDATE games SET opponent = ? WHERE id = ?", (opponent, GameId(game_id))))
 
+    def set_players(self, game_id: int, players: str | None) -> None:
+        """Who sits at the seats of game ``game_id`` now (JSON, None: nobody named)."""
+        self._write(("UPDATE games SET players = ? WHERE id = ?", (players, GameId(game_id))))
+
     def last_move_time(self, game_id: int) -> str | None:
         """When the last move of game ``game_id`` was saved (as :func:`now_text` writes it),
         None before its first move."""
@@ -602,7 +617,7 @@ class Storage:
         or after ``since``, a time as :func:`now_text` writes it; or a match's)."""
         sql = (
             "SELECT id, game, size, variant, started, finished, result, winner, match_of,"
-            " match_target, first, options, opponent, history FROM games"
+            " match_target, first, options, opponent, history, players, league FROM games"
         )
         where: list[str] = []
         args: list[object] = []
@@ -749,6 +764,8 @@ _TYPES = {
     "options": str,
     "opponent": str,
     "history": str,
+    "players": str,
+    "league": str,
 }
 
 
@@ -756,7 +773,7 @@ def _record(row: tuple, moves: tuple) -> StoredGame:
     """A stored row as a record; one whose columns have the wrong types says so in
     ``problem`` (a damaged or hand-edited file), the bad values left out.
 
-    >>> _record((3, "antipalos", "big", None, "", *[None] * 9), ()).problem
+    >>> _record((3, "antipalos", "big", None, "", *[None] * 11), ()).problem
     "size 'big' is not a whole number"
     """
     values, problems = dict(zip(_TYPES, row)), []

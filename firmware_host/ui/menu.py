@@ -30,6 +30,7 @@ from firmware_host.actions.commands import (
     PowerOff,
     SetBrightness,
     SetClock,
+    SetNames,
     SetPlayers,
     ShowIP,
     ShowToday,
@@ -50,7 +51,7 @@ ADJUST_STEPS = (10, 60)
 
 #: The board's commands the menu gives (``firmware_host.actions.commands``: the same the page and
 #: the broker give).
-Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff | SetPlayers | SetClock
+Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff | SetPlayers | SetClock | SetNames
 
 
 # -------------------------------------------------------------------------------- choices
@@ -124,7 +125,9 @@ class Menu:
     ``today``: offer today's games; ``power_off``: a long MENU press offers power-off.
     ``rules``: the house rules in force by game (the config's, as the menu changes them).
     ``players``: the side the computer plays (None: nobody) and its level. ``control``: the
-    games' time control (``"-"``: no clock; the controller keeps it up to date)."""
+    games' time control (``"-"``: no clock; the controller keeps it up to date). ``names``: who
+    sits at each seat (the controller keeps it up to date); ``roster``: the café's players,
+    offered for each seat (none: "Player 1", "Player 2" ...)."""
 
     def __init__(
         self,
@@ -143,6 +146,8 @@ class Menu:
         self._choices = choices
         self.control = control
         self.players = players
+        self.names: tuple[str, ...] = ()
+        self.roster: tuple[str, ...] = ()
         self.rules = {} if rules is None else rules
         self.match = match
         self.today = today
@@ -236,6 +241,7 @@ class Menu:
                 items.append(_Item("House rules", self._rules_page))
             items.append(_Item("Players", self._players_page))
             items.append(_Item("Clock", self._clock_page))
+            items.append(_Item("Names", self._names_page))
         items.append(_Item("Exit", lambda: None))
         return _Page("Menu", tuple(items), cursor, again=self._main)
 
@@ -322,6 +328,37 @@ class Menu:
         if cursor is None:
             cursor = 1 + sides.index(computer) if computer in sides else 0
         return _Page("Players", items, cursor)
+
+    def _sides(self) -> tuple[str, ...]:
+        c = self.current
+        try:
+            return tuple(engines.new_game(c.game, c.size, c.variant).sides)
+        except OptionError:  # a game these engines do not know: no seats
+            return ()
+
+    def _names_page(self) -> _Page:
+        """A seat per item, with who sits there; OK on one offers the names for it."""
+        sides = self._sides()
+        items = tuple(
+            _Item(f"{side}: {self.names[i] if i < len(self.names) else '-'}", partial(self._seat_page, i))
+            for i, side in enumerate(sides)
+        )
+        return _Page("Names", (*items, _Item("Nobody named", lambda: SetNames(()))))
+
+    def _seat_page(self, seat: int) -> _Page:
+        """The names a seat may take: the café's players, else "Player 1", "Player 2" ..."""
+        sides = self._sides()
+        offered = self.roster or tuple(f"Player {n}" for n in range(1, len(sides) + 1))
+        items = tuple(_Item(name, partial(self._name_seat, seat, name)) for name in offered)
+        now = self.names[seat] if seat < len(self.names) else None
+        return _Page(f"{sides[seat]} is", items, _index(list(offered), now))
+
+    def _name_seat(self, seat: int, name: str) -> SetNames:
+        """``name`` at ``seat``; a seat nobody was named at yet is "Player N"."""
+        count = len(self._sides())
+        names = [self.names[i] if i < len(self.names) else f"Player {i + 1}" for i in range(count)]
+        names[seat] = name
+        return SetNames(tuple(names))
 
     def _set_players(self, computer: str | None) -> SetPlayers:
         self.players = (computer, self.players[1])

@@ -685,6 +685,22 @@ def result_words(winner: str, result: str) -> str:
     return f"{winner[:1].upper()}{winner[1:]} wins: {result}"
 
 
+def fit_name(name: str, after: str = " to move") -> str:
+    """``name`` as the main line can show it followed by ``after`` on one row in its smallest
+    type: cut short with "…" when it is too long.
+
+    >>> fit_name("Anna"), fit_name("Maximiliane Wolkenstein-Rodenegg")
+    ('Anna', 'Maximilia…')
+    """
+    font, width = _font(LARGE_SIZES[-1]), SIZE[0] - 2 * MARGIN - SLACK
+    name = _plain(name)
+    if font.width(name + after) <= width:
+        return name
+    while name and font.width(name + ELLIPSIS + after) > width:
+        name = name[:-1].rstrip()
+    return name + ELLIPSIS
+
+
 def _to_move(side: str, colour: str | None) -> str:
     name = side if not colour or colour.lower() == side.lower() else f"{side} ({colour})"
     return f"{name[:1].upper()}{name[1:]} to move"

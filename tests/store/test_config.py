@@ -85,6 +85,7 @@ def test_docs_name_every_key_with_its_default():
         "league": config_module.LeagueConfig,
         "clock": config_module.ClockConfig,
         "sound": config_module.SoundConfig,
+        "players": config_module.PlayersConfig,
     }
     tables = set(sections) | set(config_module.BACKEND_TABLES) | {"source"}
     for name in tables - {"source"}:

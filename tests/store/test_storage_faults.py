@@ -74,6 +74,14 @@ class Full:
                 filler -= 1
         except sqlite3.OperationalError as exc:
             assert "full" in str(exc)
+        ply = 2
+        try:  # and the room left on the last pages, row by small row
+            while True:
+                with db:
+                    db.execute("INSERT INTO moves VALUES (?, ?, '', '')", (filler + 1, ply))
+                ply += 1
+        except sqlite3.OperationalError as exc:
+            assert "full" in str(exc)
 
     def end(self) -> None:
         self.db.execute("PRAGMA max_page_count = 1000000")

@@ -77,6 +77,7 @@ def test_menu_opens_with_menu_and_lists_everything():
         "Show IP address",
         "Players",
         "Clock",
+        "Names",
         "Exit",
     )
 
@@ -163,6 +164,7 @@ def test_without_takebacks_or_other_games_those_items_are_gone():
         "Show IP address",
         "Players",
         "Clock",
+        "Names",
         "Exit",
     )
 

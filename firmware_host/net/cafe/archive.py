@@ -48,9 +48,11 @@ from typing import Any, Callable, Iterator
 
 from engines import GAME_NAMES, new_game
 from engines.core import DRAW, GameState, IllegalMove, OptionError
+from firmware_host.actions.commands import NAME_MAX, SEATS_MAX, names_problem
 from firmware_host.board.game import Game
 from firmware_host.net.mqtt.untrusted import Bad, items, mapping, number, optional, read, record, text, whole
 from firmware_host.store.export import options_of, record_text
+from firmware_host.store.players import players_text
 from firmware_host.store.storage import StoredGame
 from firmware_host.store.timecontrol import pgn_clock
 from hardware.supervise import Supervised
@@ -59,6 +61,13 @@ _TIME = text(32, r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 #: How far in the future (by the dashboard's clock) a record's times may be: boards' clocks differ.
 SKEW_SECONDS = 600
 _ID = whole(1, 2**53)
+#: Who sits at a board's seats, a name per seat.
+PLAYERS = items(text(NAME_MAX), SEATS_MAX)
+#: The league round a game is played for.
+LEAGUE = record(
+    {"event": text(80), "round": whole(1, 999), "table": whole(1, 999)},
+    required=("event", "round", "table"),
+)
 #: A finished game as a board publishes it (StoredGame's fields).
 RECORD = record(
     {
@@ -75,16 +84,10 @@ RECORD = record(
         "first": optional(text(20)),
         "options": optional(text(400)),
         "opponent": optional(text(80)),
+        "players": optional(PLAYERS),
+        "league": optional(LEAGUE),
         "moves": items(text(40), 20_000),
         "clocks": optional(items(text(600), 20_000)),
-        # who sat at each seat, and the league table the game was played at (docs/league.md)
-        "players": optional(items(text(24), 8)),
-        "league": optional(
-            record(
-                {"event": text(80), "round": whole(1, 99), "table": whole(1, 999)},
-                required=("event", "round", "table"),
-            )
-        ),
     },
     required=("id", "game", "started", "moves"),
 )
@@ -116,6 +119,10 @@ COLUMNS = (
     "first",
     "options",
     "opponent",
+    "players",
+    "event",
+    "round",
+    "table_no",
     "match_of",
     "match_target",
     "plies",
@@ -137,7 +144,10 @@ ADDED = (
     ("league_table", "INTEGER"),
 )
 #: What a list of games shows (not the moves or the text).
-SUMMARY = "key, game, size, variant, started, finished, result, winner, opponent, plies"
+SUMMARY = (
+    "key, game, size, variant, started, finished, result, winner, opponent, plies, "
+    "players, league_event, league_round, league_table"
+)
 
 
 def read_record(payload: bytes, now: float | None = None) -> dict[str, Any]:
@@ -150,8 +160,12 @@ def read_record(payload: bytes, now: float | None = None) -> dict[str, Any]:
     if game["game"] not in GAME_NAMES:
         raise Bad(f"unknown game {game['game']!r}")
     _check_times(game, time.time() if now is None else now)
+    if (why := names_problem(game["players"] or [])) is not None:
+        raise Bad(f"players: {why}")
     game["clocks"] = tuple(game["clocks"] or ())
-    rec = StoredGame(**{k: v for k, v in game.items() if k in _STORED})
+    league = game["league"]
+    stored = {**game, "players": players_text(game["players"] or []), "league": league and json.dumps(league)}
+    rec = StoredGame(**{k: v for k, v in stored.items() if k in _STORED})
     sides = replay(rec)[0].sides
     game["clk"] = _clock_readings(game["clocks"], sides)
     for key, allowed in (("first", sides), ("winner", (*sides, DRAW))):
@@ -427,23 +441,31 @@ class Archive:
     def games(self, board: str, limit: int = 200, offset: int = 0) -> list[dict[str, Any]]:
         """Table ``board``'s games, the latest finished first; ArchiveError if the database
         does not answer within :data:`READ_WAIT`."""
-        return self._ask(
+        rows = self._ask(
             self._rows,
             f"SELECT {SUMMARY} FROM games WHERE board = ? "
             "ORDER BY finished DESC, game_id DESC LIMIT ? OFFSET ?",
             (board, limit, offset),
         )
+        return [{**row, "players": json.loads(row["players"] or "[]")} for row in rows]
 
     def game(self, board: str, key: str) -> dict[str, Any] | None:
         """One game with its moves and text record, None if the archive has none;
         ArchiveError as :meth:`games`."""
         rows = self._ask(self._rows, "SELECT * FROM games WHERE board = ? AND key = ?", (board, key))
-        if not rows:
-            return None
-        row = rows[0]
-        row["moves"] = json.loads(row["moves"])
-        row["clocks"] = json.loads(row["clocks"]) if row.get("clocks") else []
-        return row
+        return _decoded(rows[0]) if rows else None
+
+    def league_game(self, event: str, round_: int, table: int) -> dict[str, Any] | None:
+        """The game played at ``table`` in ``event``'s round ``round_`` (the last one finished,
+        were it played again), with its board, players and result; None while there is none;
+        ArchiveError as :meth:`games`."""
+        rows = self._ask(
+            self._rows,
+            "SELECT * FROM games WHERE league_event = ? AND league_round = ? AND league_table = ? "
+            "ORDER BY finished DESC, game_id DESC LIMIT 1",
+            (event, round_, table),
+        )
+        return _decoded(rows[0]) if rows else None
 
     def boards(self) -> list[str]:
         """The tables that have games in the archive; ArchiveError as :meth:`games`."""
@@ -700,6 +722,14 @@ def _schema(dialect: str) -> list[str]:
         "CREATE INDEX IF NOT EXISTS games_finished ON games (board, finished)",
         "CREATE TABLE IF NOT EXISTS tables (board TEXT PRIMARY KEY, name TEXT NOT NULL)",
     ]
+
+
+def _decoded(row: dict[str, Any]) -> dict[str, Any]:
+    """An archived game's row with its moves, players and clock readings as lists."""
+    row["moves"] = json.loads(row["moves"])
+    row["players"] = json.loads(row.get("players") or "[]")
+    row["clocks"] = json.loads(row["clocks"]) if row.get("clocks") else []
+    return row
 
 
 def _order(row: dict[str, Any]) -> tuple[str, int]:

@@ -43,7 +43,7 @@ from typing import Any, Callable
 from engines import GAME_NAMES, new_game
 from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.actions.limits import Bucket
-from firmware_host.net.cafe.archive import read_record
+from firmware_host.net.cafe.archive import LEAGUE, PLAYERS, read_record
 from firmware_host.net.cafe.clock import Clock, zone
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.peer import MAX_MOVES
@@ -127,6 +127,9 @@ STATE = record(
         "last_result": optional(_LINE),
         "games": optional(items(text(40), 20)),
         "choice": optional(_WORD),
+        "players": optional(PLAYERS),
+        "league": optional(LEAGUE),
+        "ready": optional(_LINE),
         "today": optional(
             record(
                 {

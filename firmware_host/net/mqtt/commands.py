@@ -6,7 +6,11 @@
 game again; ``{"command": "new_game", "title": T}`` names one by its title in the board's
 ``titles``, as Home Assistant's select sends), ``{"command": "takeback"}``,
 ``{"command": "brightness", "value": 0..1}``, ``{"command": "clock", "action":
-"pause"|"resume"|"adjust", "side": 0, "seconds": 30}`` (an arbiter's correction). A new game
+"pause"|"resume"|"adjust", "side": 0, "seconds": 30}`` (an arbiter's correction),
+``{"command": "players", "names": ["Anna", "Ben"]}`` (who sits at each seat; ``[]``: nobody
+named), ``{"command": "table", "table": 3, "names": [...], "game": G, "size": N, "variant": V,
+"control": "300+3", "event": E, "round": R}`` (a league round: the game set up with those
+players and clock, begun when each has pressed OK). A new game
 may name its time control (``"control": "300+3"``, ``"-"`` no clock, and ``"delay":
 "bronstein:2"``). Any command may carry an ``"id"`` (a string of at
 most 64 characters or a whole number) that the reply repeats, a refusal's too (:class:`Refused`
@@ -44,7 +48,15 @@ from collections import OrderedDict
 from functools import partial
 from typing import Any, Callable, Collection, Mapping
 
-from firmware_host.actions.commands import Again, NewGame, SetBrightness, SetClock, TakeBack
+from firmware_host.actions.commands import (
+    Again,
+    NewGame,
+    SetBrightness,
+    SetClock,
+    SetNames,
+    TableRound,
+    TakeBack,
+)
 from firmware_host.actions.reading import (
     CommandError,
     Fields,
@@ -53,8 +65,11 @@ from firmware_host.actions.reading import (
     read_clock,
     read_control,
     read_new_game,
+    read_players,
+    read_table,
     read_take_back,
 )
+from firmware_host.store.timecontrol import ControlError, TimeControl
 
 #: The longest command the board reads (a longer one is refused unread).
 MAX_COMMAND = 4096
@@ -74,7 +89,7 @@ class Refused(CommandError):
 
 
 #: What the broker may send: the board's commands (``actions.commands``) a café may ask.
-BrokerCommand = NewGame | TakeBack | SetBrightness | Again | SetClock
+BrokerCommand = NewGame | TakeBack | SetBrightness | Again | SetClock | SetNames | TableRound
 
 
 def parse(text: str | bytes, titles: Mapping[str, NewGame] | None = None) -> tuple[BrokerCommand, Any]:
@@ -162,5 +177,21 @@ def _brightness(f: Fields, _: Collection[str]) -> SetBrightness:
     return SetBrightness(float(value))
 
 
+def _table(f: Fields, sites: Collection[str]) -> TableRound:
+    """A league round at this table, its time control read as the ``[clock]`` reads one."""
+    table = read_table(f, sites)
+    try:
+        TimeControl.parse(table.control or "-")
+    except ControlError as exc:
+        raise CommandError(f"table: 'control': {exc}") from None
+    return table
+
+
 #: The readers of the commands besides new_game (whose reader knows the board's titles).
-_READERS = {"takeback": read_take_back, "brightness": _brightness, "clock": read_clock}
+_READERS = {
+    "takeback": read_take_back,
+    "brightness": _brightness,
+    "clock": read_clock,
+    "players": read_players,
+    "table": _table,
+}

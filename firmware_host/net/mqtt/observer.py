@@ -19,7 +19,7 @@ import time
 from collections import deque
 from typing import Any, Iterable
 
-from firmware_host.actions.commands import Again, NewGame, SetClock, TakeBack
+from firmware_host.actions.commands import Again, NewGame, Roster, SetClock, TakeBack
 from firmware_host.actions.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
 from firmware_host.board import Controls
 from firmware_host.board.events import Event
@@ -90,6 +90,9 @@ class NetBoard:
         self._quiet_until = 0.0
         self._waker: Any = None
         link.subscribe(topics.command_topic(board_id), self._on_command, retained=self._on_kept_command)
+        #: The café's players as last published, until the loop hands them to the menu.
+        self._roster: tuple[str, ...] | None = None
+        link.subscribe(topics.ROSTER_TOPIC, self._on_roster)
 
     # ------------------------------------------------------------------ the loop's thread
     def wakes(self, waker: Any) -> None:
@@ -107,6 +110,9 @@ class NetBoard:
         with self._lock:
             commands = list(self._commands)
             self._commands.clear()
+            roster, self._roster = self._roster, None
+        if roster is not None:  # the café's players, for the menu's Names
+            controller.command(Roster(roster))
         for command, ident in commands:
             self._apply(controller, command, ident)
         events = list(events)
@@ -254,6 +260,13 @@ class NetBoard:
                 return self._reply(ident, "busy: too many commands waiting")
             self._commands.append((command, ident))
             self._recent.add(ident)
+        if self._waker is not None:
+            self._waker.set()
+
+    def _on_roster(self, _: str, payload: bytes) -> None:
+        """The café's list of players (retained): handed to the menu at the next step."""
+        with self._lock:
+            self._roster = topics.roster(payload)
         if self._waker is not None:
             self._waker.set()
 

@@ -13,8 +13,10 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
+from firmware_host.actions.commands import name_problem
 from firmware_host.board import Controls
 from firmware_host.board.game import result_text
+from firmware_host.store.players import League, read_players
 from firmware_host.store.storage import StoredGame
 from firmware_host.ui.stats import Day
 
@@ -52,6 +54,34 @@ def record_topic(board: str) -> str:
 
 def games_topic(board: str) -> str:
     return topic(board, "games")
+
+
+#: The café's players (their names, retained by the dashboard): what a board's menu offers.
+ROSTER_TOPIC = f"{ROOT}/cafe/players"
+#: The most names of the café's a board's menu offers.
+ROSTER_MAX = 200
+
+
+def roster(payload: bytes) -> tuple[str, ...]:
+    """The names in the café's list of players: a JSON list of names (or of objects with a
+    ``name``), or an object with such a list under ``players``; names that are no names are
+    left out, and what does not read is no list.
+
+    >>> roster(b'["Anna", "Ben"]'), roster(b'{"players": [{"name": "Cleo", "tag": "C"}, 7]}')
+    (('Anna', 'Ben'), ('Cleo',))
+    >>> roster(b"nonsense")
+    ()
+    """
+    try:
+        value = json.loads(payload)
+    except ValueError:
+        return ()
+    if isinstance(value, dict):
+        value = value.get("players")
+    if not isinstance(value, list):
+        return ()
+    names = (item.get("name") if isinstance(item, dict) else item for item in value[:ROSTER_MAX])
+    return tuple(dict.fromkeys(str(n) for n in names if name_problem(n) is None))
 
 
 def board_of(name: str) -> str | None:
@@ -98,14 +128,18 @@ def board_state(controller: Controls, **extra: Any) -> dict[str, Any]:
         "extra": sorted(sync.extra) if sync else [],
         "brightness": controller.settings.brightness,
         "clock": controller.clock.state(controller.now),
+        **controller.seating.state(),
         **extra,
     }
 
 
 def record_json(record: StoredGame) -> str:
     """A finished game as stored (the fields ``reedboard export`` writes from, its clocks after
-    each move among them), for the archive."""
-    return json.dumps({k: v for k, v in asdict(record).items() if k != "problem"})
+    each move and its players among them), for the archive."""
+    fields = {k: v for k, v in asdict(record).items() if k != "problem"}
+    league = League.read(record.league)
+    fields.update(players=list(read_players(record.players)), league=league and league.json())
+    return json.dumps(fields)
 
 
 def day_json(day: Day) -> dict[str, Any]:

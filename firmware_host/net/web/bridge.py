@@ -82,6 +82,7 @@ WATCHED = frozenset(
         "leds",
         "lights",
         "clock",
+        "seats",
     }
 )
 #: The only lights spectators see: the rest ask something of the players.
@@ -407,6 +408,7 @@ class WebBoard:
             self._put(update, "losses", story.losses(controller.record.states[0], controller.record.state))
         self._put(update, "clock", controller.clock.shown(controller.now))  # sent as its text changes
         self._put(update, "settings", _settings(controller))
+        self._put(update, "seats", _seats(controller))
         self._put(update, "noise", self.board.noise is not None)
         if events:
             rec = self.hub.recording
@@ -489,6 +491,12 @@ def _sites_of(command: PageCommand) -> tuple[str, ...]:
     if isinstance(command, Drag):
         return (command.source, command.target)
     return ()
+
+
+def _seats(controller: Controls) -> dict[str, Any]:
+    """Who sits at each seat, the league round's table and whose OK it waits for."""
+    seating = controller.seating
+    return {"players": list(seating.names), "table": seating.title(), "ready": seating.asked()}
 
 
 def _settings(controller: Controls) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection
 
-from firmware_host.actions.commands import HouseRule, NewGame, SetBrightness, TakeBack
+from firmware_host.actions.commands import HouseRule, NewGame, SetBrightness, SetNames, TakeBack
 from firmware_host.actions.reading import (
     CommandError,
     Fields,
@@ -34,6 +34,7 @@ from firmware_host.actions.reading import (
     read,
     read_house_rule,
     read_new_game,
+    read_players,
     read_take_back,
 )
 from hardware.base import BUTTONS
@@ -75,7 +76,9 @@ class SetNoise:
 
 
 #: What the page may send: its own commands, and the board's (``actions.commands``) it may ask.
-PageCommand = SiteChange | Drag | Press | SetUp | SetNoise | NewGame | TakeBack | SetBrightness | HouseRule
+PageCommand = (
+    SiteChange | Drag | Press | SetUp | SetNoise | NewGame | TakeBack | SetBrightness | HouseRule | SetNames
+)
 
 
 def parse(text: str | bytes, sites: Collection[str]) -> PageCommand:
@@ -143,4 +146,5 @@ _READERS = {
     "takeback": read_take_back,
     "brightness": _brightness,
     "rules": read_house_rule,
+    "players": read_players,
 }

@@ -45,6 +45,8 @@ async function showList() {
     cell(row, [g.game, g.size, g.variant].filter(Boolean).join(" "));
     cell(row, g.result);
     cell(row, g.plies);
+    cell(row, (g.players || []).join(" – "));
+    cell(row, g.league_event ? `${g.league_event} · round ${g.league_round} · table ${g.league_table}` : "");
     cell(row, g.opponent);
     const actions = cell(row, link(base + encodeURIComponent(g.key), "replay"));
     actions.append(" · ", link(`${base}${encodeURIComponent(g.key)}.txt`, "download"));
@@ -61,7 +63,7 @@ async function showReplay() {
   const game = await getJson(`${api}/${encodeURIComponent(key)}`);
   document.title = `reedboard café · ${board} · ${game.title}`;
   $("where").append(link(`/tables/${encodeURIComponent(board)}`, board),
-    ` · ${game.title} · ${game.result ?? ""}`);
+    ` · ${game.title} · ${(game.players || []).join(" – ")} · ${game.result ?? ""}`);
   $("record").textContent = game.text;
   $("download").href = `/tables/${encodeURIComponent(board)}/games/${encodeURIComponent(key)}.txt`;
   const slider = $("step");

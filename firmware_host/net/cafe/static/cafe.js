@@ -287,6 +287,18 @@ function needsAttention(view) {
   return flags(view).some(([cls]) => cls !== "reconnecting");
 }
 
+// Who plays at the table: the league round's "Table 3: Anna – Ben", else the players' names.
+function seatsLine(s) {
+  const names = (s.players || []).join(" – ");
+  return s.league ? `Table ${s.league.table}: ${names}` : names;
+}
+
+// The player at ``side``'s seat, else the side's own name.
+function seatName(s, side) {
+  const name = (s.players || [])[(s.sides || []).indexOf(side)];
+  return name || `${side[0].toUpperCase()}${side.slice(1)}`;
+}
+
 function renderTile(table) {
   const { view, el } = table;
   const s = view.state;
@@ -295,6 +307,7 @@ function renderTile(table) {
   el.classList.toggle("offline", !view.online);
   setText(el.querySelector(".name"), view.name);
   setText(el.querySelector(".title"), s.title || s.game || "");
+  setText(el.querySelector(".players"), seatsLine(s));
   const box = el.querySelector(".flags");
   if (box.dataset.flags !== flagged.join()) {
     box.dataset.flags = flagged.join();
@@ -307,7 +320,8 @@ function renderTile(table) {
   }
   setText(el.querySelector(".turn"), s.result
     ? s.result[0].toUpperCase() + s.result.slice(1)
-    : s.to_move ? `${s.to_move[0].toUpperCase()}${s.to_move.slice(1)} to move · move ${s.ply + 1}` : "");
+    : s.ready ? s.ready
+    : s.to_move ? `${seatName(s, s.to_move)} to move · move ${s.ply + 1}` : "");
   setText(el.querySelector(".status"), view.lines.join(" · "));
   renderClocks(view, el);
   renderControls(view, el);

@@ -35,6 +35,7 @@ const view = {
   lights: {},
   leds: {},
   settings: null,
+  seats: { players: [], table: null, ready: null },
 };
 // What the page knows, and how it sends a command: for scripts driving the page (and the
 // browser's console), e.g. send({type: "place", site: "B2*"}).
@@ -140,6 +141,7 @@ function update(u) {
   if (u.leds) view.leds = u.leds;
   if (u.leds || u.lights) showLights();
   if (u.oled) $("oled").src = "data:image/png;base64," + u.oled;
+  if (u.seats) showSeats(u.seats);
   if (u.status) showStatus(u.status);
   if ("clock" in u) showClocks(u.clock);
   if (u.history) showHistory(u.history);
@@ -173,11 +175,46 @@ function showGame(game) {
   showRules();
 }
 
+// Who sits at each seat (the board's players; a league round's table and whose OK it waits
+// for), and the Players control's names, one per side.
+function showSeats(seats) {
+  view.seats = seats;
+  const table = $("table");
+  table.hidden = !seats.table && !seats.ready;
+  table.textContent = [seats.table, seats.ready].filter(Boolean).join(" · ");
+  const box = $("seat-names");
+  if (box.contains(document.activeElement)) return;
+  box.replaceChildren(...view.sides.map((side, i) => {
+    const label = document.createElement("label");
+    label.textContent = `${capital(side)} `;
+    const input = document.createElement("input");
+    input.name = side;
+    input.maxLength = 24;
+    input.value = seats.players[i] || "";
+    input.placeholder = `Player ${i + 1}`;
+    label.append(input);
+    return label;
+  }));
+  if (view.status) showStatus(view.status);
+}
+
+// The player at ``side``'s seat, else the side's own name.
+function seatName(side) {
+  const name = view.seats.players[view.sides.indexOf(side)];
+  return name || capital(side);
+}
+
+function setPlayers(e) {
+  e.preventDefault();
+  const names = all("#seat-names input").map((input) => input.value.trim());
+  send({ type: "players", names: names.every((n) => n) ? names : [] });
+}
+
 function showStatus(status) {
   view.status = status;
   const turn = $("turn");
   turn.textContent = status.result ? status.result
-    : status.to_move ? `${capital(status.to_move)} to move` : "";
+    : status.to_move && !view.seats.ready ? `${seatName(status.to_move)} to move` : "";
   turn.dataset.side = status.to_move || "";
   markSide(turn, status.to_move);
   const result = $("result");
@@ -907,6 +944,8 @@ function start() {
     $("pick-level-label").hidden = !e.target.value;
   });
   $("picker").addEventListener("submit", newGame);
+  $("players-form").addEventListener("submit", setPlayers);
+  $("players-clear").addEventListener("click", () => send({ type: "players", names: [] }));
   $("noise").addEventListener("change", (e) => send({ type: "noise", on: e.target.checked }));
   $("set-up").addEventListener("click", () => send({ type: "setup", board: "expected" }));
   $("clear").addEventListener("click", () => send({ type: "setup", board: "empty" }));

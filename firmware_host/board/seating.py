@@ -1,0 +1,98 @@
+"""Who sits at the board's seats (:class:`Seating`): the players' names, a name per seat in
+the order of the game's sides, and, for a league round, the table, event and round and the
+players still to press OK before the game starts (until each seat's player has, nothing on
+the board counts and no clock runs).
+
+>>> table = Seating.table(("Anna", "Ben"), League("Thursday league", 2, 3))
+>>> table.title(), table.asked()
+('Table 3: Anna – Ben', 'Anna: press OK')
+>>> table = table.pressed(); table.asked()
+'Ben: press OK'
+>>> table.pressed().waiting, table.pressed().league
+(False, League(event='Thursday league', round=2, table=3))
+>>> Seating(("Anna", "Ben")).name_of("black", ("white", "black"))
+'Ben'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+from firmware_host.store.players import League, players_text, read_players
+from firmware_host.store.storage import StoredGame
+
+
+@dataclass(frozen=True)
+class Seating:
+    """``names``: a name per seat (``()``: nobody named); ``league``: the round the game is
+    played for; ``ready``: the seat whose player is to press OK next (None: the game counts)."""
+
+    names: tuple[str, ...] = ()
+    league: League | None = None
+    ready: int | None = None
+
+    @classmethod
+    def table(cls, names: Sequence[str], league: League) -> Seating:
+        """A league round's seating: each seat's player to press OK, the first seat's first."""
+        return cls(tuple(names), league, 0 if names else None)
+
+    @classmethod
+    def stored(cls, record: StoredGame, names: Sequence[str] = ()) -> Seating:
+        """The seating a stored game was begun with (a league game not yet begun asks for the
+        OKs again); ``names`` when it kept none."""
+        league = League.read(record.league)
+        kept = read_players(record.players) or tuple(names)
+        waiting = league is not None and not record.moves and record.finished is None
+        return cls(kept, league, 0 if waiting and kept else None)
+
+    @property
+    def waiting(self) -> bool:
+        """True while a seat's player is still to press OK."""
+        return self.ready is not None
+
+    def pressed(self) -> Seating:
+        """The seat whose turn it was pressed OK: the next seat's turn, or the game begins."""
+        if self.ready is None:
+            return self
+        after = self.ready + 1
+        return replace(self, ready=after if after < len(self.names) else None)
+
+    def seated(self, names: Sequence[str]) -> Seating:
+        """Other players at the same seats (the league round, if any, goes on)."""
+        return replace(self, names=tuple(names), ready=None if not names else self.ready)
+
+    def casual(self) -> Seating:
+        """The same players, no league round (a game begun at the board)."""
+        return Seating(self.names)
+
+    def name_of(self, side: str | None, sides: Sequence[str]) -> str | None:
+        """The name of the player at ``side``'s seat (None: not named)."""
+        if side is None or side not in sides:
+            return None
+        index = list(sides).index(side)
+        return self.names[index] if index < len(self.names) else None
+
+    def title(self) -> str | None:
+        """The table and who plays at it: "Table 3: Anna – Ben" (None: no league round)."""
+        if self.league is None:
+            return None
+        return f"Table {self.league.table}: {' – '.join(self.names)}"
+
+    def asked(self) -> str | None:
+        """Who is to press OK now: "Anna: press OK" (None: nobody)."""
+        return None if self.ready is None else f"{self.names[self.ready]}: press OK"
+
+    def kept(self) -> tuple[str | None, str | None]:
+        """The players and the league as a games file keeps them (JSON)."""
+        league = None if self.league is None else json.dumps(self.league.json())
+        return players_text(self.names), league
+
+    def state(self) -> dict[str, Any]:
+        """What the board's state message says of it: ``players`` and ``league``."""
+        return {
+            "players": list(self.names),
+            "league": None if self.league is None else self.league.json(),
+            "ready": self.asked(),
+        }
