@@ -55,7 +55,8 @@ class Clock:
 
     def __init__(self, control: TimeControl | None, casual: bool, storage: Storage, warn: float = 0) -> None:
         self.control, self.casual, self.storage, self.warn = control, casual, storage, warn
-        #: The config's control, which a game begun at the board goes back to.
+        #: The control a game begun at the board goes back to after a league round's: the
+        #: config's, or the one a new game named since.
         self.configured = control
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
@@ -66,7 +67,7 @@ class Clock:
         """The time control of the games begun from now on, as a new game ``action`` from the
         menu, the page or the broker names it (its ``control``: ``"-"`` no clock, None as it is)."""
         if isinstance(action, (NewGame, Again)) and action.control is not None:
-            self.control = TimeControl.parse(action.control, action.delay)
+            self.control = self.configured = TimeControl.parse(action.control, action.delay)
 
     def use(self, control: TimeControl | None) -> None:
         """The control of the games begun from now on (a league round's; None: no clock)."""

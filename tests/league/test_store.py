@@ -114,7 +114,7 @@ def test_a_boards_game_gives_its_table_its_result_through_the_archive(tmp_path: 
     assert results == {1: None, 2: (1.0, 0.0)}
     assert store.collect() == 0  # recorded once
     row = archive.game("table-2", archive.games("table-2")[0]["key"])
-    assert (json.loads(row["players"]), row["league_event"], row["league_round"], row["league_table"]) == (
+    assert (row["players"], row["league_event"], row["league_round"], row["league_table"]) == (
         list(tables[1].names),
         "Thursday",
         1,

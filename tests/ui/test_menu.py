@@ -95,7 +95,7 @@ def test_new_game_restarts_the_current_game():
 
 def test_menu_moves_down_and_wraps_around():
     menu = Menu(CHOICES, CURRENT)
-    press(menu, "menu", *["menu"] * 8)
+    press(menu, "menu", *["menu"] * 9)
     assert shown(menu)[1] == "> New game"
     press(menu, "menu", "menu")
     assert shown(menu)[3] == "> Take back"
@@ -118,7 +118,7 @@ def test_brightness_cycles_levels_and_the_menu_stays_open():
 
 def test_exit_and_back_close_the_menu():
     menu = Menu(CHOICES, CURRENT)
-    press(menu, "menu", *["menu"] * 7)
+    press(menu, "menu", *["menu"] * 8)
     assert shown(menu)[-1] == "> Exit"
     assert press(menu, "ok") == [] and not menu.is_open
     press(menu, "menu", "back")
