@@ -17,6 +17,8 @@ the flag. The clocks themselves are values (:mod:`firmware_host.store.timecontro
 from __future__ import annotations
 
 import math
+from dataclasses import replace
+from typing import Callable
 
 from firmware_host.board.events import ClockEvent
 from firmware_host.store.storage import Storage, StorageError
@@ -28,10 +30,21 @@ DRAW_MS = 250
 
 class Clock:
     """``control``: the time control (None: no clock; then nothing here does anything);
-    ``casual``: a game goes on after a flag; ``storage`` keeps the readings after each move."""
+    ``casual``: a game goes on after a flag; ``storage`` keeps the readings after each move;
+    ``keep``: a takeback leaves the clocks as they read (else they are set back); ``carry``:
+    whose clock runs while the players carry out the opponent's move (``CARRIERS`` of
+    :mod:`~firmware_host.store.timecontrol`)."""
 
-    def __init__(self, control: TimeControl | None, casual: bool, storage: Storage) -> None:
+    def __init__(
+        self,
+        control: TimeControl | None,
+        casual: bool,
+        storage: Storage,
+        keep: bool = False,
+        carry: str = "nobody",
+    ) -> None:
         self.control, self.casual, self.storage = control, casual, storage
+        self.keep, self.carry = keep, carry
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
@@ -47,6 +60,33 @@ class Clock:
         self.clocks = (
             Clocks.read(self.control, kept[ply]) if ply is not None else Clocks.start(self.control, sides)
         )
+
+    def taken_back(self, game_id: int, sides: tuple[str, ...], plies: int, now: float) -> None:
+        """The game taken back to ``plies`` moves: the clocks as they stood at that position,
+        or (``keep``) as they read at ``now``, none running.
+
+        >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"), keep=True)
+        >>> clock.begin(1, ("white", "black"), 0)
+        >>> _ = clock.follow("white", 0, False, 0)
+        >>> clock.taken_back(1, ("white", "black"), 0, 4000)
+        >>> clock.clocks.left, clock.clocks.running
+        ({'white': 56000.0, 'black': 60000.0}, None)
+        """
+        before = self.clocks
+        self.begin(game_id, sides, plies)
+        if self.keep and before is not None and self.clocks is not None:
+            self.clocks = replace(self.clocks, left=before.shown(now), since=now)
+
+    def carrier(self, away: str | None, players: Callable[[], str]) -> str | None:
+        """Whose clock runs while the players carry out the move of the opponent playing
+        ``away``: nobody's, the opponent's, or the ``players``' (the side to move after it).
+
+        >>> Clock(None, False, Storage(":memory:"), carry="opponent").carrier("black", lambda: "white")
+        'black'
+        """
+        if self.carry == "opponent":
+            return away
+        return players() if self.carry == "players" else None
 
     def _kept(self) -> dict[int, str]:
         try:

@@ -172,7 +172,9 @@ class Controller:
         self.output = Output(self.notes.pager)
         self._now = 0.0
         clock = clock or ClockConfig()
-        self.clock = Clock(clock.time_control(), clock.casual, storage)
+        self.clock = Clock(
+            clock.time_control(), clock.casual, storage, keep=clock.takeback == "keep", carry=clock.carry
+        )
         match = match or game.new_match()
         if resume is None:
             record = GameRecord.begin(storage, game, match, self._who(game.new()))
@@ -537,11 +539,23 @@ class Controller:
         self.model.go(phase)
         self.output.changed()
         away = self.opponent.side_in(self.state) if self.opponent else None
+        pending = phase.opponent_move()
         told = self.clock.follow(
-            phase.timed(self.state, away), len(self.moves), phase.opponent_move() is not None, self._now, away
+            self._timed(phase, away), len(self.moves), pending is not None, self._now, away
         )
         if told is not None:
             self.emit(told)
+
+    def _timed(self, phase: Phase, away: str | None) -> str | None:
+        """Whose clock runs in ``phase``; while the players carry out the opponent's move (or
+        its steps), as ``[clock] carry`` says."""
+        pending, steps = phase.opponent_move(), phase.unseen()
+        if pending is None and (steps is None or steps.side != away):
+            return phase.timed(self.state, away)
+        state = self.state
+        return self.clock.carrier(
+            away, lambda: (state if pending is None else state.apply(pending.move)).to_move
+        )
 
     def in_sync(self) -> None:
         if self.sync:
@@ -714,7 +728,7 @@ class Controller:
         stands (one motion: the piece moved on) when nothing unseen is to be undone."""
         over = self.phase.over
         undone = self.record.take_back(keep)
-        self.clock.begin(self.game_id, self.state.sides, keep)  # as they stood at that position
+        self.clock.taken_back(self.game_id, self.state.sides, keep, self._now)
         self._tell_clocks()
         self.targets = frozenset()
         self.model.forget()

@@ -17,7 +17,7 @@ from engines.core import OptionError
 from engines.core.contract import Site
 from firmware_host.actions.commands import SEATS, seat
 from firmware_host.store.layout import layout_for, read_layout
-from firmware_host.store.timecontrol import ControlError, TimeControl
+from firmware_host.store.timecontrol import CARRIERS, TAKEBACKS, ControlError, TimeControl
 from firmware_host.store.tomlfile import ConfigError, describe, read_small_file, read_toml
 from hardware.pins import gpio_pins
 
@@ -186,11 +186,16 @@ class CafeConfig:
 class ClockConfig:
     """The game clocks (docs/config.md): ``control`` in PGN's TimeControl notation ("300+3",
     "40/5400+30:1800+30", "*60"; None or "-": no clock), ``delay`` ("bronstein:5",
-    "simple:5"), ``casual``: a game goes on after a flag falls (the flag shown)."""
+    "simple:5"), ``casual``: a game goes on after a flag falls (the flag shown); ``takeback``:
+    "restore" sets the clocks back with the moves, "keep" leaves them (tournament play);
+    ``carry``: whose clock runs while the players carry out the computer's or the other
+    board's move ("nobody", "opponent", "players")."""
 
     control: str | None = option(None)
     delay: str = option("")
     casual: bool = option(False)
+    takeback: str = option("restore")
+    carry: str = option("nobody")
 
     def time_control(self) -> TimeControl | None:
         """The control these name (None: no clock); ControlError when it does not read."""
@@ -460,6 +465,8 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
     except ControlError as e:
         key = "delay" if config.clock.delay and str(e).startswith(repr(config.clock.delay)) else "control"
         raise ConfigError(f"{path}: [clock] {key}: {e}") from None
+    _check_choice(path, "[clock] takeback", config.clock.takeback, TAKEBACKS)
+    _check_choice(path, "[clock] carry", config.clock.carry, CARRIERS)
     sites = _game_sites(path, config)
     _check_opponent(path, config)
     if config.layout is not None and learning:
@@ -470,6 +477,12 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
             raise ConfigError(f"{path}: layout: there is no file {config.layout} (reedboard setup writes it)")
         layout_for(config.layout, sites)
     return config
+
+
+def _check_choice(path: str, key: str, value: str, choices: tuple[str, ...]) -> None:
+    """ConfigError naming ``key`` when ``value`` is not one of ``choices``."""
+    if value not in choices:
+        raise ConfigError(f"{path}: {key} must be one of {', '.join(choices)} (got {describe(value)})")
 
 
 def _check_mqtt(path: str, mqtt: Mqtt) -> None:

@@ -28,6 +28,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal, Mapping, Sequence
 
+#: Whose clock runs while the players carry out the opponent's move (``[clock] carry``).
+CARRIERS = ("nobody", "opponent", "players")
+#: What a takeback does to the clocks (``[clock] takeback``).
+TAKEBACKS = ("restore", "keep")
+
 #: Below this (ms) a clock is shown in tenths.
 TENTHS_BELOW = 10_000
 

@@ -207,3 +207,47 @@ def test_the_config_md_example_plays_on_a_bronstein_clock(tmp_path):
     config = load_config(str(path))
     events = run(Stream().wait(1000).place("A1*").settle().text(), "antipalos", 3, config=config)
     assert clocks(events)[-1]["left"] == {"white": 303 * S, "black": 300 * S}
+
+
+def test_takeback_keep_leaves_the_clocks_as_they_read():
+    """A tournament's house option: the move taken back, its time stays spent."""
+    stream = Stream().wait(1000).place("A1*").settle().wait(2000).place("A3*").settle().wait(3000)
+    stream.lift("A3*").wait(2000).settle()
+    events = run(stream.text(), "antipalos", 3, config=clocked("60+2", takeback="keep"))
+    assert of(events, "takeback") == [{"move": "A3*"}]
+    after_black, kept = clocks(events)[2], clocks(events)[3]
+    assert kept["running"] is None and kept["left"]["black"] == after_black["left"]["black"] < 60 * S
+    assert kept["left"]["white"] == after_black["left"]["white"] - (kept["t"] - since(after_black))
+    assert clocks(events)[-1]["running"] == "black"
+
+
+def carried_out(carry: str) -> tuple[list[dict], int]:
+    """Against the computer with ``[clock] carry``: White moves, the computer answers, the
+    players carry its move out 4 s later; the clock events and how many came before the carry."""
+    board = BoardUnderTest(Game.of("antipalos", 3), computer="black", config=clocked("60", carry=carry))
+    try:
+        board.run(1000)
+        board.place("B2*")
+        board.settle()
+        board.run(4000)
+        before = len(clocks(board.events))
+        for site, kind in board.lit().items():
+            (board.lift if kind == "remove" else board.place)(site)
+        board.settle()
+        return clocks(board.events), before
+    finally:
+        board.close()
+
+
+def test_carry_players_starts_the_players_clock_once_the_computer_answers():
+    ticks, before = carried_out("players")
+    assert [t["running"] for t in ticks[:before]] == ["white", "black", "white"]
+    assert len(ticks) == before  # carrying it out switches nothing
+    assert since(ticks[-1]) == since(ticks[-2])  # at the computer's answer (at once here)
+
+
+def test_carry_opponent_charges_the_computer_until_its_move_is_carried_out():
+    ticks, before = carried_out("opponent")
+    assert [t["running"] for t in ticks] == ["white", "black", "white"] and before == 2
+    used = since(ticks[-1]) - since(ticks[-2])
+    assert used > 4000 and ticks[-1]["left"]["black"] == 60 * S - used
