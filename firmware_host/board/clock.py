@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Callable
 
 from firmware_host.board.events import ClockEvent
+from firmware_host.store.config import ClockConfig
 from firmware_host.store.storage import Storage, StorageError
 from firmware_host.store.timecontrol import Clocks, TimeControl, clock_text
 
@@ -48,6 +49,12 @@ class Clock:
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
+
+    @classmethod
+    def of(cls, config: ClockConfig, storage: Storage) -> Clock:
+        """The clocks the config's ``[clock]`` asks for."""
+        keep = config.takeback == "keep"
+        return cls(config.time_control(), config.casual, storage, keep=keep, carry=config.carry)
 
     def begin(self, game_id: int, sides: tuple[str, ...], plies: int) -> None:
         """Game ``game_id`` at ``plies`` moves (a new game, a resumed or taken back one): its
@@ -77,7 +84,7 @@ class Clock:
         if self.keep and before is not None and self.clocks is not None:
             self.clocks = replace(self.clocks, left=before.shown(now), since=now)
 
-    def carrier(self, away: str | None, players: Callable[[], str]) -> str | None:
+    def carrier(self, away: str | None, players: Callable[[], str | None]) -> str | None:
         """Whose clock runs while the players carry out the move of the opponent playing
         ``away``: nobody's, the opponent's, or the ``players``' (the side to move after it).
 

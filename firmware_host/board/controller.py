@@ -171,10 +171,7 @@ class Controller:
         self.notes = Notices()  # the message line (a daemon's, a refused save's), flashes, notices
         self.output = Output(self.notes.pager)
         self._now = 0.0
-        clock = clock or ClockConfig()
-        self.clock = Clock(
-            clock.time_control(), clock.casual, storage, keep=clock.takeback == "keep", carry=clock.carry
-        )
+        self.clock = Clock.of(clock or ClockConfig(), storage)
         match = match or game.new_match()
         if resume is None:
             record = GameRecord.begin(storage, game, match, self._who(game.new()))
@@ -270,6 +267,7 @@ class Controller:
             pending,
             r.token,
             tuple(r.rewrites),
+            self.clock.clocks,
         )
 
     def snapshot(self) -> Snapshot:

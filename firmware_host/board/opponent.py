@@ -31,10 +31,12 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from engines import MODULES
 from engines.ai import LIMITS, choose
+from engines.ai.clocked import seconds_for
 from engines.core import GameState
 from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.board.turn import directions
+from firmware_host.store.timecontrol import Clocks
 from firmware_host.ui.screens import Screen
 
 if TYPE_CHECKING:  # the worker (multiprocessing) and the searches load when the computer first thinks
@@ -53,7 +55,8 @@ class Seen:
     players' own steps or choices is under way, so the moves are their last word (the
     opponent's move may be being carried out);
     ``pending``: the opponent's move lit for the players to carry out; ``token`` and
-    ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``)."""
+    ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``);
+    ``clocks``: the game clocks (None: no clock)."""
 
     game: Game
     game_id: int
@@ -64,6 +67,7 @@ class Seen:
     pending: str | None = None
     token: str = ""
     rewrites: tuple[tuple[int, str], ...] = ()
+    clocks: Clocks | None = None
 
     @property
     def state(self) -> GameState[Any]:
@@ -196,17 +200,22 @@ _PONDERING: tuple[Where, ponder.Ponder] | None = None
 
 
 def think(
-    state: GameState[Any], level: int, seed: int, gentle: bool = True, where: Where | None = None
+    state: GameState[Any],
+    level: int,
+    seed: int,
+    gentle: bool = True,
+    where: Where | None = None,
+    seconds: float | None = None,
 ) -> str:
     """The computer's move at ``state`` in canonical notation (run in the worker process),
-    within its level's time limit; a hint is not ``gentle``: never one of level 1's loose
-    moves. ``where`` (the computer's own moves, not hints): where ``state`` is, so that the
-    pondering kept answers the players' move when it follows the last one the computer
-    pondered over, and pondering starts after the move chosen."""
+    within ``seconds`` (default: its level's time limit); a hint is not ``gentle``: never one
+    of level 1's loose moves. ``where`` (the computer's own moves, not hints): where ``state``
+    is, so that the pondering kept answers the players' move when it follows the last one the
+    computer pondered over, and pondering starts after the move chosen."""
     global _PONDERING
     from engines.ai import ponder
 
-    deadline = time.monotonic() + LIMITS[level - 1]
+    deadline = time.monotonic() + (LIMITS[level - 1] if seconds is None else seconds)
 
     def stop() -> bool:
         return time.monotonic() > deadline
@@ -340,12 +349,12 @@ class Computer(Thinker):
             return []
         if self._asked != seen.position:
             self._asked = seen.position
-            seed = self.seed + len(seen.moves)
+            seed, seconds = self.seed + len(seen.moves), self.seconds(seen)
             if self.sync:
-                return [self._play(seen.state, think(seen.state, self.level, seed))]
+                return [self._play(seen.state, think(seen.state, self.level, seed, seconds=seconds))]
             where = (seen.game_id, seen.moves)
             self._pondering = None  # the search below stops it (a yielding job)
-            self._future = self._workers().submit(think, seen.state, self.level, seed, True, where)
+            self._future = self._workers().submit(think, seen.state, self.level, seed, True, where, seconds)
         if self._future is not None and self._future.done():
             future, self._future = self._future, None
             move = future.result()
@@ -353,6 +362,23 @@ class Computer(Thinker):
             self._workers().submit(think_on, yields=True)
             return [self._play(seen.state, move)]
         return []
+
+    def seconds(self, seen: Seen) -> float:
+        """How long its search may take: its level's limit, or less on a clock
+        (``engines/ai/clocked.py``).
+
+        >>> from dataclasses import replace
+        >>> from firmware_host.store.timecontrol import TimeControl
+        >>> clocks = Clocks.start(TimeControl.parse("30"), ("white", "black"))
+        >>> game = Game.of("antipod", 4)
+        >>> seen = Seen(game, 1, (), (game.new(),), True, True, clocks=clocks)
+        >>> Computer("black", 3).seconds(seen), Computer("black", 3).seconds(replace(seen, clocks=None))
+        (1.0, 1.5)
+        """
+        limit, clocks = LIMITS[self.level - 1], seen.clocks
+        if clocks is None:
+            return limit
+        return seconds_for(limit, *clocks.ahead(self.side_in(seen.state)))
 
     def _ponder_while(self, seen: Seen) -> None:
         """Stop pondering once the game leaves the way it was pondered on (a takeback, a new

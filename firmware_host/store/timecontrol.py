@@ -116,6 +116,25 @@ class TimeControl:
             moves -= stage.moves
         return self.stages[-1]
 
+    def to_go(self, moves: int) -> int | None:
+        """The moves a side that made ``moves`` has to make in its stage's time (None: the
+        rest of the game).
+
+        >>> c = TimeControl.parse("40/5400+30:1800+30")
+        >>> c.to_go(0), c.to_go(39), c.to_go(40), TimeControl.parse("*60").to_go(3)
+        (40, 1, None, 1)
+        """
+        done = 0
+        for stage in self.stages:
+            if stage.per_move:
+                return 1
+            if stage.moves is None:
+                return None
+            done += stage.moves
+            if moves < done:
+                return done - moves
+        return None
+
     def added(self, moves: int) -> float:
         """The seconds a side's clock gains as its move number ``moves`` + 1 begins (a
         stage's time at the stage's start; a per-move stage's time every move)."""
@@ -180,6 +199,18 @@ class Clocks:
             {s: float(ms) for s, ms in kept["left"].items()},
             {s: int(n) for s, n in kept["moves"].items()},
         )
+
+    def ahead(self, side: str) -> tuple[float, float, int | None]:
+        """What ``side`` has for its next move: the seconds left (as of its turn's start), the
+        seconds its move gives back (increment and delay) and the moves to make in that time
+        (None: the rest of the game).
+
+        >>> Clocks.start(TimeControl.parse("40/600+5:300", "simple:2"), ("a", "b")).ahead("a")
+        (600.0, 7.0, 40)
+        """
+        moves, delay = self.moves[side], self.control.delay
+        back = self.control.stage(moves).increment + (delay.seconds if delay is not None else 0.0)
+        return self.left[side] / 1000, back, self.control.to_go(moves)
 
     def used(self, now: float) -> float:
         """What the running side's turn has cost it so far at ``now`` (ms): a simple delay

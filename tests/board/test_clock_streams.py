@@ -4,11 +4,13 @@ out counts for nobody, a takeback and a restart leave the clocks as they stood, 
 game."""
 
 import json
+from dataclasses import replace
 
+from engines.ai import LIMITS
 from engines.core.notation import read_record
 from firmware_host.board.clock import DRAW_MS
 from firmware_host.board.game import Game
-from firmware_host.store.config import ClockConfig, Config, load_config
+from firmware_host.store.config import ClockConfig, Config, OpponentConfig, load_config
 from firmware_host.store.export import record_text
 from testbed.board_under_test import BoardUnderTest
 from testbed.streams import STREAMS, Stream, moves, of, run, said
@@ -251,3 +253,22 @@ def test_carry_opponent_charges_the_computer_until_its_move_is_carried_out():
     assert [t["running"] for t in ticks] == ["white", "black", "white"] and before == 2
     used = since(ticks[-1]) - since(ticks[-2])
     assert used > 4000 and ticks[-1]["left"]["black"] == 60 * S - used
+
+
+def test_the_computer_budgets_its_search_by_its_clock():
+    """Level 5 may think 6 s a move; on 12 s +1 for the game it takes 12/30 + 0.8 s; with 2
+    moves to make in 10 s, or 4 s for each move, half of what it has."""
+
+    def limit(control: str) -> float:
+        config = replace(clocked(control), opponent=OpponentConfig("computer", "black", 5))
+        board = BoardUnderTest(Game.of("antipalos", 3), config=config)
+        try:
+            board.run(500)
+            controller = board.controller
+            return controller.opponent.seconds(controller.seen())
+        finally:
+            board.close()
+
+    assert limit("-") == LIMITS[4] == 6.0
+    assert limit("12+1") == 12 / 30 + 0.8
+    assert limit("2/10:60") == limit("*10") == 5.0
