@@ -16,6 +16,7 @@ the flag. The clocks themselves are values (:mod:`firmware_host.store.timecontro
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 from typing import Callable
@@ -46,6 +47,10 @@ class Clock:
     ) -> None:
         self.control, self.casual, self.storage = control, casual, storage
         self.keep, self.carry = keep, carry
+        #: The time (ms) each move's turn took, by the moves made after it (as kept).
+        self.used: dict[int, float] = {}
+        #: The side away from the board whose clock waits for word that its turn began.
+        self._waiting: str | None = None
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
@@ -61,8 +66,13 @@ class Clock:
         clocks as kept after that move, none running (the start's when none were kept)."""
         if self.control is None:
             return
-        self._game_id, self._plies = game_id, plies
+        self._game_id, self._plies, self._waiting = game_id, plies, None
         kept = self._kept() if plies else {}
+        self.used = {
+            p: float(u)
+            for p, text in kept.items()
+            if p <= plies and (u := json.loads(text).get("used")) is not None
+        }
         ply = max((p for p in kept if p <= plies), default=None)
         self.clocks = (
             Clocks.read(self.control, kept[ply]) if ply is not None else Clocks.start(self.control, sides)
@@ -107,26 +117,60 @@ class Clock:
         self._at = at
 
     def follow(
-        self, runs: str | None, plies: int, answered: bool, now: float, away: str | None = None
+        self,
+        runs: str | None,
+        plies: int,
+        answered: bool,
+        now: float,
+        away: str | None = None,
+        waits: bool = False,
     ) -> ClockEvent | None:
         """The game now runs ``runs``'s clock (None: nobody's) at ``plies`` moves; ``answered``:
         the opponent away from the board (``away``, whose clock starts when it is told, not at
-        the change) chose its move. A side whose clock stops with a move made (or chosen) has
-        its move pressed (its increment, the readings kept); the event."""
+        the change; ``waits``: when :meth:`started` says) chose its move. A side whose clock
+        stops with a move made (or chosen) has its move pressed (its increment, the readings
+        kept); the event."""
+        self._waiting = runs if waits and runs is not None and runs == away else None
+        if self._waiting is not None:
+            runs = None
         clocks = self.clocks
         if clocks is None or runs == clocks.running:
             return None
         at = min(max(self._at, clocks.since), now)
         if clocks.running is not None and (plies > self._plies or answered):
             pressed = clocks.press(at)
-            self._keep(pressed, plies + answered, clocks.running)
+            self._keep(pressed, plies + answered, clocks.running, at - clocks.since)
             clocks = pressed
         self.clocks, self._plies = clocks.run(runs, now if runs is not None and runs == away else at), plies
         return self.told(now)
 
-    def _keep(self, clocks: Clocks, ply: int, mover: str) -> None:
+    def started(self, side: str, used: float, now: float) -> ClockEvent | None:
+        """Word from the board where ``side`` is played: its turn there has taken ``used`` ms
+        by ``now`` (its clock runs here as from then); None when it is not its turn here.
+
+        >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"))
+        >>> clock.begin(1, ("white", "black"), 0)
+        >>> _ = clock.follow("white", 0, False, 0, away="white", waits=True)
+        >>> clock.clocks.running, clock.started("white", 400, 1000)["elapsed"]
+        (None, 400.0)
+        """
+        clocks = self.clocks
+        if clocks is None or not (clocks.running == side or clocks.running is None and self._waiting == side):
+            return None
+        self.clocks, self._waiting = replace(clocks, running=side, since=now - used), None
+        return self.told(now)
+
+    def turn(self, now: float) -> tuple[str, float] | None:
+        """The side whose clock runs and how long it has run (ms) at ``now`` (None: none)."""
+        clocks = self.clocks
+        if clocks is None or clocks.running is None:
+            return None
+        return clocks.running, max(0.0, now - clocks.since)
+
+    def _keep(self, clocks: Clocks, ply: int, mover: str, used: float) -> None:
+        self.used[ply] = used
         try:
-            self.storage.set_clocks(self._game_id, ply, clocks.readings(mover))
+            self.storage.set_clocks(self._game_id, ply, clocks.readings(mover, used))
         except StorageError:
             pass  # the move itself was kept; its clocks are worth no stop
 

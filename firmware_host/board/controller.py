@@ -53,6 +53,7 @@ from firmware_host.board.opponent import (
     Play,
     Remember,
     Seen,
+    Started,
     StartGame,
     TakeBackTo,
     Withdraw,
@@ -268,6 +269,8 @@ class Controller:
             r.token,
             tuple(r.rewrites),
             self.clock.clocks,
+            self.clock.used,
+            self.clock.turn(self._now),
         )
 
     def snapshot(self) -> Snapshot:
@@ -538,8 +541,9 @@ class Controller:
         self.output.changed()
         away = self.opponent.side_in(self.state) if self.opponent else None
         pending = phase.opponent_move()
+        waits = self.opponent is not None and self.opponent.times_itself
         told = self.clock.follow(
-            self._timed(phase, away), len(self.moves), pending is not None, self._now, away
+            self._timed(phase, away), len(self.moves), pending is not None, self._now, away, waits
         )
         if told is not None:
             self.emit(told)
@@ -816,7 +820,10 @@ class Controller:
             self.go(self.phase.finish_unsensed())
             self.follow()  # the opponent's move ends the steps left
         if isinstance(intent, Play) and self.phase.opponents_turn:
+            self._started(intent.used)
             self._expect(intent)
+        elif isinstance(intent, Started):
+            self._started(intent.used)
         elif isinstance(intent, TakeBackTo):
             made = self.phase.touches()  # tokens turned back while it was asked
             self.take_back(intent.keep, then=intent.then)
@@ -831,6 +838,12 @@ class Controller:
             self.ask(intent.screen, intent.answer)
         elif isinstance(intent, Withdraw):
             self.notice(None)
+
+    def _started(self, used: float | None) -> None:
+        """The opponent's turn took ``used`` ms so far where it is played (None: not said)."""
+        if used is not None and self.opponent is not None:
+            if (told := self.clock.started(self.opponent.side_in(self.state), used, self._now)) is not None:
+                self.emit(told)
 
     def _expect(self, play: Play) -> None:
         """Light the opponent's move for the players to carry out; a move that is not legal

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from engines import MODULES
 from engines.ai import LIMITS, choose
@@ -56,7 +56,9 @@ class Seen:
     opponent's move may be being carried out);
     ``pending``: the opponent's move lit for the players to carry out; ``token`` and
     ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``);
-    ``clocks``: the game clocks (None: no clock)."""
+    ``clocks``: the game clocks (None: no clock), ``used``: the time (ms) each move's turn
+    took, by the moves made after it, and ``turn``: the side whose clock runs and for how long
+    (ms) so far."""
 
     game: Game
     game_id: int
@@ -68,6 +70,8 @@ class Seen:
     token: str = ""
     rewrites: tuple[tuple[int, str], ...] = ()
     clocks: Clocks | None = None
+    used: Mapping[int, float] = field(default_factory=dict)
+    turn: tuple[str, float] | None = None
 
     @property
     def state(self) -> GameState[Any]:
@@ -93,10 +97,20 @@ class Seen:
 
 @dataclass(frozen=True)
 class Play:
-    """Light ``move`` for the players to carry out, saying ``say``."""
+    """Light ``move`` for the players to carry out, saying ``say``; ``used``: the time (ms)
+    its turn took, timed where it was made (None: timed here)."""
 
     move: str
     say: str
+    used: float | None = None
+
+
+@dataclass(frozen=True)
+class Started:
+    """The opponent's turn began where it is played, ``used`` ms ago: its clock runs here as
+    from then."""
+
+    used: float
 
 
 @dataclass(frozen=True)
@@ -146,7 +160,7 @@ class Withdraw:
     """The question asked is no longer asked."""
 
 
-Intent = Play | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
+Intent = Play | Started | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
 
 
 @dataclass(frozen=True)
@@ -166,6 +180,9 @@ class Opponent(Protocol):
     #: Whether the players may still correct their move while the opponent's answer waits to
     #: be carried out (the opponent then answers the corrected move).
     rethinks: bool
+    #: Whether its turns are timed where it plays: its clock here waits for :class:`Started`
+    #: and its moves say the time they took (else its clock runs from when it is told).
+    times_itself: bool
 
     @property
     def level(self) -> int | None:
@@ -327,6 +344,7 @@ class Computer(Thinker):
 
     WAIT = "Wait: the computer is thinking"
     rethinks = True
+    times_itself = False
     note = None
 
     def __init__(self, side: str | None, level: int, seed: int = 0, sync: bool = False) -> None:

@@ -177,9 +177,9 @@ class Clocks:
         """Every side's clock at the game's start."""
         return cls(control, {s: control.added(0) * 1000 for s in sides}, {s: 0 for s in sides})
 
-    def readings(self, mover: str | None = None) -> str:
+    def readings(self, mover: str | None = None, used: float | None = None) -> str:
         """The clocks as storage keeps them (none running), with the side whose move they
-        follow: JSON.
+        follow and the time (ms) that move's turn took: JSON.
 
         >>> c = Clocks.start(TimeControl.parse("300+3"), ("a", "b"))
         >>> c.readings()
@@ -187,8 +187,16 @@ class Clocks:
         >>> Clocks.read(c.control, c.readings()) == c
         True
         """
-        kept = {"control": self.control.text, "left": dict(self.left), "moves": dict(self.moves)}
-        return json.dumps({**kept, "mover": mover} if mover else kept)
+        kept: dict[str, object] = {
+            "control": self.control.text,
+            "left": dict(self.left),
+            "moves": dict(self.moves),
+        }
+        if mover:
+            kept["mover"] = mover
+        if used is not None:
+            kept["used"] = round(used)
+        return json.dumps(kept)
 
     @classmethod
     def read(cls, control: TimeControl, readings: str) -> Clocks:

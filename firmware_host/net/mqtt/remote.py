@@ -22,6 +22,12 @@ way on it (version 2)::
   the other board puts each to its players and answers with the takeback itself, or with
   ``answer`` ``[rewrites, moves, "no"]`` and ``answer_again``, the ``again`` it refuses (a
   board of protocol 2 without these two reads them as 0).
+- ``used`` and ``running`` (with a game clock): each move's turn time in ms, as the board
+  whose players made it timed it, and how long this board's players' turn had run when the
+  message was sent (null: theirs is not running). The other board's move is charged the time
+  it says; its clock runs here from the message saying its turn began there, as from then; a
+  message heard while this board's players' clock runs is answered with this board's game
+  sent again (the other board may have started again).
 - A board that starts reads back its own retained message before it publishes a game played
   with the other board again: a request and a "no" it had published of the position where
   it still is stand across the restart; asked again after a "no", it counts past the
@@ -49,6 +55,7 @@ and this board's own game stays published: the other board is the one to come ba
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 import time
@@ -65,6 +72,7 @@ from firmware_host.board.opponent import (
     Play,
     Remember,
     Seen,
+    Started,
     StartGame,
     TakeBackTo,
     Withdraw,
@@ -78,6 +86,8 @@ from firmware_host.store.config import Config, opponent_side
 from firmware_host.ui.screens import message_screen
 
 OFFLINE = "Opponent offline"
+#: How long a board's players' turn had run, as its message says it.
+RUNNING = re.compile(r'"running": (?:null|\d+), ')
 #: Seconds after which a board never heard from is said to be out of reach.
 UNHEARD_SECONDS = 5.0
 
@@ -95,6 +105,8 @@ class Remote:
     WAIT = "Wait for the opponent's move"
     #: The other board's move, once lit here, answered ours as it was: no correcting ours.
     rethinks = False
+    #: The other board times its own players: its moves say the time they took.
+    times_itself = True
     level = None
     ASKED = "Take back asked: wait for the opponent's OK"
     REFUSED = "The opponent refused the take back"
@@ -138,6 +150,7 @@ class Remote:
         #: What this board published before it (re)started, as the broker kept it: the first
         #: message heard on its own topic unless it is what it published since; read once.
         self._kept: Peer | None = None
+        self._timed: Peer | None = None  # the last message read for word of the other's clock
         self._own_heard = self._kept_read = False
         self._overwritten = False  # another client published on this board's topic since
         self.note: str | None = None
@@ -223,9 +236,25 @@ class Remote:
             intents = self._follow(seen, peer)
         if self._ask is not None and not _asked_in(self._ask, seen):
             self._ask = None  # the game moved on: the request is withdrawn
+        if not intents and peer is not None and peer is not self._timed:
+            intents = self._started(seen, peer)
         if not intents:
             self._publish(seen)
         return intents
+
+    def _started(self, seen: Seen, peer: Peer) -> list[Intent]:
+        """Word that the other board's players' clock runs: its message has every move made
+        here and says how long their turn has run (read once per message). A message while
+        this board's players' clock runs (the other board started again, say) is answered
+        with this board's game, saying how long their turn has run by now."""
+        self._timed = peer
+        if seen.turn is not None and seen.turn[0] != self.side_in(seen.state):
+            self._sent_key = None
+        if not seen.awaiting or peer.running is None or peer.token != seen.token:
+            return []
+        if len(peer.moves) != len(seen.moves) or common(seen.moves, peer.moves) != len(seen.moves):
+            return []
+        return [Started(peer.running)]
 
     def _resume(self, seen: Seen, kept: Peer) -> None:
         """After a restart, this board's open takeback request and its "no" to the other
@@ -392,7 +421,8 @@ class Remote:
         state = seen.states[n]
         if seen.awaiting or (seen.pending is not None and seen.pending != moves[n]):
             verb = "changed to" if seen.pending is not None else "plays"
-            return [_play(state, moves[n], verb)]
+            used = peer.used[n] if n < len(peer.used) else None
+            return [_play(state, moves[n], verb, used)]
         return []
 
     def _answers(self, seen: Seen, peer: Peer) -> list[Intent]:
@@ -495,6 +525,7 @@ class Remote:
             [list(r) for r in seen.rewrites],
             self._ask,
             self._answer,
+            _clocks(seen, self.side_in(seen.state)),
         )
         if text != self._sent:
             self._sent = text
@@ -510,9 +541,11 @@ class Remote:
         rewrites: list[list[Any]],
         ask: Any,
         answer: Any,
+        clocks: dict[str, Any] | None = None,
     ) -> str:
         return json.dumps(
             {
+                **(clocks or {}),
                 "v": 2,
                 "game": game,
                 "size": size,
@@ -541,7 +574,7 @@ class Remote:
         """The first message on this board's own topic: what it published before it started,
         if the broker kept it (not what it published since). A later one that is not what it
         sent is someone else's, published as this board: its own is published again."""
-        mine = payload.decode(errors="replace") == self._sent
+        mine = _steady(payload.decode(errors="replace")) == _steady(self._sent or "")
         with self._lock:
             if self._own_heard:
                 self._overwritten = self._overwritten or not mine
@@ -557,8 +590,32 @@ class Remote:
             self._kept = kept
 
     def _on_availability(self, _: str, payload: bytes) -> None:
+        """The other board online or not; back online (a restart), it hears this board's game
+        again, with how long this board's players' turn has run by now."""
+        online = payload == topics.ONLINE.encode()
         with self._lock:
-            self._online = payload == topics.ONLINE.encode()
+            self._overwritten = self._overwritten or (online and self._online is False)
+            self._online = online
+
+
+def _clocks(seen: Seen, theirs: str) -> dict[str, Any] | None:
+    """What this board's message says of its clocks (None: no clock): each move's turn time
+    (ms), and how long its own players' turn has run so far (None: not theirs)."""
+    if seen.clocks is None:
+        return None
+    used = [None if (ms := seen.used.get(n)) is None else round(ms) for n in range(1, len(seen.moves) + 1)]
+    turn = seen.turn
+    return {"used": used, "running": round(turn[1]) if turn and turn[0] != theirs else None}
+
+
+def _steady(text: str) -> str:
+    """A message of this board's without how long its players' turn had run when it was sent
+    (the one part that differs each time it is sent).
+
+    >>> _steady('{"used": [], "running": 1200, "v": 2}')
+    '{"used": [], "v": 2}'
+    """
+    return RUNNING.sub("", text, count=1)
 
 
 def _asked_in(ask: tuple[int, int, int, int], seen: Seen) -> bool:
@@ -573,9 +630,10 @@ def _wins(theirs: tuple[int, str], ours: tuple[int, str]) -> bool:
     return theirs < ours
 
 
-def _play(state: GameState, move: str, verb: str) -> Play:
-    """The other board's ``move``, said with what the players do here to carry it out."""
-    return Play(move, f"Opponent {verb} {move}: {directions(state, state.parse_move(move))}")
+def _play(state: GameState, move: str, verb: str, used: float | None = None) -> Play:
+    """The other board's ``move``, said with what the players do here to carry it out, and the
+    time (ms) its turn took there (None: not said)."""
+    return Play(move, f"Opponent {verb} {move}: {directions(state, state.parse_move(move))}", used)
 
 
 def _token(board: str) -> str:
