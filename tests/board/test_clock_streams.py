@@ -272,3 +272,25 @@ def test_the_computer_budgets_its_search_by_its_clock():
     assert limit("-") == LIMITS[4] == 6.0
     assert limit("12+1") == 12 / 30 + 0.8
     assert limit("2/10:60") == limit("*10") == 5.0
+
+
+def test_a_match_s_next_game_begins_on_the_same_control_with_fresh_clocks():
+    """Game 1 of a match to 6 played on 30 s +1; game 2 begins with 30 s each again, the
+    loser's (Black's) clock running, and Black's first move charged to Black."""
+    game_1, game_2 = ["B1*", "A1*", "*B2", "C1*", "B3*"], ["A1*", "B1*"]
+    stream = Stream()
+    for site in game_1:
+        stream.wait(1000).place(site).settle()
+    stream.lift(*game_1).settle()
+    for site in game_2:
+        stream.wait(2000).place(site).settle()
+    events = run(stream.text(), "antipalos", 3, config=Config(match=6, clock=ClockConfig("30+1")))
+    begun = next(i for i, e in enumerate(events) if e["event"] == "new_game")
+    before, after = clocks(events[:begun]), clocks(events[begun:])
+    assert before[-1]["left"] != {"white": 30 * S, "black": 30 * S}
+    assert after[0]["left"] == {"white": 30 * S, "black": 30 * S} and after[0]["running"] == "black"
+    black = after[1]
+    assert (
+        black["running"] == "white"
+        and black["left"]["black"] == 30 * S - (since(black) - since(after[0])) + S
+    )
