@@ -75,6 +75,8 @@ class Paired:
     def act(self, intention: str) -> None:
         """One intention of :data:`PAIR_MIX` by a robot at one of the boards."""
         what, _, source = intention.partition(" ")
+        if what == "takeback" and any(b.timed_out() for b in self.boards):
+            what, source = "new_game", "menu"  # a flag ended the game: the players begin another
         if what == "move":
             return self.move()
         robot = self.rng.choice(self.robots)

@@ -130,10 +130,10 @@ class Clock:
         the change; ``waits``: when :meth:`started` says) chose its move. A side whose clock
         stops with a move made (or chosen) has its move pressed (its increment, the readings
         kept); the event."""
-        self._waiting = runs if waits and runs is not None and runs == away else None
-        if self._waiting is not None:
-            runs = None
         clocks = self.clocks
+        self._waiting = runs if waits and runs is not None and runs == away else None
+        if self._waiting is not None and (clocks is None or clocks.running != runs):
+            runs = None  # until word comes (if it came, the clock runs on)
         if clocks is None or runs == clocks.running:
             return None
         at = min(max(self._at, clocks.since), now)
@@ -144,21 +144,33 @@ class Clock:
         self.clocks, self._plies = clocks.run(runs, now if runs is not None and runs == away else at), plies
         return self.told(now)
 
-    def started(self, side: str, used: float, now: float) -> ClockEvent | None:
-        """Word from the board where ``side`` is played: its turn there has taken ``used`` ms
-        by ``now`` (its clock runs here as from then); None when it is not its turn here.
+    def started(self, side: str, used: float, now: float, anew: bool = True) -> ClockEvent | None:
+        """Word from the board where ``side`` is played: its turn there had taken ``used`` ms
+        by ``now``, so its clock runs here as from then (with ``anew`` False, only if that is
+        earlier than it runs from: a message that came late says it began later than it did);
+        None when it is not its turn here.
 
         >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"))
         >>> clock.begin(1, ("white", "black"), 0)
         >>> _ = clock.follow("white", 0, False, 0, away="white", waits=True)
         >>> clock.clocks.running, clock.started("white", 400, 1000)["elapsed"]
         (None, 400.0)
+        >>> clock.started("white", 100, 1100, anew=False)["elapsed"]  # late: it began at 600
+        500.0
         """
         clocks = self.clocks
         if clocks is None or not (clocks.running == side or clocks.running is None and self._waiting == side):
             return None
-        self.clocks, self._waiting = replace(clocks, running=side, since=now - used), None
+        since = now - used if anew or clocks.running is None else min(clocks.since, now - used)
+        self.clocks, self._waiting = replace(clocks, running=side, since=since), None
         return self.told(now)
+
+    def moved(self, side: str, used: float, now: float) -> None:
+        """``side``'s move, made where it is played, took ``used`` ms there: its clock is to be
+        pressed with that (the next :meth:`follow` that stops it, at ``now``)."""
+        clocks = self.clocks
+        if clocks is not None and clocks.running in (None, side):
+            self.clocks, self._waiting = replace(clocks, running=side, since=now - used), None
 
     def turn(self, now: float) -> tuple[str, float] | None:
         """The side whose clock runs and how long it has run (ms) at ``now`` (None: none)."""
@@ -174,14 +186,16 @@ class Clock:
         except StorageError:
             pass  # the move itself was kept; its clocks are worth no stop
 
-    def flag_due(self, now: float, quiet: bool, changed_at: float) -> str | None:
+    def flag_due(self, now: float, quiet: bool, changed_at: float, away: str | None = None) -> str | None:
         """The side whose flag falls at ``now``: its time is out, and no sensor change from
-        before then may still complete its turn (the board is quiet, or changed since)."""
+        before then may still complete its turn (the board is quiet, or changed since); never
+        ``away``'s, timed where it is played (:meth:`fall`)."""
         clocks = self.clocks
         out = clocks.out() if clocks is not None and clocks.flag is None else None
         if (
             clocks is None
             or clocks.running is None
+            or clocks.running == away
             or out is None
             or now < out
             or (not quiet and changed_at < out)
@@ -189,6 +203,14 @@ class Clock:
             return None
         self.clocks = clocks.flagged(clocks.running)
         return clocks.running
+
+    def fall(self, side: str) -> bool:
+        """``side``'s flag fell where it is played; False when a flag fell already (or no
+        clock)."""
+        if self.clocks is None or self.clocks.flag is not None:
+            return False
+        self.clocks = self.clocks.flagged(side)
+        return True
 
     def told(self, now: float) -> ClockEvent | None:
         """The clocks as an event (None: no clock)."""

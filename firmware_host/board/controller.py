@@ -56,6 +56,7 @@ from firmware_host.board.opponent import (
     Started,
     StartGame,
     TakeBackTo,
+    TimeUp,
     Withdraw,
 )
 from firmware_host.board.output import Output
@@ -458,9 +459,14 @@ class Controller:
         """The clocks drawn again (a few times a second), a flag fallen."""
         if self.clock.redraw(now):
             self.output.changed()
-        flag = self.clock.flag_due(now, self.quiet(now), self.sensing.debouncer.changed_at)
-        if flag is None:
-            return
+        away = self.opponent.side_in(self.state) if self.opponent and self.opponent.times_itself else None
+        flag = self.clock.flag_due(now, self.quiet(now), self.sensing.debouncer.changed_at, away)
+        if flag is not None:
+            self._flag(flag)
+
+    def _flag(self, flag: str) -> None:
+        """``flag``'s time is out: the game is lost on time (or goes on, the flag shown)."""
+        now = self._now
         self._tell_clocks()
         if self.clock.casual or len(self.state.sides) > 2:  # a cut-throat game has no loser alone
             return self.flash(f"{flag[:1].upper()}{flag[1:]}: time is up")
@@ -820,10 +826,11 @@ class Controller:
             self.go(self.phase.finish_unsensed())
             self.follow()  # the opponent's move ends the steps left
         if isinstance(intent, Play) and self.phase.opponents_turn:
-            self._started(intent.used)
             self._expect(intent)
         elif isinstance(intent, Started):
-            self._started(intent.used)
+            self._started(intent)
+        elif isinstance(intent, TimeUp) and self.clock.fall(intent.side):
+            self._flag(intent.side)
         elif isinstance(intent, TakeBackTo):
             made = self.phase.touches()  # tokens turned back while it was asked
             self.take_back(intent.keep, then=intent.then)
@@ -839,15 +846,19 @@ class Controller:
         elif isinstance(intent, Withdraw):
             self.notice(None)
 
-    def _started(self, used: float | None) -> None:
-        """The opponent's turn took ``used`` ms so far where it is played (None: not said)."""
-        if used is not None and self.opponent is not None:
-            if (told := self.clock.started(self.opponent.side_in(self.state), used, self._now)) is not None:
+    def _started(self, word: Started) -> None:
+        """The opponent's turn has run ``word.used`` ms where it is played."""
+        if self.opponent is not None:
+            side = self.opponent.side_in(self.state)
+            if (told := self.clock.started(side, word.used, self._now, word.anew)) is not None:
                 self.emit(told)
 
     def _expect(self, play: Play) -> None:
-        """Light the opponent's move for the players to carry out; a move that is not legal
-        here is said, never lit."""
+        """Light the opponent's move for the players to carry out (its clock pressed with the
+        time it took where it was made, if said); a move that is not legal here is said, never
+        lit."""
+        if play.used is not None and self.opponent is not None:
+            self.clock.moved(self.opponent.side_in(self.state), play.used, self._now)
         state = self.state
         try:
             move = state.parse_move(play.move)

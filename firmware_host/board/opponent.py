@@ -108,9 +108,18 @@ class Play:
 @dataclass(frozen=True)
 class Started:
     """The opponent's turn began where it is played, ``used`` ms ago: its clock runs here as
-    from then."""
+    from then (``anew`` False: if that is earlier than it runs from already; True: the other
+    board started again, its clock with it)."""
 
     used: float
+    anew: bool = True
+
+
+@dataclass(frozen=True)
+class TimeUp:
+    """The flag of ``side`` (the opponent's) fell where it is played."""
+
+    side: str
 
 
 @dataclass(frozen=True)
@@ -160,7 +169,7 @@ class Withdraw:
     """The question asked is no longer asked."""
 
 
-Intent = Play | Started | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
+Intent = Play | Started | TimeUp | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
 
 
 @dataclass(frozen=True)
@@ -180,8 +189,9 @@ class Opponent(Protocol):
     #: Whether the players may still correct their move while the opponent's answer waits to
     #: be carried out (the opponent then answers the corrected move).
     rethinks: bool
-    #: Whether its turns are timed where it plays: its clock here waits for :class:`Started`
-    #: and its moves say the time they took (else its clock runs from when it is told).
+    #: Whether its turns are timed where it plays: its clock here waits for :class:`Started`,
+    #: its moves say the time they took and its flag falls there (:class:`TimeUp`); else its
+    #: clock runs from when it is told and its flag falls here.
     times_itself: bool
 
     @property

@@ -169,6 +169,8 @@ class Peer:
     answer: tuple[int, int, int] | None
     used: tuple[int | None, ...] = ()
     running: int | None = None
+    flag: str | None = None
+    session: str | None = None
 
 
 def read_peer(payload: bytes, now_ns: int) -> Peer:
@@ -179,7 +181,8 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
     ``answer`` is [rewrites, moves, "no"], and ``answer_again`` the ``again`` of the request it
     refuses. The Peer's ``ask`` and ``answer`` end with those numbers. ``used`` (optional):
     each move's turn time in ms as the board whose players made it timed it (null: none), and
-    ``running``: how long its players' turn has run so far (ms; null: theirs is not running)."""
+    ``running``: how long its players' turn has run so far (ms; null: theirs is not running),
+    ``flag``: their side once their flag fell, ``session``: which run of the daemon sent it."""
     obj = read(
         payload,
         record(
@@ -197,6 +200,8 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
                 "answer_again": optional(whole(0, MAX_MOVES)),
                 "used": optional(items(optional(whole(0, MAX_TURN_MS)), MAX_MOVES)),
                 "running": optional(whole(0, MAX_TURN_MS)),
+                "flag": optional(text(32)),
+                "session": optional(text(16)),
             },
             required=("v", "game", "token", "moves"),
         ),
@@ -224,4 +229,6 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
         answer,
         tuple(obj["used"] or ()),
         obj["running"],
+        obj["flag"],
+        obj["session"],
     )

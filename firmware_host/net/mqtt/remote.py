@@ -22,9 +22,13 @@ way on it (version 2)::
   the other board puts each to its players and answers with the takeback itself, or with
   ``answer`` ``[rewrites, moves, "no"]`` and ``answer_again``, the ``again`` it refuses (a
   board of protocol 2 without these two reads them as 0).
-- ``used`` and ``running`` (with a game clock): each move's turn time in ms, as the board
-  whose players made it timed it, and how long this board's players' turn had run when the
-  message was sent (null: theirs is not running). The other board's move is charged the time
+- ``used``, ``running`` and ``flag`` (with a game clock): each move's turn time in ms, as the
+  board whose players made it timed it, how long this board's players' turn had run when the
+  message was sent (null: theirs is not running), and their side once their flag fell (null:
+  it has not): the other board takes the flag of this board's players from there, never from
+  its own clock. ``session`` names the run of the daemon that sent it: the other side's clock
+  runs from the earliest start its messages imply (a late one implies a later start), unless
+  the other board started again (its clock with it). The other board's move is charged the time
   it says; its clock runs here from the message saying its turn began there, as from then; a
   message heard while this board's players' clock runs is answered with this board's game
   sent again (the other board may have started again).
@@ -55,6 +59,7 @@ and this board's own game stays published: the other board is the one to come ba
 from __future__ import annotations
 
 import json
+import random
 import re
 import sys
 import threading
@@ -75,6 +80,7 @@ from firmware_host.board.opponent import (
     Started,
     StartGame,
     TakeBackTo,
+    TimeUp,
     Withdraw,
 )
 from firmware_host.board.turn import directions
@@ -150,7 +156,11 @@ class Remote:
         #: What this board published before it (re)started, as the broker kept it: the first
         #: message heard on its own topic unless it is what it published since; read once.
         self._kept: Peer | None = None
-        self._timed: Peer | None = None  # the last message read for word of the other's clock
+        self._heard: Peer | None = None  # the last message heard
+        self._session = f"{random.getrandbits(32):08x}"  # this run of the daemon, in its messages
+        self._sessions: str | None = None  # the other board's run whose word of its clock was taken
+        self._peer_at = 0.0  # when the last message came (s, on ``clock``)
+        self._timed: Peer | None = None  # the last message whose word of the other's clock was taken
         self._own_heard = self._kept_read = False
         self._overwritten = False  # another client published on this board's topic since
         self.note: str | None = None
@@ -243,18 +253,29 @@ class Remote:
         return intents
 
     def _started(self, seen: Seen, peer: Peer) -> list[Intent]:
-        """Word that the other board's players' clock runs: its message has every move made
-        here and says how long their turn has run (read once per message). A message while
-        this board's players' clock runs (the other board started again, say) is answered
-        with this board's game, saying how long their turn has run by now."""
+        """Word of the other board's players' clock in a message with every move made here
+        (each message read for it once): their turn has run so long (while this board waits
+        for their move), or their flag fell. A message while this board's players' clock runs
+        (the other board started again, say) is answered with this board's game, saying how
+        long their turn has run by now."""
+        if peer is not self._heard:
+            self._heard = peer
+            if seen.turn is not None and seen.turn[0] != self.side_in(seen.state):
+                self._sent_key = None
+        same = peer.token == seen.token and peer.moves == seen.moves
+        if peer is self._timed or not same:
+            return []
+        theirs = self.side_in(seen.state)
+        if peer.flag == theirs and seen.clocks is not None and seen.clocks.flag is None:
+            self._timed = peer
+            return [TimeUp(theirs)]
+        if not seen.awaiting or peer.running is None:
+            return []
         self._timed = peer
-        if seen.turn is not None and seen.turn[0] != self.side_in(seen.state):
-            self._sent_key = None
-        if not seen.awaiting or peer.running is None or peer.token != seen.token:
-            return []
-        if len(peer.moves) != len(seen.moves) or common(seen.moves, peer.moves) != len(seen.moves):
-            return []
-        return [Started(peer.running)]
+        with self._lock:
+            since = (self.clock() - self._peer_at) * 1000 if peer is self._peer else 0.0
+        anew, self._sessions = peer.session != self._sessions, peer.session
+        return [Started(peer.running + since, anew)]
 
     def _resume(self, seen: Seen, kept: Peer) -> None:
         """After a restart, this board's open takeback request and its "no" to the other
@@ -404,7 +425,7 @@ class Remote:
             return self._refuse(peer, "a correction of moves that are not its own")
         then = None
         if len(moves) > keep and seen.states[keep].to_move == theirs:
-            then = _play(seen.states[keep], moves[keep], "changed to")
+            then = _play(seen.states[keep], moves[keep], "changed to", _used(peer, keep))
         return [TakeBackTo(keep, then)]
 
     def _next(self, seen: Seen, moves: tuple[str, ...], unread: int, peer: Peer) -> list[Intent]:
@@ -421,8 +442,7 @@ class Remote:
         state = seen.states[n]
         if seen.awaiting or (seen.pending is not None and seen.pending != moves[n]):
             verb = "changed to" if seen.pending is not None else "plays"
-            used = peer.used[n] if n < len(peer.used) else None
-            return [_play(state, moves[n], verb, used)]
+            return [_play(state, moves[n], verb, _used(peer, n))]
         return []
 
     def _answers(self, seen: Seen, peer: Peer) -> list[Intent]:
@@ -501,7 +521,7 @@ class Remote:
         a game played with the other board is not published before the broker was heard (a
         restarted board reads back what it kept there first) or the other board is out of
         reach."""
-        news = self._sent_key is None or self._sent_key[4:] != (self._ask, self._answer)
+        news = self._sent_key is None or self._sent_key[4:6] != (self._ask, self._answer)
         if not (seen.final or news and (self._ask or self._answer)):
             return
         with self._lock:
@@ -512,7 +532,8 @@ class Remote:
             again, self._overwritten = self._overwritten, False
         if again:
             self._sent = self._sent_key = None
-        g, key = seen.game, (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer)
+        flag = seen.clocks.flag if seen.clocks else None
+        g, key = seen.game, (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer, flag)
         if key == self._sent_key:
             return  # as sent (not written again at every step: a long game's JSON costs)
         self._sent_key = key
@@ -525,7 +546,7 @@ class Remote:
             [list(r) for r in seen.rewrites],
             self._ask,
             self._answer,
-            _clocks(seen, self.side_in(seen.state)),
+            _clocks(seen, self.side_in(seen.state), self._session),
         )
         if text != self._sent:
             self._sent = text
@@ -568,7 +589,7 @@ class Remote:
             self._drop(str(exc))
             return
         with self._lock:
-            self._peer = peer
+            self._peer, self._peer_at = peer, self.clock()
 
     def _on_own(self, _: str, payload: bytes) -> None:
         """The first message on this board's own topic: what it published before it started,
@@ -598,14 +619,20 @@ class Remote:
             self._online = online
 
 
-def _clocks(seen: Seen, theirs: str) -> dict[str, Any] | None:
+def _clocks(seen: Seen, theirs: str, session: str) -> dict[str, Any] | None:
     """What this board's message says of its clocks (None: no clock): each move's turn time
-    (ms), and how long its own players' turn has run so far (None: not theirs)."""
+    (ms), how long its own players' turn has run so far (None: not theirs), and their flag if
+    it fell, and which run of the daemon (``session``) sent it."""
     if seen.clocks is None:
         return None
     used = [None if (ms := seen.used.get(n)) is None else round(ms) for n in range(1, len(seen.moves) + 1)]
-    turn = seen.turn
-    return {"used": used, "running": round(turn[1]) if turn and turn[0] != theirs else None}
+    turn, flag = seen.turn, seen.clocks.flag
+    return {
+        "used": used,
+        "running": round(turn[1]) if turn and turn[0] != theirs else None,
+        "flag": flag if flag != theirs else None,
+        "session": session,
+    }
 
 
 def _steady(text: str) -> str:
@@ -628,6 +655,11 @@ def _wins(theirs: tuple[int, str], ours: tuple[int, str]) -> bool:
     """Of two history entries made at once, whether the other board's wins (the one keeping
     fewer moves; then the side's name): both boards decide alike."""
     return theirs < ours
+
+
+def _used(peer: Peer, n: int) -> int | None:
+    """The time (ms) move ``n`` of the other board's list took there (None: not said)."""
+    return peer.used[n] if n < len(peer.used) else None
 
 
 def _play(state: GameState, move: str, verb: str, used: float | None = None) -> Play:
