@@ -532,8 +532,14 @@ class Remote:
             again, self._overwritten = self._overwritten, False
         if again:
             self._sent = self._sent_key = None
-        flag = seen.clocks.flag if seen.clocks else None
-        g, key = seen.game, (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer, flag)
+        clocks = (
+            seen.clocks and seen.clocks.flag,
+            seen.turn is not None and seen.turn[0] != self.side_in(seen.state),
+        )
+        g, key = (
+            seen.game,
+            (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer, clocks),
+        )
         if key == self._sent_key:
             return  # as sent (not written again at every step: a long game's JSON costs)
         self._sent_key = key
