@@ -106,3 +106,19 @@ def test_a_restart_of_either_board_keeps_the_clocks_together():
         assert kept(one) == kept(two)
     finally:
         pair.close()
+
+
+def test_a_flag_falls_on_the_board_of_its_players_and_ends_the_game_on_both():
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        two.run(61_000)  # Black's time runs out at t2
+        pair.check()
+        assert two.timed_out() and one.timed_out()
+        assert [g.result for g in one.storage.games()] == [g.result for g in two.storage.games()]
+        assert one.storage.games()[0].result == "white wins by time"
+        assert one.screen()[2] == two.screen()[2] == "White wins: time"
+    finally:
+        pair.close()
