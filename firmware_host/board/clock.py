@@ -51,6 +51,8 @@ class Clock:
         self.used: dict[int, float] = {}
         #: The side away from the board whose clock waits for word that its turn began.
         self._waiting: str | None = None
+        #: The moves before the last press, and the clocks before it.
+        self._undo: tuple[int, Clocks] | None = None
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
@@ -66,7 +68,7 @@ class Clock:
         clocks as kept after that move, none running (the start's when none were kept)."""
         if self.control is None:
             return
-        self._game_id, self._plies, self._waiting = game_id, plies, None
+        self._game_id, self._plies, self._waiting, self._undo = game_id, plies, None, None
         kept = self._kept() if plies else {}
         self.used = {
             p: float(u)
@@ -130,19 +132,31 @@ class Clock:
         the change; ``waits``: when :meth:`started` says) chose its move. A side whose clock
         stops with a move made (or chosen) has its move pressed (its increment, the readings
         kept); the event."""
+        undone = self._undone(plies)
         clocks = self.clocks
         self._waiting = runs if waits and runs is not None and runs == away else None
         if self._waiting is not None and (clocks is None or clocks.running != runs):
             runs = None  # until word comes (if it came, the clock runs on)
         if clocks is None or runs == clocks.running:
-            return None
+            return self.told(now) if undone else None
         at = min(max(self._at, clocks.since), now)
         if clocks.running is not None and (plies > self._plies or answered):
+            self._undo = (self._plies, clocks)
             pressed = clocks.press(at)
             self._keep(pressed, plies + answered, clocks.running, at - clocks.since)
             clocks = pressed
         self.clocks, self._plies = clocks.run(runs, now if runs is not None and runs == away else at), plies
         return self.told(now)
+
+    def _undone(self, plies: int) -> bool:
+        """Whether the last move pressed was dropped (read while a token lay off its switch,
+        then set right: never a move): the clocks then are as they were before its press, its
+        side's turn going on."""
+        undo = self._undo
+        if undo is None or plies != undo[0] or plies >= self._plies:
+            return False
+        self.clocks, self._plies, self._undo = undo[1], plies, None
+        return True
 
     def started(self, side: str, used: float, now: float, anew: bool = True) -> ClockEvent | None:
         """Word from the board where ``side`` is played: its turn there had taken ``used`` ms

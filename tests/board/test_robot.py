@@ -261,6 +261,7 @@ def test_paired_episodes_the_bench_found_play_through(game, seed, episode):
         (("antipode", None, "standard"), 1, False),
         (("antipalos", 3, "two"), 0, True),
         (("antipode", None, "standard"), 2, True),
+        (("antipode", None, "standard"), 0, True),  # a knock read as a move, then dropped
     ],
 )
 def test_the_robot_plays_on_5_second_clocks_and_flags_end_games(game, seed, paired, tmp_path):
