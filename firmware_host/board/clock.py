@@ -53,6 +53,8 @@ class Clock:
         self._waiting: str | None = None
         #: The moves before the last press, and the clocks before it.
         self._undo: tuple[int, Clocks] | None = None
+        #: The last move was recorded but its turn not yet over (and pressed) when resumed.
+        self._unpressed = False
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
@@ -76,6 +78,7 @@ class Clock:
             if p <= plies and (u := json.loads(text).get("used")) is not None
         }
         ply = max((p for p in kept if p <= plies), default=None)
+        self._unpressed = (ply or 0) < plies  # the last move's turn went on when the daemon stopped
         self.clocks = (
             Clocks.read(self.control, kept[ply]) if ply is not None else Clocks.start(self.control, sides)
         )
@@ -140,12 +143,22 @@ class Clock:
         if clocks is None or runs == clocks.running:
             return self.told(now) if undone else None
         at = min(max(self._at, clocks.since), now)
-        if clocks.running is not None and (plies > self._plies or answered):
-            self._undo = (self._plies, clocks)
+        if clocks.running is not None and (plies > self._plies or answered or self._unpressed):
+            self._undo, self._unpressed = (plies - 1, clocks) if not answered else None, False
             pressed = clocks.press(at)
             self._keep(pressed, plies + answered, clocks.running, at - clocks.since)
             clocks = pressed
         self.clocks, self._plies = clocks.run(runs, now if runs is not None and runs == away else at), plies
+        return self.told(now)
+
+    def retimed(self, ply: int, side: str, used: float, now: float) -> ClockEvent | None:
+        """``side``'s move ``ply`` (the last) took ``used`` ms where it was made, said only
+        after it was pressed here: its clock charged that instead (None: nothing to change)."""
+        clocks, charged = self.clocks, self.used.get(ply)
+        if clocks is None or ply != self._plies or charged is None or charged == used:
+            return None
+        self.clocks = replace(clocks, left={**clocks.left, side: clocks.left[side] + charged - used})
+        self._keep(self.clocks, ply, side, used)
         return self.told(now)
 
     def _undone(self, plies: int) -> bool:

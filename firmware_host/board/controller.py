@@ -52,6 +52,7 @@ from firmware_host.board.opponent import (
     Opponent,
     Play,
     Remember,
+    Retimed,
     Seen,
     Started,
     StartGame,
@@ -831,6 +832,10 @@ class Controller:
             self._started(intent)
         elif isinstance(intent, TimeUp) and self.clock.fall(intent.side):
             self._flag(intent.side)
+        elif isinstance(intent, Retimed) and self.opponent is not None:
+            side = self.opponent.side_in(self.state)
+            if (told := self.clock.retimed(intent.ply, side, intent.used, self._now)) is not None:
+                self.emit(told)
         elif isinstance(intent, TakeBackTo):
             made = self.phase.touches()  # tokens turned back while it was asked
             self.take_back(intent.keep, then=intent.then)

@@ -116,6 +116,15 @@ class Started:
 
 
 @dataclass(frozen=True)
+class Retimed:
+    """The opponent's last move, the game's ``ply``-th, took ``used`` ms where it was made
+    (said only after it was carried out here)."""
+
+    ply: int
+    used: float
+
+
+@dataclass(frozen=True)
 class TimeUp:
     """The flag of ``side`` (the opponent's) fell where it is played."""
 
@@ -169,7 +178,7 @@ class Withdraw:
     """The question asked is no longer asked."""
 
 
-Intent = Play | Started | TimeUp | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
+Intent = Play | Started | Retimed | TimeUp | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
 
 
 @dataclass(frozen=True)

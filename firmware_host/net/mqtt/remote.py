@@ -76,6 +76,7 @@ from firmware_host.board.opponent import (
     Intent,
     Play,
     Remember,
+    Retimed,
     Seen,
     Started,
     StartGame,
@@ -269,6 +270,10 @@ class Remote:
         if peer.flag == theirs and seen.clocks is not None and seen.clocks.flag is None:
             self._timed = peer
             return [TimeUp(theirs)]
+        n = len(seen.moves)
+        if n and seen.states[n - 1].to_move == theirs and (used := _used(peer, n - 1)) is not None:
+            if seen.used.get(n) not in (None, used):
+                return [Retimed(n, used)]  # their last move's time, said after it was carried out
         if not seen.awaiting or peer.running is None:
             return []
         self._timed = peer
