@@ -183,13 +183,13 @@ class Clocks:
 
         >>> c = Clocks.start(TimeControl.parse("300+3"), ("a", "b"))
         >>> c.readings()
-        '{"control": "300+3", "left": {"a": 300000.0, "b": 300000.0}, "moves": {"a": 0, "b": 0}}'
+        '{"control": "300+3", "left": {"a": 300000, "b": 300000}, "moves": {"a": 0, "b": 0}}'
         >>> Clocks.read(c.control, c.readings()) == c
         True
         """
         kept: dict[str, object] = {
             "control": self.control.text,
-            "left": dict(self.left),
+            "left": {side: round(ms) for side, ms in self.left.items()},
             "moves": dict(self.moves),
         }
         if mover:

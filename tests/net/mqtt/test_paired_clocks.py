@@ -9,11 +9,14 @@ from dataclasses import replace
 
 from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig
+from firmware_host.store.storage import Storage
 from testbed.board_under_test import BoardUnderTest
+from testbed.broker import board_config
 from testbed.bus import Faults
 from testbed.pair import Pair
 
 DELAY_MS = 300
+OPPONENT = '\n[opponent]\nkind = "remote"\nboard = "{other}"\nside = "{side}"\n'
 
 
 def clocked_pair() -> Pair:
@@ -122,3 +125,33 @@ def test_a_flag_falls_on_the_board_of_its_players_and_ends_the_game_on_both():
         assert one.screen()[2] == two.screen()[2] == "White wins: time"
     finally:
         pair.close()
+
+
+def test_two_daemons_on_a_real_broker_keep_the_same_clock_readings(tmp_path, broker, watcher, boards):
+    """``reedboard run --sim`` at t1 (White) and t2 (Black), each with ``[clock] control =
+    "600"``: after White's move, carried out at t2, and Black's, carried out at t1, both games
+    files hold the same readings after each move, each side charged as its own board timed it."""
+    clock = '[clock]\ncontrol = "600"\n'
+    one = boards(board_config(tmp_path, broker.port, "t1", OPPONENT.format(other="t2", side="black") + clock))
+    two = boards(board_config(tmp_path, broker.port, "t2", OPPONENT.format(other="t1", side="white") + clock))
+    one.wait_running()
+    two.wait_running()
+    one.place("B2*")
+    watcher.wait("reedboard/t2/events", lambda t: "Opponent plays B2*" in t)
+    two.place("B2*")
+    watcher.state("t2", lambda s: s["moves"] == ["B2*"])
+    two.place("C3*")
+    watcher.wait("reedboard/t1/events", lambda t: "Opponent plays C3*" in t)
+    one.place("C3*")
+    watcher.state("t1", lambda s: s["moves"] == ["B2*", "C3*"])
+    readings = []
+    for board in ("t1", "t2"):
+        storage = Storage(str(tmp_path / f"{board}.db"), read_only=True)
+        kept = storage.clocks(storage.games()[0].id)
+        readings.append([json.loads(kept[ply]) for ply in sorted(kept)])
+    for one_s, two_s in zip(*readings, strict=True):  # the same, but for rounding to the ms
+        assert all(abs(one_s["left"][side] - two_s["left"][side]) <= 1 for side in ("white", "black"))
+    assert [r["mover"] for r in readings[0]] == ["white", "black"]
+    assert (
+        all(r["left"]["white"] < 600_000 for r in readings[0]) and readings[0][1]["left"]["black"] < 600_000
+    )
