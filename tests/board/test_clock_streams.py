@@ -110,11 +110,13 @@ def test_a_restart_resumes_with_the_stored_times_the_time_off_charged_to_nobody(
         board.settle()
         stored = clocks(board.events)[-1]["left"]
         board.run(3000)
+        restarted = board.now_ms
         board.restart()  # the daemon was off: none of it is anyone's time
         board.run(20_000)
         board.settle()
         resumed = clocks(board.events[board.restarts[0] :])
         assert resumed[0]["left"] == stored and resumed[0]["running"] == "black"
+        assert board.clocks().since >= restarted  # Black's clock runs again from the restart
         assert board.screen()[1].startswith("0:") or ">" in board.screen()[1]
     finally:
         board.close()
