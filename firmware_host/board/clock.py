@@ -57,9 +57,6 @@ class Clock:
         self._unpressed = False
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
-        #: No step yet: a clock set running now runs from the first step's time (a daemon
-        #: started again begins its own time when it steps, not when it is made).
-        self._unstepped = True
         self._drawn, self._drawn_at = "", -math.inf
 
     @classmethod
@@ -123,10 +120,6 @@ class Clock:
         """A switch from now on is charged at ``at``: the time of the sensor change being
         judged, or of the press or the step under way."""
         self._at = at
-        if self._unstepped and (clocks := self.clocks) is not None:
-            self._unstepped = False
-            if clocks.running is not None and clocks.since < at:
-                self.clocks = replace(clocks, since=at)
 
     def follow(
         self,
