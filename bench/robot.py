@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from bench.robust.common import report
 from firmware_host.board.controller import Game
+from firmware_host.store.config import ClockConfig, Config
 from hardware.sim import Noise, SimBoard
 from testbed import robot
 from testbed.board_under_test import BoardUnderTest
@@ -48,6 +49,8 @@ class Episode:
     done: int = 0
     scans: int = 0
     violation: Violation | None = None
+    #: Games that ended on a flag (at the first board).
+    flags: int = 0
 
     @property
     def kind(self) -> tuple[str, str, str]:
@@ -84,6 +87,8 @@ class Options:
     #: How a single board is wired: "default", "shuffled" (a layout file drawn per episode) or
     #: "mixed" (every other episode shuffled).
     wiring: str = "mixed"
+    #: The boards' ``[clock]`` (none: no clock).
+    clock: ClockConfig | None = None
 
 
 #: The paired boards' bus: 5 % of messages dropped, 5 % sent twice, each delayed 0-300 ms.
@@ -96,7 +101,10 @@ def one_board(game: Game, seed: int, opts: Options) -> BoardUnderTest:
     path = os.path.join(opts.folder, f"robot-{os.getpid()}-{seed}.db")
     noise = Noise(seed=seed) if opts.bounce else None
     shuffled = opts.wiring == "shuffled" or opts.wiring == "mixed" and seed % 2
-    return BoardUnderTest(game, path, noise=noise, wiring=random.Random(~seed) if shuffled else None)
+    config = Config(clock=opts.clock) if opts.clock else None
+    return BoardUnderTest(
+        game, path, noise=noise, wiring=random.Random(~seed) if shuffled else None, config=config
+    )
 
 
 def run_episode(
@@ -110,13 +118,13 @@ def run_episode(
     rng = random.Random(seed)
     g = Game.of(*game)
     if opts.paired:
-        table = Pair(g, rng, opts.kinds, FAULTS)
+        table = Pair(g, rng, opts.kinds, FAULTS, opts.clock)
         act, boards, over = table.act, table.boards, table.over
     else:
         board = one_board(g, seed, opts)
         table = Robot(board, rng, opts.kinds)
         act, boards = table.act, [board]
-        over = lambda: table.state.outcome() is not None  # noqa: E731
+        over = table.over
     try:
         for i, intention in enumerate(planned):
             episode.done = i
@@ -130,6 +138,7 @@ def run_episode(
             "exception", f"{type(exc).__name__}: {exc}", " ".join(str(x) for x in game if x), boards[0].dump()
         )
     episode.scans = boards[0].table.scans
+    episode.flags = sum((g.result or "").endswith("by time") for g in boards[0].storage.games())
     for board in boards:
         board.close()
     return episode
@@ -176,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         help="one board's wiring: the default layout, a shuffled layout file per "
         "episode, or every other episode shuffled (default)",
     )
+    parser.add_argument("--clock", default="", help='a time control for every board ("10+1"; default: none)')
+    parser.add_argument("--casual", action="store_true", help="with --clock: a game goes on after a flag")
     parser.add_argument("--shrink", action="store_true", help="shrink each failure kind's stream")
     parser.add_argument("--failures", default="robot-failures", help="where streams go")
     args = parser.parse_args(argv)
@@ -188,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     kinds = frozenset(k for k in args.kinds.split(",") if k)
     shm = "/dev/shm" if os.path.isdir("/dev/shm") else None  # the SQLite files in memory, if it can
     with tempfile.TemporaryDirectory(prefix="robot-", dir=shm) as folder:
-        opts = Options(kinds, mix, args.paired, folder, wiring=args.wiring)
+        clock = ClockConfig(args.clock, casual=args.casual) if args.clock else None
+        opts = Options(kinds, mix, args.paired, folder, wiring=args.wiring, clock=clock)
         began = time.perf_counter()
         episodes, turns, n = [], 0, args.first
         while turns < args.turns:
@@ -232,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         "turns": turns,
         "episodes": len(episodes),
         "violations": sum(ep.violation is not None for ep in episodes),
+        "games_lost_on_time": sum(ep.flags for ep in episodes),
         "violations_by_invariant_and_game": dict(sorted(by_game.items())),
         "violations_by_kind_and_intention": dict(by_kind.most_common()),
         "turns_by_game": dict(sorted(turns_by_game.items())),

@@ -39,6 +39,7 @@ from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.store.layout import Layout, layout_toml
 from firmware_host.store.storage import Storage
+from firmware_host.store.timecontrol import Clocks
 from hardware.base import Led
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
@@ -289,6 +290,15 @@ class BoardUnderTest:
         """The moves saved for the game the controller holds (None: no such game saved)."""
         games = self.storage.games(self.controller.game_id)
         return games[0].moves if games else None
+
+    def clocks(self) -> Clocks | None:
+        """The game clocks as they stand (None: no clock)."""
+        return self.controller.clock.clocks
+
+    def timed_out(self) -> bool:
+        """The game ended on a flag (a casual game goes on after one)."""
+        clocks = self.clocks()
+        return clocks is not None and clocks.flag is not None and self.controller.record.over
 
     def computer(self) -> str | None:
         """The side the computer plays now (None: nobody; the other board is no computer)."""

@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Protocol
 
 from firmware_host.board.controller import Game
 from firmware_host.net.mqtt.remote import Remote
-from firmware_host.store.config import Config, Mqtt, OpponentConfig
+from firmware_host.store.config import ClockConfig, Config, Mqtt, OpponentConfig
 from testbed.board_under_test import BoardUnderTest, Table
 from testbed.bus import Bus, Faults
 from testbed.robot import KINDS, Robot
@@ -41,11 +41,14 @@ PAIR_MIX = {
 WAIT_MS = 8000
 
 
-def paired_config(board: str, other: str, seat: str) -> Config:
+def paired_config(board: str, other: str, seat: str, clock: ClockConfig | None = None) -> Config:
     """Board ``board``'s config as docs/cafe.md pairs two boards: ``[opponent] kind =
-    "remote"``, the ``other`` board taking ``seat`` ("first" or "second")."""
+    "remote"``, the ``other`` board taking ``seat`` ("first" or "second"); ``clock``: its
+    ``[clock]`` (none: no clock)."""
     return Config(
-        mqtt=Mqtt(host="broker.example", board=board), opponent=OpponentConfig("remote", seat, board=other)
+        mqtt=Mqtt(host="broker.example", board=board),
+        opponent=OpponentConfig("remote", seat, board=other),
+        clock=clock or ClockConfig(),
     )
 
 
@@ -62,6 +65,9 @@ class Paired:
     :mod:`testbed.field`) joined by ``link``; they draw from ``rng`` and add the noise
     ``kinds``."""
 
+    #: How far apart the two boards' clocks may be (ms): the longest a message takes.
+    slack_ms = 0.0
+
     def __init__(self, boards: list, link: Link, rng: random.Random, kinds: Iterable[str]) -> None:
         self.boards, self.link, self.rng = boards, link, rng
         self.robots = [Robot(b, rng, kinds, patient=False) for b in boards]
@@ -69,6 +75,8 @@ class Paired:
     def act(self, intention: str) -> None:
         """One intention of :data:`PAIR_MIX` by a robot at one of the boards."""
         what, _, source = intention.partition(" ")
+        if what == "takeback" and any(b.timed_out() for b in self.boards):
+            what, source = "new_game", "menu"  # a flag ended the game: the players begin another
         if what == "move":
             return self.move()
         robot = self.rng.choice(self.robots)
@@ -107,7 +115,7 @@ class Paired:
 
     def over(self) -> bool:
         """The game is over (at either board, as its robot believes)."""
-        return any(r.state.outcome() for r in self.robots)
+        return any(r.over() for r in self.robots)
 
     def take_back(self, robot: Robot, other: Robot, source: str) -> None:
         """Asked at ``robot``'s board, answered at the other's."""
@@ -116,8 +124,11 @@ class Paired:
         if keep is None:
             return
         asked = lambda: "Take back?" in other.board.screen()  # noqa: E731
-        if not self._until(lambda: asked() or _refused_at_once(robot.board.events[begun:])):
+        flagged = lambda: any(b.timed_out() for b in self.boards)  # noqa: E731
+        if not self._until(lambda: asked() or _refused_at_once(robot.board.events[begun:]) or flagged()):
             robot.fail("takeback unasked", f"the other board never asked; OLED {robot.board.screen()}")
+        if flagged() and not asked():  # a flag fell first and ended the game: nothing is asked
+            return robot.agreed(None)
         yes = asked() and (other.follow() or other.answered[-1])
         waiting = "Take back asked"  # until the answer, delayed or sent again, reaches the asker
         if not self._until(lambda: waiting not in " ".join(robot.board.screen()) and self.link.idle()):
@@ -156,6 +167,21 @@ class Paired:
         a, b = (board.held() for board in self.boards)
         if a != b and self.link.idle():
             self.robots[0].fail("paired", f"t1 holds {list(a)}, t2 holds {list(b)}")
+        self.check_clocks()
+
+    def check_clocks(self) -> None:
+        """Both boards at the same position of a game going on: their clocks apart by no more
+        than a message takes between them (``slack_ms``)."""
+        one, two = self.boards
+        c1, c2 = one.clocks(), two.clocks()
+        if c1 is None or c2 is None or one.held() != two.held() or self.over() or one.token() != two.token():
+            return
+        now = one.now_ms
+        a, b = c1.shown(now), c2.shown(now)
+        if a.keys() == b.keys() and max(abs(a[s] - b[s]) for s in a) > self.slack_ms:
+            self.robots[0].fail(
+                "clocks apart", f"t1 shows {a}, t2 shows {b} (at most {self.slack_ms} ms apart)"
+            )
 
     def _until(self, done: Callable[[], bool]) -> bool:
         for _ in range(WAIT_MS // 100):
@@ -171,20 +197,34 @@ class Paired:
 
 class Pair(Paired):
     """``game`` (of two sides) on boards "t1" (the first seat) and "t2" in this process,
-    joined by an in-memory bus with ``faults``, each configured as the docs pair two boards."""
+    joined by an in-memory bus with ``faults``, each configured as the docs pair two boards
+    (``clock``: both with that ``[clock]``)."""
 
     def __init__(
-        self, game: Game, rng: random.Random, kinds: Iterable[str] = KINDS, faults: Faults = Faults()
+        self,
+        game: Game,
+        rng: random.Random,
+        kinds: Iterable[str] = KINDS,
+        faults: Faults = Faults(),
+        clock: ClockConfig | None = None,
     ) -> None:
         self.bus = Bus(faults, random.Random(rng.random()))
+        # a message lost is sent again when its board reconnects
+        self.slack_ms = faults.delay[1] + (self.bus.reconnect_ms if faults.dropped else 0.0)
         table = Table(bus=self.bus)
         super().__init__(
             [
                 BoardUnderTest(
-                    game, table=table, remote=self.bus.link("t1"), config=paired_config("t1", "t2", "second")
+                    game,
+                    table=table,
+                    remote=self.bus.link("t1"),
+                    config=paired_config("t1", "t2", "second", clock),
                 ),
                 BoardUnderTest(
-                    game, table=table, remote=self.bus.link("t2"), config=paired_config("t2", "t1", "first")
+                    game,
+                    table=table,
+                    remote=self.bus.link("t2"),
+                    config=paired_config("t2", "t1", "first", clock),
                 ),
             ],
             self.bus,

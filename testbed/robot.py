@@ -30,12 +30,14 @@ invariants whenever the board is idle (:meth:`Robot.check`); the first one broke
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 from engines.core import GameState, IllegalMove, Realisation
+from firmware_host.store.timecontrol import Clocks
 from testbed.board_under_test import BoardUnderTest
 from testbed.hands import NOISE, Hand, Segment, do
 
@@ -183,9 +185,13 @@ class Robot:
         del self.states[keep + 1 :], self.moves[keep:]
         self.correctable = False
 
+    def over(self) -> bool:
+        """The game is over: as the robot believes it, or on a flag."""
+        return self.state.outcome() is not None or self.board.timed_out()
+
     def at_table(self) -> bool:
         """A side played at the table is to move (the game not over)."""
-        return not self.state.outcome() and self.state.to_move not in self.others
+        return not self.over() and self.state.to_move not in self.others
 
     # ------------------------------------------------------------------ intentions
     def act(self, intention: str) -> None:
@@ -193,6 +199,8 @@ class Robot:
         "new_game menu", "players command", "restart"... (the computer's side for "players" is
         drawn at random, or nobody)."""
         what, _, source = intention.partition(" ")
+        if what == "takeback" and self.board.timed_out():
+            what, source = "new_game", "menu"  # a flag ended the game: the players begin another
         if what == "move":
             self.move()
         elif what == "correct":
@@ -359,10 +367,12 @@ class Robot:
         """The daemon restarts (a new controller from the same database); a finished game is
         not resumed: a new one begins."""
         self.correctable = False
-        game = self.board.game_id()
+        game, clocks = self.board.game_id(), self.board.clocks()
+        shown = clocks.shown(self.board.now_ms) if clocks is not None else {}
         self.board.restart()
         if self.board.game_id() != game:
             return self.new_belief()
+        self.check_resumed(shown)
         self.follow()
         self.check()
 
@@ -480,7 +490,7 @@ class Robot:
     def _opponent_moves(self) -> bool:
         """When the opponent (not at the table) is to move, wait for its move to be lit; True
         once it is."""
-        if not self.patient or self.state.outcome() or self.state.to_move not in self.others:
+        if not self.patient or self.over() or self.state.to_move not in self.others:
             return False
         for _ in range(30):
             self.board.run(100)
@@ -785,8 +795,11 @@ class Robot:
     # ------------------------------------------------------------------ invariants
     def check(self) -> None:
         """The invariants of an idle board: the record (:meth:`check_record`), and the pieces,
-        the token faces and the unseen pieces standing as the game has them."""
+        the token faces and the unseen pieces standing as the game has them; a flag fallen
+        ends the game (the pieces then stand as they may)."""
         self.check_record()
+        if self.check_flag():
+            return
         b = self.board
         want, here = self.state.occupied(), b.occupied()
         if here != want:
@@ -804,10 +817,41 @@ class Robot:
                 "unseen", f"unseen pieces at {self.pawns}, the game has {dict(self.state.markers())}"
             )
 
+    def check_resumed(self, shown: dict[str, float]) -> None:
+        """After a restart: every clock as stored after the last move, none showing less than it
+        did before (the turn under way when the daemon stopped is charged to nobody)."""
+        b = self.board
+        clocks, kept = b.clocks(), b.storage.clocks(b.game_id())
+        if clocks is None or not shown:
+            return
+        stored = (
+            json.loads(kept[max(kept)])["left"] if kept else Clocks.start(clocks.control, tuple(shown)).left
+        )
+        if dict(clocks.left) != stored or any(clocks.left[s] < ms for s, ms in shown.items()):
+            self.fail(
+                "clock restart",
+                f"the clocks showed {shown}, stored {stored}, after a restart {dict(clocks.left)}",
+            )
+
+    def check_flag(self) -> bool:
+        """Whether the game ended on a flag, as it must once a flag falls in a game of two
+        that is not casual: stored as won "by time"."""
+        b, clock = self.board, self.board.controller.clock
+        clocks = b.clocks()
+        if clocks is None or clocks.flag is None or clock.casual or len(self.state.sides) > 2:
+            return False
+        games = b.storage.games(b.game_id())
+        if not b.timed_out() or not games or not (games[0].result or "").endswith("by time"):
+            self.fail("flag", f"{clocks.flag}'s flag fell, the game goes on; OLED {b.screen()}")
+        return True
+
     def check_record(self) -> None:
-        """The stored record is the game the controller holds, a legal game, the one meant."""
+        """The stored record is the game the controller holds, a legal game, the one meant (a
+        flag ends the game: a move, or a takeback, made after it fell is none)."""
         b = self.board
         held = b.held()
+        if b.timed_out():
+            self._flagged(held)
         if b.stored() != held:
             return self.fail("record", f"stored {b.stored()} but the controller holds {held}")
         try:
@@ -818,6 +862,18 @@ class Robot:
             return self.fail("legal", f"{held} is not a legal game: {exc}")
         if held != tuple(self.moves):
             return self.fail("intended", f"recorded {list(held)}, meant {self.moves}")
+
+    def _flagged(self, held: tuple[str, ...]) -> None:
+        """The game ended on a flag: the robot's last move (or its correction, or a takeback)
+        made after it fell is none, so what the board holds from there on stands."""
+        same = next(
+            (i for i, (a, b) in enumerate(zip(held, self.moves)) if a != b), min(len(held), len(self.moves))
+        )
+        if same < min(len(held), len(self.moves)) - 1:
+            return  # more than the last move differs: check_record says so
+        self._truncate(same)
+        for text in held[same:]:
+            self._believe(text)
 
     def fail(self, invariant: str, detail: str) -> None:
         g = self.board.game

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import json
 import math
-from typing import cast
+from dataclasses import replace
+from typing import Callable, cast
 
 from firmware_host.actions.commands import Again, Command, NewGame, SetClock
 from firmware_host.board.events import ClockEvent
+from firmware_host.store.config import ClockConfig
 from firmware_host.store.storage import Storage, StorageError
 from firmware_host.store.timecontrol import Clocks, ControlError, Delay, TimeControl, clock_text
 
@@ -51,10 +53,30 @@ def control_refusal(control: str | None, delay: str) -> str | None:
 class Clock:
     """``control``: the time control (None: no clock; then nothing here does anything);
     ``casual``: a game goes on after a flag; ``storage`` keeps the readings after each move;
-    ``warn``: the seconds left below which the running clock is low (0: never)."""
+    ``warn``: the seconds left below which the running clock is low (0: never); ``keep``: a
+    takeback leaves the clocks as they read (else they are set back); ``carry``: whose clock
+    runs while the players carry out the opponent's move (``CARRIERS`` of
+    :mod:`~firmware_host.store.timecontrol`)."""
 
-    def __init__(self, control: TimeControl | None, casual: bool, storage: Storage, warn: float = 0) -> None:
+    def __init__(
+        self,
+        control: TimeControl | None,
+        casual: bool,
+        storage: Storage,
+        warn: float = 0,
+        keep: bool = False,
+        carry: str = "nobody",
+    ) -> None:
         self.control, self.casual, self.storage, self.warn = control, casual, storage, warn
+        self.keep, self.carry = keep, carry
+        #: The time (ms) each move's turn took, by the moves made after it (as kept).
+        self.used: dict[int, float] = {}
+        #: The side away from the board whose clock waits for word that its turn began.
+        self._waiting: str | None = None
+        #: The moves before the last press, and the clocks before it.
+        self._undo: tuple[int, Clocks] | None = None
+        #: The last move was recorded but its turn not yet over (and pressed) when resumed.
+        self._unpressed = False
         #: The control a game begun at the board goes back to after a league round's: the
         #: config's, or the one a new game named since.
         self.configured = control
@@ -62,6 +84,12 @@ class Clock:
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
         self._marks: tuple[str | None, str | None, bool] | None = None  # who ran, flagged, paused
+
+    @classmethod
+    def of(cls, config: ClockConfig, storage: Storage) -> Clock:
+        """The clocks the config's ``[clock]`` asks for."""
+        keep = config.takeback == "keep"
+        return cls(config.time_control(), config.casual, storage, config.warn, keep, config.carry)
 
     def choose(self, action: Command | None) -> None:
         """The time control of the games begun from now on, as a new game ``action`` from the
@@ -80,8 +108,15 @@ class Clock:
         clocks as kept after that move, on the control kept with them (a new game's may differ
         from the config's), none running (the start's when none were kept)."""
         self._game_id, self._plies, self._marks = game_id, plies, None  # drawn again
+        self._waiting, self._undo = None, None
         kept = self._kept()
+        self.used = {
+            p: float(u)
+            for p, text in kept.items()
+            if p <= plies and (u := json.loads(text).get("used")) is not None
+        }
         ply = max((p for p in kept if p <= plies), default=None)
+        self._unpressed = (ply or 0) < plies  # the last move's turn went on when the daemon stopped
         if ply is not None:
             self.control = Clocks.control_of(kept[ply]) or self.control
         if self.control is None:
@@ -91,6 +126,33 @@ class Clock:
         else:  # a new game: its clocks kept at its start, so a restart before a move keeps them
             self.clocks = Clocks.start(self.control, sides)
             self._keep(self.clocks, 0, None)
+
+    def taken_back(self, game_id: int, sides: tuple[str, ...], plies: int, now: float) -> None:
+        """The game taken back to ``plies`` moves: the clocks as they stood at that position,
+        or (``keep``) as they read at ``now``, none running.
+
+        >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"), keep=True)
+        >>> clock.begin(1, ("white", "black"), 0)
+        >>> _ = clock.follow("white", 0, False, 0)
+        >>> clock.taken_back(1, ("white", "black"), 0, 4000)
+        >>> clock.clocks.left, clock.clocks.running
+        ({'white': 56000.0, 'black': 60000.0}, None)
+        """
+        before = self.clocks
+        self.begin(game_id, sides, plies)
+        if self.keep and before is not None and self.clocks is not None:
+            self.clocks = replace(self.clocks, left=before.shown(now), since=now)
+
+    def carrier(self, away: str | None, players: Callable[[], str | None]) -> str | None:
+        """Whose clock runs while the players carry out the move of the opponent playing
+        ``away``: nobody's, the opponent's, or the ``players``' (the side to move after it).
+
+        >>> Clock(None, False, Storage(":memory:"), carry="opponent").carrier("black", lambda: "white")
+        'black'
+        """
+        if self.carry == "opponent":
+            return away
+        return players() if self.carry == "players" else None
 
     def _kept(self) -> dict[int, str]:
         try:
@@ -104,19 +166,31 @@ class Clock:
         self._at = at
 
     def follow(
-        self, runs: str | None, plies: int, answered: bool, now: float, away: str | None = None
+        self,
+        runs: str | None,
+        plies: int,
+        answered: bool,
+        now: float,
+        away: str | None = None,
+        waits: bool = False,
     ) -> ClockEvent | None:
         """The game now runs ``runs``'s clock (None: nobody's) at ``plies`` moves; ``answered``:
         the opponent away from the board (``away``, whose clock starts when it is told, not at
-        the change) chose its move. A side whose clock stops with a move made (or chosen) has
-        its move pressed (its increment, the readings kept); the event."""
+        the change; ``waits``: when :meth:`started` says) chose its move. A side whose clock
+        stops with a move made (or chosen) has its move pressed (its increment, the readings
+        kept); the event."""
+        undone = self._undone(plies)
         clocks = self.clocks
+        self._waiting = runs if waits and runs is not None and runs == away else None
+        if self._waiting is not None and (clocks is None or clocks.running != runs):
+            runs = None  # until word comes (if it came, the clock runs on)
         if clocks is None or runs == clocks.running:
-            return None
+            return self.told(now) if undone else None
         at = min(max(self._at, clocks.since), now)
-        if clocks.running is not None and (plies > self._plies or answered):
+        if clocks.running is not None and (plies > self._plies or answered or self._unpressed):
+            self._undo, self._unpressed = (plies - 1, clocks) if not answered else None, False
             pressed = clocks.press(at)
-            self._keep(pressed, plies + answered, clocks.running)
+            self._keep(pressed, plies + answered, clocks.running, at - clocks.since)
             clocks = pressed
         self.clocks, self._plies = clocks.run(runs, now if runs is not None and runs == away else at), plies
         return self.told(now)
@@ -128,20 +202,79 @@ class Clock:
         if kept and self.clocks is not None:
             self._keep(self.clocks, self._plies, json.loads(kept).get("mover"))
 
-    def _keep(self, clocks: Clocks, ply: int, mover: str | None) -> None:
+    def retimed(self, ply: int, side: str, used: float, now: float) -> ClockEvent | None:
+        """``side``'s move ``ply`` (the last) took ``used`` ms where it was made, said only
+        after it was pressed here: its clock charged that instead (None: nothing to change)."""
+        clocks, charged = self.clocks, self.used.get(ply)
+        if clocks is None or ply != self._plies or charged is None or charged == used:
+            return None
+        self.clocks = replace(clocks, left={**clocks.left, side: clocks.left[side] + charged - used})
+        self._keep(self.clocks, ply, side, used)
+        return self.told(now)
+
+    def _undone(self, plies: int) -> bool:
+        """Whether the last move pressed was dropped (read while a token lay off its switch,
+        then set right: never a move): the clocks then are as they were before its press, its
+        side's turn going on."""
+        undo = self._undo
+        if undo is None or plies != undo[0] or plies >= self._plies:
+            return False
+        self.clocks, self._plies, self._undo = undo[1], plies, None
+        return True
+
+    def started(self, side: str, used: float, now: float, anew: bool = True) -> ClockEvent | None:
+        """Word from the board where ``side`` is played: its turn there had taken ``used`` ms
+        by ``now``, so its clock runs here as from then (with ``anew`` False, only if that is
+        earlier than it runs from: a message that came late says it began later than it did);
+        None when it is not its turn here.
+
+        >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"))
+        >>> clock.begin(1, ("white", "black"), 0)
+        >>> _ = clock.follow("white", 0, False, 0, away="white", waits=True)
+        >>> clock.clocks.running, clock.started("white", 400, 1000)["elapsed"]
+        (None, 400.0)
+        >>> clock.started("white", 100, 1100, anew=False)["elapsed"]  # late: it began at 600
+        500.0
+        """
+        clocks = self.clocks
+        if clocks is None or not (clocks.running == side or clocks.running is None and self._waiting == side):
+            return None
+        since = now - used if anew or clocks.running is None else min(clocks.since, now - used)
+        self.clocks, self._waiting = replace(clocks, running=side, since=since), None
+        return self.told(now)
+
+    def moved(self, side: str, used: float, now: float) -> None:
+        """``side``'s move, made where it is played, took ``used`` ms there: its clock is to be
+        pressed with that (the next :meth:`follow` that stops it, at ``now``)."""
+        clocks = self.clocks
+        if clocks is not None and clocks.running in (None, side):
+            self.clocks, self._waiting = replace(clocks, running=side, since=now - used), None
+
+    def turn(self, now: float) -> tuple[str, float] | None:
+        """The side whose clock runs and how long it has run (ms) at ``now`` (None: none)."""
+        clocks = self.clocks
+        if clocks is None or clocks.running is None:
+            return None
+        return clocks.running, max(0.0, now - clocks.since)
+
+    def _keep(self, clocks: Clocks, ply: int, mover: str | None, used: float | None = None) -> None:
+        if used is not None:
+            self.used[ply] = used
         try:
-            self.storage.set_clocks(self._game_id, ply, clocks.readings(mover))
+            self.storage.set_clocks(self._game_id, ply, clocks.readings(mover, used))
         except StorageError:
             pass  # the move itself was kept; its clocks are worth no stop
 
-    def flag_due(self, now: float, quiet: bool, changed_at: float) -> str | None:
+    def flag_due(self, now: float, quiet: bool, changed_at: float, away: str | None = None) -> str | None:
         """The side whose flag falls at ``now``: its time is out, and no sensor change from
-        before then may still complete its turn (the board is quiet, or changed since)."""
+        before then may still complete its turn (the board is quiet, or changed since); never
+        ``away``'s, timed where it is played (:meth:`fall`)."""
         clocks = self.clocks
         out = clocks.out() if clocks is not None and clocks.flag is None else None
         if (
             clocks is None
             or clocks.running is None
+            or clocks.running == away
             or out is None
             or now < out
             or (not quiet and changed_at < out)
@@ -188,6 +321,14 @@ class Clock:
             self.clocks = clocks.adjust(cast(str, action.side_in(tuple(clocks.left))), action.seconds * 1000)
             self._keep_correction()
         self._drawn_at = -math.inf  # shown at once
+        return True
+
+    def fall(self, side: str) -> bool:
+        """``side``'s flag fell where it is played; False when a flag fell already (or no
+        clock)."""
+        if self.clocks is None or self.clocks.flag is not None:
+            return False
+        self.clocks = self.clocks.flagged(side)
         return True
 
     def told(self, now: float) -> ClockEvent | None:

@@ -56,9 +56,12 @@ from firmware_host.board.opponent import (
     Opponent,
     Play,
     Remember,
+    Retimed,
     Seen,
+    Started,
     StartGame,
     TakeBackTo,
+    TimeUp,
     Withdraw,
 )
 from firmware_host.board.output import Output
@@ -138,8 +141,7 @@ class Controller:
         self.sensing = Sensing(timing)
         self.notes = Notices()  # the message line (a daemon's, a refused save's), flashes, notices
         self.output = Output(self.notes.pager)
-        clock = clock or ClockConfig()
-        self.clock, self._now = Clock(clock.time_control(), clock.casual, storage, clock.warn), 0.0
+        self.clock, self._now = Clock.of(clock or ClockConfig(), storage), 0.0
         match = match or game.new_match()
         self.seating = Seating(players) if resume is None else _seated(storage, resume[0], players)
         if resume is None:
@@ -238,6 +240,9 @@ class Controller:
             pending,
             r.token,
             tuple(r.rewrites),
+            self.clock.clocks,
+            self.clock.used,
+            self.clock.turn(self._now),
         )
 
     def snapshot(self) -> Snapshot:
@@ -417,9 +422,14 @@ class Controller:
 
     def _time(self, now: float) -> None:
         """A flag fallen at ``now``: the game lost on time, or said in a casual one."""
-        flag = self.clock.flag_due(now, self.quiet(now), self.sensing.debouncer.changed_at)
-        if flag is None:
-            return
+        away = self.opponent.side_in(self.state) if self.opponent and self.opponent.times_itself else None
+        flag = self.clock.flag_due(now, self.quiet(now), self.sensing.debouncer.changed_at, away)
+        if flag is not None:
+            self._flag(flag)
+
+    def _flag(self, flag: str) -> None:
+        """``flag``'s time is out: the game is lost on time (or goes on, the flag shown)."""
+        now = self._now
         self._tell_clocks()
         if self.clock.casual or len(self.state.sides) > 2:  # a cut-throat game has no loser alone
             return self.flash(f"{flag[:1].upper()}{flag[1:]}: time is up")
@@ -498,10 +508,23 @@ class Controller:
         a takeback's undoing, is kept with the game: a restart still asks for it)."""
         self.model.go(phase)
         away = self.opponent.side_in(self.state) if self.opponent else None
-        runs = None if self.seating.waiting else phase.timed(self.state, away)
-        told = self.clock.follow(runs, len(self.moves), phase.opponent_move() is not None, self._now, away)
+        pending = phase.opponent_move()
+        waits = self.opponent is not None and self.opponent.times_itself
+        runs = None if self.seating.waiting else self._timed(phase, away)
+        told = self.clock.follow(runs, len(self.moves), pending is not None, self._now, away, waits)
         if told is not None:
             self.emit(told)
+
+    def _timed(self, phase: Phase, away: str | None) -> str | None:
+        """Whose clock runs in ``phase``; while the players carry out the opponent's move (or
+        its steps), as ``[clock] carry`` says."""
+        pending, steps = phase.opponent_move(), phase.unseen()
+        if pending is None and (steps is None or steps.side != away):
+            return phase.timed(self.state, away)
+        state = self.state
+        return self.clock.carrier(
+            away, lambda: (state if pending is None else state.apply(pending.move)).to_move
+        )
 
     def in_sync(self) -> None:
         if self.sync:
@@ -671,7 +694,7 @@ class Controller:
         stands (one motion: the piece moved on) when nothing unseen is to be undone."""
         over = self.phase.over
         undone = self.record.take_back(keep)
-        self.clock.begin(self.game_id, self.state.sides, keep)  # as they stood at that position
+        self.clock.taken_back(self.game_id, self.state.sides, keep, self._now)
         self._tell_clocks()
         self.targets = frozenset()
         self.model.forget()
@@ -763,6 +786,14 @@ class Controller:
             self.follow()  # the opponent's move ends the steps left
         if isinstance(intent, Play) and self.phase.opponents_turn:
             self._expect(intent)
+        elif isinstance(intent, Started):
+            self._started(intent)
+        elif isinstance(intent, TimeUp) and self.clock.fall(intent.side):
+            self._flag(intent.side)
+        elif isinstance(intent, Retimed) and self.opponent is not None:
+            side = self.opponent.side_in(self.state)
+            if (told := self.clock.retimed(intent.ply, side, intent.used, self._now)) is not None:
+                self.emit(told)
         elif isinstance(intent, TakeBackTo):
             made = self.phase.touches()  # tokens turned back while it was asked
             self.take_back(intent.keep, then=intent.then)
@@ -778,9 +809,19 @@ class Controller:
         elif isinstance(intent, Withdraw):
             self.notice(None)
 
+    def _started(self, word: Started) -> None:
+        """The opponent's turn has run ``word.used`` ms where it is played."""
+        if self.opponent is not None:
+            side = self.opponent.side_in(self.state)
+            if (told := self.clock.started(side, word.used, self._now, word.anew)) is not None:
+                self.emit(told)
+
     def _expect(self, play: Play) -> None:
-        """Light the opponent's move for the players to carry out; a move that is not legal
-        here is said, never lit."""
+        """Light the opponent's move for the players to carry out (its clock pressed with the
+        time it took where it was made, if said); a move that is not legal here is said, never
+        lit."""
+        if play.used is not None and self.opponent is not None:
+            self.clock.moved(self.opponent.side_in(self.state), play.used, self._now)
         state = self.state
         try:
             move = state.parse_move(play.move)

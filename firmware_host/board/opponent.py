@@ -26,15 +26,17 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from engines import MODULES
 from engines.ai import LIMITS, choose
+from engines.ai.clocked import seconds_for
 from engines.core import GameState
 from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.board.turn import directions
+from firmware_host.store.timecontrol import Clocks
 from firmware_host.ui.screens import Screen
 
 if TYPE_CHECKING:  # the worker (multiprocessing) and the searches load when the computer first thinks
@@ -53,7 +55,10 @@ class Seen:
     players' own steps or choices is under way, so the moves are their last word (the
     opponent's move may be being carried out);
     ``pending``: the opponent's move lit for the players to carry out; ``token`` and
-    ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``)."""
+    ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``);
+    ``clocks``: the game clocks (None: no clock), ``used``: the time (ms) each move's turn
+    took, by the moves made after it, and ``turn``: the side whose clock runs and for how long
+    (ms) so far."""
 
     game: Game
     game_id: int
@@ -64,6 +69,9 @@ class Seen:
     pending: str | None = None
     token: str = ""
     rewrites: tuple[tuple[int, str], ...] = ()
+    clocks: Clocks | None = None
+    used: Mapping[int, float] = field(default_factory=dict)
+    turn: tuple[str, float] | None = None
 
     @property
     def state(self) -> GameState[Any]:
@@ -89,10 +97,38 @@ class Seen:
 
 @dataclass(frozen=True)
 class Play:
-    """Light ``move`` for the players to carry out, saying ``say``."""
+    """Light ``move`` for the players to carry out, saying ``say``; ``used``: the time (ms)
+    its turn took, timed where it was made (None: timed here)."""
 
     move: str
     say: str
+    used: float | None = None
+
+
+@dataclass(frozen=True)
+class Started:
+    """The opponent's turn began where it is played, ``used`` ms ago: its clock runs here as
+    from then (``anew`` False: if that is earlier than it runs from already; True: the other
+    board started again, its clock with it)."""
+
+    used: float
+    anew: bool = True
+
+
+@dataclass(frozen=True)
+class Retimed:
+    """The opponent's last move, the game's ``ply``-th, took ``used`` ms where it was made
+    (said only after it was carried out here)."""
+
+    ply: int
+    used: float
+
+
+@dataclass(frozen=True)
+class TimeUp:
+    """The flag of ``side`` (the opponent's) fell where it is played."""
+
+    side: str
 
 
 @dataclass(frozen=True)
@@ -142,7 +178,7 @@ class Withdraw:
     """The question asked is no longer asked."""
 
 
-Intent = Play | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
+Intent = Play | Started | Retimed | TimeUp | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
 
 
 @dataclass(frozen=True)
@@ -162,6 +198,10 @@ class Opponent(Protocol):
     #: Whether the players may still correct their move while the opponent's answer waits to
     #: be carried out (the opponent then answers the corrected move).
     rethinks: bool
+    #: Whether its turns are timed where it plays: its clock here waits for :class:`Started`,
+    #: its moves say the time they took and its flag falls there (:class:`TimeUp`); else its
+    #: clock runs from when it is told and its flag falls here.
+    times_itself: bool
 
     @property
     def level(self) -> int | None:
@@ -196,17 +236,22 @@ _PONDERING: tuple[Where, ponder.Ponder] | None = None
 
 
 def think(
-    state: GameState[Any], level: int, seed: int, gentle: bool = True, where: Where | None = None
+    state: GameState[Any],
+    level: int,
+    seed: int,
+    gentle: bool = True,
+    where: Where | None = None,
+    seconds: float | None = None,
 ) -> str:
     """The computer's move at ``state`` in canonical notation (run in the worker process),
-    within its level's time limit; a hint is not ``gentle``: never one of level 1's loose
-    moves. ``where`` (the computer's own moves, not hints): where ``state`` is, so that the
-    pondering kept answers the players' move when it follows the last one the computer
-    pondered over, and pondering starts after the move chosen."""
+    within ``seconds`` (default: its level's time limit); a hint is not ``gentle``: never one
+    of level 1's loose moves. ``where`` (the computer's own moves, not hints): where ``state``
+    is, so that the pondering kept answers the players' move when it follows the last one the
+    computer pondered over, and pondering starts after the move chosen."""
     global _PONDERING
     from engines.ai import ponder
 
-    deadline = time.monotonic() + LIMITS[level - 1]
+    deadline = time.monotonic() + (LIMITS[level - 1] if seconds is None else seconds)
 
     def stop() -> bool:
         return time.monotonic() > deadline
@@ -318,6 +363,7 @@ class Computer(Thinker):
 
     WAIT = "Wait: the computer is thinking"
     rethinks = True
+    times_itself = False
     note = None
 
     def __init__(self, side: str | None, level: int, seed: int = 0, sync: bool = False) -> None:
@@ -340,12 +386,12 @@ class Computer(Thinker):
             return []
         if self._asked != seen.position:
             self._asked = seen.position
-            seed = self.seed + len(seen.moves)
+            seed, seconds = self.seed + len(seen.moves), self.seconds(seen)
             if self.sync:
-                return [self._play(seen.state, think(seen.state, self.level, seed))]
+                return [self._play(seen.state, think(seen.state, self.level, seed, seconds=seconds))]
             where = (seen.game_id, seen.moves)
             self._pondering = None  # the search below stops it (a yielding job)
-            self._future = self._workers().submit(think, seen.state, self.level, seed, True, where)
+            self._future = self._workers().submit(think, seen.state, self.level, seed, True, where, seconds)
         if self._future is not None and self._future.done():
             future, self._future = self._future, None
             move = future.result()
@@ -353,6 +399,23 @@ class Computer(Thinker):
             self._workers().submit(think_on, yields=True)
             return [self._play(seen.state, move)]
         return []
+
+    def seconds(self, seen: Seen) -> float:
+        """How long its search may take: its level's limit, or less on a clock
+        (``engines/ai/clocked.py``).
+
+        >>> from dataclasses import replace
+        >>> from firmware_host.store.timecontrol import TimeControl
+        >>> clocks = Clocks.start(TimeControl.parse("30"), ("white", "black"))
+        >>> game = Game.of("antipod", 4)
+        >>> seen = Seen(game, 1, (), (game.new(),), True, True, clocks=clocks)
+        >>> Computer("black", 3).seconds(seen), Computer("black", 3).seconds(replace(seen, clocks=None))
+        (1.0, 1.5)
+        """
+        limit, clocks = LIMITS[self.level - 1], seen.clocks
+        if clocks is None:
+            return limit
+        return seconds_for(limit, *clocks.ahead(self.side_in(seen.state)))
 
     def _ponder_while(self, seen: Seen) -> None:
         """Stop pondering once the game leaves the way it was pondered on (a takeback, a new

@@ -17,7 +17,7 @@ from engines.core import OptionError
 from engines.core.contract import Site
 from firmware_host.actions.commands import SEATS, names_problem, seat
 from firmware_host.store.layout import layout_for, read_layout
-from firmware_host.store.timecontrol import ControlError, TimeControl
+from firmware_host.store.timecontrol import CARRIERS, TAKEBACKS, ControlError, TimeControl
 from firmware_host.store.tomlfile import ConfigError, describe, read_small_file, read_toml
 from hardware.pins import gpio_pins
 
@@ -204,12 +204,17 @@ class ClockConfig:
     """The game clocks (docs/config.md): ``control`` in PGN's TimeControl notation ("300+3",
     "40/5400+30:1800+30", "*60"; None or "-": no clock), ``delay`` ("bronstein:5",
     "simple:5"), ``casual``: a game goes on after a flag falls (the flag shown); ``warn``: the
-    LEDs warn while the running clock has fewer seconds than this left (0: no warning)."""
+    LEDs warn while the running clock has fewer seconds than this left (0: no warning);
+    ``takeback``: "restore" sets the clocks back with the moves, "keep" leaves them (tournament
+    play); ``carry``: whose clock runs while the players carry out the computer's or the other
+    board's move ("nobody", "opponent", "players")."""
 
     control: str | None = option(None)
     delay: str = option("")
     casual: bool = option(False)
     warn: float = option(0, 0, 3600)
+    takeback: str = option("restore")
+    carry: str = option("nobody")
 
     def time_control(self) -> TimeControl | None:
         """The control these name (None: no clock); ControlError when it does not read."""
@@ -510,6 +515,8 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
         raise ConfigError(f"{path}: [clock] {key}: {e}") from None
     if (why := names_problem(config.players.names)) is not None:
         raise ConfigError(f"{path}: [players] names: {why}")
+    _check_choice(path, "[clock] takeback", config.clock.takeback, TAKEBACKS)
+    _check_choice(path, "[clock] carry", config.clock.carry, CARRIERS)
     sites = _game_sites(path, config)
     _check_opponent(path, config)
     if config.layout is not None and learning:
@@ -520,6 +527,12 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
             raise ConfigError(f"{path}: layout: there is no file {config.layout} (reedboard setup writes it)")
         layout_for(config.layout, sites)
     return config
+
+
+def _check_choice(path: str, key: str, value: str, choices: tuple[str, ...]) -> None:
+    """ConfigError naming ``key`` when ``value`` is not one of ``choices``."""
+    if value not in choices:
+        raise ConfigError(f"{path}: {key} must be one of {', '.join(choices)} (got {describe(value)})")
 
 
 def _check_mqtt(path: str, mqtt: Mqtt) -> None:

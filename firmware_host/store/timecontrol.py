@@ -28,6 +28,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal, Mapping, Sequence
 
+#: Whose clock runs while the players carry out the opponent's move (``[clock] carry``).
+CARRIERS = ("nobody", "opponent", "players")
+#: What a takeback does to the clocks (``[clock] takeback``).
+TAKEBACKS = ("restore", "keep")
+
 #: Below this (ms) a clock is shown in tenths.
 TENTHS_BELOW = 10_000
 
@@ -111,6 +116,25 @@ class TimeControl:
             moves -= stage.moves
         return self.stages[-1]
 
+    def to_go(self, moves: int) -> int | None:
+        """The moves a side that made ``moves`` has to make in its stage's time (None: the
+        rest of the game).
+
+        >>> c = TimeControl.parse("40/5400+30:1800+30")
+        >>> c.to_go(0), c.to_go(39), c.to_go(40), TimeControl.parse("*60").to_go(3)
+        (40, 1, None, 1)
+        """
+        done = 0
+        for stage in self.stages:
+            if stage.per_move:
+                return 1
+            if stage.moves is None:
+                return None
+            done += stage.moves
+            if moves < done:
+                return done - moves
+        return None
+
     def added(self, moves: int) -> float:
         """The seconds a side's clock gains as its move number ``moves`` + 1 begins (a
         stage's time at the stage's start; a per-move stage's time every move)."""
@@ -155,21 +179,29 @@ class Clocks:
         """Every side's clock at the game's start."""
         return cls(control, {s: control.added(0) * 1000 for s in sides}, {s: 0 for s in sides})
 
-    def readings(self, mover: str | None = None) -> str:
+    def readings(self, mover: str | None = None, used: float | None = None) -> str:
         """The clocks as storage keeps them (none running), with the side whose move they
-        follow: JSON.
+        follow and the time (ms) that move's turn took: JSON.
 
         >>> c = Clocks.start(TimeControl.parse("300+3"), ("a", "b"))
         >>> c.readings()
-        '{"control": "300+3", "left": {"a": 300000.0, "b": 300000.0}, "moves": {"a": 0, "b": 0}}'
+        '{"control": "300+3", "left": {"a": 300000, "b": 300000}, "moves": {"a": 0, "b": 0}}'
         >>> Clocks.read(c.control, c.readings()) == c
         True
         """
-        kept = {"control": self.control.text, "left": dict(self.left), "moves": dict(self.moves)}
+        kept: dict[str, object] = {
+            "control": self.control.text,
+            "left": {side: round(ms) for side, ms in self.left.items()},
+            "moves": dict(self.moves),
+        }
         delay = self.control.delay
         if delay is not None:
             kept["delay"] = f"{delay.kind}:{delay.seconds:g}"
-        return json.dumps({**kept, "mover": mover} if mover else kept)
+        if mover:
+            kept["mover"] = mover
+        if used is not None:
+            kept["used"] = round(used)
+        return json.dumps(kept)
 
     @staticmethod
     def control_of(readings: str) -> TimeControl | None:
@@ -194,6 +226,18 @@ class Clocks:
             {s: float(ms) for s, ms in kept["left"].items()},
             {s: int(n) for s, n in kept["moves"].items()},
         )
+
+    def ahead(self, side: str) -> tuple[float, float, int | None]:
+        """What ``side`` has for its next move: the seconds left (as of its turn's start), the
+        seconds its move gives back (increment and delay) and the moves to make in that time
+        (None: the rest of the game).
+
+        >>> Clocks.start(TimeControl.parse("40/600+5:300", "simple:2"), ("a", "b")).ahead("a")
+        (600.0, 7.0, 40)
+        """
+        moves, delay = self.moves[side], self.control.delay
+        back = self.control.stage(moves).increment + (delay.seconds if delay is not None else 0.0)
+        return self.left[side] / 1000, back, self.control.to_go(moves)
 
     def used(self, now: float) -> float:
         """What the running side's turn has cost it so far at ``now`` (ms): a simple delay

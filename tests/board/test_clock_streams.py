@@ -4,11 +4,13 @@ out counts for nobody, a takeback and a restart leave the clocks as they stood, 
 game."""
 
 import json
+from dataclasses import replace
 
+from engines.ai import LIMITS
 from engines.core.notation import read_record
 from firmware_host.board.clock import DRAW_MS
 from firmware_host.board.game import Game
-from firmware_host.store.config import ClockConfig, Config, load_config
+from firmware_host.store.config import ClockConfig, Config, OpponentConfig, load_config
 from firmware_host.store.export import record_text
 from testbed.board_under_test import BoardUnderTest
 from testbed.streams import STREAMS, Stream, moves, of, run, said
@@ -108,11 +110,13 @@ def test_a_restart_resumes_with_the_stored_times_the_time_off_charged_to_nobody(
         board.settle()
         stored = clocks(board.events)[-1]["left"]
         board.run(3000)
+        restarted = board.now_ms
         board.restart()  # the daemon was off: none of it is anyone's time
         board.run(20_000)
         board.settle()
         resumed = clocks(board.events[board.restarts[0] :])
         assert resumed[0]["left"] == stored and resumed[0]["running"] == "black"
+        assert board.clocks().since >= restarted  # Black's clock runs again from the restart
         assert board.screen()[1].startswith("0:") or ">" in board.screen()[1]
     finally:
         board.close()
@@ -207,3 +211,88 @@ def test_the_config_md_example_plays_on_a_bronstein_clock(tmp_path):
     config = load_config(str(path))
     events = run(Stream().wait(1000).place("A1*").settle().text(), "antipalos", 3, config=config)
     assert clocks(events)[-1]["left"] == {"white": 303 * S, "black": 300 * S}
+
+
+def test_takeback_keep_leaves_the_clocks_as_they_read():
+    """A tournament's house option: the move taken back, its time stays spent."""
+    stream = Stream().wait(1000).place("A1*").settle().wait(2000).place("A3*").settle().wait(3000)
+    stream.lift("A3*").wait(2000).settle()
+    events = run(stream.text(), "antipalos", 3, config=clocked("60+2", takeback="keep"))
+    assert of(events, "takeback") == [{"move": "A3*"}]
+    after_black, kept = clocks(events)[2], clocks(events)[3]
+    assert kept["running"] is None and kept["left"]["black"] == after_black["left"]["black"] < 60 * S
+    assert kept["left"]["white"] == after_black["left"]["white"] - (kept["t"] - since(after_black))
+    assert clocks(events)[-1]["running"] == "black"
+
+
+def carried_out(carry: str) -> tuple[list[dict], int]:
+    """Against the computer with ``[clock] carry``: White moves, the computer answers, the
+    players carry its move out 4 s later; the clock events and how many came before the carry."""
+    board = BoardUnderTest(Game.of("antipalos", 3), computer="black", config=clocked("60", carry=carry))
+    try:
+        board.run(1000)
+        board.place("B2*")
+        board.settle()
+        board.run(4000)
+        before = len(clocks(board.events))
+        for site, kind in board.lit().items():
+            (board.lift if kind == "remove" else board.place)(site)
+        board.settle()
+        return clocks(board.events), before
+    finally:
+        board.close()
+
+
+def test_carry_players_starts_the_players_clock_once_the_computer_answers():
+    ticks, before = carried_out("players")
+    assert [t["running"] for t in ticks[:before]] == ["white", "black", "white"]
+    assert len(ticks) == before  # carrying it out switches nothing
+    assert since(ticks[-1]) == since(ticks[-2])  # at the computer's answer (at once here)
+
+
+def test_carry_opponent_charges_the_computer_until_its_move_is_carried_out():
+    ticks, before = carried_out("opponent")
+    assert [t["running"] for t in ticks] == ["white", "black", "white"] and before == 2
+    used = since(ticks[-1]) - since(ticks[-2])
+    assert used > 4000 and ticks[-1]["left"]["black"] == 60 * S - used
+
+
+def test_the_computer_budgets_its_search_by_its_clock():
+    """Level 5 may think 6 s a move; on 12 s +1 for the game it takes 12/30 + 0.8 s; with 2
+    moves to make in 10 s, or 4 s for each move, half of what it has."""
+
+    def limit(control: str) -> float:
+        config = replace(clocked(control), opponent=OpponentConfig("computer", "black", 5))
+        board = BoardUnderTest(Game.of("antipalos", 3), config=config)
+        try:
+            board.run(500)
+            controller = board.controller
+            return controller.opponent.seconds(controller.seen())
+        finally:
+            board.close()
+
+    assert limit("-") == LIMITS[4] == 6.0
+    assert limit("12+1") == 12 / 30 + 0.8
+    assert limit("2/10:60") == limit("*10") == 5.0
+
+
+def test_a_match_s_next_game_begins_on_the_same_control_with_fresh_clocks():
+    """Game 1 of a match to 6 played on 30 s +1; game 2 begins with 30 s each again, the
+    loser's (Black's) clock running, and Black's first move charged to Black."""
+    game_1, game_2 = ["B1*", "A1*", "*B2", "C1*", "B3*"], ["A1*", "B1*"]
+    stream = Stream()
+    for site in game_1:
+        stream.wait(1000).place(site).settle()
+    stream.lift(*game_1).settle()
+    for site in game_2:
+        stream.wait(2000).place(site).settle()
+    events = run(stream.text(), "antipalos", 3, config=Config(match=6, clock=ClockConfig("30+1")))
+    begun = next(i for i, e in enumerate(events) if e["event"] == "new_game")
+    before, after = clocks(events[:begun]), clocks(events[begun:])
+    assert before[-1]["left"] != {"white": 30 * S, "black": 30 * S}
+    assert after[0]["left"] == {"white": 30 * S, "black": 30 * S} and after[0]["running"] == "black"
+    black = after[1]
+    assert (
+        black["running"] == "white"
+        and black["left"]["black"] == 30 * S - (since(black) - since(after[0])) + S
+    )

@@ -21,8 +21,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
-from bench.robot import FAULTS, Options, one_board
+from bench.robot import FAULTS, Options, one_board, run_episode
 from firmware_host.board.controller import Game
+from firmware_host.store.config import ClockConfig
 from testbed.board_under_test import BoardUnderTest
 from testbed.bus import Faults
 from testbed.pair import PAIR_MIX, Pair
@@ -251,3 +252,25 @@ def test_paired_episodes_the_bench_found_play_through(game, seed, episode):
         assert pair.boards[0].held() == pair.boards[1].held() == tuple(pair.robots[0].moves)
     finally:
         pair.close()
+
+
+@pytest.mark.parametrize(
+    "game, seed, paired",
+    [
+        (("antipalos", 3, "two"), 1, False),
+        (("antipode", None, "standard"), 1, False),
+        (("antipalos", 3, "two"), 0, True),
+        (("antipode", None, "standard"), 2, True),
+        (("antipode", None, "standard"), 0, True),  # a knock read as a move, then dropped
+    ],
+)
+def test_the_robot_plays_on_5_second_clocks_and_flags_end_games(game, seed, paired, tmp_path):
+    """bench/robot.py --clock 5: the whole mix on one board (the computer brought in and out)
+    and on paired boards over the faulty bus; games end on a flag, the records stay the ones
+    meant, a restart loses no time and paired boards keep their clocks together."""
+    mix = dict(PAIR_MIX if paired else MIX)
+    opts = Options(frozenset(KINDS), mix, paired, str(tmp_path), clock=ClockConfig("5"))
+    episode = run_episode(game, seed, 20, opts)
+    if episode.violation:
+        raise reported(episode.violation)
+    assert episode.flags >= 1

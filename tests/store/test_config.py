@@ -200,6 +200,8 @@ def test_hardware_options_leave_out_what_the_daemon_uses(tmp_path):
         ('[clock]\ncontrol = "5 minutes"\n', "[clock] control: '5 minutes' is no time control: e.g. 300+3"),
         ('[clock]\ncontrol = "300"\ndelay = "fischer:2"\n', "[clock] delay: 'fischer:2' is no delay"),
         ("[clock]\ncasual = 1\n", "[clock] casual must be true or false (got 1)"),
+        ('[clock]\ntakeback = "undo"\n', "[clock] takeback must be one of restore, keep (got 'undo')"),
+        ('[clock]\ncarry = "me"\n', "[clock] carry must be one of nobody, opponent, players (got 'me')"),
     ],
 )
 def test_mistakes_are_one_line_naming_file_and_key(tmp_path, text, expected):

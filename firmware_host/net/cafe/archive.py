@@ -101,6 +101,7 @@ READING = record(
         "left": mapping(text(20), number(-1e13, 1e13), 8),
         "moves": mapping(text(20), whole(0, 10**6), 8),
         "mover": optional(text(20)),
+        "used": optional(number(0, 1e13)),
     },
     required=("control", "left", "moves"),
 )

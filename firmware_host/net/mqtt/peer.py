@@ -51,6 +51,8 @@ from firmware_host.store.config import BOARD_ID
 
 #: The most moves a peer's game may hold (the longest games here are some hundreds of moves).
 MAX_MOVES = 5000
+#: The longest turn a board may say its players took (ms): ten days.
+MAX_TURN_MS = 864_000_000
 #: How far ahead of this board's clock another board's stamp may be (clocks differ a little).
 SKEW_MS = 60_000
 TOKEN = re.compile(rf"(\d{{20}}):({BOARD_ID.pattern})")
@@ -165,6 +167,10 @@ class Peer:
     rewrites: tuple[tuple[int, str], ...]
     ask: tuple[int, int, int, int] | None
     answer: tuple[int, int, int] | None
+    used: tuple[int | None, ...] = ()
+    running: int | None = None
+    flag: str | None = None
+    session: str | None = None
 
 
 def read_peer(payload: bytes, now_ns: int) -> Peer:
@@ -173,7 +179,10 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
     ``rewrites`` are [moves kept, a side]; ``ask`` is [rewrites, moves to keep, moves] with
     keep < moves, and ``again`` how many times it was asked again after a "no" (0 if absent);
     ``answer`` is [rewrites, moves, "no"], and ``answer_again`` the ``again`` of the request it
-    refuses. The Peer's ``ask`` and ``answer`` end with those numbers."""
+    refuses. The Peer's ``ask`` and ``answer`` end with those numbers. ``used`` (optional):
+    each move's turn time in ms as the board whose players made it timed it (null: none), and
+    ``running``: how long its players' turn has run so far (ms; null: theirs is not running),
+    ``flag``: their side once their flag fell, ``session``: which run of the daemon sent it."""
     obj = read(
         payload,
         record(
@@ -189,6 +198,10 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
                 "again": optional(whole(0, MAX_MOVES)),
                 "answer": optional(items(lambda v: v, 3)),
                 "answer_again": optional(whole(0, MAX_MOVES)),
+                "used": optional(items(optional(whole(0, MAX_TURN_MS)), MAX_MOVES)),
+                "running": optional(whole(0, MAX_TURN_MS)),
+                "flag": optional(text(32)),
+                "session": optional(text(16)),
             },
             required=("v", "game", "token", "moves"),
         ),
@@ -214,4 +227,8 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
         tuple(rewrites),
         (*ask, obj["again"] or 0) if ask else None,
         answer,
+        tuple(obj["used"] or ()),
+        obj["running"],
+        obj["flag"],
+        obj["session"],
     )

@@ -22,6 +22,16 @@ way on it (version 2)::
   the other board puts each to its players and answers with the takeback itself, or with
   ``answer`` ``[rewrites, moves, "no"]`` and ``answer_again``, the ``again`` it refuses (a
   board of protocol 2 without these two reads them as 0).
+- ``used``, ``running`` and ``flag`` (with a game clock): each move's turn time in ms, as the
+  board whose players made it timed it, how long this board's players' turn had run when the
+  message was sent (null: theirs is not running), and their side once their flag fell (null:
+  it has not): the other board takes the flag of this board's players from there, never from
+  its own clock. ``session`` names the run of the daemon that sent it: the other side's clock
+  runs from the earliest start its messages imply (a late one implies a later start), unless
+  the other board started again (its clock with it). The other board's move is charged the time
+  it says; its clock runs here from the message saying its turn began there, as from then; a
+  message heard while this board's players' clock runs is answered with this board's game
+  sent again (the other board may have started again).
 - A board that starts reads back its own retained message before it publishes a game played
   with the other board again: a request and a "no" it had published of the position where
   it still is stand across the restart; asked again after a "no", it counts past the
@@ -49,6 +59,8 @@ and this board's own game stays published: the other board is the one to come ba
 from __future__ import annotations
 
 import json
+import random
+import re
 import sys
 import threading
 import time
@@ -64,9 +76,12 @@ from firmware_host.board.opponent import (
     Intent,
     Play,
     Remember,
+    Retimed,
     Seen,
+    Started,
     StartGame,
     TakeBackTo,
+    TimeUp,
     Withdraw,
 )
 from firmware_host.board.turn import directions
@@ -78,6 +93,8 @@ from firmware_host.store.config import Config, opponent_side
 from firmware_host.ui.screens import message_screen
 
 OFFLINE = "Opponent offline"
+#: How long a board's players' turn had run, as its message says it.
+RUNNING = re.compile(r'"running": (?:null|\d+), ')
 #: Seconds after which a board never heard from is said to be out of reach.
 UNHEARD_SECONDS = 5.0
 
@@ -95,6 +112,8 @@ class Remote:
     WAIT = "Wait for the opponent's move"
     #: The other board's move, once lit here, answered ours as it was: no correcting ours.
     rethinks = False
+    #: The other board times its own players: its moves say the time they took.
+    times_itself = True
     level = None
     ASKED = "Take back asked: wait for the opponent's OK"
     REFUSED = "The opponent refused the take back"
@@ -138,6 +157,11 @@ class Remote:
         #: What this board published before it (re)started, as the broker kept it: the first
         #: message heard on its own topic unless it is what it published since; read once.
         self._kept: Peer | None = None
+        self._heard: Peer | None = None  # the last message heard
+        self._session = f"{random.getrandbits(32):08x}"  # this run of the daemon, in its messages
+        self._sessions: str | None = None  # the other board's run whose word of its clock was taken
+        self._peer_at = 0.0  # when the last message came (s, on ``clock``)
+        self._timed: Peer | None = None  # the last message whose word of the other's clock was taken
         self._own_heard = self._kept_read = False
         self._overwritten = False  # another client published on this board's topic since
         self.note: str | None = None
@@ -223,9 +247,40 @@ class Remote:
             intents = self._follow(seen, peer)
         if self._ask is not None and not _asked_in(self._ask, seen):
             self._ask = None  # the game moved on: the request is withdrawn
+        if not intents and peer is not None and peer is not self._timed:
+            intents = self._started(seen, peer)
         if not intents:
             self._publish(seen)
         return intents
+
+    def _started(self, seen: Seen, peer: Peer) -> list[Intent]:
+        """Word of the other board's players' clock in a message with every move made here
+        (each message read for it once): their turn has run so long (while this board waits
+        for their move), or their flag fell. A message while this board's players' clock runs
+        (the other board started again, say) is answered with this board's game, saying how
+        long their turn has run by now."""
+        if peer is not self._heard:
+            self._heard = peer
+            if seen.turn is not None and seen.turn[0] != self.side_in(seen.state):
+                self._sent_key = None
+        same = peer.token == seen.token and peer.moves == seen.moves
+        if peer is self._timed or not same:
+            return []
+        theirs = self.side_in(seen.state)
+        if peer.flag == theirs and seen.clocks is not None and seen.clocks.flag is None:
+            self._timed = peer
+            return [TimeUp(theirs)]
+        n = len(seen.moves)
+        if n and seen.states[n - 1].to_move == theirs and (used := _used(peer, n - 1)) is not None:
+            if seen.used.get(n) not in (None, used):
+                return [Retimed(n, used)]  # their last move's time, said after it was carried out
+        if not seen.awaiting or peer.running is None:
+            return []
+        self._timed = peer
+        with self._lock:
+            since = (self.clock() - self._peer_at) * 1000 if peer is self._peer else 0.0
+        anew, self._sessions = peer.session != self._sessions, peer.session
+        return [Started(peer.running + since, anew)]
 
     def _resume(self, seen: Seen, kept: Peer) -> None:
         """After a restart, this board's open takeback request and its "no" to the other
@@ -375,7 +430,7 @@ class Remote:
             return self._refuse(peer, "a correction of moves that are not its own")
         then = None
         if len(moves) > keep and seen.states[keep].to_move == theirs:
-            then = _play(seen.states[keep], moves[keep], "changed to")
+            then = _play(seen.states[keep], moves[keep], "changed to", _used(peer, keep))
         return [TakeBackTo(keep, then)]
 
     def _next(self, seen: Seen, moves: tuple[str, ...], unread: int, peer: Peer) -> list[Intent]:
@@ -392,7 +447,7 @@ class Remote:
         state = seen.states[n]
         if seen.awaiting or (seen.pending is not None and seen.pending != moves[n]):
             verb = "changed to" if seen.pending is not None else "plays"
-            return [_play(state, moves[n], verb)]
+            return [_play(state, moves[n], verb, _used(peer, n))]
         return []
 
     def _answers(self, seen: Seen, peer: Peer) -> list[Intent]:
@@ -471,7 +526,7 @@ class Remote:
         a game played with the other board is not published before the broker was heard (a
         restarted board reads back what it kept there first) or the other board is out of
         reach."""
-        news = self._sent_key is None or self._sent_key[4:] != (self._ask, self._answer)
+        news = self._sent_key is None or self._sent_key[4:6] != (self._ask, self._answer)
         if not (seen.final or news and (self._ask or self._answer)):
             return
         with self._lock:
@@ -482,7 +537,14 @@ class Remote:
             again, self._overwritten = self._overwritten, False
         if again:
             self._sent = self._sent_key = None
-        g, key = seen.game, (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer)
+        clocks = (
+            seen.clocks and seen.clocks.flag,
+            seen.turn is not None and seen.turn[0] != self.side_in(seen.state),
+        )
+        g, key = (
+            seen.game,
+            (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer, clocks),
+        )
         if key == self._sent_key:
             return  # as sent (not written again at every step: a long game's JSON costs)
         self._sent_key = key
@@ -495,6 +557,7 @@ class Remote:
             [list(r) for r in seen.rewrites],
             self._ask,
             self._answer,
+            _clocks(seen, self.side_in(seen.state), self._session),
         )
         if text != self._sent:
             self._sent = text
@@ -510,9 +573,11 @@ class Remote:
         rewrites: list[list[Any]],
         ask: Any,
         answer: Any,
+        clocks: dict[str, Any] | None = None,
     ) -> str:
         return json.dumps(
             {
+                **(clocks or {}),
                 "v": 2,
                 "game": game,
                 "size": size,
@@ -535,13 +600,13 @@ class Remote:
             self._drop(str(exc))
             return
         with self._lock:
-            self._peer = peer
+            self._peer, self._peer_at = peer, self.clock()
 
     def _on_own(self, _: str, payload: bytes) -> None:
         """The first message on this board's own topic: what it published before it started,
         if the broker kept it (not what it published since). A later one that is not what it
         sent is someone else's, published as this board: its own is published again."""
-        mine = payload.decode(errors="replace") == self._sent
+        mine = _steady(payload.decode(errors="replace")) == _steady(self._sent or "")
         with self._lock:
             if self._own_heard:
                 self._overwritten = self._overwritten or not mine
@@ -557,8 +622,38 @@ class Remote:
             self._kept = kept
 
     def _on_availability(self, _: str, payload: bytes) -> None:
+        """The other board online or not; back online (a restart), it hears this board's game
+        again, with how long this board's players' turn has run by now."""
+        online = payload == topics.ONLINE.encode()
         with self._lock:
-            self._online = payload == topics.ONLINE.encode()
+            self._overwritten = self._overwritten or (online and self._online is False)
+            self._online = online
+
+
+def _clocks(seen: Seen, theirs: str, session: str) -> dict[str, Any] | None:
+    """What this board's message says of its clocks (None: no clock): each move's turn time
+    (ms), how long its own players' turn has run so far (None: not theirs), and their flag if
+    it fell, and which run of the daemon (``session``) sent it."""
+    if seen.clocks is None:
+        return None
+    used = [None if (ms := seen.used.get(n)) is None else round(ms) for n in range(1, len(seen.moves) + 1)]
+    turn, flag = seen.turn, seen.clocks.flag
+    return {
+        "used": used,
+        "running": round(turn[1]) if turn and turn[0] != theirs else None,
+        "flag": flag if flag != theirs else None,
+        "session": session,
+    }
+
+
+def _steady(text: str) -> str:
+    """A message of this board's without how long its players' turn had run when it was sent
+    (the one part that differs each time it is sent).
+
+    >>> _steady('{"used": [], "running": 1200, "v": 2}')
+    '{"used": [], "v": 2}'
+    """
+    return RUNNING.sub("", text, count=1)
 
 
 def _asked_in(ask: tuple[int, int, int, int], seen: Seen) -> bool:
@@ -573,9 +668,15 @@ def _wins(theirs: tuple[int, str], ours: tuple[int, str]) -> bool:
     return theirs < ours
 
 
-def _play(state: GameState, move: str, verb: str) -> Play:
-    """The other board's ``move``, said with what the players do here to carry it out."""
-    return Play(move, f"Opponent {verb} {move}: {directions(state, state.parse_move(move))}")
+def _used(peer: Peer, n: int) -> int | None:
+    """The time (ms) move ``n`` of the other board's list took there (None: not said)."""
+    return peer.used[n] if n < len(peer.used) else None
+
+
+def _play(state: GameState, move: str, verb: str, used: float | None = None) -> Play:
+    """The other board's ``move``, said with what the players do here to carry it out, and the
+    time (ms) its turn took there (None: not said)."""
+    return Play(move, f"Opponent {verb} {move}: {directions(state, state.parse_move(move))}", used)
 
 
 def _token(board: str) -> str:

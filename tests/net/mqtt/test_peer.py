@@ -92,6 +92,11 @@ def test_a_game_in_any_case_or_spacing_reads_as_its_canonical_moves(seed, styles
         ({"v": 1}, "v"),
         ({"again": -1}, "again"),
         ({"answer_again": "1"}, "answer_again"),
+        ({"used": [1000, -5]}, "used"),
+        ({"used": [1000, "2s"]}, "used"),
+        ({"used": 5}, "used"),
+        ({"running": 10**12}, "running"),
+        ({"running": 1.5}, "running"),
     ],
 )
 def test_forged_fields_are_refused(change, why):
@@ -129,6 +134,14 @@ def test_a_request_asked_again_is_told_apart_and_a_board_that_does_not_count_ask
     assert first.ask == (0, 1, 2, 0) and first.answer == (0, 2, 0)
     again = read_peer(json.dumps({**payload, "again": 2, "answer_again": 1}).encode(), NOW_NS)
     assert again.ask == (0, 1, 2, 2) and again.answer == (0, 2, 1)
+
+
+def test_each_move_s_time_and_the_running_turn_are_read_and_a_board_without_a_clock_sends_none():
+    payload = {"v": 2, "game": "antipod", "size": 4, "token": TOKEN, "moves": ["a2", "b3"], "rewrites": []}
+    timed = read_peer(json.dumps({**payload, "used": [2100, None], "running": 300}).encode(), NOW_NS)
+    assert (timed.used, timed.running) == ((2100, None), 300)
+    untimed = read_peer(json.dumps(payload).encode(), NOW_NS)
+    assert (untimed.used, untimed.running) == ((), None)
 
 
 def test_a_move_that_is_not_legal_where_it_stands_is_refused():

@@ -1,0 +1,157 @@
+"""Game clocks on paired boards, over a bus with a known delay: each board times its own
+players and sends the time each turn took with the move, so both boards keep the same clocks;
+the bus's delay and carrying a move out are nobody's time; a restart of either board keeps
+them together."""
+
+import json
+import random
+from dataclasses import replace
+
+from firmware_host.board.controller import Game
+from firmware_host.store.config import ClockConfig
+from firmware_host.store.storage import Storage
+from testbed.board_under_test import BoardUnderTest
+from testbed.broker import board_config
+from testbed.bus import Faults
+from testbed.pair import Pair
+
+DELAY_MS = 300
+OPPONENT = '\n[opponent]\nkind = "remote"\nboard = "{other}"\nside = "{side}"\n'
+
+
+def clocked_pair() -> Pair:
+    """t1 (White's players) and t2 (Black's), each with ``[clock] control = "60"``, on a bus
+    that takes 0.3 s each way."""
+    pair = Pair(
+        Game.of("antipalos", 3), random.Random(1), kinds=(), faults=Faults(delay=(DELAY_MS, DELAY_MS))
+    )
+    for board in pair.boards:
+        board.config = replace(board.config, clock=ClockConfig("60"))
+        board.restart()  # the daemon started with that config
+    return pair
+
+
+def carry(board: BoardUnderTest, wait_ms: float) -> None:
+    """The players see the lit move, take ``wait_ms`` and carry it out."""
+    for _ in range(50):
+        if board.lit():
+            break
+        board.run(100)
+    board.run(wait_ms)
+    for site, kind in board.lit().items():
+        (board.lift if kind == "remove" else board.place)(site)
+    board.settle()
+
+
+def move(board: BoardUnderTest, site: str, think_ms: float) -> None:
+    board.run(think_ms)
+    board.place(site)
+    board.settle()
+
+
+def shown(board: BoardUnderTest) -> dict[str, float]:
+    return board.controller.clock.clocks.shown(board.now_ms)
+
+
+def apart(one: BoardUnderTest, two: BoardUnderTest) -> float:
+    """How far apart the two boards' clocks are now (ms)."""
+    a, b = shown(one), shown(two)
+    return max(abs(a[side] - b[side]) for side in a)
+
+
+def kept(board: BoardUnderTest) -> list[dict]:
+    """The clocks stored after each move: each side's time left."""
+    readings = board.storage.clocks(board.game_id())
+    return [json.loads(readings[ply])["left"] for ply in sorted(readings)]
+
+
+def placed(board: BoardUnderTest, site: str) -> float:
+    """When the board's sensor saw a piece set on ``site`` last."""
+    return [line["t"] for line in board.lines if line.get("site") == site and line["on"]][-1]
+
+
+def test_both_boards_keep_the_same_clocks_the_bus_and_the_carrying_charged_to_nobody():
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 2000)  # White at t1
+        carry(two, 1500)  # Black's players carry it out at t2, 1.5 s after it is lit
+        assert two.controller.clock.clocks.running == "black"
+        two.run(1000)
+        assert one.controller.clock.clocks.running == "black" and apart(one, two) <= DELAY_MS
+        move(two, "A1*", 2000)
+        black = placed(two, "A1*") - placed(two, "B2*")  # from White's move carried out to Black's
+        carry(one, 2500)
+        one.run(500)
+        assert kept(one) == kept(two)  # the same readings after each move on both boards
+        assert kept(one)[-1]["black"] == 60_000 - black  # neither the bus nor the carrying
+        assert one.controller.clock.clocks.running == "white" and apart(one, two) <= DELAY_MS
+    finally:
+        pair.close()
+
+
+def test_a_restart_of_either_board_keeps_the_clocks_together():
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 2000)
+        carry(two, 1000)
+        two.run(3000)
+        one.restart()  # t1 off for no time at all, while Black thinks at t2
+        one.run(1000)
+        assert one.controller.clock.clocks.running == "black" and apart(one, two) <= DELAY_MS
+        two.run(2000)
+        two.restart()  # t2's own players' clock resumes as stored: t1 hears how
+        two.run(1000)
+        assert apart(one, two) <= DELAY_MS
+        move(two, "A1*", 1000)
+        carry(one, 500)
+        assert kept(one) == kept(two)
+    finally:
+        pair.close()
+
+
+def test_a_flag_falls_on_the_board_of_its_players_and_ends_the_game_on_both():
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        two.run(61_000)  # Black's time runs out at t2
+        pair.check()
+        assert two.timed_out() and one.timed_out()
+        assert [g.result for g in one.storage.games()] == [g.result for g in two.storage.games()]
+        assert one.storage.games()[0].result == "white wins by time"
+        assert one.screen()[2] == two.screen()[2] == "White wins: time"
+    finally:
+        pair.close()
+
+
+def test_two_daemons_on_a_real_broker_keep_the_same_clock_readings(tmp_path, broker, watcher, boards):
+    """``reedboard run --sim`` at t1 (White) and t2 (Black), each with ``[clock] control =
+    "600"``: after White's move, carried out at t2, and Black's, carried out at t1, both games
+    files hold the same readings after each move, each side charged as its own board timed it."""
+    clock = '[clock]\ncontrol = "600"\n'
+    one = boards(board_config(tmp_path, broker.port, "t1", OPPONENT.format(other="t2", side="black") + clock))
+    two = boards(board_config(tmp_path, broker.port, "t2", OPPONENT.format(other="t1", side="white") + clock))
+    one.wait_running()
+    two.wait_running()
+    one.place("B2*")
+    watcher.wait("reedboard/t2/events", lambda t: "Opponent plays B2*" in t)
+    two.place("B2*")
+    watcher.state("t2", lambda s: s["moves"] == ["B2*"])
+    two.place("C3*")
+    watcher.wait("reedboard/t1/events", lambda t: "Opponent plays C3*" in t)
+    one.place("C3*")
+    watcher.state("t1", lambda s: s["moves"] == ["B2*", "C3*"])
+    readings = []
+    for board in ("t1", "t2"):
+        storage = Storage(str(tmp_path / f"{board}.db"), read_only=True)
+        kept = storage.clocks(storage.games()[0].id)
+        readings.append([json.loads(kept[ply]) for ply in sorted(kept)])
+    for one_s, two_s in zip(*readings, strict=True):  # the same, but for rounding to the ms
+        assert all(abs(one_s["left"][side] - two_s["left"][side]) <= 1 for side in ("white", "black"))
+    assert [r["mover"] for r in readings[0]] == ["white", "black"]
+    assert (
+        all(r["left"]["white"] < 600_000 for r in readings[0]) and readings[0][1]["left"]["black"] < 600_000
+    )
