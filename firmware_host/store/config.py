@@ -16,6 +16,7 @@ from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
 from engines.core.contract import Site
 from firmware_host.actions.commands import SEATS, seat
+from firmware_host.i18n import LANGUAGES
 from firmware_host.store.layout import layout_for, read_layout
 from firmware_host.store.timecontrol import ControlError, TimeControl
 from firmware_host.store.tomlfile import ConfigError, describe, read_small_file, read_toml
@@ -231,6 +232,8 @@ class Config:
     takebacks: bool = option(True)
     layout: str | None = option(None, path=True)
     storage: str = field(default_factory=default_storage, metadata={"path": True})
+    #: The language of the board's words (OLED, page, dashboard): one of ``i18n.LANGUAGES``.
+    language: str = option("en")
     #: What the confirmed long MENU press runs (logind powers off; see docs/raspberry-pi.md).
     poweroff_command: tuple[str, ...] = option(("systemctl", "poweroff"))
     timing: Timing = field(default_factory=Timing)
@@ -448,6 +451,10 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
                 other = "another entry there" if other == where else other
                 raise ConfigError(f"{path}: {where}: GPIO pin {pin} is also used by {other}")
             owners[pin] = (where, bus)
+    if config.language not in LANGUAGES:
+        raise ConfigError(
+            f"{path}: language must be one of {', '.join(LANGUAGES)} (got {describe(config.language)})"
+        )
     _check_mqtt(path, config.mqtt)
     url = config.archive.url
     if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite:///")):

@@ -25,6 +25,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
+from firmware_host.i18n import N_, _
+
 if TYPE_CHECKING:  # Pillow and luma load when the first screen is drawn, not at start-up
     from luma.core.device import device as LumaDevice
     from PIL import Image, ImageDraw, ImageFont
@@ -592,11 +594,11 @@ def status_screen(
     ('>4:58 5:00', 'White to move')
     """
     title = " · ".join(filter(None, (game_title, variant)))
-    main = result or (_to_move(to_move, side_colour) if to_move else "Game over")
+    main = result or (_to_move(to_move, side_colour) if to_move else _("Game over"))
     status = list(status_lines)
     if phase is not None:
-        status[:1] = [" · ".join([f"Phase {phase}", *status[:1]])]
-    match = f"Match {match_score}" if match_score else None
+        status[:1] = [" · ".join([_("Phase {n}").format(n=phase), *status[:1]])]
+    match = _("Match {score}").format(score=match_score) if match_score else None
     after = [match, instruction, news, *status] if result else [instruction, news, *status, match]
     lines = [main, *filter(None, [error, *after])]
     keep = 1 + sum(1 for line in (error, instruction) if line)
@@ -614,13 +616,48 @@ def result_words(winner: str, result: str) -> str:
     ('White wins: connection', 'Draw: repetition')
     """
     if winner == "draw":
-        return f"Draw: {result}"
-    return f"{winner[:1].upper()}{winner[1:]} wins: {result}"
+        return _("Draw: {result}").format(result=_(result))
+    return _("{side} wins: {result}").format(side=side_name(winner), result=_(result))
+
+
+def side_name(side: str) -> str:
+    """A side (or a colour) by its name in the language spoken, with a capital.
+
+    >>> side_name("white")
+    'White'
+    """
+    name = _(side)
+    return name[:1].upper() + name[1:]
 
 
 def _to_move(side: str, colour: str | None) -> str:
-    name = side if not colour or colour.lower() == side.lower() else f"{side} ({colour})"
-    return f"{name[:1].upper()}{name[1:]} to move"
+    name = side_name(side)
+    if colour and colour.lower() != side.lower():
+        name = f"{name} ({_(colour)})"
+    return _("{side} to move").format(side=name)
+
+
+#: The words the engines give for sides and results, translated where they are shown.
+ENGINE_WORDS = (
+    N_("white"),
+    N_("black"),
+    N_("red"),
+    N_("blue"),
+    N_("green"),
+    N_("yellow"),
+    N_("connection"),
+    N_("ring"),
+    N_("forfeit"),
+    N_("captures"),
+    N_("no-moves"),
+    N_("trapped"),
+    N_("repetition"),
+    N_("no-captures"),
+    N_("time"),
+    N_("pawn"),
+    N_("yes"),
+    N_("no"),
+)
 
 
 def menu_screen(title: str, items: Sequence[str], selected: int, footer: Sequence[str] = ()) -> Screen:

@@ -435,3 +435,11 @@ def test_the_configured_house_rules_reach_every_new_game(tmp_path):
     storage.close()
     resumed = open_controller(config, Storage(config.storage), configured_game(config))
     assert resumed.state.to_move == "blue" and resumed.game.size == 8
+
+
+def test_language_is_read_and_a_language_the_board_lacks_is_named(tmp_path):
+    assert load_config(write(tmp_path, 'language = "de"\n')).language == "de"
+    assert Config().language == "en"
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, 'language = "xx"\n'))
+    assert str(e.value).endswith("config.toml: language must be one of en, de, fr (got 'xx')")

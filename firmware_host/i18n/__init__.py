@@ -1,0 +1,101 @@
+"""The board's words in the players' language: gettext catalogues (``locale/<lang>/LC_MESSAGES/
+reedboard.po``, extracted with Babel: ``babel.cfg``), read when a language is first used.
+
+English is the source language: its words are the messages themselves. The ``.po`` files are
+read at run time with Babel (compiled to gettext's binary form in memory), so nothing generated
+is kept in the repository and a fresh ``pip install -e .`` speaks every language; a catalogue
+of some 300 messages reads in a few milliseconds, once. Every process speaks one language at a
+time (:func:`use`: the config's ``language``, or the menu's); :func:`catalogue` gives any
+language's words as a dict (the page's, which may differ).
+
+>>> use("de"); _("Place the twin on {sites}").format(sites="c12")
+'Zwilling auf c12 setzen'
+>>> ngettext("{n} game", "{n} games", 2).format(n=2)
+'2 Partien'
+>>> use("en"); _("Place the twin on {sites}").format(sites="c12")
+'Place the twin on c12'
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import lru_cache
+from pathlib import Path
+
+#: The catalogues' folder and domain.
+LOCALE = Path(__file__).parent / "locale"
+DOMAIN = "reedboard"
+#: The languages the board speaks, by code, each named in its own words (the menu's and the
+#: page's choice); English is the messages themselves.
+LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
+DEFAULT = "en"
+
+_current: gettext.NullTranslations = gettext.NullTranslations()
+_code = DEFAULT
+
+
+def use(code: str) -> None:
+    """Speak ``code`` (one of :data:`LANGUAGES`) from now on, in this process."""
+    global _current, _code
+    _current, _code = translations(code), code
+
+
+def current() -> str:
+    """The language spoken now."""
+    return _code
+
+
+@lru_cache(maxsize=None)
+def translations(code: str) -> gettext.NullTranslations:
+    """The catalogue of ``code`` (English: the messages as they are). KeyError for a language
+    the board does not speak."""
+    if code not in LANGUAGES:
+        raise KeyError(code)
+    if code == DEFAULT:
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with open(_po(code), "rb") as f:
+        catalog = read_po(f, locale=code, domain=DOMAIN)
+    binary = io.BytesIO()
+    write_mo(binary, catalog)
+    binary.seek(0)
+    return gettext.GNUTranslations(binary)
+
+
+def _po(code: str) -> Path:
+    return LOCALE / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def _(message: str) -> str:
+    """``message`` in the language spoken now."""
+    return _current.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """``singular`` or ``plural`` for ``n`` things, by the language's plural rule."""
+    return _current.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogues where it is defined (a constant), translated where
+    it is shown (``_(CONSTANT)``)."""
+    return message
+
+
+def catalogue(code: str) -> dict[str, str]:
+    """Every message of ``code`` with its words (the page's catalogue; English: empty, the
+    messages are the words). Plural forms are left out: the page words none.
+
+    >>> catalogue("fr")["New game"]
+    'Nouvelle partie'
+    """
+    if code == DEFAULT:
+        return {}
+    from babel.messages.pofile import read_po
+
+    with open(_po(code), "rb") as f:
+        catalog = read_po(f, locale=code, domain=DOMAIN)
+    return {m.id: m.string for m in catalog if m.id and isinstance(m.id, str) and m.string}
