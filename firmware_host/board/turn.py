@@ -563,11 +563,14 @@ def _fix(wording: tuple[str, str], sites: list[str]) -> str:
 
 
 def capital(text: str) -> str:
-    """``text`` with its first letter a capital.
+    """``text`` with its first letter a capital, unless it begins with a site's name (a word
+    with a digit: some languages name the sites first).
 
-    >>> capital("put c1 back")
-    'Put c1 back'
+    >>> capital("put c1 back"), capital("d6nw zurücksetzen")
+    ('Put c1 back', 'd6nw zurücksetzen')
     """
+    if re.match(r"\S*\d", text):
+        return text
     return text[:1].upper() + text[1:]
 
 
