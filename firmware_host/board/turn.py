@@ -569,9 +569,20 @@ def capital(text: str) -> str:
     >>> capital("put c1 back"), capital("d6nw zurücksetzen")
     ('Put c1 back', 'd6nw zurücksetzen')
     """
-    if re.match(r"\S*\d", text):
-        return text
-    return text[:1].upper() + text[1:]
+    return text if _site_first(text) else text[:1].upper() + text[1:]
+
+
+def small(text: str) -> str:
+    """``text`` with its first letter small, unless it begins with a site's name.
+
+    >>> small("Put c1 back"), small("B2* weg")
+    ('put c1 back', 'B2* weg')
+    """
+    return text if _site_first(text) else text[:1].lower() + text[1:]
+
+
+def _site_first(text: str) -> bool:
+    return re.match(r"\S*\d", text) is not None
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from firmware_host.board import recognise
 from firmware_host.board.game import win_sites
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
 from firmware_host.board.record import Standing
-from firmware_host.board.turn import LightKind, Sync, by_name, capital, fix_words, named, words
+from firmware_host.board.turn import LightKind, Sync, by_name, capital, fix_words, named, small, words
 from firmware_host.i18n import N_, _, ngettext
 from firmware_host.store.layout import Layout
 from firmware_host.ui.kiosk import Idle
@@ -216,7 +216,7 @@ def _restoring(phase: Restoring, snap: Snapshot) -> str | None:
     missing, extra = phase.strays(snap.record.board, snap.board, snap.sync, snap.connected)
     if missing or extra:
         fix = fix_words(snap.record.sorted(missing), snap.record.sorted(extra))
-        return _(RESTORE_WORDS[phase.why]).format(fix=fix[:1].lower() + fix[1:], Fix=fix)
+        return _(RESTORE_WORDS[phase.why]).format(fix=small(fix), Fix=fix)
     undo = phase.undo
     return words(undo.current, undo.remaining(snap.board)) if undo and undo.current else None
 
