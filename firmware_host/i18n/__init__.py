@@ -85,9 +85,10 @@ def N_(message: str) -> str:
     return message
 
 
+@lru_cache(maxsize=None)
 def catalogue(code: str) -> dict[str, str]:
     """Every message of ``code`` with its words (the page's catalogue; English: empty, the
-    messages are the words). Plural forms are left out: the page words none.
+    messages are the words). Plural forms are left out: the page words none. Read once.
 
     >>> catalogue("fr")["New game"]
     'Nouvelle partie'
