@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 
+from firmware_host import i18n
 from firmware_host.store.config import ConfigError, default_storage, load_config
 
 #: The dashboard's port when none is given.
@@ -66,6 +67,7 @@ def main(args: argparse.Namespace) -> int:
         return _fail("no broker: give --mqtt HOST[:PORT] or [mqtt] host in the config")
     if not 1 <= args.port <= 65535:
         return _fail(f"--port must be 1..65535 (got {args.port})")
+    i18n.use(config.language)  # the dashboard's words
     from firmware_host.net.cafe.archive import Archive, ArchiveError
     from firmware_host.net.cafe.clock import Clock, zone
     from firmware_host.net.cafe.run import serve

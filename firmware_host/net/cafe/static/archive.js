@@ -3,6 +3,9 @@
 // (/tables/<id>/games/<key>) on a board drawn as every board is (/shared/board.js), with its
 // record to download. An ES module.
 import { Board, lastMove } from "../shared/board.js";
+import { load, t } from "../shared/i18n.js";
+
+await load();  // the archive's words in the dashboard's language
 
 /** The page's element ``id`` (its own markup: any element). @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
@@ -36,7 +39,7 @@ async function showList() {
   const offset = Number(new URLSearchParams(location.search).get("offset")) || 0;
   const data = await getJson(`${api}?offset=${offset}`);
   document.title = `reedboard café · ${data.name}`;
-  $("where").textContent = `${data.name}: finished games`;
+  $("where").textContent = t("{table}: finished games", { table: data.name });
   const base = `/tables/${encodeURIComponent(board)}/games/`;
   $("list").querySelector("tbody").replaceChildren(...data.games.map((g) => {
     const row = document.createElement("tr");
@@ -46,8 +49,8 @@ async function showList() {
     cell(row, g.result);
     cell(row, g.plies);
     cell(row, g.opponent);
-    const actions = cell(row, link(base + encodeURIComponent(g.key), "replay"));
-    actions.append(" · ", link(`${base}${encodeURIComponent(g.key)}.txt`, "download"));
+    const actions = cell(row, link(base + encodeURIComponent(g.key), t("replay")));
+    actions.append(" · ", link(`${base}${encodeURIComponent(g.key)}.txt`, t("download")));
     return row;
   }));
   $("none").hidden = data.games.length > 0 || offset > 0;
@@ -77,7 +80,8 @@ async function showReplay() {
     drawn.showFigures(step.figures);
     drawn.showPieces(step.pieces);
     drawn.showLast(lastMove(step.changed, step.pieces));
-    $("step-text").textContent = n ? `Move ${n} of ${game.steps.length - 1}: ${step.move}` : "The start";
+    $("step-text").textContent = n
+      ? t("Move {n} of {count}: {move}", { n, count: game.steps.length - 1, move: step.move }) : t("The start");
     document.body.dataset.step = n;
   };
   slider.addEventListener("input", () => show(Number(slider.value)));

@@ -25,6 +25,9 @@ export async function load() {
   } catch { /* no catalogue: English */ }
   document.documentElement.lang = speech.language;
   translate(document.body);
+  for (const template of document.querySelectorAll("template")) {  // what the page copies later
+    for (const element of template.content.children) translate(element);
+  }
 }
 
 /** Speak ``code`` on this page from now on (kept in this browser), reloading it. */

@@ -765,7 +765,8 @@ async function loadGames() {
     const li = document.createElement("li");
     const when = (g.started || "").replace("T", " ").slice(0, 16);
     const what = document.createElement("span");
-    what.textContent = `${g.title} · ${when} · ${t("{n} moves", { n: g.moves })} · ${g.result || ""}`;
+    const moves = t("{n} moves", { n: g.moves });
+    what.textContent = `${g.title} · ${when} · ${moves} · ${g.result || ""}`;
     const replay = document.createElement("button");
     replay.type = "button";
     replay.textContent = t("Replay");
