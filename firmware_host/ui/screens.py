@@ -142,7 +142,7 @@ class _Font:
         the font lacks as the letter it has with its mark (:func:`_glyph`)."""
         for offset, piece in self._pieces(text):
             draw.text((x + offset, baseline), piece, font=self.font, anchor="ls", fill=fill)
-        unit = 1 if self.font.size <= 13 else 2
+        unit = 1 if self.cap <= 10 else 2  # the marks' dots grow with the type
         for i, letter in enumerate(text):
             base, mark = _glyph(letter)
             if mark in _MARKS:
@@ -211,10 +211,11 @@ def _glyph(letter: str) -> tuple[str, str]:
         return letter, ""
     if letter in _SPELT:
         return _SPELT[letter], ""
-    base, *marks = unicodedata.normalize("NFD", letter)
+    decomposed = unicodedata.normalize("NFD", letter)
+    base, marks = decomposed[0], decomposed[1:]
     if not base.isascii():
         return letter, ""
-    return base, marks[0] if marks and not base.isupper() else ""
+    return base, marks[:1] if not base.isupper() else ""
 
 
 def _drawn(text: str) -> str:
