@@ -18,10 +18,13 @@ language's words as a dict (the page's, which may differ).
 
 from __future__ import annotations
 
-import gettext
 import io
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # gettext loads with the first language other than English
+    from gettext import NullTranslations
 
 #: The catalogues' folder and domain.
 LOCALE = Path(__file__).parent / "locale"
@@ -31,14 +34,16 @@ DOMAIN = "reedboard"
 LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français"}
 DEFAULT = "en"
 
-_current: gettext.NullTranslations = gettext.NullTranslations()
+_current: NullTranslations | None = None  # None: English, the messages as they are
 _code = DEFAULT
 
 
 def use(code: str) -> None:
     """Speak ``code`` (one of :data:`LANGUAGES`) from now on, in this process."""
     global _current, _code
-    _current, _code = translations(code), code
+    if code not in LANGUAGES:
+        raise KeyError(code)
+    _current, _code = None if code == DEFAULT else translations(code), code
 
 
 def current() -> str:
@@ -47,9 +52,11 @@ def current() -> str:
 
 
 @lru_cache(maxsize=None)
-def translations(code: str) -> gettext.NullTranslations:
+def translations(code: str) -> NullTranslations:
     """The catalogue of ``code`` (English: the messages as they are). KeyError for a language
     the board does not speak."""
+    import gettext
+
     if code not in LANGUAGES:
         raise KeyError(code)
     if code == DEFAULT:
@@ -71,11 +78,13 @@ def _po(code: str) -> Path:
 
 def _(message: str) -> str:
     """``message`` in the language spoken now."""
-    return _current.gettext(message)
+    return message if _current is None else _current.gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """``singular`` or ``plural`` for ``n`` things, by the language's plural rule."""
+    if _current is None:
+        return singular if n == 1 else plural
     return _current.ngettext(singular, plural, n)
 
 
