@@ -57,6 +57,7 @@ from engines.core import (
     Site,
 )
 from engines.core.drawing import Drawing, Figure, Line
+from engines.core.words import N_
 
 #: Plies (pawn moves) without a capture after which the trapped rule applies.
 QUIET_LIMIT = 40
@@ -364,11 +365,11 @@ class AntiGridState(GameState[AnyMove]):
         return "\n".join(rows)
 
     def status_lines(self) -> list[str]:
-        lines = [f"Red {len(self.pawns(RED))}  Blue {len(self.pawns(BLUE))}"]
+        lines = [N_("Red {red}  Blue {blue}").format(red=len(self.pawns(RED)), blue=len(self.pawns(BLUE)))]
         if self.trapped_rule:
-            lines.append(f"No capture: {self.quiet}/{QUIET_LIMIT}")
+            lines.append(N_("No capture: {quiet}/{limit}").format(quiet=self.quiet, limit=QUIET_LIMIT))
         if self.continuing and not self.outcome():
-            lines.append(f"{COLOUR_NAMES[self.mover].capitalize()}: capture or OK")
+            lines.append(N_("{Side}: capture or OK").format(Side=COLOUR_NAMES[self.mover].capitalize()))
         return lines
 
     # ------------------------------------------------ physical contract

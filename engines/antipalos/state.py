@@ -46,6 +46,7 @@ from engines.core import (
 )
 from engines.core.drawing import Figure, PieceSet
 from engines.core.tally import Tally
+from engines.core.words import N_
 
 COLOURS = ("white", "black", "red", "blue")
 #: Variant -> (seat names in clockwise turn order, side index of each seat, seat view turns).
@@ -404,13 +405,13 @@ class AntipalosState(GameState[Move]):
         lines = []
         if self.phase == 1:
             left = " · ".join(f"{COLOURS[i].capitalize()} {n}" for i, n in enumerate(self.left))
-            lines.append(f"In hand: {left}")
+            lines.append(N_("In hand: {counts}").format(counts=left))
         elif not self.result:
-            lines.append("Move or turn a Trirod")
+            lines.append(N_("Move or turn a Trirod"))
             if not self.setup.repetition_draw:
-                lines.append("No repetition draw")
+                lines.append(N_("No repetition draw"))
         if self.setup.variant == "team" and not self.result:
-            lines.append(f"Player {self.player} to move")
+            lines.append(N_("Player {player} to move").format(player=self.player))
         return lines
 
     # ---------------------------------------------------------------- physical contract

@@ -63,6 +63,7 @@ from engines.core.drawing import Figure, PieceSet
 from engines.core.hexgrid import cell_name, on_board, parse_cell
 from engines.core.state import Playout
 from engines.core.tally import Tally
+from engines.core.words import N_
 
 SIDES = ("blue", "red")
 #: A connection distance lead worth a sure win to the computer's search (``playout``).
@@ -400,8 +401,8 @@ class AntipodeState(GameState[Turn]):
 
     def status_lines(self) -> list[str]:
         return [
-            f"Pawns: blue {self.pawn('blue')}, red {self.pawn('red')}",
-            f"Pool: {len(CELLS) - self.tokens.bit_count()} tokens",
+            N_("Pawns: blue {blue}, red {red}").format(blue=self.pawn("blue"), red=self.pawn("red")),
+            N_("Pool: {n} tokens").format(n=len(CELLS) - self.tokens.bit_count()),
         ]
 
     # ---------------------------------------------------------- physical contract
@@ -448,7 +449,7 @@ class AntipodeState(GameState[Turn]):
         """
         _, _, placed, path = self._after(move)
         steps = [FollowUp("flip", names_of(placed))] if placed else []
-        steps.append(FollowUp("pick", frozenset({move.land}), "Tap the token your pawn lands on"))
+        steps.append(FollowUp("pick", frozenset({move.land}), N_("Tap the token your pawn lands on")))
         if path:
             steps.append(FollowUp("flip", names_of(path)))
         filled = frozenset({move.place}) if move.place else frozenset()

@@ -34,6 +34,7 @@ from engines.core import (
 )
 from engines.core.drawing import Figure, PieceSet, sets_of
 from engines.core.tally import Tally
+from engines.core.words import N_
 from engines.phalanx.board import (
     FILES,
     INDEX,
@@ -362,11 +363,17 @@ class PhalanxState(GameState[Move | Removal]):
         """Pieces and points per side (short enough for the OLED), and a removal that is due."""
         points = self.points()
         lines = [
-            f"{side.capitalize()} {sum(p.side == s for p in self.pieces)} pcs {points[side]} pts"
+            N_("{Side} {pieces} pcs {points} pts").format(
+                Side=side.capitalize(), pieces=sum(p.side == s for p in self.pieces), points=points[side]
+            )
             for s, side in enumerate(SIDES)
         ]
         if self.pending:
-            lines.append(f"{SIDES[self.turn].capitalize()} removes {','.join(self._due().anchors)}")
+            lines.append(
+                N_("{Side} removes {sites}").format(
+                    Side=SIDES[self.turn].capitalize(), sites=",".join(self._due().anchors)
+                )
+            )
         return lines
 
     # ------------------------------------------------------------------ physical contract
@@ -525,7 +532,9 @@ def removal_words(pieces: Iterable[Piece]) -> str:
     'Remove the lit Archer'
     """
     listed = list(pieces)
-    return f"Remove the lit {listed[0].kind}" if len(listed) == 1 else f"Remove the {len(listed)} lit pieces"
+    if len(listed) == 1:
+        return N_("Remove the lit {piece}").format(piece=listed[0].kind)
+    return N_("Remove the {n} lit pieces").format(n=len(listed))
 
 
 def make_piece(side: str, kind: str, anchor: str) -> Piece:

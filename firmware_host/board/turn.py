@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Literal, cast
 from engines.core import FollowUp, GameState, Realisation
 from engines.core.contract import Action
 from firmware_host.board.recognise import Candidate
-from firmware_host.i18n import N_, _, ngettext
+from firmware_host.i18n import N_, _, ngettext, reword
 
 #: What a lit site asks of the players, one kind per light (the view gives each its colour and
 #: pattern: ``firmware_host.board.view.LIGHTS``).
@@ -87,13 +87,13 @@ def words(step: FollowUp, sites: Iterable[str]) -> str:
     >>> words(FollowUp("carry", frozenset({"a1"}), "Blue pawn: a1 back to e1"), {"a1"})
     'Blue pawn: a1 back to e1, then OK'
     """
-    sites = by_name(sites)
+    sites, prompt = by_name(sites), reword(step.prompt)
     if not step.prompt:
         text = STEPS[step.action].words(sites)
     elif not sites or any(re.search(rf"(?<![\w*]){re.escape(s)}(?![\w*])", step.prompt) for s in sites):
-        text = step.prompt
+        text = prompt
     else:
-        text = f"{step.prompt}: {named(sites, either=STEPS[step.action].either)}"
+        text = f"{prompt}: {named(sites, either=STEPS[step.action].either)}"
     return _("{step}, then OK").format(step=text) if step.action == "carry" else text
 
 
@@ -523,7 +523,7 @@ class Sync:
 
     def words(self) -> str:
         """The reason, else the pieces to put back and to take off, by name."""
-        return _(self.reason) if self.reason else fix_words(self.missing, self.extra)
+        return reword(self.reason) if self.reason else fix_words(self.missing, self.extra)
 
     def fix(self) -> str | None:
         """What to do about a refusal: the pieces to put back and to take off (None while an

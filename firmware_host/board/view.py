@@ -16,7 +16,7 @@ from firmware_host.board.game import win_sites
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
 from firmware_host.board.record import Standing
 from firmware_host.board.turn import LightKind, Sync, by_name, capital, fix_words, named, small, words
-from firmware_host.i18n import N_, _, ngettext
+from firmware_host.i18n import N_, _, ngettext, reword
 from firmware_host.store.layout import Layout
 from firmware_host.ui.kiosk import Idle
 from firmware_host.ui.menu import Menu
@@ -143,7 +143,7 @@ def build_screen(snap: Snapshot) -> Screen:
             to_move=None if outcome and phase.final else phase.acting(state),
             side_colour=None,
             phase=state.phase,
-            status_lines=state.status_lines(),
+            status_lines=[reword(line) for line in state.status_lines()],
             instruction=asked or (None if said else fix),
             error=said,
             result=result,

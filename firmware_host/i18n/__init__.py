@@ -19,9 +19,12 @@ language's words as a dict (the page's, which may differ).
 from __future__ import annotations
 
 import io
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from engines.core.words import TEMPLATES
 
 if TYPE_CHECKING:  # gettext loads with the first language other than English
     from gettext import NullTranslations
@@ -86,6 +89,62 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     if _current is None:
         return singular if n == 1 else plural
     return _current.ngettext(singular, plural, n)
+
+
+def reword(text: str) -> str:
+    """A game's ``text`` in the language spoken: made from a template the engine marked
+    (``engines.core.words``), it is made again from that template's translation, the values
+    kept but for the sides' names (:data:`SIDE_WORDS`), which are translated too.
+
+    >>> from engines.core.words import N_ as marked
+    >>> text = marked("In hand: {counts}").format(counts="White 17 · Black 18")
+    >>> use("de"); reword(text), reword("Move or turn a Trirod"), reword("not marked")
+    ('In der Hand: Weiß 17 · Schwarz 18', 'Trirod ziehen/drehen', 'not marked')
+    >>> use("en"); reword(text)
+    'In hand: White 17 · Black 18'
+    """
+    return text if _current is None else _reworded(_code, text)
+
+
+#: The sides' names a game's values may hold ("White 17"), translated in them.
+SIDE_WORDS = frozenset({"white", "black", "red", "blue", "green", "yellow"})
+
+
+@lru_cache(maxsize=1024)
+def _reworded(code: str, text: str) -> str:
+    said = _(text)
+    if said != text:
+        return said
+    for template, pattern in _patterns(len(TEMPLATES)):
+        found = pattern.fullmatch(text)
+        if found:
+            values = {name: re.sub(r"[A-Za-z]+", _side, value) for name, value in found.groupdict().items()}
+            return _(template).format(**values)
+    return text
+
+
+def _side(word: re.Match[str]) -> str:
+    text = word.group(0)
+    if text.lower() not in SIDE_WORDS:
+        return text
+    said = _(text.lower())
+    return said[:1].upper() + said[1:] if text[:1].isupper() else said
+
+
+@lru_cache(maxsize=4)
+def _patterns(known: int) -> list[tuple[str, re.Pattern[str]]]:
+    """The engines' templates with fields, as patterns, the most literal first (``known``:
+    how many there are, so that templates marked since make new ones)."""
+    found = []
+    for template in TEMPLATES:
+        parts = re.split(r"\{(\w+)\}", template)
+        if len(parts) == 1 or len(set(parts[1::2])) < len(parts) // 2:
+            continue
+        pattern = "".join(
+            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+        )
+        found.append((len("".join(parts[::2])), template, re.compile(pattern)))
+    return [(template, pattern) for _, template, pattern in sorted(found, reverse=True)]
 
 
 def N_(message: str) -> str:

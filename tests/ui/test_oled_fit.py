@@ -96,7 +96,7 @@ def reasons(states, rng):
             if occupied:
                 source = rng.choice(occupied)
                 found.append(attempt_reason(state, frozenset({source}), frozenset({site})))
-    return [r for r in found if r]
+    return [i18n.reword(r) for r in found if r]
 
 
 def follow_ups(states):
@@ -146,7 +146,9 @@ def game_screens(choice):
     status_lines = []
     for index in range(max(len(s.status_lines()) for s in states)):
         status_lines.append(
-            widest([s.status_lines()[index] for s in states if len(s.status_lines()) > index], 1)[0]
+            widest(
+                [i18n.reword(s.status_lines()[index]) for s in states if len(s.status_lines()) > index], 1
+            )[0]
         )
     phase = max((s.phase for s in states if s.phase is not None), default=None)
     targets = engines.game_info(choice.game).match_targets
