@@ -263,28 +263,28 @@ class AntipalosState(GameState[Move]):
             if not geo.on_board(spot):
                 raise InvalidMove(f"No square {spot.square} on this board")
         if self.phase == 1 and isinstance(move, Shift):
-            raise IllegalMove("Phase One: place a Trirod, do not move one")
+            raise IllegalMove(N_("Phase One: place a Trirod, do not move one"))
         if self.phase == 2 and isinstance(move, Place):
-            raise IllegalMove(f"Phase Two: move a Trirod ({move.to} - ...)")
+            raise IllegalMove(N_("Phase Two: move a Trirod ({site} - ...)").format(site=move.to))
         if isinstance(move, Shift):
             self._check_source(move)
             if move.to.col == move.src.col and move.to.row == move.src.row:
                 return
         if self.cells[geo.site_of(move.to) >> 1]:
-            raise IllegalMove(f"{move.to.square} already holds a Trirod")
+            raise IllegalMove(N_("{site} already holds a Trirod").format(site=move.to.square))
 
     def _check_source(self, move: Shift) -> None:
         src = move.src
         code = self.cells[self.setup.geo.site_of(src) >> 1]
         if not code:
-            raise IllegalMove(f"No Trirod on {src.square}")
+            raise IllegalMove(N_("No Trirod on {site}").format(site=src.square))
         owner = (code - 1) >> 1
         if owner != self.side:
-            raise IllegalMove(f"{src.square} holds {COLOURS[owner]}'s Trirod")
+            raise IllegalMove(N_("{site} holds {side}'s Trirod").format(site=src.square, side=COLOURS[owner]))
         if (code - 1) & 1 != src.diag:
-            raise IllegalMove(f"The Trirod on {src.square} lies {src.turned}")
+            raise IllegalMove(N_("The Trirod on {site} lies {way}").format(site=src.square, way=src.turned))
         if move.to == src:
-            raise IllegalMove(f"{move} moves nothing")
+            raise IllegalMove(N_("{move} moves nothing").format(move=move))
 
     def apply(self, move: Move) -> "AntipalosState":
         geo, side = self.setup.geo, self.side

@@ -105,7 +105,7 @@ class AntipodState(GameState[Place]):
         if p is None:
             raise InvalidMove(f"{move.point} is off the board")
         if self.board[p] != EMPTY:
-            raise IllegalMove(f"{self.sphere.graph.labels[p]} is already taken")
+            raise IllegalMove(N_("{site} is already taken").format(site=self.sphere.graph.labels[p]))
 
     def apply(self, move: Place) -> "AntipodState":
         sphere = self.sphere

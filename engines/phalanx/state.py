@@ -194,29 +194,29 @@ class PhalanxState(GameState[Move | Removal]):
     def _check_removal(self, move: Removal) -> None:
         due = self._due()
         if not due.anchors:
-            raise IllegalMove("Nothing to remove")
+            raise IllegalMove(N_("Nothing to remove"))
         if sorted(move.anchors) != sorted(due.anchors):
-            raise IllegalMove("Must remove " + ",".join(due.anchors))
+            raise IllegalMove(N_("Must remove {sites}").format(sites=",".join(due.anchors)))
 
     def _destination(self, move: Move) -> tuple[int, int]:
         """(index of the moving piece, its destination origin) of a legal move; IllegalMove."""
         if self.pending:
-            raise IllegalMove("First remove " + ",".join(self._due().anchors))
+            raise IllegalMove(N_("First remove {sites}").format(sites=",".join(self._due().anchors)))
         for name in (move.frm, move.to):
             if name not in INDEX:
                 raise InvalidMove(f"No triangle {name}")
         index = self._owner[INDEX[move.frm]]
         if index < 0:
-            raise IllegalMove(f"No piece on {move.frm}")
+            raise IllegalMove(N_("No piece on {site}").format(site=move.frm))
         piece = self.pieces[index]
         if piece.side != self.turn:
-            raise IllegalMove(f"{move.frm} is {SIDES[piece.side]}'s")
+            raise IllegalMove(N_("{site} is {side}'s").format(site=move.frm, side=SIDES[piece.side]))
         if piece.anchor != move.frm:
-            raise IllegalMove(f"Name it by {piece.anchor}")
+            raise IllegalMove(N_("Name it by {site}").format(site=piece.anchor))
         table = TABLES[piece.shape]
         dest = table.by_anchor.get(INDEX[move.to])
         if dest is None:
-            raise IllegalMove(f"{piece.kind} can't go to {move.to}")
+            raise IllegalMove(N_("{piece} can't go to {site}").format(piece=piece.kind, site=move.to))
         self._walk(piece, dest)
         return index, dest
 
@@ -224,16 +224,16 @@ class PhalanxState(GameState[Move | Removal]):
         """Raise IllegalMove unless ``piece`` can slide straight to ``dest`` one unit at a time."""
         df, dr = dest % SIZE - piece.origin % SIZE, dest // SIZE - piece.origin // SIZE
         if (df, dr) == (0, 0):
-            raise IllegalMove("It is already there")
+            raise IllegalMove(N_("It is already there"))
         if df and dr and abs(df) != abs(dr):
-            raise IllegalMove("Not a straight line")
+            raise IllegalMove(N_("Not a straight line"))
         steps = max(abs(df), abs(dr))
         step = (df > 0) - (df < 0) + SIZE * ((dr > 0) - (dr < 0))
         others = self._mask ^ piece.rest.mask
         masks = TABLES[piece.shape].masks
         for k in range(1, steps + 1):
             if masks[piece.origin + k * step] & others:
-                raise IllegalMove("Target is occupied" if k == steps else "The way is blocked")
+                raise IllegalMove(N_("Target is occupied") if k == steps else N_("The way is blocked"))
 
     # ------------------------------------------------------------------ applying
     def _after(self, move: Move | Removal) -> tuple["PhalanxState", tuple[Piece, ...]]:

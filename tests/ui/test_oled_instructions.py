@@ -112,6 +112,8 @@ SAYS_IN = {
         "anti-grid-computer": r"Computer spielt c1-c2: c1 nach c2 ziehen",
         "antipalos-over": r"Weiß gewinnt: Verbindung",
         "antipode-menu": r"^Menü / > Neue Partie.*MENU: vor · OK: wahl",
+        "antipalos-refused": r"Auf C3 liegt schon ein Trirod · C3\* weg / Phase 1 · In der Hand: Weiß 17",
+        "antipode-choice": r"Zielplättchen der Figur antippen: a1 oder b1 · OK: a1, BACK: nächster",
     },
     "fr": {
         "anti-grid-lifted": r"^Anti-Grid 6 / Rouge joue / c1 sur case allumée",
@@ -123,6 +125,8 @@ SAYS_IN = {
         "anti-grid-computer": r"L'ordinateur joue c1-c2: déplacer c1 en c2",
         "antipalos-over": r"Blanc gagne: connexion",
         "antipode-menu": r"^Menu / > Nouvelle partie.*MENU: suite · OK: oui",
+        "antipalos-refused": r"C3 porte déjà un trirod · Retirer C3\* / Phase 1 · En main: Blanc 17",
+        "antipode-choice": r"Toucher le jeton où arrive le pion: a1 ou b1 · OK: a1, BACK: suivant",
     },
 }
 
