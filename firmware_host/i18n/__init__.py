@@ -168,5 +168,7 @@ def catalogue(code: str) -> dict[str, str]:
     with open(_po(code), "rb") as f:
         catalog = read_po(f, locale=code, domain=DOMAIN)
     return {
-        m.id: m.string for m in catalog if isinstance(m.id, str) and isinstance(m.string, str) and m.string
+        m.id: m.string
+        for m in catalog
+        if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
     }

@@ -81,3 +81,9 @@ def test_the_words_a_language_gives_are_its_own(code):
     said = words.ngettext("{n} game", "{n} games", 2).format(n=2)
     assert said == {"en": "2 games", "de": "2 Partien", "fr": "2 parties"}[code]
     assert re.fullmatch(r"\S.*", words.gettext("New game"))
+
+
+def test_the_pages_catalogue_holds_words_only():
+    """The catalogue's header (msgid "") is no word: the page would put it in every gap."""
+    for code in i18n.LANGUAGES:
+        assert all(msgid and said for msgid, said in i18n.catalogue(code).items())

@@ -9,7 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from testbed.running import Running
-from testbed.tools import free_port
+from testbed.tools import free_port, require
+from tests.net.web.test_web_browser import AXE
 from tests.net.web.web_tools import screenshot
 
 #: What the page says in each language: who is to move (by the first side), the panels' titles,
@@ -103,3 +104,21 @@ def test_a_french_board_and_a_german_reader(tmp_path, page):
         page.wait_for_load_state()
         reads(page, "antipode", "de")
         screenshot(page, "page-de-antipode")
+
+
+def test_the_german_page_has_no_serious_accessibility_violation(tmp_path, browser):
+    require(AXE.exists(), f"axe-core in {AXE.parent} (tests/run.sh installs it with npm)")
+    with board(tmp_path, "phalanx", "de") as url:
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+        page = context.new_page()
+        try:
+            page.goto(url)
+            page.wait_for_function("() => document.getElementById('turn')?.textContent === 'Grün am Zug'")
+            page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            page.add_script_tag(path=str(AXE))
+            found = page.evaluate("""async () => (await axe.run(document)).violations
+                .filter((v) => ['serious', 'critical'].includes(v.impact))
+                .map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0].target})`)""")
+            assert found == []
+        finally:
+            context.close()
