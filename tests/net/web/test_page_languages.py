@@ -104,6 +104,10 @@ def test_a_french_board_and_a_german_reader(tmp_path, page):
         page.wait_for_load_state()
         reads(page, "antipode", "de")
         screenshot(page, "page-de-antipode")
+        page.goto(url + "setup")  # the maker's page, in the language this browser keeps
+        page.wait_for_function("() => document.title === 'Ein Brett einrichten · reedboard'")
+        assert page.locator("h1").inner_text() == "Der Einrichtungsassistent"
+        assert page.locator("li code").first.inner_text() == "sudo systemctl stop reedboard"
 
 
 def test_the_german_page_has_no_serious_accessibility_violation(tmp_path, browser):

@@ -24,6 +24,7 @@ export async function load() {
     speech.languages = found.languages;
   } catch { /* no catalogue: English */ }
   document.documentElement.lang = speech.language;
+  document.title = t(message(document.title));
   translate(document.body);
   for (const template of document.querySelectorAll("template")) {  // what the page copies later
     for (const element of template.content.children) translate(element);
