@@ -24,8 +24,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engines.core.words import TEMPLATES
-
 if TYPE_CHECKING:  # gettext loads with the first language other than English
     from gettext import NullTranslations
 
@@ -115,6 +113,8 @@ def _reworded(code: str, text: str) -> str:
     said = _(text)
     if said != text:
         return said
+    from engines.core.words import TEMPLATES  # the engine that gave ``text`` marked them
+
     for template, pattern in _patterns(len(TEMPLATES)):
         found = pattern.fullmatch(text)
         if found:
@@ -135,6 +135,8 @@ def _side(word: re.Match[str]) -> str:
 def _patterns(known: int) -> list[tuple[str, re.Pattern[str]]]:
     """The engines' templates with fields, as patterns, the most literal first (``known``:
     how many there are, so that templates marked since make new ones)."""
+    from engines.core.words import TEMPLATES
+
     found = []
     for template in TEMPLATES:
         parts = re.split(r"\{(\w+)\}", template)
