@@ -57,6 +57,7 @@ from engines.core import (
     Site,
 )
 from engines.core.drawing import Drawing, Figure, Line
+from engines.core.words import N_
 
 #: Plies (pawn moves) without a capture after which the trapped rule applies.
 QUIET_LIMIT = 40
@@ -268,19 +269,19 @@ class AntiGridState(GameState[AnyMove]):
             if dst not in ray:
                 continue
             if board[dst]:
-                return f"{point_name(dst)} is occupied"
+                return N_("{site} is occupied").format(site=point_name(dst))
             for q in ray[: ray.index(dst)]:
                 if board[q]:
-                    return f"{point_name(q)} is in the way"
+                    return N_("{site} is in the way").format(site=point_name(q))
                 if self._blockaded(q, colour):
-                    return f"Blockade at {point_name(q)}"
+                    return N_("Blockade at {site}").format(site=point_name(q))
             return None
-        return f"{move} is not along a {COLOUR_NAMES[colour]} line"
+        return N_("{move} is not along a {side} line").format(move=move, side=COLOUR_NAMES[colour])
 
     def _check_here(self, move: AnyMove) -> None:
         if isinstance(move, EndTurn):
             if not self.continuing:
-                raise IllegalMove("OK ends only a capture chain")
+                raise IllegalMove(N_("OK ends only a capture chain"))
             return
         if not isinstance(move, Move):
             raise InvalidMove(f"Not an Anti-Grid move: {move!r}")
@@ -289,14 +290,16 @@ class AntiGridState(GameState[AnyMove]):
                 raise InvalidMove("Not a point of this board")
         owner = self.board[move.src]
         if owner == EMPTY:
-            raise IllegalMove(f"No pawn on {point_name(move.src)}")
+            raise IllegalMove(N_("No pawn on {site}").format(site=point_name(move.src)))
         if owner != self.mover:
-            raise IllegalMove(f"{point_name(move.src)} is {COLOUR_NAMES[owner]}'s pawn")
+            raise IllegalMove(
+                N_("{site} is {side}'s pawn").format(site=point_name(move.src), side=COLOUR_NAMES[owner])
+            )
         problem = self._path_problem(move)
         if problem:
             raise IllegalMove(problem)
         if self.continuing and not self.captures(move):
-            raise IllegalMove(f"{move} captures nothing: press OK")
+            raise IllegalMove(N_("{move} captures nothing: press OK").format(move=move))
 
     def _apply_here(self, move: AnyMove) -> "AntiGridState":
         if isinstance(move, EndTurn):
@@ -364,11 +367,11 @@ class AntiGridState(GameState[AnyMove]):
         return "\n".join(rows)
 
     def status_lines(self) -> list[str]:
-        lines = [f"Red {len(self.pawns(RED))}  Blue {len(self.pawns(BLUE))}"]
+        lines = [N_("Red {red}  Blue {blue}").format(red=len(self.pawns(RED)), blue=len(self.pawns(BLUE)))]
         if self.trapped_rule:
-            lines.append(f"No capture: {self.quiet}/{QUIET_LIMIT}")
+            lines.append(N_("No capture: {quiet}/{limit}").format(quiet=self.quiet, limit=QUIET_LIMIT))
         if self.continuing and not self.outcome():
-            lines.append(f"{COLOUR_NAMES[self.mover].capitalize()}: capture or OK")
+            lines.append(N_("{Side}: capture or OK").format(Side=COLOUR_NAMES[self.mover].capitalize()))
         return lines
 
     # ------------------------------------------------ physical contract

@@ -46,6 +46,7 @@ from engines.core import (
 )
 from engines.core.drawing import Figure, PieceSet
 from engines.core.tally import Tally
+from engines.core.words import N_
 
 COLOURS = ("white", "black", "red", "blue")
 #: Variant -> (seat names in clockwise turn order, side index of each seat, seat view turns).
@@ -267,28 +268,28 @@ class AntipalosState(GameState[Move]):
             if not geo.on_board(spot):
                 raise InvalidMove(f"No square {spot.square} on this board")
         if self.phase == 1 and isinstance(move, Shift):
-            raise IllegalMove("Phase One: place a Trirod, do not move one")
+            raise IllegalMove(N_("Phase One: place a Trirod, do not move one"))
         if self.phase == 2 and isinstance(move, Place):
-            raise IllegalMove(f"Phase Two: move a Trirod ({move.to} - ...)")
+            raise IllegalMove(N_("Phase Two: move a Trirod ({site} - ...)").format(site=move.to))
         if isinstance(move, Shift):
             self._check_source(move)
             if move.to.col == move.src.col and move.to.row == move.src.row:
                 return
         if self.cells[geo.site_of(move.to) >> 1]:
-            raise IllegalMove(f"{move.to.square} already holds a Trirod")
+            raise IllegalMove(N_("{site} already holds a Trirod").format(site=move.to.square))
 
     def _check_source(self, move: Shift) -> None:
         src = move.src
         code = self.cells[self.setup.geo.site_of(src) >> 1]
         if not code:
-            raise IllegalMove(f"No Trirod on {src.square}")
+            raise IllegalMove(N_("No Trirod on {site}").format(site=src.square))
         owner = (code - 1) >> 1
         if owner != self.side:
-            raise IllegalMove(f"{src.square} holds {COLOURS[owner]}'s Trirod")
+            raise IllegalMove(N_("{site} holds {side}'s Trirod").format(site=src.square, side=COLOURS[owner]))
         if (code - 1) & 1 != src.diag:
-            raise IllegalMove(f"The Trirod on {src.square} lies {src.turned}")
+            raise IllegalMove(N_("The Trirod on {site} lies {way}").format(site=src.square, way=src.turned))
         if move.to == src:
-            raise IllegalMove(f"{move} moves nothing")
+            raise IllegalMove(N_("{move} moves nothing").format(move=move))
 
     def apply(self, move: Move) -> "AntipalosState":
         geo, side = self.setup.geo, self.side
@@ -409,13 +410,13 @@ class AntipalosState(GameState[Move]):
         lines = []
         if self.phase == 1:
             left = " · ".join(f"{COLOURS[i].capitalize()} {n}" for i, n in enumerate(self.left))
-            lines.append(f"In hand: {left}")
+            lines.append(N_("In hand: {counts}").format(counts=left))
         elif not self.result:
-            lines.append("Move or turn a Trirod")
+            lines.append(N_("Move or turn a Trirod"))
             if not self.setup.repetition_draw:
-                lines.append("No repetition draw")
+                lines.append(N_("No repetition draw"))
         if self.setup.variant == "team" and not self.result:
-            lines.append(f"Player {self.player} to move")
+            lines.append(N_("Player {player} to move").format(player=self.player))
         return lines
 
     # ---------------------------------------------------------------- physical contract

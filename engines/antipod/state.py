@@ -37,6 +37,7 @@ from engines.core.drawing import Figure, PieceSet
 from engines.core.graph import Graph, UnionFind
 from engines.core.hexgrid import cell_name, parse_cell, row_range
 from engines.core.state import Playout
+from engines.core.words import N_
 
 SIDES = ("white", "black")
 EMPTY, WHITE, BLACK = 0, 1, 2
@@ -104,7 +105,7 @@ class AntipodState(GameState[Place]):
         if p is None:
             raise InvalidMove(f"{move.point} is off the board")
         if self.board[p] != EMPTY:
-            raise IllegalMove(f"{self.sphere.graph.labels[p]} is already taken")
+            raise IllegalMove(N_("{site} is already taken").format(site=self.sphere.graph.labels[p]))
 
     def apply(self, move: Place) -> "AntipodState":
         sphere = self.sphere
@@ -260,8 +261,10 @@ class AntipodState(GameState[Place]):
 
     def status_lines(self) -> list[str]:
         return [
-            f"White {self.board.count(WHITE)} Black {self.board.count(BLACK)}",
-            f"{self.board.count(EMPTY)} empty points",
+            N_("White {white} Black {black}").format(
+                white=self.board.count(WHITE), black=self.board.count(BLACK)
+            ),
+            N_("{n} empty points").format(n=self.board.count(EMPTY)),
         ]
 
     # ---------------------------------------------------------- the physical contract

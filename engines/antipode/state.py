@@ -63,6 +63,7 @@ from engines.core.drawing import Figure, PieceSet
 from engines.core.hexgrid import cell_name, on_board, parse_cell
 from engines.core.state import Playout
 from engines.core.tally import Tally
+from engines.core.words import N_
 
 SIDES = ("blue", "red")
 #: A connection distance lead worth a sure win to the computer's search (``playout``).
@@ -286,32 +287,33 @@ class AntipodeState(GameState[Turn]):
                 raise InvalidMove(f"No cell {name}")
         if move.place is None:
             if not self.full:
-                raise IllegalMove("Place a token first")
+                raise IllegalMove(N_("Place a token first"))
             if not self.rules.full_board_turn:
-                raise IllegalMove("No pawn-only turns")
+                raise IllegalMove(N_("No pawn-only turns"))
             p = PASS
         else:
             p = INDEX[move.place]
             if self.tokens >> p & 1:
-                raise IllegalMove(f"{move.place} already holds a token")
+                raise IllegalMove(N_("{site} already holds a token").format(site=move.place))
         land = INDEX[move.land]
         if not self._landings(p) >> land & 1:
             if not self._landings(p):
-                where = move.place or "The full board"
-                raise IllegalMove(f"{where} leaves the pawn no move")
+                if move.place is None:
+                    raise IllegalMove(N_("The full board leaves the pawn no move"))
+                raise IllegalMove(N_("{site} leaves the pawn no move").format(site=move.place))
             raise IllegalMove(self._landing_problem(p, land))
 
     def _landing_problem(self, p: int, land: int) -> str:
         name, start = NAMES[land], self.pawns[self.mover]
         if land == start:
-            return "The pawn must move"
+            return N_("The pawn must move")
         if land not in BETWEEN[start]:
-            return f"{name} is not in line with the pawn"
+            return N_("{site} is not in line with the pawn").format(site=name)
         if not self.reach >> land & 1:
-            return f"{SIDES[1 - self.mover].capitalize()}'s pawn blocks the way"
+            return N_("{Side}'s pawn blocks the way").format(Side=SIDES[1 - self.mover].capitalize())
         if not self.tokens >> land & 1 and land != p:
-            return f"{name} is empty"
-        return f"{name} is not {SIDES[self.mover]}"
+            return N_("{site} is empty").format(site=name)
+        return N_("{site} is not {side}").format(site=name, side=SIDES[self.mover])
 
     def _after(self, move: Turn) -> tuple[int, int, int, int]:
         """(tokens, blue mask, placement flips, path flips) after ``move``."""
@@ -400,8 +402,8 @@ class AntipodeState(GameState[Turn]):
 
     def status_lines(self) -> list[str]:
         return [
-            f"Pawns: blue {self.pawn('blue')}, red {self.pawn('red')}",
-            f"Pool: {len(CELLS) - self.tokens.bit_count()} tokens",
+            N_("Pawns: blue {blue}, red {red}").format(blue=self.pawn("blue"), red=self.pawn("red")),
+            N_("Pool: {n} tokens").format(n=len(CELLS) - self.tokens.bit_count()),
         ]
 
     # ---------------------------------------------------------- physical contract
@@ -448,7 +450,7 @@ class AntipodeState(GameState[Turn]):
         """
         _, _, placed, path = self._after(move)
         steps = [FollowUp("flip", names_of(placed))] if placed else []
-        steps.append(FollowUp("pick", frozenset({move.land}), "Tap the token your pawn lands on"))
+        steps.append(FollowUp("pick", frozenset({move.land}), N_("Tap the token your pawn lands on")))
         if path:
             steps.append(FollowUp("flip", names_of(path)))
         filled = frozenset({move.place}) if move.place else frozenset()

@@ -16,6 +16,7 @@ from engines.core.contract import FollowUp, Realisation, Site
 from engines.core.drawing import Drawing, Figure, PieceSet, sets_of
 from engines.core.errors import IllegalMove
 from engines.core.outcome import Draw, Outcome
+from engines.core.words import N_
 
 #: A game's move type (each game's own small value class).
 M = TypeVar("M")
@@ -102,7 +103,7 @@ class GameState(ABC, Generic[M]):
         if isinstance(move, str):
             move = self.parse_move(move)
         if self.outcome() is not None:
-            raise IllegalMove("The game is over")
+            raise IllegalMove(N_("The game is over"))
         self.check(move)
         return self.apply(move)
 

@@ -34,6 +34,7 @@ from engines.core import (
 )
 from engines.core.drawing import Figure, PieceSet, sets_of
 from engines.core.tally import Tally
+from engines.core.words import N_
 from engines.phalanx.board import (
     FILES,
     INDEX,
@@ -193,29 +194,29 @@ class PhalanxState(GameState[Move | Removal]):
     def _check_removal(self, move: Removal) -> None:
         due = self._due()
         if not due.anchors:
-            raise IllegalMove("Nothing to remove")
+            raise IllegalMove(N_("Nothing to remove"))
         if sorted(move.anchors) != sorted(due.anchors):
-            raise IllegalMove("Must remove " + ",".join(due.anchors))
+            raise IllegalMove(N_("Must remove {sites}").format(sites=",".join(due.anchors)))
 
     def _destination(self, move: Move) -> tuple[int, int]:
         """(index of the moving piece, its destination origin) of a legal move; IllegalMove."""
         if self.pending:
-            raise IllegalMove("First remove " + ",".join(self._due().anchors))
+            raise IllegalMove(N_("First remove {sites}").format(sites=",".join(self._due().anchors)))
         for name in (move.frm, move.to):
             if name not in INDEX:
                 raise InvalidMove(f"No triangle {name}")
         index = self._owner[INDEX[move.frm]]
         if index < 0:
-            raise IllegalMove(f"No piece on {move.frm}")
+            raise IllegalMove(N_("No piece on {site}").format(site=move.frm))
         piece = self.pieces[index]
         if piece.side != self.turn:
-            raise IllegalMove(f"{move.frm} is {SIDES[piece.side]}'s")
+            raise IllegalMove(N_("{site} is {side}'s").format(site=move.frm, side=SIDES[piece.side]))
         if piece.anchor != move.frm:
-            raise IllegalMove(f"Name it by {piece.anchor}")
+            raise IllegalMove(N_("Name it by {site}").format(site=piece.anchor))
         table = TABLES[piece.shape]
         dest = table.by_anchor.get(INDEX[move.to])
         if dest is None:
-            raise IllegalMove(f"{piece.kind} can't go to {move.to}")
+            raise IllegalMove(N_("{piece} can't go to {site}").format(piece=piece.kind, site=move.to))
         self._walk(piece, dest)
         return index, dest
 
@@ -223,16 +224,16 @@ class PhalanxState(GameState[Move | Removal]):
         """Raise IllegalMove unless ``piece`` can slide straight to ``dest`` one unit at a time."""
         df, dr = dest % SIZE - piece.origin % SIZE, dest // SIZE - piece.origin // SIZE
         if (df, dr) == (0, 0):
-            raise IllegalMove("It is already there")
+            raise IllegalMove(N_("It is already there"))
         if df and dr and abs(df) != abs(dr):
-            raise IllegalMove("Not a straight line")
+            raise IllegalMove(N_("Not a straight line"))
         steps = max(abs(df), abs(dr))
         step = (df > 0) - (df < 0) + SIZE * ((dr > 0) - (dr < 0))
         others = self._mask ^ piece.rest.mask
         masks = TABLES[piece.shape].masks
         for k in range(1, steps + 1):
             if masks[piece.origin + k * step] & others:
-                raise IllegalMove("Target is occupied" if k == steps else "The way is blocked")
+                raise IllegalMove(N_("Target is occupied") if k == steps else N_("The way is blocked"))
 
     # ------------------------------------------------------------------ applying
     def _after(self, move: Move | Removal) -> tuple["PhalanxState", tuple[Piece, ...]]:
@@ -362,11 +363,17 @@ class PhalanxState(GameState[Move | Removal]):
         """Pieces and points per side (short enough for the OLED), and a removal that is due."""
         points = self.points()
         lines = [
-            f"{side.capitalize()} {sum(p.side == s for p in self.pieces)} pcs {points[side]} pts"
+            N_("{Side} {pieces} pcs {points} pts").format(
+                Side=side.capitalize(), pieces=sum(p.side == s for p in self.pieces), points=points[side]
+            )
             for s, side in enumerate(SIDES)
         ]
         if self.pending:
-            lines.append(f"{SIDES[self.turn].capitalize()} removes {','.join(self._due().anchors)}")
+            lines.append(
+                N_("{Side} removes {sites}").format(
+                    Side=SIDES[self.turn].capitalize(), sites=",".join(self._due().anchors)
+                )
+            )
         return lines
 
     # ------------------------------------------------------------------ physical contract
@@ -525,7 +532,9 @@ def removal_words(pieces: Iterable[Piece]) -> str:
     'Remove the lit Archer'
     """
     listed = list(pieces)
-    return f"Remove the lit {listed[0].kind}" if len(listed) == 1 else f"Remove the {len(listed)} lit pieces"
+    if len(listed) == 1:
+        return N_("Remove the lit {piece}").format(piece=listed[0].kind)
+    return N_("Remove the {n} lit pieces").format(n=len(listed))
 
 
 def make_piece(side: str, kind: str, anchor: str) -> Piece:

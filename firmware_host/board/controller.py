@@ -22,6 +22,7 @@ from functools import partial
 from typing import Any, Callable, Iterable, Literal, TypeVar, cast
 
 from engines.core import FollowUp, GameState, IllegalMove, Outcome
+from firmware_host import i18n
 from firmware_host.actions.commands import (
     Again,
     Command,
@@ -583,7 +584,7 @@ class Controller:
         self.model.forget()
         if correct:
             self.emit(ev.Corrected(t=self._now, event="correction", move=text, replaces=replaced, side=side))
-            self.flash(f"Corrected to {text}")
+            self.flash(i18n._("Corrected to {move}").format(move=text))
         else:
             self.emit(ev.Moved(t=self._now, event="move", move=text, side=side))
         while (pick := turn.pick_index()) is not None:
@@ -716,7 +717,7 @@ class Controller:
         if undo is not None:
             self.guide(undo)
         if undone:
-            self.flash(f"Took back {', '.join(undone)}")
+            self.flash(i18n._("Took back {moves}").format(moves=", ".join(undone)))
         self.rejudge()
 
     def drop_last(self) -> None:
@@ -742,7 +743,11 @@ class Controller:
         try:
             self.settings.layouts(game.new())
         except ConfigError as exc:  # the board's layout lacks the game's sites: it goes on
-            return self.say(f"Cannot play {game.title} here: {' '.join(str(exc).split())[:80]}")
+            return self.say(
+                i18n._("Cannot play {game} here: {why}").format(
+                    game=game.title, why=" ".join(str(exc).split())[:80]
+                )
+            )
         self.record.abandon()
         match = self.match if self.match and game == self.game and not self.match.won else game.new_match()
         seats = self.seating.kept()
@@ -916,11 +921,13 @@ class Controller:
         elif isinstance(action, SetClock) and self.clock.arbiter(action, self._now):
             self._tell_clocks()
         elif isinstance(action, ShowIP):
-            self.notes.pass_by(message_screen("IP address", [self.settings.address()]), self._now)
+            self.notes.pass_by(message_screen(i18n._("IP address"), [self.settings.address()]), self._now)
         elif isinstance(action, ShowToday):
             self.notes.pass_by(today_screen(self.settings.storage), self._now)
         elif isinstance(action, PowerOff):
-            self.notes.notice = message_screen("Powering off", ["Wait for the screen to go dark"])
+            self.notes.notice = message_screen(
+                i18n._("Powering off"), [i18n._("Wait for the screen to go dark")]
+            )
             self.emit(ev.Signal(t=self._now, event="power_off"))  # the daemon runs the configured command
 
     def _new(self, action: NewGame) -> None:

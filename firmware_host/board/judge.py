@@ -36,6 +36,7 @@ from firmware_host.board.record import GameRecord
 from firmware_host.board.sensing import Sensing
 from firmware_host.board.settings import Settings
 from firmware_host.board.turn import KNOCK_MS, Sync, Touch, Turn, TurnChoice, undo_steps
+from firmware_host.i18n import _
 
 Board = frozenset[str]
 
@@ -778,7 +779,11 @@ def drop_knock(c: Effects, last: Turn) -> None:
     if not offered:
         c.drop_last()
     c.begin_turn()
-    c.flash(f"Took back {text}: {', '.join(c.record.sorted(last.knocked))} knocked off")
+    c.flash(
+        _("Took back {move}: {sites} knocked off").format(
+            move=text, sites=", ".join(c.record.sorted(last.knocked))
+        )
+    )
 
 
 def before_last(c: Effects, board: Board) -> bool:
@@ -849,7 +854,7 @@ def touched_restoring(c: Effects, phase: Restoring, touch: Touch) -> None:
 def _late_flip(c: Effects, phase: Moving | Awaiting | Choosing, touch: Touch) -> None:
     """The last turn's flip of ``touch.site``, made late: counted."""
     c.go(replace(phase, late=phase.late - {touch.site}))
-    c.flash(f"Flip of {touch.site} counted")
+    c.flash(_("Flip of {site} counted").format(site=touch.site))
 
 
 def _undo_moved_on(c: Effects, phase: Restoring, undo: Turn) -> None:
@@ -892,7 +897,7 @@ def _say_taken(c: Effects, choice: TurnChoice, touch: Touch, taken: str | None) 
     """A touch that could have been a tap on a lit pick site but counted as a flip: say so."""
     picks = frozenset().union(*(t.left[i] for t in choice.turns if (i := t.pick_index()) is not None))
     if taken == "flip" and touch.site in picks:
-        c.flash(f"Flip of {touch.site} counted")
+        c.flash(_("Flip of {site} counted").format(site=touch.site))
 
 
 def _choice_moved_on(c: Effects, phase: Choosing, choice: TurnChoice) -> None:

@@ -36,6 +36,7 @@ from engines.core import GameState
 from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
 from firmware_host.board.turn import directions
+from firmware_host.i18n import N_, _
 from firmware_host.store.timecontrol import Clocks
 from firmware_host.ui.screens import Screen
 
@@ -361,7 +362,7 @@ class Computer(Thinker):
     (1..5); ``seed`` makes its play repeatable. A game without that side (or ``side`` None):
     the computer plays the last side."""
 
-    WAIT = "Wait: the computer is thinking"
+    WAIT = N_("Wait: the computer is thinking")
     rethinks = True
     times_itself = False
     note = None
@@ -458,4 +459,9 @@ class Computer(Thinker):
 
     @staticmethod
     def _play(state: GameState[Any], move: str) -> Play:
-        return Play(move, f"Computer plays {move}: {directions(state, state.parse_move(move))}")
+        return Play(
+            move,
+            _("Computer plays {move}: {how}").format(
+                move=move, how=directions(state, state.parse_move(move))
+            ),
+        )

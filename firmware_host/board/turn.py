@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable, Literal, cast
 from engines.core import FollowUp, GameState, Realisation
 from engines.core.contract import Action
 from firmware_host.board.recognise import Candidate
+from firmware_host.i18n import N_, _, ngettext, reword
 
 #: What a lit site asks of the players, one kind per light (the view gives each its colour and
 #: pattern: ``firmware_host.board.view.LIGHTS``).
@@ -59,16 +60,18 @@ class StepKind:
 
     def words(self, sites: Iterable[str]) -> str:
         sites = by_name(sites)
-        text = self.one if len(sites) == 1 else self.several
+        text = _(self.one if len(sites) == 1 else self.several)
         return text.format(sites=named(sites, either=self.either))
 
 
 STEPS: dict[Action, StepKind] = {
-    "remove": StepKind("remove", "Take {sites} off", "Take {sites} off"),
-    "twin": StepKind("twin", "Place the twin on {sites}", "Place the twins on {sites}"),
-    "flip": StepKind("flip", "Flip {sites}", "Flip {sites}"),
-    "pick": StepKind("pick", "Tap {sites}", "Tap {sites}", either=True),
-    "carry": StepKind("carry", "Move the unseen piece off {sites}", "Move the unseen pieces off {sites}"),
+    "remove": StepKind("remove", N_("Take {sites} off"), N_("Take {sites} off")),
+    "twin": StepKind("twin", N_("Place the twin on {sites}"), N_("Place the twins on {sites}")),
+    "flip": StepKind("flip", N_("Flip {sites}"), N_("Flip {sites}")),
+    "pick": StepKind("pick", N_("Tap {sites}"), N_("Tap {sites}"), either=True),
+    "carry": StepKind(
+        "carry", N_("Move the unseen piece off {sites}"), N_("Move the unseen pieces off {sites}")
+    ),
 }
 
 #: Steps the sensors cannot see done: made by touches (flip, pick) or confirmed by OK (carry).
@@ -85,14 +88,14 @@ def words(step: FollowUp, sites: Iterable[str]) -> str:
     >>> words(FollowUp("carry", frozenset({"a1"}), "Blue pawn: a1 back to e1"), {"a1"})
     'Blue pawn: a1 back to e1, then OK'
     """
-    sites = by_name(sites)
+    sites, prompt = by_name(sites), reword(step.prompt)
     if not step.prompt:
         text = STEPS[step.action].words(sites)
     elif not sites or any(re.search(rf"(?<![\w*]){re.escape(s)}(?![\w*])", step.prompt) for s in sites):
-        text = step.prompt
+        text = prompt
     else:
-        text = f"{step.prompt}: {named(sites, either=STEPS[step.action].either)}"
-    return f"{text}, then OK" if step.action == "carry" else text
+        text = f"{prompt}: {named(sites, either=STEPS[step.action].either)}"
+    return _("{step}, then OK").format(step=text) if step.action == "carry" else text
 
 
 def by_name(sites: Iterable[str]) -> list[str]:
@@ -409,8 +412,10 @@ class TurnChoice:
         turn = self.turns[self.highlight]
         pick = turn.pick_index()
         if pick is None:
-            return f"OK: {notation(turn.move)}, BACK: next"
-        return f"{words(turn.steps[pick], self.sites)} · OK: {named(by_name(turn.left[pick]))}, BACK: next"
+            return _("OK: {move}, BACK: next").format(move=notation(turn.move))
+        ask = words(turn.steps[pick], self.sites)
+        shown = _("OK: {move}, BACK: next").format(move=named(by_name(turn.left[pick])))
+        return f"{ask} · {shown}"
 
 
 def undo_steps(played: GameState[Any], back: GameState[Any]) -> tuple[FollowUp, ...]:
@@ -431,10 +436,13 @@ def undo_steps(played: GameState[Any], back: GameState[Any]) -> tuple[FollowUp, 
         (stood[side], site, side) for site, side in back.markers().items() if stood.get(side, site) != site
     ]
     if carried:  # every unseen piece at once: the next side's first action ends the step
-        words = "; ".join(f"{side} {back.UNSEEN}: {off} back to {site}" for off, site, side in carried)
-        steps.append(
-            FollowUp("carry", frozenset(off for off, _, _ in carried), words[:1].upper() + words[1:])
+        words = "; ".join(
+            _("{side} {piece}: {off} back to {site}").format(
+                side=_(side), piece=_(back.UNSEEN), off=off, site=site
+            )
+            for off, site, side in carried
         )
+        steps.append(FollowUp("carry", frozenset(c[0] for c in carried), capital(words)))
     return tuple(steps)
 
 
@@ -457,13 +465,13 @@ def directions(state: GameState[Any], move: Any) -> str:
     order = {site.label: i for i, site in enumerate(state.sites())}
     emptied, filled = (sorted(sites, key=order.__getitem__) for sites in (real.emptied, real.filled))
     if emptied and len(emptied) == len(filled):  # a piece (of one site or more) moved
-        parts = [f"move {named(emptied)} to {named(filled)}"]
+        parts = [_("move {sites} to {targets}").format(sites=named(emptied), targets=named(filled))]
     else:
-        parts = [f"take {named(emptied)} off"] if emptied else []
-        parts += [f"place {named(filled)}"] if filled else []
+        parts = [_("take {sites} off").format(sites=named(emptied))] if emptied else []
+        parts += [_("place {sites}").format(sites=named(filled))] if filled else []
     was = state.markers()
     parts += [
-        f"{side} {state.UNSEEN} to {site}"
+        _("{side} {piece} to {site}").format(side=_(side), piece=_(state.UNSEEN), site=site)
         for site, side in state.apply(move).markers().items()
         if was.get(site) != side
     ]
@@ -481,11 +489,15 @@ def named(sites: Iterable[str], most: int = 3, either: bool = False) -> str:
     """
     sites = list(sites)
     if either and len(sites) == 2:
-        return " or ".join(sites)
-    head = "one of " if either and len(sites) > 2 else ""
+        return _("{site} or {other}").format(site=sites[0], other=sites[1])
     if len(sites) <= most:
-        return head + ", ".join(sites)
-    return f"{head}{', '.join(sites[:most])} and {len(sites) - most} more"
+        listed = ", ".join(sites)
+    else:
+        more = len(sites) - most
+        listed = ngettext("{sites} and {n} more", "{sites} and {n} more", more).format(
+            sites=", ".join(sites[:most]), n=more
+        )
+    return _("one of {sites}").format(sites=listed) if either and len(sites) > 2 else listed
 
 
 @dataclass(frozen=True)
@@ -512,7 +524,7 @@ class Sync:
 
     def words(self) -> str:
         """The reason, else the pieces to put back and to take off, by name."""
-        return self.reason or fix_words(self.missing, self.extra)
+        return reword(self.reason) if self.reason else fix_words(self.missing, self.extra)
 
     def fix(self) -> str | None:
         """What to do about a refusal: the pieces to put back and to take off (None while an
@@ -532,16 +544,46 @@ def fix_words(missing: Iterable[str], extra: Iterable[str]) -> str:
     'Put 5 back (a1, a2…)'
     """
     missing, extra = list(missing), list(extra)
-    parts = [_fix("put", missing, "back")] if missing else []
-    parts += [_fix("take", extra, "off")] if extra else []
-    text = ", ".join(parts)
-    return text[:1].upper() + text[1:]
+    parts = [_fix(FIX_WORDS[0], missing)] if missing else []
+    parts += [_fix(FIX_WORDS[1], extra)] if extra else []
+    return capital(", ".join(parts))
 
 
-def _fix(verb: str, sites: list[str], where: str) -> str:
+#: How :func:`fix_words` words the pieces to put back and to take off: the sites named, or
+#: counted (the first two named).
+FIX_WORDS = (
+    (N_("put {sites} back"), N_("put {n} back ({sites}…)")),
+    (N_("take {sites} off"), N_("take {n} off ({sites}…)")),
+)
+
+
+def _fix(wording: tuple[str, str], sites: list[str]) -> str:
     if len(sites) <= 3:
-        return f"{verb} {named(sites)} {where}"
-    return f"{verb} {len(sites)} {where} ({', '.join(sites[:2])}…)"
+        return _(wording[0]).format(sites=named(sites))
+    return _(wording[1]).format(n=len(sites), sites=", ".join(sites[:2]))
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter a capital, unless it begins with a site's name (a word
+    with a digit: some languages name the sites first).
+
+    >>> capital("put c1 back"), capital("d6nw zurücksetzen")
+    ('Put c1 back', 'd6nw zurücksetzen')
+    """
+    return text if _site_first(text) else text[:1].upper() + text[1:]
+
+
+def small(text: str) -> str:
+    """``text`` with its first letter small, unless it begins with a site's name.
+
+    >>> small("Put c1 back"), small("B2* weg")
+    ('put c1 back', 'B2* weg')
+    """
+    return text if _site_first(text) else text[:1].lower() + text[1:]
+
+
+def _site_first(text: str) -> bool:
+    return re.match(r"\S*\d", text) is not None
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from firmware_host.board.game import win_sites
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
 from firmware_host.board.record import Standing
 from firmware_host.board.seating import Seating
-from firmware_host.board.turn import LightKind, Sync, by_name, fix_words, named, words
+from firmware_host.board.turn import LightKind, Sync, by_name, capital, fix_words, named, small, words
+from firmware_host.i18n import N_, _, ngettext, reword
 from firmware_host.store.layout import Layout
 from firmware_host.ui.kiosk import Spell
 from firmware_host.ui.screens import Screen, fit_name, status_screen
@@ -46,16 +47,14 @@ LIGHTS: dict[LightKind, Led] = {
 
 #: Said while a move that goes towards the position before one of the players' own last turns
 #: waits to be read (a takeback by hand may be under way).
-SET_BACK = "Taking back? Set the rest back or it's a move"
+SET_BACK = N_("Taking back? Set the rest back or it's a move")
 #: What the screen says while a move offered, read with a token off its switch, may have been
 #: a knock set right (or the placed token lifted is a tap on it under way).
-KNOCK_SET_RIGHT = "Knock set right? Set it back to keep the move"
-#: What the screen says while a set-back deeper than the players' last turn waits.
-SET_BACK_DEEPER = "Taking back {n} moves soon, or set it as it was"
+KNOCK_SET_RIGHT = N_("Knock set right? Set it back to keep the move")
 #: What the screen says while the board is guided back, by why.
 RESTORE_WORDS: dict[Why, str] = {
     "takeback": "{Fix}",
-    "new game": "New game: {fix}",
+    "new game": N_("New game: {fix}"),
     "resume": "{Fix}",
     "refused": "{Fix}",
 }
@@ -161,7 +160,7 @@ def build_screen(snap: Snapshot) -> Screen:
     outcome = state.outcome()
     result, score = record.result, record.score
     fix = snap.sync.fix() if snap.sync and snap.connected else None  # what to do on a refusal
-    said, asked = snap.message or error(snap), instruction(snap)
+    said, asked = (snap.message and _(snap.message)) or error(snap), instruction(snap)
     if fix and said and not asked:  # the refusal and what to do about it, in one line
         said = f"{said} · {fix}"
     seating = snap.seating
@@ -180,7 +179,7 @@ def build_screen(snap: Snapshot) -> Screen:
             to_move=fit_name(name) if name else side,
             side_colour=None,
             phase=state.phase,
-            status_lines=state.status_lines(),
+            status_lines=[reword(line) for line in state.status_lines()],
             instruction=asked or (None if said else fix),
             error=said,
             result=result,
@@ -244,7 +243,7 @@ def _following(phase: Following, snap: Snapshot) -> str | None:
 def _choosing(phase: Choosing, snap: Snapshot) -> str | None:
     """A knock set right, maybe, else how to choose among the moves."""
     if phase.held is not None:
-        return KNOCK_SET_RIGHT
+        return _(KNOCK_SET_RIGHT)
     return phase.choice.instruction(snap.record.state.notation)
 
 
@@ -253,13 +252,13 @@ def _restoring(phase: Restoring, snap: Snapshot) -> str | None:
     missing, extra = phase.strays(snap.record.board, snap.board, snap.sync, snap.connected)
     if missing or extra:
         fix = fix_words(snap.record.sorted(missing), snap.record.sorted(extra))
-        return RESTORE_WORDS[phase.why].format(fix=fix[:1].lower() + fix[1:], Fix=fix)
+        return _(RESTORE_WORDS[phase.why]).format(fix=small(fix), Fix=fix)
     undo = phase.undo
     return words(undo.current, undo.remaining(snap.board)) if undo and undo.current else None
 
 
 def _over(phase: Over, snap: Snapshot) -> str | None:
-    return "Set up to play again"
+    return _("Set up to play again")
 
 
 def _held(phase: Moving | Awaiting | Following, snap: Snapshot) -> str | None:
@@ -268,8 +267,8 @@ def _held(phase: Moving | Awaiting | Following, snap: Snapshot) -> str | None:
         return None
     move = snap.record.moves[-1]
     if snap.board < snap.record.board:
-        return f"{move}: set it down, or leave it off to undo"
-    return f"{move} undone soon, or set it as it was"
+        return _("{move}: set it down, or leave it off to undo").format(move=move)
+    return _("{move} undone soon, or set it as it was").format(move=move)
 
 
 def _set_back(phase: Moving | Awaiting, snap: Snapshot) -> str | None:
@@ -279,15 +278,26 @@ def _set_back(phase: Moving | Awaiting, snap: Snapshot) -> str | None:
         return None
     index = snap.record.earlier(snap.board)
     if index is None or recognise.candidates(snap.record.state, snap.board):  # a move, maybe
-        return SET_BACK
-    return SET_BACK_DEEPER.format(n=len(snap.record.moves) - index)
+        return _(SET_BACK)
+    return set_back_deeper(len(snap.record.moves) - index)
+
+
+def set_back_deeper(n: int) -> str:
+    """What the screen says while a set-back ``n`` moves deeper than the players' last turn waits.
+
+    >>> set_back_deeper(2)
+    'Taking back 2 moves soon, or set it as it was'
+    """
+    return ngettext(
+        "Taking back {n} move soon, or set it as it was", "Taking back {n} moves soon, or set it as it was", n
+    ).format(n=n)
 
 
 def _in_hand(phase: Moving | Awaiting, snap: Snapshot) -> str | None:
     """Tokens held off their switches for long before the move shows."""
     lifted = snap.record.board - snap.board
     if phase.holding is not None and lifted and not snap.sync and not snap.movers:
-        return f"{named(by_name(lifted))} in the hand"
+        return _("{pieces} in the hand").format(pieces=named(by_name(lifted)))
     return None
 
 
@@ -295,9 +305,11 @@ def _anyone(snap: Snapshot) -> str | None:
     """A lifted piece's targets lit, or OK to end the turn."""
     if snap.targets:  # the pieces whose targets are lit (not one they capture, lifted too)
         lifted = snap.movers or snap.expected - snap.board
-        return f"Move {named(by_name(lifted))} to a lit site" if lifted else "Put it on a lit site"
+        if lifted:
+            return _("Move {pieces} to a lit site").format(pieces=named(by_name(lifted)))
+        return _("Put it on a lit site")
     if snap.record.state.ok_move() is not None:
-        return "OK ends the turn"
+        return _("OK ends the turn")
     return None
 
 
@@ -328,18 +340,27 @@ def next_words(state: GameState[Any]) -> str | None:
             break
     sensed = {piece.kind for piece in state.piece_sets() if piece.sensed}
     piece = sensed.pop() if len(sensed) == 1 else "piece"
-    a = "an" if piece[:1].lower() in "aeiou" else "a"
+    a_piece = _(A_PIECE.get(piece, A_PIECE["piece"]))
     if {"move", "place"} <= kinds:
-        return f"Place {a} {piece}, or lift one to move it"
+        return capital(_("Place {a_piece}, or lift one to move it").format(a_piece=a_piece))
     first = next((kind for kind in NEXT_WORDS if kind in kinds), None)  # in NEXT_WORDS' order
-    return NEXT_WORDS[first].format(a=a, piece=piece) if first else None
+    return capital(_(NEXT_WORDS[first]).format(a_piece=a_piece)) if first else None
 
 
 #: What a move is, by how its hand changes go (:func:`next_words`).
 NEXT_WORDS = {
-    "move": "Lift {a} {piece} to move it",
-    "place": "Place {a} {piece}",
-    "take": "Take {a} {piece} off",
+    "move": N_("Lift {a_piece} to move it"),
+    "place": N_("Place {a_piece}"),
+    "take": N_("Take {a_piece} off"),
+}
+#: One piece of a kind the games sense, as :data:`NEXT_WORDS` name it (each language has its
+#: own article); a kind not here is a "piece".
+A_PIECE = {
+    "token": N_("a token"),
+    "pawn": N_("a pawn"),
+    "stone": N_("a stone"),
+    "trirod": N_("a trirod"),
+    "piece": N_("a piece"),
 }
 
 
@@ -357,9 +378,9 @@ INSTRUCTIONS: dict[type[Phase], Callable[[Any, Snapshot], str | None]] = {
 def error(snap: Snapshot) -> str | None:
     """What is wrong: the board not answering, the opponent's news, the board differing."""
     if not snap.connected:
-        return "Board not connected"
+        return _("Board not connected")
     if snap.note:
-        return snap.note
+        return _(snap.note)
     if snap.sync and snap.phase.says_differs:
         return snap.sync.words()
     return None

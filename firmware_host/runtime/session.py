@@ -13,6 +13,7 @@ from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.board.opponent import Computer, Hints
 from firmware_host.board.playable import Playable
 from firmware_host.board.settings import Opponents
+from firmware_host.i18n import use as speak
 from firmware_host.store.config import Config, ConfigError, opponent_side
 from firmware_host.store.layout import Layout, default_layout, game_layout, read_layout
 from firmware_host.store.storage import Storage, StorageError, StoredGame
@@ -63,6 +64,7 @@ def open_controller(
     ``sync``: the computer thinks at once, in this process (a replay's virtual clock).
     ``playable``: what the board plays (the daemon's one, shared with its page and network;
     default: the config's)."""
+    speak(config.language)  # the board's words from now on
     lister = (playable or Playable.of(config)).choices
     record = storage.unfinished()
     if record is None:  # a new game, against the computer the last game had, if any

@@ -16,6 +16,7 @@ from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
 from engines.core.contract import Site
 from firmware_host.actions.commands import SEATS, names_problem, seat
+from firmware_host.i18n import LANGUAGES
 from firmware_host.store.layout import layout_for, read_layout
 from firmware_host.store.timecontrol import CARRIERS, TAKEBACKS, ControlError, TimeControl
 from firmware_host.store.tomlfile import ConfigError, describe, read_small_file, read_toml
@@ -271,6 +272,8 @@ class Config:
     takebacks: bool = option(True)
     layout: str | None = option(None, path=True)
     storage: str = field(default_factory=default_storage, metadata={"path": True})
+    #: The language of the board's words (OLED, page, dashboard): one of ``i18n.LANGUAGES``.
+    language: str = option("en")
     #: What the confirmed long MENU press runs (logind powers off; see docs/raspberry-pi.md).
     poweroff_command: tuple[str, ...] = option(("systemctl", "poweroff"))
     timing: Timing = field(default_factory=Timing)
@@ -498,6 +501,10 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
         raise ConfigError(
             f'{path}: [sound] voice must be an eSpeak NG voice name such as "en", "de" or "fr-fr" '
             f"(got {describe(config.sound.voice[:40])})"
+        )
+    if config.language not in LANGUAGES:
+        raise ConfigError(
+            f"{path}: language must be one of {', '.join(LANGUAGES)} (got {describe(config.language)})"
         )
     _check_mqtt(path, config.mqtt)
     url = config.archive.url

@@ -25,6 +25,7 @@ from typing import Callable, Sequence
 
 import engines
 from engines.core import OptionError
+from firmware_host import i18n
 from firmware_host.actions.commands import (
     NewGame,
     PowerOff,
@@ -36,11 +37,12 @@ from firmware_host.actions.commands import (
     ShowToday,
     TakeBack,
 )
+from firmware_host.i18n import N_, _
 from firmware_host.ui.screens import Screen, menu_screen
 from hardware.base import ButtonEvent
 
 #: What the three buttons do, on the first menu page.
-HELP = ("MENU: next · OK: pick", "BACK: back / close")
+HELP = (N_("MENU: next · OK: pick"), N_("BACK: back / close"))
 #: LED brightness levels the menu steps through.
 BRIGHTNESS_LEVELS = (0.1, 0.25, 0.5, 0.75, 1.0)
 #: The time controls the menu offers (PGN's TimeControl notation; "-": no clock).
@@ -173,7 +175,10 @@ class Menu:
         if event.long:
             if event.button == "menu" and self.power_off:
                 self._pages = [
-                    _Page("Power off?", (_Item("Power off now", PowerOff), _Item("Cancel", lambda: None)))
+                    _Page(
+                        _("Power off?"),
+                        (_Item(_("Power off now"), PowerOff), _Item(_("Cancel"), lambda: None)),
+                    )
                 ]
             return None
         if not self._pages:
@@ -204,9 +209,12 @@ class Menu:
     def screen(self) -> Screen:
         """The open menu's screen (the top level when closed)."""
         page = self._pages[-1] if self._pages else self._main()
-        first = len(self._pages) <= 1 and page.title == "Menu" and page.cursor == 0
+        first = len(self._pages) <= 1 and page.title == _("Menu") and page.cursor == 0
         return menu_screen(
-            page.title, [item.label for item in page.items], page.cursor, HELP if first else ()
+            page.title,
+            [item.label for item in page.items],
+            page.cursor,
+            [_(h) for h in HELP] if first else (),
         )
 
     # ---------------------------------------------------------------------- internals
@@ -223,27 +231,38 @@ class Menu:
         return outcome
 
     def _main(self, cursor: int = 0) -> _Page:
-        items = [_Item("New game", lambda: self._start(self.current))]
+        items = [_Item(_("New game"), lambda: self._start(self.current))]
         if len(self.choices) > 1:
-            items.append(_Item("Choose game", self._games_page))
+            items.append(_Item(_("Choose game"), self._games_page))
         if self.current.match_targets and not self.kiosk:
-            items.append(_Item("Match play", self._matches_page))
+            items.append(_Item(_("Match play"), self._matches_page))
         if self.today:
-            items.append(_Item("Today", ShowToday))
+            items.append(_Item(_("Today"), ShowToday))
         if not self.kiosk:
             if self.takebacks:
-                items.append(_Item("Take back", TakeBack))
+                items.append(_Item(_("Take back"), TakeBack))
             items += [
-                _Item(f"Brightness {round(self.brightness * 100)}%", self._brighter, True),
-                _Item("Show IP address", ShowIP),
+                _Item(
+                    _("Brightness {percent}%").format(percent=round(self.brightness * 100)),
+                    self._brighter,
+                    True,
+                ),
+                _Item(_("Show IP address"), ShowIP),
             ]
             if _menu_options(self.current.game):
-                items.append(_Item("House rules", self._rules_page))
-            items.append(_Item("Players", self._players_page))
-            items.append(_Item("Clock", self._clock_page))
-            items.append(_Item("Names", self._names_page))
-        items.append(_Item("Exit", lambda: None))
-        return _Page("Menu", tuple(items), cursor, again=self._main)
+                items.append(_Item(_("House rules"), self._rules_page))
+            items.append(_Item(_("Players"), self._players_page))
+            items.append(_Item(_("Clock"), self._clock_page))
+            items.append(_Item(_("Names"), self._names_page))
+            items.append(_Item(_("Language"), self._languages_page))
+        items.append(_Item(_("Exit"), lambda: None))
+        return _Page(_("Menu"), tuple(items), cursor, again=self._main)
+
+    def _languages_page(self) -> _Page:
+        """The languages the board speaks, each in its own words: OK speaks it from now on."""
+        codes = list(i18n.LANGUAGES)
+        items = tuple(_Item(name, partial(i18n.use, code)) for code, name in i18n.LANGUAGES.items())
+        return _Page(_("Language"), items, _index(codes, i18n.current()))
 
     def _brighter(self) -> SetBrightness:
         index = BRIGHTNESS_LEVELS.index(self.brightness)
@@ -253,7 +272,7 @@ class Menu:
     def _games_page(self) -> _Page:
         games = list(dict.fromkeys((c.game, c.title) for c in self.choices))
         items = tuple(_Item(title, partial(self._narrow_to, "game", game)) for game, title in games)
-        return _Page("Game", items, _index([g for g, _ in games], self.current.game))
+        return _Page(_("Game"), items, _index([g for g, _ in games], self.current.game))
 
     def _narrow_to(
         self, field: str, value: object, keep: Callable[[GameChoice], bool] = lambda c: True
@@ -271,13 +290,16 @@ class Menu:
         sizes = list(dict.fromkeys(c.size for c in left))
         if len(sizes) > 1:
             items = tuple(
-                _Item(f"Size {size}", partial(self._narrow_to, "size", size, keep)) for size in sizes
+                _Item(_("Size {size}").format(size=size), partial(self._narrow_to, "size", size, keep))
+                for size in sizes
             )
-            return _Page(f"{left[0].title} size", items, _index(sizes, current and current.size))
+            return _Page(
+                _("{game} size").format(game=left[0].title), items, _index(sizes, current and current.size)
+            )
         variants = [c.variant for c in left]
         items = tuple(_Item(c.variant, partial(self._start, c)) for c in left)
         cursor = _index(variants, current and current.variant)
-        return _Page(f"{left[0].title} variant", items, cursor)
+        return _Page(_("{game} variant").format(game=left[0].title), items, cursor)
 
     def _rules_page(self, cursor: int = 0) -> _Page:
         """The current game's yes/no and word options: OK steps one to its next value, which
@@ -287,11 +309,12 @@ class Menu:
         rules = self.rules.setdefault(game, {})
         items = tuple(
             _Item(
-                f"{o.name}: {o.shown(o.read(rules.get(o.name, o.default)))}", partial(self._next_rule, o, i)
+                f"{o.name}: {_(o.shown(o.read(rules.get(o.name, o.default))))}",
+                partial(self._next_rule, o, i),
             )
             for i, o in enumerate(options)
         )
-        return _Page("Rules (next game)", items, cursor)
+        return _Page(_("Rules (next game)"), items, cursor)
 
     def _next_rule(self, option, index: int) -> _Page:
         """Step ``option`` to its next value the current game takes (a side it has)."""
@@ -320,14 +343,18 @@ class Menu:
             sides = ()
         items = (
             _Item(
-                "Two at the table" if len(sides) == 2 else "All at the table", lambda: self._set_players(None)
+                _("Two at the table") if len(sides) == 2 else _("All at the table"),
+                lambda: self._set_players(None),
             ),
-            *(_Item(f"Computer: {side}", partial(self._set_players, side)) for side in sides),
-            _Item(f"Level {level}", self._next_level),
+            *(
+                _Item(_("Computer: {side}").format(side=_(side)), partial(self._set_players, side))
+                for side in sides
+            ),
+            _Item(_("Level {level}").format(level=level), self._next_level),
         )
         if cursor is None:
             cursor = 1 + sides.index(computer) if computer in sides else 0
-        return _Page("Players", items, cursor)
+        return _Page(_("Players"), items, cursor)
 
     def _sides(self) -> tuple[str, ...]:
         c = self.current
@@ -410,11 +437,12 @@ class Menu:
         targets = [0, *self.current.match_targets]
         items = tuple(
             _Item(
-                f"Match to {target}" if target else "Single games", partial(self._start, self.current, target)
+                _("Match to {target}").format(target=target) if target else _("Single games"),
+                partial(self._start, self.current, target),
             )
             for target in targets
         )
-        return _Page("Match play", items, _index(targets, self.match))
+        return _Page(_("Match play"), items, _index(targets, self.match))
 
     def _start(self, choice: GameChoice, match: int | None = None, control: str | None = None) -> NewGame:
         """A new game of ``choice``: a match to ``match`` points (default: the current target

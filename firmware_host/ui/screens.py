@@ -21,9 +21,12 @@ Menus show their position ("Menu 3/8") and a small arrow where more items follow
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
+
+from firmware_host.i18n import N_, _
 
 if TYPE_CHECKING:  # Pillow and luma load when the first screen is drawn, not at start-up
     from luma.core.device import device as LumaDevice
@@ -145,9 +148,19 @@ class _Font:
         return x + left, baseline + top, x + right, baseline + bottom
 
     def draw(self, draw: ImageDraw.ImageDraw, x: int, baseline: int, text: str, fill: str) -> None:
-        """Draw ``text`` with its left end at ``x`` and its baseline at ``baseline``."""
+        """Draw ``text`` with its left end at ``x`` and its baseline at ``baseline``; a letter
+        the font lacks as the letter it has with its mark (:func:`_glyph`)."""
         for offset, piece in self._pieces(text):
             draw.text((x + offset, baseline), piece, font=self.font, anchor="ls", fill=fill)
+        unit = 1 if self.cap <= 10 else 2  # the marks' dots grow with the type
+        for i, letter in enumerate(text):
+            base, mark = _glyph(letter)
+            if mark in _MARKS:
+                at = x + round(self.width(text[:i]))
+                left, top, right, _ = self.font.getbbox(base, mode="1", anchor="ls")
+                for dx, dy in _MARKS[mark]((right - left) // 2, right - left):
+                    x0, y0 = at + left + dx * unit, baseline + (top + dy * unit if dy < 2 else dy - 1)
+                    draw.rectangle((x0, y0, x0 + unit - 1, y0 + unit - 1), fill=fill)
 
     def _pieces(self, text: str) -> list[tuple[float, str]]:
         """``text`` as drawn, cut before each colon: (offset from the left end, piece). A colon
@@ -157,7 +170,7 @@ class _Font:
         >>> font._pieces("Hint:E5*") == [(0, "Hint"), (font.width("Hint") + COLON_GAP, ":E5*")]
         True
         """
-        head, *rest = text.replace(" ", self.space).split(":")
+        head, *rest = _drawn(text).replace(" ", self.space).split(":")
         pieces, offset = [(0.0, head)], 0.0
         for piece in rest:
             offset += self.font.getlength(pieces[-1][1], mode="1") + COLON_GAP
@@ -176,9 +189,48 @@ def _width(font: _Font, text: str) -> float:
 @lru_cache(maxsize=1024)
 def _ink(font: _Font, text: str) -> tuple[int, int, int, int]:
     """The pixels ``text`` can touch drawn at (0, 0) on its baseline, colons set apart."""
-    shown = text.replace(" ", font.space)
+    shown = _drawn(text).replace(" ", font.space)
     left, top, right, bottom = map(int, font.font.getbbox(shown or " ", mode="1", anchor="ls"))
     return left, top, right + COLON_GAP * shown.count(":"), bottom
+
+
+#: Letters the built-in font lacks, spelt with letters it has: ß as Swiss German writes it, the
+#: capitals with an umlaut as German does without one (a mark has no room above a capital).
+_SPELT = {"ß": "ss", "œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
+#: The marks the panel draws over or under a letter, as pixels from the left end of its ink (y
+#: above its top, or at 2 a stroke under the baseline), by the ink's middle and width.
+_MARKS = {
+    "\u0308": lambda mid, wide: ((1, -2), (wide - 2, -2)),  # diaeresis: ä, ë, ï, ö, ü
+    "\u0301": lambda mid, wide: ((mid, -2), (mid + 1, -3)),  # acute: é
+    "\u0300": lambda mid, wide: ((mid - 1, -3), (mid, -2)),  # grave: à, è, ù
+    "\u0302": lambda mid, wide: ((mid - 1, -2), (mid, -3), (mid + 1, -2)),  # circumflex: â, ê, ô
+    "\u0327": lambda mid, wide: ((mid, 2), (mid - 1, 2)),  # cedilla: ç
+}
+
+
+@lru_cache(maxsize=256)
+def _glyph(letter: str) -> tuple[str, str]:
+    """What the built-in font (ASCII and a few signs) draws for ``letter``: letters it has,
+    and the mark (a combining character of :data:`_MARKS`, else "") drawn with the last. A
+    capital keeps no mark (French capitals often go without).
+
+    >>> _glyph("ü"), _glyph("ß"), _glyph("É"), _glyph("a")
+    (('u', '\u0308'), ('ss', ''), ('E', ''), ('a', ''))
+    """
+    if letter.isascii() or letter in "·…":
+        return letter, ""
+    if letter in _SPELT:
+        return _SPELT[letter], ""
+    decomposed = unicodedata.normalize("NFD", letter)
+    base, marks = decomposed[0], decomposed[1:]
+    if not base.isascii():
+        return letter, ""
+    return base, marks[:1] if not base.isupper() else ""
+
+
+def _drawn(text: str) -> str:
+    """``text`` in the letters the font has (:func:`_glyph`)."""
+    return text if text.isascii() else "".join(_glyph(letter)[0] for letter in text)
 
 
 @lru_cache(maxsize=None)
@@ -659,11 +711,11 @@ def status_screen(
     ('>4:58 5:00', 'White to move')
     """
     title = " · ".join(filter(None, (game_title, variant)))
-    main = result or (_to_move(to_move, side_colour) if to_move else "Game over")
+    main = result or (_to_move(to_move, side_colour) if to_move else _("Game over"))
     status = list(status_lines)
     if phase is not None:
-        status[:1] = [" · ".join([f"Phase {phase}", *status[:1]])]
-    match = f"Match {match_score}" if match_score else None
+        status[:1] = [" · ".join([_("Phase {n}").format(n=phase), *status[:1]])]
+    match = _("Match {score}").format(score=match_score) if match_score else None
     after = [match, instruction, news, *status] if result else [instruction, news, *status, match]
     lines = [main, *filter(None, [error, *after])]
     keep = 1 + sum(1 for line in (error, instruction) if line)
@@ -681,8 +733,18 @@ def result_words(winner: str, result: str) -> str:
     ('White wins: connection', 'Draw: repetition')
     """
     if winner == "draw":
-        return f"Draw: {result}"
-    return f"{winner[:1].upper()}{winner[1:]} wins: {result}"
+        return _("Draw: {result}").format(result=_(result))
+    return _("{side} wins: {result}").format(side=side_name(winner), result=_(result))
+
+
+def side_name(side: str) -> str:
+    """A side (or a colour) by its name in the language spoken, with a capital.
+
+    >>> side_name("white")
+    'White'
+    """
+    name = _(side)
+    return name[:1].upper() + name[1:]
 
 
 def fit_name(name: str, after: str = " to move") -> str:
@@ -702,8 +764,33 @@ def fit_name(name: str, after: str = " to move") -> str:
 
 
 def _to_move(side: str, colour: str | None) -> str:
-    name = side if not colour or colour.lower() == side.lower() else f"{side} ({colour})"
-    return f"{name[:1].upper()}{name[1:]} to move"
+    name = side_name(side)
+    if colour and colour.lower() != side.lower():
+        name = f"{name} ({_(colour)})"
+    return _("{side} to move").format(side=name)
+
+
+#: The words the engines give for sides and results, translated where they are shown.
+ENGINE_WORDS = (
+    N_("white"),
+    N_("black"),
+    N_("red"),
+    N_("blue"),
+    N_("green"),
+    N_("yellow"),
+    N_("connection"),
+    N_("ring"),
+    N_("forfeit"),
+    N_("captures"),
+    N_("no-moves"),
+    N_("trapped"),
+    N_("repetition"),
+    N_("no-captures"),
+    N_("time"),
+    N_("pawn"),
+    N_("yes"),
+    N_("no"),
+)
 
 
 def menu_screen(title: str, items: Sequence[str], selected: int, footer: Sequence[str] = ()) -> Screen:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engines import game_info
+from firmware_host.i18n import _, ngettext
 from firmware_host.store.storage import Storage, StorageError, now_text
 from firmware_host.ui.screens import Screen, message_screen
 
@@ -67,14 +68,14 @@ def _short_title(game: str) -> str:
 def day_screen(day: Day) -> Screen:
     """The "Today" screen: games played, wins per side, the last result."""
     if not day.played:
-        return message_screen("Today", ["No games yet", "Set up the pieces to play"])
-    tally = [f"{side} {n}" for side, n in day.results.items()]
+        return message_screen(_("Today"), [_("No games yet"), _("Set up the pieces to play")])
+    tally = [f"{_(side)} {n}" for side, n in day.results.items()]
     if day.running:
-        tally.append(f"{day.running} playing")
-    lines = [f"{day.played} game{'s' if day.played != 1 else ''}", " · ".join(tally)]
+        tally.append(_("{n} playing").format(n=day.running))
+    lines = [ngettext("{n} game", "{n} games", day.played).format(n=day.played), " · ".join(tally)]
     if day.last:
-        lines.append(f"Last: {day.last}")
-    return message_screen("Today", lines)
+        lines.append(_("Last: {game}").format(game=day.last))
+    return message_screen(_("Today"), lines)
 
 
 def today_screen(storage: Storage) -> Screen:
@@ -82,4 +83,4 @@ def today_screen(storage: Storage) -> Screen:
     try:
         return day_screen(today(storage))
     except StorageError:
-        return message_screen("Today", ["Not available", "The games cannot be read"])
+        return message_screen(_("Today"), [_("Not available"), _("The games cannot be read")])

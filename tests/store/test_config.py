@@ -459,3 +459,11 @@ def test_the_sound_table_is_read_and_a_bad_value_named(tmp_path):
         with pytest.raises(ConfigError) as info:
             load_config(str(write_config(tmp_path, body, web=False)))
         assert said in str(info.value) and "config.toml" in str(info.value)
+
+
+def test_language_is_read_and_a_language_the_board_lacks_is_named(tmp_path):
+    assert load_config(write(tmp_path, 'language = "de"\n')).language == "de"
+    assert Config().language == "en"
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, 'language = "xx"\n'))
+    assert str(e.value).endswith("config.toml: language must be one of en, de, fr (got 'xx')")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from firmware_host import i18n
 from firmware_host.board.game import Game
 from firmware_host.store.storage import Storage
 from firmware_host.ui.menu import Menu, game_choices
@@ -129,7 +130,7 @@ def takeback() -> Drive:
     finish(d)
     d.press("menu")
     items = d.ctl.menu.screen().lines
-    for _ in range(items.index("Take back")):
+    for _ in range(items.index(i18n._("Take back"))):
         d.press("menu")
     return d.press("ok").run(300)
 
@@ -201,7 +202,7 @@ def menu() -> Drive:
 def players() -> Drive:
     d = menu()
     items = d.ctl.menu.screen().lines
-    for _ in range(items.index("Players")):
+    for _ in range(items.index(i18n._("Players"))):
         d.press("menu")
     return d.press("ok")
 
@@ -216,7 +217,8 @@ class _Computer(Scripted):
 
             move = self.moves.pop(0)
             state = seen.states[-1]
-            return [Play(move, f"Computer plays {move}: {directions(state, state.parse_move(move))}")]
+            how = directions(state, state.parse_move(move))
+            return [Play(move, i18n._("Computer plays {move}: {how}").format(move=move, how=how))]
         return []
 
 

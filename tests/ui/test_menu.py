@@ -12,6 +12,7 @@ from firmware_host.store.layout import Layout
 from firmware_host.ui.menu import BRIGHTNESS_LEVELS, HELP, GameChoice, Menu, game_choices
 from hardware.base import BUTTONS, ButtonEvent, Scan
 from testbed.broker import wired_for
+from testbed.language import speaking
 
 CHOICES = (
     GameChoice("alpha", 8, "plain", "Alpha"),
@@ -78,6 +79,7 @@ def test_menu_opens_with_menu_and_lists_everything():
         "Players",
         "Clock",
         "Names",
+        "Language",
         "Exit",
     )
 
@@ -95,7 +97,7 @@ def test_new_game_restarts_the_current_game():
 
 def test_menu_moves_down_and_wraps_around():
     menu = Menu(CHOICES, CURRENT)
-    press(menu, "menu", *["menu"] * 9)
+    press(menu, "menu", *["menu"] * 10)
     assert shown(menu)[1] == "> New game"
     press(menu, "menu", "menu")
     assert shown(menu)[3] == "> Take back"
@@ -118,7 +120,7 @@ def test_brightness_cycles_levels_and_the_menu_stays_open():
 
 def test_exit_and_back_close_the_menu():
     menu = Menu(CHOICES, CURRENT)
-    press(menu, "menu", *["menu"] * 8)
+    press(menu, "menu", *["menu"] * 9)
     assert shown(menu)[-1] == "> Exit"
     assert press(menu, "ok") == [] and not menu.is_open
     press(menu, "menu", "back")
@@ -165,6 +167,7 @@ def test_without_takebacks_or_other_games_those_items_are_gone():
         "Players",
         "Clock",
         "Names",
+        "Language",
         "Exit",
     )
 
@@ -329,3 +332,17 @@ def test_players_choose_the_computer_for_a_side_and_its_level():
     assert press(menu, "menu", "menu", "menu", "ok") == [SetPlayers("black", 3)] and not menu.is_open
     press(menu, "menu", *["menu"] * labels.index("Players"), "ok")
     assert shown(menu)[3] == "> Computer: black"  # the cursor on who plays now
+
+
+def test_the_language_chosen_on_the_menu_is_spoken_from_then_on():
+    """MENU down to Language, OK: the languages, each named in its own words; OK on Deutsch
+    closes the menu and the menu speaks German from then on."""
+    menu = Menu(CHOICES, CURRENT)
+    with speaking("en"):
+        press(menu, "menu", *["menu"] * 6, "ok")
+        assert shown(menu) == ("Language", "> English", "Deutsch", "Français")
+        assert press(menu, "menu", "ok") == [] and not menu.is_open
+        press(menu, "menu")
+        assert shown(menu)[:3] == ("Menü", "> Neue Partie", "Spiel wählen")
+        press(menu, *["menu"] * 6, "ok")
+        assert shown(menu)[:3] == ("Sprache", "English", "> Deutsch")

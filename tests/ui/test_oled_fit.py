@@ -1,10 +1,12 @@
 """Every message the daemon can put on the 128x64 OLED, in every game, at its longest, laid out
 with the real fonts: nothing leaves the panel, nothing is cut or dropped.
 
-The texts come from where the daemon gets them: the engines' own refusal reasons (asked as the
-controller asks them, for every site of positions from seeded random games), their status lines
-and results, the controller's instructions and board-differs line, the menus walked item by item
-and the notices. Each status screen is built with all its parts at once: the worst case.
+Every language the board speaks is laid out (the daemon's words from its catalogues; the
+engines' own words are English). The texts come from where the daemon gets them: the engines'
+own refusal reasons (asked as the controller asks them, for every site of positions from seeded
+random games), their status lines and results, the controller's instructions and board-differs
+line, the menus walked item by item and the notices. Each status screen is built with all its
+parts at once: the worst case.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from itertools import islice
 import pytest
 
 import engines
+from firmware_host import i18n
 from firmware_host.board import turn
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Computer
@@ -26,6 +29,7 @@ from firmware_host.ui.menu import Menu, game_choices
 from firmware_host.ui.screens import message_screen, result_words, status_screen
 from firmware_host.ui.stats import Day, day_screen
 from hardware.base import ButtonEvent
+from testbed.language import speaking
 
 #: How many random positions per game are asked for refusal reasons, and how many sites each;
 #: how long the random games are.
@@ -92,7 +96,7 @@ def reasons(states, rng):
             if occupied:
                 source = rng.choice(occupied)
                 found.append(attempt_reason(state, frozenset({source}), frozenset({site})))
-    return [r for r in found if r]
+    return [i18n.reword(r) for r in found if r]
 
 
 def follow_ups(states):
@@ -115,12 +119,14 @@ def instructions(states):
     steps, picks = follow_ups(states)
     labels = widest([s.label for s in states[0].sites()], 3)
     notations = [s.notation(m) for s in states[:: max(1, len(states) // 4)] for m in s.legal_moves()[:50]]
-    choices = [f"OK: {move}, BACK: next" for move in widest(notations, 2)]
+    shown = i18n._("OK: {move}, BACK: next")
+    choices = [shown.format(move=move) for move in widest(notations, 2)]
     for step in picks[:1]:
         ask = turn.words(step, labels[:2])
-        choices.append(f"{ask} · OK: {labels[0]}, BACK: next")
+        choices.append(f"{ask} · {shown.format(move=labels[0])}")
     pieces = [turn.named(turn.by_name(f.sites)) for s in states for f in s.figures()] or labels
-    moving = [f"Move {widest(pieces, 1)[0]} to a lit site", "OK ends the turn", None]
+    lifted = i18n._("Move {pieces} to a lit site").format(pieces=widest(pieces, 1)[0])
+    moving = [lifted, i18n._("OK ends the turn"), None]
     return widest(steps, 3), moving, choices
 
 
@@ -140,7 +146,9 @@ def game_screens(choice):
     status_lines = []
     for index in range(max(len(s.status_lines()) for s in states)):
         status_lines.append(
-            widest([s.status_lines()[index] for s in states if len(s.status_lines()) > index], 1)[0]
+            widest(
+                [i18n.reword(s.status_lines()[index]) for s in states if len(s.status_lines()) > index], 1
+            )[0]
         )
     phase = max((s.phase for s in states if s.phase is not None), default=None)
     targets = engines.game_info(choice.game).match_targets
@@ -156,7 +164,7 @@ def game_screens(choice):
         *((i, e) for i in steps for e in [None, *small]),
         *((i, e) for i in moving for e in small),
         *((i, e) for i in moving[1:] for e in every),
-        *((p, None) for p in [*prompts, SET_BACK]),
+        *((p, None) for p in [*prompts, i18n._(SET_BACK)]),
     ]:
         yield status_screen(
             game.title, game.shown_variant, side, None, phase, status_lines, instruction, error, None, match
@@ -169,7 +177,7 @@ def game_screens(choice):
             None,
             phase,
             status_lines,
-            "Set up to play again",
+            i18n._("Set up to play again"),
             None,
             result,
             match,
@@ -183,29 +191,38 @@ LARGEST = [
 ]
 
 
+#: The languages the board speaks, each laid out.
+LANGUAGES = list(i18n.LANGUAGES)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
 @pytest.mark.parametrize("choice", LARGEST, ids=lambda c: f"{c.game}-{c.size}-{c.variant}")
-def test_every_status_screen_fits(choice):
+def test_every_status_screen_fits(choice, code):
     checked = 0
-    for screen in game_screens(choice):
-        assert shown_whole(screen), [page.text_lines() for page in screen.pages()]
-        # Six at the worst: a team or four-side match game of Antipalos, its counts in hand
-        # kept whole (five when they were cut between words).
-        pages = len(screen.pages())
-        assert pages <= 6, screen.text_lines()
-        checked += 1
+    with speaking(code):
+        for screen in game_screens(choice):
+            assert shown_whole(screen), [page.text_lines() for page in screen.pages()]
+            # Six at the worst: a team or four-side match game of Antipalos, its counts in hand
+            # kept whole (five when they were cut between words).
+            pages = len(screen.pages())
+            assert pages <= 6, screen.text_lines()
+            checked += 1
     assert checked > 10
 
 
-def test_every_menu_page_fits():
-    """Walk every page of the menu (each item chosen that opens a page), both kinds of menu;
-    each screen seen is drawn once (most pages are the same whatever game is current)."""
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_menu_page_fits(code):
+    """Walk every page of the menu (each item chosen that opens a page), both kinds of menu, in
+    each language; each screen seen is drawn once (most pages are the same whatever game is
+    current)."""
     seen: set[screens.Screen] = set()
-    for kiosk in (False, True):
-        for current in CHOICES:
-            menu = Menu(CHOICES, current, kiosk=kiosk, today=True, power_off=True)
-            walked = walk(menu, [])
-            assert walked
-            seen.update(walked)
+    with speaking(code):
+        for kiosk in (False, True):
+            for current in CHOICES:
+                menu = Menu(CHOICES, current, kiosk=kiosk, today=True, power_off=True)
+                walked = walk(menu, [])
+                assert walked
+                seen.update(walked)
     assert not [s.text_lines() for s in seen if not screens.fits(s)]
 
 
@@ -225,41 +242,45 @@ def walk(menu, path, depth=0):
     for index in range(len(page.lines)):
         seen.append(menu.screen())
         menu.press(ButtonEvent("menu"))
+    leaves = [i18n._(item) for item in ("Exit", "Take back", "Show IP address", "Today", "Language")]
     for index in range(len(page.lines)):
-        if page.lines[index] in ("Exit", "Take back", "Show IP address", "Today") or page.lines[
-            index
-        ].startswith("Brightness"):
+        if page.lines[index] in leaves or page.lines[index].startswith(i18n._("Brightness {percent}%")[:5]):
             continue
         seen += walk(menu, [*path, index], depth + 1)
     return seen
 
 
-def test_notices_fit():
-    longest_result = "Green wins: no-moves"
-    notices = [
-        message_screen("IP address", ["192.168.100.200"]),
-        message_screen("Powering off", ["Wait for the screen to go dark"]),
-        message_screen("Cannot power off", ["not available here"]),
-        day_screen(Day(0, {}, 0, None)),
-        day_screen(Day(188, {"white": 99, "black": 88, "draw": 1}, 1, "white wins by connection")),
-        message_screen("Today", ["Not available", "The games cannot be read"]),
-        status_screen("Antipode", None, None, None, None, [], None, None, longest_result),
-        message_screen("Take back?", ["Opponent asks to undo 2 moves", "OK: yes, BACK: no"]),
-    ]
-    for said in (Remote.WAIT, Remote.ASKED, Remote.REFUSED, OFFLINE, Computer.WAIT):
-        notices.append(
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_notices_fit(code):
+    with speaking(code):
+        _ = i18n._
+        asks = i18n.ngettext("Opponent asks to undo {n} move", "Opponent asks to undo {n} moves", 2)
+        notices = [
+            message_screen(_("IP address"), ["192.168.100.200"]),
+            message_screen(_("Powering off"), [_("Wait for the screen to go dark")]),
+            message_screen("Cannot power off", ["not available here"]),
+            day_screen(Day(0, {}, 0, None)),
+            day_screen(Day(188, {"white": 99, "black": 88, "draw": 1}, 1, "white wins by connection")),
+            message_screen(_("Today"), [_("Not available"), _("The games cannot be read")]),
             status_screen(
-                "Antipalos 20",
-                "Cut-throat",
-                "black",
-                None,
-                2,
-                ["In hand: White 30 · Black 30 · Red 30"],
-                "Put it on a lit site",
-                said,
-                None,
-                None,
+                "Antipode", None, None, None, None, [], None, None, result_words("green", "no-moves")
+            ),
+            message_screen(_("Take back?"), [asks.format(n=2), _("OK: yes, BACK: no")]),
+        ]
+        for said in (Remote.WAIT, Remote.ASKED, Remote.REFUSED, OFFLINE, Computer.WAIT):
+            notices.append(
+                status_screen(
+                    "Antipalos 20",
+                    "Cut-throat",
+                    "black",
+                    None,
+                    2,
+                    ["In hand: White 30 · Black 30 · Red 30"],
+                    _("Put it on a lit site"),
+                    _(said),
+                    None,
+                    None,
+                )
             )
-        )
-    for screen in notices:
-        assert shown_whole(screen), screen.text_lines()
+        for screen in notices:
+            assert shown_whole(screen), screen.text_lines()

@@ -15,6 +15,7 @@ from engines import GAME_NAMES
 from firmware_host.board.game import Game
 from firmware_host.ui.screens import SIZE, fits
 from testbed.drive import Drive
+from testbed.language import speaking
 from tests.net.web.web_tools import OUTPUT
 from tests.ui.scenes import SCENES
 
@@ -96,3 +97,52 @@ def test_a_board_that_differs_always_names_a_site(game):
         assert named_site(drive), (game, drive.ctl.sync, text(drive))
         checked += drive.ctl.sync is not None
     assert checked >= 3
+
+
+#: What some scenes' screens say in each language the board speaks besides English (every scene
+#: is rendered and must fit; these say its words are the language's own).
+SAYS_IN = {
+    "de": {
+        "anti-grid-lifted": r"^Anti-Grid 6 / Rot am Zug / c1 auf ein Lichtfeld",
+        "antipod-twin": r"Zwilling auf \w+ setzen",
+        "antipode-flip": r"Blau am Zug / a1 umdrehen",
+        "antipode-takeback-carry": r"Figur Blau: a1 zurück auf e1, dann OK",
+        "antipod-differs": r"a1 zurück, c3, d4 weg",
+        "antipalos-new-game": r"Neue Partie: B2\* weg",
+        "anti-grid-computer": r"Computer spielt c1-c2: c1 nach c2 ziehen",
+        "antipalos-over": r"Weiß gewinnt: Verbindung",
+        "antipode-menu": r"^Menü / > Neue Partie.*MENU: vor · OK: wahl",
+        "antipalos-refused": r"Auf C3 liegt schon ein Trirod · C3\* weg / Phase 1 · In der Hand: Weiß 17",
+        "antipode-choice": r"Zielplättchen der Figur antippen: a1 oder b1 · OK: a1, BACK: nächster",
+    },
+    "fr": {
+        "anti-grid-lifted": r"^Anti-Grid 6 / Rouge joue / c1 sur case allumée",
+        "antipod-twin": r"Poser le jumeau sur \w+",
+        "antipode-flip": r"Bleu joue / Retourner a1",
+        "antipode-takeback-carry": r"Pion bleu: a1 revient en e1, puis OK",
+        "antipod-differs": r"Remettre a1, retirer c3, d4",
+        "antipalos-new-game": r"Nouvelle partie: retirer B2\*",
+        "anti-grid-computer": r"L'ordinateur joue c1-c2: déplacer c1 en c2",
+        "antipalos-over": r"Blanc gagne: connexion",
+        "antipode-menu": r"^Menu / > Nouvelle partie.*MENU: suite · OK: oui",
+        "antipalos-refused": r"C3 porte déjà un trirod · Retirer C3\* / Phase 1 · En main: Blanc 17",
+        "antipode-choice": r"Toucher le jeton où arrive le pion: a1 ou b1 · OK: a1, BACK: suivant",
+    },
+}
+
+
+@pytest.mark.parametrize("code", list(SAYS_IN))
+def test_every_kind_of_instruction_renders_and_fits_in_each_language(code):
+    """test-output/oled-<language>-<scene>[-page].png for a person to look at, each page fitting."""
+    OUTPUT.mkdir(exist_ok=True)
+    with speaking(code):
+        for name, scene in SCENES.items():
+            drive = scene()
+            said = text(drive)
+            assert re.search(SAYS_IN[code].get(name, ""), said), (name, said)
+            for number, page in enumerate(drive.ctl.screen().pages()):
+                assert fits(page), page.text_lines()
+                image = page.render(dummy(*SIZE, mode="1"))
+                suffix = f"-{number + 1}" if number else ""
+                big = image.convert("L").resize((SIZE[0] * 4, SIZE[1] * 4))
+                big.save(OUTPUT / f"oled-{code}-{name}{suffix}.png")

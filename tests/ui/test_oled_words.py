@@ -15,7 +15,7 @@ from engines import GAME_NAMES
 from firmware_host.board.game import Game
 from firmware_host.board.opponent import Hints
 from firmware_host.board.turn import by_name, named
-from firmware_host.board.view import KNOCK_SET_RIGHT, SET_BACK, SET_BACK_DEEPER, next_words
+from firmware_host.board.view import KNOCK_SET_RIGHT, SET_BACK, next_words, set_back_deeper
 from firmware_host.ui.menu import game_choices
 from firmware_host.ui.screens import SIZE, fits, status_screen
 from testbed.drive import Drive
@@ -117,7 +117,7 @@ def test_what_a_takeback_or_a_knock_under_way_says_fits_on_one_page(game):
         waits = (
             SET_BACK,
             KNOCK_SET_RIGHT,
-            SET_BACK_DEEPER.format(n=12),
+            set_back_deeper(12),
             f"{last}: set it down, or leave it off to undo",
             f"{last} undone soon, or set it as it was",
         )

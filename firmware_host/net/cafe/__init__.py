@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 
+from firmware_host import i18n
 from firmware_host.store.config import ConfigError, default_storage, load_config
 
 #: The dashboard's port when none is given.
@@ -68,6 +69,8 @@ def main(args: argparse.Namespace) -> int:
         return _fail(f"--port must be 1..65535 (got {args.port})")
     from firmware_host.league.model import LeagueError
     from firmware_host.league.store import LeagueStore
+
+    i18n.use(config.language)  # the dashboard's words
     from firmware_host.net.cafe.archive import Archive, ArchiveError
     from firmware_host.net.cafe.clock import Clock, zone
     from firmware_host.net.cafe.run import serve

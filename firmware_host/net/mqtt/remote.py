@@ -85,6 +85,7 @@ from firmware_host.board.opponent import (
     Withdraw,
 )
 from firmware_host.board.turn import directions
+from firmware_host.i18n import N_, _, ngettext
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.peer import Peer, common, peer_turn, read_peer, replay
@@ -92,7 +93,7 @@ from firmware_host.net.mqtt.untrusted import Bad
 from firmware_host.store.config import Config, opponent_side
 from firmware_host.ui.screens import message_screen
 
-OFFLINE = "Opponent offline"
+OFFLINE = N_("Opponent offline")
 #: How long a board's players' turn had run, as its message says it.
 RUNNING = re.compile(r'"running": (?:null|\d+), ')
 #: Seconds after which a board never heard from is said to be out of reach.
@@ -109,16 +110,16 @@ class Remote:
     opponent (``firmware_host/board/opponent.py``) polled after every step in the loop's thread; the
     link's thread only replaces what it last heard, under a lock."""
 
-    WAIT = "Wait for the opponent's move"
+    WAIT = N_("Wait for the opponent's move")
     #: The other board's move, once lit here, answered ours as it was: no correcting ours.
     rethinks = False
     #: The other board times its own players: its moves say the time they took.
     times_itself = True
     level = None
-    ASKED = "Take back asked: wait for the opponent's OK"
-    REFUSED = "The opponent refused the take back"
-    WITHDRAWN = "The opponent no longer asks to take back"
-    DIFFERS = "The opponent's board changed the game: not followed"
+    ASKED = N_("Take back asked: wait for the opponent's OK")
+    REFUSED = N_("The opponent refused the take back")
+    WITHDRAWN = N_("The opponent no longer asks to take back")
+    DIFFERS = N_("The opponent's board changed the game: not followed")
 
     def __init__(
         self,
@@ -477,7 +478,13 @@ class Remote:
         self._asking = ask
         undo = moves - keep
         screen = message_screen(
-            "Take back?", [f"Opponent asks to undo {undo} move{'s' if undo > 1 else ''}", "OK: yes, BACK: no"]
+            _("Take back?"),
+            [
+                ngettext("Opponent asks to undo {n} move", "Opponent asks to undo {n} moves", undo).format(
+                    n=undo
+                ),
+                _("OK: yes, BACK: no"),
+            ],
         )
         return intents + [Ask(screen, lambda yes: self._reply(ask, yes))]
 

@@ -37,6 +37,7 @@ from typing import Any, Awaitable, Callable, Coroutine, Iterable
 
 from aiohttp import WSCloseCode, WSMessage, web
 
+from firmware_host import i18n
 from firmware_host.net.web.guard import MAX_MESSAGE, host_allowed, same_origin, security_headers
 from hardware.supervise import Supervised
 
@@ -81,6 +82,7 @@ class WebApp:
         self.routes(app.router)
         app.router.add_static("/static", self.static)
         app.router.add_static("/shared", SHARED)
+        app.router.add_get("/i18n.json", words)
         app.on_startup.append(self._started)
         app.on_shutdown.append(self._close_sockets)
         return app
@@ -376,3 +378,11 @@ class WebServer:
     def url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/"
+
+
+async def words(request: web.Request) -> web.Response:
+    """``/i18n.json?lang=de``: the page's words in a language (none named, or one the board
+    lacks: the board's own), with the languages there are to choose from."""
+    code = request.query.get("lang", "")
+    code = code if code in i18n.LANGUAGES else i18n.current()
+    return web.json_response({"language": code, "languages": i18n.LANGUAGES, "words": i18n.catalogue(code)})

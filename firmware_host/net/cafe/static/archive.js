@@ -3,6 +3,9 @@
 // (/tables/<id>/games/<key>) on a board drawn as every board is (/shared/board.js), with its
 // record to download. An ES module.
 import { Board, lastMove } from "../shared/board.js";
+import { load, t } from "../shared/i18n.js";
+
+await load();  // the archive's words in the dashboard's language
 
 /** The page's element ``id`` (its own markup: any element). @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
@@ -36,7 +39,7 @@ async function showList() {
   const offset = Number(new URLSearchParams(location.search).get("offset")) || 0;
   const data = await getJson(`${api}?offset=${offset}`);
   document.title = `reedboard café · ${data.name}`;
-  $("where").textContent = `${data.name}: finished games`;
+  $("where").textContent = t("{table}: finished games", { table: data.name });
   const base = `/tables/${encodeURIComponent(board)}/games/`;
   $("list").querySelector("tbody").replaceChildren(...data.games.map((g) => {
     const row = document.createElement("tr");
@@ -48,8 +51,8 @@ async function showList() {
     cell(row, (g.players || []).join(" – "));
     cell(row, g.league_event ? `${g.league_event} · round ${g.league_round} · table ${g.league_table}` : "");
     cell(row, g.opponent);
-    const actions = cell(row, link(base + encodeURIComponent(g.key), "replay"));
-    actions.append(" · ", link(`${base}${encodeURIComponent(g.key)}.txt`, "download"));
+    const actions = cell(row, link(base + encodeURIComponent(g.key), t("replay")));
+    actions.append(" · ", link(`${base}${encodeURIComponent(g.key)}.txt`, t("download")));
     return row;
   }));
   $("none").hidden = data.games.length > 0 || offset > 0;
@@ -79,8 +82,10 @@ async function showReplay() {
     drawn.showFigures(step.figures);
     drawn.showPieces(step.pieces);
     drawn.showLast(lastMove(step.changed, step.pieces));
-    const clock = step.clock ? ` · ${step.clock} left` : "";  // the mover's clock after the move
-    $("step-text").textContent = n ? `Move ${n} of ${game.steps.length - 1}: ${step.move}${clock}` : "The start";
+    const clock = step.clock ? " · " + t("{time} left", { time: step.clock }) : "";  // the mover's clock
+    $("step-text").textContent = n
+      ? t("Move {n} of {count}: {move}", { n, count: game.steps.length - 1, move: step.move }) + clock
+      : t("The start");
     document.body.dataset.step = n;
   };
   slider.addEventListener("input", () => show(Number(slider.value)));

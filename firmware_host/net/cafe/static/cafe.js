@@ -3,6 +3,9 @@
 // dashboard checks every message before it gets here), the alerts, and the controls. Each
 // board is drawn as the board's own page draws it (/shared/board.js). An ES module.
 import { Board, lastMove } from "../shared/board.js";
+import { load, t } from "../shared/i18n.js";
+
+await load();  // the dashboard's words in its language
 
 /** The page's element ``id`` (its own markup: any element). @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
@@ -47,7 +50,7 @@ function receive(msg) {
     showBroker(msg.connected);
   } else if (msg.type === "reply") {
     answered(msg.board);
-    toast(`${nameOf(msg.board)}: ${msg.reply.ok ? "done" : msg.reply.error}`);
+    toast(nameOf(msg.board) + ": " + (msg.reply.ok ? t("done") : msg.reply.error));
   } else if (msg.type === "alert") {
     alerts.unshift(msg.alert);
     alerts.length = Math.min(alerts.length, 20);
@@ -71,7 +74,7 @@ function receive(msg) {
 function showBroker(up) {
   brokerUp = up;
   const el = $("broker");
-  el.textContent = up === null ? "dashboard disconnected" : up ? "broker connected" : "broker unreachable";
+  el.textContent = up === null ? t("dashboard disconnected") : up ? t("broker connected") : t("broker unreachable");
   el.className = `conn ${up ? "up" : "down"}`;
   $("broker-down").hidden = up !== false;
   document.body.classList.toggle("broker-down", up === false);
@@ -89,7 +92,7 @@ function command(board, body) {
   clearTimeout(waiting.get(board));
   waiting.set(board, setTimeout(() => {
     waiting.delete(board);
-    toast(`${nameOf(board)} did not answer in ${ANSWER_S} s`);
+    toast(t("{table} did not answer in {n} s", { table: nameOf(board), n: ANSWER_S }));
   }, ANSWER_S * 1000));
 }
 
@@ -99,6 +102,9 @@ function answered(board) {
 }
 
 // Text changed only when it differs: writing the same text still makes the page lay out again.
+/** A side (white, blue...) named in the dashboard's language, with a capital. */
+const sideName = (side) => { const name = t(side); return name[0].toUpperCase() + name.slice(1); };
+
 function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
@@ -240,8 +246,8 @@ function newGame(id, title, control) {
   else if (chosen.game === s.game) Object.assign(body, { size: s.size, variant: s.variant });
   const going = s.ply > 0 && !s.result;
   if (!going) return command(id, body);
-  ask(`${view.name} is playing ${s.title || s.game} (move ${s.ply + 1}). End that game and start a new one?`,
-    "End it and start", () => command(id, body));
+  ask(t("{table} is playing {game} (move {n}). End that game and start a new one?",
+    { table: view.name, game: s.title || s.game, n: s.ply + 1 }), t("End it and start"), () => command(id, body));
 }
 
 function rename(id) {
@@ -249,13 +255,13 @@ function rename(id) {
   const input = $("ask-name");
   input.hidden = false;
   input.value = view.name === id ? "" : view.name;
-  ask(`A name for table ${id} (empty: its id)`, "Rename",
+  ask(t("A name for table {id} (empty: its id)", { id }), t("Rename"),
     () => send(id, { type: "rename", name: input.value.trim() || null }));
 }
 
 function retire(id) {
-  ask(`Retire table ${id}? It goes from the dashboard and from Home Assistant; its games stay in the archive.`,
-    "Retire", () => send(id, { type: "retire" }));
+  ask(t("Retire table {id}? It goes from the dashboard and from Home Assistant; its games stay in the archive.", { id }),
+    t("Retire"), () => send(id, { type: "retire" }));
 }
 
 // A question in the page's own dialog: OK runs ``yes``.
@@ -275,11 +281,11 @@ function flags(view) {
   const s = view.state;
   const out = [];
   // While the dashboard itself has no broker, the banner says so: no table is flagged for it.
-  if (brokerUp !== false && view.reconnecting) out.push(["reconnecting", "reconnecting"]);
-  else if (brokerUp !== false && !view.online) out.push(["offline", "offline"]);
-  if (s.sync === "out_of_sync") out.push(["sync", "out of sync"]);
+  if (brokerUp !== false && view.reconnecting) out.push(["reconnecting", t("reconnecting")]);
+  else if (brokerUp !== false && !view.online) out.push(["offline", t("offline")]);
+  if (s.sync === "out_of_sync") out.push(["sync", t("out of sync")]);
   if (s.hardware && s.hardware !== "ok") out.push(["hardware", s.hardware]);
-  if (view.problem) out.push(["problem", "cannot show"]);
+  if (view.problem) out.push(["problem", t("cannot show")]);
   return out;
 }
 
@@ -296,7 +302,7 @@ function seatsLine(s) {
 // The player at ``side``'s seat, else the side's own name.
 function seatName(s, side) {
   const name = (s.players || [])[(s.sides || []).indexOf(side)];
-  return name || `${side[0].toUpperCase()}${side.slice(1)}`;
+  return name || sideName(side);
 }
 
 function renderTile(table) {
@@ -321,7 +327,7 @@ function renderTile(table) {
   setText(el.querySelector(".turn"), s.result
     ? s.result[0].toUpperCase() + s.result.slice(1)
     : s.ready ? s.ready
-    : s.to_move ? `${seatName(s, s.to_move)} to move · move ${s.ply + 1}` : "");
+    : s.to_move ? t("{side} to move", { side: seatName(s, s.to_move) }) + " · " + t("move {n}", { n: s.ply + 1 }) : "");
   setText(el.querySelector(".status"), view.lines.join(" · "));
   renderClocks(view, el);
   renderControls(view, el);
@@ -337,7 +343,7 @@ function renderControls(view, el) {
   const select = form.querySelector(".game");
   const titles = offered(s).map((p) => p.title);
   if (select.dataset.offered !== titles.join("\n")) {
-    select.replaceChildren(...titles.map((t) => new Option(t, t)));
+    select.replaceChildren(...titles.map((title) => new Option(title, title)));
     select.dataset.offered = titles.join("\n");
     delete select.dataset.game;
   }
@@ -395,24 +401,24 @@ function clockText(ms) {
 
 function renderSince(view, el) {
   const at = view.state.last_move_at;
-  setText(el.querySelector(".since"), at ? `last move ${ago(Date.parse(at))}` : "no move yet");
+  setText(el.querySelector(".since"), at ? t("last move {ago}", { ago: ago(Date.parse(at)) }) : t("no move yet"));
 }
 
 function ago(ms) {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min ago`;
+  if (s < 60) return t("{s} s ago", { s });
+  if (s < 3600) return t("{m} min ago", { m: Math.floor(s / 60) });
+  return t("{h} h {m} min ago", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
 }
 
 function renderDay(view, el) {
   const today = view.state.today;
   const parts = [];
   if (today) {
-    parts.push(`${today.played} game${today.played === 1 ? "" : "s"} today`);
-    parts.push(...Object.entries(today.results).map(([side, n]) => `${side} ${n}`));
+    parts.push(today.played === 1 ? t("{n} game today", { n: 1 }) : t("{n} games today", { n: today.played }));
+    parts.push(...Object.entries(today.results).map(([side, n]) => t(side) + " " + n));
   }
-  setText(el.querySelector(".day summary"), parts.join(" · ") || "today");
+  setText(el.querySelector(".day summary"), parts.join(" · ") || t("today"));
   const list = el.querySelector(".day ol");
   const shown = view.games.map((g) => g.key).join();
   if (list.dataset.games === shown) return;
@@ -421,7 +427,8 @@ function renderDay(view, el) {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = `/tables/${encodeURIComponent(view.id)}/games/${encodeURIComponent(g.key)}`;
-    a.textContent = `${g.time} ${g.game}: ${g.result} (${g.moves} moves)`;
+    const moves = t("{n} moves", { n: g.moves });
+    a.textContent = `${g.time} ${g.game}: ${g.result} (${moves})`;
     li.append(a);
     return li;
   }));
@@ -439,7 +446,9 @@ function sortTiles() {
 
 function showSummary() {
   const flagged = [...tables.values()].filter((t) => needsAttention(t.view)).length;
-  setText($("summary"), `${tables.size} table${tables.size === 1 ? "" : "s"} · ${flagged} need attention`);
+  const count = tables.size === 1 ? t("{n} table", { n: 1 }) : t("{n} tables", { n: tables.size });
+  const attention = t("{n} need attention", { n: flagged });
+  setText($("summary"), `${count} · ${attention}`);
 }
 
 // ---------------------------------------------------------------- alerts

@@ -5,6 +5,9 @@
 // /watch is the same page for spectators: the board, the last move, the moves and the captures,
 // nothing meant for the players. An ES module, no build step.
 import { Board, capital, centreOf, contains, sideColour, sideShape, siteCentre, svgEl } from "../shared/board.js";
+import { choose, load, speech, t } from "../shared/i18n.js";
+
+await load();  // the page's words in its language, before anything is shown
 
 const WATCH = location.pathname.replace(/\/+$/, "") === "/watch";
 const TOKEN = new URLSearchParams(location.search).get("token");
@@ -52,14 +55,14 @@ function connect() {
   const ws = new WebSocket(`${scheme}://${location.host}/ws${readOnly ? "/watch" : ""}${query}`);
   let opened = false;
   socket = ws;
-  ws.onopen = () => { opened = true; retry = 500; setConn("live", "live"); };
+  ws.onopen = () => { opened = true; retry = 500; setConn(t("live"), "live"); };
   ws.onmessage = (e) => receive(JSON.parse(e.data));
   ws.onclose = () => {
     if (!opened && !readOnly) {
       refused = true;
-      notice("Read-only: the controls need the address with the token that reedboard run printed.");
+      notice(t("Read-only: the controls need the address with the token that reedboard run printed."));
     }
-    setConn("reconnecting…", "down");
+    setConn(t("reconnecting…"), "down");
     setTimeout(connect, opened || readOnly ? retry : 0);
     retry = Math.min(retry * 2, 8000);
   };
@@ -104,9 +107,12 @@ function showLink(address, qr) {
   $("address").href = address;
   const local = /^http:\/\/(127\.|localhost|\[::1\])/.test(address);
   $("address-words").textContent = local
-    ? "This machine only (for phones: [web] host = \"0.0.0.0\"):" : "On a phone:";
+    ? t("This machine only (for phones: [web] host = \"0.0.0.0\"):") : t("On a phone:");
   $("qr").innerHTML = qr;
 }
+
+/** A side (white, blue...) named in the page's language, with a capital. */
+const sideName = (side) => capital(t(side));
 
 let noticeTimer = null;
 function notice(text) {
@@ -171,7 +177,7 @@ function showGame(game) {
   document.title = `${game.title} · reedboard${WATCH ? " (watch)" : ""}`;
   $("download").href = withToken("/replay.jsonl");
   $("guide").href = `/guide/${game.name}`;
-  $("guide").textContent = `How to play ${game.title}`;
+  $("guide").textContent = t("How to play {game}", { game: game.title });
   showRules();
 }
 
@@ -201,7 +207,7 @@ function showSeats(seats) {
 // The player at ``side``'s seat, else the side's own name.
 function seatName(side) {
   const name = view.seats.players[view.sides.indexOf(side)];
-  return name || capital(side);
+  return name || sideName(side);
 }
 
 function setPlayers(e) {
@@ -214,7 +220,7 @@ function showStatus(status) {
   view.status = status;
   const turn = $("turn");
   turn.textContent = status.result ? status.result
-    : status.to_move && !view.seats.ready ? `${seatName(status.to_move)} to move` : "";
+    : status.to_move && !view.seats.ready ? t("{side} to move", { side: seatName(status.to_move) }) : "";
   turn.dataset.side = status.to_move || "";
   markSide(turn, status.to_move);
   const result = $("result");
@@ -240,7 +246,7 @@ function showClocks(clock) {
     one.dataset.side = side;
     one.classList.toggle("running", side === clock.running);
     const mark = side === clock.flag ? "⚑ " : side === clock.running ? "▶ " : "";
-    one.textContent = `${mark}${capital(side)} ${text}`;
+    one.textContent = `${mark}${sideName(side)} ${text}`;
     return one;
   }));
 }
@@ -251,9 +257,10 @@ function showFirstHint() {
   const hint = $("first-hint");
   hint.hidden = WATCH || Boolean(view.game && view.game.setup) || !view.controls || !view.simulated
     || !view.status || view.status.moves > 0;
-  const act = matchMedia("(pointer: coarse), (max-width: 800px)").matches ? "Tap" : "Click";
-  hint.textContent = `${act} a site to put a piece on it, again to lift it; drag a piece to move it.`;
-  hint.title = "More under Simulated board and Help";
+  hint.textContent = matchMedia("(pointer: coarse), (max-width: 800px)").matches
+    ? t("Tap a site to put a piece on it, again to lift it; drag a piece to move it.")
+    : t("Click a site to put a piece on it, again to lift it; drag a piece to move it.");
+  hint.title = t("More under Simulated board and Help");
   document.body.classList.toggle("newcomer", !hint.hidden);
 }
 
@@ -263,7 +270,8 @@ function showHistory(history) {
   view.history = history;
   const last = history[history.length - 1];
   board.showLast(last || null);
-  $("last").textContent = last ? `Last: ${capital(last.side)} ${moveWords(last.move)}` : "No move yet";
+  $("last").textContent = last ? t("Last: {side} {move}", { side: sideName(last.side), move: moveWords(last.move) })
+    : t("No move yet");
   const list = $("moves");
   const per = Math.max(1, view.sides.length);
   list.style.setProperty("--per", String(per));
@@ -274,7 +282,7 @@ function showHistory(history) {
       const span = document.createElement("span");
       span.textContent = item.move;
       markSide(span, item.side);
-      span.title = `${capital(item.side)} ${moveWords(item.move)}`;
+      span.title = `${sideName(item.side)} ${moveWords(item.move)}`;
       li.append(span);
     }
     rows.push(li);
@@ -297,7 +305,8 @@ function showLosses(losses) {
   box.replaceChildren(...Object.entries(losses).map(([side, n]) => {
     const li = document.createElement("li");
     markSide(li, side);
-    li.textContent = `${capital(side)} has lost ${n} piece${n === 1 ? "" : "s"}`;
+    li.textContent = n === 1 ? t("{side} has lost {n} piece", { side: sideName(side), n })
+      : t("{side} has lost {n} pieces", { side: sideName(side), n });
     return li;
   }));
 }
@@ -306,7 +315,7 @@ function showLosses(losses) {
 function moveWords(move) {
   const parts = board.sites.get(move);
   const twins = parts && parts.site.twins;
-  return twins ? `${move} (the point ${move}, also ${twins.join(", ")})` : move;
+  return twins ? t("{move} (the point {move}, also {twins})", { move, twins: twins.join(", ") }) : move;
 }
 
 // The log in plain words ("12.3 s  White played B4*"); the raw JSON on demand (the "raw"
@@ -329,54 +338,60 @@ function logEvents(events, fresh) {
 
 // The daemon's events in plain words, each naming what happened ("White played B2*"); an
 // event with no wording of its own lists its fields.
-const list = (sites) => (sites && sites.length ? sites.join(" ") : "none");
-const many = (sites) => (sites.length > 6 ? `${sites.slice(0, 6).join(" ")} and ${sites.length - 6} more` : list(sites));
-const GUIDED = { remove: "take off", twin: "place the twin on", flip: "flip", pick: "tap one of",
-                 carry: "carry the unseen piece from", confirm: "press OK" };
+const list = (sites) => (sites && sites.length ? sites.join(" ") : t("none"));
+const many = (sites) => (sites.length > 6
+  ? t("{sites} and {n} more", { sites: sites.slice(0, 6).join(" "), n: sites.length - 6 }) : list(sites));
+const GUIDED = { remove: t("take off"), twin: t("place the twin on"), flip: t("flip"), pick: t("tap one of"),
+                 carry: t("carry the unseen piece from"), confirm: t("press OK") };
 const WORDS = {
-  move: (e) => `${capital(e.side)} played ${moveWords(e.move)}`,
-  correction: (e) => `${capital(e.side)}'s ${e.replaces} corrected to ${e.move}`,
-  takeback: (e) => `Took back ${e.move}`,
-  new_game: (e) => `New game: ${e.game}${e.size ? ` size ${e.size}` : ""}${e.variant ? `, ${e.variant}` : ""}`,
-  game_over: (e) => (e.winner ? `${capital(e.winner)} wins: ${e.result}` : `Game over: ${e.result}`),
-  illegal: (e) => `Refused: ${e.reason} (${list(e.sites)})`,
-  waiting: (e) => `Waiting: ${e.reason}`,
-  out_of_sync: (e) => "Board differs from the game: " + [
-    e.missing && e.missing.length ? `put back ${list(e.missing)}` : "",
-    e.extra && e.extra.length ? `take off ${list(e.extra)}` : ""].filter(Boolean).join("; "),
-  in_sync: () => "Board matches the game again",
+  move: (e) => t("{side} played {move}", { side: sideName(e.side), move: moveWords(e.move) }),
+  correction: (e) => t("{side}'s {move} corrected to {other}", { side: sideName(e.side), move: e.replaces, other: e.move }),
+  takeback: (e) => t("Took back {moves}", { moves: e.move }),
+  new_game: (e) => t("New game: {game}", { game: e.game }) + (e.size ? " " + t("size {size}", { size: e.size }) : "")
+    + (e.variant ? `, ${e.variant}` : ""),
+  game_over: (e) => (e.winner ? t("{side} wins: {result}", { side: sideName(e.winner), result: t(e.result) })
+    : t("Game over: {result}", { result: t(e.result) })),
+  illegal: (e) => t("Refused: {reason} ({sites})", { reason: e.reason, sites: list(e.sites) }),
+  waiting: (e) => t("Waiting: {reason}", { reason: t(e.reason) }),
+  out_of_sync: (e) => t("Board differs from the game: ") + [
+    e.missing && e.missing.length ? t("put back {sites}", { sites: list(e.missing) }) : "",
+    e.extra && e.extra.length ? t("take off {sites}", { sites: list(e.extra) }) : ""].filter(Boolean).join("; "),
+  in_sync: () => t("Board matches the game again"),
   targets: (e) => liftedWords(e.sites),
-  guide: (e) => (e.action === "confirm" ? "Press OK to end the turn" : `Lit: ${GUIDED[e.action] || e.action} ${list(e.sites)}`),
-  expect: (e) => `To carry out: ${e.move}` + (e.empty.length ? `, take ${list(e.empty)} off` : "") +
-    (e.fill.length ? `, put a piece on ${list(e.fill)}` : ""),
-  hint: (e) => `Hint: ${e.move}`,
-  say: (e) => `Said: ${e.text}`,
-  wake: () => "Woke up",
-  attract: () => "Idle: showing the attract screen",
-  power_off: () => "Powered off",
+  guide: (e) => (e.action === "confirm" ? t("Press OK to end the turn")
+    : t("Lit: {action} {sites}", { action: GUIDED[e.action] || e.action, sites: list(e.sites) })),
+  expect: (e) => t("To carry out: {move}", { move: e.move })
+    + (e.empty.length ? t(", take {sites} off", { sites: list(e.empty) }) : "")
+    + (e.fill.length ? t(", put a piece on {sites}", { sites: list(e.fill) }) : ""),
+  hint: (e) => t("Hint: {move}", { move: e.move }),
+  say: (e) => t("Said: {text}", { text: e.text }),
+  wake: () => t("Woke up"),
+  attract: () => t("Idle: showing the attract screen"),
+  power_off: () => t("Powered off"),
 };
 
 // A lifted piece's lit sites in words, as whose turn it is says: the side to move's piece can go
 // there; the last move's piece, out of turn, can only correct that move; any other piece out of
 // turn goes back.
 function liftedWords(sites) {
-  if (!sites.length) return "Put down";
+  if (!sites.length) return t("Put down");
   const lifted = board.figures.filter((f) => f.sites.some((s) => !board.pieces.has(s)));
   const toMove = view.status && view.status.to_move;
   const other = lifted.find((f) => toMove && f.side !== toMove);
-  const n = `${sites.length} lit site${sites.length === 1 ? "" : "s"}`;
-  if (!other) return `Lifted: it can go to ${n} (${many(sites)})`;
+  const n = sites.length === 1 ? t("{n} lit site", { n: 1 }) : t("{n} lit sites", { n: sites.length });
+  if (!other) return t("Lifted: it can go to {n} ({sites})", { n, sites: many(sites) });
   const last = view.history[view.history.length - 1];
   if (last && last.side === other.side && other.sites.some((s) => last.to.includes(s))) {
-    return `Lifted ${capital(other.side)}'s last moved piece out of turn: to correct that move, ${n} (${many(sites)})`;
+    return t("Lifted {side}'s last moved piece out of turn: to correct that move, {n} ({sites})",
+      { side: sideName(other.side), n, sites: many(sites) });
   }
-  return `Lifted ${capital(other.side)}'s piece out of turn: put it back`;
+  return t("Lifted {side}'s piece out of turn: put it back", { side: sideName(other.side) });
 }
 
 function words(event) {
-  const { t, event: kind, ...rest } = event;
+  const { t: at, event: kind, ...rest } = event;
   const say = WORDS[kind];
-  if (say) return `${(t / 1000).toFixed(1)} s  ${say(event)}`;
+  if (say) return `${(at / 1000).toFixed(1)} s  ${say(event)}`;
   const parts = [];
   for (const [key, value] of Object.entries(rest)) {
     if (value === null || value === undefined || key === "lines") continue;
@@ -385,7 +400,7 @@ function words(event) {
     parts.push(key === "move" || key === "reason" ? shown : `${key.replace(/_/g, " ")} ${shown}`);
   }
   const lines = kind === "display" ? (event.lines || []).join(" / ") : "";
-  return `${(t / 1000).toFixed(1)} s  ${kind.replace(/_/g, " ")}${parts.length ? ": " : " "}` +
+  return `${(at / 1000).toFixed(1)} s  ${kind.replace(/_/g, " ")}${parts.length ? ": " : " "}` +
     parts.join(", ") + lines;
 }
 
@@ -483,7 +498,8 @@ function nameSite(label) {
   const site = parts.site;
   $("board-note").hidden = false;
   $("board-note").textContent = site.point && twins.length
-    ? `${twins.join(" and ")}: one point, ${site.point} (either place holds its stone)` : label;
+    ? t("{twins}: one point, {point} (either place holds its stone)", { twins: twins.join(t(" and ")), point: site.point })
+    : label;
   setTimeout(() => { board.highlightTwins(label, false); $("board-note").hidden = true; }, 2500);
   if (press) press.named = true;
 }
@@ -524,11 +540,11 @@ function onPointerUp(e) {
   if (!dragging && tapZooms()) {   // a small board on a phone: the tap zooms in where it lands
     const r = $("board").getBoundingClientRect();
     setZoom((MIN_TARGET / smallestTarget()) * 1.05, [(x - r.left) / r.width, (y - r.top) / r.height]);
-    notice("Zoomed in: tap a site. − shows the whole board.");
+    notice(t("Zoomed in: tap a site. − shows the whole board."));
     return;
   }
   if (!view.controls || !view.simulated) {
-    if (view.controls && !dragging) notice("This is a real board: move its pieces by hand.");
+    if (view.controls && !dragging) notice(t("This is a real board: move its pieces by hand."));
     return;
   }
   if (!dragging) return tap(site);
@@ -555,10 +571,10 @@ function tap(site) {
     carried = null;
     $("board").classList.remove("carrying");
     const back = sites.includes(site);
-    if (back) notice("Put back where it was: a tap.");
+    if (back) notice(t("Put back where it was: a tap."));
     const moved = back ? sites : landed(sites, from, site) || shifted(sites, from, site);
     if (!moved) {
-      notice(`The piece does not fit at ${site}: it is back where it was.`);
+      notice(t("The piece does not fit at {site}: it is back where it was.", { site }));
       sites.forEach((label) => send({ type: "place", site: label }));
       return;
     }
@@ -570,7 +586,7 @@ function tap(site) {
     carried = { sites: group, from: site };
     $("board").classList.add("carrying");
     for (const label of group) send({ type: "lift", site: label });
-    notice("Lifted: tap where it goes, or on it again to put it back.");
+    notice(t("Lifted: tap where it goes, or on it again to put it back."));
     return;
   }
   send({ type: "toggle", site });
@@ -700,7 +716,7 @@ function newGame(e) {
   e.preventDefault();
   if (e.submitter) e.submitter.blur();
   const playing = view.status && !view.status.result && view.status.moves > 0;
-  if (playing && !confirm("Abandon the game in progress and start a new one?")) return;
+  if (playing && !confirm(t("Abandon the game in progress and start a new one?"))) return;
   const sizeHidden = $("pick-size-label").hidden;
   send({
     type: "new_game",
@@ -760,7 +776,7 @@ function showRules() {
     input.addEventListener("change", () => {
       const v = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value;
       send({ type: "rules", game: name, name: o.name, value: v });
-      notice(`${o.name}: ${v} from the next new game of ${info.title}`);
+      notice(t("{rule}: {value} from the next new game of {game}", { rule: o.name, value: v, game: info.title }));
     });
     label.append(input);
     return label;
@@ -791,17 +807,18 @@ async function loadGames() {
     const li = document.createElement("li");
     const when = (g.started || "").replace("T", " ").slice(0, 16);
     const what = document.createElement("span");
-    what.textContent = `${g.title} · ${when} · ${g.moves} moves · ${g.result || ""}`;
+    const moves = t("{n} moves", { n: g.moves });
+    what.textContent = `${g.title} · ${when} · ${moves} · ${g.result || ""}`;
     const replay = document.createElement("button");
     replay.type = "button";
-    replay.textContent = "Replay";
-    replay.setAttribute("aria-label", `Replay game ${g.id}`);
+    replay.textContent = t("Replay");
+    replay.setAttribute("aria-label", t("Replay game {id}", { id: g.id }));
     replay.addEventListener("click", () => openReplay(g.id));
     const record = document.createElement("a");
     record.href = withToken(`/games/${g.id}.txt`);
     record.download = `game-${g.id}.txt`;
-    record.textContent = "Record";
-    record.setAttribute("aria-label", `Download the record of game ${g.id}`);
+    record.textContent = t("Record");
+    record.setAttribute("aria-label", t("Download the record of game {id}", { id: g.id }));
     li.append(what, replay, record);
     list.append(li);
   }
@@ -836,8 +853,8 @@ function showPosition(at) {
   b.showLast(at ? position : null);
   $("viewer-step").value = at;
   $("viewer-move").textContent = at
-    ? `Move ${at} of ${game.positions.length - 1}: ${capital(position.side)} ${position.move}`
-    : `The start (${game.positions.length - 1} moves)`;
+    ? t("Move {n} of {count}: {side} {move}", { n: at, count: game.positions.length - 1, side: sideName(position.side), move: position.move })
+    : t("The start ({count} moves)", { count: game.positions.length - 1 });
 }
 
 // ------------------------------------------------------------------------------ sound
@@ -976,6 +993,9 @@ function start() {
   });
   $("zoom-in").addEventListener("click", () => setZoom(zoom * ZOOM_STEP));
   $("zoom-out").addEventListener("click", () => setZoom(zoom / ZOOM_STEP));
+  $("language").replaceChildren(...Object.entries(speech.languages).map(([code, name]) => new Option(name, code)));
+  $("language").value = speech.language;
+  $("language").addEventListener("change", (e) => choose(e.target.value));
   connect();
 }
 

@@ -1,0 +1,29 @@
+"""The café dashboard in the café's language (``language =`` in its config; here the process's
+language, as ``reedboard cafe`` sets it) and in the one a reader keeps in the browser: a real
+Mosquitto, a board on it and Chromium."""
+
+from __future__ import annotations
+
+from testbed.broker import board_config
+from testbed.language import speaking
+from tests.net.web.web_tools import screenshot
+
+
+def test_the_dashboard_speaks_the_cafes_language(tmp_path, broker, watcher, boards, cafe, page):
+    boards(board_config(tmp_path, broker.port, "t1", size=3))
+    watcher.state("t1")
+    with speaking("de"):
+        page.goto(cafe())
+        tile = page.locator('article[data-board="t1"]')
+        tile.locator(".turn").filter(has_text="Weiß am Zug · Zug 1").wait_for()
+        assert page.evaluate("document.documentElement.lang") == "de"
+        assert page.locator("#summary").inner_text() == "1 Tisch · 0 brauchen Aufmerksamkeit"
+        assert page.locator("#broker").inner_text() == "Broker verbunden"
+        assert tile.locator("button.new").inner_text() == "Neue Partie"  # the tile's template
+        assert tile.locator(".since").inner_text() == "noch kein Zug"
+        screenshot(page, "cafe-de")
+        page.evaluate("localStorage.setItem('reedboard-language', 'fr')")  # a French reader
+        page.reload()
+        tile.locator(".turn").filter(has_text="Blanc joue · coup 1").wait_for()
+        assert page.locator("#summary").inner_text() == "1 table · 0 à surveiller"
+        assert tile.locator("button.takeback").inner_text() == "Reprendre"
