@@ -339,10 +339,10 @@ def test_the_language_chosen_on_the_menu_is_spoken_from_then_on():
     closes the menu and the menu speaks German from then on."""
     menu = Menu(CHOICES, CURRENT)
     with speaking("en"):
-        press(menu, "menu", *["menu"] * 6, "ok")
+        press(menu, "menu", *["menu"] * 8, "ok")
         assert shown(menu) == ("Language", "> English", "Deutsch", "Français")
         assert press(menu, "menu", "ok") == [] and not menu.is_open
         press(menu, "menu")
         assert shown(menu)[:3] == ("Menü", "> Neue Partie", "Spiel wählen")
-        press(menu, *["menu"] * 6, "ok")
+        press(menu, *["menu"] * 8, "ok")
         assert shown(menu)[:3] == ("Sprache", "English", "> Deutsch")
