@@ -341,6 +341,16 @@ class FieldBoard:
         finally:
             storage.close()
 
+    def clocks(self) -> None:
+        """The clocks to check: none, as the field's configs (docs' set-ups) have no ``[clock]``."""
+        return None
+
+    def timed_out(self) -> bool:
+        """The game ended on a flag: the page's clocks show one, and the game it plays is over."""
+        clock = self.page.get("clock") or {}
+        games = self._stored_games() if clock.get("flag") is not None else []
+        return bool(games) and games[-1].result is not None
+
     def stored(self) -> tuple[str, ...] | None:
         """The moves saved for the newest game in the board's games file (the one it plays)."""
         games = self._stored_games()

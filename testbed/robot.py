@@ -821,9 +821,10 @@ class Robot:
         """After a restart: every clock as stored after the last move, none showing less than it
         did before (the turn under way when the daemon stopped is charged to nobody)."""
         b = self.board
-        clocks, kept = b.clocks(), b.storage.clocks(b.game_id())
+        clocks = b.clocks()
         if clocks is None or not shown:
             return
+        kept = b.storage.clocks(b.game_id())
         stored = (
             json.loads(kept[max(kept)])["left"] if kept else Clocks.start(clocks.control, tuple(shown)).left
         )
@@ -836,9 +837,9 @@ class Robot:
     def check_flag(self) -> bool:
         """Whether the game ended on a flag, as it must once a flag falls in a game of two
         that is not casual: stored as won "by time"."""
-        b, clock = self.board, self.board.controller.clock
+        b = self.board
         clocks = b.clocks()
-        if clocks is None or clocks.flag is None or clock.casual or len(self.state.sides) > 2:
+        if clocks is None or clocks.flag is None or b.controller.clock.casual or len(self.state.sides) > 2:
             return False
         games = b.storage.games(b.game_id())
         if not b.timed_out() or not games or not (games[0].result or "").endswith("by time"):

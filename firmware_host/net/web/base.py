@@ -19,7 +19,7 @@ event loop again), at most :data:`MAX_CONNECTIONS` connections at once, a connec
 ...     def routes(self, router):
 ...         router.add_get("/", self.file("board.css"))
 >>> sorted(r.canonical for r in Hello(token=None, host="127.0.0.1").app().router.resources())
-['/', '/shared', '/static']
+['/', '/i18n.json', '/shared', '/static']
 """
 
 from __future__ import annotations

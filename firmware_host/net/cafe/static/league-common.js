@@ -1,3 +1,4 @@
+// @ts-check
 // What the league's pages share: building elements and showing points and ratings.
 
 /** A new element with its text and class. */

@@ -1,6 +1,7 @@
+// @ts-check
 // The arbiter's desk: each form posts its action as JSON to /api/league/<action> (with the
 // page's token), says the answer, and reads the league again.
-import { el, fill, points } from "/static/league-common.js";
+import { el, fill, points } from "./league-common.js";
 
 const params = new URLSearchParams(location.search);
 const query = params.get("token") ? `?token=${encodeURIComponent(params.get("token"))}` : "";
@@ -24,7 +25,7 @@ async function act(action, body) {
 async function refresh() {
   const data = await (await fetch("/api/league")).json();
   current = data;
-  const chosen = document.getElementById("games");
+  const chosen = /** @type {HTMLSelectElement} */ (document.getElementById("games"));
   if (!chosen.options.length) fill(chosen, data.games.map((g) => el("option", g)));
   document.getElementById("event").textContent = data.event ? `${data.event.name} · round ${data.round} of ${data.event.rounds}` : "no event yet";
   fill(document.getElementById("players"), data.players.map((p) => el("option", p.name)));

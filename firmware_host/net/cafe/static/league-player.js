@@ -1,5 +1,6 @@
+// @ts-check
 // A player's page: their league games and their rating after each rated game, by game and size.
-import { el, fill, points, rating } from "/static/league-common.js";
+import { el, fill, points, rating } from "./league-common.js";
 
 const name = decodeURIComponent(location.pathname.split("/").pop());
 const response = await fetch(`/api/league/players/${encodeURIComponent(name)}`);

@@ -1,6 +1,7 @@
+// @ts-check
 // The café wall's league page: the round's tables with their live state and results, and the
 // standings, read from /api/league every 2 s.
-import { el, fill, points, rating } from "/static/league-common.js";
+import { el, fill, points, rating } from "./league-common.js";
 
 async function refresh() {
   const response = await fetch("/api/league" + location.search);

@@ -109,7 +109,7 @@ const ROUND = ["stone", "token", "pawn", "trirod", "piece"];
 export const LIGHT_MARKS = {
   target: "ring", fill: "ring", twin: "ring-plus", missing: "back", pick: "tap", picked: "tap",
   remove: "cross", extra: "cross", empty: "cross", flip: "turn", marker: "none", win: "none",
-  hint: "ring", carry: "none", low_time: "none",
+  hint: "ring", carry: "none", low_time: "clock",
 };
 /** Words for each light, for the legend and the sites' names. @type {Record<string, string>} */
 const LIGHT_WORDS = {
@@ -845,6 +845,11 @@ function drawMark(node, parts, kind, spacing) {
   if (mark === "cross") {
     const d = r * 0.7;
     svgEl("path", { d: `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx - d},${cy + d}L${cx + d},${cy - d}`,
+                    class: "mark line" }, node);
+  }
+  if (mark === "clock") {   // the running clock is low: a clock face, its hands at ten to
+    svgEl("circle", { cx, cy, r, class: "mark ring" }, node);
+    svgEl("path", { d: `M${cx},${cy}V${cy - r * 0.7}M${cx},${cy}L${cx - r * 0.55},${cy - r * 0.2}`,
                     class: "mark line" }, node);
   }
   if (mark === "turn") {
