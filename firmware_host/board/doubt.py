@@ -93,6 +93,13 @@ DOUBTS = (
 )
 
 
+def maybe_knock(turn: Turn) -> bool:
+    """Whether ``turn`` may have been a knock: read while a token it turns lay off its switch,
+    and nothing else of it done since (a flip or a tap made for it, before it showed or as the
+    board asked, or a step done by OK: the players meant the move)."""
+    return bool(turn.knocked) and not (turn.done_touches() | turn.untouched) - turn.knocked
+
+
 def opened(
     now: float, board: frozenset[str], last: Turn | None, correctable: bool
 ) -> tuple[float, frozenset[str]] | None:
@@ -103,7 +110,7 @@ def opened(
     >>> opened(5.0, frozenset(), None, True) is None
     True
     """
-    return (now, board) if last is not None and last.knocked and correctable else None
+    return (now, board) if last is not None and maybe_knock(last) and correctable else None
 
 
 def table() -> str:

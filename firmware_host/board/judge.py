@@ -202,11 +202,12 @@ def a_move_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
     if not found:
         return False
     choice = _choice(c, found, whole, phase.touched)
-    flips = frozenset().union(*(s.sites for t in choice.turns for s in t.steps if s.action == "flip"))
-    if not lifted <= flips:
+    flips = [frozenset().union(*(s.sites for s in t.steps if s.action == "flip")) for t in choice.turns]
+    if not lifted <= frozenset().union(*flips):
         return False
     c.in_sync()
-    choice = replace(choice, turns=tuple(replace(t, knocked=lifted) for t in choice.turns))
+    turns = tuple(replace(t, knocked=lifted & f) for t, f in zip(choice.turns, flips))
+    choice = replace(choice, turns=turns)
     if len(choice.turns) == 1:
         c.accept(choice.sole())
     else:

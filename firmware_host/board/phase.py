@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal, Self
 
 from engines.core import GameState
-from firmware_host.board import recognise
+from firmware_host.board import doubt, recognise
 from firmware_host.board.turn import STEPS, LightKind, Pending, Sync, Touch, Turn, TurnChoice
 
 Board = frozenset[str]
@@ -250,7 +250,7 @@ class _Turning(_Phase):
         return replace(self, held=now)
 
     def knocked_turn(self) -> Turn | None:
-        return self.last if self.last is not None and self.last.knocked else None
+        return self.last if self.last is not None and doubt.maybe_knock(self.last) else None
 
     def set_back_since(self) -> tuple[float, Board] | None:
         return self.doubted
@@ -326,7 +326,7 @@ class Choosing(_Phase):
 
     def knocked_turn(self) -> Turn | None:
         turns = self.choice.turns
-        return turns[0] if all(t.knocked for t in turns) else None
+        return turns[0] if all(doubt.maybe_knock(t) for t in turns) else None
 
     def knock_pending(self) -> Turn | None:
         return self.knocked_turn()
@@ -386,7 +386,7 @@ class Following(_Phase):
         return replace(self, held=now)
 
     def knocked_turn(self) -> Turn | None:
-        return self.turn if self.turn.knocked else None
+        return self.turn if doubt.maybe_knock(self.turn) else None
 
     def knock_pending(self) -> Turn | None:
         return self.knocked_turn()

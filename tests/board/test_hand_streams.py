@@ -343,3 +343,34 @@ def test_antipode_a_knock_read_as_a_placement_with_landings_to_tap_set_right_lea
     stream.place(onto).settle()  # Blue now places there for real: the token is still to turn
     flips = [g for g in of(_antipode(stream, before), "guide") if g == {"action": "flip", "sites": [token]}]
     assert len(flips) == 2  # asked of the knock read as the move, then of the move
+
+
+def test_antipode_a_move_followed_after_a_neighbour_was_knocked_is_taken_back_in_full():
+    """Antipode (rulebook): Red places b2 and its hand knocks f2 off; the board asks for the
+    landing, Red taps e9, turns a1, c2 and e6 as asked; f2 left off is pointed out and put
+    back. Then Red regrets b2:e9 and lifts b2: that is a takeback of a move the players made
+    (they turned its tokens), not a knock set right: the board asks to turn a1, c2 and e6
+    back (before, it said "f2 knocked off" and left the three tokens on the wrong face)."""
+    before = [
+        "h4:i5",
+        "d8:d8",
+        "i6:a5",
+        "d4:e9",
+        "c2:i5",
+        "f2:e1",
+        "f4:i9",
+        "d5:f2",
+        "h6:d4",
+        "e6:e1",
+        "c6:f4",
+    ]
+    stream = Stream().place("b2").lift("f2", after=50).settle()
+    stream.lift("e9").wait(100).place("e9").settle()
+    stream.lift("a1", "c2").wait(300).place("a1", "c2").settle()
+    stream.lift("e6").wait(300).place("e6").settle().wait(3500).settle()
+    stream.place("f2").settle().lift("b2").settle().wait(2000).settle()
+    head = {"setup": "start", "game": "antipode", "variant": "rulebook", "moves": before}
+    events = run([json.dumps(head)] + stream.text().splitlines(), "antipode")
+    assert moves(events) == ["b2:e9"] and of(events, "takeback") == [{"move": "b2:e9"}]
+    assert not said(events, "knocked off")
+    assert of(after(events, "takeback"), "guide")[0] == {"action": "flip", "sites": ["a1", "c2", "e6"]}
