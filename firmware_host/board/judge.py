@@ -16,6 +16,7 @@ import math
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Protocol, TypeVar, cast
 
+from engines.core import FollowUp
 from firmware_host.board import recognise
 from firmware_host.board.events import Event, Guide
 from firmware_host.board.game import Game
@@ -333,7 +334,7 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
         answer = c.opponent.takeback(c.seen(), index)
         if isinstance(answer, Asked):
             if not answer.waiting:
-                c.go(Restoring(why="refused"))
+                c.go(Restoring(undo=turned_meanwhile(c, phase, index), why="refused"))
             expected = c.phase.expected(c.record.board)
             missing, extra = expected - board, board - expected
             c.out_of_sync(
@@ -350,11 +351,23 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
     return True
 
 
+def turned_meanwhile(c: Effects, phase: Phase, index: int) -> Turn | None:
+    """A takeback by hand to position ``index`` refused: the tokens it turns back that the
+    players turned meanwhile (an odd number of times), to be turned again (None: none)."""
+    steps = undo_steps(c.record.state, c.record.states[index])
+    flips = frozenset().union(*(s.sites for s in steps if s.action == "flip"))
+    made = [t.site for t in phase.touches() if t.site in flips]
+    turned = frozenset(site for site in made if made.count(site) % 2)
+    if not turned:
+        return None
+    return Turn.undo((FollowUp("flip", turned),), c.record.board, c.record.states[index].to_move)
+
+
 def set_back_deeper(c: Effects, phase: Phase, board: Board, index: int) -> bool:
     """The board shows a position deeper than the players' last turn (a knocked piece, or a
     token in the hand, can leave the pieces so): it is taken back only once the board has shown
     it, settled, for ``takeback_ms``; meanwhile nothing is taken back, sent or answered."""
-    if index >= len(c.record.moves) - 1 or index in own_last_turns(c) or not phase.turning:
+    if index >= len(c.record.moves) - 1 or index in own_last_turns(c):
         return False
     doubted = phase.set_back_since()
     if doubted == (-math.inf, board):
@@ -615,7 +628,7 @@ def restored(c: Effects, phase: Restoring, board: Board) -> bool:
     undo = cast(Restoring, c.phase).undo
     if undo is not None and not undo.done:
         c.go(Following(undo))
-        c.follow()  # its first step was announced with the takeback (or the resume)
+        c.follow(announce=phase.why == "refused")  # else announced with the takeback (or resume)
     else:
         c.begin_turn()
     return True

@@ -200,6 +200,22 @@ class _Phase:
         return {}
 
 
+def _stood(
+    doubted: tuple[float, Board] | None, now: float, takeback_ms: float, quiet: bool
+) -> tuple[float, Board] | None:
+    """A doubted board that has stood, settled, for ``takeback_ms`` by ``now``: marked so
+    (``-inf``), else None.
+
+    >>> _stood((0.0, frozenset()), 1500.0, 1500.0, True)
+    (-inf, frozenset())
+    >>> _stood((0.0, frozenset()), 1000.0, 1500.0, True) is None
+    True
+    """
+    if doubted and -math.inf < doubted[0] <= now - takeback_ms and quiet:
+        return (-math.inf, doubted[1])
+    return None
+
+
 def _steps_lit(turn: Turn | None, board: Board) -> dict[str, LightKind]:
     """The sites ``turn``'s current step still needs, lit as its kind."""
     if turn is None or turn.current is None:
@@ -274,9 +290,8 @@ class _Turning(_Phase):
     def lapsed(self, now: float, takeback_ms: float, quiet: bool) -> Self | Held | None:
         if self.held is not None and now - self.held >= takeback_ms and quiet:
             return "held"
-        doubted = self.doubted
-        if doubted and -math.inf < doubted[0] <= now - takeback_ms and quiet:
-            return replace(self, doubted=(-math.inf, doubted[1]))
+        if (stood := _stood(self.doubted, now, takeback_ms, quiet)) is not None:
+            return replace(self, doubted=stood)
         if self.holding is not None and self.holding > -math.inf and now - self.holding >= TOKEN_HOLD_MS:
             return replace(self, holding=-math.inf)  # pointed out, once
         return None
@@ -353,13 +368,16 @@ class Choosing(_Phase):
 @dataclass(frozen=True)
 class Following(_Phase):
     """``turn`` is recorded; its steps are under way. ``correctable`` and ``held`` as for
-    :class:`_Turning`; ``touched``: touches none of its steps took (the next side's, made early)."""
+    :class:`_Turning`; ``touched``: touches none of its steps took (the next side's, made early);
+    ``doubted``: since when the board has shown a set-back deeper than the last turn, and that
+    board (a takeback once it has stood for ``takeback_ms``: ``-inf``)."""
 
     final: ClassVar[bool] = False
     turn: Turn
     correctable: bool = False
     touched: tuple[Touch, ...] = ()
     held: float | None = None
+    doubted: tuple[float, frozenset[str]] | None = None
 
     def expected(self, position: Board) -> Board:
         return self.turn.board()
@@ -414,8 +432,17 @@ class Following(_Phase):
         """A touch none of the steps took, kept for the next turn (a flip of its own, made early)."""
         return replace(self, touched=(self.touched + (touch,))[-TOUCHES_KEPT:])
 
+    def set_back_since(self) -> tuple[float, Board] | None:
+        return self.doubted
+
+    def setting_back(self, now: float, board: Board) -> Self:
+        return replace(self, doubted=(now, board))
+
     def lapsed(self, now: float, takeback_ms: float, quiet: bool) -> Self | Held | None:
-        return "held" if self.held is not None and now - self.held >= takeback_ms and quiet else None
+        if self.held is not None and now - self.held >= takeback_ms and quiet:
+            return "held"
+        stood = _stood(self.doubted, now, takeback_ms, quiet)
+        return None if stood is None else replace(self, doubted=stood)
 
     def differs(self, position: Board, board: Board, aim: Board | None) -> tuple[Board, Board]:
         missing, extra = super().differs(position, board, aim)

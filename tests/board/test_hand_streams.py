@@ -374,3 +374,60 @@ def test_antipode_a_move_followed_after_a_neighbour_was_knocked_is_taken_back_in
     assert moves(events) == ["b2:e9"] and of(events, "takeback") == [{"move": "b2:e9"}]
     assert not said(events, "knocked off")
     assert of(after(events, "takeback"), "guide")[0] == {"action": "flip", "sites": ["a1", "c2", "e6"]}
+
+
+def test_paired_a_takeback_by_hand_refused_asks_to_turn_the_tokens_back_again():
+    """Paired Antipode: Blue (t1) e7:e7, Red (t2) b6:a5, Blue d8:e1. Red's players regret
+    b6:a5 and set it back by hand: b6 and d8 off, e9 and a5 turned back. Blue's players say
+    no. t2 guides b6 and d8 back, then asks to turn e9 and a5 over again (before, it went on
+    with the two tokens on the wrong face); once turned, Red is to move with the game as it was."""
+    from testbed.pair import Pair
+
+    pair = Pair(Game.of("antipode", None, "standard"), random.Random(5), kinds=())
+    try:
+        for _ in range(3):
+            pair.act("move")
+        t1, t2 = pair.boards
+        assert t2.held() == ("e7:e7", "b6:a5", "d8:e1")
+        begun = len(t2.events)
+        for site in ("d8", "b6"):
+            t2.lift(site), t2.run(150)
+        t2.settle()
+        for site in ("e9", "a5"):
+            t2.lift(site), t2.run(300), t2.place(site), t2.run(200)
+        t2.settle()
+        assert pair._until(lambda: "Take back?" in t1.screen())
+        t1.press("back")
+        assert pair._until(pair.link.idle)
+        t2.run(2000), t2.settle()
+        t2.place("d8"), t2.run(150), t2.place("b6")
+        t2.settle()
+        events = t2.events[begun:]
+        assert said(events, "The opponent refused the take back")
+        assert of(events, "guide") == [{"action": "flip", "sites": ["a5", "e9"]}]
+        for site in ("a5", "e9"):
+            t2.lift(site), t2.run(300), t2.place(site), t2.run(200)
+        t2.settle()
+        assert "Red to move" in t2.screen() and not any("Flip" in line for line in t2.screen())
+        assert t1.held() == t2.held() == ("e7:e7", "b6:a5", "d8:e1")
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("set_down", [True, False])
+def test_antipode_two_moves_set_back_while_a_flip_is_still_asked_waits_before_taking_back_two(set_down):
+    """Blue e3:e3, Red a4:a5; the board asks Red to turn a5. Before that, Red lifts a4 and,
+    with the other hand, e3 (the pieces stand as at the start). 0.6 s later e3 is set down again
+    (a slip of the second hand): only a4:a5 is taken back, once its lift has stood for
+    ``takeback_ms`` (before, both were at once, and e3 set down was recorded as a new move).
+    Left off, both are taken back after the wait."""
+    stream = Stream().place("e3").settle().place("a4").settle().lift("a4", "e3").wait(600)
+    if set_down:
+        stream.place("e3")
+    stream.settle().wait(2000).settle()
+    events = run(stream.text(), "antipode", None, "standard")
+    assert moves(events) == ["e3:e3", "a4:a5"] and said(events, "Taking back 2 moves soon")
+    if set_down:
+        assert of(events, "takeback") == [{"move": "a4:a5"}] and events[-1]["moves"] == ["e3:e3"]
+    else:
+        assert of(events, "takeback") == [{"move": "a4:a5"}, {"move": "e3:e3"}] and events[-1]["moves"] == []
