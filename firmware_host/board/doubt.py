@@ -46,9 +46,10 @@ DOUBTS = (
     Doubt(
         "a legal move but for a token it turns over, off its switch (a token pushed onto its "
         "neighbour equals a placement with that token turned)",
-        "the move, that token's flip under way (its return counts as the flip)",
+        "the move, that token's flip under way (its return counts as the flip), recorded but "
+        "not said (no `move` event) until the next side begins or another of its steps is made",
         "a knock: the board set back to before it before the next side begins drops the move "
-        "at once, nothing asked back (while a landing is still to tap and the placed token is "
+        "at once, unsaid, nothing asked back (while a landing is still to tap and the placed token is "
         "lifted, a tap on it may be under way: once it has stood for `takeback_ms`); against "
         "an opponent away from the board the move is neither sent nor answered until the "
         "board has shown it for `takeback_ms`",

@@ -792,7 +792,7 @@ def drop_knock(c: Effects, last: Turn) -> None:
     if not offered:
         c.drop_last()
     c.begin_turn()
-    c.flash(f"Took back {text}: {', '.join(c.record.sorted(last.knocked))} knocked off")
+    c.flash(f"No move {text}: {', '.join(c.record.sorted(last.knocked))} knocked off")
 
 
 def before_last(c: Effects, board: Board) -> bool:

@@ -123,6 +123,11 @@ class _Phase:
         drop waits for a tap that may be under way."""
         return None
 
+    def unsaid(self) -> Turn | None:
+        """The players' last move, recorded but not yet said (no ``move`` event): a knock,
+        maybe, that the board may still drop (see ``doubt.py``)."""
+        return None
+
     def tap_maybe(self, board: Board) -> bool:
         """Whether a site lifted from ``board`` may be a tap under way (a landing to choose)."""
         return False
@@ -268,6 +273,10 @@ class _Turning(_Phase):
     def knocked_turn(self) -> Turn | None:
         return self.last if self.last is not None and doubt.maybe_knock(self.last) else None
 
+    def unsaid(self) -> Turn | None:
+        last = self.knocked_turn()
+        return last if self.correctable and (not self.opponents_turn or self.in_doubt()) else None
+
     def set_back_since(self) -> tuple[float, Board] | None:
         return self.doubted
 
@@ -405,6 +414,9 @@ class Following(_Phase):
 
     def knocked_turn(self) -> Turn | None:
         return self.turn if doubt.maybe_knock(self.turn) else None
+
+    def unsaid(self) -> Turn | None:
+        return self.knocked_turn() if self.correctable else None
 
     def knock_pending(self) -> Turn | None:
         return self.knocked_turn()
