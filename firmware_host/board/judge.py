@@ -352,15 +352,18 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
 
 
 def turned_meanwhile(c: Effects, phase: Phase, index: int) -> Turn | None:
-    """A takeback by hand to position ``index`` refused: the tokens it turns back that the
-    players turned meanwhile (an odd number of times), to be turned again (None: none)."""
-    steps = undo_steps(c.record.state, c.record.states[index])
-    flips = frozenset().union(*(s.sites for s in steps if s.action == "flip"))
-    made = [t.site for t in phase.touches() if t.site in flips]
-    turned = frozenset(site for site in made if made.count(site) % 2)
-    if not turned:
+    """A takeback by hand to position ``index`` refused: a flip of the tokens it turns back,
+    those the players turned meanwhile (an odd number of times) still to turn over again, the
+    others done (a touch on one while the pieces are guided back makes it one to turn again:
+    :func:`touched_restoring`); None when it turns no token."""
+    flips = flips_back(c, index)
+    if not flips:
         return None
-    return Turn.undo((FollowUp("flip", turned),), c.record.board, c.record.states[index].to_move)
+    made = [t.site for t in phase.touches() if t.site in flips]
+    undo = Turn.undo((FollowUp("flip", flips),), c.record.board, c.record.states[index].to_move)
+    for site in flips - {site for site in made if made.count(site) % 2}:
+        undo = undo.touched(0, site)
+    return undo
 
 
 def set_back_deeper(c: Effects, phase: Phase, board: Board, index: int) -> bool:
@@ -808,14 +811,29 @@ def before_last(c: Effects, board: Board) -> bool:
 
 def undo_flips(c: Effects) -> Board:
     """The tokens taking back the last move turns over."""
-    steps = undo_steps(c.record.state, c.record.states[-2])
-    return frozenset().union(*(s.sites for s in steps if s.action == "flip"))
+    return flips_back(c, -2)
 
 
 # --------------------------------------------------------------------------- touches
 def asked_back(c: Effects, touch: Touch) -> bool:
-    """Whether ``touch`` puts back a token the board had asked back (knocked off): only that."""
-    return c.sync is not None and touch.site in c.sync.missing
+    """Whether ``touch`` puts back a token the board had asked back (knocked off): only that,
+    unless the pieces now stand as one of the last few earlier positions (but for tokens in the
+    hand) whose takeback turns that token over (turned back by hand as the pieces are set
+    back: a touch)."""
+    if c.sync is None or touch.site not in c.sync.missing:
+        return False
+    board, boards = c.sensing.board, c.record.boards
+    for index in range(len(boards) - 2, max(-1, len(boards) - 6), -1):
+        if board <= boards[index] and touch.site in (flips := flips_back(c, index)):
+            if boards[index] - board <= flips:
+                return False
+    return True
+
+
+def flips_back(c: Effects, index: int) -> Board:
+    """The tokens a takeback to position ``index`` turns over."""
+    steps = undo_steps(c.record.state, c.record.states[index])
+    return frozenset().union(*(s.sites for s in steps if s.action == "flip"))
 
 
 def touched_turning(c: Effects, phase: Moving | Awaiting, touch: Touch) -> None:
@@ -854,10 +872,16 @@ def touched_following(c: Effects, phase: Following, touch: Touch) -> None:
 
 
 def touched_restoring(c: Effects, phase: Restoring, touch: Touch) -> None:
-    """While restoring: a takeback's flip, made as the pieces are set back."""
-    index = phase.undo.taker(touch) if phase.undo is not None else None
-    if phase.undo is not None and index is not None:
-        _undo_moved_on(c, phase, phase.undo.touched(index, touch.site))
+    """While restoring: a takeback's flip, made as the pieces are set back (a takeback by hand
+    refused: a token it would turn back, turned again, is to turn over once more)."""
+    undo = phase.undo
+    index = undo.taker(touch) if undo is not None else None
+    if undo is not None and index is not None:
+        _undo_moved_on(c, phase, undo.touched(index, touch.site))
+    elif undo is not None and phase.why == "refused" and touch.site in undo.steps[0].sites:
+        undo = replace(undo, left=(undo.left[0] | {touch.site}, *undo.left[1:]))
+        c.go(replace(phase, undo=undo))
+        c.guide(undo)
 
 
 def _late_flip(c: Effects, phase: Moving | Awaiting | Choosing, touch: Touch) -> None:

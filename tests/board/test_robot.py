@@ -235,6 +235,8 @@ def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, tm
         (("antipode", None, "no-full-board-turn"), 84, 23),  # a neighbour knocked off: the move
         (("antipode", None, "no-repetition-draw"), 84, 54),  # held back as a knock, never sent
         (("antipode", None, "standard"), 84, 132),
+        (("antipode", None, "no-repetition-draw"), 92, 2),  # tokens turned back by hand, paired:
+        (("antipode", None, "no-full-board-turn"), 92, 5),  # one lifted long, the takeback refused
     ],
 )
 def test_paired_episodes_the_bench_found_play_through(game, seed, episode):
@@ -248,7 +250,11 @@ def test_paired_episodes_the_bench_found_play_through(game, seed, episode):
     takeback by hand (the sensors do not see whose piece stands where). The robot no longer
     knocks a piece off so. Seed 84, episodes 23, 54 and 132 (Antipode): a neighbour knocked off
     as a token was placed was taken for a flip under way of every landing's move, so the move
-    made, which does not turn it, was held back as a knock maybe and one board missed it."""
+    made, which does not turn it, was held back as a knock maybe and one board missed it.
+    Seed 92, episodes 2 and 5 (``--game antipode``): two turns set back by hand, their tokens
+    turned back, one of them held off long enough to be pointed out (its return was then no
+    turn), the other board agreeing or refusing (the tokens turned after its "no" were not
+    counted)."""
     seed = seed * 1_000_003 + episode
     rng = random.Random(seed)
     pair = Pair(Game.of(*game), rng, KINDS, FAULTS)
