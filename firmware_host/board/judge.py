@@ -794,6 +794,7 @@ def drop_knock(c: Effects, last: Turn) -> None:
     text = c.record.state.notation(last.move) if offered else c.record.moves[-1]
     if not offered:
         c.drop_last()
+    c.sensing.hand.forget(last.real.filled)  # its piece set down later is placed, not turned
     c.begin_turn()
     c.flash(f"No move {text}: {', '.join(c.record.sorted(last.knocked))} knocked off")
 

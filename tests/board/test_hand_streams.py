@@ -457,3 +457,20 @@ def test_antipode_two_moves_set_back_while_a_flip_is_still_asked_waits_before_ta
         assert of(events, "takeback") == [{"move": "a4:a5"}] and events[-1]["moves"] == ["e3:e3"]
     else:
         assert of(events, "takeback") == [{"move": "a4:a5"}, {"move": "e3:e3"}] and events[-1]["moves"] == []
+
+
+def test_antipode_a_placement_after_a_knock_set_right_is_no_turn_of_the_placed_token():
+    """Antipode (no-repetition-draw): Red's hand pushes e5 onto d4 (read as a placement on d4,
+    its landing to tap), sets it right (d4 off, e5 back) and the board drops it. Red then places
+    d4 for real, turns e5 and taps a1: d4:a1, whose flips turn d4 and e5 again. The board asks
+    for both (before, d4 lifted in the knock and set down for the move counted as its turn,
+    and the token was left on the wrong face)."""
+    before = ["e3:e3", "e5:e5", "f5:e1", "f4:i5", "d5:e5", "h9:i9", "c1:d5"]
+    stream = Stream().switch("e5", False).switch("d4", True, after=30).wait(1000).settle()
+    stream.lift("d4").place("e5", after=270).settle().wait(2500).settle()
+    stream.place("d4").settle().lift("e5").wait(800).place("e5").settle()
+    stream.lift("a1").wait(300).place("a1").settle()
+    head = {"setup": "start", "game": "antipode", "variant": "no-repetition-draw", "moves": before}
+    events = run([json.dumps(head)] + stream.text().splitlines(), "antipode")
+    assert said(events, "No move d4:a1: e5 knocked off") and moves(events) == ["d4:a1"]
+    assert of(after(events, "move"), "guide") == [{"action": "flip", "sites": ["d4", "e5"]}]
