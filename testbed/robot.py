@@ -46,9 +46,9 @@ from testbed.hands import NOISE, Hand, Segment, do
 #: point out, follow-ups made in the player's own order rather than the lights', tokens held a
 #: while as they are turned, the daemon restarting in the middle of a turn; ``two hands``: a
 #: capture made by lifting the moving piece and the captured one together, held a while;
-#: ``turn back``: a set-back by hand of the last turn turning its tokens back at once, held up
-#: to 2 s (the pieces may then equal an earlier position; not on paired boards, where the other
-#: board may refuse the takeback and nobody then asks to turn them over again); ``slow``: a
+#: ``turn back``: a set-back by hand of the last turn (on paired boards, of the two turns)
+#: turning its tokens back at once, held up to 2 s (the pieces may then equal an earlier
+#: position; refused by the other board, the board asks to turn them over again); ``slow``: a
 #: set-back by hand with pauses, so that the boards it passes through settle (half of it may
 #: be a legal move).
 KINDS = (*NOISE, "rest", "knock", "order", "hold", "crash", "two hands", "turn back", "slow")
@@ -745,10 +745,9 @@ class Robot:
                 self.in_hand[site] = self.faces.pop(site, None)
         if (
             "turn back" in self.kinds
-            and keep == len(self.moves) - 1
-            and not self.board.remote_side()
+            and (keep == len(self.moves) - 1 or self.board.remote_side())
             and self.rng.random() < 0.5
-        ):  # paired, the other board may yet say no
+        ):
             turned = {s for s in target & here if was.get(s) and self.faces.get(s) not in (None, was[s])}
             self._flip(seg, turned, (0.2, 2.0))  # turned back with the set-back, the board not asked
         self._perform(seg)

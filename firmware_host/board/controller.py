@@ -507,7 +507,10 @@ class Controller:
     def go(self, phase: Phase) -> None:
         """Enter ``phase`` (what is left to do that the sensors cannot see, a move's flips or
         a takeback's undoing, is kept with the game: a restart still asks for it)."""
+        unsaid = self.phase.unsaid()
         self.model.go(phase)
+        if unsaid is not None and phase.unsaid() is None:
+            self._say(unsaid)  # the doubt passed: the move stands
         away = self.opponent.side_in(self.state) if self.opponent else None
         pending = phase.opponent_move()
         waits = self.opponent is not None and self.opponent.times_itself
@@ -570,6 +573,8 @@ class Controller:
     def accept(self, turn: Turn, correct: bool = False, correctable: bool = True) -> bool:
         """Save ``turn``'s move (``correct``: in place of the last move), then announce it and
         start its steps; False when storage refused it (the screen says why)."""
+        if (unsaid := self.phase.unsaid()) is not None:
+            self._say(unsaid)  # the move in doubt stands: said before the next
         before = self.states[-2] if correct else self.state
         side = before.maker(turn.move)
         try:
@@ -585,7 +590,7 @@ class Controller:
         if correct:
             self.emit(ev.Corrected(t=self._now, event="correction", move=text, replaces=replaced, side=side))
             self.flash(i18n._("Corrected to {move}").format(move=text))
-        else:
+        elif not doubt.maybe_knock(turn):  # else said once the doubt has passed
             self.emit(ev.Moved(t=self._now, event="move", move=text, side=side))
         while (pick := turn.pick_index()) is not None:
             turn = turn.complete(pick)  # the move is known, so its pick is made
@@ -721,9 +726,23 @@ class Controller:
         self.rejudge()
 
     def drop_last(self) -> None:
-        """Undo the last move with nothing to guide (a correction reaching past it)."""
+        """Undo the last move with nothing to guide (a correction reaching past it, a knock
+        set right: a move never said is dropped unsaid)."""
+        unsaid = self._holds(self.phase.unsaid())
         for text in self.record.take_back(len(self.moves) - 1):
-            self.emit(ev.TookBack(t=self._now, event="takeback", move=text))
+            if not unsaid:
+                self.emit(ev.TookBack(t=self._now, event="takeback", move=text))
+
+    def _holds(self, turn: Turn | None) -> bool:
+        """Whether the game's last move is ``turn``'s."""
+        r = self.record
+        return turn is not None and len(r.states) > 1 and r.moves[-1] == r.states[-2].notation(turn.move)
+
+    def _say(self, turn: Turn) -> None:
+        """Announce ``turn``, the game's last move held unsaid while in doubt (if still so)."""
+        if self._holds(turn):
+            side = self.states[-2].maker(turn.move)
+            self.emit(ev.Moved(t=self._now, event="move", move=self.moves[-1], side=side))
 
     def ask_takeback(self) -> None:
         """The players ask to take back (the menu, the page): the last turn, or with an

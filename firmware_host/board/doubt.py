@@ -46,9 +46,10 @@ DOUBTS = (
     Doubt(
         "a legal move but for a token it turns over, off its switch (a token pushed onto its "
         "neighbour equals a placement with that token turned)",
-        "the move, that token's flip under way (its return counts as the flip)",
+        "the move, that token's flip under way (its return counts as the flip), recorded but "
+        "not said (no `move` event) until the next side begins or another of its steps is made",
         "a knock: the board set back to before it before the next side begins drops the move "
-        "at once, nothing asked back (while a landing is still to tap and the placed token is "
+        "at once, unsaid, nothing asked back (while a landing is still to tap and the placed token is "
         "lifted, a tap on it may be under way: once it has stood for `takeback_ms`); against "
         "an opponent away from the board the move is neither sent nor answered until the "
         "board has shown it for `takeback_ms`",
@@ -93,6 +94,13 @@ DOUBTS = (
 )
 
 
+def maybe_knock(turn: Turn) -> bool:
+    """Whether ``turn`` may have been a knock: read while a token it turns lay off its switch,
+    and nothing else of it done since (a flip or a tap made for it, before it showed or as the
+    board asked, or a step done by OK: the players meant the move)."""
+    return bool(turn.knocked) and not (turn.done_touches() | turn.untouched) - turn.knocked
+
+
 def opened(
     now: float, board: frozenset[str], last: Turn | None, correctable: bool
 ) -> tuple[float, frozenset[str]] | None:
@@ -103,7 +111,7 @@ def opened(
     >>> opened(5.0, frozenset(), None, True) is None
     True
     """
-    return (now, board) if last is not None and last.knocked and correctable else None
+    return (now, board) if last is not None and maybe_knock(last) and correctable else None
 
 
 def table() -> str:

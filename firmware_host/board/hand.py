@@ -51,6 +51,13 @@ class Hand:
                 back.append(site)
         return back
 
+    def forget(self, sites: Collection[str]) -> None:
+        """Lifts of ``sites`` no longer count: the game has no piece there after all (a move
+        read from a knock, dropped)."""
+        for site in sites:
+            self._lifted.pop(site, None)
+            self._back.pop(site, None)
+
     def touch(self, site: str) -> Touch:
         """The touch ``site`` makes if it counts now."""
         held = self._back[site] - self._lifted[site]

@@ -16,6 +16,7 @@ import math
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Protocol, TypeVar, cast
 
+from engines.core import FollowUp
 from firmware_host.board import recognise
 from firmware_host.board.events import Event, Guide
 from firmware_host.board.game import Game
@@ -203,11 +204,12 @@ def a_move_in_hand(c: Effects, phase: Moving, board: Board) -> bool:
     if not found:
         return False
     choice = _choice(c, found, whole, phase.touched)
-    flips = frozenset().union(*(s.sites for t in choice.turns for s in t.steps if s.action == "flip"))
-    if not lifted <= flips:
+    flips = [frozenset().union(*(s.sites for s in t.steps if s.action == "flip")) for t in choice.turns]
+    if not lifted <= frozenset().union(*flips):
         return False
     c.in_sync()
-    choice = replace(choice, turns=tuple(replace(t, knocked=lifted) for t in choice.turns))
+    turns = tuple(replace(t, knocked=lifted & f) for t, f in zip(choice.turns, flips))
+    choice = replace(choice, turns=turns)
     if len(choice.turns) == 1:
         c.accept(choice.sole())
     else:
@@ -333,7 +335,7 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
         answer = c.opponent.takeback(c.seen(), index)
         if isinstance(answer, Asked):
             if not answer.waiting:
-                c.go(Restoring(why="refused"))
+                c.go(Restoring(undo=turned_meanwhile(c, phase, index), why="refused"))
             expected = c.phase.expected(c.record.board)
             missing, extra = expected - board, board - expected
             c.out_of_sync(
@@ -350,11 +352,26 @@ def taken_back(c: Effects, phase: Phase, board: Board) -> bool:
     return True
 
 
+def turned_meanwhile(c: Effects, phase: Phase, index: int) -> Turn | None:
+    """A takeback by hand to position ``index`` refused: a flip of the tokens it turns back,
+    those the players turned meanwhile (an odd number of times) still to turn over again, the
+    others done (a touch on one while the pieces are guided back makes it one to turn again:
+    :func:`touched_restoring`); None when it turns no token."""
+    flips = flips_back(c, index)
+    if not flips:
+        return None
+    made = [t.site for t in phase.touches() if t.site in flips]
+    undo = Turn.undo((FollowUp("flip", flips),), c.record.board, c.record.states[index].to_move)
+    for site in flips - {site for site in made if made.count(site) % 2}:
+        undo = undo.touched(0, site)
+    return undo
+
+
 def set_back_deeper(c: Effects, phase: Phase, board: Board, index: int) -> bool:
     """The board shows a position deeper than the players' last turn (a knocked piece, or a
     token in the hand, can leave the pieces so): it is taken back only once the board has shown
     it, settled, for ``takeback_ms``; meanwhile nothing is taken back, sent or answered."""
-    if index >= len(c.record.moves) - 1 or index in own_last_turns(c) or not phase.turning:
+    if index >= len(c.record.moves) - 1 or index in own_last_turns(c):
         return False
     doubted = phase.set_back_since()
     if doubted == (-math.inf, board):
@@ -615,7 +632,7 @@ def restored(c: Effects, phase: Restoring, board: Board) -> bool:
     undo = cast(Restoring, c.phase).undo
     if undo is not None and not undo.done:
         c.go(Following(undo))
-        c.follow()  # its first step was announced with the takeback (or the resume)
+        c.follow(announce=phase.why == "refused")  # else announced with the takeback (or resume)
     else:
         c.begin_turn()
     return True
@@ -778,9 +795,10 @@ def drop_knock(c: Effects, last: Turn) -> None:
     text = c.record.state.notation(last.move) if offered else c.record.moves[-1]
     if not offered:
         c.drop_last()
+    c.sensing.hand.forget(last.real.filled)  # its piece set down later is placed, not turned
     c.begin_turn()
     c.flash(
-        _("Took back {move}: {sites} knocked off").format(
+        _("No move {move}: {sites} knocked off").format(
             move=text, sites=", ".join(c.record.sorted(last.knocked))
         )
     )
@@ -799,14 +817,29 @@ def before_last(c: Effects, board: Board) -> bool:
 
 def undo_flips(c: Effects) -> Board:
     """The tokens taking back the last move turns over."""
-    steps = undo_steps(c.record.state, c.record.states[-2])
-    return frozenset().union(*(s.sites for s in steps if s.action == "flip"))
+    return flips_back(c, -2)
 
 
 # --------------------------------------------------------------------------- touches
 def asked_back(c: Effects, touch: Touch) -> bool:
-    """Whether ``touch`` puts back a token the board had asked back (knocked off): only that."""
-    return c.sync is not None and touch.site in c.sync.missing
+    """Whether ``touch`` puts back a token the board had asked back (knocked off): only that,
+    unless the pieces now stand as one of the last few earlier positions (but for tokens in the
+    hand) whose takeback turns that token over (turned back by hand as the pieces are set
+    back: a touch)."""
+    if c.sync is None or touch.site not in c.sync.missing:
+        return False
+    board, boards = c.sensing.board, c.record.boards
+    for index in range(len(boards) - 2, max(-1, len(boards) - 6), -1):
+        if board <= boards[index] and touch.site in (flips := flips_back(c, index)):
+            if boards[index] - board <= flips:
+                return False
+    return True
+
+
+def flips_back(c: Effects, index: int) -> Board:
+    """The tokens a takeback to position ``index`` turns over."""
+    steps = undo_steps(c.record.state, c.record.states[index])
+    return frozenset().union(*(s.sites for s in steps if s.action == "flip"))
 
 
 def touched_turning(c: Effects, phase: Moving | Awaiting, touch: Touch) -> None:
@@ -845,10 +878,16 @@ def touched_following(c: Effects, phase: Following, touch: Touch) -> None:
 
 
 def touched_restoring(c: Effects, phase: Restoring, touch: Touch) -> None:
-    """While restoring: a takeback's flip, made as the pieces are set back."""
-    index = phase.undo.taker(touch) if phase.undo is not None else None
-    if phase.undo is not None and index is not None:
-        _undo_moved_on(c, phase, phase.undo.touched(index, touch.site))
+    """While restoring: a takeback's flip, made as the pieces are set back (a takeback by hand
+    refused: a token it would turn back, turned again, is to turn over once more)."""
+    undo = phase.undo
+    index = undo.taker(touch) if undo is not None else None
+    if undo is not None and index is not None:
+        _undo_moved_on(c, phase, undo.touched(index, touch.site))
+    elif undo is not None and phase.why == "refused" and touch.site in undo.steps[0].sites:
+        undo = replace(undo, left=(undo.left[0] | {touch.site}, *undo.left[1:]))
+        c.go(replace(phase, undo=undo))
+        c.guide(undo)
 
 
 def _late_flip(c: Effects, phase: Moving | Awaiting | Choosing, touch: Touch) -> None:

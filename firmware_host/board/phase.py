@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal, Self
 
 from engines.core import GameState
-from firmware_host.board import recognise
+from firmware_host.board import doubt, recognise
 from firmware_host.board.turn import STEPS, LightKind, Pending, Sync, Touch, Turn, TurnChoice
 
 Board = frozenset[str]
@@ -123,6 +123,11 @@ class _Phase:
         drop waits for a tap that may be under way."""
         return None
 
+    def unsaid(self) -> Turn | None:
+        """The players' last move, recorded but not yet said (no ``move`` event): a knock,
+        maybe, that the board may still drop (see ``doubt.py``)."""
+        return None
+
     def tap_maybe(self, board: Board) -> bool:
         """Whether a site lifted from ``board`` may be a tap under way (a landing to choose)."""
         return False
@@ -200,6 +205,22 @@ class _Phase:
         return {}
 
 
+def _stood(
+    doubted: tuple[float, Board] | None, now: float, takeback_ms: float, quiet: bool
+) -> tuple[float, Board] | None:
+    """A doubted board that has stood, settled, for ``takeback_ms`` by ``now``: marked so
+    (``-inf``), else None.
+
+    >>> _stood((0.0, frozenset()), 1500.0, 1500.0, True)
+    (-inf, frozenset())
+    >>> _stood((0.0, frozenset()), 1000.0, 1500.0, True) is None
+    True
+    """
+    if doubted and -math.inf < doubted[0] <= now - takeback_ms and quiet:
+        return (-math.inf, doubted[1])
+    return None
+
+
 def _steps_lit(turn: Turn | None, board: Board) -> dict[str, LightKind]:
     """The sites ``turn``'s current step still needs, lit as its kind."""
     if turn is None or turn.current is None:
@@ -250,7 +271,11 @@ class _Turning(_Phase):
         return replace(self, held=now)
 
     def knocked_turn(self) -> Turn | None:
-        return self.last if self.last is not None and self.last.knocked else None
+        return self.last if self.last is not None and doubt.maybe_knock(self.last) else None
+
+    def unsaid(self) -> Turn | None:
+        last = self.knocked_turn()
+        return last if self.correctable and (not self.opponents_turn or self.in_doubt()) else None
 
     def set_back_since(self) -> tuple[float, Board] | None:
         return self.doubted
@@ -274,9 +299,8 @@ class _Turning(_Phase):
     def lapsed(self, now: float, takeback_ms: float, quiet: bool) -> Self | Held | None:
         if self.held is not None and now - self.held >= takeback_ms and quiet:
             return "held"
-        doubted = self.doubted
-        if doubted and -math.inf < doubted[0] <= now - takeback_ms and quiet:
-            return replace(self, doubted=(-math.inf, doubted[1]))
+        if (stood := _stood(self.doubted, now, takeback_ms, quiet)) is not None:
+            return replace(self, doubted=stood)
         if self.holding is not None and self.holding > -math.inf and now - self.holding >= TOKEN_HOLD_MS:
             return replace(self, holding=-math.inf)  # pointed out, once
         return None
@@ -326,7 +350,7 @@ class Choosing(_Phase):
 
     def knocked_turn(self) -> Turn | None:
         turns = self.choice.turns
-        return turns[0] if all(t.knocked for t in turns) else None
+        return turns[0] if all(doubt.maybe_knock(t) for t in turns) else None
 
     def knock_pending(self) -> Turn | None:
         return self.knocked_turn()
@@ -353,13 +377,16 @@ class Choosing(_Phase):
 @dataclass(frozen=True)
 class Following(_Phase):
     """``turn`` is recorded; its steps are under way. ``correctable`` and ``held`` as for
-    :class:`_Turning`; ``touched``: touches none of its steps took (the next side's, made early)."""
+    :class:`_Turning`; ``touched``: touches none of its steps took (the next side's, made early);
+    ``doubted``: since when the board has shown a set-back deeper than the last turn, and that
+    board (a takeback once it has stood for ``takeback_ms``: ``-inf``)."""
 
     final: ClassVar[bool] = False
     turn: Turn
     correctable: bool = False
     touched: tuple[Touch, ...] = ()
     held: float | None = None
+    doubted: tuple[float, frozenset[str]] | None = None
 
     def expected(self, position: Board) -> Board:
         return self.turn.board()
@@ -386,7 +413,10 @@ class Following(_Phase):
         return replace(self, held=now)
 
     def knocked_turn(self) -> Turn | None:
-        return self.turn if self.turn.knocked else None
+        return self.turn if doubt.maybe_knock(self.turn) else None
+
+    def unsaid(self) -> Turn | None:
+        return self.knocked_turn() if self.correctable else None
 
     def knock_pending(self) -> Turn | None:
         return self.knocked_turn()
@@ -414,8 +444,17 @@ class Following(_Phase):
         """A touch none of the steps took, kept for the next turn (a flip of its own, made early)."""
         return replace(self, touched=(self.touched + (touch,))[-TOUCHES_KEPT:])
 
+    def set_back_since(self) -> tuple[float, Board] | None:
+        return self.doubted
+
+    def setting_back(self, now: float, board: Board) -> Self:
+        return replace(self, doubted=(now, board))
+
     def lapsed(self, now: float, takeback_ms: float, quiet: bool) -> Self | Held | None:
-        return "held" if self.held is not None and now - self.held >= takeback_ms and quiet else None
+        if self.held is not None and now - self.held >= takeback_ms and quiet:
+            return "held"
+        stood = _stood(self.doubted, now, takeback_ms, quiet)
+        return None if stood is None else replace(self, doubted=stood)
 
     def differs(self, position: Board, board: Board, aim: Board | None) -> tuple[Board, Board]:
         missing, extra = super().differs(position, board, aim)

@@ -232,9 +232,12 @@ def _awaiting(phase: Awaiting, snap: Snapshot) -> str | None:
 
 
 def _following(phase: Following, snap: Snapshot) -> str | None:
-    """A hold of the last move, the step under way, else what anyone is asked."""
+    """A hold of the last move, a set-back under way, the step under way, else what anyone is
+    asked."""
     if (held := _held(phase, snap)) is not None:
         return held
+    if (back := _set_back(phase, snap)) is not None:
+        return back
     if (step := phase.turn.current) is not None:
         return words(step, phase.turn.remaining(snap.board))
     return _anyone(snap)
@@ -271,7 +274,7 @@ def _held(phase: Moving | Awaiting | Following, snap: Snapshot) -> str | None:
     return _("{move} undone soon, or set it as it was").format(move=move)
 
 
-def _set_back(phase: Moving | Awaiting, snap: Snapshot) -> str | None:
+def _set_back(phase: Moving | Awaiting | Following, snap: Snapshot) -> str | None:
     """A set-back by hand under way: of the players' last turn (or a move, maybe), or deeper."""
     doubted = phase.doubted
     if doubted is None or doubted[0] == -math.inf or not doubted[1] == snap.board != snap.record.board:

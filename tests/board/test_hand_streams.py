@@ -135,10 +135,11 @@ def _antipode(stream: Stream, moves_before: list[str]) -> list[dict]:
 @pytest.mark.parametrize("order", ["token_first", "piece_first"])
 def test_antipode_a_token_knocked_onto_its_neighbour_and_set_right_leaves_no_move(order):
     """After Blue's e3:e3, Red's hand pushes the corner token a5 onto a4, which equals Red's
-    legal a4:a5 with a5 turned (read as that move). Red sets it right: the token back on a5
-    and off a4, in either order. The move is dropped, nothing asked to turn or carry back
-    (before, a4:a5 stayed, or its takeback asked to turn a5, which nobody had turned); Red's
-    real a4:a5 then asks for the flip of a5."""
+    legal a4:a5 with a5 turned (read as that move, but not said: no `move` event). Red sets it
+    right: the token back on a5 and off a4, in either order. The move is dropped, nothing said
+    to take back and nothing asked to turn or carry back (before, a `move` then a `takeback`
+    event told the journal and the café of a move nobody made); Red's real a4:a5 then asks for
+    the flip of a5, and is said once Blue begins."""
     stream = Stream().switch("a5", False).switch("a4", True, after=30).wait(600).settle()
     if order == "token_first":
         stream.place("a5").lift("a4", after=400)
@@ -146,13 +147,32 @@ def test_antipode_a_token_knocked_onto_its_neighbour_and_set_right_leaves_no_mov
         stream.lift("a4").place("a5", after=400)
     stream.settle().wait(2000).settle()
     events = _antipode(stream, ["e3:e3"])
-    rest = after(events, "takeback")
-    assert of(events, "takeback") == [{"move": "a4:a5"}] and events[-1]["moves"] == ["e3:e3"]
+    assert "move" not in kinds(events) and "takeback" not in kinds(events)
+    assert events[-1]["moves"] == ["e3:e3"]
+    dropped = [
+        i for i, e in enumerate(events) if e["event"] == "display" and "No move a4:a5" in e["lines"][2]
+    ]
+    rest = events[dropped[0] :]
     assert "guide" not in kinds(rest) and "out_of_sync" not in kinds(rest)
     assert said(rest, "a5 knocked off") and not said(rest, "Flip a5")
     stream.place("a4").settle()
     events = _antipode(stream, ["e3:e3"])
-    assert of(after(events, "takeback"), "guide") == [{"action": "flip", "sites": ["a5"]}]
+    assert of(events[dropped[0] :], "guide") == [{"action": "flip", "sites": ["a5"]}]
+    assert moves(_antipode(stream, ["e3:e3"])) == ["a4:a5"]
+
+
+def test_antipode_a_move_read_as_a_knock_maybe_is_said_once_the_next_side_begins():
+    """After Blue's e3:e3, Red's hand pushes a5 onto a4 (Red's a4:a5, a5 in the hand) and Red
+    sets a5 down again, a4 kept: the move stands. It is said (its `move` event) once Blue
+    begins, before anything of Blue's move."""
+    stream = Stream().switch("a5", False).switch("a4", True, after=30).wait(600).settle()
+    stream.place("a5").settle().wait(2000).settle()
+    events = _antipode(stream, ["e3:e3"])
+    assert "move" not in kinds(events) and events[-1]["moves"] == ["e3:e3", "a4:a5"]
+    stream.place("c1").settle()
+    events = _antipode(stream, ["e3:e3"])
+    assert moves(events) == ["a4:a5"]
+    assert of(after(events, "move"), "guide") == [{"action": "pick", "sites": ["c1", "e1"]}]
 
 
 #: Before Blue's g5:i5 (place g5, turn its neighbour h5, the pawn e1 to i5 passing g3).
@@ -223,9 +243,9 @@ def _knock(board, token: str, onto: str, set_right: bool) -> None:
 @pytest.mark.parametrize("set_right", [True, False])
 def test_antipode_a_knock_that_equals_a_move_against_the_computer_is_answered_once_clear(set_right):
     """The computer (Blue) opens e2:e2; Red's hand pushes a5 onto a4, which equals Red's a4:a5
-    with a5 turned. Set right at once, the move is dropped and the computer never answered it
-    (before, its answer was lit for a move nobody made); the token set back and a4 kept, the
-    board waits ``takeback_ms``, then it is Red's move and the computer answers it."""
+    with a5 turned. Set right at once, the move is dropped unsaid and the computer never
+    answered it (before, its answer was lit for a move nobody made); the token set back and a4
+    kept, the board waits ``takeback_ms``, then the move is said and the computer answers it."""
     from testbed.board_under_test import BoardUnderTest
     from testbed.robot import Robot
 
@@ -236,13 +256,14 @@ def test_antipode_a_knock_that_equals_a_move_against_the_computer_is_answered_on
         begun = len(board.events)
         _knock(board, token, onto, set_right)
         events = board.events[begun:]
-        assert moves(events) == [move]
         if set_right:
-            assert of(events, "takeback") == [{"move": move}] and "expect" not in kinds(events)
+            assert "move" not in kinds(events) and "takeback" not in kinds(events)
+            assert "expect" not in kinds(events)
             assert said(events, f"{token} knocked off") and board.held() == ("e2:e2",)
             assert "Red to move" in board.screen()
         else:
-            assert "takeback" not in kinds(events) and "expect" in kinds(after(events, "move"))
+            assert moves(events) == [move] and "takeback" not in kinds(events)
+            assert "expect" in kinds(after(events, "move"))
             assert board.held()[:2] == ("e2:e2", move)
     finally:
         board.close()
@@ -263,7 +284,7 @@ def test_antipode_a_knock_that_equals_a_move_on_paired_boards_never_reaches_the_
         _knock(t2, token, onto, set_right=True)
         assert pair._until(pair.link.idle)
         t1.run(1000)
-        assert of(t2.events[begun[1] :], "takeback") == [{"move": move}]
+        assert not {"move", "takeback"} & set(kinds(t2.events[begun[1] :]))
         assert said(t2.events[begun[1] :], f"{token} knocked off")
         assert "expect" not in kinds(t1.events[begun[0] :]) and not said(t1.events[begun[0] :], move)
         assert t1.held() == t2.held() and len(t1.held()) == 1
@@ -343,3 +364,113 @@ def test_antipode_a_knock_read_as_a_placement_with_landings_to_tap_set_right_lea
     stream.place(onto).settle()  # Blue now places there for real: the token is still to turn
     flips = [g for g in of(_antipode(stream, before), "guide") if g == {"action": "flip", "sites": [token]}]
     assert len(flips) == 2  # asked of the knock read as the move, then of the move
+
+
+def test_antipode_a_move_followed_after_a_neighbour_was_knocked_is_taken_back_in_full():
+    """Antipode (rulebook): Red places b2 and its hand knocks f2 off; the board asks for the
+    landing, Red taps e9, turns a1, c2 and e6 as asked; f2 left off is pointed out and put
+    back. Then Red regrets b2:e9 and lifts b2: that is a takeback of a move the players made
+    (they turned its tokens), not a knock set right: the board asks to turn a1, c2 and e6
+    back (before, it said "f2 knocked off" and left the three tokens on the wrong face)."""
+    before = [
+        "h4:i5",
+        "d8:d8",
+        "i6:a5",
+        "d4:e9",
+        "c2:i5",
+        "f2:e1",
+        "f4:i9",
+        "d5:f2",
+        "h6:d4",
+        "e6:e1",
+        "c6:f4",
+    ]
+    stream = Stream().place("b2").lift("f2", after=50).settle()
+    stream.lift("e9").wait(100).place("e9").settle()
+    stream.lift("a1", "c2").wait(300).place("a1", "c2").settle()
+    stream.lift("e6").wait(300).place("e6").settle().wait(3500).settle()
+    stream.place("f2").settle().lift("b2").settle().wait(2000).settle()
+    head = {"setup": "start", "game": "antipode", "variant": "rulebook", "moves": before}
+    events = run([json.dumps(head)] + stream.text().splitlines(), "antipode")
+    assert moves(events) == ["b2:e9"] and of(events, "takeback") == [{"move": "b2:e9"}]
+    assert not said(events, "knocked off")
+    assert of(after(events, "takeback"), "guide")[0] == {"action": "flip", "sites": ["a1", "c2", "e6"]}
+
+
+@pytest.mark.parametrize("turned", ["before", "after"])
+def test_paired_a_takeback_by_hand_refused_asks_to_turn_the_tokens_back_again(turned):
+    """Paired Antipode: Blue (t1) e7:e7, Red (t2) b6:a5, Blue d8:e1. Red's players regret
+    b6:a5 and set it back by hand: b6 and d8 off, e9 and a5 turned back (``before`` Blue's
+    answer comes, or ``after``). Blue's players say no. t2 guides b6 and d8 back, then asks to
+    turn e9 and a5 over again (before, it went on with the two tokens on the wrong face); once
+    turned, Red is to move with the game as it was."""
+    from testbed.pair import Pair
+
+    pair = Pair(Game.of("antipode", None, "standard"), random.Random(5), kinds=())
+    try:
+        for _ in range(3):
+            pair.act("move")
+        t1, t2 = pair.boards
+        assert t2.held() == ("e7:e7", "b6:a5", "d8:e1")
+        begun = len(t2.events)
+        for site in ("d8", "b6"):
+            t2.lift(site), t2.run(150)
+        t2.settle()
+        for site in ("e9", "a5") if turned == "before" else ():
+            t2.lift(site), t2.run(300), t2.place(site), t2.run(200)
+        t2.settle()
+        assert pair._until(lambda: "Take back?" in t1.screen())
+        t1.press("back")
+        assert pair._until(pair.link.idle)
+        t2.run(2000), t2.settle()
+        for site in ("e9", "a5") if turned == "after" else ():
+            t2.lift(site), t2.run(300), t2.place(site), t2.run(200)
+        t2.settle()
+        t2.place("d8"), t2.run(150), t2.place("b6")
+        t2.settle()
+        events = t2.events[begun:]
+        assert said(events, "The opponent refused the take back")
+        assert of(events, "guide")[-1] == {"action": "flip", "sites": ["a5", "e9"]}
+        for site in ("a5", "e9"):
+            t2.lift(site), t2.run(300), t2.place(site), t2.run(200)
+        t2.settle()
+        assert "Red to move" in t2.screen() and not any("Flip" in line for line in t2.screen())
+        assert t1.held() == t2.held() == ("e7:e7", "b6:a5", "d8:e1")
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("set_down", [True, False])
+def test_antipode_two_moves_set_back_while_a_flip_is_still_asked_waits_before_taking_back_two(set_down):
+    """Blue e3:e3, Red a4:a5; the board asks Red to turn a5. Before that, Red lifts a4 and,
+    with the other hand, e3 (the pieces stand as at the start). 0.6 s later e3 is set down again
+    (a slip of the second hand): only a4:a5 is taken back, once its lift has stood for
+    ``takeback_ms`` (before, both were at once, and e3 set down was recorded as a new move).
+    Left off, both are taken back after the wait."""
+    stream = Stream().place("e3").settle().place("a4").settle().lift("a4", "e3").wait(600)
+    if set_down:
+        stream.place("e3")
+    stream.settle().wait(2000).settle()
+    events = run(stream.text(), "antipode", None, "standard")
+    assert moves(events) == ["e3:e3", "a4:a5"] and said(events, "Taking back 2 moves soon")
+    if set_down:
+        assert of(events, "takeback") == [{"move": "a4:a5"}] and events[-1]["moves"] == ["e3:e3"]
+    else:
+        assert of(events, "takeback") == [{"move": "a4:a5"}, {"move": "e3:e3"}] and events[-1]["moves"] == []
+
+
+def test_antipode_a_placement_after_a_knock_set_right_is_no_turn_of_the_placed_token():
+    """Antipode (no-repetition-draw): Red's hand pushes e5 onto d4 (read as a placement on d4,
+    its landing to tap), sets it right (d4 off, e5 back) and the board drops it. Red then places
+    d4 for real, turns e5 and taps a1: d4:a1, whose flips turn d4 and e5 again. The board asks
+    for both (before, d4 lifted in the knock and set down for the move counted as its turn,
+    and the token was left on the wrong face)."""
+    before = ["e3:e3", "e5:e5", "f5:e1", "f4:i5", "d5:e5", "h9:i9", "c1:d5"]
+    stream = Stream().switch("e5", False).switch("d4", True, after=30).wait(1000).settle()
+    stream.lift("d4").place("e5", after=270).settle().wait(2500).settle()
+    stream.place("d4").settle().lift("e5").wait(800).place("e5").settle()
+    stream.lift("a1").wait(300).place("a1").settle()
+    head = {"setup": "start", "game": "antipode", "variant": "no-repetition-draw", "moves": before}
+    events = run([json.dumps(head)] + stream.text().splitlines(), "antipode")
+    assert said(events, "No move d4:a1: e5 knocked off") and moves(events) == ["d4:a1"]
+    assert of(after(events, "move"), "guide") == [{"action": "flip", "sites": ["d4", "e5"]}]

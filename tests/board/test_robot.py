@@ -202,6 +202,8 @@ def test_paired_an_opponents_ok_ending_a_capture_chain_is_recorded_at_once_and_s
     "game, seed, episode",
     [
         (("antipalos", 3, "cut-throat-4"), 16, 1719),  # a set-back over the table's whole round
+        (("antipode", None, "rulebook"), 83, 1051),  # a move followed after a knock, set back
+        (("antipode", None, "no-repetition-draw"), 99, 6),  # a placement after a knock set right
     ],
 )
 def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, tmp_path):
@@ -210,7 +212,10 @@ def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, tm
     Red and Blue moved, the computer answered, and Black's players set the pieces back by hand
     to before their own move; lifting their Trirod and setting one on a site White's left read
     as a move of Black's (the board waited only for a set-back to before Blue's move), then the
-    rest as Red's move."""
+    rest as Red's move. Seed 83, episode 1,051: Antipode, a neighbour knocked off as a token
+    was placed, then the move's tokens turned as asked; set back by hand, it was dropped as a
+    knock set right, its tokens left turned. Seed 99, episode 6 (``--game antipode``): after a
+    knock read as a placement on d4 was set right, d4 placed for real counted as turned."""
     seed = seed * 1_000_003 + episode
     rng = random.Random(seed)
     board = one_board(Game.of(*game), seed, Options(frozenset(KINDS), dict(MIX), False, str(tmp_path)))
@@ -230,6 +235,11 @@ def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, tm
     [
         (("antipalos", 3, "two"), 14, 0),  # a set-back by hand passing through a winning move
         (("antipalos", 3, "team"), 17, 229),  # a piece knocked off, leaving an earlier position
+        (("antipode", None, "no-full-board-turn"), 84, 23),  # a neighbour knocked off: the move
+        (("antipode", None, "no-repetition-draw"), 84, 54),  # held back as a knock, never sent
+        (("antipode", None, "standard"), 84, 132),
+        (("antipode", None, "no-repetition-draw"), 92, 2),  # tokens turned back by hand, paired:
+        (("antipode", None, "no-full-board-turn"), 92, 5),  # one lifted long, the takeback refused
     ],
 )
 def test_paired_episodes_the_bench_found_play_through(game, seed, episode):
@@ -241,7 +251,13 @@ def test_paired_episodes_the_bench_found_play_through(game, seed, episode):
     Seed 17, episode 229 (the robot's fault): its hand turned a Trirod and knocked a neighbour
     off, which left the pieces as they stood four moves before; the board rightly read a
     takeback by hand (the sensors do not see whose piece stands where). The robot no longer
-    knocks a piece off so."""
+    knocks a piece off so. Seed 84, episodes 23, 54 and 132 (Antipode): a neighbour knocked off
+    as a token was placed was taken for a flip under way of every landing's move, so the move
+    made, which does not turn it, was held back as a knock maybe and one board missed it.
+    Seed 92, episodes 2 and 5 (``--game antipode``): two turns set back by hand, their tokens
+    turned back, one of them held off long enough to be pointed out (its return was then no
+    turn), the other board agreeing or refusing (the tokens turned after its "no" were not
+    counted)."""
     seed = seed * 1_000_003 + episode
     rng = random.Random(seed)
     pair = Pair(Game.of(*game), rng, KINDS, FAULTS)
