@@ -967,10 +967,12 @@ class Controller:
         """The seat whose turn it was pressed OK: the next one's turn, or the game begins (its
         clock runs from now)."""
         self.seating = self.seating.pressed()
-        if not self.seating.waiting:  # the board as it stands is read from the start: no move yet
+        if not self.seating.waiting:  # the board is read from the start again: no move yet
             self.go(Restoring(why="new game"))
-            self._evaluated = None
-            self._judge_settled()  # now, not at the next settle: the first move may come at once
+            if self.board == self.record.board:  # the start stands: the first move may come at once
+                self._evaluated = None
+                return self._judge_settled()
+            self.rejudge()
 
     def say(self, text: str | None) -> None:
         """Show ``text`` on the screen's message line until replaced (None: no more)."""

@@ -41,7 +41,7 @@ def test_a_round_paired_at_the_desk_is_played_on_real_boards_and_scored(
         seated[name] = state["players"]
         board.press("ok")
         board.press("ok")
-        watcher.state(name, lambda s: s["ready"] is None and s["ply"] == 0)
+        watcher.state(name, lambda s: s["ready"] is None and s["ply"] == 0)  # the first move at once
         for site in WHITE_WINS:
             board.place(site)
             watcher.state(name, lambda s, site=site: site in s["moves"])
