@@ -192,7 +192,8 @@ ESPEAK = "espeak-ng"
 
 
 class Voice:
-    """Sentences said by eSpeak NG in ``voice`` at ``rate`` words a minute: its sound goes to
+    """Sentences said by eSpeak NG in ``voice`` (or the one each asks for) at ``rate`` words a
+    minute: its sound goes to
     ``sink(chunk)`` as it comes (None: played by ``aplay``). The newest sentence not begun
     replaces an older one. Without espeak-ng the board says so once and stays silent."""
 
@@ -203,7 +204,7 @@ class Voice:
         sink: Callable[[bytes], None] | None = None,
         err: Any = None,
     ) -> None:
-        self.args = (ESPEAK, "-v", voice, "-s", str(rate), "--stdout")
+        self.voice, self.rate = voice, rate
         self.sink = sink
         import shutil
 
@@ -216,15 +217,18 @@ class Voice:
                 f"{missing[0]} is not installed: the board stays silent (apt-get install {package})"
             )
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, voice: str | None = None) -> None:
+        """``text`` said, in ``voice`` (None: the one this was set up with)."""
         if self.available:
-            self.player.give(text)
+            self.player.give((text, voice or self.voice))
 
-    def _say(self, text: str) -> None:
+    def _say(self, item: tuple[str, str]) -> None:
         import subprocess
 
+        text, voice = item
+        args = (ESPEAK, "-v", voice, "-s", str(self.rate), "--stdout")
         speak = subprocess.Popen(
-            self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )
         assert speak.stdin is not None and speak.stdout is not None
         speak.stdin.write(text.encode())  # on stdin: no sentence is read as an option

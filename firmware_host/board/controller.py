@@ -988,6 +988,9 @@ class Controller:
         self.seating = self.seating.pressed()
         if not self.seating.waiting:  # the board is read from the start again: no move yet
             self.go(Restoring(why="new game"))
+            if self.board == self.record.board:  # the start stands: the first move may come at once
+                self._evaluated = None
+                return self._judge_settled()
             self.rejudge()
 
     def say(self, text: str | None) -> None:

@@ -12,6 +12,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
+from firmware_host import i18n
 from firmware_host.board import Controls
 from firmware_host.board.events import Event, Said
 from firmware_host.store.config import SoundConfig
@@ -21,6 +22,8 @@ from hardware.base import ButtonEvent
 if TYPE_CHECKING:
     from hardware.sound import Voice
 
+#: eSpeak NG's voice for each language the board speaks.
+VOICES = {"en": "en", "de": "de", "fr": "fr-fr"}
 #: The cues by importance: a step plays its most important one.
 CUE_ORDER = ("over", "refused", "opponent", "follow_up", "turn", "move", "low_time")
 #: The cue of each kind of event that has one (a move's depends on who made it).
@@ -108,9 +111,15 @@ class Speaker:
     clock sounds the low-time cue once a turn."""
 
     def __init__(
-        self, voice: Voice | None = None, outputs: Sequence[Any] = (), low_time: float = 10_000
+        self,
+        voice: Voice | None = None,
+        outputs: Sequence[Any] = (),
+        low_time: float = 10_000,
+        speaking: str = "",
     ) -> None:
         self.voice = voice
+        #: eSpeak NG's voice ("": the one of the language the board speaks at the time).
+        self.speaking = speaking
         self.outputs = list(outputs)
         self.low_time = low_time
         self._warned: tuple[str, float] | None = None  # the run of a clock cued low
@@ -133,8 +142,8 @@ class Speaker:
                 )
         if sound.audio:
             outputs.append(AudioCues(err=err))
-        voice = Voice(sound.voice, sound.rate, err=err) if sound.speech else None
-        return cls(voice, outputs, sound.low_time * 1000)
+        voice = Voice(sound.voice or "en", sound.rate, err=err) if sound.speech else None
+        return cls(voice, outputs, sound.low_time * 1000, sound.voice)
 
     def step(
         self, now: float, controller: Controls, events: list[Event], presses: Iterable[ButtonEvent] = ()
@@ -148,7 +157,7 @@ class Speaker:
         if any(p.button == "back" and p.long for p in presses):
             said.append(position_said(controller.record.state))
         if said and self.voice is not None:
-            self.voice.say(". ".join(said))
+            self.voice.say(". ".join(said), self.speaking or VOICES[i18n.current()])
         if self.outputs and (cue := cue_of(controller, events) or self._low_time(now, controller)):
             self._cue(cue)
         return [Said(t=now, event="say", text=text) for text in said]

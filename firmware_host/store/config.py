@@ -233,7 +233,7 @@ class SoundConfig:
     tonal: bool = option(False)
     audio: bool = option(False)
     speech: bool = option(False)
-    voice: str = option("en")
+    voice: str = option("")
     rate: int = option(170, 80, 450)
     low_time: int = option(10, 0, 3600)
 
@@ -497,7 +497,7 @@ def _checked(config: Config, path: str, learning: bool = False) -> Config:
     if config.sound.buzzer is not None and config.sound.buzzer in owners:
         other = owners[config.sound.buzzer][0]
         raise ConfigError(f"{path}: [sound] buzzer: GPIO pin {config.sound.buzzer} is also used by {other}")
-    if not re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]+)*(\+[a-z0-9]+)?", config.sound.voice):
+    if config.sound.voice and not re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]+)*(\+[a-z0-9]+)?", config.sound.voice):
         raise ConfigError(
             f'{path}: [sound] voice must be an eSpeak NG voice name such as "en", "de" or "fr-fr" '
             f"(got {describe(config.sound.voice[:40])})"

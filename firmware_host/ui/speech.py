@@ -1,7 +1,8 @@
 """What the board says aloud, one function per kind of sentence: a move, a step it asks for,
 a refusal, what to put back, the opponent's move, a takeback, the result, the whole position.
 Every spoken sentence comes from here, so that a language's catalogue can translate each kind
-in one place. Site names are spelled for a voice: "f14" is said "f 14", "B4*" "B 4 star".
+in one place, in the board's language (``firmware_host.i18n``). Site names are spelled for a
+voice: "f14" is said "f 14", "B4*" "B 4 star".
 
 >>> moved("black", [], ["f14"])
 'Black places on f 14'
@@ -16,25 +17,27 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping, Sequence
 
+from firmware_host.i18n import N_, _, reword
+
 #: A site's name as it appears in the daemon's words: letters, digits, a direction, a star.
 _SITE = re.compile(r"(?<![\w*])(\*?)([A-Za-z]{1,2})(\d+)([a-z]{0,2})(\*?)(?![\w*])")
 
 #: The steps a move may ask for, as said with the sites' names (``{sites}``): one site, more.
 ASKED = {
-    "remove": ("Remove the piece on {sites}", "Remove the pieces on {sites}"),
-    "twin": ("Place the twin on {sites}", "Place the twins on {sites}"),
-    "flip": ("Turn the token on {sites}", "Turn the tokens on {sites}"),
-    "pick": ("Tap the token on {sites}", "Tap the token on {sites}"),
+    "remove": (N_("Remove the piece on {sites}"), N_("Remove the pieces on {sites}")),
+    "twin": (N_("Place the twin on {sites}"), N_("Place the twins on {sites}")),
+    "flip": (N_("Turn the token on {sites}"), N_("Turn the tokens on {sites}")),
+    "pick": (N_("Tap the token on {sites}"), N_("Tap the token on {sites}")),
     "carry": (
-        "Carry the unseen piece from {sites}, then press OK",
-        "Carry the unseen pieces from {sites}, then press OK",
+        N_("Carry the unseen piece from {sites}, then press OK"),
+        N_("Carry the unseen pieces from {sites}, then press OK"),
     ),
-    "confirm": ("Press OK to end the turn", "Press OK to end the turn"),
+    "confirm": (N_("Press OK to end the turn"), N_("Press OK to end the turn")),
 }
 
 
 #: A triangle's corner (Phalanx's ``a1nw``), said in words.
-CORNERS = {"nw": "north-west", "ne": "north-east", "sw": "south-west", "se": "south-east"}
+CORNERS = {"nw": N_("north-west"), "ne": N_("north-east"), "sw": N_("south-west"), "se": N_("south-east")}
 
 
 def site(name: str) -> str:
@@ -55,9 +58,10 @@ def spelled(text: str) -> str:
 
     def one(m: re.Match[str]) -> str:
         before, letters, digits, direction, after = m.groups()
-        words = ["star"] if before else []
-        words += [letters, digits] + ([CORNERS.get(direction, direction)] if direction else [])
-        words += ["star"] if after else []
+        star = [_("star")]
+        words = star if before else []
+        words += [letters, digits] + ([_(CORNERS.get(direction, direction))] if direction else [])
+        words += star if after else []
         return " ".join(words)
 
     return _SITE.sub(one, text)
@@ -72,12 +76,14 @@ def listed(names: Iterable[str], either: bool = False) -> str:
     said = [site(n) for n in names]
     if len(said) < 2:
         return "".join(said)
-    return f"{', '.join(said[:-1])} {'or' if either else 'and'} {said[-1]}"
+    joined = _("{first} or {last}") if either else _("{first} and {last}")
+    return joined.format(first=", ".join(said[:-1]), last=said[-1])
 
 
 def side(name: str | None) -> str:
     """A side's name at the start of a sentence ("Black"); None: "The players"."""
-    return name.capitalize() if name else "The players"
+    said = _(name) if name else _("The players")
+    return said[:1].upper() + said[1:]
 
 
 def moved(by: str | None, emptied: Sequence[str], filled: Sequence[str], named: Sequence[str] = ()) -> str:
@@ -87,15 +93,18 @@ def moved(by: str | None, emptied: Sequence[str], filled: Sequence[str], named: 
     >>> moved("red", ["e1"], ["e9"]), moved("blue", ["c2"], []), moved("red", [], [], ["c2"])
     ('Red moves from e 1 to e 9', 'Blue removes the piece on c 2', 'Red plays on c 2')
     """
+    who = side(by)
     if emptied and filled:
-        return f"{side(by)} moves from {listed(emptied)} to {listed(filled)}"
+        return _("{side} moves from {start} to {end}").format(
+            side=who, start=listed(emptied), end=listed(filled)
+        )
     if filled:
-        return f"{side(by)} places on {listed(filled)}"
+        return _("{side} places on {sites}").format(side=who, sites=listed(filled))
     if emptied:
-        return f"{side(by)} removes the piece on {listed(emptied)}"
+        return _("{side} removes the piece on {sites}").format(side=who, sites=listed(emptied))
     if named:
-        return f"{side(by)} plays on {listed(named)}"
-    return f"{side(by)} passes"
+        return _("{side} plays on {sites}").format(side=who, sites=listed(named))
+    return _("{side} passes").format(side=who)
 
 
 def corrected(move: str) -> str:
@@ -104,7 +113,7 @@ def corrected(move: str) -> str:
     >>> corrected("Black places on star C 3")
     'Corrected: Black places on star C 3'
     """
-    return f"Corrected: {move}"
+    return _("Corrected: {move}").format(move=move)
 
 
 def asked(action: str, names: Sequence[str]) -> str:
@@ -114,7 +123,7 @@ def asked(action: str, names: Sequence[str]) -> str:
     ('Tap the token on h 4 or h 5', 'Press OK to end the turn')
     """
     one, several = ASKED[action]
-    return (one if len(names) < 2 else several).format(sites=listed(names, either=action == "pick"))
+    return _(one if len(names) < 2 else several).format(sites=listed(names, either=action == "pick"))
 
 
 def refused(reason: str) -> str:
@@ -123,12 +132,12 @@ def refused(reason: str) -> str:
     >>> refused("c4 leaves the pawn no move")
     'Refused: c 4 leaves the pawn no move'
     """
-    return f"Refused: {spelled(reason)}"
+    return _("Refused: {reason}").format(reason=spelled(reword(reason)))
 
 
 def waiting(reason: str) -> str:
     """What the board waits for before it goes on."""
-    return spelled(reason)
+    return spelled(reword(reason))
 
 
 def put_right(missing: Sequence[str], extra: Sequence[str]) -> str:
@@ -139,9 +148,11 @@ def put_right(missing: Sequence[str], extra: Sequence[str]) -> str:
     """
     parts = []
     if missing:
-        parts.append(f"Put back the piece{'s' if len(missing) > 1 else ''} on {listed(missing)}")
+        back = _("Put back the pieces on {sites}") if len(missing) > 1 else _("Put back the piece on {sites}")
+        parts.append(back.format(sites=listed(missing)))
     if extra:
-        parts.append(f"Take off the piece{'s' if len(extra) > 1 else ''} on {listed(extra)}")
+        off = _("Take off the pieces on {sites}") if len(extra) > 1 else _("Take off the piece on {sites}")
+        parts.append(off.format(sites=listed(extra)))
     return ". ".join(parts)
 
 
@@ -152,12 +163,14 @@ def opponent_moves(empty: Sequence[str], fill: Sequence[str]) -> str:
     ("Opponent's move: move the piece from e 1 to e 9", "Opponent's move: place a piece on B 2 star")
     """
     if empty and fill:
-        return f"Opponent's move: move the piece from {listed(empty)} to {listed(fill)}"
+        return _("Opponent's move: move the piece from {start} to {end}").format(
+            start=listed(empty), end=listed(fill)
+        )
     if fill:
-        return f"Opponent's move: place a piece on {listed(fill)}"
+        return _("Opponent's move: place a piece on {sites}").format(sites=listed(fill))
     if empty:
-        return f"Opponent's move: remove the piece on {listed(empty)}"
-    return "Opponent's move: nothing to carry out"
+        return _("Opponent's move: remove the piece on {sites}").format(sites=listed(empty))
+    return _("Opponent's move: nothing to carry out")
 
 
 def taken_back(move: str) -> str:
@@ -166,7 +179,7 @@ def taken_back(move: str) -> str:
     >>> taken_back("f14")
     'Move f 14 taken back'
     """
-    return f"Move {spelled(move)} taken back"
+    return _("Move {move} taken back").format(move=spelled(move))
 
 
 def result(winner: str, how: str) -> str:
@@ -176,8 +189,8 @@ def result(winner: str, how: str) -> str:
     ('Game over. White wins by connection', 'Game over. A draw by repetition')
     """
     if winner == "draw":
-        return f"Game over. A draw by {how}"
-    return f"Game over. {side(winner)} wins by {how}"
+        return _("Game over. A draw by {how}").format(how=_(how))
+    return _("Game over. {side} wins by {how}").format(side=side(winner), how=_(how))
 
 
 def new_game(game: str) -> str:
@@ -186,12 +199,12 @@ def new_game(game: str) -> str:
     >>> new_game("anti-grid")
     'New game of anti-grid'
     """
-    return f"New game of {game}"
+    return _("New game of {game}").format(game=game)
 
 
 def hint(move: str) -> str:
     """The computer's suggestion."""
-    return f"Hint: {spelled(move)}"
+    return _("Hint: {move}").format(move=spelled(move))
 
 
 def position(
@@ -203,8 +216,17 @@ def position(
     >>> position("white", {"white": {"stone": ["a1", "b2"]}, "black": {}}, ["White 6 Black 2"])
     'White to move. White: stones on a 1 and b 2. Black: no pieces. White 6 Black 2'
     """
-    parts = [f"{side(to_move)} to move"] if to_move else ["Nobody to move"]
+    parts = [_("{side} to move").format(side=side(to_move))] if to_move else [_("Nobody to move")]
     for name, kinds in pieces.items():
-        said = [f"{kind}{'s' if len(sites) > 1 else ''} on {listed(sites)}" for kind, sites in kinds.items()]
-        parts.append(f"{side(name)}: {'; '.join(said) or 'no pieces'}")
-    return ". ".join(parts + [spelled(note) for note in notes])
+        said = [
+            _("{kind} on {sites}").format(kind=_plural(kind, len(sites)), sites=listed(sites))
+            for kind, sites in kinds.items()
+        ]
+        parts.append(_("{side}: {pieces}").format(side=side(name), pieces="; ".join(said) or _("no pieces")))
+    return ". ".join(parts + [spelled(reword(note)) for note in notes])
+
+
+def _plural(kind: str, n: int) -> str:
+    """A kind of piece ("stone"), in the plural for more than one (as the engine names it)."""
+    named = kind if n == 1 else kind + "s"
+    return _(named)

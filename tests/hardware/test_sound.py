@@ -10,6 +10,8 @@ import wave
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from firmware_host import i18n
+from firmware_host.runtime.sound import VOICES
 from hardware.sound import CUES, AudioCues, Buzzer, Voice, wav
 from testbed.tools import require, wait_until
 
@@ -69,3 +71,17 @@ def test_without_espeak_the_voice_says_so_once_and_stays_silent(monkeypatch, tmp
     voice.say("White places on f 14")
     voice.close()
     assert err.getvalue().count("espeak-ng is not installed") == 1
+
+
+def test_each_language_the_board_speaks_has_a_voice_espeak_ng_knows():
+    """The voice a German or French board speaks in (``[sound] voice`` left out) is one of
+    eSpeak NG's: it says a sentence in it (a voice it lacks says nothing)."""
+    require(shutil.which("espeak-ng") is not None, "espeak-ng")
+    assert set(VOICES) == set(i18n.LANGUAGES)
+    for name in (*VOICES.values(), "xx-none"):
+        heard = bytearray()
+        voice = Voice(sink=heard.extend)
+        voice.say("B 2", name)
+        spoke = wait_until(lambda: len(heard) > 20000, 5 if name != "xx-none" else 1)
+        voice.close()
+        assert spoke == (name != "xx-none"), name

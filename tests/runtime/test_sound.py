@@ -154,6 +154,21 @@ def test_a_board_without_espeak_says_so_once_and_plays_on(tmp_path, monkeypatch)
     assert "Traceback" not in errors
 
 
+def test_a_german_board_says_its_moves_in_german(tmp_path, monkeypatch):
+    """``language = "de"``: what the board says, in German (the voice, left out, is German too)."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # silent here: the words are what is checked
+    board = Running(sim_config(tmp_path, 'language = "de"\n[sound]\nspeech = true'))
+    try:
+        board.wait_for("display")
+        board.send(site="B2*", on=True)
+        assert board.wait_for("say")["text"] == "Weiß setzt auf B 2 Stern"
+        board.send(site="C3*", on=True)
+        assert board.wait_for("say")["text"] == "Schwarz setzt auf C 3 Stern"
+    finally:
+        board.proc.terminate()
+        board.proc.wait(20)
+
+
 def test_say_events_are_json_lines_of_the_daemon(tmp_path):
     board = Running(sim_config(tmp_path))
     try:
