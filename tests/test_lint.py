@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The folders of Python code.
-CODE = ["engines", "firmware_host", "hardware", "bench", "tests", "testbed", "tools", "docs"]
+CODE = ["engines", "firmware_host", "hardware", "bench", "tests", "testbed", "tools", "docs", "conftest.py"]
 
 
 def ruff(*args: str) -> subprocess.CompletedProcess:
