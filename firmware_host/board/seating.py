@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
+from firmware_host.i18n import _
 from firmware_host.store.players import League, players_text, read_players
 from firmware_host.store.storage import StoredGame
 
@@ -78,11 +79,11 @@ class Seating:
         """The table and who plays at it: "Table 3: Anna – Ben" (None: no league round)."""
         if self.league is None:
             return None
-        return f"Table {self.league.table}: {' – '.join(self.names)}"
+        return _("Table {table}: {names}").format(table=self.league.table, names=" – ".join(self.names))
 
     def asked(self) -> str | None:
         """Who is to press OK now: "Anna: press OK" (None: nobody)."""
-        return None if self.ready is None else f"{self.names[self.ready]}: press OK"
+        return None if self.ready is None else _("{name}: press OK").format(name=self.names[self.ready])
 
     def kept(self) -> tuple[str | None, str | None]:
         """The players and the league as a games file keeps them (JSON)."""

@@ -170,7 +170,7 @@ def build_screen(snap: Snapshot) -> Screen:
         return Screen(seating.title() or "", lines, invert_title=bool(said), large=True, keep=len(lines))
     side = None if outcome and phase.final else phase.acting(state)
     name = seating.name_of(side, state.sides)
-    table = f"Table {seating.league.table}" if seating.league else None
+    table = _("Table {table}").format(table=seating.league.table) if seating.league else None
     return _fitted(
         snap,
         status_screen(

@@ -370,20 +370,22 @@ class Menu:
             _Item(f"{side}: {self.names[i] if i < len(self.names) else '-'}", partial(self._seat_page, i))
             for i, side in enumerate(sides)
         )
-        return _Page("Names", (*items, _Item("Nobody named", lambda: SetNames(()))))
+        return _Page(_("Names"), (*items, _Item(_("Nobody named"), lambda: SetNames(()))))
 
     def _seat_page(self, seat: int) -> _Page:
         """The names a seat may take: the café's players, else "Player 1", "Player 2" ..."""
         sides = self._sides()
-        offered = self.roster or tuple(f"Player {n}" for n in range(1, len(sides) + 1))
+        offered = self.roster or tuple(_("Player {n}").format(n=n) for n in range(1, len(sides) + 1))
         items = tuple(_Item(name, partial(self._name_seat, seat, name)) for name in offered)
         now = self.names[seat] if seat < len(self.names) else None
-        return _Page(f"{sides[seat]} is", items, _index(list(offered), now))
+        return _Page(_("{side} is").format(side=sides[seat]), items, _index(list(offered), now))
 
     def _name_seat(self, seat: int, name: str) -> SetNames:
         """``name`` at ``seat``; a seat nobody was named at yet is "Player N"."""
         count = len(self._sides())
-        names = [self.names[i] if i < len(self.names) else f"Player {i + 1}" for i in range(count)]
+        names = [
+            self.names[i] if i < len(self.names) else _("Player {n}").format(n=i + 1) for i in range(count)
+        ]
         names[seat] = name
         return SetNames(tuple(names))
 
@@ -400,19 +402,21 @@ class Menu:
     def _clock_page(self) -> _Page:
         """The time control of a new game; with a clock, an arbiter's pause, resume and
         corrections."""
-        items = [_Item(f"Control: {control_label(self.control)}", self._controls_page)]
+        items = [
+            _Item(_("Control: {control}").format(control=control_label(self.control)), self._controls_page)
+        ]
         if self.control != "-":
             items += [
-                _Item("Pause clocks", lambda: SetClock("pause")),
-                _Item("Resume clocks", lambda: SetClock("resume")),
-                _Item("Adjust time", self._adjust_page),
+                _Item(_("Pause clocks"), lambda: SetClock("pause")),
+                _Item(_("Resume clocks"), lambda: SetClock("resume")),
+                _Item(_("Adjust time"), self._adjust_page),
             ]
-        return _Page("Clock", tuple(items))
+        return _Page(_("Clock"), tuple(items))
 
     def _controls_page(self) -> _Page:
         """OK on a control starts a new game of the current choice on it."""
         items = tuple(_Item(control_label(c), partial(self._start, self.current, None, c)) for c in CONTROLS)
-        return _Page("Clock: new game", items, _index(list(CONTROLS), self.control))
+        return _Page(_("Clock: new game"), items, _index(list(CONTROLS), self.control))
 
     def _adjust_page(self) -> _Page:
         """A side's clock given or taken a few seconds at each OK (the page stays open)."""
@@ -431,7 +435,7 @@ class Menu:
             for step in ADJUST_STEPS
             for sign in "+-"
         )
-        return _Page("Adjust time", items)
+        return _Page(_("Adjust time"), items)
 
     def _matches_page(self) -> _Page:
         targets = [0, *self.current.match_targets]
@@ -461,8 +465,8 @@ def control_label(control: str) -> str:
     ['No clock', '3 min + 2 s', '90 min + 30 s', '10 min', '40/5400+30:1800+30']
     """
     if control == "-":
-        return "No clock"
-    base, _, plus = control.partition("+")
+        return _("No clock")
+    base, _sep, plus = control.partition("+")
     if not base.isdigit() or not (plus.isdigit() or not plus):
         return control
     minutes = f"{_seconds(int(base))}"

@@ -137,36 +137,30 @@ def test_the_last_seconds_on_a_clock_sound_the_low_time_cue_once():
     assert cues.count("low_time") == 1
 
 
-def test_a_board_without_espeak_says_so_once_and_plays_on(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "top, said",
+    [
+        ("", ("White places on B 2 star", "Black places on C 3 star")),
+        ('language = "de"\n', ("Weiß setzt auf B 2 Stern", "Schwarz setzt auf C 3 Stern")),
+    ],
+)
+def test_a_board_without_espeak_says_so_once_and_plays_on(tmp_path, monkeypatch, top, said):
+    """The ``say`` events of a real process, in the board's language (``language = "de"``:
+    German, in the German voice), whether or not the voice can be heard."""
     monkeypatch.setenv("PATH", str(tmp_path))  # neither espeak-ng nor aplay to be found
-    board = Running(sim_config(tmp_path, "[sound]\nspeech = true"))
+    board = Running(sim_config(tmp_path, f"{top}[sound]\nspeech = true"))
     try:
         board.wait_for("display")  # the first scan: the board empty
         board.send(site="B2*", on=True)
-        assert board.wait_for("say")["text"] == "White places on B 2 star"
+        assert board.wait_for("say")["text"] == said[0]
         board.send(site="C3*", on=True)
-        assert board.wait_for("say")["text"] == "Black places on C 3 star"
+        assert board.wait_for("say")["text"] == said[1]
     finally:
         board.proc.terminate()
         board.proc.wait(20)
     errors = board.proc.stderr.read()
     assert errors.count("is not installed: the board stays silent") == 1, errors
     assert "Traceback" not in errors
-
-
-def test_a_german_board_says_its_moves_in_german(tmp_path, monkeypatch):
-    """``language = "de"``: what the board says, in German (the voice, left out, is German too)."""
-    monkeypatch.setenv("PATH", str(tmp_path))  # silent here: the words are what is checked
-    board = Running(sim_config(tmp_path, 'language = "de"\n[sound]\nspeech = true'))
-    try:
-        board.wait_for("display")
-        board.send(site="B2*", on=True)
-        assert board.wait_for("say")["text"] == "Weiß setzt auf B 2 Stern"
-        board.send(site="C3*", on=True)
-        assert board.wait_for("say")["text"] == "Schwarz setzt auf C 3 Stern"
-    finally:
-        board.proc.terminate()
-        board.proc.wait(20)
 
 
 def test_say_events_are_json_lines_of_the_daemon(tmp_path):
