@@ -12,6 +12,7 @@ import time
 import pytest
 
 from testbed.tools import free_port, require
+from tests.net.web.test_page_languages import ENGLISH, SAYS, SIDES, board
 from tests.net.web.web_tools import OUTPUT
 
 FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
@@ -219,3 +220,22 @@ def test_phalanx_piece_moves_by_two_taps_in_firefox(serve, firefox):
     )
     assert f'"{move}"' in moved
     assert not firefox.execute_script("return document.querySelector(`#log li[data-event='out_of_sync']`)")
+
+
+@pytest.mark.parametrize("game, language", [("antipalos", "de"), ("antipode", "fr")])
+def test_the_page_speaks_the_boards_language_in_firefox(tmp_path, firefox, game, language):
+    """A board set to German (French) in its config: Firefox shows the page in it, as Chromium
+    does (tests/net/web/test_page_languages.py), with none of the page's English left."""
+    says = SAYS[language]
+    with board(tmp_path, game, language) as url:
+        firefox.navigate(url)
+        turn = says["turn"].format(side=SIDES[game, language])
+        wait_until(firefox, "return document.getElementById('turn').textContent === arguments[0]", turn)
+        assert firefox.execute_script("return document.documentElement.lang") == language
+        summaries = firefox.execute_script(
+            "return [...document.querySelectorAll('summary')].map((s) => s.textContent.trim())"
+        )
+        assert all(panel in summaries for panel in says["panels"]), summaries
+        shown = " ".join(firefox.execute_script("return document.body.textContent").split())
+        assert not [word for word in ENGLISH if word in shown], shown
+        (OUTPUT / f"firefox-{game}-{language}.png").write_bytes(firefox.screenshot(format="binary"))
