@@ -44,6 +44,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from engines.core.contract import Site
 from firmware_host.board.debounce import Debouncer
+from firmware_host.i18n import _
 from firmware_host.store.layout import Layout
 from firmware_host.ui.screens import Screen, message_screen
 from hardware.base import ButtonEvent, Led, Scan
@@ -489,42 +490,55 @@ class Wizard:
         return {} if lit is None else {lit: LIT}
 
     def screen(self) -> Screen:
-        """What the OLED shows."""
+        """What the OLED shows (in the board's language)."""
         said = self._said_lines()
         if self.phase == "check":
             return message_screen(
-                "Sensor check",
+                _("Sensor check"),
                 [
-                    f"{len(self._now_closed)} closed now",
+                    _("{n} closed now").format(n=len(self._now_closed)),
                     *said,
-                    "Sweep a piece over",
-                    "every site, then OK",
-                    f"{len(self._seen_closed)} channels seen",
+                    _("Sweep a piece over"),
+                    _("every site, then OK"),
+                    _("{n} channels seen").format(n=len(self._seen_closed)),
                 ],
             )
         if self.phase == "sensor":
             done, total = len(self.progress.sensor), len(self.order)
             return message_screen(
-                f"Sensors {done + 1}/{total}",
-                [f"Piece on {self.prompt}", *said, "BACK: redo last", "MENU: dead switch"],
+                _("Sensors {done}/{total}").format(done=done + 1, total=total),
+                [
+                    _("Piece on {site}").format(site=self.prompt),
+                    *said,
+                    _("BACK: redo last"),
+                    _("MENU: dead switch"),
+                ],
             )
         if self.phase == "led":
             return message_screen(
-                f"LED {self.lit}",
+                _("LED {led}").format(led=self.lit),
                 [
-                    "Piece on lit site",
+                    _("Piece on lit site"),
                     *said,
-                    f"{len(self.progress.led)} of {len(self.progress.sensor)} found",
-                    "BACK: lights none",
+                    _("{found} of {sites} found").format(
+                        found=len(self.progress.led), sites=len(self.progress.sensor)
+                    ),
+                    _("BACK: lights none"),
                 ],
             )
         missing = self.missing()
         if missing["sensor"] or missing["led"]:
             return message_screen(
-                "Set-up incomplete",
-                [f"{len(missing['sensor'])} no sensor", f"{len(missing['led'])} no LED", "Fix, run again"],
+                _("Set-up incomplete"),
+                [
+                    _("{n} no sensor").format(n=len(missing["sensor"])),
+                    _("{n} no LED").format(n=len(missing["led"])),
+                    _("Fix, run again"),
+                ],
             )
-        return message_screen("Set-up done", [f"{len(self.order)} sites", "Layout written"])
+        return message_screen(
+            _("Set-up done"), [_("{n} sites").format(n=len(self.order)), _("Layout written")]
+        )
 
     def _said_lines(self) -> list[str]:
         said = self._said
@@ -532,13 +546,13 @@ class Wizard:
             return []
         kind = said["problem"]
         if kind == "doubled" and "owner" in said:
-            return [f"Ch {said['channel']} is {said['owner']}!"]
+            return [_("Ch {channel} is {site}!").format(channel=said["channel"], site=said["owner"])]
         if kind == "doubled":
-            return [f"{said['site']} has LED {said['led']}"]
+            return [_("{site} has LED {led}").format(site=said["site"], led=said["led"])]
         if kind == "several":
-            return ["One piece at a time"]
+            return [_("One piece at a time")]
         if kind == "ghost":
-            return ["Ghosting: one piece"]
+            return [_("Ghosting: one piece")]
         if kind == "none closed":
-            return ["None closed! Again"]
-        return [f"ch {said['channel']}: no site"]
+            return [_("None closed! Again")]
+        return [_("ch {channel}: no site").format(channel=said["channel"])]

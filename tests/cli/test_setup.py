@@ -24,6 +24,7 @@ from firmware_host.store.config import ConfigError, load_config
 from firmware_host.store.layout import Layout, layout_toml, read_layout
 from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
+from testbed.language import speaking
 from testbed.tools import free_port
 
 GAMES = [
@@ -383,9 +384,10 @@ def test_setup_from_outside_learns_a_scrambled_board_and_resumes(tmp_path):
     assert done.returncode == 2 and "already has all 61 sites of Antipode" in done.stderr
 
 
-def test_the_wizards_screens_fit_the_oled():
-    """Each phase's screen (and a problem said) fits the panel; saved in test-output/ to look
-    at (oled-setup-<moment>.png, 4x)."""
+@pytest.mark.parametrize("code", ["en", "de", "fr"])
+def test_the_wizards_screens_fit_the_oled(code):
+    """Each phase's screen (and a problem said) fits the panel in each language; saved in
+    test-output/ to look at (oled-setup-<moment>.png, oled-de-setup-<moment>.png, 4x)."""
     from luma.core.device import dummy
 
     from firmware_host.ui.screens import SIZE, fits
@@ -406,14 +408,16 @@ def test_the_wizards_screens_fit_the_oled():
     for site in serpentine(sites)[1:]:
         moments.append((None, lambda site=site: builder.tap(site)))
     moments.append(("led", lambda: None))
+    prefix = "oled-setup" if code == "en" else f"oled-{code}-setup"
     for name, act in moments:
         act()
         if name is None:
             continue
-        screen = wizard.screen()
+        with speaking(code):
+            screen = wizard.screen()
         assert fits(screen), screen.text_lines()
         image = screen.render(dummy(*SIZE, mode="1"))
-        image.convert("L").resize((SIZE[0] * 4, SIZE[1] * 4)).save(out / f"oled-setup-{name}.png")
+        image.convert("L").resize((SIZE[0] * 4, SIZE[1] * 4)).save(out / f"{prefix}-{name}.png")
     assert wizard.phase == "led"
 
 
