@@ -8,6 +8,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from testbed.running import Running
 from testbed.tools import free_port, require
 from tests.net.web.test_web_browser import AXE
@@ -34,6 +36,12 @@ SIDES = {
     ("antipalos", "fr"): "Blanc",
     ("antipode", "de"): "Blau",
     ("antipode", "fr"): "Bleu",
+    ("antipod", "de"): "Weiß",
+    ("antipod", "fr"): "Blanc",
+    ("anti-grid", "de"): "Rot",
+    ("anti-grid", "fr"): "Rouge",
+    ("phalanx", "de"): "Grün",
+    ("phalanx", "fr"): "Vert",
 }
 ENGLISH = [
     "Settings",
@@ -108,6 +116,22 @@ def test_a_french_board_and_a_german_reader(tmp_path, page):
         page.wait_for_function("() => document.title === 'Ein Brett einrichten · reedboard'")
         assert page.locator("h1").inner_text() == "Der Einrichtungsassistent"
         assert page.locator("li code").first.inner_text() == "sudo systemctl stop reedboard"
+
+
+@pytest.mark.parametrize(
+    "game, first, then", [("antipod", "de", "fr"), ("anti-grid", "fr", "de"), ("phalanx", "de", "fr")]
+)
+def test_every_other_game_reads_in_both_languages(tmp_path, page, game, first, then):
+    """The games the tests above leave out, each in the board's language and then in the one
+    a reader picks: every game is read in German and in French."""
+    with board(tmp_path, game, first) as url:
+        page.goto(url)
+        reads(page, game, first)
+        page.evaluate("document.getElementById('help').open = true")
+        page.locator("#language").select_option(then)
+        page.wait_for_load_state()
+        reads(page, game, then)
+        screenshot(page, f"page-{then}-{game}")
 
 
 def test_the_german_page_has_no_serious_accessibility_violation(tmp_path, browser):

@@ -222,7 +222,10 @@ def test_phalanx_piece_moves_by_two_taps_in_firefox(serve, firefox):
     assert not firefox.execute_script("return document.querySelector(`#log li[data-event='out_of_sync']`)")
 
 
-@pytest.mark.parametrize("game, language", [("antipalos", "de"), ("antipode", "fr")])
+@pytest.mark.parametrize(
+    "game, language",
+    [("antipalos", "de"), ("antipode", "fr"), ("antipod", "fr"), ("anti-grid", "de"), ("phalanx", "fr")],
+)
 def test_the_page_speaks_the_boards_language_in_firefox(tmp_path, firefox, game, language):
     """A board set to German (French) in its config: Firefox shows the page in it, as Chromium
     does (tests/net/web/test_page_languages.py), with none of the page's English left."""
