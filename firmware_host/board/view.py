@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from engines.core import GameState
 from firmware_host.board import recognise
@@ -208,12 +208,8 @@ def instruction(snap: Snapshot) -> str | None:
 def _moving(phase: Moving, snap: Snapshot) -> str | None:
     """A hold of the last move, a set-back under way, a token in the hand, the removal that is
     the whole turn, else what anyone is asked (:func:`_anyone`)."""
-    if (held := _held(phase, snap)) is not None:
-        return held
-    if (back := _set_back(phase, snap)) is not None:
-        return back
-    if (in_hand := _in_hand(phase, snap)) is not None:
-        return in_hand
+    if (hands := _first(phase, snap, _held, _set_back, _in_hand)) is not None:
+        return hands
     if (due := snap.record.state.due()) is not None:
         return words(due, due.sites & snap.board)
     return _anyone(snap) or _next(snap)
@@ -222,22 +218,16 @@ def _moving(phase: Moving, snap: Snapshot) -> str | None:
 def _awaiting(phase: Awaiting, snap: Snapshot) -> str | None:
     """A hold of the last move, a set-back under way, a token in the hand, else the opponent's
     move to carry out."""
-    if (held := _held(phase, snap)) is not None:
-        return held
-    if (back := _set_back(phase, snap)) is not None:
-        return back
-    if (in_hand := _in_hand(phase, snap)) is not None:
-        return in_hand
+    if (hands := _first(phase, snap, _held, _set_back, _in_hand)) is not None:
+        return hands
     return phase.pending.say if phase.pending else None
 
 
 def _following(phase: Following, snap: Snapshot) -> str | None:
     """A hold of the last move, a set-back under way, the step under way, else what anyone is
     asked."""
-    if (held := _held(phase, snap)) is not None:
-        return held
-    if (back := _set_back(phase, snap)) is not None:
-        return back
+    if (hands := _first(phase, snap, _held, _set_back)) is not None:
+        return hands
     if (step := phase.turn.current) is not None:
         return words(step, phase.turn.remaining(snap.board))
     return _anyone(snap)
@@ -262,6 +252,18 @@ def _restoring(phase: Restoring, snap: Snapshot) -> str | None:
 
 def _over(phase: Over, snap: Snapshot) -> str | None:
     return _("Set up to play again")
+
+
+#: A phase in which the players' hands may hold, set back or carry pieces.
+P = TypeVar("P", Moving, Awaiting, Following)
+
+
+def _first(phase: P, snap: Snapshot, *asks: Callable[[P, Snapshot], str | None]) -> str | None:
+    """What the first of ``asks`` that has something to say about the hands says (None: none)."""
+    for ask in asks:
+        if (said := ask(phase, snap)) is not None:
+            return said
+    return None
 
 
 def _held(phase: Moving | Awaiting | Following, snap: Snapshot) -> str | None:
