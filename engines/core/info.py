@@ -32,6 +32,11 @@ class GameInfo:
     match_targets: tuple[int, ...] = ()
     options: tuple[GameOption, ...] = ()
 
+    @property
+    def short_title(self) -> str:
+        """The title without its subtitle: "Antipalos" of "Antipalos (...)"."""
+        return self.title.split(" (")[0]
+
     def check_game_options(self, given: Mapping[str, Value] | None) -> dict[str, Value]:
         """The engine keywords for named options (house rules); OptionError for bad ones."""
         return options_from(self.options, given or {})

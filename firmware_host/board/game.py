@@ -51,7 +51,7 @@ class Game:
     @property
     def title(self) -> str:
         """The short title, with the size: "Antipalos 12"."""
-        title = game_info(self.name).title.split(" (")[0]
+        title = game_info(self.name).short_title
         return f"{title} {self.size}" if self.size else title
 
     @property

@@ -194,7 +194,7 @@ class Playable:
             info = engines.game_info(name)
             entry = {
                 "name": name,
-                "title": info.title.split(" (")[0],
+                "title": info.short_title,
                 "sizes": list(info.sizes),
                 "size_range": list(info.size_range) if info.size_range else None,
                 "default_size": info.default_size,

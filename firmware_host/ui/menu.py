@@ -72,7 +72,7 @@ class GameChoice:
     def of(cls, game: str, size: int | None, variant: str) -> "GameChoice":
         """The choice of a registered game, its title and match targets from the engine."""
         info = engines.game_info(game)
-        return cls(game, size, variant, info.title.split(" (")[0], info.match_targets)
+        return cls(game, size, variant, info.short_title, info.match_targets)
 
     @property
     def label(self) -> str:

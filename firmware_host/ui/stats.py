@@ -53,16 +53,11 @@ def today(storage: Storage, now: datetime | None = None) -> Day:
     mixed = len({game.game for game in games}) > 1
     for game in games:
         if game.winner:
-            named = f"{_short_title(game.game)} {game.winner}" if mixed else game.winner
+            named = f"{game_info(game.game).short_title} {game.winner}" if mixed else game.winner
             results[named] += 1
             last = game.result
     running = sum(game.finished is None for game in games)
     return Day(len(games), dict(results), running, last)
-
-
-def _short_title(game: str) -> str:
-    """The game's title without its subtitle: "Antipalos"."""
-    return game_info(game).title.split(" (")[0]
 
 
 def day_screen(day: Day) -> Screen:
