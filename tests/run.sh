@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs on a fresh Debian machine, then run it.
-# System packages: systemd-analyze (unit checks), chromium and firefox-esr (browser tests; never downloaded),
-# mosquitto (the MQTT tests' broker), espeak-ng (the board's voice), postgresql (the café
-# archive's tests start a throw-away cluster on a loopback port), the AVR toolchain and simavr (the board's firmware, built and run in the
-# emulator: tests/firmware). npm packages: axe-core (.axe/), TypeScript (.tsc/). Python packages: a venv
-# in .venv.
+# System packages: systemd-analyze (unit checks), chromium and firefox-esr (browser tests; never
+# downloaded), mosquitto (the MQTT tests' broker), espeak-ng (the board's voice), openssl (the
+# bridged cafés' certificates), postgresql (the café archive's tests start a throw-away cluster on
+# a loopback port), the AVR toolchain and simavr (the board's firmware, built and run in the
+# emulator: tests/firmware). npm packages: axe-core (.axe/), TypeScript (.tsc/). Python packages:
+# a venv in .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +17,7 @@ command -v npm >/dev/null || need+=(nodejs npm)  # axe-core and TypeScript (the 
 [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)  # the café network's tests: a real broker
 command -v mosquitto_pub >/dev/null || need+=(mosquitto-clients)  # docs/cafe.md's commands
 command -v espeak-ng >/dev/null || need+=(espeak-ng)  # the board's voice (tests/hardware/test_sound.py)
+command -v openssl >/dev/null || need+=(openssl)  # two cafés bridged over TLS (testbed/tls.py)
 command -v avr-gcc >/dev/null || need+=(gcc-avr)  # the firmware (firmware/Makefile)
 [ -f /usr/lib/avr/include/avr/io.h ] || need+=(avr-libc)
 [ -f /usr/include/simavr/sim_avr.h ] || need+=(libsimavr-dev)  # its emulator harness (firmware/sim)
