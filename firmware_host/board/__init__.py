@@ -2,10 +2,11 @@
 
 Sensor scans in (``debounce``, ``hand``: lifts and set-backs as touches), what a settled board
 means to the engine (``recognise``), a move's steps (``turn``), where the game stands (``phase``)
-and what each phase does (``judge``), the state machine that holds them (``controller``), what
-it shows (``view``), the game being played and its only writer to storage (``record``, ``game``,
-``matchplay``), what a board can play (``playable``), who plays the other side (``opponent``,
-its search in a ``worker`` process), and the set-up wizard that learns the table (``wizard``).
+and what each phase does (``judge``, which returns ``decisions``), the state machine that holds
+them and applies those (``controller``), what it shows (``view``), the game being played and its
+only writer to storage (``record``, ``game``, ``matchplay``), what a board can play
+(``playable``), who plays the other side (``opponent``, its search in a ``worker`` process), and
+the set-up wizard that learns the table (``wizard``).
 
 What the other rooms use of a controller is :class:`Controls`, and of its game :class:`Recorded`.
 """

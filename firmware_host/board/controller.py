@@ -3,7 +3,9 @@ presses, commands and the opponent's word in; events, an LED frame and a screen 
 
 Where the game stands is one value, :attr:`Controller.phase` (``firmware_host/board/phase.py``); the
 game itself is :attr:`Controller.record`, the only writer to storage. What a settled board, a
-touch or a button does in each phase is the table in ``firmware_host/board/judge.py``; the frame and
+touch or a button does in each phase is the table in ``firmware_host/board/judge.py``, which
+returns decisions (``firmware_host/board/decisions.py``) that :meth:`Controller.apply` carries
+out in order, the one place they act; the frame and
 the screen are functions of :meth:`Controller.snapshot` (``firmware_host/board/view.py``). The
 controller knows a game only through the GameState interface and the physical contract, and
 time only through the ``now`` (ms) it is given.
@@ -17,6 +19,7 @@ hand), :class:`~firmware_host.board.notices.Notices` (message, flashes, notices,
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import replace
 from functools import partial
 from typing import Any, Callable, Iterable, Literal, TypeVar, cast
@@ -39,6 +42,7 @@ from firmware_host.actions.commands import (
     TableRound,
     TakeBack,
 )
+from firmware_host.board import decisions as dc
 from firmware_host.board import doubt, judge, recognise
 from firmware_host.board import events as ev
 from firmware_host.board.clock import Clock
@@ -143,6 +147,7 @@ class Controller:
         self.notes = Notices()  # the message line (a daemon's, a refused save's), flashes, notices
         self.output = Output(self.notes.pager)
         self.clock, self._now = Clock.of(clock or ClockConfig(), storage), 0.0
+        self._queue: deque[Step] | None = None  # what is being applied (see apply)
         match = match or game.new_match()
         self.seating = Seating(players) if resume is None else _seated(storage, resume[0], players)
         if resume is None:
@@ -372,7 +377,7 @@ class Controller:
         fresh, change = self.sensing.feed(now, scan)
         self.clock.mark(self.sensing.debouncer.changed_at)  # a turn ends at its last change
         if fresh:
-            judge.changed(self)
+            self.apply(judge.changed(self))
         elif change.closed or change.opened:
             self._wake()
             self._on_change(self.sensing.sites(change.opened), self.sensing.sites(change.closed))
@@ -409,7 +414,7 @@ class Controller:
             if lapse is None:
                 break
             if lapse == "held":
-                judge.held_back(self, self.board)
+                self.apply(judge.held_back(self, self.board))
             else:  # a doubted move read after all, a token off for long pointed out
                 self.go(lapse)
                 self.rejudge()
@@ -450,19 +455,20 @@ class Controller:
             self._tapped(site)
         self.hinted = frozenset()
         self.notes.board_changed()
-        judge.changed(self)
+        self.apply(judge.changed(self))
         complete = self.sensing.debouncer.complete = self.phase.move_shown(self.state, self.board)
         self.sensing.debouncer.landing = complete and recognise.landing(self.state, self.board)
 
     def _on_settle(self) -> None:
         if self.seating.waiting and self.phase.players_to_move:  # nothing counts before the OKs
             return
-        for touch in self.hand.settled(self._now, self.board, self._holding()):
-            judge.touched(self, touch)
+        self.apply([dc.CountTouches(self.board, self._holding()), self._ok_waited, self._judge_settled])
+
+    def _ok_waited(self) -> None:
+        """OK pressed while a hand was over the board: judged now it has settled."""
         if self.sensing.ok_waiting:
             self.sensing.ok_waiting = False
             self._ok()
-        self._judge_settled()
 
     def _judge_settled(self) -> None:
         """Judge the settled board, once per board and number of moves (a move recorded by a
@@ -470,8 +476,11 @@ class Controller:
         if (self.board, len(self.moves)) == self._evaluated or not self.sensing.connected:
             return
         self._evaluated = (self.board, len(self.moves))
-        judge.settled(self, self.board)
-        if self._evaluated is not None:  # the turn a move just recorded began is judged too
+        self.apply([*judge.settled(self, self.board), self._judged])
+
+    def _judged(self) -> None:
+        """After a judgement: the turn a move just recorded began is judged too."""
+        if self._evaluated is not None:
             self._evaluated = (self.board, len(self.moves))
 
     def _tapped(self, site: str) -> None:
@@ -479,7 +488,7 @@ class Controller:
         lands); a flip waits for the board to settle (a token brushing its switch mid-flip is
         not yet set back)."""
         if self.phase.picks(self.hand.touch(site)):
-            judge.touched(self, self.hand.take(site))
+            self.apply(judge.touched(self, self.hand.take(site)))
 
     def _holding(self) -> frozenset[str]:
         """The sites the game has a piece on now (a choice's: with the move's pieces placed)."""
@@ -504,6 +513,29 @@ class Controller:
             self.sync, self.targets = None, frozenset()
 
     # ------------------------------------------------------------------ effects
+    def apply(self, decisions: Iterable[Step]) -> None:
+        """Carry out what the judge decided, in order: the one place its decisions act
+        (:data:`APPLIED`). What a decision brings (the judge asked again, the board judged
+        again, a step of the controller's own) is carried out next, before the rest: queued
+        first, run once the decision that brought it is done (so the board is judged again
+        only after a takeback is complete), and nothing recurses."""
+        steps = list(decisions)
+        if self._queue is not None:  # applying already: these come next
+            self._queue.extendleft(reversed(steps))
+            return
+        self._queue = deque(steps)
+        try:
+            while self._queue:
+                step = self._queue.popleft()
+                if isinstance(step, dc.Then):
+                    self._queue.extendleft(reversed(step.judged(self)))
+                elif callable(step):
+                    step()
+                else:
+                    APPLIED[type(step)](self, step)
+        finally:
+            self._queue = None
+
     def go(self, phase: Phase) -> None:
         """Enter ``phase`` (what is left to do that the sensors cannot see, a move's flips or
         a takeback's undoing, is kept with the game: a restart still asks for it)."""
@@ -597,6 +629,11 @@ class Controller:
         self.go(Following(replace(turn, side=side), correctable))
         self.follow(announce=True)
         return True
+
+    def accepted(self, accept: dc.Accept) -> None:
+        """:meth:`accept` ``accept``'s turn; once saved, the judge asked what follows."""
+        if self.accept(accept.turn, accept.correct, accept.correctable) and accept.then:
+            self.apply([dc.Then(accept.then)])
 
     def follow(self, announce: bool = False) -> None:
         """Run the recorded move's steps from the current one until one must wait; then the
@@ -775,7 +812,7 @@ class Controller:
         self.emit(
             ev.NewGame(t=self._now, event="new_game", game=game.name, size=game.size, variant=game.variant)
         )
-        judge.changed(self)  # a board already showing the start needs no settle
+        self.apply(judge.changed(self))  # a board already showing the start needs no settle
         if self.board != self.record.board:  # still restoring
             self.sensing.debouncer.restart(self._now)  # read once the hands have set the pieces
 
@@ -821,7 +858,7 @@ class Controller:
         elif isinstance(intent, TakeBackTo):
             made = self.phase.touches()  # tokens turned back while it was asked
             self.take_back(intent.keep, then=intent.then)
-            judge.turned_back(self, made)
+            self.apply(judge.turned_back(self, made))
         elif isinstance(intent, StartGame):
             self.new_game(intent.game)
         elif isinstance(intent, Remember):
@@ -909,13 +946,13 @@ class Controller:
             if self.quiet(self._now):
                 self._judge_settled()
         elif press.button == "back":
-            judge.back(self)
+            self.apply(judge.back(self))
 
     def _ok(self) -> None:
         if self.phase.players_to_move and self.board != self.record.board and not self.quiet(self._now):
             self.sensing.ok_waiting = True  # a hand over the board: OK is judged at the settle
             return
-        judge.ok(self)
+        self.apply(judge.ok(self))
 
     def command(self, action: Command | None) -> None:
         """Carry out one of the board's commands (``firmware_host.actions.commands``), whoever
@@ -1030,6 +1067,34 @@ class Controller:
     def screen(self) -> Screen:
         """What the OLED shows now (the page due of a long screen)."""
         return replace(build_screen(self.snapshot()), page=self.notes.pager.page)
+
+
+#: A step :meth:`Controller.apply` carries out: a decision, or one of the controller's own.
+Step = dc.Decision | Callable[[], None]
+
+#: What each of the judge's decisions does (``firmware_host/board/decisions.py``).
+APPLIED: dict[type[dc.Decision], Callable[[Controller, Any], None]] = {
+    dc.Go: lambda c, d: c.go(d.phase),
+    dc.InSync: lambda c, d: c.in_sync(),
+    dc.OutOfSync: lambda c, d: c.out_of_sync(d.sync),
+    dc.Light: lambda c, d: c.light_targets(d.targets),
+    dc.Flash: lambda c, d: c.flash(d.text),
+    dc.Emit: lambda c, d: c.emit(d.event),
+    dc.Offer: lambda c, d: c.offer(d.choice, d.late),
+    dc.Accept: lambda c, d: c.accepted(d),
+    dc.Follow: lambda c, d: c.follow(d.announce),
+    dc.GuideStep: lambda c, d: c.guide(d.turn),
+    dc.BeginTurn: lambda c, d: c.begin_turn(d.correctable, d.late, d.touched, d.last),
+    dc.AskTakeBack: lambda c, d: c.apply(d.then(c, cast(Opponent, c.opponent).takeback(c.seen(), d.keep))),
+    dc.TakeBack: lambda c, d: c.take_back(d.keep),
+    dc.DropLast: lambda c, d: c.drop_last(),
+    dc.NewGame: lambda c, d: c.new_game(d.game),
+    dc.Forget: lambda c, d: c.hand.forget(d.sites),
+    dc.CountTouches: lambda c, d: c.apply(
+        [dc.Then(judge.touch_judged(t)) for t in c.hand.settled(c.now, d.board, d.holding)]
+    ),
+    dc.Rejudge: lambda c, d: c.rejudge(),
+}
 
 
 def _seated(storage: Storage, game_id: int, names: tuple[str, ...]) -> Seating:

@@ -149,3 +149,104 @@ def test_other_rooms_use_only_the_board_s_named_interface():
                     used.setdefault(f"{of}.{node.attr}", f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not used
     assert builders == ["firmware_host/runtime/session.py"]
+
+
+#: What the judge may import: the rules of the games, what a settled board means to the engine,
+#: the phases and turns (values), the decisions it returns and the words it says.
+JUDGE_IMPORTS = {
+    "engines.core",
+    "firmware_host.board",
+    "firmware_host.board.decisions",
+    "firmware_host.board.events",
+    "firmware_host.board.opponent",
+    "firmware_host.board.phase",
+    "firmware_host.board.recognise",
+    "firmware_host.board.turn",
+    "firmware_host.i18n",
+}
+#: What the judge reads of the game record, of the settings and of the opponent.
+RECORD_READS = {"board", "boards", "earlier", "game", "moves", "sorted", "state", "states"}
+SETTINGS_READS = {"idle", "takebacks"}
+
+
+def _imports(path: Path) -> dict[str, set[str]]:
+    """Each module ``path`` imports from (within the project) and the names it takes."""
+    found: dict[str, set[str]] = {}
+    for node in ast.walk(ast.parse(path.read_text())):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.split(".")[0]
+            in (
+                "engines",
+                "firmware_host",
+                "hardware",
+            )
+        ):
+            found.setdefault(node.module, set()).update(a.name for a in node.names)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in ("engines", "firmware_host", "hardware"):
+                    found.setdefault(alias.name, set())
+    return found
+
+
+def test_the_judge_imports_nothing_that_acts():
+    """The judge returns what should happen: it imports no controller, part, storage nor
+    screen, and of the opponent only its answer to a takeback (a value)."""
+    imported = _imports(BOARD / "judge.py")
+    assert set(imported) <= JUDGE_IMPORTS, set(imported) - JUDGE_IMPORTS
+    assert imported.get("firmware_host.board.opponent", set()) <= {"Asked"}
+
+
+def _reads(protocol: ast.ClassDef) -> tuple[set[str], set[str]]:
+    """(properties, methods) a protocol class declares."""
+    props, methods = set(), set()
+    for n in protocol.body:
+        if isinstance(n, ast.FunctionDef):
+            decorated = any(ast.unparse(d) == "property" for d in n.decorator_list)
+            (props if decorated else methods).add(n.name)
+    return props, methods
+
+
+def test_what_the_judge_reads_is_only_read():
+    """Its view of the game (``decisions.View``) has properties and the engine's answers about
+    the position, and the judge uses of the view, the record, the settings and the opponent
+    only what is read."""
+    props, methods = _reads(_class(BOARD / "decisions.py", "View"))
+    assert methods == {"touchable", "captures", "targets_of"}
+    rival, asked = _reads(_class(BOARD / "decisions.py", "Rival"))
+    assert asked == {"side_in"}
+    allowed = {
+        "": props | methods,
+        "record": RECORD_READS,
+        "settings": SETTINGS_READS,
+        "opponent": rival | asked,
+    }
+    used = set()
+    for node in ast.walk(ast.parse((BOARD / "judge.py").read_text())):
+        if isinstance(node, ast.Attribute):
+            chain = ast.unparse(node.value).split(".")
+            if chain[0] == "c" and len(chain) <= 2:
+                of = chain[1] if len(chain) == 2 else ""
+                if of in allowed and node.attr not in allowed[of]:
+                    used.add(f"c.{of + '.' if of else ''}{node.attr}")
+    assert not used
+
+
+def test_the_judge_s_functions_are_short():
+    tree = ast.parse((BOARD / "judge.py").read_text())
+    long = {
+        n.name: _body_lines(n)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef) and _body_lines(n) > 30
+    }
+    assert not long
+
+
+def test_every_decision_is_applied_in_one_place():
+    """``Controller.apply`` carries out each of the judge's decisions (``Then`` asks again)."""
+    from firmware_host.board import controller, decisions
+
+    kinds = set(get_args(decisions.Decision))
+    assert kinds - set(controller.APPLIED) == {decisions.Then}
