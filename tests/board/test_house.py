@@ -250,3 +250,31 @@ def test_every_decision_is_applied_in_one_place():
 
     kinds = set(get_args(decisions.Decision))
     assert kinds - set(controller.APPLIED) == {decisions.Then}
+
+
+def _unfolded(view, decided):
+    """The decisions, each ``Then`` asked at once (right where nothing before it acts)."""
+    from firmware_host.board.decisions import Then
+
+    out = []
+    for decision in decided:
+        out += _unfolded(view, decision.judged(view)) if isinstance(decision, Then) else [decision]
+    return out
+
+
+def test_the_judge_decides_and_the_controller_alone_acts():
+    """A board that shows a move, judged: nothing changes (no move, no event, the same picture)
+    and the answer is that move saved; applied by the controller, it is played and told."""
+    from firmware_host.board import judge
+    from firmware_host.board.decisions import Accept, InSync
+    from tests.board.toy_game import ToyGame, move
+
+    script = ((move("m", ["s0"], ["s1"]),), (move("n", [], ["s5"]),))
+    d = Drive(ToyGame("toy", script=script, start=frozenset({"s0"}))).run(500)
+    before, told = d.ctl.snapshot(), len(d.events)
+    decided = judge.settled(d.ctl, frozenset({"s1"}))
+    assert d.ctl.snapshot() == before and d.ctl.record.moves == [] and len(d.events) == told
+    found = _unfolded(d.ctl, decided)
+    assert [type(x) for x in found] == [InSync, Accept] and found[1].turn.move.name == "m"
+    d.ctl.apply(decided)
+    assert d.ctl.record.moves == ["m"] and d.ctl.output.take()[0]["event"] == "move"
