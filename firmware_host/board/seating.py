@@ -68,12 +68,15 @@ class Seating:
         """The same players, no league round (a game begun at the board)."""
         return Seating(self.names)
 
-    def name_of(self, side: str | None, sides: Sequence[str]) -> str | None:
-        """The name of the player at ``side``'s seat (None: not named)."""
-        if side is None or side not in sides:
-            return None
-        index = list(sides).index(side)
-        return self.names[index] if index < len(self.names) else None
+    def name_of(self, side: str | None, seat_sides: Sequence[str]) -> str | None:
+        """The name of the player at ``side``'s seat, given the side each seat plays (a team:
+        its players' names joined, "Anna/Cleo"); None: not named.
+
+        >>> Seating(("Anna", "Ben", "Cleo", "Dan")).name_of("white", ("white", "black") * 2)
+        'Anna/Cleo'
+        """
+        named = [n for n, s in zip(self.names, seat_sides) if s == side]
+        return "/".join(named) if side is not None and named else None
 
     def title(self) -> str | None:
         """The table and who plays at it: "Table 3: Anna – Ben" (None: no league round)."""
