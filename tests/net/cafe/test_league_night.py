@@ -10,7 +10,9 @@ import json
 import sqlite3
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import aiohttp
 import pytest
@@ -33,27 +35,35 @@ def seed_wins(names: list[str]) -> str:
     return "white" if PLAYERS.index(names[0]) < PLAYERS.index(names[1]) else "black"
 
 
-@pytest.fixture
-def cafe(tmp_path: Path, broker):
-    """The dashboard's config (as docs/league.md shows it) and the dashboard running on it."""
-    config = tmp_path / "cafe.toml"
-    tables = ", ".join(f'"{b}"' for b in BOARDS)
+@contextmanager
+def dashboard(folder: Path, port: int, tables: list[str]) -> Iterator[tuple[Path, str]]:
+    """The dashboard's config (as docs/league.md shows it: the broker at ``port``, the league's
+    ``tables``) and the dashboard running on it: the config and the dashboard's address."""
+    config = folder / "cafe.toml"
+    listed = ", ".join(f'"{b}"' for b in tables)
     config.write_text(
-        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n\n'
-        f'[archive]\nurl = "sqlite://{tmp_path}/cafe.db"\n\n[league]\ntables = [{tables}]\n'
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {port}\n\n'
+        f'[archive]\nurl = "sqlite://{folder}/cafe.db"\n\n[league]\ntables = [{listed}]\n'
     )
-    port, journal = free_port(), tmp_path / "cafe.log"
+    web, journal = free_port(), folder / "cafe.log"
     process = subprocess.Popen(
-        [*REEDBOARD, "cafe", "--config", str(config), "--port", str(port), "--state", str(tmp_path)],
+        [*REEDBOARD, "cafe", "--config", str(config), "--port", str(web), "--state", str(folder)],
         stderr=journal.open("w"),
     )
     try:
         _wait(lambda: "dashboard is at" in journal.read_text() or process.poll() is not None)
         assert process.poll() is None, journal.read_text()
-        yield config, f"http://127.0.0.1:{port}"
+        yield config, f"http://127.0.0.1:{web}"
     finally:
         process.terminate()
         process.wait(10)
+
+
+@pytest.fixture
+def cafe(tmp_path: Path, broker):
+    """The dashboard on the league's four boards."""
+    with dashboard(tmp_path, broker.port, BOARDS) as started:
+        yield started
 
 
 def league(config: Path, *words: str) -> int:
