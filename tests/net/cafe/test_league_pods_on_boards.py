@@ -1,6 +1,7 @@
-"""Pods and teams on a real board: a Cut-throat pod of three and a Team Antipalos table (two
-teams of two) paired by the league, seated by its ``table`` command on ``reedboard run --sim``,
-each player pressing OK, and the game's result scored into the league and its ratings."""
+"""Pods and teams on a real board: Cut-throat pods of three and of four and a Team Antipalos
+table (two teams of two) paired by the league, seated by its ``table`` command on ``reedboard
+run --sim``, each player pressing OK, and the game's result scored into the league and its
+ratings."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ pytestmark = pytest.mark.slow
 #: Games on Antipalos 3 (placed by the seats in turn) and the side each ends with the win of.
 RED_WINS = ["A2*", "A3*", "B2*", "*B3", "B1*", "A1*", "C1*", "C2*", "C3*"]  # Cut-throat 3
 BLACK_TEAM_WINS = ["C3*", "*C1", "*A1", "B3*", "*C2", "*B2"]  # Team: A1, B1, A2, B2 in turn
+#: Cut-throat 4 on Antipalos 4: White wins.
+WHITE_WINS_4 = ["D1*", "D4*", "A4*", "B1*", "*D2", "*A2", "C1*", "*B2", "*B4", "C2*", "*A1", "D3*", "*C3"]
 
 
 def _play(board, watcher, name: str, event: str, moves: list[str]) -> tuple[list[str], dict]:
@@ -48,7 +51,7 @@ def _standings(config, capsys, event: str) -> dict[str, dict]:
     return {r["name"]: r for r in json.loads(capsys.readouterr().out)["standings"]}
 
 
-def test_a_cut_throat_pod_and_a_team_table_are_played_on_a_board_and_scored(
+def test_cut_throat_pods_and_a_team_table_are_played_on_a_board_and_scored(
     tmp_path, broker, watcher, boards, cafe, capsys
 ):
     config, url = cafe
@@ -101,3 +104,22 @@ def test_a_cut_throat_pod_and_a_team_table_are_played_on_a_board_and_scored(
         steps = [(h["event"], h["mu"]) for h in rows[name]["rating"]["history"]]
         before = steps[-2][1] if len(steps) > 1 else 25.0
         assert steps[-1][0] == "Teams" and (steps[-1][1] > before) == won, (name, steps)
+
+    # a Cut-throat pod of four, on Antipalos 4 (rated apart from Antipalos 3): the first seat wins
+    four = [
+        "new",
+        "Fours",
+        *"--game antipalos --size 4 --variant cut-throat-4 --format pods --rounds 1".split(),
+    ]
+    assert league(config, *four) == 0
+    assert league(config, "register", *players) == 0
+    assert league(config, "pair") == 0
+    asked, state = _play(board, watcher, "table-1", "Fours", WHITE_WINS_4)
+    seats = state["players"]
+    assert sorted(seats) == players and asked == [f"{n}: press OK" for n in seats]
+    assert state["winner"] == "white"
+    _wait(lambda: _open_tables(url) == [], 20, lambda: str(_overview(url)))
+    rows = _standings(config, capsys, "Fours")
+    assert {n: rows[n]["points"] for n in seats} == dict(zip(seats, (1.0, 0.0, 0.0, 0.0)))
+    mu = [rows[n]["rating"]["mu"] for n in seats]
+    assert mu[0] > 25 > mu[1] == pytest.approx(mu[2]) == pytest.approx(mu[3])
