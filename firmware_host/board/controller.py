@@ -272,7 +272,7 @@ class Controller:
             self.opponent.note if self.opponent else None,
             self.clock.drawn(self._now),
             self.clock.low(self._now),
-            self.seating,
+            self.seating.away(self._remote_seat()),
         )
 
     def quiet(self, now: float) -> bool:
@@ -989,11 +989,14 @@ class Controller:
     def _ready(self) -> None:
         """The seat whose turn it was pressed OK: the next one's turn, or the game begins (its
         clock runs from now). A seat played at a paired board presses OK there."""
-        if self.opponent and self.seating.ready == self.state.seat_sides.index(
-            self.opponent.side_in(self.state)
-        ):
-            return
-        self._seated(self.seating.pressed())
+        if self.seating.ready is None or self.seating.ready != self._remote_seat():
+            self._seated(self.seating.pressed())
+
+    def _remote_seat(self) -> int | None:
+        """The seat a paired board's players take (None: none)."""
+        if self.opponent is None or self.opponent.level is not None:  # no opponent, or the computer
+            return None
+        return self.state.seat_sides.index(self.opponent.side_in(self.state))
 
     def _seated(self, seating: Seating) -> None:
         """The players at the seats are ``seating`` (the paired board's, or an OK pressed):

@@ -34,6 +34,8 @@ class Seating:
     names: tuple[str, ...] = ()
     league: League | None = None
     ready: int | None = None
+    #: The seat whose players sit at a paired board (they press OK there; None: none).
+    remote: int | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def table(cls, names: Sequence[str], league: League) -> Seating:
@@ -86,8 +88,20 @@ class Seating:
         return _("Table {table}: {names}").format(table=self.league.table, names=" – ".join(self.names))
 
     def asked(self) -> str | None:
-        """Who is to press OK now: "Anna: press OK" (None: nobody)."""
-        return None if self.ready is None else _("{name}: press OK").format(name=self.names[self.ready])
+        """Who is to press OK now: "Anna: press OK" ("Ben: OK at the other board" when Ben sits
+        at a paired board; None: nobody).
+
+        >>> Seating.table(("Anna", "Ben"), League("E", 1, 1)).pressed().away(1).asked()
+        'Ben: OK at the other board'
+        """
+        if self.ready is None:
+            return None
+        said = _("{name}: OK at the other board") if self.ready == self.remote else _("{name}: press OK")
+        return said.format(name=self.names[self.ready])
+
+    def away(self, seat: int | None) -> Seating:
+        """The same seating, seat ``seat``'s players at a paired board (None: none)."""
+        return replace(self, remote=seat)
 
     def kept(self) -> tuple[str | None, str | None]:
         """The players and the league as a games file keeps them (JSON)."""

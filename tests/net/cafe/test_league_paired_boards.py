@@ -46,6 +46,8 @@ def test_a_league_table_across_two_paired_boards_is_shared_and_scored_once(
         running["home"].press("ok")
         for name in running:
             watcher.state(name, lambda s: s["league"] == table and s["ready"] == "Ben: press OK")
+        # home's screen sends Ben to his own board, where he presses OK
+        watcher.state("home", lambda s: s["league"] == table and "Ben: OK at the other board" in s["screen"])
         running["friend"].press("ok")
         for name in running:
             watcher.state(name, lambda s: s["league"] == table and s["ready"] is None)
