@@ -194,11 +194,10 @@ class Shared:
     def heard(self, here: Seating, stamp: str, theirs: Seating) -> Seating | None:
         """The seating to take from the other board's message: its own if set there after
         this board's, or this table with more of its seats' OKs pressed; None: none."""
-        newer = stamp > self.stamp and theirs != here
-        further = (
-            stamp == self.stamp and theirs.same_table(here) and theirs.pressed_count > here.pressed_count
-        )
-        if not (newer or further):
-            return None
-        self.stamp, self.known = stamp, theirs
-        return theirs
+        if stamp > self.stamp:  # set there later (the same as here's: its stamp is taken)
+            self.stamp, self.known = stamp, theirs
+            return None if theirs == here else theirs
+        if stamp == self.stamp and theirs.same_table(here) and theirs.pressed_count > here.pressed_count:
+            self.known = theirs
+            return theirs
+        return None
