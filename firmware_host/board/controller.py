@@ -1003,6 +1003,8 @@ class Controller:
         kept with the game; the game begins once no OK is awaited."""
         waiting, self.seating = self.seating.waiting, seating
         self.record.set_seats(seating.kept())
+        if self.settings.menu:  # the Names page shows them
+            self.settings.menu.names = seating.names
         if waiting and not self.seating.waiting:  # the board is read from the start again: no move yet
             self.go(Restoring(why="new game"))
             if self.board == self.record.board:  # the start stands: the first move may come at once

@@ -1,13 +1,18 @@
 """Two paired boards share who sits at their seats (``Shared``): each board's message carries
 its seating, stamped when set; the later setting wins on both, and each seat's OK, pressed at
-its own board, counts on both."""
+its own board, counts on both. A board takes the other's seating as its own: shown, kept with
+the game, its OKs asked for."""
 
 from __future__ import annotations
 
 import itertools
 
+from firmware_host.board.game import Game
+from firmware_host.board.opponent import Seated
 from firmware_host.board.seating import Seating, Shared, read_shared
 from firmware_host.store.players import League
+from firmware_host.ui.menu import GameChoice, Menu
+from testbed.drive import Drive
 
 TABLE = Seating.table(("Anna", "Ben"), League("Thursday", 1, 3))
 NANOSECONDS = itertools.count(1)
@@ -63,3 +68,41 @@ def test_the_later_setting_wins_and_the_same_one_set_twice_still_shares_its_oks(
     home.seating = home.seating.pressed()
     friend.hears(home)
     assert friend.seating.asked() == "Ben: press OK"
+
+
+class Paired:
+    """The other board, as the controller meets it: it sends one seating once."""
+
+    WAIT, rethinks, times_itself, level, note = "Wait", False, True, None, None
+
+    def __init__(self, seating: Seating) -> None:
+        self.sends = [Seated(seating)]
+
+    def side_in(self, state) -> str:
+        return state.sides[1]
+
+    def record(self, state) -> str:
+        return "board friend"
+
+    def poll(self, seen):
+        sends, self.sends = self.sends, []
+        return sends
+
+    def takeback(self, seen, to=None):
+        return 0
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_seating_from_the_paired_board_is_shown_kept_and_asks_its_oks() -> None:
+    menu = Menu((GameChoice("antipod", 4, None, "Antipod 4"),), GameChoice("antipod", 4, None, "Antipod 4"))
+    drive = Drive(Game.of("antipod", 4, None), menu=menu, opponent=Paired(TABLE)).run(300)
+    assert drive.ctl.seating == TABLE and menu.names == ("Anna", "Ben")
+    (stored,) = drive.storage.games(drive.ctl.record.game_id)
+    assert (stored.players, stored.league) == TABLE.kept()
+    assert drive.ctl.screen().lines[0] == "Anna: press OK"
+    drive.press("ok").run(200)  # Anna sits here
+    assert drive.ctl.screen().lines[0] == "Ben: OK at the other board"
+    drive.press("ok").run(200)  # Ben's OK is not pressed here
+    assert drive.ctl.seating.asked() == "Ben: press OK"
