@@ -1,9 +1,15 @@
-"""A league board stand-in for the café side's tests: on the broker as board ``board`` it takes
-the ``table`` commands a league round sends (answering each on its ``reply`` topic, as a board
-does), and plays each table's game at once: its retained ``state`` names the players and the
-league table, and its retained ``record`` is a real finished Antipalos 3 game (the dashboard
-replays it) whose winner ``winner(names)`` chooses, with the players and the league table in
-it, as the contract between the café side and the board side writes them (docs/league.md).
+"""League rounds played on boards, for the café side's tests.
+
+:func:`play_round`: real boards (``reedboard run --sim`` processes, testbed/broker.py's
+:class:`Board`) play the tables a round sends them, as the players would: each seat's player
+presses OK, they place the pieces of a game the chosen side wins, and clear the board.
+
+:class:`StandIn`: a board stand-in on the broker as board ``board``: it takes the ``table``
+commands a league round sends (answering each on its ``reply`` topic, as a board does), and
+plays each table's game at once: its retained ``state`` names the players and the league table,
+and its retained ``record`` is a real finished Antipalos 3 game (the dashboard replays it) whose
+winner ``winner(names)`` chooses, with the players and the league table in it, as the contract
+between the café side and the board side writes them (docs/league.md).
 """
 
 from __future__ import annotations
@@ -11,16 +17,48 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Callable
+from typing import Callable, Mapping
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
+
+from testbed.broker import Board, Watcher
 
 #: Antipalos 3 games that end in a connection: white's, black's.
 WINS = {
     "white": ["A1*", "A3*", "B2*", "C1*", "C3*"],
     "black": ["*C2", "*C3", "*A2", "C1*", "A3*", "*B1", "*B2", "A1*"],
 }
+
+
+def play_round(
+    boards: Mapping[str, Board], watcher: Watcher, round_no: int, winner: Callable[[list[str]], str | None]
+) -> dict[str, dict]:
+    """Round ``round_no`` played on ``boards`` (by their ids; each an Antipalos 3 board): once a
+    board shows its table, its players press OK in turn and place the pieces of a game that
+    ``winner(names)`` wins ("white", "black"; None: no move, the arbiter enters the result),
+    then take them off. Each board's last state of the round, by id."""
+
+    def ours(state: dict) -> bool:
+        return (state.get("league") or {}).get("round") == round_no
+
+    seated = {b: watcher.state(b, lambda s: ours(s) and s["ready"] is not None) for b in boards}
+    for b, board in boards.items():
+        for _ in seated[b]["players"]:
+            board.press("ok")
+    moves = {b: WINS[side] if (side := winner(s["players"])) else [] for b, s in seated.items()}
+    last = {b: watcher.state(b, lambda s: ours(s) and s["ready"] is None) for b in boards}
+    for step in range(max(len(m) for m in moves.values())):
+        playing = [b for b in boards if step < len(moves[b])]
+        for b in playing:
+            boards[b].place(moves[b][step])
+        for b in playing:
+            site = moves[b][step]
+            last[b] = watcher.state(b, lambda s, site=site: ours(s) and site in s["moves"])
+    for b, board in boards.items():
+        for site in moves[b]:
+            board.lift(site)
+    return last
 
 
 class StandIn:

@@ -209,7 +209,7 @@ def read_table(f: Fields, sites: Collection[str]) -> TableRound:
         raise CommandError(f"{f.kind}: 'event' must be 1 to 80 printable characters")
     new = read_new_game(f, sites)  # its control as sent: the place that reads it checks it
     control = None if new.control is None or new.control.strip() == "-" else new.control.strip()
-    seats = len(new_game(new.game, new.size, new.variant).sides)
+    seats = len(new_game(new.game, new.size, new.variant).seat_sides)  # Team play: 4 seats, 2 sides
     if len(names) != seats:
         raise CommandError(f"{f.kind}: {len(names)} names for a game of {seats} seats")
     return TableRound(table, names, new, control, event, round_)

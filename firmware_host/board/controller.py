@@ -62,6 +62,7 @@ from firmware_host.board.opponent import (
     Play,
     Remember,
     Retimed,
+    Seated,
     Seen,
     Started,
     StartGame,
@@ -249,6 +250,7 @@ class Controller:
             self.clock.clocks,
             self.clock.used,
             self.clock.turn(self._now),
+            self.seating,
         )
 
     def snapshot(self) -> Snapshot:
@@ -275,7 +277,7 @@ class Controller:
             self.opponent.note if self.opponent else None,
             self.clock.drawn(self._now),
             self.clock.low(self._now),
-            self.seating,
+            self.seating.away(self._remote_seat()),
         )
 
     def quiet(self, now: float) -> bool:
@@ -418,7 +420,7 @@ class Controller:
             else:  # a doubted move read after all, a token off for long pointed out
                 self.go(lapse)
                 self.rejudge()
-        if self.opponent and not self.seating.waiting:
+        if self.opponent and (not self.seating.waiting or self.opponent.level is None):  # a paired board
             for intent in self.opponent.poll(self.seen()):
                 self._obey(intent)
             if self.notes.heard(self.opponent.note) and self.sync is not None and self.sync.waiting:
@@ -869,6 +871,8 @@ class Controller:
             self.ask(intent.screen, intent.answer)
         elif isinstance(intent, Withdraw):
             self.notice(None)
+        elif isinstance(intent, Seated):
+            self._seated(intent.seating)
 
     def _started(self, word: Started) -> None:
         """The opponent's turn has run ``word.used`` ms where it is played."""
@@ -1021,9 +1025,24 @@ class Controller:
 
     def _ready(self) -> None:
         """The seat whose turn it was pressed OK: the next one's turn, or the game begins (its
-        clock runs from now)."""
-        self.seating = self.seating.pressed()
-        if not self.seating.waiting:  # the board is read from the start again: no move yet
+        clock runs from now). A seat played at a paired board presses OK there."""
+        if self.seating.ready is None or self.seating.ready != self._remote_seat():
+            self._seated(self.seating.pressed())
+
+    def _remote_seat(self) -> int | None:
+        """The seat a paired board's players take (None: none)."""
+        if self.opponent is None or self.opponent.level is not None:  # no opponent, or the computer
+            return None
+        return self.state.seat_sides.index(self.opponent.side_in(self.state))
+
+    def _seated(self, seating: Seating) -> None:
+        """The players at the seats are ``seating`` (the paired board's, or an OK pressed):
+        kept with the game; the game begins once no OK is awaited."""
+        waiting, self.seating = self.seating.waiting, seating
+        self.record.set_seats(seating.kept())
+        if self.settings.menu:  # the Names page shows them
+            self.settings.menu.names = seating.names
+        if waiting and not self.seating.waiting:  # the board is read from the start again: no move yet
             self.go(Restoring(why="new game"))
             if self.board == self.record.board:  # the start stands: the first move may come at once
                 self._evaluated = None

@@ -35,6 +35,7 @@ from engines.ai.clocked import seconds_for
 from engines.core import GameState
 from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
+from firmware_host.board.seating import Seating
 from firmware_host.board.turn import directions
 from firmware_host.i18n import N_, _
 from firmware_host.store.timecontrol import Clocks
@@ -59,7 +60,7 @@ class Seen:
     ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``);
     ``clocks``: the game clocks (None: no clock), ``used``: the time (ms) each move's turn
     took, by the moves made after it, and ``turn``: the side whose clock runs and for how long
-    (ms) so far."""
+    (ms) so far; ``seating``: who sits at the seats."""
 
     game: Game
     game_id: int
@@ -73,6 +74,8 @@ class Seen:
     clocks: Clocks | None = None
     used: Mapping[int, float] = field(default_factory=dict)
     turn: tuple[str, float] | None = None
+    #: Who sits at the seats (both boards' seats with a paired board) and the league table.
+    seating: Seating = field(default_factory=Seating)
 
     @property
     def state(self) -> GameState[Any]:
@@ -179,7 +182,17 @@ class Withdraw:
     """The question asked is no longer asked."""
 
 
-Intent = Play | Started | Retimed | TimeUp | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
+@dataclass(frozen=True)
+class Seated:
+    """The players at both boards' seats and the league table are now ``seating`` (set on the
+    other board, or its seat's player pressed OK there)."""
+
+    seating: Seating
+
+
+Intent = (
+    Play | Started | Retimed | TimeUp | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw | Seated
+)
 
 
 @dataclass(frozen=True)

@@ -192,6 +192,10 @@ class GameRecord:
         """Who sits at the seats from now on (JSON, ``store/players.py``; None: nobody named)."""
         self.storage.set_players(self.game_id, players)
 
+    def set_seats(self, seats: tuple[str | None, str | None]) -> None:
+        """The players and the league round (JSON each, as ``Seating.kept`` gives them)."""
+        self.storage.set_seats(self.game_id, *seats)
+
     def set_token(self, token: str) -> None:
         """The game is played with another board under ``token``."""
         self.token = token

@@ -169,7 +169,7 @@ def build_screen(snap: Snapshot) -> Screen:
         lines = tuple(filter(None, (seating.asked(), said, setting_up)))
         return Screen(seating.title() or "", lines, invert_title=bool(said), large=True, keep=len(lines))
     side = None if outcome and phase.final else phase.acting(state)
-    name = seating.name_of(side, state.sides)
+    name = seating.name_of(side, state.seat_sides)
     table = _("Table {table}").format(table=seating.league.table) if seating.league else None
     return _fitted(
         snap,

@@ -88,16 +88,21 @@ def _library(
 
 
 def _history(name: str, number: int, done: Sequence[Pairing]) -> dict:
-    """A player's history as the library takes it: score, colours, floats and byes."""
-    colours, floats, byes = [], [], 0
+    """A player's history as the library takes it: score, colours, floats, and the rounds won
+    without playing (a bye's full point, a forfeit win), which keep the pairing's bye from
+    them. As in bbpPairings, a round not played over the board is a downfloat when it scored,
+    and a half-point or zero-point bye asked for leaves the player in line for the bye."""
+    colours, floats, byes, forfeit_wins = [], [], 0, 0
     before: defaultdict[str, float] = defaultdict(float)
     for round_no in sorted({p.round for p in done}):
         tables = [p for p in done if p.round == round_no]
         mine = next((p for p in tables if name in p.names), None)
         if mine is None or mine.bye or mine.forfeit:
+            scored = mine.points[mine.names.index(name)] if mine is not None and mine.points else 0.0
             colours.append("none")
-            floats.append("down" if mine is not None and mine.bye else "none")
-            byes += mine is not None and mine.bye
+            floats.append("down" if scored > 0 else "none")
+            byes += mine is not None and mine.bye and scored >= BYE_POINTS
+            forfeit_wins += mine is not None and mine.forfeit and scored >= BYE_POINTS
         else:
             seat = mine.names.index(name)
             other = mine.names[1 - seat]
@@ -116,6 +121,7 @@ def _history(name: str, number: int, done: Sequence[Pairing]) -> dict:
         "color_hist": colours,
         "float_history": floats,
         "bye_count": byes,
+        "forfeit_win_count": forfeit_wins,
     }
 
 

@@ -569,6 +569,13 @@ class Storage:
         """Who sits at the seats of game ``game_id`` now (JSON, None: nobody named)."""
         self._write(("UPDATE games SET players = ? WHERE id = ?", (players, GameId(game_id))))
 
+    def set_seats(self, game_id: int, players: str | None, league: str | None) -> None:
+        """Who sits at the seats of game ``game_id`` and the league round it is played for
+        (JSON each, None: none), as the board paired with this one set them."""
+        self._write(
+            ("UPDATE games SET players = ?, league = ? WHERE id = ?", (players, league, GameId(game_id)))
+        )
+
     def last_move_time(self, game_id: int) -> str | None:
         """When the last move of game ``game_id`` was saved (as :func:`now_text` writes it),
         None before its first move."""

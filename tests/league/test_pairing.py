@@ -87,3 +87,21 @@ def test_an_event_refuses_a_format_its_game_cannot_take() -> None:
         Event("X", "chess")
     with pytest.raises(LeagueError, match="2 players registered, 3 needed"):
         pair(Event("X", "antipalos", 5, "cut-throat-3", format="pods"), ["A", "B"], [], 1)
+
+
+def test_a_half_or_zero_point_bye_leaves_the_player_in_line_for_the_pairing_bye() -> None:
+    """FIDE's Dutch system keeps the pairing-allocated bye from a player who has scored a point
+    without playing (that bye, or a forfeit win), not from one away for a round with ½ or 0:
+    Eve, away in round 1 and beaten in round 2, is the lowest placed in round 3 and gets it."""
+    event = Event("Thursday", "anti-grid", 6, rounds=3)
+    players = ["Anna", "Ben", "Cleo", "Dan", "Eve"]
+    for points in (0.5, 0.0):
+        done = [
+            Pairing(1, 1, ("Anna", "Ben"), (1.0, 0.0)),
+            Pairing(1, 2, ("Cleo", "Dan"), (1.0, 0.0)),
+            Pairing(1, 3, ("Eve",), (points,)),
+            Pairing(2, 1, ("Anna", "Cleo"), (0.5, 0.5)),
+            Pairing(2, 2, ("Dan", "Eve"), (1.0, 0.0)),
+            Pairing(2, 3, ("Ben",), (1.0,)),
+        ]
+        assert pair(event, players, done, 3)[-1].names == ("Eve",), points

@@ -35,6 +35,7 @@ from typing import Any, Sequence
 import engines
 from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.board.game import Game
+from firmware_host.board.seating import Seating, read_shared
 from firmware_host.net.mqtt.untrusted import (
     Bad,
     board_id,
@@ -171,6 +172,8 @@ class Peer:
     running: int | None = None
     flag: str | None = None
     session: str | None = None
+    #: Who sits at both boards' seats and the league table, as set on either (its stamp first).
+    seating: tuple[str, Seating] | None = None
 
 
 def read_peer(payload: bytes, now_ns: int) -> Peer:
@@ -182,7 +185,9 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
     refuses. The Peer's ``ask`` and ``answer`` end with those numbers. ``used`` (optional):
     each move's turn time in ms as the board whose players made it timed it (null: none), and
     ``running``: how long its players' turn has run so far (ms; null: theirs is not running),
-    ``flag``: their side once their flag fell, ``session``: which run of the daemon sent it."""
+    ``flag``: their side once their flag fell, ``session``: which run of the daemon sent it;
+    ``seating`` (optional): the players at both boards' seats and the league table, stamped as
+    a token is (``firmware_host/board/seating.py``, :class:`Shared`)."""
     obj = read(
         payload,
         record(
@@ -202,6 +207,7 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
                 "running": optional(whole(0, MAX_TURN_MS)),
                 "flag": optional(text(32)),
                 "session": optional(text(16)),
+                "seating": lambda v: v,
             },
             required=("v", "game", "token", "moves"),
         ),
@@ -220,6 +226,7 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
             raise Bad('answer: expected [rewrites, moves, "no"]')
         answer = (whole(0, MAX_MOVES)(answer[0]), whole(0, MAX_MOVES)(answer[1]), obj["answer_again"] or 0)
     token = "" if obj["token"] == "" else peer_token(obj["token"], now_ns)
+    seating = None if obj["seating"] is None else _seating(obj["seating"], now_ns)
     return Peer(
         peer_game(obj["game"], obj["size"], obj["variant"]),
         token,
@@ -231,4 +238,15 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
         obj["running"],
         obj["flag"],
         obj["session"],
+        seating,
     )
+
+
+def _seating(value: Any, now_ns: int) -> tuple[str, Seating]:
+    """The stamp and the seating of a peer's ``seating``; Bad saying why it does not read."""
+    try:
+        return peer_token(value["stamp"], now_ns), read_shared(value)
+    except (Bad, ValueError) as exc:
+        raise Bad(f"seating: {exc}") from None
+    except (KeyError, TypeError):
+        raise Bad("seating: expected stamp, players, league and ready") from None

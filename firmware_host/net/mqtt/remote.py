@@ -36,6 +36,12 @@ way on it (version 2)::
   with the other board again: a request and a "no" it had published of the position where
   it still is stand across the restart; asked again after a "no", it counts past the
   ``answer_again`` the other board still publishes.
+- ``seating`` (once players or a league table were set on either board): ``{"stamp", "players",
+  "league", "ready"}``, who sits at both boards' seats, the league table and whose OK is awaited
+  (``firmware_host/board/seating.py``). Each board takes the other's when it was set there
+  later (``stamp``, as a token), or when it is the same table with more of its seats' OKs
+  pressed: a seat's player presses OK at their own board, and the game counts on both once all
+  have.
 - When both boards changed the history at once (a correction here while the other board's
   players answered), the change with the fewer moves kept wins on both (then the side's name
   decides), and the other board follows it.
@@ -77,6 +83,7 @@ from firmware_host.board.opponent import (
     Play,
     Remember,
     Retimed,
+    Seated,
     Seen,
     Started,
     StartGame,
@@ -84,6 +91,7 @@ from firmware_host.board.opponent import (
     TimeUp,
     Withdraw,
 )
+from firmware_host.board.seating import Shared
 from firmware_host.board.turn import directions
 from firmware_host.i18n import N_, _, ngettext
 from firmware_host.net.mqtt import topics
@@ -166,6 +174,7 @@ class Remote:
         self._own_heard = self._kept_read = False
         self._overwritten = False  # another client published on this board's topic since
         self.note: str | None = None
+        self._seating = Shared(board)  # the players and table both boards share
         link.subscribe(moves_topic(board), self._on_own)  # first: it arrives before the other's
         link.subscribe(moves_topic(other), self._on_moves)
         link.subscribe(topics.availability_topic(other), self._on_availability)
@@ -250,9 +259,20 @@ class Remote:
             self._ask = None  # the game moved on: the request is withdrawn
         if not intents and peer is not None and peer is not self._timed:
             intents = self._started(seen, peer)
+        if not intents and peer is not None and seen.token and peer.token == seen.token:
+            intents = self._seat(seen, peer)
         if not intents:
             self._publish(seen)
         return intents
+
+    def _seat(self, seen: Seen, peer: Peer) -> list[Intent]:
+        """The players and league table the other board's game names, taken here when they
+        were set there later than here, or more of their seats' OKs were pressed there."""
+        self._seating.told(seen.seating, time.time_ns())  # a change made here is stamped first
+        if peer.seating is None:
+            return []
+        taken = self._seating.heard(seen.seating, *peer.seating)
+        return [] if taken is None else [Seated(taken)]
 
     def _started(self, seen: Seen, peer: Peer) -> list[Intent]:
         """Word of the other board's players' clock in a message with every move made here
@@ -548,9 +568,10 @@ class Remote:
             seen.clocks and seen.clocks.flag,
             seen.turn is not None and seen.turn[0] != self.side_in(seen.state),
         )
+        seating = self._seating.told(seen.seating, time.time_ns())
         g, key = (
             seen.game,
-            (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer, clocks),
+            (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer, clocks, seating),
         )
         if key == self._sent_key:
             return  # as sent (not written again at every step: a long game's JSON costs)
@@ -565,6 +586,7 @@ class Remote:
             self._ask,
             self._answer,
             _clocks(seen, self.side_in(seen.state), self._session),
+            seating,
         )
         if text != self._sent:
             self._sent = text
@@ -581,10 +603,12 @@ class Remote:
         ask: Any,
         answer: Any,
         clocks: dict[str, Any] | None = None,
+        seating: dict[str, Any] | None = None,
     ) -> str:
         return json.dumps(
             {
                 **(clocks or {}),
+                **({"seating": seating} if seating else {}),
                 "v": 2,
                 "game": game,
                 "size": size,

@@ -1,21 +1,25 @@
 """A league night end to end: a real Mosquitto, the café dashboard (``reedboard cafe``) as a
-process, the arbiter's ``reedboard league`` commands, and four boards. The boards here are
-stand-ins (testbed/league.py) that take the ``table`` commands as the contract between the café
-side and the board side writes them and publish each table's finished game with its players and
-league table; the board side's own tests play those commands on ``reedboard run --sim``."""
+process, the arbiter's ``reedboard league`` commands, and four real boards (``reedboard run
+--sim``) whose players press OK and play each round's tables; the results come from the games
+the boards record. The desk's tests use board stand-ins (testbed/league.py) that take the
+``table`` commands as the contract between the café side and the board side writes them."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import aiohttp
 import pytest
 
 from firmware_host.cli.main import main
-from testbed.league import StandIn
+from testbed.broker import board_config
+from testbed.league import StandIn, play_round
 from testbed.tools import REEDBOARD, free_port, run_async
 from tests.league.test_ratings import MU, SIGMA, plackett_luce_two
 
@@ -31,82 +35,96 @@ def seed_wins(names: list[str]) -> str:
     return "white" if PLAYERS.index(names[0]) < PLAYERS.index(names[1]) else "black"
 
 
-@pytest.fixture
-def cafe(tmp_path: Path, broker):
-    """The dashboard's config (as docs/league.md shows it) and the dashboard running on it."""
-    config = tmp_path / "cafe.toml"
-    tables = ", ".join(f'"{b}"' for b in BOARDS)
+@contextmanager
+def dashboard(folder: Path, port: int, tables: list[str]) -> Iterator[tuple[Path, str]]:
+    """The dashboard's config (as docs/league.md shows it: the broker at ``port``, the league's
+    ``tables``) and the dashboard running on it: the config and the dashboard's address."""
+    config = folder / "cafe.toml"
+    listed = ", ".join(f'"{b}"' for b in tables)
     config.write_text(
-        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n\n'
-        f'[archive]\nurl = "sqlite://{tmp_path}/cafe.db"\n\n[league]\ntables = [{tables}]\n'
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {port}\n\n'
+        f'[archive]\nurl = "sqlite://{folder}/cafe.db"\n\n[league]\ntables = [{listed}]\n'
     )
-    port, journal = free_port(), tmp_path / "cafe.log"
+    web, journal = free_port(), folder / "cafe.log"
     process = subprocess.Popen(
-        [*REEDBOARD, "cafe", "--config", str(config), "--port", str(port), "--state", str(tmp_path)],
+        [*REEDBOARD, "cafe", "--config", str(config), "--port", str(web), "--state", str(folder)],
         stderr=journal.open("w"),
     )
     try:
         _wait(lambda: "dashboard is at" in journal.read_text() or process.poll() is not None)
         assert process.poll() is None, journal.read_text()
-        yield config, f"http://127.0.0.1:{port}"
+        yield config, f"http://127.0.0.1:{web}"
     finally:
         process.terminate()
         process.wait(10)
+
+
+@pytest.fixture
+def cafe(tmp_path: Path, broker):
+    """The dashboard on the league's four boards."""
+    with dashboard(tmp_path, broker.port, BOARDS) as started:
+        yield started
 
 
 def league(config: Path, *words: str) -> int:
     return main(["league", *words, "--config", str(config)])
 
 
-def test_an_evening_of_three_swiss_rounds_on_four_boards(cafe, broker, capsys) -> None:
+def test_an_evening_of_three_swiss_rounds_on_four_boards(
+    tmp_path, cafe, broker, watcher, boards, capsys
+) -> None:
     config, url = cafe
+    tables = {b: boards(board_config(tmp_path, broker.port, b, size=3)) for b in BOARDS}
+    for board in tables.values():
+        board.wait_running()
 
     # Gus and Hana's last game is not finished on its board: the arbiter enters it at the desk
     def winner(names: list[str]) -> str | None:
         return None if set(names) == {"Gus", "Hana"} else seed_wins(names)
 
-    boards = [StandIn(broker.port, board, winner) for board in BOARDS]
-    try:
-        assert (
-            league(
-                config,
-                "new",
-                "Thursday league",
-                "--game",
-                "antipalos",
-                "--size",
-                "3",
-                "--rounds",
-                "3",
-                "--control",
-                "300+3",
-            )
-            == 0
-        )
-        for name in PLAYERS:
-            assert league(config, "player", "add", name) == 0
-        assert league(config, "register", *PLAYERS) == 0
-        for round_no in (1, 2, 3):
-            capsys.readouterr()
-            assert league(config, "pair") == 0, capsys.readouterr()
-            said = capsys.readouterr().out
-            assert said.count(" sent, ok") == 4, said
-            sent = [b.commands[-1] for b in boards]
-            assert [c["round"] for c in sent] == [round_no] * 4
-            assert [c["table"] for c in sent] == [1, 2, 3, 4]
-            assert {(c["command"], c["game"], c["size"], c["control"], c["event"]) for c in sent} == {
-                ("table", "antipalos", 3, "300+3", "Thursday league")
+    new = ["new", "Thursday league", *"--game antipalos --size 3 --rounds 3 --control 300+3".split()]
+    assert league(config, *new) == 0
+    for name in PLAYERS:
+        assert league(config, "player", "add", name) == 0
+    assert league(config, "register", *PLAYERS) == 0
+    games = []
+    for round_no in (1, 2, 3):
+        capsys.readouterr()
+        assert league(config, "pair") == 0, capsys.readouterr()
+        said = capsys.readouterr().out
+        assert said.count(" sent, ok") == 4, said
+        played = play_round(tables, watcher, round_no, winner)
+        for board, state in played.items():
+            names = state["players"]
+            assert state["league"] == {
+                "event": "Thursday league",
+                "round": round_no,
+                "table": BOARDS.index(board) + 1,
             }
-            assert sorted(n for c in sent for n in c["names"]) == sorted(PLAYERS)
-            left = [c for c in sent if winner(c["names"]) is None]
-            _wait(lambda: _open_tables(url) == [c["table"] for c in left], 20, lambda: str(_overview(url)))
-            for c in left:  # the arbiter at the desk: the seed won
-                status, answer = _post(url + "/api/league/result", {"table": c["table"], "result": "Gus"})
-                assert (status, answer["ok"]) == (200, True), answer
-        games = [(c["round"], c["table"], c["names"]) for b in boards for c in b.commands]
-    finally:
-        for board in boards:
-            board.close()
+            assert state["winner"] == winner(names)
+            # the board named its table and players on its screen, and ran the event's clock
+            table = f"Table {state['league']['table']}: {names[0]} – {names[1]}"
+            shown = watcher.state(board, lambda s: s["league"] == state["league"] and s["ready"])
+            assert shown["screen"][0] == table and shown["ready"] == f"{names[0]}: press OK"
+            assert state["clock"]["control"] == "300+3"
+            games.append((round_no, state["league"]["table"], names))
+        assert sorted(n for _, _, names in games[-4:] for n in names) == sorted(PLAYERS)
+        left = [t for r, t, names in games if r == round_no and winner(names) is None]
+        _wait(lambda: _open_tables(url) == left, 20, lambda: str(_overview(url)))
+        for table in left:  # the arbiter at the desk: the seed won
+            status, answer = _post(url + "/api/league/result", {"table": table, "result": "Gus"})
+            assert (status, answer["ok"]) == (200, True), answer
+    # every other result came from a game a board recorded: the archive keeps it, with its table
+    with sqlite3.connect(tmp_path / "cafe.db") as db:
+        kept = db.execute(
+            "SELECT league_round, league_table, players, winner FROM games WHERE league_event = ?",
+            ("Thursday league",),
+        ).fetchall()
+        keys = db.execute("SELECT COUNT(game_key) FROM league_pairings WHERE event = ?", ("Thursday league",))
+        assert keys.fetchone() == (11,)
+    assert sorted((r, t, json.loads(p), w) for r, t, p, w in kept) == sorted(
+        (r, t, names, winner(names)) for r, t, names in games if winner(names)
+    )
     met = [frozenset(names) for _, _, names in games]
     assert len(met) == len(set(met)) == 12  # no rematch
 

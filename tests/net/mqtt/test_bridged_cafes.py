@@ -42,10 +42,12 @@ def on_loopback(text: str, files: dict[str, Path], tls_port: int | None = None) 
     return text.replace("remote_password ...", f"remote_password {SECRET}")
 
 
-def test_a_paired_game_across_two_bridged_cafes(tmp_path, boards, postgres):
+def bridged(folder: Path) -> tuple[Broker, Broker]:
+    """North and south started in ``folder``: south's TLS listener and north's bridge to it,
+    with a throwaway CA, as the section shows them."""
     listener, acl, bridge = docs_blocks()
-    certs = make_certificates(tmp_path / "certs", "south")
-    passwords, rules = tmp_path / "cafes.passwd", tmp_path / "cafes.acl"
+    certs = make_certificates(folder / "certs", "south")
+    passwords, rules = folder / "cafes.passwd", folder / "cafes.acl"
     rules.write_text(acl)
     user = re.search(r"^remote_username (\S+)$", bridge, re.M)[1]
     subprocess.run(["mosquitto_passwd", "-c", "-b", str(passwords), user, SECRET], check=True)
@@ -56,10 +58,15 @@ def test_a_paired_game_across_two_bridged_cafes(tmp_path, boards, postgres):
         "cafes.passwd": passwords,
         "cafes.acl": rules,
     }
-    (tmp_path / "south").mkdir()
-    (tmp_path / "north").mkdir()
-    south = Broker(tmp_path / "south", tls=on_loopback(listener, files)).start()
-    north = Broker(tmp_path / "north", on_loopback(bridge, files, south.tls_port)).start()
+    (folder / "south").mkdir()
+    (folder / "north").mkdir()
+    south = Broker(folder / "south", tls=on_loopback(listener, files)).start()
+    north = Broker(folder / "north", on_loopback(bridge, files, south.tls_port)).start()
+    return north, south
+
+
+def test_a_paired_game_across_two_bridged_cafes(tmp_path, boards, postgres):
+    north, south = bridged(tmp_path)
     served = []
     try:
         watchers = {"north": Watcher(north.port, "reedboard/#"), "south": Watcher(south.port, "reedboard/#")}
