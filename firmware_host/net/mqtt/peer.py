@@ -182,7 +182,7 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
     refuses. The Peer's ``ask`` and ``answer`` end with those numbers. ``used`` (optional):
     each move's turn time in ms as the board whose players made it timed it (null: none), and
     ``running``: how long its players' turn has run so far (ms; null: theirs is not running),
-    ``flag``: their side once their flag fell, ``session``: which run of the daemon sent it."""
+    ``flag``: the side whose flag fell, ``session``: which run of the daemon sent it."""
     obj = read(
         payload,
         record(

@@ -24,9 +24,9 @@ way on it (version 2)::
   board of protocol 2 without these two reads them as 0).
 - ``used``, ``running`` and ``flag`` (with a game clock): each move's turn time in ms, as the
   board whose players made it timed it, how long this board's players' turn had run when the
-  message was sent (null: theirs is not running), and their side once their flag fell (null:
-  it has not): the other board takes the flag of this board's players from there, never from
-  its own clock. ``session`` names the run of the daemon that sent it: the other side's clock
+  message was sent (null: theirs is not running), and the side whose flag fell (null: none
+  has): the other board takes the flag of this board's players from there, never from its own
+  clock, and a board that starts with its last game over never joins a game with a flag again. ``session`` names the run of the daemon that sent it: the other side's clock
   runs from the earliest start its messages imply (a late one implies a later start), unless
   the other board started again (its clock with it). The other board's move is charged the time
   it says; its clock runs here from the message saying its turn began there, as from then; a
@@ -325,10 +325,13 @@ class Remote:
         return []
 
     def _over(self, seen: Seen, peer: Peer) -> bool:
-        """Whether the other board's game is this game's kind and over."""
+        """Whether the other board's game is this game's kind and over (a flag fell in it, or
+        its position ends it)."""
         game, here = peer.game, seen.game
         if (game.name, game.size, game.variant) != (here.name, here.size, here.variant):
             return False
+        if peer.flag is not None:
+            return True
         if self._ended[0] is not peer:
             try:
                 self._ended = (peer, replay(seen.states[0], list(peer.moves))[1].outcome() is not None)
@@ -639,16 +642,17 @@ class Remote:
 
 def _clocks(seen: Seen, theirs: str, session: str) -> dict[str, Any] | None:
     """What this board's message says of its clocks (None: no clock): each move's turn time
-    (ms), how long its own players' turn has run so far (None: not theirs), and their flag if
-    it fell, and which run of the daemon (``session``) sent it."""
+    (ms), how long its own players' turn has run so far (None: not theirs), the side whose flag
+    fell (either board's: a board that starts again never joins a game lost on time), and which
+    run of the daemon (``session``) sent it."""
     if seen.clocks is None:
         return None
     used = [None if (ms := seen.used.get(n)) is None else round(ms) for n in range(1, len(seen.moves) + 1)]
-    turn, flag = seen.turn, seen.clocks.flag
+    turn = seen.turn
     return {
         "used": used,
         "running": round(turn[1]) if turn and turn[0] != theirs else None,
-        "flag": flag if flag != theirs else None,
+        "flag": seen.clocks.flag,
         "session": session,
     }
 

@@ -7,6 +7,8 @@ import json
 import random
 from dataclasses import replace
 
+import pytest
+
 from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig
 from firmware_host.store.storage import Storage
@@ -155,3 +157,32 @@ def test_two_daemons_on_a_real_broker_keep_the_same_clock_readings(tmp_path, bro
     assert (
         all(r["left"]["white"] < 600_000 for r in readings[0]) and readings[0][1]["left"]["black"] < 600_000
     )
+
+
+@pytest.mark.parametrize("restarted", [0, 1], ids=["the flagged players' board", "the other board"])
+def test_after_a_flag_a_board_that_restarts_begins_a_new_game_the_other_board_joins(restarted):
+    """White's flag falls at t1 and ends the game on both; then one daemon starts again: it
+    begins a new game (the last is over), never the one lost on time again, and the other
+    board joins it, both at the start with fresh clocks."""
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        move(two, "C3*", 500)
+        carry(one, 500)
+        one.run(61_000)  # White's time runs out at t1
+        pair.check()
+        assert one.timed_out() and two.timed_out()
+        ended = one.token()
+        board, other = pair.robots[restarted], pair.robots[1 - restarted]
+        before = other.board.game_id()
+        board.restart()
+        pair._joins(board, other, before)
+        pair.check()
+        assert one.token() == two.token() != ended
+        assert one.held() == two.held() == ()
+        assert shown(one)["black"] == shown(two)["black"] == 60_000 and shown(one)["white"] > 50_000
+        assert apart(one, two) <= DELAY_MS
+    finally:
+        pair.close()
