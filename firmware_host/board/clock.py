@@ -181,13 +181,16 @@ class Clock:
         kept); the event."""
         undone = self._undone(plies)
         clocks = self.clocks
+        made = plies > self._plies or answered or self._unpressed
+        if waits and runs is None and clocks is not None and clocks.running == away and clocks.flag is None:
+            runs = None if made else away  # timed where it is played: a hold-up here stops it not
         self._waiting = runs if waits and runs is not None and runs == away else None
         if self._waiting is not None and (clocks is None or clocks.running != runs):
             runs = None  # until word comes (if it came, the clock runs on)
         if clocks is None or runs == clocks.running:
             return self.told(now) if undone else None
         at = min(max(self._at, clocks.since), now)
-        if clocks.running is not None and (plies > self._plies or answered or self._unpressed):
+        if clocks.running is not None and made:
             self._undo, self._unpressed = (plies - 1, clocks) if not answered else None, False
             pressed = clocks.press(at)
             self._keep(pressed, plies + answered, clocks.running, at - clocks.since)

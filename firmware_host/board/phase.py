@@ -392,7 +392,8 @@ class Following(_Phase):
         return self.turn.board()
 
     def timed(self, state: GameState[Any], away: str | None) -> str | None:
-        return None if self.turn.side == away else self.turn.side
+        undoing = self.turn.move is None  # a takeback's tokens turned back: nobody's time
+        return None if undoing or self.turn.side == away else self.turn.side
 
     def acting(self, state: GameState[Any]) -> str | None:
         return self.turn.side

@@ -186,3 +186,34 @@ def test_after_a_flag_a_board_that_restarts_begins_a_new_game_the_other_board_jo
         assert apart(one, two) <= DELAY_MS
     finally:
         pair.close()
+
+
+def test_a_takeback_asked_as_the_askers_flag_falls_is_still_put_and_agreed_on_both():
+    """White's players at t1 ask to take back from the menu 0.2 s before their time runs out:
+    the flag falls at t1 while the request crosses the bus, ending the game on both boards; the
+    request still stands and is put to Black's players at t2, whose OK takes the game back on
+    both boards, with the clocks as they stood at that position."""
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        move(two, "C3*", 500)
+        carry(one, 500)
+        white = shown(one)["white"]
+        one.run(white - 200)
+        pair.robots[0].menu("Take back")
+        one.run(400)
+        assert one.timed_out()
+        for _ in range(20):
+            if "Take back?" in two.screen():
+                break
+            two.run(100)
+        assert two.timed_out() and "Take back?" in two.screen()
+        two.press("ok")
+        two.run(2000)  # the rewrite crosses the bus
+        assert one.held() == two.held() == ()
+        assert not one.timed_out() and not two.timed_out()
+        assert one.clocks().left == two.clocks().left == {"white": 60_000, "black": 60_000}
+    finally:
+        pair.close()
