@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
-from typing import Callable, cast
+from typing import Callable, Mapping, cast
 
 from firmware_host.actions.commands import Again, Command, NewGame, SetClock
 from firmware_host.board.events import ClockEvent
@@ -84,6 +84,8 @@ class Clock:
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
         self._marks: tuple[str | None, str | None, bool] | None = None  # who ran, flagged, paused
+        #: The arbiter's corrections made here (a paired board relays each to the other).
+        self.corrections = 0
 
     @classmethod
     def of(cls, config: ClockConfig, storage: Storage) -> Clock:
@@ -323,7 +325,31 @@ class Clock:
         else:
             self.clocks = clocks.adjust(cast(str, action.side_in(tuple(clocks.left))), action.seconds * 1000)
             self._keep_correction()
-        self._drawn_at = -math.inf  # shown at once
+        self._drawn_at, self.corrections = -math.inf, self.corrections + 1  # shown at once
+        return True
+
+    def relayed(self, left: Mapping[str, float] | None, paused: bool, now: float) -> bool:
+        """An arbiter's correction made on the paired board, heard at ``now``: each side's time
+        ``left`` (as of the running clock's last switch; None: as it is) and the pause; False
+        when this game has no clock.
+
+        >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"))
+        >>> clock.begin(1, ("white", "black"), 0); _ = clock.follow("white", 0, False, 0)
+        >>> _ = clock.relayed({"white": 50_000, "black": 90_000}, True, 4000); clock.line(9000)
+        '|| 0:50 1:30'
+        >>> _ = clock.relayed(None, False, 10_000); clock.line(11_000)
+        '>0:49 1:30'
+        """
+        clocks = self.clocks
+        if clocks is None:
+            return False
+        clocks = clocks.pause(now) if paused else clocks
+        if left is not None:
+            clocks = replace(clocks, left={s: float(left.get(s, ms)) for s, ms in clocks.left.items()})
+        self.clocks = clocks if paused else clocks.resume(now)
+        if left is not None:
+            self._keep_correction()
+        self._drawn_at = -math.inf
         return True
 
     def fall(self, side: str) -> bool:

@@ -52,6 +52,7 @@ from firmware_host.board.opponent import (
     Adopt,
     Ask,
     Asked,
+    Corrected,
     Hints,
     Intent,
     Opponent,
@@ -244,6 +245,7 @@ class Controller:
             self.clock.clocks,
             self.clock.used,
             self.clock.turn(self._now),
+            self.clock.corrections,
         )
 
     def snapshot(self) -> Snapshot:
@@ -812,6 +814,8 @@ class Controller:
             self._expect(intent)
         elif isinstance(intent, Started):
             self._started(intent)
+        elif isinstance(intent, Corrected) and self.clock.relayed(intent.left, intent.paused, self._now):
+            self._tell_clocks()
         elif isinstance(intent, TimeUp) and self.clock.fall(intent.side):
             self._flag(intent.side)
         elif isinstance(intent, Retimed) and self.opponent is not None:

@@ -58,8 +58,8 @@ class Seen:
     ``pending``: the opponent's move lit for the players to carry out; ``token`` and
     ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``);
     ``clocks``: the game clocks (None: no clock), ``used``: the time (ms) each move's turn
-    took, by the moves made after it, and ``turn``: the side whose clock runs and for how long
-    (ms) so far."""
+    took, by the moves made after it, ``turn``: the side whose clock runs and for how long
+    (ms) so far, and ``corrections``: how many arbiter's corrections were made at this board."""
 
     game: Game
     game_id: int
@@ -73,6 +73,7 @@ class Seen:
     clocks: Clocks | None = None
     used: Mapping[int, float] = field(default_factory=dict)
     turn: tuple[str, float] | None = None
+    corrections: int = 0
 
     @property
     def state(self) -> GameState[Any]:
@@ -114,6 +115,16 @@ class Started:
 
     used: float
     anew: bool = True
+
+
+@dataclass(frozen=True)
+class Corrected:
+    """An arbiter's correction made where the opponent is played: each side's time ``left``
+    (ms, as of the running clock's last switch; None: as it is here, the position having moved
+    on) and whether the clocks are ``paused``."""
+
+    left: Mapping[str, float] | None
+    paused: bool
 
 
 @dataclass(frozen=True)
@@ -179,7 +190,9 @@ class Withdraw:
     """The question asked is no longer asked."""
 
 
-Intent = Play | Started | Retimed | TimeUp | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
+Intent = (
+    Play | Started | Corrected | Retimed | TimeUp | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw
+)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from firmware_host.actions.commands import SetClock
 from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig
 from firmware_host.store.storage import Storage
@@ -215,5 +216,37 @@ def test_a_takeback_asked_as_the_askers_flag_falls_is_still_put_and_agreed_on_bo
         assert one.held() == two.held() == ()
         assert not one.timed_out() and not two.timed_out()
         assert one.clocks().left == two.clocks().left == {"white": 60_000, "black": 60_000}
+    finally:
+        pair.close()
+
+
+def test_a_pause_and_an_adjustment_on_either_board_reach_the_other():
+    """An arbiter pauses the clocks at t1 while Black thinks at t2: both boards' clocks stop
+    and show the same times; a minute added to White at t2 shows on both; resumed at t2, both
+    run again, Black's at both boards; a restart of t2 keeps the correction and sets nothing
+    twice."""
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 2000)
+        carry(two, 500)
+        two.run(3000)
+        one.controller.command(SetClock("pause"))
+        one.run(1000)
+        assert one.clocks().paused and two.clocks().paused
+        two.run(5000)  # nobody's time while paused
+        assert shown(one) == shown(two)
+        two.controller.command(SetClock("adjust", "white", 60))
+        two.run(1000)
+        assert shown(one) == shown(two) and shown(one)["white"] > 100_000
+        two.controller.command(SetClock("resume"))
+        two.run(1000)
+        assert not one.clocks().paused and not two.clocks().paused
+        assert one.clocks().running == two.clocks().running == "black"
+        assert apart(one, two) <= DELAY_MS
+        two.restart()
+        two.run(1000)
+        assert not two.clocks().paused and apart(one, two) <= DELAY_MS
+        assert shown(two)["white"] > 100_000
     finally:
         pair.close()
