@@ -29,6 +29,8 @@ from firmware_host.store.timecontrol import Clocks, ControlError, Delay, TimeCon
 
 #: The clocks are drawn again at most this often (ms): a few times a second.
 DRAW_MS = 250
+#: What is kept at the start of a game begun with no clock (a config's clock is not its).
+NO_CLOCK = '{"control": "-"}'
 
 
 def control_refusal(control: str | None, delay: str) -> str | None:
@@ -120,9 +122,11 @@ class Clock:
         ply = max((p for p in kept if p <= plies), default=None)
         self._unpressed = (ply or 0) < plies  # the last move's turn went on when the daemon stopped
         if ply is not None:
-            self.control = Clocks.control_of(kept[ply]) or self.control
+            self.control = None if kept[ply] == NO_CLOCK else Clocks.control_of(kept[ply]) or self.control
         if self.control is None:
             self.clocks = None
+            if ply is None:  # a game begun with no clock has none after a restart too
+                self._keep_text(0, NO_CLOCK)
         elif ply is not None:
             self.clocks = Clocks.read(self.control, kept[ply])
         else:  # a new game: its clocks kept at its start, so a restart before a move keeps them
@@ -265,8 +269,11 @@ class Clock:
     def _keep(self, clocks: Clocks, ply: int, mover: str | None, used: float | None = None) -> None:
         if used is not None:
             self.used[ply] = used
+        self._keep_text(ply, clocks.readings(mover, used))
+
+    def _keep_text(self, ply: int, readings: str) -> None:
         try:
-            self.storage.set_clocks(self._game_id, ply, clocks.readings(mover, used))
+            self.storage.set_clocks(self._game_id, ply, readings)
         except StorageError:
             pass  # the move itself was kept; its clocks are worth no stop
 
