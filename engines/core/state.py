@@ -185,6 +185,21 @@ class GameState(ABC, Generic[M]):
         game's sides are teams of several players (each a seat of its own)."""
         return self.sides
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Who has a game clock of their own, in turn order: the sides, unless the game's sides
+        are teams of several players (then each player, by the seat's name)."""
+        return self.sides
+
+    @property
+    def player_to_move(self) -> str | None:
+        """The one of :attr:`players` whose turn it is (None once the game is over)."""
+        return self.to_move
+
+    def player_side(self, player: str) -> str:
+        """The side ``player`` (one of :attr:`players`) plays."""
+        return player
+
     def diagram(self) -> str:
         """A text drawing of the position for terminals."""
         return ""

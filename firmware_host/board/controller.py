@@ -158,7 +158,7 @@ class Controller:
 
     def _begin(self, record: GameRecord, phase: Phase) -> None:
         self.model = Model(record, phase)
-        self.clock.begin(record.game_id, record.state.sides, len(record.moves))
+        self.clock.begin(record.game_id, record.state.players, len(record.moves))
         self.sensing.regame(self.settings.layouts(record.state))
         if self.settings.menu:  # the menu's "New game" means this game from now on
             game = record.game
@@ -436,7 +436,7 @@ class Controller:
         self._tell_clocks()
         if self.clock.casual or len(self.state.sides) > 2:  # a cut-throat game has no loser alone
             return self.flash(f"{flag[:1].upper()}{flag[1:]}: time is up")
-        outcome = self.record.lose_on_time(flag)
+        outcome = self.record.lose_on_time(self.state.player_side(flag))  # a team loses together
         self.go(Over())
         self.emit(
             ev.GameOver(t=now, event="game_over", winner=outcome.winner, result=outcome.result, sites=[])
@@ -516,10 +516,19 @@ class Controller:
         away = self.opponent.side_in(self.state) if self.opponent else None
         pending = phase.opponent_move()
         waits = self.opponent is not None and self.opponent.times_itself
-        runs = None if self.seating.waiting else self._timed(phase, away)
+        runs = None if self.seating.waiting else self._player(self._timed(phase, away))
         told = self.clock.follow(runs, len(self.moves), pending is not None, self._now, away, waits)
         if told is not None:
             self.emit(told)
+
+    def _player(self, side: str | None) -> str | None:
+        """The player of ``side`` whose turn it is or was last (a team's players each have a
+        clock)."""
+        if side is not None:
+            for state in reversed(self.record.states):
+                if state.to_move == side:
+                    return state.player_to_move
+        return side
 
     def _timed(self, phase: Phase, away: str | None) -> str | None:
         """Whose clock runs in ``phase``; while the players carry out the opponent's move (or
@@ -702,7 +711,7 @@ class Controller:
         stands (one motion: the piece moved on) when nothing unseen is to be undone."""
         over = self.phase.over
         undone = self.record.take_back(keep)
-        self.clock.taken_back(self.game_id, self.state.sides, keep, self._now)
+        self.clock.taken_back(self.game_id, self.state.players, keep, self._now)
         self._tell_clocks()
         self.targets = frozenset()
         self.model.forget()

@@ -429,7 +429,9 @@ class Computer(Thinker):
         limit, clocks = LIMITS[self.level - 1], seen.clocks
         if clocks is None:
             return limit
-        return seconds_for(limit, *clocks.ahead(self.side_in(seen.state)))
+        state, side = seen.state, self.side_in(seen.state)
+        player = state.player_to_move if state.to_move == side else None  # a team's player
+        return seconds_for(limit, *clocks.ahead(player or side))
 
     def _ponder_while(self, seen: Seen) -> None:
         """Stop pondering once the game leaves the way it was pondered on (a takeback, a new

@@ -419,10 +419,11 @@ class Menu:
         return _Page(_("Clock: new game"), items, _index(list(CONTROLS), self.control))
 
     def _adjust_page(self) -> _Page:
-        """A side's clock given or taken a few seconds at each OK (the page stays open)."""
+        """A player's clock (a side's, or a team player's) given or taken a few seconds at each
+        OK (the page stays open)."""
         c = self.current
         try:
-            sides = engines.new_game(c.game, c.size, c.variant).sides
+            sides = engines.new_game(c.game, c.size, c.variant).players
         except OptionError:  # a game these engines do not know: no clocks
             sides = ()
         items = tuple(

@@ -296,3 +296,19 @@ def test_a_match_s_next_game_begins_on_the_same_control_with_fresh_clocks():
         black["running"] == "white"
         and black["left"]["black"] == 30 * S - (since(black) - since(after[0])) + S
     )
+
+
+def test_each_player_of_a_team_game_has_a_clock_and_a_flag_loses_the_game_for_the_team():
+    """Team play: four players, two teams; each player's clock runs on their own turns only
+    (A1, B1, A2, B2 clockwise), the OLED shows all four, the one running marked; B2's flag
+    loses the game for Black's team."""
+    stream = Stream().wait(1000).place("A1*").settle().wait(2000).place("A3*").settle()
+    stream.wait(1000).place("C1*").settle().wait(12_000).settle()
+    events = run(stream.text(), "antipalos", 3, "team", config=clocked("10"))
+    ticks = clocks(events)
+    assert list(ticks[0]["left"]) == ["A1", "B1", "A2", "B2"]
+    assert [t["running"] for t in ticks[:4]] == ["A1", "B1", "A2", "B2"]
+    assert ticks[3]["left"] == {"A1": 10 * S - 1100, "B1": 10 * S - 2600, "A2": 10 * S - 1600, "B2": 10 * S}
+    assert said(events, "8.9 7.4 >9.9 0:10")  # A2's turn, White's second player
+    assert ticks[-1]["flag"] == "B2"
+    assert of(events, "game_over")[0]["winner"] == "white" and of(events, "game_over")[0]["result"] == "time"

@@ -2,22 +2,23 @@
 ``homeassistant/<component>/reedboard_<id>/<object>/config``.
 
 Sensors Game, To move, Status, Ply (a count that starts again each game: no statistics), Last
-result and Time left 1 to 4 (each side's clock in seconds, in the order of the game's sides;
-unknown without a clock) read the board's state; binary sensors Out of sync and Needs
-attention (out of sync, or the hardware missing or not responding) read it too, Connected its
-availability; a button starts a new game of the same kind and a select picks one of the games
-the board can play (by title, "Antipalos 5", "Anti-Grid 6 chain": each game, size and variant
-its state's ``playable`` lists; its value is the state's ``choice``, the game now). A board
-that refuses commands (kiosk mode without ``[mqtt] kiosk_commands``) announces neither, and
-clears what an earlier start announced (an empty retained config removes an entity).
+result and Time left 1 to 4 (each player's clock in seconds, in turn order: the sides, or
+in Team play each of the four players; unknown without a clock) read the board's state;
+binary sensors Out of sync and Needs attention (out of sync, or the hardware missing or not
+responding) read it too, Connected its availability; a button starts a new game of the same
+kind and a select picks one of the games the board can play (by title, "Antipalos 5",
+"Anti-Grid 6 chain": each game, size and variant its state's ``playable`` lists; its value is
+the state's ``choice``, the game now). A board that refuses commands (kiosk mode without
+``[mqtt] kiosk_commands``) announces neither, and clears what an earlier start announced (an
+empty retained config removes an entity).
 
 >>> messages = dict(discovery_messages(Device("table-7")))
 >>> sorted(topic.split("/")[1] + "/" + topic.split("/")[3] for topic in messages)[:4]
 ['binary_sensor/attention', 'binary_sensor/connectivity', 'binary_sensor/out_of_sync', 'button/new_game']
 >>> json.loads(messages["homeassistant/sensor/reedboard_table-7/ply/config"])["state_topic"]
 'reedboard/table-7/state'
->>> json.loads(messages["homeassistant/sensor/reedboard_table-7/clock_2/config"])["value_template"][60:]
-'{{ (c.left[s[1]] / 1000) | round(1) if c and s | length > 1 else none }}'
+>>> json.loads(messages["homeassistant/sensor/reedboard_table-7/clock_2/config"])["value_template"][70:]
+'{{ (c.left[p[1]] / 1000) | round(1) if p | length > 1 else none }}'
 >>> kiosk = dict(discovery_messages(Device("table-7"), obeys=False))
 >>> kiosk["homeassistant/button/reedboard_table-7/new_game/config"]
 ''
@@ -66,11 +67,12 @@ class Device:
         return device
 
 
-#: A side's time left on its clock in seconds (tenths), from the state's ``clock``; none
-#: (unknown) without a clock or with fewer sides.
+#: A player's time left on their clock in seconds (tenths), from the state's ``clock`` (its
+#: players in turn order: the sides, or a team's players); none (unknown) without a clock or
+#: with fewer players.
 _CLOCK = (
-    "{{% set c = value_json.clock %}}{{% set s = value_json.sides %}}"
-    "{{{{ (c.left[s[{seat}]] / 1000) | round(1) if c and s | length > {seat} else none }}}}"
+    "{{% set c = value_json.clock %}}{{% set p = c.left | list if c else [] %}}"
+    "{{{{ (c.left[p[{seat}]] / 1000) | round(1) if p | length > {seat} else none }}}}"
 )
 
 _PROBLEM = {"device_class": "problem", "payload_on": "ON", "payload_off": "OFF"}

@@ -113,7 +113,8 @@ def test_a_game_without_a_clock_refuses_an_arbiter(tmp_path, broker, watcher, bo
 
 
 def test_home_assistant_has_a_sensor_for_each_side_s_time(tmp_path, broker, watcher, boards):
-    """Each side's time left in seconds, read from the state as its template says."""
+    """Each side's time left in seconds, read from the state as its template says (the clock's
+    players in turn order)."""
     board = boards(board_config(tmp_path, broker.port, top='[clock]\ncontrol = "600+5"\n'))
     board.wait_running()
     sensors = [
@@ -123,9 +124,10 @@ def test_home_assistant_has_a_sensor_for_each_side_s_time(tmp_path, broker, watc
     assert all(s["state_topic"] == "reedboard/t1/state" and s["unit_of_measurement"] == "s" for s in sensors)
     state = watcher.state("t1", lambda s: s["clock"] is not None)
     for n, sensor in enumerate(sensors):
-        # what the template reads: the n-th side's time, when the game has an n-th side
-        assert f"c.left[s[{n}]] / 1000" in sensor["value_template"]
-        assert f"s | length > {n}" in sensor["value_template"]
+        # what the template reads: the n-th player's time, when the game has an n-th player
+        assert "{% set p = c.left | list if c else [] %}" in sensor["value_template"]
+        assert f"c.left[p[{n}]] / 1000" in sensor["value_template"]
+        assert f"p | length > {n}" in sensor["value_template"]
     assert list(state["clock"]["left"]) == state["sides"] == ["white", "black"]
     assert state["clock"]["left"]["black"] == 600_000
     assert board.proc.poll() is None
@@ -150,3 +152,19 @@ def test_a_control_a_new_game_named_is_kept_through_a_restart(tmp_path, broker, 
     assert after["clock"]["left"]["white"] == before["left"]["white"]  # as kept after the move
     assert after["clock"]["left"]["black"] <= 600_000
     assert again.proc.poll() is None
+
+
+def test_a_team_game_has_a_clock_per_player_and_a_sensor_for_each(tmp_path, broker, watcher, boards):
+    """Team play: the state's clock has the four players, A1 first and running; Home
+    Assistant's four Time left sensors read them in that order."""
+    top = 'variant = "team"\n[clock]\ncontrol = "600"\n'
+    board = boards(board_config(tmp_path, broker.port, top=top))
+    board.wait_running()
+    state = watcher.state("t1", lambda s: s["clock"] is not None)
+    assert list(state["clock"]["left"]) == ["A1", "B1", "A2", "B2"] and state["sides"] == ["white", "black"]
+    assert state["clock"]["running"] == "A1"
+    board.place("B2*")
+    state = watcher.state("t1", lambda s: s["clock"]["running"] == "B1")
+    assert state["clock"]["left"]["A1"] < 600_000 == state["clock"]["left"]["A2"]
+    sensor = json.loads(watcher.wait("homeassistant/sensor/reedboard_t1/clock_4/config"))
+    assert "c.left[p[3]] / 1000" in sensor["value_template"]
