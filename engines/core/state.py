@@ -48,8 +48,9 @@ class MatchPlay(Protocol):
     def new_game(self) -> "GameState[Any]":
         """The start of the match's next game (its rules decide who begins)."""
 
-    def record(self, game: Any) -> "MatchPlay":
-        """The match after ``game``, a finished game begun by :meth:`new_game`; OptionError
+    def record(self, game: Any, outcome: Outcome | None = None) -> "MatchPlay":
+        """The match after ``game``, a finished game begun by :meth:`new_game` (or one a
+        ``outcome`` its position does not show ended: a flag's, result "time"); OptionError
         for an unfinished game, one this match did not begin, or a match already won."""
 
 

@@ -441,6 +441,8 @@ class Controller:
         self.emit(
             ev.GameOver(t=now, event="game_over", winner=outcome.winner, result=outcome.result, sites=[])
         )
+        if self.match:
+            self._score()  # a game won on time counts in the match
 
     def _tell_clocks(self) -> None:
         if (told := self.clock.told(self._now)) is not None:

@@ -312,3 +312,42 @@ def test_each_player_of_a_team_game_has_a_clock_and_a_flag_loses_the_game_for_th
     assert said(events, "8.9 7.4 >9.9 0:10")  # A2's turn, White's second player
     assert ticks[-1]["flag"] == "B2"
     assert of(events, "game_over")[0]["winner"] == "white" and of(events, "game_over")[0]["result"] == "time"
+
+
+def test_a_flag_in_a_match_scores_the_game_and_the_next_begins_on_fresh_clocks():
+    """A match to 6 on 10 s clocks: White places B1*, Black's flag falls. The game is White's
+    on time and counts in the match (1 point, Chart A's least); Black, the loser, begins the
+    next game once the board is cleared, both clocks at 10 s again."""
+    stream = Stream().wait(1000).place("B1*").settle().wait(11_000).settle()
+    stream.lift("B1*").settle().wait(1000)
+    events = run(stream.text(), "antipalos", 3, config=Config(match=6, clock=ClockConfig("10")))
+    over = of(events, "game_over")[0]
+    assert over["winner"] == "white" and over["result"] == "time"
+    assert of(events, "match")[0]["totals"] == {"white": 1, "black": 0}
+    begun = next(i for i, e in enumerate(events) if e["event"] == "new_game")
+    fresh = clocks(events[begun:])[0]
+    assert fresh["left"] == {"white": 10 * S, "black": 10 * S} and fresh["running"] == "black"
+
+
+def test_a_match_game_lost_on_time_still_counts_after_a_restart():
+    """The daemon starts again during the match's next game: the game lost on time is
+    replayed into the match's score as it was counted, and the game goes on."""
+    board = BoardUnderTest(Game.of("antipalos", 3, match=6), config=Config(match=6, clock=ClockConfig("10")))
+    try:
+        board.run(1000)
+        board.place("B1*")
+        board.settle()
+        board.run(11_000)  # Black's flag falls
+        board.settle()
+        assert board.timed_out()
+        board.lift("B1*")
+        board.settle()
+        board.run(1000)
+        board.place("A1*")  # Black begins the next game
+        board.settle()
+        board.restart()
+        board.run(1000)
+        assert board.held() == ("A1*",)
+        assert board.controller.match.score == "1-0 (to 6)"
+    finally:
+        board.close()
