@@ -2,8 +2,10 @@
 ``homeassistant/<component>/reedboard_<id>/<object>/config``.
 
 Sensors Game, To move, Status, Ply (a count that starts again each game: no statistics), Last
-result and Time left 1 to 4 (each player's clock in seconds, in turn order: the sides, or
-in Team play each of the four players; unknown without a clock) read the board's state;
+result read the board's state, and Time left 1 to 4 their own topics
+(``reedboard/<id>/clock/<n>``: each player's clock in seconds, in turn order, the sides or in
+Team play each of the four players; unknown without a clock; sent at each change of the state
+and each second while it runs);
 binary sensors Out of sync and Needs attention (out of sync, or the hardware missing or not
 responding) read it too, Connected its availability; a button starts a new game of the same
 kind and a select picks one of the games the board can play (by title, "Antipalos 5",
@@ -17,8 +19,8 @@ empty retained config removes an entity).
 ['binary_sensor/attention', 'binary_sensor/connectivity', 'binary_sensor/out_of_sync', 'button/new_game']
 >>> json.loads(messages["homeassistant/sensor/reedboard_table-7/ply/config"])["state_topic"]
 'reedboard/table-7/state'
->>> json.loads(messages["homeassistant/sensor/reedboard_table-7/clock_2/config"])["value_template"][70:]
-'{{ (c.left[p[1]] / 1000) | round(1) if p | length > 1 else none }}'
+>>> json.loads(messages["homeassistant/sensor/reedboard_table-7/clock_2/config"])["state_topic"]
+'reedboard/table-7/clock/2'
 >>> kiosk = dict(discovery_messages(Device("table-7"), obeys=False))
 >>> kiosk["homeassistant/button/reedboard_table-7/new_game/config"]
 ''
@@ -66,14 +68,6 @@ class Device:
             device["configuration_url"] = self.configuration_url
         return device
 
-
-#: A player's time left on their clock in seconds (tenths), from the state's ``clock`` (its
-#: players in turn order: the sides, or a team's players); none (unknown) without a clock or
-#: with fewer players.
-_CLOCK = (
-    "{{% set c = value_json.clock %}}{{% set p = c.left | list if c else [] %}}"
-    "{{{{ (c.left[p[{seat}]] / 1000) | round(1) if p | length > {seat} else none }}}}"
-)
 
 _PROBLEM = {"device_class": "problem", "payload_on": "ON", "payload_off": "OFF"}
 
@@ -145,7 +139,7 @@ ENTITIES: tuple[tuple[str, str, dict[str, Any]], ...] = (
                 "name": f"Time left {seat + 1}",
                 "device_class": "duration",
                 "unit_of_measurement": "s",
-                "value_template": _CLOCK.format(seat=seat),
+                "value_template": "{{ value_json.left }}",
                 "icon": "mdi:timer-sand",
             },
         )
@@ -193,7 +187,9 @@ def discovery_messages(
             config["state_topic"] = topics.availability_topic(device.board)
         else:
             config["availability_topic"] = topics.availability_topic(device.board)
-        if component in ("sensor", "select", "binary_sensor") and name != "connectivity":
+        if name.startswith("clock_"):  # its own topic, sent each second while it runs
+            config["state_topic"] = topics.clock_topic(device.board, int(name[6:]))
+        elif component in ("sensor", "select", "binary_sensor") and name != "connectivity":
             config["state_topic"] = topics.state_topic(device.board)
         if component in ("button", "select"):
             config["command_topic"] = topics.command_topic(device.board)

@@ -121,15 +121,13 @@ def test_home_assistant_has_a_sensor_for_each_side_s_time(tmp_path, broker, watc
         json.loads(watcher.wait(f"homeassistant/sensor/reedboard_t1/clock_{n}/config")) for n in (1, 2, 3, 4)
     ]
     assert [s["name"] for s in sensors] == [f"Time left {n}" for n in (1, 2, 3, 4)]
-    assert all(s["state_topic"] == "reedboard/t1/state" and s["unit_of_measurement"] == "s" for s in sensors)
+    assert all(s["unit_of_measurement"] == "s" for s in sensors)
     state = watcher.state("t1", lambda s: s["clock"] is not None)
-    for n, sensor in enumerate(sensors):
-        # what the template reads: the n-th player's time, when the game has an n-th player
-        assert "{% set p = c.left | list if c else [] %}" in sensor["value_template"]
-        assert f"c.left[p[{n}]] / 1000" in sensor["value_template"]
-        assert f"p | length > {n}" in sensor["value_template"]
     assert list(state["clock"]["left"]) == state["sides"] == ["white", "black"]
     assert state["clock"]["left"]["black"] == 600_000
+    # what each sensor reads: the n-th player's time on its topic, unknown past the players
+    times = [json.loads(watcher.wait(s["state_topic"]))["left"] for s in sensors]
+    assert 590 < times[0] <= 600 and times[1:] == [600.0, None, None]
     assert board.proc.poll() is None
 
 
@@ -166,5 +164,23 @@ def test_a_team_game_has_a_clock_per_player_and_a_sensor_for_each(tmp_path, brok
     board.place("B2*")
     state = watcher.state("t1", lambda s: s["clock"]["running"] == "B1")
     assert state["clock"]["left"]["A1"] < 600_000 == state["clock"]["left"]["A2"]
-    sensor = json.loads(watcher.wait("homeassistant/sensor/reedboard_t1/clock_4/config"))
-    assert "c.left[p[3]] / 1000" in sensor["value_template"]
+    assert json.loads(watcher.wait("reedboard/t1/clock/4")) == {"left": 600.0}  # B2's, Time left 4
+
+
+def test_home_assistant_s_time_left_counts_down_while_the_clock_runs(tmp_path, broker, watcher, boards):
+    """While White thinks, Home Assistant's Time left 1 goes down about once a second, with no
+    move made; Time left 2 (Black's clock, standing) is sent once, and 3 and 4 are unknown."""
+    board = boards(board_config(tmp_path, broker.port, top='[clock]\ncontrol = "600"\n'))
+    board.wait_running()
+    sensors = [
+        json.loads(watcher.wait(f"homeassistant/sensor/reedboard_t1/clock_{n}/config")) for n in (1, 2, 3, 4)
+    ]
+    assert [s["state_topic"] for s in sensors] == [f"reedboard/t1/clock/{n}" for n in (1, 2, 3, 4)]
+    assert all(s["value_template"] == "{{ value_json.left }}" for s in sensors)
+    white = "reedboard/t1/clock/1"
+    watcher.wait(white, lambda t: json.loads(t)["left"] <= 597)  # three ticks at least
+    lefts = [json.loads(t)["left"] for t in watcher.texts(white)]
+    assert lefts == sorted(lefts, reverse=True) and len(lefts) >= 3 and lefts[0] <= 600
+    assert [json.loads(t) for t in watcher.texts("reedboard/t1/clock/2")] == [{"left": 600.0}]
+    assert json.loads(watcher.wait("reedboard/t1/clock/4")) == {"left": None}
+    assert board.proc.poll() is None
