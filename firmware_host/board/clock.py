@@ -25,31 +25,12 @@ from firmware_host.actions.commands import Again, Command, NewGame, SetClock
 from firmware_host.board.events import ClockEvent
 from firmware_host.store.config import ClockConfig
 from firmware_host.store.storage import Storage, StorageError
-from firmware_host.store.timecontrol import Clocks, ControlError, Delay, TimeControl, clock_text
+from firmware_host.store.timecontrol import Clocks, TimeControl, clock_text
 
 #: The clocks are drawn again at most this often (ms): a few times a second.
 DRAW_MS = 250
 #: What is kept at the start of a game begun with no clock (a config's clock is not its).
 NO_CLOCK = '{"control": "-"}'
-
-
-def control_refusal(control: str | None, delay: str) -> str | None:
-    """Why a new game's time ``control`` and ``delay`` (as the config's ``[clock]`` reads them)
-    are refused (None: they read, or name none).
-
-    >>> control_refusal("300+3", "bronstein:2") is None, control_refusal(None, "") is None
-    (True, True)
-    >>> control_refusal("3 minutes", "")
-    "new_game: bad 'control': '3 minutes' is no time control: e.g. 300+3, 40/5400+30:1800+30, *60 or -"
-    """
-    for name, text, parse in (("control", control or "-", TimeControl.parse), ("delay", delay, Delay.parse)):
-        try:
-            if len(text) > 40:
-                raise ControlError(f"{text[:40]!r}... is too long")
-            parse(text)
-        except ControlError as exc:
-            return f"new_game: bad {name!r}: {exc}"
-    return None
 
 
 class Clock:
