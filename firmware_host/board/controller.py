@@ -529,7 +529,8 @@ class Controller:
         if side is not None:
             for state in reversed(self.record.states):
                 if state.to_move == side:
-                    return state.player_to_move
+                    player: str | None = state.player_to_move
+                    return player
         return side
 
     def _timed(self, phase: Phase, away: str | None) -> str | None:
