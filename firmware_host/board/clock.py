@@ -62,7 +62,7 @@ class Clock:
         self._unpressed = False
         #: The control a game begun at the board goes back to after a league round's: the
         #: config's, or the one a new game named since.
-        self.configured = control
+        self.configured = self._config = control
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
@@ -106,8 +106,8 @@ class Clock:
             self.control = None if kept[ply] == NO_CLOCK else Clocks.control_of(kept[ply]) or self.control
         if self.control is None:
             self.clocks = None
-            if ply is None:  # a game begun with no clock has none after a restart too
-                self._keep_text(0, NO_CLOCK)
+            if ply is None and self._config is not None:  # begun with none on a clocked config:
+                self._keep_text(0, NO_CLOCK)  # it has none after a restart too
         elif ply is not None:
             self.clocks = Clocks.read(self.control, kept[ply])
         else:  # a new game: its clocks kept at its start, so a restart before a move keeps them
@@ -212,11 +212,14 @@ class Clock:
         self.clocks, self._plies, self._undo = undo[1], plies, None
         return True
 
-    def started(self, side: str, used: float, now: float, anew: bool = True) -> ClockEvent | None:
+    def started(
+        self, side: str, used: float, now: float, anew: bool = True, due: bool = False
+    ) -> ClockEvent | None:
         """Word from the board where ``side`` is played: its turn there had taken ``used`` ms
         by ``now``, so its clock runs here as from then (with ``anew`` False, only if that is
         earlier than it runs from: a message that came late says it began later than it did);
-        None when it is not its turn here.
+        None when it is not its turn here (``due``: it is, by the record, though the players
+        here still do steps of their own, a takeback's undoing, and its clock waits for none).
 
         >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"))
         >>> clock.begin(1, ("white", "black"), 0)
@@ -227,7 +230,8 @@ class Clock:
         500.0
         """
         clocks = self.clocks
-        if clocks is None or not (clocks.running == side or clocks.running is None and self._waiting == side):
+        waits = self._waiting == side or due
+        if clocks is None or not (clocks.running == side or clocks.running is None and waits):
             return None
         since = now - used if anew or clocks.running is None else min(clocks.since, now - used)
         self.clocks, self._waiting = replace(clocks, running=side, since=since), None

@@ -426,6 +426,7 @@ class Controller:
     def _time(self, now: float) -> None:
         """A flag fallen at ``now``: the game lost on time, or said in a casual one."""
         away = self.opponent.side_in(self.state) if self.opponent and self.opponent.times_itself else None
+        away = self._player(away)
         flag = self.clock.flag_due(now, self.quiet(now), self.sensing.debouncer.changed_at, away)
         if flag is not None:
             self._flag(flag)
@@ -519,7 +520,9 @@ class Controller:
         pending = phase.opponent_move()
         waits = self.opponent is not None and self.opponent.times_itself
         runs = None if self.seating.waiting else self._player(self._timed(phase, away))
-        told = self.clock.follow(runs, len(self.moves), pending is not None, self._now, away, waits)
+        told = self.clock.follow(
+            runs, len(self.moves), pending is not None, self._now, self._player(away), waits
+        )
         if told is not None:
             self.emit(told)
 
@@ -831,7 +834,7 @@ class Controller:
         elif isinstance(intent, TimeUp) and self.clock.fall(intent.side):
             self._flag(intent.side)
         elif isinstance(intent, Retimed) and self.opponent is not None:
-            side = self.opponent.side_in(self.state)
+            side = cast(str, self._player(self.opponent.side_in(self.state)))  # its last move's
             if (told := self.clock.retimed(intent.ply, side, intent.used, self._now)) is not None:
                 self.emit(told)
         elif isinstance(intent, TakeBackTo):
@@ -853,7 +856,9 @@ class Controller:
         """The opponent's turn has run ``word.used`` ms where it is played."""
         if self.opponent is not None:
             side = self.opponent.side_in(self.state)
-            if (told := self.clock.started(side, word.used, self._now, word.anew)) is not None:
+            due = self.state.to_move == side  # its turn, whatever steps the players here still do
+            player = cast(str, self._player(side))
+            if (told := self.clock.started(player, word.used, self._now, word.anew, due)) is not None:
                 self.emit(told)
 
     def _expect(self, play: Play) -> None:
@@ -861,7 +866,7 @@ class Controller:
         time it took where it was made, if said); a move that is not legal here is said, never
         lit."""
         if play.used is not None and self.opponent is not None:
-            self.clock.moved(self.opponent.side_in(self.state), play.used, self._now)
+            self.clock.moved(cast(str, self._player(self.opponent.side_in(self.state))), play.used, self._now)
         state = self.state
         try:
             move = state.parse_move(play.move)

@@ -138,7 +138,8 @@ class Retimed:
 
 @dataclass(frozen=True)
 class TimeUp:
-    """The flag of ``side`` (the opponent's) fell where it is played."""
+    """The flag of ``side`` (the opponent's player: its side, or a team's player) fell where it
+    is played."""
 
     side: str
 

@@ -392,7 +392,9 @@ class Following(_Phase):
         return self.turn.board()
 
     def timed(self, state: GameState[Any], away: str | None) -> str | None:
-        undoing = self.turn.move is None  # a takeback's tokens turned back: nobody's time
+        # a takeback's tokens turned back (the side to move's steps): nobody's time; a move's
+        # own steps asked again after a restart stay its mover's
+        undoing = self.turn.move is None and self.turn.side == state.to_move
         return None if undoing or self.turn.side == away else self.turn.side
 
     def acting(self, state: GameState[Any]) -> str | None:

@@ -275,20 +275,22 @@ class Remote:
         long their turn has run by now."""
         if peer is not self._heard:
             self._heard = peer
-            if seen.turn is not None and seen.turn[0] != self.side_in(seen.state):
+            if seen.turn is not None and _side(seen, seen.turn[0]) != self.side_in(seen.state):
                 self._sent_key = None
         same = peer.token == seen.token and peer.moves == seen.moves
         if peer is self._timed or not same:
             return []
         theirs = self.side_in(seen.state)
-        if peer.flag == theirs and seen.clocks is not None and seen.clocks.flag is None:
+        flag = peer.flag if peer.flag in seen.state.players else None  # a player of theirs
+        if flag and _side(seen, flag) == theirs and seen.clocks is not None and seen.clocks.flag is None:
             self._timed = peer
-            return [TimeUp(theirs)]
+            return [TimeUp(flag)]
         n = len(seen.moves)
         if n and seen.states[n - 1].to_move == theirs and (used := _used(peer, n - 1)) is not None:
             if seen.used.get(n) not in (None, used):
                 return [Retimed(n, used)]  # their last move's time, said after it was carried out
-        if not seen.awaiting or peer.running is None:
+        due = seen.awaiting or (seen.state.to_move == theirs and seen.pending is None)  # steps here
+        if not due or peer.running is None:
             return []
         self._timed = peer
         with self._lock:
@@ -589,7 +591,7 @@ class Remote:
             self._sent = self._sent_key = None
         clocks = (
             seen.clocks and seen.clocks.flag,
-            seen.turn is not None and seen.turn[0] != self.side_in(seen.state),
+            seen.turn is not None and _side(seen, seen.turn[0]) != self.side_in(seen.state),
         )
         g, key = (
             seen.game,
@@ -700,11 +702,16 @@ def _clocks(seen: Seen, theirs: str, session: str, correction: Correction | None
     turn = seen.turn
     return {
         "used": used,
-        "running": round(turn[1]) if turn and turn[0] != theirs else None,
+        "running": round(turn[1]) if turn and _side(seen, turn[0]) != theirs else None,
         "flag": seen.clocks.flag,
         "session": session,
         "arbiter": correction.json() if correction else None,
     }
+
+
+def _side(seen: Seen, player: str) -> str:
+    """The side a player whose clock runs plays (a team's player: the team's side)."""
+    return seen.state.player_side(player)
 
 
 def _steady(text: str) -> str:
