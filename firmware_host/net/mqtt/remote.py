@@ -367,12 +367,14 @@ class Remote:
         return []
 
     def _over(self, seen: Seen, peer: Peer) -> bool:
-        """Whether the other board's game is this game's kind and over (a flag fell in it, or
-        its position ends it)."""
+        """Whether the other board's game is this game's kind and over (a flag fell in it, as
+        either board said last, or its position ends it)."""
         game, here = peer.game, seen.game
         if (game.name, game.size, game.variant) != (here.name, here.size, here.variant):
             return False
-        if peer.flag is not None:
+        with self._lock:
+            kept = self._kept  # what this board said last before it started
+        if peer.flag is not None or (kept is not None and kept.token == peer.token and kept.flag is not None):
             return True
         if self._ended[0] is not peer:
             try:
