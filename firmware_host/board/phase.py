@@ -539,9 +539,14 @@ class Restoring(_Phase):
 
 @dataclass(frozen=True)
 class Over(_Phase):
-    """The game is over."""
+    """The game is over; ``touched``: touches made before it ended that no step took (tokens
+    turned back while a takeback was asked, when a flag fell: the takeback may still come)."""
 
     over: ClassVar[bool] = True
+    touched: tuple[Touch, ...] = ()
+
+    def touches(self) -> tuple[Touch, ...]:
+        return self.touched
 
 
 Phase = Moving | Choosing | Following | Awaiting | Restoring | Over

@@ -302,6 +302,7 @@ def test_the_robot_plays_on_5_second_clocks_and_flags_end_games(game, seed, pair
         ("5", 4, ("antipode", None, "no-repetition-draw"), 4),  # a takeback's flips back timed
         ("5", 4, ("antipode", None, "rulebook"), 5),  # a restart amid a move's flips
         ("5", 7, ("phalanx", None, None), 9),  # a restart after a flag, its news dropped
+        ("10+1", 2, ("antipode", None, "no-full-board-turn"), 3),  # tokens turned, then a flag
     ],
 )
 def test_paired_episodes_on_short_clocks_the_bench_found_play_through(control, seed, game, episode, tmp_path):
@@ -315,7 +316,8 @@ def test_paired_episodes_on_short_clocks_the_bench_found_play_through(control, s
     were timed on one board and not on the other (nobody's time now), while a move's own flips
     asked again after a restart stay its mover's. A takeback asked from the menu as the
     asker's flag fell was put to the other board's players and agreed, which the robot took
-    for never asked."""
+    for never asked; asked by hand, the tokens the players had turned back before the flag
+    were asked to be turned again (the game over on time now keeps them)."""
     opts = Options(frozenset(KINDS), dict(PAIR_MIX), True, str(tmp_path), clock=ClockConfig(control))
     found = run_episode(game, seed * 1_000_003 + episode, 40, opts)
     if found.violation:
