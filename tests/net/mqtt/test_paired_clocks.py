@@ -250,3 +250,29 @@ def test_a_pause_and_an_adjustment_on_either_board_reach_the_other():
         assert shown(two)["white"] > 100_000
     finally:
         pair.close()
+
+
+def test_an_arbiter_s_pause_sent_to_one_daemon_pauses_both_on_a_real_broker(
+    tmp_path, broker, watcher, boards
+):
+    """Two ``reedboard run --sim`` boards on Mosquitto: the café's ``clock`` command pauses t1
+    while Black thinks at t2; t2's state says paused too, with the same times, and a minute given
+    to White at t2 shows at t1."""
+    clock = '[clock]\ncontrol = "600"\n'
+    one = boards(board_config(tmp_path, broker.port, "t1", OPPONENT.format(other="t2", side="black") + clock))
+    two = boards(board_config(tmp_path, broker.port, "t2", OPPONENT.format(other="t1", side="white") + clock))
+    one.wait_running()
+    two.wait_running()
+    one.place("B2*")
+    watcher.wait("reedboard/t2/events", lambda t: "Opponent plays B2*" in t)
+    two.place("B2*")
+    watcher.state("t2", lambda s: s["moves"] == ["B2*"] and s["clock"]["running"] == "black")
+    watcher.publish("reedboard/t1/command", '{"command": "clock", "action": "pause"}')
+    paused = watcher.state("t2", lambda s: s["clock"]["paused"])["clock"]
+    assert watcher.state("t1", lambda s: s["clock"]["paused"])["clock"]["left"] == paused["left"]
+    watcher.publish(
+        "reedboard/t2/command", '{"command": "clock", "action": "adjust", "side": "white", "seconds": 60}'
+    )
+    white = paused["left"]["white"] + 60_000
+    watcher.state("t1", lambda s: s["clock"]["left"]["white"] == white and s["clock"]["paused"])
+    assert one.proc.poll() is None and two.proc.poll() is None
