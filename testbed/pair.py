@@ -127,8 +127,8 @@ class Paired:
         flagged = lambda: any(b.timed_out() for b in self.boards)  # noqa: E731
         if not self._until(lambda: asked() or _refused_at_once(robot.board.events[begun:]) or flagged()):
             robot.fail("takeback unasked", f"the other board never asked; OLED {robot.board.screen()}")
-        if flagged() and not asked():  # a flag fell first and ended the game: nothing is asked
-            return robot.agreed(None)
+        if flagged() and not asked() and not self._until(asked):  # the flag ended the game:
+            return robot.agreed(None)  # a request made as it fell is still put, else nothing is
         yes = asked() and (other.follow() or other.answered[-1])
         waiting = "Take back asked"  # until the answer, delayed or sent again, reaches the asker
         if not self._until(lambda: waiting not in " ".join(robot.board.screen()) and self.link.idle()):

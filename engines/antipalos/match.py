@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from engines.antipalos.board import Move, Place, Spot  # noqa: F401 (the doctests use them)
 from engines.antipalos.state import COLOURS, AntipalosState, start
-from engines.core import DRAW, IllegalMove, OptionError, Outcome
+from engines.core import DRAW, IllegalMove, OptionError, Outcome, Result
 from engines.core.notation import split_moves
 
 _TAG = re.compile(r'^\[(\w+)\s+"([^"]*)"\]$')
@@ -127,6 +127,9 @@ def read_record(text: str) -> Record:
 
 
 TARGETS = (6, 9, 15)
+#: The points a game won on time scores in a match (house rule: Chart A rates a winning group,
+#: and a flag leaves none to rate, so the least category's).
+TIME_POINTS = 1
 
 
 @dataclass(frozen=True)
@@ -167,11 +170,21 @@ class Match:
         """The next game, begun by :attr:`first`."""
         return start(self.size, self.variant, self.supply, self.first)
 
-    def record(self, game: AntipalosState) -> "Match":
-        """The match after the finished ``game`` (which this match's :meth:`new_game` began)."""
+    def record(self, game: AntipalosState, outcome: Outcome | None = None) -> "Match":
+        """The match after the finished ``game`` (which this match's :meth:`new_game` began),
+        or after ``game`` lost on time (``outcome``: its result "time"), which scores
+        :data:`TIME_POINTS` (house rule: no winning group to rate).
+
+        >>> m = Match(6, size=3)
+        >>> after = m.record(m.new_game(), Outcome("black", Result.TIME))
+        >>> after.totals, after.first
+        ({'white': 0, 'black': 1}, 'white')
+        """
         if self.winner:
             raise OptionError(f"the match is over: {self.winner} won")
-        outcome = game.outcome()
+        outcome = game.outcome() or outcome
+        if outcome is not None and outcome.result == Result.TIME and outcome.score is None:
+            outcome = replace(outcome, score=TIME_POINTS)
         if outcome is None:
             raise OptionError("the game is not finished")
         if game.setup != self.new_game().setup:

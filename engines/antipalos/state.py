@@ -173,6 +173,24 @@ class AntipalosState(GameState[Move]):
         return tuple(COLOURS[s] for s in self.setup.seat_sides)
 
     @property
+    def players(self) -> tuple[str, ...]:
+        """Every seat, in turn order from the first: in Team play each of the four players.
+
+        >>> from engines.antipalos import new
+        >>> new(3, "team", first="black").players, new(3, "team").player_side("B2")
+        (('B1', 'A2', 'B2', 'A1'), 'black')
+        """
+        seats = self.setup.seats
+        return tuple(seats[(self.setup.start + i) % len(seats)] for i in range(len(seats)))
+
+    @property
+    def player_to_move(self) -> str | None:
+        return None if self.result else self.player
+
+    def player_side(self, player: str) -> str:
+        return COLOURS[self.setup.seat_sides[self.setup.seats.index(player)]]
+
+    @property
     def sides(self) -> tuple[str, ...]:
         seats = self.setup.seat_sides
         order = [seats[(self.setup.start + i) % len(seats)] for i in range(len(seats))]

@@ -48,8 +48,9 @@ class MatchPlay(Protocol):
     def new_game(self) -> "GameState[Any]":
         """The start of the match's next game (its rules decide who begins)."""
 
-    def record(self, game: Any) -> "MatchPlay":
-        """The match after ``game``, a finished game begun by :meth:`new_game`; OptionError
+    def record(self, game: Any, outcome: Outcome | None = None) -> "MatchPlay":
+        """The match after ``game``, a finished game begun by :meth:`new_game` (or one a
+        ``outcome`` its position does not show ended: a flag's, result "time"); OptionError
         for an unfinished game, one this match did not begin, or a match already won."""
 
 
@@ -184,6 +185,21 @@ class GameState(ABC, Generic[M]):
         """The side each seat at the table plays, seat by seat: one seat per side, unless the
         game's sides are teams of several players (each a seat of its own)."""
         return self.sides
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Who has a game clock of their own, in turn order: the sides, unless the game's sides
+        are teams of several players (then each player, by the seat's name)."""
+        return self.sides
+
+    @property
+    def player_to_move(self) -> str | None:
+        """The one of :attr:`players` whose turn it is (None once the game is over)."""
+        return self.to_move
+
+    def player_side(self, player: str) -> str:
+        """The side ``player`` (one of :attr:`players`) plays."""
+        return player
 
     def diagram(self) -> str:
         """A text drawing of the position for terminals."""

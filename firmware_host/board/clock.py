@@ -19,35 +19,18 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
-from typing import Callable, cast
+from typing import Callable, Mapping, cast
 
 from firmware_host.actions.commands import Again, Command, NewGame, SetClock
 from firmware_host.board.events import ClockEvent
 from firmware_host.store.config import ClockConfig
 from firmware_host.store.storage import Storage, StorageError
-from firmware_host.store.timecontrol import Clocks, ControlError, Delay, TimeControl, clock_text
+from firmware_host.store.timecontrol import Clocks, TimeControl, clock_text
 
 #: The clocks are drawn again at most this often (ms): a few times a second.
 DRAW_MS = 250
-
-
-def control_refusal(control: str | None, delay: str) -> str | None:
-    """Why a new game's time ``control`` and ``delay`` (as the config's ``[clock]`` reads them)
-    are refused (None: they read, or name none).
-
-    >>> control_refusal("300+3", "bronstein:2") is None, control_refusal(None, "") is None
-    (True, True)
-    >>> control_refusal("3 minutes", "")
-    "new_game: bad 'control': '3 minutes' is no time control: e.g. 300+3, 40/5400+30:1800+30, *60 or -"
-    """
-    for name, text, parse in (("control", control or "-", TimeControl.parse), ("delay", delay, Delay.parse)):
-        try:
-            if len(text) > 40:
-                raise ControlError(f"{text[:40]!r}... is too long")
-            parse(text)
-        except ControlError as exc:
-            return f"new_game: bad {name!r}: {exc}"
-    return None
+#: What is kept at the start of a game begun with no clock (a config's clock is not its).
+NO_CLOCK = '{"control": "-"}'
 
 
 class Clock:
@@ -79,11 +62,13 @@ class Clock:
         self._unpressed = False
         #: The control a game begun at the board goes back to after a league round's: the
         #: config's, or the one a new game named since.
-        self.configured = control
+        self.configured = self._config = control
         self.clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
         self._marks: tuple[str | None, str | None, bool] | None = None  # who ran, flagged, paused
+        #: The arbiter's corrections made here (a paired board relays each to the other).
+        self.corrections = 0
 
     @classmethod
     def of(cls, config: ClockConfig, storage: Storage) -> Clock:
@@ -118,9 +103,11 @@ class Clock:
         ply = max((p for p in kept if p <= plies), default=None)
         self._unpressed = (ply or 0) < plies  # the last move's turn went on when the daemon stopped
         if ply is not None:
-            self.control = Clocks.control_of(kept[ply]) or self.control
+            self.control = None if kept[ply] == NO_CLOCK else Clocks.control_of(kept[ply]) or self.control
         if self.control is None:
             self.clocks = None
+            if ply is None and self._config is not None:  # begun with none on a clocked config:
+                self._keep_text(0, NO_CLOCK)  # it has none after a restart too
         elif ply is not None:
             self.clocks = Clocks.read(self.control, kept[ply])
         else:  # a new game: its clocks kept at its start, so a restart before a move keeps them
@@ -181,13 +168,16 @@ class Clock:
         kept); the event."""
         undone = self._undone(plies)
         clocks = self.clocks
+        made = plies > self._plies or answered or self._unpressed
+        if waits and runs is None and clocks is not None and clocks.running == away and clocks.flag is None:
+            runs = None if made else away  # timed where it is played: a hold-up here stops it not
         self._waiting = runs if waits and runs is not None and runs == away else None
         if self._waiting is not None and (clocks is None or clocks.running != runs):
             runs = None  # until word comes (if it came, the clock runs on)
         if clocks is None or runs == clocks.running:
             return self.told(now) if undone else None
         at = min(max(self._at, clocks.since), now)
-        if clocks.running is not None and (plies > self._plies or answered or self._unpressed):
+        if clocks.running is not None and made:
             self._undo, self._unpressed = (plies - 1, clocks) if not answered else None, False
             pressed = clocks.press(at)
             self._keep(pressed, plies + answered, clocks.running, at - clocks.since)
@@ -222,11 +212,14 @@ class Clock:
         self.clocks, self._plies, self._undo = undo[1], plies, None
         return True
 
-    def started(self, side: str, used: float, now: float, anew: bool = True) -> ClockEvent | None:
+    def started(
+        self, side: str, used: float, now: float, anew: bool = True, due: bool = False
+    ) -> ClockEvent | None:
         """Word from the board where ``side`` is played: its turn there had taken ``used`` ms
         by ``now``, so its clock runs here as from then (with ``anew`` False, only if that is
         earlier than it runs from: a message that came late says it began later than it did);
-        None when it is not its turn here.
+        None when it is not its turn here (``due``: it is, by the record, though the players
+        here still do steps of their own, a takeback's undoing, and its clock waits for none).
 
         >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"))
         >>> clock.begin(1, ("white", "black"), 0)
@@ -237,7 +230,8 @@ class Clock:
         500.0
         """
         clocks = self.clocks
-        if clocks is None or not (clocks.running == side or clocks.running is None and self._waiting == side):
+        waits = self._waiting == side or due
+        if clocks is None or not (clocks.running == side or clocks.running is None and waits):
             return None
         since = now - used if anew or clocks.running is None else min(clocks.since, now - used)
         self.clocks, self._waiting = replace(clocks, running=side, since=since), None
@@ -260,8 +254,11 @@ class Clock:
     def _keep(self, clocks: Clocks, ply: int, mover: str | None, used: float | None = None) -> None:
         if used is not None:
             self.used[ply] = used
+        self._keep_text(ply, clocks.readings(mover, used))
+
+    def _keep_text(self, ply: int, readings: str) -> None:
         try:
-            self.storage.set_clocks(self._game_id, ply, clocks.readings(mover, used))
+            self.storage.set_clocks(self._game_id, ply, readings)
         except StorageError:
             pass  # the move itself was kept; its clocks are worth no stop
 
@@ -320,7 +317,31 @@ class Clock:
         else:
             self.clocks = clocks.adjust(cast(str, action.side_in(tuple(clocks.left))), action.seconds * 1000)
             self._keep_correction()
-        self._drawn_at = -math.inf  # shown at once
+        self._drawn_at, self.corrections = -math.inf, self.corrections + 1  # shown at once
+        return True
+
+    def relayed(self, left: Mapping[str, float] | None, paused: bool, now: float) -> bool:
+        """An arbiter's correction made on the paired board, heard at ``now``: each side's time
+        ``left`` (as of the running clock's last switch; None: as it is) and the pause; False
+        when this game has no clock.
+
+        >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"))
+        >>> clock.begin(1, ("white", "black"), 0); _ = clock.follow("white", 0, False, 0)
+        >>> _ = clock.relayed({"white": 50_000, "black": 90_000}, True, 4000); clock.line(9000)
+        '|| 0:50 1:30'
+        >>> _ = clock.relayed(None, False, 10_000); clock.line(11_000)
+        '>0:49 1:30'
+        """
+        clocks = self.clocks
+        if clocks is None:
+            return False
+        clocks = clocks.pause(now) if paused else clocks
+        if left is not None:
+            clocks = replace(clocks, left={s: float(left.get(s, ms)) for s, ms in clocks.left.items()})
+        self.clocks = clocks if paused else clocks.resume(now)
+        if left is not None:
+            self._keep_correction()
+        self._drawn_at = -math.inf
         return True
 
     def fall(self, side: str) -> bool:

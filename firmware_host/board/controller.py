@@ -56,6 +56,7 @@ from firmware_host.board.opponent import (
     Adopt,
     Ask,
     Asked,
+    Corrected,
     Hints,
     Intent,
     Opponent,
@@ -163,7 +164,7 @@ class Controller:
 
     def _begin(self, record: GameRecord, phase: Phase) -> None:
         self.model = Model(record, phase)
-        self.clock.begin(record.game_id, record.state.sides, len(record.moves))
+        self.clock.begin(record.game_id, record.state.players, len(record.moves))
         self.sensing.regame(self.settings.layouts(record.state))
         if self.settings.menu:  # the menu's "New game" means this game from now on
             game = record.game
@@ -251,6 +252,7 @@ class Controller:
             self.clock.used,
             self.clock.turn(self._now),
             self.seating,
+            self.clock.corrections,
         )
 
     def snapshot(self) -> Snapshot:
@@ -431,6 +433,7 @@ class Controller:
     def _time(self, now: float) -> None:
         """A flag fallen at ``now``: the game lost on time, or said in a casual one."""
         away = self.opponent.side_in(self.state) if self.opponent and self.opponent.times_itself else None
+        away = self._player(away)
         flag = self.clock.flag_due(now, self.quiet(now), self.sensing.debouncer.changed_at, away)
         if flag is not None:
             self._flag(flag)
@@ -441,11 +444,13 @@ class Controller:
         self._tell_clocks()
         if self.clock.casual or len(self.state.sides) > 2:  # a cut-throat game has no loser alone
             return self.flash(f"{flag[:1].upper()}{flag[1:]}: time is up")
-        outcome = self.record.lose_on_time(flag)
-        self.go(Over())
+        outcome = self.record.lose_on_time(self.state.player_side(flag))  # a team loses together
+        self.go(Over(self.phase.touches()))
         self.emit(
             ev.GameOver(t=now, event="game_over", winner=outcome.winner, result=outcome.result, sites=[])
         )
+        if self.match:
+            self._score()  # a game won on time counts in the match
 
     def _tell_clocks(self) -> None:
         if (told := self.clock.told(self._now)) is not None:
@@ -548,10 +553,22 @@ class Controller:
         away = self.opponent.side_in(self.state) if self.opponent else None
         pending = phase.opponent_move()
         waits = self.opponent is not None and self.opponent.times_itself
-        runs = None if self.seating.waiting else self._timed(phase, away)
-        told = self.clock.follow(runs, len(self.moves), pending is not None, self._now, away, waits)
+        runs = None if self.seating.waiting else self._player(self._timed(phase, away))
+        told = self.clock.follow(
+            runs, len(self.moves), pending is not None, self._now, self._player(away), waits
+        )
         if told is not None:
             self.emit(told)
+
+    def _player(self, side: str | None) -> str | None:
+        """The player of ``side`` whose turn it is or was last (a team's players each have a
+        clock)."""
+        if side is not None:
+            for state in reversed(self.record.states):
+                if state.to_move == side:
+                    player: str | None = state.player_to_move
+                    return player
+        return side
 
     def _timed(self, phase: Phase, away: str | None) -> str | None:
         """Whose clock runs in ``phase``; while the players carry out the opponent's move (or
@@ -739,7 +756,7 @@ class Controller:
         stands (one motion: the piece moved on) when nothing unseen is to be undone."""
         over = self.phase.over
         undone = self.record.take_back(keep)
-        self.clock.taken_back(self.game_id, self.state.sides, keep, self._now)
+        self.clock.taken_back(self.game_id, self.state.players, keep, self._now)
         self._tell_clocks()
         self.targets = frozenset()
         self.model.forget()
@@ -851,10 +868,12 @@ class Controller:
             self._expect(intent)
         elif isinstance(intent, Started):
             self._started(intent)
+        elif isinstance(intent, Corrected) and self.clock.relayed(intent.left, intent.paused, self._now):
+            self._tell_clocks()
         elif isinstance(intent, TimeUp) and self.clock.fall(intent.side):
             self._flag(intent.side)
         elif isinstance(intent, Retimed) and self.opponent is not None:
-            side = self.opponent.side_in(self.state)
+            side = cast(str, self._player(self.opponent.side_in(self.state)))  # its last move's
             if (told := self.clock.retimed(intent.ply, side, intent.used, self._now)) is not None:
                 self.emit(told)
         elif isinstance(intent, TakeBackTo):
@@ -878,7 +897,9 @@ class Controller:
         """The opponent's turn has run ``word.used`` ms where it is played."""
         if self.opponent is not None:
             side = self.opponent.side_in(self.state)
-            if (told := self.clock.started(side, word.used, self._now, word.anew)) is not None:
+            due = self.state.to_move == side  # its turn, whatever steps the players here still do
+            player = cast(str, self._player(side))
+            if (told := self.clock.started(player, word.used, self._now, word.anew, due)) is not None:
                 self.emit(told)
 
     def _expect(self, play: Play) -> None:
@@ -886,7 +907,7 @@ class Controller:
         time it took where it was made, if said); a move that is not legal here is said, never
         lit."""
         if play.used is not None and self.opponent is not None:
-            self.clock.moved(self.opponent.side_in(self.state), play.used, self._now)
+            self.clock.moved(cast(str, self._player(self.opponent.side_in(self.state))), play.used, self._now)
         state = self.state
         try:
             move = state.parse_move(play.move)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
-from engines.core import GameState, MatchPlay
+from engines.core import GameState, MatchPlay, Outcome
 
 
 @dataclass
@@ -49,9 +49,10 @@ class OngoingMatch:
         """The start of the match's next game (the engine decides who begins)."""
         return self.match.new_game()
 
-    def record(self, finished: GameState[Any]) -> None:
-        """Score a finished game begun by :meth:`next_game`."""
-        self.before, self.match = self.match, self.match.record(finished)
+    def record(self, finished: GameState[Any], outcome: Outcome | None = None) -> None:
+        """Score a finished game begun by :meth:`next_game` (``outcome``: how it ended when its
+        position did not end it, a flag)."""
+        self.before, self.match = self.match, self.match.record(finished, outcome)
 
     def unrecord(self) -> None:
         """Undo the last :meth:`record` (the game it scored is taken back)."""

@@ -59,8 +59,9 @@ class Seen:
     ``pending``: the opponent's move lit for the players to carry out; ``token`` and
     ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``);
     ``clocks``: the game clocks (None: no clock), ``used``: the time (ms) each move's turn
-    took, by the moves made after it, and ``turn``: the side whose clock runs and for how long
-    (ms) so far; ``seating``: who sits at the seats."""
+    took, by the moves made after it, ``turn``: the side whose clock runs and for how long
+    (ms) so far, ``seating``: who sits at the seats, and ``corrections``: how many arbiter's
+    corrections were made at this board."""
 
     game: Game
     game_id: int
@@ -76,6 +77,7 @@ class Seen:
     turn: tuple[str, float] | None = None
     #: Who sits at the seats (both boards' seats with a paired board) and the league table.
     seating: Seating = field(default_factory=Seating)
+    corrections: int = 0
 
     @property
     def state(self) -> GameState[Any]:
@@ -120,6 +122,16 @@ class Started:
 
 
 @dataclass(frozen=True)
+class Corrected:
+    """An arbiter's correction made where the opponent is played: each side's time ``left``
+    (ms, as of the running clock's last switch; None: as it is here, the position having moved
+    on) and whether the clocks are ``paused``."""
+
+    left: Mapping[str, float] | None
+    paused: bool
+
+
+@dataclass(frozen=True)
 class Retimed:
     """The opponent's last move, the game's ``ply``-th, took ``used`` ms where it was made
     (said only after it was carried out here)."""
@@ -130,7 +142,8 @@ class Retimed:
 
 @dataclass(frozen=True)
 class TimeUp:
-    """The flag of ``side`` (the opponent's) fell where it is played."""
+    """The flag of ``side`` (the opponent's player: its side, or a team's player) fell where it
+    is played."""
 
     side: str
 
@@ -191,7 +204,18 @@ class Seated:
 
 
 Intent = (
-    Play | Started | Retimed | TimeUp | TakeBackTo | StartGame | Remember | Adopt | Ask | Withdraw | Seated
+    Play
+    | Started
+    | Corrected
+    | Retimed
+    | TimeUp
+    | TakeBackTo
+    | StartGame
+    | Remember
+    | Adopt
+    | Ask
+    | Withdraw
+    | Seated
 )
 
 
@@ -429,7 +453,9 @@ class Computer(Thinker):
         limit, clocks = LIMITS[self.level - 1], seen.clocks
         if clocks is None:
             return limit
-        return seconds_for(limit, *clocks.ahead(self.side_in(seen.state)))
+        state, side = seen.state, self.side_in(seen.state)
+        player = state.player_to_move if state.to_move == side else None  # a team's player
+        return seconds_for(limit, *clocks.ahead(player or side))
 
     def _ponder_while(self, seen: Seen) -> None:
         """Stop pondering once the game leaves the way it was pondered on (a takeback, a new

@@ -392,7 +392,10 @@ class Following(_Phase):
         return self.turn.board()
 
     def timed(self, state: GameState[Any], away: str | None) -> str | None:
-        return None if self.turn.side == away else self.turn.side
+        # a takeback's tokens turned back (the side to move's steps): nobody's time; a move's
+        # own steps asked again after a restart stay its mover's
+        undoing = self.turn.move is None and self.turn.side == state.to_move
+        return None if undoing or self.turn.side == away else self.turn.side
 
     def acting(self, state: GameState[Any]) -> str | None:
         return self.turn.side
@@ -536,9 +539,14 @@ class Restoring(_Phase):
 
 @dataclass(frozen=True)
 class Over(_Phase):
-    """The game is over."""
+    """The game is over; ``touched``: touches made before it ended that no step took (tokens
+    turned back while a takeback was asked, when a flag fell: the takeback may still come)."""
 
     over: ClassVar[bool] = True
+    touched: tuple[Touch, ...] = ()
+
+    def touches(self) -> tuple[Touch, ...]:
+        return self.touched
 
 
 Phase = Moving | Choosing | Following | Awaiting | Restoring | Over

@@ -35,9 +35,9 @@ from typing import Any, cast
 import engines
 from engines.core import OptionError
 from firmware_host.actions.commands import Again, NewGame, SetPlayers, TableRound, TakeBack
-from firmware_host.board.clock import control_refusal
 from firmware_host.board.game import Game
 from firmware_host.store.layout import Layout, read_layout
+from firmware_host.store.timecontrol import control_refusal
 from firmware_host.ui.menu import GameChoice, game_choices
 
 
@@ -68,7 +68,8 @@ class Playable:
         """Why the board refuses ``action`` (one of its commands,
         ``firmware_host.actions.commands``: a new game, who plays, a take back, ...) from
         elsewhere; None when it may go ahead."""
-        if isinstance(action, (NewGame, Again)) and (why := control_refusal(action.control, action.delay)):
+        timed = isinstance(action, (NewGame, Again))
+        if timed and (why := control_refusal("new_game", action.control, action.delay)):
             return why
         if isinstance(action, NewGame):
             players = action.players()

@@ -237,7 +237,7 @@ class GameRecord:
         undone = self.moves[keep:]
         if self.over and undone:
             self.over = False
-            if self.match and self.flagged is None:
+            if self.match:
                 self.match.unrecord()
         self.flagged = None
         self._pop(keep)
@@ -253,9 +253,11 @@ class GameRecord:
 
     def lose_on_time(self, side: str) -> Outcome:
         """``side``'s flag fell in a game of two: it is over, the other side won on "time"
-        (stored; a match is not scored by a flag)."""
+        (stored, and scored in a match as its engine scores a game won on time)."""
         winner = next(s for s in self.state.sides if s != side)
         self.flagged, self.over = Outcome(winner, Result.TIME), True
+        if self.match:
+            self.match.record(self.state, self.flagged)
         self.storage.finish(self.game_id, result_text(self.flagged), winner)
         return self.flagged
 

@@ -6,7 +6,7 @@ import sys
 from typing import Callable
 
 from engines import game_info
-from engines.core import GameState, IllegalMove, OptionError
+from engines.core import GameState, IllegalMove, OptionError, Outcome, Result
 from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
 from firmware_host.board.matchplay import OngoingMatch
@@ -115,7 +115,8 @@ def resumed_match(storage: Storage, record: StoredGame) -> OngoingMatch | None:
             state = tally.next_game()
             for move in game.moves:
                 state = state.play(move)
-            tally.record(state)
+            timed = Outcome(game.winner, Result.TIME) if state.outcome() is None else None  # a flag's
+            tally.record(state, timed)
     return tally
 
 

@@ -647,8 +647,8 @@ class Storage:
 
     def _with_clocks(self, record: StoredGame) -> StoredGame:
         kept = self.clocks(record.id)
-        if not kept:
-            return record
+        if not any(kept.get(ply) for ply in range(1, len(record.moves) + 1)):
+            return record  # no clock, or none kept after a move yet
         return replace(record, clocks=tuple(kept.get(ply, "") for ply in range(1, len(record.moves) + 1)))
 
     def _moves(self, game_id: int) -> tuple:

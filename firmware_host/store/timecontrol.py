@@ -28,6 +28,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal, Mapping, Sequence
 
+from firmware_host.i18n import N_
+
 #: Whose clock runs while the players carry out the opponent's move (``[clock] carry``).
 CARRIERS = ("nobody", "opponent", "players")
 #: What a takeback does to the clocks (``[clock] takeback``).
@@ -367,3 +369,58 @@ def pgn_clock(ms: float) -> str:
     """
     seconds = int(max(0.0, ms) // 1000)
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+#: The time controls offered to choose from, no clock first, with their names (translated
+#: where they are shown): the menu's Clock page, and the board's page and the café dashboard's
+#: New game (served to them as ``/controls.json``).
+CONTROLS = {
+    "-": N_("No clock"),
+    "180+2": N_("3 min + 2 s"),
+    "300+3": N_("5 min + 3 s"),
+    "600+5": N_("10 min + 5 s"),
+    "900+10": N_("15 min + 10 s"),
+    "1800+30": N_("30 min + 30 s"),
+    "5400+30": N_("90 min + 30 s"),
+}
+
+
+def control_label(control: str) -> str:
+    """A time control as the menu and the pages name it (in English: translated where it is
+    shown): one of :data:`CONTROLS`, or its stages in minutes and seconds.
+
+    >>> [control_label(c) for c in ("-", "180+2", "5400+30", "600", "40/5400+30:1800+30")]
+    ['No clock', '3 min + 2 s', '90 min + 30 s', '10 min', '40/5400+30:1800+30']
+    """
+    if control in CONTROLS:
+        return CONTROLS[control]
+    base, _sep, plus = control.partition("+")
+    if not base.isdigit() or not (plus.isdigit() or not plus):
+        return control
+    minutes = seconds_label(int(base))
+    return f"{minutes} + {plus} s" if plus else minutes
+
+
+def seconds_label(seconds: int) -> str:
+    """``90 min``, ``10 s``."""
+    return f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds} s"
+
+
+def control_refusal(command: str, control: str | None, delay: str = "") -> str | None:
+    """Why ``command``'s time ``control`` and ``delay`` (as the config's ``[clock]`` reads
+    them) are refused (None: they read, or name none): the one message of every command that
+    names a control.
+
+    >>> control_refusal("new_game", "300+3", "bronstein:2") is None, control_refusal("table", None) is None
+    (True, True)
+    >>> control_refusal("table", "3 minutes")
+    "table: bad 'control': '3 minutes' is no time control: e.g. 300+3, 40/5400+30:1800+30, *60 or -"
+    """
+    for name, text, parse in (("control", control or "-", TimeControl.parse), ("delay", delay, Delay.parse)):
+        try:
+            if len(text) > 40:
+                raise ControlError(f"{text[:40]!r}... is too long")
+            parse(text)
+        except ControlError as exc:
+            return f"{command}: bad {name!r}: {exc}"
+    return None

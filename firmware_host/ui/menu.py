@@ -38,6 +38,7 @@ from firmware_host.actions.commands import (
     TakeBack,
 )
 from firmware_host.i18n import N_, _
+from firmware_host.store.timecontrol import CONTROLS, control_label, seconds_label
 from firmware_host.ui.screens import Screen, menu_screen
 from hardware.base import ButtonEvent
 
@@ -45,8 +46,6 @@ from hardware.base import ButtonEvent
 HELP = (N_("MENU: next · OK: pick"), N_("BACK: back / close"))
 #: LED brightness levels the menu steps through.
 BRIGHTNESS_LEVELS = (0.1, 0.25, 0.5, 0.75, 1.0)
-#: The time controls the menu offers (PGN's TimeControl notation; "-": no clock).
-CONTROLS = ("-", "180+2", "300+3", "600+5", "900+10", "1800+30", "5400+30")
 #: The time an arbiter's press on the clock page adds or removes (seconds).
 ADJUST_STEPS = (10, 60)
 
@@ -403,7 +402,7 @@ class Menu:
         """The time control of a new game; with a clock, an arbiter's pause, resume and
         corrections."""
         items = [
-            _Item(_("Control: {control}").format(control=control_label(self.control)), self._controls_page)
+            _Item(_("Control: {control}").format(control=_(control_label(self.control))), self._controls_page)
         ]
         if self.control != "-":
             items += [
@@ -415,19 +414,21 @@ class Menu:
 
     def _controls_page(self) -> _Page:
         """OK on a control starts a new game of the current choice on it."""
-        items = tuple(_Item(control_label(c), partial(self._start, self.current, None, c)) for c in CONTROLS)
+        start = partial(self._start, self.current, None)
+        items = tuple(_Item(_(control_label(c)), partial(start, c)) for c in CONTROLS)
         return _Page(_("Clock: new game"), items, _index(list(CONTROLS), self.control))
 
     def _adjust_page(self) -> _Page:
-        """A side's clock given or taken a few seconds at each OK (the page stays open)."""
+        """A player's clock (a side's, or a team player's) given or taken a few seconds at each
+        OK (the page stays open)."""
         c = self.current
         try:
-            sides = engines.new_game(c.game, c.size, c.variant).sides
+            sides = engines.new_game(c.game, c.size, c.variant).players
         except OptionError:  # a game these engines do not know: no clocks
             sides = ()
         items = tuple(
             _Item(
-                f"{side.capitalize()} {sign}{_seconds(step)}",
+                f"{side.capitalize()} {sign}{seconds_label(step)}",
                 partial(SetClock, "adjust", side, step * int(f"{sign}1")),
                 True,
             )
@@ -456,26 +457,6 @@ class Menu:
         self.current, self.match = choice, match
         self.control = self.control if control is None else control
         return NewGame(choice.game, choice.size, choice.variant, match, control=control)
-
-
-def control_label(control: str) -> str:
-    """A time control as the menu names it.
-
-    >>> [control_label(c) for c in ("-", "180+2", "5400+30", "600", "40/5400+30:1800+30")]
-    ['No clock', '3 min + 2 s', '90 min + 30 s', '10 min', '40/5400+30:1800+30']
-    """
-    if control == "-":
-        return _("No clock")
-    base, _sep, plus = control.partition("+")
-    if not base.isdigit() or not (plus.isdigit() or not plus):
-        return control
-    minutes = f"{_seconds(int(base))}"
-    return f"{minutes} + {plus} s" if plus else minutes
-
-
-def _seconds(seconds: int) -> str:
-    """``90 min``, ``10 s``."""
-    return f"{seconds // 60} min" if seconds % 60 == 0 else f"{seconds} s"
 
 
 def _menu_options(game: str) -> tuple:

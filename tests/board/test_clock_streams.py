@@ -296,3 +296,58 @@ def test_a_match_s_next_game_begins_on_the_same_control_with_fresh_clocks():
         black["running"] == "white"
         and black["left"]["black"] == 30 * S - (since(black) - since(after[0])) + S
     )
+
+
+def test_each_player_of_a_team_game_has_a_clock_and_a_flag_loses_the_game_for_the_team():
+    """Team play: four players, two teams; each player's clock runs on their own turns only
+    (A1, B1, A2, B2 clockwise), the OLED shows all four, the one running marked; B2's flag
+    loses the game for Black's team."""
+    stream = Stream().wait(1000).place("A1*").settle().wait(2000).place("A3*").settle()
+    stream.wait(1000).place("C1*").settle().wait(12_000).settle()
+    events = run(stream.text(), "antipalos", 3, "team", config=clocked("10"))
+    ticks = clocks(events)
+    assert list(ticks[0]["left"]) == ["A1", "B1", "A2", "B2"]
+    assert [t["running"] for t in ticks[:4]] == ["A1", "B1", "A2", "B2"]
+    assert ticks[3]["left"] == {"A1": 10 * S - 1100, "B1": 10 * S - 2600, "A2": 10 * S - 1600, "B2": 10 * S}
+    assert said(events, "8.9 7.4 >9.9 0:10")  # A2's turn, White's second player
+    assert ticks[-1]["flag"] == "B2"
+    assert of(events, "game_over")[0]["winner"] == "white" and of(events, "game_over")[0]["result"] == "time"
+
+
+def test_a_flag_in_a_match_scores_the_game_and_the_next_begins_on_fresh_clocks():
+    """A match to 6 on 10 s clocks: White places B1*, Black's flag falls. The game is White's
+    on time and counts in the match (1 point, Chart A's least); Black, the loser, begins the
+    next game once the board is cleared, both clocks at 10 s again."""
+    stream = Stream().wait(1000).place("B1*").settle().wait(11_000).settle()
+    stream.lift("B1*").settle().wait(1000)
+    events = run(stream.text(), "antipalos", 3, config=Config(match=6, clock=ClockConfig("10")))
+    over = of(events, "game_over")[0]
+    assert over["winner"] == "white" and over["result"] == "time"
+    assert of(events, "match")[0]["totals"] == {"white": 1, "black": 0}
+    begun = next(i for i, e in enumerate(events) if e["event"] == "new_game")
+    fresh = clocks(events[begun:])[0]
+    assert fresh["left"] == {"white": 10 * S, "black": 10 * S} and fresh["running"] == "black"
+
+
+def test_a_match_game_lost_on_time_still_counts_after_a_restart():
+    """The daemon starts again during the match's next game: the game lost on time is
+    replayed into the match's score as it was counted, and the game goes on."""
+    board = BoardUnderTest(Game.of("antipalos", 3, match=6), config=Config(match=6, clock=ClockConfig("10")))
+    try:
+        board.run(1000)
+        board.place("B1*")
+        board.settle()
+        board.run(11_000)  # Black's flag falls
+        board.settle()
+        assert board.timed_out()
+        board.lift("B1*")
+        board.settle()
+        board.run(1000)
+        board.place("A1*")  # Black begins the next game
+        board.settle()
+        board.restart()
+        board.run(1000)
+        assert board.held() == ("A1*",)
+        assert board.controller.match.score == "1-0 (to 6)"
+    finally:
+        board.close()

@@ -290,3 +290,35 @@ def test_the_robot_plays_on_5_second_clocks_and_flags_end_games(game, seed, pair
     if episode.violation:
         raise reported(episode.violation)
     assert episode.flags >= 1
+
+
+@pytest.mark.parametrize(
+    "control, seed, game, episode",
+    [
+        ("10+1", 1, ("antipalos", 3, "team"), 1),  # the other board's clock stopped here
+        ("10+1", 1, ("antipode", None, "standard"), 2),  # a restart after a flag rejoined it
+        ("10+1", 1, ("antipod", 4, None), 6),  # a takeback asked as the asker's flag fell
+        ("10+1", 1, ("anti-grid", 6, "plain"), 7),  # a refused takeback charged twice
+        ("5", 4, ("antipode", None, "no-repetition-draw"), 4),  # a takeback's flips back timed
+        ("5", 4, ("antipode", None, "rulebook"), 5),  # a restart amid a move's flips
+        ("5", 7, ("phalanx", None, None), 9),  # a restart after a flag, its news dropped
+        ("10+1", 2, ("antipode", None, "no-full-board-turn"), 3),  # tokens turned, then a flag
+    ],
+)
+def test_paired_episodes_on_short_clocks_the_bench_found_play_through(control, seed, game, episode, tmp_path):
+    """Episodes of ``bench/robot.py --paired --clock CONTROL --seed SEED`` that ended in a
+    violation around a flag now play through. The other board's players' clock was stopped
+    here while the players here set a knock right or a refused takeback's pieces back, so the
+    two boards' clocks parted (a clock timed where it is played runs on until word of its move,
+    and that word is taken while the players here still have steps to do). A board restarted
+    after a flag rejoined the game lost on time instead of beginning a new one (both boards now
+    say the flag, and a board also reads its own last word). The tokens a takeback turns back
+    were timed on one board and not on the other (nobody's time now), while a move's own flips
+    asked again after a restart stay its mover's. A takeback asked from the menu as the
+    asker's flag fell was put to the other board's players and agreed, which the robot took
+    for never asked; asked by hand, the tokens the players had turned back before the flag
+    were asked to be turned again (the game over on time now keeps them)."""
+    opts = Options(frozenset(KINDS), dict(PAIR_MIX), True, str(tmp_path), clock=ClockConfig(control))
+    found = run_episode(game, seed * 1_000_003 + episode, 40, opts)
+    if found.violation:
+        raise reported(found.violation)

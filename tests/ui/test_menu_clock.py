@@ -111,3 +111,25 @@ def test_a_new_game_s_control_and_a_handicap_are_kept_through_a_restart_before_i
     )
     clock = again.ctl.clock.state(0)
     assert clock["control"] == "600+5" and clock["left"] == {"white": 600_000, "black": 540_000}
+
+
+def test_a_game_begun_with_no_clock_keeps_none_through_a_restart_on_a_clocked_config():
+    """The config names 5 min + 3 s; the players begin a game with No clock from the menu and
+    make a move; the daemon starts again with the same config: the game still has no clock
+    (the config's is for the games begun from then on)."""
+    drive = board("300+3")
+    drive.press("menu")
+    choose(drive, "Clock")
+    choose(drive, "Control")
+    choose(drive, "No clock")
+    assert drive.ctl.clock.state(drive.t) is None
+    drive.place("B2*").run(800)
+    assert drive.ctl.record.moves == ["B2*"]
+    again = Drive(
+        Game.of("antipalos", 5),
+        storage=drive.storage,
+        resume=(drive.ctl.game_id, ["B2*"]),
+        clock=ClockConfig("300+3"),
+    ).run(600)
+    assert again.ctl.clock.state(again.t) is None
+    assert again.ctl.screen().text_lines()[1] != ">5:00 5:00"

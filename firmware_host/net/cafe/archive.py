@@ -163,8 +163,9 @@ def read_record(payload: bytes, now: float | None = None) -> dict[str, Any]:
     league = game["league"]
     stored = {**game, "players": players_text(game["players"] or []), "league": league and json.dumps(league)}
     rec = StoredGame(**{k: v for k, v in stored.items() if k in _STORED})
-    sides = replay(rec)[0].sides
-    game["clk"] = _clock_readings(game["clocks"], sides)
+    start = replay(rec)[0]
+    sides = start.sides
+    game["clk"] = _clock_readings(game["clocks"], start.players)
     for key, allowed in (("first", sides), ("winner", (*sides, DRAW))):
         if game[key] is not None and game[key] not in allowed:
             raise Bad(f"{key}: {game[key]!r} is no side of this game ({', '.join(sides)})")
@@ -177,9 +178,10 @@ def read_record(payload: bytes, now: float | None = None) -> dict[str, Any]:
     return game
 
 
-def _clock_readings(clocks: tuple[str, ...], sides: tuple[str, ...]) -> list[str]:
+def _clock_readings(clocks: tuple[str, ...], players: tuple[str, ...]) -> list[str]:
     """Each move's clock reading as ``%clk`` writes it (the mover's time left, ``h:mm:ss``; ""
-    where none was kept), checked: Bad for a reading that is not the clocks of these sides.
+    where none was kept), checked: Bad for a reading that is not the clocks of these players
+    (the sides, or a team's players).
 
     >>> _clock_readings(('{"control": "60", "left": {"a": 58400, "b": 60000}, "moves": {"a": 1, '
     ...     '"b": 0}, "mover": "a"}', ""), ("a", "b"))
@@ -192,8 +194,8 @@ def _clock_readings(clocks: tuple[str, ...], sides: tuple[str, ...]) -> list[str
             continue
         reading = read(kept.encode(), READING)
         mover = reading["mover"]
-        if set(reading["left"]) != set(sides) or mover is not None and mover not in sides:
-            raise Bad(f"clocks after move {n}: not the clocks of {', '.join(sides)}")
+        if set(reading["left"]) != set(players) or mover is not None and mover not in players:
+            raise Bad(f"clocks after move {n}: not the clocks of {', '.join(players)}")
         shown.append(pgn_clock(reading["left"][mover]) if mover else "")
     return shown
 

@@ -69,7 +69,7 @@ from firmware_host.actions.reading import (
     read_table,
     read_take_back,
 )
-from firmware_host.store.timecontrol import ControlError, TimeControl
+from firmware_host.store.timecontrol import control_refusal
 
 #: The longest command the board reads (a longer one is refused unread).
 MAX_COMMAND = 4096
@@ -180,10 +180,8 @@ def _brightness(f: Fields, _: Collection[str]) -> SetBrightness:
 def _table(f: Fields, sites: Collection[str]) -> TableRound:
     """A league round at this table, its time control read as the ``[clock]`` reads one."""
     table = read_table(f, sites)
-    try:
-        TimeControl.parse(table.control or "-")
-    except ControlError as exc:
-        raise CommandError(f"table: 'control': {exc}") from None
+    if why := control_refusal("table", table.control):
+        raise CommandError(why)
     return table
 
 

@@ -2,22 +2,25 @@
 ``homeassistant/<component>/reedboard_<id>/<object>/config``.
 
 Sensors Game, To move, Status, Ply (a count that starts again each game: no statistics), Last
-result and Time left 1 to 4 (each side's clock in seconds, in the order of the game's sides;
-unknown without a clock) read the board's state; binary sensors Out of sync and Needs
-attention (out of sync, or the hardware missing or not responding) read it too, Connected its
-availability; a button starts a new game of the same kind and a select picks one of the games
-the board can play (by title, "Antipalos 5", "Anti-Grid 6 chain": each game, size and variant
-its state's ``playable`` lists; its value is the state's ``choice``, the game now). A board
-that refuses commands (kiosk mode without ``[mqtt] kiosk_commands``) announces neither, and
-clears what an earlier start announced (an empty retained config removes an entity).
+result read the board's state, and Time left 1 to 4 their own topics
+(``reedboard/<id>/clock/<n>``: each player's clock in seconds, in turn order, the sides or in
+Team play each of the four players; unknown without a clock; sent at each change of the state
+and each second while it runs);
+binary sensors Out of sync and Needs attention (out of sync, or the hardware missing or not
+responding) read it too, Connected its availability; a button starts a new game of the same
+kind and a select picks one of the games the board can play (by title, "Antipalos 5",
+"Anti-Grid 6 chain": each game, size and variant its state's ``playable`` lists; its value is
+the state's ``choice``, the game now). A board that refuses commands (kiosk mode without
+``[mqtt] kiosk_commands``) announces neither, and clears what an earlier start announced (an
+empty retained config removes an entity).
 
 >>> messages = dict(discovery_messages(Device("table-7")))
 >>> sorted(topic.split("/")[1] + "/" + topic.split("/")[3] for topic in messages)[:4]
 ['binary_sensor/attention', 'binary_sensor/connectivity', 'binary_sensor/out_of_sync', 'button/new_game']
 >>> json.loads(messages["homeassistant/sensor/reedboard_table-7/ply/config"])["state_topic"]
 'reedboard/table-7/state'
->>> json.loads(messages["homeassistant/sensor/reedboard_table-7/clock_2/config"])["value_template"][60:]
-'{{ (c.left[s[1]] / 1000) | round(1) if c and s | length > 1 else none }}'
+>>> json.loads(messages["homeassistant/sensor/reedboard_table-7/clock_2/config"])["state_topic"]
+'reedboard/table-7/clock/2'
 >>> kiosk = dict(discovery_messages(Device("table-7"), obeys=False))
 >>> kiosk["homeassistant/button/reedboard_table-7/new_game/config"]
 ''
@@ -65,13 +68,6 @@ class Device:
             device["configuration_url"] = self.configuration_url
         return device
 
-
-#: A side's time left on its clock in seconds (tenths), from the state's ``clock``; none
-#: (unknown) without a clock or with fewer sides.
-_CLOCK = (
-    "{{% set c = value_json.clock %}}{{% set s = value_json.sides %}}"
-    "{{{{ (c.left[s[{seat}]] / 1000) | round(1) if c and s | length > {seat} else none }}}}"
-)
 
 _PROBLEM = {"device_class": "problem", "payload_on": "ON", "payload_off": "OFF"}
 
@@ -143,7 +139,7 @@ ENTITIES: tuple[tuple[str, str, dict[str, Any]], ...] = (
                 "name": f"Time left {seat + 1}",
                 "device_class": "duration",
                 "unit_of_measurement": "s",
-                "value_template": _CLOCK.format(seat=seat),
+                "value_template": "{{ value_json.left }}",
                 "icon": "mdi:timer-sand",
             },
         )
@@ -191,7 +187,9 @@ def discovery_messages(
             config["state_topic"] = topics.availability_topic(device.board)
         else:
             config["availability_topic"] = topics.availability_topic(device.board)
-        if component in ("sensor", "select", "binary_sensor") and name != "connectivity":
+        if name.startswith("clock_"):  # its own topic, sent each second while it runs
+            config["state_topic"] = topics.clock_topic(device.board, int(name[6:]))
+        elif component in ("sensor", "select", "binary_sensor") and name != "connectivity":
             config["state_topic"] = topics.state_topic(device.board)
         if component in ("button", "select"):
             config["command_topic"] = topics.command_topic(device.board)

@@ -21,6 +21,7 @@ from typing import Any, Iterable
 
 from firmware_host.actions.commands import Again, NewGame, Roster, SetClock, TakeBack
 from firmware_host.actions.limits import BURST, NEW_GAME_SECONDS, RATE, Bucket
+from firmware_host.actions.reading import MOST_SIDES
 from firmware_host.board import Controls
 from firmware_host.board.events import Event
 from firmware_host.board.game import Game
@@ -40,6 +41,8 @@ PENDING = 16
 STALE_SECONDS = 3.0
 #: Events after which today's games are counted again.
 DAY_EVENTS = {"new_game", "game_over", "takeback"}
+#: Seconds between two readings of the running clock sent for Home Assistant.
+TICK_SECONDS = 1.0
 
 
 class NetBoard:
@@ -89,6 +92,8 @@ class NetBoard:
         self._stale = False
         self._quiet_until = 0.0
         self._waker: Any = None
+        self._ticked = -TICK_SECONDS  # when the clocks were last sent (monotonic s)
+        self._times: list[str] = [""] * MOST_SIDES  # each player's time left as last sent
         link.subscribe(topics.command_topic(board_id), self._on_command, retained=self._on_kept_command)
         #: The café's players as last published, until the loop hands them to the menu.
         self._roster: tuple[str, ...] | None = None
@@ -126,6 +131,9 @@ class NetBoard:
             or (not self._listing_sent and self.playable.listed)
         ):  # now with the games
             self._publish_state(controller, events)
+            self._send_times(controller)
+        elif self._stepped - self._ticked >= TICK_SECONDS:
+            self._send_times(controller)
 
     def _apply(self, controller: Controls, command: BrokerCommand, ident: Any) -> None:
         """Carry out a checked command; a failure is answered and said, and the loop goes on."""
@@ -200,6 +208,19 @@ class NetBoard:
         if text != self._games_sent:
             self._games_sent = text
             self.link.publish(topics.games_topic(self.board), text, retain=True)
+
+    def _send_times(self, controller: Controls) -> None:
+        """Each player's time left (s, tenths) on its own topic, where it differs from what was
+        sent: the running one's at most each :data:`TICK_SECONDS`, the others' when the state
+        changes (Home Assistant's Time left sensors)."""
+        self._ticked = self._stepped
+        clocks = controller.clock.clocks
+        left = list(clocks.shown(controller.now).values()) if clocks else []
+        for n in range(MOST_SIDES):
+            text = json.dumps({"left": round(max(0.0, left[n]) / 1000, 1) if n < len(left) else None})
+            if text != self._times[n]:
+                self._times[n] = text
+                self.link.publish(topics.clock_topic(self.board, n + 1), text, retain=True)
 
     def _send_state(self, state: dict[str, Any]) -> None:
         text = json.dumps(state)

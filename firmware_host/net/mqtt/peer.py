@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import engines
 from engines.core import GameState, IllegalMove, OptionError
@@ -40,6 +40,7 @@ from firmware_host.net.mqtt.untrusted import (
     Bad,
     board_id,
     items,
+    mapping,
     one_of,
     optional,
     read,
@@ -158,6 +159,22 @@ def peer_token(value: Any, now_ns: int) -> str:
 
 
 @dataclass(frozen=True)
+class Correction:
+    """An arbiter's last correction of the clocks on a board: made ``at`` (nanoseconds since
+    the epoch: a later one wins), with ``moves`` made, each side's time ``left`` (ms, as of
+    the running clock's last switch) and whether the clocks are ``paused``."""
+
+    at: int
+    moves: int
+    left: Mapping[str, int]
+    paused: bool
+
+    def json(self) -> list[Any]:
+        """As a message carries it: ``[at, moves, left, paused]``."""
+        return [self.at, self.moves, dict(self.left), self.paused]
+
+
+@dataclass(frozen=True)
 class Peer:
     """The other board's game as it published it (``remote.py`` has the protocol), its fields
     checked; its moves are read through the engine where they are followed."""
@@ -174,6 +191,7 @@ class Peer:
     session: str | None = None
     #: Who sits at both boards' seats and the league table, as set on either (its stamp first).
     seating: tuple[str, Seating] | None = None
+    arbiter: Correction | None = None
 
 
 def read_peer(payload: bytes, now_ns: int) -> Peer:
@@ -185,9 +203,10 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
     refuses. The Peer's ``ask`` and ``answer`` end with those numbers. ``used`` (optional):
     each move's turn time in ms as the board whose players made it timed it (null: none), and
     ``running``: how long its players' turn has run so far (ms; null: theirs is not running),
-    ``flag``: their side once their flag fell, ``session``: which run of the daemon sent it;
-    ``seating`` (optional): the players at both boards' seats and the league table, stamped as
-    a token is (``firmware_host/board/seating.py``, :class:`Shared`)."""
+    ``flag``: the side whose flag fell, ``session``: which run of the daemon sent it,
+    ``arbiter``: its last correction of the clocks (:class:`Correction`); ``seating``
+    (optional): the players at both boards' seats and the league table, stamped as a token is
+    (``firmware_host/board/seating.py``, :class:`Shared`)."""
     obj = read(
         payload,
         record(
@@ -208,6 +227,7 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
                 "flag": optional(text(32)),
                 "session": optional(text(16)),
                 "seating": lambda v: v,
+                "arbiter": optional(items(lambda v: v, 4)),
             },
             required=("v", "game", "token", "moves"),
         ),
@@ -239,6 +259,7 @@ def read_peer(payload: bytes, now_ns: int) -> Peer:
         obj["flag"],
         obj["session"],
         seating,
+        _correction(obj["arbiter"]),
     )
 
 
@@ -250,3 +271,25 @@ def _seating(value: Any, now_ns: int) -> tuple[str, Seating]:
         raise Bad(f"seating: {exc}") from None
     except (KeyError, TypeError):
         raise Bad("seating: expected stamp, players, league and ready") from None
+
+
+def _correction(entry: list[Any] | None) -> Correction | None:
+    """A message's ``arbiter``, checked (None: none).
+
+    >>> _correction([1, 2, {"white": 60000}, True]).left
+    {'white': 60000}
+    >>> _correction([1, 2, {"white": -5}, True])
+    Traceback (most recent call last):
+    ...
+    firmware_host.net.mqtt.untrusted.Bad: arbiter: expected [at, moves, left, paused]
+    """
+    if entry is None:
+        return None
+    try:
+        if len(entry) != 4:
+            raise Bad("length")
+        left = mapping(text(32), whole(0, MAX_TURN_MS), 8)(entry[2])
+        at, moves = whole(0, 2**63)(entry[0]), whole(0, MAX_MOVES)(entry[1])
+        return Correction(at, moves, left, one_of(True, False)(entry[3]))
+    except Bad:
+        raise Bad("arbiter: expected [at, moves, left, paused]") from None

@@ -24,14 +24,20 @@ way on it (version 2)::
   board of protocol 2 without these two reads them as 0).
 - ``used``, ``running`` and ``flag`` (with a game clock): each move's turn time in ms, as the
   board whose players made it timed it, how long this board's players' turn had run when the
-  message was sent (null: theirs is not running), and their side once their flag fell (null:
-  it has not): the other board takes the flag of this board's players from there, never from
-  its own clock. ``session`` names the run of the daemon that sent it: the other side's clock
-  runs from the earliest start its messages imply (a late one implies a later start), unless
-  the other board started again (its clock with it). The other board's move is charged the time
+  message was sent (null: theirs is not running), and the side whose flag fell (null: none
+  has): the other board takes the flag of this board's players from there, never from its own
+  clock, and a board that starts with its last game over never joins a game with a flag
+  again. ``session`` names the run of the daemon that sent it: the other side's clock runs
+  from the earliest start its messages imply (a late one implies a later start), unless the
+  other board started again (its clock with it). The other board's move is charged the time
   it says; its clock runs here from the message saying its turn began there, as from then; a
   message heard while this board's players' clock runs is answered with this board's game
   sent again (the other board may have started again).
+- ``arbiter`` (with a game clock): the last arbiter's correction made on this board in this
+  game, ``[at, moves, left, paused]``: when (nanoseconds since the epoch), at how many moves,
+  each side's time left then (ms, as of the running clock's last switch) and the pause. The
+  other board takes a correction later than any it made or took, once it holds those moves:
+  the same pause and times on both (a position that moved on since takes the pause alone).
 - A board that starts reads back its own retained message before it publishes a game played
   with the other board again: a request and a "no" it had published of the position where
   it still is stand across the restart; asked again after a "no", it counts past the
@@ -79,6 +85,7 @@ from firmware_host.board.opponent import (
     Adopt,
     Ask,
     Asked,
+    Corrected,
     Intent,
     Play,
     Remember,
@@ -96,7 +103,7 @@ from firmware_host.board.turn import directions
 from firmware_host.i18n import N_, _, ngettext
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.link import Link
-from firmware_host.net.mqtt.peer import Peer, common, peer_turn, read_peer, replay
+from firmware_host.net.mqtt.peer import Correction, Peer, common, peer_turn, read_peer, replay
 from firmware_host.net.mqtt.untrusted import Bad
 from firmware_host.store.config import Config, opponent_side
 from firmware_host.ui.screens import message_screen
@@ -173,6 +180,9 @@ class Remote:
         self._timed: Peer | None = None  # the last message whose word of the other's clock was taken
         self._own_heard = self._kept_read = False
         self._overwritten = False  # another client published on this board's topic since
+        self._correction: Correction | None = None  # the arbiter's last correction made here
+        self._corrected = 0  # the corrections made here so far (``Seen.corrections``)
+        self._latest = 0  # when the last correction made or followed here was made (ns)
         self.note: str | None = None
         self._seating = Shared(board)  # the players and table both boards share
         link.subscribe(moves_topic(board), self._on_own)  # first: it arrives before the other's
@@ -243,7 +253,7 @@ class Remote:
         if seen.game_id != self._game_id:
             began_here = self._game_id is not None and self._joining is None
             self._game_id, self._ask, self._refusal, self._answer = seen.game_id, None, None, None
-            self._asked_keep = None
+            self._asked_keep, self._correction, self._corrected = None, None, seen.corrections
             if began_here:  # the players here began it: the other board follows
                 return [Remember(_token(self.board))]
         if kept is not None and not self._kept_read:
@@ -257,6 +267,9 @@ class Remote:
             intents = self._follow(seen, peer)
         if self._ask is not None and not _asked_in(self._ask, seen):
             self._ask = None  # the game moved on: the request is withdrawn
+        self._note_correction(seen)
+        if not intents and peer is not None:
+            intents = self._relay(seen, peer)
         if not intents and peer is not None and peer is not self._timed:
             intents = self._started(seen, peer)
         if not intents and peer is not None and seen.token and peer.token == seen.token:
@@ -282,26 +295,52 @@ class Remote:
         long their turn has run by now."""
         if peer is not self._heard:
             self._heard = peer
-            if seen.turn is not None and seen.turn[0] != self.side_in(seen.state):
+            if seen.turn is not None and _side(seen, seen.turn[0]) != self.side_in(seen.state):
                 self._sent_key = None
         same = peer.token == seen.token and peer.moves == seen.moves
         if peer is self._timed or not same:
             return []
         theirs = self.side_in(seen.state)
-        if peer.flag == theirs and seen.clocks is not None and seen.clocks.flag is None:
+        flag = peer.flag if peer.flag in seen.state.players else None  # a player of theirs
+        if flag and _side(seen, flag) == theirs and seen.clocks is not None and seen.clocks.flag is None:
             self._timed = peer
-            return [TimeUp(theirs)]
+            return [TimeUp(flag)]
         n = len(seen.moves)
         if n and seen.states[n - 1].to_move == theirs and (used := _used(peer, n - 1)) is not None:
             if seen.used.get(n) not in (None, used):
                 return [Retimed(n, used)]  # their last move's time, said after it was carried out
-        if not seen.awaiting or peer.running is None:
+        due = seen.awaiting or (seen.state.to_move == theirs and seen.pending is None)  # steps here
+        if not due or peer.running is None:
             return []
         self._timed = peer
         with self._lock:
             since = (self.clock() - self._peer_at) * 1000 if peer is self._peer else 0.0
         anew, self._sessions = peer.session != self._sessions, peer.session
         return [Started(peer.running + since, anew)]
+
+    def _note_correction(self, seen: Seen) -> None:
+        """An arbiter's correction made here since the last poll: sent with the game."""
+        clocks = seen.clocks
+        if seen.corrections == self._corrected or clocks is None:
+            return
+        self._corrected = seen.corrections
+        left = {side: max(0, round(ms)) for side, ms in clocks.left.items()}
+        self._correction = Correction(
+            max(time.time_ns(), self._latest + 1), len(seen.moves), left, clocks.paused
+        )
+        self._latest = self._correction.at
+
+    def _relay(self, seen: Seen, peer: Peer) -> list[Intent]:
+        """The other board's last correction of the clocks, when it is later than any made or
+        followed here and its moves are followed here: the times it set (none, the position
+        having moved on since) and its pause."""
+        theirs = peer.arbiter
+        if theirs is None or theirs.at <= self._latest or peer.token != seen.token or seen.clocks is None:
+            return []
+        if theirs.moves > len(seen.moves):
+            return []  # once its moves are carried out here
+        self._latest = theirs.at
+        return [Corrected(theirs.left if theirs.moves == len(seen.moves) else None, theirs.paused)]
 
     def _resume(self, seen: Seen, kept: Peer) -> None:
         """After a restart, this board's open takeback request and its "no" to the other
@@ -313,6 +352,9 @@ class Remote:
             self._ask, self.note, self._asked_keep = kept.ask, self.ASKED, kept.ask[1]
         if kept.answer is not None and self._answer is None and kept.answer[:2] == position:
             self._answer = kept.answer
+        if kept.arbiter is not None:  # followed already, or made here: kept, not taken again
+            self._correction = self._correction or kept.arbiter
+            self._latest = max(self._latest, kept.arbiter.at)
 
     def _say(self, seen: Seen, peer: Peer | None, online: bool | None) -> None:
         """The screen's line about the other board: out of reach, offline, or the last
@@ -345,10 +387,15 @@ class Remote:
         return []
 
     def _over(self, seen: Seen, peer: Peer) -> bool:
-        """Whether the other board's game is this game's kind and over."""
+        """Whether the other board's game is this game's kind and over (a flag fell in it, as
+        either board said last, or its position ends it)."""
         game, here = peer.game, seen.game
         if (game.name, game.size, game.variant) != (here.name, here.size, here.variant):
             return False
+        with self._lock:
+            kept = self._kept  # what this board said last before it started
+        if peer.flag is not None or (kept is not None and kept.token == peer.token and kept.flag is not None):
+            return True
         if self._ended[0] is not peer:
             try:
                 self._ended = (peer, replay(seen.states[0], list(peer.moves))[1].outcome() is not None)
@@ -566,12 +613,22 @@ class Remote:
             self._sent = self._sent_key = None
         clocks = (
             seen.clocks and seen.clocks.flag,
-            seen.turn is not None and seen.turn[0] != self.side_in(seen.state),
+            seen.turn is not None and _side(seen, seen.turn[0]) != self.side_in(seen.state),
         )
         seating = self._seating.told(seen.seating, time.time_ns())
         g, key = (
             seen.game,
-            (seen.game, seen.token, seen.moves, seen.rewrites, self._ask, self._answer, clocks, seating),
+            (
+                seen.game,
+                seen.token,
+                seen.moves,
+                seen.rewrites,
+                self._ask,
+                self._answer,
+                clocks,
+                self._correction,
+                seating,
+            ),
         )
         if key == self._sent_key:
             return  # as sent (not written again at every step: a long game's JSON costs)
@@ -585,7 +642,7 @@ class Remote:
             [list(r) for r in seen.rewrites],
             self._ask,
             self._answer,
-            _clocks(seen, self.side_in(seen.state), self._session),
+            _clocks(seen, self.side_in(seen.state), self._session, self._correction),
             seating,
         )
         if text != self._sent:
@@ -661,20 +718,27 @@ class Remote:
             self._online = online
 
 
-def _clocks(seen: Seen, theirs: str, session: str) -> dict[str, Any] | None:
+def _clocks(seen: Seen, theirs: str, session: str, correction: Correction | None) -> dict[str, Any] | None:
     """What this board's message says of its clocks (None: no clock): each move's turn time
-    (ms), how long its own players' turn has run so far (None: not theirs), and their flag if
-    it fell, and which run of the daemon (``session``) sent it."""
+    (ms), how long its own players' turn has run so far (None: not theirs), the side whose flag
+    fell (either board's: a board that starts again never joins a game lost on time), which
+    run of the daemon (``session``) sent it, and the arbiter's last ``correction`` made here."""
     if seen.clocks is None:
         return None
     used = [None if (ms := seen.used.get(n)) is None else round(ms) for n in range(1, len(seen.moves) + 1)]
-    turn, flag = seen.turn, seen.clocks.flag
+    turn = seen.turn
     return {
         "used": used,
-        "running": round(turn[1]) if turn and turn[0] != theirs else None,
-        "flag": flag if flag != theirs else None,
+        "running": round(turn[1]) if turn and _side(seen, turn[0]) != theirs else None,
+        "flag": seen.clocks.flag,
         "session": session,
+        "arbiter": correction.json() if correction else None,
     }
+
+
+def _side(seen: Seen, player: str) -> str:
+    """The side a player whose clock runs plays (a team's player: the team's side)."""
+    return seen.state.player_side(player)
 
 
 def _steady(text: str) -> str:

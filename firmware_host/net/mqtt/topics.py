@@ -56,6 +56,11 @@ def games_topic(board: str) -> str:
     return topic(board, "games")
 
 
+def clock_topic(board: str, n: int) -> str:
+    """Where the ``n``-th player's time left is sent (1 first; Home Assistant's Time left n)."""
+    return topic(board, f"clock/{n}")
+
+
 #: The café's players (their names, retained by the dashboard): what a board's menu offers.
 ROSTER_TOPIC = f"{ROOT}/cafe/players"
 #: The most names of the café's a board's menu offers.

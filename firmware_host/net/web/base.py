@@ -19,7 +19,7 @@ event loop again), at most :data:`MAX_CONNECTIONS` connections at once, a connec
 ...     def routes(self, router):
 ...         router.add_get("/", self.file("board.css"))
 >>> sorted(r.canonical for r in Hello(token=None, host="127.0.0.1").app().router.resources())
-['/', '/i18n.json', '/shared', '/static']
+['/', '/controls.json', '/i18n.json', '/shared', '/static']
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from aiohttp import WSCloseCode, WSMessage, web
 
 from firmware_host import i18n
 from firmware_host.net.web.guard import MAX_MESSAGE, host_allowed, same_origin, security_headers
+from firmware_host.store.timecontrol import CONTROLS
 from hardware.supervise import Supervised
 
 #: The files both apps serve at /shared/: the board-drawing module and its style.
@@ -83,6 +84,7 @@ class WebApp:
         app.router.add_static("/static", self.static)
         app.router.add_static("/shared", SHARED)
         app.router.add_get("/i18n.json", words)
+        app.router.add_get("/controls.json", controls)
         app.on_startup.append(self._started)
         app.on_shutdown.append(self._close_sockets)
         return app
@@ -378,6 +380,13 @@ class WebServer:
     def url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/"
+
+
+async def controls(request: web.Request) -> web.Response:
+    """``/controls.json``: the time controls a new game is offered on (the menu's, one list),
+    each with its label in English (the pages translate it): ``{"controls": [{"control":
+    "-", "label": "No clock"}, ...]}``."""
+    return web.json_response({"controls": [{"control": c, "label": label} for c, label in CONTROLS.items()]})
 
 
 async def words(request: web.Request) -> web.Response:

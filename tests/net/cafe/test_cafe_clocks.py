@@ -13,6 +13,7 @@ import pytest
 
 from firmware_host.net.cafe.archive import Archive, read_record
 from firmware_host.net.mqtt.untrusted import Bad
+from firmware_host.store.timecontrol import CONTROLS
 from testbed.broker import board_config
 from testbed.tools import REEDBOARD
 from tests.net.cafe.test_cafe import OUTPUT, WIN, start_new_game
@@ -30,6 +31,8 @@ def test_new_game_on_a_clock_from_the_dashboard_and_the_tile_shows_the_clocks(
     tile = page.locator('article[data-board="t1"]')
     tile.locator(".title").filter(has_text="Antipalos 5").wait_for()
     assert tile.locator(".clocks").is_hidden()  # no clock yet
+    offered = tile.locator("select.clock option").evaluate_all("os => os.map(o => o.value)")
+    assert offered == ["", *CONTROLS]  # the board menu's list, as /controls.json serves it
     tile.locator("select.clock").select_option("300+3")
     start_new_game(page, tile)
     state = watcher.state("t1", lambda s: s["clock"] is not None)

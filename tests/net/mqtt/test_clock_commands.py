@@ -113,21 +113,21 @@ def test_a_game_without_a_clock_refuses_an_arbiter(tmp_path, broker, watcher, bo
 
 
 def test_home_assistant_has_a_sensor_for_each_side_s_time(tmp_path, broker, watcher, boards):
-    """Each side's time left in seconds, read from the state as its template says."""
+    """Each side's time left in seconds, read from the state as its template says (the clock's
+    players in turn order)."""
     board = boards(board_config(tmp_path, broker.port, top='[clock]\ncontrol = "600+5"\n'))
     board.wait_running()
     sensors = [
         json.loads(watcher.wait(f"homeassistant/sensor/reedboard_t1/clock_{n}/config")) for n in (1, 2, 3, 4)
     ]
     assert [s["name"] for s in sensors] == [f"Time left {n}" for n in (1, 2, 3, 4)]
-    assert all(s["state_topic"] == "reedboard/t1/state" and s["unit_of_measurement"] == "s" for s in sensors)
+    assert all(s["unit_of_measurement"] == "s" for s in sensors)
     state = watcher.state("t1", lambda s: s["clock"] is not None)
-    for n, sensor in enumerate(sensors):
-        # what the template reads: the n-th side's time, when the game has an n-th side
-        assert f"c.left[s[{n}]] / 1000" in sensor["value_template"]
-        assert f"s | length > {n}" in sensor["value_template"]
     assert list(state["clock"]["left"]) == state["sides"] == ["white", "black"]
     assert state["clock"]["left"]["black"] == 600_000
+    # what each sensor reads: the n-th player's time on its topic, unknown past the players
+    times = [json.loads(watcher.wait(s["state_topic"]))["left"] for s in sensors]
+    assert 590 < times[0] <= 600 and times[1:] == [600.0, None, None]
     assert board.proc.poll() is None
 
 
@@ -150,3 +150,37 @@ def test_a_control_a_new_game_named_is_kept_through_a_restart(tmp_path, broker, 
     assert after["clock"]["left"]["white"] == before["left"]["white"]  # as kept after the move
     assert after["clock"]["left"]["black"] <= 600_000
     assert again.proc.poll() is None
+
+
+def test_a_team_game_has_a_clock_per_player_and_a_sensor_for_each(tmp_path, broker, watcher, boards):
+    """Team play: the state's clock has the four players, A1 first and running; Home
+    Assistant's four Time left sensors read them in that order."""
+    top = 'variant = "team"\n[clock]\ncontrol = "600"\n'
+    board = boards(board_config(tmp_path, broker.port, top=top))
+    board.wait_running()
+    state = watcher.state("t1", lambda s: s["clock"] is not None)
+    assert list(state["clock"]["left"]) == ["A1", "B1", "A2", "B2"] and state["sides"] == ["white", "black"]
+    assert state["clock"]["running"] == "A1"
+    board.place("B2*")
+    state = watcher.state("t1", lambda s: s["clock"]["running"] == "B1")
+    assert state["clock"]["left"]["A1"] < 600_000 == state["clock"]["left"]["A2"]
+    assert json.loads(watcher.wait("reedboard/t1/clock/4")) == {"left": 600.0}  # B2's, Time left 4
+
+
+def test_home_assistant_s_time_left_counts_down_while_the_clock_runs(tmp_path, broker, watcher, boards):
+    """While White thinks, Home Assistant's Time left 1 goes down about once a second, with no
+    move made; Time left 2 (Black's clock, standing) is sent once, and 3 and 4 are unknown."""
+    board = boards(board_config(tmp_path, broker.port, top='[clock]\ncontrol = "600"\n'))
+    board.wait_running()
+    sensors = [
+        json.loads(watcher.wait(f"homeassistant/sensor/reedboard_t1/clock_{n}/config")) for n in (1, 2, 3, 4)
+    ]
+    assert [s["state_topic"] for s in sensors] == [f"reedboard/t1/clock/{n}" for n in (1, 2, 3, 4)]
+    assert all(s["value_template"] == "{{ value_json.left }}" for s in sensors)
+    white = "reedboard/t1/clock/1"
+    watcher.wait(white, lambda t: json.loads(t)["left"] <= 597)  # three ticks at least
+    lefts = [json.loads(t)["left"] for t in watcher.texts(white)]
+    assert lefts == sorted(lefts, reverse=True) and len(lefts) >= 3 and lefts[0] <= 600
+    assert [json.loads(t) for t in watcher.texts("reedboard/t1/clock/2")] == [{"left": 600.0}]
+    assert json.loads(watcher.wait("reedboard/t1/clock/4")) == {"left": None}
+    assert board.proc.poll() is None

@@ -86,7 +86,7 @@ def test_a_table_command_that_does_not_read_is_refused_and_changes_nothing(tmp_p
     watcher.state("t1")
     for bad, why in [
         ({"names": ["Anna"]}, "table: 1 names for a game of 2 seats"),
-        ({"control": "5 minutes"}, "table: 'control': '5 minutes' is no time control"),
+        ({"control": "5 minutes"}, "table: bad 'control': '5 minutes' is no time control"),
         ({"table": 0}, "table: 'table' and 'round' must be 1 to 999"),
     ]:
         ident = why[:20]

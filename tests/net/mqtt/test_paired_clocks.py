@@ -7,6 +7,9 @@ import json
 import random
 from dataclasses import replace
 
+import pytest
+
+from firmware_host.actions.commands import SetClock
 from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig
 from firmware_host.store.storage import Storage
@@ -155,3 +158,121 @@ def test_two_daemons_on_a_real_broker_keep_the_same_clock_readings(tmp_path, bro
     assert (
         all(r["left"]["white"] < 600_000 for r in readings[0]) and readings[0][1]["left"]["black"] < 600_000
     )
+
+
+@pytest.mark.parametrize("restarted", [0, 1], ids=["the flagged players' board", "the other board"])
+def test_after_a_flag_a_board_that_restarts_begins_a_new_game_the_other_board_joins(restarted):
+    """White's flag falls at t1 and ends the game on both; then one daemon starts again: it
+    begins a new game (the last is over), never the one lost on time again, and the other
+    board joins it, both at the start with fresh clocks."""
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        move(two, "C3*", 500)
+        carry(one, 500)
+        one.run(61_000)  # White's time runs out at t1
+        pair.check()
+        assert one.timed_out() and two.timed_out()
+        ended = one.token()
+        board, other = pair.robots[restarted], pair.robots[1 - restarted]
+        before = other.board.game_id()
+        board.restart()
+        pair._joins(board, other, before)
+        pair.check()
+        assert one.token() == two.token() != ended
+        assert one.held() == two.held() == ()
+        assert shown(one)["black"] == shown(two)["black"] == 60_000 and shown(one)["white"] > 50_000
+        assert apart(one, two) <= DELAY_MS
+    finally:
+        pair.close()
+
+
+def test_a_takeback_asked_as_the_askers_flag_falls_is_still_put_and_agreed_on_both():
+    """White's players at t1 ask to take back from the menu 0.2 s before their time runs out:
+    the flag falls at t1 while the request crosses the bus, ending the game on both boards; the
+    request still stands and is put to Black's players at t2, whose OK takes the game back on
+    both boards, with the clocks as they stood at that position."""
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        move(two, "C3*", 500)
+        carry(one, 500)
+        white = shown(one)["white"]
+        one.run(white - 200)
+        pair.robots[0].menu("Take back")
+        one.run(400)
+        assert one.timed_out()
+        for _ in range(20):
+            if "Take back?" in two.screen():
+                break
+            two.run(100)
+        assert two.timed_out() and "Take back?" in two.screen()
+        two.press("ok")
+        two.run(2000)  # the rewrite crosses the bus
+        assert one.held() == two.held() == ()
+        assert not one.timed_out() and not two.timed_out()
+        assert one.clocks().left == two.clocks().left == {"white": 60_000, "black": 60_000}
+    finally:
+        pair.close()
+
+
+def test_a_pause_and_an_adjustment_on_either_board_reach_the_other():
+    """An arbiter pauses the clocks at t1 while Black thinks at t2: both boards' clocks stop
+    and show the same times; a minute added to White at t2 shows on both; resumed at t2, both
+    run again, Black's at both boards; a restart of t2 keeps the correction and sets nothing
+    twice."""
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 2000)
+        carry(two, 500)
+        two.run(3000)
+        one.controller.command(SetClock("pause"))
+        one.run(1000)
+        assert one.clocks().paused and two.clocks().paused
+        two.run(5000)  # nobody's time while paused
+        assert shown(one) == shown(two)
+        two.controller.command(SetClock("adjust", "white", 60))
+        two.run(1000)
+        assert shown(one) == shown(two) and shown(one)["white"] > 100_000
+        two.controller.command(SetClock("resume"))
+        two.run(1000)
+        assert not one.clocks().paused and not two.clocks().paused
+        assert one.clocks().running == two.clocks().running == "black"
+        assert apart(one, two) <= DELAY_MS
+        two.restart()
+        two.run(1000)
+        assert not two.clocks().paused and apart(one, two) <= DELAY_MS
+        assert shown(two)["white"] > 100_000
+    finally:
+        pair.close()
+
+
+def test_an_arbiter_s_pause_sent_to_one_daemon_pauses_both_on_a_real_broker(
+    tmp_path, broker, watcher, boards
+):
+    """Two ``reedboard run --sim`` boards on Mosquitto: the café's ``clock`` command pauses t1
+    while Black thinks at t2; t2's state says paused too, with the same times, and a minute given
+    to White at t2 shows at t1."""
+    clock = '[clock]\ncontrol = "600"\n'
+    one = boards(board_config(tmp_path, broker.port, "t1", OPPONENT.format(other="t2", side="black") + clock))
+    two = boards(board_config(tmp_path, broker.port, "t2", OPPONENT.format(other="t1", side="white") + clock))
+    one.wait_running()
+    two.wait_running()
+    one.place("B2*")
+    watcher.wait("reedboard/t2/events", lambda t: "Opponent plays B2*" in t)
+    two.place("B2*")
+    watcher.state("t2", lambda s: s["moves"] == ["B2*"] and s["clock"]["running"] == "black")
+    watcher.publish("reedboard/t1/command", '{"command": "clock", "action": "pause"}')
+    paused = watcher.state("t2", lambda s: s["clock"]["paused"])["clock"]
+    assert watcher.state("t1", lambda s: s["clock"]["paused"])["clock"]["left"] == paused["left"]
+    watcher.publish(
+        "reedboard/t2/command", '{"command": "clock", "action": "adjust", "side": "white", "seconds": 60}'
+    )
+    white = paused["left"]["white"] + 60_000
+    watcher.state("t1", lambda s: s["clock"]["left"]["white"] == white and s["clock"]["paused"])
+    assert one.proc.poll() is None and two.proc.poll() is None

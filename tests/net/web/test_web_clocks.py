@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from firmware_host.store.timecontrol import CONTROLS
 from tests.net.web.test_web_new_games import running  # noqa: F401 - the board's process
 from tests.net.web.web_tools import screenshot
 
@@ -19,6 +20,8 @@ def test_a_new_game_on_a_clock_from_the_page_shows_on_the_page_and_on_watch(runn
     assert page.locator("#clocks").is_hidden()  # the config names no clock
     page.locator("details#new-game summary").click()
     assert page.locator("#pick-clock").input_value() == ""  # "As it is"
+    offered = page.eval_on_selector_all("#pick-clock option", "os => os.map(o => [o.value, o.text])")
+    assert offered == [["", "As it is"], *(list(c) for c in CONTROLS.items())]  # the menu's list
     page.select_option("#pick-clock", "300+3")
     page.click("#picker button[type=submit]")
     page.wait_for_function(f"() => ({CLOCKS})().includes('White 5:00') || ({CLOCKS})().includes('White 4:5')")

@@ -3,9 +3,11 @@
 // dashboard checks every message before it gets here), the alerts, and the controls. Each
 // board is drawn as the board's own page draws it (/shared/board.js). An ES module.
 import { Board, lastMove } from "../shared/board.js";
+import { loadControls } from "../shared/controls.js";
 import { load, t } from "../shared/i18n.js";
 
 await load();  // the dashboard's words in its language
+await loadControls();  // the time controls a tile's New game offers
 
 /** The page's element ``id`` (its own markup: any element). @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);

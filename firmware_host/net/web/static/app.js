@@ -5,9 +5,11 @@
 // /watch is the same page for spectators: the board, the last move, the moves and the captures,
 // nothing meant for the players. An ES module, no build step.
 import { Board, capital, centreOf, contains, sideColour, sideShape, siteCentre, svgEl } from "../shared/board.js";
+import { loadControls } from "../shared/controls.js";
 import { choose, load, speech, t } from "../shared/i18n.js";
 
 await load();  // the page's words in its language, before anything is shown
+await loadControls();  // the time controls New game offers
 
 const WATCH = location.pathname.replace(/\/+$/, "") === "/watch";
 const TOKEN = new URLSearchParams(location.search).get("token");
