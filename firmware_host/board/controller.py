@@ -872,10 +872,8 @@ class Controller:
             self._tell_clocks()
         elif isinstance(intent, TimeUp) and self.clock.fall(intent.side):
             self._flag(intent.side)
-        elif isinstance(intent, Retimed) and self.opponent is not None:
-            side = cast(str, self._player(self.opponent.side_in(self.state)))  # its last move's
-            if (told := self.clock.retimed(intent.ply, side, intent.used, self._now)) is not None:
-                self.emit(told)
+        elif isinstance(intent, Retimed):
+            self._retimed(intent)
         elif isinstance(intent, TakeBackTo):
             made = self.phase.touches()  # tokens turned back while it was asked
             self.take_back(intent.keep, then=intent.then)
@@ -892,6 +890,13 @@ class Controller:
             self.notice(None)
         elif isinstance(intent, Seated):
             self._seated(intent.seating)
+
+    def _retimed(self, word: Retimed) -> None:
+        """The opponent timed its last move's turn as ``word.used`` ms where it was played."""
+        if self.opponent is not None:
+            side = cast(str, self._player(self.opponent.side_in(self.state)))  # its last move's
+            if (told := self.clock.retimed(word.ply, side, word.used, self._now)) is not None:
+                self.emit(told)
 
     def _started(self, word: Started) -> None:
         """The opponent's turn has run ``word.used`` ms where it is played."""
