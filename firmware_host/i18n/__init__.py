@@ -98,6 +98,11 @@ def reword(text: str) -> str:
     >>> text = marked("In hand: {counts}").format(counts="White 17 · Black 18")
     >>> use("de"); reword(text), reword("Move or turn a Trirod"), reword("not marked")
     ('In der Hand: Weiß 17 · Schwarz 18', 'Trirod ziehen/drehen', 'not marked')
+    >>> from engines.core.words import ngettext as counted
+    >>> reword(counted("Pool: {n} token", "Pool: {n} tokens", 1).format(n=1))
+    'Vorrat: 1 Plättchen'
+    >>> use("fr"); reword(counted("{n} empty point", "{n} empty points", 0).format(n=0))
+    '0 point libre'
     >>> use("en"); reword(text)
     'In hand: White 17 · Black 18'
     """
@@ -113,12 +118,14 @@ def _reworded(code: str, text: str) -> str:
     said = _(text)
     if said != text:
         return said
-    from engines.core.words import TEMPLATES  # the engine that gave ``text`` marked them
+    from engines.core.words import PLURALS, TEMPLATES  # the engine that gave ``text`` marked them
 
     for template, pattern in _patterns(len(TEMPLATES)):
         found = pattern.fullmatch(text)
         if found:
             values = {name: re.sub(r"[A-Za-z]+", _side, value) for name, value in found.groupdict().items()}
+            if template in PLURALS and values["n"].isdigit():
+                return ngettext(*PLURALS[template], int(values["n"])).format(**values)
             return _(template).format(**values)
     return text
 
