@@ -22,7 +22,7 @@ import io
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # gettext loads with the first language other than English
     from gettext import NullTranslations
@@ -165,19 +165,31 @@ def N_(message: str) -> str:
 @lru_cache(maxsize=None)
 def catalogue(code: str) -> dict[str, str]:
     """Every message of ``code`` with its words (the page's catalogue; English: empty, the
-    messages are the words). Plural forms are left out: the page words none. Read once.
+    messages are the words); the counts' words are :func:`plurals`. Read once.
 
     >>> catalogue("fr")["New game"]
     'Nouvelle partie'
     """
+    return {m.id: m.string for m in _messages(code) if isinstance(m.id, str) and isinstance(m.string, str)}
+
+
+@lru_cache(maxsize=None)
+def plurals(code: str) -> dict[str, list[str]]:
+    """The counts' words of ``code``, by the English singular: its plural forms, in gettext's
+    order (the page's; English: empty, the page has both forms).
+
+    >>> plurals("fr")["{n} table"]
+    ['{n} table', '{n} tables']
+    """
+    return {m.id[0]: list(m.string) for m in _messages(code) if isinstance(m.id, tuple)}
+
+
+def _messages(code: str) -> list[Any]:
+    """The translated messages of ``code``'s catalogue (none for English), header left out."""
     if code == DEFAULT:
-        return {}
+        return []
     from babel.messages.pofile import read_po
 
     with open(_po(code), "rb") as f:
         catalog = read_po(f, locale=code, domain=DOMAIN)
-    return {
-        m.id: m.string
-        for m in catalog
-        if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
-    }
+    return [m for m in catalog if m.id and m.string and all(m.string)]
