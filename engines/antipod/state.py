@@ -37,7 +37,7 @@ from engines.core.drawing import Figure, PieceSet
 from engines.core.graph import Graph, UnionFind
 from engines.core.hexgrid import cell_name, parse_cell, row_range
 from engines.core.state import Playout
-from engines.core.words import N_
+from engines.core.words import N_, ngettext
 
 SIDES = ("white", "black")
 EMPTY, WHITE, BLACK = 0, 1, 2
@@ -260,11 +260,12 @@ class AntipodState(GameState[Place]):
         return cls(r, bytes(board), _plies(sphere, board))
 
     def status_lines(self) -> list[str]:
+        empty = self.board.count(EMPTY)
         return [
             N_("White {white} Black {black}").format(
                 white=self.board.count(WHITE), black=self.board.count(BLACK)
             ),
-            N_("{n} empty points").format(n=self.board.count(EMPTY)),
+            ngettext("{n} empty point", "{n} empty points", empty).format(n=empty),
         ]
 
     # ---------------------------------------------------------- the physical contract

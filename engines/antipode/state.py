@@ -63,7 +63,7 @@ from engines.core.drawing import Figure, PieceSet
 from engines.core.hexgrid import cell_name, on_board, parse_cell
 from engines.core.state import Playout
 from engines.core.tally import Tally
-from engines.core.words import N_
+from engines.core.words import N_, ngettext
 
 SIDES = ("blue", "red")
 #: A connection distance lead worth a sure win to the computer's search (``playout``).
@@ -401,9 +401,10 @@ class AntipodeState(GameState[Turn]):
         return mark.upper() if n in self.pawns else mark
 
     def status_lines(self) -> list[str]:
+        pool = len(CELLS) - self.tokens.bit_count()
         return [
             N_("Pawns: blue {blue}, red {red}").format(blue=self.pawn("blue"), red=self.pawn("red")),
-            N_("Pool: {n} tokens").format(n=len(CELLS) - self.tokens.bit_count()),
+            ngettext("Pool: {n} token", "Pool: {n} tokens", pool).format(n=pool),
         ]
 
     # ---------------------------------------------------------- physical contract

@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from engines.core.contract import Site
 from firmware_host.board.debounce import Debouncer
-from firmware_host.i18n import _
+from firmware_host.i18n import _, ngettext
 from firmware_host.store.layout import Layout
 from firmware_host.ui.screens import Screen, message_screen
 from hardware.base import ButtonEvent, Led, Scan
@@ -496,11 +496,15 @@ class Wizard:
             return message_screen(
                 _("Sensor check"),
                 [
-                    _("{n} closed now").format(n=len(self._now_closed)),
+                    ngettext("{n} closed now", "{n} closed now", len(self._now_closed)).format(
+                        n=len(self._now_closed)
+                    ),
                     *said,
                     _("Sweep a piece over"),
                     _("every site, then OK"),
-                    _("{n} channels seen").format(n=len(self._seen_closed)),
+                    ngettext("{n} channel seen", "{n} channels seen", len(self._seen_closed)).format(
+                        n=len(self._seen_closed)
+                    ),
                 ],
             )
         if self.phase == "sensor":
@@ -537,7 +541,11 @@ class Wizard:
                 ],
             )
         return message_screen(
-            _("Set-up done"), [_("{n} sites").format(n=len(self.order)), _("Layout written")]
+            _("Set-up done"),
+            [
+                ngettext("{n} site", "{n} sites", len(self.order)).format(n=len(self.order)),
+                _("Layout written"),
+            ],
         )
 
     def _said_lines(self) -> list[str]:

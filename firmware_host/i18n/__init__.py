@@ -22,7 +22,7 @@ import io
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # gettext loads with the first language other than English
     from gettext import NullTranslations
@@ -98,6 +98,11 @@ def reword(text: str) -> str:
     >>> text = marked("In hand: {counts}").format(counts="White 17 · Black 18")
     >>> use("de"); reword(text), reword("Move or turn a Trirod"), reword("not marked")
     ('In der Hand: Weiß 17 · Schwarz 18', 'Trirod ziehen/drehen', 'not marked')
+    >>> from engines.core.words import ngettext as counted
+    >>> reword(counted("Pool: {n} token", "Pool: {n} tokens", 1).format(n=1))
+    'Vorrat: 1 Plättchen'
+    >>> use("fr"); reword(counted("{n} empty point", "{n} empty points", 0).format(n=0))
+    '0 point libre'
     >>> use("en"); reword(text)
     'In hand: White 17 · Black 18'
     """
@@ -113,12 +118,14 @@ def _reworded(code: str, text: str) -> str:
     said = _(text)
     if said != text:
         return said
-    from engines.core.words import TEMPLATES  # the engine that gave ``text`` marked them
+    from engines.core.words import PLURALS, TEMPLATES  # the engine that gave ``text`` marked them
 
     for template, pattern in _patterns(len(TEMPLATES)):
         found = pattern.fullmatch(text)
         if found:
             values = {name: re.sub(r"[A-Za-z]+", _side, value) for name, value in found.groupdict().items()}
+            if template in PLURALS and values["n"].isdigit():
+                return ngettext(*PLURALS[template], int(values["n"])).format(**values)
             return _(template).format(**values)
     return text
 
@@ -158,19 +165,31 @@ def N_(message: str) -> str:
 @lru_cache(maxsize=None)
 def catalogue(code: str) -> dict[str, str]:
     """Every message of ``code`` with its words (the page's catalogue; English: empty, the
-    messages are the words). Plural forms are left out: the page words none. Read once.
+    messages are the words); the counts' words are :func:`plurals`. Read once.
 
     >>> catalogue("fr")["New game"]
     'Nouvelle partie'
     """
+    return {m.id: m.string for m in _messages(code) if isinstance(m.id, str) and isinstance(m.string, str)}
+
+
+@lru_cache(maxsize=None)
+def plurals(code: str) -> dict[str, list[str]]:
+    """The counts' words of ``code``, by the English singular: its plural forms, in gettext's
+    order (the page's; English: empty, the page has both forms).
+
+    >>> plurals("fr")["{n} table"]
+    ['{n} table', '{n} tables']
+    """
+    return {m.id[0]: list(m.string) for m in _messages(code) if isinstance(m.id, tuple)}
+
+
+def _messages(code: str) -> list[Any]:
+    """The translated messages of ``code``'s catalogue (none for English), header left out."""
     if code == DEFAULT:
-        return {}
+        return []
     from babel.messages.pofile import read_po
 
     with open(_po(code), "rb") as f:
         catalog = read_po(f, locale=code, domain=DOMAIN)
-    return {
-        m.id: m.string
-        for m in catalog
-        if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
-    }
+    return [m for m in catalog if m.id and m.string and all(m.string)]

@@ -423,8 +423,24 @@ def _broken(line: str, breaks: str, font: _Font, width: int) -> tuple[str, ...]:
     if breaks != "whole" and " · " in line:
         return _packed(line, font, width - 2 * MARGIN)
     if breaks == "rows":
-        return _wrap(_plain(line), font, width - 2 * MARGIN)
+        return _labelled(_wrap(_plain(line), font, width - 2 * MARGIN))
     return (line,)
+
+
+def _labelled(rows: tuple[str, ...]) -> tuple[str, ...]:
+    """``rows``, a row that ends in a label ("Took back:") joined by the row it labels: the
+    two stay on one page (a label alone on a page says nothing).
+
+    >>> _labelled(("Rückgängig:", "c1-c2", "d4-d5"))
+    ('Rückgängig: c1-c2', 'd4-d5')
+    """
+    joined: list[str] = []
+    for row in rows:
+        if joined and joined[-1].endswith(":"):
+            joined[-1] += f" {row}"
+        else:
+            joined.append(row)
+    return tuple(joined)
 
 
 def _packed(text: str, font: _Font, width: int) -> tuple[str, ...]:
@@ -456,7 +472,10 @@ def _marker_font() -> _Font:
 
 
 def _fits_one(screen: Screen, width: int, height: int) -> bool:
-    return any(_text_layout(screen, style, width)[-1].bottom < height for style in _styles(screen))
+    """True when ``screen`` fits one page: in its own style, if it has one (a page of a
+    paged screen is not paged again)."""
+    styles = (screen.style,) if screen.style else _styles(screen)
+    return any(_text_layout(screen, style, width)[-1].bottom < height for style in styles)
 
 
 def fits(screen: Screen, width: int = SIZE[0], height: int = SIZE[1]) -> bool:
@@ -664,14 +683,15 @@ def _word_rows(text: str, font: _Font, width: int) -> list[str]:
 
 def _no_widow(rows: list[str], font: _Font, width: int) -> tuple[str, ...]:
     """The rows, a last row of one word joined by the word before it when they fit ("Place
-    the twin on the lit" / "site" becomes "Place the twin on the" / "lit site").
+    the twin on the lit" / "site" becomes "Place the twin on the" / "lit site"), unless that
+    would leave a label ("Took back:") at the end of its row.
 
     >>> _no_widow(["Place the twin on the lit", "site"], _font(11), 124)
     ('Place the twin on the', 'lit site')
     """
     if len(rows) > 1 and " " not in rows[-1] and " " in rows[-2]:
         head, moved = rows[-2].rsplit(" ", 1)
-        if font.width(f"{moved} {rows[-1]}") <= width:
+        if font.width(f"{moved} {rows[-1]}") <= width and not head.endswith(":"):
             rows[-2:] = [head, f"{moved} {rows[-1]}"]
     return tuple(rows)
 

@@ -1,6 +1,7 @@
 """Every word the code shows is in every language's catalogue: extracted as a translator's
 `pybabel extract` would (babel.cfg), each message translated in German and French, none fuzzy,
-none left over, with the same placeholders ("{sites}") and every plural form."""
+none left over, with the same placeholders ("{sites}") and every plural form; a count is worded
+by plural forms ("1 channel seen"), by each language's own plural rule."""
 
 from __future__ import annotations
 
@@ -87,3 +88,35 @@ def test_the_pages_catalogue_holds_words_only():
     """The catalogue's header (msgid "") is no word: the page would put it in every gap."""
     for code in i18n.LANGUAGES:
         assert all(msgid and said for msgid, said in i18n.catalogue(code).items())
+
+
+#: A count before a noun in English's plural ("{n} channels seen"): such words need plural forms.
+COUNTED = re.compile(r"\{(n|count)\} \w+s\b")
+
+
+def test_every_count_is_worded_by_plural_forms():
+    """ "1 channels seen" is what a message with one form says of one thing: every message that
+    counts things has a singular and a plural (ngettext, in the daemon and in the pages)."""
+    single = [msgid for msgid, texts in MESSAGES.items() if len(texts) == 1 and COUNTED.search(msgid)]
+    assert single == []
+    counted = [texts for texts in MESSAGES.values() if len(texts) > 1]
+    assert ("{n} channel seen", "{n} channels seen") in counted and ("{n} move", "{n} moves") in counted
+
+
+@pytest.mark.parametrize("code", [c for c in i18n.LANGUAGES if c != i18n.DEFAULT])
+def test_each_catalogue_counts_by_its_language_s_rule(code):
+    """Each count takes its language's form: French says "0 canal vu", German "0 Kanäle
+    gesehen"; and the page is served the same forms, in gettext's order."""
+    words = i18n.translations(code)
+    counted = [texts for texts in MESSAGES.values() if len(texts) > 1]
+    for singular, plural in counted:
+        forms = [words.ngettext(singular, plural, n) for n in range(3)]
+        assert i18n.plurals(code)[singular] == [forms[1], forms[2]], singular
+    said = {n: words.ngettext("{n} channel seen", "{n} channels seen", n).format(n=n) for n in (0, 1, 2)}
+    assert (
+        said
+        == {
+            "de": {0: "0 Kanäle gesehen", 1: "1 Kanal gesehen", 2: "2 Kanäle gesehen"},
+            "fr": {0: "0 canal vu", 1: "1 canal vu", 2: "2 canaux vus"},
+        }[code]
+    )

@@ -39,9 +39,12 @@ POSITIONS, SITES, PLIES = 6, 40, 80
 def shown_whole(screen):
     """True when the screen's pages each fit the panel and together show every line, and a
     status screen's instruction (and error) is on every page; a page shows each other line
-    whole, or some of the things it says (" · "), never a piece cut between words."""
+    whole, or some of the things it says (" · "), never a piece cut between words, and never
+    a label ("Took back:") without what it labels."""
     pages = screen.pages()
     if not all(screens.fits(page) for page in pages):
+        return False
+    if any(line.endswith(":") for page in pages for line in page.lines):
         return False
     kept = screen.lines[: screen.keep]
     if len(pages) == 1:
@@ -130,6 +133,14 @@ def instructions(states):
     return widest(steps, 3), moving, choices
 
 
+def takebacks(states):
+    """The notices of a takeback, as the controller words them: of one move and of two (the
+    players' and the computer's), the widest moves of the game."""
+    notations = [s.notation(m) for s in states[:: max(1, len(states) // 4)] for m in s.legal_moves()[:50]]
+    moves = widest(notations, 2)
+    return [i18n._("Took back {moves}").format(moves=", ".join(moves[:n])) for n in (1, 2)]
+
+
 def game_screens(choice):
     """The status screens of one game, size and variant at their longest: a follow-up step
     while a wrong piece makes the board differ (by one or two sites) or the engine refuses a
@@ -208,6 +219,50 @@ def test_every_status_screen_fits(choice, code):
             assert pages <= 6, screen.text_lines()
             checked += 1
     assert checked > 10
+
+
+def takeback_screens(choice):
+    """The status screens of one game, at its longest, just after a takeback with the clocks
+    running: the notice of the moves taken back (one, or two: the players' and the
+    computer's), what to set back on the board, and the game's status lines."""
+    rng = random.Random(f"{choice.game}{choice.size}{choice.variant}")
+    game = Game(choice.game, choice.size, choice.variant)
+    states = playout(game.new(), rng)
+    sides = list(states[0].sides)
+    clocks = " ".join([">4:58", *["5:00"] * (len(sides) - 1)])
+    before, after = states[-2], states[-1]
+    undo = turn.fix_words(
+        sorted(before.occupied() - after.occupied()), sorted(after.occupied() - before.occupied())
+    )
+    status = [i18n.reword(line) for line in before.status_lines()]
+    for news in takebacks(states):
+        yield status_screen(
+            game.title,
+            game.shown_variant,
+            before.to_move,
+            None,
+            before.phase,
+            status,
+            undo,
+            None,
+            None,
+            None,
+            news,
+            clocks,
+        )
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+@pytest.mark.parametrize("choice", LARGEST, ids=lambda c: f"{c.game}-{c.size}-{c.variant}")
+def test_a_takeback_notice_never_leaves_its_label_alone(choice, code):
+    """ "Took back: C3*" split over two pages would show the label on one and the moves on the
+    next: every page shows a label with (some of) what it labels."""
+    with speaking(code):
+        for screen in takeback_screens(choice):
+            pages = screen.pages()
+            assert all(screens.fits(page) for page in pages), [p.text_lines() for p in pages]
+            labels = [line for page in pages for line in page.lines if line.endswith(":")]
+            assert not labels, [page.text_lines() for page in pages]
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

@@ -391,7 +391,14 @@ async def controls(request: web.Request) -> web.Response:
 
 async def words(request: web.Request) -> web.Response:
     """``/i18n.json?lang=de``: the page's words in a language (none named, or one the board
-    lacks: the board's own), with the languages there are to choose from."""
+    lacks: the board's own), its counts' plural forms, and the languages to choose from."""
     code = request.query.get("lang", "")
     code = code if code in i18n.LANGUAGES else i18n.current()
-    return web.json_response({"language": code, "languages": i18n.LANGUAGES, "words": i18n.catalogue(code)})
+    return web.json_response(
+        {
+            "language": code,
+            "languages": i18n.LANGUAGES,
+            "words": i18n.catalogue(code),
+            "plurals": i18n.plurals(code),
+        }
+    )

@@ -27,3 +27,8 @@ def test_the_dashboard_speaks_the_cafes_language(tmp_path, broker, watcher, boar
         tile.locator(".turn").filter(has_text="Blanc joue · coup 1").wait_for()
         assert page.locator("#summary").inner_text() == "1 table · 0 à surveiller"
         assert tile.locator("button.takeback").inner_text() == "Reprendre"
+        counted = page.evaluate(  # the pages' counts, by French's rule: 0 and 1 take the singular
+            """async () => { const { ngettext } = await import("/shared/i18n.js");
+              return [0, 1, 2].map((n) => ngettext("{n} move", "{n} moves", n)); }"""
+        )
+        assert counted == ["0 coup", "1 coup", "2 coups"]

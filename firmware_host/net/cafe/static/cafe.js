@@ -4,7 +4,7 @@
 // board is drawn as the board's own page draws it (/shared/board.js). An ES module.
 import { Board, lastMove } from "../shared/board.js";
 import { loadControls } from "../shared/controls.js";
-import { load, t } from "../shared/i18n.js";
+import { load, ngettext, seatName, sideName, t } from "../shared/i18n.js";
 
 await load();  // the dashboard's words in its language
 await loadControls();  // the time controls a tile's New game offers
@@ -104,9 +104,6 @@ function answered(board) {
 }
 
 // Text changed only when it differs: writing the same text still makes the page lay out again.
-/** A side (white, blue...) named in the dashboard's language, with a capital. */
-const sideName = (side) => { const name = t(side); return name[0].toUpperCase() + name.slice(1); };
-
 function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
@@ -302,11 +299,6 @@ function seatsLine(s) {
 }
 
 // The player at ``side``'s seat, else the side's own name.
-function seatName(s, side) {
-  const name = (s.players || [])[(s.sides || []).indexOf(side)];
-  return name || sideName(side);
-}
-
 function renderTile(table) {
   const { view, el } = table;
   const s = view.state;
@@ -329,7 +321,7 @@ function renderTile(table) {
   setText(el.querySelector(".turn"), s.result
     ? s.result[0].toUpperCase() + s.result.slice(1)
     : s.ready ? s.ready
-    : s.to_move ? t("{side} to move", { side: seatName(s, s.to_move) }) + " · " + t("move {n}", { n: s.ply + 1 }) : "");
+    : s.to_move ? t("{side} to move", { side: seatName(s.players, s.sides, s.to_move) }) + " · " + t("move {n}", { n: s.ply + 1 }) : "");
   setText(el.querySelector(".status"), view.lines.join(" · "));
   renderClocks(view, el);
   renderControls(view, el);
@@ -417,7 +409,7 @@ function renderDay(view, el) {
   const today = view.state.today;
   const parts = [];
   if (today) {
-    parts.push(today.played === 1 ? t("{n} game today", { n: 1 }) : t("{n} games today", { n: today.played }));
+    parts.push(ngettext("{n} game today", "{n} games today", today.played));
     parts.push(...Object.entries(today.results).map(([side, n]) => t(side) + " " + n));
   }
   setText(el.querySelector(".day summary"), parts.join(" · ") || t("today"));
@@ -429,7 +421,7 @@ function renderDay(view, el) {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = `/tables/${encodeURIComponent(view.id)}/games/${encodeURIComponent(g.key)}`;
-    const moves = t("{n} moves", { n: g.moves });
+    const moves = ngettext("{n} move", "{n} moves", g.moves);
     a.textContent = `${g.time} ${g.game}: ${g.result} (${moves})`;
     li.append(a);
     return li;
@@ -448,8 +440,8 @@ function sortTiles() {
 
 function showSummary() {
   const flagged = [...tables.values()].filter((t) => needsAttention(t.view)).length;
-  const count = tables.size === 1 ? t("{n} table", { n: 1 }) : t("{n} tables", { n: tables.size });
-  const attention = t("{n} need attention", { n: flagged });
+  const count = ngettext("{n} table", "{n} tables", tables.size);
+  const attention = ngettext("{n} needs attention", "{n} need attention", flagged);
   setText($("summary"), `${count} · ${attention}`);
 }
 

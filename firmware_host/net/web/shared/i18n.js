@@ -1,7 +1,8 @@
 // @ts-check
 // The pages' words in the reader's language: the catalogue /i18n.json serves (the board's
 // language, or the one chosen on the page, kept in this browser), `t("...")` for the words a
-// script writes, and `translate(root)` for the words of the markup: an element marked
+// script writes (`ngettext(...)` for a count's), the sides' and the seated players' names both
+// apps show, and `translate(root)` for the words of the markup: an element marked
 // `data-i18n` is translated whole (its inner HTML one message), any other text and the labels
 // (aria-label, title, alt) piece by piece. English is the messages themselves.
 
@@ -9,6 +10,9 @@
 const KEY = "reedboard-language";
 /** @type {Record<string, string>} */
 let words = {};
+/** The counts' words, by the singular: the language's plural forms (gettext's order). */
+/** @type {Record<string, string[]>} */
+let plurals = {};
 /** The language the page speaks, and the ones it could. */
 export const speech = { language: "en", /** @type {Record<string, string>} */ languages: { en: "English" } };
 
@@ -20,6 +24,7 @@ export async function load() {
     const answer = await fetch("/i18n.json?lang=" + encodeURIComponent(chosen));
     const found = await answer.json();
     words = found.words || {};
+    plurals = found.plurals || {};
     speech.language = found.language;
     speech.languages = found.languages;
   } catch { /* no catalogue: English */ }
@@ -43,8 +48,44 @@ export function choose(/** @type {string} */ code) {
  * @param {Record<string, string | number | boolean>} [values]
  */
 export function t(text, values) {
-  const said = words[text] || text;
-  return values ? said.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole)) : said;
+  return fill(words[text] || text, values);
+}
+
+/**
+ * The words for ``n`` things in the page's language: ``singular`` or ``plural`` (English's
+ * forms), as the language's plural rule picks among its forms; placeholders as `t`'s, ``{n}``
+ * among them.
+ * @param {string} singular
+ * @param {string} plural
+ * @param {number} n
+ * @param {Record<string, string | number | boolean>} [values]
+ */
+export function ngettext(singular, plural, n, values) {
+  const forms = plurals[singular] || [singular, plural];
+  const one = new Intl.PluralRules(speech.language).select(n) === "one";
+  return fill(forms[one ? 0 : forms.length - 1], { n, ...values });
+}
+
+/** ``said`` with its ``{name}`` placeholders filled from ``values``. */
+function fill(/** @type {string} */ said, /** @type {Record<string, string | number | boolean>} */ values = {}) {
+  return said.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/** A side (or a colour) by its name in the page's language, with a capital. */
+export function sideName(/** @type {string} */ side) {
+  const name = t(side);
+  return name ? name[0].toUpperCase() + name.slice(1) : "";
+}
+
+/**
+ * Who plays ``side``: the name of the player at its seat (``players`` in the order of
+ * ``sides``), else the side's name.
+ * @param {string[] | undefined} players
+ * @param {string[] | undefined} sides
+ * @param {string} side
+ */
+export function seatName(players, sides, side) {
+  return (players || [])[(sides || []).indexOf(side)] || sideName(side);
 }
 
 /** The message a piece of markup is: its words with their spaces made single. */

@@ -6,7 +6,7 @@
 // nothing meant for the players. An ES module, no build step.
 import { Board, capital, centreOf, contains, sideColour, sideShape, siteCentre, svgEl } from "../shared/board.js";
 import { loadControls } from "../shared/controls.js";
-import { choose, load, speech, t } from "../shared/i18n.js";
+import { choose, load, ngettext, seatName as seated, sideName, speech, t } from "../shared/i18n.js";
 
 await load();  // the page's words in its language, before anything is shown
 await loadControls();  // the time controls New game offers
@@ -113,9 +113,6 @@ function showLink(address, qr) {
   $("qr").innerHTML = qr;
 }
 
-/** A side (white, blue...) named in the page's language, with a capital. */
-const sideName = (side) => capital(t(side));
-
 let noticeTimer = null;
 function notice(text) {
   $("notice").textContent = text;
@@ -207,10 +204,7 @@ function showSeats(seats) {
 }
 
 // The player at ``side``'s seat, else the side's own name.
-function seatName(side) {
-  const name = view.seats.players[view.sides.indexOf(side)];
-  return name || sideName(side);
-}
+const seatName = (side) => seated(view.seats.players, view.sides, side);
 
 function setPlayers(e) {
   e.preventDefault();
@@ -307,8 +301,7 @@ function showLosses(losses) {
   box.replaceChildren(...Object.entries(losses).map(([side, n]) => {
     const li = document.createElement("li");
     markSide(li, side);
-    li.textContent = n === 1 ? t("{side} has lost {n} piece", { side: sideName(side), n })
-      : t("{side} has lost {n} pieces", { side: sideName(side), n });
+    li.textContent = ngettext("{side} has lost {n} piece", "{side} has lost {n} pieces", n, { side: sideName(side) });
     return li;
   }));
 }
@@ -380,7 +373,7 @@ function liftedWords(sites) {
   const lifted = board.figures.filter((f) => f.sites.some((s) => !board.pieces.has(s)));
   const toMove = view.status && view.status.to_move;
   const other = lifted.find((f) => toMove && f.side !== toMove);
-  const n = sites.length === 1 ? t("{n} lit site", { n: 1 }) : t("{n} lit sites", { n: sites.length });
+  const n = ngettext("{n} lit site", "{n} lit sites", sites.length);
   if (!other) return t("Lifted: it can go to {n} ({sites})", { n, sites: many(sites) });
   const last = view.history[view.history.length - 1];
   if (last && last.side === other.side && other.sites.some((s) => last.to.includes(s))) {
@@ -809,7 +802,7 @@ async function loadGames() {
     const li = document.createElement("li");
     const when = (g.started || "").replace("T", " ").slice(0, 16);
     const what = document.createElement("span");
-    const moves = t("{n} moves", { n: g.moves });
+    const moves = ngettext("{n} move", "{n} moves", g.moves);
     what.textContent = `${g.title} · ${when} · ${moves} · ${g.result || ""}`;
     const replay = document.createElement("button");
     replay.type = "button";
@@ -856,7 +849,7 @@ function showPosition(at) {
   $("viewer-step").value = at;
   $("viewer-move").textContent = at
     ? t("Move {n} of {count}: {side} {move}", { n: at, count: game.positions.length - 1, side: sideName(position.side), move: position.move })
-    : t("The start ({count} moves)", { count: game.positions.length - 1 });
+    : ngettext("The start ({count} move)", "The start ({count} moves)", game.positions.length - 1, { count: game.positions.length - 1 });
 }
 
 // ------------------------------------------------------------------------------ sound
