@@ -4,6 +4,8 @@ Mosquitto, a board on it and Chromium."""
 
 from __future__ import annotations
 
+import signal
+
 from testbed.broker import board_config
 from testbed.language import speaking
 from tests.net.web.web_tools import screenshot
@@ -27,3 +29,13 @@ def test_the_dashboard_speaks_the_cafes_language(tmp_path, broker, watcher, boar
         tile.locator(".turn").filter(has_text="Blanc joue · coup 1").wait_for()
         assert page.locator("#summary").inner_text() == "1 table · 0 à surveiller"
         assert tile.locator("button.takeback").inner_text() == "Reprendre"
+
+
+def test_the_alerts_are_in_the_readers_language(tmp_path, broker, watcher, boards, cafe, page):
+    board = boards(board_config(tmp_path, broker.port, "t1", size=3))
+    watcher.state("t1")
+    with speaking("fr"):
+        page.goto(cafe())
+        page.locator('article[data-board="t1"]').wait_for()
+        board.proc.send_signal(signal.SIGKILL)  # the table's Pi loses its power
+        page.locator("#alerts li").filter(has_text="t1: hors ligne").wait_for()

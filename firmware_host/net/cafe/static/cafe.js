@@ -458,7 +458,7 @@ function showAlerts() {
   list.querySelector("ol").replaceChildren(...alerts.slice(0, 8).map((a) => {
     const li = document.createElement("li");
     li.className = `alert ${a.kind}`;
-    li.textContent = `${a.time} ${a.name}: ${a.what}`;
+    li.textContent = `${a.time} ${a.name}: ${t(a.what)}`; // sent in English, for Home Assistant too
     return li;
   }));
 }
