@@ -67,7 +67,11 @@ class Playable:
     @property
     def chooses_players(self) -> bool:
         """Whether who plays (a computer's seat) may be chosen from elsewhere: not in kiosk mode,
-        nor on a board paired with another."""
+        nor on a board paired with another.
+
+        >>> Playable(paired="friend").chooses_players, Playable(kiosk=True).chooses_players
+        (False, False)
+        """
         return not self.kiosk and self.paired is None
 
     def refusal(self, action: Any) -> str | None:
