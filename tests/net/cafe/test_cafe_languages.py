@@ -39,3 +39,21 @@ def test_the_alerts_are_in_the_readers_language(tmp_path, broker, watcher, board
         page.locator('article[data-board="t1"]').wait_for()
         board.proc.send_signal(signal.SIGKILL)  # the table's Pi loses its power
         page.locator("#alerts li").filter(has_text="t1: hors ligne").wait_for()
+
+
+def test_a_tile_s_clocks_name_the_players_in_the_readers_language(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    top = '[players]\nnames = ["Anna", "Ben"]\n[clock]\ncontrol = "300+3"\n'
+    boards(board_config(tmp_path, broker.port, "t1", size=3, top=top))
+    boards(board_config(tmp_path, broker.port, "t2", size=3, top='[clock]\ncontrol = "300+3"\n'))
+    for board in ("t1", "t2"):
+        watcher.state(board, lambda s: s["clock"] is not None)
+    with speaking("fr"):
+        page.goto(cafe())
+        named = page.locator('article[data-board="t1"] .clocks')
+        named.filter(has_text="Anna").wait_for()
+        assert "Ben" in named.inner_text() and "White" not in named.inner_text()
+        sides = page.locator('article[data-board="t2"] .clocks')
+        sides.filter(has_text="Blanc").wait_for()  # nobody named: the sides, in French
+        assert "Noir" in sides.inner_text()
