@@ -13,9 +13,9 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "install.sh: run as root (sudo $0)" >&2; exit 1; }
 
 if [ "${1:-}" = "--uninstall" ]; then
-  systemctl disable --now reedboard.service 2>/dev/null || true
-  rm -f /etc/systemd/system/reedboard.service "$rule"
-  rm -rf /etc/systemd/system/reedboard.service.d "$prefix"
+  systemctl disable --now reedboard.service reedboard-cafe.service 2>/dev/null || true
+  rm -f /etc/systemd/system/reedboard.service /etc/systemd/system/reedboard-cafe.service "$rule"
+  rm -rf /etc/systemd/system/reedboard.service.d /etc/systemd/system/reedboard-cafe.service.d "$prefix"
   systemctl daemon-reload
   echo "reedboard removed; kept /etc/reedboard, /var/lib/reedboard and the user reedboard."
   exit 0
@@ -61,8 +61,11 @@ install -m 0644 "$src/systemd/50-reedboard-poweroff.rules" "$rule"
 
 echo "== service"
 install -m 0644 "$src/systemd/reedboard.service" /etc/systemd/system/reedboard.service
+# The café dashboard's unit, for the machine that runs it (enabled by hand: docs/cafe.md).
+install -m 0644 "$src/systemd/reedboard-cafe.service" /etc/systemd/system/reedboard-cafe.service
 systemctl daemon-reload
 systemctl enable reedboard.service
 systemctl restart reedboard.service
+systemctl try-restart reedboard-cafe.service
 echo "reedboard is running: 'systemctl status reedboard', 'journalctl -u reedboard -f'."
 echo "A reboot is needed once if I2C, SPI or the serial port were just enabled."

@@ -468,7 +468,7 @@ class AntipodeState(GameState[Turn]):
             return None
         (name,) = filled
         if name in INDEX and not self.tokens >> INDEX[name] & 1 and not self._landings(INDEX[name]):
-            return f"{name} leaves the pawn no move"
+            return N_("{site} leaves the pawn no move").format(site=name)
         return None
 
     def markers(self) -> dict[str, str]:

@@ -21,6 +21,7 @@ from typing import Any
 
 import engines
 from engines.core import GameState, MatchPlay, Outcome
+from firmware_host.i18n import _
 
 
 @dataclass
@@ -62,7 +63,9 @@ class OngoingMatch:
     @property
     def score(self) -> str:
         """The points in side order and the target: "3-5 (to 6)"."""
-        return f"{'-'.join(map(str, self.match.totals.values()))} (to {self.target})"
+        return _("{points} (to {target})").format(
+            points="-".join(map(str, self.match.totals.values())), target=self.target
+        )
 
     @property
     def result(self) -> str | None:
@@ -72,4 +75,7 @@ class OngoingMatch:
             return None
         totals = self.match.totals
         points = [totals[winner]] + [p for side, p in totals.items() if side != winner]
-        return f"{winner[:1].upper()}{winner[1:]} wins the match {'-'.join(map(str, points))}"
+        side = _(winner)
+        return _("{side} wins the match {points}").format(
+            side=side[:1].upper() + side[1:], points="-".join(map(str, points))
+        )

@@ -64,6 +64,16 @@ class Playable:
             config.opponent.board if config.opponent.kind == "remote" else None,
         )
 
+    @property
+    def chooses_players(self) -> bool:
+        """Whether who plays (a computer's seat) may be chosen from elsewhere: not in kiosk mode,
+        nor on a board paired with another.
+
+        >>> Playable(paired="friend").chooses_players, Playable(kiosk=True).chooses_players
+        (False, False)
+        """
+        return not self.kiosk and self.paired is None
+
     def refusal(self, action: Any) -> str | None:
         """Why the board refuses ``action`` (one of its commands,
         ``firmware_host.actions.commands``: a new game, who plays, a take back, ...) from

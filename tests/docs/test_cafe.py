@@ -206,13 +206,28 @@ def _after(seen: Watcher, board: str, action, test) -> None:
     ]
 
 
+def _press_until(seen: Watcher, board: str, one: Board, button: str, until: str) -> None:
+    """Press ``button`` until a line of the board's screen begins with ``until`` (20 presses at
+    most)."""
+    for _ in range(20):
+        before = len(seen.texts(f"reedboard/{board}/state"))
+        one.send({"button": button})
+        shown = seen.texts(f"reedboard/{board}/state")
+        assert wait_until(lambda: len(seen.texts(f"reedboard/{board}/state")) > before, 15), shown[-1:]
+        if any(
+            line.startswith(until)
+            for line in json.loads(seen.texts(f"reedboard/{board}/state")[-1])["screen"]
+        ):
+            return
+    raise AssertionError(f"no {until!r} on {board}'s screen")
+
+
 def _mosquitto_clients(sandbox: Sandbox, port: int) -> list[str]:
     """Run the docs' ``mosquitto_sub``, then their ``mosquitto_pub``; the replies heard."""
     require(shutil.which("mosquitto_pub") is not None, "mosquitto_pub (Debian's mosquitto-clients)")
 
     def adapted(line: str) -> str:
-        user = re.search(r"-u (\S+)", line)[1]
-        return sandbox.text(line).replace("-P ...", f"-P {password(user)}") + f" -p {port}"
+        return _adapted(sandbox, port, line)
 
     subscriber = sandbox.start(adapted(lines("mosquitto_sub")[0]))
     heard = _heard(subscriber)
@@ -226,6 +241,41 @@ def _mosquitto_clients(sandbox: Sandbox, port: int) -> list[str]:
     finally:
         stop(subscriber)
     return [line.split(" ", 1)[1] for line in said if "/reply " in line and "/probe/" not in line]
+
+
+def _adapted(sandbox: Sandbox, port: int, line: str) -> str:
+    """A docs' ``mosquitto_pub``/``mosquitto_sub`` line for this machine: its host, its login's
+    password, the broker's port."""
+    user = re.search(r"-u (\S+)", line)[1]
+    return sandbox.text(line).replace("-P ...", f"-P {password(user)}") + f" -p {port}"
+
+
+def test_the_cafe_s_players_reach_the_menu_of_a_board_on_the_docs_acl(cafe):
+    """The café publishes its players as the docs write it, with the docs' logins and ACL; a
+    board configured as the docs show offers them for its seats (MENU → Names)."""
+    sandbox = cafe.sandbox
+    (publish,) = re.findall(
+        r"`(mosquitto_pub [^`]*reedboard/cafe/players[^`]*)`", (ROOT / "docs" / "cafe.md").read_text("utf-8")
+    )
+    run = sandbox.run(_adapted(sandbox, cafe.broker.port, publish))
+    assert run.returncode == 0, run.stderr
+    names = json.loads(shlex.split(publish)[-1])
+    text = config_of("/etc/reedboard/config.toml")
+    config = sandbox.config(text, "/etc/reedboard/config.toml", tomllib.loads(EXAMPLE))
+    board = tomllib.loads(config.read_text())["mqtt"]["board"]
+    seen = Watcher(cafe.broker.port, "reedboard/#", **login(config_of("/etc/reedboard/cafe.toml")))
+    one = Board(sandbox, config)
+    try:
+        first = seen.state(board)["sides"][0]
+        for button, until in (("menu", "> Names"), ("ok", f"> {first}:"), ("ok", "")):
+            _press_until(seen, board, one, button, until)
+        # the café's players offered for the first seat, not "Player 1" ...
+        screen = json.loads(seen.texts(f"reedboard/{board}/state")[-1])["screen"]
+        assert names[-1] in " ".join(screen) and "Player 1" not in " ".join(screen), screen
+    finally:
+        stop(one.proc)
+        seen.close()
+    assert one.proc.returncode == 0
 
 
 def _heard(proc: subprocess.Popen) -> queue.Queue:

@@ -344,3 +344,15 @@ def test_config_errors_are_the_product_s(where, said, tmp_path):
         sandbox.mapped(f"/etc/reedboard/{name}").write_text(text)
     run = sandbox.run(sandbox.text("reedboard doctor --config /etc/reedboard/config.toml"))
     assert (run.returncode, run.stderr) == (2, sandbox.text(said) + "\n")
+
+
+def test_the_installed_example_lets_the_voice_follow_the_language(sandbox):
+    """A café that sets ``language = "de"`` and ``speech = true`` in the config the installer
+    put in place hears German words in eSpeak NG's German voice: the example names no voice
+    (docs/config.md: left out, the language's)."""
+    text = EXAMPLE.replace("takebacks = true", 'language = "de"\ntakebacks = true').replace(
+        "speech = false", "speech = true"
+    )
+    config = load_config(str(sandbox.config(text, "/etc/reedboard/examples/speaking-de.toml")))
+    assert config.language == "de" and config.sound.speech
+    assert config.sound.voice in ("", "de"), "the installed example pins a voice of its own"

@@ -1,4 +1,5 @@
-"""The service unit passes systemd's own checks: verify, and a security exposure of 2.5 or better."""
+"""The service units (the board's, the café dashboard's) pass systemd's own checks: verify, and
+a security exposure of 2.5 or better."""
 
 import re
 import shutil
@@ -11,6 +12,7 @@ import pytest
 from testbed.tools import require
 
 UNIT = Path(__file__).resolve().parents[2] / "systemd" / "reedboard.service"
+UNITS = [UNIT, UNIT.with_name("reedboard-cafe.service")]
 
 
 @pytest.fixture(autouse=True)
@@ -18,11 +20,12 @@ def systemd_analyze():
     require(shutil.which("systemd-analyze") is not None, "systemd-analyze (Debian's systemd)")
 
 
-def test_unit_verifies(tmp_path):
+@pytest.mark.parametrize("source", UNITS, ids=lambda u: u.name)
+def test_unit_verifies(tmp_path, source):
     # verify checks that ExecStart exists: point it at this checkout's installed command.
     reedboard = Path(sys.executable).with_name("reedboard")
-    text = UNIT.read_text().replace("/opt/reedboard/venv/bin/reedboard", str(reedboard))
-    unit = tmp_path / "reedboard.service"
+    text = source.read_text().replace("/opt/reedboard/venv/bin/reedboard", str(reedboard))
+    unit = tmp_path / source.name
     unit.write_text(text)
     result = subprocess.run(
         ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60
@@ -30,14 +33,15 @@ def test_unit_verifies(tmp_path):
     assert result.returncode == 0, result.stderr
 
 
-def test_security_exposure_is_low():
+@pytest.mark.parametrize("unit", UNITS, ids=lambda u: u.name)
+def test_security_exposure_is_low(unit):
     result = subprocess.run(
-        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(UNIT)],
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
         capture_output=True,
         text=True,
         timeout=60,
     )
-    match = re.search(r"Overall exposure level for reedboard.service: (\d+\.\d+)", result.stdout)
+    match = re.search(rf"Overall exposure level for {unit.name}: (\d+\.\d+)", result.stdout)
     assert match, result.stdout + result.stderr
     assert float(match.group(1)) <= 2.5
 

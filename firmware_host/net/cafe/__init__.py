@@ -12,7 +12,7 @@ import os
 import sys
 
 from firmware_host import i18n
-from firmware_host.store.config import ConfigError, default_storage, load_config
+from firmware_host.store.config import ConfigError, default_storage, load_config, read_token
 
 #: The dashboard's port when none is given.
 PORT = 8090
@@ -28,7 +28,17 @@ def add_command(sub: argparse._SubParsersAction) -> None:
         help="serve the page on this address (default 127.0.0.1; elsewhere the commands need a token)",
     )
     cafe.add_argument("--port", type=int, default=PORT, help=f"the page's port (default {PORT})")
-    cafe.add_argument("--token", help="token the commands need (generated off loopback)")
+    secret = cafe.add_mutually_exclusive_group()
+    secret.add_argument(
+        "--token",
+        help="token the commands need (generated off loopback; shows in ps: prefer "
+        "--token-file or $REEDBOARD_TOKEN)",
+    )
+    secret.add_argument(
+        "--token-file",
+        metavar="F",
+        help="read the token from this file; one that does not exist yet is made with a new token",
+    )
     cafe.add_argument(
         "--state",
         metavar="DIR",
@@ -61,6 +71,7 @@ def main(args: argparse.Namespace) -> int:
         config = load_config(args.config)
         settings = config.mqtt
         host, port = broker_address(args.mqtt, settings.port) if args.mqtt else (settings.host, settings.port)
+        token = args.token or read_token(args.token_file and kept_token(args.token_file))
     except (ConfigError, ValueError) as exc:
         return _fail(str(exc))
     if host is None:
@@ -83,8 +94,25 @@ def main(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     clock = Clock(zone(config.cafe.timezone))
     return serve(
-        settings, host, port, args.host, args.port, args.token, archive, clock, (league, config.league.tables)
+        settings, host, port, args.host, args.port, token, archive, clock, (league, config.league.tables)
     )
+
+
+def kept_token(path: str) -> str:
+    """``path``, made first with a new token (readable by its owner only) when there is no such
+    file: the dashboard's address then stays the same after every restart. ConfigError if it
+    cannot be made."""
+    from firmware_host.net.web.address import new_token
+
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot make the token file ({exc.strerror})") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(new_token() + "\n")
+    return path
 
 
 def _fail(message: str) -> int:

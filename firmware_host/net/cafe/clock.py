@@ -8,6 +8,8 @@ zone (``[cafe] timezone``, default the system's local zone). Stored times stay U
 ('2026-12-05', '2026-12-05T05:00:00Z')
 >>> clock.shown("2026-12-05T23:43:00Z"), clock.shown("2026-07-04T16:00:00Z", day=True)
 ('18:43 EST', '2026-07-04 12:00 EDT')
+>>> clock.shown_now()
+'19:25:00 EST'
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ class Clock:
         """When the café's day began, as stored times are written (UTC)."""
         start = datetime.combine(self._now().astimezone(self.zone).date(), time(), self.zone)
         return _utc(start)
+
+    def shown_now(self) -> str:
+        """The café's time now, to the second: "18:43:07 EST"."""
+        return self._now().astimezone(self.zone).strftime("%H:%M:%S %Z")
 
     def shown(self, stamp: str, day: bool = False) -> str:
         """A stored time as the café reads it: "18:43 EST", with ``day`` "2026-12-05 18:43 EST"."""

@@ -43,6 +43,7 @@ from typing import Any, Callable
 from engines import GAME_NAMES, new_game
 from engines.core import GameState, IllegalMove, OptionError
 from firmware_host.actions.limits import Bucket
+from firmware_host.i18n import N_
 from firmware_host.net.cafe.archive import LEAGUE, PLAYERS, read_record
 from firmware_host.net.cafe.clock import Clock, zone
 from firmware_host.net.mqtt import topics
@@ -389,7 +390,7 @@ class Fleet:
             if data.get("result") and not before.get("result") and before:
                 alerts.append(self._alert_for(table, "finished", data["result"]))
             if data.get("sync") == "out_of_sync" and before.get("sync") != "out_of_sync":
-                alerts.append(self._alert_for(table, "sync", "out of sync"))
+                alerts.append(self._alert_for(table, "sync", N_("out of sync")))
             table.state = data
             position = table.replay()
             if position is not None and table.layout is not None and table.layout not in self.layouts:
@@ -401,7 +402,7 @@ class Fleet:
         if table.offline_at is None or not self._believed(table.offline_at, self.timer()):
             return []
         table.offline_at = None
-        return [self._alert_for(table, "offline", "went offline")]
+        return [self._alert_for(table, "offline", N_("went offline"))]
 
     def _believed(self, at: float, now: float) -> bool:
         """Whether an offline report that came at ``at`` is believed ``now``: not while the

@@ -138,6 +138,7 @@ class LeagueDesk:
                 }
             )
         return {
+            "now": self.fleet.clock.shown_now(),
             "event": {**event.__dict__, "tiebreaks": list(event.tiebreaks)},
             "round": round_no,
             "tables": tables,

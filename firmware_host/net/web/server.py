@@ -156,6 +156,7 @@ class Pages(WebApp):
                     "type": "hello",
                     "controls": controls,
                     "games": self.playable.picker() if controls else [],
+                    "choose_players": controls and self.playable.chooses_players,
                     "simulated": self.simulated,
                     **self._link(controls),
                 },

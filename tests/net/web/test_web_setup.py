@@ -50,10 +50,19 @@ def test_the_wizard_on_the_page(tmp_path, page):
         assert page.evaluate("() => view.leds['a1']") == ["#3fa7ff", "pulse"]  # lit to find
         page.locator('[data-site="a1"]').click()  # puts a piece on a1: channel 63 closes
         page.wait_for_function(f"() => ({oled})().includes('Piece on a2')")
-        # Nothing of a game's that does nothing here: take back, hint, moves, new or stored games.
+        # Nothing of a game's that does nothing here: take back, hint, moves, new or stored games,
+        # the players at the seats, what the buttons do in a game (the wizard's screen says it).
         for name in ("Take back", "Hint"):
             assert page.get_by_role("button", name=name).count() == 0
-        for selector in ("#story", "#moves", "#new-game", "#stored", "#first-hint"):
+        for selector in (
+            "#story",
+            "#moves",
+            "#new-game",
+            "#stored",
+            "#players",
+            "#first-hint",
+            ".button-help",
+        ):
             assert page.locator(selector).is_hidden(), selector
         assert page.locator('[data-button="ok"]').is_visible()
         screenshot(page, "setup-page")

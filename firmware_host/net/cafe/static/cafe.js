@@ -377,10 +377,10 @@ function renderClocks(view, el) {
   const since = counting ? Date.now() - (view.received || Date.now()) : 0;
   const text = Object.entries(clock.left).map(([side, ms]) => {
     const mark = side === clock.flag ? "⚑ " : side === clock.running ? "▶ " : "";
-    return `${mark}${side[0].toUpperCase()}${side.slice(1)} ${clockText(side === clock.running ? ms - since : ms)}`;
+    return `${mark}${seatName(view.state, side)} ${clockText(side === clock.running ? ms - since : ms)}`;
   }).join("  ");
-  setText(box, clock.paused ? `Paused · ${text}` : text);
-  box.title = `Time control ${clock.control}`;
+  setText(box, clock.paused ? t("Paused · {clocks}", { clocks: text }) : text);
+  box.title = t("Time control {control}", { control: clock.control });
 }
 
 // A clock as the board's screen shows it: h:mm:ss, m:ss, tenths in the last 10 s.
@@ -452,7 +452,7 @@ function showAlerts() {
   list.querySelector("ol").replaceChildren(...alerts.slice(0, 8).map((a) => {
     const li = document.createElement("li");
     li.className = `alert ${a.kind}`;
-    li.textContent = `${a.time} ${a.name}: ${a.what}`;
+    li.textContent = `${a.time} ${a.name}: ${t(a.what)}`; // sent in English, for Home Assistant too
     return li;
   }));
 }

@@ -15,7 +15,7 @@ async function refresh() {
   const head = ["", "Player", "Points", ...data.event.tiebreaks.map(label), "Rating"];
   fill(document.getElementById("standings-head"), head.map((h) => el("th", h)));
   fill(document.getElementById("standings"), data.standings.map((row) => standingRow(row, data.event)));
-  document.getElementById("updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
+  document.getElementById("updated").textContent = `updated ${data.now}`; // the café's time
 }
 
 function tableItem(t) {

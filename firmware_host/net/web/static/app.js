@@ -35,6 +35,7 @@ const view = {
   controls: false,
   simulated: true,   // false on real hardware: the pieces are real, not clicked
   games: [],
+  choosePlayers: true, // who plays (a computer's seat) may be chosen from the page
   status: null,
   history: [],
   lights: {},
@@ -87,6 +88,8 @@ function receive(message) {
     view.controls = message.controls;
     view.games = message.games;
     view.simulated = message.simulated !== false;
+    view.choosePlayers = message.choose_players !== false; // not in kiosk mode, nor paired
+    $("pick-players-label").hidden = !view.choosePlayers;
     for (const el of all(".control")) el.hidden = !view.controls;
     for (const el of all(".sim-only")) el.hidden ||= !view.simulated;
     document.body.classList.toggle("controls", view.controls);
@@ -687,7 +690,7 @@ function fillPicker() {
   $("pick-variant").value = view.game.variant;
   $("pick-players").value = view.game.computer || "";
   if (view.game.level) $("pick-level").value = view.game.level;
-  $("pick-level-label").hidden = !view.game.computer;
+  $("pick-level-label").hidden = !view.choosePlayers || !view.game.computer;
 }
 
 function fillOptions() {
@@ -718,8 +721,7 @@ function newGame(e) {
     game: $("pick-game").value,
     size: sizeHidden ? null : Number($("pick-size").value),
     variant: $("pick-variant").value,
-    computer: $("pick-players").value || null,
-    level: Number($("pick-level").value),
+    ...(view.choosePlayers ? { computer: $("pick-players").value || null, level: Number($("pick-level").value) } : {}),
     ...($("pick-clock").value ? { control: $("pick-clock").value } : {}),
   });
 }
