@@ -175,7 +175,8 @@ let shown = "";
 function sayShown() {
   if (watched || !socket || socket.readyState !== WebSocket.OPEN) return;
   const boards = [...tables.values()].filter((table) => table.seen).map((table) => table.view.id).sort();
-  if (boards.join("\n") === shown) return;
+  // none seen yet (a page just opened): everything comes until the first tiles are in view
+  if (!boards.length || boards.join("\n") === shown) return;
   shown = boards.join("\n");
   socket.send(JSON.stringify({ type: "view", boards }));
 }
