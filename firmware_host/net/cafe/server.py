@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeGuard
 
 from aiohttp import WSMsgType, web
 
@@ -346,7 +346,7 @@ def _order(view: dict[str, Any]) -> tuple[Any, ...]:
     return (*(view.get(k) for k in ORDER), *(state.get(k) for k in ORDER_STATE))
 
 
-def _names(boards: Any) -> bool:
+def _names(boards: Any) -> TypeGuard[list[str]]:
     """True for a list of at most :data:`MAX_VIEW` table ids."""
     return (
         isinstance(boards, list)
