@@ -50,8 +50,9 @@ MAX_NAME = 40
 #: A board's retained topics, cleared when its table is retired.
 RETAINED = ("state", "availability", "moves", "record", "games")
 
-#: The most tables a page may say it shows.
+#: The most tables a page may say it shows, and how often: VIEW_RATE a second, VIEW_BURST at once.
 MAX_VIEW = 2000
+VIEW_RATE, VIEW_BURST = 10.0, 20.0
 #: What a tile's place among the others and the page's count of tables needing attention
 #: depend on (cafe.js: ``orderOf``, ``flags``): a table's view's fields, and its state's.
 ORDER = ("name", "online", "reconnecting", "problem")
@@ -237,6 +238,8 @@ class Dashboard(WebApp):
                 "type": "error",
                 "error": f'expected {{"type": "view", "boards": [at most {MAX_VIEW} ids]}}',
             }
+        if not sight.asked.take():
+            return {"type": "error", "error": f"too many view messages (at most {VIEW_RATE:g} a second)"}
         new = sight.show(frozenset(boards))
         with self.fleet.lock:
             views = [self.fleet.tables[b].view() for b in sorted(new) if b in self.fleet.tables]
@@ -321,6 +324,8 @@ class Sight:
         self.boards: frozenset[str] | None = None
         #: Each table's order fields as last sent to the page.
         self.sent: dict[str, tuple[Any, ...]] = {}
+        #: How often the page may say what it shows.
+        self.asked = Bucket(VIEW_RATE, VIEW_BURST)
 
     def show(self, boards: frozenset[str]) -> frozenset[str]:
         """The page shows ``boards`` from now on; those it did not show before."""

@@ -137,3 +137,23 @@ def test_a_wall_that_says_what_it_shows_is_sent_those_tables_and_every_call_for_
 
 def _table(message: dict, board: str, test=lambda view: True) -> bool:
     return message.get("type") == "table" and message["table"]["id"] == board and test(message["table"])
+
+
+def test_a_page_that_says_what_it_shows_wrongly_or_too_often_is_told_and_changes_nothing(broker, cafe):
+    url = cafe()
+
+    async def say(messages: list[dict]) -> list[dict]:
+        async with aiohttp.ClientSession() as session, session.ws_connect(url + "ws") as ws:
+            await ws.receive()  # hello
+            answers = []
+            for message in messages:
+                await ws.send_str(json.dumps(message))
+                answers.append(json.loads((await ws.receive()).data))
+            return answers
+
+    bad = run_async(say([{"type": "view", "boards": "t1"}, {"type": "view", "boards": ["t1"], "x": 1}]))
+    assert [a["type"] for a in bad] == ["error", "error"]
+    assert 'expected {"type": "view", "boards": [at most 2000 ids]}' == bad[0]["error"]
+    many = run_async(say([{"type": "view", "boards": ["t1"]}] * 25))
+    assert many[0] == {"type": "tables", "tables": []}  # no such table yet: nothing to send
+    assert many[-1] == {"type": "error", "error": "too many view messages (at most 10 a second)"}
