@@ -8,9 +8,12 @@ bench/robust/noisy.py plays them (its seeded player and its 100 Hz virtual clock
 other noise kinds. The latency of a move is the time from the board's last physical change
 before it was announced (the placing; its contact bounce counts as latency) to the controller
 step that announced it. That part is on the virtual clock: the settle rule's wait and the
-scan period. Beside it, the wall-clock time of the step that announced the move (judging it,
-saving it to an in-memory database, the events, frame and screen built), with a bare Python
-loop of ``BARE_LOOP`` additions timed in the same run as its baseline.
+scan period. It is printed twice: for a board polled every scan period (a GPIO matrix), and for
+one that wakes the daemon's loop when it changes (the simulated board, the serial link), whose
+change is read at once (``WokenRun``). Beside it, the wall-clock time of the step that
+announced the move (judging it, saving it to an in-memory database, the events, frame and
+screen built), with a bare Python loop of ``BARE_LOOP`` additions timed in the same run as its
+baseline.
 
 Then random games through the daemon's own loop (``Daemon.step`` over the simulated board, a
 database file, the screen laid out and drawn as on the OLED): the CPU time of the step that
