@@ -10,10 +10,7 @@ games a table finished (the archive) and ``/tables/<id>/games/<key>`` one replay
 The page's websocket takes ``{"type": "command", "board", "command"}`` (a board's command,
 checked as the board checks it and refused at once for a board that is offline),
 ``{"type": "rename", "board", "name"}`` and ``{"type": "retire", "board"}`` (an offline table's
-retained topics and Home Assistant device cleared, its games kept), and ``{"type": "view",
-"boards": [...]}``: the tables the page shows (:class:`Sight`). A page that says which it shows is
-sent their every change, and of the others only what moves a tile or the count of tables that
-need attention; the tables it newly shows come at once (``{"type": "tables", "tables": [...]}``).
+retained topics and Home Assistant device cleared, its games kept).
 
 Safe as the simulator page is: bound to 127.0.0.1 unless told otherwise, every request's Host
 checked (loopback names or the bound address), websockets from another site's page refused, a
@@ -26,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any, Callable, TypeGuard
+from typing import Any, Callable
 
 from aiohttp import WSMsgType, web
 
@@ -49,14 +46,6 @@ RATE, BURST = 2.0, 10.0
 MAX_NAME = 40
 #: A board's retained topics, cleared when its table is retired.
 RETAINED = ("state", "availability", "moves", "record", "games")
-
-#: The most tables a page may say it shows, and how often: VIEW_RATE a second, VIEW_BURST at once.
-MAX_VIEW = 2000
-VIEW_RATE, VIEW_BURST = 10.0, 20.0
-#: What a tile's place among the others and the page's count of tables needing attention
-#: depend on (cafe.js: ``orderOf``, ``flags``): a table's view's fields, and its state's.
-ORDER = ("name", "online", "reconnecting", "problem")
-ORDER_STATE = ("sync", "hardware")
 
 #: Publishes on the broker: (topic, payload, retained).
 Publish = Callable[[str, str, bool], None]
@@ -202,7 +191,6 @@ class Dashboard(WebApp):
         the token."""
         controls = self.authorised(request)
         bucket = Bucket(RATE, BURST)
-        sight = Sight()
 
         def first() -> list[dict[str, Any]]:
             return [
@@ -216,35 +204,7 @@ class Dashboard(WebApp):
                 }
             ]
 
-        def answer(msg: Any) -> dict[str, Any]:
-            return self._look(msg, sight) or self._command(msg, bucket if controls else None)
-
-        return await self.socket(request, first, answer, sight)
-
-    def _look(self, msg: Any, sight: Sight) -> dict[str, Any] | None:
-        """A page's ``view`` message (None: another kind): what it shows from now on, and the
-        tables it newly shows as they are now."""
-        if msg.type != WSMsgType.TEXT or '"view"' not in msg.data:
-            return None
-        try:
-            obj = load(msg.data)
-        except CommandError:
-            return None
-        if obj.get("type") != "view":
-            return None
-        boards = obj.get("boards")
-        if set(obj) != {"type", "boards"} or not _names(boards):
-            return {
-                "type": "error",
-                "error": f'expected {{"type": "view", "boards": [at most {MAX_VIEW} ids]}}',
-            }
-        if not sight.asked.take():
-            return {"type": "error", "error": f"too many view messages (at most {VIEW_RATE:g} a second)"}
-        new = sight.show(frozenset(boards))
-        with self.fleet.lock:
-            views = [self.fleet.tables[b].view() for b in sorted(new) if b in self.fleet.tables]
-        sight.sent.update((view["id"], _order(view)) for view in views)
-        return {"type": "tables", "tables": views}
+        return await self.socket(request, first, lambda msg: self._command(msg, bucket if controls else None))
 
     def _command(self, msg: Any, controls: Bucket | None) -> dict[str, Any]:
         """Check a page's message (a board's command, a rename, a retirement) and carry it
@@ -299,65 +259,6 @@ class Dashboard(WebApp):
         self.fleet.retire(board)
         self.fan_out({"type": "retired", "board": board})
         return {"type": "sent", "board": board}
-
-
-class Sight:
-    """What one page is shown of the tables' changes: everything until it says which tables it
-    shows (:meth:`show`), then their every change and, of the others, only a change of what
-    their order and the attention count depend on (:data:`ORDER`): 200 tables on a café screen
-    that shows 12 send the page a twentieth of their changes.
-
-    >>> sight = Sight()
-    >>> table = {"id": "t1", "name": "t1", "online": True, "reconnecting": False, "problem": None,
-    ...          "state": {"ply": 3}}
-    >>> message = {"type": "table", "table": table}
-    >>> sight(message) is message, sorted(sight.show(frozenset({"t2"})))
-    (True, ['t2'])
-    >>> sight({"type": "table", "table": {**table, "state": {"ply": 4}}}) is None
-    True
-    >>> sight({"type": "table", "table": {**table, "online": False}}) is None
-    False
-    """
-
-    def __init__(self) -> None:
-        #: The tables the page shows (None: it has not said: all).
-        self.boards: frozenset[str] | None = None
-        #: Each table's order fields as last sent to the page.
-        self.sent: dict[str, tuple[Any, ...]] = {}
-        #: How often the page may say what it shows.
-        self.asked = Bucket(VIEW_RATE, VIEW_BURST)
-
-    def show(self, boards: frozenset[str]) -> frozenset[str]:
-        """The page shows ``boards`` from now on; those it did not show before."""
-        new = boards - (self.boards or frozenset())
-        self.boards = boards
-        return new
-
-    def __call__(self, message: dict[str, Any]) -> dict[str, Any] | None:
-        if message.get("type") == "hello":
-            self.sent = {view["id"]: _order(view) for view in message["tables"]}
-        if message.get("type") != "table":
-            return message
-        view = message["table"]
-        order, was = _order(view), self.sent.get(view["id"])
-        self.sent[view["id"]] = order
-        if self.boards is None or view["id"] in self.boards or order != was:
-            return message
-        return None
-
-
-def _order(view: dict[str, Any]) -> tuple[Any, ...]:
-    state = view.get("state") or {}
-    return (*(view.get(k) for k in ORDER), *(state.get(k) for k in ORDER_STATE))
-
-
-def _names(boards: Any) -> TypeGuard[list[str]]:
-    """True for a list of at most :data:`MAX_VIEW` table ids."""
-    return (
-        isinstance(boards, list)
-        and len(boards) <= MAX_VIEW
-        and all(isinstance(b, str) and len(b) <= 200 for b in boards)
-    )
 
 
 #: The fields of each message a page may send.

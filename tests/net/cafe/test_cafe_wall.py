@@ -5,13 +5,8 @@ Mosquitto, the dashboard in Debian's Chromium."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-
-import aiohttp
-
 from testbed.broker import board_config
-from testbed.tools import require, run_async
+from testbed.tools import require
 from tests.net.web.test_web_browser import AXE
 
 TABLES = ("t1", "t2", "t3")
@@ -94,66 +89,3 @@ def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watc
     finally:
         context.close()
     assert found == []
-
-
-def test_a_wall_that_says_what_it_shows_is_sent_those_tables_and_every_call_for_attention(
-    tmp_path, broker, watcher, boards, cafe
-):
-    """A café screen showing one table of three: the dashboard's feed sends it that table's
-    moves, not the others' (a wall of 200 shows a dozen), but a table going offline elsewhere
-    still comes at once (it moves to the top and counts as needing attention)."""
-    started = {name: boards(board_config(tmp_path, broker.port, name, size=3)) for name in TABLES}
-    for name in TABLES:
-        watcher.state(name)
-    url = cafe()
-
-    async def wall() -> list[dict]:
-        async with aiohttp.ClientSession() as session:
-            while True:
-                ws = await session.ws_connect(url + "ws")
-                hello = json.loads((await ws.receive()).data)
-                if {t["id"] for t in hello["tables"]} == set(TABLES):
-                    break
-                await ws.close()
-                await asyncio.sleep(0.1)
-            await ws.send_str(json.dumps({"type": "view", "boards": ["t1"]}))
-            got = [json.loads((await ws.receive()).data)]  # t1 as it is now
-            await asyncio.to_thread(started["t2"].place, "A1*")
-            await asyncio.to_thread(watcher.state, "t2", lambda s: s["ply"] == 1)
-            await asyncio.to_thread(started["t1"].place, "A1*")
-            while not _table(got[-1], "t1", lambda v: v["state"].get("ply") == 1):
-                got.append(json.loads((await ws.receive()).data))
-            await asyncio.to_thread(started["t3"].stop)
-            while not _table(got[-1], "t3", lambda v: not v["online"]):
-                got.append(json.loads((await ws.receive()).data))
-            await ws.close()
-            return got
-
-    got = run_async(wall())
-    assert got[0]["type"] == "tables" and [v["id"] for v in got[0]["tables"]] == ["t1"]
-    assert not any(_table(m, "t2") for m in got)  # its move was not sent: the wall does not show it
-    assert _table(got[-1], "t3", lambda v: not v["online"])  # but t3 going offline was
-
-
-def _table(message: dict, board: str, test=lambda view: True) -> bool:
-    return message.get("type") == "table" and message["table"]["id"] == board and test(message["table"])
-
-
-def test_a_page_that_says_what_it_shows_wrongly_or_too_often_is_told_and_changes_nothing(broker, cafe):
-    url = cafe()
-
-    async def say(messages: list[dict]) -> list[dict]:
-        async with aiohttp.ClientSession() as session, session.ws_connect(url + "ws") as ws:
-            await ws.receive()  # hello
-            answers = []
-            for message in messages:
-                await ws.send_str(json.dumps(message))
-                answers.append(json.loads((await ws.receive()).data))
-            return answers
-
-    bad = run_async(say([{"type": "view", "boards": "t1"}, {"type": "view", "boards": ["t1"], "x": 1}]))
-    assert [a["type"] for a in bad] == ["error", "error"]
-    assert 'expected {"type": "view", "boards": [at most 2000 ids]}' == bad[0]["error"]
-    many = run_async(say([{"type": "view", "boards": ["t1"]}] * 25))
-    assert many[0] == {"type": "tables", "tables": []}  # no such table yet: nothing to send
-    assert many[-1] == {"type": "error", "error": "too many view messages (at most 10 a second)"}

@@ -44,12 +44,8 @@ function receive(msg) {
     redraw([...tables.values()]);
     sortTiles();
     showAlerts();
-    shown = "";  // a new feed sends everything until the page says what it shows
-    sayShown();
   } else if (msg.type === "table") {
     later(msg.table);
-  } else if (msg.type === "tables") {  // the tables the page has just brought into view
-    for (const view of msg.tables) later(view);
   } else if (msg.type === "broker") {
     showBroker(msg.connected);
   } else if (msg.type === "reply") {
@@ -165,21 +161,7 @@ const inView = new IntersectionObserver((entries) => {
     table.seen = entry.isIntersecting;
     if (table.seen && table.stale) redraw([table]);
   }
-  sayShown();
 }, { rootMargin: "200px" });
-
-// The feed is told which tables the page shows: it sends their every change, and of the others
-// only what moves a tile or the count of tables needing attention (the server's Sight); 200
-// tables on a screen showing 12 send the page a twentieth of their changes.
-let shown = "";
-function sayShown() {
-  if (watched || !socket || socket.readyState !== WebSocket.OPEN) return;
-  const boards = [...tables.values()].filter((table) => table.seen).map((table) => table.view.id).sort();
-  // none seen yet (a page just opened): everything comes until the first tiles are in view
-  if (!boards.length || boards.join("\n") === shown) return;
-  shown = boards.join("\n");
-  socket.send(JSON.stringify({ type: "view", boards }));
-}
 
 function update(view) {
   if (watched && view.id !== watched) return;
