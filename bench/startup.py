@@ -13,9 +13,11 @@ interleaved with a bare interpreter's start (``ready_ratio``), and the CPU time 
 used at READY beside a bare interpreter's whole CPU time (``cpu_ratio``: steadier than the wall
 clock on a shared machine; the daemon's is read in 10 ms ticks); the resident memory (VmRSS)
 ``SETTLE`` seconds after READY, once the first screen is drawn and the page served, beside a
-bare interpreter's; and one run under ``python -X importtime``: the imports before READY and
-after it, the heaviest top-level ones named with their cumulative time. Then each heavy module
-alone: its import time and the memory it adds to a bare interpreter.
+bare interpreter's, and where it goes (``/proc/PID/smaps``: the interpreter's own libraries,
+Pillow's, SQLite's, the other libraries, and the Python heap of objects and code), each beside
+the same part of a bare interpreter sleeping; and one run under ``python -X importtime``: the
+imports before READY and after it, the heaviest top-level ones named with their cumulative time.
+Then each heavy module alone: its import time and the memory it adds to a bare interpreter.
 
 The project's bytecode is compiled first (``compileall``), as ``pip install`` leaves an
 installed package; ``--source`` instead removes it and runs with PYTHONDONTWRITEBYTECODE=1, so
@@ -132,9 +134,11 @@ def ready_once(
     flags: tuple[str, ...] = (),
     root: Path = ROOT,
     cpu: list[float] | None = None,
+    parts: dict[str, float] | None = None,
 ) -> tuple[float | None, float, str]:
     """Seconds to READY=1 of the checkout at ``root``, the RSS (MB) ``settle`` s later, and the
-    stderr, READY marked in it; the CPU seconds used by READY appended to ``cpu``."""
+    stderr, READY marked in it; the CPU seconds used by READY appended to ``cpu``, and where the
+    memory goes (:func:`memory_parts`) into ``parts``."""
     command, mcu = write_config(tmp, kind)
     command[1:1] = flags
     address = str(tmp / "notify")
@@ -159,6 +163,8 @@ def ready_once(
             at_ready = err.stat().st_size
             time.sleep(settle)
             rss = rss_mb(proc.pid) if settle else float("nan")
+            if settle and parts is not None:
+                parts.update(memory_parts(proc.pid))
         except OSError:
             took, rss, at_ready = None, float("nan"), 0
         finally:
@@ -190,6 +196,42 @@ _RSS = (
     "import sys\nfor line in open('/proc/self/status'):\n"
     "    if line.startswith('VmRSS:'): print(int(line.split()[1]) / 1024)\n"
 )
+
+
+#: Where resident memory goes: a part's name and how a mapping's path is known to be in it
+#: (the first that matches; anonymous memory and the heap are the Python objects and code).
+PARTS = (
+    ("Pillow", ("/PIL/", "pillow.libs")),
+    ("SQLite", ("sqlite3",)),
+    ("interpreter", ("libpython", "/python3", "libc.so", "libm.so", "ld-linux", "LC_")),
+    ("Python heap", ("[heap]", "[anon]")),
+    ("other libraries", ("",)),
+)
+
+
+def memory_parts(pid: int) -> dict[str, float]:
+    """The resident memory (MB) of process ``pid`` in each of :data:`PARTS`."""
+    mb = dict.fromkeys((name for name, _ in PARTS), 0.0)
+    path = "[anon]"
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        head = line.split(maxsplit=5)
+        if re.match(r"^[0-9a-f]+-[0-9a-f]+$", head[0]):
+            path = head[5] if len(head) > 5 else "[anon]"
+        elif head[0] == "Rss:":
+            name = next(name for name, marks in PARTS if any(mark in path for mark in marks))
+            mb[name] += int(head[1]) / 1024
+    return {name: round(value, 2) for name, value in mb.items()}
+
+
+def bare_parts() -> dict[str, float]:
+    """:func:`memory_parts` of a bare interpreter (asleep)."""
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"])
+    try:
+        time.sleep(0.5)
+        return memory_parts(proc.pid)
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def imports(stderr: str) -> dict:
@@ -244,7 +286,8 @@ def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
     out = []
     for root, got, cpu in zip(roots, times, cpus):
         good = [t for t in got if t is not None]
-        _, rss, _ = ready_once(tmp, kind, settle=SETTLE, root=root)
+        parts: dict[str, float] = {}
+        _, rss, _ = ready_once(tmp, kind, settle=SETTLE, root=root, parts=parts)
         _, _, log = ready_once(tmp, kind, flags=("-X", "importtime"), root=root)
         out.append(
             {
@@ -257,6 +300,8 @@ def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
                 "cpu_ratio": round(statistics.median(cpu) / statistics.median(bare_cpu), 1) if cpu else None,
                 "rss_mb": round(rss, 1),
                 "bare_python_rss_mb": round(bare_rss(), 1),
+                "rss_parts_mb": parts,
+                "bare_python_parts_mb": bare_parts(),
             }
             | imports(log)
         )
@@ -276,6 +321,10 @@ def show(name: str, got: dict) -> None:
     )
     for module, ms in got["heaviest_before_ready_ms"].items():
         print(f"    {ms:>7.1f} ms  {module}")
+    bare = got["bare_python_parts_mb"]
+    print("    resident memory by part, MB (a bare python's beside it):")
+    for part, mb in got["rss_parts_mb"].items():
+        print(f"    {mb:>7.2f}  ({bare.get(part, 0.0):.2f})  {part}")
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from hardware.base import RETRY_SECONDS
 from hardware.supervise import Supervised
@@ -37,7 +37,7 @@ class LumaDisplay:
         self.redraws = 0
         self.skipped = 0
         self.failure: str | None = None
-        self._last: bytes | None = None
+        self._last: Image.Image | None = None  # the last image shown, in the device's mode
         self._newest: Image.Image | None = None  # the last image handed to the writer
         self._next: Image.Image | None = None
         self._closing = False
@@ -54,10 +54,11 @@ class LumaDisplay:
             )
         self.images_shown += 1
         image = image.convert(self.device.mode)
-        data = image.tobytes()
-        if data == self._last:
+        # compared where they differ, not as bytes: Image.tobytes loads PIL.ImageFile and with
+        # it logging (0.6 MB of a lean board's memory)
+        if self._last is not None and ImageChops.difference(image, self._last).getbbox() is None:
             return
-        self._last = data
+        self._last = image
         if self._writer is None:
             self._send(image)
             return

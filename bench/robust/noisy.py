@@ -4,9 +4,10 @@ real controller on a virtual clock at 100 Hz.
 
 Figures: false moves accepted, spurious takebacks and true moves missed once the board settles
 (all must be 0). A failing stream is written as a ``reedboard replay`` file (the scans the
-controller saw) to ``--failures``.
+controller saw) to ``--failures``. ``--woken`` scans as the daemon scans a board that wakes it
+(a change read at once, between two scans), not on the replay's grid.
 
-    .venv/bin/python -m bench.robust.noisy [--quick] [--streams N] [--seed S] [--workers W]
+    .venv/bin/python -m bench.robust.noisy [--quick] [--streams N] [--seed S] [--workers W] [--woken]
 """
 
 from __future__ import annotations
@@ -84,11 +85,15 @@ class Run:
     @property
     def now(self) -> float:
         """The time of the next scan, in seconds."""
-        return self.scans * self.period_ms / 1000
+        return self.due_ms() / 1000
+
+    def due_ms(self) -> float:
+        """The time of the next scan, in ms."""
+        return self.scans * self.period_ms
 
     def scan(self) -> None:
-        self.last_ms = now_ms = self.scans * self.period_ms
-        self.clock.advance(now_ms / 1000 - self.clock())
+        self.last_ms = now_ms = self.due_ms()
+        self.clock.advance(max(0.0, now_ms / 1000 - self.clock()))
         reading, buttons = self.board.scan(), self.board.buttons.events()
         self._record(now_ms, reading.closed, buttons)
         self.events += self.controller.step(now_ms, reading, buttons)
@@ -122,6 +127,32 @@ class Run:
             self.seen.append({"t": now_ms, "button": press.button})
 
 
+class WokenRun(Run):
+    """A stream scanned as the daemon's loop scans a board that wakes it (the simulated board; a
+    serial link's board, whose change comes its firmware's few ms later): a piece placed or
+    lifted between two scans is read at once and the pace goes on from it, one early scan a
+    period at most. Its scans are off the replay's grid."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.woken = self.hurried = False
+        self.board.wakes(self)  # type: ignore[arg-type]  # a waker only needs set()
+
+    def set(self) -> None:
+        """The board's wake-up."""
+        self.woken = True
+
+    def due_ms(self) -> float:
+        if self.woken and not self.hurried:
+            return self.clock() * 1000
+        return self.last_ms + self.period_ms if self.scans else 0.0
+
+    def scan(self) -> None:
+        early = self.woken and not self.hurried
+        super().scan()
+        self.woken, self.hurried = False, early
+
+
 def spec(seed: int) -> tuple[str, int | None, str | None, frozenset[str], random.Random]:
     rng = random.Random(seed)
     name = sorted(GAMES)[seed % len(GAMES)]
@@ -130,7 +161,7 @@ def spec(seed: int) -> tuple[str, int | None, str | None, frozenset[str], random
     return name, size, variant, kinds, rng
 
 
-def run_stream(seed: int, plies: tuple[int, int] = (3, 12)) -> Result:
+def run_stream(seed: int, plies: tuple[int, int] = (3, 12), woken: bool = False) -> Result:
     """Play one seeded stream; its figures."""
     name, size, variant, kinds, rng = spec(seed)
     controller = open_controller(Config(), Storage(":memory:"), Game.of(name, size, variant))
@@ -168,7 +199,7 @@ def run_stream(seed: int, plies: tuple[int, int] = (3, 12)) -> Result:
     )
     for site in start:
         board.place(layout.sensor[site])
-    run = Run(controller, board, clock, 1000 / controller.timing.scan_hz)
+    run = (WokenRun if woken else Run)(controller, board, clock, 1000 / controller.timing.scan_hz)
     result = Result(
         seed,
         name if size is None else f"{name} {size}",
@@ -261,12 +292,12 @@ def replay_text(seen: list[dict], game: str, size: int | None, variant: str | No
     return "".join(json.dumps(line) + "\n" for line in [{"setup": "empty", **named}, *seen])
 
 
-def _stream(args: tuple[int, tuple[int, int]]) -> Result:
+def _stream(args: tuple[int, tuple[int, int], bool]) -> Result:
     return run_stream(*args)
 
 
-def run_all(streams: int, seed: int, workers: int, plies=(3, 12)) -> list[Result]:
-    return parallel_map(_stream, [(seed * 1_000_003 + i, plies) for i in range(streams)], workers)
+def run_all(streams: int, seed: int, workers: int, plies=(3, 12), woken: bool = False) -> list[Result]:
+    return parallel_map(_stream, [(seed * 1_000_003 + i, plies, woken) for i in range(streams)], workers)
 
 
 def summarise(results: list[Result], seconds: float) -> dict:
@@ -307,10 +338,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=workers_default())
     parser.add_argument("--failures", default="noisy-failures", help="where failing streams go")
+    parser.add_argument(
+        "--woken", action="store_true", help="scan as a board that wakes the loop (a change read at once)"
+    )
     args = parser.parse_args(argv)
     streams = args.streams or (100 if args.quick else 10_000)
     began = time.perf_counter()
-    results = run_all(streams, args.seed, args.workers)
+    results = run_all(streams, args.seed, args.workers, woken=args.woken)
     figures = summarise(results, time.perf_counter() - began)
     failing = [r for r in results if r.failed]
     if failing:
@@ -321,7 +355,8 @@ def main(argv: list[str] | None = None) -> int:
                 fp.write(r.failure or "")
         figures["failures_written"] = args.failures
     rows = [(k.replace("_", " "), v) for k, v in figures.items() if k != "bench"]
-    report(f"Noisy sensors: {streams} streams, seed {args.seed}", rows, figures)
+    scanned = ", woken scans" if args.woken else ""
+    report(f"Noisy sensors: {streams} streams, seed {args.seed}{scanned}", rows, figures)
     return 1 if failing else 0
 
 

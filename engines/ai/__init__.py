@@ -73,6 +73,8 @@ class SearchChoice:
     loose: bool = False
     #: The MCTS's tree (its root node), kept for pondering; None for other searches.
     tree: Any = field(default=None, compare=False, repr=False)
+    #: Alpha-beta: the opponent's reply its search expects (pondering answers it); else None.
+    reply: Any = field(default=None, compare=False, repr=False)
 
 
 def budget(state: GameState[Any], level: int) -> int:
@@ -121,11 +123,8 @@ def choose(
         return SearchChoice(move, level, mcts.COUNTS, count, spent + looked, True)
     halt = stop or (lambda: False)
     if profile.search == "alphabeta":
-        counts = alphabeta.COUNTS
-        found = alphabeta.search(state, limit, rng, halt, level >= SELECTIVE, profile)
-    else:
-        counts = mcts.COUNTS
-        tree = tree or mcts.Node(state, rng)
-        found = mcts.search(state, limit, rng, halt, profile.scan_cost[level - 1], profile, tree)
-    move, count, spent = found
-    return SearchChoice(move, level, counts, count, spent + looked, False, tree)
+        move, count, spent, reply = alphabeta.search(state, limit, rng, halt, level >= SELECTIVE, profile)
+        return SearchChoice(move, level, alphabeta.COUNTS, count, spent + looked, False, reply=reply)
+    tree = tree or mcts.Node(state, rng)
+    move, count, spent = mcts.search(state, limit, rng, halt, profile.scan_cost[level - 1], profile, tree)
+    return SearchChoice(move, level, mcts.COUNTS, count, spent + looked, False, tree)

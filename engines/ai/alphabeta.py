@@ -130,16 +130,17 @@ def search(
     selective: bool = False,
     profile: SearchProfile | None = None,
     abandon: bool = False,
-) -> tuple[M, int, int]:
-    """(move, nodes, positions made): the best move of the deepest iteration, counting the root
-    moves a cut-short one finished (``selective``: on the moves the game finds worth
-    searching; ``profile``: the game's own unless given). ``abandon`` (pondering, where a
-    search cut short is dropped): ``stop`` may end even the first iteration, which then
-    raises :class:`OutOfBudget`."""
+) -> tuple[M, int, int, M | None]:
+    """(move, nodes, positions made, reply): the best move of the deepest iteration, counting
+    the root moves a cut-short one finished (``selective``: on the moves the game finds worth
+    searching; ``profile``: the game's own unless given), and the opponent's best reply to it
+    as the search found it (None: it looked no deeper, or the move ends the game or moves the
+    same side again). ``abandon`` (pondering, where a search cut short is dropped): ``stop``
+    may end even the first iteration, which then raises :class:`OutOfBudget`."""
     mobility = (profile or profile_of(state)).mobility
     run: Search[M] = Search(budget, rng, stop, selective, mobility=mobility, abandon=abandon)
     if state.legal_count() == 1:  # counted, not listed: Antipalos lists thousands
-        return state.legal_moves()[0], 0, 0
+        return state.legal_moves()[0], 0, 0, None
     best, run.root = None, state  # the first iteration always finishes and sets it
     for depth in range(1, MAX_DEPTH + 1):
         run.limited, run.found = depth > 1, None
@@ -155,4 +156,6 @@ def search(
         if abs(value) >= WIN:
             break
     assert best is not None  # the first iteration searched at least one move
-    return best, run.nodes, run.nodes
+    after = state.apply(best)
+    reply = run.best.get(after) if after.to_move not in (None, state.to_move) else None
+    return best, run.nodes, run.nodes, reply

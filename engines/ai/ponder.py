@@ -9,10 +9,11 @@ where it can, else with the level's own search:
   likely moves and its answers to each. The players' move picks the subtree under it, and the
   answer is the level's search grown on that subtree: the level's budget on top of the visits
   pondering gave it. Any move the tree reached is a hit.
-- alpha-beta (Antipalos, Anti-Grid, Phalanx) expects one move, the best its level's search
-  finds for the players, and searches its answer to it with ever larger budgets (twice the
-  level's, four times, ...). When the players play that move, the deepest finished answer is
-  the reply, at once; any other move gets the level's search.
+- alpha-beta (Antipalos, Anti-Grid, Phalanx) expects one move, the players' reply its own
+  search found (else the best its level's search finds for the players), and searches its
+  answer to it with ever larger budgets (the level's, twice that, ...). When the players play
+  that move, the deepest finished answer is the reply, at once; any other move gets the
+  level's search.
 
 Like the rest of ``engines/``, no clocks or threads: ``stop`` (the caller's) ends a slice,
 and ponder work is capped at :data:`TIMES` of the level's budget (a tree's memory grows with
@@ -48,7 +49,9 @@ class Ponder:
     """What the computer keeps of its search over the players' turn at ``state`` (the position
     after its move, the players to move); ``level`` and ``seed`` are its own."""
 
-    def __init__(self, state: GameState[Any], level: int, seed: int, tree: mcts.Node[Any] | None) -> None:
+    def __init__(
+        self, state: GameState[Any], level: int, seed: int, tree: mcts.Node[Any] | None, expected: Any = None
+    ) -> None:
         self.state, self.level, self.seed = state, level, seed
         self.profile = profile_of(state)
         self.budget = budget(state, level)
@@ -59,7 +62,7 @@ class Ponder:
         if self.profile.search == "mcts" and tree is None:
             self.tree = mcts.Node(state, self.rng)
         #: Alpha-beta: the players' move it expects, and its answer (move, work) so far.
-        self.expected: Any = None
+        self.expected: Any = expected
         self.answer: tuple[Any, int] | None = None
 
     def grow(self, work: int, stop: Callable[[], bool]) -> bool:
@@ -86,7 +89,7 @@ class Ponder:
                 self.spent = TIMES * self.budget  # nothing to answer yet: done
                 return
         try:
-            move, _, made = alphabeta.search(
+            move, _, made, _ = alphabeta.search(
                 state, work, self.rng, stop, selective, self.profile, abandon=True
             )
         except alphabeta.OutOfBudget:
@@ -124,4 +127,4 @@ def start(state: GameState[Any], choice: SearchChoice, level: int, seed: int) ->
     if after.outcome() is not None or after.to_move in (None, state.to_move):
         return None
     tree = choice.tree.children.get(choice.move) if choice.tree is not None else None
-    return Ponder(after, level, seed, tree)
+    return Ponder(after, level, seed, tree, choice.reply)

@@ -278,6 +278,13 @@ class AntipalosState(GameState[Move]):
             return 2 * (squares - setup.side_count * setup.supply + sum(self.left))
         return setup.supply * (2 * (squares - setup.side_count * setup.supply) + 1)
 
+    def hand_kinds(self) -> frozenset[str]:
+        """Phase One places a Trirod, Phase Two moves one (turning it in place too), without
+        listing Phase Two's thousands of moves."""
+        if not self.legal_count():
+            return frozenset()
+        return frozenset({"place" if self.phase == 1 else "move"})
+
     def check(self, move: Move) -> None:
         if not isinstance(move, (Place, Shift)):
             raise InvalidMove("Not an Antipalos move")

@@ -440,6 +440,11 @@ class AntipodeState(GameState[Turn]):
         _, _, placed, path = self._after(move)
         return names_of(placed ^ path)
 
+    def hand_kinds(self) -> frozenset[str]:
+        """Every turn places a token by hand (the rest are follow-ups), without working out
+        where each turn's pawn lands."""
+        return frozenset({"place"}) if self.legal_moves() else frozenset()
+
     def realisations(self, move: Turn) -> tuple[Realisation, ...]:
         """In the rules' order: the hand places the token; the player flips its neighbours,
         picks the landing token (a tap or the buttons; the pawn is never sensed), then flips the

@@ -265,6 +265,25 @@ class GameState(ABC, Generic[M]):
     def realisations(self, move: M) -> tuple[Realisation, ...]:
         """The ways ``move`` is made on the board (usually one)."""
 
+    def hand_kinds(self) -> frozenset[str]:
+        """How the legal moves' realisations change the board by hand: ``move`` (they empty
+        and fill sites), ``place`` (fill only), ``take`` (empty only); a realisation of no hand
+        change is offered as a pick and counts for none. A game whose moves are many or whose
+        realisations cost overrides it with what its rules know.
+
+        >>> from engines import new_game
+        >>> sorted(new_game("antipode").hand_kinds())
+        ['place']
+        """
+        kinds: set[str] = set()
+        for move in self.legal_moves():
+            for real in self.realisations(move):
+                if real.emptied or real.filled:
+                    kinds.add("move" if real.emptied and real.filled else "place" if real.filled else "take")
+            if {"move", "place"} <= kinds:
+                break
+        return frozenset(kinds)
+
     def sites_of(self, name: str) -> tuple[str, ...]:
         """The sites that show a point named in notation or in :attr:`Outcome.sites` (more than
         one where a point has several sites, like an Antipod edge point)."""

@@ -183,6 +183,13 @@ class PhalanxState(GameState[Move | Removal]):
     def legal_moves(self) -> tuple[Move | Removal, ...]:
         return () if self.outcome() else tuple(self._moves())
 
+    def hand_kinds(self) -> frozenset[str]:
+        """Removing the pieces a phalanx lost when that is due, else moving a piece: known
+        without working out each move's captures."""
+        if self.outcome() or next(self._moves(), None) is None:
+            return frozenset()
+        return frozenset({"take" if self.pending else "move"})
+
     def check(self, move: Move | Removal) -> None:
         if isinstance(move, Removal):
             self._check_removal(move)

@@ -328,21 +328,15 @@ def _next(snap: Snapshot) -> str | None:
 
 @lru_cache(maxsize=8)
 def next_words(state: GameState[Any]) -> str | None:
-    """What a move of the side to move is, in words, as its legal moves are made by hand:
-    placing a piece (their realisations fill sites only), moving one (they empty and fill), or
-    both; the piece named as the game's one sensed kind of piece, else "piece".
+    """What a move of the side to move is, in words, as its legal moves are made by hand
+    (:meth:`~engines.core.state.GameState.hand_kinds`): placing a piece, moving one, or both;
+    the piece named as the game's one sensed kind of piece, else "piece".
 
     >>> from engines import new_game
     >>> next_words(new_game("antipode")), next_words(new_game("anti-grid"))
     ('Place a token', 'Lift a pawn to move it')
     """
-    kinds: set[str] = set()
-    for move in state.legal_moves():
-        for real in state.realisations(move):
-            if real.emptied or real.filled:  # (a move of no hand change is offered as a pick)
-                kinds.add("move" if real.emptied and real.filled else "place" if real.filled else "take")
-        if {"move", "place"} <= kinds:
-            break
+    kinds = state.hand_kinds()
     sensed = {piece.kind for piece in state.piece_sets() if piece.sensed}
     piece = sensed.pop() if len(sensed) == 1 else "piece"
     a_piece = _(A_PIECE.get(piece, A_PIECE["piece"]))

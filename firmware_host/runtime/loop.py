@@ -164,6 +164,7 @@ class Daemon:
         start = tick = next_ping = time.monotonic()
         watchdog = self.notifier.watchdog_seconds
         failing_since = stop_by = None
+        hurried = False  # the last scan came early, for a wake-up
         while True:
             now = time.monotonic()
             now_ms = (now - start) * 1000.0
@@ -190,8 +191,21 @@ class Daemon:
                 self.waker.wait(min(until, now + self._kiosk_due(now_ms)) - time.monotonic())
                 self.waiting = False
                 tick = time.monotonic()  # woken (or due): scan at once
-            else:  # scans keep their pace: a wake-up must not hurry the debounce count
-                time.sleep(max(0.0, tick - time.monotonic()))  # a signal sets stop meanwhile
+            else:
+                tick, hurried = self._pause(tick, hurried)
+
+    def _pause(self, tick: float, hurried: bool) -> tuple[float, bool]:
+        """Wait for the scan due at ``tick`` (monotonic s) on a board in motion; a wake-up (a
+        piece set down) brings it forward, the pace going on from it, but once a period at most
+        (``hurried``: the last scan came early), so a stream of wake-ups cannot make the loop
+        spin. The next scan's time and whether it comes early."""
+        if not hurried and not self.stop.is_set() and self.waker.wait(tick - time.monotonic()):
+            return time.monotonic(), True
+        if self.stop.is_set():  # draining: at the scan rate
+            time.sleep(max(0.0, tick - time.monotonic()))
+        elif self.stop.wait(max(0.0, tick - time.monotonic())):  # a stop ends the wait
+            return time.monotonic(), False
+        return tick, False
 
     def attach(self, page: Any) -> None:
         """Step ``page`` after every step (``page.sync``, as an observer); it wakes the loop

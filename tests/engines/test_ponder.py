@@ -73,12 +73,28 @@ def test_alpha_beta_answers_any_other_move_with_a_fresh_search(game, size):
 def test_a_stopped_slice_keeps_no_half_search_and_the_cap_ends_pondering():
     state = reached("anti-grid", 6, 11, 6)
     thought = ponder.start(state, choose(state, 3, seed=1), 3, seed=1)
-    assert thought.grow(200, NEVER)  # the expected move
     thought.grow(200, lambda: True)  # an answer stopped at once is not kept
     assert thought.answer is None
+    assert thought.grow(200, NEVER) and thought.answer is not None
     while thought.grow(200, NEVER):
         pass
-    assert thought.answer is not None and not thought.grow(200, NEVER)
+    assert not thought.grow(200, NEVER)
+
+
+def test_alpha_beta_ponders_on_the_reply_its_own_search_expected():
+    """The players' reply the computer's search found is the move pondering answers: its first
+    slice already searches the answer, at the level's budget, so at equal time (as much
+    pondering as a move's search) the players' expected move is answered at once."""
+    state = reached("anti-grid", 6, 11, 6)
+    choice = choose(state, 3, seed=1)
+    after = state.apply(choice.move)
+    assert choice.reply in after.legal_moves()
+    thought = ponder.start(state, choice, 3, seed=1)
+    assert thought.expected == choice.reply
+    while thought.spent < thought.budget and thought.grow(thought.budget - thought.spent, NEVER):
+        pass
+    reply = thought.reply(after.apply(choice.reply), choice.reply, seed=2)
+    assert (reply.move, reply.work) == thought.answer and reply.work >= thought.budget
 
 
 def test_no_pondering_when_the_computers_move_ends_the_game():

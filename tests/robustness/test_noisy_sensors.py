@@ -36,3 +36,14 @@ def test_any_seeded_stream_ends_with_the_moves_played(seed):
     result = run_stream(seed, plies=(2, 8))
     assert not result.failed, result.failure
     assert result.accepted == result.intended
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**40))
+def test_a_board_read_the_moment_it_changes_ends_with_the_moves_played(seed):
+    """Scanned as the daemon scans a board that wakes it (a piece set down is read at once,
+    between two scans, as the simulated board and the serial link are): the same noise, still
+    only the moves played."""
+    result = run_stream(seed, plies=(2, 8), woken=True)
+    assert not result.failed, result.failure
+    assert result.accepted == result.intended

@@ -37,9 +37,11 @@ class Polled:
 class Loop:
     """A Daemon in a thread on a simulated 3×3 Antipalos board; its events as dicts."""
 
-    def __init__(self, timing: Timing = Timing(settle_ms=100), polled: bool = False) -> None:
+    def __init__(
+        self, timing: Timing = Timing(settle_ms=100), polled: bool = False, board: SimBoard | None = None
+    ) -> None:
         self.config = Config(game="antipalos", size=3, timing=timing)
-        self.board = SimBoard(32)
+        self.board = board or SimBoard(32)
         #: A scanner that cannot wake the loop (as a GPIO matrix): it must be polled.
         self.scanner = Polled(self.board) if polled else self.board
         self.log = io.StringIO()
@@ -130,3 +132,33 @@ def test_a_polled_scanner_never_waits_and_its_slower_idle_rate_loses_nothing():
     finally:
         loop.stop()
     assert loop.saved == ("B2*", "A1*")
+
+
+class Reading(SimBoard):
+    """A simulated board that keeps what each of its scans read."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__(channels)
+        self.readings: list[frozenset[int]] = []
+
+    def scan(self):
+        reading = super().scan()
+        self.readings.append(reading.closed)
+        return reading
+
+
+def test_a_piece_set_down_while_the_board_is_in_motion_is_read_at_once():
+    """A board still moving is scanned at its pace (here a scan every 30 s); a piece set down
+    between two scans wakes the loop and is read straight away, not at the next scan."""
+    loop = Loop(board=Reading(32))
+    sensor = loop.controller.layout.sensor
+    try:
+        assert until(lambda: loop.daemon.waiting)
+        loop.daemon.period = 30.0
+        loop.board.hover(sensor["A2*"], duration=120)  # a hand over the board: it is in motion
+        assert until(lambda: any(sensor["A2*"] in r for r in loop.board.readings))
+        loop.place("B2*")
+        assert until(lambda: any(sensor["B2*"] in r for r in loop.board.readings))
+    finally:
+        loop.daemon.period = 0.01  # a stop drains at the scan rate
+        loop.stop()
