@@ -64,13 +64,13 @@ def _marked(*args: str) -> dict[str, set[str]]:
     return {nodeid: set(markers) for nodeid, markers in found}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once a worker, however its tests come
 def marked() -> dict[str, set[str]]:
     """:data:`SAMPLES`' tests -> their markers (one collection for all the markers)."""
     return _marked(*SAMPLES)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once a worker, however its tests come
 def quick() -> set[str]:
     """The ids of :data:`SAMPLES`' tests that ``-m`` :data:`QUICK` selects."""
     return set(_marked("-m", QUICK, *SAMPLES))
