@@ -45,6 +45,28 @@ SLOW = {
     "tests/robustness/test_soak.py",
     "tests/robustness/test_faults.py",
 }
+#: The files whose tests run longest (--durations on 2 cores), longest first: collected first,
+#: so that two workers share them from the start instead of one running the last of them alone
+#: at the end (tests/run.sh: ``--dist worksteal`` then evens out the short rest).
+FIRST = (
+    "tests/board/test_robot.py",
+    "tests/runtime/test_sound.py",
+    "tests/robustness/test_noisy_sensors.py",
+    "tests/net/mqtt/test_field.py",
+    "tests/robustness/test_attacks.py",
+    "tests/net/mqtt/test_remote_play.py",
+    "tests/robustness/test_faults.py",
+    "tests/test_markers.py",
+    "tests/net/cafe/test_league_on_boards.py",
+    "tests/net/web/test_web_setup.py",
+    "tests/net/mqtt/test_commands_checked.py",
+    "tests/net/cafe/test_cafe.py",
+    "tests/robustness/test_whole_games.py",
+    "tests/net/mqtt/test_paired_clocks.py",
+    "tests/system/test_stop.py",
+    "tests/engines/test_antipod.py",
+    "tests/test_types.py",
+)
 #: The daemon's test folders (tests/net/'s are ``unit`` tests, or ``broker``/``browser``).
 DAEMON = tuple(
     f"tests/{package}/" for package in ("actions", "board", "cli", "plan", "runtime", "store", "ui")
@@ -67,11 +89,23 @@ def kinds(path: str, fixtures: set[str], marked: set[str]) -> set[str]:
     return found or {"unit"}
 
 
+def rank(path: str) -> int:
+    """Where the tests of ``path`` (relative to the root) run: :data:`FIRST`'s in its order,
+    then every other file in the order collected.
+
+    >>> rank("tests/board/test_robot.py"), rank("tests/ui/test_menu.py") == len(FIRST)
+    (0, True)
+    """
+    return FIRST.index(path) if path in FIRST else len(FIRST)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    where: dict[pytest.Item, str] = {}
     for item in items:
         path = Path(item.path).resolve()
-        where = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+        where[item] = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
         fixtures = set(getattr(item, "fixturenames", ()))
         marked = {mark.name for mark in item.iter_markers()}
-        for name in sorted(kinds(where, fixtures, marked) - marked):
+        for name in sorted(kinds(where[item], fixtures, marked) - marked):
             item.add_marker(name)
+    items.sort(key=lambda item: rank(where[item]))  # stable: a file's own order is kept

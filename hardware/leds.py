@@ -94,6 +94,7 @@ class LumaLeds:
         image = self._render(frame, now)
         data = image.tobytes()
         if data != self._last:
+            self._last = None  # what a write that fails leaves shown is not known: written again
             self.device.display(image)
             self._last = data
             self.writes += 1

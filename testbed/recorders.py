@@ -31,6 +31,7 @@ class RecordingWs281x:
 
     def __init__(self):
         self.leds, self.brightness, self.renders, self.count = {}, None, 0, 0
+        self.tried = 0  # renders asked for, the failed ones too
         self.failing = 0  # what ws2811_render returns (the C library's error codes are < 0)
 
     def new_ws2811_t(self):
@@ -51,6 +52,7 @@ class RecordingWs281x:
         self.leds[index] = ((colour >> 16) & 255, (colour >> 8) & 255, colour & 255)
 
     def ws2811_render(self, leds):
+        self.tried += 1
         if self.failing:
             return self.failing
         self.renders += 1

@@ -64,13 +64,13 @@ def _marked(*args: str) -> dict[str, set[str]]:
     return {nodeid: set(markers) for nodeid, markers in found}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once a worker, however its tests come
 def marked() -> dict[str, set[str]]:
     """:data:`SAMPLES`' tests -> their markers (one collection for all the markers)."""
     return _marked(*SAMPLES)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once a worker, however its tests come
 def quick() -> set[str]:
     """The ids of :data:`SAMPLES`' tests that ``-m`` :data:`QUICK` selects."""
     return set(_marked("-m", QUICK, *SAMPLES))
@@ -90,3 +90,13 @@ def test_each_test_is_collected_under_the_markers_of_what_it_needs(sample, marke
 def test_the_quick_run_leaves_out_browsers_brokers_and_the_slow(quick):
     for sample, markers in SAMPLES.items():
         assert bool(_of(quick, sample)) == markers.isdisjoint({"browser", "broker", "slow"}), sample
+
+
+def test_the_longest_files_are_collected_first(marked):
+    """conftest.py's FIRST, in its order, before every other file (the two workers share the
+    long files from the start; tests/run.sh)."""
+    from conftest import FIRST
+
+    files = list(dict.fromkeys(nodeid.split("::")[0] for nodeid in marked))
+    longest = [path for path in FIRST if path in files]
+    assert len(longest) >= 3 and files[: len(longest)] == longest

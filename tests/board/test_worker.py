@@ -38,6 +38,23 @@ def alive(pid: int) -> bool:
         return False
 
 
+def sleep_said(started: str, seconds: float) -> None:
+    """A job that says it is under way (the file ``started``), then sleeps ``seconds``."""
+    with open(f"{started}.new", "w") as fp:
+        fp.write(str(os.getpid()))
+    os.replace(f"{started}.new", started)
+    time.sleep(seconds)
+
+
+def under_way(worker: Worker, started) -> int:
+    """The PID of ``worker``'s process once its job says it is under way (a process started
+    may still be getting ready: a job replaced before it was sent never runs there)."""
+    assert wait_until(started.exists, 30)
+    pid = int(started.read_text())
+    assert worker.pid == pid
+    return pid
+
+
 def test_a_job_is_answered_and_the_caller_never_waits(worker):
     job = worker.submit(time.sleep, 0.3)
     assert not job.done()  # submit returned while the process was still starting
@@ -46,16 +63,17 @@ def test_a_job_is_answered_and_the_caller_never_waits(worker):
     assert again.wait(10) and again.result() == 6
 
 
-def test_a_worker_killed_mid_job_is_said_started_again_and_redoes_the_job(worker):
-    job = worker.submit(time.sleep, 0.5)
-    assert wait_until(lambda: worker.pid is not None, 30)
-    first = worker.pid
-    time.sleep(0.1)  # the job is under way
+def test_a_worker_killed_mid_job_is_said_started_again_and_redoes_the_job(worker, tmp_path):
+    started = tmp_path / "started"
+    job = worker.submit(sleep_said, str(started), 0.5)
+    first = under_way(worker, started)
+    started.unlink()
     os.kill(first, signal.SIGKILL)
     assert wait_until(lambda: worker.failure is not None)
     assert worker.failure == ("its process was killed by SIGKILL; it is started again and redoes its job")
     assert not job.done()
     assert job.wait(30)  # redone in a new process
+    assert started.exists() and int(started.read_text()) != first
     assert worker.failure is None and worker.failures == 1
     assert worker.pid != first and not alive(first)
     assert worker.news.count(worker.news[0]) == 1  # the failure was news once, then the answer
@@ -70,11 +88,10 @@ def test_an_idle_worker_that_is_killed_is_started_again(worker):
     assert worker.submit(abs, -2).wait(10)
 
 
-def test_a_replaced_job_ends_its_process_and_the_new_one_is_answered(worker):
-    old = worker.submit(time.sleep, 30)
-    assert wait_until(lambda: worker.pid is not None, 30)
-    busy = worker.pid
-    time.sleep(0.1)
+def test_a_replaced_job_ends_its_process_and_the_new_one_is_answered(worker, tmp_path):
+    started = tmp_path / "started"
+    old = worker.submit(sleep_said, str(started), 30)
+    busy = under_way(worker, started)
     new = worker.submit(sum, [4, 5])
     assert new.wait(10) and new.result() == 9
     assert not old.done() and not alive(busy)
@@ -112,12 +129,11 @@ def test_a_yielding_job_stops_for_the_next_which_finds_what_it_kept_in_the_same_
     assert not interrupted()  # outside a worker it never is
 
 
-def test_a_yielding_job_that_does_not_stop_has_its_process_ended(worker, monkeypatch):
+def test_a_yielding_job_that_does_not_stop_has_its_process_ended(worker, monkeypatch, tmp_path):
     monkeypatch.setattr(worker_module, "GRACE", 0.2)
-    worker.submit(time.sleep, 30, yields=True)
-    assert wait_until(lambda: worker.pid is not None, 30)
-    busy = worker.pid
-    time.sleep(0.1)
+    started = tmp_path / "started"
+    worker.submit(sleep_said, str(started), 30, yields=True)
+    busy = under_way(worker, started)
     new = worker.submit(sum, [1, 2])
     assert new.wait(10) and new.result() == 3
     assert not alive(busy) and worker.failures == 0

@@ -111,10 +111,11 @@ def outcome(sandbox: Sandbox, command: str, comment: str) -> str:
     return "" if proc.returncode in expected else f"stopped with {proc.returncode}: {err[-2000:]}"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def outcomes(tmp_path_factory):
     """Every command's outcome. Each doc's commands run in its order on a machine of their own
-    (as a reader follows one doc), the docs a few at a time."""
+    (as a reader follows one doc), the docs a few at a time. Once a worker (not once a module:
+    a worker given this file's tests in several runs would follow every doc again each time)."""
 
     def follow(doc: str) -> dict[str, str]:
         sandbox = installed(Sandbox(tmp_path_factory.mktemp(doc.replace("/", "-"))))
@@ -124,6 +125,7 @@ def outcomes(tmp_path_factory):
             sandbox.close()
 
     docs = sorted({w.split(":")[0] for w, _, _ in COMMANDS})
+    tmp_path_factory.getbasetemp()  # made here: four threads making it at once collide
     with ThreadPoolExecutor(4) as pool:
         return {c: o for found in pool.map(follow, docs) for c, o in found.items()}
 

@@ -122,6 +122,19 @@ def test_a_chain_that_cannot_be_written_is_said_and_tried_again(monkeypatch):
     sink.close()
 
 
+def test_a_chain_that_cannot_be_written_is_not_said_to_work_until_a_write_goes_through(monkeypatch):
+    sink, dma, renders = _failing_chain(monkeypatch)
+    sink.show({})  # back to what the chain showed before it failed: it is written again
+    assert wait_until(lambda: dma.leds[1] == (0, 0, 0))
+    tried = dma.tried
+    assert wait_until(lambda: dma.tried > tried)  # and tried again, failing
+    assert sink.failure == "RuntimeError: ws2811_render failed with code -5"
+    dma.failing = 0
+    assert wait_until(lambda: sink.failure is None)
+    assert dma.renders == renders + 1 and dma.leds[1] == (0, 0, 0)
+    sink.close()
+
+
 def test_closing_a_chain_that_does_not_answer_returns(monkeypatch):
     sink, dma, _ = _failing_chain(monkeypatch)
     sink.close()

@@ -45,6 +45,16 @@ def events(proc: subprocess.Popen) -> list[dict]:
     return [json.loads(line) for line in proc.stdout.read().splitlines()]
 
 
+def until(proc: subprocess.Popen, test) -> list[dict]:
+    """The events read from ``proc`` up to the first that passes ``test`` (that one too)."""
+    seen: list[dict] = []
+    while not seen or not test(seen[-1]):
+        line = proc.stdout.readline()
+        assert line, f"the daemon ended first: {seen[-3:]}"
+        seen.append(json.loads(line))
+    return seen
+
+
 # ------------------------------------------------------------------- a real run --sim
 def test_ready_status_watchdog_and_stopping_from_run_sim(tmp_path, notify_socket):
     path, sock = notify_socket
@@ -119,10 +129,10 @@ def test_the_simulated_board_never_runs_the_power_off_command(tmp_path):
         proc.stdout.readline()
         send(proc, button="menu", long=True)
         send(proc, button="ok")
-        time.sleep(0.8)
+        out = until(proc, lambda e: e["event"] == "display" and e["lines"][0] == "Powered off")
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=2) == 0
-        out = events(proc)
+        out += events(proc)
         assert [e for e in out if e["event"] == "power_off"]
         shown = [e["lines"] for e in out if e["event"] == "display"]
         assert shown[-1][:2] == ["Powered off", "(simulated)"]
