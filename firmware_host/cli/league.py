@@ -124,9 +124,8 @@ def _new(args: argparse.Namespace) -> int:
                 tiebreaks,
             )
         )
-        print(
-            f"{event.name}: {event.format}, {event.rounds} rounds of {event.game} {event.size or ''}".rstrip()
-        )
+        rounds = _count(event.rounds, "round")
+        print(f"{event.name}: {event.format}, {rounds} of {event.game} {event.size or ''}".rstrip())
 
     return _run(args, act)
 

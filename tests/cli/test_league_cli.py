@@ -63,6 +63,8 @@ def test_an_evening_from_the_command_line(cafe: Path, capsys) -> None:
 
 
 def test_every_command_says_what_it_did_or_that_there_is_nothing(cafe: Path, capsys) -> None:
+    said = league(capsys, cafe, "new", "Friday league", "--game", "anti-grid", "--rounds", "1")[1]
+    assert said == "Friday league: swiss, 1 round of anti-grid 6\n"
     assert league(capsys, cafe, "player", "list")[:2] == (
         0,
         "No players yet: reedboard league player add NAME\n",
