@@ -43,6 +43,11 @@ def test_the_wall_and_the_desk_speak_the_cafe_s_language(tmp_path, page):
         assert "Spielfrei" in tables.nth(1).inner_text()
         assert page.inner_text("#updated").startswith("aktualisiert ")
 
+        page.goto(f"http://127.0.0.1:{port}/league/players/Cleo")  # her bye, on her page
+        page.wait_for_selector("#games tr")
+        assert page.inner_text("#ratings-title") == "Wertungen"
+        assert "spielfrei" in page.inner_text("#games")
+
         page.goto(f"http://127.0.0.1:{port}/league/desk")
         page.wait_for_selector("#round-state:has-text('Tisch')")
         assert page.inner_text("#round-state") == "1 von 1 Tisch ohne Ergebnis"
