@@ -124,9 +124,8 @@ def _new(args: argparse.Namespace) -> int:
                 tiebreaks,
             )
         )
-        print(
-            f"{event.name}: {event.format}, {event.rounds} rounds of {event.game} {event.size or ''}".rstrip()
-        )
+        rounds = _count(event.rounds, "round")
+        print(f"{event.name}: {event.format}, {rounds} of {event.game} {event.size or ''}".rstrip())
 
     return _run(args, act)
 
@@ -137,8 +136,13 @@ def _player(args: argparse.Namespace) -> int:
             if not args.name:
                 raise LeagueError("player add: give the player's name")
             store.add_player(args.name, args.tag)
-        for p in store.players() if args.what == "list" else ():
+            print(f"Added {args.name} ({_count(len(store.players()), 'player')})")
+            return
+        players = store.players()
+        for p in players:
             print(p["name"] + (f" [{p['tag']}]" if p["tag"] else ""))
+        if not players:
+            print("No players yet: reedboard league player add NAME")
 
     return _run(args, act)
 
@@ -151,7 +155,7 @@ def _register(args: argparse.Namespace) -> int:
         else:
             store.register(args.event, args.names)
         entries = store.entries(args.event)
-        print(f"{len([n for n, out in entries.items() if not out])} players entered")
+        print(f"{_count(len([n for n, out in entries.items() if not out]), 'player')} entered")
 
     return _run(args, act)
 
@@ -225,10 +229,13 @@ def _ratings(args: argparse.Namespace) -> int:
         rated = store.ratings()
         if args.json:
             print(json.dumps(rated))
+        elif not rated:
+            print("No rated games yet: ratings come with the first result")
         for key, players in rated.items() if not args.json else ():
             print(key)
             for n, r in enumerate(players, 1):
-                print(f"{n:>4}. {r['player']:<24} {r['mu']:5.1f} ± {r['sigma']:.1f}  ({r['games']} games)")
+                played = _count(r["games"], "game")
+                print(f"{n:>4}. {r['player']:<24} {r['mu']:5.1f} ± {r['sigma']:.1f}  ({played})")
 
     return _run(args, act)
 
@@ -314,6 +321,14 @@ def _line(p: Pairing) -> str:
 
 def _num(x: float | None) -> str:
     return "" if x is None else "1/2" if x == 0.5 else f"{x:g}" if x == int(x) else f"{x:.2f}"
+
+
+def _count(n: int, thing: str) -> str:
+    """
+    >>> _count(1, "player"), _count(12, "player")
+    ('1 player', '12 players')
+    """
+    return f"{n} {thing}" + ("" if n == 1 else "s")
 
 
 def _fail(message: str) -> int:

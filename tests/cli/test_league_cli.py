@@ -57,9 +57,26 @@ def test_an_evening_from_the_command_line(cafe: Path, capsys) -> None:
     assert data["event"] == "Thursday league" and data["round"] == 1
     assert data["standings"][0]["rating"]["games"] == 1
     rated = league(capsys, cafe, "ratings")[1].splitlines()
-    assert rated[0] == "anti-grid 6" and rated[1].split()[:2] == ["1.", "Anna"] and "(1 games)" in rated[1]
+    assert rated[0] == "anti-grid 6" and rated[1].split()[:2] == ["1.", "Anna"] and "(1 game)" in rated[1]
     text = league(capsys, cafe, "standings")[1]
     assert "Thursday league, round 1 of 2" in text and "buchholz" in text
+
+
+def test_every_command_says_what_it_did_or_that_there_is_nothing(cafe: Path, capsys) -> None:
+    said = league(capsys, cafe, "new", "Friday league", "--game", "anti-grid", "--rounds", "1")[1]
+    assert said == "Friday league: swiss, 1 round of anti-grid 6\n"
+    assert league(capsys, cafe, "player", "list")[:2] == (
+        0,
+        "No players yet: reedboard league player add NAME\n",
+    )
+    assert league(capsys, cafe, "ratings")[:2] == (
+        0,
+        "No rated games yet: ratings come with the first result\n",
+    )
+    assert league(capsys, cafe, "ratings", "--json")[:2] == (0, "{}\n")
+    assert league(capsys, cafe, "player", "add", "Anna")[:2] == (0, "Added Anna (1 player)\n")
+    assert league(capsys, cafe, "player", "add", "Ben", "--tag", "BEN")[:2] == (0, "Added Ben (2 players)\n")
+    assert league(capsys, cafe, "player", "list")[1] == "Anna\nBen [BEN]\n"
 
 
 @pytest.mark.parametrize(
@@ -84,7 +101,7 @@ def test_bad_input_is_one_line_and_changes_nothing(
     if before:
         return
     code, out, err = league(capsys, cafe, "player", "list")
-    assert (code, out) == (0, "")
+    assert (code, out) == (0, "No players yet: reedboard league player add NAME\n")
 
 
 def test_a_bad_config_is_named(tmp_path: Path, capsys) -> None:

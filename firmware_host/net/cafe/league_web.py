@@ -125,6 +125,8 @@ class LeagueDesk:
         tables = []
         for p in self.store.pairings(event.name, round_no):
             view = views.get(p.board or "", {})
+            state = view.get("state", {})
+            here = state.get("league") == {"event": event.name, "round": round_no, "table": p.table}
             tables.append(
                 {
                     "table": p.table,
@@ -133,7 +135,9 @@ class LeagueDesk:
                     "points": p.points,
                     "forfeit": p.forfeit,
                     "bye": p.bye,
-                    "status": view.get("state", {}).get("status"),
+                    # the board's state line only while it plays this table (not another game)
+                    "playing": here,
+                    "status": state.get("status") if here else None,
                     "online": view.get("online", False),
                 }
             )

@@ -1,7 +1,10 @@
 // @ts-check
 // The arbiter's desk: each form posts its action as JSON to /api/league/<action> (with the
 // page's token), says the answer, and reads the league again.
+import { load, ngettext, t } from "../shared/i18n.js";
 import { el, fill, points } from "./league-common.js";
+
+await load(); // the desk's words in the dashboard's language
 
 const params = new URLSearchParams(location.search);
 const query = params.get("token") ? `?token=${encodeURIComponent(params.get("token"))}` : "";
@@ -18,7 +21,7 @@ async function act(action, body) {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
   const answer = response.headers.get("Content-Type")?.includes("json") ? await response.json() : { error: await response.text() };
-  if (answer.ok) say(answer.said); else say(answer.error || `refused (${response.status})`, true);
+  if (answer.ok) say(answer.said); else say(answer.error || t("refused ({status})", { status: response.status }), true);
   await refresh();
 }
 
@@ -27,7 +30,9 @@ async function refresh() {
   current = data;
   const chosen = /** @type {HTMLSelectElement} */ (document.getElementById("games"));
   if (!chosen.options.length) fill(chosen, data.games.map((g) => el("option", g)));
-  document.getElementById("event").textContent = data.event ? `${data.event.name} · round ${data.round} of ${data.event.rounds}` : "no event yet";
+  document.getElementById("event").textContent = data.event
+    ? t("{event} · round {round} of {rounds}", { event: data.event.name, round: data.round, rounds: data.event.rounds })
+    : t("no event yet");
   fill(document.getElementById("players"), data.players.map((p) => el("option", p.name)));
   fill(document.getElementById("roster"), data.players.map((p) => {
     const item = el("li");
@@ -46,7 +51,9 @@ async function refresh() {
     return option;
   }));
   const open = tables.filter((t) => !t.points).length;
-  document.getElementById("round-state").textContent = data.event ? `${open} of ${tables.length} tables without a result` : "";
+  document.getElementById("round-state").textContent = data.event
+    ? ngettext("{open} of {n} table without a result", "{open} of {n} tables without a result", tables.length, { open })
+    : "";
 }
 
 const forms = {

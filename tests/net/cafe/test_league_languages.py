@@ -1,0 +1,73 @@
+"""The league's wall and desk speak the café's language (``language =`` in the dashboard's
+config), and a reader's own one kept in the browser, as the rest of the dashboard does: a real
+``reedboard cafe`` process and Chromium."""
+
+from __future__ import annotations
+
+import subprocess
+
+from firmware_host.cli.main import main
+from testbed.docs_run import serves, stop
+from testbed.tools import REEDBOARD, free_port
+
+
+def test_the_wall_and_the_desk_speak_the_cafe_s_language(tmp_path, page):
+    config = tmp_path / "cafe.toml"
+    config.write_text(f'language = "de"\n\n[mqtt]\nhost = "127.0.0.1"\nport = {free_port()}\n')
+    for words in (
+        ["new", "Donnerstagsliga", "--game", "anti-grid", "--rounds", "3"],
+        *(["player", "add", name] for name in ("Anna", "Ben", "Cleo")),
+        ["register", "Anna", "Ben", "Cleo"],
+        ["pair", "--no-send"],
+    ):
+        assert main(["league", *words, "--config", str(config), "--state", str(tmp_path)]) == 0
+    port = free_port()
+    dashboard = subprocess.Popen(
+        [*REEDBOARD, "cafe", "--config", str(config), "--port", str(port), "--state", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, which stop() ends
+    )
+    try:
+        assert serves(dashboard, port, "/league") == 200
+        page.goto(f"http://127.0.0.1:{port}/league")
+        page.wait_for_selector("#standings tr")
+        assert page.evaluate("document.documentElement.lang") == "de"
+        assert page.inner_text("#round") == "Runde 1 von 3"
+        assert page.inner_text("#standings-title") == "Tabelle"
+        head = page.locator("#standings-head th").all_inner_texts()
+        assert head == ["", "Spieler", "Punkte", "Buchholz", "S-B", "Direktvergleich", "Wertung"]
+        tables = page.locator("#tables li")
+        assert "Tisch 1" in tables.nth(0).inner_text() and "wartet" in tables.nth(0).inner_text()
+        assert "Spielfrei" in tables.nth(1).inner_text()
+        assert page.inner_text("#updated").startswith("aktualisiert ")
+
+        page.goto(f"http://127.0.0.1:{port}/league/players/Cleo")  # her bye, on her page
+        page.wait_for_selector("#games tr")
+        assert page.inner_text("#ratings-title") == "Wertungen"
+        assert "spielfrei" in page.inner_text("#games")
+
+        page.goto(f"http://127.0.0.1:{port}/league/desk")
+        page.wait_for_selector("#round-state:has-text('Tisch')")
+        assert page.inner_text("#round-state") == "1 von 1 Tisch ohne Ergebnis"
+        assert page.inner_text("#new h2") == "Neues Turnier"
+        assert "Runde 1 von 3" in page.inner_text("#event")
+
+        page.evaluate("localStorage.setItem('reedboard-language', 'fr')")  # a French reader
+        page.reload()
+        page.wait_for_selector("#round-state:has-text('table')")
+        assert page.inner_text("#round-state") == "1 sur 1 table sans résultat"
+        page.fill("#new input[name=name]", "Ligue du vendredi")
+        page.select_option("#new select[name=format]", label="toutes rondes")  # sent as round-robin
+        page.click("#new button")
+        page.wait_for_selector("#said:has-text('Ligue du vendredi')")
+        assert "bad" not in (page.get_attribute("#said", "class") or "")
+    finally:
+        stop(dashboard)
+    out = subprocess.run(
+        [*REEDBOARD, "league", "standings", "--json", "--config", str(config), "--state", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert '"event": "Ligue du vendredi"' in out.stdout
