@@ -35,7 +35,7 @@ from engines.core import FollowUp, GameState, Outcome, Result
 from engines.core.options import write_options
 from firmware_host.board.game import Game, result_lines, result_text
 from firmware_host.board.matchplay import OngoingMatch
-from firmware_host.board.turn import undo_steps
+from firmware_host.board.turn import markers, undo_steps
 from firmware_host.store.storage import Storage
 
 
@@ -84,6 +84,9 @@ class GameRecord:
         #: still asks for it; ``undo_by``: the side whose steps they are.
         self.undo: tuple[FollowUp, ...] = ()
         self.undo_by: str | None = None
+        #: Where the unseen pieces stood when a takeback asked to carry them back (side ->
+        #: site), read while that carry is still asked.
+        self.stood: dict[str, str] | None = None
         self.over = False
         #: How a flag ended the game (None: the position itself, or not ended).
         self.flagged: Outcome | None = None
@@ -154,7 +157,7 @@ class GameRecord:
         for text in moves:
             record._push(record.state.play(text), text)
         if history:
-            record.token, record.rewrites, record.undo, record.undo_by = read_history(history)
+            record.token, record.rewrites, record.undo, record.undo_by, record.stood = read_history(history)
         return record
 
     # ------------------------------------------------------------------ reading
@@ -176,10 +179,22 @@ class GameRecord:
         """The number of moves of the most recent earlier position showing ``board``."""
         return _earlier(self.boards, board)
 
+    def undo_to(self, keep: int) -> tuple[FollowUp, ...]:
+        """What taking the game back to its first ``keep`` moves must undo that no occupancy
+        shows, from the board as the players left it: a token whose flip is still asked (the
+        last move's, a takeback's) was never turned, an unseen piece still to carry stands
+        where it stood (see :func:`undo_steps`)."""
+        return undo_steps(self.state, self.states[keep], _flips(self.undo), self._stood())
+
+    def _stood(self) -> dict[str, str] | None:
+        """Where the unseen pieces stand while a takeback's carry is still asked (else None:
+        where the position has them)."""
+        return self.stood if any(s.action == "carry" for s in self.undo) else None
+
     # ------------------------------------------------------------------ changing
     def history(self) -> str:
         """The token, rewrites and what is left to undo, as stored."""
-        return _history(self.token, self.rewrites, self.undo, self.undo_by)
+        return _history(self.token, self.rewrites, self.undo, self.undo_by, self._stood())
 
     def set_undo(self, steps: tuple[FollowUp, ...], by: str | None) -> None:
         """What is left to undo is now ``steps``, the side ``by``'s to do."""
@@ -215,7 +230,7 @@ class GameRecord:
             len(self.moves),
             text,
             replaced,
-            _history(self.token, rewrites, self.undo, self.undo_by),
+            _history(self.token, rewrites, self.undo, self.undo_by, self._stood()),
         )
         self.rewrites = rewrites
         self._pop(len(self.moves) - 1)
@@ -227,7 +242,7 @@ class GameRecord:
         again (its match score undone). The rewrite is the side's to move at ``keep``: the
         side whose move is undone first. What the sensors cannot see is left to undo."""
         self.rewrites.append((keep, self.states[keep].to_move or ""))
-        self.undo = undo_steps(self.state, self.states[keep])
+        self.stood, self.undo = self._stood() or markers(self.state), self.undo_to(keep)
         self.undo_by = self.states[keep].to_move if self.undo else None
         self.storage.truncate(self.game_id, keep, self.history())
         undone = self.moves[keep:]
@@ -283,7 +298,11 @@ class GameRecord:
 
 
 def _history(
-    token: str, rewrites: list[tuple[int, str]], undo: tuple[FollowUp, ...] = (), by: str | None = None
+    token: str,
+    rewrites: list[tuple[int, str]],
+    undo: tuple[FollowUp, ...] = (),
+    by: str | None = None,
+    stood: dict[str, str] | None = None,
 ) -> str:
     return json.dumps(
         {
@@ -291,21 +310,25 @@ def _history(
             "rewrites": [list(r) for r in rewrites],
             "undo": [[s.action, sorted(s.sites), s.prompt] for s in undo],
             **({"undo_by": by} if undo and by else {}),
+            **({"stood": stood} if stood else {}),
         }
     )
 
 
-def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp, ...], str | None]:
-    """(token, rewrites, what is left to undo, whose steps they are: None when not kept) from
-    stored history; ValueError when it is not that.
+def read_history(
+    text: str,
+) -> tuple[str, list[tuple[int, str]], tuple[FollowUp, ...], str | None, dict[str, str] | None]:
+    """(token, rewrites, what is left to undo, whose steps they are: None when not kept, where
+    the unseen pieces stand while a carry is asked: None when not kept) from stored history;
+    ValueError when it is not that.
 
     >>> read_history('{"token": "t", "rewrites": [[2, "white"]], "undo": [["flip", ["a1"], ""]], '
     ...              '"undo_by": "black"}')
-    ('t', [(2, 'white')], (FollowUp(action='flip', sites=frozenset({'a1'}), prompt=''),), 'black')
+    ('t', [(2, 'white')], (FollowUp(action='flip', sites=frozenset({'a1'}), prompt=''),), 'black', None)
     """
     obj = json.loads(text)
     token, rewrites, undo = obj.get("token", ""), obj.get("rewrites", []), obj.get("undo", [])
-    by = obj.get("undo_by")
+    by, stood = obj.get("undo_by"), obj.get("stood")
     if (
         not isinstance(token, str)
         or not isinstance(by, str | None)
@@ -313,13 +336,19 @@ def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp,
             isinstance(r, list) and len(r) == 2 and type(r[0]) is int and isinstance(r[1], str)
             for r in rewrites
         )
+        or not (stood is None or isinstance(stood, dict) and all(isinstance(v, str) for v in stood.values()))
     ):
         raise ValueError("the stored history is not a token and a list of rewrites")
     try:
         steps = tuple(FollowUp(action, frozenset(sites), prompt) for action, sites, prompt in undo)
     except (TypeError, ValueError):
         raise ValueError("the stored history's steps to undo cannot be read") from None
-    return token, [tuple(r) for r in rewrites], steps, by
+    return token, [tuple(r) for r in rewrites], steps, by, stood
+
+
+def _flips(steps: Iterable[FollowUp]) -> frozenset[str]:
+    """The tokens ``steps`` turn over."""
+    return frozenset().union(*(s.sites for s in steps if s.action == "flip"))
 
 
 def _earlier(boards: Sequence[frozenset[str]], board: frozenset[str]) -> int | None:

@@ -15,7 +15,7 @@ import pytest
 
 from firmware_host.board.controller import Game
 from testbed.robot import knocks_to_moves
-from testbed.streams import Stream, after, board_after, kinds, moves, of, run, said
+from testbed.streams import Stream, after, board_after, kinds, moves, of, run, said, shown
 
 # ------------------------------------------------------------ a capture made with both hands
 #: game -> (the moves before, the capturing piece's sites, where it goes, the captured piece)
@@ -23,23 +23,34 @@ CAPTURES = {
     "anti-grid": (["a9-c9", "l2-e2", "i1-i3", "l8-k8"], ["a3"], ["e3"], ["e2"]),
     "phalanx": (["d2nw-b4nw", "f7ne-h5ne", "c2ne-g6ne"], ["h8nw", "h8se"], ["g7nw", "g7se"], ["g6ne"]),
 }
-SIZES = {"anti-grid": (6, "plain"), "phalanx": (None, None)}
+SIZES = {"anti-grid": (6, "plain"), "phalanx": (None, None), "antipod": (4, None)}
+
+
+def _start(game: str):
+    """The game's start position, at the size the tests play it."""
+    from engines import new_game
+
+    size, variant = SIZES[game]
+    return new_game(game, size, variant) if size else new_game(game)
+
+
+def _by_hand(game: str, played: list[str], stream: Stream | None = None):
+    """``played`` made by hand, every step as the board asks (appended to ``stream``); the
+    stream and the position reached."""
+    state, stream = _start(game), stream or Stream()
+    for move in played:
+        real = state.realisations(state.parse_move(move))[0]
+        stream.move(real.emptied, real.filled)
+        for step in real.follow_ups:
+            sensed = step.action in ("remove", "twin")
+            stream.move(step.sites if step.action == "remove" else (), step.sites if sensed else ())
+        state = state.play(move)
+    return stream, state
 
 
 def _before_capture(game: str) -> Stream:
     """The moves before the capture, made by hand."""
-    from engines import new_game
-
-    size, variant = SIZES[game]
-    state = new_game(game, size, variant) if size else new_game(game)
-    stream = Stream()
-    for move in CAPTURES[game][0]:
-        real = state.realisations(state.parse_move(move))[0]
-        stream.move(real.emptied, real.filled)
-        for step in real.follow_ups:
-            stream.move(step.sites if step.action == "remove" else (), ())
-        state = state.play(move)
-    return stream
+    return _by_hand(game, CAPTURES[game][0])[0]
 
 
 def _capture(game: str, how: str) -> list[dict]:
@@ -72,6 +83,85 @@ def test_a_capture_made_by_lifting_the_captured_piece_too_gives_no_warning(game,
     assert any(set(to) <= set(lit["sites"]) for lit in of(events, "targets"))
     assert len(moves(events)) == len(before) + 1 and events[-1]["moves"][:-1] == before
     assert "guide" not in kinds(events[-8:])  # the removal was already made
+
+
+# ------------------------------------------------------------ a takeback before the steps are done
+#: game -> (the moves before, a move with a step the sensors see: a capture's removal, a twin)
+UNFINISHED = {
+    "anti-grid": (CAPTURES["anti-grid"][0], "a3-e3"),
+    "phalanx": (CAPTURES["phalanx"][0], "h8nw-g7nw"),
+    "antipod": (["b2"], "a2"),
+}
+
+
+def _take_back(stream: Stream) -> Stream:
+    """MENU -> Take back."""
+    for _ in range(4):
+        stream.press("menu")
+    return stream.press("ok").settle()
+
+
+@pytest.mark.parametrize("game", sorted(UNFINISHED))
+def test_a_takeback_asked_before_a_moves_last_step_asks_back_only_what_was_done(game):
+    """The player makes a move but not its last step (the captured piece still stands, the
+    twin is not placed yet) and asks MENU -> Take back: the board asks back only the move's own
+    pieces, nothing of the step never made, and once they are back the game is as before."""
+    before, move = UNFINISHED[game]
+    stream, state = _by_hand(game, before)
+    real = state.realisations(state.parse_move(move))[0]
+    stream = _take_back(stream.move(real.emptied, real.filled))
+    stream.move(real.filled, real.emptied).wait(2000).settle()
+    size, variant = SIZES[game]
+    events = run(stream.text(), game, size, variant)
+    rest = after(events, "takeback")
+    assert of(events, "takeback") == [{"move": state.notation(state.parse_move(move))}]
+    asked = [set(e["missing"]) | set(e["extra"]) for e in of(rest, "out_of_sync")]
+    assert asked and all(sites <= real.emptied | real.filled for sites in asked)
+    assert "guide" not in kinds(rest) and kinds(rest)[-2:] == ["in_sync", "end"]
+    assert events[-1]["moves"] == before
+
+
+def _g5_i5_but_the_path_flip() -> Stream:
+    """Blue's g5:i5 made but for its last step: g5 placed, h5 turned, i5 tapped; g3 (passed by
+    the pawn) not yet turned."""
+    stream = Stream().place("g5").settle().lift("h5").wait(300).place("h5").settle()
+    return stream.lift("i5").wait(50).place("i5").settle()
+
+
+@pytest.mark.parametrize("how", ["menu", "by_hand"])
+def test_antipode_a_takeback_while_a_flip_is_still_asked_turns_back_only_what_was_turned(how):
+    """Blue's g5:i5 is recorded and the board asks to turn g3; Blue takes it back instead
+    (MENU -> Take back, or g5 lifted off). g3 was never turned: the board asks to turn h5 back
+    and the pawn to go home, never g3 (before, it asked "Flip g3, h5" and the players turned a
+    token that was right); done, Blue is to move with nothing left to do."""
+    stream = _g5_i5_but_the_path_flip()
+    stream = _take_back(stream) if how == "menu" else stream.lift("g5").wait(2000).settle()
+    if how == "menu":
+        stream.lift("g5").settle()
+    stream.lift("h5").wait(300).place("h5").settle().press("ok").settle()
+    events = _antipode(stream, BEFORE_G5_I5)
+    rest = after(events, "takeback")
+    assert of(events, "takeback") == [{"move": "g5:i5"}]
+    assert of(rest, "guide")[0] == {"action": "flip", "sites": ["h5"]}
+    assert not said(rest, "g3") and of(rest, "guide")[-1]["action"] == "carry"
+    assert events[-1]["moves"] == BEFORE_G5_I5 and events[-1]["position"]["to_move"] == "blue"
+    assert shown(events)[-1][2] == "Place a token"
+
+
+def test_antipode_a_deeper_takeback_asked_while_a_takebacks_steps_are_asked_keeps_them():
+    """Blue's g5:i5 made in full, then taken back (MENU): the board asks to turn g3 and h5
+    back and Blue's pawn home. Blue takes g5 off and turns g3 back, then asks to take back
+    Red's h5:e9 too. g3 is not asked again, and Blue's pawn, still on i5, is still asked home
+    (before, the second takeback forgot it: the pawn stayed on i5 while the game had it on e1)."""
+    stream = _g5_i5_but_the_path_flip().lift("g3").wait(300).place("g3").settle().press("ok").settle()
+    stream = _take_back(stream).lift("g5").settle().lift("g3").wait(300).place("g3").settle()
+    stream = _take_back(stream).lift("h5").settle().lift("i5").wait(300).place("i5").settle()
+    events = _antipode(stream, BEFORE_G5_I5)
+    assert of(events, "takeback") == [{"move": "g5:i5"}, {"move": "h5:e9"}]
+    rest = after(after(events, "takeback"), "takeback")
+    assert not any("g3" in g["sites"] for g in of(rest, "guide") if g["action"] == "flip")
+    assert of(rest, "guide")[-1]["action"] == "carry" and "i5" in of(rest, "guide")[-1]["sites"]
+    assert said(rest, "Blue pawn: i5 back to e1")
 
 
 # ------------------------------------------------------------ a restart mid-steps
