@@ -152,7 +152,18 @@ class Controller:
         by = record.undo_by or record.state.to_move  # kept before the steps' side was
         undo = Turn.undo(record.undo, record.board, by) if record.undo else None
         self._begin(record, Restoring(undo, why="resume" if resume else "new game"))
-        if undo is not None:  # what was left to do when the daemon stopped: asked again
+        self._resume(record.doubted(), undo)
+
+    def _resume(self, doubted: Turn | None, undo: Turn | None) -> None:
+        """What was left to do when the daemon stopped, asked again (``undo``); or the last
+        move, ``doubted``, was in doubt (``doubt.py``): the doubt goes on, its steps asked
+        again, and the move is said (or dropped) as it would have been, once."""
+        if doubted is not None and doubted.done:
+            self.begin_turn(correctable=True, late=doubted.untouched, last=doubted)
+        elif doubted is not None:
+            self.go(Following(doubted, correctable=True))
+            self.guide(doubted)
+        elif undo is not None:
             self.guide(undo)
 
     def _begin(self, record: GameRecord, phase: Phase) -> None:
@@ -372,6 +383,7 @@ class Controller:
         fresh, change = self.sensing.feed(now, scan)
         self.clock.mark(self.sensing.debouncer.changed_at)  # a turn ends at its last change
         if fresh:
+            self._in_hand_at_start()
             judge.changed(self)
         elif change.closed or change.opened:
             self._wake()
@@ -445,6 +457,13 @@ class Controller:
             self.emit(told)
 
     # -------------------------------------------------- debounced sensor changes
+    def _in_hand_at_start(self) -> None:
+        """Tokens still to turn over that are off the board at the first scan (the daemon
+        restarted mid-flip) are in the hand: set back, each counts as turned."""
+        turn = self.phase.unseen()
+        if turn is not None:
+            self.hand.changed(self._now, turn.to_touch() - self.board, (), self._holding())
+
     def _on_change(self, lifted: frozenset[str], placed: frozenset[str]) -> None:
         for site in self.hand.changed(self._now, lifted, placed, self._holding()):
             self._tapped(site)

@@ -215,6 +215,40 @@ def test_a_restart_while_a_takebacks_steps_are_left_announces_each():
         board.close()
 
 
+@pytest.mark.parametrize("then", ["stands", "set_right"])
+@pytest.mark.parametrize("when", ["token_in_hand", "token_back"])
+def test_antipode_a_move_in_doubt_across_a_restart_is_said_once_or_dropped(when, then):
+    """After Blue's e3:e3, Red's hand pushes a5 onto a4 (read as Red's a4:a5, a5 in the hand:
+    recorded, not said). The daemon restarts with a5 still in the hand, or once it is set back.
+    The doubt goes on: Blue then begins and a4:a5 is said once (before, its `move` event never
+    came); or Red sets the knock right and the move is dropped, nothing said or asked back
+    (before, the board asked to put a4 back)."""
+    stream = Stream().place("e3").settle().switch("a5", False).switch("a4", True, after=30)
+    stream.wait(600).settle()
+    if when == "token_back":
+        stream.place("a5").settle()
+    board, since = _restarted(stream)
+    try:
+        assert board.held() == ("e3:e3", "a4:a5") and "move" not in kinds(since)
+        if when == "token_in_hand":
+            assert of(since, "guide") == [{"action": "flip", "sites": ["a5"]}]
+            board.place("a5"), board.settle()
+        if then == "stands":
+            board.place("c1"), board.settle()
+        else:
+            board.lift("a4"), board.settle(), board.run(2000), board.settle()
+        assert "takeback" not in kinds(board.events)
+        if then == "stands":
+            assert moves(board.events) == ["e3:e3", "a4:a5"] and board.held() == ("e3:e3", "a4:a5")
+            assert "Blue to move" in board.screen()
+        else:
+            assert moves(board.events) == ["e3:e3"] and board.held() == ("e3:e3",)
+            assert said(board.events[board.restarts[-1] :], "No move a4:a5")
+            assert "Red to move" in board.screen() and "out_of_sync" not in kinds(board.events[-4:])
+    finally:
+        board.close()
+
+
 # ------------------------------------------------------------ Antipode: the pawn first
 def _antipode(stream: Stream, moves_before: list[str]) -> list[dict]:
     """``stream`` replayed on Antipode after ``moves_before``."""
@@ -359,6 +393,40 @@ def test_antipode_a_knock_that_equals_a_move_against_the_computer_is_answered_on
         board.close()
 
 
+@pytest.mark.parametrize("set_right", [True, False])
+def test_antipode_a_knock_against_the_computer_across_a_restart_is_answered_once_or_never(set_right):
+    """As above, but the daemon restarts while the token is still in the hand (the move in
+    doubt, unsaid, unanswered). The doubt goes on: the token set back and the knock set right,
+    the move is dropped and the computer never answers it; a4 kept, the move is said once and
+    answered once (before, it was never said)."""
+    from testbed.board_under_test import BoardUnderTest
+    from testbed.robot import Robot
+
+    board = BoardUnderTest(Game.of("antipode", None, "standard"), computer="blue")
+    try:
+        Robot(board, random.Random(1), kinds=()).follow()  # e2:e2 carried out
+        token, onto, move = _knock_on(board.position())
+        board.lift(token), board.run(30), board.place(onto), board.run(600)
+        board.settle()
+        board.restart()
+        board.run(100)
+        board.place(token)
+        if set_right:
+            board.run(400), board.lift(onto)
+        board.settle()
+        board.run(2500)
+        board.settle()
+        assert "takeback" not in kinds(board.events)
+        if set_right:
+            assert moves(board.events) == ["e2:e2"] and board.held() == ("e2:e2",)
+            assert "expect" not in kinds(board.events[board.restarts[-1] :])
+        else:
+            assert moves(board.events) == ["e2:e2", move] and board.held()[:2] == ("e2:e2", move)
+            assert kinds(board.events).count("expect") == 2  # e2:e2, then the answer, once
+    finally:
+        board.close()
+
+
 def test_antipode_a_knock_that_equals_a_move_on_paired_boards_never_reaches_the_other_board():
     """Paired Antipode: Blue's players (t1) open; at t2 Red's hand knocks a token onto its
     neighbour, which equals a legal move of Red's, and sets it right at once. t2 drops the move
@@ -378,6 +446,44 @@ def test_antipode_a_knock_that_equals_a_move_on_paired_boards_never_reaches_the_
         assert said(t2.events[begun[1] :], f"{token} knocked off")
         assert "expect" not in kinds(t1.events[begun[0] :]) and not said(t1.events[begun[0] :], move)
         assert t1.held() == t2.held() and len(t1.held()) == 1
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("set_right", [True, False])
+def test_antipode_a_knock_on_paired_boards_across_a_restart_reaches_the_other_board_once(set_right):
+    """Paired Antipode: Blue's players (t1) open; at t2 Red's hand knocks a token onto its
+    neighbour (a legal move of Red's, in doubt) and t2's daemon restarts with the token still
+    in the hand. Set right, the move never reaches t1; the token set back and the neighbour
+    kept, t2 says the move once and t1 lights it once."""
+    from testbed.pair import Pair
+
+    pair = Pair(Game.of("antipode", None, "standard"), random.Random(5), kinds=())
+    try:
+        pair.act("move")
+        t1, t2 = pair.boards
+        token, onto, move = _knock_on(t2.position())
+        begun, ours = len(t1.events), len(t2.events)
+        t2.lift(token), t2.run(30), t2.place(onto), t2.run(600)
+        t2.settle()
+        t2.restart()
+        t2.run(100)
+        t2.place(token)
+        if set_right:
+            t2.run(400), t2.lift(onto)
+        t2.settle()
+        t2.run(2500)
+        t2.settle()
+        assert pair._until(pair.link.idle)
+        t1.run(1000)
+        lit = [e for e in t1.events[begun:] if e["event"] == "expect"]
+        assert "takeback" not in kinds(t2.events)
+        if set_right:
+            assert lit == [] and moves(t2.events[ours:]) == [] and len(t2.held()) == 1
+        else:
+            assert [e["move"] for e in lit] == [move] and moves(t2.events[ours:]) == [move]
+            pair.robots[0].follow()  # t1's players carry it out
+        assert t1.held() == t2.held()
     finally:
         pair.close()
 
