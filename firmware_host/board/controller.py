@@ -717,13 +717,13 @@ class Controller:
         position (pieces, tokens to turn back, unseen pieces to carry), in any order. ``then``:
         the opponent's move in place of the one undone, carried out from the board as it
         stands (one motion: the piece moved on) when nothing unseen is to be undone."""
-        over = self.phase.over
+        over, unsaid = self.phase.over, self._holds(self.phase.unsaid())  # in doubt: never said
         undone = self.record.take_back(keep)
         self.clock.taken_back(self.game_id, self.state.sides, keep, self._now)
         self._tell_clocks()
         self.targets = frozenset()
         self.model.forget()
-        for text in undone:
+        for text in undone[1:] if unsaid else undone:
             self.emit(ev.TookBack(t=self._now, event="takeback", move=text))
         if over and undone and self.match:
             self._score()

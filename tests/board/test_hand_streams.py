@@ -299,6 +299,20 @@ def test_antipode_a_move_read_as_a_knock_maybe_is_said_once_the_next_side_begins
     assert of(after(events, "move"), "guide") == [{"action": "pick", "sites": ["c1", "e1"]}]
 
 
+def test_antipode_a_takeback_asked_while_a_move_is_in_doubt_tells_of_no_move():
+    """After Blue's e3:e3, Red's hand pushes a5 onto a4 (read as a4:a5, unsaid: a knock,
+    maybe) and Red asks MENU -> Take back at once. The move goes, with no `takeback` event for
+    a move never said (before, the journal had a takeback of a move it never heard of), and
+    a5, never turned, is not asked to be turned back."""
+    stream = Stream().switch("a5", False).switch("a4", True, after=30).wait(600).settle()
+    for _ in range(4):
+        stream.press("menu")
+    events = _antipode(stream.press("ok").settle(), ["e3:e3"])
+    assert "move" not in kinds(events) and "takeback" not in kinds(events)
+    assert events[-1]["moves"] == ["e3:e3"] and said(events, "Took back a4:a5")
+    assert of(after(events, "guide"), "guide")[-1]["action"] == "carry"
+
+
 #: Before Blue's g5:i5 (place g5, turn its neighbour h5, the pawn e1 to i5 passing g3).
 BEFORE_G5_I5 = ["g3:g3", "g9:g9", "h7:e1", "h5:e9"]
 
