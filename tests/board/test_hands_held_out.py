@@ -281,3 +281,51 @@ def test_antipode_a_restart_mid_steps_asks_them_again_naming_the_side(seed, what
         assert any(line.startswith("Flip ") for line in board.screen())
     finally:
         board.close()
+
+
+# ------------------------------------------------------------ two turns set back, one put again
+SET_BACK_GAMES = [
+    ("antipalos", 3, "two"),
+    ("antipalos", 3, "cut-throat-3"),
+    ("antipod", 4, None),
+    ("anti-grid", 6, "plain"),
+    ("phalanx", None, None),
+]
+
+
+def _plain_moves(seed: int, game: str, size, variant) -> list[str]:
+    """4-12 moves of seeded random play (fewer if the game allows no more), none with a step
+    after it (a set-back of the last two is then the pieces alone)."""
+    rng, state, played = random.Random(seed), _start(game, size, variant), []
+    for _ in range(rng.randint(4, 12)):
+        plain = [m for m in state.legal_moves() if not state.realisations(m)[0].follow_ups]
+        if state.outcome() or not plain:
+            break
+        move = rng.choice(plain)
+        played.append(state.notation(move))
+        state = state.apply(move)
+    assert len(played) >= 2
+    return played
+
+
+@pytest.mark.parametrize("again", [True, False])
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("game, size, variant", SET_BACK_GAMES)
+def test_two_turns_set_back_by_hand_then_one_made_again_takes_back_one(game, size, variant, seed, again):
+    """Two players at one board set the last two turns back by hand, quickly, and 0.6 s later
+    one of them makes the first of the two again (the other hand slipped): only the last turn
+    is taken back. Left as set back, both are."""
+    played = _plain_moves(seed, game, size, variant)
+    states = [_start(game, size, variant)]
+    for move in played:
+        states.append(states[-1].play(move))
+    first, last = (states[i - 1].realisations(states[i - 1].parse_move(played[i]))[0] for i in (-2, -1))
+    stream = _by_hand(game, size, variant, played)
+    stream.lift(*sorted(last.filled)).place(*sorted(last.emptied))
+    stream.lift(*sorted(first.filled)).place(*sorted(first.emptied)).wait(600)
+    if again:
+        stream.lift(*sorted(first.emptied)).place(*sorted(first.filled))
+    events = run(stream.settle().wait(2000).settle().text(), game, size, variant)
+    undone = played[-1:] if again else played[:-3:-1]
+    assert of(events, "takeback") == [{"move": move} for move in undone]
+    assert moves(events) == played and events[-1]["moves"] == played[: len(played) - len(undone)]
