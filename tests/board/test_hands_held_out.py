@@ -240,6 +240,36 @@ def test_antipode_the_pawn_carried_first_turning_tokens_on_its_way_is_that_move(
     assert not any(set(g["sites"]) & path.sites for g in asked)
 
 
+@pytest.mark.xfail(strict=True, reason="open: a token both turned by the placement and passed by the pawn")
+@pytest.mark.parametrize("seed", [44, 45])
+def test_antipode_the_pawn_first_past_a_token_the_placement_turns_too_is_that_move(seed):
+    """As above, but the pawn passes a token that the placement turns too (the player turns
+    it twice: on the pawn's way, then as the placement's neighbour). Open: the second turn is
+    taken as the tap on that token as a landing, and a move the player did not make is
+    recorded (c7:d7 for c7:d8); the later tap on the real landing does not correct it."""
+    variant = VARIANTS[seed % len(VARIANTS)]
+    before, state = _played(seed, variant=variant)
+    real, move = next(
+        (r, m)
+        for m in sorted(state.legal_moves(), key=state.notation)
+        for r in state.realisations(m)[:1]
+        if [s.action for s in r.follow_ups] == ["flip", "pick", "flip"]
+        and r.follow_ups[2].sites <= state.occupied()
+        and r.follow_ups[2].sites & r.follow_ups[0].sites
+    )
+    first, pick, path = real.follow_ups
+    stream = Stream()
+    for site in sorted(path.sites):
+        stream.lift(site).wait(300).place(site).settle()
+    stream.move((), real.filled)
+    for site in sorted(first.sites):
+        stream.lift(site).wait(300).place(site).settle()
+    landing = min(pick.sites)
+    stream.lift(landing).wait(150).place(landing).settle().press("ok").settle()
+    events = _antipode(stream, variant, before)
+    assert events[-1]["moves"] == before + [state.notation(move)]
+
+
 # ------------------------------------------------------------ a restart mid-steps
 def _with_path_flip(seed: int):
     """A seeded Antipode position and a move ending with tokens its pawn passes to turn."""
