@@ -128,3 +128,44 @@ def test_paired_a_takeback_asked_while_the_own_move_is_under_way_is_never_left_u
         assert pair._until(lambda: pair.link.idle() and asker.board.held() == other.board.held())
     finally:
         pair.close()
+
+
+@pytest.mark.parametrize(
+    "game, seed",
+    [
+        (("antipalos", 3, "two"), 3),
+        (("antipod", 4, None), 4),
+        (("phalanx", None, None), 3),
+        (("anti-grid", 6, "chain"), 4),
+        (("anti-grid", 8, "plain"), 3),
+    ],
+)
+def test_two_turns_set_back_by_hand_with_a_pause_reads_no_move_in_any_game(game, seed):
+    """Paired boards, two turns played (t1's first). t1's players set both back by hand, their
+    own piece first, pausing a second halfway (the pieces may then show a legal move). t2 is
+    told nothing meanwhile, then asked to undo 2 moves; agreed, both boards are at the start."""
+    from engines import new_game
+
+    pair = Pair(Game.of(*game), random.Random(seed), kinds=())
+    try:
+        pair.act("move"), pair.act("move")
+        t1, t2 = pair.boards
+        first, second = t1.held()
+        state = new_game(*game)
+        own = state.realisations(state.parse_move(first))[0]
+        state = state.play(first)
+        theirs = state.realisations(state.parse_move(second))[0]
+        begun = len(t2.events)
+        for real, pause in ((own, 1000), (theirs, 0)):
+            for site in sorted(real.filled):
+                t1.lift(site), t1.run(100)
+            for site in sorted(real.emptied):
+                t1.place(site), t1.run(100)
+            t1.run(pause)
+        assert pair._until(lambda: "Take back?" in t2.screen())
+        assert "Opponent asks to undo 2 moves" in t2.screen()
+        assert not [e for e in t2.events[begun:] if e["event"] in ("expect", "move")]
+        t2.press("ok")
+        assert pair._until(lambda: t1.held() == t2.held() == ())
+    finally:
+        pair.close()
