@@ -202,7 +202,7 @@ class GameRecord:
 
     def doubted(self) -> Turn | None:
         """The last move's turn, kept while it was in doubt (None: none, or it no longer reads)."""
-        if self.doubt is None or len(self.states) < 2:
+        if self.doubt is None or len(self.states) < 2 or self.doubt.get("move") != self.moves[-1]:
             return None
         before, d = self.states[-2], self.doubt
         try:
@@ -385,10 +385,11 @@ def read_history(
 
 
 def _turn_text(before: GameState[Any], turn: Turn) -> dict[str, Any]:
-    """``turn`` (a move of ``before``) as stored: which of its realisations, the steps done and
-    left, the tokens taken as turned untouched, its early landing and the tokens off their
-    switches when it was read (:meth:`GameRecord.doubted` reads it back)."""
+    """``turn`` (a move of ``before``) as stored: the move, which of its realisations, the
+    steps done and left, the tokens taken as turned untouched, its early landing and the tokens
+    off their switches when it was read (:meth:`GameRecord.doubted` reads it back)."""
     return {
+        "move": before.notation(turn.move),
         "real": before.realisations(turn.move).index(turn.real),
         "step": turn.step,
         "left": [sorted(sites) for sites in turn.left],
