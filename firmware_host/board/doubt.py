@@ -93,8 +93,8 @@ DOUBTS = (
         "knock_set_right, last_move_in_hand",
     ),
     Doubt(
-        "a token touched before the placement that another move turns over on its pawn's "
-        "way, taken as that move's landing",
+        "a token touched before the placement (or one the placement turned, touched again) "
+        "that another move turns over on its pawn's way, taken as that move's landing",
         "the landing tapped first",
         "a tap on another landing (on a board showing nothing else) chooses that move instead",
         "rechosen",

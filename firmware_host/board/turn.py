@@ -323,7 +323,9 @@ class TurnChoice:
         """Count ``touch``: a shared flip for every turn, else a pick (the turns picking that
         site stay), else kept for the chosen turn; what it was taken as. An ``early`` touch of
         a token of the position, made before the move showed, counts only if it lasted
-        KNOCK_MS (shorter, the hand knocked it on its way)."""
+        KNOCK_MS (shorter, the hand knocked it on its way). A pick by such a touch, or by a
+        token's second touch, that other moves would take as a turn on their pawn's way is
+        marked (``Turn.early``): a tap on one of their landings may still choose them."""
         if early and touch.held < KNOCK_MS:
             return self, None
         takers = [t.taker(touch) for t in self.turns]
@@ -332,7 +334,10 @@ class TurnChoice:
             turns = tuple(t.touched(cast(int, i), touch.site) for i, t in zip(takers, self.turns))
             return replace(self, turns=turns), "flip"
         if picks:
-            doubt = touch.site if early and len(picks) < sum(i is not None for i in takers) else None
+            again = any(touch.site in t.done_touches() for t in self.turns)
+            doubt = (
+                touch.site if (early or again) and len(picks) < sum(i is not None for i in takers) else None
+            )
             turns = tuple(
                 replace(t.touched(i, touch.site), early=doubt)
                 for i, t in zip(takers, self.turns)

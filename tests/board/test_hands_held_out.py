@@ -240,13 +240,12 @@ def test_antipode_the_pawn_carried_first_turning_tokens_on_its_way_is_that_move(
     assert not any(set(g["sites"]) & path.sites for g in asked)
 
 
-@pytest.mark.xfail(strict=True, reason="open: a token both turned by the placement and passed by the pawn")
 @pytest.mark.parametrize("seed", [44, 45])
 def test_antipode_the_pawn_first_past_a_token_the_placement_turns_too_is_that_move(seed):
     """As above, but the pawn passes a token that the placement turns too (the player turns
-    it twice: on the pawn's way, then as the placement's neighbour). Open: the second turn is
-    taken as the tap on that token as a landing, and a move the player did not make is
-    recorded (c7:d7 for c7:d8); the later tap on the real landing does not correct it."""
+    it twice: on the pawn's way, then as the placement's neighbour). The second turn is first
+    taken as the tap on that token as a landing (a move of the same placement); the tap on
+    the real landing then corrects it (before, the move the player did not make stayed)."""
     variant = VARIANTS[seed % len(VARIANTS)]
     before, state = _played(seed, variant=variant)
     real, move = next(
@@ -268,6 +267,8 @@ def test_antipode_the_pawn_first_past_a_token_the_placement_turns_too_is_that_mo
     stream.lift(landing).wait(150).place(landing).settle().press("ok").settle()
     events = _antipode(stream, variant, before)
     assert events[-1]["moves"] == before + [state.notation(move)]
+    assert events[-1]["position"]["to_move"] != state.to_move
+    assert [c["move"] for c in of(events, "correction")] in ([], [state.notation(move)])
 
 
 # ------------------------------------------------------------ a restart mid-steps
