@@ -754,8 +754,7 @@ class Controller:
 
     def _holds(self, turn: Turn | None) -> bool:
         """Whether the game's last move is ``turn``'s."""
-        r = self.record
-        return turn is not None and len(r.states) > 1 and r.moves[-1] == r.states[-2].notation(turn.move)
+        return turn is not None and self.record.holds(turn)
 
     def _say(self, turn: Turn) -> None:
         """Announce ``turn``, the game's last move held unsaid while in doubt (if still so)."""
