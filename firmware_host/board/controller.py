@@ -159,7 +159,18 @@ class Controller:
         by = record.undo_by or record.state.to_move  # kept before the steps' side was
         undo = Turn.undo(record.undo, record.board, by) if record.undo else None
         self._begin(record, Restoring(undo, why="resume" if resume else "new game"))
-        if undo is not None:  # what was left to do when the daemon stopped: asked again
+        self._resume(record.doubted(), undo)
+
+    def _resume(self, doubted: Turn | None, undo: Turn | None) -> None:
+        """What was left to do when the daemon stopped, asked again (``undo``); or the last
+        move, ``doubted``, was in doubt (``doubt.py``): the doubt goes on, its steps asked
+        again, and the move is said (or dropped) as it would have been, once."""
+        if doubted is not None and doubted.done:
+            self.begin_turn(correctable=True, late=doubted.untouched, last=doubted)
+        elif doubted is not None:
+            self.go(Following(doubted, correctable=True))
+            self.guide(doubted)
+        elif undo is not None:
             self.guide(undo)
 
     def _begin(self, record: GameRecord, phase: Phase) -> None:
@@ -381,6 +392,7 @@ class Controller:
         fresh, change = self.sensing.feed(now, scan)
         self.clock.mark(self.sensing.debouncer.changed_at)  # a turn ends at its last change
         if fresh:
+            self._in_hand_at_start()
             self.apply(judge.changed(self))
         elif change.closed or change.opened:
             self._wake()
@@ -457,6 +469,13 @@ class Controller:
             self.emit(told)
 
     # -------------------------------------------------- debounced sensor changes
+    def _in_hand_at_start(self) -> None:
+        """Tokens still to turn over that are off the board at the first scan (the daemon
+        restarted mid-flip) are in the hand: set back, each counts as turned."""
+        turn = self.phase.unseen()
+        if turn is not None:
+            self.hand.changed(self._now, turn.to_touch() - self.board, (), self._holding())
+
     def _on_change(self, lifted: frozenset[str], placed: frozenset[str]) -> None:
         for site in self.hand.changed(self._now, lifted, placed, self._holding()):
             self._tapped(site)
@@ -754,13 +773,13 @@ class Controller:
         position (pieces, tokens to turn back, unseen pieces to carry), in any order. ``then``:
         the opponent's move in place of the one undone, carried out from the board as it
         stands (one motion: the piece moved on) when nothing unseen is to be undone."""
-        over = self.phase.over
+        over, unsaid = self.phase.over, self._holds(self.phase.unsaid())  # in doubt: never said
         undone = self.record.take_back(keep)
         self.clock.taken_back(self.game_id, self.state.players, keep, self._now)
         self._tell_clocks()
         self.targets = frozenset()
         self.model.forget()
-        for text in undone:
+        for text in undone[1:] if unsaid else undone:
             self.emit(ev.TookBack(t=self._now, event="takeback", move=text))
         if over and undone and self.match:
             self._score()
@@ -791,8 +810,7 @@ class Controller:
 
     def _holds(self, turn: Turn | None) -> bool:
         """Whether the game's last move is ``turn``'s."""
-        r = self.record
-        return turn is not None and len(r.states) > 1 and r.moves[-1] == r.states[-2].notation(turn.move)
+        return turn is not None and self.record.holds(turn)
 
     def _say(self, turn: Turn) -> None:
         """Announce ``turn``, the game's last move held unsaid while in doubt (if still so)."""

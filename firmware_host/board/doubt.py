@@ -85,8 +85,16 @@ DOUBTS = (
         "piece_in_hand, token_in_hand",
     ),
     Doubt(
-        "a token touched before the placement that another move turns over on its pawn's "
-        "way, taken as that move's landing",
+        "the daemon restarted while the players' last move was in doubt (recorded, not said)",
+        "the doubt goes on: the move's turn is kept with the game, its steps asked again; a "
+        "token still to turn off the board at the first scan is in the hand (its return counts)",
+        "as without the restart: said once (and sent or answered once), or dropped unsaid when "
+        "set right; a takeback asked meanwhile tells of no move never said",
+        "knock_set_right, last_move_in_hand",
+    ),
+    Doubt(
+        "a token touched before the placement (or one the placement turned, touched again) "
+        "that another move turns over on its pawn's way, taken as that move's landing",
         "the landing tapped first",
         "a tap on another landing (on a board showing nothing else) chooses that move instead",
         "rechosen",

@@ -21,10 +21,12 @@ class Model:
 
     def go(self, phase: Phase) -> None:
         """Enter ``phase``; what is left to do that the sensors cannot see (a move's flips, a
-        takeback's undoing) is kept with the game: a restart still asks for it."""
+        takeback's undoing) and the last move while in doubt are kept with the game: a restart
+        still asks for it, still in doubt."""
         self.phase = phase
         turn = phase.unseen()
         self.record.set_undo(turn.steps_left() if turn is not None else (), turn.side if turn else None)
+        self.record.set_doubt(phase.unsaid())  # the last move in doubt: a restart resumes it
 
     def asked(self, key: tuple[int, str], ask: Callable[[], T]) -> T:
         """What ``ask`` answers of the engine, once per position (see :meth:`forget`)."""

@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence, cast
 
-from engines.core import FollowUp, GameState, Outcome, Result
+from engines.core import FollowUp, GameState, IllegalMove, Outcome, Result
 from engines.core.options import write_options
 from firmware_host.board.game import Game, result_lines, result_text
 from firmware_host.board.matchplay import OngoingMatch
-from firmware_host.board.turn import undo_steps
+from firmware_host.board.turn import Turn, markers, undo_steps
 from firmware_host.store.storage import Storage
 
 
@@ -84,6 +84,12 @@ class GameRecord:
         #: still asks for it; ``undo_by``: the side whose steps they are.
         self.undo: tuple[FollowUp, ...] = ()
         self.undo_by: str | None = None
+        #: Where the unseen pieces stood when a takeback asked to carry them back (side ->
+        #: site), read while that carry is still asked.
+        self.stood: dict[str, str] | None = None
+        #: The last move while in doubt (a knock, maybe: recorded, not said; see ``doubt.py``):
+        #: its turn as stored (:func:`_turn_text`), so a restart resumes the doubt.
+        self.doubt: dict[str, Any] | None = None
         self.over = False
         #: How a flag ended the game (None: the position itself, or not ended).
         self.flagged: Outcome | None = None
@@ -154,7 +160,9 @@ class GameRecord:
         for text in moves:
             record._push(record.state.play(text), text)
         if history:
-            record.token, record.rewrites, record.undo, record.undo_by = read_history(history)
+            kept = read_history(history)
+            record.token, record.rewrites, record.undo, record.undo_by = kept[:4]
+            record.stood, record.doubt = kept[4:]
         return record
 
     # ------------------------------------------------------------------ reading
@@ -176,10 +184,50 @@ class GameRecord:
         """The number of moves of the most recent earlier position showing ``board``."""
         return _earlier(self.boards, board)
 
+    def undo_to(self, keep: int) -> tuple[FollowUp, ...]:
+        """What taking the game back to its first ``keep`` moves must undo that no occupancy
+        shows, from the board as the players left it: a token whose flip is still asked (the
+        last move's, a takeback's) was never turned, an unseen piece still to carry stands
+        where it stood (see :func:`undo_steps`)."""
+        return undo_steps(self.state, self.states[keep], _flips(self.undo), self._stood())
+
+    def _stood(self) -> dict[str, str] | None:
+        """Where the unseen pieces stand while a takeback's carry is still asked (else None:
+        where the position has them)."""
+        return self.stood if any(s.action == "carry" for s in self.undo) else None
+
+    def holds(self, turn: Turn) -> bool:
+        """Whether the last move is ``turn``'s."""
+        return len(self.states) > 1 and self.moves[-1] == self.states[-2].notation(turn.move)
+
+    def doubted(self) -> Turn | None:
+        """The last move's turn, kept while it was in doubt (None: none, or it no longer reads)."""
+        if self.doubt is None or len(self.states) < 2 or self.doubt.get("move") != self.moves[-1]:
+            return None
+        before, d = self.states[-2], self.doubt
+        try:
+            move = before.parse_move(self.moves[-1])
+            real = before.realisations(move)[d["real"]]
+            left = tuple(frozenset(sites) for sites in d["left"])
+            if len(left) != len(real.follow_ups):
+                return None
+            untouched, knocked = frozenset(d["untouched"]), frozenset(d["knocked"])
+            side = before.maker(move)
+            return Turn(move, real, self.boards[-2], side, d["step"], left, untouched, d["early"], knocked)
+        except (IllegalMove, LookupError, TypeError, ValueError):
+            return None
+
     # ------------------------------------------------------------------ changing
     def history(self) -> str:
         """The token, rewrites and what is left to undo, as stored."""
-        return _history(self.token, self.rewrites, self.undo, self.undo_by)
+        return _history(self.token, self.rewrites, self.undo, self.undo_by, self._stood(), self.doubt)
+
+    def set_doubt(self, turn: Turn | None) -> None:
+        """The last move is ``turn``'s and in doubt (None: it is not, or was said)."""
+        doubt = _turn_text(self.states[-2], turn) if turn is not None and self.holds(turn) else None
+        if doubt != self.doubt:
+            self.doubt = doubt
+            self.storage.set_history(self.game_id, self.history())
 
     def set_undo(self, steps: tuple[FollowUp, ...], by: str | None) -> None:
         """What is left to undo is now ``steps``, the side ``by``'s to do."""
@@ -219,7 +267,7 @@ class GameRecord:
             len(self.moves),
             text,
             replaced,
-            _history(self.token, rewrites, self.undo, self.undo_by),
+            _history(self.token, rewrites, self.undo, self.undo_by, self._stood(), self.doubt),
         )
         self.rewrites = rewrites
         self._pop(len(self.moves) - 1)
@@ -231,7 +279,7 @@ class GameRecord:
         again (its match score undone). The rewrite is the side's to move at ``keep``: the
         side whose move is undone first. What the sensors cannot see is left to undo."""
         self.rewrites.append((keep, self.states[keep].to_move or ""))
-        self.undo = undo_steps(self.state, self.states[keep])
+        self.stood, self.undo = self._stood() or markers(self.state), self.undo_to(keep)
         self.undo_by = self.states[keep].to_move if self.undo else None
         self.storage.truncate(self.game_id, keep, self.history())
         undone = self.moves[keep:]
@@ -289,7 +337,12 @@ class GameRecord:
 
 
 def _history(
-    token: str, rewrites: list[tuple[int, str]], undo: tuple[FollowUp, ...] = (), by: str | None = None
+    token: str,
+    rewrites: list[tuple[int, str]],
+    undo: tuple[FollowUp, ...] = (),
+    by: str | None = None,
+    stood: dict[str, str] | None = None,
+    doubt: dict[str, Any] | None = None,
 ) -> str:
     return json.dumps(
         {
@@ -297,21 +350,28 @@ def _history(
             "rewrites": [list(r) for r in rewrites],
             "undo": [[s.action, sorted(s.sites), s.prompt] for s in undo],
             **({"undo_by": by} if undo and by else {}),
+            **({"stood": stood} if stood else {}),
+            **({"doubt": doubt} if doubt else {}),
         }
     )
 
 
-def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp, ...], str | None]:
-    """(token, rewrites, what is left to undo, whose steps they are: None when not kept) from
-    stored history; ValueError when it is not that.
+def read_history(
+    text: str,
+) -> tuple[
+    str, list[tuple[int, str]], tuple[FollowUp, ...], str | None, dict[str, str] | None, dict[str, Any] | None
+]:
+    """(token, rewrites, what is left to undo, whose steps they are, where the unseen pieces
+    stand while a carry is asked, the last move's turn while in doubt: the last three None
+    when not kept) from stored history; ValueError when it is not that.
 
     >>> read_history('{"token": "t", "rewrites": [[2, "white"]], "undo": [["flip", ["a1"], ""]], '
     ...              '"undo_by": "black"}')
-    ('t', [(2, 'white')], (FollowUp(action='flip', sites=frozenset({'a1'}), prompt=''),), 'black')
+    ('t', [(2, 'white')], (FollowUp(action='flip', sites=frozenset({'a1'}), prompt=''),), 'black', None, None)
     """
     obj = json.loads(text)
     token, rewrites, undo = obj.get("token", ""), obj.get("rewrites", []), obj.get("undo", [])
-    by = obj.get("undo_by")
+    by, stood, doubt = obj.get("undo_by"), obj.get("stood"), obj.get("doubt")
     if (
         not isinstance(token, str)
         or not isinstance(by, str | None)
@@ -319,13 +379,35 @@ def read_history(text: str) -> tuple[str, list[tuple[int, str]], tuple[FollowUp,
             isinstance(r, list) and len(r) == 2 and type(r[0]) is int and isinstance(r[1], str)
             for r in rewrites
         )
+        or not (stood is None or isinstance(stood, dict) and all(isinstance(v, str) for v in stood.values()))
+        or not isinstance(doubt, dict | None)
     ):
         raise ValueError("the stored history is not a token and a list of rewrites")
     try:
         steps = tuple(FollowUp(action, frozenset(sites), prompt) for action, sites, prompt in undo)
     except (TypeError, ValueError):
         raise ValueError("the stored history's steps to undo cannot be read") from None
-    return token, [tuple(r) for r in rewrites], steps, by
+    return token, [tuple(r) for r in rewrites], steps, by, stood, doubt
+
+
+def _turn_text(before: GameState[Any], turn: Turn) -> dict[str, Any]:
+    """``turn`` (a move of ``before``) as stored: the move, which of its realisations, the
+    steps done and left, the tokens taken as turned untouched, its early landing and the tokens
+    off their switches when it was read (:meth:`GameRecord.doubted` reads it back)."""
+    return {
+        "move": before.notation(turn.move),
+        "real": before.realisations(turn.move).index(turn.real),
+        "step": turn.step,
+        "left": [sorted(sites) for sites in turn.left],
+        "untouched": sorted(turn.untouched),
+        "early": turn.early,
+        "knocked": sorted(turn.knocked),
+    }
+
+
+def _flips(steps: Iterable[FollowUp]) -> frozenset[str]:
+    """The tokens ``steps`` turn over."""
+    return frozenset().union(*(s.sites for s in steps if s.action == "flip"))
 
 
 def _earlier(boards: Sequence[frozenset[str]], board: frozenset[str]) -> int | None:

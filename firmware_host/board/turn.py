@@ -323,7 +323,9 @@ class TurnChoice:
         """Count ``touch``: a shared flip for every turn, else a pick (the turns picking that
         site stay), else kept for the chosen turn; what it was taken as. An ``early`` touch of
         a token of the position, made before the move showed, counts only if it lasted
-        KNOCK_MS (shorter, the hand knocked it on its way)."""
+        KNOCK_MS (shorter, the hand knocked it on its way). A pick by such a touch, or by a
+        token's second touch, that other moves would take as a turn on their pawn's way is
+        marked (``Turn.early``): a tap on one of their landings may still choose them."""
         if early and touch.held < KNOCK_MS:
             return self, None
         takers = [t.taker(touch) for t in self.turns]
@@ -332,7 +334,10 @@ class TurnChoice:
             turns = tuple(t.touched(cast(int, i), touch.site) for i, t in zip(takers, self.turns))
             return replace(self, turns=turns), "flip"
         if picks:
-            doubt = touch.site if early and len(picks) < sum(i is not None for i in takers) else None
+            again = any(touch.site in t.done_touches() for t in self.turns)
+            doubt = (
+                touch.site if (early or again) and len(picks) < sum(i is not None for i in takers) else None
+            )
             turns = tuple(
                 replace(t.touched(i, touch.site), early=doubt)
                 for i, t in zip(takers, self.turns)
@@ -418,20 +423,30 @@ class TurnChoice:
         return f"{ask} · {shown}"
 
 
-def undo_steps(played: GameState[Any], back: GameState[Any]) -> tuple[FollowUp, ...]:
+def undo_steps(
+    played: GameState[Any],
+    back: GameState[Any],
+    unturned: frozenset[str] = frozenset(),
+    stood: dict[str, str] | None = None,
+) -> tuple[FollowUp, ...]:
     """What a takeback from ``played`` to ``back`` must undo that no occupancy shows: the
     tokens to turn back (faces that differ on sites both positions hold) and the unseen pieces
-    to carry back (:meth:`GameState.markers`).
+    to carry back (:meth:`GameState.markers`). The board may not show ``played`` yet:
+    ``unturned`` are its tokens still on their earlier face (a flip asked, not made), ``stood``
+    where its unseen pieces still stand (side -> site; a carry asked, not made).
 
     >>> from engines import new_game
     >>> back = new_game("antipode"); played = back.play(str(back.legal_moves()[0]))
     >>> [(s.action, sorted(s.sites), s.prompt) for s in undo_steps(played, back)]
     [('flip', ['a1'], ''), ('carry', ['a1'], 'Blue pawn: a1 back to e1')]
+    >>> undo_steps(played, back, frozenset({"a1"}), {"blue": "e1"})
+    ()
     """
     was, now = played.faces(), back.faces()
     turned = frozenset(site for site, face in now.items() if was.get(site, face) != face)
+    turned ^= unturned & frozenset(now)
     steps = [FollowUp("flip", turned)] if turned else []
-    stood = {side: site for site, side in played.markers().items()}
+    stood = stood or markers(played)
     carried = [
         (stood[side], site, side) for site, side in back.markers().items() if stood.get(side, site) != site
     ]
@@ -444,6 +459,11 @@ def undo_steps(played: GameState[Any], back: GameState[Any]) -> tuple[FollowUp, 
         )
         steps.append(FollowUp("carry", frozenset(c[0] for c in carried), capital(words)))
     return tuple(steps)
+
+
+def markers(state: GameState[Any]) -> dict[str, str]:
+    """Where each side's unseen piece stands (side -> site)."""
+    return {side: site for site, side in state.markers().items()}
 
 
 def directions(state: GameState[Any], move: Any) -> str:

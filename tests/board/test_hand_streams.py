@@ -15,7 +15,7 @@ import pytest
 
 from firmware_host.board.controller import Game
 from testbed.robot import knocks_to_moves
-from testbed.streams import Stream, after, board_after, kinds, moves, of, run, said
+from testbed.streams import Stream, after, board_after, kinds, moves, of, run, said, shown
 
 # ------------------------------------------------------------ a capture made with both hands
 #: game -> (the moves before, the capturing piece's sites, where it goes, the captured piece)
@@ -23,23 +23,34 @@ CAPTURES = {
     "anti-grid": (["a9-c9", "l2-e2", "i1-i3", "l8-k8"], ["a3"], ["e3"], ["e2"]),
     "phalanx": (["d2nw-b4nw", "f7ne-h5ne", "c2ne-g6ne"], ["h8nw", "h8se"], ["g7nw", "g7se"], ["g6ne"]),
 }
-SIZES = {"anti-grid": (6, "plain"), "phalanx": (None, None)}
+SIZES = {"anti-grid": (6, "plain"), "phalanx": (None, None), "antipod": (4, None)}
+
+
+def _start(game: str):
+    """The game's start position, at the size the tests play it."""
+    from engines import new_game
+
+    size, variant = SIZES[game]
+    return new_game(game, size, variant) if size else new_game(game)
+
+
+def _by_hand(game: str, played: list[str], stream: Stream | None = None):
+    """``played`` made by hand, every step as the board asks (appended to ``stream``); the
+    stream and the position reached."""
+    state, stream = _start(game), stream or Stream()
+    for move in played:
+        real = state.realisations(state.parse_move(move))[0]
+        stream.move(real.emptied, real.filled)
+        for step in real.follow_ups:
+            sensed = step.action in ("remove", "twin")
+            stream.move(step.sites if step.action == "remove" else (), step.sites if sensed else ())
+        state = state.play(move)
+    return stream, state
 
 
 def _before_capture(game: str) -> Stream:
     """The moves before the capture, made by hand."""
-    from engines import new_game
-
-    size, variant = SIZES[game]
-    state = new_game(game, size, variant) if size else new_game(game)
-    stream = Stream()
-    for move in CAPTURES[game][0]:
-        real = state.realisations(state.parse_move(move))[0]
-        stream.move(real.emptied, real.filled)
-        for step in real.follow_ups:
-            stream.move(step.sites if step.action == "remove" else (), ())
-        state = state.play(move)
-    return stream
+    return _by_hand(game, CAPTURES[game][0])[0]
 
 
 def _capture(game: str, how: str) -> list[dict]:
@@ -72,6 +83,85 @@ def test_a_capture_made_by_lifting_the_captured_piece_too_gives_no_warning(game,
     assert any(set(to) <= set(lit["sites"]) for lit in of(events, "targets"))
     assert len(moves(events)) == len(before) + 1 and events[-1]["moves"][:-1] == before
     assert "guide" not in kinds(events[-8:])  # the removal was already made
+
+
+# ------------------------------------------------------------ a takeback before the steps are done
+#: game -> (the moves before, a move with a step the sensors see: a capture's removal, a twin)
+UNFINISHED = {
+    "anti-grid": (CAPTURES["anti-grid"][0], "a3-e3"),
+    "phalanx": (CAPTURES["phalanx"][0], "h8nw-g7nw"),
+    "antipod": (["b2"], "a2"),
+}
+
+
+def _take_back(stream: Stream) -> Stream:
+    """MENU -> Take back."""
+    for _ in range(4):
+        stream.press("menu")
+    return stream.press("ok").settle()
+
+
+@pytest.mark.parametrize("game", sorted(UNFINISHED))
+def test_a_takeback_asked_before_a_moves_last_step_asks_back_only_what_was_done(game):
+    """The player makes a move but not its last step (the captured piece still stands, the
+    twin is not placed yet) and asks MENU -> Take back: the board asks back only the move's own
+    pieces, nothing of the step never made, and once they are back the game is as before."""
+    before, move = UNFINISHED[game]
+    stream, state = _by_hand(game, before)
+    real = state.realisations(state.parse_move(move))[0]
+    stream = _take_back(stream.move(real.emptied, real.filled))
+    stream.move(real.filled, real.emptied).wait(2000).settle()
+    size, variant = SIZES[game]
+    events = run(stream.text(), game, size, variant)
+    rest = after(events, "takeback")
+    assert of(events, "takeback") == [{"move": state.notation(state.parse_move(move))}]
+    asked = [set(e["missing"]) | set(e["extra"]) for e in of(rest, "out_of_sync")]
+    assert asked and all(sites <= real.emptied | real.filled for sites in asked)
+    assert "guide" not in kinds(rest) and kinds(rest)[-2:] == ["in_sync", "end"]
+    assert events[-1]["moves"] == before
+
+
+def _g5_i5_but_the_path_flip() -> Stream:
+    """Blue's g5:i5 made but for its last step: g5 placed, h5 turned, i5 tapped; g3 (passed by
+    the pawn) not yet turned."""
+    stream = Stream().place("g5").settle().lift("h5").wait(300).place("h5").settle()
+    return stream.lift("i5").wait(50).place("i5").settle()
+
+
+@pytest.mark.parametrize("how", ["menu", "by_hand"])
+def test_antipode_a_takeback_while_a_flip_is_still_asked_turns_back_only_what_was_turned(how):
+    """Blue's g5:i5 is recorded and the board asks to turn g3; Blue takes it back instead
+    (MENU -> Take back, or g5 lifted off). g3 was never turned: the board asks to turn h5 back
+    and the pawn to go home, never g3 (before, it asked "Flip g3, h5" and the players turned a
+    token that was right); done, Blue is to move with nothing left to do."""
+    stream = _g5_i5_but_the_path_flip()
+    stream = _take_back(stream) if how == "menu" else stream.lift("g5").wait(2000).settle()
+    if how == "menu":
+        stream.lift("g5").settle()
+    stream.lift("h5").wait(300).place("h5").settle().press("ok").settle()
+    events = _antipode(stream, BEFORE_G5_I5)
+    rest = after(events, "takeback")
+    assert of(events, "takeback") == [{"move": "g5:i5"}]
+    assert of(rest, "guide")[0] == {"action": "flip", "sites": ["h5"]}
+    assert not said(rest, "g3") and of(rest, "guide")[-1]["action"] == "carry"
+    assert events[-1]["moves"] == BEFORE_G5_I5 and events[-1]["position"]["to_move"] == "blue"
+    assert shown(events)[-1][2] == "Place a token"
+
+
+def test_antipode_a_deeper_takeback_asked_while_a_takebacks_steps_are_asked_keeps_them():
+    """Blue's g5:i5 made in full, then taken back (MENU): the board asks to turn g3 and h5
+    back and Blue's pawn home. Blue takes g5 off and turns g3 back, then asks to take back
+    Red's h5:e9 too. g3 is not asked again, and Blue's pawn, still on i5, is still asked home
+    (before, the second takeback forgot it: the pawn stayed on i5 while the game had it on e1)."""
+    stream = _g5_i5_but_the_path_flip().lift("g3").wait(300).place("g3").settle().press("ok").settle()
+    stream = _take_back(stream).lift("g5").settle().lift("g3").wait(300).place("g3").settle()
+    stream = _take_back(stream).lift("h5").settle().lift("i5").wait(300).place("i5").settle()
+    events = _antipode(stream, BEFORE_G5_I5)
+    assert of(events, "takeback") == [{"move": "g5:i5"}, {"move": "h5:e9"}]
+    rest = after(after(events, "takeback"), "takeback")
+    assert not any("g3" in g["sites"] for g in of(rest, "guide") if g["action"] == "flip")
+    assert of(rest, "guide")[-1]["action"] == "carry" and "i5" in of(rest, "guide")[-1]["sites"]
+    assert said(rest, "Blue pawn: i5 back to e1")
 
 
 # ------------------------------------------------------------ a restart mid-steps
@@ -125,6 +215,40 @@ def test_a_restart_while_a_takebacks_steps_are_left_announces_each():
         board.close()
 
 
+@pytest.mark.parametrize("then", ["stands", "set_right"])
+@pytest.mark.parametrize("when", ["token_in_hand", "token_back"])
+def test_antipode_a_move_in_doubt_across_a_restart_is_said_once_or_dropped(when, then):
+    """After Blue's e3:e3, Red's hand pushes a5 onto a4 (read as Red's a4:a5, a5 in the hand:
+    recorded, not said). The daemon restarts with a5 still in the hand, or once it is set back.
+    The doubt goes on: Blue then begins and a4:a5 is said once (before, its `move` event never
+    came); or Red sets the knock right and the move is dropped, nothing said or asked back
+    (before, the board asked to put a4 back)."""
+    stream = Stream().place("e3").settle().switch("a5", False).switch("a4", True, after=30)
+    stream.wait(600).settle()
+    if when == "token_back":
+        stream.place("a5").settle()
+    board, since = _restarted(stream)
+    try:
+        assert board.held() == ("e3:e3", "a4:a5") and "move" not in kinds(since)
+        if when == "token_in_hand":
+            assert of(since, "guide") == [{"action": "flip", "sites": ["a5"]}]
+            board.place("a5"), board.settle()
+        if then == "stands":
+            board.place("c1"), board.settle()
+        else:
+            board.lift("a4"), board.settle(), board.run(2000), board.settle()
+        assert "takeback" not in kinds(board.events)
+        if then == "stands":
+            assert moves(board.events) == ["e3:e3", "a4:a5"] and board.held() == ("e3:e3", "a4:a5")
+            assert "Blue to move" in board.screen()
+        else:
+            assert moves(board.events) == ["e3:e3"] and board.held() == ("e3:e3",)
+            assert said(board.events[board.restarts[-1] :], "No move a4:a5")
+            assert "Red to move" in board.screen() and "out_of_sync" not in kinds(board.events[-4:])
+    finally:
+        board.close()
+
+
 # ------------------------------------------------------------ Antipode: the pawn first
 def _antipode(stream: Stream, moves_before: list[str]) -> list[dict]:
     """``stream`` replayed on Antipode after ``moves_before``."""
@@ -173,6 +297,20 @@ def test_antipode_a_move_read_as_a_knock_maybe_is_said_once_the_next_side_begins
     events = _antipode(stream, ["e3:e3"])
     assert moves(events) == ["a4:a5"]
     assert of(after(events, "move"), "guide") == [{"action": "pick", "sites": ["c1", "e1"]}]
+
+
+def test_antipode_a_takeback_asked_while_a_move_is_in_doubt_tells_of_no_move():
+    """After Blue's e3:e3, Red's hand pushes a5 onto a4 (read as a4:a5, unsaid: a knock,
+    maybe) and Red asks MENU -> Take back at once. The move goes, with no `takeback` event for
+    a move never said (before, the journal had a takeback of a move it never heard of), and
+    a5, never turned, is not asked to be turned back."""
+    stream = Stream().switch("a5", False).switch("a4", True, after=30).wait(600).settle()
+    for _ in range(4):
+        stream.press("menu")
+    events = _antipode(stream.press("ok").settle(), ["e3:e3"])
+    assert "move" not in kinds(events) and "takeback" not in kinds(events)
+    assert events[-1]["moves"] == ["e3:e3"] and said(events, "Took back a4:a5")
+    assert of(after(events, "guide"), "guide")[-1]["action"] == "carry"
 
 
 #: Before Blue's g5:i5 (place g5, turn its neighbour h5, the pawn e1 to i5 passing g3).
@@ -269,6 +407,40 @@ def test_antipode_a_knock_that_equals_a_move_against_the_computer_is_answered_on
         board.close()
 
 
+@pytest.mark.parametrize("set_right", [True, False])
+def test_antipode_a_knock_against_the_computer_across_a_restart_is_answered_once_or_never(set_right):
+    """As above, but the daemon restarts while the token is still in the hand (the move in
+    doubt, unsaid, unanswered). The doubt goes on: the token set back and the knock set right,
+    the move is dropped and the computer never answers it; a4 kept, the move is said once and
+    answered once (before, it was never said)."""
+    from testbed.board_under_test import BoardUnderTest
+    from testbed.robot import Robot
+
+    board = BoardUnderTest(Game.of("antipode", None, "standard"), computer="blue")
+    try:
+        Robot(board, random.Random(1), kinds=()).follow()  # e2:e2 carried out
+        token, onto, move = _knock_on(board.position())
+        board.lift(token), board.run(30), board.place(onto), board.run(600)
+        board.settle()
+        board.restart()
+        board.run(100)
+        board.place(token)
+        if set_right:
+            board.run(400), board.lift(onto)
+        board.settle()
+        board.run(2500)
+        board.settle()
+        assert "takeback" not in kinds(board.events)
+        if set_right:
+            assert moves(board.events) == ["e2:e2"] and board.held() == ("e2:e2",)
+            assert "expect" not in kinds(board.events[board.restarts[-1] :])
+        else:
+            assert moves(board.events) == ["e2:e2", move] and board.held()[:2] == ("e2:e2", move)
+            assert kinds(board.events).count("expect") == 2  # e2:e2, then the answer, once
+    finally:
+        board.close()
+
+
 def test_antipode_a_knock_that_equals_a_move_on_paired_boards_never_reaches_the_other_board():
     """Paired Antipode: Blue's players (t1) open; at t2 Red's hand knocks a token onto its
     neighbour, which equals a legal move of Red's, and sets it right at once. t2 drops the move
@@ -288,6 +460,44 @@ def test_antipode_a_knock_that_equals_a_move_on_paired_boards_never_reaches_the_
         assert said(t2.events[begun[1] :], f"{token} knocked off")
         assert "expect" not in kinds(t1.events[begun[0] :]) and not said(t1.events[begun[0] :], move)
         assert t1.held() == t2.held() and len(t1.held()) == 1
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize("set_right", [True, False])
+def test_antipode_a_knock_on_paired_boards_across_a_restart_reaches_the_other_board_once(set_right):
+    """Paired Antipode: Blue's players (t1) open; at t2 Red's hand knocks a token onto its
+    neighbour (a legal move of Red's, in doubt) and t2's daemon restarts with the token still
+    in the hand. Set right, the move never reaches t1; the token set back and the neighbour
+    kept, t2 says the move once and t1 lights it once."""
+    from testbed.pair import Pair
+
+    pair = Pair(Game.of("antipode", None, "standard"), random.Random(5), kinds=())
+    try:
+        pair.act("move")
+        t1, t2 = pair.boards
+        token, onto, move = _knock_on(t2.position())
+        begun, ours = len(t1.events), len(t2.events)
+        t2.lift(token), t2.run(30), t2.place(onto), t2.run(600)
+        t2.settle()
+        t2.restart()
+        t2.run(100)
+        t2.place(token)
+        if set_right:
+            t2.run(400), t2.lift(onto)
+        t2.settle()
+        t2.run(2500)
+        t2.settle()
+        assert pair._until(pair.link.idle)
+        t1.run(1000)
+        lit = [e for e in t1.events[begun:] if e["event"] == "expect"]
+        assert "takeback" not in kinds(t2.events)
+        if set_right:
+            assert lit == [] and moves(t2.events[ours:]) == [] and len(t2.held()) == 1
+        else:
+            assert [e["move"] for e in lit] == [move] and moves(t2.events[ours:]) == [move]
+            pair.robots[0].follow()  # t1's players carry it out
+        assert t1.held() == t2.held()
     finally:
         pair.close()
 

@@ -220,11 +220,15 @@ class Remote:
     def close(self) -> None:
         """Nothing to stop: the link belongs to the board on the broker."""
 
-    def takeback(self, seen: Seen, to: int | None = None) -> Asked:
+    def takeback(self, seen: Seen, to: int | None = None) -> int | Asked:
         """A takeback here undoes the other board's last turn and ours before it, or more when
         the pieces show an earlier position (``to``): asked of the other board, which makes it
         if its players agree. Refused, the pieces still set back hear the refusal (they are
-        guided back); asked again after that, it is a new request."""
+        guided back); asked again after that, it is a new request. Our last move, never sent
+        (its steps still under way, or in doubt), is taken back here alone: the other board
+        never had it."""
+        if self._unsent_own(seen) and to in (None, len(seen.moves) - 1):
+            return len(seen.moves) - 1
         keep = seen.turns_back(self.side_in(seen.state), to)
         asked = (len(seen.rewrites), keep, len(seen.moves))
         if self._ask is not None and self._ask[:3] == asked:
@@ -244,6 +248,16 @@ class Remote:
         self._ask, self.note = (*asked, again), self.ASKED
         self._asked_keep = keep
         return Asked(self.ASKED)
+
+    def _unsent_own(self, seen: Seen) -> bool:
+        """Whether the last move is our players' and the other board was never sent it."""
+        sent = self._sent_key
+        return (
+            sent is not None
+            and bool(seen.moves)
+            and (sent[1], sent[2]) == (seen.token, seen.moves[:-1])
+            and seen.states[-2].to_move != self.side_in(seen.state)
+        )
 
     def poll(self, seen: Seen) -> list[Intent]:
         """What the other board's game asks of this one; ours published when nothing is under
