@@ -37,6 +37,10 @@ COMMANDS = [
     ("setup", "reedboard setup"),
     ("plan phalanx --parts", "reedboard plan"),
     ("firmware flash", "reedboard firmware flash"),
+    ("export", "reedboard export"),
+    ("replay /dev/null", "reedboard replay"),
+    ("cafe", "reedboard cafe"),
+    ("league standings", "reedboard league"),
 ]
 
 
