@@ -326,6 +326,8 @@ def _serial(opt: dict, channels: int) -> WiringPlan:
 #: any number of sites with four of the Pi's pins.
 DEFAULT_SCANNER = "74hc165"
 SCANNERS = {"gpio-matrix": _matrix, "74hc165": _shift_registers, "mcp23017": _expanders, "serial": _serial}
+#: The option that sets how many sensor channels each scanner holds.
+SIZED_BY = {"gpio-matrix": "rows", "74hc165": "registers", "mcp23017": "addresses", "serial": "channels"}
 
 
 def channel_groups(options: dict[str, Any], channels: int) -> Callable[[int], tuple[str, ...]]:
@@ -372,7 +374,8 @@ def scanner_plan(options: dict[str, Any], channels: int) -> WiringPlan:
     plan = SCANNERS[backend](options, channels)
     if plan.capacity < channels:
         raise HardwareOptionError(
-            f"scanner.{backend}: the board needs {channels} sensor channels, and this one has {plan.capacity}"
+            f"scanner.{backend}.{SIZED_BY[backend]}: the board needs {channels} sensor channels, "
+            f"and this {backend} scanner has {plan.capacity}"
         )
     return plan
 

@@ -46,5 +46,5 @@ def _config_port(path: str | None) -> str | None:
 
     if path is None:
         return None
-    sensors = load_config_or_exit(path).hardware("sensors")
+    sensors = load_config_or_exit(path, "reedboard firmware flash").hardware("sensors")
     return str(sensors["port"]) if sensors.get("backend") == "serial" and sensors.get("port") else None

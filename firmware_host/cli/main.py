@@ -81,7 +81,7 @@ def _doctor(args: argparse.Namespace) -> int:
     from firmware_host.cli.doctor import doctor
     from firmware_host.store.config import load_config_or_exit
 
-    return doctor(load_config_or_exit(args.config))
+    return doctor(load_config_or_exit(args.config, "reedboard doctor"))
 
 
 PLAY_EXAMPLES = """\

@@ -39,8 +39,11 @@ def _run(args: argparse.Namespace) -> int:
         plan = make_plan(
             config, game, args.pitch or DEFAULT_PITCH, args.layout, args.scanner, DEFAULT_SCANNER, args.reach
         )
-    except (ConfigError, OptionError, HardwareOptionError) as exc:
+    except (ConfigError, OptionError) as exc:
         print(f"reedboard plan: {exc}", file=sys.stderr)
+        return 2
+    except HardwareOptionError as exc:
+        print(f"reedboard plan: {config.option_error(exc)}", file=sys.stderr)
         return 2
     if args.parts:
         sys.stdout.write(plan.parts(args.pitch is not None))

@@ -19,7 +19,8 @@ from typing import TextIO
 
 from firmware_host.board import Controls
 from firmware_host.board.playable import Playable
-from firmware_host.runtime.loop import Daemon, Hardware, host_address, open_hardware, open_storage
+from firmware_host.net.address import host_address
+from firmware_host.runtime.loop import Daemon, Hardware, open_hardware, open_storage
 from firmware_host.runtime.service import PowerOffProcess
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.runtime.sound import Speaker

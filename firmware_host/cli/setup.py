@@ -255,9 +255,9 @@ def _page(hardware, plan: SetupJob, game: Game, config: Config):
     """The wizard's page at the config's ``[web]`` address (loopback by default; beyond it the
     controls need a token, printed); None, said why, when the address is taken."""
     from firmware_host.net import web
+    from firmware_host.net.address import host_address
     from firmware_host.net.web.setup_page import SetupPage
     from firmware_host.net.web.tap import tap
-    from firmware_host.runtime.loop import host_address
 
     board = hardware.sim if hardware.sim is not None else tap(hardware)
     bridge = SetupPage(board, game.new().sites(), plan.believed, game)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sys
 import threading
 import time
@@ -89,16 +88,6 @@ def open_hardware(config: Config, channels: int) -> Hardware:
         backends.make_display(config.hardware("display"), sim=sim),
         backends.make_buttons(config.hardware("buttons"), sim=sim),
     )
-
-
-def host_address() -> str:
-    """This machine's address on the network it would use to go out (no packet is sent)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))
-            return probe.getsockname()[0]
-        except OSError:
-            return "no network"
 
 
 class Daemon:

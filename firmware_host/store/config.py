@@ -306,12 +306,18 @@ class Config:
 
     def option_error(self, error: Exception) -> str:
         """A hardware option's error (``scanner.mcp23017: 'addresses' must be ...``) as the
-        config's: naming the file and the table (``config.toml: [sensors] mcp23017: ...``)."""
+        config's: naming the file and the table (``config.toml: [sensors] mcp23017: ...``), or
+        the key where the error names one (``scanner.mcp23017.addresses: ...``).
+
+        >>> Config(source="c.toml").option_error(ValueError("scanner.mcp23017.addresses: 64"))
+        'c.toml: [sensors] addresses: 64'
+        """
         where, _, what = str(error).partition(": ")
         kind, _, backend = where.partition(".")
         table = {"scanner": "sensors"}.get(kind, kind)
-        backend = f" {backend}" if backend else ""
-        return f"{self.source or 'built-in defaults'}: [{table}]{backend}: {what}"
+        name = backend.partition(".")[2] or backend
+        name = f" {name}" if name else ""
+        return f"{self.source or 'built-in defaults'}: [{table}]{name}: {what}"
 
     def simulated(self) -> "Config":
         """This config on the simulated board (``reedboard run --sim``)."""
@@ -346,12 +352,13 @@ def load_config(path: str | None = None, learning: bool = False) -> Config:
     return _checked(Config(**values, source=path), path, learning)
 
 
-def load_config_or_exit(path: str | None = None) -> Config:
-    """:func:`load_config` for the CLI: a problem is printed as one line and exits with 2."""
+def load_config_or_exit(path: str | None = None, command: str = "reedboard") -> Config:
+    """:func:`load_config` for the CLI: a problem is printed as one line after the ``command``
+    and exits with 2."""
     try:
         return load_config(path)
     except ConfigError as e:
-        print(f"reedboard: {e}", file=sys.stderr)
+        print(f"{command}: {e}", file=sys.stderr)
         raise SystemExit(2) from None
 
 

@@ -13,6 +13,7 @@ import threading
 from typing import Any, TextIO, cast
 
 from firmware_host.league.store import LeagueStore
+from firmware_host.net.address import host_address
 from firmware_host.net.cafe.archive import Archive
 from firmware_host.net.cafe.clock import Clock
 from firmware_host.net.cafe.fleet import Fleet
@@ -21,7 +22,7 @@ from firmware_host.net.cafe.server import Dashboard
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.discovery import Device
 from firmware_host.net.mqtt.link import Link
-from firmware_host.net.web.address import is_loopback, new_token
+from firmware_host.net.web.address import is_loopback, new_token, page_address
 from firmware_host.net.web.base import WebServer
 from firmware_host.store.config import Mqtt
 
@@ -116,8 +117,9 @@ def start(
     link.start()
     query = f"?token={token}" if token else ""
     where = f"; games kept in {archive.where}" if archive else ""
+    url = page_address(host, server.port, host_address())
     print(
-        f"reedboard cafe: the dashboard is at {server.url}{query} (broker {broker}:{broker_port}{where})",
+        f"reedboard cafe: the dashboard is at {url}{query} (broker {broker}:{broker_port}{where})",
         file=out,
         flush=True,
     )

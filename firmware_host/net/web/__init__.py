@@ -71,7 +71,7 @@ class Simulator:
             self.server = WebServer(pages, self.host, self.sock.getsockname()[1], sock=self.sock)
             self.server.start()
         query = f"?token={self.token}" if self.token else ""
-        url = self.server.url
+        url = self.address  # a phone's way in, when bound to every interface
         what = "the simulated board" if self.board.simulated else "the board's page"
         print(f"reedboard: {what} is at {url}{query} (spectators: {url}watch)", file=self.out, flush=True)
         return True

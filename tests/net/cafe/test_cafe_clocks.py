@@ -52,6 +52,18 @@ def test_new_game_on_a_clock_from_the_dashboard_and_the_tile_shows_the_clocks(
 
 @pytest.mark.broker
 @pytest.mark.browser
+def test_a_tile_s_clocks_name_the_players(tmp_path, broker, watcher, boards, cafe, page):
+    """A board whose config names its players and a clock: its tile's clocks say who plays."""
+    top = '[players]\nnames = ["Cleo", "Dan"]\n[clock]\ncontrol = "300+3"\n'
+    boards(board_config(tmp_path, broker.port, top=top)).wait_running()
+    watcher.state("t1", lambda s: s["clock"] is not None)
+    page.goto(cafe())
+    clocks = page.locator('article[data-board="t1"] .clocks')
+    clocks.filter(has_text=re.compile(r"Cleo [45]:\d\d +Dan 5:00")).wait_for()
+
+
+@pytest.mark.broker
+@pytest.mark.browser
 def test_the_archive_keeps_each_move_s_clock_and_replays_and_exports_it(
     tmp_path, broker, watcher, boards, cafe, page
 ):

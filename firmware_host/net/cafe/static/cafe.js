@@ -377,7 +377,7 @@ function renderClocks(view, el) {
   const since = counting ? Date.now() - (view.received || Date.now()) : 0;
   const text = Object.entries(clock.left).map(([side, ms]) => {
     const mark = side === clock.flag ? "⚑ " : side === clock.running ? "▶ " : "";
-    return `${mark}${seatName(view.state, side)} ${clockText(side === clock.running ? ms - since : ms)}`;
+    return `${mark}${seatName(view.state.players, view.state.sides, side)} ${clockText(side === clock.running ? ms - since : ms)}`;
   }).join("  ");
   setText(box, clock.paused ? t("Paused · {clocks}", { clocks: text }) : text);
   box.title = t("Time control {control}", { control: clock.control });

@@ -41,6 +41,7 @@ const view = {
   lights: {},
   leds: {},
   settings: null,
+  clock: null,
   seats: { players: [], table: null, ready: null },
 };
 // What the page knows, and how it sends a command: for scripts driving the page (and the
@@ -152,6 +153,7 @@ function update(u) {
   if (u.seats) showSeats(u.seats);
   if (u.status) showStatus(u.status);
   if ("clock" in u) showClocks(u.clock);
+  else if (u.seats) showClocks(view.clock); // the same clocks under the players' new names
   if (u.history) showHistory(u.history);
   if ("losses" in u) showLosses(u.losses);
   if (u.settings) showSettings(u.settings);
@@ -232,9 +234,11 @@ function showStatus(status) {
   showFirstHint();
 }
 
-// The game clocks ([clock] in the config, or a new game's control): each side's time, the
-// running one marked (▶), a fallen flag (⚑), an arbiter's pause; none without a clock.
+// The game clocks ([clock] in the config, or a new game's control): each seat's time (its
+// player's name, else its side's), the running one marked (▶), a fallen flag (⚑), an
+// arbiter's pause; none without a clock.
 function showClocks(clock) {
+  view.clock = clock;
   const clocks = $("clocks");
   clocks.hidden = !clock;
   clocks.classList.toggle("paused", Boolean(clock && clock.paused));
@@ -245,7 +249,7 @@ function showClocks(clock) {
     one.dataset.side = side;
     one.classList.toggle("running", side === clock.running);
     const mark = side === clock.flag ? "⚑ " : side === clock.running ? "▶ " : "";
-    one.textContent = `${mark}${sideName(side)} ${text}`;
+    one.textContent = `${mark}${seatName(side)} ${text}`;
     return one;
   }));
 }
