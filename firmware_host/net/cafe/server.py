@@ -29,7 +29,7 @@ from aiohttp import WSMsgType, web
 
 from engines import GAME_NAMES
 from firmware_host.actions.limits import Bucket
-from firmware_host.actions.reading import CommandError, load
+from firmware_host.actions.reading import MOST_SIDES, CommandError, load
 from firmware_host.board.game import Game
 from firmware_host.net.cafe.archive import ArchiveError, positions
 from firmware_host.net.cafe.fleet import Fleet
@@ -44,8 +44,15 @@ from firmware_host.net.web.drawn import drawn, figures
 RATE, BURST = 2.0, 10.0
 #: The longest name a table may be given.
 MAX_NAME = 40
-#: A board's retained topics, cleared when its table is retired.
-RETAINED = ("state", "availability", "moves", "record", "games")
+#: A board's retained topics, cleared when its table is retired (each player's clock too).
+RETAINED = (
+    "state",
+    "availability",
+    "moves",
+    "record",
+    "games",
+    *(f"clock/{n}" for n in range(1, MOST_SIDES + 1)),
+)
 
 #: Publishes on the broker: (topic, payload, retained).
 Publish = Callable[[str, str, bool], None]
