@@ -33,7 +33,7 @@ from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig, Config
 from hardware.sim import Noise, SimBoard
 from testbed import robot
-from testbed.board_under_test import BoardUnderTest
+from testbed.board_under_test import BoardUnderTest, Table
 from testbed.bus import Faults
 from testbed.pair import PAIR_MIX, Pair
 from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, Violation
@@ -89,6 +89,9 @@ class Options:
     wiring: str = "mixed"
     #: The boards' ``[clock]`` (none: no clock).
     clock: ClockConfig | None = None
+    #: Each board scanned as the daemon's loop scans wakeable hardware (a settled board waits
+    #: for a hand), else every scan period (the episodes found before ``--every-scan``).
+    waits: bool = False
 
 
 #: The paired boards' bus: 5 % of messages dropped, 5 % sent twice, each delayed 0-300 ms.
@@ -101,10 +104,10 @@ def one_board(game: Game, seed: int, opts: Options) -> BoardUnderTest:
     path = os.path.join(opts.folder, f"robot-{os.getpid()}-{seed}.db")
     noise = Noise(seed=seed) if opts.bounce else None
     shuffled = opts.wiring == "shuffled" or opts.wiring == "mixed" and seed % 2
-    config = Config(clock=opts.clock) if opts.clock else None
-    return BoardUnderTest(
-        game, path, noise=noise, wiring=random.Random(~seed) if shuffled else None, config=config
-    )
+    config = Config(clock=opts.clock) if opts.clock else Config()
+    table = Table(1000 / config.timing.scan_hz, waits=opts.waits)
+    wiring = random.Random(~seed) if shuffled else None
+    return BoardUnderTest(game, path, table=table, noise=noise, wiring=wiring, config=config)
 
 
 def run_episode(
@@ -118,7 +121,7 @@ def run_episode(
     rng = random.Random(seed)
     g = Game.of(*game)
     if opts.paired:
-        table = Pair(g, rng, opts.kinds, FAULTS, opts.clock)
+        table = Pair(g, rng, opts.kinds, FAULTS, opts.clock, waits=opts.waits)
         act, boards, over = table.act, table.boards, table.over
     else:
         board = one_board(g, seed, opts)
@@ -187,6 +190,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--clock", default="", help='a time control for every board ("10+1"; default: none)')
     parser.add_argument("--casual", action="store_true", help="with --clock: a game goes on after a flag")
+    parser.add_argument(
+        "--every-scan",
+        action="store_true",
+        help="scan every board every period, as the daemon does on hardware that cannot wake "
+        "it (default: a settled board waits for a hand, as on wakeable hardware)",
+    )
     parser.add_argument("--shrink", action="store_true", help="shrink each failure kind's stream")
     parser.add_argument("--failures", default="robot-failures", help="where streams go")
     args = parser.parse_args(argv)
@@ -200,7 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     shm = "/dev/shm" if os.path.isdir("/dev/shm") else None  # the SQLite files in memory, if it can
     with tempfile.TemporaryDirectory(prefix="robot-", dir=shm) as folder:
         clock = ClockConfig(args.clock, casual=args.casual) if args.clock else None
-        opts = Options(kinds, mix, args.paired, folder, wiring=args.wiring, clock=clock)
+        opts = Options(
+            kinds, mix, args.paired, folder, wiring=args.wiring, clock=clock, waits=not args.every_scan
+        )
         began = time.perf_counter()
         episodes, turns, n = [], 0, args.first
         while turns < args.turns:

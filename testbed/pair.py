@@ -158,7 +158,8 @@ class Paired:
         for _ in range(3):
             if not self._until(self.link.idle):
                 self.robots[0].fail("bus", "messages still in flight")
-            self.boards[0].run(100)  # what arrived last is taken in by the boards' next steps
+            # what arrived last is taken in by the boards' next steps
+            self.boards[0].run(max(100.0, self.boards[0].table.latency_ms))
             before = [board.held() for board in self.boards]
             for robot in self.robots:
                 robot.follow()
@@ -198,7 +199,8 @@ class Paired:
 class Pair(Paired):
     """``game`` (of two sides) on boards "t1" (the first seat) and "t2" in this process,
     joined by an in-memory bus with ``faults``, each configured as the docs pair two boards
-    (``clock``: both with that ``[clock]``)."""
+    (``clock``: both with that ``[clock]``; ``waits``: scanned as the daemon's loop scans
+    wakeable hardware, see :class:`~testbed.board_under_test.Table`)."""
 
     def __init__(
         self,
@@ -207,11 +209,13 @@ class Pair(Paired):
         kinds: Iterable[str] = KINDS,
         faults: Faults = Faults(),
         clock: ClockConfig | None = None,
+        waits: bool = False,
     ) -> None:
         self.bus = Bus(faults, random.Random(rng.random()))
-        # a message lost is sent again when its board reconnects
+        table = Table(bus=self.bus, waits=waits)
+        # a message lost is sent again when its board reconnects; a waiting board reads it late
         self.slack_ms = faults.delay[1] + (self.bus.reconnect_ms if faults.dropped else 0.0)
-        table = Table(bus=self.bus)
+        self.slack_ms += table.latency_ms - table.period_ms
         super().__init__(
             [
                 BoardUnderTest(

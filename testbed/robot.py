@@ -854,6 +854,8 @@ class Robot:
             self._flagged(held)
         if b.stored() != held:
             return self.fail("record", f"stored {b.stored()} but the controller holds {held}")
+        if held == tuple(self.moves):
+            return  # the game meant, each move played by the engine as the robot believed it
         try:
             state = b.game.new()
             for text in held:

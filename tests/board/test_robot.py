@@ -290,3 +290,27 @@ def test_the_robot_plays_on_5_second_clocks_and_flags_end_games(game, seed, pair
     if episode.violation:
         raise reported(episode.violation)
     assert episode.flags >= 1
+
+
+@pytest.mark.parametrize(
+    "game, seed, paired",
+    [
+        (("antipode", None, "standard"), 3, False),
+        (("phalanx", None, None), 4, False),
+        (("anti-grid", 6, "plain"), 5 * 1_000_003 + 9, False),  # a slide read late, then corrected
+        (("antipalos", 3, "team"), 5, True),
+        (("antipode", None, "no-full-board-turn"), 5 * 1_000_003 + 3, True),  # a move read late
+    ],
+)
+def test_the_robot_plays_boards_scanned_as_the_daemon_scans_wakeable_hardware(game, seed, paired, tmp_path):
+    """bench/robot.py's default: each board scanned as the daemon's loop scans a board that can
+    wake it (a settled board waits up to half a second for a hand, a button or a command); the
+    whole mix plays through on one board and on paired boards over the faulty bus. The first
+    runs found two faults of the bench's own: a piece slid was not a hand that wakes the board
+    (the robot went on before the board had read it), and a paired board reads the other's
+    message only at its next scan, which a waiting board makes up to half a second later."""
+    mix = dict(PAIR_MIX if paired else MIX)
+    episode = run_episode(game, seed, 20, Options(frozenset(KINDS), mix, paired, str(tmp_path), waits=True))
+    if episode.violation:
+        raise reported(episode.violation)
+    assert episode.done == 20
