@@ -121,7 +121,7 @@ def run_episode(
     rng = random.Random(seed)
     g = Game.of(*game)
     if opts.paired:
-        table = Pair(g, rng, opts.kinds, FAULTS, opts.clock, waits=opts.waits)
+        table = Pair(g, rng, opts.kinds, FAULTS, opts.clock, waits=opts.waits, folder=opts.folder)
         act, boards, over = table.act, table.boards, table.over
     else:
         board = one_board(g, seed, opts)

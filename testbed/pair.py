@@ -15,7 +15,9 @@ flight, they must hold the same record (the ``paired`` invariant).
 
 from __future__ import annotations
 
+import os
 import random
+import tempfile
 from typing import Callable, Iterable, Protocol
 
 from firmware_host.board.controller import Game
@@ -200,7 +202,8 @@ class Pair(Paired):
     """``game`` (of two sides) on boards "t1" (the first seat) and "t2" in this process,
     joined by an in-memory bus with ``faults``, each configured as the docs pair two boards
     (``clock``: both with that ``[clock]``; ``waits``: scanned as the daemon's loop scans
-    wakeable hardware, see :class:`~testbed.board_under_test.Table`)."""
+    wakeable hardware, see :class:`~testbed.board_under_test.Table`), their SQLite files in
+    ``folder`` (None: temporary files)."""
 
     def __init__(
         self,
@@ -210,6 +213,7 @@ class Pair(Paired):
         faults: Faults = Faults(),
         clock: ClockConfig | None = None,
         waits: bool = False,
+        folder: str | None = None,
     ) -> None:
         self.bus = Bus(faults, random.Random(rng.random()))
         table = Table(bus=self.bus, waits=waits)
@@ -220,12 +224,14 @@ class Pair(Paired):
             [
                 BoardUnderTest(
                     game,
+                    _database(folder),
                     table=table,
                     remote=self.bus.link("t1"),
                     config=paired_config("t1", "t2", "second", clock),
                 ),
                 BoardUnderTest(
                     game,
+                    _database(folder),
                     table=table,
                     remote=self.bus.link("t2"),
                     config=paired_config("t2", "t1", "first", clock),
@@ -235,6 +241,16 @@ class Pair(Paired):
             rng,
             kinds,
         )
+
+
+def _database(folder: str | None) -> str | None:
+    """A new SQLite file's path in ``folder`` (None: a temporary file's)."""
+    if folder is None:
+        return None
+    handle, path = tempfile.mkstemp(suffix=".db", prefix="pair-", dir=folder)
+    os.close(handle)
+    os.unlink(path)
+    return path
 
 
 def _refused_at_once(events: list[dict]) -> bool:
