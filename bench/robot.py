@@ -35,8 +35,8 @@ from hardware.sim import Noise, SimBoard
 from testbed import robot
 from testbed.board_under_test import BoardUnderTest, Table
 from testbed.bus import Faults
-from testbed.pair import PAIR_MIX, Pair
-from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, Violation
+from testbed.pair import PAIR_MIX, PAIR_SEATING, Pair
+from testbed.robot import GAMES, KINDS, MIX, SEATING, Robot, Violated, Violation
 
 
 @dataclass
@@ -92,6 +92,8 @@ class Options:
     #: Each board scanned as the daemon's loop scans wakeable hardware (a settled board waits
     #: for a hand), else every scan period (the episodes found before ``--every-scan``).
     waits: bool = False
+    #: The loop's ``say`` events too, each move checked to be said.
+    speech: bool = False
 
 
 #: The paired boards' bus: 5 % of messages dropped, 5 % sent twice, each delayed 0-300 ms.
@@ -107,7 +109,9 @@ def one_board(game: Game, seed: int, opts: Options) -> BoardUnderTest:
     config = Config(clock=opts.clock) if opts.clock else Config()
     table = Table(1000 / config.timing.scan_hz, waits=opts.waits)
     wiring = random.Random(~seed) if shuffled else None
-    return BoardUnderTest(game, path, table=table, noise=noise, wiring=wiring, config=config)
+    return BoardUnderTest(
+        game, path, table=table, noise=noise, wiring=wiring, config=config, speech=opts.speech
+    )
 
 
 def run_episode(
@@ -121,7 +125,9 @@ def run_episode(
     rng = random.Random(seed)
     g = Game.of(*game)
     if opts.paired:
-        table = Pair(g, rng, opts.kinds, FAULTS, opts.clock, waits=opts.waits, folder=opts.folder)
+        table = Pair(
+            g, rng, opts.kinds, FAULTS, opts.clock, waits=opts.waits, folder=opts.folder, speech=opts.speech
+        )
         act, boards, over = table.act, table.boards, table.over
     else:
         board = one_board(g, seed, opts)
@@ -202,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     games = [g for g in GAMES if args.game in ("all", g[0])]
     if args.paired:
         games = [g for g in games if len(Game.of(*g).new().sides) == 2]
-    mix = dict(PAIR_MIX if args.paired else MIX)
+    mix = {**PAIR_MIX, **PAIR_SEATING} if args.paired else {**MIX, **SEATING}
     if args.mix:
         mix = {k: v for k, v in mix.items() if any(k.startswith(p) for p in args.mix.split(","))}
     kinds = frozenset(k for k in args.kinds.split(",") if k)
@@ -210,7 +216,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="robot-", dir=shm) as folder:
         clock = ClockConfig(args.clock, casual=args.casual) if args.clock else None
         opts = Options(
-            kinds, mix, args.paired, folder, wiring=args.wiring, clock=clock, waits=not args.every_scan
+            kinds,
+            mix,
+            args.paired,
+            folder,
+            wiring=args.wiring,
+            clock=clock,
+            waits=not args.every_scan,
+            speech=True,
         )
         began = time.perf_counter()
         episodes, turns, n = [], 0, args.first

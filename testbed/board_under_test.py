@@ -29,16 +29,19 @@ from dataclasses import replace
 from typing import Any
 
 from engines.core import GameState
-from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
+from firmware_host.actions.commands import Command, NewGame, SetPlayers, TakeBack
 from firmware_host.board.controller import Controller, Game
 from firmware_host.board.opponent import Computer
 from firmware_host.board.view import LIGHTS
+from firmware_host.net.mqtt.commands import parse
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.remote import Remote
 from firmware_host.runtime.loop import IDLE_WAIT
 from firmware_host.runtime.session import open_controller
+from firmware_host.runtime.sound import Speaker
 from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.store.layout import Layout, layout_toml
+from firmware_host.store.players import League, read_players
 from firmware_host.store.storage import Storage
 from firmware_host.store.timecontrol import Clocks
 from hardware.base import Led
@@ -51,6 +54,16 @@ SAME_LOOK = {"extra": "remove"}
 STILL_MS = 150
 #: The longest wait for a board to settle (ms); a board still changing then is reported.
 SETTLE_CAP_MS = 6000
+
+
+def cafe_command(message: dict[str, Any]) -> Command:
+    """The command a café's JSON ``message`` asks of the board, read as the board reads the
+    broker's (docs/cafe.md).
+
+    >>> cafe_command({"command": "players", "names": ["Anna", "Ben"]})
+    SetNames(names=('Anna', 'Ben'))
+    """
+    return parse(json.dumps(message))[0]
 
 
 def light_kind(led: Led, brightness: float) -> str | None:
@@ -192,7 +205,7 @@ class BoardUnderTest:
     ``config`` says (``[mqtt] board``, ``[opponent] kind = "remote"``) for board-to-board
     play; ``noise``: the simulated sensors' contact bounce; ``wiring``: the board is wired in
     an order drawn from it, read from a layout file (:func:`shuffled_layout`), instead of the
-    default one."""
+    default one; ``speech``: the daemon's ``say`` events too."""
 
     def __init__(
         self,
@@ -205,6 +218,7 @@ class BoardUnderTest:
         noise: Noise | None = None,
         config: Config | None = None,
         wiring: random.Random | None = None,
+        speech: bool = False,
     ) -> None:
         if path is None:
             handle, path = tempfile.mkstemp(suffix=".db", prefix="robot-")
@@ -224,6 +238,9 @@ class BoardUnderTest:
             layout.sensor_channels, clock=self.table.clock, noise=noise, leds=layout.led_channels
         )
         self.events: list[dict[str, Any]] = []
+        #: The loop's speaker (``speech``): its ``say`` events join the step's (a voice, when
+        #: ``[sound] speech`` is on, only speaks them).
+        self.speaker = Speaker() if speech else None
         self.restarts: list[int] = []  # how many events came before each restart
         self.lines: list[dict[str, Any]] = []  # what the scans read, as replay lines
         self.setup = {
@@ -268,6 +285,8 @@ class BoardUnderTest:
         self._read = reading.closed
         self.lines += [{"t": now, "button": p.button, **({"long": True} if p.long else {})} for p in presses]
         events = self.controller.step(now, reading, presses)
+        if self.speaker is not None:  # what the daemon's loop says after each step
+            events += self.speaker.step(now, self.controller, events, presses)
         self.events += events
         self.said = bool(events)
         self._lit = self._lines = None
@@ -372,6 +391,11 @@ class BoardUnderTest:
         games = self.storage.games(self.controller.game_id)
         return games[0].moves if games else None
 
+    def seated(self) -> tuple[tuple[str, ...], League | None]:
+        """The players and the league round the stored game keeps (a games file's record)."""
+        games = self.storage.games(self.controller.game_id)
+        return (read_players(games[0].players), League.read(games[0].league)) if games else ((), None)
+
     def clocks(self) -> Clocks | None:
         """The game clocks as they stand (None: no clock)."""
         return self.controller.clock.clocks
@@ -394,12 +418,17 @@ class BoardUnderTest:
         return opponent.side_in(self.controller.state) if isinstance(opponent, Remote) else None
 
     # ------------------------------------------------------------------ commands
-    def command(self, name: str, side: str | None = None) -> None:
-        """What the page or the café network sends: ``takeback``, ``new_game``, or ``players``
-        (the computer plays ``side``; None: nobody)."""
+    def command(self, name: str, side: str | None = None, **fields: Any) -> None:
+        """What the page or the café network sends: ``takeback``, ``new_game``, ``players``
+        (the computer plays ``side``; None: nobody), or the café's JSON message of the
+        command ``name`` with ``fields`` (``cafe``: ``{"command": "players", "names": [...]}``,
+        ``{"command": "table", ...}``, read as docs/cafe.md says the board reads it)."""
         line: dict[str, Any] = {"t": self.now_ms, "command": name}
         c = self.controller
-        if name == "takeback":
+        if fields:
+            line.update(fields)
+            c.command(cafe_command({"command": name, **fields}))
+        elif name == "takeback":
             c.command(TakeBack())
         elif name == "new_game":
             g = c.game
@@ -451,7 +480,8 @@ class BoardUnderTest:
             elif "button" in line:
                 board.press(line["button"], line.get("long", False))
             elif "command" in line:
-                board.command(line["command"], line.get("side"))
+                fields = {k: v for k, v in line.items() if k not in ("t", "command", "side")}
+                board.command(line["command"], line.get("side"), **fields)
             elif line.get("restart"):
                 board.restart()
         board.run(board.table.period_ms)

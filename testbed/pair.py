@@ -39,6 +39,9 @@ PAIR_MIX = {
     "restart": 3,
     "knock": 3,
 }
+#: What the café changes at a pair of tables, joined to :data:`PAIR_MIX` in the bench: the
+#: players named at one board (a process speaks one language; a league round is one board's).
+PAIR_SEATING = {"names command": 2}
 #: How long to wait for what the other board sends (ms of the virtual clock).
 WAIT_MS = 8000
 
@@ -91,6 +94,8 @@ class Paired:
             self.new_game(robot, other, source)
         elif what == "knock":
             next((r for r in self.robots if r.at_table()), robot).knock()
+        elif what == "names":  # the players at one board named (a league round is one board's)
+            robot.names()
         elif what == "restart":
             game_id, theirs = robot.board.game_id(), other.board.game_id()
             robot.restart()
@@ -203,7 +208,7 @@ class Pair(Paired):
     joined by an in-memory bus with ``faults``, each configured as the docs pair two boards
     (``clock``: both with that ``[clock]``; ``waits``: scanned as the daemon's loop scans
     wakeable hardware, see :class:`~testbed.board_under_test.Table`), their SQLite files in
-    ``folder`` (None: temporary files)."""
+    ``folder`` (None: temporary files); ``speech``: the loop's ``say`` events too."""
 
     def __init__(
         self,
@@ -214,6 +219,7 @@ class Pair(Paired):
         clock: ClockConfig | None = None,
         waits: bool = False,
         folder: str | None = None,
+        speech: bool = False,
     ) -> None:
         self.bus = Bus(faults, random.Random(rng.random()))
         table = Table(bus=self.bus, waits=waits)
@@ -228,6 +234,7 @@ class Pair(Paired):
                     table=table,
                     remote=self.bus.link("t1"),
                     config=paired_config("t1", "t2", "second", clock),
+                    speech=speech,
                 ),
                 BoardUnderTest(
                     game,
@@ -235,6 +242,7 @@ class Pair(Paired):
                     table=table,
                     remote=self.bus.link("t2"),
                     config=paired_config("t2", "t1", "first", clock),
+                    speech=speech,
                 ),
             ],
             self.bus,

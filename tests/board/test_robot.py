@@ -26,6 +26,7 @@ from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig
 from testbed.board_under_test import BoardUnderTest
 from testbed.bus import Faults
+from testbed.language import speaking
 from testbed.pair import PAIR_MIX, Pair
 from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, intend, planned
 
@@ -314,3 +315,69 @@ def test_the_robot_plays_boards_scanned_as_the_daemon_scans_wakeable_hardware(ga
     if episode.violation:
         raise reported(episode.violation)
     assert episode.done == 20
+
+
+#: The robot's newer intentions, often: the café names the players, a league round at the
+#: table, the language chosen from the menu mid-game (one board: a process speaks one language).
+SEATED = {
+    "move": 4,
+    "names command": 2,
+    "table command": 2,
+    "language menu": 2,
+    "restart": 1,
+    "takeback hands": 1,
+    "players menu": 1,
+}
+
+
+@pytest.mark.parametrize(
+    "game, seed, paired",
+    [
+        (("antipalos", 3, "cut-throat-3"), 2, False),  # a long title: the instruction left out
+        (("antipode", None, "standard"), 3, False),
+        (("anti-grid", 6, "chain"), 10, False),
+        (("phalanx", None, None), 11, False),
+        (("antipod", 4, None), 6, True),
+        (("antipode", None, "rulebook"), 7, True),
+    ],
+)
+def test_the_robot_names_players_plays_league_rounds_and_switches_language(game, seed, paired, tmp_path):
+    """The café's ``players`` and ``table`` commands and a language chosen from the menu
+    mid-game, in the robot's play, with speech: the names are the record's and the OLED's
+    ("Anna to move"), a league round shows "Table N: A – B" and asks each player's OK in turn
+    (a move made before the last counts for nothing), the OLED speaks the language chosen at
+    once (the instruction too: it stayed in English until the next move), and every move is
+    said. Paired boards: the names at one board, the rest of the paired mix."""
+    mix = {"move": 4, "names command": 2, "restart": 1, "takeback menu": 1} if paired else SEATED
+    opts = Options(frozenset(KINDS), mix, paired, str(tmp_path), waits=True, speech=True)
+    episode = run_episode(game, seed, 16, opts)
+    if episode.violation:
+        raise reported(episode.violation)
+    assert episode.done == 16
+
+
+def test_a_language_chosen_from_the_menu_mid_game_words_what_to_do_in_it_at_once():
+    """Found by the robot's language switch: the line saying what a move is ("Place a
+    trirod") stayed in the language spoken before until the position changed."""
+    board = BoardUnderTest(Game.of("antipalos", 3, "two"))
+    try:
+        with speaking("en"):
+            board.settle()
+            board.place("B2*")
+            board.settle()
+            assert "Place a trirod" in board.screen()
+            board.press("menu")
+            for _ in range(16):
+                if "> Language" in board.screen():
+                    break
+                board.press("menu")
+                board.run(100)
+            board.press("ok")
+            board.run(100)
+            board.press("menu")  # English, then Deutsch
+            board.run(100)
+            board.press("ok")
+            board.settle()
+            assert board.screen()[1:3] == ("Schwarz am Zug", "Einen Trirod setzen")
+    finally:
+        board.close()
