@@ -3,9 +3,12 @@
 Episodes of up to ``--episode`` intentions, each on a new board (a new SQLite file) with its own
 seed: the robot plays every game and variant (``--game all``, small sizes) with noise and the
 mix of intentions (moves, corrections, takebacks from the menu, a command or by hand, new games,
-the computer brought in or sent away, restarts), every other episode on a board wired in a
+the computer brought in or sent away, restarts, the players named and league rounds sent by the
+café, another language chosen from the menu), every other episode on a board wired in a
 shuffled order read from a layout file (``--wiring``), or two paired boards over a faulty
-in-memory bus (``--paired``; default wiring). An episode ends at its first violation. Prints
+in-memory bus (``--paired``; default wiring). Each board is scanned as the daemon's loop scans
+hardware that can wake it (``--every-scan``: every period), and says each step's events as the
+loop does (``say``). An episode ends at its first violation. Prints
 the turns played (one turn: one intention), the violations by invariant and game, the
 distinct failure kinds (invariant, game, intention) with the shortest stream of each, written
 to ``--failures`` as a ``reedboard replay`` file (robot-only lines: ``command``,

@@ -160,7 +160,8 @@ class Table:
             for board in self.boards:
                 if board.due <= self._now:
                     board.scan(self._now)
-                    board.due = self._now + (wait_ms(board) or self.period_ms)
+                    board.waiting = wait_ms(board)
+                    board.due = self._now + (board.waiting or self.period_ms)
             self.scans += 1
         self._at(max(t_ms, self._now))
 
@@ -254,6 +255,7 @@ class BoardUnderTest:
         self._frame_version = -1
         self.changed_at = self.acted_at = 0.0  # the last output change, the last hand action
         self.due = self.table.now_ms  # the next scan (a waiting table's)
+        self.waiting = 0.0  # how long a waiting table's loop waits for a hand (0: scanning)
         self.said = False  # the last step had events
         self._lit: dict[str, str] | None = None  # what lit() and screen() read since the last step
         self._lines: tuple[str, ...] | None = None
@@ -315,8 +317,11 @@ class BoardUnderTest:
         return self.controller.layout.sensor[site]
 
     def _acted(self) -> None:
-        """A hand, a button or a command: a waiting loop wakes and scans at once."""
-        self.acted_at = self.due = self.now_ms
+        """A hand, a button or a command: a waiting loop wakes and scans at once (a scanning
+        one keeps its pace: a wake-up must not hurry the debounce count)."""
+        self.acted_at = self.now_ms
+        if self.waiting:
+            self.due, self.waiting = self.now_ms, 0.0
         self._lit = self._lines = None
 
     def place(self, site: str) -> None:

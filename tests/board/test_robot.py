@@ -28,7 +28,7 @@ from testbed.board_under_test import BoardUnderTest
 from testbed.bus import Faults
 from testbed.language import speaking
 from testbed.pair import PAIR_MIX, Pair
-from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, intend, planned
+from testbed.robot import GAMES, KINDS, MIX, SEATING, Robot, Violated, intend, planned
 
 #: Games of two sides, for paired boards.
 PAIRED = [g for g in GAMES if len(Game.of(*g).new().sides) == 2]
@@ -381,3 +381,18 @@ def test_a_language_chosen_from_the_menu_mid_game_words_what_to_do_in_it_at_once
             assert board.screen()[1:3] == ("Schwarz am Zug", "Einen Trirod setzen")
     finally:
         board.close()
+
+
+def test_a_hand_wakes_a_waiting_board_but_does_not_hurry_a_scanning_one(tmp_path):
+    """bench/robot.py (seed 200, episode 18, ``--game antipode``) found the bench's own fault:
+    every hand action made a board scan at once, even one scanning every 10 ms, so a hover and
+    a bump close together were read in three scans 12 ms apart; Red's flip of e2 made with the
+    other hand just before the placement then went uncounted, and the board asked for it again.
+    The daemon's loop keeps its pace while it scans (a wake-up must not hurry the debounce
+    count): so does the bench now, and the flip counts."""
+    seed = 200 * 1_000_003 + 18
+    opts = Options(frozenset(KINDS), {**MIX, **SEATING}, False, str(tmp_path), waits=True, speech=True)
+    episode = run_episode(("antipode", None, "no-repetition-draw"), seed, 12, opts)
+    if episode.violation:
+        raise reported(episode.violation)
+    assert episode.done == 12
