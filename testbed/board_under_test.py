@@ -106,7 +106,7 @@ def shuffled_layout(game: Game, rng: random.Random, path: str) -> str:
 class Table:
     """The virtual clock the boards at a table share, scanned together every ``period_ms``,
     and the message bus between them (if any). With ``waits`` each board is scanned as the
-    daemon's loop scans wakeable hardware (:func:`can_wait`): a settled board with nothing to
+    daemon's loop scans wakeable hardware (:func:`wait_ms`): a settled board with nothing to
     say waits for a hand, a button or a command, or :data:`IDLE_WAIT_MS`, before its next scan;
     without, every scan period (the loop on hardware that cannot wake it).
 
