@@ -69,8 +69,8 @@ class OneBoard(RuleBasedStateMachine):
     one read from a layout file, every intention: moves with noise, corrections, takebacks from
     the menu, a command or by hand, new games, the players changed, restarts (in the middle of
     a turn too), a token knocked onto its neighbour so that the pieces equal a legal move, then
-    set right; the café naming the players or sending a league round, another language chosen
-    from the menu; every move said."""
+    set right (the café's and the menu's intentions and speech: below, in episodes of their
+    own)."""
 
     act = acting(
         "move",
@@ -85,9 +85,6 @@ class OneBoard(RuleBasedStateMachine):
         "players command",
         "restart",
         "knock",
-        "names command",
-        "table command",
-        "language menu",
     )
 
     @initialize(
@@ -101,7 +98,7 @@ class OneBoard(RuleBasedStateMachine):
         self.side = self.game.new().sides[-1] if computer else None
         self.rng = random.Random(seed)
         wiring = random.Random(~seed) if shuffled else None  # a layout file wired by hand
-        self.board = BoardUnderTest(self.game, computer=self.side, wiring=wiring, speech=True)
+        self.board = BoardUnderTest(self.game, computer=self.side, wiring=wiring)
         self.robot = Robot(self.board, self.rng, KINDS)
 
     def do(self, intention):
