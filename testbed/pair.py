@@ -223,9 +223,10 @@ class Pair(Paired):
     ) -> None:
         self.bus = Bus(faults, random.Random(rng.random()))
         table = Table(bus=self.bus, waits=waits)
-        # a message lost is sent again when its board reconnects; a waiting board reads it late
+        # a message lost is sent again when its board reconnects; a waiting board reads it up to
+        # its wait and a scan late, and its clock turns at the step after
         self.slack_ms = faults.delay[1] + (self.bus.reconnect_ms if faults.dropped else 0.0)
-        self.slack_ms += table.latency_ms - table.period_ms
+        self.slack_ms += table.latency_ms + table.period_ms if waits else 0.0
         super().__init__(
             [
                 BoardUnderTest(
