@@ -3,9 +3,12 @@
 Episodes of up to ``--episode`` intentions, each on a new board (a new SQLite file) with its own
 seed: the robot plays every game and variant (``--game all``, small sizes) with noise and the
 mix of intentions (moves, corrections, takebacks from the menu, a command or by hand, new games,
-the computer brought in or sent away, restarts), every other episode on a board wired in a
+the computer brought in or sent away, restarts, the players named and league rounds sent by the
+café, another language chosen from the menu), every other episode on a board wired in a
 shuffled order read from a layout file (``--wiring``), or two paired boards over a faulty
-in-memory bus (``--paired``; default wiring). An episode ends at its first violation. Prints
+in-memory bus (``--paired``; default wiring). Each board is scanned as the daemon's loop scans
+hardware that can wake it (``--every-scan``: every period), and says each step's events as the
+loop does (``say``). An episode ends at its first violation. Prints
 the turns played (one turn: one intention), the violations by invariant and game, the
 distinct failure kinds (invariant, game, intention) with the shortest stream of each, written
 to ``--failures`` as a ``reedboard replay`` file (robot-only lines: ``command``,
@@ -33,10 +36,10 @@ from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig, Config
 from hardware.sim import Noise, SimBoard
 from testbed import robot
-from testbed.board_under_test import BoardUnderTest
+from testbed.board_under_test import BoardUnderTest, Table
 from testbed.bus import Faults
-from testbed.pair import PAIR_MIX, Pair
-from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, Violation
+from testbed.pair import PAIR_MIX, PAIR_SEATING, Pair
+from testbed.robot import GAMES, KINDS, MIX, SEATING, Robot, Violated, Violation
 
 
 @dataclass
@@ -89,6 +92,11 @@ class Options:
     wiring: str = "mixed"
     #: The boards' ``[clock]`` (none: no clock).
     clock: ClockConfig | None = None
+    #: Each board scanned as the daemon's loop scans wakeable hardware (a settled board waits
+    #: for a hand), else every scan period (the episodes found before ``--every-scan``).
+    waits: bool = False
+    #: The loop's ``say`` events too, each move checked to be said.
+    speech: bool = False
 
 
 #: The paired boards' bus: 5 % of messages dropped, 5 % sent twice, each delayed 0-300 ms.
@@ -101,9 +109,11 @@ def one_board(game: Game, seed: int, opts: Options) -> BoardUnderTest:
     path = os.path.join(opts.folder, f"robot-{os.getpid()}-{seed}.db")
     noise = Noise(seed=seed) if opts.bounce else None
     shuffled = opts.wiring == "shuffled" or opts.wiring == "mixed" and seed % 2
-    config = Config(clock=opts.clock) if opts.clock else None
+    config = Config(clock=opts.clock) if opts.clock else Config()
+    table = Table(1000 / config.timing.scan_hz, waits=opts.waits)
+    wiring = random.Random(~seed) if shuffled else None
     return BoardUnderTest(
-        game, path, noise=noise, wiring=random.Random(~seed) if shuffled else None, config=config
+        game, path, table=table, noise=noise, wiring=wiring, config=config, speech=opts.speech
     )
 
 
@@ -118,7 +128,9 @@ def run_episode(
     rng = random.Random(seed)
     g = Game.of(*game)
     if opts.paired:
-        table = Pair(g, rng, opts.kinds, FAULTS, opts.clock)
+        table = Pair(
+            g, rng, opts.kinds, FAULTS, opts.clock, waits=opts.waits, folder=opts.folder, speech=opts.speech
+        )
         act, boards, over = table.act, table.boards, table.over
     else:
         board = one_board(g, seed, opts)
@@ -187,20 +199,35 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--clock", default="", help='a time control for every board ("10+1"; default: none)')
     parser.add_argument("--casual", action="store_true", help="with --clock: a game goes on after a flag")
+    parser.add_argument(
+        "--every-scan",
+        action="store_true",
+        help="scan every board every period, as the daemon does on hardware that cannot wake "
+        "it (default: a settled board waits for a hand, as on wakeable hardware)",
+    )
     parser.add_argument("--shrink", action="store_true", help="shrink each failure kind's stream")
     parser.add_argument("--failures", default="robot-failures", help="where streams go")
     args = parser.parse_args(argv)
     games = [g for g in GAMES if args.game in ("all", g[0])]
     if args.paired:
         games = [g for g in games if len(Game.of(*g).new().sides) == 2]
-    mix = dict(PAIR_MIX if args.paired else MIX)
+    mix = {**PAIR_MIX, **PAIR_SEATING} if args.paired else {**MIX, **SEATING}
     if args.mix:
         mix = {k: v for k, v in mix.items() if any(k.startswith(p) for p in args.mix.split(","))}
     kinds = frozenset(k for k in args.kinds.split(",") if k)
     shm = "/dev/shm" if os.path.isdir("/dev/shm") else None  # the SQLite files in memory, if it can
     with tempfile.TemporaryDirectory(prefix="robot-", dir=shm) as folder:
         clock = ClockConfig(args.clock, casual=args.casual) if args.clock else None
-        opts = Options(kinds, mix, args.paired, folder, wiring=args.wiring, clock=clock)
+        opts = Options(
+            kinds,
+            mix,
+            args.paired,
+            folder,
+            wiring=args.wiring,
+            clock=clock,
+            waits=not args.every_scan,
+            speech=True,
+        )
         began = time.perf_counter()
         episodes, turns, n = [], 0, args.first
         while turns < args.turns:

@@ -29,15 +29,19 @@ from dataclasses import replace
 from typing import Any
 
 from engines.core import GameState
-from firmware_host.actions.commands import NewGame, SetPlayers, TakeBack
+from firmware_host.actions.commands import Command, NewGame, SetPlayers, TakeBack
 from firmware_host.board.controller import Controller, Game
 from firmware_host.board.opponent import Computer
 from firmware_host.board.view import LIGHTS
+from firmware_host.net.mqtt.commands import parse
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.remote import Remote
+from firmware_host.runtime.loop import IDLE_WAIT
 from firmware_host.runtime.session import open_controller
+from firmware_host.runtime.sound import Speaker
 from firmware_host.store.config import Config, OpponentConfig
 from firmware_host.store.layout import Layout, layout_toml
+from firmware_host.store.players import League, read_players
 from firmware_host.store.storage import Storage
 from firmware_host.store.timecontrol import Clocks
 from hardware.base import Led
@@ -50,6 +54,16 @@ SAME_LOOK = {"extra": "remove"}
 STILL_MS = 150
 #: The longest wait for a board to settle (ms); a board still changing then is reported.
 SETTLE_CAP_MS = 6000
+
+
+def cafe_command(message: dict[str, Any]) -> Command:
+    """The command a café's JSON ``message`` asks of the board, read as the board reads the
+    broker's (docs/cafe.md).
+
+    >>> cafe_command({"command": "players", "names": ["Anna", "Ben"]})
+    SetNames(names=('Anna', 'Ben'))
+    """
+    return parse(json.dumps(message))[0]
 
 
 def light_kind(led: Led, brightness: float) -> str | None:
@@ -91,34 +105,98 @@ def shuffled_layout(game: Game, rng: random.Random, path: str) -> str:
 
 class Table:
     """The virtual clock the boards at a table share, scanned together every ``period_ms``,
-    and the message bus between them (if any)."""
+    and the message bus between them (if any). With ``waits`` each board is scanned as the
+    daemon's loop scans wakeable hardware (:func:`wait_ms`): a settled board with nothing to
+    say waits for a hand, a button or a command, or :data:`IDLE_WAIT_MS`, before its next scan;
+    without, every scan period (the loop on hardware that cannot wake it).
 
-    def __init__(self, period_ms: float = 10.0, bus: Any = None) -> None:
+    >>> table = Table(waits=True)
+    >>> board = BoardUnderTest(Game.of("antipalos", 3), table=table); board.settle()
+    True
+    >>> scans = table.scans; board.run(5000); table.scans - scans  # settled: twice a second
+    10
+    >>> board.place("B2*"); board.settle(); board.held()  # a hand wakes it: scanned at once
+    True
+    ('B2*',)
+    """
+
+    def __init__(self, period_ms: float = 10.0, bus: Any = None, waits: bool = False) -> None:
         self.clock = VirtualClock()
         self.period_ms = period_ms
         self.scans = 0
         self.bus = bus
+        self.waits = waits
         self.boards: list[BoardUnderTest] = []
+        self._now = 0.0
 
     @property
     def now_ms(self) -> float:
-        """The time of the next scan."""
-        return self.scans * self.period_ms
+        """The time of the next scan (waiting: now)."""
+        return self._now
+
+    def _at(self, now: float) -> None:
+        self._now = now
+        self.clock.advance(max(0.0, now / 1000 - self.clock()))
 
     def run_until(self, t_ms: float) -> None:
         """Scan every board at each scan time before ``t_ms``."""
+        if self.waits:
+            return self._run_waiting(t_ms)
         while self.now_ms < t_ms:
             now = self.now_ms
-            self.clock.advance(max(0.0, now / 1000 - self.clock()))
+            self._at(now)
             if self.bus is not None:
                 self.bus.deliver(now)
             for board in self.boards:
                 board.scan(now)
             self.scans += 1
+            self._now = self.scans * self.period_ms
+
+    def _run_waiting(self, t_ms: float) -> None:
+        while (now := min((board.due for board in self.boards), default=t_ms)) < t_ms:
+            self._at(max(now, self._now))
+            if self.bus is not None:
+                self.bus.deliver(self._now)
+            for board in self.boards:
+                if board.due <= self._now:
+                    board.scan(self._now)
+                    board.waiting = wait_ms(board)
+                    board.due = self._now + (board.waiting or self.period_ms)
+            self.scans += 1
+        self._at(max(t_ms, self._now))
+
+    @property
+    def latency_ms(self) -> float:
+        """The longest a board takes to read what arrived for it (a message): a scan period,
+        or waiting, the loop's longest wait and a period."""
+        return self.period_ms + (IDLE_WAIT_MS if self.waits else 0.0)
 
     def quiet(self) -> bool:
         """Nothing in flight between the boards."""
         return self.bus is None or self.bus.idle()
+
+
+#: The longest the daemon's loop waits on a settled board before it scans again (ms).
+IDLE_WAIT_MS = 1000 * IDLE_WAIT
+
+
+def wait_ms(board: "BoardUnderTest") -> float:
+    """How long the daemon's loop would wait after ``board``'s last scan unless woken (0: it
+    scans again after a period), as ``Daemon._can_wait`` decides on wakeable hardware: the
+    step said nothing, the games can be saved, the board has settled and been judged and the
+    simulated sensors have nothing under way; at most :data:`IDLE_WAIT_MS`, or until the
+    kiosk's next change."""
+    c = board.controller
+    storage = c.settings.storage
+    if (
+        board.said
+        or not (storage.failure is None or storage.in_memory)
+        or not c.quiet(board.now_ms)
+        or not board.sim.quiet
+    ):
+        return 0.0
+    idle = c.settings.idle
+    return IDLE_WAIT_MS if idle is None else min(IDLE_WAIT_MS, idle.due(board.now_ms))
 
 
 class BoardUnderTest:
@@ -128,7 +206,7 @@ class BoardUnderTest:
     ``config`` says (``[mqtt] board``, ``[opponent] kind = "remote"``) for board-to-board
     play; ``noise``: the simulated sensors' contact bounce; ``wiring``: the board is wired in
     an order drawn from it, read from a layout file (:func:`shuffled_layout`), instead of the
-    default one."""
+    default one; ``speech``: the daemon's ``say`` events too."""
 
     def __init__(
         self,
@@ -141,6 +219,7 @@ class BoardUnderTest:
         noise: Noise | None = None,
         config: Config | None = None,
         wiring: random.Random | None = None,
+        speech: bool = False,
     ) -> None:
         if path is None:
             handle, path = tempfile.mkstemp(suffix=".db", prefix="robot-")
@@ -160,6 +239,9 @@ class BoardUnderTest:
             layout.sensor_channels, clock=self.table.clock, noise=noise, leds=layout.led_channels
         )
         self.events: list[dict[str, Any]] = []
+        #: The loop's speaker (``speech``): its ``say`` events join the step's (a voice, when
+        #: ``[sound] speech`` is on, only speaks them).
+        self.speaker = Speaker() if speech else None
         self.restarts: list[int] = []  # how many events came before each restart
         self.lines: list[dict[str, Any]] = []  # what the scans read, as replay lines
         self.setup = {
@@ -172,6 +254,11 @@ class BoardUnderTest:
         self._read: frozenset[int] = frozenset()
         self._frame_version = -1
         self.changed_at = self.acted_at = 0.0  # the last output change, the last hand action
+        self.due = self.table.now_ms  # the next scan (a waiting table's)
+        self.waiting = 0.0  # how long a waiting table's loop waits for a hand (0: scanning)
+        self.said = False  # the last step had events
+        self._lit: dict[str, str] | None = None  # what lit() and screen() read since the last step
+        self._lines: tuple[str, ...] | None = None
         for site in self.controller.boards[-1]:
             self.sim.place(layout.sensor[site])
         self.table.boards.append(self)
@@ -200,7 +287,11 @@ class BoardUnderTest:
         self._read = reading.closed
         self.lines += [{"t": now, "button": p.button, **({"long": True} if p.long else {})} for p in presses]
         events = self.controller.step(now, reading, presses)
+        if self.speaker is not None:  # what the daemon's loop says after each step
+            events += self.speaker.step(now, self.controller, events, presses)
         self.events += events
+        self.said = bool(events)
+        self._lit = self._lines = None
         if events or self.controller.frame_version != self._frame_version:
             self._frame_version = self.controller.frame_version
             self.changed_at = now
@@ -226,7 +317,12 @@ class BoardUnderTest:
         return self.controller.layout.sensor[site]
 
     def _acted(self) -> None:
+        """A hand, a button or a command: a waiting loop wakes and scans at once (a scanning
+        one keeps its pace: a wake-up must not hurry the debounce count)."""
         self.acted_at = self.now_ms
+        if self.waiting:
+            self.due, self.waiting = self.now_ms, 0.0
+        self._lit = self._lines = None
 
     def place(self, site: str) -> None:
         self.sim.place(self._channel(site))
@@ -244,7 +340,8 @@ class BoardUnderTest:
     def slide(self, path: tuple[str, ...], seconds_per_site: float) -> None:
         """The piece on ``path[0]`` slid across ``path`` to its last site."""
         self.sim.slide([self._channel(s) for s in path], step=seconds_per_site)
-        self.acted_at = self.now_ms + 1000 * seconds_per_site * len(path)
+        self._acted()
+        self.acted_at += 1000 * seconds_per_site * len(path)
 
     def press(self, button: str, long: bool = False) -> None:
         self.sim.buttons.press(button, long)
@@ -256,7 +353,13 @@ class BoardUnderTest:
 
     # ------------------------------------------------------------------ what it shows
     def lit(self) -> dict[str, str]:
-        """Site -> the kind of light it shows (``extra`` reads as ``remove``: they look alike)."""
+        """Site -> the kind of light it shows (``extra`` reads as ``remove``: they look alike);
+        read once per step."""
+        if self._lit is None:
+            self._lit = self._read_lights()
+        return dict(self._lit)
+
+    def _read_lights(self) -> dict[str, str]:
         brightness = self.config.leds.get("brightness", 1.0)
         by_led = {ch: site for site, ch in self.controller.layout.led.items()}
         out = {}
@@ -267,8 +370,10 @@ class BoardUnderTest:
         return out
 
     def screen(self) -> tuple[str, ...]:
-        """The OLED's text now, one string per line."""
-        return self.controller.screen().text_lines()
+        """The OLED's text now, one string per line (read once per step)."""
+        if self._lines is None:
+            self._lines = self.controller.screen().text_lines()
+        return self._lines
 
     # ------------------------------------------------------------------ the game
     def held(self) -> tuple[str, ...]:
@@ -290,6 +395,11 @@ class BoardUnderTest:
         """The moves saved for the game the controller holds (None: no such game saved)."""
         games = self.storage.games(self.controller.game_id)
         return games[0].moves if games else None
+
+    def seated(self) -> tuple[tuple[str, ...], League | None]:
+        """The players and the league round the stored game keeps (a games file's record)."""
+        games = self.storage.games(self.controller.game_id)
+        return (read_players(games[0].players), League.read(games[0].league)) if games else ((), None)
 
     def clocks(self) -> Clocks | None:
         """The game clocks as they stand (None: no clock)."""
@@ -313,12 +423,17 @@ class BoardUnderTest:
         return opponent.side_in(self.controller.state) if isinstance(opponent, Remote) else None
 
     # ------------------------------------------------------------------ commands
-    def command(self, name: str, side: str | None = None) -> None:
-        """What the page or the café network sends: ``takeback``, ``new_game``, or ``players``
-        (the computer plays ``side``; None: nobody)."""
+    def command(self, name: str, side: str | None = None, **fields: Any) -> None:
+        """What the page or the café network sends: ``takeback``, ``new_game``, ``players``
+        (the computer plays ``side``; None: nobody), or the café's JSON message of the
+        command ``name`` with ``fields`` (``cafe``: ``{"command": "players", "names": [...]}``,
+        ``{"command": "table", ...}``, read as docs/cafe.md says the board reads it)."""
         line: dict[str, Any] = {"t": self.now_ms, "command": name}
         c = self.controller
-        if name == "takeback":
+        if fields:
+            line.update(fields)
+            c.command(cafe_command({"command": name, **fields}))
+        elif name == "takeback":
             c.command(TakeBack())
         elif name == "new_game":
             g = c.game
@@ -370,7 +485,8 @@ class BoardUnderTest:
             elif "button" in line:
                 board.press(line["button"], line.get("long", False))
             elif "command" in line:
-                board.command(line["command"], line.get("side"))
+                fields = {k: v for k, v in line.items() if k not in ("t", "command", "side")}
+                board.command(line["command"], line.get("side"), **fields)
             elif line.get("restart"):
                 board.restart()
         board.run(board.table.period_ms)

@@ -198,6 +198,7 @@ class FieldBoard:
         self.events: list[dict[str, Any]] = []
         self.deaths: list[str] = []  # what a daemon said on stderr, each one that ended
         self.acted_at = 0.0
+        self.speaker = None  # the robot checks no say events here (BoardUnderTest's speech)
         self._start()
         self._pieces, self._games = self._read(), self.page.games
 

@@ -15,7 +15,9 @@ flight, they must hold the same record (the ``paired`` invariant).
 
 from __future__ import annotations
 
+import os
 import random
+import tempfile
 from typing import Callable, Iterable, Protocol
 
 from firmware_host.board.controller import Game
@@ -37,6 +39,9 @@ PAIR_MIX = {
     "restart": 3,
     "knock": 3,
 }
+#: What the café changes at a pair of tables, joined to :data:`PAIR_MIX` in the bench: the
+#: players named at one board (a process speaks one language; a league round is one board's).
+PAIR_SEATING = {"names command": 2}
 #: How long to wait for what the other board sends (ms of the virtual clock).
 WAIT_MS = 8000
 
@@ -89,6 +94,8 @@ class Paired:
             self.new_game(robot, other, source)
         elif what == "knock":
             next((r for r in self.robots if r.at_table()), robot).knock()
+        elif what == "names":  # the players at one board named (a league round is one board's)
+            robot.names()
         elif what == "restart":
             game_id, theirs = robot.board.game_id(), other.board.game_id()
             robot.restart()
@@ -158,7 +165,8 @@ class Paired:
         for _ in range(3):
             if not self._until(self.link.idle):
                 self.robots[0].fail("bus", "messages still in flight")
-            self.boards[0].run(100)  # what arrived last is taken in by the boards' next steps
+            # what arrived last is taken in by the boards' next steps
+            self.boards[0].run(max(100.0, self.boards[0].table.latency_ms))
             before = [board.held() for board in self.boards]
             for robot in self.robots:
                 robot.follow()
@@ -198,7 +206,9 @@ class Paired:
 class Pair(Paired):
     """``game`` (of two sides) on boards "t1" (the first seat) and "t2" in this process,
     joined by an in-memory bus with ``faults``, each configured as the docs pair two boards
-    (``clock``: both with that ``[clock]``)."""
+    (``clock``: both with that ``[clock]``; ``waits``: scanned as the daemon's loop scans
+    wakeable hardware, see :class:`~testbed.board_under_test.Table`), their SQLite files in
+    ``folder`` (None: temporary files); ``speech``: the loop's ``say`` events too."""
 
     def __init__(
         self,
@@ -207,30 +217,49 @@ class Pair(Paired):
         kinds: Iterable[str] = KINDS,
         faults: Faults = Faults(),
         clock: ClockConfig | None = None,
+        waits: bool = False,
+        folder: str | None = None,
+        speech: bool = False,
     ) -> None:
         self.bus = Bus(faults, random.Random(rng.random()))
-        # a message lost is sent again when its board reconnects
+        table = Table(bus=self.bus, waits=waits)
+        # a message lost is sent again when its board reconnects; a waiting board reads it up to
+        # its wait and a scan late, and its clock turns at the step after
         self.slack_ms = faults.delay[1] + (self.bus.reconnect_ms if faults.dropped else 0.0)
-        table = Table(bus=self.bus)
+        self.slack_ms += table.latency_ms + table.period_ms if waits else 0.0
         super().__init__(
             [
                 BoardUnderTest(
                     game,
+                    _database(folder),
                     table=table,
                     remote=self.bus.link("t1"),
                     config=paired_config("t1", "t2", "second", clock),
+                    speech=speech,
                 ),
                 BoardUnderTest(
                     game,
+                    _database(folder),
                     table=table,
                     remote=self.bus.link("t2"),
                     config=paired_config("t2", "t1", "first", clock),
+                    speech=speech,
                 ),
             ],
             self.bus,
             rng,
             kinds,
         )
+
+
+def _database(folder: str | None) -> str | None:
+    """A new SQLite file's path in ``folder`` (None: a temporary file's)."""
+    if folder is None:
+        return None
+    handle, path = tempfile.mkstemp(suffix=".db", prefix="pair-", dir=folder)
+    os.close(handle)
+    os.unlink(path)
+    return path
 
 
 def _refused_at_once(events: list[dict]) -> bool:

@@ -37,7 +37,13 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from engines.core import GameState, IllegalMove, Realisation
+from firmware_host import i18n
+from firmware_host.board.turn import capital
+from firmware_host.board.view import A_PIECE, NEXT_WORDS
+from firmware_host.store.players import League
 from firmware_host.store.timecontrol import Clocks
+from firmware_host.ui import speech
+from firmware_host.ui.screens import fit_name
 from testbed.board_under_test import BoardUnderTest
 from testbed.hands import NOISE, Hand, Segment, do
 
@@ -81,6 +87,16 @@ MIX = {
     "restart": 3,
     "knock": 3,
 }
+#: What the café and the menu change at a table, joined to :data:`MIX` in the bench (a mix of
+#: its own, so that the episodes found before play as they did): the players named by the
+#: café, a league round sent to the table, another language chosen from the menu.
+SEATING = {"names command": 2, "table command": 1, "language menu": 1}
+#: Names the café gives the players at the seats (the OLED shows them whole).
+NAMES = ("Anna", "Ben", "Chloé", "Dmitri", "Eun-ji", "Farah", "Gus", "Hélène")
+#: The event a league round the robot is sent belongs to.
+EVENT = "Robot league"
+#: How long the robot reads the OLED for a line it must show (ms): a long screen's pages turn.
+READ_MS = 7000
 #: How many rounds of doing what the board asks an intention may take before the robot says the
 #: board is stuck.
 PATIENCE = 12
@@ -161,6 +177,7 @@ class Robot:
         self.carrying: str | None = None  # the OLED's carry line they were carried for
         self.answered: list[bool] = []  # the other board's "Take back?", answered yes or no
         self.correctable = False  # its own move was the last thing done: it may change it
+        self.heard = 0  # the board's events whose words are checked (check_said)
         self.board.settle()
 
     # ------------------------------------------------------------------ belief
@@ -215,6 +232,12 @@ class Robot:
             self.restart()
         elif what == "knock":
             self.knock()
+        elif what == "names":
+            self.names()
+        elif what == "table":
+            self.table()
+        elif what == "language":
+            self.language()
         else:
             raise ValueError(f"unknown intention {intention!r}")
 
@@ -245,6 +268,114 @@ class Robot:
         self.follow()
         self.check()
         return True
+
+    def names(self) -> None:
+        """The café names the players at the seats (``{"command": "players", "names": [...]}``,
+        now and then nobody): the game goes on, its record keeps the names, and the OLED names
+        the player to move (docs/cafe.md)."""
+        self.follow()
+        if self.over():
+            return
+        names = [] if self.rng.random() < 0.2 else self.rng.sample(NAMES, len(self.state.sides))
+        self.board.command("players", names=names)
+        self.follow()
+        self.check()
+        if self.board.seated()[0] != tuple(names):
+            self.fail("names", f"the café named {names}, the record keeps {self.board.seated()[0]}")
+        if names and self.at_table():
+            name = fit_name(names[self.state.sides.index(self.state.to_move)])
+            self._reads(lambda line: line.startswith(name) and line.endswith(" to move"), f"{name} to move")
+
+    def table(self) -> None:
+        """A league round at this table from the café (``{"command": "table", ...}``): the same
+        game, a player per seat, no computer. The OLED shows "Table N: A – B" and asks each
+        player's OK in turn ("A: press OK"); a move made before the last OK counts for
+        nothing; then the board guides the set-up and the round's game begins, its record
+        keeping the players and the round (docs/cafe.md)."""
+        self.follow()
+        g, sides = self.board.game, self.state.sides
+        names = self.rng.sample(NAMES, len(sides))
+        league = League(EVENT, self.rng.randint(1, 999), self.rng.randint(1, 999))
+        round_ = {"event": league.event, "round": league.round, "table": league.table, "control": "-"}
+        self.board.command("table", names=names, game=g.name, size=g.size, variant=g.variant, **round_)
+        self.others = set()  # the round is the players' alone
+        self._new_belief()
+        self.told, self.correctable = None, False
+        title = f"Table {league.table}: {' – '.join(names)}"
+        early = self.rng.randrange(len(names))  # a move made after this many OKs
+        for i, name in enumerate(names):
+            self._reads(lambda line: line == title, title)
+            self._reads(lambda line: line == f"{name}: press OK", f"{name}: press OK")
+            if i == early:
+                self._too_early()
+            self.board.press("ok")
+            self.board.settle()
+        self.new_belief()
+        if self.board.seated() != (tuple(names), league):
+            self.fail("table", f"the round's record keeps {self.board.seated()}, not {names} at {league}")
+
+    def _too_early(self) -> None:
+        """A move made by hand (its hand change) before every player has pressed OK: nothing
+        is recorded, the board still asks for the OKs."""
+        self.board.settle()
+        state, here = self.state, self.board.occupied()
+        if here != state.occupied():
+            return  # the old game's pieces are still to clear: the set-up comes after the OKs
+        real = self.rng.choice(state.realisations(self._choose(state)))
+        seg = Segment()
+        self.hand.change(seg, real.emptied, real.filled, here)
+        for site in real.emptied:
+            self.in_hand[site] = self.faces.pop(site, None)
+        self._perform(seg)
+        self.board.settle()
+        if self.board.held():
+            self.fail("table", f"{list(self.board.held())} recorded before every player pressed OK")
+
+    def language(self) -> None:
+        """The players choose another language from the menu mid-game (MENU, Language), read
+        the OLED in it, then choose English again: each time the line saying whose turn it is
+        and what to do speaks the language chosen; nothing else changes."""
+        self.follow()
+        if not self.at_table():
+            return
+        code = self.rng.choice([c for c in i18n.LANGUAGES if c != i18n.DEFAULT])
+        english = self.board.screen()
+        try:
+            self.menu(_in(i18n.DEFAULT, "Language"), i18n.LANGUAGES[code])
+            self._speaks(code, english)
+            self.menu(_in(code, "Language"), i18n.LANGUAGES[i18n.DEFAULT])
+            self._speaks(i18n.DEFAULT, english)
+        except Violated:
+            i18n.use(i18n.DEFAULT)  # the next board the process opens speaks its config's
+            raise
+        self.follow()
+        self.check()
+
+    def _speaks(self, code: str, english: tuple[str, ...]) -> None:
+        """The OLED says whose turn it is in ``code``, and what to do (the instruction the
+        English screen showed, ``english``) in its words or not at all (a crowded screen
+        leaves it out), never in the words of the language before."""
+        self.board.settle()
+        to_move = _in(code, "{side} to move").replace("{side}", "")
+        if not self.over():  # (a flag may fall meanwhile: the OLED then says who won)
+            self._reads(lambda line: line.endswith(to_move), f"… {to_move.strip()}")
+        stale = {line for line in english if _instruction(code, line) not in (None, line)}
+        if self._shows(lambda line: line in stale):
+            self.fail("shown", f"the OLED still shows {sorted(stale)} in English: {self.board.screen()}")
+
+    def _reads(self, shows, what: str) -> None:
+        """Read the OLED until a line ``shows``: else the board does not show ``what``."""
+        if not self._shows(shows):
+            self.fail("shown", f"the OLED does not show {what!r}: {self.board.screen()}")
+
+    def _shows(self, shows) -> bool:
+        """Whether a line the OLED shows ``shows``, read as a long screen's pages turn (for
+        :data:`READ_MS` at most)."""
+        for _ in range(READ_MS // 100):
+            if any(shows(line) for line in self.board.screen()):
+                return True
+            self.board.run(100)
+        return False
 
     def move(self) -> None:
         """Make a legal move of the side to move, if it is played here; else let the opponent's
@@ -419,7 +550,7 @@ class Robot:
                 self.carried, self.carrying = set(), line
             self._hear()
             self._silent()
-            if self._answer():
+            if self._answer() or self._ready():
                 continue
             if self._waits():
                 continue
@@ -583,6 +714,15 @@ class Robot:
             return None
         picks = [s for s in self.want[2].follow_ups if s.action == "pick"]
         return min(picks[0].sites) if picks else None
+
+    def _ready(self) -> bool:
+        """A league round's player asked to press OK ("Anna: press OK"; asked again after a
+        restart before the round's first move): OK; True if asked."""
+        if not any(line.endswith(": press OK") for line in self.board.screen()):
+            return False
+        self.board.press("ok")
+        self.board.settle()
+        return True
 
     def _answer(self) -> bool:
         """Answer the other board's "Take back?" (OK: yes, BACK: no); True if asked."""
@@ -797,6 +937,7 @@ class Robot:
         the token faces and the unseen pieces standing as the game has them; a flag fallen
         ends the game (the pieces then stand as they may)."""
         self.check_record()
+        self.check_said()
         if self.check_flag():
             return
         b = self.board
@@ -816,9 +957,26 @@ class Robot:
                 "unseen", f"unseen pieces at {self.pawns}, the game has {dict(self.state.markers())}"
             )
 
+    def check_said(self) -> None:
+        """With the loop's speaker (``say`` events): every move recorded and every correction
+        is said in the step that tells it, naming its side (a player who cannot see the board
+        hears the game)."""
+        b = self.board
+        if b.speaker is None:
+            return
+        events, self.heard = b.events[self.heard :], len(b.events)
+        said = [(e["t"], e["text"]) for e in events if e["event"] == "say"]
+        for e in events:
+            if e["event"] in ("move", "correction"):
+                who = speech.side(e.get("side"))
+                if not any(t == e["t"] and who in text for t, text in said):
+                    heard = [text for t, text in said if t == e["t"]]
+                    self.fail("unsaid", f"{e['event']} {e['move']} at {e['t']:.0f} ms; said {heard}")
+
     def check_resumed(self, shown: dict[str, float]) -> None:
         """After a restart: every clock as stored after the last move, none showing less than it
-        did before (the turn under way when the daemon stopped is charged to nobody)."""
+        did before (the turn under way when the daemon stopped is charged to nobody) by a whole
+        millisecond, the record's unit (a clock read between milliseconds is kept rounded)."""
         b = self.board
         clocks = b.clocks()
         if clocks is None or not shown:
@@ -827,7 +985,7 @@ class Robot:
         stored = (
             json.loads(kept[max(kept)])["left"] if kept else Clocks.start(clocks.control, tuple(shown)).left
         )
-        if dict(clocks.left) != stored or any(clocks.left[s] < ms for s, ms in shown.items()):
+        if dict(clocks.left) != stored or any(clocks.left[s] <= ms - 1 for s, ms in shown.items()):
             self.fail(
                 "clock restart",
                 f"the clocks showed {shown}, stored {stored}, after a restart {dict(clocks.left)}",
@@ -854,6 +1012,8 @@ class Robot:
             self._flagged(held)
         if b.stored() != held:
             return self.fail("record", f"stored {b.stored()} but the controller holds {held}")
+        if held == tuple(self.moves):
+            return  # the game meant, each move played by the engine as the robot believed it
         try:
             state = b.game.new()
             for text in held:
@@ -879,6 +1039,22 @@ class Robot:
         g = self.board.game
         name = " ".join(str(x) for x in (g.name, g.size, g.variant) if x)
         raise Violated(Violation(invariant, detail, name, self.board.dump()))
+
+
+def _in(code: str, message: str) -> str:
+    """``message`` in the language ``code``, as its catalogue has it."""
+    return i18n.translations(code).gettext(message)
+
+
+def _instruction(code: str, line: str) -> str | None:
+    """An OLED line saying what a move is (board/view.py's words for a piece placed, lifted or
+    taken off) in the language ``code`` (None: ``line`` says no such thing)."""
+    templates = ("Place {a_piece}, or lift one to move it", *NEXT_WORDS.values())
+    for template in templates:
+        for piece in A_PIECE.values():
+            if capital(template.format(a_piece=piece)) == line:
+                return capital(_in(code, template).format(a_piece=_in(code, piece)))
+    return None
 
 
 def _placed_faces(state: GameState, move, real: Realisation) -> dict[str, str]:

@@ -17,7 +17,7 @@ from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Ove
 from firmware_host.board.record import Standing
 from firmware_host.board.seating import Seating
 from firmware_host.board.turn import LightKind, Sync, by_name, capital, fix_words, named, small, words
-from firmware_host.i18n import N_, _, ngettext, reword
+from firmware_host.i18n import N_, _, current, ngettext, reword
 from firmware_host.store.layout import Layout
 from firmware_host.ui.kiosk import Spell
 from firmware_host.ui.screens import Screen, fit_name, status_screen
@@ -326,16 +326,22 @@ def _next(snap: Snapshot) -> str | None:
     return next_words(snap.record.state)
 
 
-@lru_cache(maxsize=8)
 def next_words(state: GameState[Any]) -> str | None:
     """What a move of the side to move is, in words, as its legal moves are made by hand
     (:meth:`~engines.core.state.GameState.hand_kinds`): placing a piece, moving one, or both;
     the piece named as the game's one sensed kind of piece, else "piece".
+    In the language spoken now (a menu's switch mid-game too).
 
     >>> from engines import new_game
     >>> next_words(new_game("antipode")), next_words(new_game("anti-grid"))
     ('Place a token', 'Lift a pawn to move it')
     """
+    return _next_words(state, current())
+
+
+@lru_cache(maxsize=8)
+def _next_words(state: GameState[Any], language: str) -> str | None:
+    """:func:`next_words` in ``language`` (kept by language: the words are made in it)."""
     kinds = state.hand_kinds()
     sensed = {piece.kind for piece in state.piece_sets() if piece.sensed}
     piece = sensed.pop() if len(sensed) == 1 else "piece"

@@ -26,8 +26,9 @@ from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig
 from testbed.board_under_test import BoardUnderTest
 from testbed.bus import Faults
+from testbed.language import speaking
 from testbed.pair import PAIR_MIX, Pair
-from testbed.robot import GAMES, KINDS, MIX, Robot, Violated, intend, planned
+from testbed.robot import GAMES, KINDS, MIX, SEATING, Robot, Violated, intend, planned
 
 #: Games of two sides, for paired boards.
 PAIRED = [g for g in GAMES if len(Game.of(*g).new().sides) == 2]
@@ -68,7 +69,8 @@ class OneBoard(RuleBasedStateMachine):
     one read from a layout file, every intention: moves with noise, corrections, takebacks from
     the menu, a command or by hand, new games, the players changed, restarts (in the middle of
     a turn too), a token knocked onto its neighbour so that the pieces equal a legal move, then
-    set right."""
+    set right (the café's and the menu's intentions and speech: below, in episodes of their
+    own)."""
 
     act = acting(
         "move",
@@ -322,3 +324,137 @@ def test_paired_episodes_on_short_clocks_the_bench_found_play_through(control, s
     found = run_episode(game, seed * 1_000_003 + episode, 40, opts)
     if found.violation:
         raise reported(found.violation)
+
+
+@pytest.mark.parametrize(
+    "game, seed, paired",
+    [
+        (("antipode", None, "standard"), 3, False),
+        (("phalanx", None, None), 4, False),
+        (("anti-grid", 6, "plain"), 5 * 1_000_003 + 9, False),  # a slide read late, then corrected
+        (("antipalos", 3, "team"), 5, True),
+        (("antipode", None, "no-full-board-turn"), 5 * 1_000_003 + 3, True),  # a move read late
+    ],
+)
+def test_the_robot_plays_boards_scanned_as_the_daemon_scans_wakeable_hardware(game, seed, paired, tmp_path):
+    """bench/robot.py's default: each board scanned as the daemon's loop scans a board that can
+    wake it (a settled board waits up to half a second for a hand, a button or a command); the
+    whole mix plays through on one board and on paired boards over the faulty bus. The first
+    runs found two faults of the bench's own: a piece slid was not a hand that wakes the board
+    (the robot went on before the board had read it), and a paired board reads the other's
+    message only at its next scan, which a waiting board makes up to half a second later."""
+    mix = dict(PAIR_MIX if paired else MIX)
+    episode = run_episode(game, seed, 20, Options(frozenset(KINDS), mix, paired, str(tmp_path), waits=True))
+    if episode.violation:
+        raise reported(episode.violation)
+    assert episode.done == 20
+
+
+#: The robot's newer intentions, often: the café names the players, a league round at the
+#: table, the language chosen from the menu mid-game (one board: a process speaks one language).
+SEATED = {
+    "move": 4,
+    "names command": 2,
+    "table command": 2,
+    "language menu": 2,
+    "restart": 1,
+    "takeback hands": 1,
+    "players menu": 1,
+}
+
+
+@pytest.mark.parametrize(
+    "game, seed, paired",
+    [
+        (("antipalos", 3, "cut-throat-3"), 2, False),  # a long title: the instruction left out
+        (("antipode", None, "standard"), 3, False),
+        (("anti-grid", 6, "chain"), 10, False),
+        (("phalanx", None, None), 11, False),
+        (("antipod", 4, None), 6, True),
+        (("antipode", None, "rulebook"), 7, True),
+    ],
+)
+def test_the_robot_names_players_plays_league_rounds_and_switches_language(game, seed, paired, tmp_path):
+    """The café's ``players`` and ``table`` commands and a language chosen from the menu
+    mid-game, in the robot's play, with speech: the names are the record's and the OLED's
+    ("Anna to move"), a league round shows "Table N: A – B" and asks each player's OK in turn
+    (a move made before the last counts for nothing), the OLED speaks the language chosen at
+    once (the instruction too: it stayed in English until the next move), and every move is
+    said. Paired boards: the names at one board, the rest of the paired mix."""
+    mix = {"move": 4, "names command": 2, "restart": 1, "takeback menu": 1} if paired else SEATED
+    opts = Options(frozenset(KINDS), mix, paired, str(tmp_path), waits=True, speech=True)
+    episode = run_episode(game, seed, 16, opts)
+    if episode.violation:
+        raise reported(episode.violation)
+    assert episode.done == 16
+
+
+def test_a_language_chosen_from_the_menu_mid_game_words_what_to_do_in_it_at_once():
+    """Found by the robot's language switch: the line saying what a move is ("Place a
+    trirod") stayed in the language spoken before until the position changed."""
+    board = BoardUnderTest(Game.of("antipalos", 3, "two"))
+    try:
+        with speaking("en"):
+            board.settle()
+            board.place("B2*")
+            board.settle()
+            assert "Place a trirod" in board.screen()
+            board.press("menu")
+            for _ in range(16):
+                if "> Language" in board.screen():
+                    break
+                board.press("menu")
+                board.run(100)
+            board.press("ok")
+            board.run(100)
+            board.press("menu")  # English, then Deutsch
+            board.run(100)
+            board.press("ok")
+            board.settle()
+            assert board.screen()[1:3] == ("Schwarz am Zug", "Einen Trirod setzen")
+    finally:
+        board.close()
+
+
+def test_a_hand_wakes_a_waiting_board_but_does_not_hurry_a_scanning_one(tmp_path):
+    """bench/robot.py (seed 200, episode 18, ``--game antipode``) found the bench's own fault:
+    every hand action made a board scan at once, even one scanning every 10 ms, so a hover and
+    a bump close together were read in three scans 12 ms apart; Red's flip of e2 made with the
+    other hand just before the placement then went uncounted, and the board asked for it again.
+    The daemon's loop keeps its pace while it scans (a wake-up must not hurry the debounce
+    count): so does the bench now, and the flip counts."""
+    seed = 200 * 1_000_003 + 18
+    opts = Options(frozenset(KINDS), {**MIX, **SEATING}, False, str(tmp_path), waits=True, speech=True)
+    episode = run_episode(("antipode", None, "no-repetition-draw"), seed, 12, opts)
+    if episode.violation:
+        raise reported(episode.violation)
+    assert episode.done == 12
+
+
+@pytest.mark.parametrize(
+    "game, episode",
+    [
+        (("antipalos", 3, "team"), 17),  # a restart: the clocks read between milliseconds
+        (("antipalos", 3, "two"), 12),  # a flag falls while the language is being chosen
+    ],
+)
+def test_on_clocks_boards_scanned_as_the_daemon_scans_keep_time_across_restarts(game, episode, tmp_path):
+    """bench/robot.py --clock 5 (seed 600, ``--game antipalos``) found two faults of the
+    robot's own once boards are scanned as the daemon scans wakeable hardware (a scan falls
+    between milliseconds): after a restart it wanted no clock to show less than before, where
+    the record keeps whole milliseconds (4148.0 after 4148.2); and it wanted the OLED to say
+    whose turn it is after a language switch during which a flag had ended the game."""
+    seed = 600 * 1_000_003 + episode
+    opts = Options(
+        frozenset(KINDS),
+        {**MIX, **SEATING},
+        False,
+        str(tmp_path),
+        clock=ClockConfig("5"),
+        waits=True,
+        speech=True,
+    )
+    run = run_episode(game, seed, 10, opts)
+    if run.violation:
+        raise reported(run.violation)
+    assert run.done == 10
