@@ -54,7 +54,7 @@ from firmware_host.board.phase import (
     Restoring,
 )
 from firmware_host.board.recognise import Candidate
-from firmware_host.board.turn import KNOCK_MS, Sync, Touch, Turn, TurnChoice
+from firmware_host.board.turn import KNOCK_MS, Sync, Touch, Turn, TurnChoice, undo_steps
 from firmware_host.i18n import _
 
 Board = frozenset[str]
@@ -773,7 +773,7 @@ def asked_back(c: View, touch: Touch) -> bool:
 
 def flips_back(c: View, index: int) -> Board:
     """The tokens a takeback to position ``index`` turns over."""
-    steps = c.record.undo_to(index)  # a flip still asked was never made: nothing to turn back
+    steps = undo_steps(c.record.state, c.record.states[index])
     return frozenset().union(*(s.sites for s in steps if s.action == "flip"))
 
 

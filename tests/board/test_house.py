@@ -165,7 +165,7 @@ JUDGE_IMPORTS = {
     "firmware_host.i18n",
 }
 #: What the judge reads of the game record, of the settings and of the opponent.
-RECORD_READS = {"board", "boards", "earlier", "game", "moves", "sorted", "state", "states", "undo_to"}
+RECORD_READS = {"board", "boards", "earlier", "game", "moves", "sorted", "state", "states"}
 SETTINGS_READS = {"idle", "takebacks"}
 
 

@@ -206,6 +206,7 @@ def test_paired_an_opponents_ok_ending_a_capture_chain_is_recorded_at_once_and_s
         (("antipalos", 3, "cut-throat-4"), 16, 1719),  # a set-back over the table's whole round
         (("antipode", None, "rulebook"), 83, 1051),  # a move followed after a knock, set back
         (("antipode", None, "no-repetition-draw"), 99, 6),  # a placement after a knock set right
+        (("antipode", None, "standard"), 130, 68),  # a knocked token's return while set back
     ],
 )
 def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, tmp_path):
@@ -217,7 +218,9 @@ def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, tm
     rest as Red's move. Seed 83, episode 1,051: Antipode, a neighbour knocked off as a token
     was placed, then the move's tokens turned as asked; set back by hand, it was dropped as a
     knock set right, its tokens left turned. Seed 99, episode 6 (``--game antipode``): after a
-    knock read as a placement on d4 was set right, d4 placed for real counted as turned."""
+    knock read as a placement on d4 was set right, d4 placed for real counted as turned. Seed
+    130, episode 68 (``--game antipode``): a2 placed with a1 off its switch, a2 lifted again
+    with a1 still in the hand: a1's return was not counted (a token left on the wrong face)."""
     seed = seed * 1_000_003 + episode
     rng = random.Random(seed)
     board = one_board(Game.of(*game), seed, Options(frozenset(KINDS), dict(MIX), False, str(tmp_path)))
