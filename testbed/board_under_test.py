@@ -107,7 +107,8 @@ class Table:
     """The virtual clock the boards at a table share, scanned together every ``period_ms``,
     and the message bus between them (if any). With ``waits`` each board is scanned as the
     daemon's loop scans wakeable hardware (:func:`wait_ms`): a settled board with nothing to
-    say waits for a hand, a button or a command, or :data:`IDLE_WAIT_MS`, before its next scan;
+    say waits for a hand, a button, a command or the paired board's message, or
+    :data:`IDLE_WAIT_MS`, before its next scan;
     without, every scan period (the loop on hardware that cannot wake it).
 
     >>> table = Table(waits=True)
@@ -153,22 +154,29 @@ class Table:
             self._now = self.scans * self.period_ms
 
     def _run_waiting(self, t_ms: float) -> None:
-        while (now := min((board.due for board in self.boards), default=t_ms)) < t_ms:
+        while (now := self._next(t_ms)) < t_ms:
             self._at(max(now, self._now))
             if self.bus is not None:
-                self.bus.deliver(self._now)
-            for board in self.boards:
-                if board.due <= self._now:
-                    board.scan(self._now)
-                    board.waiting = wait_ms(board)
-                    board.due = self._now + (board.waiting or self.period_ms)
-            self.scans += 1
+                self.bus.deliver(self._now)  # a message wakes the board it is for
+            due = [board for board in self.boards if board.due <= self._now]
+            for board in due:
+                board.scan(self._now)
+                board.waiting = wait_ms(board)
+                board.due = self._now + (board.waiting or self.period_ms)
+            self.scans += bool(due)
         self._at(max(t_ms, self._now))
+
+    def _next(self, t_ms: float) -> float:
+        """When a waiting table's next scan or message arrival comes (``t_ms``: none before)."""
+        times = [board.due for board in self.boards]
+        if self.bus is not None and (arrival := self.bus.due()) is not None:
+            times.append(arrival)
+        return min(times, default=t_ms)
 
     @property
     def latency_ms(self) -> float:
         """The longest a board takes to read what arrived for it (a message): a scan period,
-        or waiting, the loop's longest wait and a period."""
+        or waiting, at most the loop's longest wait and a period (a message wakes it)."""
         return self.period_ms + (IDLE_WAIT_MS if self.waits else 0.0)
 
     def quiet(self) -> bool:
@@ -191,12 +199,24 @@ def wait_ms(board: "BoardUnderTest") -> float:
     if (
         board.said
         or not (storage.failure is None or storage.in_memory)
+        or board.woke
         or not c.quiet(board.now_ms)
         or not board.sim.quiet
     ):
         return 0.0
     idle = c.settings.idle
     return IDLE_WAIT_MS if idle is None else min(IDLE_WAIT_MS, idle.due(board.now_ms))
+
+
+class _Waker:
+    """The daemon loop's waker, as ``board``'s paired-board link sets it
+    (:meth:`~firmware_host.net.mqtt.remote.Remote.wakes`)."""
+
+    def __init__(self, board: "BoardUnderTest") -> None:
+        self.board = board
+
+    def set(self) -> None:
+        self.board.woken()
 
 
 class BoardUnderTest:
@@ -257,6 +277,7 @@ class BoardUnderTest:
         self.due = self.table.now_ms  # the next scan (a waiting table's)
         self.waiting = 0.0  # how long a waiting table's loop waits for a hand (0: scanning)
         self.said = False  # the last step had events
+        self.woke = False  # the loop's waker was set since the last scan began
         self._lit: dict[str, str] | None = None  # what lit() and screen() read since the last step
         self._lines: tuple[str, ...] | None = None
         for site in self.controller.boards[-1]:
@@ -268,9 +289,9 @@ class BoardUnderTest:
             self.config, self.storage, self.game, say=lambda _: None, sync=True
         )  # the computer thinks at once, on the virtual clock
         if self.remote is not None:
-            controller.opponent = Remote.configured(
-                self.remote, self.config, clock=lambda: self.now_ms / 1000
-            )
+            remote = Remote.configured(self.remote, self.config, clock=lambda: self.now_ms / 1000)
+            remote.wakes(_Waker(self))
+            controller.opponent = remote
         return controller
 
     # -------------------------------------------------------------------- time
@@ -281,6 +302,7 @@ class BoardUnderTest:
     def scan(self, now: float) -> None:
         """One scan of the simulated board stepped through the controller at ``now`` ms."""
         reading, presses = self.sim.scan(), self.sim.buttons.events()
+        self.woke = False
         for channel in sorted(reading.closed ^ self._read):
             site = self.controller.layout.site_of_sensor(channel)
             self.lines.append({"t": now, "site": site, "on": channel in reading.closed})
@@ -323,6 +345,13 @@ class BoardUnderTest:
         if self.waiting:
             self.due, self.waiting = self.now_ms, 0.0
         self._lit = self._lines = None
+
+    def woken(self) -> None:
+        """The loop's waker set (the paired board's message, news to publish): a waiting board
+        scans at once; one woken during its scan does not wait after it."""
+        self.woke = True
+        if self.waiting:
+            self.due, self.waiting = self.now_ms, 0.0
 
     def place(self, site: str) -> None:
         self.sim.place(self._channel(site))

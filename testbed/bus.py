@@ -111,6 +111,11 @@ class Bus:
             if handler is not None:
                 handler(topic, data)
 
+    def due(self) -> float | None:
+        """When the next message arrives or a link reconnects (ms; None: nothing due)."""
+        times = [*self._reconnect.values(), *(self._queue[0][:1] if self._queue else ())]
+        return min(times, default=None)
+
     def idle(self) -> bool:
         """Nothing in flight and no reconnection due."""
         return not self._queue and not self._reconnect

@@ -27,7 +27,7 @@ from firmware_host.store.config import ClockConfig
 from testbed.board_under_test import BoardUnderTest
 from testbed.bus import Faults
 from testbed.language import speaking
-from testbed.pair import PAIR_MIX, Pair
+from testbed.pair import PAIR_MIX, PAIR_SEATING, Pair
 from testbed.robot import GAMES, KINDS, MIX, SEATING, Robot, Violated, intend, planned
 
 #: Games of two sides, for paired boards.
@@ -351,6 +351,28 @@ def test_the_robot_plays_boards_scanned_as_the_daemon_scans_wakeable_hardware(ga
     if episode.violation:
         raise reported(episode.violation)
     assert episode.done == 20
+
+
+@pytest.mark.parametrize(
+    "game, seed, episode",
+    [
+        (("antipalos", 3, "two"), 509, 6),  # --game antipalos
+        (("antipode", None, "standard"), 508, 2),  # every game
+        (("antipod", 4, None), 509, 6),
+    ],
+)
+def test_paired_boards_scanned_as_the_daemon_scans_hear_each_others_first_move(game, seed, episode, tmp_path):
+    """bench/robot.py --paired (waiting boards) lost an episode's first move: t1 heard t2 only
+    after the bus dropped t2's first message, took the game's token and then slept half a second
+    before its next scan published it, so t2 still held nothing and had no token when the players
+    looked. The daemon's loop now wakes when the paired board's message arrives and after a step
+    whose news is to be published, as the bench's boards do; the episode plays through."""
+    mix = {**PAIR_MIX, **PAIR_SEATING}
+    opts = Options(frozenset(KINDS), mix, True, str(tmp_path), waits=True)
+    found = run_episode(game, seed * 1_000_003 + episode, 40, opts)
+    if found.violation:
+        raise reported(found.violation)
+    assert found.done == 40
 
 
 #: The robot's newer intentions, often: the café names the players, a league round at the

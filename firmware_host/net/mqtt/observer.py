@@ -362,7 +362,9 @@ def attach(daemon, config, playable: Playable | None = None) -> NetBoard:
     link.every_second = net.check_alive
     if config.opponent.kind == "remote":
         controller = daemon.controller
-        controller.opponent = Remote.configured(link, config, can_play=playable.game_refusal)
+        remote = Remote.configured(link, config, can_play=playable.game_refusal)
+        remote.wakes(daemon.waker)  # the other board's news is read at once, not at an idle scan
+        controller.opponent = remote
         _name_opponent(controller)
     daemon.attach(net)
     link.start()

@@ -185,6 +185,8 @@ class Remote:
         self._latest = 0  # when the last correction made or followed here was made (ns)
         self.note: str | None = None
         self._seating = Shared(board)  # the players and table both boards share
+        self._waker: Any = None  # the loop's: set when there is news for it (:meth:`wakes`)
+        self._intended = False  # the last poll had intents (their effects are published next)
         link.subscribe(moves_topic(board), self._on_own)  # first: it arrives before the other's
         link.subscribe(moves_topic(other), self._on_moves)
         link.subscribe(topics.availability_topic(other), self._on_availability)
@@ -207,6 +209,18 @@ class Remote:
             clock,
             can_play,
         )
+
+    def wakes(self, waker: Any) -> None:
+        """Set ``waker`` (the loop's, which may be waiting on a settled board) when the other
+        board's message, its availability or another client's message on this board's topic
+        arrives, and after a poll whose intents change what this board publishes (the next
+        poll publishes it): each hop of the two boards' exchange (the first one names the
+        game's token) is read and answered at once, not at the loop's next idle scan."""
+        self._waker = waker
+
+    def _wake(self) -> None:
+        if self._waker is not None:
+            self._waker.set()
 
     # ------------------------------------------------------------------ the protocol
     def side_in(self, state: GameState) -> str:
@@ -290,6 +304,9 @@ class Remote:
             intents = self._seat(seen, peer)
         if not intents:
             self._publish(seen)
+        elif not self._intended:  # once: intents that persist are polled at the loop's pace
+            self._wake()
+        self._intended = bool(intents)
         return intents
 
     def _seat(self, seen: Seen, peer: Peer) -> list[Intent]:
@@ -703,6 +720,7 @@ class Remote:
             return
         with self._lock:
             self._peer, self._peer_at = peer, self.clock()
+        self._wake()
 
     def _on_own(self, _: str, payload: bytes) -> None:
         """The first message on this board's own topic: what it published before it started,
@@ -710,11 +728,11 @@ class Remote:
         sent is someone else's, published as this board: its own is published again."""
         mine = _steady(payload.decode(errors="replace")) == _steady(self._sent or "")
         with self._lock:
-            if self._own_heard:
-                self._overwritten = self._overwritten or not mine
-                return
-            self._own_heard = True
-        if mine:
+            first, self._own_heard = not self._own_heard, True
+            self._overwritten = self._overwritten or not (first or mine)
+        if first or not mine:
+            self._wake()  # the broker heard (this board may publish), or its own published again
+        if not first or mine:
             return
         try:
             kept = read_peer(payload, time.time_ns())
@@ -730,6 +748,7 @@ class Remote:
         with self._lock:
             self._overwritten = self._overwritten or (online and self._online is False)
             self._online = online
+        self._wake()
 
 
 def _clocks(seen: Seen, theirs: str, session: str, correction: Correction | None) -> dict[str, Any] | None:
