@@ -72,6 +72,8 @@ class Paired:
 
     #: How far apart the two boards' clocks may be (ms): the longest a message takes.
     slack_ms = 0.0
+    #: How late a board may read what arrived (ms): a waiting board's longest wait.
+    read_ms = 0.0
 
     def __init__(self, boards: list, link: Link, rng: random.Random, kinds: Iterable[str]) -> None:
         self.boards, self.link, self.rng = boards, link, rng
@@ -166,7 +168,7 @@ class Paired:
             if not self._until(self.link.idle):
                 self.robots[0].fail("bus", "messages still in flight")
             # what arrived last is taken in by the boards' next steps
-            self.boards[0].run(max(100.0, self.boards[0].table.latency_ms))
+            self.boards[0].run(max(100.0, self.read_ms))
             before = [board.held() for board in self.boards]
             for robot in self.robots:
                 robot.follow()
@@ -227,6 +229,7 @@ class Pair(Paired):
         # its wait and a scan late, and its clock turns at the step after
         self.slack_ms = faults.delay[1] + (self.bus.reconnect_ms if faults.dropped else 0.0)
         self.slack_ms += table.latency_ms + table.period_ms if waits else 0.0
+        self.read_ms = table.latency_ms
         super().__init__(
             [
                 BoardUnderTest(

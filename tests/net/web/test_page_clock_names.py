@@ -48,7 +48,7 @@ def clocks_say(page, *names: str) -> None:
 def test_the_clocks_name_the_players_and_follow_new_names(named, page):
     page.goto(named)
     clocks_say(page, "Cleo", "Dan")
-    assert "Cleo 5:00" in page.locator("#clocks").inner_text()
+    assert re.search(r"Cleo [45]:[0-5][0-9]", page.locator("#clocks").inner_text())  # its clock may run
     page.click("#players summary")
     inputs = page.locator("#seat-names input")
     inputs.nth(0).fill("Eve")
