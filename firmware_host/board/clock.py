@@ -97,7 +97,7 @@ class Clock:
         clocks as kept after that move, on the control kept with them (a new game's may differ
         from the config's), none running (the start's when none were kept)."""
         self._game_id, self._plies, self._marks = game_id, plies, None  # drawn again
-        self._waiting, self._undo = None, None
+        self._waiting, self._undo, self._noted = None, None, None
         kept = {p: text for p, text in self._kept().items() if p <= plies}
         read = {p: json.loads(text) for p, text in kept.items()}
         self.used = {p: float(r["used"]) for p, r in read.items() if "used" in r and not r.get("recorded")}
@@ -178,15 +178,20 @@ class Clock:
         self._waiting = runs if waits and runs is not None and runs == away else None
         before, carried = self._recorded or (None, 0.0)
         # a move recorded before a restart whose turn is over now: pressed, with no more time
-        resumed = clocks is not None and clocks.running is None and runs not in (None, before)
+        resumed = (
+            before is not None
+            and clocks is not None
+            and clocks.running is None
+            and runs not in (None, before)
+        )
         if self._waiting is not None and (clocks is None or clocks.running != runs):
             runs = None  # until word comes (if it came, the clock runs on)
         if clocks is not None and runs == clocks.running and plies > self._plies and not answered:
             self._note_recorded(clocks, plies, now)
-        if clocks is None or runs == clocks.running and not (resumed and before):
+        if clocks is None or runs == clocks.running and not resumed:
             return self.told(now) if undone else None
         at = min(max(self._at, clocks.since), now)
-        if resumed and before is not None:
+        if resumed:
             clocks = replace(clocks, running=before, since=at)
         if clocks.running is not None and made:
             self._undo, self._unpressed = (plies - 1, clocks) if not answered else None, False
