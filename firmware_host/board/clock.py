@@ -60,6 +60,10 @@ class Clock:
         self._undo: tuple[int, Clocks] | None = None
         #: The last move was recorded but its turn not yet over (and pressed) when resumed.
         self._unpressed = False
+        #: Its mover and the time (ms) its turn had taken when recorded, as kept then (None:
+        #: none kept): pressed with that once its turn is over, whoever's clock runs after.
+        self._recorded: tuple[str, float] | None = None
+        self._noted: tuple[int, int] | None = None  # the game and move so kept last
         #: The control a game begun at the board goes back to after a league round's: the
         #: config's, or the one a new game named since.
         self.configured = self._config = control
@@ -93,15 +97,15 @@ class Clock:
         clocks as kept after that move, on the control kept with them (a new game's may differ
         from the config's), none running (the start's when none were kept)."""
         self._game_id, self._plies, self._marks = game_id, plies, None  # drawn again
-        self._waiting, self._undo = None, None
-        kept = self._kept()
-        self.used = {
-            p: float(u)
-            for p, text in kept.items()
-            if p <= plies and (u := json.loads(text).get("used")) is not None
-        }
-        ply = max((p for p in kept if p <= plies), default=None)
-        self._unpressed = (ply or 0) < plies  # the last move's turn went on when the daemon stopped
+        self._waiting, self._undo, self._noted = None, None, None
+        kept = {p: text for p, text in self._kept().items() if p <= plies}
+        read = {p: json.loads(text) for p, text in kept.items()}
+        self.used = {p: float(r["used"]) for p, r in read.items() if "used" in r and not r.get("recorded")}
+        ply = max(kept, default=None)
+        last = read.get(plies, {})
+        self._recorded = (last["mover"], float(last["used"])) if last.get("recorded") else None
+        # the last move's turn went on when the daemon stopped
+        self._unpressed = (ply or 0) < plies or self._recorded is not None
         if ply is not None:
             self.control = None if kept[ply] == NO_CLOCK else Clocks.control_of(kept[ply]) or self.control
         if self.control is None:
@@ -172,18 +176,42 @@ class Clock:
         if waits and runs is None and clocks is not None and clocks.running == away and clocks.flag is None:
             runs = None if made else away  # timed where it is played: a hold-up here stops it not
         self._waiting = runs if waits and runs is not None and runs == away else None
+        before, carried = self._recorded or (None, 0.0)
+        # a move recorded before a restart whose turn is over now: pressed, with no more time
+        resumed = (
+            before is not None
+            and clocks is not None
+            and clocks.running is None
+            and runs not in (None, before)
+        )
         if self._waiting is not None and (clocks is None or clocks.running != runs):
             runs = None  # until word comes (if it came, the clock runs on)
-        if clocks is None or runs == clocks.running:
+        if clocks is not None and runs == clocks.running and plies > self._plies and not answered:
+            self._note_recorded(clocks, plies, now)
+        if clocks is None or runs == clocks.running and not resumed:
             return self.told(now) if undone else None
         at = min(max(self._at, clocks.since), now)
+        if resumed:
+            clocks = replace(clocks, running=before, since=at)
         if clocks.running is not None and made:
             self._undo, self._unpressed = (plies - 1, clocks) if not answered else None, False
-            pressed = clocks.press(at)
-            self._keep(pressed, plies + answered, clocks.running, at - clocks.since)
+            pressed, self._recorded = clocks.press(at), None
+            self._keep(pressed, plies + answered, clocks.running, at - clocks.since + carried)
             clocks = pressed
         self.clocks, self._plies = clocks.run(runs, now if runs is not None and runs == away else at), plies
         return self.told(now)
+
+    def _note_recorded(self, clocks: Clocks, plies: int, now: float) -> None:
+        """The move ``plies`` recorded while its turn goes on (its flips, a tap, its removals):
+        the clocks kept as they read now, marked so, once, so that a restart before its turn is
+        over charges the mover what the turn took so far (the other board, paired, timed it
+        all along), not nothing."""
+        if self._noted == (self._game_id, plies) or clocks.running is None:
+            return
+        self._noted = (self._game_id, plies)
+        at = min(max(self._at, clocks.since), now)
+        kept = json.loads(clocks.run(None, at).readings(clocks.running, at - clocks.since))
+        self._keep_text(plies, json.dumps({**kept, "recorded": True}))
 
     def _keep_correction(self) -> None:
         """An arbiter's correction kept at once with the readings after the last move, so that

@@ -645,6 +645,7 @@ class Remote:
         clocks = (
             seen.clocks and seen.clocks.flag,
             seen.turn is not None and _side(seen, seen.turn[0]) != self.side_in(seen.state),
+            seen.used.get(len(seen.moves)),  # the last move's time, said once known (a restart)
         )
         seating = self._seating.told(seen.seating, time.time_ns())
         g, key = (

@@ -22,12 +22,11 @@ DELAY_MS = 300
 OPPONENT = '\n[opponent]\nkind = "remote"\nboard = "{other}"\nside = "{side}"\n'
 
 
-def clocked_pair() -> Pair:
-    """t1 (White's players) and t2 (Black's), each with ``[clock] control = "60"``, on a bus
-    that takes 0.3 s each way."""
-    pair = Pair(
-        Game.of("antipalos", 3), random.Random(1), kinds=(), faults=Faults(delay=(DELAY_MS, DELAY_MS))
-    )
+def clocked_pair(game: Game | None = None) -> Pair:
+    """t1 (White's players) and t2 (Black's) of ``game`` (Antipalos on 3), each with ``[clock]
+    control = "60"``, on a bus that takes 0.3 s each way."""
+    game = game or Game.of("antipalos", 3)
+    pair = Pair(game, random.Random(1), kinds=(), faults=Faults(delay=(DELAY_MS, DELAY_MS)))
     for board in pair.boards:
         board.config = replace(board.config, clock=ClockConfig("60"))
         board.restart()  # the daemon started with that config
@@ -110,6 +109,28 @@ def test_a_restart_of_either_board_keeps_the_clocks_together():
         move(two, "A1*", 1000)
         carry(one, 500)
         assert kept(one) == kept(two)
+    finally:
+        pair.close()
+
+
+def test_a_restart_amid_a_move_s_follow_ups_charges_the_turn_so_far_on_both_boards():
+    """Antipod: White's token k8 is recorded at t1, its twin still to place, when t1 restarts.
+    t1 charges White the turn as far as it went when the move was recorded (not nothing, which
+    showed White's whole time at t1 while t2 showed what was left), and t2 the same."""
+    pair = clocked_pair(Game.of("antipod"))
+    one, two = pair.boards
+    try:
+        move(one, "k8", 3000)
+        assert one.lit() and one.controller.moves  # recorded, the twin lit
+        one.run(500)
+        one.restart()
+        move(one, "k19", 500)  # the twin: White's turn is over
+        carry(two, 1000)  # the token, then its twin
+        carry(two, 300)
+        two.run(1000)
+        one.run(1000)
+        assert shown(one)["white"] <= 60_000 - 3000
+        assert kept(one) == kept(two) and apart(one, two) <= DELAY_MS
     finally:
         pair.close()
 
