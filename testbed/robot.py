@@ -294,6 +294,8 @@ class Robot:
         keeping the players and the round (docs/cafe.md)."""
         self.follow()
         g, sides = self.board.game, self.state.sides
+        if len(self.state.seat_sides) != len(sides):
+            return  # Team play's tables (a seat per player): tests/net/cafe/test_league_pods_on_boards.py
         names = self.rng.sample(NAMES, len(sides))
         league = League(EVENT, self.rng.randint(1, 999), self.rng.randint(1, 999))
         round_ = {"event": league.event, "round": league.round, "table": league.table, "control": "-"}
