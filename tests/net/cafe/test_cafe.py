@@ -81,12 +81,12 @@ def test_commands_need_the_token_and_the_host_and_origin_are_checked(tmp_path, b
     url = cafe(token="s3cret")
 
     async def talk(query: str, messages: list[dict]) -> list[dict]:
-        """The hello (once the dashboard knows t1), then the answer to each message."""
+        """The hello (once the dashboard knows t1 is online), then the answer to each message."""
         async with aiohttp.ClientSession() as session:
             for _ in range(100):
                 ws = await session.ws_connect(url + "ws" + query)
                 hello = json.loads((await ws.receive()).data)
-                if any(t["id"] == "t1" for t in hello["tables"]):
+                if any(t["id"] == "t1" and t["online"] for t in hello["tables"]):
                     break
                 await ws.close()
                 await asyncio.sleep(0.1)
