@@ -28,7 +28,7 @@ import tomli_w
 from firmware_host.store.layout import default_layout_toml
 from testbed.docs import words
 from testbed.serial_ends import PythonEnd
-from testbed.tools import free_port
+from testbed.tools import REEDBOARD, free_port
 
 #: Commands the docs show that the suite does not run: pattern -> why.
 NOT_RUN = {
@@ -235,6 +235,18 @@ def shuffled(layout: str) -> str:
     random.Random(7).shuffle(channels)
     order = iter(channels)
     return re.sub(r"sensor = \d+", lambda _: f"sensor = {next(order)}", layout)
+
+
+def dashboard(config: Path, port: int, state: Path) -> subprocess.Popen:
+    """``reedboard cafe`` with ``config`` on ``port`` keeping its league in ``state``, in a
+    process group of its own (which :func:`stop` ends)."""
+    return subprocess.Popen(
+        [*REEDBOARD, "cafe", "--config", str(config), "--port", str(port), "--state", str(state)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def serves(proc: subprocess.Popen, port: int, path: str = "/", timeout: float = 30) -> int:

@@ -3,11 +3,10 @@ as every time the dashboard shows, not in the zone of the browser showing it."""
 
 from __future__ import annotations
 
-import subprocess
-
 from firmware_host.cli.main import main
+from testbed.docs_run import dashboard as cafe
 from testbed.docs_run import serves, stop
-from testbed.tools import REEDBOARD, free_port
+from testbed.tools import free_port
 
 
 def test_the_wall_says_the_cafe_s_time(tmp_path, page):
@@ -18,13 +17,7 @@ def test_the_wall_says_the_cafe_s_time(tmp_path, page):
     for words in (["new", "Thursday league", "--game", "anti-grid"], ["player", "add", "Anna"]):
         assert main(["league", *words, "--config", str(config), "--state", str(tmp_path)]) == 0
     port = free_port()
-    dashboard = subprocess.Popen(
-        [*REEDBOARD, "cafe", "--config", str(config), "--port", str(port), "--state", str(tmp_path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # a process group of its own, which stop() ends
-    )
+    dashboard = cafe(config, port, tmp_path)
     try:
         assert serves(dashboard, port, "/league") == 200
         page.goto(f"http://127.0.0.1:{port}/league")
