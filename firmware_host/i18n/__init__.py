@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import io
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:  # gettext loads with the first language other than English
     from gettext import NullTranslations
@@ -37,6 +39,8 @@ DEFAULT = "en"
 
 _current: NullTranslations | None = None  # None: English, the messages as they are
 _code = DEFAULT
+#: A reader's own language for the work of one request (:func:`speaking`), else the process's.
+_reader: ContextVar[tuple[NullTranslations | None] | None] = ContextVar("reader", default=None)
 
 
 def use(code: str) -> None:
@@ -77,16 +81,42 @@ def _po(code: str) -> Path:
     return LOCALE / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+@contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """Speak ``code`` (a language the board speaks, else the process's) inside the block, in
+    this context only (an answer to one reader; threads started with the context's copy, such
+    as ``asyncio.to_thread``'s, speak it too); the process's language stays.
+
+    >>> use("de")
+    >>> with speaking("fr"): _("New game")
+    'Nouvelle partie'
+    >>> _("New game"), use("en")
+    ('Neue Partie', None)
+    """
+    token = _reader.set((translations(code) if code != DEFAULT else None,) if code in LANGUAGES else None)
+    try:
+        yield
+    finally:
+        _reader.reset(token)
+
+
+def _speaker() -> NullTranslations | None:
+    reader = _reader.get()
+    return _current if reader is None else reader[0]
+
+
 def _(message: str) -> str:
     """``message`` in the language spoken now."""
-    return message if _current is None else _current.gettext(message)
+    speaker = _speaker()
+    return message if speaker is None else speaker.gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """``singular`` or ``plural`` for ``n`` things, by the language's plural rule."""
-    if _current is None:
+    speaker = _speaker()
+    if speaker is None:
         return singular if n == 1 else plural
-    return _current.ngettext(singular, plural, n)
+    return speaker.ngettext(singular, plural, n)
 
 
 def reword(text: str) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 
 from engines import GAME_NAMES, game_info, new_game
 from engines.core import OptionError
+from firmware_host.i18n import _, ngettext
 from firmware_host.store.timecontrol import ControlError, TimeControl
 
 #: The event formats: Swiss and round robin for games of two seats, pods for more.
@@ -79,15 +80,29 @@ class Event:
         object.__setattr__(self, "seat_sides", state.seat_sides)
         object.__setattr__(self, "sides", len(state.sides))
         if self.format not in FORMATS:
-            raise LeagueError(f"--format: {self.format!r} is none of {', '.join(FORMATS)}")
+            raise LeagueError(
+                _("--format: {got} is none of {known}").format(
+                    got=repr(self.format), known=", ".join(FORMATS)
+                )
+            )
         if (self.format == "pods") != (self.seats > 2):
-            want = "pods" if self.seats > 2 else "swiss or round-robin"
-            raise LeagueError(f"--format: a game of {self.seats} seats is played in {want}")
+            want = "pods" if self.seats > 2 else _("swiss or round-robin")
+            raise LeagueError(
+                ngettext(
+                    "--format: a game of {n} seat is played in {want}",
+                    "--format: a game of {n} seats is played in {want}",
+                    self.seats,
+                ).format(n=self.seats, want=want)
+            )
         if not 1 <= self.rounds <= 99:
-            raise LeagueError(f"--rounds: must be 1 to 99 (got {self.rounds})")
+            raise LeagueError(_("--rounds: must be 1 to 99 (got {n})").format(n=self.rounds))
         for name in self.tiebreaks:
             if name not in TIEBREAKS:
-                raise LeagueError(f"--tiebreaks: {name!r} is none of {', '.join(TIEBREAKS)}")
+                raise LeagueError(
+                    _("--tiebreaks: {got} is none of {known}").format(
+                        got=repr(name), known=", ".join(TIEBREAKS)
+                    )
+                )
         if not self.tiebreaks:
             object.__setattr__(self, "tiebreaks", DEFAULT_TIEBREAKS[self.format])
 
@@ -95,7 +110,11 @@ class Event:
         """The event's game set up (its size named when it is the default: ratings are kept
         by size), its clock checked; LeagueError naming the option otherwise."""
         if self.game not in GAME_NAMES:
-            raise LeagueError(f"--game: no game {self.game!r} (one of {', '.join(GAME_NAMES)})")
+            raise LeagueError(
+                _("--game: no game {got} (one of {known})").format(
+                    got=repr(self.game), known=", ".join(GAME_NAMES)
+                )
+            )
         try:
             state = new_game(self.game, self.size, self.variant)
         except (OptionError, ValueError, TypeError) as exc:
@@ -144,11 +163,15 @@ def read_result(text: str, names: tuple[str, ...], event: Event) -> tuple[float,
     if len(names) == 2 and key in TWO_SEAT_RESULTS:
         return TWO_SEAT_RESULTS[key]
     if key == "draw":
-        return tuple(1 / event.sides for _ in names)
+        return tuple(1 / event.sides for _seat in names)
     winners = [i for i, n in enumerate(names) if n.lower() == key]
     if not winners:
         words = "1-0, 0-1, 1/2-1/2, +-, -+, " if len(names) == 2 else ""
-        raise LeagueError(f"result {text!r}: give {words}draw or a player of the table ({', '.join(names)})")
+        raise LeagueError(
+            _("result {got}: give {results}draw or a player of the table ({names})").format(
+                got=repr(text), results=words, names=", ".join(names)
+            )
+        )
     side = event.side_of(winners[0])
     return tuple(1.0 if event.side_of(i) == side else 0.0 for i in range(len(names)))
 
@@ -184,5 +207,7 @@ def check_name(name: str) -> str:
     """
     name = name.strip()
     if not NAME.fullmatch(name):
-        raise LeagueError(f"a player's name is 1 to 24 printable characters (got {name[:30]!r})")
+        raise LeagueError(
+            _("a player's name is 1 to 24 printable characters (got {got})").format(got=repr(name[:30]))
+        )
     return name

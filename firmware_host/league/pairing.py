@@ -17,6 +17,7 @@ import warnings
 from collections import Counter, defaultdict
 from typing import Iterable, Sequence
 
+from firmware_host.i18n import _, ngettext
 from firmware_host.league.model import Event, LeagueError, Pairing
 
 #: A bye's points.
@@ -27,7 +28,13 @@ def pair(event: Event, players: Sequence[str], done: Sequence[Pairing], round_no
     """Round ``round_no`` of ``event`` for ``players`` (in seeding order) after the pairings
     ``done``; LeagueError when it cannot be paired."""
     if len(players) < event.seats:
-        raise LeagueError(f"{event.name}: {len(players)} players registered, {event.seats} needed at least")
+        raise LeagueError(
+            ngettext(
+                "{event}: {n} player registered, {seats} needed at least",
+                "{event}: {n} players registered, {seats} needed at least",
+                len(players),
+            ).format(event=event.name, n=len(players), seats=event.seats)
+        )
     tables: list[tuple[str, ...]]
     if event.format == "pods":
         tables = pods(players, done, event.seats)
@@ -77,7 +84,9 @@ def _library(
                 total_rounds=event.rounds if system == "dutch" else len(players) - 1 + len(players) % 2,
             )
         except Exception as exc:  # noqa: BLE001 - the library says why in its own words
-            raise LeagueError(f"{event.name}: round {round_no} cannot be paired ({exc})") from None
+            raise LeagueError(
+                _("{event}: round {n} cannot be paired ({why})").format(event=event.name, n=round_no, why=exc)
+            ) from None
     names = {n: name for name, n in ids.items()}
     return [
         (names[r["white_id"]],)

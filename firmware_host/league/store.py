@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
 from engines.core import DRAW
+from firmware_host.i18n import _, ngettext
 from firmware_host.league.model import Event, LeagueError, Pairing, check_name, read_result
 from firmware_host.league.pairing import BYE_POINTS, pair
 from firmware_host.league.ratings import rate
@@ -118,10 +119,10 @@ class LeagueStore:
     def add_player(self, name: str, tag: str | None = None) -> None:
         name = check_name(name)
         if tag is not None and not 1 <= len(tag.strip()) <= 8:
-            raise LeagueError(f"--tag: 1 to 8 characters (got {tag!r})")
+            raise LeagueError(_("--tag: 1 to 8 characters (got {got})").format(got=repr(tag)))
         with self._lock:
             if self._rows("SELECT name FROM league_players WHERE lower(name) = lower(?)", (name,)):
-                raise LeagueError(f"a player is called {name!r} already")
+                raise LeagueError(_("a player is called {name} already").format(name=repr(name)))
             self._run("INSERT INTO league_players (name, tag, added) VALUES (?, ?, ?)", (name, tag, _now()))
 
     def players(self) -> list[dict[str, Any]]:
@@ -129,10 +130,10 @@ class LeagueStore:
 
     def new_event(self, event: Event) -> Event:
         if not 1 <= len(event.name.strip()) <= 80:
-            raise LeagueError("an event's name is 1 to 80 characters")
+            raise LeagueError(_("an event's name is 1 to 80 characters"))
         with self._lock:
             if self._rows("SELECT name FROM league_events WHERE name = ?", (event.name,)):
-                raise LeagueError(f"an event is called {event.name!r} already")
+                raise LeagueError(_("an event is called {name} already").format(name=repr(event.name)))
             seq = self._rows("SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM league_events")[0]["n"]
             self._run(
                 "INSERT INTO league_events (name, seq, game, size, variant, control, format, rounds, "
@@ -164,7 +165,9 @@ class LeagueStore:
         )
         if not rows:
             raise LeagueError(
-                f"no event called {name!r}" if name else "no event yet: reedboard league new NAME --game G"
+                _("no event called {name}").format(name=repr(name))
+                if name
+                else _("no event yet: reedboard league new NAME --game G")
             )
         r = rows[0]
         return Event(
@@ -186,7 +189,9 @@ class LeagueStore:
         known = {r["name"].lower(): r["name"] for r in self.players()}
         missing = [n for n in names if n.strip().lower() not in known]
         if missing:
-            raise LeagueError(f"no player called {missing[0]!r}: reedboard league player add {missing[0]!r}")
+            raise LeagueError(
+                _("no player called {name}: reedboard league player add {name}").format(name=repr(missing[0]))
+            )
         with self._lock:
             entered = self._entries(event.name)
             seed = len(entered)
@@ -210,12 +215,16 @@ class LeagueStore:
         event = self.event(event_name)
         entries = self._entries(event.name)
         if entries.get(name, True):
-            raise LeagueError(f"{name!r} is not playing in {event.name}")
+            raise LeagueError(_("{name} is not playing in {event}").format(name=repr(name), event=event.name))
         if points not in (0, 0.5, 1):
-            raise LeagueError(f"--points: a bye scores 0, 1/2 or 1 (got {points:g})")
+            raise LeagueError(_("--points: a bye scores 0, 1/2 or 1 (got {got:g})").format(got=points))
         coming = self.current_round(event.name) + 1  # the next round to pair
         if coming > event.rounds:
-            raise LeagueError(f"{event.name}: all {event.rounds} rounds are paired")
+            raise LeagueError(
+                ngettext(
+                    "{event}: its {n} round is paired", "{event}: all {n} rounds are paired", event.rounds
+                ).format(event=event.name, n=event.rounds)
+            )
         with self._transaction():
             self._run(
                 "DELETE FROM league_byes WHERE event = ? AND round = ? AND player = ?",
@@ -237,7 +246,7 @@ class LeagueStore:
         """``name`` is paired no more (their games so far count)."""
         event = self.event(event_name)
         if name not in self._entries(event.name):
-            raise LeagueError(f"{name!r} is not entered in {event.name}")
+            raise LeagueError(_("{name} is not entered in {event}").format(name=repr(name), event=event.name))
         self._run(
             "UPDATE league_entries SET withdrawn = 1 WHERE event = ? AND player = ?", (event.name, name)
         )
@@ -303,7 +312,11 @@ class LeagueStore:
             games = [p for p in tables if not p.bye]
             if boards and len(boards) < len(games):
                 raise LeagueError(
-                    f"{event.name}: {len(games)} tables needed, [league] tables names {len(boards)}"
+                    ngettext(
+                        "{event}: {n} table needed, [league] tables names {boards}",
+                        "{event}: {n} tables needed, [league] tables names {boards}",
+                        len(games),
+                    ).format(event=event.name, n=len(games), boards=len(boards))
                 )
             seated = [
                 Pairing(
@@ -332,17 +345,27 @@ class LeagueStore:
         current = max((p.round for p in done), default=0)
         if again:
             if not current:
-                raise LeagueError(f"{event.name}: no round to pair again")
+                raise LeagueError(_("{event}: no round to pair again").format(event=event.name))
             if any(p.points is not None and not p.bye for p in done if p.round == current):
-                raise LeagueError(f"{event.name}: round {current} has results: it cannot be paired again")
+                raise LeagueError(
+                    _("{event}: round {round} has results: it cannot be paired again").format(
+                        event=event.name, round=current
+                    )
+                )
             return [p for p in done if p.round < current]
         open_ = [str(p.table) for p in done if p.points is None]
         if open_:
             raise LeagueError(
-                f"{event.name}: round {current} is not over (table {', '.join(open_)} has no result)"
+                _("{event}: round {round} is not over (table {tables} has no result)").format(
+                    event=event.name, round=current, tables=", ".join(open_)
+                )
             )
         if current >= event.rounds:
-            raise LeagueError(f"{event.name}: all {event.rounds} rounds are paired")
+            raise LeagueError(
+                ngettext(
+                    "{event}: its {n} round is paired", "{event}: all {n} rounds are paired", event.rounds
+                ).format(event=event.name, n=event.rounds)
+            )
         return done
 
     def set_result(
@@ -355,10 +378,18 @@ class LeagueStore:
             round_no = round_no or self.current_round(event.name)
             found = [p for p in self.pairings(event.name, round_no) if p.table == table]
             if not found:
-                raise LeagueError(f"{event.name}: round {round_no} has no table {table}")
+                raise LeagueError(
+                    _("{event}: round {round} has no table {table}").format(
+                        event=event.name, round=round_no, table=table
+                    )
+                )
             old = found[0]
             if old.bye:
-                raise LeagueError(f"{event.name}: table {table} is {old.names[0]}'s bye")
+                raise LeagueError(
+                    _("{event}: table {table} is {name}'s bye").format(
+                        event=event.name, table=table, name=old.names[0]
+                    )
+                )
             points = read_result(result, old.names, event)
             forfeit = result.strip() in ("+-", "-+", "--")
             new = Pairing(old.round, old.table, old.names, points, forfeit, old.board)
@@ -387,7 +418,7 @@ class LeagueStore:
             if players and tuple(players) != p.names:
                 return None  # not the players paired there: the arbiter enters it
             if game["winner"] == DRAW:
-                points = tuple(1 / event.sides for _ in p.names)
+                points = tuple(1 / event.sides for _seat in p.names)
             else:
                 points = tuple(
                     1.0 if event.side_of(i) == game["winner"] else 0.0 for i in range(len(p.names))
@@ -437,7 +468,7 @@ class LeagueStore:
         known = {r["name"].lower(): r for r in self.players()}
         player = known.get(name.strip().lower())
         if player is None:
-            raise LeagueError(f"no player called {name!r}")
+            raise LeagueError(_("no player called {name}").format(name=repr(name)))
         name = player["name"]
         games = [
             {
@@ -553,7 +584,11 @@ class LeagueStore:
                 try:
                     self.db = self.connect()
                 except self.away as exc:
-                    raise LeagueError(f"the archive ({self.where}) is unavailable: {_line(exc)}") from None
+                    raise LeagueError(
+                        _("the archive ({where}) is unavailable: {why}").format(
+                            where=self.where, why=_line(exc)
+                        )
+                    ) from None
                 try:
                     self._migrate()
                 except BaseException:
@@ -571,7 +606,11 @@ class LeagueStore:
             except self.away as exc:
                 if not _missing_table(exc):
                     self.close()
-                    raise LeagueError(f"the archive ({self.where}) is unavailable: {_line(exc)}") from None
+                    raise LeagueError(
+                        _("the archive ({where}) is unavailable: {why}").format(
+                            where=self.where, why=_line(exc)
+                        )
+                    ) from None
                 raise
             return cursor
 

@@ -20,6 +20,7 @@ from typing import Any, Callable
 from aiohttp import web
 
 from engines import GAME_NAMES
+from firmware_host.i18n import _, ngettext, speaking
 from firmware_host.league.model import Event, LeagueError, table_command
 from firmware_host.league.standings import as_csv
 from firmware_host.league.store import LeagueStore
@@ -171,10 +172,11 @@ class LeagueDesk:
         action = request.match_info["action"]
         if not isinstance(body, dict) or action not in _ACTIONS:
             raise web.HTTPBadRequest(text=f"no action {action[:30]!r}\n")
-        try:
-            said = await self._call(lambda: _ACTIONS[action](self, body))
-        except (LeagueError, KeyError, TypeError, ValueError) as exc:
-            return web.json_response({"ok": False, "error": _said(exc)}, status=400)
+        with speaking(_reader_language(request)):
+            try:
+                said = await self._call(lambda: _ACTIONS[action](self, body))
+            except (LeagueError, KeyError, TypeError, ValueError) as exc:
+                return web.json_response({"ok": False, "error": _said(exc)}, status=400)
         return web.json_response({"ok": True, "said": said})
 
     async def _call(self, job: Callable[..., Any], *args: Any) -> Any:
@@ -183,7 +185,7 @@ class LeagueDesk:
     def pair(self, body: dict[str, Any]) -> str:
         """Pair the next round (or this one again) and send each board its table."""
         if not self.fleet.broker_up:
-            raise LeagueError("the broker is unreachable: nothing was paired")
+            raise LeagueError(_("the broker is unreachable: nothing was paired"))
         event = self.store.event(body.get("event"))
         tables = self.store.pair(event.name, self._boards(), again=bool(body.get("again")))
         tag = secrets.token_hex(3)
@@ -193,8 +195,13 @@ class LeagueDesk:
             if p.board and p.points is None:  # not a forfeit of a withdrawn player
                 self.publish(topics.command_topic(p.board), json.dumps(table_command(event, p, tag)), False)
                 away += [p.board] if p.board not in online else []
-        said = f"round {tables[0].round} paired: {len(tables)} tables"
-        return said + (f" ({', '.join(away)} offline: tell those players their table)" if away else "")
+        said = ngettext("round {n} paired: {count} table", "round {n} paired: {count} tables", len(tables))
+        said = said.format(n=tables[0].round, count=len(tables))
+        if away:
+            said += " " + _("({boards} offline: tell those players their table)").format(
+                boards=", ".join(away)
+            )
+        return said
 
 
 def _new(desk: LeagueDesk, body: dict[str, Any]) -> str:
@@ -209,35 +216,35 @@ def _new(desk: LeagueDesk, body: dict[str, Any]) -> str:
         int(body.get("rounds") or 3),
     )
     desk.store.new_event(event)
-    return f"{event.name} created"
+    return _("{event} created").format(event=event.name)
 
 
 def _player(desk: LeagueDesk, body: dict[str, Any]) -> str:
     desk.store.add_player(str(body["name"]), body.get("tag") or None)
-    return f"{body['name']} added"
+    return _("{name} added").format(name=body["name"])
 
 
 def _register(desk: LeagueDesk, body: dict[str, Any]) -> str:
     names = body["names"]
     if not isinstance(names, list):
-        raise LeagueError("names: a list of players")
+        raise LeagueError(_("names: a list of players"))
     desk.store.register(body.get("event"), [str(n) for n in names])
-    return f"{len(names)} registered"
+    return ngettext("{n} registered", "{n} registered", len(names)).format(n=len(names))
 
 
 def _withdraw(desk: LeagueDesk, body: dict[str, Any]) -> str:
     desk.store.withdraw(body.get("event"), str(body["name"]))
-    return f"{body['name']} withdrawn"
+    return _("{name} withdrawn").format(name=body["name"])
 
 
 def _bye(desk: LeagueDesk, body: dict[str, Any]) -> str:
     round_no = desk.store.bye(body.get("event"), str(body["name"]), float(body.get("points", 0.5)))
-    return f"{body['name']}: a bye in round {round_no}"
+    return _("{name}: a bye in round {n}").format(name=body["name"], n=round_no)
 
 
 def _result(desk: LeagueDesk, body: dict[str, Any]) -> str:
     p = desk.store.set_result(body.get("event"), int(body["table"]), str(body["result"]), body.get("round"))
-    return f"table {p.table}: {body['result']}"
+    return _("table {table}: {result}").format(table=p.table, result=body["result"])
 
 
 _ACTIONS: dict[str, Callable[[LeagueDesk, dict[str, Any]], str]] = {
@@ -251,6 +258,15 @@ _ACTIONS: dict[str, Callable[[LeagueDesk, dict[str, Any]], str]] = {
 }
 
 
+def _reader_language(request: web.Request) -> str:
+    """The language the desk's page reads in (its ``Accept-Language``: the reader's choice)."""
+    return request.headers.get("Accept-Language", "").split(",")[0].split(";")[0].strip()[:2].lower()
+
+
 def _said(exc: Exception) -> str:
     """One line for the desk: a missing field named."""
-    return f"missing {exc}" if isinstance(exc, KeyError) else " ".join(str(exc).split())[:200]
+    return (
+        _("missing {field}").format(field=exc)
+        if isinstance(exc, KeyError)
+        else " ".join(str(exc).split())[:200]
+    )

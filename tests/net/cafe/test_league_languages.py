@@ -1,5 +1,6 @@
 """The league's wall and desk speak the café's language (``language =`` in the dashboard's
-config), and a reader's own one kept in the browser, as the rest of the dashboard does: a real
+config), and a reader's own one kept in the browser, as the rest of the dashboard does (the
+desk's answers too: the page says which it reads in): a real
 ``reedboard cafe`` process and Chromium."""
 
 from __future__ import annotations
@@ -48,6 +49,14 @@ def test_the_wall_and_the_desk_speak_the_cafe_s_language(tmp_path, page):
         assert page.inner_text("#round-state") == "1 von 1 Tisch ohne Ergebnis"
         assert page.inner_text("#new h2") == "Neues Turnier"
         assert "Runde 1 von 3" in page.inner_text("#event")
+        page.fill("#player input[name=name]", "Dora")  # the desk answers in the café's words
+        page.click("#player button")
+        page.wait_for_selector("#said:has-text('Dora')")
+        assert page.inner_text("#said") == "Dora hinzugefügt"
+        page.fill("#player input[name=name]", "dora")
+        page.click("#player button")
+        page.wait_for_selector("#said.bad")
+        assert page.inner_text("#said") == "es gibt schon einen Spieler namens 'dora'"
 
         page.evaluate("localStorage.setItem('reedboard-language', 'fr')")  # a French reader
         page.reload()
@@ -57,7 +66,11 @@ def test_the_wall_and_the_desk_speak_the_cafe_s_language(tmp_path, page):
         page.select_option("#new select[name=format]", label="toutes rondes")  # sent as round-robin
         page.click("#new button")
         page.wait_for_selector("#said:has-text('Ligue du vendredi')")
+        assert page.inner_text("#said") == "Ligue du vendredi créé"  # in the reader's words
         assert "bad" not in (page.get_attribute("#said", "class") or "")
+        page.click("#new button")  # the same event again: refused, still in French
+        page.wait_for_selector("#said.bad")
+        assert page.inner_text("#said") == "un tournoi s'appelle déjà 'Ligue du vendredi'"
     finally:
         stop(dashboard)
     out = subprocess.run(

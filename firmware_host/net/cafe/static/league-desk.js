@@ -18,7 +18,9 @@ function say(text, bad = false) {
 
 async function act(action, body) {
   const response = await fetch(`/api/league/${action}${query}`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang },
+    body: JSON.stringify(body),
   });
   const answer = response.headers.get("Content-Type")?.includes("json") ? await response.json() : { error: await response.text() };
   if (answer.ok) say(answer.said); else say(answer.error || t("refused ({status})", { status: response.status }), true);
