@@ -145,6 +145,16 @@ def set_back_begun(c: View, phase: Moving, board: Board) -> Decisions | None:
     return []
 
 
+def set_back_under_way(c: View, phase: Moving, board: Board) -> Decisions | None:
+    """Against an opponent, a board no move explains whose every change goes towards a
+    position before one of the players' own last turns (their own piece set back first, the
+    opponent's lifted first, both in the hand): a takeback by hand under way, quiet (nothing
+    lit, sent or answered) until the board has shown it for ``takeback_ms``; then what differs
+    is pointed out."""
+    begun = set_back_begun(c, phase, board)
+    return None if begun is None else [InSync(), Light(frozenset()), *begun]
+
+
 def own_last_turns(c: View) -> list[int]:
     """The positions the players were to move in, in their last run of turns, once the
     opponent has answered (none while it has not): the positions a takeback by hand returns to.
@@ -596,6 +606,7 @@ SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict(
             taken_back,
             corrected,
             token_in_hand,
+            set_back_under_way,
             out_of_sync,
         ),
         row(
