@@ -19,6 +19,8 @@ from testbed.streams import of
 
 GAMES = [
     (("antipalos", 3, "two"), 41),
+    (("antipalos", 3, "cut-throat-3"), 46),
+    (("antipalos", 4, "cut-throat-4"), 47),
     (("antipod", 4, None), 42),
     (("anti-grid", 6, "chain"), 43),
     (("phalanx", None, None), 44),
@@ -28,12 +30,12 @@ GAMES = [
 
 def _played(robot: Robot) -> None:
     """Seeded play until the players' last move and the computer's answer after it may be set
-    back in either order."""
+    back in either order (in a game of three or four, the players play the other sides)."""
     for _ in range(30):
         robot.move()
         states = robot.states
         if len(robot.moves) >= 4 and apart(states, robot.moves) and robot.at_table():
-            if states[-3].to_move == robot.state.to_move != states[-2].to_move:
+            if states[-3].to_move not in robot.others and states[-2].to_move in robot.others:
                 return
     raise AssertionError("no such position")
 

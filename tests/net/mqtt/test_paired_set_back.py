@@ -44,7 +44,8 @@ def _played(pair: Pair):
 def test_two_turns_set_back_by_hand_on_paired_boards_give_no_warning(game, seed, order, pause):
     """The players set back two turns by hand: meanwhile their OLED warns of nothing (it may
     say it waits: "Taking back? ...") and the other board is told nothing but the request to
-    undo 2 moves; agreed there, both boards hold the game without them."""
+    undo 2 moves; agreed there, both boards hold the game without them, and no token the
+    players turned back is asked to be turned again."""
     pair = Pair(Game.of(*game), random.Random(seed), kinds=())
     try:
         asker, other = _played(pair)
@@ -62,5 +63,6 @@ def test_two_turns_set_back_by_hand_on_paired_boards_give_no_warning(game, seed,
         assert pair._until(lambda: here.held() == there.held() == tuple(moves[:-2]))
         here.settle()
         assert warnings(here.events[begun:]) == []
+        assert not any(line.startswith("Flip") for line in here.screen())  # turned back already
     finally:
         pair.close()
