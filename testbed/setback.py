@@ -19,7 +19,7 @@ from firmware_host.board.turn import undo_steps
 ORDERS = ("own first", "theirs first", "both in hand")
 #: What a player would read as a warning to obey (a piece to put back or take off, whose piece
 #: stands where, a knock): none may show while the players set back what they mean to.
-WARNING = re.compile(r"\bPut\b|\boff\b|\bis \w+'s\b|knocked|[Ii]llegal")
+WARNING = re.compile(r"\bPut\b|\b[Tt]ake\b(?! back).*\boff\b|\bis \w+'s\b|knocked|[Ii]llegal")
 
 
 def hands(state: GameState, move: str) -> tuple[list[str], list[str], list[str]]:
