@@ -10,7 +10,7 @@ hands take them, as held-out tests write it (``tests/net/mqtt/test_paired_set_ba
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
 
 from engines.core import GameState, Realisation
 from firmware_host.board.turn import undo_steps
@@ -40,10 +40,36 @@ def hands(state: GameState, move: str) -> tuple[list[str], list[str], list[str]]
 
 def apart(states: list[GameState], moves: list[str]) -> bool:
     """Whether the last two moves touch no site in common (either can go back first)."""
-    if len(moves) < 2:
+    return apart_last(states, moves, 2)
+
+
+def apart_last(states: list[GameState], moves: list[str], n: int) -> bool:
+    """Whether the last ``n`` moves touch no site in common (any can go back first)."""
+    if len(moves) < n:
         return False
-    own, theirs = (set().union(*hands(states[i - 1], moves[i])) for i in (-2, -1))
-    return not own & theirs
+    sites = [set().union(*hands(states[i - 1], moves[i])) for i in range(-n, 0)]
+    return all(not a & b for j, a in enumerate(sites) for b in sites[j + 1 :])
+
+
+def set_back_newest_first(
+    board: Any, states: list[GameState], moves: list[str], n: int, pause: float
+) -> None:
+    """The last ``n`` ``moves`` set back by hand at ``board``, the newest first, pausing
+    ``pause`` ms after each (as :func:`set_back` times its hands)."""
+    for i in range(-1, -n - 1, -1):
+        lift, put, turn = hands(states[i - 1], moves[i])
+        _hands(board, lift, put, turn)
+        board.run(pause)
+
+
+def _hands(board: Any, lift: list[str], put: list[str], turn: list[str]) -> None:
+    """``lift`` lifted, ``put`` set down, 100 ms apart, and ``turn`` turned over (held 300 ms)."""
+    for site in lift:
+        board.lift(site), board.run(100)
+    for site in put:
+        board.place(site), board.run(100)
+    for site in turn:
+        board.lift(site), board.run(300), board.place(site), board.run(100)
 
 
 def set_back(board: Any, states: list[GameState], moves: list[str], order: str, pause: float) -> None:
@@ -51,28 +77,15 @@ def set_back(board: Any, states: list[GameState], moves: list[str], order: str, 
     after each) set back by hand at ``board`` in ``order``, pausing ``pause`` ms halfway, each
     hand action 100 ms apart and each token turned back held 300 ms."""
     own, theirs = hands(states[-3], moves[-2]), hands(states[-2], moves[-1])
-
-    def act(do: Callable[[str], None], sites: list[str]) -> None:
-        for site in sites:
-            do(site)
-            board.run(100)
-
-    def turn(sites: list[str]) -> None:
-        for site in sites:
-            board.lift(site), board.run(300), board.place(site), board.run(100)
-
-    first, second = (theirs, own) if order == "theirs first" else (own, theirs)
     if order == "both in hand":
-        act(board.lift, own[0] + theirs[0])
+        _hands(board, own[0] + theirs[0], [], [])
         board.run(pause)
-        act(board.place, theirs[1] + own[1])
-        turn(theirs[2] + own[2])
+        _hands(board, [], theirs[1] + own[1], theirs[2] + own[2])
         return
-    for half, rest in ((first, pause), (second, 0)):
-        act(board.lift, half[0])
-        act(board.place, half[1])
-        turn(half[2])
-        board.run(rest)
+    first, second = (theirs, own) if order == "theirs first" else (own, theirs)
+    _hands(board, *first)
+    board.run(pause)
+    _hands(board, *second)
 
 
 def warnings(events: list[dict[str, Any]]) -> list[str]:
