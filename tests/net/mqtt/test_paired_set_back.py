@@ -80,3 +80,61 @@ def test_two_turns_set_back_by_hand_on_paired_boards_give_no_warning(game, seed,
         assert not any(line.startswith("Flip") for line in here.screen())  # turned back already
     finally:
         pair.close()
+
+
+def _after_a_chain(pair: Pair):
+    """Seeded Anti-Grid chain play until the players to move at one board made one move and
+    the opponent answered with several (a capture chain): (that board's robot, the other's,
+    how many moves stay once both turns are set back)."""
+    for _ in range(150):
+        pair.act("move")
+        asker = next((r for r in pair.robots if r.at_table()), None)
+        if asker is None:
+            continue
+        states, side = asker.states, asker.state.to_move
+        keep = len(asker.moves) - 1  # the players' own last move is the one after ``keep``
+        while keep > 0 and states[keep].to_move != side:
+            keep -= 1
+        if len(asker.moves) - keep >= 3 and states[keep].to_move == side:
+            before, own, now = (states[i].occupied() for i in (keep, keep + 1, -1))
+            if not (before ^ own) & (own ^ now):
+                return asker, pair.robots[1 - pair.robots.index(asker)], keep
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("seed", [70, 71])
+def test_a_turn_set_back_by_hand_after_the_opponents_capture_chain_gives_no_warning(seed, order):
+    """Paired Anti-Grid with chain captures: the players' move was answered by a chain of the
+    opponent's moves. They set both turns back by hand (their own piece first, the opponent's
+    first, or both in the hand), pausing a second halfway: no warning meanwhile, the other
+    board asked to undo them all; agreed, both boards hold the game without them."""
+    pair = Pair(Game.of("anti-grid", 6, "chain"), random.Random(seed), kinds=())
+    try:
+        asker, other, keep = _after_a_chain(pair)
+        here, there = asker.board, other.board
+        moves, states = list(here.held()), asker.states
+        before, own, now = (states[i].occupied() for i in (keep, keep + 1, -1))
+        halves = {"own": (own - before, before - own), "theirs": (now - own, own - now)}
+        begun = len(here.events)
+
+        def hands(lift, put) -> None:
+            for site in sorted(lift):
+                here.lift(site), here.run(100)
+            for site in sorted(put):
+                here.place(site), here.run(100)
+
+        first, second = ("theirs", "own") if order == "theirs first" else ("own", "theirs")
+        if order == "both in hand":
+            hands(halves["own"][0] | halves["theirs"][0], ()), here.run(1000)
+            hands((), halves["own"][1] | halves["theirs"][1])
+        else:
+            hands(*halves[first]), here.run(1000), hands(*halves[second])
+        here.settle()
+        assert pair._until(lambda: "Take back?" in there.screen())
+        assert f"Opponent asks to undo {len(moves) - keep} moves" in there.screen()
+        assert warnings(here.events[begun:]) == []
+        there.press("ok")
+        assert pair._until(lambda: here.held() == there.held() == tuple(moves[:keep]))
+    finally:
+        pair.close()
