@@ -66,11 +66,15 @@ DOUBTS = (
         "last_move_in_hand, taken_back",
     ),
     Doubt(
-        "against an opponent, a legal move whose every change goes towards the position "
-        "before one of the players' own last turns",
-        "a takeback by hand under way: nothing recorded, sent or answered",
-        "the move, recorded once the board has shown it for `takeback_ms`",
-        "a_move",
+        "against an opponent, a legal move, or a board no move explains, whose every change "
+        "goes towards the position before one of the players' own last turns (two turns set "
+        "back by hand: their own piece first, the opponent's first, both in the hand; or the "
+        "next two while a takeback's unseen steps are still asked)",
+        'a takeback by hand under way: nothing recorded, lit, sent or answered ("Taking back? '
+        'Set the rest back"); the tokens turned back on the way count for its undoing',
+        "the move, recorded once the board has shown it for `takeback_ms`; no move: what differs "
+        "pointed out then",
+        "a_move, set_back_under_way",
     ),
     Doubt(
         "the players' last move lifted back off the board before the next side began",

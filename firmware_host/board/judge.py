@@ -125,14 +125,15 @@ def _taken(choice: TurnChoice, late: Board) -> Accept | Offer:
     return Accept(choice.sole()) if len(choice.turns) == 1 else Offer(choice, late)
 
 
-def set_back_begun(c: View, phase: Moving, board: Board) -> Decisions | None:
+def set_back_begun(c: View, phase: Moving | Following, board: Board) -> Decisions | None:
     """Against an opponent, a move whose every change goes towards a position before one of
     the players' own last turns (all of them since the opponent's turn before: several sides
     may play at the table) may be a takeback by hand under way (their piece set back first, or
     the opponent's lifted and theirs set on its site): nothing is recorded (or sent, or
     answered) until the board has shown it for ``takeback_ms``, so the rest of the set-back
     reads as a takeback, not as a move to undo too."""
-    if not (c.opponent and c.settings.takebacks) or phase.doubted == (-math.inf, board):
+    doubted = phase.set_back_since()
+    if not (c.opponent and c.settings.takebacks) or doubted == (-math.inf, board):
         return None
     here = c.record.board
     if not any(
@@ -140,9 +141,20 @@ def set_back_begun(c: View, phase: Moving, board: Board) -> Decisions | None:
         for i in own_last_turns(c)
     ):
         return None
-    if phase.doubted is None or phase.doubted[1] != board:
-        return [Go(replace(phase, doubted=(c.now, board)))]
+    if doubted is None or doubted[1] != board:
+        return [Go(phase.setting_back(c.now, board))]
     return []
+
+
+def set_back_under_way(c: View, phase: Moving | Following, board: Board) -> Decisions | None:
+    """Against an opponent, a board no move explains whose every change goes towards a
+    position before one of the players' own last turns (their own piece set back first, the
+    opponent's lifted first, both in the hand; while a takeback's unseen steps are still
+    asked, the next turns set back): a takeback by hand under way, quiet (nothing lit, sent or
+    answered) until the board has shown it for ``takeback_ms``; then what differs is pointed
+    out."""
+    begun = set_back_begun(c, phase, board)
+    return None if begun is None else [InSync(), Light(frozenset()), *begun]
 
 
 def own_last_turns(c: View) -> list[int]:
@@ -290,14 +302,21 @@ def taken_back(c: View, phase: Phase, board: Board) -> Decisions | None:
         return deeper
     if c.opponent:
         return [InSync(), AskTakeBack(index, lambda c, answer: _answered(c, phase, board, index, answer))]
-    return [InSync(), TakeBack(index)]
+    return [InSync(), *took_back(phase, index)]
+
+
+def took_back(phase: Phase, keep: int) -> Decisions:
+    """Taken back by hand to the first ``keep`` moves: the tokens the players turned back on
+    the way (touches kept for the move to come) count for its undoing."""
+    made = phase.touches()
+    return [TakeBack(keep), Then(lambda c: turned_back(c, made))]
 
 
 def _answered(c: View, phase: Phase, board: Board, index: int, answer: int | Asked) -> Decisions:
     """The opponent's answer to a takeback by hand to position ``index``: taken back as far
     as it agrees, else the pieces guided back (and a refused one's flips to turn again)."""
     if not isinstance(answer, Asked):
-        return [TakeBack(answer)]
+        return took_back(phase, answer)
     refused = [] if answer.waiting else [Go(Restoring(undo=turned_meanwhile(c, phase, index), why="refused"))]
 
     def guided(c: View) -> Decisions:
@@ -596,6 +615,7 @@ SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict(
             taken_back,
             corrected,
             token_in_hand,
+            set_back_under_way,
             out_of_sync,
         ),
         row(
@@ -618,6 +638,7 @@ SETTLED: dict[type[Phase], tuple[Rule, ...]] = dict(
             next_side_began,
             next_side_token_in_hand,
             corrected,
+            set_back_under_way,
             out_of_sync,
         ),
         row(

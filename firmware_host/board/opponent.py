@@ -92,13 +92,26 @@ class Seen:
     def turns_back(self, side: str, to: int | None = None) -> int:
         """How many moves stay when ``side``'s last turn and the players' turn before it are
         taken back (the players' alone when ``side`` has not answered yet), or ``to`` when the
-        pieces show that earlier position."""
+        pieces show that earlier position (in a game of three or four, the players' turn may
+        be several sides' moves: the pieces say how many of them go).
+
+        >>> from engines import new_game
+        >>> states = [new_game("antipalos", 3, "cut-throat-3")]
+        >>> moves = ("*A3", "B2*", "*B1", "C2*", "A1*")
+        >>> for move in moves:
+        ...     states.append(states[-1].play(move))
+        >>> seen = Seen(None, 1, moves, tuple(states), awaiting=False, final=True)  # type: ignore[arg-type]
+        >>> seen.turns_back("black"), seen.turns_back("black", 3), seen.turns_back("black", 1)
+        (2, 3, 1)
+        """
+        if to is not None:
+            return to
         index = len(self.moves)
         while index > 0 and self.states[index - 1].to_move == side:
             index -= 1
         while index > 0 and self.states[index - 1].to_move != side:
             index -= 1
-        return index if to is None else min(index, to)
+        return index
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,9 @@ LIGHTS: dict[LightKind, Led] = {
 #: Said while a move that goes towards the position before one of the players' own last turns
 #: waits to be read (a takeback by hand may be under way).
 SET_BACK = N_("Taking back? Set the rest back or it's a move")
+#: Said while the pieces show no move but only go towards such a position (the players' own
+#: piece set back first, the opponent's lifted first).
+SET_BACK_REST = N_("Taking back? Set the rest back")
 #: What the screen says while a move offered, read with a token off its switch, may have been
 #: a knock set right (or the placed token lifted is a tap on it under way).
 KNOCK_SET_RIGHT = N_("Knock set right? Set it back to keep the move")
@@ -282,9 +285,10 @@ def _set_back(phase: Moving | Awaiting | Following, snap: Snapshot) -> str | Non
     if doubted is None or doubted[0] == -math.inf or not doubted[1] == snap.board != snap.record.board:
         return None
     index = snap.record.earlier(snap.board)
-    if index is None or recognise.candidates(snap.record.state, snap.board):  # a move, maybe
+    if recognise.candidates(snap.record.state, snap.board):  # a move, maybe
         return _(SET_BACK)
-    return set_back_deeper(len(snap.record.moves) - index)
+    deeper = len(snap.record.moves) - index if index is not None else 0
+    return set_back_deeper(deeper) if deeper > 1 else _(SET_BACK_REST)
 
 
 def set_back_deeper(n: int) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Iterable
 
 import pytest
 
@@ -173,11 +174,11 @@ def test_antipode_a_takeback_by_hand_through_an_earlier_position_takes_back_one_
 
 
 # ------------------------------------------------------------ a knock that equals a legal move
-def _knock_positions():
+def _knock_positions(seeds: Iterable[int] = range(30, 40)):
     """Seeded Antipode positions where a token knocked onto its empty neighbour equals a legal
     move: (seed, variant, moves, token, neighbour, move)."""
     found = []
-    for seed in range(30, 40):
+    for seed in seeds:
         variant = VARIANTS[seed % len(VARIANTS)]
         before, state = _played(seed, variant=variant)
         knocks = [] if state.outcome() else knocks_to_moves(state)

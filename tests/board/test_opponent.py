@@ -354,7 +354,9 @@ def test_a_hint_is_never_one_of_the_gentle_level_1s_loose_moves():
 
 def test_lifting_the_computers_piece_to_set_it_right_undoes_nothing():
     """A player straightening the computer's stone (lifted longer than a settle) is shown where
-    it goes; it is not a take back of two turns, nor of the computer's alone."""
+    it goes once it has been off for ``takeback_ms`` (before, it may be the first half of a
+    set-back by hand: the board waits, quietly); it is not a take back of two turns, nor of
+    the computer's alone."""
     d = Drive(Game.of("antipod", 4))
     d.ctl.opponent = Computer("black", 1, sync=True)
     d.run(50).place("b2").run(500)
@@ -363,7 +365,10 @@ def test_lifting_the_computers_piece_to_set_it_right_undoes_nothing():
         d.place(placed)
     d.run(500)
     assert d.ctl.moves == ["b2", reply["move"]]
+    begun = len(d.events)
     d.lift(*reply["fill"]).run(800)
+    assert "out_of_sync" not in [e["event"] for e in d.events[begun:]]
+    d.run(2000)
     out = d.last("out_of_sync")
     assert (out["missing"], out["extra"]) == (reply["fill"], [])  # put it back
     assert d.ctl.moves == ["b2", reply["move"]] and "takeback" not in d.kinds()
