@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from hardware import lazy
 from hardware.sim import Noise, SimBoard, SimButtons, SimDisplay, SimLeds
 
 Options = dict[str, Any]
@@ -422,15 +423,17 @@ def make_display(options: Options, *, sim: SimBoard | None = None):
     size = {"width": opt.int("width", 128, lo=8, hi=256), "height": opt.int("height", 64, lo=8, hi=128)}
     if opt.backend == "dummy":
         opt.done()
-        from luma.core.device import dummy
+        with lazy.luma_imports():
+            from luma.core.device import dummy
 
         return LumaDisplay(dummy(mode="1", rotate=rotate, **size))
     port, address = opt.int("port", 1, hi=99), opt.int("address", 0x3C, lo=0x03, hi=0x77)
     opt.done()
 
     def build():
-        from luma.core.interface.serial import i2c
-        from luma.oled import device as oled
+        with lazy.luma_imports():
+            from luma.core.interface.serial import i2c
+            from luma.oled import device as oled
 
         panel = getattr(oled, opt.backend)
         return panel(i2c(port=port, address=address), rotate=rotate, **size)

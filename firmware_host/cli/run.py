@@ -27,7 +27,6 @@ from firmware_host.runtime.sound import Speaker
 from firmware_host.store.config import Config
 from firmware_host.store.dblock import DatabaseLock
 from firmware_host.store.storage import StorageError
-from firmware_host.ui.font import defer_freetype
 from firmware_host.ui.screens import message_screen
 from hardware import backends
 from hardware.sim import SimBoard
@@ -54,7 +53,6 @@ def run(
 ) -> int:
     """Run until SIGTERM/SIGINT; the exit status. On the simulated board the page is served
     at ``host``:``port`` (default: the config's [web] table; docs/simulator.md)."""
-    defer_freetype()  # before luma loads Pillow's ImageFont
     if sim:
         config = config.simulated()
     try:

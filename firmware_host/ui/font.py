@@ -2,7 +2,8 @@
 bitmap a letter and size, read from ``oledfont.bin`` (written by ``python -m firmware_host.ui.fontmake``).
 
 Drawing one-bit text through FreeType costs a board about 1 MB of resident memory (FreeType's
-and HarfBuzz's pages, the font's outlines and caches), and loading the library another 1.7 MB.
+and HarfBuzz's pages, the font's outlines and caches), and loading the libraries another 1.7 MB,
+which the hardware's drivers leave unloaded (hardware/lazy.py).
 This font gives the same pixels, lengths and boxes as ``ImageFont.load_default(size)`` in mode
 "1" (tests/ui/test_oled_font.py compares them letter by letter and on random text): each letter
 is the bitmap FreeType made of it, set at the pen as Pillow sets it, with Pillow's own
@@ -16,10 +17,7 @@ A letter the font lacks is drawn as the font's missing-letter box, as FreeType d
 
 from __future__ import annotations
 
-import importlib
 import struct
-import sys
-import types
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -36,35 +34,6 @@ MAGIC = b"RBF1"
 #: bitmap's corner as Pillow counts it (min(0, left), max(0, top)), the first row's and column's
 #: offset from the pen and the baseline, the bitmap's width and height.
 RECORD = struct.Struct("<HBBbbbbbbbbBB")
-
-
-def defer_freetype() -> None:
-    """Leave Pillow's FreeType (``PIL._imagingft``: with HarfBuzz about 1.7 MB resident) unloaded
-    until something asks for it. luma imports Pillow's ImageDraw, and ImageDraw ImageFont, which
-    loads the library at once, though the screens draw with :class:`BitmapFont`: in its place
-    stands a module that imports it at the first use of any of its names. Nothing once Pillow's
-    ImageFont is imported."""
-    name = "PIL._imagingft"
-    if name not in sys.modules and "PIL.ImageFont" not in sys.modules:
-        sys.modules[name] = _Deferred(name)
-
-
-class _Deferred(types.ModuleType):
-    """A stand-in for the module of its name: the first name asked of it imports the module (in
-    its place in ``sys.modules``), which then answers.
-
-    >>> colour = _Deferred("colorsys")
-    >>> colour.rgb_to_hsv(1.0, 0.0, 0.0)
-    (0.0, 1.0, 1.0)
-    """
-
-    def __getattr__(self, attr: str):
-        module = self.__dict__.get("_module")
-        if module is None:
-            if sys.modules.get(self.__name__) is self:
-                del sys.modules[self.__name__]
-            module = self.__dict__["_module"] = importlib.import_module(self.__name__)
-        return getattr(module, attr)
 
 
 class Glyph(NamedTuple):
