@@ -2,10 +2,12 @@
 
 luma's modules import Pillow's ImageDraw, which imports ImageFont, which loads FreeType and
 HarfBuzz (about 1.7 MB resident, with ``base64``), though the OLED's driver only sends images
-and the screens draw their words from bitmaps of their own (firmware_host/ui/font.py). And
+and the screens draw their words from bitmaps of their own (firmware_host/ui/font.py); Pillow's
+Image imports its tables of Exif and TIFF tags (0.25 MB, for reading photos' metadata). And
 luma's serial interfaces import ``multiprocessing`` (with ``pickle``: about 0.35 MB) for one
 class a board never makes (an RGB LED's colour fade). :func:`luma_imports` puts a stand-in in
-their place while luma loads; each still loads, as it was, when something first uses it.
+their place while Pillow and luma load; each still loads, as it was, when something first uses
+it.
 
 >>> colours = Deferred("colorsys")
 >>> colours.rgb_to_hsv(1.0, 0.0, 0.0)
@@ -73,9 +75,14 @@ def standing_in(name: str, *names: str) -> Iterator[None]:
             del sys.modules[name]
 
 
+#: Pillow's modules a board's drivers never use (loaded by those they use).
+PILLOW_UNUSED = ("PIL.ImageFont", "PIL.ExifTags", "PIL.TiffTags")
+
+
 @contextmanager
 def luma_imports() -> Iterator[None]:
-    """Import luma's modules in the block without what a board never uses from them."""
-    defer("PIL.ImageFont")
+    """Import Pillow's and luma's modules in the block without what a board never uses."""
+    for name in PILLOW_UNUSED:
+        defer(name)
     with standing_in("multiprocessing", "Process"):
         yield

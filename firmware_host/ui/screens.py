@@ -22,7 +22,6 @@ the other lines. Menus show their position ("Menu 3/8") and a small arrow where 
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
@@ -226,6 +225,8 @@ def _glyph(letter: str) -> tuple[str, str]:
         return letter, ""
     if letter in _SPELT:
         return _SPELT[letter], ""
+    import unicodedata  # only for letters beyond ASCII: 0.1 MB a board speaking English saves
+
     decomposed = unicodedata.normalize("NFD", letter)
     base, marks = decomposed[0], decomposed[1:]
     if not base.isascii():
