@@ -398,7 +398,9 @@ def _luma_leds(opt: _Reader, device):
 
         def build():
             import _rpi_ws281x  # noqa: F401  (luma needs it; fail before luma half-builds)
-            from luma.led_matrix.device import ws2812
+
+            with lazy.luma_imports():
+                from luma.led_matrix.device import ws2812
 
             return ws2812(cascaded=count, mapping=mapping)
 
@@ -412,8 +414,9 @@ def _luma_leds(opt: _Reader, device):
         opt.done()
 
         def build():
-            from luma.core.interface.serial import spi
-            from luma.led_matrix.device import max7219
+            with lazy.luma_imports():
+                from luma.core.interface.serial import spi
+                from luma.led_matrix.device import max7219
 
             return max7219(
                 spi(port=port, device=spi_device), cascaded=cascaded, block_orientation=orientation

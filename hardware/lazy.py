@@ -1,8 +1,9 @@
 """Modules a library imports that a board never uses, loaded only when something uses them.
 
-luma's modules import Pillow's ImageDraw, which imports ImageFont, which loads FreeType and
-HarfBuzz (about 1.7 MB resident, with ``base64``), though the OLED's driver only sends images
-and the screens draw their words from bitmaps of their own (firmware_host/ui/font.py); Pillow's
+luma's modules import Pillow's ImageDraw, which imports ImageText and ImageFont, which loads
+FreeType and HarfBuzz (about 1.7 MB resident, with ``base64``), though the OLED's driver only
+sends images and the screens draw their words from bitmaps of their own
+(firmware_host/ui/font.py); Pillow's
 Image imports its tables of Exif and TIFF tags (0.25 MB, for reading photos' metadata). And
 luma's serial interfaces import ``multiprocessing`` (with ``pickle``: about 0.35 MB) for one
 class a board never makes (an RGB LED's colour fade). :func:`luma_imports` puts a stand-in in
@@ -76,7 +77,7 @@ def standing_in(name: str, *names: str) -> Iterator[None]:
 
 
 #: Pillow's modules a board's drivers never use (loaded by those they use).
-PILLOW_UNUSED = ("PIL.ImageFont", "PIL.ExifTags", "PIL.TiffTags")
+PILLOW_UNUSED = ("PIL.ImageFont", "PIL.ImageText", "PIL.ExifTags", "PIL.TiffTags")
 
 
 @contextmanager

@@ -32,8 +32,12 @@ def _lit(font, text: str) -> list[tuple[int, int]]:
 
     image = Image.new("1", (X * 4 + font.size * len(text) * 2, Y + 40))
     ImageDraw.Draw(image).text((X, Y), text, font=font, anchor="ls", fill="white")
-    pixels = image.load()
-    return [(x, y) for y in range(image.height) for x in range(image.width) if pixels[x, y]]
+    return _pixels(image)
+
+
+def _pixels(image) -> list[tuple[int, int]]:
+    """The lit pixels of ``image``, row by row."""
+    return [(x, y) for y in range(image.height) for x in range(image.width) if image.getpixel((x, y))]
 
 
 def letters(font) -> list[str]:
@@ -107,10 +111,7 @@ def same(font, ours, text: str) -> bool:
 
     image = Image.new("1", (X * 4 + font.size * len(text) * 2, Y + 40))
     ours.draw(image, (X, Y), text, 255)
-    pixels = image.load()
-    return _lit(font, text) == [
-        (x, y) for y in range(image.height) for x in range(image.width) if pixels[x, y]
-    ]
+    return _lit(font, text) == _pixels(image)
 
 
 def main() -> None:
