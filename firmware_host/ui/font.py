@@ -1,14 +1,15 @@
-"""The OLED's font without FreeType: Pillow's built-in font (Aileron) as the panel draws it, one
-bitmap a letter and size, read from ``oledfont.bin`` (written by ``python -m firmware_host.ui.fontmake``).
+"""The OLED's font without FreeType: Pillow's built-in font (Aileron) as the panel draws it, a
+bitmap for each letter and size, read from ``oledfont.bin`` (``python -m
+firmware_host.ui.fontmake`` writes it).
 
 Drawing one-bit text through FreeType costs a board about 1 MB of resident memory (FreeType's
 and HarfBuzz's pages, the font's outlines and caches), and loading the libraries another 1.7 MB,
-which the hardware's drivers leave unloaded (hardware/lazy.py).
-This font gives the same pixels, lengths and boxes as ``ImageFont.load_default(size)`` in mode
-"1" (tests/ui/test_oled_font.py compares them letter by letter and on random text): each letter
-is the bitmap FreeType made of it, set at the pen as Pillow sets it, with Pillow's own
-placement of the whole text (its box, measured from the outlines, and the bitmaps' corners).
-A letter the font lacks is drawn as the font's missing-letter box, as FreeType does.
+which the hardware's drivers leave unloaded (hardware/lazy.py). This font gives the same
+pixels, lengths and boxes as ``ImageFont.load_default(size)`` in mode "1"
+(tests/ui/test_oled_font.py compares them letter by letter and on random text): each letter is
+the bitmap FreeType made of it, set at the pen as Pillow sets it, with Pillow's own placement of
+the whole text (its box, measured from the outlines, and the bitmaps' corners). A letter the
+font lacks is drawn as the font's missing-letter box, as FreeType does.
 
 >>> font = BitmapFont.of(11)
 >>> font.length("White"), font.bbox("White")
