@@ -70,6 +70,7 @@ MODULES = (
     "paho.mqtt.client",
     "PIL.Image",
     "luma.core.device",
+    "hardware.oled",
     "serial",
     "sqlite3",
 )

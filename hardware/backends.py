@@ -15,9 +15,13 @@ hardware.backends.HardwareOptionError: leds.ws2812: 'brightness' must be a numbe
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import sys
+from typing import TYPE_CHECKING, Any, Callable
 
-from hardware.sim import Noise, SimBoard, SimButtons, SimDisplay, SimLeds
+from hardware import lazy
+
+if TYPE_CHECKING:  # the simulated board's parts load with it: a real board needs none of them
+    from hardware.sim import Noise, SimBoard
 
 Options = dict[str, Any]
 _REQUIRED = object()
@@ -157,6 +161,8 @@ def make_scanner(options: Options, *, pin_factory=None, bus=None):
         if wiring is not None:
             wiring = _wiring(opt, wiring, channels)
             leds = max(leds or 0, max((led + 1 for _, led in wiring.values()), default=0)) or None
+        from hardware.sim import SimBoard
+
         return SimBoard(
             channels, polarity, noise=noise, columns=columns, diodes=diodes, leds=leds, wiring=wiring
         )
@@ -315,6 +321,8 @@ def _no_answer(bus, addresses: list[int]) -> int:
 def _noise(opt: _Reader, noise: Any) -> Noise | None:
     if noise is None or noise is False:
         return None
+    from hardware.sim import Noise
+
     if noise is True:
         return Noise()
     if not isinstance(noise, dict):
@@ -339,6 +347,13 @@ def _noise(opt: _Reader, noise: Any) -> Noise | None:
     return result
 
 
+def simulated(scanner: Any) -> SimBoard | None:
+    """``scanner`` if it is the simulated board, else None (without loading hardware.sim,
+    which a board built from it has loaded)."""
+    sim = sys.modules.get("hardware.sim")
+    return scanner if sim is not None and isinstance(scanner, sim.SimBoard) else None
+
+
 # -- LED sinks -------------------------------------------------------------------------------
 
 
@@ -353,6 +368,8 @@ def make_leds(options: Options, *, sim: SimBoard | None = None, device=None):
             return sim.leds
         if count is None:
             raise HardwareOptionError("leds.sim: missing option 'count' (or give the simulated board)")
+        from hardware.sim import SimLeds
+
         return SimLeds(count)
     if opt.backend == "serial":
         from hardware.serial_link import SerialLeds
@@ -381,7 +398,9 @@ def _luma_leds(opt: _Reader, device):
 
         def build():
             import _rpi_ws281x  # noqa: F401  (luma needs it; fail before luma half-builds)
-            from luma.led_matrix.device import ws2812
+
+            with lazy.luma_imports():
+                from luma.led_matrix.device import ws2812
 
             return ws2812(cascaded=count, mapping=mapping)
 
@@ -395,8 +414,9 @@ def _luma_leds(opt: _Reader, device):
         opt.done()
 
         def build():
-            from luma.core.interface.serial import spi
-            from luma.led_matrix.device import max7219
+            with lazy.luma_imports():
+                from luma.core.interface.serial import spi
+                from luma.led_matrix.device import max7219
 
             return max7219(
                 spi(port=port, device=spi_device), cascaded=cascaded, block_orientation=orientation
@@ -415,22 +435,28 @@ def make_display(options: Options, *, sim: SimBoard | None = None):
     opt = _Reader("display", options, ("sim", "dummy", "ssd1306", "sh1106"))
     if opt.backend == "sim":
         opt.done()
-        return sim.display if sim is not None else SimDisplay()
+        if sim is not None:
+            return sim.display
+        from hardware.sim import SimDisplay
+
+        return SimDisplay()
     from hardware.oled import LumaDisplay
 
     rotate = opt.int("rotate", 0, hi=3)
     size = {"width": opt.int("width", 128, lo=8, hi=256), "height": opt.int("height", 64, lo=8, hi=128)}
     if opt.backend == "dummy":
         opt.done()
-        from luma.core.device import dummy
+        with lazy.luma_imports():
+            from luma.core.device import dummy
 
         return LumaDisplay(dummy(mode="1", rotate=rotate, **size))
     port, address = opt.int("port", 1, hi=99), opt.int("address", 0x3C, lo=0x03, hi=0x77)
     opt.done()
 
     def build():
-        from luma.core.interface.serial import i2c
-        from luma.oled import device as oled
+        with lazy.luma_imports():
+            from luma.core.interface.serial import i2c
+            from luma.oled import device as oled
 
         panel = getattr(oled, opt.backend)
         return panel(i2c(port=port, address=address), rotate=rotate, **size)
@@ -448,6 +474,8 @@ def make_buttons(options: Options, *, sim: SimBoard | None = None, pin_factory=N
     opt = _Reader("buttons", options, ("sim", "gpio"))
     if opt.backend == "sim":
         opt.done()
+        from hardware.simbuttons import SimButtons
+
         return sim.buttons if sim is not None else SimButtons()
     from hardware.gpio import GpioButtons
 

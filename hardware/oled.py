@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import threading
 
-from PIL import Image, ImageChops
-
+from hardware import lazy
 from hardware.base import RETRY_SECONDS
 from hardware.supervise import Supervised
+
+with lazy.luma_imports():
+    from PIL import Image, ImageChops
 
 
 class LumaDisplay:

@@ -42,9 +42,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from hardware import patterns
-from hardware.base import BUTTONS, ButtonEvent, Led, Scan
+from hardware.base import Led, Scan
 from hardware.clock import Clock, wall_clock
 from hardware.ghost import ghosted, matrix_scan, to_cells, to_channels
+from hardware.simbuttons import SimButtons
 from hardware.wake import Waker
 
 if TYPE_CHECKING:
@@ -97,35 +98,6 @@ class SimDisplay:
     def show(self, image: Image.Image) -> None:
         self._image = image.copy()
         self.images_shown += 1
-
-    def close(self) -> None:
-        pass
-
-
-class SimButtons:
-    """Buttons pressed by a test, a replay file or the simulator page."""
-
-    def __init__(self) -> None:
-        self._pending: list[ButtonEvent] = []
-        self._lock = threading.Lock()
-        self._waker: Waker | None = None
-
-    def wakes(self, waker: Waker) -> None:
-        """Set ``waker`` on every press (the daemon then need not poll for them)."""
-        self._waker = waker
-
-    def press(self, button: str, long: bool = False) -> None:
-        if button not in BUTTONS:
-            raise ValueError(f"no button {button!r} (one of {', '.join(BUTTONS)})")
-        with self._lock:
-            self._pending.append(ButtonEvent(button, long))
-        if self._waker:
-            self._waker.set()
-
-    def events(self) -> list[ButtonEvent]:
-        with self._lock:
-            events, self._pending = self._pending, []
-        return events
 
     def close(self) -> None:
         pass

@@ -225,6 +225,13 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
     return args
 
 
+def _forget_locale() -> None:
+    """Let go of ``locale``, which argparse's messages load (gettext imports it to read $LANG;
+    its tables are about 0.2 MB): what a command loads next reuses the memory, and ``import
+    locale`` loads it again where something needs it."""
+    sys.modules.pop("locale", None)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv[0] if argv else None)
@@ -232,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    del parser  # a daemon runs for days: the parser's memory is reused by what it loads next
+    _forget_locale()
     try:
         return args.func(args)
     except BrokenPipeError:  # e.g. `reedboard games | head`: the reader has gone, not an error

@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 import threading
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from firmware_host.board import Controls
 from firmware_host.board.playable import Playable
@@ -29,7 +29,9 @@ from firmware_host.store.dblock import DatabaseLock
 from firmware_host.store.storage import StorageError
 from firmware_host.ui.screens import message_screen
 from hardware import backends
-from hardware.sim import SimBoard
+
+if TYPE_CHECKING:  # loaded with a simulated board only
+    from hardware.sim import SimBoard
 
 #: After the loop, closing the parts (the network's goodbye, the page, the LEDs put out) may
 #: take this long; then the daemon ends its helpers' processes and itself at once, well within

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from firmware_host.board import Controls
 from firmware_host.board.events import Event
@@ -31,9 +31,11 @@ from firmware_host.store.storage import BUSY_MS, Storage, StorageError
 from firmware_host.store.wal import lost_commits
 from firmware_host.ui.screens import message_screen
 from hardware import backends
-from hardware.sim import SimBoard
 from hardware.supervise import describe
 from hardware.wake import Waker
+
+if TYPE_CHECKING:  # loaded with a simulated board only
+    from hardware.sim import SimBoard
 
 #: Sensor and LED channels of the simulated board: enough for every game the menu offers.
 SIM_CHANNELS = 1024
@@ -67,7 +69,7 @@ class Hardware:
 
     @property
     def sim(self) -> SimBoard | None:
-        return self.scanner if isinstance(self.scanner, SimBoard) else None
+        return backends.simulated(self.scanner)
 
     def close(self) -> None:
         for part in (self.leds, self.display, self.buttons, self.scanner):
@@ -80,7 +82,7 @@ def open_hardware(config: Config, channels: int) -> Hardware:
     if sensors["backend"] == "sim":
         sensors.setdefault("channels", max(channels, SIM_CHANNELS))
     scanner = backends.make_scanner(sensors)
-    sim = scanner if isinstance(scanner, SimBoard) else None
+    sim = backends.simulated(scanner)
     # The daemon dims the LEDs itself (the menu changes the level), so the sink gets colours.
     return Hardware(
         scanner,

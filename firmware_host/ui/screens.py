@@ -2,11 +2,12 @@
 
 Screens are drawn with luma's ``canvas`` on a luma device (a panel, or luma's ``dummy`` device for
 PNGs, tests and the simulator), in Pillow's built-in font (Aileron, shipped inside Pillow, so a
-fresh install draws the same everywhere). A small layout step measures every row with that font
-and never clips or drops a line: it wraps at spaces, keeps a margin of :data:`MARGIN` pixels
-at the sides, and when the text does not fit it tries smaller type, step by step
-(:data:`STYLES`): first the large main line ("White to move") shrinks, then the other lines.
-Menus show their position ("Menu 3/8") and a small arrow where more items follow.
+fresh install draws the same everywhere), as FreeType draws it but from bitmaps of our own
+(:mod:`firmware_host.ui.font`: the same pixels without FreeType's memory). A small layout step
+measures every row with that font and never clips or drops a line: it wraps at spaces, keeps a
+margin of :data:`MARGIN` pixels at the sides, and when the text does not fit it tries smaller
+type, step by step (:data:`STYLES`): first the large main line ("White to move") shrinks, then
+the other lines. Menus show their position ("Menu 3/8") and a small arrow where more items follow.
 
 >>> screen = status_screen("Antipalos 12", None, "white", None, 1, ["14 left"], None, None, None)
 >>> screen.text_lines()
@@ -21,16 +22,16 @@ Menus show their position ("Menu 3/8") and a small arrow where more items follow
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
 from firmware_host.i18n import N_, _
+from firmware_host.ui.font import BitmapFont
 
 if TYPE_CHECKING:  # Pillow and luma load when the first screen is drawn, not at start-up
     from luma.core.device import device as LumaDevice
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
 SIZE = (128, 64)
 #: Pixels kept clear at the left and right ends of every row.
@@ -114,7 +115,7 @@ class Screen:
         device = dummy(*target, mode="1") if isinstance(target, tuple) else target
         drawing = canvas(device)
         with drawing as draw:
-            _draw(self, draw, device.width, device.height)
+            _draw(self, drawing.image, draw)
         return drawing.image
 
 
@@ -128,7 +129,7 @@ class _Font:
     """A font with the heights that stack lines tightly: the tallest letters above the baseline
     (``cap``) and the lowest descender below it."""
 
-    font: ImageFont.FreeTypeFont | ImageFont.ImageFont
+    font: BitmapFont
     cap: int
     descent: int
     #: What a space is drawn as: small sizes of the font have 2-pixel spaces, too narrow on an
@@ -139,7 +140,7 @@ class _Font:
     def height(self) -> int:
         return self.cap + self.descent
 
-    def width(self, text: str) -> float:
+    def width(self, text: str) -> int:
         return _width(self, text)
 
     def box(self, x: int, baseline: int, text: str) -> tuple[int, int, int, int]:
@@ -147,22 +148,25 @@ class _Font:
         left, top, right, bottom = _ink(self, text)
         return x + left, baseline + top, x + right, baseline + bottom
 
-    def draw(self, draw: ImageDraw.ImageDraw, x: int, baseline: int, text: str, fill: str) -> None:
-        """Draw ``text`` with its left end at ``x`` and its baseline at ``baseline``; a letter
-        the font lacks as the letter it has with its mark (:func:`_glyph`)."""
+    def draw(self, image: Image.Image, x: int, baseline: int, text: str, fill: str) -> None:
+        """Draw ``text`` on ``image`` with its left end at ``x`` and its baseline at
+        ``baseline``; a letter the font lacks as the letter it has with its mark (:func:`_glyph`)."""
+        from PIL import ImageColor
+
+        ink = ImageColor.getcolor(fill, image.mode)
         for offset, piece in self._pieces(text):
-            draw.text((x + offset, baseline), piece, font=self.font, anchor="ls", fill=fill)
+            self.font.draw(image, (x + offset, baseline), piece, ink)
         unit = 1 if self.cap <= 10 else 2  # the marks' dots grow with the type
         for i, letter in enumerate(text):
             base, mark = _glyph(letter)
             if mark in _MARKS:
-                at = x + round(self.width(text[:i]))
-                left, top, right, _ = self.font.getbbox(base, mode="1", anchor="ls")
+                at = x + self.width(text[:i])
+                left, top, right, _ = self.font.bbox(base)
                 for dx, dy in _MARKS[mark]((right - left) // 2, right - left):
                     x0, y0 = at + left + dx * unit, baseline + (top + dy * unit if dy < 2 else dy - 1)
-                    draw.rectangle((x0, y0, x0 + unit - 1, y0 + unit - 1), fill=fill)
+                    image.paste(ink, (x0, y0, x0 + unit, y0 + unit))
 
-    def _pieces(self, text: str) -> list[tuple[float, str]]:
+    def _pieces(self, text: str) -> list[tuple[int, str]]:
         """``text`` as drawn, cut before each colon: (offset from the left end, piece). A colon
         is set :data:`COLON_GAP` further right, so its dots do not touch the bar of a t or f.
 
@@ -171,26 +175,26 @@ class _Font:
         True
         """
         head, *rest = _drawn(text).replace(" ", self.space).split(":")
-        pieces, offset = [(0.0, head)], 0.0
+        pieces, offset = [(0, head)], 0
         for piece in rest:
-            offset += self.font.getlength(pieces[-1][1], mode="1") + COLON_GAP
+            offset += self.font.length(pieces[-1][1]) + COLON_GAP
             pieces.append((offset, ":" + piece))
         return pieces
 
 
 @lru_cache(maxsize=4096)
-def _width(font: _Font, text: str) -> float:
+def _width(font: _Font, text: str) -> int:
     """The pixels ``text`` takes in ``font``, as the panel draws it (measured once: laying out a
     paged screen asks for the same rows many times)."""
     pieces = font._pieces(text)
-    return pieces[-1][0] + font.font.getlength(pieces[-1][1], mode="1")
+    return pieces[-1][0] + font.font.length(pieces[-1][1])
 
 
 @lru_cache(maxsize=1024)
 def _ink(font: _Font, text: str) -> tuple[int, int, int, int]:
     """The pixels ``text`` can touch drawn at (0, 0) on its baseline, colons set apart."""
     shown = _drawn(text).replace(" ", font.space)
-    left, top, right, bottom = map(int, font.font.getbbox(shown or " ", mode="1", anchor="ls"))
+    left, top, right, bottom = font.font.bbox(shown or " ")
     return left, top, right + COLON_GAP * shown.count(":"), bottom
 
 
@@ -221,6 +225,8 @@ def _glyph(letter: str) -> tuple[str, str]:
         return letter, ""
     if letter in _SPELT:
         return _SPELT[letter], ""
+    import unicodedata  # only for letters beyond ASCII: 0.1 MB a board speaking English saves
+
     decomposed = unicodedata.normalize("NFD", letter)
     base, marks = decomposed[0], decomposed[1:]
     if not base.isascii():
@@ -235,12 +241,10 @@ def _drawn(text: str) -> str:
 
 @lru_cache(maxsize=None)
 def _font(size: int) -> _Font:
-    from PIL import ImageFont
-
-    font = ImageFont.load_default(size)
-    cap = -int(font.getbbox("Abdfhklt", anchor="ls")[1])  # the tallest letters
-    descent = int(font.getbbox("gjpqy", anchor="ls")[3])
-    return _Font(font, cap, descent, "  " if font.getlength(" ") < 4 else " ")
+    font = BitmapFont.of(size)
+    cap = -font.bbox("Abdfhklt")[1]  # the tallest letters
+    descent = font.bbox("gjpqy")[3]
+    return _Font(font, cap, descent, "  " if font.length(" ") < 4 else " ")
 
 
 @dataclass(frozen=True)
@@ -266,7 +270,8 @@ class Row:
         return self.font.box(self.x, self.baseline, self.text)
 
 
-def _draw(screen: Screen, draw: ImageDraw.ImageDraw, width: int, height: int) -> None:
+def _draw(screen: Screen, image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    width, height = image.size
     screen = screen.shown((width, height))
     rows, more = layout(screen, width, height)
     for row in rows:
@@ -275,11 +280,11 @@ def _draw(screen: Screen, draw: ImageDraw.ImageDraw, width: int, height: int) ->
             draw.rectangle((row.x - CLOCK_PAD, row.top, right, row.bottom), fill="white")
         elif row.lit:
             draw.rectangle((0, row.top, width - 1, row.bottom), fill="white")
-        row.font.draw(draw, row.x, row.baseline, row.text, "black" if row.lit else "white")
+        row.font.draw(image, row.x, row.baseline, row.text, "black" if row.lit else "white")
     if screen.marker and rows:
         font = _marker_font()
         font.draw(
-            draw,
+            image,
             width - MARGIN - SLACK - round(font.width(screen.marker)),
             rows[0].top + 1 + font.cap,
             screen.marker,
