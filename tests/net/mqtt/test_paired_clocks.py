@@ -17,6 +17,7 @@ from testbed.board_under_test import BoardUnderTest
 from testbed.bus import Faults
 from testbed.pair import Pair
 from testbed.pairs import carried_out, t1_and_t2
+from testbed.tools import wait_until
 
 DELAY_MS = 300
 #: The real-broker tests' clock: ten minutes each.
@@ -152,6 +153,13 @@ def test_a_flag_falls_on_the_board_of_its_players_and_ends_the_game_on_both():
         pair.close()
 
 
+def stored_readings(folder, board: str) -> list[dict]:
+    """The clock readings ``board``'s games file keeps for its first game, after each move."""
+    storage = Storage(str(folder / f"{board}.db"), read_only=True)
+    kept = storage.clocks(storage.games()[0].id)
+    return [json.loads(kept[ply]) for ply in sorted(kept) if ply]  # ply 0: the start
+
+
 def test_two_daemons_on_a_real_broker_keep_the_same_clock_readings(tmp_path, broker, watcher, boards):
     """``reedboard run --sim`` at t1 (White) and t2 (Black), each with ``[clock] control =
     "600"``: after White's move, carried out at t2, and Black's, carried out at t1, both games
@@ -159,11 +167,9 @@ def test_two_daemons_on_a_real_broker_keep_the_same_clock_readings(tmp_path, bro
     one, two = t1_and_t2(tmp_path, broker.port, boards, CLOCK)
     carried_out(watcher, ("t1", one), ("t2", two), "B2*")
     assert carried_out(watcher, ("t2", two), ("t1", one), "C3*")["moves"] == ["B2*", "C3*"]
-    readings = []
-    for board in ("t1", "t2"):
-        storage = Storage(str(tmp_path / f"{board}.db"), read_only=True)
-        kept = storage.clocks(storage.games()[0].id)
-        readings.append([json.loads(kept[ply]) for ply in sorted(kept) if ply])  # ply 0: the start
+    # The mover's board may keep its move's readings a moment after the other board shows it.
+    assert wait_until(lambda: [len(stored_readings(tmp_path, b)) for b in ("t1", "t2")] == [2, 2], 15)
+    readings = [stored_readings(tmp_path, board) for board in ("t1", "t2")]
     for one_s, two_s in zip(*readings, strict=True):  # the same, but for rounding to the ms
         assert all(abs(one_s["left"][side] - two_s["left"][side]) <= 1 for side in ("white", "black"))
     assert [r["mover"] for r in readings[0]] == ["white", "black"]
