@@ -47,6 +47,7 @@ from firmware_host.store.timecontrol import Clocks
 from hardware.base import Led
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
+from testbed.scratch import scratch
 
 #: Light kinds that look alike, by the name the robot reads them as ("take this off").
 SAME_LOOK = {"extra": "remove"}
@@ -242,7 +243,7 @@ class BoardUnderTest:
         speech: bool = False,
     ) -> None:
         if path is None:
-            handle, path = tempfile.mkstemp(suffix=".db", prefix="robot-")
+            handle, path = tempfile.mkstemp(suffix=".db", prefix="robot-", dir=scratch())
             os.close(handle)
             os.unlink(path)
         self.game, self.path, self.remote = game, path, remote

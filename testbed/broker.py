@@ -17,6 +17,8 @@ from typing import Any, Callable
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
+from testbed.online import wait_online
+from testbed.stopping import stop
 from testbed.tools import REEDBOARD, free_port, require
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -182,6 +184,7 @@ class Board:
     """``reedboard run --sim --config`` in a subprocess; stdin moves its pieces."""
 
     def __init__(self, config: Path) -> None:
+        self.config = config
         self.proc = subprocess.Popen(
             [*REEDBOARD, "run", "--sim", "--config", str(config)],
             stdin=subprocess.PIPE,
@@ -191,12 +194,13 @@ class Board:
         )
 
     def wait_running(self) -> None:
-        """Until the loop has begun (a piece placed before its first scan is no move)."""
+        """Until the loop has begun (it says so after its first scan: a piece placed from now
+        on is a move) and the board is online on its broker (testbed/online.py)."""
         said = []  # what it said before it stopped, if it did (a port taken meanwhile, ...)
         while "is running" not in (line := self.proc.stderr.readline()):
             assert line, f"the board did not start: {''.join(said)}{self.errors()}"
             said.append(line)
-        time.sleep(0.3)
+        wait_online(self.config)
 
     def place(self, site: str, on: bool = True) -> None:
         self.proc.stdin.write(json.dumps({"site": site, "on": on}) + "\n")
@@ -210,9 +214,8 @@ class Board:
         self.proc.stdin.flush()
 
     def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-        return self.proc.wait(5)
+        """SIGTERM, and its exit status once it has ended (testbed/stopping.py)."""
+        return stop(self.proc)
 
     def errors(self) -> str:
         self.stop()

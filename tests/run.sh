@@ -4,8 +4,9 @@
 # downloaded), mosquitto (the MQTT tests' broker), espeak-ng (the board's voice), openssl (the
 # bridged cafés' certificates), postgresql (the café archive's tests start a throw-away cluster on
 # a loopback port), the AVR toolchain and simavr (the board's firmware, built and run in the
-# emulator: tests/firmware). npm packages: axe-core (.axe/), TypeScript (.tsc/). Python packages:
-# a venv in .venv.
+# emulator: tests/firmware), e2fsprogs (a read-only SD card: a loop-mounted ext4, which needs
+# root: without, those tests skip). npm packages: axe-core (.axe/), TypeScript (.tsc/).
+# Python packages: a venv in .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +27,9 @@ command -v make >/dev/null || need+=(make)
 command -v avrdude >/dev/null || need+=(avrdude)  # reedboard firmware flash (tests/system/test_firmware_flash.py)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)  # the café archive
 command -v pgrep >/dev/null || need+=(procps)  # testbed/postgres.py pauses the server's processes
+# a read-only SD card: a loop-mounted ext4 (testbed/tools.py's Card; tests/store/test_read_only_card.py)
+command -v mkfs.ext4 >/dev/null || need+=(e2fsprogs)
+command -v losetup >/dev/null || need+=(mount)
 python3 -c "import ensurepip" 2>/dev/null || need+=(python3-venv)  # the venv below
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

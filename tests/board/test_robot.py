@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
 from bench.robot import FAULTS, Options, one_board, run_episode
 from firmware_host.board.controller import Game
@@ -33,14 +33,31 @@ from testbed.robot import GAMES, KINDS, MIX, SEATING, Robot, Violated, intend, p
 #: Games of two sides, for paired boards.
 PAIRED = [g for g in GAMES if len(Game.of(*g).new().sides) == 2]
 OUT = Path(__file__).resolve().parents[2] / "test-output" / "robot"
+#: The machines' examples in all (:func:`share` deals them out among the games).
+ONE_BOARD_EXAMPLES, TWO_BOARDS_EXAMPLES = 400, 100
 QUICK = settings(
-    max_examples=400,
     stateful_step_count=15,
     deadline=None,
     derandomize=True,
     database=None,
     suppress_health_check=list(HealthCheck),
 )
+
+
+def share(total: int, games: list, game) -> int:
+    """``game``'s share of ``total`` examples dealt out among ``games`` (the first ones get the
+    remainder), so that each game's machine is a test of its own that a worker can take.
+
+    >>> [share(10, ["a", "b", "c"], g) for g in "abc"]
+    [4, 3, 3]
+    """
+    quotient, remainder = divmod(total, len(games))
+    return quotient + (games.index(game) < remainder)
+
+
+def named(game) -> str:
+    """A game's test id: ``antipode-standard``, ``antipalos-3-two``."""
+    return "-".join(str(part) for part in game if part is not None)
 
 
 def reported(violation) -> AssertionError:
@@ -87,14 +104,12 @@ class OneBoard(RuleBasedStateMachine):
         "knock",
     )
 
-    @initialize(
-        game=st.sampled_from(GAMES),
-        seed=st.integers(0, 2**32),
-        computer=st.booleans(),
-        shuffled=st.booleans(),
-    )
-    def start(self, game, seed, computer, shuffled):
+    def __init__(self, game) -> None:
+        super().__init__()
         self.game = Game.of(*game)
+
+    @initialize(seed=st.integers(0, 2**32), computer=st.booleans(), shuffled=st.booleans())
+    def start(self, seed, computer, shuffled):
         self.side = self.game.new().sides[-1] if computer else None
         self.rng = random.Random(seed)
         wiring = random.Random(~seed) if shuffled else None  # a layout file wired by hand
@@ -128,11 +143,14 @@ class TwoBoards(RuleBasedStateMachine):
         "knock",
     )
 
-    @initialize(data=st.data(), seed=st.integers(0, 2**32), faulty=st.booleans())
-    def start(self, data, seed, faulty):
-        game = data.draw(st.sampled_from(PAIRED))
+    def __init__(self, game) -> None:
+        super().__init__()
+        self.game = Game.of(*game)
+
+    @initialize(seed=st.integers(0, 2**32), faulty=st.booleans())
+    def start(self, seed, faulty):
         self.faults = Faults(0.1, 0.1, (0.0, 400.0)) if faulty else Faults()
-        self.game, self.rng = Game.of(*game), random.Random(seed)
+        self.rng = random.Random(seed)
         self.pair = Pair(self.game, self.rng, KINDS, self.faults)
 
     def do(self, intention):
@@ -145,14 +163,16 @@ class TwoBoards(RuleBasedStateMachine):
             self.pair.close()
 
 
-def test_the_robot_plays_every_game_with_every_intention_and_finds_no_violation():
-    OneBoard.TestCase.settings = QUICK
-    OneBoard.TestCase().runTest()
+@pytest.mark.parametrize("game", GAMES, ids=named)
+def test_the_robot_plays_every_game_with_every_intention_and_finds_no_violation(game):
+    examples = share(ONE_BOARD_EXAMPLES, list(GAMES), game)
+    run_state_machine_as_test(lambda: OneBoard(game), settings=settings(QUICK, max_examples=examples))
 
 
-def test_two_paired_robots_hold_the_same_record():
-    TwoBoards.TestCase.settings = settings(QUICK, max_examples=100)
-    TwoBoards.TestCase().runTest()
+@pytest.mark.parametrize("game", PAIRED, ids=named)
+def test_two_paired_robots_hold_the_same_record(game):
+    examples = share(TWO_BOARDS_EXAMPLES, PAIRED, game)
+    run_state_machine_as_test(lambda: TwoBoards(game), settings=settings(QUICK, max_examples=examples))
 
 
 def test_paired_a_takeback_asked_in_a_new_game_like_one_answered_in_the_last_is_asked_again():

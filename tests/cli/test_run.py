@@ -13,6 +13,7 @@ import pytest
 
 from firmware_host.store.storage import Storage
 from testbed.running import Running
+from testbed.stopping import stop
 from testbed.streams import STREAMS
 from testbed.tools import REEDBOARD, sim_config
 
@@ -39,18 +40,20 @@ def test_sigkill_mid_game_then_resume_from_the_sqlite_file(config: Path, tmp_pat
     assert shown["lines"][:2] == ["Antipalos 5", "White to move"]
     second.send(site="A1*", on=True)
     assert second.wait_for("move") | {"t": 0} == {"t": 0, "event": "move", "move": "A1*", "side": "white"}
-    second.proc.send_signal(signal.SIGTERM)
-    assert second.proc.wait(timeout=2) == 0
+    assert stop(second.proc) == 0
     games = Storage(str(tmp_path / "games.db")).games()
     assert len(games) == 1 and games[0].moves == ("B2*", "C3*", "A1*")
 
 
-def test_sigterm_ends_the_daemon_within_two_seconds(config: Path):
+def test_sigterm_ends_the_daemon_cleanly_with_its_game_saved(config: Path, tmp_path: Path):
     running = Running(config)
     running.wait_for("display")
     assert running.said("simulated board is running")
-    running.proc.send_signal(signal.SIGTERM)
-    assert running.proc.wait(timeout=2) == 0  # TimeoutExpired past two seconds
+    running.send(site="B2*", on=True)
+    assert running.wait_for("move")["move"] == "B2*"
+    assert stop(running.proc) == 0
+    assert "Traceback" not in running.proc.stderr.read()
+    assert Storage(str(tmp_path / "games.db")).unfinished().moves == ("B2*",)  # played on next time
 
 
 def test_replay_cli_end_to_end():

@@ -1,8 +1,10 @@
-"""``reedboard run --sim`` playing the computer stops on SIGTERM within systemd's stop timeout
-(TimeoutStopSec=5) and leaves no process behind, with stdin a pipe, a terminal (a pty) or
-/dev/null, even while the computer's worker thinks and never answers (stopped with SIGSTOP);
-and the computer answers a move sent on a stdin pipe (its worker is never a fork of the daemon,
-whose stdin reader holds stdin's lock)."""
+"""``reedboard run --sim`` playing the computer stops cleanly on SIGTERM (status 0, STOPPING=1
+said to systemd, its game kept) and leaves no process behind, with stdin a pipe, a terminal (a
+pty) or /dev/null, even while the computer's worker thinks and never answers (stopped with
+SIGSTOP); and the computer answers a move sent on a stdin pipe (its worker is never a fork of
+the daemon, whose stdin reader holds stdin's lock). How fast it stops is the daemon's own
+business (it ends itself once closing takes ``CLOSE_SECONDS``, within systemd's
+TimeoutStopSec): the tests bound it only as a guard against a hang (testbed/stopping.py)."""
 
 from __future__ import annotations
 
@@ -12,15 +14,13 @@ import pty
 import signal
 import subprocess
 import threading
-import time
 
 import pytest
 
+from firmware_host.store.storage import Storage
+from testbed.stopping import stop
 from testbed.tools import REEDBOARD, sim_config, wait_for, wait_until
 from tests.system.test_service import send
-
-#: systemd's TimeoutStopSec in systemd/reedboard.service.
-STOP_SECONDS = 5
 
 
 def computer_config(tmp_path, side: str, level: int) -> str:
@@ -113,7 +113,7 @@ def runs():
     "stdin",
     ["pipe", pytest.param("pty", marks=pytest.mark.slow), pytest.param("devnull", marks=pytest.mark.slow)],
 )
-def test_sigterm_while_the_computer_thinks_stops_in_time_and_leaves_nothing(
+def test_sigterm_while_the_computer_thinks_stops_cleanly_and_leaves_nothing(
     tmp_path, notify_socket, runs, stdin
 ):
     path, sock = notify_socket
@@ -124,13 +124,12 @@ def test_sigterm_while_the_computer_thinks_stops_in_time_and_leaves_nothing(
     os.kill(worker, signal.SIGSTOP)  # it thinks, and will never answer
     helpers = descendants(run.proc.pid)
     assert len(helpers) >= 2  # the fork server, the worker (and multiprocessing's tracker)
-    began = time.monotonic()
-    run.proc.send_signal(signal.SIGTERM)
-    status = run.proc.wait(STOP_SECONDS)
-    took = time.monotonic() - began
-    assert status == 0 and took < STOP_SECONDS, run.proc.stderr.read()
-    assert wait_until(lambda: not any(map(running, helpers)), 3), [p for p in helpers if running(p)]
+    assert stop(run.proc) == 0, run.proc.stderr.read()
+    assert wait_until(lambda: not any(map(running, helpers)), 30), [p for p in helpers if running(p)]
     assert "Traceback" not in run.proc.stderr.read()
+    assert wait_for(sock, "STOPPING=1")
+    kept = Storage(str(tmp_path / "games.db")).unfinished()  # to be played on at the next start
+    assert kept is not None and kept.game == "antipalos"
 
 
 def test_the_computer_answers_a_move_sent_on_a_stdin_pipe(tmp_path, notify_socket, runs):
@@ -140,8 +139,8 @@ def test_the_computer_answers_a_move_sent_on_a_stdin_pipe(tmp_path, notify_socke
     send(run.proc, site="C3*", on=True)
     assert wait_until(lambda: run.kinds("expect"), 20), run.events[-3:]
     assert [e["move"] for e in run.kinds("move")] == ["C3*"]
-    run.proc.send_signal(signal.SIGTERM)
-    assert run.proc.wait(STOP_SECONDS) == 0
+    assert stop(run.proc) == 0
+    assert Storage(str(tmp_path / "games.db")).unfinished().moves[:1] == ("C3*",)
 
 
 def parent_of(pid: int) -> int:
@@ -149,7 +148,7 @@ def parent_of(pid: int) -> int:
         return int(fp.read().rsplit(")", 1)[1].split()[1])
 
 
-def test_sigterm_with_the_fork_server_stopped_after_a_worker_was_killed_stops_in_time(
+def test_sigterm_with_the_fork_server_stopped_after_a_worker_was_killed_stops_cleanly(
     tmp_path, notify_socket, runs
 ):
     """The worker killed and started again, then its fork server stopped (SIGSTOP): it never
@@ -165,9 +164,9 @@ def test_sigterm_with_the_fork_server_stopped_after_a_worker_was_killed_stops_in
     server = parent_of(worker_of(run.proc.pid))
     os.kill(server, signal.SIGSTOP)
     try:
-        run.proc.send_signal(signal.SIGTERM)
-        status = run.proc.wait(STOP_SECONDS)
+        status = stop(run.proc)
     finally:
         os.kill(server, signal.SIGCONT)
-    assert status == 0, run.proc.stderr.read()
-    assert "Traceback" not in run.proc.stderr.read()
+    said = run.proc.stderr.read()
+    assert status == 0 and "Traceback" not in said, said
+    assert wait_for(sock, "STOPPING=1")

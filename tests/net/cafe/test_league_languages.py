@@ -7,27 +7,20 @@ from __future__ import annotations
 
 import subprocess
 
-from firmware_host.cli.main import main
-from testbed.docs_run import dashboard as cafe
-from testbed.docs_run import serves, stop
-from testbed.tools import REEDBOARD, free_port
+from testbed.league_desk import league_pages
+from testbed.tools import REEDBOARD
 
 
 def test_the_wall_and_the_desk_speak_the_cafe_s_language(tmp_path, page):
-    config = tmp_path / "cafe.toml"
-    config.write_text(f'language = "de"\n\n[mqtt]\nhost = "127.0.0.1"\nport = {free_port()}\n')
-    for words in (
+    with league_pages(
+        tmp_path,
         ["new", "Donnerstagsliga", "--game", "anti-grid", "--rounds", "3"],
         *(["player", "add", name] for name in ("Anna", "Ben", "Cleo")),
         ["register", "Anna", "Ben", "Cleo"],
         ["pair", "--no-send"],
-    ):
-        assert main(["league", *words, "--config", str(config), "--state", str(tmp_path)]) == 0
-    port = free_port()
-    dashboard = cafe(config, port, tmp_path)
-    try:
-        assert serves(dashboard, port, "/league") == 200
-        page.goto(f"http://127.0.0.1:{port}/league")
+        top='language = "de"\n\n',
+    ) as url:
+        page.goto(f"{url}/league")
         page.wait_for_selector("#standings tr")
         assert page.evaluate("document.documentElement.lang") == "de"
         assert page.inner_text("#round") == "Runde 1 von 3"
@@ -39,12 +32,12 @@ def test_the_wall_and_the_desk_speak_the_cafe_s_language(tmp_path, page):
         assert "Spielfrei" in tables.nth(1).inner_text()
         assert page.inner_text("#updated").startswith("aktualisiert ")
 
-        page.goto(f"http://127.0.0.1:{port}/league/players/Cleo")  # her bye, on her page
+        page.goto(f"{url}/league/players/Cleo")  # her bye, on her page
         page.wait_for_selector("#games tr")
         assert page.inner_text("#ratings-title") == "Wertungen"
         assert "spielfrei" in page.inner_text("#games")
 
-        page.goto(f"http://127.0.0.1:{port}/league/desk")
+        page.goto(f"{url}/league/desk")
         page.wait_for_selector("#round-state:has-text('Tisch')")
         assert page.inner_text("#round-state") == "1 von 1 Tisch ohne Ergebnis"
         assert page.inner_text("#new h2") == "Neues Turnier"
@@ -71,8 +64,7 @@ def test_the_wall_and_the_desk_speak_the_cafe_s_language(tmp_path, page):
         page.click("#new button")  # the same event again: refused, still in French
         page.wait_for_selector("#said.bad")
         assert page.inner_text("#said") == "un tournoi s'appelle déjà 'Ligue du vendredi'"
-    finally:
-        stop(dashboard)
+    config = tmp_path / "cafe.toml"
     out = subprocess.run(
         [*REEDBOARD, "league", "standings", "--json", "--config", str(config), "--state", str(tmp_path)],
         capture_output=True,

@@ -10,33 +10,19 @@ import sqlite3
 
 import pytest
 
+from testbed.league_desk import one_table
+from testbed.pairs import MOVES, play_across, small_pair
 from tests.net.cafe.test_league_night import _open_tables, _overview, _wait, dashboard, league
-from tests.net.mqtt.test_paired_games import docs_pair, latest, on_this_machine
 
 pytestmark = pytest.mark.slow
-
-#: Antipalos 3: White (home's players: friend takes the second seat) wins on the fifth move.
-MOVES = ("A1*", "A3*", "B2*", "C1*", "C3*")
 
 
 def test_a_league_table_across_two_paired_boards_is_shared_and_scored_once(
     tmp_path, broker, watcher, boards, capsys
 ):
-    configs, running = docs_pair(), {}
-    for name in ("home", "friend"):
-        path = on_this_machine(tmp_path, name, configs[name], broker.port)
-        path.write_text("size = 3\n" + path.read_text())
-        running[name] = boards(path)
-    for board in running.values():
-        board.wait_running()
+    running = small_pair(tmp_path, boards, {"home": broker.port, "friend": broker.port})
     with dashboard(tmp_path, broker.port, ["home"]) as (config, url):
-        assert league(config, "new", "Pairs", *"--game antipalos --size 3 --rounds 1".split()) == 0
-        for name in ("Anna", "Ben"):
-            assert league(config, "player", "add", name) == 0
-        assert league(config, "register", "Anna", "Ben") == 0
-        capsys.readouterr()
-        assert league(config, "pair") == 0
-        assert "home: table 1 sent, ok" in capsys.readouterr().out
+        assert "home: table 1 sent, ok" in one_table(config, "Pairs")
 
         # both boards know the table and who sits at both ends; Anna plays at home, Ben at friend
         table = {"event": "Pairs", "round": 1, "table": 1}
@@ -52,16 +38,7 @@ def test_a_league_table_across_two_paired_boards_is_shared_and_scored_once(
         for name in running:
             watcher.state(name, lambda s: s["league"] == table and s["ready"] is None)
 
-        for ply, move in enumerate(MOVES, 1):
-            mover, other = ("home", "friend") if ply % 2 else ("friend", "home")
-            running[mover].place(move)
-            latest(
-                watcher,
-                f"reedboard/{other}/events",
-                lambda e, move=move: e.get("move") == move and e["event"] == "expect",
-            )
-            running[other].place(move)
-            watcher.state(other, lambda s, ply=ply: s["ply"] == ply)
+        play_across(running, MOVES, hears=lambda other: watcher)
         for name in running:
             over = watcher.state(name, lambda s: s["league"] == table and s["winner"] is not None)
             assert over["winner"] == "white" and over["players"] == ["Anna", "Ben"]

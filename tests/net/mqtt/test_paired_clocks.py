@@ -14,12 +14,14 @@ from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig
 from firmware_host.store.storage import Storage
 from testbed.board_under_test import BoardUnderTest
-from testbed.broker import board_config
 from testbed.bus import Faults
 from testbed.pair import Pair
+from testbed.pairs import carried_out, t1_and_t2
+from testbed.tools import wait_until
 
 DELAY_MS = 300
-OPPONENT = '\n[opponent]\nkind = "remote"\nboard = "{other}"\nside = "{side}"\n'
+#: The real-broker tests' clock: ten minutes each.
+CLOCK = '[clock]\ncontrol = "600"\n'
 
 
 def clocked_pair(game: Game | None = None) -> Pair:
@@ -151,28 +153,23 @@ def test_a_flag_falls_on_the_board_of_its_players_and_ends_the_game_on_both():
         pair.close()
 
 
+def stored_readings(folder, board: str) -> list[dict]:
+    """The clock readings ``board``'s games file keeps for its first game, after each move."""
+    storage = Storage(str(folder / f"{board}.db"), read_only=True)
+    kept = storage.clocks(storage.games()[0].id)
+    return [json.loads(kept[ply]) for ply in sorted(kept) if ply]  # ply 0: the start
+
+
 def test_two_daemons_on_a_real_broker_keep_the_same_clock_readings(tmp_path, broker, watcher, boards):
     """``reedboard run --sim`` at t1 (White) and t2 (Black), each with ``[clock] control =
     "600"``: after White's move, carried out at t2, and Black's, carried out at t1, both games
     files hold the same readings after each move, each side charged as its own board timed it."""
-    clock = '[clock]\ncontrol = "600"\n'
-    one = boards(board_config(tmp_path, broker.port, "t1", OPPONENT.format(other="t2", side="black") + clock))
-    two = boards(board_config(tmp_path, broker.port, "t2", OPPONENT.format(other="t1", side="white") + clock))
-    one.wait_running()
-    two.wait_running()
-    one.place("B2*")
-    watcher.wait("reedboard/t2/events", lambda t: "Opponent plays B2*" in t)
-    two.place("B2*")
-    watcher.state("t2", lambda s: s["moves"] == ["B2*"])
-    two.place("C3*")
-    watcher.wait("reedboard/t1/events", lambda t: "Opponent plays C3*" in t)
-    one.place("C3*")
-    watcher.state("t1", lambda s: s["moves"] == ["B2*", "C3*"])
-    readings = []
-    for board in ("t1", "t2"):
-        storage = Storage(str(tmp_path / f"{board}.db"), read_only=True)
-        kept = storage.clocks(storage.games()[0].id)
-        readings.append([json.loads(kept[ply]) for ply in sorted(kept) if ply])  # ply 0: the start
+    one, two = t1_and_t2(tmp_path, broker.port, boards, CLOCK)
+    carried_out(watcher, ("t1", one), ("t2", two), "B2*")
+    assert carried_out(watcher, ("t2", two), ("t1", one), "C3*")["moves"] == ["B2*", "C3*"]
+    # The mover's board may keep its move's readings a moment after the other board shows it.
+    assert wait_until(lambda: [len(stored_readings(tmp_path, b)) for b in ("t1", "t2")] == [2, 2], 15)
+    readings = [stored_readings(tmp_path, board) for board in ("t1", "t2")]
     for one_s, two_s in zip(*readings, strict=True):  # the same, but for rounding to the ms
         assert all(abs(one_s["left"][side] - two_s["left"][side]) <= 1 for side in ("white", "black"))
     assert [r["mover"] for r in readings[0]] == ["white", "black"]
@@ -279,14 +276,8 @@ def test_an_arbiter_s_pause_sent_to_one_daemon_pauses_both_on_a_real_broker(
     """Two ``reedboard run --sim`` boards on Mosquitto: the café's ``clock`` command pauses t1
     while Black thinks at t2; t2's state says paused too, with the same times, and a minute given
     to White at t2 shows at t1."""
-    clock = '[clock]\ncontrol = "600"\n'
-    one = boards(board_config(tmp_path, broker.port, "t1", OPPONENT.format(other="t2", side="black") + clock))
-    two = boards(board_config(tmp_path, broker.port, "t2", OPPONENT.format(other="t1", side="white") + clock))
-    one.wait_running()
-    two.wait_running()
-    one.place("B2*")
-    watcher.wait("reedboard/t2/events", lambda t: "Opponent plays B2*" in t)
-    two.place("B2*")
+    one, two = t1_and_t2(tmp_path, broker.port, boards, CLOCK)
+    carried_out(watcher, ("t1", one), ("t2", two), "B2*")
     watcher.state("t2", lambda s: s["moves"] == ["B2*"] and s["clock"]["running"] == "black")
     watcher.publish("reedboard/t1/command", '{"command": "clock", "action": "pause"}')
     paused = watcher.state("t2", lambda s: s["clock"]["paused"])["clock"]

@@ -10,63 +10,17 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import time
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import engines
 from firmware_host.store.layout import default_layout
 from testbed.broker import Board, Watcher
-from testbed.tools import REEDBOARD, free_port
+from testbed.pairs import docs_pair, first, latest, on_this_machine
+from testbed.tools import REEDBOARD
 
-CAFE = Path(__file__).resolve().parents[3] / "docs" / "cafe.md"
 #: The games in the order the pair is switched through them (each one's sides differ from the
 #: last one's; Antipalos, the configured game, last).
 GAMES = ("phalanx", "antipode", "anti-grid", "antipod", "antipalos")
-
-
-def docs_pair() -> dict[str, str]:
-    """The two boards' config in docs/cafe.md's "Pairing two boards": home's on the left of
-    the block, friend's in the comments beside it."""
-    text = CAFE.read_text(encoding="utf-8")
-    section = text[text.index("## Pairing two boards") :]
-    start = section.index("```toml\n") + len("```toml\n")
-    columns: dict[str, list[str]] = {"home": [], "friend": []}
-    for line in section[start : section.index("```", start)].splitlines()[1:]:  # the heading comment
-        home, _, friend = line.partition("#")
-        columns["home"].append(home.strip())
-        columns["friend"].append(friend.strip())
-    return {board: "\n".join(lines) + "\n" for board, lines in columns.items()}
-
-
-def on_this_machine(folder: Path, board: str, text: str, port: int) -> Path:
-    """``text`` with the broker here (which takes anonymous clients: no log-in), and the board's
-    own games file and page port (two boards share this machine)."""
-    assert re.search(r'^host = ".+"$', text, re.M) and f'board = "{board}"' in text
-    text = re.sub(r'^host = ".+"$', f'host = "127.0.0.1"\nport = {port}', text, flags=re.M)
-    text = re.sub(r"^(username|password_file) = .*\n", "", text, flags=re.M)
-    path = folder / f"{board}.toml"
-    path.write_text(f'storage = "{folder / (board + ".db")}"\n[web]\nport = {free_port()}\n{text}')
-    return path
-
-
-def first(
-    watcher: Watcher, topic: str, test: Callable[[dict], bool], since: int = 0, timeout: float = 15
-) -> tuple[int, dict[str, Any]]:
-    """The first message on ``topic`` after its first ``since`` that passes ``test``, and
-    where it is."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for index, text in enumerate(watcher.texts(topic)[since:], since):
-            if test(found := json.loads(text)):
-                return index, found
-        time.sleep(0.05)
-    raise AssertionError(f"nothing on {topic} passed the test; last: {watcher.texts(topic)[-2:]}")
-
-
-def latest(watcher: Watcher, topic: str, test: Callable[[dict], bool], since: int = 0) -> dict[str, Any]:
-    """The first message on ``topic`` after its first ``since`` that passes ``test``."""
-    return first(watcher, topic, test, since)[1]
 
 
 def marks(watcher: Watcher) -> dict[str, int]:

@@ -7,17 +7,12 @@ import json
 
 from firmware_host.store.storage import Storage
 from testbed.broker import board_config
-
-OPPONENT = '\n[opponent]\nkind = "remote"\nboard = "{other}"\nside = "{side}"\n'
+from testbed.pairs import OPPONENT, t1_and_t2
 
 
 def pair(tmp_path, broker, boards):
     """t1 plays white against t2 (black); both running."""
-    one = boards(board_config(tmp_path, broker.port, "t1", OPPONENT.format(other="t2", side="black")))
-    two = boards(board_config(tmp_path, broker.port, "t2", OPPONENT.format(other="t1", side="white")))
-    one.wait_running()
-    two.wait_running()
-    return one, two
+    return t1_and_t2(tmp_path, broker.port, boards)
 
 
 def events(watcher, board: str, kind: str) -> list[dict]:
