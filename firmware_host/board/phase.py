@@ -546,8 +546,7 @@ class Restoring(_Phase):
 class Over(_Phase):
     """The game is over; ``touched``: touches made before it ended that no step took (tokens
     turned back while a takeback was asked, when a flag fell: the takeback may still come);
-    ``stood``: the pieces when a flag fell while they differed from the game (a takeback by
-    hand asked of the other board, say), until they change."""
+    ``stood``: the pieces when a flag fell (set back for a takeback, say), until they change."""
 
     over: ClassVar[bool] = True
     touched: tuple[Touch, ...] = ()

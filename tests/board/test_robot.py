@@ -329,6 +329,32 @@ def test_paired_episodes_on_short_clocks_the_bench_found_play_through(control, s
         raise reported(found.violation)
 
 
+@pytest.mark.parametrize(
+    "game, seed, episode",
+    [
+        (("antipode", None, "standard"), 702, 2),  # set back, refused, a flag
+        (("phalanx", None, None), 706, 9),  # set back, a restart, a flag
+    ],
+)
+def test_paired_episodes_on_5_second_clocks_set_back_as_a_flag_falls_play_through(
+    game, seed, episode, tmp_path
+):
+    """``bench/robot.py --paired --clock 5 --seed SEED --from EPISODE``, as the bench plays it:
+    the players at t1 set their side's last turns back by hand, which leaves the start
+    position, and the other side's flag fell before the takeback was made (it was refused, or
+    the daemon restarted meanwhile). The board's next read took the start for a new game set
+    up, and the other board joined it: the game lost on time and its moves gone from both.
+    Now the pieces as they stood when the flag fell are no new game until they change."""
+    mix = {**PAIR_MIX, **PAIR_SEATING}
+    opts = Options(
+        frozenset(KINDS), mix, True, str(tmp_path), clock=ClockConfig("5"), waits=True, speech=True
+    )
+    found = run_episode(game, seed * 1_000_003 + episode, 40, opts)
+    if found.violation:
+        raise reported(found.violation)
+    assert found.done == 40
+
+
 class Crashes(random.Random):
     """The robot's choices, every one the first: the daemon crashes whenever it may."""
 
