@@ -313,6 +313,8 @@ class BoardUnderTest:
         if self.speaker is not None:  # what the daemon's loop says after each step
             events += self.speaker.step(now, self.controller, events, presses)
         self.events += events
+        if any(e["event"] == "new_game" for e in events):  # read from the pieces a settle later
+            self.acted_at = now  # (the other board's new game too): waited for as a hand's change
         self.said = bool(events)
         self._lit = self._lines = None
         if events or self.controller.frame_version != self._frame_version:
@@ -325,15 +327,17 @@ class BoardUnderTest:
 
     def settle(self) -> bool:
         """Wait as a player waits for the lights: until the board has had the settle time since
-        the last hand action and the lights and screen have stopped changing; False if they
-        still change after :data:`SETTLE_CAP_MS`."""
+        the last hand action (or new game: the board reads the pieces once they settle) and the
+        lights and screen have stopped changing; False if they still change after
+        :data:`SETTLE_CAP_MS`."""
         begin, settle_ms = self.now_ms, self.config.timing.settle_ms
-        self.table.run_until(max(self.now_ms, self.acted_at + settle_ms + 2 * STILL_MS))
-        while self.now_ms - self.changed_at < STILL_MS or not self.sim.quiet:
+        while True:
+            self.table.run_until(max(self.now_ms, self.acted_at + settle_ms + 2 * STILL_MS))
+            if self.now_ms - self.changed_at >= STILL_MS and self.sim.quiet:
+                return True
             if self.now_ms - begin > SETTLE_CAP_MS:
                 return False
             self.run(self.table.period_ms)
-        return True
 
     # ------------------------------------------------------------------ hands
     def _channel(self, site: str) -> int:

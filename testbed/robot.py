@@ -562,7 +562,12 @@ class Robot:
                 if self._opponent_moves():
                     continue
                 return
-            if "crash" in self.kinds and self.rng.random() < 0.05 and self.board.held() == tuple(self.moves):
+            if (
+                "crash" in self.kinds
+                and self.rng.random() < 0.05
+                and self.board.held() == tuple(self.moves)
+                and not self.over()  # a game over is not resumed: a new one begins ("restart")
+            ):
                 self.board.restart()  # the daemon restarts amid the guidance of what is recorded
                 self.resumed = True  # a resumed game's last move stands
                 continue

@@ -68,8 +68,10 @@ Rule = Callable[[View, Any, Board], Decisions | None]
 # --------------------------------------------------------------------------- every phase
 def start_again(c: View, phase: Phase, board: Board) -> Decisions | None:
     """The start position set up again once the game is over (or, in kiosk mode, after an idle
-    spell): a new game of the same kind."""
-    stale = phase.over or (c.settings.idle is not None and c.settings.idle.stale)
+    spell): a new game of the same kind. Pieces set back for a takeback when a flag fell are
+    not set up again until they change."""
+    idle = c.settings.idle is not None and c.settings.idle.stale
+    stale = (phase.over and board != phase.standing()) or idle
     if not (stale and board == c.record.boards[0] != c.record.boards[-1]):
         return None
     return [NewGame(c.record.game)]
@@ -910,6 +912,11 @@ def changed_restoring(c: View, phase: Restoring) -> Decisions:
     return (restored(c, phase, c.board) or []) if c.board == c.record.board else []
 
 
+def changed_over(c: View, phase: Over) -> Decisions:
+    """The pieces that stood when a flag fell changed: a start shown now is set up again."""
+    return [] if phase.stood is None else [Go(replace(phase, stood=None))]
+
+
 def changed_following(c: View, phase: Following) -> Decisions:
     """A step seen done goes dark at once."""
     return [Follow()]
@@ -967,6 +974,7 @@ CHANGED: dict[type[Phase], Callable[[View, Any], Decisions]] = {
     Following: changed_following,
     Moving: changed_turning,
     Awaiting: changed_turning,
+    Over: changed_over,
 }
 OK: dict[type[Phase], Callable[[View, Any], Decisions]] = {
     Choosing: ok_choosing,

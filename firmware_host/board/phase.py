@@ -132,6 +132,11 @@ class _Phase:
         """Whether a site lifted from ``board`` may be a tap under way (a landing to choose)."""
         return False
 
+    def standing(self) -> Board | None:
+        """The pieces as they stood when a flag ended the game, until they change (None: none
+        kept): the start position showing then was not set up again."""
+        return None
+
     def in_doubt(self) -> bool:
         """Whether the players' move may have been a knock: neither sent nor answered yet."""
         return False
@@ -540,13 +545,18 @@ class Restoring(_Phase):
 @dataclass(frozen=True)
 class Over(_Phase):
     """The game is over; ``touched``: touches made before it ended that no step took (tokens
-    turned back while a takeback was asked, when a flag fell: the takeback may still come)."""
+    turned back while a takeback was asked, when a flag fell: the takeback may still come);
+    ``stood``: the pieces when a flag fell (set back for a takeback, say), until they change."""
 
     over: ClassVar[bool] = True
     touched: tuple[Touch, ...] = ()
+    stood: Board | None = None
 
     def touches(self) -> tuple[Touch, ...]:
         return self.touched
+
+    def standing(self) -> Board | None:
+        return self.stood
 
 
 Phase = Moving | Choosing | Following | Awaiting | Restoring | Over

@@ -350,6 +350,106 @@ def test_paired_episodes_on_short_clocks_the_bench_found_play_through(control, s
 
 
 @pytest.mark.parametrize(
+    "game, seed, episode",
+    [
+        (("antipode", None, "standard"), 702, 2),  # set back, refused, a flag
+        (("phalanx", None, None), 706, 9),  # set back, a restart, a flag
+    ],
+)
+def test_paired_episodes_on_5_second_clocks_set_back_as_a_flag_falls_play_through(
+    game, seed, episode, tmp_path
+):
+    """``bench/robot.py --paired --clock 5 --seed SEED --from EPISODE``, as the bench plays it:
+    the players at t1 set their side's last turns back by hand, which leaves the start
+    position, and the other side's flag fell before the takeback was made (it was refused, or
+    the daemon restarted meanwhile). The board's next read took the start for a new game set
+    up, and the other board joined it: the game lost on time and its moves gone from both.
+    Now the pieces as they stood when the flag fell are no new game until they change."""
+    mix = {**PAIR_MIX, **PAIR_SEATING}
+    opts = Options(
+        frozenset(KINDS), mix, True, str(tmp_path), clock=ClockConfig("5"), waits=True, speech=True
+    )
+    found = run_episode(game, seed * 1_000_003 + episode, 40, opts)
+    if found.violation:
+        raise reported(found.violation)
+    assert found.done == 40
+
+
+class Crashes(random.Random):
+    """The robot's choices, every one the first: the daemon crashes whenever it may."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+def test_the_robots_crash_amid_guidance_leaves_a_game_lost_on_time_alone():
+    """bench/robot.py --paired --clock 5 (seed 702, episode 0, before the loop woke for the
+    other board's message) failed ``intended`` (a move lost): Black's players at t2 set their
+    move back by hand, White's flag fell at t1 before its players said no, and t2, its game
+    over, still asked the piece put back; the robot's "crash" noise restarted t2 then. A game
+    over is not resumed (a new one begins), and the robot went on in the old one: the robot's
+    fault (its "restart" intention follows a new game, a crash amid guidance does not). Now it
+    crashes only a game going on; the piece is put back in the game lost on time."""
+    pair = Pair(Game.of("antipalos", 3), random.Random(1), kinds=(), clock=ClockConfig("5"))
+    one, two = pair.boards
+    try:
+        one.place("*C2")  # White, at t1
+        one.settle()
+        carry(two)
+        two.place("*B2")  # Black, at t2
+        two.settle()
+        carry(one)
+        two.lift("*B2")  # taken back by hand: asked of t1
+        two.settle()
+        while not one.timed_out():  # White's flag falls while t1 asks "Take back?"
+            one.run(100)
+        one.press("back")
+        one.settle()
+        two.run(1000)
+        assert two.lit()["*B2"] == "missing"
+        robot = Robot(two, Crashes(), kinds={"crash"}, patient=False)
+        for move in ("*C2", "*B2"):
+            robot._believe(move)
+        game = two.game_id()
+        robot.follow()
+        assert (two.game_id(), two.held(), two.occupied()) == (game, ("*C2", "*B2"), {"*C2", "*B2"})
+        assert not two.restarts
+    finally:
+        pair.close()
+
+
+def carry(board: BoardUnderTest) -> None:
+    """The other board's move, once lit, carried out."""
+    while not board.lit():
+        board.run(100)
+    for site, kind in board.lit().items():
+        (board.lift if kind == "remove" else board.place)(site)
+    board.settle()
+
+
+def test_a_player_whose_board_joins_the_other_boards_new_game_waits_until_it_asks_the_clearing():
+    """bench/robot.py --paired --clock 5 (seed 703, episode 16, before the loop woke for the
+    other board's message) failed ``sync``: a takeback by hand agreed at t2 as a flag fell,
+    then t2 joined the new game t1 began; the robot looked 0.2 s later, saw nothing asked and
+    pieces to clear. The board reads a new game from the pieces once they settle (0.3 s), then
+    asks; the robot's player now waits for that as after their own hands (the robot's fault)."""
+    pair = Pair(Game.of("antipod", 4), random.Random(3), kinds=())
+    one, two = pair.boards
+    try:
+        for _ in range(2):
+            pair.act("move")
+        pieces = two.occupied()
+        one.command("new_game")
+        while not any(e["event"] == "new_game" for e in two.events):
+            two.run(10)
+        assert two.settle()
+        assert two.lit() == dict.fromkeys(pieces - two.game.new().occupied(), "remove")
+        assert any("take" in line for line in two.screen())
+    finally:
+        pair.close()
+
+
+@pytest.mark.parametrize(
     "game, seed, paired",
     [
         (("antipode", None, "standard"), 3, False),

@@ -288,3 +288,48 @@ def test_an_arbiter_s_pause_sent_to_one_daemon_pauses_both_on_a_real_broker(
     white = paused["left"]["white"] + 60_000
     watcher.state("t1", lambda s: s["clock"]["left"]["white"] == white and s["clock"]["paused"])
     assert one.proc.poll() is None and two.proc.poll() is None
+
+
+def test_pieces_set_back_for_a_takeback_as_the_flag_falls_are_not_a_new_game_set_up():
+    """bench/robot.py --paired --clock 5 (seed 702, episode 2): White's players at t1 set both
+    turns back by hand, which leaves the start position, shortly before their time runs out;
+    the flag falls while Black's players at t2 are asked, and they say no. The board had begun
+    a new game at once (the start "set up again"), which t2 then joined: the game lost on time
+    and its pieces gone from both boards. Now the pieces as they stood when the flag fell are
+    no new game: t1 asks them put back in the game lost on time; cleared after that, the board
+    begins the next game, which t2 joins."""
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        move(two, "C3*", 500)
+        carry(one, 500)
+        ended = one.token()
+        one.run(shown(one)["white"] - 1500)
+        for site in ("C3*", "B2*"):  # set back by hand: the start position (no piece)
+            one.lift(site)
+            one.run(200)
+        one.settle()
+        while "Take back?" not in two.screen():
+            two.run(100)
+        while not one.timed_out():  # White's flag falls while t2's players are asked
+            one.run(100)
+        two.press("back")
+        two.run(2000)
+        assert one.token() == two.token() == ended
+        assert one.held() == two.held() == ("B2*", "C3*")
+        assert one.timed_out() and two.timed_out()
+        assert one.lit() == {"B2*": "missing", "C3*": "missing"}
+        for site in ("B2*", "C3*"):
+            one.place(site)
+        one.settle()
+        pair.check()
+        for site in ("B2*", "C3*"):  # the players clear the board: the next game
+            one.lift(site)
+        one.settle()
+        pair._joins(pair.robots[0], pair.robots[1], two.game_id())
+        assert one.token() == two.token() != ended
+        assert one.held() == two.held() == ()
+    finally:
+        pair.close()
