@@ -10,8 +10,11 @@ import random
 
 import pytest
 
+from firmware_host.board.controller import Game
 from firmware_host.board.turn import undo_steps
-from testbed.setback import warnings
+from testbed.board_under_test import BoardUnderTest
+from testbed.robot import Robot
+from testbed.setback import apart_last, hands, set_back_newest_first, warnings
 from testbed.streams import Stream, kinds, moves, of, run, said
 from tests.board.test_hands_held_out import (
     VARIANTS,
@@ -179,3 +182,29 @@ def test_antipode_variants_a_knock_that_equals_a_move_set_right_the_other_way_ro
     events = _antipode(stream, variant, before)
     assert moves(events) == [] and "takeback" not in kinds(events)
     assert events[-1]["moves"] == before and "out_of_sync" not in kinds(events)
+
+
+@pytest.mark.parametrize("pause", [0, 1000])
+@pytest.mark.parametrize("seed", [80, 81, 82, 83])
+def test_antipode_variants_two_turns_set_back_by_hand_on_one_board_turn_nothing_twice(seed, pause):
+    """Players at one board set their last two turns back by hand, newest first, turning back
+    the tokens each turned as they go (pausing ``pause`` ms after each turn): both are taken
+    back, nothing is read as a move, and no token they turned back is asked to turn again."""
+    variant = VARIANTS[seed % len(VARIANTS)]
+    board = BoardUnderTest(Game.of("antipode", None, variant))
+    try:
+        robot = Robot(board, random.Random(seed), kinds=())
+        for _ in range(40):
+            robot.move()
+            if len(robot.moves) >= 4 and apart_last(robot.states, robot.moves, 2):
+                if any(hands(robot.states[i - 1], robot.moves[i])[2] for i in (-2, -1)):
+                    break
+        moves, begun = list(board.held()), len(board.events)
+        set_back_newest_first(board, robot.states, moves, 2, pause)
+        board.settle(), board.run(2000), board.settle()
+        since = board.events[begun:]
+        assert [t["move"] for t in of(since, "takeback")] == moves[:-3:-1] and of(since, "move") == []
+        assert board.held() == tuple(moves[:-2]) and warnings(since) == []
+        assert not any(line.startswith("Flip") for line in board.screen())
+    finally:
+        board.close()
