@@ -13,7 +13,7 @@ import pytest
 from firmware_host.board.controller import Game
 from firmware_host.board.turn import undo_steps
 from testbed.board_under_test import BoardUnderTest
-from testbed.robot import Robot
+from testbed.robot import Robot, knocks_to_moves
 from testbed.setback import apart_last, hands, set_back_newest_first, warnings
 from testbed.streams import Stream, kinds, moves, of, run, said
 from tests.board.test_hands_held_out import (
@@ -206,5 +206,43 @@ def test_antipode_variants_two_turns_set_back_by_hand_on_one_board_turn_nothing_
         assert [t["move"] for t in of(since, "takeback")] == moves[:-3:-1] and of(since, "move") == []
         assert board.held() == tuple(moves[:-2]) and warnings(since) == []
         assert not any(line.startswith("Flip") for line in board.screen())
+    finally:
+        board.close()
+
+
+def _knock_position(board: BoardUnderTest, seed: int) -> tuple[str, str, str] | None:
+    """Seeded play against the computer until the players' hand may knock a token onto its
+    empty neighbour so that the board equals one of their legal moves: (token, neighbour,
+    move), or None."""
+    robot = Robot(board, random.Random(seed), kinds=())
+    for _ in range(12):
+        robot.move()
+        if len(robot.moves) >= 4 and robot.at_table() and (found := knocks_to_moves(board.position())):
+            return found[0]
+    return None
+
+
+@pytest.mark.parametrize("token_first", [True, False])
+@pytest.mark.parametrize("seed", [84, 85, 86, 87])
+def test_antipode_variants_a_knock_against_the_computer_set_right_is_never_answered(seed, token_first):
+    """Against the computer, the players' hand pushes a token onto its empty neighbour (the
+    board then shows a legal move of theirs, that token turned), held 0.6 s, then set right
+    (the token back first, or the neighbour cleared first, 0.4 s apart): no move is recorded,
+    said or answered, nothing is taken back, and the players are still to move."""
+    variant = VARIANTS[seed % len(VARIANTS)]
+    board = BoardUnderTest(Game.of("antipode", None, variant), computer="second")
+    try:
+        knock = _knock_position(board, seed)
+        if knock is None:
+            pytest.skip("no knock equals a move in this game")
+        token, onto, _ = knock
+        held, side, begun = board.held(), board.position().to_move, len(board.events)
+        board.lift(token), board.run(30), board.place(onto), board.run(600), board.settle()
+        first, then = (board.place, board.lift) if token_first else (board.lift, board.place)
+        first(token if token_first else onto), board.run(400), then(onto if token_first else token)
+        board.settle(), board.run(2500), board.settle()
+        since = board.events[begun:]
+        assert not {"move", "expect", "takeback", "out_of_sync"} & set(kinds(since))
+        assert board.held() == held and board.position().to_move == side
     finally:
         board.close()
