@@ -149,6 +149,8 @@ def test_anti_grid_chain_a_capture_made_with_both_hands_after_another_gives_no_w
     events = run(stream.text(), "anti-grid", size, "chain")
     since = [e for e in events if e.get("t", 0) > begun]
     assert warnings(since) == [] and "illegal" not in kinds(since)
+    lines = [line for e in since if e["event"] == "display" for line in e["lines"]]
+    assert not any("to a lit site" in line and any(t in line for t in taken) for line in lines)
     assert events[-1]["moves"][: len(played) + 2] == played + [first, state.notation(second)]
 
 
