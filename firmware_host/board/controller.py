@@ -269,7 +269,9 @@ class Controller:
     def snapshot(self) -> Snapshot:
         """Everything the frame and the screen are drawn from."""
         movers = (
-            frozenset(s for s in self.expected - self.board if self.targets_of(-1, s))
+            frozenset(
+                s for s in self.expected - self.board - judge.capturable(self) if self.targets_of(-1, s)
+            )
             if self.targets
             else frozenset()
         )

@@ -405,10 +405,12 @@ def opponent_to_move(c: View, index: int) -> bool:
 
 def lifted_targets(c: View, board: Board, phase: Phase) -> frozenset[str]:
     """The targets of the pieces lifted: the side to move's, or the players' last move's while
-    it may be corrected (in ``phase``)."""
+    it may be corrected (in ``phase``). A piece a capture of the side to move takes off has
+    none (taken off first; in an Anti-Grid chain the opponent's pawn could otherwise end the
+    chain by moving)."""
     targets: set[str] = set()
     lifted = c.record.board - board
-    for site in lifted:
+    for site in lifted - capturable(c):
         targets |= c.targets_of(-1, site)
     if (
         not targets

@@ -100,7 +100,7 @@ class Seen:
         >>> moves = ("*A3", "B2*", "*B1", "C2*", "A1*")
         >>> for move in moves:
         ...     states.append(states[-1].play(move))
-        >>> seen = Seen(None, 1, moves, tuple(states), awaiting=False, final=True)  # type: ignore[arg-type]
+        >>> seen = Seen(None, 1, moves, tuple(states), awaiting=False, final=True)
         >>> seen.turns_back("black"), seen.turns_back("black", 3), seen.turns_back("black", 1)
         (2, 3, 1)
         """

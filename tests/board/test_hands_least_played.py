@@ -10,8 +10,11 @@ import random
 
 import pytest
 
+from firmware_host.board.controller import Game
 from firmware_host.board.turn import undo_steps
-from testbed.setback import warnings
+from testbed.board_under_test import BoardUnderTest
+from testbed.robot import Robot, knocks_to_moves
+from testbed.setback import apart_last, hands, set_back_newest_first, warnings
 from testbed.streams import Stream, kinds, moves, of, run, said
 from tests.board.test_hands_held_out import (
     VARIANTS,
@@ -146,6 +149,8 @@ def test_anti_grid_chain_a_capture_made_with_both_hands_after_another_gives_no_w
     events = run(stream.text(), "anti-grid", size, "chain")
     since = [e for e in events if e.get("t", 0) > begun]
     assert warnings(since) == [] and "illegal" not in kinds(since)
+    lines = [line for e in since if e["event"] == "display" for line in e["lines"]]
+    assert not any("to a lit site" in line and any(t in line for t in taken) for line in lines)
     assert events[-1]["moves"][: len(played) + 2] == played + [first, state.notation(second)]
 
 
@@ -179,3 +184,67 @@ def test_antipode_variants_a_knock_that_equals_a_move_set_right_the_other_way_ro
     events = _antipode(stream, variant, before)
     assert moves(events) == [] and "takeback" not in kinds(events)
     assert events[-1]["moves"] == before and "out_of_sync" not in kinds(events)
+
+
+@pytest.mark.parametrize("pause", [0, 1000])
+@pytest.mark.parametrize("seed", [80, 81, 82, 83])
+def test_antipode_variants_two_turns_set_back_by_hand_on_one_board_turn_nothing_twice(seed, pause):
+    """Players at one board set their last two turns back by hand, newest first, turning back
+    the tokens each turned as they go (pausing ``pause`` ms after each turn): both are taken
+    back, nothing is read as a move, and no token they turned back is asked to turn again."""
+    variant = VARIANTS[seed % len(VARIANTS)]
+    board = BoardUnderTest(Game.of("antipode", None, variant))
+    try:
+        robot = Robot(board, random.Random(seed), kinds=())
+        for _ in range(40):
+            robot.move()
+            if len(robot.moves) >= 4 and apart_last(robot.states, robot.moves, 2):
+                if any(hands(robot.states[i - 1], robot.moves[i])[2] for i in (-2, -1)):
+                    break
+        moves, begun = list(board.held()), len(board.events)
+        set_back_newest_first(board, robot.states, moves, 2, pause)
+        board.settle(), board.run(2000), board.settle()
+        since = board.events[begun:]
+        assert [t["move"] for t in of(since, "takeback")] == moves[:-3:-1] and of(since, "move") == []
+        assert board.held() == tuple(moves[:-2]) and warnings(since) == []
+        assert not any(line.startswith("Flip") for line in board.screen())
+    finally:
+        board.close()
+
+
+def _knock_position(board: BoardUnderTest, seed: int) -> tuple[str, str, str] | None:
+    """Seeded play against the computer until the players' hand may knock a token onto its
+    empty neighbour so that the board equals one of their legal moves: (token, neighbour,
+    move), or None."""
+    robot = Robot(board, random.Random(seed), kinds=())
+    for _ in range(12):
+        robot.move()
+        if len(robot.moves) >= 4 and robot.at_table() and (found := knocks_to_moves(board.position())):
+            return found[0]
+    return None
+
+
+@pytest.mark.parametrize("token_first", [True, False])
+@pytest.mark.parametrize("seed", [84, 85, 86, 87])
+def test_antipode_variants_a_knock_against_the_computer_set_right_is_never_answered(seed, token_first):
+    """Against the computer, the players' hand pushes a token onto its empty neighbour (the
+    board then shows a legal move of theirs, that token turned), held 0.6 s, then set right
+    (the token back first, or the neighbour cleared first, 0.4 s apart): no move is recorded,
+    said or answered, nothing is taken back, and the players are still to move."""
+    variant = VARIANTS[seed % len(VARIANTS)]
+    board = BoardUnderTest(Game.of("antipode", None, variant), computer="second")
+    try:
+        knock = _knock_position(board, seed)
+        if knock is None:
+            pytest.skip("no knock equals a move in this game")
+        token, onto, _ = knock
+        held, side, begun = board.held(), board.position().to_move, len(board.events)
+        board.lift(token), board.run(30), board.place(onto), board.run(600), board.settle()
+        first, then = (board.place, board.lift) if token_first else (board.lift, board.place)
+        first(token if token_first else onto), board.run(400), then(onto if token_first else token)
+        board.settle(), board.run(2500), board.settle()
+        since = board.events[begun:]
+        assert not {"move", "expect", "takeback", "out_of_sync"} & set(kinds(since))
+        assert board.held() == held and board.position().to_move == side
+    finally:
+        board.close()

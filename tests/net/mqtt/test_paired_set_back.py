@@ -16,16 +16,18 @@ from testbed.pair import Pair
 from testbed.setback import ORDERS, apart, set_back, warnings
 
 GAMES = [
-    (("antipalos", 3, "two"), 31, None),
-    (("antipod", 4, None), 32, None),
-    (("anti-grid", 6, "plain"), 33, None),
-    (("anti-grid", 8, "chain"), 34, None),
-    (("phalanx", None, None), 35, None),
-    (("antipode", None, "standard"), 36, None),
+    (("antipalos", 3, "two"), 31, None, 4),
+    (("antipod", 4, None), 32, None, 4),
+    (("anti-grid", 6, "plain"), 33, None, 4),
+    (("anti-grid", 8, "chain"), 34, None, 4),
+    (("phalanx", None, None), 35, None, 4),
+    (("antipode", None, "standard"), 36, None, 4),
     # one of the two turns had a step after it: a capture's removal, an edge stone's twin
-    (("anti-grid", 6, "plain"), 50, "remove"),
-    (("phalanx", None, None), 51, "remove"),
-    (("antipod", 4, None), 52, "twin"),
+    (("anti-grid", 6, "plain"), 50, "remove", 4),
+    (("phalanx", None, None), 51, "remove", 4),
+    (("antipod", 4, None), 52, "twin", 4),
+    # Antipalos's Phase Two: pieces moved, not placed
+    (("antipalos", 3, "two"), 90, None, 10),
 ]
 
 
@@ -34,14 +36,14 @@ def _steps(state, move: str) -> list[str]:
     return [s.action for s in state.realisations(state.parse_move(move))[0].follow_ups]
 
 
-def _played(pair: Pair, step: str | None):
+def _played(pair: Pair, step: str | None, least: int):
     """Seeded play until the players to move at one board may set back their own last move
     and the opponent's answer in either order (one of them with a ``step`` after it, if
-    given): (that board's robot, the other's)."""
+    given), ``least`` moves or more played: (that board's robot, the other's)."""
     for _ in range(80):
         pair.act("move")
         asker = next((r for r in pair.robots if r.at_table()), None)
-        if asker is None or len(asker.moves) < 4 or not apart(asker.states, asker.moves):
+        if asker is None or len(asker.moves) < least or not apart(asker.states, asker.moves):
             continue
         states, moves = asker.states, asker.moves
         steps = _steps(states[-3], moves[-2]) + _steps(states[-2], moves[-1])
@@ -54,15 +56,15 @@ def _played(pair: Pair, step: str | None):
 
 @pytest.mark.parametrize("pause", [0, 1000])
 @pytest.mark.parametrize("order", ORDERS)
-@pytest.mark.parametrize("game, seed, step", GAMES)
-def test_two_turns_set_back_by_hand_on_paired_boards_give_no_warning(game, seed, step, order, pause):
+@pytest.mark.parametrize("game, seed, step, least", GAMES)
+def test_two_turns_set_back_by_hand_on_paired_boards_give_no_warning(game, seed, step, least, order, pause):
     """The players set back two turns by hand: meanwhile their OLED warns of nothing (it may
     say it waits: "Taking back? ...") and the other board is told nothing but the request to
     undo 2 moves; agreed there, both boards hold the game without them, and no token the
     players turned back is asked to be turned again."""
     pair = Pair(Game.of(*game), random.Random(seed), kinds=())
     try:
-        asker, other = _played(pair, step)
+        asker, other = _played(pair, step, least)
         here, there = asker.board, other.board
         moves = list(here.held())
         begun, told = len(here.events), len(there.events)
