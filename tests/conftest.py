@@ -1,5 +1,6 @@
 """Shared test settings: hypothesis profiles (``HYPOTHESIS_PROFILE=long`` for longer runs);
-the ``notify_socket`` fixture (systemd's NOTIFY_SOCKET); Debian's Chromium, one for the session,
+the ``notify_socket`` fixture (systemd's NOTIFY_SOCKET); ``scratch_path``, a folder for throw-away
+games files in memory where the machine has room (testbed/scratch.py); Debian's Chromium, one for the session,
 and a page of it per test (``browser``, ``page``)."""
 
 import os
@@ -10,6 +11,7 @@ import tempfile
 import pytest
 from hypothesis import HealthCheck, settings
 
+from testbed.scratch import scratch
 from testbed.tools import require
 
 #: Debian's Chromium (never a browser Playwright downloads).
@@ -20,6 +22,21 @@ settings.register_profile(
     "long", deadline=None, max_examples=2000, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture
+def scratch_path(tmp_path):
+    """A folder of its own for a test's throw-away games files: in ``/dev/shm`` when it is big
+    enough (a robot's thousands of commits cost no fsync there), else ``tmp_path``."""
+    where = scratch()
+    if where is None:
+        yield tmp_path
+        return
+    folder = tempfile.mkdtemp(prefix="reedboard-test-", dir=where)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

@@ -229,7 +229,7 @@ def test_paired_an_opponents_ok_ending_a_capture_chain_is_recorded_at_once_and_s
         (("antipode", None, "standard"), 130, 68),  # a knocked token's return while set back
     ],
 )
-def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, tmp_path):
+def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, scratch_path):
     """Episodes of bench/robot.py (one board) that ended in a violation now play through with
     the record the robot meant. Seed 16, episode 1,719: four sides, the computer White. Black,
     Red and Blue moved, the computer answered, and Black's players set the pieces back by hand
@@ -243,7 +243,7 @@ def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, tm
     with a1 still in the hand: a1's return was not counted (a token left on the wrong face)."""
     seed = seed * 1_000_003 + episode
     rng = random.Random(seed)
-    board = one_board(Game.of(*game), seed, Options(frozenset(KINDS), dict(MIX), False, str(tmp_path)))
+    board = one_board(Game.of(*game), seed, Options(frozenset(KINDS), dict(MIX), False, str(scratch_path)))
     robot = Robot(board, rng, KINDS)
     try:
         for i, intention in enumerate(planned(seed, MIX, 40)):
@@ -305,12 +305,12 @@ def test_paired_episodes_the_bench_found_play_through(game, seed, episode):
         (("antipode", None, "standard"), 0, True),  # a knock read as a move, then dropped
     ],
 )
-def test_the_robot_plays_on_5_second_clocks_and_flags_end_games(game, seed, paired, tmp_path):
+def test_the_robot_plays_on_5_second_clocks_and_flags_end_games(game, seed, paired, scratch_path):
     """bench/robot.py --clock 5: the whole mix on one board (the computer brought in and out)
     and on paired boards over the faulty bus; games end on a flag, the records stay the ones
     meant, a restart loses no time and paired boards keep their clocks together."""
     mix = dict(PAIR_MIX if paired else MIX)
-    opts = Options(frozenset(KINDS), mix, paired, str(tmp_path), clock=ClockConfig("5"))
+    opts = Options(frozenset(KINDS), mix, paired, str(scratch_path), clock=ClockConfig("5"))
     episode = run_episode(game, seed, 20, opts)
     if episode.violation:
         raise reported(episode.violation)
@@ -330,7 +330,9 @@ def test_the_robot_plays_on_5_second_clocks_and_flags_end_games(game, seed, pair
         ("10+1", 2, ("antipode", None, "no-full-board-turn"), 3),  # tokens turned, then a flag
     ],
 )
-def test_paired_episodes_on_short_clocks_the_bench_found_play_through(control, seed, game, episode, tmp_path):
+def test_paired_episodes_on_short_clocks_the_bench_found_play_through(
+    control, seed, game, episode, scratch_path
+):
     """Episodes of ``bench/robot.py --paired --clock CONTROL --seed SEED`` that ended in a
     violation around a flag now play through. The other board's players' clock was stopped
     here while the players here set a knock right or a refused takeback's pieces back, so the
@@ -343,7 +345,7 @@ def test_paired_episodes_on_short_clocks_the_bench_found_play_through(control, s
     asker's flag fell was put to the other board's players and agreed, which the robot took
     for never asked; asked by hand, the tokens the players had turned back before the flag
     were asked to be turned again (the game over on time now keeps them)."""
-    opts = Options(frozenset(KINDS), dict(PAIR_MIX), True, str(tmp_path), clock=ClockConfig(control))
+    opts = Options(frozenset(KINDS), dict(PAIR_MIX), True, str(scratch_path), clock=ClockConfig(control))
     found = run_episode(game, seed * 1_000_003 + episode, 40, opts)
     if found.violation:
         raise reported(found.violation)
@@ -357,7 +359,7 @@ def test_paired_episodes_on_short_clocks_the_bench_found_play_through(control, s
     ],
 )
 def test_paired_episodes_on_5_second_clocks_set_back_as_a_flag_falls_play_through(
-    game, seed, episode, tmp_path
+    game, seed, episode, scratch_path
 ):
     """``bench/robot.py --paired --clock 5 --seed SEED --from EPISODE``, as the bench plays it:
     the players at t1 set their side's last turns back by hand, which leaves the start
@@ -367,7 +369,7 @@ def test_paired_episodes_on_5_second_clocks_set_back_as_a_flag_falls_play_throug
     Now the pieces as they stood when the flag fell are no new game until they change."""
     mix = {**PAIR_MIX, **PAIR_SEATING}
     opts = Options(
-        frozenset(KINDS), mix, True, str(tmp_path), clock=ClockConfig("5"), waits=True, speech=True
+        frozenset(KINDS), mix, True, str(scratch_path), clock=ClockConfig("5"), waits=True, speech=True
     )
     found = run_episode(game, seed * 1_000_003 + episode, 40, opts)
     if found.violation:
@@ -459,7 +461,9 @@ def test_a_player_whose_board_joins_the_other_boards_new_game_waits_until_it_ask
         (("antipode", None, "no-full-board-turn"), 5 * 1_000_003 + 3, True),  # a move read late
     ],
 )
-def test_the_robot_plays_boards_scanned_as_the_daemon_scans_wakeable_hardware(game, seed, paired, tmp_path):
+def test_the_robot_plays_boards_scanned_as_the_daemon_scans_wakeable_hardware(
+    game, seed, paired, scratch_path
+):
     """bench/robot.py's default: each board scanned as the daemon's loop scans a board that can
     wake it (a settled board waits up to half a second for a hand, a button or a command); the
     whole mix plays through on one board and on paired boards over the faulty bus. The first
@@ -467,7 +471,9 @@ def test_the_robot_plays_boards_scanned_as_the_daemon_scans_wakeable_hardware(ga
     (the robot went on before the board had read it), and a paired board reads the other's
     message only at its next scan, which a waiting board makes up to half a second later."""
     mix = dict(PAIR_MIX if paired else MIX)
-    episode = run_episode(game, seed, 20, Options(frozenset(KINDS), mix, paired, str(tmp_path), waits=True))
+    episode = run_episode(
+        game, seed, 20, Options(frozenset(KINDS), mix, paired, str(scratch_path), waits=True)
+    )
     if episode.violation:
         raise reported(episode.violation)
     assert episode.done == 20
@@ -481,14 +487,16 @@ def test_the_robot_plays_boards_scanned_as_the_daemon_scans_wakeable_hardware(ga
         (("antipod", 4, None), 509, 6),
     ],
 )
-def test_paired_boards_scanned_as_the_daemon_scans_hear_each_others_first_move(game, seed, episode, tmp_path):
+def test_paired_boards_scanned_as_the_daemon_scans_hear_each_others_first_move(
+    game, seed, episode, scratch_path
+):
     """bench/robot.py --paired (waiting boards) lost an episode's first move: t1 heard t2 only
     after the bus dropped t2's first message, took the game's token and then slept half a second
     before its next scan published it, so t2 still held nothing and had no token when the players
     looked. The daemon's loop now wakes when the paired board's message arrives and after a step
     whose news is to be published, as the bench's boards do; the episode plays through."""
     mix = {**PAIR_MIX, **PAIR_SEATING}
-    opts = Options(frozenset(KINDS), mix, True, str(tmp_path), waits=True)
+    opts = Options(frozenset(KINDS), mix, True, str(scratch_path), waits=True)
     found = run_episode(game, seed * 1_000_003 + episode, 40, opts)
     if found.violation:
         raise reported(found.violation)
@@ -519,7 +527,7 @@ SEATED = {
         (("antipode", None, "rulebook"), 7, True),
     ],
 )
-def test_the_robot_names_players_plays_league_rounds_and_switches_language(game, seed, paired, tmp_path):
+def test_the_robot_names_players_plays_league_rounds_and_switches_language(game, seed, paired, scratch_path):
     """The café's ``players`` and ``table`` commands and a language chosen from the menu
     mid-game, in the robot's play, with speech: the names are the record's and the OLED's
     ("Anna to move"), a league round shows "Table N: A – B" and asks each player's OK in turn
@@ -527,7 +535,7 @@ def test_the_robot_names_players_plays_league_rounds_and_switches_language(game,
     once (the instruction too: it stayed in English until the next move), and every move is
     said. Paired boards: the names at one board, the rest of the paired mix."""
     mix = {"move": 4, "names command": 2, "restart": 1, "takeback menu": 1} if paired else SEATED
-    opts = Options(frozenset(KINDS), mix, paired, str(tmp_path), waits=True, speech=True)
+    opts = Options(frozenset(KINDS), mix, paired, str(scratch_path), waits=True, speech=True)
     episode = run_episode(game, seed, 16, opts)
     if episode.violation:
         raise reported(episode.violation)
@@ -561,7 +569,7 @@ def test_a_language_chosen_from_the_menu_mid_game_words_what_to_do_in_it_at_once
         board.close()
 
 
-def test_a_hand_wakes_a_waiting_board_but_does_not_hurry_a_scanning_one(tmp_path):
+def test_a_hand_wakes_a_waiting_board_but_does_not_hurry_a_scanning_one(scratch_path):
     """bench/robot.py (seed 200, episode 18, ``--game antipode``) found the bench's own fault:
     every hand action made a board scan at once, even one scanning every 10 ms, so a hover and
     a bump close together were read in three scans 12 ms apart; Red's flip of e2 made with the
@@ -569,7 +577,7 @@ def test_a_hand_wakes_a_waiting_board_but_does_not_hurry_a_scanning_one(tmp_path
     The daemon's loop keeps its pace while it scans (a wake-up must not hurry the debounce
     count): so does the bench now, and the flip counts."""
     seed = 200 * 1_000_003 + 18
-    opts = Options(frozenset(KINDS), {**MIX, **SEATING}, False, str(tmp_path), waits=True, speech=True)
+    opts = Options(frozenset(KINDS), {**MIX, **SEATING}, False, str(scratch_path), waits=True, speech=True)
     episode = run_episode(("antipode", None, "no-repetition-draw"), seed, 12, opts)
     if episode.violation:
         raise reported(episode.violation)
@@ -583,7 +591,7 @@ def test_a_hand_wakes_a_waiting_board_but_does_not_hurry_a_scanning_one(tmp_path
         (("antipalos", 3, "two"), 12),  # a flag falls while the language is being chosen
     ],
 )
-def test_on_clocks_boards_scanned_as_the_daemon_scans_keep_time_across_restarts(game, episode, tmp_path):
+def test_on_clocks_boards_scanned_as_the_daemon_scans_keep_time_across_restarts(game, episode, scratch_path):
     """bench/robot.py --clock 5 (seed 600, ``--game antipalos``) found two faults of the
     robot's own once boards are scanned as the daemon scans wakeable hardware (a scan falls
     between milliseconds): after a restart it wanted no clock to show less than before, where
@@ -594,7 +602,7 @@ def test_on_clocks_boards_scanned_as_the_daemon_scans_keep_time_across_restarts(
         frozenset(KINDS),
         {**MIX, **SEATING},
         False,
-        str(tmp_path),
+        str(scratch_path),
         clock=ClockConfig("5"),
         waits=True,
         speech=True,
