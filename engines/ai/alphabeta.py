@@ -122,6 +122,54 @@ def final(winner: str | Draw, side: str, depth: int) -> float:
     return WIN + depth if winner == side else -WIN - depth
 
 
+class Deepening(Generic[M]):
+    """Iterative deepening at ``state`` that can go on where it stopped: :func:`search` runs
+    one to its budget; pondering (``ponder.py``) deepens one over the players' turn and again
+    with the level's budget once they play the move it answers. An iteration cut short counts
+    for the root moves it finished (its best is searched first when it starts again)."""
+
+    def __init__(
+        self, state: GameState[M], budget: int, rng: random.Random, selective: bool, mobility: float
+    ) -> None:
+        self.state = state
+        #: ``budget`` sets how many moves a node looks at (a small budget looks at fewer).
+        self.run: Search[M] = Search(budget, rng, _never, selective, mobility=mobility)
+        self.run.root = state
+        self.depth = 0  # the deepest iteration finished
+        self.move: M | None = None  # the best move so far
+        self.done = False  # a win or loss found (or the deepest iteration): deeper tells nothing
+
+    def deepen(self, budget: int, stop: Callable[[], bool], abandon: bool = False) -> int:
+        """Iterations deeper until about ``budget`` more nodes are made, or ``stop()``; the
+        nodes made. The first iteration always finishes unless ``abandon`` (pondering), when
+        ``stop`` may end it too (and :attr:`move` stays None)."""
+        run, began = self.run, self.run.nodes
+        run.budget, run.stop, run.abandon = began + budget, stop, abandon
+        while not self.done:
+            depth = self.depth + 1
+            run.limited, run.found = depth > 1, None
+            try:
+                value = run.negamax(self.state, depth, -2 * WIN, 2 * WIN)
+            except OutOfBudget:
+                if run.found is not None and self.move is not None:  # searched first, and beaten
+                    self.move = run.best[self.state] = run.found
+                break
+            self.depth, self.move = depth, run.best[self.state]
+            self.done = abs(value) >= WIN or depth == MAX_DEPTH
+        return run.nodes - began
+
+    def reply(self) -> M | None:
+        """The opponent's best reply to :attr:`move` as the search found it (None: it looked
+        no deeper, or the move ends the game or moves the same side again)."""
+        assert self.move is not None
+        after = self.state.apply(self.move)
+        return self.run.best.get(after) if after.to_move not in (None, self.state.to_move) else None
+
+
+def _never() -> bool:
+    return False
+
+
 def search(
     state: GameState[M],
     budget: int,
@@ -129,33 +177,15 @@ def search(
     stop: Callable[[], bool],
     selective: bool = False,
     profile: SearchProfile | None = None,
-    abandon: bool = False,
 ) -> tuple[M, int, int, M | None]:
     """(move, nodes, positions made, reply): the best move of the deepest iteration, counting
     the root moves a cut-short one finished (``selective``: on the moves the game finds worth
     searching; ``profile``: the game's own unless given), and the opponent's best reply to it
-    as the search found it (None: it looked no deeper, or the move ends the game or moves the
-    same side again). ``abandon`` (pondering, where a search cut short is dropped): ``stop``
-    may end even the first iteration, which then raises :class:`OutOfBudget`."""
-    mobility = (profile or profile_of(state)).mobility
-    run: Search[M] = Search(budget, rng, stop, selective, mobility=mobility, abandon=abandon)
+    as the search found it (:meth:`Deepening.reply`)."""
     if state.legal_count() == 1:  # counted, not listed: Antipalos lists thousands
         return state.legal_moves()[0], 0, 0, None
-    best, run.root = None, state  # the first iteration always finishes and sets it
-    for depth in range(1, MAX_DEPTH + 1):
-        run.limited, run.found = depth > 1, None
-        try:
-            value = run.negamax(state, depth, -2 * WIN, 2 * WIN)
-        except OutOfBudget:
-            if best is None:  # abandoned in the first iteration
-                raise
-            if run.found is not None:  # the previous best was searched first, and beaten
-                best = run.found
-            break
-        best = run.best[state]
-        if abs(value) >= WIN:
-            break
-    assert best is not None  # the first iteration searched at least one move
-    after = state.apply(best)
-    reply = run.best.get(after) if after.to_move not in (None, state.to_move) else None
-    return best, run.nodes, run.nodes, reply
+    mobility = (profile or profile_of(state)).mobility
+    deep = Deepening(state, budget, rng, selective, mobility)
+    made = deep.deepen(budget, stop)
+    assert deep.move is not None  # the first iteration searched at least one move
+    return deep.move, made, made, deep.reply()
