@@ -12,7 +12,14 @@ Per game: wins / draws / losses of the pondering side (a game still going after
 ``--plies`` goes to the side with more material, else counts as drawn), its score with a 95 %
 interval, how many of its moves came from pondering (hits) and with how many times the
 search (the answer's pondered plus own work against its own), pondering's work against the
-other side's (1.0 by construction), and games a second.
+other side's (1.0 by construction), how many games the side that began won (the seats'
+bias), and games a second.
+
+``--double``: the control, the same games with the pondering side replaced by the level with
+twice the work a move and no pondering: what pondering would be worth if it always foresaw
+the move played, the most it can give. ``--times K``: the other side thinks K times its work
+(a player who takes longer than the computer's search); the plain side cannot use that time,
+the pondering side ponders all of it (up to pondering's cap, 8 times a move's work).
 
 ``--wall``: the same games, but the pondering side ponders for the wall-clock seconds the
 other side's move took (not its work): the check that a node of pondering costs what a node
@@ -20,7 +27,7 @@ of search does, so that the work model stands for equal wall time (its pondering
 the other side's work is then measured, not set).
 
 Usage: nice -n 10 .venv/bin/python -m bench.ponder [--games N] [--level L] [--share F]
-       [--game NAME] [--jobs J] [--plies P] [--wall]
+       [--game NAME] [--jobs J] [--plies P] [--times K] [--wall] [--double]
 The last line is a JSON object of the figures.
 """
 
@@ -62,6 +69,8 @@ class Tally:
     gain: float = 0.0
     pondered: int = 0
     other_work: int = 0
+    #: Games the side that began won (a seat's bias: Antipod's second player wins most).
+    beginner_won: int = 0
     seconds: float = 0.0
 
     def __add__(self, other: Tally) -> Tally:
@@ -102,17 +111,32 @@ class Tally:
             "hits": self.hits,
             "search_gain": round(self.gain / max(1, self.hits), 2),
             "ponder_over_other": round(self.pondered / max(1, self.other_work), 3),
+            "beginner_won": self.beginner_won,
             "games_per_s": round(self.games / max(self.seconds, 1e-9), 3),
         }
 
 
-class Pair:
-    """The two players of one match at ``work`` a move: :meth:`pondering` and :meth:`plain`
-    (arena players), the first pondering over the second's moves (``wall``: for the seconds
-    each took, else for its work), counting into :attr:`tally`."""
+@dataclass(frozen=True)
+class Rules:
+    """How a match is played: both sides' ``level`` and ``work`` a move; the other side's
+    thinking time is ``times`` its work (1: a computer's; more: a player who thinks longer
+    than the search it stands for); ``wall``: pondering goes by the seconds the other side's
+    move took (times ``times``), not its work; ``double``: the control, no pondering but twice
+    the work a move (what pondering would give if it always foresaw the move)."""
 
-    def __init__(self, level: int, work: int, wall: bool = False) -> None:
-        self.level, self.work, self.wall = level, work, wall
+    level: int
+    work: int
+    times: float = 1.0
+    wall: bool = False
+    double: bool = False
+
+
+class Pair:
+    """The two players of one match (``rules``): :meth:`pondering` and :meth:`plain` (arena
+    players), the first pondering over the second's moves, counting into :attr:`tally`."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules, self.level, self.work = rules, rules.level, rules.work
         self.tally = Tally()
         self.last: tuple[GameState[Any], Any, int, float] | None = None  # the plain side's move
         self.thought: ponder.Ponder | None = None
@@ -125,10 +149,13 @@ class Pair:
 
     def pondering(self, state: GameState[Any], rng: random.Random) -> Any:
         seed, thought, self.thought = rng.randrange(1 << 30), self.thought, None
+        if self.rules.double:
+            self.tally.moves += 1
+            return choose(state, self.level, seed, work=2 * self.work).move
         if thought is not None and self.last is not None and self.last[0] == thought.state:
             before, move, work, seconds = self.last
             self.tally.other_work += work
-            self.tally.pondered += self._ponder(thought, work, seconds)
+            self.tally.pondered += self._ponder(thought, work * self.rules.times, seconds * self.rules.times)
             choice = thought.reply(state, move, seed)
             self._count(choice)
         else:
@@ -137,11 +164,11 @@ class Pair:
         self.thought = ponder.start(state, choice, self.level, seed, self.work)
         return choice.move
 
-    def _ponder(self, thought: ponder.Ponder, work: int, seconds: float) -> int:
+    def _ponder(self, thought: ponder.Ponder, work: float, seconds: float) -> int:
         """Ponder as over the other side's move (its ``work``, or its ``seconds`` on the
         wall clock); the work pondered."""
         began = thought.spent
-        if self.wall:
+        if self.rules.wall:
             deadline = time.perf_counter() + seconds
 
             def stop() -> bool:
@@ -150,7 +177,7 @@ class Pair:
             while not stop() and thought.grow(SLICE, stop):
                 pass
         else:
-            while thought.spent - began < work and thought.grow(work - (thought.spent - began), never):
+            while thought.spent - began < work and thought.grow(round(work) - (thought.spent - began), never):
                 pass
         return thought.spent - began
 
@@ -177,10 +204,10 @@ def work_for(game: str, level: int, share: float) -> int:
     return max(20, round(budget(new_game(game, SIZES[game]), level) * share))
 
 
-def games(game: str, level: int, work: int, first: int, count: int, plies: int, wall: bool = False) -> Tally:
+def games(game: str, rules: Rules, first: int, count: int, plies: int) -> Tally:
     """Games ``first`` to ``first + count - 1`` of the match, the pondering side beginning the
     even ones; the pondering side's tally."""
-    pair = Pair(level, work, wall)
+    pair = Pair(rules)
     began = time.perf_counter()
     for index in range(first, first + count):
         start = new_game(game, SIZES[game])
@@ -192,18 +219,18 @@ def games(game: str, level: int, work: int, first: int, count: int, plies: int, 
         pair.tally.wins += winner == mine
         pair.tally.losses += winner in start.sides and winner != mine
         pair.tally.draws += winner not in start.sides
+        pair.tally.beginner_won += winner == start.sides[0]
     pair.tally.seconds = time.perf_counter() - began
     return pair.tally
 
 
-def match(game: str, level: int, work: int, count: int, plies: int, jobs: int, wall: bool = False) -> Tally:
+def match(game: str, rules: Rules, count: int, plies: int, jobs: int) -> Tally:
     """``count`` games (rounded up to whole chunks) over ``jobs`` processes; its seconds are
     the wall clock's."""
     began = time.perf_counter()
-    starts = range(0, count, CHUNK)
     with ProcessPoolExecutor(jobs) as pool:
-        parts = pool.map(games, *zip(*((game, level, work, s, CHUNK, plies, wall) for s in starts)))
-        total = sum(parts, Tally())
+        runs = [pool.submit(games, game, rules, first, CHUNK, plies) for first in range(0, count, CHUNK)]
+        total = sum((run.result() for run in runs), Tally())
     total.seconds = time.perf_counter() - began
     return total
 
@@ -216,21 +243,22 @@ def main() -> int:
     parser.add_argument("--game", choices=list(SIZES), help="only this game")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--plies", type=int, default=120, help="a game's length at most")
+    parser.add_argument("--times", type=float, default=1.0, help="the other side thinks its work times this")
     parser.add_argument("--wall", action="store_true", help="ponder for the other side's seconds")
+    parser.add_argument("--double", action="store_true", help="the control: twice the work, no pondering")
     args = parser.parse_args()
-    figures: dict[str, Any] = {"bench": "ponder", "level": args.level, "share": args.share}
-    figures["load"] = os.getloadavg()[0]
+    figures: dict[str, Any] = {"bench": "ponder", **vars(args), "load": os.getloadavg()[0]}
     for game in [args.game] if args.game else list(SIZES):
-        work = work_for(game, args.level, args.share)
-        got = match(game, args.level, work, args.games, args.plies, args.jobs, args.wall).figures()
-        figures[game] = {"work": work, **got}
+        rules = Rules(args.level, work_for(game, args.level, args.share), args.times, args.wall, args.double)
+        got = match(game, rules, args.games, args.plies, args.jobs).figures()
+        figures[game] = {"work": rules.work, **got}
         low, high = got["interval"]
         print(
-            f"{game:<10} work {work:>5}: won {got['wins']}, drew {got['draws']}, lost "
-            f"{got['losses']} of {got['games']}; score {got['score']:.3f} (95 %: {low:.3f}-"
-            f"{high:.3f}); {got['hits']} of {got['moves']} moves from pondering with "
-            f"{got['search_gain']}x the search; pondered {got['ponder_over_other']}x the other "
-            f"side's work; {got['games_per_s']} games/s",
+            f"{game:<10} work {rules.work:>5}: won {got['wins']}, drew {got['draws']}, lost "
+            f"{got['losses']} of {got['games']} (the beginner won {got['beginner_won']}); score "
+            f"{got['score']:.3f} (95 %: {low:.3f}-{high:.3f}); {got['hits']} of {got['moves']} "
+            f"moves from pondering with {got['search_gain']}x the search; pondered "
+            f"{got['ponder_over_other']}x the other side's work; {got['games_per_s']} games/s",
             flush=True,
         )
     print(json.dumps(figures))

@@ -117,7 +117,7 @@ def test_the_equal_time_bench_ponders_as_much_work_as_the_other_side_thought(gam
     """bench/ponder.py in short: a few short games at a small budget, each counted once, the
     pondering side pondering the other side's work (one playout or first iteration over at
     most) and answering some moves from it."""
-    got = bench_ponder.games(game, 3, 60, first=0, count=2, plies=16)
+    got = bench_ponder.games(game, bench_ponder.Rules(3, 60), first=0, count=2, plies=16)
     assert got.games == got.wins + got.draws + got.losses == 2
     assert got.moves >= 2 * 8 - 1 and 0 < got.other_work <= got.pondered <= 1.5 * got.other_work
     assert got.hits <= got.moves and got.gain >= got.hits  # a hit has at least its own search
