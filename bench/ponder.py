@@ -40,7 +40,7 @@ import os
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -225,14 +225,29 @@ def games(game: str, rules: Rules, first: int, count: int, plies: int) -> Tally:
 
 
 def match(game: str, rules: Rules, count: int, plies: int, jobs: int) -> Tally:
-    """``count`` games (rounded up to whole chunks) over ``jobs`` processes; its seconds are
-    the wall clock's."""
-    began = time.perf_counter()
+    """``count`` games (rounded up to whole chunks) over ``jobs`` processes, the tally so far
+    printed as each chunk ends (a run cut short still tells); its seconds are the wall
+    clock's."""
+    began, total = time.perf_counter(), Tally()
     with ProcessPoolExecutor(jobs) as pool:
         runs = [pool.submit(games, game, rules, first, CHUNK, plies) for first in range(0, count, CHUNK)]
-        total = sum((run.result() for run in runs), Tally())
-    total.seconds = time.perf_counter() - began
+        for run in as_completed(runs):
+            total += run.result()
+            total.seconds = time.perf_counter() - began
+            print(f"  {game}: {line(total.figures())}", file=sys.stderr, flush=True)
     return total
+
+
+def line(got: dict[str, Any]) -> str:
+    """A tally's figures in words."""
+    low, high = got["interval"]
+    return (
+        f"won {got['wins']}, drew {got['draws']}, lost {got['losses']} of {got['games']} (the "
+        f"beginner won {got['beginner_won']}); score {got['score']:.3f} (95 %: {low:.3f}-"
+        f"{high:.3f}); {got['hits']} of {got['moves']} moves from pondering with "
+        f"{got['search_gain']}x the search; pondered {got['ponder_over_other']}x the other "
+        f"side's work; {got['games_per_s']} games/s"
+    )
 
 
 def main() -> int:
@@ -252,15 +267,7 @@ def main() -> int:
         rules = Rules(args.level, work_for(game, args.level, args.share), args.times, args.wall, args.double)
         got = match(game, rules, args.games, args.plies, args.jobs).figures()
         figures[game] = {"work": rules.work, **got}
-        low, high = got["interval"]
-        print(
-            f"{game:<10} work {rules.work:>5}: won {got['wins']}, drew {got['draws']}, lost "
-            f"{got['losses']} of {got['games']} (the beginner won {got['beginner_won']}); score "
-            f"{got['score']:.3f} (95 %: {low:.3f}-{high:.3f}); {got['hits']} of {got['moves']} "
-            f"moves from pondering with {got['search_gain']}x the search; pondered "
-            f"{got['ponder_over_other']}x the other side's work; {got['games_per_s']} games/s",
-            flush=True,
-        )
+        print(f"{game:<10} work {rules.work:>5}: {line(got)}", flush=True)
     print(json.dumps(figures))
     return 0
 
