@@ -48,6 +48,7 @@ from engines import new_game
 from engines.ai import SearchChoice, budget, choose, ponder
 from engines.ai.arena import play
 from engines.core import GameState
+from firmware_host.board.opponent import PONDER_SLICE
 
 #: Game -> the size played (small boards: a game of Antipalos 12 takes minutes at level 3).
 SIZES = {"antipalos": 8, "antipode": None, "antipod": 4, "anti-grid": 6, "phalanx": None}
@@ -153,7 +154,7 @@ class Pair:
             self.tally.moves += 1
             return choose(state, self.level, seed, work=2 * self.work).move
         if thought is not None and self.last is not None and self.last[0] == thought.state:
-            before, move, work, seconds = self.last
+            _, move, work, seconds = self.last
             self.tally.other_work += work
             self.tally.pondered += self._ponder(thought, work * self.rules.times, seconds * self.rules.times)
             choice = thought.reply(state, move, seed)
@@ -174,7 +175,7 @@ class Pair:
             def stop() -> bool:
                 return time.perf_counter() > deadline
 
-            while not stop() and thought.grow(SLICE, stop):
+            while not stop() and thought.grow(PONDER_SLICE, stop):
                 pass
         else:
             while thought.spent - began < work and thought.grow(round(work) - (thought.spent - began), never):
@@ -185,10 +186,6 @@ class Pair:
         if choice.pondered:
             self.tally.hits += 1
             self.tally.gain += (choice.pondered + choice.count) / max(1, choice.count)
-
-
-#: Pondering's slice with ``--wall`` (positions; the worker's own, firmware_host's PONDER_SLICE).
-SLICE = 200
 
 
 def never() -> bool:
