@@ -33,6 +33,9 @@ WIDTH = 300
 MAX_DEPTH = 12
 #: Moves a node drawing its moves draws first (then twice as many, and so on).
 FIRST_BATCH = 8
+#: What a value kept for a position is: the exact value, or a bound (a cut-off's lower one, an
+#: upper one where no move reached the window).
+EXACT, LOWER, UPPER = 0, 1, 2
 
 
 class OutOfBudget(Exception):
@@ -61,6 +64,9 @@ class Search(Generic[M]):
         self.killers: dict[int, M] = {}
         self.root: GameState[M] | None = None
         self.found: M | None = None  # the best root move so far in the current iteration
+        #: Set (pondering): per position below the root whose search finished, (depth, value,
+        #: bound), so an iteration cut short and started again does not search it again.
+        self.table: dict[GameState[M], tuple[int, float, int]] | None = None
 
     def ordered(self, state: GameState[M], depth: int) -> tuple[Iterable[M], int]:
         """The moves to search at ``state``, its best and the killer first, and how many a
@@ -114,7 +120,10 @@ class Search(Generic[M]):
 
     def negamax(self, state: GameState[M], depth: int, alpha: float, beta: float) -> float:
         """The value of ``state`` (unfinished) for its side to move, searched ``depth`` plies."""
-        side = side_to_move(state)
+        known = self.table.get(state) if self.table is not None and state is not self.root else None
+        if known is not None and known[0] == depth and _settles(known[1], known[2], alpha, beta):
+            return known[1]
+        side, floor = side_to_move(state), alpha
         moves, count = self.ordered(state, depth)
         best_value, best_move = -2 * WIN, None
         for move in moves:
@@ -137,7 +146,15 @@ class Search(Generic[M]):
                 self.killers[depth] = move
                 break
         self.best[state] = best_move
+        if self.table is not None:
+            bound = UPPER if best_value <= floor else LOWER if best_value >= beta else EXACT
+            self.table[state] = (depth, best_value, bound)
         return best_value
+
+
+def _settles(value: float, bound: int, alpha: float, beta: float) -> bool:
+    """Whether a value found before (exact, or a bound) settles a search with this window."""
+    return bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha)
 
 
 def _legal(state: GameState[M], move: M) -> bool:
@@ -162,12 +179,20 @@ class Deepening(Generic[M]):
     for the root moves it finished (its best is searched first when it starts again)."""
 
     def __init__(
-        self, state: GameState[M], budget: int, rng: random.Random, selective: bool, mobility: float
+        self,
+        state: GameState[M],
+        budget: int,
+        rng: random.Random,
+        selective: bool,
+        mobility: float,
+        keep: bool = False,
     ) -> None:
         self.state = state
         #: ``budget`` sets how many moves a node looks at (a small budget looks at fewer).
         self.run: Search[M] = Search(budget, rng, _never, selective, mobility=mobility)
         self.run.root = state
+        if keep:  # pondering: an iteration cut short keeps the values it finished
+            self.run.table = {}
         self.depth = 0  # the deepest iteration finished
         self.move: M | None = None  # the best move so far
         self.done = False  # a win or loss found (or the deepest iteration): deeper tells nothing

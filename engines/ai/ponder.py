@@ -92,11 +92,12 @@ class Ponder:
 
     def _deepen(self, work: int, stop: Callable[[], bool]) -> int:
         """Alpha-beta: find the expected move (a level's search from the players' side, where
-        the computer's own search did not say), then deepen the answer to it; the work done."""
+        the computer's own search did not say), then deepen the answer to it by ``work``, a
+        level's work at least; the work done."""
         if self.expected is None:
             if self.guess is None:
                 self.guess = self._deepening(self.state)
-            made = self.guess.deepen(min(work, self.budget - self.guess.run.nodes), stop, abandon=True)
+            made = self.guess.deepen(self.budget - self.guess.run.nodes, stop, abandon=True)
             if self.guess.move is not None and (self.guess.run.nodes >= self.budget or self.guess.done):
                 self.expected = self.guess.move
             return made
@@ -106,11 +107,13 @@ class Ponder:
                 self.spent = TIMES * self.budget  # nothing to answer yet: done
                 return 0
             self.answer = self._deepening(after)
-        return self.answer.deepen(work, stop, abandon=True)
+        # at least a level's work a slice (``stop`` still ends it within 32 nodes): a slice
+        # that ends inside an iteration has it started again, its finished subtrees kept
+        return self.answer.deepen(max(work, self.budget), stop, abandon=True)
 
     def _deepening(self, state: GameState[Any]) -> alphabeta.Deepening[Any]:
         selective = self.level >= SELECTIVE
-        return alphabeta.Deepening(state, self.budget, self.rng, selective, self.profile.mobility)
+        return alphabeta.Deepening(state, self.budget, self.rng, selective, self.profile.mobility, keep=True)
 
     def reply(
         self, state: GameState[Any], move: Any, seed: int, stop: Callable[[], bool] | None = None

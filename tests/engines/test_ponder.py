@@ -2,10 +2,12 @@
 they play a move it pondered, its answer comes from what it kept (a bigger tree, a deeper
 search), and any other move gets the answer a fresh search gives."""
 
+import random
+
 import pytest
 
 from bench import ponder as bench_ponder
-from engines.ai import budget, choose, ponder
+from engines.ai import alphabeta, budget, choose, ponder
 from tests.engines.play_tools import reached
 
 NEVER = lambda: False  # noqa: E731 - the caller's stop, never asked to stop
@@ -125,3 +127,19 @@ def test_the_equal_time_bench_ponders_as_much_work_as_the_other_side_thought(gam
     assert figures["games"] == 4 and figures["ponder_over_other"] == round(got.pondered / got.other_work, 3)
     low, high = figures["interval"]
     assert low <= figures["score"] <= high
+
+
+def test_an_alpha_beta_iteration_pondering_cut_short_is_not_searched_again_from_scratch():
+    """Pondering keeps the values of what it finished: when the cut-short iteration starts
+    again, the subtrees it finished are not searched again (fewer nodes to finish it)."""
+    state = reached("anti-grid", 6, 11, 6)
+    made = {}
+    for keep in (True, False):
+        deep = alphabeta.Deepening(state, 1137, random.Random(1), False, 0.02, keep=keep)
+        deep.deepen(1500, NEVER)  # two plies and part of a third
+        assert deep.depth == 2
+        run, before = deep.run, deep.run.nodes
+        run.limited = False
+        run.negamax(state, 3, -2 * alphabeta.WIN, 2 * alphabeta.WIN)  # the third ply, whole
+        made[keep] = run.nodes - before
+    assert made[True] < made[False]
