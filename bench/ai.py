@@ -15,18 +15,13 @@ tree's, each in a fresh interpreter that also times a bare loop of a million ste
 machine's speed in the same run), with a Pi Zero 2 W estimate (15-25 times slower) beside each
 level's wall-clock limit (``engines.ai.LIMITS``).
 
-``--ponder``: only strength at equal wall time: per game (small size), the level pondering
-(``engines/ai/ponder.py``) against the same level without, half the games each colour. The
-pondering side ponders as much work as the other side's move took (it thinks while the other
-side does; ``--long``: up to its cap, as over a player's turn of a few seconds), and answers
-with its level's budget; also how many of its moves came from what it kept, and with how many
-times a level's search (the tree's visits against its own search's, or the answer's work
-against the level's). First, per game (standard size), how soon pondering stops once the
-worker is wanted for the players' move.
+``--ponder``: per game (standard size), how soon pondering (``engines/ai/ponder.py``) stops
+once the worker is wanted for the players' move. Pondering's strength at equal time is
+bench/ponder.py.
 
 Usage: .venv/bin/python -m bench.ai [--quick] [--games N] [--game NAME] [--jobs J]
        .venv/bin/python -m bench.ai --cpu [--before REV] [--game NAME]
-       .venv/bin/python -m bench.ai --ponder [--long] [--games N] [--levels 1,3,5] [--game NAME]
+       .venv/bin/python -m bench.ai --ponder [--levels 1,3,5] [--game NAME]
 The last line is a JSON object of the figures.
 """
 
@@ -48,7 +43,7 @@ from pathlib import Path
 
 from engines import game_info, new_game
 from engines.ai import LEVELS, LIMITS, SECONDS, choose, ponder, profile_of
-from engines.ai.arena import Player, duel, level_player
+from engines.ai.arena import duel, level_player
 from engines.ai.baseline import one_ply, random_player
 from firmware_host.board.opponent import PONDER_SLICE
 
@@ -237,81 +232,6 @@ def cpu(chosen: list[str], before: str, quick: bool) -> dict:
     return figures
 
 
-def pondering_pair(level: int, long: bool = False) -> tuple[Player, Player]:
-    """(the level pondering, the level without), sharing what the one without did last: the
-    pondering side ponders as much work as that move took (``long``: as much as it may, as
-    over a player's turn of a few seconds), then answers from what it kept."""
-    last: dict = {}
-
-    def plain(state, rng):
-        choice = choose(state, level, seed=rng.randrange(1 << 30))
-        last.update(before=state, move=choice.move, work=choice.work)
-        return choice.move
-
-    kept: dict = {}
-
-    def pondering(state, rng):
-        seed, thought = rng.randrange(1 << 30), kept.pop("thought", None)
-        if (
-            thought is not None and state.ply == thought.state.ply + 1 and last.get("before") == thought.state
-        ):  # the other side's one move
-            goal = thought.spent + (ponder.TIMES * thought.budget if long else last["work"])
-            while thought.spent < goal and thought.grow(goal - thought.spent, lambda: False):
-                pass
-            choice = thought.reply(state, last["move"], seed)
-            if from_pondering(thought, choice):
-                kept["hits"] = kept.get("hits", 0) + 1
-                kept["gain"] = kept.get("gain", 0.0) + gain(choice, thought.budget)
-        else:
-            choice = choose(state, level, seed)
-        kept["moves"] = kept.get("moves", 0) + 1
-        following = ponder.start(state, choice, level, seed)
-        if following is not None:
-            kept["thought"] = following
-        return choice.move
-
-    pondering.kept = kept  # type: ignore[attr-defined]
-    return pondering, plain
-
-
-def from_pondering(thought: ponder.Ponder, choice) -> bool:
-    """Whether ``choice`` came from what ``thought`` kept: a tree with visits from before its
-    search, or alpha-beta's answer to the move it expected."""
-    if choice.tree is not None:
-        return choice.tree.visits > choice.count
-    return thought.answer is not None and (choice.move, choice.work) == thought.answer
-
-
-#: Plies a --ponder game lasts at most (then decided by material, or unfinished): the capture
-#: games' 200 take minutes a game on a shared machine.
-PONDER_PLIES = 120
-
-
-def gain(choice, work: int) -> float:
-    """How much more search a move from pondering had than a level's own (``work``): the
-    tree's visits against those its own search added, or the answer's work against the
-    level's."""
-    if choice.tree is not None:
-        return choice.tree.visits / max(1, choice.count)
-    return choice.work / work
-
-
-def equal_time(game: str, size: int | None, level: int, games: int, long: bool) -> dict:
-    """``games`` games of the level pondering against the level without, half each colour."""
-    pondering, plain = pondering_pair(level, long)
-    result = duel(lambda: new_game(game, size), pondering, plain, games, seed=53, max_plies=PONDER_PLIES)
-    kept = pondering.kept  # type: ignore[attr-defined]
-    return {
-        "games": result.games,
-        "wins": result.wins,
-        "losses": result.losses,
-        "unfinished": result.unfinished,
-        "moves": kept.get("moves", 0),
-        "from_pondering": kept.get("hits", 0),
-        "search_gain": round(kept.get("gain", 0.0) / max(1, kept.get("hits", 0)), 1),
-    }
-
-
 def stops_within(game: str, size: int | None, levels: list[int]) -> float:
     """The longest a pondering took to stop once asked (wall seconds), asked 0.05 and 0.15 s
     into pondering after the computer's move at two positions, at each of ``levels``: how
@@ -331,33 +251,6 @@ def stops_within(game: str, size: int | None, levels: list[int]) -> float:
                 if stop():
                     worst = max(worst, time.monotonic() - asked)
     return worst
-
-
-def strength(chosen: list[str], levels: list[int], games: int, jobs: int, long: bool) -> dict:
-    """:func:`equal_time` per game (small size: a game of the standard size takes minutes
-    on a shared machine) and level, printed as they finish."""
-    figures: dict = {}
-    with ProcessPoolExecutor(jobs) as pool:
-        runs = {
-            pool.submit(equal_time, g, SIZES[g][0], level, games, long): (g, level)
-            for level in levels
-            for g in chosen
-        }
-        for future in as_completed(runs):
-            game, level = runs[future]
-            size = SIZES[game][0]
-            name = f"{game}_{size}" if size else game
-            got = future.result()
-            figures.setdefault(name, {})[f"level{level}_pondering"] = got
-            how = "pondering long" if long else "pondering"
-            print(
-                f"{name:<14} level {level} {how} vs without: won {got['wins']}/"
-                f"{got['games']}, lost {got['losses']}, unfinished {got['unfinished']} "
-                f"({got['from_pondering']} of its {got['moves']} moves from what it kept, "
-                f"with {got['search_gain']}x the search)",
-                flush=True,
-            )
-    return figures
 
 
 def pairings(quick: bool) -> list[tuple[str, str]]:
@@ -383,11 +276,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="processes for the games")
     parser.add_argument("--cpu", action="store_true", help="only CPU a move, before and now")
     parser.add_argument("--before", default=BEFORE, help="the revision --cpu compares with")
-    parser.add_argument("--ponder", action="store_true", help="only pondering at equal time")
-    parser.add_argument("--levels", default="3", help="--ponder's levels (default 3)")
-    parser.add_argument(
-        "--long", action="store_true", help="--ponder as over a player's turn: to pondering's cap"
-    )
+    parser.add_argument("--ponder", action="store_true", help="only how soon pondering stops")
+    parser.add_argument("--levels", default="3", help="--ponder's levels besides 3 and 5")
     args = parser.parse_args()
     games = args.games or (2 if args.quick else 10)
     chosen = [args.game] if args.game else list(SIZES)
@@ -406,7 +296,6 @@ def main() -> int:
                     flush=True,
                 )
                 figures[f"{game}_stops_ms"] = round(late * 1000)
-            figures["ponder"] = strength(chosen, levels, args.games or 4, args.jobs, args.long)
         print(json.dumps(figures))
         return 0
     boards = [(g, s) for g in chosen for s in (SIZES[g][-1:] if args.quick else SIZES[g])]

@@ -75,6 +75,9 @@ class SearchChoice:
     tree: Any = field(default=None, compare=False, repr=False)
     #: Alpha-beta: the opponent's reply its search expects (pondering answers it); else None.
     reply: Any = field(default=None, compare=False, repr=False)
+    #: What pondering had put into this answer before its own search: the kept tree's visits
+    #: (MCTS) or the nodes of alpha-beta's answer; 0 for a search of its own.
+    pondered: int = 0
 
 
 def budget(state: GameState[Any], level: int) -> int:

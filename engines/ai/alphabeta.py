@@ -17,12 +17,12 @@ selective search (level 5) looks only at the moves the game finds worth searchin
 from __future__ import annotations
 
 import random
-from typing import Callable, Generic
+from typing import Callable, Generic, Iterable, Iterator
 
 from engines.ai.mcts import candidate_moves
 from engines.ai.profile import SearchProfile, profile_of
 from engines.ai.threats import to_front
-from engines.core import DRAW, Draw, GameState
+from engines.core import DRAW, Draw, GameState, IllegalMove
 from engines.core.state import M, side_to_move
 
 COUNTS = "nodes"
@@ -31,6 +31,11 @@ WIN = 1_000_000.0
 WIDTH = 300
 #: Deepest iteration (a safety bound; budgets stop far earlier).
 MAX_DEPTH = 12
+#: Moves a node drawing its moves draws first (then twice as many, and so on).
+FIRST_BATCH = 8
+#: What a value kept for a position is: the exact value, or a bound (a cut-off's lower one, an
+#: upper one where no move reached the window).
+EXACT, LOWER, UPPER = 0, 1, 2
 
 
 class OutOfBudget(Exception):
@@ -59,15 +64,41 @@ class Search(Generic[M]):
         self.killers: dict[int, M] = {}
         self.root: GameState[M] | None = None
         self.found: M | None = None  # the best root move so far in the current iteration
+        #: Set (pondering): per position below the root whose search finished, (depth, value,
+        #: bound), so an iteration cut short and started again does not search it again.
+        self.table: dict[GameState[M], tuple[int, float, int]] | None = None
 
-    def ordered(self, state: GameState[M], depth: int) -> list[M]:
+    def ordered(self, state: GameState[M], depth: int) -> tuple[Iterable[M], int]:
+        """The moves to search at ``state``, its best and the killer first, and how many a
+        leaf's mobility counts; where there are more than a node lists, drawn as they are
+        wanted (:meth:`drawn`)."""
+        best, killer = self.best.get(state), self.killers.get(depth)
+        if not self.selective and state.legal_count() > self.width:
+            return self.drawn(state, best, killer), self.width
         moves = self.searched(state)
-        best = self.best.get(state)
         if best is not None and best not in moves:  # its own best move, even if not drawn
             moves.append(best)
-        for first in (self.killers.get(depth), best):
+        for first in (killer, best):
             moves = to_front(moves, first)
-        return moves
+        return moves, len(moves)
+
+    def drawn(self, state: GameState[M], best: M | None, killer: M | None) -> Iterator[M]:
+        """Its best move and the killer (where legal), then moves drawn at random in growing
+        batches, ``width`` draws in all, repeats skipped: a node cut off after its first
+        moves draws no more (Antipalos's nodes draw from hundreds or thousands)."""
+        seen: set[M] = set()
+        for first in (best, killer):
+            if first is not None and first not in seen and (first == best or _legal(state, first)):
+                seen.add(first)
+                yield first
+        drawn, batch = 0, FIRST_BATCH
+        while drawn < self.width:
+            batch = min(batch, self.width - drawn)
+            for move in state.random_moves(self.rng, batch):
+                if move not in seen:
+                    seen.add(move)
+                    yield move
+            drawn, batch = drawn + batch, 2 * batch
 
     def searched(self, state: GameState[M]) -> list[M]:
         """The moves to search here: at a selective level those the game finds worth it (the
@@ -89,8 +120,11 @@ class Search(Generic[M]):
 
     def negamax(self, state: GameState[M], depth: int, alpha: float, beta: float) -> float:
         """The value of ``state`` (unfinished) for its side to move, searched ``depth`` plies."""
-        side = side_to_move(state)
-        moves = self.ordered(state, depth)
+        known = self.table.get(state) if self.table is not None and state is not self.root else None
+        if known is not None and known[0] == depth and _settles(known[1], known[2], alpha, beta):
+            return known[1]
+        side, floor = side_to_move(state), alpha
+        moves, count = self.ordered(state, depth)
         best_value, best_move = -2 * WIN, None
         for move in moves:
             child = self.child(state, move)
@@ -98,7 +132,7 @@ class Search(Generic[M]):
             if outcome is not None:
                 value = final(outcome.winner, side, depth)
             elif depth == 1:
-                value = child.evaluate(side) + self.mobility * len(moves)
+                value = child.evaluate(side) + self.mobility * count
             elif child.to_move == side:
                 value = self.negamax(child, depth - 1, alpha, beta)
             else:
@@ -112,7 +146,23 @@ class Search(Generic[M]):
                 self.killers[depth] = move
                 break
         self.best[state] = best_move
+        if self.table is not None:
+            bound = UPPER if best_value <= floor else LOWER if best_value >= beta else EXACT
+            self.table[state] = (depth, best_value, bound)
         return best_value
+
+
+def _settles(value: float, bound: int, alpha: float, beta: float) -> bool:
+    """Whether a value found before (exact, or a bound) settles a search with this window."""
+    return bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha)
+
+
+def _legal(state: GameState[M], move: M) -> bool:
+    try:
+        state.check(move)
+    except IllegalMove:
+        return False
+    return True
 
 
 def final(winner: str | Draw, side: str, depth: int) -> float:
@@ -122,6 +172,62 @@ def final(winner: str | Draw, side: str, depth: int) -> float:
     return WIN + depth if winner == side else -WIN - depth
 
 
+class Deepening(Generic[M]):
+    """Iterative deepening at ``state`` that can go on where it stopped: :func:`search` runs
+    one to its budget; pondering (``ponder.py``) deepens one over the players' turn and again
+    with the level's budget once they play the move it answers. An iteration cut short counts
+    for the root moves it finished (its best is searched first when it starts again)."""
+
+    def __init__(
+        self,
+        state: GameState[M],
+        budget: int,
+        rng: random.Random,
+        selective: bool,
+        mobility: float,
+        keep: bool = False,
+    ) -> None:
+        self.state = state
+        #: ``budget`` sets how many moves a node looks at (a small budget looks at fewer).
+        self.run: Search[M] = Search(budget, rng, _never, selective, mobility=mobility)
+        self.run.root = state
+        if keep:  # pondering: an iteration cut short keeps the values it finished
+            self.run.table = {}
+        self.depth = 0  # the deepest iteration finished
+        self.move: M | None = None  # the best move so far
+        self.done = False  # a win or loss found (or the deepest iteration): deeper tells nothing
+
+    def deepen(self, budget: int, stop: Callable[[], bool], abandon: bool = False) -> int:
+        """Iterations deeper until about ``budget`` more nodes are made, or ``stop()``; the
+        nodes made. The first iteration always finishes unless ``abandon`` (pondering), when
+        ``stop`` may end it too (and :attr:`move` stays None)."""
+        run, began = self.run, self.run.nodes
+        run.budget, run.stop, run.abandon = began + budget, stop, abandon
+        while not self.done:
+            depth = self.depth + 1
+            run.limited, run.found = depth > 1, None
+            try:
+                value = run.negamax(self.state, depth, -2 * WIN, 2 * WIN)
+            except OutOfBudget:
+                if run.found is not None and self.move is not None:  # searched first, and beaten
+                    self.move = run.best[self.state] = run.found
+                break
+            self.depth, self.move = depth, run.best[self.state]
+            self.done = abs(value) >= WIN or depth == MAX_DEPTH
+        return run.nodes - began
+
+    def reply(self) -> M | None:
+        """The opponent's best reply to :attr:`move` as the search found it (None: it looked
+        no deeper, or the move ends the game or moves the same side again)."""
+        assert self.move is not None
+        after = self.state.apply(self.move)
+        return self.run.best.get(after) if after.to_move not in (None, self.state.to_move) else None
+
+
+def _never() -> bool:
+    return False
+
+
 def search(
     state: GameState[M],
     budget: int,
@@ -129,33 +235,15 @@ def search(
     stop: Callable[[], bool],
     selective: bool = False,
     profile: SearchProfile | None = None,
-    abandon: bool = False,
 ) -> tuple[M, int, int, M | None]:
     """(move, nodes, positions made, reply): the best move of the deepest iteration, counting
     the root moves a cut-short one finished (``selective``: on the moves the game finds worth
     searching; ``profile``: the game's own unless given), and the opponent's best reply to it
-    as the search found it (None: it looked no deeper, or the move ends the game or moves the
-    same side again). ``abandon`` (pondering, where a search cut short is dropped): ``stop``
-    may end even the first iteration, which then raises :class:`OutOfBudget`."""
-    mobility = (profile or profile_of(state)).mobility
-    run: Search[M] = Search(budget, rng, stop, selective, mobility=mobility, abandon=abandon)
+    as the search found it (:meth:`Deepening.reply`)."""
     if state.legal_count() == 1:  # counted, not listed: Antipalos lists thousands
         return state.legal_moves()[0], 0, 0, None
-    best, run.root = None, state  # the first iteration always finishes and sets it
-    for depth in range(1, MAX_DEPTH + 1):
-        run.limited, run.found = depth > 1, None
-        try:
-            value = run.negamax(state, depth, -2 * WIN, 2 * WIN)
-        except OutOfBudget:
-            if best is None:  # abandoned in the first iteration
-                raise
-            if run.found is not None:  # the previous best was searched first, and beaten
-                best = run.found
-            break
-        best = run.best[state]
-        if abs(value) >= WIN:
-            break
-    assert best is not None  # the first iteration searched at least one move
-    after = state.apply(best)
-    reply = run.best.get(after) if after.to_move not in (None, state.to_move) else None
-    return best, run.nodes, run.nodes, reply
+    mobility = (profile or profile_of(state)).mobility
+    deep = Deepening(state, budget, rng, selective, mobility)
+    made = deep.deepen(budget, stop)
+    assert deep.move is not None  # the first iteration searched at least one move
+    return deep.move, made, made, deep.reply()

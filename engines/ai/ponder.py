@@ -10,10 +10,13 @@ where it can, else with the level's own search:
   answer is the level's search grown on that subtree: the level's budget on top of the visits
   pondering gave it. Any move the tree reached is a hit.
 - alpha-beta (Antipalos, Anti-Grid, Phalanx) expects one move, the players' reply its own
-  search found (else the best its level's search finds for the players), and searches its
-  answer to it with ever larger budgets (the level's, twice that, ...). When the players play
-  that move, the deepest finished answer is the reply, at once; any other move gets the
-  level's search.
+  search found (else the best its level's search finds for the players), and deepens its
+  answer to it (``alphabeta.Deepening``). When the players play that move, the answer's search
+  goes on from where pondering left it with the level's budget: deeper than the level's own
+  search. Any other move gets the level's search.
+
+Either way a move's own work is the level's budget: pondering adds to it, never replaces it
+(bench/ponder.py measures what that is worth at equal time).
 
 Like the rest of ``engines/``, no clocks or threads: ``stop`` (the caller's) ends a slice,
 and ponder work is capped at :data:`TIMES` of the level's budget (a tree's memory grows with
@@ -35,9 +38,10 @@ True
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Callable
 
-from engines.ai import SearchChoice, alphabeta, budget, choose, mcts
+from engines.ai import SELECTIVE, SearchChoice, alphabeta, budget, choose, mcts
 from engines.ai.profile import profile_of
 from engines.core import GameState
 
@@ -47,84 +51,99 @@ TIMES = 8
 
 class Ponder:
     """What the computer keeps of its search over the players' turn at ``state`` (the position
-    after its move, the players to move); ``level`` and ``seed`` are its own."""
+    after its move, the players to move); ``level`` and ``seed`` are its own, ``work`` its
+    budget a move when not the level's (bench/ponder.py)."""
 
     def __init__(
-        self, state: GameState[Any], level: int, seed: int, tree: mcts.Node[Any] | None, expected: Any = None
+        self,
+        state: GameState[Any],
+        level: int,
+        seed: int,
+        tree: mcts.Node[Any] | None,
+        expected: Any = None,
+        work: int | None = None,
     ) -> None:
-        self.state, self.level, self.seed = state, level, seed
+        self.state, self.level, self.seed, self.work = state, level, seed, work
         self.profile = profile_of(state)
-        self.budget = budget(state, level)
+        self.budget = budget(state, level) if work is None else work
         self.rng = random.Random(seed)
         #: Work done pondering so far.
         self.spent = 0
         self.tree = tree
         if self.profile.search == "mcts" and tree is None:
             self.tree = mcts.Node(state, self.rng)
-        #: Alpha-beta: the players' move it expects, and its answer (move, work) so far.
+        #: Alpha-beta: the players' move it expects (else its search from their side finds
+        #: one), and the search of its answer to it.
         self.expected: Any = expected
-        self.answer: tuple[Any, int] | None = None
+        self.guess: alphabeta.Deepening[Any] | None = None
+        self.answer: alphabeta.Deepening[Any] | None = None
 
     def grow(self, work: int, stop: Callable[[], bool]) -> bool:
         """Ponder about ``work`` positions more (fewer if ``stop()``); False once pondering is
-        done (the cap reached)."""
+        done (the cap reached, or alpha-beta's answer found a win or loss)."""
         if self.spent >= TIMES * self.budget:
             return False
         if self.tree is not None:
             scan = self.profile.scan_cost[self.level - 1]
             self.spent += mcts.grow(self.tree, work, self.rng, stop, scan)[1]
         else:
-            self._deepen(stop)
-        return self.spent < TIMES * self.budget
+            self.spent += self._deepen(work, stop)
+        return self.spent < TIMES * self.budget and not (self.answer and self.answer.done)
 
-    def _deepen(self, stop: Callable[[], bool]) -> None:
-        """Alpha-beta: find the expected move, then an answer to it with twice the work of the
-        last (a search ``stop`` cut short is not kept)."""
-        selective = self.level >= 5
-        state, work = self.state, self.budget
-        if self.expected is not None:
-            state = self.state.apply(self.expected)
-            work = 2 * (self.answer[1] if self.answer else self.budget // 2)
-            if state.outcome() is not None or state.to_move == self.state.to_move:
-                self.spent = TIMES * self.budget  # nothing to answer yet: done
-                return
-        try:
-            move, _, made, _ = alphabeta.search(
-                state, work, self.rng, stop, selective, self.profile, abandon=True
-            )
-        except alphabeta.OutOfBudget:
-            self.spent += work // 4  # about what a stopped first iteration made
-            return
-        self.spent += made
-        if stop():
-            return  # cut short: not kept
+    def _deepen(self, work: int, stop: Callable[[], bool]) -> int:
+        """Alpha-beta: find the expected move (a level's search from the players' side, where
+        the computer's own search did not say), then deepen the answer to it by ``work``, a
+        level's work at least; the work done."""
         if self.expected is None:
-            self.expected = move
-        else:
-            self.answer = (move, made)
+            if self.guess is None:
+                self.guess = self._deepening(self.state)
+            made = self.guess.deepen(self.budget - self.guess.run.nodes, stop, abandon=True)
+            if self.guess.move is not None and (self.guess.run.nodes >= self.budget or self.guess.done):
+                self.expected = self.guess.move
+            return made
+        if self.answer is None:
+            after = self.state.apply(self.expected)
+            if after.outcome() is not None or after.to_move == self.state.to_move:
+                self.spent = TIMES * self.budget  # nothing to answer yet: done
+                return 0
+            self.answer = self._deepening(after)
+        # at least a level's work a slice (``stop`` still ends it within 32 nodes): a slice
+        # that ends inside an iteration has it started again, its finished subtrees kept
+        return self.answer.deepen(max(work, self.budget), stop, abandon=True)
+
+    def _deepening(self, state: GameState[Any]) -> alphabeta.Deepening[Any]:
+        selective = self.level >= SELECTIVE
+        return alphabeta.Deepening(state, self.budget, self.rng, selective, self.profile.mobility, keep=True)
 
     def reply(
         self, state: GameState[Any], move: Any, seed: int, stop: Callable[[], bool] | None = None
     ) -> SearchChoice:
         """The computer's move at ``state``, reached by the players' ``move`` from the kept
-        position: from what pondering kept when it can, else the level's search (``stop``:
-        the caller's, as for ``choose``)."""
+        position: what pondering kept searched on with the level's budget when it can, else the
+        level's search (``stop``: the caller's, as for ``choose``). ``pondered`` says what the
+        answer had from pondering (a tree's visits, alpha-beta's nodes)."""
         if self.tree is not None:
             kept = self.tree.children.get(move)
             if kept is not None and kept.state == state:
-                return choose(state, self.level, seed, stop, tree=kept)
-        elif move == self.expected and self.answer is not None:
-            found, work = self.answer
-            if work >= self.budget:
-                return SearchChoice(found, self.level, alphabeta.COUNTS, 0, work)
-        return choose(state, self.level, seed, stop)
+                visits = kept.visits
+                choice = choose(state, self.level, seed, stop, self.work, tree=kept)
+                return replace(choice, pondered=visits)
+        elif move == self.expected and self.answer is not None and self.answer.state == state:
+            deep, before = self.answer, self.answer.run.nodes
+            made = deep.deepen(self.budget, stop or (lambda: False))
+            kind = alphabeta.COUNTS
+            return SearchChoice(deep.move, self.level, kind, made, made, reply=deep.reply(), pondered=before)
+        return choose(state, self.level, seed, stop, self.work)
 
 
-def start(state: GameState[Any], choice: SearchChoice, level: int, seed: int) -> Ponder | None:
+def start(
+    state: GameState[Any], choice: SearchChoice, level: int, seed: int, work: int | None = None
+) -> Ponder | None:
     """Pondering over the players' turn after the computer plays ``choice`` at ``state``
-    (None where there is none: the game ends, or the computer moves again)."""
+    (None where there is none: the game ends, or the computer moves again); ``work``: its
+    budget a move when not the level's."""
     after = state.apply(choice.move)
     if after.outcome() is not None or after.to_move in (None, state.to_move):
         return None
     tree = choice.tree.children.get(choice.move) if choice.tree is not None else None
-    return Ponder(after, level, seed, tree, choice.reply)
+    return Ponder(after, level, seed, tree, choice.reply, work)

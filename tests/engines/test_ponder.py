@@ -2,9 +2,12 @@
 they play a move it pondered, its answer comes from what it kept (a bigger tree, a deeper
 search), and any other move gets the answer a fresh search gives."""
 
+import random
+
 import pytest
 
-from engines.ai import budget, choose, ponder
+from bench import ponder as bench_ponder
+from engines.ai import alphabeta, budget, choose, ponder
 from tests.engines.play_tools import reached
 
 NEVER = lambda: False  # noqa: E731 - the caller's stop, never asked to stop
@@ -50,13 +53,16 @@ def test_a_move_the_tree_never_reached_gets_the_fresh_searchs_answer(game, size)
 
 
 @pytest.mark.parametrize("game,size", [("anti-grid", 6), ("phalanx", None), ("antipalos", 8)])
-def test_alpha_beta_answers_the_move_it_expected_with_its_deeper_search(game, size):
+def test_alpha_beta_answers_the_move_it_expected_by_searching_on_what_it_pondered(game, size):
     state, choice, thought = pondered(game, size)
     after = thought.state.apply(thought.expected)
+    kept = thought.answer.run.nodes
     reply = thought.reply(after, thought.expected, seed=5)
     after.check(reply.move)
-    assert reply.work >= 2 * budget(after, 3)  # at least twice a level's search
-    assert (reply.move, reply.work) == thought.answer
+    assert reply.pondered == kept >= ponder.TIMES * budget(state, 3) - budget(state, 3)
+    assert 0 < reply.work <= budget(after, 3) + 1  # its own work: a level's, on top of pondering's
+    assert thought.answer.run.nodes == kept + reply.work  # searched on, not started again
+    assert reply.move == thought.answer.move
 
 
 @pytest.mark.parametrize("game,size", [("anti-grid", 6), ("phalanx", None)])
@@ -70,21 +76,22 @@ def test_alpha_beta_answers_any_other_move_with_a_fresh_search(game, size):
     assert (reply.move, reply.count, reply.work) == (fresh.move, fresh.count, fresh.work)
 
 
-def test_a_stopped_slice_keeps_no_half_search_and_the_cap_ends_pondering():
+def test_a_stopped_slice_keeps_what_it_searched_and_the_cap_ends_pondering():
     state = reached("anti-grid", 6, 11, 6)
     thought = ponder.start(state, choose(state, 3, seed=1), 3, seed=1)
-    thought.grow(200, lambda: True)  # an answer stopped at once is not kept
-    assert thought.answer is None
-    assert thought.grow(200, NEVER) and thought.answer is not None
+    thought.grow(200, lambda: True)  # stopped at once: the answer's first iteration unfinished
+    assert thought.answer.move is None and thought.answer.run.nodes == thought.spent > 0
+    assert thought.grow(200, NEVER) and thought.answer.move is not None  # and on from there
     while thought.grow(200, NEVER):
         pass
+    assert thought.spent >= ponder.TIMES * thought.budget or thought.answer.done
     assert not thought.grow(200, NEVER)
 
 
 def test_alpha_beta_ponders_on_the_reply_its_own_search_expected():
     """The players' reply the computer's search found is the move pondering answers: its first
-    slice already searches the answer, at the level's budget, so at equal time (as much
-    pondering as a move's search) the players' expected move is answered at once."""
+    slice already searches the answer, so at equal time (as much pondering as a move's search)
+    the players' expected move is answered with twice a level's search, half of it its own."""
     state = reached("anti-grid", 6, 11, 6)
     choice = choose(state, 3, seed=1)
     after = state.apply(choice.move)
@@ -94,7 +101,8 @@ def test_alpha_beta_ponders_on_the_reply_its_own_search_expected():
     while thought.spent < thought.budget and thought.grow(thought.budget - thought.spent, NEVER):
         pass
     reply = thought.reply(after.apply(choice.reply), choice.reply, seed=2)
-    assert (reply.move, reply.work) == thought.answer and reply.work >= thought.budget
+    assert reply.pondered == thought.spent >= thought.budget
+    assert 0 < reply.work <= thought.budget + 1
 
 
 def test_no_pondering_when_the_computers_move_ends_the_game():
@@ -104,3 +112,34 @@ def test_no_pondering_when_the_computers_move_ends_the_game():
         assert state.outcome() is None
     choice = choose(state, 3, seed=1)  # it takes the win
     assert ponder.start(state, choice, 3, seed=1) is None
+
+
+@pytest.mark.parametrize("game", ["antipod", "anti-grid"])
+def test_the_equal_time_bench_ponders_as_much_work_as_the_other_side_thought(game):
+    """bench/ponder.py in short: a few short games at a small budget, each counted once, the
+    pondering side pondering the other side's work (one playout or first iteration over at
+    most) and answering some moves from it."""
+    got = bench_ponder.games(game, bench_ponder.Rules(3, 60), first=0, count=2, plies=16)
+    assert got.games == got.wins + got.draws + got.losses == 2
+    assert got.moves >= 2 * 8 - 1 and 0 < got.other_work <= got.pondered <= 1.5 * got.other_work
+    assert got.hits <= got.moves and got.gain >= got.hits  # a hit has at least its own search
+    figures = (got + got).figures()
+    assert figures["games"] == 4 and figures["ponder_over_other"] == round(got.pondered / got.other_work, 3)
+    low, high = figures["interval"]
+    assert low <= figures["score"] <= high
+
+
+def test_an_alpha_beta_iteration_pondering_cut_short_is_not_searched_again_from_scratch():
+    """Pondering keeps the values of what it finished: when the cut-short iteration starts
+    again, the subtrees it finished are not searched again (fewer nodes to finish it)."""
+    state = reached("anti-grid", 6, 11, 6)
+    made = {}
+    for keep in (True, False):
+        deep = alphabeta.Deepening(state, 1137, random.Random(1), False, 0.02, keep=keep)
+        deep.deepen(1500, NEVER)  # two plies and part of a third
+        assert deep.depth == 2
+        run, before = deep.run, deep.run.nodes
+        run.limited = False
+        run.negamax(state, 3, -2 * alphabeta.WIN, 2 * alphabeta.WIN)  # the third ply, whole
+        made[keep] = run.nodes - before
+    assert made[True] < made[False]
