@@ -1,6 +1,7 @@
 """A timed game on two paired ``reedboard run --sim`` processes over a real Mosquitto, played
-as the players at each board would: moves made and carried out on each board, a takeback asked
-and accepted, one board killed (a power cut) and started again mid-game, the game played on;
+as the players at each board would: moves made and carried out on each board (home's through
+its simulator page's websocket, friend's through stdin), a takeback asked on home's page and
+accepted at friend, friend killed (a power cut) and started again mid-game, the game played on;
 then both boards' ``reedboard export`` read against the test's own stopwatch."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from testbed.broker import Board, Watcher, board_config, new_page_port
+from testbed.field import Page
 from testbed.tools import REEDBOARD
 
 CONTROL, START_S, INCREMENT_S = "60+2", 60, 2
@@ -45,12 +47,16 @@ class Turn:
 
 @dataclass
 class Table:
-    """The two boards (``home`` plays White, ``friend`` Black) and what the test timed."""
+    """The two boards (``home`` plays White, ``friend`` Black) and what the test timed;
+    ``page``: home's page."""
 
     watcher: Watcher
     configs: dict[str, Path]
     boards: dict[str, Board]
+    page: Page
     turns: list[Turn] = field(default_factory=list)
+    #: Each board's clocks (ms left by side) when each ply was carried out there.
+    carried: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
     begun: float = field(
         default_factory=time.monotonic
     )  # when the side to move could begin (first: both started)
@@ -80,30 +86,42 @@ class Table:
         seen = time.monotonic()
         time.sleep(HOLD_S)
         held = time.monotonic() - seen
-        self.boards[name].place(site)
+        self.place(name, site)
         return held
 
     def carry(self, name: str, site: str, ply: int) -> None:
         """The other side's move, once lit on ``name``, carried out there."""
         self.state(name, lambda s: any(f"plays {site}" in line for line in s["screen"]))
         self.begun = time.monotonic()
-        self.boards[name].place(site)
-        self.state(name, lambda s: s["ply"] == ply and not s["missing"] and not s["extra"])
+        self.place(name, site)
+        done = self.state(name, lambda s: s["ply"] == ply and not s["missing"] and not s["extra"])
+        self.carried[name, ply] = done["clock"]["left"]
+
+    def place(self, name: str, site: str, on: bool = True) -> None:
+        """A piece set on (or lifted from) ``site`` of ``name``: on home's page, at friend's stdin."""
+        if name == "home":
+            self.page.send({"type": "place" if on else "lift", "site": site})
+        else:
+            self.boards[name].place(site, on)
 
     def take_back(self) -> None:
         """Home asks to take back two moves, friend's players say OK, both set the pieces back."""
         undone = [turn.site for turn in self.turns[-2:]]
         since = {name: self.seen(name) for name in self.boards}
-        self.watcher.publish("reedboard/home/command", '{"command": "takeback"}')
+        self.page.send({"type": "takeback"})
         self.state("friend", lambda s: any("Take back?" in line for line in s["screen"]), since["friend"])
         self.boards["friend"].press("ok")
         ply = len(self.turns) - 2
-        for name, board in self.boards.items():
+        for name in self.boards:
             self.state(name, lambda s: s["ply"] == ply, since[name])
             for site in undone:
-                board.lift(site)
+                self.place(name, site, on=False)
         for name in self.boards:
-            self.state(name, lambda s: not s["missing"] and not s["extra"], since[name])
+            back = self.state(
+                name, lambda s: s["ply"] == ply and not s["missing"] and not s["extra"], since[name]
+            )
+            # The clocks as they read at the position returned to: Black's, not running, exactly.
+            assert back["clock"]["left"]["black"] == self.carried["home", ply]["black"], (name, back["clock"])
         self.begun = time.monotonic()
         del self.turns[-2:]
 
@@ -145,10 +163,14 @@ def test_a_timed_paired_game_with_a_takeback_and_a_power_cut_matches_the_stopwat
             tmp_path, broker.port, "friend", extra=PAIR.format(other="home", seat="first")
         ),
     }
-    table = Table(watcher, configs, {name: Board(path) for name, path in configs.items()})
+    spawned = time.monotonic()  # the first turn may begin from here on (home's clock runs)
+    boards = {name: Board(path) for name, path in configs.items()}
+    page = None
     try:
-        for board in table.boards.values():
+        for board in boards.values():
             board.wait_running()
+        page = Page(int(re.search(r"(?m)^port = (\d+)$", configs["home"].read_text())[1]))  # [web]'s
+        table = Table(watcher, configs, boards, page, begun=spawned)
         for ply in range(4):
             table.move(("white", "black")[ply % 2], MOVES[ply])
         table.take_back()
@@ -158,7 +180,9 @@ def test_a_timed_paired_game_with_a_takeback_and_a_power_cut_matches_the_stopwat
         for ply in range(5, 8):
             table.move(("white", "black")[ply % 2], MOVES[ply + 2])
     finally:
-        stopped = {name: board.stop() for name, board in table.boards.items()}
+        if page is not None:
+            page.close()
+        stopped = {name: board.stop() for name, board in boards.items()}
     assert stopped == {"home": 0, "friend": 0}
     exports = {name: _export(path) for name, path in configs.items()}
     for pgn in exports.values():
