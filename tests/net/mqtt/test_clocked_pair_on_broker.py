@@ -1,7 +1,8 @@
 """A timed game on two paired ``reedboard run --sim`` processes over a real Mosquitto, played
 as the players at each board would: moves made and carried out on each board (home's through
 its simulator page's websocket, friend's through stdin), a takeback asked on home's page and
-accepted at friend, friend killed (a power cut) and started again mid-game, the game played on;
+accepted at friend, friend killed (a power cut) and started again mid-game (while its players
+think, or while it shows the move to carry out), the game played on;
 then both boards' ``reedboard export`` read against the test's own stopwatch."""
 
 from __future__ import annotations
@@ -70,8 +71,9 @@ class Table:
         since = max(0, self.seen(name) - 1) if since is None else since
         return self.watcher.newer(f"reedboard/{name}/state", since, test)
 
-    def move(self, side: str, site: str) -> None:
-        """The players of ``side`` hold the turn, move, and the other board carries it out."""
+    def move(self, side: str, site: str, cut: bool = False) -> None:
+        """The players of ``side`` hold the turn, move, and the other board carries it out
+        (``cut``: after a power cut there while it shows the move to carry out)."""
         mover, other = ("home", "friend") if side == "white" else ("friend", "home")
         ply = len(self.turns)
         self.state(mover, lambda s: s["ply"] == ply and s["clock"]["running"] == side)
@@ -79,6 +81,9 @@ class Table:
         done = self.state(mover, lambda s: s["ply"] == ply + 1)
         assert done["moves"][-1] == site, done["screen"]
         self.turns.append(Turn(side, site, held, time.monotonic() - self.begun))
+        if cut:
+            self.state(other, lambda s: any(f"plays {site}" in line for line in s["screen"]))
+            self.power_cut(other)
         self.carry(other, site, ply + 1)
 
     def hold(self, name: str, site: str) -> float:
@@ -125,12 +130,16 @@ class Table:
         self.begun = time.monotonic()
         del self.turns[-2:]
 
-    def power_cut(self, name: str, side: str) -> None:
-        """``name`` killed while its players think, off for :data:`DOWN_S`, started again;
-        its players then hold the turn and move."""
+    def think_and_cut(self, name: str, side: str) -> None:
+        """``name``'s players (``side``) think a while, then a power cut there."""
         ply = len(self.turns)
         self.state(name, lambda s: s["ply"] == ply and s["clock"]["running"] == side)
         time.sleep(HOLD_S)
+        self.power_cut(name)
+        self.state(name, lambda s: s["ply"] == ply and s["clock"]["running"] == side)
+
+    def power_cut(self, name: str) -> None:
+        """``name`` killed, off for :data:`DOWN_S`, started again."""
         self.boards[name].kill()
         time.sleep(DOWN_S)
         since = self.seen(name)
@@ -138,7 +147,7 @@ class Table:
         self.boards[name] = Board(self.configs[name])
         self.boards[name].wait_running()
         self.begun = time.monotonic()  # its start is time off too
-        self.state(name, lambda s: s["ply"] == ply and s["clock"]["running"] == side, since)
+        self.state(name, lambda _: True, since)  # its first state since
 
 
 def _exports(configs: dict[str, Path]) -> dict[str, str]:
@@ -163,7 +172,12 @@ def _clocks(pgn: str) -> list[int]:
 
 @pytest.mark.broker
 @pytest.mark.slow
-def test_a_timed_paired_game_with_a_takeback_and_a_power_cut_matches_the_stopwatch(tmp_path, broker, watcher):
+@pytest.mark.parametrize("cut", ["thinking", "carrying"])
+def test_a_timed_paired_game_with_a_takeback_and_a_power_cut_matches_the_stopwatch(
+    cut, tmp_path, broker, watcher
+):
+    """Friend's board loses power while its players think (their time before it and the time
+    off charged to nobody), or while it shows White's move to carry out (nobody's time)."""
     configs = {
         "home": board_config(tmp_path, broker.port, "home", extra=PAIR.format(other="friend", seat="second")),
         "friend": board_config(
@@ -181,8 +195,9 @@ def test_a_timed_paired_game_with_a_takeback_and_a_power_cut_matches_the_stopwat
         for ply in range(4):
             table.move(("white", "black")[ply % 2], MOVES[ply])
         table.take_back()
-        table.move("white", MOVES[4])
-        table.power_cut("friend", "black")
+        table.move("white", MOVES[4], cut=cut == "carrying")
+        if cut == "thinking":
+            table.think_and_cut("friend", "black")
         for ply in range(3, 6):
             table.move(("white", "black")[ply % 2], MOVES[ply + 2])
     finally:
@@ -204,7 +219,7 @@ def test_a_timed_paired_game_with_a_takeback_and_a_power_cut_matches_the_stopwat
         for n, i in enumerate(mine):
             used = left[n] + INCREMENT_S - left[n + 1]  # %clk is whole seconds, down
             turn = table.turns[i]
-            # Friend's turn after the power cut: the time off (over DOWN_S) would break the bound.
+            # Black's turn after the power cut: the time off (over DOWN_S) would break the bound.
             assert turn.held - 1 < used <= turn.window + GUARD_S + 1, (side, n, turn, used)
         spent = START_S + INCREMENT_S * len(mine) - clocks[mine[-1]]
         assert spent >= sum(table.turns[i].held for i in mine), (side, spent)
