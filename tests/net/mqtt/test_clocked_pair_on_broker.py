@@ -2,8 +2,8 @@
 as the players at each board would: moves made and carried out on each board (home's through
 its simulator page's websocket, friend's through stdin), a takeback asked on home's page and
 accepted at friend, friend killed (a power cut) and started again mid-game (while its players
-think, or while it shows the move to carry out), the game played on;
-then both boards' ``reedboard export`` read against the test's own stopwatch."""
+think, or while it shows the move to carry out), the game played on; then both boards'
+``reedboard export`` read against the test's own stopwatch."""
 
 from __future__ import annotations
 
