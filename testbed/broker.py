@@ -115,6 +115,23 @@ class Watcher:
                     raise AssertionError(f"nothing on {topic} passed the test; last: {seen}")
                 self._seen.wait(left)
 
+    def newer(
+        self, topic: str, since: int, test: Callable[[dict], bool], timeout: float = 15
+    ) -> dict[str, Any]:
+        """The first JSON message on ``topic`` after its first ``since`` that passes ``test``."""
+        deadline = time.monotonic() + timeout
+        with self._seen:
+            while True:
+                for text in [t for name, t, _ in self.messages if name == topic][since:]:
+                    if test(found := json.loads(text)):
+                        return found
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(
+                        f"nothing new on {topic} passed the test; last: {self.texts(topic)[-2:]}"
+                    )
+                self._seen.wait(left)
+
     def state(self, board: str, test: Callable[[dict], bool] = lambda _: True) -> dict[str, Any]:
         """The first state of ``board`` that passes ``test``."""
         return json.loads(self.wait(f"reedboard/{board}/state", lambda t: test(json.loads(t))))
@@ -156,6 +173,13 @@ def board_config(
         f'[mqtt]\nhost = "127.0.0.1"\nport = {port}\nboard = "{board}"\n{extra}'
     )
     return path
+
+
+def new_page_port(config: Path) -> None:
+    """The page of ``config`` moved to a port free now: a board started again long after its
+    first start may find its old port taken by another program's connection meanwhile (the
+    first ``port`` line: [web]'s, as :func:`board_config` writes it)."""
+    config.write_text(re.sub(r"(?m)^port = \d+$", f"port = {free_port()}", config.read_text(), count=1))
 
 
 def layout_file(folder: Path, game: str, size: int) -> Path:
@@ -216,6 +240,11 @@ class Board:
     def stop(self) -> int:
         """SIGTERM, and its exit status once it has ended (testbed/stopping.py)."""
         return stop(self.proc)
+
+    def kill(self) -> None:
+        """A power cut: SIGKILL, nothing saved on the way out."""
+        self.proc.kill()
+        self.proc.wait(5)
 
     def errors(self) -> str:
         self.stop()
