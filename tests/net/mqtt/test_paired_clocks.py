@@ -135,6 +135,32 @@ def test_a_restart_amid_a_move_s_follow_ups_charges_the_turn_so_far_on_both_boar
         pair.close()
 
 
+def test_a_move_corrected_by_its_players_while_the_other_side_thinks_keeps_the_clocks_together():
+    """White's players at t1 change their move B2* to C3* while Black thinks at t2: t2 takes
+    the move back and makes the corrected one, so Black's turn begins again once C3* stands
+    there; t1 charges Black nothing before the correction either (it charged Black's time up
+    to the correction: 2.8 s apart)."""
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 2000)
+        carry(two, 1000)
+        two.run(2000)  # Black thinks at t2
+        one.lift("B2*")
+        move(one, "C3*", 500)  # corrected: the next side has not begun
+        assert one.held() == ("C3*",)
+        carry(two, 1000)  # B2* back off the board, C3* on
+        two.run(1000)
+        assert two.held() == ("C3*",) and one.clocks().running == two.clocks().running == "black"
+        assert apart(one, two) <= DELAY_MS
+        assert shown(two)["black"] > 60_000 - 2000  # its time before the correction not charged
+        move(two, "A1*", 1000)
+        carry(one, 500)
+        assert kept(one) == kept(two)
+    finally:
+        pair.close()
+
+
 def test_a_flag_falls_on_the_board_of_its_players_and_ends_the_game_on_both():
     pair = clocked_pair()
     one, two = pair.boards
