@@ -717,24 +717,24 @@ class Remote:
         )
 
     # ------------------------------------------------------------------ the link's threads
-    def _on_moves(self, _: str, payload: bytes) -> None:
+    def _on_moves(self, _: str, payload: bytes, kept: bool = False) -> None:
+        """The other board's game; ``kept``: as the broker kept it, heard at a (re)connection.
+        A kept one not heard before that says the other board's players' turn runs said so
+        when it was sent, maybe long ago: this board's game is sent again, which the other
+        board answers with how long the turn has run by now (the earlier start it implies is
+        taken here)."""
         try:
             peer = read_peer(payload, time.time_ns())
         except Bad as exc:
             self._drop(str(exc))
             return
         with self._lock:
+            self._again = self._again or kept and peer.running is not None and peer != self._peer
             self._peer, self._peer_at = peer, self.clock()
         self._wake()
 
     def _on_kept_moves(self, topic: str, payload: bytes) -> None:
-        """The other board's game as the broker kept it, heard at a (re)connection: how long
-        its players' turn had run was said when it was sent, maybe long ago; this board's
-        game is sent again, which the other board answers, while its players' turn runs, with
-        how long it has run by now (the earlier start it implies is taken here)."""
-        with self._lock:
-            self._again = True
-        self._on_moves(topic, payload)
+        self._on_moves(topic, payload, kept=True)
 
     def _on_own(self, _: str, payload: bytes) -> None:
         """The first message on this board's own topic: what it published before it started,
