@@ -213,6 +213,30 @@ class Clock:
         kept = json.loads(clocks.run(None, at).readings(clocks.running, at - clocks.since))
         self._keep_text(plies, json.dumps({**kept, "recorded": True}))
 
+    def corrected(self) -> None:
+        """The players' last move corrected before the next side began: the other sides'
+        clocks as they read after that move (as kept), none of theirs running, so that their
+        turn begins again once the corrected move stands, as a paired board, which takes the
+        move back and makes the corrected one, times it too.
+
+        >>> storage = Storage(":memory:")
+        >>> clock = Clock(TimeControl.parse("60"), False, storage)
+        >>> clock.begin(storage.start("antipod", 4, None), ("white", "black"), 0)
+        >>> _ = clock.follow("white", 0, False, 0)
+        >>> clock.mark(2000); _ = clock.follow("black", 1, False, 2000)
+        >>> clock.line(9000)
+        '0:58 >0:53'
+        >>> clock.corrected(); clock.line(9000)  # Black's turn begins again
+        '0:58 1:00'
+        """
+        clocks, kept = self.clocks, self._kept().get(self._plies)
+        if clocks is None or kept is None:
+            return
+        mover, read = json.loads(kept).get("mover"), Clocks.read(clocks.control, kept)
+        left = {side: ms if side == mover else read.left.get(side, ms) for side, ms in clocks.left.items()}
+        running = clocks.running if clocks.running == mover else None
+        self.clocks = replace(clocks, left=left, running=running)
+
     def _keep_correction(self) -> None:
         """An arbiter's correction kept at once with the readings after the last move, so that
         a restart resumes with it."""

@@ -660,6 +660,7 @@ class Controller:
         self.notes.message, self.targets = None, frozenset()
         self.model.forget()
         if correct:
+            self.clock.corrected()
             self.emit(ev.Corrected(t=self._now, event="correction", move=text, replaces=replaced, side=side))
             self.flash(i18n._("Corrected to {move}").format(move=text))
         elif not doubt.maybe_knock(turn):  # else said once the doubt has passed

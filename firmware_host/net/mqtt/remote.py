@@ -32,7 +32,8 @@ way on it (version 2)::
   other board started again (its clock with it). The other board's move is charged the time
   it says; its clock runs here from the message saying its turn began there, as from then; a
   message heard while this board's players' clock runs is answered with this board's game
-  sent again (the other board may have started again).
+  sent again (the other board may have started again), and the other board's game as the
+  broker kept it (heard at a (re)connection, its ``running`` maybe old) is answered so too.
 - ``arbiter`` (with a game clock): the last arbiter's correction made on this board in this
   game, ``[at, moves, left, paused]``: when (nanoseconds since the epoch), at how many moves,
   each side's time left then (ms, as of the running clock's last switch) and the pause. The
@@ -179,7 +180,10 @@ class Remote:
         self._peer_at = 0.0  # when the last message came (s, on ``clock``)
         self._timed: Peer | None = None  # the last message whose word of the other's clock was taken
         self._own_heard = self._kept_read = False
-        self._overwritten = False  # another client published on this board's topic since
+        #: This board's game to be sent again, even as sent: another client published on its
+        #: topic, the other board came back online, or this board heard the other's game as the
+        #: broker kept it (a (re)connection), whose word of a turn may be old.
+        self._again = False
         self._correction: Correction | None = None  # the arbiter's last correction made here
         self._corrected = 0  # the corrections made here so far (``Seen.corrections``)
         self._latest = 0  # when the last correction made or followed here was made (ns)
@@ -188,7 +192,7 @@ class Remote:
         self._waker: Any = None  # the loop's: set when there is news for it (:meth:`wakes`)
         self._intended = False  # the last poll had intents (their effects are published next)
         link.subscribe(moves_topic(board), self._on_own)  # first: it arrives before the other's
-        link.subscribe(moves_topic(other), self._on_moves)
+        link.subscribe(moves_topic(other), self._on_moves, retained=self._on_kept_moves)
         link.subscribe(topics.availability_topic(other), self._on_availability)
 
     @classmethod
@@ -639,7 +643,7 @@ class Remote:
         if seen.token and not heard and self.clock() - self._since <= UNHEARD_SECONDS:
             return
         with self._lock:
-            again, self._overwritten = self._overwritten, False
+            again, self._again = self._again, False
         if again:
             self._sent = self._sent_key = None
         clocks = (
@@ -713,15 +717,24 @@ class Remote:
         )
 
     # ------------------------------------------------------------------ the link's threads
-    def _on_moves(self, _: str, payload: bytes) -> None:
+    def _on_moves(self, _: str, payload: bytes, kept: bool = False) -> None:
+        """The other board's game; ``kept``: as the broker kept it, heard at a (re)connection.
+        A kept one not heard before that says the other board's players' turn runs said so
+        when it was sent, maybe long ago: this board's game is sent again, which the other
+        board answers with how long the turn has run by now (the earlier start it implies is
+        taken here)."""
         try:
             peer = read_peer(payload, time.time_ns())
         except Bad as exc:
             self._drop(str(exc))
             return
         with self._lock:
+            self._again = self._again or kept and peer.running is not None and peer != self._peer
             self._peer, self._peer_at = peer, self.clock()
         self._wake()
+
+    def _on_kept_moves(self, topic: str, payload: bytes) -> None:
+        self._on_moves(topic, payload, kept=True)
 
     def _on_own(self, _: str, payload: bytes) -> None:
         """The first message on this board's own topic: what it published before it started,
@@ -730,7 +743,7 @@ class Remote:
         mine = _steady(payload.decode(errors="replace")) == _steady(self._sent or "")
         with self._lock:
             first, self._own_heard = not self._own_heard, True
-            self._overwritten = self._overwritten or not (first or mine)
+            self._again = self._again or not (first or mine)
         if first or not mine:
             self._wake()  # the broker heard (this board may publish), or its own published again
         if not first or mine:
@@ -747,7 +760,7 @@ class Remote:
         again, with how long this board's players' turn has run by now."""
         online = payload == topics.ONLINE.encode()
         with self._lock:
-            self._overwritten = self._overwritten or (online and self._online is False)
+            self._again = self._again or (online and self._online is False)
             self._online = online
         self._wake()
 

@@ -35,12 +35,17 @@ def clocked_pair(game: Game | None = None) -> Pair:
     return pair
 
 
-def carry(board: BoardUnderTest, wait_ms: float) -> None:
-    """The players see the lit move, take ``wait_ms`` and carry it out."""
+def lit(board: BoardUnderTest) -> None:
+    """The board lights the other board's move (within 5 s)."""
     for _ in range(50):
         if board.lit():
             break
         board.run(100)
+
+
+def carry(board: BoardUnderTest, wait_ms: float) -> None:
+    """The players see the lit move, take ``wait_ms`` and carry it out."""
+    lit(board)
     board.run(wait_ms)
     for site, kind in board.lit().items():
         (board.lift if kind == "remove" else board.place)(site)
@@ -133,6 +138,75 @@ def test_a_restart_amid_a_move_s_follow_ups_charges_the_turn_so_far_on_both_boar
         one.run(1000)
         assert shown(one)["white"] <= 60_000 - 3000
         assert kept(one) == kept(two) and apart(one, two) <= DELAY_MS
+    finally:
+        pair.close()
+
+
+def test_a_move_corrected_by_its_players_while_the_other_side_thinks_keeps_the_clocks_together():
+    """White's players at t1 change their move B2* to C3* while Black thinks at t2: t2 takes
+    the move back and makes the corrected one, so Black's turn begins again once C3* stands
+    there; t1 charges Black nothing before the correction either (it charged Black's time up
+    to the correction: 2.8 s apart)."""
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 2000)
+        carry(two, 1000)
+        two.run(2000)  # Black thinks at t2
+        one.lift("B2*")
+        move(one, "C3*", 500)  # corrected: the next side has not begun
+        assert one.held() == ("C3*",)
+        carry(two, 1000)  # B2* back off the board, C3* on
+        two.run(1000)
+        assert two.held() == ("C3*",) and one.clocks().running == two.clocks().running == "black"
+        assert apart(one, two) <= DELAY_MS
+        assert shown(two)["black"] > 60_000 - 2000  # its time before the correction not charged
+        move(two, "A1*", 1000)
+        carry(one, 500)
+        assert kept(one) == kept(two)
+    finally:
+        pair.close()
+
+
+def test_a_turn_s_start_heard_late_from_what_the_broker_kept_is_timed_from_when_it_began():
+    """t1's connection is down while Black's players carry out White's move at t2: the word
+    that Black's turn began is lost, and t1 hears t2's game only when it reconnects, as the
+    broker kept it, saying Black's turn had run a moment when it was sent, 2 s before. t1
+    asks again (its own game sent again) and Black's clock runs there as from when Black's
+    turn began at t2 (it ran from the reconnection: 2.3 s apart)."""
+    pair = clocked_pair()
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 2000)
+        lit(two)
+        pair.bus.cut("t1")
+        carry(two, 1000)
+        two.run(3000)  # t1 reconnects after 2 s
+        assert one.clocks().running == two.clocks().running == "black"
+        assert apart(one, two) <= DELAY_MS
+    finally:
+        pair.close()
+
+
+def test_team_play_a_restart_amid_a_turn_heard_late_keeps_the_player_s_clock_together():
+    """Antipalos Team play: t2 restarts while its player B1 thinks, t1's connection down.
+    t2 resumes B1's clock as stored (the turn so far charged to nobody); t1 hears of it only
+    at its reconnection, from t2's game as the broker kept it, and then charges B1 as t2
+    does, as from the restart (it ran from the reconnection: 2.3 s apart)."""
+    pair = clocked_pair(Game.of("antipalos", 3, "team"))
+    one, two = pair.boards
+    try:
+        move(one, "B2*", 2000)  # A1
+        carry(two, 1000)
+        two.run(1000)
+        pair.bus.cut("t1")
+        two.restart()
+        two.run(4000)
+        assert one.clocks().running == two.clocks().running == "B1"
+        assert apart(one, two) <= DELAY_MS
+        move(two, "A1*", 1000)
+        carry(one, 500)
+        assert kept(one) == kept(two)
     finally:
         pair.close()
 
