@@ -29,9 +29,18 @@ pieces in rounds (Antipalos 5, staggered over the round). Printed for each numbe
   until every tile in view is drawn;
 - the archive's insert of a finished game (``Archive.store``: SQLite, and PostgreSQL when
   Debian's is installed), p50 / p99 over 300 games, beside a bare ``INSERT`` of the same row;
-- the load average before and after (the machine's other work shows in every time).
+- the page's own cost, read in Chromium while all the boards play (bench/page_cost.py), beside
+  a bare page of the same origin that only receives the same feed and parses it (the baseline):
+  its message handler, its frame callback, the time from a message to the end of its frame's
+  scripts and to that frame painted (p50 / p99), its script time per message and its long tasks;
+  with ``--trace DIR``, Chrome's trace of each page's main thread summed by kind of work (scripts,
+  style, layout, paint, GC) in CPU time, which a loaded machine inflates far less than the wall
+  clock;
+- the load average before and after, and at the start of each wall and once all have played
+  (the machine's other work shows in every time).
 
 Usage: .venv/bin/python -m bench.cafe [--boards 50,200] [--rounds R] [--quick] [--screenshot DIR]
+       [--trace DIR]
 The last line is a JSON object of the figures.
 """
 
@@ -150,6 +159,11 @@ def serve_boards(first: int, count: int, port: int, conn) -> None:
     seconds and placements by board index; ``plies``; ``stop``); each answer on ``conn``."""
     boards = Boards(first, count, port)
     while True:
+        if not conn.poll(0.05):
+            # Between the asks the boards' loops go on, settled, as a real board's do (a board
+            # not stepped for 3 s says its hardware is not responding, flagging its tile).
+            boards.run(0.1)
+            continue
         what, arg = conn.recv()
         if what == "run":
             seconds, placing = arg
