@@ -29,9 +29,18 @@ pieces in rounds (Antipalos 5, staggered over the round). Printed for each numbe
   until every tile in view is drawn;
 - the archive's insert of a finished game (``Archive.store``: SQLite, and PostgreSQL when
   Debian's is installed), p50 / p99 over 300 games, beside a bare ``INSERT`` of the same row;
-- the load average before and after (the machine's other work shows in every time).
+- the page's own cost, read in Chromium while all the boards play (bench/page_cost.py), beside
+  a bare page of the same origin that only receives the same feed and parses it (the baseline):
+  its message handler, its frame callback, the time from a message to the end of its frame's
+  scripts and to that frame painted (p50 / p99), its script time per message and its long tasks;
+  with ``--trace DIR``, Chrome's trace of each page's main thread summed by kind of work (scripts,
+  style, layout, paint, GC) in CPU time, which a loaded machine inflates far less than the wall
+  clock;
+- the load average before and after, and at the start of each wall and once all have played
+  (the machine's other work shows in every time).
 
 Usage: .venv/bin/python -m bench.cafe [--boards 50,200] [--rounds R] [--quick] [--screenshot DIR]
+       [--trace DIR]
 The last line is a JSON object of the figures.
 """
 
@@ -53,6 +62,8 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bench.daemon import cpu_ticks, rss_mb
+from bench.page_cost import BARE_JS, BARE_PATH, COST_JS, TRACE_CATEGORIES, frame_id, trace_summary
+from bench.page_cost import summary as cost_summary
 from bench.timing import percentile
 from engines import new_game
 from firmware_host.net.cafe.archive import Archive, read_record
@@ -148,6 +159,11 @@ def serve_boards(first: int, count: int, port: int, conn) -> None:
     seconds and placements by board index; ``plies``; ``stop``); each answer on ``conn``."""
     boards = Boards(first, count, port)
     while True:
+        if not conn.poll(0.05):
+            # Between the asks the boards' loops go on, settled, as a real board's do (a board
+            # not stepped for 3 s says its hardware is not responding, flagging its tile).
+            boards.run(0.1)
+            continue
         what, arg = conn.recv()
         if what == "run":
             seconds, placing = arg
@@ -456,12 +472,28 @@ def play_rounds(
     return shown_at
 
 
-#: True when every tile in view shows the ply its board is at (board -> ply).
-IN_VIEW_SHOWN_JS = """(plies) => [...document.querySelectorAll('article.tile')].every((e) => {
-  const r = e.getBoundingClientRect();
-  const off = r.bottom <= 0 || r.top >= innerHeight;
-  return off || (e.dataset.drawn && Number(e.dataset.ply) === plies[e.dataset.board]);
-})"""
+#: Which tiles are on the screen, as an IntersectionObserver of the bench's own tells it (asking
+#: each tile's box would make the browser lay out the tiles it skips, far from the screen):
+#: ``benchSeen()`` -> board -> on the screen, null until every tile has been reported.
+SEEN_JS = """(() => {
+  const seen = new Map();
+  const watch = new IntersectionObserver((entries) => {
+    for (const e of entries) seen.set(e.target.dataset.board, e.isIntersecting);
+  });
+  window.benchSeen = () => {
+    const tiles = document.querySelectorAll('article.tile');
+    for (const tile of tiles) watch.observe(tile);
+    return tiles.length && seen.size >= tiles.length ? seen : null;
+  };
+})()"""
+
+#: True when every tile on the screen shows the ply its board is at (board -> ply).
+IN_VIEW_SHOWN_JS = """(plies) => {
+  const seen = benchSeen();
+  if (!seen) return false;
+  return [...document.querySelectorAll('article.tile')].every((e) => !seen.get(e.dataset.board)
+    || (e.dataset.drawn && Number(e.dataset.ply) === plies[e.dataset.board]));
+}"""
 
 
 def open_again(page, plies: dict[str, int]) -> float:
@@ -475,9 +507,10 @@ def open_again(page, plies: dict[str, int]) -> float:
 def scrolled(page, plies: dict[str, int]) -> float:
     """Milliseconds from scrolling to the page's end to every tile then in view drawn with its
     board's ply (tiles that were out of view while their boards played)."""
-    page.evaluate(
-        "() => { window.benchScrolled = performance.now(); "
-        "scrollTo(0, document.documentElement.scrollHeight); }"
+    page.evaluate(  # two frames on, the bench's observer has told which tiles are then in view
+        "() => new Promise((done) => { window.benchScrolled = performance.now(); "
+        "scrollTo(0, document.documentElement.scrollHeight); "
+        "requestAnimationFrame(() => requestAnimationFrame(done)); })"
     )
     page.wait_for_function(IN_VIEW_SHOWN_JS, arg=plies, timeout=30_000, polling="raf")
     return page.evaluate("() => performance.now() - benchScrolled")
@@ -487,8 +520,9 @@ def scrolled(page, plies: dict[str, int]) -> float:
 FRAMES_JS = """() => {
   window.benchFrames = [];
   let last = 0;
-  const tick = (t) => { if (last) benchFrames.push(t - last); last = t; requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
+  const frame = window.benchNativeFrame || requestAnimationFrame;  // not counted as the page's work
+  const tick = (t) => { if (last) benchFrames.push(t - last); last = t; frame(tick); };
+  frame(tick);
 }"""
 
 
@@ -514,18 +548,26 @@ def _tiles(page) -> dict[str, tuple[float, float, float, bool]]:
     return {
         t["board"]: (_number(t["ply"]), _number(t["got"]), _number(t["at"]), t["seen"])
         for t in page.evaluate(
-            "[...document.querySelectorAll('article.tile')].map((e) => {"
-            "const r = e.getBoundingClientRect(); "
-            "return {board: e.dataset.board, ply: e.dataset.ply, "
-            "got: e.dataset.plyGot, at: e.dataset.plyAt, "
-            "seen: r.bottom > 0 && r.top < innerHeight}; })"
+            "(() => { const seen = benchSeen(); "
+            "return [...document.querySelectorAll('article.tile')].map((e) => ({"
+            "board: e.dataset.board, ply: e.dataset.ply, got: e.dataset.plyGot, at: e.dataset.plyAt, "
+            "seen: Boolean(seen && seen.get(e.dataset.board))})); })()"
         )
     }
 
 
-def wall(playwright, count: int, rounds: int, seed: int, processes: int, screenshot: Path | None) -> dict:
+def wall(
+    playwright,
+    count: int,
+    rounds: int,
+    seed: int,
+    processes: int,
+    screenshot: Path | None,
+    trace: Path | None = None,
+) -> dict:
     """The figures of ``count`` boards playing ``rounds`` rounds, half of them then all, the
-    dashboard open in Chromium on a café screen (1920x1080)."""
+    dashboard open in Chromium on a café screen (1920x1080); ``trace``: a folder for Chrome's trace
+    while all play (the renderers' main threads summed from it)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         broker = Broker(folder, "set_tcp_nodelay true\n").start()
@@ -553,10 +595,14 @@ def wall(playwright, count: int, rounds: int, seed: int, processes: int, screens
         stop, results = PROCESSES.Event(), PROCESSES.Queue()
         observer = PROCESSES.Process(target=observe, args=(broker.port, web_port, stop, results))
         observer.start()
+        load = {"start": os.getloadavg()[0]}
         try:
             page = browser.new_page(viewport={"width": 1920, "height": 1080})
             page.on("pageerror", lambda exc: print(f"error in the page: {exc}", file=sys.stderr))
+            page.add_init_script(COST_JS)
+            page.add_init_script(SEEN_JS)
             page.goto(f"http://127.0.0.1:{web_port}/")
+            bare = bare_page(browser, f"http://127.0.0.1:{web_port}")
             boards.run(3.0)  # all connected, the page has every tile
             deadline = time.monotonic() + 30
             while len(_tiles(page)) < count and time.monotonic() < deadline:
@@ -571,10 +617,24 @@ def wall(playwright, count: int, rounds: int, seed: int, processes: int, screens
             half = count // 2
             lat_half = play_rounds(boards, page, half, rounds, sites)
             busy_half = cpu.percent()
-            page.evaluate(FRAMES_JS)
+            for each in (page, bare):  # both paced by a frame ticker: the bare page's frames as the page's
+                each.evaluate(FRAMES_JS)
+                each.evaluate("() => benchCostStart()")
+            if trace:
+                browser.start_tracing(categories=TRACE_CATEGORIES)
             lat_all = play_rounds(boards, page, count, rounds, sites)
+            traced = browser.stop_tracing() if trace else b""
+            costs = {
+                name: cost_summary(each.evaluate("() => benchCostStop()"))
+                for name, each in (("page", page), ("bare", bare))
+            }
             frames = page.evaluate("() => benchFrames")
+            if trace:
+                (trace / f"cafe-wall-{count}.trace.json").write_bytes(traced)
+                for name, each in (("page", page), ("bare", bare)):
+                    costs[name]["trace"] = trace_summary(traced, frame_id(each), costs[name]["messages"])
             busy_all = cpu.percent()
+            load["playing"] = os.getloadavg()[0]
             plies = {board_name(i): ply for i, ply in boards.plies().items()}
             if screenshot:
                 page.screenshot(path=str(screenshot / f"cafe-wall-{count}.png"))
@@ -634,9 +694,75 @@ def wall(playwright, count: int, rounds: int, seed: int, processes: int, screens
         },
         "scrolled_in_drawn_ms": round(scroll_ms, 1),
         "page_opened_s": round(opened, 2),
+        "main_thread": costs,
+        "load_average_1min": {k: round(v, 2) for k, v in load.items()},
     }
     print_wall(figures, processes)
     return figures
+
+
+def bare_page(browser, origin: str):
+    """The bare page (bench/page_cost.py) on the dashboard's origin, in a context of its own,
+    receiving the feed."""
+    bare = browser.new_context(viewport={"width": 800, "height": 600}).new_page()
+    bare.add_init_script(COST_JS)
+    bare.goto(origin + BARE_PATH)
+    bare.evaluate(BARE_JS)
+    return bare
+
+
+def print_costs(f: dict) -> None:
+    """The page's main thread per message beside the bare page's, while all the boards play."""
+    page, bare = f["main_thread"]["page"], f["main_thread"]["bare"]
+    print(
+        f"the page's main thread while {f['boards']} play (Chromium, read in the page), beside a bare "
+        f"page parsing the same feed (the baseline); load average (1 min) {f['load_average_1min']['start']}"
+        f" at the start, {f['load_average_1min']['playing']} after all played ({os.cpu_count()} cores):"
+    )
+    print(f"  {'':<52}{'dashboard page':>22}{'bare page':>22}")
+    for name, key in (
+        ("message handler (parse, keep, ask a frame)", "handler"),
+        ("frame callback (the tiles drawn)", "frame"),
+        ("message -> its frame's scripts done", "toFrame"),
+        ("message -> its frame painted", "toPaint"),
+    ):
+        cells = [f"{c[key + '_p50_ms']} / {c[key + '_p99_ms']} ms" for c in (page, bare)]
+        print(f"  {name + ', p50 / p99':<52}{cells[0]:>22}{cells[1]:>22}")
+    for name, key, unit in (
+        ("messages / frames with script work", None, ""),
+        ("script time per message", "script_per_message_ms", " ms"),
+        ("main thread busy with scripts", "script_busy_pct", " %"),
+        ("long tasks (> 50 ms): count / total", None, ""),
+    ):
+        if key:
+            cells = [f"{c[key]}{unit}" for c in (page, bare)]
+        elif name.startswith("messages"):
+            cells = [f"{c['messages']} / {c['frames']}" for c in (page, bare)]
+        else:
+            cells = [f"{c['long_tasks']} / {c['long_tasks_ms']} ms" for c in (page, bare)]
+        print(f"  {name:<52}{cells[0]:>22}{cells[1]:>22}")
+
+
+def print_trace(f: dict) -> None:
+    """The renderers' main threads in Chrome's trace, by kind of work, page beside bare."""
+    page, bare = (f["main_thread"][k].get("trace") for k in ("page", "bare"))
+    if not page or not bare:
+        return
+    print("  Chrome's trace of each renderer's main thread while all play, CPU ms (its own clock):")
+    for key, name in (
+        ("busy_ms", "tasks in all"),
+        ("scripts_ms", "scripts"),
+        ("style_ms", "style"),
+        ("layout_ms", "layout"),
+        ("forced_style_layout_ms", "style and layout forced by a script"),
+        ("paint_ms", "paint and commit"),
+        ("gc_ms", "garbage collection"),
+        ("busy_per_message_ms", "tasks per message"),
+        ("long_tasks", "tasks over 50 ms (wall clock)"),
+        ("longest_task_ms", "the longest task: wall clock"),
+        ("longest_task_cpu_ms", "the longest task: CPU"),
+    ):
+        print(f"    {name:<50}{page.get(key, 0):>22}{bare.get(key, 0):>22}")
 
 
 def print_wall(f: dict, processes: int) -> None:
@@ -684,6 +810,8 @@ def print_wall(f: dict, processes: int) -> None:
         f"the end, the tiles then in view drawn in {f['scrolled_in_drawn_ms']} ms; opened afresh, "
         f"every tile in view drawn in {f['page_opened_s']} s"
     )
+    print_costs(f)
+    print_trace(f)
 
 
 def print_archive(archive: dict[str, float]) -> None:
@@ -706,13 +834,17 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=4, help="worker processes for the boards")
     parser.add_argument("--screenshot", type=Path, help="a folder for each wall's screenshot")
     parser.add_argument("--no-archive", action="store_true", help="the walls only")
+    parser.add_argument("--trace", type=Path, help="a folder for Chrome's trace of each wall (summed)")
     args = parser.parse_args()
     counts, rounds = ([10], 2) if args.quick else ([int(n) for n in args.boards.split(",")], args.rounds)
     from playwright.sync_api import sync_playwright
 
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     with sync_playwright() as playwright:
-        walls = [wall(playwright, n, rounds, args.seed, args.processes, args.screenshot) for n in counts]
+        walls = [
+            wall(playwright, n, rounds, args.seed, args.processes, args.screenshot, args.trace)
+            for n in counts
+        ]
     archive = {}
     if not args.no_archive:
         with tempfile.TemporaryDirectory() as tmp:

@@ -1,6 +1,7 @@
 """The café wall draws what is seen and what changed: a move on one table redraws that table's
-board alone (only the parts the move changed), a table out of view is drawn with its latest
-state once it is scrolled into view; the page passes axe-core's checks. Real boards on a real
+board alone (only the parts the move changed) and writes nothing else on the page but its words,
+a table out of view is neither drawn nor rendered until it is scrolled into view, then with its
+latest state; the page passes axe-core's checks. Real boards on a real
 Mosquitto, the dashboard in Debian's Chromium."""
 
 from __future__ import annotations
@@ -12,21 +13,29 @@ from tests.net.web.test_web_browser import AXE
 TABLES = ("t1", "t2", "t3")
 LAYOUT = "antipalos/3/two"
 
-#: Records, per table, the layers of its board that changed (a MutationObserver on the tiles).
+#: Records, per table, the layers of its board that changed, and every other write on the page
+#: (a MutationObserver on the whole page: a write counts even when it changes nothing).
 WATCH_BOARDS_JS = """() => {
   window.redrawn = {};
+  window.written = new Set();
   new MutationObserver((records) => {
     for (const r of records) {
       const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
       const mini = node.closest('svg.mini');
-      if (!mini) continue;
-      const board = mini.closest('article').dataset.board;
+      const board = node.closest('article')?.dataset.board ?? 'page';
+      if (!mini) {
+        const part = node.closest('.controls') ? 'controls' : node.className || node.tagName;
+        written.add(`${board} ${part} ${r.attributeName ?? r.type}`);
+        continue;
+      }
       const layer = node === mini ? 'svg' : node.closest('svg.mini > g')?.getAttribute('class');
       (redrawn[board] ||= new Set()).add(layer);
     }
-  }).observe(document.getElementById('tables'), {subtree: true, childList: true, attributes: true,
-                                                 characterData: true});
+  }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
 }"""
+
+#: Whether the browser renders a tile's words (false: it skips the tile, far from the screen).
+RENDERED_JS = "(e) => e.querySelector('.turn').checkVisibility({contentVisibilityAuto: true})"
 
 
 def _tile(page, board: str, ply: int | None = None):
@@ -50,6 +59,13 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
     # Its new piece and its last move drawn; the board's sites, coordinates and lights untouched.
     assert "figures" in redrawn["t1"] and set(redrawn["t1"]) <= {"figures", "pieces", "last"}
     assert _tile(page, "t1").locator(".figures .figure").count() == 1
+    # Beside its board, the move wrote its tile's words and when it was shown, nothing else: no
+    # control of its own, no other tile, not the header.
+    written = page.evaluate("() => [...written]")
+    assert {w.split()[0] for w in written} == {"t1"}, written
+    assert not [w for w in written if " controls " in w], written
+    words = {"turn", "since", "status", "clocks", "SUMMARY", "tile"}  # SUMMARY: the day's line
+    assert {w.split()[1] for w in written} <= words, written
 
     # A phone-sized window: one tile under the other, table 3 well below the fold.
     page.set_viewport_size({"width": 420, "height": 500})
@@ -62,9 +78,11 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
     _tile(page, "t1", 2).wait_for()
     assert _tile(page, "t3").get_attribute("data-ply") == "0"  # out of view: not drawn yet
     assert _tile(page, "t3").locator(".figures .figure").count() == 0
+    assert not _tile(page, "t3").evaluate(RENDERED_JS)  # nor laid out or painted by the browser
     _tile(page, "t3").scroll_into_view_if_needed()
     _tile(page, "t3", 1).wait_for()
     assert _tile(page, "t3").locator(".figures .figure").count() == 1
+    assert _tile(page, "t3").evaluate(RENDERED_JS)
     assert _tile(page, "t3").locator(".turn").inner_text() == "Black to move · move 2"
 
 

@@ -14,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const watched = location.pathname.startsWith("/watch/")
   ? decodeURIComponent(location.pathname.slice("/watch/".length)) : null;
-const tables = new Map();   // board id -> {view, el, board, seen, stale, shown, relayout}
+const tables = new Map();   // board id -> {view, order, el, board, seen, stale, shown, relayout}
 const layouts = new Map();  // layout key -> its board (sites, drawing), or the tables waiting for it
 const waiting = new Map();  // board -> timer of a command the board has not answered yet
 let controls = false;
@@ -80,7 +80,10 @@ function showBroker(up) {
   el.className = `conn ${up ? "up" : "down"}`;
   $("broker-down").hidden = up !== false;
   document.body.classList.toggle("broker-down", up === false);
-  tables.forEach((table) => { table.stale = true; });
+  tables.forEach((table) => {  // flags (and so places) depend on the dashboard's broker
+    table.stale = true;
+    table.order = orderOf(table.view);
+  });
   redraw([...tables.values()]);
   sortTiles();
 }
@@ -108,6 +111,16 @@ function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
 
+// A control's value set only when it differs (a slider set again is drawn again).
+function setValue(input, value) {
+  if (input.value !== value) input.value = value;
+}
+
+// Shown or hidden, the attribute written only when that changes.
+function setHidden(el, hidden) {
+  if (el.hidden !== hidden) el.hidden = hidden;
+}
+
 function nameOf(board) {
   const table = tables.get(board);
   return table ? table.view.name : board;
@@ -122,7 +135,7 @@ let frame = 0;
 function later(view) {
   const table = tables.get(view.id);
   if (watched && view.id !== watched) return;
-  if (table && !table.seen && !pending.has(view.id) && orderOf(view) === orderOf(table.view)) {
+  if (table && !table.seen && !pending.has(view.id) && orderOf(view) === table.order) {
     table.view = view;  // out of view, in its place: kept for when it comes into view, no frame
     table.stale = true;
     return;
@@ -139,10 +152,10 @@ function flush() {
   frame = 0;
   const views = [...pending.values()];
   pending.clear();
-  const moved = views.some((view) => orderOf(view) !== orderOf(tables.get(view.id)?.view));
+  const moved = views.some((view) => orderOf(view) !== tables.get(view.id)?.order);
   for (const view of views) update(view);
   redraw(views.map((view) => tables.get(view.id)));
-  if (moved) sortTiles(); else showSummary();
+  if (moved) sortTiles();  // the header's count changes only with a tile's place (or a new tile)
 }
 
 // What a tile's place among the others depends on: whether it needs attention, its name.
@@ -167,11 +180,12 @@ function update(view) {
   let table = tables.get(view.id);
   const made = !table;
   if (made) {
-    table = { view, el: makeTile(view.id), seen: false, stale: true, shown: {}, relayout: false };
+    table = { view, order: "", el: makeTile(view.id), seen: false, stale: true, shown: {}, relayout: false };
     tables.set(view.id, table);
     inView.observe(table.el);
   }
   table.view = view;
+  table.order = orderOf(view);
   table.stale = true;  // drawn again if in view (redraw), else when it comes into view
   if (made) guard(table, () => renderTile(table));
 }
@@ -331,7 +345,7 @@ function renderTile(table) {
 
 function renderControls(view, el) {
   const form = el.querySelector(".controls");
-  form.hidden = !controls;
+  setHidden(form, !controls);
   if (!controls) return;
   const s = view.state;
   const select = form.querySelector(".game");
@@ -348,15 +362,18 @@ function renderControls(view, el) {
   }
   const light = form.querySelector(".brightness");
   if (typeof s.brightness === "number" && document.activeElement !== light) {
-    light.value = Math.round(s.brightness * 100);
+    setValue(light, String(Math.round(s.brightness * 100)));
   }
   // A command needs the table and the dashboard's own broker: while either is away, no button.
   const reachable = view.online && brokerUp !== false;
-  for (const button of form.querySelectorAll(".needs-online")) {
-    button.disabled = !reachable;
-    button.title = brokerUp === false ? "The dashboard cannot reach the broker" : "";
+  if (form.dataset.reachable !== `${reachable} ${brokerUp}`) {
+    form.dataset.reachable = `${reachable} ${brokerUp}`;
+    for (const button of form.querySelectorAll(".needs-online")) {
+      button.disabled = !reachable;
+      button.title = brokerUp === false ? "The dashboard cannot reach the broker" : "";
+    }
   }
-  form.querySelector(".retire").hidden = view.online;
+  setHidden(form.querySelector(".retire"), view.online);
 }
 
 // The games a table's New game offers: each game, size and variant its board plays, titled
@@ -371,7 +388,7 @@ function offered(s) {
 function renderClocks(view, el) {
   const clock = view.state.clock;
   const box = el.querySelector(".clocks");
-  box.hidden = !clock;
+  setHidden(box, !clock);
   if (!clock) return;
   const counting = clock.running && !clock.paused && !clock.flag;
   const since = counting ? Date.now() - (view.received || Date.now()) : 0;
@@ -380,7 +397,8 @@ function renderClocks(view, el) {
     return `${mark}${seatName(view.state.players, view.state.sides, side)} ${clockText(side === clock.running ? ms - since : ms)}`;
   }).join("  ");
   setText(box, clock.paused ? t("Paused · {clocks}", { clocks: text }) : text);
-  box.title = t("Time control {control}", { control: clock.control });
+  const title = t("Time control {control}", { control: clock.control });
+  if (box.title !== title) box.title = title;
 }
 
 // A clock as the board's screen shows it: h:mm:ss, m:ss, tenths in the last 10 s.

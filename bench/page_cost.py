@@ -1,0 +1,218 @@
+"""What a page costs its browser's main thread per websocket message, read inside Chromium
+(bench/cafe.py): the dashboard's page, and beside it in the same run a bare page that only
+receives the same feed and parses each message (the floor any page pays: the browser's own
+receiving and its frame).
+
+``COST_JS`` is added to a page before its own scripts run. While ``benchCost.on`` is true it
+keeps, in ``benchCost``:
+
+- ``handler``: ms of each websocket ``message`` handler (parse, keep the state, ask for a frame);
+- ``frame``: ms of each animation-frame callback the page asked for (the tiles drawn);
+- ``toFrame``: ms from each message's handler starting to the end of the page's script work in
+  the next animation frame (the frame that draws it);
+- ``toPaint``: ms from each message to that frame painted (a task posted from the frame runs
+  once the frame's style, layout and paint are done);
+- ``longTasks``: the durations of the main thread's tasks over 50 ms (PerformanceObserver);
+- ``messages``, ``since``: how many messages, and the ``performance.now()`` recording began.
+"""
+
+from __future__ import annotations
+
+from bench.timing import percentile
+
+COST_JS = """(() => {
+  const cost = window.benchCost = {on: false, handler: [], frame: [], toFrame: [], toPaint: [],
+                                   longTasks: [], messages: 0, since: 0};
+  const nativeFrame = window.benchNativeFrame = window.requestAnimationFrame.bind(window);
+  const after = new MessageChannel();
+  let arrivals = [], painting = [], asked = false;
+  after.port1.onmessage = () => {
+    const now = performance.now();
+    for (const t of painting) cost.toPaint.push(now - t);
+    painting = [];
+  };
+  const frameDone = () => {  // asked after the page's own frame callback: runs after it
+    asked = false;
+    const now = performance.now();
+    for (const t of arrivals) cost.toFrame.push(now - t);
+    painting.push(...arrivals);
+    arrivals = [];
+    after.port2.postMessage(0);
+  };
+  window.requestAnimationFrame = (callback) => nativeFrame((t) => {
+    const began = performance.now();
+    try { callback(t); } finally { if (cost.on) cost.frame.push(performance.now() - began); }
+  });
+  const timed = (handler) => function (event) {
+    const began = performance.now();
+    try { return handler.call(this, event); } finally {
+      if (cost.on) {
+        cost.handler.push(performance.now() - began);
+        cost.messages += 1;
+        arrivals.push(began);
+        if (!asked) { asked = true; nativeFrame(frameDone); }
+      }
+    }
+  };
+  const onmessage = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+  Object.defineProperty(WebSocket.prototype, 'onmessage', {
+    get() { return onmessage.get.call(this); },
+    set(handler) { onmessage.set.call(this, handler && timed(handler)); },
+  });
+  new PerformanceObserver((list) => {
+    if (cost.on) for (const e of list.getEntries()) cost.longTasks.push(e.duration);
+  }).observe({type: 'longtask'});
+  window.benchCostStart = () => {
+    Object.assign(cost, {handler: [], frame: [], toFrame: [], toPaint: [], longTasks: [], messages: 0,
+                         since: performance.now(), on: true});
+  };
+  window.benchCostStop = () => {
+    cost.on = false;
+    return {...cost, elapsed: performance.now() - cost.since};
+  };
+})()"""
+
+#: The bare page's script, run in a page of the dashboard's own origin (a page served from
+#: elsewhere may not open a socket to a loopback address): the same feed received and each
+#: message parsed, nothing drawn.
+BARE_JS = """() => {
+  window.kept = 0;
+  const ws = new WebSocket(`ws://${location.host}/ws`);
+  ws.onmessage = (e) => { window.kept += JSON.parse(e.data) ? 1 : 0; };
+}"""
+
+#: Where the bare page runs: an address of the dashboard's that is no page of its own.
+BARE_PATH = "/bench-bare-feed"
+
+
+def summary(cost: dict) -> dict[str, float]:
+    """The p50 / p99 of each split (ms), the script time per message and the share of the
+    main thread the page's scripts took.
+
+    >>> s = summary({"handler": [0.1, 0.3], "frame": [2.0], "toFrame": [5.0, 9.0],
+    ...              "toPaint": [6.0, 11.0], "longTasks": [], "messages": 2, "elapsed": 1000.0})
+    >>> s["handler_p99_ms"], s["script_per_message_ms"], s["script_busy_pct"], s["long_tasks"]
+    (0.3, 1.2, 0.24, 0)
+    """
+    out: dict[str, float] = {}
+    for name in ("handler", "frame", "toFrame", "toPaint"):
+        for q, p in (("p50", 0.5), ("p99", 0.99)):
+            out[f"{name}_{q}_ms"] = round(percentile(cost[name], p), 2)
+    script = sum(cost["handler"]) + sum(cost["frame"])
+    messages = max(1, cost["messages"])
+    out.update(
+        messages=cost["messages"],
+        frames=len(cost["frame"]),
+        script_per_message_ms=round(script / messages, 3),
+        script_busy_pct=round(100 * script / max(1.0, cost["elapsed"]), 2),
+        long_tasks=len(cost["longTasks"]),
+        long_tasks_ms=round(sum(cost["longTasks"]), 1),
+    )
+    return out
+
+
+#: Chrome's trace categories for the renderer's main thread.
+TRACE_CATEGORIES = [
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+    "toplevel",
+    "v8",
+    "blink.user_timing",
+]
+#: Trace events by what they are (their own names vary across Chromium versions: each listed).
+KINDS = {
+    "scripts": ("FunctionCall", "EvaluateScript", "v8.compile", "v8.compileModule", "V8.ParseFunction"),
+    "style": ("UpdateLayoutTree", "RecalculateStyles", "ParseAuthorStyleSheet"),
+    "layout": ("Layout",),
+    "paint": ("PrePaint", "Paint", "PaintImage", "Layerize", "UpdateLayer", "Commit", "CompositeLayers"),
+    "gc": ("MinorGC", "MajorGC", "BlinkGC.AtomicPhase", "V8.GCScavenger", "V8.GCFinalizeMC"),
+}
+#: A task of the main thread that runs the event loop (the "RunTask" of each Chromium).
+TASKS = ("RunTask", "ThreadControllerImpl::RunTask", "ThreadPool_RunTask")
+
+
+def _spans(events: list[dict], pid: int, tid: int) -> list[tuple[str, float, float, float]]:
+    """(name, start, end, CPU) in ms of one thread's complete and begin/end events: the CPU the
+    thread used in each (its wall time where the trace has no thread clock).
+
+    >>> _spans([{"pid": 1, "tid": 1, "ph": "X", "name": "Paint", "ts": 1000, "dur": 3000, "tdur": 500},
+    ...         {"pid": 1, "tid": 1, "ph": "B", "name": "Layout", "ts": 5000, "tts": 100},
+    ...         {"pid": 1, "tid": 1, "ph": "E", "name": "Layout", "ts": 7000, "tts": 1100}], 1, 1)
+    [('Paint', 1.0, 4.0, 0.5), ('Layout', 5.0, 7.0, 1.0)]
+    """
+    spans, open_ = [], {}
+    for e in events:
+        if e.get("pid") != pid or e.get("tid") != tid:
+            continue
+        if e.get("ph") == "X" and "dur" in e:
+            spans.append(
+                (e["name"], e["ts"] / 1000, (e["ts"] + e["dur"]) / 1000, e.get("tdur", e["dur"]) / 1000)
+            )
+        elif e.get("ph") == "B":
+            open_.setdefault(e["name"], []).append(e)
+        elif e.get("ph") == "E" and open_.get(e["name"]):
+            b = open_[e["name"]].pop()
+            cpu = e["tts"] - b["tts"] if "tts" in e and "tts" in b else e["ts"] - b["ts"]
+            spans.append((e["name"], b["ts"] / 1000, e["ts"] / 1000, cpu / 1000))
+    return spans
+
+
+def _main_thread(events: list[dict], frame: str) -> tuple[int, int] | None:
+    """(pid, tid) of the renderer main thread drawing the page whose main frame is ``frame``."""
+    pid = next(
+        (e["pid"] for e in events if (e.get("args", {}).get("data") or {}).get("frame") == frame), None
+    )
+    for e in events:
+        if (
+            e.get("ph") == "M"
+            and e.get("name") == "thread_name"
+            and e["args"].get("name") == "CrRendererMain"
+        ):
+            if e["pid"] == pid:
+                return e["pid"], e["tid"]
+    return None
+
+
+def frame_id(page) -> str:
+    """The main frame's id in Chrome's traces (asked of the DevTools protocol)."""
+    session = page.context.new_cdp_session(page)
+    try:
+        return session.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
+    finally:
+        session.detach()
+
+
+def trace_summary(trace: bytes, frame: str, messages: int) -> dict[str, float]:
+    """The main thread of the page whose main frame is ``frame`` in a Chrome trace: the CPU
+    (ms) of its tasks in all, of each kind (``KINDS``; style and layout forced by a script, the
+    page's thrash, apart) and per message received; its tasks over 50 ms (wall clock: on a busy
+    machine mostly the thread waiting for a core) and the longest's wall and CPU time."""
+    import json
+
+    events = json.loads(trace)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    found = _main_thread(events, frame)
+    if found is None:
+        return {}
+    spans = _spans(events, *found)
+    task = next((name for name in TASKS if any(s[0] == name for s in spans)), "")
+    tasks = [s for s in spans if s[0] == task]  # one name: a task is traced under each
+    calls = sorted((a, b) for name, a, b, _ in spans if name == "FunctionCall")
+    out = {k: 0.0 for k in (*KINDS, "forced_style_layout")}
+    for name, a, b, cpu in spans:
+        kind = next((k for k, names in KINDS.items() if name in names), None)
+        if kind is None:
+            continue
+        if kind in ("style", "layout") and any(c <= a and b <= d for c, d in calls):
+            out["forced_style_layout"] += cpu
+        out[kind] += cpu
+    busy = sum(cpu for *_, cpu in tasks)
+    longest = max(tasks, key=lambda s: s[2] - s[1], default=("", 0.0, 0.0, 0.0))
+    return {
+        "busy_ms": round(busy, 1),
+        **{f"{k}_ms": round(v, 1) for k, v in out.items()},
+        "busy_per_message_ms": round(busy / max(1, messages), 3),
+        "long_tasks": sum(1 for _, a, b, _ in tasks if b - a > 50),
+        "longest_task_ms": round(longest[2] - longest[1], 1),
+        "longest_task_cpu_ms": round(longest[3], 1),
+    }
