@@ -771,11 +771,14 @@ class Controller:
             )
         )
 
-    def take_back(self, keep: int, why: Why = "takeback", then: Play | None = None) -> None:
+    def take_back(
+        self, keep: int, why: Why = "takeback", then: Play | None = None, made: tuple[Touch, ...] = ()
+    ) -> None:
         """Take the game back to its first ``keep`` moves; the board is then guided back to that
         position (pieces, tokens to turn back, unseen pieces to carry), in any order. ``then``:
         the opponent's move in place of the one undone, carried out from the board as it
-        stands (one motion: the piece moved on) when nothing unseen is to be undone."""
+        stands (one motion: the piece moved on) when nothing unseen is to be undone; ``made``:
+        the tokens already turned back by hand, counted before its first step is told."""
         over, unsaid = self.phase.over, self._holds(self.phase.unsaid())  # in doubt: never said
         undone = self.record.take_back(keep)
         self.clock.taken_back(self.game_id, self.state.players, keep, self._now)
@@ -795,9 +798,13 @@ class Controller:
         ):
             self.go(Awaiting())
             return self._expect(then)
-        undo = Turn.undo(steps, self.record.board, self.state.to_move) if steps else None
+        undo = (
+            Turn.undo(steps, self.record.board, self.state.to_move).counted(made, self.board)
+            if steps
+            else None
+        )
         self.go(Restoring(undo, why))
-        if undo is not None:
+        if undo is not None and not undo.done:
             self.guide(undo)
         if undone:
             self.flash(i18n._("Took back {moves}").format(moves=", ".join(undone)))
@@ -896,9 +903,8 @@ class Controller:
         elif isinstance(intent, Retimed):
             self._retimed(intent)
         elif isinstance(intent, TakeBackTo):
-            made = self.phase.touches()  # tokens turned back while it was asked
-            self.take_back(intent.keep, then=intent.then)
-            self.apply(judge.turned_back(self, made))
+            # the tokens turned back while it was asked count for its undoing
+            self.take_back(intent.keep, then=intent.then, made=self.phase.touches())
         elif isinstance(intent, StartGame):
             self.new_game(intent.game)
         elif isinstance(intent, Remember):
@@ -1152,7 +1158,7 @@ APPLIED: dict[type[dc.Decision], Callable[[Controller, Any], None]] = {
     dc.GuideStep: lambda c, d: c.guide(d.turn),
     dc.BeginTurn: lambda c, d: c.begin_turn(d.correctable, d.late, d.touched, d.last),
     dc.AskTakeBack: lambda c, d: c.apply(d.then(c, cast(Opponent, c.opponent).takeback(c.seen(), d.keep))),
-    dc.TakeBack: lambda c, d: c.take_back(d.keep),
+    dc.TakeBack: lambda c, d: c.take_back(d.keep, made=d.made),
     dc.DropLast: lambda c, d: c.drop_last(),
     dc.NewGame: lambda c, d: c.new_game(d.game),
     dc.Forget: lambda c, d: c.hand.forget(d.sites),

@@ -162,9 +162,11 @@ class AskTakeBack:
 
 @dataclass(frozen=True)
 class TakeBack:
-    """Take the game back to its first ``keep`` moves (the board is then judged again)."""
+    """Take the game back to its first ``keep`` moves (the board is then judged again);
+    ``made``: touches made on the way, counted into its undoing before its step is told."""
 
     keep: int
+    made: tuple[Touch, ...] = ()
 
 
 @dataclass(frozen=True)

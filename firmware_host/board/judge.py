@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Callable, Iterable, TypeVar, cast
+from typing import Any, Callable, TypeVar, cast
 
 from engines.core import FollowUp
 from firmware_host.board import recognise
@@ -310,8 +310,7 @@ def taken_back(c: View, phase: Phase, board: Board) -> Decisions | None:
 def took_back(phase: Phase, keep: int) -> Decisions:
     """Taken back by hand to the first ``keep`` moves: the tokens the players turned back on
     the way (touches kept for the move to come) count for its undoing."""
-    made = phase.touches()
-    return [TakeBack(keep), Then(lambda c: turned_back(c, made))]
+    return [TakeBack(keep, phase.touches())]
 
 
 def _answered(c: View, phase: Phase, board: Board, index: int, answer: int | Asked) -> Decisions:
@@ -702,29 +701,12 @@ def _held_off(c: View, phase: Phase, board: Board) -> Decisions:
         return drop_knock(c, phase, last)  # no tap under way: the knock set right
     if phase.offering or not before_last(c, board):
         return []
-    flips, moves = undo_flips(c), len(c.record.moves)
-    back = taken_back(c, phase.fixed(), c.record.boards[-2]) or []
-
-    def counted(c: View) -> Decisions:
-        if len(c.record.moves) >= moves:
-            return []
-        return [Then(touch_judged(touch)) for touch in phase.touches() if touch.site in flips]
-
-    return [*back, Then(counted)]
+    return taken_back(c, phase.fixed(), c.record.boards[-2]) or []
 
 
 def touch_judged(touch: Touch) -> Callable[[View], Decisions]:
     """``touch`` judged as the game then stands."""
     return lambda c: touched(c, touch)
-
-
-def turned_back(c: View, made: Iterable[Touch]) -> Decisions:
-    """A takeback made elsewhere (the other board agreed): the touches ``made`` meanwhile on
-    tokens it turns back count for its undoing (they were turned back by hand while it was
-    asked), as a takeback held off here counts them."""
-    undo = c.phase.unseen()
-    flips = frozenset().union(*(s.sites for s in undo.steps if s.action == "flip")) if undo else frozenset()
-    return [Then(touch_judged(touch)) for touch in made if touch.site in flips]
 
 
 def knock_undone(c: View, phase: Moving | Awaiting | Following | Choosing, board: Board) -> Decisions | None:

@@ -231,6 +231,23 @@ class Turn:
         left[index] = left[index] - {site}
         return replace(self, left=tuple(left))
 
+    def counted(self, touches: Iterable[Touch], board: frozenset[str]) -> "Turn":
+        """``touches`` made already, each counted for the step it is for, and past every step
+        then done (a takeback's tokens turned back before it was read: its first step told is
+        one still to do).
+
+        >>> steps = (FollowUp("flip", frozenset({"a1", "b2"})), FollowUp("carry", frozenset({"e1"})))
+        >>> undo = Turn.undo(steps, frozenset({"a1", "b2", "e1"}), "blue")
+        >>> turn = undo.counted([Touch("a1"), Touch("b2"), Touch("a1")], frozenset({"a1", "b2", "e1"}))
+        >>> turn.current.action, sorted(turn.left[0])
+        ('carry', [])
+        """
+        turn = self
+        for touch in touches:
+            if (index := turn.taker(touch)) is not None:
+                turn = turn.touched(index, touch.site)
+        return turn.advance(board, None)
+
     def complete(self, index: int | None = None) -> "Turn":
         """Step ``index`` (default: the current) done whole (OK for a flip or a carry)."""
         index = self.step if index is None else index

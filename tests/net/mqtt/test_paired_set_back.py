@@ -14,6 +14,7 @@ import pytest
 from firmware_host.board.controller import Game
 from testbed.pair import Pair
 from testbed.setback import ORDERS, apart, set_back, warnings
+from testbed.streams import of
 
 GAMES = [
     (("antipalos", 3, "two"), 31, None, 4),
@@ -61,7 +62,7 @@ def test_two_turns_set_back_by_hand_on_paired_boards_give_no_warning(game, seed,
     """The players set back two turns by hand: meanwhile their OLED warns of nothing (it may
     say it waits: "Taking back? ...") and the other board is told nothing but the request to
     undo 2 moves; agreed there, both boards hold the game without them, and no token the
-    players turned back is asked to be turned again."""
+    players turned back is asked (shown or announced) to be turned again."""
     pair = Pair(Game.of(*game), random.Random(seed), kinds=())
     try:
         asker, other = _played(pair, step, least)
@@ -80,6 +81,7 @@ def test_two_turns_set_back_by_hand_on_paired_boards_give_no_warning(game, seed,
         here.settle()
         assert warnings(here.events[begun:]) == []
         assert not any(line.startswith("Flip") for line in here.screen())  # turned back already
+        assert [g for g in of(here.events[begun:], "guide") if g["action"] == "flip"] == []  # nor said
     finally:
         pair.close()
 
