@@ -15,7 +15,9 @@ to ``--failures`` as a ``reedboard replay`` file (robot-only lines: ``command``,
 ``restart``) with the numbers of the first 20 episodes that failed so (``--from n --turns
 40`` plays episode n again, alone), and the throughput beside a bare loop (the simulated board
 scanned alone) measured in the same run. ``--shrink`` makes each kind's stream smaller first
-(intentions left out while the same kind still fails).
+(intentions left out while the same kind still fails). Stopped by SIGINT, SIGTERM or SIGHUP
+(``timeout 600`` before the command: a slice of ten minutes), it reports the episodes it
+finished and removes its folder of SQLite files.
 
     python -m bench.robot --turns 100000 --game all --seed 1
     python -m bench.robot --turns 2000 --game antipode --kinds slide,hover --mix move,correct
@@ -26,6 +28,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -171,6 +175,42 @@ def shrink(ep: Episode, opts: Options, budget: int = 60) -> Episode:
     return best
 
 
+class Stopped(BaseException):
+    """The bench was told to stop (SIGTERM or SIGHUP, as ``timeout`` and a closed terminal
+    send; SIGINT, Ctrl-C, raises KeyboardInterrupt)."""
+
+
+def _stop(signum: int, _frame: object) -> None:
+    raise Stopped(signal.Signals(signum).name)
+
+
+def stoppable() -> None:
+    """Turn SIGTERM and SIGHUP into :class:`Stopped`, so that the episodes played so far are
+    reported and the folder of SQLite files is removed (a plain SIGTERM would leave it in
+    /dev/shm)."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _stop)
+
+
+def play(games: list[tuple], args: argparse.Namespace, opts: Options, episodes: list[Episode]) -> str:
+    """Play episodes (appended to ``episodes``) until ``args.turns`` intentions are done; what
+    stopped it early ("": nothing; "SIGINT", "SIGTERM"...: a signal, the episode under way left
+    out)."""
+    turns, n = 0, args.first
+    try:
+        while turns < args.turns:
+            game = games[n % len(games)]
+            ep = run_episode(game, args.seed * 1_000_003 + n, min(args.episode, args.turns - turns), opts)
+            episodes.append(ep)
+            turns += ep.done + (ep.violation is not None)
+            n += 1
+    except KeyboardInterrupt:
+        return "SIGINT"
+    except Stopped as exc:
+        return str(exc)
+    return ""
+
+
 def baseline(scans: int, channels: int = 128) -> float:
     """Seconds for ``scans`` scans of a simulated board alone (the bare loop)."""
     board = SimBoard(channels)
@@ -208,6 +248,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shrink", action="store_true", help="shrink each failure kind's stream")
     parser.add_argument("--failures", default="robot-failures", help="where streams go")
     args = parser.parse_args(argv)
+    stoppable()
+    try:
+        return run(args)
+    except (KeyboardInterrupt, Stopped):  # stopped again while the figures were made
+        print("robot: stopped before the figures were written", file=sys.stderr)
+        return 130
+
+
+def run(args: argparse.Namespace) -> int:
+    """The bench as ``args`` ask; the exit status (1: a violation found)."""
     games = [g for g in GAMES if args.game in ("all", g[0])]
     if args.paired:
         games = [g for g in games if len(Game.of(*g).new().sides) == 2]
@@ -228,22 +278,18 @@ def main(argv: list[str] | None = None) -> int:
             waits=not args.every_scan,
             speech=True,
         )
-        began = time.perf_counter()
-        episodes, turns, n = [], 0, args.first
-        while turns < args.turns:
-            game = games[n % len(games)]
-            ep = run_episode(game, args.seed * 1_000_003 + n, min(args.episode, args.turns - turns), opts)
-            episodes.append(ep)
-            turns += ep.done + (ep.violation is not None)
-            n += 1
-        seconds = time.perf_counter() - began
+        began, cpu = time.perf_counter(), time.process_time()
+        episodes: list[Episode] = []
+        stopped = play(games, args, opts, episodes)
+        seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+        turns = sum(ep.done + (ep.violation is not None) for ep in episodes)
         scans = sum(ep.scans for ep in episodes)
         bare = baseline(scans)
         shortest: dict[tuple, Episode] = {}
         for ep in episodes:
             if ep.violation and (ep.kind not in shortest or ep.done < shortest[ep.kind].done):
                 shortest[ep.kind] = ep
-        if args.shrink:
+        if args.shrink and not stopped:
             shortest = {k: shrink(ep, opts) for k, ep in shortest.items()}
     failed = [ep for ep in episodes if ep.violation]
     by_game = Counter(f"{ep.violation.invariant} / {ep.violation.game}" for ep in failed)
@@ -269,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = {
         "bench": "robot",
         "turns": turns,
+        "stopped_by": stopped or None,
         "episodes": len(episodes),
         "violations": sum(ep.violation is not None for ep in episodes),
         "games_lost_on_time": sum(ep.flags for ep in episodes),
@@ -278,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
         "failure_kinds": kinds_seen,
         "seconds": round(seconds, 1),
         "turns_per_second": round(turns / seconds, 1),
+        "cpu_seconds": round(cpu, 1),
+        "turns_per_cpu_second": round(turns / cpu, 1) if cpu else None,
         "scans": scans,
         "scans_per_second": round(scans / seconds),
         "bare_loop_scans_per_second": round(scans / bare) if bare else None,

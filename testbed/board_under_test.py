@@ -169,10 +169,10 @@ class Table:
 
     def _next(self, t_ms: float) -> float:
         """When a waiting table's next scan or message arrival comes (``t_ms``: none before)."""
-        times = [board.due for board in self.boards]
+        first = min((board.due for board in self.boards), default=t_ms)
         if self.bus is not None and (arrival := self.bus.due()) is not None:
-            times.append(arrival)
-        return min(times, default=t_ms)
+            return min(first, arrival)
+        return first
 
     @property
     def latency_ms(self) -> float:

@@ -111,7 +111,7 @@ class Bus:
     def deliver(self, now: float) -> None:
         """Hand over every message due by ``now`` (ms); reconnect links whose time came."""
         self.now = now
-        for name, when in list(self._reconnect.items()):
+        for name, when in list(self._reconnect.items()) if self._reconnect else ():
             if when <= now:
                 del self._reconnect[name]
                 self._cut.discard(name)
@@ -127,8 +127,10 @@ class Bus:
 
     def due(self) -> float | None:
         """When the next message arrives or a link reconnects (ms; None: nothing due)."""
-        times = [*self._reconnect.values(), *(self._queue[0][:1] if self._queue else ())]
-        return min(times, default=None)
+        first = self._queue[0][0] if self._queue else None
+        if not self._reconnect:
+            return first
+        return min(self._reconnect.values()) if first is None else min(first, *self._reconnect.values())
 
     def idle(self) -> bool:
         """Nothing in flight and no reconnection due."""

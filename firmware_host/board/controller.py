@@ -441,7 +441,7 @@ class Controller:
                 self._obey(intent)
             if self.notes.heard(self.opponent.note) and self.sync is not None and self.sync.waiting:
                 self.rejudge()  # the answer the board waits for came
-        if self.settings.hints and (hint := self.settings.hints.poll(self.seen())):
+        if (hints := self.settings.hints) and hints.asked and (hint := hints.poll(self.seen())):
             self._hint(hint)
 
     def _time(self, now: float) -> None:

@@ -396,6 +396,17 @@ class Hints(Thinker):
             return
         self._future = self._workers().submit(think, seen.state, self.level, len(seen.moves), False)
 
+    @property
+    def asked(self) -> bool:
+        """A hint is being searched for or waits to be given (else :meth:`poll` has nothing:
+        the loop need not say what it sees).
+
+        >>> hints = Hints(1, sync=True)
+        >>> hints.asked
+        False
+        """
+        return self._future is not None or self._ready is not None
+
     def poll(self, seen: Seen) -> str | None:
         """The hint, once found, if ``seen`` is still the position asked about."""
         if self._future is not None and self._future.done():

@@ -101,7 +101,7 @@ class Seating:
 
     def away(self, seat: int | None) -> Seating:
         """The same seating, seat ``seat``'s players at a paired board (None: none)."""
-        return replace(self, remote=seat)
+        return self if seat == self.remote else replace(self, remote=seat)
 
     def kept(self) -> tuple[str | None, str | None]:
         """The players and the league as a games file keeps them (JSON)."""

@@ -1,0 +1,49 @@
+"""The player robot's bench (bench/robot.py) stopped the ways a long run is stopped: Ctrl-C
+(SIGINT), ``kill`` or ``timeout`` (SIGTERM), a closed terminal (SIGHUP). It removes its folder of
+SQLite files (in /dev/shm: memory nobody else frees) and reports the episodes it finished."""
+
+import glob
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _databases(pid: int) -> list[str]:
+    """The SQLite files of process ``pid``'s one-board episodes, wherever its folder is."""
+    return glob.glob(f"/dev/shm/robot-*/robot-{pid}-*.db") + glob.glob(f"/tmp/robot-*/robot-{pid}-*.db")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_stopped_robot_bench_leaves_no_folder_and_reports(tmp_path, signum):
+    bench = subprocess.Popen(
+        [sys.executable, "-m", "bench.robot", "--turns", "100000", "--game", "antipod"]
+        + ["--failures", str(tmp_path / "failures")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for _ in range(600):  # until its first episode's board is in its folder
+            if _databases(bench.pid) or bench.poll() is not None:
+                break
+            time.sleep(0.1)
+        (database,) = _databases(bench.pid)
+        bench.send_signal(signum)
+        out, err = bench.communicate(timeout=60)
+    finally:
+        if bench.poll() is None:
+            bench.kill()
+            bench.wait()
+    assert not os.path.exists(os.path.dirname(database)), err
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["stopped_by"] == signal.Signals(signum).name
+    assert figures["turns"] == sum(figures["turns_by_game"].values()) + figures["violations"]
+    assert "Traceback" not in err
