@@ -613,7 +613,6 @@ def test_on_clocks_boards_scanned_as_the_daemon_scans_keep_time_across_restarts(
     assert run.done == 10
 
 
-@pytest.mark.xfail(strict=True, reason="daemon, open: a resumed takeback's flip lost to a round's OKs")
 @pytest.mark.parametrize("variant, episode", [("standard", 60), ("rulebook", 3)])
 def test_a_takeback_resumed_in_a_league_rounds_first_move_asks_to_turn_its_token_back(
     variant, episode, tmp_path
@@ -621,8 +620,9 @@ def test_a_takeback_resumed_in_a_league_rounds_first_move_asks_to_turn_its_token
     """bench/robot.py, one board, seed 806 (``--game antipode --from 60 --turns 40``): a league
     round sent to the table, its first move made (b1 placed, a1 turned), taken back by the
     café's command; the daemon restarts before a1 is turned back. The round asks both players'
-    OK again, then lights only b1 to lift: a1 is never asked to be turned back and shows the
-    wrong face (the record, empty, is right). Left open: the board's, not the robot's."""
+    OK again, then lit only b1 to lift: a1 was never asked to be turned back and showed the
+    wrong face (the record, empty, was right). The board's fault: after the OKs it forgot
+    the takeback's steps still owed; it keeps them now."""
     seed = 806 * 1_000_003 + episode
     opts = Options(frozenset(KINDS), {**MIX, **SEATING}, False, str(tmp_path), waits=True, speech=True)
     run = run_episode(("antipode", None, variant), seed, 40, opts)

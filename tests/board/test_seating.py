@@ -12,7 +12,9 @@ from firmware_host.board.opponent import Seated
 from firmware_host.board.seating import Seating, Shared, read_shared
 from firmware_host.store.players import League
 from firmware_host.ui.menu import GameChoice, Menu
+from testbed.board_under_test import BoardUnderTest
 from testbed.drive import Drive
+from testbed.streams import of
 
 TABLE = Seating.table(("Anna", "Ben"), League("Thursday", 1, 3))
 NANOSECONDS = itertools.count(1)
@@ -106,3 +108,38 @@ def test_a_seating_from_the_paired_board_is_shown_kept_and_asks_its_oks() -> Non
     assert drive.ctl.screen().lines[0] == "Ben: OK at the other board"
     drive.press("ok").run(200)  # Ben's OK is not pressed here
     assert drive.ctl.seating.asked() == "Ben: press OK"
+
+
+def test_a_takeback_of_a_rounds_first_move_resumed_after_a_restart_asks_its_flip_after_the_oks(
+    tmp_path,
+) -> None:
+    """A league round sent to the table (the café's ``table`` command), its first move made:
+    Blue places b1, turns a1 over, taps a1 (the pawn lands), turns b1. The café takes it back;
+    the daemon restarts before anything is undone. The round asks both OKs again (no move is
+    recorded); then the board still asks for the takeback's steps: b1 off, a1 turned back."""
+    board = BoardUnderTest(Game.of("antipode", None, "standard"), str(tmp_path / "games.db"))
+    try:
+        round_ = {"event": "Thursday", "round": 1, "table": 3, "control": "-"}
+        board.command(
+            "table", names=["Anna", "Ben"], game="antipode", size=None, variant="standard", **round_
+        )
+        for _ in range(2):
+            board.press("ok"), board.settle()
+        board.place("b1"), board.settle()
+        for site in ("a1", "a1", "b1"):  # a1 turned, a1 tapped, b1 turned
+            board.lift(site), board.run(300), board.place(site), board.settle()
+        assert board.held() == ("b1:a1",)
+        board.command("takeback"), board.settle()
+        board.restart(), board.settle()
+        assert "Anna: press OK" in board.screen()
+        for _ in range(2):
+            board.press("ok"), board.settle()
+        assert board.lit().get("b1") == "remove"
+        board.lift("b1"), board.settle()
+        since = board.events[board.restarts[-1] :]
+        assert board.lit().get("a1") is not None and "Flip a1" in " ".join(board.screen())
+        assert {"action": "flip", "sites": ["a1"]} in of(since, "guide")
+        board.lift("a1"), board.run(300), board.place("a1"), board.settle()
+        assert "Flip a1" not in " ".join(board.screen()) and board.stored() == ()
+    finally:
+        board.close()
