@@ -24,6 +24,14 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+def pytest_configure(config):
+    """``test-output/`` (screenshots and OLED renders to look at) exists before any test writes."""
+    os.makedirs(
+        os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test-output"),
+        exist_ok=True,
+    )
+
+
 @pytest.fixture
 def scratch_path(tmp_path):
     """A folder of its own for a test's throw-away games files: in ``/dev/shm`` when it is big
