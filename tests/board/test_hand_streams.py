@@ -364,12 +364,16 @@ def _knock_on(state) -> tuple[str, str, str]:
     return found[0]
 
 
-def _knock(board, token: str, onto: str, set_right: bool) -> None:
+def _knock(board, token: str, onto: str, set_right: bool, restart: bool = False) -> None:
     """The hand pushes ``token`` onto ``onto`` (0.03 s), held there 0.6 s, then the token is set
     back on its site; ``set_right``: ``onto`` cleared 0.4 s later, as the players do (else the
-    move stands, its token turned)."""
+    move stands, its token turned); ``restart``: the daemon restarts while the token is in the
+    hand (set back 0.1 s after)."""
     board.lift(token), board.run(30), board.place(onto), board.run(600)
     board.settle()
+    if restart:
+        board.restart()
+        board.run(100)
     board.place(token)
     if set_right:
         board.run(400), board.lift(onto)
@@ -420,16 +424,7 @@ def test_antipode_a_knock_against_the_computer_across_a_restart_is_answered_once
     try:
         Robot(board, random.Random(1), kinds=()).follow()  # e2:e2 carried out
         token, onto, move = _knock_on(board.position())
-        board.lift(token), board.run(30), board.place(onto), board.run(600)
-        board.settle()
-        board.restart()
-        board.run(100)
-        board.place(token)
-        if set_right:
-            board.run(400), board.lift(onto)
-        board.settle()
-        board.run(2500)
-        board.settle()
+        _knock(board, token, onto, set_right, restart=True)
         assert "takeback" not in kinds(board.events)
         if set_right:
             assert moves(board.events) == ["e2:e2"] and board.held() == ("e2:e2",)
@@ -478,16 +473,7 @@ def test_antipode_a_knock_on_paired_boards_across_a_restart_reaches_the_other_bo
         t1, t2 = pair.boards
         token, onto, move = _knock_on(t2.position())
         begun, ours = len(t1.events), len(t2.events)
-        t2.lift(token), t2.run(30), t2.place(onto), t2.run(600)
-        t2.settle()
-        t2.restart()
-        t2.run(100)
-        t2.place(token)
-        if set_right:
-            t2.run(400), t2.lift(onto)
-        t2.settle()
-        t2.run(2500)
-        t2.settle()
+        _knock(t2, token, onto, set_right, restart=True)
         assert pair._until(pair.link.idle)
         t1.run(1000)
         lit = [e for e in t1.events[begun:] if e["event"] == "expect"]

@@ -58,6 +58,14 @@ def move(board: BoardUnderTest, site: str, think_ms: float) -> None:
     board.settle()
 
 
+def answered_alike(one: BoardUnderTest, two: BoardUnderTest) -> None:
+    """Black's players at t2 answer A1* after 1 s and t1's carry it out: both boards then keep
+    the same clocks for every move."""
+    move(two, "A1*", 1000)
+    carry(one, 500)
+    assert kept(one) == kept(two)
+
+
 def shown(board: BoardUnderTest) -> dict[str, float]:
     return board.controller.clock.clocks.shown(board.now_ms)
 
@@ -113,9 +121,7 @@ def test_a_restart_of_either_board_keeps_the_clocks_together():
         two.restart()  # t2's own players' clock resumes as stored: t1 hears how
         two.run(1000)
         assert apart(one, two) <= DELAY_MS
-        move(two, "A1*", 1000)
-        carry(one, 500)
-        assert kept(one) == kept(two)
+        answered_alike(one, two)
     finally:
         pair.close()
 
@@ -161,9 +167,7 @@ def test_a_move_corrected_by_its_players_while_the_other_side_thinks_keeps_the_c
         assert two.held() == ("C3*",) and one.clocks().running == two.clocks().running == "black"
         assert apart(one, two) <= DELAY_MS
         assert shown(two)["black"] > 60_000 - 2000  # its time before the correction not charged
-        move(two, "A1*", 1000)
-        carry(one, 500)
-        assert kept(one) == kept(two)
+        answered_alike(one, two)
     finally:
         pair.close()
 
@@ -204,9 +208,7 @@ def test_team_play_a_restart_amid_a_turn_heard_late_keeps_the_player_s_clock_tog
         two.run(4000)
         assert one.clocks().running == two.clocks().running == "B1"
         assert apart(one, two) <= DELAY_MS
-        move(two, "A1*", 1000)
-        carry(one, 500)
-        assert kept(one) == kept(two)
+        answered_alike(one, two)
     finally:
         pair.close()
 
