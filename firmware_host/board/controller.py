@@ -1096,7 +1096,7 @@ class Controller:
         if self.settings.menu:  # the Names page shows them
             self.settings.menu.names = seating.names
         if waiting and not self.seating.waiting:  # the board is read from the start again: no move yet
-            self.go(Restoring(self.phase.unseen(), why="new game"))  # a takeback's steps still owed
+            self.go(self.phase.reread())  # a takeback's steps still owed
             if self.board == self.record.board:  # the start stands: the first move may come at once
                 self._evaluated = None
                 return self._judge_settled()

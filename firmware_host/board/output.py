@@ -34,7 +34,11 @@ class Output:
 
     def show(self, snap: Snapshot, now: float, layout: Layout, brightness: float, screen: bool) -> None:
         """Show ``snap``, taken at ``now``: the frame at once, the screen too with ``screen``
-        (else at :meth:`show_screen`)."""
+        (else at :meth:`show_screen`). At the first step, what was told as the board opened
+        (a resumed game's guidance) is stamped with its time: the board's time begins there."""
+        if self._drawn is None:  # the first step
+            for event in self.events:
+                event["t"] = now
         if (snap, layout, brightness) != self._drawn:
             self._drawn = (snap, layout, brightness)
             frame = build_frame(snap, layout, brightness)

@@ -79,6 +79,16 @@ class _Phase:
         """The turn whose steps the sensors cannot see are left (kept with the game)."""
         return None
 
+    def reread(self) -> Restoring:
+        """The board to read from the start again (a round's last OK pressed): brought back
+        to the recorded position, the steps the sensors cannot see still owed; said as a new
+        game's set-up, unless it is being brought back already (a resumed game's steps).
+
+        >>> Moving().reread().why, Restoring(why="resume").reread().why
+        ('new game', 'resume')
+        """
+        return Restoring(self.unseen(), why="new game")
+
     def timed(self, state: GameState[Any], away: str | None) -> str | None:
         """Whose clock runs (None: nobody's): the side whose turn it is, its steps included;
         ``away``: the side of the opponent away from the board, whose clock runs while it
@@ -527,6 +537,9 @@ class Restoring(_Phase):
 
     def unseen(self) -> Turn | None:
         return self.undo
+
+    def reread(self) -> Restoring:
+        return self
 
     def differs(self, position: Board, board: Board, aim: Board | None) -> tuple[Board, Board]:
         return position - board, board - position  # the recorded position, whatever the aim

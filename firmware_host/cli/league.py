@@ -22,6 +22,7 @@ import threading
 import time
 from typing import Any, Sequence
 
+from firmware_host.i18n import ngettext
 from firmware_host.league.model import FORMATS, TIEBREAKS, Event, LeagueError, Pairing, table_command
 from firmware_host.league.standings import as_csv
 from firmware_host.store.config import Config, ConfigError, default_storage, load_config
@@ -124,7 +125,7 @@ def _new(args: argparse.Namespace) -> int:
                 tiebreaks,
             )
         )
-        rounds = _count(event.rounds, "round")
+        rounds = ngettext("{n} round", "{n} rounds", event.rounds).format(n=event.rounds)
         print(f"{event.name}: {event.format}, {rounds} of {event.game} {event.size or ''}".rstrip())
 
     return _run(args, act)
@@ -136,7 +137,7 @@ def _player(args: argparse.Namespace) -> int:
             if not args.name:
                 raise LeagueError("player add: give the player's name")
             store.add_player(args.name, args.tag)
-            print(f"Added {args.name} ({_count(len(store.players()), 'player')})")
+            print(f"Added {args.name} ({_players(len(store.players()))})")
             return
         players = store.players()
         for p in players:
@@ -155,7 +156,7 @@ def _register(args: argparse.Namespace) -> int:
         else:
             store.register(args.event, args.names)
         entries = store.entries(args.event)
-        print(f"{_count(len([n for n, out in entries.items() if not out]), 'player')} entered")
+        print(f"{_players(len([n for n, out in entries.items() if not out]))} entered")
 
     return _run(args, act)
 
@@ -234,7 +235,7 @@ def _ratings(args: argparse.Namespace) -> int:
         for key, players in rated.items() if not args.json else ():
             print(key)
             for n, r in enumerate(players, 1):
-                played = _count(r["games"], "game")
+                played = ngettext("{n} game", "{n} games", r["games"]).format(n=r["games"])
                 print(f"{n:>4}. {r['player']:<24} {r['mu']:5.1f} ± {r['sigma']:.1f}  ({played})")
 
     return _run(args, act)
@@ -323,12 +324,13 @@ def _num(x: float | None) -> str:
     return "" if x is None else "1/2" if x == 0.5 else f"{x:g}" if x == int(x) else f"{x:.2f}"
 
 
-def _count(n: int, thing: str) -> str:
-    """
-    >>> _count(1, "player"), _count(12, "player")
+def _players(n: int) -> str:
+    """``n`` players, by the language's plural forms.
+
+    >>> _players(1), _players(12)
     ('1 player', '12 players')
     """
-    return f"{n} {thing}" + ("" if n == 1 else "s")
+    return ngettext("{n} player", "{n} players", n).format(n=n)
 
 
 def _fail(message: str) -> int:

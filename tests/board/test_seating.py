@@ -116,7 +116,8 @@ def test_a_takeback_of_a_rounds_first_move_resumed_after_a_restart_asks_its_flip
     """A league round sent to the table (the café's ``table`` command), its first move made:
     Blue places b1, turns a1 over, taps a1 (the pawn lands), turns b1. The café takes it back;
     the daemon restarts before anything is undone. The round asks both OKs again (no move is
-    recorded); then the board still asks for the takeback's steps: b1 off, a1 turned back."""
+    recorded); then the board still asks for the takeback's steps: b1 off, a1 turned back. It
+    is the round's game resumed, not a new one, and what it asks is told at the time it asks."""
     board = BoardUnderTest(Game.of("antipode", None, "standard"), str(tmp_path / "games.db"))
     try:
         round_ = {"event": "Thursday", "round": 1, "table": 3, "control": "-"}
@@ -130,13 +131,16 @@ def test_a_takeback_of_a_rounds_first_move_resumed_after_a_restart_asks_its_flip
             board.lift(site), board.run(300), board.place(site), board.settle()
         assert board.held() == ("b1:a1",)
         board.command("takeback"), board.settle()
+        restarted = board.now_ms
         board.restart(), board.settle()
         assert "Anna: press OK" in board.screen()
         for _ in range(2):
             board.press("ok"), board.settle()
         assert board.lit().get("b1") == "remove"
+        assert board.screen()[2] == "Take b1 off"  # not "New game: take b1 off"
         board.lift("b1"), board.settle()
         since = board.events[board.restarts[-1] :]
+        assert all(restarted <= a["t"] <= b["t"] for a, b in zip(since, since[1:]))
         assert board.lit().get("a1") is not None and "Flip a1" in " ".join(board.screen())
         assert {"action": "flip", "sites": ["a1"]} in of(since, "guide")
         board.lift("a1"), board.run(300), board.place("a1"), board.settle()

@@ -101,6 +101,7 @@ def test_every_count_is_worded_by_plural_forms():
     assert single == []
     counted = [texts for texts in MESSAGES.values() if len(texts) > 1]
     assert ("{n} channel seen", "{n} channels seen") in counted and ("{n} move", "{n} moves") in counted
+    assert ("{n} player", "{n} players") in counted  # reedboard league's ("1 player entered")
 
 
 @pytest.mark.parametrize("code", [c for c in i18n.LANGUAGES if c != i18n.DEFAULT])

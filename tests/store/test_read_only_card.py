@@ -7,6 +7,7 @@ saved once the card can be written again; a second daemon is still refused."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import threading
@@ -27,6 +28,15 @@ def card(tmp_path):
         pytest.skip(str(why))
     yield made
     made.close()
+
+
+def test_without_root_the_card_tests_skip_saying_why(tmp_path, monkeypatch):
+    """A developer's machine (no root, so no loop mount): each card test here skips with this
+    reason, and nothing is made."""
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    with pytest.raises(NoCard, match=r"^a read-only card needs root \(a loop-mounted ext4\)$"):
+        Card(tmp_path)
+    assert list(tmp_path.iterdir()) == []
 
 
 def stored_moves(path) -> list[tuple[int, str]]:

@@ -124,18 +124,18 @@ def test_a_flood_of_new_games_starts_one_a_second(tmp_path, broker, watcher, boa
     board = boards(board_config(tmp_path, broker.port))
     board.wait_running()
     watcher.state("t1")
-    began = time.monotonic()
     for n in range(2000):
         watcher.client.publish(
             COMMAND, json.dumps({"command": "new_game", "game": "antipalos", "size": 5, "id": n}), qos=0
         )
     time.sleep(1.5)
-    elapsed = time.monotonic() - began
     started = [t for t in watcher.texts("reedboard/t1/events") if '"new_game"' in t]
-    assert 1 <= len(started) <= elapsed + 1
-    refusals = [json.loads(t) for t in watcher.texts(REPLY) if '"ok": false' in t]
-    assert any("one new game every 1 s" in r["error"] for r in refusals)
-    assert any("too many commands" in r["error"] for r in refusals)
+    replies = [json.loads(t) for t in watcher.texts(REPLY)]
+    taken = [r for r in replies if r["ok"]]
+    rated = [r for r in replies if not r["ok"] and "one new game every 1 s" in r["error"]]
+    # Each new game taken was started, and the rate refused most of those the flood asked for.
+    assert 1 <= len(started) <= len(taken) < len(rated)
+    assert any("too many commands" in r["error"] for r in replies if not r["ok"])
     assert board.proc.poll() is None
 
 
