@@ -164,7 +164,8 @@ def _register(args: argparse.Namespace) -> int:
 def _bye(args: argparse.Namespace) -> int:
     def act(_: Config, store: Any) -> None:
         round_no = store.bye(args.event, args.name, args.points)
-        print(f"{args.name}: a bye in round {round_no} ({_num(args.points)} point)")
+        points = "point" if 0 < args.points <= 1 else "points"  # "1/2 point", "0 points"
+        print(f"{args.name}: a bye in round {round_no} ({_num(args.points)} {points})")
 
     return _run(args, act)
 

@@ -79,6 +79,15 @@ def test_every_command_says_what_it_did_or_that_there_is_nothing(cafe: Path, cap
     assert league(capsys, cafe, "player", "list")[1] == "Anna\nBen [BEN]\n"
 
 
+@pytest.mark.parametrize("points, said", [("0", "0 points"), ("0.5", "1/2 point"), ("1", "1 point")])
+def test_a_bye_says_its_points(cafe: Path, capsys, points: str, said: str) -> None:
+    league(capsys, cafe, "new", "Bye league", "--game", "anti-grid", "--rounds", "2")
+    league(capsys, cafe, "player", "add", "Anna")
+    league(capsys, cafe, "register", "Anna")
+    code, out, _ = league(capsys, cafe, "bye", "Anna", "--points", points)
+    assert (code, out) == (0, f"Anna: a bye in round 1 ({said})\n")
+
+
 @pytest.mark.parametrize(
     "words, message",
     [
