@@ -172,7 +172,9 @@ class WebApp:
             self.loop.call_soon_threadsafe(self.fan_out, message)
 
     def fan_out(self, message: Message) -> None:
-        """:meth:`push`, in the server's loop."""
+        """:meth:`push`, in the server's loop: written as JSON once for all the clients that
+        see it whole."""
+        text = ""
         for queue, transport in list(self.queues.items()):
             if queue.full():  # a client that cannot keep up starts again from the full state
                 del self.queues[queue]
@@ -182,20 +184,27 @@ class WebApp:
                 if transport is not None:  # its sender may be stuck on it: cut it off in time
                     asyncio.get_running_loop().call_later(2 * CLOSE_SECONDS, transport.abort)
             elif (shown := self.seen.get(queue, _all)(message)) is not None:
-                queue.put_nowait(shown)
+                if shown is message:
+                    text = text or _json(message)
+                queue.put_nowait(text if shown is message else shown)
 
 
 def _all(message: Message) -> Message:
     return message
 
 
+def _json(message: Message) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
 async def _send_all(
     ws: web.WebSocketResponse, queue: asyncio.Queue, transport: asyncio.Transport | None
 ) -> None:
-    """Send the queued messages in order; ``None`` closes the socket."""
+    """Send the queued messages (each a message, or its JSON text) in order; ``None`` closes
+    the socket."""
     try:
         while (message := await queue.get()) is not None:
-            await ws.send_str(json.dumps(message, separators=(",", ":")))
+            await ws.send_str(message if isinstance(message, str) else _json(message))
     except ConnectionError:  # the client is gone, or was cut off
         return
     await _close(ws, transport)

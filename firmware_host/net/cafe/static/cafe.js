@@ -135,6 +135,7 @@ let frame = 0;
 function later(view) {
   const table = tables.get(view.id);
   if (watched && view.id !== watched) return;
+  withListing(view, pending.get(view.id) || table?.view);
   if (table && !table.seen && !pending.has(view.id) && orderOf(view) === table.order) {
     table.view = view;  // out of view, in its place: kept for when it comes into view, no frame
     table.stale = true;
@@ -156,6 +157,12 @@ function flush() {
   for (const view of views) update(view);
   redraw(views.map((view) => tables.get(view.id)));
   if (moved) sortTiles();  // the header's count changes only with a tile's place (or a new tile)
+}
+
+// A table's games to offer (a few kilobytes) come only when they change: a view without them
+// keeps the list the table had.
+function withListing(view, before) {
+  if (!("playable" in view.state)) view.state.playable = before?.state.playable || [];
 }
 
 // What a tile's place among the others depends on: whether it needs attention, its name.
