@@ -112,6 +112,26 @@ def test_a_move_brings_the_page_its_table_without_the_games_it_plays_and_new_gam
     assert _tile(page, "t1").locator("select.game").input_value() == "Antipalos 3"
 
 
+def test_a_tile_says_how_long_ago_its_last_move_was_in_steps_of_ten_seconds(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """Under a minute the time since a table's last move goes in steps of 10 s: the tiles in
+    view are not written again every second."""
+    board = boards(board_config(tmp_path, broker.port, "t1", size=3))
+    watcher.state("t1")
+    page.clock.install()
+    page.goto(cafe())
+    board.place("A1*")
+    since = _tile(page, "t1", 1).locator(".since")
+    assert since.inner_text() == "last move 0 s ago"
+    page.clock.fast_forward("00:05")
+    assert since.inner_text() == "last move 0 s ago"
+    page.clock.fast_forward("00:06")
+    page.wait_for_function("() => document.querySelector('.since').textContent.includes('10 s')")
+    page.clock.fast_forward("01:00")
+    page.wait_for_function("() => document.querySelector('.since').textContent.includes('1 min')")
+
+
 def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watcher, boards, cafe, page):
     """Every tile drawn, the controls shown (the page on loopback)."""
     require(AXE.exists(), f"axe-core in {AXE.parent} (tests/run.sh installs it with npm)")

@@ -423,9 +423,11 @@ function renderSince(view, el) {
   setText(el.querySelector(".since"), at ? t("last move {ago}", { ago: ago(Date.parse(at)) }) : t("no move yet"));
 }
 
+// How long ago, in steps of 10 s under a minute: the tiles in view are written (so laid out and
+// painted again) as the step changes, not every second.
 function ago(ms) {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  if (s < 60) return t("{s} s ago", { s });
+  if (s < 60) return t("{s} s ago", { s: s - (s % 10) });
   if (s < 3600) return t("{m} min ago", { m: Math.floor(s / 60) });
   return t("{h} h {m} min ago", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
 }
