@@ -298,9 +298,10 @@ def listen(url: str, served: dict[tuple[str, int], float], stop) -> None:
                     continue
                 if msg.type != aiohttp.WSMsgType.TEXT:
                     return
-                data = json.loads(msg.data)
-                if data["type"] == "table" and "ply" in data["table"]["state"]:
-                    served.setdefault((data["table"]["id"], data["table"]["state"]["ply"]), time.time())
+                data, now = json.loads(msg.data), time.time()
+                for each in data if isinstance(data, list) else [data]:  # what queued up: a list
+                    if each["type"] == "table" and "ply" in each["table"]["state"]:
+                        served.setdefault((each["table"]["id"], each["table"]["state"]["ply"]), now)
 
     asyncio.run(read())
 

@@ -65,6 +65,10 @@ class WebApp:
     farewell = b"reedboard stopped"
     #: Messages waiting for a slow client before it is dropped.
     backlog = 256
+    #: Whether the messages that queued up for a client while it was being sent one go on as
+    #: one websocket message, a JSON list (its first message always alone): under load a page
+    #: then takes in a few large messages instead of many small ones.
+    batch = False
     #: The app's own files, served at /static/.
     static: Path
 
@@ -153,7 +157,7 @@ class WebApp:
         self.queues[queue] = self.sockets[ws] = request.transport
         if seen is not None:
             self.seen[queue] = seen
-        sender = asyncio.create_task(_send_all(ws, queue, request.transport))
+        sender = asyncio.create_task(_send_all(ws, queue, request.transport, self.batch))
         try:
             async for msg in ws:
                 reply = answer(msg)
@@ -198,16 +202,29 @@ def _json(message: Message) -> str:
 
 
 async def _send_all(
-    ws: web.WebSocketResponse, queue: asyncio.Queue, transport: asyncio.Transport | None
+    ws: web.WebSocketResponse, queue: asyncio.Queue, transport: asyncio.Transport | None, batch: bool
 ) -> None:
-    """Send the queued messages (each a message, or its JSON text) in order; ``None`` closes
-    the socket."""
+    """Send the queued messages (each a message, or its JSON text) in order, with ``batch``
+    those that queued up meanwhile as one JSON list after the first; ``None`` closes the
+    socket."""
+    message, first = "", True
     try:
-        while (message := await queue.get()) is not None:
-            await ws.send_str(message if isinstance(message, str) else _json(message))
+        while message is not None and (message := await queue.get()) is not None:
+            texts = [_text(message)]
+            while batch and not first and not queue.empty():
+                if (message := queue.get_nowait()) is None:
+                    break
+                texts.append(_text(message))
+            first = False
+            await ws.send_str(texts[0] if len(texts) == 1 else f"[{','.join(texts)}]")
     except ConnectionError:  # the client is gone, or was cut off
         return
     await _close(ws, transport)
+
+
+def _text(message: Message | str) -> str:
+    """A queued message as JSON text (it may be already)."""
+    return message if isinstance(message, str) else _json(message)
 
 
 async def _close(

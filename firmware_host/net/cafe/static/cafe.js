@@ -29,7 +29,10 @@ const ANSWER_S = 5;
 function connect() {
   const query = params.get("token") ? `?token=${encodeURIComponent(params.get("token"))}` : "";
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${query}`);
-  socket.onmessage = (e) => receive(JSON.parse(e.data));
+  socket.onmessage = (e) => {  // a message, or those that queued up meanwhile as a list
+    const data = JSON.parse(e.data);
+    for (const msg of Array.isArray(data) ? data : [data]) receive(msg);
+  };
   socket.onclose = () => {
     showBroker(null);
     setTimeout(connect, 1000);
