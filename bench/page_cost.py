@@ -13,7 +13,8 @@ keeps, in ``benchCost``:
 - ``toPaint``: ms from each message to that frame painted (a task posted from the frame runs
   once the frame's style, layout and paint are done);
 - ``longTasks``: the durations of the main thread's tasks over 50 ms (PerformanceObserver);
-- ``messages``, ``since``: how many messages, and the ``performance.now()`` recording began.
+- ``messages``, ``since``: how many messages (each in a list of what queued up counts), and the
+  ``performance.now()`` recording began.
 """
 
 from __future__ import annotations
