@@ -13,7 +13,8 @@ keeps, in ``benchCost``:
 - ``toPaint``: ms from each message to that frame painted (a task posted from the frame runs
   once the frame's style, layout and paint are done);
 - ``longTasks``: the durations of the main thread's tasks over 50 ms (PerformanceObserver);
-- ``messages``, ``since``: how many messages, and the ``performance.now()`` recording began.
+- ``messages``, ``since``: how many messages (each in a list of what queued up counts), and the
+  ``performance.now()`` recording began.
 """
 
 from __future__ import annotations
@@ -43,13 +44,16 @@ COST_JS = """(() => {
     const began = performance.now();
     try { callback(t); } finally { if (cost.on) cost.frame.push(performance.now() - began); }
   });
+  const count = (data) => typeof data === 'string' && data[0] === '['
+    ? (data.match(/\\{"type":"/g) || []).length : 1;
   const timed = (handler) => function (event) {
     const began = performance.now();
     try { return handler.call(this, event); } finally {
       if (cost.on) {
         cost.handler.push(performance.now() - began);
-        cost.messages += 1;
-        arrivals.push(began);
+        const n = count(event.data);  // a list of what queued up: each of its messages counts
+        cost.messages += n;
+        for (let i = 0; i < n; i++) arrivals.push(began);
         if (!asked) { asked = true; nativeFrame(frameDone); }
       }
     }

@@ -53,7 +53,7 @@ def loads(text: str | bytes, most: int = MAX_TEXT, depth: int = MAX_DEPTH) -> An
         string = text.decode("utf-8") if isinstance(text, bytes) else text
     except UnicodeDecodeError:
         raise Unreadable("not UTF-8 text") from None
-    if nesting(string) > depth:
+    if string.count("[") + string.count("{") > depth and nesting(string) > depth:  # fewer: not so deep
         raise TooLarge("nested too deeply")
     try:
         return json.loads(string, parse_constant=_no_constant)

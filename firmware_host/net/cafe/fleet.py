@@ -205,9 +205,10 @@ class Table:
             self.figures = []
             return None
         self.problem = None
+        pieces = position.occupied()
         if before is not None:  # a move was played: its sites are the last change
-            self.changed = before.occupied() ^ position.occupied()
-        self.layout, self.pieces = key, position.occupied()
+            self.changed = before.occupied() ^ pieces
+        self.layout, self.pieces = key, pieces
         self.figures = figures(position)
         self._game = (key, moves, position)
         return position
@@ -242,11 +243,13 @@ class Table:
     def reconnecting(self) -> bool:
         return not self.online and self.offline_at is not None
 
-    def view(self) -> dict[str, Any]:
+    def view(self, listing: bool = True) -> dict[str, Any]:
         """The table for the page; ``lines``: the OLED's lines besides its title and main line
-        (:func:`tile_lines`)."""
+        (:func:`tile_lines`); ``listing``: with the games it plays (``state.playable``, a few
+        kilobytes that change only with its ``games`` topic): left out, the page keeps the
+        list it had."""
         state = {k: v for k, v in self.state.items() if k != "moves"}
-        if self.playable:
+        if listing:
             state["playable"] = self.playable
         return {
             "id": self.board,
@@ -325,7 +328,7 @@ class Fleet:
             if kind == "state" and data is not None and not self._affords(table, data):
                 return
             alerts = self._apply(table, kind, data)
-            view = table.view()
+            view = table.view(listing=kind == "games")
         self.listener(view)
         for alert in alerts:
             self._alert(alert)
@@ -481,7 +484,7 @@ class Fleet:
                     table.waiting = None
                     alerts += self._apply(table, "state", waiting)
                 if alerts or shown or table in emptied:
-                    changed.append((table.view(), alerts))
+                    changed.append((table.view(listing=False), alerts))
         for view, alerts in changed:
             self.listener(view)
             for alert in alerts:

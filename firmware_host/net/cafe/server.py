@@ -7,8 +7,10 @@ games a table finished (the archive) and ``/tables/<id>/games/<key>`` one replay
 ``/layouts/<key>`` the board of a game some table plays (its sites and drawing), ``/static/...``,
 ``/shared/...`` the board-drawing module the board's page uses too, ``/ws`` the live feed.
 
-The page's websocket takes ``{"type": "command", "board", "command"}`` (a board's command,
-checked as the board checks it and refused at once for a board that is offline),
+The live feed sends the hello (every table), then each change as a message, or the changes that
+queued up while the page was being sent one as a JSON list of them. The page's websocket takes
+``{"type": "command", "board", "command"}`` (a board's command, checked as the board checks it
+and refused at once for a board that is offline),
 ``{"type": "rename", "board", "name"}`` and ``{"type": "retire", "board"}`` (an offline table's
 retained topics and Home Assistant device cleared, its games kept).
 
@@ -62,8 +64,10 @@ class Dashboard(WebApp):
     """The pages showing ``fleet``; ``publish`` sends on the broker; ``token``: None on
     loopback."""
 
-    #: A slow page may fall 512 messages behind before it is dropped (it reconnects afresh).
-    name, farewell, backlog = "dashboard", b"reedboard cafe stopped", 512
+    #: A slow page may fall 512 messages behind before it is dropped (it reconnects afresh);
+    #: what queued up for a page goes as one list (200 tables send over a hundred changes a
+    #: second).
+    name, farewell, backlog, batch = "dashboard", b"reedboard cafe stopped", 512, True
     static = Path(__file__).with_name("static")
 
     def __init__(

@@ -80,15 +80,27 @@ def number(low: float, high: float) -> Check:
     return check
 
 
+#: A control character (C0 or DEL), which no text from outside may hold.
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
 def text(most: int, pattern: str | None = None) -> Check:
-    """A string of at most ``most`` characters (matching ``pattern`` when given), without
-    control characters."""
+    r"""A string of at most ``most`` characters (matching ``pattern`` when given), without
+    control characters.
+
+    >>> text(8)("B2* B3*")
+    'B2* B3*'
+    >>> text(8)("B2*\x7f")
+    Traceback (most recent call last):
+    ...
+    firmware_host.net.mqtt.untrusted.Bad: unexpected text "B2*\u007f"
+    """
     shape = re.compile(pattern) if pattern else None
 
     def check(value: Any) -> str:
         if not isinstance(value, str) or len(value) > most:
             raise Bad(f"expected text of at most {most} characters (got {shown(value)})")
-        if any(ord(c) < 32 or ord(c) == 127 for c in value) or (shape and not shape.fullmatch(value)):
+        if _CONTROL.search(value) or (shape and not shape.fullmatch(value)):
             raise Bad(f"unexpected text {shown(value)}")
         return value
 

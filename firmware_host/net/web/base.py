@@ -65,6 +65,10 @@ class WebApp:
     farewell = b"reedboard stopped"
     #: Messages waiting for a slow client before it is dropped.
     backlog = 256
+    #: Whether the messages that queued up for a client while it was being sent one go on as
+    #: one websocket message, a JSON list (its first message always alone): under load a page
+    #: then takes in a few large messages instead of many small ones.
+    batch = False
     #: The app's own files, served at /static/.
     static: Path
 
@@ -153,7 +157,7 @@ class WebApp:
         self.queues[queue] = self.sockets[ws] = request.transport
         if seen is not None:
             self.seen[queue] = seen
-        sender = asyncio.create_task(_send_all(ws, queue, request.transport))
+        sender = asyncio.create_task(_send_all(ws, queue, request.transport, self.batch))
         try:
             async for msg in ws:
                 reply = answer(msg)
@@ -172,7 +176,9 @@ class WebApp:
             self.loop.call_soon_threadsafe(self.fan_out, message)
 
     def fan_out(self, message: Message) -> None:
-        """:meth:`push`, in the server's loop."""
+        """:meth:`push`, in the server's loop: written as JSON once for all the clients that
+        see it whole."""
+        text = ""
         for queue, transport in list(self.queues.items()):
             if queue.full():  # a client that cannot keep up starts again from the full state
                 del self.queues[queue]
@@ -182,23 +188,43 @@ class WebApp:
                 if transport is not None:  # its sender may be stuck on it: cut it off in time
                     asyncio.get_running_loop().call_later(2 * CLOSE_SECONDS, transport.abort)
             elif (shown := self.seen.get(queue, _all)(message)) is not None:
-                queue.put_nowait(shown)
+                if shown is message:
+                    text = text or _json(message)
+                queue.put_nowait(text if shown is message else shown)
 
 
 def _all(message: Message) -> Message:
     return message
 
 
+def _json(message: Message) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
 async def _send_all(
-    ws: web.WebSocketResponse, queue: asyncio.Queue, transport: asyncio.Transport | None
+    ws: web.WebSocketResponse, queue: asyncio.Queue, transport: asyncio.Transport | None, batch: bool
 ) -> None:
-    """Send the queued messages in order; ``None`` closes the socket."""
+    """Send the queued messages (each a message, or its JSON text) in order, with ``batch``
+    those that queued up meanwhile as one JSON list after the first; ``None`` closes the
+    socket."""
+    message, first = "", True
     try:
-        while (message := await queue.get()) is not None:
-            await ws.send_str(json.dumps(message, separators=(",", ":")))
+        while message is not None and (message := await queue.get()) is not None:
+            texts = [_text(message)]
+            while batch and not first and not queue.empty():
+                if (message := queue.get_nowait()) is None:
+                    break
+                texts.append(_text(message))
+            first = False
+            await ws.send_str(texts[0] if len(texts) == 1 else f"[{','.join(texts)}]")
     except ConnectionError:  # the client is gone, or was cut off
         return
     await _close(ws, transport)
+
+
+def _text(message: Message | str) -> str:
+    """A queued message as JSON text (it may be already)."""
+    return message if isinstance(message, str) else _json(message)
 
 
 async def _close(

@@ -93,9 +93,7 @@ def test_commands_need_the_token_and_the_host_and_origin_are_checked(tmp_path, b
             answers = [hello]
             for message in messages:
                 await ws.send_str(json.dumps(message))
-                while (answer := json.loads((await ws.receive()).data))["type"] not in ("error", "sent"):
-                    pass  # table updates meanwhile
-                answers.append(answer)
+                answers.append(await _answered(ws))
             await ws.close()
             return answers
 
@@ -641,9 +639,17 @@ async def _talk(url: str, message: dict) -> dict:
         async with session.ws_connect(url.split("#")[0].rstrip("/") + "/ws") as ws:
             await ws.receive()  # hello
             await ws.send_str(json.dumps(message))
-            while (answer := json.loads((await ws.receive()).data))["type"] not in ("error", "sent"):
-                pass
-            return answer
+            return await _answered(ws)
+
+
+async def _answered(ws) -> dict:
+    """The dashboard's answer to what a page sent, past the table updates meanwhile (each a
+    message, or a list of those that queued up)."""
+    while True:
+        data = json.loads((await ws.receive()).data)
+        for answer in data if isinstance(data, list) else [data]:
+            if answer["type"] in ("error", "sent"):
+                return answer
 
 
 def test_bad_arguments_and_archive_addresses_say_what_is_wrong(tmp_path, capsys):

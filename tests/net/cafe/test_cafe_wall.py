@@ -1,10 +1,13 @@
 """The café wall draws what is seen and what changed: a move on one table redraws that table's
 board alone (only the parts the move changed) and writes nothing else on the page but its words,
 a table out of view is neither drawn nor rendered until it is scrolled into view, then with its
-latest state; the page passes axe-core's checks. Real boards on a real
+latest state; a move's message leaves out the games the table plays, which its tile keeps
+offering; the page passes axe-core's checks. Real boards on a real
 Mosquitto, the dashboard in Debian's Chromium."""
 
 from __future__ import annotations
+
+import json
 
 from testbed.broker import board_config
 from testbed.tools import require
@@ -84,6 +87,49 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
     assert _tile(page, "t3").locator(".figures .figure").count() == 1
     assert _tile(page, "t3").evaluate(RENDERED_JS)
     assert _tile(page, "t3").locator(".turn").inner_text() == "Black to move · move 2"
+
+
+def test_a_move_brings_the_page_its_table_without_the_games_it_plays_and_new_game_keeps_them(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """The games a table plays (every size and variant: a few kilobytes) come to the page when
+    they change, not with each move; its tile's New game offers them all after its moves."""
+    board = boards(board_config(tmp_path, broker.port, "t1", size=3))
+    titles = [p["title"] for p in watcher.playable("t1")]
+    received: list[dict] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda text: received.append(json.loads(text))))
+    page.goto(cafe())
+    offered = _tile(page, "t1").locator("select.game option")
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('select.game option').length === n", arg=len(titles)
+    )
+    for ply, site in enumerate(("A1*", "A3*"), 1):
+        board.place(site)
+        _tile(page, "t1", ply).wait_for()
+    moves = [m["table"]["state"] for m in received if m["type"] == "table" and m["table"]["state"].get("ply")]
+    assert moves and all("playable" not in state for state in moves)
+    assert offered.all_inner_texts() == titles
+    assert _tile(page, "t1").locator("select.game").input_value() == "Antipalos 3"
+
+
+def test_a_tile_says_how_long_ago_its_last_move_was_in_steps_of_ten_seconds(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """Under a minute the time since a table's last move goes in steps of 10 s: the tiles in
+    view are not written again every second."""
+    board = boards(board_config(tmp_path, broker.port, "t1", size=3))
+    watcher.state("t1")
+    page.clock.install()
+    page.goto(cafe())
+    board.place("A1*")
+    since = _tile(page, "t1", 1).locator(".since")
+    assert since.inner_text() == "last move 0 s ago"
+    page.clock.fast_forward("00:05")
+    assert since.inner_text() == "last move 0 s ago"
+    page.clock.fast_forward("00:06")
+    page.wait_for_function("() => document.querySelector('.since').textContent.includes('10 s')")
+    page.clock.fast_forward("01:00")
+    page.wait_for_function("() => document.querySelector('.since').textContent.includes('1 min')")
 
 
 def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watcher, boards, cafe, page):

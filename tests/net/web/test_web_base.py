@@ -175,3 +175,32 @@ def test_host_headers_token_and_the_shared_files(served):
                     assert (await ws.receive_json())["controls"] is controls
 
     run(check())
+
+
+class Batched(Echo):
+    """The app sending what queued up for a client as one list (as the café's dashboard does)."""
+
+    batch = True
+
+
+def test_what_queues_up_for_a_client_goes_as_one_list_after_its_first_message():
+    server = WebServer(Batched(token=None, host="127.0.0.1"), "127.0.0.1", 0)
+    server.start()
+    app = server.pages
+
+    def push_three() -> None:  # in one turn of the server's loop: all queued before any is sent
+        for n in range(3):
+            app.fan_out({"type": "table", "n": n})
+
+    async def read() -> list:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{server.url}ws") as ws:
+            hello = json.loads((await ws.receive(timeout=5)).data)  # its queue is in place
+            app.loop.call_soon_threadsafe(push_three)
+            return [hello, json.loads((await ws.receive(timeout=5)).data)]
+
+    try:
+        hello, batch = run(read())
+    finally:
+        server.stop()
+    assert hello["type"] == "hello"
+    assert batch == [{"type": "table", "n": n} for n in range(3)]

@@ -29,7 +29,10 @@ const ANSWER_S = 5;
 function connect() {
   const query = params.get("token") ? `?token=${encodeURIComponent(params.get("token"))}` : "";
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${query}`);
-  socket.onmessage = (e) => receive(JSON.parse(e.data));
+  socket.onmessage = (e) => {  // a message, or those that queued up meanwhile as a list
+    const data = JSON.parse(e.data);
+    for (const msg of Array.isArray(data) ? data : [data]) receive(msg);
+  };
   socket.onclose = () => {
     showBroker(null);
     setTimeout(connect, 1000);
@@ -135,6 +138,7 @@ let frame = 0;
 function later(view) {
   const table = tables.get(view.id);
   if (watched && view.id !== watched) return;
+  withListing(view, pending.get(view.id) || table?.view);
   if (table && !table.seen && !pending.has(view.id) && orderOf(view) === table.order) {
     table.view = view;  // out of view, in its place: kept for when it comes into view, no frame
     table.stale = true;
@@ -156,6 +160,12 @@ function flush() {
   for (const view of views) update(view);
   redraw(views.map((view) => tables.get(view.id)));
   if (moved) sortTiles();  // the header's count changes only with a tile's place (or a new tile)
+}
+
+// A table's games to offer (a few kilobytes) come only when they change: a view without them
+// keeps the list the table had.
+function withListing(view, before) {
+  if (!("playable" in view.state)) view.state.playable = before?.state.playable || [];
 }
 
 // What a tile's place among the others depends on: whether it needs attention, its name.
@@ -416,9 +426,11 @@ function renderSince(view, el) {
   setText(el.querySelector(".since"), at ? t("last move {ago}", { ago: ago(Date.parse(at)) }) : t("no move yet"));
 }
 
+// How long ago, in steps of 10 s under a minute: the tiles in view are written (so laid out and
+// painted again) as the step changes, not every second.
 function ago(ms) {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  if (s < 60) return t("{s} s ago", { s });
+  if (s < 60) return t("{s} s ago", { s: s - (s % 10) });
   if (s < 3600) return t("{m} min ago", { m: Math.floor(s / 60) });
   return t("{h} h {m} min ago", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
 }

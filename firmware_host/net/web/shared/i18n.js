@@ -62,8 +62,18 @@ export function t(text, values) {
  */
 export function ngettext(singular, plural, n, values) {
   const forms = plurals[singular] || [singular, plural];
-  const one = new Intl.PluralRules(speech.language).select(n) === "one";
+  const one = pluralRules(speech.language).select(n) === "one";
   return fill(forms[one ? 0 : forms.length - 1], { n, ...values });
+}
+
+/** @type {Map<string, Intl.PluralRules>} */
+const rules = new Map();
+
+/** A language's plural rule, made once (making one costs more than the words it picks). */
+function pluralRules(/** @type {string} */ language) {
+  let rule = rules.get(language);
+  if (!rule) rules.set(language, rule = new Intl.PluralRules(language));
+  return rule;
 }
 
 /** ``said`` with its ``{name}`` placeholders filled from ``values``. */
