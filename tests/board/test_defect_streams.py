@@ -42,12 +42,12 @@ def replay(name: str, game: str, side: str | None = None):
 
 # ------------------------------------------------------------ takeback against the computer
 def test_takeback_against_the_computer_in_anti_grid_guides_both_pieces_back():
-    """Red c1-c3, the computer's b12-b8 carried out, MENU -> Take back; the player puts the
+    """Red c1-c3, the computer's l4-d4 carried out, MENU -> Take back; the player puts the
     computer's piece back, then the own pawn."""
     events = replay("defect_antigrid_computer_takeback.jsonl", "anti-grid", "blue")
-    assert of(events, "takeback") == [{"move": "b12-b8"}, {"move": "c1-c3"}]
+    assert of(events, "takeback") == [{"move": "l4-d4"}, {"move": "c1-c3"}]
     (first, *_) = of(after(events, "takeback"), "out_of_sync")
-    assert {"c1", "b12"} <= set(first["missing"]) and {"c3", "b8"} <= set(first["extra"])
+    assert {"c1", "l4"} <= set(first["missing"]) and {"c3", "d4"} <= set(first["extra"])
     assert moves(after(events, "takeback")) == [] and "expect" not in kinds(after(events, "takeback"))
     assert events[-1]["moves"] == []
 
