@@ -138,6 +138,9 @@ def test_takeback_against_the_computer_ends_before_the_players_move(game):
     who does one thing at a time, exactly what the board lights."""
     name = f"defect_{game.replace('-', '')}_computer_takeback_one_at_a_time.jsonl"
     events = replay(name, game, new_game(game, *GAMES[game]).sides[-1])
+    # both moves recorded (the computer's answer as carried out), then taken back, last first
+    taken = [t["move"] for t in of(events, "takeback")]
+    assert len(taken) == 2 and taken == moves(events)[1::-1]
     rest = after(events, "takeback")
     assert moves(rest) == [] and "illegal" not in kinds(rest)
     assert events[-1]["moves"] == []
