@@ -17,12 +17,12 @@ selective search (level 5) looks only at the moves the game finds worth searchin
 from __future__ import annotations
 
 import random
-from typing import Callable, Generic, Iterable
+from typing import Callable, Generic, Iterable, Iterator
 
 from engines.ai.mcts import candidate_moves
 from engines.ai.profile import SearchProfile, profile_of
 from engines.ai.threats import to_front
-from engines.core import DRAW, Draw, GameState
+from engines.core import DRAW, Draw, GameState, IllegalMove
 from engines.core.state import M, side_to_move
 
 COUNTS = "nodes"
@@ -31,6 +31,8 @@ WIN = 1_000_000.0
 WIDTH = 300
 #: Deepest iteration (a safety bound; budgets stop far earlier).
 MAX_DEPTH = 12
+#: Moves a node drawing its moves draws first (then twice as many, and so on).
+FIRST_BATCH = 8
 #: What a value kept for a position is: the exact value, or a bound (a cut-off's lower one, an
 #: upper one where no move reached the window).
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -68,14 +70,35 @@ class Search(Generic[M]):
 
     def ordered(self, state: GameState[M], depth: int) -> tuple[Iterable[M], int]:
         """The moves to search at ``state``, its best and the killer first, and how many a
-        leaf's mobility counts."""
+        leaf's mobility counts; where there are more than a node lists, drawn as they are
+        wanted (:meth:`drawn`)."""
         best, killer = self.best.get(state), self.killers.get(depth)
+        if not self.selective and state.legal_count() > self.width:
+            return self.drawn(state, best, killer), self.width
         moves = self.searched(state)
         if best is not None and best not in moves:  # its own best move, even if not drawn
             moves.append(best)
         for first in (killer, best):
             moves = to_front(moves, first)
         return moves, len(moves)
+
+    def drawn(self, state: GameState[M], best: M | None, killer: M | None) -> Iterator[M]:
+        """Its best move and the killer (where legal), then moves drawn at random in growing
+        batches, ``width`` draws in all, repeats skipped: a node cut off after its first
+        moves draws no more (Antipalos's nodes draw from hundreds or thousands)."""
+        seen: set[M] = set()
+        for first in (best, killer):
+            if first is not None and first not in seen and (first == best or _legal(state, first)):
+                seen.add(first)
+                yield first
+        drawn, batch = 0, FIRST_BATCH
+        while drawn < self.width:
+            batch = min(batch, self.width - drawn)
+            for move in state.random_moves(self.rng, batch):
+                if move not in seen:
+                    seen.add(move)
+                    yield move
+            drawn, batch = drawn + batch, 2 * batch
 
     def searched(self, state: GameState[M]) -> list[M]:
         """The moves to search here: at a selective level those the game finds worth it (the
@@ -132,6 +155,14 @@ class Search(Generic[M]):
 def _settles(value: float, bound: int, alpha: float, beta: float) -> bool:
     """Whether a value found before (exact, or a bound) settles a search with this window."""
     return bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha)
+
+
+def _legal(state: GameState[M], move: M) -> bool:
+    try:
+        state.check(move)
+    except IllegalMove:
+        return False
+    return True
 
 
 def final(winner: str | Draw, side: str, depth: int) -> float:

@@ -42,12 +42,12 @@ def replay(name: str, game: str, side: str | None = None):
 
 # ------------------------------------------------------------ takeback against the computer
 def test_takeback_against_the_computer_in_anti_grid_guides_both_pieces_back():
-    """Red c1-c3, the computer's b12-b8 carried out, MENU -> Take back; the player puts the
+    """Red c1-c3, the computer's l4-d4 carried out, MENU -> Take back; the player puts the
     computer's piece back, then the own pawn."""
     events = replay("defect_antigrid_computer_takeback.jsonl", "anti-grid", "blue")
-    assert of(events, "takeback") == [{"move": "b12-b8"}, {"move": "c1-c3"}]
+    assert of(events, "takeback") == [{"move": "l4-d4"}, {"move": "c1-c3"}]
     (first, *_) = of(after(events, "takeback"), "out_of_sync")
-    assert {"c1", "b12"} <= set(first["missing"]) and {"c3", "b8"} <= set(first["extra"])
+    assert {"c1", "l4"} <= set(first["missing"]) and {"c3", "d4"} <= set(first["extra"])
     assert moves(after(events, "takeback")) == [] and "expect" not in kinds(after(events, "takeback"))
     assert events[-1]["moves"] == []
 
@@ -138,6 +138,9 @@ def test_takeback_against_the_computer_ends_before_the_players_move(game):
     who does one thing at a time, exactly what the board lights."""
     name = f"defect_{game.replace('-', '')}_computer_takeback_one_at_a_time.jsonl"
     events = replay(name, game, new_game(game, *GAMES[game]).sides[-1])
+    # both moves recorded (the computer's answer as carried out), then taken back, last first
+    taken = [t["move"] for t in of(events, "takeback")]
+    assert len(taken) == 2 and taken == moves(events)[1::-1]
     rest = after(events, "takeback")
     assert moves(rest) == [] and "illegal" not in kinds(rest)
     assert events[-1]["moves"] == []

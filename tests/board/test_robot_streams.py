@@ -195,18 +195,19 @@ def test_a_token_lifted_and_set_back_while_the_board_is_restored_is_no_flip_of_t
 
 
 def test_phalanx_moving_on_after_the_computer_took_off_the_resting_piece_corrects_the_move():
-    """Phalanx against the computer (Red): Green's b6nw rests on d4nw, where it would
-    self-phalanx; the board records b6nw-d4nw and lights the computer's removal of it (xd4nw).
-    The player lifts it, as lit, and sets it down on e3nw, where it was going: the removal is
-    dropped and the move corrected to b6nw-e3nw, and the computer answers that (before, e3nw
-    was a piece to take off and the player's move was lost)."""
+    """Phalanx against the computer (Red, chosen from the page; the daemon restarts while its
+    first move is lit): Green's a6ne slides along the sixth row and rests on c6ne, where it
+    would self-phalanx; the board records a6ne-c6ne and lights the computer's removal of it
+    (xc6ne). The player lifts it, as lit, and sets it down on e6ne, where it was going: the
+    removal is dropped and the move corrected to a6ne-e6ne, and the computer answers that
+    (before, e6ne was a piece to take off and the player's move was lost)."""
     board = BoardUnderTest.replay(
         (STREAMS / "robot_phalanx_move_on_after_the_computer_removed_the_resting_piece.jsonl").read_text()
     )
     try:
         (last, *_) = of(board.events, "correction")[::-1]
-        assert last == {"move": "b6nw-e3nw", "replaces": "b6nw-d4nw", "side": "green"}
-        assert board.held()[-1] == "b6nw-e3nw" and "xd4nw" not in board.held()
+        assert last == {"move": "a6ne-e6ne", "replaces": "a6ne-c6ne", "side": "green"}
+        assert board.held()[-1] == "a6ne-e6ne" and "xc6ne" not in board.held()
         assert kinds(board.events)[-1] == "expect" and board.computer() == "red"
     finally:
         board.close()
