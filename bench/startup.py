@@ -46,6 +46,7 @@ import time
 from pathlib import Path
 
 from bench.daemon import cpu_ticks, rss_mb
+from firmware_host.runtime.notify import READY_MARK
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
 
@@ -138,8 +139,9 @@ def ready_once(
     parts: dict[str, float] | None = None,
 ) -> tuple[float | None, float, str]:
     """Seconds to READY=1 of the checkout at ``root``, the RSS (MB) ``settle`` s later, and the
-    stderr, READY marked in it; the CPU seconds used by READY appended to ``cpu``, and where the
-    memory goes (:func:`memory_parts`) into ``parts``."""
+    stderr, READY marked in it (by the daemon under ``-X importtime``; else where READY=1
+    arrived, a checkout from before the daemon marked it); the CPU seconds used by READY
+    appended to ``cpu``, and where the memory goes (:func:`memory_parts`) into ``parts``."""
     command, mcu = write_config(tmp, kind)
     command[1:1] = flags
     address = str(tmp / "notify")
@@ -174,7 +176,9 @@ def ready_once(
             if mcu is not None:
                 mcu.close()
     text = err.read_text()
-    return took, rss, text[:at_ready] + "\n--- READY ---\n" + text[at_ready:]
+    if READY_MARK not in text:
+        text = f"{text[:at_ready]}\n{READY_MARK}\n{text[at_ready:]}"
+    return took, rss, text
 
 
 def bare_once(cpu: list[float] | None = None) -> float:
@@ -238,7 +242,7 @@ def bare_parts() -> dict[str, float]:
 def imports(stderr: str) -> dict:
     """From a ``-X importtime`` log cut at READY: total ms before and after READY, and the
     top-level imports before READY (cumulative ms), heaviest first."""
-    before, _, after = stderr.partition("--- READY ---")
+    before, _, after = stderr.partition(READY_MARK)
     top: dict[str, float] = {}
     totals = []
     for part in (before, after):

@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 from typing import Callable
 
+from firmware_host.runtime.notify import READY_MARK
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
 from testbed.tools import free_port, wait_for
@@ -31,8 +32,8 @@ def started(
     *flags: str,
     until: Callable[[], object] = lambda: time.sleep(1.0),
 ) -> tuple[set[str], set[str]]:
-    """The modules ``reedboard run`` loaded before READY and after it, ``until`` returns (by
-    default a second: the first screen drawn)."""
+    """The modules ``reedboard run`` loaded before READY (above the line READY writes in the
+    log) and after it, until ``until`` returns (by default a second: the first screen drawn)."""
     path, sock = notify
     log = config.with_suffix(".log")
     with open(log, "w") as errors:
@@ -55,13 +56,13 @@ def started(
         )
         try:
             assert wait_for(sock, "READY=1")
-            at_ready = log.stat().st_size
             until()
         finally:
             proc.terminate()
             proc.wait(timeout=10)
-    text = log.read_text()
-    return set(_IMPORT.findall(text[:at_ready])), set(_IMPORT.findall(text[at_ready:]))
+    before, mark, after = log.read_text().partition(READY_MARK)
+    assert mark, "no READY line in the log"
+    return set(_IMPORT.findall(before)), set(_IMPORT.findall(after))
 
 
 def served(url: str, timeout: float = 30) -> None:
