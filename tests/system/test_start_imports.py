@@ -101,6 +101,7 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_p
         "firmware_host.net.mqtt",
         "engines.ai.mcts",
         "engines.ai.alphabeta",
+        "engines.ai.clocked",  # no computer: nothing asks how long it may think
         "firmware_host.board.worker",
         "engines.phalanx.state",
         "engines.antipode.state",
@@ -121,5 +122,6 @@ def test_the_simulated_boards_page_loads_its_web_server_after_ready(tmp_path, no
     )
     before, after = started(config, notify_socket, "--sim", until=lambda: served(f"http://127.0.0.1:{port}/"))
     assert "firmware_host.net.web" in before  # its address bound before READY
+    assert "secrets" not in before  # a page on loopback needs no token
     assert "aiohttp" not in before and "aiohttp" in after
     assert "engines.phalanx.state" not in before  # the games it offers: listed after READY
