@@ -80,8 +80,7 @@ class Delay(NamedTuple):
         return cls("bronstein" if kind == "bronstein" else "simple", float(seconds))
 
 
-@dataclass(frozen=True)
-class TimeControl:
+class TimeControl(NamedTuple):
     """``stages`` in order (the last for the rest of the game), ``delay``; ``text`` the PGN
     notation, written back as ``[TimeControl "..."]``."""
 
