@@ -17,7 +17,9 @@ bare interpreter's, and where it goes (``/proc/PID/smaps``: the interpreter's ow
 Pillow's, SQLite's, the other libraries, and the Python heap of objects and code), each beside
 the same part of a bare interpreter sleeping; and one run under ``python -X importtime``: the
 imports before READY and after it, the heaviest top-level ones named with their cumulative time.
-Then each heavy module alone: its import time and the memory it adds to a bare interpreter.
+And one start counting the classes ``dataclasses`` makes before READY and the CPU they take
+(Python 3.11 compiles each one's methods one by one). Then each heavy module alone: its import
+time and the memory it adds to a bare interpreter.
 
 The project's bytecode is compiled first (``compileall``), as ``pip install`` leaves an
 installed package; ``--source`` instead removes it and runs with PYTHONDONTWRITEBYTECODE=1, so
@@ -46,6 +48,7 @@ import time
 from pathlib import Path
 
 from bench.daemon import cpu_ticks, rss_mb
+from firmware_host.runtime.notify import READY_MARK
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
 
@@ -138,8 +141,9 @@ def ready_once(
     parts: dict[str, float] | None = None,
 ) -> tuple[float | None, float, str]:
     """Seconds to READY=1 of the checkout at ``root``, the RSS (MB) ``settle`` s later, and the
-    stderr, READY marked in it; the CPU seconds used by READY appended to ``cpu``, and where the
-    memory goes (:func:`memory_parts`) into ``parts``."""
+    stderr, READY marked in it (by the daemon under ``-X importtime``; else where READY=1
+    arrived, a checkout from before the daemon marked it); the CPU seconds used by READY
+    appended to ``cpu``, and where the memory goes (:func:`memory_parts`) into ``parts``."""
     command, mcu = write_config(tmp, kind)
     command[1:1] = flags
     address = str(tmp / "notify")
@@ -174,7 +178,52 @@ def ready_once(
             if mcu is not None:
                 mcu.close()
     text = err.read_text()
-    return took, rss, text[:at_ready] + "\n--- READY ---\n" + text[at_ready:]
+    if READY_MARK not in text:
+        text = f"{text[:at_ready]}\n{READY_MARK}\n{text[at_ready:]}"
+    return took, rss, text
+
+
+#: Run as the daemon (``python -c``, its arguments after): counts the dataclasses made and the CPU
+#: they take until READY, then prints them with the CPU used by then and exits.
+_DATACLASSES = """
+import dataclasses, json, os, sys, time
+from firmware_host.runtime import notify
+made, spent, make = [0], [0.0], dataclasses._process_class
+def counted(cls, *args):
+    began = time.process_time()
+    try:
+        return make(cls, *args)
+    finally:
+        made[0] += 1
+        spent[0] += time.process_time() - began
+def ready(self, status):
+    cpu = time.process_time()
+    print(json.dumps({"made": made[0], "cpu_ms": round(spent[0] * 1000, 1), "of_ms": round(cpu * 1000, 1)}))
+    os._exit(0)
+dataclasses._process_class, notify.Notifier.ready = counted, ready
+sys.argv[0] = "reedboard"
+from firmware_host.cli.main import main
+main()
+"""
+
+
+def dataclasses_made(tmp: Path, kind: str, root: Path = ROOT) -> dict:
+    """The dataclasses configuration ``kind`` makes before READY, the CPU (ms) they take and
+    the CPU used by READY (one start of the checkout at ``root``)."""
+    command, mcu = write_config(tmp, kind)
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", _DATACLASSES, *command[3:]],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        if mcu is not None:
+            mcu.close()
+    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+    return json.loads(lines[-1]) if lines else {"error": out.stderr.strip()[-200:]}
 
 
 def bare_once(cpu: list[float] | None = None) -> float:
@@ -238,7 +287,7 @@ def bare_parts() -> dict[str, float]:
 def imports(stderr: str) -> dict:
     """From a ``-X importtime`` log cut at READY: total ms before and after READY, and the
     top-level imports before READY (cumulative ms), heaviest first."""
-    before, _, after = stderr.partition("--- READY ---")
+    before, _, after = stderr.partition(READY_MARK)
     top: dict[str, float] = {}
     totals = []
     for part in (before, after):
@@ -290,6 +339,7 @@ def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
         parts: dict[str, float] = {}
         _, rss, _ = ready_once(tmp, kind, settle=SETTLE, root=root, parts=parts)
         _, _, log = ready_once(tmp, kind, flags=("-X", "importtime"), root=root)
+        made = dataclasses_made(tmp, kind, root)
         out.append(
             {
                 "never_ready": len(got) - len(good),
@@ -303,6 +353,7 @@ def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
                 "bare_python_rss_mb": round(bare_rss(), 1),
                 "rss_parts_mb": parts,
                 "bare_python_parts_mb": bare_parts(),
+                "dataclasses_before_ready": made,
             }
             | imports(log)
         )
@@ -320,6 +371,11 @@ def show(name: str, got: dict) -> None:
         f"{got['bare_python_rss_mb']} MB); imports {got['before_ready_ms']} ms before READY, "
         f"{got['after_ready_ms']} ms after"
     )
+    made = got["dataclasses_before_ready"]
+    if "made" in made:
+        print(
+            f"    {made['made']} dataclasses made before READY: {made['cpu_ms']} ms of {made['of_ms']} ms CPU"
+        )
     for module, ms in got["heaviest_before_ready_ms"].items():
         print(f"    {ms:>7.1f} ms  {module}")
     bare = got["bare_python_parts_mb"]

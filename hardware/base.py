@@ -6,8 +6,7 @@ a frame of LED channel -> :class:`Led`, a display shows a PIL image, buttons rep
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Mapping, Protocol, get_args
+from typing import TYPE_CHECKING, Literal, Mapping, NamedTuple, Protocol, get_args
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -20,8 +19,7 @@ PATTERNS: tuple[Pattern, ...] = get_args(Pattern)
 BUTTONS = ("ok", "back", "menu")
 
 
-@dataclass(frozen=True)
-class Scan:
+class Scan(NamedTuple):
     """One reading of the sensors.
 
     ``closed``: the closed channels. ``ambiguous``: channels whose reading cannot be trusted
@@ -39,16 +37,14 @@ class Scan:
         return not self.ambiguous
 
 
-@dataclass(frozen=True)
-class Led:
+class Led(NamedTuple):
     """What one LED shows: an RGB colour and a pattern from :data:`PATTERNS`."""
 
     colour: tuple[int, int, int] = (255, 255, 255)
     pattern: Pattern = "steady"
 
 
-@dataclass(frozen=True)
-class ButtonEvent:
+class ButtonEvent(NamedTuple):
     """A press of ``button`` (one of :data:`BUTTONS`); ``long`` for a long press."""
 
     button: str

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import binascii
 from collections import Counter
-from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, NamedTuple
 
 from cobs import cobs
 
@@ -58,8 +57,7 @@ class FrameError(ValueError):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class Frame:
+class Frame(NamedTuple):
     kind: int
     seq: int
     body: bytes = b""
@@ -141,8 +139,7 @@ class FrameReader:
 # -- message bodies -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class BoardInfo:
+class BoardInfo(NamedTuple):
     """INFO's body. ``firmware``: the board's firmware release; 1 for a board from before
     INFO carried it (six bytes, without the release)."""
 

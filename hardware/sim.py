@@ -38,8 +38,7 @@ import itertools
 import random
 import threading
 from collections import deque
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple, Sequence
 
 from hardware import patterns
 from hardware.base import Led, Scan
@@ -103,8 +102,7 @@ class SimDisplay:
         pass
 
 
-@dataclass(frozen=True)
-class Noise:
+class Noise(NamedTuple):
     """Noise the simulated sensors add, reproducible from ``seed``.
 
     ``bounce``: (shortest, longest) chatter in seconds around each place/lift, or None.
@@ -126,8 +124,7 @@ class _Wired(dict):
         return None
 
 
-@dataclass(frozen=True)
-class _Blip:
+class _Blip(NamedTuple):
     """For ``start <= t < end`` the sensor of ``channel`` reads ``closed``."""
 
     start: float

@@ -10,6 +10,9 @@ that input (``firmware_host.net.web.commands``). A paired board asks nothing: wh
 board agreed (a new game with its house rules, a takeback to a move) comes as the opponent's
 intents (``firmware_host.board.opponent``).
 
+Commands with fields are ``NamedTuple`` values, as the judge's decisions are
+(``firmware_host/board/decisions.py`` says why); those without are dataclasses.
+
 >>> NewGame("antipalos", 12, "two")
 NewGame(game='antipalos', size=12, variant='two', match=0, computer=None, level=None, control=None, delay='')
 >>> NewGame("antipalos", 12, "two", computer="second", level=3).players()
@@ -21,7 +24,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import engines
 
@@ -54,8 +57,7 @@ def side_named(name: str | None, sides: Sequence[str]) -> str:
     return sides[-1] if index is None or index >= len(sides) else sides[index]
 
 
-@dataclass(frozen=True)
-class SetPlayers:
+class SetPlayers(NamedTuple):
     """Who plays: ``computer`` the side the computer plays (None: all at the table), at
     ``level`` (1..5); a new game starts."""
 
@@ -63,8 +65,7 @@ class SetPlayers:
     level: int
 
 
-@dataclass(frozen=True)
-class NewGame:
+class NewGame(NamedTuple):
     """A new game of ``game`` (its name), ``size`` and ``variant``; ``match``: the points a
     match goes to (0: single games). ``computer``: the seat the computer takes (one of
     :data:`SEATS`; None: everybody at the table) at ``level``; both None: who plays stays as
@@ -94,8 +95,7 @@ class NewGame:
 CLOCK_ACTIONS = ("pause", "resume", "adjust")
 
 
-@dataclass(frozen=True)
-class SetClock:
+class SetClock(NamedTuple):
     """An arbiter's correction to the game clocks: ``action`` one of :data:`CLOCK_ACTIONS`;
     ``adjust`` gives the clock of ``side`` (a side's number from 0, a seat, or a side's name)
     ``seconds`` more (less when negative)."""
@@ -116,8 +116,7 @@ class SetClock:
         return sides[index] if index is not None and index < len(sides) else None
 
 
-@dataclass(frozen=True)
-class Again:
+class Again(NamedTuple):
     """A new game of the game being played (the broker's ``new_game`` naming no game), with
     ``control`` and ``delay`` as :class:`NewGame`'s."""
 
@@ -130,15 +129,13 @@ class TakeBack:
     """Take back the last move, as the menu's Take back does (the opponent may be asked)."""
 
 
-@dataclass(frozen=True)
-class SetBrightness:
+class SetBrightness(NamedTuple):
     """The LEDs' brightness, 0 to 1."""
 
     level: float
 
 
-@dataclass(frozen=True)
-class HouseRule:
+class HouseRule(NamedTuple):
     """A house rule of ``game`` for its next new game: option ``name`` set to ``value``."""
 
     game: str
@@ -179,23 +176,20 @@ def names_problem(names: Sequence[Any]) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class SetNames:
+class SetNames(NamedTuple):
     """Who sits at the seats: a name per seat, in seat order (``()``: nobody named). The game
     goes on; its record names them from now on."""
 
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Roster:
+class Roster(NamedTuple):
     """The café's players (their names), for the menu to offer at the seats."""
 
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class TableRound:
+class TableRound(NamedTuple):
     """A league round at this table: ``new`` set up with the players ``names`` (a name per
     seat) and the time ``control`` (the ``[clock]`` notation; None: no clock), for ``event``'s
     ``round`` at table ``table``; it starts once each seat's player has pressed OK."""

@@ -47,15 +47,14 @@ frozenset({5})
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from hardware.base import Scan
 
 _NONE: frozenset[int] = frozenset()
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """What one scan changed: channels that became closed and opened after debouncing, and
     ``settled`` on the one scan at which the board became settled."""
 

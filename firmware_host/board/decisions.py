@@ -4,12 +4,16 @@ place (``Controller.apply``). The judge never acts itself.
 
 Where a rule needs to see the game after a decision (a move saved, a phase entered), it ends
 its list with :class:`Then`: the controller applies what came before, then asks it again.
+
+Each decision is a ``NamedTuple`` (defined at import far faster than a dataclass, whose methods
+Python compiles one by one: a board reaches READY sooner); those with no field are dataclasses,
+so that each equals only its own kind.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol
 
 from firmware_host.board.opponent import Asked
 from firmware_host.board.turn import Sync, Touch, Turn, TurnChoice
@@ -68,8 +72,7 @@ Decisions = list["Decision"]
 Judged = Callable[[View], Decisions]
 
 
-@dataclass(frozen=True)
-class Go:
+class Go(NamedTuple):
     """Enter ``phase``."""
 
     phase: Phase
@@ -80,44 +83,38 @@ class InSync:
     """The board shows what it should: guidance back ends."""
 
 
-@dataclass(frozen=True)
-class OutOfSync:
+class OutOfSync(NamedTuple):
     """Guide the board back: ``sync`` says what differs and why."""
 
     sync: Sync
 
 
-@dataclass(frozen=True)
-class Light:
+class Light(NamedTuple):
     """Light ``targets`` (a lifted piece's), or none."""
 
     targets: Board
 
 
-@dataclass(frozen=True)
-class Flash:
+class Flash(NamedTuple):
     """Show ``text`` briefly."""
 
     text: str
 
 
-@dataclass(frozen=True)
-class Emit:
+class Emit(NamedTuple):
     """Tell ``event``."""
 
     event: Event
 
 
-@dataclass(frozen=True)
-class Offer:
+class Offer(NamedTuple):
     """Let the players choose among moves; ``late``: the last turn's flips still to come."""
 
     choice: TurnChoice
     late: Board = frozenset()
 
 
-@dataclass(frozen=True)
-class Accept:
+class Accept(NamedTuple):
     """Save ``turn``'s move (``correct``: in place of the last one) and start its steps;
     ``then``: asked once it is saved (not when storage refused it)."""
 
@@ -127,22 +124,19 @@ class Accept:
     then: Judged | None = None
 
 
-@dataclass(frozen=True)
-class Follow:
+class Follow(NamedTuple):
     """Run the recorded move's steps until one must wait (``announce``: its step said)."""
 
     announce: bool = False
 
 
-@dataclass(frozen=True)
-class GuideStep:
+class GuideStep(NamedTuple):
     """Announce ``turn``'s current step."""
 
     turn: Turn
 
 
-@dataclass(frozen=True)
-class BeginTurn:
+class BeginTurn(NamedTuple):
     """The next turn (``Controller.begin_turn``)."""
 
     correctable: bool = False
@@ -151,8 +145,7 @@ class BeginTurn:
     last: Turn | None = None
 
 
-@dataclass(frozen=True)
-class AskTakeBack:
+class AskTakeBack(NamedTuple):
     """Ask the opponent to take the game back to its first ``keep`` moves (this sends);
     ``then``: given its answer (the moves to keep, or why not now)."""
 
@@ -160,8 +153,7 @@ class AskTakeBack:
     then: Callable[[View, int | Asked], Decisions]
 
 
-@dataclass(frozen=True)
-class TakeBack:
+class TakeBack(NamedTuple):
     """Take the game back to its first ``keep`` moves (the board is then judged again);
     ``made``: touches made on the way, counted into its undoing before its step is told."""
 
@@ -174,22 +166,19 @@ class DropLast:
     """Undo the last move with nothing to guide."""
 
 
-@dataclass(frozen=True)
-class NewGame:
+class NewGame(NamedTuple):
     """Begin ``game``."""
 
     game: Game
 
 
-@dataclass(frozen=True)
-class Forget:
+class Forget(NamedTuple):
     """The hand forgets ``sites`` were lifted (a piece set down there later is placed)."""
 
     sites: Board
 
 
-@dataclass(frozen=True)
-class CountTouches:
+class CountTouches(NamedTuple):
     """The touches the hand made that ended on ``board`` are taken (the hand keeps no more of
     them) and each judged as a touch; ``holding``: the sites the game has a piece on."""
 
@@ -202,8 +191,7 @@ class Rejudge:
     """Judge the board again, if it is settled."""
 
 
-@dataclass(frozen=True)
-class Then:
+class Then(NamedTuple):
     """Ask ``judged`` of the game once everything before has been applied."""
 
     judged: Judged

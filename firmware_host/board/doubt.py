@@ -19,13 +19,12 @@ has passed (``Awaiting.in_doubt``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from firmware_host.board.turn import Turn
 
 
-@dataclass(frozen=True)
-class Doubt:
+class Doubt(NamedTuple):
     """Where the sensors can be read two ways: what the board ``shows``, the reading ``kept``
     (what the players were asked to do), the ``other`` reading and when it is acted on, and the
     judge's ``rules`` that carry it out."""

@@ -4,8 +4,9 @@ An :class:`Opponent` is never handed the controller. After every step it is show
 see of the game (:class:`Seen`) and answers with what it wants done (:data:`Intent`): a move for
 the players to carry out, a takeback, a new game, a question for the players. The controller
 carries these out in its own step, so an opponent can never change the game in the middle of
-one. Two opponents exist: :class:`Computer` (here) and the board at the other end of the café
-network (``firmware_host/net/mqtt/remote.py``).
+one (the intents are ``NamedTuple`` values, as the judge's decisions are,
+``firmware_host/board/decisions.py``). Two opponents exist: :class:`Computer` (here) and the
+board at the other end of the café network (``firmware_host/net/mqtt/remote.py``).
 
 The computer thinks in a supervised worker process (:mod:`firmware_host.board.worker`), started when
 first needed: a worker that dies (the OOM killer) is started again and thinks again on the same
@@ -27,11 +28,9 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Protocol, Sequence
 
 from engines import MODULES
-from engines.ai import LIMITS, choose
-from engines.ai.clocked import seconds_for
 from engines.core import GameState
 from firmware_host.actions.commands import side_named
 from firmware_host.board.game import Game
@@ -41,7 +40,8 @@ from firmware_host.i18n import N_, _
 from firmware_host.store.timecontrol import Clocks
 from firmware_host.ui.screens import Screen
 
-if TYPE_CHECKING:  # the worker (multiprocessing) and the searches load when the computer first thinks
+if TYPE_CHECKING:  # the computer (engines.ai), its worker (multiprocessing) and the searches load
+    # when a computer is first asked for: a board without one starts without them
     from engines.ai import ponder
     from firmware_host.board.worker import Job, Worker
 
@@ -114,8 +114,7 @@ class Seen:
         return index
 
 
-@dataclass(frozen=True)
-class Play:
+class Play(NamedTuple):
     """Light ``move`` for the players to carry out, saying ``say``; ``used``: the time (ms)
     its turn took, timed where it was made (None: timed here)."""
 
@@ -124,8 +123,7 @@ class Play:
     used: float | None = None
 
 
-@dataclass(frozen=True)
-class Started:
+class Started(NamedTuple):
     """The opponent's turn began where it is played, ``used`` ms ago: its clock runs here as
     from then (``anew`` False: if that is earlier than it runs from already; True: the other
     board started again, its clock with it)."""
@@ -134,8 +132,7 @@ class Started:
     anew: bool = True
 
 
-@dataclass(frozen=True)
-class Corrected:
+class Corrected(NamedTuple):
     """An arbiter's correction made where the opponent is played: each side's time ``left``
     (ms, as of the running clock's last switch; None: as it is here, the position having moved
     on) and whether the clocks are ``paused``."""
@@ -144,8 +141,7 @@ class Corrected:
     paused: bool
 
 
-@dataclass(frozen=True)
-class Retimed:
+class Retimed(NamedTuple):
     """The opponent's last move, the game's ``ply``-th, took ``used`` ms where it was made
     (said only after it was carried out here)."""
 
@@ -153,16 +149,14 @@ class Retimed:
     used: float
 
 
-@dataclass(frozen=True)
-class TimeUp:
+class TimeUp(NamedTuple):
     """The flag of ``side`` (the opponent's player: its side, or a team's player) fell where it
     is played."""
 
     side: str
 
 
-@dataclass(frozen=True)
-class TakeBackTo:
+class TakeBackTo(NamedTuple):
     """Take the game back to its first ``keep`` moves (agreed elsewhere); ``then``: the
     opponent's move in place of its last one (it corrected it), carried out from the board as
     it stands."""
@@ -171,22 +165,19 @@ class TakeBackTo:
     then: Play | None = None
 
 
-@dataclass(frozen=True)
-class StartGame:
+class StartGame(NamedTuple):
     """Begin a new game of ``game`` (the other board began one)."""
 
     game: Game
 
 
-@dataclass(frozen=True)
-class Remember:
+class Remember(NamedTuple):
     """The game is played with another board under ``token`` (stored with it)."""
 
     token: str
 
 
-@dataclass(frozen=True)
-class Adopt:
+class Adopt(NamedTuple):
     """The game is now ``moves`` with ``rewrites`` (the other board's history stands over
     this one's); the board is guided to it."""
 
@@ -194,8 +185,7 @@ class Adopt:
     rewrites: tuple[tuple[int, str], ...]
 
 
-@dataclass(frozen=True)
-class Ask:
+class Ask(NamedTuple):
     """Put the question ``screen`` to the players: OK calls ``answer(True)``, another button
     ``answer(False)``."""
 
@@ -208,8 +198,7 @@ class Withdraw:
     """The question asked is no longer asked."""
 
 
-@dataclass(frozen=True)
-class Seated:
+class Seated(NamedTuple):
     """The players at both boards' seats and the league table are now ``seating`` (set on the
     other board, or its seat's player pressed OK there)."""
 
@@ -232,8 +221,7 @@ Intent = (
 )
 
 
-@dataclass(frozen=True)
-class Asked:
+class Asked(NamedTuple):
     """A takeback that cannot be made now: ``why`` (shown), ``waiting`` when an answer is
     still to come (else refused)."""
 
@@ -300,7 +288,7 @@ def think(
     is, so that the pondering kept answers the players' move when it follows the last one the
     computer pondered over, and pondering starts after the move chosen."""
     global _PONDERING
-    from engines.ai import ponder
+    from engines.ai import LIMITS, choose, ponder
 
     deadline = time.monotonic() + (LIMITS[level - 1] if seconds is None else seconds)
 
@@ -474,6 +462,9 @@ class Computer(Thinker):
         >>> Computer("black", 3).seconds(seen), Computer("black", 3).seconds(replace(seen, clocks=None))
         (1.0, 1.5)
         """
+        from engines.ai import LIMITS
+        from engines.ai.clocked import seconds_for
+
         limit, clocks = LIMITS[self.level - 1], seen.clocks
         if clocks is None:
             return limit

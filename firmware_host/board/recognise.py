@@ -12,15 +12,13 @@ Sites are labels; a board is the frozenset of occupied labels. Nothing here know
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from engines.core import FollowUp, GameState, IllegalMove, Realisation
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A legal move explaining the board: its realisation and how many follow-ups are done."""
 
     move: Any

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
-from typing import Literal, Mapping, Sequence
+from typing import Literal, Mapping, NamedTuple, Sequence
 
 from firmware_host.i18n import N_
 
@@ -45,8 +45,7 @@ class ControlError(ValueError):
     """A time control or delay that does not read; the message says what is expected."""
 
 
-@dataclass(frozen=True)
-class Stage:
+class Stage(NamedTuple):
     """``moves`` in ``seconds`` (None: the rest of the game), ``increment`` added after each
     move; ``per_move``: ``seconds`` is each move's own time, nothing carried over."""
 
@@ -56,8 +55,7 @@ class Stage:
     per_move: bool = False
 
 
-@dataclass(frozen=True)
-class Delay:
+class Delay(NamedTuple):
     """``bronstein``: a move's time is given back, at most ``seconds``; ``simple``: the clock
     waits ``seconds`` each move before it runs."""
 
@@ -82,8 +80,7 @@ class Delay:
         return cls("bronstein" if kind == "bronstein" else "simple", float(seconds))
 
 
-@dataclass(frozen=True)
-class TimeControl:
+class TimeControl(NamedTuple):
     """``stages`` in order (the last for the rest of the game), ``delay``; ``text`` the PGN
     notation, written back as ``[TimeControl "..."]``."""
 

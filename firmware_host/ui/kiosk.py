@@ -22,9 +22,8 @@ out of sync. The controller asks :class:`Idle` at each step; no clock of its own
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 from engines.core import Site
 from firmware_host.ui.screens import Screen
@@ -118,8 +117,7 @@ class Idle:
         return self._phases[1]
 
 
-@dataclass(frozen=True)
-class Spell:
+class Spell(NamedTuple):
     """An idle spell at one moment: the ``screen`` shown, the time of the animation's frame
     (``at``, ms) and where each LED channel lies along the wave (``phases``)."""
 

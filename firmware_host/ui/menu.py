@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import engines
 from engines.core import OptionError
@@ -56,8 +56,7 @@ Action = NewGame | TakeBack | SetBrightness | ShowIP | ShowToday | PowerOff | Se
 
 
 # -------------------------------------------------------------------------------- choices
-@dataclass(frozen=True)
-class GameChoice:
+class GameChoice(NamedTuple):
     """A game, size and variant the board can play; ``title`` is the game's short title,
     ``match_targets`` the points its matches can go to (none: no match play)."""
 
@@ -99,8 +98,7 @@ def game_choices() -> tuple[GameChoice, ...]:
 
 
 # ----------------------------------------------------------------------------------- menu
-@dataclass(frozen=True)
-class _Item:
+class _Item(NamedTuple):
     label: str
     #: What OK on the item does: an action (the menu closes), a page (opened), or None (closes).
     choose: Callable[[], "Action | _Page | None"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from firmware_host.i18n import N_, _
 from firmware_host.ui.font import BitmapFont
@@ -124,8 +124,7 @@ class Screen:
 COLON_GAP = 1
 
 
-@dataclass(frozen=True)
-class _Font:
+class _Font(NamedTuple):
     """A font with the heights that stack lines tightly: the tallest letters above the baseline
     (``cap``) and the lowest descender below it."""
 

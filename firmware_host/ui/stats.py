@@ -22,8 +22,8 @@ Phalanx's white is not counted with Antipalos's:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from engines import game_info
 from firmware_host.i18n import _, ngettext
@@ -31,8 +31,7 @@ from firmware_host.store.storage import Storage, StorageError, now_text
 from firmware_host.ui.screens import Screen, message_screen
 
 
-@dataclass(frozen=True)
-class Day:
+class Day(NamedTuple):
     """The games begun today (since local midnight) in which at least one move was played."""
 
     played: int

@@ -2,10 +2,12 @@
 
 import os
 import socket
+import subprocess
+import sys
 
 import pytest
 
-from firmware_host.runtime.notify import Notifier
+from firmware_host.runtime.notify import READY_MARK, Notifier
 
 
 @pytest.fixture
@@ -60,3 +62,16 @@ def test_watchdog_interval_only_for_this_process():
 def test_a_vanished_socket_is_not_an_error(tmp_path):
     notifier = Notifier({"NOTIFY_SOCKET": str(tmp_path / "gone.sock")})
     assert notifier.send("READY=1") is False
+
+
+def test_ready_marks_an_import_time_log_where_it_was_sent():
+    """Under ``python -X importtime`` the log says where READY came, so what loads after it (a
+    page's server in its thread) is told apart from what READY waited for."""
+    ready = "from firmware_host.runtime.notify import Notifier; Notifier({}).ready('idle'); import wave"
+    logged = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", ready], capture_output=True, text=True, check=True
+    ).stderr
+    before, mark, after = logged.partition(READY_MARK)
+    assert mark and "firmware_host.runtime.notify" in before and "wave" in after
+    plain = subprocess.run([sys.executable, "-c", ready], capture_output=True, text=True, check=True)
+    assert plain.stderr == ""

@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 from typing import Callable
 
+from firmware_host.runtime.notify import READY_MARK
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
 from testbed.tools import free_port, wait_for
@@ -31,8 +32,8 @@ def started(
     *flags: str,
     until: Callable[[], object] = lambda: time.sleep(1.0),
 ) -> tuple[set[str], set[str]]:
-    """The modules ``reedboard run`` loaded before READY and after it, ``until`` returns (by
-    default a second: the first screen drawn)."""
+    """The modules ``reedboard run`` loaded before READY (above the line READY writes in the
+    log) and after it, until ``until`` returns (by default a second: the first screen drawn)."""
     path, sock = notify
     log = config.with_suffix(".log")
     with open(log, "w") as errors:
@@ -55,13 +56,13 @@ def started(
         )
         try:
             assert wait_for(sock, "READY=1")
-            at_ready = log.stat().st_size
             until()
         finally:
             proc.terminate()
             proc.wait(timeout=10)
-    text = log.read_text()
-    return set(_IMPORT.findall(text[:at_ready])), set(_IMPORT.findall(text[at_ready:]))
+    before, mark, after = log.read_text().partition(READY_MARK)
+    assert mark, "no READY line in the log"
+    return set(_IMPORT.findall(before)), set(_IMPORT.findall(after))
 
 
 def served(url: str, timeout: float = 30) -> None:
@@ -100,6 +101,7 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_p
         "firmware_host.net.mqtt",
         "engines.ai.mcts",
         "engines.ai.alphabeta",
+        "engines.ai.clocked",  # no computer: nothing asks how long it may think
         "firmware_host.board.worker",
         "engines.phalanx.state",
         "engines.antipode.state",
@@ -120,5 +122,6 @@ def test_the_simulated_boards_page_loads_its_web_server_after_ready(tmp_path, no
     )
     before, after = started(config, notify_socket, "--sim", until=lambda: served(f"http://127.0.0.1:{port}/"))
     assert "firmware_host.net.web" in before  # its address bound before READY
+    assert "secrets" not in before  # a page on loopback needs no token
     assert "aiohttp" not in before and "aiohttp" in after
     assert "engines.phalanx.state" not in before  # the games it offers: listed after READY

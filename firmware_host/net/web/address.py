@@ -11,7 +11,6 @@ address before it is ready, and starts serving after).
 from __future__ import annotations
 
 import ipaddress
-import secrets
 import socket
 from functools import lru_cache
 
@@ -27,6 +26,9 @@ def is_loopback(host: str) -> bool:
 
 
 def new_token() -> str:
+    """A secret for the page's address (``secrets`` loads OpenSSL's hashes: only when asked)."""
+    import secrets
+
     return secrets.token_urlsafe(16)
 
 

@@ -23,8 +23,7 @@ firmware_host.actions.reading.CommandError: no site 'z9' on this board
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Collection
+from typing import Collection, NamedTuple
 
 from firmware_host.actions.commands import HouseRule, NewGame, SetBrightness, SetNames, TakeBack
 from firmware_host.actions.reading import (
@@ -43,35 +42,30 @@ from hardware.base import BUTTONS
 SETUPS = ("expected", "empty")
 
 
-@dataclass(frozen=True)
-class SiteChange:
+class SiteChange(NamedTuple):
     """Put a piece on ``site`` (place), take it off (lift), or whichever applies (toggle)."""
 
     site: str
     action: str
 
 
-@dataclass(frozen=True)
-class Drag:
+class Drag(NamedTuple):
     """Move the piece on ``source`` to ``target`` (slid across the sites between, with noise)."""
 
     source: str
     target: str
 
 
-@dataclass(frozen=True)
-class Press:
+class Press(NamedTuple):
     button: str
     long: bool = False
 
 
-@dataclass(frozen=True)
-class SetUp:
+class SetUp(NamedTuple):
     board: str
 
 
-@dataclass(frozen=True)
-class SetNoise:
+class SetNoise(NamedTuple):
     on: bool
 
 
