@@ -61,15 +61,28 @@ function connect() {
   socket = ws;
   ws.onopen = () => { opened = true; retry = 500; setConn(t("live"), "live"); };
   ws.onmessage = (e) => receive(JSON.parse(e.data));
-  ws.onclose = () => {
-    if (!opened && !readOnly) {
+  ws.onclose = async () => {
+    setConn(t("reconnecting…"), "down");
+    // A socket that never opened was refused (no token), or the board is away (restarting).
+    if (!opened && !readOnly && await controlsRefused()) {
       refused = true;
       notice(t("Read-only: the controls need the address with the token that reedboard run printed."));
+      setTimeout(connect, 0);
+      return;
     }
-    setConn(t("reconnecting…"), "down");
-    setTimeout(connect, opened || readOnly ? retry : 0);
+    setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
+}
+
+// Whether the board refuses this page its controls (they need the token): its records, which
+// need the same, are refused too. False while the board cannot be reached at all.
+async function controlsRefused() {
+  try {
+    return (await fetch(withToken("/games.json"), { method: "HEAD" })).status === 403;
+  } catch {
+    return false;
+  }
 }
 
 function send(message) {
