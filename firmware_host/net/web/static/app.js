@@ -15,6 +15,9 @@ const WATCH = location.pathname.replace(/\/+$/, "") === "/watch";
 const TOKEN = new URLSearchParams(location.search).get("token");
 const LOG_MAX = 500;
 const DRAG_PX = 6;
+// The longest wait between tries to reconnect: a board started again is back on its page within
+// this (its players' clock may be running meanwhile).
+const RETRY_MAX_MS = 2000;
 // Touch targets of at least MIN_TARGET px: on a phone a board whose sites are smaller opens
 // whole (every coordinate in view) and a first tap zooms in where it lands.
 const MIN_TARGET = 24;
@@ -71,7 +74,7 @@ function connect() {
       return;
     }
     setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
+    retry = Math.min(retry * 2, RETRY_MAX_MS);
   };
 }
 
