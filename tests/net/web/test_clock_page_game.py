@@ -18,6 +18,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
+from engines.ai import LIMITS
+from engines.ai.clocked import seconds_for
+from firmware_host.actions.limits import NEW_GAME_SECONDS
+from firmware_host.store.timecontrol import Clocks, TimeControl
+from testbed.field import Page
 from testbed.stopping import stop
 from testbed.tools import REEDBOARD, wait_until, write_config
 from tests.net.web.web_tools import OUTPUT
@@ -266,3 +271,55 @@ def test_a_timed_game_against_the_computer_on_the_page_matches_the_stopwatch(tmp
                 told,
                 high,
             )
+
+
+#: The computer at its strongest level, with a search long enough to be cut short by a clock.
+BUDGET_CONFIG = """game = "antipode"
+[opponent]
+kind = "computer"
+side = "first"
+level = 5
+[clock]
+control = "300+3"
+"""
+
+
+def _thinks(daemon: Daemon, since: int, control: str) -> float:
+    """The time (ms) the computer's clock ran for its first move after the ``since``-th event,
+    on ``control``, as the board told it: its clock's drop, the increment given back."""
+    assert wait_until(lambda: any(e["event"] == "expect" for e in daemon.events[since:]), 60)
+    clocks = daemon.clocks(since)
+    start, answered = clocks[0], next(c for c in clocks if c["running"] is None)
+    side = start["running"]  # the computer's, the side that begins, from the game's start
+    assert side is not None and start["elapsed"] == 0, start
+    increment = TimeControl.parse(control).stages[0].increment
+    return start["left"][side] + 1000 * increment - answered["left"][side]
+
+
+@pytest.mark.slow
+def test_the_computer_on_a_clock_gives_its_search_less_time_with_less_left(tmp_path):
+    """Its first move of a game on 5 minutes, then of one on 6 s (new games from the page, its
+    worker running by then): with 6 s left it answers sooner, its search cut at its budget (a
+    share of the time left, docs/ai.md), not given its level's limit; its thinking time read
+    from the clock the board told (not timed here)."""
+    config, said = write_config(tmp_path, BUDGET_CONFIG), tmp_path / "said.txt"
+    daemon = Daemon(config, said)
+    page = Page(int(re.search(r"(?m)^port = (\d+)$", config.read_text())[1]))
+    try:
+        _thinks(daemon, 0, "300+3")  # its worker started meanwhile: no measure
+        thought = {}
+        for control in ("300+3", "6"):
+            time.sleep(NEW_GAME_SECONDS)  # a board starts one new game a second
+            since = len(daemon.events)
+            page.send({"type": "new_game", "game": "antipode", "control": control})
+            thought[control] = _thinks(daemon, since, control)
+    finally:
+        page.close()
+        assert stop(daemon.proc) == 0, said.read_text()
+    budgets = {
+        c: seconds_for(LIMITS[4], *Clocks.start(TimeControl.parse(c), ("blue",)).ahead("blue"))
+        for c in thought
+    }
+    # On 5 minutes its level's own search, longer than 6 s allow, which the budget cuts short.
+    assert budgets == {"300+3": LIMITS[4], "6": pytest.approx(6 / 30)}
+    assert 1000 * budgets["6"] < thought["300+3"] and thought["6"] < thought["300+3"], thought
