@@ -167,6 +167,7 @@ class Player:
         (nobody's time); its clock ran from when it was ``told`` to its answer."""
         named = self.seen(COMPUTER_PLAYS)
         move = re.match(r"Computer plays (\S+):", self.page.evaluate(COMPUTER_PLAYS))[1]
+        self.charged(move)
         self.turns.append(Turn(COMPUTER, told, Span(told.lo, named)))
         time.sleep(CARRY_S)
         since = len(self.daemon.events)
@@ -175,6 +176,18 @@ class Player:
         self.moves.append(move)
         self.begun = Span(clicked, carried)
         self.left[len(self.moves)] = self.daemon.clocks(since)[-1]["left"]
+
+    def charged(self, move: str) -> None:
+        """The computer charged the time from when its clock started (told the players' move,
+        or the game began) to its answer ``move``, by the board's own times of the two."""
+        assert wait_until(
+            lambda: [e["move"] for e in self.daemon.events if e["event"] == "expect"][-1:] == [move]
+        )
+        clocks = self.daemon.clocks()
+        at = max(i for i, c in enumerate(clocks) if c["running"] == COMPUTER)
+        ran, answered = clocks[at], next(c for c in clocks[at:] if c["running"] is None)
+        used = ran["left"][COMPUTER] + INCREMENT_MS - answered["left"][COMPUTER]
+        assert abs(used - (answered["t"] - ran["t"] + ran["elapsed"])) <= 2, (ran, answered)
 
     def take_back(self) -> None:
         """After :data:`HOLD_S`, Take back on the page (the computer's move and the player's
