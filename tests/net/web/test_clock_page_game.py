@@ -264,6 +264,8 @@ def test_a_timed_game_against_the_computer_on_the_page_matches_the_stopwatch(tmp
         assert stop(player.daemon.proc) == 0, said.read_text()
     over = [e for e in player.daemon.events if e["event"] == "game_over"]
     assert [(e["winner"], e["result"]) for e in over] == [(COMPUTER, "time")]
+    flag = [c for c in player.daemon.clocks() if c["flag"]][-1]  # the clocks as the flag fell
+    assert flag["flag"] == PLAYER and flag["left"][PLAYER] <= 0 and flag["running"] is None, flag
     assert f'[TimeControl "{CONTROL}"]' in pgn and '[Result "white wins by time"]' in pgn, pgn
     clocks = _clocks(pgn)
     assert len(clocks) == len(player.moves) == len(player.turns), pgn
