@@ -36,7 +36,7 @@ from firmware_host.board.view import LIGHTS
 from firmware_host.net.mqtt.commands import parse
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.remote import Remote
-from firmware_host.runtime.loop import IDLE_WAIT
+from firmware_host.runtime.loop import IDLE_WAIT, longest_wait
 from firmware_host.runtime.session import open_controller
 from firmware_host.runtime.sound import Speaker
 from firmware_host.store.config import Config, OpponentConfig
@@ -194,7 +194,7 @@ def wait_ms(board: "BoardUnderTest") -> float:
     scans again after a period), as ``Daemon._can_wait`` decides on wakeable hardware: the
     step said nothing, the games can be saved, the board has settled and been judged and the
     simulated sensors have nothing under way; at most :data:`IDLE_WAIT_MS`, or until the
-    kiosk's next change."""
+    kiosk's next change or the game clock's next draw or flag (``loop.longest_wait``)."""
     c = board.controller
     storage = c.settings.storage
     if (
@@ -205,8 +205,7 @@ def wait_ms(board: "BoardUnderTest") -> float:
         or not board.sim.quiet
     ):
         return 0.0
-    idle = c.settings.idle
-    return IDLE_WAIT_MS if idle is None else min(IDLE_WAIT_MS, idle.due(board.now_ms))
+    return longest_wait(c, board.now_ms)
 
 
 class _Waker:

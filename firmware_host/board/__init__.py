@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 if TYPE_CHECKING:
-    from engines.core import GameState
+    from engines.core import GameState, Outcome
     from firmware_host.actions.commands import Command
     from firmware_host.board.clock import Clock
     from firmware_host.board.events import Event
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 class Recorded(Protocol):
     """The game being played, read: what it is, its id in storage, its positions, the
-    occupancy after each move and the moves (the controller alone changes it)."""
+    occupancy after each move, the moves and how it ended (the controller alone changes it)."""
 
     @property
     def game(self) -> Game: ...
@@ -46,6 +46,8 @@ class Recorded(Protocol):
     def boards(self) -> list[frozenset[str]]: ...
     @property
     def moves(self) -> list[str]: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
 
 
 class Controls(Protocol):

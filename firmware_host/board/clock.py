@@ -444,17 +444,36 @@ class Clock:
 
     def drawn(self, now: float) -> str | None:
         """The clocks' line as the screen shows it at ``now`` (None: no clock): read again when
-        who runs or has flagged changes, else at most every :data:`DRAW_MS` (in the last 10 s
-        the tenths change faster than the screen is drawn)."""
+        who runs or has flagged changes, else every :data:`DRAW_MS` (in the last 10 s the
+        tenths change faster than the screen is drawn; :meth:`due` says when).
+
+        >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"))
+        >>> clock.begin(1, ("white", "black"), 0); _ = clock.follow("white", 0, False, 0)
+        >>> clock.drawn(100), clock.drawn(340), clock.drawn(1350)
+        ('>1:00 1:00', '>1:00 1:00', '>0:59 1:00')
+        """
         if self.clocks is None:
             return None
         marks = (self.clocks.running, self.clocks.flag, self.clocks.paused)
         if marks != self._marks or (self.clocks.running is not None and now - self._drawn_at >= DRAW_MS):
-            line = self.line(now) or ""
-            if line != self._drawn:
-                self._drawn, self._drawn_at = line, now
-            self._marks = marks
+            self._drawn, self._drawn_at, self._marks = self.line(now) or "", now, marks
         return self._drawn
+
+    def due(self, now: float) -> float | None:
+        """The ms from ``now`` until the running clock wants a step: drawn again
+        (:data:`DRAW_MS` after it last was) or its time out, its flag due (None: no clock
+        runs, so none), so that a loop waiting for a hand wakes for it.
+
+        >>> clock = Clock(TimeControl.parse("1"), False, Storage(":memory:"))
+        >>> clock.begin(1, ("white", "black"), 0); _ = clock.follow("white", 0, False, 0)
+        >>> _ = clock.drawn(100); clock.due(200)  # drawn again at 350
+        150.0
+        >>> _ = clock.drawn(800); clock.due(900)  # out at 1000, before the next draw
+        100.0
+        """
+        clocks = self.clocks
+        out = clocks.out() if clocks is not None and clocks.flag is None else None
+        return None if out is None else max(0.0, float(min(self._drawn_at + DRAW_MS, out) - now))
 
     def shown(self, now: float) -> dict[str, object] | None:
         """The clocks as the page shows them (the published state's ``clock``), as the screen

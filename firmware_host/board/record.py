@@ -104,7 +104,7 @@ class GameRecord:
     def standing(self) -> Standing:
         """The game as it stands now, as a value."""
         state = self.state
-        result, score = result_lines(self.flagged or state.outcome(), self.match)
+        result, score = result_lines(self.outcome, self.match)
         return Standing(
             self.game,
             state,
@@ -169,6 +169,11 @@ class GameRecord:
     @property
     def state(self) -> GameState[Any]:
         return self.states[-1]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended: a flag, or its position (None: it goes on)."""
+        return self.flagged or self.state.outcome()
 
     @property
     def board(self) -> frozenset[str]:

@@ -179,7 +179,9 @@ class Daemon:
             if worked and self._can_wait(now_ms):
                 until = min(now + IDLE_WAIT, next_ping) if watchdog else now + IDLE_WAIT
                 self.waiting = True
-                self.waker.wait(min(until, now + self._kiosk_due(now_ms)) - time.monotonic())
+                self.waker.wait(
+                    min(until, now + longest_wait(self.controller, now_ms) / 1000) - time.monotonic()
+                )
                 self.waiting = False
                 tick = time.monotonic()  # woken (or due): scan at once
             else:
@@ -228,10 +230,6 @@ class Daemon:
         if self.idle_period > self.period and not self._had_events and self.controller.quiet(now_ms):
             return self.idle_period
         return self.period
-
-    def _kiosk_due(self, now_ms: float) -> float:
-        idle = self.controller.settings.idle
-        return IDLE_WAIT if idle is None else idle.due(now_ms) / 1000.0
 
     def step(self, now_ms: float) -> bool:
         """One scan and controller step; False (nothing else done) when the scan raised."""
@@ -547,6 +545,19 @@ def _wakes(part: Any, waker: Waker) -> bool:
         return False
     part.wakes(waker)
     return True
+
+
+def longest_wait(controller: Controls, now_ms: float) -> float:
+    """The longest (ms) the loop waits for a wake-up on a settled board at ``now_ms``:
+    :data:`IDLE_WAIT`, or until the kiosk's next change, or the running game clock's next draw
+    or its flag (a flag falls at its time, the last seconds shown in tenths)."""
+    waits = [1000 * IDLE_WAIT]
+    idle, clock = controller.settings.idle, controller.clock.due(now_ms)
+    if idle is not None:
+        waits.append(idle.due(now_ms))
+    if clock is not None:
+        waits.append(clock)
+    return min(waits)
 
 
 def open_storage(path: str) -> tuple[Storage, str | None]:

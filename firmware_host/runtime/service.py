@@ -18,7 +18,7 @@ from firmware_host.board.game import result_text
 def status_text(controller: Controls) -> str:
     """The game and the side to move, or the result: "Antipalos 12: white to move"."""
     title = controller.record.game.title
-    outcome = controller.record.state.outcome()
+    outcome = controller.record.outcome
     if outcome:
         text = f"{title}: {result_text(outcome)}"
     else:

@@ -111,7 +111,7 @@ def board_state(controller: Controls, **extra: Any) -> dict[str, Any]:
     is sent, whose runs, the flag, a pause; None: no clock), plus ``extra`` (hardware,
     opponent, last_move_at, today, ...)."""
     state, game = controller.record.state, controller.record.game
-    outcome = state.outcome()
+    outcome = controller.record.outcome  # a flag's too
     screen = controller.screen()
     main = screen.lines[1:] if screen.clocks else screen.lines  # the main line after the clocks
     sync = controller.snapshot().sync

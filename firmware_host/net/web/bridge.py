@@ -528,8 +528,7 @@ class _History:
 
 
 def _status(controller: Controls) -> dict[str, Any]:
-    state = controller.record.state
-    outcome = state.outcome()
+    outcome = controller.record.outcome  # a flag's too
     return {
         "to_move": None if outcome else controller.snapshot().to_act,
         "result": result_words(outcome.winner, outcome.result) if outcome else None,

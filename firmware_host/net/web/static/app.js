@@ -15,6 +15,9 @@ const WATCH = location.pathname.replace(/\/+$/, "") === "/watch";
 const TOKEN = new URLSearchParams(location.search).get("token");
 const LOG_MAX = 500;
 const DRAG_PX = 6;
+// The longest wait between tries to reconnect: a board started again is back on its page within
+// this (its players' clock may be running meanwhile).
+const RETRY_MAX_MS = 2000;
 // Touch targets of at least MIN_TARGET px: on a phone a board whose sites are smaller opens
 // whole (every coordinate in view) and a first tap zooms in where it lands.
 const MIN_TARGET = 24;
@@ -61,15 +64,28 @@ function connect() {
   socket = ws;
   ws.onopen = () => { opened = true; retry = 500; setConn(t("live"), "live"); };
   ws.onmessage = (e) => receive(JSON.parse(e.data));
-  ws.onclose = () => {
-    if (!opened && !readOnly) {
+  ws.onclose = async () => {
+    setConn(t("reconnecting…"), "down");
+    // A socket that never opened was refused (no token), or the board is away (restarting).
+    if (!opened && !readOnly && await controlsRefused()) {
       refused = true;
       notice(t("Read-only: the controls need the address with the token that reedboard run printed."));
+      setTimeout(connect, 0);
+      return;
     }
-    setConn(t("reconnecting…"), "down");
-    setTimeout(connect, opened || readOnly ? retry : 0);
-    retry = Math.min(retry * 2, 8000);
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, RETRY_MAX_MS);
   };
+}
+
+// Whether the board refuses this page its controls (they need the token): its records, which
+// need the same, are refused too. False while the board cannot be reached at all.
+async function controlsRefused() {
+  try {
+    return (await fetch(withToken("/games.json"), { method: "HEAD" })).status === 403;
+  } catch {
+    return false;
+  }
 }
 
 function send(message) {
