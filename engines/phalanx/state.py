@@ -182,6 +182,12 @@ class PhalanxState(GameState[Move | Removal]):
                     yield Move(src, NAMES[anchor])
 
     def legal_moves(self) -> tuple[Move | Removal, ...]:
+        return self._legal
+
+    @cached_property
+    def _legal(self) -> tuple[Move | Removal, ...]:
+        """The legal moves, listed once per position (the board, the robot and a search ask
+        them again and again)."""
         return () if self.outcome() else tuple(self._moves())
 
     def hand_kinds(self) -> frozenset[str]:
@@ -466,6 +472,10 @@ class PhalanxState(GameState[Move | Removal]):
         return (Realisation(old - new, new - old, follow if captured else ()),)
 
     def taking_moves(self) -> tuple[Capture[Move | Removal], ...]:
+        return self._taking
+
+    @cached_property
+    def _taking(self) -> tuple[Capture[Move | Removal], ...]:
         """Moves that phalanx an opponent's piece, each worked out alone (a removal that is
         due takes off pieces by hand: no follow-up)."""
         if self.pending or self.outcome():
