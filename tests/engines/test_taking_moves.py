@@ -11,10 +11,10 @@ from engines.core.state import GameState
 from engines.phalanx.state import _phalanxed, _side_map
 
 
-def positions(name: str, seed: int, plies: int = 150):
-    """The positions of one random game of ``name``, a capture played whenever there is one
-    (so that pieces are taken off and removals fall due)."""
-    rng, state = random.Random(seed), new_game(name)
+def positions(name: str, seed: int, plies: int = 150, variant: str | None = None):
+    """The positions of one random game of ``name``, a capture played half the time there is
+    one (so that pieces are taken off, removals fall due and capture chains go on)."""
+    rng, state = random.Random(seed), new_game(name, variant=variant)
     for _ in range(plies):
         yield state
         moves = state.legal_moves()
@@ -36,11 +36,13 @@ def slow(state: GameState) -> list[tuple[str, frozenset[str], frozenset[str]]]:
     return out
 
 
-@pytest.mark.parametrize("name", sorted(MODULES))
-def test_every_position_names_the_moves_that_take_pieces_off(name):
+@pytest.mark.parametrize(
+    "name, variant", [(name, None) for name in sorted(MODULES)] + [("anti-grid", "chain")]
+)
+def test_every_position_names_the_moves_that_take_pieces_off(name, variant):
     seen = 0
     for seed in (1, 2):
-        for state in positions(name, seed, plies=60):
+        for state in positions(name, seed, plies=60, variant=variant):
             fast = [
                 (state.notation(move), emptied, removed) for move, emptied, removed in state.taking_moves()
             ]
