@@ -136,6 +136,10 @@ class PhalanxState(GameState[Move | Removal]):
 
     def points(self) -> dict[str, int]:
         """Points on the board per side: Syntagma 20, Hoplite 15, Archer 10, Auxiliary 5."""
+        return dict(self._points)
+
+    @cached_property
+    def _points(self) -> dict[str, int]:
         totals = dict.fromkeys(SIDES, 0)
         for piece in self.pieces:
             totals[SIDES[piece.side]] += POINTS[piece.kind]
