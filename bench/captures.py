@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from dataclasses import replace
 from typing import Any, Callable
 
 from bench.robust.common import report
@@ -44,8 +45,9 @@ def every_realisation(state: GameState[Any]) -> list[Any]:
 
 
 def ms_per_position(name: str, plies: int, ask: Callable[[GameState[Any]], Any]) -> float:
-    """CPU ms per position of ``ask``, each position new (nothing it caches carried over)."""
-    states = [s for seed in (1, 2, 3) for s in positions(name, seed, plies)]
+    """CPU ms per position of ``ask``, each position a fresh copy (nothing it cached while the
+    game was played carried over)."""
+    states = [replace(s) for seed in (1, 2, 3) for s in positions(name, seed, plies)]
     began = time.process_time()
     for state in states:
         ask(state)
