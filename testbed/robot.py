@@ -751,11 +751,8 @@ class Robot:
     def _choose(self, state: GameState):
         """A random legal move; a capture half the time when there is one (games end)."""
         moves = sorted(state.legal_moves(), key=state.notation)
-        captures = [
-            m
-            for m in moves
-            if any(step.action == "remove" for real in state.realisations(m) for step in real.follow_ups)
-        ]
+        taking = {state.notation(m) for m, _, _ in state.taking_moves()}
+        captures = [m for m in moves if state.notation(m) in taking]
         return self.rng.choice(captures if captures and self.rng.random() < 0.5 else moves)
 
     def _make(self, state: GameState, move, real: Realisation) -> None:

@@ -57,6 +57,7 @@ from engines.core import (
     Site,
 )
 from engines.core.drawing import Drawing, Figure, Line
+from engines.core.state import Capture
 from engines.core.words import N_
 
 #: Plies (pawn moves) without a capture after which the trapped rule applies.
@@ -412,6 +413,15 @@ class AntiGridState(GameState[AnyMove]):
         taken = self._actor(move).captures(move)
         follow = (FollowUp("remove", frozenset(map(point_name, taken))),) if taken else ()
         return (Realisation(frozenset({point_name(move.src)}), frozenset({point_name(move.dst)}), follow),)
+
+    def taking_moves(self) -> tuple[Capture[AnyMove], ...]:
+        """The mover's capturing moves (found once per position), each with its captures."""
+        if self.outcome():
+            return ()
+        return tuple(
+            (move, frozenset({point_name(move.src)}), frozenset(map(point_name, self.captures(move))))
+            for move in self._capturing_moves
+        )
 
     def moves_for_change(
         self, emptied: frozenset[str], filled: frozenset[str]

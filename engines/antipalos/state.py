@@ -143,6 +143,7 @@ class AntipalosState(GameState[Move]):
     turn: int
     history: Tally | None = field(default=None, repr=False)
     result: Outcome | None = None
+    TAKES = False  # no move takes a piece off
 
     # ---------------------------------------------------------------- who and when
     @property

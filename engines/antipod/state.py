@@ -56,6 +56,7 @@ class AntipodState(GameState[Place]):
     plies: int = 0
     links: UnionFind | None = field(default=None, compare=False, repr=False)
     winner: str | None = field(default=None, compare=False, repr=False)
+    TAKES = False  # no move takes a piece off
 
     def __post_init__(self) -> None:
         if self.links is None:

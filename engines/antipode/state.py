@@ -134,6 +134,7 @@ class AntipodeState(GameState[Turn]):
     rules: HouseRules = HouseRules()
     history: Tally = field(default_factory=Tally, compare=False, repr=False)
     UNSEEN = "pawn"
+    TAKES = False  # no move takes a piece off
 
     @classmethod
     def setup(

@@ -26,6 +26,8 @@ M = TypeVar("M")
 Verdict = str | Draw | Mapping[str, float] | None
 #: A playout: its verdict and the (side, move) pairs it played.
 Playout = tuple[Verdict, list[tuple[str, M]]]
+#: A capture: the move, the sites its hand empties, the sites its removal empties.
+Capture = tuple[M, frozenset[str], frozenset[str]]
 
 
 class MatchPlay(Protocol):
@@ -283,6 +285,33 @@ class GameState(ABC, Generic[M]):
             if {"move", "place"} <= kinds:
                 break
         return frozenset(kinds)
+
+    #: Whether a move of this game ever takes pieces off (a ``remove`` follow-up); False makes
+    #: :meth:`taking_moves` empty without working out a move.
+    TAKES = True
+
+    def taking_moves(self) -> tuple[Capture[M], ...]:
+        """The legal moves that take pieces off, in :meth:`legal_moves` order: (move, the sites
+        its hand empties, the sites its removal empties), one per realisation that removes.
+        Asked of every position a piece is lifted in, so a game whose realisations cost
+        overrides it with what its rules know.
+
+        >>> from engines import new_game
+        >>> state = new_game("anti-grid", 6).play("a9-c9").play("l2-e2")
+        >>> [(str(move), emptied, removed) for move, emptied, removed in state.taking_moves()]
+        [('a3-e3', frozenset({'a3'}), frozenset({'e2'}))]
+        >>> new_game("antipode").taking_moves()
+        ()
+        """
+        if not self.TAKES:
+            return ()
+        out = []
+        for move in self.legal_moves():
+            for real in self.realisations(move):
+                removed = frozenset().union(*(s.sites for s in real.follow_ups if s.action == "remove"))
+                if removed:
+                    out.append((move, real.emptied, removed))
+        return tuple(out)
 
     def sites_of(self, name: str) -> tuple[str, ...]:
         """The sites that show a point named in notation or in :attr:`Outcome.sites` (more than

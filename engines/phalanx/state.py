@@ -33,6 +33,7 @@ from engines.core import (
     Site,
 )
 from engines.core.drawing import Figure, PieceSet, sets_of
+from engines.core.state import Capture
 from engines.core.tally import Tally
 from engines.core.words import N_
 from engines.phalanx.board import (
@@ -135,6 +136,10 @@ class PhalanxState(GameState[Move | Removal]):
 
     def points(self) -> dict[str, int]:
         """Points on the board per side: Syntagma 20, Hoplite 15, Archer 10, Auxiliary 5."""
+        return dict(self._points)
+
+    @cached_property
+    def _points(self) -> dict[str, int]:
         totals = dict.fromkeys(SIDES, 0)
         for piece in self.pieces:
             totals[SIDES[piece.side]] += POINTS[piece.kind]
@@ -181,6 +186,12 @@ class PhalanxState(GameState[Move | Removal]):
                     yield Move(src, NAMES[anchor])
 
     def legal_moves(self) -> tuple[Move | Removal, ...]:
+        return self._legal
+
+    @cached_property
+    def _legal(self) -> tuple[Move | Removal, ...]:
+        """The legal moves, listed once per position (the board, the robot and a search ask
+        them again and again)."""
         return () if self.outcome() else tuple(self._moves())
 
     def hand_kinds(self) -> frozenset[str]:
@@ -252,16 +263,53 @@ class PhalanxState(GameState[Move | Removal]):
 
     def _moved(self, index: int, dest: int) -> tuple["PhalanxState", tuple[Piece, ...]]:
         """:meth:`_after` for piece ``index`` moved to its resting place ``dest``."""
+        captured, owner = self._capture(index, dest)
         pieces = list(self.pieces)
         pieces[index] = pieces[index]._replace(origin=dest)
-        owner = _side_map(pieces)
-        captured = tuple(p for p in pieces if p.side != self.turn and _phalanxed(p, owner))
         for piece in captured:
             for t in piece.rest.triangles:
                 owner[t] = -1
         kept = tuple(sorted(p for p in pieces if p not in captured))
         own = tuple(p for p in kept if p.side == self.turn and _phalanxed(p, owner))
         return self._next(kept, own, captured), captured
+
+    def _capture(self, index: int, dest: int) -> tuple[tuple[Piece, ...], list[int]]:
+        """The opponent's pieces that piece ``index`` moved to ``dest`` phalanxes (in board
+        order), and the side map after the move. Only pieces bordering the sites it leaves or
+        covers are looked at again: the others stand as they stood."""
+        piece = self.pieces[index]
+        owner = self._sides.copy()
+        for t in piece.rest.triangles:
+            owner[t] = -1
+        new = TABLES[piece.shape].rests[dest].triangles
+        for t in new:
+            owner[t] = piece.side
+        near = self._bordering
+        again = {j for t in (*piece.rest.triangles, *new) for j in near.get(t, ())}
+        hit = [j for j in again if _phalanxed(self.pieces[j], owner)]
+        hit += [j for j in self._surrounded if j not in again]
+        return tuple(self.pieces[j] for j in sorted(hit)), owner
+
+    @cached_property
+    def _sides(self) -> list[int]:
+        """Triangle -> side covering it, or -1."""
+        return _side_map(self.pieces)
+
+    @cached_property
+    def _bordering(self) -> dict[int, list[int]]:
+        """Triangle -> the opponent's pieces (indices) one of whose sides it borders."""
+        near: dict[int, list[int]] = {}
+        for j, piece in enumerate(self.pieces):
+            if piece.side != self.turn:
+                for side in piece.rest.sides:
+                    for t in side:
+                        near.setdefault(t, []).append(j)
+        return near
+
+    @cached_property
+    def _surrounded(self) -> list[int]:
+        """The opponent's pieces (indices) phalanxed where they stand."""
+        return [j for j, p in enumerate(self.pieces) if p.side != self.turn and _phalanxed(p, self._sides)]
 
     def _next(
         self,
@@ -401,6 +449,10 @@ class PhalanxState(GameState[Move | Removal]):
         )
 
     def occupied(self) -> frozenset[str]:
+        return self._occupied
+
+    @cached_property
+    def _occupied(self) -> frozenset[str]:
         return frozenset(NAMES[t] for t, i in enumerate(self._owner) if i >= 0)
 
     def due(self) -> FollowUp | None:
@@ -418,10 +470,30 @@ class PhalanxState(GameState[Move | Removal]):
         index, dest = self._destination(move)
         old = self.pieces[index].sites
         new = self.pieces[index]._replace(origin=dest).sites
-        captured = self._moved(index, dest)[1]
+        captured = self._capture(index, dest)[0]
         gone = frozenset().union(*(p.sites for p in captured))
         follow = (FollowUp("remove", gone, removal_words(captured)),)
         return (Realisation(old - new, new - old, follow if captured else ()),)
+
+    def taking_moves(self) -> tuple[Capture[Move | Removal], ...]:
+        return self._taking
+
+    @cached_property
+    def _taking(self) -> tuple[Capture[Move | Removal], ...]:
+        """Moves that phalanx an opponent's piece, each worked out alone (a removal that is
+        due takes off pieces by hand: no follow-up)."""
+        if self.pending or self.outcome():
+            return ()
+        out: list[Capture[Move | Removal]] = []
+        for i, piece in enumerate(self.pieces):
+            if piece.side != self.turn:
+                continue
+            for dest, anchor in self._piece_moves(i):
+                if captured := self._capture(i, dest)[0]:
+                    gone = frozenset().union(*(p.sites for p in captured))
+                    emptied = piece.sites - piece._replace(origin=dest).sites
+                    out.append((Move(piece.anchor, NAMES[anchor]), emptied, gone))
+        return tuple(out)
 
     def moves_for_change(
         self, emptied: frozenset[str], filled: frozenset[str]

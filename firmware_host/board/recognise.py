@@ -98,13 +98,7 @@ def captures(state: GameState[Any]) -> Captures:
     >>> captures(new_game("anti-grid", 6).play("a9-c9").play("l2-e2"))
     ((frozenset({'a3'}), frozenset({'e2'})),)
     """
-    out = []
-    for move in state.legal_moves():
-        for real in state.realisations(move):
-            removed = frozenset().union(*(s.sites for s in real.follow_ups if s.action == "remove"))
-            if removed:
-                out.append((real.emptied, removed))
-    return tuple(out)
+    return tuple((emptied, removed) for _, emptied, removed in state.taking_moves())
 
 
 def touchable(state: GameState[Any]) -> frozenset[str]:

@@ -62,6 +62,7 @@ class BitmapFont:
         self._data = data
         self._records = records
         self._glyphs: dict[int, Glyph] = {}
+        self._advances: dict[str, int] = {}  # letter -> advance: layouts measure many texts
 
     @classmethod
     def of(cls, size: int) -> BitmapFont:
@@ -70,7 +71,13 @@ class BitmapFont:
 
     def length(self, text: str) -> int:
         """The pixels the pen moves drawing ``text`` (Pillow's ``getlength``)."""
-        return sum(self._glyph(letter).advance for letter in text)
+        advances = self._advances
+        try:
+            return sum(map(advances.__getitem__, text))
+        except KeyError:  # a letter not measured yet
+            for letter in text:
+                advances.setdefault(letter, self._glyph(letter).advance)
+            return sum(map(advances.__getitem__, text))
 
     def bbox(self, text: str) -> tuple[int, int, int, int]:
         """The box of ``text`` drawn at (0, 0) on its baseline (Pillow's ``getbbox``, anchor
