@@ -4,35 +4,19 @@ the bus's delay and carrying a move out are nobody's time; a restart of either b
 them together."""
 
 import json
-import random
-from dataclasses import replace
 
 import pytest
 
 from firmware_host.actions.commands import SetClock
 from firmware_host.board.controller import Game
-from firmware_host.store.config import ClockConfig
 from firmware_host.store.storage import Storage
 from testbed.board_under_test import BoardUnderTest
-from testbed.bus import Faults
-from testbed.pair import Pair
+from testbed.clocked import DELAY_MS, clocked_pair
 from testbed.pairs import carried_out, t1_and_t2
 from testbed.tools import wait_until
 
-DELAY_MS = 300
 #: The real-broker tests' clock: ten minutes each.
 CLOCK = '[clock]\ncontrol = "600"\n'
-
-
-def clocked_pair(game: Game | None = None) -> Pair:
-    """t1 (White's players) and t2 (Black's) of ``game`` (Antipalos on 3), each with ``[clock]
-    control = "60"``, on a bus that takes 0.3 s each way."""
-    game = game or Game.of("antipalos", 3)
-    pair = Pair(game, random.Random(1), kinds=(), faults=Faults(delay=(DELAY_MS, DELAY_MS)))
-    for board in pair.boards:
-        board.config = replace(board.config, clock=ClockConfig("60"))
-        board.restart()  # the daemon started with that config
-    return pair
 
 
 def lit(board: BoardUnderTest) -> None:
@@ -88,9 +72,8 @@ def placed(board: BoardUnderTest, site: str) -> float:
 
 
 def test_both_boards_keep_the_same_clocks_the_bus_and_the_carrying_charged_to_nobody():
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)  # White at t1
         carry(two, 1500)  # Black's players carry it out at t2, 1.5 s after it is lit
         assert two.controller.clock.clocks.running == "black"
@@ -103,14 +86,11 @@ def test_both_boards_keep_the_same_clocks_the_bus_and_the_carrying_charged_to_no
         assert kept(one) == kept(two)  # the same readings after each move on both boards
         assert kept(one)[-1]["black"] == 60_000 - black  # neither the bus nor the carrying
         assert one.controller.clock.clocks.running == "white" and apart(one, two) <= DELAY_MS
-    finally:
-        pair.close()
 
 
 def test_a_restart_of_either_board_keeps_the_clocks_together():
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)
         carry(two, 1000)
         two.run(3000)
@@ -122,17 +102,14 @@ def test_a_restart_of_either_board_keeps_the_clocks_together():
         two.run(1000)
         assert apart(one, two) <= DELAY_MS
         answered_alike(one, two)
-    finally:
-        pair.close()
 
 
 def test_a_restart_amid_a_move_s_follow_ups_charges_the_turn_so_far_on_both_boards():
     """Antipod: White's token k8 is recorded at t1, its twin still to place, when t1 restarts.
     t1 charges White the turn as far as it went when the move was recorded (not nothing, which
     showed White's whole time at t1 while t2 showed what was left), and t2 the same."""
-    pair = clocked_pair(Game.of("antipod"))
-    one, two = pair.boards
-    try:
+    with clocked_pair(Game.of("antipod")) as pair:
+        one, two = pair.boards
         move(one, "k8", 3000)
         assert one.lit() and one.controller.moves  # recorded, the twin lit
         one.run(500)
@@ -144,8 +121,6 @@ def test_a_restart_amid_a_move_s_follow_ups_charges_the_turn_so_far_on_both_boar
         one.run(1000)
         assert shown(one)["white"] <= 60_000 - 3000
         assert kept(one) == kept(two) and apart(one, two) <= DELAY_MS
-    finally:
-        pair.close()
 
 
 def test_a_move_corrected_by_its_players_while_the_other_side_thinks_keeps_the_clocks_together():
@@ -153,9 +128,8 @@ def test_a_move_corrected_by_its_players_while_the_other_side_thinks_keeps_the_c
     the move back and makes the corrected one, so Black's turn begins again once C3* stands
     there; t1 charges Black nothing before the correction either (it charged Black's time up
     to the correction: 2.8 s apart)."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)
         carry(two, 1000)
         two.run(2000)  # Black thinks at t2
@@ -168,8 +142,6 @@ def test_a_move_corrected_by_its_players_while_the_other_side_thinks_keeps_the_c
         assert apart(one, two) <= DELAY_MS
         assert shown(two)["black"] > 60_000 - 2000  # its time before the correction not charged
         answered_alike(one, two)
-    finally:
-        pair.close()
 
 
 def test_a_turn_s_start_heard_late_from_what_the_broker_kept_is_timed_from_when_it_began():
@@ -178,9 +150,8 @@ def test_a_turn_s_start_heard_late_from_what_the_broker_kept_is_timed_from_when_
     broker kept it, saying Black's turn had run a moment when it was sent, 2 s before. t1
     asks again (its own game sent again) and Black's clock runs there as from when Black's
     turn began at t2 (it ran from the reconnection: 2.3 s apart)."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)
         lit(two)
         pair.bus.cut("t1")
@@ -188,8 +159,6 @@ def test_a_turn_s_start_heard_late_from_what_the_broker_kept_is_timed_from_when_
         two.run(3000)  # t1 reconnects after 2 s
         assert one.clocks().running == two.clocks().running == "black"
         assert apart(one, two) <= DELAY_MS
-    finally:
-        pair.close()
 
 
 def test_team_play_a_restart_amid_a_turn_heard_late_keeps_the_player_s_clock_together():
@@ -197,9 +166,8 @@ def test_team_play_a_restart_amid_a_turn_heard_late_keeps_the_player_s_clock_tog
     t2 resumes B1's clock as stored (the turn so far charged to nobody); t1 hears of it only
     at its reconnection, from t2's game as the broker kept it, and then charges B1 as t2
     does, as from the restart (it ran from the reconnection: 2.3 s apart)."""
-    pair = clocked_pair(Game.of("antipalos", 3, "team"))
-    one, two = pair.boards
-    try:
+    with clocked_pair(Game.of("antipalos", 3, "team")) as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)  # A1
         carry(two, 1000)
         two.run(1000)
@@ -209,14 +177,11 @@ def test_team_play_a_restart_amid_a_turn_heard_late_keeps_the_player_s_clock_tog
         assert one.clocks().running == two.clocks().running == "B1"
         assert apart(one, two) <= DELAY_MS
         answered_alike(one, two)
-    finally:
-        pair.close()
 
 
 def test_a_flag_falls_on_the_board_of_its_players_and_ends_the_game_on_both():
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 1000)
         carry(two, 500)
         two.run(61_000)  # Black's time runs out at t2
@@ -225,8 +190,6 @@ def test_a_flag_falls_on_the_board_of_its_players_and_ends_the_game_on_both():
         assert [g.result for g in one.storage.games()] == [g.result for g in two.storage.games()]
         assert one.storage.games()[0].result == "white wins by time"
         assert one.screen()[2] == two.screen()[2] == "White wins: time"
-    finally:
-        pair.close()
 
 
 def stored_readings(folder, board: str) -> list[dict]:
@@ -259,9 +222,8 @@ def test_after_a_flag_a_board_that_restarts_begins_a_new_game_the_other_board_jo
     """White's flag falls at t1 and ends the game on both; then one daemon starts again: it
     begins a new game (the last is over), never the one lost on time again, and the other
     board joins it, both at the start with fresh clocks."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 1000)
         carry(two, 500)
         move(two, "C3*", 500)
@@ -279,8 +241,6 @@ def test_after_a_flag_a_board_that_restarts_begins_a_new_game_the_other_board_jo
         assert one.held() == two.held() == ()
         assert shown(one)["black"] == shown(two)["black"] == 60_000 and shown(one)["white"] > 50_000
         assert apart(one, two) <= DELAY_MS
-    finally:
-        pair.close()
 
 
 def test_a_takeback_asked_as_the_askers_flag_falls_is_still_put_and_agreed_on_both():
@@ -288,9 +248,8 @@ def test_a_takeback_asked_as_the_askers_flag_falls_is_still_put_and_agreed_on_bo
     the flag falls at t1 while the request crosses the bus, ending the game on both boards; the
     request still stands and is put to Black's players at t2, whose OK takes the game back on
     both boards, with the clocks as they stood at that position."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 1000)
         carry(two, 500)
         move(two, "C3*", 500)
@@ -310,8 +269,6 @@ def test_a_takeback_asked_as_the_askers_flag_falls_is_still_put_and_agreed_on_bo
         assert one.held() == two.held() == ()
         assert not one.timed_out() and not two.timed_out()
         assert one.clocks().left == two.clocks().left == {"white": 60_000, "black": 60_000}
-    finally:
-        pair.close()
 
 
 def test_a_pause_and_an_adjustment_on_either_board_reach_the_other():
@@ -319,9 +276,8 @@ def test_a_pause_and_an_adjustment_on_either_board_reach_the_other():
     and show the same times; a minute added to White at t2 shows on both; resumed at t2, both
     run again, Black's at both boards; a restart of t2 keeps the correction and sets nothing
     twice."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)
         carry(two, 500)
         two.run(3000)
@@ -342,8 +298,6 @@ def test_a_pause_and_an_adjustment_on_either_board_reach_the_other():
         two.run(1000)
         assert not two.clocks().paused and apart(one, two) <= DELAY_MS
         assert shown(two)["white"] > 100_000
-    finally:
-        pair.close()
 
 
 def test_an_arbiter_s_pause_sent_to_one_daemon_pauses_both_on_a_real_broker(
@@ -374,9 +328,8 @@ def test_pieces_set_back_for_a_takeback_as_the_flag_falls_are_not_a_new_game_set
     and its pieces gone from both boards. Now the pieces as they stood when the flag fell are
     no new game: t1 asks them put back in the game lost on time; cleared after that, the board
     begins the next game, which t2 joins."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 1000)
         carry(two, 500)
         move(two, "C3*", 500)
@@ -407,5 +360,3 @@ def test_pieces_set_back_for_a_takeback_as_the_flag_falls_are_not_a_new_game_set
         pair._joins(pair.robots[0], pair.robots[1], two.game_id())
         assert one.token() == two.token() != ended
         assert one.held() == two.held() == ()
-    finally:
-        pair.close()
