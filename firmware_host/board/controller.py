@@ -264,6 +264,7 @@ class Controller:
             self.clock.turn(self._now),
             self.seating,
             self.clock.corrections,
+            r.follows,
         )
 
     def snapshot(self) -> Snapshot:

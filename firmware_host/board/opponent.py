@@ -60,8 +60,9 @@ class Seen:
     ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``);
     ``clocks``: the game clocks (None: no clock), ``used``: the time (ms) each move's turn
     took, by the moves made after it, ``turn``: the side whose clock runs and for how long
-    (ms) so far, ``seating``: who sits at the seats, and ``corrections``: how many arbiter's
-    corrections were made at this board."""
+    (ms) so far, ``seating``: who sits at the seats, ``corrections``: how many arbiter's
+    corrections were made at this board, and ``follows``: the token of the game played before
+    this one (over here: never joined again)."""
 
     game: Game
     game_id: int
@@ -78,6 +79,7 @@ class Seen:
     #: Who sits at the seats (both boards' seats with a paired board) and the league table.
     seating: Seating = field(default_factory=Seating)
     corrections: int = 0
+    follows: str = ""
 
     @property
     def state(self) -> GameState[Any]:

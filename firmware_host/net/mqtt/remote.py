@@ -27,7 +27,8 @@ way on it (version 2)::
   message was sent (null: theirs is not running), and the side whose flag fell (null: none
   has): the other board takes the flag of this board's players from there, never from its own
   clock, and a board that starts with its last game over never joins a game with a flag
-  again. ``session`` names the run of the daemon that sent it: the other side's clock runs
+  again, nor the game it played last (as its own record names it, whatever the broker kept).
+  ``session`` names the run of the daemon that sent it: the other side's clock runs
   from the earliest start its messages imply (a late one implies a later start), unless the
   other board started again (its clock with it). The other board's move is charged the time
   it says; its clock runs here from the message saying its turn began there, as from then; a
@@ -422,8 +423,11 @@ class Remote:
         return []
 
     def _over(self, seen: Seen, peer: Peer) -> bool:
-        """Whether the other board's game is this game's kind and over (a flag fell in it, as
-        either board said last, or its position ends it)."""
+        """Whether the other board's game is over here (the game this board played before
+        this one, which it ended or left, whatever the broker kept of it), or of this game's
+        kind and over (a flag fell in it, as either board said last, or its position ends it)."""
+        if peer.token == seen.follows:
+            return True
         game, here = peer.game, seen.game
         if (game.name, game.size, game.variant) != (here.name, here.size, here.variant):
             return False

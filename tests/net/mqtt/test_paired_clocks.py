@@ -9,10 +9,13 @@ import pytest
 
 from firmware_host.actions.commands import SetClock
 from firmware_host.board.controller import Game
+from firmware_host.net.mqtt.remote import Remote, moves_topic
 from firmware_host.store.storage import Storage
 from testbed.board_under_test import BoardUnderTest
 from testbed.clocked import DELAY_MS, clocked_pair
+from testbed.pair import Pair
 from testbed.pairs import carried_out, t1_and_t2
+from testbed.robot import Robot
 from testbed.tools import wait_until
 
 #: The real-broker tests' clock: ten minutes each.
@@ -243,6 +246,34 @@ def test_after_a_flag_a_board_that_restarts_begins_a_new_game_the_other_board_jo
         assert apart(one, two) <= DELAY_MS
 
 
+def test_a_board_whose_power_goes_as_its_players_flag_falls_begins_a_new_game_the_other_joins():
+    """bench/robot.py --paired --clock 5 (seed 708, episode 44): White's flag falls at t1 and
+    the power goes at once, before its word of the flag reached the broker (nor t1's
+    connection, down meanwhile); t1 starts again. Its own record says the game is over, so it
+    begins a new game, never the one lost on time, and t2, which never heard of the flag,
+    joins it. (t1 took its new game for t2's, the same game with no moves yet; then each
+    board refused the other's moves and neither began anything.)"""
+    with clocked_pair() as pair:
+        one, two = pair.boards
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        move(two, "C3*", 500)
+        carry(one, 500)
+        topic, ended = moves_topic("t1"), one.token()
+        said = pair.bus.retained[topic]  # t1's last word before the flag
+        pair.bus.cut("t2")
+        while not one.timed_out():  # White's time runs out at t1
+            one.run(100)
+        one.run(DELAY_MS)
+        pair.bus.retained[topic] = said  # the flag's word never reached the broker
+        before = two.game_id()
+        pair.robots[0].restart()
+        pair._joins(pair.robots[0], pair.robots[1], before)
+        pair.check()
+        assert one.token() == two.token() != ended
+        assert one.held() == two.held() == ()
+
+
 def test_a_takeback_asked_as_the_askers_flag_falls_is_still_put_and_agreed_on_both():
     """White's players at t1 ask to take back from the menu 0.2 s before their time runs out:
     the flag falls at t1 while the request crosses the bus, ending the game on both boards; the
@@ -360,3 +391,40 @@ def test_pieces_set_back_for_a_takeback_as_the_flag_falls_are_not_a_new_game_set
         pair._joins(pair.robots[0], pair.robots[1], two.game_id())
         assert one.token() == two.token() != ended
         assert one.held() == two.held() == ()
+
+
+def _to_set_back(pair: Pair) -> tuple[Robot, Robot]:
+    """Seeded play until the players to move at one board may set back their last move and
+    the other side's answer: (that board's robot, the other's)."""
+    for _ in range(20):
+        pair.act("move")
+        asker = next((r for r in pair.robots if r.at_table()), None)
+        if asker is not None and len(asker.moves) >= 2 and asker.states[-3].to_move == asker.state.to_move:
+            return asker, pair.robots[1 - pair.robots.index(asker)]
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize("game", [("antipalos", 3, "two"), ("antipode", None, "standard")])
+def test_a_takeback_by_hand_refused_keeps_the_askers_clock_running_on_both_boards(game):
+    """bench/robot.py --paired --clock 5 (seed 706, episode 11, Antipalos Team play): the
+    players to move set their partner's move and the other side's answer back by hand; the
+    other board's players say no, and the askers put the pieces back (in Antipode turning the
+    tokens again) and move. Their turn went on all along, the pieces set back and put back
+    being their own doing: their board stopped their clock while it guided the pieces back,
+    then sent the move's time from when it ran again, so the other board charged them less
+    (3.4 s apart)."""
+    with clocked_pair(Game.of(*game)) as pair:
+        one, two = pair.boards
+        asker, other = _to_set_back(pair)
+        here, there = asker.board, other.board
+        assert asker.take_back("hands", ask=True) == len(here.held()) - 2
+        assert pair._until(lambda: "Take back?" in there.screen())
+        there.press("back")
+        assert pair._until(lambda: Remote.REFUSED in here.screen())
+        here.run(3000)  # the players read the refusal, then put the pieces back
+        asker.agreed(None)
+        assert here.clocks().running == there.clocks().running == asker.state.to_move
+        assert apart(one, two) <= DELAY_MS
+        pair.act("move")
+        two.run(1000)
+        assert kept(one) == kept(two) and apart(one, two) <= DELAY_MS
