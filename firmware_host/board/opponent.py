@@ -137,6 +137,12 @@ class Started:
 
 
 @dataclass(frozen=True)
+class Heard:
+    """The opponent's board is there, heard since this board started: the clock of the
+    players here, held till then (:attr:`Opponent.present`), runs."""
+
+
+@dataclass(frozen=True)
 class Corrected:
     """An arbiter's correction made where the opponent is played: each side's time ``left``
     (ms, as of the running clock's last switch; None: as it is here, the position having moved
@@ -221,6 +227,7 @@ class Seated:
 Intent = (
     Play
     | Started
+    | Heard
     | Corrected
     | Retimed
     | TimeUp
@@ -255,6 +262,9 @@ class Opponent(Protocol):
     #: its moves say the time they took and its flag falls there (:class:`TimeUp`); else its
     #: clock runs from when it is told and its flag falls here.
     times_itself: bool
+    #: Whether it is there: one that times itself, until it is heard (:class:`Heard`), holds
+    #: the clock of the players here (the time until then is nobody's).
+    present: bool
 
     @property
     def level(self) -> int | None:
@@ -428,6 +438,7 @@ class Computer(Thinker):
     WAIT = N_("Wait: the computer is thinking")
     rethinks = True
     times_itself = False
+    present = True
     note = None
 
     def __init__(self, side: str | None, level: int, seed: int = 0, sync: bool = False) -> None:

@@ -182,6 +182,73 @@ def test_team_play_a_restart_amid_a_turn_heard_late_keeps_the_player_s_clock_tog
         answered_alike(one, two)
 
 
+def test_a_new_game_s_first_clock_waits_until_the_other_board_is_there():
+    """The café's power goes before the first move and comes back: t1 (White's players) starts
+    at once, t2 4 s later. White's clock does not run at t1 while t2 is still starting (the
+    time a board is off or starting is nobody's, as a power cut's): it runs on both boards from
+    when t1 hears t2, and White's first move is charged only its time since then (t1 charged
+    the 4 s too)."""
+    with clocked_pair() as pair:
+        one, two = pair.boards
+        one.power_off(), two.power_off()
+        one.run(1000)
+        one.restart()
+        one.run(4000)
+        assert one.clocks().running is None and shown(one)["white"] == 60_000
+        two.restart()
+        one.run(1000)
+        assert one.clocks().running == two.clocks().running == "white"
+        assert apart(one, two) <= DELAY_MS
+        move(one, "B2*", 2000)
+        carry(two, 500)
+        assert kept(one) == kept(two) and kept(one)[0]["white"] >= 60_000 - 3000 - DELAY_MS
+
+
+def test_after_a_power_cut_of_both_the_side_to_move_s_clock_waits_for_the_other_board():
+    """Both boards lose power while White thinks at t1; t1 starts again 1 s later, t2 only 4 s
+    after that. White's clock resumes as stored and waits at t1 until t2 is there; then it
+    runs on both boards, and White's move is charged what it took on either side of the cut."""
+    with clocked_pair() as pair:
+        one, two = pair.boards
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        move(two, "C3*", 500)
+        carry(one, 500)
+        white = kept(one)[-1]["white"]
+        one.run(2000)  # White thinks
+        one.power_off(), two.power_off()
+        one.run(1000)
+        one.restart()
+        one.run(4000)
+        assert one.clocks().running is None and shown(one)["white"] == white
+        two.restart()
+        one.run(1000)
+        assert one.clocks().running == two.clocks().running == "white"
+        assert apart(one, two) <= DELAY_MS
+        move(one, "A1*", 1000)
+        carry(two, 500)
+        assert kept(one) == kept(two) and kept(one)[-1]["white"] >= white - 2000 - 2000 - DELAY_MS
+
+
+def test_a_board_that_loses_the_other_mid_turn_keeps_its_players_clock_running():
+    """t2 loses power while White thinks at t1: White is still thinking, so White's clock runs
+    on at t1; t2, back, shows it as t1 does."""
+    with clocked_pair() as pair:
+        one, two = pair.boards
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        move(two, "C3*", 500)
+        carry(one, 500)
+        white = kept(one)[-1]["white"]
+        two.power_off()
+        one.run(3000)
+        assert one.clocks().running == "white" and shown(one)["white"] <= white - 3000
+        two.restart()
+        one.run(1000)
+        assert one.clocks().running == two.clocks().running == "white"
+        assert apart(one, two) <= DELAY_MS
+
+
 def test_a_flag_falls_on_the_board_of_its_players_and_ends_the_game_on_both():
     with clocked_pair() as pair:
         one, two = pair.boards
