@@ -316,7 +316,8 @@ class Remote:
         if not intents and peer is not None and seen.token and peer.token == seen.token:
             intents = self._seat(seen, peer)
         if there and not self.present:  # the clock held for it runs
-            self.present, intents = True, [Heard(), *intents]
+            self.present = True
+            intents = [Heard(), *intents] if seen.clocks is not None else intents
         if not intents:
             self._publish(seen)
         elif not self._intended:  # once: intents that persist are polled at the loop's pace
