@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import tempfile
@@ -33,6 +34,7 @@ from firmware_host.actions.commands import Command, NewGame, SetPlayers, TakeBac
 from firmware_host.board.controller import Controller, Game
 from firmware_host.board.opponent import Computer
 from firmware_host.board.view import LIGHTS
+from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.commands import parse
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.mqtt.remote import Remote
@@ -47,6 +49,7 @@ from firmware_host.store.timecontrol import Clocks
 from hardware.base import Led
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
+from testbed.bus import BusLink
 from testbed.scratch import scratch
 
 #: Light kinds that look alike, by the name the robot reads them as ("take this off").
@@ -150,7 +153,8 @@ class Table:
             if self.bus is not None:
                 self.bus.deliver(now)
             for board in self.boards:
-                board.scan(now)
+                if not board.off:
+                    board.scan(now)
             self.scans += 1
             self._now = self.scans * self.period_ms
 
@@ -275,6 +279,7 @@ class BoardUnderTest:
         self._frame_version = -1
         self.changed_at = self.acted_at = 0.0  # the last output change, the last hand action
         self.due = self.table.now_ms  # the next scan (a waiting table's)
+        self.off = False  # the daemon stopped (a power cut) until it restarts
         self.waiting = 0.0  # how long a waiting table's loop waits for a hand (0: scanning)
         self.said = False  # the last step had events
         self.woke = False  # the loop's waker was set since the last scan began
@@ -292,7 +297,15 @@ class BoardUnderTest:
             remote = Remote.configured(self.remote, self.config, clock=lambda: self.now_ms / 1000)
             remote.wakes(_Waker(self))
             controller.opponent = remote
+            self._say(topics.ONLINE)  # connected, as the daemon says it
         return controller
+
+    def _say(self, availability: str) -> None:
+        """The board's availability, retained, as the daemon says it on its broker."""
+        if self.remote is not None:
+            self.remote.publish(
+                topics.availability_topic(self.config.mqtt.board_id), availability, retain=True
+            )
 
     # -------------------------------------------------------------------- time
     @property
@@ -484,6 +497,7 @@ class BoardUnderTest:
         table and the clock stay as they are."""
         self.lines.append({"t": self.now_ms, "restart": True})
         self.restarts.append(len(self.events))
+        self.off, self.due = False, self.now_ms
         if self.controller.opponent is not None:
             self.controller.opponent.close()
         self.storage.close()
@@ -491,6 +505,14 @@ class BoardUnderTest:
         self.controller = self._open()
         self._frame_version = -1
         self._acted()
+
+    def power_off(self) -> None:
+        """The daemon stops (a power cut): the board is no longer scanned and its connection
+        is gone (the broker keeps what it published), until it starts again (:meth:`restart`)."""
+        self.off, self.due = True, math.inf
+        if isinstance(self.remote, BusLink):
+            self.remote.drop()
+        self._say(topics.OFFLINE)  # the broker's last will for it
 
     def close(self) -> None:
         if self.controller.opponent is not None:

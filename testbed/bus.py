@@ -56,6 +56,12 @@ class BusLink:
         if topic in self.bus.retained:
             self.bus.send(self, topic, self.bus.retained[topic], kept=True)
 
+    def drop(self) -> None:
+        """The connection is gone (its board lost power): nothing reaches it until it
+        subscribes again."""
+        self.handlers.clear()
+        self.kept.clear()
+
     def publish(self, topic: str, payload: str | bytes, retain: bool = False) -> None:
         data = payload.encode() if isinstance(payload, str) else payload
         if retain:

@@ -90,7 +90,7 @@ class Scripted:
     """An opponent (firmware_host/board/opponent.py's protocol) that plays ``moves`` in turn on
     ``side``."""
 
-    WAIT, rethinks, level, note, times_itself = "Wait", False, None, None, False
+    WAIT, rethinks, level, note, times_itself, present = "Wait", False, None, None, False, True
 
     def __init__(self, side: str, *moves: str) -> None:
         self.side, self.moves = side, list(moves)

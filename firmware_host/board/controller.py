@@ -57,6 +57,7 @@ from firmware_host.board.opponent import (
     Ask,
     Asked,
     Corrected,
+    Heard,
     Hints,
     Intent,
     Opponent,
@@ -264,6 +265,7 @@ class Controller:
             self.clock.turn(self._now),
             self.seating,
             self.clock.corrections,
+            r.follows,
         )
 
     def snapshot(self) -> Snapshot:
@@ -571,10 +573,18 @@ class Controller:
         self.model.go(phase)
         if unsaid is not None and phase.unsaid() is None:
             self._say(unsaid)  # the doubt passed: the move stands
+        self._run_clock(phase)
+
+    def _run_clock(self, phase: Phase) -> None:
+        """Whose clock runs in ``phase``: nobody's before a league round's OKs, nor the players'
+        here before a paired board is heard (the time until it is there is nobody's)."""
         away = self.opponent.side_in(self.state) if self.opponent else None
         pending = phase.opponent_move()
         waits = self.opponent is not None and self.opponent.times_itself
-        runs = None if self.seating.waiting else self._player(self._timed(phase, away))
+        alone = waits and self.opponent is not None and not self.opponent.present
+        timed = self._timed(phase, away)
+        held = self.seating.waiting or alone and timed != away
+        runs = None if held else self._player(timed)
         told = self.clock.follow(
             runs, len(self.moves), pending is not None, self._now, self._player(away), waits
         )
@@ -896,6 +906,8 @@ class Controller:
             self._expect(intent)
         elif isinstance(intent, Started):
             self._started(intent)
+        elif isinstance(intent, Heard):
+            self._run_clock(self.phase)
         elif isinstance(intent, Corrected) and self.clock.relayed(intent.left, intent.paused, self._now):
             self._tell_clocks()
         elif isinstance(intent, TimeUp) and self.clock.fall(intent.side):

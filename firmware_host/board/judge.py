@@ -582,7 +582,8 @@ def restored(c: View, phase: Restoring, board: Board) -> Decisions | None:
     def next_turn(c: View) -> Decisions:
         undo = cast(Restoring, c.phase).undo
         if undo is not None and not undo.done:  # else announced with the takeback (or resume)
-            return [Go(Following(undo)), Follow(announce=phase.why == "refused")]
+            refused = phase.why == "refused"
+            return [Go(Following(undo, refused=refused)), Follow(announce=refused)]
         return [BeginTurn()]
 
     # the touches made on the way: the undo's flips count, the rest were no flips or taps

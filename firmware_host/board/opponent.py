@@ -60,8 +60,9 @@ class Seen:
     ``rewrites``: the game's history besides its moves (``firmware_host/board/record.py``);
     ``clocks``: the game clocks (None: no clock), ``used``: the time (ms) each move's turn
     took, by the moves made after it, ``turn``: the side whose clock runs and for how long
-    (ms) so far, ``seating``: who sits at the seats, and ``corrections``: how many arbiter's
-    corrections were made at this board."""
+    (ms) so far, ``seating``: who sits at the seats, ``corrections``: how many arbiter's
+    corrections were made at this board, and ``follows``: the token of the game played before
+    this one (over here: never joined again)."""
 
     game: Game
     game_id: int
@@ -78,6 +79,7 @@ class Seen:
     #: Who sits at the seats (both boards' seats with a paired board) and the league table.
     seating: Seating = field(default_factory=Seating)
     corrections: int = 0
+    follows: str = ""
 
     @property
     def state(self) -> GameState[Any]:
@@ -130,6 +132,12 @@ class Started(NamedTuple):
 
     used: float
     anew: bool = True
+
+
+@dataclass(frozen=True)
+class Heard:
+    """The opponent's board is there, heard since this board started: the clock of the
+    players here, held till then (:attr:`Opponent.present`), runs."""
 
 
 class Corrected(NamedTuple):
@@ -208,6 +216,7 @@ class Seated(NamedTuple):
 Intent = (
     Play
     | Started
+    | Heard
     | Corrected
     | Retimed
     | TimeUp
@@ -241,6 +250,9 @@ class Opponent(Protocol):
     #: its moves say the time they took and its flag falls there (:class:`TimeUp`); else its
     #: clock runs from when it is told and its flag falls here.
     times_itself: bool
+    #: Whether it is there: one that times itself, until it is heard (:class:`Heard`), holds
+    #: the clock of the players here (the time until then is nobody's).
+    present: bool
 
     @property
     def level(self) -> int | None:
@@ -414,6 +426,7 @@ class Computer(Thinker):
     WAIT = N_("Wait: the computer is thinking")
     rethinks = True
     times_itself = False
+    present = True
     note = None
 
     def __init__(self, side: str | None, level: int, seed: int = 0, sync: bool = False) -> None:

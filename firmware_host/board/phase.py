@@ -394,7 +394,8 @@ class Following(_Phase):
     """``turn`` is recorded; its steps are under way. ``correctable`` and ``held`` as for
     :class:`_Turning`; ``touched``: touches none of its steps took (the next side's, made early);
     ``doubted``: since when the board has shown a set-back deeper than the last turn, and that
-    board (a takeback once it has stood for ``takeback_ms``: ``-inf``)."""
+    board (a takeback once it has stood for ``takeback_ms``: ``-inf``); ``refused``: ``turn``
+    turns again the tokens of a takeback by hand the other board refused."""
 
     final: ClassVar[bool] = False
     turn: Turn
@@ -402,11 +403,14 @@ class Following(_Phase):
     touched: tuple[Touch, ...] = ()
     held: float | None = None
     doubted: tuple[float, frozenset[str]] | None = None
+    refused: bool = False
 
     def expected(self, position: Board) -> Board:
         return self.turn.board()
 
     def timed(self, state: GameState[Any], away: str | None) -> str | None:
+        if self.refused:  # as the pieces put back (Restoring): the side to move's time
+            return state.to_move
         # a takeback's tokens turned back (the side to move's steps): nobody's time; a move's
         # own steps asked again after a restart stay its mover's
         undoing = self.turn.move is None and self.turn.side == state.to_move
@@ -540,6 +544,11 @@ class Restoring(_Phase):
 
     def reread(self) -> Restoring:
         return self
+
+    def timed(self, state: GameState[Any], away: str | None) -> str | None:
+        # a takeback refused: its pieces put back by the players who set them back, in the
+        # turn of the side to move (whose clock runs on at the other board too)
+        return state.to_move if self.why == "refused" else None
 
     def differs(self, position: Board, board: Board, aim: Board | None) -> tuple[Board, Board]:
         return position - board, board - position  # the recorded position, whatever the aim

@@ -36,7 +36,7 @@ from engines.core.options import write_options
 from firmware_host.board.game import Game, result_lines, result_text
 from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.board.turn import Turn, markers, undo_steps
-from firmware_host.store.storage import Storage
+from firmware_host.store.storage import Storage, StorageError
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,9 @@ class GameRecord:
         self.moves: list[str] = []
         self.rewrites: list[tuple[int, str]] = []
         self.token = ""
+        #: The token of the game stored before this one, played with another board: over here
+        #: (a restarted board begins a new game once the last is over), never joined again.
+        self.follows = ""
         #: What is left to do that the sensors cannot see (the last move's flips, a takeback's
         #: tokens to turn back and unseen pieces to carry), as it stands: kept so a restart
         #: still asks for it; ``undo_by``: the side whose steps they are.
@@ -130,6 +133,7 @@ class GameRecord:
         it; ``seats``: the players at the seats and the league round, JSON)."""
         start = match.next_game() if match else game.new()
         match_of, target = (match.first_id, match.target) if match else (None, None)
+        follows = _last_token(storage)
         game_id = storage.start(
             game.name,
             game.size,
@@ -142,7 +146,9 @@ class GameRecord:
             players=seats[0],
             league=seats[1],
         )
-        return cls(storage, game, game_id, start, match)
+        record = cls(storage, game, game_id, start, match)
+        record.follows = follows
+        return record
 
     @classmethod
     def resume(
@@ -359,6 +365,14 @@ def _history(
             **({"doubt": doubt} if doubt else {}),
         }
     )
+
+
+def _last_token(storage: Storage) -> str:
+    """The token of the latest game in ``storage`` ("": none, or not read)."""
+    try:
+        return read_history(storage.last_history() or "{}")[0]
+    except (StorageError, ValueError):
+        return ""
 
 
 def read_history(

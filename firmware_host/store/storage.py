@@ -609,6 +609,15 @@ class Storage:
             raise StorageError(f"{self.path}: cannot read the games ({exc})") from None
         return row[0] if row and isinstance(row[0], str) else None
 
+    def last_history(self) -> str | None:
+        """The history (``firmware_host/board/record.py``: a paired game's token...) of the
+        latest game (None: none kept, or no game yet)."""
+        try:
+            row = self._db.execute("SELECT history FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: cannot read the games ({exc})") from None
+        return row[0] if row and isinstance(row[0], str) else None
+
     def match_games(self, match_of: int) -> list[StoredGame]:
         """The games of the match whose first game is ``match_of``, in the order played."""
         return self.games(match_of=match_of)

@@ -26,6 +26,7 @@ from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig
 from testbed.board_under_test import BoardUnderTest
 from testbed.bus import Faults
+from testbed.clocked import clocked_pair
 from testbed.language import speaking
 from testbed.pair import PAIR_MIX, PAIR_SEATING, Pair
 from testbed.robot import GAMES, KINDS, MIX, SEATING, Robot, Violated, intend, planned
@@ -392,9 +393,8 @@ def test_the_robots_crash_amid_guidance_leaves_a_game_lost_on_time_alone():
     over is not resumed (a new one begins), and the robot went on in the old one: the robot's
     fault (its "restart" intention follows a new game, a crash amid guidance does not). Now it
     crashes only a game going on; the piece is put back in the game lost on time."""
-    pair = Pair(Game.of("antipalos", 3), random.Random(1), kinds=(), clock=ClockConfig("5"))
-    one, two = pair.boards
-    try:
+    with clocked_pair(Game.of("antipalos", 3), "5", delay_ms=0) as pair:
+        one, two = pair.boards
         one.place("*C2")  # White, at t1
         one.settle()
         carry(two)
@@ -416,8 +416,6 @@ def test_the_robots_crash_amid_guidance_leaves_a_game_lost_on_time_alone():
         robot.follow()
         assert (two.game_id(), two.held(), two.occupied()) == (game, ("*C2", "*B2"), {"*C2", "*B2"})
         assert not two.restarts
-    finally:
-        pair.close()
 
 
 def carry(board: BoardUnderTest) -> None:

@@ -75,7 +75,7 @@ def test_the_later_setting_wins_and_the_same_one_set_twice_still_shares_its_oks(
 class Paired:
     """The other board, as the controller meets it: it sends one seating once."""
 
-    WAIT, rethinks, times_itself, level, note = "Wait", False, True, None, None
+    WAIT, rethinks, times_itself, level, note, present = "Wait", False, True, None, None, True
 
     def __init__(self, seating: Seating) -> None:
         self.sends = [Seated(seating)]

@@ -27,13 +27,17 @@ way on it (version 2)::
   message was sent (null: theirs is not running), and the side whose flag fell (null: none
   has): the other board takes the flag of this board's players from there, never from its own
   clock, and a board that starts with its last game over never joins a game with a flag
-  again. ``session`` names the run of the daemon that sent it: the other side's clock runs
+  again, nor the game it played last (as its own record names it, whatever the broker kept).
+  ``session`` names the run of the daemon that sent it: the other side's clock runs
   from the earliest start its messages imply (a late one implies a later start), unless the
   other board started again (its clock with it). The other board's move is charged the time
   it says; its clock runs here from the message saying its turn began there, as from then; a
   message heard while this board's players' clock runs is answered with this board's game
   sent again (the other board may have started again), and the other board's game as the
   broker kept it (heard at a (re)connection, its ``running`` maybe old) is answered so too.
+  This board's players' clock waits until the other board is heard since this board started
+  (its availability ``online``, or a message it sent, not the copy the broker kept):
+  :attr:`Remote.present`.
 - ``arbiter`` (with a game clock): the last arbiter's correction made on this board in this
   game, ``[at, moves, left, paused]``: when (nanoseconds since the epoch), at how many moves,
   each side's time left then (ms, as of the running clock's last switch) and the pause. The
@@ -87,6 +91,7 @@ from firmware_host.board.opponent import (
     Ask,
     Asked,
     Corrected,
+    Heard,
     Intent,
     Play,
     Remember,
@@ -184,6 +189,10 @@ class Remote:
         #: topic, the other board came back online, or this board heard the other's game as the
         #: broker kept it (a (re)connection), whose word of a turn may be old.
         self._again = False
+        #: The other board was heard since this board started: online, or a message of its
+        #: own (not its last one as the broker kept it); ``present`` once the board was told
+        #: (:class:`Heard`).
+        self._there = self.present = False
         self._correction: Correction | None = None  # the arbiter's last correction made here
         self._corrected = 0  # the corrections made here so far (``Seen.corrections``)
         self._latest = 0  # when the last correction made or followed here was made (ns)
@@ -281,7 +290,7 @@ class Remote:
         """What the other board's game asks of this one; ours published when nothing is under
         way here."""
         with self._lock:
-            peer, online, kept = self._peer, self._online, self._kept
+            peer, online, kept, there = self._peer, self._online, self._kept, self._there
         if seen.game_id != self._game_id:
             began_here = self._game_id is not None and self._joining is None
             self._game_id, self._ask, self._refusal, self._answer = seen.game_id, None, None, None
@@ -306,6 +315,9 @@ class Remote:
             intents = self._started(seen, peer)
         if not intents and peer is not None and seen.token and peer.token == seen.token:
             intents = self._seat(seen, peer)
+        if there and not self.present:  # the clock held for it runs
+            self.present = True
+            intents = [Heard(), *intents] if seen.clocks is not None else intents
         if not intents:
             self._publish(seen)
         elif not self._intended:  # once: intents that persist are polled at the loop's pace
@@ -422,8 +434,11 @@ class Remote:
         return []
 
     def _over(self, seen: Seen, peer: Peer) -> bool:
-        """Whether the other board's game is this game's kind and over (a flag fell in it, as
-        either board said last, or its position ends it)."""
+        """Whether the other board's game is over here (the game this board played before
+        this one, which it ended or left, whatever the broker kept of it), or of this game's
+        kind and over (a flag fell in it, as either board said last, or its position ends it)."""
+        if peer.token == seen.follows:
+            return True
         game, here = peer.game, seen.game
         if (game.name, game.size, game.variant) != (here.name, here.size, here.variant):
             return False
@@ -730,6 +745,7 @@ class Remote:
             return
         with self._lock:
             self._again = self._again or kept and peer.running is not None and peer != self._peer
+            self._there = self._there or not kept
             self._peer, self._peer_at = peer, self.clock()
         self._wake()
 
@@ -761,7 +777,7 @@ class Remote:
         online = payload == topics.ONLINE.encode()
         with self._lock:
             self._again = self._again or (online and self._online is False)
-            self._online = online
+            self._online, self._there = online, self._there or online
         self._wake()
 
 

@@ -176,20 +176,24 @@ def _clocks(pgn: str) -> list[int]:
 def test_a_timed_paired_game_with_a_takeback_and_a_power_cut_matches_the_stopwatch(
     cut, tmp_path, broker, watcher
 ):
-    """Friend's board loses power while its players think (their time before it and the time
-    off charged to nobody), or while it shows White's move to carry out (nobody's time)."""
+    """Friend's board starts :data:`DOWN_S` after home's (home's White clock waits for it:
+    nobody's time), and loses power while its players think (their time before it and the
+    time off charged to nobody), or while it shows White's move to carry out (nobody's
+    time)."""
     configs = {
         "home": board_config(tmp_path, broker.port, "home", extra=PAIR.format(other="friend", seat="second")),
         "friend": board_config(
             tmp_path, broker.port, "friend", extra=PAIR.format(other="home", seat="first")
         ),
     }
-    spawned = time.monotonic()  # the first turn may begin from here on (home's clock runs)
-    boards = {name: Board(path) for name, path in configs.items()}
+    boards = {"home": Board(configs["home"])}
     page = None
     try:
-        for board in boards.values():
-            board.wait_running()
+        boards["home"].wait_running()
+        time.sleep(DOWN_S)  # friend still starting: charged to nobody
+        spawned = time.monotonic()  # the first turn may begin from here on
+        boards["friend"] = Board(configs["friend"])
+        boards["friend"].wait_running()
         page = Page(int(re.search(r"(?m)^port = (\d+)$", configs["home"].read_text())[1]))  # [web]'s
         table = Table(watcher, configs, boards, page, spawned)
         for ply in range(4):

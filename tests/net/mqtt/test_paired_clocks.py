@@ -4,35 +4,22 @@ the bus's delay and carrying a move out are nobody's time; a restart of either b
 them together."""
 
 import json
-import random
-from dataclasses import replace
 
 import pytest
 
 from firmware_host.actions.commands import SetClock
 from firmware_host.board.controller import Game
-from firmware_host.store.config import ClockConfig
+from firmware_host.net.mqtt.remote import Remote, moves_topic
 from firmware_host.store.storage import Storage
 from testbed.board_under_test import BoardUnderTest
-from testbed.bus import Faults
+from testbed.clocked import DELAY_MS, clocked_pair
 from testbed.pair import Pair
 from testbed.pairs import carried_out, t1_and_t2
+from testbed.robot import Robot
 from testbed.tools import wait_until
 
-DELAY_MS = 300
 #: The real-broker tests' clock: ten minutes each.
 CLOCK = '[clock]\ncontrol = "600"\n'
-
-
-def clocked_pair(game: Game | None = None) -> Pair:
-    """t1 (White's players) and t2 (Black's) of ``game`` (Antipalos on 3), each with ``[clock]
-    control = "60"``, on a bus that takes 0.3 s each way."""
-    game = game or Game.of("antipalos", 3)
-    pair = Pair(game, random.Random(1), kinds=(), faults=Faults(delay=(DELAY_MS, DELAY_MS)))
-    for board in pair.boards:
-        board.config = replace(board.config, clock=ClockConfig("60"))
-        board.restart()  # the daemon started with that config
-    return pair
 
 
 def lit(board: BoardUnderTest) -> None:
@@ -88,9 +75,8 @@ def placed(board: BoardUnderTest, site: str) -> float:
 
 
 def test_both_boards_keep_the_same_clocks_the_bus_and_the_carrying_charged_to_nobody():
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)  # White at t1
         carry(two, 1500)  # Black's players carry it out at t2, 1.5 s after it is lit
         assert two.controller.clock.clocks.running == "black"
@@ -103,14 +89,11 @@ def test_both_boards_keep_the_same_clocks_the_bus_and_the_carrying_charged_to_no
         assert kept(one) == kept(two)  # the same readings after each move on both boards
         assert kept(one)[-1]["black"] == 60_000 - black  # neither the bus nor the carrying
         assert one.controller.clock.clocks.running == "white" and apart(one, two) <= DELAY_MS
-    finally:
-        pair.close()
 
 
 def test_a_restart_of_either_board_keeps_the_clocks_together():
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)
         carry(two, 1000)
         two.run(3000)
@@ -122,17 +105,14 @@ def test_a_restart_of_either_board_keeps_the_clocks_together():
         two.run(1000)
         assert apart(one, two) <= DELAY_MS
         answered_alike(one, two)
-    finally:
-        pair.close()
 
 
 def test_a_restart_amid_a_move_s_follow_ups_charges_the_turn_so_far_on_both_boards():
     """Antipod: White's token k8 is recorded at t1, its twin still to place, when t1 restarts.
     t1 charges White the turn as far as it went when the move was recorded (not nothing, which
     showed White's whole time at t1 while t2 showed what was left), and t2 the same."""
-    pair = clocked_pair(Game.of("antipod"))
-    one, two = pair.boards
-    try:
+    with clocked_pair(Game.of("antipod")) as pair:
+        one, two = pair.boards
         move(one, "k8", 3000)
         assert one.lit() and one.controller.moves  # recorded, the twin lit
         one.run(500)
@@ -144,8 +124,6 @@ def test_a_restart_amid_a_move_s_follow_ups_charges_the_turn_so_far_on_both_boar
         one.run(1000)
         assert shown(one)["white"] <= 60_000 - 3000
         assert kept(one) == kept(two) and apart(one, two) <= DELAY_MS
-    finally:
-        pair.close()
 
 
 def test_a_move_corrected_by_its_players_while_the_other_side_thinks_keeps_the_clocks_together():
@@ -153,9 +131,8 @@ def test_a_move_corrected_by_its_players_while_the_other_side_thinks_keeps_the_c
     the move back and makes the corrected one, so Black's turn begins again once C3* stands
     there; t1 charges Black nothing before the correction either (it charged Black's time up
     to the correction: 2.8 s apart)."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)
         carry(two, 1000)
         two.run(2000)  # Black thinks at t2
@@ -168,8 +145,6 @@ def test_a_move_corrected_by_its_players_while_the_other_side_thinks_keeps_the_c
         assert apart(one, two) <= DELAY_MS
         assert shown(two)["black"] > 60_000 - 2000  # its time before the correction not charged
         answered_alike(one, two)
-    finally:
-        pair.close()
 
 
 def test_a_turn_s_start_heard_late_from_what_the_broker_kept_is_timed_from_when_it_began():
@@ -178,9 +153,8 @@ def test_a_turn_s_start_heard_late_from_what_the_broker_kept_is_timed_from_when_
     broker kept it, saying Black's turn had run a moment when it was sent, 2 s before. t1
     asks again (its own game sent again) and Black's clock runs there as from when Black's
     turn began at t2 (it ran from the reconnection: 2.3 s apart)."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)
         lit(two)
         pair.bus.cut("t1")
@@ -188,8 +162,6 @@ def test_a_turn_s_start_heard_late_from_what_the_broker_kept_is_timed_from_when_
         two.run(3000)  # t1 reconnects after 2 s
         assert one.clocks().running == two.clocks().running == "black"
         assert apart(one, two) <= DELAY_MS
-    finally:
-        pair.close()
 
 
 def test_team_play_a_restart_amid_a_turn_heard_late_keeps_the_player_s_clock_together():
@@ -197,9 +169,8 @@ def test_team_play_a_restart_amid_a_turn_heard_late_keeps_the_player_s_clock_tog
     t2 resumes B1's clock as stored (the turn so far charged to nobody); t1 hears of it only
     at its reconnection, from t2's game as the broker kept it, and then charges B1 as t2
     does, as from the restart (it ran from the reconnection: 2.3 s apart)."""
-    pair = clocked_pair(Game.of("antipalos", 3, "team"))
-    one, two = pair.boards
-    try:
+    with clocked_pair(Game.of("antipalos", 3, "team")) as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)  # A1
         carry(two, 1000)
         two.run(1000)
@@ -209,14 +180,78 @@ def test_team_play_a_restart_amid_a_turn_heard_late_keeps_the_player_s_clock_tog
         assert one.clocks().running == two.clocks().running == "B1"
         assert apart(one, two) <= DELAY_MS
         answered_alike(one, two)
-    finally:
-        pair.close()
+
+
+def test_a_new_game_s_first_clock_waits_until_the_other_board_is_there():
+    """The café's power goes before the first move and comes back: t1 (White's players) starts
+    at once, t2 4 s later. White's clock does not run at t1 while t2 is still starting (the
+    time a board is off or starting is nobody's, as a power cut's): it runs on both boards from
+    when t1 hears t2, and White's first move is charged only its time since then (t1 charged
+    the 4 s too)."""
+    with clocked_pair() as pair:
+        one, two = pair.boards
+        one.power_off(), two.power_off()
+        one.run(1000)
+        one.restart()
+        one.run(4000)
+        assert one.clocks().running is None and shown(one)["white"] == 60_000
+        two.restart()
+        one.run(1000)
+        assert one.clocks().running == two.clocks().running == "white"
+        assert apart(one, two) <= DELAY_MS
+        move(one, "B2*", 2000)
+        carry(two, 500)
+        assert kept(one) == kept(two) and kept(one)[0]["white"] >= 60_000 - 3000 - DELAY_MS
+
+
+def test_after_a_power_cut_of_both_the_side_to_move_s_clock_waits_for_the_other_board():
+    """Both boards lose power while White thinks at t1; t1 starts again 1 s later, t2 only 4 s
+    after that. White's clock resumes as stored and waits at t1 until t2 is there; then it
+    runs on both boards, and White's move is charged what it took on either side of the cut."""
+    with clocked_pair() as pair:
+        one, two = pair.boards
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        move(two, "C3*", 500)
+        carry(one, 500)
+        white = kept(one)[-1]["white"]
+        one.run(2000)  # White thinks
+        one.power_off(), two.power_off()
+        one.run(1000)
+        one.restart()
+        one.run(4000)
+        assert one.clocks().running is None and shown(one)["white"] == white
+        two.restart()
+        one.run(1000)
+        assert one.clocks().running == two.clocks().running == "white"
+        assert apart(one, two) <= DELAY_MS
+        move(one, "A1*", 1000)
+        carry(two, 500)
+        assert kept(one) == kept(two) and kept(one)[-1]["white"] >= white - 2000 - 2000 - DELAY_MS
+
+
+def test_a_board_that_loses_the_other_mid_turn_keeps_its_players_clock_running():
+    """t2 loses power while White thinks at t1: White is still thinking, so White's clock runs
+    on at t1; t2, back, shows it as t1 does."""
+    with clocked_pair() as pair:
+        one, two = pair.boards
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        move(two, "C3*", 500)
+        carry(one, 500)
+        white = kept(one)[-1]["white"]
+        two.power_off()
+        one.run(3000)
+        assert one.clocks().running == "white" and shown(one)["white"] <= white - 3000
+        two.restart()
+        one.run(1000)
+        assert one.clocks().running == two.clocks().running == "white"
+        assert apart(one, two) <= DELAY_MS
 
 
 def test_a_flag_falls_on_the_board_of_its_players_and_ends_the_game_on_both():
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 1000)
         carry(two, 500)
         two.run(61_000)  # Black's time runs out at t2
@@ -225,8 +260,6 @@ def test_a_flag_falls_on_the_board_of_its_players_and_ends_the_game_on_both():
         assert [g.result for g in one.storage.games()] == [g.result for g in two.storage.games()]
         assert one.storage.games()[0].result == "white wins by time"
         assert one.screen()[2] == two.screen()[2] == "White wins: time"
-    finally:
-        pair.close()
 
 
 def stored_readings(folder, board: str) -> list[dict]:
@@ -259,9 +292,8 @@ def test_after_a_flag_a_board_that_restarts_begins_a_new_game_the_other_board_jo
     """White's flag falls at t1 and ends the game on both; then one daemon starts again: it
     begins a new game (the last is over), never the one lost on time again, and the other
     board joins it, both at the start with fresh clocks."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 1000)
         carry(two, 500)
         move(two, "C3*", 500)
@@ -279,8 +311,34 @@ def test_after_a_flag_a_board_that_restarts_begins_a_new_game_the_other_board_jo
         assert one.held() == two.held() == ()
         assert shown(one)["black"] == shown(two)["black"] == 60_000 and shown(one)["white"] > 50_000
         assert apart(one, two) <= DELAY_MS
-    finally:
-        pair.close()
+
+
+def test_a_board_whose_power_goes_as_its_players_flag_falls_begins_a_new_game_the_other_joins():
+    """bench/robot.py --paired --clock 5 (seed 708, episode 44): White's flag falls at t1 and
+    the power goes at once, before its word of the flag reached the broker (nor t1's
+    connection, down meanwhile); t1 starts again. Its own record says the game is over, so it
+    begins a new game, never the one lost on time, and t2, which never heard of the flag,
+    joins it. (t1 took its new game for t2's, the same game with no moves yet; then each
+    board refused the other's moves and neither began anything.)"""
+    with clocked_pair() as pair:
+        one, two = pair.boards
+        move(one, "B2*", 1000)
+        carry(two, 500)
+        move(two, "C3*", 500)
+        carry(one, 500)
+        topic, ended = moves_topic("t1"), one.token()
+        said = pair.bus.retained[topic]  # t1's last word before the flag
+        pair.bus.cut("t2")
+        while not one.timed_out():  # White's time runs out at t1
+            one.run(100)
+        one.run(DELAY_MS)
+        pair.bus.retained[topic] = said  # the flag's word never reached the broker
+        before = two.game_id()
+        pair.robots[0].restart()
+        pair._joins(pair.robots[0], pair.robots[1], before)
+        pair.check()
+        assert one.token() == two.token() != ended
+        assert one.held() == two.held() == ()
 
 
 def test_a_takeback_asked_as_the_askers_flag_falls_is_still_put_and_agreed_on_both():
@@ -288,9 +346,8 @@ def test_a_takeback_asked_as_the_askers_flag_falls_is_still_put_and_agreed_on_bo
     the flag falls at t1 while the request crosses the bus, ending the game on both boards; the
     request still stands and is put to Black's players at t2, whose OK takes the game back on
     both boards, with the clocks as they stood at that position."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 1000)
         carry(two, 500)
         move(two, "C3*", 500)
@@ -310,8 +367,6 @@ def test_a_takeback_asked_as_the_askers_flag_falls_is_still_put_and_agreed_on_bo
         assert one.held() == two.held() == ()
         assert not one.timed_out() and not two.timed_out()
         assert one.clocks().left == two.clocks().left == {"white": 60_000, "black": 60_000}
-    finally:
-        pair.close()
 
 
 def test_a_pause_and_an_adjustment_on_either_board_reach_the_other():
@@ -319,9 +374,8 @@ def test_a_pause_and_an_adjustment_on_either_board_reach_the_other():
     and show the same times; a minute added to White at t2 shows on both; resumed at t2, both
     run again, Black's at both boards; a restart of t2 keeps the correction and sets nothing
     twice."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 2000)
         carry(two, 500)
         two.run(3000)
@@ -342,8 +396,6 @@ def test_a_pause_and_an_adjustment_on_either_board_reach_the_other():
         two.run(1000)
         assert not two.clocks().paused and apart(one, two) <= DELAY_MS
         assert shown(two)["white"] > 100_000
-    finally:
-        pair.close()
 
 
 def test_an_arbiter_s_pause_sent_to_one_daemon_pauses_both_on_a_real_broker(
@@ -374,9 +426,8 @@ def test_pieces_set_back_for_a_takeback_as_the_flag_falls_are_not_a_new_game_set
     and its pieces gone from both boards. Now the pieces as they stood when the flag fell are
     no new game: t1 asks them put back in the game lost on time; cleared after that, the board
     begins the next game, which t2 joins."""
-    pair = clocked_pair()
-    one, two = pair.boards
-    try:
+    with clocked_pair() as pair:
+        one, two = pair.boards
         move(one, "B2*", 1000)
         carry(two, 500)
         move(two, "C3*", 500)
@@ -407,5 +458,40 @@ def test_pieces_set_back_for_a_takeback_as_the_flag_falls_are_not_a_new_game_set
         pair._joins(pair.robots[0], pair.robots[1], two.game_id())
         assert one.token() == two.token() != ended
         assert one.held() == two.held() == ()
-    finally:
-        pair.close()
+
+
+def _to_set_back(pair: Pair) -> tuple[Robot, Robot]:
+    """Seeded play until the players to move at one board may set back their last move and
+    the other side's answer: (that board's robot, the other's)."""
+    for _ in range(20):
+        pair.act("move")
+        asker = next((r for r in pair.robots if r.at_table()), None)
+        if asker is not None and len(asker.moves) >= 2 and asker.states[-3].to_move == asker.state.to_move:
+            return asker, pair.robots[1 - pair.robots.index(asker)]
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize("game", [("antipalos", 3, "two"), ("antipode", None, "standard")])
+def test_a_takeback_by_hand_refused_keeps_the_askers_clock_running_on_both_boards(game):
+    """bench/robot.py --paired --clock 5 (seed 706, episode 11, Antipalos Team play): the
+    players to move set their partner's move and the other side's answer back by hand; the
+    other board's players say no, and the askers put the pieces back (in Antipode turning the
+    tokens again) and move. Their turn went on all along, the pieces set back and put back
+    being their own doing: their board stopped their clock while it guided the pieces back,
+    then sent the move's time from when it ran again, so the other board charged them less
+    (3.4 s apart)."""
+    with clocked_pair(Game.of(*game)) as pair:
+        one, two = pair.boards
+        asker, other = _to_set_back(pair)
+        here, there = asker.board, other.board
+        assert asker.take_back("hands", ask=True) == len(here.held()) - 2
+        assert pair._until(lambda: "Take back?" in there.screen())
+        there.press("back")
+        assert pair._until(lambda: Remote.REFUSED in here.screen())
+        here.run(3000)  # the players read the refusal, then put the pieces back
+        asker.agreed(None)
+        assert here.clocks().running == there.clocks().running == asker.state.to_move
+        assert apart(one, two) <= DELAY_MS
+        pair.act("move")
+        two.run(1000)
+        assert kept(one) == kept(two) and apart(one, two) <= DELAY_MS
