@@ -77,7 +77,8 @@ START_S, WAIT_S = 30.0, 15.0
 
 class Socket:
     """A websocket client in a thread of its own: each JSON message received goes to
-    ``received``; :meth:`send` sends one."""
+    ``received`` (each of a list's, as the café feed sends what queued up); :meth:`send` sends
+    one."""
 
     def __init__(self, url: str, received: Callable[[dict], None]) -> None:
         import aiohttp
@@ -100,7 +101,9 @@ class Socket:
     async def _read(self, ws) -> None:
         async for msg in ws:
             if msg.type == self._aiohttp.WSMsgType.TEXT:
-                self._received(json.loads(msg.data))
+                data = json.loads(msg.data)
+                for message in data if isinstance(data, list) else [data]:
+                    self._received(message)
 
     def send(self, message: dict[str, Any]) -> None:
         self._call(self.ws.send_str(json.dumps(message)), 5.0)
