@@ -69,9 +69,10 @@ Rule = Callable[[View, Any, Board], Decisions | None]
 def start_again(c: View, phase: Phase, board: Board) -> Decisions | None:
     """The start position set up again once the game is over (or, in kiosk mode, after an idle
     spell): a new game of the same kind. Pieces set back for a takeback when a flag fell are
-    not set up again until they change."""
+    not set up again until they change; a token the turn under way then still had to turn over,
+    lifted, is a flip under way until it has been off for TOKEN_HOLD_MS."""
     idle = c.settings.idle is not None and c.settings.idle.stale
-    stale = (phase.over and board != phase.standing()) or idle
+    stale = (phase.over and board != phase.standing() and not phase.mid_flip(board)) or idle
     if not (stale and board == c.record.boards[0] != c.record.boards[-1]):
         return None
     return [NewGame(c.record.game)]
@@ -898,8 +899,10 @@ def changed_restoring(c: View, phase: Restoring) -> Decisions:
 
 
 def changed_over(c: View, phase: Over) -> Decisions:
-    """The pieces that stood when a flag fell changed: a start shown now is set up again."""
-    return [] if phase.stood is None else [Go(replace(phase, stood=None))]
+    """The pieces that stood when a flag fell changed: a start shown now is set up again (a
+    token still to turn over, lifted, is a flip under way; set back, it is turned)."""
+    now = replace(phase, stood=None).changed(c.now, c.board)
+    return [] if now == phase else [Go(now)]
 
 
 def changed_following(c: View, phase: Following) -> Decisions:

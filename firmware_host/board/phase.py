@@ -147,6 +147,11 @@ class _Phase:
         kept): the start position showing then was not set up again."""
         return None
 
+    def mid_flip(self, board: Board) -> bool:
+        """Whether a token the turn under way when the game ended still had to turn over is
+        off ``board``, for less than :data:`TOKEN_HOLD_MS`: a flip under way, no set-up."""
+        return False
+
     def in_doubt(self) -> bool:
         """Whether the players' move may have been a knock: neither sent nor answered yet."""
         return False
@@ -568,17 +573,56 @@ class Restoring(_Phase):
 class Over(_Phase):
     """The game is over; ``touched``: touches made before it ended that no step took (tokens
     turned back while a takeback was asked, when a flag fell: the takeback may still come);
-    ``stood``: the pieces when a flag fell (set back for a takeback, say), until they change."""
+    ``stood``: the pieces when a flag fell (set back for a takeback, say), until they change;
+    ``owed``: the tokens the turn under way when a flag fell still had to turn over (or tap),
+    until each is set back once; ``off``: since when those of them in the hand have been off
+    the board, and which.
+
+    >>> over = Over(owed=frozenset({"a1", "b1"})).changed(0.0, frozenset({"a1"}))
+    >>> over.mid_flip(frozenset({"a1"})), over.off
+    (True, (0.0, frozenset({'b1'})))
+    >>> over.lapsed(TOKEN_HOLD_MS, 1500.0, True).mid_flip(frozenset({"a1"}))
+    False
+    >>> over.changed(900.0, frozenset({"a1", "b1"})).owed
+    frozenset({'a1'})
+    """
 
     over: ClassVar[bool] = True
     touched: tuple[Touch, ...] = ()
     stood: Board | None = None
+    owed: Board = frozenset()
+    off: tuple[float, Board] | None = None
+
+    @classmethod
+    def flagged(cls, phase: Phase, board: Board, now: float) -> "Over":
+        """The game lost on time at ``now`` in ``phase``, the pieces standing as ``board``:
+        the tokens its turn still had to turn over are owed."""
+        turn = phase.unseen()
+        owed = turn.to_touch() if turn is not None else frozenset()
+        return cls(phase.touches(), board, owed).changed(now, board)
+
+    def changed(self, now: float, board: Board) -> "Over":
+        """This phase once the pieces show ``board`` at ``now``: owed tokens set back are
+        turned; those in the hand are off since the first was lifted."""
+        lifted = self.off[1] if self.off else frozenset()
+        owed = self.owed - (lifted & board)
+        held = owed - board
+        since = self.off[0] if self.off and held else now
+        return replace(self, owed=owed, off=(since, held) if held else None)
 
     def touches(self) -> tuple[Touch, ...]:
         return self.touched
 
     def standing(self) -> Board | None:
         return self.stood
+
+    def mid_flip(self, board: Board) -> bool:
+        return bool(self.owed - board)
+
+    def lapsed(self, now: float, takeback_ms: float, quiet: bool) -> Self | Held | None:
+        if self.off is not None and now - self.off[0] >= TOKEN_HOLD_MS:
+            return replace(self, owed=self.owed - self.off[1], off=None)  # left off: a set-up
+        return None
 
 
 Phase = Moving | Choosing | Following | Awaiting | Restoring | Over
