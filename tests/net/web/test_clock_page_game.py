@@ -135,8 +135,12 @@ class Player:
 
     def seen(self, expr: str, arg=None, timeout: float = 30_000) -> float:
         """Once the page shows ``expr`` true: the time it was seen (``timeout``: a hang guard)."""
-        try:
-            self.page.wait_for_function(expr, arg=arg, timeout=timeout)
+        try:  # asked again while the page is still loading (no view yet), never thrown
+            self.page.wait_for_function(
+                f"(a) => {{ try {{ return ({expr})(a); }} catch {{ return false; }} }}",
+                arg=arg,
+                timeout=timeout,
+            )
         except PlaywrightError:
             shown = self.page.evaluate("() => [view.history.map((h) => h.move), view.status, view.clock]")
             told = [e for e in self.daemon.events if e["event"] not in ("say", "display")][-12:]

@@ -76,7 +76,7 @@ def reads(page, game: str, language: str) -> None:
     """The page, loaded, speaks ``language`` throughout (but for the OLED: the board's)."""
     says = SAYS[language]
     turn = says["turn"].format(side=SIDES[game, language])
-    page.wait_for_function("(t) => document.getElementById('turn').textContent === t", arg=turn)
+    page.wait_for_function("(t) => document.getElementById('turn')?.textContent === t", arg=turn)  # loaded
     assert page.evaluate("document.documentElement.lang") == language
     summaries = page.locator("summary").all_inner_texts()
     assert all(panel in summaries for panel in says["panels"]), summaries
