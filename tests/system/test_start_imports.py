@@ -60,7 +60,9 @@ def started(
         finally:
             proc.terminate()
             proc.wait(timeout=10)
-    before, mark, after = log.read_text().partition(READY_MARK)
+    text = log.read_text()
+    Path("test-output", f"importtime-{config.parent.name}.log").write_text(text)  # to read a failure
+    before, mark, after = text.partition(READY_MARK)
     assert mark, "no READY line in the log"
     return set(_IMPORT.findall(before)), set(_IMPORT.findall(after))
 
@@ -123,5 +125,6 @@ def test_the_simulated_boards_page_loads_its_web_server_after_ready(tmp_path, no
     before, after = started(config, notify_socket, "--sim", until=lambda: served(f"http://127.0.0.1:{port}/"))
     assert "firmware_host.net.web" in before  # its address bound before READY
     assert "secrets" not in before  # a page on loopback needs no token
-    assert "aiohttp" not in before and "aiohttp" in after
+    assert "aiohttp" not in before, "aiohttp loaded before READY"
+    assert "aiohttp" in after, "the page served without aiohttp loaded after READY"
     assert "engines.phalanx.state" not in before  # the games it offers: listed after READY
