@@ -190,18 +190,24 @@ def test_a_new_game_s_first_clock_waits_until_the_other_board_is_there():
     the 4 s too)."""
     with clocked_pair() as pair:
         one, two = pair.boards
-        one.power_off(), two.power_off()
-        one.run(1000)
-        one.restart()
-        one.run(4000)
-        assert one.clocks().running is None and shown(one)["white"] == 60_000
-        two.restart()
-        one.run(1000)
-        assert one.clocks().running == two.clocks().running == "white"
-        assert apart(one, two) <= DELAY_MS
+        both_back(one, two, 60_000)
         move(one, "B2*", 2000)
         carry(two, 500)
         assert kept(one) == kept(two) and kept(one)[0]["white"] >= 60_000 - 3000 - DELAY_MS
+
+
+def both_back(one, two, white: float) -> None:
+    """Both boards lose power; t1 starts again 1 s later, t2 4 s after that: White's clock, as
+    stored (``white`` ms), waits at t1 until t2 is there, then runs on both boards alike."""
+    one.power_off(), two.power_off()
+    one.run(1000)
+    one.restart()
+    one.run(4000)
+    assert one.clocks().running is None and shown(one)["white"] == white
+    two.restart()
+    one.run(1000)
+    assert one.clocks().running == two.clocks().running == "white"
+    assert apart(one, two) <= DELAY_MS
 
 
 def test_after_a_power_cut_of_both_the_side_to_move_s_clock_waits_for_the_other_board():
@@ -216,15 +222,7 @@ def test_after_a_power_cut_of_both_the_side_to_move_s_clock_waits_for_the_other_
         carry(one, 500)
         white = kept(one)[-1]["white"]
         one.run(2000)  # White thinks
-        one.power_off(), two.power_off()
-        one.run(1000)
-        one.restart()
-        one.run(4000)
-        assert one.clocks().running is None and shown(one)["white"] == white
-        two.restart()
-        one.run(1000)
-        assert one.clocks().running == two.clocks().running == "white"
-        assert apart(one, two) <= DELAY_MS
+        both_back(one, two, white)
         move(one, "A1*", 1000)
         carry(two, 500)
         assert kept(one) == kept(two) and kept(one)[-1]["white"] >= white - 2000 - 2000 - DELAY_MS
