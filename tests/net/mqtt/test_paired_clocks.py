@@ -196,6 +196,15 @@ def test_a_new_game_s_first_clock_waits_until_the_other_board_is_there():
         assert kept(one) == kept(two) and kept(one)[0]["white"] >= 60_000 - 3000 - DELAY_MS
 
 
+def opening(one, two) -> None:
+    """White's B2* at t1 (1 s) and Black's C3* at t2 (0.5 s), each carried out on the other
+    board in 0.5 s."""
+    move(one, "B2*", 1000)
+    carry(two, 500)
+    move(two, "C3*", 500)
+    carry(one, 500)
+
+
 def both_back(one, two, white: float) -> None:
     """Both boards lose power; t1 starts again 1 s later, t2 4 s after that: White's clock, as
     stored (``white`` ms), waits at t1 until t2 is there, then runs on both boards alike."""
@@ -216,10 +225,7 @@ def test_after_a_power_cut_of_both_the_side_to_move_s_clock_waits_for_the_other_
     runs on both boards, and White's move is charged what it took on either side of the cut."""
     with clocked_pair() as pair:
         one, two = pair.boards
-        move(one, "B2*", 1000)
-        carry(two, 500)
-        move(two, "C3*", 500)
-        carry(one, 500)
+        opening(one, two)
         white = kept(one)[-1]["white"]
         one.run(2000)  # White thinks
         both_back(one, two, white)
@@ -233,10 +239,7 @@ def test_a_board_that_loses_the_other_mid_turn_keeps_its_players_clock_running()
     on at t1; t2, back, shows it as t1 does."""
     with clocked_pair() as pair:
         one, two = pair.boards
-        move(one, "B2*", 1000)
-        carry(two, 500)
-        move(two, "C3*", 500)
-        carry(one, 500)
+        opening(one, two)
         white = kept(one)[-1]["white"]
         two.power_off()
         one.run(3000)
@@ -292,10 +295,7 @@ def test_after_a_flag_a_board_that_restarts_begins_a_new_game_the_other_board_jo
     board joins it, both at the start with fresh clocks."""
     with clocked_pair() as pair:
         one, two = pair.boards
-        move(one, "B2*", 1000)
-        carry(two, 500)
-        move(two, "C3*", 500)
-        carry(one, 500)
+        opening(one, two)
         one.run(61_000)  # White's time runs out at t1
         pair.check()
         assert one.timed_out() and two.timed_out()
@@ -320,10 +320,7 @@ def test_a_board_whose_power_goes_as_its_players_flag_falls_begins_a_new_game_th
     board refused the other's moves and neither began anything.)"""
     with clocked_pair() as pair:
         one, two = pair.boards
-        move(one, "B2*", 1000)
-        carry(two, 500)
-        move(two, "C3*", 500)
-        carry(one, 500)
+        opening(one, two)
         topic, ended = moves_topic("t1"), one.token()
         said = pair.bus.retained[topic]  # t1's last word before the flag
         pair.bus.cut("t2")
@@ -346,10 +343,7 @@ def test_a_takeback_asked_as_the_askers_flag_falls_is_still_put_and_agreed_on_bo
     both boards, with the clocks as they stood at that position."""
     with clocked_pair() as pair:
         one, two = pair.boards
-        move(one, "B2*", 1000)
-        carry(two, 500)
-        move(two, "C3*", 500)
-        carry(one, 500)
+        opening(one, two)
         white = shown(one)["white"]
         one.run(white - 200)
         pair.robots[0].menu("Take back")
@@ -426,10 +420,7 @@ def test_pieces_set_back_for_a_takeback_as_the_flag_falls_are_not_a_new_game_set
     begins the next game, which t2 joins."""
     with clocked_pair() as pair:
         one, two = pair.boards
-        move(one, "B2*", 1000)
-        carry(two, 500)
-        move(two, "C3*", 500)
-        carry(one, 500)
+        opening(one, two)
         ended = one.token()
         one.run(shown(one)["white"] - 1500)
         for site in ("C3*", "B2*"):  # set back by hand: the start position (no piece)
