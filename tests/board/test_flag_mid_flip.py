@@ -19,6 +19,12 @@ from testbed.streams import kinds
 def played_to_the_last_flip() -> BoardUnderTest:
     """Blue plays b1:a1 on a 5 s clock; the board asks "Flip b1"."""
     board = BoardUnderTest(Game.of("antipode", None, "rulebook"), config=Config(clock=ClockConfig("5")))
+    play_to_the_last_flip(board)
+    return board
+
+
+def play_to_the_last_flip(board: BoardUnderTest) -> None:
+    """On Antipode's rulebook start, Blue plays b1:a1 on ``board``: "Flip b1" is asked."""
     board.settle()
     board.place("b1")
     board.settle()
@@ -28,7 +34,6 @@ def played_to_the_last_flip() -> BoardUnderTest:
         board.place("a1")
         board.settle()
     assert board.held() == ("b1:a1",) and "Flip b1" in board.screen()
-    return board
 
 
 def flag_falls(board: BoardUnderTest) -> None:

@@ -15,21 +15,14 @@ from firmware_host.board.phase import TOKEN_HOLD_MS
 from firmware_host.store.config import ClockConfig
 from testbed.pair import Pair
 from testbed.streams import kinds
+from tests.board.test_flag_mid_flip import play_to_the_last_flip
 
 
 def test_the_last_flip_made_as_the_flag_falls_is_no_new_game_on_either_board():
     pair = Pair(Game.of("antipode", None, "rulebook"), random.Random(1), kinds=(), clock=ClockConfig("5"))
     one, two = pair.boards
     try:
-        one.settle()
-        one.place("b1")
-        one.settle()
-        for _ in range(2):  # a1 turned over, then tapped as the pawn's landing
-            one.lift("a1")
-            one.run(300)
-            one.place("a1")
-            one.settle()
-        assert one.held() == ("b1:a1",) and "Flip b1" in one.screen()
+        play_to_the_last_flip(one)
         while not one.timed_out():
             one.run(50)
         one.lift("b1")
