@@ -66,8 +66,7 @@ def test_the_docs_clock_block_runs_on_the_board_s_page(tmp_path):
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/1.txt", timeout=10) as answer:
             record = answer.read().decode()
     finally:
-        board.proc.terminate()
-        board.proc.wait(20)
+        board.stop()
     shown = first["clock"]
     assert shown["control"] == "300+3" and shown["text"] == {"white": "5:00", "black": "5:00"}, shown
     assert shown["running"] == "white" and down["clock"]["running"] == "white"
