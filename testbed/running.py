@@ -4,10 +4,12 @@ pieces moved and buttons pressed through stdin, its events read from stdout."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import time
 from pathlib import Path
 
+from testbed import stopping
 from testbed.tools import REEDBOARD
 
 
@@ -48,3 +50,8 @@ class Running:
             if text in line:
                 return True
         return False
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        """``sig`` to the daemon; its exit status once it has ended (testbed/stopping.py: a
+        hang fails the test)."""
+        return stopping.stop(self.proc, sig)

@@ -118,21 +118,26 @@ class Clock:
             self.clocks = Clocks.start(self.control, sides)
             self._keep(self.clocks, 0, None)
 
-    def taken_back(self, game_id: int, sides: tuple[str, ...], plies: int, now: float) -> None:
+    def taken_back(self, game_id: int, sides: tuple[str, ...], plies: int, now: float) -> ClockEvent | None:
         """The game taken back to ``plies`` moves: the clocks as they stood at that position,
-        or (``keep``) as they read at ``now``, none running.
+        or (``keep``) as they read at ``now``, none running; the event, the clocks set back at
+        ``now`` (``elapsed`` 0: none ran since; None: no clock).
 
         >>> clock = Clock(TimeControl.parse("60"), False, Storage(":memory:"), keep=True)
         >>> clock.begin(1, ("white", "black"), 0)
         >>> _ = clock.follow("white", 0, False, 0)
-        >>> clock.taken_back(1, ("white", "black"), 0, 4000)
-        >>> clock.clocks.left, clock.clocks.running
-        ({'white': 56000.0, 'black': 60000.0}, None)
+        >>> told = clock.taken_back(1, ("white", "black"), 0, 4000)
+        >>> told["left"], told["running"], told["elapsed"]
+        ({'white': 56000.0, 'black': 60000.0}, None, 0.0)
         """
         before = self.clocks
         self.begin(game_id, sides, plies)
         if self.keep and before is not None and self.clocks is not None:
             self.clocks = replace(self.clocks, left=before.shown(now), since=now)
+        told = self.told(now)
+        if told is not None:
+            told["elapsed"] = 0.0  # set back now; the turn restarted is charged from its change
+        return told
 
     def carrier(self, away: str | None, players: Callable[[], str | None]) -> str | None:
         """Whose clock runs while the players carry out the move of the opponent playing

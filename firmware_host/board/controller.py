@@ -791,8 +791,8 @@ class Controller:
         the tokens already turned back by hand, counted before its first step is told."""
         over, unsaid = self.phase.over, self._holds(self.phase.unsaid())  # in doubt: never said
         undone = self.record.take_back(keep)
-        self.clock.taken_back(self.game_id, self.state.players, keep, self._now)
-        self._tell_clocks()
+        if (told := self.clock.taken_back(self.game_id, self.state.players, keep, self._now)) is not None:
+            self.emit(told)
         self.targets = frozenset()
         self.model.forget()
         for text in undone[1:] if unsaid else undone:

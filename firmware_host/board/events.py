@@ -153,8 +153,8 @@ class Display(TypedDict):
 class ClockEvent(TypedDict):
     """The game clocks switched, were set back or a flag fell: each side's time ``left`` (ms)
     as it stood when they last switched, ``elapsed`` ms before ``t`` (the press: the sensor
-    change that completed a turn), when the clock of ``running`` started (None: nobody's
-    runs); the side whose flag fell (None: none)."""
+    change that completed a turn; a takeback's 0, the clocks set back at ``t``), when the
+    clock of ``running`` started (None: nobody's runs); the side whose flag fell (None: none)."""
 
     t: float
     event: Literal["clock"]

@@ -4,25 +4,18 @@ New game offers no computer, and its new game is started, not refused for that."
 
 from __future__ import annotations
 
-import subprocess
-
 from testbed.docs import all_blocks
-from testbed.tools import REEDBOARD, free_port, wait_until
+from testbed.running import Running
+from testbed.tools import free_port
 
 
 def test_a_kiosk_board_s_page_starts_a_new_game(tmp_path, page):
     (kiosk,) = [b.text for b in all_blocks() if b.doc == "docs/raspberry-pi.md" and "[kiosk]" in b.text]
-    port, config, said = free_port(), tmp_path / "config.toml", tmp_path / "stderr"
+    port, config = free_port(), tmp_path / "config.toml"
     config.write_text(f'storage = "{tmp_path}/games.db"\n{kiosk}\n[web]\nport = {port}\n')
-    with open(said, "w") as err:
-        board = subprocess.Popen(
-            [*REEDBOARD, "run", "--sim", "--config", str(config)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-        )
+    board = Running(config)
     try:
-        assert wait_until(lambda: "is at http" in said.read_text() or board.poll() is not None, 30)
+        assert board.said("is at http")
         page.goto(f"http://127.0.0.1:{port}/")
         page.locator("#new-game summary").click()
         page.wait_for_selector("#pick-game option[value=antipode]", state="attached")
@@ -31,5 +24,4 @@ def test_a_kiosk_board_s_page_starts_a_new_game(tmp_path, page):
         page.click("#picker button[type=submit]")
         page.locator("#title").filter(has_text="Antipode").wait_for()
     finally:
-        board.terminate()
-        board.wait(20)
+        board.stop()
