@@ -576,14 +576,15 @@ class Robot:
         self.fail("stuck", f"still asked {self.asks()} after {PATIENCE} rounds; OLED {self.board.screen()}")
 
     def _waits(self) -> bool:
-        """The board waits for a piece in the hand, then says more: wait until it does (at most
-        :data:`HAND_WAIT_MS`); True if it waited."""
+        """The board waits for a piece in the hand or a set-back under way, then says more: wait
+        until it does (at most :data:`HAND_WAIT_MS`); True if it waited."""
         waiting = (  # the endings of board/view.py's words for a hold, a doubt, a token off
             "leave it off to undo",
             "or set it as it was",
             " in the hand",
             "or it's a move",
             "to keep the move",
+            "Set the rest back",
         )
         said = lambda: any(line.endswith(waiting) for line in self.board.screen())  # noqa: E731
         if not said():

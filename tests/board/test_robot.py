@@ -256,6 +256,18 @@ def test_one_board_episodes_the_bench_found_play_through(game, seed, episode, sc
         board.close()
 
 
+def test_a_player_waits_while_the_board_asks_to_set_the_rest_back(scratch_path):
+    """bench/robot.py ``--game antipalos --seed 1001 --from 1011``, as the bench runs it:
+    Cut-throat 4, Black's A3* - B2* made with the computer's *B3 knocked off as it lands. The
+    board says "Taking back? Set the rest back" and names *B3 once ``takeback_ms`` has passed;
+    the robot read that wait as the board done and found the move lost."""
+    opts = Options(frozenset(KINDS), {**MIX, **SEATING}, False, str(scratch_path), waits=True, speech=True)
+    episode = run_episode(("antipalos", 3, "cut-throat-4"), 1001 * 1_000_003 + 1011, 40, opts)
+    if episode.violation:
+        raise reported(episode.violation)
+    assert episode.done == 40
+
+
 @pytest.mark.parametrize(
     "game, seed, episode",
     [

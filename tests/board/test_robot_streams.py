@@ -73,6 +73,27 @@ def test_antipalos_a_phase_two_correction_by_lifting_is_a_correction():
     assert of(events, "correction") == [{"move": "*B3 - C2*", "replaces": "*B3 - *C2", "side": "black"}]
 
 
+def test_antipalos_cut_throat_a_knock_as_the_move_lands_is_pointed_out_then_the_move_counts():
+    """Antipalos 3, Cut-throat 4, the computer White, Phase Two: the computer's B2* - *B3 is
+    carried out; Black lifts A3* and sets it on B2*, knocking the computer's *B3 off as it
+    lands. The pieces also go towards the position before Black's last turn (a takeback by hand
+    may be under way), so the board waits, quiet ("Taking back? Set the rest back"), then
+    names *B3; put back, it is Black's A3* - B2* once the doubt has passed, nothing taken back."""
+    text = (STREAMS / "robot_antipalos_cut_throat_knock_as_the_move_lands.jsonl").read_text()
+    board = BoardUnderTest.replay(text)
+    try:
+        assert board.held()[-1] == "B2* - *B3" and board.lit() == {}
+        assert "Taking back? Set the rest back" in board.screen()
+        board.run(1500)  # takeback_ms
+        assert board.lit() == {"*B3": "missing"} and "Put *B3 back" in board.screen()
+        board.place("*B3")
+        board.run(2500)
+        assert board.held()[-2:] == ("B2* - *B3", "A3* - B2*")
+        assert "takeback" not in kinds(board.events)
+    finally:
+        board.close()
+
+
 def test_a_restart_before_the_computers_winning_move_is_carried_out_still_asks_for_it():
     """Antipod 4 against the computer (Black): its winning move c8 is recorded, and the daemon
     restarts before c8 is set on the board. The board asks for c8 first; the win is shown once
