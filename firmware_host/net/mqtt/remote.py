@@ -155,6 +155,7 @@ class Remote:
         self.link, self.board, self.other, self.side, self.clock = link, board, other, side, clock
         #: Why this board cannot play a game (its layout lacks its sites), else None.
         self.can_play = can_play
+        self._sides: dict[tuple[str, ...], str] = {}  # the side in its seat, per game's sides
         self._lock = threading.Lock()
         self._peer: Peer | None = None
         self._online: bool | None = None
@@ -247,8 +248,13 @@ class Remote:
 
     # ------------------------------------------------------------------ the protocol
     def side_in(self, state: GameState) -> str:
-        """The side the other board plays in ``state``'s game: the one in its seat."""
-        return side_named(self.side, state.sides)
+        """The side the other board plays in ``state``'s game: the one in its seat (kept per
+        game's sides: the loop asks at every scan)."""
+        sides = state.sides
+        side = self._sides.get(sides)
+        if side is None:
+            side = self._sides[sides] = side_named(self.side, sides)
+        return side
 
     def record(self, state: GameState) -> str:
         """Who played the other side, as game records keep it: "board t2, black"."""
