@@ -892,9 +892,9 @@ class Controller:
         is to move next: its move may come now, and ends them (a flip is always waited for)."""
         state = self.state
         return (
-            self.phase.only_carries_left()
-            and self.opponent is not None
+            self.opponent is not None
             and state.to_move == self.opponent.side_in(state)
+            and self.phase.only_carries_left()  # the dearest, asked last
         )
 
     def _obey(self, intent: Intent) -> None:

@@ -76,6 +76,7 @@ and this board's own game stays published: the other board is the one to come ba
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 import sys
@@ -154,6 +155,7 @@ class Remote:
         self.link, self.board, self.other, self.side, self.clock = link, board, other, side, clock
         #: Why this board cannot play a game (its layout lacks its sites), else None.
         self.can_play = can_play
+        self._sides: dict[tuple[str, ...], str] = {}  # the side in its seat, per game's sides
         self._lock = threading.Lock()
         self._peer: Peer | None = None
         self._online: bool | None = None
@@ -200,6 +202,15 @@ class Remote:
         self._seating = Shared(board)  # the players and table both boards share
         self._waker: Any = None  # the loop's: set when there is news for it (:meth:`wakes`)
         self._intended = False  # the last poll had intents (their effects are published next)
+        #: News for the next poll, counted by the link's threads: a message, an availability.
+        self._news = 0
+        #: What the last poll read, when it asked nothing, and the news counted then: the same
+        #: again, a poll has nothing new to read (None: poll in full next time; the players'
+        #: request or reply made since, say).
+        self._quiet: tuple[tuple[Any, ...], dict[int, float], int] | None = None
+        #: When the only timer a poll checks falls due: the other board still unheard after
+        #: ``UNHEARD_SECONDS`` (infinity once it has passed; its effect read by a full poll).
+        self._due = self._since + UNHEARD_SECONDS
         link.subscribe(moves_topic(board), self._on_own)  # first: it arrives before the other's
         link.subscribe(moves_topic(other), self._on_moves, retained=self._on_kept_moves)
         link.subscribe(topics.availability_topic(other), self._on_availability)
@@ -237,8 +248,13 @@ class Remote:
 
     # ------------------------------------------------------------------ the protocol
     def side_in(self, state: GameState) -> str:
-        """The side the other board plays in ``state``'s game: the one in its seat."""
-        return side_named(self.side, state.sides)
+        """The side the other board plays in ``state``'s game: the one in its seat (kept per
+        game's sides: the loop asks at every scan)."""
+        sides = state.sides
+        side = self._sides.get(sides)
+        if side is None:
+            side = self._sides[sides] = side_named(self.side, sides)
+        return side
 
     def record(self, state: GameState) -> str:
         """Who played the other side, as game records keep it: "board t2, black"."""
@@ -254,6 +270,7 @@ class Remote:
         guided back); asked again after that, it is a new request. Our last move, never sent
         (its steps still under way, or in doubt), is taken back here alone: the other board
         never had it."""
+        self._quiet = None
         if self._unsent_own(seen) and to in (None, len(seen.moves) - 1):
             return len(seen.moves) - 1
         keep = seen.turns_back(self.side_in(seen.state), to)
@@ -288,7 +305,23 @@ class Remote:
 
     def poll(self, seen: Seen) -> list[Intent]:
         """What the other board's game asks of this one; ours published when nothing is under
-        way here."""
+        way here. A poll that asked nothing is not made again (the loop polls at every scan)
+        until something it reads changed: no news from the link or the players, the game here
+        the same (but how long the running turn has run) and no timer due."""
+        reads = _reads(seen)
+        with self._lock:
+            news = self._news
+        quiet = self._quiet
+        if quiet is not None and quiet[2] == news and quiet[0] == reads and quiet[1] == seen.used:
+            if self.clock() <= self._due:
+                return []
+        if self.clock() > self._due:
+            self._due = math.inf  # the other board is heard, or was told unheard (from now on)
+        intents = self._poll(seen)
+        self._quiet = None if intents else (reads, dict(seen.used), news)
+        return intents
+
+    def _poll(self, seen: Seen) -> list[Intent]:
         with self._lock:
             peer, online, kept, there = self._peer, self._online, self._kept, self._there
         if seen.game_id != self._game_id:
@@ -622,6 +655,7 @@ class Remote:
         )
 
     def _reply(self, ask: tuple[int, int, int, int], yes: bool) -> None:
+        self._quiet = None
         if self._asking != ask:
             return  # withdrawn meanwhile
         self._asking = None
@@ -747,6 +781,7 @@ class Remote:
             self._again = self._again or kept and peer.running is not None and peer != self._peer
             self._there = self._there or not kept
             self._peer, self._peer_at = peer, self.clock()
+            self._news += 1
         self._wake()
 
     def _on_kept_moves(self, topic: str, payload: bytes) -> None:
@@ -760,6 +795,7 @@ class Remote:
         with self._lock:
             first, self._own_heard = not self._own_heard, True
             self._again = self._again or not (first or mine)
+            self._news += 1
         if first or not mine:
             self._wake()  # the broker heard (this board may publish), or its own published again
         if not first or mine:
@@ -770,6 +806,7 @@ class Remote:
             return
         with self._lock:
             self._kept = kept
+            self._news += 1
 
     def _on_availability(self, _: str, payload: bytes) -> None:
         """The other board online or not; back online (a restart), it hears this board's game
@@ -778,6 +815,7 @@ class Remote:
         with self._lock:
             self._again = self._again or (online and self._online is False)
             self._online, self._there = online, self._there or online
+            self._news += 1
         self._wake()
 
 
@@ -802,6 +840,27 @@ def _clocks(seen: Seen, theirs: str, session: str, correction: Correction | None
 def _side(seen: Seen, player: str) -> str:
     """The side a player whose clock runs plays (a team's player: the team's side)."""
     return seen.state.player_side(player)
+
+
+def _reads(seen: Seen) -> tuple[Any, ...]:
+    """What a poll reads of ``seen`` but its ``used`` times (a dict, compared apart) and how
+    long the running turn has run (read only when something else changed, to publish it)."""
+    clocks, turn = seen.clocks, seen.turn
+    return (
+        seen.game,
+        seen.game_id,
+        seen.moves,
+        seen.awaiting,
+        seen.final,
+        seen.pending,
+        seen.token,
+        seen.rewrites,
+        clocks is None or clocks.flag,
+        turn and turn[0],
+        seen.seating,
+        seen.corrections,
+        seen.follows,
+    )
 
 
 def _steady(text: str) -> str:
