@@ -160,6 +160,21 @@ def set_back_under_way(c: View, phase: Moving | Following, board: Board) -> Deci
     return None if begun is None else [InSync(), Light(frozenset()), *begun]
 
 
+def set_back_aim(c: View, board: Board) -> Board | None:
+    """The position a takeback by hand under way on ``board`` goes towards: the deepest the
+    players may set back to (against an opponent, before their own last turns; else before
+    the last move) whose pieces ``board`` lies between it and the position's (None: none).
+
+    In Antipode against the computer, Blue's h5 and the computer's h9 placed, h9 lifted:
+    the start position."""
+    here, moves = c.record.board, len(c.record.moves)
+    if board == here or not c.settings.takebacks or not moves:
+        return None
+    turns = own_last_turns(c) if c.opponent else [moves - 1]
+    aims = (c.record.boards[i] for i in reversed(turns))
+    return next((aim for aim in aims if here & aim <= board <= here | aim), None)
+
+
 def own_last_turns(c: View) -> list[int]:
     """The positions the players were to move in, in their last run of turns, once the
     opponent has answered (none while it has not): the positions a takeback by hand returns to.
@@ -900,8 +915,9 @@ def changed_restoring(c: View, phase: Restoring) -> Decisions:
 
 def changed_over(c: View, phase: Over) -> Decisions:
     """The pieces that stood when a flag fell changed: a start shown now is set up again (a
-    token still to turn over, lifted, is a flip under way; set back, it is turned)."""
-    now = replace(phase, stood=None).changed(c.now, c.board)
+    token still to turn over, lifted, is a flip under way; set back, it is turned), unless a
+    set-back by hand under way as the flag fell went on to it (:func:`set_back_aim`)."""
+    now = phase.moved(c.board).changed(c.now, c.board)
     return [] if now == phase else [Go(now)]
 
 
