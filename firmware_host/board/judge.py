@@ -68,9 +68,10 @@ Rule = Callable[[View, Any, Board], Decisions | None]
 # --------------------------------------------------------------------------- every phase
 def start_again(c: View, phase: Phase, board: Board) -> Decisions | None:
     """The start position set up again once the game is over (or, in kiosk mode, after an idle
-    spell): a new game of the same kind. Pieces set back for a takeback when a flag fell are
-    not set up again until they change; a token the turn under way then still had to turn over,
-    lifted, is a flip under way until it has been off for TOKEN_HOLD_MS."""
+    spell): a new game of the same kind. Pieces set back for a takeback when a flag fell (or
+    a set-back then under way, finished after it) are not set up again until they change; a
+    token the turn under way then still had to turn over, lifted, is a flip under way until it
+    has been off for TOKEN_HOLD_MS."""
     idle = c.settings.idle is not None and c.settings.idle.stale
     stale = (phase.over and board != phase.standing() and not phase.mid_flip(board)) or idle
     if not (stale and board == c.record.boards[0] != c.record.boards[-1]):
