@@ -10,9 +10,12 @@ episode, ``bench/robot.py --clock 5 --game all --seed 740 --from 330``)."""
 
 from __future__ import annotations
 
+import random
+
 from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig, Config
 from testbed.board_under_test import BoardUnderTest
+from testbed.robot import Robot
 from testbed.streams import kinds
 
 
@@ -92,5 +95,22 @@ def test_the_next_change_sets_the_next_game_up():
         assert "new_game" in kinds(board.events)
         assert board.held() == () and not board.timed_out()
         assert "Blue to move" in board.screen()
+    finally:
+        board.close()
+
+
+def test_the_robot_sets_no_game_lost_on_time_back_by_hand():
+    """The robot's "takeback hands" after the flag fell (while it followed the board): no
+    takeback; lifting the pieces would set the next game up, which it does not mean."""
+    board, _ = computer_answered()
+    try:
+        flag_falls(board)
+        robot = Robot(board, random.Random(1), kinds=())
+        for move in board.held():
+            robot._believe(move)
+        here = board.occupied()
+        assert robot.take_back("hands") is None
+        assert board.occupied() == here and len(board.held()) == 2
+        assert "new_game" not in kinds(board.events)
     finally:
         board.close()
