@@ -446,7 +446,7 @@ class Robot:
             keep is None
             or by_hand
             and (
-                self.state.outcome()
+                self.over()  # a flag fell while it followed: the pieces lifted would set up
                 or self.states[keep].to_move in self.others
                 or self.states[keep].occupied() == self.board.occupied()
                 or _a_move_shows(self.state, self.states[keep].occupied())

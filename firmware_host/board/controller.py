@@ -461,7 +461,8 @@ class Controller:
         if self.clock.casual or len(self.state.sides) > 2:  # a cut-throat game has no loser alone
             return self.flash(f"{flag[:1].upper()}{flag[1:]}: time is up")
         outcome = self.record.lose_on_time(self.state.player_side(flag))  # a team loses together
-        self.go(Over.flagged(self.phase, self.board, now))  # pieces set back, a flip under way: no set-up
+        aim = judge.set_back_aim(self, self.board)  # pieces set back, a flip under way: no set-up
+        self.go(Over.flagged(self.phase, self.board, now, aim))
         self.emit(
             ev.GameOver(t=now, event="game_over", winner=outcome.winner, result=outcome.result, sites=[])
         )

@@ -68,9 +68,10 @@ Rule = Callable[[View, Any, Board], Decisions | None]
 # --------------------------------------------------------------------------- every phase
 def start_again(c: View, phase: Phase, board: Board) -> Decisions | None:
     """The start position set up again once the game is over (or, in kiosk mode, after an idle
-    spell): a new game of the same kind. Pieces set back for a takeback when a flag fell are
-    not set up again until they change; a token the turn under way then still had to turn over,
-    lifted, is a flip under way until it has been off for TOKEN_HOLD_MS."""
+    spell): a new game of the same kind. Pieces set back for a takeback when a flag fell (or
+    a set-back then under way, finished after it) are not set up again until they change; a
+    token the turn under way then still had to turn over, lifted, is a flip under way until it
+    has been off for TOKEN_HOLD_MS."""
     idle = c.settings.idle is not None and c.settings.idle.stale
     stale = (phase.over and board != phase.standing() and not phase.mid_flip(board)) or idle
     if not (stale and board == c.record.boards[0] != c.record.boards[-1]):
@@ -158,6 +159,21 @@ def set_back_under_way(c: View, phase: Moving | Following, board: Board) -> Deci
     out."""
     begun = set_back_begun(c, phase, board)
     return None if begun is None else [InSync(), Light(frozenset()), *begun]
+
+
+def set_back_aim(c: View, board: Board) -> Board | None:
+    """The position a takeback by hand under way on ``board`` goes towards: the deepest the
+    players may set back to (against an opponent, before their own last turns; else before
+    the last move) whose pieces ``board`` lies between it and the position's (None: none).
+
+    In Antipode against the computer, Blue's h5 and the computer's h9 placed, h9 lifted:
+    the start position."""
+    here, moves = c.record.board, len(c.record.moves)
+    if board == here or not c.settings.takebacks or not moves:
+        return None
+    turns = own_last_turns(c) if c.opponent else [moves - 1]
+    aims = (c.record.boards[i] for i in reversed(turns))
+    return next((aim for aim in aims if here & aim <= board <= here | aim), None)
 
 
 def own_last_turns(c: View) -> list[int]:
@@ -900,8 +916,9 @@ def changed_restoring(c: View, phase: Restoring) -> Decisions:
 
 def changed_over(c: View, phase: Over) -> Decisions:
     """The pieces that stood when a flag fell changed: a start shown now is set up again (a
-    token still to turn over, lifted, is a flip under way; set back, it is turned)."""
-    now = replace(phase, stood=None).changed(c.now, c.board)
+    token still to turn over, lifted, is a flip under way; set back, it is turned), unless a
+    set-back by hand under way as the flag fell went on to it (:func:`set_back_aim`)."""
+    now = phase.moved(c.board).changed(c.now, c.board)
     return [] if now == phase else [Go(now)]
 
 

@@ -573,7 +573,8 @@ class Restoring(_Phase):
 class Over(_Phase):
     """The game is over; ``touched``: touches made before it ended that no step took (tokens
     turned back while a takeback was asked, when a flag fell: the takeback may still come);
-    ``stood``: the pieces when a flag fell (set back for a takeback, say), until they change;
+    ``stood``: the pieces when a flag fell (set back for a takeback, say), until they change
+    (a set-back by hand under way then, towards the position ``aim``, may go on to it);
     ``owed``: the tokens the turn under way when a flag fell still had to turn over (or tap),
     until each is set back once; ``off``: since when those of them in the hand have been off
     the board, and which.
@@ -592,14 +593,32 @@ class Over(_Phase):
     stood: Board | None = None
     owed: Board = frozenset()
     off: tuple[float, Board] | None = None
+    aim: Board | None = None
 
     @classmethod
-    def flagged(cls, phase: Phase, board: Board, now: float) -> "Over":
-        """The game lost on time at ``now`` in ``phase``, the pieces standing as ``board``:
-        the tokens its turn still had to turn over are owed."""
+    def flagged(cls, phase: Phase, board: Board, now: float, aim: Board | None = None) -> "Over":
+        """The game lost on time at ``now`` in ``phase``, the pieces standing as ``board`` (a
+        set-back by hand towards ``aim`` under way): the tokens its turn still had to turn
+        over are owed."""
         turn = phase.unseen()
         owed = turn.to_touch() if turn is not None else frozenset()
-        return cls(phase.touches(), board, owed).changed(now, board)
+        return cls(phase.touches(), board, owed, aim=aim).changed(now, board)
+
+    def moved(self, board: Board) -> "Over":
+        """This phase once the pieces show ``board``: those that stood when the flag fell
+        still stand while a set-back under way then goes on towards its ``aim`` (reached, it
+        is no set-up either), else they changed.
+
+        >>> over = Over(stood=frozenset({"a1", "b1", "c1"}), aim=frozenset({"a1"}))
+        >>> over.moved(frozenset({"a1", "c1"})).moved(frozenset({"a1"})).standing()
+        frozenset({'a1'})
+        >>> over.moved(frozenset({"a1"})).moved(frozenset({"a1", "b1"})).standing() is None
+        True
+        """
+        stood, aim = self.stood, self.aim
+        if stood is not None and aim is not None and stood & aim <= board <= stood | aim:
+            return replace(self, stood=board)
+        return replace(self, stood=None, aim=None)
 
     def changed(self, now: float, board: Board) -> "Over":
         """This phase once the pieces show ``board`` at ``now``: owed tokens set back are
