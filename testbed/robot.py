@@ -169,7 +169,6 @@ class Robot:
         self.board, self.rng, self.kinds, self.yes = board, rng, frozenset(kinds), yes
         self.patient = patient
         self.others = {s for s in (board.computer(), board.remote_side()) if s}
-        self._new_belief()
         self.told: str | None = None  # the opponent's move the OLED asks to carry out
         self.resumed = False  # the daemon restarted while the robot followed its move
         self.want: tuple[str, Any, Realisation] | None = None  # the own move under way
@@ -178,10 +177,14 @@ class Robot:
         self.answered: list[bool] = []  # the other board's "Take back?", answered yes or no
         self.correctable = False  # its own move was the last thing done: it may change it
         self.heard = 0  # the board's events whose words are checked (check_said)
+        self.games: list[int] = []  # the games begun as asked (:meth:`began`), the last one played
+        self.tokens: dict[int, str] = {}  # game -> the token it is played under with another board
+        self._new_belief()
         self.board.settle()
 
     # ------------------------------------------------------------------ belief
     def _new_belief(self) -> None:
+        self.began()
         start = self.board.game.new()
         self.hand = Hand(self.rng, [s.label for s in start.sites()], self.kinds)  # the game's sites
         self.states: list[GameState] = [start]
@@ -500,9 +503,11 @@ class Robot:
         """The daemon restarts (a new controller from the same database); a finished game is
         not resumed: a new one begins."""
         self.correctable = False
-        game, clocks = self.board.game_id(), self.board.clocks()
+        game, clocks, over = self.board.game_id(), self.board.clocks(), self.over()
         shown = clocks.shown(self.board.now_ms) if clocks is not None else {}
         self.board.restart()
+        if self.board.game_id() != game and not over:
+            return self._unasked(f"a restart must resume game {game}, not over")
         if self.board.game_id() != game:
             return self.new_belief()
         self.check_resumed(shown)
@@ -961,6 +966,39 @@ class Robot:
                 "unseen", f"unseen pieces at {self.pawns}, the game has {dict(self.state.markers())}"
             )
 
+    def began(self) -> None:
+        """A new game asked (a new game, other players, a league round, a restart once the game
+        is over; paired, at the other board too): the game the board plays now is the one
+        played from now on, unless it is one played before."""
+        game = self.board.game_id()
+        if game in self.games[:-1]:
+            return self._unasked("a new game asked")
+        if game not in self.games[-1:]:
+            self.games.append(game)
+
+    def check_game(self) -> None:
+        """The board plays the game begun last as asked (:meth:`began`): it never begins a game
+        on its own (a flag falling, a token set down, a restart), nor goes back to an earlier
+        one, nor plays under an earlier game's token (joined again with the other board)."""
+        game, token = self.board.game_id(), self.board.token()
+        if game != self.games[-1]:
+            return self._unasked(f"the robot plays game {self.games[-1]}")
+        earlier = [g for g, t in self.tokens.items() if t == token and g != game]
+        if token and earlier:
+            return self.fail(
+                "new game not asked",
+                f"game {game} joined again game {earlier[0]} played with the other board (token {token})",
+            )
+        self.tokens[game] = token
+
+    def _unasked(self, why: str) -> None:
+        game = self.board.game_id()
+        how = "went back to" if game in self.games else "began"
+        self.fail(
+            "new game not asked",
+            f"the board {how} game {game} on its own ({why}); OLED {self.board.screen()}",
+        )
+
     def check_said(self) -> None:
         """With the loop's speaker (``say`` events): every move recorded and every correction
         is said in the step that tells it, naming its side (a player who cannot see the board
@@ -1009,7 +1047,9 @@ class Robot:
 
     def check_record(self) -> None:
         """The stored record is the game the controller holds, a legal game, the one meant (a
-        flag ends the game: a move, or a takeback, made after it fell is none)."""
+        flag ends the game: a move, or a takeback, made after it fell is none); the game the
+        robot asked for (:meth:`check_game`)."""
+        self.check_game()
         b = self.board
         held = b.held()
         if b.timed_out():
