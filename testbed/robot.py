@@ -979,7 +979,10 @@ class Robot:
     def check_game(self) -> None:
         """The board plays the game begun last as asked (:meth:`began`): it never begins a game
         on its own (a flag falling, a token set down, a restart), nor goes back to an earlier
-        one, nor plays under an earlier game's token (joined again with the other board)."""
+        one, nor plays under an earlier game's token (joined again with the other board). The
+        robot never sets the start up by hand to begin a game (a board whose game is over
+        begins the next one so): a game begun from the pieces its hands leave, doing what the
+        board asks, is one nobody asked for (a token in the hand to be turned as a flag fell)."""
         game, token = self.board.game_id(), self.board.token()
         if game != self.games[-1]:
             return self._unasked(f"the robot plays game {self.games[-1]}")
