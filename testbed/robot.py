@@ -177,14 +177,14 @@ class Robot:
         self.answered: list[bool] = []  # the other board's "Take back?", answered yes or no
         self.correctable = False  # its own move was the last thing done: it may change it
         self.heard = 0  # the board's events whose words are checked (check_said)
-        self.games: list[int] = []  # the games begun as asked (:meth:`began`), the last one played
+        self.games = [board.game_id()]  # the games begun as asked (:meth:`began`), the last one played
+        self.asked = False  # a new game asked that the board has not yet begun
         self.tokens: dict[int, str] = {}  # game -> the token it is played under with another board
         self._new_belief()
         self.board.settle()
 
     # ------------------------------------------------------------------ belief
     def _new_belief(self) -> None:
-        self.began()
         start = self.board.game.new()
         self.hand = Hand(self.rng, [s.label for s in start.sites()], self.kinds)  # the game's sites
         self.states: list[GameState] = [start]
@@ -198,6 +198,7 @@ class Robot:
         return self.states[-1]
 
     def _believe(self, text: str) -> None:
+        self.asked = False  # a game played: the one asked, begun (or joined: paired, the same)
         self.states.append(self.state.play(text))
         self.moves.append(text)
 
@@ -304,6 +305,7 @@ class Robot:
         round_ = {"event": league.event, "round": league.round, "table": league.table, "control": "-"}
         self.board.command("table", names=names, game=g.name, size=g.size, variant=g.variant, **round_)
         self.others = set()  # the round is the players' alone
+        self.began()
         self._new_belief()
         self.told, self.correctable = None, False
         title = f"Table {league.table}: {' – '.join(names)}"
@@ -517,6 +519,7 @@ class Robot:
     def new_belief(self) -> None:
         """A new game began (here or, paired, on the other board): follow its setting up."""
         self.correctable = False
+        self.began()
         self._new_belief()
         self.told = None
         self.follow()
@@ -969,12 +972,10 @@ class Robot:
     def began(self) -> None:
         """A new game asked (a new game, other players, a league round, a restart once the game
         is over; paired, at the other board too): the game the board plays now is the one
-        played from now on, unless it is one played before."""
-        game = self.board.game_id()
-        if game in self.games[:-1]:
-            return self._unasked("a new game asked")
-        if game not in self.games[-1:]:
-            self.games.append(game)
+        played from now on (a board read over the network may begin it a while later), unless
+        it is one played before."""
+        self.asked = True
+        self.check_game()
 
     def check_game(self) -> None:
         """The board plays the game begun last as asked (:meth:`began`): it never begins a game
@@ -983,9 +984,15 @@ class Robot:
         robot never sets the start up by hand to begin a game (a board whose game is over
         begins the next one so): a game begun from the pieces its hands leave, doing what the
         board asks, is one nobody asked for (a token in the hand to be turned as a flag fell)."""
-        game, token = self.board.game_id(), self.board.token()
-        if game != self.games[-1]:
+        game = self.board.game_id()
+        if game != self.games[-1] and (game in self.games or not self.asked):
             return self._unasked(f"the robot plays game {self.games[-1]}")
+        if game != self.games[-1]:
+            self.games.append(game)
+            self.asked = False
+        if not isinstance(self.board, BoardUnderTest):
+            return  # a field board's token is read from the broker, late
+        token = self.board.token()
         earlier = [g for g, t in self.tokens.items() if t == token and g != game]
         if token and earlier:
             return self.fail(
