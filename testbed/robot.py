@@ -198,7 +198,9 @@ class Robot:
         return self.states[-1]
 
     def _believe(self, text: str) -> None:
-        self.asked = False  # a game played: the one asked, begun (or joined: paired, the same)
+        if self.asked:  # a game played: the one asked, begun (or joined: paired, the same)
+            self.check_game()
+            self.asked = False
         self.states.append(self.state.play(text))
         self.moves.append(text)
 
