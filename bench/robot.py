@@ -248,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shrink", action="store_true", help="shrink each failure kind's stream")
     parser.add_argument("--failures", default="robot-failures", help="where streams go")
     args = parser.parse_args(argv)
+    if (wrong := unknown(args)) is not None:
+        print(f"robot: {wrong}", file=sys.stderr)
+        return 2
     stoppable()
     try:
         return run(args)
@@ -256,12 +259,38 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def intentions(paired: bool) -> dict[str, int]:
+    """The mix of intentions (name -> weight) on one board or on ``paired`` boards."""
+    return {**PAIR_MIX, **PAIR_SEATING} if paired else {**MIX, **SEATING}
+
+
+def unknown(args: argparse.Namespace) -> str | None:
+    """What ``args`` name that the bench does not know, in words, with the names it does
+    (None: every name is known).
+
+    >>> unknown(argparse.Namespace(game="antigrid", kinds="", mix="", paired=False))
+    "no game 'antigrid' (--game): all, anti-grid, antipalos, antipod, antipode, phalanx"
+    >>> unknown(argparse.Namespace(game="antipod", kinds="hold", mix="move,take", paired=True))
+    """
+    mixes = intentions(args.paired)
+    wrong = [
+        ("game", "--game", [args.game], ["all", *sorted({g[0] for g in GAMES})], str.__eq__),
+        ("noise kind", "--kinds", args.kinds.split(","), list(KINDS), str.__eq__),
+        ("intention", "--mix", args.mix.split(","), sorted(mixes), str.startswith),
+    ]
+    for what, option, given, known, fits in wrong:
+        for name in given:
+            if name and not any(fits(k, name) for k in known):
+                return f"no {what} {name!r} ({option}): {', '.join(known)}"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """The bench as ``args`` ask; the exit status (1: a violation found)."""
     games = [g for g in GAMES if args.game in ("all", g[0])]
     if args.paired:
         games = [g for g in games if len(Game.of(*g).new().sides) == 2]
-    mix = {**PAIR_MIX, **PAIR_SEATING} if args.paired else {**MIX, **SEATING}
+    mix = intentions(args.paired)
     if args.mix:
         mix = {k: v for k, v in mix.items() if any(k.startswith(p) for p in args.mix.split(","))}
     kinds = frozenset(k for k in args.kinds.split(",") if k)

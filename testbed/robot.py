@@ -169,7 +169,6 @@ class Robot:
         self.board, self.rng, self.kinds, self.yes = board, rng, frozenset(kinds), yes
         self.patient = patient
         self.others = {s for s in (board.computer(), board.remote_side()) if s}
-        self._new_belief()
         self.told: str | None = None  # the opponent's move the OLED asks to carry out
         self.resumed = False  # the daemon restarted while the robot followed its move
         self.want: tuple[str, Any, Realisation] | None = None  # the own move under way
@@ -178,6 +177,10 @@ class Robot:
         self.answered: list[bool] = []  # the other board's "Take back?", answered yes or no
         self.correctable = False  # its own move was the last thing done: it may change it
         self.heard = 0  # the board's events whose words are checked (check_said)
+        self.games = [board.game_id()]  # the games begun as asked (:meth:`began`), the last one played
+        self.asked = False  # a new game asked that the board has not yet begun
+        self.tokens: dict[int, str] = {}  # game -> the token it is played under with another board
+        self._new_belief()
         self.board.settle()
 
     # ------------------------------------------------------------------ belief
@@ -195,6 +198,9 @@ class Robot:
         return self.states[-1]
 
     def _believe(self, text: str) -> None:
+        if self.asked:  # a game played: the one asked, begun (or joined: paired, the same)
+            self.check_game()
+            self.asked = False
         self.states.append(self.state.play(text))
         self.moves.append(text)
 
@@ -301,6 +307,7 @@ class Robot:
         round_ = {"event": league.event, "round": league.round, "table": league.table, "control": "-"}
         self.board.command("table", names=names, game=g.name, size=g.size, variant=g.variant, **round_)
         self.others = set()  # the round is the players' alone
+        self.began()
         self._new_belief()
         self.told, self.correctable = None, False
         title = f"Table {league.table}: {' – '.join(names)}"
@@ -500,9 +507,11 @@ class Robot:
         """The daemon restarts (a new controller from the same database); a finished game is
         not resumed: a new one begins."""
         self.correctable = False
-        game, clocks = self.board.game_id(), self.board.clocks()
+        game, clocks, over = self.board.game_id(), self.board.clocks(), self.over()
         shown = clocks.shown(self.board.now_ms) if clocks is not None else {}
         self.board.restart()
+        if self.board.game_id() != game and not over:
+            return self._unasked(f"a restart must resume game {game}, not over")
         if self.board.game_id() != game:
             return self.new_belief()
         self.check_resumed(shown)
@@ -512,6 +521,7 @@ class Robot:
     def new_belief(self) -> None:
         """A new game began (here or, paired, on the other board): follow its setting up."""
         self.correctable = False
+        self.began()
         self._new_belief()
         self.told = None
         self.follow()
@@ -962,6 +972,46 @@ class Robot:
                 "unseen", f"unseen pieces at {self.pawns}, the game has {dict(self.state.markers())}"
             )
 
+    def began(self) -> None:
+        """A new game asked (a new game, other players, a league round, a restart once the game
+        is over; paired, at the other board too): the game the board plays now is the one
+        played from now on (a board read over the network may begin it a while later), unless
+        it is one played before."""
+        self.asked = True
+        self.check_game()
+
+    def check_game(self) -> None:
+        """The board plays the game begun last as asked (:meth:`began`): it never begins a game
+        on its own (a flag falling, a token set down, a restart), nor goes back to an earlier
+        one, nor plays under an earlier game's token (joined again with the other board). The
+        robot never sets the start up by hand to begin a game (a board whose game is over
+        begins the next one so): a game begun from the pieces its hands leave, doing what the
+        board asks, is one nobody asked for (a token in the hand to be turned as a flag fell)."""
+        game = self.board.game_id()
+        if game != self.games[-1] and (game in self.games or not self.asked):
+            return self._unasked(f"the robot plays game {self.games[-1]}")
+        if game != self.games[-1]:
+            self.games.append(game)
+            self.asked = False
+        if not isinstance(self.board, BoardUnderTest):
+            return  # a field board's token is read from the broker, late
+        token = self.board.token()
+        earlier = [g for g, t in self.tokens.items() if t == token and g != game]
+        if token and earlier:
+            return self.fail(
+                "new game not asked",
+                f"game {game} joined again game {earlier[0]} played with the other board (token {token})",
+            )
+        self.tokens[game] = token
+
+    def _unasked(self, why: str) -> None:
+        game = self.board.game_id()
+        how = "went back to" if game in self.games else "began"
+        self.fail(
+            "new game not asked",
+            f"the board {how} game {game} on its own ({why}); OLED {self.board.screen()}",
+        )
+
     def check_said(self) -> None:
         """With the loop's speaker (``say`` events): every move recorded and every correction
         is said in the step that tells it, naming its side (a player who cannot see the board
@@ -1010,7 +1060,9 @@ class Robot:
 
     def check_record(self) -> None:
         """The stored record is the game the controller holds, a legal game, the one meant (a
-        flag ends the game: a move, or a takeback, made after it fell is none)."""
+        flag ends the game: a move, or a takeback, made after it fell is none); the game the
+        robot asked for (:meth:`check_game`)."""
+        self.check_game()
         b = self.board
         held = b.held()
         if b.timed_out():

@@ -47,3 +47,29 @@ def test_a_stopped_robot_bench_leaves_no_folder_and_reports(tmp_path, signum):
     assert figures["stopped_by"] == signal.Signals(signum).name
     assert figures["turns"] == sum(figures["turns_by_game"].values()) + figures["violations"]
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "given, said",
+    [
+        (
+            ["--game", "antigrid"],
+            "no game 'antigrid' (--game): all, anti-grid, antipalos, antipod, antipode, phalanx",
+        ),
+        (["--kinds", "hold,wobble"], "no noise kind 'wobble' (--kinds): slide, hover"),
+        (["--paired", "--mix", "move,players"], "no intention 'players' (--mix): correct, knock, move"),
+    ],
+)
+def test_a_name_the_robot_bench_does_not_know_is_said_in_one_line_and_plays_nothing(tmp_path, given, said):
+    bench = subprocess.run(
+        [sys.executable, "-m", "bench.robot", "--turns", "40", "--failures", str(tmp_path / "failures")]
+        + given,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bench.returncode == 2
+    assert bench.stdout == ""
+    assert bench.stderr.startswith(f"robot: {said}") and bench.stderr.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
