@@ -66,6 +66,19 @@ class Episode:
         return (shape(v), v.game, self.intentions[self.done]) if v else ("", "", "")
 
 
+def clipped(text: str, most: int = 240) -> str:
+    """``text`` with its middle cut out where it is longer than ``most``: a record's end is
+    where it differs from what was meant.
+
+    >>> clipped("a" * 10 + "b" * 10, 12)
+    'aaaaaa … bbbbbb'
+    """
+    if len(text) <= most:
+        return text
+    half = most // 2
+    return f"{text[:half]} … {text[-half:]}"
+
+
 def shape(v: Violation) -> str:
     """The invariant, and for a record that is not the one meant, how it differs: a move
     recorded that was not made, a move made and lost, or another move recorded.
@@ -339,7 +352,7 @@ def run(args: argparse.Namespace) -> int:
             "intentions": ep.done + 1,
             "stream": path,
             "numbers": [e.seed - args.seed * 1_000_003 for e in episodes if e.kind == ep.kind][:20],
-            "detail": ep.violation.detail[:160],
+            "detail": clipped(ep.violation.detail),
         }
     figures = {
         "bench": "robot",
