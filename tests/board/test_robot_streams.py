@@ -267,15 +267,25 @@ LEAGUE_GAME = {"game": "antipalos", "size": 3, "variant": "cut-throat-3"}
 
 
 def test_antipalos_a_league_round_sent_amid_play_begins_once_its_players_clear_the_board():
-    """Antipalos 3, Cut-throat 3: three Trirods placed (*A3, C1*, *B1) when the café sends a
-    league round to the table (Hélène, Ben, Gus). Each presses OK as named; the lights ask the
-    old game's pieces off ("Take *B1, C1*, *A3 off"). The daemon restarts three times before
-    anyone lifts them: the round has no move yet, so each time the board asks the three OKs
-    again (docs/daemon.md) and then the same pieces off. The players lift them: the round's
-    game begins, nothing lit, Hélène named to move, no OK asked, nothing recorded (the robot
-    found this as "stuck": its own restarts had used up its patience)."""
+    """Antipalos 3, Cut-throat 3: three Trirods placed (*A3, C1*, then *B2 moved on to *B1, "Corrected
+    to *B1") when the café sends a league round to the table (Hélène, Ben, Gus). Each presses
+    OK as named; the lights ask the old game's pieces off, in the round's words ("New game:
+    take *B1, C1*, *A3 off"), and nothing of the old game is said (its "Corrected to *B1" was
+    still shown). The daemon restarts three times before anyone lifts them: the round has no
+    move yet, so each time the board asks the three OKs again (docs/daemon.md) and then the
+    same pieces off. The players lift them: the round's game begins, nothing lit, Hélène named
+    to move, no OK asked, nothing recorded (the robot found this as "stuck": its own restarts
+    had used up its patience)."""
     names = ["Hélène", "Ben", "Gus"]
-    played = Stream().place("*A3").settle().place("C1*").settle().place("*B1").settle()
+    played = Stream().place("*A3").settle().place("C1*").settle().place("*B2").settle()
+    played.lift("*B2").place("*B1").settle()
+    board = board_after(_league_round(Stream(lines=list(played.lines), t=played.t), names, 0), **LEAGUE_GAME)
+    try:
+        assert set(board.lit()) == {"*A3", "C1*", "*B1"} and set(board.lit().values()) == {"remove"}
+        assert "New game: take *B1, C1*, *A3 off" in board.screen()
+        assert not any(line.startswith("Corrected") for line in board.screen())
+    finally:
+        board.close()
     asked = _league_round(played, names, restarts=3)
     board = board_after(asked, **LEAGUE_GAME)
     try:
