@@ -553,7 +553,10 @@ class Robot:
 
     def follow(self) -> None:
         """Do what the board asks until it asks nothing (at most :data:`PATIENCE` rounds), then
-        wait for the opponent's move if it is the opponent's turn."""
+        wait for the opponent's move if it is the opponent's turn. The daemon restarts at most
+        once meanwhile: each restart before a league round's first move asks every player's OK
+        again, so restarts in a row would use up the rounds the board's asks need."""
+        crashed = False
         for _ in range(PATIENCE):
             if not self.board.settle():
                 return self.fail("unsettled", "the lights and screen never stop changing")
@@ -574,11 +577,13 @@ class Robot:
                 return
             if (
                 "crash" in self.kinds
+                and not crashed
                 and self.rng.random() < 0.05
                 and self.board.held() == tuple(self.moves)
                 and not self.over()  # a game over is not resumed: a new one begins ("restart")
             ):
                 self.board.restart()  # the daemon restarts amid the guidance of what is recorded
+                crashed = True
                 self.resumed = True  # a resumed game's last move stands
                 continue
             self._due(asks)

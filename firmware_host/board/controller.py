@@ -863,6 +863,7 @@ class Controller:
                 )
             )
         self.record.abandon()
+        self.notes.board_changed()  # the last game's flash ("Corrected to *B1") is not this one's
         match = self.match if self.match and game == self.game and not self.match.won else game.new_match()
         seats = self.seating.kept()
         record = GameRecord.begin(self.settings.storage, game, match, self._who(game.new()), seats)

@@ -430,6 +430,29 @@ def test_the_robots_crash_amid_guidance_leaves_a_game_lost_on_time_alone():
         assert not two.restarts
 
 
+def test_a_robot_whose_daemon_crashes_whenever_it_may_still_begins_a_league_round():
+    """bench/robot.py, one board, seed 3001 (``--game antipalos --from 1370 --turns 40``): a
+    league round sent to a Cut-throat 3 board with three Trirods on it; after the three OKs the
+    robot's "crash" noise restarted the daemon three times in a row before the pieces were
+    lifted, and each restart rightly asked the three OKs again (the round had no move yet,
+    docs/daemon.md): the robot's twelve rounds of patience were spent and it reported the
+    board stuck. The robot's fault: it now crashes the daemon at most once while it follows
+    the board's asks, so the players clear the board and the round begins."""
+    board = BoardUnderTest(Game.of("antipalos", 3, "cut-throat-3"))
+    try:
+        robot = Robot(board, random.Random(5), kinds=())
+        for _ in range(3):
+            robot.move()
+        assert len(board.occupied()) == 3
+        robot.rng, robot.kinds = Crashes(), frozenset({"crash"})
+        robot.table()
+        robot.follow()
+        assert (board.held(), board.occupied(), board.lit()) == ((), frozenset(), {})
+        assert len(board.restarts) == 1 and board.seated()[1] is not None
+    finally:
+        board.close()
+
+
 def carry(board: BoardUnderTest) -> None:
     """The other board's move, once lit, carried out."""
     while not board.lit():

@@ -10,8 +10,9 @@ import pytest
 
 from firmware_host.board.game import Game
 from firmware_host.store.config import Config, OpponentConfig
+from firmware_host.store.players import League
 from testbed.board_under_test import BoardUnderTest
-from testbed.streams import STREAMS, after, kinds, moves, of, run_file, said
+from testbed.streams import STREAMS, Stream, after, board_after, kinds, moves, of, run_file, said
 
 
 def test_a_capture_taken_back_from_the_menu_ends_before_it():
@@ -245,5 +246,58 @@ def test_antipode_the_computers_pawn_move_is_said_when_nothing_on_the_board_show
         (at,) = [e["t"] for e in board.events if e["event"] == "move" and e["move"] == ":a3"]
         shown = [e for e in board.events if e["event"] == "display" and e["t"] == at]
         assert said(shown, "Computer plays :a3: blue pawn to a3") and said(shown, "Flip a2")
+    finally:
+        board.close()
+
+
+def _league_round(stream: Stream, names: list[str], restarts: int) -> Stream:
+    """The café sends a league round (the ``table`` command) amid play; each player presses OK
+    when named; the daemon restarts ``restarts`` times once all have, and they press OK again."""
+    round_ = {"event": "Robot league", "round": 656, "table": 52, "control": "-"}
+    stream.lines.append({"t": stream.t, "command": "table", "names": names, **LEAGUE_GAME, **round_})
+    for i in range(restarts + 1):
+        if i:
+            stream.restart(after=600)
+        for _ in names:
+            stream.press("ok", after=600)
+    return stream.settle()
+
+
+LEAGUE_GAME = {"game": "antipalos", "size": 3, "variant": "cut-throat-3"}
+
+
+def test_antipalos_a_league_round_sent_amid_play_begins_once_its_players_clear_the_board():
+    """Antipalos 3, Cut-throat 3: three Trirods placed (*A3, C1*, then *B2 moved on to *B1, "Corrected
+    to *B1") when the café sends a league round to the table (Hélène, Ben, Gus). Each presses
+    OK as named; the lights ask the old game's pieces off, in the round's words ("New game:
+    take *B1, C1*, *A3 off"), and nothing of the old game is said (its "Corrected to *B1" was
+    still shown). The daemon restarts three times before anyone lifts them: the round has no
+    move yet, so each time the board asks the three OKs again (docs/daemon.md) and then the
+    same pieces off. The players lift them: the round's game begins, nothing lit, Hélène named
+    to move, no OK asked, nothing recorded (the robot found this as "stuck": its own restarts
+    had used up its patience)."""
+    names = ["Hélène", "Ben", "Gus"]
+    played = Stream().place("*A3").settle().place("C1*").settle().place("*B2").settle()
+    played.lift("*B2").place("*B1").settle()
+    board = board_after(_league_round(Stream(lines=list(played.lines), t=played.t), names, 0), **LEAGUE_GAME)
+    try:
+        assert set(board.lit()) == {"*A3", "C1*", "*B1"} and set(board.lit().values()) == {"remove"}
+        assert "New game: take *B1, C1*, *A3 off" in board.screen()
+        assert not any(line.startswith("Corrected") for line in board.screen())
+    finally:
+        board.close()
+    asked = _league_round(played, names, restarts=3)
+    board = board_after(asked, **LEAGUE_GAME)
+    try:
+        assert set(board.lit()) == {"*A3", "C1*", "*B1"} and set(board.lit().values()) == {"remove"}
+        assert "Take *B1, C1*, *A3 off" in board.screen() and not board.held()
+    finally:
+        board.close()
+    board = board_after(asked.lift("C1*", "*A3", "*B1").settle(), **LEAGUE_GAME)
+    try:
+        assert board.lit() == {} and board.held() == () and board.occupied() == frozenset()
+        assert "Hélène to move" in board.screen()
+        assert not any(line.endswith("press OK") for line in board.screen())
+        assert board.seated() == (tuple(names), League("Robot league", 656, 52))
     finally:
         board.close()
