@@ -52,6 +52,7 @@ from firmware_host.board.phase import (
     Over,
     Phase,
     Restoring,
+    on_the_way,
 )
 from firmware_host.board.recognise import Candidate
 from firmware_host.board.turn import KNOCK_MS, Sync, Touch, Turn, TurnChoice, undo_steps
@@ -140,10 +141,7 @@ def set_back_begun(c: View, phase: Moving | Following, board: Board) -> Decision
     if not (c.opponent and c.settings.takebacks) or doubted == (-math.inf, board):
         return None
     here = c.record.board
-    if not any(
-        here - board <= here - c.record.boards[i] and board - here <= c.record.boards[i] - here
-        for i in own_last_turns(c)
-    ):
+    if not any(on_the_way(board, here, c.record.boards[i]) for i in own_last_turns(c)):
         return None
     if doubted is None or doubted[1] != board:
         return [Go(phase.setting_back(c.now, board))]
@@ -173,7 +171,7 @@ def set_back_aim(c: View, board: Board) -> Board | None:
         return None
     turns = own_last_turns(c) if c.opponent else [moves - 1]
     aims = (c.record.boards[i] for i in reversed(turns))
-    return next((aim for aim in aims if here & aim <= board <= here | aim), None)
+    return next((aim for aim in aims if on_the_way(board, here, aim)), None)
 
 
 def own_last_turns(c: View) -> list[int]:

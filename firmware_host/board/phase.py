@@ -33,6 +33,20 @@ from firmware_host.board import doubt, recognise
 from firmware_host.board.turn import STEPS, LightKind, Pending, Sync, Touch, Turn, TurnChoice
 
 Board = frozenset[str]
+
+
+def on_the_way(board: Board, start: Board, aim: Board) -> bool:
+    """Whether ``board`` lies on the way from ``start`` to ``aim``: only pieces ``aim`` lacks
+    taken off, only pieces it has put down.
+
+    >>> on_the_way(frozenset({"a1", "c1"}), frozenset({"a1", "b1"}), frozenset({"c1", "a1"}))
+    True
+    >>> on_the_way(frozenset({"d1"}), frozenset({"a1"}), frozenset({"a1", "c1"}))
+    False
+    """
+    return start & aim <= board <= start | aim
+
+
 #: Touches kept while the players' move has not shown yet (the newest).
 TOUCHES_KEPT = 12
 #: How long (ms) a token may be off its switch before the move shows, quietly (a flip or a tap
@@ -616,7 +630,7 @@ class Over(_Phase):
         True
         """
         stood, aim = self.stood, self.aim
-        if stood is not None and aim is not None and stood & aim <= board <= stood | aim:
+        if stood is not None and aim is not None and on_the_way(board, stood, aim):
             return replace(self, stood=board)
         return replace(self, stood=None, aim=None)
 
