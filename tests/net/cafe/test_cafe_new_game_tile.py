@@ -48,3 +48,16 @@ def test_a_new_game_s_tile_shows_the_last_game_s_pieces_until_they_are_off(
     watcher.state("t1", lambda s: s["ready"] == "Cleo: press OK" and s["pieces"] is None and not s["extra"])
     page.wait_for_function("() => !document.querySelector('article.tile .mini .piece.on')")
     assert standing(page) == 0
+
+
+def test_an_antipode_table_s_tile_asks_for_the_start_s_faces_until_its_first_move(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    board = boards(board_config(tmp_path, broker.port, "t1", game="antipode"))
+    watcher.state("t1")
+    page.goto(cafe())
+    status = page.locator("article.tile .status")
+    status.filter(has_text="Place a token · Blue face up: a5 e1 i9 · Red face up: a1 e9 i5").wait_for()
+    board.place("b1")  # the first move begun: its token down, its neighbour to turn over
+    status.filter(has_text="Flip a1").wait_for()
+    assert "face up" not in status.inner_text()
