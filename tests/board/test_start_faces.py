@@ -1,14 +1,21 @@
 """The faces of a new game's tokens, as players set the start up again: a reed switch senses a
 token, not its face, so an Antipode board that cannot see that the last game left i5 blue up
 asks for the start's faces on its screen from the game's end, through the clearing and the
-set-up, until the new game's first move (replayed sensor streams, testbed/streams.py)."""
+set-up, until the new game's first move (replayed sensor streams, testbed/streams.py), and
+with the pieces to take off at a new game asked mid-game. Other games ask for no faces."""
 
 from __future__ import annotations
 
 import json
 
-from engines import new_game
+import pytest
+
+from engines import GAME_NAMES, new_game
+from firmware_host.actions.commands import NewGame
+from firmware_host.board.game import Game
+from firmware_host.board.view import faces_up
 from testbed.streams import Stream, of, run
+from tests.ui.scenes import resumed
 
 #: A game of Antipode Blue wins by connection with its last move, f2:d7, which leaves the
 #: corners i9, a1, e9 and i5 showing the faces the start does not have.
@@ -75,3 +82,16 @@ def test_the_faces_are_asked_from_the_game_s_end_to_the_new_game_s_first_move():
     assert [m["move"] for m in of(events, "move")][-2:] == ["f2:d7", "b1:a1"]
     shown = [e["lines"] for e in events if e["event"] == "display"]
     assert not set(FACES) & set(shown[-1]), shown[-1]  # made: asked no more
+
+
+def test_a_new_game_asked_mid_game_asks_for_the_faces_with_the_pieces_to_take_off():
+    board = resumed("antipode", GAME[:2])
+    board.ctl.command(NewGame("antipode", None, "standard"))
+    assert board.run(1000).ctl.screen().text_lines()[2:] == ("New game: take e8, f9 off", *FACES)
+    board.lift("e8").lift("f9").run(1000)
+    assert board.ctl.screen().text_lines()[2:] == ("Place a token", *FACES)
+
+
+@pytest.mark.parametrize("game", [name for name in GAME_NAMES if name != "antipode"])
+def test_a_game_without_two_faced_pieces_asks_for_no_faces(game):
+    assert faces_up(Game.of(game)) == ()
