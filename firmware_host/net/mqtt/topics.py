@@ -134,7 +134,7 @@ def board_state(controller: Controls, **extra: Any) -> dict[str, Any]:
         "sync": "out_of_sync" if sync else "in_sync",
         "missing": sorted(sync.missing) if sync else [],
         "extra": sorted(sync.extra) if sync else [],
-        "pieces": sorted(seen) if seen != controller.record.board else None,
+        "pieces": sorted(seen) if seen != snap.record.board else None,
         "brightness": controller.settings.brightness,
         "clock": controller.clock.state(controller.now),
         **controller.seating.state(),
