@@ -268,7 +268,7 @@ def setting_up(snap: Snapshot) -> tuple[str, ...]:
 
 def faces_up(game: Game) -> tuple[str, ...]:
     """The faces the two-faced pieces of ``game``'s start show (:meth:`GameState.faces`: a
-    reed switch senses a piece, not its face), a part for each face, for the players to set
+    reed switch senses a piece, not its face), a line for each face, for the players to set
     them up so; none for a game without.
 
     >>> faces_up(Game.of("antipode")), faces_up(Game.of("phalanx"))
