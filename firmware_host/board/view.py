@@ -12,7 +12,7 @@ from typing import Any, Callable, TypeVar
 
 from engines.core import GameState
 from firmware_host.board import recognise
-from firmware_host.board.game import win_sites
+from firmware_host.board.game import Game, win_sites
 from firmware_host.board.phase import Awaiting, Choosing, Following, Moving, Over, Phase, Restoring, Why
 from firmware_host.board.record import Standing
 from firmware_host.board.seating import Seating
@@ -20,7 +20,7 @@ from firmware_host.board.turn import LightKind, Sync, by_name, capital, fix_word
 from firmware_host.i18n import N_, _, current, ngettext, reword
 from firmware_host.store.layout import Layout
 from firmware_host.ui.kiosk import Spell
-from firmware_host.ui.screens import Screen, fit_name, status_screen
+from firmware_host.ui.screens import Screen, fit_name, side_name, status_screen
 from hardware.base import Led
 
 # What the LEDs show: one colour per meaning, as the page's palette (LIGHT_COLOURS in
@@ -166,10 +166,11 @@ def build_screen(snap: Snapshot) -> Screen:
     said, asked = (snap.message and _(snap.message)) or error(snap), instruction(snap)
     if fix and said and not asked:  # the refusal and what to do about it, in one line
         said = f"{said} · {fix}"
+    faces = setting_up(snap)  # what no switch sees of the start, while it is set up
     seating = snap.seating
     if seating.waiting:  # a league round: nothing counts until each player has pressed OK
-        setting_up = None if phase.players_to_move else asked or fix
-        lines = tuple(filter(None, (seating.asked(), said, setting_up)))
+        to_do = None if phase.players_to_move else asked or fix
+        lines = tuple(filter(None, (seating.asked(), said, to_do, *faces)))
         return Screen(seating.title() or "", lines, invert_title=bool(said), large=True, keep=len(lines))
     side = None if outcome and phase.final else phase.acting(state)
     name = seating.name_of(side, state.seat_sides)
@@ -182,7 +183,7 @@ def build_screen(snap: Snapshot) -> Screen:
             to_move=fit_name(name) if name else side,
             side_colour=None,
             phase=state.phase,
-            status_lines=[reword(line) for line in state.status_lines()],
+            status_lines=faces or [reword(line) for line in state.status_lines()],
             instruction=asked or (None if said else fix),
             error=said,
             result=result,
@@ -255,6 +256,39 @@ def _restoring(phase: Restoring, snap: Snapshot) -> str | None:
 
 def _over(phase: Over, snap: Snapshot) -> str | None:
     return _("Set up to play again")
+
+
+def setting_up(snap: Snapshot) -> tuple[str, ...]:
+    """The faces the start's two-faced pieces show (:func:`faces_up`) while the players may be
+    setting it up: the game over, or no move made yet and nothing under way or just said."""
+    phase = snap.phase
+    quiet = not (snap.record.moves or snap.flash or snap.message or phase.unseen() or phase.shown_turn())
+    return faces_up(snap.record.game) if phase.over or quiet else ()
+
+
+def faces_up(game: Game) -> tuple[str, ...]:
+    """The faces the two-faced pieces of ``game``'s start show (:meth:`GameState.faces`: a
+    reed switch senses a piece, not its face), a line for each face, for the players to set
+    them up so; none for a game without.
+
+    >>> faces_up(Game.of("antipode")), faces_up(Game.of("phalanx"))
+    (('Blue face up: a5 e1 i9', 'Red face up: a1 e9 i5'), ())
+    """
+    return _faces_up(game, current())
+
+
+@lru_cache(maxsize=8)
+def _faces_up(game: Game, language: str) -> tuple[str, ...]:
+    """:func:`faces_up` in ``language`` (kept by language: the words are made in it)."""
+    start = game.new()
+    faces, order = start.faces(), [site.label for site in start.sites()]
+    return tuple(
+        _("{side} face up: {sites}").format(
+            side=side_name(side), sites=" ".join(s for s in order if faces.get(s) == side)
+        )
+        for side in start.sides
+        if side in faces.values()
+    )
 
 
 #: A phase in which the players' hands may hold, set back or carry pieces.

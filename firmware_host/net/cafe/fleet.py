@@ -22,6 +22,10 @@ tile.
 ('t1', True, ['B2*'], ['B2*'], 'antipalos/5/two')
 >>> table["figures"]
 [{'side': 'white', 'sites': ['B2*'], 'kind': 'trirod'}]
+>>> fleet.receive("reedboard/t1/state", b'{"game": "antipalos", "size": 5, "variant": "two", '
+...               b'"moves": [], "pieces": ["B2*", "C3*"], "sync": "out_of_sync"}')
+>>> seen[-1]["pieces"], seen[-1]["figures"], "pieces" in seen[-1]["state"]
+(['B2*', 'C3*'], [], False)
 >>> fleet.receive("reedboard/t1/state", b'{"game": "antipalos", "size": 5, "moves": ["Q9*"]}')
 >>> seen[-1]["pieces"], seen[-1]["problem"][:23]
 ([], 'cannot show this game (')
@@ -108,6 +112,7 @@ STATE = record(
         "sync": optional(one_of("in_sync", "out_of_sync")),
         "missing": optional(_SITES),
         "extra": optional(_SITES),
+        "pieces": optional(_SITES),
         "brightness": optional(number(0, 1)),
         "clock": optional(
             record(
@@ -245,10 +250,13 @@ class Table:
 
     def view(self, listing: bool = True) -> dict[str, Any]:
         """The table for the page; ``lines``: the OLED's lines besides its title and main line
-        (:func:`tile_lines`); ``listing``: with the games it plays (``state.playable``, a few
+        (:func:`tile_lines`); ``pieces``: what the board's sensors see while it differs from the
+        game (the last game's pieces at a new one, as its own page shows them), else the game's
+        pieces; ``listing``: with the games it plays (``state.playable``, a few
         kilobytes that change only with its ``games`` topic): left out, the page keeps the
         list it had."""
-        state = {k: v for k, v in self.state.items() if k != "moves"}
+        state = {k: v for k, v in self.state.items() if k not in ("moves", "pieces")}
+        seen = self.state.get("pieces")  # the board's own reading, while it differs from the game
         if listing:
             state["playable"] = self.playable
         return {
@@ -259,7 +267,7 @@ class Table:
             "state": state,
             "lines": tile_lines(state.get("screen") or [], state.get("status")),
             "layout": self.layout,
-            "pieces": sorted(self.pieces),
+            "pieces": sorted(self.pieces) if seen is None else seen,
             "changed": sorted(self.changed),
             "figures": self.figures,
             "problem": self.problem,

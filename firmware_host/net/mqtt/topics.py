@@ -108,13 +108,16 @@ def board_state(controller: Controls, **extra: Any) -> dict[str, Any]:
     """The retained state: the game, its moves, the OLED's main line (``status``) and all its
     lines (``screen``), whether the board matches the game (``sync``, with the ``missing``
     and ``extra`` sites), the game clocks (``clock``: each side's time left in ms as the state
-    is sent, whose runs, the flag, a pause; None: no clock), plus ``extra`` (hardware,
-    opponent, last_move_at, today, ...)."""
+    is sent, whose runs, the flag, a pause; None: no clock), the sites the sensors see while
+    they differ from the game's (``pieces``: the last game's pieces still standing at a new
+    one; None: as the game has them), plus ``extra`` (hardware, opponent, last_move_at, today,
+    ...)."""
     state, game = controller.record.state, controller.record.game
     outcome = controller.record.outcome  # a flag's too
     screen = controller.screen()
     main = screen.lines[1:] if screen.clocks else screen.lines  # the main line after the clocks
-    sync = controller.snapshot().sync
+    snap = controller.snapshot()
+    sync, seen = snap.sync, snap.board
     return {
         "game": game.name,
         "title": game.title,
@@ -131,6 +134,7 @@ def board_state(controller: Controls, **extra: Any) -> dict[str, Any]:
         "sync": "out_of_sync" if sync else "in_sync",
         "missing": sorted(sync.missing) if sync else [],
         "extra": sorted(sync.extra) if sync else [],
+        "pieces": sorted(seen) if seen != snap.record.board else None,
         "brightness": controller.settings.brightness,
         "clock": controller.clock.state(controller.now),
         **controller.seating.state(),

@@ -35,6 +35,7 @@ def test_tiles_and_the_archive_name_the_players(tmp_path, broker, watcher, board
     watcher.publish("reedboard/t1/command", json.dumps({**table, "event": "Thursday league", "round": 1}))
     tile.locator(".players", has_text="Table 3: Cleo – Dan").wait_for()
     tile.locator(".turn", has_text="Cleo: press OK").wait_for()
+    tile.locator(".status", has_text="take 5 off").wait_for()  # the last game's pieces drawn
     page.screenshot(path=str(OUTPUT / "cafe-tile-players.png"))
     for site in WIN:  # the last game's pieces off, then the round begun after each player's OK
         board.lift(site)
