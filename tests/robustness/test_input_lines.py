@@ -23,12 +23,11 @@ def test_run_sim_reads_on_after_a_deep_and_a_huge_stdin_line(tmp_path: Path):
     board = Running(sim_config(tmp_path))
     board.wait_for("display")
     for line in (DEEP, LONG):
-        board.proc.stdin.write(line + "\n")
+        board.write(line)
     board.send(site="B2*", on=True)
     assert board.wait_for("move")["move"] == "B2*"  # the reader is still reading
-    board.proc.send_signal(signal.SIGTERM)
-    assert board.proc.wait(10) == 0
-    said = board.proc.stderr.read()
+    assert board.stop() == 0
+    said = board.stderr()
     assert "stdin line 1: nested too deeply" in said
     assert "stdin line 2: too long: more than" in said
     assert "Traceback" not in said
