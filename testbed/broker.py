@@ -136,6 +136,12 @@ class Watcher:
         """The first state of ``board`` that passes ``test``."""
         return json.loads(self.wait(f"reedboard/{board}/state", lambda t: test(json.loads(t))))
 
+    def cleared(self, board: str, test: Callable[[dict], bool] = lambda _: True) -> dict[str, Any]:
+        """The first state of ``board`` that passes ``test`` with no piece left over (``extra``):
+        the pieces lifted to clear its board have been read off, so one set down again on their
+        sites is read as placed (a lift and a placement in one scan are never seen)."""
+        return self.state(board, lambda s: not s["extra"] and test(s))
+
     def playable(self, board: str, test: Callable[[list], bool] = lambda _: True) -> list[dict]:
         """The first list of the games ``board`` plays (its ``games`` topic) that passes ``test``."""
         return json.loads(self.wait(f"reedboard/{board}/games", lambda t: test(json.loads(t)["playable"])))[
