@@ -18,7 +18,8 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from testbed.online import wait_online
-from testbed.stopping import stop
+from testbed.running import Lines
+from testbed.stopping import HANG_SECONDS, stop
 from testbed.tools import REEDBOARD, free_port, require
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -211,7 +212,9 @@ def wired_for(folder: Path, *games: tuple[str, int]) -> Path:
 
 
 class Board:
-    """``reedboard run --sim --config`` in a subprocess; stdin moves its pieces."""
+    """``reedboard run --sim --config`` in a subprocess; stdin moves its pieces. Its stderr is
+    drained from the start (testbed/running.py's :class:`Lines`): a board that says much (each
+    bad message refused) never blocks on a full pipe."""
 
     def __init__(self, config: Path) -> None:
         self.config = config
@@ -222,14 +225,14 @@ class Board:
             stderr=subprocess.PIPE,
             text=True,
         )
+        self.journal = Lines(self.proc.stderr)
 
     def wait_running(self) -> None:
         """Until the loop has begun (it says so after its first scan: a piece placed from now
         on is a move) and the board is online on its broker (testbed/online.py)."""
-        said = []  # what it said before it stopped, if it did (a port taken meanwhile, ...)
-        while "is running" not in (line := self.proc.stderr.readline()):
-            assert line, f"the board did not start: {''.join(said)}{self.errors()}"
-            said.append(line)
+        while (line := self.journal.next(HANG_SECONDS)) and "is running" not in line:
+            pass
+        assert line, f"the board did not start: {self.errors()}"  # (a port taken meanwhile, ...)
         wait_online(self.config)
 
     def place(self, site: str, on: bool = True) -> None:
@@ -253,5 +256,6 @@ class Board:
         self.proc.wait(5)
 
     def errors(self) -> str:
+        """All it said on stderr, once stopped."""
         self.stop()
-        return self.proc.stderr.read()
+        return self.journal.text(drained=True)
