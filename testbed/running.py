@@ -8,6 +8,7 @@ reads them or not: a daemon left talking into a full pipe (64 KB unread) would s
 from __future__ import annotations
 
 import json
+import os
 import queue
 import signal
 import subprocess
@@ -67,11 +68,13 @@ class Lines:
 
 
 class Running:
-    """``reedboard run --sim`` fed through stdin; its events read from stdout."""
+    """``reedboard run --sim`` fed through stdin; its events read from stdout. ``env``: more
+    environment (``NOTIFY_SOCKET``, as systemd gives it)."""
 
-    def __init__(self, config: Path) -> None:
+    def __init__(self, config: Path, **env: str) -> None:
         self.proc = subprocess.Popen(
             [*REEDBOARD, "run", "--sim", "--config", str(config)],
+            env={**os.environ, **env},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
