@@ -24,6 +24,12 @@ from testbed.tools import REEDBOARD
 DRAINED_SECONDS = 10.0
 
 
+def send(proc: subprocess.Popen, **line: object) -> None:
+    """``line`` as a JSON line on ``proc``'s stdin: a hand on the board, a button."""
+    proc.stdin.write(json.dumps(line) + "\n")
+    proc.stdin.flush()
+
+
 class Lines:
     """The lines of one pipe, read to its end by a thread: taken in order by :meth:`next`, and
     all of them kept for :meth:`text`.
@@ -88,8 +94,8 @@ class Running:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
-    def send(self, **line) -> None:
-        self.write(json.dumps(line))
+    def send(self, **line: object) -> None:
+        send(self.proc, **line)
 
     def wait_for(self, kind: str, timeout: float = 20) -> dict:
         """The next event of ``kind`` on stdout (the events before it are passed over)."""

@@ -15,9 +15,9 @@ import threading
 import pytest
 
 from firmware_host.store.storage import READ_ONLY, Storage
+from testbed.running import send
 from testbed.tools import REEDBOARD, Card, NoCard, free_port, wait_for, wait_until
 from tests.store.test_storage_faults import OnFile
-from tests.system.test_service import send
 
 
 @pytest.fixture
