@@ -295,14 +295,30 @@ def unknown(args: argparse.Namespace) -> str | None:
         for name in given:
             if name and not any(fits(k, name) for k in known):
                 return f"no {what} {name!r} ({option}): {', '.join(known)}"
+    if args.paired and not chosen(args):
+        pairs = sorted({g[0] for g in GAMES if two_sided(g)})
+        return f"no game of two sides to pair in {args.game!r} (--paired): {', '.join(pairs) or 'none'}"
     return None
+
+
+def two_sided(game: tuple) -> bool:
+    """Whether ``game`` (name, size, variant) is played by two sides (paired boards play it).
+
+    >>> two_sided(("antipalos", 3, "two")), two_sided(("antipalos", 3, "cut-throat-3"))
+    (True, False)
+    """
+    return len(Game.of(*game).new().sides) == 2
+
+
+def chosen(args: argparse.Namespace) -> list[tuple]:
+    """The games ``args`` ask for (``--game``'s variants; of two sides with ``--paired``)."""
+    games = [g for g in GAMES if args.game in ("all", g[0])]
+    return [g for g in games if two_sided(g)] if args.paired else games
 
 
 def run(args: argparse.Namespace) -> int:
     """The bench as ``args`` ask; the exit status (1: a violation found)."""
-    games = [g for g in GAMES if args.game in ("all", g[0])]
-    if args.paired:
-        games = [g for g in games if len(Game.of(*g).new().sides) == 2]
+    games = chosen(args)
     mix = intentions(args.paired)
     if args.mix:
         mix = {k: v for k, v in mix.items() if any(k.startswith(p) for p in args.mix.split(","))}

@@ -18,7 +18,8 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from testbed.online import wait_online
-from testbed.stopping import stop
+from testbed.running import Lines
+from testbed.stopping import HANG_SECONDS, stop
 from testbed.tools import REEDBOARD, free_port, require
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -136,6 +137,12 @@ class Watcher:
         """The first state of ``board`` that passes ``test``."""
         return json.loads(self.wait(f"reedboard/{board}/state", lambda t: test(json.loads(t))))
 
+    def cleared(self, board: str, test: Callable[[dict], bool] = lambda _: True) -> dict[str, Any]:
+        """The first state of ``board`` that passes ``test`` with no piece left over (``extra``):
+        the pieces lifted to clear its board have been read off, so one set down again on their
+        sites is read as placed (a lift and a placement in one scan are never seen)."""
+        return self.state(board, lambda s: not s["extra"] and test(s))
+
     def playable(self, board: str, test: Callable[[list], bool] = lambda _: True) -> list[dict]:
         """The first list of the games ``board`` plays (its ``games`` topic) that passes ``test``."""
         return json.loads(self.wait(f"reedboard/{board}/games", lambda t: test(json.loads(t)["playable"])))[
@@ -205,7 +212,9 @@ def wired_for(folder: Path, *games: tuple[str, int]) -> Path:
 
 
 class Board:
-    """``reedboard run --sim --config`` in a subprocess; stdin moves its pieces."""
+    """``reedboard run --sim --config`` in a subprocess; stdin moves its pieces. Its stderr is
+    drained from the start (testbed/running.py's :class:`Lines`): a board that says much (each
+    bad message refused) never blocks on a full pipe."""
 
     def __init__(self, config: Path) -> None:
         self.config = config
@@ -216,14 +225,14 @@ class Board:
             stderr=subprocess.PIPE,
             text=True,
         )
+        self.journal = Lines(self.proc.stderr)
 
     def wait_running(self) -> None:
         """Until the loop has begun (it says so after its first scan: a piece placed from now
         on is a move) and the board is online on its broker (testbed/online.py)."""
-        said = []  # what it said before it stopped, if it did (a port taken meanwhile, ...)
-        while "is running" not in (line := self.proc.stderr.readline()):
-            assert line, f"the board did not start: {''.join(said)}{self.errors()}"
-            said.append(line)
+        while (line := self.journal.next(HANG_SECONDS)) and "is running" not in line:
+            pass
+        assert line, f"the board did not start: {self.errors()}"  # (a port taken meanwhile, ...)
         wait_online(self.config)
 
     def place(self, site: str, on: bool = True) -> None:
@@ -247,5 +256,6 @@ class Board:
         self.proc.wait(5)
 
     def errors(self) -> str:
+        """All it said on stderr, once stopped."""
         self.stop()
-        return self.proc.stderr.read()
+        return self.journal.text(drained=True)

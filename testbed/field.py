@@ -160,20 +160,8 @@ class Page:
 
 
 class Daemon(Board):
-    """``reedboard run --sim --config`` in a subprocess, its stderr kept (read by a thread once
-    it runs, so the daemon never blocks on it)."""
-
-    def __init__(self, config: Path) -> None:
-        super().__init__(config)
-        self.said: list[str] = []
-
-    def wait_running(self) -> None:
-        super().wait_running()
-        threading.Thread(target=self._drain, daemon=True, name="field-stderr").start()
-
-    def _drain(self) -> None:
-        for line in self.proc.stderr:
-            self.said.append(line)
+    """``reedboard run --sim --config`` in a subprocess, what it says on stderr read while it
+    runs."""
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
         if self.proc.poll() is None:
@@ -181,7 +169,8 @@ class Daemon(Board):
         return self.proc.wait(10)
 
     def errors(self) -> str:
-        return "".join(self.said)
+        """All it said on stderr so far (it goes on running)."""
+        return self.journal.text(drained=self.proc.poll() is not None)
 
 
 class FieldBoard:

@@ -47,7 +47,8 @@ def play_round(
         for _ in seated[b]["players"]:
             board.press("ok")
     moves = {b: WINS[side] if (side := winner(s["players"])) else [] for b, s in seated.items()}
-    last = {b: watcher.state(b, lambda s: ours(s) and s["ready"] is None) for b in boards}
+    # the last round's pieces read off before their sites are played again
+    last = {b: watcher.cleared(b, lambda s: ours(s) and s["ready"] is None) for b in boards}
     for step in range(max(len(m) for m in moves.values())):
         playing = [b for b in boards if step < len(moves[b])]
         for b in playing:

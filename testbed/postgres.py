@@ -4,6 +4,7 @@ server runs as the ``postgres`` user (initdb refuses root)."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -93,7 +94,8 @@ class Postgres:
             ["pgrep", "-P", str(postmaster)], capture_output=True, text=True
         ).stdout.split()
         for pid in map(int, children):
-            os.kill(pid, sig)
+            with contextlib.suppress(ProcessLookupError):  # a backend that ended meanwhile
+                os.kill(pid, sig)
 
     def remove(self) -> None:
         self.stop()

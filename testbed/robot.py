@@ -179,6 +179,7 @@ class Robot:
         self.heard = 0  # the board's events whose words are checked (check_said)
         self.games = [board.game_id()]  # the games begun as asked (:meth:`began`), the last one played
         self.asked = False  # a new game asked that the board has not yet begun
+        self.left = (self.games[-1], "")  # the game (and its token) a new game was asked to leave
         self.tokens: dict[int, str] = {}  # game -> the token it is played under with another board
         self._new_belief()
         self.board.settle()
@@ -319,7 +320,7 @@ class Robot:
                 self._too_early()
             self.board.press("ok")
             self.board.settle()
-        self.new_belief()
+        self.new_belief(again=True)
         if self.board.seated() != (tuple(names), league):
             self.fail("table", f"the round's record keeps {self.board.seated()}, not {names} at {league}")
 
@@ -518,10 +519,11 @@ class Robot:
         self.follow()
         self.check()
 
-    def new_belief(self) -> None:
-        """A new game began (here or, paired, on the other board): follow its setting up."""
+    def new_belief(self, again: bool = False) -> None:
+        """A new game began (here or, paired, on the other board): follow its setting up
+        (``again``: the new game asked last, followed once more)."""
         self.correctable = False
-        self.began()
+        self.began(again)
         self._new_belief()
         self.told = None
         self.follow()
@@ -977,11 +979,14 @@ class Robot:
                 "unseen", f"unseen pieces at {self.pawns}, the game has {dict(self.state.markers())}"
             )
 
-    def began(self) -> None:
+    def began(self, again: bool = False) -> None:
         """A new game asked (a new game, other players, a league round, a restart once the game
         is over; paired, at the other board too): the game the board plays now is the one
         played from now on (a board read over the network may begin it a while later), unless
-        it is one played before."""
+        it is one played before. ``again``: the same request once more (a league round's game
+        once its players' OKs are in), so the game it left is the one left before."""
+        if not (self.asked or again):
+            self.left = (self.games[-1], self.tokens.get(self.games[-1], ""))
         self.asked = True
         self.check_game()
 
@@ -1008,6 +1013,17 @@ class Robot:
                 f"game {game} joined again game {earlier[0]} played with the other board (token {token})",
             )
         self.tokens[game] = token
+
+    def check_begun(self) -> None:
+        """A new game asked has begun by the time the robot checks the board it followed: a
+        new game, or (paired) the other board's new game joined under a new token. A board
+        read over the network (a field board) may begin it later: its game is not checked."""
+        b = self.board
+        if self.asked and isinstance(b, BoardUnderTest) and (b.game_id(), b.token()) == self.left:
+            self.fail(
+                "new game not begun",
+                f"a new game was asked, the board plays game {self.left[0]} on; OLED {b.screen()}",
+            )
 
     def _unasked(self, why: str) -> None:
         game = self.board.game_id()
@@ -1066,8 +1082,9 @@ class Robot:
     def check_record(self) -> None:
         """The stored record is the game the controller holds, a legal game, the one meant (a
         flag ends the game: a move, or a takeback, made after it fell is none); the game the
-        robot asked for (:meth:`check_game`)."""
+        robot asked for (:meth:`check_game`), begun once asked (:meth:`check_begun`)."""
         self.check_game()
+        self.check_begun()
         b = self.board
         held = b.held()
         if b.timed_out():

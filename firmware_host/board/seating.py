@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Sequence
 
 from firmware_host.actions.commands import names_problem
@@ -100,8 +101,14 @@ class Seating:
         return said.format(name=self.names[self.ready])
 
     def away(self, seat: int | None) -> Seating:
-        """The same seating, seat ``seat``'s players at a paired board (None: none)."""
-        return self if seat == self.remote else replace(self, remote=seat)
+        """The same seating, seat ``seat``'s players at a paired board (None: none): made once
+        per seating and seat (a paired board's snapshot asks at every scan).
+
+        >>> table = Seating.table(("Anna", "Ben"), League("E", 1, 1))
+        >>> table.away(1) is table.away(1), table.away(1).remote, table.away(None) is table
+        (True, 1, True)
+        """
+        return self if seat == self.remote else _away(self, seat)
 
     def kept(self) -> tuple[str | None, str | None]:
         """The players and the league as a games file keeps them (JSON)."""
@@ -201,3 +208,8 @@ class Shared:
             self.known = theirs
             return theirs
         return None
+
+
+@lru_cache(maxsize=8)
+def _away(seating: Seating, seat: int | None) -> Seating:
+    return replace(seating, remote=seat)

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
-from bench.robot import FAULTS, Options, one_board, run_episode
+from bench.robot import FAULTS, Options, one_board, run_episode, two_sided
 from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig
 from testbed.board_under_test import BoardUnderTest
@@ -32,7 +32,7 @@ from testbed.pair import PAIR_MIX, PAIR_SEATING, Pair
 from testbed.robot import GAMES, KINDS, MIX, SEATING, Robot, Violated, intend, planned
 
 #: Games of two sides, for paired boards.
-PAIRED = [g for g in GAMES if len(Game.of(*g).new().sides) == 2]
+PAIRED = [g for g in GAMES if two_sided(g)]
 OUT = Path(__file__).resolve().parents[2] / "test-output" / "robot"
 #: The machines' examples in all (:func:`share` deals them out among the games).
 ONE_BOARD_EXAMPLES, TWO_BOARDS_EXAMPLES = 400, 100

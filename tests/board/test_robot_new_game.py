@@ -3,7 +3,8 @@ the game a board plays changes only when the players asked for a new one (the me
 other players, a league round, a restart once the game is over; on paired boards, at either
 board). A board that begins a game on its own, or goes back to an earlier one, is named at
 once: last round a flag falling mid-flip made a board begin a new game by itself, found only
-through the token faces that went wrong after it."""
+through the token faces that went wrong after it. A new game asked that the board never begins
+(nor, paired, joins) is ``new game not begun``, named as the robot checks the board it followed."""
 
 from __future__ import annotations
 
@@ -62,6 +63,16 @@ def test_a_restart_that_goes_back_to_an_earlier_game_is_a_new_game_not_asked(rob
     board.storage.truncate(first, moves)  # the first game stored as going on again
     found = unasked(robot, "restart")
     assert found.startswith(f"new game not asked: the board went back to game {first} on its own")
+
+
+@pytest.mark.parametrize("intention", ["new_game command", "new_game menu", "players command"])
+def test_a_new_game_asked_that_never_begins_is_a_new_game_not_begun(robot, monkeypatch, intention):
+    """The daemon broken on purpose: it takes the request and goes on with the game."""
+    board = robot.board
+    game = board.game_id()
+    monkeypatch.setattr(board.controller, "new_game", lambda *_: None)
+    found = unasked(robot, intention)
+    assert found.startswith(f"new game not begun: a new game was asked, the board plays game {game} on")
 
 
 def test_new_games_the_players_ask_for_and_restarts_pass(robot):

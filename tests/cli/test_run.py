@@ -13,7 +13,6 @@ import pytest
 
 from firmware_host.store.storage import Storage
 from testbed.running import Running
-from testbed.stopping import stop
 from testbed.streams import STREAMS
 from testbed.tools import REEDBOARD, sim_config
 
@@ -31,8 +30,7 @@ def test_sigkill_mid_game_then_resume_from_the_sqlite_file(config: Path, tmp_pat
     assert first.wait_for("move")["move"] == "B2*"
     first.send(site="C3*", on=True)
     assert first.wait_for("move")["move"] == "C3*"
-    first.proc.send_signal(signal.SIGKILL)
-    first.proc.wait(timeout=5)
+    first.stop(signal.SIGKILL)
     assert Storage(str(tmp_path / "games.db")).unfinished().moves == ("B2*", "C3*")
 
     second = Running(config)
@@ -40,7 +38,7 @@ def test_sigkill_mid_game_then_resume_from_the_sqlite_file(config: Path, tmp_pat
     assert shown["lines"][:2] == ["Antipalos 5", "White to move"]
     second.send(site="A1*", on=True)
     assert second.wait_for("move") | {"t": 0} == {"t": 0, "event": "move", "move": "A1*", "side": "white"}
-    assert stop(second.proc) == 0
+    assert second.stop() == 0
     games = Storage(str(tmp_path / "games.db")).games()
     assert len(games) == 1 and games[0].moves == ("B2*", "C3*", "A1*")
 
@@ -51,8 +49,8 @@ def test_sigterm_ends_the_daemon_cleanly_with_its_game_saved(config: Path, tmp_p
     assert running.said("simulated board is running")
     running.send(site="B2*", on=True)
     assert running.wait_for("move")["move"] == "B2*"
-    assert stop(running.proc) == 0
-    assert "Traceback" not in running.proc.stderr.read()
+    assert running.stop() == 0
+    assert "Traceback" not in running.stderr()
     assert Storage(str(tmp_path / "games.db")).unfinished().moves == ("B2*",)  # played on next time
 
 

@@ -42,9 +42,8 @@ def test_the_docs_clock_and_players_tables_run_on_a_board(tmp_path):
         assert 300_000 < pressed["left"]["white"] <= 303_000 and pressed["left"]["black"] == 300_000
         assert "Ben to move" in board.wait_for("display")["lines"]
     finally:
-        board.proc.terminate()
-        board.proc.wait(20)
-    assert "Traceback" not in board.proc.stderr.read()
+        board.stop()
+    assert "Traceback" not in board.stderr()
 
 
 def test_the_docs_sound_table_says_each_move_and_a_missing_buzzer_in_one_line(tmp_path):
@@ -60,8 +59,7 @@ def test_the_docs_sound_table_says_each_move_and_a_missing_buzzer_in_one_line(tm
         board.send(site="B2*", on=True)
         assert "B 2" in board.wait_for("say")["text"]
     finally:
-        board.proc.terminate()
-        board.proc.wait(20)
-    said = board.proc.stderr.read().splitlines()
+        board.stop()
+    said = board.stderr().splitlines()
     # a machine without GPIO (this one, a laptop) cannot open the buzzer: said once, by us
     assert said and all(line.startswith("reedboard") for line in said), said

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage
 from testbed.firmware_emulator import EmulatedBoard, build
+from testbed.running import Lines
 from testbed.tools import REEDBOARD, wait_until, write_config
 
 
@@ -65,6 +65,7 @@ class Daemon:
         )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        self.journal = Lines(self.process.stderr)  # drained meanwhile: a full pipe would stall it
 
     def _read(self) -> None:
         for line in self.process.stdout:
@@ -80,7 +81,7 @@ class Daemon:
         except subprocess.TimeoutExpired:
             self.process.kill()
         self._reader.join(timeout=2)
-        return self.process.stderr.read()
+        return self.journal.text(drained=True)
 
 
 def lit(board: EmulatedBoard) -> dict[int, tuple[int, int, int]]:
@@ -103,7 +104,7 @@ def test_a_game_moved_by_closing_switches_with_targets_lit_on_the_chain(tmp_path
         for site in start:
             board.place(sensor[site])
         assert wait_until(lambda: not lit(board), timeout=10), lit(board)  # all in place
-        time.sleep(4 * 0.150)  # the daemon judges a board still for settle_ms: the game begins
+        assert wait_until(lambda: daemon.of("in_sync"), timeout=10)  # judged still (settle_ms): begun
         # Lift a piece: its targets light amber, exactly the daemon's targets.
         piece = "a11"
         board.lift(sensor[piece])

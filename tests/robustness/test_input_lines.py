@@ -23,12 +23,11 @@ def test_run_sim_reads_on_after_a_deep_and_a_huge_stdin_line(tmp_path: Path):
     board = Running(sim_config(tmp_path))
     board.wait_for("display")
     for line in (DEEP, LONG):
-        board.proc.stdin.write(line + "\n")
+        board.write(line)
     board.send(site="B2*", on=True)
     assert board.wait_for("move")["move"] == "B2*"  # the reader is still reading
-    board.proc.send_signal(signal.SIGTERM)
-    assert board.proc.wait(10) == 0
-    said = board.proc.stderr.read()
+    assert board.stop() == 0
+    said = board.stderr()
     assert "stdin line 1: nested too deeply" in said
     assert "stdin line 2: too long: more than" in said
     assert "Traceback" not in said
@@ -74,3 +73,17 @@ def test_replay_refuses_a_deep_or_huge_line_in_one_line(tmp_path: Path):
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.count("\n") == 1 and "line 2:" in done.stderr, done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_run_sim_reads_on_after_more_refusals_than_a_pipe_holds(tmp_path: Path):
+    """3,000 bad lines, each refused in a line on stderr (more than a pipe's 64 KB), which the
+    test does not read meanwhile: the harness drains it, so the daemon never waits to say it."""
+    board = Running(sim_config(tmp_path))
+    board.wait_for("display")
+    for n in range(3000):
+        board.write(f'{{"site": "Z{n}*", "on": true}}')
+    board.send(site="B2*", on=True)
+    assert board.wait_for("move", timeout=60)["move"] == "B2*"
+    assert board.stop() == 0
+    said = board.stderr()
+    assert len(said) > 65536 and said.count("\n") >= 3000 and "Traceback" not in said

@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from bench import robot
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -73,3 +75,17 @@ def test_a_name_the_robot_bench_does_not_know_is_said_in_one_line_and_plays_noth
     assert bench.stdout == ""
     assert bench.stderr.startswith(f"robot: {said}") and bench.stderr.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_paired_boards_on_games_of_more_sides_only_is_said_in_one_line_and_plays_nothing(
+    tmp_path, monkeypatch, capsys
+):
+    """``--paired`` on a game with no variant of two sides (the games' list cut to Cut-throat
+    Antipalos here: every game of the list has one): no episode to deal out."""
+    monkeypatch.setattr(robot, "GAMES", [("antipalos", 3, "cut-throat-3"), ("antipalos", 3, "cut-throat-4")])
+    failures = tmp_path / "failures"
+    status = robot.main(["--game", "antipalos", "--paired", "--turns", "40", "--failures", str(failures)])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err == "robot: no game of two sides to pair in 'antipalos' (--paired): none\n", err
+    assert not failures.exists()

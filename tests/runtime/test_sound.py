@@ -156,9 +156,8 @@ def test_a_board_without_espeak_says_so_once_and_plays_on(tmp_path, monkeypatch,
         board.send(site="C3*", on=True)
         assert board.wait_for("say")["text"] == said[1]
     finally:
-        board.proc.terminate()
-        board.proc.wait(20)
-    errors = board.proc.stderr.read()
+        board.stop()
+    errors = board.stderr()
     assert errors.count("is not installed: the board stays silent") == 1, errors
     assert "Traceback" not in errors
 
@@ -171,8 +170,7 @@ def test_say_events_are_json_lines_of_the_daemon(tmp_path):
         say = board.wait_for("say")
         assert list(say) == ["t", "event", "text"] and json.dumps(say)
     finally:
-        board.proc.terminate()
-        board.proc.wait(20)
+        board.stop()
 
 
 def test_a_newer_sentence_replaces_one_not_yet_begun():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 import subprocess
 
+from testbed.running import Running
 from testbed.tools import REEDBOARD, free_port
 
 
@@ -13,15 +14,9 @@ def test_a_second_daemon_on_the_same_database_exits_2_naming_the_holder(tmp_path
     db = tmp_path / "games.db"
     config = tmp_path / "config.toml"
     config.write_text(f'game = "antipalos"\nsize = 3\nstorage = "{db}"\n[web]\nport = {free_port()}\n')
-    first = subprocess.Popen(
-        [*REEDBOARD, "run", "--sim", "--config", str(config)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    first = Running(config)
     try:
-        first.stdout.readline()  # scanning: the game is stored
+        first.wait_for("display")  # scanning: the game is stored
         second = subprocess.run(
             [*REEDBOARD, "run", "--sim", "--config", str(config)],
             capture_output=True,
@@ -31,7 +26,7 @@ def test_a_second_daemon_on_the_same_database_exits_2_naming_the_holder(tmp_path
         )
         assert second.returncode == 2 and second.stdout == ""
         assert second.stderr.splitlines() == [
-            f"reedboard run: {db} is in use by another reedboard run (PID {first.pid}); "
+            f"reedboard run: {db} is in use by another reedboard run (PID {first.proc.pid}); "
             "one daemon per database"
         ]
         export = subprocess.run(
@@ -41,19 +36,11 @@ def test_a_second_daemon_on_the_same_database_exits_2_naming_the_holder(tmp_path
         doctor = subprocess.run(
             [*REEDBOARD, "doctor", "--config", str(config)], capture_output=True, text=True, timeout=60
         )
-        assert f"; reedboard run (PID {first.pid}) uses it" in doctor.stdout
+        assert f"; reedboard run (PID {first.proc.pid}) uses it" in doctor.stdout
     finally:
-        first.send_signal(signal.SIGTERM)
-        assert first.wait(5) == 0
-    again = subprocess.Popen(
-        [*REEDBOARD, "run", "--sim", "--config", str(config)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+        assert first.stop() == 0
+    again = Running(config)
     try:
-        assert again.stdout.readline()  # the lock went with the first daemon
+        assert again.wait_for("display")  # the lock went with the first daemon
     finally:
-        again.kill()
-        again.wait()
+        again.stop(signal.SIGKILL)

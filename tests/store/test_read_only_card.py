@@ -15,9 +15,9 @@ import threading
 import pytest
 
 from firmware_host.store.storage import READ_ONLY, Storage
+from testbed.running import Lines, send
 from testbed.tools import REEDBOARD, Card, NoCard, free_port, wait_for, wait_until
 from tests.store.test_storage_faults import OnFile
-from tests.system.test_service import send
 
 
 @pytest.fixture
@@ -147,6 +147,7 @@ def test_reedboard_run_on_a_read_only_card_plays_refuses_a_second_daemon_and_sav
     lines: list[dict] = []
     reader = threading.Thread(target=lambda: lines.extend(map(json.loads, proc.stdout)))
     reader.start()
+    journal = Lines(proc.stderr)  # drained meanwhile, read at the end
     try:
         ready = wait_for(sock, "READY=1")[-1]
         assert ready.endswith(f"black to move (cannot save: {READ_ONLY})")  # resumed
@@ -179,7 +180,7 @@ def test_reedboard_run_on_a_read_only_card_plays_refuses_a_second_daemon_and_sav
         proc.terminate()
         code = proc.wait(5)
         reader.join(5)
-    err = proc.stderr.read()
+    err = journal.text(drained=True)
     assert code == 0, err
     assert err.count(f"Cannot save: {READ_ONLY}") == 1 and "can be saved again" in err
     assert stored_moves(db) == [(1, "B2*"), (1, "C3*"), (1, "D4*")]

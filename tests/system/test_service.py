@@ -7,10 +7,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import subprocess
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -21,35 +21,21 @@ from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.store.config import Config
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
-from testbed.stopping import stop
+from testbed.running import DRAINED_SECONDS, Running
+from testbed.stopping import HANG_SECONDS, stop
 from testbed.tools import REEDBOARD, receive, sim_config, wait_for
 
 
-def start(config: Path, **env: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [*REEDBOARD, "run", "--sim", "--config", str(config)],
-        env={**os.environ, **env},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+def events(board: Running) -> list[dict]:
+    """The events not read yet, to the end (the daemon has stopped)."""
+    return [json.loads(line) for line in iter(lambda: board.events.next(DRAINED_SECONDS), "")]
 
 
-def send(proc: subprocess.Popen, **line) -> None:
-    proc.stdin.write(json.dumps(line) + "\n")
-    proc.stdin.flush()
-
-
-def events(proc: subprocess.Popen) -> list[dict]:
-    return [json.loads(line) for line in proc.stdout.read().splitlines()]
-
-
-def until(proc: subprocess.Popen, test) -> list[dict]:
-    """The events read from ``proc`` up to the first that passes ``test`` (that one too)."""
+def until(board: Running, test) -> list[dict]:
+    """The events read from ``board`` up to the first that passes ``test`` (that one too)."""
     seen: list[dict] = []
     while not seen or not test(seen[-1]):
-        line = proc.stdout.readline()
+        line = board.events.next(HANG_SECONDS)
         assert line, f"the daemon ended first: {seen[-3:]}"
         seen.append(json.loads(line))
     return seen
@@ -58,25 +44,24 @@ def until(proc: subprocess.Popen, test) -> list[dict]:
 # ------------------------------------------------------------------- a real run --sim
 def test_ready_status_watchdog_and_stopping_from_run_sim(tmp_path, notify_socket):
     path, sock = notify_socket
-    proc = start(sim_config(tmp_path), NOTIFY_SOCKET=path, WATCHDOG_USEC="200000")
+    board = Running(sim_config(tmp_path), NOTIFY_SOCKET=path, WATCHDOG_USEC="200000")
     try:
         first = wait_for(sock, "READY=1")
         assert first == ["READY=1\nSTATUS=Antipalos 5: white to move"]  # nothing before READY
         for _ in range(3):  # pings go on (every 0.1 s, half the interval: not timed here)
             assert wait_for(sock, "WATCHDOG=1")[-1] == "WATCHDOG=1"
-        send(proc, site="B2*", on=True)
+        board.send(site="B2*", on=True)
         got = wait_for(sock, "STATUS=")
         assert got[-1] == "STATUS=Antipalos 5: black to move"
         time.sleep(0.3)
-        send(proc, site="B2*", on=False)  # taken back: white to move again
+        board.send(site="B2*", on=False)  # taken back: white to move again
         assert wait_for(sock, "STATUS=")[-1] == "STATUS=Antipalos 5: white to move"
         statuses = [m for m in receive(sock, 0.5) if m.startswith("STATUS=")]
         assert statuses == []  # only on change, not every tick
-        assert stop(proc) == 0
+        assert board.stop() == 0
         assert receive(sock, 0.2)[-1] == "STOPPING=1"
     finally:
-        proc.kill()
-        proc.wait()
+        board.stop(signal.SIGKILL)
 
 
 def test_missing_hardware_falls_back_to_the_simulated_board_and_says_so(tmp_path, notify_socket):
@@ -105,38 +90,36 @@ def test_missing_hardware_falls_back_to_the_simulated_board_and_says_so(tmp_path
 
 def test_sigterm_during_a_move_keeps_the_move(tmp_path):
     config = sim_config(tmp_path, "[timing]\nsettle_ms = 1000")
-    proc = start(config)
+    board = Running(config)
     try:
-        proc.stdout.readline()  # the first screen: the loop is scanning
-        send(proc, site="C3*", on=True)
+        board.wait_for("display")  # the first screen: the loop is scanning
+        board.send(site="C3*", on=True)
         time.sleep(0.3)  # the piece is down, the board not yet settled
-        assert stop(proc) == 0
-        moved = [e for e in events(proc) if e["event"] == "move"]
+        assert board.stop() == 0
+        moved = [e for e in events(board) if e["event"] == "move"]
         assert [e["move"] for e in moved] == ["C3*"]
         assert Storage(str(tmp_path / "games.db")).unfinished().moves == ("C3*",)
     finally:
-        proc.kill()
-        proc.wait()
+        board.stop(signal.SIGKILL)
 
 
 def test_the_simulated_board_never_runs_the_power_off_command(tmp_path):
     flag = tmp_path / "powered-off"
-    proc = start(sim_config(tmp_path, f'poweroff_command = ["touch", "{flag}"]'))
+    board = Running(sim_config(tmp_path, f'poweroff_command = ["touch", "{flag}"]'))
     try:
-        proc.stdout.readline()
-        send(proc, button="menu", long=True)
-        send(proc, button="ok")
-        out = until(proc, lambda e: e["event"] == "display" and e["lines"][0] == "Powered off")
-        assert stop(proc) == 0
-        out += events(proc)
+        board.wait_for("display")
+        board.send(button="menu", long=True)
+        board.send(button="ok")
+        out = until(board, lambda e: e["event"] == "display" and e["lines"][0] == "Powered off")
+        assert board.stop() == 0
+        out += events(board)
         assert [e for e in out if e["event"] == "power_off"]
         shown = [e["lines"] for e in out if e["event"] == "display"]
         assert shown[-1][:2] == ["Powered off", "(simulated)"]
         assert not flag.exists()
-        assert "the host is not powered off" in proc.stderr.read()
+        assert "the host is not powered off" in board.stderr()
     finally:
-        proc.kill()
-        proc.wait()
+        board.stop(signal.SIGKILL)
 
 
 @pytest.mark.parametrize("command, works", [(["touch", "{flag}"], True), (["false"], False)])

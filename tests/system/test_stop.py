@@ -18,9 +18,9 @@ import threading
 import pytest
 
 from firmware_host.store.storage import Storage
+from testbed.running import Lines, send
 from testbed.stopping import stop
 from testbed.tools import REEDBOARD, sim_config, wait_for, wait_until
-from tests.system.test_service import send
 
 
 def computer_config(tmp_path, side: str, level: int) -> str:
@@ -63,7 +63,8 @@ def worker_of(daemon: int) -> int | None:
 
 
 class Run:
-    """``reedboard run --sim`` with stdin ``kind``; its stdout's events collected."""
+    """``reedboard run --sim`` with stdin ``kind``; its stdout's events collected, its stderr
+    drained meanwhile (testbed/running.py's :class:`Lines`)."""
 
     def __init__(self, config: str, kind: str, notify: str) -> None:
         self.master = None
@@ -85,10 +86,15 @@ class Run:
         self.events: list[dict] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        self.journal = Lines(self.proc.stderr)
 
     def _read(self) -> None:
         for line in self.proc.stdout:
             self.events.append(json.loads(line))
+
+    def said(self) -> str:
+        """All it said on stderr (the whole of it once it has ended)."""
+        return self.journal.text(drained=self.proc.poll() is not None)
 
     def kinds(self, kind: str) -> list[dict]:
         return [e for e in self.events if e["event"] == kind]
@@ -124,9 +130,9 @@ def test_sigterm_while_the_computer_thinks_stops_cleanly_and_leaves_nothing(
     os.kill(worker, signal.SIGSTOP)  # it thinks, and will never answer
     helpers = descendants(run.proc.pid)
     assert len(helpers) >= 2  # the fork server, the worker (and multiprocessing's tracker)
-    assert stop(run.proc) == 0, run.proc.stderr.read()
+    assert stop(run.proc) == 0, run.said()
     assert wait_until(lambda: not any(map(running, helpers)), 30), [p for p in helpers if running(p)]
-    assert "Traceback" not in run.proc.stderr.read()
+    assert "Traceback" not in run.said()
     assert wait_for(sock, "STOPPING=1")
     kept = Storage(str(tmp_path / "games.db")).unfinished()  # to be played on at the next start
     assert kept is not None and kept.game == "antipalos"
@@ -167,6 +173,6 @@ def test_sigterm_with_the_fork_server_stopped_after_a_worker_was_killed_stops_cl
         status = stop(run.proc)
     finally:
         os.kill(server, signal.SIGCONT)
-    said = run.proc.stderr.read()
+    said = run.said()
     assert status == 0 and "Traceback" not in said, said
     assert wait_for(sock, "STOPPING=1")

@@ -263,11 +263,11 @@ class Dashboard(WebApp):
                 f"{board} is online: switch the board off (or give it another "
                 "id) first, or it announces itself again"
             )
+        self.fleet.retire(board)  # first: the clearing below, heard back, finds no table to draw
         for kind in RETAINED:
             self.publish(topics.topic(board, kind), "", True)
         for topic, payload in removal_messages(board):
             self.publish(topic, payload, True)
-        self.fleet.retire(board)
         self.fan_out({"type": "retired", "board": board})
         return {"type": "sent", "board": board}
 

@@ -3,6 +3,7 @@ broker that comes back is not every table offline, alerts, names, the day's game
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from datetime import datetime, timezone
@@ -14,6 +15,7 @@ from firmware_host.net.cafe import fleet as fleet_module
 from firmware_host.net.cafe.archive import Archive
 from firmware_host.net.cafe.clock import Clock, zone
 from firmware_host.net.cafe.fleet import Fleet
+from firmware_host.net.cafe.server import Dashboard
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.topics import day_json
 from firmware_host.net.mqtt.untrusted import Bad
@@ -343,3 +345,19 @@ def test_a_board_that_played_every_game_today_has_its_tally_taken_with_each_game
     results = seen[-1]["state"]["today"]["results"]
     assert results["Phalanx green"] == 1 and results["Antipode blue"] == 4
     assert results["Antipalos blue"] == 1 and "white" not in results
+
+
+def test_a_retired_tables_cleared_topics_heard_back_at_once_draw_no_tile_again():
+    """The dashboard hears its own clearing of a retired table's retained topics (it listens
+    to every board's): even when the broker answers before the retirement is over (a loaded
+    machine), no tile of the table is sent to the pages again."""
+    fleet, seen = _fleet()
+    fleet.receive("reedboard/t1/availability", b"offline")
+    drawn = len(seen)
+
+    def heard_back(topic: str, payload: str, retain: bool) -> None:
+        with contextlib.suppress(Bad):  # what it listens to (a player's clock topic: dropped)
+            fleet.receive(topic, payload.encode())
+
+    Dashboard(fleet, heard_back, None, "127.0.0.1")._retire("t1", {})
+    assert "t1" not in fleet.tables and seen[drawn:] == []

@@ -37,6 +37,8 @@ def _play(board, watcher, name: str, event: str, moves: list[str]) -> tuple[list
         asked.append(state["ready"])
         board.press("ok")
         state = watcher.state(name, lambda s: ours(s) and s["ready"] not in asked)
+    # the last game's pieces read off before their sites are played again
+    watcher.cleared(name, lambda s: ours(s) and s["ready"] is None)
     for site in moves:
         board.place(site)
         state = watcher.state(name, lambda s, site=site: ours(s) and site in s["moves"])

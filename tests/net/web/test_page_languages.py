@@ -68,8 +68,7 @@ def board(tmp_path: Path, game: str, language: str):
         assert running.said("is at http://127.0.0.1")
         yield f"http://127.0.0.1:{port}/"
     finally:
-        running.proc.terminate()
-        running.proc.wait(10)
+        running.stop()
 
 
 def reads(page, game: str, language: str) -> None:

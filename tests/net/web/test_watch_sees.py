@@ -57,8 +57,7 @@ def test_spectators_are_sent_only_what_watch_shows(tmp_path: Path):
         assert board.said("is at http://127.0.0.1")
         player, spectator = run_async(_watch_a_hint(port))
     finally:
-        board.proc.terminate()
-        board.proc.wait(10)
+        board.stop()
     # the players' page has it all, the hint included
     assert any("hint" in u.get("lights", {}).values() for u in player)
     assert any(UNSHOWN & set(u) for u in player)

@@ -42,9 +42,9 @@ def test_the_wizard_on_the_page(tmp_path, page):
         page.wait_for_function(f"() => ({oled})().includes('Sensor check')")
         page.click("[data-button=ok]")  # nothing swept yet: the check is asked again
         page.wait_for_function(f"() => ({oled})().includes('None closed! Again')")
-        for _ in range(2):  # a piece on a1 and off again
+        for on in (True, False):  # a piece on a1 and off again, each shown (so scanned) before the next
             page.locator('[data-site="a1"]').click()
-            page.wait_for_timeout(100)
+            page.wait_for_function("(on) => view.pieces.has('a1') === on", arg=on)
         page.click("[data-button=ok]")
         page.wait_for_function(f"() => ({oled})().includes('Piece on a1')")
         assert page.evaluate("() => view.leds['a1']") == ["#3fa7ff", "pulse"]  # lit to find
