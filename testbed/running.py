@@ -1,5 +1,6 @@
-"""``reedboard run --sim`` in a process of its own, as a player at a terminal would start it:
-pieces moved and buttons pressed through stdin, its events read from stdout.
+"""``reedboard run --sim`` (or ``reedboard setup``) in a process of its own, as a player at a
+terminal would start it: pieces moved and buttons pressed through stdin, its events read from
+stdout.
 
 Both of its output pipes are drained by a thread of their own from the start, whether a test
 reads them or not: a daemon left talking into a full pipe (64 KB unread) would stall its scan.
@@ -74,12 +75,13 @@ class Lines:
 
 
 class Running:
-    """``reedboard run --sim`` fed through stdin; its events read from stdout. ``env``: more
+    """``reedboard run --sim`` fed through stdin; its events read from stdout. ``command``:
+    another of reedboard's commands on the simulated board (``"setup"``); ``env``: more
     environment (``NOTIFY_SOCKET``, as systemd gives it)."""
 
-    def __init__(self, config: Path, **env: str) -> None:
+    def __init__(self, config: Path, *command: str, **env: str) -> None:
         self.proc = subprocess.Popen(
-            [*REEDBOARD, "run", "--sim", "--config", str(config)],
+            [*REEDBOARD, *(command or ("run", "--sim")), "--config", str(config)],
             env={**os.environ, **env},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

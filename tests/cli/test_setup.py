@@ -4,13 +4,11 @@ interrupted and resumed."""
 
 import json
 import os
-import queue
 import random
 import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from firmware_host.store.layout import Layout, layout_toml, read_layout
 from hardware.base import ButtonEvent
 from hardware.sim import SimBoard
 from testbed.language import speaking
+from testbed.running import Running
 from testbed.tools import free_port
 
 GAMES = [
@@ -288,44 +287,37 @@ def write_board(tmp_path, game, wiring, size=None):
 
 
 class Session:
-    """`reedboard setup` in a process of its own, answered over stdin as a builder would."""
+    """`reedboard setup` in a process of its own (both of its pipes drained meanwhile:
+    testbed/running.py), answered over stdin as a builder would."""
 
     def __init__(self, config, wiring):
-        self.proc = subprocess.Popen(
-            [str(REEDBOARD), "setup", "--config", str(config)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        self.board = Running(config, "setup")
         self.by_led = {led: site for site, (_, led) in wiring.items()}
         self.events = []
 
     def send(self, obj):
-        self.proc.stdin.write(json.dumps(obj) + "\n")
-        self.proc.stdin.flush()
+        self.board.send(**obj)
 
     def tap(self, site):
         self.send({"site": site, "on": True})
         time.sleep(0.04)
         self.send({"site": site, "on": False})
 
+    def stderr(self):
+        """All it said on stderr (the whole of it once it has ended)."""
+        return self.board.stderr()
+
     def run(self, stop_after=None):
         """Answer each question; one left unanswered for 3 s is answered again (a tap the
-        board missed on a loaded machine, as a builder taps again)."""
-        lines: queue.Queue = queue.Queue()
-        threading.Thread(
-            target=lambda: [lines.put(line) for line in self.proc.stdout] + [lines.put(None)], daemon=True
-        ).start()
+        board missed on a loaded machine, as a builder taps again). Its exit status."""
         event = None
         while True:
-            try:
-                line = lines.get(timeout=3)
-            except queue.Empty:
+            line = self.board.events.next(timeout=3)
+            if line is None:
                 self.answer(event)
                 continue
-            if line is None:
-                return self.proc.wait(timeout=30)
+            if not line:
+                return self.board.proc.wait(timeout=30)
             event = json.loads(line)
             self.events.append(event)
             if (
@@ -333,7 +325,7 @@ class Session:
                 and event.get("learned_led")
                 and len([e for e in self.events if "learned_led" in e]) == stop_after
             ):
-                self.proc.send_signal(signal.SIGTERM)
+                self.board.proc.send_signal(signal.SIGTERM)
             else:
                 self.answer(event)
 
@@ -362,7 +354,7 @@ def test_setup_from_outside_learns_a_scrambled_board_and_resumes(tmp_path):
     assert first.events[-1] == {"event": "setup", "stopped": f"{tmp_path}/layout.toml.setup.json"}
     assert not (tmp_path / "layout.toml").exists()
     second = Session(config, wiring)
-    assert second.run() == 0, second.proc.stderr.read()
+    assert second.run() == 0, second.stderr()
     assert second.events[0]["resumed"] == f"{tmp_path}/layout.toml.setup.json"
     assert second.events[0]["learned"] == 61 and second.events[0]["leds"] >= 10
     assert not [e for e in second.events if e.get("step") == "sensor"]  # not asked again
@@ -370,7 +362,7 @@ def test_setup_from_outside_learns_a_scrambled_board_and_resumes(tmp_path):
     assert read_layout(str(tmp_path / "layout.toml")) == as_layout(wiring)
     # The config is never edited: what to add is said, in one line and in the last event.
     assert config.read_text() == written
-    said = [line for line in second.proc.stderr.read().splitlines() if "layout =" in line]
+    said = [line for line in second.stderr().splitlines() if "layout =" in line]
     assert said == [
         f'reedboard setup: add layout = "layout.toml" to {config} (above its first '
         "[table]): reedboard run uses the default order until it names the file"
@@ -455,16 +447,16 @@ def test_setup_writes_the_layout_the_docs_config_names_then_learns_what_it_lacks
     written = config.read_text()
     assert 'layout = "' in written and not layout.exists()
     first = Session(config, wiring)
-    assert first.run() == 0, first.proc.stderr.read()
+    assert first.run() == 0, first.stderr()
     assert first.events[-1] == {"event": "setup", "done": str(layout), "sites": 61}
     assert read_layout(str(layout)) == as_layout(wiring)
-    assert config.read_text() == written and "layout =" not in first.proc.stderr.read()
+    assert config.read_text() == written and "layout =" not in first.stderr()
     assert load_config(str(config)).layout == str(layout)  # as `reedboard run` reads it
     # A layout that lacks two of the game's sites: the set-up learns those two.
     lacking = as_layout({s: w for s, w in wiring.items() if s not in ("a1", "e5")})
     layout.write_text(layout_toml(lacking, "antipode", None, None))
     second = Session(config, wiring)
-    assert second.run() == 0, second.proc.stderr.read()
+    assert second.run() == 0, second.stderr()
     assert sorted(e["site"] for e in second.events if e.get("step") == "sensor") == ["a1", "e5"]
     assert read_layout(str(layout)) == as_layout(wiring)
 

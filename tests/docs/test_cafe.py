@@ -19,9 +19,11 @@ import tomllib
 
 import pytest
 
+from testbed import stopping
 from testbed.broker import Broker, Watcher
 from testbed.docs import ROOT, all_blocks, commands, docs
 from testbed.docs_run import Sandbox, password, serves, stop
+from testbed.running import Lines, send
 from testbed.tools import require, wait_until
 from tests.docs.test_examples import EXAMPLE, columns, json_examples, same_shape
 
@@ -119,14 +121,24 @@ def login(text: str) -> dict[str, str]:
 
 
 class Board:
-    """``reedboard run --sim`` with a config, in the sandbox; stdin moves its pieces."""
+    """``reedboard run --sim`` with a config, in the sandbox; stdin moves its pieces. Both of
+    its pipes are drained from the start (testbed/running.py's :class:`Lines`): a board that
+    says much never stalls on a full pipe."""
 
     def __init__(self, sandbox: Sandbox, config) -> None:
         self.proc = sandbox.start(f"exec reedboard run --sim --config {config}", stdin=subprocess.PIPE)
+        self.events, self.journal = Lines(self.proc.stdout), Lines(self.proc.stderr)
 
     def send(self, obj: dict) -> None:
-        self.proc.stdin.write(json.dumps(obj) + "\n")
-        self.proc.stdin.flush()
+        send(self.proc, **obj)
+
+    def stop(self) -> int:
+        """SIGTERM; its exit status once it has ended (testbed/stopping.py)."""
+        return stopping.stop(self.proc)
+
+    def said(self) -> str:
+        """All it said on stderr, once stopped."""
+        return self.journal.text(drained=True)
 
 
 def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe, page):
@@ -188,10 +200,10 @@ def test_a_board_on_the_docs_broker_with_the_docs_logins(cafe, page):
             assert reply["ok"], (command, reply)
         _dashboard(sandbox, board, page)
     finally:
-        stop(one.proc)
+        one.stop()
         seen.close()
         home.close()
-    assert one.proc.returncode == 0
+    assert one.proc.returncode == 0, one.said()
 
 
 def _after(seen: Watcher, board: str, action, test) -> None:
@@ -273,9 +285,9 @@ def test_the_cafe_s_players_reach_the_menu_of_a_board_on_the_docs_acl(cafe):
         screen = json.loads(seen.texts(f"reedboard/{board}/state")[-1])["screen"]
         assert names[-1] in " ".join(screen) and "Player 1" not in " ".join(screen), screen
     finally:
-        stop(one.proc)
+        one.stop()
         seen.close()
-    assert one.proc.returncode == 0
+    assert one.proc.returncode == 0, one.said()
 
 
 def _heard(proc: subprocess.Popen) -> queue.Queue:
@@ -380,8 +392,9 @@ def test_two_boards_paired_as_the_docs_configure_them(cafe, tmp_path_factory):
         assert opponent[1] in export.stdout.splitlines(), export.stdout + export.stderr
     finally:
         for board in boards.values():
-            stop(board.proc)
+            board.stop()
         for sandbox, _, _ in machines.values():
             sandbox.close()
         seen.close()
-    assert all(board.proc.returncode == 0 for board in boards.values())
+    for board in boards.values():
+        assert board.proc.returncode == 0, board.said()

@@ -3,12 +3,11 @@ aside; nothing is deleted; ``export`` warns about a game it cannot read and goes
 
 from __future__ import annotations
 
-import json
-import signal
 import sqlite3
 import subprocess
 
 from firmware_host.store.storage import Storage
+from testbed.running import Running
 from testbed.tools import REEDBOARD, free_port
 
 
@@ -20,21 +19,14 @@ def setup(tmp_path):
 
 
 def first_screen(config) -> tuple[list[str], list[str]]:
-    """The first OLED lines of ``run --sim`` and what it said on stderr."""
-    proc = subprocess.Popen(
-        [*REEDBOARD, "run", "--sim", "--config", str(config)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    """The first OLED lines of ``run --sim`` and what it said on stderr (both of its pipes
+    drained meanwhile: testbed/running.py)."""
+    board = Running(config)
     try:
-        shown = json.loads(proc.stdout.readline())
-        assert shown["event"] == "display"
+        shown = board.wait_for("display")
     finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(5)
-    said = [line for line in proc.stderr.read().splitlines() if line.startswith("reedboard run")]
+        board.stop()
+    said = [line for line in board.stderr().splitlines() if line.startswith("reedboard run")]
     return shown["lines"], said
 
 

@@ -50,6 +50,7 @@ from firmware_host.board.view import lights
 from firmware_host.net.web import story
 from firmware_host.net.web.commands import Drag, PageCommand, Press, SetNoise, SetUp, SiteChange
 from firmware_host.net.web.drawn import drawn
+from firmware_host.net.web.spacing import MAX_WAITING, Spacing
 from firmware_host.net.web.tap import HardwareBoard
 from firmware_host.runtime.replay import Setup
 from firmware_host.ui.screens import result_words
@@ -59,9 +60,6 @@ from hardware.sim import Noise, SimBoard
 NOISE = Noise(bounce=(0.002, 0.008), hover_rate=0.5, hover_time=0.02, seed=9)
 #: Seconds a slid piece takes per site.
 SLIDE_STEP = 0.04
-#: Commands waiting for the loop at most (the page is told the board is busy), and applied in
-#: one loop step at most: a flood of them never holds a scan up.
-MAX_WAITING, PER_STEP = 256, 16
 #: Lines a session recording keeps at most (then it stops growing, and says so).
 MAX_RECORDED = 20_000
 
@@ -241,11 +239,9 @@ class WebBoard:
     def __init__(self, board: SimBoard | HardwareBoard, hub: Hub, gap_ms: float = 60.0) -> None:
         self.board = board
         self.hub = hub
-        #: Changes of one site are spaced at least this far apart, so that the debouncer sees
-        #: each (a quick click-click is a lift and a placing, i.e. a tap).
-        self.gap_ms = gap_ms
-        self._pending: deque[PageCommand] = deque()
-        self._changed: dict[str, float] = {}
+        #: Changes of one site are spaced at least ``gap_ms`` apart, so that the debouncer
+        #: sees each (a quick click-click is a lift and a placing, i.e. a tap).
+        self.spacing = Spacing(gap_ms)
         self._now = 0.0
         self._game_id: Any = object()
         self._shown: dict[str, Any] = {}
@@ -259,14 +255,12 @@ class WebBoard:
     @property
     def quiet(self) -> bool:
         """True when no command waits: none submitted and none held back by ``gap_ms``."""
-        return not self._pending and not self.hub.pending
+        return not self.spacing.waiting and not self.hub.pending
 
     def sync(self, now: float, controller: Controls, events: Iterable[Event]) -> None:
         """After a controller step at ``now`` ms: apply the due commands, publish changes."""
         self._now = self.hub.recording.now = now
-        if len(self._pending) < MAX_WAITING:
-            self._pending.extend(self.hub.take(MAX_WAITING - len(self._pending)))
-        for command in self._due_now():
+        for command in self.spacing.due(now, self.hub.take):
             try:
                 self._apply(command, controller)
             except Exception as exc:  # noqa: BLE001 - a command must never end the daemon
@@ -278,32 +272,6 @@ class WebBoard:
         self._publish(controller, list(events))
 
     # ------------------------------------------------------------------ commands
-    def _due_now(self) -> list[PageCommand]:
-        """Up to PER_STEP commands to apply now, taken out of the queue: each one's sites'
-        earlier changes are far enough back, and no earlier command waits for its sites (a
-        site's changes keep their order; one busy site never holds the others up). A command
-        for the whole board (a button, a new game, a setup) waits for everything before it."""
-        due: list[PageCommand] = []
-        busy: set[str] = set()
-        kept: deque[PageCommand] = deque()
-        while self._pending and len(due) < PER_STEP:
-            command = self._pending.popleft()
-            sites = _sites_of(command)
-            if not sites and kept:
-                self._pending.appendleft(command)
-                break
-            if busy.intersection(sites) or not self._due(command):
-                kept.append(command)
-            else:
-                due.append(command)
-            busy.update(sites)  # one change of a site per step, in order
-        self._pending.extendleft(reversed(kept))
-        return due
-
-    def _due(self, command: PageCommand) -> bool:
-        sites = _sites_of(command)
-        return all(self._now - self._changed.get(s, -math.inf) >= self.gap_ms for s in sites)
-
     def _apply(self, command: PageCommand, controller: Controls) -> None:
         if isinstance(command, SiteChange):
             on = command.action == "place"
@@ -338,7 +306,7 @@ class WebBoard:
         if channel is None or on == (channel in board.closed):
             return  # the game changed since the page sent it, or nothing to do
         (board.place if on else board.lift)(channel)
-        self._changed[site] = self._now
+        self.spacing.changed(site, self._now)
         self.hub.recording.add(self._now, site=site, on=on)
 
     def _set_board(self, controller: Controls, sites: Iterable[str]) -> None:
@@ -377,7 +345,7 @@ class WebBoard:
                 record(now + (i + 1) * step, site=site, on=False)
         record(now + (len(path) - 1) * step - overlap, site=path[-1], on=True)
         for site in path:
-            self._changed[site] = now + len(path) * step
+            self.spacing.changed(site, now + len(path) * step)
 
     # ------------------------------------------------------------------ publishing
     def _publish(self, controller: Controls, events: list[Event]) -> None:
@@ -483,14 +451,6 @@ def _players(controller: Controls) -> dict[str, Any]:
         return {"computer": None, "level": None}
     seat = controller.record.state.sides.index(opponent.side_in(controller.record.state))
     return {"computer": SEATS[seat] if seat < len(SEATS) else None, "level": opponent.level}
-
-
-def _sites_of(command: PageCommand) -> tuple[str, ...]:
-    if isinstance(command, SiteChange):
-        return (command.site,)
-    if isinstance(command, Drag):
-        return (command.source, command.target)
-    return ()
 
 
 def _seats(controller: Controls) -> dict[str, Any]:

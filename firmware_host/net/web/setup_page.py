@@ -1,6 +1,7 @@
 """The page during ``reedboard setup``: the same page as the game's, showing the set-up wizard
 (its OLED screen and words, the site to put a piece on, lit, and the sites the sensors see)
-and taking its buttons; on the simulated board a click puts a piece on a site or lifts it.
+and taking its buttons; on the simulated board a click puts a piece on a site or lifts it, one
+site's changes spaced out as on the game's page (``spacing.py``), so that the wizard sees each.
 
 It publishes to a :class:`~firmware_host.net.web.bridge.Hub` the keys the page reads (``game``,
 ``sites``, ``pieces``, ``leds``, ``oled``, ``status``, ``events``); the loop calls
@@ -13,8 +14,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from engines.core.contract import Site
 from firmware_host.board.wizard import Wizard
-from firmware_host.net.web.bridge import PER_STEP, Hub, _png, put
+from firmware_host.net.web.bridge import Hub, _png, put
 from firmware_host.net.web.commands import Press, SiteChange
+from firmware_host.net.web.spacing import Spacing
 
 #: How the site to put a piece on is lit on the page, and a lit LED's site (simulated board).
 PROMPT, LIT = ["#3fa7ff", "pulse"], ["#ffffff", "steady"]
@@ -22,12 +24,20 @@ PROMPT, LIT = ["#3fa7ff", "pulse"], ["#ffffff", "steady"]
 
 class SetupPage:
     """The wizard's side of the page for ``board`` (a SimBoard, or real hardware's tapped
-    parts); ``believed``: site -> channel the simulated board uses when it has no wiring."""
+    parts); ``believed``: site -> channel the simulated board uses when it has no wiring;
+    ``gap_ms``: how far apart one site's changes are applied (``spacing.gap_ms``)."""
 
     def __init__(
-        self, board, sites: Sequence[Site], believed: Mapping[str, int], game, hub: Hub | None = None
+        self,
+        board,
+        sites: Sequence[Site],
+        believed: Mapping[str, int],
+        game,
+        gap_ms: float,
+        hub: Hub | None = None,
     ) -> None:
         self.board, self.sites, self.believed, self.game = board, list(sites), believed, game
+        self.spacing = Spacing(gap_ms)
         self.hub = hub or Hub()
         self.hub.labels = frozenset(s.label for s in sites)
         self.simulated = getattr(board, "simulated", True)
@@ -36,11 +46,11 @@ class SetupPage:
 
     @property
     def quiet(self) -> bool:
-        return not self.hub.pending
+        return not self.spacing.waiting and not self.hub.pending
 
     def sync(self, now: float, wizard: Wizard, events: Iterable[dict[str, Any]]) -> None:
-        for command in self.hub.take(PER_STEP):
-            self._apply(command)
+        for command in self.spacing.due(now, self.hub.take):
+            self._apply(command, now)
         update: dict[str, Any] = {}
         if not self._started:
             self._started = True
@@ -79,17 +89,18 @@ class SetupPage:
         if update:
             self.hub.publish(update)
 
-    def _apply(self, command) -> None:
+    def _apply(self, command, now: float) -> None:
         if isinstance(command, Press):
             self.board.buttons.press(command.button, command.long)
         elif isinstance(command, SiteChange) and self.simulated:
             channel = self.board.sensors(self.believed).get(command.site)
             if channel is None:
                 return  # a dead switch: nothing closes
-            on = command.action == "place" or (
-                command.action == "toggle" and channel not in self.board.pieces()
-            )
-            (self.board.place if on else self.board.lift)(channel)
+            closed = channel in self.board.pieces()
+            on = command.action == "place" or (command.action == "toggle" and not closed)
+            if on != closed:
+                (self.board.place if on else self.board.lift)(channel)
+                self.spacing.changed(command.site, now)
 
     def _sensed(self, wizard: Wizard) -> set[str]:
         """The sites whose switch reads closed: as wired (simulated board), else as learned."""

@@ -4,52 +4,57 @@ clicks in Debian's chromium."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import engines
 from firmware_host.store.layout import default_layout, layout_toml
-from testbed.tools import free_port, wait_until
+from testbed.running import Running
+from testbed.tools import free_port
 from tests.net.web.web_tools import screenshot
 
-REEDBOARD = Path(sys.executable).with_name("reedboard")
+#: The words of the wizard's screen on the page (the OLED's picture's text).
+OLED = "() => document.getElementById('oled').alt"
+#: Keeps every text the OLED's picture is given in ``window.shown``, in order.
+KEEP_SHOWN = """() => {
+  const oled = document.getElementById('oled');
+  window.shown = [];
+  new MutationObserver(() => shown.push(oled.alt)).observe(oled, {attributeFilter: ['alt']});
+}"""
 
 
-def test_the_wizard_on_the_page(tmp_path, page):
+def scrambled_board(tmp_path: Path, more: str = "") -> tuple[Path, int]:
+    """A config for `reedboard setup` on a simulated Antipode board whose switches are wired
+    in an order of their own, naming the layout it is to write (as docs/build.md); ``more``:
+    more of the config's tables. The config and the page's port."""
     sites = engines.new_game("antipode", None, None).sites()
     layout = default_layout(sites)
     scrambled = type(layout)({s: 63 - ch for s, ch in layout.sensor.items()}, layout.led)
     (tmp_path / "wiring.toml").write_text(layout_toml(scrambled, "antipode", None, None))
     port = free_port()
-    (tmp_path / "config.toml").write_text(  # naming the layout it is to write, as docs/build.md
+    (tmp_path / "config.toml").write_text(
         f'game = "antipode"\nlayout = "{tmp_path}/layout.toml"\nstorage = "{tmp_path}/games.db"\n'
-        f'[web]\nport = {port}\n[sensors]\nbackend = "sim"\nwiring = "wiring.toml"\n'
+        f'[web]\nport = {port}\n[sensors]\nbackend = "sim"\nwiring = "wiring.toml"\n{more}'
     )
-    said = tmp_path / "stderr"
-    with open(said, "w") as err:
-        proc = subprocess.Popen(
-            [str(REEDBOARD), "setup", "--config", str(tmp_path / "config.toml")],
-            stdout=subprocess.PIPE,
-            stderr=err,
-            stdin=subprocess.DEVNULL,
-            text=True,
-        )
+    return tmp_path / "config.toml", port
+
+
+def test_the_wizard_on_the_page(tmp_path, page):
+    config, port = scrambled_board(tmp_path)
+    board = Running(config, "setup")
     try:
-        assert wait_until(lambda: "is at http" in said.read_text(), timeout=30), said.read_text()
+        assert board.said("is at http", timeout=30), board.stderr()
         page.goto(f"http://127.0.0.1:{port}/")
-        oled = "() => document.getElementById('oled').alt"
-        page.wait_for_function(f"() => ({oled})().includes('Sensor check')")
+        page.wait_for_function(f"() => ({OLED})().includes('Sensor check')")
         page.click("[data-button=ok]")  # nothing swept yet: the check is asked again
-        page.wait_for_function(f"() => ({oled})().includes('None closed! Again')")
+        page.wait_for_function(f"() => ({OLED})().includes('None closed! Again')")
         for on in (True, False):  # a piece on a1 and off again, each shown (so scanned) before the next
             page.locator('[data-site="a1"]').click()
             page.wait_for_function("(on) => view.pieces.has('a1') === on", arg=on)
         page.click("[data-button=ok]")
-        page.wait_for_function(f"() => ({oled})().includes('Piece on a1')")
+        page.wait_for_function(f"() => ({OLED})().includes('Piece on a1')")
         assert page.evaluate("() => view.leds['a1']") == ["#3fa7ff", "pulse"]  # lit to find
         page.locator('[data-site="a1"]').click()  # puts a piece on a1: channel 63 closes
-        page.wait_for_function(f"() => ({oled})().includes('Piece on a2')")
+        page.wait_for_function(f"() => ({OLED})().includes('Piece on a2')")
         # Nothing of a game's that does nothing here: take back, hint, moves, new or stored games,
         # the players at the seats, what the buttons do in a game (the wizard's screen says it).
         for name in ("Take back", "Hint"):
@@ -69,9 +74,29 @@ def test_the_wizard_on_the_page(tmp_path, page):
         page.set_viewport_size({"width": 390, "height": 844})
         assert page.locator("#stored").is_hidden() and page.locator("#new-game").is_hidden()
         screenshot(page, "setup-page-phone")
-        proc.terminate()
-        out, _ = proc.communicate(timeout=10)
-        assert '{"event": "setup", "learned": "a1", "channel": 63}' in out  # its own order: fine
+        assert board.stop() == 130  # interrupted: its progress saved
+        learned = '{"event": "setup", "learned": "a1", "channel": 63}'
+        assert learned in board.events.text(drained=True)  # its own order: fine
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        board.stop()
+
+
+def test_two_quick_clicks_on_one_site_are_both_seen(tmp_path, page):
+    """A maker double-clicks a1 in the sensor check: the piece put on and the piece taken off
+    are each scanned, and the check's words say so after each. (A board scanned 20 times a
+    second: both clicks reach it within one scan, where a placing and a lift are never seen.)"""
+    config, port = scrambled_board(tmp_path, "[timing]\nscan_hz = 20\n")
+    board = Running(config, "setup")
+    try:
+        assert board.said("is at http", timeout=30), board.stderr()
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_function(f"() => ({OLED})().includes('Sensor check')")
+        assert "0 closed now" in page.evaluate(OLED)
+        page.evaluate(KEEP_SHOWN)
+        page.locator('[data-site="a1"]').click(click_count=2)  # no wait between the two
+        page.wait_for_function("() => /1 closed now.*0 closed now/.test(shown.join())")
+        shown = page.evaluate("() => shown")
+        assert "1 channel seen" in shown[-1], shown  # a1's, whose piece is off again
+        assert page.evaluate("() => view.pieces.has('a1')") is False
+    finally:
+        board.stop()

@@ -1,0 +1,96 @@
+"""A page's commands, spaced out per site so that the board's scan sees every change.
+
+A piece put on a site and taken off again between two scans is never seen (the debouncer takes
+a change only once it holds), so two quick clicks on one site, applied in one loop step, would
+be lost. :class:`Spacing` holds a site's next change back until ``gap_ms`` after its last one;
+each site's changes keep their order, and one busy site never holds the others up. The game's
+page (``bridge.WebBoard``) and the set-up wizard's (``setup_page.SetupPage``) both use it.
+
+>>> from firmware_host.net.web.commands import Press, SiteChange
+>>> waiting = [SiteChange("a1", "toggle"), SiteChange("a1", "toggle"), SiteChange("b2", "place")]
+>>> spacing = Spacing(gap_ms=60)
+>>> spacing.due(0, lambda most: [waiting.pop(0) for _ in range(min(most, len(waiting)))])
+[SiteChange(site='a1', action='toggle'), SiteChange(site='b2', action='place')]
+>>> spacing.changed("a1", 0)
+>>> spacing.due(30, lambda most: []), spacing.waiting
+([], True)
+>>> spacing.due(60, lambda most: [Press("ok")])
+[SiteChange(site='a1', action='toggle'), Press(button='ok', long=False)]
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from typing import Callable
+
+from firmware_host.net.web.commands import Drag, PageCommand, SiteChange
+
+#: Commands waiting for the loop at most (the page is told the board is busy), and applied in
+#: one loop step at most: a flood of them never holds a scan up.
+MAX_WAITING, PER_STEP = 256, 16
+
+
+def gap_ms(debounce_scans: int, scan_hz: float) -> float:
+    """The spacing of one site's changes: two debounce times, so each is seen and a quick
+    click-click is a lift and a placing (a tap).
+
+    >>> gap_ms(3, 100)
+    60.0
+    """
+    return 2 * debounce_scans * 1000 / scan_hz
+
+
+class Spacing:
+    """The commands taken from a page's hub and not yet applied, and when each site last
+    changed (ms on the loop's clock)."""
+
+    def __init__(self, gap_ms: float) -> None:
+        self.gap_ms = gap_ms
+        self._pending: deque[PageCommand] = deque()
+        self._changed: dict[str, float] = {}
+
+    @property
+    def waiting(self) -> bool:
+        """True while commands are held back (for their sites, or past PER_STEP)."""
+        return bool(self._pending)
+
+    def changed(self, site: str, at: float) -> None:
+        """``site`` changed at ``at`` ms: its next change waits until ``gap_ms`` later."""
+        self._changed[site] = at
+
+    def due(self, now: float, take: Callable[[int], list[PageCommand]]) -> list[PageCommand]:
+        """Up to PER_STEP commands to apply at ``now``, after those ``take(most)`` hands over
+        from the page: each one's sites' earlier changes are far enough back, and no earlier
+        command waits for its sites. A command for the whole board (a button, a new game, a
+        setup) waits for everything before it."""
+        if len(self._pending) < MAX_WAITING:
+            self._pending.extend(take(MAX_WAITING - len(self._pending)))
+        due: list[PageCommand] = []
+        busy: set[str] = set()
+        kept: deque[PageCommand] = deque()
+        while self._pending and len(due) < PER_STEP:
+            command = self._pending.popleft()
+            sites = sites_of(command)
+            if not sites and kept:
+                self._pending.appendleft(command)
+                break
+            if busy.intersection(sites) or not self._free(sites, now):
+                kept.append(command)
+            else:
+                due.append(command)
+            busy.update(sites)  # one change of a site per step, in order
+        self._pending.extendleft(reversed(kept))
+        return due
+
+    def _free(self, sites: tuple[str, ...], now: float) -> bool:
+        return all(now - self._changed.get(s, -math.inf) >= self.gap_ms for s in sites)
+
+
+def sites_of(command: PageCommand) -> tuple[str, ...]:
+    """The sites a command changes (none: it is for the whole board)."""
+    if isinstance(command, SiteChange):
+        return (command.site,)
+    if isinstance(command, Drag):
+        return (command.source, command.target)
+    return ()
