@@ -467,10 +467,11 @@ class Cpu:
 
 def play_rounds(
     boards: Workers, page, active: int, rounds: int, sites: list[str]
-) -> dict[tuple[str, int], tuple[float, float]]:
+) -> dict[tuple[str, int], tuple[float, float, float]]:
     """Each of the first ``active`` boards places its next piece once per round; (board, ply)
-    -> when the page received that ply and when its tile showed it (the page's ms since the
-    epoch), read in the round, for the tiles in view (the page draws only those)."""
+    -> when the page received that ply, when its tile drew it and when that was painted (the
+    page's ms since the epoch; painted 0 when it was not yet), read in the round, for the tiles
+    in view (the page draws only those)."""
     shown_at = {}
     for _ in range(rounds):
         now = boards.plies()
@@ -481,14 +482,16 @@ def play_rounds(
         while True:
             shown = _tiles(page)
             timed = {i: ply for i, ply in plies.items() if shown.get(board_name(i), NONE)[3]}
-            late = [i for i, ply in timed.items() if shown[board_name(i)][0] < ply]
+            late = [
+                i for i, ply in timed.items() if shown[board_name(i)][0] < ply or not shown[board_name(i)][4]
+            ]
             if not late or time.monotonic() > deadline:
                 break
             boards.run(0.1)
         for i, ply in timed.items():
             board = board_name(i)
             if shown[board][0] == ply:
-                shown_at[board, ply] = shown[board][1:3]
+                shown_at[board, ply] = (*shown[board][1:3], shown[board][4])
         print(
             f"round: {len(timed) - len(late)} of the {len(timed)} tiles in view updated "
             f"({len(plies)} boards moved)",
@@ -500,7 +503,10 @@ def play_rounds(
 
 #: Which tiles are on the screen, as an IntersectionObserver of the bench's own tells it (asking
 #: each tile's box would make the browser lay out the tiles it skips, far from the screen):
-#: ``benchSeen()`` -> board -> on the screen, null until every tile has been reported.
+#: ``benchSeen()`` -> board -> on the screen, null until every tile has been reported. And when
+#: each tile's ply was painted: a tile's ``data-ply-at`` written (in the page's frame) posts a
+#: task, which runs once that frame's style, layout and paint are done (``benchPainted``: board
+#: -> [ply, ms since the epoch]).
 SEEN_JS = """(() => {
   const seen = new Map();
   const watch = new IntersectionObserver((entries) => {
@@ -511,6 +517,18 @@ SEEN_JS = """(() => {
     for (const tile of tiles) watch.observe(tile);
     return tiles.length && seen.size >= tiles.length ? seen : null;
   };
+  const painted = window.benchPainted = {};
+  const after = new MessageChannel();
+  let drawn = [];
+  after.port1.onmessage = () => {
+    const now = Date.now();
+    for (const [board, ply] of drawn) painted[board] = [ply, now];
+    drawn = [];
+  };
+  new MutationObserver((records) => {
+    if (!drawn.length) after.port2.postMessage(0);
+    for (const r of records) drawn.push([r.target.dataset.board, Number(r.target.dataset.ply)]);
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-ply-at']});
 })()"""
 
 #: True when every tile on the screen shows the ply its board is at (board -> ply).
@@ -565,19 +583,26 @@ def _number(text: str | None) -> float:
 
 
 #: A board the page has no tile of.
-NONE = (0.0, 0.0, 0.0, False)
+NONE = (0.0, 0.0, 0.0, False, 0.0)
 
 
-def _tiles(page) -> dict[str, tuple[float, float, float, bool]]:
-    """Board -> (the ply its tile shows, when the page received it, when it showed it, whether
-    the tile is in view)."""
+def _tiles(page) -> dict[str, tuple[float, float, float, bool, float]]:
+    """Board -> (the ply its tile shows, when the page received it, when it drew it, whether
+    the tile is in view, when that ply was painted: 0 until it was)."""
     return {
-        t["board"]: (_number(t["ply"]), _number(t["got"]), _number(t["at"]), t["seen"])
+        t["board"]: (
+            _number(t["ply"]),
+            _number(t["got"]),
+            _number(t["at"]),
+            t["seen"],
+            t["painted"][1] if t["painted"] and t["painted"][0] == _number(t["ply"]) else 0.0,
+        )
         for t in page.evaluate(
             "(() => { const seen = benchSeen(); "
             "return [...document.querySelectorAll('article.tile')].map((e) => ({"
             "board: e.dataset.board, ply: e.dataset.ply, got: e.dataset.plyGot, at: e.dataset.plyAt, "
-            "seen: Boolean(seen && seen.get(e.dataset.board))})); })()"
+            "seen: Boolean(seen && seen.get(e.dataset.board)), "
+            "painted: benchPainted[e.dataset.board] || null})); })()"
         )
     }
 
@@ -688,11 +713,13 @@ def wall(
     # feed, the page's websocket, the tile drawn), ms.
     shown = {k: v for k, v in {**lat_half, **lat_all}.items() if k in arrived and k in served}
     splits = {
-        "move_to_tile": [at - moved[k] * 1000 for k, (_, at) in shown.items()],
+        "move_to_tile": [at - moved[k] * 1000 for k, (_, at, _) in shown.items()],
+        "move_to_painted": [painted - moved[k] * 1000 for k, (*_, painted) in shown.items() if painted],
         "move_to_broker": [(arrived[k] - moved[k]) * 1000 for k in shown],
         "server": [(served[k] - arrived[k]) * 1000 for k in shown],
-        "page_receives": [got - served[k] * 1000 for k, (got, _) in shown.items()],
-        "page_draws": [at - got for got, at in shown.values()],
+        "page_receives": [got - served[k] * 1000 for k, (got, *_) in shown.items()],
+        "page_draws": [at - got for got, at, _ in shown.values()],
+        "page_paints": [painted - at for _, at, painted in shown.values() if painted],
     }
     per_board = {k: (busy_all[k] - busy_half[k]) / (count - half) for k in ("broker", "dashboard", "browser")}
     figures = {
@@ -812,7 +839,9 @@ def print_wall(f: dict, processes: int) -> None:
         ("move -> the broker's subscriber (the boards, the broker)", "move_to_broker"),
         ("-> out of the dashboard's feed (the server)", "server"),
         ("-> the page's websocket handler (the browser receiving)", "page_receives"),
-        ("-> the tile drawn (the browser drawing)", "page_draws"),
+        ("-> the tile drawn (the page's frame callback)", "page_draws"),
+        ("-> that frame painted (the browser's style, layout, paint)", "page_paints"),
+        ("move -> the tile painted, in all", "move_to_painted"),
     ):
         print(f"  {name:<58} p50 {f[key + '_p50_ms']} ms   p99 {f[key + '_p99_ms']} ms")
     print(
