@@ -140,8 +140,9 @@ const toDraw = new Set();
 // Milliseconds of drawing a frame may take (a tile's board is drawn in about one); the first
 // tile is always drawn.
 const FRAME_BUDGET_MS = 8;
-// Boards a frame may measure to build or fit (a board built takes longer than one updated).
-const MEASURED_PER_FRAME = 2;
+// Boards a frame may measure to build or fit: one (building a board of a large game takes
+// tens of milliseconds, far longer than updating one).
+const MEASURED_PER_FRAME = 1;
 let frame = 0;
 
 function later(view) {
