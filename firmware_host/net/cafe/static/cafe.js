@@ -140,10 +140,11 @@ const toDraw = new Set();
 // Milliseconds of drawing a frame may take (a tile's board is drawn in about one); the first
 // tile is always drawn.
 const FRAME_BUDGET_MS = 8;
-// Boards a frame may measure to build or fit: one (building a board of a large game takes
-// tens of milliseconds, far longer than updating one).
-const MEASURED_PER_FRAME = 1;
 let frame = 0;
+// The boards to build (a new game, a tile first seen) or to fit to a new screen size are done
+// one a task, between the frames: building a board of a large game takes tens of milliseconds.
+const building = new MessageChannel();
+let buildAsked = false;
 
 function later(view) {
   const table = tables.get(view.id);
@@ -181,29 +182,41 @@ function flush() {
   for (const view of views) update(view);
   redraw(views.map((view) => tables.get(view.id)));
   for (const table of toDraw) if (!table.seen || !table.stale) toDraw.delete(table);  // drawn when seen
-  // The boards to build (or fit to a new screen size) measured first, before anything is written
-  // (the page laid out once, not once a board); one not measured waits for the next frame.
-  const measured = new Map();
-  for (const table of toDraw) {
-    if (measured.size === MEASURED_PER_FRAME) break;
-    if (needsFrame(table)) measured.set(table, table.el.querySelector(".mini").getBoundingClientRect());
-  }
   if (moved) sortTiles();  // the header's count changes only with a tile's place (or a new tile)
   let drawn = 0;
   for (const table of toDraw) {
     if (drawn && performance.now() - began > FRAME_BUDGET_MS) break;
-    if (needsFrame(table) && !measured.has(table)) continue;
+    if (needsBox(table)) continue;  // built in a task of its own
     toDraw.delete(table);
-    render(table, measured.get(table));
+    render(table);
     drawn += 1;
   }
-  if (toDraw.size) askFrame();
+  if ([...toDraw].some(needsBox)) askBuild();
+  if ([...toDraw].some((table) => !needsBox(table))) askFrame();
 }
 
-// Whether a tile's board is to be built (its game changed) or fitted to a new screen size.
-function needsFrame(table) {
+// Whether a tile's board is to be built (its game changed) or fitted to a new screen size: it
+// needs the board's box on the screen.
+function needsBox(table) {
   return table.relayout || table.el.dataset.drawn !== table.view.layout;
 }
+
+function askBuild() {
+  if (buildAsked) return;
+  buildAsked = true;
+  building.port2.postMessage(0);
+}
+
+// The first board waiting to be built, its box measured before anything is written.
+building.port1.onmessage = () => {
+  buildAsked = false;
+  const table = [...toDraw].find((t) => t.seen && t.stale && needsBox(t));
+  if (!table) return;
+  const box = table.el.querySelector(".mini").getBoundingClientRect();
+  toDraw.delete(table);
+  render(table, box);
+  if ([...toDraw].some(needsBox)) askBuild();
+};
 
 // A table's games to offer (a few kilobytes) come only when they change: a view without them
 // keeps the list the table had.
