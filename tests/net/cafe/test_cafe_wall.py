@@ -1,13 +1,17 @@
 """The café wall draws what is seen and what changed: a move on one table redraws that table's
 board alone (only the parts the move changed) and writes nothing else on the page but its words,
 a table out of view is neither drawn nor rendered until it is scrolled into view, then with its
-latest state; a move's message leaves out the games the table plays, which its tile keeps
-offering; the page passes axe-core's checks. Real boards on a real
+latest state; a new window size fits every board as a wall opened at that size would; the
+pieces' shadows look as on the board's page; a move's message leaves out the games the table
+plays, which its tile keeps offering; the page passes axe-core's checks. Real boards on a real
 Mosquitto, the dashboard in Debian's Chromium."""
 
 from __future__ import annotations
 
 import json
+from io import BytesIO
+
+from PIL import Image, ImageChops
 
 from testbed.broker import board_config
 from testbed.tools import require
@@ -213,7 +217,7 @@ def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
         "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
     )
     each = mini.screenshot()
-    apart = [max(abs(a - b) for a, b in zip(p, q)) for p, q in zip(_pixels(together), _pixels(each))]
+    apart = _apart(together, each)
     # The same to the eye: a few pixels of the shadows' edges rounded apart (no shadow at all
     # would leave a thousand pixels 30 and more apart).
     assert len(apart) > 10_000 and max(apart) <= 8 and sum(map(bool, apart)) < len(apart) / 1000, max(apart)
@@ -228,9 +232,9 @@ EACH_SHADOW_JS = """() => {
 }"""
 
 
-def _pixels(png: bytes) -> list:
-    from io import BytesIO
-
-    from PIL import Image
-
-    return list(Image.open(BytesIO(png)).convert("RGBA").getdata())
+def _apart(first: bytes, second: bytes) -> list[int]:
+    """How far apart two screenshots (PNG) are at each pixel: the largest of its channels'
+    differences, 0-255."""
+    a, b = (Image.open(BytesIO(png)).convert("RGB") for png in (first, second))
+    d = ImageChops.difference(a, b).tobytes()
+    return [max(d[i : i + 3]) for i in range(0, len(d), 3)]
