@@ -23,7 +23,9 @@ for each number of boards:
   subscriber (that client notes when each state reaches it) -> out of the dashboard (a
   websocket client of the dashboard's feed in that process, as the page is: the server) -> the
   page's websocket handler (``data-ply-got``: the browser receiving) -> the tile drawn (the
-  browser drawing); the server's split over every move too, in view or not;
+  page's frame callback) -> that frame painted (a task the bench posts when the tile is drawn
+  runs once the frame's style, layout and paint are done); the server's split over every move
+  too, in view or not;
 - CPU of the broker, the dashboard process and Chromium (all its processes), idle (all boards
   connected, nobody playing: the baseline) and while half, then all the boards play; the cost
   of one more playing board is the difference over the extra boards. On a shared machine the
@@ -32,7 +34,8 @@ for each number of boards:
 - the page's frames while all the boards play (the time between two animation frames: 16.7 ms
   when the page keeps up), p50 / p99 / max; the page scrolled to its end: the milliseconds until
   every tile then in view shows its board's latest move; the page opened afresh: the seconds
-  until every tile in view is drawn;
+  until every tile in view is drawn; the page's tasks over 50 ms once it was fully drawn (half
+  the boards playing, all, the page scrolled to its end): how many, the longest;
 - the archive's insert of a finished game (``Archive.store``: SQLite, and PostgreSQL when
   Debian's is installed), p50 / p99 over 300 games, beside a bare ``INSERT`` of the same row;
 - the page's own cost, read in Chromium while all the boards play (bench/page_cost.py), beside
@@ -41,7 +44,7 @@ for each number of boards:
   scripts and to that frame painted (p50 / p99), its script time per message and its long tasks;
   with ``--trace DIR``, Chrome's trace of each page's main thread summed by kind of work (scripts,
   style, layout, paint, GC) in CPU time, which a loaded machine inflates far less than the wall
-  clock;
+  clock, and the same for its tasks over 50 ms (what they were);
 - the load average before and after, and at the start of each wall and once all have played
   (the machine's other work shows in every time).
 
@@ -467,10 +470,11 @@ class Cpu:
 
 def play_rounds(
     boards: Workers, page, active: int, rounds: int, sites: list[str]
-) -> dict[tuple[str, int], tuple[float, float]]:
+) -> dict[tuple[str, int], tuple[float, float, float]]:
     """Each of the first ``active`` boards places its next piece once per round; (board, ply)
-    -> when the page received that ply and when its tile showed it (the page's ms since the
-    epoch), read in the round, for the tiles in view (the page draws only those)."""
+    -> when the page received that ply, when its tile drew it and when that was painted (the
+    page's ms since the epoch; painted 0 when it was not yet), read in the round, for the tiles
+    in view (the page draws only those)."""
     shown_at = {}
     for _ in range(rounds):
         now = boards.plies()
@@ -481,14 +485,16 @@ def play_rounds(
         while True:
             shown = _tiles(page)
             timed = {i: ply for i, ply in plies.items() if shown.get(board_name(i), NONE)[3]}
-            late = [i for i, ply in timed.items() if shown[board_name(i)][0] < ply]
+            late = [
+                i for i, ply in timed.items() if shown[board_name(i)][0] < ply or not shown[board_name(i)][4]
+            ]
             if not late or time.monotonic() > deadline:
                 break
             boards.run(0.1)
         for i, ply in timed.items():
             board = board_name(i)
             if shown[board][0] == ply:
-                shown_at[board, ply] = shown[board][1:3]
+                shown_at[board, ply] = (*shown[board][1:3], shown[board][4])
         print(
             f"round: {len(timed) - len(late)} of the {len(timed)} tiles in view updated "
             f"({len(plies)} boards moved)",
@@ -500,7 +506,10 @@ def play_rounds(
 
 #: Which tiles are on the screen, as an IntersectionObserver of the bench's own tells it (asking
 #: each tile's box would make the browser lay out the tiles it skips, far from the screen):
-#: ``benchSeen()`` -> board -> on the screen, null until every tile has been reported.
+#: ``benchSeen()`` -> board -> on the screen, null until every tile has been reported. And when
+#: each tile's ply was painted: a tile's ``data-ply-at`` written (in the page's frame) posts a
+#: task, which runs once that frame's style, layout and paint are done (``benchPainted``: board
+#: -> [ply, ms since the epoch]).
 SEEN_JS = """(() => {
   const seen = new Map();
   const watch = new IntersectionObserver((entries) => {
@@ -511,6 +520,18 @@ SEEN_JS = """(() => {
     for (const tile of tiles) watch.observe(tile);
     return tiles.length && seen.size >= tiles.length ? seen : null;
   };
+  const painted = window.benchPainted = {};
+  const after = new MessageChannel();
+  let drawn = [];
+  after.port1.onmessage = () => {
+    const now = Date.now();
+    for (const [board, ply] of drawn) painted[board] = [ply, now];
+    drawn = [];
+  };
+  new MutationObserver((records) => {
+    if (!drawn.length) after.port2.postMessage(0);
+    for (const r of records) drawn.push([r.target.dataset.board, Number(r.target.dataset.ply)]);
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-ply-at']});
 })()"""
 
 #: True when every tile on the screen shows the ply its board is at (board -> ply).
@@ -565,19 +586,26 @@ def _number(text: str | None) -> float:
 
 
 #: A board the page has no tile of.
-NONE = (0.0, 0.0, 0.0, False)
+NONE = (0.0, 0.0, 0.0, False, 0.0)
 
 
-def _tiles(page) -> dict[str, tuple[float, float, float, bool]]:
-    """Board -> (the ply its tile shows, when the page received it, when it showed it, whether
-    the tile is in view)."""
+def _tiles(page) -> dict[str, tuple[float, float, float, bool, float]]:
+    """Board -> (the ply its tile shows, when the page received it, when it drew it, whether
+    the tile is in view, when that ply was painted: 0 until it was)."""
     return {
-        t["board"]: (_number(t["ply"]), _number(t["got"]), _number(t["at"]), t["seen"])
+        t["board"]: (
+            _number(t["ply"]),
+            _number(t["got"]),
+            _number(t["at"]),
+            t["seen"],
+            t["painted"][1] if t["painted"] and t["painted"][0] == _number(t["ply"]) else 0.0,
+        )
         for t in page.evaluate(
             "(() => { const seen = benchSeen(); "
             "return [...document.querySelectorAll('article.tile')].map((e) => ({"
             "board: e.dataset.board, ply: e.dataset.ply, got: e.dataset.plyGot, at: e.dataset.plyAt, "
-            "seen: Boolean(seen && seen.get(e.dataset.board))})); })()"
+            "seen: Boolean(seen && seen.get(e.dataset.board)), "
+            "painted: benchPainted[e.dataset.board] || null})); })()"
         )
     }
 
@@ -640,10 +668,12 @@ def wall(
             )
             boards.run(3.0)
             idle = cpu.percent()
+            marks = {"half playing": page.evaluate("performance.now()")}  # the page fully drawn
             sites = placements(seed, 2 * rounds, size)
             half = count // 2
             lat_half = play_rounds(boards, page, half, rounds, sites)
             busy_half = cpu.percent()
+            marks["all playing"] = page.evaluate("performance.now()")
             for each in (page, bare):  # both paced by a frame ticker: the bare page's frames as the page's
                 each.evaluate(FRAMES_JS)
                 each.evaluate("() => benchCostStart()")
@@ -665,7 +695,9 @@ def wall(
             plies = {board_name(i): ply for i, ply in boards.plies().items()}
             if screenshot:
                 page.screenshot(path=str(screenshot / f"cafe-wall-{count}.png"))
+            marks["scrolled to the end"] = page.evaluate("performance.now()")
             scroll_ms = scrolled(page, plies)
+            long_after = long_tasks_after(page, marks)
             opened = open_again(page, plies)
             rss = rss_mb(cafe.pid)
         finally:
@@ -688,11 +720,13 @@ def wall(
     # feed, the page's websocket, the tile drawn), ms.
     shown = {k: v for k, v in {**lat_half, **lat_all}.items() if k in arrived and k in served}
     splits = {
-        "move_to_tile": [at - moved[k] * 1000 for k, (_, at) in shown.items()],
+        "move_to_tile": [at - moved[k] * 1000 for k, (_, at, _) in shown.items()],
+        "move_to_painted": [painted - moved[k] * 1000 for k, (*_, painted) in shown.items() if painted],
         "move_to_broker": [(arrived[k] - moved[k]) * 1000 for k in shown],
         "server": [(served[k] - arrived[k]) * 1000 for k in shown],
-        "page_receives": [got - served[k] * 1000 for k, (got, _) in shown.items()],
-        "page_draws": [at - got for got, at in shown.values()],
+        "page_receives": [got - served[k] * 1000 for k, (got, *_) in shown.items()],
+        "page_draws": [at - got for got, at, _ in shown.values()],
+        "page_paints": [painted - at for _, at, painted in shown.values() if painted],
     }
     per_board = {k: (busy_all[k] - busy_half[k]) / (count - half) for k in ("broker", "dashboard", "browser")}
     figures = {
@@ -722,12 +756,26 @@ def wall(
             for name, q in (("p50", 0.5), ("p99", 0.99), ("max", 1.0))
         },
         "scrolled_in_drawn_ms": round(scroll_ms, 1),
+        "long_tasks_after_drawn": long_after,
         "page_opened_s": round(opened, 2),
         "main_thread": costs,
         "load_average_1min": {k: round(v, 2) for k, v in load.items()},
     }
     print_wall(figures, processes)
     return figures
+
+
+def long_tasks_after(page, marks: dict[str, float]) -> dict[str, list[float]]:
+    """The page's tasks over 50 ms once it was fully drawn, by phase (each begins at its mark,
+    the page's ``performance.now()``): [how many, the longest, ms]."""
+    starts = sorted(marks.items(), key=lambda kv: kv[1])
+    tasks = page.evaluate("(t) => benchLongSince(t)", starts[0][1])
+    out = {}
+    for i, (name, start) in enumerate(starts):
+        end = starts[i + 1][1] if i + 1 < len(starts) else float("inf")
+        durations = [d for at, d in tasks if start <= at < end]
+        out[name] = [len(durations), round(max(durations, default=0.0), 1)]
+    return out
 
 
 def bare_page(browser, origin: str):
@@ -761,14 +809,16 @@ def print_costs(f: dict) -> None:
         ("messages / frames with script work", None, ""),
         ("script time per message", "script_per_message_ms", " ms"),
         ("main thread busy with scripts", "script_busy_pct", " %"),
-        ("long tasks (> 50 ms): count / total", None, ""),
+        ("long tasks (> 50 ms): count / total / longest", None, ""),
     ):
         if key:
             cells = [f"{c[key]}{unit}" for c in (page, bare)]
         elif name.startswith("messages"):
             cells = [f"{c['messages']} / {c['frames']}" for c in (page, bare)]
         else:
-            cells = [f"{c['long_tasks']} / {c['long_tasks_ms']} ms" for c in (page, bare)]
+            cells = [
+                f"{c['long_tasks']} / {c['long_tasks_ms']} / {c['longest_task_ms']} ms" for c in (page, bare)
+            ]
         print(f"  {name:<52}{cells[0]:>22}{cells[1]:>22}")
 
 
@@ -790,6 +840,12 @@ def print_trace(f: dict) -> None:
         ("long_tasks", "tasks over 50 ms (wall clock)"),
         ("longest_task_ms", "the longest task: wall clock"),
         ("longest_task_cpu_ms", "the longest task: CPU"),
+        ("long_tasks_cpu_ms", "tasks over 50 ms: CPU in all"),
+        ("long_tasks_scripts_ms", "  of which scripts"),
+        ("long_tasks_style_ms", "  style"),
+        ("long_tasks_layout_ms", "  layout"),
+        ("long_tasks_paint_ms", "  paint, layerize and commit"),
+        ("long_tasks_gc_ms", "  garbage collection"),
     ):
         print(f"    {name:<50}{page.get(key, 0):>22}{bare.get(key, 0):>22}")
 
@@ -812,7 +868,9 @@ def print_wall(f: dict, processes: int) -> None:
         ("move -> the broker's subscriber (the boards, the broker)", "move_to_broker"),
         ("-> out of the dashboard's feed (the server)", "server"),
         ("-> the page's websocket handler (the browser receiving)", "page_receives"),
-        ("-> the tile drawn (the browser drawing)", "page_draws"),
+        ("-> the tile drawn (the page's frame callback)", "page_draws"),
+        ("-> that frame painted (the browser's style, layout, paint)", "page_paints"),
+        ("move -> the tile painted, in all", "move_to_painted"),
     ):
         print(f"  {name:<58} p50 {f[key + '_p50_ms']} ms   p99 {f[key + '_p99_ms']} ms")
     print(
@@ -840,6 +898,8 @@ def print_wall(f: dict, processes: int) -> None:
         f"the end, the tiles then in view drawn in {f['scrolled_in_drawn_ms']} ms; opened afresh, "
         f"every tile in view drawn in {f['page_opened_s']} s"
     )
+    after = "; ".join(f"{name} {n}, longest {ms} ms" for name, (n, ms) in f["long_tasks_after_drawn"].items())
+    print(f"the page's tasks over 50 ms once it was fully drawn (goal: none): {after}")
     print_costs(f)
     print_trace(f)
 

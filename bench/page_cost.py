@@ -13,6 +13,8 @@ keeps, in ``benchCost``:
 - ``toPaint``: ms from each message to that frame painted (a task posted from the frame runs
   once the frame's style, layout and paint are done);
 - ``longTasks``: the durations of the main thread's tasks over 50 ms (PerformanceObserver);
+- ``everyLong``: [start, duration] of every such task since the page opened, recording or not
+  (``benchLongSince(t)``: those that began at ``performance.now()`` ``t`` or later);
 - ``messages``, ``since``: how many messages (each in a list of what queued up counts), and the
   ``performance.now()`` recording began.
 """
@@ -23,7 +25,7 @@ from bench.timing import percentile
 
 COST_JS = """(() => {
   const cost = window.benchCost = {on: false, handler: [], frame: [], toFrame: [], toPaint: [],
-                                   longTasks: [], messages: 0, since: 0};
+                                   longTasks: [], everyLong: [], messages: 0, since: 0};
   const nativeFrame = window.benchNativeFrame = window.requestAnimationFrame.bind(window);
   const after = new MessageChannel();
   let arrivals = [], painting = [], asked = false;
@@ -64,15 +66,19 @@ COST_JS = """(() => {
     set(handler) { onmessage.set.call(this, handler && timed(handler)); },
   });
   new PerformanceObserver((list) => {
-    if (cost.on) for (const e of list.getEntries()) cost.longTasks.push(e.duration);
+    for (const e of list.getEntries()) {
+      cost.everyLong.push([e.startTime, e.duration]);
+      if (cost.on) cost.longTasks.push(e.duration);
+    }
   }).observe({type: 'longtask'});
+  window.benchLongSince = (t) => cost.everyLong.filter(([start]) => start >= t);
   window.benchCostStart = () => {
     Object.assign(cost, {handler: [], frame: [], toFrame: [], toPaint: [], longTasks: [], messages: 0,
                          since: performance.now(), on: true});
   };
   window.benchCostStop = () => {
     cost.on = false;
-    return {...cost, elapsed: performance.now() - cost.since};
+    return {...cost, everyLong: undefined, elapsed: performance.now() - cost.since};
   };
 })()"""
 
@@ -97,6 +103,9 @@ def summary(cost: dict) -> dict[str, float]:
     ...              "toPaint": [6.0, 11.0], "longTasks": [], "messages": 2, "elapsed": 1000.0})
     >>> s["handler_p99_ms"], s["script_per_message_ms"], s["script_busy_pct"], s["long_tasks"]
     (0.3, 1.2, 0.24, 0)
+    >>> summary({**dict.fromkeys(["handler", "frame", "toFrame", "toPaint"], [1.0]),
+    ...          "longTasks": [60.0, 80.0], "messages": 1, "elapsed": 1.0})["longest_task_ms"]
+    80.0
     """
     out: dict[str, float] = {}
     for name in ("handler", "frame", "toFrame", "toPaint"):
@@ -111,6 +120,7 @@ def summary(cost: dict) -> dict[str, float]:
         script_busy_pct=round(100 * script / max(1.0, cost["elapsed"]), 2),
         long_tasks=len(cost["longTasks"]),
         long_tasks_ms=round(sum(cost["longTasks"]), 1),
+        longest_task_ms=round(max(cost["longTasks"], default=0.0), 1),
     )
     return out
 
@@ -190,7 +200,8 @@ def trace_summary(trace: bytes, frame: str, messages: int) -> dict[str, float]:
     """The main thread of the page whose main frame is ``frame`` in a Chrome trace: the CPU
     (ms) of its tasks in all, of each kind (``KINDS``; style and layout forced by a script, the
     page's thrash, apart) and per message received; its tasks over 50 ms (wall clock: on a busy
-    machine mostly the thread waiting for a core) and the longest's wall and CPU time."""
+    machine mostly the thread waiting for a core), the longest's wall and CPU time, and the CPU
+    of those tasks in all and by kind (what they were)."""
     import json
 
     events = json.loads(trace)
@@ -212,6 +223,12 @@ def trace_summary(trace: bytes, frame: str, messages: int) -> dict[str, float]:
         out[kind] += cpu
     busy = sum(cpu for *_, cpu in tasks)
     longest = max(tasks, key=lambda s: s[2] - s[1], default=("", 0.0, 0.0, 0.0))
+    long = [(a, b) for _, a, b, _ in tasks if b - a > 50]
+    within = {k: 0.0 for k in KINDS}  # what the long tasks did, CPU
+    for name, a, b, cpu in spans:
+        kind = next((k for k, names in KINDS.items() if name in names), None)
+        if kind and any(c <= a and b <= d for c, d in long):
+            within[kind] += cpu
     return {
         "busy_ms": round(busy, 1),
         **{f"{k}_ms": round(v, 1) for k, v in out.items()},
@@ -219,4 +236,6 @@ def trace_summary(trace: bytes, frame: str, messages: int) -> dict[str, float]:
         "long_tasks": sum(1 for _, a, b, _ in tasks if b - a > 50),
         "longest_task_ms": round(longest[2] - longest[1], 1),
         "longest_task_cpu_ms": round(longest[3], 1),
+        "long_tasks_cpu_ms": round(sum(cpu for _, a, b, cpu in tasks if b - a > 50), 1),
+        **{f"long_tasks_{k}_ms": round(v, 1) for k, v in within.items()},
     }

@@ -1,13 +1,17 @@
 """The café wall draws what is seen and what changed: a move on one table redraws that table's
 board alone (only the parts the move changed) and writes nothing else on the page but its words,
 a table out of view is neither drawn nor rendered until it is scrolled into view, then with its
-latest state; a move's message leaves out the games the table plays, which its tile keeps
-offering; the page passes axe-core's checks. Real boards on a real
+latest state; a new window size fits every board as a wall opened at that size would; the
+pieces' shadows look as on the board's page; a move's message leaves out the games the table
+plays, which its tile keeps offering; the page passes axe-core's checks. Real boards on a real
 Mosquitto, the dashboard in Debian's Chromium."""
 
 from __future__ import annotations
 
 import json
+from io import BytesIO
+
+from PIL import Image, ImageChops
 
 from testbed.broker import board_config
 from testbed.tools import require
@@ -153,3 +157,84 @@ def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watc
     finally:
         context.close()
     assert found == []
+
+
+#: A tile's board as drawn: its frame (view box) and its coordinates.
+BOARD_JS = "(e) => [e.getAttribute('viewBox'), e.querySelector('.coords').innerHTML]"
+
+
+def test_a_new_screen_size_draws_every_board_as_a_wall_opened_at_that_size(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """The window made phone-sized: each board in view is fitted to its new tile as if the wall
+    had been opened at that size, and one out of view when it changed, once scrolled to."""
+    for name in TABLES:
+        boards(board_config(tmp_path, broker.port, name, size=8))
+        watcher.state(name)
+    layout = "antipalos/8/two"
+    url = cafe()
+    page.goto(url)
+    for name in TABLES:
+        page.locator(f'article[data-board="{name}"][data-drawn="{layout}"]').wait_for()
+    wide = _tile(page, "t1").locator("svg.mini").evaluate(BOARD_JS)
+    phone = {"width": 420, "height": 500}
+    page.set_viewport_size(phone)
+    fresh = page.context.browser.new_page(viewport=phone)
+    try:
+        fresh.goto(url)
+        for name in TABLES:
+            _tile(fresh, name).scroll_into_view_if_needed()
+            fresh.locator(f'article[data-board="{name}"][data-drawn="{layout}"]').wait_for()
+        expected = {name: _tile(fresh, name).locator("svg.mini").evaluate(BOARD_JS) for name in TABLES}
+    finally:
+        fresh.close()
+    assert expected["t1"] != wide  # the sizes draw the board differently
+    for name in TABLES:
+        _tile(page, name).scroll_into_view_if_needed()
+        mini = _tile(page, name).locator("svg.mini")
+        page.wait_for_function(
+            "([e, b]) => e.getAttribute('viewBox') === b[0]", arg=[mini.element_handle(), expected[name]]
+        )
+        assert mini.evaluate(BOARD_JS) == expected[name]
+
+
+def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """A tile draws its pieces' shadow once for them all: it looks as the board's page draws it,
+    a shadow for each piece."""
+    board = boards(board_config(tmp_path, broker.port, "t1", size=3))
+    watcher.state("t1")
+    page.goto(cafe())
+    for ply, site in enumerate(("A1*", "A3*"), 1):
+        board.place(site)
+        _tile(page, "t1", ply).wait_for()
+    mini = _tile(page, "t1").locator("svg.mini")
+    assert mini.locator(".figures .figure").count() == 2
+    together = mini.screenshot()
+    page.evaluate(EACH_SHADOW_JS)  # the board's page's own rule: a shadow for each piece
+    page.wait_for_function(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+    each = mini.screenshot()
+    apart = _apart(together, each)
+    # The same to the eye: a few pixels of the shadows' edges rounded apart (no shadow at all
+    # would leave a thousand pixels 30 and more apart).
+    assert len(apart) > 10_000 and max(apart) <= 8 and sum(map(bool, apart)) < len(apart) / 1000, max(apart)
+
+
+#: The pieces' shadows drawn as the board's page draws them, one for each piece.
+EACH_SHADOW_JS = """() => {
+  const sheet = [...document.styleSheets].find((s) => s.href && s.href.endsWith('/static/cafe.css'));
+  sheet.insertRule('.tile .mini .figures { filter: none; }', sheet.cssRules.length);
+  sheet.insertRule('.tile .mini .figures .figure { filter: drop-shadow(0 calc(var(--unit) * .03) '
+                   + 'calc(var(--unit) * .03) #000a); }', sheet.cssRules.length);
+}"""
+
+
+def _apart(first: bytes, second: bytes) -> list[int]:
+    """How far apart two screenshots (PNG) are at each pixel: the largest of its channels'
+    differences, 0-255."""
+    a, b = (Image.open(BytesIO(png)).convert("RGB") for png in (first, second))
+    d = ImageChops.difference(a, b).tobytes()
+    return [max(d[i : i + 3]) for i in range(0, len(d), 3)]

@@ -130,10 +130,21 @@ function nameOf(board) {
 }
 
 // ---------------------------------------------------------------- tiles
-// Tables changed since the last frame: drawn together once a frame (200 boards playing send
+// Tables changed since the last frame: taken in together once a frame (200 boards playing send
 // over a hundred changes a second; each drawn alone would lay the page out each time).
 const pending = new Map();
+// The tiles to draw, in the order they changed: each frame draws them until its budget is spent
+// and leaves the rest to the next frame, so that no frame grows with how many tables changed at
+// once (a round of moves, the broker back, tiles scrolled into view, a new screen size).
+const toDraw = new Set();
+// Milliseconds of drawing a frame may take (a tile's board is drawn in about one); the first
+// tile is always drawn.
+const FRAME_BUDGET_MS = 8;
 let frame = 0;
+// The boards to build (a new game, a tile first seen) or to fit to a new screen size are done
+// one a task, between the frames: building a board of a large game takes tens of milliseconds.
+const building = new MessageChannel();
+let buildAsked = false;
 
 function later(view) {
   const table = tables.get(view.id);
@@ -149,18 +160,63 @@ function later(view) {
   // When the page received this ply (bench/cafe.py): the first message that brought it.
   view.got = queued && queued.state.ply === view.state.ply ? queued.got : Date.now();
   pending.set(view.id, view);
+  askFrame();
+}
+
+function askFrame() {
   if (!frame) frame = requestAnimationFrame(flush);
+}
+
+// The tiles of ``list`` drawn in the frames to come (those in view that changed).
+function redraw(list) {
+  for (const table of list) if (table) toDraw.add(table);
+  if (toDraw.size) askFrame();
 }
 
 function flush() {
   frame = 0;
+  const began = performance.now();
   const views = [...pending.values()];
   pending.clear();
   const moved = views.some((view) => orderOf(view) !== tables.get(view.id)?.order);
   for (const view of views) update(view);
   redraw(views.map((view) => tables.get(view.id)));
+  for (const table of toDraw) if (!table.seen || !table.stale) toDraw.delete(table);  // drawn when seen
   if (moved) sortTiles();  // the header's count changes only with a tile's place (or a new tile)
+  let drawn = 0;
+  for (const table of toDraw) {
+    if (drawn && performance.now() - began > FRAME_BUDGET_MS) break;
+    if (needsBox(table)) continue;  // built in a task of its own
+    toDraw.delete(table);
+    render(table);
+    drawn += 1;
+  }
+  if ([...toDraw].some(needsBox)) askBuild();
+  if ([...toDraw].some((table) => !needsBox(table))) askFrame();
 }
+
+// Whether a tile's board is to be built (its game changed) or fitted to a new screen size: it
+// needs the board's box on the screen.
+function needsBox(table) {
+  return table.relayout || table.el.dataset.drawn !== table.view.layout;
+}
+
+function askBuild() {
+  if (buildAsked) return;
+  buildAsked = true;
+  building.port2.postMessage(0);
+}
+
+// The first board waiting to be built, its box measured before anything is written.
+building.port1.onmessage = () => {
+  buildAsked = false;
+  const table = [...toDraw].find((t) => t.seen && t.stale && needsBox(t));
+  if (!table) return;
+  const box = table.el.querySelector(".mini").getBoundingClientRect();
+  toDraw.delete(table);
+  render(table, box);
+  if ([...toDraw].some(needsBox)) askBuild();
+};
 
 // A table's games to offer (a few kilobytes) come only when they change: a view without them
 // keeps the list the table had.
@@ -181,7 +237,7 @@ const inView = new IntersectionObserver((entries) => {
     const table = tables.get(/** @type {HTMLElement} */ (entry.target).dataset.board);
     if (!table) continue;
     table.seen = entry.isIntersecting;
-    if (table.seen && table.stale) redraw([table]);
+    if (table.seen && table.stale) redraw([table]);  // in the next frames
   }
 }, { rootMargin: "200px" });
 
@@ -207,15 +263,6 @@ function guard(table, draw) {
   } catch (error) {
     table.el.querySelector(".status").textContent = `cannot show this table (${error.message})`;
   }
-}
-
-// The tiles of ``list`` in view that changed, drawn; the frames of the boards to build (or fit to
-// a new screen size) measured first, all at once (the page laid out once, not once a board).
-function redraw(list) {
-  const drawn = list.filter((table) => table && table.seen && table.stale);
-  const frames = drawn.map((table) => (table.relayout || table.el.dataset.drawn !== table.view.layout
-    ? table.el.querySelector(".mini").getBoundingClientRect() : undefined));
-  drawn.forEach((table, i) => render(table, frames[i]));
 }
 
 function render(table, frame) {
@@ -577,10 +624,16 @@ if (watched) {
   document.body.classList.add("watch");
   $("home").textContent = `reedboard café · ${watched}`;
 }
-// The screen's size decides the coordinates' size on each board.
-addEventListener("resize", () => tables.forEach((t) => {
-  if (t.board && t.seen) t.board.layout(); else t.relayout = true;
-}));
+// The screen's size decides the coordinates' size on each board: each fitted again, those in
+// view over the next frames, the others as they come into view.
+addEventListener("resize", () => {
+  tables.forEach((t) => {
+    if (!t.board) return;
+    t.relayout = true;
+    t.stale = true;
+  });
+  redraw([...tables.values()]);
+});
 // The clock of each tile in view (the others are brought up to date as they come into view).
 setInterval(() => tables.forEach((t) => {
   if (!t.seen) return;
