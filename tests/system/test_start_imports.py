@@ -113,6 +113,7 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_p
         "subprocess",
         "wave",
         "logging",  # the OLED's frames compared without Image.tobytes (PIL.ImageFile loads it)
+        "argparse",  # `run --config FILE` read without the full parser (cli/daemon_cli.py)
     }
     assert not unwanted & loaded
 
