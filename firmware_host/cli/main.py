@@ -3,7 +3,8 @@
 ``reedboard run`` with only its own options (systemd's ``reedboard run --config FILE``) starts
 without argparse (:func:`~firmware_host.cli.daemon_cli.quick_run`): argparse, its messages'
 gettext and the parser of every command cost some 5 ms of the start to READY here. Anything
-else, help and mistakes too, goes through the full parser (:mod:`firmware_host.cli.parser`).
+else, help and mistakes too, goes through the full parser (:mod:`firmware_host.cli.parser`),
+and the garbage collector waits for READY (:mod:`firmware_host.cli.starting`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.cli.daemon_cli import quick_run
+from firmware_host.cli import starting
 
 if TYPE_CHECKING:
     import argparse
@@ -52,16 +53,20 @@ def _forget_locale() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    args = quick_run(argv) or _parsed(argv)
-    if args is None:
-        return 0
+    if argv[:1] == ["run"]:
+        starting.hold()  # released at READY (cli/run.py), or here if the command ends before
     try:
-        return args.func(args)
+        from firmware_host.cli.daemon_cli import quick_run
+
+        args = quick_run(argv) or _parsed(argv)
+        return 0 if args is None else args.func(args)
     except BrokenPipeError:  # e.g. `reedboard games | head`: the reader has gone, not an error
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
         return 130
+    finally:
+        starting.release(freeze=False)
 
 
 if __name__ == "__main__":
