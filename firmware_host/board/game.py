@@ -6,8 +6,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from engines import game_info, new_game
 from engines.core import GameState, Outcome
@@ -15,8 +14,7 @@ from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.ui.screens import result_words
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(NamedTuple):
     """Which game is played: its name (opaque here), size and variant, ``match`` the points a
     match goes to (0: single games) and ``options`` its house rules (name, value)."""
 
@@ -40,7 +38,7 @@ class Game:
         """This game with ``options`` (the config's house rules for it) when it has none."""
         if self.options or not options:
             return self
-        return replace(self, options=tuple(sorted(options.items())))
+        return self._replace(options=tuple(sorted(options.items())))
 
     def new_match(self) -> OngoingMatch | None:
         """A new match of this game (None for single games)."""
