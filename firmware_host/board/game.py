@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
 
 from engines import game_info, new_game
 from engines.core import GameState, Outcome
@@ -14,7 +15,8 @@ from firmware_host.board.matchplay import OngoingMatch
 from firmware_host.ui.screens import result_words
 
 
-class Game(NamedTuple):
+@dataclass(frozen=True)
+class Game:
     """Which game is played: its name (opaque here), size and variant, ``match`` the points a
     match goes to (0: single games) and ``options`` its house rules (name, value)."""
 
@@ -38,7 +40,7 @@ class Game(NamedTuple):
         """This game with ``options`` (the config's house rules for it) when it has none."""
         if self.options or not options:
             return self
-        return self._replace(options=tuple(sorted(options.items())))
+        return replace(self, options=tuple(sorted(options.items())))
 
     def new_match(self) -> OngoingMatch | None:
         """A new match of this game (None for single games)."""
