@@ -11,7 +11,8 @@ Two configurations:
 For each: READY time (from ``Popen`` until READY=1 reaches a NOTIFY_SOCKET bound here), runs
 interleaved with a bare interpreter's start (``ready_ratio``), and the CPU time the daemon had
 used at READY beside a bare interpreter's whole CPU time (``cpu_ratio``: steadier than the wall
-clock on a shared machine; the daemon's is read in 10 ms ticks); the resident memory (VmRSS)
+clock on a shared machine; the daemon's is its threads' run time in nanoseconds, where the
+kernel keeps ``/proc/PID/task/*/schedstat``, else 10 ms ticks); the resident memory (VmRSS)
 ``SETTLE`` seconds after READY, once the first screen is drawn and the page served, beside a
 bare interpreter's, and where it goes (``/proc/PID/smaps``: the interpreter's own libraries,
 Pillow's, SQLite's, the other libraries, and the Python heap of objects and code), each beside
@@ -175,7 +176,7 @@ def ready_once(
                     raise OSError("ended before READY")
             took: float | None = time.perf_counter() - began
             if cpu is not None:
-                cpu.append(cpu_ticks(proc.pid) / os.sysconf("SC_CLK_TCK"))
+                cpu.append(cpu_seconds(proc.pid))
             at_ready = err.stat().st_size
             time.sleep(settle)
             rss = rss_mb(proc.pid) if settle else float("nan")
@@ -235,6 +236,16 @@ def dataclasses_made(tmp: Path, kind: str, root: Path = ROOT) -> dict:
             mcu.close()
     lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
     return json.loads(lines[-1]) if lines else {"error": out.stderr.strip()[-200:]}
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds process ``pid`` has used: its threads' run time (``schedstat``, in
+    nanoseconds), else its ``stat`` in 10 ms ticks."""
+    try:
+        tasks = Path(f"/proc/{pid}/task").iterdir()
+        return sum(int((task / "schedstat").read_text().split()[0]) for task in tasks) / 1e9
+    except (OSError, ValueError, IndexError):  # no schedstat, or a thread ended meanwhile
+        return cpu_ticks(pid) / os.sysconf("SC_CLK_TCK")
 
 
 def bare_once(cpu: list[float] | None = None) -> float:
