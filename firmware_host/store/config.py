@@ -10,7 +10,7 @@ import re
 import socket
 import sys
 from dataclasses import dataclass, field, fields, replace
-from typing import Annotated, Any, Mapping, NamedTuple, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Iterable, Mapping, NamedTuple, get_args, get_origin, get_type_hints
 
 from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
@@ -368,7 +368,10 @@ def table_keys(cls: type) -> dict[str, Any]:
     typing.Annotated[int, Key(low=1, high=65535, path=False)]
     """
     hints = get_type_hints(cls, include_extras=True)
-    names = cls._fields if is_section(cls) else [f.name for f in fields(cls) if f.init and f.name != "source"]
+    if is_section(cls):
+        names: Iterable[str] = getattr(cls, "_fields")
+    else:
+        names = [f.name for f in fields(cls) if f.init and f.name != "source"]
     return {name: hints[name] for name in names}
 
 
