@@ -29,8 +29,7 @@ Action = Literal["remove", "twin", "pick", "flip", "carry"]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 
 
-@dataclass(frozen=True)
-class Site:
+class Site(NamedTuple):
     """A physical site: its label (the game's notation for it) and where to draw it.
 
     ``x``/``y`` is the centre in board units (y grows upwards); ``shape`` optionally gives the
