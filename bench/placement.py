@@ -35,7 +35,6 @@ import json
 import random
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from bench.robust.noisy import GAMES, Run, WokenRun, play
@@ -241,7 +240,7 @@ def main() -> None:
     streams = args.streams or (20 if args.quick else 100)
     timing = Timing()
     if args.quick_settle is not None:
-        timing = replace(timing, quick_settle_ms=args.quick_settle)
+        timing = timing._replace(quick_settle_ms=args.quick_settle)
     figures: dict = {
         "bench": "placement",
         "streams_per_game": streams,

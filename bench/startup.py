@@ -11,7 +11,8 @@ Two configurations:
 For each: READY time (from ``Popen`` until READY=1 reaches a NOTIFY_SOCKET bound here), runs
 interleaved with a bare interpreter's start (``ready_ratio``), and the CPU time the daemon had
 used at READY beside a bare interpreter's whole CPU time (``cpu_ratio``: steadier than the wall
-clock on a shared machine; the daemon's is read in 10 ms ticks); the resident memory (VmRSS)
+clock on a shared machine; the daemon's is its threads' run time in nanoseconds, where the
+kernel keeps ``/proc/PID/task/*/schedstat``, else 10 ms ticks); the resident memory (VmRSS)
 ``SETTLE`` seconds after READY, once the first screen is drawn and the page served, beside a
 bare interpreter's, and where it goes (``/proc/PID/smaps``: the interpreter's own libraries,
 Pillow's, SQLite's, the other libraries, and the Python heap of objects and code), each beside
@@ -21,6 +22,11 @@ And one start counting the classes ``dataclasses`` makes before READY and the CP
 (Python 3.11 compiles each one's methods one by one). Then each heavy module alone: its import
 time and the memory it adds to a bare interpreter.
 
+Each board starts with its games file there, as after a power cut (one start before the timed
+ones makes it); ``--fresh`` removes it before every start instead, as at a board's very first
+start, which also creates the file's tables (about 40 ms of disk syncs here, 3 ms of CPU). Each
+checkout has a folder of its own (its config and games file).
+
 The project's bytecode is compiled first (``compileall``), as ``pip install`` leaves an
 installed package; ``--source`` instead removes it and runs with PYTHONDONTWRITEBYTECODE=1, so
 that every start compiles the project's modules (an editable checkout that may not write).
@@ -28,7 +34,7 @@ that every start compiles the project's modules (an editable checkout that may n
 this one, in the same runs; configurations it does not know never reach READY there.
 
 Usage: .venv/bin/python -m bench.startup [--quick] [--runs N] [--kinds K,K] [--compare DIR]
-       [--source]
+       [--source] [--fresh]
 The last line is a JSON object of the figures.
 """
 
@@ -104,13 +110,19 @@ def bytecode(root: Path, source: bool) -> None:
             )
 
 
+#: Remove the games file before every start (``--fresh``): a board's very first start.
+FRESH = False
+
+
 def write_config(tmp: Path, kind: str) -> tuple[list[str], SimMcu | None]:
     """The command line of ``reedboard run`` in configuration ``kind`` and the simulated
-    microcontroller it talks to (None: the simulated board)."""
+    microcontroller it talks to (None: the simulated board); its games file is kept from the
+    last start (removed first if :data:`FRESH`)."""
     config = tmp / f"{kind}.toml"
     db = tmp / f"{kind}.db"
-    if db.exists():
-        db.unlink()
+    if FRESH:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
     text = f'game = "antipalos"\nsize = 12\nstorage = "{db}"\n'
     args = ["run", "--config", str(config)]
     mcu = None
@@ -164,7 +176,7 @@ def ready_once(
                     raise OSError("ended before READY")
             took: float | None = time.perf_counter() - began
             if cpu is not None:
-                cpu.append(cpu_ticks(proc.pid) / os.sysconf("SC_CLK_TCK"))
+                cpu.append(cpu_seconds(proc.pid))
             at_ready = err.stat().st_size
             time.sleep(settle)
             rss = rss_mb(proc.pid) if settle else float("nan")
@@ -224,6 +236,16 @@ def dataclasses_made(tmp: Path, kind: str, root: Path = ROOT) -> dict:
             mcu.close()
     lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
     return json.loads(lines[-1]) if lines else {"error": out.stderr.strip()[-200:]}
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds process ``pid`` has used: its threads' run time (``schedstat``, in
+    nanoseconds), else its ``stat`` in 10 ms ticks."""
+    try:
+        tasks = Path(f"/proc/{pid}/task").iterdir()
+        return sum(int((task / "schedstat").read_text().split()[0]) for task in tasks) / 1e9
+    except (OSError, ValueError, IndexError):  # no schedstat, or a thread ended meanwhile
+        return cpu_ticks(pid) / os.sysconf("SC_CLK_TCK")
 
 
 def bare_once(cpu: list[float] | None = None) -> float:
@@ -323,23 +345,28 @@ def module_cost(name: str) -> dict:
 
 
 def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
-    """READY, memory and imports of configuration ``kind`` started from each of ``roots``,
-    their runs in turn with a bare interpreter's."""
+    """READY, memory and imports of configuration ``kind`` started from each of ``roots`` (each
+    in a folder of its own, its games file made by a first start), their runs in turn with a
+    bare interpreter's."""
+    homes = [tmp / f"checkout-{i}" for i in range(len(roots))]
+    for home, root in zip(homes, roots):
+        home.mkdir(exist_ok=True)
+        ready_once(home, kind, root=root)
     times: list[list[float | None]] = [[] for _ in roots]
     cpus: list[list[float]] = [[] for _ in roots]
     bare: list[float] = []
     bare_cpu: list[float] = []
     for _ in range(runs):
         bare.append(bare_once(bare_cpu))
-        for root, got, cpu in zip(roots, times, cpus):
-            got.append(ready_once(tmp, kind, root=root, cpu=cpu)[0])
+        for home, root, got, cpu in zip(homes, roots, times, cpus):
+            got.append(ready_once(home, kind, root=root, cpu=cpu)[0])
     out = []
-    for root, got, cpu in zip(roots, times, cpus):
+    for home, root, got, cpu in zip(homes, roots, times, cpus):
         good = [t for t in got if t is not None]
         parts: dict[str, float] = {}
-        _, rss, _ = ready_once(tmp, kind, settle=SETTLE, root=root, parts=parts)
-        _, _, log = ready_once(tmp, kind, flags=("-X", "importtime"), root=root)
-        made = dataclasses_made(tmp, kind, root)
+        _, rss, _ = ready_once(home, kind, settle=SETTLE, root=root, parts=parts)
+        _, _, log = ready_once(home, kind, flags=("-X", "importtime"), root=root)
+        made = dataclasses_made(home, kind, root)
         out.append(
             {
                 "never_ready": len(got) - len(good),
@@ -397,9 +424,14 @@ def main() -> None:
     parser.add_argument(
         "--source", action="store_true", help="no bytecode: every start compiles the project's modules"
     )
+    parser.add_argument(
+        "--fresh", action="store_true", help="no games file: every start is a board's very first"
+    )
     args = parser.parse_args()
+    global FRESH
+    FRESH = args.fresh
     runs = args.runs or (5 if args.quick else 11)
-    figures: dict = {"bench": "startup", "runs": runs, "source": args.source}
+    figures: dict = {"bench": "startup", "runs": runs, "source": args.source, "fresh": args.fresh}
     roots = [ROOT] + ([args.compare.resolve()] if args.compare else [])
     if args.source:
         os.environ["PYTHONDONTWRITEBYTECODE"] = "1"

@@ -184,7 +184,7 @@ class Match:
             raise OptionError(f"the match is over: {self.winner} won")
         outcome = game.outcome() or outcome
         if outcome is not None and outcome.result == Result.TIME and outcome.score is None:
-            outcome = replace(outcome, score=TIME_POINTS)
+            outcome = outcome._replace(score=TIME_POINTS)
         if outcome is None:
             raise OptionError("the game is not finished")
         if game.setup != self.new_game().setup:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from engines.antipalos.board import (
     EAST,
@@ -59,8 +60,7 @@ VARIANTS = {
 MARKS = {"white": "w", "black": "b", "red": "r", "blue": "u"}
 
 
-@dataclass(frozen=True)
-class Setup:
+class Setup(NamedTuple):
     """What stays fixed during one game: board, variant, supply, who begins, options."""
 
     size: int
@@ -128,7 +128,7 @@ def start(
             names = ", ".join(COLOURS[:sides])
             raise OptionError(f"no side {first!r} in {variant} (sides: {names})")
         start = setup.seat_sides.index(COLOURS.index(first))
-    setup = replace(setup, supply=supply, start=start)
+    setup = setup._replace(supply=supply, start=start)
     return AntipalosState(setup, (0,) * (size * size), (supply,) * sides, 0)
 
 

@@ -16,7 +16,7 @@ player's own hand (a :class:`Realisation`) and what the rules require afterwards
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 #: Follow-up actions. ``remove`` and ``twin`` are checked by the sensors (sites must empty / fill);
 #: ``pick`` chooses one of the sites (a tap on the board or the buttons) and tells apart moves
@@ -29,8 +29,7 @@ Action = Literal["remove", "twin", "pick", "flip", "carry"]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 
 
-@dataclass(frozen=True)
-class Site:
+class Site(NamedTuple):
     """A physical site: its label (the game's notation for it) and where to draw it.
 
     ``x``/``y`` is the centre in board units (y grows upwards); ``shape`` optionally gives the
@@ -71,8 +70,7 @@ class FollowUp:
         return board
 
 
-@dataclass(frozen=True)
-class Realisation:
+class Realisation(NamedTuple):
     """One way a move is made on the board: what the player's own hand empties and fills,
     then the follow-up steps in order."""
 

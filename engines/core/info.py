@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from engines.core.errors import OptionError
 from engines.core.options import GameOption, Value, options_from
 
 
-@dataclass(frozen=True)
-class GameInfo:
-    """What ``reedboard games`` shows and the CLI validates.
+class GameInfo(NamedTuple):
+    """What ``reedboard games`` shows and the CLI validates (a ``NamedTuple``: every board
+    makes one at start, and a dataclass's methods cost far more to define).
 
     ``sizes`` are the sizes offered in menus (empty: one size, ``--size`` ignored); ``size_range``
     an optional (low, high) of further sizes accepted; ``match_targets`` the points a match can

@@ -16,8 +16,7 @@ engines.core.errors.OptionError: no option 'repetion-draw' (options: repetition-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Mapping, Union
+from typing import Mapping, NamedTuple, Union
 
 from engines.core.errors import OptionError
 
@@ -27,8 +26,7 @@ _YES = {"yes", "on", "true", "1"}
 _NO = {"no", "off", "false", "0"}
 
 
-@dataclass(frozen=True)
-class GameOption:
+class GameOption(NamedTuple):
     """An option: its ``name``, ``default`` (its type tells how values are read: bool, int or
     str), a short ``help``, the words a text option takes (``choices``), the lowest whole
     number (``low``) and the engine's ``new()`` keyword when it differs (``param``). ``None`` as

@@ -12,8 +12,8 @@ Both are string enums, so events, records and storage write them as before: a dr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class Draw(StrEnum):
@@ -40,8 +40,7 @@ class Result(StrEnum):
     TIME = "time"  #: decided by points when time ran out (Phalanx)
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """How a game ended: ``winner`` a side name or :data:`DRAW`; ``result`` how; ``score`` the
     match-play category where the game has one; ``sites`` the winning chain or ring to light."""
 

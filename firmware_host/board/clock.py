@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import replace
 from typing import Callable, Mapping, cast
 
 from firmware_host.actions.commands import Again, Command, NewGame, SetClock
@@ -133,7 +132,7 @@ class Clock:
         before = self.clocks
         self.begin(game_id, sides, plies)
         if self.keep and before is not None and self.clocks is not None:
-            self.clocks = replace(self.clocks, left=before.shown(now), since=now)
+            self.clocks = self.clocks._replace(left=before.shown(now), since=now)
         told = self.told(now)
         if told is not None:
             told["elapsed"] = 0.0  # set back now; the turn restarted is charged from its change
@@ -197,7 +196,7 @@ class Clock:
             return self.told(now) if undone else None
         at = min(max(self._at, clocks.since), now)
         if resumed:
-            clocks = replace(clocks, running=before, since=at)
+            clocks = clocks._replace(running=before, since=at)
         if clocks.running is not None and made:
             self._undo, self._unpressed = (plies - 1, clocks) if not answered else None, False
             pressed, self._recorded = clocks.press(at), None
@@ -240,7 +239,7 @@ class Clock:
         mover, read = json.loads(kept).get("mover"), Clocks.read(clocks.control, kept)
         left = {side: ms if side == mover else read.left.get(side, ms) for side, ms in clocks.left.items()}
         running = clocks.running if clocks.running == mover else None
-        self.clocks = replace(clocks, left=left, running=running)
+        self.clocks = clocks._replace(left=left, running=running)
 
     def _keep_correction(self) -> None:
         """An arbiter's correction kept at once with the readings after the last move, so that
@@ -255,7 +254,7 @@ class Clock:
         clocks, charged = self.clocks, self.used.get(ply)
         if clocks is None or ply != self._plies or charged is None or charged == used:
             return None
-        self.clocks = replace(clocks, left={**clocks.left, side: clocks.left[side] + charged - used})
+        self.clocks = clocks._replace(left={**clocks.left, side: clocks.left[side] + charged - used})
         self._keep(self.clocks, ply, side, used)
         return self.told(now)
 
@@ -291,7 +290,7 @@ class Clock:
         if clocks is None or not (clocks.running == side or clocks.running is None and waits):
             return None
         since = now - used if anew or clocks.running is None else min(clocks.since, now - used)
-        self.clocks, self._waiting = replace(clocks, running=side, since=since), None
+        self.clocks, self._waiting = clocks._replace(running=side, since=since), None
         return self.told(now)
 
     def moved(self, side: str, used: float, now: float) -> None:
@@ -299,7 +298,7 @@ class Clock:
         pressed with that (the next :meth:`follow` that stops it, at ``now``)."""
         clocks = self.clocks
         if clocks is not None and clocks.running in (None, side):
-            self.clocks, self._waiting = replace(clocks, running=side, since=now - used), None
+            self.clocks, self._waiting = clocks._replace(running=side, since=now - used), None
 
     def turn(self, now: float) -> tuple[str, float] | None:
         """The side whose clock runs and how long it has run (ms) at ``now`` (None: none)."""
@@ -394,7 +393,7 @@ class Clock:
             return False
         clocks = clocks.pause(now) if paused else clocks
         if left is not None:
-            clocks = replace(clocks, left={s: float(left.get(s, ms)) for s, ms in clocks.left.items()})
+            clocks = clocks._replace(left={s: float(left.get(s, ms)) for s, ms in clocks.left.items()})
         self.clocks = clocks if paused else clocks.resume(now)
         if left is not None:
             self._keep_correction()

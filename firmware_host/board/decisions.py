@@ -6,15 +6,15 @@ Where a rule needs to see the game after a decision (a move saved, a phase enter
 its list with :class:`Then`: the controller applies what came before, then asks it again.
 
 Each decision is a ``NamedTuple`` (defined at import far faster than a dataclass, whose methods
-Python compiles one by one: a board reaches READY sooner); those with no field are dataclasses,
-so that each equals only its own kind.
+Python compiles one by one: a board reaches READY sooner); those with no field are
+:class:`~firmware_host.actions.commands.Marker` values, so that each equals only its own kind.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol
 
+from firmware_host.actions.commands import Marker
 from firmware_host.board.opponent import Asked
 from firmware_host.board.turn import Sync, Touch, Turn, TurnChoice
 
@@ -78,8 +78,7 @@ class Go(NamedTuple):
     phase: Phase
 
 
-@dataclass(frozen=True)
-class InSync:
+class InSync(Marker):
     """The board shows what it should: guidance back ends."""
 
 
@@ -161,8 +160,7 @@ class TakeBack(NamedTuple):
     made: tuple[Touch, ...] = ()
 
 
-@dataclass(frozen=True)
-class DropLast:
+class DropLast(Marker):
     """Undo the last move with nothing to guide."""
 
 
@@ -186,8 +184,7 @@ class CountTouches(NamedTuple):
     holding: Board
 
 
-@dataclass(frozen=True)
-class Rejudge:
+class Rejudge(Marker):
     """Judge the board again, if it is settled."""
 
 

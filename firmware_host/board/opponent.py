@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Protocol, 
 
 from engines import MODULES
 from engines.core import GameState
-from firmware_host.actions.commands import side_named
+from firmware_host.actions.commands import Marker, side_named
 from firmware_host.board.game import Game
 from firmware_host.board.seating import Seating
 from firmware_host.board.turn import directions
@@ -134,8 +134,7 @@ class Started(NamedTuple):
     anew: bool = True
 
 
-@dataclass(frozen=True)
-class Heard:
+class Heard(Marker):
     """The opponent's board is there, heard since this board started: the clock of the
     players here, held till then (:attr:`Opponent.present`), runs."""
 
@@ -201,8 +200,7 @@ class Ask(NamedTuple):
     answer: Callable[[bool], None]
 
 
-@dataclass(frozen=True)
-class Withdraw:
+class Withdraw(Marker):
     """The question asked is no longer asked."""
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Literal, cast
+from typing import Any, Callable, Iterable, Literal, NamedTuple, cast
 
 from engines.core import FollowUp, GameState, Realisation
 from engines.core.contract import Action
@@ -48,8 +48,7 @@ LightKind = Literal[
 GuideAction = Action | Literal["confirm"]
 
 
-@dataclass(frozen=True)
-class StepKind:
+class StepKind(NamedTuple):
     """How a step kind is lit and worded: ``one`` for one site, ``several`` for more, each
     naming them (``{sites}``); ``either``: the sites are alternatives ("h4 or h5")."""
 
@@ -117,8 +116,7 @@ KNOCK_MS = 200
 HOVER_MS = 100
 
 
-@dataclass(frozen=True)
-class Touch:
+class Touch(NamedTuple):
     """A token lifted and set back: its ``site`` and for how long (ms) it was off. A touch can
     be a flip; only a quick one (within ``tap_ms``) a tap (a pick)."""
 
@@ -537,8 +535,7 @@ def named(sites: Iterable[str], most: int = 3, either: bool = False) -> str:
     return _("one of {sites}").format(sites=listed) if either and len(sites) > 2 else listed
 
 
-@dataclass(frozen=True)
-class Sync:
+class Sync(NamedTuple):
     """The board differs from what the game expects: what to put back and take off (to reach
     ``aim``, the board of a legal move that fewer changes reach, e.g. a piece knocked off while
     moving; else the position), and why (the engine's reason for refusing what it looks like,
@@ -623,8 +620,7 @@ def _site_first(text: str) -> bool:
     return re.match(r"\S*\d", text) is not None
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(NamedTuple):
     """A move chosen elsewhere (a computer, a remote board) that the players carry out: the
     sites to empty and to fill are lit, ``say`` is shown, and only a board that shows it counts.
 

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from engines import GAME_NAMES
 from engines.core import OptionError
 from firmware_host.store.config import ConfigError, load_config, read_token
 from firmware_host.store.storage import Storage, StorageError
 from firmware_host.store.wal import lost_commits
+
+if TYPE_CHECKING:  # the parser loads only for commands other than a plain `reedboard run`
+    import argparse
+
+#: ``reedboard run``'s options that take a value, and how it reads; ``--sim`` takes none.
+RUN_VALUES = {"--config": str, "--host": str, "--port": int, "--token": str, "--token-file": str}
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -70,6 +77,41 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     export.add_argument("--game-id", type=int, help="only this game")
     export.add_argument("--view", metavar="SIDE", help="name moves from this player's view")
     export.set_defaults(func=_export)
+
+
+def quick_run(argv: list[str]) -> SimpleNamespace | None:
+    """``reedboard run``'s arguments read as argparse reads them, when ``argv`` names nothing
+    else: each of its options at most once, in full, ``--token`` or ``--token-file``; else None
+    (the full parser then answers, its help and its errors too).
+
+    >>> quick_run(["run", "--config", "c.toml", "--port=8081"]).port
+    8081
+    >>> quick_run(["run", "--port", "80x"]) is None, quick_run(["run", "--conf", "c.toml"]) is None
+    (True, True)
+    """
+    if argv[:1] != ["run"]:
+        return None
+    given: dict[str, object] = {}
+    words = iter(argv[1:])
+    for word in words:
+        name, equals, value = word.partition("=")
+        if name in given or (name not in RUN_VALUES and word != "--sim"):
+            return None
+        if word == "--sim":
+            given[name] = True
+            continue
+        if not equals:  # the next word, unless argparse would read it as an option
+            value = next(words, "-")
+            if value.startswith("-"):
+                return None
+        try:
+            given[name] = RUN_VALUES[name](value)
+        except ValueError:
+            return None
+    if "--token" in given and "--token-file" in given:
+        return None
+    args = {name[2:].replace("-", "_"): given.get(name) for name in RUN_VALUES}
+    return SimpleNamespace(command="run", func=_run, sim="--sim" in given, **args)
 
 
 def _fail(command: str, message: str) -> int:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from firmware_host.board import Controls
 from firmware_host.board.playable import Playable
+from firmware_host.cli import starting
 from firmware_host.net.address import host_address
 from firmware_host.runtime.loop import Daemon, Hardware, open_hardware, open_storage
 from firmware_host.runtime.service import PowerOffProcess
@@ -85,6 +86,7 @@ def run(
     simulated = hardware.sim
     daemon = Daemon(controller, hardware, config.timing.scan_hz, idle_scan_hz=config.timing.idle_scan_hz)
     daemon.note = missing
+    daemon.when_ready.append(starting.release)
     daemon.speaker = Speaker.configured(config.sound)
     if simulated is None:  # only a real board powers off the machine it runs on
         daemon.power_off = PowerOffProcess(config.poweroff_command)

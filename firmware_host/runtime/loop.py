@@ -18,7 +18,6 @@ import os
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from firmware_host.board import Controls
@@ -60,12 +59,11 @@ MISSED_EVENTS = 1000
 IDLE_WAIT = 0.5
 
 
-@dataclass
 class Hardware:
-    scanner: Any
-    leds: Any
-    display: Any
-    buttons: Any
+    """The board's parts (each may be wrapped in place, as the page taps them)."""
+
+    def __init__(self, scanner: Any, leds: Any, display: Any, buttons: Any) -> None:
+        self.scanner, self.leds, self.display, self.buttons = scanner, leds, display, buttons
 
     @property
     def sim(self) -> SimBoard | None:

@@ -9,8 +9,8 @@ import os
 import re
 import socket
 import sys
-from dataclasses import Field, dataclass, field, fields, is_dataclass, replace
-from typing import Any, Mapping, get_args, get_type_hints
+from dataclasses import dataclass, field, fields, replace
+from typing import Annotated, Any, Iterable, Mapping, NamedTuple, get_args, get_origin, get_type_hints
 
 from engines import GAME_NAMES, game_info, game_name, new_game
 from engines.core import OptionError
@@ -54,72 +54,77 @@ def key_name(section: str | None, key: str) -> str:
 
 
 # ------------------------------------------------------------------------------- the schema
-def option(default: Any, low: float | None = None, high: float | None = None, path: bool = False):
-    """A config key with its default, an optional range and whether it is a file path."""
-    return field(default=default, metadata={"low": low, "high": high, "path": path})
+class Key(NamedTuple):
+    """What a key's value is checked against besides its type: a number's range (``low`` to
+    ``high``), or that it names a file (``path``: relative to the config file's folder).
+    Written in the key's type: ``Annotated[int, Key(1, 1000)]``."""
+
+    low: float | None = None
+    high: float | None = None
+    path: bool = False
 
 
-@dataclass(frozen=True)
-class Timing:
+#: A key that names a file.
+PATH = Key(path=True)
+
+
+class Timing(NamedTuple):
     """How the sensors are read and how long the board must be quiet."""
 
-    scan_hz: int = option(100, 1, 1000)
-    debounce_scans: int = option(3, 1, 50)
-    settle_ms: int = option(300, 0, 5000)
-    tap_ms: int = option(1500, 100, 10000)
+    scan_hz: Annotated[int, Key(1, 1000)] = 100
+    debounce_scans: Annotated[int, Key(1, 50)] = 3
+    settle_ms: Annotated[int, Key(0, 5000)] = 300
+    tap_ms: Annotated[int, Key(100, 10000)] = 1500
     #: Scans per second while the board is settled and nothing happens (0: scan_hz). Only for
     #: sensors the daemon must poll (a GPIO matrix, shift registers); see docs/performance.md.
-    idle_scan_hz: int = option(0, 0, 1000)
+    idle_scan_hz: Annotated[int, Key(0, 1000)] = 0
     #: The settle time of a board showing exactly one legal move whose piece cannot still be on
     #: its way (docs/daemon.md); at most settle_ms.
-    quick_settle_ms: int = option(100, 0, 5000)
+    quick_settle_ms: Annotated[int, Key(0, 5000)] = 100
     #: The settle time of such a board when the piece was lifted from a site and set down on
     #: the one site it can land on (only its contact bounce to wait for); at most quick_settle_ms.
-    landing_settle_ms: int = option(40, 0, 5000)
+    landing_settle_ms: Annotated[int, Key(0, 5000)] = 40
     #: How long the players' last move may be held off the board (a correction on its way)
     #: before the board reads it as taken back.
-    takeback_ms: int = option(1500, 0, 10000)
+    takeback_ms: Annotated[int, Key(0, 10000)] = 1500
 
 
-@dataclass(frozen=True)
-class Kiosk:
+class Kiosk(NamedTuple):
     """A board nobody administers (docs/config.md, docs/raspberry-pi.md)."""
 
-    enabled: bool = option(False)
-    idle_minutes: int = option(10, 1, 1440)
+    enabled: bool = False
+    idle_minutes: Annotated[int, Key(1, 1440)] = 10
     #: A long MENU press offers power-off in kiosk mode too (outside kiosk mode it always does).
-    power_off: bool = option(True)
+    power_off: bool = True
     #: A long OK press shows the computer's hint in kiosk mode too (outside it always does).
-    hints: bool = option(False)
+    hints: bool = False
 
 
-@dataclass(frozen=True)
-class Web:
+class Web(NamedTuple):
     #: A real board's own page (the simulated board always has its page). Off: the board
     #: loads no web server (about 25 MB less memory, docs/performance.md).
-    enabled: bool = option(True)
-    host: str = option("127.0.0.1")
-    port: int = option(8080, 1, 65535)
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: Annotated[int, Key(1, 65535)] = 8080
 
 
-@dataclass(frozen=True)
-class Mqtt:
+class Mqtt(NamedTuple):
     """The café network (docs/cafe.md): the board on an MQTT broker; no ``host``, no network."""
 
-    host: str | None = option(None)
-    port: int = option(1883, 1, 65535)
+    host: str | None = None
+    port: Annotated[int, Key(1, 65535)] = 1883
     #: The board's id in topic names (default: this machine's name).
-    board: str | None = option(None)
-    username: str | None = option(None)
-    password_file: str | None = option(None, path=True)
+    board: str | None = None
+    username: str | None = None
+    password_file: Annotated[str | None, PATH] = None
     #: A CA certificate file: connect with TLS, checking the broker's certificate against it.
-    tls: str | None = option(None, path=True)
+    tls: Annotated[str | None, PATH] = None
     #: Commands from the broker are obeyed in kiosk mode too.
-    kiosk_commands: bool = option(False)
+    kiosk_commands: bool = False
     #: Announce the board to Home Assistant (MQTT discovery under ``homeassistant/``).
-    discovery: bool = option(True)
+    discovery: bool = True
     #: The page Home Assistant links the board's device to (the café dashboard's /watch/<id>).
-    configuration_url: str | None = option(None)
+    configuration_url: str | None = None
 
     @property
     def board_id(self) -> str:
@@ -154,54 +159,48 @@ def topic_name(text: str) -> str:
     return name.strip("-") or "board"
 
 
-@dataclass(frozen=True)
-class OpponentConfig:
+class OpponentConfig(NamedTuple):
     """Who plays the other side: ``none`` (two at the table), the ``computer`` playing ``side``
     (default: the side that moves second) at ``level`` 1 (gentle) to 5, or the players at
     ``remote`` board ``board`` (its id on the café network's broker) playing ``side``.
     ``side`` is a seat, "first" or "second", or a side of the configured game (its seat)."""
 
-    kind: str = option("none")
-    side: str | None = option(None)
-    level: int = option(1, 1, 5)
-    board: str | None = option(None)
+    kind: str = "none"
+    side: str | None = None
+    level: Annotated[int, Key(1, 5)] = 1
+    board: str | None = None
 
 
-@dataclass(frozen=True)
-class ArchiveConfig:
+class ArchiveConfig(NamedTuple):
     """The café dashboard's game archive: None keeps it in SQLite in the dashboard's state
     directory; ``postgresql://user@host/db`` in PostgreSQL (docs/cafe.md)."""
 
-    url: str | None = option(None)
+    url: str | None = None
 
 
-@dataclass(frozen=True)
-class CafeConfig:
+class CafeConfig(NamedTuple):
     """The café dashboard: ``timezone``, the café's IANA zone ("America/New_York") its times
     and its day are shown in (None: the system's local zone)."""
 
-    timezone: str | None = option(None)
+    timezone: str | None = None
 
 
-@dataclass(frozen=True)
-class LeagueConfig:
+class LeagueConfig(NamedTuple):
     """League nights (docs/league.md): ``tables``, the boards' ids the rounds' tables are
     played on, table 1 first."""
 
-    tables: tuple[str, ...] = option(())
+    tables: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class PlayersConfig:
+class PlayersConfig(NamedTuple):
     """Who sits at the board's seats when it starts: ``names``, one per seat in the order of
     the game's sides (none: "Player 1", "Player 2" on the menu; the menu, the page and the café
     network change them)."""
 
-    names: tuple[str, ...] = option(())
+    names: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class ClockConfig:
+class ClockConfig(NamedTuple):
     """The game clocks (docs/config.md): ``control`` in PGN's TimeControl notation ("300+3",
     "40/5400+30:1800+30", "*60"; None or "-": no clock), ``delay`` ("bronstein:5",
     "simple:5"), ``casual``: a game goes on after a flag falls (the flag shown); ``warn``: the
@@ -210,32 +209,31 @@ class ClockConfig:
     play); ``carry``: whose clock runs while the players carry out the computer's or the other
     board's move ("nobody", "opponent", "players")."""
 
-    control: str | None = option(None)
-    delay: str = option("")
-    casual: bool = option(False)
-    warn: float = option(0, 0, 3600)
-    takeback: str = option("restore")
-    carry: str = option("nobody")
+    control: str | None = None
+    delay: str = ""
+    casual: bool = False
+    warn: Annotated[float, Key(0, 3600)] = 0
+    takeback: str = "restore"
+    carry: str = "nobody"
 
     def time_control(self) -> TimeControl | None:
         """The control these name (None: no clock); ControlError when it does not read."""
         return None if self.control is None else TimeControl.parse(self.control, self.delay)
 
 
-@dataclass(frozen=True)
-class SoundConfig:
+class SoundConfig(NamedTuple):
     """What the board plays and says (docs/config.md): cues on a ``buzzer`` at a GPIO pin
     (``tonal``: a passive buzzer that plays notes) and on the ``audio`` out; ``speech``: every
     move and instruction said aloud by eSpeak NG in ``voice`` at ``rate`` words a minute;
     ``low_time``: the seconds left on a clock that sound its cue."""
 
-    buzzer: int | None = option(None, 0, 27)
-    tonal: bool = option(False)
-    audio: bool = option(False)
-    speech: bool = option(False)
-    voice: str = option("")
-    rate: int = option(170, 80, 450)
-    low_time: int = option(10, 0, 3600)
+    buzzer: Annotated[int | None, Key(0, 27)] = None
+    tonal: bool = False
+    audio: bool = False
+    speech: bool = False
+    voice: str = ""
+    rate: Annotated[int, Key(80, 450)] = 170
+    low_time: Annotated[int, Key(0, 3600)] = 10
 
 
 #: The kinds of opponent.
@@ -264,18 +262,18 @@ class Config:
     """Everything the daemon is told. Backend tables are plain dicts (``backend`` + options)
     handed to ``hardware.backends``; paths are absolute."""
 
-    game: str = option("antipalos")
-    size: int | None = option(None)
-    variant: str | None = option(None)
+    game: str = "antipalos"
+    size: int | None = None
+    variant: str | None = None
     #: The points a match goes to (0: single games); one of the game's match targets.
-    match: int = option(0)
-    takebacks: bool = option(True)
-    layout: str | None = option(None, path=True)
-    storage: str = field(default_factory=default_storage, metadata={"path": True})
+    match: int = 0
+    takebacks: bool = True
+    layout: Annotated[str | None, PATH] = None
+    storage: Annotated[str, PATH] = field(default_factory=default_storage)
     #: The language of the board's words (OLED, page, dashboard): one of ``i18n.LANGUAGES``.
-    language: str = option("en")
+    language: str = "en"
     #: What the confirmed long MENU press runs (logind powers off; see docs/raspberry-pi.md).
-    poweroff_command: tuple[str, ...] = option(("systemctl", "poweroff"))
+    poweroff_command: tuple[str, ...] = ("systemctl", "poweroff")
     timing: Timing = field(default_factory=Timing)
     #: House rules by game: ``[options.anti-grid] first = "blue"`` (see ``reedboard games``).
     options: dict[str, Any] = field(default_factory=dict)
@@ -362,25 +360,44 @@ def load_config_or_exit(path: str | None = None, command: str = "reedboard") -> 
         raise SystemExit(2) from None
 
 
+def table_keys(cls: type) -> dict[str, Any]:
+    """The keys of config table ``cls`` (:class:`Config`'s top level or one of its sections),
+    each with its type as written (``Annotated`` with its :class:`Key`, where it has one).
+
+    >>> table_keys(Web)["port"]
+    typing.Annotated[int, Key(low=1, high=65535, path=False)]
+    """
+    hints = get_type_hints(cls, include_extras=True)
+    if is_section(cls):
+        names: Iterable[str] = getattr(cls, "_fields")
+    else:
+        names = [f.name for f in fields(cls) if f.init and f.name != "source"]
+    return {name: hints[name] for name in names}
+
+
+def is_section(hint: Any) -> bool:
+    """Whether ``hint`` is one of the config's sections (a table of keys, ``[web]``...)."""
+    return isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields")
+
+
 def _table(path: str, section: str | None, cls: type, data: Any, base: str) -> dict[str, Any]:
     """The values of one table of ``cls``'s keys, checked; defaults are left to ``cls``."""
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: [{section}] must be a table (got {describe(data)})")
-    known = {f.name: f for f in fields(cls) if f.init and f.name != "source"}
+    known = table_keys(cls)
     for key in data:
         if key not in known:
             where = f"in [{section}]" if section else "at the top level"
             raise ConfigError(f"{path}: unknown key {key!r} {where} (known: {', '.join(known)})")
-    hints = get_type_hints(cls)
-    return {key: _value(path, section, known[key], hints[key], value, base) for key, value in data.items()}
+    return {key: _value(path, section, key, known[key], value, base) for key, value in data.items()}
 
 
-def _value(path: str, section: str | None, f: Field, hint: Any, value: Any, base: str) -> Any:
-    name = f.name
-    if isinstance(hint, type) and is_dataclass(hint):
+def _value(path: str, section: str | None, name: str, hint: Any, value: Any, base: str) -> Any:
+    hint, key = get_args(hint) if get_origin(hint) is Annotated else (hint, Key())
+    if is_section(hint):
         return hint(**_table(path, name, hint, value, base))
-    if name in BACKEND_TABLES and callable(f.default_factory):
-        return _backend_table(path, name, value, f.default_factory(), base)
+    if name in BACKEND_TABLES:
+        return _backend_table(path, name, value, getattr(Config(), name), base)
     if name == "options":
         return _options_table(path, value)
     if hint == tuple[str, ...]:
@@ -390,12 +407,12 @@ def _value(path: str, section: str | None, f: Field, hint: Any, value: Any, base
         raise ConfigError(
             f"{path}: {key_name(section, name)} must be {_KIND_NAMES[kind]} (got {describe(value)})"
         )
-    low, high = f.metadata.get("low"), f.metadata.get("high")
+    low, high = key.low, key.high
     if low is not None and not low <= value <= high:
         raise ConfigError(
             f"{path}: {key_name(section, name)} must be between {low} and {high} (got {describe(value)})"
         )
-    if f.metadata.get("path"):
+    if key.path:
         return os.path.join(base, os.path.expanduser(value))
     return value
 

@@ -12,14 +12,12 @@ League(event='Thursday league', round=2, table=3)
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from firmware_host.actions.commands import names_problem
 
 
-@dataclass(frozen=True)
-class League:
+class League(NamedTuple):
     """The league round a game is played for: ``event``'s ``round``, at table ``table``."""
 
     event: str
@@ -27,7 +25,7 @@ class League:
     table: int
 
     def json(self) -> dict[str, Any]:
-        return asdict(self)
+        return self._asdict()
 
     @classmethod
     def read(cls, value: Any) -> League | None:

@@ -38,10 +38,9 @@ import os
 import sqlite3
 from collections import deque
 from contextlib import closing, suppress
-from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 #: The schema as the steps that built it, in order: a database at version n (``PRAGMA
 #: user_version``) has had the first n. A step once shipped is never changed; a new one is added
@@ -141,8 +140,7 @@ class GameId(int):
     file got meanwhile (see :meth:`Storage.flush`)."""
 
 
-@dataclass(frozen=True)
-class StoredGame:
+class StoredGame(NamedTuple):
     """A stored game; ``moves`` in canonical notation, ply 1 first. ``match_of``: the id of
     the first game of the match it belongs to (None for a single game), ``match_target`` the
     points that match goes to; ``first`` the side that began (a match's loser begins the next
@@ -658,7 +656,7 @@ class Storage:
         kept = self.clocks(record.id)
         if not any(kept.get(ply) for ply in range(1, len(record.moves) + 1)):
             return record  # no clock, or none kept after a move yet
-        return replace(record, clocks=tuple(kept.get(ply, "") for ply in range(1, len(record.moves) + 1)))
+        return record._replace(clocks=tuple(kept.get(ply, "") for ply in range(1, len(record.moves) + 1)))
 
     def _moves(self, game_id: int) -> tuple:
         rows = self._db.execute("SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))

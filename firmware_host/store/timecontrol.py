@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
 from typing import Literal, Mapping, NamedTuple, Sequence
 
 from firmware_host.i18n import N_
@@ -158,8 +157,7 @@ def _stage(text: str, last: bool) -> Stage | None:
     return Stage(int(found[1]) if found[1] else None, float(found[2]), float(found[3] or 0))
 
 
-@dataclass(frozen=True)
-class Clocks:
+class Clocks(NamedTuple):
     """The clocks of a game's sides: ``left`` (ms) and ``moves`` made per side, as of
     ``since`` (ms) when ``running`` began its turn (None: no clock runs); ``flag``: the side
     whose time ran out first (None: none yet); ``paused``: an arbiter stopped the clocks
@@ -265,7 +263,7 @@ class Clocks:
         """``side``'s clock runs from ``at`` (None: nobody's); the running one stops, charged
         what it used, with no move made (its increment is for a move)."""
         left = self.shown(at)
-        return replace(self, left=left, running=side, since=at)
+        return self._replace(left=left, running=side, since=at)
 
     def press(self, at: float) -> Clocks:
         """The running side completed a move at ``at``: charged, then its increment (or a
@@ -289,8 +287,8 @@ class Clocks:
             left = self.control.added(made) * 1000
         else:
             left = self.left[side] - spent + back + self.control.added(made) * 1000
-        return replace(
-            self, left={**self.left, side: left}, moves={**self.moves, side: made}, running=None, since=at
+        return self._replace(
+            left={**self.left, side: left}, moves={**self.moves, side: made}, running=None, since=at
         )
 
     def out(self) -> float | None:
@@ -308,11 +306,11 @@ class Clocks:
         >>> c.shown(99_000)["a"], c.out(), c.resume(99_000).shown(100_000)["a"]
         (55000.0, None, 54000.0)
         """
-        return self if self.paused else replace(self, left=self.shown(at), since=at, paused=True)
+        return self if self.paused else self._replace(left=self.shown(at), since=at, paused=True)
 
     def resume(self, at: float) -> Clocks:
         """The clocks go on from ``at`` after a pause."""
-        return replace(self, since=at, paused=False) if self.paused else self
+        return self._replace(since=at, paused=False) if self.paused else self
 
     def adjust(self, side: str, ms: float) -> Clocks:
         """``side``'s clock given ``ms`` more (less when negative; never below zero).
@@ -320,11 +318,11 @@ class Clocks:
         >>> Clocks.start(TimeControl.parse("60"), ("a", "b")).adjust("b", -90_000).left
         {'a': 60000.0, 'b': 0.0}
         """
-        return replace(self, left={**self.left, side: max(0.0, self.left[side] + ms)})
+        return self._replace(left={**self.left, side: max(0.0, self.left[side] + ms)})
 
     def flagged(self, side: str) -> Clocks:
         """``side``'s flag fell (the first flag is kept)."""
-        return self if self.flag is not None else replace(self, flag=side)
+        return self if self.flag is not None else self._replace(flag=side)
 
 
 def clock_text(ms: float) -> str:

@@ -161,17 +161,24 @@ def _read(data: bytes, at: int) -> Glyph:
 
 @lru_cache(maxsize=None)
 def _font(size: int) -> BitmapFont:
-    data = _data()
-    records = {}
-    at = len(MAGIC)
-    while at < len(data):
-        code, glyph_size, *_, width, height = RECORD.unpack_from(data, at)
-        if glyph_size == size:
-            records[code] = at
-        at += RECORD.size + (width + 7) // 8 * height
+    records = _records().get(size)
     if not records:
         raise KeyError(size)
-    return BitmapFont(size, data, records)
+    return BitmapFont(size, _data(), records)
+
+
+@lru_cache(maxsize=1)
+def _records() -> dict[int, dict[int, int]]:
+    """Where each letter's record starts, by size: the file read through once for every size
+    (the first screen uses four)."""
+    data = _data()
+    sizes: dict[int, dict[int, int]] = {}
+    at = len(MAGIC)
+    while at < len(data):
+        code, size, *_, width, height = RECORD.unpack_from(data, at)
+        sizes.setdefault(size, {})[code] = at
+        at += RECORD.size + (width + 7) // 8 * height
+    return sizes
 
 
 @lru_cache(maxsize=1)

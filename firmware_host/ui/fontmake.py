@@ -133,6 +133,7 @@ def main() -> None:
         FILE.write_bytes(b"".join(parts))
         module._font.cache_clear()
         module._data.cache_clear()
+        module._records.cache_clear()
 
     write()
     for (size, letter), (numbers, pixels) in measured.items():

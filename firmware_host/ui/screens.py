@@ -246,8 +246,7 @@ def _font(size: int) -> _Font:
     return _Font(font, cap, descent, "  " if font.length(" ") < 4 else " ")
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """One row of text placed on the screen; ``lit`` rows are dark text on a lit bar."""
 
     top: int
@@ -311,7 +310,7 @@ def layout(
     shown = [row for row in rows if row.bottom < height]  # a message no test knows of
     if shown:
         last = shown[-1]
-        shown[-1] = replace(last, text=_fit(last.text + ELLIPSIS, last.font, width - 2 * MARGIN))
+        shown[-1] = last._replace(text=_fit(last.text + ELLIPSIS, last.font, width - 2 * MARGIN))
     return shown, []
 
 

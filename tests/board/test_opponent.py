@@ -308,7 +308,7 @@ def test_a_long_ok_lights_the_computers_hint_until_the_board_changes():
     assert hint["move"] == think(new_game("antipod", 4).play("b2"), 1, seed=1, gentle=False)
     (site,) = hint["sites"]  # said as what to do, not in notation
     assert any(f"Hint: place {site}" in e["lines"] for e in events if e["event"] == "display")
-    kiosk = replace(Config(), kiosk=replace(Config().kiosk, enabled=True))
+    kiosk = replace(Config(), kiosk=Config().kiosk._replace(enabled=True))
     assert of(run(stream.text(), "antipod", 4, config=kiosk), "hint") == []  # guests: off
 
 

@@ -5,21 +5,18 @@ every key read is documented: tests/store/test_config.py.)"""
 
 from __future__ import annotations
 
-import dataclasses
 import re
-import typing
 
-from firmware_host.store.config import Config
+from firmware_host.store.config import Config, is_section, table_keys
 from testbed.docs import ROOT
 
 
 def sections() -> dict[str | None, type]:
     """The config's tables by name (None: the top level), as the config check reads them."""
-    hints = typing.get_type_hints(Config)
     found: dict[str | None, type] = {None: Config}
-    for f in dataclasses.fields(Config):
-        if dataclasses.is_dataclass(hints[f.name]):
-            found[f.name] = hints[f.name]
+    for name, hint in table_keys(Config).items():
+        if is_section(hint):
+            found[name] = hint
     return found
 
 
@@ -34,7 +31,7 @@ def test_every_documented_key_is_read():
         if section == "":  # the hardware tables (docs/hardware.md's options), the layout, examples
             continue
         assert section in known, f"docs/config.md documents a table [{section}] the product does not read"
-        keys = {f.name for f in dataclasses.fields(known[section])}
+        keys = set(table_keys(known[section]))
         for key in re.findall(r"^\| `(\w+)` \|", part, re.M):
             assert key in keys, f"docs/config.md documents {key!r} in [{section}], which is not read"
             checked += 1

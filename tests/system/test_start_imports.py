@@ -113,6 +113,8 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_p
         "subprocess",
         "wave",
         "logging",  # the OLED's frames compared without Image.tobytes (PIL.ImageFile loads it)
+        "argparse",  # `run --config FILE` read without the full parser (cli/daemon_cli.py)
+        "gettext",  # argparse's messages' (and a language other than English's)
     }
     assert not unwanted & loaded
 
@@ -126,5 +128,6 @@ def test_the_simulated_boards_page_loads_its_web_server_after_ready(tmp_path, no
     assert "firmware_host.net.web" in before  # its address bound before READY
     assert "secrets" not in before  # a page on loopback needs no token
     assert "aiohttp" not in before, "aiohttp loaded before READY"
+    assert "argparse" not in before  # `run --sim --config FILE` read without the full parser
     assert "aiohttp" in after, "the page served without aiohttp loaded after READY"
     assert "engines.phalanx.state" not in before  # the games it offers: listed after READY

@@ -42,7 +42,6 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from dataclasses import fields
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator
 
@@ -92,7 +91,7 @@ RECORD = record(
     required=("id", "game", "started", "moves"),
 )
 #: A record's fields that are a StoredGame's.
-_STORED = {f.name for f in fields(StoredGame)}
+_STORED = set(StoredGame._fields)
 #: The clocks as a board kept them after a move (``Clocks.readings``).
 READING = record(
     {

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
@@ -145,7 +144,7 @@ def board_state(controller: Controls, **extra: Any) -> dict[str, Any]:
 def record_json(record: StoredGame) -> str:
     """A finished game as stored (the fields ``reedboard export`` writes from, its clocks after
     each move and its players among them), for the archive."""
-    fields = {k: v for k, v in asdict(record).items() if k != "problem"}
+    fields = {k: v for k, v in record._asdict().items() if k != "problem"}
     league = League.read(record.league)
     fields.update(players=list(read_players(record.players)), league=league and league.json())
     return json.dumps(fields)

@@ -52,7 +52,6 @@ from firmware_host.net.web.commands import Drag, PageCommand, Press, SetNoise, S
 from firmware_host.net.web.drawn import drawn
 from firmware_host.net.web.spacing import MAX_WAITING, Spacing
 from firmware_host.net.web.tap import HardwareBoard
-from firmware_host.runtime.replay import Setup
 from firmware_host.ui.screens import result_words
 from hardware.sim import Noise, SimBoard
 
@@ -198,6 +197,8 @@ class Recorder:
         """Begin a new recording of ``game`` after ``moves`` (a resumed game's); the board
         shows that position (``start``), or ``pieces``. The first line names all of it, so
         the file replays with no options."""
+        from firmware_host.runtime.replay import Setup  # a recording starts after READY
+
         setup = Setup(
             "start" if start else "empty",
             game.get("name"),
