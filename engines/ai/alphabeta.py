@@ -152,6 +152,23 @@ class Search(Generic[M]):
         return best_value
 
 
+def likeliest(
+    state: GameState[M], budget: int, rng: random.Random, selective: bool, mobility: float
+) -> tuple[list[M], int]:
+    """The moves a search with ``budget`` looks at in ``state`` (unfinished), best first for
+    the side to move at one ply (the first iteration's look), and the positions made: the
+    moves a player is likeliest to play."""
+    run: Search[M] = Search(budget, rng, _never, selective, mobility=mobility)
+    side, scored = side_to_move(state), []
+    moves, _ = run.ordered(state, 1)
+    for move in moves:
+        child = run.child(state, move)
+        outcome = child.outcome()
+        scored.append((final(outcome.winner, side, 1) if outcome is not None else child.evaluate(side), move))
+    scored.sort(key=lambda pair: pair[0], reverse=True)  # stable: ties keep the drawn order
+    return [move for _, move in scored], run.nodes
+
+
 def _settles(value: float, bound: int, alpha: float, beta: float) -> bool:
     """Whether a value found before (exact, or a bound) settles a search with this window."""
     return bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha)
