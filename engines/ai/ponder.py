@@ -46,8 +46,10 @@ from engines.ai import SELECTIVE, SearchChoice, alphabeta, budget, choose, mcts
 from engines.ai.profile import profile_of
 from engines.core import GameState
 
-#: Ponder work is capped at this many times the level's budget.
-TIMES = 8
+#: Ponder work is capped at this many times the level's budget, by level: a tree's or a
+#: table's memory grows with it (bench/ponder.py --memory: 8 times level 5's budget keeps up to
+#: 32 MB more in the worker, 16 times level 3's up to 17 MB).
+TIMES = (16, 16, 16, 8, 8)
 #: Alpha-beta answers this many of the players' likeliest replies.
 REPLIES = 8
 
@@ -70,6 +72,7 @@ class Ponder:
         self.profile = profile_of(state)
         self.selective = level >= SELECTIVE
         self.budget = budget(state, level) if work is None else work
+        self.cap = TIMES[level - 1] * self.budget
         self.rng = random.Random(seed)
         #: Work done pondering so far.
         self.spent = 0
@@ -85,14 +88,14 @@ class Ponder:
     def grow(self, work: int, stop: Callable[[], bool]) -> bool:
         """Ponder about ``work`` positions more (fewer if ``stop()``); False once pondering is
         done (the cap reached, or alpha-beta's answers each found a win or loss)."""
-        if self.spent >= TIMES * self.budget:
+        if self.spent >= self.cap:
             return False
         if self.tree is not None:
             scan = self.profile.scan_cost[self.level - 1]
             self.spent += mcts.grow(self.tree, work, self.rng, stop, scan)[1]
-            return self.spent < TIMES * self.budget
+            return self.spent < self.cap
         self.spent += self._deepen(stop)
-        return self.spent < TIMES * self.budget and self._next() is not None
+        return self.spent < self.cap and self._next() is not None
 
     def _deepen(self, stop: Callable[[], bool]) -> int:
         """Alpha-beta: rank the players' replies (:attr:`replies`), then deepen the answer to
