@@ -103,8 +103,10 @@ class Ponder:
         work; the work done."""
         if self.replies is None:
             ranked, made = alphabeta.likeliest(
-                self.state, self.budget, self.rng, self.selective, self.profile.mobility
+                self.state, self.budget, self.rng, stop, self.selective, self.profile.mobility
             )
+            if ranked is None:  # stopped: looked at again next slice
+                return made
             first = [self.expected] if self.expected is not None else []
             self.replies = [m for m in dict.fromkeys(first + ranked) if self._answerable(m)][:REPLIES]
             return made

@@ -113,15 +113,19 @@ def test_a_stopped_slice_keeps_what_it_searched_and_the_cap_ends_pondering():
 
 def test_a_slice_stops_within_32_positions_of_the_players_moving():
     """The worker asks ``stop`` as it ponders: once the players have moved, the slice ends
-    at its next look (every 32 positions made), even inside an answer's first iteration."""
+    at its next look (every 32 positions made), in the look at their replies as in an
+    answer's first iteration."""
     state = reached("phalanx", None, 11, 6)
     thought = ponder.start(state, choose(state, 3, seed=1), 3, seed=1)
-    thought.grow(200, NEVER)
-    for _ in range(3):
+    for look in range(4):
         asked = []
         before = thought.spent
         thought.grow(200, lambda: asked.append(1) or len(asked) >= 2)  # they move at the 2nd look
         assert thought.spent - before <= 2 * 32
+        if look == 0:
+            assert thought.replies is None  # the look at their replies was stopped
+            thought.grow(200, NEVER)  # and looked at again
+            assert thought.replies
 
 
 def test_alpha_beta_ponders_on_the_reply_its_own_search_expected_first():
