@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from itertools import islice
 from typing import Any, Callable
 
 from engines.ai import SELECTIVE, SearchChoice, alphabeta, budget, choose, mcts
@@ -108,7 +109,7 @@ class Ponder:
             if ranked is None:  # stopped: looked at again next slice
                 return made
             first = [self.expected] if self.expected is not None else []
-            self.replies = [m for m in dict.fromkeys(first + ranked) if self._answerable(m)][:REPLIES]
+            self.replies = list(islice(filter(self._answerable, dict.fromkeys(first + ranked)), REPLIES))
             return made
         move = self._next()
         if move is None:
