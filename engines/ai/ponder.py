@@ -96,7 +96,7 @@ class Ponder:
             self.spent += mcts.grow(self.tree, work, self.rng, stop, scan)[1]
             return self.spent < self.cap
         self.spent += self._deepen(stop)
-        return self.spent < self.cap and self._next() is not None
+        return self.spent < self.cap and (self.replies is None or self._next() is not None)
 
     def _deepen(self, stop: Callable[[], bool]) -> int:
         """Alpha-beta: rank the players' replies (:attr:`replies`), then deepen the answer to

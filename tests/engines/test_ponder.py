@@ -120,8 +120,8 @@ def test_a_slice_stops_within_32_positions_of_the_players_moving():
     for look in range(4):
         asked = []
         before = thought.spent
-        thought.grow(200, lambda: asked.append(1) or len(asked) >= 2)  # they move at the 2nd look
-        assert thought.spent - before <= 2 * 32
+        more = thought.grow(200, lambda: asked.append(1) or len(asked) >= 2)  # they move at the 2nd look
+        assert thought.spent - before <= 2 * 32 and more  # not done: on at the next turn
         if look == 0:
             assert thought.replies is None  # the look at their replies was stopped
             thought.grow(200, NEVER)  # and looked at again
