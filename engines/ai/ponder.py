@@ -53,6 +53,9 @@ from engines.core import GameState
 TIMES = (16, 16, 16, 8, 8)
 #: Alpha-beta answers this many of the players' likeliest replies.
 REPLIES = 8
+#: Alpha-beta's pondering looks at as many moves a node as a search of this many times the
+#: level's budget (a small budget looks at fewer): a pondered answer has at least that much work.
+WIDER = 2
 
 
 class Ponder:
@@ -104,7 +107,7 @@ class Ponder:
         work; the work done."""
         if self.replies is None:
             ranked, made = alphabeta.likeliest(
-                self.state, self.budget, self.rng, stop, self.selective, self.profile.mobility
+                self.state, WIDER * self.budget, self.rng, stop, self.selective, self.profile.mobility
             )
             if ranked is None:  # stopped: looked at again next slice
                 return made
@@ -127,9 +130,8 @@ class Ponder:
         return after.outcome() is None and after.to_move != self.state.to_move
 
     def _deepening(self, state: GameState[Any]) -> alphabeta.Deepening[Any]:
-        return alphabeta.Deepening(
-            state, self.budget, self.rng, self.selective, self.profile.mobility, keep=True
-        )
+        wide = WIDER * self.budget
+        return alphabeta.Deepening(state, wide, self.rng, self.selective, self.profile.mobility, keep=True)
 
     def _next(self) -> Any:
         """The reply whose answer pondering deepens next (None: every answer is done)."""
