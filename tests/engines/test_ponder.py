@@ -82,6 +82,7 @@ def test_alpha_beta_answers_a_reply_its_own_search_did_not_expect_deeper_than_a_
     deep.deepen(budget(after, 3), NEVER)
     assert reply.pondered >= fresh.work and reply.work == fresh.work  # a level's, and its own
     assert thought.answers[unexpected].depth >= deep.depth
+    assert thought.answers[unexpected].run.width >= deep.run.width  # as many moves a node, or more
 
 
 @pytest.mark.parametrize("game,size", [("anti-grid", 6), ("phalanx", None)])
