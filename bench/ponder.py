@@ -32,7 +32,7 @@ of search does, so that the work model stands for equal wall time (its pondering
 the other side's work is then measured, not set).
 
 Usage: nice -n 10 .venv/bin/python -m bench.ponder [--games N] [--level L] [--share F]
-       [--game NAME] [--jobs J] [--plies P] [--times K] [--wall] [--double] [--memory]
+       [--game NAME] [--first N] [--jobs J] [--plies P] [--times K] [--wall] [--double] [--memory]
 The last line is a JSON object of the figures.
 """
 
@@ -229,13 +229,14 @@ def games(game: str, rules: Rules, first: int, count: int, plies: int) -> Tally:
     return pair.tally
 
 
-def match(game: str, rules: Rules, count: int, plies: int, jobs: int) -> Tally:
-    """``count`` games (rounded up to whole chunks) over ``jobs`` processes, the tally so far
-    printed as each chunk ends (a run cut short still tells); its seconds are the wall
-    clock's."""
+def match(game: str, rules: Rules, count: int, plies: int, jobs: int, first: int = 0) -> Tally:
+    """``count`` games (rounded up to whole chunks) from game number ``first`` over ``jobs``
+    processes, the tally so far printed as each chunk ends (a run cut short still tells); its
+    seconds are the wall clock's."""
     began, total = time.perf_counter(), Tally()
     with ProcessPoolExecutor(jobs) as pool:
-        runs = [pool.submit(games, game, rules, first, CHUNK, plies) for first in range(0, count, CHUNK)]
+        starts = range(first, first + count, CHUNK)
+        runs = [pool.submit(games, game, rules, start, CHUNK, plies) for start in starts]
         for run in as_completed(runs):
             total += run.result()
             total.seconds = time.perf_counter() - began
@@ -306,6 +307,7 @@ def main() -> int:
     parser.add_argument("--level", type=int, default=3, help="both sides' level (default 3)")
     parser.add_argument("--share", type=float, default=0.25, help="of the level's budget a move")
     parser.add_argument("--game", choices=list(SIZES), help="only this game")
+    parser.add_argument("--first", type=int, default=0, help="the first game's number (a run going on)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--plies", type=int, default=120, help="a game's length at most")
     parser.add_argument("--times", type=float, default=1.0, help="the other side thinks its work times this")
@@ -322,7 +324,7 @@ def main() -> int:
         return 0
     for game in [args.game] if args.game else list(SIZES):
         rules = Rules(args.level, work_for(game, args.level, args.share), args.times, args.wall, args.double)
-        got = match(game, rules, args.games, args.plies, args.jobs).figures()
+        got = match(game, rules, args.games, args.plies, args.jobs, args.first).figures()
         figures[game] = {"work": rules.work, **got}
         print(f"{game:<10} work {rules.work:>5}: {line(got)}", flush=True)
     print(json.dumps(figures))
