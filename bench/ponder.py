@@ -19,7 +19,12 @@ bias), and games a second.
 twice the work a move and no pondering: what pondering would be worth if it always foresaw
 the move played, the most it can give. ``--times K``: the other side thinks K times its work
 (a player who takes longer than the computer's search); the plain side cannot use that time,
-the pondering side ponders all of it (up to pondering's cap, 8 times a move's work).
+the pondering side ponders all of it (up to pondering's cap, ``ponder.TIMES`` a move's work).
+
+``--memory``: no games, the memory pondering keeps: for each game (its standard size) at
+levels 3 and 5, in a fresh process that has loaded what the worker's does, the peak resident
+memory (MB) once the computer has chosen a move, and once pondering over the players' turn has
+reached its cap (``ponder.TIMES``: 16 times the level's budget at level 3, 8 at level 5).
 
 ``--wall``: the same games, but the pondering side ponders for the wall-clock seconds the
 other side's move took (not its work): the check that a node of pondering costs what a node
@@ -27,28 +32,31 @@ of search does, so that the work model stands for equal wall time (its pondering
 the other side's work is then measured, not set).
 
 Usage: nice -n 10 .venv/bin/python -m bench.ponder [--games N] [--level L] [--share F]
-       [--game NAME] [--jobs J] [--plies P] [--times K] [--wall] [--double]
+       [--game NAME] [--first N] [--jobs J] [--plies P] [--times K] [--wall] [--double] [--memory]
 The last line is a JSON object of the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import math
+import multiprocessing
 import os
 import random
+import resource
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, fields
 from typing import Any
 
-from engines import new_game
+from engines import MODULES, new_game
 from engines.ai import SearchChoice, budget, choose, ponder
 from engines.ai.arena import play
 from engines.core import GameState
-from firmware_host.board.opponent import PONDER_SLICE
+from firmware_host.board.opponent import PONDER_SLICE, SEARCHES
 
 #: Game -> the size played (small boards: a game of Antipalos 12 takes minutes at level 3).
 SIZES = {"antipalos": 8, "antipode": None, "antipod": 4, "anti-grid": 6, "phalanx": None}
@@ -221,18 +229,64 @@ def games(game: str, rules: Rules, first: int, count: int, plies: int) -> Tally:
     return pair.tally
 
 
-def match(game: str, rules: Rules, count: int, plies: int, jobs: int) -> Tally:
-    """``count`` games (rounded up to whole chunks) over ``jobs`` processes, the tally so far
-    printed as each chunk ends (a run cut short still tells); its seconds are the wall
-    clock's."""
+def match(game: str, rules: Rules, count: int, plies: int, jobs: int, first: int = 0) -> Tally:
+    """``count`` games (rounded up to whole chunks) from game number ``first`` over ``jobs``
+    processes, the tally so far printed as each chunk ends (a run cut short still tells); its
+    seconds are the wall clock's."""
     began, total = time.perf_counter(), Tally()
     with ProcessPoolExecutor(jobs) as pool:
-        runs = [pool.submit(games, game, rules, first, CHUNK, plies) for first in range(0, count, CHUNK)]
+        starts = range(first, first + count, CHUNK)
+        runs = [pool.submit(games, game, rules, start, CHUNK, plies) for start in starts]
         for run in as_completed(runs):
             total += run.result()
             total.seconds = time.perf_counter() - began
             print(f"  {game}: {line(total.figures())}", file=sys.stderr, flush=True)
     return total
+
+
+def memory(game: str, level: int) -> dict[str, Any]:
+    """In a process of its own that has loaded the worker's modules: its peak RSS (MB) once
+    the computer has chosen its move at ``level`` a few seeded random moves into ``game``, and
+    once it has pondered over the players' turn to the cap."""
+    for name in (*SEARCHES, *MODULES.values()):
+        importlib.import_module(name)
+    rng, state = random.Random(53), new_game(game)
+    for _ in range(6):
+        state = state.apply(state.random_move(rng))
+    choice = choose(state, level, seed=1)
+    chosen = peak_mb()
+    thought = ponder.start(state, choice, level, seed=1)
+    assert thought is not None
+    while thought.grow(PONDER_SLICE, never):
+        pass
+    return {
+        "chosen_mb": chosen,
+        "pondered_mb": peak_mb(),
+        "pondered": thought.spent,
+        "budget": thought.budget,
+    }
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory so far, in MB (Linux counts it in kB)."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def memories(games: list[str]) -> dict[str, Any]:
+    """:func:`memory` for each game at levels 3 and 5, each in a fresh process; printed as it goes."""
+    got: dict[str, Any] = {}
+    spawn = multiprocessing.get_context("spawn")
+    for game in games:
+        for level in (3, 5):
+            with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+                got[f"{game} {level}"] = figures = pool.submit(memory, game, level).result()
+            chosen, pondered, spent = figures["chosen_mb"], figures["pondered_mb"], figures["pondered"]
+            print(
+                f"{game:<10} level {level}: {chosen} MB once chosen, {pondered} MB pondered to the cap "
+                f"({spent} positions, {spent / figures['budget']:.0f}x {figures['budget']})",
+                flush=True,
+            )
+    return got
 
 
 def line(got: dict[str, Any]) -> str:
@@ -253,16 +307,24 @@ def main() -> int:
     parser.add_argument("--level", type=int, default=3, help="both sides' level (default 3)")
     parser.add_argument("--share", type=float, default=0.25, help="of the level's budget a move")
     parser.add_argument("--game", choices=list(SIZES), help="only this game")
+    parser.add_argument("--first", type=int, default=0, help="the first game's number (a run going on)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--plies", type=int, default=120, help="a game's length at most")
     parser.add_argument("--times", type=float, default=1.0, help="the other side thinks its work times this")
     parser.add_argument("--wall", action="store_true", help="ponder for the other side's seconds")
     parser.add_argument("--double", action="store_true", help="the control: twice the work, no pondering")
+    parser.add_argument(
+        "--memory", action="store_true", help="the memory pondering to the cap keeps, no games"
+    )
     args = parser.parse_args()
     figures: dict[str, Any] = {"bench": "ponder", **vars(args), "load": os.getloadavg()[0]}
+    if args.memory:
+        figures.update(memories([args.game] if args.game else list(SIZES)))
+        print(json.dumps(figures))
+        return 0
     for game in [args.game] if args.game else list(SIZES):
         rules = Rules(args.level, work_for(game, args.level, args.share), args.times, args.wall, args.double)
-        got = match(game, rules, args.games, args.plies, args.jobs).figures()
+        got = match(game, rules, args.games, args.plies, args.jobs, args.first).figures()
         figures[game] = {"work": rules.work, **got}
         print(f"{game:<10} work {rules.work:>5}: {line(got)}", flush=True)
     print(json.dumps(figures))

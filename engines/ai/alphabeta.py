@@ -152,6 +152,33 @@ class Search(Generic[M]):
         return best_value
 
 
+def likeliest(
+    state: GameState[M],
+    budget: int,
+    rng: random.Random,
+    stop: Callable[[], bool],
+    selective: bool,
+    mobility: float,
+) -> tuple[list[M] | None, int]:
+    """The moves a search with ``budget`` looks at in ``state`` (unfinished), best first for
+    the side to move at one ply (the first iteration's look): the moves a player is likeliest
+    to play (None if ``stop()`` ended the look first); and the positions made."""
+    run: Search[M] = Search(budget, rng, stop, selective, mobility=mobility, abandon=True)
+    side, scored = side_to_move(state), []
+    moves, _ = run.ordered(state, 1)
+    try:
+        for move in moves:
+            child = run.child(state, move)
+            outcome = child.outcome()
+            scored.append(
+                (final(outcome.winner, side, 1) if outcome is not None else child.evaluate(side), move)
+            )
+    except OutOfBudget:
+        return None, run.nodes
+    scored.sort(key=lambda pair: pair[0], reverse=True)  # stable: ties keep the drawn order
+    return [move for _, move in scored], run.nodes
+
+
 def _settles(value: float, bound: int, alpha: float, beta: float) -> bool:
     """Whether a value found before (exact, or a bound) settles a search with this window."""
     return bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha)

@@ -9,11 +9,12 @@ where it can, else with the level's own search:
   likely moves and its answers to each. The players' move picks the subtree under it, and the
   answer is the level's search grown on that subtree: the level's budget on top of the visits
   pondering gave it. Any move the tree reached is a hit.
-- alpha-beta (Antipalos, Anti-Grid, Phalanx) expects one move, the players' reply its own
-  search found (else the best its level's search finds for the players), and deepens its
-  answer to it (``alphabeta.Deepening``). When the players play that move, the answer's search
-  goes on from where pondering left it with the level's budget: deeper than the level's own
-  search. Any other move gets the level's search.
+- alpha-beta (Antipalos, Anti-Grid, Phalanx) answers the players' likeliest replies
+  (:data:`REPLIES` of them: the one its own search expected, then the best for them at one
+  ply), deepening an answer to each in turn, a level's work at a time
+  (``alphabeta.Deepening``). When the players play one of them, the answer's search goes on
+  from where pondering left it with the level's budget: deeper than the level's own search.
+  Any other move gets the level's search.
 
 Either way a move's own work is the level's budget: pondering adds to it, never replaces it
 (bench/ponder.py measures what that is worth at equal time).
@@ -39,14 +40,22 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from itertools import islice
 from typing import Any, Callable
 
 from engines.ai import SELECTIVE, SearchChoice, alphabeta, budget, choose, mcts
 from engines.ai.profile import profile_of
 from engines.core import GameState
 
-#: Ponder work is capped at this many times the level's budget.
-TIMES = 8
+#: Ponder work is capped at this many times the level's budget, by level: a tree's or a
+#: table's memory grows with it (bench/ponder.py --memory: 8 times level 5's budget keeps up to
+#: 32 MB more in the worker, 16 times level 3's up to 17 MB).
+TIMES = (16, 16, 16, 8, 8)
+#: Alpha-beta answers this many of the players' likeliest replies.
+REPLIES = 8
+#: Alpha-beta's pondering looks at as many moves a node as a search of this many times the
+#: level's budget (a small budget looks at fewer): a pondered answer has at least that much work.
+WIDER = 2
 
 
 class Ponder:
@@ -65,55 +74,70 @@ class Ponder:
     ) -> None:
         self.state, self.level, self.seed, self.work = state, level, seed, work
         self.profile = profile_of(state)
+        self.selective = level >= SELECTIVE
         self.budget = budget(state, level) if work is None else work
+        self.cap = TIMES[level - 1] * self.budget
         self.rng = random.Random(seed)
         #: Work done pondering so far.
         self.spent = 0
         self.tree = tree
         if self.profile.search == "mcts" and tree is None:
             self.tree = mcts.Node(state, self.rng)
-        #: Alpha-beta: the players' move it expects (else its search from their side finds
-        #: one), and the search of its answer to it.
+        #: Alpha-beta: the players' replies it answers, likeliest first (the one the computer's
+        #: own search expected, then the best at one ply from their side), and its answers.
         self.expected: Any = expected
-        self.guess: alphabeta.Deepening[Any] | None = None
-        self.answer: alphabeta.Deepening[Any] | None = None
+        self.replies: list[Any] | None = None
+        self.answers: dict[Any, alphabeta.Deepening[Any]] = {}
 
     def grow(self, work: int, stop: Callable[[], bool]) -> bool:
         """Ponder about ``work`` positions more (fewer if ``stop()``); False once pondering is
-        done (the cap reached, or alpha-beta's answer found a win or loss)."""
-        if self.spent >= TIMES * self.budget:
+        done (the cap reached, or alpha-beta's answers each found a win or loss)."""
+        if self.spent >= self.cap:
             return False
         if self.tree is not None:
             scan = self.profile.scan_cost[self.level - 1]
             self.spent += mcts.grow(self.tree, work, self.rng, stop, scan)[1]
-        else:
-            self.spent += self._deepen(work, stop)
-        return self.spent < TIMES * self.budget and not (self.answer and self.answer.done)
+            return self.spent < self.cap
+        self.spent += self._deepen(stop)
+        return self.spent < self.cap and (self.replies is None or self._next() is not None)
 
-    def _deepen(self, work: int, stop: Callable[[], bool]) -> int:
-        """Alpha-beta: find the expected move (a level's search from the players' side, where
-        the computer's own search did not say), then deepen the answer to it by ``work``, a
-        level's work at least; the work done."""
-        if self.expected is None:
-            if self.guess is None:
-                self.guess = self._deepening(self.state)
-            made = self.guess.deepen(self.budget - self.guess.run.nodes, stop, abandon=True)
-            if self.guess.move is not None and (self.guess.run.nodes >= self.budget or self.guess.done):
-                self.expected = self.guess.move
+    def _deepen(self, stop: Callable[[], bool]) -> int:
+        """Alpha-beta: rank the players' replies (:attr:`replies`), then deepen the answer to
+        the one whose answer has had least (the likeliest first: they take turns) by a level's
+        work; the work done."""
+        if self.replies is None:
+            ranked, made = alphabeta.likeliest(
+                self.state, WIDER * self.budget, self.rng, stop, self.selective, self.profile.mobility
+            )
+            if ranked is None:  # stopped: looked at again next slice
+                return made
+            first = [self.expected] if self.expected is not None else []
+            self.replies = list(islice(filter(self._answerable, dict.fromkeys(first + ranked)), REPLIES))
             return made
-        if self.answer is None:
-            after = self.state.apply(self.expected)
-            if after.outcome() is not None or after.to_move == self.state.to_move:
-                self.spent = TIMES * self.budget  # nothing to answer yet: done
-                return 0
-            self.answer = self._deepening(after)
-        # at least a level's work a slice (``stop`` still ends it within 32 nodes): a slice
-        # that ends inside an iteration has it started again, its finished subtrees kept
-        return self.answer.deepen(max(work, self.budget), stop, abandon=True)
+        move = self._next()
+        if move is None:
+            return 0
+        answer = self.answers.get(move)
+        if answer is None:
+            answer = self.answers[move] = self._deepening(self.state.apply(move))
+        # a level's work a slice (``stop`` still ends it within 32 nodes): a slice that ends
+        # inside an iteration has it started again, its finished subtrees kept
+        return answer.deepen(self.budget, stop, abandon=True)
+
+    def _answerable(self, move: Any) -> bool:
+        """Whether the players' ``move`` leaves the computer to move (not over, not theirs again)."""
+        after = self.state.apply(move)
+        return after.outcome() is None and after.to_move != self.state.to_move
 
     def _deepening(self, state: GameState[Any]) -> alphabeta.Deepening[Any]:
-        selective = self.level >= SELECTIVE
-        return alphabeta.Deepening(state, self.budget, self.rng, selective, self.profile.mobility, keep=True)
+        wide = WIDER * self.budget
+        return alphabeta.Deepening(state, wide, self.rng, self.selective, self.profile.mobility, keep=True)
+
+    def _next(self) -> Any:
+        """The reply whose answer pondering deepens next (None: every answer is done)."""
+        open_ = [m for m in self.replies or () if not (m in self.answers and self.answers[m].done)]
+        nodes = {m: self.answers[m].run.nodes if m in self.answers else 0 for m in open_}
+        return min(open_, key=nodes.__getitem__, default=None)
 
     def reply(
         self, state: GameState[Any], move: Any, seed: int, stop: Callable[[], bool] | None = None
@@ -128,8 +152,8 @@ class Ponder:
                 visits = kept.visits
                 choice = choose(state, self.level, seed, stop, self.work, tree=kept)
                 return replace(choice, pondered=visits)
-        elif move == self.expected and self.answer is not None and self.answer.state == state:
-            deep, before = self.answer, self.answer.run.nodes
+        elif move in self.answers and self.answers[move].state == state:
+            deep, before = self.answers[move], self.answers[move].run.nodes
             made = deep.deepen(self.budget, stop or (lambda: False))
             kind = alphabeta.COUNTS
             return SearchChoice(deep.move, self.level, kind, made, made, reply=deep.reply(), pondered=before)

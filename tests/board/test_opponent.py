@@ -165,7 +165,7 @@ def test_the_answer_to_a_move_the_computer_pondered_is_searched_on_the_tree_it_k
     try:
         move = think(state, 3, 1, True, (1, ()))
         assert opponent._PONDERING[0] == (1, (move,))
-        assert think_on() >= ponder.TIMES * budget(state, 3)
+        assert think_on() >= ponder.TIMES[2] * budget(state, 3)
         thought = opponent._PONDERING[1]
         expected = max(thought.tree.children, key=lambda m: thought.tree.n.get(m, 0))
         kept = thought.tree.children[expected]

@@ -21,7 +21,7 @@ def pondered(game, size, level=3, plies=6):
     assert thought is not None
     while thought.grow(200, NEVER):
         pass
-    assert thought.spent >= ponder.TIMES * budget(state, level)
+    assert thought.spent >= ponder.TIMES[level - 1] * budget(state, level)
     return state, choice, thought
 
 
@@ -53,45 +53,86 @@ def test_a_move_the_tree_never_reached_gets_the_fresh_searchs_answer(game, size)
 
 
 @pytest.mark.parametrize("game,size", [("anti-grid", 6), ("phalanx", None), ("antipalos", 8)])
-def test_alpha_beta_answers_the_move_it_expected_by_searching_on_what_it_pondered(game, size):
+def test_alpha_beta_answers_a_reply_it_pondered_by_searching_on_what_it_kept(game, size):
     state, choice, thought = pondered(game, size)
-    after = thought.state.apply(thought.expected)
-    kept = thought.answer.run.nodes
-    reply = thought.reply(after, thought.expected, seed=5)
-    after.check(reply.move)
-    assert reply.pondered == kept >= ponder.TIMES * budget(state, 3) - budget(state, 3)
-    assert 0 < reply.work <= budget(after, 3) + 1  # its own work: a level's, on top of pondering's
-    assert thought.answer.run.nodes == kept + reply.work  # searched on, not started again
-    assert reply.move == thought.answer.move
+    assert len(thought.replies) == min(ponder.REPLIES, len(thought.state.legal_moves()))
+    assert thought.replies[0] == choice.reply  # its own search's expected reply first
+    for move in thought.replies[:2]:  # expected or not
+        after = thought.state.apply(move)
+        answer = thought.answers[move]
+        kept, fresh = answer.run.nodes, choose(after, 3, seed=5)
+        reply = thought.reply(after, move, seed=5)
+        after.check(reply.move)
+        assert reply.pondered == kept >= budget(state, 3)  # a level's work pondered at least
+        assert 0 < reply.work <= budget(after, 3) + 1  # its own work: a level's, on top of pondering's
+        assert answer.run.nodes == kept + reply.work  # searched on, not started again
+        assert reply.move == answer.move and kept + reply.work > fresh.work
+
+
+def test_alpha_beta_answers_a_reply_its_own_search_did_not_expect_deeper_than_a_fresh_search():
+    """The players seldom play the reply the computer's search expected: pondering answers its
+    likeliest replies in turn, so one it did not expect is answered with more than a level's
+    work and at least as deep as the level's own search goes."""
+    state, choice, thought = pondered("anti-grid", 6)
+    unexpected = thought.replies[1]
+    assert unexpected != choice.reply
+    after = thought.state.apply(unexpected)
+    reply, fresh = thought.reply(after, unexpected, seed=5), choose(after, 3, seed=5)
+    deep = alphabeta.Deepening(after, budget(after, 3), random.Random(5), False, 0.02)
+    deep.deepen(budget(after, 3), NEVER)
+    assert reply.pondered >= fresh.work and reply.work == fresh.work  # a level's, and its own
+    assert thought.answers[unexpected].depth >= deep.depth
+    assert thought.answers[unexpected].run.width >= deep.run.width  # as many moves a node, or more
 
 
 @pytest.mark.parametrize("game,size", [("anti-grid", 6), ("phalanx", None)])
-def test_alpha_beta_answers_any_other_move_with_a_fresh_search(game, size):
+def test_alpha_beta_answers_a_reply_it_did_not_ponder_with_a_fresh_search(game, size):
     state, choice, thought = pondered(game, size)
-    other = next(m for m in thought.state.legal_moves() if m != thought.expected)
+    other = next(m for m in thought.state.legal_moves() if m not in thought.answers)
     after = thought.state.apply(other)
     if after.outcome() is not None:
         pytest.skip("that move ended the game")
     reply, fresh = thought.reply(after, other, seed=5), choose(after, 3, seed=5)
-    assert (reply.move, reply.count, reply.work) == (fresh.move, fresh.count, fresh.work)
+    assert (reply.move, reply.count, reply.work, reply.pondered) == (fresh.move, fresh.count, fresh.work, 0)
 
 
 def test_a_stopped_slice_keeps_what_it_searched_and_the_cap_ends_pondering():
     state = reached("anti-grid", 6, 11, 6)
     thought = ponder.start(state, choose(state, 3, seed=1), 3, seed=1)
-    thought.grow(200, lambda: True)  # stopped at once: the answer's first iteration unfinished
-    assert thought.answer.move is None and thought.answer.run.nodes == thought.spent > 0
-    assert thought.grow(200, NEVER) and thought.answer.move is not None  # and on from there
+    assert thought.grow(200, NEVER) and thought.replies  # the players' likeliest replies
+    thought.grow(200, lambda: True)  # stopped at once: the first answer's first iteration unfinished
+    (first,) = thought.answers.values()
+    assert first.move is None and 0 < first.run.nodes <= 32
+    for _ in thought.replies:  # the replies take turns; then the first goes on from there
+        thought.grow(200, NEVER)
+    assert first.move is not None
     while thought.grow(200, NEVER):
         pass
-    assert thought.spent >= ponder.TIMES * thought.budget or thought.answer.done
+    assert thought.spent >= thought.cap or all(a.done for a in thought.answers.values())
     assert not thought.grow(200, NEVER)
 
 
-def test_alpha_beta_ponders_on_the_reply_its_own_search_expected():
-    """The players' reply the computer's search found is the move pondering answers: its first
-    slice already searches the answer, so at equal time (as much pondering as a move's search)
-    the players' expected move is answered with twice a level's search, half of it its own."""
+def test_a_slice_stops_within_32_positions_of_the_players_moving():
+    """The worker asks ``stop`` as it ponders: once the players have moved, the slice ends
+    at its next look (every 32 positions made), in the look at their replies as in an
+    answer's first iteration."""
+    state = reached("phalanx", None, 11, 6)
+    thought = ponder.start(state, choose(state, 3, seed=1), 3, seed=1)
+    for look in range(4):
+        asked = []
+        before = thought.spent
+        more = thought.grow(200, lambda: asked.append(1) or len(asked) >= 2)  # they move at the 2nd look
+        assert thought.spent - before <= 2 * 32 and more  # not done: on at the next turn
+        if look == 0:
+            assert thought.replies is None  # the look at their replies was stopped
+            thought.grow(200, NEVER)  # and looked at again
+            assert thought.replies
+
+
+def test_alpha_beta_ponders_on_the_reply_its_own_search_expected_first():
+    """The players' reply the computer's search found is the first pondering answers: after
+    the look at their replies, a level's work goes to its answer, so at equal time (as much
+    pondering as a move's search) that reply is answered with about twice a level's search."""
     state = reached("anti-grid", 6, 11, 6)
     choice = choose(state, 3, seed=1)
     after = state.apply(choice.move)
@@ -100,8 +141,9 @@ def test_alpha_beta_ponders_on_the_reply_its_own_search_expected():
     assert thought.expected == choice.reply
     while thought.spent < thought.budget and thought.grow(thought.budget - thought.spent, NEVER):
         pass
+    assert list(thought.answers) == [choice.reply]
     reply = thought.reply(after.apply(choice.reply), choice.reply, seed=2)
-    assert reply.pondered == thought.spent >= thought.budget
+    assert reply.pondered >= thought.budget
     assert 0 < reply.work <= thought.budget + 1
 
 
