@@ -170,7 +170,9 @@ def build_screen(snap: Snapshot) -> Screen:
     seating = snap.seating
     if seating.waiting:  # a league round: nothing counts until each player has pressed OK
         to_do = None if phase.players_to_move else asked or fix
-        lines = tuple(filter(None, (seating.asked(), said, to_do, *faces)))
+        lines = tuple(filter(None, (seating.asked(), said, to_do)))
+        if not (said or to_do):  # the start's faces once nothing else is asked (the table's
+            lines += faces  # name stays in view)
         return Screen(seating.title() or "", lines, invert_title=bool(said), large=True, keep=len(lines))
     side = None if outcome and phase.final else phase.acting(state)
     name = seating.name_of(side, state.seat_sides)

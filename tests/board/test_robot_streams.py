@@ -250,11 +250,14 @@ def test_antipode_the_computers_pawn_move_is_said_when_nothing_on_the_board_show
         board.close()
 
 
-def _league_round(stream: Stream, names: list[str], restarts: int) -> Stream:
-    """The café sends a league round (the ``table`` command) amid play; each player presses OK
-    when named; the daemon restarts ``restarts`` times once all have, and they press OK again."""
+def _league_round(stream: Stream, names: list[str], restarts: int, game: dict | None = None) -> Stream:
+    """The café sends a league round (the ``table`` command, of ``game``) amid play; each player
+    presses OK when named; the daemon restarts ``restarts`` times once all have, and they press
+    OK again."""
     round_ = {"event": "Robot league", "round": 656, "table": 52, "control": "-"}
-    stream.lines.append({"t": stream.t, "command": "table", "names": names, **LEAGUE_GAME, **round_})
+    stream.lines.append(
+        {"t": stream.t, "command": "table", "names": names, **(game or LEAGUE_GAME), **round_}
+    )
     for i in range(restarts + 1):
         if i:
             stream.restart(after=600)
@@ -299,5 +302,40 @@ def test_antipalos_a_league_round_sent_amid_play_begins_once_its_players_clear_t
         assert "Hélène to move" in board.screen()
         assert not any(line.endswith("press OK") for line in board.screen())
         assert board.seated() == (tuple(names), League("Robot league", 656, 52))
+    finally:
+        board.close()
+
+
+def test_antipode_a_league_round_keeps_the_tables_name_in_view_beside_the_start_faces():
+    """Antipode, c1 placed, then a league round sent to the table (Chloé, Hélène): while the
+    board asks the OKs and the pieces off, the OLED keeps the round's title whole (the robot
+    found it pushed to a second page and cut, "Table 951: Chloé", by the start's faces); the
+    faces to set up ("Blue face up: ...") come once nothing else is asked."""
+    game = {"game": "antipode", "size": None, "variant": "standard"}
+    round_ = {"event": "Robot league", "round": 970, "table": 951, "control": "-"}
+    played = Stream().place("c1").settle()
+    played.lines.append({"t": played.t, "command": "table", "names": ["Chloé", "Hélène"], **game, **round_})
+    board = board_after(played.press("ok", after=600).settle(), "antipode")
+    try:
+        assert board.screen()[:3] == (
+            "Table 951: Chloé – Hélène",
+            "Hélène: press OK",
+            "New game: take c1 off",
+        )
+        assert not any("face up" in line for line in board.screen())
+    finally:
+        board.close()
+    board = board_after(played.lift("c1").settle(), "antipode")
+    try:
+        screen = board.screen()
+        assert screen[:2] == ("Table 951: Chloé – Hélène", "Hélène: press OK"), screen
+        assert "Blue face up: a5 e1 i9" in screen and "Red face up: a1 e9 i5" in screen
+    finally:
+        board.close()
+    board = board_after(played.press("ok", after=600).settle(), "antipode")
+    try:
+        screen = board.screen()
+        assert "Chloé to move" in screen and "Blue face up: a5 e1 i9" in screen, screen
+        assert not any(line.endswith("press OK") for line in screen)
     finally:
         board.close()
