@@ -687,6 +687,7 @@ def wall(
             }
             frames = page.evaluate("() => benchFrames")
             if trace:
+                trace.mkdir(parents=True, exist_ok=True)
                 (trace / f"cafe-wall-{count}.trace.json").write_bytes(traced)
                 for name, each in (("page", page), ("bare", bare)):
                     costs[name]["trace"] = trace_summary(traced, frame_id(each), costs[name]["messages"])
