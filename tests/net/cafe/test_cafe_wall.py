@@ -104,6 +104,7 @@ def test_a_move_brings_the_page_its_table_without_the_games_it_plays_and_new_gam
     page.on("websocket", lambda ws: ws.on("framereceived", lambda text: received.append(json.loads(text))))
     page.goto(cafe())
     offered = _tile(page, "t1").locator("select.game option")
+    _tile(page, "t1").locator("select.game").focus()  # the owner opens the list
     page.wait_for_function(
         "(n) => document.querySelectorAll('select.game option').length === n", arg=len(titles)
     )

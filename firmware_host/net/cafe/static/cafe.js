@@ -287,9 +287,15 @@ function makeTile(id) {
   el.querySelector(".games-link").href = `/tables/${encodeURIComponent(id)}`;
   const form = el.querySelector(".controls");
   const select = form.querySelector(".game");
+  const clock = form.querySelector("select.clock");
+  const open = () => openLists(tables.get(id), select, clock);
+  for (const list of [select, clock]) {
+    list.addEventListener("focus", open);
+    list.addEventListener("pointerdown", open);
+  }
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    newGame(id, select.value, form.querySelector("select.clock").value);
+    newGame(id, select.value, clock.value);
   });
   form.querySelector(".takeback").addEventListener("click", () => command(id, { command: "takeback" }));
   const light = form.querySelector(".brightness");
@@ -405,18 +411,7 @@ function renderControls(view, el) {
   setHidden(form, !controls);
   if (!controls) return;
   const s = view.state;
-  const select = form.querySelector(".game");
-  const titles = offered(s).map((p) => p.title);
-  if (select.dataset.offered !== titles.join("\n")) {
-    select.replaceChildren(...titles.map((title) => new Option(title, title)));
-    select.dataset.offered = titles.join("\n");
-    delete select.dataset.game;
-  }
-  const now = s.choice || s.game;
-  if (select.dataset.game !== now) {  // the table's game, until someone picks another
-    select.dataset.game = now;
-    if (titles.includes(now)) select.value = now;
-  }
+  showGames(form.querySelector(".game"), s);
   const light = form.querySelector(".brightness");
   if (typeof s.brightness === "number" && document.activeElement !== light) {
     setValue(light, String(Math.round(s.brightness * 100)));
@@ -431,6 +426,34 @@ function renderControls(view, el) {
     }
   }
   setHidden(form.querySelector(".retire"), view.online);
+}
+
+// A tile's New game list: the table's game, chosen, and the others the table plays once the
+// list has been opened (openLists). Each tile's whole list built at the first message was most
+// of the time the page took to open at 200 tables, for lists nobody had opened.
+function showGames(select, s) {
+  const titles = offered(s).map((p) => p.title);
+  const now = s.choice || s.game;
+  const shown = select.dataset.open || !titles.includes(now) ? titles : [now];
+  if (select.dataset.offered !== shown.join("\n")) {
+    select.replaceChildren(...shown.map((title) => new Option(title, title)));
+    select.dataset.offered = shown.join("\n");
+    delete select.dataset.game;
+  }
+  if (select.dataset.game !== now) {  // the table's game, until someone picks another
+    select.dataset.game = now;
+    if (titles.includes(now)) select.value = now;
+  }
+}
+
+// A tile's lists filled as the owner opens one of them (a press, or the keyboard's focus),
+// before the browser shows it: every game the table plays, every time control.
+function openLists(table, games, clock) {
+  if (!table || games.dataset.open) return;
+  games.dataset.open = "true";
+  const times = $("controls").content.querySelector("select").options;
+  clock.append(...Array.from(times, (o) => new Option(o.text, o.value)));  // none chosen
+  guard(table, () => showGames(games, table.view.state));
 }
 
 // The games a table's New game offers: each game, size and variant its board plays, titled
