@@ -238,6 +238,8 @@ const inView = new IntersectionObserver((entries) => {
     if (!table) continue;
     table.seen = entry.isIntersecting;
     if (table.seen && table.stale) redraw([table]);  // in the next frames
+    else if (table.seen) guard(table, () => renderControls(table));
+    else dropControls(table);
   }
 }, { rootMargin: "200px" });
 
@@ -284,8 +286,21 @@ function makeTile(id) {
   el.dataset.board = id;
   const name = el.querySelector(".name");
   name.href = `/watch/${encodeURIComponent(id)}`;
-  el.querySelector(".games-link").href = `/tables/${encodeURIComponent(id)}`;
-  const form = el.querySelector(".controls");
+  $("tables").append(el);
+  $("empty").hidden = true;
+  return el;
+}
+
+// A tile's controls, made as it comes into view and dropped as it leaves (unless in use): the
+// browser's autofill reads every form field on the page when one changes, and 200 tiles' fields
+// made it lay out and style each tile skipped off the screen (a second and more of its time).
+function controlsOf(table) {
+  const { el } = table;
+  const id = el.dataset.board;
+  const made = el.querySelector(".controls");
+  if (made) return made;
+  const form = $("controls-form").content.firstElementChild.cloneNode(true);
+  form.querySelector(".games-link").href = `/tables/${encodeURIComponent(id)}`;
   const select = form.querySelector(".game");
   const clock = form.querySelector("select.clock");
   const open = () => openLists(tables.get(id), select, clock);
@@ -302,9 +317,14 @@ function makeTile(id) {
   light.addEventListener("change", () => command(id, { command: "brightness", value: light.value / 100 }));
   form.querySelector(".rename").addEventListener("click", () => rename(id));
   form.querySelector(".retire").addEventListener("click", () => retire(id));
-  $("tables").append(el);
-  $("empty").hidden = true;
-  return el;
+  el.append(form);
+  return form;
+}
+
+// The controls of a tile gone from view taken off it, unless the owner is using them.
+function dropControls(table) {
+  const form = table.el.querySelector(".controls");
+  if (form && !form.contains(document.activeElement) && !$("ask").open) form.remove();
 }
 
 // A new game of the table's playable game titled ``title`` (its game, size and variant; a board
@@ -401,15 +421,15 @@ function renderTile(table) {
     : s.to_move ? t("{side} to move", { side: seatName(s.players, s.sides, s.to_move) }) + " · " + t("move {n}", { n: s.ply + 1 }) : "");
   setText(el.querySelector(".status"), view.lines.join(" · "));
   renderClocks(view, el);
-  renderControls(view, el);
+  renderControls(table);
   renderSince(view, el);
   renderDay(view, el);
 }
 
-function renderControls(view, el) {
-  const form = el.querySelector(".controls");
-  setHidden(form, !controls);
-  if (!controls) return;
+function renderControls(table) {
+  if (!controls || !table.seen) return dropControls(table);
+  const form = controlsOf(table);
+  const { view } = table;
   const s = view.state;
   showGames(form.querySelector(".game"), s);
   const light = form.querySelector(".brightness");
