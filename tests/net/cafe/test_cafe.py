@@ -52,6 +52,7 @@ def test_tiles_live_flagged_first_commands_and_watch(tmp_path, broker, watcher, 
     assert page.locator("article.tile").first.get_attribute("data-board") == "t2"
     page.screenshot(path=str(OUTPUT / "cafe-dashboard.png"))
     # A command from the page: a new game of Phalanx on table 1.
+    tile.locator("select.game").focus()  # the owner opens the list
     tile.locator("select.game").select_option("Phalanx")
     tile.locator("button.new").click()
     tile.locator(".title").filter(has_text="Phalanx").wait_for()
@@ -229,8 +230,8 @@ def test_new_game_offers_every_size_and_variant_the_board_plays(
     tmp_path, broker, watcher, boards, cafe, page
 ):
     """A board wired for Antipalos 5 and Anti-Grid 6, playing Antipalos 5 (started by a
-    command): its tile's New game offers each size and variant by title, Antipalos 5 chosen, and
-    starts exactly the one picked."""
+    command): its tile shows Antipalos 5 chosen; opened, its New game list offers each size and
+    variant by title, and starts exactly the one picked."""
     layout = wired_for(tmp_path, ("antipalos", 5), ("anti-grid", 6))
     boards(board_config(tmp_path, broker.port, top=f'layout = "{layout}"\n', game="anti-grid", size=6))
     watcher.state("t1")
@@ -242,7 +243,10 @@ def test_new_game_offers_every_size_and_variant_the_board_plays(
     tile.locator(".title").filter(has_text="Antipalos 5").wait_for()
     select = tile.locator("select.game")
     assert select.input_value() == "Antipalos 5"
+    assert select.locator("option").all_inner_texts() == ["Antipalos 5"]  # filled once opened
+    select.focus()
     assert select.locator("option").all_inner_texts() == titles
+    assert select.input_value() == "Antipalos 5"
     select.select_option("Anti-Grid 6 chain")
     start_new_game(page, tile)
     chain = watcher.state("t1", lambda s: s["variant"] == "chain")

@@ -31,6 +31,7 @@ def test_new_game_on_a_clock_from_the_dashboard_and_the_tile_shows_the_clocks(
     tile = page.locator('article[data-board="t1"]')
     tile.locator(".title").filter(has_text="Antipalos 5").wait_for()
     assert tile.locator(".clocks").is_hidden()  # no clock yet
+    tile.locator("select.clock").focus()  # the owner opens the list
     offered = tile.locator("select.clock option").evaluate_all("os => os.map(o => o.value)")
     assert offered == ["", *CONTROLS]  # the board menu's list, as /controls.json serves it
     tile.locator("select.clock").select_option("300+3")

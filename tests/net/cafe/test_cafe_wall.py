@@ -59,8 +59,10 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
     for name in TABLES:
         page.locator(f'article[data-board="{name}"][data-drawn="{LAYOUT}"]').wait_for()
     page.evaluate(WATCH_BOARDS_JS)
+    others = [_tile(page, name).bounding_box() for name in TABLES[1:]]
     started["t1"].place("A1*")
     _tile(page, "t1", 1).wait_for()
+    assert [_tile(page, name).bounding_box() for name in TABLES[1:]] == others  # none moved
     redrawn = page.evaluate("() => Object.fromEntries(Object.entries(redrawn).map(([k, v]) => [k, [...v]]))")
     assert list(redrawn) == ["t1"]  # the other tables' boards untouched
     # Its new piece and its last move drawn; the board's sites, coordinates and lights untouched.
@@ -86,8 +88,11 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
     assert _tile(page, "t3").get_attribute("data-ply") == "0"  # out of view: not drawn yet
     assert _tile(page, "t3").locator(".figures .figure").count() == 0
     assert not _tile(page, "t3").evaluate(RENDERED_JS)  # nor laid out or painted by the browser
+    # Nor has it controls (the browser's autofill would read their fields at each change).
+    assert _tile(page, "t3").locator(".controls").count() == 0
     _tile(page, "t3").scroll_into_view_if_needed()
     _tile(page, "t3", 1).wait_for()
+    _tile(page, "t3").locator("button.new").wait_for()  # its controls, as it comes into view
     assert _tile(page, "t3").locator(".figures .figure").count() == 1
     assert _tile(page, "t3").evaluate(RENDERED_JS)
     assert _tile(page, "t3").locator(".turn").inner_text() == "Black to move · move 2"
@@ -104,6 +109,7 @@ def test_a_move_brings_the_page_its_table_without_the_games_it_plays_and_new_gam
     page.on("websocket", lambda ws: ws.on("framereceived", lambda text: received.append(json.loads(text))))
     page.goto(cafe())
     offered = _tile(page, "t1").locator("select.game option")
+    _tile(page, "t1").locator("select.game").focus()  # the owner opens the list
     page.wait_for_function(
         "(n) => document.querySelectorAll('select.game option').length === n", arg=len(titles)
     )

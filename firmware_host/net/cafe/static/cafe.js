@@ -238,6 +238,8 @@ const inView = new IntersectionObserver((entries) => {
     if (!table) continue;
     table.seen = entry.isIntersecting;
     if (table.seen && table.stale) redraw([table]);  // in the next frames
+    else if (table.seen) guard(table, () => renderControls(table));
+    else dropControls(table);
   }
 }, { rootMargin: "200px" });
 
@@ -284,21 +286,45 @@ function makeTile(id) {
   el.dataset.board = id;
   const name = el.querySelector(".name");
   name.href = `/watch/${encodeURIComponent(id)}`;
-  el.querySelector(".games-link").href = `/tables/${encodeURIComponent(id)}`;
-  const form = el.querySelector(".controls");
+  $("tables").append(el);
+  $("empty").hidden = true;
+  return el;
+}
+
+// A tile's controls, made as it comes into view and dropped as it leaves (unless in use): the
+// browser's autofill reads every form field on the page when one changes, and 200 tiles' fields
+// made it lay out and style each tile skipped off the screen (a second and more of its time).
+function controlsOf(table) {
+  const { el } = table;
+  const id = el.dataset.board;
+  const made = el.querySelector(".controls");
+  if (made) return made;
+  const form = $("controls-form").content.firstElementChild.cloneNode(true);
+  form.querySelector(".games-link").href = `/tables/${encodeURIComponent(id)}`;
   const select = form.querySelector(".game");
+  const clock = form.querySelector("select.clock");
+  const open = () => openLists(tables.get(id), select, clock);
+  for (const list of [select, clock]) {
+    list.addEventListener("focus", open);
+    list.addEventListener("pointerdown", open);
+  }
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    newGame(id, select.value, form.querySelector("select.clock").value);
+    newGame(id, select.value, clock.value);
   });
   form.querySelector(".takeback").addEventListener("click", () => command(id, { command: "takeback" }));
   const light = form.querySelector(".brightness");
   light.addEventListener("change", () => command(id, { command: "brightness", value: light.value / 100 }));
   form.querySelector(".rename").addEventListener("click", () => rename(id));
   form.querySelector(".retire").addEventListener("click", () => retire(id));
-  $("tables").append(el);
-  $("empty").hidden = true;
-  return el;
+  el.append(form);
+  return form;
+}
+
+// The controls of a tile gone from view taken off it, unless the owner is using them.
+function dropControls(table) {
+  const form = table.el.querySelector(".controls");
+  if (form && !form.contains(document.activeElement) && !$("ask").open) form.remove();
 }
 
 // A new game of the table's playable game titled ``title`` (its game, size and variant; a board
@@ -395,28 +421,17 @@ function renderTile(table) {
     : s.to_move ? t("{side} to move", { side: seatName(s.players, s.sides, s.to_move) }) + " · " + t("move {n}", { n: s.ply + 1 }) : "");
   setText(el.querySelector(".status"), view.lines.join(" · "));
   renderClocks(view, el);
-  renderControls(view, el);
+  renderControls(table);
   renderSince(view, el);
   renderDay(view, el);
 }
 
-function renderControls(view, el) {
-  const form = el.querySelector(".controls");
-  setHidden(form, !controls);
-  if (!controls) return;
+function renderControls(table) {
+  if (!controls || !table.seen) return dropControls(table);
+  const form = controlsOf(table);
+  const { view } = table;
   const s = view.state;
-  const select = form.querySelector(".game");
-  const titles = offered(s).map((p) => p.title);
-  if (select.dataset.offered !== titles.join("\n")) {
-    select.replaceChildren(...titles.map((title) => new Option(title, title)));
-    select.dataset.offered = titles.join("\n");
-    delete select.dataset.game;
-  }
-  const now = s.choice || s.game;
-  if (select.dataset.game !== now) {  // the table's game, until someone picks another
-    select.dataset.game = now;
-    if (titles.includes(now)) select.value = now;
-  }
+  showGames(form.querySelector(".game"), s);
   const light = form.querySelector(".brightness");
   if (typeof s.brightness === "number" && document.activeElement !== light) {
     setValue(light, String(Math.round(s.brightness * 100)));
@@ -431,6 +446,34 @@ function renderControls(view, el) {
     }
   }
   setHidden(form.querySelector(".retire"), view.online);
+}
+
+// A tile's New game list: the table's game, chosen, and the others the table plays once the
+// list has been opened (openLists). Each tile's whole list built at the first message was most
+// of the time the page took to open at 200 tables, for lists nobody had opened.
+function showGames(select, s) {
+  const titles = offered(s).map((p) => p.title);
+  const now = s.choice || s.game;
+  const shown = select.dataset.open || !titles.includes(now) ? titles : [now];
+  if (select.dataset.offered !== shown.join("\n")) {
+    select.replaceChildren(...shown.map((title) => new Option(title, title)));
+    select.dataset.offered = shown.join("\n");
+    delete select.dataset.game;
+  }
+  if (select.dataset.game !== now) {  // the table's game, until someone picks another
+    select.dataset.game = now;
+    if (titles.includes(now)) select.value = now;
+  }
+}
+
+// A tile's lists filled as the owner opens one of them (a press, or the keyboard's focus),
+// before the browser shows it: every game the table plays, every time control.
+function openLists(table, games, clock) {
+  if (!table || games.dataset.open) return;
+  games.dataset.open = "true";
+  const times = $("controls").content.querySelector("select").options;
+  clock.append(...Array.from(times, (o) => new Option(o.text, o.value)));  // none chosen
+  guard(table, () => showGames(games, table.view.state));
 }
 
 // The games a table's New game offers: each game, size and variant its board plays, titled
