@@ -196,7 +196,7 @@ def test_a_days_work_at_the_dashboard(tmp_path, broker, watcher, boards, cafe, p
     two.proc.send_signal(signal.SIGKILL)
     page.locator("#alerts").filter(has_text="t2: went offline").wait_for()
     gone = page.locator('article[data-board="t2"]')
-    assert gone.locator("button.new").is_disabled()
+    gone.locator("button.new[disabled]").wait_for()  # its tile drawn offline in the next frame
     takeback = {"type": "command", "board": "t2", "command": {"command": "takeback"}}
     answer = run_async(_talk(page.url, takeback))
     assert answer == {"type": "error", "error": "t2 is offline: nothing was sent", "board": "t2"}
@@ -210,6 +210,16 @@ def test_a_days_work_at_the_dashboard(tmp_path, broker, watcher, boards, cafe, p
     assert [m[0] for m in late.messages if m[1]] == []  # nothing retained is left of t2
     late.close()
     page.screenshot(path=str(OUTPUT / "cafe-day.png"))
+
+
+def _buttons_are(page, board: str, disabled: bool) -> None:
+    """Wait until every button of ``board``'s tile that needs it online is ``disabled`` (a
+    tile is drawn in the frame after the message that changed it)."""
+    page.wait_for_function(
+        "([board, disabled]) => [...document.querySelectorAll(`article[data-board='${board}'] "
+        ".needs-online`)].every((b) => b.disabled === disabled)",
+        arg=[board, disabled],
+    )
 
 
 def start_new_game(page, tile) -> None:
@@ -345,7 +355,8 @@ def test_a_broker_restart_is_one_banner_no_table_offline_and_no_alert(
     started["t3"].proc.wait(5)
     assert page.locator(".flag").count() == 0 and page.locator("button.retire:visible").count() == 0
     tile_buttons = page.locator('article[data-board="t1"] .needs-online')
-    assert tile_buttons.count() and all(b.is_disabled() for b in tile_buttons.all())
+    assert tile_buttons.count()
+    _buttons_are(page, "t1", disabled=True)  # the tile drawn so in the next frame
     assert page.locator("#summary").inner_text() == "3 tables · 0 need attention"
     page.screenshot(path=str(OUTPUT / "cafe-broker-down.png"))
     broker.start()
@@ -354,7 +365,7 @@ def test_a_broker_restart_is_one_banner_no_table_offline_and_no_alert(
     for board in ("t1", "t2"):
         alerts.wait(f"reedboard/{board}/availability", lambda text: text == "online", timeout=40)
     page.locator('article[data-board="t3"] .flag.offline').wait_for(timeout=40000)
-    assert all(b.is_enabled() for b in tile_buttons.all())
+    _buttons_are(page, "t1", disabled=False)
     assert page.evaluate("() => [...window.flagged]") == ["t3"]
     assert page.locator(".flag.offline").count() == 1
     assert [text.split(" ", 2)[2] for text in page.locator("#alerts li").all_inner_texts()] == [
