@@ -231,12 +231,15 @@ function orderOf(view) {
 
 // Only the tiles in view (or about to be) are drawn: a table off the screen keeps its latest
 // state and is drawn from it when it comes into view. A tile made off the screen has its words
-// written once, so that it takes its place in the grid.
+// written once, so that it takes its place in the grid. Its board is not rendered either
+// (cafe.css, ".far"): the browser renders the tiles within a screen and a half of the screen,
+// and put their boards together for the compositor again in each frame that drew a tile.
 const inView = new IntersectionObserver((entries) => {
   for (const entry of entries) {
     const table = tables.get(/** @type {HTMLElement} */ (entry.target).dataset.board);
     if (!table) continue;
     table.seen = entry.isIntersecting;
+    table.el.classList.toggle("far", !table.seen);
     if (table.seen && table.stale) redraw([table]);  // in the next frames
     else if (table.seen) guard(table, () => renderControls(table));
     else dropControls(table);
