@@ -880,6 +880,7 @@ def print_trace(f: dict) -> None:
         ("forced_style_layout_ms", "style and layout forced by a script"),
         ("paint_ms", "paint and commit"),
         ("gc_ms", "garbage collection"),
+        ("gc_longest_ms", "  the longest collection"),
         ("busy_per_message_ms", "tasks per message"),
         ("long_tasks", "tasks over 50 ms (wall clock)"),
         ("longest_task_ms", "the longest task: wall clock"),

@@ -178,6 +178,8 @@ KINDS = {
     "paint": ("PrePaint", "Paint", "PaintImage", "Layerize", "UpdateLayer", "Commit", "CompositeLayers"),
     "gc": ("MinorGC", "MajorGC", "BlinkGC.AtomicPhase", "V8.GCScavenger", "V8.GCFinalizeMC"),
 }
+#: A garbage collection, each pause whole (the other GC names are its parts).
+GC_PAUSES = ("MajorGC", "MinorGC")
 #: A task of the main thread that runs the event loop (the "RunTask" of each Chromium).
 TASKS = ("RunTask", "ThreadControllerImpl::RunTask", "ThreadPool_RunTask")
 
@@ -236,9 +238,10 @@ def frame_id(page) -> str:
 def trace_summary(trace: bytes, frame: str, messages: int) -> dict[str, float]:
     """The main thread of the page whose main frame is ``frame`` in a Chrome trace: the CPU
     (ms) of its tasks in all, of each kind (``KINDS``; style and layout forced by a script, the
-    page's thrash, apart) and per message received; its tasks over 50 ms (wall clock: on a busy
-    machine mostly the thread waiting for a core), the longest's wall and CPU time, and the CPU
-    of those tasks in all and by kind (what they were)."""
+    page's thrash, apart) and per message received, the longest garbage collection; its tasks
+    over 50 ms (wall clock: on a busy machine mostly the thread waiting for a core), the
+    longest's wall and CPU time, and the CPU of those tasks in all and by kind (what they
+    were)."""
     import json
 
     events = json.loads(trace)
@@ -270,6 +273,7 @@ def trace_summary(trace: bytes, frame: str, messages: int) -> dict[str, float]:
         "busy_ms": round(busy, 1),
         **{f"{k}_ms": round(v, 1) for k, v in out.items()},
         "busy_per_message_ms": round(busy / max(1, messages), 3),
+        "gc_longest_ms": round(max((cpu for name, *_, cpu in spans if name in GC_PAUSES), default=0.0), 1),
         "long_tasks": sum(1 for _, a, b, _ in tasks if b - a > 50),
         "longest_task_ms": round(longest[2] - longest[1], 1),
         "longest_task_cpu_ms": round(longest[3], 1),
