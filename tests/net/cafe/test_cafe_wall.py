@@ -60,6 +60,14 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
     page.goto(cafe())
     for name in TABLES:
         page.locator(f'article[data-board="{name}"][data-drawn="{LAYOUT}"]').wait_for()
+        # The games it plays come on their own topic, maybe after its first state: its New
+        # game list takes their width once they are in.
+        widest = max(len(p["title"]) for p in watcher.playable(name))
+        page.wait_for_function(
+            "([board, n]) => [...document.querySelectorAll(`article[data-board='${board}'] "
+            "select.game option`)].some((o) => o.text.length === n)",
+            arg=[name, widest],
+        )
     page.evaluate(WATCH_BOARDS_JS)
     others = [_tile(page, name).bounding_box() for name in TABLES[1:]]
     started["t1"].place("A1*")
