@@ -31,11 +31,13 @@ for each number of boards:
   of one more playing board is the difference over the extra boards. On a shared machine the
   CPU a part uses is steadier than the time it takes;
 - the dashboard's memory (RSS) and the size of one state message;
-- the page's frames while all the boards play (the time between two animation frames: 16.7 ms
-  when the page keeps up), p50 / p99 / max; the page scrolled to its end: the milliseconds until
-  every tile then in view shows its board's latest move; the page opened afresh: the seconds
-  until every tile in view is drawn; the page's tasks over 50 ms once it was fully drawn (half
-  the boards playing, all, the page scrolled to its end): how many, the longest;
+- the page's frames while all the boards play (those it asks for, drawing the tiles: from the
+  frame's callback to the frame painted), p50 / p99 / max; the page scrolled to its end: the
+  milliseconds until every tile then in view shows its board's latest move; the page opened
+  afresh: the seconds until every tile in view is drawn; the page's tasks over 50 ms once it
+  was fully drawn (half the boards playing, all, the page scrolled to its end): how many, the
+  longest, and what the longest frame over 50 ms of each phase did (its scripts, its style,
+  layout and paint);
 - the archive's insert of a finished game (``Archive.store``: SQLite, and PostgreSQL when
   Debian's is installed), p50 / p99 over 300 games, beside a bare ``INSERT`` of the same row;
 - the page's own cost, read in Chromium while all the boards play (bench/page_cost.py), beside
@@ -506,19 +508,29 @@ def play_rounds(
 
 #: Which tiles are on the screen, as an IntersectionObserver of the bench's own tells it (asking
 #: each tile's box would make the browser lay out the tiles it skips, far from the screen):
-#: ``benchSeen()`` -> board -> on the screen, null until every tile has been reported. And when
-#: each tile's ply was painted: a tile's ``data-ply-at`` written (in the page's frame) posts a
-#: task, which runs once that frame's style, layout and paint are done (``benchPainted``: board
+#: ``benchSeen()`` -> board -> on the screen, as last reported for every tile (null until then,
+#: and again after a scroll), and a new report asked. The observer watches only until it has
+#: reported: one watching 200 tiles for good checks them all in every frame the page draws. And
+#: when each tile's ply was painted: a tile's ``data-ply-at`` written (in the page's frame) posts
+#: a task, which runs once that frame's style, layout and paint are done (``benchPainted``: board
 #: -> [ply, ms since the epoch]).
 SEEN_JS = """(() => {
-  const seen = new Map();
-  const watch = new IntersectionObserver((entries) => {
-    for (const e of entries) seen.set(e.target.dataset.board, e.isIntersecting);
-  });
+  let seen = null, asking = false, scrolls = 0;
+  addEventListener('scroll', () => { scrolls += 1; seen = null; }, {passive: true});
   window.benchSeen = () => {
     const tiles = document.querySelectorAll('article.tile');
+    if (asking || !tiles.length) return seen;
+    asking = true;
+    const found = new Map(), since = scrolls;
+    const watch = new IntersectionObserver((entries) => {
+      for (const e of entries) found.set(e.target.dataset.board, e.isIntersecting);
+      if (found.size < tiles.length) return;
+      watch.disconnect();
+      asking = false;
+      if (since === scrolls) seen = found;
+    });
     for (const tile of tiles) watch.observe(tile);
-    return tiles.length && seen.size >= tiles.length ? seen : null;
+    return seen;
   };
   const painted = window.benchPainted = {};
   const after = new MessageChannel();
@@ -572,16 +584,6 @@ def scrolled(page, plies: dict[str, int]) -> float:
     )
     page.wait_for_function(IN_VIEW_SHOWN_JS, arg=plies, timeout=30_000, polling="raf")
     return page.evaluate("() => performance.now() - benchScrolled")
-
-
-#: Records the time between the page's animation frames in ``benchFrames``.
-FRAMES_JS = """() => {
-  window.benchFrames = [];
-  let last = 0;
-  const frame = window.benchNativeFrame || requestAnimationFrame;  // not counted as the page's work
-  const tick = (t) => { if (last) benchFrames.push(t - last); last = t; frame(tick); };
-  frame(tick);
-}"""
 
 
 def _number(text: str | None) -> float:
@@ -685,8 +687,7 @@ def wall(
             lat_half = play_rounds(boards, page, half, rounds, sites)
             busy_half = cpu.percent()
             marks["all playing"] = page.evaluate("performance.now()")
-            for each in (page, bare):  # both paced by a frame ticker: the bare page's frames as the page's
-                each.evaluate(FRAMES_JS)
+            for each in (page, bare):
                 each.evaluate("() => benchCostStart()")
             if trace:
                 browser.start_tracing(categories=TRACE_CATEGORIES)
@@ -696,7 +697,6 @@ def wall(
                 name: cost_summary(each.evaluate("() => benchCostStop()"))
                 for name, each in (("page", page), ("bare", bare))
             }
-            frames = page.evaluate("() => benchFrames")
             if trace:
                 trace.mkdir(parents=True, exist_ok=True)
                 (trace / f"cafe-wall-{count}.trace.json").write_bytes(traced)
@@ -710,6 +710,7 @@ def wall(
             marks["scrolled to the end"] = page.evaluate("performance.now()")
             scroll_ms = scrolled(page, plies)
             long_after = long_tasks_after(page, marks)
+            long_frames = long_frames_after(page, marks)
             opened, opening_task = open_again(page, plies)
             rss = rss_mb(cafe.pid)
         finally:
@@ -763,12 +764,10 @@ def wall(
         "cpu_per_extra_playing_board_pct": {k: round(v, 3) for k, v in per_board.items()},
         "dashboard_rss_mb": round(rss, 1),
         "state_message_bytes": boards.state_bytes,
-        **{
-            f"page_frame_{name}_ms": round(percentile(frames, q), 1)
-            for name, q in (("p50", 0.5), ("p99", 0.99), ("max", 1.0))
-        },
+        **{f"page_frame_{q}_ms": costs["page"][f"painted_{q}_ms"] for q in ("p50", "p99", "max")},
         "scrolled_in_drawn_ms": round(scroll_ms, 1),
         "long_tasks_after_drawn": long_after,
+        "long_frames_after_drawn": long_frames,
         "page_opened_s": round(opened, 2),
         "page_opening_longest_task_ms": round(opening_task),
         "main_thread": costs,
@@ -778,16 +777,48 @@ def wall(
     return figures
 
 
-def long_tasks_after(page, marks: dict[str, float]) -> dict[str, list[float]]:
-    """The page's tasks over 50 ms once it was fully drawn, by phase (each begins at its mark,
-    the page's ``performance.now()``): [how many, the longest, ms]."""
+def _phases(marks: dict[str, float], items: list, at) -> dict[str, list]:
+    """``items`` by phase (each begins at its mark, the page's ``performance.now()``; ``at``:
+    an item's start).
+
+    >>> _phases({"b": 10.0, "a": 0.0}, [1.0, 12.0, 15.0], float)
+    {'a': [1.0], 'b': [12.0, 15.0]}
+    """
     starts = sorted(marks.items(), key=lambda kv: kv[1])
-    tasks = page.evaluate("(t) => benchLongSince(t)", starts[0][1])
     out = {}
     for i, (name, start) in enumerate(starts):
         end = starts[i + 1][1] if i + 1 < len(starts) else float("inf")
-        durations = [d for at, d in tasks if start <= at < end]
-        out[name] = [len(durations), round(max(durations, default=0.0), 1)]
+        out[name] = [x for x in items if start <= at(x) < end]
+    return out
+
+
+def long_tasks_after(page, marks: dict[str, float]) -> dict[str, list[float]]:
+    """The page's tasks over 50 ms once it was fully drawn, by phase: [how many, the longest, ms]."""
+    tasks = page.evaluate("(t) => benchLongSince(t)", min(marks.values()))
+    return {
+        name: [len(found), round(max((d for _, d in found), default=0.0), 1)]
+        for name, found in _phases(marks, tasks, lambda t: t[0]).items()
+    }
+
+
+def long_frames_after(page, marks: dict[str, float]) -> dict[str, dict]:
+    """The page's frames over 50 ms once it was fully drawn, by phase: how many, and what the
+    longest did (Long Animation Frames, ms: its scripts by what called them, its frame
+    callbacks, its style, layout and paint; the rest of it was waiting or the browser's own)."""
+    frames = page.evaluate("(t) => benchLongFramesSince(t)", min(marks.values()))
+    out = {}
+    for name, found in _phases(marks, frames, lambda f: f["at"]).items():
+        longest = max(found, key=lambda f: f["ms"], default=None)
+        out[name] = {"count": len(found)}
+        if longest:
+            scripts = sorted(longest["scripts"].items(), key=lambda kv: -kv[1])
+            out[name]["longest"] = {
+                "ms": round(longest["ms"], 1),
+                "blocking_ms": round(longest["blocking"], 1),
+                "scripts_ms": {k: round(v, 1) for k, v in scripts[:3]},
+                "callbacks_ms": round(longest["callbacks"], 1),
+                "rendering_ms": round(longest["rendering"], 1),
+            }
     return out
 
 
@@ -849,6 +880,7 @@ def print_trace(f: dict) -> None:
         ("forced_style_layout_ms", "style and layout forced by a script"),
         ("paint_ms", "paint and commit"),
         ("gc_ms", "garbage collection"),
+        ("gc_longest_ms", "  the longest collection"),
         ("busy_per_message_ms", "tasks per message"),
         ("long_tasks", "tasks over 50 ms (wall clock)"),
         ("longest_task_ms", "the longest task: wall clock"),
@@ -907,13 +939,22 @@ def print_wall(f: dict, processes: int) -> None:
     )
     print(
         f"the page's frames while {count} play: p50 {f['page_frame_p50_ms']} ms   p99 "
-        f"{f['page_frame_p99_ms']} ms   max {f['page_frame_max_ms']} ms (60 Hz: 16.7); scrolled to "
+        f"{f['page_frame_p99_ms']} ms   max {f['page_frame_max_ms']} ms (callback to painted); scrolled to "
         f"the end, the tiles then in view drawn in {f['scrolled_in_drawn_ms']} ms; opened afresh, "
         f"every tile in view drawn in {f['page_opened_s']} s "
         f"(its longest task {f['page_opening_longest_task_ms']} ms)"
     )
     after = "; ".join(f"{name} {n}, longest {ms} ms" for name, (n, ms) in f["long_tasks_after_drawn"].items())
     print(f"the page's tasks over 50 ms once it was fully drawn (goal: none): {after}")
+    for name, frames in f["long_frames_after_drawn"].items():
+        if "longest" in frames:
+            x = frames["longest"]
+            scripts = ", ".join(f"{k} {v}" for k, v in x["scripts_ms"].items()) or "none"
+            print(
+                f"  frames over 50 ms, {name}: {frames['count']}; the longest {x['ms']} ms (blocking "
+                f"{x['blocking_ms']}): scripts {scripts}; frame callbacks {x['callbacks_ms']}; style, "
+                f"layout and paint {x['rendering_ms']} ms"
+            )
     print_costs(f)
     print_trace(f)
 

@@ -8,13 +8,19 @@ keeps, in ``benchCost``:
 
 - ``handler``: ms of each websocket ``message`` handler (parse, keep the state, ask for a frame);
 - ``frame``: ms of each animation-frame callback the page asked for (the tiles drawn);
-- ``toFrame``: ms from each message's handler starting to the end of the page's script work in
-  the next animation frame (the frame that draws it);
-- ``toPaint``: ms from each message to that frame painted (a task posted from the frame runs
-  once the frame's style, layout and paint are done);
+- ``painted``: ms from each such callback starting to its frame painted (a task posted from the
+  frame runs once the frame's style, layout and paint are done);
+- ``toFrame``: ms from each message's handler starting to the end of the script work of the
+  frame it is drawn in: the frame the page asked for (a message the page asks none for, a table
+  out of view, is not timed: the bench asks no frame of the page), or on the bare page
+  (``askFrames``) a frame asked for it;
+- ``toPaint``: ms from each message to that frame painted;
 - ``longTasks``: the durations of the main thread's tasks over 50 ms (PerformanceObserver);
 - ``everyLong``: [start, duration] of every such task since the page opened, recording or not
   (``benchLongSince(t)``: those that began at ``performance.now()`` ``t`` or later);
+- ``longFrames``: what each frame over 50 ms since the page opened did (Chromium's Long
+  Animation Frames: its scripts' ms by what called them, its frame callbacks, its style, layout
+  and paint; ``benchLongFramesSince(t)``);
 - ``messages``, ``since``: how many messages (each in a list of what queued up counts), and the
   ``performance.now()`` recording began.
 """
@@ -24,17 +30,20 @@ from __future__ import annotations
 from bench.timing import percentile
 
 COST_JS = """(() => {
-  const cost = window.benchCost = {on: false, handler: [], frame: [], toFrame: [], toPaint: [],
-                                   longTasks: [], everyLong: [], messages: 0, since: 0};
+  const cost = window.benchCost = {on: false, askFrames: false, handler: [], frame: [], toFrame: [],
+                                   toPaint: [], painted: [], longTasks: [], everyLong: [], longFrames: [],
+                                   messages: 0, since: 0};
   const nativeFrame = window.benchNativeFrame = window.requestAnimationFrame.bind(window);
   const after = new MessageChannel();
-  let arrivals = [], painting = [], asked = false;
+  let arrivals = [], painting = [], asked = false, pageAsked = false, frameBegan = [];
   after.port1.onmessage = () => {
     const now = performance.now();
     for (const t of painting) cost.toPaint.push(now - t);
+    for (const t of frameBegan) cost.painted.push(now - t);
     painting = [];
+    frameBegan = [];
   };
-  const frameDone = () => {  // asked after the page's own frame callback: runs after it
+  const frameDone = () => {  // after the frame's callbacks: its scripts are done
     asked = false;
     const now = performance.now();
     for (const t of arrivals) cost.toFrame.push(now - t);
@@ -42,10 +51,20 @@ COST_JS = """(() => {
     arrivals = [];
     after.port2.postMessage(0);
   };
-  window.requestAnimationFrame = (callback) => nativeFrame((t) => {
-    const began = performance.now();
-    try { callback(t); } finally { if (cost.on) cost.frame.push(performance.now() - began); }
-  });
+  window.requestAnimationFrame = (callback) => {
+    pageAsked = true;
+    return nativeFrame((t) => {
+      pageAsked = false;
+      const began = performance.now();
+      try { callback(t); } finally {
+        if (cost.on) {
+          cost.frame.push(performance.now() - began);
+          frameBegan.push(began);
+          frameDone();
+        }
+      }
+    });
+  };
   const count = (data) => typeof data === 'string' && data[0] === '['
     ? (data.match(/\\{"type":"/g) || []).length : 1;
   const timed = (handler) => function (event) {
@@ -55,8 +74,10 @@ COST_JS = """(() => {
         cost.handler.push(performance.now() - began);
         const n = count(event.data);  // a list of what queued up: each of its messages counts
         cost.messages += n;
-        for (let i = 0; i < n; i++) arrivals.push(began);
-        if (!asked) { asked = true; nativeFrame(frameDone); }
+        // Timed to a frame: the one the page asked for (a message it draws none for, a table
+        // out of view, asks none), or the bare page's, asked here.
+        if (cost.askFrames || pageAsked) for (let i = 0; i < n; i++) arrivals.push(began);
+        if (cost.askFrames && !asked) { asked = true; nativeFrame(frameDone); }
       }
     }
   };
@@ -72,13 +93,27 @@ COST_JS = """(() => {
     }
   }).observe({type: 'longtask'});
   window.benchLongSince = (t) => cost.everyLong.filter(([start]) => start >= t);
+  new PerformanceObserver((list) => {  // what each frame over 50 ms did (Long Animation Frames)
+    for (const e of list.getEntries()) {
+      const scripts = {};
+      for (const s of e.scripts) {
+        const key = `${s.invokerType} ${s.invoker}`.slice(0, 60);
+        scripts[key] = (scripts[key] || 0) + s.duration;
+      }
+      const end = e.startTime + e.duration;
+      cost.longFrames.push({at: e.startTime, ms: e.duration, blocking: e.blockingDuration, scripts,
+                            callbacks: e.renderStart ? e.styleAndLayoutStart - e.renderStart : 0,
+                            rendering: e.styleAndLayoutStart ? end - e.styleAndLayoutStart : 0});
+    }
+  }).observe({type: 'long-animation-frame'});
+  window.benchLongFramesSince = (t) => cost.longFrames.filter((f) => f.at >= t);
   window.benchCostStart = () => {
-    Object.assign(cost, {handler: [], frame: [], toFrame: [], toPaint: [], longTasks: [], messages: 0,
-                         since: performance.now(), on: true});
+    Object.assign(cost, {handler: [], frame: [], toFrame: [], toPaint: [], painted: [], longTasks: [],
+                         messages: 0, since: performance.now(), on: true});
   };
   window.benchCostStop = () => {
     cost.on = false;
-    return {...cost, everyLong: undefined, elapsed: performance.now() - cost.since};
+    return {...cost, everyLong: undefined, longFrames: undefined, elapsed: performance.now() - cost.since};
   };
 })()"""
 
@@ -87,6 +122,7 @@ COST_JS = """(() => {
 #: message parsed, nothing drawn.
 BARE_JS = """() => {
   window.kept = 0;
+  benchCost.askFrames = true;  // it draws nothing: each message timed to a frame asked for it
   const ws = new WebSocket(`ws://${location.host}/ws`);
   ws.onmessage = (e) => { window.kept += JSON.parse(e.data) ? 1 : 0; };
 }"""
@@ -96,21 +132,22 @@ BARE_PATH = "/bench-bare-feed"
 
 
 def summary(cost: dict) -> dict[str, float]:
-    """The p50 / p99 of each split (ms), the script time per message and the share of the
-    main thread the page's scripts took.
+    """The p50 / p99 of each split (ms; the page's frames, callback to painted, their max too),
+    the script time per message and the share of the main thread the page's scripts took.
 
-    >>> s = summary({"handler": [0.1, 0.3], "frame": [2.0], "toFrame": [5.0, 9.0],
+    >>> s = summary({"handler": [0.1, 0.3], "frame": [2.0], "painted": [4.0], "toFrame": [5.0, 9.0],
     ...              "toPaint": [6.0, 11.0], "longTasks": [], "messages": 2, "elapsed": 1000.0})
     >>> s["handler_p99_ms"], s["script_per_message_ms"], s["script_busy_pct"], s["long_tasks"]
     (0.3, 1.2, 0.24, 0)
-    >>> summary({**dict.fromkeys(["handler", "frame", "toFrame", "toPaint"], [1.0]),
+    >>> summary({**dict.fromkeys(["handler", "frame", "painted", "toFrame", "toPaint"], [1.0]),
     ...          "longTasks": [60.0, 80.0], "messages": 1, "elapsed": 1.0})["longest_task_ms"]
     80.0
     """
     out: dict[str, float] = {}
-    for name in ("handler", "frame", "toFrame", "toPaint"):
+    for name in ("handler", "frame", "painted", "toFrame", "toPaint"):
         for q, p in (("p50", 0.5), ("p99", 0.99)):
             out[f"{name}_{q}_ms"] = round(percentile(cost[name], p), 2)
+    out["painted_max_ms"] = round(max(cost["painted"], default=0.0), 1)
     script = sum(cost["handler"]) + sum(cost["frame"])
     messages = max(1, cost["messages"])
     out.update(
@@ -141,6 +178,8 @@ KINDS = {
     "paint": ("PrePaint", "Paint", "PaintImage", "Layerize", "UpdateLayer", "Commit", "CompositeLayers"),
     "gc": ("MinorGC", "MajorGC", "BlinkGC.AtomicPhase", "V8.GCScavenger", "V8.GCFinalizeMC"),
 }
+#: A garbage collection, each pause whole (the other GC names are its parts).
+GC_PAUSES = ("MajorGC", "MinorGC")
 #: A task of the main thread that runs the event loop (the "RunTask" of each Chromium).
 TASKS = ("RunTask", "ThreadControllerImpl::RunTask", "ThreadPool_RunTask")
 
@@ -199,9 +238,10 @@ def frame_id(page) -> str:
 def trace_summary(trace: bytes, frame: str, messages: int) -> dict[str, float]:
     """The main thread of the page whose main frame is ``frame`` in a Chrome trace: the CPU
     (ms) of its tasks in all, of each kind (``KINDS``; style and layout forced by a script, the
-    page's thrash, apart) and per message received; its tasks over 50 ms (wall clock: on a busy
-    machine mostly the thread waiting for a core), the longest's wall and CPU time, and the CPU
-    of those tasks in all and by kind (what they were)."""
+    page's thrash, apart) and per message received, the longest garbage collection; its tasks
+    over 50 ms (wall clock: on a busy machine mostly the thread waiting for a core), the
+    longest's wall and CPU time, and the CPU of those tasks in all and by kind (what they
+    were)."""
     import json
 
     events = json.loads(trace)
@@ -233,6 +273,7 @@ def trace_summary(trace: bytes, frame: str, messages: int) -> dict[str, float]:
         "busy_ms": round(busy, 1),
         **{f"{k}_ms": round(v, 1) for k, v in out.items()},
         "busy_per_message_ms": round(busy / max(1, messages), 3),
+        "gc_longest_ms": round(max((cpu for name, *_, cpu in spans if name in GC_PAUSES), default=0.0), 1),
         "long_tasks": sum(1 for _, a, b, _ in tasks if b - a > 50),
         "longest_task_ms": round(longest[2] - longest[1], 1),
         "longest_task_cpu_ms": round(longest[3], 1),

@@ -240,8 +240,8 @@ def test_new_game_offers_every_size_and_variant_the_board_plays(
     tmp_path, broker, watcher, boards, cafe, page
 ):
     """A board wired for Antipalos 5 and Anti-Grid 6, playing Antipalos 5 (started by a
-    command): its tile shows Antipalos 5 chosen; opened, its New game list offers each size and
-    variant by title, and starts exactly the one picked."""
+    command): its tile shows Antipalos 5 chosen, in a New game list as wide as it is once opened;
+    opened, the list offers each size and variant by title, and starts exactly the one picked."""
     layout = wired_for(tmp_path, ("antipalos", 5), ("anti-grid", 6))
     boards(board_config(tmp_path, broker.port, top=f'layout = "{layout}"\n', game="anti-grid", size=6))
     watcher.state("t1")
@@ -253,9 +253,12 @@ def test_new_game_offers_every_size_and_variant_the_board_plays(
     tile.locator(".title").filter(has_text="Antipalos 5").wait_for()
     select = tile.locator("select.game")
     assert select.input_value() == "Antipalos 5"
-    assert select.locator("option").all_inner_texts() == ["Antipalos 5"]  # filled once opened
+    assert select.locator("option:not([hidden])").all_inner_texts() == ["Antipalos 5"]  # filled once opened
+    closed = select.bounding_box()["width"]
+    tile.screenshot(path=str(OUTPUT / "cafe-tile-new-game-list.png"))
     select.focus()
     assert select.locator("option").all_inner_texts() == titles
+    assert select.bounding_box()["width"] == closed  # as wide closed: it looks like the list it is
     assert select.input_value() == "Antipalos 5"
     select.select_option("Anti-Grid 6 chain")
     start_new_game(page, tile)

@@ -43,6 +43,8 @@ WATCH_BOARDS_JS = """() => {
 
 #: Whether the browser renders a tile's words (false: it skips the tile, far from the screen).
 RENDERED_JS = "(e) => e.querySelector('.turn').checkVisibility({contentVisibilityAuto: true})"
+#: Whether the browser renders a tile's board (false: over 200 px from the screen, cafe.css).
+BOARD_RENDERED_JS = "(e) => e.querySelector('.mini .cells').checkVisibility({contentVisibilityAuto: true})"
 
 
 def _tile(page, board: str, ply: int | None = None):
@@ -58,6 +60,14 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
     page.goto(cafe())
     for name in TABLES:
         page.locator(f'article[data-board="{name}"][data-drawn="{LAYOUT}"]').wait_for()
+        # The games it plays come on their own topic, maybe after its first state: its New
+        # game list takes their width once they are in.
+        widest = max(len(p["title"]) for p in watcher.playable(name))
+        page.wait_for_function(
+            "([board, n]) => [...document.querySelectorAll(`article[data-board='${board}'] "
+            "select.game option`)].some((o) => o.text.length === n)",
+            arg=[name, widest],
+        )
     page.evaluate(WATCH_BOARDS_JS)
     others = [_tile(page, name).bounding_box() for name in TABLES[1:]]
     started["t1"].place("A1*")
@@ -90,8 +100,18 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
     assert not _tile(page, "t3").evaluate(RENDERED_JS)  # nor laid out or painted by the browser
     # Nor has it controls (the browser's autofill would read their fields at each change).
     assert _tile(page, "t3").locator(".controls").count() == 0
+    # Nearer, 350 px below the screen: the browser renders the tile, but not yet its board.
+    top = _tile(page, "t3").evaluate("(e) => e.getBoundingClientRect().top + scrollY")
+    page.evaluate(
+        "(y) => new Promise((done) => { scrollTo(0, y); requestAnimationFrame(() => "
+        "requestAnimationFrame(done)); })",
+        top - 500 - 350,
+    )
+    assert _tile(page, "t3").evaluate(RENDERED_JS)
+    assert not _tile(page, "t3").evaluate(BOARD_RENDERED_JS)
     _tile(page, "t3").scroll_into_view_if_needed()
     _tile(page, "t3", 1).wait_for()
+    assert _tile(page, "t3").evaluate(BOARD_RENDERED_JS)
     _tile(page, "t3").locator("button.new").wait_for()  # its controls, as it comes into view
     assert _tile(page, "t3").locator(".figures .figure").count() == 1
     assert _tile(page, "t3").evaluate(RENDERED_JS)

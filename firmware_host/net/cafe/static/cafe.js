@@ -231,12 +231,15 @@ function orderOf(view) {
 
 // Only the tiles in view (or about to be) are drawn: a table off the screen keeps its latest
 // state and is drawn from it when it comes into view. A tile made off the screen has its words
-// written once, so that it takes its place in the grid.
+// written once, so that it takes its place in the grid. Its board is not rendered either
+// (cafe.css, ".far"): the browser renders the tiles within a screen and a half of the screen,
+// and put their boards together for the compositor again in each frame that drew a tile.
 const inView = new IntersectionObserver((entries) => {
   for (const entry of entries) {
     const table = tables.get(/** @type {HTMLElement} */ (entry.target).dataset.board);
     if (!table) continue;
     table.seen = entry.isIntersecting;
+    table.el.classList.toggle("far", !table.seen);
     if (table.seen && table.stale) redraw([table]);  // in the next frames
     else if (table.seen) guard(table, () => renderControls(table));
     else dropControls(table);
@@ -450,14 +453,20 @@ function renderControls(table) {
 
 // A tile's New game list: the table's game, chosen, and the others the table plays once the
 // list has been opened (openLists). Each tile's whole list built at the first message was most
-// of the time the page took to open at 200 tables, for lists nobody had opened.
+// of the time the page took to open at 200 tables, for lists nobody had opened. Until it is
+// opened the longest title waits in it hidden, so that it is as wide as the whole list: a list
+// as narrow as its one game looked like a table that plays nothing else.
 function showGames(select, s) {
   const titles = offered(s).map((p) => p.title);
   const now = s.choice || s.game;
-  const shown = select.dataset.open || !titles.includes(now) ? titles : [now];
-  if (select.dataset.offered !== shown.join("\n")) {
+  const open = select.dataset.open || !titles.includes(now);
+  const widest = titles.reduce((a, b) => (b.length > a.length ? b : a), now);
+  const shown = open ? titles : [...new Set([now, widest])];
+  const key = `${Boolean(open)}\n${shown.join("\n")}`;
+  if (select.dataset.offered !== key) {
     select.replaceChildren(...shown.map((title) => new Option(title, title)));
-    select.dataset.offered = shown.join("\n");
+    if (!open && shown.length > 1) Object.assign(select.options[1], { hidden: true, disabled: true });
+    select.dataset.offered = key;
     delete select.dataset.game;
   }
   if (select.dataset.game !== now) {  // the table's game, until someone picks another

@@ -48,8 +48,9 @@
  * @typedef {object} Parts
  * @property {Site} site
  * @property {SVGElement | null} cell  its shaded cell (none for a segment's second half)
- * @property {SVGGElement} led  where its light is drawn
- * @property {SVGElement} piece  a sensor's reading no figure explains
+ * @property {SVGGElement | null} led  where its light is drawn (Board.ledOf)
+ * @property {SVGElement | null} piece  a sensor's reading no figure explains (Board.pieceOf)
+ * @property {() => SVGElement} makePiece  that reading drawn, into the pieces' layer
  * @property {SVGElement | null} hit  where a click lands (null on a board nobody clicks)
  * @property {number} [radius]  a point's outline, when lit
  * @property {string} [lit]  its light as last drawn ("" for none)
@@ -278,6 +279,10 @@ export class Board {
         label.dataset.for = site.label;
       }
       this.sites.set(site.label, parts);
+      if (this.interactive) {  // a picture (a café tile) draws them as they are first needed
+        this.ledOf(parts);
+        this.pieceOf(parts);
+      }
     }
     this.layout(r);
     this.showFigures(this.figures);
@@ -445,9 +450,23 @@ export class Board {
       node.classList.toggle("missing", !seen);
     }
     for (const [label, parts] of this.sites) {
-      const explained = this.figureAt.has(label);
-      parts.piece.classList.toggle("on", this.pieces.has(label) && !explained);
+      const on = this.pieces.has(label) && !this.figureAt.has(label);
+      if (on || parts.piece) this.pieceOf(parts).classList.toggle("on", on);
     }
+  }
+
+  /**
+   * A site's light and its sensor's reading, each drawn when first needed: on a picture most
+   * sites never show either (half the elements of a café tile's board otherwise).
+   * @param {Parts} parts
+   */
+  ledOf(parts) {
+    return parts.led ||= svgEl("g", { class: "led" }, /** @type {Layers} */ (this.layers).leds);
+  }
+
+  /** @param {Parts} parts */
+  pieceOf(parts) {
+    return parts.piece ||= parts.makePiece();
   }
 
   /** What the sensors see. @param {Iterable<string>} pieces */
@@ -465,11 +484,11 @@ export class Board {
   showLights(leds, kinds = {}) {
     for (const [label, parts] of this.sites) {
       const led = leds[label];
-      const node = parts.led;
       const kind = led ? kinds[label] || "target" : null;
       const lit = led ? `${led.join(" ")} ${kind}` : "";
-      if (parts.lit === lit) continue;  // as drawn: only the lights that changed are touched
+      if ((parts.lit ?? "") === lit) continue;  // as drawn: only the lights that changed are touched
       parts.lit = lit;
+      const node = this.ledOf(parts);
       node.setAttribute("class", led ? `led lit ${led[1]} ${kind}` : "led");
       node.style.setProperty("--led", led ? full((kind && LIGHT_COLOURS[kind]) || led[0]) : "transparent");
       node.style.setProperty("--dim", led ? String(dimness(led[0])) : "1");
@@ -730,9 +749,10 @@ function drawCell(site, layers, spacing) {
   return {
     site,
     cell: svgEl("polygon", { points, class: "cell" }, layers.cells),
-    led: svgEl("g", { class: "led" }, layers.leds),
-    piece: svgEl("circle", { cx: site.x, cy: -site.y, r: Math.min(inner * 0.62, spacing * 0.42),
-                             class: "piece" }, layers.pieces),
+    led: null,
+    piece: null,
+    makePiece: () => svgEl("circle", { cx: site.x, cy: -site.y, r: Math.min(inner * 0.62, spacing * 0.42),
+                                       class: "piece" }, layers.pieces),
     hit,
   };
 }
@@ -777,8 +797,9 @@ function drawSegment(site, layers, spacing, squares) {
   return {
     site,
     cell,
-    led: svgEl("g", { class: "led" }, layers.leds),
-    piece: line(0.14, 0.86, "piece rod", layers.pieces),
+    led: null,
+    piece: null,
+    makePiece: () => line(0.14, 0.86, "piece rod", layers.pieces),
     hit,
   };
 }
@@ -789,8 +810,9 @@ function drawDot(site, layers, spacing) {
   return {
     site,
     cell: svgEl("circle", { ...at, r: spacing * 0.12, class: "cell" }, layers.cells),
-    led: svgEl("g", { class: "led" }, layers.leds),
-    piece: svgEl("circle", { ...at, r: spacing * 0.3, class: "piece" }, layers.pieces),
+    led: null,
+    piece: null,
+    makePiece: () => svgEl("circle", { ...at, r: spacing * 0.3, class: "piece" }, layers.pieces),
     hit: layers.hits ? svgEl("circle", { ...at, r: spacing * 0.45, class: "hit" }, layers.hits) : null,
     radius: spacing * 0.42,   // a point's outline, when lit
   };
