@@ -261,7 +261,7 @@ class WebBoard:
     def sync(self, now: float, controller: Controls, events: Iterable[Event]) -> None:
         """After a controller step at ``now`` ms: apply the due commands, publish changes."""
         self._now = self.hub.recording.now = now
-        for command in self.spacing.due(now, self.hub.take):
+        for command in self.spacing.due(now, self.hub.take, controller.quiet(now)):
             try:
                 self._apply(command, controller)
             except Exception as exc:  # noqa: BLE001 - a command must never end the daemon

@@ -6,6 +6,12 @@ be lost. :class:`Spacing` holds a site's next change back until ``gap_ms`` after
 each site's changes keep their order, and one busy site never holds the others up. The game's
 page (``bridge.WebBoard``) and the set-up wizard's (``setup_page.SetupPage``) both use it.
 
+A command for the whole board (a button, a new game) waits for every change before it, as a
+player's hand would: until the last change is ``gap_ms`` back, so the board has read it, and
+until the board has settled on it (``settled``: the game's page judges a placing then), so OK
+pressed right after a click acts on what the placing showed. A board that does not settle
+holds it back for ``HOLD_MS`` at most.
+
 >>> from firmware_host.net.web.commands import Press, SiteChange
 >>> waiting = [SiteChange("a1", "toggle"), SiteChange("a1", "toggle"), SiteChange("b2", "place")]
 >>> spacing = Spacing(gap_ms=60)
@@ -15,7 +21,12 @@ page (``bridge.WebBoard``) and the set-up wizard's (``setup_page.SetupPage``) bo
 >>> spacing.due(30, lambda most: []), spacing.waiting
 ([], True)
 >>> spacing.due(60, lambda most: [Press("ok")])
-[SiteChange(site='a1', action='toggle'), Press(button='ok', long=False)]
+[SiteChange(site='a1', action='toggle')]
+>>> spacing.changed("a1", 60)
+>>> spacing.due(110, lambda most: []), spacing.due(130, lambda most: [], settled=False)
+([], [])
+>>> spacing.due(130, lambda most: [])
+[Press(button='ok', long=False)]
 """
 
 from __future__ import annotations
@@ -29,6 +40,9 @@ from firmware_host.net.web.commands import Drag, PageCommand, SiteChange
 #: Commands waiting for the loop at most (the page is told the board is busy), and applied in
 #: one loop step at most: a flood of them never holds a scan up.
 MAX_WAITING, PER_STEP = 256, 16
+#: How long (ms) after the last change a command for the whole board waits for the board to
+#: settle at most.
+HOLD_MS = 2000.0
 
 
 def gap_ms(debounce_scans: int, scan_hz: float) -> float:
@@ -49,6 +63,7 @@ class Spacing:
         self.gap_ms = gap_ms
         self._pending: deque[PageCommand] = deque()
         self._changed: dict[str, float] = {}
+        self._last = -math.inf
 
     @property
     def waiting(self) -> bool:
@@ -58,12 +73,16 @@ class Spacing:
     def changed(self, site: str, at: float) -> None:
         """``site`` changed at ``at`` ms: its next change waits until ``gap_ms`` later."""
         self._changed[site] = at
+        self._last = max(self._last, at)
 
-    def due(self, now: float, take: Callable[[int], list[PageCommand]]) -> list[PageCommand]:
+    def due(
+        self, now: float, take: Callable[[int], list[PageCommand]], settled: bool = True
+    ) -> list[PageCommand]:
         """Up to PER_STEP commands to apply at ``now``, after those ``take(most)`` hands over
         from the page: each one's sites' earlier changes are far enough back, and no earlier
         command waits for its sites. A command for the whole board (a button, a new game, a
-        setup) waits for everything before it."""
+        setup) waits for everything before it, applied in an earlier step, read and
+        ``settled``."""
         if len(self._pending) < MAX_WAITING:
             self._pending.extend(take(MAX_WAITING - len(self._pending)))
         due: list[PageCommand] = []
@@ -72,7 +91,7 @@ class Spacing:
         while self._pending and len(due) < PER_STEP:
             command = self._pending.popleft()
             sites = sites_of(command)
-            if not sites and kept:
+            if not sites and (busy or not self._read(now, settled)):
                 self._pending.appendleft(command)
                 break
             if busy.intersection(sites) or not self._free(sites, now):
@@ -82,6 +101,11 @@ class Spacing:
             busy.update(sites)  # one change of a site per step, in order
         self._pending.extendleft(reversed(kept))
         return due
+
+    def _read(self, now: float, settled: bool) -> bool:
+        """The last change is read by the board, and settled (or held long enough)."""
+        since = now - self._last
+        return since >= self.gap_ms and (settled or since >= HOLD_MS)
 
     def _free(self, sites: tuple[str, ...], now: float) -> bool:
         return all(now - self._changed.get(s, -math.inf) >= self.gap_ms for s in sites)
