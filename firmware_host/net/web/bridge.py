@@ -233,12 +233,14 @@ def _json(obj: Any) -> str:
 class WebBoard:
     """Applies the page's commands to ``board`` and a controller, publishes to ``hub``."""
 
-    def __init__(self, board: SimBoard | HardwareBoard, hub: Hub, gap_ms: float = 60.0) -> None:
+    def __init__(
+        self, board: SimBoard | HardwareBoard, hub: Hub, gap_ms: float = 60.0, gap_scans: int = 0
+    ) -> None:
         self.board = board
         self.hub = hub
-        #: Changes of one site are spaced at least ``gap_ms`` apart, so that the debouncer
-        #: sees each (a quick click-click is a lift and a placing, i.e. a tap).
-        self.spacing = Spacing(gap_ms)
+        #: Changes of one site are spaced at least ``gap_ms`` and ``gap_scans`` scans apart, so
+        #: that the debouncer sees each (a quick click-click is a lift and a placing, a tap).
+        self.spacing = Spacing(gap_ms, gap_scans)
         self._now = 0.0
         self._game_id: Any = object()
         self._shown: dict[str, Any] = {}

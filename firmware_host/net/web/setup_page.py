@@ -28,7 +28,7 @@ PROMPT, LIT = ["#3fa7ff", "pulse"], ["#ffffff", "steady"]
 class SetupPage:
     """The wizard's side of the page for ``board`` (a SimBoard, or real hardware's tapped
     parts); ``believed``: site -> channel the simulated board uses when it has no wiring;
-    ``gap_ms``: how far apart one site's changes are applied (``spacing.gap_ms``)."""
+    ``gap_ms``, ``gap_scans``: how far apart one site's changes are applied (``spacing.gap``)."""
 
     def __init__(
         self,
@@ -37,10 +37,11 @@ class SetupPage:
         believed: Mapping[str, int],
         game,
         gap_ms: float,
+        gap_scans: int = 0,
         hub: Hub | None = None,
     ) -> None:
         self.board, self.sites, self.believed, self.game = board, list(sites), believed, game
-        self.spacing = Spacing(gap_ms)
+        self.spacing = Spacing(gap_ms, gap_scans)
         self.hub = hub or Hub()
         self.hub.labels = frozenset(s.label for s in sites)
         self.simulated = getattr(board, "simulated", True)
