@@ -66,12 +66,24 @@ class Clock:
         #: The control a game begun at the board goes back to after a league round's: the
         #: config's, or the one a new game named since.
         self.configured = self._config = control
-        self.clocks: Clocks | None = None
+        #: Counts the changes of what an opponent sees of the clocks (the clocks, the time each
+        #: turn took, the corrections): what is built from them is built again only then.
+        self.version = 0
+        self._clocks: Clocks | None = None
         self._game_id, self._plies, self._at = 0, 0, 0.0
         self._drawn, self._drawn_at = "", -math.inf
         self._marks: tuple[str | None, str | None, bool] | None = None  # who ran, flagged, paused
         #: The arbiter's corrections made here (a paired board relays each to the other).
         self.corrections = 0
+
+    @property
+    def clocks(self) -> Clocks | None:
+        """The game clocks (None: no clock)."""
+        return self._clocks
+
+    @clocks.setter
+    def clocks(self, clocks: Clocks | None) -> None:
+        self._clocks, self.version = clocks, self.version + 1
 
     @classmethod
     def of(cls, config: ClockConfig, storage: Storage) -> Clock:
@@ -100,6 +112,7 @@ class Clock:
         kept = {p: text for p, text in self._kept().items() if p <= plies}
         read = {p: json.loads(text) for p, text in kept.items()}
         self.used = {p: float(r["used"]) for p, r in read.items() if "used" in r and not r.get("recorded")}
+        self.version += 1
         ply = max(kept, default=None)
         last = read.get(plies, {})
         self._recorded = (last["mover"], float(last["used"])) if last.get("recorded") else None
@@ -309,7 +322,7 @@ class Clock:
 
     def _keep(self, clocks: Clocks, ply: int, mover: str | None, used: float | None = None) -> None:
         if used is not None:
-            self.used[ply] = used
+            self.used[ply], self.version = used, self.version + 1
         self._keep_text(ply, clocks.readings(mover, used))
 
     def _keep_text(self, ply: int, readings: str) -> None:

@@ -151,6 +151,7 @@ class Controller:
         self.output = Output(self.notes.pager)
         self.clock, self._now = Clock.of(clock or ClockConfig(), storage), 0.0
         self._queue: deque[Step] | None = None  # what is being applied (see apply)
+        self._seen: tuple[Any, ...] | None = None  # what an opponent saw last, what made it
         match = match or game.new_match()
         self.seating = Seating(players) if resume is None else _seated(storage, resume[0], players)
         if resume is None:
@@ -245,7 +246,35 @@ class Controller:
         return self.phase.acting(self.state)
 
     def seen(self) -> Seen:
-        """What an opponent sees now."""
+        """What an opponent sees now (the computer and a paired board ask at every scan): made
+        again only when what it is made of changed (the record's and the clocks' counts of
+        changes, the phase, the seating, the opponent); how long the running turn has run is
+        read at every call."""
+        r, kept, turn = self.record, self._seen, self.clock.turn(self._now)
+        if (
+            kept is None
+            or kept[1] is not r
+            or kept[2] is not self.phase
+            or kept[3] is not self.seating
+            or kept[4] is not self.opponent
+            or kept[5] != r.version
+            or kept[6] != self.clock.version
+        ):
+            made = self._made_seen(turn)
+            kept = self._seen = (
+                made,
+                r,
+                self.phase,
+                self.seating,
+                self.opponent,
+                r.version,
+                self.clock.version,
+            )
+        elif kept[0].turn != turn:
+            kept = self._seen = (kept[0].at_turn(turn), *kept[1:])
+        return cast(Seen, kept[0])
+
+    def _made_seen(self, turn: tuple[str, float] | None) -> Seen:
         r, phase = self.record, self.phase
         undecided = phase.in_doubt()  # the players' move may have been a knock
         awaiting = (phase.awaits_answer() and not undecided) or self._opponent_next()
@@ -262,7 +291,7 @@ class Controller:
             tuple(r.rewrites),
             self.clock.clocks,
             self.clock.used,
-            self.clock.turn(self._now),
+            turn,
             self.seating,
             self.clock.corrections,
             r.follows,

@@ -85,6 +85,19 @@ class Seen:
     def state(self) -> GameState[Any]:
         return self.states[-1]
 
+    def at_turn(self, turn: tuple[str, float] | None) -> Seen:
+        """The same, but ``turn``: a copy made without the dataclass's ``replace`` (a board
+        with a clock running makes one at every scan).
+
+        >>> seen = Seen(None, 1, (), (), awaiting=False, final=True, turn=("blue", 10.0))
+        >>> later = seen.at_turn(("blue", 20.0))
+        >>> later.turn, later.game_id, seen.turn
+        (('blue', 20.0), 1, ('blue', 10.0))
+        """
+        seen = object.__new__(Seen)
+        seen.__dict__.update(self.__dict__, turn=turn)
+        return seen
+
     @property
     def position(self) -> tuple[Any, ...]:
         """Which position this is: the game, the number of moves and the last (a corrected

@@ -82,6 +82,9 @@ class GameRecord:
         #: The token of the game stored before this one, played with another board: over here
         #: (a restarted board begins a new game once the last is over), never joined again.
         self.follows = ""
+        #: Counts the changes of what an opponent sees of the record (its moves and positions,
+        #: rewrites, token): what is built from them is built again only when it changed.
+        self.version = 0
         #: What is left to do that the sensors cannot see (the last move's flips, a takeback's
         #: tokens to turn back and unseen pieces to carry), as it stands: kept so a restart
         #: still asks for it; ``undo_by``: the side whose steps they are.
@@ -257,7 +260,7 @@ class GameRecord:
 
     def set_token(self, token: str) -> None:
         """The game is played with another board under ``token``."""
-        self.token = token
+        self.token, self.version = token, self.version + 1
         self.storage.set_history(self.game_id, self.history())
 
     def play(self, move: Any) -> str:
@@ -342,9 +345,12 @@ class GameRecord:
         self.states.append(state)
         self.boards.append(state.occupied())
         self.moves.append(text)
+        self.version += 1
 
     def _pop(self, keep: int) -> None:
+        """Keep the first ``keep`` moves (the rewrites changed with them: counted here)."""
         del self.states[keep + 1 :], self.boards[keep + 1 :], self.moves[keep:]
+        self.version += 1
 
 
 def _history(

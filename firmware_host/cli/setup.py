@@ -257,12 +257,12 @@ def _page(hardware, plan: SetupJob, game: Game, config: Config):
     from firmware_host.net import web
     from firmware_host.net.address import host_address
     from firmware_host.net.web.setup_page import SetupPage
-    from firmware_host.net.web.spacing import gap_ms
+    from firmware_host.net.web.spacing import gap
     from firmware_host.net.web.tap import tap
 
     board = hardware.sim if hardware.sim is not None else tap(hardware)
-    gap = gap_ms(config.timing.debounce_scans, config.timing.scan_hz)
-    bridge = SetupPage(board, game.new().sites(), plan.believed, game, gap)
+    spaced = gap(config.timing.debounce_scans, config.timing.scan_hz)
+    bridge = SetupPage(board, game.new().sites(), plan.believed, game, *spaced)
     try:
         return web.bind_bridge(bridge, config.web.host, config.web.port, None, lan=host_address)
     except OSError as exc:

@@ -21,7 +21,7 @@ from firmware_host.board.events import Event
 from firmware_host.board.playable import Playable
 from firmware_host.net.web.address import is_loopback, listen, new_token, page_address
 from firmware_host.net.web.bridge import Hub, WebBoard
-from firmware_host.net.web.spacing import gap_ms
+from firmware_host.net.web.spacing import gap
 from firmware_host.net.web.tap import HardwareBoard
 from firmware_host.store.config import Timing
 from hardware.sim import SimBoard
@@ -127,8 +127,8 @@ def bind(
     that, a new game is checked). Off loopback the controls need a token (``token``, else a new
     one, printed). ``lan()``: this machine's network address, for the phones' link. OSError if
     the address cannot be bound."""
-    gap = gap_ms(timing.debounce_scans, timing.scan_hz)  # each change of a site seen
-    return bind_bridge(WebBoard(board, Hub(), gap), host, port, token, out, lan, playable)
+    bridge = WebBoard(board, Hub(), *gap(timing.debounce_scans, timing.scan_hz))  # each change seen
+    return bind_bridge(bridge, host, port, token, out, lan, playable)
 
 
 def bind_bridge(

@@ -37,7 +37,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-import math
 import sys
 import threading
 from collections import deque
@@ -50,15 +49,12 @@ from firmware_host.board.view import lights
 from firmware_host.net.web import story
 from firmware_host.net.web.commands import Drag, PageCommand, Press, SetNoise, SetUp, SiteChange
 from firmware_host.net.web.drawn import drawn
+from firmware_host.net.web.pieces import Geometry, SimPieces, Wired
 from firmware_host.net.web.spacing import MAX_WAITING, Spacing
 from firmware_host.net.web.tap import HardwareBoard
 from firmware_host.ui.screens import result_words
-from hardware.sim import Noise, SimBoard
+from hardware.sim import SimBoard
 
-#: The noise the page's switch turns on: contact bounce, and a hand hovering now and then.
-NOISE = Noise(bounce=(0.002, 0.008), hover_rate=0.5, hover_time=0.02, seed=9)
-#: Seconds a slid piece takes per site.
-SLIDE_STEP = 0.04
 #: Lines a session recording keeps at most (then it stops growing, and says so).
 MAX_RECORDED = 20_000
 
@@ -237,16 +233,19 @@ def _json(obj: Any) -> str:
 class WebBoard:
     """Applies the page's commands to ``board`` and a controller, publishes to ``hub``."""
 
-    def __init__(self, board: SimBoard | HardwareBoard, hub: Hub, gap_ms: float = 60.0) -> None:
+    def __init__(
+        self, board: SimBoard | HardwareBoard, hub: Hub, gap_ms: float = 60.0, gap_scans: int = 0
+    ) -> None:
         self.board = board
         self.hub = hub
-        #: Changes of one site are spaced at least ``gap_ms`` apart, so that the debouncer
-        #: sees each (a quick click-click is a lift and a placing, i.e. a tap).
-        self.spacing = Spacing(gap_ms)
+        #: Changes of one site are spaced at least ``gap_ms`` and ``gap_scans`` scans apart, so
+        #: that the debouncer sees each (a quick click-click is a lift and a placing, a tap).
+        self.spacing = Spacing(gap_ms, gap_scans)
         self._now = 0.0
         self._game_id: Any = object()
         self._shown: dict[str, Any] = {}
-        self._geometry: _Geometry | None = None
+        #: The simulated pieces the page moves (None on real hardware: the pieces are real).
+        self.hands = SimPieces(board, self.spacing, ()) if isinstance(board, SimBoard) else None
         self._led_sites: dict[int, list[str]] = {}
         self._history = _History()
         #: False on real hardware: the pieces are real (the page's piece controls are refused).
@@ -261,7 +260,7 @@ class WebBoard:
     def sync(self, now: float, controller: Controls, events: Iterable[Event]) -> None:
         """After a controller step at ``now`` ms: apply the due commands, publish changes."""
         self._now = self.hub.recording.now = now
-        for command in self.spacing.due(now, self.hub.take):
+        for command in self.spacing.due(now, self.hub.take, controller.quiet(now)):
             try:
                 self._apply(command, controller)
             except Exception as exc:  # noqa: BLE001 - a command must never end the daemon
@@ -274,79 +273,35 @@ class WebBoard:
 
     # ------------------------------------------------------------------ commands
     def _apply(self, command: PageCommand, controller: Controls) -> None:
-        if isinstance(command, SiteChange):
-            on = command.action == "place"
-            if command.action == "toggle":
-                on = not self._occupied(controller, command.site)
-            self._set(controller, command.site, on)
-        elif isinstance(command, Drag):
-            self._drag(controller, command)
+        if isinstance(command, (SiteChange, Drag, SetNoise)):
+            if self.hands:
+                self._record(self.hands.apply(command, self._wired(controller), self._now))
         elif isinstance(command, Press):
             self.board.buttons.press(command.button, command.long)
             held = {"long": True} if command.long else {}
             self.hub.recording.add(self._now, button=command.button, **held)
         elif isinstance(command, SetUp):
             self._set_board(controller, controller.snapshot().expected if command.board == "expected" else ())
-        elif isinstance(command, SetNoise):
-            self.board.noise = NOISE if command.on else None
         else:  # one of the board's own commands: as the menu's and the broker's
             controller.command(command)
             if isinstance(command, NewGame) and self.simulated:
                 self._set_board(controller, controller.record.boards[0])
 
-    def _occupied(self, controller: Controls, site: str) -> bool:
-        channel = self.board.sensors(controller.layout.sensor).get(site)
-        return channel in self.board.closed
+    def _wired(self, controller: Controls) -> Wired:
+        return self.board.sensors(controller.layout.sensor)
 
-    def _set(self, controller: Controls, site: str, on: bool) -> None:
-        """Place (``on``) or lift the piece of ``site``, if that changes anything."""
-        board = self.board
-        if not isinstance(board, SimBoard):
-            return  # real pieces: the page cannot move them
-        channel = board.sensors(controller.layout.sensor).get(site)
-        if channel is None or on == (channel in board.closed):
-            return  # the game changed since the page sent it, or nothing to do
-        (board.place if on else board.lift)(channel)
-        self.spacing.changed(site, self._now)
-        self.hub.recording.add(self._now, site=site, on=on)
+    def _record(self, changes: Iterable[tuple[float, str, bool]]) -> None:
+        for t, site, on in changes:
+            self.hub.recording.add(t, site=site, on=on)
 
     def _set_board(self, controller: Controls, sites: Iterable[str]) -> None:
-        wanted = frozenset(sites)
+        if not self.hands:
+            return  # real pieces: the page cannot move them
+        wanted, wired = frozenset(sites), self._wired(controller)
         for site in sorted(controller.layout.sites_of(self.board.pieces()) - wanted):
-            self._set(controller, site, False)
+            self._record(self.hands.set(wired, site, False, self._now))
         for site in sorted(wanted):
-            self._set(controller, site, True)
-
-    def _drag(self, controller: Controls, drag: Drag) -> None:
-        board = self.board
-        if not isinstance(board, SimBoard) or not self._occupied(controller, drag.source):
-            return
-        path = self._geometry.between(drag.source, drag.target) if self.board.noise and self._geometry else []
-        if not path:
-            self._set(controller, drag.source, False)
-            return self._set(controller, drag.target, True)
-        sensor = self.board.sensors(controller.layout.sensor)
-        channels = [c for c in (sensor[s] for s in path) if c is not None]
-        if len(channels) < len(path):  # a dead switch on the way (a wired board)
-            self._set(controller, drag.source, False)
-            return self._set(controller, drag.target, True)
-        board.slide(channels, step=SLIDE_STEP)
-        self._record_slide(controller, path)
-
-    def _record_slide(self, controller: Controls, path: list[str]) -> None:
-        """The changes a slide makes, as SimBoard.slide times them (sites already holding a
-        piece do not change)."""
-        step, overlap = SLIDE_STEP * 1000, SLIDE_STEP * 250
-        record, now = self.hub.recording.add, self._now
-        record(now + step, site=path[0], on=False)
-        occupied = controller.layout.sites_of(self.board.pieces())
-        for i, site in enumerate(path[1:-1], start=1):
-            if site not in occupied:
-                record(now + i * step - overlap, site=site, on=True)
-                record(now + (i + 1) * step, site=site, on=False)
-        record(now + (len(path) - 1) * step - overlap, site=path[-1], on=True)
-        for site in path:
-            self.spacing.changed(site, now + len(path) * step)
+            self._record(self.hands.set(wired, site, True, self._now))
 
     # ------------------------------------------------------------------ publishing
     def _publish(self, controller: Controls, events: list[Event]) -> None:
@@ -394,7 +349,8 @@ class WebBoard:
         self._shown, self._history = {}, _History()
         state, game, layout = controller.record.state, controller.record.game, controller.layout
         sites = state.sites()
-        self._geometry = _Geometry(sites)
+        if self.hands:
+            self.hands.geometry = Geometry(sites)
         self._led_sites = {}
         lights = self.board.lights(layout.led)  # where each LED really is
         for site in sites:
@@ -504,37 +460,3 @@ def _png(image) -> str:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-class _Geometry:
-    """Where the sites are, to find the sites a slid piece crosses."""
-
-    def __init__(self, sites) -> None:
-        self.centre = {s.label: (s.x, s.y) for s in sites}
-        points = sorted(set(self.centre.values()))
-        self.spacing = _spacing(points)
-
-    def between(self, source: str, target: str) -> list[str]:
-        """``source``, the sites whose centres lie on the way to ``target``, and ``target``."""
-        (ax, ay), (bx, by) = self.centre[source], self.centre[target]
-        length2 = (bx - ax) ** 2 + (by - ay) ** 2
-        if length2 == 0:
-            return [source, target]
-        near = self.spacing * 0.45
-        crossed: dict[tuple[float, float], tuple[float, str]] = {}
-        for label, (x, y) in self.centre.items():
-            u = ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / length2
-            if not 0 < u < 1 or (x, y) in crossed or (x, y) in (self.centre[source], self.centre[target]):
-                continue
-            if math.dist((x, y), (ax + u * (bx - ax), ay + u * (by - ay))) <= near:
-                crossed[(x, y)] = (u, label)
-        return [source, *(label for _, label in sorted(crossed.values())), target]
-
-
-def _spacing(points: list[tuple[float, float]]) -> float:
-    """The typical distance between neighbouring site centres (the median nearest one)."""
-    if len(points) < 2:
-        return 1.0
-    sample = points[:: max(1, len(points) // 64)]
-    nearest = sorted(min(math.dist(p, q) for q in points if q != p) for p in sample)
-    return nearest[len(nearest) // 2]

@@ -1,7 +1,8 @@
 """The page during ``reedboard setup``: the same page as the game's, showing the set-up wizard
 (its OLED screen and words, the site to put a piece on, lit, and the sites the sensors see)
-and taking its buttons; on the simulated board a click puts a piece on a site or lifts it, one
-site's changes spaced out as on the game's page (``spacing.py``), so that the wizard sees each.
+and taking its buttons; on the simulated board a click puts a piece on a site or lifts it and a
+drag moves one, as on the game's page (``pieces.py``), one site's changes and the buttons after
+them spaced out alike (``spacing.py``), so that the wizard sees each before the button.
 
 It publishes to a :class:`~firmware_host.net.web.bridge.Hub` the keys the page reads (``game``,
 ``sites``, ``pieces``, ``leds``, ``oled``, ``status``, ``events``); the loop calls
@@ -15,8 +16,10 @@ from typing import Any, Iterable, Mapping, Sequence
 from engines.core.contract import Site
 from firmware_host.board.wizard import Wizard
 from firmware_host.net.web.bridge import Hub, _png, put
-from firmware_host.net.web.commands import Press, SiteChange
+from firmware_host.net.web.commands import Drag, Press, SetNoise, SiteChange
+from firmware_host.net.web.pieces import SimPieces
 from firmware_host.net.web.spacing import Spacing
+from hardware.sim import SimBoard
 
 #: How the site to put a piece on is lit on the page, and a lit LED's site (simulated board).
 PROMPT, LIT = ["#3fa7ff", "pulse"], ["#ffffff", "steady"]
@@ -25,7 +28,7 @@ PROMPT, LIT = ["#3fa7ff", "pulse"], ["#ffffff", "steady"]
 class SetupPage:
     """The wizard's side of the page for ``board`` (a SimBoard, or real hardware's tapped
     parts); ``believed``: site -> channel the simulated board uses when it has no wiring;
-    ``gap_ms``: how far apart one site's changes are applied (``spacing.gap_ms``)."""
+    ``gap_ms``, ``gap_scans``: how far apart one site's changes are applied (``spacing.gap``)."""
 
     def __init__(
         self,
@@ -34,13 +37,16 @@ class SetupPage:
         believed: Mapping[str, int],
         game,
         gap_ms: float,
+        gap_scans: int = 0,
         hub: Hub | None = None,
     ) -> None:
         self.board, self.sites, self.believed, self.game = board, list(sites), believed, game
-        self.spacing = Spacing(gap_ms)
+        self.spacing = Spacing(gap_ms, gap_scans)
         self.hub = hub or Hub()
         self.hub.labels = frozenset(s.label for s in sites)
         self.simulated = getattr(board, "simulated", True)
+        #: The simulated pieces the page moves (None on real hardware).
+        self.hands = SimPieces(board, self.spacing, sites) if isinstance(board, SimBoard) else None
         self._shown: dict[str, Any] = {}
         self._started = False
 
@@ -67,6 +73,7 @@ class SetupPage:
             update["sites"] = [{"label": s.label, "x": s.x, "y": s.y, "shape": s.shape} for s in self.sites]
             update["drawing"] = {"lines": [], "kinds": {}}
         self._put(update, "pieces", sorted(self._sensed(wizard)))
+        self._put(update, "noise", self.board.noise is not None)
         self._put(update, "leds", self._leds(wizard))
         self._put(
             update,
@@ -92,15 +99,8 @@ class SetupPage:
     def _apply(self, command, now: float) -> None:
         if isinstance(command, Press):
             self.board.buttons.press(command.button, command.long)
-        elif isinstance(command, SiteChange) and self.simulated:
-            channel = self.board.sensors(self.believed).get(command.site)
-            if channel is None:
-                return  # a dead switch: nothing closes
-            closed = channel in self.board.pieces()
-            on = command.action == "place" or (command.action == "toggle" and not closed)
-            if on != closed:
-                (self.board.place if on else self.board.lift)(channel)
-                self.spacing.changed(command.site, now)
+        elif isinstance(command, (SiteChange, Drag, SetNoise)) and self.hands:
+            self.hands.apply(command, self.board.sensors(self.believed), now)
 
     def _sensed(self, wizard: Wizard) -> set[str]:
         """The sites whose switch reads closed: as wired (simulated board), else as learned."""

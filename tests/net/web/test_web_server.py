@@ -24,6 +24,7 @@ from firmware_host.net.web.address import is_loopback
 from firmware_host.net.web.bridge import Hub, WebBoard
 from firmware_host.net.web.commands import parse
 from firmware_host.net.web.server import Pages
+from firmware_host.net.web.spacing import gap
 from firmware_host.runtime.replay import replay
 from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config, Timing
@@ -239,6 +240,25 @@ def test_a_session_recorded_by_the_bridge_replays_to_the_same_moves():
     assert all(0 <= b["t"] - a["t"] <= 10 for a, b in zip(again, session))
     assert {"out_of_sync", "illegal", "in_sync"} <= {e["event"] for e in session}
     assert published[0]["sites"] and hub.current()["pieces"] == ["*B1", "*C1", "*C2", "B3*"]
+
+
+@pytest.mark.parametrize("period", [10.0, 35.0])
+def test_both_clicks_of_a_double_click_are_scanned_however_slow_the_loop(period):
+    """Two quick clicks on B2*: the piece put on is scanned long enough for the debouncer to
+    take it before it is lifted, whether the loop scans every 10 ms or, held up by a busy
+    machine, every 35 ms (one site's changes are spaced by scans as well as by ms)."""
+    timing = Config().timing
+    controller = open_controller(Config(), Storage(":memory:"), Game.of("antipalos", 3))
+    board, hub = SimBoard(controller.layout.sensor_channels), Hub()
+    bridge = WebBoard(board, hub, *gap(timing.debounce_scans, timing.scan_hz))
+    for _ in range(2):
+        hub.submit(parse('{"type": "toggle", "site": "B2*"}', {"B2*"}))
+    shown = []
+    for tick in range(40):
+        now = tick * period
+        bridge.sync(now, controller, controller.step(now, board.scan(), board.buttons.events()))
+        shown.append(controller.board)
+    assert frozenset({"B2*"}) in shown and shown[-1] == frozenset()
 
 
 def test_stopping_with_pages_open_closes_them_at_once():

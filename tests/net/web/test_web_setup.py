@@ -10,6 +10,7 @@ import engines
 from firmware_host.store.layout import default_layout, layout_toml
 from testbed.running import Running
 from testbed.tools import free_port
+from tests.net.web.test_web_browser import open_panel
 from tests.net.web.web_tools import screenshot
 
 #: The words of the wizard's screen on the page (the OLED's picture's text).
@@ -56,7 +57,8 @@ def test_the_wizard_on_the_page(tmp_path, page):
         page.locator('[data-site="a1"]').click()  # puts a piece on a1: channel 63 closes
         page.wait_for_function(f"() => ({OLED})().includes('Piece on a2')")
         # Nothing of a game's that does nothing here: take back, hint, moves, new or stored games,
-        # the players at the seats, what the buttons do in a game (the wizard's screen says it).
+        # the players at the seats, what the buttons do in a game (the wizard's screen says it),
+        # the simulated board's set-up, clearing and replay.
         for name in ("Take back", "Hint"):
             assert page.get_by_role("button", name=name).count() == 0
         for selector in (
@@ -70,6 +72,10 @@ def test_the_wizard_on_the_page(tmp_path, page):
         ):
             assert page.locator(selector).is_hidden(), selector
         assert page.locator('[data-button="ok"]').is_visible()
+        open_panel(page, "simulator")  # a game's set-up, clearing and replay: none here
+        for selector in ("#set-up", "#clear", "#download"):
+            assert page.locator(selector).is_hidden(), selector
+        assert page.locator("#noise").is_visible()
         screenshot(page, "setup-page")
         page.set_viewport_size({"width": 390, "height": 844})
         assert page.locator("#stored").is_hidden() and page.locator("#new-game").is_hidden()
