@@ -115,6 +115,7 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_p
         "logging",  # the OLED's frames compared without Image.tobytes (PIL.ImageFile loads it)
         "argparse",  # `run --config FILE` read without the full parser (cli/daemon_cli.py)
         "gettext",  # argparse's messages' (and a language other than English's)
+        "tomllib",  # a plain config read without it (store/plaintoml.py)
     }
     assert not unwanted & loaded
 
@@ -129,5 +130,6 @@ def test_the_simulated_boards_page_loads_its_web_server_after_ready(tmp_path, no
     assert "secrets" not in before  # a page on loopback needs no token
     assert "aiohttp" not in before, "aiohttp loaded before READY"
     assert "argparse" not in before  # `run --sim --config FILE` read without the full parser
+    assert "tomllib" not in before  # a plain config
     assert "aiohttp" in after, "the page served without aiohttp loaded after READY"
     assert "engines.phalanx.state" not in before  # the games it offers: listed after READY
