@@ -41,7 +41,7 @@ import math
 import sys
 import threading
 from collections import deque
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from firmware_host.actions.commands import SEATS, NewGame
 from firmware_host.board import Controls
@@ -53,10 +53,10 @@ from firmware_host.net.web.drawn import drawn
 from firmware_host.net.web.spacing import MAX_WAITING, Spacing
 from firmware_host.net.web.tap import HardwareBoard
 from firmware_host.ui.screens import result_words
-from hardware.sim import Noise, SimBoard
 
-#: The noise the page's switch turns on: contact bounce, and a hand hovering now and then.
-NOISE = Noise(bounce=(0.002, 0.008), hover_rate=0.5, hover_time=0.02, seed=9)
+if TYPE_CHECKING:  # real hardware's page never loads the simulated board
+    from hardware.sim import Noise, SimBoard
+
 #: Seconds a slid piece takes per site.
 SLIDE_STEP = 0.04
 #: Lines a session recording keeps at most (then it stops growing, and says so).
@@ -104,6 +104,14 @@ def watched(update: Update, lights: dict[str, str]) -> Update:
     if "status" in out:
         out["status"] = {**out["status"], "lines": []}
     return out
+
+
+def page_noise() -> Noise:
+    """The noise the page's switch turns on: contact bounce, and a hand hovering now and then
+    (the simulated board's module loads when a page first asks for it)."""
+    from hardware.sim import Noise
+
+    return Noise(bounce=(0.002, 0.008), hover_rate=0.5, hover_time=0.02, seed=9)
 
 
 class Hub:
@@ -288,7 +296,7 @@ class WebBoard:
         elif isinstance(command, SetUp):
             self._set_board(controller, controller.snapshot().expected if command.board == "expected" else ())
         elif isinstance(command, SetNoise):
-            self.board.noise = NOISE if command.on else None
+            self.board.noise = page_noise() if command.on else None
         else:  # one of the board's own commands: as the menu's and the broker's
             controller.command(command)
             if isinstance(command, NewGame) and self.simulated:
@@ -301,7 +309,7 @@ class WebBoard:
     def _set(self, controller: Controls, site: str, on: bool) -> None:
         """Place (``on``) or lift the piece of ``site``, if that changes anything."""
         board = self.board
-        if not isinstance(board, SimBoard):
+        if isinstance(board, HardwareBoard):
             return  # real pieces: the page cannot move them
         channel = board.sensors(controller.layout.sensor).get(site)
         if channel is None or on == (channel in board.closed):
@@ -319,7 +327,7 @@ class WebBoard:
 
     def _drag(self, controller: Controls, drag: Drag) -> None:
         board = self.board
-        if not isinstance(board, SimBoard) or not self._occupied(controller, drag.source):
+        if isinstance(board, HardwareBoard) or not self._occupied(controller, drag.source):
             return
         path = self._geometry.between(drag.source, drag.target) if self.board.noise and self._geometry else []
         if not path:
