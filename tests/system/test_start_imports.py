@@ -116,6 +116,8 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_p
         "argparse",  # `run --config FILE` read without the full parser (cli/daemon_cli.py)
         "gettext",  # argparse's messages' (and a language other than English's)
         "tomllib",  # a plain config read without it (store/plaintoml.py)
+        "inspect",  # dataclasses' stand-in, never asked (cli/starting.py)
+        "tokenize",  # inspect's
     }
     assert not unwanted & loaded
 
@@ -135,7 +137,7 @@ def test_a_hardware_boards_page_loads_no_simulated_board_before_ready(tmp_path, 
     finally:
         mcu.close()
     assert "firmware_host.net.web.bridge" in before  # its address bound before READY
-    unwanted = {"hardware.sim", "aiohttp", "tomllib", "encodings.idna", "argparse"}
+    unwanted = {"hardware.sim", "aiohttp", "tomllib", "encodings.idna", "argparse", "inspect"}
     assert not unwanted & before, unwanted & before
 
 
@@ -151,5 +153,6 @@ def test_the_simulated_boards_page_loads_its_web_server_after_ready(tmp_path, no
     assert "argparse" not in before  # `run --sim --config FILE` read without the full parser
     assert "tomllib" not in before  # a plain config
     assert "encodings.idna" not in before  # an address in ASCII bound without the IDNA codec
+    assert "inspect" not in before  # dataclasses' stand-in (cli/starting.py)
     assert "aiohttp" in after, "the page served without aiohttp loaded after READY"
     assert "engines.phalanx.state" not in before  # the games it offers: listed after READY
