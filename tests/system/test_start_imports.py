@@ -117,6 +117,7 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_p
         "gettext",  # argparse's messages' (and a language other than English's)
         "tomllib",  # a plain config read without it (store/plaintoml.py)
         "inspect",  # dataclasses' stand-in, never asked (cli/starting.py)
+        "engines.antipalos.match",  # no match play, no record read
         "tokenize",  # inspect's
     }
     assert not unwanted & loaded
