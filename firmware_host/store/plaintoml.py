@@ -80,6 +80,8 @@ def _array(text: str) -> tuple[list[Any] | None, str]:
         text = text.lstrip(" \t")
         if text[:1] == "]":
             return items, text[1:]
+        if text[:1] == "[":  # nested arrays are tomllib's (however deep)
+            return None, ""
         item, text = _value(text)
         if item is None:
             return None, ""

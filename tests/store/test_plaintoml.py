@@ -3,13 +3,16 @@ else, valid or not, it declines (and tomllib reads it, or says what is wrong).""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_host.store.plaintoml import parse
+from firmware_host.store.tomlfile import ConfigError, read_toml
 from tests.store.toml_fuzz import VALUES, toml_document
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "config.example.toml"
@@ -62,6 +65,8 @@ def test_what_is_not_plain_is_declined():
         "[a.b]",
         'a = """x"""',
         "a = 1\r\n",
+        "a = [[1], [2]]",  # arrays in arrays
+        "a = " + "[" * 100_000,
     ):
         assert parse(text) is None, text
 
@@ -94,3 +99,10 @@ def test_random_text_is_read_as_tomllib_reads_it_or_declined(text):
 @given(LINES)
 def test_random_lines_are_read_as_tomllib_reads_them_or_declined(text):
     same_as_tomllib(text)
+
+
+def test_a_deep_array_is_still_a_config_error_naming_the_file(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("a = " + "[" * 100_000)
+    with pytest.raises(ConfigError, match=f"^{re.escape(str(path))}: not valid TOML"):
+        read_toml(str(path))
