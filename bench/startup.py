@@ -33,8 +33,12 @@ that every start compiles the project's modules (an editable checkout that may n
 ``--compare DIR`` starts another checkout (e.g. ``git archive`` of an older commit) in turn with
 this one, in the same runs; configurations it does not know never reach READY there.
 
+``--instructions`` also counts, once each, the instructions the start executes to READY and a
+bare ``python -c pass``'s (valgrind's callgrind, some 30 s a start): the same on every run and
+at any load, where the times are not.
+
 Usage: .venv/bin/python -m bench.startup [--quick] [--runs N] [--kinds K,K] [--compare DIR]
-       [--source] [--fresh]
+       [--source] [--fresh] [--instructions]
 The last line is a JSON object of the figures.
 """
 
@@ -238,6 +242,45 @@ def dataclasses_made(tmp: Path, kind: str, root: Path = ROOT) -> dict:
     return json.loads(lines[-1]) if lines else {"error": out.stderr.strip()[-200:]}
 
 
+#: Run as the daemon (``python -c``, its arguments after): ends at READY.
+_TO_READY = """
+import os, sys
+from firmware_host.runtime import notify
+notify.Notifier.ready = lambda self, status: os._exit(0)
+sys.argv[0] = "reedboard"
+from firmware_host.cli.main import main
+main()
+"""
+
+
+def instructions(command: list[str], root: Path = ROOT) -> float | None:
+    """Millions of instructions ``command`` (a Python's command line) executes, counted by
+    valgrind's callgrind (None if it cannot: no valgrind)."""
+    if shutil.which("valgrind") is None:
+        return None
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        cwd=root,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    return round(int(found[1]) / 1e6, 1) if found else None
+
+
+def instructions_to_ready(tmp: Path, kind: str, root: Path = ROOT) -> float | None:
+    """Millions of instructions configuration ``kind`` of the checkout at ``root`` executes
+    until READY (one start)."""
+    command, mcu = write_config(tmp, kind)
+    try:
+        return instructions([sys.executable, "-c", _TO_READY, *command[3:]], root)
+    finally:
+        if mcu is not None:
+            mcu.close()
+
+
 def cpu_seconds(pid: int) -> float:
     """The CPU seconds process ``pid`` has used: its threads' run time (``schedstat``, in
     nanoseconds), else its ``stat`` in 10 ms ticks."""
@@ -344,10 +387,10 @@ def module_cost(name: str) -> dict:
     }
 
 
-def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
+def measure(kind: str, runs: int, tmp: Path, roots: list[Path], counted: bool = False) -> list[dict]:
     """READY, memory and imports of configuration ``kind`` started from each of ``roots`` (each
     in a folder of its own, its games file made by a first start), their runs in turn with a
-    bare interpreter's."""
+    bare interpreter's; with ``counted``, the instructions to READY too."""
     homes = [tmp / f"checkout-{i}" for i in range(len(roots))]
     for home, root in zip(homes, roots):
         home.mkdir(exist_ok=True)
@@ -367,6 +410,11 @@ def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
         _, rss, _ = ready_once(home, kind, settle=SETTLE, root=root, parts=parts)
         _, _, log = ready_once(home, kind, flags=("-X", "importtime"), root=root)
         made = dataclasses_made(home, kind, root)
+        counts: dict[str, float | None] = {}
+        if counted:
+            counts["instructions_to_ready_m"] = got_ir = instructions_to_ready(home, kind, root)
+            counts["bare_python_instructions_m"] = bare_ir = instructions([sys.executable, "-c", "pass"])
+            counts["instructions_ratio"] = round(got_ir / bare_ir, 2) if got_ir and bare_ir else None
         out.append(
             {
                 "never_ready": len(got) - len(good),
@@ -382,6 +430,7 @@ def measure(kind: str, runs: int, tmp: Path, roots: list[Path]) -> list[dict]:
                 "bare_python_parts_mb": bare_parts(),
                 "dataclasses_before_ready": made,
             }
+            | counts
             | imports(log)
         )
     return out
@@ -398,6 +447,11 @@ def show(name: str, got: dict) -> None:
         f"{got['bare_python_rss_mb']} MB); imports {got['before_ready_ms']} ms before READY, "
         f"{got['after_ready_ms']} ms after"
     )
+    if got.get("instructions_to_ready_m"):
+        print(
+            f"    instructions to READY {got['instructions_to_ready_m']}M = {got['instructions_ratio']}x "
+            f"a bare python's ({got['bare_python_instructions_m']}M)"
+        )
     made = got["dataclasses_before_ready"]
     if "made" in made:
         print(
@@ -427,11 +481,16 @@ def main() -> None:
     parser.add_argument(
         "--fresh", action="store_true", help="no games file: every start is a board's very first"
     )
+    parser.add_argument(
+        "--instructions", action="store_true", help="count the instructions to READY (valgrind)"
+    )
     args = parser.parse_args()
     global FRESH
     FRESH = args.fresh
     runs = args.runs or (5 if args.quick else 11)
     figures: dict = {"bench": "startup", "runs": runs, "source": args.source, "fresh": args.fresh}
+    figures["load_average"] = os.getloadavg()
+    print("load average (1, 5, 15 min) at the start: {:.1f} {:.1f} {:.1f}".format(*figures["load_average"]))
     roots = [ROOT] + ([args.compare.resolve()] if args.compare else [])
     if args.source:
         os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -439,12 +498,14 @@ def main() -> None:
         bytecode(root, args.source)
     with tempfile.TemporaryDirectory(prefix="reedboard-startup-") as tmp:
         for kind in args.kinds.split(","):
-            got = measure(kind, runs, Path(tmp), roots)
+            got = measure(kind, runs, Path(tmp), roots, args.instructions)
             figures[kind] = got[0]
             show(kind, got[0])
             if args.compare:
                 figures[f"{kind} (compare)"] = got[1]
                 show(f"{kind} ({args.compare})", got[1])
+    figures["load_average_end"] = os.getloadavg()
+    print("load average at the end: {:.1f} {:.1f} {:.1f}".format(*figures["load_average_end"]))
     print(f"{'module alone':<34}{'import ms':>10}{'+RSS MB':>9}")
     alone = figures["modules"] = {name: module_cost(name) for name in MODULES}
     for name, cost in alone.items():

@@ -13,14 +13,16 @@ fix what the rulebook leaves open).
 """
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.ai.profile import SearchProfile
 from engines.antipalos.board import Move, Place, Shift, Spot, rotate, rotate_spot
-from engines.antipalos.match import TARGETS, Match, Record, read_record, write_record
-from engines.antipalos.state import COLOURS, AntipalosState, Setup, start
+from engines.antipalos.state import COLOURS, TARGETS, AntipalosState, Setup, start
 from engines.core import GameInfo, GameState
 from engines.core.options import GameOption
+
+if TYPE_CHECKING:  # loaded when first asked for (``__getattr__``)
+    from engines.antipalos.match import Match, Record, read_record, write_record
 
 __all__ = [
     "COLOURS",
@@ -41,6 +43,10 @@ __all__ = [
     "rotate_spot",
     "write_record",
 ]
+
+#: What :mod:`engines.antipalos.match` gives, loaded only when a game asks for match play or
+#: a record.
+_MATCH = ("Match", "Record", "read_record", "write_record")
 
 INFO = GameInfo(
     name="antipalos",
@@ -96,11 +102,26 @@ def new(
     return start(size, variant, supply, first, repetition_draw)
 
 
-def new_match(size: int = 12, variant: str = "two", target: int = TARGETS[0]) -> Match:
+def new_match(size: int = 12, variant: str = "two", target: int = TARGETS[0]) -> "Match":
     """A match (Chart A, docs/games/antipalos.md) to ``target`` points; the loser of a game
     begins the next.
 
     >>> new_match(4, target=15).new_game().to_move
     'white'
     """
+    from engines.antipalos.match import Match
+
     return Match(target=target, size=size, variant=variant)
+
+
+def __getattr__(name: str) -> Any:
+    """Match play and game records (:data:`_MATCH`), loaded when first asked for."""
+    if name in _MATCH:
+        from engines.antipalos import match
+
+        return getattr(match, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_MATCH])

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from engines.antipalos.board import Move, Place, Spot  # noqa: F401 (the doctests use them)
-from engines.antipalos.state import COLOURS, AntipalosState, start
+from engines.antipalos.state import COLOURS, TARGETS, AntipalosState, start
 from engines.core import DRAW, IllegalMove, OptionError, Outcome, Result
 from engines.core.notation import split_moves
 
@@ -126,7 +126,6 @@ def read_record(text: str) -> Record:
     return replace(record, moves=tuple(moves))
 
 
-TARGETS = (6, 9, 15)
 #: The points a game won on time scores in a match (house rule: Chart A rates a winning group,
 #: and a flag leaves none to rate, so the least category's).
 TIME_POINTS = 1

@@ -50,6 +50,8 @@ from engines.core.tally import Tally
 from engines.core.words import N_
 
 COLOURS = ("white", "black", "red", "blue")
+#: The points a match may go to (Chart A rates each win, :meth:`AntipalosState.win_outcome`).
+TARGETS = (6, 9, 15)
 #: Variant -> (seat names in clockwise turn order, side index of each seat, seat view turns).
 VARIANTS = {
     "two": (("white", "black"), (0, 1), (0, 2)),

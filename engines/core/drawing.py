@@ -24,13 +24,12 @@ pieces, rods on segment sites); a figure of any other kind is drawn as the outli
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """A polyline drawn under the sites (board units, y upwards), styled by ``kind``."""
 
     kind: str
@@ -45,8 +44,7 @@ class Drawing:
     kinds: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Figure:
+class Figure(NamedTuple):
     """A piece on the board: ``side`` (a side name), the ``sites`` it covers, its ``kind``."""
 
     side: str

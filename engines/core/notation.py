@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import re
 
-_SEPARATORS = re.compile(r"[;\n]")
-_TAG = re.compile(r'^\s*\[(\w+)\s+"([^"]*)"\]\s*$')
-_NUMBER = re.compile(r"^\s*\d+\.(?!\d)\s*")
-_COMMENT = re.compile(r"\{[^}]*\}")
+# Patterns compiled when first used (``re`` keeps them): a board's start reads no record.
+_SEPARATORS = r"[;\n]"
+_TAG = r'^\s*\[(\w+)\s+"([^"]*)"\]\s*$'
+_NUMBER = r"^\s*\d+\.(?!\d)\s*"
+_COMMENT = r"\{[^}]*\}"
 
 
 def split_moves(text: str) -> list[str]:
     """Moves separated by ';' or newlines, surrounding spaces dropped, empty items skipped."""
-    return [part.strip() for part in _SEPARATORS.split(text) if part.strip()]
+    return [part.strip() for part in re.split(_SEPARATORS, text) if part.strip()]
 
 
 def read_record(text: str) -> tuple[dict[str, str], list[str]]:
@@ -35,11 +36,11 @@ def read_record(text: str) -> tuple[dict[str, str], list[str]]:
     tags: dict[str, str] = {}
     body = []
     for line in text.splitlines():
-        tag = _TAG.match(line)
+        tag = re.match(_TAG, line)
         if tag:
             tags[tag[1]] = tag[2]
         else:
-            body.append(_COMMENT.sub("", _NUMBER.sub("", line)))
+            body.append(re.sub(_COMMENT, "", re.sub(_NUMBER, "", line)))
     return tags, split_moves("\n".join(body))
 
 

@@ -528,7 +528,9 @@ class Computer(Thinker):
         >>> Computer.of_record("computer black, level 3").level, Computer.of_record("board t2, black")
         (3, None)
         """
-        found = re.fullmatch(r"computer (\S+), level ([1-5])", text or "")
+        if text is None or not text.startswith("computer "):
+            return None  # a game without the computer: no pattern compiled
+        found = re.fullmatch(r"computer (\S+), level ([1-5])", text)
         return cls(found.group(1), int(found.group(2)), sync=sync) if found else None
 
     def side_in(self, state: GameState[Any]) -> str:

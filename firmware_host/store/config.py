@@ -135,8 +135,9 @@ class Mqtt(NamedTuple):
 #: The longest board id: the same limit for the config, a paired board's token and the café
 #: dashboard (a longer one would pass one and fail another).
 MAX_BOARD_ID = 64
-#: A board id: one topic level of a-z, 0-9, '-' and '_', at most MAX_BOARD_ID characters.
-BOARD_ID = re.compile(rf"[a-z0-9_-]{{1,{MAX_BOARD_ID}}}")
+#: A board id: one topic level of a-z, 0-9, '-' and '_', at most MAX_BOARD_ID characters (the
+#: pattern, compiled when first used: a board off the café network never does).
+BOARD_ID = rf"[a-z0-9_-]{{1,{MAX_BOARD_ID}}}"
 
 
 def is_board_id(text: Any) -> bool:
@@ -145,7 +146,7 @@ def is_board_id(text: Any) -> bool:
     >>> is_board_id("table-7"), is_board_id("t" * 64), is_board_id("t" * 65), is_board_id("#")
     (True, True, False, False)
     """
-    return isinstance(text, str) and BOARD_ID.fullmatch(text) is not None
+    return isinstance(text, str) and re.fullmatch(BOARD_ID, text) is not None
 
 
 def topic_name(text: str) -> str:

@@ -37,7 +37,8 @@ TAKEBACKS = ("restore", "keep")
 #: Below this (ms) a clock is shown in tenths.
 TENTHS_BELOW = 10_000
 
-_STAGE = re.compile(r"(?:(\d+)/)?(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$")
+#: A stage of a control (compiled when first used: a board without a clock never does).
+_STAGE = r"(?:(\d+)/)?(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$"
 
 
 class ControlError(ValueError):
@@ -151,7 +152,7 @@ class TimeControl(NamedTuple):
 def _stage(text: str, last: bool) -> Stage | None:
     if text.startswith("*") and last and re.fullmatch(r"\*\d+(\.\d+)?", text):
         return Stage(None, float(text[1:]), per_move=True)
-    found = _STAGE.match(text)
+    found = re.match(_STAGE, text)
     if found is None or (found[1] is None) != last or float(found[2]) <= 0:
         return None
     return Stage(int(found[1]) if found[1] else None, float(found[2]), float(found[3] or 0))

@@ -1,12 +1,14 @@
 """Reading small TOML files (the config and layouts) with one-line errors naming the file;
-``config`` and ``layout`` both read through it, so neither imports the other's reader."""
+``config`` and ``layout`` both read through it, so neither imports the other's reader. A plain
+file (:mod:`firmware_host.store.plaintoml`) is read without loading ``tomllib``."""
 
 from __future__ import annotations
 
 import os
 import stat
-import tomllib
 from typing import Any
+
+from firmware_host.store import plaintoml
 
 
 class ConfigError(Exception):
@@ -48,9 +50,16 @@ def read_toml(path: str) -> dict[str, Any]:
     except OSError as e:
         raise ConfigError(f"{path}: cannot read ({e.strerror or e})") from None
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text") from None
+    plain = plaintoml.parse(text)
+    if plain is not None:
+        return plain
+    import tomllib  # not plain: what it holds, or what is wrong with it, is tomllib's to say
+
+    try:
+        return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as e:
         raise ConfigError(f"{path}: not valid TOML ({one_line(e)})") from None
 

@@ -107,6 +107,8 @@ class _Item(NamedTuple):
 
 @dataclass
 class _Page:
+    """One page of the menu: its items, and where its cursor is."""
+
     title: str
     items: tuple[_Item, ...]
     cursor: int = 0

@@ -19,8 +19,9 @@ from typing import Iterable, Mapping, Sequence
 
 from firmware_host.i18n import N_, _, reword
 
-#: A site's name as it appears in the daemon's words: letters, digits, a direction, a star.
-_SITE = re.compile(r"(?<![\w*])(\*?)([A-Za-z]{1,2})(\d+)([a-z]{0,2})(\*?)(?![\w*])")
+#: A site's name as it appears in the daemon's words: letters, digits, a direction, a star
+#: (compiled when first used: a board that says nothing never does).
+_SITE = r"(?<![\w*])(\*?)([A-Za-z]{1,2})(\d+)([a-z]{0,2})(\*?)(?![\w*])"
 
 #: The steps a move may ask for, as said with the sites' names (``{sites}``): one site, more.
 ASKED = {
@@ -64,7 +65,7 @@ def spelled(text: str) -> str:
         words += star if after else []
         return " ".join(words)
 
-    return _SITE.sub(one, text)
+    return re.sub(_SITE, one, text)
 
 
 def listed(names: Iterable[str], either: bool = False) -> str:

@@ -4,7 +4,7 @@ A real ``reedboard run`` under ``python -X importtime`` (which logs each module 
 a board on the hardware backends (the serial link to a simulated microcontroller, a dummy OLED)
 without its page, the café network or sound loads no web server, no MQTT client, no computer
 search, no sound players and no other game's engine; the simulated board's page loads its web
-server only after READY.
+server only after READY; a hardware board's page loads no simulated board before READY.
 """
 
 from __future__ import annotations
@@ -115,8 +115,31 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_p
         "logging",  # the OLED's frames compared without Image.tobytes (PIL.ImageFile loads it)
         "argparse",  # `run --config FILE` read without the full parser (cli/daemon_cli.py)
         "gettext",  # argparse's messages' (and a language other than English's)
+        "tomllib",  # a plain config read without it (store/plaintoml.py)
+        "inspect",  # dataclasses' stand-in, never asked (cli/starting.py)
+        "engines.antipalos.match",  # no match play, no record read
+        "tokenize",  # inspect's
     }
     assert not unwanted & loaded
+
+
+def test_a_hardware_boards_page_loads_no_simulated_board_before_ready(tmp_path, notify_socket):
+    port, web = str(tmp_path / "board"), free_port()
+    mcu = SimMcu(SimBoard(CHANNELS, leds=CHANNELS), port, interval=0.005)
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
+        f'[sensors]\nbackend = "serial"\nport = "{port}"\nchannels = {CHANNELS}\n'
+        f'[leds]\nbackend = "serial"\nport = "{port}"\ncount = {CHANNELS}\n'
+        f'[display]\nbackend = "dummy"\n[web]\nport = {web}\n'
+    )
+    try:
+        before, _ = started(config, notify_socket, until=lambda: served(f"http://127.0.0.1:{web}/"))
+    finally:
+        mcu.close()
+    assert "firmware_host.net.web.bridge" in before  # its address bound before READY
+    unwanted = {"hardware.sim", "aiohttp", "tomllib", "encodings.idna", "argparse", "inspect"}
+    assert not unwanted & before, unwanted & before
 
 
 def test_the_simulated_boards_page_loads_its_web_server_after_ready(tmp_path, notify_socket):
@@ -129,5 +152,8 @@ def test_the_simulated_boards_page_loads_its_web_server_after_ready(tmp_path, no
     assert "secrets" not in before  # a page on loopback needs no token
     assert "aiohttp" not in before, "aiohttp loaded before READY"
     assert "argparse" not in before  # `run --sim --config FILE` read without the full parser
+    assert "tomllib" not in before  # a plain config
+    assert "encodings.idna" not in before  # an address in ASCII bound without the IDNA codec
+    assert "inspect" not in before  # dataclasses' stand-in (cli/starting.py)
     assert "aiohttp" in after, "the page served without aiohttp loaded after READY"
     assert "engines.phalanx.state" not in before  # the games it offers: listed after READY

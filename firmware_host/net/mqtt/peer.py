@@ -57,7 +57,7 @@ MAX_MOVES = 5000
 MAX_TURN_MS = 864_000_000
 #: How far ahead of this board's clock another board's stamp may be (clocks differ a little).
 SKEW_MS = 60_000
-TOKEN = re.compile(rf"(\d{{20}}):({BOARD_ID.pattern})")
+TOKEN = re.compile(rf"(\d{{20}}):({BOARD_ID})")
 
 
 def peer_board(value: Any) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, Callable, Iterable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterable, TextIO
 
 from firmware_host.board import Controls
 from firmware_host.board.events import Event
@@ -24,8 +24,10 @@ from firmware_host.net.web.bridge import Hub, WebBoard
 from firmware_host.net.web.spacing import gap
 from firmware_host.net.web.tap import HardwareBoard
 from firmware_host.store.config import Timing
-from hardware.sim import SimBoard
 from hardware.wake import Waker
+
+if TYPE_CHECKING:  # real hardware's page never loads the simulated board
+    from hardware.sim import SimBoard
 
 
 class Simulator:

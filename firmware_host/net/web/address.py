@@ -36,7 +36,7 @@ def listen(host: str, port: int) -> socket.socket:
     """A listening TCP socket on ``host``:``port`` (0: the OS chooses); OSError when the
     address is taken or not this machine's."""
     family, kind, proto, _, address = socket.getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        _ascii(host), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
     )[0]
     sock = socket.socket(family, kind, proto)
     try:
@@ -47,6 +47,20 @@ def listen(host: str, port: int) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+def _ascii(host: str) -> str | bytes:
+    """``host`` as the bytes the IDNA codec makes of it when it would only check its labels'
+    lengths (an ASCII name or address: the codec, with ``unicodedata``, is not loaded for it);
+    else ``host``, for the codec to encode or refuse.
+
+    >>> _ascii("127.0.0.1"), _ascii("a..b"), _ascii("bücher.example")
+    (b'127.0.0.1', 'a..b', 'bücher.example')
+    """
+    labels = host.split(".")
+    if host.isascii() and all(0 < len(label) < 64 for label in labels[:-1]) and len(labels[-1]) < 64:
+        return host.encode()
+    return host
 
 
 def page_address(host: str, port: int, lan: str) -> str:

@@ -40,7 +40,7 @@ import json
 import sys
 import threading
 from collections import deque
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from firmware_host.actions.commands import SEATS, NewGame
 from firmware_host.board import Controls
@@ -53,7 +53,9 @@ from firmware_host.net.web.pieces import Geometry, SimPieces, Wired
 from firmware_host.net.web.spacing import MAX_WAITING, Spacing
 from firmware_host.net.web.tap import HardwareBoard
 from firmware_host.ui.screens import result_words
-from hardware.sim import SimBoard
+
+if TYPE_CHECKING:  # a real board's page never loads the simulated board
+    from hardware.sim import SimBoard
 
 #: Lines a session recording keeps at most (then it stops growing, and says so).
 MAX_RECORDED = 20_000
@@ -245,7 +247,7 @@ class WebBoard:
         self._game_id: Any = object()
         self._shown: dict[str, Any] = {}
         #: The simulated pieces the page moves (None on real hardware: the pieces are real).
-        self.hands = SimPieces(board, self.spacing, ()) if isinstance(board, SimBoard) else None
+        self.hands = None if isinstance(board, HardwareBoard) else SimPieces(board, self.spacing, ())
         self._led_sites: dict[int, list[str]] = {}
         self._history = _History()
         #: False on real hardware: the pieces are real (the page's piece controls are refused).

@@ -12,7 +12,6 @@ drawing's guide lines and site kinds, and the pieces as figures.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from engines.core import GameState
@@ -25,7 +24,7 @@ def drawn(state: GameState) -> dict[str, Any]:
     drawing = state.drawing()
     return {
         "sites": [site(state, s) for s in state.sites()],
-        "drawing": {"lines": [asdict(line) for line in drawing.lines], "kinds": dict(drawing.kinds)},
+        "drawing": {"lines": [line._asdict() for line in drawing.lines], "kinds": dict(drawing.kinds)},
     }
 
 

@@ -19,15 +19,15 @@ and a drag do the same on both; each change is told to the page's ``Spacing``.
 from __future__ import annotations
 
 import math
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from engines.core.contract import Site
 from firmware_host.net.web.commands import Drag, SetNoise, SiteChange
 from firmware_host.net.web.spacing import Spacing
-from hardware.sim import Noise, SimBoard
 
-#: The noise the page's switch turns on: contact bounce, and a hand hovering now and then.
-NOISE = Noise(bounce=(0.002, 0.008), hover_rate=0.5, hover_time=0.02, seed=9)
+if TYPE_CHECKING:  # a real board's page never loads the simulated board (its pieces are real)
+    from hardware.sim import Noise, SimBoard
+
 #: Seconds a slid piece takes per site.
 SLIDE_STEP = 0.04
 
@@ -35,6 +35,13 @@ SLIDE_STEP = 0.04
 Change = tuple[float, str, bool]
 #: Site -> the channel its switch is wired to (None: no switch).
 Wired = Mapping[str, int | None]
+
+
+def page_noise() -> Noise:
+    """The noise the page's switch turns on: contact bounce, and a hand hovering now and then."""
+    from hardware.sim import Noise
+
+    return Noise(bounce=(0.002, 0.008), hover_rate=0.5, hover_time=0.02, seed=9)
 
 
 class SimPieces:
@@ -49,7 +56,7 @@ class SimPieces:
         """Carry ``command`` out at ``now`` on the board as ``wired``; the changes it made (a
         slid piece's each at the time it is sensed)."""
         if isinstance(command, SetNoise):
-            self.board.noise = NOISE if command.on else None
+            self.board.noise = page_noise() if command.on else None
             return []
         if isinstance(command, Drag):
             return self._drag(command, wired, now)
