@@ -487,8 +487,7 @@ class Controller:
         self.hinted = frozenset()
         self.notes.board_changed()
         self.apply(judge.changed(self))
-        complete = self.sensing.debouncer.complete = self.phase.move_shown(self.state, self.board)
-        self.sensing.debouncer.landing = complete and recognise.landing(self.state, self.board)
+        self.sensing.debouncer.expect(self.phase.settle(self.state, self.board))
 
     def _on_settle(self) -> None:
         if self.seating.waiting and self.phase.players_to_move:  # nothing counts before the OKs

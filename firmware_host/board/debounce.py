@@ -11,8 +11,9 @@ The settle policy: while the caller marks the debounced board ``complete`` (e.g.
 one legal move whose piece cannot still be on its way), it settles once its newest change has
 stood ``quick_ms`` since its first contact and its bounce has been quiet for ``landing_ms`` (a
 channel's readings less than ``landing_ms`` apart are one change, bouncing); and ``landing_ms``
-after the last reading when it also marks it a ``landing`` (the one site the lifted piece can
-land on: nothing but the piece's contact bounce to wait for).
+after the last reading when it also marks it a ``landing`` (nothing but the piece's contact
+bounce to wait for: the one site a lifted piece can land on, the opponent's move carried out).
+The caller says which with :meth:`Debouncer.expect`.
 
 >>> from hardware.base import Scan
 >>> d = Debouncer(scans=3, settle_ms=100)
@@ -47,11 +48,16 @@ frozenset({5})
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from hardware.base import Scan
 
 _NONE: frozenset[int] = frozenset()
+
+#: How soon a changed board is judged: after ``settle_ms``; after ``quick_ms`` (``complete``:
+#: it shows one whole move); or once its bounce is over, after ``landing_ms`` (``complete``
+#: and ``landing``: nothing else can be meant by it).
+Settle = Literal["full", "quick", "landing"]
 
 
 class Change(NamedTuple):
@@ -101,6 +107,11 @@ class Debouncer:
         self._began = 0.0
         self._read_at: dict[int, float] = {}
         self._settled = False
+
+    def expect(self, settle: Settle) -> None:
+        """How soon the board as it now stands is judged (:data:`Settle`)."""
+        self.complete = settle != "full"
+        self.landing = settle == "landing"
 
     @property
     def changed_at(self) -> float:

@@ -1,5 +1,6 @@
 """The settle policy: a board that shows one whole legal move is judged after quick_settle_ms
-(a piece that only paused on its way is corrected as it moves on); a change that is no single
+(a piece that only paused on its way is corrected as it moves on), the one landing of a lifted
+piece or the opponent's move carried out after landing_settle_ms; a change that is no single
 move waits settle_ms."""
 
 from __future__ import annotations
@@ -7,7 +8,8 @@ from __future__ import annotations
 from engines import new_game
 from firmware_host.board import recognise
 from firmware_host.board.game import Game
-from testbed.drive import Drive
+from firmware_host.board.view import LIGHTS
+from testbed.drive import Drive, Scripted
 
 
 def moved_at(drive: Drive, change_ms: int) -> int | None:
@@ -86,3 +88,35 @@ def test_a_bouncing_hover_as_long_as_the_quick_settle_is_not_a_move():
     drive.place("B2*").run(10).lift("B2*").run(10).place("B2*").run(hover - 20).lift("B2*").run(1000)
     assert drive.ctl.moves == []
     assert "move" not in drive.kinds()
+
+
+def computer_to_carry_out() -> tuple[Drive, int]:
+    """Antipalos against a computer that answers C3* with B2*, lit for the players: the drive
+    and its events so far."""
+    drive = Drive(Game.of("antipalos", 5), opponent=Scripted("black", "B2*")).run(500)
+    drive.place("C3*").run(1000)
+    assert drive.ctl.pending is not None and drive.lit("B2*") == LIGHTS["fill"]
+    return drive, len(drive.events)
+
+
+def test_the_opponents_move_carried_out_is_taken_once_its_bounce_is_over():
+    drive, seen = computer_to_carry_out()
+    change = drive.t
+    drive.place("B2*").run(1000)
+    timing = drive.ctl.timing
+    moved = [e["t"] - change for e in drive.events[seen:] if e["event"] == "move"]
+    assert moved and moved[0] <= timing.landing_settle_ms + 10 * timing.debounce_scans
+    assert drive.ctl.moves == ["C3*", "B2*"]
+
+
+def test_a_touch_on_the_opponents_lit_site_records_no_other_move():
+    drive, seen = computer_to_carry_out()
+    drive.place("A1*").run(drive.ctl.timing.quick_settle_ms).lift("A1*").run(500)  # a hover elsewhere
+    assert drive.ctl.moves == ["C3*"] and drive.ctl.pending is not None
+    drive.place("B2*").run(60).lift("B2*").run(3000)  # set down, taken up again: guided back
+    assert drive.ctl.moves == ["C3*", "B2*"] and drive.lit("B2*") == LIGHTS["missing"]
+    drive.place("B2*").run(1000)
+    assert [e["event"] for e in drive.events[seen:] if e["event"] in ("move", "takeback", "correction")] == [
+        "move"
+    ]
+    assert drive.ctl.moves == ["C3*", "B2*"] and drive.lit("B2*") is None
