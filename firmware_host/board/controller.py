@@ -301,6 +301,11 @@ class Controller:
         """True when the board has settled at ``now`` (no hand over it): a good moment to stop."""
         return self.sensing.debouncer.quiet(now)
 
+    def settles_at(self) -> float | None:
+        """When (ms, the steps' clock) the board settles if nothing changes first: a step then
+        judges it at once, not a scan period later (None: settled, or the scans will tell)."""
+        return self.sensing.debouncer.settles_at()
+
     @property
     def board(self) -> frozenset[str]:
         """The sites the debounced board shows."""

@@ -41,8 +41,8 @@ True
 >>> [d.feed(t, Scan(frozenset({5} if t != 10 else ()))).closed for t in (0, 10, 20)][0]
 frozenset({5})
 >>> d.complete = True  # its bounce ended at 20 ms: judged 100 ms after its first contact
->>> d.quiet(90), d.quiet(100)
-(False, True)
+>>> d.quiet(90), d.quiet(100), d.settles_at()
+(False, True, 100)
 """
 
 from __future__ import annotations
@@ -120,12 +120,22 @@ class Debouncer:
 
     def quiet(self, now: float) -> bool:
         """True when the board is settled at ``now``."""
+        due = self._due()
+        return due is not None and now >= due
+
+    def settles_at(self) -> float | None:
+        """When (ms) the board settles if no reading changes first: a scan then judges it
+        without waiting for the next one. None once settled, and while only scans can tell
+        (a channel part-way through its debounce or ambiguous, before the first scan)."""
+        return None if self._settled else self._due()
+
+    def _due(self) -> float | None:
         if not self.started or self._counts or self._ambiguous:
-            return False
-        since = now - self._activity
+            return None
         if not self.complete:
-            return since >= self.settle_ms
-        return since >= self.landing_ms and (self.landing or now - self._began >= self.quick_ms)
+            return self._activity + self.settle_ms
+        bounced = self._activity + self.landing_ms
+        return bounced if self.landing else max(bounced, self._began + self.quick_ms)
 
     def restart(self, now: float) -> None:
         """Count the board as changed at ``now``: it settles again after a quiet spell (a new
