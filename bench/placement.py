@@ -10,7 +10,9 @@ before it was announced (the placing; its contact bounce counts as latency) to t
 step that announced it. That part is on the virtual clock: the settle rule's wait and the
 scan period. It is printed twice: for a board polled every scan period (a GPIO matrix), and for
 one that wakes the daemon's loop when it changes (the simulated board, the serial link), whose
-change is read at once (``WokenRun``). Beside it, the wall-clock time of the step that
+change is read at once (``WokenRun``); then, on the waking board, for the moves of an opponent
+away from the board (the computer, a paired board: the second side plays the plan's moves as
+they are lit), carried out by the players. Beside it, the wall-clock time of the step that
 announced the move (judging it, saving it to an in-memory database, the events, frame and
 screen built), with a bare Python loop of ``BARE_LOOP`` additions timed in the same run as its
 baseline.
@@ -36,14 +38,19 @@ import random
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.robust.noisy import GAMES, Run, WokenRun, play
 from bench.robust.player import Player
 from bench.timing import percentile
+from engines.core import GameState
+from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
+from firmware_host.board.opponent import Play
 from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config, Timing
+from firmware_host.store.layout import default_layout
 from firmware_host.store.storage import Storage
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
@@ -71,6 +78,37 @@ class WakingRun(TimedRun, WokenRun):
     """A timed stream scanned as a board that wakes the daemon's loop is."""
 
 
+class Away:
+    """An opponent away from the board (the computer, a paired board) playing the second side's
+    moves of a planned game, as the controller asks (testbed/drive.py's ``Scripted``)."""
+
+    WAIT, rethinks, level, note, times_itself, present = "Wait", False, None, None, False, True
+
+    def __init__(self, start: GameState[Any], moves: list[str]) -> None:
+        self.side, state, self.moves = start.sides[1], start, []
+        for move in moves:
+            if state.to_move == self.side:
+                self.moves.append(move)
+            state = state.play(move)
+
+    def side_in(self, state: GameState[Any]) -> str:
+        return self.side
+
+    def record(self, state: GameState[Any]) -> str:
+        return "away"
+
+    def poll(self, seen: Any) -> list[Play]:
+        if seen.awaiting and self.moves:
+            return [Play(self.moves.pop(0), "")]
+        return []
+
+    def takeback(self, seen: Any, to: Any = None) -> Any:
+        return seen.turns_back(self.side, to)
+
+    def close(self) -> None:
+        pass
+
+
 def bare_loop_ms() -> float:
     """The median wall time (ms) of a bare loop of :data:`BARE_LOOP` additions."""
     times = []
@@ -95,16 +133,28 @@ class TimedBoard(SimBoard):
 
 
 def stream_latencies(
-    name: str, seed: int, plies: int = 12, timing: Timing = Timing(), kind: type[TimedRun] = TimedRun
+    name: str,
+    seed: int,
+    plies: int = 12,
+    timing: Timing = Timing(),
+    kind: type[TimedRun] = TimedRun,
+    away: bool = False,
 ) -> tuple[list[float], int, list[float]]:
     """One random game of ``name``: each move's latency (ms), how many moves were wrong, and
     the wall time (ms) of each step that announced a move; ``kind``: how the board is scanned
-    (polled every period, or :class:`WakingRun`)."""
+    (polled every period, or :class:`WakingRun`). ``away``: the second side plays away from
+    the board (the computer, a paired board: :class:`Away`), its moves carried out at the
+    board as it lights them; only theirs are timed."""
     rng = random.Random(seed)
     size, variant = rng.choice(GAMES[name])
-    controller = open_controller(Config(timing=timing), Storage(":memory:"), Game.of(name, size, variant))
+    game = Game.of(name, size, variant)
+    start = game.new()
+    plan = Player(rng, [s.label for s in start.sites()], frozenset()).plan(start, plies)
+    opponent = Away(start, plan.moves) if away else None
+    controller = Controller(
+        game, lambda state: default_layout(state.sites()), timing, Storage(":memory:"), opponent=opponent
+    )
     layout = controller.layout
-    plan = Player(rng, [s.label for s in controller.state.sites()], frozenset()).plan(controller.state, plies)
     clock = VirtualClock()
     noise = Noise(bounce=rng.choice([(0.0005, 0.001), (0.001, 0.005), (0.005, 0.025)]), seed=seed)
     board = TimedBoard(layout.sensor_channels, clock=clock, noise=noise, leds=layout.led_channels)
@@ -114,10 +164,12 @@ def stream_latencies(
     run.settle(0.0)
     for segment in plan.segments:
         play(run, segment, rng)
+        if away:  # a move towards the position before the players' own is held back a while
+            run.until(run.now + timing.takeback_ms / 1000)
     run.until(run.now + 1.0)
     latencies = []
     for event in run.events:
-        if event["event"] == "move":
+        if event["event"] == "move" and (opponent is None or event["side"] == opponent.side):
             last = max((t for t in board.times if t <= event["t"]), default=None)
             if last is not None:
                 latencies.append(event["t"] - last)
@@ -187,18 +239,24 @@ def loop_cpu(name: str, seed: int, plies: int = 12) -> list[tuple[float, float]]
 
 
 def latency_table(
-    figures: dict, streams: int, seed: int, timing: Timing, kind: type[TimedRun], prefix: str = ""
+    figures: dict,
+    streams: int,
+    seed: int,
+    timing: Timing,
+    kind: type[TimedRun],
+    prefix: str = "",
+    away: bool = False,
 ) -> list[float]:
-    """Print the latency per game of ``streams`` games each scanned as ``kind``, keep its figures
-    in ``figures`` (their names after ``prefix``); the wall times (ms) of the steps that
-    announced a move."""
+    """Print the latency per game of ``streams`` games each scanned as ``kind`` (``away``: of
+    the moves of an opponent away from the board, carried out), keep its figures in ``figures``
+    (their names after ``prefix``); the wall times (ms) of the steps that announced a move."""
     everything: list[float] = []
     steps: list[float] = []
     print(f"{'game':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>8}{'p99 ms':>8}{'max ms':>8}{'wrong':>7}")
     for name in GAMES:
         samples, wrong = [], 0
         for i in range(streams):
-            got, bad, took = stream_latencies(name, seed * 1_000_003 + i, timing=timing, kind=kind)
+            got, bad, took = stream_latencies(name, seed * 1_000_003 + i, timing=timing, kind=kind, away=away)
             samples += got
             wrong += bad
             steps += took
@@ -250,6 +308,8 @@ def main() -> None:
     steps = latency_table(figures, streams, args.seed, timing, TimedRun)
     print("a board that wakes the loop when it changes (the simulated board, the serial link):")
     latency_table(figures, streams, args.seed, timing, WakingRun, prefix="woken_")
+    print("the opponent's move (the computer's, a paired board's) carried out, a board that wakes the loop:")
+    latency_table(figures, streams, args.seed, timing, WakingRun, prefix="away_", away=True)
     bare = bare_loop_ms()
     figures["step_median_ms"] = percentile(steps, 0.5)
     figures["step_p99_ms"] = percentile(steps, 0.99)
