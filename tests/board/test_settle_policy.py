@@ -120,3 +120,18 @@ def test_a_touch_on_the_opponents_lit_site_records_no_other_move():
         "move"
     ]
     assert drive.ctl.moves == ["C3*", "B2*"] and drive.lit("B2*") is None
+
+
+def test_the_opponents_pawn_slid_to_its_lit_landing_is_recorded_once():
+    drive = Drive(Game.of("anti-grid", 6, "plain"), opponent=Scripted("blue", "l2-e2")).run(500)
+    drive.lift("c1").run(200).place("c5").run(1000)
+    assert drive.ctl.pending is not None and drive.lit("e2") == LIGHTS["fill"]
+    seen = len(drive.events)
+    drive.sim.clock = lambda: drive.t / 1000  # the slide runs on the drive's clock
+    path = [drive.channel(site) for site in ("l2", "k2", "j2", "i2", "h2", "g2", "f2", "e2")]
+    drive.sim.slide(path, step=0.06)  # 60 ms over each site on the way, in the hand
+    drive.run(1500)
+    assert [
+        (e["event"], e.get("move")) for e in drive.events[seen:] if e["event"] in ("move", "correction")
+    ] == [("move", "l2-e2")]
+    assert drive.ctl.moves == ["c1-c5", "l2-e2"]
