@@ -24,8 +24,13 @@ move reached the observers (the page and the café network are observers) and un
 ended. Antipode is left out there: its moves wait
 for a tap.
 
+With ``--wall N``, N random games of each game through ``Daemon.run`` itself on the wall
+clock, a board polled and one that wakes the loop: the time from a placing to the ``move``
+event the observers get (scheduling, the step's work and the machine's load included; a loop
+scans a little after its time, so a settle can fall just after the scan that should end it).
+
 Usage: .venv/bin/python -m bench.placement [--quick] [--streams N] [--seed S] [--quick-settle MS]
-       [--loop N]
+       [--loop N] [--wall N]
 The last line is a JSON object of the figures.
 """
 
@@ -34,8 +39,10 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import random
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -52,6 +59,7 @@ from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config, Timing
 from firmware_host.store.layout import default_layout
 from firmware_host.store.storage import Storage
+from hardware.base import Scan
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
 
@@ -238,6 +246,73 @@ def loop_cpu(name: str, seed: int, plies: int = 12) -> list[tuple[float, float]]
     return found
 
 
+class Unwoken:
+    """A simulated board's scans alone, with no way to wake the loop: a matrix that must be
+    polled."""
+
+    def __init__(self, board: SimBoard) -> None:
+        self.board, self.channels, self.senses_polarity = board, board.channels, False
+
+    def scan(self) -> Scan:
+        return self.board.scan()
+
+    def close(self) -> None:
+        pass
+
+
+def wall_latencies(name: str, seed: int, polled: bool, plies: int = 10) -> list[float]:
+    """One random game of ``name`` through the daemon's own loop (``Daemon.run``, in a thread,
+    on the wall clock; an in-memory database), a piece set on the simulated board now and then:
+    the wall-clock time (ms) from each placing to the observers' ``move`` event. ``polled``: the
+    board cannot wake the loop."""
+    rng = random.Random(seed)
+    size, variant = rng.choice(GAMES[name])
+    built, parts, moved = threading.Event(), {}, []
+
+    def run() -> None:  # sqlite wants the thread that uses it to open it
+        controller = open_controller(Config(), Storage(":memory:"), Game.of(name, size, variant))
+        sim = SimBoard(controller.layout.sensor_channels, leds=controller.layout.led_channels)
+        for site in controller.boards[0]:
+            sim.place(controller.layout.sensor[site])
+        scanner = Unwoken(sim) if polled else sim
+        daemon = Daemon(
+            controller, Hardware(scanner, sim.leds, sim.display, sim.buttons), 100, log=io.StringIO()
+        )
+        daemon.observers.append(
+            lambda now, _, events: moved.extend(time.monotonic() for e in events if e["event"] == "move")
+        )
+        parts.update(controller=controller, sim=sim, daemon=daemon)
+        built.set()
+        daemon.run()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    built.wait()
+    controller, sim, daemon = parts["controller"], parts["sim"], parts["daemon"]
+    sensor, found = controller.layout.sensor, []
+    time.sleep(0.3)
+    for _ in range(plies):
+        state = controller.state
+        reals = [r for m in state.legal_moves() for r in state.realisations(m)[:1] if not r.follow_ups]
+        if not reals or state.outcome():
+            break
+        real, before = rng.choice(reals), len(moved)
+        for site in real.emptied:
+            sim.lift(sensor[site])
+        time.sleep(rng.uniform(0.15, 0.2))
+        placed = time.monotonic()
+        for site in real.filled:
+            sim.place(sensor[site])
+        while len(moved) == before and time.monotonic() < placed + 1:
+            time.sleep(0.002)
+        if len(moved) > before:
+            found.append((moved[before] - placed) * 1000)
+        time.sleep(rng.uniform(0.35, 0.45))
+    daemon.stop.set()
+    thread.join()
+    return found
+
+
 def latency_table(
     figures: dict,
     streams: int,
@@ -288,6 +363,13 @@ def main() -> None:
     parser.add_argument("--streams", type=int, help="games of each game (default 100)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--loop", type=int, help="games of each game through the daemon's loop (default 10)")
+    parser.add_argument(
+        "--wall",
+        type=int,
+        default=0,
+        metavar="N",
+        help="games of each game through the loop on the wall clock",
+    )
     parser.add_argument(
         "--quick-settle",
         type=int,
@@ -342,6 +424,22 @@ def main() -> None:
             f"{row['step_median_ms']:>17.2f} ms{row['step_p99_ms']:>5.2f} ms"
         )
     figures["loop_cpu"] = loop
+    if args.wall:
+        print(f"through the daemon's loop on the wall clock ({args.wall} games of each), placing -> move:")
+        for polled in (True, False):
+            took = [
+                t
+                for name in GAMES
+                for i in range(args.wall)
+                for t in wall_latencies(name, args.seed + i, polled)
+            ]
+            kind = "polled" if polled else "woken"
+            figures[f"wall_{kind}_median_ms"] = median = percentile(took, 0.5)
+            figures[f"wall_{kind}_p90_ms"] = p90 = percentile(took, 0.9)
+            load = os.getloadavg()[0]
+            print(
+                f"  {kind:<8}{len(took):>5} moves: median {median:.1f} ms, p90 {p90:.1f} ms (load {load:.1f})"
+            )
     print(json.dumps(figures))
 
 
