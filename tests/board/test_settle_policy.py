@@ -135,3 +135,13 @@ def test_the_opponents_pawn_slid_to_its_lit_landing_is_recorded_once():
         (e["event"], e.get("move")) for e in drive.events[seen:] if e["event"] in ("move", "correction")
     ] == [("move", "l2-e2")]
     assert drive.ctl.moves == ["c1-c5", "l2-e2"]
+
+
+def test_the_opponents_move_whose_contact_bounces_is_recorded_once():
+    drive, seen = computer_to_carry_out()
+    drive.place("B2*").run(10).lift("B2*").run(10).place("B2*").run(10).lift("B2*").run(10).place("B2*")
+    drive.run(1000)
+    assert [e["event"] for e in drive.events[seen:] if e["event"] in ("move", "out_of_sync", "takeback")] == [
+        "move"
+    ]
+    assert drive.ctl.moves == ["C3*", "B2*"]
