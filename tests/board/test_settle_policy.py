@@ -145,3 +145,27 @@ def test_the_opponents_move_whose_contact_bounces_is_recorded_once():
         "move"
     ]
     assert drive.ctl.moves == ["C3*", "B2*"]
+
+
+def guided_at(drive: Drive, change_ms: int) -> int | None:
+    """Ms from the change to the first guide (None: none within a second)."""
+    drive.run(1000)
+    guides = [e["t"] for e in drive.events if e["event"] == "guide" and e["t"] >= change_ms]
+    return guides[0] - change_ms if guides else None
+
+
+def test_a_placing_of_several_moves_is_guided_after_the_quick_settle():
+    drive = Drive(Game.of("antipode")).run(500)
+    change = drive.t
+    drive.place("b1")  # b1:a1 or b1:b1: the same placing, the flips then the landing to come
+    timing = drive.ctl.timing
+    assert guided_at(drive, change) <= timing.quick_settle_ms + 10 * timing.debounce_scans
+    assert drive.last("guide")["action"] == "flip" and drive.ctl.moves == []
+
+
+def test_a_hover_over_a_placing_of_several_moves_is_no_choice():
+    drive = Drive(Game.of("antipode")).run(500)
+    change = drive.t
+    drive.place("b1").run(drive.ctl.timing.quick_settle_ms - 20).lift("b1")
+    assert guided_at(drive, change) is None and drive.ctl.moves == []
+    assert "out_of_sync" not in drive.kinds()
