@@ -10,7 +10,9 @@ before it was announced (the placing; its contact bounce counts as latency) to t
 step that announced it. That part is on the virtual clock: the settle rule's wait and the
 scan period. It is printed twice: for a board polled every scan period (a GPIO matrix), and for
 one that wakes the daemon's loop when it changes (the simulated board, the serial link), whose
-change is read at once (``WokenRun``). Beside it, the wall-clock time of the step that
+change is read at once (``WokenRun``); then, on the waking board, for the moves of an opponent
+away from the board (the computer, a paired board: the second side plays the plan's moves as
+they are lit), carried out by the players. Beside it, the wall-clock time of the step that
 announced the move (judging it, saving it to an in-memory database, the events, frame and
 screen built), with a bare Python loop of ``BARE_LOOP`` additions timed in the same run as its
 baseline.
@@ -22,8 +24,13 @@ move reached the observers (the page and the café network are observers) and un
 ended. Antipode is left out there: its moves wait
 for a tap.
 
+With ``--wall N``, N random games of each game through ``Daemon.run`` itself on the wall
+clock, a board polled and one that wakes the loop: the time from a placing to the ``move``
+event the observers get (scheduling, the step's work and the machine's load included; a loop
+scans a little after its time, so a settle can fall just after the scan that should end it).
+
 Usage: .venv/bin/python -m bench.placement [--quick] [--streams N] [--seed S] [--quick-settle MS]
-       [--loop N]
+       [--loop N] [--wall N]
 The last line is a JSON object of the figures.
 """
 
@@ -32,19 +39,27 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import random
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.robust.noisy import GAMES, Run, WokenRun, play
 from bench.robust.player import Player
 from bench.timing import percentile
+from engines.core import GameState
+from firmware_host.board.controller import Controller
 from firmware_host.board.game import Game
+from firmware_host.board.opponent import Play
 from firmware_host.runtime.loop import Daemon, Hardware
 from firmware_host.runtime.session import open_controller
 from firmware_host.store.config import Config, Timing
+from firmware_host.store.layout import default_layout
 from firmware_host.store.storage import Storage
+from hardware.base import Scan
 from hardware.clock import VirtualClock
 from hardware.sim import Noise, SimBoard
 
@@ -71,6 +86,37 @@ class WakingRun(TimedRun, WokenRun):
     """A timed stream scanned as a board that wakes the daemon's loop is."""
 
 
+class Away:
+    """An opponent away from the board (the computer, a paired board) playing the second side's
+    moves of a planned game, as the controller asks (testbed/drive.py's ``Scripted``)."""
+
+    WAIT, rethinks, level, note, times_itself, present = "Wait", False, None, None, False, True
+
+    def __init__(self, start: GameState[Any], moves: list[str]) -> None:
+        self.side, state, self.moves = start.sides[1], start, []
+        for move in moves:
+            if state.to_move == self.side:
+                self.moves.append(move)
+            state = state.play(move)
+
+    def side_in(self, state: GameState[Any]) -> str:
+        return self.side
+
+    def record(self, state: GameState[Any]) -> str:
+        return "away"
+
+    def poll(self, seen: Any) -> list[Play]:
+        if seen.awaiting and self.moves:
+            return [Play(self.moves.pop(0), "")]
+        return []
+
+    def takeback(self, seen: Any, to: Any = None) -> Any:
+        return seen.turns_back(self.side, to)
+
+    def close(self) -> None:
+        pass
+
+
 def bare_loop_ms() -> float:
     """The median wall time (ms) of a bare loop of :data:`BARE_LOOP` additions."""
     times = []
@@ -95,16 +141,28 @@ class TimedBoard(SimBoard):
 
 
 def stream_latencies(
-    name: str, seed: int, plies: int = 12, timing: Timing = Timing(), kind: type[TimedRun] = TimedRun
+    name: str,
+    seed: int,
+    plies: int = 12,
+    timing: Timing = Timing(),
+    kind: type[TimedRun] = TimedRun,
+    away: bool = False,
 ) -> tuple[list[float], int, list[float]]:
     """One random game of ``name``: each move's latency (ms), how many moves were wrong, and
     the wall time (ms) of each step that announced a move; ``kind``: how the board is scanned
-    (polled every period, or :class:`WakingRun`)."""
+    (polled every period, or :class:`WakingRun`). ``away``: the second side plays away from
+    the board (the computer, a paired board: :class:`Away`), its moves carried out at the
+    board as it lights them; only theirs are timed."""
     rng = random.Random(seed)
     size, variant = rng.choice(GAMES[name])
-    controller = open_controller(Config(timing=timing), Storage(":memory:"), Game.of(name, size, variant))
+    game = Game.of(name, size, variant)
+    start = game.new()
+    plan = Player(rng, [s.label for s in start.sites()], frozenset()).plan(start, plies)
+    opponent = Away(start, plan.moves) if away else None
+    controller = Controller(
+        game, lambda state: default_layout(state.sites()), timing, Storage(":memory:"), opponent=opponent
+    )
     layout = controller.layout
-    plan = Player(rng, [s.label for s in controller.state.sites()], frozenset()).plan(controller.state, plies)
     clock = VirtualClock()
     noise = Noise(bounce=rng.choice([(0.0005, 0.001), (0.001, 0.005), (0.005, 0.025)]), seed=seed)
     board = TimedBoard(layout.sensor_channels, clock=clock, noise=noise, leds=layout.led_channels)
@@ -114,10 +172,12 @@ def stream_latencies(
     run.settle(0.0)
     for segment in plan.segments:
         play(run, segment, rng)
+        if away:  # a move towards the position before the players' own is held back a while
+            run.until(run.now + timing.takeback_ms / 1000)
     run.until(run.now + 1.0)
     latencies = []
     for event in run.events:
-        if event["event"] == "move":
+        if event["event"] == "move" and (opponent is None or event["side"] == opponent.side):
             last = max((t for t in board.times if t <= event["t"]), default=None)
             if last is not None:
                 latencies.append(event["t"] - last)
@@ -186,19 +246,92 @@ def loop_cpu(name: str, seed: int, plies: int = 12) -> list[tuple[float, float]]
     return found
 
 
+class Unwoken:
+    """A simulated board's scans alone, with no way to wake the loop: a matrix that must be
+    polled."""
+
+    def __init__(self, board: SimBoard) -> None:
+        self.board, self.channels, self.senses_polarity = board, board.channels, False
+
+    def scan(self) -> Scan:
+        return self.board.scan()
+
+    def close(self) -> None:
+        pass
+
+
+def wall_latencies(name: str, seed: int, polled: bool, plies: int = 10) -> list[float]:
+    """One random game of ``name`` through the daemon's own loop (``Daemon.run``, in a thread,
+    on the wall clock; an in-memory database), a piece set on the simulated board now and then:
+    the wall-clock time (ms) from each placing to the observers' ``move`` event. ``polled``: the
+    board cannot wake the loop."""
+    rng = random.Random(seed)
+    size, variant = rng.choice(GAMES[name])
+    built, parts, moved = threading.Event(), {}, []
+
+    def run() -> None:  # sqlite wants the thread that uses it to open it
+        controller = open_controller(Config(), Storage(":memory:"), Game.of(name, size, variant))
+        sim = SimBoard(controller.layout.sensor_channels, leds=controller.layout.led_channels)
+        for site in controller.boards[0]:
+            sim.place(controller.layout.sensor[site])
+        scanner = Unwoken(sim) if polled else sim
+        daemon = Daemon(
+            controller, Hardware(scanner, sim.leds, sim.display, sim.buttons), 100, log=io.StringIO()
+        )
+        daemon.observers.append(
+            lambda now, _, events: moved.extend(time.monotonic() for e in events if e["event"] == "move")
+        )
+        parts.update(controller=controller, sim=sim, daemon=daemon)
+        built.set()
+        daemon.run()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    built.wait()
+    controller, sim, daemon = parts["controller"], parts["sim"], parts["daemon"]
+    sensor, found = controller.layout.sensor, []
+    time.sleep(0.3)
+    for _ in range(plies):
+        state = controller.state
+        reals = [r for m in state.legal_moves() for r in state.realisations(m)[:1] if not r.follow_ups]
+        if not reals or state.outcome():
+            break
+        real, before = rng.choice(reals), len(moved)
+        for site in real.emptied:
+            sim.lift(sensor[site])
+        time.sleep(rng.uniform(0.15, 0.2))
+        placed = time.monotonic()
+        for site in real.filled:
+            sim.place(sensor[site])
+        while len(moved) == before and time.monotonic() < placed + 1:
+            time.sleep(0.002)
+        if len(moved) > before:
+            found.append((moved[before] - placed) * 1000)
+        time.sleep(rng.uniform(0.35, 0.45))
+    daemon.stop.set()
+    thread.join()
+    return found
+
+
 def latency_table(
-    figures: dict, streams: int, seed: int, timing: Timing, kind: type[TimedRun], prefix: str = ""
+    figures: dict,
+    streams: int,
+    seed: int,
+    timing: Timing,
+    kind: type[TimedRun],
+    prefix: str = "",
+    away: bool = False,
 ) -> list[float]:
-    """Print the latency per game of ``streams`` games each scanned as ``kind``, keep its figures
-    in ``figures`` (their names after ``prefix``); the wall times (ms) of the steps that
-    announced a move."""
+    """Print the latency per game of ``streams`` games each scanned as ``kind`` (``away``: of
+    the moves of an opponent away from the board, carried out), keep its figures in ``figures``
+    (their names after ``prefix``); the wall times (ms) of the steps that announced a move."""
     everything: list[float] = []
     steps: list[float] = []
     print(f"{'game':<12}{'moves':>7}{'median ms':>11}{'p90 ms':>8}{'p99 ms':>8}{'max ms':>8}{'wrong':>7}")
     for name in GAMES:
         samples, wrong = [], 0
         for i in range(streams):
-            got, bad, took = stream_latencies(name, seed * 1_000_003 + i, timing=timing, kind=kind)
+            got, bad, took = stream_latencies(name, seed * 1_000_003 + i, timing=timing, kind=kind, away=away)
             samples += got
             wrong += bad
             steps += took
@@ -231,6 +364,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--loop", type=int, help="games of each game through the daemon's loop (default 10)")
     parser.add_argument(
+        "--wall",
+        type=int,
+        default=0,
+        metavar="N",
+        help="games of each game through the loop on the wall clock",
+    )
+    parser.add_argument(
         "--quick-settle",
         type=int,
         metavar="MS",
@@ -250,6 +390,8 @@ def main() -> None:
     steps = latency_table(figures, streams, args.seed, timing, TimedRun)
     print("a board that wakes the loop when it changes (the simulated board, the serial link):")
     latency_table(figures, streams, args.seed, timing, WakingRun, prefix="woken_")
+    print("the opponent's move (the computer's, a paired board's) carried out, a board that wakes the loop:")
+    latency_table(figures, streams, args.seed, timing, WakingRun, prefix="away_", away=True)
     bare = bare_loop_ms()
     figures["step_median_ms"] = percentile(steps, 0.5)
     figures["step_p99_ms"] = percentile(steps, 0.99)
@@ -282,6 +424,22 @@ def main() -> None:
             f"{row['step_median_ms']:>17.2f} ms{row['step_p99_ms']:>5.2f} ms"
         )
     figures["loop_cpu"] = loop
+    if args.wall:
+        print(f"through the daemon's loop on the wall clock ({args.wall} games of each), placing -> move:")
+        for polled in (True, False):
+            took = [
+                t
+                for name in GAMES
+                for i in range(args.wall)
+                for t in wall_latencies(name, args.seed + i, polled)
+            ]
+            kind = "polled" if polled else "woken"
+            figures[f"wall_{kind}_median_ms"] = median = percentile(took, 0.5)
+            figures[f"wall_{kind}_p90_ms"] = p90 = percentile(took, 0.9)
+            load = os.getloadavg()[0]
+            print(
+                f"  {kind:<8}{len(took):>5} moves: median {median:.1f} ms, p90 {p90:.1f} ms (load {load:.1f})"
+            )
     print(json.dumps(figures))
 
 

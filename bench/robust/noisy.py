@@ -131,7 +131,8 @@ class WokenRun(Run):
     """A stream scanned as the daemon's loop scans a board that wakes it (the simulated board; a
     serial link's board, whose change comes its firmware's few ms later): a piece placed or
     lifted between two scans is read at once and the pace goes on from it, one early scan a
-    period at most. Its scans are off the replay's grid."""
+    period at most; a settle falling between two scans is scanned at its moment. Its scans are
+    off the replay's grid."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -145,7 +146,10 @@ class WokenRun(Run):
     def due_ms(self) -> float:
         if self.woken and not self.hurried:
             return self.clock() * 1000
-        return self.last_ms + self.period_ms if self.scans else 0.0
+        if not self.scans:
+            return 0.0
+        paced, settles = self.last_ms + self.period_ms, self.controller.settles_at()
+        return settles if settles is not None and self.last_ms < settles < paced else paced
 
     def scan(self) -> None:
         early = self.woken and not self.hurried

@@ -330,6 +330,11 @@ class Controller:
         """True when the board has settled at ``now`` (no hand over it): a good moment to stop."""
         return self.sensing.debouncer.quiet(now)
 
+    def settles_at(self) -> float | None:
+        """When (ms, the steps' clock) the board settles if nothing changes first: a step then
+        judges it at once, not a scan period later (None: settled, or the scans will tell)."""
+        return self.sensing.debouncer.settles_at()
+
     @property
     def board(self) -> frozenset[str]:
         """The sites the debounced board shows."""
@@ -516,8 +521,7 @@ class Controller:
         self.hinted = frozenset()
         self.notes.board_changed()
         self.apply(judge.changed(self))
-        complete = self.sensing.debouncer.complete = self.phase.move_shown(self.state, self.board)
-        self.sensing.debouncer.landing = complete and recognise.landing(self.state, self.board)
+        self.sensing.debouncer.expect(self.phase.settle(self.state, self.board))
 
     def _on_settle(self) -> None:
         if self.seating.waiting and self.phase.players_to_move:  # nothing counts before the OKs

@@ -11,8 +11,9 @@ The settle policy: while the caller marks the debounced board ``complete`` (e.g.
 one legal move whose piece cannot still be on its way), it settles once its newest change has
 stood ``quick_ms`` since its first contact and its bounce has been quiet for ``landing_ms`` (a
 channel's readings less than ``landing_ms`` apart are one change, bouncing); and ``landing_ms``
-after the last reading when it also marks it a ``landing`` (the one site the lifted piece can
-land on: nothing but the piece's contact bounce to wait for).
+after the last reading when it also marks it a ``landing`` (nothing but the piece's contact
+bounce to wait for: the one site a lifted piece can land on, the opponent's move carried out).
+The caller says which with :meth:`Debouncer.expect`.
 
 >>> from hardware.base import Scan
 >>> d = Debouncer(scans=3, settle_ms=100)
@@ -40,18 +41,23 @@ True
 >>> [d.feed(t, Scan(frozenset({5} if t != 10 else ()))).closed for t in (0, 10, 20)][0]
 frozenset({5})
 >>> d.complete = True  # its bounce ended at 20 ms: judged 100 ms after its first contact
->>> d.quiet(90), d.quiet(100)
-(False, True)
+>>> d.quiet(90), d.quiet(100), d.settles_at()
+(False, True, 100)
 """
 
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from hardware.base import Scan
 
 _NONE: frozenset[int] = frozenset()
+
+#: How soon a changed board is judged: after ``settle_ms``; after ``quick_ms`` (``complete``:
+#: it shows one whole move); or once its bounce is over, after ``landing_ms`` (``complete``
+#: and ``landing``: nothing else can be meant by it).
+Settle = Literal["full", "quick", "landing"]
 
 
 class Change(NamedTuple):
@@ -102,6 +108,11 @@ class Debouncer:
         self._read_at: dict[int, float] = {}
         self._settled = False
 
+    def expect(self, settle: Settle) -> None:
+        """How soon the board as it now stands is judged (:data:`Settle`)."""
+        self.complete = settle != "full"
+        self.landing = settle == "landing"
+
     @property
     def changed_at(self) -> float:
         """When (ms) a reading last changed (the scan that began the quiet spell under way)."""
@@ -109,12 +120,22 @@ class Debouncer:
 
     def quiet(self, now: float) -> bool:
         """True when the board is settled at ``now``."""
+        due = self._due()
+        return due is not None and now >= due
+
+    def settles_at(self) -> float | None:
+        """When (ms) the board settles if no reading changes first: a scan then judges it
+        without waiting for the next one. None once settled, and while only scans can tell
+        (a channel part-way through its debounce or ambiguous, before the first scan)."""
+        return None if self._settled else self._due()
+
+    def _due(self) -> float | None:
         if not self.started or self._counts or self._ambiguous:
-            return False
-        since = now - self._activity
+            return None
         if not self.complete:
-            return since >= self.settle_ms
-        return since >= self.landing_ms and (self.landing or now - self._began >= self.quick_ms)
+            return self._activity + self.settle_ms
+        bounced = self._activity + self.landing_ms
+        return bounced if self.landing else max(bounced, self._began + self.quick_ms)
 
     def restart(self, now: float) -> None:
         """Count the board as changed at ``now``: it settles again after a quiet spell (a new

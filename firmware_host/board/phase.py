@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Literal, Self
 
 from engines.core import GameState
 from firmware_host.board import doubt, recognise
+from firmware_host.board.debounce import Settle
 from firmware_host.board.turn import STEPS, LightKind, Pending, Sync, Touch, Turn, TurnChoice
 
 Board = frozenset[str]
@@ -210,9 +211,9 @@ class _Phase:
         """True when ``touch`` picks a move at once (a tap on a choice's lit site)."""
         return False
 
-    def move_shown(self, state: GameState[Any], board: Board) -> bool:
-        """True when ``board`` shows a whole move the players may make (settled at once)."""
-        return False
+    def settle(self, state: GameState[Any], board: Board) -> Settle:
+        """How soon ``board``, just changed, is judged."""
+        return "full"
 
     def lapsed(self, now: float, takeback_ms: float, quiet: bool) -> Self | Held | None:
         """What time alone brings at ``now`` (``quiet``: the board has settled): :data:`Held`
@@ -349,8 +350,10 @@ class Moving(_Turning):
     def timed(self, state: GameState[Any], away: str | None) -> str | None:
         return state.to_move
 
-    def move_shown(self, state: GameState[Any], board: Board) -> bool:
-        return recognise.complete(state, board)
+    def settle(self, state: GameState[Any], board: Board) -> Settle:
+        if not recognise.complete(state, board):
+            return "full"
+        return "landing" if recognise.landing(state, board) else "quick"
 
     def lights(self, state: GameState[Any], board: Board) -> dict[str, LightKind]:
         due = state.due()
@@ -537,6 +540,12 @@ class Awaiting(_Turning):
 
     def lights(self, state: GameState[Any], board: Board) -> dict[str, LightKind]:
         return self.pending.lights(board) if self.pending else {}
+
+    def settle(self, state: GameState[Any], board: Board) -> Settle:
+        """The opponent's move carried out is the one move the board waits for: a hand over
+        its lit site carries the very piece that goes there, so only the bounce is waited for."""
+        shown = self.pending is not None and self.pending.done(state.occupied(), board) is not None
+        return "landing" if shown else "full"
 
 
 #: Why the board is guided back (the screen words each: ``view.RESTORE_WORDS``).

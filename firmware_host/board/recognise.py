@@ -118,18 +118,23 @@ def touchable(state: GameState[Any]) -> frozenset[str]:
 
 def complete(state: GameState[Any], board: frozenset[str]) -> bool:
     """True when ``board`` can be judged without the full settle time: it shows exactly one
-    legal move that puts a piece down (or the removal that is the whole turn). A piece that
-    only paused on its way is corrected when it moves on (the controller's correction of the
-    last move).
+    legal move that puts a piece down (or the removal that is the whole turn), or several
+    whose steps the players are still to make (Antipode's landings: a choice is offered, its
+    flips lit). A piece that only paused on its way is corrected when it moves on (the
+    controller's correction of the last move); a choice is dropped.
 
     >>> from engines import new_game
     >>> state = new_game("antipalos", 12)
     >>> complete(state, frozenset({"B4*"})), complete(state, frozenset())
     (True, False)
+    >>> start = new_game("antipode")
+    >>> complete(start, start.occupied() | {"b1"})  # b1:a1 or b1:b1, their flips to come
+    True
     """
     if board <= state.occupied() and state.due() is None:  # only lifted: a move in progress
         return False
-    return len(candidates(state, board)) == 1
+    cands = candidates(state, board)
+    return len(cands) == 1 or (len(cands) > 1 and all(c.next_step is not None for c in cands))
 
 
 def landing(state: GameState[Any], board: frozenset[str]) -> bool:

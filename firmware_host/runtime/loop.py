@@ -183,7 +183,7 @@ class Daemon:
                 self.waiting = False
                 tick = time.monotonic()  # woken (or due): scan at once
             else:
-                tick, hurried = self._pause(tick, hurried)
+                tick, hurried = self._pause(self._settling(tick, start), hurried)
 
     def _pause(self, tick: float, hurried: bool) -> tuple[float, bool]:
         """Wait for the scan due at ``tick`` (monotonic s) on a board in motion; a wake-up (a
@@ -197,6 +197,16 @@ class Daemon:
         elif self.stop.wait(max(0.0, tick - time.monotonic())):  # a stop ends the wait
             return time.monotonic(), False
         return tick, False
+
+    def _settling(self, tick: float, start: float) -> float:
+        """The next scan's time (monotonic s, the loop begun at ``start``): ``tick``, or sooner
+        the moment the board settles if nothing changes first, so that a move is judged then
+        and not up to a scan period later (a settle falls between two scans as often as not)."""
+        due = self.controller.settles_at()
+        if due is None:
+            return tick
+        at = start + due / 1000.0
+        return at if time.monotonic() < at < tick else tick
 
     def attach(self, page: Any) -> None:
         """Step ``page`` after every step (``page.sync``, as an observer); it wakes the loop

@@ -82,7 +82,8 @@ class Timing(NamedTuple):
     #: its way (docs/daemon.md); at most settle_ms.
     quick_settle_ms: Annotated[int, Key(0, 5000)] = 100
     #: The settle time of such a board when the piece was lifted from a site and set down on
-    #: the one site it can land on (only its contact bounce to wait for); at most quick_settle_ms.
+    #: the one site it can land on, and of the opponent's move carried out (only its contact
+    #: bounce to wait for); at most quick_settle_ms.
     landing_settle_ms: Annotated[int, Key(0, 5000)] = 40
     #: How long the players' last move may be held off the board (a correction on its way)
     #: before the board reads it as taken back.

@@ -1,5 +1,6 @@
 """The settle policy: a board that shows one whole legal move is judged after quick_settle_ms
-(a piece that only paused on its way is corrected as it moves on); a change that is no single
+(a piece that only paused on its way is corrected as it moves on), the one landing of a lifted
+piece or the opponent's move carried out after landing_settle_ms; a change that is no single
 move waits settle_ms."""
 
 from __future__ import annotations
@@ -7,7 +8,8 @@ from __future__ import annotations
 from engines import new_game
 from firmware_host.board import recognise
 from firmware_host.board.game import Game
-from testbed.drive import Drive
+from firmware_host.board.view import LIGHTS
+from testbed.drive import Drive, Scripted
 
 
 def moved_at(drive: Drive, change_ms: int) -> int | None:
@@ -86,3 +88,84 @@ def test_a_bouncing_hover_as_long_as_the_quick_settle_is_not_a_move():
     drive.place("B2*").run(10).lift("B2*").run(10).place("B2*").run(hover - 20).lift("B2*").run(1000)
     assert drive.ctl.moves == []
     assert "move" not in drive.kinds()
+
+
+def computer_to_carry_out() -> tuple[Drive, int]:
+    """Antipalos against a computer that answers C3* with B2*, lit for the players: the drive
+    and its events so far."""
+    drive = Drive(Game.of("antipalos", 5), opponent=Scripted("black", "B2*")).run(500)
+    drive.place("C3*").run(1000)
+    assert drive.ctl.pending is not None and drive.lit("B2*") == LIGHTS["fill"]
+    return drive, len(drive.events)
+
+
+def test_the_opponents_move_carried_out_is_taken_once_its_bounce_is_over():
+    drive, seen = computer_to_carry_out()
+    change = drive.t
+    drive.place("B2*").run(1000)
+    timing = drive.ctl.timing
+    moved = [e["t"] - change for e in drive.events[seen:] if e["event"] == "move"]
+    assert moved and moved[0] <= timing.landing_settle_ms + 10 * timing.debounce_scans
+    assert drive.ctl.moves == ["C3*", "B2*"]
+
+
+def test_a_touch_on_the_opponents_lit_site_records_no_other_move():
+    drive, seen = computer_to_carry_out()
+    drive.place("A1*").run(drive.ctl.timing.quick_settle_ms).lift("A1*").run(500)  # a hover elsewhere
+    assert drive.ctl.moves == ["C3*"] and drive.ctl.pending is not None
+    drive.place("B2*").run(60).lift("B2*").run(3000)  # set down, taken up again: guided back
+    assert drive.ctl.moves == ["C3*", "B2*"] and drive.lit("B2*") == LIGHTS["missing"]
+    drive.place("B2*").run(1000)
+    assert [e["event"] for e in drive.events[seen:] if e["event"] in ("move", "takeback", "correction")] == [
+        "move"
+    ]
+    assert drive.ctl.moves == ["C3*", "B2*"] and drive.lit("B2*") is None
+
+
+def test_the_opponents_pawn_slid_to_its_lit_landing_is_recorded_once():
+    drive = Drive(Game.of("anti-grid", 6, "plain"), opponent=Scripted("blue", "l2-e2")).run(500)
+    drive.lift("c1").run(200).place("c5").run(1000)
+    assert drive.ctl.pending is not None and drive.lit("e2") == LIGHTS["fill"]
+    seen = len(drive.events)
+    drive.sim.clock = lambda: drive.t / 1000  # the slide runs on the drive's clock
+    path = [drive.channel(site) for site in ("l2", "k2", "j2", "i2", "h2", "g2", "f2", "e2")]
+    drive.sim.slide(path, step=0.06)  # 60 ms over each site on the way, in the hand
+    drive.run(1500)
+    assert [
+        (e["event"], e.get("move")) for e in drive.events[seen:] if e["event"] in ("move", "correction")
+    ] == [("move", "l2-e2")]
+    assert drive.ctl.moves == ["c1-c5", "l2-e2"]
+
+
+def test_the_opponents_move_whose_contact_bounces_is_recorded_once():
+    drive, seen = computer_to_carry_out()
+    drive.place("B2*").run(10).lift("B2*").run(10).place("B2*").run(10).lift("B2*").run(10).place("B2*")
+    drive.run(1000)
+    assert [e["event"] for e in drive.events[seen:] if e["event"] in ("move", "out_of_sync", "takeback")] == [
+        "move"
+    ]
+    assert drive.ctl.moves == ["C3*", "B2*"]
+
+
+def guided_at(drive: Drive, change_ms: int) -> int | None:
+    """Ms from the change to the first guide (None: none within a second)."""
+    drive.run(1000)
+    guides = [e["t"] for e in drive.events if e["event"] == "guide" and e["t"] >= change_ms]
+    return guides[0] - change_ms if guides else None
+
+
+def test_a_placing_of_several_moves_is_guided_after_the_quick_settle():
+    drive = Drive(Game.of("antipode")).run(500)
+    change = drive.t
+    drive.place("b1")  # b1:a1 or b1:b1: the same placing, the flips then the landing to come
+    timing = drive.ctl.timing
+    assert guided_at(drive, change) <= timing.quick_settle_ms + 10 * timing.debounce_scans
+    assert drive.last("guide")["action"] == "flip" and drive.ctl.moves == []
+
+
+def test_a_hover_over_a_placing_of_several_moves_is_no_choice():
+    drive = Drive(Game.of("antipode")).run(500)
+    change = drive.t
+    drive.place("b1").run(drive.ctl.timing.quick_settle_ms - 20).lift("b1")
+    assert guided_at(drive, change) is None and drive.ctl.moves == []
+    assert "out_of_sync" not in drive.kinds()

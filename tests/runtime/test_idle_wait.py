@@ -162,3 +162,18 @@ def test_a_piece_set_down_while_the_board_is_in_motion_is_read_at_once():
     finally:
         loop.daemon.period = 0.01  # a stop drains at the scan rate
         loop.stop()
+
+
+def test_a_settle_between_two_scans_is_judged_when_it_falls_due():
+    """The board paced at a scan every 30 s: a placing, read at once (it wakes the loop), is
+    judged when its settle falls due, not at the next scan."""
+    loop = Loop(Timing(settle_ms=100, debounce_scans=1))
+    try:
+        assert until(lambda: loop.daemon.waiting)
+        loop.daemon.period = 30.0
+        loop.place("B2*")
+        assert until(lambda: any(e["event"] == "move" for e in loop.events()))
+    finally:
+        loop.daemon.period = 0.01  # a stop drains at the scan rate
+        loop.stop()
+    assert loop.saved == ("B2*",)
