@@ -183,7 +183,7 @@ class Pair:
             def stop() -> bool:
                 return time.perf_counter() > deadline
 
-            while not stop() and thought.grow(PONDER_SLICE, stop):
+            while not stop() and thought.grow(max(PONDER_SLICE, thought.least), stop):
                 pass
         else:
             while thought.spent - began < work and thought.grow(round(work) - (thought.spent - began), never):
@@ -257,7 +257,7 @@ def memory(game: str, level: int) -> dict[str, Any]:
     chosen = peak_mb()
     thought = ponder.start(state, choice, level, seed=1)
     assert thought is not None
-    while thought.grow(PONDER_SLICE, never):
+    while thought.grow(max(PONDER_SLICE, thought.least), never):
         pass
     return {
         "chosen_mb": chosen,

@@ -20,8 +20,8 @@ Either way a move's own work is the level's budget: pondering adds to it, never 
 (bench/ponder.py measures what that is worth at equal time).
 
 Like the rest of ``engines/``, no clocks or threads: ``stop`` (the caller's) ends a slice,
-and ponder work is capped at :data:`TIMES` of the level's budget (a tree's memory grows with
-it).
+a slice makes no more positions than asked, and ponder work is capped at :data:`TIMES` of the
+level's budget (a tree's memory grows with it).
 
 >>> from engines import new_game
 >>> from engines.ai import choose
@@ -77,6 +77,9 @@ class Ponder:
         self.selective = level >= SELECTIVE
         self.budget = budget(state, level) if work is None else work
         self.cap = TIMES[level - 1] * self.budget
+        #: The least work a slice should ask: alpha-beta's a level's (a shorter one cuts an
+        #: iteration short, to be started again), a tree's any.
+        self.least = 1 if self.profile.search == "mcts" else self.budget
         self.rng = random.Random(seed)
         #: Work done pondering so far.
         self.spent = 0
@@ -90,29 +93,33 @@ class Ponder:
         self.answers: dict[Any, alphabeta.Deepening[Any]] = {}
 
     def grow(self, work: int, stop: Callable[[], bool]) -> bool:
-        """Ponder about ``work`` positions more (fewer if ``stop()``); False once pondering is
-        done (the cap reached, or alpha-beta's answers each found a win or loss)."""
+        """Ponder ``work`` positions more at most, never past the cap (fewer if ``stop()``;
+        alpha-beta: a level's work at most, :attr:`least` at least to be of use, and a tree's
+        last playout may pass them); False once pondering is done (the cap reached, or
+        alpha-beta's answers each found a win or loss)."""
         if self.spent >= self.cap:
             return False
+        work = min(work, self.cap - self.spent)
         if self.tree is not None:
             scan = self.profile.scan_cost[self.level - 1]
             self.spent += mcts.grow(self.tree, work, self.rng, stop, scan)[1]
             return self.spent < self.cap
-        self.spent += self._deepen(stop)
+        self.spent += self._deepen(min(work, self.budget), stop)
         return self.spent < self.cap and (self.replies is None or self._next() is not None)
 
-    def _deepen(self, stop: Callable[[], bool]) -> int:
+    def _deepen(self, work: int, stop: Callable[[], bool]) -> int:
         """Alpha-beta: rank the players' replies (:attr:`replies`), then deepen the answer to
-        the one whose answer has had least (the likeliest first: they take turns) by a level's
-        work; the work done."""
+        the one whose answer has had least (the likeliest first: they take turns) by ``work``
+        positions at most; the work done."""
         if self.replies is None:
             ranked, made = alphabeta.likeliest(
-                self.state, WIDER * self.budget, self.rng, stop, self.selective, self.profile.mobility
+                self.state, WIDER * self.budget, self.rng, stop, self.selective, self.profile.mobility, work
             )
             if ranked is None:  # stopped: looked at again next slice
                 return made
             first = [self.expected] if self.expected is not None else []
-            self.replies = list(islice(filter(self._answerable, dict.fromkeys(first + ranked)), REPLIES))
+            answerable = filter(self._answerable, dict.fromkeys(first + ranked))
+            self.replies = list(islice(answerable, REPLIES))
             return made
         move = self._next()
         if move is None:
@@ -120,9 +127,8 @@ class Ponder:
         answer = self.answers.get(move)
         if answer is None:
             answer = self.answers[move] = self._deepening(self.state.apply(move))
-        # a level's work a slice (``stop`` still ends it within 32 nodes): a slice that ends
-        # inside an iteration has it started again, its finished subtrees kept
-        return answer.deepen(self.budget, stop, abandon=True)
+        # a slice that ends inside an iteration has it started again, its finished subtrees kept
+        return answer.deepen(work, stop, abandon=True)
 
     def _answerable(self, move: Any) -> bool:
         """Whether the players' ``move`` leaves the computer to move (not over, not theirs again)."""
