@@ -9,12 +9,13 @@ where it can, else with the level's own search:
   likely moves and its answers to each. The players' move picks the subtree under it, and the
   answer is the level's search grown on that subtree: the level's budget on top of the visits
   pondering gave it. Any move the tree reached is a hit.
-- alpha-beta (Antipalos, Anti-Grid, Phalanx) answers the players' likeliest replies
-  (:data:`REPLIES` of them: the one its own search expected, then the best for them at one
-  ply), deepening an answer to each in turn, a level's work at a time
-  (``alphabeta.Deepening``). When the players play one of them, the answer's search goes on
-  from where pondering left it with the level's budget: deeper than the level's own search.
-  Any other move gets the level's search.
+- alpha-beta (Antipalos, Anti-Grid, Phalanx) answers the players' likeliest replies (the
+  one its own search expected, then the best for them at one ply), deepening an answer to
+  each in turn, a level's work at a time (``alphabeta.Deepening``): as many replies as the
+  cap has a level's work for, so the longer the players think, the more are answered. When
+  the players play one of them, the answer's search goes on from where pondering left it
+  with the level's budget: deeper than the level's own search. Any other move gets the
+  level's search.
 
 Either way a move's own work is the level's budget: pondering adds to it, never replaces it
 (bench/ponder.py measures what that is worth at equal time).
@@ -51,8 +52,6 @@ from engines.core import GameState
 #: table's memory grows with it (bench/ponder.py --memory: 8 times level 5's budget keeps up to
 #: 32 MB more in the worker, 16 times level 3's up to 17 MB).
 TIMES = (16, 16, 16, 8, 8)
-#: Alpha-beta answers this many of the players' likeliest replies.
-REPLIES = 8
 #: Alpha-beta's pondering looks at as many moves a node as a search of this many times the
 #: level's budget (a small budget looks at fewer): a pondered answer has at least that much work.
 WIDER = 2
@@ -87,7 +86,8 @@ class Ponder:
         if self.profile.search == "mcts" and tree is None:
             self.tree = mcts.Node(state, self.rng)
         #: Alpha-beta: the players' replies it answers, likeliest first (the one the computer's
-        #: own search expected, then the best at one ply from their side), and its answers.
+        #: own search expected, then the best at one ply from their side), one for each level's
+        #: work the cap allows, and its answers.
         self.expected: Any = expected
         self.replies: list[Any] | None = None
         self.answers: dict[Any, alphabeta.Deepening[Any]] = {}
@@ -119,7 +119,7 @@ class Ponder:
                 return made
             first = [self.expected] if self.expected is not None else []
             answerable = filter(self._answerable, dict.fromkeys(first + ranked))
-            self.replies = list(islice(answerable, REPLIES))
+            self.replies = list(islice(answerable, TIMES[self.level - 1]))
             return made
         move = self._next()
         if move is None:

@@ -55,7 +55,9 @@ def test_a_move_the_tree_never_reached_gets_the_fresh_searchs_answer(game, size)
 @pytest.mark.parametrize("game,size", [("anti-grid", 6), ("phalanx", None), ("antipalos", 8)])
 def test_alpha_beta_answers_a_reply_it_pondered_by_searching_on_what_it_kept(game, size):
     state, choice, thought = pondered(game, size)
-    assert len(thought.replies) == min(ponder.REPLIES, len(thought.state.legal_moves()))
+    # as many replies as the cap has a level's work for, each answered
+    assert len(thought.replies) == min(ponder.TIMES[2], len(thought.state.legal_moves()))
+    assert list(thought.answers) == thought.replies
     assert thought.replies[0] == choice.reply  # its own search's expected reply first
     for move in thought.replies[:2]:  # expected or not
         after = thought.state.apply(move)
