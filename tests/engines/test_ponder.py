@@ -193,6 +193,13 @@ def test_the_equal_time_bench_ponders_as_much_work_as_the_other_side_thought(gam
     assert figures["games"] == 4 and figures["ponder_over_other"] == round(got.pondered / got.other_work, 3)
     low, high = figures["interval"]
     assert low <= figures["score"] <= high
+    began, second = figures["began"], figures["second"]  # per seat: the pondering side began, or not
+    assert sum(began[:3]) == sum(second[:3]) == 2  # seats swapped every game
+    assert [b + s for b, s in zip(began[:3], second[:3])] == [
+        figures["wins"],
+        figures["draws"],
+        figures["losses"],
+    ]
 
 
 def test_an_alpha_beta_iteration_pondering_cut_short_is_not_searched_again_from_scratch():
