@@ -246,7 +246,7 @@ def stops_within(game: str, size: int | None, levels: list[int]) -> float:
                 def stop() -> bool:
                     return time.monotonic() > asked
 
-                while not stop() and thought.grow(PONDER_SLICE, stop):
+                while not stop() and thought.grow(max(PONDER_SLICE, thought.least), stop):
                     pass
                 if stop():
                     worst = max(worst, time.monotonic() - asked)

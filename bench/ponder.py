@@ -13,7 +13,8 @@ Per game: wins / draws / losses of the pondering side (a game still going after
 interval, how many of its moves came from pondering (hits) and with how many times the
 search (the answer's pondered plus own work against its own), pondering's work against the
 other side's (1.0 by construction), how many games the side that began won (the seats'
-bias), and games a second.
+bias), games a second, and the pondering side's result in the games it began and in the
+others (a game decided by the seat, Antipod, is judged in the seat that can lose).
 
 ``--double``: the control, the same games with the pondering side replaced by the level with
 twice the work a move and no pondering: what pondering would be worth if it always foresaw
@@ -80,6 +81,11 @@ class Tally:
     other_work: int = 0
     #: Games the side that began won (a seat's bias: Antipod's second player wins most).
     beginner_won: int = 0
+    #: The games the pondering side began, won and drawn (a game decided by the seat is
+    #: judged per seat: :meth:`seat`).
+    began: int = 0
+    began_wins: int = 0
+    began_draws: int = 0
     seconds: float = 0.0
 
     def __add__(self, other: Tally) -> Tally:
@@ -107,6 +113,26 @@ class Tally:
         half = 1.96 * math.sqrt(spread / self.games)
         return max(0.0, mean - half), min(1.0, mean + half)
 
+    def result(self) -> list[Any]:
+        """[won, drawn, lost, score, its interval's low and high end], rounded."""
+        low, high = self.interval() if self.games else (0.0, 0.0)
+        score = self.score if self.games else 0.0
+        return [self.wins, self.draws, self.losses, round(score, 3), round(low, 3), round(high, 3)]
+
+    def seat(self, began: bool) -> Tally:
+        """The games the pondering side began (``began``), or those it did not.
+
+        >>> Tally(games=4, wins=3, losses=1, began=2, began_wins=2).seat(False).score
+        0.5
+        """
+        lost = self.began - self.began_wins - self.began_draws
+        first = Tally(self.began, self.began_wins, self.began_draws, lost)
+        if began:
+            return first
+        return Tally(
+            self.games - first.games, self.wins - first.wins, self.draws - first.draws, self.losses - lost
+        )
+
     def figures(self) -> dict[str, Any]:
         low, high = self.interval()
         return {
@@ -121,6 +147,7 @@ class Tally:
             "search_gain": round(self.gain / max(1, self.hits), 2),
             "ponder_over_other": round(self.pondered / max(1, self.other_work), 3),
             "beginner_won": self.beginner_won,
+            **{name: self.seat(began).result() for name, began in (("began", True), ("second", False))},
             "games_per_s": round(self.games / max(self.seconds, 1e-9), 3),
         }
 
@@ -183,7 +210,7 @@ class Pair:
             def stop() -> bool:
                 return time.perf_counter() > deadline
 
-            while not stop() and thought.grow(PONDER_SLICE, stop):
+            while not stop() and thought.grow(max(PONDER_SLICE, thought.least), stop):
                 pass
         else:
             while thought.spent - began < work and thought.grow(round(work) - (thought.spent - began), never):
@@ -225,6 +252,10 @@ def games(game: str, rules: Rules, first: int, count: int, plies: int) -> Tally:
         pair.tally.losses += winner in start.sides and winner != mine
         pair.tally.draws += winner not in start.sides
         pair.tally.beginner_won += winner == start.sides[0]
+        if index % 2 == 0:  # the pondering side began
+            pair.tally.began += 1
+            pair.tally.began_wins += winner == mine
+            pair.tally.began_draws += winner not in start.sides
     pair.tally.seconds = time.perf_counter() - began
     return pair.tally
 
@@ -257,7 +288,7 @@ def memory(game: str, level: int) -> dict[str, Any]:
     chosen = peak_mb()
     thought = ponder.start(state, choice, level, seed=1)
     assert thought is not None
-    while thought.grow(PONDER_SLICE, never):
+    while thought.grow(max(PONDER_SLICE, thought.least), never):
         pass
     return {
         "chosen_mb": chosen,
@@ -297,8 +328,15 @@ def line(got: dict[str, Any]) -> str:
         f"beginner won {got['beginner_won']}); score {got['score']:.3f} (95 %: {low:.3f}-"
         f"{high:.3f}); {got['hits']} of {got['moves']} moves from pondering with "
         f"{got['search_gain']}x the search; pondered {got['ponder_over_other']}x the other "
-        f"side's work; {got['games_per_s']} games/s"
+        f"side's work; {got['games_per_s']} games/s; beginning {seat(got['began'])}, second "
+        f"{seat(got['second'])}"
     )
+
+
+def seat(result: list[Any]) -> str:
+    """A seat's result (:meth:`Tally.result`) in words."""
+    won, drawn, lost, score, low, high = result
+    return f"{won}/{drawn}/{lost}, {score:.3f} ({low:.3f}-{high:.3f})"
 
 
 def main() -> int:

@@ -159,11 +159,14 @@ def likeliest(
     stop: Callable[[], bool],
     selective: bool,
     mobility: float,
+    most: int,
 ) -> tuple[list[M] | None, int]:
     """The moves a search with ``budget`` looks at in ``state`` (unfinished), best first for
     the side to move at one ply (the first iteration's look): the moves a player is likeliest
-    to play (None if ``stop()`` ended the look first); and the positions made."""
+    to play (None if ``stop()`` or ``most`` positions made ended the look first); and the
+    positions made."""
     run: Search[M] = Search(budget, rng, stop, selective, mobility=mobility, abandon=True)
+    run.limited, run.budget = True, most - 1  # the node that finds it spent is counted
     side, scored = side_to_move(state), []
     moves, _ = run.ordered(state, 1)
     try:
@@ -227,12 +230,14 @@ class Deepening(Generic[M]):
     def deepen(self, budget: int, stop: Callable[[], bool], abandon: bool = False) -> int:
         """Iterations deeper until about ``budget`` more nodes are made, or ``stop()``; the
         nodes made. The first iteration always finishes unless ``abandon`` (pondering), when
-        ``stop`` may end it too (and :attr:`move` stays None)."""
+        ``stop`` or the budget may end it too (and :attr:`move` stays None), and no more than
+        ``budget`` nodes are made."""
         run, began = self.run, self.run.nodes
-        run.budget, run.stop, run.abandon = began + budget, stop, abandon
+        # pondering: the node that finds the budget spent is counted, so one fewer before it
+        run.budget, run.stop, run.abandon = began + budget - abandon, stop, abandon
         while not self.done:
             depth = self.depth + 1
-            run.limited, run.found = depth > 1, None
+            run.limited, run.found = depth > 1 or abandon, None
             try:
                 value = run.negamax(self.state, depth, -2 * WIN, 2 * WIN)
             except OutOfBudget:

@@ -9,19 +9,20 @@ where it can, else with the level's own search:
   likely moves and its answers to each. The players' move picks the subtree under it, and the
   answer is the level's search grown on that subtree: the level's budget on top of the visits
   pondering gave it. Any move the tree reached is a hit.
-- alpha-beta (Antipalos, Anti-Grid, Phalanx) answers the players' likeliest replies
-  (:data:`REPLIES` of them: the one its own search expected, then the best for them at one
-  ply), deepening an answer to each in turn, a level's work at a time
-  (``alphabeta.Deepening``). When the players play one of them, the answer's search goes on
-  from where pondering left it with the level's budget: deeper than the level's own search.
-  Any other move gets the level's search.
+- alpha-beta (Antipalos, Anti-Grid, Phalanx) answers the players' likeliest replies (the
+  one its own search expected, then the best for them at one ply), deepening an answer to
+  each in turn, a level's work at a time (``alphabeta.Deepening``): as many replies as the
+  cap has a level's work for, so the longer the players think, the more are answered. When
+  the players play one of them, the answer's search goes on from where pondering left it
+  with the level's budget: deeper than the level's own search. Any other move gets the
+  level's search.
 
 Either way a move's own work is the level's budget: pondering adds to it, never replaces it
 (bench/ponder.py measures what that is worth at equal time).
 
 Like the rest of ``engines/``, no clocks or threads: ``stop`` (the caller's) ends a slice,
-and ponder work is capped at :data:`TIMES` of the level's budget (a tree's memory grows with
-it).
+a slice makes no more positions than asked, and ponder work is capped at :data:`TIMES` of the
+level's budget (a tree's memory grows with it).
 
 >>> from engines import new_game
 >>> from engines.ai import choose
@@ -51,8 +52,6 @@ from engines.core import GameState
 #: table's memory grows with it (bench/ponder.py --memory: 8 times level 5's budget keeps up to
 #: 32 MB more in the worker, 16 times level 3's up to 17 MB).
 TIMES = (16, 16, 16, 8, 8)
-#: Alpha-beta answers this many of the players' likeliest replies.
-REPLIES = 8
 #: Alpha-beta's pondering looks at as many moves a node as a search of this many times the
 #: level's budget (a small budget looks at fewer): a pondered answer has at least that much work.
 WIDER = 2
@@ -77,6 +76,9 @@ class Ponder:
         self.selective = level >= SELECTIVE
         self.budget = budget(state, level) if work is None else work
         self.cap = TIMES[level - 1] * self.budget
+        #: The least work a slice should ask: alpha-beta's a level's (a shorter one cuts an
+        #: iteration short, to be started again), a tree's any.
+        self.least = 1 if self.profile.search == "mcts" else self.budget
         self.rng = random.Random(seed)
         #: Work done pondering so far.
         self.spent = 0
@@ -84,35 +86,40 @@ class Ponder:
         if self.profile.search == "mcts" and tree is None:
             self.tree = mcts.Node(state, self.rng)
         #: Alpha-beta: the players' replies it answers, likeliest first (the one the computer's
-        #: own search expected, then the best at one ply from their side), and its answers.
+        #: own search expected, then the best at one ply from their side), one for each level's
+        #: work the cap allows, and its answers.
         self.expected: Any = expected
         self.replies: list[Any] | None = None
         self.answers: dict[Any, alphabeta.Deepening[Any]] = {}
 
     def grow(self, work: int, stop: Callable[[], bool]) -> bool:
-        """Ponder about ``work`` positions more (fewer if ``stop()``); False once pondering is
-        done (the cap reached, or alpha-beta's answers each found a win or loss)."""
+        """Ponder ``work`` positions more at most, never past the cap (fewer if ``stop()``;
+        alpha-beta: a level's work at most, :attr:`least` at least to be of use, and a tree's
+        last playout may pass them); False once pondering is done (the cap reached, or
+        alpha-beta's answers each found a win or loss)."""
         if self.spent >= self.cap:
             return False
+        work = min(work, self.cap - self.spent)
         if self.tree is not None:
             scan = self.profile.scan_cost[self.level - 1]
             self.spent += mcts.grow(self.tree, work, self.rng, stop, scan)[1]
             return self.spent < self.cap
-        self.spent += self._deepen(stop)
+        self.spent += self._deepen(min(work, self.budget), stop)
         return self.spent < self.cap and (self.replies is None or self._next() is not None)
 
-    def _deepen(self, stop: Callable[[], bool]) -> int:
+    def _deepen(self, work: int, stop: Callable[[], bool]) -> int:
         """Alpha-beta: rank the players' replies (:attr:`replies`), then deepen the answer to
-        the one whose answer has had least (the likeliest first: they take turns) by a level's
-        work; the work done."""
+        the one whose answer has had least (the likeliest first: they take turns) by ``work``
+        positions at most; the work done."""
         if self.replies is None:
             ranked, made = alphabeta.likeliest(
-                self.state, WIDER * self.budget, self.rng, stop, self.selective, self.profile.mobility
+                self.state, WIDER * self.budget, self.rng, stop, self.selective, self.profile.mobility, work
             )
             if ranked is None:  # stopped: looked at again next slice
                 return made
             first = [self.expected] if self.expected is not None else []
-            self.replies = list(islice(filter(self._answerable, dict.fromkeys(first + ranked)), REPLIES))
+            answerable = filter(self._answerable, dict.fromkeys(first + ranked))
+            self.replies = list(islice(answerable, TIMES[self.level - 1]))
             return made
         move = self._next()
         if move is None:
@@ -120,9 +127,8 @@ class Ponder:
         answer = self.answers.get(move)
         if answer is None:
             answer = self.answers[move] = self._deepening(self.state.apply(move))
-        # a level's work a slice (``stop`` still ends it within 32 nodes): a slice that ends
-        # inside an iteration has it started again, its finished subtrees kept
-        return answer.deepen(self.budget, stop, abandon=True)
+        # a slice that ends inside an iteration has it started again, its finished subtrees kept
+        return answer.deepen(work, stop, abandon=True)
 
     def _answerable(self, move: Any) -> bool:
         """Whether the players' ``move`` leaves the computer to move (not over, not theirs again)."""

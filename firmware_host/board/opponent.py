@@ -45,7 +45,8 @@ if TYPE_CHECKING:  # the computer (engines.ai), its worker (multiprocessing) and
     from engines.ai import ponder
     from firmware_host.board.worker import Job, Worker
 
-#: Work a pondering slice does between looks at whether it is wanted elsewhere (positions).
+#: Work a pondering slice does between looks at whether it is wanted elsewhere (positions;
+#: alpha-beta's a level's at least, ``Ponder.least``).
 PONDER_SLICE = 200
 
 
@@ -344,7 +345,7 @@ def think_on() -> int:
     if _PONDERING is None:
         return 0
     thought = _PONDERING[1]
-    while not interrupted() and thought.grow(PONDER_SLICE, interrupted):
+    while not interrupted() and thought.grow(max(PONDER_SLICE, thought.least), interrupted):
         pass
     return thought.spent
 

@@ -19,7 +19,7 @@ def pondered(game, size, level=3, plies=6):
     choice = choose(state, level, seed=1)
     thought = ponder.start(state, choice, level, seed=1)
     assert thought is not None
-    while thought.grow(200, NEVER):
+    while thought.grow(max(200, thought.least), NEVER):
         pass
     assert thought.spent >= ponder.TIMES[level - 1] * budget(state, level)
     return state, choice, thought
@@ -55,7 +55,9 @@ def test_a_move_the_tree_never_reached_gets_the_fresh_searchs_answer(game, size)
 @pytest.mark.parametrize("game,size", [("anti-grid", 6), ("phalanx", None), ("antipalos", 8)])
 def test_alpha_beta_answers_a_reply_it_pondered_by_searching_on_what_it_kept(game, size):
     state, choice, thought = pondered(game, size)
-    assert len(thought.replies) == min(ponder.REPLIES, len(thought.state.legal_moves()))
+    # as many replies as the cap has a level's work for, each answered
+    assert len(thought.replies) == min(ponder.TIMES[2], len(thought.state.legal_moves()))
+    assert list(thought.answers) == thought.replies
     assert thought.replies[0] == choice.reply  # its own search's expected reply first
     for move in thought.replies[:2]:  # expected or not
         after = thought.state.apply(move)
@@ -80,7 +82,7 @@ def test_alpha_beta_answers_a_reply_its_own_search_did_not_expect_deeper_than_a_
     reply, fresh = thought.reply(after, unexpected, seed=5), choose(after, 3, seed=5)
     deep = alphabeta.Deepening(after, budget(after, 3), random.Random(5), False, 0.02)
     deep.deepen(budget(after, 3), NEVER)
-    assert reply.pondered >= fresh.work and reply.work == fresh.work  # a level's, and its own
+    assert reply.pondered >= budget(after, 3) and reply.work == fresh.work  # a level's, and its own
     assert thought.answers[unexpected].depth >= deep.depth
     assert thought.answers[unexpected].run.width >= deep.run.width  # as many moves a node, or more
 
@@ -99,17 +101,36 @@ def test_alpha_beta_answers_a_reply_it_did_not_ponder_with_a_fresh_search(game, 
 def test_a_stopped_slice_keeps_what_it_searched_and_the_cap_ends_pondering():
     state = reached("anti-grid", 6, 11, 6)
     thought = ponder.start(state, choose(state, 3, seed=1), 3, seed=1)
-    assert thought.grow(200, NEVER) and thought.replies  # the players' likeliest replies
-    thought.grow(200, lambda: True)  # stopped at once: the first answer's first iteration unfinished
+    slice_ = thought.least
+    assert thought.grow(slice_, NEVER) and thought.replies  # the players' likeliest replies
+    thought.grow(slice_, lambda: True)  # stopped at once: the first answer's first iteration unfinished
     (first,) = thought.answers.values()
     assert first.move is None and 0 < first.run.nodes <= 32
     for _ in thought.replies:  # the replies take turns; then the first goes on from there
-        thought.grow(200, NEVER)
+        thought.grow(slice_, NEVER)
     assert first.move is not None
-    while thought.grow(200, NEVER):
+    while thought.grow(slice_, NEVER):
         pass
     assert thought.spent >= thought.cap or all(a.done for a in thought.answers.values())
-    assert not thought.grow(200, NEVER)
+    assert not thought.grow(slice_, NEVER)
+
+
+@pytest.mark.parametrize("game,size", [("anti-grid", 6), ("phalanx", None), ("antipalos", 8)])
+def test_a_slice_never_makes_more_than_asked_nor_passes_the_cap(game, size):
+    """The caller asks for work as the players' time allows: alpha-beta's slice (a level's work
+    at most, its look at the players' replies as an answer's) makes no more positions than
+    asked, and the last one ends at the cap."""
+    state = reached(game, size, 11, 6)
+    thought = ponder.start(state, choose(state, 3, seed=1), 3, seed=1)
+    rng = random.Random(3)
+    while True:
+        asked, before = rng.randint(1, 2 * thought.budget), thought.spent
+        more = thought.grow(asked, NEVER)
+        assert 0 < thought.spent - before <= asked
+        assert thought.spent <= thought.cap
+        if not more:
+            break
+    assert thought.spent == thought.cap
 
 
 def test_a_slice_stops_within_32_positions_of_the_players_moving():
@@ -121,18 +142,21 @@ def test_a_slice_stops_within_32_positions_of_the_players_moving():
     for look in range(4):
         asked = []
         before = thought.spent
-        more = thought.grow(200, lambda: asked.append(1) or len(asked) >= 2)  # they move at the 2nd look
+        more = thought.grow(
+            thought.least, lambda: asked.append(1) or len(asked) >= 2
+        )  # they move at the 2nd look
         assert thought.spent - before <= 2 * 32 and more  # not done: on at the next turn
         if look == 0:
             assert thought.replies is None  # the look at their replies was stopped
-            thought.grow(200, NEVER)  # and looked at again
+            thought.grow(thought.least, NEVER)  # and looked at again
             assert thought.replies
 
 
 def test_alpha_beta_ponders_on_the_reply_its_own_search_expected_first():
-    """The players' reply the computer's search found is the first pondering answers: after
-    the look at their replies, a level's work goes to its answer, so at equal time (as much
-    pondering as a move's search) that reply is answered with about twice a level's search."""
+    """The players' reply the computer's search found is the first pondering answers: at equal
+    time (as much pondering as a move's search) what the look at their replies leaves of a
+    level's work goes to its answer, so that reply is answered with nearly twice a level's
+    search."""
     state = reached("anti-grid", 6, 11, 6)
     choice = choose(state, 3, seed=1)
     after = state.apply(choice.move)
@@ -141,9 +165,9 @@ def test_alpha_beta_ponders_on_the_reply_its_own_search_expected_first():
     assert thought.expected == choice.reply
     while thought.spent < thought.budget and thought.grow(thought.budget - thought.spent, NEVER):
         pass
-    assert list(thought.answers) == [choice.reply]
+    assert list(thought.answers) == [choice.reply] and thought.spent == thought.budget
     reply = thought.reply(after.apply(choice.reply), choice.reply, seed=2)
-    assert reply.pondered >= thought.budget
+    assert reply.pondered >= thought.budget * 3 // 4
     assert 0 < reply.work <= thought.budget + 1
 
 
@@ -169,6 +193,13 @@ def test_the_equal_time_bench_ponders_as_much_work_as_the_other_side_thought(gam
     assert figures["games"] == 4 and figures["ponder_over_other"] == round(got.pondered / got.other_work, 3)
     low, high = figures["interval"]
     assert low <= figures["score"] <= high
+    began, second = figures["began"], figures["second"]  # per seat: the pondering side began, or not
+    assert sum(began[:3]) == sum(second[:3]) == 2  # seats swapped every game
+    assert [b + s for b, s in zip(began[:3], second[:3])] == [
+        figures["wins"],
+        figures["draws"],
+        figures["losses"],
+    ]
 
 
 def test_an_alpha_beta_iteration_pondering_cut_short_is_not_searched_again_from_scratch():
