@@ -435,13 +435,13 @@ class Controller:
         elif change.closed or change.opened:
             self._wake()
             self._on_change(self.sensing.sites(change.opened), self.sensing.sites(change.closed))
-        for press in buttons:
+        buttons = list(buttons)
+        if buttons:
             self.clock.mark(now)
-            if not self._wake():  # a press that wakes the board does nothing else
-                self._on_button(press)
         if change.settled:
             self.clock.mark(self.sensing.debouncer.changed_at)
             self._on_settle()
+        self._pressed(now, buttons)
         self.clock.mark(now)
         self._tick(now)
         self.output.show(self.snapshot(), now, self.layout, self.settings.brightness, screen)
@@ -1035,6 +1035,13 @@ class Controller:
         self.flash(f"Hint: {directions(state, move)}")
 
     # ----------------------------------------------------------------- buttons
+    def _pressed(self, now: float, buttons: list[ButtonEvent]) -> None:
+        """The presses due at ``now`` (one made as a piece lands waits for the settle, so the
+        placing is judged first)."""
+        for press in self.sensing.presses.due(now, buttons, not self.sensing.debouncer.moving(now)):
+            if not self._wake():  # a press that wakes the board does nothing else
+                self._on_button(press)
+
     def _on_button(self, press: ButtonEvent) -> None:
         if self.notes.press(press):  # any button closes a notice
             return

@@ -106,6 +106,7 @@ class Debouncer:
         #: When (ms) the newest change began (its first contact) and each channel last read anew.
         self._began = 0.0
         self._read_at: dict[int, float] = {}
+        self._read = -math.inf  # when any reading last changed
         self._settled = False
 
     def expect(self, settle: Settle) -> None:
@@ -137,6 +138,12 @@ class Debouncer:
         bounced = self._activity + self.landing_ms
         return bounced if self.landing else max(bounced, self._began + self.quick_ms)
 
+    def moving(self, now: float) -> bool:
+        """True while a reading that changed has not settled at ``now`` (a piece landing, a
+        hand over the board); False for the wait at the start or after :meth:`restart` alone."""
+        changed = self._counts or self._ambiguous or self._read >= self._activity
+        return self.started and bool(changed) and not self.quiet(now)
+
     def restart(self, now: float) -> None:
         """Count the board as changed at ``now``: it settles again after a quiet spell (a new
         game is read from the pieces only once the hands have had time to set them)."""
@@ -166,7 +173,7 @@ class Debouncer:
         for ch in channels:
             if now - self._read_at.get(ch, -math.inf) >= self.landing_ms:
                 self._began = now
-            self._read_at[ch] = now
+            self._read_at[ch] = self._read = now
 
     def _count(self, raw: frozenset[int], ambiguous: frozenset[int], now: float) -> Change:
         differing = (raw ^ self.stable) - ambiguous

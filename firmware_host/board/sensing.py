@@ -1,5 +1,6 @@
 """The board as its sensors read it: :class:`Sensing` debounces the scans, reads the sites they
-show under the game's layout, keeps the touches under way and the faces polarity sensors read.
+show under the game's layout, keeps the touches under way, the faces polarity sensors read and
+the button presses that wait for the board to settle.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from typing import Any, Mapping
 from engines.core import GameState
 from firmware_host.board.debounce import Change, Debouncer
 from firmware_host.board.hand import Hand
+from firmware_host.board.presses import Presses
 from firmware_host.store.config import Timing
 from firmware_host.store.layout import Layout
 from hardware.base import Scan
@@ -34,6 +36,8 @@ class Sensing:
         self.connected = True
         #: OK was pressed with a hand over the board: it is judged at the settle.
         self.ok_waiting = False
+        #: Button presses waiting for the board to settle.
+        self.presses = Presses()
 
     def regame(self, layout: Layout) -> None:
         """A new game on ``layout``: the board read under it, no touches under way."""

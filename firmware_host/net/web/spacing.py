@@ -12,7 +12,8 @@ A command for the whole board (a button, a new game) waits for every change befo
 player's hand would: until the last change is as far back, so the board has read it, and
 until the board has settled on it (``settled``: the game's page judges a placing then), so OK
 pressed right after a click acts on what the placing showed. A board that does not settle
-holds it back for ``HOLD_MS`` at most.
+holds it back for ``HOLD_MS`` at most. (The board holds a press made as a piece lands by itself
+too, ``firmware_host/board/presses.py``; the wait here keeps it behind clicks not yet applied.)
 
 >>> from firmware_host.net.web.commands import Press, SiteChange
 >>> waiting = [SiteChange("a1", "toggle"), SiteChange("a1", "toggle"), SiteChange("b2", "place")]

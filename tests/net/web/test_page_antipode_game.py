@@ -15,6 +15,7 @@ from engines import new_game
 from testbed.running import Running
 from testbed.tools import free_port
 from tests.board.test_start_faces import FACES
+from tests.net.web.test_page_result import uncovered
 from tests.net.web.test_web_browser import open_panel, site
 from tests.net.web.web_tools import screenshot
 
@@ -97,6 +98,7 @@ def test_a_whole_game_through_the_page_asks_for_the_faces_at_the_start_and_the_e
             state = play(page, board, state, move)
         assert state.outcome().winner == "blue"
         shows(page, *FACES)
+        assert uncovered(page) == []  # the result above the board, clear of its coordinates
         screenshot(page, "antipode-game-over")
         page.on("dialog", lambda dialog: dialog.accept())
         open_panel(page, "new-game")
