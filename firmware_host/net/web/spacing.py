@@ -40,14 +40,12 @@ import math
 from collections import deque
 from typing import Callable
 
+from firmware_host.board.presses import HOLD_MS  # the board's own bound for a held press
 from firmware_host.net.web.commands import Drag, PageCommand, SiteChange
 
 #: Commands waiting for the loop at most (the page is told the board is busy), and applied in
 #: one loop step at most: a flood of them never holds a scan up.
 MAX_WAITING, PER_STEP = 256, 16
-#: How long (ms) after the last change a command for the whole board waits for the board to
-#: settle at most.
-HOLD_MS = 2000.0
 #: When a site that never changed did (ms, loop step).
 NEVER = (-math.inf, -math.inf)
 
