@@ -179,6 +179,8 @@ class Player:
         carried = self.seen(RUNNING, PLAYER)
         self.moves.append(move)
         self.begun = Span(clicked, carried)
+        # the page can show it before the test has read the daemon's own line of it
+        assert wait_until(lambda: self.daemon.clocks(since)), "no clock event after the computer's move"
         self.left[len(self.moves)] = self.daemon.clocks(since)[-1]["left"]
 
     def charged(self, move: str) -> None:
@@ -204,6 +206,7 @@ class Player:
         for site in reversed(self.moves[ply:]):
             lifted = self.click(site)
         restored = self.seen(RUNNING, PLAYER)
+        assert wait_until(lambda: [c["running"] for c in self.daemon.clocks(since)][-1:] == [PLAYER])
         back = self.daemon.clocks(since)
         assert back[0]["left"] == self.left[ply] and back[0]["running"] is None, back  # set back, exactly
         assert back[-1]["left"] == self.left[ply] and back[-1]["running"] == PLAYER, back
