@@ -80,7 +80,9 @@ def served(url: str, timeout: float = 30) -> None:
             time.sleep(0.1)
 
 
-def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_path, notify_socket):
+def serial_board(tmp_path: Path, web: str) -> tuple[Path, SimMcu]:
+    """A config for an Antipalos board on a serial link (its firmware simulated on a pty) with
+    the dummy OLED, its ``[web]`` table holding ``web``; the config and the firmware."""
     port = str(tmp_path / "board")
     mcu = SimMcu(SimBoard(CHANNELS, leds=CHANNELS), port, interval=0.005)
     config = tmp_path / "config.toml"
@@ -88,8 +90,13 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_p
         f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
         f'[sensors]\nbackend = "serial"\nport = "{port}"\nchannels = {CHANNELS}\n'
         f'[leds]\nbackend = "serial"\nport = "{port}"\ncount = {CHANNELS}\n'
-        '[display]\nbackend = "dummy"\n[web]\nenabled = false\n'
+        f'[display]\nbackend = "dummy"\n[web]\n{web}\n'
     )
+    return config, mcu
+
+
+def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_path, notify_socket):
+    config, mcu = serial_board(tmp_path, "enabled = false")
     try:
         before, after = started(config, notify_socket)
     finally:
@@ -124,15 +131,8 @@ def test_a_hardware_board_without_page_or_network_loads_only_what_it_plays(tmp_p
 
 
 def test_a_hardware_boards_page_loads_no_simulated_board_before_ready(tmp_path, notify_socket):
-    port, web = str(tmp_path / "board"), free_port()
-    mcu = SimMcu(SimBoard(CHANNELS, leds=CHANNELS), port, interval=0.005)
-    config = tmp_path / "config.toml"
-    config.write_text(
-        f'game = "antipalos"\nsize = 5\nstorage = "{tmp_path / "games.db"}"\n'
-        f'[sensors]\nbackend = "serial"\nport = "{port}"\nchannels = {CHANNELS}\n'
-        f'[leds]\nbackend = "serial"\nport = "{port}"\ncount = {CHANNELS}\n'
-        f'[display]\nbackend = "dummy"\n[web]\nport = {web}\n'
-    )
+    web = free_port()
+    config, mcu = serial_board(tmp_path, f"port = {web}")
     try:
         before, _ = started(config, notify_socket, until=lambda: served(f"http://127.0.0.1:{web}/"))
     finally:

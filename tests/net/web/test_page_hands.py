@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from testbed.running import Running
 from tests.net.web.test_web_browser import open_panel, wait_event
-from tests.net.web.test_web_setup import OLED, scrambled_board
+from tests.net.web.test_web_setup import OLED, sensor_check
 from tests.net.web.web_tools import click_then_key, screenshot
 
 
@@ -27,12 +26,7 @@ def test_ok_right_after_a_placing_acts_on_what_the_placing_showed(serve, page):
 def test_menu_right_after_a_click_in_the_set_up_skips_the_next_site(tmp_path, page):
     """Asked for a1, the maker clicks a1 and presses MENU at once: a1 is learned, then the site
     asked next is skipped as dead (not a1 skipped and its channel taken for the next)."""
-    config, port = scrambled_board(tmp_path)
-    board = Running(config, "setup")
-    try:
-        assert board.said("is at http", timeout=30), board.stderr()
-        page.goto(f"http://127.0.0.1:{port}/")
-        page.wait_for_function(f"() => ({OLED})().includes('Sensor check')")
+    with sensor_check(tmp_path, page) as board:
         page.locator('[data-site="a1"]').click()
         page.wait_for_function("() => view.pieces.has('a1')")
         page.locator('[data-site="a1"]').click()
@@ -43,8 +37,6 @@ def test_menu_right_after_a_click_in_the_set_up_skips_the_next_site(tmp_path, pa
         page.wait_for_function(f"() => ({OLED})().includes('Piece on a3')")
         said = board.events.text(drained=True)
         assert '"learned": "a1", "channel": 63' in said and '"dead": "a2"' in said, said
-    finally:
-        board.stop()
 
 
 def drag(page, source: str, target: str) -> None:
@@ -60,12 +52,7 @@ def test_a_drag_on_the_set_up_page_lifts_the_piece_and_puts_it_down_elsewhere(tm
     """In the sensor check a piece dragged from a1 to a2 leaves a1 and lands on a2, as on the
     game's page: the check's words say one switch closed now, two seen; with the page's noise
     on, slid across (the set-up page took neither the noise nor the drag)."""
-    config, port = scrambled_board(tmp_path)
-    board = Running(config, "setup")
-    try:
-        assert board.said("is at http", timeout=30), board.stderr()
-        page.goto(f"http://127.0.0.1:{port}/")
-        page.wait_for_function(f"() => ({OLED})().includes('Sensor check')")
+    with sensor_check(tmp_path, page):
         if noise:
             open_panel(page, "simulator")
             page.locator("#noise").check()
@@ -76,5 +63,3 @@ def test_a_drag_on_the_set_up_page_lifts_the_piece_and_puts_it_down_elsewhere(tm
         page.wait_for_function(f"() => /1 closed now.*2 channels seen/s.test(({OLED})())")
         assert page.locator("#noise").is_checked() is noise
         screenshot(page, f"setup-page-dragged{'-noise' if noise else ''}")
-    finally:
-        board.stop()

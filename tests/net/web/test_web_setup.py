@@ -4,7 +4,9 @@ clicks in Debian's chromium."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import engines
 from firmware_host.store.layout import default_layout, layout_toml
@@ -39,13 +41,23 @@ def scrambled_board(tmp_path: Path, more: str = "") -> tuple[Path, int]:
     return tmp_path / "config.toml", port
 
 
-def test_the_wizard_on_the_page(tmp_path, page):
-    config, port = scrambled_board(tmp_path)
+@contextmanager
+def sensor_check(tmp_path: Path, page, more: str = "") -> Iterator[Running]:
+    """`reedboard setup` on :func:`scrambled_board` (``more``: more of its config), its page
+    open at the wizard's first screen, the sensor check; stopped after."""
+    config, port = scrambled_board(tmp_path, more)
     board = Running(config, "setup")
     try:
         assert board.said("is at http", timeout=30), board.stderr()
         page.goto(f"http://127.0.0.1:{port}/")
         page.wait_for_function(f"() => ({OLED})().includes('Sensor check')")
+        yield board
+    finally:
+        board.stop()
+
+
+def test_the_wizard_on_the_page(tmp_path, page):
+    with sensor_check(tmp_path, page) as board:
         page.click("[data-button=ok]")  # nothing swept yet: the check is asked again
         page.wait_for_function(f"() => ({OLED})().includes('None closed! Again')")
         for on in (True, False):  # a piece on a1 and off again, each shown (so scanned) before the next
@@ -83,20 +95,13 @@ def test_the_wizard_on_the_page(tmp_path, page):
         assert board.stop() == 130  # interrupted: its progress saved
         learned = '{"event": "setup", "learned": "a1", "channel": 63}'
         assert learned in board.events.text(drained=True)  # its own order: fine
-    finally:
-        board.stop()
 
 
 def test_two_quick_clicks_on_one_site_are_both_seen(tmp_path, page):
     """A maker double-clicks a1 in the sensor check: the piece put on and the piece taken off
     are each scanned, and the check's words say so after each. (A board scanned 20 times a
     second: both clicks reach it within one scan, where a placing and a lift are never seen.)"""
-    config, port = scrambled_board(tmp_path, "[timing]\nscan_hz = 20\n")
-    board = Running(config, "setup")
-    try:
-        assert board.said("is at http", timeout=30), board.stderr()
-        page.goto(f"http://127.0.0.1:{port}/")
-        page.wait_for_function(f"() => ({OLED})().includes('Sensor check')")
+    with sensor_check(tmp_path, page, "[timing]\nscan_hz = 20\n"):
         assert "0 closed now" in page.evaluate(OLED)
         page.evaluate(KEEP_SHOWN)
         page.locator('[data-site="a1"]').click(click_count=2)  # no wait between the two
@@ -104,5 +109,3 @@ def test_two_quick_clicks_on_one_site_are_both_seen(tmp_path, page):
         shown = page.evaluate("() => shown")
         assert "1 channel seen" in shown[-1], shown  # a1's, whose piece is off again
         assert page.evaluate("() => view.pieces.has('a1')") is False
-    finally:
-        board.stop()
