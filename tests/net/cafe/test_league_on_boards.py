@@ -39,9 +39,11 @@ def test_a_round_paired_at_the_desk_is_played_on_real_boards_and_scored(
         state = watcher.state(name, lambda s: s["league"] is not None and s["ready"] is not None)
         assert state["screen"][0].startswith(f"Table {state['league']['table']}: ")
         seated[name] = state["players"]
+        since = len(watcher.texts(f"reedboard/{name}/state"))
         board.press("ok")
         board.press("ok")
-        watcher.state(name, lambda s: s["ready"] is None and s["ply"] == 0)  # the first move at once
+        # both OKs in (a state after them: a piece placed before the last OK is asked off)
+        watcher.newer(f"reedboard/{name}/state", since, lambda s: s["ready"] is None and s["ply"] == 0)
         for site in WHITE_WINS:
             board.place(site)
             watcher.state(name, lambda s, site=site: site in s["moves"])

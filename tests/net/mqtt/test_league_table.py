@@ -145,9 +145,10 @@ def test_a_restart_keeps_the_players_and_the_round_and_asks_again_for_the_oks(
     again.wait_running()
     back = latest(watcher, STATE, lambda s: True, since)  # the restarted board's first state
     assert back["ready"] == "Anna: press OK" and back["league"]["table"] == 3
+    since = len(watcher.texts(STATE))
     again.press("ok")
     again.press("ok")
-    watcher.state("t1", lambda s: s["ready"] is None and s["league"] is not None)
+    watcher.newer(STATE, since, lambda s: s["ready"] is None and s["league"] is not None)  # both OKs in
     again.place("A1*")
     watcher.state("t1", lambda s: s["ply"] == 1)
     assert again.stop() == 0
