@@ -1,5 +1,6 @@
 """The result of a game over ("Blue wins: connection") stands above the board: it never
-covers a site or the coordinates beside the rows and columns, on a desktop or a phone."""
+covers a site, the coordinates beside the rows and columns or the zoom buttons, on a desktop
+or a phone."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import pytest
 from engines import GAME_NAMES
 from tests.net.web.web_tools import screenshot
 
-#: The boxes of the coordinates and of the sites, each [left, top, right, bottom].
-BOXES = """() => [...document.querySelectorAll('.coords text, [data-site]')].map((n) => {
+#: The boxes of the coordinates, the sites and the zoom buttons, each [name, left, top, right,
+#: bottom].
+BOXES = """() => [...document.querySelectorAll('.coords text, [data-site], .zoom button')].map((n) => {
     const r = n.getBoundingClientRect();
     return [n.textContent || n.dataset.site, r.left, r.top, r.right, r.bottom]; })"""
 #: The result shown as a status with one does (app.js): its words, unhidden.
@@ -23,7 +25,7 @@ def overlap(a: list[float], b: list[float]) -> bool:
 
 
 def uncovered(page) -> list[str]:
-    """The coordinates and sites the result's box covers."""
+    """The coordinates, sites and zoom buttons the result's box covers."""
     box = page.locator("#result").bounding_box()
     result = [box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]]
     return [name for name, *other in page.evaluate(BOXES) if overlap(result, other)]
