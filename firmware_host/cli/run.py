@@ -25,6 +25,7 @@ from firmware_host.runtime.loop import Daemon, Hardware, open_hardware, open_sto
 from firmware_host.runtime.service import PowerOffProcess
 from firmware_host.runtime.session import configured_game, open_controller
 from firmware_host.runtime.sound import Speaker
+from firmware_host.runtime.stopping import stop_on_signals
 from firmware_host.store.config import Config
 from firmware_host.store.dblock import DatabaseLock
 from firmware_host.store.storage import StorageError
@@ -106,8 +107,7 @@ def run(
     if simulated is not None:
         _start_sim(simulated, controller)
     net = _network(daemon, config, playable)  # it lists the games off the scan loop
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: daemon.stop.set())
+    stop_on_signals(daemon.stop.set)
     try:
         return daemon.run()
     finally:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 import threading
 import time
@@ -27,6 +26,7 @@ from firmware_host.actions import inbound
 from firmware_host.board.game import Game
 from firmware_host.board.wizard import Progress, Wizard
 from firmware_host.runtime.replay import feed
+from firmware_host.runtime.stopping import stop_on_signals
 from firmware_host.store.config import Config, ConfigError
 from firmware_host.store.layout import Layout, default_layout, layout_toml, read_layout
 from firmware_host.store.tomlfile import one_line, read_small_file
@@ -231,8 +231,7 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool, out: 
         return 2
     page = _page(hardware, plan, game, config)
     stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
+    stop_on_signals(stop.set)
     if hardware.sim is not None and not sys.stdin.isatty():
         timing = config.timing
         gap = max(0.05, 3 * timing.debounce_scans / timing.scan_hz)  # a quick tap is seen

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import signal
 import sys
 import threading
 from typing import Any, TextIO, cast
@@ -24,6 +23,7 @@ from firmware_host.net.mqtt.discovery import Device
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.web.address import is_loopback, new_token, page_address
 from firmware_host.net.web.base import WebServer
+from firmware_host.runtime.stopping import stop_on_signals
 from firmware_host.store.config import Mqtt
 
 #: What the dashboard listens to on every board.
@@ -177,8 +177,7 @@ def serve(
         )
         return 2
     stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
+    stop_on_signals(stop.set)
     parts: list[tuple[str, Any]] = [("network", link), ("page", server)]
     parts += [("archive", archive)] if archive is not None else []
     parts += [("league", cast(Dashboard, server.pages).league)] if league is not None else []
