@@ -530,8 +530,7 @@ class Controller:
 
     def _ok_waited(self) -> None:
         """OK pressed while a hand was over the board: judged now it has settled."""
-        if self.sensing.ok_waiting:
-            self.sensing.ok_waiting = False
+        if self.sensing.presses.waited():
             self._ok()
 
     def _judge_settled(self) -> None:
@@ -1061,8 +1060,7 @@ class Controller:
 
     def _ok(self) -> None:
         if self.phase.players_to_move and self.board != self.record.board and not self.quiet(self._now):
-            self.sensing.ok_waiting = True  # a hand over the board: OK is judged at the settle
-            return
+            return self.sensing.presses.wait()  # a hand over the board: OK is judged at the settle
         self.apply(judge.ok(self))
 
     def command(self, action: Command | None) -> None:
