@@ -5,7 +5,8 @@ A press made while the board is unsettled waits for the settle; a board that nev
 chattering switch) lets it through ``HOLD_MS`` after the first press held. Presses keep their
 order; one made on a settled board with none waiting goes through at once. An OK let through
 with a hand still over the board waits on for the settle, however long (:meth:`Presses.wait`),
-and is judged there before the board is.
+and is judged there before the board is: it stands in for no step the settle then reads (the
+bound passed, the press is no longer taken for part of the placing).
 
 >>> from hardware.base import ButtonEvent
 >>> presses = Presses()
