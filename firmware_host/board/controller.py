@@ -95,6 +95,27 @@ from hardware.base import ButtonEvent, Led, Scan
 T = TypeVar("T")
 
 
+class _Seen:
+    """The ``Seen`` an opponent was shown last and what it was made of: the record, the phase,
+    the seating and the opponent (each the same object while it holds), and the record's and
+    the clocks' counts of their changes (``version``, ``clock_version``)."""
+
+    __slots__ = ("seen", "record", "phase", "seating", "opponent", "version", "clock_version")
+
+    def __init__(
+        self,
+        seen: Seen,
+        record: GameRecord,
+        phase: Phase,
+        seating: Seating,
+        opponent: Opponent | None,
+        version: int,
+        clock_version: int,
+    ) -> None:
+        self.seen, self.record, self.phase, self.seating = seen, record, phase, seating
+        self.opponent, self.version, self.clock_version = opponent, version, clock_version
+
+
 class Controller:
     """One board's game: ``step(now, scan, buttons)`` -> events; :meth:`frame`, :meth:`screen`.
     What other rooms may use of it is :class:`firmware_host.board.Controls`.
@@ -151,7 +172,7 @@ class Controller:
         self.output = Output(self.notes.pager)
         self.clock, self._now = Clock.of(clock or ClockConfig(), storage), 0.0
         self._queue: deque[Step] | None = None  # what is being applied (see apply)
-        self._seen: tuple[Any, ...] | None = None  # what an opponent saw last, what made it
+        self._seen: _Seen | None = None  # what an opponent saw last, and what made it
         match = match or game.new_match()
         self.seating = Seating(players) if resume is None else _seated(storage, resume[0], players)
         if resume is None:
@@ -253,26 +274,21 @@ class Controller:
         r, kept, turn = self.record, self._seen, self.clock.turn(self._now)
         if (
             kept is None
-            or kept[1] is not r
-            or kept[2] is not self.phase
-            or kept[3] is not self.seating
-            or kept[4] is not self.opponent
-            or kept[5] != r.version
-            or kept[6] != self.clock.version
+            or kept.record is not r
+            or kept.phase is not self.phase
+            or kept.seating is not self.seating
+            or kept.opponent is not self.opponent
+            or kept.version != r.version
+            or kept.clock_version != self.clock.version
         ):
-            made = self._made_seen(turn)
-            kept = self._seen = (
-                made,
-                r,
-                self.phase,
-                self.seating,
-                self.opponent,
-                r.version,
-                self.clock.version,
+            seen = self._made_seen(turn)
+            self._seen = _Seen(
+                seen, r, self.phase, self.seating, self.opponent, r.version, self.clock.version
             )
-        elif kept[0].turn != turn:
-            kept = self._seen = (kept[0].at_turn(turn), *kept[1:])
-        return cast(Seen, kept[0])
+            return seen
+        if kept.seen.turn != turn:
+            kept.seen = kept.seen.at_turn(turn)
+        return kept.seen
 
     def _made_seen(self, turn: tuple[str, float] | None) -> Seen:
         r, phase = self.record, self.phase
@@ -530,8 +546,7 @@ class Controller:
 
     def _ok_waited(self) -> None:
         """OK pressed while a hand was over the board: judged now it has settled."""
-        if self.sensing.ok_waiting:
-            self.sensing.ok_waiting = False
+        if self.sensing.presses.waited():
             self._ok()
 
     def _judge_settled(self) -> None:
@@ -1061,8 +1076,7 @@ class Controller:
 
     def _ok(self) -> None:
         if self.phase.players_to_move and self.board != self.record.board and not self.quiet(self._now):
-            self.sensing.ok_waiting = True  # a hand over the board: OK is judged at the settle
-            return
+            return self.sensing.presses.wait()  # a hand over the board: OK is judged at the settle
         self.apply(judge.ok(self))
 
     def command(self, action: Command | None) -> None:

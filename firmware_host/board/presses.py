@@ -3,7 +3,10 @@ made as the piece lands: place, press OK at once, and OK acts on what the placin
 
 A press made while the board is unsettled waits for the settle; a board that never settles (a
 chattering switch) lets it through ``HOLD_MS`` after the first press held. Presses keep their
-order; one made on a settled board with none waiting goes through at once.
+order; one made on a settled board with none waiting goes through at once. An OK let through
+with a hand still over the board waits on for the settle, however long (:meth:`Presses.wait`),
+and is judged there before the board is: it stands in for no step the settle then reads (the
+bound passed, the press is no longer taken for part of the placing).
 
 >>> from hardware.base import ButtonEvent
 >>> presses = Presses()
@@ -17,6 +20,9 @@ order; one made on a settled board with none waiting goes through at once.
 []
 >>> presses.due(130 + HOLD_MS, [], settled=False)  # never settled: let through
 [ButtonEvent(button='back', long=False)]
+>>> presses.wait()  # an OK let through that the board must settle for
+>>> presses.waited(), presses.waited()
+(True, False)
 """
 
 from __future__ import annotations
@@ -30,11 +36,13 @@ HOLD_MS = 2000.0
 
 
 class Presses:
-    """The presses waiting for the board to settle, and since when (ms)."""
+    """The presses waiting for the board to settle, and since when (ms); whether an OK waits
+    for it past the bound."""
 
     def __init__(self) -> None:
         self._held: list[ButtonEvent] = []
         self._since = 0.0
+        self._ok = False
 
     def due(self, now: float, presses: Iterable[ButtonEvent], settled: bool) -> list[ButtonEvent]:
         """The presses to act on at ``now``, ``presses`` made since the last step among them:
@@ -46,3 +54,16 @@ class Presses:
             return []
         due, self._held = self._held, []
         return due
+
+    def wait(self) -> None:
+        """OK let through with a hand still over the board: it waits for the settle."""
+        self._ok = True
+
+    def waited(self) -> bool:
+        """At the settle: whether an OK waited for it (then no longer)."""
+        waited, self._ok = self._ok, False
+        return waited
+
+    def forget(self) -> None:
+        """A new game: an OK waiting for the last one's settle counts for nothing."""
+        self._ok = False

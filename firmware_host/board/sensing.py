@@ -34,8 +34,6 @@ class Sensing:
         self.hand = Hand(timing.tap_ms)
         #: False while the board does not answer (the daemon says): nothing is judged.
         self.connected = True
-        #: OK was pressed with a hand over the board: it is judged at the settle.
-        self.ok_waiting = False
         #: Button presses waiting for the board to settle.
         self.presses = Presses()
 
@@ -44,7 +42,7 @@ class Sensing:
         self.layout = layout
         self.board = layout.sites_of(self.debouncer.stable)
         self.hand = Hand(self._tap_ms)
-        self.ok_waiting = False
+        self.presses.forget()
 
     def feed(self, now: float, scan: Scan) -> tuple[bool, Change]:
         """One scan at ``now``: whether it was the first, and what changed."""

@@ -1,6 +1,6 @@
 """The result of a game over ("Blue wins: connection") stands above the board: it never
-covers a site, the coordinates beside the rows and columns or the zoom buttons, on a desktop
-or a phone."""
+covers a site, the coordinates beside the rows and columns or the zoom buttons, and the board
+keeps its size and place when it shows, on a desktop or a phone."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ BOXES = """() => [...document.querySelectorAll('.coords text, [data-site], .zoom
 #: The result shown as a status with one does (app.js): its words, unhidden.
 OVER = """(words) => { const r = document.getElementById('result');
     r.textContent = words; r.hidden = false; document.body.dataset.over = 'yes'; }"""
+
+
+#: The board's drawn box: the union of its sites' boxes [left, top, right, bottom].
+DRAWN = """() => [...document.querySelectorAll('[data-site]')].map((n) => n.getBoundingClientRect())
+    .reduce((a, r) => [Math.min(a[0], r.left), Math.min(a[1], r.top), Math.max(a[2], r.right),
+        Math.max(a[3], r.bottom)], [Infinity, Infinity, -Infinity, -Infinity])"""
 
 
 def overlap(a: list[float], b: list[float]) -> bool:
@@ -38,7 +44,10 @@ def test_the_result_covers_no_site_and_no_coordinate(serve, page, game):
         page.set_viewport_size({"width": width, "height": height})
         page.goto(served.url)
         page.wait_for_selector("[data-site]")
+        drawn = page.evaluate(DRAWN)
         page.evaluate(OVER, "Blue wins: connection")
         page.wait_for_selector("#result:not([hidden])")
         assert uncovered(page) == [], (game, where)
+        after = page.evaluate(DRAWN)
+        assert max(abs(a - b) for a, b in zip(drawn, after)) < 0.5, (game, where, drawn, after)
         screenshot(page, f"result-{game}-{where}")
