@@ -9,6 +9,7 @@ Mosquitto, the dashboard in Debian's Chromium."""
 from __future__ import annotations
 
 import json
+import re
 from io import BytesIO
 
 from PIL import Image, ImageChops
@@ -160,6 +161,43 @@ def test_a_tile_says_how_long_ago_its_last_move_was_in_steps_of_ten_seconds(
     page.wait_for_function("() => document.querySelector('.since').textContent.includes('10 s')")
     page.clock.fast_forward("01:00")
     page.wait_for_function("() => document.querySelector('.since').textContent.includes('1 min')")
+
+
+def test_the_clocks_and_since_tick_in_view_and_a_tile_scrolled_to_is_brought_up_to_date(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """On a clock, a tile in view counts its running clock down and steps its "since" on; a tile
+    out of view is left as it was, and shows the time at once when it is scrolled to."""
+    top = '[clock]\ncontrol = "300+3"\n'
+    started = {name: boards(board_config(tmp_path, broker.port, name, size=3, top=top)) for name in TABLES}
+    for name in TABLES:
+        watcher.state(name, lambda s: s["clock"] is not None)
+    page.set_viewport_size({"width": 420, "height": 500})  # one tile under the other
+    page.clock.install()
+    page.goto(cafe())
+    for name in ("t1", "t3"):
+        started[name].place("A1*")
+    _tile(page, "t1", 1).wait_for()
+    _tile(page, "t3").scroll_into_view_if_needed()
+    _tile(page, "t3", 1).wait_for()  # drawn once ...
+    page.evaluate(
+        "() => new Promise((done) => { scrollTo(0, 0); requestAnimationFrame(() => "
+        "requestAnimationFrame(done)); })"
+    )
+    assert not _tile(page, "t3").evaluate(BOARD_RENDERED_JS)  # ... and out of view again
+    far = _tile(page, "t3").locator(".clocks, .since").all_text_contents()
+    assert re.search(r"▶ Black [45]:\d\d", far[0]) and far[1] == "last move 0 s ago", far
+    page.clock.fast_forward("00:30")
+    _ticked(page, "t1")
+    assert _tile(page, "t3").locator(".clocks, .since").all_text_contents() == far  # not written
+    _tile(page, "t3").scroll_into_view_if_needed()
+    _ticked(page, "t3")
+
+
+def _ticked(page, board: str) -> None:
+    """Waits until ``board``'s tile shows 30 s and more gone since its move, on both its lines."""
+    _tile(page, board).locator(".since").filter(has_text=re.compile(r"last move [3-5]0 s ago")).wait_for()
+    _tile(page, board).locator(".clocks").filter(has_text=re.compile(r"▶ Black 4:[0-3]\d")).wait_for()
 
 
 def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watcher, boards, cafe, page):
