@@ -16,6 +16,7 @@ from PIL import Image, ImageChops
 
 from testbed.broker import board_config
 from testbed.tools import require
+from tests.net.cafe.test_cafe import OUTPUT
 from tests.net.web.test_web_browser import AXE
 
 TABLES = ("t1", "t2", "t3")
@@ -44,8 +45,10 @@ WATCH_BOARDS_JS = """() => {
 
 #: Whether the browser renders a tile's words (false: it skips the tile, far from the screen).
 RENDERED_JS = "(e) => e.querySelector('.turn').checkVisibility({contentVisibilityAuto: true})"
-#: Whether the browser renders a tile's board (false: over 200 px from the screen, cafe.css).
-BOARD_RENDERED_JS = "(e) => e.querySelector('.mini .cells').checkVisibility({contentVisibilityAuto: true})"
+#: Whether the browser renders a tile's board, its cells and its pieces' frames (false: over 200
+#: px from the screen, cafe.css).
+BOARD_RENDERED_JS = """(e) => [...e.querySelectorAll('.under .cells, .mini .figures')]
+  .map((g) => g.checkVisibility({contentVisibilityAuto: true}))"""
 
 
 def _tile(page, board: str, ply: int | None = None):
@@ -109,10 +112,10 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
         top - 500 - 350,
     )
     assert _tile(page, "t3").evaluate(RENDERED_JS)
-    assert not _tile(page, "t3").evaluate(BOARD_RENDERED_JS)
+    assert _tile(page, "t3").evaluate(BOARD_RENDERED_JS) == [False, False]
     _tile(page, "t3").scroll_into_view_if_needed()
     _tile(page, "t3", 1).wait_for()
-    assert _tile(page, "t3").evaluate(BOARD_RENDERED_JS)
+    assert _tile(page, "t3").evaluate(BOARD_RENDERED_JS) == [True, True]
     _tile(page, "t3").locator("button.new").wait_for()  # its controls, as it comes into view
     assert _tile(page, "t3").locator(".figures .figure").count() == 1
     assert _tile(page, "t3").evaluate(RENDERED_JS)
@@ -180,11 +183,9 @@ def test_the_clocks_and_since_tick_in_view_and_a_tile_scrolled_to_is_brought_up_
     _tile(page, "t1", 1).wait_for()
     _tile(page, "t3").scroll_into_view_if_needed()
     _tile(page, "t3", 1).wait_for()  # drawn once ...
-    page.evaluate(
-        "() => new Promise((done) => { scrollTo(0, 0); requestAnimationFrame(() => "
-        "requestAnimationFrame(done)); })"
-    )
-    assert not _tile(page, "t3").evaluate(BOARD_RENDERED_JS)  # ... and out of view again
+    page.evaluate("() => scrollTo(0, 0)")
+    page.locator('article.far[data-board="t3"]').wait_for(state="attached")  # ... and out of view again
+    assert _tile(page, "t3").evaluate(BOARD_RENDERED_JS) == [False, False]
     far = _tile(page, "t3").locator(".clocks, .since").all_text_contents()
     assert re.search(r"▶ Black [45]:\d\d", far[0]) and far[1] == "last move 0 s ago", far
     page.clock.fast_forward("00:30")
@@ -223,8 +224,10 @@ def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watc
     assert found == []
 
 
-#: A tile's board as drawn: its frame (view box) and its coordinates.
-BOARD_JS = "(e) => [e.getAttribute('viewBox'), e.querySelector('.coords').innerHTML]"
+#: A tile's board as drawn: its frames' view box (the pieces' and the cells' beneath) and its
+#: coordinates.
+BOARD_JS = """(e) => [e.getAttribute('viewBox'), e.previousElementSibling.getAttribute('viewBox'),
+  e.previousElementSibling.querySelector('.coords').innerHTML]"""
 
 
 def test_a_new_screen_size_draws_every_board_as_a_wall_opened_at_that_size(
@@ -260,6 +263,7 @@ def test_a_new_screen_size_draws_every_board_as_a_wall_opened_at_that_size(
             "([e, b]) => e.getAttribute('viewBox') === b[0]", arg=[mini.element_handle(), expected[name]]
         )
         assert mini.evaluate(BOARD_JS) == expected[name]
+        assert expected[name][1] == expected[name][0]  # the cells' frame fitted as the pieces'
 
 
 def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
@@ -285,6 +289,35 @@ def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
     # The same to the eye: a few pixels of the shadows' edges rounded apart (no shadow at all
     # would leave a thousand pixels 30 and more apart).
     assert len(apart) > 10_000 and max(apart) <= 8 and sum(map(bool, apart)) < len(apart) / 1000, max(apart)
+
+
+def test_a_tile_s_board_drawn_in_two_frames_looks_as_drawn_in_one(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """A tile's cells and coordinates are drawn once, in a frame of their own beneath its pieces':
+    the board looks as it does drawn in one frame (as the board's page draws it)."""
+    board = boards(board_config(tmp_path, broker.port, "t1", size=3))
+    watcher.state("t1")
+    page.goto(cafe())
+    for ply, site in enumerate(("A1*", "A3*"), 1):
+        board.place(site)
+        _tile(page, "t1", ply).wait_for()
+    mini = _tile(page, "t1").locator("svg.mini")
+    assert mini.locator(".cells, .coords").count() == 0  # beneath, in the other frame
+    assert _tile(page, "t1").locator("svg.under .cells .cell").count() == 9
+    two = mini.screenshot()
+    page.evaluate(
+        "() => { const under = document.querySelector('svg.under'); "
+        "under.nextElementSibling.prepend(...under.children); }"
+    )  # one frame, as before
+    page.wait_for_function(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+    one = mini.screenshot()
+    OUTPUT.mkdir(exist_ok=True)
+    (OUTPUT / "cafe-board-two-frames.png").write_bytes(two)
+    (OUTPUT / "cafe-board-one-frame.png").write_bytes(one)
+    assert max(_apart(two, one)) == 0
 
 
 #: The pieces' shadows drawn as the board's page draws them, one for each piece.

@@ -663,10 +663,12 @@ function drawTile(table, frame) {
   const layout = view.layout && layoutOf(view.layout, view.id);
   if (!layout) {
     el.querySelector(".mini").replaceChildren();
+    el.querySelector(".under").replaceChildren();
     el.dataset.drawn = "";
     return;
   }
-  table.board ||= new Board(el.querySelector(".mini"), { interactive: false });
+  // Its cells and coordinates beneath, painted once: a move paints its pieces again, not those.
+  table.board ||= new Board(el.querySelector(".mini"), { interactive: false, under: el.querySelector(".under") });
   const board = table.board;
   board.sides = view.state.sides || [];
   if (el.dataset.drawn !== view.layout) {
