@@ -1,9 +1,11 @@
 """The café wall draws what is seen and what changed: a move on one table redraws that table's
 board alone (only the parts the move changed) and writes nothing else on the page but its words,
 a table out of view is neither drawn nor rendered until it is scrolled into view, then with its
-latest state; a new window size fits every board as a wall opened at that size would; the
-pieces' shadows look as on the board's page; a move's message leaves out the games the table
-plays, which its tile keeps offering; the page passes axe-core's checks. Real boards on a real
+latest state; the clocks and "since" tick in view and a tile scrolled to is brought up to date;
+a jump renders a far board in the frame that shows it; a new window size fits every board as a
+wall opened at that size would; the pieces' shadows, and the cells drawn in a frame beneath the
+pieces', look as on the board's page; a move's message leaves out the games the table plays,
+which its tile keeps offering; the page passes axe-core's checks. Real boards on a real
 Mosquitto, the dashboard in Debian's Chromium."""
 
 from __future__ import annotations
@@ -199,6 +201,30 @@ def _ticked(page, board: str) -> None:
     """Waits until ``board``'s tile shows 30 s and more gone since its move, on both its lines."""
     _tile(page, board).locator(".since").filter(has_text=re.compile(r"last move [3-5]0 s ago")).wait_for()
     _tile(page, board).locator(".clocks").filter(has_text=re.compile(r"▶ Black 4:[0-3]\d")).wait_for()
+
+
+def test_a_board_far_away_is_rendered_in_the_frame_a_jump_brings_it_into(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """A jump to a tile whose board was far from the screen (not rendered): the first frame that
+    shows the tile renders its board (the browser renders the tile's own content in that frame),
+    not a blank until the next."""
+    for name in TABLES:
+        boards(board_config(tmp_path, broker.port, name, size=3))
+        watcher.state(name)
+    page.set_viewport_size({"width": 420, "height": 500})  # one tile under the other
+    page.goto(cafe())
+    _tile(page, "t3").scroll_into_view_if_needed()
+    page.locator(f'article[data-board="t3"][data-drawn="{LAYOUT}"]').wait_for()
+    page.evaluate("() => scrollTo(0, 0)")
+    page.locator('article.far[data-board="t3"]').wait_for(state="attached")
+    styled = page.evaluate(  # as that frame is about to render
+        "(e) => new Promise((done) => { scrollTo(0, e.getBoundingClientRect().top + scrollY - 60);"
+        " requestAnimationFrame(() => done([...e.querySelectorAll('.under, .mini')]"
+        ".map((svg) => getComputedStyle(svg).contentVisibility))); })",
+        _tile(page, "t3").element_handle(),
+    )
+    assert styled == ["visible", "visible"]
 
 
 def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watcher, boards, cafe, page):

@@ -261,6 +261,22 @@ const inView = new IntersectionObserver((entries) => {
   }
 }, { rootMargin: "200px" });
 
+// A jump (the End key, the scroll bar dragged) brings tiles that were far: those now on the
+// screen have their boards rendered in the frame that shows them (the scroll event comes before
+// it), not blank until the observer says they are in view after it. A scroll shorter than the
+// observer's margin brings none. Tiles are found at points a tile's width apart.
+let scrolledTo = scrollY;
+addEventListener("scroll", () => {
+  const jump = Math.abs(scrollY - scrolledTo) > 200;
+  scrolledTo = scrollY;
+  if (!jump) return;
+  for (let y = 0; y < innerHeight + 199; y += 200) {
+    for (let x = 10; x < innerWidth; x += 200) {
+      document.elementFromPoint(x, Math.min(y, innerHeight - 1))?.closest(".tile.far")?.classList.remove("far");
+    }
+  }
+}, { passive: true });
+
 function update(view) {
   if (watched && view.id !== watched) return;
   let table = tables.get(view.id);
