@@ -264,17 +264,20 @@ const inView = new IntersectionObserver((entries) => {
 // A jump (the End key, the scroll bar dragged) brings tiles that were far: those now on the
 // screen have their boards rendered in the frame that shows them (the scroll event comes before
 // it), not blank until the observer says they are in view after it. A scroll shorter than the
-// observer's margin brings none. Tiles are found at points a tile's width apart.
+// observer's margin brings none. Tiles are found at points a tile's width apart, all of them
+// before any is changed (a change between two would make the browser lay the page out again).
 let scrolledTo = scrollY;
 addEventListener("scroll", () => {
   const jump = Math.abs(scrollY - scrolledTo) > 200;
   scrolledTo = scrollY;
   if (!jump) return;
+  const found = new Set();
   for (let y = 0; y < innerHeight + 199; y += 200) {
     for (let x = 10; x < innerWidth; x += 200) {
-      document.elementFromPoint(x, Math.min(y, innerHeight - 1))?.closest(".tile.far")?.classList.remove("far");
+      found.add(document.elementFromPoint(x, Math.min(y, innerHeight - 1))?.closest(".tile.far"));
     }
   }
+  for (const tile of found) tile?.classList.remove("far");
 }, { passive: true });
 
 function update(view) {
