@@ -568,12 +568,12 @@ function renderTimes(table) {
   table.due = timesDue(view.state);
 }
 
-// When a table's time lines next change (ms since the epoch): at the next second while a clock
-// counts down, else at the next step of "since" (ago: a whole second rounded, in steps of 10 s
-// under a minute, then of a minute).
+// When a table's time lines next change (ms since the epoch): at every second's tick while a
+// clock counts down, else at the next step of "since" (ago: a whole second rounded, in steps of
+// 10 s under a minute, then of a minute).
 function timesDue(s) {
   const clock = s.clock;
-  if (clock && clock.running && !clock.paused && !clock.flag) return Date.now() + 1000;
+  if (clock && clock.running && !clock.paused && !clock.flag) return 0;
   if (!s.last_move_at) return Infinity;
   const at = Date.parse(s.last_move_at);
   const seconds = (Date.now() - at) / 1000;
