@@ -1,6 +1,6 @@
 """What one frame of the café wall costs Chromium's renderer, in CPU time (Chrome's trace),
 free of the boards, the broker and the dashboard that share the machine in bench/cafe.py: 200
-tiles of the wall (the tile's markup and the wall's styles, without the controls), each board
+tiles of the wall (the tile of cafe.html and the wall's styles, without the controls), each board
 built by ``/shared/board.js`` for Antipalos 12 with 24 pieces, and the tiles out of view marked
 as the wall marks them (``far``, over 200 px from the screen); then ``--changed`` tiles in view
 given another position and move line in each of 120 frames. Printed: the building of the 200
@@ -39,13 +39,14 @@ PAGE = """<!doctype html><html><head><link rel="stylesheet" href="/shared/board.
 <script type="module">
 import { Board } from "/shared/board.js";
 const data = await (await fetch("/data.json")).json();
+const wall = new DOMParser().parseFromString(await (await fetch("/static/cafe.html")).text(), "text/html");
+const tile = wall.getElementById("tile").content.firstElementChild;
 const tiles = [], boards = [];
 for (let i = 0; i < 200; i++) {
-  const el = document.createElement("article");
-  el.className = "tile";
-  el.innerHTML = `<header><a class="name">table-${i}</a> <span class="title">Antipalos 12</span></header>
-    <svg class="mini" xmlns="http://www.w3.org/2000/svg"></svg><p class="turn">White to move</p>
-    <p class="since">last move 10 s ago</p><p class="status">Place a trirod · Phase 1</p>`;
+  const el = document.importNode(tile, true);
+  const words = { name: `table-${i}`, title: "Antipalos 12", turn: "White to move",
+                  since: "last move 10 s ago", status: "Place a trirod · Phase 1" };
+  for (const [cls, text] of Object.entries(words)) el.querySelector(`.${cls}`).textContent = text;
   document.getElementById("tables").append(el);
   tiles.push(el);
 }
@@ -54,7 +55,8 @@ const far = new IntersectionObserver((entries) => {
 }, { rootMargin: "200px" });
 const began = performance.now();
 for (const el of tiles) {
-  const board = new Board(el.querySelector(".mini"), { interactive: false });
+  const under = el.querySelector(".under");  // the cells' frame (none in a tree before it)
+  const board = new Board(el.querySelector(".mini"), { interactive: false, under });
   board.sides = ["white", "black"];
   board.build(data.layout.sites, data.layout.drawing);
   board.showFigures(data.figures[24]);

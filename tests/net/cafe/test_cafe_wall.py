@@ -1,20 +1,24 @@
 """The café wall draws what is seen and what changed: a move on one table redraws that table's
 board alone (only the parts the move changed) and writes nothing else on the page but its words,
 a table out of view is neither drawn nor rendered until it is scrolled into view, then with its
-latest state; a new window size fits every board as a wall opened at that size would; the
-pieces' shadows look as on the board's page; a move's message leaves out the games the table
-plays, which its tile keeps offering; the page passes axe-core's checks. Real boards on a real
+latest state; the clocks and "since" tick in view and a tile scrolled to is brought up to date;
+a jump renders a far board in the frame that shows it; a new window size fits every board as a
+wall opened at that size would; the pieces' shadows, and the cells drawn in a frame beneath the
+pieces', look as on the board's page; a move's message leaves out the games the table plays,
+which its tile keeps offering; the page passes axe-core's checks. Real boards on a real
 Mosquitto, the dashboard in Debian's Chromium."""
 
 from __future__ import annotations
 
 import json
+import re
 from io import BytesIO
 
 from PIL import Image, ImageChops
 
 from testbed.broker import board_config
 from testbed.tools import require
+from tests.net.cafe.test_cafe import OUTPUT
 from tests.net.web.test_web_browser import AXE
 
 TABLES = ("t1", "t2", "t3")
@@ -43,8 +47,10 @@ WATCH_BOARDS_JS = """() => {
 
 #: Whether the browser renders a tile's words (false: it skips the tile, far from the screen).
 RENDERED_JS = "(e) => e.querySelector('.turn').checkVisibility({contentVisibilityAuto: true})"
-#: Whether the browser renders a tile's board (false: over 200 px from the screen, cafe.css).
-BOARD_RENDERED_JS = "(e) => e.querySelector('.mini .cells').checkVisibility({contentVisibilityAuto: true})"
+#: Whether the browser renders a tile's board, its cells and its pieces' frames (false: over 200
+#: px from the screen, cafe.css).
+BOARD_RENDERED_JS = """(e) => [...e.querySelectorAll('.under .cells, .mini .figures')]
+  .map((g) => g.checkVisibility({contentVisibilityAuto: true}))"""
 
 
 def _tile(page, board: str, ply: int | None = None):
@@ -108,10 +114,10 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
         top - 500 - 350,
     )
     assert _tile(page, "t3").evaluate(RENDERED_JS)
-    assert not _tile(page, "t3").evaluate(BOARD_RENDERED_JS)
+    assert _tile(page, "t3").evaluate(BOARD_RENDERED_JS) == [False, False]
     _tile(page, "t3").scroll_into_view_if_needed()
     _tile(page, "t3", 1).wait_for()
-    assert _tile(page, "t3").evaluate(BOARD_RENDERED_JS)
+    assert _tile(page, "t3").evaluate(BOARD_RENDERED_JS) == [True, True]
     _tile(page, "t3").locator("button.new").wait_for()  # its controls, as it comes into view
     assert _tile(page, "t3").locator(".figures .figure").count() == 1
     assert _tile(page, "t3").evaluate(RENDERED_JS)
@@ -162,6 +168,65 @@ def test_a_tile_says_how_long_ago_its_last_move_was_in_steps_of_ten_seconds(
     page.wait_for_function("() => document.querySelector('.since').textContent.includes('1 min')")
 
 
+def test_the_clocks_and_since_tick_in_view_and_a_tile_scrolled_to_is_brought_up_to_date(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """On a clock, a tile in view counts its running clock down and steps its "since" on; a tile
+    out of view is left as it was, and shows the time at once when it is scrolled to."""
+    top = '[clock]\ncontrol = "300+3"\n'
+    started = {name: boards(board_config(tmp_path, broker.port, name, size=3, top=top)) for name in TABLES}
+    for name in TABLES:
+        watcher.state(name, lambda s: s["clock"] is not None)
+    page.set_viewport_size({"width": 420, "height": 500})  # one tile under the other
+    page.clock.install()
+    page.goto(cafe())
+    for name in ("t1", "t3"):
+        started[name].place("A1*")
+    _tile(page, "t1", 1).wait_for()
+    _tile(page, "t3").scroll_into_view_if_needed()
+    _tile(page, "t3", 1).wait_for()  # drawn once ...
+    page.evaluate("() => scrollTo(0, 0)")
+    page.locator('article.far[data-board="t3"]').wait_for(state="attached")  # ... and out of view again
+    assert _tile(page, "t3").evaluate(BOARD_RENDERED_JS) == [False, False]
+    far = _tile(page, "t3").locator(".clocks, .since").all_text_contents()
+    assert re.search(r"▶ Black [45]:\d\d", far[0]) and re.search(r"last move [12]?0 s ago", far[1]), far
+    page.clock.fast_forward("00:30")
+    _ticked(page, "t1")
+    assert _tile(page, "t3").locator(".clocks, .since").all_text_contents() == far  # not written
+    _tile(page, "t3").scroll_into_view_if_needed()
+    _ticked(page, "t3")
+
+
+def _ticked(page, board: str) -> None:
+    """Waits until ``board``'s tile shows 30 s and more gone since its move, on both its lines."""
+    _tile(page, board).locator(".since").filter(has_text=re.compile(r"last move [3-5]0 s ago")).wait_for()
+    _tile(page, board).locator(".clocks").filter(has_text=re.compile(r"▶ Black 4:[0-3]\d")).wait_for()
+
+
+def test_a_board_far_away_is_rendered_in_the_frame_a_jump_brings_it_into(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """A jump to a tile whose board was far from the screen (not rendered): the first frame that
+    shows the tile renders its board (the browser renders the tile's own content in that frame),
+    not a blank until the next."""
+    for name in TABLES:
+        boards(board_config(tmp_path, broker.port, name, size=3))
+        watcher.state(name)
+    page.set_viewport_size({"width": 420, "height": 500})  # one tile under the other
+    page.goto(cafe())
+    _tile(page, "t3").scroll_into_view_if_needed()
+    page.locator(f'article[data-board="t3"][data-drawn="{LAYOUT}"]').wait_for()
+    page.evaluate("() => scrollTo(0, 0)")
+    page.locator('article.far[data-board="t3"]').wait_for(state="attached")
+    styled = page.evaluate(  # as that frame is about to render
+        "(e) => new Promise((done) => { scrollTo(0, e.getBoundingClientRect().top + scrollY - 60);"
+        " requestAnimationFrame(() => done([...e.querySelectorAll('.under, .mini')]"
+        ".map((svg) => getComputedStyle(svg).contentVisibility))); })",
+        _tile(page, "t3").element_handle(),
+    )
+    assert styled == ["visible", "visible"]
+
+
 def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watcher, boards, cafe, page):
     """Every tile drawn, the controls shown (the page on loopback)."""
     require(AXE.exists(), f"axe-core in {AXE.parent} (tests/run.sh installs it with npm)")
@@ -185,8 +250,10 @@ def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watc
     assert found == []
 
 
-#: A tile's board as drawn: its frame (view box) and its coordinates.
-BOARD_JS = "(e) => [e.getAttribute('viewBox'), e.querySelector('.coords').innerHTML]"
+#: A tile's board as drawn: its frames' view box (the pieces' and the cells' beneath) and its
+#: coordinates.
+BOARD_JS = """(e) => [e.getAttribute('viewBox'), e.previousElementSibling.getAttribute('viewBox'),
+  e.previousElementSibling.querySelector('.coords').innerHTML]"""
 
 
 def test_a_new_screen_size_draws_every_board_as_a_wall_opened_at_that_size(
@@ -222,6 +289,7 @@ def test_a_new_screen_size_draws_every_board_as_a_wall_opened_at_that_size(
             "([e, b]) => e.getAttribute('viewBox') === b[0]", arg=[mini.element_handle(), expected[name]]
         )
         assert mini.evaluate(BOARD_JS) == expected[name]
+        assert expected[name][1] == expected[name][0]  # the cells' frame fitted as the pieces'
 
 
 def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
@@ -247,6 +315,35 @@ def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
     # The same to the eye: a few pixels of the shadows' edges rounded apart (no shadow at all
     # would leave a thousand pixels 30 and more apart).
     assert len(apart) > 10_000 and max(apart) <= 8 and sum(map(bool, apart)) < len(apart) / 1000, max(apart)
+
+
+def test_a_tile_s_board_drawn_in_two_frames_looks_as_drawn_in_one(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """A tile's cells and coordinates are drawn once, in a frame of their own beneath its pieces':
+    the board looks as it does drawn in one frame (as the board's page draws it)."""
+    board = boards(board_config(tmp_path, broker.port, "t1", size=3))
+    watcher.state("t1")
+    page.goto(cafe())
+    for ply, site in enumerate(("A1*", "A3*"), 1):
+        board.place(site)
+        _tile(page, "t1", ply).wait_for()
+    mini = _tile(page, "t1").locator("svg.mini")
+    assert mini.locator(".cells, .coords").count() == 0  # beneath, in the other frame
+    assert _tile(page, "t1").locator("svg.under .cells .cell").count() == 9
+    two = mini.screenshot()
+    page.evaluate(
+        "() => { const under = document.querySelector('svg.under'); "
+        "under.nextElementSibling.prepend(...under.children); }"
+    )  # one frame, as before
+    page.wait_for_function(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+    one = mini.screenshot()
+    OUTPUT.mkdir(exist_ok=True)
+    (OUTPUT / "cafe-board-two-frames.png").write_bytes(two)
+    (OUTPUT / "cafe-board-one-frame.png").write_bytes(one)
+    assert max(_apart(two, one)) == 0
 
 
 #: The pieces' shadows drawn as the board's page draws them, one for each piece.

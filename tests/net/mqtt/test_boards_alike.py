@@ -14,12 +14,13 @@ from engines import GAME_NAMES, game_info
 from testbed.broker import board_config
 from tests.net.web.web_tools import OUTPUT
 
-#: What the module drew in an SVG, in units of the board's site spacing (so that a small tile and
-#: a café screen compare): every cell, guide line and piece with its shape's size and its colours,
-#: the coordinates' names (once each: a board drawn in parts, one above the other, names a row at
-#: both ends of each part; a board too small on the screen for readable ones has none).
+#: What the module drew in an SVG (or a café tile's two, its cells beneath its pieces), in units of
+#: the board's site spacing (so that a small tile and a café screen compare): every cell, guide
+#: line and piece with its shape's size and its colours, the coordinates' names (once each: a
+#: board drawn in parts, one above the other, names a row at both ends of each part; a board too
+#: small on the screen for readable ones has none).
 SUMMARY = """(svg) => {
-  const unit = parseFloat(svg.style.getPropertyValue("--unit"));
+  const unit = parseFloat((svg.querySelector("svg.mini") || svg).style.getPropertyValue("--unit"));
   const round = (v) => Math.round((v / unit) * 100) / 100;
   const css = (el, name) => (el ? getComputedStyle(el).getPropertyValue(name).trim() : "");
   const paint = (el) => [css(el, "fill"), css(el, "stroke"), round(parseFloat(css(el, "stroke-width")) || 0)];
@@ -80,8 +81,8 @@ def test_a_board_is_drawn_alike_on_its_page_watch_and_the_dashboard(
     views = {
         "page": (own, "#board", (1280, 800)),
         "watch": (own + "watch", "#board", (1920, 1080)),
-        "tile": (dashboard, 'article[data-board="t1"] svg.mini', (1280, 800)),
-        "cafe-watch": (dashboard + "watch/t1", 'article[data-board="t1"] svg.mini', (1920, 1080)),
+        "tile": (dashboard, 'article[data-board="t1"]', (1280, 800)),
+        "cafe-watch": (dashboard + "watch/t1", 'article[data-board="t1"]', (1920, 1080)),
     }
     seen = {}
     for name, (url, selector, (width, height)) in views.items():

@@ -14,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const watched = location.pathname.startsWith("/watch/")
   ? decodeURIComponent(location.pathname.slice("/watch/".length)) : null;
-const tables = new Map();   // board id -> {view, order, el, board, seen, stale, shown, relayout}
+const tables = new Map();   // board id -> {view, order, el, board, seen, stale, shown, relayout, due}
 const layouts = new Map();  // layout key -> its board (sites, drawing), or the tables waiting for it
 const waiting = new Map();  // board -> timer of a command the board has not answered yet
 let controls = false;
@@ -110,8 +110,15 @@ function answered(board) {
 }
 
 // Text changed only when it differs: writing the same text still makes the page lay out again.
+// An element holding one text node keeps it and has its text changed (not a node put in its
+// place).
 function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
+  const node = el.firstChild;
+  if (node && node === el.lastChild && node.nodeType === Node.TEXT_NODE) {
+    if (node.data !== text) node.data = text;
+  } else if (el.textContent !== text) {
+    el.textContent = text;
+  }
 }
 
 // A control's value set only when it differs (a slider set again is drawn again).
@@ -150,12 +157,12 @@ function later(view) {
   const table = tables.get(view.id);
   if (watched && view.id !== watched) return;
   withListing(view, pending.get(view.id) || table?.view);
+  view.received = Date.now();  // the clocks count down from here
   if (table && !table.seen && !pending.has(view.id) && orderOf(view) === table.order) {
     table.view = view;  // out of view, in its place: kept for when it comes into view, no frame
     table.stale = true;
     return;
   }
-  view.received = Date.now();  // the clocks count down from here
   const queued = pending.get(view.id);
   // When the page received this ply (bench/cafe.py): the first message that brought it.
   view.got = queued && queued.state.ply === view.state.ply ? queued.got : Date.now();
@@ -191,8 +198,13 @@ function flush() {
     render(table);
     drawn += 1;
   }
+  for (const table of ticking) {  // the time lines due, in what is left of the budget
+    if (performance.now() - began > FRAME_BUDGET_MS) break;
+    ticking.delete(table);
+    if (table.seen) guard(table, () => renderTimes(table));
+  }
   if ([...toDraw].some(needsBox)) askBuild();
-  if ([...toDraw].some((table) => !needsBox(table))) askFrame();
+  if (ticking.size || [...toDraw].some((table) => !needsBox(table))) askFrame();
 }
 
 // Whether a tile's board is to be built (its game changed) or fitted to a new screen size: it
@@ -241,17 +253,39 @@ const inView = new IntersectionObserver((entries) => {
     table.seen = entry.isIntersecting;
     table.el.classList.toggle("far", !table.seen);
     if (table.seen && table.stale) redraw([table]);  // in the next frames
-    else if (table.seen) guard(table, () => renderControls(table));
+    else if (table.seen) guard(table, () => {
+      renderControls(table);
+      renderTimes(table);  // its clocks and "since" were left as they were while out of view
+    });
     else dropControls(table);
   }
 }, { rootMargin: "200px" });
+
+// A jump (the End key, the scroll bar dragged) brings tiles that were far: those now on the
+// screen have their boards rendered in the frame that shows them (the scroll event comes before
+// it), not blank until the observer says they are in view after it. A scroll shorter than the
+// observer's margin brings none. Tiles are found at points a tile's width apart, all of them
+// before any is changed (a change between two would make the browser lay the page out again).
+let scrolledTo = scrollY;
+addEventListener("scroll", () => {
+  const jump = Math.abs(scrollY - scrolledTo) > 200;
+  scrolledTo = scrollY;
+  if (!jump) return;
+  const found = new Set();
+  for (let y = 0; y < innerHeight + 199; y += 200) {
+    for (let x = 10; x < innerWidth; x += 200) {
+      found.add(document.elementFromPoint(x, Math.min(y, innerHeight - 1))?.closest(".tile.far"));
+    }
+  }
+  for (const tile of found) tile?.classList.remove("far");
+}, { passive: true });
 
 function update(view) {
   if (watched && view.id !== watched) return;
   let table = tables.get(view.id);
   const made = !table;
   if (made) {
-    table = { view, order: "", el: makeTile(view.id), seen: false, stale: true, shown: {}, relayout: false };
+    table = { view, order: "", el: makeTile(view.id), seen: false, stale: true, shown: {}, relayout: false, due: 0 };
     tables.set(view.id, table);
     inView.observe(table.el);
   }
@@ -423,9 +457,8 @@ function renderTile(table) {
     : s.ready ? s.ready
     : s.to_move ? t("{side} to move", { side: seatName(s.players, s.sides, s.to_move) }) + " · " + t("move {n}", { n: s.ply + 1 }) : "");
   setText(el.querySelector(".status"), view.lines.join(" · "));
-  renderClocks(view, el);
   renderControls(table);
-  renderSince(view, el);
+  renderTimes(table);
   renderDay(view, el);
 }
 
@@ -518,6 +551,34 @@ function clockText(ms) {
   const mm = String(Math.floor((s % 3600) / 60)).padStart(2, "0");
   const ss = String(s % 60).padStart(2, "0");
   return s >= 3600 ? `${Math.floor(s / 3600)}:${mm}:${ss}` : `${Math.floor(s / 60)}:${ss}`;
+}
+
+// ---------------------------------------------------------------- the time lines
+// A tile's clocks and how long ago its last move was: written as the tile is drawn, then, while
+// it is in view, when their text is due to change (a clock counting down each second, "since"
+// at its next step), a few tiles a frame in the frames' budget (flush): the whole wall's in one
+// task took tens of milliseconds of a frame. A tile out of view is brought up to date as it
+// comes into view.
+const ticking = new Set();  // the tiles in view whose time lines are due
+
+function renderTimes(table) {
+  const { view, el } = table;
+  renderClocks(view, el);
+  renderSince(view, el);
+  table.due = timesDue(view.state);
+}
+
+// When a table's time lines next change (ms since the epoch): at every second's tick while a
+// clock counts down, else at the next step of "since" (ago: a whole second rounded, in steps of
+// 10 s under a minute, then of a minute).
+function timesDue(s) {
+  const clock = s.clock;
+  if (clock && clock.running && !clock.paused && !clock.flag) return 0;
+  if (!s.last_move_at) return Infinity;
+  const at = Date.parse(s.last_move_at);
+  const seconds = (Date.now() - at) / 1000;
+  const step = seconds < 59.5 ? 10 : 60;
+  return at + ((Math.floor((seconds + 0.5) / step) + 1) * step - 0.5) * 1000;
 }
 
 function renderSince(view, el) {
@@ -621,10 +682,12 @@ function drawTile(table, frame) {
   const layout = view.layout && layoutOf(view.layout, view.id);
   if (!layout) {
     el.querySelector(".mini").replaceChildren();
+    el.querySelector(".under").replaceChildren();
     el.dataset.drawn = "";
     return;
   }
-  table.board ||= new Board(el.querySelector(".mini"), { interactive: false });
+  // Its cells and coordinates beneath, painted once: a move paints its pieces again, not those.
+  table.board ||= new Board(el.querySelector(".mini"), { interactive: false, under: el.querySelector(".under") });
   const board = table.board;
   board.sides = view.state.sides || [];
   if (el.dataset.drawn !== view.layout) {
@@ -686,10 +749,10 @@ addEventListener("resize", () => {
   });
   redraw([...tables.values()]);
 });
-// The clock of each tile in view (the others are brought up to date as they come into view).
-setInterval(() => tables.forEach((t) => {
-  if (!t.seen) return;
-  renderSince(t.view, t.el);
-  renderClocks(t.view, t.el);
-}), 1000);
+// Each second, the tiles in view whose clocks or "since" are due, written in the next frames.
+setInterval(() => {
+  const now = Date.now();
+  for (const table of tables.values()) if (table.seen && !(table.due > now)) ticking.add(table);
+  if (ticking.size) askFrame();
+}, 1000);
 connect();

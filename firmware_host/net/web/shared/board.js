@@ -58,8 +58,11 @@
 
 /**
  * How a board is drawn: ``interactive`` false for a picture (no hit areas, no site buttons),
- * ``minLabelPx`` the smallest coordinates on the screen.
- * @typedef {{interactive?: boolean, minLabelPx?: number}} Options
+ * ``minLabelPx`` the smallest coordinates on the screen, ``under`` a second frame of the same
+ * box beneath the board's own, for what never changes once built (the table, the cells, the
+ * guide lines, the coordinates): a page of many boards (the café wall) then paints only the
+ * board's changing parts again when a piece moves.
+ * @typedef {{interactive?: boolean, minLabelPx?: number, under?: SVGSVGElement | null}} Options
  */
 
 /** @typedef {Record<string, SVGGElement>} Layers */
@@ -124,6 +127,8 @@ const LIGHT_WORDS = {
 // of both parts' facing ends, apart enough to tell whose they are.
 const PART_GAP = 5;
 const LAYERS = ["cells", "lines", "coords", "last", "leds", "figures", "arrows", "plan", "pieces", "twins", "hits"];
+// The layers drawn once a board is built (the first, so beneath the others): in ``under``, if given.
+const FIXED = ["cells", "lines", "coords"];
 
 /**
  * An SVG element with ``attrs``, appended to ``parent`` if given.
@@ -194,8 +199,9 @@ export function sideShape(name, sides) {
 
 export class Board {
   /** @param {SVGSVGElement} svg @param {Options} [options] */
-  constructor(svg, { interactive = true, minLabelPx = 10 } = {}) {
+  constructor(svg, { interactive = true, minLabelPx = 10, under = null } = {}) {
     this.svg = svg;
+    this.under = under;
     this.interactive = interactive;
     /** @type {Map<string, Parts>} */
     this.sites = new Map();
@@ -243,17 +249,19 @@ export class Board {
     const beside = arrangeParts(sites, spaced, false), stacked = arrangeParts(sites, spaced, true);
     this.stacked = stacked !== sites && fitScale(stacked, r) > fitScale(beside, r);
     sites = this.stacked ? stacked : beside;
-    const svg = this.svg;
+    const svg = this.svg, fixed = this.under || svg;
     svg.replaceChildren();
+    fixed.replaceChildren();
     this.sites.clear();
     this.siteList = sites;
     const spacing = this.spacing = typicalSpacing(sites);
-    this.table = svgEl("rect", { class: "table" }, svg);
+    this.table = svgEl("rect", { class: "table" }, fixed);
     /** @type {Layers} */
     const layers = {};
     this.layers = layers;
     for (const name of LAYERS) {
-      if (name !== "hits" || this.interactive) layers[name] = svgEl("g", { class: name }, svg);
+      const into = FIXED.includes(name) ? fixed : svg;
+      if (name !== "hits" || this.interactive) layers[name] = svgEl("g", { class: name }, into);
     }
     const kinds = kindColours(drawing);
     for (const line of drawing.lines) {
@@ -313,10 +321,12 @@ export class Board {
       const corners = labels.flatMap(([x, y, half]) => [[x - half, y - size * 0.6], [x + half, y + size * 0.6]]);
       box = extent([...points, ...corners]);
       this.viewBox = [box[0] - pad, -box[3] - pad, box[2] - box[0] + 2 * pad, box[3] - box[1] + 2 * pad];
-      this.svg.setAttribute("viewBox", this.viewBox.join(" "));
+    }
+    for (const frame of this.under ? [this.svg, this.under] : [this.svg]) {
+      frame.setAttribute("viewBox", this.viewBox.join(" "));
+      frame.style.setProperty("--unit", `${spacing}px`);  // a length: Firefox wants one in calc()
     }
     const [x0, y0, w, h] = this.viewBox;
-    this.svg.style.setProperty("--unit", `${spacing}px`);  // a length: Firefox wants one in calc()
     for (const [k, v] of Object.entries({ x: x0, y: y0, width: w, height: h, rx: spacing * 0.3 })) {
       this.table.setAttribute(k, String(v));
     }
