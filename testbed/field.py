@@ -163,11 +163,6 @@ class Daemon(Board):
     """``reedboard run --sim --config`` in a subprocess, what it says on stderr read while it
     runs."""
 
-    def stop(self, sig: int = signal.SIGTERM) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-        return self.proc.wait(10)
-
     def errors(self) -> str:
         """All it said on stderr so far (it goes on running)."""
         return self.journal.text(drained=self.proc.poll() is not None)
