@@ -7,6 +7,7 @@ import getpass
 import json
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -246,9 +247,9 @@ class Board:
         self.proc.stdin.write(json.dumps({"button": button}) + "\n")
         self.proc.stdin.flush()
 
-    def stop(self) -> int:
-        """SIGTERM, and its exit status once it has ended (testbed/stopping.py)."""
-        return stop(self.proc)
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        """``sig``, and its exit status once it has ended (testbed/stopping.py)."""
+        return stop(self.proc, sig)
 
     def kill(self) -> None:
         """A power cut: SIGKILL, nothing saved on the way out."""

@@ -131,7 +131,7 @@ class Page:
         self.state: dict[str, Any] = {}
         self.events: list[dict[str, Any]] = []
         self.errors: list[str] = []
-        self.changed = time.monotonic()
+        self.changed = self.moved = time.monotonic()  # last change shown; of the pieces
         self.games = 0  # the games begun as the page saw them (each new game's board is sent)
         self.socket = Socket(f"ws://127.0.0.1:{port}/ws", self._received)
 
@@ -147,6 +147,8 @@ class Page:
             self.games += "game" in message
             if set(message) - {"oled", "settings", "noise"}:
                 self.changed = time.monotonic()
+            if "pieces" in message:
+                self.moved = self.changed
 
     def get(self, key: str, default: Any = None) -> Any:
         with self.lock:
@@ -162,11 +164,6 @@ class Page:
 class Daemon(Board):
     """``reedboard run --sim --config`` in a subprocess, what it says on stderr read while it
     runs."""
-
-    def stop(self, sig: int = signal.SIGTERM) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-        return self.proc.wait(10)
 
     def errors(self) -> str:
         """All it said on stderr so far (it goes on running)."""
@@ -249,18 +246,23 @@ class FieldBoard:
         time.sleep(ms / 1000)
 
     def settle(self) -> bool:
-        """Wait as a player waits for the lights: the settle time since the last hand action,
-        every change made shown by the page, and the lights and screen still for
-        :data:`STILL_MS`; then what the page reads is what stands. False if that never comes
-        within :data:`SETTLE_CAP_MS`."""
+        """Wait as a player waits for the lights: the settle time since the last hand action
+        and since the page last showed the pieces move (a loaded machine's daemon gets a hand
+        late, and judges it the settle time after), every change made shown by the page (its
+        moves those saved), and the lights and screen still for :data:`STILL_MS`; then what
+        the page reads is what stands. False if that never comes within :data:`SETTLE_CAP_MS`."""
         settle_ms = self.config.timing.settle_ms
         self.run(max(0.0, self.acted_at + settle_ms + 2 * STILL_MS - self.now_ms))
         begin = time.monotonic()
         while (time.monotonic() - begin) * 1000 < SETTLE_CAP_MS:
-            still = (time.monotonic() - self.page.changed) * 1000 >= STILL_MS
+            now = time.monotonic()
+            still = (now - self.page.changed) * 1000 >= STILL_MS
+            still &= (now - self.page.moved) * 1000 >= settle_ms + 2 * STILL_MS
             if still and (self._read() == self._pieces or self.page.games != self._games):
-                self._pieces, self._games = self._read(), self.page.games  # a new game's board
-                return True
+                late = (now - begin) * 1000 >= SETTLE_CAP_MS - STILL_MS  # check_record says it
+                if late or self.held() == self.stored():  # the page shows what the daemon saved
+                    self._pieces, self._games = self._read(), self.page.games  # a new game's board
+                    return True
             self.run(20)
         return False
 

@@ -194,13 +194,31 @@ def wait_for(sock: socket.socket, wanted: str, timeout: float = 15) -> list[str]
 
 
 def run_async(coroutine, timeout: float = 30):
-    """Run ``coroutine`` in a thread of its own, its result: a test's browser (Playwright's
-    sync API) may hold this thread's event loop."""
+    """Run ``coroutine`` in a thread of its own, its result (or what it raised): a test's
+    browser (Playwright's sync API) may hold this thread's event loop. One still running after
+    ``timeout`` s fails the test, its daemon thread left behind (never holding up the end).
+
+    >>> import asyncio
+    >>> run_async(asyncio.sleep(0, "done"))
+    'done'
+    """
     import asyncio
     import threading
 
-    result = []
-    thread = threading.Thread(target=lambda: result.append(asyncio.run(coroutine)))
+    ended: list[tuple[bool, object]] = []
+
+    def run() -> None:
+        try:
+            ended.append((True, asyncio.run(coroutine)))
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+            ended.append((False, exc))
+
+    thread = threading.Thread(target=run, name="run_async", daemon=True)
     thread.start()
     thread.join(timeout)
-    return result[0]
+    if not ended:
+        raise AssertionError(f"{coroutine!r} still running after {timeout:g} s")
+    returned, value = ended[0]
+    if not returned:
+        raise value  # type: ignore[misc]
+    return value

@@ -86,6 +86,7 @@ def run(
         missing = None
     simulated = hardware.sim
     daemon = Daemon(controller, hardware, config.timing.scan_hz, idle_scan_hz=config.timing.idle_scan_hz)
+    stop_on_signals(daemon.stop.set)  # before the page and the network say it is there
     daemon.note = missing
     daemon.when_ready.append(starting.release)
     daemon.speaker = Speaker.configured(config.sound)
@@ -107,7 +108,6 @@ def run(
     if simulated is not None:
         _start_sim(simulated, controller)
     net = _network(daemon, config, playable)  # it lists the games off the scan loop
-    stop_on_signals(daemon.stop.set)
     try:
         return daemon.run()
     finally:

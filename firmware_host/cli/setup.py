@@ -229,9 +229,9 @@ def run_setup(config: Config, game: Game, layout: str | None, again: bool, out: 
         hardware.close()
         print(f"reedboard setup: {exc}", file=sys.stderr)
         return 2
-    page = _page(hardware, plan, game, config)
     stop = threading.Event()
-    stop_on_signals(stop.set)
+    stop_on_signals(stop.set)  # before the page's address is said
+    page = _page(hardware, plan, game, config)
     if hardware.sim is not None and not sys.stdin.isatty():
         timing = config.timing
         gap = max(0.05, 3 * timing.debounce_scans / timing.scan_hz)  # a quick tap is seen

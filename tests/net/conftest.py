@@ -12,6 +12,7 @@ from firmware_host.net.cafe.archive import Archive
 from firmware_host.net.cafe.run import start
 from firmware_host.store.config import Mqtt
 from testbed.broker import Board, Broker, Watcher
+from testbed.stopping import HANG_SECONDS
 
 
 @pytest.fixture
@@ -74,7 +75,8 @@ def cafe(broker):
             )
         )
         starter.start()
-        starter.join(10)
+        starter.join(HANG_SECONDS)  # a guard: a loaded machine may take seconds
+        assert served, f"the dashboard did not start in {HANG_SECONDS:g} s"
         return served[-1][1].url
 
     yield run

@@ -7,6 +7,7 @@ import subprocess
 import pytest
 
 from firmware_host.net.address import host_address
+from testbed.stopping import stop
 from testbed.tools import REEDBOARD, free_port, sim_config, write_config
 
 
@@ -18,8 +19,7 @@ def said_at(command: list[str], marker: str) -> str:
             assert line, "it stopped before saying where it is"
         return line
     finally:
-        proc.terminate()
-        proc.wait(15)
+        stop(proc)
 
 
 @pytest.fixture

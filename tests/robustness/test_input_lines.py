@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import random
-import signal
 import subprocess
 from pathlib import Path
 
 from testbed.running import Running
+from testbed.stopping import stop
 from testbed.tools import REEDBOARD, sim_config
 from tests.cli.test_setup import chain_wiring, sites_of, write_board
 
@@ -50,8 +50,7 @@ def test_setup_reads_on_after_a_deep_and_a_huge_stdin_line(tmp_path: Path):
         # The OK after them was read: with no switch closed, the check says so and asks again.
         while (event := json.loads(setup.stdout.readline())).get("problem") != "none closed":
             assert "problem" not in event, event
-        setup.send_signal(signal.SIGTERM)
-        setup.wait(10)
+        stop(setup)
     finally:
         setup.kill()  # whatever failed, no wizard is left running
     said = setup.stderr.read()

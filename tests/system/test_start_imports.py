@@ -20,6 +20,7 @@ from typing import Callable
 from firmware_host.runtime.notify import READY_MARK
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
+from testbed.stopping import stop
 from testbed.tools import free_port, wait_for
 
 CHANNELS = 50  # Antipalos 5: 50 sites
@@ -58,8 +59,7 @@ def started(
             assert wait_for(sock, "READY=1")
             until()
         finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+            stop(proc)
     text = log.read_text()
     Path("test-output", f"importtime-{config.parent.name}.log").write_text(text)  # to read a failure
     before, mark, after = text.partition(READY_MARK)

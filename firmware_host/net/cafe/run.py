@@ -166,7 +166,9 @@ def serve(
     clock: Clock | None = None,
     league: tuple[LeagueStore, tuple[str, ...]] | None = None,
 ) -> int:
-    """Run until SIGTERM or SIGINT."""
+    """Run until SIGTERM or SIGINT (one that comes while it starts too)."""
+    stop = threading.Event()
+    stop_on_signals(stop.set)  # before the address is said
     try:
         link, server = start(
             settings, broker, broker_port, host, port, token, archive=archive, clock=clock, league=league
@@ -176,8 +178,6 @@ def serve(
             f"reedboard cafe: cannot serve the page on {host}:{port}: {exc.strerror or exc}", file=sys.stderr
         )
         return 2
-    stop = threading.Event()
-    stop_on_signals(stop.set)
     parts: list[tuple[str, Any]] = [("network", link), ("page", server)]
     parts += [("archive", archive)] if archive is not None else []
     parts += [("league", cast(Dashboard, server.pages).league)] if league is not None else []

@@ -22,6 +22,7 @@ from firmware_host.net.cafe import fleet as fleet_module
 from firmware_host.net.cafe.archive import Archive
 from firmware_host.ui.screens import status_screen
 from testbed.broker import Watcher, board_config, wired_for
+from testbed.stopping import stop
 from testbed.tools import REEDBOARD, free_port, run_async
 
 OUTPUT = Path(__file__).resolve().parents[3] / "test-output"
@@ -490,8 +491,7 @@ def test_a_cafe_in_new_york_sees_its_own_times_newest_first_and_no_page_numbers(
             _new_york(r["finished"], "%Y-%m-%d %H:%M %Z") for r in records
         ]
     finally:
-        dashboard.terminate()
-        dashboard.wait(5)
+        stop(dashboard)
 
 
 class Follow:
@@ -575,8 +575,7 @@ def test_a_dashboard_started_with_its_database_away_plays_and_archives_when_it_i
     finally:
         if not started:
             postgres.start_again()
-        dashboard.send_signal(signal.SIGTERM)
-        dashboard.wait(15)
+        stop(dashboard)
     said = journal.read_text()
     assert said.count("is unavailable:") == 1 and said.count("is back:") == 1, said
 

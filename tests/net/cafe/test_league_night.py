@@ -20,6 +20,7 @@ import pytest
 from firmware_host.cli.main import main
 from testbed.broker import board_config
 from testbed.league import StandIn, play_round
+from testbed.stopping import stop
 from testbed.tools import REEDBOARD, free_port, run_async
 from tests.league.test_ratings import MU, SIGMA, plackett_luce_two
 
@@ -55,8 +56,7 @@ def dashboard(folder: Path, port: int, tables: list[str]) -> Iterator[tuple[Path
         assert process.poll() is None, journal.read_text()
         yield config, f"http://127.0.0.1:{web}"
     finally:
-        process.terminate()
-        process.wait(10)
+        stop(process)
 
 
 @pytest.fixture

@@ -54,8 +54,9 @@ def test_last_move_at_survives_a_restart_and_starts_again_with_a_new_game(tmp_pa
     restarted = json.loads(watcher.texts("reedboard/t1/state")[before])
     assert restarted["ply"] == 1 and restarted["last_move_at"] == at  # from the games file
     time.sleep(1.1)
+    since = len(watcher.texts("reedboard/t1/state"))
     watcher.publish("reedboard/t1/command", '{"command": "new_game"}')
-    fresh = watcher.state("t1", lambda s: s["ply"] == 0 and s["moves"] == [])
+    fresh = watcher.newer("reedboard/t1/state", since, lambda s: s["ply"] == 0 and s["moves"] == [])
     assert fresh["last_move_at"] is None  # not the last game's
 
 
@@ -88,9 +89,10 @@ def test_commands_valid_and_invalid(tmp_path, broker, watcher, boards):
         watcher.wait(replies, lambda t, why=why: why in t)
     board.place("B2*")
     watcher.state("t1", lambda s: s["ply"] == 1)
+    since = len(watcher.texts("reedboard/t1/state"))
     watcher.publish(command, '{"command": "takeback", "id": 2}')
     watcher.wait("reedboard/t1/events", lambda t: '"takeback"' in t and "B2*" in t)
-    assert watcher.state("t1", lambda s: s["ply"] == 0)["moves"] == []
+    assert watcher.newer("reedboard/t1/state", since, lambda s: s["ply"] == 0)["moves"] == []
     watcher.publish(command, '{"command": "new_game", "game": "phalanx", "id": 3}')
     watcher.wait("reedboard/t1/events", lambda t: '"new_game"' in t and "phalanx" in t)
     assert watcher.state("t1", lambda s: s["game"] == "phalanx")["ply"] == 0

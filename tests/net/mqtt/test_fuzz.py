@@ -180,9 +180,11 @@ def test_after_the_fuzz_boards_answer_and_the_dashboard_shows_their_moves(networ
         )
         watcher.wait(f"reedboard/{board}/reply", lambda t, b=board: f'"after-{b}"' in t)
     time.sleep(1.1)  # one new game a second
-    watcher.publish("reedboard/t1/command", '{"command": "new_game", "game": "antipalos", "size": 5}')
-    watcher.state("t1", lambda s: s["ply"] == 0 and s["game"] == "antipalos" and s["size"] == 5)
-    one.place("B2*")
+    new_game = '{"command": "new_game", "game": "antipalos", "size": 5, "id": "fresh"}'
+    watcher.publish("reedboard/t1/command", new_game)
+    # Its reply, not a state (the new game's may equal the last one, never sent again): begun.
+    assert '"ok": true' in watcher.wait("reedboard/t1/reply", lambda t: '"fresh"' in t)
+    one.place("B2*")  # a move of the new game, never a piece the new game finds on its board
     deadline = time.monotonic() + 15
     while not any(
         v["id"] == "t1"

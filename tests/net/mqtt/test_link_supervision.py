@@ -36,7 +36,7 @@ def test_a_handler_that_raises_is_one_line_and_the_network_goes_on(broker, watch
         for _ in range(3):
             watcher.publish("t/bad", "x")
         watcher.publish("t/ok", "after")
-        assert wait_until(lambda: got == [("t/ok", b"after")], 10)
+        assert wait_until(lambda: ("t/ok", b"after") in got, 10)  # (a late "hello" may come first)
         err = capsys.readouterr().err
         assert err.count("dropped a message on 't/bad': ZeroDivisionError: division by zero") == 1
         assert "Traceback" not in err and link.check() is None

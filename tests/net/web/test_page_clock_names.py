@@ -8,6 +8,7 @@ import subprocess
 
 import pytest
 
+from testbed.stopping import stop
 from testbed.tools import REEDBOARD, wait_until, write_config
 
 pytestmark = pytest.mark.browser
@@ -32,8 +33,7 @@ def named(tmp_path):
         assert proc.poll() is None, said.read_text()
         yield f"http://127.0.0.1:{port}/"
     finally:
-        proc.terminate()
-        proc.wait(15)
+        stop(proc)
 
 
 def clocks_say(page, *names: str) -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
+from testbed.stopping import stop
 from testbed.tools import free_port, wait_until
 from tests.net.web.web_tools import screenshot
 
@@ -63,8 +64,7 @@ port = {port}
         assert f"the board's page is at {url}" in said.read_text()
         yield url, sim
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop(proc)
         mcu.close()
         err.close()
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import engines
+from testbed.stopping import stop
 from testbed.tools import free_port, wait_until
 from tests.net.web.web_tools import screenshot
 
@@ -59,8 +60,7 @@ def running(tmp_path):
         assert proc.poll() is None, said.read_text()
         yield f"http://127.0.0.1:{port}/"
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop(proc)
 
 
 def sides_named(page, game: str) -> set[str]:
