@@ -21,8 +21,8 @@ Either way a move's own work is the level's budget: pondering adds to it, never 
 (bench/ponder.py measures what that is worth at equal time).
 
 Like the rest of ``engines/``, no clocks or threads: ``stop`` (the caller's) ends a slice,
-a slice makes no more positions than asked, and ponder work is capped at :data:`TIMES` of the
-level's budget (a tree's memory grows with it).
+a slice makes no more positions than asked, and ponder work is capped at :data:`TIMES` the
+work of a level's move (a tree's memory grows with it).
 
 >>> from engines import new_game
 >>> from engines.ai import choose
@@ -75,7 +75,10 @@ class Ponder:
         self.profile = profile_of(state)
         self.selective = level >= SELECTIVE
         self.budget = budget(state, level) if work is None else work
-        self.cap = TIMES[level - 1] * self.budget
+        move = mcts.move_work(self.budget, self.profile) if self.profile.search == "mcts" else self.budget
+        #: Ponder work at most: TIMES a level's move, its work counted as the move counts it
+        #: (an MCTS's tactics after the tree too: Antipode's).
+        self.cap = TIMES[level - 1] * move
         #: The least work a slice should ask: alpha-beta's a level's (a shorter one cuts an
         #: iteration short, to be started again), a tree's any.
         self.least = 1 if self.profile.search == "mcts" else self.budget
