@@ -48,9 +48,9 @@ from engines.ai import SELECTIVE, SearchChoice, alphabeta, budget, choose, mcts
 from engines.ai.profile import profile_of
 from engines.core import GameState
 
-#: Ponder work is capped at this many times the level's budget, by level: a tree's or a
-#: table's memory grows with it (bench/ponder.py --memory: 8 times level 5's budget keeps up to
-#: 32 MB more in the worker, 16 times level 3's up to 17 MB).
+#: Ponder work is capped at this many times the work of a level's move, by level: a tree's or
+#: a table's memory grows with it (bench/ponder.py --memory: 8 of level 5's moves keep up to
+#: 35 MB more in the worker, 16 of level 3's up to 17 MB).
 TIMES = (16, 16, 16, 8, 8)
 #: Alpha-beta's pondering looks at as many moves a node as a search of this many times the
 #: level's budget (a small budget looks at fewer): a pondered answer has at least that much work.
