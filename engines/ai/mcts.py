@@ -120,6 +120,17 @@ def search(
     return best, playouts, spent + checked
 
 
+def move_work(budget: int, profile: SearchProfile) -> int:
+    """The work a move's :func:`search` counts on ``budget``, about: the tree's, and as much
+    again for the tactics after it where the game has them (``threats.pick``).
+
+    >>> from engines import new_game
+    >>> move_work(100, profile_of(new_game("antipode"))), move_work(100, profile_of(new_game("antipod")))
+    (200, 100)
+    """
+    return 2 * budget if profile.win_check_cost is not None else budget
+
+
 def grow(
     root: Node[M],
     budget: int,

@@ -21,8 +21,8 @@ Either way a move's own work is the level's budget: pondering adds to it, never 
 (bench/ponder.py measures what that is worth at equal time).
 
 Like the rest of ``engines/``, no clocks or threads: ``stop`` (the caller's) ends a slice,
-a slice makes no more positions than asked, and ponder work is capped at :data:`TIMES` of the
-level's budget (a tree's memory grows with it).
+a slice makes no more positions than asked, and ponder work is capped at :data:`TIMES` the
+work of a level's move (a tree's memory grows with it).
 
 >>> from engines import new_game
 >>> from engines.ai import choose
@@ -48,9 +48,9 @@ from engines.ai import SELECTIVE, SearchChoice, alphabeta, budget, choose, mcts
 from engines.ai.profile import profile_of
 from engines.core import GameState
 
-#: Ponder work is capped at this many times the level's budget, by level: a tree's or a
-#: table's memory grows with it (bench/ponder.py --memory: 8 times level 5's budget keeps up to
-#: 32 MB more in the worker, 16 times level 3's up to 17 MB).
+#: Ponder work is capped at this many times the work of a level's move, by level: a tree's or
+#: a table's memory grows with it (bench/ponder.py --memory: 8 of level 5's moves keep up to
+#: 35 MB more in the worker, 16 of level 3's up to 17 MB).
 TIMES = (16, 16, 16, 8, 8)
 #: Alpha-beta's pondering looks at as many moves a node as a search of this many times the
 #: level's budget (a small budget looks at fewer): a pondered answer has at least that much work.
@@ -75,7 +75,10 @@ class Ponder:
         self.profile = profile_of(state)
         self.selective = level >= SELECTIVE
         self.budget = budget(state, level) if work is None else work
-        self.cap = TIMES[level - 1] * self.budget
+        move = mcts.move_work(self.budget, self.profile) if self.profile.search == "mcts" else self.budget
+        #: Ponder work at most: TIMES a level's move, its work counted as the move counts it
+        #: (an MCTS's tactics after the tree too: Antipode's).
+        self.cap = TIMES[level - 1] * move
         #: The least work a slice should ask: alpha-beta's a level's (a shorter one cuts an
         #: iteration short, to be started again), a tree's any.
         self.least = 1 if self.profile.search == "mcts" else self.budget

@@ -216,3 +216,13 @@ def test_an_alpha_beta_iteration_pondering_cut_short_is_not_searched_again_from_
         run.negamax(state, 3, -2 * alphabeta.WIN, 2 * alphabeta.WIN)  # the third ply, whole
         made[keep] = run.nodes - before
     assert made[True] < made[False]
+
+
+@pytest.mark.parametrize("game", ["antipode", "phalanx"])
+def test_pondering_to_its_cap_thinks_as_long_as_the_other_side_at_the_caps_times(game):
+    """The cap counts a move's work as the move counts it: an MCTS move's tactics after the
+    tree (Antipode's) too, so with the other side thinking 16 times its work, pondering
+    thinks about as much in either search (before: Antipode's stopped at half of it)."""
+    times = ponder.TIMES[2]
+    got = bench_ponder.games(game, bench_ponder.Rules(3, 60, times), first=0, count=2, plies=16)
+    assert 0.85 * times <= got.pondered / got.other_work <= times
