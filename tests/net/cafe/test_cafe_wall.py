@@ -308,24 +308,31 @@ def test_a_new_screen_size_draws_every_board_as_a_wall_opened_at_that_size(
         assert expected[name][1] == expected[name][0]  # the cells' frame fitted as the pieces'
 
 
-def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
-    tmp_path, broker, watcher, boards, cafe, page
-):
-    """A tile draws its pieces' shadow once for them all: it looks as the board's page draws it,
-    a shadow for each piece."""
+#: Waits for the page's next two frames (what was changed before them is painted).
+TWO_FRAMES_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page):
+    """Table t1 on the wall with two moves played; its tile's board (``svg.mini``)."""
     board = boards(board_config(tmp_path, broker.port, "t1", size=3))
     watcher.state("t1")
     page.goto(cafe())
     for ply, site in enumerate(("A1*", "A3*"), 1):
         board.place(site)
         _tile(page, "t1", ply).wait_for()
-    mini = _tile(page, "t1").locator("svg.mini")
+    return _tile(page, "t1").locator("svg.mini")
+
+
+def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """A tile draws its pieces' shadow once for them all: it looks as the board's page draws it,
+    a shadow for each piece."""
+    mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
     assert mini.locator(".figures .figure").count() == 2
     together = mini.screenshot()
     page.evaluate(EACH_SHADOW_JS)  # the board's page's own rule: a shadow for each piece
-    page.wait_for_function(
-        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-    )
+    page.wait_for_function(TWO_FRAMES_JS)
     each = mini.screenshot()
     apart = _apart(together, each)
     # The same to the eye: a few pixels of the shadows' edges rounded apart (no shadow at all
@@ -338,13 +345,7 @@ def test_a_tile_s_board_drawn_in_two_frames_looks_as_drawn_in_one(
 ):
     """A tile's cells and coordinates are drawn once, in a frame of their own beneath its pieces':
     the board looks as it does drawn in one frame (as the board's page draws it)."""
-    board = boards(board_config(tmp_path, broker.port, "t1", size=3))
-    watcher.state("t1")
-    page.goto(cafe())
-    for ply, site in enumerate(("A1*", "A3*"), 1):
-        board.place(site)
-        _tile(page, "t1", ply).wait_for()
-    mini = _tile(page, "t1").locator("svg.mini")
+    mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
     assert mini.locator(".cells, .coords").count() == 0  # beneath, in the other frame
     assert _tile(page, "t1").locator("svg.under .cells .cell").count() == 9
     two = mini.screenshot()
@@ -352,9 +353,7 @@ def test_a_tile_s_board_drawn_in_two_frames_looks_as_drawn_in_one(
         "() => { const under = document.querySelector('svg.under'); "
         "under.nextElementSibling.prepend(...under.children); }"
     )  # one frame, as before
-    page.wait_for_function(
-        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-    )
+    page.wait_for_function(TWO_FRAMES_JS)
     one = mini.screenshot()
     OUTPUT.mkdir(exist_ok=True)
     (OUTPUT / "cafe-board-two-frames.png").write_bytes(two)
