@@ -10,7 +10,6 @@ import os
 import re
 import socket
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 import aiohttp
@@ -22,7 +21,7 @@ from firmware_host.net.web import base, bridge, server
 from firmware_host.net.web.guard import host_allowed
 from firmware_host.store.config import Timing
 from hardware.sim import SimBoard
-from testbed.tools import wait_until
+from testbed.tools import run_async, wait_until
 
 
 @pytest.fixture
@@ -134,8 +133,7 @@ def flood(
     enough: Enough | None = None,
 ) -> list[dict]:
     url = served.url.replace("http", "ws") + "ws"
-    with ThreadPoolExecutor(1) as pool:  # no event loop may run in the test's thread
-        return pool.submit(asyncio.run, _flood(url, messages, seconds, until, enough)).result()
+    return run_async(_flood(url, messages, seconds, until, enough), timeout=300)
 
 
 def test_a_flood_of_new_games_is_refused_and_never_holds_the_loop(serve, monkeypatch):

@@ -17,7 +17,7 @@ import pytest
 from aiohttp import WSMsgType, web
 
 from firmware_host.net.web.base import SHARED, WebApp, WebServer
-from testbed.tools import wait_until
+from testbed.tools import run_async, wait_until
 
 #: Messages pushed at a client that reads nothing: far more than the kernel's buffers hold.
 PUSHED, SIZE = 400, 64 * 1024
@@ -47,12 +47,6 @@ def served():
     server.start()
     yield server
     server.stop()
-
-
-def run(coro):
-    """``coro`` in a loop of its own thread (a browser test's Playwright may hold this one's)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 def stalled_client(port: int) -> socket.socket:
@@ -152,7 +146,7 @@ def test_every_socket_is_told_when_the_server_stops():
                 await stopping  # stopped without an error: nobody held it up
                 return hello, echo, closed
 
-    hello, echo, closed = run(listen())
+    hello, echo, closed = run_async(listen())
     assert hello == {"type": "hello", "controls": True} and echo == {"type": "echo", "text": "hi"}
     assert closed.type == WSMsgType.CLOSE and closed.data == 1001 and closed.extra == "example stopped"
     assert frames(asleep)[-1] == (-1, b"")  # what it had not read yet, then cut off
@@ -174,7 +168,7 @@ def test_host_headers_token_and_the_shared_files(served):
                 async with session.ws_connect(f"{served.url}ws{query}") as ws:
                     assert (await ws.receive_json())["controls"] is controls
 
-    run(check())
+    run_async(check())
 
 
 class Batched(Echo):
@@ -199,7 +193,7 @@ def test_what_queues_up_for_a_client_goes_as_one_list_after_its_first_message():
             return [hello, json.loads((await ws.receive(timeout=5)).data)]
 
     try:
-        hello, batch = run(read())
+        hello, batch = run_async(read())
     finally:
         server.stop()
     assert hello["type"] == "hello"

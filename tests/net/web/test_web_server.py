@@ -90,9 +90,7 @@ def _client_test(token, check, playable=Playable()):
         async with TestClient(TestServer(Pages(hub, token, playable=playable).app())) as client:
             await check(client, hub)
 
-    # In a thread of its own: the browser tests' Playwright runs an event loop in this one.
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, main()).result()
+    run_async(main())  # in a thread of its own: the browser tests' Playwright holds this one's loop
 
 
 async def _hello_and_state(ws):
