@@ -33,7 +33,8 @@ def test_a_stdout_whose_reader_went_away_is_a_failure_said_in_the_journal(tmp_pa
         board.stdout.close()  # the reader goes away (a pipe's other end, a journal restarted)
         board.stdin.write(json.dumps({"site": "B2*", "on": True}) + "\n")  # no reader for its events
         board.stdin.flush()
-        assert board.wait(HANG_SECONDS) == 1
+        status = board.wait(HANG_SECONDS)
+        assert status == 1, f"ended with {status}: {journal.read_text()}"
     finally:
         stop(board, signal.SIGKILL)  # whatever failed, no daemon is left running
     said = journal.read_text()

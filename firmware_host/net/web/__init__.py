@@ -54,6 +54,8 @@ class Simulator:
         self.server: Any = None
         self._lock = threading.Lock()
         self._stopped = False
+        #: The thread :meth:`serve_soon` serves in (None until then).
+        self._starting: threading.Thread | None = None
 
     def serve(self) -> bool:
         """Start the web server on the bound address and say where; False if stopped first."""
@@ -81,13 +83,15 @@ class Simulator:
 
     def serve_soon(self, then: Callable[[], None] = lambda: None) -> None:
         """:meth:`serve`, then ``then()``, in a thread of its own: the loop scans meanwhile.
-        A stop before it is served ends it unserved (no wait for the libraries to load)."""
+        A stop before it is served ends it unserved, once its libraries have loaded (:meth:`stop`
+        waits for that)."""
 
         def serve() -> None:
             if self.serve():
                 then()
 
-        threading.Thread(target=serve, daemon=True, name="web-start").start()
+        self._starting = threading.Thread(target=serve, daemon=True, name="web-start")
+        self._starting.start()
 
     def check(self) -> str | None:
         """The server's thread kept going (one that died is started again): what is wrong."""
@@ -107,10 +111,15 @@ class Simulator:
         self.board.sync(now, controller, events)
 
     def stop(self) -> None:
+        """Stop serving; a start under way ends first. Its libraries may still be loading
+        (aiohttp loads OpenSSL's certificates), and a process that exits meanwhile has OpenSSL
+        torn down under that thread: a crash (SIGSEGV) instead of the stop's own status."""
         with self._lock:
             self._stopped = True
             if self.server is not None:
                 self.server.stop()
+        if self._starting is not None:
+            self._starting.join()
         self.sock.close()
 
 

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import aiohttp
@@ -31,6 +32,7 @@ from firmware_host.store.config import Config, Timing
 from firmware_host.store.layout import default_layout
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
+from testbed.stopping import HANG_SECONDS
 from testbed.tools import run_async
 
 SITES = {"a1", "b1"}
@@ -278,6 +280,24 @@ def test_stopping_with_pages_open_closes_them_at_once():
     with ThreadPoolExecutor(1) as pool:
         closed = pool.submit(scenario).result()
     assert (closed.type, closed.data) == (aiohttp.WSMsgType.CLOSE, aiohttp.WSCloseCode.GOING_AWAY)
+
+
+def test_a_stop_while_the_page_is_starting_waits_for_the_start_to_end():
+    """A stop just after READY, while the page's libraries still load in their thread: the
+    stop waits for that thread. (Exiting under it tore OpenSSL down while aiohttp's import
+    read its certificates: the daemon died with SIGSEGV instead of its own status.)"""
+    simulator = web.bind(SimBoard(16), Timing(), "127.0.0.1", 0, out=open(os.devnull, "w"))
+    loading = threading.Event()
+    simulator.serve_soon(then=loading.wait)  # the start's thread, held before it ends
+    stopper = threading.Thread(target=simulator.stop)
+    stopper.start()
+    stopper.join(0.5)
+    held = stopper.is_alive()
+    loading.set()
+    stopper.join(HANG_SECONDS)
+    assert held, "the stop returned while the page was still starting"
+    assert not stopper.is_alive()
+    assert "web-start" not in [thread.name for thread in threading.enumerate()]
 
 
 def test_a_download_after_a_restart_names_its_game_and_moves_and_replays_alone(tmp_path):
