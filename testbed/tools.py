@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -38,10 +39,33 @@ def wait_until(predicate, timeout: float = 5.0) -> bool:
 
 
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A TCP port on 127.0.0.1 that nothing uses now, picked at random below the range the
+    system hands out by itself (``ip_local_port_range``): a port the system chose would be
+    handed out again, to a connection's own end or another ``port = 0``, before the process
+    the test starts binds it ("Address already in use", seen under load).
+
+    >>> 1024 <= free_port() < _own_ports()[0]
+    True
+    """
+    low = _own_ports()[0]
+    while True:
+        port = random.randrange(max(1024, low - 12000), low)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:  # in use: another
+                continue
+            return port
+
+
+def _own_ports() -> tuple[int, int]:
+    """The ports the system picks from for a bind to port 0 or a connection (Linux's default
+    where it cannot be read)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
 
 
 def write_config(folder: Path, body: str = "", *, storage: str = "games.db", web: bool = True) -> Path:
