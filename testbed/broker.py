@@ -134,15 +134,28 @@ class Watcher:
                     )
                 self._seen.wait(left)
 
-    def state(self, board: str, test: Callable[[dict], bool] = lambda _: True) -> dict[str, Any]:
-        """The first state of ``board`` that passes ``test``."""
+    def seen(self, board: str) -> int:
+        """How many states of ``board`` have come so far: ``since`` for :meth:`state`."""
+        return len(self.texts(f"reedboard/{board}/state"))
+
+    def state(
+        self, board: str, test: Callable[[dict], bool] = lambda _: True, since: int | None = None
+    ) -> dict[str, Any]:
+        """The first state of ``board`` that passes ``test``, of all it ever sent: a state an
+        action brings is waited for with ``since``, :meth:`seen` before the action (the first
+        one after that many that passes), or a state from before the action would meet it."""
+        if since is not None:
+            return self.newer(f"reedboard/{board}/state", since, test)
         return json.loads(self.wait(f"reedboard/{board}/state", lambda t: test(json.loads(t))))
 
-    def cleared(self, board: str, test: Callable[[dict], bool] = lambda _: True) -> dict[str, Any]:
+    def cleared(
+        self, board: str, test: Callable[[dict], bool] = lambda _: True, since: int | None = None
+    ) -> dict[str, Any]:
         """The first state of ``board`` that passes ``test`` with no piece left over (``extra``):
         the pieces lifted to clear its board have been read off, so one set down again on their
-        sites is read as placed (a lift and a placement in one scan are never seen)."""
-        return self.state(board, lambda s: not s["extra"] and test(s))
+        sites is read as placed (a lift and a placement in one scan are never seen). ``since``:
+        as :meth:`state` takes it."""
+        return self.state(board, lambda s: not s["extra"] and test(s), since)
 
     def playable(self, board: str, test: Callable[[list], bool] = lambda _: True) -> list[dict]:
         """The first list of the games ``board`` plays (its ``games`` topic) that passes ``test``."""
