@@ -247,7 +247,8 @@ class Board:
         while (line := self.journal.next(HANG_SECONDS)) and "is running" not in line:
             pass
         assert line, f"the board did not start: {self.errors()}"  # (a port taken meanwhile, ...)
-        wait_online(self.config)
+        if wait_online(self.config) is False:
+            raise AssertionError(f"the board is running but never said it is online: {self.errors()}")
 
     def place(self, site: str, on: bool = True) -> None:
         self.proc.stdin.write(json.dumps({"site": site, "on": on}) + "\n")
