@@ -103,13 +103,16 @@ class Watcher:
             self.messages.append((msg.topic, msg.payload.decode(errors="replace"), bool(msg.retain)))
             self._seen.notify_all()
 
-    def wait(self, topic: str, test: Callable[[str], bool] = lambda _: True, timeout: float = 15) -> str:
-        """The first text on ``topic`` that passes ``test`` (seen before or arriving)."""
+    def wait(
+        self, topic: str, test: Callable[[str], bool] = lambda _: True, timeout: float = 15, since: int = 0
+    ) -> str:
+        """The first text on ``topic`` that passes ``test`` (seen before or arriving; with
+        ``since``, one after the first ``since`` on it: ``len(texts(topic))`` before an action)."""
         deadline = time.monotonic() + timeout
         with self._seen:
             while True:
-                for name, text, _ in self.messages:
-                    if name == topic and test(text):
+                for text in [t for name, t, _ in self.messages if name == topic][since:]:
+                    if test(text):
                         return text
                 left = deadline - time.monotonic()
                 if left <= 0:
