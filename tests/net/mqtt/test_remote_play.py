@@ -48,9 +48,12 @@ def test_two_boards_play_each_others_moves_and_survive_duplicates_and_an_absence
     # t2 goes away: t1 says so; back, it resumes the stored game and catches up.
     assert two.stop() == 0
     watcher.wait("reedboard/t1/events", lambda t: "Opponent offline" in t)
+    heard = len(watcher.texts("reedboard/t2/events"))  # it may have asked for D4* before it went
     two = boards(board_config(tmp_path, broker.port, "t2", OPPONENT.format(other="t1", side="white")))
     two.wait_running()
-    assert json.loads(watcher.wait("reedboard/t2/events", lambda t: '"D4*"' in t and '"expect"' in t))
+    assert json.loads(
+        watcher.wait("reedboard/t2/events", lambda t: '"D4*"' in t and '"expect"' in t, since=heard)
+    )
     two.place("D4*")
     watcher.state("t2", lambda s: s["moves"] == ["B2*", "C3*", "D4*"])
     # The first game after a start names its opponent too (the records export writes).
