@@ -12,8 +12,9 @@ import socket
 import subprocess
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
@@ -71,6 +72,24 @@ class Broker:
         self.stop()
         time.sleep(down)
         self.start()
+
+
+@contextmanager
+def gone() -> Iterator[int]:
+    """A port whose connections are neither taken nor refused, as a broker's whose machine is
+    gone: its queue is full, so a client's connect waits until its own timeout."""
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(0)
+        queued = [socket.socket() for _ in range(4)]
+        try:
+            for one in queued:
+                one.setblocking(False)
+                one.connect_ex(listening.getsockname())
+            yield listening.getsockname()[1]
+        finally:
+            for one in queued:
+                one.close()
 
 
 class Watcher:
@@ -244,13 +263,13 @@ class Board:
         )
         self.journal = Lines(self.proc.stderr)
 
-    def wait_running(self) -> None:
+    def wait_running(self, online: bool = True) -> None:
         """Until the loop has begun (it says so after its first scan: a piece placed from now
-        on is a move) and the board is online on its broker (testbed/online.py)."""
+        on is a move) and, with ``online``, the board is online on its broker (testbed/online.py)."""
         while (line := self.journal.next(HANG_SECONDS)) and "is running" not in line:
             pass
         assert line, f"the board did not start: {self.errors()}"  # (a port taken meanwhile, ...)
-        if wait_online(self.config) is False:
+        if online and wait_online(self.config) is False:
             raise AssertionError(f"the board is running but never said it is online: {self.errors()}")
 
     def place(self, site: str, on: bool = True) -> None:

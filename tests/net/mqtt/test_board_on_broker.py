@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from firmware_host.store.storage import Storage
-from testbed.broker import Broker, Watcher, board_config, layout_file, wired_for
+from testbed.broker import Broker, Watcher, board_config, gone, layout_file, wired_for
 
 ONLINE = "reedboard/t1/availability"
 
@@ -153,6 +153,16 @@ def test_a_silent_broker_never_holds_up_play(tmp_path, boards):
             board.place(site)
             _wait_for_moves(tmp_path / "t1.db", n)  # saved as a move before the next piece goes down
         assert board.stop() == 0
+
+
+def test_a_broker_gone_mid_connect_never_holds_up_the_stop(tmp_path, boards):
+    """The broker's machine gone (its connections neither taken nor refused): stopped while
+    it tries to connect, the board ends cleanly, not at its closing deadline."""
+    with gone() as port:
+        board = boards(board_config(tmp_path, port))
+        board.wait_running(online=False)  # stopped while its first connect waits
+        assert board.stop() == 0, board.errors()
+    assert "stopping took more than" not in board.errors()
 
 
 def test_a_password_and_an_acl(tmp_path, boards):
