@@ -136,25 +136,15 @@ class Watcher:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     seen = [m for m in self.messages if m[0] == topic][-3:]
-                    raise AssertionError(f"nothing on {topic} passed the test; last: {seen}")
+                    after = f" after the first {since}" if since else ""
+                    raise AssertionError(f"nothing on {topic}{after} passed the test; last: {seen}")
                 self._seen.wait(left)
 
     def newer(
         self, topic: str, since: int, test: Callable[[dict], bool], timeout: float = 15
     ) -> dict[str, Any]:
         """The first JSON message on ``topic`` after its first ``since`` that passes ``test``."""
-        deadline = time.monotonic() + timeout
-        with self._seen:
-            while True:
-                for text in [t for name, t, _ in self.messages if name == topic][since:]:
-                    if test(found := json.loads(text)):
-                        return found
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(
-                        f"nothing new on {topic} passed the test; last: {self.texts(topic)[-2:]}"
-                    )
-                self._seen.wait(left)
+        return json.loads(self.wait(topic, lambda t: test(json.loads(t)), timeout, since))
 
     def seen(self, board: str) -> int:
         """How many states of ``board`` have come so far: ``since`` for :meth:`state`."""

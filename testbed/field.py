@@ -256,22 +256,23 @@ class FieldBoard:
         time.sleep(ms / 1000)
 
     def settle(self) -> bool:
-        """Wait as a player waits for the lights, until the page says the daemon is done: every
-        command sent read and the board judged since (:meth:`Page.settled`), every change made
-        shown by the page (its moves those saved); then what the page reads is what stands.
-        Hands on stdin are not counted by the page: for them the settle time since the last
-        hand action and since the page last showed the pieces move (a loaded machine's daemon
-        gets a hand late, and judges it the settle time after) and the lights and screen still
-        for :data:`STILL_MS` stand in. False if that never comes within :data:`SETTLE_CAP_MS`."""
+        """Wait as a player waits for the lights, until the page says the daemon is done with
+        what it was sent: every command read and the board judged since (:meth:`Page.settled`;
+        hands on stdin are counted by no page). Beside that word, as before it: the settle
+        time since the last hand action and since the page last showed the pieces move, and
+        the lights and screen still for :data:`STILL_MS` (the word alone once let the robot
+        check the record 0.1 s after carrying out the computer's move, before the daemon had
+        recorded it: one run in six, not understood yet); and every change made shown by the
+        page (its moves those saved).
+        Then what the page reads is what stands. False if that never comes within
+        :data:`SETTLE_CAP_MS`."""
         settle_ms = self.config.timing.settle_ms
-        if self.hands == "stdin":
-            self.run(max(0.0, self.acted_at + settle_ms + 2 * STILL_MS - self.now_ms))
+        self.run(max(0.0, self.acted_at + settle_ms + 2 * STILL_MS - self.now_ms))
         begin = time.monotonic()
         while (time.monotonic() - begin) * 1000 < SETTLE_CAP_MS:
-            now, done = time.monotonic(), self.page.settled()
-            if self.hands == "stdin":  # no stdin line is counted: the page still as well
-                done &= (now - self.page.changed) * 1000 >= STILL_MS
-                done &= (now - self.page.moved) * 1000 >= settle_ms + 2 * STILL_MS
+            now = time.monotonic()
+            done = self.page.settled() and (now - self.page.changed) * 1000 >= STILL_MS
+            done &= (now - self.page.moved) * 1000 >= settle_ms + 2 * STILL_MS
             if done and (self._read() == self._pieces or self.page.games != self._games):
                 late = (now - begin) * 1000 >= SETTLE_CAP_MS - STILL_MS  # check_record says it
                 if late or self.held() == self.stored():  # the page shows what the daemon saved
