@@ -380,16 +380,16 @@ def test_the_page_says_when_the_daemon_has_read_its_commands_and_judged_the_boar
     board = SimBoard(controller.layout.sensor_channels)
     hub = Hub()
     bridge = WebBoard(board, hub, gap_ms=60)
-    seen: list[tuple[float, int, bool, int]] = []  # (now, read, settled, moves) as the page has them
+    seen: list[tuple[float, int, bool, int, bool]] = []  # (now, read, settled, moves, *C1 on) after each step
     for tick in range(300):
         now = tick * 10.0
         if now == 1000:
             hub.submit(parse(json.dumps({"type": "toggle", "site": "*C1"}), hub.labels))
         bridge.sync(now, controller, controller.step(now, board.scan(), board.buttons.events()))
         state = hub.current()
-        seen.append((now, state["read"], state["settled"], state["status"]["moves"]))
-    assert {row[1:] for row in seen if row[0] < 1000} == {(0, False, 0), (0, True, 0)}  # the start judged
-    applied = next(now for now, *_ in seen if board.pieces())
+        seen.append((now, state["read"], state["settled"], state["status"]["moves"], bool(board.pieces())))
+    assert {row[1:4] for row in seen if row[0] < 1000} == {(0, False, 0), (0, True, 0)}  # the start judged
+    applied = next(row[0] for row in seen if row[4])  # the step whose sync applied the click
     read = next(row for row in seen if row[1] == 1)
     assert read[0] > applied and not read[2]  # read at the next step; the placing not yet settled
     assert next(row for row in seen if row[1] == 1 and row[2])[3] == 1  # the move judged
