@@ -260,10 +260,10 @@ class FieldBoard:
         what it was sent: every command read and the board judged since (:meth:`Page.settled`;
         hands on stdin are counted by no page). Beside that word, as before it: the settle
         time since the last hand action and since the page last showed the pieces move, and
-        the lights and screen still for :data:`STILL_MS` (the word alone once let the robot
-        check the record 0.1 s after carrying out the computer's move, before the daemon had
-        recorded it: one run in six, not understood yet); and every change made shown by the
-        page (its moves those saved).
+        the lights and screen still for :data:`STILL_MS`: ``settled`` is the debouncer's quiet,
+        and the word alone let the robot check the record 0.1 s after carrying out the
+        computer's move, which the daemon recorded about a second later (two runs in seven);
+        and every change made shown by the page (its moves those saved).
         Then what the page reads is what stands. False if that never comes within
         :data:`SETTLE_CAP_MS`."""
         settle_ms = self.config.timing.settle_ms

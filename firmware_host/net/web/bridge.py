@@ -27,8 +27,8 @@ with ``sites``, names every key, ``None`` for what the game lacks, and replaces 
 - ``noise``
 - ``read``: how many of the pages' commands the loop has read (each applied before the step
   that publishes it, so its change is scanned and its button taken by then), and ``settled``:
-  the board settled and judged at that step (no change of the pieces still to be read): a
-  program that moves the pieces waits for both rather than for the page to stand still
+  the board's readings had settled at that step (the debouncer quiet). Not yet the end of what
+  a change brings: a computer's move carried out was seen recorded up to a second after
 - ``events``: new daemon events only (the hub keeps a bounded log for new pages)
 
 The spectators' view (``/watch``) is given only what it shows (:func:`watched`): the board, its
