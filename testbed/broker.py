@@ -12,8 +12,9 @@ import socket
 import subprocess
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
@@ -73,6 +74,24 @@ class Broker:
         self.start()
 
 
+@contextmanager
+def gone() -> Iterator[int]:
+    """A port whose connections are neither taken nor refused, as a broker's whose machine is
+    gone: its queue is full, so a client's connect waits until its own timeout."""
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(0)
+        queued = [socket.socket() for _ in range(4)]
+        try:
+            for one in queued:
+                one.setblocking(False)
+                one.connect_ex(listening.getsockname())
+            yield listening.getsockname()[1]
+        finally:
+            for one in queued:
+                one.close()
+
+
 class Watcher:
     """A client subscribed to ``topics`` that records (topic, text, retained) as it comes."""
 
@@ -103,46 +122,52 @@ class Watcher:
             self.messages.append((msg.topic, msg.payload.decode(errors="replace"), bool(msg.retain)))
             self._seen.notify_all()
 
-    def wait(self, topic: str, test: Callable[[str], bool] = lambda _: True, timeout: float = 15) -> str:
-        """The first text on ``topic`` that passes ``test`` (seen before or arriving)."""
+    def wait(
+        self, topic: str, test: Callable[[str], bool] = lambda _: True, timeout: float = 15, since: int = 0
+    ) -> str:
+        """The first text on ``topic`` that passes ``test`` (seen before or arriving; with
+        ``since``, one after the first ``since`` on it: ``len(texts(topic))`` before an action)."""
         deadline = time.monotonic() + timeout
         with self._seen:
             while True:
-                for name, text, _ in self.messages:
-                    if name == topic and test(text):
+                for text in [t for name, t, _ in self.messages if name == topic][since:]:
+                    if test(text):
                         return text
                 left = deadline - time.monotonic()
                 if left <= 0:
                     seen = [m for m in self.messages if m[0] == topic][-3:]
-                    raise AssertionError(f"nothing on {topic} passed the test; last: {seen}")
+                    after = f" after the first {since}" if since else ""
+                    raise AssertionError(f"nothing on {topic}{after} passed the test; last: {seen}")
                 self._seen.wait(left)
 
     def newer(
         self, topic: str, since: int, test: Callable[[dict], bool], timeout: float = 15
     ) -> dict[str, Any]:
         """The first JSON message on ``topic`` after its first ``since`` that passes ``test``."""
-        deadline = time.monotonic() + timeout
-        with self._seen:
-            while True:
-                for text in [t for name, t, _ in self.messages if name == topic][since:]:
-                    if test(found := json.loads(text)):
-                        return found
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(
-                        f"nothing new on {topic} passed the test; last: {self.texts(topic)[-2:]}"
-                    )
-                self._seen.wait(left)
+        return json.loads(self.wait(topic, lambda t: test(json.loads(t)), timeout, since))
 
-    def state(self, board: str, test: Callable[[dict], bool] = lambda _: True) -> dict[str, Any]:
-        """The first state of ``board`` that passes ``test``."""
+    def seen(self, board: str) -> int:
+        """How many states of ``board`` have come so far: ``since`` for :meth:`state`."""
+        return len(self.texts(f"reedboard/{board}/state"))
+
+    def state(
+        self, board: str, test: Callable[[dict], bool] = lambda _: True, since: int | None = None
+    ) -> dict[str, Any]:
+        """The first state of ``board`` that passes ``test``, of all it ever sent: a state an
+        action brings is waited for with ``since``, :meth:`seen` before the action (the first
+        one after that many that passes), or a state from before the action would meet it."""
+        if since is not None:
+            return self.newer(f"reedboard/{board}/state", since, test)
         return json.loads(self.wait(f"reedboard/{board}/state", lambda t: test(json.loads(t))))
 
-    def cleared(self, board: str, test: Callable[[dict], bool] = lambda _: True) -> dict[str, Any]:
+    def cleared(
+        self, board: str, test: Callable[[dict], bool] = lambda _: True, since: int | None = None
+    ) -> dict[str, Any]:
         """The first state of ``board`` that passes ``test`` with no piece left over (``extra``):
         the pieces lifted to clear its board have been read off, so one set down again on their
-        sites is read as placed (a lift and a placement in one scan are never seen)."""
-        return self.state(board, lambda s: not s["extra"] and test(s))
+        sites is read as placed (a lift and a placement in one scan are never seen). ``since``:
+        as :meth:`state` takes it."""
+        return self.state(board, lambda s: not s["extra"] and test(s), since)
 
     def playable(self, board: str, test: Callable[[list], bool] = lambda _: True) -> list[dict]:
         """The first list of the games ``board`` plays (its ``games`` topic) that passes ``test``."""
@@ -228,13 +253,14 @@ class Board:
         )
         self.journal = Lines(self.proc.stderr)
 
-    def wait_running(self) -> None:
+    def wait_running(self, online: bool = True) -> None:
         """Until the loop has begun (it says so after its first scan: a piece placed from now
-        on is a move) and the board is online on its broker (testbed/online.py)."""
+        on is a move) and, with ``online``, the board is online on its broker (testbed/online.py)."""
         while (line := self.journal.next(HANG_SECONDS)) and "is running" not in line:
             pass
         assert line, f"the board did not start: {self.errors()}"  # (a port taken meanwhile, ...)
-        wait_online(self.config)
+        if online and wait_online(self.config) is False:
+            raise AssertionError(f"the board is running but never said it is online: {self.errors()}")
 
     def place(self, site: str, on: bool = True) -> None:
         self.proc.stdin.write(json.dumps({"site": site, "on": on}) + "\n")

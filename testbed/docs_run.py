@@ -28,6 +28,7 @@ import tomli_w
 from firmware_host.store.layout import default_layout_toml
 from testbed.docs import words
 from testbed.serial_ends import PythonEnd
+from testbed.stopping import HANG_SECONDS
 from testbed.tools import REEDBOARD, free_port
 
 #: Commands the docs show that the suite does not run: pattern -> why.
@@ -265,12 +266,17 @@ def serves(proc: subprocess.Popen, port: int, path: str = "/", timeout: float = 
 
 
 def stop(proc: subprocess.Popen) -> tuple[str, str]:
-    """SIGTERM to the command's process group (a pipeline's every process), then what it said."""
+    """SIGTERM to the command's process group (a pipeline's every process), then what it said
+    once all of them have ended. One still running (or holding its output open) after
+    :data:`~testbed.stopping.HANG_SECONDS` fails the test, with what the command said; the
+    group is killed first."""
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
     try:
-        out, err = proc.communicate(timeout=10)
+        return proc.communicate(timeout=HANG_SECONDS)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-    return out, err
+        _, err = proc.communicate()
+        raise AssertionError(
+            f"{proc.args!r} hung: still running {HANG_SECONDS:g} s after SIGTERM; it said: {err[-2000:]}"
+        ) from None

@@ -132,6 +132,7 @@ class Page:
         self.events: list[dict[str, Any]] = []
         self.errors: list[str] = []
         self.changed = self.moved = time.monotonic()  # last change shown; of the pieces
+        self.sent = 0  # the commands sent (each read by the daemon or refused: an error)
         self.games = 0  # the games begun as the page saw them (each new game's board is sent)
         self.socket = Socket(f"ws://127.0.0.1:{port}/ws", self._received)
 
@@ -155,7 +156,16 @@ class Page:
             return self.state.get(key, default)
 
     def send(self, message: dict[str, Any]) -> None:
+        with self.lock:
+            self.sent += 1
         self.socket.send(message)
+
+    def settled(self) -> bool:
+        """The daemon has read every command sent (or refused it) and judged the board since:
+        what the page shows is what it made of them (bridge.py's ``read`` and ``settled``)."""
+        with self.lock:
+            read = self.state.get("read", 0) + len(self.errors)
+            return read == self.sent and self.state.get("settled") is True
 
     def close(self) -> None:
         self.socket.close()
@@ -246,19 +256,24 @@ class FieldBoard:
         time.sleep(ms / 1000)
 
     def settle(self) -> bool:
-        """Wait as a player waits for the lights: the settle time since the last hand action
-        and since the page last showed the pieces move (a loaded machine's daemon gets a hand
-        late, and judges it the settle time after), every change made shown by the page (its
-        moves those saved), and the lights and screen still for :data:`STILL_MS`; then what
-        the page reads is what stands. False if that never comes within :data:`SETTLE_CAP_MS`."""
+        """Wait as a player waits for the lights, until the page says the daemon is done with
+        what it was sent: every command read and the board judged since (:meth:`Page.settled`;
+        hands on stdin are counted by no page). Beside that word, as before it: the settle
+        time since the last hand action and since the page last showed the pieces move, and
+        the lights and screen still for :data:`STILL_MS`: ``settled`` is the debouncer's quiet,
+        and the word alone let the robot check the record 0.1 s after carrying out the
+        computer's move, which the daemon recorded about a second later (two runs in seven);
+        and every change made shown by the page (its moves those saved).
+        Then what the page reads is what stands. False if that never comes within
+        :data:`SETTLE_CAP_MS`."""
         settle_ms = self.config.timing.settle_ms
         self.run(max(0.0, self.acted_at + settle_ms + 2 * STILL_MS - self.now_ms))
         begin = time.monotonic()
         while (time.monotonic() - begin) * 1000 < SETTLE_CAP_MS:
             now = time.monotonic()
-            still = (now - self.page.changed) * 1000 >= STILL_MS
-            still &= (now - self.page.moved) * 1000 >= settle_ms + 2 * STILL_MS
-            if still and (self._read() == self._pieces or self.page.games != self._games):
+            done = self.page.settled() and (now - self.page.changed) * 1000 >= STILL_MS
+            done &= (now - self.page.moved) * 1000 >= settle_ms + 2 * STILL_MS
+            if done and (self._read() == self._pieces or self.page.games != self._games):
                 late = (now - begin) * 1000 >= SETTLE_CAP_MS - STILL_MS  # check_record says it
                 if late or self.held() == self.stored():  # the page shows what the daemon saved
                     self._pieces, self._games = self._read(), self.page.games  # a new game's board

@@ -18,15 +18,16 @@ from firmware_host.store.config import load_config
 ONLINE_SECONDS = 20.0
 
 
-def wait_online(config: Path, timeout: float = ONLINE_SECONDS) -> bool:
-    """Until the board that ``config`` sets up says it is online on its broker (True). False
+def wait_online(config: Path, timeout: float = ONLINE_SECONDS) -> bool | None:
+    """Until the board that ``config`` sets up says it is online on its broker (True). None
     at once when there is nothing to wait for or to watch with: no ``[mqtt] host``, a broker
     that is down, or one that takes no anonymous client (a café with passwords: its own
-    tests wait on what its logins may read); False after ``timeout`` s too."""
+    tests wait on what its logins may read); None after ``timeout`` s from a broker that never
+    answered. False when a broker that took this watcher heard no ``online`` in ``timeout`` s."""
     settings = load_config(str(config)).mqtt
     if settings.host is None or settings.tls:
-        return False
-    done, online = threading.Event(), threading.Event()
+        return None
+    done, online, watching = threading.Event(), threading.Event(), threading.Event()
     client = paho.Client(CallbackAPIVersion.VERSION2)
     topic = topics.availability_topic(settings.board_id)
 
@@ -34,6 +35,7 @@ def wait_online(config: Path, timeout: float = ONLINE_SECONDS) -> bool:
         if reason.is_failure:
             done.set()
         else:
+            watching.set()
             client.subscribe(topic, qos=1)
 
     def message(client, userdata, msg) -> None:
@@ -45,11 +47,11 @@ def wait_online(config: Path, timeout: float = ONLINE_SECONDS) -> bool:
     try:
         client.connect(settings.host, settings.port)
     except OSError:
-        return False
+        return None
     client.loop_start()
     try:
         done.wait(timeout)
     finally:
         client.disconnect()
         client.loop_stop()
-    return online.is_set()
+    return online.is_set() if watching.is_set() else None

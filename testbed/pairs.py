@@ -119,8 +119,11 @@ def carried_out(
     watcher: Watcher, mover: tuple[str, Board], other: tuple[str, Board], move: str
 ) -> dict[str, Any]:
     """``move`` made at the board ``mover`` (its id and process), said at ``other`` ("Opponent
-    plays ...") and carried out there: ``other``'s state once its record ends with it."""
+    plays ...") and carried out there: ``other``'s state once its record ends with it (both
+    after the move is made: an earlier game may have had that move too)."""
+    events = f"reedboard/{other[0]}/events"
+    heard, since = len(watcher.texts(events)), watcher.seen(other[0])
     mover[1].place(move)
-    watcher.wait(f"reedboard/{other[0]}/events", lambda t: f"Opponent plays {move}" in t)
+    watcher.wait(events, lambda t: f"Opponent plays {move}" in t, since=heard)
     other[1].place(move)
-    return watcher.state(other[0], lambda s: s["moves"][-1:] == [move])
+    return watcher.state(other[0], lambda s: s["moves"][-1:] == [move], since=since)

@@ -21,6 +21,7 @@ from firmware_host.board import Controls
 from firmware_host.board.playable import Playable
 from firmware_host.cli import starting
 from firmware_host.net.address import host_address
+from firmware_host.runtime.closing import Closing
 from firmware_host.runtime.loop import Daemon, Hardware, open_hardware, open_storage
 from firmware_host.runtime.service import PowerOffProcess
 from firmware_host.runtime.session import configured_game, open_controller
@@ -111,30 +112,25 @@ def run(
     try:
         return daemon.run()
     finally:
-        deadline = threading.Timer(CLOSE_SECONDS, _abandon, (daemon,))
-        deadline.daemon = True
-        deadline.start()
-        if net is not None:
-            net.stop()
-        if page is not None:
-            page.stop()
-        daemon.close()
-        if lock is not None:
-            lock.close()
-        deadline.cancel()
+        with Closing("reedboard run", CLOSE_SECONDS, lambda: _end_workers(daemon)) as closing:
+            if net is not None:
+                closing.part("the network")
+                net.stop()
+            if page is not None:
+                closing.part("the page")
+                page.stop()
+            closing.part("the board")
+            daemon.close()
+            if lock is not None:
+                lock.close()
 
 
-def _abandon(daemon: Daemon) -> None:
-    """Closing took CLOSE_SECONDS: end the helpers' processes and this one now."""
-    print(f"reedboard run: stopping took more than {CLOSE_SECONDS:g} s; ending now", file=sys.stderr)
+def _end_workers(daemon: Daemon) -> None:
+    """Closing took CLOSE_SECONDS: end the helpers' processes before this one ends."""
     for thinker in (daemon.controller.opponent, daemon.controller.settings.hints):
         worker = getattr(thinker, "worker", None)
         if worker is not None and worker.pid is not None:
             os.kill(worker.pid, signal.SIGKILL)
-    try:
-        sys.stdout.flush()
-    finally:
-        os._exit(1)
 
 
 def _tap(hardware: Hardware):

@@ -1,5 +1,5 @@
 """The service units (the board's, the café dashboard's) pass systemd's own checks: verify, and
-a security exposure of 2.5 or better."""
+a security exposure of 2.5 or better; each program ends itself before its unit's stop timeout."""
 
 import re
 import shutil
@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from firmware_host.cli import run
+from firmware_host.net.cafe import run as cafe
 from testbed.tools import require
 
 UNIT = Path(__file__).resolve().parents[2] / "systemd" / "reedboard.service"
@@ -51,3 +53,12 @@ def test_unit_is_a_watched_notify_service():
     for line in ("Type=notify", "Restart=on-failure", "StateDirectory=reedboard", "User=reedboard"):
         assert line in text
     assert re.search(r"^WatchdogSec=\d+", text, re.M)
+
+
+@pytest.mark.parametrize(
+    ("unit", "closing"), [(UNIT, run.CLOSE_SECONDS), (UNITS[1], cafe.CLOSE_SECONDS)], ids=["board", "cafe"]
+)
+def test_each_program_ends_itself_before_systemd_would_kill_it(unit, closing):
+    """The program's own closing deadline falls within its unit's TimeoutStopSec."""
+    (seconds,) = re.findall(r"^TimeoutStopSec=(\d+)$", unit.read_text(), re.M)
+    assert closing < int(seconds)

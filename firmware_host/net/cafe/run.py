@@ -1,6 +1,6 @@
 """The dashboard running: the fleet fed by a broker link, the archive it keeps, the page served,
 until a signal; their threads are checked every second (one that died is started again and
-said)."""
+said). Closing them after the signal has CLOSE_SECONDS, whatever a part does."""
 
 from __future__ import annotations
 
@@ -23,9 +23,14 @@ from firmware_host.net.mqtt.discovery import Device
 from firmware_host.net.mqtt.link import Link
 from firmware_host.net.web.address import is_loopback, new_token, page_address
 from firmware_host.net.web.base import WebServer
+from firmware_host.runtime.closing import Closing
 from firmware_host.runtime.stopping import stop_on_signals
 from firmware_host.store.config import Mqtt
 
+#: After a signal, closing the parts (the broker link, the page, the archive's last writes)
+#: may take this long; then the dashboard says which part hung and ends at once (status 1),
+#: well within its unit's TimeoutStopSec (10 s), so that a stop never needs a SIGKILL.
+CLOSE_SECONDS = 5.0
 #: What the dashboard listens to on every board.
 KINDS = ("state", "availability", "reply", "record", "games")
 #: The dashboard's alerts (retained JSON: the latest, and how many tables need attention), and
@@ -185,12 +190,16 @@ def serve(
         for name, part in parts:
             if said := part.check():
                 print(f"reedboard cafe: {name}: {said}", file=sys.stderr)
-    link.stop()
-    server.stop()
-    if archive is not None and not archive.flush(5.0):
-        print(
-            f"reedboard cafe: stopped with {archive.waiting} writes not made to the archive "
-            f"({archive.where} is away); each board keeps its own games",
-            file=sys.stderr,
-        )
+    with Closing("reedboard cafe", CLOSE_SECONDS) as closing:
+        closing.part("the broker link")
+        link.stop()
+        closing.part("the page")
+        server.stop()
+        closing.part("the archive")
+        if archive is not None and not archive.flush(max(0.0, closing.left() - 0.5)):
+            print(
+                f"reedboard cafe: stopped with {archive.waiting} writes not made to the archive "
+                f"({archive.where} is away); each board keeps its own games",
+                file=sys.stderr,
+            )
     return 0

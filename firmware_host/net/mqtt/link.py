@@ -206,7 +206,9 @@ class Link:
 
     def stop(self, last: tuple[str, str] | None = None, timeout: float = 1.0) -> None:
         """Publish ``last`` (retained) if connected, waiting at most ``timeout`` s, then
-        disconnect (the broker then does not send the will) and end the threads."""
+        disconnect (the broker then does not send the will) and end the threads, waiting for
+        paho's at most ``timeout`` s too: one still trying a broker that does not answer (its
+        machine gone) ends once that try ends, holding up nobody (it is a daemon thread)."""
         with self._wake:
             self._stopping = True
             self._wake.notify()
@@ -218,7 +220,9 @@ class Link:
             except (RuntimeError, ValueError):  # the link went meanwhile
                 pass
         self.client.disconnect()
-        self.client.loop_stop()
+        ending = threading.Thread(target=self.client.loop_stop, name="mqtt-stop", daemon=True)
+        ending.start()
+        ending.join(timeout)
 
     # ------------------------------------------------------------------ paho's thread
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:

@@ -8,7 +8,8 @@ board-drawing module and its style, ``web/shared/``) at ``/shared/``, the token,
 websockets: every message pushed (from any thread) is fanned out to each client's own bounded
 queue, sent in order by a task of its own, so a slow client falls behind alone; one whose queue
 is full is closed (it reconnects to the full state) and neither the sender nor the scan loop ever
-waits for it. When the server stops every socket is told and closed.
+waits for it. When the server stops every socket is told and closed, and a request still under
+way is cut off after :data:`CLOSE_SECONDS`.
 
 :class:`WebServer` serves an app from a thread of its own (supervised: one that dies runs its
 event loop again), at most :data:`MAX_CONNECTIONS` connections at once, a connection idle
@@ -47,7 +48,9 @@ SHARED = Path(__file__).with_name("shared")
 #: Open connections at most (more are answered 503 and closed), and the seconds a connection
 #: may stay open without a whole request (a slow or idle client; websockets are not idle).
 MAX_CONNECTIONS, IDLE_SECONDS = 64, 10.0
-#: Seconds a websocket has to take its closing frame before its connection is cut.
+#: Seconds a websocket has to take its closing frame before its connection is cut, and a
+#: request still under way when the server stops has to end (a client sending its body or
+#: reading the answer no further is cut off then).
 CLOSE_SECONDS = 2.0
 
 Message = dict[str, Any]
@@ -351,7 +354,11 @@ class WebServer:
     def start(self) -> None:
         """Bind and start serving; OSError when the address is taken or not ours."""
         self._runner = runner = web.AppRunner(
-            self.pages.app(), access_log=None, logger=LOG, keepalive_timeout=IDLE_SECONDS
+            self.pages.app(),
+            access_log=None,
+            logger=LOG,
+            keepalive_timeout=IDLE_SECONDS,
+            shutdown_timeout=CLOSE_SECONDS,
         )
         try:
             self._complete(self._bind(runner))

@@ -25,6 +25,10 @@ with ``sites``, names every key, ``None`` for what the game lacks, and replaces 
 - ``status``: {to_move (the side that must act now), result, winner, moves, last, lines}
 - ``settings``: {brightness, rules, takebacks, hints}
 - ``noise``
+- ``read``: how many of the pages' commands the loop has read (each applied before the step
+  that publishes it, so its change is scanned and its button taken by then), and ``settled``:
+  the board's readings had settled at that step (the debouncer quiet). Not yet the end of what
+  a change brings: a computer's move carried out was seen recorded up to a second after
 - ``events``: new daemon events only (the hub keeps a bounded log for new pages)
 
 The spectators' view (``/watch``) is given only what it shows (:func:`watched`): the board, its
@@ -244,6 +248,7 @@ class WebBoard:
         #: that the debouncer sees each (a quick click-click is a lift and a placing, a tap).
         self.spacing = Spacing(gap_ms, gap_scans)
         self._now = 0.0
+        self._applied = 0  # the page's commands applied so far
         self._game_id: Any = object()
         self._shown: dict[str, Any] = {}
         #: The simulated pieces the page moves (None on real hardware: the pieces are real).
@@ -262,7 +267,10 @@ class WebBoard:
     def sync(self, now: float, controller: Controls, events: Iterable[Event]) -> None:
         """After a controller step at ``now`` ms: apply the due commands, publish changes."""
         self._now = self.hub.recording.now = now
-        for command in self.spacing.due(now, self.hub.take, controller.quiet(now)):
+        settled = controller.quiet(now)
+        read = {"read": self._applied, "settled": settled}  # as this step found them
+        for command in self.spacing.due(now, self.hub.take, settled):
+            self._applied += 1
             try:
                 self._apply(command, controller)
             except Exception as exc:  # noqa: BLE001 - a command must never end the daemon
@@ -271,7 +279,7 @@ class WebBoard:
                     f"reedboard run: the page's {type(command).__name__} failed: {type(exc).__name__}: {why}",
                     file=sys.stderr,
                 )
-        self._publish(controller, list(events))
+        self._publish(controller, list(events), read)
 
     # ------------------------------------------------------------------ commands
     def _apply(self, command: PageCommand, controller: Controls) -> None:
@@ -306,7 +314,7 @@ class WebBoard:
             self._record(self.hands.set(wired, site, True, self._now))
 
     # ------------------------------------------------------------------ publishing
-    def _publish(self, controller: Controls, events: list[Event]) -> None:
+    def _publish(self, controller: Controls, events: list[Event], read: dict[str, Any]) -> None:
         update: dict[str, Any] = {}
         fresh = controller.record.game_id != self._game_id
         if fresh:
@@ -336,6 +344,8 @@ class WebBoard:
         self._put(update, "settings", _settings(controller))
         self._put(update, "seats", _seats(controller))
         self._put(update, "noise", self.board.noise is not None)
+        for key, value in read.items():
+            self._put(update, key, value)
         if events:
             rec = self.hub.recording
             update["events"] = [{**e, "t": rec.ms(e["t"])} for e in events]

@@ -170,6 +170,8 @@ def test_a_days_work_at_the_dashboard(tmp_path, broker, watcher, boards, cafe, p
     one.place("A1*")
     page.locator('article[data-board="t1"][data-ply="1"]').wait_for()
     page.screenshot(path=str(OUTPUT / "cafe-tables.png"))
+    watcher.state("t1", lambda s: s["ply"] == 1)
+    since = watcher.seen("t1")  # the game began at ply 0 too: a state after the new game
     tile.locator("button.new").click()  # a game under way: asked first
     dialog = page.locator("#ask")
     assert "End that game" in dialog.inner_text()
@@ -184,7 +186,7 @@ def test_a_days_work_at_the_dashboard(tmp_path, broker, watcher, boards, cafe, p
         "variant": "two",
     }
     assert len(watcher.texts("reedboard/t1/command")) == 1  # the cancelled one was never sent
-    watcher.state("t1", lambda s: s["ply"] == 0)
+    watcher.state("t1", lambda s: s["ply"] == 0, since=since)
     tile.locator("input.brightness").evaluate(
         "(e) => { e.value = 20; e.dispatchEvent(new Event('change')); }"
     )

@@ -36,13 +36,15 @@ def test_tiles_and_the_archive_name_the_players(tmp_path, broker, watcher, board
     tile.locator(".players", has_text="Table 3: Cleo – Dan").wait_for()
     tile.locator(".turn", has_text="Cleo: press OK").wait_for()
     tile.locator(".status", has_text="take 5 off").wait_for()  # the last game's pieces drawn
+    watcher.state("t1", lambda s: s["ready"] == "Cleo: press OK")
+    since = watcher.seen("t1")  # the first game began as cleared: a state after the round's
     page.screenshot(path=str(OUTPUT / "cafe-tile-players.png"))
     for site in WIN:  # the last game's pieces off, then the round begun after each player's OK
         board.lift(site)
     board.press("ok")
     board.press("ok")
     tile.locator(".turn", has_text="Cleo to move").wait_for()
-    watcher.cleared("t1", lambda s: s["ready"] is None)  # the lifts read before A1* is placed again
+    watcher.cleared("t1", lambda s: s["ready"] is None, since)  # the lifts read before A1* is placed again
     for ply, site in enumerate(WIN, 1):
         board.place(site)
         watcher.state("t1", lambda s, ply=ply: s["ply"] == ply and s["league"] is not None)

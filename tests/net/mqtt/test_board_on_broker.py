@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from firmware_host.store.storage import Storage
-from testbed.broker import Broker, Watcher, board_config, layout_file, wired_for
+from testbed.broker import Broker, Watcher, board_config, gone, layout_file, wired_for
 
 ONLINE = "reedboard/t1/availability"
 
@@ -101,7 +101,7 @@ def test_commands_valid_and_invalid(tmp_path, broker, watcher, boards):
 
 def test_kiosk_mode_refuses_commands_unless_the_config_allows(tmp_path, broker, watcher, boards):
     kiosk = "[kiosk]\nenabled = true\n"
-    boards(board_config(tmp_path, broker.port, "t1", top="", extra="\n" + kiosk))
+    refusing = boards(board_config(tmp_path, broker.port, "t1", top="", extra="\n" + kiosk))
     boards(board_config(tmp_path, broker.port, "t2", extra="kiosk_commands = true\n" + kiosk))
     for board in ("t1", "t2"):
         watcher.state(board)
@@ -110,6 +110,8 @@ def test_kiosk_mode_refuses_commands_unless_the_config_allows(tmp_path, broker, 
     assert refused["ok"] is False and "kiosk" in refused["error"]
     assert json.loads(watcher.wait("reedboard/t2/reply"))["ok"] is True
     assert watcher.state("t2", lambda s: s["brightness"] == 0.1)
+    refusing.place("B2*")  # a state of t1's from after the refusal
+    assert watcher.state("t1", lambda s: s["ply"] == 1)["brightness"] == 0.5
     assert all(json.loads(s)["brightness"] == 0.5 for s in watcher.texts("reedboard/t1/state"))
 
 
@@ -151,6 +153,16 @@ def test_a_silent_broker_never_holds_up_play(tmp_path, boards):
             board.place(site)
             _wait_for_moves(tmp_path / "t1.db", n)  # saved as a move before the next piece goes down
         assert board.stop() == 0
+
+
+def test_a_broker_gone_mid_connect_never_holds_up_the_stop(tmp_path, boards):
+    """The broker's machine gone (its connections neither taken nor refused): stopped while
+    it tries to connect, the board ends cleanly, not at its closing deadline."""
+    with gone() as port:
+        board = boards(board_config(tmp_path, port))
+        board.wait_running(online=False)  # stopped while its first connect waits
+        assert board.stop() == 0, board.errors()
+    assert "stopping took more than" not in board.errors()
 
 
 def test_a_password_and_an_acl(tmp_path, boards):
@@ -239,9 +251,10 @@ def test_home_assistant_discovery(tmp_path, broker, watcher, boards):
     assert "value_json.to_move or 'game over'" in configs["sensor", "to_move"]["value_template"]
     # What Home Assistant sends: the select's template with the chosen option, the button's payload.
     watcher.publish(select["command_topic"], select["command_template"].replace("{{ value }}", "Phalanx"))
-    watcher.state("t1", lambda s: s["game"] == "phalanx")
+    watcher.wait("reedboard/t1/events", lambda t: '"new_game"' in t and '"phalanx"' in t)
     time.sleep(1.1)  # one new game a second
     button = configs["button", "new_game"]
+    games = len(_new_games(watcher))
     watcher.publish(button["command_topic"], button["payload_press"])
     watcher.wait(
         "reedboard/t1/reply",
@@ -250,7 +263,8 @@ def test_home_assistant_discovery(tmp_path, broker, watcher, boards):
             and watcher.texts("reedboard/t1/reply").count('{"id": null, "ok": true}') == 2
         ),
     )
-    assert watcher.state("t1", lambda s: s["game"] == "phalanx")["ply"] == 0
+    watcher.wait("reedboard/t1/events", lambda _: len(_new_games(watcher)) > games)  # begun again
+    assert _new_games(watcher)[-1]["game"] == "phalanx"
 
 
 def test_home_assistant_sees_only_what_a_board_takes(tmp_path, broker, watcher, boards):
@@ -357,3 +371,8 @@ def _wait_for_moves(db, count: int, board=None, timeout: float = 15) -> None:
                 storage.close()
         time.sleep(0.1)
     raise AssertionError(f"{count} moves were not saved in {timeout} s; {board.errors() if board else ''}")
+
+
+def _new_games(watcher: Watcher) -> list[dict]:
+    """The ``new_game`` events t1 has sent so far."""
+    return [e for e in map(json.loads, watcher.texts("reedboard/t1/events")) if e["event"] == "new_game"]

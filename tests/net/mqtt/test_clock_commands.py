@@ -24,17 +24,6 @@ def _ask(watcher, command: dict) -> dict:
     return json.loads(watcher.wait(REPLY, lambda t: json.loads(t)["id"] == ident))
 
 
-def _state_after(watcher, seen: int, test) -> dict:
-    """The first state after the ``seen`` first ones that passes ``test``."""
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        for text in watcher.texts(STATE)[seen:]:
-            if test(state := json.loads(text)):
-                return state
-        time.sleep(0.05)
-    raise AssertionError("no such state")
-
-
 def _c(state: dict) -> dict:
     """A state's clocks (empty: none; the watcher sees the states from the start)."""
     return state["clock"] or {"paused": False, "running": None, "left": {}}
@@ -61,8 +50,9 @@ def test_a_new_game_with_a_control_then_an_arbiter_s_pause_and_correction(tmp_pa
     assert adjusted["clock"]["paused"] and "||" in adjusted["screen"][1]  # the OLED shows the pause
     assert _ask(watcher, {"command": "clock", "action": "adjust", "side": "white", "seconds": -60})["ok"]
     watcher.state("t1", lambda s: _c(s)["left"].get("white") == paused["left"]["white"] - 60_000)
+    since = watcher.seen("t1")  # Black's clock ran before the pause too: a state after it
     assert _ask(watcher, {"command": "clock", "action": "resume"})["ok"]
-    watcher.state("t1", lambda s: not _c(s)["paused"] and _c(s)["running"] == "black")
+    watcher.state("t1", lambda s: not _c(s)["paused"] and _c(s)["running"] == "black", since=since)
     assert board.proc.poll() is None
 
 
@@ -105,8 +95,9 @@ def test_a_game_without_a_clock_refuses_an_arbiter(tmp_path, broker, watcher, bo
     board = boards(board_config(tmp_path, broker.port, top='[clock]\ncontrol = "60+1"\n'))
     board.wait_running()
     watcher.state("t1", lambda s: s["clock"] is not None)
+    since = watcher.seen("t1")
     assert _ask(watcher, {"command": "new_game", "game": "antipalos", "size": 5, "control": "-"})["ok"]
-    watcher.state("t1", lambda s: s["clock"] is None)
+    watcher.state("t1", lambda s: s["clock"] is None, since=since)
     reply = _ask(watcher, {"command": "clock", "action": "pause"})
     assert reply == {"id": reply["id"], "ok": False, "error": "this game has no clock"}
     assert board.proc.poll() is None
@@ -142,10 +133,11 @@ def test_a_control_a_new_game_named_is_kept_through_a_restart(tmp_path, broker, 
     board.place("B2*")
     before = watcher.state("t1", lambda s: s["ply"] == 1 and _c(s)["running"] == "black")["clock"]
     board.stop()
-    seen = len(watcher.texts(STATE))
+    watcher.wait("reedboard/t1/availability", lambda t: t == "offline")  # after its last state
+    since = watcher.seen("t1")
     again = boards(config)
     again.wait_running()
-    after = _state_after(watcher, seen, lambda s: s["ply"] == 1)
+    after = watcher.state("t1", lambda s: s["ply"] == 1, since=since)
     assert after["clock"]["control"] == "600+5"
     assert after["clock"]["left"]["white"] == before["left"]["white"]  # as kept after the move
     assert after["clock"]["left"]["black"] <= 600_000

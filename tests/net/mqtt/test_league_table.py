@@ -94,7 +94,10 @@ def test_a_table_command_that_does_not_read_is_refused_and_changes_nothing(tmp_p
         watcher.publish(COMMAND, json.dumps({**TABLE, **bad, "id": ident}))
         reply = json.loads(watcher.wait(REPLY, lambda t, ident=ident: json.dumps(ident) in t))
         assert reply["error"].startswith(why)
-    assert watcher.state("t1")["league"] is None
+    # A command taken after them: its state shows what they left (no table, no players).
+    watcher.publish(COMMAND, json.dumps({"command": "brightness", "value": 0.3}))
+    after = watcher.state("t1", lambda s: s["brightness"] == 0.3)
+    assert after["league"] is None and after["players"] == [] and after["ready"] is None
 
 
 def test_the_menu_offers_the_cafe_s_players_for_each_seat(tmp_path, broker, watcher, boards):

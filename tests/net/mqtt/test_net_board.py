@@ -52,8 +52,8 @@ def test_commands_wait_for_the_loop(tmp_path, broker, watcher):
         net.sync(0, controller, [])
         watcher.state("t1")
         watcher.publish("reedboard/t1/command", '{"command": "brightness", "value": 0.25, "id": 5}')
-        watcher.wait("reedboard/t1/command")
-        assert controller.brightness == 0.5  # not yet: only a step applies it
+        assert wait_until(lambda: not net.quiet, 15)  # the board has it ...
+        assert controller.brightness == 0.5  # ... and waits: only a step applies it
         while not watcher.texts("reedboard/t1/reply"):
             net.sync(1, controller, [])
             time.sleep(0.01)

@@ -48,9 +48,12 @@ def test_two_boards_play_each_others_moves_and_survive_duplicates_and_an_absence
     # t2 goes away: t1 says so; back, it resumes the stored game and catches up.
     assert two.stop() == 0
     watcher.wait("reedboard/t1/events", lambda t: "Opponent offline" in t)
+    heard = len(watcher.texts("reedboard/t2/events"))  # it may have asked for D4* before it went
     two = boards(board_config(tmp_path, broker.port, "t2", OPPONENT.format(other="t1", side="white")))
     two.wait_running()
-    assert json.loads(watcher.wait("reedboard/t2/events", lambda t: '"D4*"' in t and '"expect"' in t))
+    assert json.loads(
+        watcher.wait("reedboard/t2/events", lambda t: '"D4*"' in t and '"expect"' in t, since=heard)
+    )
     two.place("D4*")
     watcher.state("t2", lambda s: s["moves"] == ["B2*", "C3*", "D4*"])
     # The first game after a start names its opponent too (the records export writes).
@@ -134,9 +137,11 @@ def test_a_move_corrected_after_the_other_board_carried_it_out_is_corrected_ther
     two.lift("B2*")
     two.place("C2*")
     watcher.state("t2", lambda s: s["moves"] == ["C2*"])
-    two.place("D4*")  # and play goes on
-    watcher.state("t1", lambda s: s["moves"] == ["C2*", "D4*"] or True)
+    two.place("D4*")  # and play goes on: Black's D4* carried out at t1
+    watcher.state("t2", lambda s: s["moves"] == ["C2*", "D4*"])
     assert json.loads(watcher.wait("reedboard/t1/events", lambda t: '"expect"' in t and "D4*" in t))
+    one.place("D4*")
+    watcher.state("t1", lambda s: s["moves"] == ["C2*", "D4*"])
 
 
 def test_a_takeback_sent_over_the_network_is_asked_of_the_other_board_too(tmp_path, broker, watcher, boards):
@@ -145,8 +150,9 @@ def test_a_takeback_sent_over_the_network_is_asked_of_the_other_board_too(tmp_pa
     watcher.publish("reedboard/t1/command", '{"command": "takeback", "id": 1}')
     watcher.wait("reedboard/t2/events", lambda t: "Take back?" in t and "undo 2 moves" in t)
     assert not events(watcher, "t1", "takeback")
+    since = {board: watcher.seen(board) for board in ("t1", "t2")}
     two.press("ok")
-    watcher.state("t1", lambda s: s["moves"] == [])
-    watcher.state("t2", lambda s: s["moves"] == [])
+    for board in ("t1", "t2"):  # both began with no moves: a state from after the OK
+        watcher.state(board, lambda s: s["moves"] == [], since=since[board])
     out = json.loads(watcher.wait("reedboard/t1/events", lambda t: '"out_of_sync"' in t))
     assert sorted(out["extra"]) == ["B2*", "C3*"]  # the pieces still stand: take them off

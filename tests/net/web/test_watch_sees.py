@@ -15,7 +15,7 @@ from testbed.running import Running
 from testbed.tools import free_port, run_async
 
 #: What the /watch page never shows.
-UNSHOWN = {"oled", "settings", "events", "noise", "plan"}
+UNSHOWN = {"oled", "settings", "events", "noise", "plan", "read", "settled"}
 
 
 async def _until(ws, test, seen: list[dict], timeout: float = 30) -> dict:

@@ -390,3 +390,26 @@ def test_the_published_state_has_the_clocks_as_the_screen_draws_them():
     plain = open_controller(Config(), Storage(":memory:"), Game.of("antipalos", 3))
     WebBoard(SimBoard(plain.layout.sensor_channels), other := Hub(), gap_ms=60).sync(0.0, plain, [])
     assert other.current()["clock"] is None
+
+
+def test_the_page_says_when_the_daemon_has_read_its_commands_and_judged_the_board():
+    """``read`` counts the commands a step has read (applied before it), ``settled`` says the
+    board was judged at that step: a click is read at the step after the one that applied it,
+    and once both say so the page shows the move it made."""
+    controller = open_controller(Config(), Storage(":memory:"), Game.of("antipalos", 3))
+    board = SimBoard(controller.layout.sensor_channels)
+    hub = Hub()
+    bridge = WebBoard(board, hub, gap_ms=60)
+    seen: list[tuple[float, int, bool, int, bool]] = []  # (now, read, settled, moves, *C1 on) after each step
+    for tick in range(300):
+        now = tick * 10.0
+        if now == 1000:
+            hub.submit(parse(json.dumps({"type": "toggle", "site": "*C1"}), hub.labels))
+        bridge.sync(now, controller, controller.step(now, board.scan(), board.buttons.events()))
+        state = hub.current()
+        seen.append((now, state["read"], state["settled"], state["status"]["moves"], bool(board.pieces())))
+    assert {row[1:4] for row in seen if row[0] < 1000} == {(0, False, 0), (0, True, 0)}  # the start judged
+    applied = next(row[0] for row in seen if row[4])  # the step whose sync applied the click
+    read = next(row for row in seen if row[1] == 1)
+    assert read[0] > applied and not read[2]  # read at the next step; the placing not yet settled
+    assert next(row for row in seen if row[1] == 1 and row[2])[3] == 1  # the move judged
