@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 from io import BytesIO
 
 from PIL import Image, ImageChops
@@ -313,14 +314,14 @@ TWO_FRAMES_JS = "() => new Promise((done) => requestAnimationFrame(() => request
 
 
 def _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page):
-    """Table t1 on the wall with two moves played; its tile's board (``svg.mini``)."""
+    """Table t1 on the wall with two moves played: its board, and its tile's (``svg.mini``)."""
     board = boards(board_config(tmp_path, broker.port, "t1", size=3))
     watcher.state("t1")
     page.goto(cafe())
     for ply, site in enumerate(("A1*", "A3*"), 1):
         board.place(site)
         _tile(page, "t1", ply).wait_for()
-    return _tile(page, "t1").locator("svg.mini")
+    return board, _tile(page, "t1").locator("svg.mini")
 
 
 def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
@@ -328,7 +329,7 @@ def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
 ):
     """A tile draws its pieces' shadow once for them all: it looks as the board's page draws it,
     a shadow for each piece."""
-    mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
+    _, mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
     assert mini.locator(".figures .figure").count() == 2
     together = mini.screenshot()
     page.evaluate(EACH_SHADOW_JS)  # the board's page's own rule: a shadow for each piece
@@ -345,7 +346,7 @@ def test_a_tile_s_board_drawn_in_two_frames_looks_as_drawn_in_one(
 ):
     """A tile's cells and coordinates are drawn once, in a frame of their own beneath its pieces':
     the board looks as it does drawn in one frame (as the board's page draws it)."""
-    mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
+    _, mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
     assert mini.locator(".cells, .coords").count() == 0  # beneath, in the other frame
     assert _tile(page, "t1").locator("svg.under .cells .cell").count() == 9
     two = mini.screenshot()
@@ -376,3 +377,27 @@ def _apart(first: bytes, second: bytes) -> list[int]:
     a, b = (Image.open(BytesIO(png)).convert("RGB") for png in (first, second))
     d = ImageChops.difference(a, b).tobytes()
     return [max(d[i : i + 3]) for i in range(0, len(d), 3)]
+
+
+def test_an_offline_tile_s_board_fades_as_one_as_drawn_in_one_frame(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """A table gone offline has its board faded as one picture, its cells beneath and its pieces
+    above together: where a piece covers a cell, the cell does not show through it (the two
+    frames each faded apart let it, a few levels of 255). Pixel for pixel the same board drawn in
+    one frame and faded."""
+    board, mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
+    board.proc.send_signal(signal.SIGKILL)
+    page.locator('article.offline[data-board="t1"]').wait_for(timeout=40_000)
+    page.wait_for_function(TWO_FRAMES_JS)
+    two = mini.screenshot()
+    page.evaluate(
+        "() => { const under = document.querySelector('svg.under'); "
+        "under.nextElementSibling.prepend(...under.children); }"
+    )  # one frame, as the board's page draws it
+    page.wait_for_function(TWO_FRAMES_JS)
+    one = mini.screenshot()
+    OUTPUT.mkdir(exist_ok=True)
+    (OUTPUT / "cafe-offline-board-two-frames.png").write_bytes(two)
+    (OUTPUT / "cafe-offline-board-one-frame.png").write_bytes(one)
+    assert max(_apart(two, one)) == 0
