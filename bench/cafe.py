@@ -761,7 +761,9 @@ def wall(
                 browser.start_tracing(categories=TRACE_CATEGORIES)
             stalls = scrolled_through(page, boards)
             if trace:
-                through = trace_summary(browser.stop_tracing(), frame_id(page), 0)
+                traced = browser.stop_tracing()
+                (trace / f"cafe-wall-{count}-scrolled.trace.json").write_bytes(traced)
+                through = trace_summary(traced, frame_id(page), 0)
             long_after = long_tasks_after(page, marks)
             long_frames = long_frames_after(page, marks)
             opened, opening_task = open_again(page, plies)

@@ -125,6 +125,33 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
     assert _tile(page, "t3").locator(".turn").inner_text() == "Black to move · move 2"
 
 
+def test_a_board_out_of_view_is_built_ahead_and_its_state_drawn_when_seen(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """A tile below the fold has its board built in the page's idle time (its cells and
+    coordinates, beneath), neither rendered nor with its table's pieces drawn until it is
+    scrolled to: then its pieces and words are drawn on the board already built."""
+    started = {name: boards(board_config(tmp_path, broker.port, name, size=3)) for name in TABLES}
+    for name in TABLES:
+        watcher.state(name)
+    started["t3"].place("A1*")
+    watcher.state("t3", lambda s: s["ply"] == 1)
+    page.set_viewport_size({"width": 420, "height": 500})  # one tile under the other
+    page.goto(cafe())
+    built = page.locator(f'article.far[data-board="t3"][data-drawn="{LAYOUT}"]')
+    built.wait_for(state="attached", timeout=10_000)
+    assert _tile(page, "t3").bounding_box()["y"] > 500 + 200  # never in view
+    assert built.locator(".under .cells .cell").count() == 9
+    assert built.locator(".mini .figures .figure").count() == 0  # its state not drawn
+    assert built.get_attribute("data-ply") is None
+    assert not built.evaluate(RENDERED_JS)
+    cells = built.locator(".under").inner_html()
+    _tile(page, "t3").scroll_into_view_if_needed()
+    _tile(page, "t3", 1).wait_for()
+    assert _tile(page, "t3").locator(".mini .figures .figure").count() == 1
+    assert _tile(page, "t3").locator(".under").inner_html() == cells  # not built again
+
+
 def test_a_move_brings_the_page_its_table_without_the_games_it_plays_and_new_game_keeps_them(
     tmp_path, broker, watcher, boards, cafe, page
 ):

@@ -205,6 +205,7 @@ function flush() {
   }
   if ([...toDraw].some(needsBox)) askBuild();
   if (ticking.size || [...toDraw].some((table) => !needsBox(table))) askFrame();
+  askAhead();
 }
 
 // Whether a tile's board is to be built (its game changed) or fitted to a new screen size: it
@@ -686,19 +687,7 @@ function drawTile(table, frame) {
     el.dataset.drawn = "";
     return;
   }
-  // Its cells and coordinates beneath, painted once: a move paints its pieces again, not those.
-  table.board ||= new Board(el.querySelector(".mini"), { interactive: false, under: el.querySelector(".under") });
-  const board = table.board;
-  board.sides = view.state.sides || [];
-  if (el.dataset.drawn !== view.layout) {
-    board.build(layout.sites, layout.drawing, frame);
-    el.dataset.drawn = view.layout;
-    table.shown = {};  // drawn afresh
-    table.relayout = false;
-  } else if (table.relayout) {  // the screen changed size while the tile was out of view
-    board.layout(frame);
-    table.relayout = false;
-  }
+  const board = buildBoard(table, layout, frame);
   // As the board's page shows it: a piece to put back is faint (its sensor sees nothing), a
   // piece to take off is a bare reading, and their sites are marked as the board lights them.
   const seen = new Set(view.pieces);
@@ -723,6 +712,63 @@ function drawTile(table, frame) {
     table.shown[name] = key;
     draw();
   }
+}
+
+// A tile's board built for its game (its cells and coordinates beneath, painted once: a move
+// paints its pieces again, not those), or fitted to a new screen size.
+function buildBoard(table, layout, frame) {
+  const { view, el } = table;
+  table.board ||= new Board(el.querySelector(".mini"), { interactive: false, under: el.querySelector(".under") });
+  const board = table.board;
+  board.sides = view.state.sides || [];
+  if (el.dataset.drawn !== view.layout) {
+    board.build(layout.sites, layout.drawing, frame);
+    el.dataset.drawn = view.layout;
+    table.shown = {};  // drawn afresh
+    table.relayout = false;
+  } else if (table.relayout) {  // the screen changed size while the tile was out of view
+    board.layout(frame);
+    table.relayout = false;
+  }
+  return board;
+}
+
+// The boards of the tiles out of view built ahead (or fitted to a new screen size) in the
+// page's idle time, nearest the screen first, while the idle period lasts: a tile scrolled to
+// then has only its state drawn, its pieces and words (a board of a large game takes milliseconds
+// to build, and the tiles a scroll brings came as tasks one after the other). What it shows is
+// still drawn as it comes into view, and its board not rendered while far (cafe.css, ".far").
+const AHEAD_MS = 8;  // the idle time one more board's build needs
+let aheadAsked = false;
+
+function askAhead() {
+  if (aheadAsked || !("requestIdleCallback" in window)) return;  // else each built when seen
+  aheadAsked = true;
+  requestIdleCallback(buildAhead);
+}
+
+function buildAhead(deadline) {
+  aheadAsked = false;
+  for (let table = nextAhead(); table; table = nextAhead()) {
+    if (deadline.timeRemaining() < AHEAD_MS) return askAhead();
+    const layout = layouts.get(table.view.layout);
+    guard(table, () => buildBoard(table, layout, table.el.querySelector(".mini").getBoundingClientRect()));
+  }
+}
+
+// The tile out of view nearest the screen (in the wall's order) whose board is to be built or
+// fitted, its game's board fetched.
+function nextAhead() {
+  const tiles = [...$("tables").children];
+  const at = Math.max(0, tiles.findIndex((el) => tables.get(el.dataset.board)?.seen));
+  let best = null, far = Infinity;
+  tiles.forEach((el, i) => {
+    const table = tables.get(el.dataset.board);
+    if (!table || table.seen || Math.abs(i - at) >= far || !needsBox(table)) return;
+    const layout = layouts.get(table.view.layout);
+    if (layout && !(layout instanceof Set)) [best, far] = [table, Math.abs(i - at)];
+  });
+  return best;
 }
 
 // ---------------------------------------------------------------- little things
