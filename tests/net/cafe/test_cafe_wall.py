@@ -271,6 +271,48 @@ def test_a_board_far_away_is_rendered_in_the_frame_a_jump_brings_it_into(
     assert styled == ["visible", "visible"]
 
 
+#: The boards not rendered, as in a frame the browser draws before the page renders the boards
+#: a scroll brought: ``arg`` the tile kept far from the screen.
+UNRENDERED_JS = """(e) => {
+  const style = document.createElement('style');
+  style.textContent = '.tile .mini, .tile .under { content-visibility: hidden !important; }';
+  document.head.append(style);
+  e.classList.add('far');
+}"""
+
+
+def _mean_apart(first: bytes, second: bytes) -> float:
+    """How far apart two screenshots are, on average over their pixels (0-255)."""
+    apart = _apart(first, second)
+    return sum(apart) / len(apart)
+
+
+def test_a_board_not_rendered_yet_shows_a_picture_of_its_cells(tmp_path, broker, watcher, boards, cafe, page):
+    """A board far from the screen is not rendered; in its place its tile shows a picture of its
+    cells and coordinates, so that a frame drawn before the page renders a board a scroll brings
+    (a dragged scroll bar) shows the board and not a blank."""
+    boards(board_config(tmp_path, broker.port, "t1", size=3))
+    watcher.state("t1")
+    page.goto(cafe())
+    page.locator(f'article[data-board="t1"][data-drawn="{LAYOUT}"]').wait_for()
+    board = _tile(page, "t1").locator(".board")
+    drawn = board.screenshot()
+    page.evaluate(UNRENDERED_JS, _tile(page, "t1").element_handle())
+    page.wait_for_function(TWO_FRAMES_JS)
+    assert _tile(page, "t1").evaluate(BOARD_RENDERED_JS) == [False, False]
+    shown = board.screenshot()
+    page.evaluate("() => document.querySelector('.board').style.background = 'none'")
+    page.wait_for_function(TWO_FRAMES_JS)
+    blank = board.screenshot()
+    OUTPUT.mkdir(exist_ok=True)
+    for name, png in (("drawn", drawn), ("picture", shown), ("blank", blank)):
+        (OUTPUT / f"cafe-far-board-{name}.png").write_bytes(png)
+    assert _mean_apart(shown, drawn) < 2 < 8 < _mean_apart(blank, drawn), [
+        _mean_apart(shown, drawn),
+        _mean_apart(blank, drawn),
+    ]
+
+
 def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watcher, boards, cafe, page):
     """Every tile drawn, the controls shown (the page on loopback)."""
     require(AXE.exists(), f"axe-core in {AXE.parent} (tests/run.sh installs it with npm)")

@@ -716,7 +716,7 @@ function drawTile(table, frame) {
 
 // A tile's board built for its game (its cells and coordinates beneath, painted once: a move
 // paints its pieces again, not those), or fitted to a new screen size.
-function buildBoard(table, layout, frame) {
+function buildBoard(table, layout, frame = table.el.querySelector(".mini").getBoundingClientRect()) {
   const { view, el } = table;
   table.board ||= new Board(el.querySelector(".mini"), { interactive: false, under: el.querySelector(".under") });
   const board = table.board;
@@ -729,8 +729,42 @@ function buildBoard(table, layout, frame) {
   } else if (table.relayout) {  // the screen changed size while the tile was out of view
     board.layout(frame);
     table.relayout = false;
+  } else {
+    return board;
   }
+  el.dataset.cells = pictureOf(el.querySelector(".under"), view.layout, frame);
   return board;
+}
+
+// A picture of a board's cells and coordinates (its frame beneath, as an image), shown in place
+// of a board the browser does not render (far from the screen, cafe.css): a frame the browser
+// draws while a scroll moves faster than the page renders the boards it brings shows the board's
+// cells, not a blank. One rule for each game and size, not an image in each tile: the tile is
+// marked with its number (data-cells).
+const pictures = new Map();  // game, view box and size -> its number
+const pictureSheet = new CSSStyleSheet();
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, pictureSheet];
+
+function pictureOf(under, layout, { width, height }) {
+  const key = `${layout} ${under.getAttribute("viewBox")} ${width}x${height}`;
+  if (pictures.has(key)) return pictures.get(key);
+  const n = String(pictures.size);
+  pictures.set(key, n);
+  const copy = under.cloneNode(true);
+  copy.setAttribute("width", String(width));
+  copy.setAttribute("height", String(height));
+  const style = document.createElementNS("http://www.w3.org/2000/svg", "style");
+  style.textContent = boardStyles();
+  copy.prepend(style);
+  const url = `data:image/svg+xml,${encodeURIComponent(new XMLSerializer().serializeToString(copy))}`;
+  pictureSheet.insertRule(`.tile.far[data-cells="${n}"] .board { background: url("${url}") 0 0 / 100% 100%; }`);
+  return n;
+}
+
+// The board's own styles (/shared/board.css), for its picture.
+function boardStyles() {
+  const sheet = [...document.styleSheets].find((s) => s.href?.endsWith("/shared/board.css"));
+  return sheet ? Array.from(sheet.cssRules, (rule) => rule.cssText).join("\n") : "";
 }
 
 // The boards of the tiles out of view built ahead (or fitted to a new screen size) in the
