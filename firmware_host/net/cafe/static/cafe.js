@@ -772,6 +772,9 @@ function boardStyles() {
 // then has only its state drawn, its pieces and words (a board of a large game takes milliseconds
 // to build, and the tiles a scroll brings came as tasks one after the other). What it shows is
 // still drawn as it comes into view, and its board not rendered while far (cafe.css, ".far").
+// Only the tiles near those in view, as the view moves: every board of a wall of 200 built
+// made the page's memory-reducing garbage collection 40 ms and more (it walks every element).
+const AHEAD_TILES = 48;
 const AHEAD_MS = 8;  // the idle time one more board's build needs
 let aheadAsked = false;
 
@@ -790,17 +793,19 @@ function buildAhead(deadline) {
   }
 }
 
-// The tile out of view nearest the screen (in the wall's order) whose board is to be built or
-// fitted, its game's board fetched.
+// The tile out of view nearest those in view (in the wall's order, at most AHEAD_TILES away)
+// whose board is to be built or fitted, its game's board fetched.
 function nextAhead() {
   const tiles = [...$("tables").children];
-  const at = Math.max(0, tiles.findIndex((el) => tables.get(el.dataset.board)?.seen));
-  let best = null, far = Infinity;
+  const seen = tiles.map((el) => Boolean(tables.get(el.dataset.board)?.seen));
+  const first = Math.max(0, seen.indexOf(true)), last = Math.max(first, seen.lastIndexOf(true));
+  let best = null, far = AHEAD_TILES + 1;
   tiles.forEach((el, i) => {
     const table = tables.get(el.dataset.board);
-    if (!table || table.seen || Math.abs(i - at) >= far || !needsBox(table)) return;
+    const away = Math.max(first - i, i - last);
+    if (!table || seen[i] || away >= far || !needsBox(table)) return;
     const layout = layouts.get(table.view.layout);
-    if (layout && !(layout instanceof Set)) [best, far] = [table, Math.abs(i - at)];
+    if (layout && !(layout instanceof Set)) [best, far] = [table, away];
   });
   return best;
 }
