@@ -716,7 +716,7 @@ function drawTile(table, frame) {
 
 // A tile's board built for its game (its cells and coordinates beneath, painted once: a move
 // paints its pieces again, not those), or fitted to a new screen size.
-function buildBoard(table, layout, frame = table.el.querySelector(".mini").getBoundingClientRect()) {
+function buildBoard(table, layout, frame) {
   const { view, el } = table;
   table.board ||= new Board(el.querySelector(".mini"), { interactive: false, under: el.querySelector(".under") });
   const board = table.board;
@@ -732,6 +732,7 @@ function buildBoard(table, layout, frame = table.el.querySelector(".mini").getBo
   } else {
     return board;
   }
+  frame ||= el.querySelector(".mini").getBoundingClientRect();  // as the board measured it
   el.dataset.cells = pictureOf(el.querySelector(".under"), view.layout, frame);
   return board;
 }
