@@ -159,6 +159,7 @@ function later(view) {
   withListing(view, pending.get(view.id) || table?.view);
   view.received = Date.now();  // the clocks count down from here
   if (table && !table.seen && !pending.has(view.id) && orderOf(view) === table.order) {
+    if (view.layout !== table.view.layout) moreAhead();  // a new game: its board to build
     table.view = view;  // out of view, in its place: kept for when it comes into view, no frame
     table.stale = true;
     return;
@@ -205,7 +206,6 @@ function flush() {
   }
   if ([...toDraw].some(needsBox)) askBuild();
   if (ticking.size || [...toDraw].some((table) => !needsBox(table))) askFrame();
-  askAhead();
 }
 
 // Whether a tile's board is to be built (its game changed) or fitted to a new screen size: it
@@ -260,6 +260,7 @@ const inView = new IntersectionObserver((entries) => {
     });
     else dropControls(table);
   }
+  moreAhead();  // the boards near the view
 }, { rootMargin: "200px" });
 
 // A jump (the End key, the scroll bar dragged) brings tiles that were far: those now on the
@@ -285,6 +286,7 @@ function update(view) {
   if (watched && view.id !== watched) return;
   let table = tables.get(view.id);
   const made = !table;
+  if (made || view.layout !== table.view.layout) moreAhead();
   if (made) {
     table = { view, order: "", el: makeTile(view.id), seen: false, stale: true, shown: {}, relayout: false, due: 0 };
     tables.set(view.id, table);
@@ -667,6 +669,7 @@ function layoutOf(key, board) {
       if (table) table.stale = true;
     }
     redraw([...boards].map((id) => tables.get(id)));
+    moreAhead();
   }).catch(() => layouts.delete(key));
   return null;
 }
@@ -778,9 +781,17 @@ function boardStyles() {
 const AHEAD_TILES = 48;
 const AHEAD_MS = 8;  // the idle time one more board's build needs
 let aheadAsked = false;
+// Whether a board may be left to build ahead: none once the tiles were looked through, until
+// the view moves, a tile or a game comes, or the screen changes size (moreAhead).
+let aheadLeft = true;
+
+function moreAhead() {
+  aheadLeft = true;
+  askAhead();
+}
 
 function askAhead() {
-  if (aheadAsked || !("requestIdleCallback" in window)) return;  // else each built when seen
+  if (aheadAsked || !aheadLeft || !("requestIdleCallback" in window)) return;  // else built when seen
   aheadAsked = true;
   requestIdleCallback(buildAhead);
 }
@@ -792,6 +803,7 @@ function buildAhead(deadline) {
     const layout = layouts.get(table.view.layout);
     guard(table, () => buildBoard(table, layout, table.el.querySelector(".mini").getBoundingClientRect()));
   }
+  aheadLeft = false;
 }
 
 // The tile out of view nearest those in view (in the wall's order, at most AHEAD_TILES away)
@@ -834,6 +846,7 @@ addEventListener("resize", () => {
     t.stale = true;
   });
   redraw([...tables.values()]);
+  moreAhead();
 });
 // Each second, the tiles in view whose clocks or "since" are due, written in the next frames.
 setInterval(() => {
