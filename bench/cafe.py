@@ -34,8 +34,10 @@ for each number of boards:
 - the page's frames while all the boards play (those it asks for, drawing the tiles: from the
   frame's callback to the frame painted), p50 / p99 / max; the page scrolled to its end: the
   milliseconds until every tile then in view shows its board's latest move; the page opened
-  afresh: the seconds until every tile in view is drawn; the page's tasks over 50 ms once it
-  was fully drawn (half the boards playing, all, the page scrolled to its end): how many, the
+  afresh: the seconds until every tile in view is drawn; the page scrolled from its top to its
+  end by the mouse wheel: how often and how long the page's main thread stalled (a 5 ms timer's
+  ticks over 16 ms late); the page's tasks over 50 ms once it was fully drawn (half the boards
+  playing, all, the page scrolled to its end, scrolled through): how many, the
   longest, and what the longest frame over 50 ms of each phase did (its scripts, its style,
   layout and paint);
 - the archive's insert of a finished game (``Archive.store``: SQLite, and PostgreSQL when
@@ -586,6 +588,50 @@ def scrolled(page, plies: dict[str, int]) -> float:
     return page.evaluate("() => performance.now() - benchScrolled")
 
 
+#: The page's stalls: a timer every 5 ms notes how late each tick came (the task or frame that
+#: held the page's main thread meanwhile, or the machine not giving it a core), ``benchStalls()``
+#: -> the lateness of every tick over 16 ms since ``benchStallsStart()``, in ms.
+STALLS_JS = """(() => {
+  let late = [], last = 0, timer = 0;
+  window.benchStallsStart = () => {
+    late = [];
+    last = performance.now();
+    clearInterval(timer);
+    timer = setInterval(() => {
+      const now = performance.now();
+      if (now - last - 5 > 16) late.push(now - last - 5);
+      last = now;
+    }, 5);
+  };
+  window.benchStalls = () => {
+    clearInterval(timer);
+    return late;
+  };
+})()"""
+
+#: Pixels a turn of the mouse wheel scrolls the wall by, and the seconds between two turns.
+WHEEL_PX, WHEEL_S = 400, 0.12
+
+
+def scrolled_through(page, boards) -> list[float]:
+    """The page scrolled from its top to its end by the mouse wheel, as the owner scrolls it
+    (the boards stepped, settled, between the wheel's turns): the page's stalls meanwhile
+    (STALLS_JS), ms."""
+    page.evaluate("() => scrollTo(0, 0)")
+    boards.run(1.0)
+    page.mouse.move(960, 600)
+    page.evaluate("() => benchStallsStart()")
+    at, still = -1.0, 0
+    while still < 10:  # the end (the wall's height changes as its tiles are drawn)
+        page.mouse.wheel(0, WHEEL_PX)
+        boards.run(WHEEL_S)
+        now = page.evaluate("() => scrollY")
+        still = still + 1 if now == at else 0
+        at = now
+    boards.run(1.0)
+    return page.evaluate("() => benchStalls()")
+
+
 def _number(text: str | None) -> float:
     """A tile's data attribute as a number; 0 when unset (a board that said nothing yet).
 
@@ -669,6 +715,7 @@ def wall(
             page.on("pageerror", lambda exc: print(f"error in the page: {exc}", file=sys.stderr))
             page.add_init_script(COST_JS)
             page.add_init_script(SEEN_JS)
+            page.add_init_script(STALLS_JS)
             page.goto(f"http://127.0.0.1:{web_port}/")
             bare = bare_page(browser, f"http://127.0.0.1:{web_port}")
             boards.run(3.0)  # all connected, the page has every tile
@@ -709,6 +756,14 @@ def wall(
                 page.screenshot(path=str(screenshot / f"cafe-wall-{count}.png"))
             marks["scrolled to the end"] = page.evaluate("performance.now()")
             scroll_ms = scrolled(page, plies)
+            marks["scrolled through"] = page.evaluate("performance.now()")
+            if trace:
+                browser.start_tracing(categories=TRACE_CATEGORIES)
+            stalls = scrolled_through(page, boards)
+            if trace:
+                traced = browser.stop_tracing()
+                (trace / f"cafe-wall-{count}-scrolled.trace.json").write_bytes(traced)
+                through = trace_summary(traced, frame_id(page), 0)
             long_after = long_tasks_after(page, marks)
             long_frames = long_frames_after(page, marks)
             opened, opening_task = open_again(page, plies)
@@ -766,6 +821,8 @@ def wall(
         "state_message_bytes": boards.state_bytes,
         **{f"page_frame_{q}_ms": costs["page"][f"painted_{q}_ms"] for q in ("p50", "p99", "max")},
         "scrolled_in_drawn_ms": round(scroll_ms, 1),
+        "scrolled_through_stalls": [len(stalls), round(max(stalls, default=0.0), 1)],
+        "scrolled_through_trace": through if trace else {},
         "long_tasks_after_drawn": long_after,
         "long_frames_after_drawn": long_frames,
         "page_opened_s": round(opened, 2),
@@ -944,6 +1001,18 @@ def print_wall(f: dict, processes: int) -> None:
         f"every tile in view drawn in {f['page_opened_s']} s "
         f"(its longest task {f['page_opening_longest_task_ms']} ms)"
     )
+    n, longest = f["scrolled_through_stalls"]
+    print(
+        f"scrolled through from the top to the end by the wheel ({WHEEL_PX} px every {WHEEL_S} s): "
+        f"the page stalled over 16 ms {n} times, the longest {longest} ms"
+    )
+    if through := f["scrolled_through_trace"]:
+        print(
+            f"  its main thread then (trace, CPU): {through['busy_ms']} ms in all, of which scripts "
+            f"{through['scripts_ms']}, style {through['style_ms']}, layout {through['layout_ms']}, paint "
+            f"{through['paint_ms']} ms; the heaviest task {through['heaviest_task_cpu_ms']} ms; the "
+            f"longest {through['longest_task_ms']} ms of wall clock ({through['longest_task_cpu_ms']} of CPU)"
+        )
     after = "; ".join(f"{name} {n}, longest {ms} ms" for name, (n, ms) in f["long_tasks_after_drawn"].items())
     print(f"the page's tasks over 50 ms once it was fully drawn (goal: none): {after}")
     for name, frames in f["long_frames_after_drawn"].items():

@@ -240,8 +240,8 @@ def trace_summary(trace: bytes, frame: str, messages: int) -> dict[str, float]:
     (ms) of its tasks in all, of each kind (``KINDS``; style and layout forced by a script, the
     page's thrash, apart) and per message received, the longest garbage collection; its tasks
     over 50 ms (wall clock: on a busy machine mostly the thread waiting for a core), the
-    longest's wall and CPU time, and the CPU of those tasks in all and by kind (what they
-    were)."""
+    longest's wall and CPU time, the most CPU a task took, and the CPU of those tasks in all and
+    by kind (what they were)."""
     import json
 
     events = json.loads(trace)
@@ -277,6 +277,7 @@ def trace_summary(trace: bytes, frame: str, messages: int) -> dict[str, float]:
         "long_tasks": sum(1 for _, a, b, _ in tasks if b - a > 50),
         "longest_task_ms": round(longest[2] - longest[1], 1),
         "longest_task_cpu_ms": round(longest[3], 1),
+        "heaviest_task_cpu_ms": round(max((cpu for *_, cpu in tasks), default=0.0), 1),
         "long_tasks_cpu_ms": round(sum(cpu for _, a, b, cpu in tasks if b - a > 50), 1),
         **{f"long_tasks_{k}_ms": round(v, 1) for k, v in within.items()},
     }

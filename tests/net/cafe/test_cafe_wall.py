@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 from io import BytesIO
 
 from PIL import Image, ImageChops
@@ -122,6 +123,33 @@ def test_a_move_redraws_its_own_board_and_a_table_out_of_view_is_drawn_when_seen
     assert _tile(page, "t3").locator(".figures .figure").count() == 1
     assert _tile(page, "t3").evaluate(RENDERED_JS)
     assert _tile(page, "t3").locator(".turn").inner_text() == "Black to move · move 2"
+
+
+def test_a_board_out_of_view_is_built_ahead_and_its_state_drawn_when_seen(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """A tile below the fold has its board built in the page's idle time (its cells and
+    coordinates, beneath), neither rendered nor with its table's pieces drawn until it is
+    scrolled to: then its pieces and words are drawn on the board already built."""
+    started = {name: boards(board_config(tmp_path, broker.port, name, size=3)) for name in TABLES}
+    for name in TABLES:
+        watcher.state(name)
+    started["t3"].place("A1*")
+    watcher.state("t3", lambda s: s["ply"] == 1)
+    page.set_viewport_size({"width": 420, "height": 500})  # one tile under the other
+    page.goto(cafe())
+    built = page.locator(f'article.far[data-board="t3"][data-drawn="{LAYOUT}"]')
+    built.wait_for(state="attached", timeout=10_000)
+    assert _tile(page, "t3").bounding_box()["y"] > 500 + 200  # never in view
+    assert built.locator(".under .cells .cell").count() == 9
+    assert built.locator(".mini .figures .figure").count() == 0  # its state not drawn
+    assert built.get_attribute("data-ply") is None
+    assert not built.evaluate(RENDERED_JS)
+    cells = built.locator(".under").inner_html()
+    _tile(page, "t3").scroll_into_view_if_needed()
+    _tile(page, "t3", 1).wait_for()
+    assert _tile(page, "t3").locator(".mini .figures .figure").count() == 1
+    assert _tile(page, "t3").locator(".under").inner_html() == cells  # not built again
 
 
 def test_a_move_brings_the_page_its_table_without_the_games_it_plays_and_new_game_keeps_them(
@@ -243,6 +271,48 @@ def test_a_board_far_away_is_rendered_in_the_frame_a_jump_brings_it_into(
     assert styled == ["visible", "visible"]
 
 
+#: The boards not rendered, as in a frame the browser draws before the page renders the boards
+#: a scroll brought: ``arg`` the tile kept far from the screen.
+UNRENDERED_JS = """(e) => {
+  const style = document.createElement('style');
+  style.textContent = '.tile .mini, .tile .under { content-visibility: hidden !important; }';
+  document.head.append(style);
+  e.classList.add('far');
+}"""
+
+
+def _mean_apart(first: bytes, second: bytes) -> float:
+    """How far apart two screenshots are, on average over their pixels (0-255)."""
+    apart = _apart(first, second)
+    return sum(apart) / len(apart)
+
+
+def test_a_board_not_rendered_yet_shows_a_picture_of_its_cells(tmp_path, broker, watcher, boards, cafe, page):
+    """A board far from the screen is not rendered; in its place its tile shows a picture of its
+    cells and coordinates, so that a frame drawn before the page renders a board a scroll brings
+    (a dragged scroll bar) shows the board and not a blank."""
+    boards(board_config(tmp_path, broker.port, "t1", size=3))
+    watcher.state("t1")
+    page.goto(cafe())
+    page.locator(f'article[data-board="t1"][data-drawn="{LAYOUT}"]').wait_for()
+    board = _tile(page, "t1").locator(".board")
+    drawn = board.screenshot()
+    page.evaluate(UNRENDERED_JS, _tile(page, "t1").element_handle())
+    page.wait_for_function(TWO_FRAMES_JS)
+    assert _tile(page, "t1").evaluate(BOARD_RENDERED_JS) == [False, False]
+    shown = board.screenshot()
+    page.evaluate("() => document.querySelector('.board').style.background = 'none'")
+    page.wait_for_function(TWO_FRAMES_JS)
+    blank = board.screenshot()
+    OUTPUT.mkdir(exist_ok=True)
+    for name, png in (("drawn", drawn), ("picture", shown), ("blank", blank)):
+        (OUTPUT / f"cafe-far-board-{name}.png").write_bytes(png)
+    assert _mean_apart(shown, drawn) < 2 < 8 < _mean_apart(blank, drawn), [
+        _mean_apart(shown, drawn),
+        _mean_apart(blank, drawn),
+    ]
+
+
 def test_the_wall_has_no_serious_accessibility_violations(tmp_path, broker, watcher, boards, cafe, page):
     """Every tile drawn, the controls shown (the page on loopback)."""
     require(AXE.exists(), f"axe-core in {AXE.parent} (tests/run.sh installs it with npm)")
@@ -313,14 +383,14 @@ TWO_FRAMES_JS = "() => new Promise((done) => requestAnimationFrame(() => request
 
 
 def _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page):
-    """Table t1 on the wall with two moves played; its tile's board (``svg.mini``)."""
+    """Table t1 on the wall with two moves played: its board, and its tile's (``svg.mini``)."""
     board = boards(board_config(tmp_path, broker.port, "t1", size=3))
     watcher.state("t1")
     page.goto(cafe())
     for ply, site in enumerate(("A1*", "A3*"), 1):
         board.place(site)
         _tile(page, "t1", ply).wait_for()
-    return _tile(page, "t1").locator("svg.mini")
+    return board, _tile(page, "t1").locator("svg.mini")
 
 
 def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
@@ -328,7 +398,7 @@ def test_the_pieces_on_a_tile_cast_the_shadow_each_casts_on_the_boards_page(
 ):
     """A tile draws its pieces' shadow once for them all: it looks as the board's page draws it,
     a shadow for each piece."""
-    mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
+    _, mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
     assert mini.locator(".figures .figure").count() == 2
     together = mini.screenshot()
     page.evaluate(EACH_SHADOW_JS)  # the board's page's own rule: a shadow for each piece
@@ -345,7 +415,7 @@ def test_a_tile_s_board_drawn_in_two_frames_looks_as_drawn_in_one(
 ):
     """A tile's cells and coordinates are drawn once, in a frame of their own beneath its pieces':
     the board looks as it does drawn in one frame (as the board's page draws it)."""
-    mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
+    _, mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
     assert mini.locator(".cells, .coords").count() == 0  # beneath, in the other frame
     assert _tile(page, "t1").locator("svg.under .cells .cell").count() == 9
     two = mini.screenshot()
@@ -376,3 +446,27 @@ def _apart(first: bytes, second: bytes) -> list[int]:
     a, b = (Image.open(BytesIO(png)).convert("RGB") for png in (first, second))
     d = ImageChops.difference(a, b).tobytes()
     return [max(d[i : i + 3]) for i in range(0, len(d), 3)]
+
+
+def test_an_offline_tile_s_board_fades_as_one_as_drawn_in_one_frame(
+    tmp_path, broker, watcher, boards, cafe, page
+):
+    """A table gone offline has its board faded as one picture, its cells beneath and its pieces
+    above together: where a piece covers a cell, the cell does not show through it (the two
+    frames each faded apart let it, a few levels of 255). Pixel for pixel the same board drawn in
+    one frame and faded."""
+    board, mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
+    board.proc.send_signal(signal.SIGKILL)
+    page.locator('article.offline[data-board="t1"]').wait_for(timeout=40_000)
+    page.wait_for_function(TWO_FRAMES_JS)
+    two = mini.screenshot()
+    page.evaluate(
+        "() => { const under = document.querySelector('svg.under'); "
+        "under.nextElementSibling.prepend(...under.children); }"
+    )  # one frame, as the board's page draws it
+    page.wait_for_function(TWO_FRAMES_JS)
+    one = mini.screenshot()
+    OUTPUT.mkdir(exist_ok=True)
+    (OUTPUT / "cafe-offline-board-two-frames.png").write_bytes(two)
+    (OUTPUT / "cafe-offline-board-one-frame.png").write_bytes(one)
+    assert max(_apart(two, one)) == 0

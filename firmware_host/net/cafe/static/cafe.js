@@ -159,6 +159,7 @@ function later(view) {
   withListing(view, pending.get(view.id) || table?.view);
   view.received = Date.now();  // the clocks count down from here
   if (table && !table.seen && !pending.has(view.id) && orderOf(view) === table.order) {
+    if (view.layout !== table.view.layout) moreAhead();  // a new game: its board to build
     table.view = view;  // out of view, in its place: kept for when it comes into view, no frame
     table.stale = true;
     return;
@@ -259,6 +260,7 @@ const inView = new IntersectionObserver((entries) => {
     });
     else dropControls(table);
   }
+  moreAhead();  // the boards near the view
 }, { rootMargin: "200px" });
 
 // A jump (the End key, the scroll bar dragged) brings tiles that were far: those now on the
@@ -284,6 +286,7 @@ function update(view) {
   if (watched && view.id !== watched) return;
   let table = tables.get(view.id);
   const made = !table;
+  if (made || view.layout !== table.view.layout) moreAhead();
   if (made) {
     table = { view, order: "", el: makeTile(view.id), seen: false, stale: true, shown: {}, relayout: false, due: 0 };
     tables.set(view.id, table);
@@ -666,6 +669,7 @@ function layoutOf(key, board) {
       if (table) table.stale = true;
     }
     redraw([...boards].map((id) => tables.get(id)));
+    moreAhead();
   }).catch(() => layouts.delete(key));
   return null;
 }
@@ -686,19 +690,7 @@ function drawTile(table, frame) {
     el.dataset.drawn = "";
     return;
   }
-  // Its cells and coordinates beneath, painted once: a move paints its pieces again, not those.
-  table.board ||= new Board(el.querySelector(".mini"), { interactive: false, under: el.querySelector(".under") });
-  const board = table.board;
-  board.sides = view.state.sides || [];
-  if (el.dataset.drawn !== view.layout) {
-    board.build(layout.sites, layout.drawing, frame);
-    el.dataset.drawn = view.layout;
-    table.shown = {};  // drawn afresh
-    table.relayout = false;
-  } else if (table.relayout) {  // the screen changed size while the tile was out of view
-    board.layout(frame);
-    table.relayout = false;
-  }
+  const board = buildBoard(table, layout, frame);
   // As the board's page shows it: a piece to put back is faint (its sensor sees nothing), a
   // piece to take off is a bare reading, and their sites are marked as the board lights them.
   const seen = new Set(view.pieces);
@@ -725,6 +717,112 @@ function drawTile(table, frame) {
   }
 }
 
+// A tile's board built for its game (its cells and coordinates beneath, painted once: a move
+// paints its pieces again, not those), or fitted to a new screen size.
+function buildBoard(table, layout, frame) {
+  const { view, el } = table;
+  table.board ||= new Board(el.querySelector(".mini"), { interactive: false, under: el.querySelector(".under") });
+  const board = table.board;
+  board.sides = view.state.sides || [];
+  if (el.dataset.drawn !== view.layout) {
+    board.build(layout.sites, layout.drawing, frame);
+    el.dataset.drawn = view.layout;
+    table.shown = {};  // drawn afresh
+    table.relayout = false;
+  } else if (table.relayout) {  // the screen changed size while the tile was out of view
+    board.layout(frame);
+    table.relayout = false;
+  } else {
+    return board;
+  }
+  frame ||= el.querySelector(".mini").getBoundingClientRect();  // as the board measured it
+  el.dataset.cells = pictureOf(el.querySelector(".under"), view.layout, frame);
+  return board;
+}
+
+// A picture of a board's cells and coordinates (its frame beneath, as an image), shown in place
+// of a board the browser does not render (far from the screen, cafe.css): a frame the browser
+// draws while a scroll moves faster than the page renders the boards it brings shows the board's
+// cells, not a blank. One rule for each game and size, not an image in each tile: the tile is
+// marked with its number (data-cells).
+const pictures = new Map();  // game, view box and size -> its number
+const pictureSheet = new CSSStyleSheet();
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, pictureSheet];
+
+function pictureOf(under, layout, { width, height }) {
+  const key = `${layout} ${under.getAttribute("viewBox")} ${width}x${height}`;
+  if (pictures.has(key)) return pictures.get(key);
+  const n = String(pictures.size);
+  pictures.set(key, n);
+  const copy = under.cloneNode(true);
+  copy.setAttribute("width", String(width));
+  copy.setAttribute("height", String(height));
+  const style = document.createElementNS("http://www.w3.org/2000/svg", "style");
+  style.textContent = boardStyles();
+  copy.prepend(style);
+  const url = `data:image/svg+xml,${encodeURIComponent(new XMLSerializer().serializeToString(copy))}`;
+  pictureSheet.insertRule(`.tile.far[data-cells="${n}"] .board { background: url("${url}") 0 0 / 100% 100%; }`);
+  return n;
+}
+
+// The board's own styles (/shared/board.css), for its picture.
+function boardStyles() {
+  const sheet = [...document.styleSheets].find((s) => s.href?.endsWith("/shared/board.css"));
+  return sheet ? Array.from(sheet.cssRules, (rule) => rule.cssText).join("\n") : "";
+}
+
+// The boards of the tiles out of view built ahead (or fitted to a new screen size) in the
+// page's idle time, nearest the screen first, while the idle period lasts: a tile scrolled to
+// then has only its state drawn, its pieces and words (a board of a large game takes milliseconds
+// to build, and the tiles a scroll brings came as tasks one after the other). What it shows is
+// still drawn as it comes into view, and its board not rendered while far (cafe.css, ".far").
+// Only the tiles near those in view, as the view moves: every board of a wall of 200 built
+// made the page's memory-reducing garbage collection 40 ms and more (it walks every element).
+const AHEAD_TILES = 48;
+const AHEAD_MS = 8;  // the idle time one more board's build needs
+let aheadAsked = false;
+// Whether a board may be left to build ahead: none once the tiles were looked through, until
+// the view moves, a tile or a game comes, or the screen changes size (moreAhead).
+let aheadLeft = true;
+
+function moreAhead() {
+  aheadLeft = true;
+  askAhead();
+}
+
+function askAhead() {
+  if (aheadAsked || !aheadLeft || !("requestIdleCallback" in window)) return;  // else built when seen
+  aheadAsked = true;
+  requestIdleCallback(buildAhead);
+}
+
+function buildAhead(deadline) {
+  aheadAsked = false;
+  for (let table = nextAhead(); table; table = nextAhead()) {
+    if (deadline.timeRemaining() < AHEAD_MS) return askAhead();
+    const layout = layouts.get(table.view.layout);
+    guard(table, () => buildBoard(table, layout, table.el.querySelector(".mini").getBoundingClientRect()));
+  }
+  aheadLeft = false;
+}
+
+// The tile out of view nearest those in view (in the wall's order, at most AHEAD_TILES away)
+// whose board is to be built or fitted, its game's board fetched.
+function nextAhead() {
+  const tiles = [...$("tables").children];
+  const seen = tiles.map((el) => Boolean(tables.get(el.dataset.board)?.seen));
+  const first = Math.max(0, seen.indexOf(true)), last = Math.max(first, seen.lastIndexOf(true));
+  let best = null, far = AHEAD_TILES + 1;
+  tiles.forEach((el, i) => {
+    const table = tables.get(el.dataset.board);
+    const away = Math.max(first - i, i - last);
+    if (!table || seen[i] || away >= far || !needsBox(table)) return;
+    const layout = layouts.get(table.view.layout);
+    if (layout && !(layout instanceof Set)) [best, far] = [table, away];
+  });
+  return best;
+}
+
 // ---------------------------------------------------------------- little things
 let toastTimer = 0;
 function toast(text) {
@@ -748,6 +846,7 @@ addEventListener("resize", () => {
     t.stale = true;
   });
   redraw([...tables.values()]);
+  moreAhead();
 });
 // Each second, the tiles in view whose clocks or "since" are due, written in the next frames.
 setInterval(() => {

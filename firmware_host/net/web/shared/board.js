@@ -245,8 +245,7 @@ export class Board {
    */
   build(sites, drawing, r = this.svg.getBoundingClientRect()) {
     this.source = [sites, drawing];
-    const spaced = typicalSpacing(sites);
-    const beside = arrangeParts(sites, spaced, false), stacked = arrangeParts(sites, spaced, true);
+    const [beside, stacked] = partsOf(sites);
     this.stacked = stacked !== sites && fitScale(stacked, r) > fitScale(beside, r);
     sites = this.stacked ? stacked : beside;
     const svg = this.svg, fixed = this.under || svg;
@@ -254,7 +253,7 @@ export class Board {
     fixed.replaceChildren();
     this.sites.clear();
     this.siteList = sites;
-    const spacing = this.spacing = typicalSpacing(sites);
+    const spacing = this.spacing = spacingOf(sites);
     this.table = svgEl("rect", { class: "table" }, fixed);
     /** @type {Layers} */
     const layers = {};
@@ -307,6 +306,8 @@ export class Board {
     const points = sites.flatMap(outlinePoints);
     let box = extent(points);
     let size = spacing * 0.32, bare = false;
+    /** @type {Label[]} */
+    let placed = [];
     for (let pass = 0; pass < 3; pass++) {   // the labels' size sets the box sets the scale
       const pad = size * 0.4;
       const [w, h] = [box[2] - box[0] + 2 * pad, box[3] - box[1] + 2 * pad];
@@ -315,13 +316,16 @@ export class Board {
       // ... at the largest scale the board can have; a board played on zooms in instead
       bare ||= pass === 0 && !this.interactive && readable > spacing * 0.7;
       size = Math.min(Math.max(spacing * 0.32, readable), spacing * 1.2);
-      const labels = bare ? [] : drawCoordinates(sites, coords, spacing, size);
-      if (bare) coords.replaceChildren();
+      placed = bare ? [] : coordinatesOf(sites, spacing, size);
       /** @type {Point[]} */
-      const corners = labels.flatMap(([x, y, half]) => [[x - half, y - size * 0.6], [x + half, y + size * 0.6]]);
+      const corners = placed.flatMap((l) => {
+        const [x, y] = labelAt(l);
+        return [[x - l.half, y - size * 0.6], [x + l.half, y + size * 0.6]];
+      });
       box = extent([...points, ...corners]);
       this.viewBox = [box[0] - pad, -box[3] - pad, box[2] - box[0] + 2 * pad, box[3] - box[1] + 2 * pad];
     }
+    drawCoordinates(placed, coords, spacing, size);
     for (const frame of this.under ? [this.svg, this.under] : [this.svg]) {
       frame.setAttribute("viewBox", this.viewBox.join(" "));
       frame.style.setProperty("--unit", `${spacing}px`);  // a length: Firefox wants one in calc()
@@ -683,6 +687,29 @@ function typicalSpacing(sites) {
 }
 
 /**
+ * ``fn`` of a board's sites, worked out once while they live (a café wall builds many boards of
+ * the same sites).
+ * @template V
+ * @param {(sites: Site[]) => V} fn
+ * @returns {(sites: Site[]) => V}
+ */
+function remembered(fn) {
+  /** @type {WeakMap<Site[], V>} */
+  const known = new WeakMap();
+  return (sites) => {
+    if (!known.has(sites)) known.set(sites, fn(sites));
+    return /** @type {V} */ (known.get(sites));
+  };
+}
+
+const spacingOf = remembered(typicalSpacing);
+/** The sites in their parts side by side, and one above the other (arrangeParts). */
+const partsOf = remembered((sites) => {
+  const spaced = spacingOf(sites);
+  return [arrangeParts(sites, spaced, false), arrangeParts(sites, spaced, true)];
+});
+
+/**
  * The sites split where a gap of half a spacing or more runs between them from top to bottom
  * (two hemispheres), each site given its ``part``; the parts after the first moved below the one
  * before (``stacked``) or beside it, far enough apart for both parts' coordinates between them.
@@ -905,13 +932,55 @@ function drawMark(node, parts, kind, spacing) {
  * whatever its direction (a hexagon's columns run slantwise). Each label stays clear of every
  * site and every other label; a slanted line's label stands only where no label of the other
  * kind is near (it would read as naming the other line) and has a leader along its line to the
- * site it names; every line keeps at least one. Labels on no such lines get none. Returns where
- * each label went: [x, y, half its width].
- * @param {Site[]} sites @param {SVGGElement} layer @param {number} spacing @param {number} size
- * @returns {[number, number, number][]}
+ * site it names; every line keeps at least one. Labels on no such lines get none. Placed once
+ * for a board's sites and a label size (every tile of a café wall playing one game has the same:
+ * placing them is most of the time a board takes to build).
+ * @param {Site[]} sites @param {number} spacing @param {number} size
+ * @returns {Label[]}
  */
-function drawCoordinates(sites, layer, spacing, size) {
+function coordinatesOf(sites, spacing, size) {
+  const sizes = placedCoordinates.get(sites) || new Map();
+  placedCoordinates.set(sites, sizes);
+  const key = `${spacing} ${size}`;
+  if (!sizes.has(key)) sizes.set(key, placeCoordinates(sites, spacing, size));
+  return sizes.get(key);
+}
+
+/** Sites -> "spacing size" -> their coordinates placed (coordinatesOf). @type {WeakMap<Site[], Map<string, Label[]>>} */
+const placedCoordinates = new WeakMap();
+
+/** Where a placed label stands (board units, y upwards). @param {Label} l @returns {Point} */
+const labelAt = (l) => [l.line.c[0] + l.t * l.line.d[0], l.line.c[1] + l.t * l.line.d[1]];
+
+/**
+ * The labels placed (coordinatesOf), drawn into ``layer``: each with a leader when slanted.
+ * @param {Label[]} placed @param {SVGGElement} layer @param {number} spacing @param {number} size
+ */
+function drawCoordinates(placed, layer, spacing, size) {
   layer.replaceChildren();
+  for (const l of placed) {
+    const [x, y] = labelAt(l);
+    if (l.slanted) {   // a leader from the line's last site to its label
+      const from = l.end * (l.far + spacing * 0.12), to = l.t - l.end * size * 0.55;
+      const [d0, d1] = l.line.d, [c0, c1] = l.line.c;
+      if (Math.abs(to) > Math.abs(from)) {
+        svgEl("line", { x1: c0 + from * d0, y1: -(c1 + from * d1), x2: c0 + to * d0, y2: -(c1 + to * d1),
+                        class: "leader", "stroke-width": spacing * 0.03 }, layer);
+      }
+    }
+    const text = svgEl("text", { x, y: -y, class: "coord", "font-size": size, "text-anchor": "middle",
+                                 "dominant-baseline": "central" }, layer);
+    text.textContent = l.text;
+    text.dataset.line = l.id;
+  }
+}
+
+/**
+ * The coordinates' labels placed for ``sites`` at label size ``size`` (coordinatesOf).
+ * @param {Site[]} sites @param {number} spacing @param {number} size
+ * @returns {Label[]}
+ */
+function placeCoordinates(sites, spacing, size) {
   /** @type {Map<string, Site[]>[]} letters, numbers */
   const groups = [new Map(), new Map()];
   for (const site of sites) {
@@ -948,17 +1017,15 @@ function drawCoordinates(sites, layer, spacing, size) {
       }));
     }
   });
-  /** @param {Label} l @returns {Point} */
-  const at = (l) => [l.line.c[0] + l.t * l.line.d[0], l.line.c[1] + l.t * l.line.d[1]];
   /** @type {Label[]} */
   const placed = [];
   /** @param {Label} l */
   const clear = (l) => {
-    const [x, y] = at(l);
+    const [x, y] = labelAt(l);
     if (overSite(x, y, l.half + size * 0.08, size * 0.55, sites, spacing)) return false;
     if (nearestPart(x, y, sites) !== l.part) return false;  // between two parts: its own
     return placed.every((p) => {
-      const [u, v] = at(p);
+      const [u, v] = labelAt(p);
       const apart = Math.abs(u - x) >= p.half + l.half + size * 0.15 || Math.abs(v - y) >= size * 1.05;
       const plain = !l.slanted || p.kind === l.kind || Math.hypot(u - x, v - y) >= Math.max(spacing * 1.3, size * 2.2);
       return apart && plain;
@@ -984,22 +1051,7 @@ function drawCoordinates(sites, layer, spacing, size) {
     const l = pair.find((c) => settle(c, 12)) || pair[0];
     placed.push(l);
   }
-  for (const l of placed) {
-    const [x, y] = at(l);
-    if (l.slanted) {   // a leader from the line's last site to its label
-      const from = l.end * (l.far + spacing * 0.12), to = l.t - l.end * size * 0.55;
-      const [d0, d1] = l.line.d, [c0, c1] = l.line.c;
-      if (Math.abs(to) > Math.abs(from)) {
-        svgEl("line", { x1: c0 + from * d0, y1: -(c1 + from * d1), x2: c0 + to * d0, y2: -(c1 + to * d1),
-                        class: "leader", "stroke-width": spacing * 0.03 }, layer);
-      }
-    }
-    const text = svgEl("text", { x, y: -y, class: "coord", "font-size": size, "text-anchor": "middle",
-                                 "dominant-baseline": "central" }, layer);
-    text.textContent = l.text;
-    text.dataset.line = l.id;
-  }
-  return placed.map((l) => [...at(l), l.half]);
+  return placed;
 }
 
 /**
