@@ -640,19 +640,18 @@ class Remote:
 
     def _of_here(self, seen: Seen, peer: Peer, ask: tuple[int, int, int, int]) -> bool:
         """Whether the other board's takeback request is of the position here: the same
-        moves, or those and its move still being carried out here (which it undoes too)."""
+        moves, or those and its move still to be carried out here (which it undoes too),
+        lit already or read in the same message as the request (its earlier one lost)."""
         rewrites, keep, moves, _ = ask
         if rewrites != len(seen.rewrites) or not 0 <= keep <= len(seen.moves) or keep >= moves:
             return False
         if moves == len(seen.moves):
             return True
         read = self._moves(seen, peer)
-        return (
-            moves == len(seen.moves) + 1
-            and seen.pending is not None
-            and read is not None
-            and read[0][:moves] == (*seen.moves, seen.pending)
-        )
+        if moves != len(seen.moves) + 1 or read is None or len(read[0]) < moves:
+            return False
+        theirs = read[0][len(seen.moves)]
+        return read[0][: len(seen.moves)] == seen.moves and seen.pending in (None, theirs)
 
     def _reply(self, ask: tuple[int, int, int, int], yes: bool) -> None:
         self._quiet = None

@@ -4,8 +4,10 @@ twice, or from a board that restarted in between."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from firmware_host.board.controller import Game
-from firmware_host.board.opponent import Ask, Asked, Seen, TakeBackTo, Withdraw
+from firmware_host.board.opponent import Ask, Asked, Play, Seen, TakeBackTo, Withdraw
 from firmware_host.net.mqtt import topics
 from firmware_host.net.mqtt.remote import Remote
 from testbed.bus import Bus
@@ -208,3 +210,25 @@ def test_a_request_the_asking_board_no_longer_knows_is_said_withdrawn_on_the_boa
     assert t2.poll(here) == [] and t2.note == Remote.WITHDRAWN  # said until the game moves on
     t2.poll(seen(("B2*", "C3*")))
     assert t2.note is None
+
+
+def test_a_takeback_of_a_move_heard_in_the_same_message_is_put_to_the_players():
+    """t1's players move and ask to take it back before t2 has read the move (its message lost,
+    or the two sent at once): t2 reads both in one message. It lights the move and asks its
+    players (before, it said no at once, the move not yet lit there: found by the robot)."""
+    bus = Bus()
+    t1, t2 = pair(bus)
+    before, here = seen(()), seen(("B2*",))
+    assert t1.poll(before) == t2.poll(before) == []
+    waiting = replace(before, awaiting=True)  # t2 waits for t1's move
+    t1.poll(here)  # the move goes out; t2 does not read it yet
+    assert isinstance(t1.takeback(here), Asked)
+    t1.poll(here)
+    bus.deliver(bus.now + 1)  # t2 keeps the last message: the move and the request
+    intents = t2.poll(waiting)
+    asks = [intent for intent in intents if isinstance(intent, Ask)]
+    assert len(asks) == 1 and "Opponent asks to undo 1 move" in asks[0].screen.lines, intents
+    assert [intent.move for intent in intents if isinstance(intent, Play)] == ["B2*"]
+    asks[0].answer(True)  # OK
+    lit = replace(waiting, pending="B2*")
+    assert t2.poll(lit) == [TakeBackTo(0)]
