@@ -232,6 +232,9 @@ class BoardUnderTest:
     an order drawn from it, read from a layout file (:func:`shuffled_layout`), instead of the
     default one; ``speech``: the daemon's ``say`` events too."""
 
+    #: How long the players wait for the computer's or the other board's move (ms).
+    opponent_ms = 3000.0
+
     def __init__(
         self,
         game: Game,

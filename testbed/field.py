@@ -192,6 +192,9 @@ class FieldBoard:
         self.path, self.board, self.cafe, self.hands, self.side = config, board, cafe, hands, side
         self.config: Config = load_config(str(config))
         self.signal = signal.SIGTERM  # how the next restart stops the daemon
+        #: How long the players wait for the computer's or the other board's move (ms): a
+        #: daemon just restarted starts the computer's worker first, on a loaded machine too.
+        self.opponent_ms = WAIT_S * 1000
         self.began = time.monotonic()
         self.lines: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []

@@ -648,7 +648,7 @@ class Robot:
         once it is."""
         if not self.patient or self.over() or self.state.to_move not in self.others:
             return False
-        for _ in range(30):
+        for _ in range(int(self.board.opponent_ms // 100)):
             self.board.run(100)
             if self.asks():
                 return True
