@@ -55,6 +55,12 @@ TIMES = (16, 16, 16, 8, 8)
 #: Alpha-beta's pondering looks at as many moves a node as a search of this many times the
 #: level's budget (a small budget looks at fewer): a pondered answer has at least that much work.
 WIDER = 2
+#: The levels at which alpha-beta's pondering was shown to make the computer stronger in games:
+#: at the cap with a quarter of level 3's budget a move (every alpha-beta game above even),
+#: more than level 1's (a fifth). At level 3's whole budget no game run showed it and answers
+#: were not measurably better than the level's own against a deeper search (docs/performance.md,
+#: "Eleventh round"), so the computer does not ponder there (:func:`worth`).
+SHOWN = (1,)
 
 
 class Ponder:
@@ -167,6 +173,18 @@ class Ponder:
             kind = alphabeta.COUNTS
             return SearchChoice(deep.move, self.level, kind, made, made, reply=deep.reply(), pondered=before)
         return choose(state, self.level, seed, stop, self.work)
+
+
+def worth(state: GameState[Any], level: int) -> bool:
+    """Whether the computer ponders at ``level`` in ``state``'s game: an MCTS at every level (its
+    answer is the level's search on a tree with more visits), alpha-beta only at the levels where
+    pondering was shown stronger (:data:`SHOWN`). ``bench/ponder.py`` measures any level.
+
+    >>> from engines import new_game
+    >>> [worth(new_game("phalanx"), level) for level in (1, 3)], worth(new_game("antipode"), 3)
+    ([True, False], True)
+    """
+    return profile_of(state).search == "mcts" or level in SHOWN
 
 
 def start(
