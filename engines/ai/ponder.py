@@ -154,6 +154,14 @@ class Ponder:
         nodes = {m: self.answers[m].run.nodes if m in self.answers else 0 for m in open_}
         return min(open_, key=nodes.__getitem__, default=None)
 
+    def kept(self, state: GameState[Any], move: Any) -> bool:
+        """Whether pondering answered the players' ``move`` (reaching ``state``): a hit, which
+        :meth:`reply` answers from what it kept."""
+        if self.tree is not None:
+            child = self.tree.children.get(move)
+            return child is not None and child.state == state
+        return move in self.answers and self.answers[move].state == state
+
     def reply(
         self, state: GameState[Any], move: Any, seed: int, stop: Callable[[], bool] | None = None
     ) -> SearchChoice:
@@ -161,18 +169,17 @@ class Ponder:
         position: what pondering kept searched on with the level's budget when it can, else the
         level's search (``stop``: the caller's, as for ``choose``). ``pondered`` says what the
         answer had from pondering (a tree's visits, alpha-beta's nodes)."""
+        if not self.kept(state, move):
+            return choose(state, self.level, seed, stop, self.work)
         if self.tree is not None:
-            kept = self.tree.children.get(move)
-            if kept is not None and kept.state == state:
-                visits = kept.visits
-                choice = choose(state, self.level, seed, stop, self.work, tree=kept)
-                return replace(choice, pondered=visits)
-        elif move in self.answers and self.answers[move].state == state:
-            deep, before = self.answers[move], self.answers[move].run.nodes
-            made = deep.deepen(self.budget, stop or (lambda: False))
-            kind = alphabeta.COUNTS
-            return SearchChoice(deep.move, self.level, kind, made, made, reply=deep.reply(), pondered=before)
-        return choose(state, self.level, seed, stop, self.work)
+            kept = self.tree.children[move]
+            visits = kept.visits
+            choice = choose(state, self.level, seed, stop, self.work, tree=kept)
+            return replace(choice, pondered=visits)
+        deep, before = self.answers[move], self.answers[move].run.nodes
+        made = deep.deepen(self.budget, stop or (lambda: False))
+        kind = alphabeta.COUNTS
+        return SearchChoice(deep.move, self.level, kind, made, made, reply=deep.reply(), pondered=before)
 
 
 def worth(state: GameState[Any], level: int) -> bool:

@@ -241,3 +241,11 @@ def test_the_per_move_bench_judges_the_three_answers_to_each_reply_pondering_ans
     got = bench_ponder_moves.summary(records)
     assert got["positions"] == len(records) and got["plain"]["as_plain"] == 1.0
     assert got["worse_than_plain"] + got["better_than_plain"] <= len(records)
+
+
+def test_the_bench_can_answer_pondering_s_hits_with_the_control_s_search():
+    """bench/ponder.py --hits-control: the same pondering, but each move it answered gets a
+    fresh search of twice the work instead (the pondered answer's search, without its cuts)."""
+    rules = bench_ponder.Rules(3, 60, 16.0, hits_control=True)
+    got = bench_ponder.games("anti-grid", rules, first=0, count=1, plies=16)
+    assert got.games == 1 and 0 < got.hits <= got.moves and got.gain == 2.0 * got.hits
