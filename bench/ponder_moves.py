@@ -92,8 +92,7 @@ def judged(
 def answers(
     after: GameState[Any], thought: ponder.Ponder, reply: Any, work: int, seed: int
 ) -> dict[str, Any]:
-    """The three answers at ``after`` (the ``reply`` played): each (move, plies finished,
-    nodes of the cut-short iteration)."""
+    """The three answers at ``after`` (the ``reply`` played): each (move, plies finished)."""
     plain, control = deepening(after, work, seed), deepening(after, 2 * work, seed)
     deep = thought.answers[reply]
     thought.reply(after, reply, seed)
@@ -124,10 +123,10 @@ def game(
     start = state.ply
     while state.outcome() is None and state.ply - start < plies:
         seed = rng.randrange(1 << 30)
-        deep_ = deepening(state, work, seed)
-        choice = SearchChoice(deep_.move, 3, alphabeta.COUNTS, 0, 0, reply=deep_.reply())
+        mine = deepening(state, work, seed)
+        choice = SearchChoice(mine.move, 3, alphabeta.COUNTS, 0, 0, reply=mine.reply())
         thought = ponder.start(state, choice, 3, seed, work)
-        state = state.apply(deep_.move)
+        state = state.apply(mine.move)
         if thought is None or state.outcome() is not None:
             continue
         ponder_for(thought, None if times is None else times * work)
