@@ -22,6 +22,11 @@ the move played, the most it can give. ``--times K``: the other side thinks K ti
 (a player who takes longer than the computer's search); the plain side cannot use that time,
 the pondering side ponders all of it (up to pondering's cap, ``ponder.TIMES`` a move's work).
 
+``--hits-control``: the pondering side ponders as usual, but answers each move pondering
+answered (a hit) with the control's search (twice the work, fresh) instead of the pondered
+answer, and every other move with its own: whether the pondered answer or the course of the
+game loses what pondering loses (both have twice the search on the same moves).
+
 ``--memory``: no games, the memory pondering keeps: for each game (its standard size) at
 levels 3 and 5, in a fresh process that has loaded what the worker's does, the peak resident
 memory (MB) once the computer has chosen a move, and once pondering over the players' turn has
@@ -33,7 +38,8 @@ of search does, so that the work model stands for equal wall time (its pondering
 the other side's work is then measured, not set).
 
 Usage: nice -n 10 .venv/bin/python -m bench.ponder [--games N] [--level L] [--share F]
-       [--game NAME] [--first N] [--jobs J] [--plies P] [--times K] [--wall] [--double] [--memory]
+       [--game NAME] [--first N] [--jobs J] [--plies P] [--times K] [--wall] [--double]
+       [--hits-control] [--memory]
 The last line is a JSON object of the figures.
 """
 
@@ -157,14 +163,16 @@ class Rules:
     """How a match is played: both sides' ``level`` and ``work`` a move; the other side's
     thinking time is ``times`` its work (1: a computer's; more: a player who thinks longer
     than the search it stands for); ``wall``: pondering goes by the seconds the other side's
-    move took (times ``times``), not its work; ``double``: the control, no pondering but twice
-    the work a move (what pondering would give if it always foresaw the move)."""
+    move took (times ``times``), not its work; ``hits_control``: a hit is answered by a fresh
+    search of twice the work, not the pondered answer; ``double``: the control, no pondering
+    but twice the work a move (what pondering would give if it always foresaw the move)."""
 
     level: int
     work: int
     times: float = 1.0
     wall: bool = False
     double: bool = False
+    hits_control: bool = False
 
 
 class Pair:
@@ -192,8 +200,12 @@ class Pair:
             _, move, work, seconds = self.last
             self.tally.other_work += work
             self.tally.pondered += self._ponder(thought, work * self.rules.times, seconds * self.rules.times)
-            choice = thought.reply(state, move, seed)
-            self._count(choice)
+            if self.rules.hits_control and thought.kept(state, move):  # twice the level's search
+                choice = choose(state, self.level, seed, work=2 * self.work)
+                self.tally.hits, self.tally.gain = self.tally.hits + 1, self.tally.gain + 2.0
+            else:
+                choice = thought.reply(state, move, seed)
+                self._count(choice)
         else:
             choice = choose(state, self.level, seed, work=self.work)
         self.tally.moves += 1
@@ -351,6 +363,7 @@ def main() -> int:
     parser.add_argument("--times", type=float, default=1.0, help="the other side thinks its work times this")
     parser.add_argument("--wall", action="store_true", help="ponder for the other side's seconds")
     parser.add_argument("--double", action="store_true", help="the control: twice the work, no pondering")
+    parser.add_argument("--hits-control", action="store_true", help="hits answered by twice the work, fresh")
     parser.add_argument(
         "--memory", action="store_true", help="the memory pondering to the cap keeps, no games"
     )
@@ -361,7 +374,8 @@ def main() -> int:
         print(json.dumps(figures))
         return 0
     for game in [args.game] if args.game else list(SIZES):
-        rules = Rules(args.level, work_for(game, args.level, args.share), args.times, args.wall, args.double)
+        work = work_for(game, args.level, args.share)
+        rules = Rules(args.level, work, args.times, args.wall, args.double, args.hits_control)
         got = match(game, rules, args.games, args.plies, args.jobs, args.first).figures()
         figures[game] = {"work": rules.work, **got}
         print(f"{game:<10} work {rules.work:>5}: {line(got)}", flush=True)

@@ -55,6 +55,12 @@ TIMES = (16, 16, 16, 8, 8)
 #: Alpha-beta's pondering looks at as many moves a node as a search of this many times the
 #: level's budget (a small budget looks at fewer): a pondered answer has at least that much work.
 WIDER = 2
+#: The levels at which alpha-beta's pondering was shown to make the computer stronger in games:
+#: at the cap with a quarter of level 3's budget a move (every alpha-beta game above even),
+#: more than level 1's (a fifth). At level 3's whole budget no game run showed it and answers
+#: were not measurably better than the level's own against a deeper search (docs/performance.md,
+#: "Eleventh round"), so the computer does not ponder there (:func:`worth`).
+SHOWN = (1,)
 
 
 class Ponder:
@@ -148,6 +154,14 @@ class Ponder:
         nodes = {m: self.answers[m].run.nodes if m in self.answers else 0 for m in open_}
         return min(open_, key=nodes.__getitem__, default=None)
 
+    def kept(self, state: GameState[Any], move: Any) -> bool:
+        """Whether pondering answered the players' ``move`` (reaching ``state``): a hit, which
+        :meth:`reply` answers from what it kept."""
+        if self.tree is not None:
+            child = self.tree.children.get(move)
+            return child is not None and child.state == state
+        return move in self.answers and self.answers[move].state == state
+
     def reply(
         self, state: GameState[Any], move: Any, seed: int, stop: Callable[[], bool] | None = None
     ) -> SearchChoice:
@@ -155,18 +169,29 @@ class Ponder:
         position: what pondering kept searched on with the level's budget when it can, else the
         level's search (``stop``: the caller's, as for ``choose``). ``pondered`` says what the
         answer had from pondering (a tree's visits, alpha-beta's nodes)."""
+        if not self.kept(state, move):
+            return choose(state, self.level, seed, stop, self.work)
         if self.tree is not None:
-            kept = self.tree.children.get(move)
-            if kept is not None and kept.state == state:
-                visits = kept.visits
-                choice = choose(state, self.level, seed, stop, self.work, tree=kept)
-                return replace(choice, pondered=visits)
-        elif move in self.answers and self.answers[move].state == state:
-            deep, before = self.answers[move], self.answers[move].run.nodes
-            made = deep.deepen(self.budget, stop or (lambda: False))
-            kind = alphabeta.COUNTS
-            return SearchChoice(deep.move, self.level, kind, made, made, reply=deep.reply(), pondered=before)
-        return choose(state, self.level, seed, stop, self.work)
+            kept = self.tree.children[move]
+            visits = kept.visits
+            choice = choose(state, self.level, seed, stop, self.work, tree=kept)
+            return replace(choice, pondered=visits)
+        deep, before = self.answers[move], self.answers[move].run.nodes
+        made = deep.deepen(self.budget, stop or (lambda: False))
+        kind = alphabeta.COUNTS
+        return SearchChoice(deep.move, self.level, kind, made, made, reply=deep.reply(), pondered=before)
+
+
+def worth(state: GameState[Any], level: int) -> bool:
+    """Whether the computer ponders at ``level`` in ``state``'s game: an MCTS at every level (its
+    answer is the level's search on a tree with more visits), alpha-beta only at the levels where
+    pondering was shown stronger (:data:`SHOWN`). ``bench/ponder.py`` measures any level.
+
+    >>> from engines import new_game
+    >>> [worth(new_game("phalanx"), level) for level in (1, 3)], worth(new_game("antipode"), 3)
+    ([True, False], True)
+    """
+    return profile_of(state).search == "mcts" or level in SHOWN
 
 
 def start(

@@ -183,6 +183,20 @@ def test_the_answer_to_a_move_the_computer_pondered_is_searched_on_the_tree_it_k
     assert opponent._PONDERING is None
 
 
+def test_the_computer_ponders_with_alpha_beta_only_at_the_levels_where_it_was_shown_stronger():
+    """Alpha-beta's pondering was not shown to make level 3 stronger at its whole budget
+    (docs/performance.md, eleventh round): after its move at level 3 the worker keeps nothing
+    to ponder on, so its next move is the level's own search. At level 1 it ponders."""
+    state = new_game("phalanx")
+    try:
+        think(state, 3, 1, True, (1, ()))
+        assert opponent._PONDERING is None and think_on() == 0
+        move = think(state, 1, 1, True, (1, ()))
+        assert opponent._PONDERING is not None and opponent._PONDERING[0] == (1, (move,))
+    finally:
+        forget()
+
+
 def test_a_live_computer_ponders_over_the_players_turn_and_a_takeback_stops_it():
     """After its move the computer's worker ponders (a yielding job) while the players carry
     the move out and think; their move stops it and the answer is searched in the same process,

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from bench import ponder as bench_ponder
+from bench import ponder_moves as bench_ponder_moves
 from engines.ai import alphabeta, budget, choose, ponder
 from tests.engines.play_tools import reached
 
@@ -226,3 +227,25 @@ def test_pondering_to_its_cap_thinks_as_long_as_the_other_side_at_the_caps_times
     times = ponder.TIMES[2]
     got = bench_ponder.games(game, bench_ponder.Rules(3, 60, times), first=0, count=2, plies=16)
     assert 0.85 * times <= got.pondered / got.other_work <= times
+
+
+def test_the_per_move_bench_judges_the_three_answers_to_each_reply_pondering_answered():
+    """bench/ponder_moves.py in short: on the replies pondering answered, the plain, pondered
+    and twice-the-work answers, each judged by a deeper search's values: none loses less than
+    nothing, and the summary counts them."""
+    records = bench_ponder_moves.game("anti-grid", 0, share=0.1, deep=4, plies=8)
+    assert records  # some replies were answered
+    for record in records:
+        assert record["plain"]["as_plain"] and record["depth"] >= 1
+        assert all(record[k]["loss"] >= 0 and record[k]["depth"] >= 1 for k in bench_ponder_moves.ANSWERS)
+    got = bench_ponder_moves.summary(records)
+    assert got["positions"] == len(records) and got["plain"]["as_plain"] == 1.0
+    assert got["worse_than_plain"] + got["better_than_plain"] <= len(records)
+
+
+def test_the_bench_can_answer_pondering_s_hits_with_the_control_s_search():
+    """bench/ponder.py --hits-control: the same pondering, but each move it answered gets a
+    fresh search of twice the work instead (the pondered answer's search, without its cuts)."""
+    rules = bench_ponder.Rules(3, 60, 16.0, hits_control=True)
+    got = bench_ponder.games("anti-grid", rules, first=0, count=1, plies=16)
+    assert got.games == 1 and 0 < got.hits <= got.moves and got.gain == 2.0 * got.hits
