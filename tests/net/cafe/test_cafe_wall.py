@@ -418,17 +418,7 @@ def test_a_tile_s_board_drawn_in_two_frames_looks_as_drawn_in_one(
     _, mini = _two_moves_on_t1(tmp_path, broker, watcher, boards, cafe, page)
     assert mini.locator(".cells, .coords").count() == 0  # beneath, in the other frame
     assert _tile(page, "t1").locator("svg.under .cells .cell").count() == 9
-    two = mini.screenshot()
-    page.evaluate(
-        "() => { const under = document.querySelector('svg.under'); "
-        "under.nextElementSibling.prepend(...under.children); }"
-    )  # one frame, as before
-    page.wait_for_function(TWO_FRAMES_JS)
-    one = mini.screenshot()
-    OUTPUT.mkdir(exist_ok=True)
-    (OUTPUT / "cafe-board-two-frames.png").write_bytes(two)
-    (OUTPUT / "cafe-board-one-frame.png").write_bytes(one)
-    assert max(_apart(two, one)) == 0
+    assert max(_apart(*_two_frames_and_one(page, mini, "cafe-board"))) == 0
 
 
 #: The pieces' shadows drawn as the board's page draws them, one for each piece.
@@ -438,6 +428,23 @@ EACH_SHADOW_JS = """() => {
   sheet.insertRule('.tile .mini .figures .figure { filter: drop-shadow(0 calc(var(--unit) * .03) '
                    + 'calc(var(--unit) * .03) #000a); }', sheet.cssRules.length);
 }"""
+
+
+def _two_frames_and_one(page, mini, name: str) -> tuple[bytes, bytes]:
+    """Screenshots of a tile's board (``mini``) as drawn, in two frames, then with its cells
+    moved into its pieces' frame (one frame, as the board's page draws it); both saved as
+    ``name``-two-frames.png and -one-frame.png."""
+    two = mini.screenshot()
+    page.evaluate(
+        "() => { const under = document.querySelector('svg.under'); "
+        "under.nextElementSibling.prepend(...under.children); }"
+    )
+    page.wait_for_function(TWO_FRAMES_JS)
+    one = mini.screenshot()
+    OUTPUT.mkdir(exist_ok=True)
+    (OUTPUT / f"{name}-two-frames.png").write_bytes(two)
+    (OUTPUT / f"{name}-one-frame.png").write_bytes(one)
+    return two, one
 
 
 def _apart(first: bytes, second: bytes) -> list[int]:
@@ -459,14 +466,4 @@ def test_an_offline_tile_s_board_fades_as_one_as_drawn_in_one_frame(
     board.proc.send_signal(signal.SIGKILL)
     page.locator('article.offline[data-board="t1"]').wait_for(timeout=40_000)
     page.wait_for_function(TWO_FRAMES_JS)
-    two = mini.screenshot()
-    page.evaluate(
-        "() => { const under = document.querySelector('svg.under'); "
-        "under.nextElementSibling.prepend(...under.children); }"
-    )  # one frame, as the board's page draws it
-    page.wait_for_function(TWO_FRAMES_JS)
-    one = mini.screenshot()
-    OUTPUT.mkdir(exist_ok=True)
-    (OUTPUT / "cafe-offline-board-two-frames.png").write_bytes(two)
-    (OUTPUT / "cafe-offline-board-one-frame.png").write_bytes(one)
-    assert max(_apart(two, one)) == 0
+    assert max(_apart(*_two_frames_and_one(page, mini, "cafe-offline-board"))) == 0
