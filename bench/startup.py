@@ -87,7 +87,7 @@ MODULES = (
     "serial",
     "sqlite3",
 )
-_LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \| ( *)(\S+)")
+_LINE = re.compile(r"import time:\s+(-?\d+) \|\s+(-?\d+) \| ( *)(\S+)")
 
 
 def free_port() -> int:
