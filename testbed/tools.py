@@ -38,6 +38,13 @@ def wait_until(predicate, timeout: float = 5.0) -> bool:
     return False
 
 
+#: free_port's own draw (a test that seeds ``random`` does not make it draw the same again),
+#: and the ports it handed out in this process: never handed out twice (a broker's two
+#: listeners, say, are given theirs before either binds).
+_PICK = random.Random()
+_HANDED: set[int] = set()
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing uses now, picked at random below the range the
     system hands out by itself (``ip_local_port_range``): a port the system chose would be
@@ -49,13 +56,16 @@ def free_port() -> int:
     """
     low = _own_ports()[0]
     while True:
-        port = random.randrange(max(1024, low - 12000), low)
+        port = _PICK.randrange(max(1024, low - 12000), low)
+        if port in _HANDED:  # not yet bound by whoever it went to
+            continue
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:  # in use: another
                 continue
-            return port
+        _HANDED.add(port)
+        return port
 
 
 def _own_ports() -> tuple[int, int]:
