@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,6 +33,7 @@ from firmware_host.store.config import Timing
 from firmware_host.store.layout import default_layout
 from firmware_host.store.storage import Storage
 from hardware.sim import SimBoard
+from testbed.tools import free_port
 
 SIZE = 20
 PERIOD_MS = 10
@@ -146,10 +146,7 @@ def idle_run(seconds: float, tmp: Path, hardware: str) -> dict[str, float]:
     text = f'game = "antipalos"\nsize = {SIZE}\nstorage = "{tmp / (hardware + ".db")}"\n'
     mcu = None
     if hardware == "sim":
-        with socket.socket() as probe:  # a free port for the simulator page
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        text += f"[web]\nport = {port}\n"
+        text += f"[web]\nport = {free_port()}\n"  # the simulator page's
     else:
         from hardware.mcu_sim import SimMcu
 

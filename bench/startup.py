@@ -61,6 +61,7 @@ from bench.daemon import cpu_ticks, rss_mb
 from firmware_host.runtime.notify import READY_MARK
 from hardware.mcu_sim import SimMcu
 from hardware.sim import SimBoard
+from testbed.tools import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Seconds after READY before the memory is read (the screen drawn, the page served).
@@ -88,12 +89,6 @@ MODULES = (
     "sqlite3",
 )
 _LINE = re.compile(r"import time:\s+(-?\d+) \|\s+(-?\d+) \| ( *)(\S+)")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 #: The project's packages (their bytecode compiled, or removed with --source).

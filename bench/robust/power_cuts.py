@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from bench.robust.common import ROOT, report
 from engines import new_game
 from firmware_host.store.storage import Storage
+from testbed.tools import free_port
 
 GAME, SIZE, PLIES = "anti-grid", 6, 10
 REEDBOARD = [sys.executable, "-m", "firmware_host.cli.main", "run", "--sim"]
@@ -39,13 +40,6 @@ debounce_scans = 2
 [web]
 port = {port}
 """
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on now (each daemon's simulator page gets its own)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def script(seed: int) -> list[list[tuple[str, bool]]]:
