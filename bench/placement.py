@@ -44,6 +44,7 @@ import random
 import tempfile
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -260,17 +261,18 @@ class Unwoken:
         pass
 
 
-def wall_latencies(name: str, seed: int, polled: bool, plies: int = 10) -> list[float]:
+def wall_latencies(name: str, seed: int, polled: bool, timing: Timing, plies: int = 10) -> list[float]:
     """One random game of ``name`` through the daemon's own loop (``Daemon.run``, in a thread,
-    on the wall clock; an in-memory database), a piece set on the simulated board now and then:
-    the wall-clock time (ms) from each placing to the observers' ``move`` event. ``polled``: the
-    board cannot wake the loop."""
+    on the wall clock; an in-memory database) with ``timing``, a piece set on the simulated
+    board now and then: the wall-clock time (ms) from each placing to the observers' ``move``
+    event. ``polled``: the board cannot wake the loop."""
     rng = random.Random(seed)
     size, variant = rng.choice(GAMES[name])
     built, parts, moved = threading.Event(), {}, []
 
     def run() -> None:  # sqlite wants the thread that uses it to open it
-        controller = open_controller(Config(), Storage(":memory:"), Game.of(name, size, variant))
+        config = replace(Config(), timing=timing)
+        controller = open_controller(config, Storage(":memory:"), Game.of(name, size, variant))
         sim = SimBoard(controller.layout.sensor_channels, leds=controller.layout.led_channels)
         for site in controller.boards[0]:
             sim.place(controller.layout.sensor[site])
@@ -431,7 +433,7 @@ def main() -> None:
                 t
                 for name in GAMES
                 for i in range(args.wall)
-                for t in wall_latencies(name, args.seed + i, polled)
+                for t in wall_latencies(name, args.seed + i, polled, timing)
             ]
             kind = "polled" if polled else "woken"
             figures[f"wall_{kind}_median_ms"] = median = percentile(took, 0.5)
