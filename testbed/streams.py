@@ -109,6 +109,25 @@ def moves(events) -> list[str]:
     return [e["move"] for e in events if e["event"] == "move"]
 
 
+def kept(events) -> list[str]:
+    """The moves the game keeps at the end: each ``move`` as played, a ``correction`` in place
+    of the move it replaces, a ``takeback`` undoing the last.
+
+    >>> kept([{"event": "move", "move": "*A1"}, {"event": "correction", "move": "A1*", "replaces": "*A1"}])
+    ['A1*']
+    """
+    record: list[str] = []
+    for event in events:
+        if event["event"] == "move":
+            record.append(event["move"])
+        elif event["event"] == "correction":
+            assert record[-1] == event["replaces"], (record, event)
+            record[-1] = event["move"]
+        elif event["event"] == "takeback":
+            assert record.pop() == event["move"], (record, event)
+    return record
+
+
 def of(events, kind: str) -> list[dict[str, Any]]:
     """Events of one kind without their time."""
     return [{k: v for k, v in e.items() if k not in ("t", "event")} for e in events if e["event"] == kind]

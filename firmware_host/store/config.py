@@ -80,7 +80,7 @@ class Timing(NamedTuple):
     idle_scan_hz: Annotated[int, Key(0, 1000)] = 0
     #: The settle time of a board showing exactly one legal move whose piece cannot still be on
     #: its way (docs/daemon.md); at most settle_ms.
-    quick_settle_ms: Annotated[int, Key(0, 5000)] = 100
+    quick_settle_ms: Annotated[int, Key(0, 5000)] = 90
     #: The settle time of such a board when the piece was lifted from a site and set down on
     #: the one site it can land on, and of the opponent's move carried out (only its contact
     #: bounce to wait for); at most quick_settle_ms.

@@ -8,6 +8,7 @@ from __future__ import annotations
 from engines import new_game
 from firmware_host.board import recognise
 from firmware_host.board.game import Game
+from firmware_host.board.opponent import Computer, think
 from firmware_host.board.view import LIGHTS
 from testbed.drive import Drive, Scripted
 
@@ -169,3 +170,22 @@ def test_a_hover_over_a_placing_of_several_moves_is_no_choice():
     drive.place("b1").run(drive.ctl.timing.quick_settle_ms - 20).lift("b1")
     assert guided_at(drive, change) is None and drive.ctl.moves == []
     assert "out_of_sync" not in drive.kinds()
+
+
+def test_a_hover_just_past_the_quick_settle_is_corrected_and_the_computer_answers_the_move_meant():
+    drive = Drive(Game.of("antipalos", 5), opponent=Computer("black", 1, sync=True)).run(500)
+    hover = drive.ctl.timing.quick_settle_ms + 15
+    drive.place("B2*").run(hover).lift("B2*").run(100).place("C3*").run(1000)
+    assert [e["move"] for e in drive.events if e["event"] == "move"] == ["B2*"]  # read for a moment
+    assert drive.ctl.moves == ["C3*"]
+    assert (drive.last("correction")["move"], drive.last("correction")["replaces"]) == ("C3*", "B2*")
+    assert drive.ctl.pending is not None and drive.ctl.pending.text == think(drive.ctl.state, 1, seed=1)
+
+
+def test_a_hover_just_past_the_quick_settle_with_nothing_set_down_after_is_taken_back():
+    drive = Drive(Game.of("antipalos", 5), opponent=Computer("black", 1, sync=True)).run(500)
+    timing = drive.ctl.timing
+    drive.place("B2*").run(timing.quick_settle_ms + 15).lift("B2*").run(timing.takeback_ms + 1000)
+    read = [(e["event"], e["move"]) for e in drive.events if e["event"] in ("move", "expect", "takeback")]
+    assert read[0] == ("move", "B2*") and read[-1] == ("takeback", "B2*")  # answered, then undone
+    assert drive.ctl.moves == [] and drive.ctl.pending is None
