@@ -35,7 +35,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from bench.robust.common import report
+from bench.robust.common import Stop, report
 from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig, Config
 from hardware.sim import Noise, SimBoard
@@ -194,28 +194,14 @@ def shrink(ep: Episode, opts: Options, budget: int = 60) -> Episode:
     return best
 
 
-class Stop:
-    """What stopped the bench ("": nothing yet). As a signal handler (SIGINT, SIGTERM, SIGHUP:
-    Ctrl-C, ``kill`` or ``timeout``, a closed terminal) it only notes the signal; the robot
-    looks between its turns, so that nothing is cut half-way (a SQLite write, a daemon's step),
-    the episodes played so far are reported and the folder of SQLite files is removed. A second
-    signal stops at once (KeyboardInterrupt)."""
-
-    def __init__(self) -> None:
-        self.by = ""
-
-    def __call__(self, signum: int, _frame: object) -> None:
-        if self.by:
-            raise KeyboardInterrupt
-        self.by = signal.Signals(signum).name
-
-
 #: The bench's stop, once :func:`stoppable` has made it the signals' handler.
 STOP = Stop()
 
 
 def stoppable() -> None:
-    """Make :data:`STOP` the handler of SIGINT, SIGTERM and SIGHUP."""
+    """Make :data:`STOP` the handler of SIGINT, SIGTERM and SIGHUP (Ctrl-C, ``kill`` or
+    ``timeout``, a closed terminal): the robot looks between its turns, so that the episodes
+    played so far are reported and the folder of SQLite files is removed."""
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, STOP)
 
