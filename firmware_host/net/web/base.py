@@ -432,8 +432,8 @@ class WebServer:
         if self._thread.thread is None or self._runner is None:  # never served
             return
         within = max(0.0, within)
-        deadline = time.monotonic() + within
-        shut = _shut(self._runner, max(0.0, within - CUT_SECONDS))
+        deadline, graceful = time.monotonic() + within, max(0.0, within - CUT_SECONDS)
+        shut = _shut(self._runner, graceful)
         if self._thread.alive():
             ending = asyncio.run_coroutine_threadsafe(shut, self._loop)
             ending.add_done_callback(lambda _: self._loop.call_soon_threadsafe(self._loop.stop))
@@ -452,7 +452,7 @@ class WebServer:
             )
             return
         if ending.done() and not ending.cancelled() and (cut := ending.result()):
-            LOG.warning(f"stopping took more than {within - CUT_SECONDS:g} s: {cut}")
+            LOG.warning(f"stopping took more than {graceful:g} s: {cut}")
         self._loop.close()
 
     @property
