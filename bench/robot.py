@@ -122,6 +122,10 @@ class Options:
 FAULTS = Faults(0.05, 0.05, (0.0, 300.0))
 
 
+#: The bench's stop, once :func:`stoppable` has made it the signals' handler.
+STOP = Stop()
+
+
 def one_board(game: Game, seed: int, opts: Options) -> BoardUnderTest:
     """Episode ``seed``'s single board: a new SQLite file in ``opts.folder``, contact bounce
     (``opts.bounce``), the default wiring or a layout file shuffled by the seed (``opts.wiring``)."""
@@ -192,10 +196,6 @@ def shrink(ep: Episode, opts: Options, budget: int = 60) -> Episode:
         else:
             i += 1
     return best
-
-
-#: The bench's stop, once :func:`stoppable` has made it the signals' handler.
-STOP = Stop()
 
 
 def stoppable() -> None:
