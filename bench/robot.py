@@ -16,8 +16,8 @@ to ``--failures`` as a ``reedboard replay`` file (robot-only lines: ``command``,
 40`` plays episode n again, alone), and the throughput beside a bare loop (the simulated board
 scanned alone) measured in the same run. ``--shrink`` makes each kind's stream smaller first
 (intentions left out while the same kind still fails). Stopped by SIGINT, SIGTERM or SIGHUP
-(``timeout 600`` before the command: a slice of ten minutes), it reports the episodes it
-finished and removes its folder of SQLite files.
+(``timeout 600`` before the command: a slice of ten minutes), it ends the turn under way,
+reports the episodes it finished and removes its folder of SQLite files.
 
     python -m bench.robot --turns 100000 --game all --seed 1
     python -m bench.robot --turns 2000 --game antipode --kinds slide,hover --mix move,correct
@@ -35,7 +35,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from bench.robust.common import report
+from bench.robust.common import Stop, report
 from firmware_host.board.controller import Game
 from firmware_host.store.config import ClockConfig, Config
 from hardware.sim import Noise, SimBoard
@@ -58,6 +58,8 @@ class Episode:
     violation: Violation | None = None
     #: Games that ended on a flag (at the first board).
     flags: int = 0
+    #: Whether the bench's stop ended it before its last intention.
+    stopped: bool = False
 
     @property
     def kind(self) -> tuple[str, str, str]:
@@ -120,6 +122,10 @@ class Options:
 FAULTS = Faults(0.05, 0.05, (0.0, 300.0))
 
 
+#: The bench's stop, once :func:`stoppable` has made it the signals' handler.
+STOP = Stop()
+
+
 def one_board(game: Game, seed: int, opts: Options) -> BoardUnderTest:
     """Episode ``seed``'s single board: a new SQLite file in ``opts.folder``, contact bounce
     (``opts.bounce``), the default wiring or a layout file shuffled by the seed (``opts.wiring``)."""
@@ -157,9 +163,13 @@ def run_episode(
     try:
         for i, intention in enumerate(planned):
             episode.done = i
+            if STOP.by:
+                episode.stopped = True
+                break
             intention = planned[i] = robot.intend(rng, seed, i, intention, over())
             act(intention)
-        episode.done = len(planned)
+        else:
+            episode.done = len(planned)
     except Violated as exc:
         episode.violation = exc.violation
     except Exception as exc:  # noqa: BLE001 - the "no exception" invariant
@@ -177,7 +187,7 @@ def shrink(ep: Episode, opts: Options, budget: int = 60) -> Episode:
     """Leave out intentions one at a time while the episode still fails the same way."""
     best = ep
     i = 0
-    while i < best.done and budget > 0:
+    while i < best.done and budget > 0 and not STOP.by:
         budget -= 1
         trial = best.intentions[:i] + best.intentions[i + 1 : best.done + 1]
         again = run_episode(best.game, best.seed, 0, opts, trial)
@@ -188,40 +198,28 @@ def shrink(ep: Episode, opts: Options, budget: int = 60) -> Episode:
     return best
 
 
-class Stopped(BaseException):
-    """The bench was told to stop (SIGTERM or SIGHUP, as ``timeout`` and a closed terminal
-    send; SIGINT, Ctrl-C, raises KeyboardInterrupt)."""
-
-
-def _stop(signum: int, _frame: object) -> None:
-    raise Stopped(signal.Signals(signum).name)
-
-
 def stoppable() -> None:
-    """Turn SIGTERM and SIGHUP into :class:`Stopped`, so that the episodes played so far are
-    reported and the folder of SQLite files is removed (a plain SIGTERM would leave it in
-    /dev/shm)."""
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, _stop)
+    """Make :data:`STOP` the handler of SIGINT, SIGTERM and SIGHUP (Ctrl-C, ``kill`` or
+    ``timeout``, a closed terminal): the robot looks between its turns, so that the episodes
+    played so far are reported and the folder of SQLite files is removed."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, STOP)
 
 
 def play(games: list[tuple], args: argparse.Namespace, opts: Options, episodes: list[Episode]) -> str:
     """Play episodes (appended to ``episodes``) until ``args.turns`` intentions are done; what
-    stopped it early ("": nothing; "SIGINT", "SIGTERM"...: a signal, the episode under way left
-    out)."""
+    stopped it early ("": nothing; "SIGINT", "SIGTERM"...: a signal, an episode it cut short
+    left out)."""
     turns, n = 0, args.first
-    try:
-        while turns < args.turns:
-            game = games[n % len(games)]
-            ep = run_episode(game, args.seed * 1_000_003 + n, min(args.episode, args.turns - turns), opts)
-            episodes.append(ep)
-            turns += ep.done + (ep.violation is not None)
-            n += 1
-    except KeyboardInterrupt:
-        return "SIGINT"
-    except Stopped as exc:
-        return str(exc)
-    return ""
+    while turns < args.turns and not STOP.by:
+        game = games[n % len(games)]
+        ep = run_episode(game, args.seed * 1_000_003 + n, min(args.episode, args.turns - turns), opts)
+        if ep.stopped:
+            break
+        episodes.append(ep)
+        turns += ep.done + (ep.violation is not None)
+        n += 1
+    return STOP.by
 
 
 def baseline(scans: int, channels: int = 128) -> float:
@@ -267,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     stoppable()
     try:
         return run(args)
-    except (KeyboardInterrupt, Stopped):  # stopped again while the figures were made
+    except KeyboardInterrupt:  # stopped again, at once
         print("robot: stopped before the figures were written", file=sys.stderr)
         return 130
 

@@ -31,6 +31,8 @@ from hardware.base import Led
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 F_CPU = 16_000_000
+#: Seconds the emulator has to quit when closed; still running then, it is taken as hung.
+QUIT_SECONDS = 5.0
 
 #: What building and emulating needs, and the Debian packages that bring it.
 NEEDS = {
@@ -326,17 +328,33 @@ class EmulatedBoard:
         return bool(predicate())
 
     def close(self) -> None:
-        if self._process.poll() is None:
-            try:
-                self._process.stdin.write("quit\n")
-                self._process.stdin.flush()
-                self._process.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                self._process.kill()
-                self._process.wait()
-        self._reader.join(timeout=2)
-        for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
-            stream.close()
+        """Tell the emulator to quit. One still running :data:`QUIT_SECONDS` later is killed
+        and the test fails (AssertionError), naming it with the end of what it said on stderr:
+        a hang is a defect to see, not to hide."""
+        try:
+            if self._process.poll() is None:
+                self._quit()
+        finally:
+            self._reader.join(timeout=2)
+            for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
+                stream.close()
+
+    def _quit(self) -> None:
+        try:
+            self._process.stdin.write("quit\n")
+            self._process.stdin.flush()
+        except OSError:  # it is ending already (its stdin closed)
+            pass
+        try:
+            self._process.wait(timeout=QUIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+            said = self._process.stderr.read()
+            raise AssertionError(
+                f"the emulated board {self.variant.board} ({self.path}) hung: still running "
+                f"{QUIT_SECONDS:g} s after quit; it said: {said[-2000:]!r}"
+            ) from None
 
     def _command(self, line: str) -> None:
         if self._process.poll() is not None:

@@ -1,10 +1,11 @@
-"""What the robustness scripts share: the repository's root, the table and JSON report, and a
-parallel map over seeds."""
+"""What the robustness scripts share: the repository's root, the table and JSON report, a
+parallel map over seeds, and a stop asked by a signal."""
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterable, Sequence
 
@@ -18,6 +19,21 @@ def report(title: str, rows: Sequence[tuple[str, Any]], figures: dict[str, Any])
     for name, value in rows:
         print(f"  {name:<{width}}  {value}")
     print(json.dumps(figures), flush=True)
+
+
+class Stop:
+    """What asked a bench to stop ("": nothing yet). As a signal's handler it only notes the
+    signal, and the bench looks between two of its steps, so that nothing is cut half-way (a
+    SQLite write, a daemon's step) and its report and cleanup still happen. A second signal
+    stops at once (KeyboardInterrupt)."""
+
+    def __init__(self) -> None:
+        self.by = ""
+
+    def __call__(self, signum: int, _frame: object) -> None:
+        if self.by:
+            raise KeyboardInterrupt
+        self.by = signal.Signals(signum).name
 
 
 def parallel_map(fn: Callable[[Any], Any], items: Iterable[Any], workers: int, chunk: int = 16) -> list:

@@ -52,7 +52,7 @@ from luma.core.interface.serial import i2c, spi
 from luma.led_matrix.device import max7219
 from luma.oled.device import ssd1306
 
-from bench.robust.common import report
+from bench.robust.common import Stop, report
 from bench.robust.storage_faults import full, locked, refused
 from firmware_host.board.phase import Moving, Over
 from firmware_host.net import web
@@ -72,6 +72,12 @@ TIMING = Timing(settle_ms=100, debounce_scans=2)
 HUMAN, COMPUTER = "white", "black"
 #: Seconds a fault may take to be said, and then to be over (the part working again).
 SAY_SECONDS, RECOVER_SECONDS = 8.0, 12.0
+#: What asked the run to stop (SIGTERM), looked at between two of the daemon's steps.
+STOP = Stop()
+
+
+class Stopped(Exception):
+    """The run was asked to stop: raised between two steps, so that the rig closes whole."""
 
 
 class Journal(io.TextIOBase):
@@ -153,6 +159,8 @@ class Rig:
         """Step and play for ``seconds`` or until ``until()``; whether it held."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
+            if STOP.by:
+                raise Stopped(STOP.by)
             if until():
                 return True
             self.step()
@@ -619,14 +627,14 @@ def make_card(base: Path):
         return None
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one round")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     rounds = args.rounds or (1 if args.quick else 10)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the card unmounted, the broker ended
+    signal.signal(signal.SIGTERM, STOP)  # the rig closed, the card unmounted, the broker ended
     from testbed.broker import Broker
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -635,6 +643,9 @@ def main() -> None:
         card = make_card(base)
         try:
             figures = run(rounds, args.seed, broker.port, card, base)
+        except Stopped as exc:
+            print(f"faults: stopped by {exc} before the figures were made", file=sys.stderr)
+            return 1
         finally:
             if card is not None:
                 card.close()
@@ -656,7 +667,8 @@ def main() -> None:
         rows,
         {**figures, "failed": [r["fault"] for r in failed]},
     )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -40,6 +40,9 @@ if TYPE_CHECKING:  # loaded with a simulated board only
 #: take this long; then the daemon ends its helpers' processes and itself at once, well within
 #: systemd's TimeoutStopSec (5 s), so that a stop never needs a SIGKILL.
 CLOSE_SECONDS = 3.0
+#: Of what is left of it once the network has said goodbye, the page leaves this much for the
+#: board's own close (the LEDs put out, the games file closed).
+BOARD_SECONDS = 0.5
 
 
 def feed_stdin(board: SimBoard, controller: Controls, stream: TextIO) -> None:
@@ -118,7 +121,7 @@ def run(
                 net.stop()
             if page is not None:
                 closing.part("the page")
-                page.stop()
+                page.stop(closing.left() - BOARD_SECONDS)
             closing.part("the board")
             daemon.close()
             if lock is not None:

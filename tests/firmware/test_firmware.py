@@ -6,6 +6,8 @@ emulator as fast as it goes (``speed=0``): cycle counts, not the wall clock, tim
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 
 import pytest
@@ -14,6 +16,7 @@ from hardware import patterns
 from hardware import protocol as p
 from hardware.base import Led
 from hardware.serial_link import SerialLeds, SerialLink, SerialScanner
+from testbed import firmware_emulator
 from testbed.firmware_emulator import F_CPU, FIRMWARE, EmulatedBoard, build, decoded, renders
 from testbed.tools import wait_until
 
@@ -98,6 +101,20 @@ def test_make_flash_writes_the_hex_with_avrdude():
     assert (
         "avrdude -p atmega328p -c arduino -P /dev/ttyUSB0 -b 115200 -D -U flash:w:build/uno/reedboard.hex:i"
     ) in done.stdout
+
+
+def test_an_emulator_that_does_not_quit_fails_the_test_naming_it(tmp_path, monkeypatch):
+    """Closing an emulator that hangs (stopped here, SIGSTOP) kills it and fails: it was killed
+    quietly before, hiding the hang."""
+    monkeypatch.setattr(firmware_emulator, "QUIT_SECONDS", 0.5)
+    board = EmulatedBoard(build("uno"), str(tmp_path / "board"), speed=0)
+    os.kill(board._process.pid, signal.SIGSTOP)
+    with pytest.raises(
+        AssertionError,
+        match=r"the emulated board uno \(.*board\) hung: still running 0.5 s after quit; it said: ",
+    ):
+        board.close()
+    assert board._process.returncode == -signal.SIGKILL
 
 
 # -- the protocol ----------------------------------------------------------------------------

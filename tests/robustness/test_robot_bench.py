@@ -13,6 +13,7 @@ import time
 import pytest
 
 from bench import robot
+from firmware_host.store.storage import Storage
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -49,6 +50,31 @@ def test_a_stopped_robot_bench_leaves_no_folder_and_reports(tmp_path, signum):
     assert figures["stopped_by"] == signal.Signals(signum).name
     assert figures["turns"] == sum(figures["turns_by_game"].values()) + figures["violations"]
     assert "Traceback" not in err
+
+
+def test_a_signal_inside_a_write_lets_the_write_end_and_the_bench_report(tmp_path, capsys, monkeypatch):
+    """SIGTERM arriving while a move is being saved (sent from inside the write here): the
+    write ends whole and the bench stops between two turns, reporting (it raised inside the
+    write before, wherever the main thread was)."""
+    add_move, saved = Storage.add_move, []
+
+    def signalled(self, *args) -> None:
+        if not saved:
+            os.kill(os.getpid(), signal.SIGTERM)
+        add_move(self, *args)
+        saved.append(args)
+
+    monkeypatch.setattr(Storage, "add_move", signalled)
+    monkeypatch.setattr(robot, "STOP", robot.Stop())
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        status = robot.main(["--turns", "400", "--game", "antipod", "--failures", str(tmp_path / "failures")])
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert status == 0 and len(saved) == 1  # the first move's write ended, and no other began
+    assert figures["stopped_by"] == "SIGTERM" and figures["violations"] == 0
 
 
 @pytest.mark.parametrize(

@@ -205,24 +205,36 @@ class Link:
         return self.unreadable(topic) or self.silent(topic, seconds)
 
     def stop(self, last: tuple[str, str] | None = None, timeout: float = 1.0) -> None:
-        """Publish ``last`` (retained) if connected, waiting at most ``timeout`` s, then
-        disconnect (the broker then does not send the will) and end the threads, waiting for
-        paho's at most ``timeout`` s too: one still trying a broker that does not answer (its
-        machine gone) ends once that try ends, holding up nobody (it is a daemon thread)."""
+        """Publish ``last`` (retained) if connected, then disconnect (the broker then does not
+        send the will) and end the threads: all within ``timeout`` s, one deadline shared by
+        the waits. What is left then is said in the journal and holds up nobody (daemon
+        threads): paho's thread still trying a broker that does not answer (its machine gone)
+        ends once that try ends."""
+        deadline = time.monotonic() + timeout
         with self._wake:
             self._stopping = True
             self._wake.notify()
-        self._sender.join(timeout)
+        self._sender.join(_left(deadline))
+        left = ["the sender"] if self._sender.alive() else []
         if last and self.connected.is_set():
             info = self.client.publish(last[0], last[1], qos=1, retain=True)
             try:
-                info.wait_for_publish(timeout)
-            except (RuntimeError, ValueError):  # the link went meanwhile
+                info.wait_for_publish(_left(deadline))
+                if not info.is_published():
+                    left.append(f"the last message unacknowledged ({last[0][:80]!r})")
+            except (RuntimeError, ValueError):  # the link went meanwhile (the broker sends the will)
                 pass
         self.client.disconnect()
         ending = threading.Thread(target=self.client.loop_stop, name="mqtt-stop", daemon=True)
         ending.start()
-        ending.join(timeout)
+        ending.join(_left(deadline))
+        if ending.is_alive():
+            left.append("paho's network thread")
+        if left:
+            print(
+                f"{self.who}: the broker link's stop took its {timeout:g} s; left: {', '.join(left)}",
+                file=sys.stderr,
+            )
 
     # ------------------------------------------------------------------ paho's thread
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
@@ -303,6 +315,11 @@ class Link:
                 info = self.client.publish(topic, data, qos=1 if retain else 0, retain=retain)
                 if info.rc != paho.MQTT_ERR_SUCCESS:
                     self.dropped += 1
+
+
+def _left(deadline: float) -> float:
+    """Seconds from now to ``deadline`` (monotonic), none once it has passed."""
+    return max(0.0, deadline - time.monotonic())
 
 
 def _no_delay(client, userdata, sock) -> None:

@@ -110,14 +110,17 @@ class Simulator:
     def sync(self, now: float, controller: Controls, events: Iterable[Event]) -> None:
         self.board.sync(now, controller, events)
 
-    def stop(self) -> None:
-        """Stop serving; a start under way ends first. Its libraries may still be loading
-        (aiohttp loads OpenSSL's certificates), and a process that exits meanwhile has OpenSSL
-        torn down under that thread: a crash (SIGSEGV) instead of the stop's own status."""
+    def stop(self, within: float | None = None) -> None:
+        """Stop serving, within ``within`` s (None: the server's own bound); a start under way
+        ends first. Its libraries may still be loading (aiohttp loads OpenSSL's certificates),
+        and a process that exits meanwhile has OpenSSL torn down under that thread: a crash
+        (SIGSEGV) instead of the stop's own status."""
         with self._lock:
             self._stopped = True
-            if self.server is not None:
+            if self.server is not None and within is None:
                 self.server.stop()
+            elif self.server is not None:
+                self.server.stop(within)
         if self._starting is not None:
             self._starting.join()
         self.sock.close()

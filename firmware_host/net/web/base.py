@@ -9,7 +9,8 @@ websockets: every message pushed (from any thread) is fanned out to each client'
 queue, sent in order by a task of its own, so a slow client falls behind alone; one whose queue
 is full is closed (it reconnects to the full state) and neither the sender nor the scan loop ever
 waits for it. When the server stops every socket is told and closed, and a request still under
-way is cut off after :data:`CLOSE_SECONDS`.
+way is cut off after :data:`CLOSE_SECONDS`; the whole stop has :data:`STOP_SECONDS` (or what its
+caller gives) and never raises: what it had to cut off or leave running is said in the journal.
 
 :class:`WebServer` serves an app from a thread of its own (supervised: one that dies runs its
 event loop again), at most :data:`MAX_CONNECTIONS` connections at once, a connection idle
@@ -33,6 +34,7 @@ import socket
 import sys
 import threading
 import time
+from concurrent import futures
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Coroutine, Iterable
 
@@ -52,6 +54,11 @@ MAX_CONNECTIONS, IDLE_SECONDS = 64, 10.0
 #: request still under way when the server stops has to end (a client sending its body or
 #: reading the answer no further is cut off then).
 CLOSE_SECONDS = 2.0
+#: Seconds a stop may take in all unless its caller gives fewer (what is left of its closing
+#: deadline, firmware_host/runtime/closing.py): CLOSE_SECONDS for the sockets and requests to
+#: end, then CUT_SECONDS for cutting off what has not.
+CUT_SECONDS = 0.5
+STOP_SECONDS = CLOSE_SECONDS + CUT_SECONDS
 
 Message = dict[str, Any]
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -326,15 +333,36 @@ class CappedSite(web.TCPSite):
         self._bound_port = self._server.sockets[0].getsockname()[1]
 
 
-async def _shut(runner: web.AppRunner) -> None:
+async def _shut(runner: web.AppRunner, seconds: float) -> str | None:
     """Close the server, then end what its pages left running (a socket's sender), so that
-    stopping with a page open leaves no task to be destroyed pending."""
-    await runner.cleanup()
+    stopping with a page open leaves no task to be destroyed pending. What is still under way
+    after ``seconds`` is cut off: what that was (None: nothing was)."""
+    cut = None
+    try:
+        async with asyncio.timeout(seconds):
+            await runner.cleanup()
+    except TimeoutError:
+        connections = list(runner.server.connections) if runner.server is not None else []
+        for handler in connections:
+            if handler.transport is not None:
+                handler.transport.abort()
+        cut = f"{len(connections)} connection(s) cut off"
     current = asyncio.current_task()
     left = [task for task in asyncio.all_tasks() if task is not current]
     for task in left:
         task.cancel()
-    await asyncio.gather(*left, return_exceptions=True)
+    if left:
+        _, pending = await asyncio.wait(left, timeout=CUT_SECONDS / 2)
+        if pending:  # a task that does not take its cancellation
+            cut = f"{cut or 'nothing cut off'}; {len(pending)} task(s) that do not end left running"
+    return cut
+
+
+def _run_until(
+    loop: asyncio.AbstractEventLoop, work: Coroutine[Any, Any, str | None], ended: futures.Future
+) -> None:
+    """Run ``work`` on ``loop`` (idle) to its end, its answer handed to ``ended``."""
+    ended.set_result(loop.run_until_complete(work))
 
 
 class WebServer:
@@ -396,17 +424,35 @@ class WebServer:
         """Run the event loop in a new thread if its thread died: what happened, once."""
         return None if self._stopped else self._thread.check()
 
-    def stop(self) -> None:
+    def stop(self, within: float = STOP_SECONDS) -> None:
+        """Stop serving within ``within`` s in all, never raising for a slow shutdown: what is
+        still under way then is cut off (a loop held by a handler that does not return is
+        left to end with the process), and said in the journal."""
         self._stopped = True
         if self._thread.thread is None or self._runner is None:  # never served
             return
-        if not self._thread.alive():  # its thread died: the loop is idle, clean up here
-            self._complete(asyncio.wait_for(self._runner.cleanup(), 5))
-        else:
-            future = asyncio.run_coroutine_threadsafe(_shut(self._runner), self._loop)
-            future.result(timeout=5)
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=5)
+        within = max(0.0, within)
+        deadline, graceful = time.monotonic() + within, max(0.0, within - CUT_SECONDS)
+        shut = _shut(self._runner, graceful)
+        if self._thread.alive():
+            ending = asyncio.run_coroutine_threadsafe(shut, self._loop)
+            ending.add_done_callback(lambda _: self._loop.call_soon_threadsafe(self._loop.stop))
+            thread = self._thread.thread
+        else:  # its thread died: the loop is idle, run it in a thread of the stop's own
+            ending = futures.Future()
+            thread = threading.Thread(
+                target=_run_until, args=(self._loop, shut, ending), name="web-stop", daemon=True
+            )
+            thread.start()
+        thread.join(max(0.0, deadline - time.monotonic()))
+        if thread.is_alive():
+            LOG.warning(
+                f"stopping took more than {within:g} s: its loop still runs (held by a handler "
+                "that does not return?); it is left to end with the process"
+            )
+            return
+        if ending.done() and not ending.cancelled() and (cut := ending.result()):
+            LOG.warning(f"stopping took more than {graceful:g} s: {cut}")
         self._loop.close()
 
     @property

@@ -1,11 +1,13 @@
 """The frame both web servers stand on (firmware_host/net/web/base.py), served for real on a socket:
 a client that stops reading falls behind alone and is dropped, never the sender or the others;
-every socket is told when the server stops; Host, headers, token and the shared files."""
+every socket is told when the server stops, and a stop held up by a handler ends within its
+bound, saying what it left; Host, headers, token and the shared files."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import gc
 import json
 import os
 import socket
@@ -198,3 +200,59 @@ def test_what_queues_up_for_a_client_goes_as_one_list_after_its_first_message():
         server.stop()
     assert hello["type"] == "hello"
     assert batch == [{"type": "table", "n": n} for n in range(3)]
+
+
+class Stubborn(Echo):
+    """An app whose ``/held`` holds the server's loop until released (a handler blocking on
+    something outside it), and whose ``/stubborn`` never takes its cancellation."""
+
+    def __init__(self) -> None:
+        super().__init__(token=None, host="127.0.0.1")
+        self.entered, self.release = threading.Event(), threading.Event()
+
+    def routes(self, router: web.UrlDispatcher) -> None:
+        router.add_get("/held", self.held)
+        router.add_get("/stubborn", self.stubborn)
+
+    async def held(self, request: web.Request) -> web.Response:
+        self.entered.set()
+        self.release.wait()
+        return web.Response(text="late")
+
+    async def stubborn(self, request: web.Request) -> web.Response:
+        self.entered.set()
+        while not self.release.is_set():
+            try:
+                await asyncio.sleep(0.05)
+            except asyncio.CancelledError:
+                pass
+        return web.Response(text="late")
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        ("held", "its loop still runs (held by a handler that does not return?)"),
+        ("stubborn", "task(s) that do not end left running"),
+    ],
+)
+def test_a_stop_held_up_returns_within_its_bound_and_says_what_it_left(capsys, path, said):
+    """A request's handler that never ends: the stop neither raises nor waits for it (it
+    raised a TimeoutError after 5 s, or waited 5 s more for the thread), and the journal says
+    what it left."""
+    pages = Stubborn()
+    server = WebServer(pages, "127.0.0.1", 0)
+    server.start()
+    with socket.create_connection(("127.0.0.1", server.port)) as client:
+        client.sendall(f"GET /{path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+        assert pages.entered.wait(10)
+        try:
+            server.stop()
+        finally:
+            pages.release.set()
+    del server, pages
+    gc.collect()  # a task left running is destroyed here, said in this test's journal
+    said_all = capsys.readouterr().err.splitlines()
+    assert any(
+        line.startswith("reedboard run: web: stopping took more than") and said in line for line in said_all
+    )
