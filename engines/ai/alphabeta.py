@@ -244,7 +244,10 @@ class Deepening(Generic[M]):
     """Iterative deepening at ``state`` that can go on where it stopped: :func:`search` runs
     one to its budget; pondering (``ponder.py``) deepens one over the players' turn and again
     with the level's budget once they play the move it answers. An iteration cut short counts
-    for the root moves it finished (its best is searched first when it starts again)."""
+    for the root moves it finished. With ``keep`` (pondering) it goes on where it stopped when
+    started again: each position of its path takes its moves in the order they came, and those
+    it finished give the values they had, unsearched (:class:`Replay`), so the search cut in
+    slices is the search in one go, less the few positions of the path made again."""
 
     def __init__(
         self,

@@ -136,7 +136,7 @@ class Ponder:
         answer = self.answers.get(move)
         if answer is None:
             answer = self.answers[move] = self._deepening(self.state.apply(move))
-        # a slice that ends inside an iteration has it started again, its finished subtrees kept
+        # a slice that ends inside an iteration: the next goes on where it stopped
         return answer.deepen(work, stop, abandon=True)
 
     def _answerable(self, move: Any) -> bool:

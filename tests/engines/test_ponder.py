@@ -258,3 +258,13 @@ def test_the_bench_can_answer_pondering_s_hits_with_the_control_s_search():
     rules = bench_ponder.Rules(3, 60, 16.0, hits_control=True)
     got = bench_ponder.games("anti-grid", rules, first=0, count=1, plies=16)
     assert got.games == 1 and 0 < got.hits <= got.moves and got.gain == 2.0 * got.hits
+
+
+def test_the_per_move_bench_compares_an_answer_cut_and_gone_on_with_one_in_one_go():
+    """bench/ponder_moves.py --resumed in short: the answer's search cut where a pondering
+    slice ends and gone on has the move of the same search in one go, and finishes as much."""
+    records = bench_ponder_moves.resumed("phalanx", 0, share=0.2, plies=6)
+    got = bench_ponder_moves.resumed_summary(records)
+    assert got["positions"] == len(records) == 6
+    assert got["cut_same"] == 1.0 and got["depth"]["cut"] == got["depth"]["one"] >= got["depth"]["plain"]
+    assert got["next_ply"]["cut"] <= got["next_ply"]["one"]
