@@ -61,9 +61,9 @@ class Search(Generic[M]):
         self.killers: dict[int, M] = {}
         self.root: GameState[M] | None = None
         self.found: M | None = None  # the best root move so far in the current iteration
-        #: Set (pondering): per position (and depth) the iteration under way searched, its moves
-        #: in the order they came and the values they had, so an iteration cut short and started
-        #: again goes on where it stopped (:class:`Replay`).
+        #: Set (pondering): per position (and depth) on the path of the search under way, its
+        #: moves in the order they came and the values of those it finished, so an iteration cut
+        #: short and started again goes on where it stopped (:class:`Replay`).
         self.orders: dict[tuple[GameState[M], int], Replay[M]] | None = None
 
     def ordered(self, state: GameState[M], depth: int) -> tuple[Iterable[M], int]:
@@ -81,9 +81,9 @@ class Search(Generic[M]):
         return moves, len(moves)
 
     def replayed(self, state: GameState[M], depth: int, alpha: float, beta: float) -> Replay[M]:
-        """:meth:`ordered`, in the order they came when the iteration under way searched
-        ``state`` before, with the values they had if it had this window (pondering: an
-        iteration cut short and started again meets its path's positions with the same windows)."""
+        """:meth:`ordered`, kept while ``state`` is searched: started again after a cut, the
+        moves in the order they came, and the values of those it finished (an iteration started
+        again meets its path's positions with the same windows; another window, none)."""
         assert self.orders is not None
         kept = self.orders.get((state, depth))
         if kept is None:
@@ -153,6 +153,8 @@ class Search(Generic[M]):
                 self.killers[depth] = move
                 break
         self.best[state] = best_move
+        if came is not None:  # finished: its value is its parent's to keep
+            del self.orders[state, depth]  # type: ignore[index]
         return best_value
 
     def value(
@@ -286,8 +288,6 @@ class Deepening(Generic[M]):
                     self.move = run.best[self.state] = run.found
                 break
             self.depth, self.move = depth, run.best[self.state]
-            if run.orders is not None:  # the next iteration orders its moves afresh
-                run.orders = {}
             self.done = abs(value) >= WIN or depth == MAX_DEPTH
         return run.nodes - began
 
