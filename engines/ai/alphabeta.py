@@ -153,8 +153,8 @@ class Search(Generic[M]):
                 self.killers[depth] = move
                 break
         self.best[state] = best_move
-        if came is not None:  # finished: its value is its parent's to keep
-            del self.orders[state, depth]  # type: ignore[index]
+        if self.orders is not None:  # finished: its value is its parent's to keep
+            del self.orders[state, depth]
         return best_value
 
     def value(
