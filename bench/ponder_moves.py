@@ -20,12 +20,19 @@ often it is the reference's move, its mean loss, how often it loses more than ``
 plies it finished, and how often it is the plain answer's move. ``--times K``: ponder only K
 times a move's work (a quick reply), not to the cap.
 
+``--resumed``: no pondering and no judge, the pondered answer's search alone, on every position
+of the games: a level's work cut where a pondering slice ends and started again with a level's
+work more (``Deepening(keep=True)``, as ``Ponder`` runs an answer's) against the same search of
+twice the work in one go, and the level's own: how often each has the one go's move, the plies
+it finished, and the root moves of the next ply it finished (an iteration cut short counts for
+those). A search that goes on where it stopped has the one go's move.
+
 A single answer is chaotic (a node's moves come in a seeded random order): the same search
 with another seed differs from itself by as much as the answers differ from each other, so
 compare means over many positions.
 
 Usage: nice -n 19 .venv/bin/python -m bench.ponder_moves [--game NAME] [--games N]
-       [--share F] [--deep K] [--depth D] [--times K] [--plies P] [--first N] [--jobs J]
+       [--share F] [--deep K] [--depth D] [--times K] [--plies P] [--first N] [--jobs J] [--resumed]
 The last line is a JSON object of the figures; the plain answer is the baseline.
 """
 
@@ -158,6 +165,63 @@ def game(
     return found
 
 
+def kept(state: GameState[Any], work: int, seed: int, cut: int | None) -> alphabeta.Deepening[Any]:
+    """A search of ``work`` as pondering runs an answer's (its table kept), cut after ``cut``
+    positions (None: in one go) and gone on with the rest."""
+    deep = alphabeta.Deepening(state, work, random.Random(seed), False, profile_of(state).mobility, keep=True)
+    if cut is not None:
+        deep.deepen(cut, never, abandon=True)
+    deep.deepen(work - (deep.run.nodes if cut is not None else 0), never)
+    return deep
+
+
+def finished(deep: alphabeta.Deepening[Any]) -> int:
+    """The root moves a kept search finished in the iteration after its deepest finished one."""
+    replay = (deep.run.orders or {}).get((deep.state, deep.depth + 1))
+    return len(replay.values) if replay is not None else 0
+
+
+def resumed(name: str, index: int, share: float, plies: int) -> list[dict[str, Any]]:
+    """``--resumed``: per position of one game of the level against itself, the pondered-like
+    search (cut after a level's work, then a level's work more), twice the work in one go and
+    the level's own: whether each has the one go's move, and the plies it finished."""
+    work = work_for(name, 3, share)
+    rng, state, found = random.Random(53_000 + index), new_game(name, SIZES[name]), []
+    for _ in range(plies):
+        if state.outcome() is not None:
+            break
+        seed = rng.randrange(1 << 30)
+        plain = deepening(state, work, seed)
+        if state.legal_count() > 1:
+            one, cut = kept(state, 2 * work, seed, None), kept(state, 2 * work, seed, work)
+            found.append(
+                {
+                    "cut_same": cut.move == one.move,
+                    "plain_same": plain.move == one.move,
+                    "depth": {"one": one.depth, "cut": cut.depth, "plain": plain.depth},
+                    "next_ply": {"one": finished(one), "cut": finished(cut)},
+                }
+            )
+        state = state.apply(plain.move)
+    return found
+
+
+def resumed_summary(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """``--resumed``'s figures: agreement with the one go, mean plies and next ply's root moves."""
+    n = max(1, len(records))
+
+    def mean(key: str, who: str) -> float:
+        return round(sum(r[key][who] for r in records) / n, 2)
+
+    return {
+        "positions": len(records),
+        "cut_same": round(sum(r["cut_same"] for r in records) / n, 3),
+        "plain_same": round(sum(r["plain_same"] for r in records) / n, 3),
+        "depth": {who: mean("depth", who) for who in ("one", "cut", "plain")},
+        "next_ply": {who: mean("next_ply", who) for who in ("one", "cut")},
+    }
+
+
 def summary(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Per answer: agreement with the reference, mean loss, blunders, mean plies finished."""
     n = max(1, len(records))
@@ -191,9 +255,21 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--depth", type=int, help="judge at this fixed depth, no reference move")
     parser.add_argument("--times", type=float, help="ponder this many moves' work (default: the cap)")
+    parser.add_argument("--resumed", action="store_true", help="the answer's search cut and gone on")
     args = parser.parse_args()
     began = time.perf_counter()
     indices = range(args.first, args.first + args.games)
+    if args.resumed:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            runs = [pool.submit(resumed, args.game, i, args.share, args.plies) for i in indices]
+            got = resumed_summary([r for run in runs for r in run.result()])
+        print(
+            f"{got['positions']} positions: cut and gone on, the one go's move {got['cut_same']:.3f}; "
+            f"the level's own {got['plain_same']:.3f}; plies finished {got['depth']}; the next "
+            f"ply's root moves finished {got['next_ply']}; load {os.getloadavg()[0]:.1f}"
+        )
+        print(json.dumps({"bench": "ponder_moves", **vars(args), **got}))
+        return 0
     with ProcessPoolExecutor(args.jobs) as pool:
         runs = [
             pool.submit(game, args.game, i, args.share, args.deep, args.plies, args.depth) for i in indices

@@ -33,9 +33,6 @@ WIDTH = 300
 MAX_DEPTH = 12
 #: Moves a node drawing its moves draws first (then twice as many, and so on).
 FIRST_BATCH = 8
-#: What a value kept for a position is: the exact value, or a bound (a cut-off's lower one, an
-#: upper one where no move reached the window).
-EXACT, LOWER, UPPER = 0, 1, 2
 
 
 class OutOfBudget(Exception):
@@ -64,9 +61,10 @@ class Search(Generic[M]):
         self.killers: dict[int, M] = {}
         self.root: GameState[M] | None = None
         self.found: M | None = None  # the best root move so far in the current iteration
-        #: Set (pondering): per position below the root whose search finished, (depth, value,
-        #: bound), so an iteration cut short and started again does not search it again.
-        self.table: dict[GameState[M], tuple[int, float, int]] | None = None
+        #: Set (pondering): per position (and depth) on the path of the search under way, its
+        #: moves in the order they came and the values of those it finished, so an iteration cut
+        #: short and started again goes on where it stopped (:class:`Replay`).
+        self.orders: dict[tuple[GameState[M], int], Replay[M]] | None = None
 
     def ordered(self, state: GameState[M], depth: int) -> tuple[Iterable[M], int]:
         """The moves to search at ``state``, its best and the killer first, and how many a
@@ -81,6 +79,18 @@ class Search(Generic[M]):
         for first in (killer, best):
             moves = to_front(moves, first)
         return moves, len(moves)
+
+    def replayed(self, state: GameState[M], depth: int, alpha: float, beta: float) -> Replay[M]:
+        """:meth:`ordered`, kept while ``state`` is searched: started again after a cut, the
+        moves in the order they came, and the values of those it finished (an iteration started
+        again meets its path's positions with the same windows; another window, none)."""
+        assert self.orders is not None
+        kept = self.orders.get((state, depth))
+        if kept is None:
+            kept = self.orders[state, depth] = Replay(*self.ordered(state, depth))
+        if kept.window != (alpha, beta):  # reached again another way: values of its own
+            kept.window, kept.values = (alpha, beta), []
+        return kept
 
     def drawn(self, state: GameState[M], best: M | None, killer: M | None) -> Iterator[M]:
         """Its best move and the killer (where legal), then moves drawn at random in growing
@@ -120,23 +130,20 @@ class Search(Generic[M]):
 
     def negamax(self, state: GameState[M], depth: int, alpha: float, beta: float) -> float:
         """The value of ``state`` (unfinished) for its side to move, searched ``depth`` plies."""
-        known = self.table.get(state) if self.table is not None and state is not self.root else None
-        if known is not None and known[0] == depth and _settles(known[1], known[2], alpha, beta):
-            return known[1]
-        side, floor = side_to_move(state), alpha
-        moves, count = self.ordered(state, depth)
+        side, came = side_to_move(state), None
+        if self.orders is None:
+            moves, count = self.ordered(state, depth)
+        else:
+            moves = came = self.replayed(state, depth, alpha, beta)
+            count = came.count
         best_value, best_move = -2 * WIN, None
-        for move in moves:
-            child = self.child(state, move)
-            outcome = child.outcome()
-            if outcome is not None:
-                value = final(outcome.winner, side, depth)
-            elif depth == 1:
-                value = child.evaluate(side) + self.mobility * count
-            elif child.to_move == side:
-                value = self.negamax(child, depth - 1, alpha, beta)
+        for index, move in enumerate(moves):
+            if came is not None and index < len(came.values):  # found before the iteration's cut
+                value = came.values[index]
             else:
-                value = -self.negamax(child, depth - 1, -beta, -alpha)
+                value = self.value(state, move, side, depth, alpha, beta, count)
+                if came is not None:
+                    came.values.append(value)
             if value > best_value:
                 best_value, best_move = value, move
                 if state is self.root:
@@ -146,10 +153,48 @@ class Search(Generic[M]):
                 self.killers[depth] = move
                 break
         self.best[state] = best_move
-        if self.table is not None:
-            bound = UPPER if best_value <= floor else LOWER if best_value >= beta else EXACT
-            self.table[state] = (depth, best_value, bound)
+        if self.orders is not None:  # finished: its value is its parent's to keep
+            del self.orders[state, depth]
         return best_value
+
+    def value(
+        self, state: GameState[M], move: M, side: str, depth: int, alpha: float, beta: float, count: int
+    ) -> float:
+        """The value of ``move`` at ``state`` for ``side`` (to move there), searched ``depth``
+        plies with this window (``count``: the moves a leaf's mobility counts)."""
+        child = self.child(state, move)
+        outcome = child.outcome()
+        if outcome is not None:
+            return final(outcome.winner, side, depth)
+        if depth == 1:
+            return child.evaluate(side) + self.mobility * count
+        if child.to_move == side:
+            return self.negamax(child, depth - 1, alpha, beta)
+        return -self.negamax(child, depth - 1, -beta, -alpha)
+
+
+class Replay(Generic[M]):
+    """A position's moves in the order they first came, however often they are gone through
+    (a generator's drawn moves too, drawn once), and the values the first of them had with
+    the ``window`` it was searched with."""
+
+    def __init__(self, moves: Iterable[M], count: int) -> None:
+        self.count, self.came, self.rest = count, list[M](), iter(moves)
+        self.window: tuple[float, float] | None = None
+        self.values: list[float] = []
+
+    def __iter__(self) -> Iterator[M]:
+        index = 0
+        while index < len(self.came) or self._more():
+            yield self.came[index]
+            index += 1
+
+    def _more(self) -> bool:
+        """Whether one more move came (drawn from the rest)."""
+        for move in self.rest:
+            self.came.append(move)
+            return True
+        return False
 
 
 def likeliest(
@@ -182,11 +227,6 @@ def likeliest(
     return [move for _, move in scored], run.nodes
 
 
-def _settles(value: float, bound: int, alpha: float, beta: float) -> bool:
-    """Whether a value found before (exact, or a bound) settles a search with this window."""
-    return bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha)
-
-
 def _legal(state: GameState[M], move: M) -> bool:
     try:
         state.check(move)
@@ -206,7 +246,10 @@ class Deepening(Generic[M]):
     """Iterative deepening at ``state`` that can go on where it stopped: :func:`search` runs
     one to its budget; pondering (``ponder.py``) deepens one over the players' turn and again
     with the level's budget once they play the move it answers. An iteration cut short counts
-    for the root moves it finished (its best is searched first when it starts again)."""
+    for the root moves it finished. With ``keep`` (pondering) it goes on where it stopped when
+    started again: each position of its path takes its moves in the order they came, and those
+    it finished give the values they had, unsearched (:class:`Replay`), so the search cut in
+    slices is the search in one go, less the few positions of the path made again."""
 
     def __init__(
         self,
@@ -221,8 +264,8 @@ class Deepening(Generic[M]):
         #: ``budget`` sets how many moves a node looks at (a small budget looks at fewer).
         self.run: Search[M] = Search(budget, rng, _never, selective, mobility=mobility)
         self.run.root = state
-        if keep:  # pondering: an iteration cut short keeps the values it finished
-            self.run.table = {}
+        if keep:  # pondering: an iteration cut short goes on where it stopped
+            self.run.orders = {}
         self.depth = 0  # the deepest iteration finished
         self.move: M | None = None  # the best move so far
         self.done = False  # a win or loss found (or the deepest iteration): deeper tells nothing

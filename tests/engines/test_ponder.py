@@ -203,20 +203,29 @@ def test_the_equal_time_bench_ponders_as_much_work_as_the_other_side_thought(gam
     ]
 
 
-def test_an_alpha_beta_iteration_pondering_cut_short_is_not_searched_again_from_scratch():
-    """Pondering keeps the values of what it finished: when the cut-short iteration starts
-    again, the subtrees it finished are not searched again (fewer nodes to finish it)."""
-    state = reached("anti-grid", 6, 11, 6)
-    made = {}
-    for keep in (True, False):
-        deep = alphabeta.Deepening(state, 1137, random.Random(1), False, 0.02, keep=keep)
-        deep.deepen(1500, NEVER)  # two plies and part of a third
-        assert deep.depth == 2
-        run, before = deep.run, deep.run.nodes
-        run.limited = False
-        run.negamax(state, 3, -2 * alphabeta.WIN, 2 * alphabeta.WIN)  # the third ply, whole
-        made[keep] = run.nodes - before
-    assert made[True] < made[False]
+@pytest.mark.parametrize("game,size", [("phalanx", None), ("anti-grid", 6), ("antipalos", 8)])
+def test_an_alpha_beta_iteration_pondering_cut_short_goes_on_where_it_stopped(game, size, monkeypatch):
+    """Pondering cuts an answer's iteration where a slice ends; started again, the iteration
+    goes on where it stopped, so the answer is the same search's in one go: the same move,
+    and no more work than a few positions a cut (the path to where it stopped, made again).
+    Before, it took the moves in another order, and searched again much of what it had
+    finished."""
+    monkeypatch.setattr(alphabeta, "MAX_DEPTH", 3)  # on to the third ply's end, no further
+    state = reached(game, size, 11, 6)
+
+    def finished(slices):
+        deep = alphabeta.Deepening(state, 1224, random.Random(1), False, 0.02, keep=True)
+        for work in slices:
+            deep.deepen(work, NEVER, abandon=True)
+        deep.deepen(10**6, NEVER)
+        assert deep.done and deep.depth == 3
+        return deep.move, deep.run.nodes
+
+    move, nodes = finished([])
+    cuts = [700, 300, 300, 300, 300]
+    cut_move, cut_nodes = finished(cuts)
+    assert cut_move == move
+    assert nodes <= cut_nodes <= nodes + 4 * len(cuts)
 
 
 @pytest.mark.parametrize("game", ["antipode", "phalanx"])
@@ -249,3 +258,13 @@ def test_the_bench_can_answer_pondering_s_hits_with_the_control_s_search():
     rules = bench_ponder.Rules(3, 60, 16.0, hits_control=True)
     got = bench_ponder.games("anti-grid", rules, first=0, count=1, plies=16)
     assert got.games == 1 and 0 < got.hits <= got.moves and got.gain == 2.0 * got.hits
+
+
+def test_the_per_move_bench_compares_an_answer_cut_and_gone_on_with_one_in_one_go():
+    """bench/ponder_moves.py --resumed in short: the answer's search cut where a pondering
+    slice ends and gone on has the move of the same search in one go, and finishes as much."""
+    records = bench_ponder_moves.resumed("phalanx", 0, share=0.2, plies=6)
+    got = bench_ponder_moves.resumed_summary(records)
+    assert got["positions"] == len(records) == 6
+    assert got["cut_same"] == 1.0 and got["depth"]["cut"] == got["depth"]["one"] >= got["depth"]["plain"]
+    assert got["next_ply"]["cut"] <= got["next_ply"]["one"]
