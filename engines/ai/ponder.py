@@ -55,13 +55,6 @@ TIMES = (16, 16, 16, 8, 8)
 #: Alpha-beta's pondering looks at as many moves a node as a search of this many times the
 #: level's budget (a small budget looks at fewer): a pondered answer has at least that much work.
 WIDER = 2
-#: The levels at which alpha-beta's pondering was shown to make the computer stronger in games:
-#: at the cap with a quarter of level 3's budget a move (every alpha-beta game above even),
-#: more than level 1's (a fifth). At level 3's whole budget, with an answer's iteration going on
-#: where it stopped, Anti-Grid 6 scored 0.580 over 100 games but Phalanx 0.495 (docs/
-#: performance.md, "Twelfth round"): not at least even in every game, so the computer does not
-#: ponder there (:func:`worth`).
-SHOWN = (1,)
 
 
 class Ponder:
@@ -184,15 +177,22 @@ class Ponder:
 
 
 def worth(state: GameState[Any], level: int) -> bool:
-    """Whether the computer ponders at ``level`` in ``state``'s game: an MCTS at every level (its
-    answer is the level's search on a tree with more visits), alpha-beta only at the levels where
-    pondering was shown stronger (:data:`SHOWN`). ``bench/ponder.py`` measures any level.
+    """Whether the computer ponders at ``level`` in ``state``'s game: at the levels its profile
+    names (``SearchProfile.ponders``), those where pondering was shown at least as strong at
+    equal time. An MCTS at every level (its answer is the level's search on a tree with more
+    visits). Alpha-beta at level 1 (at the cap with a quarter of level 3's budget a move every
+    game scored above even, docs/performance.md "Tenth round"), and Anti-Grid at level 3 too:
+    with an answer's iteration going on where it stopped, Anti-Grid 6 scored 0.580 over 100
+    games at level 3's whole budget, Phalanx 0.495 ("Twelfth round"). ``bench/ponder.py``
+    measures any level.
 
     >>> from engines import new_game
     >>> [worth(new_game("phalanx"), level) for level in (1, 3)], worth(new_game("antipode"), 3)
     ([True, False], True)
+    >>> [worth(new_game("anti-grid", 6), level) for level in (2, 3)]
+    [False, True]
     """
-    return profile_of(state).search == "mcts" or level in SHOWN
+    return level in profile_of(state).ponders
 
 
 def start(

@@ -13,7 +13,7 @@ first needed: a worker that dies (the OOM killer) is started again and thinks ag
 position, its ``failure`` saying why meanwhile ("Computer restarting"). A search stops at its
 level's work or its wall-clock limit (``engines.ai.LIMITS``), whichever comes first. Once its
 move is found the computer ponders in that process over the players' turn, where pondering was
-shown to make it stronger (``engines/ai/ponder.py``, ``worth``): a yielding job, stopped when
+shown at least as strong (``engines/ai/ponder.py``, ``worth``): a yielding job, stopped when
 its next move is asked for, so the search it kept answers the players' move; a takeback or a
 new game ends it. Under ``reedboard
 replay`` (``sync=True``) the move is chosen at once, without pondering, so a replay with a fixed

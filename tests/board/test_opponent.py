@@ -183,16 +183,20 @@ def test_the_answer_to_a_move_the_computer_pondered_is_searched_on_the_tree_it_k
     assert opponent._PONDERING is None
 
 
-def test_the_computer_ponders_with_alpha_beta_only_at_the_levels_where_it_was_shown_stronger():
-    """Alpha-beta's pondering was not shown to make level 3 stronger at its whole budget
-    (docs/performance.md, eleventh round): after its move at level 3 the worker keeps nothing
-    to ponder on, so its next move is the level's own search. At level 1 it ponders."""
-    state = new_game("phalanx")
+def test_the_computer_ponders_with_alpha_beta_only_at_the_levels_its_game_was_shown_at():
+    """Phalanx's pondering was not shown at least as strong at level 3's whole budget
+    (docs/performance.md, twelfth round): after its move at level 3 the worker keeps nothing to
+    ponder on, so its next move is the level's own search. At level 1 it ponders, and so does
+    Anti-Grid at level 3, where it was shown."""
     try:
+        state = new_game("phalanx")
         think(state, 3, 1, True, (1, ()))
         assert opponent._PONDERING is None and think_on() == 0
         move = think(state, 1, 1, True, (1, ()))
         assert opponent._PONDERING is not None and opponent._PONDERING[0] == (1, (move,))
+        forget()
+        move = think(new_game("anti-grid", 6), 3, 1, True, (2, ()))
+        assert opponent._PONDERING is not None and opponent._PONDERING[0] == (2, (move,))
     finally:
         forget()
 
