@@ -117,10 +117,8 @@ class Simulator:
         (SIGSEGV) instead of the stop's own status."""
         with self._lock:
             self._stopped = True
-            if self.server is not None and within is None:
-                self.server.stop()
-            elif self.server is not None:
-                self.server.stop(within)
+            if self.server is not None:  # its own bound unless given one (base.py loads aiohttp)
+                self.server.stop() if within is None else self.server.stop(within)
         if self._starting is not None:
             self._starting.join()
         self.sock.close()
