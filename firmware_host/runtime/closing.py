@@ -27,10 +27,10 @@ class Closing:
         self.closing = "its parts"
         self._timer = threading.Timer(seconds, self._abandon)
         self._timer.daemon = True
-        self._began = 0.0
+        self._deadline = 0.0
 
     def __enter__(self) -> Closing:
-        self._began = time.monotonic()
+        self._deadline = time.monotonic() + self.seconds
         self._timer.start()
         return self
 
@@ -43,7 +43,7 @@ class Closing:
 
     def left(self) -> float:
         """Seconds left before the deadline."""
-        return max(0.0, self.seconds - (time.monotonic() - self._began))
+        return until(self._deadline)
 
     def _abandon(self) -> None:
         print(
@@ -56,3 +56,12 @@ class Closing:
             sys.stderr.flush()
         finally:
             os._exit(1)
+
+
+def until(deadline: float) -> float:
+    """Seconds from now to ``deadline`` (``time.monotonic()``'s), none once it has passed.
+
+    >>> until(time.monotonic() - 1)
+    0.0
+    """
+    return max(0.0, deadline - time.monotonic())

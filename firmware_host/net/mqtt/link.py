@@ -33,6 +33,7 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.net.mqtt.untrusted import MAX_PAYLOAD
+from firmware_host.runtime.closing import until
 from firmware_host.store.config import Mqtt
 from hardware.supervise import Backoff, Supervised, describe, restarted
 
@@ -214,12 +215,12 @@ class Link:
         with self._wake:
             self._stopping = True
             self._wake.notify()
-        self._sender.join(_left(deadline))
+        self._sender.join(until(deadline))
         left = ["the sender"] if self._sender.alive() else []
         if last and self.connected.is_set():
             info = self.client.publish(last[0], last[1], qos=1, retain=True)
             try:
-                info.wait_for_publish(_left(deadline))
+                info.wait_for_publish(until(deadline))
                 if not info.is_published():
                     left.append(f"the last message unacknowledged ({last[0][:80]!r})")
             except (RuntimeError, ValueError):  # the link went meanwhile (the broker sends the will)
@@ -227,7 +228,7 @@ class Link:
         self.client.disconnect()
         ending = threading.Thread(target=self.client.loop_stop, name="mqtt-stop", daemon=True)
         ending.start()
-        ending.join(_left(deadline))
+        ending.join(until(deadline))
         if ending.is_alive():
             left.append("paho's network thread")
         if left:
@@ -315,11 +316,6 @@ class Link:
                 info = self.client.publish(topic, data, qos=1 if retain else 0, retain=retain)
                 if info.rc != paho.MQTT_ERR_SUCCESS:
                     self.dropped += 1
-
-
-def _left(deadline: float) -> float:
-    """Seconds from now to ``deadline`` (monotonic), none once it has passed."""
-    return max(0.0, deadline - time.monotonic())
 
 
 def _no_delay(client, userdata, sock) -> None:

@@ -42,6 +42,7 @@ from aiohttp import WSCloseCode, WSMessage, web
 
 from firmware_host import i18n
 from firmware_host.net.web.guard import MAX_MESSAGE, host_allowed, same_origin, security_headers
+from firmware_host.runtime.closing import until
 from firmware_host.store.timecontrol import CONTROLS
 from hardware.supervise import Supervised
 
@@ -444,7 +445,7 @@ class WebServer:
                 target=_run_until, args=(self._loop, shut, ending), name="web-stop", daemon=True
             )
             thread.start()
-        thread.join(max(0.0, deadline - time.monotonic()))
+        thread.join(until(deadline))
         if thread.is_alive():
             LOG.warning(
                 f"stopping took more than {within:g} s: its loop still runs (held by a handler "
