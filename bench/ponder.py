@@ -27,6 +27,10 @@ answered (a hit) with the control's search (twice the work, fresh) instead of th
 answer, and every other move with its own: whether the pondered answer or the course of the
 game loses what pondering loses (both have twice the search on the same moves).
 
+``--first F``: the share of pondering's cap the answer to the reply the search expected gets
+before any other (``ponder.FIRST``; 0: every reply answered in turn, as before the thirteenth
+round).
+
 ``--memory``: no games, the memory pondering keeps: for each game (its standard size) at
 levels 3 and 5, in a fresh process that has loaded what the worker's does, the peak resident
 memory (MB) once the computer has chosen a move, and once pondering over the players' turn has
@@ -39,7 +43,7 @@ the other side's work is then measured, not set).
 
 Usage: nice -n 10 .venv/bin/python -m bench.ponder [--games N] [--level L] [--share F]
        [--game NAME] [--first N] [--jobs J] [--plies P] [--times K] [--wall] [--double]
-       [--hits-control] [--memory]
+       [--hits-control] [--first F] [--memory]
 The last line is a JSON object of the figures.
 """
 
@@ -165,7 +169,8 @@ class Rules:
     than the search it stands for); ``wall``: pondering goes by the seconds the other side's
     move took (times ``times``), not its work; ``hits_control``: a hit is answered by a fresh
     search of twice the work, not the pondered answer; ``double``: the control, no pondering
-    but twice the work a move (what pondering would give if it always foresaw the move)."""
+    but twice the work a move (what pondering would give if it always foresaw the move);
+    ``first``: ``ponder.FIRST`` for the match."""
 
     level: int
     work: int
@@ -173,6 +178,7 @@ class Rules:
     wall: bool = False
     double: bool = False
     hits_control: bool = False
+    first: float = ponder.FIRST
 
 
 class Pair:
@@ -252,6 +258,7 @@ def games(game: str, rules: Rules, first: int, count: int, plies: int) -> Tally:
     """Games ``first`` to ``first + count - 1`` of the match, the pondering side beginning the
     even ones; the pondering side's tally."""
     pair = Pair(rules)
+    ponder.FIRST = rules.first  # this process plays only this match
     began = time.perf_counter()
     for index in range(first, first + count):
         start = new_game(game, SIZES[game])
@@ -364,6 +371,7 @@ def main() -> int:
     parser.add_argument("--wall", action="store_true", help="ponder for the other side's seconds")
     parser.add_argument("--double", action="store_true", help="the control: twice the work, no pondering")
     parser.add_argument("--hits-control", action="store_true", help="hits answered by twice the work, fresh")
+    parser.add_argument("--first", type=float, default=ponder.FIRST, help="the expected reply's share")
     parser.add_argument(
         "--memory", action="store_true", help="the memory pondering to the cap keeps, no games"
     )
@@ -375,7 +383,7 @@ def main() -> int:
         return 0
     for game in [args.game] if args.game else list(SIZES):
         work = work_for(game, args.level, args.share)
-        rules = Rules(args.level, work, args.times, args.wall, args.double, args.hits_control)
+        rules = Rules(args.level, work, args.times, args.wall, args.double, args.hits_control, args.first)
         got = match(game, rules, args.games, args.plies, args.jobs, args.first).figures()
         figures[game] = {"work": rules.work, **got}
         print(f"{game:<10} work {rules.work:>5}: {line(got)}", flush=True)

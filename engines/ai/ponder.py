@@ -9,12 +9,12 @@ where it can, else with the level's own search:
   likely moves and its answers to each. The players' move picks the subtree under it, and the
   answer is the level's search grown on that subtree: the level's budget on top of the visits
   pondering gave it. Any move the tree reached is a hit.
-- alpha-beta (Antipalos, Anti-Grid, Phalanx) answers the players' likeliest replies (the
-  one its own search expected, then the best for them at one ply), deepening an answer to
-  each in turn, a level's work at a time (``alphabeta.Deepening``): as many replies as the
-  cap has a level's work for, so the longer the players think, the more are answered. When
-  the players play one of them, the answer's search goes on from where pondering left it
-  with the level's budget: deeper than the level's own search. Any other move gets the
+- alpha-beta (Antipalos, Anti-Grid, Phalanx) answers the players' likeliest replies
+  (``alphabeta.Deepening``): first the one its own search expected (played on 36-40 % of
+  moves), deepened to :data:`FIRST` of the cap, then the best for them at one ply, taking
+  turns a level's work at a time with what is left (as many as it has a level's work for).
+  When the players play one of them, the answer's search goes on from where pondering left
+  it with the level's budget: deeper than the level's own search. Any other move gets the
   level's search.
 
 Either way a move's own work is the level's budget: pondering adds to it, never replaces it
@@ -55,6 +55,11 @@ TIMES = (16, 16, 16, 8, 8)
 #: Alpha-beta's pondering looks at as many moves a node as a search of this many times the
 #: level's budget (a small budget looks at fewer): a pondered answer has at least that much work.
 WIDER = 2
+#: Alpha-beta: the share of the cap the answer to the expected reply is deepened to before any
+#: other reply is answered. Half the cap, the other half a level's work each to the next
+#: likeliest, scored 0.72 at level 3 in Phalanx where turns of a level's work each for all
+#: scored 0.50 (docs/performance.md "Thirteenth round"; ``bench/ponder.py --first``).
+FIRST = 0.5
 
 
 class Ponder:
@@ -89,8 +94,8 @@ class Ponder:
         if self.profile.search == "mcts" and tree is None:
             self.tree = mcts.Node(state, self.rng)
         #: Alpha-beta: the players' replies it answers, likeliest first (the one the computer's
-        #: own search expected, then the best at one ply from their side), one for each level's
-        #: work the cap allows, and its answers.
+        #: own search expected, then the best at one ply from their side): the first and one
+        #: for each level's work the rest of the cap allows; and its answers.
         self.expected: Any = expected
         self.replies: list[Any] | None = None
         self.answers: dict[Any, alphabeta.Deepening[Any]] = {}
@@ -122,7 +127,8 @@ class Ponder:
                 return made
             first = [self.expected] if self.expected is not None else []
             answerable = filter(self._answerable, dict.fromkeys(first + ranked))
-            self.replies = list(islice(answerable, TIMES[self.level - 1]))
+            others = round((1 - FIRST) * TIMES[self.level - 1])
+            self.replies = list(islice(answerable, 1 + others))
             return made
         move = self._next()
         if move is None:
@@ -143,9 +149,14 @@ class Ponder:
         return alphabeta.Deepening(state, wide, self.rng, self.selective, self.profile.mobility, keep=True)
 
     def _next(self) -> Any:
-        """The reply whose answer pondering deepens next (None: every answer is done)."""
+        """The reply whose answer pondering deepens next (None: every answer is done): the
+        first (expected) until its answer has :data:`FIRST` of the cap, then the one whose
+        answer has had least."""
         open_ = [m for m in self.replies or () if not (m in self.answers and self.answers[m].done)]
         nodes = {m: self.answers[m].run.nodes if m in self.answers else 0 for m in open_}
+        first = open_[0] if open_ and self.replies and open_[0] == self.replies[0] else None
+        if first is not None and nodes[first] < FIRST * self.cap:
+            return first
         return min(open_, key=nodes.__getitem__, default=None)
 
     def kept(self, state: GameState[Any], move: Any) -> bool:

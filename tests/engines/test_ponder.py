@@ -56,8 +56,9 @@ def test_a_move_the_tree_never_reached_gets_the_fresh_searchs_answer(game, size)
 @pytest.mark.parametrize("game,size", [("anti-grid", 6), ("phalanx", None), ("antipalos", 8)])
 def test_alpha_beta_answers_a_reply_it_pondered_by_searching_on_what_it_kept(game, size):
     state, choice, thought = pondered(game, size)
-    # as many replies as the cap has a level's work for, each answered
-    assert len(thought.replies) == min(ponder.TIMES[2], len(thought.state.legal_moves()))
+    # the expected reply, and as many more as the rest of the cap has a level's work for
+    others = round((1 - ponder.FIRST) * ponder.TIMES[2])
+    assert len(thought.replies) == min(1 + others, len(thought.state.legal_moves()))
     assert list(thought.answers) == thought.replies
     assert thought.replies[0] == choice.reply  # its own search's expected reply first
     for move in thought.replies[:2]:  # expected or not
@@ -70,6 +71,26 @@ def test_alpha_beta_answers_a_reply_it_pondered_by_searching_on_what_it_kept(gam
         assert 0 < reply.work <= budget(after, 3) + 1  # its own work: a level's, on top of pondering's
         assert answer.run.nodes == kept + reply.work  # searched on, not started again
         assert reply.move == answer.move and kept + reply.work > fresh.work
+
+
+@pytest.mark.parametrize("game,size", [("anti-grid", 6), ("phalanx", None), ("antipalos", 8)])
+def test_alpha_beta_deepens_the_expected_reply_first_and_furthest(game, size):
+    """The players play the reply the computer's search expected far more often than any
+    other: its answer is pondered first, on its own, until it has ``FIRST`` of the cap (a
+    short think is all spent on it), and ends the deepest; the rest go to the others in turn."""
+    state = reached(game, size, 11, 6)
+    choice = choose(state, 3, seed=1)
+    thought = ponder.start(state, choice, 3, seed=1)
+    half = ponder.FIRST * thought.cap
+    while thought.grow(thought.least, NEVER) and thought.spent < half:
+        assert list(thought.answers) in ([], [choice.reply])  # only the expected reply's answer
+    while thought.grow(thought.least, NEVER):
+        pass
+    expected = thought.answers[choice.reply]
+    assert expected.run.nodes >= half or expected.done
+    others = [thought.answers[m].run.nodes for m in thought.replies[1:]]
+    assert others and max(others) <= half / len(others) + 2 * thought.budget
+    assert all(expected.depth >= thought.answers[m].depth for m in thought.replies[1:])
 
 
 def test_alpha_beta_answers_a_reply_its_own_search_did_not_expect_deeper_than_a_fresh_search():
