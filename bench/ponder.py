@@ -27,7 +27,7 @@ answered (a hit) with the control's search (twice the work, fresh) instead of th
 answer, and every other move with its own: whether the pondered answer or the course of the
 game loses what pondering loses (both have twice the search on the same moves).
 
-``--first F``: the share of pondering's cap the answer to the reply the search expected gets
+``--expected F``: the share of pondering's cap the answer to the reply the search expected gets
 before any other (``ponder.FIRST``; 0: every reply answered in turn, as before the thirteenth
 round).
 
@@ -43,7 +43,7 @@ the other side's work is then measured, not set).
 
 Usage: nice -n 10 .venv/bin/python -m bench.ponder [--games N] [--level L] [--share F]
        [--game NAME] [--first N] [--jobs J] [--plies P] [--times K] [--wall] [--double]
-       [--hits-control] [--first F] [--memory]
+       [--hits-control] [--expected F] [--memory]
 The last line is a JSON object of the figures.
 """
 
@@ -371,7 +371,7 @@ def main() -> int:
     parser.add_argument("--wall", action="store_true", help="ponder for the other side's seconds")
     parser.add_argument("--double", action="store_true", help="the control: twice the work, no pondering")
     parser.add_argument("--hits-control", action="store_true", help="hits answered by twice the work, fresh")
-    parser.add_argument("--first", type=float, default=ponder.FIRST, help="the expected reply's share")
+    parser.add_argument("--expected", type=float, default=ponder.FIRST, help="the expected reply's share")
     parser.add_argument(
         "--memory", action="store_true", help="the memory pondering to the cap keeps, no games"
     )
@@ -383,7 +383,7 @@ def main() -> int:
         return 0
     for game in [args.game] if args.game else list(SIZES):
         work = work_for(game, args.level, args.share)
-        rules = Rules(args.level, work, args.times, args.wall, args.double, args.hits_control, args.first)
+        rules = Rules(args.level, work, args.times, args.wall, args.double, args.hits_control, args.expected)
         got = match(game, rules, args.games, args.plies, args.jobs, args.first).figures()
         figures[game] = {"work": rules.work, **got}
         print(f"{game:<10} work {rules.work:>5}: {line(got)}", flush=True)

@@ -58,7 +58,7 @@ WIDER = 2
 #: Alpha-beta: the share of the cap the answer to the expected reply is deepened to before any
 #: other reply is answered. Half the cap, the other half a level's work each to the next
 #: likeliest, scored 0.72 at level 3 in Phalanx where turns of a level's work each for all
-#: scored 0.50 (docs/performance.md "Thirteenth round"; ``bench/ponder.py --first``).
+#: scored 0.50 (docs/performance.md "Thirteenth round"; ``bench/ponder.py --expected``).
 FIRST = 0.5
 
 
