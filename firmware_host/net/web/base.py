@@ -334,10 +334,13 @@ class CappedSite(web.TCPSite):
         self._bound_port = self._server.sockets[0].getsockname()[1]
 
 
-async def _shut(runner: web.AppRunner, seconds: float) -> str | None:
+async def _shut(runner: web.AppRunner, seconds: float, deadline: float, said: futures.Future) -> None:
     """Close the server, then end what its pages left running (a socket's sender), so that
     stopping with a page open leaves no task to be destroyed pending. What is still under way
-    after ``seconds`` is cut off: what that was (None: nothing was)."""
+    after ``seconds`` is cut off, and the tasks left are cancelled and awaited up to
+    ``deadline``; ``said`` is then given what was cut off (None: nothing was). A task that
+    does not take its cancellation by then keeps the loop running until it ends: cut off
+    (the loop closed under it) it would be destroyed pending, which asyncio says."""
     cut = None
     try:
         async with asyncio.timeout(seconds):
@@ -349,21 +352,16 @@ async def _shut(runner: web.AppRunner, seconds: float) -> str | None:
                 handler.transport.abort()
         cut = f"{len(connections)} connection(s) cut off"
     current = asyncio.current_task()
-    left = [task for task in asyncio.all_tasks() if task is not current]
-    for task in left:
+    pending = {task for task in asyncio.all_tasks() if task is not current}
+    for task in pending:
         task.cancel()
-    if left:
-        _, pending = await asyncio.wait(left, timeout=CUT_SECONDS / 2)
-        if pending:  # a task that does not take its cancellation
-            cut = f"{cut or 'nothing cut off'}; {len(pending)} task(s) that do not end left running"
-    return cut
-
-
-def _run_until(
-    loop: asyncio.AbstractEventLoop, work: Coroutine[Any, Any, str | None], ended: futures.Future
-) -> None:
-    """Run ``work`` on ``loop`` (idle) to its end, its answer handed to ``ended``."""
-    ended.set_result(loop.run_until_complete(work))
+    if pending:
+        _, pending = await asyncio.wait(pending, timeout=max(0.0, until(deadline) - CUT_SECONDS / 5))
+    if pending:
+        cut = f"{cut or 'nothing cut off'}; {len(pending)} task(s) that do not end left running"
+    said.set_result(cut)
+    if pending:
+        await asyncio.wait(pending)
 
 
 class WebServer:
@@ -434,27 +432,30 @@ class WebServer:
             return
         within = max(0.0, within)
         deadline, graceful = time.monotonic() + within, max(0.0, within - CUT_SECONDS)
-        shut = _shut(self._runner, graceful)
+        said: futures.Future[str | None] = futures.Future()
+        shut = _shut(self._runner, graceful, deadline, said)
         if self._thread.alive():
             ending = asyncio.run_coroutine_threadsafe(shut, self._loop)
             ending.add_done_callback(lambda _: self._loop.call_soon_threadsafe(self._loop.stop))
             thread = self._thread.thread
         else:  # its thread died: the loop is idle, run it in a thread of the stop's own
-            ending = futures.Future()
             thread = threading.Thread(
-                target=_run_until, args=(self._loop, shut, ending), name="web-stop", daemon=True
+                target=self._loop.run_until_complete, args=(shut,), name="web-stop", daemon=True
             )
             thread.start()
-        thread.join(until(deadline))
-        if thread.is_alive():
+        try:
+            cut = said.result(until(deadline))
+        except futures.TimeoutError:
             LOG.warning(
                 f"stopping took more than {within:g} s: its loop still runs (held by a handler "
                 "that does not return?); it is left to end with the process"
             )
             return
-        if ending.done() and not ending.cancelled() and (cut := ending.result()):
+        if cut:
             LOG.warning(f"stopping took more than {graceful:g} s: {cut}")
-        self._loop.close()
+        thread.join(until(deadline))
+        if not thread.is_alive():  # else it runs the tasks left until they end
+            self._loop.close()
 
     @property
     def url(self) -> str:
