@@ -74,6 +74,8 @@ class WebApp:
     name = "server"
     #: What a socket is told when the server stops.
     farewell = b"reedboard stopped"
+    #: The program serving it, as its server's journal lines begin ("reedboard run: web: ...").
+    who = "reedboard run"
     #: Messages waiting for a slow client before it is dropped.
     backlog = 256
     #: Whether the messages that queued up for a client while it was being sent one go on as
@@ -256,10 +258,12 @@ async def _close(
 # ---------------------------------------------------------------------- the server's thread
 class OneLine(logging.Handler):
     """The web server's errors (a malformed request, a handler that failed) as one line on
-    stderr each, never a traceback; the same line at most once a second."""
+    stderr each, naming ``who`` (the program), never a traceback; the same line at most once a
+    second."""
 
-    def __init__(self) -> None:
+    def __init__(self, who: str) -> None:
         super().__init__(logging.WARNING)
+        self.who = who
         self._last: tuple[str, float] = ("", 0.0)
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -271,18 +275,16 @@ class OneLine(logging.Handler):
         if self._last[0] == text and now - self._last[1] < 1:
             return
         self._last = (text, now)
-        print(f"reedboard run: web: {text}", file=sys.stderr)
+        print(f"{self.who}: web: {text}", file=sys.stderr)
 
 
-#: The logger the server's connections report to.
-LOG = logging.getLogger("reedboard.web")
-LOG.addHandler(OneLine())
-LOG.propagate = False
-
-
-def _one_line(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    """The event loop's own errors (a callback that raised) as one line, like the server's."""
-    LOG.error(context.get("message", "error"), exc_info=context.get("exception"))
+def journal(who: str) -> logging.Logger:
+    """The logger the servers of the program ``who`` report to (:class:`OneLine`)."""
+    log = logging.getLogger(f"reedboard.web.{who}")
+    if not log.handlers:
+        log.addHandler(OneLine(who))
+        log.propagate = False
+    return log
 
 
 class _Refused(asyncio.Protocol):
@@ -372,8 +374,9 @@ class WebServer:
         self.pages, self.host, self.port = pages, host, port
         #: A socket already listening on host:port (serve there rather than bind anew).
         self.sock = sock
+        self.log = journal(pages.who)
         self._loop = asyncio.new_event_loop()
-        self._loop.set_exception_handler(_one_line)
+        self._loop.set_exception_handler(self._one_line)
         self._runner: web.AppRunner | None = None
         self._thread = Supervised("web", self._loop.run_forever)
         self._stopped = False
@@ -383,7 +386,7 @@ class WebServer:
         self._runner = runner = web.AppRunner(
             self.pages.app(),
             access_log=None,
-            logger=LOG,
+            logger=self.log,
             keepalive_timeout=IDLE_SECONDS,
             shutdown_timeout=CLOSE_SECONDS,
         )
@@ -419,6 +422,10 @@ class WebServer:
         if self.port == 0 and site._bound_port is not None:  # the OS chose one (tests): say which
             self.port = site._bound_port
 
+    def _one_line(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The event loop's own errors (a callback that raised) as one line, like the server's."""
+        self.log.error(context.get("message", "error"), exc_info=context.get("exception"))
+
     def check(self) -> str | None:
         """Run the event loop in a new thread if its thread died: what happened, once."""
         return None if self._stopped else self._thread.check()
@@ -446,13 +453,13 @@ class WebServer:
         try:
             cut = said.result(until(deadline))
         except futures.TimeoutError:
-            LOG.warning(
+            self.log.warning(
                 f"stopping took more than {within:g} s: its loop still runs (held by a handler "
                 "that does not return?); it is left to end with the process"
             )
             return
         if cut:
-            LOG.warning(f"stopping took more than {graceful:g} s: {cut}")
+            self.log.warning(f"stopping took more than {graceful:g} s: {cut}")
         thread.join(until(deadline))
         if not thread.is_alive():  # else it runs the tasks left until they end
             self._loop.close()
