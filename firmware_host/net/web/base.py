@@ -353,6 +353,9 @@ async def _shut(runner: web.AppRunner, seconds: float, deadline: float, said: fu
             if handler.transport is not None:
                 handler.transport.abort()
         cut = f"{len(connections)} connection(s) cut off"
+    except Exception as exc:  # raised by the stop, as it was before it waited for tasks left
+        said.set_exception(exc)
+        raise
     current = asyncio.current_task()
     pending = {task for task in asyncio.all_tasks() if task is not current}
     for task in pending:

@@ -304,3 +304,26 @@ def test_a_process_stopped_with_a_handler_that_never_ends_says_our_line_alone():
         "reedboard run: web: stopping took more than 2 s: 1 connection(s) cut off; "
         "2 task(s) that do not end left running"  # the connection's and its request's
     ], said
+
+
+class FailsToClean(Echo):
+    """An app whose cleanup fails."""
+
+    def app(self) -> web.Application:
+        app = super().app()
+
+        async def fail(_: web.Application) -> None:
+            raise OSError("the card is gone")
+
+        app.on_cleanup.append(fail)
+        return app
+
+
+def test_a_shutdown_that_fails_is_raised_by_the_stop_not_taken_for_a_held_loop(capsys):
+    """Not a slow stop: its error is the caller's, as before the stop waited for tasks left
+    (it was said as a loop held by a handler once the bound had passed)."""
+    server = WebServer(FailsToClean(token=None, host="127.0.0.1"), "127.0.0.1", 0)
+    server.start()
+    with pytest.raises(OSError, match="the card is gone"):
+        server.stop()
+    assert "stopping took more than" not in capsys.readouterr().err
