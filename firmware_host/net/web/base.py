@@ -340,9 +340,10 @@ async def _shut(runner: web.AppRunner, seconds: float, deadline: float, said: fu
     """Close the server, then end what its pages left running (a socket's sender), so that
     stopping with a page open leaves no task to be destroyed pending. What is still under way
     after ``seconds`` is cut off, and the tasks left are cancelled and awaited up to
-    ``deadline``; ``said`` is then given what was cut off (None: nothing was). A task that
-    does not take its cancellation by then keeps the loop running until it ends: cut off
-    (the loop closed under it) it would be destroyed pending, which asyncio says."""
+    ``deadline``; ``said`` is then given what was cut off (None: nothing was) and whether
+    tasks were left. A task that does not take its cancellation by then keeps the loop running
+    until it ends: cut off (the loop closed under it) it would be destroyed pending, which
+    asyncio says."""
     cut = None
     try:
         async with asyncio.timeout(seconds):
@@ -364,7 +365,7 @@ async def _shut(runner: web.AppRunner, seconds: float, deadline: float, said: fu
         _, pending = await asyncio.wait(pending, timeout=max(0.0, until(deadline) - CUT_SECONDS / 5))
     if pending:
         cut = f"{cut or 'nothing cut off'}; {len(pending)} task(s) that do not end left running"
-    said.set_result(cut)
+    said.set_result((cut, bool(pending)))
     if pending:
         await asyncio.wait(pending)
 
@@ -442,7 +443,7 @@ class WebServer:
             return
         within = max(0.0, within)
         deadline, graceful = time.monotonic() + within, max(0.0, within - CUT_SECONDS)
-        said: futures.Future[str | None] = futures.Future()
+        said: futures.Future[tuple[str | None, bool]] = futures.Future()
         shut = _shut(self._runner, graceful, deadline, said)
         if self._thread.alive():
             ending = asyncio.run_coroutine_threadsafe(shut, self._loop)
@@ -454,7 +455,7 @@ class WebServer:
             )
             thread.start()
         try:
-            cut = said.result(until(deadline))
+            cut, left = said.result(until(deadline))
         except futures.TimeoutError:
             self.log.warning(
                 f"stopping took more than {within:g} s: its loop still runs (held by a handler "
@@ -463,8 +464,8 @@ class WebServer:
             return
         if cut:
             self.log.warning(f"stopping took more than {graceful:g} s: {cut}")
-        thread.join(until(deadline))
-        if not thread.is_alive():  # else it runs the tasks left until they end
+        if not left:  # else its loop runs the tasks left until they end
+            thread.join(until(deadline))
             self._loop.close()
 
     @property
