@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
@@ -33,6 +34,8 @@ FIRMWARE = ROOT / "firmware"
 F_CPU = 16_000_000
 #: Seconds the emulator has to quit when closed; still running then, it is taken as hung.
 QUIT_SECONDS = 5.0
+#: The characters of the end of what the emulator said on stderr kept for a failure's message.
+SAID_KEPT = 2000
 
 #: What building and emulating needs, and the Debian packages that bring it.
 NEEDS = {
@@ -165,7 +168,9 @@ class EmulatedBoard:
     """The firmware of ``variant`` in simavr, its UART on a pty named ``path``.
 
     ``speed``: emulated seconds per wall second (0: as fast as the machine runs); ``trace``:
-    also collect timing events (:attr:`events`)."""
+    also collect timing events (:attr:`events`). Its stderr is read from the start by a thread
+    of its own, the end of it kept (:attr:`said`): an emulator saying more than a pipe holds
+    (64 KB) would otherwise block on the write, and look hung."""
 
     def __init__(self, variant: Variant, path: str, *, speed: float = 1.0, trace: bool = False) -> None:
         self.variant, self.path = variant, path
@@ -176,6 +181,7 @@ class EmulatedBoard:
         self._powered_at = 0  # the first LED write since the last power-up
         self._closed: dict[int, bool] = {}  # channel -> north up
         self._changed = threading.Condition()
+        self._said: deque[str] = deque()
         argv = [str(variant.harness), str(variant.elf), "--link", path, "--speed", str(speed)]
         self._process = subprocess.Popen(
             argv + (["--trace"] if trace else []),
@@ -185,10 +191,14 @@ class EmulatedBoard:
             text=True,
             bufsize=1,
         )
+        self._listener = threading.Thread(target=self._listen, name="simboard-stderr", daemon=True)
+        self._listener.start()
         ready = self._process.stdout.readline().split()
         if ready[:1] != ["ready"]:
             self._process.kill()
-            raise RuntimeError(f"the emulator did not start: {ready} {self._process.stderr.read()}")
+            self._process.wait()
+            self._listener.join(timeout=2)
+            raise RuntimeError(f"the emulator did not start: {ready} {self.said}")
         self.layout = LedLayout(*map(int, ready[2:5]))
         self._reader = threading.Thread(target=self._read, name="simboard", daemon=True)
         self._reader.start()
@@ -336,6 +346,7 @@ class EmulatedBoard:
                 self._quit()
         finally:
             self._reader.join(timeout=2)
+            self._listener.join(timeout=2)
             for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
                 stream.close()
 
@@ -350,11 +361,26 @@ class EmulatedBoard:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
-            said = self._process.stderr.read()
+            self._listener.join(timeout=2)
             raise AssertionError(
                 f"the emulated board {self.variant.board} ({self.path}) hung: still running "
-                f"{QUIT_SECONDS:g} s after quit; it said: {said[-2000:]!r}"
+                f"{QUIT_SECONDS:g} s after quit; it said: {self.said!r}"
             ) from None
+
+    @property
+    def said(self) -> str:
+        """The end of what the emulator said on stderr so far (:data:`SAID_KEPT` characters)."""
+        return "".join(self._said)[-SAID_KEPT:]
+
+    def _listen(self) -> None:
+        """Read the emulator's stderr to its end, keeping the lines that make up its last
+        :data:`SAID_KEPT` characters."""
+        kept = 0
+        for line in self._process.stderr:
+            self._said.append(line)
+            kept += len(line)
+            while kept - len(self._said[0]) >= SAID_KEPT:
+                kept -= len(self._said.popleft())
 
     def _command(self, line: str) -> None:
         if self._process.poll() is not None:

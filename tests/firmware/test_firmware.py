@@ -6,6 +6,7 @@ emulator as fast as it goes (``speed=0``): cycle counts, not the wall clock, tim
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -115,6 +116,30 @@ def test_an_emulator_that_does_not_quit_fails_the_test_naming_it(tmp_path, monke
     ):
         board.close()
     assert board._process.returncode == -signal.SIGKILL
+
+
+def test_an_emulator_that_says_more_than_a_pipe_holds_answers_and_closes_clean(tmp_path):
+    """The harness, started by a script that first writes 128 KB on its stderr (twice what a
+    pipe holds): read as it comes, the emulator starts, answers and quits; its stderr was read
+    only after a kill before, and the write blocked it (it looked hung)."""
+    built = build("uno")
+    wrapped = tmp_path / "wrapped"
+    wrapped.mkdir()
+    (wrapped / "reedboard.elf").symlink_to(built.elf)
+    script = wrapped / "simboard"
+    script.write_text(
+        '#!/bin/sh\nhead -c 131072 /dev/zero | tr "\\0" "x" >&2\necho " said it all" >&2\n'
+        f'exec {built.harness} "$@"\n'
+    )
+    script.chmod(0o755)
+    board = EmulatedBoard(dataclasses.replace(built, directory=wrapped), str(tmp_path / "board"), speed=0)
+    try:
+        board.place(9)
+        board.run_for(0.01)
+    finally:
+        board.close()
+    assert board._process.returncode == 0
+    assert board.said.endswith("x said it all\n") and len(board.said) == firmware_emulator.SAID_KEPT
 
 
 # -- the protocol ----------------------------------------------------------------------------

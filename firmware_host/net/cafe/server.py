@@ -68,6 +68,7 @@ class Dashboard(WebApp):
     #: what queued up for a page goes as one list (200 tables send over a hundred changes a
     #: second).
     name, farewell, backlog, batch = "dashboard", b"reedboard cafe stopped", 512, True
+    who = "reedboard cafe"
     static = Path(__file__).with_name("static")
 
     def __init__(

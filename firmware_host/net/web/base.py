@@ -74,6 +74,8 @@ class WebApp:
     name = "server"
     #: What a socket is told when the server stops.
     farewell = b"reedboard stopped"
+    #: The program serving it, as its server's journal lines begin ("reedboard run: web: ...").
+    who = "reedboard run"
     #: Messages waiting for a slow client before it is dropped.
     backlog = 256
     #: Whether the messages that queued up for a client while it was being sent one go on as
@@ -256,10 +258,12 @@ async def _close(
 # ---------------------------------------------------------------------- the server's thread
 class OneLine(logging.Handler):
     """The web server's errors (a malformed request, a handler that failed) as one line on
-    stderr each, never a traceback; the same line at most once a second."""
+    stderr each, naming ``who`` (the program), never a traceback; the same line at most once a
+    second."""
 
-    def __init__(self) -> None:
+    def __init__(self, who: str) -> None:
         super().__init__(logging.WARNING)
+        self.who = who
         self._last: tuple[str, float] = ("", 0.0)
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -271,18 +275,16 @@ class OneLine(logging.Handler):
         if self._last[0] == text and now - self._last[1] < 1:
             return
         self._last = (text, now)
-        print(f"reedboard run: web: {text}", file=sys.stderr)
+        print(f"{self.who}: web: {text}", file=sys.stderr)
 
 
-#: The logger the server's connections report to.
-LOG = logging.getLogger("reedboard.web")
-LOG.addHandler(OneLine())
-LOG.propagate = False
-
-
-def _one_line(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    """The event loop's own errors (a callback that raised) as one line, like the server's."""
-    LOG.error(context.get("message", "error"), exc_info=context.get("exception"))
+def journal(who: str) -> logging.Logger:
+    """The logger the servers of the program ``who`` report to (:class:`OneLine`)."""
+    log = logging.getLogger(f"reedboard.web.{who}")
+    if not log.handlers:
+        log.addHandler(OneLine(who))
+        log.propagate = False
+    return log
 
 
 class _Refused(asyncio.Protocol):
@@ -334,10 +336,14 @@ class CappedSite(web.TCPSite):
         self._bound_port = self._server.sockets[0].getsockname()[1]
 
 
-async def _shut(runner: web.AppRunner, seconds: float) -> str | None:
+async def _shut(runner: web.AppRunner, seconds: float, deadline: float, said: futures.Future) -> None:
     """Close the server, then end what its pages left running (a socket's sender), so that
     stopping with a page open leaves no task to be destroyed pending. What is still under way
-    after ``seconds`` is cut off: what that was (None: nothing was)."""
+    after ``seconds`` is cut off, and the tasks left are cancelled and awaited up to
+    ``deadline``; ``said`` is then given what was cut off (None: nothing was) and whether
+    tasks were left. A task that does not take its cancellation by then keeps the loop running
+    until it ends: cut off (the loop closed under it) it would be destroyed pending, which
+    asyncio says."""
     cut = None
     try:
         async with asyncio.timeout(seconds):
@@ -348,22 +354,20 @@ async def _shut(runner: web.AppRunner, seconds: float) -> str | None:
             if handler.transport is not None:
                 handler.transport.abort()
         cut = f"{len(connections)} connection(s) cut off"
+    except Exception as exc:  # raised by the stop, as it was before it waited for tasks left
+        said.set_exception(exc)
+        raise
     current = asyncio.current_task()
-    left = [task for task in asyncio.all_tasks() if task is not current]
-    for task in left:
+    pending = {task for task in asyncio.all_tasks() if task is not current}
+    for task in pending:
         task.cancel()
-    if left:
-        _, pending = await asyncio.wait(left, timeout=CUT_SECONDS / 2)
-        if pending:  # a task that does not take its cancellation
-            cut = f"{cut or 'nothing cut off'}; {len(pending)} task(s) that do not end left running"
-    return cut
-
-
-def _run_until(
-    loop: asyncio.AbstractEventLoop, work: Coroutine[Any, Any, str | None], ended: futures.Future
-) -> None:
-    """Run ``work`` on ``loop`` (idle) to its end, its answer handed to ``ended``."""
-    ended.set_result(loop.run_until_complete(work))
+    if pending:
+        _, pending = await asyncio.wait(pending, timeout=max(0.0, until(deadline) - CUT_SECONDS / 5))
+    if pending:
+        cut = f"{cut or 'nothing cut off'}; {len(pending)} task(s) that do not end left running"
+    said.set_result((cut, bool(pending)))
+    if pending:
+        await asyncio.wait(pending)
 
 
 class WebServer:
@@ -374,8 +378,9 @@ class WebServer:
         self.pages, self.host, self.port = pages, host, port
         #: A socket already listening on host:port (serve there rather than bind anew).
         self.sock = sock
+        self.log = journal(pages.who)
         self._loop = asyncio.new_event_loop()
-        self._loop.set_exception_handler(_one_line)
+        self._loop.set_exception_handler(self._one_line)
         self._runner: web.AppRunner | None = None
         self._thread = Supervised("web", self._loop.run_forever)
         self._stopped = False
@@ -385,7 +390,7 @@ class WebServer:
         self._runner = runner = web.AppRunner(
             self.pages.app(),
             access_log=None,
-            logger=LOG,
+            logger=self.log,
             keepalive_timeout=IDLE_SECONDS,
             shutdown_timeout=CLOSE_SECONDS,
         )
@@ -421,6 +426,10 @@ class WebServer:
         if self.port == 0 and site._bound_port is not None:  # the OS chose one (tests): say which
             self.port = site._bound_port
 
+    def _one_line(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The event loop's own errors (a callback that raised) as one line, like the server's."""
+        self.log.error(context.get("message", "error"), exc_info=context.get("exception"))
+
     def check(self) -> str | None:
         """Run the event loop in a new thread if its thread died: what happened, once."""
         return None if self._stopped else self._thread.check()
@@ -434,27 +443,30 @@ class WebServer:
             return
         within = max(0.0, within)
         deadline, graceful = time.monotonic() + within, max(0.0, within - CUT_SECONDS)
-        shut = _shut(self._runner, graceful)
+        said: futures.Future[tuple[str | None, bool]] = futures.Future()
+        shut = _shut(self._runner, graceful, deadline, said)
         if self._thread.alive():
             ending = asyncio.run_coroutine_threadsafe(shut, self._loop)
             ending.add_done_callback(lambda _: self._loop.call_soon_threadsafe(self._loop.stop))
             thread = self._thread.thread
         else:  # its thread died: the loop is idle, run it in a thread of the stop's own
-            ending = futures.Future()
             thread = threading.Thread(
-                target=_run_until, args=(self._loop, shut, ending), name="web-stop", daemon=True
+                target=self._loop.run_until_complete, args=(shut,), name="web-stop", daemon=True
             )
             thread.start()
-        thread.join(until(deadline))
-        if thread.is_alive():
-            LOG.warning(
+        try:
+            cut, left = said.result(until(deadline))
+        except futures.TimeoutError:
+            self.log.warning(
                 f"stopping took more than {within:g} s: its loop still runs (held by a handler "
                 "that does not return?); it is left to end with the process"
             )
             return
-        if ending.done() and not ending.cancelled() and (cut := ending.result()):
-            LOG.warning(f"stopping took more than {graceful:g} s: {cut}")
-        self._loop.close()
+        if cut:
+            self.log.warning(f"stopping took more than {graceful:g} s: {cut}")
+        if not left:  # else its loop runs the tasks left until they end
+            thread.join(until(deadline))
+            self._loop.close()
 
     @property
     def url(self) -> str:

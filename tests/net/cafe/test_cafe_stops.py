@@ -1,8 +1,8 @@
 """``reedboard cafe`` stops cleanly on SIGTERM whatever its parts are doing: a client stuck
-half-way through a request is cut off (it once held the page's close until it failed with a
-traceback, the archive's last writes never made), and a broker gone mid-connect is left
-trying (it once held the stop for seconds). Past its closing deadline a part that hangs is
-said and the dashboard ends (tests/runtime/test_closing.py)."""
+half-way through a request is cut off, said in the dashboard's own name (it once held the
+page's close until it failed with a traceback, the archive's last writes never made), and a
+broker gone mid-connect is left trying (it once held the stop for seconds). Past its closing
+deadline a part that hangs is said and the dashboard ends (tests/runtime/test_closing.py)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,10 @@ def test_a_request_left_half_sent_never_holds_up_the_stop(tmp_path, broker):
             _, said = stop(proc)
     assert proc.returncode == 0, said
     assert "Traceback" not in said
+    # said by the dashboard's page, in its own name (once in the board's: "reedboard run: web:")
+    assert [line for line in said.splitlines() if ": web: " in line] == [
+        "reedboard cafe: web: stopping took more than 2 s: 1 connection(s) cut off"
+    ], said
 
 
 def test_a_broker_gone_mid_connect_never_holds_up_the_stop(tmp_path):

@@ -11,6 +11,8 @@ import gc
 import json
 import os
 import socket
+import subprocess
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -19,10 +21,13 @@ import pytest
 from aiohttp import WSMsgType, web
 
 from firmware_host.net.web.base import SHARED, WebApp, WebServer
+from testbed.stopping import stop
 from testbed.tools import run_async, wait_until
 
 #: Messages pushed at a client that reads nothing: far more than the kernel's buffers hold.
 PUSHED, SIZE = 400, 64 * 1024
+#: What asyncio says of a task destroyed pending (a loop closed under it).
+DESTROYED = "Task was destroyed but it is pending"
 
 
 class Echo(WebApp):
@@ -251,8 +256,74 @@ def test_a_stop_held_up_returns_within_its_bound_and_says_what_it_left(capsys, p
         finally:
             pages.release.set()
     del server, pages
-    gc.collect()  # a task left running is destroyed here, said in this test's journal
+    gc.collect()  # a task cut off pending was destroyed here: asyncio said so in the journal
     said_all = capsys.readouterr().err.splitlines()
     assert any(
         line.startswith("reedboard run: web: stopping took more than") and said in line for line in said_all
     )
+    assert not any(DESTROYED in line for line in said_all)
+
+
+#: A process serving :class:`Stubborn` on a free port until SIGTERM, then stopping its server:
+#: it says its port, then "entered" once a request is in the handler that never ends.
+STUBBORN_PROCESS = """
+import signal, sys, threading
+from firmware_host.net.web.base import WebServer
+from tests.net.web.test_web_base import Stubborn
+stopping = threading.Event()
+signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+pages = Stubborn()
+server = WebServer(pages, "127.0.0.1", 0)
+server.start()
+print(server.port, flush=True)
+pages.entered.wait()
+print("entered", flush=True)
+stopping.wait()
+server.stop()
+"""
+
+
+def test_a_process_stopped_with_a_handler_that_never_ends_says_our_line_alone():
+    """A real process stopped by SIGTERM while a request's handler ignores its cancellation: its
+    journal has our one line on what the stop left, and not asyncio's "Task was destroyed but
+    it is pending!" (the loop was closed under the task, destroyed as the process ended)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", STUBBORN_PROCESS], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        port = int(proc.stdout.readline())
+        with socket.create_connection(("127.0.0.1", port)) as client:
+            client.sendall(f"GET /stubborn HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            assert proc.stdout.readline() == "entered\n"
+            assert stop(proc) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        said = proc.communicate()[1].splitlines()
+    assert [line for line in said if line.startswith("reedboard run: web:")] == [
+        "reedboard run: web: stopping took more than 2 s: 1 connection(s) cut off; "
+        "2 task(s) that do not end left running"  # the connection's and its request's
+    ], said
+
+
+class FailsToClean(Echo):
+    """An app whose cleanup fails."""
+
+    def app(self) -> web.Application:
+        app = super().app()
+
+        async def fail(_: web.Application) -> None:
+            raise OSError("the card is gone")
+
+        app.on_cleanup.append(fail)
+        return app
+
+
+def test_a_shutdown_that_fails_is_raised_by_the_stop_not_taken_for_a_held_loop(capsys):
+    """Not a slow stop: its error is the caller's, as before the stop waited for tasks left
+    (it was said as a loop held by a handler once the bound had passed)."""
+    server = WebServer(FailsToClean(token=None, host="127.0.0.1"), "127.0.0.1", 0)
+    server.start()
+    with pytest.raises(OSError, match="the card is gone"):
+        server.stop()
+    assert "stopping took more than" not in capsys.readouterr().err
