@@ -458,12 +458,12 @@ class WebServer:
             cut, left = said.result(until(deadline))
         except futures.TimeoutError:
             self.log.warning(
-                f"stopping took more than {within:g} s: its loop still runs (held by a handler "
+                f"stopping took more than {round(within, 1):g} s: its loop still runs (held by a handler "
                 "that does not return?); it is left to end with the process"
             )
             return
         if cut:
-            self.log.warning(f"stopping took more than {graceful:g} s: {cut}")
+            self.log.warning(f"stopping took more than {round(graceful, 1):g} s: {cut}")
         if not left:  # else its loop runs the tasks left until they end
             thread.join(until(deadline))
             self._loop.close()

@@ -10,6 +10,7 @@ import base64
 import gc
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -244,7 +245,7 @@ class Stubborn(Echo):
 def test_a_stop_held_up_returns_within_its_bound_and_says_what_it_left(capsys, path, said):
     """A request's handler that never ends: the stop neither raises nor waits for it (it
     raised a TimeoutError after 5 s, or waited 5 s more for the thread), and the journal says
-    what it left."""
+    what it left, its bound in tenths (the daemon gives what its closing left: 2.4998 s)."""
     pages = Stubborn()
     server = WebServer(pages, "127.0.0.1", 0)
     server.start()
@@ -252,15 +253,16 @@ def test_a_stop_held_up_returns_within_its_bound_and_says_what_it_left(capsys, p
         client.sendall(f"GET /{path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
         assert pages.entered.wait(10)
         try:
-            server.stop()
+            server.stop(2.4998)
         finally:
             pages.release.set()
     del server, pages
     gc.collect()  # a task cut off pending was destroyed here: asyncio said so in the journal
     said_all = capsys.readouterr().err.splitlines()
     assert any(
-        line.startswith("reedboard run: web: stopping took more than") and said in line for line in said_all
-    )
+        re.match(r"reedboard run: web: stopping took more than 2(\.5)? s: ", line) and said in line
+        for line in said_all
+    ), said_all
     assert not any(DESTROYED in line for line in said_all)
 
 
