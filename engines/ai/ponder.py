@@ -57,8 +57,9 @@ TIMES = (16, 16, 16, 8, 8)
 WIDER = 2
 #: Alpha-beta: the share of the cap the answer to the expected reply is deepened to before any
 #: other reply is answered. Half the cap, the other half a level's work each to the next
-#: likeliest, scored 0.72 at level 3 in Phalanx where turns of a level's work each for all
-#: scored 0.50 (docs/performance.md "Thirteenth round"; ``bench/ponder.py --expected``).
+#: likeliest, scored 0.780 over 100 games at level 3 in Phalanx where turns of a level's work
+#: each for all scored 0.495 (docs/performance.md "Thirteenth round"; ``bench/ponder.py
+#: --expected``).
 FIRST = 0.5
 
 
@@ -185,25 +186,6 @@ class Ponder:
         made = deep.deepen(self.budget, stop or (lambda: False))
         kind = alphabeta.COUNTS
         return SearchChoice(deep.move, self.level, kind, made, made, reply=deep.reply(), pondered=before)
-
-
-def worth(state: GameState[Any], level: int) -> bool:
-    """Whether the computer ponders at ``level`` in ``state``'s game: at the levels its profile
-    names (``SearchProfile.ponders``), those where pondering was shown at least as strong at
-    equal time. An MCTS at every level (its answer is the level's search on a tree with more
-    visits). Alpha-beta at level 1 (at the cap with a quarter of level 3's budget a move every
-    game scored above even, docs/performance.md "Tenth round"), and Anti-Grid at level 3 too:
-    with an answer's iteration going on where it stopped, Anti-Grid 6 scored 0.580 over 100
-    games at level 3's whole budget, Phalanx 0.495 ("Twelfth round"). ``bench/ponder.py``
-    measures any level.
-
-    >>> from engines import new_game
-    >>> [worth(new_game("phalanx"), level) for level in (1, 3)], worth(new_game("antipode"), 3)
-    ([True, False], True)
-    >>> [worth(new_game("anti-grid", 6), level) for level in (2, 3)]
-    [False, True]
-    """
-    return level in profile_of(state).ponders
 
 
 def start(

@@ -43,9 +43,6 @@ class SearchProfile:
     mobility: float = 0.02
     #: Positions a ``winning_move`` call costs (None: one a move); set, threats.py's tactics too.
     win_check_cost: int | None = None
-    #: The levels at which the computer ponders on the players' time (``ai/ponder.py``): where
-    #: pondering was shown at least as strong at equal time (docs/performance.md, bench/ponder.py).
-    ponders: tuple[int, ...] = (1, 2, 3, 4, 5)
 
     def rate_for(self, state: GameState[Any]) -> int:
         """The rate on ``state``'s board (a game whose positions cost more on bigger boards

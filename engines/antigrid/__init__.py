@@ -52,7 +52,7 @@ INFO = GameInfo(
 )
 
 #: How the computer searches Anti-Grid (docs/ai.md tells how the rate was set).
-SEARCH = SearchProfile(search="alphabeta", rate=6500, ponders=(1, 3))
+SEARCH = SearchProfile(search="alphabeta", rate=6500)
 
 
 def new(

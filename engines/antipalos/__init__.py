@@ -87,7 +87,7 @@ class _Search(SearchProfile):
 
 #: How the computer searches Antipalos (docs/ai.md tells how each value was set): no mobility
 #: bonus, since every position of a ply has as many legal moves.
-SEARCH = _Search(search="alphabeta", rate=3000, mobility=0.0, ponders=(1,))
+SEARCH = _Search(search="alphabeta", rate=3000, mobility=0.0)
 
 
 def new(

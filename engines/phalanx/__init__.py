@@ -52,7 +52,7 @@ INFO = GameInfo(
 )
 
 #: How the computer searches Phalanx (docs/ai.md tells how the rate was set).
-SEARCH = SearchProfile(search="alphabeta", rate=3500, ponders=(1,))
+SEARCH = SearchProfile(search="alphabeta", rate=3500)
 
 
 def new(

@@ -12,10 +12,9 @@ The computer thinks in a supervised worker process (:mod:`firmware_host.board.wo
 first needed: a worker that dies (the OOM killer) is started again and thinks again on the same
 position, its ``failure`` saying why meanwhile ("Computer restarting"). A search stops at its
 level's work or its wall-clock limit (``engines.ai.LIMITS``), whichever comes first. Once its
-move is found the computer ponders in that process over the players' turn, where pondering was
-shown at least as strong (``engines/ai/ponder.py``, ``worth``): a yielding job, stopped when
-its next move is asked for, so the search it kept answers the players' move; a takeback or a
-new game ends it. Under ``reedboard
+move is found the computer ponders in that process over the players' turn
+(``engines/ai/ponder.py``): a yielding job, stopped when its next move is asked for, so the
+search it kept answers the players' move; a takeback or a new game ends it. Under ``reedboard
 replay`` (``sync=True``) the move is chosen at once, without pondering, so a replay with a fixed
 seed is always the same.
 
@@ -328,7 +327,7 @@ def think(
         choice = choose(state, level, seed, stop=stop, gentle=gentle)
     move = state.notation(choice.move)
     if where is not None:
-        after = ponder.start(state, choice, level, seed) if ponder.worth(state, level) else None
+        after = ponder.start(state, choice, level, seed)
         _PONDERING = ((where[0], (*where[1], move)), after) if after else None
     return move
 

@@ -183,20 +183,15 @@ def test_the_answer_to_a_move_the_computer_pondered_is_searched_on_the_tree_it_k
     assert opponent._PONDERING is None
 
 
-def test_the_computer_ponders_with_alpha_beta_only_at_the_levels_its_game_was_shown_at():
-    """Phalanx's pondering was not shown at least as strong at level 3's whole budget
-    (docs/performance.md, twelfth round): after its move at level 3 the worker keeps nothing to
-    ponder on, so its next move is the level's own search. At level 1 it ponders, and so does
-    Anti-Grid at level 3, where it was shown."""
+@pytest.mark.parametrize("game,size,level", [("phalanx", None, 3), ("anti-grid", 6, 4), ("antipalos", 8, 5)])
+def test_the_computer_ponders_at_every_level(game, size, level):
+    """Pondering was shown to make the computer stronger at every level of every game
+    (docs/performance.md, thirteenth round): after its move the worker keeps the position
+    that follows to ponder on, and pondering does work there."""
     try:
-        state = new_game("phalanx")
-        think(state, 3, 1, True, (1, ()))
-        assert opponent._PONDERING is None and think_on() == 0
-        move = think(state, 1, 1, True, (1, ()))
+        move = think(new_game(game, size), level, 1, True, (1, ()))
         assert opponent._PONDERING is not None and opponent._PONDERING[0] == (1, (move,))
-        forget()
-        move = think(new_game("anti-grid", 6), 3, 1, True, (2, ()))
-        assert opponent._PONDERING is not None and opponent._PONDERING[0] == (2, (move,))
+        assert opponent._PONDERING[1].grow(opponent._PONDERING[1].least, lambda: False)
     finally:
         forget()
 
