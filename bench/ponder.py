@@ -170,7 +170,7 @@ class Rules:
     move took (times ``times``), not its work; ``hits_control``: a hit is answered by a fresh
     search of twice the work, not the pondered answer; ``double``: the control, no pondering
     but twice the work a move (what pondering would give if it always foresaw the move);
-    ``first``: ``ponder.FIRST`` for the match."""
+    ``expected``: ``ponder.FIRST`` for the match."""
 
     level: int
     work: int
@@ -178,7 +178,7 @@ class Rules:
     wall: bool = False
     double: bool = False
     hits_control: bool = False
-    first: float = ponder.FIRST
+    expected: float = ponder.FIRST
 
 
 class Pair:
@@ -258,7 +258,7 @@ def games(game: str, rules: Rules, first: int, count: int, plies: int) -> Tally:
     """Games ``first`` to ``first + count - 1`` of the match, the pondering side beginning the
     even ones; the pondering side's tally."""
     pair = Pair(rules)
-    ponder.FIRST = rules.first  # this process plays only this match
+    ponder.FIRST = rules.expected  # this process plays only this match
     began = time.perf_counter()
     for index in range(first, first + count):
         start = new_game(game, SIZES[game])
