@@ -155,8 +155,8 @@ class Ponder:
         answer has had least."""
         open_ = [m for m in self.replies or () if not (m in self.answers and self.answers[m].done)]
         nodes = {m: self.answers[m].run.nodes if m in self.answers else 0 for m in open_}
-        first = open_[0] if open_ and self.replies and open_[0] == self.replies[0] else None
-        if first is not None and nodes[first] < FIRST * self.cap:
+        first = self.replies[0] if self.replies else None
+        if first in nodes and nodes[first] < FIRST * self.cap:  # still open, short of its share
             return first
         return min(open_, key=nodes.__getitem__, default=None)
 
