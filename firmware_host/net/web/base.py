@@ -361,8 +361,8 @@ async def _shut(runner: web.AppRunner, seconds: float, deadline: float, said: fu
     pending = {task for task in asyncio.all_tasks() if task is not current}
     for task in pending:
         task.cancel()
-    if pending:
-        _, pending = await asyncio.wait(pending, timeout=max(0.0, until(deadline) - CUT_SECONDS / 5))
+    if pending:  # half the cut's time left for the answer to reach the stop (a busy machine is late)
+        _, pending = await asyncio.wait(pending, timeout=max(0.0, until(deadline) - CUT_SECONDS / 2))
     if pending:
         cut = f"{cut or 'nothing cut off'}; {len(pending)} task(s) that do not end left running"
     said.set_result((cut, bool(pending)))
